@@ -1,0 +1,417 @@
+#!/usr/bin/python3
+"""Plot d2dlearn trace files (messages.csv, energy.csv) into PNGs.
+
+Usage:
+    /usr/bin/python3 analysis/plot_traces.py TRACE_DIR [--out PLOT_DIR]
+
+Reads TRACE_DIR/messages.csv and TRACE_DIR/energy.csv (and, if present and
+needed, TRACE_DIR/links.csv) and writes into PLOT_DIR (default
+TRACE_DIR/plots):
+
+  latency_cdf.png      empirical CDF of t_recv_s - t_send_s of delivered rows,
+                       one curve per delivery mode (column `mode`, else "all")
+  link_loss.png        observed per-link fragment loss rate against the model
+                       drop probability P_D (eq. 18), with the y = x line
+  energy_per_node.png  stacked bar of total energy per node by component
+
+A short text summary is printed to stdout.  A missing trace file gives a
+one-line error on stderr and exit code 2; an empty trace (header only) makes
+the corresponding plots be skipped with a note.  PNGs are written atomically
+(temporary file in the output folder, then os.replace).
+
+Only Debian's python3 with its pandas and matplotlib packages is needed.
+"""
+
+import argparse
+import os
+import sys
+import tempfile
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+MESSAGE_COLUMNS = [
+    "msg_id", "kind", "src", "dst", "bytes", "t_send_s", "t_recv_s",
+    "fragments", "fragments_lost", "retransmissions", "delivered",
+]
+ENERGY_COLUMNS = ["sim_time_s", "node", "component", "energy_j", "remaining_j"]
+LINK_COLUMNS = ["rx", "tx", "p_drop"]
+COMPONENT_ORDER = ["radio_tx", "radio_rx", "radio_idle", "compute", "d2s_tx", "d2s_rx"]
+MODE_ORDER = ["unreliable", "reliable", "all"]
+MAX_BAR_NODES = 60
+
+_TRUE = {"1", "true", "t", "yes", "y", "1.0"}
+_FALSE = {"0", "false", "f", "no", "n", "0.0", "", "nan"}
+
+
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
+
+class TraceError(Exception):
+    """A problem with an input file; reported as one line, exit code 2."""
+
+
+def note(text):
+    print("note: " + text)
+
+
+# --------------------------------------------------------------------------
+# Reading
+# --------------------------------------------------------------------------
+
+def read_trace(path, required):
+    """Read a CSV trace; returns a DataFrame (possibly empty) or raises TraceError."""
+    if not os.path.isfile(path):
+        raise TraceError("missing trace file: %s" % path)
+    try:
+        df = pd.read_csv(path, skipinitialspace=True)
+    except pd.errors.EmptyDataError:
+        # Zero-byte file: no header at all.  Treat like header-only.
+        return pd.DataFrame(columns=required)
+    except (pd.errors.ParserError, UnicodeDecodeError, OSError) as exc:
+        msg = " ".join(str(exc).split())
+        raise TraceError("cannot parse %s: %s" % (path, msg))
+    df.columns = [str(c).strip() for c in df.columns]
+    missing = [c for c in required if c not in df.columns]
+    if missing:
+        raise TraceError("%s lacks required column(s): %s" % (path, ",".join(missing)))
+    return df
+
+
+def to_numeric(df, columns, path):
+    for col in columns:
+        converted = pd.to_numeric(df[col], errors="coerce")
+        bad = converted.isna() & df[col].notna() & (df[col].astype(str).str.strip() != "")
+        if bad.any():
+            first = df.loc[bad, col].iloc[0]
+            raise TraceError("%s: non-numeric value %r in column %s" % (path, first, col))
+        df[col] = converted
+
+
+def parse_bool(series, path):
+    def conv(value):
+        if isinstance(value, (bool, np.bool_)):
+            return bool(value)
+        text = str(value).strip().lower()
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        raise TraceError("%s: cannot read %r as delivered flag" % (path, value))
+    return series.map(conv).astype(bool)
+
+
+def load_messages(path):
+    df = read_trace(path, MESSAGE_COLUMNS)
+    if df.empty:
+        return df
+    to_numeric(df, ["src", "dst", "bytes", "t_send_s", "t_recv_s", "fragments",
+                    "fragments_lost", "retransmissions"], path)
+    if "p_drop" in df.columns:
+        to_numeric(df, ["p_drop"], path)
+    df["delivered"] = parse_bool(df["delivered"], path)
+    if "mode" in df.columns:
+        df["mode"] = df["mode"].fillna("").astype(str).str.strip()
+        df.loc[df["mode"] == "", "mode"] = "unspecified"
+    else:
+        df["mode"] = "all"
+    return df
+
+
+def load_energy(path):
+    df = read_trace(path, ENERGY_COLUMNS)
+    if df.empty:
+        return df
+    to_numeric(df, ["sim_time_s", "node", "energy_j", "remaining_j"], path)
+    df["component"] = df["component"].fillna("").astype(str).str.strip()
+    return df
+
+
+def mode_order(modes):
+    modes = list(dict.fromkeys(modes))
+    known = [m for m in MODE_ORDER if m in modes]
+    return known + sorted(m for m in modes if m not in MODE_ORDER)
+
+
+def node_label(value):
+    try:
+        f = float(value)
+        if f.is_integer():
+            return str(int(f))
+    except (TypeError, ValueError):
+        pass
+    return str(value)
+
+
+# --------------------------------------------------------------------------
+# Output
+# --------------------------------------------------------------------------
+
+def save_figure(fig, out_dir, name):
+    """Save atomically: temporary file in out_dir, then os.replace."""
+    final = os.path.join(out_dir, name)
+    fd, tmp = tempfile.mkstemp(prefix="." + name + ".", suffix=".tmp", dir=out_dir)
+    try:
+        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp creates 0600; use normal permissions
+        with os.fdopen(fd, "wb") as fh:
+            fig.savefig(fh, format="png", dpi=120, bbox_inches="tight")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, final)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    finally:
+        plt.close(fig)
+    print("wrote %s" % final)
+
+
+# --------------------------------------------------------------------------
+# Summaries and plots
+# --------------------------------------------------------------------------
+
+def latency_frame(msgs):
+    ok = msgs[msgs["delivered"] & msgs["t_recv_s"].notna() & msgs["t_send_s"].notna()]
+    return ok.assign(latency_s=ok["t_recv_s"] - ok["t_send_s"])
+
+
+def summarize_messages(msgs, path):
+    print("%s: %d rows" % (path, len(msgs)))
+    if msgs.empty:
+        return
+    n = len(msgs)
+    d = int(msgs["delivered"].sum())
+    print("delivered fraction: %.6f (%d/%d)" % (d / n, d, n))
+    lat = latency_frame(msgs)
+    for mode in mode_order(msgs["mode"]):
+        sub = msgs[msgs["mode"] == mode]
+        dm = int(sub["delivered"].sum())
+        lm = lat.loc[lat["mode"] == mode, "latency_s"]
+        line = "mode %s: rows %d, delivered fraction %.6f (%d/%d)" % (
+            mode, len(sub), dm / len(sub), dm, len(sub))
+        if len(lm):
+            line += ", mean latency %.6g s (n=%d)" % (lm.mean(), len(lm))
+        else:
+            line += ", mean latency n/a"
+        print(line)
+    no_time = int((msgs["delivered"] & msgs["t_recv_s"].isna()).sum())
+    if no_time:
+        note("%d delivered row(s) have no t_recv_s; left out of latency" % no_time)
+
+
+def plot_latency_cdf(msgs, out_dir):
+    if msgs.empty:
+        note("latency_cdf.png skipped: messages.csv has no rows")
+        return
+    lat = latency_frame(msgs)
+    if lat.empty:
+        note("latency_cdf.png skipped: no delivered rows with t_recv_s")
+        return
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    for mode in mode_order(lat["mode"]):
+        x = np.sort(lat.loc[lat["mode"] == mode, "latency_s"].to_numpy(dtype=float))
+        y = np.arange(1, len(x) + 1) / len(x)
+        x, y = np.concatenate(([x[0]], x)), np.concatenate(([0.0], y))  # start at 0
+        ax.step(x, y, where="post", label="%s (n=%d)" % (mode, len(x)))
+    ax.set_xlabel("latency t_recv_s - t_send_s [s]")
+    ax.set_ylabel("empirical CDF")
+    ax.set_ylim(0, 1.02)
+    ax.set_title("Message latency (delivered rows)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="lower right")
+    save_figure(fig, out_dir, "latency_cdf.png")
+
+
+def link_p_drop(msgs, trace_dir):
+    """Return (Series of P_D indexed by (src, dst), source description) or (None, reason)."""
+    if "p_drop" in msgs.columns and msgs["p_drop"].notna().any():
+        sub = msgs[msgs["p_drop"].notna()]
+        # Fragment-weighted mean per link (P_D may vary if the RSS is dynamic).
+        w = sub["fragments"].clip(lower=0).fillna(0)
+        w = w.where(w > 0, 1.0)
+        num = (sub["p_drop"] * w).groupby([sub["src"], sub["dst"]]).sum()
+        den = w.groupby([sub["src"], sub["dst"]]).sum()
+        return num / den, "messages.csv column p_drop"
+    links_path = os.path.join(trace_dir, "links.csv")
+    if not os.path.isfile(links_path):
+        return None, "no p_drop column in messages.csv and no links.csv"
+    links = read_trace(links_path, LINK_COLUMNS)
+    if links.empty:
+        return None, "links.csv has no rows"
+    to_numeric(links, ["rx", "tx", "p_drop"], links_path)
+    links = links[links["p_drop"].notna()]
+    if links.empty:
+        return None, "links.csv has no p_drop values"
+    # Row (rx, tx) is the link tx -> rx, i.e. (src, dst) = (tx, rx).
+    pd_series = links.groupby([links["tx"], links["rx"]])["p_drop"].mean()
+    pd_series.index.names = ["src", "dst"]
+    return pd_series, "links.csv"
+
+
+def plot_link_loss(msgs, trace_dir, out_dir):
+    if msgs.empty:
+        note("link_loss.png skipped: messages.csv has no rows")
+        return
+    p_drop, source = link_p_drop(msgs, trace_dir)
+    if p_drop is None:
+        note("link_loss.png skipped: no P_D available (%s)" % source)
+        return
+    unrel = msgs[msgs["mode"] == "unreliable"]
+    if unrel.empty:
+        rows, which = msgs, "all rows"
+    else:
+        rows, which = unrel, "unreliable rows"
+    rows = rows[rows["fragments"].notna() & (rows["fragments"] > 0)]
+    if rows.empty:
+        note("link_loss.png skipped: no rows with fragments > 0")
+        return
+    grp = rows.groupby([rows["src"], rows["dst"]])
+    per_link = pd.DataFrame({
+        "fragments": grp["fragments"].sum(),
+        "lost": grp["fragments_lost"].sum(),
+    })
+    per_link.index.names = ["src", "dst"]
+    per_link["loss"] = per_link["lost"] / per_link["fragments"]
+    per_link = per_link.join(p_drop.rename("p_drop"), how="left")
+    no_pd = int(per_link["p_drop"].isna().sum())
+    per_link = per_link[per_link["p_drop"].notna()]
+    if per_link.empty:
+        note("link_loss.png skipped: no link with both fragments and P_D")
+        return
+    frag_total = per_link["fragments"].sum()
+    overall = per_link["lost"].sum() / frag_total
+    mean_pd = (per_link["p_drop"] * per_link["fragments"]).sum() / frag_total
+    print("link loss (%s, P_D from %s): %d link(s), %d fragments, observed loss %.6f, "
+          "fragment-weighted mean P_D %.6f, max |loss - P_D| %.6f" % (
+              which, source, len(per_link), int(frag_total), overall, mean_pd,
+              (per_link["loss"] - per_link["p_drop"]).abs().max()))
+    if no_pd:
+        note("%d link(s) without P_D left out of link_loss.png" % no_pd)
+
+    fmax = per_link["fragments"].max()
+    sizes = 15 + 185 * np.sqrt(per_link["fragments"] / fmax)
+    fig, ax = plt.subplots(figsize=(5.6, 5.2))
+    ax.plot([0, 1], [0, 1], color="grey", linestyle="--", linewidth=1, label="y = x")
+    ax.scatter(per_link["p_drop"], per_link["loss"], s=sizes, alpha=0.6,
+               edgecolors="black", linewidths=0.5,
+               label="link src->dst (size ~ sqrt(fragments))")
+    if len(per_link) <= 12:
+        for (src, dst), r in per_link.iterrows():
+            ax.annotate("%s->%s" % (node_label(src), node_label(dst)),
+                        (r["p_drop"], r["loss"]), fontsize=7,
+                        xytext=(3, 3), textcoords="offset points")
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_xlabel("model drop probability P_D (eq. 18)")
+    ax.set_ylabel("observed fragment loss rate")
+    ax.set_title("Per-link fragment loss (%s, %d fragments)" % (which, int(frag_total)))
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="upper left", fontsize=8)
+    save_figure(fig, out_dir, "link_loss.png")
+
+
+def energy_table(energy):
+    table = energy.pivot_table(index="node", columns="component", values="energy_j",
+                               aggfunc="sum", fill_value=0.0)
+    comps = [c for c in COMPONENT_ORDER if c in table.columns]
+    comps += sorted(c for c in table.columns if c not in COMPONENT_ORDER)
+    return table[comps].sort_index()
+
+
+def summarize_energy(energy, path):
+    print("%s: %d rows" % (path, len(energy)))
+    if energy.empty:
+        return
+    unknown = sorted(set(energy["component"]) - set(COMPONENT_ORDER))
+    if unknown:
+        note("unexpected energy component(s): %s" % ",".join(unknown))
+    totals = energy.groupby("component")["energy_j"].sum()
+    order = [c for c in COMPONENT_ORDER if c in totals.index]
+    order += sorted(c for c in totals.index if c not in COMPONENT_ORDER)
+    for comp in order:
+        print("total energy %s: %.6g J" % (comp, totals[comp]))
+    print("total energy all: %.6g J over %d node(s)" % (totals.sum(), energy["node"].nunique()))
+
+
+def plot_energy(energy, out_dir):
+    if energy.empty:
+        note("energy_per_node.png skipped: energy.csv has no rows")
+        return
+    table = energy_table(energy)
+    n_nodes = len(table)
+    title = "Total energy per node by component"
+    if n_nodes > MAX_BAR_NODES:
+        table = table.iloc[:MAX_BAR_NODES]
+        title += "\n(first %d of %d nodes shown)" % (MAX_BAR_NODES, n_nodes)
+        note("energy_per_node.png shows the first %d of %d nodes" % (MAX_BAR_NODES, n_nodes))
+    width = min(16.0, max(6.4, 0.25 * len(table) + 2.5))
+    fig, ax = plt.subplots(figsize=(width, 4.6))
+    x = np.arange(len(table))
+    bottom = np.zeros(len(table))
+    for comp in table.columns:
+        vals = table[comp].to_numpy(dtype=float)
+        ax.bar(x, vals, bottom=bottom, label=comp, width=0.8)
+        bottom += vals
+    ax.set_xticks(x)
+    ax.set_xticklabels([node_label(v) for v in table.index],
+                       rotation=90 if len(table) > 20 else 0, fontsize=7 if len(table) > 20 else 9)
+    ax.set_xlabel("node")
+    ax.set_ylabel("energy [J]")
+    ax.set_title(title)
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    save_figure(fig, out_dir, "energy_per_node.png")
+
+
+# --------------------------------------------------------------------------
+# Main
+# --------------------------------------------------------------------------
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        description="Plot d2dlearn traces (messages.csv, energy.csv) into PNGs.")
+    parser.add_argument("trace_dir", metavar="TRACE_DIR",
+                        help="folder holding messages.csv and energy.csv")
+    parser.add_argument("--out", metavar="PLOT_DIR", default=None,
+                        help="output folder for PNGs (default TRACE_DIR/plots)")
+    args = parser.parse_args(argv)
+
+    trace_dir = args.trace_dir
+    out_dir = args.out if args.out is not None else os.path.join(trace_dir, "plots")
+    msg_path = os.path.join(trace_dir, "messages.csv")
+    energy_path = os.path.join(trace_dir, "energy.csv")
+
+    try:
+        # Check both required files before producing any output.
+        for path in (msg_path, energy_path):
+            if not os.path.isfile(path):
+                raise TraceError("missing trace file: %s" % path)
+        msgs = load_messages(msg_path)
+        energy = load_energy(energy_path)
+        try:
+            os.makedirs(out_dir, exist_ok=True)
+        except OSError as exc:
+            raise TraceError("cannot create output folder %s: %s" % (out_dir, exc.strerror))
+
+        summarize_messages(msgs, msg_path)
+        summarize_energy(energy, energy_path)
+        plot_latency_cdf(msgs, out_dir)
+        plot_link_loss(msgs, trace_dir, out_dir)
+        plot_energy(energy, out_dir)
+    except TraceError as exc:
+        sys.stdout.flush()
+        sys.stderr.write("plot_traces.py: error: %s\n" % exc)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,218 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "d2d-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/d2d-message-registry.h"
+#include "ns3/double.h"
+#include "ns3/energy-source-container.h"
+#include "ns3/log.h"
+#include "ns3/mobility-model.h"
+#include "ns3/string.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("D2dHelper");
+
+D2dHelper::D2dHelper()
+{
+    m_channelFactory.SetTypeId("ns3::D2dChannel");
+    m_d2sChannelFactory.SetTypeId("ns3::D2dChannel");
+    m_radioFactory.SetTypeId("ns3::D2dRadio");
+    m_radioEnergyFactory.SetTypeId("ns3::D2dRadioEnergyModel");
+    m_computeFactory.SetTypeId("ns3::D2dComputeModel");
+    SetEnergySourceType("ns3::BasicEnergySource");
+}
+
+void
+D2dHelper::SetChannelAttribute(const std::string& n, const AttributeValue& v)
+{
+    m_channelFactory.Set(n, v);
+}
+
+void
+D2dHelper::SetD2sChannelAttribute(const std::string& n, const AttributeValue& v)
+{
+    m_d2sChannelFactory.Set(n, v);
+}
+
+void
+D2dHelper::SetRadioAttribute(const std::string& n, const AttributeValue& v)
+{
+    m_radioFactory.Set(n, v);
+}
+
+void
+D2dHelper::SetRadioEnergyAttribute(const std::string& n, const AttributeValue& v)
+{
+    m_radioEnergyFactory.Set(n, v);
+}
+
+void
+D2dHelper::SetComputeAttribute(const std::string& n, const AttributeValue& v)
+{
+    m_computeFactory.Set(n, v);
+}
+
+void
+D2dHelper::SetEnergySourceType(const std::string& type)
+{
+    m_sourceFactory = ObjectFactory();
+    m_sourceFactory.SetTypeId(type);
+    if (type == "ns3::BasicEnergySource")
+    {
+        // Depleted means empty (ns-3's default threshold is 10 % of the initial energy).
+        m_sourceFactory.Set("BasicEnergyLowBatteryThreshold", DoubleValue(0.0));
+    }
+}
+
+void
+D2dHelper::SetEnergySourceAttribute(const std::string& n, const AttributeValue& v)
+{
+    m_sourceFactory.Set(n, v);
+}
+
+void
+D2dHelper::SetRssModel(Ptr<D2dRssModel> model)
+{
+    m_rss = model;
+}
+
+Ptr<D2dChannel>
+D2dHelper::Install(NodeContainer nodes)
+{
+    NS_LOG_FUNCTION(this << nodes.GetN());
+    m_channel = m_channelFactory.Create<D2dChannel>();
+    if (m_rss)
+    {
+        m_channel->SetRssModel(m_rss);
+    }
+    for (uint32_t i = 0; i < nodes.GetN(); ++i)
+    {
+        Ptr<Node> node = nodes.Get(i);
+        auto source = m_sourceFactory.Create<EnergySource>();
+        source->SetNode(node);
+        auto sources = node->GetObject<EnergySourceContainer>();
+        if (!sources)
+        {
+            sources = CreateObject<EnergySourceContainer>();
+            node->AggregateObject(sources);
+        }
+        sources->Add(source);
+
+        auto radioEnergy = m_radioEnergyFactory.Create<D2dRadioEnergyModel>();
+        radioEnergy->SetNodeIndex(i);
+        radioEnergy->SetEnergySource(source);
+        source->AppendDeviceEnergyModel(radioEnergy);
+
+        auto compute = m_computeFactory.Create<D2dComputeModel>();
+        compute->SetNodeIndex(i);
+        compute->SetEnergySource(source);
+        source->AppendDeviceEnergyModel(compute);
+
+        auto radio = m_radioFactory.Create<D2dRadio>();
+        radio->SetIndex(i);
+        radio->SetNode(node);
+        radio->SetMobility(node->GetObject<MobilityModel>());
+        radio->SetEnergyModel(radioEnergy);
+        m_channel->Attach(radio);
+        node->AggregateObject(radio);
+        radioEnergy->AddDepletionCallback(MakeCallback(&D2dTransport::TurnOff, radio));
+
+        radioEnergy->Start();
+        compute->Start();
+    }
+    return m_channel;
+}
+
+double
+D2dHelper::MeanPairDistanceM(NodeContainer nodes)
+{
+    double sum = 0.0;
+    uint64_t pairs = 0;
+    for (uint32_t i = 0; i < nodes.GetN(); ++i)
+    {
+        auto a = nodes.Get(i)->GetObject<MobilityModel>();
+        NS_ABORT_MSG_IF(!a, "D2dHelper: node " << i << " has no MobilityModel");
+        for (uint32_t j = i + 1; j < nodes.GetN(); ++j)
+        {
+            sum += a->GetDistanceFrom(nodes.Get(j)->GetObject<MobilityModel>());
+            ++pairs;
+        }
+    }
+    return pairs > 0 ? sum / pairs : 0.0;
+}
+
+Ptr<D2dChannel>
+D2dHelper::InstallServer(Ptr<Node> server, NodeContainer nodes, double distanceFactor)
+{
+    NS_LOG_FUNCTION(this << server << distanceFactor);
+    NS_ABORT_MSG_IF(!m_channel, "D2dHelper::InstallServer: call Install() first");
+    NS_ABORT_MSG_IF(distanceFactor <= 0,
+                    "D2dHelper::InstallServer: distanceFactor must be > 0, got " << distanceFactor);
+    const double distance = std::max(1.0, distanceFactor * MeanPairDistanceM(nodes));
+    m_d2sChannel = m_d2sChannelFactory.Create<D2dChannel>();
+    m_d2sChannel->SetAttribute("FixedDistanceM", DoubleValue(distance));
+    // One network, one id space: the D2S channel shares the D2D channel's registry.
+    m_d2sChannel->SetMessageRegistry(m_channel->GetMessageRegistry());
+
+    for (uint32_t i = 0; i < nodes.GetN(); ++i)
+    {
+        Ptr<Node> node = nodes.Get(i);
+        auto source = node->GetObject<EnergySourceContainer>()->Get(0);
+        auto energy = m_radioEnergyFactory.Create<D2dRadioEnergyModel>();
+        energy->SetAttribute("ComponentPrefix", StringValue("d2s"));
+        energy->SetAttribute("IdlePowerW", DoubleValue(0.0)); // idle is the D2D radio's
+        energy->SetNodeIndex(i);
+        energy->SetEnergySource(source);
+        source->AppendDeviceEnergyModel(energy);
+
+        auto radio = m_radioFactory.Create<D2dRadio>();
+        radio->SetIndex(i);
+        radio->SetNode(node);
+        radio->SetEnergyModel(energy);
+        m_d2sChannel->Attach(radio);
+        energy->AddDepletionCallback(MakeCallback(&D2dTransport::TurnOff, radio));
+    }
+    auto serverRadio = m_radioFactory.Create<D2dRadio>();
+    serverRadio->SetIndex(nodes.GetN());
+    serverRadio->SetNode(server);
+    m_d2sChannel->Attach(serverRadio);
+    server->AggregateObject(serverRadio);
+    return m_d2sChannel;
+}
+
+Ptr<D2dComputeModel>
+D2dHelper::GetComputeModel(Ptr<Node> node)
+{
+    auto sources = node->GetObject<EnergySourceContainer>();
+    for (uint32_t s = 0; sources && s < sources->GetN(); ++s)
+    {
+        auto models = sources->Get(s)->FindDeviceEnergyModels("ns3::D2dComputeModel");
+        if (models.GetN() > 0)
+        {
+            return DynamicCast<D2dComputeModel>(models.Get(0));
+        }
+    }
+    return nullptr;
+}
+
+int64_t
+D2dHelper::AssignStreams(int64_t stream)
+{
+    int64_t used = 0;
+    if (m_channel)
+    {
+        used += m_channel->AssignStreams(stream + used);
+    }
+    if (m_d2sChannel)
+    {
+        used += m_d2sChannel->AssignStreams(stream + used);
+    }
+    return used;
+}
+
+} // namespace ns3

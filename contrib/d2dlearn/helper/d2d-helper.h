@@ -1,0 +1,109 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef D2D_HELPER_H
+#define D2D_HELPER_H
+
+#include "ns3/d2d-channel.h"
+#include "ns3/d2d-compute-model.h"
+#include "ns3/d2d-radio-energy-model.h"
+#include "ns3/d2d-radio.h"
+#include "ns3/energy-source.h"
+#include "ns3/node-container.h"
+#include "ns3/object-factory.h"
+
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup d2dlearn
+ * \brief Makes devices of nodes: a D2D radio on a shared D2dChannel, an energy source
+ * (BasicEnergySource by default, LiIonEnergySource selectable), a D2dRadioEnergyModel and
+ * a D2dComputeModel (the compute profile) on that source; and, optionally, a server
+ * with a device-to-server (D2S) link.
+ *
+ * Device i is the i-th node of the container given to Install(); that index is its
+ * address and its id in every trace. The nodes need a MobilityModel unless the RSS model
+ * ignores positions (MatrixRssModel, DynamicRssModel). The D2D radio is aggregated to the
+ * node (node->GetObject<D2dRadio>()); the energy source is in the node's aggregated
+ * EnergySourceContainer and the compute model on that source (GetComputeModel()): ns-3
+ * device energy models must not be aggregated to nodes. When a battery is
+ * depleted the device's radios switch off and its compute jobs stop.
+ */
+class D2dHelper
+{
+  public:
+    D2dHelper();
+
+    /** \brief Set an attribute of the D2D channel. \param n name \param v value */
+    void SetChannelAttribute(const std::string& n, const AttributeValue& v);
+    /** \brief Set an attribute of the D2S channel. \param n name \param v value */
+    void SetD2sChannelAttribute(const std::string& n, const AttributeValue& v);
+    /** \brief Set an attribute of every D2D radio. \param n name \param v value */
+    void SetRadioAttribute(const std::string& n, const AttributeValue& v);
+    /** \brief Set an attribute of every radio energy model. \param n name \param v value */
+    void SetRadioEnergyAttribute(const std::string& n, const AttributeValue& v);
+    /** \brief Set an attribute of every compute model. \param n name \param v value */
+    void SetComputeAttribute(const std::string& n, const AttributeValue& v);
+    /** \param type TypeId name of the energy source, e.g. ns3::LiIonEnergySource */
+    void SetEnergySourceType(const std::string& type);
+    /** \brief Set an attribute of every energy source. \param n name \param v value */
+    void SetEnergySourceAttribute(const std::string& n, const AttributeValue& v);
+    /** \param model the RSS model of the D2D channel (default PropagationRssModel) */
+    void SetRssModel(Ptr<D2dRssModel> model);
+
+    /**
+     * \brief Make devices of the nodes.
+     * \param nodes the devices, in index order
+     * \return the D2D channel (its radios are the devices' radios)
+     */
+    Ptr<D2dChannel> Install(NodeContainer nodes);
+
+    /**
+     * \brief Add a server reached over a D2S link: a second channel on which device i has
+     * a radio with index i (its energy charged as d2s_tx / d2s_rx to the device's source)
+     * and the server a radio with index N = nodes.GetN(). Every D2S link is
+     * distanceFactor x the mean D2D distance long (seed 002, sec. VI-G: 3x).
+     * \param server the server node (no energy source: mains powered)
+     * \param nodes the devices, as given to Install()
+     * \param distanceFactor D2S distance over the mean D2D distance
+     * \return the D2S channel
+     */
+    Ptr<D2dChannel> InstallServer(Ptr<Node> server, NodeContainer nodes, double distanceFactor);
+
+    /**
+     * \param stream first RNG stream index
+     * \return number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    /**
+     * \param node a device made by Install()
+     * \return its compute model (null if none)
+     */
+    static Ptr<D2dComputeModel> GetComputeModel(Ptr<Node> node);
+
+    /**
+     * \param nodes devices with mobility models
+     * \return the mean distance over all pairs (m)
+     */
+    static double MeanPairDistanceM(NodeContainer nodes);
+
+  private:
+    ObjectFactory m_channelFactory;
+    ObjectFactory m_d2sChannelFactory;
+    ObjectFactory m_radioFactory;
+    ObjectFactory m_radioEnergyFactory;
+    ObjectFactory m_computeFactory;
+    ObjectFactory m_sourceFactory;
+    Ptr<D2dRssModel> m_rss;
+    Ptr<D2dChannel> m_channel;
+    Ptr<D2dChannel> m_d2sChannel;
+};
+
+} // namespace ns3
+
+#endif /* D2D_HELPER_H */

@@ -1,0 +1,80 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef D2D_SCENARIO_SUPPORT_H
+#define D2D_SCENARIO_SUPPORT_H
+
+#include "ns3/nstime.h"
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup d2dlearn
+ * \brief What every scenario program does the same way: one-line errors on bad input,
+ * rejecting unknown parameters before ns-3's CommandLine prints its whole help, and
+ * progress on stderr.
+ */
+class D2dScenarioSupport
+{
+  public:
+    /**
+     * \param program program name used as the prefix of messages
+     * \param quiet no progress output
+     */
+    explicit D2dScenarioSupport(std::string program, bool quiet = false);
+
+    /**
+     * \brief Exit with a one-line error if argv holds a parameter that is neither in
+     * known nor an ns-3 attribute/global (--ns3::Class::Attr=, --PrintHelp, ...).
+     * \param argc argument count
+     * \param argv arguments
+     * \param known the names the program adds with CommandLine::AddValue
+     */
+    void RejectUnknown(int argc, char** argv, const std::vector<std::string>& known) const;
+
+    /**
+     * \brief Print "program: error: message" on one line and exit with status 2.
+     * \param message what is wrong: the parameter, its value and the accepted range
+     */
+    [[noreturn]] void Fail(const std::string& message) const;
+
+    /**
+     * \brief Fail unless lo <= value <= hi.
+     * \param name parameter name (without --)
+     * \param value its value
+     * \param lo lowest accepted value
+     * \param hi highest accepted value
+     */
+    void CheckRange(const std::string& name, double value, double lo, double hi) const;
+
+    /** \param quiet no progress output */
+    void SetQuiet(bool quiet);
+
+    /**
+     * \brief Print progress on stderr every interval of simulated time until stop.
+     * \param interval simulated time between lines
+     * \param stop the end of the simulation
+     */
+    void StartProgress(Time interval, Time stop);
+
+    /** \return wall-clock seconds since construction */
+    double WallSeconds() const;
+
+  private:
+    /** \brief Print one progress line and schedule the next. */
+    void Progress(Time interval, Time stop);
+
+    std::string m_program;
+    bool m_quiet;
+    std::chrono::steady_clock::time_point m_start;
+};
+
+} // namespace ns3
+
+#endif /* D2D_SCENARIO_SUPPORT_H */

@@ -1,0 +1,332 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "d2d-trace-helper.h"
+
+#include "ns3/energy-source-container.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+
+#include <boost/lexical_cast.hpp>
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("D2dTraceHelper");
+
+namespace
+{
+const char* kMessagesHeader = "msg_id,kind,src,dst,bytes,t_send_s,t_recv_s,fragments,"
+                              "fragments_lost,retransmissions,delivered,mode,p_drop,reason\n";
+const char* kEnergyHeader = "sim_time_s,node,component,energy_j,remaining_j\n";
+
+std::string
+TmpName(const std::string& dir, const std::string& file)
+{
+    return dir + "/." + file + ".tmp";
+}
+
+/** \return value as a JSON literal: numbers and booleans bare, anything else quoted */
+std::string
+JsonValue(const std::string& value)
+{
+    if (value == "true" || value == "false")
+    {
+        return value;
+    }
+    try
+    {
+        std::size_t pos = 0;
+        const double d = std::stod(value, &pos);
+        if (pos == value.size() && std::isfinite(d) && value.find_first_of("xXnN") == std::string::npos)
+        {
+            return value;
+        }
+    }
+    catch (const std::exception&)
+    {
+    }
+    std::string out = "\"";
+    for (char c : value)
+    {
+        switch (c)
+        {
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20)
+            {
+                out += fmt::format("\\u{:04x}", static_cast<int>(c));
+            }
+            else
+            {
+                out += c;
+            }
+        }
+    }
+    return out + "\"";
+}
+} // namespace
+
+D2dTraceHelper::D2dTraceHelper(const std::string& outDir)
+    : m_outDir(outDir),
+      m_messagesBuffer(1 << 20),
+      m_energyBuffer(1 << 20)
+{
+    std::error_code ec;
+    std::filesystem::create_directories(outDir, ec);
+    if (ec || !std::filesystem::is_directory(outDir))
+    {
+        throw std::runtime_error("outDir: cannot create directory '" + outDir + "'");
+    }
+    m_messages.rdbuf()->pubsetbuf(m_messagesBuffer.data(), m_messagesBuffer.size());
+    m_energy.rdbuf()->pubsetbuf(m_energyBuffer.data(), m_energyBuffer.size());
+    m_messages.open(TmpName(outDir, "messages.csv"), std::ios::trunc);
+    m_energy.open(TmpName(outDir, "energy.csv"), std::ios::trunc);
+    if (!m_messages || !m_energy)
+    {
+        throw std::runtime_error("outDir: cannot write in '" + outDir + "'");
+    }
+    m_messages << kMessagesHeader;
+    m_energy << kEnergyHeader;
+}
+
+D2dTraceHelper::~D2dTraceHelper()
+{
+    if (!m_finished)
+    {
+        // No half-written output: a run that did not finish leaves no traces.
+        m_messages.close();
+        m_energy.close();
+        std::remove(TmpName(m_outDir, "messages.csv").c_str());
+        std::remove(TmpName(m_outDir, "energy.csv").c_str());
+    }
+}
+
+void
+D2dTraceHelper::ConnectTransport(Ptr<D2dTransport> transport)
+{
+    transport->TraceConnectWithoutContext("Delivery",
+                                          MakeCallback(&D2dTraceHelper::WriteDelivery, this));
+}
+
+void
+D2dTraceHelper::ConnectChannel(Ptr<D2dChannel> channel)
+{
+    const uint32_t n = channel->GetNRadios();
+    for (uint32_t i = 0, found = 0; found < n; ++i)
+    {
+        if (auto radio = channel->GetRadio(i))
+        {
+            ConnectTransport(radio);
+            ++found;
+        }
+    }
+}
+
+void
+D2dTraceHelper::ConnectEnergyModel(Ptr<D2dEnergyModel> model)
+{
+    model->TraceConnectWithoutContext("EnergyEvent",
+                                      MakeCallback(&D2dTraceHelper::WriteEnergy, this));
+    m_energyModels.push_back(model);
+}
+
+void
+D2dTraceHelper::ConnectEnergy(NodeContainer nodes)
+{
+    for (uint32_t i = 0; i < nodes.GetN(); ++i)
+    {
+        auto sources = nodes.Get(i)->GetObject<EnergySourceContainer>();
+        if (!sources)
+        {
+            continue;
+        }
+        for (uint32_t s = 0; s < sources->GetN(); ++s)
+        {
+            // FindDeviceEnergyModels matches exact types only: ask for each concrete one.
+            for (const char* type : {"ns3::D2dRadioEnergyModel", "ns3::D2dComputeModel"})
+            {
+                auto models = sources->Get(s)->FindDeviceEnergyModels(type);
+                for (uint32_t m = 0; m < models.GetN(); ++m)
+                {
+                    ConnectEnergyModel(DynamicCast<D2dEnergyModel>(models.Get(m)));
+                }
+            }
+        }
+    }
+}
+
+void
+D2dTraceHelper::AddParameter(const std::string& name, const std::string& value)
+{
+    m_parameters.emplace_back(name, value);
+}
+
+void
+D2dTraceHelper::AddAttributes(Ptr<Object> object)
+{
+    const TypeId tid = object->GetInstanceTypeId();
+    for (TypeId t = tid;; t = t.GetParent())
+    {
+        for (uint32_t a = 0; a < t.GetAttributeN(); ++a)
+        {
+            const auto info = t.GetAttribute(a);
+            if (!(info.flags & TypeId::ATTR_GET) || !info.accessor->HasGetter())
+            {
+                continue;
+            }
+            auto value = info.checker->Create();
+            if (!info.accessor->Get(PeekPointer(object), *value))
+            {
+                continue;
+            }
+            const std::string text = value->SerializeToString(info.checker);
+            if (text.empty() || text.find("0x") == 0)
+            {
+                continue; // pointers carry no value worth recording
+            }
+            AddParameter(tid.GetName() + "::" + info.name, text);
+        }
+        if (t == t.GetParent() || t.GetParent() == Object::GetTypeId() ||
+            t.GetParent() == TypeId())
+        {
+            break;
+        }
+    }
+}
+
+void
+D2dTraceHelper::WriteDelivery(const D2dDeliveryRecord& r)
+{
+    fmt::memory_buffer row;
+    fmt::format_to(std::back_inserter(row),
+                   "{},{},{},{},{},{:.9f},",
+                   r.msgId,
+                   r.kind,
+                   r.src,
+                   r.dst,
+                   r.bytes,
+                   r.sendTime.GetSeconds());
+    if (r.delivered)
+    {
+        fmt::format_to(std::back_inserter(row), "{:.9f}", r.recvTime.GetSeconds());
+    }
+    fmt::format_to(std::back_inserter(row),
+                   ",{},{},{},{},{},{},{}\n",
+                   r.fragments,
+                   r.fragmentsLost,
+                   r.retransmissions,
+                   r.delivered ? 1 : 0,
+                   ToString(r.mode),
+                   r.dropProbability,
+                   r.reason);
+    m_messages.write(row.data(), static_cast<std::streamsize>(row.size()));
+    ++m_nMessageRows;
+}
+
+void
+D2dTraceHelper::WriteEnergy(Time time,
+                            uint32_t node,
+                            const std::string& component,
+                            double energyJ,
+                            double remainingJ)
+{
+    fmt::memory_buffer row;
+    fmt::format_to(std::back_inserter(row),
+                   "{:.9f},{},{},{},{}\n",
+                   time.GetSeconds(),
+                   node,
+                   component,
+                   energyJ,
+                   remainingJ);
+    m_energy.write(row.data(), static_cast<std::streamsize>(row.size()));
+    ++m_nEnergyRows;
+}
+
+void
+D2dTraceHelper::Finish(uint64_t seed, double wallSeconds)
+{
+    for (auto& model : m_energyModels)
+    {
+        model->Flush();
+    }
+    m_messages.close();
+    m_energy.close();
+    if (m_messages.fail() || m_energy.fail())
+    {
+        throw std::runtime_error("outDir: error writing traces in '" + m_outDir + "'");
+    }
+    std::string json = "{\n";
+    json += fmt::format("  \"version\": \"{}\",\n", Version());
+    json += fmt::format("  \"seed\": {},\n", seed);
+    json += fmt::format("  \"simulated_time_s\": {:.9f},\n", Simulator::Now().GetSeconds());
+    json += fmt::format("  \"wall_time_s\": {:.3f},\n", wallSeconds);
+    json += fmt::format("  \"message_rows\": {},\n", m_nMessageRows);
+    json += fmt::format("  \"energy_rows\": {},\n", m_nEnergyRows);
+    json += "  \"parameters\": {";
+    for (std::size_t i = 0; i < m_parameters.size(); ++i)
+    {
+        json += fmt::format("{}\n    {}: {}",
+                            i == 0 ? "" : ",",
+                            JsonValue(m_parameters[i].first),
+                            JsonValue(m_parameters[i].second));
+    }
+    json += "\n  }\n}\n";
+    {
+        std::ofstream out(TmpName(m_outDir, "run.json"), std::ios::trunc);
+        out << json;
+        out.close();
+        if (out.fail())
+        {
+            throw std::runtime_error("outDir: error writing run.json in '" + m_outDir + "'");
+        }
+    }
+    // Traces first, run.json last: a folder with run.json is a complete run.
+    for (const char* file : {"messages.csv", "energy.csv", "run.json"})
+    {
+        std::filesystem::rename(TmpName(m_outDir, file), m_outDir + "/" + file);
+    }
+    m_finished = true;
+}
+
+const std::string&
+D2dTraceHelper::GetOutDir() const
+{
+    return m_outDir;
+}
+
+uint64_t
+D2dTraceHelper::GetNMessageRows() const
+{
+    return m_nMessageRows;
+}
+
+uint64_t
+D2dTraceHelper::GetNEnergyRows() const
+{
+    return m_nEnergyRows;
+}
+
+std::string
+D2dTraceHelper::Version()
+{
+    return "0.1.0";
+}
+
+} // namespace ns3

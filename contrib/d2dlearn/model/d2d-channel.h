@@ -1,0 +1,209 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef D2D_CHANNEL_H
+#define D2D_CHANNEL_H
+
+#include "d2d-radio.h"
+#include "d2d-rss-model.h"
+
+#include "ns3/event-id.h"
+#include "ns3/object.h"
+#include "ns3/propagation-delay-model.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/simple-ref-count.h"
+#include "ns3/traced-callback.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+class D2dMessageRegistry;
+
+/**
+ * \ingroup d2dlearn
+ * \brief The D2D channel of seed 002 (sec. III-A, App. C): links with drop probability
+ * P_D(i, j) = 1 - exp(-(2^r - 1) sigma^2 / W_ij) (eq. 18/19).
+ *
+ * A message of B bytes is cut into ceil(B / MtuBytes) fragments; each fragment is lost
+ * independently with P_D(i, j) of its link at the moment the transmission starts. The
+ * link rate is r x BandwidthHz bit/s; the airtime of a fragment is its bytes (payload +
+ * FragmentHeaderBytes) x 8 / rate; a receiver gets the last fragment one propagation
+ * delay (ns-3 PropagationDelayModel) after it was sent.
+ *
+ * Delivery modes: unreliable (each fragment sent once; the receiver gets the count that
+ * arrived) and reliable (selective-repeat ARQ in rounds with ideal, instantaneous
+ * feedback: after each round the lost fragments are sent again, at most
+ * MaxRetransmissions times each; otherwise the message fails and the sender is told).
+ * Reliable mode is unicast only. A broadcast is one transmission in which every other
+ * radio draws its own losses.
+ *
+ * Fast path (attribute FastPath, default on): the loss and retransmission counts are
+ * drawn from their distributions (binomial per ARQ round), so a message costs O(1)
+ * events whatever its size: one at the sender and two per receiver. The per-fragment
+ * path schedules every fragment; both give the same distributions.
+ *
+ * With FixedDistanceM > 0 every link has that length whatever the positions: the
+ * device-to-server (D2S) link of seed 002 sec. VI-G, whose server is at a fixed multiple
+ * of the mean D2D distance.
+ */
+class D2dChannel : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    D2dChannel();
+    ~D2dChannel() override;
+
+    /**
+     * \brief Attach a radio; its index (D2dTransport::GetIndex) is its address.
+     * \param radio the radio
+     */
+    void Attach(Ptr<D2dRadio> radio);
+    /** \return number of attached radios */
+    uint32_t GetNRadios() const;
+    /**
+     * \param index device index
+     * \return the radio with that index, or null
+     */
+    Ptr<D2dRadio> GetRadio(uint32_t index) const;
+
+    /** \param registry the network's message registry (shared by its channels) */
+    void SetMessageRegistry(Ptr<D2dMessageRegistry> registry);
+    /** \return the message registry */
+    Ptr<D2dMessageRegistry> GetMessageRegistry() const;
+    /** \param model the RSS model */
+    void SetRssModel(Ptr<D2dRssModel> model);
+    /** \return the RSS model */
+    Ptr<D2dRssModel> GetRssModel() const;
+
+    /** \return link rate r x bandwidth (bit/s) */
+    double GetRateBps() const;
+    /** \return MTU (fragment payload, bytes) */
+    uint32_t GetMtuBytes() const;
+    /**
+     * \param bytes message size
+     * \return number of fragments
+     */
+    uint32_t GetNFragments(uint64_t bytes) const;
+    /**
+     * \param bytes message size
+     * \return airtime of one transmission of every fragment
+     */
+    Time GetAirtime(uint64_t bytes) const;
+
+    /**
+     * \brief Eq. (18) of seed 002: P_D = 1 - exp(-(2^r - 1) sigma^2 / W).
+     * \param rssW received signal strength W_ij (W); W <= 0 gives 1
+     * \param spectralEfficiency r (bit/s/Hz)
+     * \param noisePowerW sigma^2 (W)
+     * \return drop probability in [0, 1]
+     */
+    static double DropProbability(double rssW, double spectralEfficiency, double noisePowerW);
+
+    /**
+     * \param rx receiver index i
+     * \param tx transmitter index j
+     * \return W_ij now (W)
+     */
+    double GetRssW(uint32_t rx, uint32_t tx) const;
+    /**
+     * \param rx receiver index i
+     * \param tx transmitter index j
+     * \return P_D(i, j) now, eq. (18)
+     */
+    double GetDropProbability(uint32_t rx, uint32_t tx) const;
+    /**
+     * \param rx receiver index
+     * \param tx transmitter index
+     * \return link length now (m); 0 without positions
+     */
+    double GetDistanceM(uint32_t rx, uint32_t tx) const;
+    /**
+     * \param rx receiver index
+     * \param tx transmitter index
+     * \return propagation delay now
+     */
+    Time GetPropagationDelay(uint32_t rx, uint32_t tx) const;
+
+    /**
+     * \param stream first RNG stream
+     * \return number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    // Called by D2dRadio only.
+    /**
+     * \brief Transmit a job of a radio (the radio is idle and marked transmitting).
+     * \param sender the radio
+     * \param job what to send
+     */
+    void StartTransmission(Ptr<D2dRadio> sender, const D2dRadio::TxJob& job);
+    /** \brief The sender died: abort its ongoing transmission. \param sender the radio */
+    void AbortTransmission(Ptr<D2dRadio> sender);
+    /**
+     * \brief Report a job that will never be transmitted.
+     * \param sender the radio
+     * \param job the job
+     * \param reason why ("sender_off")
+     */
+    void DropUnsent(Ptr<D2dRadio> sender, const D2dRadio::TxJob& job, const std::string& reason);
+
+    /** Signature of the Transmission trace: (msgId, sender, fragment transmissions, airtime). */
+    typedef void (*TransmissionTracedCallback)(uint64_t msgId,
+                                               uint32_t sender,
+                                               uint64_t fragmentTransmissions,
+                                               Time airtime);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    struct Transmission;
+    struct Receiver;
+
+    /** \return the receivers of a job */
+    std::vector<Ptr<D2dRadio>> Receivers(Ptr<D2dRadio> sender, uint32_t dst) const;
+    /** \return mobility used for a radio (fixed positions for a D2S channel) */
+    Ptr<MobilityModel> MobilityOf(uint32_t index, bool isReceiver) const;
+    /** \return a binomial draw */
+    uint64_t Binomial(uint64_t n, double p);
+
+    void RxStart(Ptr<Transmission> tx, std::size_t k);
+    void RxEnd(Ptr<Transmission> tx, std::size_t k);
+    void TxEnd(Ptr<Transmission> tx);
+    void FragmentSent(Ptr<Transmission> tx);
+    void FragmentArrived(Ptr<Transmission> tx, std::size_t k);
+    void SendNextFragment(Ptr<Transmission> tx);
+    void ReliableAck(Ptr<Transmission> tx);
+    /** \brief Fill and report one record. */
+    void Report(Ptr<Transmission> tx, Receiver& r, bool delivered, const std::string& reason);
+
+    double m_spectralEfficiency;
+    double m_bandwidthHz;
+    double m_noisePowerW;
+    uint32_t m_mtuBytes;
+    uint32_t m_headerBytes;
+    uint32_t m_maxRetransmissions;
+    bool m_fastPath;
+    double m_fixedDistanceM;
+    Ptr<D2dRssModel> m_rss;
+    Ptr<PropagationDelayModel> m_delay;
+    Ptr<D2dMessageRegistry> m_registry;
+    Ptr<UniformRandomVariable> m_uniform;
+    Ptr<MobilityModel> m_fixedA;
+    Ptr<MobilityModel> m_fixedB;
+    std::vector<Ptr<D2dRadio>> m_radios;           //!< by index
+    std::vector<Ptr<Transmission>> m_current;      //!< ongoing transmission by sender index
+    TracedCallback<uint64_t, uint32_t, uint64_t, Time> m_transmissionTrace;
+};
+
+} // namespace ns3
+
+#endif /* D2D_CHANNEL_H */

@@ -1,0 +1,95 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef D2D_COMPUTE_MODEL_H
+#define D2D_COMPUTE_MODEL_H
+
+#include "d2d-energy-model.h"
+
+#include "ns3/event-id.h"
+
+#include <deque>
+
+namespace ns3
+{
+
+/**
+ * \ingroup d2dlearn
+ * \brief The compute profile of a device and the energy of its computation.
+ *
+ * A job of F floating-point operations takes F / FlopsPerSecond x SlowdownFactor seconds
+ * of simulated time and draws BusyPowerW meanwhile (IdlePowerW otherwise): energy =
+ * power x busy time, component "compute". Jobs run one at a time in FIFO order. The
+ * job's completion callback fires when its completion event does; a device whose battery
+ * is depleted mid-job never completes it (nor any queued job).
+ */
+class D2dComputeModel : public D2dEnergyModel
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    D2dComputeModel();
+
+    /**
+     * \param flops floating-point operations of the job
+     * \return its duration on this device, slow-down included
+     */
+    Time GetJobDuration(double flops) const;
+
+    /**
+     * \brief Queue a job.
+     * \param flops floating-point operations (>= 0)
+     * \param done called when the job completes
+     * \return job id (> 0), or 0 if the device is depleted
+     */
+    uint64_t StartJob(double flops, Callback<void> done);
+
+    /** \return true while a job runs */
+    bool IsBusy() const;
+    /** \return jobs waiting behind the running one */
+    std::size_t GetNQueued() const;
+    /** \brief Start drawing idle power (call once the source is attached). */
+    void Start();
+
+    /** Signature of the JobDone trace: (job id, start time, end time). */
+    typedef void (*JobDoneTracedCallback)(uint64_t jobId, Time start, Time end);
+
+  protected:
+    void DoDispose() override;
+    void DoDepletion() override;
+
+  private:
+    /** A queued job. */
+    struct Job
+    {
+        uint64_t id;
+        double flops;
+        Callback<void> done;
+    };
+
+    /** \brief Start the next queued job if idle. */
+    void RunNext();
+    /** \brief The running job completes. */
+    void Complete();
+
+    double m_flopsPerSecond;
+    double m_busyPowerW;
+    double m_idlePowerW;
+    double m_slowdown;
+    uint64_t m_nextJobId{1};
+    std::deque<Job> m_queue;
+    bool m_busy{false};
+    Job m_running{};
+    Time m_runningStart;
+    EventId m_completion;
+    TracedCallback<uint64_t, Time, Time> m_jobDoneTrace;
+};
+
+} // namespace ns3
+
+#endif /* D2D_COMPUTE_MODEL_H */

@@ -1,0 +1,155 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "d2d-radio-energy-model.h"
+
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/string.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("D2dRadioEnergyModel");
+NS_OBJECT_ENSURE_REGISTERED(D2dRadioEnergyModel);
+
+TypeId
+D2dRadioEnergyModel::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::D2dRadioEnergyModel")
+            .SetParent<D2dEnergyModel>()
+            .SetGroupName("D2dlearn")
+            .AddConstructor<D2dRadioEnergyModel>()
+            .AddAttribute("Model",
+                          "How transmit/receive energy is computed: Power (tx power, PA "
+                          "efficiency, airtime) or FirstOrder (E_elec k + eps_amp k d^2).",
+                          EnumValue(D2dRadioEnergyModel::POWER),
+                          MakeEnumAccessor(&D2dRadioEnergyModel::m_model),
+                          MakeEnumChecker(D2dRadioEnergyModel::POWER,
+                                          "Power",
+                                          D2dRadioEnergyModel::FIRST_ORDER,
+                                          "FirstOrder"))
+            .AddAttribute("ComponentPrefix",
+                          "Prefix of the tx/rx energy components: radio or d2s.",
+                          StringValue("radio"),
+                          MakeStringAccessor(&D2dRadioEnergyModel::m_prefix),
+                          MakeStringChecker())
+            .AddAttribute("PaEfficiency",
+                          "Power amplifier efficiency in (0, 1] (Power model).",
+                          DoubleValue(0.5),
+                          MakeDoubleAccessor(&D2dRadioEnergyModel::m_paEfficiency),
+                          MakeDoubleChecker<double>(1e-6, 1.0))
+            .AddAttribute("TxCircuitPowerW",
+                          "Circuit power while transmitting, W (Power model).",
+                          DoubleValue(0.1),
+                          MakeDoubleAccessor(&D2dRadioEnergyModel::m_txCircuitW),
+                          MakeDoubleChecker<double>(0.0))
+            .AddAttribute("RxPowerW",
+                          "Power drawn per ongoing reception, W (Power model).",
+                          DoubleValue(0.1),
+                          MakeDoubleAccessor(&D2dRadioEnergyModel::m_rxPowerW),
+                          MakeDoubleChecker<double>(0.0))
+            .AddAttribute("IdlePowerW",
+                          "Power drawn while neither transmitting nor receiving, W.",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&D2dRadioEnergyModel::m_idlePowerW),
+                          MakeDoubleChecker<double>(0.0))
+            .AddAttribute("ElecJPerBit",
+                          "E_elec of the first-order radio model, J/bit.",
+                          DoubleValue(50e-9),
+                          MakeDoubleAccessor(&D2dRadioEnergyModel::m_elecJPerBit),
+                          MakeDoubleChecker<double>(0.0))
+            .AddAttribute("AmpJPerBitM2",
+                          "eps_amp of the first-order radio model, J/bit/m^2.",
+                          DoubleValue(100e-12),
+                          MakeDoubleAccessor(&D2dRadioEnergyModel::m_ampJPerBitM2),
+                          MakeDoubleChecker<double>(0.0));
+    return tid;
+}
+
+D2dRadioEnergyModel::D2dRadioEnergyModel()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+double
+D2dRadioEnergyModel::GetTxDrawW(double txPowerW, double rateBps, double distanceM) const
+{
+    if (m_model == FIRST_ORDER)
+    {
+        // First-order radio model: E_tx(k, d) = E_elec k + eps_amp k d^2 for k = rate x time
+        // bits, i.e. a constant draw of rate (E_elec + eps_amp d^2).
+        return rateBps * (m_elecJPerBit + m_ampJPerBitM2 * distanceM * distanceM);
+    }
+    return txPowerW / m_paEfficiency + m_txCircuitW;
+}
+
+double
+D2dRadioEnergyModel::GetRxDrawW(double rateBps) const
+{
+    if (m_model == FIRST_ORDER)
+    {
+        // First-order radio model: E_rx(k) = E_elec k.
+        return rateBps * m_elecJPerBit;
+    }
+    return m_rxPowerW;
+}
+
+void
+D2dRadioEnergyModel::Start()
+{
+    UpdateIdle();
+}
+
+void
+D2dRadioEnergyModel::NotifyTxStart(double txPowerW, double rateBps, double distanceM)
+{
+    NS_LOG_FUNCTION(this << txPowerW << rateBps << distanceM);
+    m_transmitting = true;
+    SetDraw("radio_idle", 0.0);
+    SetDraw(m_prefix + "_tx", GetTxDrawW(txPowerW, rateBps, distanceM));
+}
+
+void
+D2dRadioEnergyModel::NotifyTxEnd()
+{
+    NS_LOG_FUNCTION(this);
+    m_transmitting = false;
+    SetDraw(m_prefix + "_tx", 0.0);
+    UpdateIdle();
+}
+
+void
+D2dRadioEnergyModel::NotifyRxStart(double rateBps)
+{
+    NS_LOG_FUNCTION(this << rateBps);
+    ++m_nRx;
+    m_rxDrawW += GetRxDrawW(rateBps);
+    SetDraw("radio_idle", 0.0);
+    SetDraw(m_prefix + "_rx", m_rxDrawW);
+}
+
+void
+D2dRadioEnergyModel::NotifyRxEnd(double rateBps)
+{
+    NS_LOG_FUNCTION(this << rateBps);
+    NS_ASSERT(m_nRx > 0);
+    --m_nRx;
+    m_rxDrawW = m_nRx == 0 ? 0.0 : std::max(0.0, m_rxDrawW - GetRxDrawW(rateBps));
+    SetDraw(m_prefix + "_rx", m_rxDrawW);
+    UpdateIdle();
+}
+
+void
+D2dRadioEnergyModel::UpdateIdle()
+{
+    if (!m_transmitting && m_nRx == 0)
+    {
+        SetDraw("radio_idle", m_idlePowerW);
+    }
+}
+
+} // namespace ns3

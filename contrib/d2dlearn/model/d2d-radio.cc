@@ -1,0 +1,245 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "d2d-radio.h"
+
+#include "d2d-channel.h"
+#include "d2d-message-registry.h"
+#include "d2d-radio-energy-model.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <cmath>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("D2dRadio");
+NS_OBJECT_ENSURE_REGISTERED(D2dRadio);
+
+TypeId
+D2dRadio::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::D2dRadio")
+            .SetParent<D2dTransport>()
+            .SetGroupName("D2dlearn")
+            .AddConstructor<D2dRadio>()
+            .AddAttribute("TxPowerDbm",
+                          "Transmit power, dBm.",
+                          DoubleValue(20.0),
+                          MakeDoubleAccessor(&D2dRadio::m_txPowerDbm),
+                          MakeDoubleChecker<double>(-100.0, 60.0))
+            .AddAttribute("HalfDuplex",
+                          "A transmitting radio cannot receive, and waits for its ongoing "
+                          "receptions to end before transmitting.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&D2dRadio::m_halfDuplex),
+                          MakeBooleanChecker());
+    return tid;
+}
+
+D2dRadio::D2dRadio()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+D2dRadio::~D2dRadio()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+D2dRadio::DoDispose()
+{
+    m_channel = nullptr;
+    m_energy = nullptr;
+    m_mobility = nullptr;
+    m_queue.clear();
+    D2dTransport::DoDispose();
+}
+
+void
+D2dRadio::SetChannel(Ptr<D2dChannel> channel)
+{
+    m_channel = channel;
+}
+
+Ptr<D2dChannel>
+D2dRadio::GetChannel() const
+{
+    return m_channel;
+}
+
+void
+D2dRadio::SetEnergyModel(Ptr<D2dRadioEnergyModel> model)
+{
+    m_energy = model;
+}
+
+Ptr<D2dRadioEnergyModel>
+D2dRadio::GetEnergyModel() const
+{
+    return m_energy;
+}
+
+void
+D2dRadio::SetMobility(Ptr<MobilityModel> mobility)
+{
+    m_mobility = mobility;
+}
+
+Ptr<MobilityModel>
+D2dRadio::GetMobility() const
+{
+    return m_mobility;
+}
+
+double
+D2dRadio::GetTxPowerDbm() const
+{
+    return m_txPowerDbm;
+}
+
+bool
+D2dRadio::IsTransmitting() const
+{
+    return m_transmitting;
+}
+
+uint32_t
+D2dRadio::GetNReceptions() const
+{
+    return m_nRx;
+}
+
+std::size_t
+D2dRadio::GetQueueLength() const
+{
+    return m_queue.size();
+}
+
+uint64_t
+D2dRadio::AllocateMessageId()
+{
+    NS_ABORT_MSG_IF(!m_channel, "D2dRadio " << GetIndex() << " is not attached to a channel");
+    return m_channel->GetMessageRegistry()->AllocateId();
+}
+
+void
+D2dRadio::DoSend(uint64_t msgId, Ptr<const D2dMessage> message, uint32_t dst, D2dDeliveryMode mode)
+{
+    NS_LOG_FUNCTION(this << msgId << dst);
+    m_queue.push_back(TxJob{msgId, message, dst, mode, Simulator::Now()});
+    TryStartTx();
+}
+
+void
+D2dRadio::TryStartTx()
+{
+    if (IsOff() || m_transmitting || m_queue.empty() || (m_halfDuplex && m_nRx > 0))
+    {
+        return;
+    }
+    TxJob job = m_queue.front();
+    m_queue.pop_front();
+    m_transmitting = true;
+    m_channel->StartTransmission(this, job);
+}
+
+void
+D2dRadio::BeginTx(double rateBps, double distanceM)
+{
+    if (m_energy)
+    {
+        m_energy->NotifyTxStart(std::pow(10.0, (m_txPowerDbm - 30.0) / 10.0), rateBps, distanceM);
+    }
+}
+
+void
+D2dRadio::EndTx()
+{
+    NS_LOG_FUNCTION(this);
+    m_transmitting = false;
+    if (IsOff())
+    {
+        return;
+    }
+    if (m_energy)
+    {
+        m_energy->NotifyTxEnd();
+    }
+    TryStartTx();
+}
+
+bool
+D2dRadio::BeginRx(double rateBps)
+{
+    if (IsOff() || (m_halfDuplex && m_transmitting))
+    {
+        return false;
+    }
+    ++m_nRx;
+    if (m_energy)
+    {
+        m_energy->NotifyRxStart(rateBps);
+    }
+    return !IsOff(); // the rx draw may have emptied the battery
+}
+
+void
+D2dRadio::EndRx(double rateBps)
+{
+    if (IsOff())
+    {
+        return;
+    }
+    NS_ASSERT(m_nRx > 0);
+    --m_nRx;
+    if (m_energy)
+    {
+        m_energy->NotifyRxEnd(rateBps);
+    }
+    TryStartTx();
+}
+
+void
+D2dRadio::Deliver(const D2dReception& reception)
+{
+    NotifyReceive(reception);
+}
+
+void
+D2dRadio::ReportDelivery(const D2dDeliveryRecord& record)
+{
+    NotifyDelivery(record);
+}
+
+void
+D2dRadio::ReportSendDone(uint64_t msgId, uint32_t dst, bool success)
+{
+    NotifySendDone(msgId, dst, success);
+}
+
+void
+D2dRadio::DoTurnOff()
+{
+    NS_LOG_FUNCTION(this << GetIndex());
+    m_nRx = 0;
+    if (m_channel)
+    {
+        m_channel->AbortTransmission(this);
+        for (const auto& job : m_queue)
+        {
+            m_channel->DropUnsent(this, job, "sender_off");
+        }
+    }
+    m_queue.clear();
+    m_transmitting = false;
+}
+
+} // namespace ns3

@@ -1,0 +1,125 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef D2D_RADIO_H
+#define D2D_RADIO_H
+
+#include "d2d-transport.h"
+
+#include "ns3/mobility-model.h"
+
+#include <deque>
+
+namespace ns3
+{
+
+class D2dChannel;
+class D2dRadioEnergyModel;
+
+/**
+ * \ingroup d2dlearn
+ * \brief A device's D2D radio on a D2dChannel: the channel-model messaging backend.
+ *
+ * The radio transmits one message at a time from a FIFO queue, so queueing delay is
+ * real. It is half-duplex (attribute HalfDuplex): a message whose first fragment reaches
+ * the radio while it transmits is lost at this radio, and a queued transmission waits
+ * until the radio's ongoing receptions end. Receptions from different transmitters
+ * overlap freely (orthogonal sub-channels, OFDMA as in seed 002, App. C). Transmit and
+ * receive energy go to the radio's D2dRadioEnergyModel; when its battery is depleted the
+ * radio switches off (D2dTransport::TurnOff).
+ */
+class D2dRadio : public D2dTransport
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    D2dRadio();
+    ~D2dRadio() override;
+
+    /** \param channel the channel this radio is attached to */
+    void SetChannel(Ptr<D2dChannel> channel);
+    /** \return the channel */
+    Ptr<D2dChannel> GetChannel() const;
+    /** \param model the energy model charged for tx/rx (may be null: no energy) */
+    void SetEnergyModel(Ptr<D2dRadioEnergyModel> model);
+    /** \return the energy model (may be null) */
+    Ptr<D2dRadioEnergyModel> GetEnergyModel() const;
+    /** \param mobility where the radio is (may be null for matrix RSS) */
+    void SetMobility(Ptr<MobilityModel> mobility);
+    /** \return the mobility model (may be null) */
+    Ptr<MobilityModel> GetMobility() const;
+
+    /** \return the transmit power (dBm) */
+    double GetTxPowerDbm() const;
+    /** \return true while transmitting */
+    bool IsTransmitting() const;
+    /** \return number of ongoing receptions */
+    uint32_t GetNReceptions() const;
+    /** \return messages waiting in the transmit queue */
+    std::size_t GetQueueLength() const;
+
+    /** \brief A queued message: what the channel transmits. */
+    struct TxJob
+    {
+        uint64_t msgId{0};                                  //!< message id
+        Ptr<const D2dMessage> message;                      //!< the message
+        uint32_t dst{0};                                    //!< receiver or D2D_BROADCAST
+        D2dDeliveryMode mode{D2dDeliveryMode::UNRELIABLE}; //!< delivery mode
+        Time sendTime;                                      //!< when Send() was called
+    };
+
+    // Called by D2dChannel only.
+    /**
+     * \brief The channel starts this radio's transmission.
+     * \param rateBps link rate (bit/s)
+     * \param distanceM distance to the farthest receiver (m)
+     */
+    void BeginTx(double rateBps, double distanceM);
+    /** \brief The channel ends this radio's transmission; the next one may start. */
+    void EndTx();
+    /**
+     * \brief A reception starts at this radio.
+     * \param rateBps link rate (bit/s)
+     * \return false if the radio cannot receive (off, or transmitting when half-duplex)
+     */
+    bool BeginRx(double rateBps);
+    /** \brief A reception that BeginRx accepted ends. \param rateBps its link rate */
+    void EndRx(double rateBps);
+    /** \param reception hand a received message to the protocol */
+    void Deliver(const D2dReception& reception);
+    /** \param record report one (message, receiver) outcome of a message this radio sent */
+    void ReportDelivery(const D2dDeliveryRecord& record);
+    /** \brief Report the end of a send (see D2dTransport::SendDoneCallback). */
+    void ReportSendDone(uint64_t msgId, uint32_t dst, bool success);
+
+  protected:
+    void DoDispose() override;
+    void DoSend(uint64_t msgId,
+                Ptr<const D2dMessage> message,
+                uint32_t dst,
+                D2dDeliveryMode mode) override;
+    uint64_t AllocateMessageId() override;
+    void DoTurnOff() override;
+
+  private:
+    /** \brief Start the next queued transmission if the radio may. */
+    void TryStartTx();
+
+    Ptr<D2dChannel> m_channel;
+    Ptr<D2dRadioEnergyModel> m_energy;
+    Ptr<MobilityModel> m_mobility;
+    double m_txPowerDbm;
+    bool m_halfDuplex;
+    bool m_transmitting{false};
+    uint32_t m_nRx{0};
+    std::deque<TxJob> m_queue;
+};
+
+} // namespace ns3
+
+#endif /* D2D_RADIO_H */

@@ -1,0 +1,123 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef D2D_TRANSPORT_H
+#define D2D_TRANSPORT_H
+
+#include "d2d-delivery.h"
+#include "d2d-message.h"
+
+#include "ns3/callback.h"
+#include "ns3/node.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+namespace ns3
+{
+
+/**
+ * \ingroup d2dlearn
+ * \brief The messaging endpoint of one device: what every protocol talks to.
+ *
+ * Protocols send D2dMessages to a device index (or D2D_BROADCAST) in a D2dDeliveryMode
+ * and receive D2dReceptions. Two backends implement it: D2dRadio (the D2D channel model
+ * of the seed papers, with drop probabilities of eq. 18, fast or per-fragment) and
+ * D2dWifiTransport (packets over an 802.11 ad hoc WifiNetDevice).
+ *
+ * Every (message, receiver) outcome is reported once, by the sender's transport, on the
+ * "Delivery" trace: that is one row of messages.csv.
+ */
+class D2dTransport : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    D2dTransport();
+    ~D2dTransport() override;
+
+    /** Called with each message this device receives (complete or partial). */
+    typedef Callback<void, const D2dReception&> ReceiveCallback;
+    /**
+     * Called when a send has finished at the sender: (msgId, dst, success). For reliable
+     * unicast, success means the receiver acknowledged every fragment; for unreliable
+     * sends and broadcasts it means the transmission ended (not that anything arrived).
+     */
+    typedef Callback<void, uint64_t, uint32_t, bool> SendDoneCallback;
+
+    /**
+     * \brief Queue a message for transmission.
+     * \param message the message (shared, not copied)
+     * \param dst receiver's device index, or D2D_BROADCAST
+     * \param mode unreliable or reliable delivery
+     * \return the message id (> 0), or 0 if the device is off (depleted battery)
+     */
+    uint64_t Send(Ptr<const D2dMessage> message, uint32_t dst, D2dDeliveryMode mode);
+
+    /** \param cb the receive callback */
+    void SetReceiveCallback(ReceiveCallback cb);
+    /** \param cb the send-done callback */
+    void SetSendDoneCallback(SendDoneCallback cb);
+
+    /** \param index the device index used in traces and as destination address */
+    void SetIndex(uint32_t index);
+    /** \return the device index */
+    uint32_t GetIndex() const;
+    /** \param node the node this transport belongs to */
+    void SetNode(Ptr<Node> node);
+    /** \return the node this transport belongs to */
+    Ptr<Node> GetNode() const;
+
+    /**
+     * \brief Switch the transport off for good (battery depleted): it stops sending and
+     * receiving; queued and ongoing transmissions fail.
+     */
+    void TurnOff();
+    /** \return true once the transport has been switched off */
+    bool IsOff() const;
+
+  protected:
+    void DoDispose() override;
+
+    /**
+     * \brief Backend-specific send.
+     * \param msgId id allocated for this send
+     * \param message the message
+     * \param dst receiver index or D2D_BROADCAST
+     * \param mode delivery mode
+     */
+    virtual void DoSend(uint64_t msgId,
+                        Ptr<const D2dMessage> message,
+                        uint32_t dst,
+                        D2dDeliveryMode mode) = 0;
+    /** \return a fresh message id, unique in the network */
+    virtual uint64_t AllocateMessageId() = 0;
+    /** \brief Backend-specific reaction to TurnOff(). */
+    virtual void DoTurnOff() = 0;
+
+    /** \param reception hand a reception to the protocol (ignored if off) */
+    void NotifyReceive(const D2dReception& reception);
+    /** Report the end of a send to the protocol. */
+    void NotifySendDone(uint64_t msgId, uint32_t dst, bool success);
+    /** \param record report one (message, receiver) outcome on the Delivery trace */
+    void NotifyDelivery(const D2dDeliveryRecord& record);
+
+  private:
+    uint32_t m_index{0};
+    Ptr<Node> m_node;
+    bool m_off{false};
+    ReceiveCallback m_receiveCallback;
+    SendDoneCallback m_sendDoneCallback;
+    /** One (message, receiver) outcome: a row of messages.csv. */
+    TracedCallback<const D2dDeliveryRecord&> m_deliveryTrace;
+    /** Message handed to the backend: (msgId, message, dst). */
+    TracedCallback<uint64_t, Ptr<const D2dMessage>, uint32_t> m_sendTrace;
+};
+
+} // namespace ns3
+
+#endif /* D2D_TRANSPORT_H */

@@ -1,0 +1,87 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef DYNAMIC_RSS_MODEL_H
+#define DYNAMIC_RSS_MODEL_H
+
+#include "d2d-rss-model.h"
+
+#include "ns3/nstime.h"
+#include "ns3/random-variable-stream.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup d2dlearn
+ * \brief RSS that changes every step: the dynamic wireless scenario of seed 002,
+ * sec. VI-P.
+ *
+ * At every step (StepInterval of simulated time) every W_ij is redrawn from a Gaussian
+ * N(MeanW, StdW^2) truncated to [MinW, MaxW] (values outside are redrawn), then
+ * quantized into Levels equal bins over [MinW, MaxW] and replaced by its bin's centre;
+ * the bin is the link's quantized state q. Levels = 0 disables quantization. The matrix
+ * of a step is drawn when the step is first queried, so idle steps cost nothing.
+ */
+class DynamicRssModel : public D2dRssModel
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    DynamicRssModel();
+
+    /** \param n number of devices (matrix size) */
+    void SetNDevices(uint32_t n);
+
+    double GetRssW(uint32_t rx,
+                   uint32_t tx,
+                   Ptr<MobilityModel> rxMobility,
+                   Ptr<MobilityModel> txMobility,
+                   double txPowerDbm) override;
+    int64_t AssignStreams(int64_t stream) override;
+
+    /**
+     * \param rx receiver index
+     * \param tx transmitter index
+     * \return the quantized state (bin index in [0, Levels)) of W_ij at the current step
+     */
+    uint32_t GetState(uint32_t rx, uint32_t tx);
+    /** \return the index of the current step */
+    uint64_t GetStep() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** \brief Redraw the matrix if a new step has begun. */
+    void Refresh();
+    /** \return one truncated Gaussian draw */
+    double Draw();
+    /**
+     * \param w an RSS value in [MinW, MaxW]
+     * \return its bin
+     */
+    uint32_t Bin(double w) const;
+
+    double m_meanW;
+    double m_stdW;
+    double m_minW;
+    double m_maxW;
+    uint32_t m_levels;
+    Time m_stepInterval;
+    uint32_t m_n{0};
+    int64_t m_step{-1};
+    std::vector<double> m_w; //!< row-major N x N
+    Ptr<NormalRandomVariable> m_normal;
+};
+
+} // namespace ns3
+
+#endif /* DYNAMIC_RSS_MODEL_H */

@@ -1,0 +1,360 @@
+/*
+ * d2dlearn scenario: devices exchange messages over lossy D2D links.
+ *
+ * N devices (random positions in a square, or an RSS matrix from --rssFile) each send
+ * messages of a given size, at exponential intervals, to random peers, by broadcast, or
+ * to a server over the device-to-server link. Writes messages.csv, energy.csv and
+ * run.json into --outDir.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/core-module.h"
+#include "ns3/d2dlearn-module.h"
+#include "ns3/dynamic-rss-model.h"
+#include "ns3/energy-module.h"
+#include "ns3/matrix-rss-model.h"
+#include "ns3/mobility-module.h"
+#include "ns3/network-module.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("D2dExchange");
+
+namespace
+{
+/** Traffic of one device: Poisson arrivals of messages. */
+struct Traffic
+{
+    Ptr<D2dRadio> radio;
+    Ptr<D2dRadio> d2sRadio;
+    uint32_t nDevices{0};
+    uint32_t serverIndex{0};
+    uint64_t messageBytes{0};
+    D2dDeliveryMode mode{D2dDeliveryMode::UNRELIABLE};
+    bool broadcast{false};
+    double d2sFraction{0.0};
+    Time stop;
+    Ptr<ExponentialRandomVariable> interval;
+    Ptr<UniformRandomVariable> pick;
+    Ptr<const D2dMessage> message;
+};
+
+void
+SendNext(Traffic* t)
+{
+    if (Simulator::Now() >= t->stop || t->radio->IsOff())
+    {
+        return;
+    }
+    const uint32_t self = t->radio->GetIndex();
+    if (t->d2sRadio && t->pick->GetValue() < t->d2sFraction)
+    {
+        t->d2sRadio->Send(t->message, t->serverIndex, t->mode);
+    }
+    else if (t->broadcast)
+    {
+        t->radio->Send(t->message, D2D_BROADCAST, D2dDeliveryMode::UNRELIABLE);
+    }
+    else
+    {
+        // A peer other than self, uniformly.
+        uint32_t peer = t->pick->GetInteger(0, t->nDevices - 2);
+        peer += (peer >= self) ? 1 : 0;
+        t->radio->Send(t->message, peer, t->mode);
+    }
+    Simulator::Schedule(Seconds(t->interval->GetValue()), &SendNext, t);
+}
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    uint32_t nDevices = 0;            // devices (0: 10, or the size of --rssFile)
+    uint64_t messageBytes = 100000;   // bytes per message
+    uint32_t mtuBytes = 1500;         // fragment payload, bytes
+    double spectralEfficiency = 2.0;  // r of eq. (18), bit/s/Hz
+    double bandwidthHz = 10e6;        // Hz; link rate = r x bandwidth
+    double noisePowerW = 1e-13;       // sigma^2 of eq. (18), W
+    double txPowerDbm = 20.0;         // transmit power, dBm
+    bool reliable = false;            // retransmit lost fragments
+    bool fastPath = true;             // O(1) events per message
+    bool broadcast = false;           // broadcast instead of unicast to random peers
+    double d2sFraction = 0.0;         // fraction of messages sent to the server
+    double d2sDistanceFactor = 3.0;   // D2S distance / mean D2D distance
+    Time duration = Seconds(10);      // simulated time
+    Time meanInterval = Seconds(1);   // mean time between a device's messages
+    double areaSideM = 200.0;         // side of the square the devices are placed in, m
+    double initialEnergyJ = 10000.0;  // battery per device, J
+    std::string energyModel = "power"; // radio energy: power | first-order
+    std::string energySource = "basic"; // basic | liion
+    uint32_t dynamicRssLevels = 0;    // > 0: dynamic RSS (seed 002 VI-P) with that many states
+    Time rssStep = Seconds(1);        // dynamic RSS: time between redraws
+    std::string rssFile;              // N x N RSS matrix (W), replaces positions
+    uint64_t seed = 1;                // seeds every RNG stream
+    std::string outDir = "results/d2d-exchange"; // trace folder
+    bool quiet = false;               // no progress on stderr
+
+    D2dScenarioSupport support("d2d-exchange");
+    support.RejectUnknown(argc,
+                          argv,
+                          {"nDevices",        "messageBytes",     "mtuBytes",
+                           "spectralEfficiency", "bandwidthHz",   "noisePowerW",
+                           "txPowerDbm",      "reliable",         "fastPath",
+                           "broadcast",       "d2sFraction",      "d2sDistanceFactor",
+                           "duration",        "meanInterval",     "areaSideM",
+                           "initialEnergyJ",  "energyModel",      "energySource",
+                           "dynamicRssLevels", "rssStep",         "rssFile",
+                           "seed",            "outDir",           "quiet"});
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("nDevices", "Number of devices (0: 10, or N of --rssFile)", nDevices);
+    cmd.AddValue("messageBytes", "Message size, bytes", messageBytes);
+    cmd.AddValue("mtuBytes", "Fragment payload size, bytes", mtuBytes);
+    cmd.AddValue("spectralEfficiency", "Rate of transmission r, bit/s/Hz", spectralEfficiency);
+    cmd.AddValue("bandwidthHz", "Channel bandwidth, Hz", bandwidthHz);
+    cmd.AddValue("noisePowerW", "Noise power sigma^2, W", noisePowerW);
+    cmd.AddValue("txPowerDbm", "Transmit power, dBm", txPowerDbm);
+    cmd.AddValue("reliable", "Reliable delivery (retransmissions) for unicasts", reliable);
+    cmd.AddValue("fastPath", "O(1) events per message instead of per fragment", fastPath);
+    cmd.AddValue("broadcast", "Broadcast every message instead of unicasting", broadcast);
+    cmd.AddValue("d2sFraction", "Fraction of messages sent to the server (D2S)", d2sFraction);
+    cmd.AddValue("d2sDistanceFactor", "D2S distance over the mean D2D distance", d2sDistanceFactor);
+    cmd.AddValue("duration", "Simulated time", duration);
+    cmd.AddValue("meanInterval", "Mean time between a device's messages", meanInterval);
+    cmd.AddValue("areaSideM", "Side of the square area, m", areaSideM);
+    cmd.AddValue("initialEnergyJ", "Battery energy per device, J", initialEnergyJ);
+    cmd.AddValue("energyModel", "Radio energy model: power or first-order", energyModel);
+    cmd.AddValue("energySource", "Energy source: basic or liion", energySource);
+    cmd.AddValue("dynamicRssLevels", "Dynamic RSS with this many quantized states (0: off)",
+                 dynamicRssLevels);
+    cmd.AddValue("rssStep", "Dynamic RSS: time between redraws", rssStep);
+    cmd.AddValue("rssFile", "CSV file with the N x N RSS matrix W_ij in W", rssFile);
+    cmd.AddValue("seed", "Seed of every random stream", seed);
+    cmd.AddValue("outDir", "Folder for the traces", outDir);
+    cmd.AddValue("quiet", "No progress output", quiet);
+    cmd.Parse(argc, argv);
+
+    // Validation: one line naming the parameter and the accepted range, before simulating.
+    support.CheckRange("nDevices", nDevices, 0, 100000);
+    support.CheckRange("messageBytes", static_cast<double>(messageBytes), 1, 1e10);
+    support.CheckRange("mtuBytes", mtuBytes, 1, 1e7);
+    support.CheckRange("spectralEfficiency", spectralEfficiency, 1e-9, 64);
+    support.CheckRange("bandwidthHz", bandwidthHz, 1, 1e12);
+    support.CheckRange("noisePowerW", noisePowerW, 0, 1e3);
+    support.CheckRange("txPowerDbm", txPowerDbm, -100, 60);
+    support.CheckRange("d2sFraction", d2sFraction, 0, 1);
+    support.CheckRange("d2sDistanceFactor", d2sDistanceFactor, 1e-3, 1e6);
+    support.CheckRange("duration", duration.GetSeconds(), 1e-9, 1e9);
+    support.CheckRange("meanInterval", meanInterval.GetSeconds(), 1e-9, 1e9);
+    support.CheckRange("areaSideM", areaSideM, 1e-3, 1e7);
+    support.CheckRange("initialEnergyJ", initialEnergyJ, 1e-12, 1e12);
+    support.CheckRange("dynamicRssLevels", dynamicRssLevels, 0, 1e6);
+    support.CheckRange("rssStep", rssStep.GetSeconds(), 1e-9, 1e9);
+    support.CheckRange("seed", static_cast<double>(seed), 1, 4294967295.0);
+    if (energyModel != "power" && energyModel != "first-order")
+    {
+        support.Fail("--energyModel=" + energyModel + " is not accepted (power or first-order)");
+    }
+    if (energySource != "basic" && energySource != "liion")
+    {
+        support.Fail("--energySource=" + energySource + " is not accepted (basic or liion)");
+    }
+    if (reliable && broadcast)
+    {
+        support.Fail("--reliable and --broadcast cannot be combined (reliable mode is unicast "
+                     "only)");
+    }
+    if (!rssFile.empty() && dynamicRssLevels > 0)
+    {
+        support.Fail("--rssFile and --dynamicRssLevels cannot be combined (choose one RSS "
+                     "source)");
+    }
+    std::vector<std::vector<double>> rssMatrix;
+    if (!rssFile.empty())
+    {
+        try
+        {
+            rssMatrix = MatrixRssModel::ReadCsv(rssFile);
+        }
+        catch (const std::exception& e)
+        {
+            support.Fail(e.what());
+        }
+        if (nDevices != 0 && nDevices != rssMatrix.size())
+        {
+            support.Fail(fmt::format("--nDevices={} does not match --rssFile, which holds a {} x "
+                                     "{} matrix (accepted: 0 or {})",
+                                     nDevices,
+                                     rssMatrix.size(),
+                                     rssMatrix.size(),
+                                     rssMatrix.size()));
+        }
+        nDevices = static_cast<uint32_t>(rssMatrix.size());
+    }
+    if (nDevices == 0)
+    {
+        nDevices = 10;
+    }
+    support.CheckRange("nDevices", nDevices, 2, 100000);
+    support.SetQuiet(quiet);
+
+    std::unique_ptr<D2dTraceHelper> traces;
+    try
+    {
+        traces = std::make_unique<D2dTraceHelper>(outDir);
+    }
+    catch (const std::exception& e)
+    {
+        support.Fail(e.what());
+    }
+
+    RngSeedManager::SetSeed(static_cast<uint32_t>(seed));
+    RngSeedManager::SetRun(1);
+
+    NodeContainer devices;
+    devices.Create(nDevices);
+    MobilityHelper mobility;
+    auto position = CreateObject<RandomRectanglePositionAllocator>();
+    auto side = CreateObject<UniformRandomVariable>();
+    side->SetAttribute("Min", DoubleValue(0.0));
+    side->SetAttribute("Max", DoubleValue(areaSideM));
+    position->SetX(side);
+    position->SetY(side);
+    position->AssignStreams(0);
+    mobility.SetPositionAllocator(position);
+    mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
+    mobility.Install(devices);
+
+    D2dHelper d2d;
+    d2d.SetChannelAttribute("SpectralEfficiency", DoubleValue(spectralEfficiency));
+    d2d.SetChannelAttribute("BandwidthHz", DoubleValue(bandwidthHz));
+    d2d.SetChannelAttribute("NoisePowerW", DoubleValue(noisePowerW));
+    d2d.SetChannelAttribute("MtuBytes", UintegerValue(mtuBytes));
+    d2d.SetChannelAttribute("FastPath", BooleanValue(fastPath));
+    d2d.SetD2sChannelAttribute("SpectralEfficiency", DoubleValue(spectralEfficiency));
+    d2d.SetD2sChannelAttribute("BandwidthHz", DoubleValue(bandwidthHz));
+    d2d.SetD2sChannelAttribute("NoisePowerW", DoubleValue(noisePowerW));
+    d2d.SetD2sChannelAttribute("MtuBytes", UintegerValue(mtuBytes));
+    d2d.SetD2sChannelAttribute("FastPath", BooleanValue(fastPath));
+    d2d.SetRadioAttribute("TxPowerDbm", DoubleValue(txPowerDbm));
+    d2d.SetRadioEnergyAttribute("Model", StringValue(energyModel == "power" ? "Power" : "FirstOrder"));
+    if (energySource == "liion")
+    {
+        d2d.SetEnergySourceType("ns3::LiIonEnergySource");
+        d2d.SetEnergySourceAttribute("LiIonEnergySourceInitialEnergyJ", DoubleValue(initialEnergyJ));
+    }
+    else
+    {
+        d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(initialEnergyJ));
+    }
+    if (!rssMatrix.empty())
+    {
+        auto matrix = CreateObject<MatrixRssModel>();
+        matrix->SetMatrix(rssMatrix);
+        d2d.SetRssModel(matrix);
+    }
+    else if (dynamicRssLevels > 0)
+    {
+        auto dynamic = CreateObject<DynamicRssModel>();
+        dynamic->SetAttribute("Levels", UintegerValue(dynamicRssLevels));
+        dynamic->SetAttribute("StepInterval", TimeValue(rssStep));
+        dynamic->SetNDevices(nDevices);
+        d2d.SetRssModel(dynamic);
+    }
+    Ptr<D2dChannel> channel = d2d.Install(devices);
+    Ptr<D2dChannel> d2s;
+    Ptr<Node> server;
+    if (d2sFraction > 0)
+    {
+        server = CreateObject<Node>();
+        d2s = d2d.InstallServer(server, devices, d2sDistanceFactor);
+    }
+    int64_t stream = 10;
+    stream += d2d.AssignStreams(stream);
+
+    traces->ConnectChannel(channel);
+    if (d2s)
+    {
+        traces->ConnectChannel(d2s);
+    }
+    traces->ConnectEnergy(devices);
+
+    auto message = Create<D2dMessage>("data", messageBytes);
+    std::vector<Traffic> traffic(nDevices);
+    for (uint32_t i = 0; i < nDevices; ++i)
+    {
+        Traffic& t = traffic[i];
+        t.radio = channel->GetRadio(i);
+        t.d2sRadio = d2s ? d2s->GetRadio(i) : nullptr;
+        t.nDevices = nDevices;
+        t.serverIndex = nDevices;
+        t.messageBytes = messageBytes;
+        t.mode = reliable ? D2dDeliveryMode::RELIABLE : D2dDeliveryMode::UNRELIABLE;
+        t.broadcast = broadcast;
+        t.d2sFraction = d2sFraction;
+        t.stop = duration;
+        t.interval = CreateObject<ExponentialRandomVariable>();
+        t.interval->SetAttribute("Mean", DoubleValue(meanInterval.GetSeconds()));
+        t.interval->SetStream(stream++);
+        t.pick = CreateObject<UniformRandomVariable>();
+        t.pick->SetStream(stream++);
+        t.message = message;
+        Simulator::Schedule(Seconds(t.interval->GetValue()), &SendNext, &t);
+    }
+
+    // run.json: every parameter and the attributes in force.
+    traces->AddParameter("nDevices", std::to_string(nDevices));
+    traces->AddParameter("messageBytes", std::to_string(messageBytes));
+    traces->AddParameter("mtuBytes", std::to_string(mtuBytes));
+    traces->AddParameter("spectralEfficiency", fmt::format("{}", spectralEfficiency));
+    traces->AddParameter("bandwidthHz", fmt::format("{}", bandwidthHz));
+    traces->AddParameter("noisePowerW", fmt::format("{}", noisePowerW));
+    traces->AddParameter("txPowerDbm", fmt::format("{}", txPowerDbm));
+    traces->AddParameter("reliable", reliable ? "true" : "false");
+    traces->AddParameter("fastPath", fastPath ? "true" : "false");
+    traces->AddParameter("broadcast", broadcast ? "true" : "false");
+    traces->AddParameter("d2sFraction", fmt::format("{}", d2sFraction));
+    traces->AddParameter("d2sDistanceFactor", fmt::format("{}", d2sDistanceFactor));
+    traces->AddParameter("duration_s", fmt::format("{}", duration.GetSeconds()));
+    traces->AddParameter("meanInterval_s", fmt::format("{}", meanInterval.GetSeconds()));
+    traces->AddParameter("areaSideM", fmt::format("{}", areaSideM));
+    traces->AddParameter("initialEnergyJ", fmt::format("{}", initialEnergyJ));
+    traces->AddParameter("energyModel", energyModel);
+    traces->AddParameter("energySource", energySource);
+    traces->AddParameter("dynamicRssLevels", std::to_string(dynamicRssLevels));
+    traces->AddParameter("rssStep_s", fmt::format("{}", rssStep.GetSeconds()));
+    traces->AddParameter("rssFile", rssFile);
+    traces->AddParameter("outDir", outDir);
+    traces->AddParameter("linkRateBps", fmt::format("{}", channel->GetRateBps()));
+    traces->AddAttributes(channel);
+    traces->AddAttributes(channel->GetRadio(0));
+    traces->AddAttributes(channel->GetRadio(0)->GetEnergyModel());
+    traces->AddAttributes(D2dHelper::GetComputeModel(devices.Get(0)));
+    traces->AddAttributes(channel->GetRssModel());
+
+    support.StartProgress(duration / 10, duration);
+    Simulator::Stop(duration);
+    Simulator::Run();
+    try
+    {
+        traces->Finish(seed, support.WallSeconds());
+    }
+    catch (const std::exception& e)
+    {
+        support.Fail(e.what());
+    }
+    if (!quiet)
+    {
+        std::fprintf(stderr,
+                     "d2d-exchange: %llu message rows, %llu energy rows in %s\n",
+                     static_cast<unsigned long long>(traces->GetNMessageRows()),
+                     static_cast<unsigned long long>(traces->GetNEnergyRows()),
+                     outDir.c_str());
+    }
+    Simulator::Destroy();
+    return 0;
+}

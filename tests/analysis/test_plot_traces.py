@@ -1,0 +1,278 @@
+#!/usr/bin/python3
+"""Tests for analysis/plot_traces.py on small synthetic trace folders.
+
+Run:  /usr/bin/python3 tests/analysis/test_plot_traces.py
+(exits non-zero if a test fails).  Only the Python standard library is used
+here; the script under test needs Debian's pandas and matplotlib.
+"""
+
+import csv
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+SCRIPT = os.path.join(REPO, "analysis", "plot_traces.py")
+PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+PNGS = ["latency_cdf.png", "link_loss.png", "energy_per_node.png"]
+MSG_HEADER = ["msg_id", "kind", "src", "dst", "bytes", "t_send_s", "t_recv_s",
+              "fragments", "fragments_lost", "retransmissions", "delivered"]
+ENERGY_HEADER = ["sim_time_s", "node", "component", "energy_j", "remaining_j"]
+
+
+def write_csv(path, header, rows):
+    with open(path, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(header)
+        for r in rows:
+            w.writerow(r)
+
+
+def run_script(*args):
+    proc = subprocess.run([PYTHON, SCRIPT] + list(args), stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def make_messages(with_mode=True, with_pdrop=True, bool_words=False):
+    """Synthetic messages with known statistics.
+
+    Returns (rows, header, expected) where expected holds hand-computed values.
+      link 0->1 unreliable, P_D 0.2: 100 msgs x 10 fragments = 1000 fragments,
+                20 msgs lose all 10 -> exactly 200 lost, 80 delivered.
+      link 1->0 unreliable, P_D 0.5: 10 msgs x 4 fragments = 40, 5 lose all 4
+                -> 20 lost, 5 delivered.
+      link 0->2 reliable,   P_D 0.3: 10 msgs x 5 fragments, 0 lost, 2 retx each,
+                all delivered.
+    """
+    rows = []
+    lat = {"unreliable": [], "reliable": []}
+    delivered = 0
+    mid = 0
+
+    def flag(b):
+        if bool_words:
+            return "true" if b else "false"
+        return 1 if b else 0
+
+    def add(src, dst, mode, pdrop, frags, lost, retx, t_send, latency):
+        nonlocal mid, delivered
+        ok = latency is not None
+        t_recv = "" if not ok else repr(t_send + latency)
+        row = [mid, "model", src, dst, 1000 * frags, repr(t_send), t_recv,
+               frags, lost, retx, flag(ok)]
+        if with_mode:
+            row.append(mode)
+        if with_pdrop:
+            row.append(pdrop)
+        rows.append(row)
+        if ok:
+            delivered += 1
+            # Same float arithmetic as the script: t_recv - t_send.
+            lat[mode].append(float(t_recv) - t_send)
+        mid += 1
+
+    for i in range(100):
+        t = 1.0 + 0.1 * i
+        if i < 20:
+            add(0, 1, "unreliable", 0.2, 10, 10, 0, t, None)
+        else:
+            add(0, 1, "unreliable", 0.2, 10, 0, 0, t, 0.001 * (i % 7 + 1))
+    for i in range(10):
+        t = 20.0 + 0.5 * i
+        if i % 2 == 0:
+            add(1, 0, "unreliable", 0.5, 4, 4, 0, t, None)
+        else:
+            add(1, 0, "unreliable", 0.5, 4, 0, 0, t, 0.002 * i)
+    for i in range(10):
+        t = 30.0 + 0.5 * i
+        add(0, 2, "reliable", 0.3, 5, 0, 2, t, 0.05 + 0.01 * i)
+
+    header = list(MSG_HEADER)
+    if with_mode:
+        header.append("mode")
+    if with_pdrop:
+        header.append("p_drop")
+    expected = {
+        "rows": len(rows),
+        "delivered": delivered,
+        "delivered_fraction": delivered / len(rows),
+        "mean_latency": {m: sum(v) / len(v) for m, v in lat.items()},
+        "mean_latency_all": sum(lat["unreliable"] + lat["reliable"])
+        / len(lat["unreliable"] + lat["reliable"]),
+        "n_latency": {m: len(v) for m, v in lat.items()},
+        "observed_loss_unreliable": (200 + 20) / (1000 + 40),
+        "observed_loss_all": (200 + 20) / (1000 + 40 + 50),
+    }
+    return rows, header, expected
+
+
+def make_energy(n_nodes=3):
+    """Energy events with known per-component totals."""
+    comps = ["radio_tx", "radio_rx", "radio_idle", "compute", "d2s_tx", "d2s_rx"]
+    rows = []
+    totals = {c: 0.0 for c in comps}
+    for node in range(n_nodes):
+        remaining = 100.0
+        for k, comp in enumerate(comps):
+            for rep in range(3):
+                e = 0.01 * (k + 1) * (node + 1) + 0.001 * rep
+                remaining -= e
+                rows.append([0.1 * rep + k, node, comp, repr(e), repr(remaining)])
+                totals[comp] += e
+    return rows, totals
+
+
+def pngs_ok(testcase, out_dir, names):
+    for name in names:
+        path = os.path.join(out_dir, name)
+        testcase.assertTrue(os.path.isfile(path), "missing %s" % path)
+        testcase.assertGreater(os.path.getsize(path), 100, "%s too small" % path)
+        with open(path, "rb") as fh:
+            testcase.assertEqual(fh.read(8), PNG_SIGNATURE, "%s is not a PNG" % path)
+
+
+def no_temp_files(testcase, out_dir):
+    if os.path.isdir(out_dir):
+        leftovers = [f for f in os.listdir(out_dir) if not f.endswith(".png")]
+        testcase.assertEqual(leftovers, [], "temporary files left in %s" % out_dir)
+
+
+def number_after(pattern, text):
+    m = re.search(pattern, text)
+    if m is None:
+        raise AssertionError("pattern %r not found in output:\n%s" % (pattern, text))
+    return m
+
+
+class PlotTracesTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="test_plot_traces_")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def folder(self, name):
+        path = os.path.join(self.tmp, name)
+        os.makedirs(path)
+        return path
+
+    def test_full_traces_with_mode_and_pdrop(self):
+        d = self.folder("full")
+        rows, header, exp = make_messages(with_mode=True, with_pdrop=True)
+        write_csv(os.path.join(d, "messages.csv"), header, rows)
+        erows, totals = make_energy(3)
+        write_csv(os.path.join(d, "energy.csv"), ENERGY_HEADER, erows)
+
+        rc, out, err = run_script(d)
+        self.assertEqual(rc, 0, "stdout:\n%s\nstderr:\n%s" % (out, err))
+        out_dir = os.path.join(d, "plots")  # default output folder
+        pngs_ok(self, out_dir, PNGS)
+        no_temp_files(self, out_dir)
+
+        self.assertIn("%d rows" % exp["rows"], out)
+        m = number_after(r"delivered fraction: ([0-9.]+) \((\d+)/(\d+)\)", out)
+        self.assertAlmostEqual(float(m.group(1)), exp["delivered_fraction"], places=6)
+        self.assertEqual((int(m.group(2)), int(m.group(3))), (exp["delivered"], exp["rows"]))
+        self.assertEqual((exp["delivered"], exp["rows"]), (95, 120))
+
+        for mode in ("unreliable", "reliable"):
+            m = number_after(r"mode %s: .*mean latency ([0-9.eE+-]+) s \(n=(\d+)\)" % mode, out)
+            self.assertEqual(int(m.group(2)), exp["n_latency"][mode])
+            self.assertAlmostEqual(float(m.group(1)) / exp["mean_latency"][mode], 1.0, places=5)
+
+        # Observed loss on unreliable rows only; per-link loss equals P_D exactly.
+        m = number_after(r"link loss \(unreliable rows, P_D from messages\.csv column p_drop\): "
+                         r"(\d+) link\(s\), (\d+) fragments, observed loss ([0-9.]+), "
+                         r"fragment-weighted mean P_D ([0-9.]+), max \|loss - P_D\| ([0-9.]+)", out)
+        self.assertEqual(int(m.group(1)), 2)
+        self.assertEqual(int(m.group(2)), 1040)
+        self.assertAlmostEqual(float(m.group(3)), exp["observed_loss_unreliable"], places=6)
+        self.assertAlmostEqual(float(m.group(4)), (0.2 * 1000 + 0.5 * 40) / 1040, places=6)
+        self.assertAlmostEqual(float(m.group(5)), 0.0, places=6)
+
+        for comp, total in totals.items():
+            m = number_after(r"total energy %s: ([0-9.eE+-]+) J" % comp, out)
+            self.assertAlmostEqual(float(m.group(1)) / total, 1.0, places=5)
+        self.assertEqual(err.strip(), "")
+
+    def test_links_csv_no_mode_bool_words_many_nodes_out_option(self):
+        d = self.folder("links")
+        rows, header, exp = make_messages(with_mode=False, with_pdrop=False, bool_words=True)
+        write_csv(os.path.join(d, "messages.csv"), header, rows)
+        # links.csv: row (rx, tx) is link tx -> rx.  Only links 0->1, 1->0 and 0->2.
+        write_csv(os.path.join(d, "links.csv"), ["rx", "tx", "rss_w", "p_drop"],
+                  [[1, 0, 1e-9, 0.2], [0, 1, 1e-10, 0.5], [2, 0, 5e-10, 0.3]])
+        erows, _ = make_energy(70)
+        write_csv(os.path.join(d, "energy.csv"), ENERGY_HEADER, erows)
+        out_dir = os.path.join(self.tmp, "links_plots_custom")
+
+        rc, out, err = run_script(d, "--out", out_dir)
+        self.assertEqual(rc, 0, "stdout:\n%s\nstderr:\n%s" % (out, err))
+        pngs_ok(self, out_dir, PNGS)
+        no_temp_files(self, out_dir)
+        self.assertFalse(os.path.exists(os.path.join(d, "plots")))
+
+        m = number_after(r"mode all: .*delivered fraction ([0-9.]+) \((\d+)/(\d+)\).*"
+                         r"mean latency ([0-9.eE+-]+) s", out)
+        self.assertAlmostEqual(float(m.group(1)), 95 / 120, places=6)
+        self.assertAlmostEqual(float(m.group(4)) / exp["mean_latency_all"], 1.0, places=5)
+
+        # No mode column: all rows count, including the reliable link 0->2.
+        m = number_after(r"link loss \(all rows, P_D from links\.csv\): (\d+) link\(s\), "
+                         r"(\d+) fragments, observed loss ([0-9.]+)", out)
+        self.assertEqual(int(m.group(1)), 3)
+        self.assertEqual(int(m.group(2)), 1090)
+        self.assertAlmostEqual(float(m.group(3)), exp["observed_loss_all"], places=6)
+        self.assertIn("first 60 of 70 nodes", out)
+
+    def test_no_pdrop_skips_link_plot(self):
+        d = self.folder("nopd")
+        rows, header, _ = make_messages(with_mode=True, with_pdrop=False)
+        write_csv(os.path.join(d, "messages.csv"), header, rows)
+        erows, _ = make_energy(3)
+        write_csv(os.path.join(d, "energy.csv"), ENERGY_HEADER, erows)
+        rc, out, err = run_script(d)
+        self.assertEqual(rc, 0, "stdout:\n%s\nstderr:\n%s" % (out, err))
+        out_dir = os.path.join(d, "plots")
+        pngs_ok(self, out_dir, ["latency_cdf.png", "energy_per_node.png"])
+        self.assertFalse(os.path.exists(os.path.join(out_dir, "link_loss.png")))
+        self.assertRegex(out, r"link_loss\.png skipped: no P_D available")
+        no_temp_files(self, out_dir)
+
+    def test_header_only_files_skip_plots(self):
+        d = self.folder("empty")
+        write_csv(os.path.join(d, "messages.csv"), MSG_HEADER + ["mode", "p_drop"], [])
+        write_csv(os.path.join(d, "energy.csv"), ENERGY_HEADER, [])
+        rc, out, err = run_script(d)
+        self.assertEqual(rc, 0, "stdout:\n%s\nstderr:\n%s" % (out, err))
+        out_dir = os.path.join(d, "plots")
+        for name in PNGS:
+            self.assertFalse(os.path.exists(os.path.join(out_dir, name)), name)
+            self.assertIn("%s skipped" % name, out)
+        no_temp_files(self, out_dir)
+
+    def test_missing_messages_csv_exits_2(self):
+        d = self.folder("missing")
+        erows, _ = make_energy(3)
+        write_csv(os.path.join(d, "energy.csv"), ENERGY_HEADER, erows)
+        rc, out, err = run_script(d)
+        self.assertEqual(rc, 2, "stdout:\n%s\nstderr:\n%s" % (out, err))
+        lines = err.strip().splitlines()
+        self.assertEqual(len(lines), 1, "stderr should be one line:\n%s" % err)
+        self.assertIn("messages.csv", lines[0])
+        self.assertNotIn("Traceback", err)
+        self.assertFalse(os.path.exists(os.path.join(d, "plots")))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
