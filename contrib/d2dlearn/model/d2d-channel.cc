@@ -491,6 +491,7 @@ D2dChannel::FragmentSent(Ptr<Transmission> tx)
     {
         return;
     }
+    tx->fragmentEvent = EventId(); // fired: break the tx -> event -> tx reference cycle
     const uint32_t f = tx->roundList[tx->pos++];
     tx->fragmentTransmissions++;
     tx->airtime += tx->FragmentAirtime(f);
@@ -539,6 +540,8 @@ void
 D2dChannel::TxEnd(Ptr<Transmission> tx)
 {
     NS_LOG_FUNCTION(this << tx->job.msgId);
+    tx->txEndEvent = EventId(); // fired: break the tx -> event -> tx reference cycle
+    tx->fragmentEvent = EventId();
     if (tx->aborted)
     {
         return;
@@ -575,6 +578,7 @@ void
 D2dChannel::RxStart(Ptr<Transmission> tx, std::size_t k)
 {
     Receiver& r = tx->rx[k];
+    r.startEvent = EventId(); // fired: break the tx -> event -> tx reference cycle
     if (r.radio->IsOff())
     {
         r.failReason = "receiver_off";
@@ -593,6 +597,7 @@ void
 D2dChannel::RxEnd(Ptr<Transmission> tx, std::size_t k)
 {
     Receiver& r = tx->rx[k];
+    r.endEvent = EventId(); // fired: break the tx -> event -> tx reference cycle
     r.ended = true;
     if (r.started && !r.radio->IsOff())
     {
@@ -673,10 +678,14 @@ D2dChannel::AbortTransmission(Ptr<D2dRadio> sender)
     tx->aborted = true;
     tx->txEndEvent.Cancel();
     tx->fragmentEvent.Cancel();
+    tx->txEndEvent = EventId();
+    tx->fragmentEvent = EventId();
     for (auto& r : tx->rx)
     {
         r.startEvent.Cancel();
         r.endEvent.Cancel();
+        r.startEvent = EventId();
+        r.endEvent = EventId();
         if (r.started && !r.ended && !r.radio->IsOff())
         {
             r.radio->EndRx(tx->rateBps);

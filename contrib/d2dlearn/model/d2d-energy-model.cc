@@ -147,9 +147,9 @@ D2dEnergyModel::SetDraw(const std::string& component, double powerW)
 {
     NS_LOG_FUNCTION(this << component << powerW);
     NS_ABORT_MSG_IF(powerW < 0, "D2dEnergyModel: negative power " << powerW << " W");
-    if (m_depleted)
+    if (m_depleted || GetDraw(component) == powerW)
     {
-        return;
+        return; // no change of draw: the open period goes on
     }
     ClosePeriod(true);
     if (m_depleted) // the update found the source empty
@@ -202,24 +202,26 @@ D2dEnergyModel::ClosePeriod(bool updateSource)
     const Time now = Simulator::Now();
     const double seconds = (now - m_periodStart).GetSeconds();
     m_periodStart = now;
+    // The draw in force during the period: a depletion found by the update below clears
+    // m_draw re-entrantly, yet the period's energy was drawn and must be reported.
+    const auto draws = m_draw;
     double remaining = 0.0;
-    if (m_source)
+    if (m_source && updateSource && !m_inUpdate)
     {
-        if (updateSource && !m_inUpdate)
-        {
-            // The source integrates the old draw (still in force) up to now; it may find
-            // itself depleted and call HandleEnergyDepletion() re-entrantly.
-            m_inUpdate = true;
-            m_source->UpdateEnergySource();
-            m_inUpdate = false;
-        }
-        remaining = m_depleted ? 0.0 : std::max(0.0, m_source->GetRemainingEnergy());
+        // GetRemainingEnergy() of the ns-3 sources first integrates the old draw (still in
+        // force) up to now; it may find the source depleted and call
+        // HandleEnergyDepletion() re-entrantly.
+        m_inUpdate = true;
+        remaining = m_source->GetRemainingEnergy();
+        m_inUpdate = false;
     }
+    // Called from the depletion handler (inside the source's update), or depleted by it.
+    remaining = m_depleted || !updateSource ? 0.0 : std::max(0.0, remaining);
     if (seconds <= 0)
     {
         return;
     }
-    for (const auto& [component, power] : m_draw)
+    for (const auto& [component, power] : draws)
     {
         const double energy = power * seconds;
         if (energy > 0)
