@@ -270,6 +270,11 @@ def plot_link_loss(msgs, trace_dir, out_dir):
     else:
         rows, which = unrel, "unreliable rows"
     rows = rows[rows["fragments"].notna() & (rows["fragments"] > 0)]
+    if "reason" in rows.columns:
+        # Only channel losses compare with P_D: half-duplex collisions and dead devices
+        # lose whole messages for other reasons.
+        reason = rows["reason"].fillna("").astype(str)
+        rows = rows[reason.isin(["", "loss", "retry_limit"])]
     if rows.empty:
         note("link_loss.png skipped: no rows with fragments > 0")
         return

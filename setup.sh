@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# d2dlearn set-up: install the Debian packages the project needs (only those missing),
+# configure and build with CMake, then run the main job or the test suite.
+#
+#   bash setup.sh [--run]   build, run d2d-exchange on its defaults into
+#                           results/d2d-exchange and plot it (results/d2d-exchange/plots)
+#   bash setup.sh --test    build, then run every test with CTest
+#
+# Installing packages needs root (sudo bash setup.sh ...); with every package already
+# installed any user can run it.
+set -euo pipefail
+
+usage() {
+    echo "usage: bash setup.sh [--run | --test]"
+}
+
+mode=run
+if [ $# -gt 1 ]; then
+    usage >&2
+    exit 2
+fi
+case ${1:---run} in
+    --run) mode=run ;;
+    --test) mode=test ;;
+    -h | --help)
+        usage
+        exit 0
+        ;;
+    *)
+        echo "setup.sh: unknown option '$1'" >&2
+        usage >&2
+        exit 2
+        ;;
+esac
+
+cd "$(dirname "${BASH_SOURCE[0]}")"
+
+# Debian 12 packages (SPEC.md, "Dependencies").
+PACKAGES=(cmake g++ libns3-dev ns3 libgsl-dev libtorch-dev libfmt-dev libboost-dev
+          libboost-program-options-dev libgtest-dev dataset-fashion-mnist python3-pandas
+          python3-matplotlib)
+
+installed() {
+    dpkg-query -W -f='${Status}\n' "$1" 2>/dev/null | grep -q 'ok installed$'
+}
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+    installed "$p" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "setup.sh: error: missing Debian packages (${missing[*]}): run as root, e.g. sudo bash setup.sh${1:+ $1}" >&2
+        exit 1
+    fi
+    echo "setup.sh: installing ${missing[*]}"
+    apt-get update
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+else
+    echo "setup.sh: all ${#PACKAGES[@]} Debian packages are installed"
+fi
+
+echo "setup.sh: configuring and building in build/"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+cmake --build build -j"$(nproc)"
+
+if [ "$mode" = test ]; then
+    echo "setup.sh: running the tests"
+    exec ctest --test-dir build --output-on-failure -j2
+fi
+
+echo "setup.sh: running d2d-exchange on its defaults into results/d2d-exchange"
+build/bin/d2d-exchange --outDir=results/d2d-exchange
+/usr/bin/python3 analysis/plot_traces.py results/d2d-exchange
+echo "setup.sh: traces in results/d2d-exchange, plots in results/d2d-exchange/plots"

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Bad input to the d2d-exchange scenario (SPEC.md, "Behaviour users rely on"): each case
+# must stop the program before simulating with a non-zero exit status (not a crash), print
+# exactly one line on stderr naming the parameter, print nothing on stdout, and leave no
+# file in --outDir. Also: --PrintHelp exits 0.
+#
+# Usage: bash bad-input.sh PATH/TO/d2d-exchange
+set -euo pipefail
+
+BIN=${1:?usage: bash bad-input.sh PATH/TO/d2d-exchange}
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/d2d-bad-input.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+failures=0
+ncase=0
+fail() {
+    echo "  FAIL: $*"
+    failures=$((failures + 1))
+}
+
+# expect_reject NAME ARGS... : run BIN ARGS --outDir=<fresh dir>; the stderr line must contain NAME.
+expect_reject() {
+    local name=$1
+    shift
+    ncase=$((ncase + 1))
+    local out="$TMP/out$ncase"
+    echo "check: $* -> rejected, one stderr line naming '$name', nothing in outDir"
+    local rc=0
+    timeout 20 "$BIN" "$@" --outDir="$out" >"$TMP/stdout" 2>"$TMP/stderr" || rc=$?
+    local lines
+    lines=$(awk 'END { print NR }' "$TMP/stderr")
+    if [ "$rc" -eq 0 ]; then
+        fail "exit status 0 (expected non-zero)"
+    elif [ "$rc" -eq 124 ] || [ "$rc" -gt 125 ]; then
+        fail "exit status $rc: the program crashed or timed out instead of reporting an error"
+    fi
+    if [ "$lines" -ne 1 ]; then
+        fail "stderr has $lines lines (expected exactly 1):"
+        head -n 5 "$TMP/stderr" | sed 's/^/    | /'
+    elif ! grep -qF -- "$name" "$TMP/stderr"; then
+        fail "stderr does not name '$name': $(cat "$TMP/stderr")"
+    else
+        echo "  stderr: $(cat "$TMP/stderr")"
+    fi
+    if [ -s "$TMP/stdout" ]; then
+        fail "stdout is not empty ($(awk 'END { print NR }' "$TMP/stdout") lines)"
+    fi
+    if [ -e "$out" ] && [ -n "$(find "$out" -mindepth 1 -print -quit)" ]; then
+        fail "outDir is not empty: $(find "$out" -mindepth 1 | tr '\n' ' ')"
+    fi
+}
+
+# RSS files.
+printf '0,1e-12,2e-12\n1e-12,0,3e-12\n2e-12,3e-12,0\n' >"$TMP/w3.csv"
+printf '0,1e-12,2e-12\n1e-12,0,abc\n2e-12,3e-12,0\n' >"$TMP/nan.csv"
+printf '0,1e-12,2e-12\n1e-12,0,3e-12\n' >"$TMP/notsquare.csv"
+printf '0,1e-12\n1e-12\n' >"$TMP/ragged.csv"
+printf '0,-1e-12\n1e-12,0\n' >"$TMP/negative.csv"
+mkdir "$TMP/a-directory"
+
+expect_reject bogus --bogus=1
+expect_reject bandwidthHz --bandwidthHz=-5
+expect_reject spectralEfficiency --spectralEfficiency=0
+expect_reject d2sFraction --d2sFraction=1.5
+expect_reject d2sFraction --d2sFraction=-0.1
+expect_reject messageBytes --messageBytes=0
+expect_reject nDevices --nDevices=1
+expect_reject rssFile --rssFile="$TMP/does-not-exist.csv"
+expect_reject rssFile --rssFile="$TMP/a-directory"
+if [ "$(id -u)" -ne 0 ]; then
+    # Root reads a file whatever its mode: this case only means something for others.
+    printf '0,1\n1,0\n' >"$TMP/noread.csv"
+    chmod 000 "$TMP/noread.csv"
+    expect_reject rssFile --rssFile="$TMP/noread.csv"
+fi
+expect_reject rssFile --rssFile="$TMP/nan.csv"
+expect_reject rssFile --rssFile="$TMP/notsquare.csv"
+expect_reject rssFile --rssFile="$TMP/ragged.csv"
+expect_reject rssFile --rssFile="$TMP/negative.csv"
+expect_reject nDevices --nDevices=5 --rssFile="$TMP/w3.csv"
+expect_reject energyModel --energyModel=bogus
+expect_reject energySource --energySource=bogus
+expect_reject reliable --reliable=true --broadcast=true
+# Values of the wrong form, and ns-3 attributes (class, attribute, checker's range).
+expect_reject bandwidthHz --bandwidthHz=abc
+expect_reject duration --duration=abc
+expect_reject messageBytes --messageBytes=-1
+expect_reject quiet --quiet=maybe
+expect_reject MtuBytes --ns3::D2dChannel::MtuBytes=0
+expect_reject Bogus --ns3::D2dChannel::Bogus=1
+expect_reject ns3::Bogus --ns3::Bogus::X=1
+expect_reject StepInterval --ns3::DynamicRssModel::StepInterval=soon
+
+echo "check: a rejected run leaves an earlier run's traces in outDir untouched"
+prev="$TMP/prev"
+timeout 20 "$BIN" --nDevices=3 --duration=1s --quiet --outDir="$prev" >/dev/null 2>&1 ||
+    fail "a valid run (--nDevices=3 --duration=1s) failed"
+before=$(cd "$prev" && find . -type f | sort | xargs -r md5sum)
+rc=0
+timeout 20 "$BIN" --messageBytes=0 --outDir="$prev" >/dev/null 2>&1 || rc=$?
+[ "$rc" -ne 0 ] || fail "--messageBytes=0 into an existing outDir: exit status 0"
+after=$(cd "$prev" && find . -type f | sort | xargs -r md5sum)
+[ -n "$before" ] && [ "$before" = "$after" ] || fail "outDir of the earlier run changed"
+
+echo "check: --PrintHelp exits 0, lists the parameters, writes nothing"
+rc=0
+timeout 20 "$BIN" --PrintHelp --outDir="$TMP/help" >"$TMP/stdout" 2>"$TMP/stderr" || rc=$?
+if [ "$rc" -ne 0 ]; then
+    fail "--PrintHelp: exit status $rc (expected 0)"
+fi
+for p in --nDevices --messageBytes --rssFile --seed --outDir --quiet; do
+    grep -q -- "$p" "$TMP/stdout" || fail "--PrintHelp does not list $p"
+done
+[ -e "$TMP/help" ] && fail "--PrintHelp created outDir"
+
+if [ "$failures" -ne 0 ]; then
+    echo "bad-input: $failures failure(s)"
+    exit 1
+fi
+echo "bad-input: all $ncase bad inputs rejected correctly; --PrintHelp OK"
