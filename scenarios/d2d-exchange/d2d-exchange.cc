@@ -99,16 +99,32 @@ main(int argc, char* argv[])
     bool quiet = false;               // no progress on stderr
 
     D2dScenarioSupport support("d2d-exchange");
-    support.RejectUnknown(argc,
-                          argv,
-                          {"nDevices",        "messageBytes",     "mtuBytes",
-                           "spectralEfficiency", "bandwidthHz",   "noisePowerW",
-                           "txPowerDbm",      "reliable",         "fastPath",
-                           "broadcast",       "d2sFraction",      "d2sDistanceFactor",
-                           "duration",        "meanInterval",     "areaSideM",
-                           "initialEnergyJ",  "energyModel",      "energySource",
-                           "dynamicRssLevels", "rssStep",         "rssFile",
-                           "seed",            "outDir",           "quiet"});
+    support.CheckArguments(argc,
+                           argv,
+                           {{"nDevices", 'u'},
+                            {"messageBytes", 'u'},
+                            {"mtuBytes", 'u'},
+                            {"spectralEfficiency", 'd'},
+                            {"bandwidthHz", 'd'},
+                            {"noisePowerW", 'd'},
+                            {"txPowerDbm", 'd'},
+                            {"reliable", 'b'},
+                            {"fastPath", 'b'},
+                            {"broadcast", 'b'},
+                            {"d2sFraction", 'd'},
+                            {"d2sDistanceFactor", 'd'},
+                            {"duration", 't'},
+                            {"meanInterval", 't'},
+                            {"areaSideM", 'd'},
+                            {"initialEnergyJ", 'd'},
+                            {"energyModel", 's'},
+                            {"energySource", 's'},
+                            {"dynamicRssLevels", 'u'},
+                            {"rssStep", 't'},
+                            {"rssFile", 's'},
+                            {"seed", 'u'},
+                            {"outDir", 's'},
+                            {"quiet", 'b'}});
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("nDevices", "Number of devices (0: 10, or N of --rssFile)", nDevices);
@@ -306,7 +322,13 @@ main(int argc, char* argv[])
         Simulator::Schedule(Seconds(t.interval->GetValue()), &SendNext, &t);
     }
 
-    // run.json: every parameter and the attributes in force.
+    // run.json: the command line, every parameter and the attributes in force.
+    std::string commandLine;
+    for (int i = 1; i < argc; ++i)
+    {
+        commandLine += (i > 1 ? " " : "") + std::string(argv[i]);
+    }
+    traces->AddParameter("commandLine", commandLine);
     traces->AddParameter("nDevices", std::to_string(nDevices));
     traces->AddParameter("messageBytes", std::to_string(messageBytes));
     traces->AddParameter("mtuBytes", std::to_string(mtuBytes));

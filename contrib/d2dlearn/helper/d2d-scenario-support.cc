@@ -5,10 +5,14 @@
 #include "d2d-scenario-support.h"
 
 #include "ns3/simulator.h"
+#include "ns3/type-id.h"
 
+#include <boost/lexical_cast.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <regex>
 #include <cstdio>
 #include <cstdlib>
 
@@ -22,8 +26,72 @@ D2dScenarioSupport::D2dScenarioSupport(std::string program, bool quiet)
 {
 }
 
+namespace
+{
+/** \return true if text is a Time as ns-3 parses it: a number and an optional unit */
+bool
+IsTime(const std::string& text)
+{
+    static const std::regex time(
+        R"(^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?(s|ms|us|ns|ps|fs|min|h|d|y)?$)");
+    return std::regex_match(text, time);
+}
+
+/** \return true if text is a value of the given kind (see D2dScenarioSupport::Param) */
+bool
+HasForm(const std::string& text, char kind)
+{
+    static const std::regex unsignedInt(R"(^\+?[0-9]+$)");
+    static const std::regex signedInt(R"(^[+-]?[0-9]+$)");
+    switch (kind)
+    {
+    case 'u':
+        return std::regex_match(text, unsignedInt) && text.size() < 20;
+    case 'i':
+        return std::regex_match(text, signedInt) && text.size() < 19;
+    case 'd':
+        try
+        {
+            return std::isfinite(boost::lexical_cast<double>(text));
+        }
+        catch (const boost::bad_lexical_cast&)
+        {
+            return false;
+        }
+    case 'b':
+        return text.empty() || text == "true" || text == "false" || text == "1" || text == "0" ||
+               text == "t" || text == "f";
+    case 't':
+        return IsTime(text);
+    default:
+        return true;
+    }
+}
+
+/** \return a description of the accepted form of a kind */
+std::string
+FormOf(char kind)
+{
+    switch (kind)
+    {
+    case 'u':
+        return "a whole number >= 0";
+    case 'i':
+        return "a whole number";
+    case 'd':
+        return "a finite number";
+    case 'b':
+        return "true or false";
+    case 't':
+        return "a time such as 10s, 500ms or 2min";
+    default:
+        return "text";
+    }
+}
+} // namespace
+
 void
-D2dScenarioSupport::RejectUnknown(int argc, char** argv, const std::vector<std::string>& known) const
+D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Param>& params) const
 {
     static const std::vector<std::string> builtin = {"PrintHelp",
                                                      "help",
@@ -36,27 +104,57 @@ D2dScenarioSupport::RejectUnknown(int argc, char** argv, const std::vector<std::
                                                      "version"};
     for (int i = 1; i < argc; ++i)
     {
-        std::string arg = argv[i];
+        const std::string arg = argv[i];
         if (arg.rfind("--", 0) != 0)
         {
-            if (arg.rfind("-", 0) == 0)
-            {
-                Fail(fmt::format("unknown parameter '{}' (parameters are --name=value; see "
-                                 "--PrintHelp)",
-                                 arg));
-            }
-            continue; // a positional value: CommandLine reports those
+            Fail(fmt::format("unknown parameter '{}' (parameters are --name=value; see "
+                             "--PrintHelp)",
+                             arg));
         }
-        std::string name = arg.substr(2, arg.find('=') == std::string::npos
-                                             ? std::string::npos
-                                             : arg.find('=') - 2);
-        if (name.rfind("ns3::", 0) == 0 ||
-            std::find(known.begin(), known.end(), name) != known.end() ||
-            std::find(builtin.begin(), builtin.end(), name) != builtin.end())
+        const std::size_t eq = arg.find('=');
+        const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+        const bool hasValue = eq != std::string::npos;
+        const std::string value = hasValue ? arg.substr(eq + 1) : "";
+        if (std::find(builtin.begin(), builtin.end(), name) != builtin.end())
         {
             continue;
         }
-        // ns-3 globals (e.g. --RngRun, --SimulatorImplementationType) are accepted too.
+        if (name.rfind("ns3::", 0) == 0)
+        {
+            // --ns3::Class::Attribute=value
+            const std::size_t sep = name.rfind("::");
+            const std::string className = name.substr(0, sep);
+            const std::string attribute = name.substr(sep + 2);
+            TypeId tid;
+            if (sep <= 3 || !TypeId::LookupByNameFailSafe(className, &tid))
+            {
+                Fail(fmt::format("--{}: unknown ns-3 class {} (see --PrintTypeIds)",
+                                 name,
+                                 className));
+            }
+            TypeId::AttributeInformation info;
+            if (!tid.LookupAttributeByName(attribute, &info))
+            {
+                Fail(fmt::format("--{}: {} has no attribute {} (see --PrintAttributes={})",
+                                 name,
+                                 className,
+                                 attribute,
+                                 className));
+            }
+            const bool isTime = info.checker->GetValueTypeName() == "ns3::TimeValue";
+            auto checked = info.checker->Create();
+            if ((isTime && !IsTime(value)) || !checked->DeserializeFromString(value, info.checker) ||
+                !info.checker->Check(*checked))
+            {
+                std::string range = info.checker->GetUnderlyingTypeInformation();
+                Fail(fmt::format("--{}={} is not accepted (accepted: {})",
+                                 name,
+                                 value,
+                                 range.empty() ? info.checker->GetValueTypeName() : range));
+            }
+            continue;
+        }
+        // ns-3 globals (e.g. --RngRun) are accepted too; CommandLine checks them.
         static const std::vector<std::string> globals = {"RngSeed",
                                                          "RngRun",
                                                          "SimulatorImplementationType",
@@ -66,8 +164,22 @@ D2dScenarioSupport::RejectUnknown(int argc, char** argv, const std::vector<std::
         {
             continue;
         }
-        Fail(fmt::format("unknown parameter --{} (see --PrintHelp for the accepted parameters)",
-                         name));
+        auto param = std::find_if(params.begin(), params.end(), [&name](const Param& p) {
+            return p.name == name;
+        });
+        if (param == params.end())
+        {
+            Fail(fmt::format("unknown parameter --{} (see --PrintHelp for the accepted "
+                             "parameters)",
+                             name));
+        }
+        if ((!hasValue && param->kind != 'b') || !HasForm(value, param->kind))
+        {
+            Fail(fmt::format("--{}={} is not accepted (accepted: {})",
+                             name,
+                             value,
+                             FormOf(param->kind)));
+        }
     }
 }
 

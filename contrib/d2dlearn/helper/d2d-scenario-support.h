@@ -29,14 +29,24 @@ class D2dScenarioSupport
      */
     explicit D2dScenarioSupport(std::string program, bool quiet = false);
 
+    /** A parameter the program adds with CommandLine::AddValue, and the form of its value. */
+    struct Param
+    {
+        std::string name; //!< name without the leading --
+        /** 'u' unsigned integer, 'i' integer, 'd' real, 'b' boolean, 't' ns-3 Time, 's' text */
+        char kind;
+    };
+
     /**
-     * \brief Exit with a one-line error if argv holds a parameter that is neither in
-     * known nor an ns-3 attribute/global (--ns3::Class::Attr=, --PrintHelp, ...).
+     * \brief Exit with a one-line error, before ns-3's CommandLine prints its whole help or
+     * aborts, if argv holds a parameter that is neither in params nor an ns-3 global, or a
+     * value of the wrong form, or an --ns3::Class::Attribute=value whose class, attribute
+     * or value ns-3 does not accept (the attribute's own checker decides the range).
      * \param argc argument count
      * \param argv arguments
-     * \param known the names the program adds with CommandLine::AddValue
+     * \param params the parameters the program adds with CommandLine::AddValue
      */
-    void RejectUnknown(int argc, char** argv, const std::vector<std::string>& known) const;
+    void CheckArguments(int argc, char** argv, const std::vector<Param>& params) const;
 
     /**
      * \brief Print "program: error: message" on one line and exit with status 2.

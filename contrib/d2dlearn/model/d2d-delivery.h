@@ -83,7 +83,7 @@ struct D2dDeliveryRecord
     uint32_t fragmentsLost{0};   //!< fragments that never arrived
     uint32_t retransmissions{0}; //!< fragment retransmissions (reliable mode)
     bool delivered{false};       //!< the receiver's callback was invoked
-    double dropProbability{0.0}; //!< model P_D of the link at send time (eq. 18)
+    double dropProbability{0.0}; //!< P_D of the link (eq. 18) when its transmission started
     std::string reason;          //!< why not delivered: "", "loss", "retry_limit", ...
 };
 
