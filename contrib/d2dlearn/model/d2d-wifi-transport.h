@@ -1,0 +1,360 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef D2D_WIFI_TRANSPORT_H
+#define D2D_WIFI_TRANSPORT_H
+
+#include "d2d-message-registry.h"
+#include "d2d-transport.h"
+
+#include "ns3/event-id.h"
+#include "ns3/header.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/nstime.h"
+#include "ns3/simple-ref-count.h"
+#include "ns3/socket.h"
+
+#include <deque>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+class WifiNetDevice;
+class WifiMacQueue;
+class WifiMpdu;
+class D2dWifiTransport;
+
+/**
+ * \ingroup d2dlearn
+ * \brief Header of every packet of the Wi-Fi backend: one fragment of a message, or an
+ * end-to-end acknowledgement.
+ *
+ * The message content is never copied into packets: a DATA packet is this header plus
+ * virtual zero bytes of the fragment's size; the receiver finds the message object by
+ * its id in the shared D2dMessageRegistry. Serialized size: 32 bytes.
+ */
+class D2dWifiFragmentHeader : public Header
+{
+  public:
+    /** Packet type. */
+    enum Type : uint8_t
+    {
+        DATA = 0, //!< one fragment of a message
+        ACK = 1   //!< end-to-end acknowledgement of a complete reliable message
+    };
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    TypeId GetInstanceTypeId() const override;
+    uint32_t GetSerializedSize() const override;
+    void Serialize(Buffer::Iterator start) const override;
+    uint32_t Deserialize(Buffer::Iterator start) override;
+    void Print(std::ostream& os) const override;
+
+    Type type{DATA};                                   //!< DATA or ACK
+    D2dDeliveryMode mode{D2dDeliveryMode::UNRELIABLE}; //!< delivery mode of the message
+    uint16_t attempt{0};    //!< 0 for the first transmission, k for the k-th retransmission
+    uint32_t src{0};        //!< device index of the packet's sender
+    uint32_t fragIndex{0};  //!< index of this fragment (0-based; 0 in an ACK)
+    uint32_t fragCount{0};  //!< fragments of the message
+    uint64_t msgId{0};      //!< message id (registry key)
+    uint64_t totalBytes{0}; //!< message size (bytes)
+};
+
+/**
+ * \ingroup d2dlearn
+ * \brief State shared by the D2dWifiTransports of one Wi-Fi network.
+ *
+ * Holds the message registry (ids and messages in flight), the transports by device
+ * index with their IPv4 addresses, and the state of every message in flight: what each
+ * of its receivers got. Only receivers know what arrived, but the Delivery record of a
+ * (message, receiver) pair is reported by the sender's transport; this shared state is
+ * what lets a record be written for a receiver that received nothing at all.
+ * D2dWifiHelper creates one per Install().
+ */
+class D2dWifiNetwork : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    D2dWifiNetwork();
+    ~D2dWifiNetwork() override;
+
+    /** \param registry the registry shared by every transport of the network */
+    void SetMessageRegistry(Ptr<D2dMessageRegistry> registry);
+    /** \return the registry (created on first use if none was set) */
+    Ptr<D2dMessageRegistry> GetMessageRegistry();
+
+    /**
+     * \brief Add the transport of the next device index.
+     * \param transport the transport; its index must equal GetNTransports()
+     * \param address its IPv4 address on the Wi-Fi interface
+     */
+    void AddTransport(Ptr<D2dWifiTransport> transport, Ipv4Address address);
+    /** \return number of devices */
+    uint32_t GetNTransports() const;
+    /**
+     * \param index device index
+     * \return the transport of that device
+     */
+    Ptr<D2dWifiTransport> GetTransport(uint32_t index) const;
+    /**
+     * \param index device index
+     * \return the IPv4 address of that device
+     */
+    Ipv4Address GetAddress(uint32_t index) const;
+    /** \param address the subnet-directed broadcast address used for D2D_BROADCAST */
+    void SetBroadcastAddress(Ipv4Address address);
+    /** \return the subnet-directed broadcast address */
+    Ipv4Address GetBroadcastAddress() const;
+
+    /** \brief What one receiver got of one message. */
+    struct RxState
+    {
+        std::vector<bool> got;    //!< distinct fragments received, by fragment index
+        uint32_t nGot{0};         //!< number of distinct fragments received
+        bool closed{false};       //!< record written (delivered or failed)
+        bool delivered{false};    //!< the receive callback was invoked
+        int32_t ackedAttempt{-1}; //!< last attempt this receiver acknowledged (reliable)
+        EventId timer;            //!< reassembly timeout (unreliable)
+    };
+
+    /** \brief A message in flight and the state of each of its receivers. */
+    struct MessageState : public SimpleRefCount<MessageState>
+    {
+        uint64_t msgId{0};                                 //!< message id
+        Ptr<const D2dMessage> message;                     //!< the message
+        uint32_t src{0};                                   //!< sender index
+        uint32_t dst{0};                                   //!< receiver index or D2D_BROADCAST
+        D2dDeliveryMode mode{D2dDeliveryMode::UNRELIABLE}; //!< delivery mode
+        Time sendTime;                                     //!< when Send() was called
+        uint32_t fragments{0};                             //!< fragments of the message
+        uint32_t attempt{0};            //!< current attempt (0 = first transmission)
+        uint32_t retransmissions{0};    //!< fragments handed to the socket in attempts > 0
+        bool senderDone{false};         //!< the sender has nothing left to do
+        bool airDone{false};            //!< the MAC finished the last fragment (unreliable)
+        EventId senderTimer;            //!< ACK timeout (reliable) or final sweep
+        std::map<uint32_t, RxState> rx; //!< receivers by device index
+        uint32_t nOpen{0};              //!< receivers whose record is not written yet
+    };
+
+    /**
+     * \param state a new message in flight (its msgId must be unused)
+     */
+    void AddMessage(Ptr<MessageState> state);
+    /**
+     * \param msgId message id
+     * \return the state of that message, or null once it has been released
+     */
+    Ptr<MessageState> FindMessage(uint64_t msgId) const;
+    /**
+     * \brief Forget a message: its state and its registry entry.
+     * \param msgId message id
+     */
+    void RemoveMessage(uint64_t msgId);
+    /** \return ids of the messages in flight, in increasing order */
+    std::vector<uint64_t> GetMessageIds() const;
+    /** \return number of messages in flight */
+    std::size_t GetNInFlight() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    Ptr<D2dMessageRegistry> m_registry;
+    std::vector<Ptr<D2dWifiTransport>> m_transports;
+    std::vector<Ipv4Address> m_addresses;
+    Ipv4Address m_broadcast;
+    std::map<uint64_t, Ptr<MessageState>> m_messages;
+};
+
+/**
+ * \ingroup d2dlearn
+ * \brief The packet-level messaging backend: D2D messages as UDP packets over an 802.11
+ * ad hoc WifiNetDevice.
+ *
+ * Each node has an InternetStack and one UDP socket bound to attribute Port. Device index
+ * i is the i-th IPv4 address of the D2dWifiNetwork; D2D_BROADCAST goes to the subnet
+ * broadcast address, so every other device of the network is a receiver.
+ *
+ * A message of B bytes is cut into ceil(B / MtuBytes) fragments: packets of virtual zero
+ * bytes of the fragment's size plus a D2dWifiFragmentHeader (and UDP/IP/802.11 headers on
+ * the air). The transport paces its fragments: it keeps at most MaxQueuedPackets packets
+ * in the Wi-Fi MAC queue and hands the next one to the socket when the MAC releases one.
+ *
+ * - Unreliable mode: every fragment is sent once (the 802.11 MAC still retries unicast
+ *   frames; broadcast frames have no MAC retries). A receiver delivers when it has every
+ *   fragment, or, with the fragments it has (at least one), ReassemblyTimeout after the
+ *   last one arrived. A receiver that got nothing is recorded as "loss"
+ *   ReassemblyTimeout after the MAC finished with the last fragment. SendDone(true) fires
+ *   when the last fragment has been handed to the socket.
+ * - Reliable mode (unicast only; a reliable broadcast aborts): the receiver delivers the
+ *   complete message and answers with an ACK packet. If no ACK arrives within AckTimeout
+ *   after the MAC finished with the last fragment, the whole message is retransmitted
+ *   (end to end, at most MaxRetransmissions times; a receiver keeps the fragments of
+ *   earlier attempts). SendDone(true) on the ACK; after the last retransmission without
+ *   ACK, SendDone(false) and the record's reason is "retry_limit".
+ *
+ * One D2dDeliveryRecord per (message, receiver) is reported on the sender's Delivery
+ * trace. recvTime is the time the receive callback ran (for a partial message,
+ * ReassemblyTimeout after its last fragment). retransmissions counts retransmitted
+ * fragments (reliable mode); a reliable record is written when the receiver delivers, so
+ * it does not count fragments the sender still sends before the ACK reaches it.
+ * dropProbability is always 0: there is no eq. (18) drop model at packet level, losses
+ * come from the Wi-Fi PHY and MAC. A fragment that arrives after its receiver's record was
+ * written (gap longer than ReassemblyTimeout under heavy contention) is ignored. No
+ * energy is charged by this backend.
+ *
+ * TurnOff() closes the socket, puts the Wi-Fi PHY to sleep and drops the queued
+ * fragments. Open records of messages this device sends are closed with reason
+ * "sender_off" (a receiver that already has some fragments of an unreliable message still
+ * delivers them at its reassembly timeout); open records of messages it receives are
+ * closed with reason "receiver_off".
+ */
+class D2dWifiTransport : public D2dTransport
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    D2dWifiTransport();
+    ~D2dWifiTransport() override;
+
+    /** \param network the network state shared by all transports of the network */
+    void SetNetwork(Ptr<D2dWifiNetwork> network);
+    /** \return the shared network state */
+    Ptr<D2dWifiNetwork> GetNetwork() const;
+    /** \param device the 802.11 device of this node (its MAC queue paces the sends) */
+    void SetDevice(Ptr<WifiNetDevice> device);
+    /** \return the 802.11 device */
+    Ptr<WifiNetDevice> GetDevice() const;
+
+    /**
+     * \brief Open and bind the UDP socket. Call once the node, device, network and IPv4
+     * address are set (D2dWifiHelper::Install does).
+     */
+    void Start();
+
+    /**
+     * \param bytes message size (bytes)
+     * \return the number of fragments a message of that size is cut into
+     */
+    uint32_t GetNFragments(uint64_t bytes) const;
+
+    /** \return packets sent by this transport (fragments and ACKs) */
+    uint64_t GetNPacketsSent() const;
+    /** \return packets received by this transport (fragments and ACKs) */
+    uint64_t GetNPacketsReceived() const;
+
+  protected:
+    void DoDispose() override;
+    void DoSend(uint64_t msgId,
+                Ptr<const D2dMessage> message,
+                uint32_t dst,
+                D2dDeliveryMode mode) override;
+    uint64_t AllocateMessageId() override;
+    void DoTurnOff() override;
+
+  private:
+    using MessageState = D2dWifiNetwork::MessageState;
+
+    /** \brief One attempt of one message waiting to be handed to the socket. */
+    struct TxItem
+    {
+        uint64_t msgId{0};   //!< message id
+        uint32_t attempt{0}; //!< attempt number
+        uint32_t next{0};    //!< next fragment to hand to the socket
+    };
+
+    /** \brief Schedule Pump() now, once. */
+    void SchedulePump();
+    /** \brief Hand fragments to the socket while the MAC queue has room. */
+    void Pump();
+    /**
+     * \param state the message
+     * \param index fragment index
+     * \return the payload size of that fragment (bytes)
+     */
+    uint32_t FragmentPayload(const MessageState& state, uint32_t index) const;
+    /**
+     * \brief The MAC released a packet (sent, acknowledged or dropped).
+     * \param mpdu the MPDU leaving the MAC queue
+     */
+    void MacQueueRelease(Ptr<const WifiMpdu> mpdu);
+    /**
+     * \brief The MAC finished with the last fragment of an attempt.
+     * \param msgId message id
+     * \param attempt attempt number
+     */
+    void AttemptOnAir(uint64_t msgId, uint32_t attempt);
+    /** \param socket the socket with packets to read */
+    void HandleRead(Ptr<Socket> socket);
+    /** \param h header of a received DATA packet */
+    void ReceiveData(const D2dWifiFragmentHeader& h);
+    /** \param h header of a received ACK packet */
+    void ReceiveAck(const D2dWifiFragmentHeader& h);
+    /**
+     * \brief Send an end-to-end ACK for a message to its sender.
+     * \param state the message
+     * \param attempt the attempt acknowledged
+     */
+    void SendAck(const MessageState& state, uint32_t attempt);
+    /** \param msgId message whose reassembly timeout expired at this receiver */
+    void ReassemblyExpired(uint64_t msgId);
+    /** \param msgId unreliable message whose receivers that got nothing are closed now */
+    void FinishUnreliable(uint64_t msgId);
+    /** \param msgId reliable message whose ACK timeout expired */
+    void AckExpired(uint64_t msgId);
+    /**
+     * \brief Write the record of one (message, receiver) pair and, if delivered, hand the
+     * reception to the receiver.
+     * \param state the message
+     * \param receiver receiver index
+     * \param delivered whether the receiver gets the (possibly partial) message
+     * \param reason failure reason ("" when delivered; computed if empty and not delivered)
+     */
+    void CloseReceiver(Ptr<MessageState> state,
+                       uint32_t receiver,
+                       bool delivered,
+                       std::string reason);
+    /** \param state release the message if nothing is left to do for it */
+    void MaybeRelease(Ptr<MessageState> state);
+
+    // Attributes
+    uint16_t m_port;
+    uint32_t m_mtuBytes;
+    Time m_reassemblyTimeout;
+    Time m_ackTimeout;
+    uint32_t m_maxRetransmissions;
+    uint32_t m_maxQueuedPackets;
+
+    Ptr<D2dWifiNetwork> m_network;
+    Ptr<WifiNetDevice> m_device;
+    Ptr<WifiMacQueue> m_macQueue;
+    Ptr<Socket> m_socket;
+    std::deque<TxItem> m_txQueue;
+    EventId m_pumpEvent;
+    /** Packet uid of the last fragment of an attempt -> (msgId, attempt). */
+    std::unordered_map<uint64_t, std::pair<uint64_t, uint32_t>> m_lastFragmentUids;
+    uint64_t m_nSent{0};
+    uint64_t m_nReceived{0};
+};
+
+} // namespace ns3
+
+#endif /* D2D_WIFI_TRANSPORT_H */

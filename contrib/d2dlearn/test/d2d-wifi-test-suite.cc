@@ -1,0 +1,676 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/d2d-delivery.h"
+#include "ns3/d2d-helper.h"
+#include "ns3/double.h"
+#include "ns3/d2d-message.h"
+#include "ns3/d2d-wifi-helper.h"
+#include "ns3/d2d-wifi-transport.h"
+
+#include "ns3/mobility-helper.h"
+#include "ns3/node-container.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+#include "ns3/vector.h"
+#include "ns3/yans-wifi-helper.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <tuple>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/** A payload the test can recognise by address. */
+class TestPayload : public D2dPayload
+{
+  public:
+    /** \param v a value */
+    explicit TestPayload(int v)
+        : value(v)
+    {
+    }
+
+    int value; //!< the value
+};
+
+/**
+ * \ingroup d2dlearn-tests
+ * \brief Common set-up of the Wi-Fi backend tests: devices at given positions, every
+ * reception, delivery record and send-done callback collected.
+ */
+class D2dWifiTestBase : public TestCase
+{
+  public:
+    /** \param name test case name */
+    explicit D2dWifiTestBase(const std::string& name)
+        : TestCase(name)
+    {
+    }
+
+  protected:
+    /**
+     * \brief Build a Wi-Fi network.
+     * \param positions one position (m) per device
+     * \param fading add Nakagami fading to the default channel
+     */
+    void Build(const std::vector<Vector>& positions, bool fading = false)
+    {
+        m_nodes = NodeContainer();
+        m_nodes.Create(positions.size());
+        auto alloc = CreateObject<ListPositionAllocator>();
+        for (const auto& p : positions)
+        {
+            alloc->Add(p);
+        }
+        MobilityHelper mobility;
+        mobility.SetPositionAllocator(alloc);
+        mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
+        mobility.Install(m_nodes);
+
+        m_helper = D2dWifiHelper();
+        if (fading)
+        {
+            YansWifiChannelHelper channel = YansWifiChannelHelper::Default();
+            channel.AddPropagationLoss("ns3::NakagamiPropagationLossModel");
+            m_helper.SetChannelHelper(channel);
+        }
+        m_transports = m_helper.Install(m_nodes);
+        NS_TEST_ASSERT_MSG_GT(m_helper.AssignStreams(1), 0, "AssignStreams used no stream");
+        for (auto& t : m_transports)
+        {
+            t->SetReceiveCallback(MakeCallback(&D2dWifiTestBase::OnReceive, this));
+            t->SetSendDoneCallback(MakeCallback(&D2dWifiTestBase::OnSendDone, this));
+            t->TraceConnectWithoutContext("Delivery",
+                                          MakeCallback(&D2dWifiTestBase::OnDelivery, this));
+        }
+        m_receptions.clear();
+        m_records.clear();
+        m_sendDone.clear();
+        m_ids.clear();
+    }
+
+    /**
+     * \brief Send at the current simulation time.
+     * \param src sender index
+     * \param message the message
+     * \param dst receiver index or D2D_BROADCAST
+     * \param mode delivery mode
+     */
+    void DoSendNow(uint32_t src, Ptr<const D2dMessage> message, uint32_t dst, D2dDeliveryMode mode)
+    {
+        const uint64_t id = m_transports[src]->Send(message, dst, mode);
+        m_ids.push_back(id);
+    }
+
+    /**
+     * \brief Schedule a send.
+     * \param at when (s)
+     * \param src sender index
+     * \param message the message
+     * \param dst receiver index or D2D_BROADCAST
+     * \param mode delivery mode
+     */
+    void ScheduleSend(
+        double at, uint32_t src, Ptr<const D2dMessage> message, uint32_t dst, D2dDeliveryMode mode)
+    {
+        Simulator::Schedule(
+            Seconds(at), &D2dWifiTestBase::DoSendNow, this, src, message, dst, mode);
+    }
+
+    /** \brief Check every (message, receiver) pair has exactly one record. */
+    void CheckOneRecordPerPair()
+    {
+        std::map<std::pair<uint64_t, uint32_t>, int> count;
+        for (const auto& r : m_records)
+        {
+            ++count[{r.msgId, r.dst}];
+        }
+        for (const auto& c : count)
+        {
+            NS_TEST_EXPECT_MSG_EQ(c.second,
+                                  1,
+                                  "records for message " << c.first.first << " receiver "
+                                                         << c.first.second);
+        }
+    }
+
+    /** \brief Check nothing is left in flight. */
+    void CheckReleased()
+    {
+        Ptr<D2dWifiNetwork> net = m_helper.GetNetwork();
+        NS_TEST_EXPECT_MSG_EQ(net->GetNInFlight(), 0, "message state left in flight");
+        NS_TEST_EXPECT_MSG_EQ(
+            net->GetMessageRegistry()->GetNInFlight(), 0, "registry entries left");
+    }
+
+    /** \brief Tear down. */
+    void Finish()
+    {
+        m_transports.clear();
+        m_helper = D2dWifiHelper();
+        m_nodes = NodeContainer();
+        Simulator::Destroy();
+    }
+
+    /** \param r a reception */
+    void OnReceive(const D2dReception& r)
+    {
+        m_receptions.push_back(r);
+    }
+
+    /** \param id msg id \param dst destination \param ok success */
+    void OnSendDone(uint64_t id, uint32_t dst, bool ok)
+    {
+        m_sendDone.emplace_back(id, dst, ok);
+    }
+
+    /** \param r a delivery record */
+    void OnDelivery(const D2dDeliveryRecord& r)
+    {
+        m_records.push_back(r);
+    }
+
+    NodeContainer m_nodes;                                        //!< nodes
+    D2dWifiHelper m_helper;                                       //!< helper
+    std::vector<Ptr<D2dWifiTransport>> m_transports;              //!< transports
+    std::vector<D2dReception> m_receptions;                       //!< receptions
+    std::vector<D2dDeliveryRecord> m_records;                     //!< delivery records
+    std::vector<std::tuple<uint64_t, uint32_t, bool>> m_sendDone; //!< send-done calls
+    std::vector<uint64_t> m_ids;                                  //!< ids returned by Send
+};
+
+/**
+ * \ingroup d2dlearn-tests
+ * \brief Unreliable unicast of 20,000 bytes between close devices arrives complete, with
+ * the sender's message object (payload by reference).
+ */
+class D2dWifiUnicastTestCase : public D2dWifiTestBase
+{
+  public:
+    D2dWifiUnicastTestCase()
+        : D2dWifiTestBase("unreliable unicast arrives complete, payload by reference")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Build({Vector(0, 0, 0), Vector(5, 0, 0), Vector(0, 5, 0)});
+        auto payload = std::make_shared<const TestPayload>(42);
+        auto msg = Create<D2dMessage>("model_update", 20000, payload, 100);
+        ScheduleSend(0.5, 0, msg, 1, D2dDeliveryMode::UNRELIABLE);
+        Simulator::Stop(Seconds(5));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(m_ids.size(), 1, "one send");
+        const uint64_t id = m_ids[0];
+        NS_TEST_ASSERT_MSG_GT(id, 0, "valid id");
+        NS_TEST_EXPECT_MSG_EQ(m_transports[0]->GetNFragments(20000), 15, "ceil(20000/1400)");
+        NS_TEST_ASSERT_MSG_EQ(m_receptions.size(), 1, "one reception");
+        const D2dReception& r = m_receptions[0];
+        NS_TEST_EXPECT_MSG_EQ(r.msgId, id, "msg id");
+        NS_TEST_EXPECT_MSG_EQ(r.src, 0, "src");
+        NS_TEST_EXPECT_MSG_EQ(r.dst, 1, "dst");
+        NS_TEST_EXPECT_MSG_EQ(r.message, msg, "same message object");
+        NS_TEST_EXPECT_MSG_EQ(r.message->GetPayload().get(), payload.get(), "same payload");
+        NS_TEST_EXPECT_MSG_EQ(r.message->GetPayloadAs<TestPayload>()->value, 42, "payload");
+        NS_TEST_EXPECT_MSG_EQ(r.fragments, 15, "fragments");
+        NS_TEST_EXPECT_MSG_EQ(r.fragmentsReceived, 15, "fragments received");
+        NS_TEST_EXPECT_MSG_EQ(r.IsComplete(), true, "complete");
+        NS_TEST_EXPECT_MSG_EQ(r.ItemsReceived(), 100, "all items");
+        NS_TEST_EXPECT_MSG_EQ(r.sendTime, Seconds(0.5), "send time");
+        // 15 frames of ~1.5 kB at 6 Mbit/s take at least 15 * 2 ms.
+        NS_TEST_EXPECT_MSG_GT(r.recvTime, Seconds(0.5) + MilliSeconds(30), "airtime");
+        NS_TEST_EXPECT_MSG_LT(r.recvTime, Seconds(1.0), "no long delay");
+
+        NS_TEST_ASSERT_MSG_EQ(m_records.size(), 1, "one record");
+        const D2dDeliveryRecord& rec = m_records[0];
+        NS_TEST_EXPECT_MSG_EQ(rec.msgId, id, "record id");
+        NS_TEST_EXPECT_MSG_EQ(rec.kind, "model_update", "record kind");
+        NS_TEST_EXPECT_MSG_EQ(rec.src, 0, "record src");
+        NS_TEST_EXPECT_MSG_EQ(rec.dst, 1, "record dst");
+        NS_TEST_EXPECT_MSG_EQ(rec.bytes, 20000, "record bytes");
+        NS_TEST_EXPECT_MSG_EQ(rec.fragments, 15, "record fragments");
+        NS_TEST_EXPECT_MSG_EQ(rec.fragmentsLost, 0, "record fragments lost");
+        NS_TEST_EXPECT_MSG_EQ(rec.retransmissions, 0, "record retransmissions");
+        NS_TEST_EXPECT_MSG_EQ(rec.delivered, true, "record delivered");
+        NS_TEST_EXPECT_MSG_EQ(rec.reason, "", "record reason");
+        NS_TEST_EXPECT_MSG_EQ(rec.recvTime, r.recvTime, "record recv time");
+        NS_TEST_EXPECT_MSG_EQ(rec.dropProbability, 0.0, "no eq. 18 at packet level");
+
+        NS_TEST_ASSERT_MSG_EQ(m_sendDone.size(), 1, "one send-done");
+        NS_TEST_EXPECT_MSG_EQ(std::get<0>(m_sendDone[0]), id, "send-done id");
+        NS_TEST_EXPECT_MSG_EQ(std::get<1>(m_sendDone[0]), 1, "send-done dst");
+        NS_TEST_EXPECT_MSG_EQ(std::get<2>(m_sendDone[0]), true, "send-done success");
+        // 15 fragments of 1400 bytes (the last 400) went out as packets.
+        NS_TEST_EXPECT_MSG_EQ(m_transports[0]->GetNPacketsSent(), 15, "packets sent");
+        NS_TEST_EXPECT_MSG_EQ(m_transports[1]->GetNPacketsReceived(), 15, "packets received");
+        NS_TEST_EXPECT_MSG_EQ(m_transports[2]->GetNPacketsReceived(), 0, "unicast only");
+        CheckReleased();
+        Finish();
+    }
+};
+
+/**
+ * \ingroup d2dlearn-tests
+ * \brief Unreliable broadcast reaches every other device, one record per receiver.
+ */
+class D2dWifiBroadcastTestCase : public D2dWifiTestBase
+{
+  public:
+    D2dWifiBroadcastTestCase()
+        : D2dWifiTestBase("unreliable broadcast reaches the other devices")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Build({Vector(0, 0, 0), Vector(5, 0, 0), Vector(0, 5, 0)});
+        auto msg = Create<D2dMessage>("prediction", 5000);
+        ScheduleSend(0.2, 0, msg, D2D_BROADCAST, D2dDeliveryMode::UNRELIABLE);
+        Simulator::Stop(Seconds(5));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(m_receptions.size(), 2, "two receivers");
+        std::map<uint32_t, int> byDst;
+        for (const auto& r : m_receptions)
+        {
+            ++byDst[r.dst];
+            NS_TEST_EXPECT_MSG_EQ(r.message, msg, "same message object");
+            NS_TEST_EXPECT_MSG_EQ(r.fragments, 4, "ceil(5000/1400) fragments");
+            NS_TEST_EXPECT_MSG_EQ(r.IsComplete(), true, "complete");
+            NS_TEST_EXPECT_MSG_EQ(r.src, 0, "src");
+        }
+        NS_TEST_EXPECT_MSG_EQ(byDst[1], 1, "device 1 receives once");
+        NS_TEST_EXPECT_MSG_EQ(byDst[2], 1, "device 2 receives once");
+        NS_TEST_EXPECT_MSG_EQ(byDst.count(0), 0, "the sender does not receive");
+
+        NS_TEST_ASSERT_MSG_EQ(m_records.size(), 2, "one record per receiver");
+        CheckOneRecordPerPair();
+        for (const auto& rec : m_records)
+        {
+            NS_TEST_EXPECT_MSG_EQ(rec.delivered, true, "delivered");
+            NS_TEST_EXPECT_MSG_EQ(rec.fragmentsLost, 0, "nothing lost");
+            NS_TEST_EXPECT_MSG_EQ((rec.dst == 1 || rec.dst == 2), true, "dst is a receiver");
+        }
+        NS_TEST_ASSERT_MSG_EQ(m_sendDone.size(), 1, "one send-done");
+        NS_TEST_EXPECT_MSG_EQ(std::get<1>(m_sendDone[0]), D2D_BROADCAST, "broadcast dst");
+        NS_TEST_EXPECT_MSG_EQ(std::get<2>(m_sendDone[0]), true, "send-done success");
+        CheckReleased();
+        Finish();
+    }
+};
+
+/**
+ * \ingroup d2dlearn-tests
+ * \brief Reliable unicast: acknowledged in range; retry limit out of range (5 km).
+ */
+class D2dWifiReliableTestCase : public D2dWifiTestBase
+{
+  public:
+    D2dWifiReliableTestCase()
+        : D2dWifiTestBase("reliable unicast: ACK in range, retry limit out of range")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Device 1 is 5 km away, device 2 is 5 m away.
+        Build({Vector(0, 0, 0), Vector(5000, 0, 0), Vector(0, 5, 0)});
+        UintegerValue maxRetx;
+        m_transports[0]->GetAttribute("MaxRetransmissions", maxRetx);
+        NS_TEST_ASSERT_MSG_EQ(maxRetx.Get(), 3, "default MaxRetransmissions");
+
+        auto far = Create<D2dMessage>("vote", 4000);
+        auto near = Create<D2dMessage>("model_update", 20000);
+        ScheduleSend(0.1, 0, far, 1, D2dDeliveryMode::RELIABLE);
+        ScheduleSend(0.1, 0, near, 2, D2dDeliveryMode::RELIABLE);
+        Simulator::Stop(Seconds(20));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(m_ids.size(), 2, "two sends");
+        const uint64_t farId = m_ids[0];
+        const uint64_t nearId = m_ids[1];
+        const uint32_t farFragments = 3; // ceil(4000 / 1400)
+
+        NS_TEST_ASSERT_MSG_EQ(m_records.size(), 2, "one record per message");
+        CheckOneRecordPerPair();
+        NS_TEST_ASSERT_MSG_EQ(m_sendDone.size(), 2, "two send-done");
+        for (const auto& sd : m_sendDone)
+        {
+            if (std::get<0>(sd) == farId)
+            {
+                NS_TEST_EXPECT_MSG_EQ(std::get<2>(sd), false, "far send fails");
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_EQ(std::get<0>(sd), nearId, "near id");
+                NS_TEST_EXPECT_MSG_EQ(std::get<2>(sd), true, "near send acknowledged");
+            }
+        }
+        for (const auto& rec : m_records)
+        {
+            if (rec.msgId == farId)
+            {
+                NS_TEST_EXPECT_MSG_EQ(rec.dst, 1, "far dst");
+                NS_TEST_EXPECT_MSG_EQ(rec.delivered, false, "far not delivered");
+                NS_TEST_EXPECT_MSG_EQ(rec.reason, "retry_limit", "far reason");
+                NS_TEST_EXPECT_MSG_EQ(rec.fragments, farFragments, "far fragments");
+                NS_TEST_EXPECT_MSG_EQ(rec.fragmentsLost, farFragments, "far all lost");
+                NS_TEST_EXPECT_MSG_EQ(rec.retransmissions,
+                                      maxRetx.Get() * farFragments,
+                                      "whole-message retransmissions");
+                // Four attempts, each followed by a 1 s ACK timeout.
+                NS_TEST_EXPECT_MSG_GT(rec.recvTime, Seconds(4.1), "failure after 4 timeouts");
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_EQ(rec.msgId, nearId, "near id");
+                NS_TEST_EXPECT_MSG_EQ(rec.dst, 2, "near dst");
+                NS_TEST_EXPECT_MSG_EQ(rec.delivered, true, "near delivered");
+                NS_TEST_EXPECT_MSG_EQ(rec.retransmissions, 0, "near no retransmission");
+                NS_TEST_EXPECT_MSG_EQ(rec.reason, "", "near reason");
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(m_receptions.size(), 1, "only the near message arrives");
+        NS_TEST_EXPECT_MSG_EQ(m_receptions[0].message, near, "near message object");
+        NS_TEST_EXPECT_MSG_EQ(m_receptions[0].IsComplete(), true, "complete");
+        NS_TEST_EXPECT_MSG_EQ((m_receptions[0].mode == D2dDeliveryMode::RELIABLE), true, "mode");
+        // 4 attempts of 3 fragments to the far device + 15 fragments to the near one.
+        NS_TEST_EXPECT_MSG_EQ(m_transports[0]->GetNPacketsSent(), 4 * 3 + 15, "packets sent");
+        CheckReleased();
+        Finish();
+    }
+};
+
+/**
+ * \ingroup d2dlearn-tests
+ * \brief A device that is off: its pending and later records say "receiver_off".
+ */
+class D2dWifiTurnOffTestCase : public D2dWifiTestBase
+{
+  public:
+    D2dWifiTurnOffTestCase()
+        : D2dWifiTestBase("receiver off: records say receiver_off")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Build({Vector(0, 0, 0), Vector(5, 0, 0), Vector(0, 5, 0)});
+        Simulator::Schedule(Seconds(0.1), &D2dWifiTransport::TurnOff, m_transports[1]);
+        auto bcast = Create<D2dMessage>("belief", 3000);
+        auto uni = Create<D2dMessage>("model_update", 3000);
+        ScheduleSend(0.2, 0, bcast, D2D_BROADCAST, D2dDeliveryMode::UNRELIABLE);
+        ScheduleSend(0.2, 0, uni, 1, D2dDeliveryMode::RELIABLE);
+        // A device that is off sends nothing.
+        ScheduleSend(0.3, 1, uni, 0, D2dDeliveryMode::UNRELIABLE);
+        Simulator::Stop(Seconds(20));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(m_ids.size(), 3, "three sends");
+        NS_TEST_EXPECT_MSG_EQ(m_ids[2], 0, "an off device does not send");
+        NS_TEST_ASSERT_MSG_EQ(m_records.size(), 3, "2 broadcast + 1 unicast records");
+        CheckOneRecordPerPair();
+        for (const auto& rec : m_records)
+        {
+            if (rec.dst == 1)
+            {
+                NS_TEST_EXPECT_MSG_EQ(rec.delivered, false, "off receiver gets nothing");
+                NS_TEST_EXPECT_MSG_EQ(rec.reason, "receiver_off", "reason");
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_EQ(rec.dst, 2, "other receiver");
+                NS_TEST_EXPECT_MSG_EQ(rec.delivered, true, "on receiver gets it");
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(m_receptions.size(), 1, "only device 2 receives");
+        NS_TEST_EXPECT_MSG_EQ(m_receptions[0].dst, 2, "device 2");
+        bool uniFailed = false;
+        for (const auto& sd : m_sendDone)
+        {
+            if (std::get<0>(sd) == m_ids[1])
+            {
+                uniFailed = !std::get<2>(sd);
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(uniFailed, true, "reliable send to an off device fails");
+        CheckReleased();
+        Finish();
+    }
+};
+
+/**
+ * \ingroup d2dlearn-tests
+ * \brief Unreliable messages to a device out of range (5 km): a "loss" record, written
+ * although the receiver got nothing.
+ */
+class D2dWifiLossTestCase : public D2dWifiTestBase
+{
+  public:
+    D2dWifiLossTestCase()
+        : D2dWifiTestBase("unreliable sends out of range are recorded as loss")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Build({Vector(0, 0, 0), Vector(5, 0, 0), Vector(5000, 0, 0)});
+        auto uni = Create<D2dMessage>("offer", 4000);
+        auto bcast = Create<D2dMessage>("prediction", 2000);
+        ScheduleSend(0.1, 0, uni, 2, D2dDeliveryMode::UNRELIABLE);
+        ScheduleSend(0.1, 0, bcast, D2D_BROADCAST, D2dDeliveryMode::UNRELIABLE);
+        Simulator::Stop(Seconds(10));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(m_ids.size(), 2, "two sends");
+        NS_TEST_ASSERT_MSG_EQ(m_records.size(), 3, "1 unicast + 2 broadcast records");
+        CheckOneRecordPerPair();
+        for (const auto& rec : m_records)
+        {
+            if (rec.dst == 2)
+            {
+                NS_TEST_EXPECT_MSG_EQ(rec.delivered, false, "far device gets nothing");
+                NS_TEST_EXPECT_MSG_EQ(rec.reason, "loss", "reason");
+                NS_TEST_EXPECT_MSG_EQ(rec.fragmentsLost, rec.fragments, "all fragments lost");
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_EQ(rec.msgId, m_ids[1], "near device: the broadcast");
+                NS_TEST_EXPECT_MSG_EQ(rec.delivered, true, "near device receives");
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(m_receptions.size(), 1, "only the near device receives");
+        NS_TEST_ASSERT_MSG_EQ(m_sendDone.size(), 2, "two send-done");
+        NS_TEST_EXPECT_MSG_EQ(std::get<2>(m_sendDone[0]), true, "unreliable: ended");
+        NS_TEST_EXPECT_MSG_EQ(std::get<2>(m_sendDone[1]), true, "unreliable: ended");
+        CheckReleased();
+        Finish();
+    }
+};
+
+/**
+ * \ingroup d2dlearn-tests
+ * \brief With fading at 45 m, a broadcast of 100 fragments arrives in part: the receiver
+ * gets the partial message at its reassembly timeout.
+ */
+class D2dWifiPartialTestCase : public D2dWifiTestBase
+{
+  public:
+    D2dWifiPartialTestCase()
+        : D2dWifiTestBase("partial unreliable delivery under fading")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Build({Vector(0, 0, 0), Vector(45, 0, 0)}, true);
+        auto msg = Create<D2dMessage>("datapoints", 140000, nullptr, 1000);
+        ScheduleSend(0.1, 0, msg, D2D_BROADCAST, D2dDeliveryMode::UNRELIABLE);
+        Simulator::Stop(Seconds(10));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(m_receptions.size(), 1, "one (partial) reception");
+        const D2dReception& r = m_receptions[0];
+        NS_TEST_EXPECT_MSG_EQ(r.fragments, 100, "fragments");
+        NS_TEST_EXPECT_MSG_GT(r.fragmentsReceived, 0, "something arrived");
+        NS_TEST_EXPECT_MSG_LT(r.fragmentsReceived, 100, "something was lost");
+        NS_TEST_EXPECT_MSG_EQ(r.ItemsReceived(), r.fragmentsReceived * 10, "items of fragments");
+        NS_TEST_ASSERT_MSG_EQ(m_records.size(), 1, "one record");
+        NS_TEST_EXPECT_MSG_EQ(m_records[0].delivered, true, "partial counts as delivered");
+        NS_TEST_EXPECT_MSG_EQ(
+            m_records[0].fragmentsLost, 100 - r.fragmentsReceived, "lost = fragments - received");
+        CheckReleased();
+        Finish();
+    }
+};
+
+/**
+ * \ingroup d2dlearn-tests
+ * \brief The same message script, written once against D2dTransport, runs over the
+ * D2dChannel backend and over Wi-Fi ad hoc, and both deliver the same messages to the
+ * same receivers (links short enough to be lossless on both).
+ */
+class D2dSameMessagesBothBackendsTestCase : public TestCase
+{
+  public:
+    D2dSameMessagesBothBackendsTestCase()
+        : TestCase("same messages over the D2D channel and over Wi-Fi ad hoc")
+    {
+    }
+
+  private:
+    /** (src, dst, kind, bytes, complete) of each reception */
+    using Outcome = std::tuple<uint32_t, uint32_t, std::string, uint64_t, bool>;
+
+    /**
+     * \brief The script: unicasts in both modes, a broadcast, an itemised message.
+     * \param transports the devices' transports, whatever their backend
+     * \return what every device received, sorted
+     */
+    std::vector<Outcome> RunScript(const std::vector<Ptr<D2dTransport>>& transports)
+    {
+        std::vector<Outcome> got;
+        for (auto& t : transports)
+        {
+            t->SetReceiveCallback(
+                Callback<void, const D2dReception&>([&got](const D2dReception& r) {
+                    got.emplace_back(r.src,
+                                     r.dst,
+                                     r.message->GetKind(),
+                                     r.message->GetSizeBytes(),
+                                     r.IsComplete());
+                }));
+        }
+        auto update = Create<D2dMessage>("model_update", 40000, std::make_shared<TestPayload>(1));
+        auto vote = Create<D2dMessage>("vote", 64);
+        auto offer = Create<D2dMessage>("datapoints", 12000, nullptr, 30);
+        Simulator::Schedule(Seconds(0.1), [&]() {
+            transports[0]->Send(update, 1, D2dDeliveryMode::RELIABLE);
+        });
+        Simulator::Schedule(Seconds(0.5), [&]() {
+            transports[2]->Send(vote, D2D_BROADCAST, D2dDeliveryMode::UNRELIABLE);
+        });
+        Simulator::Schedule(Seconds(1.0), [&]() {
+            transports[1]->Send(offer, 2, D2dDeliveryMode::UNRELIABLE);
+        });
+        Simulator::Stop(Seconds(5));
+        Simulator::Run();
+        Simulator::Destroy();
+        std::sort(got.begin(), got.end());
+        return got;
+    }
+
+    /** \return three nodes 5 m apart on a line */
+    static NodeContainer Nodes()
+    {
+        NodeContainer nodes;
+        nodes.Create(3);
+        MobilityHelper mobility;
+        mobility.SetPositionAllocator("ns3::GridPositionAllocator",
+                                      "DeltaX",
+                                      DoubleValue(5.0),
+                                      "GridWidth",
+                                      UintegerValue(3));
+        mobility.Install(nodes);
+        return nodes;
+    }
+
+    void DoRun() override
+    {
+        std::vector<Ptr<D2dTransport>> channelTransports;
+        {
+            NodeContainer nodes = Nodes();
+            D2dHelper helper;
+            Ptr<D2dChannel> channel = helper.Install(nodes);
+            for (uint32_t i = 0; i < 3; ++i)
+            {
+                NS_TEST_ASSERT_MSG_LT(channel->GetDropProbability((i + 1) % 3, i),
+                                      1e-3,
+                                      "a 5 to 10 m D2D link is nearly lossless");
+                channelTransports.push_back(channel->GetRadio(i));
+            }
+        }
+        const auto overChannel = RunScript(channelTransports);
+
+        std::vector<Ptr<D2dTransport>> wifiTransports;
+        {
+            NodeContainer nodes = Nodes();
+            D2dWifiHelper helper;
+            for (auto& t : helper.Install(nodes))
+            {
+                wifiTransports.push_back(t);
+            }
+            helper.AssignStreams(1);
+        }
+        const auto overWifi = RunScript(wifiTransports);
+
+        const std::vector<Outcome> expected = {
+            {0, 1, "model_update", 40000, true},
+            {1, 2, "datapoints", 12000, true},
+            {2, 0, "vote", 64, true},
+            {2, 1, "vote", 64, true},
+        };
+        NS_TEST_ASSERT_MSG_EQ((overChannel == expected), true, "D2D channel receptions");
+        NS_TEST_ASSERT_MSG_EQ((overWifi == expected), true, "Wi-Fi receptions");
+    }
+};
+
+/**
+ * \ingroup d2dlearn-tests
+ * \brief The d2d-wifi test suite: the messaging API over 802.11 ad hoc packets.
+ */
+class D2dWifiTestSuite : public TestSuite
+{
+  public:
+    D2dWifiTestSuite()
+        : TestSuite("d2d-wifi", UNIT)
+    {
+        AddTestCase(new D2dWifiUnicastTestCase, TestCase::QUICK);
+        AddTestCase(new D2dWifiBroadcastTestCase, TestCase::QUICK);
+        AddTestCase(new D2dWifiReliableTestCase, TestCase::QUICK);
+        AddTestCase(new D2dWifiTurnOffTestCase, TestCase::QUICK);
+        AddTestCase(new D2dWifiLossTestCase, TestCase::QUICK);
+        AddTestCase(new D2dWifiPartialTestCase, TestCase::QUICK);
+        AddTestCase(new D2dSameMessagesBothBackendsTestCase, TestCase::QUICK);
+    }
+};
+
+/** Static instance that registers the suite. */
+D2dWifiTestSuite g_d2dWifiTestSuite;
+
+} // namespace
