@@ -30,13 +30,12 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 
-#include <sys/resource.h>
-
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <sys/resource.h>
 #include <vector>
 
 using namespace ns3;
@@ -122,8 +121,14 @@ class Source
            Time stop,
            Ptr<ExponentialRandomVariable> gap,
            Ptr<UniformRandomVariable> peer)
-        : m_radio(radio), m_n(nDevices), m_message(message), m_broadcast(broadcast), m_mode(mode),
-          m_stop(stop), m_gap(gap), m_peer(peer)
+        : m_radio(radio),
+          m_n(nDevices),
+          m_message(message),
+          m_broadcast(broadcast),
+          m_mode(mode),
+          m_stop(stop),
+          m_gap(gap),
+          m_peer(peer)
     {
     }
 
@@ -204,8 +209,9 @@ main(int argc, char* argv[])
                  rate);
     cmd.AddValue("simTime", "Simulated seconds during which messages are generated", simTime);
     cmd.AddValue("drainTime", "Simulated seconds after simTime for messages in flight", drainTime);
-    cmd.AddValue(
-        "broadcast", "Broadcast every message instead of unicast to a random peer", broadcast);
+    cmd.AddValue("broadcast",
+                 "Broadcast every message instead of unicast to a random peer",
+                 broadcast);
     cmd.AddValue("reliable", "Reliable (ARQ) unicast instead of unreliable", reliable);
     cmd.AddValue("noEnergy",
                  "Detach the radios' energy models (measures the channel without energy "
@@ -333,8 +339,10 @@ main(int argc, char* argv[])
                 g_count.delivered ? g_count.latencySumS / g_count.delivered : 0.0);
     std::printf("simulator events          %llu\n", static_cast<unsigned long long>(events));
     std::printf("simulated time            %.3f s\n", simulated);
-    std::printf(
-        "wall time: setup %.3f s, run %.3f s (run CPU time %.3f s)\n", setupWall, runWall, runCpu);
+    std::printf("wall time: setup %.3f s, run %.3f s (run CPU time %.3f s)\n",
+                setupWall,
+                runWall,
+                runCpu);
     std::printf("deliveries per wall s     %.0f\n",
                 runWall > 0 ? g_count.delivered / runWall : 0.0);
     std::printf("records per wall s        %.0f\n", runWall > 0 ? g_count.records / runWall : 0.0);

@@ -28,7 +28,7 @@ struct Weights : public D2dPayload
 int
 main(int argc, char* argv[])
 {
-    double distanceM = 150.0;  // spacing of the devices on a line, m
+    double distanceM = 150.0;   // spacing of the devices on a line, m
     double noisePowerW = 1e-13; // sigma^2 of eq. (18), W
 
     CommandLine cmd(__FILE__);
@@ -56,9 +56,8 @@ main(int argc, char* argv[])
         channel->GetRadio(i)->SetReceiveCallback(
             Callback<void, const D2dReception&>([](const D2dReception& r) {
                 std::cout << Simulator::Now().As(Time::MS) << " device " << r.dst << " got "
-                          << r.message->GetKind() << " #" << r.msgId << " from " << r.src
-                          << ": " << r.fragmentsReceived << "/" << r.fragments
-                          << " fragments";
+                          << r.message->GetKind() << " #" << r.msgId << " from " << r.src << ": "
+                          << r.fragmentsReceived << "/" << r.fragments << " fragments";
                 if (auto w = r.message->GetPayloadAs<Weights>())
                 {
                     std::cout << ", " << w->values.size() << " weights by reference";
@@ -84,7 +83,8 @@ main(int argc, char* argv[])
     }
     auto weights = std::make_shared<Weights>();
     weights->values.assign(101770, 0.5f); // a 784-128-10 MLP
-    auto update = Create<D2dMessage>("model_update", weights->values.size() * sizeof(float), weights);
+    auto update =
+        Create<D2dMessage>("model_update", weights->values.size() * sizeof(float), weights);
     auto offer = Create<D2dMessage>("datapoints", 50 * 785 * 4, nullptr, 50);
 
     channel->GetRadio(0)->Send(update, 1, D2dDeliveryMode::RELIABLE);

@@ -17,7 +17,6 @@
 #include "ns3/network-module.h"
 
 #include <fmt/format.h>
-
 #include <stdexcept>
 
 using namespace ns3;
@@ -73,58 +72,44 @@ SendNext(Traffic* t)
 int
 main(int argc, char* argv[])
 {
-    uint32_t nDevices = 0;            // devices (0: 10, or the size of --rssFile)
-    uint64_t messageBytes = 100000;   // bytes per message
-    uint32_t mtuBytes = 1500;         // fragment payload, bytes
-    double spectralEfficiency = 2.0;  // r of eq. (18), bit/s/Hz
-    double bandwidthHz = 10e6;        // Hz; link rate = r x bandwidth
-    double noisePowerW = 1e-13;       // sigma^2 of eq. (18), W
-    double txPowerDbm = 20.0;         // transmit power, dBm
-    bool reliable = false;            // retransmit lost fragments
-    bool fastPath = true;             // O(1) events per message
-    bool broadcast = false;           // broadcast instead of unicast to random peers
-    double d2sFraction = 0.0;         // fraction of messages sent to the server
-    double d2sDistanceFactor = 3.0;   // D2S distance / mean D2D distance
-    Time duration = Seconds(10);      // simulated time
-    Time meanInterval = Seconds(1);   // mean time between a device's messages
-    double areaSideM = 200.0;         // side of the square the devices are placed in, m
-    double initialEnergyJ = 10000.0;  // battery per device, J
-    std::string energyModel = "power"; // radio energy: power | first-order
+    uint32_t nDevices = 0;              // devices (0: 10, or the size of --rssFile)
+    uint64_t messageBytes = 100000;     // bytes per message
+    uint32_t mtuBytes = 1500;           // fragment payload, bytes
+    double spectralEfficiency = 2.0;    // r of eq. (18), bit/s/Hz
+    double bandwidthHz = 10e6;          // Hz; link rate = r x bandwidth
+    double noisePowerW = 1e-13;         // sigma^2 of eq. (18), W
+    double txPowerDbm = 20.0;           // transmit power, dBm
+    bool reliable = false;              // retransmit lost fragments
+    bool fastPath = true;               // O(1) events per message
+    bool broadcast = false;             // broadcast instead of unicast to random peers
+    double d2sFraction = 0.0;           // fraction of messages sent to the server
+    double d2sDistanceFactor = 3.0;     // D2S distance / mean D2D distance
+    Time duration = Seconds(10);        // simulated time
+    Time meanInterval = Seconds(1);     // mean time between a device's messages
+    double areaSideM = 200.0;           // side of the square the devices are placed in, m
+    double initialEnergyJ = 10000.0;    // battery per device, J
+    std::string energyModel = "power";  // radio energy: power | first-order
     std::string energySource = "basic"; // basic | liion
-    uint32_t dynamicRssLevels = 0;    // > 0: dynamic RSS (seed 002 VI-P) with that many states
-    Time rssStep = Seconds(1);        // dynamic RSS: time between redraws
-    std::string rssFile;              // N x N RSS matrix (W), replaces positions
-    uint64_t seed = 1;                // seeds every RNG stream
+    uint32_t dynamicRssLevels = 0;      // > 0: dynamic RSS (seed 002 VI-P) with that many states
+    Time rssStep = Seconds(1);          // dynamic RSS: time between redraws
+    std::string rssFile;                // N x N RSS matrix (W), replaces positions
+    uint64_t seed = 1;                  // seeds every RNG stream
     std::string outDir = "results/d2d-exchange"; // trace folder
-    bool quiet = false;               // no progress on stderr
+    bool quiet = false;                          // no progress on stderr
 
     D2dScenarioSupport support("d2d-exchange");
-    support.CheckArguments(argc,
-                           argv,
-                           {{"nDevices", 'u'},
-                            {"messageBytes", 'u'},
-                            {"mtuBytes", 'u'},
-                            {"spectralEfficiency", 'd'},
-                            {"bandwidthHz", 'd'},
-                            {"noisePowerW", 'd'},
-                            {"txPowerDbm", 'd'},
-                            {"reliable", 'b'},
-                            {"fastPath", 'b'},
-                            {"broadcast", 'b'},
-                            {"d2sFraction", 'd'},
-                            {"d2sDistanceFactor", 'd'},
-                            {"duration", 't'},
-                            {"meanInterval", 't'},
-                            {"areaSideM", 'd'},
-                            {"initialEnergyJ", 'd'},
-                            {"energyModel", 's'},
-                            {"energySource", 's'},
-                            {"dynamicRssLevels", 'u'},
-                            {"rssStep", 't'},
-                            {"rssFile", 's'},
-                            {"seed", 'u'},
-                            {"outDir", 's'},
-                            {"quiet", 'b'}});
+    support.CheckArguments(argc, argv, {{"nDevices", 'u'},         {"messageBytes", 'u'},
+                                        {"mtuBytes", 'u'},         {"spectralEfficiency", 'd'},
+                                        {"bandwidthHz", 'd'},      {"noisePowerW", 'd'},
+                                        {"txPowerDbm", 'd'},       {"reliable", 'b'},
+                                        {"fastPath", 'b'},         {"broadcast", 'b'},
+                                        {"d2sFraction", 'd'},      {"d2sDistanceFactor", 'd'},
+                                        {"duration", 't'},         {"meanInterval", 't'},
+                                        {"areaSideM", 'd'},        {"initialEnergyJ", 'd'},
+                                        {"energyModel", 's'},      {"energySource", 's'},
+                                        {"dynamicRssLevels", 'u'}, {"rssStep", 't'},
+                                        {"rssFile", 's'},          {"seed", 'u'},
+                                        {"outDir", 's'},           {"quiet", 'b'}});
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("nDevices", "Number of devices (0: 10, or N of --rssFile)", nDevices);
@@ -145,7 +130,8 @@ main(int argc, char* argv[])
     cmd.AddValue("initialEnergyJ", "Battery energy per device, J", initialEnergyJ);
     cmd.AddValue("energyModel", "Radio energy model: power or first-order", energyModel);
     cmd.AddValue("energySource", "Energy source: basic or liion", energySource);
-    cmd.AddValue("dynamicRssLevels", "Dynamic RSS with this many quantized states (0: off)",
+    cmd.AddValue("dynamicRssLevels",
+                 "Dynamic RSS with this many quantized states (0: off)",
                  dynamicRssLevels);
     cmd.AddValue("rssStep", "Dynamic RSS: time between redraws", rssStep);
     cmd.AddValue("rssFile", "CSV file with the N x N RSS matrix W_ij in W", rssFile);
@@ -257,15 +243,18 @@ main(int argc, char* argv[])
     d2d.SetD2sChannelAttribute("MtuBytes", UintegerValue(mtuBytes));
     d2d.SetD2sChannelAttribute("FastPath", BooleanValue(fastPath));
     d2d.SetRadioAttribute("TxPowerDbm", DoubleValue(txPowerDbm));
-    d2d.SetRadioEnergyAttribute("Model", StringValue(energyModel == "power" ? "Power" : "FirstOrder"));
+    d2d.SetRadioEnergyAttribute("Model",
+                                StringValue(energyModel == "power" ? "Power" : "FirstOrder"));
     if (energySource == "liion")
     {
         d2d.SetEnergySourceType("ns3::LiIonEnergySource");
-        d2d.SetEnergySourceAttribute("LiIonEnergySourceInitialEnergyJ", DoubleValue(initialEnergyJ));
+        d2d.SetEnergySourceAttribute("LiIonEnergySourceInitialEnergyJ",
+                                     DoubleValue(initialEnergyJ));
     }
     else
     {
-        d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(initialEnergyJ));
+        d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ",
+                                     DoubleValue(initialEnergyJ));
     }
     if (!rssMatrix.empty())
     {

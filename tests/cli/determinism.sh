@@ -2,7 +2,7 @@
 # Determinism of the d2d-exchange scenario (SPEC.md: "Same seed, same parameters:
 # byte-identical trace files"). For the fast path, the per-fragment path and reliable
 # delivery (both paths): two runs with the same --seed give byte-identical messages.csv
-# and energy.csv and the same run.json apart from wall_time_s and outDir; another seed
+# and energy.csv and the same run.json apart from wall_time_s, outDir and commandLine (which names outDir); another seed
 # gives a different messages.csv.
 #
 # Usage: bash determinism.sh PATH/TO/d2d-exchange
@@ -62,9 +62,9 @@ for extra in "" "--fastPath=false" "--reliable=true" "--fastPath=false --reliabl
             diff "$a/$f" "$b/$f" | head -n 6 | sed 's/^/    | /' || true
         fi
     done
-    if diff <(grep -v -e '"wall_time_s"' -e '"outDir"' "$a/run.json") \
-            <(grep -v -e '"wall_time_s"' -e '"outDir"' "$b/run.json") >/dev/null; then
-        echo "  run.json identical apart from wall_time_s and outDir"
+    if diff <(grep -v -e '"wall_time_s"' -e '"outDir"' -e '"commandLine"' "$a/run.json") \
+            <(grep -v -e '"wall_time_s"' -e '"outDir"' -e '"commandLine"' "$b/run.json") >/dev/null; then
+        echo "  run.json identical apart from wall_time_s, outDir and commandLine (which names outDir)"
     else
         fail "run.json differs beyond wall_time_s and outDir"
     fi

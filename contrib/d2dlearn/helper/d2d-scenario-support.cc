@@ -7,14 +7,13 @@
 #include "ns3/simulator.h"
 #include "ns3/type-id.h"
 
-#include <boost/lexical_cast.hpp>
-#include <fmt/format.h>
-
 #include <algorithm>
+#include <boost/lexical_cast.hpp>
 #include <cmath>
-#include <regex>
 #include <cstdio>
 #include <cstdlib>
+#include <fmt/format.h>
+#include <regex>
 
 namespace ns3
 {
@@ -112,7 +111,8 @@ D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Para
                              arg));
         }
         const std::size_t eq = arg.find('=');
-        const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+        const std::string name =
+            arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
         const bool hasValue = eq != std::string::npos;
         const std::string value = hasValue ? arg.substr(eq + 1) : "";
         if (std::find(builtin.begin(), builtin.end(), name) != builtin.end())
@@ -143,7 +143,8 @@ D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Para
             }
             const bool isTime = info.checker->GetValueTypeName() == "ns3::TimeValue";
             auto checked = info.checker->Create();
-            if ((isTime && !IsTime(value)) || !checked->DeserializeFromString(value, info.checker) ||
+            if ((isTime && !IsTime(value)) ||
+                !checked->DeserializeFromString(value, info.checker) ||
                 !info.checker->Check(*checked))
             {
                 std::string range = info.checker->GetUnderlyingTypeInformation();

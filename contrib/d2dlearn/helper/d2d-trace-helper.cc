@@ -10,11 +10,10 @@
 #include "ns3/string.h"
 
 #include <boost/lexical_cast.hpp>
-#include <fmt/format.h>
-
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fmt/format.h>
 #include <stdexcept>
 
 namespace ns3
@@ -46,7 +45,8 @@ JsonValue(const std::string& value)
     {
         std::size_t pos = 0;
         const double d = std::stod(value, &pos);
-        if (pos == value.size() && std::isfinite(d) && value.find_first_of("xXnN") == std::string::npos)
+        if (pos == value.size() && std::isfinite(d) &&
+            value.find_first_of("xXnN") == std::string::npos)
         {
             return value;
         }
@@ -203,8 +203,7 @@ D2dTraceHelper::AddAttributes(Ptr<Object> object)
             }
             AddParameter(tid.GetName() + "::" + info.name, text);
         }
-        if (t == t.GetParent() || t.GetParent() == Object::GetTypeId() ||
-            t.GetParent() == TypeId())
+        if (t == t.GetParent() || t.GetParent() == Object::GetTypeId() || t.GetParent() == TypeId())
         {
             break;
         }

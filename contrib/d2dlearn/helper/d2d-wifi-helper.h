@@ -7,7 +7,6 @@
 
 #include "ns3/d2d-message-registry.h"
 #include "ns3/d2d-wifi-transport.h"
-
 #include "ns3/ipv4-address.h"
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"

@@ -16,9 +16,8 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
-#include <boost/random/binomial_distribution.hpp>
-
 #include <algorithm>
+#include <boost/random/binomial_distribution.hpp>
 #include <cmath>
 
 namespace ns3
@@ -422,7 +421,8 @@ D2dChannel::StartTransmission(Ptr<D2dRadio> sender, const D2dRadio::TxJob& job)
     }
     for (std::size_t k = 0; k < tx->rx.size(); ++k)
     {
-        tx->rx[k].startEvent = Simulator::Schedule(tx->rx[k].prop, &D2dChannel::RxStart, this, tx, k);
+        tx->rx[k].startEvent =
+            Simulator::Schedule(tx->rx[k].prop, &D2dChannel::RxStart, this, tx, k);
     }
 
     if (tx->fastPath)
@@ -453,7 +453,8 @@ D2dChannel::StartTransmission(Ptr<D2dRadio> sender, const D2dRadio::TxJob& job)
                     tx->retransmissions += static_cast<uint32_t>(sent);
                 }
                 tx->fragmentTransmissions += sent;
-                tx->airtime += tx->tFull * static_cast<int64_t>(full) + (last ? tx->tLast : Time(0));
+                tx->airtime +=
+                    tx->tFull * static_cast<int64_t>(full) + (last ? tx->tLast : Time(0));
                 full = Binomial(full, p);
                 last = last && m_uniform->GetValue() < p;
                 if (full == 0 && !last)

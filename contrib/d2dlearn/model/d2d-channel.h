@@ -199,8 +199,8 @@ class D2dChannel : public Object
     Ptr<UniformRandomVariable> m_uniform;
     Ptr<MobilityModel> m_fixedA;
     Ptr<MobilityModel> m_fixedB;
-    std::vector<Ptr<D2dRadio>> m_radios;           //!< by index
-    std::vector<Ptr<Transmission>> m_current;      //!< ongoing transmission by sender index
+    std::vector<Ptr<D2dRadio>> m_radios;      //!< by index
+    std::vector<Ptr<Transmission>> m_current; //!< ongoing transmission by sender index
     TracedCallback<uint64_t, uint32_t, uint64_t, Time> m_transmissionTrace;
 };
 

@@ -41,15 +41,15 @@ constexpr uint32_t D2D_BROADCAST = std::numeric_limits<uint32_t>::max();
  */
 struct D2dReception
 {
-    uint64_t msgId{0};                 //!< id unique within the network
-    uint32_t src{0};                   //!< sender's device index
-    uint32_t dst{0};                   //!< receiver's device index
-    Ptr<const D2dMessage> message;     //!< the message (payload by reference)
+    uint64_t msgId{0};                                 //!< id unique within the network
+    uint32_t src{0};                                   //!< sender's device index
+    uint32_t dst{0};                                   //!< receiver's device index
+    Ptr<const D2dMessage> message;                     //!< the message (payload by reference)
     D2dDeliveryMode mode{D2dDeliveryMode::UNRELIABLE}; //!< delivery mode used
-    uint32_t fragments{0};             //!< fragments the message was cut into
-    uint32_t fragmentsReceived{0};     //!< fragments that arrived (== fragments if complete)
-    Time sendTime;                     //!< when Send() was called
-    Time recvTime;                     //!< when the last fragment arrived
+    uint32_t fragments{0};                             //!< fragments the message was cut into
+    uint32_t fragmentsReceived{0}; //!< fragments that arrived (== fragments if complete)
+    Time sendTime;                 //!< when Send() was called
+    Time recvTime;                 //!< when the last fragment arrived
 
     /** \return true if every fragment arrived */
     bool IsComplete() const
@@ -71,18 +71,18 @@ struct D2dReception
  */
 struct D2dDeliveryRecord
 {
-    uint64_t msgId{0};           //!< message id
-    std::string kind;            //!< message kind
-    uint32_t src{0};             //!< sender index
-    uint32_t dst{0};             //!< receiver index
-    uint64_t bytes{0};           //!< message size (bytes)
+    uint64_t msgId{0};                                 //!< message id
+    std::string kind;                                  //!< message kind
+    uint32_t src{0};                                   //!< sender index
+    uint32_t dst{0};                                   //!< receiver index
+    uint64_t bytes{0};                                 //!< message size (bytes)
     D2dDeliveryMode mode{D2dDeliveryMode::UNRELIABLE}; //!< delivery mode
-    Time sendTime;               //!< Send() time
-    Time recvTime;               //!< reception time (valid only if delivered)
-    uint32_t fragments{0};       //!< fragments of the message
-    uint32_t fragmentsLost{0};   //!< fragments that never arrived
-    uint32_t retransmissions{0}; //!< fragment retransmissions (reliable mode)
-    bool delivered{false};       //!< the receiver's callback was invoked
+    Time sendTime;                                     //!< Send() time
+    Time recvTime;                                     //!< reception time (valid only if delivered)
+    uint32_t fragments{0};                             //!< fragments of the message
+    uint32_t fragmentsLost{0};                         //!< fragments that never arrived
+    uint32_t retransmissions{0};                       //!< fragment retransmissions (reliable mode)
+    bool delivered{false};                             //!< the receiver's callback was invoked
     double dropProbability{0.0}; //!< P_D of the link (eq. 18) when its transmission started
     std::string reason;          //!< why not delivered: "", "loss", "retry_limit", ...
 };

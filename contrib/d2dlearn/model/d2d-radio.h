@@ -66,11 +66,11 @@ class D2dRadio : public D2dTransport
     /** \brief A queued message: what the channel transmits. */
     struct TxJob
     {
-        uint64_t msgId{0};                                  //!< message id
-        Ptr<const D2dMessage> message;                      //!< the message
-        uint32_t dst{0};                                    //!< receiver or D2D_BROADCAST
+        uint64_t msgId{0};                                 //!< message id
+        Ptr<const D2dMessage> message;                     //!< the message
+        uint32_t dst{0};                                   //!< receiver or D2D_BROADCAST
         D2dDeliveryMode mode{D2dDeliveryMode::UNRELIABLE}; //!< delivery mode
-        Time sendTime;                                      //!< when Send() was called
+        Time sendTime;                                     //!< when Send() was called
     };
 
     // Called by D2dChannel only.

@@ -328,9 +328,11 @@ D2dWifiTransport::DoDispose()
     if (m_macQueue)
     {
         m_macQueue->TraceDisconnectWithoutContext(
-            "Dequeue", MakeCallback(&D2dWifiTransport::MacQueueRelease, this));
+            "Dequeue",
+            MakeCallback(&D2dWifiTransport::MacQueueRelease, this));
         m_macQueue->TraceDisconnectWithoutContext(
-            "DropBeforeEnqueue", MakeCallback(&D2dWifiTransport::MacQueueRelease, this));
+            "DropBeforeEnqueue",
+            MakeCallback(&D2dWifiTransport::MacQueueRelease, this));
         m_macQueue = nullptr;
     }
     m_device = nullptr;
@@ -387,9 +389,11 @@ D2dWifiTransport::Start()
         m_macQueue = mac->GetTxopQueue(mac->GetQosSupported() ? AC_BE : AC_BE_NQOS);
         NS_ABORT_MSG_IF(!m_macQueue, "D2dWifiTransport: the Wi-Fi MAC has no best-effort queue");
         m_macQueue->TraceConnectWithoutContext(
-            "Dequeue", MakeCallback(&D2dWifiTransport::MacQueueRelease, this));
+            "Dequeue",
+            MakeCallback(&D2dWifiTransport::MacQueueRelease, this));
         m_macQueue->TraceConnectWithoutContext(
-            "DropBeforeEnqueue", MakeCallback(&D2dWifiTransport::MacQueueRelease, this));
+            "DropBeforeEnqueue",
+            MakeCallback(&D2dWifiTransport::MacQueueRelease, this));
     }
     m_socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
     const int bound = m_socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port));
@@ -568,8 +572,10 @@ D2dWifiTransport::MacQueueRelease(Ptr<const WifiMpdu> mpdu)
     {
         const auto attempt = it->second;
         m_lastFragmentUids.erase(it);
-        Simulator::ScheduleNow(
-            &D2dWifiTransport::AttemptOnAir, this, attempt.first, attempt.second);
+        Simulator::ScheduleNow(&D2dWifiTransport::AttemptOnAir,
+                               this,
+                               attempt.first,
+                               attempt.second);
     }
     SchedulePump();
 }
@@ -587,8 +593,10 @@ D2dWifiTransport::AttemptOnAir(uint64_t msgId, uint32_t attempt)
     {
         s->airDone = true;
         s->senderTimer.Cancel();
-        s->senderTimer = Simulator::Schedule(
-            m_reassemblyTimeout, &D2dWifiTransport::FinishUnreliable, this, msgId);
+        s->senderTimer = Simulator::Schedule(m_reassemblyTimeout,
+                                             &D2dWifiTransport::FinishUnreliable,
+                                             this,
+                                             msgId);
     }
     else if (!s->senderDone && attempt == s->attempt)
     {
@@ -672,8 +680,10 @@ D2dWifiTransport::ReceiveData(const D2dWifiFragmentHeader& h)
     else if (!reliable)
     {
         rx.timer.Cancel();
-        rx.timer = Simulator::Schedule(
-            m_reassemblyTimeout, &D2dWifiTransport::ReassemblyExpired, this, h.msgId);
+        rx.timer = Simulator::Schedule(m_reassemblyTimeout,
+                                       &D2dWifiTransport::ReassemblyExpired,
+                                       this,
+                                       h.msgId);
     }
 }
 

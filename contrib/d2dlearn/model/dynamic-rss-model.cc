@@ -89,8 +89,7 @@ DynamicRssModel::AssignStreams(int64_t stream)
 uint64_t
 DynamicRssModel::GetStep() const
 {
-    return static_cast<uint64_t>(Simulator::Now().GetTimeStep() /
-                                 m_stepInterval.GetTimeStep());
+    return static_cast<uint64_t>(Simulator::Now().GetTimeStep() / m_stepInterval.GetTimeStep());
 }
 
 double

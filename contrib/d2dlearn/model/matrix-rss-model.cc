@@ -9,7 +9,6 @@
 
 #include <boost/algorithm/string.hpp>
 #include <boost/lexical_cast.hpp>
-
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -65,17 +64,15 @@ MatrixRssModel::ReadCsv(const std::string& path)
             }
             catch (const boost::bad_lexical_cast&)
             {
-                throw std::runtime_error("rssFile: '" + path + "' line " +
-                                         std::to_string(lineNo) + " column " +
-                                         std::to_string(col + 1) + ": '" + cell +
+                throw std::runtime_error("rssFile: '" + path + "' line " + std::to_string(lineNo) +
+                                         " column " + std::to_string(col + 1) + ": '" + cell +
                                          "' is not a number (expected RSS in W, >= 0)");
             }
             const bool diagonal = (col == w.size());
             if (!diagonal && (!std::isfinite(value) || value < 0))
             {
-                throw std::runtime_error("rssFile: '" + path + "' line " +
-                                         std::to_string(lineNo) + " column " +
-                                         std::to_string(col + 1) + ": RSS " + cell +
+                throw std::runtime_error("rssFile: '" + path + "' line " + std::to_string(lineNo) +
+                                         " column " + std::to_string(col + 1) + ": RSS " + cell +
                                          " out of range (expected a finite value >= 0 W)");
             }
             row.push_back(value);
@@ -92,8 +89,8 @@ MatrixRssModel::ReadCsv(const std::string& path)
         if (w[i].size() != w.size())
         {
             throw std::runtime_error("rssFile: '" + path + "' row " + std::to_string(i + 1) +
-                                     " has " + std::to_string(w[i].size()) +
-                                     " values (expected " + std::to_string(w.size()) +
+                                     " has " + std::to_string(w[i].size()) + " values (expected " +
+                                     std::to_string(w.size()) +
                                      ", the number of rows: an N x N matrix)");
         }
     }
@@ -124,8 +121,8 @@ MatrixRssModel::GetRssW(uint32_t rx,
                         double /* txPowerDbm */)
 {
     NS_ABORT_MSG_IF(rx >= m_w.size() || tx >= m_w.size(),
-                    "MatrixRssModel: link " << tx << "->" << rx << " outside the "
-                                            << m_w.size() << " x " << m_w.size() << " matrix");
+                    "MatrixRssModel: link " << tx << "->" << rx << " outside the " << m_w.size()
+                                            << " x " << m_w.size() << " matrix");
     return m_w[rx][tx];
 }
 

@@ -107,10 +107,8 @@ KsDistance(std::vector<uint32_t> a, std::vector<uint32_t> b)
     double d = 0;
     for (uint32_t x = 0; x <= hi; ++x)
     {
-        const double fa =
-            double(std::upper_bound(a.begin(), a.end(), x) - a.begin()) / a.size();
-        const double fb =
-            double(std::upper_bound(b.begin(), b.end(), x) - b.begin()) / b.size();
+        const double fa = double(std::upper_bound(a.begin(), a.end(), x) - a.begin()) / a.size();
+        const double fb = double(std::upper_bound(b.begin(), b.end(), x) - b.begin()) / b.size();
         d = std::max(d, std::abs(fa - fb));
     }
     return d;
@@ -179,7 +177,7 @@ class D2dLossPerLinkTestCase : public TestCase
                                       p[j - 1],
                                       Tolerance(p[j - 1], n),
                                       "observed loss on link 0->" << j << " over " << n
-                                                                   << " fragments");
+                                                                  << " fragments");
         }
         Simulator::Destroy();
     }
@@ -361,8 +359,7 @@ class D2dFastPathAgreementTestCase : public TestCase
         std::vector<uint32_t> out;
         for (const auto& r : net->records)
         {
-            out.push_back(mode == D2dDeliveryMode::RELIABLE ? r.retransmissions
-                                                            : r.fragmentsLost);
+            out.push_back(mode == D2dDeliveryMode::RELIABLE ? r.retransmissions : r.fragmentsLost);
         }
         Simulator::Destroy();
         return out;
@@ -463,7 +460,8 @@ class D2dHalfDuplexTestCase : public TestCase
         Ptr<D2dRadio> r2 = net->channel->GetRadio(2);
         // t = 0: 1 -> 2 (long). t = 10 ms: 0 -> 1 reaches 1 while it transmits: lost.
         // t = 20 ms: 2 wants to send to 0 but is receiving until 40 ms: deferred.
-        Simulator::Schedule(Seconds(0), [=]() { r1->Send(msgLong, 2, D2dDeliveryMode::UNRELIABLE); });
+        Simulator::Schedule(Seconds(0),
+                            [=]() { r1->Send(msgLong, 2, D2dDeliveryMode::UNRELIABLE); });
         Simulator::Schedule(MilliSeconds(10),
                             [=]() { r0->Send(msgShort, 1, D2dDeliveryMode::UNRELIABLE); });
         Simulator::Schedule(MilliSeconds(20),

@@ -215,18 +215,18 @@ class D2dPowerModelEnergyTestCase : public TestCase
   private:
     void DoRun() override
     {
-        DestroyAtExit guard; // Simulator::Destroy() even if an ASSERT returns early
-        const double r = 1.5;          // bit/s/Hz
-        const double bw = 1e6;         // Hz
-        const double txDbm = 17.0;     // dBm
-        const double pa = 0.4;         // PA efficiency
-        const double circuitW = 0.12;  // W
-        const double rxW = 0.07;       // W
-        const double idleW = 0.05;     // W
-        const double e0 = 100.0;       // J
-        const uint64_t bytes = 3000;   // two 1500-byte fragments, no header
-        const double tSend = 1.0;      // s
-        const double tEnd = 3.0;       // s
+        DestroyAtExit guard;          // Simulator::Destroy() even if an ASSERT returns early
+        const double r = 1.5;         // bit/s/Hz
+        const double bw = 1e6;        // Hz
+        const double txDbm = 17.0;    // dBm
+        const double pa = 0.4;        // PA efficiency
+        const double circuitW = 0.12; // W
+        const double rxW = 0.07;      // W
+        const double idleW = 0.05;    // W
+        const double e0 = 100.0;      // J
+        const uint64_t bytes = 3000;  // two 1500-byte fragments, no header
+        const double tSend = 1.0;     // s
+        const double tEnd = 3.0;      // s
 
         NodeContainer nodes = MakeNodes({0.0, 10.0});
         D2dHelper helper;
@@ -276,12 +276,17 @@ class D2dPowerModelEnergyTestCase : public TestCase
         auto idle0 = Select(evs, 0, "radio_idle");
         NS_TEST_ASSERT_MSG_GT(idle0.size(), 0u, "sender reports idle energy");
         NS_TEST_EXPECT_MSG_EQ_TOL(idle0[0].t, tSend, 1e-12, "first idle period ends at send");
-        NS_TEST_EXPECT_MSG_EQ_TOL(idle0[0].energyJ, idleW * tSend, 1e-9 * idleW * tSend,
+        NS_TEST_EXPECT_MSG_EQ_TOL(idle0[0].energyJ,
+                                  idleW * tSend,
+                                  1e-9 * idleW * tSend,
                                   "idle energy of the quiet period [0, 1 s]");
         const double idleTotal = idleW * (tEnd - airtime);
-        NS_TEST_EXPECT_MSG_EQ_TOL(SumEnergy(idle0), idleTotal, 1e-9 * idleTotal,
+        NS_TEST_EXPECT_MSG_EQ_TOL(SumEnergy(idle0),
+                                  idleTotal,
+                                  1e-9 * idleTotal,
                                   "sender idle energy = IdlePowerW x (run - airtime)");
-        NS_TEST_EXPECT_MSG_EQ_TOL(SumEnergy(Select(evs, 1, "radio_idle")), idleTotal,
+        NS_TEST_EXPECT_MSG_EQ_TOL(SumEnergy(Select(evs, 1, "radio_idle")),
+                                  idleTotal,
                                   1e-9 * idleTotal,
                                   "receiver idle energy = IdlePowerW x (run - airtime)");
         NS_TEST_EXPECT_MSG_EQ(Select(evs, 0, "compute").size() + Select(evs, 1, "compute").size(),
@@ -296,11 +301,15 @@ class D2dPowerModelEnergyTestCase : public TestCase
             for (const auto& e : Select(evs, n))
             {
                 sum += e.energyJ;
-                NS_TEST_EXPECT_MSG_EQ_TOL(e.remainingJ, e0 - sum, 1e-9 * e0,
+                NS_TEST_EXPECT_MSG_EQ_TOL(e.remainingJ,
+                                          e0 - sum,
+                                          1e-9 * e0,
                                           "node " << n << " remaining_j at t=" << e.t);
             }
-            NS_TEST_EXPECT_MSG_EQ_TOL(SourceOf(nodes.Get(n))->GetRemainingEnergy(), e0 - sum,
-                                      1e-9 * e0, "node " << n << " source remaining energy");
+            NS_TEST_EXPECT_MSG_EQ_TOL(SourceOf(nodes.Get(n))->GetRemainingEnergy(),
+                                      e0 - sum,
+                                      1e-9 * e0,
+                                      "node " << n << " source remaining energy");
         }
         Simulator::Destroy();
     }
@@ -320,7 +329,7 @@ class D2dFirstOrderEnergyTestCase : public TestCase
   private:
     void DoRun() override
     {
-        DestroyAtExit guard; // Simulator::Destroy() even if an ASSERT returns early
+        DestroyAtExit guard;         // Simulator::Destroy() even if an ASSERT returns early
         const double eElec = 50e-9;  // J/bit (default ElecJPerBit)
         const double eAmp = 100e-12; // J/bit/m^2 (default AmpJPerBitM2)
         NodeContainer nodes = MakeNodes({0.0, 30.0});
@@ -395,10 +404,18 @@ class D2dComputeEnergyTestCase : public TestCase
         std::vector<std::pair<int, double>> done;
         std::vector<uint64_t> ids;
         std::vector<std::pair<bool, std::size_t>> busy;
-        Simulator::Schedule(Seconds(t1), &DoStartJob, compute, f1,
-                            MakeBoundCallback(&RecordJob, &done, 1), &ids);
-        Simulator::Schedule(Seconds(t2), &DoStartJob, compute, f2,
-                            MakeBoundCallback(&RecordJob, &done, 2), &ids);
+        Simulator::Schedule(Seconds(t1),
+                            &DoStartJob,
+                            compute,
+                            f1,
+                            MakeBoundCallback(&RecordJob, &done, 1),
+                            &ids);
+        Simulator::Schedule(Seconds(t2),
+                            &DoStartJob,
+                            compute,
+                            f2,
+                            MakeBoundCallback(&RecordJob, &done, 2),
+                            &ids);
         Simulator::Schedule(Seconds(0.8), &CheckBusy, compute, &busy);
         Simulator::Stop(Seconds(5.0));
         Simulator::Run();
@@ -429,7 +446,9 @@ class D2dComputeEnergyTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ_TOL(ce[1].t, end2, 1e-9, "job 2 energy reported at its end");
         NS_TEST_EXPECT_MSG_EQ(Select(evs, 1, "compute").size(), 0u, "node 1 computed nothing");
         const double drawn = 100.0 - SourceOf(nodes.Get(0))->GetRemainingEnergy();
-        NS_TEST_EXPECT_MSG_EQ_TOL(drawn, busyW * (d1 + d2), 1e-9 * 100.0,
+        NS_TEST_EXPECT_MSG_EQ_TOL(drawn,
+                                  busyW * (d1 + d2),
+                                  1e-9 * 100.0,
                                   "battery drawn = compute energy");
         Simulator::Destroy();
     }
@@ -487,15 +506,23 @@ struct DepletionRun
         radio->GetEnergyModel()->AddDepletionCallback(MakeBoundCallback(&RecordTime, &depletedAt));
         Ptr<D2dComputeModel> compute = D2dHelper::GetComputeModel(nodes.Get(0));
 
-        Simulator::Schedule(Seconds(0), &DoStartJob, compute, 1e12,
-                            MakeBoundCallback(&SetFlag, &jobDone), &jobIds);
+        Simulator::Schedule(Seconds(0),
+                            &DoStartJob,
+                            compute,
+                            1e12,
+                            MakeBoundCallback(&SetFlag, &jobDone),
+                            &jobIds);
         for (int m = 0; m < 5; ++m)
         {
             Simulator::Schedule(Seconds(0), &DoSend, radio, 1000, 1u, &ids);
         }
         Simulator::Schedule(Seconds(30), &DoSend, radio, 1000, 1u, &lateIds);
-        Simulator::Schedule(Seconds(30), &DoStartJob, compute, 1e9,
-                            MakeBoundCallback(&SetFlag, &lateJobDone), &jobIds);
+        Simulator::Schedule(Seconds(30),
+                            &DoStartJob,
+                            compute,
+                            1e9,
+                            MakeBoundCallback(&SetFlag, &lateJobDone),
+                            &jobIds);
         Simulator::Stop(Seconds(200));
         Simulator::Run();
         FlushAll(channel, nodes);
@@ -538,7 +565,8 @@ class D2dDepletionTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(run.depletedAt.size(), 1u, "depleted once");
         const double tD = run.depletedAt[0];
         NS_TEST_EXPECT_MSG_GT_OR_EQ(tD, tStar - 1e-9, "not depleted before the battery is empty");
-        NS_TEST_EXPECT_MSG_LT_OR_EQ(tD, tStar + interval + 1e-9,
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(tD,
+                                    tStar + interval + 1e-9,
                                     "depletion noticed within one update interval");
         NS_TEST_EXPECT_MSG_EQ(run.radioOff, true, "radio IsOff after depletion");
         NS_TEST_ASSERT_MSG_EQ(run.lateIds.size(), 1u, "late send attempted");
@@ -550,26 +578,34 @@ class D2dDepletionTestCase : public TestCase
         const double eMsg = DepletionRun::kTxW * DepletionRun::kAirtime;
         NS_TEST_EXPECT_MSG_EQ_TOL(tx[0].energyJ, eMsg, 1e-9, "message 1 energy");
         NS_TEST_EXPECT_MSG_EQ_TOL(tx[1].energyJ, eMsg, 1e-9, "message 2 energy");
-        NS_TEST_EXPECT_MSG_EQ_TOL(tx[2].energyJ, DepletionRun::kTxW * (tD - 16.0), 1e-9,
+        NS_TEST_EXPECT_MSG_EQ_TOL(tx[2].energyJ,
+                                  DepletionRun::kTxW * (tD - 16.0),
+                                  1e-9,
                                   "message 3 energy until depletion");
         for (const auto& e : Select(run.evs, 0))
         {
-            NS_TEST_EXPECT_MSG_LT_OR_EQ(e.t, tD + 1e-12,
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(e.t,
+                                        tD + 1e-12,
                                         "no energy event of node 0 after depletion (" << e.component
-                                                                                    << ")");
+                                                                                      << ")");
         }
         auto comp = Select(run.evs, 0, "compute");
         NS_TEST_ASSERT_MSG_EQ(comp.size(), 1u, "one compute event (job until depletion)");
-        NS_TEST_EXPECT_MSG_EQ_TOL(comp[0].energyJ, DepletionRun::kComputeW * tD, 1e-9,
+        NS_TEST_EXPECT_MSG_EQ_TOL(comp[0].energyJ,
+                                  DepletionRun::kComputeW * tD,
+                                  1e-9,
                                   "compute energy until depletion");
 
         // Remaining energy ~0: reported 0, source overshoot bounded by one interval.
         auto all = Select(run.evs, 0);
         NS_TEST_EXPECT_MSG_EQ_TOL(all.back().remainingJ, 0.0, 1e-12, "last remaining_j is 0");
         NS_TEST_EXPECT_MSG_LT_OR_EQ(run.sourceRemaining, 1e-9, "source empty");
-        NS_TEST_EXPECT_MSG_GT_OR_EQ(run.sourceRemaining, -draw * interval - 1e-9,
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(run.sourceRemaining,
+                                    -draw * interval - 1e-9,
                                     "overshoot at most one update interval of draw");
-        NS_TEST_EXPECT_MSG_EQ_TOL(SumEnergy(all), e0 - run.sourceRemaining, 1e-9 * e0,
+        NS_TEST_EXPECT_MSG_EQ_TOL(SumEnergy(all),
+                                  e0 - run.sourceRemaining,
+                                  1e-9 * e0,
                                   "energy reported = energy drawn from the source");
 
         // Delivery records: 1 and 2 delivered, 3 (in flight), 4 and 5 (queued) sender_off.
@@ -632,12 +668,17 @@ class D2dDepletionAtStateChangeTestCase : public TestCase
         const double eMsg = DepletionRun::kTxW * DepletionRun::kAirtime;
 
         NS_TEST_ASSERT_MSG_EQ(run.depletedAt.size(), 1u, "depleted once");
-        NS_TEST_EXPECT_MSG_EQ_TOL(run.depletedAt[0], 3 * DepletionRun::kAirtime, 1e-9,
+        NS_TEST_EXPECT_MSG_EQ_TOL(run.depletedAt[0],
+                                  3 * DepletionRun::kAirtime,
+                                  1e-9,
                                   "depletion noticed at the end of message 3");
         NS_TEST_EXPECT_MSG_EQ(run.radioOff, true, "radio IsOff");
-        NS_TEST_EXPECT_MSG_EQ((run.lateIds.size() == 1 && run.lateIds[0] == 0), true,
+        NS_TEST_EXPECT_MSG_EQ((run.lateIds.size() == 1 && run.lateIds[0] == 0),
+                              true,
                               "Send returns 0 when off");
-        NS_TEST_EXPECT_MSG_EQ_TOL(run.sourceRemaining, e0 - 24.0 * 0.35, 1e-6,
+        NS_TEST_EXPECT_MSG_EQ_TOL(run.sourceRemaining,
+                                  e0 - 24.0 * 0.35,
+                                  1e-6,
                                   "source overshoot: 6 J - 0.35 W x 24 s");
 
         auto tx = Select(run.evs, 0, "radio_tx");
@@ -647,9 +688,13 @@ class D2dDepletionAtStateChangeTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ_TOL(tx[k].energyJ, eMsg, 1e-9, "message " << k + 1 << " energy");
         }
         auto all = Select(run.evs, 0);
-        NS_TEST_EXPECT_MSG_EQ_TOL(SumEnergy(all), e0 - run.sourceRemaining, 1e-9 * e0,
+        NS_TEST_EXPECT_MSG_EQ_TOL(SumEnergy(all),
+                                  e0 - run.sourceRemaining,
+                                  1e-9 * e0,
                                   "energy reported = energy drawn from the source");
-        NS_TEST_EXPECT_MSG_EQ_TOL(all.empty() ? -1.0 : all.back().remainingJ, 0.0, 1e-12,
+        NS_TEST_EXPECT_MSG_EQ_TOL(all.empty() ? -1.0 : all.back().remainingJ,
+                                  0.0,
+                                  1e-12,
                                   "last remaining_j is 0");
 
         std::map<uint64_t, std::vector<D2dDeliveryRecord>> byId;
@@ -693,7 +738,8 @@ class D2dLiIonSourceTestCase : public TestCase
         helper.SetComputeAttribute("FlopsPerSecond", DoubleValue(1e10));
         Ptr<D2dChannel> channel = helper.Install(nodes);
         Ptr<EnergySource> src = SourceOf(nodes.Get(0));
-        NS_TEST_ASSERT_MSG_EQ(src->GetInstanceTypeId().GetName(), "ns3::LiIonEnergySource",
+        NS_TEST_ASSERT_MSG_EQ(src->GetInstanceTypeId().GetName(),
+                              "ns3::LiIonEnergySource",
                               "source type");
         const double e0 = src->GetInitialEnergy();
         std::vector<EnergyEv> evs;
@@ -705,8 +751,12 @@ class D2dLiIonSourceTestCase : public TestCase
         {
             Simulator::Schedule(Seconds(1), &DoSend, channel->GetRadio(0), 1000, 1u, &ids);
         }
-        Simulator::Schedule(Seconds(1), &DoStartJob, D2dHelper::GetComputeModel(nodes.Get(0)),
-                            1e11, MakeBoundCallback(&SetFlag, &jobDone), &jobIds);
+        Simulator::Schedule(Seconds(1),
+                            &DoStartJob,
+                            D2dHelper::GetComputeModel(nodes.Get(0)),
+                            1e11,
+                            MakeBoundCallback(&SetFlag, &jobDone),
+                            &jobIds);
         Simulator::Stop(Seconds(30));
         Simulator::Run();
         FlushAll(channel, nodes);
@@ -715,7 +765,9 @@ class D2dLiIonSourceTestCase : public TestCase
         auto all = Select(evs, 0);
         const double reported = SumEnergy(all);
         NS_TEST_EXPECT_MSG_EQ_TOL(SumEnergy(Select(evs, 0, "radio_tx")), 7.2, 1e-9, "tx energy");
-        NS_TEST_EXPECT_MSG_EQ_TOL(SumEnergy(Select(evs, 0, "compute")), 20.0, 1e-9,
+        NS_TEST_EXPECT_MSG_EQ_TOL(SumEnergy(Select(evs, 0, "compute")),
+                                  20.0,
+                                  1e-9,
                                   "compute energy");
         NS_TEST_EXPECT_MSG_EQ(jobDone, true, "job completed");
         const double drawn = e0 - src->GetRemainingEnergy();
@@ -724,9 +776,13 @@ class D2dLiIonSourceTestCase : public TestCase
         // energy up to floating-point rounding (measured: 2e-11 J of 27.2 J); tolerance
         // 1e-6 of the reported energy (27 uJ).
         NS_TEST_EXPECT_MSG_GT(drawn, 0.0, "energy drawn from the Li-ion cell");
-        NS_TEST_EXPECT_MSG_EQ_TOL(drawn, reported, 1e-6 * reported,
+        NS_TEST_EXPECT_MSG_EQ_TOL(drawn,
+                                  reported,
+                                  1e-6 * reported,
                                   "Li-ion remaining decreases by the reported energy");
-        NS_TEST_EXPECT_MSG_EQ_TOL(all.back().remainingJ, e0 - reported, 1e-6 * reported,
+        NS_TEST_EXPECT_MSG_EQ_TOL(all.back().remainingJ,
+                                  e0 - reported,
+                                  1e-6 * reported,
                                   "remaining_j of the last event");
         Simulator::Destroy();
     }

@@ -24,14 +24,13 @@
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 
-#include <unistd.h>
-
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 using namespace ns3;
@@ -94,8 +93,8 @@ struct TempFile
     TempFile(const std::string& name, const std::string& content)
     {
         static int counter = 0;
-        path = "/tmp/d2d-rss-test-" + std::to_string(::getpid()) + "-" +
-               std::to_string(counter++) + "-" + name + ".csv";
+        path = "/tmp/d2d-rss-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) +
+               "-" + name + ".csv";
         std::ofstream out(path, std::ios::binary);
         out << content;
     }
@@ -200,6 +199,7 @@ class D2dDropProbabilityTestCase : public TestCase
     void DoRun() override
     {
         DestroyAtExit guard;
+
         struct Case
         {
             double w, r, sigma2, expected; // expected: Python, 1 - math.exp(-(2**r-1)*s/W)
@@ -215,7 +215,9 @@ class D2dDropProbabilityTestCase : public TestCase
         for (const auto& c : cases)
         {
             const double p = D2dChannel::DropProbability(c.w, c.r, c.sigma2);
-            NS_TEST_EXPECT_MSG_EQ_TOL(p, c.expected, 1e-12 * std::max(c.expected, 1e-3),
+            NS_TEST_EXPECT_MSG_EQ_TOL(p,
+                                      c.expected,
+                                      1e-12 * std::max(c.expected, 1e-3),
                                       "P_D(W=" << c.w << ", r=" << c.r << ", s2=" << c.sigma2
                                                << ")");
         }
@@ -251,9 +253,9 @@ class D2dPropagationRssTestCase : public TestCase
         DestroyAtExit guard;
         // LogDistancePropagationLossModel defaults: exponent 3, 46.6777 dB at 1 m.
         // RSS(d) = 10^((P_dBm - 46.6777 - 30 log10(d) - 30) / 10) W (Python):
-        const double rss100 = 2.148968254744518e-12;  // 20 dBm, 100 m
-        const double rss200 = 2.686210318430646e-13;  // 20 dBm, 200 m
-        const double pd100 = 0.13029558338622116;     // eq. 18, r = 2, sigma2 = 1e-13
+        const double rss100 = 2.148968254744518e-12; // 20 dBm, 100 m
+        const double rss200 = 2.686210318430646e-13; // 20 dBm, 200 m
+        const double pd100 = 0.13029558338622116;    // eq. 18, r = 2, sigma2 = 1e-13
         const double pd200 = 0.6726793503745169;
         const double rss50at23 = 3.4302042998049505e-11; // 23 dBm, 50 m
         // The formula itself, independently of the literals above:
@@ -270,7 +272,9 @@ class D2dPropagationRssTestCase : public TestCase
 
         NS_TEST_EXPECT_MSG_EQ_TOL(channel->GetRssW(1, 0), rss100, 1e-9 * rss100, "RSS at 100 m");
         NS_TEST_EXPECT_MSG_EQ_TOL(channel->GetRssW(0, 1), rss100, 1e-9 * rss100, "reciprocal");
-        NS_TEST_EXPECT_MSG_EQ_TOL(channel->GetDropProbability(1, 0), pd100, 1e-9 * pd100,
+        NS_TEST_EXPECT_MSG_EQ_TOL(channel->GetDropProbability(1, 0),
+                                  pd100,
+                                  1e-9 * pd100,
                                   "P_D at 100 m = eq. 18 of that RSS");
         NS_TEST_EXPECT_MSG_EQ_TOL(channel->GetDistanceM(1, 0), 100.0, 1e-9, "distance");
 
@@ -292,9 +296,13 @@ class D2dPropagationRssTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ_TOL(samples[0], rss200, 1e-9 * rss200, "RSS after the move (200 m)");
         NS_TEST_ASSERT_MSG_EQ(recs.size(), 2u, "two delivery records");
         NS_TEST_EXPECT_MSG_EQ(recs[0].msgId, ids[0], "record order");
-        NS_TEST_EXPECT_MSG_EQ_TOL(recs[0].dropProbability, pd100, 1e-9 * pd100,
+        NS_TEST_EXPECT_MSG_EQ_TOL(recs[0].dropProbability,
+                                  pd100,
+                                  1e-9 * pd100,
                                   "P_D of the first send (100 m)");
-        NS_TEST_EXPECT_MSG_EQ_TOL(recs[1].dropProbability, pd200, 1e-9 * pd200,
+        NS_TEST_EXPECT_MSG_EQ_TOL(recs[1].dropProbability,
+                                  pd200,
+                                  1e-9 * pd200,
                                   "P_D of the second send (200 m)");
 
         // Transmit power enters the RSS: 23 dBm at 50 m, on a second network.
@@ -302,7 +310,9 @@ class D2dPropagationRssTestCase : public TestCase
         D2dHelper helper2;
         helper2.SetRadioAttribute("TxPowerDbm", DoubleValue(23.0));
         Ptr<D2dChannel> channel2 = helper2.Install(nodes2);
-        NS_TEST_EXPECT_MSG_EQ_TOL(channel2->GetRssW(1, 0), rss50at23, 1e-9 * rss50at23,
+        NS_TEST_EXPECT_MSG_EQ_TOL(channel2->GetRssW(1, 0),
+                                  rss50at23,
+                                  1e-9 * rss50at23,
                                   "RSS at 50 m for 23 dBm");
     }
 };
@@ -324,9 +334,11 @@ class D2dMatrixRssTestCase : public TestCase
         ReadError e = TryRead(path);
         NS_TEST_EXPECT_MSG_EQ(e.threw, true, what << ": ReadCsv throws");
         NS_TEST_EXPECT_MSG_EQ(e.runtimeError, true, what << ": std::runtime_error");
-        NS_TEST_EXPECT_MSG_EQ(e.message.rfind("rssFile:", 0), 0u,
+        NS_TEST_EXPECT_MSG_EQ(e.message.rfind("rssFile:", 0),
+                              0u,
                               what << ": message starts with 'rssFile:' (" << e.message << ")");
-        NS_TEST_EXPECT_MSG_EQ(e.message.find('\n'), std::string::npos,
+        NS_TEST_EXPECT_MSG_EQ(e.message.find('\n'),
+                              std::string::npos,
                               what << ": one-line message");
     }
 
@@ -355,7 +367,9 @@ class D2dMatrixRssTestCase : public TestCase
             {
                 if (i != j)
                 {
-                    NS_TEST_EXPECT_MSG_EQ_TOL(w[i][j], expected[i][j], 1e-15 * expected[i][j],
+                    NS_TEST_EXPECT_MSG_EQ_TOL(w[i][j],
+                                              expected[i][j],
+                                              1e-15 * expected[i][j],
                                               "w[" << i << "][" << j << "]");
                 }
             }
@@ -381,18 +395,26 @@ class D2dMatrixRssTestCase : public TestCase
                     continue;
                 }
                 const double wij = expected[i][j];
-                NS_TEST_EXPECT_MSG_EQ_TOL(channel->GetRssW(i, j), wij, 1e-15 * wij,
+                NS_TEST_EXPECT_MSG_EQ_TOL(channel->GetRssW(i, j),
+                                          wij,
+                                          1e-15 * wij,
                                           "GetRssW(rx=" << i << ", tx=" << j << ") = row i col j");
                 const double pd = 1.0 - std::exp(-(2.0 - 1.0) * 1e-10 / wij);
-                NS_TEST_EXPECT_MSG_EQ_TOL(channel->GetDropProbability(i, j), pd, 1e-12,
+                NS_TEST_EXPECT_MSG_EQ_TOL(channel->GetDropProbability(i, j),
+                                          pd,
+                                          1e-12,
                                           "P_D(" << i << ", " << j << ")");
             }
         }
         // Hand values: P_D(0, 1) = 1 - exp(-1e-10 / 2e-9) = 0.04877057549928599 and
         // P_D(1, 0) = 1 - exp(-1e-10 / 4e-9) = 0.024690087971667274: the orientation shows.
-        NS_TEST_EXPECT_MSG_EQ_TOL(channel->GetDropProbability(0, 1), 0.04877057549928599, 1e-12,
+        NS_TEST_EXPECT_MSG_EQ_TOL(channel->GetDropProbability(0, 1),
+                                  0.04877057549928599,
+                                  1e-12,
                                   "P_D(rx 0, tx 1)");
-        NS_TEST_EXPECT_MSG_EQ_TOL(channel->GetDropProbability(1, 0), 0.024690087971667274, 1e-12,
+        NS_TEST_EXPECT_MSG_EQ_TOL(channel->GetDropProbability(1, 0),
+                                  0.024690087971667274,
+                                  1e-12,
                                   "P_D(rx 1, tx 0)");
 
         // The diagonal is ignored: a negative diagonal value is accepted.
@@ -520,7 +542,8 @@ class D2dDynamicRssQuantizedTestCase : public TestCase
                 }
             }
         }
-        NS_TEST_EXPECT_MSG_GT(static_cast<double>(changed) / pairs, 0.7,
+        NS_TEST_EXPECT_MSG_GT(static_cast<double>(changed) / pairs,
+                              0.7,
                               "values change between steps");
         Simulator::Destroy();
     }

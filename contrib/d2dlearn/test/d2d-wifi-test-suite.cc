@@ -4,11 +4,10 @@
  */
 #include "ns3/d2d-delivery.h"
 #include "ns3/d2d-helper.h"
-#include "ns3/double.h"
 #include "ns3/d2d-message.h"
 #include "ns3/d2d-wifi-helper.h"
 #include "ns3/d2d-wifi-transport.h"
-
+#include "ns3/double.h"
 #include "ns3/mobility-helper.h"
 #include "ns3/node-container.h"
 #include "ns3/simulator.h"
@@ -118,11 +117,19 @@ class D2dWifiTestBase : public TestCase
      * \param dst receiver index or D2D_BROADCAST
      * \param mode delivery mode
      */
-    void ScheduleSend(
-        double at, uint32_t src, Ptr<const D2dMessage> message, uint32_t dst, D2dDeliveryMode mode)
+    void ScheduleSend(double at,
+                      uint32_t src,
+                      Ptr<const D2dMessage> message,
+                      uint32_t dst,
+                      D2dDeliveryMode mode)
     {
-        Simulator::Schedule(
-            Seconds(at), &D2dWifiTestBase::DoSendNow, this, src, message, dst, mode);
+        Simulator::Schedule(Seconds(at),
+                            &D2dWifiTestBase::DoSendNow,
+                            this,
+                            src,
+                            message,
+                            dst,
+                            mode);
     }
 
     /** \brief Check every (message, receiver) pair has exactly one record. */
@@ -147,8 +154,9 @@ class D2dWifiTestBase : public TestCase
     {
         Ptr<D2dWifiNetwork> net = m_helper.GetNetwork();
         NS_TEST_EXPECT_MSG_EQ(net->GetNInFlight(), 0, "message state left in flight");
-        NS_TEST_EXPECT_MSG_EQ(
-            net->GetMessageRegistry()->GetNInFlight(), 0, "registry entries left");
+        NS_TEST_EXPECT_MSG_EQ(net->GetMessageRegistry()->GetNInFlight(),
+                              0,
+                              "registry entries left");
     }
 
     /** \brief Tear down. */
@@ -532,8 +540,9 @@ class D2dWifiPartialTestCase : public D2dWifiTestBase
         NS_TEST_EXPECT_MSG_EQ(r.ItemsReceived(), r.fragmentsReceived * 10, "items of fragments");
         NS_TEST_ASSERT_MSG_EQ(m_records.size(), 1, "one record");
         NS_TEST_EXPECT_MSG_EQ(m_records[0].delivered, true, "partial counts as delivered");
-        NS_TEST_EXPECT_MSG_EQ(
-            m_records[0].fragmentsLost, 100 - r.fragmentsReceived, "lost = fragments - received");
+        NS_TEST_EXPECT_MSG_EQ(m_records[0].fragmentsLost,
+                              100 - r.fragmentsReceived,
+                              "lost = fragments - received");
         CheckReleased();
         Finish();
     }
@@ -579,15 +588,13 @@ class D2dSameMessagesBothBackendsTestCase : public TestCase
         auto update = Create<D2dMessage>("model_update", 40000, std::make_shared<TestPayload>(1));
         auto vote = Create<D2dMessage>("vote", 64);
         auto offer = Create<D2dMessage>("datapoints", 12000, nullptr, 30);
-        Simulator::Schedule(Seconds(0.1), [&]() {
-            transports[0]->Send(update, 1, D2dDeliveryMode::RELIABLE);
-        });
+        Simulator::Schedule(Seconds(0.1),
+                            [&]() { transports[0]->Send(update, 1, D2dDeliveryMode::RELIABLE); });
         Simulator::Schedule(Seconds(0.5), [&]() {
             transports[2]->Send(vote, D2D_BROADCAST, D2dDeliveryMode::UNRELIABLE);
         });
-        Simulator::Schedule(Seconds(1.0), [&]() {
-            transports[1]->Send(offer, 2, D2dDeliveryMode::UNRELIABLE);
-        });
+        Simulator::Schedule(Seconds(1.0),
+                            [&]() { transports[1]->Send(offer, 2, D2dDeliveryMode::UNRELIABLE); });
         Simulator::Stop(Seconds(5));
         Simulator::Run();
         Simulator::Destroy();
