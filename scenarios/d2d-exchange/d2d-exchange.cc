@@ -237,11 +237,6 @@ main(int argc, char* argv[])
     d2d.SetChannelAttribute("NoisePowerW", DoubleValue(noisePowerW));
     d2d.SetChannelAttribute("MtuBytes", UintegerValue(mtuBytes));
     d2d.SetChannelAttribute("FastPath", BooleanValue(fastPath));
-    d2d.SetD2sChannelAttribute("SpectralEfficiency", DoubleValue(spectralEfficiency));
-    d2d.SetD2sChannelAttribute("BandwidthHz", DoubleValue(bandwidthHz));
-    d2d.SetD2sChannelAttribute("NoisePowerW", DoubleValue(noisePowerW));
-    d2d.SetD2sChannelAttribute("MtuBytes", UintegerValue(mtuBytes));
-    d2d.SetD2sChannelAttribute("FastPath", BooleanValue(fastPath));
     d2d.SetRadioAttribute("TxPowerDbm", DoubleValue(txPowerDbm));
     d2d.SetRadioEnergyAttribute("Model",
                                 StringValue(energyModel == "power" ? "Power" : "FirstOrder"));

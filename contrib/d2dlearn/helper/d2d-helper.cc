@@ -20,7 +20,6 @@ NS_LOG_COMPONENT_DEFINE("D2dHelper");
 D2dHelper::D2dHelper()
 {
     m_channelFactory.SetTypeId("ns3::D2dChannel");
-    m_d2sChannelFactory.SetTypeId("ns3::D2dChannel");
     m_radioFactory.SetTypeId("ns3::D2dRadio");
     m_radioEnergyFactory.SetTypeId("ns3::D2dRadioEnergyModel");
     m_computeFactory.SetTypeId("ns3::D2dComputeModel");
@@ -36,7 +35,7 @@ D2dHelper::SetChannelAttribute(const std::string& n, const AttributeValue& v)
 void
 D2dHelper::SetD2sChannelAttribute(const std::string& n, const AttributeValue& v)
 {
-    m_d2sChannelFactory.Set(n, v);
+    m_d2sAttributes.emplace_back(n, v.Copy());
 }
 
 void
@@ -154,7 +153,12 @@ D2dHelper::InstallServer(Ptr<Node> server, NodeContainer nodes, double distanceF
     NS_ABORT_MSG_IF(distanceFactor <= 0,
                     "D2dHelper::InstallServer: distanceFactor must be > 0, got " << distanceFactor);
     const double distance = std::max(1.0, distanceFactor * MeanPairDistanceM(nodes));
-    m_d2sChannel = m_d2sChannelFactory.Create<D2dChannel>();
+    // The same radio technology as the D2D links unless told otherwise.
+    m_d2sChannel = m_channelFactory.Create<D2dChannel>();
+    for (const auto& [name, value] : m_d2sAttributes)
+    {
+        m_d2sChannel->SetAttribute(name, *value);
+    }
     m_d2sChannel->SetAttribute("FixedDistanceM", DoubleValue(distance));
     // One network, one id space: the D2S channel shares the D2D channel's registry.
     m_d2sChannel->SetMessageRegistry(m_channel->GetMessageRegistry());

@@ -14,6 +14,8 @@
 #include "ns3/object-factory.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -40,7 +42,11 @@ class D2dHelper
 
     /** \brief Set an attribute of the D2D channel. \param n name \param v value */
     void SetChannelAttribute(const std::string& n, const AttributeValue& v);
-    /** \brief Set an attribute of the D2S channel. \param n name \param v value */
+    /**
+     * \brief Set an attribute of the D2S channel, which otherwise has the D2D channel's.
+     * \param n name
+     * \param v value
+     */
     void SetD2sChannelAttribute(const std::string& n, const AttributeValue& v);
     /** \brief Set an attribute of every D2D radio. \param n name \param v value */
     void SetRadioAttribute(const std::string& n, const AttributeValue& v);
@@ -94,7 +100,7 @@ class D2dHelper
 
   private:
     ObjectFactory m_channelFactory;
-    ObjectFactory m_d2sChannelFactory;
+    std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_d2sAttributes;
     ObjectFactory m_radioFactory;
     ObjectFactory m_radioEnergyFactory;
     ObjectFactory m_computeFactory;
