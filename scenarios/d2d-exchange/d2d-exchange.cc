@@ -56,7 +56,7 @@ SendNext(Traffic* t)
     }
     else if (t->broadcast)
     {
-        t->radio->Send(t->message, D2D_BROADCAST, D2dDeliveryMode::UNRELIABLE);
+        t->radio->Send(t->message, D2D_BROADCAST, t->mode);
     }
     else
     {
@@ -119,7 +119,7 @@ main(int argc, char* argv[])
     cmd.AddValue("bandwidthHz", "Channel bandwidth, Hz", bandwidthHz);
     cmd.AddValue("noisePowerW", "Noise power sigma^2, W", noisePowerW);
     cmd.AddValue("txPowerDbm", "Transmit power, dBm", txPowerDbm);
-    cmd.AddValue("reliable", "Reliable delivery (retransmissions) for unicasts", reliable);
+    cmd.AddValue("reliable", "Reliable delivery (retransmissions)", reliable);
     cmd.AddValue("fastPath", "O(1) events per message instead of per fragment", fastPath);
     cmd.AddValue("broadcast", "Broadcast every message instead of unicasting", broadcast);
     cmd.AddValue("d2sFraction", "Fraction of messages sent to the server (D2S)", d2sFraction);
@@ -164,11 +164,6 @@ main(int argc, char* argv[])
     if (energySource != "basic" && energySource != "liion")
     {
         support.Fail("--energySource=" + energySource + " is not accepted (basic or liion)");
-    }
-    if (reliable && broadcast)
-    {
-        support.Fail("--reliable and --broadcast cannot be combined (reliable mode is unicast "
-                     "only)");
     }
     if (!rssFile.empty() && dynamicRssLevels > 0)
     {

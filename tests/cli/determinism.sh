@@ -45,7 +45,8 @@ data_rows() { # data_rows FILE: rows after the header
 }
 
 variant=0
-for extra in "" "--fastPath=false" "--reliable=true" "--fastPath=false --reliable=true"; do
+for extra in "" "--fastPath=false" "--reliable=true" "--fastPath=false --reliable=true" \
+    "--reliable=true --broadcast=true"; do
     variant=$((variant + 1))
     read -r -a args <<<"$extra"
     label=${extra:-"(fast path, unreliable)"}

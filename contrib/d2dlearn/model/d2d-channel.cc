@@ -62,8 +62,9 @@ struct D2dChannel::Receiver
     bool ended{false};     //!< RxEnd ran
     bool delivered{false}; //!< the outcome
     std::string failReason;
-    uint32_t lost{0};     //!< fast path, unreliable: fragments lost
-    uint32_t received{0}; //!< per-fragment path: fragments arrived
+    uint32_t lost{0};      //!< fast path: fragments lost (reliable: still missing at the end)
+    uint32_t received{0};  //!< per-fragment path: fragments arrived
+    std::vector<bool> has; //!< per-fragment path, reliable: fragments already received
     EventId startEvent;
     EventId endEvent;
 };
@@ -83,7 +84,6 @@ struct D2dChannel::Transmission : public SimpleRefCount<D2dChannel::Transmission
     EventId txEndEvent;
     bool aborted{false};
     uint32_t retransmissions{0}; //!< reliable: fragment retransmissions
-    uint32_t pending{0};         //!< reliable: fragments never delivered
     uint64_t fragmentTransmissions{0};
     Time airtime;
     // per-fragment path state
@@ -387,8 +387,6 @@ void
 D2dChannel::StartTransmission(Ptr<D2dRadio> sender, const D2dRadio::TxJob& job)
 {
     NS_LOG_FUNCTION(this << sender->GetIndex() << job.msgId);
-    NS_ABORT_MSG_IF(job.mode == D2dDeliveryMode::RELIABLE && job.dst == D2D_BROADCAST,
-                    "D2dChannel: reliable broadcast is not supported; send reliable unicasts");
     const uint32_t s = sender->GetIndex();
     auto tx = Create<Transmission>();
     tx->sender = sender;
@@ -439,41 +437,104 @@ D2dChannel::StartTransmission(Ptr<D2dRadio> sender, const D2dRadio::TxJob& job)
         }
         else
         {
-            // Selective-repeat ARQ in rounds: the fragments lost in a round are sent again
-            // in the next, at most MaxRetransmissions times. The last (short) fragment is
-            // tracked apart so that the airtime is exact.
-            const double p = tx->rx.front().pDrop;
-            uint64_t full = tx->fragments - 1;
-            bool last = true;
-            for (uint32_t round = 0; round <= m_maxRetransmissions; ++round)
-            {
-                const uint64_t sent = full + (last ? 1 : 0);
-                if (round > 0)
-                {
-                    tx->retransmissions += static_cast<uint32_t>(sent);
-                }
-                tx->fragmentTransmissions += sent;
-                tx->airtime +=
-                    tx->tFull * static_cast<int64_t>(full) + (last ? tx->tLast : Time(0));
-                full = Binomial(full, p);
-                last = last && m_uniform->GetValue() < p;
-                if (full == 0 && !last)
-                {
-                    break;
-                }
-            }
-            tx->pending = static_cast<uint32_t>(full + (last ? 1 : 0));
+            DrawReliableOutcome(tx);
         }
         tx->txEndEvent = Simulator::Schedule(tx->airtime, &D2dChannel::TxEnd, this, tx);
     }
     else
     {
+        if (tx->reliable)
+        {
+            for (auto& r : tx->rx)
+            {
+                r.has.assign(tx->fragments, false);
+            }
+        }
         tx->roundList.resize(tx->fragments);
         for (uint32_t f = 0; f < tx->fragments; ++f)
         {
             tx->roundList[f] = f;
         }
         SendNextFragment(tx);
+    }
+}
+
+void
+D2dChannel::DrawReliableOutcome(Ptr<Transmission> tx)
+{
+    // Selective-repeat ARQ in rounds: a fragment is sent again in the next round while a
+    // receiver lacks it, at most MaxRetransmissions times. Receiver r gets each
+    // transmission with probability 1 - p_r, so the number T of transmissions a fragment
+    // needs has P(T <= t) = prod_r (1 - p_r^t); fragments are independent. The counts of
+    // fragments needing t = 1, 2, ... transmissions are drawn as a chain of binomials
+    // (exact), the last (short) fragment apart so that the airtime is exact.
+    const uint32_t maxTx = m_maxRetransmissions + 1;
+    std::vector<double> cdf(maxTx + 1, 0.0); // cdf[t] = P(T <= t)
+    for (uint32_t t = 1; t <= maxTx; ++t)
+    {
+        double all = 1.0;
+        for (const auto& r : tx->rx)
+        {
+            all *= 1.0 - std::pow(r.pDrop, t);
+        }
+        cdf[t] = all;
+    }
+    // Returns (transmissions, fragments that failed) of n fragments.
+    auto draw = [this, &cdf, maxTx](uint64_t n) {
+        uint64_t transmissions = 0;
+        for (uint32_t t = 1; t <= maxTx && n > 0; ++t)
+        {
+            const double survive = 1.0 - cdf[t - 1];
+            const double q =
+                survive > 0 ? std::clamp((cdf[t] - cdf[t - 1]) / survive, 0.0, 1.0) : 1.0;
+            const uint64_t done = Binomial(n, q); // need exactly t transmissions
+            transmissions += done * t;
+            n -= done;
+        }
+        return std::make_pair(transmissions + n * maxTx, n);
+    };
+    const auto [fullTx, fullFailed] = draw(tx->fragments - 1);
+    const auto [lastTx, lastFailed] = draw(1);
+    tx->fragmentTransmissions = fullTx + lastTx;
+    tx->retransmissions = static_cast<uint32_t>(tx->fragmentTransmissions - tx->fragments);
+    tx->airtime =
+        tx->tFull * static_cast<int64_t>(fullTx) + tx->tLast * static_cast<int64_t>(lastTx);
+
+    // Who misses each failed fragment: receiver r misses it with q_r = p_r^maxTx,
+    // independently, given that at least one does. Draw the first receiver that misses it
+    // (P(k) proportional to q_k prod_{j<k} (1 - q_j)), then the others independently.
+    const uint64_t failed = fullFailed + lastFailed;
+    if (failed == 0)
+    {
+        return;
+    }
+    std::vector<double> q(tx->rx.size());
+    std::vector<double> first(tx->rx.size());
+    double none = 1.0;
+    for (std::size_t k = 0; k < tx->rx.size(); ++k)
+    {
+        q[k] = std::pow(tx->rx[k].pDrop, maxTx);
+        first[k] = q[k] * none;
+        none *= 1.0 - q[k];
+    }
+    const double total = 1.0 - none;
+    for (uint64_t f = 0; f < failed; ++f)
+    {
+        double u = m_uniform->GetValue() * total;
+        std::size_t k = 0;
+        while (k + 1 < tx->rx.size() && u >= first[k])
+        {
+            u -= first[k];
+            ++k;
+        }
+        tx->rx[k].lost++;
+        for (std::size_t j = k + 1; j < tx->rx.size(); ++j)
+        {
+            if (m_uniform->GetValue() < q[j])
+            {
+                tx->rx[j].lost++;
+            }
+        }
     }
 }
 
@@ -496,17 +557,31 @@ D2dChannel::FragmentSent(Ptr<Transmission> tx)
     const uint32_t f = tx->roundList[tx->pos++];
     tx->fragmentTransmissions++;
     tx->airtime += tx->FragmentAirtime(f);
+    bool someoneMissing = false;
     for (std::size_t k = 0; k < tx->rx.size(); ++k)
     {
-        const bool lost = m_uniform->GetValue() < tx->rx[k].pDrop;
+        Receiver& r = tx->rx[k];
+        if (tx->reliable && r.has[f])
+        {
+            continue; // a receiver that has the fragment ignores its retransmission
+        }
+        const bool lost = m_uniform->GetValue() < r.pDrop;
         if (!lost)
         {
-            Simulator::Schedule(tx->rx[k].prop, &D2dChannel::FragmentArrived, this, tx, k);
+            if (tx->reliable)
+            {
+                r.has[f] = true;
+            }
+            Simulator::Schedule(r.prop, &D2dChannel::FragmentArrived, this, tx, k);
         }
-        else if (tx->reliable)
+        else
         {
-            tx->nextList.push_back(f);
+            someoneMissing = true;
         }
+    }
+    if (tx->reliable && someoneMissing)
+    {
+        tx->nextList.push_back(f); // sent again in the next round
     }
     if (tx->pos < tx->roundList.size())
     {
@@ -524,7 +599,6 @@ D2dChannel::FragmentSent(Ptr<Transmission> tx)
         SendNextFragment(tx);
         return;
     }
-    tx->pending = static_cast<uint32_t>(tx->nextList.size());
     TxEnd(tx);
 }
 
@@ -559,8 +633,13 @@ D2dChannel::TxEnd(Ptr<Transmission> tx)
     }
     if (tx->reliable)
     {
-        // The final acknowledgement comes back one propagation delay after delivery.
-        Simulator::Schedule(tx->rx.front().prop * 2, &D2dChannel::ReliableAck, this, tx);
+        // The last acknowledgement comes back one propagation delay after delivery.
+        Time maxProp;
+        for (const auto& r : tx->rx)
+        {
+            maxProp = std::max(maxProp, r.prop);
+        }
+        Simulator::Schedule(maxProp * 2, &D2dChannel::ReliableAck, this, tx);
     }
     else
     {
@@ -572,7 +651,9 @@ D2dChannel::TxEnd(Ptr<Transmission> tx)
 void
 D2dChannel::ReliableAck(Ptr<Transmission> tx)
 {
-    tx->sender->ReportSendDone(tx->job.msgId, tx->job.dst, tx->rx.front().delivered);
+    const bool all =
+        std::all_of(tx->rx.begin(), tx->rx.end(), [](const Receiver& r) { return r.delivered; });
+    tx->sender->ReportSendDone(tx->job.msgId, tx->job.dst, all);
 }
 
 void
@@ -615,7 +696,7 @@ D2dChannel::RxEnd(Ptr<Transmission> tx, std::size_t k)
     }
     else
     {
-        received = tx->fragments - (tx->reliable ? tx->pending : r.lost);
+        received = tx->fragments - r.lost;
     }
     if (!r.failReason.empty())
     {

@@ -35,14 +35,14 @@ class D2dMessageRegistry;
  *
  * Delivery modes: unreliable (each fragment sent once; the receiver gets the count that
  * arrived) and reliable (selective-repeat ARQ in rounds with ideal, instantaneous
- * feedback: after each round the lost fragments are sent again, at most
- * MaxRetransmissions times each; otherwise the message fails and the sender is told).
- * Reliable mode is unicast only. A broadcast is one transmission in which every other
- * radio draws its own losses.
+ * feedback: after each round the fragments that some receiver lacks are sent again, at
+ * most MaxRetransmissions times each; a receiver still lacking one fails and the sender
+ * is told). A broadcast is one transmission in which every other radio draws its own
+ * losses; a reliable broadcast retransmits until every receiver has every fragment.
  *
  * Fast path (attribute FastPath, default on): the loss and retransmission counts are
- * drawn from their distributions (binomial per ARQ round), so a message costs O(1)
- * events whatever its size: one at the sender and two per receiver. The per-fragment
+ * drawn from their distributions (binomials), so a message costs O(1) events whatever
+ * its size: one at the sender and two per receiver. The per-fragment
  * path schedules every fragment; both give the same distributions.
  *
  * With FixedDistanceM > 0 every link has that length whatever the positions: the
@@ -181,6 +181,8 @@ class D2dChannel : public Object
     void FragmentSent(Ptr<Transmission> tx);
     void FragmentArrived(Ptr<Transmission> tx, std::size_t k);
     void SendNextFragment(Ptr<Transmission> tx);
+    /** \brief Fast path, reliable mode: draw airtime, retransmissions and losses. */
+    void DrawReliableOutcome(Ptr<Transmission> tx);
     void ReliableAck(Ptr<Transmission> tx);
     /** \brief Fill and report one record. */
     void Report(Ptr<Transmission> tx, Receiver& r, bool delivered, const std::string& reason);

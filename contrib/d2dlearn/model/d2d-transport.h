@@ -44,8 +44,8 @@ class D2dTransport : public Object
     typedef Callback<void, const D2dReception&> ReceiveCallback;
     /**
      * Called when a send has finished at the sender: (msgId, dst, success). For reliable
-     * unicast, success means the receiver acknowledged every fragment; for unreliable
-     * sends and broadcasts it means the transmission ended (not that anything arrived).
+     * sends, success means every receiver got every fragment; for unreliable sends it
+     * means the transmission ended (not that anything arrived).
      */
     typedef Callback<void, uint64_t, uint32_t, bool> SendDoneCallback;
 

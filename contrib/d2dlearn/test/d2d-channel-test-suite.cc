@@ -435,6 +435,111 @@ class D2dBroadcastTestCase : public TestCase
 };
 
 /**
+ * Reliable broadcast: fragments are retransmitted while any receiver lacks them; each
+ * receiver fails with its own probability, and the retransmissions match the ARQ model.
+ */
+class D2dReliableBroadcastTestCase : public TestCase
+{
+  public:
+    D2dReliableBroadcastTestCase(bool fastPath)
+        : TestCase(std::string("reliable broadcast matches ARQ over several receivers, ") +
+                   (fastPath ? "fast path" : "per-fragment path")),
+          m_fastPath(fastPath)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RngSeedManager::SetSeed(17);
+        const std::vector<double> p = {0.2, 0.4, 0.6};
+        const uint32_t retries = 2;
+        const uint32_t fragments = 5;
+        const uint32_t messages = 2000;
+        std::vector<std::vector<double>> w(4, std::vector<double>(4, 0.0));
+        for (uint32_t j = 1; j <= 3; ++j)
+        {
+            w[j][0] = RssForDrop(p[j - 1]);
+        }
+        auto net = MatrixNet(w, m_fastPath, retries);
+        auto msg = Create<D2dMessage>("test", fragments * 1000);
+        for (uint32_t m = 0; m < messages; ++m)
+        {
+            net->channel->GetRadio(0)->Send(msg, D2D_BROADCAST, D2dDeliveryMode::RELIABLE);
+        }
+        Simulator::Stop(Seconds(1000)); // the energy sources update periodically for ever
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(net->records.size(), 3 * messages, "one record per receiver");
+
+        // A fragment needs T transmissions until every receiver has it:
+        // P(T > t) = 1 - prod_r (1 - p_r^t); it is sent min(T, R + 1) times, and
+        // E[min(T, R + 1)] = sum_{t=0}^{R} P(T > t). Receiver r lacks it at the end iff it
+        // lost all R + 1 transmissions: probability p_r^(R+1), whatever the others do.
+        double meanTx = 0;
+        double secondTx = 0;
+        double prevSurvive = 1.0; // P(T > 0)
+        for (uint32_t t = 1; t <= retries + 1; ++t)
+        {
+            double cdf = 1.0;
+            for (double pr : p)
+            {
+                cdf *= 1.0 - std::pow(pr, t);
+            }
+            const double survive = t <= retries ? 1.0 - cdf : 0.0; // P(min(T, R+1) > t)
+            const double probT = prevSurvive - survive;            // P(min(T, R+1) = t)
+            meanTx += t * probT;
+            secondTx += double(t) * t * probT;
+            prevSurvive = survive;
+        }
+        const double varTx = secondTx - meanTx * meanTx;
+        std::map<uint32_t, double> failures;
+        std::map<uint64_t, uint32_t> retxOfMessage;
+        for (const auto& r : net->records)
+        {
+            failures[r.dst] += r.delivered ? 0 : 1;
+            retxOfMessage[r.msgId] = r.retransmissions;
+            if (!r.delivered)
+            {
+                NS_TEST_ASSERT_MSG_EQ(r.reason, "retry_limit", "failure reason");
+            }
+        }
+        double retx = 0;
+        for (const auto& [id, n] : retxOfMessage)
+        {
+            retx += n;
+        }
+        NS_TEST_ASSERT_MSG_EQ_TOL(retx / messages,
+                                  fragments * (meanTx - 1),
+                                  4.5 * std::sqrt(fragments * varTx / messages),
+                                  "retransmissions per broadcast");
+        for (uint32_t j = 1; j <= 3; ++j)
+        {
+            const double pFail = 1 - std::pow(1 - std::pow(p[j - 1], retries + 1), fragments);
+            NS_TEST_ASSERT_MSG_EQ_TOL(failures[j] / messages,
+                                      pFail,
+                                      Tolerance(pFail, messages),
+                                      "failure probability at receiver " << j);
+        }
+        // The sender is told success only when every receiver got the message.
+        std::map<uint64_t, uint32_t> deliveredOf;
+        for (const auto& r : net->records)
+        {
+            deliveredOf[r.msgId] += r.delivered ? 1 : 0;
+        }
+        uint32_t mismatches = 0;
+        for (const auto& [id, ok] : net->sendDone)
+        {
+            mismatches += (ok == (deliveredOf[id] == 3)) ? 0 : 1;
+        }
+        NS_TEST_ASSERT_MSG_EQ(net->sendDone.size(), messages, "sender told of every broadcast");
+        NS_TEST_ASSERT_MSG_EQ(mismatches, 0, "success iff every receiver delivered");
+        Simulator::Destroy();
+    }
+
+    bool m_fastPath;
+};
+
+/**
  * Half-duplex: a message reaching a transmitting radio is lost there; a transmission
  * queued during a reception waits for its end.
  */
@@ -619,6 +724,7 @@ class D2dChannelTestSuite : public TestSuite
             AddTestCase(new D2dLossPerLinkTestCase(fast), TestCase::QUICK);
             AddTestCase(new D2dLatencyTestCase(fast), TestCase::QUICK);
             AddTestCase(new D2dReliableTestCase(fast), TestCase::QUICK);
+            AddTestCase(new D2dReliableBroadcastTestCase(fast), TestCase::QUICK);
         }
         AddTestCase(new D2dFastPathAgreementTestCase, TestCase::QUICK);
         AddTestCase(new D2dBroadcastTestCase, TestCase::QUICK);
