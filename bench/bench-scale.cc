@@ -212,7 +212,7 @@ main(int argc, char* argv[])
     cmd.AddValue("broadcast",
                  "Broadcast every message instead of unicast to a random peer",
                  broadcast);
-    cmd.AddValue("reliable", "Reliable (ARQ) unicast instead of unreliable", reliable);
+    cmd.AddValue("reliable", "Reliable (ARQ) delivery instead of unreliable", reliable);
     cmd.AddValue("noEnergy",
                  "Detach the radios' energy models (measures the channel without energy "
                  "accounting)",
@@ -229,12 +229,6 @@ main(int argc, char* argv[])
     {
         std::cerr << "bench-scale: need --nDevices >= 2, --side > 0, --bytes >= 1, --rate > 0, "
                      "--simTime > 0, --drainTime >= 0\n";
-        return 1;
-    }
-    if (broadcast && reliable)
-    {
-        std::cerr
-            << "bench-scale: --reliable needs unicast (reliable broadcast is not supported)\n";
         return 1;
     }
     RngSeedManager::SetSeed(seed);
