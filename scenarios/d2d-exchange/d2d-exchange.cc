@@ -3,12 +3,14 @@
  *
  * N devices (random positions in a square, or an RSS matrix from --rssFile) each send
  * messages of a given size, at exponential intervals, to random peers, by broadcast, or
- * to a server over the device-to-server link. Writes messages.csv, energy.csv and
- * run.json into --outDir.
+ * to a server over the device-to-server link. The messages go over the D2D channel model
+ * (--backend=channel) or as packets over 802.11 ad hoc (--backend=wifi). Writes
+ * messages.csv, energy.csv and run.json into --outDir.
  *
  * SPDX-License-Identifier: GPL-2.0-only
  */
 #include "ns3/core-module.h"
+#include "ns3/d2d-wifi-helper.h"
 #include "ns3/d2dlearn-module.h"
 #include "ns3/dynamic-rss-model.h"
 #include "ns3/energy-module.h"
@@ -28,8 +30,8 @@ namespace
 /** Traffic of one device: Poisson arrivals of messages. */
 struct Traffic
 {
-    Ptr<D2dRadio> radio;
-    Ptr<D2dRadio> d2sRadio;
+    Ptr<D2dTransport> radio;
+    Ptr<D2dTransport> d2sRadio;
     uint32_t nDevices{0};
     uint32_t serverIndex{0};
     uint64_t messageBytes{0};
@@ -74,7 +76,7 @@ main(int argc, char* argv[])
 {
     uint32_t nDevices = 0;              // devices (0: 10, or the size of --rssFile)
     uint64_t messageBytes = 100000;     // bytes per message
-    uint32_t mtuBytes = 1500;           // fragment payload, bytes
+    uint32_t mtuBytes = 0;              // fragment payload, bytes (0: 1500 channel, 1400 wifi)
     double spectralEfficiency = 2.0;    // r of eq. (18), bit/s/Hz
     double bandwidthHz = 10e6;          // Hz; link rate = r x bandwidth
     double noisePowerW = 1e-13;         // sigma^2 of eq. (18), W
@@ -96,20 +98,34 @@ main(int argc, char* argv[])
     uint64_t seed = 1;                  // seeds every RNG stream
     std::string outDir = "results/d2d-exchange"; // trace folder
     bool quiet = false;                          // no progress on stderr
+    std::string backend = "channel";             // channel (eq. 18 model) or wifi (802.11 ad hoc)
 
     D2dScenarioSupport support("d2d-exchange");
-    support.CheckArguments(argc, argv, {{"nDevices", 'u'},         {"messageBytes", 'u'},
-                                        {"mtuBytes", 'u'},         {"spectralEfficiency", 'd'},
-                                        {"bandwidthHz", 'd'},      {"noisePowerW", 'd'},
-                                        {"txPowerDbm", 'd'},       {"reliable", 'b'},
-                                        {"fastPath", 'b'},         {"broadcast", 'b'},
-                                        {"d2sFraction", 'd'},      {"d2sDistanceFactor", 'd'},
-                                        {"duration", 't'},         {"meanInterval", 't'},
-                                        {"areaSideM", 'd'},        {"initialEnergyJ", 'd'},
-                                        {"energyModel", 's'},      {"energySource", 's'},
-                                        {"dynamicRssLevels", 'u'}, {"rssStep", 't'},
-                                        {"rssFile", 's'},          {"seed", 'u'},
-                                        {"outDir", 's'},           {"quiet", 'b'}});
+    support.CheckArguments(argc, argv, {{"nDevices", 'u'},
+                                        {"messageBytes", 'u'},
+                                        {"mtuBytes", 'u'},
+                                        {"spectralEfficiency", 'd'},
+                                        {"bandwidthHz", 'd'},
+                                        {"noisePowerW", 'd'},
+                                        {"txPowerDbm", 'd'},
+                                        {"reliable", 'b'},
+                                        {"fastPath", 'b'},
+                                        {"broadcast", 'b'},
+                                        {"d2sFraction", 'd'},
+                                        {"d2sDistanceFactor", 'd'},
+                                        {"duration", 't'},
+                                        {"meanInterval", 't'},
+                                        {"areaSideM", 'd'},
+                                        {"initialEnergyJ", 'd'},
+                                        {"energyModel", 's'},
+                                        {"energySource", 's'},
+                                        {"dynamicRssLevels", 'u'},
+                                        {"rssStep", 't'},
+                                        {"rssFile", 's'},
+                                        {"seed", 'u'},
+                                        {"outDir", 's'},
+                                        {"backend", 's'},
+                                        {"quiet", 'b'}});
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("nDevices", "Number of devices (0: 10, or N of --rssFile)", nDevices);
@@ -138,12 +154,23 @@ main(int argc, char* argv[])
     cmd.AddValue("seed", "Seed of every random stream", seed);
     cmd.AddValue("outDir", "Folder for the traces", outDir);
     cmd.AddValue("quiet", "No progress output", quiet);
+    cmd.AddValue("backend", "Messaging backend: channel (eq. 18 model) or wifi (802.11)", backend);
     cmd.Parse(argc, argv);
 
     // Validation: one line naming the parameter and the accepted range, before simulating.
     support.CheckRange("nDevices", nDevices, 0, 100000);
     support.CheckRange("messageBytes", static_cast<double>(messageBytes), 1, 1e10);
-    support.CheckRange("mtuBytes", mtuBytes, 1, 1e7);
+    if (backend != "channel" && backend != "wifi")
+    {
+        support.Fail("--backend=" + backend + " is not accepted (channel or wifi)");
+    }
+    const bool wifi = backend == "wifi";
+    if (mtuBytes == 0)
+    {
+        mtuBytes = wifi ? 1400 : 1500;
+    }
+    // Wi-Fi: a fragment and its 60 bytes of IP, UDP and d2dlearn headers fit a 1500-byte MTU.
+    support.CheckRange("mtuBytes", mtuBytes, 1, wifi ? 1440 : 1e7);
     support.CheckRange("spectralEfficiency", spectralEfficiency, 1e-9, 64);
     support.CheckRange("bandwidthHz", bandwidthHz, 1, 1e12);
     support.CheckRange("noisePowerW", noisePowerW, 0, 1e3);
@@ -164,6 +191,11 @@ main(int argc, char* argv[])
     if (energySource != "basic" && energySource != "liion")
     {
         support.Fail("--energySource=" + energySource + " is not accepted (basic or liion)");
+    }
+    if (wifi && (d2sFraction > 0 || !rssFile.empty() || dynamicRssLevels > 0))
+    {
+        support.Fail("--backend=wifi takes its RSS from ns-3's Wi-Fi channel and has no server: "
+                     "--d2sFraction, --rssFile and --dynamicRssLevels need --backend=channel");
     }
     if (!rssFile.empty() && dynamicRssLevels > 0)
     {
@@ -260,30 +292,51 @@ main(int argc, char* argv[])
         dynamic->SetNDevices(nDevices);
         d2d.SetRssModel(dynamic);
     }
-    Ptr<D2dChannel> channel = d2d.Install(devices);
+    // The devices' transports: radios on the D2D channel, or 802.11 ad hoc.
+    std::vector<Ptr<D2dTransport>> transports;
+    Ptr<D2dChannel> channel;
     Ptr<D2dChannel> d2s;
     Ptr<Node> server;
-    if (d2sFraction > 0)
-    {
-        server = CreateObject<Node>();
-        d2s = d2d.InstallServer(server, devices, d2sDistanceFactor);
-    }
     int64_t stream = 10;
-    stream += d2d.AssignStreams(stream);
-
-    traces->ConnectChannel(channel);
-    if (d2s)
+    D2dWifiHelper wifiHelper;
+    if (wifi)
     {
-        traces->ConnectChannel(d2s);
+        wifiHelper.SetTransportAttribute("MtuBytes", UintegerValue(mtuBytes));
+        wifiHelper.SetPhyAttribute("TxPowerStart", DoubleValue(txPowerDbm));
+        wifiHelper.SetPhyAttribute("TxPowerEnd", DoubleValue(txPowerDbm));
+        for (auto& t : wifiHelper.Install(devices))
+        {
+            transports.push_back(t);
+        }
+        stream += wifiHelper.AssignStreams(stream);
     }
-    traces->ConnectEnergy(devices);
+    else
+    {
+        channel = d2d.Install(devices);
+        if (d2sFraction > 0)
+        {
+            server = CreateObject<Node>();
+            d2s = d2d.InstallServer(server, devices, d2sDistanceFactor);
+            traces->ConnectChannel(d2s);
+        }
+        stream += d2d.AssignStreams(stream);
+        for (uint32_t i = 0; i < nDevices; ++i)
+        {
+            transports.push_back(channel->GetRadio(i));
+        }
+        traces->ConnectEnergy(devices);
+    }
+    for (auto& t : transports)
+    {
+        traces->ConnectTransport(t);
+    }
 
     auto message = Create<D2dMessage>("data", messageBytes);
     std::vector<Traffic> traffic(nDevices);
     for (uint32_t i = 0; i < nDevices; ++i)
     {
         Traffic& t = traffic[i];
-        t.radio = channel->GetRadio(i);
+        t.radio = transports[i];
         t.d2sRadio = d2s ? d2s->GetRadio(i) : nullptr;
         t.nDevices = nDevices;
         t.serverIndex = nDevices;
@@ -330,12 +383,16 @@ main(int argc, char* argv[])
     traces->AddParameter("rssStep_s", fmt::format("{}", rssStep.GetSeconds()));
     traces->AddParameter("rssFile", rssFile);
     traces->AddParameter("outDir", outDir);
-    traces->AddParameter("linkRateBps", fmt::format("{}", channel->GetRateBps()));
-    traces->AddAttributes(channel);
-    traces->AddAttributes(channel->GetRadio(0));
-    traces->AddAttributes(channel->GetRadio(0)->GetEnergyModel());
-    traces->AddAttributes(D2dHelper::GetComputeModel(devices.Get(0)));
-    traces->AddAttributes(channel->GetRssModel());
+    traces->AddParameter("backend", backend);
+    traces->AddAttributes(transports[0]);
+    if (channel)
+    {
+        traces->AddParameter("linkRateBps", fmt::format("{}", channel->GetRateBps()));
+        traces->AddAttributes(channel);
+        traces->AddAttributes(channel->GetRadio(0)->GetEnergyModel());
+        traces->AddAttributes(D2dHelper::GetComputeModel(devices.Get(0)));
+        traces->AddAttributes(channel->GetRssModel());
+    }
 
     support.StartProgress(duration / 10, duration);
     Simulator::Stop(duration);

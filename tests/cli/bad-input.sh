@@ -80,6 +80,9 @@ expect_reject rssFile --rssFile="$TMP/negative.csv"
 expect_reject nDevices --nDevices=5 --rssFile="$TMP/w3.csv"
 expect_reject energyModel --energyModel=bogus
 expect_reject energySource --energySource=bogus
+expect_reject backend --backend=bogus
+expect_reject backend --backend=wifi --d2sFraction=0.1
+expect_reject mtuBytes --backend=wifi --mtuBytes=1500
 # Values of the wrong form, and ns-3 attributes (class, attribute, checker's range).
 expect_reject bandwidthHz --bandwidthHz=abc
 expect_reject duration --duration=abc

@@ -86,6 +86,23 @@ for extra in "" "--fastPath=false" "--reliable=true" "--fastPath=false --reliabl
         fail "no row with mode=$mode"
 done
 
+echo "check: --backend=wifi: --seed=7 twice -> identical messages.csv; --seed=8 -> different"
+WIFI=(--backend=wifi --nDevices=10 --areaSideM=80 --messageBytes=20000 --duration=5s
+      --broadcast=true --quiet)
+for run_seed in 7a 7b 8; do
+    timeout 60 "$BIN" "${WIFI[@]}" --seed="${run_seed%[ab]}" --outDir="$TMP/wifi-$run_seed" \
+        >"$TMP/log" 2>&1 || { fail "wifi run --seed=${run_seed%[ab]} failed"; sed 's/^/    | /' "$TMP/log"; }
+done
+if cmp -s "$TMP/wifi-7a/messages.csv" "$TMP/wifi-7b/messages.csv"; then
+    echo "  messages.csv identical ($(data_rows "$TMP/wifi-7a/messages.csv") rows)"
+else
+    fail "wifi messages.csv differs between two runs with --seed=7"
+fi
+cmp -s "$TMP/wifi-7a/messages.csv" "$TMP/wifi-8/messages.csv" &&
+    fail "wifi messages.csv is the same with --seed=7 and --seed=8"
+[ "$(data_rows "$TMP/wifi-7a/messages.csv")" -gt 10 ] || fail "wifi messages.csv has too few rows"
+variant=$((variant + 1))
+
 if [ "$failures" -ne 0 ]; then
     echo "determinism: $failures failure(s)"
     exit 1
