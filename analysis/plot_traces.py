@@ -218,9 +218,10 @@ def plot_latency_cdf(msgs, out_dir):
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
     for mode in mode_order(lat["mode"]):
         x = np.sort(lat.loc[lat["mode"] == mode, "latency_s"].to_numpy(dtype=float))
-        y = np.arange(1, len(x) + 1) / len(x)
+        n = len(x)
+        y = np.arange(1, n + 1) / n
         x, y = np.concatenate(([x[0]], x)), np.concatenate(([0.0], y))  # start at 0
-        ax.step(x, y, where="post", label="%s (n=%d)" % (mode, len(x)))
+        ax.step(x, y, where="post", label="%s (n=%d)" % (mode, n))
     ax.set_xlabel("latency t_recv_s - t_send_s [s]")
     ax.set_ylabel("empirical CDF")
     ax.set_ylim(0, 1.02)
