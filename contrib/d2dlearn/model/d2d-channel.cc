@@ -66,7 +66,6 @@ struct D2dChannel::Receiver
     uint32_t received{0};  //!< per-fragment path: fragments arrived
     std::vector<bool> has; //!< per-fragment path, reliable: fragments already received
     EventId startEvent;
-    EventId endEvent;
 };
 
 /** One transmission of one message by one radio. */
@@ -77,8 +76,11 @@ struct D2dChannel::Transmission : public SimpleRefCount<D2dChannel::Transmission
     bool reliable{false};
     bool fastPath{true};
     uint32_t fragments{0};
-    Time tFull; //!< airtime of a full fragment
-    Time tLast; //!< airtime of the last fragment
+    double bitsFull{0}; //!< bits on the air of a full fragment
+    double bitsLast{0}; //!< bits on the air of the last fragment
+    double bitsSent{0}; //!< per-fragment path: bits sent so far
+    Time start;         //!< when the transmission started
+    uint32_t nEnded{0}; //!< receivers whose outcome is reported
     double rateBps{0.0};
     std::vector<Receiver> rx;
     EventId txEndEvent;
@@ -93,9 +95,15 @@ struct D2dChannel::Transmission : public SimpleRefCount<D2dChannel::Transmission
     uint32_t round{0};
     EventId fragmentEvent;
 
-    Time FragmentAirtime(uint32_t f) const
+    double FragmentBits(uint32_t f) const
     {
-        return f + 1 == fragments ? tLast : tFull;
+        return f + 1 == fragments ? bitsLast : bitsFull;
+    }
+
+    /** \return when the given number of bits has been sent: one rounding, no drift */
+    Time AfterBits(double bits) const
+    {
+        return start + Seconds(bits / rateBps);
     }
 };
 
@@ -132,6 +140,12 @@ D2dChannel::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&D2dChannel::m_headerBytes),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("RxSensitivityW",
+                          "Links whose RSS is at or below this are not heard at all: they "
+                          "deliver nothing (P_D = 1) and do not occupy the receiver, W.",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&D2dChannel::m_rxSensitivityW),
+                          MakeDoubleChecker<double>(0.0))
             .AddAttribute("MaxRetransmissions",
                           "Reliable mode: retransmissions allowed per fragment.",
                           UintegerValue(7),
@@ -186,6 +200,7 @@ D2dChannel::~D2dChannel()
 void
 D2dChannel::DoDispose()
 {
+    ReleaseTransmissions();
     m_radios.clear();
     m_current.clear();
     m_rss = nullptr;
@@ -273,9 +288,10 @@ D2dChannel::GetAirtime(uint64_t bytes) const
 {
     const uint32_t n = GetNFragments(bytes);
     const uint64_t lastPayload = bytes - static_cast<uint64_t>(n - 1) * m_mtuBytes;
-    const Time tFull = Seconds((m_mtuBytes + m_headerBytes) * 8.0 / GetRateBps());
-    const Time tLast = Seconds((lastPayload + m_headerBytes) * 8.0 / GetRateBps());
-    return tFull * static_cast<int64_t>(n - 1) + tLast;
+    const double bits = (static_cast<double>(n - 1) * (m_mtuBytes + m_headerBytes) +
+                         static_cast<double>(lastPayload + m_headerBytes)) *
+                        8.0;
+    return Seconds(bits / GetRateBps());
 }
 
 double
@@ -397,8 +413,9 @@ D2dChannel::StartTransmission(Ptr<D2dRadio> sender, const D2dRadio::TxJob& job)
     const uint64_t bytes = job.message->GetSizeBytes();
     tx->fragments = GetNFragments(bytes);
     const uint64_t lastPayload = bytes - static_cast<uint64_t>(tx->fragments - 1) * m_mtuBytes;
-    tx->tFull = Seconds((m_mtuBytes + m_headerBytes) * 8.0 / tx->rateBps);
-    tx->tLast = Seconds((lastPayload + m_headerBytes) * 8.0 / tx->rateBps);
+    tx->bitsFull = (m_mtuBytes + m_headerBytes) * 8.0;
+    tx->bitsLast = (lastPayload + m_headerBytes) * 8.0;
+    tx->start = Simulator::Now();
 
     double maxDistance = 0.0;
     for (const auto& radio : Receivers(sender, job.dst))
@@ -406,11 +423,26 @@ D2dChannel::StartTransmission(Ptr<D2dRadio> sender, const D2dRadio::TxJob& job)
         Receiver r;
         r.radio = radio;
         r.index = radio->GetIndex();
-        r.pDrop = GetDropProbability(r.index, s);
+        const double rss = GetRssW(r.index, s);
+        // A link at or below the receiver's sensitivity is not heard at all: it delivers
+        // nothing, costs the receiver no energy and does not occupy its radio.
+        r.pDrop = rss <= m_rxSensitivityW
+                      ? 1.0
+                      : DropProbability(rss, m_spectralEfficiency, m_noisePowerW);
         r.prop = GetPropagationDelay(r.index, s);
-        maxDistance = std::max(maxDistance, GetDistanceM(r.index, s));
+        if (r.pDrop < 1.0)
+        {
+            maxDistance = std::max(maxDistance, GetDistanceM(r.index, s));
+        }
         tx->rx.push_back(r);
     }
+    if (!m_releaseScheduled)
+    {
+        // Events and transmissions refer to each other: break the cycles at the end.
+        Simulator::ScheduleDestroy(&D2dChannel::ReleaseTransmissions, Ptr<D2dChannel>(this));
+        m_releaseScheduled = true;
+    }
+    m_live[tx->job.msgId] = tx;
     m_current[s] = tx;
     sender->BeginTx(tx->rateBps, maxDistance);
     if (tx->aborted) // the transmit draw emptied the sender's battery
@@ -433,7 +465,8 @@ D2dChannel::StartTransmission(Ptr<D2dRadio> sender, const D2dRadio::TxJob& job)
                 r.lost = static_cast<uint32_t>(Binomial(tx->fragments, r.pDrop));
             }
             tx->fragmentTransmissions = tx->fragments;
-            tx->airtime = tx->tFull * static_cast<int64_t>(tx->fragments - 1) + tx->tLast;
+            tx->airtime =
+                tx->AfterBits(tx->bitsFull * (tx->fragments - 1) + tx->bitsLast) - tx->start;
         }
         else
         {
@@ -497,8 +530,7 @@ D2dChannel::DrawReliableOutcome(Ptr<Transmission> tx)
     const auto [lastTx, lastFailed] = draw(1);
     tx->fragmentTransmissions = fullTx + lastTx;
     tx->retransmissions = static_cast<uint32_t>(tx->fragmentTransmissions - tx->fragments);
-    tx->airtime =
-        tx->tFull * static_cast<int64_t>(fullTx) + tx->tLast * static_cast<int64_t>(lastTx);
+    tx->airtime = tx->AfterBits(tx->bitsFull * fullTx + tx->bitsLast * lastTx) - tx->start;
 
     // Who misses each failed fragment: receiver r misses it with q_r = p_r^maxTx,
     // independently, given that at least one does. Draw the first receiver that misses it
@@ -542,8 +574,9 @@ void
 D2dChannel::SendNextFragment(Ptr<Transmission> tx)
 {
     const uint32_t f = tx->roundList[tx->pos];
+    const Time end = tx->AfterBits(tx->bitsSent + tx->FragmentBits(f));
     tx->fragmentEvent =
-        Simulator::Schedule(tx->FragmentAirtime(f), &D2dChannel::FragmentSent, this, tx);
+        Simulator::Schedule(end - Simulator::Now(), &D2dChannel::FragmentSent, this, tx);
 }
 
 void
@@ -556,7 +589,8 @@ D2dChannel::FragmentSent(Ptr<Transmission> tx)
     tx->fragmentEvent = EventId(); // fired: break the tx -> event -> tx reference cycle
     const uint32_t f = tx->roundList[tx->pos++];
     tx->fragmentTransmissions++;
-    tx->airtime += tx->FragmentAirtime(f);
+    tx->bitsSent += tx->FragmentBits(f);
+    tx->airtime = Simulator::Now() - tx->start;
     bool someoneMissing = false;
     for (std::size_t k = 0; k < tx->rx.size(); ++k)
     {
@@ -627,9 +661,13 @@ D2dChannel::TxEnd(Ptr<Transmission> tx)
         m_current[s] = nullptr;
     }
     m_transmissionTrace(tx->job.msgId, s, tx->fragmentTransmissions, tx->airtime);
+    if (tx->rx.empty())
+    {
+        m_live.erase(tx->job.msgId);
+    }
     for (std::size_t k = 0; k < tx->rx.size(); ++k)
     {
-        tx->rx[k].endEvent = Simulator::Schedule(tx->rx[k].prop, &D2dChannel::RxEnd, this, tx, k);
+        Simulator::Schedule(tx->rx[k].prop, &D2dChannel::RxEnd, this, tx, k);
     }
     if (tx->reliable)
     {
@@ -661,6 +699,10 @@ D2dChannel::RxStart(Ptr<Transmission> tx, std::size_t k)
 {
     Receiver& r = tx->rx[k];
     r.startEvent = EventId(); // fired: break the tx -> event -> tx reference cycle
+    if (r.pDrop >= 1.0)
+    {
+        return; // not heard: nothing arrives, the receiver's radio is not involved
+    }
     if (r.radio->IsOff())
     {
         r.failReason = "receiver_off";
@@ -679,7 +721,6 @@ void
 D2dChannel::RxEnd(Ptr<Transmission> tx, std::size_t k)
 {
     Receiver& r = tx->rx[k];
-    r.endEvent = EventId(); // fired: break the tx -> event -> tx reference cycle
     r.ended = true;
     if (r.started && !r.radio->IsOff())
     {
@@ -745,6 +786,10 @@ D2dChannel::Report(Ptr<Transmission> tx, Receiver& r, bool delivered, const std:
     rec.dropProbability = r.pDrop;
     rec.reason = reason;
     tx->sender->ReportDelivery(rec);
+    if (++tx->nEnded == tx->rx.size())
+    {
+        m_live.erase(tx->job.msgId); // every receiver's outcome is known
+    }
 }
 
 void
@@ -758,16 +803,9 @@ D2dChannel::AbortTransmission(Ptr<D2dRadio> sender)
     Ptr<Transmission> tx = m_current[s];
     m_current[s] = nullptr;
     tx->aborted = true;
-    tx->txEndEvent.Cancel();
-    tx->fragmentEvent.Cancel();
-    tx->txEndEvent = EventId();
-    tx->fragmentEvent = EventId();
+    CancelEvents(tx);
     for (auto& r : tx->rx)
     {
-        r.startEvent.Cancel();
-        r.endEvent.Cancel();
-        r.startEvent = EventId();
-        r.endEvent = EventId();
         if (r.started && !r.ended && !r.radio->IsOff())
         {
             r.radio->EndRx(tx->rateBps);
@@ -775,6 +813,65 @@ D2dChannel::AbortTransmission(Ptr<D2dRadio> sender)
         r.received = 0;
         Report(tx, r, false, "sender_off");
     }
+}
+
+void
+D2dChannel::ReportUnfinished(Ptr<D2dRadio> sender)
+{
+    NS_LOG_FUNCTION(this << sender->GetIndex());
+    const uint32_t s = sender->GetIndex();
+    std::vector<Ptr<Transmission>> mine; // in msgId order: m_live is ordered
+    for (const auto& [id, tx] : m_live)
+    {
+        if (tx->sender == sender)
+        {
+            mine.push_back(tx);
+        }
+    }
+    for (auto& tx : mine)
+    {
+        tx->aborted = true; // nothing of it may happen any more
+        CancelEvents(tx);
+        if (s < m_current.size() && m_current[s] == tx)
+        {
+            m_current[s] = nullptr;
+        }
+        for (auto& r : tx->rx)
+        {
+            if (!r.ended)
+            {
+                r.ended = true;
+                r.received = 0;
+                Report(tx, r, false, "unfinished");
+            }
+        }
+        m_live.erase(tx->job.msgId);
+    }
+}
+
+void
+D2dChannel::CancelEvents(Ptr<Transmission> tx)
+{
+    tx->txEndEvent.Cancel();
+    tx->txEndEvent = EventId();
+    tx->fragmentEvent.Cancel();
+    tx->fragmentEvent = EventId();
+    for (auto& r : tx->rx)
+    {
+        r.startEvent.Cancel();
+        r.startEvent = EventId();
+    }
+}
+
+void
+D2dChannel::ReleaseTransmissions()
+{
+    for (auto& [id, tx] : m_live)
+    {
+        CancelEvents(tx);
+    }
+    m_live.clear();
+    std::fill(m_current.begin(), m_current.end(), nullptr);
 }
 
 void

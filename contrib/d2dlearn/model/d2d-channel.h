@@ -15,6 +15,7 @@
 #include "ns3/simple-ref-count.h"
 #include "ns3/traced-callback.h"
 
+#include <map>
 #include <vector>
 
 namespace ns3
@@ -154,6 +155,12 @@ class D2dChannel : public Object
      * \param reason why ("sender_off")
      */
     void DropUnsent(Ptr<D2dRadio> sender, const D2dRadio::TxJob& job, const std::string& reason);
+    /**
+     * \brief Report every receiver of the sender's transmissions whose outcome is not known
+     * yet as not delivered ("unfinished") and forget those transmissions.
+     * \param sender the radio
+     */
+    void ReportUnfinished(Ptr<D2dRadio> sender);
 
     /** Signature of the Transmission trace: (msgId, sender, fragment transmissions, airtime). */
     typedef void (*TransmissionTracedCallback)(uint64_t msgId,
@@ -184,6 +191,10 @@ class D2dChannel : public Object
     /** \brief Fast path, reliable mode: draw airtime, retransmissions and losses. */
     void DrawReliableOutcome(Ptr<Transmission> tx);
     void ReliableAck(Ptr<Transmission> tx);
+    /** \brief Cancel a transmission's pending events and drop their ids. */
+    void CancelEvents(Ptr<Transmission> tx);
+    /** \brief Break the transmission <-> event reference cycles (end of simulation). */
+    void ReleaseTransmissions();
     /** \brief Fill and report one record. */
     void Report(Ptr<Transmission> tx, Receiver& r, bool delivered, const std::string& reason);
 
@@ -195,6 +206,9 @@ class D2dChannel : public Object
     uint32_t m_maxRetransmissions;
     bool m_fastPath;
     double m_fixedDistanceM;
+    double m_rxSensitivityW;
+    bool m_releaseScheduled{false};
+    std::map<uint64_t, Ptr<Transmission>> m_live; //!< transmissions with open outcomes
     Ptr<D2dRssModel> m_rss;
     Ptr<PropagationDelayModel> m_delay;
     Ptr<D2dMessageRegistry> m_registry;

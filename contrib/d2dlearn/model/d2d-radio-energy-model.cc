@@ -105,6 +105,18 @@ D2dRadioEnergyModel::Start()
 }
 
 void
+D2dRadioEnergyModel::NotifyOff()
+{
+    NS_LOG_FUNCTION(this);
+    m_transmitting = false;
+    m_nRx = 0;
+    m_rxDrawW = 0.0;
+    SetDraw(m_prefix + "_tx", 0.0);
+    SetDraw(m_prefix + "_rx", 0.0);
+    SetDraw("radio_idle", 0.0);
+}
+
+void
 D2dRadioEnergyModel::NotifyTxStart(double txPowerW, double rateBps, double distanceM)
 {
     NS_LOG_FUNCTION(this << txPowerW << rateBps << distanceM);

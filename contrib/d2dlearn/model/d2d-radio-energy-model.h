@@ -60,6 +60,8 @@ class D2dRadioEnergyModel : public D2dEnergyModel
 
     /** \brief Start drawing idle power (call once the source is attached). */
     void Start();
+    /** \brief The radio is switched off: it draws nothing from now on. */
+    void NotifyOff();
     /** \brief A transmission starts (arguments as GetTxDrawW). */
     void NotifyTxStart(double txPowerW, double rateBps, double distanceM);
     /** \brief The transmission ends. */

@@ -134,6 +134,8 @@ void
 D2dRadio::DoSend(uint64_t msgId, Ptr<const D2dMessage> message, uint32_t dst, D2dDeliveryMode mode)
 {
     NS_LOG_FUNCTION(this << msgId << dst);
+    NS_ABORT_MSG_IF(dst != D2D_BROADCAST && !m_channel->GetRadio(dst),
+                    "D2dRadio: device " << GetIndex() << " sends to unknown device " << dst);
     m_queue.push_back(TxJob{msgId, message, dst, mode, Simulator::Now()});
     TryStartTx();
 }
@@ -226,9 +228,29 @@ D2dRadio::ReportSendDone(uint64_t msgId, uint32_t dst, bool success)
 }
 
 void
+D2dRadio::DoReportUnfinished()
+{
+    NS_LOG_FUNCTION(this << GetIndex());
+    if (!m_channel)
+    {
+        return;
+    }
+    m_channel->ReportUnfinished(this);
+    for (const auto& job : m_queue)
+    {
+        m_channel->DropUnsent(this, job, "unfinished");
+    }
+    m_queue.clear();
+}
+
+void
 D2dRadio::DoTurnOff()
 {
     NS_LOG_FUNCTION(this << GetIndex());
+    if (m_energy && !m_energy->IsDepleted())
+    {
+        m_energy->NotifyOff(); // switched off from outside: the radio draws nothing more
+    }
     m_nRx = 0;
     if (m_channel)
     {

@@ -105,6 +105,7 @@ class D2dRadio : public D2dTransport
                 D2dDeliveryMode mode) override;
     uint64_t AllocateMessageId() override;
     void DoTurnOff() override;
+    void DoReportUnfinished() override;
 
   private:
     /** \brief Start the next queued transmission if the radio may. */

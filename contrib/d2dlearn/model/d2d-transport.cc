@@ -122,6 +122,13 @@ D2dTransport::IsOff() const
 }
 
 void
+D2dTransport::ReportUnfinished()
+{
+    NS_LOG_FUNCTION(this << m_index);
+    DoReportUnfinished();
+}
+
+void
 D2dTransport::NotifyReceive(const D2dReception& reception)
 {
     if (!m_off && !m_receiveCallback.IsNull())

@@ -80,6 +80,15 @@ class D2dTransport : public Object
     /** \return true once the transport has been switched off */
     bool IsOff() const;
 
+    /**
+     * \brief Report, as not delivered with reason "unfinished", every (message, receiver)
+     * of the messages this device sent whose outcome is not known yet (queued, on the air,
+     * being reassembled or awaiting an acknowledgement), so that every message sent has its
+     * rows. Call once the simulation has stopped (D2dTraceHelper::Finish does); the
+     * messages reported are forgotten.
+     */
+    void ReportUnfinished();
+
   protected:
     void DoDispose() override;
 
@@ -98,6 +107,8 @@ class D2dTransport : public Object
     virtual uint64_t AllocateMessageId() = 0;
     /** \brief Backend-specific reaction to TurnOff(). */
     virtual void DoTurnOff() = 0;
+    /** \brief Backend-specific ReportUnfinished(). */
+    virtual void DoReportUnfinished() = 0;
 
     /** \param reception hand a reception to the protocol (ignored if off) */
     void NotifyReceive(const D2dReception& reception);

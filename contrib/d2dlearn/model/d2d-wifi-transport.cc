@@ -929,4 +929,44 @@ D2dWifiTransport::DoTurnOff()
     }
 }
 
+void
+D2dWifiTransport::DoReportUnfinished()
+{
+    NS_LOG_FUNCTION(this << GetIndex());
+    // Called after Simulator::Run() returned: nothing here schedules an event.
+    m_pumpEvent.Cancel();
+    // Every queued attempt belongs to a message whose state is in the network from
+    // DoSend() on (or was released already, with its records written): the loop below
+    // writes their records.
+    m_txQueue.clear();
+    m_lastFragmentUids.clear();
+    if (!m_network)
+    {
+        return;
+    }
+    const uint32_t me = GetIndex();
+    for (uint64_t id : m_network->GetMessageIds()) // increasing ids: deterministic rows
+    {
+        Ptr<MessageState> s = m_network->FindMessage(id);
+        if (!s || s->src != me)
+        {
+            continue;
+        }
+        s->senderDone = true;
+        s->senderTimer.Cancel();
+        for (auto& entry : s->rx)
+        {
+            // CloseReceiver skips receivers already closed (one record per pair), cancels
+            // the reassembly timer and counts fragmentsLost = fragments - distinct got.
+            entry.second.timer.Cancel();
+            if (!entry.second.closed)
+            {
+                CloseReceiver(s, entry.first, false, "unfinished");
+            }
+        }
+        NS_ASSERT(s->nOpen == 0);
+        m_network->RemoveMessage(id);
+    }
+}
+
 } // namespace ns3

@@ -222,6 +222,19 @@ class D2dWifiNetwork : public Object
  * "sender_off" (a receiver that already has some fragments of an unreliable message still
  * delivers them at its reassembly timeout); open records of messages it receives are
  * closed with reason "receiver_off".
+ *
+ * ReportUnfinished() (once the simulation has stopped) closes, with delivered false and
+ * reason "unfinished", every open record of the messages this device sent, in increasing
+ * message id order: messages still queued in the transport (their state exists from
+ * Send() on, so the transport queue needs no records of its own), on the air, being
+ * reassembled (an unreliable receiver holding some fragments does not get them: the
+ * receive callback never runs after the simulation) or awaiting an ACK (a receiver
+ * whose record is already written keeps it). fragmentsLost is fragments minus the
+ * distinct fragments the receiver got; recvTime is the stop time. A receiver that got
+ * every fragment has always been closed already (its record is written on the last
+ * fragment), so it never gets an "unfinished" record. The messages are then forgotten,
+ * their timers cancelled and the transport's queue dropped; SendDone is not invoked and
+ * no event is scheduled. Messages of an off device are reported too.
  */
 class D2dWifiTransport : public D2dTransport
 {
@@ -269,6 +282,7 @@ class D2dWifiTransport : public D2dTransport
                 D2dDeliveryMode mode) override;
     uint64_t AllocateMessageId() override;
     void DoTurnOff() override;
+    void DoReportUnfinished() override;
 
   private:
     using MessageState = D2dWifiNetwork::MessageState;

@@ -344,8 +344,13 @@ class D2dFastPathAgreementTestCase : public TestCase
     }
 
   private:
-    /** \return per message: lost fragments (unreliable) or retransmissions (reliable) */
-    std::vector<uint32_t> Sample(bool fastPath, D2dDeliveryMode mode, uint32_t seed)
+    /**
+     * \return per message: lost fragments (unreliable) or retransmissions (reliable), and
+     * the airtime of each transmission in microseconds
+     */
+    std::pair<std::vector<uint32_t>, std::vector<uint32_t>> Sample(bool fastPath,
+                                                                   D2dDeliveryMode mode,
+                                                                   uint32_t seed)
     {
         RngSeedManager::SetSeed(seed);
         auto net = MatrixNet({{0, RssForDrop(0.25)}, {RssForDrop(0.25), 0}}, fastPath, 4);
@@ -354,6 +359,13 @@ class D2dFastPathAgreementTestCase : public TestCase
         {
             net->channel->GetRadio(0)->Send(msg, 1, mode);
         }
+        std::vector<uint32_t> airtimeUs;
+        net->channel->TraceConnectWithoutContext(
+            "Transmission",
+            Callback<void, uint64_t, uint32_t, uint64_t, Time>(
+                [&airtimeUs](uint64_t, uint32_t, uint64_t, Time airtime) {
+                    airtimeUs.push_back(static_cast<uint32_t>(airtime.GetMicroSeconds()));
+                }));
         Simulator::Stop(Seconds(1000)); // the energy sources update periodically for ever
         Simulator::Run();
         std::vector<uint32_t> out;
@@ -362,7 +374,7 @@ class D2dFastPathAgreementTestCase : public TestCase
             out.push_back(mode == D2dDeliveryMode::RELIABLE ? r.retransmissions : r.fragmentsLost);
         }
         Simulator::Destroy();
-        return out;
+        return {out, airtimeUs};
     }
 
     void DoRun() override
@@ -370,14 +382,18 @@ class D2dFastPathAgreementTestCase : public TestCase
         const double critical = 1.95 * std::sqrt(2.0 / 2000); // alpha = 0.001
         for (auto mode : {D2dDeliveryMode::UNRELIABLE, D2dDeliveryMode::RELIABLE})
         {
-            auto fast = Sample(true, mode, 21);
-            auto slow = Sample(false, mode, 22);
+            auto [fast, fastAir] = Sample(true, mode, 21);
+            auto [slow, slowAir] = Sample(false, mode, 22);
             NS_TEST_ASSERT_MSG_EQ(fast.size(), slow.size(), "same number of messages");
             const double d = KsDistance(fast, slow);
             NS_TEST_ASSERT_MSG_LT(d, critical, "KS distance, " << ToString(mode));
             // The two paths are different draws: identical samples would mean a shared code
             // path, not agreement.
             NS_TEST_ASSERT_MSG_EQ((fast != slow), true, "independent samples");
+            NS_TEST_ASSERT_MSG_EQ(fastAir.size(), slowAir.size(), "one airtime per message");
+            NS_TEST_ASSERT_MSG_LT(KsDistance(fastAir, slowAir),
+                                  critical,
+                                  "KS distance of airtimes, " << ToString(mode));
         }
     }
 };
@@ -712,6 +728,165 @@ class D2dPartialDeliveryTestCase : public TestCase
     }
 };
 
+/**
+ * At the end of a run, messages still queued or on the air get their rows ("unfinished"):
+ * every (message, receiver) has exactly one record.
+ */
+class D2dUnfinishedTestCase : public TestCase
+{
+  public:
+    D2dUnfinishedTestCase(bool fastPath)
+        : TestCase(std::string("messages in flight at the end are reported unfinished, ") +
+                   (fastPath ? "fast path" : "per-fragment path")),
+          m_fastPath(fastPath)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto net = MatrixNet({{0, 1e9, 1e9}, {1e9, 0, 1e9}, {1e9, 1e9, 0}}, m_fastPath);
+        auto msg = Create<D2dMessage>("big", 100 * 1000); // 40 ms each at 20 Mbit/s
+        std::vector<uint64_t> ids;
+        for (int m = 0; m < 5; ++m)
+        {
+            ids.push_back(net->channel->GetRadio(0)->Send(msg, 1, D2dDeliveryMode::RELIABLE));
+        }
+        ids.push_back(
+            net->channel->GetRadio(2)->Send(msg, D2D_BROADCAST, D2dDeliveryMode::UNRELIABLE));
+        Simulator::Stop(MilliSeconds(100)); // 0 -> 1: two delivered, one on the air, two queued
+        Simulator::Run();
+        const std::size_t before = net->records.size();
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            net->channel->GetRadio(i)->ReportUnfinished();
+        }
+        std::map<std::pair<uint64_t, uint32_t>, int> rows;
+        uint32_t unfinished = 0;
+        for (const auto& r : net->records)
+        {
+            ++rows[{r.msgId, r.dst}];
+            if (r.reason == "unfinished")
+            {
+                ++unfinished;
+                NS_TEST_ASSERT_MSG_EQ(r.delivered, false, "unfinished is not delivered");
+                NS_TEST_ASSERT_MSG_EQ(r.fragmentsLost, r.fragments, "nothing handed over");
+            }
+        }
+        // 5 unicasts (one receiver each) + 1 broadcast (two receivers, half-duplex at 0 and
+        // 1 aside): 7 pairs, each exactly once.
+        NS_TEST_ASSERT_MSG_EQ(rows.size(), 7, "every (message, receiver) has a row");
+        for (const auto& [pair, n] : rows)
+        {
+            NS_TEST_ASSERT_MSG_EQ(n, 1, "one row for message " << pair.first);
+        }
+        NS_TEST_ASSERT_MSG_EQ(unfinished, 3, "one on the air and two queued at the end");
+        NS_TEST_ASSERT_MSG_GT(before, 0, "some outcomes were known before the end");
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            net->channel->GetRadio(i)->ReportUnfinished();
+        }
+        NS_TEST_ASSERT_MSG_EQ(net->records.size(),
+                              before + unfinished,
+                              "a second call adds nothing");
+        Simulator::Destroy();
+    }
+
+    bool m_fastPath;
+};
+
+/**
+ * A link at or below the receiver's sensitivity (an RSS of 0 W: no link) is not heard:
+ * the receiver pays no energy for it and its own transmissions are not held back.
+ */
+class D2dNoLinkTestCase : public TestCase
+{
+  public:
+    D2dNoLinkTestCase()
+        : TestCase("no link: no reception energy, no half-duplex effect")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // 0 <-> 1 linked; 2 hears nobody and nobody hears 2 except 1.
+        auto net = MatrixNet({{0, 1e9, 0}, {1e9, 0, 1e9}, {0, 1e9, 0}}, true);
+        std::vector<std::string> rxAt2;
+        net->channel->GetRadio(2)->GetEnergyModel()->TraceConnectWithoutContext(
+            "EnergyEvent",
+            Callback<void, Time, uint32_t, const std::string&, double, double>(
+                [&rxAt2](Time, uint32_t, const std::string& c, double, double) {
+                    rxAt2.push_back(c);
+                }));
+        auto longMsg = Create<D2dMessage>("long", 100 * 1000); // 40 ms
+        auto shortMsg = Create<D2dMessage>("short", 1000);     // 0.4 ms
+        net->channel->GetRadio(0)->Send(longMsg, D2D_BROADCAST, D2dDeliveryMode::UNRELIABLE);
+        Simulator::Schedule(MilliSeconds(10), [&]() {
+            net->channel->GetRadio(2)->Send(shortMsg, 1, D2dDeliveryMode::UNRELIABLE);
+        });
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            D2dHelper::GetComputeModel(net->nodes.Get(i)); // keeps the helper API exercised
+            net->channel->GetRadio(i)->GetEnergyModel()->Flush();
+        }
+        bool sawLoss = false;
+        for (const auto& r : net->records)
+        {
+            if (r.src == 0 && r.dst == 2)
+            {
+                NS_TEST_ASSERT_MSG_EQ(r.dropProbability, 1.0, "no link: P_D = 1");
+                NS_TEST_ASSERT_MSG_EQ(r.reason, "loss", "not heard");
+                sawLoss = true;
+            }
+            if (r.src == 2)
+            {
+                // Not held back by the broadcast it cannot hear: sent at 10 ms, 0.4 ms long.
+                NS_TEST_ASSERT_MSG_EQ_TOL(r.recvTime.GetSeconds(), 0.0104, 1e-9, "not deferred");
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(sawLoss, true, "row of the unheard broadcast");
+        NS_TEST_ASSERT_MSG_EQ(std::count(rxAt2.begin(), rxAt2.end(), "radio_rx"),
+                              0,
+                              "no reception energy at a device that hears nothing");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * A radio switched off from outside (not by its battery) stops drawing energy.
+ */
+class D2dTurnOffEnergyTestCase : public TestCase
+{
+  public:
+    D2dTurnOffEnergyTestCase()
+        : TestCase("a radio switched off mid-transmission stops drawing energy")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto net = MatrixNet({{0, 1e9}, {1e9, 0}}, true);
+        auto radio = net->channel->GetRadio(0);
+        auto msg = Create<D2dMessage>("long", 10 * 1000 * 1000); // 4 s at 20 Mbit/s
+        radio->Send(msg, 1, D2dDeliveryMode::UNRELIABLE);
+        Simulator::Schedule(Seconds(1), [&]() { radio->TurnOff(); });
+        Simulator::Stop(Seconds(50));
+        Simulator::Run();
+        auto energy = radio->GetEnergyModel();
+        energy->Flush();
+        // Drawn only during the first second: (0.1 W / 0.5 + 0.1 W) x 1 s at 20 dBm.
+        NS_TEST_ASSERT_MSG_EQ_TOL(energy->GetTotalEnergyConsumption(), 0.3, 1e-9, "energy");
+        NS_TEST_ASSERT_MSG_EQ(energy->GetPowerW(), 0.0, "no draw once off");
+        NS_TEST_ASSERT_MSG_EQ(net->records.size(), 1, "one record");
+        NS_TEST_ASSERT_MSG_EQ(net->records[0].reason, "sender_off", "the transmission failed");
+        Simulator::Destroy();
+    }
+};
+
 /** The suite. */
 class D2dChannelTestSuite : public TestSuite
 {
@@ -731,6 +906,10 @@ class D2dChannelTestSuite : public TestSuite
         AddTestCase(new D2dHalfDuplexTestCase, TestCase::QUICK);
         AddTestCase(new D2dServerLinkTestCase, TestCase::QUICK);
         AddTestCase(new D2dPartialDeliveryTestCase, TestCase::QUICK);
+        AddTestCase(new D2dUnfinishedTestCase(true), TestCase::QUICK);
+        AddTestCase(new D2dUnfinishedTestCase(false), TestCase::QUICK);
+        AddTestCase(new D2dNoLinkTestCase, TestCase::QUICK);
+        AddTestCase(new D2dTurnOffEnergyTestCase, TestCase::QUICK);
     }
 };
 

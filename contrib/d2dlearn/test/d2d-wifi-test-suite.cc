@@ -550,6 +550,135 @@ class D2dWifiPartialTestCase : public D2dWifiTestBase
 
 /**
  * \ingroup d2dlearn-tests
+ * \brief Large messages queued or on the air when the simulation stops: ReportUnfinished()
+ * writes one "unfinished" record for each of their open (message, receiver) pairs and
+ * forgets them; a second call adds nothing.
+ */
+class D2dWifiReportUnfinishedTestCase : public D2dWifiTestBase
+{
+  public:
+    D2dWifiReportUnfinishedTestCase()
+        : D2dWifiTestBase("messages in flight at Stop are reported as unfinished")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Build({Vector(0, 0, 0), Vector(5, 0, 0), Vector(0, 5, 0)});
+        // Five 200 kB unicasts (143 fragments each, about 0.3 s of airtime each at
+        // 6 Mbit/s) from device 0, a 200 kB broadcast from device 2, and a small reliable
+        // unicast from device 1 that completes before the stop.
+        for (uint32_t k = 0; k < 5; ++k)
+        {
+            auto msg = Create<D2dMessage>("model_update", 200000);
+            ScheduleSend(0.0,
+                         0,
+                         msg,
+                         1 + k % 2,
+                         k % 2 == 0 ? D2dDeliveryMode::UNRELIABLE : D2dDeliveryMode::RELIABLE);
+        }
+        ScheduleSend(0.0,
+                     2,
+                     Create<D2dMessage>("datapoints", 200000),
+                     D2D_BROADCAST,
+                     D2dDeliveryMode::UNRELIABLE);
+        ScheduleSend(0.0, 1, Create<D2dMessage>("vote", 2000), 2, D2dDeliveryMode::RELIABLE);
+        Simulator::Stop(Seconds(0.2));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(m_ids.size(), 7, "seven sends");
+        const uint64_t voteId = m_ids[6];
+        Ptr<D2dWifiNetwork> net = m_helper.GetNetwork();
+        NS_TEST_ASSERT_MSG_GT(net->GetNInFlight(), 0, "messages in flight at the stop");
+        bool voteDelivered = false;
+        for (const auto& rec : m_records)
+        {
+            voteDelivered |= rec.msgId == voteId && rec.delivered;
+        }
+        NS_TEST_EXPECT_MSG_EQ(voteDelivered, true, "the small message arrived before the stop");
+        const std::size_t recordsBefore = m_records.size();
+        const std::size_t receptionsBefore = m_receptions.size();
+        const std::size_t sendDoneBefore = m_sendDone.size();
+
+        for (auto& t : m_transports)
+        {
+            t->ReportUnfinished();
+        }
+
+        // Every (message, receiver) pair has exactly one record.
+        std::map<std::pair<uint64_t, uint32_t>, int> count;
+        for (const auto& rec : m_records)
+        {
+            ++count[{rec.msgId, rec.dst}];
+        }
+        std::size_t pairs = 0;
+        for (std::size_t k = 0; k < m_ids.size(); ++k)
+        {
+            std::vector<uint32_t> receivers;
+            if (k < 5)
+            {
+                receivers = {1 + static_cast<uint32_t>(k % 2)};
+            }
+            else if (k == 5)
+            {
+                receivers = {0, 1};
+            }
+            else
+            {
+                receivers = {2};
+            }
+            for (uint32_t r : receivers)
+            {
+                NS_TEST_EXPECT_MSG_EQ(count[std::make_pair(m_ids[k], r)],
+                                      1,
+                                      "records of message " << m_ids[k] << " receiver " << r);
+                ++pairs;
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(m_records.size(), pairs, "no record of another pair");
+        NS_TEST_EXPECT_MSG_GT(m_records.size(), recordsBefore, "unfinished records written");
+
+        bool somePartial = false;
+        for (std::size_t i = recordsBefore; i < m_records.size(); ++i)
+        {
+            const D2dDeliveryRecord& rec = m_records[i];
+            NS_TEST_EXPECT_MSG_EQ(rec.delivered, false, "unfinished: not delivered");
+            NS_TEST_EXPECT_MSG_EQ(rec.reason, "unfinished", "reason");
+            NS_TEST_EXPECT_MSG_NE(rec.msgId, voteId, "the finished message is not reported");
+            NS_TEST_EXPECT_MSG_EQ(rec.fragments, 143, "ceil(200000/1400) fragments");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(rec.fragmentsLost, rec.fragments, "lost <= fragments");
+            NS_TEST_EXPECT_MSG_GT(rec.fragmentsLost, 0, "an unfinished message lacks fragments");
+            NS_TEST_EXPECT_MSG_EQ(rec.recvTime, Seconds(0.2), "recorded at the stop");
+            NS_TEST_EXPECT_MSG_EQ(rec.sendTime, Seconds(0), "send time");
+            somePartial |= rec.fragmentsLost < rec.fragments;
+            if (i > recordsBefore)
+            {
+                const D2dDeliveryRecord& prev = m_records[i - 1];
+                NS_TEST_EXPECT_MSG_EQ(
+                    (prev.src < rec.src || (prev.src == rec.src && prev.msgId <= rec.msgId)),
+                    true,
+                    "per sender, in increasing message id order");
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(somePartial, true, "a receiver had part of a message on the air");
+        NS_TEST_EXPECT_MSG_EQ(m_receptions.size(), receptionsBefore, "no reception after Stop");
+        NS_TEST_EXPECT_MSG_EQ(m_sendDone.size(), sendDoneBefore, "no send-done after Stop");
+        CheckReleased();
+
+        // A second call has nothing left to report.
+        for (auto& t : m_transports)
+        {
+            t->ReportUnfinished();
+        }
+        NS_TEST_EXPECT_MSG_EQ(m_records.size(), pairs, "second call adds nothing");
+        CheckReleased();
+        Finish();
+    }
+};
+
+/**
+ * \ingroup d2dlearn-tests
  * \brief The same message script, written once against D2dTransport, runs over the
  * D2dChannel backend and over Wi-Fi ad hoc, and both deliver the same messages to the
  * same receivers (links short enough to be lossless on both).
@@ -673,6 +802,7 @@ class D2dWifiTestSuite : public TestSuite
         AddTestCase(new D2dWifiTurnOffTestCase, TestCase::QUICK);
         AddTestCase(new D2dWifiLossTestCase, TestCase::QUICK);
         AddTestCase(new D2dWifiPartialTestCase, TestCase::QUICK);
+        AddTestCase(new D2dWifiReportUnfinishedTestCase, TestCase::QUICK);
         AddTestCase(new D2dSameMessagesBothBackendsTestCase, TestCase::QUICK);
     }
 };
