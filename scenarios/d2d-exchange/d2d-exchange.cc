@@ -101,31 +101,41 @@ main(int argc, char* argv[])
     std::string backend = "channel";             // channel (eq. 18 model) or wifi (802.11 ad hoc)
 
     D2dScenarioSupport support("d2d-exchange");
-    support.CheckArguments(argc, argv, {{"nDevices", 'u'},
-                                        {"messageBytes", 'u'},
-                                        {"mtuBytes", 'u'},
-                                        {"spectralEfficiency", 'd'},
-                                        {"bandwidthHz", 'd'},
-                                        {"noisePowerW", 'd'},
-                                        {"txPowerDbm", 'd'},
-                                        {"reliable", 'b'},
-                                        {"fastPath", 'b'},
-                                        {"broadcast", 'b'},
-                                        {"d2sFraction", 'd'},
-                                        {"d2sDistanceFactor", 'd'},
-                                        {"duration", 't'},
-                                        {"meanInterval", 't'},
-                                        {"areaSideM", 'd'},
-                                        {"initialEnergyJ", 'd'},
-                                        {"energyModel", 's'},
-                                        {"energySource", 's'},
-                                        {"dynamicRssLevels", 'u'},
-                                        {"rssStep", 't'},
-                                        {"rssFile", 's'},
-                                        {"seed", 'u'},
-                                        {"outDir", 's'},
-                                        {"backend", 's'},
-                                        {"quiet", 'b'}});
+    // The attributes a parameter sets would silently override --ns3::Class::Attribute.
+    support.CheckArguments(
+        argc,
+        argv,
+        {{"nDevices", 'u'},
+         {"messageBytes", 'U'},
+         {"mtuBytes", 'u', {"ns3::D2dChannel::MtuBytes", "ns3::D2dWifiTransport::MtuBytes"}},
+         {"spectralEfficiency", 'd', {"ns3::D2dChannel::SpectralEfficiency"}},
+         {"bandwidthHz", 'd', {"ns3::D2dChannel::BandwidthHz"}},
+         {"noisePowerW", 'd', {"ns3::D2dChannel::NoisePowerW"}},
+         {"txPowerDbm",
+          'd',
+          {"ns3::D2dRadio::TxPowerDbm", "ns3::WifiPhy::TxPowerStart", "ns3::WifiPhy::TxPowerEnd"}},
+         {"reliable", 'b'},
+         {"fastPath", 'b', {"ns3::D2dChannel::FastPath"}},
+         {"broadcast", 'b'},
+         {"d2sFraction", 'd'},
+         {"d2sDistanceFactor", 'd'},
+         {"duration", 't'},
+         {"meanInterval", 't'},
+         {"areaSideM", 'd'},
+         {"initialEnergyJ",
+          'd',
+          {"ns3::BasicEnergySource::BasicEnergySourceInitialEnergyJ",
+           "ns3::LiIonEnergySource::LiIonEnergySourceInitialEnergyJ"}},
+         {"energyModel", 's', {"ns3::D2dRadioEnergyModel::Model"}},
+         // D2dHelper sets the threshold of a BasicEnergySource to 0 (empty means depleted).
+         {"energySource", 's', {"ns3::BasicEnergySource::BasicEnergyLowBatteryThreshold"}},
+         {"dynamicRssLevels", 'u', {"ns3::DynamicRssModel::Levels"}},
+         {"rssStep", 't', {"ns3::DynamicRssModel::StepInterval"}},
+         {"rssFile", 's'},
+         {"seed", 'U'},
+         {"outDir", 's'},
+         {"backend", 's'},
+         {"quiet", 'b'}});
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("nDevices", "Number of devices (0: 10, or N of --rssFile)", nDevices);
@@ -177,12 +187,12 @@ main(int argc, char* argv[])
     support.CheckRange("txPowerDbm", txPowerDbm, -100, 60);
     support.CheckRange("d2sFraction", d2sFraction, 0, 1);
     support.CheckRange("d2sDistanceFactor", d2sDistanceFactor, 1e-3, 1e6);
-    support.CheckRange("duration", duration.GetSeconds(), 1e-9, 1e9);
-    support.CheckRange("meanInterval", meanInterval.GetSeconds(), 1e-9, 1e9);
+    support.CheckPositiveTime("duration", duration, Seconds(1e9));
+    support.CheckPositiveTime("meanInterval", meanInterval, Seconds(1e9));
     support.CheckRange("areaSideM", areaSideM, 1e-3, 1e7);
     support.CheckRange("initialEnergyJ", initialEnergyJ, 1e-12, 1e12);
     support.CheckRange("dynamicRssLevels", dynamicRssLevels, 0, 1e6);
-    support.CheckRange("rssStep", rssStep.GetSeconds(), 1e-9, 1e9);
+    support.CheckPositiveTime("rssStep", rssStep, Seconds(1e9));
     support.CheckRange("seed", static_cast<double>(seed), 1, 4294967295.0);
     if (energyModel != "power" && energyModel != "first-order")
     {
@@ -230,6 +240,40 @@ main(int argc, char* argv[])
     }
     support.CheckRange("nDevices", nDevices, 2, 100000);
     support.SetQuiet(quiet);
+    RngSeedManager::SetSeed(static_cast<uint32_t>(seed));
+    RngSeedManager::SetRun(1);
+
+    // The RSS model, checked like the parameters: before the trace files exist.
+    Ptr<D2dRssModel> rss;
+    if (!rssMatrix.empty())
+    {
+        auto matrix = CreateObject<MatrixRssModel>();
+        matrix->SetMatrix(rssMatrix);
+        rss = matrix;
+    }
+    else if (dynamicRssLevels > 0)
+    {
+        auto dynamic = CreateObject<DynamicRssModel>();
+        dynamic->SetAttribute("Levels", UintegerValue(dynamicRssLevels));
+        dynamic->SetAttribute("StepInterval", TimeValue(rssStep));
+        dynamic->SetNDevices(nDevices);
+        // Checks of what DynamicRssModel::Refresh() aborts on mid-simulation.
+        DoubleValue minW;
+        DoubleValue maxW;
+        TimeValue step;
+        dynamic->GetAttribute("MinW", minW);
+        dynamic->GetAttribute("MaxW", maxW);
+        dynamic->GetAttribute("StepInterval", step);
+        if (!(minW.Get() < maxW.Get()))
+        {
+            support.Fail(fmt::format("--ns3::DynamicRssModel::MinW={} is not below "
+                                     "--ns3::DynamicRssModel::MaxW={} (accepted: MinW < MaxW)",
+                                     minW.Get(),
+                                     maxW.Get()));
+        }
+        support.CheckPositiveTime("rssStep", step.Get(), Seconds(1e9));
+        rss = dynamic;
+    }
 
     std::unique_ptr<D2dTraceHelper> traces;
     try
@@ -240,9 +284,6 @@ main(int argc, char* argv[])
     {
         support.Fail(e.what());
     }
-
-    RngSeedManager::SetSeed(static_cast<uint32_t>(seed));
-    RngSeedManager::SetRun(1);
 
     NodeContainer devices;
     devices.Create(nDevices);
@@ -259,6 +300,10 @@ main(int argc, char* argv[])
     mobility.Install(devices);
 
     D2dHelper d2d;
+    if (rss)
+    {
+        d2d.SetRssModel(rss);
+    }
     d2d.SetChannelAttribute("SpectralEfficiency", DoubleValue(spectralEfficiency));
     d2d.SetChannelAttribute("BandwidthHz", DoubleValue(bandwidthHz));
     d2d.SetChannelAttribute("NoisePowerW", DoubleValue(noisePowerW));
@@ -277,20 +322,6 @@ main(int argc, char* argv[])
     {
         d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ",
                                      DoubleValue(initialEnergyJ));
-    }
-    if (!rssMatrix.empty())
-    {
-        auto matrix = CreateObject<MatrixRssModel>();
-        matrix->SetMatrix(rssMatrix);
-        d2d.SetRssModel(matrix);
-    }
-    else if (dynamicRssLevels > 0)
-    {
-        auto dynamic = CreateObject<DynamicRssModel>();
-        dynamic->SetAttribute("Levels", UintegerValue(dynamicRssLevels));
-        dynamic->SetAttribute("StepInterval", TimeValue(rssStep));
-        dynamic->SetNDevices(nDevices);
-        d2d.SetRssModel(dynamic);
     }
     // The devices' transports: radios on the D2D channel, or 802.11 ad hoc.
     std::vector<Ptr<D2dTransport>> transports;
@@ -361,33 +392,33 @@ main(int argc, char* argv[])
         commandLine += (i > 1 ? " " : "") + std::string(argv[i]);
     }
     traces->AddParameter("commandLine", commandLine);
-    traces->AddParameter("nDevices", std::to_string(nDevices));
-    traces->AddParameter("messageBytes", std::to_string(messageBytes));
-    traces->AddParameter("mtuBytes", std::to_string(mtuBytes));
-    traces->AddParameter("spectralEfficiency", fmt::format("{}", spectralEfficiency));
-    traces->AddParameter("bandwidthHz", fmt::format("{}", bandwidthHz));
-    traces->AddParameter("noisePowerW", fmt::format("{}", noisePowerW));
-    traces->AddParameter("txPowerDbm", fmt::format("{}", txPowerDbm));
-    traces->AddParameter("reliable", reliable ? "true" : "false");
-    traces->AddParameter("fastPath", fastPath ? "true" : "false");
-    traces->AddParameter("broadcast", broadcast ? "true" : "false");
-    traces->AddParameter("d2sFraction", fmt::format("{}", d2sFraction));
-    traces->AddParameter("d2sDistanceFactor", fmt::format("{}", d2sDistanceFactor));
-    traces->AddParameter("duration_s", fmt::format("{}", duration.GetSeconds()));
-    traces->AddParameter("meanInterval_s", fmt::format("{}", meanInterval.GetSeconds()));
-    traces->AddParameter("areaSideM", fmt::format("{}", areaSideM));
-    traces->AddParameter("initialEnergyJ", fmt::format("{}", initialEnergyJ));
+    traces->AddParameter("nDevices", nDevices);
+    traces->AddParameter("messageBytes", messageBytes);
+    traces->AddParameter("mtuBytes", mtuBytes);
+    traces->AddParameter("spectralEfficiency", spectralEfficiency);
+    traces->AddParameter("bandwidthHz", bandwidthHz);
+    traces->AddParameter("noisePowerW", noisePowerW);
+    traces->AddParameter("txPowerDbm", txPowerDbm);
+    traces->AddParameter("reliable", reliable);
+    traces->AddParameter("fastPath", fastPath);
+    traces->AddParameter("broadcast", broadcast);
+    traces->AddParameter("d2sFraction", d2sFraction);
+    traces->AddParameter("d2sDistanceFactor", d2sDistanceFactor);
+    traces->AddParameter("duration_s", duration.GetSeconds());
+    traces->AddParameter("meanInterval_s", meanInterval.GetSeconds());
+    traces->AddParameter("areaSideM", areaSideM);
+    traces->AddParameter("initialEnergyJ", initialEnergyJ);
     traces->AddParameter("energyModel", energyModel);
     traces->AddParameter("energySource", energySource);
-    traces->AddParameter("dynamicRssLevels", std::to_string(dynamicRssLevels));
-    traces->AddParameter("rssStep_s", fmt::format("{}", rssStep.GetSeconds()));
+    traces->AddParameter("dynamicRssLevels", dynamicRssLevels);
+    traces->AddParameter("rssStep_s", rssStep.GetSeconds());
     traces->AddParameter("rssFile", rssFile);
     traces->AddParameter("outDir", outDir);
     traces->AddParameter("backend", backend);
     traces->AddAttributes(transports[0]);
     if (channel)
     {
-        traces->AddParameter("linkRateBps", fmt::format("{}", channel->GetRateBps()));
+        traces->AddParameter("linkRateBps", channel->GetRateBps());
         traces->AddAttributes(channel);
         traces->AddAttributes(channel->GetRadio(0)->GetEnergyModel());
         traces->AddAttributes(D2dHelper::GetComputeModel(devices.Get(0)));
@@ -403,6 +434,7 @@ main(int argc, char* argv[])
     }
     catch (const std::exception& e)
     {
+        traces.reset(); // deletes the temporary files (Fail exits without unwinding)
         support.Fail(e.what());
     }
     if (!quiet)

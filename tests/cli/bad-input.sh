@@ -88,10 +88,57 @@ expect_reject bandwidthHz --bandwidthHz=abc
 expect_reject duration --duration=abc
 expect_reject messageBytes --messageBytes=-1
 expect_reject quiet --quiet=maybe
-expect_reject MtuBytes --ns3::D2dChannel::MtuBytes=0
+expect_reject MaxQueuedPackets --ns3::D2dWifiTransport::MaxQueuedPackets=0
 expect_reject Bogus --ns3::D2dChannel::Bogus=1
 expect_reject ns3::Bogus --ns3::Bogus::X=1
-expect_reject StepInterval --ns3::DynamicRssModel::StepInterval=soon
+expect_reject ReassemblyTimeout --ns3::D2dWifiTransport::ReassemblyTimeout=soon
+# Numbers beyond the range of the parameter's type (ns-3 would print its whole help).
+expect_reject nDevices --nDevices=5000000000
+expect_reject messageBytes --messageBytes=18446744073709551616
+expect_reject seed --seed=18446744073709551616
+# Attribute values of the wrong form for the attribute's type (ns-3 would abort or crash).
+expect_reject MaxRetransmissions --ns3::D2dChannel::MaxRetransmissions=abc
+expect_reject Stream --ns3::RandomVariableStream::Stream=abc
+expect_reject IdlePowerW --ns3::D2dRadioEnergyModel::IdlePowerW=1e400
+expect_reject HalfDuplex --ns3::D2dRadio::HalfDuplex=maybe
+expect_reject SynchronizationMode --ns3::RealtimeSimulatorImpl::SynchronizationMode=Bogus
+expect_reject RssModel --ns3::D2dChannel::RssModel=abc
+# An attribute of a parent class (ns-3 only sets those under the class that defines them).
+expect_reject ns3::WifiPhy --ns3::YansWifiPhy::TxPowerStart=10
+# Attributes the scenario sets from its parameters, and the seed: they would be overridden.
+expect_reject "set by --mtuBytes" --ns3::D2dChannel::MtuBytes=0
+expect_reject "set by --spectralEfficiency" --ns3::D2dChannel::SpectralEfficiency=3
+expect_reject "set by --txPowerDbm" --ns3::D2dRadio::TxPowerDbm=10
+expect_reject "set by --energyModel" --ns3::D2dRadioEnergyModel::Model=FirstOrder
+expect_reject "set by --initialEnergyJ" --energySource=liion \
+    --ns3::LiIonEnergySource::LiIonEnergySourceInitialEnergyJ=5
+expect_reject "set by --rssStep" --ns3::DynamicRssModel::StepInterval=2s
+expect_reject "set by --seed" --RngSeed=3
+expect_reject "set by --seed" --RngRun=2
+# Attribute combinations the model would abort on mid-simulation.
+expect_reject MinW --dynamicRssLevels=4 --ns3::DynamicRssModel::MinW=1
+# Times: strictly positive, at most 1e9 s, compared as times.
+expect_reject duration --duration=0s
+expect_reject duration --duration=2e9s
+expect_reject meanInterval --meanInterval=-1ms
+
+# expect_accept ARGS... : run BIN ARGS --outDir=<fresh dir>; must succeed and write run.json.
+expect_accept() {
+    ncase=$((ncase + 1))
+    local out="$TMP/out$ncase"
+    echo "check: $* -> accepted"
+    local rc=0
+    timeout 20 "$BIN" "$@" --quiet --outDir="$out" >"$TMP/stdout" 2>"$TMP/stderr" || rc=$?
+    if [ "$rc" -ne 0 ]; then
+        fail "exit status $rc: $(head -n 3 "$TMP/stderr")"
+    elif [ ! -s "$out/run.json" ]; then
+        fail "no run.json"
+    fi
+}
+
+expect_accept --nDevices=2 --duration=1ns
+expect_accept --nDevices=3 --duration=1s --ns3::D2dRadio::HalfDuplex=false \
+    --ns3::D2dChannel::PropagationDelayModel=ns3::ConstantSpeedPropagationDelayModel
 
 echo "check: a rejected run leaves an earlier run's traces in outDir untouched"
 prev="$TMP/prev"

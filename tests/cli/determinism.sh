@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Determinism of the d2d-exchange scenario (SPEC.md: "Same seed, same parameters:
-# byte-identical trace files"). For the fast path, the per-fragment path and reliable
-# delivery (both paths): two runs with the same --seed give byte-identical messages.csv
-# and energy.csv and the same run.json apart from wall_time_s, outDir and commandLine (which names outDir); another seed
-# gives a different messages.csv.
+# byte-identical trace files"). For the fast path, the per-fragment path, reliable delivery
+# (both paths), reliable broadcast, a Li-ion battery, dynamic RSS (with losses) and an RSS
+# matrix file: two runs with the same --seed give byte-identical messages.csv and energy.csv
+# and the same run.json apart from wall_time_s, outDir and commandLine (which names outDir);
+# another seed gives a different messages.csv. Then the same for --backend=wifi.
 #
 # Usage: bash determinism.sh PATH/TO/d2d-exchange
 set -euo pipefail
@@ -44,9 +45,19 @@ data_rows() { # data_rows FILE: rows after the header
     awk 'END { print NR - 1 }' "$1"
 }
 
+# An N x N RSS matrix for --rssFile: W_ij from 1e-12 to 1e-11 W (noise 1e-13 W).
+awk -v n=$N 'BEGIN {
+    for (i = 0; i < n; ++i) {
+        row = ""
+        for (j = 0; j < n; ++j) row = row (j ? "," : "") ((i * 7 + j * 3) % 10 + 1) "e-12"
+        print row
+    }
+}' >"$TMP/w$N.csv"
+
 variant=0
 for extra in "" "--fastPath=false" "--reliable=true" "--fastPath=false --reliable=true" \
-    "--reliable=true --broadcast=true"; do
+    "--reliable=true --broadcast=true" "--energySource=liion" \
+    "--dynamicRssLevels=4 --noisePowerW=0.05" "--rssFile=$TMP/w$N.csv"; do
     variant=$((variant + 1))
     read -r -a args <<<"$extra"
     label=${extra:-"(fast path, unreliable)"}
@@ -79,6 +90,12 @@ for extra in "" "--fastPath=false" "--reliable=true" "--fastPath=false --reliabl
     [ "$(data_rows "$a/energy.csv")" -gt 10 ] || fail "energy.csv has too few rows"
     awk -F, -v n=$N 'NR > 1 && $4 == n { found = 1 } END { exit !found }' "$a/messages.csv" ||
         fail "no message to the server (dst=$N) although --d2sFraction=0.2"
+    case $extra in
+        *dynamicRssLevels*)
+            awk -F, 'NR > 1 && $9 > 0 { found = 1 } END { exit !found }' "$a/messages.csv" ||
+                fail "no fragment lost although the noise is 1/6 of the mean dynamic RSS"
+            ;;
+    esac
     mode=unreliable
     case $extra in *reliable=true*) mode=reliable ;; esac
     awk -F, -v m=$mode 'NR == 1 { for (i = 1; i <= NF; ++i) if ($i == "mode") c = i; next }

@@ -2,7 +2,8 @@
 # The main job of the README (`bash setup.sh --run`) in a temporary folder: d2d-exchange
 # on its defaults, then analysis/plot_traces.py on its traces. Checks the trace files,
 # their headers, run.json and the three plots; then a run with --rssFile (a 4 x 4 matrix)
-# whose traces may only name devices 0..3.
+# whose traces may only name devices 0..3; then a run with --outDir=+5, whose run.json must
+# still be valid JSON.
 #
 # Usage: bash main-job.sh PATH/TO/d2d-exchange PATH/TO/analysis/plot_traces.py
 set -euo pipefail
@@ -104,6 +105,28 @@ if [ -f "$small/messages.csv" ] && [ -f "$small/energy.csv" ]; then
     [ "$senders" = "0 1 2 3 " ] || fail "senders are '$senders' (expected 0 1 2 3)"
     echo "  senders: $senders"
     grep -q '"nDevices": 4,' "$small/run.json" || fail "run.json does not record nDevices=4"
+fi
+
+echo "check: --outDir=+5 (a numeric-looking name) -> run.json is valid JSON with typed values"
+bin_abs=$(readlink -f "$BIN")
+if ! (cd "$TMP" && timeout 60 "$bin_abs" --nDevices=3 --duration=1s --outDir=+5 --quiet) \
+    >"$TMP/log" 2>&1; then
+    sed 's/^/    | /' "$TMP/log"
+    fail "d2d-exchange --outDir=+5 failed"
+elif ! "$PYTHON" -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/+5/run.json"; then
+    fail "run.json of --outDir=+5 is not valid JSON: $(grep '"outDir"' "$TMP/+5/run.json")"
+else
+    "$PYTHON" - "$TMP/+5/run.json" <<'PY' || fail "run.json values do not have their types"
+import json, sys
+p = json.load(open(sys.argv[1]))["parameters"]
+assert p["outDir"] == "+5", p["outDir"]
+assert p["nDevices"] == 3 and isinstance(p["nDevices"], int), p["nDevices"]
+assert p["reliable"] is False, p["reliable"]
+assert isinstance(p["noisePowerW"], float), p["noisePowerW"]
+assert p["ns3::D2dRadio::HalfDuplex"] is True, p["ns3::D2dRadio::HalfDuplex"]
+assert isinstance(p["ns3::D2dChannel::MaxRetransmissions"], int)
+PY
+    echo "  run.json parses; outDir is the string \"+5\""
 fi
 
 if [ "$failures" -ne 0 ]; then

@@ -11,6 +11,9 @@
 #include "ns3/log.h"
 #include "ns3/mobility-model.h"
 #include "ns3/string.h"
+#include "ns3/vector.h"
+
+#include <vector>
 
 namespace ns3
 {
@@ -130,19 +133,44 @@ D2dHelper::Install(NodeContainer nodes)
 double
 D2dHelper::MeanPairDistanceM(NodeContainer nodes)
 {
+    const uint32_t n = nodes.GetN();
+    std::vector<Vector> positions(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        auto mobility = nodes.Get(i)->GetObject<MobilityModel>();
+        NS_ABORT_MSG_IF(!mobility, "D2dHelper: node " << i << " has no MobilityModel");
+        positions[i] = mobility->GetPosition();
+    }
+    const uint64_t maxPairs = 2000000;
+    const uint64_t allPairs = n < 2 ? 0 : static_cast<uint64_t>(n) * (n - 1) / 2;
     double sum = 0.0;
     uint64_t pairs = 0;
-    for (uint32_t i = 0; i < nodes.GetN(); ++i)
+    if (allPairs <= maxPairs)
     {
-        auto a = nodes.Get(i)->GetObject<MobilityModel>();
-        NS_ABORT_MSG_IF(!a, "D2dHelper: node " << i << " has no MobilityModel");
-        for (uint32_t j = i + 1; j < nodes.GetN(); ++j)
+        // Every pair: up to 2000 nodes.
+        for (uint32_t i = 0; i < n; ++i)
         {
-            sum += a->GetDistanceFrom(nodes.Get(j)->GetObject<MobilityModel>());
+            for (uint32_t j = i + 1; j < n; ++j)
+            {
+                sum += CalculateDistance(positions[i], positions[j]);
+                ++pairs;
+            }
+        }
+        return pairs > 0 ? sum / pairs : 0.0;
+    }
+    // A fixed sample of about maxPairs pairs: each node i with the k nodes i + d (mod n)
+    // whose offsets d are spread evenly over 1 .. n - 1.
+    const uint64_t k = (maxPairs + n - 1) / n;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        for (uint64_t m = 0; m < k; ++m)
+        {
+            const uint64_t d = 1 + m * (n - 1) / k;
+            sum += CalculateDistance(positions[i], positions[(i + d) % n]);
             ++pairs;
         }
     }
-    return pairs > 0 ? sum / pairs : 0.0;
+    return sum / pairs;
 }
 
 Ptr<D2dChannel>

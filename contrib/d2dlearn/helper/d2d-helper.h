@@ -93,8 +93,12 @@ class D2dHelper
     static Ptr<D2dComputeModel> GetComputeModel(Ptr<Node> node);
 
     /**
+     * \brief The mean distance between two devices: exact (every pair) up to 2000 nodes;
+     * above, the mean over a fixed, evenly spread sample of about 2 million pairs (each
+     * node with the nodes at k offsets spread evenly over 1 .. N-1 in index order), so
+     * that the cost stays O(N) and the result deterministic.
      * \param nodes devices with mobility models
-     * \return the mean distance over all pairs (m)
+     * \return the mean pair distance (m), 0 for fewer than 2 nodes
      */
     static double MeanPairDistanceM(NodeContainer nodes);
 

@@ -4,6 +4,8 @@
  */
 #include "d2d-scenario-support.h"
 
+#include "ns3/abort.h"
+#include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/type-id.h"
 
@@ -13,7 +15,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <limits>
 #include <regex>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -36,30 +40,89 @@ IsTime(const std::string& text)
     return std::regex_match(text, time);
 }
 
+/** \return true if text is a whole number >= 0 no larger than max */
+bool
+IsUnsigned(const std::string& text, uint64_t max)
+{
+    static const std::regex form(R"(^\+?[0-9]+$)");
+    if (!std::regex_match(text, form))
+    {
+        return false;
+    }
+    try
+    {
+        return std::stoull(text) <= max;
+    }
+    catch (const std::out_of_range&)
+    {
+        return false;
+    }
+}
+
+/** \return true if text is a whole number in [min, max] */
+bool
+IsSigned(const std::string& text, int64_t min, int64_t max)
+{
+    static const std::regex form(R"(^[+-]?[0-9]+$)");
+    if (!std::regex_match(text, form))
+    {
+        return false;
+    }
+    try
+    {
+        const long long value = std::stoll(text);
+        return value >= min && value <= max;
+    }
+    catch (const std::out_of_range&)
+    {
+        return false;
+    }
+}
+
+/** \return true if text is a finite real number */
+bool
+IsFinite(const std::string& text)
+{
+    try
+    {
+        return std::isfinite(boost::lexical_cast<double>(text));
+    }
+    catch (const boost::bad_lexical_cast&)
+    {
+        return false;
+    }
+}
+
+/** \return true if text is a boolean as ns-3 parses it (not empty) */
+bool
+IsBoolean(const std::string& text)
+{
+    return text == "true" || text == "false" || text == "1" || text == "0" || text == "t" ||
+           text == "f";
+}
+
 /** \return true if text is a value of the given kind (see D2dScenarioSupport::Param) */
 bool
 HasForm(const std::string& text, char kind)
 {
-    static const std::regex unsignedInt(R"(^\+?[0-9]+$)");
-    static const std::regex signedInt(R"(^[+-]?[0-9]+$)");
     switch (kind)
     {
     case 'u':
-        return std::regex_match(text, unsignedInt) && text.size() < 20;
+        return IsUnsigned(text, std::numeric_limits<uint32_t>::max());
+    case 'U':
+        return IsUnsigned(text, std::numeric_limits<uint64_t>::max());
     case 'i':
-        return std::regex_match(text, signedInt) && text.size() < 19;
+        return IsSigned(text,
+                        std::numeric_limits<int32_t>::min(),
+                        std::numeric_limits<int32_t>::max());
+    case 'I':
+        return IsSigned(text,
+                        std::numeric_limits<int64_t>::min(),
+                        std::numeric_limits<int64_t>::max());
     case 'd':
-        try
-        {
-            return std::isfinite(boost::lexical_cast<double>(text));
-        }
-        catch (const boost::bad_lexical_cast&)
-        {
-            return false;
-        }
+        return IsFinite(text);
     case 'b':
-        return text.empty() || text == "true" || text == "false" || text == "1" || text == "0" ||
-               text == "t" || text == "f";
+        return text.empty() || IsBoolean(text);
     case 't':
         return IsTime(text);
     default:
@@ -74,9 +137,17 @@ FormOf(char kind)
     switch (kind)
     {
     case 'u':
-        return "a whole number >= 0";
+        return fmt::format("a whole number from 0 to {}", std::numeric_limits<uint32_t>::max());
+    case 'U':
+        return fmt::format("a whole number from 0 to {}", std::numeric_limits<uint64_t>::max());
     case 'i':
-        return "a whole number";
+        return fmt::format("a whole number from {} to {}",
+                           std::numeric_limits<int32_t>::min(),
+                           std::numeric_limits<int32_t>::max());
+    case 'I':
+        return fmt::format("a whole number from {} to {}",
+                           std::numeric_limits<int64_t>::min(),
+                           std::numeric_limits<int64_t>::max());
     case 'd':
         return "a finite number";
     case 'b':
@@ -86,6 +157,73 @@ FormOf(char kind)
     default:
         return "text";
     }
+}
+
+/**
+ * \param value text of an attribute value
+ * \param checker the attribute's checker
+ * \return true if value has the form that DeserializeFromString of the checker's value type
+ * parses without aborting (types not listed here are left to DeserializeFromString)
+ */
+bool
+HasAttributeForm(const std::string& value, Ptr<const AttributeChecker> checker)
+{
+    // The name is "ns3::DoubleValue", but "BooleanValue" (ns-3 3.37 names it without ns3::).
+    std::string type = checker->GetValueTypeName();
+    type = type.rfind("ns3::", 0) == 0 ? type : "ns3::" + type;
+    if (type == "ns3::UintegerValue")
+    {
+        return IsUnsigned(value, std::numeric_limits<uint64_t>::max());
+    }
+    if (type == "ns3::IntegerValue")
+    {
+        return IsSigned(value,
+                        std::numeric_limits<int64_t>::min(),
+                        std::numeric_limits<int64_t>::max());
+    }
+    if (type == "ns3::DoubleValue")
+    {
+        return IsFinite(value);
+    }
+    if (type == "ns3::BooleanValue")
+    {
+        return IsBoolean(value);
+    }
+    if (type == "ns3::TimeValue")
+    {
+        return IsTime(value);
+    }
+    if (type == "ns3::PointerValue")
+    {
+        // An ObjectFactory: ns-3 crashes on an unknown class name and aborts on a bad
+        // [Attribute=value] list, so only the name of a subclass of the pointee is accepted.
+        auto pointer = DynamicCast<const PointerChecker>(checker);
+        TypeId tid;
+        return pointer && TypeId::LookupByNameFailSafe(value, &tid) && tid.HasConstructor() &&
+               (tid == pointer->GetPointeeTypeId() || tid.IsChildOf(pointer->GetPointeeTypeId()));
+    }
+    return true;
+}
+
+/**
+ * \param tid a class
+ * \param attribute an attribute name
+ * \param info set to the attribute if found
+ * \return true if the class defines the attribute itself: ns-3's Config::SetDefault, which
+ * CommandLine uses for --ns3::Class::Attribute, does not look in the parent classes
+ */
+bool
+DefinesAttribute(TypeId tid, const std::string& attribute, TypeId::AttributeInformation* info)
+{
+    for (uint32_t a = 0; a < tid.GetAttributeN(); ++a)
+    {
+        if (tid.GetAttribute(a).name == attribute)
+        {
+            *info = tid.GetAttribute(a);
+            return true;
+        }
+    }
+    return false;
 }
 } // namespace
 
@@ -101,6 +239,21 @@ D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Para
                                                      "PrintAttributes",
                                                      "PrintVersion",
                                                      "version"};
+    for (const auto& p : params)
+    {
+        for (const auto& attribute : p.attributes)
+        {
+            const std::size_t sep = attribute.rfind("::");
+            TypeId tid;
+            TypeId::AttributeInformation info;
+            NS_ABORT_MSG_UNLESS(sep != std::string::npos &&
+                                    TypeId::LookupByNameFailSafe(attribute.substr(0, sep), &tid) &&
+                                    DefinesAttribute(tid, attribute.substr(sep + 2), &info),
+                                "D2dScenarioSupport: --" << p.name << " declares " << attribute
+                                                         << ", which is not an attribute "
+                                                            "defined by that class");
+        }
+    }
     for (int i = 1; i < argc; ++i)
     {
         const std::string arg = argv[i];
@@ -119,6 +272,10 @@ D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Para
         {
             continue;
         }
+        if (name == "RngSeed" || name == "RngRun")
+        {
+            Fail(fmt::format("--{} is not accepted: the seed is set by --seed; use that", name));
+        }
         if (name.rfind("ns3::", 0) == 0)
         {
             // --ns3::Class::Attribute=value
@@ -133,17 +290,37 @@ D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Para
                                  className));
             }
             TypeId::AttributeInformation info;
-            if (!tid.LookupAttributeByName(attribute, &info))
+            if (!DefinesAttribute(tid, attribute, &info))
             {
-                Fail(fmt::format("--{}: {} has no attribute {} (see --PrintAttributes={})",
-                                 name,
-                                 className,
-                                 attribute,
-                                 className));
+                std::string owner;
+                for (TypeId t = tid.GetParent(); owner.empty() && t != t.GetParent();
+                     t = t.GetParent())
+                {
+                    owner = DefinesAttribute(t, attribute, &info) ? t.GetName() : "";
+                }
+                Fail(owner.empty()
+                         ? fmt::format("--{}: {} has no attribute {} (see --PrintAttributes={})",
+                                       name,
+                                       className,
+                                       attribute,
+                                       className)
+                         : fmt::format("--{}: {} is an attribute of the parent class {}; use "
+                                       "--{}::{}",
+                                       name,
+                                       attribute,
+                                       owner,
+                                       owner,
+                                       attribute));
             }
-            const bool isTime = info.checker->GetValueTypeName() == "ns3::TimeValue";
+            for (const auto& p : params)
+            {
+                if (std::find(p.attributes.begin(), p.attributes.end(), name) != p.attributes.end())
+                {
+                    Fail(fmt::format("--{} is set by --{}; use that", name, p.name));
+                }
+            }
             auto checked = info.checker->Create();
-            if ((isTime && !IsTime(value)) ||
+            if (!HasAttributeForm(value, info.checker) ||
                 !checked->DeserializeFromString(value, info.checker) ||
                 !info.checker->Check(*checked))
             {
@@ -155,10 +332,8 @@ D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Para
             }
             continue;
         }
-        // ns-3 globals (e.g. --RngRun) are accepted too; CommandLine checks them.
-        static const std::vector<std::string> globals = {"RngSeed",
-                                                         "RngRun",
-                                                         "SimulatorImplementationType",
+        // ns-3 globals are accepted too; CommandLine checks them.
+        static const std::vector<std::string> globals = {"SimulatorImplementationType",
                                                          "SchedulerType",
                                                          "ChecksumEnabled"};
         if (std::find(globals.begin(), globals.end(), name) != globals.end())
@@ -197,6 +372,18 @@ D2dScenarioSupport::CheckRange(const std::string& name, double value, double lo,
     if (!(value >= lo && value <= hi))
     {
         Fail(fmt::format("--{}={} is out of range (accepted: {} to {})", name, value, lo, hi));
+    }
+}
+
+void
+D2dScenarioSupport::CheckPositiveTime(const std::string& name, Time value, Time hi) const
+{
+    if (!value.IsStrictlyPositive() || value > hi)
+    {
+        Fail(fmt::format("--{}={} s is out of range (accepted: more than 0 s, at most {:g} s)",
+                         name,
+                         value.GetSeconds(),
+                         hi.GetSeconds()));
     }
 }
 

@@ -29,19 +29,34 @@ class D2dScenarioSupport
      */
     explicit D2dScenarioSupport(std::string program, bool quiet = false);
 
-    /** A parameter the program adds with CommandLine::AddValue, and the form of its value. */
+    /**
+     * A parameter the program adds with CommandLine::AddValue, the form of its value and
+     * the ns-3 attributes the program sets from it.
+     */
     struct Param
     {
         std::string name; //!< name without the leading --
-        /** 'u' unsigned integer, 'i' integer, 'd' real, 'b' boolean, 't' ns-3 Time, 's' text */
+        /**
+         * 'u' uint32_t, 'U' uint64_t, 'i' int32_t, 'I' int64_t (each checked against the
+         * range of its type), 'd' finite real, 'b' boolean, 't' ns-3 Time, 's' text
+         */
         char kind;
+        /**
+         * The ns-3 attributes ("ns3::Class::Attribute", the class that defines the
+         * attribute) the program sets from this parameter, overriding their defaults:
+         * CheckArguments rejects --ns3::Class::Attribute=value for them.
+         */
+        std::vector<std::string> attributes{};
     };
 
     /**
      * \brief Exit with a one-line error, before ns-3's CommandLine prints its whole help or
      * aborts, if argv holds a parameter that is neither in params nor an ns-3 global, or a
-     * value of the wrong form, or an --ns3::Class::Attribute=value whose class, attribute
-     * or value ns-3 does not accept (the attribute's own checker decides the range).
+     * value of the wrong form or outside the range of its type, or an
+     * --ns3::Class::Attribute=value whose class, attribute or value ns-3 does not accept
+     * (the form follows the attribute's value type; its checker decides the range) or
+     * that a parameter sets (Param::attributes), or --RngSeed or --RngRun (the seed is
+     * set by --seed).
      * \param argc argument count
      * \param argv arguments
      * \param params the parameters the program adds with CommandLine::AddValue
@@ -62,6 +77,14 @@ class D2dScenarioSupport
      * \param hi highest accepted value
      */
     void CheckRange(const std::string& name, double value, double lo, double hi) const;
+
+    /**
+     * \brief Fail unless 0 < value <= hi.
+     * \param name parameter name (without --)
+     * \param value its value
+     * \param hi longest accepted value
+     */
+    void CheckPositiveTime(const std::string& name, Time value, Time hi) const;
 
     /** \param quiet no progress output */
     void SetQuiet(bool quiet);

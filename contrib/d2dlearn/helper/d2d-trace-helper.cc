@@ -4,12 +4,15 @@
  */
 #include "d2d-trace-helper.h"
 
+#include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/energy-source-container.h"
+#include "ns3/integer.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/uinteger.h"
 
-#include <boost/lexical_cast.hpp>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -33,27 +36,10 @@ TmpName(const std::string& dir, const std::string& file)
     return dir + "/." + file + ".tmp";
 }
 
-/** \return value as a JSON literal: numbers and booleans bare, anything else quoted */
+/** \return value as a JSON string */
 std::string
-JsonValue(const std::string& value)
+JsonString(const std::string& value)
 {
-    if (value == "true" || value == "false")
-    {
-        return value;
-    }
-    try
-    {
-        std::size_t pos = 0;
-        const double d = std::stod(value, &pos);
-        if (pos == value.size() && std::isfinite(d) &&
-            value.find_first_of("xXnN") == std::string::npos)
-        {
-            return value;
-        }
-    }
-    catch (const std::exception&)
-    {
-    }
     std::string out = "\"";
     for (char c : value)
     {
@@ -121,6 +107,11 @@ D2dTraceHelper::~D2dTraceHelper()
 void
 D2dTraceHelper::ConnectTransport(Ptr<D2dTransport> transport)
 {
+    if (!m_connected.insert(PeekPointer(transport)).second)
+    {
+        return; // connected already
+    }
+    m_transports.push_back(transport);
     transport->TraceConnectWithoutContext("Delivery",
                                           MakeCallback(&D2dTraceHelper::WriteDelivery, this));
 }
@@ -175,7 +166,27 @@ D2dTraceHelper::ConnectEnergy(NodeContainer nodes)
 void
 D2dTraceHelper::AddParameter(const std::string& name, const std::string& value)
 {
-    m_parameters.emplace_back(name, value);
+    m_parameters.emplace_back(name, JsonString(value));
+}
+
+void
+D2dTraceHelper::AddParameter(const std::string& name, const char* value)
+{
+    AddParameter(name, std::string(value));
+}
+
+void
+D2dTraceHelper::AddParameter(const std::string& name, bool value)
+{
+    m_parameters.emplace_back(name, value ? "true" : "false");
+}
+
+void
+D2dTraceHelper::AddParameter(const std::string& name, double value)
+{
+    // fmt's "{}" is the shortest text that reads back as the same double; JSON has no
+    // infinity or NaN.
+    m_parameters.emplace_back(name, std::isfinite(value) ? fmt::format("{}", value) : "null");
 }
 
 void
@@ -196,12 +207,36 @@ D2dTraceHelper::AddAttributes(Ptr<Object> object)
             {
                 continue;
             }
+            const std::string name = tid.GetName() + "::" + info.name;
+            // "ns3::DoubleValue", but "BooleanValue" (ns-3 3.37 names it without ns3::).
+            std::string type = info.checker->GetValueTypeName();
+            type = type.rfind("ns3::", 0) == 0 ? type : "ns3::" + type;
+            if (type == "ns3::DoubleValue")
+            {
+                AddParameter(name, DynamicCast<DoubleValue>(value)->Get());
+                continue;
+            }
+            if (type == "ns3::UintegerValue")
+            {
+                AddParameter(name, DynamicCast<UintegerValue>(value)->Get());
+                continue;
+            }
+            if (type == "ns3::IntegerValue")
+            {
+                AddParameter(name, DynamicCast<IntegerValue>(value)->Get());
+                continue;
+            }
+            if (type == "ns3::BooleanValue")
+            {
+                AddParameter(name, DynamicCast<BooleanValue>(value)->Get());
+                continue;
+            }
             const std::string text = value->SerializeToString(info.checker);
             if (text.empty() || text.find("0x") == 0)
             {
                 continue; // pointers carry no value worth recording
             }
-            AddParameter(tid.GetName() + "::" + info.name, text);
+            AddParameter(name, text);
         }
         if (t == t.GetParent() || t.GetParent() == Object::GetTypeId() || t.GetParent() == TypeId())
         {
@@ -261,6 +296,11 @@ D2dTraceHelper::WriteEnergy(Time time,
 void
 D2dTraceHelper::Finish(uint64_t seed, double wallSeconds)
 {
+    // Messages still in flight get their rows before the files close.
+    for (auto& transport : m_transports)
+    {
+        transport->ReportUnfinished();
+    }
     for (auto& model : m_energyModels)
     {
         model->Flush();
@@ -283,8 +323,8 @@ D2dTraceHelper::Finish(uint64_t seed, double wallSeconds)
     {
         json += fmt::format("{}\n    {}: {}",
                             i == 0 ? "" : ",",
-                            JsonValue(m_parameters[i].first),
-                            JsonValue(m_parameters[i].second));
+                            JsonString(m_parameters[i].first),
+                            m_parameters[i].second);
     }
     json += "\n  }\n}\n";
     {

@@ -14,6 +14,8 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -27,6 +29,16 @@ namespace ns3
  * Rows are streamed into temporary files as the simulation runs; Finish() renames them
  * into place and writes run.json last, so a run that fails or is interrupted leaves no
  * complete-looking trace: files not finished are deleted by the destructor.
+ *
+ * Finish() first calls D2dTransport::ReportUnfinished() on every transport connected
+ * (ConnectTransport(), ConnectChannel()), once each, in the order of connection, so that
+ * the messages still in flight when the simulation stopped get their rows (reason
+ * "unfinished"); then it flushes the energy models' open periods and closes the files.
+ *
+ * run.json holds the seed, version, simulated and wall time, the row counts and the
+ * parameters; a parameter's JSON type follows the type it was added with (AddParameter()
+ * overloads; AddAttributes() writes numbers and booleans bare, other attributes as
+ * strings).
  *
  * messages.csv: msg_id,kind,src,dst,bytes,t_send_s,t_recv_s,fragments,fragments_lost,
  * retransmissions,delivered,mode,p_drop,reason — one row per (message, receiver).
@@ -59,20 +71,56 @@ class D2dTraceHelper
     void ConnectEnergy(NodeContainer nodes);
 
     /**
-     * \brief Record a parameter for run.json.
+     * \brief Record a text parameter for run.json: written as a JSON string, whatever it holds.
      * \param name parameter name
-     * \param value its value as text (numbers and true/false are written unquoted)
+     * \param value its value
      */
     void AddParameter(const std::string& name, const std::string& value);
     /**
-     * \brief Record every attribute of an object for run.json ("Class::Attribute").
+     * \brief Record a text parameter for run.json, as a JSON string (without this overload a
+     * string literal would convert to bool).
+     * \param name parameter name
+     * \param value its value
+     */
+    void AddParameter(const std::string& name, const char* value);
+    /**
+     * \brief Record a boolean parameter for run.json: written as true or false.
+     * \param name parameter name
+     * \param value its value
+     */
+    void AddParameter(const std::string& name, bool value);
+    /**
+     * \brief Record a real parameter for run.json: a bare JSON number in the shortest form
+     * that reads back as the same double (null if not finite).
+     * \param name parameter name
+     * \param value its value
+     */
+    void AddParameter(const std::string& name, double value);
+
+    /**
+     * \brief Record an integer parameter for run.json: a bare JSON number.
+     * \tparam T an integer type other than bool
+     * \param name parameter name
+     * \param value its value
+     */
+    template <typename T,
+              typename = std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>>>
+    void AddParameter(const std::string& name, T value)
+    {
+        m_parameters.emplace_back(name, std::to_string(value));
+    }
+
+    /**
+     * \brief Record every attribute of an object for run.json ("Class::Attribute"):
+     * Double, Uinteger, Integer and Boolean attributes as bare JSON values, others as strings.
      * \param object the object
      */
     void AddAttributes(Ptr<Object> object);
 
     /**
-     * \brief Flush the energy models' open periods, close the trace files, write run.json
-     * and move everything into place.
+     * \brief Report the unfinished messages of every connected transport, flush the energy
+     * models' open periods, close the trace files, write run.json and move everything into
+     * place.
      * \param seed the run's seed
      * \param wallSeconds wall-clock duration of the run (s)
      * \throws std::runtime_error on an I/O error
@@ -100,11 +148,15 @@ class D2dTraceHelper
                      double remainingJ);
 
     std::string m_outDir;
+    // The buffers outlive the streams that use them: declared first, destroyed last.
+    std::vector<char> m_messagesBuffer; //!< buffer of m_messages
+    std::vector<char> m_energyBuffer;   //!< buffer of m_energy
     std::ofstream m_messages;
     std::ofstream m_energy;
-    std::vector<char> m_messagesBuffer;
-    std::vector<char> m_energyBuffer;
+    std::vector<Ptr<D2dTransport>> m_transports;         //!< connected, in connection order
+    std::unordered_set<const D2dTransport*> m_connected; //!< the same, for lookups
     std::vector<Ptr<D2dEnergyModel>> m_energyModels;
+    /** (name, value as a JSON literal), in the order added */
     std::vector<std::pair<std::string, std::string>> m_parameters;
     uint64_t m_nMessageRows{0};
     uint64_t m_nEnergyRows{0};
