@@ -22,7 +22,9 @@ namespace ns3
  * of simulated time and draws BusyPowerW meanwhile (IdlePowerW otherwise): energy =
  * power x busy time, component "compute". Jobs run one at a time in FIFO order. The
  * job's completion callback fires when its completion event does; a device whose battery
- * is depleted mid-job never completes it (nor any queued job).
+ * is depleted mid-job never completes it (nor any queued job). The depletion is found at
+ * the instant the battery runs empty under the summed draw of the device's radio and
+ * compute models (see D2dEnergyModel), not at the source's next periodic update.
  */
 class D2dComputeModel : public D2dEnergyModel
 {

@@ -8,9 +8,12 @@
 #include "ns3/callback.h"
 #include "ns3/device-energy-model.h"
 #include "ns3/energy-source.h"
+#include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
 
+#include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,6 +32,37 @@ namespace ns3
  * then one "EnergyEvent" is reported per component with energy > 0: energy_j = power x
  * duration of the period that just ended, remaining_j = the source's remaining energy.
  * On depletion the draw drops to zero for good and the depletion callbacks run.
+ *
+ * Depletion on time. An ns-3 source only notices that it is empty when it is updated (at
+ * a change of draw of one of its models, or at its periodic update), so at each rise of
+ * its draw (and at SetEnergySource with a draw in force) a model also predicts when the
+ * source runs empty: now + (remaining - low-battery level) / P, where P is the total
+ * power of the D2D models drawing from that source: the models that
+ * FindDeviceEnergyModels finds for the exact types ns3::D2dRadioEnergyModel and
+ * ns3::D2dComputeModel, summed in the source's list order (never in pointer order). The
+ * siblings are looked up after SetEnergySource and at each check, then shared by the
+ * models of the source. A depletion check is scheduled at that instant, rounded up to
+ * whole time steps (ns); the source has at most one pending check: a model keeps an
+ * earlier one (it predicts again when it runs) and replaces a later one. A fall of the
+ * draw only delays the depletion, so it schedules nothing. The check brings the source
+ * up to date, so that the source reports the depletion to every model itself. If it
+ * leaves a residue of at most 1 nJ plus one time step of draw, the D2D models of the
+ * source deplete at that check themselves: ns-3.37's BasicEnergySource rounds the energy
+ * of every update to whole nJ (it multiplies the power by a Time), so a floating-point
+ * residue of 1e-15 J would never be drawn by 1-ns re-checks below 0.5 W. A larger
+ * remainder (the draw fell since the prediction) schedules the next check. The
+ * low-battery level is BasicEnergySource's BasicEnergyLowBatteryThreshold or
+ * LiIonEnergySource's LiIonEnergyLowBatteryThreshold times the initial energy, read at
+ * SetEnergySource, else 0.
+ *
+ * Limits: DeviceEnergyModels of other types on the same source are not counted in P (a
+ * subclass of D2dEnergyModel of another type counts only in its own predictions): their
+ * draw shortens the battery only at the source's own updates (its periodic update and
+ * changes of draw), which find the depletion then. Energy harvesters are not counted
+ * either (a check that comes early predicts again). A model's pending check dies with it
+ * (DoDispose) and on depletion; if a model is disposed while the other models of its
+ * source keep drawing, the next rise of their draw schedules a new check. A check beyond
+ * Simulator::Stop never runs.
  */
 class D2dEnergyModel : public DeviceEnergyModel
 {
@@ -99,8 +133,37 @@ class D2dEnergyModel : public DeviceEnergyModel
     /**
      * \brief Report the periods that end now.
      * \param updateSource bring the source up to date first
+     * \return the source's remaining energy (J) if this call brought it up to date
      */
-    void ClosePeriod(bool updateSource);
+    std::optional<double> ClosePeriod(bool updateSource);
+    /**
+     * \brief Schedule the depletion check of the source at the predicted instant, unless
+     * an earlier check of the source is pending.
+     * \param remainingJ the source's remaining energy now (J)
+     */
+    void ScheduleDepletionCheck(double remainingJ);
+    /** \brief The depletion check: update the source, deplete or predict again. */
+    void CheckDepletion();
+    /** \return the total power of the D2D models of the source (W) */
+    double GetSourcePowerW();
+
+    struct Siblings;
+    /**
+     * \brief The D2D models of the source (this one included), in the source's list order.
+     *
+     * Looked up with FindDeviceEnergyModels after SetEnergySource (until this model is
+     * found in the source's list) and at each depletion check, then shared by all of
+     * them; a model leaves the group when it is disposed or attached elsewhere.
+     * \return the members
+     */
+    const std::vector<D2dEnergyModel*>& GetSiblings();
+    /** \brief Leave the group of siblings. */
+    void LeaveSiblings();
+    /**
+     * \brief Drop this model's pending depletion check, if any.
+     * \param remove remove it from the scheduler (during a run) rather than cancel it
+     */
+    void DropCheck(bool remove);
 
     Ptr<EnergySource> m_source;
     uint32_t m_node{0};
@@ -109,6 +172,12 @@ class D2dEnergyModel : public DeviceEnergyModel
     double m_totalJ{0.0};
     bool m_depleted{false};
     bool m_inUpdate{false};
+    double m_depletionLevelJ{0.0};        //!< the source depletes at or below this energy (J)
+    EventId m_depletionCheck;             //!< depletion check of the source, if this one's
+    bool m_checkPending{false};           //!< m_depletionCheck is scheduled and has not run
+    double m_powerW{0.0};                 //!< sum of m_draw, in its order
+    std::shared_ptr<Siblings> m_siblings; //!< the D2D models of the source, shared
+    bool m_siblingsStale{true};           //!< look the siblings up again before use
     std::vector<Callback<void>> m_depletionCallbacks;
     TracedCallback<Time, uint32_t, const std::string&, double, double> m_energyTrace;
 };

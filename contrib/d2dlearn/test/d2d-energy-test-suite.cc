@@ -471,7 +471,8 @@ struct DepletionRun
     std::vector<uint64_t> ids;     //!< Send() results at t = 0
     std::vector<uint64_t> lateIds; //!< Send() results at t = 30 s
     std::vector<uint64_t> jobIds;
-    std::vector<double> depletedAt;
+    std::vector<double> depletedAt;        //!< depletion callbacks of the radio's model
+    std::vector<double> computeDepletedAt; //!< depletion callbacks of the compute model
     bool jobDone{false};
     bool lateJobDone{false};
     double sourceRemaining{0.0};
@@ -505,6 +506,7 @@ struct DepletionRun
         radio->TraceConnectWithoutContext("Delivery", MakeBoundCallback(&RecordDelivery, &recs));
         radio->GetEnergyModel()->AddDepletionCallback(MakeBoundCallback(&RecordTime, &depletedAt));
         Ptr<D2dComputeModel> compute = D2dHelper::GetComputeModel(nodes.Get(0));
+        compute->AddDepletionCallback(MakeBoundCallback(&RecordTime, &computeDepletedAt));
 
         Simulator::Schedule(Seconds(0),
                             &DoStartJob,
@@ -534,20 +536,34 @@ struct DepletionRun
 };
 
 /**
- * Depletion detected at a periodic update of BasicEnergySource.
+ * Depletion at the predicted instant, whatever the source's update interval.
  *
- * BasicEnergySource only notices that it is empty when it updates: at a state change of
- * a device model or at its PeriodicEnergyUpdateInterval (default 1 s). Between T* and
- * that update the draw goes on, so the device dies at t_D in [T*, T* + 1 s] (here at the
- * 18 s tick, in the middle of message 3), the source's remaining energy is slightly
- * negative (at least -0.35 W x 1 s) and the energy reported exceeds E0 by the same
- * overshoot. The energy trace must still account for every joule the source drew.
+ * BasicEnergySource only notices that it is empty when it updates: at a change of draw of
+ * one of its models or at its PeriodicEnergyUpdateInterval. The D2D energy models
+ * therefore schedule a depletion check at the instant they predict from the remaining
+ * energy and their summed draw: at t = 16 s (end of message 2, start of message 3) the
+ * source holds 6 - 16 x 0.35 = 0.4 J and the device draws 0.35 W, so the check runs at
+ * T* = 16 + 0.4 / 0.35 = E0 / 0.35 = 17.142857143 s (rounded up to the nanosecond).
+ * - Update interval 1 s: the periodic update at 17 s finds 0.05 J and changes nothing;
+ *   before the fix the depletion waited for the 18 s update, with -0.35 J of overshoot.
+ * - Update interval 1000 s: no periodic update before the end, and the radio's next
+ *   change of draw is the end of message 3 at 24 s; before the fix the device transmitted
+ *   until then, delivered message 3 and drew 2.4 J more than the battery held.
+ * Both runs now give the same result: depletion at T* (within 1 ns), message 3 cut off
+ * (sender_off) like the queued messages 4 and 5, the running job never completes, the
+ * energy reported equals the energy drawn from the source equals E0 (no overshoot), and
+ * the last rows report remaining_j 0.
  */
 class D2dDepletionTestCase : public TestCase
 {
   public:
-    D2dDepletionTestCase()
-        : TestCase("Depletion (periodic update): device stops, sender_off, no completion")
+    /**
+     * \param updateIntervalS the source's PeriodicEnergyUpdateInterval (s)
+     * \param name test case name
+     */
+    D2dDepletionTestCase(double updateIntervalS, const std::string& name)
+        : TestCase(name),
+          m_updateIntervalS(updateIntervalS)
     {
     }
 
@@ -556,32 +572,31 @@ class D2dDepletionTestCase : public TestCase
     {
         DestroyAtExit guard; // Simulator::Destroy() even if an ASSERT returns early
         DepletionRun run;
-        run.Run(1.0);
+        run.Run(m_updateIntervalS);
         const double e0 = DepletionRun::kE0;
         const double draw = DepletionRun::kTxW + DepletionRun::kComputeW;
-        const double tStar = e0 / draw; // 17.142857 s
-        const double interval = 1.0;
+        const double tStar = e0 / draw; // 17.142857142857 s
+        const double eMsg = DepletionRun::kTxW * DepletionRun::kAirtime;
 
-        NS_TEST_ASSERT_MSG_EQ(run.depletedAt.size(), 1u, "depleted once");
+        NS_TEST_ASSERT_MSG_EQ(run.depletedAt.size(), 1u, "radio model depleted once");
         const double tD = run.depletedAt[0];
-        NS_TEST_EXPECT_MSG_GT_OR_EQ(tD, tStar - 1e-9, "not depleted before the battery is empty");
-        NS_TEST_EXPECT_MSG_LT_OR_EQ(tD,
-                                    tStar + interval + 1e-9,
-                                    "depletion noticed within one update interval");
+        NS_TEST_EXPECT_MSG_EQ_TOL(tD, tStar, 1e-9, "depletion at T* = E0 / 0.35 W (1 ns)");
+        NS_TEST_ASSERT_MSG_EQ(run.computeDepletedAt.size(), 1u, "compute model depleted once");
+        NS_TEST_EXPECT_MSG_EQ(run.computeDepletedAt[0], tD, "compute model depleted with it");
         NS_TEST_EXPECT_MSG_EQ(run.radioOff, true, "radio IsOff after depletion");
         NS_TEST_ASSERT_MSG_EQ(run.lateIds.size(), 1u, "late send attempted");
         NS_TEST_EXPECT_MSG_EQ(run.lateIds[0], 0u, "Send returns 0 when off");
 
-        // radio_tx: messages 1 and 2 complete (2.4 J each), message 3 until t_D.
+        // radio_tx: messages 1 and 2 complete (2.4 J each), message 3 until T*.
         auto tx = Select(run.evs, 0, "radio_tx");
         NS_TEST_ASSERT_MSG_EQ(tx.size(), 3u, "three radio_tx events (msg 1, 2, part of 3)");
-        const double eMsg = DepletionRun::kTxW * DepletionRun::kAirtime;
         NS_TEST_EXPECT_MSG_EQ_TOL(tx[0].energyJ, eMsg, 1e-9, "message 1 energy");
         NS_TEST_EXPECT_MSG_EQ_TOL(tx[1].energyJ, eMsg, 1e-9, "message 2 energy");
         NS_TEST_EXPECT_MSG_EQ_TOL(tx[2].energyJ,
-                                  DepletionRun::kTxW * (tD - 16.0),
+                                  DepletionRun::kTxW * (tStar - 16.0),
                                   1e-9,
-                                  "message 3 energy until depletion");
+                                  "message 3 energy until T*");
+        NS_TEST_EXPECT_MSG_EQ(tx[2].t, tD, "message 3 energy reported at depletion");
         for (const auto& e : Select(run.evs, 0))
         {
             NS_TEST_EXPECT_MSG_LT_OR_EQ(e.t,
@@ -592,21 +607,30 @@ class D2dDepletionTestCase : public TestCase
         auto comp = Select(run.evs, 0, "compute");
         NS_TEST_ASSERT_MSG_EQ(comp.size(), 1u, "one compute event (job until depletion)");
         NS_TEST_EXPECT_MSG_EQ_TOL(comp[0].energyJ,
-                                  DepletionRun::kComputeW * tD,
+                                  DepletionRun::kComputeW * tStar,
                                   1e-9,
-                                  "compute energy until depletion");
+                                  "compute energy until T*");
 
-        // Remaining energy ~0: reported 0, source overshoot bounded by one interval.
+        // Energy reported = energy drawn from the source = E0: no overshoot. (The source
+        // may keep a residue of at most 1 nJ plus one nanosecond of draw, below the
+        // tolerance: see D2dEnergyModel.)
         auto all = Select(run.evs, 0);
-        NS_TEST_EXPECT_MSG_EQ_TOL(all.back().remainingJ, 0.0, 1e-12, "last remaining_j is 0");
-        NS_TEST_EXPECT_MSG_LT_OR_EQ(run.sourceRemaining, 1e-9, "source empty");
-        NS_TEST_EXPECT_MSG_GT_OR_EQ(run.sourceRemaining,
-                                    -draw * interval - 1e-9,
-                                    "overshoot at most one update interval of draw");
+        NS_TEST_ASSERT_MSG_GT(all.size(), 0u, "node 0 reported energy");
+        NS_TEST_EXPECT_MSG_EQ_TOL(SumEnergy(all), e0, 1e-9 * e0, "energy reported = E0");
         NS_TEST_EXPECT_MSG_EQ_TOL(SumEnergy(all),
                                   e0 - run.sourceRemaining,
                                   1e-9 * e0,
                                   "energy reported = energy drawn from the source");
+        NS_TEST_EXPECT_MSG_EQ_TOL(run.sourceRemaining, 0.0, 1e-9 * e0, "source empty");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(run.sourceRemaining, -1e-9 * e0, "no overshoot");
+        for (const auto& e : all)
+        {
+            if (e.t == tD)
+            {
+                NS_TEST_EXPECT_MSG_EQ(e.remainingJ, 0.0, "remaining_j 0 at depletion");
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(all.back().remainingJ, 0.0, "last remaining_j is 0");
 
         // Delivery records: 1 and 2 delivered, 3 (in flight), 4 and 5 (queued) sender_off.
         NS_TEST_ASSERT_MSG_EQ(run.ids.size(), 5u, "five sends");
@@ -639,22 +663,30 @@ class D2dDepletionTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(run.jobIds[1], 0u, "StartJob returns 0 when depleted");
         NS_TEST_EXPECT_MSG_EQ(run.computeBusy, false, "compute not busy after depletion");
     }
+
+    double m_updateIntervalS; //!< the source's PeriodicEnergyUpdateInterval (s)
 };
 
+// ---------------------------------------------------------------------------------------
+
 /**
- * Depletion detected at a state change of the radio's own energy model (no periodic
- * update before the end: PeriodicEnergyUpdateInterval = 1000 s). The battery is empty at
- * T* = 17.14 s but the source only updates at the end of message 3 (t = 24 s), when the
- * radio's transmit draw is switched off: it finds -2.4 J and depletes. The radio_tx
- * period 16-24 s (2.4 J) was drawn from the source and must appear in the energy trace
- * (energy_j 2.4, remaining_j 0); queued messages 4 and 5 are reported sender_off.
- * Message 3 completed its airtime before the depletion was noticed (not asserted).
+ * Radio and compute draw together from one source; the battery empties in the middle of a
+ * compute job, with no periodic update of the source before the end (interval 1000 s).
+ *
+ * E0 = 10 J. Radio: idle 0.1 W; one 125-byte message at 2 s (1000 bit/s: airtime 1 s)
+ * drawn at 1 W / 1.0 + 0.1 W = 1.1 W instead of idle. Compute: a 10-s job (1e11 FLOP at
+ * 1e10 FLOP/s) from 1 s at 2 W, a second job queued at 4 s.
+ *   [0, 1] 0.1 W, [1, 2] 2.1 W, [2, 3] 3.1 W: 5.3 J drawn by 3 s, 4.7 J remain;
+ *   from 3 s: P_radio + P_compute = 0.1 + 2 = 2.1 W, so the source is empty at
+ *   T = 3 + 4.7 / 2.1 = 5.238095238 s, long before the job would end (11 s).
+ * The depletion check predicted at the start of the message (2 s + 7.8 J / 3.1 W =
+ * 4.516 s) comes early once the message ends: it must predict again, not deplete.
  */
-class D2dDepletionAtStateChangeTestCase : public TestCase
+class D2dDepletionMidJobTestCase : public TestCase
 {
   public:
-    D2dDepletionAtStateChangeTestCase()
-        : TestCase("Depletion noticed at the radio's own state change: last period reported")
+    D2dDepletionMidJobTestCase()
+        : TestCase("Depletion mid-job at remaining over (P_radio + P_compute): job never done")
     {
     }
 
@@ -662,54 +694,129 @@ class D2dDepletionAtStateChangeTestCase : public TestCase
     void DoRun() override
     {
         DestroyAtExit guard; // Simulator::Destroy() even if an ASSERT returns early
-        DepletionRun run;
-        run.Run(1000.0);
-        const double e0 = DepletionRun::kE0;
-        const double eMsg = DepletionRun::kTxW * DepletionRun::kAirtime;
+        const double e0 = 10.0;
+        const double idleW = 0.1;
+        const double txW = 1.0 / 1.0 + 0.1; // TxPower / PaEfficiency + TxCircuitPowerW
+        const double busyW = 2.0;
+        const double tJob = 1.0;
+        const double tMsg = 2.0;
+        const double airtime = 125 * 8.0 / 1000.0; // 1 s
+        const double tMsgEnd = tMsg + airtime;
 
-        NS_TEST_ASSERT_MSG_EQ(run.depletedAt.size(), 1u, "depleted once");
-        NS_TEST_EXPECT_MSG_EQ_TOL(run.depletedAt[0],
-                                  3 * DepletionRun::kAirtime,
+        NodeContainer nodes = MakeNodes({0.0, 10.0});
+        D2dHelper helper;
+        helper.SetChannelAttribute("SpectralEfficiency", DoubleValue(1.0));
+        helper.SetChannelAttribute("BandwidthHz", DoubleValue(1000.0));
+        helper.SetChannelAttribute("NoisePowerW", DoubleValue(0.0));
+        helper.SetRadioAttribute("TxPowerDbm", DoubleValue(30.0));
+        helper.SetRadioEnergyAttribute("PaEfficiency", DoubleValue(1.0));
+        helper.SetRadioEnergyAttribute("TxCircuitPowerW", DoubleValue(0.1));
+        helper.SetRadioEnergyAttribute("RxPowerW", DoubleValue(0.2));
+        helper.SetRadioEnergyAttribute("IdlePowerW", DoubleValue(idleW));
+        helper.SetComputeAttribute("BusyPowerW", DoubleValue(busyW));
+        helper.SetComputeAttribute("FlopsPerSecond", DoubleValue(1e10));
+        helper.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(e0));
+        helper.SetEnergySourceAttribute("PeriodicEnergyUpdateInterval", TimeValue(Seconds(1000)));
+        Ptr<D2dChannel> channel = helper.Install(nodes);
+        std::vector<EnergyEv> evs;
+        ConnectEnergy(channel, nodes, &evs);
+        Ptr<D2dRadio> radio = channel->GetRadio(0);
+        std::vector<D2dDeliveryRecord> recs;
+        radio->TraceConnectWithoutContext("Delivery", MakeBoundCallback(&RecordDelivery, &recs));
+        Ptr<D2dComputeModel> compute = D2dHelper::GetComputeModel(nodes.Get(0));
+        std::vector<double> radioDepleted;
+        std::vector<double> computeDepleted;
+        radio->GetEnergyModel()->AddDepletionCallback(
+            MakeBoundCallback(&RecordTime, &radioDepleted));
+        compute->AddDepletionCallback(MakeBoundCallback(&RecordTime, &computeDepleted));
+        std::vector<std::pair<int, double>> jobsDone;
+        std::vector<uint64_t> jobIds;
+        std::vector<uint64_t> ids;
+        std::vector<uint64_t> lateIds;
+
+        Simulator::Schedule(Seconds(tJob),
+                            &DoStartJob,
+                            compute,
+                            1e11,
+                            MakeBoundCallback(&RecordJob, &jobsDone, 1),
+                            &jobIds);
+        Simulator::Schedule(Seconds(tMsg), &DoSend, radio, 125, 1u, &ids);
+        Simulator::Schedule(Seconds(4.0),
+                            &DoStartJob,
+                            compute,
+                            1e9,
+                            MakeBoundCallback(&RecordJob, &jobsDone, 2),
+                            &jobIds);
+        Simulator::Schedule(Seconds(6.0),
+                            &DoStartJob,
+                            compute,
+                            1e9,
+                            MakeBoundCallback(&RecordJob, &jobsDone, 3),
+                            &jobIds);
+        Simulator::Schedule(Seconds(6.0), &DoSend, radio, 125, 1u, &lateIds);
+        Simulator::Stop(Seconds(20));
+        Simulator::Run();
+        FlushAll(channel, nodes);
+        const double sourceRemaining = SourceOf(nodes.Get(0))->GetRemainingEnergy();
+        const bool busy = compute->IsBusy();
+        const std::size_t queued = compute->GetNQueued();
+
+        const double remainingAtMsgEnd =
+            e0 - idleW * tJob - (idleW + busyW) * (tMsg - tJob) - (txW + busyW) * airtime;
+        const double tDep = tMsgEnd + remainingAtMsgEnd / (idleW + busyW); // 5.238095238 s
+
+        NS_TEST_ASSERT_MSG_EQ(radioDepleted.size(), 1u, "radio model depleted once");
+        NS_TEST_ASSERT_MSG_EQ(computeDepleted.size(), 1u, "compute model depleted once");
+        NS_TEST_EXPECT_MSG_EQ_TOL(radioDepleted[0],
+                                  tDep,
                                   1e-9,
-                                  "depletion noticed at the end of message 3");
-        NS_TEST_EXPECT_MSG_EQ(run.radioOff, true, "radio IsOff");
-        NS_TEST_EXPECT_MSG_EQ((run.lateIds.size() == 1 && run.lateIds[0] == 0),
-                              true,
-                              "Send returns 0 when off");
-        NS_TEST_EXPECT_MSG_EQ_TOL(run.sourceRemaining,
-                                  e0 - 24.0 * 0.35,
-                                  1e-6,
-                                  "source overshoot: 6 J - 0.35 W x 24 s");
+                                  "depletion at remaining / (P_radio + P_compute) (1 ns)");
+        NS_TEST_EXPECT_MSG_EQ(computeDepleted[0], radioDepleted[0], "both models at once");
 
-        auto tx = Select(run.evs, 0, "radio_tx");
-        NS_TEST_EXPECT_MSG_EQ(tx.size(), 3u, "three radio_tx events (messages 1, 2, 3)");
-        for (std::size_t k = 0; k < tx.size(); ++k)
-        {
-            NS_TEST_EXPECT_MSG_EQ_TOL(tx[k].energyJ, eMsg, 1e-9, "message " << k + 1 << " energy");
-        }
-        auto all = Select(run.evs, 0);
+        // The job never completes, nor the one queued behind it; later jobs are refused.
+        NS_TEST_EXPECT_MSG_EQ(jobsDone.size(), 0u, "no job callback");
+        NS_TEST_ASSERT_MSG_EQ(jobIds.size(), 3u, "three StartJob calls");
+        NS_TEST_EXPECT_MSG_GT(jobIds[0], 0u, "job accepted");
+        NS_TEST_EXPECT_MSG_GT(jobIds[1], 0u, "second job queued");
+        NS_TEST_EXPECT_MSG_EQ(jobIds[2], 0u, "StartJob returns 0 when depleted");
+        NS_TEST_EXPECT_MSG_EQ(busy, false, "compute not busy after depletion");
+        NS_TEST_EXPECT_MSG_EQ(queued, 0u, "queue emptied at depletion");
+        NS_TEST_EXPECT_MSG_EQ(radio->IsOff(), true, "radio off");
+        NS_TEST_EXPECT_MSG_EQ((lateIds.size() == 1 && lateIds[0] == 0), true, "late send refused");
+        NS_TEST_EXPECT_MSG_EQ((recs.size() == 1 && recs[0].delivered),
+                              true,
+                              "the message (before depletion) delivered");
+
+        // Energy rows: compute 2 W from 1 s to the depletion, one row; radio idle, tx, idle.
+        auto comp = Select(evs, 0, "compute");
+        NS_TEST_ASSERT_MSG_EQ(comp.size(), 1u, "one compute row");
+        NS_TEST_EXPECT_MSG_EQ_TOL(comp[0].energyJ,
+                                  busyW * (tDep - tJob),
+                                  1e-9 * e0,
+                                  "compute energy = 2 W x (T - 1 s)");
+        NS_TEST_EXPECT_MSG_EQ(comp[0].t, radioDepleted[0], "compute row at the depletion");
+        NS_TEST_EXPECT_MSG_EQ(comp[0].remainingJ, 0.0, "compute row: remaining_j 0");
+        auto tx = Select(evs, 0, "radio_tx");
+        NS_TEST_ASSERT_MSG_EQ(tx.size(), 1u, "one radio_tx row");
+        NS_TEST_EXPECT_MSG_EQ_TOL(tx[0].energyJ, txW * airtime, 1e-12, "radio_tx energy");
+        auto idle = Select(evs, 0, "radio_idle");
+        NS_TEST_ASSERT_MSG_EQ(idle.size(), 2u, "two radio_idle rows (before, after the message)");
+        NS_TEST_EXPECT_MSG_EQ_TOL(idle[0].energyJ, idleW * tMsg, 1e-12, "idle until the message");
+        NS_TEST_EXPECT_MSG_EQ_TOL(idle[1].energyJ,
+                                  idleW * (tDep - tMsgEnd),
+                                  1e-9 * e0,
+                                  "idle from the message's end to the depletion");
+        NS_TEST_EXPECT_MSG_EQ(idle[1].t, radioDepleted[0], "last idle row at the depletion");
+        NS_TEST_EXPECT_MSG_EQ(idle[1].remainingJ, 0.0, "last idle row: remaining_j 0");
+
+        auto all = Select(evs, 0);
+        NS_TEST_EXPECT_MSG_EQ_TOL(SumEnergy(all), e0, 1e-9 * e0, "energy reported = E0");
         NS_TEST_EXPECT_MSG_EQ_TOL(SumEnergy(all),
-                                  e0 - run.sourceRemaining,
+                                  e0 - sourceRemaining,
                                   1e-9 * e0,
                                   "energy reported = energy drawn from the source");
-        NS_TEST_EXPECT_MSG_EQ_TOL(all.empty() ? -1.0 : all.back().remainingJ,
-                                  0.0,
-                                  1e-12,
-                                  "last remaining_j is 0");
-
-        std::map<uint64_t, std::vector<D2dDeliveryRecord>> byId;
-        for (const auto& rec : run.recs)
-        {
-            byId[rec.msgId].push_back(rec);
-        }
-        NS_TEST_ASSERT_MSG_EQ(run.ids.size(), 5u, "five sends");
-        for (int m = 3; m < 5; ++m)
-        {
-            const auto& v = byId[run.ids[m]];
-            NS_TEST_ASSERT_MSG_EQ(v.size(), 1u, "one record for message " << m + 1);
-            NS_TEST_EXPECT_MSG_EQ(v[0].reason, "sender_off", "queued message " << m + 1);
-        }
-        NS_TEST_EXPECT_MSG_EQ(run.jobDone, false, "running job's callback never called");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(sourceRemaining, -1e-9 * e0, "no overshoot");
+        Simulator::Destroy();
     }
 };
 
@@ -800,10 +907,16 @@ class D2dEnergyTestSuite : public TestSuite
         AddTestCase(new D2dPowerModelEnergyTestCase, TestCase::QUICK);
         AddTestCase(new D2dFirstOrderEnergyTestCase, TestCase::QUICK);
         AddTestCase(new D2dComputeEnergyTestCase, TestCase::QUICK);
-        AddTestCase(new D2dDepletionTestCase, TestCase::QUICK);
+        AddTestCase(new D2dDepletionTestCase(1.0,
+                                             "Depletion on time with periodic updates (1 s): "
+                                             "device stops, sender_off, no completion"),
+                    TestCase::QUICK);
+        AddTestCase(new D2dDepletionTestCase(1000.0,
+                                             "Depletion on time between state changes "
+                                             "(no periodic update): message 3 cut off"),
+                    TestCase::QUICK);
+        AddTestCase(new D2dDepletionMidJobTestCase, TestCase::QUICK);
         AddTestCase(new D2dLiIonSourceTestCase, TestCase::QUICK);
-        // Last: ns-3 stops a suite at its first failing case.
-        AddTestCase(new D2dDepletionAtStateChangeTestCase, TestCase::QUICK);
     }
 };
 
