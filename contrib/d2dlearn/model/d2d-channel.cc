@@ -58,6 +58,7 @@ struct D2dChannel::Receiver
     uint32_t index{0};
     double pDrop{0.0};     //!< P_D of the link when the transmission started
     Time prop;             //!< propagation delay
+    bool heard{true};      //!< RSS above the receiver's sensitivity
     bool started{false};   //!< BeginRx accepted the reception
     bool ended{false};     //!< RxEnd ran
     bool delivered{false}; //!< the outcome
@@ -224,6 +225,19 @@ D2dChannel::Attach(Ptr<D2dRadio> radio)
     NS_ABORT_MSG_IF(m_radios[index], "D2dChannel: two radios with index " << index);
     m_radios[index] = radio;
     radio->SetChannel(this);
+    if (!m_releaseScheduled)
+    {
+        // Radios refer to their channel and the channel to them, transmissions to their
+        // events and events to them: dispose of the channel with the simulator.
+        Simulator::ScheduleDestroy(&D2dChannel::DisposeAtDestroy, Ptr<D2dChannel>(this));
+        m_releaseScheduled = true;
+    }
+}
+
+void
+D2dChannel::DisposeAtDestroy()
+{
+    Dispose();
 }
 
 uint32_t
@@ -426,21 +440,14 @@ D2dChannel::StartTransmission(Ptr<D2dRadio> sender, const D2dRadio::TxJob& job)
         const double rss = GetRssW(r.index, s);
         // A link at or below the receiver's sensitivity is not heard at all: it delivers
         // nothing, costs the receiver no energy and does not occupy its radio.
-        r.pDrop = rss <= m_rxSensitivityW
-                      ? 1.0
-                      : DropProbability(rss, m_spectralEfficiency, m_noisePowerW);
+        r.heard = rss > m_rxSensitivityW;
+        r.pDrop = r.heard ? DropProbability(rss, m_spectralEfficiency, m_noisePowerW) : 1.0;
         r.prop = GetPropagationDelay(r.index, s);
-        if (r.pDrop < 1.0)
+        if (r.heard)
         {
             maxDistance = std::max(maxDistance, GetDistanceM(r.index, s));
         }
         tx->rx.push_back(r);
-    }
-    if (!m_releaseScheduled)
-    {
-        // Events and transmissions refer to each other: break the cycles at the end.
-        Simulator::ScheduleDestroy(&D2dChannel::ReleaseTransmissions, Ptr<D2dChannel>(this));
-        m_releaseScheduled = true;
     }
     m_live[tx->job.msgId] = tx;
     m_current[s] = tx;
@@ -689,6 +696,10 @@ D2dChannel::TxEnd(Ptr<Transmission> tx)
 void
 D2dChannel::ReliableAck(Ptr<Transmission> tx)
 {
+    if (tx->aborted)
+    {
+        return;
+    }
     const bool all =
         std::all_of(tx->rx.begin(), tx->rx.end(), [](const Receiver& r) { return r.delivered; });
     tx->sender->ReportSendDone(tx->job.msgId, tx->job.dst, all);
@@ -699,9 +710,9 @@ D2dChannel::RxStart(Ptr<Transmission> tx, std::size_t k)
 {
     Receiver& r = tx->rx[k];
     r.startEvent = EventId(); // fired: break the tx -> event -> tx reference cycle
-    if (r.pDrop >= 1.0)
+    if (!r.heard)
     {
-        return; // not heard: nothing arrives, the receiver's radio is not involved
+        return; // nothing arrives, the receiver's radio is not involved
     }
     if (r.radio->IsOff())
     {
@@ -721,6 +732,10 @@ void
 D2dChannel::RxEnd(Ptr<Transmission> tx, std::size_t k)
 {
     Receiver& r = tx->rx[k];
+    if (tx->aborted || r.ended)
+    {
+        return; // already reported (sender off, or unfinished at an earlier stop)
+    }
     r.ended = true;
     if (r.started && !r.radio->IsOff())
     {
@@ -804,6 +819,7 @@ D2dChannel::AbortTransmission(Ptr<D2dRadio> sender)
     m_current[s] = nullptr;
     tx->aborted = true;
     CancelEvents(tx);
+    m_live.erase(tx->job.msgId); // (also when it has no receiver to report)
     for (auto& r : tx->rx)
     {
         if (r.started && !r.ended && !r.radio->IsOff())

@@ -193,6 +193,8 @@ class D2dChannel : public Object
     void ReliableAck(Ptr<Transmission> tx);
     /** \brief Cancel a transmission's pending events and drop their ids. */
     void CancelEvents(Ptr<Transmission> tx);
+    /** \brief Dispose of the channel when the simulator is destroyed. */
+    void DisposeAtDestroy();
     /** \brief Break the transmission <-> event reference cycles (end of simulation). */
     void ReleaseTransmissions();
     /** \brief Fill and report one record. */

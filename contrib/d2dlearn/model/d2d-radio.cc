@@ -236,11 +236,12 @@ D2dRadio::DoReportUnfinished()
         return;
     }
     m_channel->ReportUnfinished(this);
-    for (const auto& job : m_queue)
+    std::deque<TxJob> queue;
+    queue.swap(m_queue); // a trace sink may send again while the rows are written
+    for (const auto& job : queue)
     {
         m_channel->DropUnsent(this, job, "unfinished");
     }
-    m_queue.clear();
 }
 
 void
@@ -255,7 +256,9 @@ D2dRadio::DoTurnOff()
     if (m_channel)
     {
         m_channel->AbortTransmission(this);
-        for (const auto& job : m_queue)
+        std::deque<TxJob> queue;
+        queue.swap(m_queue); // a trace sink may call Send (refused: off) meanwhile
+        for (const auto& job : queue)
         {
             m_channel->DropUnsent(this, job, "sender_off");
         }

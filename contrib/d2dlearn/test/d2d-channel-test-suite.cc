@@ -789,6 +789,14 @@ class D2dUnfinishedTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(net->records.size(),
                               before + unfinished,
                               "a second call adds nothing");
+        // Resuming the simulation does not bring the reported messages back to life.
+        const std::size_t receptions = net->receptions.size();
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(net->records.size(),
+                              before + unfinished,
+                              "no second row after a resumed run");
+        NS_TEST_ASSERT_MSG_EQ(net->receptions.size(), receptions, "no late delivery");
         Simulator::Destroy();
     }
 
