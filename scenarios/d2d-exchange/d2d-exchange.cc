@@ -89,6 +89,7 @@ main(int argc, char* argv[])
     Time duration = Seconds(10);        // simulated time
     Time meanInterval = Seconds(1);     // mean time between a device's messages
     double areaSideM = 200.0;           // side of the square the devices are placed in, m
+    double speedMps = 0.0;              // > 0: devices walk at random in the square, m/s
     double initialEnergyJ = 10000.0;    // battery per device, J
     std::string energyModel = "power";  // radio energy: power | first-order
     std::string energySource = "basic"; // basic | liion
@@ -122,6 +123,7 @@ main(int argc, char* argv[])
          {"duration", 't'},
          {"meanInterval", 't'},
          {"areaSideM", 'd'},
+         {"speedMps", 'd'},
          {"initialEnergyJ",
           'd',
           {"ns3::BasicEnergySource::BasicEnergySourceInitialEnergyJ",
@@ -153,6 +155,9 @@ main(int argc, char* argv[])
     cmd.AddValue("duration", "Simulated time", duration);
     cmd.AddValue("meanInterval", "Mean time between a device's messages", meanInterval);
     cmd.AddValue("areaSideM", "Side of the square area, m", areaSideM);
+    cmd.AddValue("speedMps",
+                 "Speed of a random walk in the square, m/s (0: devices do not move)",
+                 speedMps);
     cmd.AddValue("initialEnergyJ", "Battery energy per device, J", initialEnergyJ);
     cmd.AddValue("energyModel", "Radio energy model: power or first-order", energyModel);
     cmd.AddValue("energySource", "Energy source: basic or liion", energySource);
@@ -190,6 +195,7 @@ main(int argc, char* argv[])
     support.CheckPositiveTime("duration", duration, Seconds(1e9));
     support.CheckPositiveTime("meanInterval", meanInterval, Seconds(1e9));
     support.CheckRange("areaSideM", areaSideM, 1e-3, 1e7);
+    support.CheckRange("speedMps", speedMps, 0, 1e5);
     support.CheckRange("initialEnergyJ", initialEnergyJ, 1e-12, 1e12);
     support.CheckRange("dynamicRssLevels", dynamicRssLevels, 0, 1e6);
     support.CheckPositiveTime("rssStep", rssStep, Seconds(1e9));
@@ -296,8 +302,22 @@ main(int argc, char* argv[])
     position->SetY(side);
     position->AssignStreams(0);
     mobility.SetPositionAllocator(position);
-    mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
+    if (speedMps > 0)
+    {
+        // RSS, P_D, delays and first-order distances follow the positions at send time.
+        mobility.SetMobilityModel(
+            "ns3::RandomWalk2dMobilityModel",
+            "Bounds",
+            RectangleValue(Rectangle(0, areaSideM, 0, areaSideM)),
+            "Speed",
+            StringValue(fmt::format("ns3::ConstantRandomVariable[Constant={}]", speedMps)));
+    }
+    else
+    {
+        mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
+    }
     mobility.Install(devices);
+    mobility.AssignStreams(devices, 1000);
 
     D2dHelper d2d;
     if (rss)
@@ -407,6 +427,7 @@ main(int argc, char* argv[])
     traces->AddParameter("duration_s", duration.GetSeconds());
     traces->AddParameter("meanInterval_s", meanInterval.GetSeconds());
     traces->AddParameter("areaSideM", areaSideM);
+    traces->AddParameter("speedMps", speedMps);
     traces->AddParameter("initialEnergyJ", initialEnergyJ);
     traces->AddParameter("energyModel", energyModel);
     traces->AddParameter("energySource", energySource);
