@@ -38,7 +38,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 # Debian 12 packages (SPEC.md, "Dependencies").
 PACKAGES=(cmake g++ libns3-dev ns3 libgsl-dev libtorch-dev libfmt-dev libboost-dev
           libboost-program-options-dev libgtest-dev dataset-fashion-mnist python3-pandas
-          python3-matplotlib)
+          python3-matplotlib
+          make) # CMake's build tool: only a Recommends of cmake, so name it
 
 installed() {
     dpkg-query -W -f='${Status}\n' "$1" 2>/dev/null | grep -q 'ok installed$'
