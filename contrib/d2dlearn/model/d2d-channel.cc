@@ -345,7 +345,29 @@ D2dChannel::GetRssW(uint32_t rx, uint32_t tx) const
 double
 D2dChannel::GetDropProbability(uint32_t rx, uint32_t tx) const
 {
-    return DropProbability(GetRssW(rx, tx), m_spectralEfficiency, m_noisePowerW);
+    return LinkDropProbability(GetRssW(rx, tx));
+}
+
+double
+D2dChannel::LinkDropProbability(double rssW) const
+{
+    // A link at or below the receiver's sensitivity is not heard at all; otherwise eq. (18).
+    return rssW <= m_rxSensitivityW ? 1.0
+                                    : DropProbability(rssW, m_spectralEfficiency, m_noisePowerW);
+}
+
+D2dChannel::Receiver
+D2dChannel::MakeReceiver(Ptr<D2dRadio> radio, uint32_t sender) const
+{
+    Receiver r;
+    r.radio = radio;
+    r.index = radio->GetIndex();
+    const double rss = GetRssW(r.index, sender);
+    // Not heard: it delivers nothing, costs the receiver no energy, does not occupy its radio.
+    r.heard = rss > m_rxSensitivityW;
+    r.pDrop = LinkDropProbability(rss);
+    r.prop = GetPropagationDelay(r.index, sender);
+    return r;
 }
 
 double
@@ -434,15 +456,7 @@ D2dChannel::StartTransmission(Ptr<D2dRadio> sender, const D2dRadio::TxJob& job)
     double maxDistance = 0.0;
     for (const auto& radio : Receivers(sender, job.dst))
     {
-        Receiver r;
-        r.radio = radio;
-        r.index = radio->GetIndex();
-        const double rss = GetRssW(r.index, s);
-        // A link at or below the receiver's sensitivity is not heard at all: it delivers
-        // nothing, costs the receiver no energy and does not occupy its radio.
-        r.heard = rss > m_rxSensitivityW;
-        r.pDrop = r.heard ? DropProbability(rss, m_spectralEfficiency, m_noisePowerW) : 1.0;
-        r.prop = GetPropagationDelay(r.index, s);
+        Receiver r = MakeReceiver(radio, s);
         if (r.heard)
         {
             maxDistance = std::max(maxDistance, GetDistanceM(r.index, s));
@@ -900,10 +914,7 @@ D2dChannel::DropUnsent(Ptr<D2dRadio> sender, const D2dRadio::TxJob& job, const s
     tx->fragments = GetNFragments(job.message->GetSizeBytes());
     for (const auto& radio : Receivers(sender, job.dst))
     {
-        Receiver r;
-        r.radio = radio;
-        r.index = radio->GetIndex();
-        r.pDrop = GetDropProbability(r.index, sender->GetIndex());
+        Receiver r = MakeReceiver(radio, sender->GetIndex());
         Report(tx, r, false, reason);
     }
 }

@@ -117,7 +117,7 @@ class D2dChannel : public Object
     /**
      * \param rx receiver index i
      * \param tx transmitter index j
-     * \return P_D(i, j) now, eq. (18)
+     * \return P_D(i, j) now: eq. (18), or 1 if W_ij <= RxSensitivityW (not heard)
      */
     double GetDropProbability(uint32_t rx, uint32_t tx) const;
     /**
@@ -179,6 +179,17 @@ class D2dChannel : public Object
     std::vector<Ptr<D2dRadio>> Receivers(Ptr<D2dRadio> sender, uint32_t dst) const;
     /** \return mobility used for a radio (fixed positions for a D2S channel) */
     Ptr<MobilityModel> MobilityOf(uint32_t index, bool isReceiver) const;
+    /**
+     * \param rssW RSS of a link (W)
+     * \return its drop probability: 1 at or below RxSensitivityW, else eq. (18)
+     */
+    double LinkDropProbability(double rssW) const;
+    /**
+     * \param radio a receiving radio
+     * \param sender the transmitter's index
+     * \return the receiver's state for a transmission that starts now
+     */
+    Receiver MakeReceiver(Ptr<D2dRadio> radio, uint32_t sender) const;
     /** \return a binomial draw */
     uint64_t Binomial(uint64_t n, double p);
 

@@ -228,6 +228,17 @@ D2dRadio::ReportSendDone(uint64_t msgId, uint32_t dst, bool success)
 }
 
 void
+D2dRadio::DropQueue(const std::string& reason)
+{
+    std::deque<TxJob> queue;
+    queue.swap(m_queue); // a trace sink may call Send while the rows are written
+    for (const auto& job : queue)
+    {
+        m_channel->DropUnsent(this, job, reason);
+    }
+}
+
+void
 D2dRadio::DoReportUnfinished()
 {
     NS_LOG_FUNCTION(this << GetIndex());
@@ -236,12 +247,7 @@ D2dRadio::DoReportUnfinished()
         return;
     }
     m_channel->ReportUnfinished(this);
-    std::deque<TxJob> queue;
-    queue.swap(m_queue); // a trace sink may send again while the rows are written
-    for (const auto& job : queue)
-    {
-        m_channel->DropUnsent(this, job, "unfinished");
-    }
+    DropQueue("unfinished");
 }
 
 void
@@ -256,12 +262,7 @@ D2dRadio::DoTurnOff()
     if (m_channel)
     {
         m_channel->AbortTransmission(this);
-        std::deque<TxJob> queue;
-        queue.swap(m_queue); // a trace sink may call Send (refused: off) meanwhile
-        for (const auto& job : queue)
-        {
-            m_channel->DropUnsent(this, job, "sender_off");
-        }
+        DropQueue("sender_off");
     }
     m_queue.clear();
     m_transmitting = false;

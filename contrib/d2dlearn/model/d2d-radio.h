@@ -110,6 +110,8 @@ class D2dRadio : public D2dTransport
   private:
     /** \brief Start the next queued transmission if the radio may. */
     void TryStartTx();
+    /** \brief Report every queued message as never sent. \param reason why */
+    void DropQueue(const std::string& reason);
 
     Ptr<D2dChannel> m_channel;
     Ptr<D2dRadioEnergyModel> m_energy;
