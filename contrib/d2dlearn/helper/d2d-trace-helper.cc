@@ -4,6 +4,7 @@
  */
 #include "d2d-trace-helper.h"
 
+#include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/energy-source-container.h"
@@ -101,7 +102,66 @@ D2dTraceHelper::~D2dTraceHelper()
         m_energy.close();
         std::remove(TmpName(m_outDir, "messages.csv").c_str());
         std::remove(TmpName(m_outDir, "energy.csv").c_str());
+        for (auto& [file, stream] : m_extra)
+        {
+            stream->close();
+            std::remove(TmpName(m_outDir, file).c_str());
+        }
     }
+}
+
+void
+D2dTraceHelper::AddParameterJson(const std::string& name, const std::string& json)
+{
+    m_parameters.emplace_back(name, json);
+}
+
+std::ostream&
+D2dTraceHelper::OpenTrace(const std::string& file, const std::string& header)
+{
+    for (const auto& [name, stream] : m_extra)
+    {
+        if (name == file)
+        {
+            throw std::runtime_error("outDir: trace file '" + file + "' is open already");
+        }
+    }
+    auto stream = std::make_unique<std::ofstream>(TmpName(m_outDir, file), std::ios::trunc);
+    if (!*stream)
+    {
+        throw std::runtime_error("outDir: cannot write in '" + m_outDir + "'");
+    }
+    *stream << header << '\n';
+    m_extra.emplace_back(file, std::move(stream));
+    return *m_extra.back().second;
+}
+
+void
+D2dTraceHelper::EnableRounds()
+{
+    if (!m_rounds)
+    {
+        m_rounds = &OpenTrace("rounds.csv", "round,sim_time_s,node,metric,value");
+    }
+}
+
+void
+D2dTraceHelper::WriteRound(uint32_t round,
+                           Time time,
+                           int64_t node,
+                           const std::string& metric,
+                           double value)
+{
+    NS_ABORT_MSG_IF(!m_rounds, "D2dTraceHelper::WriteRound before EnableRounds");
+    fmt::memory_buffer row;
+    fmt::format_to(std::back_inserter(row),
+                   "{},{:.9f},{},{},{:.9g}\n",
+                   round,
+                   time.GetSeconds(),
+                   node,
+                   metric,
+                   value);
+    m_rounds->write(row.data(), static_cast<std::streamsize>(row.size()));
 }
 
 void
@@ -307,7 +367,13 @@ D2dTraceHelper::Finish(uint64_t seed, double wallSeconds)
     }
     m_messages.close();
     m_energy.close();
-    if (m_messages.fail() || m_energy.fail())
+    bool failed = m_messages.fail() || m_energy.fail();
+    for (auto& [file, stream] : m_extra)
+    {
+        stream->close();
+        failed = failed || stream->fail();
+    }
+    if (failed)
     {
         throw std::runtime_error("outDir: error writing traces in '" + m_outDir + "'");
     }
@@ -337,7 +403,13 @@ D2dTraceHelper::Finish(uint64_t seed, double wallSeconds)
         }
     }
     // Traces first, run.json last: a folder with run.json is a complete run.
-    for (const char* file : {"messages.csv", "energy.csv", "run.json"})
+    std::vector<std::string> files{"messages.csv", "energy.csv"};
+    for (const auto& [file, stream] : m_extra)
+    {
+        files.push_back(file);
+    }
+    files.emplace_back("run.json");
+    for (const auto& file : files)
     {
         std::filesystem::rename(TmpName(m_outDir, file), m_outDir + "/" + file);
     }

@@ -118,6 +118,45 @@ class D2dTraceHelper
     void AddAttributes(Ptr<Object> object);
 
     /**
+     * \brief Record a parameter whose value is already JSON (an array, an object).
+     * \param name key in run.json's "parameters"
+     * \param json its value, valid JSON
+     */
+    void AddParameterJson(const std::string& name, const std::string& json);
+
+    /**
+     * \brief Open a further trace file (algorithm-specific: beliefs.csv, ccp.csv, ...),
+     * written like the others: to a temporary file renamed by Finish(), removed if the run
+     * does not finish.
+     * \param file file name in outDir (e.g. "beliefs.csv")
+     * \param header the header row, without the newline
+     * \return the stream to write rows to (valid until the helper is destroyed)
+     * \throws std::runtime_error if the file cannot be created or is open already
+     */
+    std::ostream& OpenTrace(const std::string& file, const std::string& header);
+
+    /**
+     * \brief Open rounds.csv (`round,sim_time_s,node,metric,value`); WriteRound() rows go
+     * there. Scenarios that learn call it before simulating so that the file exists even
+     * if no round completes.
+     */
+    void EnableRounds();
+
+    /**
+     * \brief Write one row of rounds.csv (EnableRounds() must have been called).
+     * \param round round (or step) number
+     * \param time simulated time of the measurement
+     * \param node device index, -1 for the global or mean model
+     * \param metric e.g. "accuracy", "loss", "mse"
+     * \param value the metric's value
+     */
+    void WriteRound(uint32_t round,
+                    Time time,
+                    int64_t node,
+                    const std::string& metric,
+                    double value);
+
+    /**
      * \brief Report the unfinished messages of every connected transport, flush the energy
      * models' open periods, close the trace files, write run.json and move everything into
      * place.
@@ -161,6 +200,9 @@ class D2dTraceHelper
     uint64_t m_nMessageRows{0};
     uint64_t m_nEnergyRows{0};
     bool m_finished{false};
+    /** Further trace files (OpenTrace), in opening order: (file name, stream). */
+    std::vector<std::pair<std::string, std::unique_ptr<std::ofstream>>> m_extra;
+    std::ostream* m_rounds{nullptr}; //!< rounds.csv once EnableRounds() was called
 };
 
 } // namespace ns3
