@@ -48,6 +48,12 @@ D2dHelper::SetRadioAttribute(const std::string& n, const AttributeValue& v)
 }
 
 void
+D2dHelper::SetD2sRadioAttribute(const std::string& n, const AttributeValue& v)
+{
+    m_d2sRadioAttributes.emplace_back(n, v.Copy());
+}
+
+void
 D2dHelper::SetRadioEnergyAttribute(const std::string& n, const AttributeValue& v)
 {
     m_radioEnergyFactory.Set(n, v);
@@ -190,6 +196,13 @@ D2dHelper::InstallServer(Ptr<Node> server, NodeContainer nodes, double distanceF
     m_d2sChannel->SetAttribute("FixedDistanceM", DoubleValue(distance));
     // One network, one id space: the D2S channel shares the D2D channel's registry.
     m_d2sChannel->SetMessageRegistry(m_channel->GetMessageRegistry());
+    // The D2D radios' attributes, with the D2S radios' own on top (a later Set of the same
+    // attribute replaces the earlier value).
+    ObjectFactory d2sRadioFactory = m_radioFactory;
+    for (const auto& [name, value] : m_d2sRadioAttributes)
+    {
+        d2sRadioFactory.Set(name, *value);
+    }
 
     for (uint32_t i = 0; i < nodes.GetN(); ++i)
     {
@@ -202,14 +215,14 @@ D2dHelper::InstallServer(Ptr<Node> server, NodeContainer nodes, double distanceF
         energy->SetEnergySource(source);
         source->AppendDeviceEnergyModel(energy);
 
-        auto radio = m_radioFactory.Create<D2dRadio>();
+        auto radio = d2sRadioFactory.Create<D2dRadio>();
         radio->SetIndex(i);
         radio->SetNode(node);
         radio->SetEnergyModel(energy);
         m_d2sChannel->Attach(radio);
         energy->AddDepletionCallback(MakeCallback(&D2dTransport::TurnOff, radio));
     }
-    auto serverRadio = m_radioFactory.Create<D2dRadio>();
+    auto serverRadio = d2sRadioFactory.Create<D2dRadio>();
     serverRadio->SetIndex(nodes.GetN());
     serverRadio->SetNode(server);
     m_d2sChannel->Attach(serverRadio);

@@ -48,8 +48,20 @@ class D2dHelper
      * \param v value
      */
     void SetD2sChannelAttribute(const std::string& n, const AttributeValue& v);
-    /** \brief Set an attribute of every D2D radio. \param n name \param v value */
+    /**
+     * \brief Set an attribute of every radio: the D2D radios, and the D2S radios (devices'
+     * and server's) unless SetD2sRadioAttribute() sets it for them.
+     * \param n name
+     * \param v value
+     */
     void SetRadioAttribute(const std::string& n, const AttributeValue& v);
+    /**
+     * \brief Set an attribute of the D2S radios only (the devices' and the server's), e.g. a
+     * TxPowerDbm of their own; otherwise they have the D2D radios' attributes.
+     * \param n name
+     * \param v value
+     */
+    void SetD2sRadioAttribute(const std::string& n, const AttributeValue& v);
     /** \brief Set an attribute of every radio energy model. \param n name \param v value */
     void SetRadioEnergyAttribute(const std::string& n, const AttributeValue& v);
     /** \brief Set an attribute of every compute model. \param n name \param v value */
@@ -106,6 +118,7 @@ class D2dHelper
     ObjectFactory m_channelFactory;
     std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_d2sAttributes;
     ObjectFactory m_radioFactory;
+    std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_d2sRadioAttributes;
     ObjectFactory m_radioEnergyFactory;
     ObjectFactory m_computeFactory;
     ObjectFactory m_sourceFactory;

@@ -1,0 +1,179 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef D2D_NETWORK_OPTIONS_H
+#define D2D_NETWORK_OPTIONS_H
+
+#include "ns3/command-line.h"
+#include "ns3/d2d-channel.h"
+#include "ns3/d2d-delivery.h"
+#include "ns3/d2d-rss-model.h"
+#include "ns3/d2d-scenario-support.h"
+#include "ns3/d2d-trace-helper.h"
+#include "ns3/node-container.h"
+#include "ns3/node.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup d2dlearn
+ * \brief The network a scenario runs on, as D2dNetworkOptions::Build() makes it.
+ */
+struct D2dNetwork
+{
+    NodeContainer devices;   //!< the devices: device i is node index i
+    Ptr<D2dChannel> channel; //!< the D2D channel (channel->GetRadio(i) is device i's)
+    Ptr<Node> server;        //!< the server, null unless Build(..., withServer = true)
+    Ptr<D2dChannel> d2s;     //!< D2S channel: device i has radio i, the server radio N
+    D2dDeliveryMode mode{D2dDeliveryMode::UNRELIABLE}; //!< RELIABLE if --reliable
+    int64_t nextStream{0}; //!< first RNG stream index still free for the scenario
+};
+
+/**
+ * \ingroup d2dlearn
+ * \brief The network part of a scenario program: the command-line parameters of the
+ * devices, the D2D channel (eq. 18 of seed 002), energy, RSS and the D2S link, their
+ * checks, the network they describe, and their record in run.json.
+ *
+ * Use, in a scenario's main():
+ * \code
+ *   D2dScenarioSupport support("my-scenario");
+ *   D2dNetworkOptions net("results/my-scenario");
+ *   net.nDevices = 0; // a scenario may change defaults here, before AddValues()
+ *   auto params = net.GetParams();
+ *   params.push_back({"rounds", 'u'});
+ *   support.CheckArguments(argc, argv, params);
+ *   CommandLine cmd(__FILE__);
+ *   net.AddValues(cmd);
+ *   cmd.AddValue("rounds", "...", rounds);
+ *   cmd.Parse(argc, argv);
+ *   support.CheckRange("rounds", rounds, 1, 1e6);
+ *   net.Validate(support, 10);
+ *   support.SetQuiet(net.quiet);
+ *   auto traces = net.OpenTraces(support);
+ *   D2dNetwork network = net.Build(*traces, false);
+ *   net.Record(*traces, network);
+ *   // ... the scenario's traffic, with streams from network.nextStream ...
+ * \endcode
+ *
+ * Random streams: positions use stream 0, mobility streams from 1000, the channels
+ * streams from 10 (FIRST_CHANNEL_STREAM); D2dNetwork::nextStream is the first one after
+ * the channels'.
+ */
+class D2dNetworkOptions
+{
+  public:
+    /** Stream index of the channels' first RNG stream. */
+    static constexpr int64_t FIRST_CHANNEL_STREAM = 10;
+
+    /** \param defaultOutDir the default of --outDir */
+    explicit D2dNetworkOptions(std::string defaultOutDir);
+
+    // The flags' values. A scenario may change them before AddValues() to set its own
+    // defaults; after Validate() they hold the values in force.
+    uint32_t nDevices{0};           //!< --nDevices (0: the scenario's default or N of --rssFile)
+    uint32_t mtuBytes{1500};        //!< --mtuBytes: fragment payload, bytes
+    double spectralEfficiency{2.0}; //!< --spectralEfficiency: r of eq. (18), bit/s/Hz
+    double bandwidthHz{10e6};       //!< --bandwidthHz: Hz; link rate = r x bandwidth
+    double noisePowerW{1e-13};      //!< --noisePowerW: sigma^2 of eq. (18), W
+    double txPowerDbm{20.0};        //!< --txPowerDbm: D2D transmit power, dBm
+    /**
+     * --d2sTxPowerDbm: transmit power of the D2S radios (devices' and server's), dBm.
+     * Unless given on the command line (or changed by the scenario before AddValues()),
+     * it follows --txPowerDbm, as D2S radios did before this parameter existed.
+     */
+    double d2sTxPowerDbm{20.0};
+    bool reliable{false};              //!< --reliable: retransmit lost fragments
+    bool fastPath{true};               //!< --fastPath: O(1) events per message
+    double d2sDistanceFactor{3.0};     //!< --d2sDistanceFactor: D2S / mean D2D distance
+    double areaSideM{200.0};           //!< --areaSideM: side of the square, m
+    double speedMps{0.0};              //!< --speedMps: > 0: random walk in the square, m/s
+    double initialEnergyJ{10000.0};    //!< --initialEnergyJ: battery per device, J
+    std::string energyModel{"power"};  //!< --energyModel: power | first-order
+    std::string energySource{"basic"}; //!< --energySource: basic | liion
+    uint32_t dynamicRssLevels{0};      //!< --dynamicRssLevels: > 0: dynamic RSS (seed 002 VI-P)
+    Time rssStep{Seconds(1)};          //!< --rssStep: dynamic RSS: time between redraws
+    std::string rssFile;               //!< --rssFile: N x N RSS matrix (W), replaces positions
+    uint64_t seed{1};                  //!< --seed: seeds every RNG stream
+    std::string outDir;                //!< --outDir: trace folder
+    bool quiet{false};                 //!< --quiet: no progress on stderr
+
+    /**
+     * \return the parameters for D2dScenarioSupport::CheckArguments(), each with the ns-3
+     * attributes it sets (a scenario appends its own parameters, or attributes it sets
+     * from these, e.g. its Wi-Fi backend's)
+     */
+    std::vector<D2dScenarioSupport::Param> GetParams() const;
+
+    /** \param cmd the command line: one AddValue() per flag */
+    void AddValues(CommandLine& cmd);
+
+    /**
+     * \brief After cmd.Parse(): range checks, --rssFile read (its N sets nDevices; another
+     * --nDevices is an error), nDevices 0 -> defaultDevices, minDevices <= nDevices <=
+     * 100000, the RSS model made and checked (dynamic RSS: MinW < MaxW), and RngSeedManager
+     * seeded (SetSeed(seed), SetRun(1)). Bad input ends the program via support.Fail().
+     * Does not call support.SetQuiet() (support is const): the scenario does.
+     * \param support the scenario's support (error messages)
+     * \param defaultDevices devices when --nDevices=0 and no --rssFile
+     * \param minDevices fewest devices accepted
+     */
+    void Validate(const D2dScenarioSupport& support,
+                  uint32_t defaultDevices,
+                  uint32_t minDevices = 2);
+
+    /**
+     * \param support the scenario's support (error messages)
+     * \return the trace helper of outDir (support.Fail() if it cannot be created)
+     */
+    std::unique_ptr<D2dTraceHelper> OpenTraces(const D2dScenarioSupport& support) const;
+
+    /**
+     * \brief The devices alone: nDevices nodes placed uniformly in the square (stream 0),
+     * with constant positions or a random walk (--speedMps, streams from 1000). Build()
+     * calls it; a scenario with a backend of its own (Wi-Fi) may call it instead.
+     * \return the nodes, device i = node i
+     */
+    NodeContainer CreateDevices() const;
+
+    /**
+     * \brief Make the network: CreateDevices(), a D2dHelper with every attribute of the
+     * flags, the RSS model (matrix, dynamic or propagation), the D2S server and channel if
+     * withServer (its radios at d2sTxPowerDbm), AssignStreams() from
+     * FIRST_CHANNEL_STREAM, and the traces connected (energy, transports of both channels).
+     * Call after Validate().
+     * \param traces where the messages and energy events go
+     * \param withServer add a server reached over the D2S channel
+     * \return the network
+     */
+    D2dNetwork Build(D2dTraceHelper& traces, bool withServer);
+
+    /**
+     * \brief run.json: every flag's value, and, if network.channel, linkRateBps and the
+     * attributes of the D2D channel, radio 0, its energy model, the compute model and the
+     * RSS model.
+     * \param traces the run's trace helper
+     * \param network the network Build() made
+     */
+    void Record(D2dTraceHelper& traces, const D2dNetwork& network) const;
+
+  private:
+    /** \return true: --d2sTxPowerDbm was parsed \param value its text */
+    bool SetD2sTxPower(std::string value);
+
+    bool m_d2sFollowsTx{true};                 //!< d2sTxPowerDbm follows txPowerDbm
+    std::vector<std::vector<double>> m_matrix; //!< the --rssFile matrix, W
+    Ptr<D2dRssModel> m_rss;                    //!< null: the channel's propagation model
+};
+
+} // namespace ns3
+
+#endif /* D2D_NETWORK_OPTIONS_H */
