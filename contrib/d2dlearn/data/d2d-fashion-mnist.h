@@ -1,0 +1,68 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef D2D_FASHION_MNIST_H
+#define D2D_FASHION_MNIST_H
+
+#include "d2d-dataset.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup d2dlearn
+ * \brief Fashion-MNIST (seed 002, unsupervised FL experiments) from its idx files.
+ *
+ * Reads the gzip-compressed idx files of Debian's dataset-fashion-mnist
+ * (train-images-idx3-ubyte.gz, train-labels-idx1-ubyte.gz, t10k-...), 60,000 training
+ * and 10,000 test images of 28 x 28 pixels, 10 classes. Samples have featureShape
+ * {1, 28, 28}, pixels scaled from 0..255 to [0, 1] (value / 255), labels 0..9.
+ *
+ * Errors are std::runtime_error with one line "dataDir: <file>: <what is wrong> ..." (file
+ * missing or unreadable, not gzip, bad idx magic, truncated or corrupt, images/labels
+ * count or size mismatch, label > 9), so a scenario can print it as its error line.
+ */
+class D2dFashionMnist
+{
+  public:
+    /** \return Debian's install directory, /usr/share/datasets/fashion-mnist */
+    static std::string DefaultDir();
+
+    /**
+     * \brief Load a split, possibly a stratified random fraction of it.
+     * \param dir directory of the four idx .gz files (parameter "dataDir")
+     * \param split "train" or "test"
+     * \param fraction in (0, 1]: keep round(fraction x N) samples, chosen per class
+     *        (each class keeps its share, apportioned by largest remainder) by a
+     *        permutation seeded with (seed, FASHION_FRACTION); kept samples stay in file
+     *        order. 1 keeps all, in file order, and ignores the seed.
+     * \param seed seed of that permutation
+     * \return the data set, named "fashion-mnist-<split>"
+     * \throws std::invalid_argument for a bad split ("split") or fraction ("fraction")
+     * \throws std::runtime_error for a missing or corrupt file ("dataDir")
+     */
+    static std::shared_ptr<D2dDataset> Load(const std::string& dir,
+                                            const std::string& split,
+                                            double fraction,
+                                            uint64_t seed);
+
+    /**
+     * \brief The idx reader: a gzip idx3 image file (magic 0x00000803, unsigned bytes)
+     * and a gzip idx1 label file (magic 0x00000801) of the same count.
+     * \param imagesGz path of the images file
+     * \param labelsGz path of the labels file
+     * \return features {1, rows, cols} scaled to [0, 1], numClasses 10
+     * \throws std::runtime_error (see class description)
+     */
+    static std::shared_ptr<D2dDataset> ReadIdx(const std::string& imagesGz,
+                                               const std::string& labelsGz);
+};
+
+} // namespace ns3
+
+#endif // D2D_FASHION_MNIST_H
