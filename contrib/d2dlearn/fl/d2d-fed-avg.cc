@@ -1,0 +1,242 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "d2d-fed-avg.h"
+
+#include "ns3/abort.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("D2dFedAvg");
+NS_OBJECT_ENSURE_REGISTERED(D2dFedAvg);
+
+TypeId
+D2dFedAvg::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::D2dFedAvg")
+            .SetParent<D2dFlProtocol>()
+            .SetGroupName("D2dlearn")
+            .AddConstructor<D2dFedAvg>()
+            .AddAttribute("Variant",
+                          "fedavg, fedprox or fedsgd",
+                          StringValue("fedavg"),
+                          MakeStringAccessor(&D2dFedAvg::m_variant),
+                          MakeStringChecker())
+            .AddAttribute("ClientFraction",
+                          "Fraction C of the devices sampled each round",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&D2dFedAvg::m_clientFraction),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("ProximalMu",
+                          "FedProx proximal coefficient mu",
+                          DoubleValue(0.01),
+                          MakeDoubleAccessor(&D2dFedAvg::m_mu),
+                          MakeDoubleChecker<double>(0.0))
+            .AddAttribute("GlobalLearningRate",
+                          "Server step eta of w <- w - eta g (1: FedAvg's weighted average)",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&D2dFedAvg::m_globalLearningRate),
+                          MakeDoubleChecker<double>(0.0));
+    return tid;
+}
+
+D2dFedAvg::D2dFedAvg()
+{
+    m_pick = CreateObject<UniformRandomVariable>();
+}
+
+void
+D2dFedAvg::DoDispose()
+{
+    m_d2s = nullptr;
+    m_pick = nullptr;
+    D2dFlProtocol::DoDispose();
+}
+
+void
+D2dFedAvg::SetD2sChannel(Ptr<D2dChannel> d2s, D2dDeliveryMode mode)
+{
+    m_d2s = d2s;
+    m_mode = mode;
+    const uint32_t n = GetNDevices();
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        d2s->GetRadio(i)->SetReceiveCallback(MakeCallback(&D2dFedAvg::ClientReceive, this));
+    }
+    d2s->GetRadio(n)->SetReceiveCallback(MakeCallback(&D2dFedAvg::ServerReceive, this));
+}
+
+int64_t
+D2dFedAvg::AssignStreams(int64_t stream)
+{
+    m_pick->SetStream(stream);
+    return 1;
+}
+
+const std::vector<float>&
+D2dFedAvg::GetGlobalModel() const
+{
+    return m_global;
+}
+
+void
+D2dFedAvg::Start()
+{
+    NS_ABORT_MSG_IF(!m_d2s || m_learners.empty() || !m_test, "D2dFedAvg: not set up");
+    NS_ABORT_MSG_IF(m_variant != "fedavg" && m_variant != "fedprox" && m_variant != "fedsgd",
+                    "D2dFedAvg: Variant " << m_variant);
+    // w^0: the server starts from device 0's initial weights.
+    m_global = m_learners[0]->GetParameters();
+    RecordGlobal(0, m_global); // the accuracy before any round
+    StartRound();
+}
+
+void
+D2dFedAvg::StartRound()
+{
+    ++m_round;
+    m_roundStart = Simulator::Now();
+    m_roundOpen = true;
+    m_answers.clear();
+    m_selected.clear();
+    const uint32_t k = GetNDevices();
+    const auto m = static_cast<uint32_t>(
+        std::max(1.0, std::round(m_clientFraction * static_cast<double>(k))));
+    // Partial Fisher-Yates: the first m of a uniform permutation.
+    std::vector<uint32_t> order(k);
+    for (uint32_t i = 0; i < k; ++i)
+    {
+        order[i] = i;
+    }
+    for (uint32_t i = 0; i < m; ++i)
+    {
+        std::swap(order[i], order[m_pick->GetInteger(i, k - 1)]);
+        m_selected.insert(order[i]);
+    }
+    NS_LOG_INFO("round " << m_round << ": " << m << " clients");
+    auto message = m_codec.Encode("global_model", "weights", m_round, 0, k, m_global);
+    m_sent = message->GetPayloadAs<D2dModelPayload>()->values;
+    Ptr<D2dTransport> server = m_d2s->GetRadio(k);
+    for (uint32_t i : order)
+    {
+        if (m_selected.count(i))
+        {
+            server->Send(message, i, m_mode); // in sampling order, FIFO at the server radio
+        }
+        if (i == order[m - 1])
+        {
+            break;
+        }
+    }
+    if (m_deadline > Seconds(0))
+    {
+        m_deadlineEvent = Simulator::Schedule(m_deadline, &D2dFedAvg::EndOfRound, this);
+    }
+}
+
+void
+D2dFedAvg::ClientReceive(const D2dReception& r)
+{
+    if (!r.IsComplete() || r.message->GetKind() != "global_model")
+    {
+        return; // a model with missing fragments is not a model
+    }
+    auto payload = r.message->GetPayloadAs<D2dModelPayload>();
+    const uint32_t device = r.dst;
+    Ptr<D2dLearner> learner = m_learners[device];
+    if (payload->round != m_round || learner->IsTraining())
+    {
+        return; // stale, or still busy with an earlier round (a straggler)
+    }
+    learner->SetParameters(*payload->values);
+    D2dTrainTask task = LocalTask();
+    if (m_variant == "fedprox")
+    {
+        task.proximalMu = m_mu;
+        task.proxCenter = payload->values;
+    }
+    task.gradientOnly = m_variant == "fedsgd";
+    const uint32_t round = payload->round;
+    learner->Train(task, [this, device, round](const D2dTrainResult& result) {
+        ClientTrained(device, round, result);
+    });
+}
+
+void
+D2dFedAvg::ClientTrained(uint32_t device, uint32_t round, const D2dTrainResult& result)
+{
+    Ptr<D2dLearner> learner = m_learners[device];
+    const bool gradient = static_cast<bool>(result.gradient);
+    auto message = m_codec.Encode("update",
+                                  gradient ? "gradient" : "weights",
+                                  round,
+                                  learner->GetNSamples(),
+                                  device,
+                                  gradient ? *result.gradient : learner->GetParameters());
+    m_d2s->GetRadio(device)->Send(message, GetNDevices(), m_mode);
+}
+
+void
+D2dFedAvg::ServerReceive(const D2dReception& r)
+{
+    if (!r.IsComplete() || r.message->GetKind() != "update")
+    {
+        return;
+    }
+    auto payload = r.message->GetPayloadAs<D2dModelPayload>();
+    if (!m_roundOpen || payload->round != m_round || !m_selected.count(payload->origin))
+    {
+        return; // late: its round is over
+    }
+    m_answers[payload->origin] = payload;
+    if (m_answers.size() == m_selected.size())
+    {
+        m_deadlineEvent.Cancel();
+        EndOfRound();
+    }
+}
+
+void
+D2dFedAvg::EndOfRound()
+{
+    m_roundOpen = false;
+    if (!m_answers.empty())
+    {
+        std::vector<std::shared_ptr<const std::vector<float>>> values;
+        std::vector<double> weights;
+        for (const auto& [device, payload] : m_answers) // ascending device id: deterministic
+        {
+            values.push_back(payload->values);
+            weights.push_back(static_cast<double>(payload->samples));
+        }
+        // Seed 001: g = sum_k (n_k / n) g_k, w <- w - eta g. For weights, g_k = w^t - w_k.
+        const auto mean = WeightedAverage(values, weights);
+        const bool gradient = m_answers.begin()->second->what == "gradient";
+        const std::vector<float>& base = *m_sent;
+        for (std::size_t j = 0; j < m_global.size(); ++j)
+        {
+            const double g = gradient ? mean[j] : static_cast<double>(base[j]) - mean[j];
+            m_global[j] = static_cast<float>(base[j] - m_globalLearningRate * g);
+        }
+    }
+    RecordGlobal(m_round, m_global);
+    WriteRow(m_round, -1, "round_time_s", (Simulator::Now() - m_roundStart).GetSeconds());
+    WriteRow(m_round, -1, "participants", static_cast<double>(m_answers.size()));
+    WriteRow(m_round,
+             -1,
+             "stragglers",
+             static_cast<double>(m_selected.size() - m_answers.size()));
+    EndRound(MakeCallback(&D2dFedAvg::StartRound, this));
+}
+
+} // namespace ns3

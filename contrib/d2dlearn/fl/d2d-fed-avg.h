@@ -1,0 +1,105 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef D2D_FED_AVG_H
+#define D2D_FED_AVG_H
+
+#include "d2d-fl-protocol.h"
+
+#include "ns3/d2d-channel.h"
+#include "ns3/event-id.h"
+#include "ns3/random-variable-stream.h"
+
+#include <map>
+#include <set>
+
+namespace ns3
+{
+
+/**
+ * \ingroup d2dlearn
+ * \brief FedAvg, FedProx and FedSGD with a server reached over the D2S channel.
+ *
+ * Each round t the server samples max(1, round(C K)) of the K devices uniformly without
+ * replacement (ClientFraction C) and sends each the global model w^t (a "global_model"
+ * message). A device that receives it completely loads w^t, trains locally (LocalEpochs
+ * or LocalSteps, in simulated time on its compute model) and sends back (an "update"
+ * message):
+ *   - FedAvg: its new weights w_k^{t+1}; the server forms the global gradient of seed 001,
+ *     g^t = sum_k (n_k / n) (w^t - w_k^{t+1}), n = sum of the n_k that arrived, and updates
+ *     w^{t+1} = w^t - eta g^t (eta = GlobalLearningRate; 1 is McMahan's weighted average);
+ *   - FedProx: the same with the proximal term (mu / 2) ||w - w^t||^2 in the local loss;
+ *   - FedSGD: the mean gradient g_k of its loss at w^t over its shard;
+ *     w^{t+1} = w^t - eta sum_k (n_k / n) g_k.
+ * The round ends when every sampled device has answered or at RoundDeadline after its
+ * start, whichever is first; answers that have not arrived (stragglers, dead batteries,
+ * lost messages) are left out, and late answers are ignored. rounds.csv gets, per round,
+ * the global model's `accuracy` and `loss`, `round_time_s`, `participants` (answers
+ * aggregated) and `stragglers` (sampled devices left out).
+ */
+class D2dFedAvg : public D2dFlProtocol
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    D2dFedAvg();
+
+    /**
+     * \param d2s the D2S channel: device i's radio has index i, the server's index
+     * GetNDevices(); call after SetLearners
+     * \param mode delivery mode of model messages
+     */
+    void SetD2sChannel(Ptr<D2dChannel> d2s, D2dDeliveryMode mode);
+
+    /**
+     * \param stream first RNG stream (client sampling)
+     * \return streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    /** \return the current global model */
+    const std::vector<float>& GetGlobalModel() const;
+
+    void Start() override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** \brief Server: sample clients, send them w^t, arm the deadline. */
+    void StartRound();
+    /** \brief Server: aggregate what arrived, evaluate, trace, next round. */
+    void EndOfRound();
+    /** \param r a reception at the server */
+    void ServerReceive(const D2dReception& r);
+    /** \param r a reception at a device */
+    void ClientReceive(const D2dReception& r);
+    /**
+     * \param device the device
+     * \param round the round it trained for
+     * \param result its training result
+     */
+    void ClientTrained(uint32_t device, uint32_t round, const D2dTrainResult& result);
+
+    std::string m_variant;
+    double m_clientFraction;
+    double m_mu;
+    double m_globalLearningRate;
+    Ptr<D2dChannel> m_d2s;
+    D2dDeliveryMode m_mode{D2dDeliveryMode::RELIABLE};
+    Ptr<UniformRandomVariable> m_pick;
+    std::vector<float> m_global;                    //!< w^t
+    std::shared_ptr<const std::vector<float>> m_sent; //!< w^t as sent (codec-rounded)
+    std::set<uint32_t> m_selected;                  //!< sampled this round
+    std::map<uint32_t, std::shared_ptr<const D2dModelPayload>> m_answers; //!< arrived
+    EventId m_deadlineEvent;
+    bool m_roundOpen{false};
+};
+
+} // namespace ns3
+
+#endif /* D2D_FED_AVG_H */

@@ -1,0 +1,269 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "d2d-fl-protocol.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("D2dFlProtocol");
+NS_OBJECT_ENSURE_REGISTERED(D2dFlProtocol);
+
+TypeId
+D2dFlProtocol::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::D2dFlProtocol")
+            .SetParent<Object>()
+            .SetGroupName("D2dlearn")
+            .AddAttribute("Rounds",
+                          "Rounds to run",
+                          UintegerValue(10),
+                          MakeUintegerAccessor(&D2dFlProtocol::m_rounds),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("LocalEpochs",
+                          "Epochs over the device's shard per local training job",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&D2dFlProtocol::m_localEpochs),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("LocalSteps",
+                          "Mini-batch steps per local job (0: LocalEpochs epochs)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&D2dFlProtocol::m_localSteps),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("RoundDeadline",
+                          "A round (phase) ends at most this long after it started; what "
+                          "has not arrived by then is left out (0: wait for everything)",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&D2dFlProtocol::m_deadline),
+                          MakeTimeChecker(Seconds(0)))
+            .AddAttribute("Compression",
+                          "Model values on the air: float32 or float16",
+                          StringValue("float32"),
+                          MakeStringAccessor(&D2dFlProtocol::m_compression),
+                          MakeStringChecker())
+            .AddAttribute("EvaluateDevices",
+                          "Decentralized protocols: write each device's test accuracy and "
+                          "loss every round (costly with thousands of devices)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&D2dFlProtocol::m_evaluateDevices),
+                          MakeBooleanChecker())
+            .AddTraceSource("RoundEnd",
+                            "A round ended: (round, accuracy, loss)",
+                            MakeTraceSourceAccessor(&D2dFlProtocol::m_roundEndTrace),
+                            "ns3::D2dFlProtocol::RoundEndTracedCallback");
+    return tid;
+}
+
+D2dFlProtocol::D2dFlProtocol()
+{
+}
+
+void
+D2dFlProtocol::NotifyConstructionCompleted()
+{
+    m_codec = D2dModelCodec(m_compression); // attributes are set by now
+    Object::NotifyConstructionCompleted();
+}
+
+void
+D2dFlProtocol::DoDispose()
+{
+    m_learners.clear();
+    m_test.reset();
+    m_finished = Callback<void>();
+    Object::DoDispose();
+}
+
+void
+D2dFlProtocol::SetLearners(std::vector<Ptr<D2dLearner>> learners)
+{
+    m_learners = std::move(learners);
+}
+
+void
+D2dFlProtocol::SetTestSet(std::shared_ptr<const D2dDataset> test)
+{
+    m_test = std::move(test);
+}
+
+void
+D2dFlProtocol::SetTraces(D2dTraceHelper* traces)
+{
+    m_traces = traces;
+    if (m_traces)
+    {
+        m_traces->EnableRounds();
+    }
+}
+
+void
+D2dFlProtocol::SetFinishedCallback(Callback<void> cb)
+{
+    m_finished = cb;
+}
+
+uint32_t
+D2dFlProtocol::GetRoundsDone() const
+{
+    return m_roundsDone;
+}
+
+double
+D2dFlProtocol::GetLastAccuracy() const
+{
+    return m_lastAccuracy;
+}
+
+double
+D2dFlProtocol::GetLastLoss() const
+{
+    return m_lastLoss;
+}
+
+uint32_t
+D2dFlProtocol::GetNDevices() const
+{
+    return static_cast<uint32_t>(m_learners.size());
+}
+
+D2dTrainTask
+D2dFlProtocol::LocalTask() const
+{
+    D2dTrainTask task;
+    task.epochs = m_localEpochs;
+    task.maxSteps = m_localSteps;
+    return task;
+}
+
+void
+D2dFlProtocol::WriteRow(uint32_t round, int64_t node, const std::string& metric, double value)
+{
+    if (m_traces)
+    {
+        m_traces->WriteRound(round, Simulator::Now(), node, metric, value);
+    }
+}
+
+void
+D2dFlProtocol::RecordGlobal(uint32_t round, const std::vector<float>& values)
+{
+    NS_ABORT_MSG_IF(!m_test || m_learners.empty(), "D2dFlProtocol: no test set or learners");
+    // Any idle learner of the architecture evaluates (its own weights are restored).
+    Ptr<D2dLearner> evaluator;
+    for (auto& l : m_learners)
+    {
+        if (!l->IsTraining())
+        {
+            evaluator = l;
+            break;
+        }
+    }
+    D2dEvalResult r;
+    if (evaluator)
+    {
+        r = evaluator->Evaluate(values, *m_test);
+    }
+    m_lastAccuracy = r.accuracy;
+    m_lastLoss = r.loss;
+    if (m_test->numClasses > 0)
+    {
+        WriteRow(round, -1, "accuracy", r.accuracy);
+    }
+    WriteRow(round, -1, "loss", r.loss);
+}
+
+void
+D2dFlProtocol::RecordDevices(uint32_t round, const std::vector<uint32_t>& devices)
+{
+    std::vector<std::shared_ptr<const std::vector<float>>> models;
+    std::vector<double> weights;
+    for (auto i : devices)
+    {
+        if (m_learners[i]->IsTraining())
+        {
+            continue; // a straggler still training: its model is not visible
+        }
+        models.push_back(std::make_shared<const std::vector<float>>(m_learners[i]->GetParameters()));
+        weights.push_back(1.0);
+        if (m_evaluateDevices)
+        {
+            auto r = m_learners[i]->Evaluate(*m_test);
+            if (m_test->numClasses > 0)
+            {
+                WriteRow(round, i, "accuracy", r.accuracy);
+            }
+            WriteRow(round, i, "loss", r.loss);
+        }
+    }
+    if (models.empty())
+    {
+        return;
+    }
+    const auto mean = WeightedAverage(models, weights);
+    // Consensus distance: (1/K) sum_k ||w_k - mean||^2.
+    double distance = 0;
+    for (const auto& m : models)
+    {
+        for (std::size_t j = 0; j < mean.size(); ++j)
+        {
+            const double d = static_cast<double>((*m)[j]) - mean[j];
+            distance += d * d;
+        }
+    }
+    distance /= static_cast<double>(models.size());
+    RecordGlobal(round, mean);
+    WriteRow(round, -1, "consensus_distance", distance);
+}
+
+void
+D2dFlProtocol::EndRound(Callback<void> next)
+{
+    ++m_roundsDone;
+    m_roundEndTrace(m_round, m_lastAccuracy, m_lastLoss);
+    if (m_roundsDone >= m_rounds)
+    {
+        if (!m_finished.IsNull())
+        {
+            m_finished();
+        }
+        return;
+    }
+    Simulator::ScheduleNow(next);
+}
+
+std::vector<float>
+D2dFlProtocol::WeightedAverage(const std::vector<std::shared_ptr<const std::vector<float>>>& values,
+                               const std::vector<double>& weights)
+{
+    NS_ABORT_MSG_IF(values.empty() || values.size() != weights.size(),
+                    "WeightedAverage: " << values.size() << " models, " << weights.size()
+                                        << " weights");
+    double total = 0;
+    for (auto w : weights)
+    {
+        total += w;
+    }
+    std::vector<double> acc(values[0]->size(), 0.0);
+    for (std::size_t k = 0; k < values.size(); ++k)
+    {
+        NS_ABORT_MSG_IF(values[k]->size() != acc.size(), "WeightedAverage: model sizes differ");
+        const double w = weights[k] / total;
+        const float* v = values[k]->data();
+        for (std::size_t j = 0; j < acc.size(); ++j)
+        {
+            acc[j] += w * v[j];
+        }
+    }
+    return std::vector<float>(acc.begin(), acc.end());
+}
+
+} // namespace ns3

@@ -1,0 +1,137 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef D2D_FL_PROTOCOL_H
+#define D2D_FL_PROTOCOL_H
+
+#include "ns3/d2d-dataset.h"
+#include "ns3/d2d-learner.h"
+#include "ns3/d2d-model-payload.h"
+#include "ns3/d2d-trace-helper.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <memory>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup d2dlearn
+ * \brief What the learning protocols of fl/ share: the devices' learners, the test set, the
+ * round count, the local work per round, the round deadline, the model codec, and the
+ * rounds.csv rows.
+ *
+ * A protocol runs Rounds rounds from Start() and calls the finished callback after the
+ * last one (scenarios stop the simulator there). Devices are addressed by index: learner
+ * i belongs to device i, whose transports the concrete protocol is given.
+ */
+class D2dFlProtocol : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    D2dFlProtocol();
+
+    /** \param learners device i's learner at index i */
+    void SetLearners(std::vector<Ptr<D2dLearner>> learners);
+    /** \param test the test set every evaluation uses */
+    void SetTestSet(std::shared_ptr<const D2dDataset> test);
+    /** \param traces where rounds.csv rows go (null: none; EnableRounds() is called) */
+    void SetTraces(D2dTraceHelper* traces);
+    /** \param cb called once, after the last round */
+    void SetFinishedCallback(Callback<void> cb);
+
+    /** \brief Begin round 1 now. */
+    virtual void Start() = 0;
+
+    /** \return rounds completed */
+    uint32_t GetRoundsDone() const;
+    /** \return test accuracy of the global (or mean) model after the last round */
+    double GetLastAccuracy() const;
+    /** \return test loss of the global (or mean) model after the last round */
+    double GetLastLoss() const;
+    /** \return number of devices */
+    uint32_t GetNDevices() const;
+
+    /** Signature of the RoundEnd trace: (round, accuracy, loss of the global/mean model). */
+    typedef void (*RoundEndTracedCallback)(uint32_t round, double accuracy, double loss);
+
+  protected:
+    void DoDispose() override;
+    void NotifyConstructionCompleted() override;
+
+    /** \return the local training job of a round (LocalEpochs / LocalSteps) */
+    D2dTrainTask LocalTask() const;
+
+    /**
+     * \brief Evaluate parameters with device 0's architecture and write the round's
+     * `accuracy` and `loss` rows for node -1.
+     * \param round the round
+     * \param values global model
+     */
+    void RecordGlobal(uint32_t round, const std::vector<float>& values);
+
+    /**
+     * \brief Evaluate every device's own model (rows for each node, if EvaluateDevices),
+     * the mean model (node -1: `accuracy`, `loss`) and write `consensus_distance`, the mean
+     * squared distance of the devices' parameters from their mean (node -1).
+     * \param round the round
+     * \param devices the devices to include (e.g. those with a battery left)
+     */
+    void RecordDevices(uint32_t round, const std::vector<uint32_t>& devices);
+
+    /**
+     * \param round the round
+     * \param node device, or -1
+     * \param metric name
+     * \param value value
+     */
+    void WriteRow(uint32_t round, int64_t node, const std::string& metric, double value);
+
+    /**
+     * \brief A round is over: count it, fire RoundEnd, and either call the finished
+     * callback (last round) or schedule the next round now.
+     * \param next starts the next round
+     */
+    void EndRound(Callback<void> next);
+
+    /**
+     * \param values models to average, weights
+     * \param weights one weight per model (normalized here)
+     * \return sum_k (weights_k / sum weights) values_k
+     */
+    static std::vector<float> WeightedAverage(
+        const std::vector<std::shared_ptr<const std::vector<float>>>& values,
+        const std::vector<double>& weights);
+
+    std::vector<Ptr<D2dLearner>> m_learners; //!< device i's learner
+    std::shared_ptr<const D2dDataset> m_test; //!< test set
+    D2dTraceHelper* m_traces{nullptr};        //!< rounds.csv (may be null)
+    D2dModelCodec m_codec;                    //!< how models become messages
+    uint32_t m_rounds;                        //!< rounds to run
+    uint32_t m_localEpochs;                   //!< epochs per local job
+    uint64_t m_localSteps;                    //!< > 0: steps per local job instead
+    Time m_deadline;                          //!< round (or phase) deadline, 0 = none
+    uint32_t m_round{0};                      //!< current round (1-based once started)
+    Time m_roundStart;                        //!< when the current round started
+
+  private:
+    std::string m_compression;
+    bool m_evaluateDevices;
+    uint32_t m_roundsDone{0};
+    double m_lastAccuracy{0};
+    double m_lastLoss{0};
+    Callback<void> m_finished;
+    TracedCallback<uint32_t, double, double> m_roundEndTrace;
+};
+
+} // namespace ns3
+
+#endif /* D2D_FL_PROTOCOL_H */

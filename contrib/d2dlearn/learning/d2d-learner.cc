@@ -1,0 +1,582 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "d2d-learner.h"
+
+#include "d2d-net.h"
+#include "d2d-torch-runtime.h"
+
+#include "ns3/abort.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <ATen/CPUGeneratorImpl.h>
+#include <cstring>
+#include <fmt/format.h>
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("D2dLearner");
+NS_OBJECT_ENSURE_REGISTERED(D2dLearner);
+
+D2dModelSpec
+D2dModelSpec::Parse(const std::string& text)
+{
+    D2dModelSpec spec;
+    const auto colon = text.find(':');
+    spec.arch = text.substr(0, colon);
+    if (spec.arch != "linear" && spec.arch != "logistic" && spec.arch != "mlp" &&
+        spec.arch != "cnn")
+    {
+        throw std::invalid_argument("model: '" + text +
+                                    "' is not accepted (linear, logistic, mlp[:WxW...], "
+                                    "cnn[:C1xC2])");
+    }
+    spec.hidden = spec.arch == "cnn" ? std::vector<int64_t>{16, 32}
+                                     : (spec.arch == "mlp" ? std::vector<int64_t>{128}
+                                                           : std::vector<int64_t>{});
+    if (colon != std::string::npos)
+    {
+        if (spec.arch != "mlp" && spec.arch != "cnn")
+        {
+            throw std::invalid_argument("model: '" + text + "': only mlp and cnn take sizes");
+        }
+        spec.hidden.clear();
+        std::stringstream in(text.substr(colon + 1));
+        std::string item;
+        while (std::getline(in, item, 'x'))
+        {
+            std::size_t used = 0;
+            long long width = 0;
+            try
+            {
+                width = std::stoll(item, &used);
+            }
+            catch (const std::exception&)
+            {
+                used = 0;
+            }
+            if (used != item.size() || width < 1 || width > 100000)
+            {
+                throw std::invalid_argument("model: '" + text +
+                                            "': sizes are integers in [1, 100000] separated "
+                                            "by x");
+            }
+            spec.hidden.push_back(width);
+        }
+        if (spec.hidden.empty() || (spec.arch == "cnn" && spec.hidden.size() != 2))
+        {
+            throw std::invalid_argument("model: '" + text +
+                                        "': mlp takes one or more widths, cnn two channel "
+                                        "counts (cnn:16x32)");
+        }
+    }
+    return spec;
+}
+
+std::string
+D2dModelSpec::ToString() const
+{
+    std::string text = arch;
+    for (std::size_t i = 0; i < hidden.size(); ++i)
+    {
+        text += (i == 0 ? ":" : "x") + std::to_string(hidden[i]);
+    }
+    return text;
+}
+
+/** The LibTorch state of a learner, shared with the worker running its job. */
+struct D2dLearner::Impl
+{
+    D2dNet net{nullptr};
+    at::Generator generator;
+    torch::Tensor features; //!< the whole training set, [N, shape...] (no copy)
+    torch::Tensor shard;    //!< this device's sample indices, int64 [n]
+    torch::Tensor targets;  //!< this device's labels (int64) or targets (float), [n]
+    bool regression{false};
+    std::shared_ptr<const D2dDataset> data;
+    std::shared_future<void> job;
+    D2dTrainResult result;
+};
+
+namespace
+{
+/** \return the data set's features as a tensor [N, shape...] sharing its memory */
+torch::Tensor
+FeaturesOf(const D2dDataset& data)
+{
+    std::vector<int64_t> shape{static_cast<int64_t>(data.Size())};
+    shape.insert(shape.end(), data.featureShape.begin(), data.featureShape.end());
+    return torch::from_blob(const_cast<float*>(data.features.data()), shape, torch::kFloat);
+}
+
+/** \return the parameters flattened into one vector */
+std::vector<float>
+Flatten(torch::nn::Module& net)
+{
+    std::vector<float> out;
+    for (const auto& p : net.parameters())
+    {
+        auto c = p.detach().contiguous();
+        const float* d = c.data_ptr<float>();
+        out.insert(out.end(), d, d + c.numel());
+    }
+    return out;
+}
+
+/** \brief Copy flat values into the parameters. */
+void
+Unflatten(torch::nn::Module& net, const std::vector<float>& values)
+{
+    torch::NoGradGuard noGrad;
+    std::size_t offset = 0;
+    for (auto& p : net.parameters())
+    {
+        const auto n = static_cast<std::size_t>(p.numel());
+        NS_ABORT_MSG_IF(offset + n > values.size(), "D2dLearner: too few parameter values");
+        std::memcpy(p.data_ptr<float>(), values.data() + offset, n * sizeof(float));
+        offset += n;
+    }
+    NS_ABORT_MSG_IF(offset != values.size(),
+                    "D2dLearner: " << values.size() << " parameter values for a model of "
+                                   << offset);
+}
+
+/** \return the loss of a batch: cross-entropy or mean squared error */
+torch::Tensor
+Loss(bool regression, const torch::Tensor& out, const torch::Tensor& y, bool sum = false)
+{
+    namespace F = torch::nn::functional;
+    if (regression)
+    {
+        auto options = F::MSELossFuncOptions();
+        options = sum ? options.reduction(torch::kSum) : options.reduction(torch::kMean);
+        return F::mse_loss(out.squeeze(1), y, options);
+    }
+    auto options = F::CrossEntropyFuncOptions();
+    options = sum ? options.reduction(torch::kSum) : options.reduction(torch::kMean);
+    return F::cross_entropy(out, y, options);
+}
+
+/** The training a worker runs: everything it needs, copied or shared. */
+struct Job
+{
+    D2dTrainTask task;
+    double learningRate;
+    std::string optimizer;
+    double momentum;
+    double weightDecay;
+    int64_t batchSize;
+};
+
+void
+RunTraining(D2dLearner::Impl& s, const Job& job)
+{
+    auto& net = s.net;
+    net->train();
+    const int64_t n = s.shard.size(0);
+    D2dTrainResult r;
+    if (n == 0)
+    {
+        s.result = r;
+        return;
+    }
+    auto params = net->parameters();
+    if (job.task.gradientOnly)
+    {
+        // FedSGD: mean gradient of the loss over the whole shard (no step).
+        net->zero_grad();
+        double lossSum = 0;
+        for (int64_t start = 0; start < n; start += job.batchSize)
+        {
+            const int64_t end = std::min(n, start + job.batchSize);
+            auto idx = s.shard.slice(0, start, end);
+            auto x = s.features.index_select(0, idx);
+            auto y = s.targets.slice(0, start, end);
+            auto loss = Loss(s.regression, net->forward(x), y, true) / static_cast<double>(n);
+            loss.backward();
+            lossSum += loss.item<double>();
+        }
+        auto grad = std::make_shared<std::vector<float>>();
+        grad->reserve(Flatten(*net).size());
+        for (auto& p : params)
+        {
+            auto g = p.grad().contiguous();
+            grad->insert(grad->end(), g.data_ptr<float>(), g.data_ptr<float>() + g.numel());
+            p.mutable_grad() = torch::Tensor(); // free the gradient buffers between jobs
+        }
+        r.samples = n;
+        r.steps = 0;
+        r.meanLoss = lossSum;
+        r.gradient = grad;
+        s.result = r;
+        return;
+    }
+    std::unique_ptr<torch::optim::Optimizer> opt;
+    if (job.optimizer == "adam")
+    {
+        opt = std::make_unique<torch::optim::Adam>(
+            params,
+            torch::optim::AdamOptions(job.learningRate).weight_decay(job.weightDecay));
+    }
+    else
+    {
+        opt = std::make_unique<torch::optim::SGD>(params,
+                                                  torch::optim::SGDOptions(job.learningRate)
+                                                      .momentum(job.momentum)
+                                                      .weight_decay(job.weightDecay));
+    }
+    // FedProx: the round's global weights, per parameter, as views of the shared vector.
+    std::vector<torch::Tensor> center;
+    if (job.task.proximalMu > 0 && job.task.proxCenter)
+    {
+        std::size_t offset = 0;
+        for (auto& p : params)
+        {
+            center.push_back(torch::from_blob(const_cast<float*>(job.task.proxCenter->data()) +
+                                                  offset,
+                                              p.sizes(),
+                                              torch::kFloat));
+            offset += static_cast<std::size_t>(p.numel());
+        }
+    }
+    const uint64_t stepsPerEpoch = static_cast<uint64_t>((n + job.batchSize - 1) / job.batchSize);
+    const uint64_t totalSteps =
+        job.task.maxSteps > 0 ? job.task.maxSteps : stepsPerEpoch * job.task.epochs;
+    double lossSum = 0;
+    torch::Tensor perm;
+    for (uint64_t step = 0; step < totalSteps; ++step)
+    {
+        const uint64_t inEpoch = step % stepsPerEpoch;
+        if (inEpoch == 0)
+        {
+            perm = torch::randperm(n, s.generator, torch::kLong); // a new epoch's order
+        }
+        const int64_t start = static_cast<int64_t>(inEpoch) * job.batchSize;
+        const int64_t end = std::min(n, start + job.batchSize);
+        auto order = perm.slice(0, start, end);
+        auto x = s.features.index_select(0, s.shard.index_select(0, order));
+        auto y = s.targets.index_select(0, order);
+        opt->zero_grad();
+        auto loss = Loss(s.regression, net->forward(x), y);
+        lossSum += loss.item<double>();
+        if (!center.empty())
+        {
+            // FedProx local objective: F_k(w) + (mu / 2) ||w - w^t||^2.
+            auto prox = torch::zeros({}, torch::kFloat);
+            for (std::size_t i = 0; i < params.size(); ++i)
+            {
+                prox = prox + (params[i] - center[i]).pow(2).sum();
+            }
+            loss = loss + 0.5 * job.task.proximalMu * prox;
+        }
+        loss.backward();
+        opt->step();
+        r.samples += static_cast<uint64_t>(end - start);
+    }
+    for (auto& p : params)
+    {
+        p.mutable_grad() = torch::Tensor(); // free the gradient buffers between jobs
+    }
+    r.steps = totalSteps;
+    r.meanLoss = totalSteps > 0 ? lossSum / static_cast<double>(totalSteps) : 0.0;
+    s.result = r;
+}
+} // namespace
+
+TypeId
+D2dLearner::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::D2dLearner")
+            .SetParent<Object>()
+            .SetGroupName("D2dlearn")
+            .AddConstructor<D2dLearner>()
+            .AddAttribute("LearningRate",
+                          "Local learning rate of the optimizer",
+                          DoubleValue(0.05),
+                          MakeDoubleAccessor(&D2dLearner::m_learningRate),
+                          MakeDoubleChecker<double>(0.0, 1e3))
+            .AddAttribute("Optimizer",
+                          "Local optimizer: sgd or adam (its state is reset at every job: "
+                          "each job starts from the weights it is given)",
+                          StringValue("sgd"),
+                          MakeStringAccessor(&D2dLearner::m_optimizer),
+                          MakeStringChecker())
+            .AddAttribute("Momentum",
+                          "SGD momentum",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&D2dLearner::m_momentum),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("WeightDecay",
+                          "L2 weight decay",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&D2dLearner::m_weightDecay),
+                          MakeDoubleChecker<double>(0.0, 1e3))
+            .AddAttribute("BatchSize",
+                          "Mini-batch size, samples",
+                          UintegerValue(32),
+                          MakeUintegerAccessor(&D2dLearner::m_batchSize),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddTraceSource("TrainingDone",
+                            "A training job completed: (device id, start, end, result)",
+                            MakeTraceSourceAccessor(&D2dLearner::m_trainingDoneTrace),
+                            "ns3::D2dLearner::TrainingDoneTracedCallback");
+    return tid;
+}
+
+D2dLearner::D2dLearner()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+D2dLearner::~D2dLearner()
+{
+    if (m_impl && m_impl->job.valid())
+    {
+        m_impl->job.wait(); // a worker may still use the model (device depleted mid-job)
+    }
+}
+
+void
+D2dLearner::DoDispose()
+{
+    if (m_impl && m_impl->job.valid())
+    {
+        m_impl->job.wait();
+    }
+    m_compute = nullptr;
+    m_done = Callback<void, const D2dTrainResult&>();
+    Object::DoDispose();
+}
+
+void
+D2dLearner::Setup(uint32_t id,
+                  const D2dModelSpec& spec,
+                  std::shared_ptr<const D2dDataset> data,
+                  D2dShard shard,
+                  uint64_t seed)
+{
+    NS_LOG_FUNCTION(this << id << spec.ToString());
+    NS_ABORT_MSG_IF(!data, "D2dLearner::Setup: no data set");
+    m_id = id;
+    m_spec = spec;
+    m_impl = std::make_shared<Impl>();
+    auto& s = *m_impl;
+    s.data = data;
+    s.regression = data->numClasses == 0;
+    // The device's own stream: the run seed and the device id, mixed (splitmix64).
+    uint64_t z = seed * 0x9E3779B97F4A7C15ULL + (static_cast<uint64_t>(id) + 1);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    s.generator = at::make_generator<at::CPUGeneratorImpl>(z);
+    s.net = D2dNet(spec, data->featureShape, s.regression ? 1 : data->numClasses);
+    s.net->Initialize(s.generator);
+    s.features = FeaturesOf(*data);
+    std::vector<int64_t> idx(shard.indices.begin(), shard.indices.end());
+    s.shard = torch::tensor(idx, torch::kLong);
+    if (s.regression)
+    {
+        std::vector<float> t;
+        t.reserve(idx.size());
+        for (auto i : idx)
+        {
+            t.push_back(data->targets[static_cast<std::size_t>(i)]);
+        }
+        s.targets = torch::tensor(t, torch::kFloat);
+    }
+    else
+    {
+        std::vector<int64_t> y;
+        y.reserve(idx.size());
+        for (auto i : idx)
+        {
+            const int64_t label = data->labels[static_cast<std::size_t>(i)];
+            y.push_back(shard.labelMap.empty() ? label
+                                               : shard.labelMap[static_cast<std::size_t>(label)]);
+        }
+        s.targets = torch::tensor(y, torch::kLong);
+    }
+}
+
+void
+D2dLearner::SetComputeModel(Ptr<D2dComputeModel> compute)
+{
+    m_compute = compute;
+}
+
+const D2dModelSpec&
+D2dLearner::GetSpec() const
+{
+    return m_spec;
+}
+
+uint64_t
+D2dLearner::GetNParameters() const
+{
+    uint64_t n = 0;
+    for (const auto& p : m_impl->net->parameters())
+    {
+        n += static_cast<uint64_t>(p.numel());
+    }
+    return n;
+}
+
+uint64_t
+D2dLearner::GetNSamples() const
+{
+    return static_cast<uint64_t>(m_impl->shard.size(0));
+}
+
+double
+D2dLearner::GetTrainingFlopsPerSample() const
+{
+    return 3.0 * m_impl->net->forwardFlops;
+}
+
+std::vector<float>
+D2dLearner::GetParameters() const
+{
+    NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": parameters read during training");
+    return Flatten(*m_impl->net);
+}
+
+void
+D2dLearner::SetParameters(const std::vector<float>& values)
+{
+    NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": parameters set during training");
+    Unflatten(*m_impl->net, values);
+}
+
+bool
+D2dLearner::Train(const D2dTrainTask& task, Callback<void, const D2dTrainResult&> done)
+{
+    NS_LOG_FUNCTION(this << m_id);
+    NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": Train while a job runs");
+    const uint64_t n = GetNSamples();
+    uint64_t samples = 0;
+    if (task.gradientOnly)
+    {
+        samples = n;
+    }
+    else if (task.maxSteps > 0)
+    {
+        // Steps of a full batch, except where an epoch ends.
+        const uint64_t per = (n + m_batchSize - 1) / m_batchSize;
+        const uint64_t full = task.maxSteps / std::max<uint64_t>(per, 1);
+        const uint64_t rest = task.maxSteps % std::max<uint64_t>(per, 1);
+        samples = full * n + std::min<uint64_t>(rest * m_batchSize, n);
+    }
+    else
+    {
+        samples = n * task.epochs;
+    }
+    const double flops = static_cast<double>(samples) * GetTrainingFlopsPerSample();
+    Job job{task, m_learningRate, m_optimizer, m_momentum, m_weightDecay, m_batchSize};
+    if (m_compute)
+    {
+        // The compute model refuses a depleted device before any work is submitted.
+        if (m_compute->StartJob(flops, MakeCallback(&D2dLearner::Complete, this)) == 0)
+        {
+            return false;
+        }
+    }
+    else
+    {
+        Simulator::ScheduleNow(&D2dLearner::Complete, this);
+    }
+    m_training = true;
+    m_jobStart = Simulator::Now();
+    m_done = done;
+    auto impl = m_impl; // the worker keeps the state alive
+    m_impl->job = D2dTorchRuntime::Submit([impl, job]() { RunTraining(*impl, job); });
+    m_impl->result.flops = flops;
+    return true;
+}
+
+void
+D2dLearner::Complete()
+{
+    NS_LOG_FUNCTION(this << m_id);
+    const double flops = m_impl->result.flops;
+    m_impl->job.get(); // waits for the worker; rethrows its exception
+    D2dTrainResult result = m_impl->result;
+    result.flops = flops;
+    m_training = false;
+    m_trainingDoneTrace(m_id, m_jobStart, Simulator::Now(), result);
+    auto done = m_done;
+    m_done = Callback<void, const D2dTrainResult&>();
+    if (!done.IsNull())
+    {
+        done(result);
+    }
+}
+
+bool
+D2dLearner::IsTraining() const
+{
+    return m_training;
+}
+
+D2dEvalResult
+D2dLearner::Evaluate(const D2dDataset& test) const
+{
+    NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": Evaluate during training");
+    torch::NoGradGuard noGrad;
+    auto& net = m_impl->net;
+    net->eval();
+    const bool regression = test.numClasses == 0;
+    auto x = FeaturesOf(test);
+    const int64_t n = x.size(0);
+    D2dEvalResult r;
+    double lossSum = 0;
+    int64_t correct = 0;
+    for (int64_t start = 0; start < n; start += 1000)
+    {
+        const int64_t end = std::min(n, start + 1000);
+        auto out = net->forward(x.slice(0, start, end));
+        torch::Tensor y;
+        if (regression)
+        {
+            y = torch::from_blob(const_cast<float*>(test.targets.data()) + start,
+                                 {end - start},
+                                 torch::kFloat);
+        }
+        else
+        {
+            y = torch::from_blob(const_cast<int64_t*>(test.labels.data()) + start,
+                                 {end - start},
+                                 torch::kLong);
+            correct += out.argmax(1).eq(y).sum().item<int64_t>();
+        }
+        lossSum += Loss(regression, out, y, true).item<double>();
+    }
+    r.samples = static_cast<uint64_t>(n);
+    if (n > 0)
+    {
+        r.loss = lossSum / static_cast<double>(n);
+        r.accuracy = static_cast<double>(correct) / static_cast<double>(n);
+    }
+    return r;
+}
+
+D2dEvalResult
+D2dLearner::Evaluate(const std::vector<float>& values, const D2dDataset& test) const
+{
+    NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": Evaluate during training");
+    const auto saved = Flatten(*m_impl->net);
+    Unflatten(*m_impl->net, values);
+    auto r = Evaluate(test);
+    Unflatten(*m_impl->net, saved);
+    return r;
+}
+
+} // namespace ns3

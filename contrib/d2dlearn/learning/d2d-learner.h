@@ -1,0 +1,207 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef D2D_LEARNER_H
+#define D2D_LEARNER_H
+
+#include "ns3/callback.h"
+#include "ns3/d2d-compute-model.h"
+#include "ns3/d2d-dataset.h"
+#include "ns3/d2d-partitioner.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup d2dlearn
+ * \brief The architecture of a device's model. Input shape and number of outputs come from
+ * the data set.
+ */
+struct D2dModelSpec
+{
+    /**
+     * "linear" (regression, one output, mean squared error), "logistic" (linear classifier,
+     * softmax cross-entropy), "mlp" (ReLU hidden layers of the sizes in `hidden`), "cnn"
+     * (two 5x5 convolutions with 2x2 max-pooling, `hidden`[0] and `hidden`[1] channels, for
+     * images).
+     */
+    std::string arch{"mlp"};
+    std::vector<int64_t> hidden{200}; //!< hidden layer widths (mlp) or channels (cnn)
+
+    /**
+     * \brief Parse "mlp", "mlp:256x64", "cnn", "cnn:16x32", "logistic", "linear".
+     * \param text the description
+     * \return the spec
+     * \throws std::invalid_argument (one line naming "model") if it is not one of those
+     */
+    static D2dModelSpec Parse(const std::string& text);
+
+    /** \return the description in the form Parse() accepts */
+    std::string ToString() const;
+};
+
+/** \brief What a training job did (visible when its completion event fires). */
+struct D2dTrainResult
+{
+    uint64_t samples{0}; //!< samples processed (epochs x shard, or the gradient's samples)
+    uint64_t steps{0};   //!< optimizer steps
+    double meanLoss{0};  //!< mean training loss over the job's batches
+    double flops{0};     //!< modelled floating-point operations
+    /** FedSGD: the mean gradient over the shard, flattened (null for weight training). */
+    std::shared_ptr<const std::vector<float>> gradient;
+};
+
+/** \brief Test-set figures of a model. */
+struct D2dEvalResult
+{
+    double accuracy{0}; //!< fraction of correct predictions (classification)
+    double loss{0};     //!< mean cross-entropy (classification) or squared error (regression)
+    uint64_t samples{0};
+};
+
+/** \brief One local training job. */
+struct D2dTrainTask
+{
+    uint32_t epochs{1};  //!< passes over the shard (ignored if maxSteps > 0)
+    uint64_t maxSteps{0}; //!< > 0: this many mini-batch steps instead of epochs
+    /**
+     * FedProx: the proximal term (mu / 2) ||w - center||^2 is added to the local loss
+     * (seed 002 sec. VI-D). 0 = plain local SGD (FedAvg).
+     */
+    double proximalMu{0};
+    std::shared_ptr<const std::vector<float>> proxCenter; //!< w^t of the round (FedProx)
+    /** FedSGD: compute the mean gradient over the whole shard, do not step. */
+    bool gradientOnly{false};
+};
+
+/**
+ * \ingroup d2dlearn
+ * \brief A device's learner: a LibTorch model, its optimizer and its data shard, training
+ * inside simulated time.
+ *
+ * Train() starts a job on the device's D2dComputeModel whose duration is the modelled work
+ * (samples x FLOPs per sample / FLOP/s x slow-down) and whose energy the compute model
+ * draws; the LibTorch work runs meanwhile on a D2dTorchRuntime worker, and the result
+ * (weights via GetParameters, or the gradient) becomes visible only when the compute job's
+ * completion event fires. A device whose battery dies mid-job never completes it. Each
+ * learner has its own torch generator, seeded from the run seed and the device id, for its
+ * initial weights and batch order, so results do not depend on thread timing.
+ *
+ * The header is torch-free: parameters cross it as flat float vectors (in the order of
+ * the model's parameters()), which is also what models-as-messages carry.
+ */
+class D2dLearner : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    D2dLearner();
+    ~D2dLearner() override;
+
+    /**
+     * \brief Build the model and the optimizer.
+     * \param id device id (seeds the generator with the run seed)
+     * \param spec architecture
+     * \param data the (shared) training set
+     * \param shard this device's samples of data and its label map
+     * \param seed run seed
+     */
+    void Setup(uint32_t id,
+               const D2dModelSpec& spec,
+               std::shared_ptr<const D2dDataset> data,
+               D2dShard shard,
+               uint64_t seed);
+
+    /** \param compute the device's compute model (null: training takes no time) */
+    void SetComputeModel(Ptr<D2dComputeModel> compute);
+
+    /** \return the architecture */
+    const D2dModelSpec& GetSpec() const;
+    /** \return the number of scalar parameters */
+    uint64_t GetNParameters() const;
+    /** \return samples in the shard */
+    uint64_t GetNSamples() const;
+    /**
+     * \return modelled FLOPs of one training sample: 3x the forward FLOPs (forward pass
+     * plus a backward pass of about twice its cost); forward FLOPs are 2 x multiply-adds of
+     * the linear and convolution layers
+     */
+    double GetTrainingFlopsPerSample() const;
+
+    /** \return the parameters, flattened (aborts while a job runs) */
+    std::vector<float> GetParameters() const;
+    /** \param values parameters in GetParameters() order (aborts while a job runs) */
+    void SetParameters(const std::vector<float>& values);
+
+    /**
+     * \brief Start a local training job.
+     * \param task what to do
+     * \param done called at the completion event with the result
+     * \return false if the device cannot train (depleted battery)
+     */
+    bool Train(const D2dTrainTask& task, Callback<void, const D2dTrainResult&> done);
+
+    /** \return true while a job runs (or never completed: depleted mid-job) */
+    bool IsTraining() const;
+
+    /**
+     * \brief Evaluate the current model (no simulated cost).
+     * \param test test set
+     * \return accuracy and loss
+     */
+    D2dEvalResult Evaluate(const D2dDataset& test) const;
+
+    /**
+     * \brief Evaluate given parameters with this learner's architecture (the learner's own
+     * weights are left unchanged).
+     * \param values parameters in GetParameters() order
+     * \param test test set
+     * \return accuracy and loss
+     */
+    D2dEvalResult Evaluate(const std::vector<float>& values, const D2dDataset& test) const;
+
+    /** Signature of the TrainingDone trace: (device id, start, end, result). */
+    typedef void (*TrainingDoneTracedCallback)(uint32_t id,
+                                               Time start,
+                                               Time end,
+                                               const D2dTrainResult& result);
+
+    /** Opaque LibTorch state (defined where torch is included). */
+    struct Impl;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** \brief The compute job finished: collect the worker's result and report it. */
+    void Complete();
+
+    std::shared_ptr<Impl> m_impl;
+    Ptr<D2dComputeModel> m_compute;
+    D2dModelSpec m_spec;
+    uint32_t m_id{0};
+    double m_learningRate;
+    std::string m_optimizer;
+    double m_momentum;
+    double m_weightDecay;
+    uint32_t m_batchSize;
+    bool m_training{false};
+    Time m_jobStart;
+    Callback<void, const D2dTrainResult&> m_done;
+    TracedCallback<uint32_t, Time, Time, const D2dTrainResult&> m_trainingDoneTrace;
+};
+
+} // namespace ns3
+
+#endif /* D2D_LEARNER_H */

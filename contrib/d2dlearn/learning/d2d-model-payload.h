@@ -1,0 +1,91 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef D2D_MODEL_PAYLOAD_H
+#define D2D_MODEL_PAYLOAD_H
+
+#include "ns3/d2d-message.h"
+#include "ns3/ptr.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup d2dlearn
+ * \brief A model travelling as a message: weights, an update or a gradient, flattened in
+ * the learner's parameter order, shared by reference (never copied by the network).
+ */
+class D2dModelPayload : public D2dPayload
+{
+  public:
+    std::string what;   //!< "weights", "gradient", ...
+    uint32_t round{0};  //!< protocol round it belongs to
+    uint64_t samples{0}; //!< training samples behind it (aggregation weight n_k)
+    uint32_t origin{0}; //!< device whose model it is
+    std::shared_ptr<const std::vector<float>> values; //!< the values as received
+};
+
+/**
+ * \ingroup d2dlearn
+ * \brief Turns a model into a message of its true size on the air.
+ *
+ * float32: 4 bytes per value; float16: 2 bytes per value, and the values are rounded to
+ * half precision before they leave, so that what arrives is exactly what was sent. Every
+ * message also carries a fixed header (HeaderBytes: kind, round, sample count, origin).
+ */
+class D2dModelCodec
+{
+  public:
+    /** Header bytes of a model message. */
+    static constexpr uint64_t HeaderBytes = 32;
+
+    /**
+     * \param compression "float32" or "float16"
+     * \throws std::invalid_argument (one line naming "compression") otherwise
+     */
+    explicit D2dModelCodec(const std::string& compression = "float32");
+
+    /** \return "float32" or "float16" */
+    const std::string& GetCompression() const;
+
+    /**
+     * \param nValues number of parameters
+     * \return bytes on the air of a model message with that many values
+     */
+    uint64_t BytesFor(uint64_t nValues) const;
+
+    /**
+     * \brief Make the message of a model.
+     * \param kind message kind (messages.csv)
+     * \param what payload kind ("weights", "gradient")
+     * \param round protocol round
+     * \param samples aggregation weight n_k
+     * \param origin device whose model it is
+     * \param values the values (float16: rounded)
+     * \return the message
+     */
+    Ptr<D2dMessage> Encode(const std::string& kind,
+                           const std::string& what,
+                           uint32_t round,
+                           uint64_t samples,
+                           uint32_t origin,
+                           std::vector<float> values) const;
+
+    /**
+     * \param values values rounded in place to half precision (round to nearest even)
+     */
+    static void RoundToHalf(std::vector<float>& values);
+
+  private:
+    std::string m_compression;
+};
+
+} // namespace ns3
+
+#endif /* D2D_MODEL_PAYLOAD_H */

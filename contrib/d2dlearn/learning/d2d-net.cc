@@ -1,0 +1,117 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "d2d-net.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace ns3
+{
+
+D2dNetImpl::D2dNetImpl(const D2dModelSpec& spec,
+                       const std::vector<int64_t>& inputShape,
+                       int64_t outputs)
+{
+    int64_t inputSize = 1;
+    for (auto d : inputShape)
+    {
+        inputSize *= d;
+    }
+    layers = torch::nn::Sequential();
+    if (spec.arch == "linear" || spec.arch == "logistic")
+    {
+        layers->push_back(torch::nn::Flatten());
+        layers->push_back(torch::nn::Linear(inputSize, outputs));
+        forwardFlops = 2.0 * inputSize * outputs;
+    }
+    else if (spec.arch == "mlp")
+    {
+        layers->push_back(torch::nn::Flatten());
+        int64_t in = inputSize;
+        for (auto width : spec.hidden)
+        {
+            layers->push_back(torch::nn::Linear(in, width));
+            layers->push_back(torch::nn::ReLU());
+            forwardFlops += 2.0 * in * width;
+            in = width;
+        }
+        layers->push_back(torch::nn::Linear(in, outputs));
+        forwardFlops += 2.0 * in * outputs;
+    }
+    else if (spec.arch == "cnn")
+    {
+        if (inputShape.size() != 3)
+        {
+            throw std::invalid_argument("model: cnn needs image samples [channels, height, "
+                                        "width]");
+        }
+        const int64_t c1 = spec.hidden.size() > 0 ? spec.hidden[0] : 16;
+        const int64_t c2 = spec.hidden.size() > 1 ? spec.hidden[1] : 32;
+        int64_t c = inputShape[0];
+        int64_t h = inputShape[1];
+        int64_t w = inputShape[2];
+        // conv 5x5 "same" -> ReLU -> 2x2 max-pool, twice; then a linear classifier.
+        for (int64_t out : {c1, c2})
+        {
+            layers->push_back(torch::nn::Conv2d(torch::nn::Conv2dOptions(c, out, /*kernel=*/5)
+                                                    .padding(2)));
+            layers->push_back(torch::nn::ReLU());
+            layers->push_back(torch::nn::MaxPool2d(torch::nn::MaxPool2dOptions(2)));
+            forwardFlops += 2.0 * c * 25 * out * h * w;
+            c = out;
+            h /= 2;
+            w /= 2;
+        }
+        layers->push_back(torch::nn::Flatten());
+        layers->push_back(torch::nn::Linear(c * h * w, outputs));
+        forwardFlops += 2.0 * c * h * w * outputs;
+    }
+    else
+    {
+        throw std::invalid_argument("model: unknown architecture '" + spec.arch + "'");
+    }
+    register_module("layers", layers);
+}
+
+torch::Tensor
+D2dNetImpl::forward(torch::Tensor x)
+{
+    return layers->forward(x);
+}
+
+void
+D2dNetImpl::Initialize(at::Generator& generator)
+{
+    torch::NoGradGuard noGrad;
+    for (auto& module : layers->children())
+    {
+        torch::Tensor weight;
+        torch::Tensor bias;
+        if (auto linear = module->as<torch::nn::Linear>())
+        {
+            weight = linear->weight;
+            bias = linear->bias;
+        }
+        else if (auto conv = module->as<torch::nn::Conv2d>())
+        {
+            weight = conv->weight;
+            bias = conv->bias;
+        }
+        else
+        {
+            continue;
+        }
+        // fan_in = inputs per output (x kernel area for convolutions).
+        const double fanIn = static_cast<double>(weight.numel() / weight.size(0));
+        const double bound = 1.0 / std::sqrt(fanIn);
+        weight.uniform_(-bound, bound, generator);
+        if (bias.defined())
+        {
+            bias.uniform_(-bound, bound, generator);
+        }
+    }
+}
+
+} // namespace ns3

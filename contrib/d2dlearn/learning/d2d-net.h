@@ -1,0 +1,53 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Internal header (includes LibTorch): the LibTorch modules behind D2dLearner. Only the
+ * learning library's sources include it.
+ */
+#ifndef D2D_NET_H
+#define D2D_NET_H
+
+#include "d2d-learner.h"
+
+#include <torch/torch.h>
+
+namespace ns3
+{
+
+/**
+ * \ingroup d2dlearn
+ * \brief A device's network, built from a D2dModelSpec: every layer is registered in one
+ * Sequential ("layers").
+ */
+struct D2dNetImpl : torch::nn::Module
+{
+    /**
+     * \param spec architecture
+     * \param inputShape shape of one sample (e.g. {1, 28, 28} or {d})
+     * \param outputs number of outputs (classes, or 1 for regression)
+     */
+    D2dNetImpl(const D2dModelSpec& spec, const std::vector<int64_t>& inputShape, int64_t outputs);
+
+    /**
+     * \param x a batch, [B, inputShape...]
+     * \return logits (classification) or predictions (regression), [B, outputs]
+     */
+    torch::Tensor forward(torch::Tensor x);
+
+    /**
+     * \brief Draw initial weights with a device's own generator, as PyTorch's default
+     * initialisation does (weights and biases uniform in +-1/sqrt(fan_in)).
+     * \param generator the device's generator
+     */
+    void Initialize(at::Generator& generator);
+
+    torch::nn::Sequential layers{nullptr}; //!< the layers, in order
+    double forwardFlops{0}; //!< 2 x multiply-adds of one sample's forward pass
+};
+
+TORCH_MODULE(D2dNet);
+
+} // namespace ns3
+
+#endif /* D2D_NET_H */

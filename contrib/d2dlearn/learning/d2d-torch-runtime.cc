@@ -1,0 +1,148 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "d2d-torch-runtime.h"
+
+#include "ns3/log.h"
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <torch/torch.h>
+#include <vector>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("D2dTorchRuntime");
+
+namespace
+{
+/** A fixed pool of threads running jobs in submission order. */
+class Pool
+{
+  public:
+    explicit Pool(uint32_t n)
+    {
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            m_threads.emplace_back([this] { Loop(); });
+        }
+    }
+
+    ~Pool()
+    {
+        {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_stop = true;
+        }
+        m_wake.notify_all();
+        for (auto& t : m_threads)
+        {
+            t.join();
+        }
+    }
+
+    std::shared_future<void> Submit(std::function<void()> job)
+    {
+        std::packaged_task<void()> task(std::move(job));
+        std::shared_future<void> done = task.get_future().share();
+        {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_jobs.push_back(std::move(task));
+        }
+        m_wake.notify_one();
+        return done;
+    }
+
+    std::size_t Size() const
+    {
+        return m_threads.size();
+    }
+
+  private:
+    void Loop()
+    {
+        // Each worker runs LibTorch ops single-threaded.
+        at::set_num_threads(1);
+        for (;;)
+        {
+            std::packaged_task<void()> task;
+            {
+                std::unique_lock<std::mutex> lock(m_mutex);
+                m_wake.wait(lock, [this] { return m_stop || !m_jobs.empty(); });
+                if (m_jobs.empty())
+                {
+                    return; // stopping and nothing left
+                }
+                task = std::move(m_jobs.front());
+                m_jobs.pop_front();
+            }
+            task();
+        }
+    }
+
+    std::vector<std::thread> m_threads;
+    std::deque<std::packaged_task<void()>> m_jobs;
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    bool m_stop{false};
+};
+
+uint32_t g_workers = 2;
+std::unique_ptr<Pool> g_pool;
+
+void
+FixThreads()
+{
+    static bool done = false;
+    if (!done)
+    {
+        at::set_num_threads(1);
+        done = true;
+    }
+}
+} // namespace
+
+void
+D2dTorchRuntime::SetWorkers(uint32_t workers)
+{
+    NS_LOG_FUNCTION(workers);
+    g_workers = workers;
+    g_pool.reset(); // joins the old workers after their jobs
+}
+
+uint32_t
+D2dTorchRuntime::GetWorkers()
+{
+    return g_workers;
+}
+
+std::shared_future<void>
+D2dTorchRuntime::Submit(std::function<void()> job)
+{
+    FixThreads();
+    if (g_workers == 0)
+    {
+        std::packaged_task<void()> task(std::move(job));
+        auto done = task.get_future().share();
+        task();
+        return done;
+    }
+    if (!g_pool)
+    {
+        g_pool = std::make_unique<Pool>(g_workers);
+    }
+    return g_pool->Submit(std::move(job));
+}
+
+void
+D2dTorchRuntime::Seed(uint64_t seed)
+{
+    FixThreads();
+    torch::manual_seed(seed);
+}
+
+} // namespace ns3

@@ -1,0 +1,57 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef D2D_TORCH_RUNTIME_H
+#define D2D_TORCH_RUNTIME_H
+
+#include <cstdint>
+#include <functional>
+#include <future>
+
+namespace ns3
+{
+
+/**
+ * \ingroup d2dlearn
+ * \brief The process-wide LibTorch set-up and the worker pool that trains devices in
+ * parallel.
+ *
+ * LibTorch runs one intra-op thread (a second adds nothing for models this small, SPEC
+ * design notes); the only parallelism is between devices: training jobs started at the same
+ * simulated instant are independent, so they run on a pool of worker threads while the
+ * event loop goes on, and their results are collected (Wait) when their completion event
+ * fires. Each device has its own torch generator, so results do not depend on which worker
+ * ran a job or when. With Workers = 0 jobs run inline, in the calling thread.
+ */
+class D2dTorchRuntime
+{
+  public:
+    /**
+     * \brief Set the number of worker threads (call before the first Submit; later calls
+     * restart the pool once it is idle).
+     * \param workers worker threads (0: run jobs inline)
+     */
+    static void SetWorkers(uint32_t workers);
+
+    /** \return the number of worker threads */
+    static uint32_t GetWorkers();
+
+    /**
+     * \brief Run a job on the pool.
+     * \param job the work (must not touch ns-3 state: it runs on another thread)
+     * \return a future that is ready when the job has run (rethrows its exception)
+     */
+    static std::shared_future<void> Submit(std::function<void()> job);
+
+    /**
+     * \brief Seed LibTorch's global generator (used only by code outside the learners,
+     * which own their generators) and fix its thread counts.
+     * \param seed the run seed
+     */
+    static void Seed(uint64_t seed);
+};
+
+} // namespace ns3
+
+#endif /* D2D_TORCH_RUNTIME_H */
