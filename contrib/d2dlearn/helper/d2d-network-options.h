@@ -169,6 +169,8 @@ class D2dNetworkOptions
     /** \return true: --d2sTxPowerDbm was parsed \param value its text */
     bool SetD2sTxPower(std::string value);
 
+    double m_initialD2sTxPowerDbm;             //!< d2sTxPowerDbm as constructed
+    bool m_valuesAdded{false};                 //!< AddValues() was called
     bool m_d2sFollowsTx{true};                 //!< d2sTxPowerDbm follows txPowerDbm
     std::vector<std::vector<double>> m_matrix; //!< the --rssFile matrix, W
     Ptr<D2dRssModel> m_rss;                    //!< null: the channel's propagation model
