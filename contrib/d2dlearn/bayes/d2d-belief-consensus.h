@@ -1,0 +1,159 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef D2D_BELIEF_CONSENSUS_H
+#define D2D_BELIEF_CONSENSUS_H
+
+#include "d2d-belief-consensus-matrix.h"
+#include "d2d-belief-learner.h"
+#include "d2d-belief-payload.h"
+
+#include "ns3/d2d-transport.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <memory>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup d2dlearn
+ * \brief Seed 003's distributed learning algorithm (sec. 3) run over the D2D channel, for
+ * a whole network (one object drives every device).
+ *
+ * Step k (k = 1 .. Steps) starts at (k - 1) x StepInterval. Each live device draws its
+ * sample and forms its public belief b_i^(k) by eq. (2) (D2dBeliefLearner::LocalUpdate),
+ * then sends it in a D2dMessage of kind "belief" (size: the belief's values as float64,
+ * 8 bytes each; the payload a D2dBeliefPayload shared by reference) to its out-neighbours
+ * in W: one broadcast (attribute Broadcast, default) or one unicast per out-neighbour, in
+ * the delivery mode of attribute Reliable. Devices send in turn, device i at
+ * (k - 1) x StepInterval + i / N x SendWindowFraction x StepInterval, so that half-duplex
+ * radios do not lose each other's beliefs because they all transmit at once.
+ *
+ * At the step deadline k x StepInterval every live device applies eq. (3) over itself and
+ * its in-neighbours j (W_ij > 0). Neighbour j's belief is *fresh* if b_j^(k) arrived
+ * complete before the deadline. Otherwise (lost, partial, late, or j's battery is empty)
+ * the LossRule decides:
+ *  - REUSE: the last belief received from j (of an earlier step, or a late one of this
+ *    step's predecessors); before any belief from j has arrived, j's initial public belief
+ *    b_j^(0), the prior (uniform for discrete beliefs). W's row is used as is.
+ *  - RENORMALIZE: j is left out and row i of W is renormalized over the in-neighbours whose
+ *    belief is fresh plus i itself (always included: its own b_i^(k) is local).
+ * The "Consensus" trace reports, per step and device, how many in-neighbours were fresh,
+ * reused and renormalized out.
+ *
+ * Cooperation ISOLATED: no messages; each device's private belief is its public one
+ * (eq. 3 with W = I). CENTRAL: one learner gets every device's sample at each step
+ * (D2dBeliefLearner::CentralStep), no messages. A device whose battery is depleted
+ * (transport off) stops: no sample, no update, no send; its private belief stays.
+ *
+ * After the deadline of step k (every device's consensus done), "StepDone" fires with k.
+ */
+class D2dBeliefConsensus : public Object
+{
+  public:
+    /** How a missing neighbour belief is handled at the deadline. */
+    enum LossRule
+    {
+        REUSE,      //!< last belief received from the neighbour (initially its prior)
+        RENORMALIZE //!< leave it out; renormalize the row of W over what arrived
+    };
+
+    /** Who learns with whom. */
+    enum Cooperation
+    {
+        NETWORK,  //!< eqs. (2)-(3) over the D2D channel
+        ISOLATED, //!< eq. (2) only, no messages
+        CENTRAL   //!< one central learner with all samples
+    };
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    D2dBeliefConsensus();
+    ~D2dBeliefConsensus() override;
+
+    /** \param learner the beliefs of every device */
+    void SetLearner(Ptr<D2dBeliefLearner> learner);
+    /** \param w the consensus matrix (checked by the caller) */
+    void SetMatrix(const D2dBeliefConsensusMatrix& w);
+    /**
+     * \param transports transport i is device i's (e.g. channel->GetRadio(i)); their
+     * receive callbacks are taken over
+     */
+    void SetTransports(const std::vector<Ptr<D2dTransport>>& transports);
+    /** \brief Schedule the steps from now on. */
+    void Start();
+
+    /** \return the last step whose deadline has passed */
+    uint32_t GetCompletedSteps() const;
+    /** \return the time the last step ends (Steps x StepInterval after Start) */
+    Time GetDuration() const;
+    /** \return totals over all steps and devices: fresh, reused, renormalized out */
+    std::vector<uint64_t> GetTotals() const;
+
+    /**
+     * Signature of the Consensus trace.
+     * \param step k
+     * \param node device i
+     * \param fresh in-neighbours whose b_j^(k) arrived in time
+     * \param reused in-neighbours replaced by their last belief (REUSE)
+     * \param renormalizedOut in-neighbours left out (RENORMALIZE)
+     */
+    typedef void (*ConsensusTracedCallback)(uint32_t step,
+                                            uint32_t node,
+                                            uint32_t fresh,
+                                            uint32_t reused,
+                                            uint32_t renormalizedOut);
+    /** Signature of the StepDone trace. \param step k */
+    typedef void (*StepDoneTracedCallback)(uint32_t step);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** \param k step to begin: local updates and sends */
+    void BeginStep(uint32_t k);
+    /** \param k step whose deadline it is: consensus, then the next step */
+    void Deadline(uint32_t k);
+    /** \param i device \param k step: send b_i^(k) */
+    void SendBelief(uint32_t i, uint32_t k);
+    /** \param reception a belief received */
+    void Receive(const D2dReception& reception);
+    /** \param i device \return true if its battery is not depleted */
+    bool IsLive(uint32_t i) const;
+
+    Time m_stepInterval;
+    uint32_t m_steps;
+    LossRule m_lossRule;
+    Cooperation m_cooperation;
+    bool m_broadcast;
+    bool m_reliable;
+    double m_sendWindowFraction;
+
+    Ptr<D2dBeliefLearner> m_learner;
+    D2dBeliefConsensusMatrix m_w;
+    std::vector<Ptr<D2dTransport>> m_transports;
+    std::vector<std::vector<uint32_t>> m_in;  //!< in-neighbours of each device, ascending
+    std::vector<std::vector<uint32_t>> m_out; //!< out-neighbours of each device, ascending
+    /** Per device, per in-neighbour (same order as m_in): the newest belief received. */
+    std::vector<std::vector<std::shared_ptr<const D2dBeliefPayload>>> m_last;
+    std::vector<std::shared_ptr<const D2dBeliefPayload>> m_initial; //!< b_j^(0)
+    std::vector<std::shared_ptr<const D2dBeliefPayload>> m_public;  //!< b_i^(k)
+    uint32_t m_currentStep{0};
+    uint32_t m_completed{0};
+    std::vector<uint64_t> m_totals{0, 0, 0};
+
+    TracedCallback<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t> m_consensusTrace;
+    TracedCallback<uint32_t> m_stepDoneTrace;
+};
+
+} // namespace ns3
+
+#endif /* D2D_BELIEF_CONSENSUS_H */

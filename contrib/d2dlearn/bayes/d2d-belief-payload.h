@@ -1,0 +1,67 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef D2D_BELIEF_PAYLOAD_H
+#define D2D_BELIEF_PAYLOAD_H
+
+#include "ns3/d2d-message.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup d2dlearn
+ * \brief A public belief b_j^(k) on the air (seed 003, sec. 3 step 3): the sender, the
+ * step it belongs to and its values (the M log-probabilities of a discrete belief, or the
+ * natural parameters of a Gaussian one). The message carrying it is sized as the values in
+ * float64 (8 bytes each).
+ */
+class D2dBeliefPayload : public D2dPayload
+{
+  public:
+    /**
+     * \param sender device index j
+     * \param step step k (1-based; 0 for the initial belief)
+     * \param values the belief's values
+     */
+    D2dBeliefPayload(uint32_t sender, uint32_t step, std::vector<double> values)
+        : m_sender(sender),
+          m_step(step),
+          m_values(std::move(values))
+    {
+    }
+
+    /** \return the sender's index */
+    uint32_t GetSender() const
+    {
+        return m_sender;
+    }
+
+    /** \return the step the belief belongs to */
+    uint32_t GetStep() const
+    {
+        return m_step;
+    }
+
+    /** \return the values */
+    const std::vector<double>& GetValues() const
+    {
+        return m_values;
+    }
+
+    /** Bytes per value on the air: float64. */
+    static constexpr uint64_t BYTES_PER_VALUE = 8;
+
+  private:
+    uint32_t m_sender;
+    uint32_t m_step;
+    std::vector<double> m_values;
+};
+
+} // namespace ns3
+
+#endif /* D2D_BELIEF_PAYLOAD_H */
