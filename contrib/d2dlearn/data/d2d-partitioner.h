@@ -101,9 +101,10 @@ class D2dPartitioner
      *
      * Each device's k distinct labels are random; label r of a device (its rank) gets
      * proportions[r] of its samples. To keep devices equal-sized, labels are drawn
-     * greedily in a random device order: rank by rank, among the labels the device does
-     * not have yet, one with the least load so far (sum of proportions already asked of
-     * it; ties broken at random), so each class is asked for about the same amount.
+     * greedily, rank by rank (large shares first), devices in a random order per rank:
+     * among the labels the device does not have yet, one with the least relative load so
+     * far (proportions already asked of the class / its pooled samples; ties broken at
+     * random), so each class is asked for about what it has.
      * Every device then gets s samples, s the largest size <= |pool| / nDevices that all
      * classes can supply; device counts per rank are apportioned from s x proportions.
      * Samples of a class are dealt from its shuffled pooled samples; samples not needed

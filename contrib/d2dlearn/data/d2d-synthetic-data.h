@@ -132,7 +132,8 @@ class D2dSyntheticData
      * \param user 0 = user A (sees x_1 ~ U[-1, 1], x_2 = 0), 1 = user B (x_1 = 0,
      *        x_2 ~ U[-1.5, 1.5]), -1 = the test set / central user (both coordinates)
      * \param n number of samples
-     * \param seed the seed
+     * \param seed the seed; each user has its own stream (seed, LINEAR, 1 / 2 / 3), so one
+     *        seed gives independent A, B and test sets
      * \return featureShape {2}, name "linear-user-A" / "linear-user-B" / "linear-test"
      */
     static std::shared_ptr<D2dDataset> Example1(int user, std::size_t n, uint64_t seed);
