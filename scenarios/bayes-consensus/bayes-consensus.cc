@@ -1,0 +1,464 @@
+/*
+ * d2dlearn scenario: fully decentralized Bayesian learning by belief consensus (seed 003).
+ *
+ * Each step every device draws a local sample, updates its belief by eq. (2), sends its
+ * public belief to its out-neighbours over the D2D channel, and at the step deadline
+ * combines what arrived by eq. (3) (or by a loss rule, for what did not). Modes:
+ * discrete (a parameter grid no single device can identify, see
+ * D2dCoordinateBeliefLearner) and gaussian-linear (Example 1: distributed Bayesian linear
+ * regression). --cooperation=isolated and central run the comparison learners with the
+ * same data. Writes beliefs.csv, consensus.csv, rounds.csv, messages.csv, energy.csv and
+ * run.json (with lambda_max, the stationary distribution and the Theorem 1 bound) into
+ * --outDir.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/core-module.h"
+#include "ns3/d2d-belief-consensus-matrix.h"
+#include "ns3/d2d-belief-consensus.h"
+#include "ns3/d2d-coordinate-belief-learner.h"
+#include "ns3/d2d-gaussian-linear-learner.h"
+#include "ns3/d2d-network-options.h"
+#include "ns3/d2dlearn-module.h"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <sstream>
+#include <stdexcept>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("BayesConsensus");
+
+namespace
+{
+
+/** \return v as a JSON array */
+std::string
+JsonArray(const std::vector<double>& v)
+{
+    std::string out = "[";
+    for (std::size_t i = 0; i < v.size(); ++i)
+    {
+        out += fmt::format("{}{}", i ? "," : "", v[i]);
+    }
+    return out + "]";
+}
+
+/** Parse "2,1,2" into levels; false if malformed. */
+bool
+ParseLevels(const std::string& text, std::vector<uint32_t>& out)
+{
+    out.clear();
+    std::stringstream ss(text);
+    std::string cell;
+    while (std::getline(ss, cell, ','))
+    {
+        if (cell.empty() || cell.find_first_not_of("0123456789") != std::string::npos ||
+            cell.size() > 6)
+        {
+            return false;
+        }
+        out.push_back(static_cast<uint32_t>(std::stoul(cell)));
+    }
+    return !out.empty();
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    D2dNetworkOptions net("results/bayes-consensus");
+    std::string mode = "discrete";         // discrete | gaussian-linear | variational
+    std::string cooperation = "network";   // network | isolated | central
+    uint32_t steps = 100;                  // steps (samples per device)
+    Time stepInterval = MilliSeconds(100); // time between steps (the step deadline)
+    std::string lossRule = "reuse";        // reuse | renormalize
+    std::string graph = "";                // ring | complete | range | file | example1
+    std::string wFile;                     // CSV file with W (--graph=file)
+    double rangeM = 100.0;                 // --graph=range: link distance, m
+    std::string weights = "uniform";       // uniform | metropolis
+    bool broadcast = true;                 // one broadcast per belief (else unicasts)
+    uint32_t levels = 3;                   // discrete: grid levels G per coordinate
+    std::string thetaTrue = "2,1,2";       // discrete: theta* as levels, one per coordinate
+    double coinEps = 0.1;                  // discrete: eps of p(t) = eps + (1 - 2 eps) t
+    double delta = 0.1;                    // Theorem 1 confidence delta
+    uint32_t nTest = 1000;                 // gaussian-linear: test-set size
+
+    D2dScenarioSupport support("bayes-consensus");
+    std::vector<D2dScenarioSupport::Param> params = net.GetParams();
+    params.insert(params.end(),
+                  {{"mode", 's'},
+                   {"cooperation", 's', {"ns3::D2dBeliefConsensus::Cooperation"}},
+                   {"steps", 'u', {"ns3::D2dBeliefConsensus::Steps"}},
+                   {"stepInterval", 't', {"ns3::D2dBeliefConsensus::StepInterval"}},
+                   {"lossRule", 's', {"ns3::D2dBeliefConsensus::LossRule"}},
+                   {"graph", 's'},
+                   {"wFile", 's'},
+                   {"rangeM", 'd'},
+                   {"weights", 's'},
+                   {"broadcast", 'b', {"ns3::D2dBeliefConsensus::Broadcast"}},
+                   {"levels", 'u'},
+                   {"thetaTrue", 's'},
+                   {"coinEps", 'd'},
+                   {"delta", 'd'},
+                   {"nTest", 'u'}});
+    for (auto& p : params)
+    {
+        if (p.name == "reliable")
+        {
+            p.attributes.emplace_back("ns3::D2dBeliefConsensus::Reliable");
+        }
+    }
+    support.CheckArguments(argc, argv, params);
+
+    CommandLine cmd(__FILE__);
+    net.AddValues(cmd);
+    cmd.AddValue("mode", "Beliefs: discrete, gaussian-linear (variational: not yet)", mode);
+    cmd.AddValue("cooperation", "network, isolated or central", cooperation);
+    cmd.AddValue("steps", "Number of steps (samples per device)", steps);
+    cmd.AddValue("stepInterval", "Time between steps; beliefs must arrive within it", stepInterval);
+    cmd.AddValue("lossRule", "Missing neighbour belief: reuse or renormalize", lossRule);
+    cmd.AddValue("graph",
+                 "W from: ring, complete, range (devices within --rangeM), file (--wFile), "
+                 "example1 (seed 003's 2-user W); default ring (discrete), example1 "
+                 "(gaussian-linear)",
+                 graph);
+    cmd.AddValue("wFile", "CSV file with the N x N stochastic matrix W (--graph=file)", wFile);
+    cmd.AddValue("rangeM", "--graph=range: devices within this distance are linked, m", rangeM);
+    cmd.AddValue("weights", "Weights of a graph: uniform or metropolis", weights);
+    cmd.AddValue("broadcast",
+                 "Send a belief as one broadcast (else one unicast per neighbour)",
+                 broadcast);
+    cmd.AddValue("levels", "discrete: grid levels G per coordinate", levels);
+    cmd.AddValue("thetaTrue",
+                 "discrete: theta* as comma-separated levels (D coordinates)",
+                 thetaTrue);
+    cmd.AddValue("coinEps", "discrete: coin probability p(t) = eps + (1 - 2 eps) t", coinEps);
+    cmd.AddValue("delta", "Theorem 1: confidence delta", delta);
+    cmd.AddValue("nTest", "gaussian-linear: test-set size", nTest);
+    cmd.Parse(argc, argv);
+
+    // Validation: one line naming the parameter and the accepted range, before simulating.
+    if (mode == "variational")
+    {
+        support.Fail("--mode=variational is not implemented yet (accepted now: discrete or "
+                     "gaussian-linear)");
+    }
+    if (mode != "discrete" && mode != "gaussian-linear")
+    {
+        support.Fail("--mode=" + mode + " is not accepted (discrete, gaussian-linear)");
+    }
+    if (cooperation != "network" && cooperation != "isolated" && cooperation != "central")
+    {
+        support.Fail("--cooperation=" + cooperation +
+                     " is not accepted (network, isolated or central)");
+    }
+    if (lossRule != "reuse" && lossRule != "renormalize")
+    {
+        support.Fail("--lossRule=" + lossRule + " is not accepted (reuse or renormalize)");
+    }
+    if (weights != "uniform" && weights != "metropolis")
+    {
+        support.Fail("--weights=" + weights + " is not accepted (uniform or metropolis)");
+    }
+    const bool discrete = mode == "discrete";
+    if (graph.empty())
+    {
+        graph = discrete ? "ring" : "example1";
+    }
+    if (graph != "ring" && graph != "complete" && graph != "range" && graph != "file" &&
+        graph != "example1")
+    {
+        support.Fail("--graph=" + graph +
+                     " is not accepted (ring, complete, range, file or example1)");
+    }
+    if (graph == "file" && wFile.empty())
+    {
+        support.Fail("--graph=file needs --wFile (a CSV file with the N x N matrix W)");
+    }
+    if (graph != "file" && !wFile.empty())
+    {
+        support.Fail("--wFile is only read with --graph=file (got --graph=" + graph + ")");
+    }
+    if (graph == "range" && !net.rssFile.empty())
+    {
+        support.Fail("--graph=range needs device positions, which --rssFile replaces (accepted "
+                     "with --rssFile: ring, complete, file or example1)");
+    }
+    support.CheckRange("steps", steps, 1, 1e7);
+    support.CheckPositiveTime("stepInterval", stepInterval, Seconds(1e6));
+    support.CheckRange("rangeM", rangeM, 1e-6, 1e9);
+    support.CheckRange("levels", levels, 2, 1000);
+    support.CheckRange("coinEps", coinEps, 1e-9, 0.499999);
+    support.CheckRange("delta", delta, 1e-12, 0.999999);
+    support.CheckRange("nTest", nTest, 1, 1e7);
+    std::vector<uint32_t> thetaLevels;
+    if (!ParseLevels(thetaTrue, thetaLevels))
+    {
+        support.Fail("--thetaTrue=" + thetaTrue +
+                     " is not accepted (comma-separated levels, e.g. 2,1,2)");
+    }
+    for (uint32_t l : thetaLevels)
+    {
+        if (l >= levels)
+        {
+            support.Fail(fmt::format("--thetaTrue={} has level {} (accepted: 0 .. levels - 1 = {})",
+                                     thetaTrue,
+                                     l,
+                                     levels - 1));
+        }
+    }
+    if (discrete && std::pow(double(levels), double(thetaLevels.size())) > 1e6)
+    {
+        support.Fail(fmt::format("--levels={} with {} coordinates in --thetaTrue makes M = "
+                                 "levels^D above 1e6 (accepted: M <= 1e6)",
+                                 levels,
+                                 thetaLevels.size()));
+    }
+
+    // W from a file or the example: its N sets the number of devices when --nDevices=0.
+    D2dBeliefConsensusMatrix w;
+    if (graph == "file")
+    {
+        try
+        {
+            w = D2dBeliefConsensusMatrix::FromCsv(wFile);
+            w.Check();
+        }
+        catch (const std::exception& e)
+        {
+            support.Fail(std::string(e.what()).rfind("--wFile", 0) == 0
+                             ? e.what()
+                             : "--wFile=" + wFile + ": " + e.what());
+        }
+    }
+    else if (graph == "example1")
+    {
+        w = D2dBeliefConsensusMatrix({{0.9, 0.1}, {0.6, 0.4}});
+    }
+    const uint32_t fixedN = (graph == "file" || graph == "example1") ? w.GetN() : 0;
+    if (fixedN > 0 && net.nDevices == 0 && net.rssFile.empty())
+    {
+        net.nDevices = fixedN;
+    }
+    net.Validate(support, discrete ? 9 : 2, 2);
+    if (fixedN > 0 && net.nDevices != fixedN)
+    {
+        support.Fail(fmt::format("--nDevices={} does not match --graph={}, whose W is {} x {} "
+                                 "(accepted: {} devices)",
+                                 net.nDevices,
+                                 graph,
+                                 fixedN,
+                                 fixedN,
+                                 fixedN));
+    }
+    const uint32_t n = net.nDevices;
+    if (discrete && n < thetaLevels.size())
+    {
+        support.Fail(fmt::format("--nDevices={} is below the {} coordinates of --thetaTrue: "
+                                 "some coordinate would be observed by no device (accepted: "
+                                 "nDevices >= {})",
+                                 n,
+                                 thetaLevels.size(),
+                                 thetaLevels.size()));
+    }
+    if (graph == "ring" || graph == "complete")
+    {
+        std::vector<std::vector<bool>> a(n, std::vector<bool>(n, graph == "complete"));
+        for (uint32_t i = 0; graph == "ring" && i < n; ++i)
+        {
+            a[i][(i + 1) % n] = a[(i + 1) % n][i] = true;
+        }
+        w = D2dBeliefConsensusMatrix::FromGraph(a, weights);
+    }
+    if (graph != "range")
+    {
+        try
+        {
+            w.Check();
+        }
+        catch (const std::exception& e)
+        {
+            support.Fail("--graph=" + graph + ": " + e.what());
+        }
+    }
+    support.SetQuiet(net.quiet);
+    std::unique_ptr<D2dTraceHelper> traces = net.OpenTraces(support);
+    D2dNetwork network = net.Build(*traces, false);
+    if (graph == "range")
+    {
+        // Devices within rangeM of each other are neighbours (positions at the start).
+        std::vector<std::vector<bool>> a(n, std::vector<bool>(n, false));
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            for (uint32_t j = 0; j < n; ++j)
+            {
+                a[i][j] = i != j && network.channel->GetDistanceM(i, j) <= rangeM;
+            }
+        }
+        w = D2dBeliefConsensusMatrix::FromGraph(a, weights);
+        try
+        {
+            w.Check();
+        }
+        catch (const std::exception& e)
+        {
+            traces.reset(); // deletes the temporary files (Fail exits without unwinding)
+            Simulator::Destroy();
+            support.Fail(fmt::format("--graph=range --rangeM={}: {}", rangeM, e.what()));
+        }
+    }
+    net.Record(*traces, network);
+
+    // The learner and the protocol.
+    Ptr<D2dBeliefLearner> learner;
+    Ptr<D2dCoordinateBeliefLearner> coordinate;
+    if (discrete)
+    {
+        coordinate = Create<D2dCoordinateBeliefLearner>(n, levels, thetaLevels, coinEps);
+        learner = coordinate;
+    }
+    else
+    {
+        learner = Create<D2dGaussianLinearLearner>(n, nTest);
+    }
+    int64_t stream = network.nextStream;
+    stream += learner->AssignStreams(stream);
+
+    std::vector<Ptr<D2dTransport>> transports;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        transports.push_back(network.channel->GetRadio(i));
+    }
+    auto protocol = CreateObject<D2dBeliefConsensus>();
+    protocol->SetAttribute("Steps", UintegerValue(steps));
+    protocol->SetAttribute("StepInterval", TimeValue(stepInterval));
+    protocol->SetAttribute("LossRule",
+                           EnumValue(lossRule == "reuse" ? D2dBeliefConsensus::REUSE
+                                                         : D2dBeliefConsensus::RENORMALIZE));
+    protocol->SetAttribute("Cooperation",
+                           EnumValue(cooperation == "network"    ? D2dBeliefConsensus::NETWORK
+                                     : cooperation == "isolated" ? D2dBeliefConsensus::ISOLATED
+                                                                 : D2dBeliefConsensus::CENTRAL));
+    protocol->SetAttribute("Broadcast", BooleanValue(broadcast));
+    protocol->SetAttribute("Reliable", BooleanValue(network.mode == D2dDeliveryMode::RELIABLE));
+    protocol->SetLearner(learner);
+    protocol->SetMatrix(w);
+    protocol->SetTransports(transports);
+
+    // Traces: beliefs.csv and rounds.csv after every step, consensus.csv per (step, node).
+    std::ostream& beliefs =
+        traces->OpenTrace("beliefs.csv", "step,node," + learner->GetBeliefsHeader());
+    std::ostream& consensus =
+        traces->OpenTrace("consensus.csv", "step,node,fresh,reused,renormalized_out");
+    traces->EnableRounds();
+    D2dTraceHelper* tr = traces.get();
+    const bool central = cooperation == "central";
+    protocol->TraceConnectWithoutContext(
+        "StepDone",
+        Callback<void, uint32_t>([&, tr, central, n](uint32_t k) {
+            const int64_t first = central ? -1 : 0;
+            const int64_t last = central ? -1 : int64_t(n) - 1;
+            for (int64_t i = first; i <= last; ++i)
+            {
+                if (i >= 0 && transports[i]->IsOff())
+                {
+                    continue; // a depleted device no longer learns
+                }
+                beliefs << k << ',' << i << ',' << learner->GetBeliefsRow(i) << '\n';
+                for (const auto& [metric, value] : learner->GetMetrics(i))
+                {
+                    tr->WriteRound(k, Simulator::Now(), i, metric, value);
+                }
+            }
+        }));
+    protocol->TraceConnectWithoutContext(
+        "Consensus",
+        Callback<void, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>(
+            [&consensus](uint32_t k, uint32_t i, uint32_t fresh, uint32_t reused, uint32_t out) {
+                consensus << k << ',' << i << ',' << fresh << ',' << reused << ',' << out << '\n';
+            }));
+
+    // run.json: this scenario's parameters and the quantities of Theorem 1.
+    std::string commandLine;
+    for (int i = 1; i < argc; ++i)
+    {
+        commandLine += (i > 1 ? " " : "") + std::string(argv[i]);
+    }
+    traces->AddParameter("commandLine", commandLine);
+    traces->AddParameter("mode", mode);
+    traces->AddParameter("cooperation", cooperation);
+    traces->AddParameter("steps", steps);
+    traces->AddParameter("stepInterval_s", stepInterval.GetSeconds());
+    traces->AddParameter("lossRule", lossRule);
+    traces->AddParameter("graph", graph);
+    traces->AddParameter("wFile", wFile);
+    traces->AddParameter("rangeM", rangeM);
+    traces->AddParameter("weights", weights);
+    traces->AddParameter("broadcast", broadcast);
+    traces->AddParameter("beliefBytes",
+                         uint64_t(learner->GetNValues()) * D2dBeliefPayload::BYTES_PER_VALUE);
+    traces->AddParameterJson("W", w.ToJson());
+    const double lambdaMax = w.LambdaMax();
+    const auto v = w.StationaryDistribution();
+    traces->AddParameter("lambda_max", lambdaMax);
+    traces->AddParameterJson("stationary_distribution", JsonArray(v));
+    if (discrete)
+    {
+        traces->AddParameter("levels", levels);
+        traces->AddParameter("thetaTrue", thetaTrue);
+        traces->AddParameter("thetaTrueIndex", coordinate->GetTrueIndex());
+        traces->AddParameter("M", coordinate->GetM());
+        traces->AddParameter("coinEps", coinEps);
+        traces->AddParameter("delta", delta);
+        const double k = coordinate->ComputeK(v);
+        traces->AddParameter("theorem1_K", k);
+        traces->AddParameter("theorem1_C", coordinate->GetC());
+        traces->AddParameter("theorem1_bound",
+                             D2dBeliefConsensusMatrix::Theorem1Bound(n,
+                                                                     coordinate->GetM(),
+                                                                     lambdaMax,
+                                                                     k,
+                                                                     coordinate->GetC(),
+                                                                     delta));
+    }
+    else
+    {
+        traces->AddParameter("nTest", nTest);
+        // Gaussian likelihoods are unbounded (Remark 2): Theorem 1 does not apply.
+        traces->AddParameterJson("theorem1_bound", "null");
+    }
+    traces->AddAttributes(protocol);
+
+    protocol->Start();
+    const Time duration = protocol->GetDuration();
+    support.StartProgress(duration / 10, duration);
+    Simulator::Stop(duration + NanoSeconds(1));
+    Simulator::Run();
+    try
+    {
+        traces->Finish(net.seed, support.WallSeconds());
+    }
+    catch (const std::exception& e)
+    {
+        traces.reset();
+        support.Fail(e.what());
+    }
+    if (!net.quiet)
+    {
+        const auto t = protocol->GetTotals();
+        std::fprintf(stderr,
+                     "bayes-consensus: %u steps; neighbour beliefs fresh %llu, reused %llu, "
+                     "renormalized out %llu; traces in %s\n",
+                     protocol->GetCompletedSteps(),
+                     static_cast<unsigned long long>(t[0]),
+                     static_cast<unsigned long long>(t[1]),
+                     static_cast<unsigned long long>(t[2]),
+                     net.outDir.c_str());
+    }
+    protocol->Dispose();
+    Simulator::Destroy();
+    return 0;
+}

@@ -1,0 +1,112 @@
+#!/usr/bin/python3
+"""Tests for analysis/plot_bayes.py on small synthetic bayes-consensus folders.
+
+Run:  /usr/bin/python3 tests/analysis/test_plot_bayes.py
+"""
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+SCRIPT = os.path.join(REPO, "analysis", "plot_bayes.py")
+PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def write_run(folder, mode, cooperation, rows_by_node, steps=5):
+    """A run folder: beliefs.csv, rounds.csv and run.json. rows_by_node: node -> fn(step)."""
+    os.makedirs(folder)
+    with open(os.path.join(folder, "run.json"), "w") as fh:
+        json.dump({"parameters": {"mode": mode, "cooperation": cooperation,
+                                  "lossRule": "reuse"}}, fh)
+    metric = "mse" if mode == "gaussian-linear" else "error"
+    with open(os.path.join(folder, "beliefs.csv"), "w", newline="") as b, \
+            open(os.path.join(folder, "rounds.csv"), "w", newline="") as r:
+        bw, rw = csv.writer(b), csv.writer(r)
+        if mode == "discrete":
+            bw.writerow(["step", "node", "estimate", "belief_true", "log_belief_true", "error"])
+        else:
+            bw.writerow(["step", "node", "mean_0", "mean_1", "mean_2", "var_0", "var_1", "var_2"])
+        rw.writerow(["round", "sim_time_s", "node", "metric", "value"])
+        for k in range(1, steps + 1):
+            for node, fn in rows_by_node.items():
+                value = fn(k)
+                if mode == "discrete":
+                    bw.writerow([k, node, 0, value, 0, int(value < 0.5)])
+                    rw.writerow([k, k * 0.1, node, "error", int(value < 0.5)])
+                    rw.writerow([k, k * 0.1, node, "belief_true", value])
+                else:
+                    bw.writerow([k, node, 0, 0, 0, 1, 1, 1])
+                    rw.writerow([k, k * 0.1, node, metric, value])
+
+
+def run_script(*args):
+    return subprocess.run([PYTHON, SCRIPT] + list(args), stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+
+
+def read_summary(path):
+    with open(path) as fh:
+        return {os.path.basename(r["run"]): r for r in csv.DictReader(fh)}
+
+
+class PlotBayesTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="plot-bayes-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def test_gaussian_three_learners(self):
+        # Final MSE: central 0.6 (node -1), isolated mean (1.2 + 0.8) / 2 = 1.0, network 0.65.
+        c = os.path.join(self.tmp, "central")
+        i = os.path.join(self.tmp, "isolated")
+        n = os.path.join(self.tmp, "network")
+        write_run(c, "gaussian-linear", "central", {-1: lambda k: 0.6 + 1.0 / k - 0.2})
+        write_run(i, "gaussian-linear", "isolated", {0: lambda k: 1.2, 1: lambda k: 0.8})
+        write_run(n, "gaussian-linear", "network", {0: lambda k: 0.65, 1: lambda k: 0.65})
+        out = os.path.join(self.tmp, "plots")
+        proc = run_script(c, i, n, "--out", out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        with open(os.path.join(out, "mse.png"), "rb") as fh:
+            self.assertEqual(fh.read(8), PNG_SIGNATURE)
+        self.assertFalse(os.path.exists(os.path.join(out, "belief_true.png")))
+        s = read_summary(os.path.join(out, "summary.csv"))
+        self.assertAlmostEqual(float(s["central"]["final_mean"]), 0.6, places=9)
+        self.assertAlmostEqual(float(s["isolated"]["final_mean"]), 1.0, places=9)
+        self.assertAlmostEqual(float(s["network"]["final_mean"]), 0.65, places=9)
+        self.assertEqual(s["network"]["final_step"], "5")
+
+    def test_discrete_belief_plot_and_error_rate(self):
+        # Node 0's belief reaches 0.9 at step 5, node 1's stays 0.1: final error rate 0.5.
+        d = os.path.join(self.tmp, "disc")
+        write_run(d, "discrete", "network", {0: lambda k: 0.18 * k, 1: lambda k: 0.1})
+        out = os.path.join(self.tmp, "plots")
+        proc = run_script(d, "--out", out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        for png in ("belief_true.png", "mse.png"):
+            with open(os.path.join(out, png), "rb") as fh:
+                self.assertEqual(fh.read(8), PNG_SIGNATURE, png)
+        s = read_summary(os.path.join(out, "summary.csv"))
+        self.assertEqual(s["disc"]["metric"], "error")
+        self.assertAlmostEqual(float(s["disc"]["final_mean"]), 0.5, places=9)
+
+    def test_missing_trace_is_one_line_error(self):
+        d = os.path.join(self.tmp, "broken")
+        write_run(d, "discrete", "network", {0: lambda k: 0.5})
+        os.remove(os.path.join(d, "beliefs.csv"))
+        proc = run_script(d, "--out", os.path.join(self.tmp, "plots"))
+        self.assertEqual(proc.returncode, 2)
+        self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
+        self.assertIn("beliefs.csv", proc.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Bad input to the bayes-consensus scenario: each case must stop the program before
+# simulating with a non-zero exit status (not a crash), exactly one line on stderr naming
+# the parameter, nothing on stdout, and no file in --outDir. Covers W files that are not
+# stochastic, not strongly connected, periodic or malformed, bad enums and ranges.
+#
+# Usage: bash bayes-consensus-bad-input.sh PATH/TO/bayes-consensus
+set -euo pipefail
+
+BIN=${1:?usage: bash bayes-consensus-bad-input.sh PATH/TO/bayes-consensus}
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/bayes-bad-input.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+failures=0
+ncase=0
+fail() {
+    echo "  FAIL: $*"
+    failures=$((failures + 1))
+}
+
+# expect_reject WORD ARGS... : the single stderr line must contain WORD.
+expect_reject() {
+    local name=$1
+    shift
+    ncase=$((ncase + 1))
+    local out="$TMP/out$ncase"
+    echo "check: $* -> rejected, one stderr line naming '$name', nothing in outDir"
+    local rc=0
+    timeout 20 "$BIN" "$@" --outDir="$out" >"$TMP/stdout" 2>"$TMP/stderr" || rc=$?
+    local lines
+    lines=$(awk 'END { print NR }' "$TMP/stderr")
+    if [ "$rc" -eq 0 ]; then
+        fail "exit status 0 (expected non-zero)"
+    elif [ "$rc" -eq 124 ] || [ "$rc" -gt 125 ]; then
+        fail "exit status $rc: the program crashed or timed out"
+    fi
+    if [ "$lines" -ne 1 ]; then
+        fail "stderr has $lines lines (expected exactly 1):"
+        head -n 5 "$TMP/stderr" | sed 's/^/    | /'
+    elif ! grep -qF -- "$name" "$TMP/stderr"; then
+        fail "stderr does not name '$name': $(cat "$TMP/stderr")"
+    else
+        echo "  stderr: $(cat "$TMP/stderr")"
+    fi
+    if [ -s "$TMP/stdout" ]; then
+        fail "stdout is not empty"
+    fi
+    if [ -e "$out" ] && [ -n "$(find "$out" -mindepth 1 -print -quit)" ]; then
+        fail "outDir is not empty: $(find "$out" -mindepth 1 | tr '\n' ' ')"
+    fi
+}
+
+printf '0.9,0.2,0\n0.3,0.4,0.3\n0,0.5,0.5\n' >"$TMP/notstochastic.csv"
+printf '0.5,0.5,0\n0.5,0.5,0\n0,0,1\n' >"$TMP/disconnected.csv"
+printf '1,0,0\n0.5,0.5,0\n0,0.5,0.5\n' >"$TMP/oneway.csv"
+printf '0,1,0\n0,0,1\n1,0,0\n' >"$TMP/periodic.csv"
+printf '0.5,0.5,0\n0.5,abc,0\n0,0.5,0.5\n' >"$TMP/nan.csv"
+printf '0.5,0.5\n0.5,0.5,0\n' >"$TMP/ragged.csv"
+printf '0.5,0.5,0\n0.25,0.5,0.25\n0,0.5,0.5\n' >"$TMP/valid3.csv"
+printf '1.5,-0.5,0\n0.3,0.4,0.3\n0,0.5,0.5\n' >"$TMP/negative.csv"
+
+expect_reject "not stochastic" --graph=file --wFile="$TMP/notstochastic.csv"
+expect_reject "not stochastic" --graph=file --wFile="$TMP/negative.csv"
+expect_reject "not strongly connected" --graph=file --wFile="$TMP/disconnected.csv"
+expect_reject "not strongly connected" --graph=file --wFile="$TMP/oneway.csv"
+expect_reject "periodic" --graph=file --wFile="$TMP/periodic.csv"
+expect_reject wFile --graph=file --wFile="$TMP/nan.csv"
+expect_reject wFile --graph=file --wFile="$TMP/ragged.csv"
+expect_reject wFile --graph=file --wFile="$TMP/does-not-exist.csv"
+expect_reject wFile --graph=file
+expect_reject wFile --graph=ring --wFile="$TMP/periodic.csv"
+expect_reject nDevices --graph=file --wFile="$TMP/valid3.csv" --nDevices=5
+expect_reject mode --mode=bogus
+expect_reject "not implemented" --mode=variational
+expect_reject cooperation --cooperation=everyone
+expect_reject lossRule --lossRule=ignore
+expect_reject graph --graph=star
+expect_reject weights --weights=random
+expect_reject steps --steps=0
+expect_reject stepInterval --stepInterval=-1s
+expect_reject rangeM --graph=range --rangeM=-3
+expect_reject "not strongly connected" --graph=range --rangeM=0.001
+expect_reject coinEps --coinEps=0.5
+expect_reject delta --delta=1
+expect_reject levels --levels=1
+expect_reject thetaTrue --thetaTrue=2,x,2
+expect_reject thetaTrue --thetaTrue=2,3,2
+expect_reject nDevices --nDevices=2
+expect_reject nDevices --mode=gaussian-linear --nDevices=3
+expect_reject bogus --bogus=1
+expect_reject spectralEfficiency --spectralEfficiency=0
+
+echo "check: --PrintHelp exits 0"
+if ! "$BIN" --PrintHelp >/dev/null 2>&1; then
+    fail "--PrintHelp failed"
+fi
+
+echo "$ncase cases, $failures failures"
+[ "$failures" -eq 0 ]
