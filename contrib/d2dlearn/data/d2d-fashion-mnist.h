@@ -35,7 +35,7 @@ class D2dFashionMnist
 
     /**
      * \brief Load a split, possibly a stratified random fraction of it.
-     * \param dir directory of the four idx .gz files (parameter "dataDir")
+     * \param dir directory of the four idx .gz files (parameter "dataDir"); "" = DefaultDir()
      * \param split "train" or "test"
      * \param fraction in (0, 1]: keep round(fraction x N) samples, chosen per class
      *        (each class keeps its share, apportioned by largest remainder) by a
