@@ -42,6 +42,13 @@ D2dFedAvg::GetTypeId()
                           DoubleValue(0.01),
                           MakeDoubleAccessor(&D2dFedAvg::m_mu),
                           MakeDoubleChecker<double>(0.0))
+            .AddAttribute("Downlink",
+                          "How w^t reaches the sampled devices: broadcast (one D2S "
+                          "transmission naming them; every device's radio receives it) or "
+                          "unicast (one transmission each, queued at the server)",
+                          StringValue("broadcast"),
+                          MakeStringAccessor(&D2dFedAvg::m_downlink),
+                          MakeStringChecker())
             .AddAttribute("GlobalLearningRate",
                           "Server step eta of w <- w - eta g (1: FedAvg's weighted average)",
                           DoubleValue(1.0),
@@ -95,6 +102,8 @@ D2dFedAvg::Start()
     NS_ABORT_MSG_IF(!m_d2s || m_learners.empty() || !m_test, "D2dFedAvg: not set up");
     NS_ABORT_MSG_IF(m_variant != "fedavg" && m_variant != "fedprox" && m_variant != "fedsgd",
                     "D2dFedAvg: Variant " << m_variant);
+    NS_ABORT_MSG_IF(m_downlink != "broadcast" && m_downlink != "unicast",
+                    "D2dFedAvg: Downlink " << m_downlink);
     // w^0: the server starts from device 0's initial weights.
     m_global = m_learners[0]->GetParameters();
     RecordGlobal(0, m_global); // the accuracy before any round
@@ -110,8 +119,8 @@ D2dFedAvg::StartRound()
     m_answers.clear();
     m_selected.clear();
     const uint32_t k = GetNDevices();
-    const auto m = static_cast<uint32_t>(
-        std::max(1.0, std::round(m_clientFraction * static_cast<double>(k))));
+    const auto m =
+        static_cast<uint32_t>(std::max(1.0, std::round(m_clientFraction * static_cast<double>(k))));
     // Partial Fisher-Yates: the first m of a uniform permutation.
     std::vector<uint32_t> order(k);
     for (uint32_t i = 0; i < k; ++i)
@@ -124,18 +133,29 @@ D2dFedAvg::StartRound()
         m_selected.insert(order[i]);
     }
     NS_LOG_INFO("round " << m_round << ": " << m << " clients");
-    auto message = m_codec.Encode("global_model", "weights", m_round, 0, k, m_global);
-    m_sent = message->GetPayloadAs<D2dModelPayload>()->values;
     Ptr<D2dTransport> server = m_d2s->GetRadio(k);
-    for (uint32_t i : order)
+    if (m_downlink == "broadcast")
     {
-        if (m_selected.count(i))
+        // One transmission of w^t; the sampled devices are named in the message.
+        std::vector<uint32_t> recipients;
+        if (m < k)
         {
-            server->Send(message, i, m_mode); // in sampling order, FIFO at the server radio
+            recipients.assign(order.begin(), order.begin() + m);
+            std::sort(recipients.begin(), recipients.end());
         }
-        if (i == order[m - 1])
+        auto message =
+            m_codec.Encode("global_model", "weights", m_round, 0, k, m_global, recipients);
+        m_sent = message->GetPayloadAs<D2dModelPayload>()->values;
+        server->Send(message, D2D_BROADCAST, m_mode);
+    }
+    else
+    {
+        // One unicast per sampled device, in sampling order (FIFO at the server radio).
+        auto message = m_codec.Encode("global_model", "weights", m_round, 0, k, m_global);
+        m_sent = message->GetPayloadAs<D2dModelPayload>()->values;
+        for (uint32_t i = 0; i < m; ++i)
         {
-            break;
+            server->Send(message, order[i], m_mode);
         }
     }
     if (m_deadline > Seconds(0))
@@ -153,6 +173,10 @@ D2dFedAvg::ClientReceive(const D2dReception& r)
     }
     auto payload = r.message->GetPayloadAs<D2dModelPayload>();
     const uint32_t device = r.dst;
+    if (!payload->IsFor(device))
+    {
+        return; // a broadcast for the other sampled devices
+    }
     Ptr<D2dLearner> learner = m_learners[device];
     if (payload->round != m_round || learner->IsTraining())
     {
@@ -194,6 +218,7 @@ D2dFedAvg::ServerReceive(const D2dReception& r)
         return;
     }
     auto payload = r.message->GetPayloadAs<D2dModelPayload>();
+    NS_LOG_INFO("server: update of device " << payload->origin << " for round " << payload->round);
     if (!m_roundOpen || payload->round != m_round || !m_selected.count(payload->origin))
     {
         return; // late: its round is over
@@ -209,6 +234,8 @@ D2dFedAvg::ServerReceive(const D2dReception& r)
 void
 D2dFedAvg::EndOfRound()
 {
+    NS_LOG_INFO("round " << m_round << " ends: " << m_answers.size() << " of " << m_selected.size()
+                         << " answered");
     m_roundOpen = false;
     if (!m_answers.empty())
     {
@@ -232,10 +259,7 @@ D2dFedAvg::EndOfRound()
     RecordGlobal(m_round, m_global);
     WriteRow(m_round, -1, "round_time_s", (Simulator::Now() - m_roundStart).GetSeconds());
     WriteRow(m_round, -1, "participants", static_cast<double>(m_answers.size()));
-    WriteRow(m_round,
-             -1,
-             "stragglers",
-             static_cast<double>(m_selected.size() - m_answers.size()));
+    WriteRow(m_round, -1, "stragglers", static_cast<double>(m_selected.size() - m_answers.size()));
     EndRound(MakeCallback(&D2dFedAvg::StartRound, this));
 }
 

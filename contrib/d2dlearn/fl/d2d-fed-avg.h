@@ -22,10 +22,10 @@ namespace ns3
  * \brief FedAvg, FedProx and FedSGD with a server reached over the D2S channel.
  *
  * Each round t the server samples max(1, round(C K)) of the K devices uniformly without
- * replacement (ClientFraction C) and sends each the global model w^t (a "global_model"
- * message). A device that receives it completely loads w^t, trains locally (LocalEpochs
- * or LocalSteps, in simulated time on its compute model) and sends back (an "update"
- * message):
+ * replacement (ClientFraction C) and sends them the global model w^t (a "global_model"
+ * message: one D2S broadcast naming the sampled devices, or one unicast each: Downlink). A device
+ * that receives it completely loads w^t, trains locally (LocalEpochs or LocalSteps, in simulated
+ * time on its compute model) and sends back (an "update" message):
  *   - FedAvg: its new weights w_k^{t+1}; the server forms the global gradient of seed 001,
  *     g^t = sum_k (n_k / n) (w^t - w_k^{t+1}), n = sum of the n_k that arrived, and updates
  *     w^{t+1} = w^t - eta g^t (eta = GlobalLearningRate; 1 is McMahan's weighted average);
@@ -86,15 +86,16 @@ class D2dFedAvg : public D2dFlProtocol
     void ClientTrained(uint32_t device, uint32_t round, const D2dTrainResult& result);
 
     std::string m_variant;
+    std::string m_downlink;
     double m_clientFraction;
     double m_mu;
     double m_globalLearningRate;
     Ptr<D2dChannel> m_d2s;
     D2dDeliveryMode m_mode{D2dDeliveryMode::RELIABLE};
     Ptr<UniformRandomVariable> m_pick;
-    std::vector<float> m_global;                    //!< w^t
+    std::vector<float> m_global;                      //!< w^t
     std::shared_ptr<const std::vector<float>> m_sent; //!< w^t as sent (codec-rounded)
-    std::set<uint32_t> m_selected;                  //!< sampled this round
+    std::set<uint32_t> m_selected;                    //!< sampled this round
     std::map<uint32_t, std::shared_ptr<const D2dModelPayload>> m_answers; //!< arrived
     EventId m_deadlineEvent;
     bool m_roundOpen{false};

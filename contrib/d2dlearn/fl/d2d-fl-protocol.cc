@@ -192,7 +192,8 @@ D2dFlProtocol::RecordDevices(uint32_t round, const std::vector<uint32_t>& device
         {
             continue; // a straggler still training: its model is not visible
         }
-        models.push_back(std::make_shared<const std::vector<float>>(m_learners[i]->GetParameters()));
+        models.push_back(
+            std::make_shared<const std::vector<float>>(m_learners[i]->GetParameters()));
         weights.push_back(1.0);
         if (m_evaluateDevices)
         {

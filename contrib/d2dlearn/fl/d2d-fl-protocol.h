@@ -111,7 +111,7 @@ class D2dFlProtocol : public Object
         const std::vector<std::shared_ptr<const std::vector<float>>>& values,
         const std::vector<double>& weights);
 
-    std::vector<Ptr<D2dLearner>> m_learners; //!< device i's learner
+    std::vector<Ptr<D2dLearner>> m_learners;  //!< device i's learner
     std::shared_ptr<const D2dDataset> m_test; //!< test set
     D2dTraceHelper* m_traces{nullptr};        //!< rounds.csv (may be null)
     D2dModelCodec m_codec;                    //!< how models become messages

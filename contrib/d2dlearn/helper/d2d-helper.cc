@@ -5,6 +5,7 @@
 #include "d2d-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/d2d-message-registry.h"
 #include "ns3/double.h"
 #include "ns3/energy-source-container.h"
@@ -223,6 +224,9 @@ D2dHelper::InstallServer(Ptr<Node> server, NodeContainer nodes, double distanceF
         energy->AddDepletionCallback(MakeCallback(&D2dTransport::TurnOff, radio));
     }
     auto serverRadio = d2sRadioFactory.Create<D2dRadio>();
+    // A base station transmits and receives at once (frequency-division duplex): while it
+    // sends a model to one device it still hears the others' uploads.
+    serverRadio->SetAttribute("HalfDuplex", BooleanValue(false));
     serverRadio->SetIndex(nodes.GetN());
     serverRadio->SetNode(server);
     m_d2sChannel->Attach(serverRadio);

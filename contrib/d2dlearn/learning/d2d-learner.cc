@@ -39,9 +39,9 @@ D2dModelSpec::Parse(const std::string& text)
                                     "' is not accepted (linear, logistic, mlp[:WxW...], "
                                     "cnn[:C1xC2])");
     }
-    spec.hidden = spec.arch == "cnn" ? std::vector<int64_t>{16, 32}
-                                     : (spec.arch == "mlp" ? std::vector<int64_t>{128}
-                                                           : std::vector<int64_t>{});
+    spec.hidden = spec.arch == "cnn"
+                      ? std::vector<int64_t>{16, 32}
+                      : (spec.arch == "mlp" ? std::vector<int64_t>{128} : std::vector<int64_t>{});
     if (colon != std::string::npos)
     {
         if (spec.arch != "mlp" && spec.arch != "cnn")
@@ -240,10 +240,10 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
         std::size_t offset = 0;
         for (auto& p : params)
         {
-            center.push_back(torch::from_blob(const_cast<float*>(job.task.proxCenter->data()) +
-                                                  offset,
-                                              p.sizes(),
-                                              torch::kFloat));
+            center.push_back(
+                torch::from_blob(const_cast<float*>(job.task.proxCenter->data()) + offset,
+                                 p.sizes(),
+                                 torch::kFloat));
             offset += static_cast<std::size_t>(p.numel());
         }
     }

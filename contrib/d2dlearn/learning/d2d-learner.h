@@ -70,7 +70,7 @@ struct D2dEvalResult
 /** \brief One local training job. */
 struct D2dTrainTask
 {
-    uint32_t epochs{1};  //!< passes over the shard (ignored if maxSteps > 0)
+    uint32_t epochs{1};   //!< passes over the shard (ignored if maxSteps > 0)
     uint64_t maxSteps{0}; //!< > 0: this many mini-batch steps instead of epochs
     /**
      * FedProx: the proximal term (mu / 2) ||w - center||^2 is added to the local loss

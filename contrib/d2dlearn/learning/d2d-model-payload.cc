@@ -47,7 +47,8 @@ D2dModelCodec::Encode(const std::string& kind,
                       uint32_t round,
                       uint64_t samples,
                       uint32_t origin,
-                      std::vector<float> values) const
+                      std::vector<float> values,
+                      std::vector<uint32_t> recipients) const
 {
     if (m_compression == "float16")
     {
@@ -58,7 +59,8 @@ D2dModelCodec::Encode(const std::string& kind,
     payload->round = round;
     payload->samples = samples;
     payload->origin = origin;
-    const uint64_t bytes = BytesFor(values.size());
+    const uint64_t bytes = BytesFor(values.size()) + 4 * recipients.size();
+    payload->recipients = std::move(recipients);
     payload->values = std::make_shared<const std::vector<float>>(std::move(values));
     return Create<D2dMessage>(kind, bytes, payload);
 }

@@ -8,6 +8,7 @@
 #include "ns3/d2d-message.h"
 #include "ns3/ptr.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -24,11 +25,23 @@ namespace ns3
 class D2dModelPayload : public D2dPayload
 {
   public:
-    std::string what;   //!< "weights", "gradient", ...
-    uint32_t round{0};  //!< protocol round it belongs to
+    std::string what;    //!< "weights", "gradient", ...
+    uint32_t round{0};   //!< protocol round it belongs to
     uint64_t samples{0}; //!< training samples behind it (aggregation weight n_k)
-    uint32_t origin{0}; //!< device whose model it is
+    uint32_t origin{0};  //!< device whose model it is
     std::shared_ptr<const std::vector<float>> values; //!< the values as received
+    /** Devices the message is meant for when it is broadcast (empty: every receiver). */
+    std::vector<uint32_t> recipients;
+
+    /**
+     * \param device a receiver
+     * \return true if the message is meant for it
+     */
+    bool IsFor(uint32_t device) const
+    {
+        return recipients.empty() ||
+               std::find(recipients.begin(), recipients.end(), device) != recipients.end();
+    }
 };
 
 /**
@@ -68,6 +81,8 @@ class D2dModelCodec
      * \param samples aggregation weight n_k
      * \param origin device whose model it is
      * \param values the values (float16: rounded)
+     * \param recipients devices a broadcast is meant for (empty: all); 4 bytes each are
+     *        added to the header
      * \return the message
      */
     Ptr<D2dMessage> Encode(const std::string& kind,
@@ -75,7 +90,8 @@ class D2dModelCodec
                            uint32_t round,
                            uint64_t samples,
                            uint32_t origin,
-                           std::vector<float> values) const;
+                           std::vector<float> values,
+                           std::vector<uint32_t> recipients = {}) const;
 
     /**
      * \param values values rounded in place to half precision (round to nearest even)

@@ -55,8 +55,8 @@ D2dNetImpl::D2dNetImpl(const D2dModelSpec& spec,
         // conv 5x5 "same" -> ReLU -> 2x2 max-pool, twice; then a linear classifier.
         for (int64_t out : {c1, c2})
         {
-            layers->push_back(torch::nn::Conv2d(torch::nn::Conv2dOptions(c, out, /*kernel=*/5)
-                                                    .padding(2)));
+            layers->push_back(
+                torch::nn::Conv2d(torch::nn::Conv2dOptions(c, out, /*kernel=*/5).padding(2)));
             layers->push_back(torch::nn::ReLU());
             layers->push_back(torch::nn::MaxPool2d(torch::nn::MaxPool2dOptions(2)));
             forwardFlops += 2.0 * c * 25 * out * h * w;

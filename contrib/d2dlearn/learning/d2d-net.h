@@ -43,7 +43,7 @@ struct D2dNetImpl : torch::nn::Module
     void Initialize(at::Generator& generator);
 
     torch::nn::Sequential layers{nullptr}; //!< the layers, in order
-    double forwardFlops{0}; //!< 2 x multiply-adds of one sample's forward pass
+    double forwardFlops{0};                //!< 2 x multiply-adds of one sample's forward pass
 };
 
 TORCH_MODULE(D2dNet);

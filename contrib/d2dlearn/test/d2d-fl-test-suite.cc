@@ -1,0 +1,397 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Test suite "d2d-fl": the FedAvg family over the simulated D2S link, with real LibTorch
+ * learners on a fraction of Fashion-MNIST.
+ *
+ * - FedAvg (IID, 10 devices, MLP) reaches a stated accuracy, within a stated margin of the
+ *   same model trained centrally on the same data for the same number of epochs;
+ * - non-IID (2 labels per device) learns slower than IID;
+ * - a round lasts exactly download + modelled compute + upload time (hand formula);
+ * - a straggler past the deadline is left out: the round ends at the deadline and the
+ *   global model is the weighted average of the others' models;
+ * - FedProx with mu = 0 gives FedAvg's model bit for bit (and mu > 0 does not);
+ * - FedSGD's step is w - eta sum_k (n_k/n) g_k.
+ */
+
+#include "ns3/constant-position-mobility-model.h"
+#include "ns3/d2d-compute-model.h"
+#include "ns3/d2d-fashion-mnist.h"
+#include "ns3/d2d-fed-avg.h"
+#include "ns3/d2d-helper.h"
+#include "ns3/d2d-learner.h"
+#include "ns3/d2d-partitioner.h"
+#include "ns3/d2d-torch-runtime.h"
+#include "ns3/double.h"
+#include "ns3/node-container.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+const uint32_t kHidden = 64;        // MLP 784-64-10
+const double kFlops = 1e10;         // D2dComputeModel FlopsPerSecond (default)
+const double kRateBps = 2.0 * 10e6; // SpectralEfficiency x BandwidthHz (defaults)
+
+/** Fashion-MNIST, 10 % of each split, loaded once. */
+struct Data
+{
+    std::shared_ptr<const D2dDataset> train;
+    std::shared_ptr<const D2dDataset> test;
+};
+
+const Data&
+GetData()
+{
+    static Data data{D2dFashionMnist::Load(D2dFashionMnist::DefaultDir(), "train", 0.1, 1),
+                     D2dFashionMnist::Load(D2dFashionMnist::DefaultDir(), "test", 0.1, 2)};
+    return data;
+}
+
+/** One FedAvg-family run. */
+struct FlSetup
+{
+    uint32_t nDevices{10};
+    std::string variant{"fedavg"};
+    std::string partition{"iid"};
+    uint32_t rounds{5};
+    uint32_t localEpochs{1};
+    double clientFraction{1.0};
+    double mu{0.0};
+    double globalLearningRate{1.0};
+    double learningRate{0.05};
+    Time deadline{Seconds(0)};
+    std::map<uint32_t, double> slowdown; //!< device -> SlowdownFactor
+};
+
+/** What a run showed. */
+struct FlOutcome
+{
+    std::vector<double> accuracy;                   //!< global model per round
+    std::vector<double> endTimes;                   //!< simulated time of each round's end, s
+    std::vector<float> global;                      //!< final global model
+    std::vector<float> initial;                     //!< w^0
+    std::map<uint32_t, std::vector<float>> trained; //!< device -> weights after training
+    std::map<uint32_t, uint64_t> samples;           //!< device -> n_k
+    std::vector<D2dTrainResult> results;            //!< every training result
+};
+
+FlOutcome
+RunFl(const FlSetup& s)
+{
+    const Data& data = GetData();
+    NodeContainer nodes;
+    nodes.Create(s.nDevices);
+    for (uint32_t i = 0; i < s.nDevices; ++i)
+    {
+        auto m = CreateObject<ConstantPositionMobilityModel>();
+        m->SetPosition(Vector(10.0 * i, 0, 0));
+        nodes.Get(i)->AggregateObject(m);
+    }
+    D2dHelper d2d;
+    d2d.SetChannelAttribute("NoisePowerW", DoubleValue(1e-40)); // P_D ~ 0: exact timing
+    d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e9));
+    d2d.Install(nodes);
+    Ptr<Node> server = CreateObject<Node>();
+    Ptr<D2dChannel> d2s = d2d.InstallServer(server, nodes, 3.0);
+    d2d.AssignStreams(10);
+
+    std::vector<D2dShard> shards =
+        s.partition == "iid" ? D2dPartitioner::Iid(*data.train, s.nDevices, 7)
+                             : D2dPartitioner::LabelsPerDevice(*data.train, s.nDevices, 2, {}, 7);
+    D2dModelSpec spec;
+    spec.arch = "mlp";
+    spec.hidden = {kHidden};
+    FlOutcome out;
+    std::vector<Ptr<D2dLearner>> learners;
+    for (uint32_t i = 0; i < s.nDevices; ++i)
+    {
+        auto l = CreateObject<D2dLearner>();
+        l->SetAttribute("LearningRate", DoubleValue(s.learningRate));
+        l->Setup(i, spec, data.train, shards[i], 3);
+        auto compute = D2dHelper::GetComputeModel(nodes.Get(i));
+        if (s.slowdown.count(i))
+        {
+            compute->SetAttribute("SlowdownFactor", DoubleValue(s.slowdown.at(i)));
+        }
+        l->SetComputeModel(compute);
+        out.samples[i] = l->GetNSamples();
+        l->TraceConnectWithoutContext(
+            "TrainingDone",
+            Callback<void, uint32_t, Time, Time, const D2dTrainResult&>(
+                [&out, l](uint32_t id, Time, Time, const D2dTrainResult& r) {
+                    out.trained[id] = l->GetParameters();
+                    out.results.push_back(r);
+                }));
+        learners.push_back(l);
+    }
+    out.initial = learners[0]->GetParameters();
+    auto fl = CreateObjectWithAttributes<D2dFedAvg>("Variant",
+                                                    StringValue(s.variant),
+                                                    "ClientFraction",
+                                                    DoubleValue(s.clientFraction),
+                                                    "ProximalMu",
+                                                    DoubleValue(s.mu),
+                                                    "GlobalLearningRate",
+                                                    DoubleValue(s.globalLearningRate));
+    fl->SetAttribute("Rounds", UintegerValue(s.rounds));
+    fl->SetAttribute("LocalEpochs", UintegerValue(s.localEpochs));
+    fl->SetAttribute("RoundDeadline", TimeValue(s.deadline));
+    fl->SetLearners(learners);
+    fl->SetTestSet(data.test);
+    fl->SetD2sChannel(d2s, D2dDeliveryMode::RELIABLE);
+    fl->AssignStreams(100);
+    fl->SetFinishedCallback(Callback<void>([] { Simulator::Stop(); }));
+    fl->TraceConnectWithoutContext(
+        "RoundEnd",
+        Callback<void, uint32_t, double, double>([&out](uint32_t, double accuracy, double) {
+            out.accuracy.push_back(accuracy);
+            out.endTimes.push_back(Simulator::Now().GetSeconds());
+        }));
+    Simulator::ScheduleNow(&D2dFedAvg::Start, fl);
+    Simulator::Stop(Seconds(1e6)); // safety: the protocol stops the simulator itself
+    Simulator::Run();
+    out.global = fl->GetGlobalModel();
+    Simulator::Destroy();
+    return out;
+}
+
+/** \return test accuracy of the MLP trained centrally on all the data for epochs */
+double
+CentralAccuracy(uint32_t epochs)
+{
+    const Data& data = GetData();
+    auto shards = D2dPartitioner::Iid(*data.train, 1, 7);
+    D2dModelSpec spec;
+    spec.arch = "mlp";
+    spec.hidden = {kHidden};
+    auto l = CreateObject<D2dLearner>();
+    l->Setup(0, spec, data.train, shards[0], 3);
+    D2dTrainTask task;
+    task.epochs = epochs;
+    l->Train(task, Callback<void, const D2dTrainResult&>());
+    Simulator::Run(); // no compute model: completes at once
+    Simulator::Destroy();
+    return l->Evaluate(*data.test).accuracy;
+}
+
+/** FedAvg on IID data against central training and against non-IID data. */
+class FedAvgAccuracyTestCase : public TestCase
+{
+  public:
+    FedAvgAccuracyTestCase()
+        : TestCase("FedAvg IID reaches central accuracy; 2 labels per device learn slower")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        D2dTorchRuntime::SetWorkers(2);
+        FlSetup iid;
+        iid.rounds = 8;
+        iid.localEpochs = 2;
+        const FlOutcome a = RunFl(iid);
+        // Central: the same epochs over the same data (rounds x local epochs).
+        const uint32_t epochs = iid.rounds * iid.localEpochs;
+        const double central = CentralAccuracy(epochs);
+        FlSetup skew = iid;
+        skew.partition = "labels";
+        const FlOutcome b = RunFl(skew);
+        std::printf("FedAvg IID per round:");
+        for (auto x : a.accuracy)
+        {
+            std::printf(" %.4f", x);
+        }
+        std::printf("\nFedAvg 2-labels per round:");
+        for (auto x : b.accuracy)
+        {
+            std::printf(" %.4f", x);
+        }
+        std::printf("\ncentral (%u epochs): %.4f\n", epochs, central);
+        NS_TEST_ASSERT_MSG_EQ(a.accuracy.size(), iid.rounds, "every round completes");
+        // Chance is 0.10; a 784-64-10 MLP reaches ~0.80 on 6,000 samples in 5 epochs.
+        NS_TEST_ASSERT_MSG_GT(a.accuracy.back(), 0.75, "FedAvg IID learns");
+        NS_TEST_ASSERT_MSG_GT(a.accuracy.back(), central - 0.04, "FedAvg IID near central");
+        NS_TEST_ASSERT_MSG_GT(a.accuracy.back(), a.accuracy.front(), "accuracy rises");
+        // Non-IID: below IID in every round, and clearly at the end.
+        double gap = 0;
+        for (std::size_t r = 0; r < a.accuracy.size(); ++r)
+        {
+            NS_TEST_ASSERT_MSG_LT(b.accuracy[r], a.accuracy[r], "non-IID behind at round " << r);
+            gap += a.accuracy[r] - b.accuracy[r];
+        }
+        NS_TEST_ASSERT_MSG_GT(gap / a.accuracy.size(), 0.03, "mean gap over rounds");
+    }
+};
+
+/** A round lasts download + compute + upload. */
+class FedAvgRoundTimeTestCase : public TestCase
+{
+  public:
+    FedAvgRoundTimeTestCase()
+        : TestCase("A FedAvg round lasts the model's download, the modelled compute, and the "
+                   "upload")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FlSetup s;
+        s.nDevices = 2; // 10 m apart: mean pair distance 10 m, D2S 30 m
+        s.clientFraction = 0.5;
+        s.rounds = 2;
+        const FlOutcome o = RunFl(s);
+        // Independent of the code: 784-64-10 parameters, 4 bytes each, 32-byte header.
+        const double params = 784.0 * kHidden + kHidden + kHidden * 10.0 + 10.0;
+        const double bytes = 32 + 4 * params;
+        const double transfer = bytes * 8 / kRateBps + 30.0 / 299792458.0;
+        // The downlink broadcast names the one sampled device: 4 more bytes.
+        const double down = transfer + 4 * 8 / kRateBps;
+        const double samples = static_cast<double>(GetData().train->Size()) / 2; // IID halves
+        const double flops = samples * 3 * 2 * (784.0 * kHidden + kHidden * 10.0);
+        const double expected = down + transfer + flops / kFlops;
+        NS_TEST_ASSERT_MSG_EQ(o.endTimes.size(), 2u, "two rounds");
+        NS_TEST_ASSERT_MSG_EQ_TOL(o.endTimes[0], expected, 2e-9, "round 1");
+        NS_TEST_ASSERT_MSG_EQ_TOL(o.endTimes[1] - o.endTimes[0], expected, 2e-9, "round 2");
+        std::printf("round time %.9f s = %.9f s down + %.9f s compute + %.9f s up\n",
+                    o.endTimes[0],
+                    down,
+                    flops / kFlops,
+                    transfer);
+    }
+};
+
+/** A straggler past the deadline is excluded. */
+class FedAvgStragglerTestCase : public TestCase
+{
+  public:
+    FedAvgStragglerTestCase()
+        : TestCase("A straggler past the round deadline is left out of the aggregate")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FlSetup s;
+        s.nDevices = 3;
+        s.rounds = 1;
+        s.deadline = Seconds(2.0); // normal round: ~0.06 s compute + transfers
+        s.slowdown[2] = 1000.0;    // device 2 needs ~60 s
+        const FlOutcome o = RunFl(s);
+        NS_TEST_ASSERT_MSG_EQ(o.endTimes.size(), 1u, "the round ends");
+        NS_TEST_ASSERT_MSG_EQ_TOL(o.endTimes[0], 2.0, 1e-12, "at the deadline");
+        NS_TEST_ASSERT_MSG_EQ(o.trained.count(2), 0u, "device 2 never finished");
+        // The global model is sum_k n_k w_k / sum n_k over devices 0 and 1 only.
+        const double n0 = o.samples.at(0);
+        const double n1 = o.samples.at(1);
+        double maxErr = 0;
+        double maxWithStraggler = 0;
+        for (std::size_t j = 0; j < o.global.size(); ++j)
+        {
+            const double avg = (n0 * o.trained.at(0)[j] + n1 * o.trained.at(1)[j]) / (n0 + n1);
+            maxErr = std::max(maxErr, std::fabs(avg - o.global[j]));
+            // Had device 2 been in with its initial weights, the mean would differ.
+            const double n2 = o.samples.at(2);
+            const double with =
+                (n0 * o.trained.at(0)[j] + n1 * o.trained.at(1)[j] + n2 * o.initial[j]) /
+                (n0 + n1 + n2);
+            maxWithStraggler = std::max(maxWithStraggler, std::fabs(with - o.global[j]));
+        }
+        NS_TEST_ASSERT_MSG_LT(maxErr, 1e-6, "weighted average of the two in time");
+        NS_TEST_ASSERT_MSG_GT(maxWithStraggler, 1e-4, "the test can tell the difference");
+    }
+};
+
+/** FedProx with mu = 0 is FedAvg; FedSGD's step. */
+class FedProxFedSgdTestCase : public TestCase
+{
+  public:
+    FedProxFedSgdTestCase()
+        : TestCase("FedProx with mu = 0 equals FedAvg; mu > 0 differs; FedSGD's global step")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FlSetup s;
+        s.nDevices = 4;
+        s.rounds = 2;
+        const FlOutcome avg = RunFl(s);
+        s.variant = "fedprox";
+        s.mu = 0.0;
+        const FlOutcome prox0 = RunFl(s);
+        s.mu = 1.0;
+        const FlOutcome prox1 = RunFl(s);
+        NS_TEST_ASSERT_MSG_EQ((avg.global == prox0.global), true, "bitwise equal models");
+        double diff = 0;
+        double moveAvg = 0;
+        double moveProx = 0;
+        for (std::size_t j = 0; j < avg.global.size(); ++j)
+        {
+            diff = std::max(diff, std::fabs(double(avg.global[j]) - prox1.global[j]));
+            moveAvg += std::pow(double(avg.global[j]) - avg.initial[j], 2);
+            moveProx += std::pow(double(prox1.global[j]) - prox1.initial[j], 2);
+        }
+        NS_TEST_ASSERT_MSG_GT(diff, 1e-4, "mu = 1 changes the model");
+        // The proximal term holds the local models near w^t: the global model moves less.
+        NS_TEST_ASSERT_MSG_LT(moveProx, moveAvg, "FedProx moves less from w^0");
+
+        // FedSGD, one round: w^1 = w^0 - eta sum_k (n_k / n) g_k.
+        FlSetup g;
+        g.nDevices = 3;
+        g.rounds = 1;
+        g.variant = "fedsgd";
+        g.globalLearningRate = 0.5;
+        const FlOutcome sgd = RunFl(g);
+        NS_TEST_ASSERT_MSG_EQ(sgd.results.size(), 3u, "three gradients");
+        // The results arrive in completion order; weights from the samples of each shard.
+        double n = 0;
+        for (auto& [d, k] : sgd.samples)
+        {
+            n += k;
+        }
+        double maxErr = 0;
+        for (std::size_t j = 0; j < sgd.global.size(); ++j)
+        {
+            double gsum = 0;
+            for (const auto& r : sgd.results)
+            {
+                gsum += (r.samples / n) * (*r.gradient)[j];
+            }
+            maxErr = std::max(maxErr, std::fabs(sgd.initial[j] - 0.5 * gsum - sgd.global[j]));
+        }
+        NS_TEST_ASSERT_MSG_LT(maxErr, 1e-6, "FedSGD step");
+    }
+};
+
+class D2dFlTestSuite : public TestSuite
+{
+  public:
+    D2dFlTestSuite()
+        : TestSuite("d2d-fl", UNIT)
+    {
+        AddTestCase(new FedAvgRoundTimeTestCase, TestCase::QUICK);
+        AddTestCase(new FedAvgStragglerTestCase, TestCase::QUICK);
+        AddTestCase(new FedProxFedSgdTestCase, TestCase::QUICK);
+        AddTestCase(new FedAvgAccuracyTestCase, TestCase::QUICK);
+    }
+};
+
+static D2dFlTestSuite g_d2dFlTestSuite;
+
+} // namespace
