@@ -1,0 +1,457 @@
+#!/usr/bin/python3
+"""Plot learning runs (rounds.csv + energy.csv) of one or more run folders into PNGs.
+
+Usage:
+    /usr/bin/python3 analysis/plot_rounds.py RUN_DIR [RUN_DIR ...] [--out PLOT_DIR]
+                                             [--labels a,b,...] [--metric accuracy]
+
+Each RUN_DIR is an --outDir of a scenario that writes rounds.csv (fedavg and the other
+learning scenarios): rounds.csv (`round,sim_time_s,node,metric,value`, node -1 = global
+or mean model), energy.csv (`sim_time_s,node,component,energy_j,remaining_j`) and,
+optionally, run.json.  Every run is one curve, labelled by --labels, else by run.json's
+parameters `algorithm` and `partition`, else by the folder name.  Writes into PLOT_DIR
+(default: the first RUN_DIR/plots), METRIC being --metric (default accuracy):
+
+  METRIC_vs_round.png   the node -1 value of the metric against round; where per-device
+                        rows (node >= 0) exist, a light band spans their min..max per round
+  METRIC_vs_time.png    the same against the round's sim_time_s
+  METRIC_vs_energy.png  the same against the cumulative energy spent up to the round's
+                        sim_time_s (energy_j of all rows with sim_time_s <= that time,
+                        summed over all nodes), three panels: D2D communication
+                        (radio_tx + radio_rx + radio_idle), D2S (d2s_tx + d2s_rx), compute
+
+If no run has rows of the metric and the metric is `accuracy`, `loss` is plotted instead
+(with a note; e.g. a regression dataset).  A run without node -1 rows of the metric is
+plotted as the mean over its devices (with a note).  A short per-run summary (rounds, final
+metric, total simulated time, total energy by component group) is printed to stdout.
+
+A missing rounds.csv or energy.csv gives a one-line error on stderr and exit code 2,
+before any output is produced; a header-only trace makes the affected plots be skipped with
+a note.  PNGs are written atomically (temporary file in the output folder, then os.replace).
+
+Only Debian's python3 with its pandas and matplotlib packages is needed.
+"""
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+ROUND_COLUMNS = ["round", "sim_time_s", "node", "metric", "value"]
+ENERGY_COLUMNS = ["sim_time_s", "node", "component", "energy_j", "remaining_j"]
+#: Component groups of the energy panels and of the summary, in this order.
+ENERGY_GROUPS = [
+    ("D2D communication", ["radio_tx", "radio_rx", "radio_idle"]),
+    ("D2S communication", ["d2s_tx", "d2s_rx"]),
+    ("compute", ["compute"]),
+]
+KNOWN_COMPONENTS = {c for _, comps in ENERGY_GROUPS for c in comps}
+
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
+
+class TraceError(Exception):
+    """A problem with an input file or argument; reported as one line, exit code 2."""
+
+
+def note(text):
+    print("note: " + text)
+
+
+# --------------------------------------------------------------------------
+# Reading
+# --------------------------------------------------------------------------
+
+def read_trace(path, required):
+    """Read a CSV trace; returns a DataFrame (possibly empty) or raises TraceError."""
+    if not os.path.isfile(path):
+        raise TraceError("missing trace file: %s" % path)
+    try:
+        df = pd.read_csv(path, skipinitialspace=True)
+    except pd.errors.EmptyDataError:
+        return pd.DataFrame(columns=required)  # zero-byte file: like header-only
+    except (pd.errors.ParserError, UnicodeDecodeError, OSError) as exc:
+        msg = " ".join(str(exc).split())
+        raise TraceError("cannot parse %s: %s" % (path, msg))
+    df.columns = [str(c).strip() for c in df.columns]
+    missing = [c for c in required if c not in df.columns]
+    if missing:
+        raise TraceError("%s lacks required column(s): %s" % (path, ",".join(missing)))
+    return df
+
+
+def to_numeric(df, columns, path):
+    for col in columns:
+        converted = pd.to_numeric(df[col], errors="coerce")
+        bad = converted.isna() & df[col].notna() & (df[col].astype(str).str.strip() != "")
+        if bad.any():
+            first = df.loc[bad, col].iloc[0]
+            raise TraceError("%s: non-numeric value %r in column %s" % (path, first, col))
+        df[col] = converted
+
+
+def load_rounds(path):
+    df = read_trace(path, ROUND_COLUMNS)
+    if df.empty:
+        return df
+    to_numeric(df, ["round", "sim_time_s", "node", "value"], path)
+    df["metric"] = df["metric"].fillna("").astype(str).str.strip()
+    return df
+
+
+def load_energy(path):
+    df = read_trace(path, ENERGY_COLUMNS)
+    if df.empty:
+        return df
+    to_numeric(df, ["sim_time_s", "node", "energy_j", "remaining_j"], path)
+    df["component"] = df["component"].fillna("").astype(str).str.strip()
+    return df
+
+
+def load_run_json(run_dir):
+    """Return (parameters dict, simulated_time_s or None); both empty if no usable run.json."""
+    path = os.path.join(run_dir, "run.json")
+    if not os.path.isfile(path):
+        return {}, None
+    try:
+        with open(path) as fh:
+            doc = json.load(fh)
+    except (OSError, ValueError) as exc:
+        note("%s unreadable (%s); ignored" % (path, " ".join(str(exc).split())))
+        return {}, None
+    if not isinstance(doc, dict):
+        note("%s is not a JSON object; ignored" % path)
+        return {}, None
+    params = doc.get("parameters", {})
+    sim = doc.get("simulated_time_s")
+    return (params if isinstance(params, dict) else {},
+            float(sim) if isinstance(sim, (int, float)) else None)
+
+
+# --------------------------------------------------------------------------
+# Computation
+# --------------------------------------------------------------------------
+
+def cumulative_energy(energy, times, components):
+    """Energy [J] spent up to each time: sum of energy_j over all nodes' rows whose
+    component is in `components` and whose sim_time_s <= t, for each t in `times`.
+
+    Returns a numpy array of floats, one per entry of `times`.
+    """
+    times = np.asarray(times, dtype=float)
+    if energy.empty:
+        return np.zeros(len(times))
+    rows = energy[energy["component"].isin(list(components))]
+    rows = rows[rows["sim_time_s"].notna() & rows["energy_j"].notna()]
+    if rows.empty:
+        return np.zeros(len(times))
+    order = np.argsort(rows["sim_time_s"].to_numpy(dtype=float), kind="stable")
+    t_sorted = rows["sim_time_s"].to_numpy(dtype=float)[order]
+    csum = np.concatenate(([0.0], np.cumsum(rows["energy_j"].to_numpy(dtype=float)[order])))
+    return csum[np.searchsorted(t_sorted, times, side="right")]
+
+
+def metric_curve(rounds, metric):
+    """Per-round curve of one metric: DataFrame indexed by round with columns
+    time_s (the round's sim_time_s), value (node -1, else mean over devices),
+    lo, hi (min/max over devices, NaN where there are none) and `from_mean`
+    (True if the run has no node -1 rows, so value is the mean over devices).
+    Returns None if the run has no rows of the metric."""
+    if rounds.empty:
+        return None
+    rows = rounds[(rounds["metric"] == metric) & rounds["round"].notna()
+                  & rounds["value"].notna()]
+    if rows.empty:
+        return None
+    glob = rows[rows["node"] < 0].sort_values(["round", "sim_time_s"], kind="stable")
+    dev = rows[rows["node"] >= 0]
+    dev_grp = dev.groupby("round")
+    band = pd.DataFrame({"lo": dev_grp["value"].min(), "hi": dev_grp["value"].max(),
+                         "dev_mean": dev_grp["value"].mean(),
+                         "dev_time": dev_grp["sim_time_s"].max()})
+    from_mean = glob.empty
+    if from_mean:
+        curve = pd.DataFrame({"time_s": band["dev_time"], "value": band["dev_mean"]})
+    else:
+        last = glob.groupby("round").last()  # a round written twice: its last row counts
+        curve = pd.DataFrame({"time_s": last["sim_time_s"], "value": last["value"]})
+    curve = curve.join(band[["lo", "hi"]], how="left")
+    curve = curve.sort_index()
+    curve.attrs["from_mean"] = from_mean
+    return curve
+
+
+def pick_metric(runs, wanted):
+    """The metric to plot: `wanted` if any run has it, else loss for accuracy, else None."""
+    def present(m):
+        return any(not r["rounds"].empty and (r["rounds"]["metric"] == m).any() for r in runs)
+    if present(wanted):
+        return wanted
+    if wanted == "accuracy" and present("loss"):
+        note("no run has accuracy rows (e.g. a regression task); plotting loss instead")
+        return "loss"
+    return None
+
+
+def run_labels(run_dirs, params, labels_arg):
+    if labels_arg is not None:
+        labels = [s.strip() for s in labels_arg.split(",")]
+        if len(labels) != len(run_dirs):
+            raise TraceError("--labels: %d label(s) for %d run folder(s); give one per folder"
+                             % (len(labels), len(run_dirs)))
+        return labels
+    labels = []
+    for d, p in zip(run_dirs, params):
+        name = os.path.basename(os.path.normpath(d)) or d
+        parts = [str(p[k]) for k in ("algorithm", "partition") if k in p and str(p[k]) != ""]
+        labels.append(", ".join(parts) if parts else name)
+    # Two runs with the same parameters (e.g. two seeds or alphas): add the folder name.
+    for i, lab in enumerate(labels):
+        if labels.count(lab) > 1 and lab != os.path.basename(os.path.normpath(run_dirs[i])):
+            labels[i] = "%s (%s)" % (lab, os.path.basename(os.path.normpath(run_dirs[i])))
+    return labels
+
+
+# --------------------------------------------------------------------------
+# Output
+# --------------------------------------------------------------------------
+
+def save_figure(fig, out_dir, name):
+    """Save atomically: temporary file in out_dir, then os.replace."""
+    final = os.path.join(out_dir, name)
+    fd, tmp = tempfile.mkstemp(prefix="." + name + ".", suffix=".tmp", dir=out_dir)
+    try:
+        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp creates 0600; use normal permissions
+        with os.fdopen(fd, "wb") as fh:
+            fig.savefig(fh, format="png", dpi=120, bbox_inches="tight")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, final)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    finally:
+        plt.close(fig)
+    print("wrote %s" % final)
+
+
+def fmt(value):
+    return "n/a" if value is None or (isinstance(value, float) and np.isnan(value)) \
+        else "%.6g" % value
+
+
+def summarize(run):
+    print("run %s (%s):" % (run["label"], run["dir"]))
+    rounds, energy, curve = run["rounds"], run["energy"], run["curve"]
+    print("  rounds.csv: %d rows, energy.csv: %d rows" % (len(rounds), len(energy)))
+    if curve is not None:
+        last = curve.index[-1]
+        print("  rounds: %d (last round %s)" % (len(curve), fmt(float(last))))
+        print("  final %s: %s%s" % (run["metric"], fmt(float(curve["value"].iloc[-1])),
+                                    " (mean over devices)" if curve.attrs["from_mean"] else ""))
+    elif rounds.empty:
+        print("  rounds: 0")
+    # run.json's simulated_time_s, else the last time stamp of the traces.
+    sim = run["sim_time_json"]
+    source = "run.json"
+    if sim is None:
+        stamps = [float(t) for t in (rounds["sim_time_s"].max() if not rounds.empty else None,
+                                     energy["sim_time_s"].max() if not energy.empty else None)
+                  if t is not None and not np.isnan(t)]
+        sim = max(stamps) if stamps else None
+        source = "last trace time stamp"
+    print("  total simulated time: %s s (%s)" % (fmt(sim), source))
+    total = 0.0
+    for group, comps in ENERGY_GROUPS:
+        e = float(energy.loc[energy["component"].isin(comps), "energy_j"].sum()) \
+            if not energy.empty else 0.0
+        total += e
+        print("  total energy %s (%s): %.6g J" % (group, "+".join(comps), e))
+    if not energy.empty:
+        other = energy[~energy["component"].isin(KNOWN_COMPONENTS)]
+        if not other.empty:
+            note("%s: unexpected energy component(s) %s (%.6g J) left out of the groups"
+                 % (run["dir"], ",".join(sorted(set(other["component"]))),
+                    float(other["energy_j"].sum())))
+    print("  total energy all groups: %.6g J" % total)
+
+
+def draw_curve(ax, x, curve, colour, label):
+    ax.plot(x, curve["value"].to_numpy(dtype=float), marker="o", markersize=3, linewidth=1.5,
+            color=colour, label=label)
+    has_band = curve["lo"].notna()
+    if has_band.any():
+        bx = np.asarray(x, dtype=float)[has_band.to_numpy()]
+        ax.fill_between(bx, curve.loc[has_band, "lo"].to_numpy(dtype=float),
+                        curve.loc[has_band, "hi"].to_numpy(dtype=float),
+                        color=colour, alpha=0.15, linewidth=0)
+
+
+def metric_label(metric, runs):
+    text = "test %s" % metric
+    if any(r["curve"] is not None and r["curve"].attrs["from_mean"] for r in runs):
+        text += " (node -1, else device mean)"
+    return text
+
+
+def band_note(runs):
+    if any(r["curve"] is not None and r["curve"]["lo"].notna().any() for r in runs):
+        return "; band: min..max over devices"
+    return ""
+
+
+def plot_vs_round(runs, metric, out_dir, name):
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    for r in runs:
+        draw_curve(ax, r["curve"].index.to_numpy(dtype=float), r["curve"], r["colour"],
+                   r["label"])
+    ax.set_xlabel("round")
+    ax.set_ylabel(metric_label(metric, runs))
+    ax.set_title("Test %s per round%s" % (metric, band_note(runs)), fontsize=10)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    save_figure(fig, out_dir, name)
+
+
+def plot_vs_time(runs, metric, out_dir, name):
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    for r in runs:
+        draw_curve(ax, r["curve"]["time_s"].to_numpy(dtype=float), r["curve"], r["colour"],
+                   r["label"])
+    ax.set_xlabel("simulated time [s]")
+    ax.set_ylabel(metric_label(metric, runs))
+    ax.set_title("Test %s against simulated time%s" % (metric, band_note(runs)), fontsize=10)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    save_figure(fig, out_dir, name)
+
+
+def plot_vs_energy(runs, metric, out_dir, name):
+    with_energy = [r for r in runs if not r["energy"].empty]
+    for r in runs:
+        if r["energy"].empty:
+            note("%s left out of %s: energy.csv has no rows" % (r["label"], name))
+    if not with_energy:
+        note("%s skipped: no plotted run has energy.csv rows" % name)
+        return
+    fig, axes = plt.subplots(1, len(ENERGY_GROUPS), figsize=(5.0 * len(ENERGY_GROUPS), 4.2),
+                             sharey=True, squeeze=False)
+    for ax, (group, comps) in zip(axes[0], ENERGY_GROUPS):
+        spent = 0.0
+        for r in with_energy:
+            x = cumulative_energy(r["energy"], r["curve"]["time_s"].to_numpy(dtype=float), comps)
+            spent = max(spent, float(x.max()) if len(x) else 0.0)
+            draw_curve(ax, x, r["curve"], r["colour"], r["label"])
+        if spent == 0.0:
+            ax.text(0.5, 0.5, "no %s energy in any run" % group, transform=ax.transAxes,
+                    ha="center", va="center", fontsize=9, color="grey")
+        ax.set_xlabel("cumulative %s energy [J]\n(%s, all nodes)" % (group, " + ".join(comps)))
+        ax.set_title(group, fontsize=10)
+        ax.grid(True, alpha=0.3)
+    axes[0][0].set_ylabel(metric_label(metric, runs))
+    axes[0][-1].legend(fontsize=8)
+    fig.suptitle("Test %s against energy spent%s" % (metric, band_note(runs)), fontsize=10)
+    save_figure(fig, out_dir, name)
+
+
+# --------------------------------------------------------------------------
+# Main
+# --------------------------------------------------------------------------
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        description="Plot learning runs (rounds.csv, energy.csv) into PNGs, one curve per run.")
+    parser.add_argument("runs", metavar="RUN_DIR", nargs="+",
+                        help="run folders holding rounds.csv and energy.csv (run.json optional)")
+    parser.add_argument("--out", metavar="PLOT_DIR", default=None,
+                        help="output folder for PNGs (default: first RUN_DIR/plots)")
+    parser.add_argument("--labels", metavar="a,b,...", default=None,
+                        help="comma-separated curve labels, one per RUN_DIR")
+    parser.add_argument("--metric", default="accuracy",
+                        help="rounds.csv metric to plot (default accuracy; falls back to "
+                             "loss when no run has accuracy rows)")
+    args = parser.parse_args(argv)
+
+    out_dir = args.out if args.out is not None else os.path.join(args.runs[0], "plots")
+    try:
+        # Check every required file and the labels before producing any output.
+        for d in args.runs:
+            for name in ("rounds.csv", "energy.csv"):
+                path = os.path.join(d, name)
+                if not os.path.isfile(path):
+                    raise TraceError("missing trace file: %s" % path)
+        if args.labels is not None:
+            run_labels(args.runs, [{}] * len(args.runs), args.labels)
+        metric_arg = args.metric.strip()
+        if metric_arg == "":
+            raise TraceError("--metric: empty; give a metric name of rounds.csv, e.g. accuracy")
+
+        runs = []
+        params = []
+        for d in args.runs:
+            rounds = load_rounds(os.path.join(d, "rounds.csv"))
+            energy = load_energy(os.path.join(d, "energy.csv"))
+            p, sim = load_run_json(d)
+            params.append(p)
+            runs.append({"dir": d, "rounds": rounds, "energy": energy, "sim_time_json": sim})
+        labels = run_labels(args.runs, params, args.labels)
+        colours = plt.rcParams["axes.prop_cycle"].by_key().get("color", ["C0"])
+        for i, (r, lab) in enumerate(zip(runs, labels)):
+            r["label"] = lab
+            r["colour"] = colours[i % len(colours)]
+
+        metric = pick_metric(runs, metric_arg)
+        for r in runs:
+            r["metric"] = metric if metric is not None else metric_arg
+            r["curve"] = metric_curve(r["rounds"], metric) if metric is not None else None
+            if r["rounds"].empty:
+                note("%s: rounds.csv has no rows" % r["dir"])
+            elif r["curve"] is None:
+                note("%s: rounds.csv has no %s rows" % (r["dir"], r["metric"]))
+            elif r["curve"].attrs["from_mean"]:
+                note("%s: no node -1 %s rows; plotting the mean over devices"
+                     % (r["dir"], metric))
+
+        try:
+            os.makedirs(out_dir, exist_ok=True)
+        except OSError as exc:
+            raise TraceError("cannot create output folder %s: %s" % (out_dir, exc.strerror))
+
+        for r in runs:
+            summarize(r)
+
+        names = ["%s_vs_%s.png" % (metric_arg, x) for x in ("round", "time", "energy")]
+        plotted = [r for r in runs if r["curve"] is not None]
+        if not plotted:
+            why = "no run has %s rows" % (metric_arg if metric_arg != "accuracy"
+                                           else "accuracy or loss")
+            for name in names:
+                note("%s skipped: %s" % (name, why))
+            return 0
+        for r in runs:
+            if r["curve"] is None:
+                note("%s left out of the plots" % r["label"])
+        plot_vs_round(plotted, metric, out_dir, names[0])
+        plot_vs_time(plotted, metric, out_dir, names[1])
+        plot_vs_energy(plotted, metric, out_dir, names[2])
+    except TraceError as exc:
+        sys.stdout.flush()
+        sys.stderr.write("plot_rounds.py: error: %s\n" % exc)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,306 @@
+#!/usr/bin/python3
+"""Tests for analysis/plot_rounds.py on small synthetic run folders.
+
+Run:  /usr/bin/python3 tests/analysis/test_plot_rounds.py
+(exits non-zero if a test fails).  The script is run as a program (exit codes, stdout,
+PNGs) and also imported, to check its cumulative-energy and per-round curve functions
+against hand sums; both need Debian's pandas and matplotlib.
+"""
+
+import csv
+import importlib.util
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+SCRIPT = os.path.join(REPO, "analysis", "plot_rounds.py")
+PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+PNGS = ["accuracy_vs_round.png", "accuracy_vs_time.png", "accuracy_vs_energy.png"]
+ROUND_HEADER = ["round", "sim_time_s", "node", "metric", "value"]
+ENERGY_HEADER = ["sim_time_s", "node", "component", "energy_j", "remaining_j"]
+
+# Run A (fedavg, iid): global model only, rounds 1..4 at t = 10, 20, 30, 40 s.
+A_TIMES = [10.0, 20.0, 30.0, 40.0]
+A_ACC = [0.5, 0.625, 0.75, 0.875]
+# Energy events, deliberately not in time order; powers of two so sums are exact.
+A_ENERGY = [
+    # t,        node, component,   energy_j
+    (25.0,        0, "compute",    3.0),
+    (0.0,         0, "compute",    1.0),
+    (5.0,         0, "radio_tx",   0.5),
+    (20.000001,   1, "radio_rx",   8.0),   # just after round 2: not in round 2's sum
+    (5.0,         1, "radio_rx",   0.25),
+    (10.0,        1, "d2s_tx",     2.0),   # exactly at round 1: counted (<=)
+    (12.0,        2, "radio_idle", 0.125),
+    (15.0,        0, "d2s_rx",     4.0),
+    (20.0,        2, "radio_tx",   0.0625),  # exactly at round 2: counted
+    (35.0,        1, "compute",    0.5),
+    (50.0,        2, "radio_tx",   16.0),  # after the last round
+]
+D2D = ["radio_tx", "radio_rx", "radio_idle"]
+D2S = ["d2s_tx", "d2s_rx"]
+# Hand sums of the rows with sim_time_s <= the round's time (summed over nodes).
+A_CUM = {
+    "d2d": [0.5 + 0.25, 0.5 + 0.25 + 0.125 + 0.0625, 8.9375, 8.9375],
+    "d2s": [2.0, 2.0 + 4.0, 6.0, 6.0],
+    "compute": [1.0, 1.0, 1.0 + 3.0, 4.5],
+}
+A_TOTAL = {"D2D communication": 24.9375, "D2S communication": 6.0, "compute": 4.5}
+
+# Run B (decentralized, dirichlet): node -1 plus three devices, rounds 1..3 at 7, 14, 21 s.
+B_TIMES = [7.0, 14.0, 21.0]
+B_GLOBAL = [0.3, 0.45, 0.6]
+B_DEVICES = {0: [0.2, 0.4, 0.55], 1: [0.35, 0.5, 0.7], 2: [0.25, 0.3, 0.65]}
+
+
+def write_csv(path, header, rows):
+    with open(path, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(header)
+        for r in rows:
+            w.writerow(r)
+
+
+def write_run_json(folder, params, sim_time):
+    with open(os.path.join(folder, "run.json"), "w") as fh:
+        json.dump({"version": "0.1.0", "seed": 1, "simulated_time_s": sim_time,
+                   "parameters": params}, fh)
+
+
+def energy_rows(events):
+    remaining = {}
+    rows = []
+    for t, node, comp, e in events:
+        remaining[node] = remaining.get(node, 100.0) - e
+        rows.append([repr(t), node, comp, repr(e), repr(remaining[node])])
+    return rows
+
+
+def make_run_a(folder):
+    os.makedirs(folder)
+    rows = []
+    for k, (t, acc) in enumerate(zip(A_TIMES, A_ACC), start=1):
+        rows.append([k, repr(t), -1, "accuracy", repr(acc)])
+        rows.append([k, repr(t), -1, "loss", repr(2.0 - acc)])
+        rows.append([k, repr(t), -1, "round_time_s", "10"])
+        rows.append([k, repr(t), -1, "participants", "3"])
+    write_csv(os.path.join(folder, "rounds.csv"), ROUND_HEADER, rows)
+    write_csv(os.path.join(folder, "energy.csv"), ENERGY_HEADER, energy_rows(A_ENERGY))
+    write_run_json(folder, {"algorithm": "fedavg", "partition": "iid", "rounds": 4}, 45.0)
+
+
+def make_run_b(folder, with_global=True, with_json=True):
+    os.makedirs(folder)
+    rows = []
+    for k, t in enumerate(B_TIMES, start=1):
+        for node, accs in B_DEVICES.items():
+            rows.append([k, repr(t), node, "accuracy", repr(accs[k - 1])])
+            rows.append([k, repr(t), node, "loss", "1.5"])
+        if with_global:
+            rows.append([k, repr(t), -1, "accuracy", repr(B_GLOBAL[k - 1])])
+        rows.append([k, repr(t), -1, "consensus_distance", "0.01"])
+    write_csv(os.path.join(folder, "rounds.csv"), ROUND_HEADER, rows)
+    write_csv(os.path.join(folder, "energy.csv"), ENERGY_HEADER,
+              energy_rows([(3.0, 0, "radio_tx", 0.5), (9.0, 1, "compute", 2.0)]))
+    if with_json:
+        write_run_json(folder, {"algorithm": "decentralized", "partition": "dirichlet"}, 21.0)
+
+
+def run_script(*args):
+    proc = subprocess.run([PYTHON, SCRIPT] + list(args), stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def import_script():
+    spec = importlib.util.spec_from_file_location("plot_rounds", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def pngs_ok(testcase, out_dir, names):
+    for name in names:
+        path = os.path.join(out_dir, name)
+        testcase.assertTrue(os.path.isfile(path), "missing %s" % path)
+        testcase.assertGreater(os.path.getsize(path), 1000, "%s too small" % path)
+        with open(path, "rb") as fh:
+            testcase.assertEqual(fh.read(8), PNG_SIGNATURE, "%s is not a PNG" % path)
+    leftovers = [f for f in os.listdir(out_dir) if not f.endswith(".png")]
+    testcase.assertEqual(leftovers, [], "temporary files left in %s" % out_dir)
+
+
+def run_block(out, label):
+    """The summary lines of the run labelled `label`."""
+    m = re.search(r"^run %s \(.*?\):\n((?:  .*\n)+)" % re.escape(label), out, re.M)
+    if m is None:
+        raise AssertionError("no summary block for run %r in:\n%s" % (label, out))
+    return m.group(1)
+
+
+def number(pattern, text):
+    m = re.search(pattern, text)
+    if m is None:
+        raise AssertionError("pattern %r not found in:\n%s" % (pattern, text))
+    return float(m.group(1))
+
+
+class PlotRoundsTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="test_plot_rounds_")
+        cls.mod = import_script()
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def path(self, name):
+        return os.path.join(self.tmp, name)
+
+    def test_cumulative_energy_equals_hand_sums(self):
+        d = self.path("cum")
+        make_run_a(d)
+        energy = self.mod.load_energy(os.path.join(d, "energy.csv"))
+        for key, comps in (("d2d", D2D), ("d2s", D2S), ("compute", ["compute"])):
+            got = self.mod.cumulative_energy(energy, A_TIMES, comps)
+            self.assertEqual(len(got), 4)
+            for k in range(4):
+                self.assertAlmostEqual(got[k], A_CUM[key][k], places=12,
+                                       msg="%s at round %d" % (key, k + 1))
+        # Before any event and after all of them.
+        self.assertEqual(list(self.mod.cumulative_energy(energy, [-1.0], D2D)), [0.0])
+        self.assertAlmostEqual(self.mod.cumulative_energy(energy, [1e9], D2D)[0], 24.9375)
+        # Group with no rows, and an empty energy table.
+        self.assertEqual(list(self.mod.cumulative_energy(energy, [40.0], ["none"])), [0.0])
+        self.assertEqual(list(self.mod.cumulative_energy(energy.iloc[0:0], [1.0, 2.0], D2D)),
+                         [0.0, 0.0])
+
+    def test_curve_and_device_band(self):
+        d = self.path("curve")
+        make_run_b(d)
+        rounds = self.mod.load_rounds(os.path.join(d, "rounds.csv"))
+        curve = self.mod.metric_curve(rounds, "accuracy")
+        self.assertEqual(list(curve.index), [1, 2, 3])
+        self.assertEqual(list(curve["time_s"]), B_TIMES)
+        self.assertEqual(list(curve["value"]), B_GLOBAL)  # node -1, not the device mean
+        for k in range(3):
+            accs = [v[k] for v in B_DEVICES.values()]
+            self.assertEqual(curve["lo"].iloc[k], min(accs))
+            self.assertEqual(curve["hi"].iloc[k], max(accs))
+        self.assertFalse(curve.attrs["from_mean"])
+        self.assertIsNone(self.mod.metric_curve(rounds, "nonexistent"))
+
+    def test_two_runs_plots_and_summary(self):
+        a, b = self.path("two_a"), self.path("two_b")
+        make_run_a(a)
+        make_run_b(b)
+        out_dir = self.path("two_plots")
+        rc, out, err = run_script(a, b, "--out", out_dir)
+        self.assertEqual(rc, 0, "stdout:\n%s\nstderr:\n%s" % (out, err))
+        self.assertEqual(err.strip(), "")
+        pngs_ok(self, out_dir, PNGS)
+        self.assertFalse(os.path.exists(os.path.join(a, "plots")))
+
+        block = run_block(out, "fedavg, iid")  # label from run.json algorithm + partition
+        self.assertIn("rounds: 4 (last round 4)", block)
+        self.assertEqual(number(r"final accuracy: ([0-9.eE+-]+)", block), 0.875)
+        self.assertEqual(number(r"total simulated time: ([0-9.eE+-]+) s \(run\.json\)", block),
+                         45.0)
+        for group, total in A_TOTAL.items():
+            got = number(r"total energy %s \([a-z0-9_+]+\): ([0-9.eE+-]+) J" % group, block)
+            self.assertAlmostEqual(got, total, places=4)
+        self.assertAlmostEqual(number(r"total energy all groups: ([0-9.eE+-]+) J", block),
+                               sum(A_TOTAL.values()), places=4)
+
+        block = run_block(out, "decentralized, dirichlet")
+        self.assertIn("rounds: 3 (last round 3)", block)
+        self.assertEqual(number(r"final accuracy: ([0-9.eE+-]+)", block), 0.6)
+        self.assertEqual(number(r"total energy D2S communication \(d2s_tx\+d2s_rx\): "
+                                r"([0-9.eE+-]+) J", block), 0.0)
+
+    def test_labels_default_out_and_mean_fallback(self):
+        a, b = self.path("lab_a"), self.path("lab_b")
+        make_run_a(a)
+        make_run_b(b, with_global=False, with_json=False)
+        rc, out, err = run_script(a, b, "--labels", "FedAvg IID,local")
+        self.assertEqual(rc, 0, "stdout:\n%s\nstderr:\n%s" % (out, err))
+        pngs_ok(self, os.path.join(a, "plots"), PNGS)  # default: first RUN_DIR/plots
+        run_block(out, "FedAvg IID")
+        block = run_block(out, "local")
+        # No node -1 accuracy: the curve is the mean over the three devices.
+        self.assertIn("plotting the mean over devices", out)
+        self.assertAlmostEqual(number(r"final accuracy: ([0-9.eE+-]+) \(mean over devices\)",
+                                      block), (0.55 + 0.7 + 0.65) / 3, places=5)
+        # No run.json: simulated time from the last trace time stamp.
+        self.assertEqual(number(r"total simulated time: ([0-9.eE+-]+) s \(last trace", block),
+                         21.0)
+
+        # Without --labels and without run.json the label is the folder name.
+        rc, out, err = run_script(b, "--out", self.path("lab_b_plots"))
+        self.assertEqual(rc, 0, "stdout:\n%s\nstderr:\n%s" % (out, err))
+        run_block(out, "lab_b")
+
+    def test_loss_fallback(self):
+        d = self.path("lossonly")
+        os.makedirs(d)
+        write_csv(os.path.join(d, "rounds.csv"), ROUND_HEADER,
+                  [[1, "5.0", -1, "loss", "0.9"], [2, "10.0", -1, "loss", "0.4"]])
+        write_csv(os.path.join(d, "energy.csv"), ENERGY_HEADER,
+                  energy_rows([(1.0, 0, "compute", 1.0)]))
+        rc, out, err = run_script(d)
+        self.assertEqual(rc, 0, "stdout:\n%s\nstderr:\n%s" % (out, err))
+        self.assertIn("plotting loss instead", out)
+        self.assertEqual(number(r"final loss: ([0-9.eE+-]+)", out), 0.4)
+        pngs_ok(self, os.path.join(d, "plots"), PNGS)
+
+    def test_missing_rounds_csv_exits_2(self):
+        a, b = self.path("miss_a"), self.path("miss_b")
+        make_run_a(a)
+        make_run_b(b)
+        os.remove(os.path.join(b, "rounds.csv"))
+        rc, out, err = run_script(a, b)
+        self.assertEqual(rc, 2, "stdout:\n%s\nstderr:\n%s" % (out, err))
+        lines = err.strip().splitlines()
+        self.assertEqual(len(lines), 1, "stderr should be one line:\n%s" % err)
+        self.assertTrue(lines[0].startswith("plot_rounds.py: error: "), lines[0])
+        self.assertIn(os.path.join(b, "rounds.csv"), lines[0])
+        self.assertNotIn("Traceback", err)
+        self.assertFalse(os.path.exists(os.path.join(a, "plots")))  # nothing written
+
+    def test_wrong_label_count_exits_2(self):
+        a = self.path("badlab")
+        make_run_a(a)
+        rc, out, err = run_script(a, "--labels", "x,y")
+        self.assertEqual(rc, 2, "stdout:\n%s\nstderr:\n%s" % (out, err))
+        self.assertEqual(len(err.strip().splitlines()), 1, err)
+        self.assertIn("--labels", err)
+        self.assertFalse(os.path.exists(os.path.join(a, "plots")))
+
+    def test_header_only_rounds_csv_skips_plots(self):
+        d = self.path("empty")
+        os.makedirs(d)
+        write_csv(os.path.join(d, "rounds.csv"), ROUND_HEADER, [])
+        write_csv(os.path.join(d, "energy.csv"), ENERGY_HEADER, [])
+        rc, out, err = run_script(d)
+        self.assertEqual(rc, 0, "stdout:\n%s\nstderr:\n%s" % (out, err))
+        self.assertEqual(err.strip(), "")
+        self.assertIn("rounds.csv has no rows", out)
+        self.assertIn("rounds: 0", out)
+        out_dir = os.path.join(d, "plots")
+        for name in PNGS:
+            self.assertIn("%s skipped" % name, out)
+            self.assertFalse(os.path.exists(os.path.join(out_dir, name)), name)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
