@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Bad input to the fedavg scenario: each case must stop the program before simulating
+# with a non-zero exit status, exactly one line on stderr naming the parameter, nothing
+# on stdout and nothing in --outDir (see lib-bad-input.sh). Covers the learning
+# parameters, the data set (missing and corrupt files), the partitions and the network
+# parameters it shares with the other scenarios.
+#
+# Usage: bash fedavg-bad-input.sh PATH/TO/fedavg
+set -euo pipefail
+
+BIN=${1:?usage: bash fedavg-bad-input.sh PATH/TO/fedavg}
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/fedavg-bad-input.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+# shellcheck source=lib-bad-input.sh
+source "$(dirname "$0")/lib-bad-input.sh"
+
+expect_reject unknownFlag --unknownFlag=3
+expect_reject algorithm --algorithm=fedbest
+expect_reject rounds --rounds=0
+expect_reject localEpochs --localEpochs=0
+expect_reject batchSize --batchSize=0
+expect_reject learningRate --learningRate=-0.1
+expect_reject optimizer --optimizer=rmsprop
+expect_reject model --model=rnn
+expect_reject model --model=mlp:0
+expect_reject model --model=cnn:16
+expect_reject model --model=mlp,cnn --algorithm=fedavg
+expect_reject model --model=cnn --dataset=gaussian-mixture
+expect_reject dataset --dataset=cifar10
+expect_reject dataFraction --dataFraction=0
+expect_reject dataFraction --dataFraction=1.5
+expect_reject partition --partition=zipf
+expect_reject alpha --partition=dirichlet --alpha=0
+expect_reject labelsPerDevice --partition=labels --labelsPerDevice=11
+expect_reject labelProportions --partition=labels --labelProportions=0.5,x,0.2
+expect_reject labelProportions --partition=labels --labelProportions=0.5,0.6,0.2
+expect_reject labelProportions --partition=labels --labelsPerDevice=2 --labelProportions=0.5,0.3,0.2
+expect_reject clientFraction --clientFraction=0
+expect_reject clientFraction --clientFraction=1.5
+expect_reject mu --algorithm=fedprox --mu=-1
+expect_reject roundDeadline --roundDeadline=-1s
+expect_reject roundDeadline --roundDeadline=abc
+expect_reject compression --compression=int8
+expect_reject stragglers --stragglers=11
+expect_reject stragglerSlowdown --stragglerSlowdown=0.5
+expect_reject flipDevices --flipDevices=11
+expect_reject threads --threads=1000
+expect_reject nDevices --nDevices=1
+expect_reject dataFraction --nDevices=5000 --dataFraction=0.01
+expect_reject noisePowerW --noisePowerW=-1
+expect_reject seed --seed=0
+expect_reject ns3::D2dLearner::LearningRate --ns3::D2dLearner::LearningRate=0.1
+expect_reject dataDir --dataDir="$TMP/does-not-exist"
+mkdir -p "$TMP/corrupt"
+for f in train-images-idx3-ubyte train-labels-idx1-ubyte t10k-images-idx3-ubyte \
+    t10k-labels-idx1-ubyte; do
+    printf 'not a gzip file' >"$TMP/corrupt/$f.gz"
+done
+expect_reject dataDir --dataDir="$TMP/corrupt"
+
+finish fedavg-bad-input
