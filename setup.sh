@@ -2,8 +2,9 @@
 # d2dlearn set-up: install the Debian packages the project needs (only those missing),
 # configure and build with CMake, then run the main job or the test suite.
 #
-#   bash setup.sh [--run]   build, run d2d-exchange on its defaults into
-#                           results/d2d-exchange and plot it (results/d2d-exchange/plots)
+#   bash setup.sh [--run]   build, run fedavg on its defaults (FedAvg, 10 devices,
+#                           Fashion-MNIST) into results/fedavg and plot it
+#                           (results/fedavg/plots)
 #   bash setup.sh --test    build, then run every test with CTest
 #
 # Installing packages needs root (sudo bash setup.sh ...); with every package already
@@ -70,7 +71,7 @@ if [ "$mode" = test ]; then
     exec ctest --test-dir build --output-on-failure -j2
 fi
 
-echo "setup.sh: running d2d-exchange on its defaults into results/d2d-exchange"
-build/bin/d2d-exchange --outDir=results/d2d-exchange
-/usr/bin/python3 analysis/plot_traces.py results/d2d-exchange
-echo "setup.sh: traces in results/d2d-exchange, plots in results/d2d-exchange/plots"
+echo "setup.sh: running fedavg on its defaults into results/fedavg"
+build/bin/fedavg --outDir=results/fedavg
+/usr/bin/python3 analysis/plot_rounds.py results/fedavg
+echo "setup.sh: traces in results/fedavg, plots in results/fedavg/plots"
