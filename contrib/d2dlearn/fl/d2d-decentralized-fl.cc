@@ -1,0 +1,235 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "d2d-decentralized-fl.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("D2dDecentralizedFl");
+NS_OBJECT_ENSURE_REGISTERED(D2dDecentralizedFl);
+
+TypeId
+D2dDecentralizedFl::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::D2dDecentralizedFl")
+            .SetParent<D2dFlProtocol>()
+            .SetGroupName("D2dlearn")
+            .AddConstructor<D2dDecentralizedFl>()
+            .AddAttribute("Neighbours",
+                          "In-neighbours each device draws per round (seed 002 sec. VI-E: "
+                          "7), capped at its number of candidates (K - 1, or its degree in "
+                          "the graph of SetGraph)",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&D2dDecentralizedFl::m_neighbours),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Weighting",
+                          "Averaging weights: uniform (1 per model) or samples (the "
+                          "models' training sample counts n_k)",
+                          StringValue("uniform"),
+                          MakeStringAccessor(&D2dDecentralizedFl::m_weighting),
+                          MakeStringChecker())
+            .AddAttribute("CommonInitialModel",
+                          "Every device starts from device 0's initial weights (false: "
+                          "each from its own initialization)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&D2dDecentralizedFl::m_commonInitialModel),
+                          MakeBooleanChecker())
+            .AddTraceSource("Averaged",
+                            "A device averaged: (round, device, contributors)",
+                            MakeTraceSourceAccessor(&D2dDecentralizedFl::m_averagedTrace),
+                            "ns3::D2dDecentralizedFl::AveragedTracedCallback");
+    return tid;
+}
+
+D2dDecentralizedFl::D2dDecentralizedFl()
+{
+    m_pick = CreateObject<UniformRandomVariable>();
+    m_exchange = CreateObject<D2dModelExchange>();
+}
+
+void
+D2dDecentralizedFl::DoDispose()
+{
+    m_deadlineEvent.Cancel();
+    m_channel = nullptr;
+    m_pick = nullptr;
+    if (m_exchange)
+    {
+        m_exchange->Dispose();
+        m_exchange = nullptr;
+    }
+    D2dFlProtocol::DoDispose();
+}
+
+void
+D2dDecentralizedFl::SetChannel(Ptr<D2dChannel> channel, D2dDeliveryMode mode)
+{
+    NS_ABORT_MSG_IF(m_learners.empty(), "D2dDecentralizedFl: SetLearners before SetChannel");
+    m_channel = channel;
+    m_mode = mode;
+    m_exchange->Setup(m_learners, channel, mode, m_codec);
+}
+
+void
+D2dDecentralizedFl::SetGraph(std::vector<std::vector<uint32_t>> adjacency)
+{
+    m_graph = std::move(adjacency);
+}
+
+int64_t
+D2dDecentralizedFl::AssignStreams(int64_t stream)
+{
+    m_pick->SetStream(stream);
+    return 1;
+}
+
+std::vector<uint32_t>
+D2dDecentralizedFl::LiveDevices() const
+{
+    std::vector<uint32_t> live;
+    for (uint32_t i = 0; i < GetNDevices(); ++i)
+    {
+        if (!m_channel->GetRadio(i)->IsOff())
+        {
+            live.push_back(i);
+        }
+    }
+    return live;
+}
+
+void
+D2dDecentralizedFl::Start()
+{
+    NS_ABORT_MSG_IF(!m_channel || m_learners.empty() || !m_test,
+                    "D2dDecentralizedFl: not set up (SetLearners, SetTestSet, SetChannel)");
+    NS_ABORT_MSG_IF(m_weighting != "uniform" && m_weighting != "samples",
+                    "D2dDecentralizedFl: Weighting " << m_weighting
+                                                     << " (accepted: uniform, samples)");
+    const uint32_t k = GetNDevices();
+    NS_ABORT_MSG_IF(!m_graph.empty() && m_graph.size() != k,
+                    "D2dDecentralizedFl: graph of " << m_graph.size() << " devices, " << k
+                                                    << " learners");
+    for (uint32_t i = 0; i < m_graph.size(); ++i)
+    {
+        for (uint32_t j : m_graph[i])
+        {
+            NS_ABORT_MSG_IF(j >= k || j == i,
+                            "D2dDecentralizedFl: graph edge " << j << " -> " << i);
+        }
+    }
+    m_exchange->SetSampleWeighting(m_weighting == "samples");
+    if (m_commonInitialModel)
+    {
+        const auto w0 = m_learners[0]->GetParameters();
+        for (uint32_t i = 1; i < k; ++i)
+        {
+            if (!m_learners[i]->IsTraining())
+            {
+                m_learners[i]->SetParameters(w0);
+            }
+        }
+    }
+    RecordDevices(0, LiveDevices()); // the state before any round
+    StartRound();
+}
+
+void
+D2dDecentralizedFl::StartRound()
+{
+    ++m_round;
+    m_roundStart = Simulator::Now();
+    m_nAveraged = 0;
+    const uint32_t k = GetNDevices();
+    // Neighbour draws: partial Fisher-Yates over each device's candidates, in index order.
+    std::vector<std::vector<uint32_t>> in(k);
+    std::vector<uint32_t> candidates;
+    for (uint32_t i = 0; i < k; ++i)
+    {
+        candidates.clear();
+        if (m_graph.empty())
+        {
+            for (uint32_t j = 0; j < k; ++j)
+            {
+                if (j != i)
+                {
+                    candidates.push_back(j);
+                }
+            }
+        }
+        else
+        {
+            candidates = m_graph[i];
+            std::sort(candidates.begin(), candidates.end());
+            candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+        }
+        const auto c = static_cast<uint32_t>(candidates.size());
+        const uint32_t m = std::min(m_neighbours, c);
+        if (m < c)
+        {
+            for (uint32_t r = 0; r < m; ++r)
+            {
+                std::swap(candidates[r], candidates[m_pick->GetInteger(r, c - 1)]);
+            }
+        }
+        in[i].assign(candidates.begin(), candidates.begin() + m);
+        std::sort(in[i].begin(), in[i].end());
+    }
+    const uint32_t participants =
+        m_exchange->Begin(m_round,
+                          in,
+                          LocalTask(),
+                          MakeCallback(&D2dDecentralizedFl::Averaged, this),
+                          MakeCallback(&D2dDecentralizedFl::AllAveraged, this));
+    NS_LOG_INFO("round " << m_round << ": " << participants << " participants");
+    if (participants > 0 && m_deadline > Seconds(0))
+    {
+        m_deadlineEvent = Simulator::Schedule(m_deadline, &D2dDecentralizedFl::Deadline, this);
+    }
+}
+
+void
+D2dDecentralizedFl::Averaged(uint32_t device, const std::vector<uint32_t>& contributors)
+{
+    ++m_nAveraged;
+    m_averagedTrace(m_round, device, contributors);
+}
+
+void
+D2dDecentralizedFl::AllAveraged()
+{
+    m_deadlineEvent.Cancel();
+    EndOfRound();
+}
+
+void
+D2dDecentralizedFl::Deadline()
+{
+    NS_LOG_INFO("round " << m_round << ": deadline");
+    m_exchange->Close();
+    EndOfRound();
+}
+
+void
+D2dDecentralizedFl::EndOfRound()
+{
+    RecordDevices(m_round, LiveDevices());
+    WriteRow(m_round, -1, "round_time_s", (Simulator::Now() - m_roundStart).GetSeconds());
+    WriteRow(m_round, -1, "participants", static_cast<double>(m_nAveraged));
+    WriteRow(m_round, -1, "stragglers", static_cast<double>(m_exchange->GetNStragglers()));
+    WriteRow(m_round, -1, "models_received", static_cast<double>(m_exchange->GetNModelsReceived()));
+    EndRound(MakeCallback(&D2dDecentralizedFl::StartRound, this));
+}
+
+} // namespace ns3

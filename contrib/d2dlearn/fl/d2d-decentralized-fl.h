@@ -1,0 +1,127 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef D2D_DECENTRALIZED_FL_H
+#define D2D_DECENTRALIZED_FL_H
+
+#include "d2d-fl-protocol.h"
+#include "d2d-model-exchange.h"
+
+#include "ns3/d2d-channel.h"
+#include "ns3/event-id.h"
+#include "ns3/random-variable-stream.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup d2dlearn
+ * \brief Fully decentralized FL over the D2D channel, no server (seed 002 sec. VI-E: "each
+ * device aggregates local models from 7 neighbors at random", after its ref. [18]).
+ *
+ * Round t:
+ *  1. every device i draws its in-neighbours N_i^t: min(Neighbours, |C_i|) devices drawn
+ *     uniformly without replacement from its candidates C_i (every other device, or its
+ *     neighbours in the graph given to SetGraph(), e.g. the devices within range), from
+ *     an ns-3 RNG stream (AssignStreams), devices in index order; the draw does not
+ *     depend on which devices are alive;
+ *  2. every device with a battery left that is not still busy with an earlier job
+ *     (a straggler) trains locally (LocalEpochs / LocalSteps, in simulated time), and,
+ *     when done, sends its weights w_i^{t+1/2} in a "model" message (unicast, the
+ *     delivery mode of SetChannel) to each device that drew it;
+ *  3. device i, once its own job is done and the models of all its participating
+ *     in-neighbours are in (or lost, or at RoundDeadline), replaces its weights by
+ *     w_i^{t+1} = sum_{k in {i} u A_i^t} a_k w_k^{t+1/2} / sum_{k in {i} u A_i^t} a_k,
+ *     A_i^t the in-neighbours whose model arrived complete, a_k = 1 (Weighting "uniform",
+ *     the default: the averaging matrix W^t has W_ik = 1 / (1 + |A_i^t|)) or a_k = n_k
+ *     (Weighting "samples": sample counts carried by the messages).
+ * The round ends when every participant has averaged, or at RoundDeadline after its start;
+ * devices still training then (stragglers, batteries depleted mid-job) are left out: they
+ * neither average nor count, their late results are ignored and they join again in the
+ * first round that finds them idle. See D2dModelExchange for the step's details.
+ *
+ * rounds.csv, per round: per-device `accuracy` and `loss` (if EvaluateDevices), the mean
+ * model's `accuracy` and `loss` and `consensus_distance` (node -1, RecordDevices over the
+ * devices with a battery left), `round_time_s`, `participants` (devices that averaged),
+ * `stragglers` (participants left out at the deadline) and `models_received`. Round 0 is
+ * the state before training. By default every device starts from device 0's initial
+ * weights (CommonInitialModel), as decentralized SGD assumes.
+ */
+class D2dDecentralizedFl : public D2dFlProtocol
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    D2dDecentralizedFl();
+
+    /**
+     * \param channel the D2D channel: device i's radio has index i; call after SetLearners
+     * \param mode delivery mode of the model messages
+     */
+    void SetChannel(Ptr<D2dChannel> channel, D2dDeliveryMode mode);
+
+    /**
+     * \brief Restrict the neighbours to a fixed graph.
+     * \param adjacency adjacency[i]: the devices whose models device i may receive (its
+     *        candidate in-neighbours; no self-loops); empty: every other device
+     */
+    void SetGraph(std::vector<std::vector<uint32_t>> adjacency);
+
+    /**
+     * \param stream first RNG stream (neighbour draws)
+     * \return streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    void Start() override;
+
+    /**
+     * Signature of the Averaged trace: (round, device, contributors: the devices whose
+     * models it averaged, itself included, ascending).
+     */
+    typedef void (*AveragedTracedCallback)(uint32_t round,
+                                           uint32_t device,
+                                           const std::vector<uint32_t>& contributors);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** \brief Draw the neighbours, start the local jobs, arm the deadline. */
+    void StartRound();
+    /** \brief Every participant has averaged. */
+    void AllAveraged();
+    /** \brief The deadline: close the exchange. */
+    void Deadline();
+    /** \brief Trace, record and go on. */
+    void EndOfRound();
+    /**
+     * \param device a device that averaged
+     * \param contributors models it averaged
+     */
+    void Averaged(uint32_t device, const std::vector<uint32_t>& contributors);
+    /** \return the devices with a battery left */
+    std::vector<uint32_t> LiveDevices() const;
+
+    uint32_t m_neighbours;
+    std::string m_weighting;
+    bool m_commonInitialModel;
+    Ptr<D2dChannel> m_channel;
+    D2dDeliveryMode m_mode{D2dDeliveryMode::RELIABLE};
+    std::vector<std::vector<uint32_t>> m_graph;
+    Ptr<UniformRandomVariable> m_pick;
+    Ptr<D2dModelExchange> m_exchange;
+    EventId m_deadlineEvent;
+    uint32_t m_nAveraged{0};
+    TracedCallback<uint32_t, uint32_t, const std::vector<uint32_t>&> m_averagedTrace;
+};
+
+} // namespace ns3
+
+#endif /* D2D_DECENTRALIZED_FL_H */

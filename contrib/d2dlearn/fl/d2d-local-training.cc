@@ -1,0 +1,146 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "d2d-local-training.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("D2dLocalTraining");
+NS_OBJECT_ENSURE_REGISTERED(D2dLocalTraining);
+
+TypeId
+D2dLocalTraining::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::D2dLocalTraining")
+            .SetParent<D2dFlProtocol>()
+            .SetGroupName("D2dlearn")
+            .AddConstructor<D2dLocalTraining>()
+            .AddAttribute("CommonInitialModel",
+                          "Every device starts from device 0's initial weights (false: "
+                          "each from its own initialization)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&D2dLocalTraining::m_commonInitialModel),
+                          MakeBooleanChecker());
+    return tid;
+}
+
+D2dLocalTraining::D2dLocalTraining()
+{
+}
+
+void
+D2dLocalTraining::DoDispose()
+{
+    m_deadlineEvent.Cancel();
+    D2dFlProtocol::DoDispose();
+}
+
+std::vector<uint32_t>
+D2dLocalTraining::LiveDevices() const
+{
+    std::vector<uint32_t> live;
+    for (uint32_t i = 0; i < GetNDevices(); ++i)
+    {
+        if (!m_dead[i])
+        {
+            live.push_back(i);
+        }
+    }
+    return live;
+}
+
+void
+D2dLocalTraining::Start()
+{
+    NS_ABORT_MSG_IF(m_learners.empty() || !m_test,
+                    "D2dLocalTraining: not set up (SetLearners, SetTestSet)");
+    const uint32_t k = GetNDevices();
+    m_dead.assign(k, false);
+    if (m_commonInitialModel)
+    {
+        const auto w0 = m_learners[0]->GetParameters();
+        for (uint32_t i = 1; i < k; ++i)
+        {
+            if (!m_learners[i]->IsTraining())
+            {
+                m_learners[i]->SetParameters(w0);
+            }
+        }
+    }
+    RecordDevices(0, LiveDevices());
+    StartRound();
+}
+
+void
+D2dLocalTraining::StartRound()
+{
+    ++m_round;
+    m_roundStart = Simulator::Now();
+    m_roundOpen = true;
+    m_completed = 0;
+    m_running.clear();
+    const D2dTrainTask task = LocalTask();
+    for (uint32_t i = 0; i < GetNDevices(); ++i)
+    {
+        if (m_dead[i] || m_learners[i]->IsTraining())
+        {
+            continue; // depleted, or a straggler still on an earlier round's job
+        }
+        const uint32_t round = m_round;
+        if (m_learners[i]->Train(task,
+                                 [this, i, round](const D2dTrainResult&) { Trained(i, round); }))
+        {
+            m_running.insert(i);
+        }
+        else
+        {
+            m_dead[i] = true;
+        }
+    }
+    NS_LOG_INFO("round " << m_round << ": " << m_running.size() << " jobs");
+    if (m_running.empty())
+    {
+        Simulator::ScheduleNow(&D2dLocalTraining::EndOfRound, this);
+    }
+    else if (m_deadline > Seconds(0))
+    {
+        m_deadlineEvent = Simulator::Schedule(m_deadline, &D2dLocalTraining::EndOfRound, this);
+    }
+}
+
+void
+D2dLocalTraining::Trained(uint32_t device, uint32_t round)
+{
+    if (!m_roundOpen || round != m_round)
+    {
+        return; // a straggler's job of an earlier round
+    }
+    m_running.erase(device);
+    ++m_completed;
+    if (m_running.empty())
+    {
+        m_deadlineEvent.Cancel();
+        EndOfRound();
+    }
+}
+
+void
+D2dLocalTraining::EndOfRound()
+{
+    m_roundOpen = false;
+    RecordDevices(m_round, LiveDevices()); // skips devices still training
+    WriteRow(m_round, -1, "round_time_s", (Simulator::Now() - m_roundStart).GetSeconds());
+    WriteRow(m_round, -1, "participants", static_cast<double>(m_completed));
+    WriteRow(m_round, -1, "stragglers", static_cast<double>(m_running.size()));
+    EndRound(MakeCallback(&D2dLocalTraining::StartRound, this));
+}
+
+} // namespace ns3

@@ -1,0 +1,77 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef D2D_LOCAL_TRAINING_H
+#define D2D_LOCAL_TRAINING_H
+
+#include "d2d-fl-protocol.h"
+
+#include "ns3/event-id.h"
+
+#include <set>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup d2dlearn
+ * \brief Local training only, no collaboration: the floor the collaborative protocols
+ * are compared with (seed 000 sec. 5.2's "local training" baseline; seed 002's
+ * "no-exchange" baseline without the server).
+ *
+ * Each round every device with a battery left that is idle trains locally (LocalEpochs /
+ * LocalSteps, in simulated time on its compute model); no message is sent. The round ends
+ * when every job started in it has completed, or at RoundDeadline after its start; devices
+ * still training then are stragglers, left out of the round's rows and of the following
+ * rounds until their job completes (a device depleted mid-job never completes; a device
+ * whose battery is empty at a round's start is out for good).
+ *
+ * rounds.csv, per round (round 0: before training): each device's `accuracy` and `loss`
+ * (if EvaluateDevices), the mean model's `accuracy` and `loss` and `consensus_distance`
+ * (node -1; RecordDevices), `round_time_s`, `participants` (jobs completed in the round)
+ * and `stragglers`. Node -1's accuracy is that of the average of models that never
+ * exchanged anything: the floor is read from the per-device rows. By default every device
+ * starts from device 0's initial weights (CommonInitialModel), as in the decentralized
+ * protocols, so that only the collaboration differs.
+ */
+class D2dLocalTraining : public D2dFlProtocol
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    D2dLocalTraining();
+
+    void Start() override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** \brief Start the jobs of a round and arm the deadline. */
+    void StartRound();
+    /**
+     * \param device the device
+     * \param round the round its job belongs to
+     */
+    void Trained(uint32_t device, uint32_t round);
+    /** \brief Record and go on. */
+    void EndOfRound();
+    /** \return devices not known to be depleted */
+    std::vector<uint32_t> LiveDevices() const;
+
+    bool m_commonInitialModel;
+    std::set<uint32_t> m_running; //!< jobs of the current round not completed
+    std::vector<bool> m_dead;     //!< Train() refused: battery empty
+    uint32_t m_completed{0};
+    bool m_roundOpen{false};
+    EventId m_deadlineEvent;
+};
+
+} // namespace ns3
+
+#endif /* D2D_LOCAL_TRAINING_H */

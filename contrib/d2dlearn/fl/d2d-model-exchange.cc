@@ -1,0 +1,457 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "d2d-model-exchange.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("D2dModelExchange");
+NS_OBJECT_ENSURE_REGISTERED(D2dModelExchange);
+
+namespace
+{
+/** The message kind of a local model on the D2D channel. */
+const char* const kModelKind = "model";
+
+/**
+ * \param values models
+ * \param weights one weight each
+ * \return sum_k (weights_k / sum weights) values_k, accumulated in double in the given order
+ */
+std::vector<float>
+WeightedMean(const std::vector<std::shared_ptr<const std::vector<float>>>& values,
+             const std::vector<double>& weights)
+{
+    double total = 0;
+    for (auto w : weights)
+    {
+        total += w;
+    }
+    std::vector<double> acc(values[0]->size(), 0.0);
+    for (std::size_t k = 0; k < values.size(); ++k)
+    {
+        NS_ABORT_MSG_IF(values[k]->size() != acc.size(),
+                        "D2dModelExchange: models of different sizes (heterogeneous "
+                        "architectures cannot be averaged)");
+        const double w = weights[k] / total;
+        const float* v = values[k]->data();
+        for (std::size_t j = 0; j < acc.size(); ++j)
+        {
+            acc[j] += w * v[j];
+        }
+    }
+    return std::vector<float>(acc.begin(), acc.end());
+}
+} // namespace
+
+TypeId
+D2dModelExchange::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::D2dModelExchange")
+                            .SetParent<Object>()
+                            .SetGroupName("D2dlearn")
+                            .AddConstructor<D2dModelExchange>();
+    return tid;
+}
+
+D2dModelExchange::D2dModelExchange()
+{
+}
+
+void
+D2dModelExchange::DoDispose()
+{
+    m_learners.clear();
+    m_channel = nullptr;
+    m_averaged = AveragedCallback();
+    m_done = Callback<void>();
+    Object::DoDispose();
+}
+
+void
+D2dModelExchange::Setup(const std::vector<Ptr<D2dLearner>>& learners,
+                        Ptr<D2dChannel> channel,
+                        D2dDeliveryMode mode,
+                        const D2dModelCodec& codec)
+{
+    NS_ABORT_MSG_IF(!channel, "D2dModelExchange: no channel");
+    m_learners = learners;
+    m_channel = channel;
+    m_mode = mode;
+    m_codec = codec;
+    for (uint32_t i = 0; i < m_learners.size(); ++i)
+    {
+        Ptr<D2dRadio> radio = channel->GetRadio(i);
+        radio->SetReceiveCallback(MakeCallback(&D2dModelExchange::Receive, this));
+        radio->TraceConnectWithoutContext("Delivery",
+                                          MakeCallback(&D2dModelExchange::Delivery, this));
+    }
+    m_state.assign(m_learners.size(), DeviceState());
+    m_txBusy.assign(m_learners.size(), false);
+    m_rxCount.assign(m_learners.size(), 0);
+}
+
+void
+D2dModelExchange::SetSampleWeighting(bool bySamples)
+{
+    m_bySamples = bySamples;
+}
+
+uint32_t
+D2dModelExchange::Begin(uint32_t round,
+                        const std::vector<std::vector<uint32_t>>& in,
+                        const D2dTrainTask& task,
+                        AveragedCallback averaged,
+                        Callback<void> done)
+{
+    const auto n = static_cast<uint32_t>(m_learners.size());
+    NS_ABORT_MSG_IF(!m_channel, "D2dModelExchange: Setup() not called");
+    NS_ABORT_MSG_IF(in.size() != n, "D2dModelExchange: " << in.size() << " neighbour lists");
+    ++m_step;
+    m_round = round;
+    m_open = true;
+    m_averaged = averaged;
+    m_done = done;
+    m_received = 0;
+    m_messages.clear(); // messages of earlier steps are stale from now on
+    m_queue.clear();    // and those not handed to a radio yet are not sent
+    m_state.assign(n, DeviceState());
+    m_out.assign(n, {});
+    // Who takes part: a battery left, idle, and the job accepted.
+    std::vector<uint32_t> starting;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        if (!m_channel->GetRadio(i)->IsOff() && !m_learners[i]->IsTraining())
+        {
+            starting.push_back(i);
+            m_state[i].participating = true;
+        }
+    }
+    // Who waits for whom (among participants only).
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        if (!m_state[i].participating)
+        {
+            continue;
+        }
+        for (uint32_t j : in[i])
+        {
+            NS_ABORT_MSG_IF(j >= n || j == i, "D2dModelExchange: bad neighbour " << j);
+            if (m_state[j].participating && m_state[i].pending.insert(j).second)
+            {
+                m_out[j].push_back(i);
+            }
+        }
+    }
+    for (auto& out : m_out)
+    {
+        std::sort(out.begin(), out.end());
+    }
+    // Start the jobs. A job refused (battery just empty) is no participant after all.
+    const uint64_t step = m_step;
+    uint32_t participants = 0;
+    std::vector<uint32_t> refused;
+    for (uint32_t i : starting)
+    {
+        const bool ok = m_learners[i]->Train(task, [this, i, step](const D2dTrainResult&) {
+            Trained(i, step);
+        });
+        if (ok)
+        {
+            ++participants;
+        }
+        else
+        {
+            refused.push_back(i);
+        }
+    }
+    m_waiting = participants;
+    for (uint32_t j : refused)
+    {
+        m_state[j].participating = false;
+        for (uint32_t i : m_out[j])
+        {
+            m_state[i].pending.erase(j);
+        }
+        m_out[j].clear();
+    }
+    NS_LOG_INFO("round " << round << " step " << step << ": " << participants << " participants");
+    if (participants == 0)
+    {
+        m_open = false;
+        if (!m_done.IsNull())
+        {
+            Simulator::ScheduleNow(m_done);
+        }
+    }
+    // Jobs complete at their completion events (never in Train itself), so nothing has
+    // averaged yet.
+    return participants;
+}
+
+void
+D2dModelExchange::Trained(uint32_t device, uint64_t step)
+{
+    if (!m_open || step != m_step)
+    {
+        NS_LOG_INFO("device " << device << ": job of an earlier step done, ignored");
+        return; // a straggler done after its step's deadline: it keeps its model
+    }
+    DeviceState& s = m_state[device];
+    s.trained = true;
+    if (!m_out[device].empty())
+    {
+        Ptr<D2dLearner> learner = m_learners[device];
+        auto message = m_codec.Encode(kModelKind,
+                                      "weights",
+                                      m_round,
+                                      learner->GetNSamples(),
+                                      device,
+                                      learner->GetParameters());
+        for (uint32_t dst : m_out[device])
+        {
+            m_queue.push_back({device, dst, message});
+        }
+        Pump();
+    }
+    TryAverage(device);
+}
+
+void
+D2dModelExchange::Receive(const D2dReception& r)
+{
+    if (!m_open || r.message->GetKind() != kModelKind)
+    {
+        return;
+    }
+    auto it = m_messages.find(r.msgId);
+    if (it == m_messages.end())
+    {
+        return; // a message of an earlier step
+    }
+    const uint32_t src = it->second.first;
+    const uint32_t dst = it->second.second;
+    m_messages.erase(it);
+    if (dst != r.dst)
+    {
+        return;
+    }
+    DeviceState& s = m_state[dst];
+    if (r.IsComplete() && s.pending.count(src) && !s.averaged)
+    {
+        // What arrived is what was sent (a model with missing fragments is no model).
+        s.received[src] = r.message->GetPayloadAs<D2dModelPayload>();
+        ++m_received;
+    }
+    Resolve(dst, src);
+}
+
+void
+D2dModelExchange::Delivery(const D2dDeliveryRecord& record)
+{
+    auto flying = m_inFlight.find(record.msgId);
+    if (flying != m_inFlight.end() && flying->second.second == record.dst)
+    {
+        // The transfer is over at both ends: both radios are free for the next one.
+        m_txBusy[flying->second.first] = false;
+        --m_rxCount[flying->second.second];
+        m_inFlight.erase(flying);
+        if (!m_queue.empty())
+        {
+            Simulator::ScheduleNow(&D2dModelExchange::Pump, this); // not inside the channel
+        }
+    }
+    if (!m_open || record.delivered)
+    {
+        return; // a delivered message is resolved by its reception
+    }
+    auto it = m_messages.find(record.msgId);
+    if (it == m_messages.end() || it->second.second != record.dst)
+    {
+        return;
+    }
+    const uint32_t src = it->second.first;
+    m_messages.erase(it);
+    NS_LOG_INFO("model of " << src << " to " << record.dst << " lost: " << record.reason);
+    Resolve(record.dst, src);
+}
+
+void
+D2dModelExchange::Resolve(uint32_t device, uint32_t origin)
+{
+    if (m_state[device].pending.erase(origin) > 0)
+    {
+        TryAverage(device);
+    }
+}
+
+void
+D2dModelExchange::TryAverage(uint32_t device)
+{
+    const DeviceState& s = m_state[device];
+    if (m_open && s.participating && s.trained && !s.averaged && s.pending.empty())
+    {
+        Average(device);
+        if (m_waiting == 0)
+        {
+            m_open = false;
+            if (!m_done.IsNull())
+            {
+                Simulator::ScheduleNow(m_done); // not from inside a reception
+            }
+        }
+    }
+}
+
+void
+D2dModelExchange::Average(uint32_t device)
+{
+    DeviceState& s = m_state[device];
+    Ptr<D2dLearner> learner = m_learners[device];
+    std::vector<std::shared_ptr<const std::vector<float>>> values;
+    std::vector<double> weights;
+    std::vector<uint32_t> contributors;
+    auto own = std::make_shared<const std::vector<float>>(learner->GetParameters());
+    bool ownDone = false;
+    auto addOwn = [&]() {
+        values.push_back(own);
+        weights.push_back(m_bySamples ? static_cast<double>(learner->GetNSamples()) : 1.0);
+        contributors.push_back(device);
+        ownDone = true;
+    };
+    // Ascending device order, the device itself included at its place.
+    for (const auto& [origin, payload] : s.received)
+    {
+        if (!ownDone && origin > device)
+        {
+            addOwn();
+        }
+        values.push_back(payload->values);
+        weights.push_back(m_bySamples ? static_cast<double>(payload->samples) : 1.0);
+        contributors.push_back(origin);
+    }
+    if (!ownDone)
+    {
+        addOwn();
+    }
+    if (values.size() > 1)
+    {
+        learner->SetParameters(WeightedMean(values, weights));
+    }
+    s.averaged = true;
+    s.received.clear();
+    --m_waiting;
+    if (!m_averaged.IsNull())
+    {
+        m_averaged(device, contributors);
+    }
+}
+
+void
+D2dModelExchange::Close()
+{
+    if (!m_open)
+    {
+        return;
+    }
+    for (uint32_t i = 0; i < m_state.size(); ++i)
+    {
+        const DeviceState& s = m_state[i];
+        if (s.participating && s.trained && !s.averaged)
+        {
+            Average(i); // with what arrived in time
+        }
+    }
+    m_open = false;
+    m_messages.clear();
+    m_queue.clear(); // not handed to a radio: never sent
+}
+
+void
+D2dModelExchange::Pump()
+{
+    // Greedy, in queue order (the order the senders finished training): a model from j to
+    // i goes to j's radio when j is neither transmitting nor receiving a model and i is not
+    // transmitting one, so that no half-duplex radio is sent to while it transmits.
+    std::vector<std::pair<uint32_t, uint32_t>> unsent;
+    for (auto it = m_queue.begin(); it != m_queue.end();)
+    {
+        const uint32_t src = it->src;
+        const uint32_t dst = it->dst;
+        if (m_txBusy[src] || m_rxCount[src] > 0 || m_txBusy[dst])
+        {
+            ++it;
+            continue;
+        }
+        const uint64_t id = m_channel->GetRadio(src)->Send(it->message, dst, m_mode);
+        if (id == 0)
+        {
+            unsent.emplace_back(dst, src); // the sender is off: nothing will come
+        }
+        else
+        {
+            m_txBusy[src] = true;
+            ++m_rxCount[dst];
+            m_inFlight[id] = {src, dst};
+            m_messages[id] = {src, dst};
+        }
+        it = m_queue.erase(it);
+    }
+    for (const auto& [dst, src] : unsent)
+    {
+        Resolve(dst, src);
+    }
+}
+
+bool
+D2dModelExchange::IsOpen() const
+{
+    return m_open;
+}
+
+std::vector<uint32_t>
+D2dModelExchange::GetParticipants() const
+{
+    std::vector<uint32_t> p;
+    for (uint32_t i = 0; i < m_state.size(); ++i)
+    {
+        if (m_state[i].participating)
+        {
+            p.push_back(i);
+        }
+    }
+    return p;
+}
+
+bool
+D2dModelExchange::HasAveraged(uint32_t device) const
+{
+    return device < m_state.size() && m_state[device].averaged;
+}
+
+uint32_t
+D2dModelExchange::GetNStragglers() const
+{
+    uint32_t n = 0;
+    for (const auto& s : m_state)
+    {
+        n += (s.participating && !s.averaged) ? 1 : 0;
+    }
+    return n;
+}
+
+uint32_t
+D2dModelExchange::GetNModelsReceived() const
+{
+    return m_received;
+}
+
+} // namespace ns3

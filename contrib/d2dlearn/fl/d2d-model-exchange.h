@@ -1,0 +1,198 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef D2D_MODEL_EXCHANGE_H
+#define D2D_MODEL_EXCHANGE_H
+
+#include "ns3/callback.h"
+#include "ns3/d2d-channel.h"
+#include "ns3/d2d-delivery.h"
+#include "ns3/d2d-learner.h"
+#include "ns3/d2d-model-payload.h"
+#include "ns3/object.h"
+
+#include <list>
+#include <map>
+#include <memory>
+#include <set>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup d2dlearn
+ * \brief One step of "train locally, send the model to the devices that want it, average
+ * the models that arrived" over the D2D channel: the step shared by the fully
+ * decentralized protocol (neighbours drawn at random, seed 002 sec. VI-E) and the group
+ * exchanges of the semi-decentralized one (the members of a group, after Lin et al.).
+ *
+ * Begin(in, task) gives each device i its in-neighbours in[i] (the devices whose models it
+ * averages). A device takes part if its D2D radio is on (battery left) and its learner is
+ * idle (not still busy with an earlier job: a straggler) and Train() accepts the job.
+ * When participant j's job completes, it sends its weights in one "model" message per
+ * participant i with j in in[i] (unicast, in ascending i, with the step's delivery mode).
+ * The D2D radios are half-duplex (a message reaching a transmitting radio is lost there),
+ * and devices that finish training together would all transmit at once and lose every
+ * model; so the messages are scheduled like an ideal MAC would: a model from j to i is
+ * handed to j's radio only when j's radio is neither sending nor receiving a model and
+ * i's is not sending one (several models may reach a radio at once: the channel's
+ * receptions overlap), greedily in the order the senders finished training. A transfer
+ * ends at its Delivery record, which frees both radios.
+ * A participant i averages, as soon as its own job is done and every participating
+ * in-neighbour's message has been resolved (arrived complete, arrived partial, or reported
+ * lost by the sender's Delivery trace):
+ *
+ *   w_i <- sum_{k in {i} u A_i} a_k w_k / sum_{k in {i} u A_i} a_k,
+ *
+ * A_i the in-neighbours whose model arrived complete, a_k = 1 (uniform) or n_k (the
+ * model's training samples), summed in ascending device order (so devices averaging the
+ * same set hold bit-identical models with float32). In-neighbours that do not take part
+ * are not waited for: the device is told at the step's start (a signal that is not
+ * modelled as a message). Close() (the deadline) makes every participant whose job is
+ * done average what it has; participants still training are left out (stragglers; a
+ * device depleted mid-job stays training for ever and is left out of every later step),
+ * and whatever they, or late messages, deliver afterwards is ignored (messages are
+ * matched to the step by their id).
+ *
+ * Without a deadline, a step only ends if no participant's battery dies mid-job; set one
+ * whenever batteries can run out.
+ */
+class D2dModelExchange : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    D2dModelExchange();
+
+    /**
+     * \brief Use these devices on this channel (sets the radios' receive callbacks and
+     * connects to their Delivery traces).
+     * \param learners device i's learner at index i
+     * \param channel the D2D channel: device i's radio has index i
+     * \param mode delivery mode of the model messages
+     * \param codec how models become messages
+     */
+    void Setup(const std::vector<Ptr<D2dLearner>>& learners,
+               Ptr<D2dChannel> channel,
+               D2dDeliveryMode mode,
+               const D2dModelCodec& codec);
+
+    /** \param bySamples true: a_k = n_k; false: a_k = 1 */
+    void SetSampleWeighting(bool bySamples);
+
+    /**
+     * \brief Called each time a device has averaged: (device, contributors: the devices
+     * whose models it averaged, itself included, ascending).
+     */
+    typedef Callback<void, uint32_t, const std::vector<uint32_t>&> AveragedCallback;
+
+    /**
+     * \brief Begin a step.
+     * \param round round number carried by the messages
+     * \param in in[i]: device i's in-neighbours (size = number of devices)
+     * \param task the local job of every participant
+     * \param averaged called at each averaging
+     * \param done called once, when every participant has averaged (not called if Close()
+     *        ends the step first)
+     * \return the number of participants
+     */
+    uint32_t Begin(uint32_t round,
+                   const std::vector<std::vector<uint32_t>>& in,
+                   const D2dTrainTask& task,
+                   AveragedCallback averaged,
+                   Callback<void> done);
+
+    /**
+     * \brief End the step now (deadline): participants whose job is done and that have
+     * not averaged yet average what arrived; later events of the step are ignored.
+     */
+    void Close();
+
+    /** \return true between Begin() and the step's end */
+    bool IsOpen() const;
+    /** \return the participants of the current (or last) step, ascending */
+    std::vector<uint32_t> GetParticipants() const;
+    /**
+     * \param device a device
+     * \return true if it averaged in the current (or last) step
+     */
+    bool HasAveraged(uint32_t device) const;
+    /** \return participants of the current (or last) step that had not averaged at its end */
+    uint32_t GetNStragglers() const;
+    /** \return model messages of the current (or last) step that arrived complete */
+    uint32_t GetNModelsReceived() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** Per-device state of a step. */
+    struct DeviceState
+    {
+        bool participating{false};
+        bool trained{false};
+        bool averaged{false};
+        std::set<uint32_t> pending; //!< in-neighbours whose message is awaited
+        std::map<uint32_t, std::shared_ptr<const D2dModelPayload>> received; //!< by origin
+    };
+
+    /**
+     * \param device the device
+     * \param step the step it trained for
+     */
+    void Trained(uint32_t device, uint64_t step);
+    /** \param r a reception on the D2D channel */
+    void Receive(const D2dReception& r);
+    /** \param record an outcome of a message one of the devices sent */
+    void Delivery(const D2dDeliveryRecord& record);
+    /**
+     * \param device receiver
+     * \param origin sender whose message is resolved
+     */
+    void Resolve(uint32_t device, uint32_t origin);
+    /** \param device average if everything it waits for is there */
+    void TryAverage(uint32_t device);
+    /** \param device average its own model with what arrived */
+    void Average(uint32_t device);
+    /** \brief Hand the queued messages whose radios are free to the senders' radios. */
+    void Pump();
+
+    /** A model message waiting for its radios. */
+    struct Queued
+    {
+        uint32_t src;
+        uint32_t dst;
+        Ptr<D2dMessage> message;
+    };
+
+    std::vector<Ptr<D2dLearner>> m_learners;
+    Ptr<D2dChannel> m_channel;
+    D2dDeliveryMode m_mode{D2dDeliveryMode::RELIABLE};
+    D2dModelCodec m_codec;
+    bool m_bySamples{false};
+
+    uint64_t m_step{0}; //!< step counter (stale events carry an older one)
+    uint32_t m_round{0};
+    bool m_open{false};
+    uint32_t m_waiting{0}; //!< participants that have not averaged
+    uint32_t m_received{0};
+    std::vector<DeviceState> m_state;
+    std::vector<std::vector<uint32_t>> m_out; //!< out[j]: participants that want j's model
+    std::map<uint64_t, std::pair<uint32_t, uint32_t>> m_messages; //!< msgId -> (src, dst)
+    std::list<Queued> m_queue;       //!< messages not handed to a radio yet
+    std::vector<bool> m_txBusy;      //!< device's radio is sending a model (any step)
+    std::vector<uint32_t> m_rxCount; //!< models on their way to the device (any step)
+    /** msgId -> (src, dst) of every model message on the air, of any step */
+    std::map<uint64_t, std::pair<uint32_t, uint32_t>> m_inFlight;
+    AveragedCallback m_averaged;
+    Callback<void> m_done;
+};
+
+} // namespace ns3
+
+#endif /* D2D_MODEL_EXCHANGE_H */
