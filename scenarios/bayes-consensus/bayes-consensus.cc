@@ -5,11 +5,13 @@
  * public belief to its out-neighbours over the D2D channel, and at the step deadline
  * combines what arrived by eq. (3) (or by a loss rule, for what did not). Modes:
  * discrete (a parameter grid no single device can identify, see
- * D2dCoordinateBeliefLearner) and gaussian-linear (Example 1: distributed Bayesian linear
- * regression). --cooperation=isolated and central run the comparison learners with the
- * same data. Writes beliefs.csv, consensus.csv, rounds.csv, messages.csv, energy.csv and
- * run.json (with lambda_max, the stationary distribution and the Theorem 1 bound) into
- * --outDir.
+ * D2dCoordinateBeliefLearner), gaussian-linear (Example 1: distributed Bayesian linear
+ * regression) and variational (sec. 3.1: mean-field Gaussian posteriors over a LibTorch
+ * classifier's weights on Fashion-MNIST, each device seeing only some classes; the local
+ * update is a training job in simulated time, see D2dVariationalLearner).
+ * --cooperation=isolated and central run the comparison learners with the same data.
+ * Writes beliefs.csv, consensus.csv, rounds.csv, messages.csv, energy.csv and run.json
+ * (with lambda_max, the stationary distribution and the Theorem 1 bound) into --outDir.
  *
  * SPDX-License-Identifier: GPL-2.0-only
  */
@@ -17,8 +19,12 @@
 #include "ns3/d2d-belief-consensus-matrix.h"
 #include "ns3/d2d-belief-consensus.h"
 #include "ns3/d2d-coordinate-belief-learner.h"
+#include "ns3/d2d-fashion-mnist.h"
 #include "ns3/d2d-gaussian-linear-learner.h"
 #include "ns3/d2d-network-options.h"
+#include "ns3/d2d-partitioner.h"
+#include "ns3/d2d-torch-runtime.h"
+#include "ns3/d2d-variational-learner.h"
 #include "ns3/d2dlearn-module.h"
 
 #include <cmath>
@@ -64,6 +70,22 @@ ParseLevels(const std::string& text, std::vector<uint32_t>& out)
     return !out.empty();
 }
 
+/** \return true if argv sets --name (as --name=value or --name value) */
+bool
+Given(int argc, char* argv[], const std::string& name)
+{
+    const std::string flag = "--" + name;
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::string a = argv[i];
+        if (a == flag || a.rfind(flag + "=", 0) == 0)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
 } // namespace
 
 int
@@ -85,6 +107,18 @@ main(int argc, char* argv[])
     double coinEps = 0.1;                  // discrete: eps of p(t) = eps + (1 - 2 eps) t
     double delta = 0.1;                    // Theorem 1 confidence delta
     uint32_t nTest = 1000;                 // gaussian-linear: test-set size
+    // variational (defaults of --steps and --stepInterval: 20 and 1 s in this mode)
+    std::string model = "logistic";                      // logistic | mlp[:WxW] | cnn[:C1xC2]
+    std::string dataDir = D2dFashionMnist::DefaultDir(); // Fashion-MNIST idx .gz files
+    double dataFraction = 0.1;                           // fraction of the train and test sets used
+    uint32_t classesPerDevice = 2; // classes each device sees (labels partition)
+    uint32_t localSteps = 50;      // Adam steps (mini-batches) per local update
+    uint32_t batchSize = 32;       // samples per mini-batch
+    uint32_t mcSamples = 1;        // weight draws per mini-batch
+    double learningRate = 0.01;    // Adam step size
+    double priorVariance = 0.01;   // prior N(0, priorVariance) per weight
+    double initialSigma = 0.0;     // sigma of q at the first update (0: the prior's)
+    uint32_t threads = 2;          // LibTorch worker threads (0: train inline)
 
     D2dScenarioSupport support("bayes-consensus");
     std::vector<D2dScenarioSupport::Param> params = net.GetParams();
@@ -103,7 +137,18 @@ main(int argc, char* argv[])
                    {"thetaTrue", 's'},
                    {"coinEps", 'd'},
                    {"delta", 'd'},
-                   {"nTest", 'u'}});
+                   {"nTest", 'u'},
+                   {"model", 's'},
+                   {"dataDir", 's'},
+                   {"dataFraction", 'd'},
+                   {"classesPerDevice", 'u'},
+                   {"localSteps", 'u'},
+                   {"batchSize", 'u'},
+                   {"mcSamples", 'u'},
+                   {"learningRate", 'd'},
+                   {"priorVariance", 'd'},
+                   {"initialSigma", 'd'},
+                   {"threads", 'u'}});
     for (auto& p : params)
     {
         if (p.name == "reliable")
@@ -115,15 +160,17 @@ main(int argc, char* argv[])
 
     CommandLine cmd(__FILE__);
     net.AddValues(cmd);
-    cmd.AddValue("mode", "Beliefs: discrete, gaussian-linear (variational: not yet)", mode);
+    cmd.AddValue("mode", "Beliefs: discrete, gaussian-linear or variational", mode);
     cmd.AddValue("cooperation", "network, isolated or central", cooperation);
-    cmd.AddValue("steps", "Number of steps (samples per device)", steps);
-    cmd.AddValue("stepInterval", "Time between steps; beliefs must arrive within it", stepInterval);
+    cmd.AddValue("steps", "Number of steps (samples per device; variational default 20)", steps);
+    cmd.AddValue("stepInterval",
+                 "Time between steps; beliefs must arrive within it (variational default 1s)",
+                 stepInterval);
     cmd.AddValue("lossRule", "Missing neighbour belief: reuse or renormalize", lossRule);
     cmd.AddValue("graph",
                  "W from: ring, complete, range (devices within --rangeM), file (--wFile), "
-                 "example1 (seed 003's 2-user W); default ring (discrete), example1 "
-                 "(gaussian-linear)",
+                 "example1 (seed 003's 2-user W); default ring (discrete, variational), "
+                 "example1 (gaussian-linear)",
                  graph);
     cmd.AddValue("wFile", "CSV file with the N x N stochastic matrix W (--graph=file)", wFile);
     cmd.AddValue("rangeM", "--graph=range: devices within this distance are linked, m", rangeM);
@@ -138,17 +185,39 @@ main(int argc, char* argv[])
     cmd.AddValue("coinEps", "discrete: coin probability p(t) = eps + (1 - 2 eps) t", coinEps);
     cmd.AddValue("delta", "Theorem 1: confidence delta", delta);
     cmd.AddValue("nTest", "gaussian-linear: test-set size", nTest);
+    cmd.AddValue("model", "variational: logistic, mlp[:WxW..] or cnn[:C1xC2]", model);
+    cmd.AddValue("dataDir", "variational: folder of the Fashion-MNIST idx .gz files", dataDir);
+    cmd.AddValue("dataFraction",
+                 "variational: fraction of the Fashion-MNIST train and test sets used",
+                 dataFraction);
+    cmd.AddValue("classesPerDevice", "variational: classes each device sees", classesPerDevice);
+    cmd.AddValue("localSteps",
+                 "variational: Adam steps (mini-batches) per local update",
+                 localSteps);
+    cmd.AddValue("batchSize", "variational: samples per mini-batch", batchSize);
+    cmd.AddValue("mcSamples", "variational: weight draws per mini-batch", mcSamples);
+    cmd.AddValue("learningRate", "variational: Adam step size", learningRate);
+    cmd.AddValue("priorVariance", "variational: prior variance per weight", priorVariance);
+    cmd.AddValue("initialSigma",
+                 "variational: sigma of q at the first update (0: the prior's)",
+                 initialSigma);
+    cmd.AddValue("threads", "variational: LibTorch worker threads (0: train inline)", threads);
     cmd.Parse(argc, argv);
 
     // Validation: one line naming the parameter and the accepted range, before simulating.
-    if (mode == "variational")
+    if (mode != "discrete" && mode != "gaussian-linear" && mode != "variational")
     {
-        support.Fail("--mode=variational is not implemented yet (accepted now: discrete or "
-                     "gaussian-linear)");
+        support.Fail("--mode=" + mode +
+                     " is not accepted (discrete, gaussian-linear or variational)");
     }
-    if (mode != "discrete" && mode != "gaussian-linear")
+    const bool variational = mode == "variational";
+    if (variational && !Given(argc, argv, "steps"))
     {
-        support.Fail("--mode=" + mode + " is not accepted (discrete, gaussian-linear)");
+        steps = 20;
+    }
+    if (variational && !Given(argc, argv, "stepInterval"))
+    {
+        stepInterval = Seconds(1);
     }
     if (cooperation != "network" && cooperation != "isolated" && cooperation != "central")
     {
@@ -166,7 +235,7 @@ main(int argc, char* argv[])
     const bool discrete = mode == "discrete";
     if (graph.empty())
     {
-        graph = discrete ? "ring" : "example1";
+        graph = discrete || variational ? "ring" : "example1";
     }
     if (graph != "ring" && graph != "complete" && graph != "range" && graph != "file" &&
         graph != "example1")
@@ -194,6 +263,29 @@ main(int argc, char* argv[])
     support.CheckRange("coinEps", coinEps, 1e-9, 0.499999);
     support.CheckRange("delta", delta, 1e-12, 0.999999);
     support.CheckRange("nTest", nTest, 1, 1e7);
+    D2dModelSpec spec;
+    try
+    {
+        spec = D2dModelSpec::Parse(model);
+    }
+    catch (const std::exception& e)
+    {
+        support.Fail(std::string("--") + e.what());
+    }
+    if (spec.arch == "linear")
+    {
+        support.Fail("--model=linear is a regression model; variational classifies "
+                     "Fashion-MNIST (accepted: logistic, mlp[:WxW..], cnn[:C1xC2])");
+    }
+    support.CheckRange("dataFraction", dataFraction, 1e-6, 1);
+    support.CheckRange("classesPerDevice", classesPerDevice, 1, 10);
+    support.CheckRange("localSteps", localSteps, 1, 1e7);
+    support.CheckRange("batchSize", batchSize, 1, 1e6);
+    support.CheckRange("mcSamples", mcSamples, 1, 1000);
+    support.CheckRange("learningRate", learningRate, 1e-12, 1e3);
+    support.CheckRange("priorVariance", priorVariance, 1e-12, 1e6);
+    support.CheckRange("initialSigma", initialSigma, 0, 1e3);
+    support.CheckRange("threads", threads, 0, 256);
     std::vector<uint32_t> thetaLevels;
     if (!ParseLevels(thetaTrue, thetaLevels))
     {
@@ -243,7 +335,11 @@ main(int argc, char* argv[])
     {
         net.nDevices = fixedN;
     }
-    net.Validate(support, discrete ? 9 : 2, 2);
+    if (variational && !Given(argc, argv, "reliable"))
+    {
+        net.reliable = true; // a belief of tens of fragments rarely arrives whole otherwise
+    }
+    net.Validate(support, discrete ? 9 : (variational ? 5 : 2), 2);
     if (fixedN > 0 && net.nDevices != fixedN)
     {
         support.Fail(fmt::format("--nDevices={} does not match --graph={}, whose W is {} x {} "
@@ -284,6 +380,51 @@ main(int argc, char* argv[])
             support.Fail("--graph=" + graph + ": " + e.what());
         }
     }
+    // variational: Fashion-MNIST loaded and split before any output exists (a missing or
+    // corrupt file is bad input).
+    Ptr<D2dVariationalLearner> vlearner;
+    if (variational)
+    {
+        std::shared_ptr<D2dDataset> train;
+        std::shared_ptr<D2dDataset> test;
+        std::vector<D2dShard> shards;
+        try
+        {
+            train = D2dFashionMnist::Load(dataDir, "train", dataFraction, net.seed);
+            test = D2dFashionMnist::Load(dataDir, "test", dataFraction, net.seed + 1);
+            if (train->Size() < 10 * n)
+            {
+                support.Fail(fmt::format("--dataFraction={} leaves {} training samples for "
+                                         "{} devices (accepted: at least 10 per device)",
+                                         dataFraction,
+                                         train->Size(),
+                                         n));
+            }
+            shards = D2dPartitioner::LabelsPerDevice(*train, n, classesPerDevice, {}, net.seed);
+        }
+        catch (const std::exception& e)
+        {
+            support.Fail(std::string("--") + e.what());
+        }
+        if (shards.empty() || shards[0].indices.empty())
+        {
+            support.Fail(fmt::format("--dataFraction={} with --classesPerDevice={} leaves no "
+                                     "samples per device (accepted: a larger dataFraction)",
+                                     dataFraction,
+                                     classesPerDevice));
+        }
+        D2dTorchRuntime::SetWorkers(threads);
+        D2dTorchRuntime::Seed(net.seed);
+        D2dVariationalConfig config;
+        config.spec = spec;
+        config.localSteps = localSteps;
+        config.batchSize = batchSize;
+        config.mcSamples = mcSamples;
+        config.learningRate = learningRate;
+        config.priorVariance = priorVariance;
+        config.initialSigma = initialSigma;
+        vlearner = Create<D2dVariationalLearner>(config, train, shards, test, net.seed);
+    }
     support.SetQuiet(net.quiet);
     std::unique_ptr<D2dTraceHelper> traces = net.OpenTraces(support);
     D2dNetwork network = net.Build(*traces, false);
@@ -319,6 +460,30 @@ main(int argc, char* argv[])
     {
         coordinate = Create<D2dCoordinateBeliefLearner>(n, levels, thetaLevels, coinEps);
         learner = coordinate;
+    }
+    else if (variational)
+    {
+        std::vector<Ptr<D2dComputeModel>> compute;
+        Time longest;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            compute.push_back(D2dHelper::GetComputeModel(network.devices.Get(i)));
+            longest =
+                std::max(longest, compute.back()->GetJobDuration(vlearner->GetLocalUpdateFlops(i)));
+        }
+        if (longest >= stepInterval)
+        {
+            traces.reset(); // deletes the temporary files (Fail exits without unwinding)
+            Simulator::Destroy();
+            support.Fail(fmt::format("--stepInterval={}s is not longer than a local update's "
+                                     "modelled training time, {}s (accepted: stepInterval > "
+                                     "{}s, or fewer --localSteps / a smaller --model)",
+                                     stepInterval.GetSeconds(),
+                                     longest.GetSeconds(),
+                                     longest.GetSeconds()));
+        }
+        vlearner->SetComputeModels(compute);
+        learner = vlearner;
     }
     else
     {
@@ -358,9 +523,11 @@ main(int argc, char* argv[])
     const bool central = cooperation == "central";
     protocol->TraceConnectWithoutContext(
         "StepDone",
-        Callback<void, uint32_t>([&, tr, central, n](uint32_t k) {
+        Callback<void, uint32_t>([&, tr, central, n, variational](uint32_t k) {
             const int64_t first = central ? -1 : 0;
             const int64_t last = central ? -1 : int64_t(n) - 1;
+            std::vector<std::pair<std::string, double>> mean; // variational: node -1
+            uint32_t live = 0;
             for (int64_t i = first; i <= last; ++i)
             {
                 if (i >= 0 && transports[i]->IsOff())
@@ -368,9 +535,23 @@ main(int argc, char* argv[])
                     continue; // a depleted device no longer learns
                 }
                 beliefs << k << ',' << i << ',' << learner->GetBeliefsRow(i) << '\n';
-                for (const auto& [metric, value] : learner->GetMetrics(i))
+                const auto metrics = learner->GetMetrics(i);
+                for (std::size_t m = 0; m < metrics.size(); ++m)
                 {
-                    tr->WriteRound(k, Simulator::Now(), i, metric, value);
+                    tr->WriteRound(k, Simulator::Now(), i, metrics[m].first, metrics[m].second);
+                    if (mean.size() <= m)
+                    {
+                        mean.emplace_back(metrics[m].first, 0.0);
+                    }
+                    mean[m].second += metrics[m].second;
+                }
+                ++live;
+            }
+            if (variational && !central && live > 0)
+            {
+                for (const auto& [metric, sum] : mean)
+                {
+                    tr->WriteRound(k, Simulator::Now(), -1, metric, sum / live);
                 }
             }
         }));
@@ -399,7 +580,7 @@ main(int argc, char* argv[])
     traces->AddParameter("weights", weights);
     traces->AddParameter("broadcast", broadcast);
     traces->AddParameter("beliefBytes",
-                         uint64_t(learner->GetNValues()) * D2dBeliefPayload::BYTES_PER_VALUE);
+                         uint64_t(learner->GetNValues()) * learner->GetBytesPerValue());
     traces->AddParameterJson("W", w.ToJson());
     const double lambdaMax = w.LambdaMax();
     const auto v = w.StationaryDistribution();
@@ -424,6 +605,24 @@ main(int argc, char* argv[])
                                                                      coordinate->GetC(),
                                                                      delta));
     }
+    else if (variational)
+    {
+        traces->AddParameter("model", spec.ToString());
+        traces->AddParameter("dataDir", dataDir);
+        traces->AddParameter("dataFraction", dataFraction);
+        traces->AddParameter("classesPerDevice", classesPerDevice);
+        traces->AddParameter("localSteps", localSteps);
+        traces->AddParameter("batchSize", batchSize);
+        traces->AddParameter("mcSamples", mcSamples);
+        traces->AddParameter("learningRate", learningRate);
+        traces->AddParameter("priorVariance", priorVariance);
+        traces->AddParameter("initialSigma", initialSigma);
+        traces->AddParameter("threads", threads);
+        traces->AddParameter("parameters", vlearner->GetNParameters());
+        traces->AddParameter("localUpdateFlops", vlearner->GetLocalUpdateFlops(0));
+        // Gaussian posteriors over a network's weights: Theorem 1 does not apply.
+        traces->AddParameterJson("theorem1_bound", "null");
+    }
     else
     {
         traces->AddParameter("nTest", nTest);
@@ -437,6 +636,7 @@ main(int argc, char* argv[])
     support.StartProgress(duration / 10, duration);
     Simulator::Stop(duration + NanoSeconds(1));
     Simulator::Run();
+    traces->AddParameter("missedLocalUpdates", protocol->GetMissedUpdates());
     try
     {
         traces->Finish(net.seed, support.WallSeconds());
@@ -451,11 +651,12 @@ main(int argc, char* argv[])
         const auto t = protocol->GetTotals();
         std::fprintf(stderr,
                      "bayes-consensus: %u steps; neighbour beliefs fresh %llu, reused %llu, "
-                     "renormalized out %llu; traces in %s\n",
+                     "renormalized out %llu; local updates missed %llu; traces in %s\n",
                      protocol->GetCompletedSteps(),
                      static_cast<unsigned long long>(t[0]),
                      static_cast<unsigned long long>(t[1]),
                      static_cast<unsigned long long>(t[2]),
+                     static_cast<unsigned long long>(protocol->GetMissedUpdates()),
                      net.outDir.c_str());
     }
     protocol->Dispose();

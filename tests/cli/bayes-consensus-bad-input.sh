@@ -2,7 +2,8 @@
 # Bad input to the bayes-consensus scenario: each case must stop the program before
 # simulating with a non-zero exit status (not a crash), exactly one line on stderr naming
 # the parameter, nothing on stdout, and no file in --outDir. Covers W files that are not
-# stochastic, not strongly connected, periodic or malformed, bad enums and ranges.
+# stochastic, not strongly connected, periodic or malformed, bad enums and ranges, and the
+# flags of --mode=variational (model, data, training, a step shorter than the training).
 #
 # Usage: bash bayes-consensus-bad-input.sh PATH/TO/bayes-consensus
 set -euo pipefail
@@ -71,7 +72,6 @@ expect_reject wFile --graph=file
 expect_reject wFile --graph=ring --wFile="$TMP/periodic.csv"
 expect_reject nDevices --graph=file --wFile="$TMP/valid3.csv" --nDevices=5
 expect_reject mode --mode=bogus
-expect_reject "not implemented" --mode=variational
 expect_reject cooperation --cooperation=everyone
 expect_reject lossRule --lossRule=ignore
 expect_reject graph --graph=star
@@ -89,6 +89,23 @@ expect_reject nDevices --nDevices=2
 expect_reject nDevices --mode=gaussian-linear --nDevices=3
 expect_reject bogus --bogus=1
 expect_reject spectralEfficiency --spectralEfficiency=0
+expect_reject model --mode=variational --model=transformer
+expect_reject model --mode=variational --model=linear
+expect_reject model --mode=variational --model=mlp:0
+expect_reject dataFraction --mode=variational --dataFraction=0
+expect_reject dataFraction --mode=variational --dataFraction=1.5
+expect_reject dataFraction --mode=variational --dataFraction=0.0001
+expect_reject dataDir --mode=variational --dataDir="$TMP/no-such-dir"
+expect_reject classesPerDevice --mode=variational --classesPerDevice=0
+expect_reject classesPerDevice --mode=variational --classesPerDevice=11
+expect_reject localSteps --mode=variational --localSteps=0
+expect_reject batchSize --mode=variational --batchSize=0
+expect_reject mcSamples --mode=variational --mcSamples=0
+expect_reject learningRate --mode=variational --learningRate=-0.1
+expect_reject priorVariance --mode=variational --priorVariance=0
+expect_reject initialSigma --mode=variational --initialSigma=-1
+expect_reject threads --mode=variational --threads=1000
+expect_reject stepInterval --mode=variational --stepInterval=1ms
 
 echo "check: --PrintHelp exits 0"
 if ! "$BIN" --PrintHelp >/dev/null 2>&1; then

@@ -33,7 +33,8 @@ FILES="beliefs.csv consensus.csv rounds.csv messages.csv energy.csv"
 variant=0
 for extra in "" "--lossRule=renormalize" "--cooperation=isolated" "--cooperation=central" \
     "--mode=gaussian-linear" "--mode=gaussian-linear --lossRule=renormalize --steps=50" \
-    "--graph=range --rangeM=120 --weights=metropolis" "--noisePowerW=1e-10"; do
+    "--graph=range --rangeM=120 --weights=metropolis" "--noisePowerW=1e-10" \
+    "--mode=variational --steps=3 --localSteps=10 --dataFraction=0.05"; do
     variant=$((variant + 1))
     echo "check: $extra: same seed -> identical traces, other seed -> different beliefs"
     # shellcheck disable=SC2086

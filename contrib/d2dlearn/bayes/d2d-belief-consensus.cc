@@ -81,7 +81,12 @@ D2dBeliefConsensus::GetTypeId()
             .AddTraceSource("StepDone",
                             "Every device has applied eq. (3) of a step.",
                             MakeTraceSourceAccessor(&D2dBeliefConsensus::m_stepDoneTrace),
-                            "ns3::D2dBeliefConsensus::StepDoneTracedCallback");
+                            "ns3::D2dBeliefConsensus::StepDoneTracedCallback")
+            .AddTraceSource("LocalUpdateMissed",
+                            "A live device's local update had not completed at the step "
+                            "deadline (step, node): it skips the step's consensus.",
+                            MakeTraceSourceAccessor(&D2dBeliefConsensus::m_missedTrace),
+                            "ns3::D2dBeliefConsensus::LocalUpdateMissedTracedCallback");
     return tid;
 }
 
@@ -175,16 +180,32 @@ D2dBeliefConsensus::BeginStep(uint32_t k)
                 m_public[i] = nullptr;
                 continue;
             }
-            // Steps 1-2: sample and eq. (2).
-            m_public[i] = std::make_shared<const D2dBeliefPayload>(i, k, m_learner->LocalUpdate(i));
-            if (m_cooperation == NETWORK && !m_out[i].empty())
-            {
-                const Time offset = m_stepInterval * (m_sendWindowFraction * i / n);
-                Simulator::Schedule(offset, &D2dBeliefConsensus::SendBelief, this, i, k);
-            }
+            // Steps 1-2: sample and eq. (2), at once or as a training job in simulated time.
+            m_public[i] = nullptr;
+            m_learner->StartLocalUpdate(
+                i,
+                Callback<void, const std::vector<double>&>(
+                    [this, i, k](const std::vector<double>& b) { LocalDone(i, k, b); }));
         }
     }
     Simulator::Schedule(m_stepInterval, &D2dBeliefConsensus::Deadline, this, k);
+}
+
+void
+D2dBeliefConsensus::LocalDone(uint32_t i, uint32_t k, const std::vector<double>& values)
+{
+    NS_LOG_FUNCTION(this << i << k);
+    if (m_completed >= k)
+    {
+        return; // finished after the step's deadline: counted as missed there, discarded
+    }
+    m_public[i] = std::make_shared<const D2dBeliefPayload>(i, k, values);
+    if (m_cooperation == NETWORK && !m_out[i].empty())
+    {
+        // Device i's turn in the send window, counted from the end of its update.
+        const Time offset = m_stepInterval * (m_sendWindowFraction * i / m_learner->GetNDevices());
+        Simulator::Schedule(offset, &D2dBeliefConsensus::SendBelief, this, i, k);
+    }
 }
 
 void
@@ -194,7 +215,7 @@ D2dBeliefConsensus::SendBelief(uint32_t i, uint32_t k)
     {
         return;
     }
-    const uint64_t bytes = D2dBeliefPayload::BYTES_PER_VALUE * m_public[i]->GetValues().size();
+    const uint64_t bytes = m_learner->GetBytesPerValue() * m_public[i]->GetValues().size();
     auto message = Create<D2dMessage>("belief", bytes, m_public[i]);
     const auto mode = m_reliable ? D2dDeliveryMode::RELIABLE : D2dDeliveryMode::UNRELIABLE;
     if (m_broadcast)
@@ -250,8 +271,16 @@ D2dBeliefConsensus::Deadline(uint32_t k)
     {
         for (uint32_t i = 0; i < n; ++i)
         {
-            if (!IsLive(i) || !m_public[i])
+            if (!IsLive(i))
             {
+                continue;
+            }
+            if (!m_public[i] || m_public[i]->GetStep() != k)
+            {
+                // The local update did not complete by the deadline (or could not start):
+                // no b_i^(k), no consensus; rho_i stays.
+                ++m_missed;
+                m_missedTrace(k, i);
                 continue;
             }
             std::vector<double> weights;
@@ -341,6 +370,12 @@ std::vector<uint64_t>
 D2dBeliefConsensus::GetTotals() const
 {
     return m_totals;
+}
+
+uint64_t
+D2dBeliefConsensus::GetMissedUpdates() const
+{
+    return m_missed;
 }
 
 } // namespace ns3

@@ -26,13 +26,18 @@ namespace ns3
  * a whole network (one object drives every device).
  *
  * Step k (k = 1 .. Steps) starts at (k - 1) x StepInterval. Each live device draws its
- * sample and forms its public belief b_i^(k) by eq. (2) (D2dBeliefLearner::LocalUpdate),
- * then sends it in a D2dMessage of kind "belief" (size: the belief's values as float64,
- * 8 bytes each; the payload a D2dBeliefPayload shared by reference) to its out-neighbours
- * in W: one broadcast (attribute Broadcast, default) or one unicast per out-neighbour, in
- * the delivery mode of attribute Reliable. Devices send in turn, device i at
- * (k - 1) x StepInterval + i / N x SendWindowFraction x StepInterval, so that half-duplex
- * radios do not lose each other's beliefs because they all transmit at once.
+ * sample and forms its public belief b_i^(k) by eq. (2)
+ * (D2dBeliefLearner::StartLocalUpdate: at once, or at the completion of a training job in
+ * simulated time), then sends it in a D2dMessage of kind "belief" (size: the belief's
+ * values x D2dBeliefLearner::GetBytesPerValue(), 8 for float64; the payload a
+ * D2dBeliefPayload shared by reference) to its out-neighbours in W: one broadcast
+ * (attribute Broadcast, default) or one unicast per out-neighbour, in the delivery mode
+ * of attribute Reliable. Devices send in turn, device i at i / N x SendWindowFraction x
+ * StepInterval after its update completed (for updates that take no time, after
+ * (k - 1) x StepInterval), so that half-duplex radios do not lose each other's beliefs
+ * because they all transmit at once. A device whose update has not completed at the
+ * deadline skips the step's consensus (its private belief stays; trace
+ * LocalUpdateMissed) and the late result is discarded.
  *
  * At the step deadline k x StepInterval every live device applies eq. (3) over itself and
  * its in-neighbours j (W_ij > 0). Neighbour j's belief is *fresh* if b_j^(k) arrived
@@ -97,6 +102,8 @@ class D2dBeliefConsensus : public Object
     Time GetDuration() const;
     /** \return totals over all steps and devices: fresh, reused, renormalized out */
     std::vector<uint64_t> GetTotals() const;
+    /** \return (step, live device) pairs whose local update missed the deadline */
+    uint64_t GetMissedUpdates() const;
 
     /**
      * Signature of the Consensus trace.
@@ -113,6 +120,8 @@ class D2dBeliefConsensus : public Object
                                             uint32_t renormalizedOut);
     /** Signature of the StepDone trace. \param step k */
     typedef void (*StepDoneTracedCallback)(uint32_t step);
+    /** Signature of the LocalUpdateMissed trace. \param step k \param node device i */
+    typedef void (*LocalUpdateMissedTracedCallback)(uint32_t step, uint32_t node);
 
   protected:
     void DoDispose() override;
@@ -122,6 +131,12 @@ class D2dBeliefConsensus : public Object
     void BeginStep(uint32_t k);
     /** \param k step whose deadline it is: consensus, then the next step */
     void Deadline(uint32_t k);
+    /**
+     * \param i device
+     * \param k step
+     * \param values b_i^(k), the local update's result
+     */
+    void LocalDone(uint32_t i, uint32_t k, const std::vector<double>& values);
     /** \param i device \param k step: send b_i^(k) */
     void SendBelief(uint32_t i, uint32_t k);
     /** \param reception a belief received */
@@ -149,9 +164,11 @@ class D2dBeliefConsensus : public Object
     uint32_t m_currentStep{0};
     uint32_t m_completed{0};
     std::vector<uint64_t> m_totals{0, 0, 0};
+    uint64_t m_missed{0}; //!< local updates not completed by their deadline
 
     TracedCallback<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t> m_consensusTrace;
     TracedCallback<uint32_t> m_stepDoneTrace;
+    TracedCallback<uint32_t, uint32_t> m_missedTrace;
 };
 
 } // namespace ns3

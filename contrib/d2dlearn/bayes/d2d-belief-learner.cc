@@ -9,4 +9,17 @@ namespace ns3
 
 D2dBeliefLearner::~D2dBeliefLearner() = default;
 
+bool
+D2dBeliefLearner::StartLocalUpdate(uint32_t i, Callback<void, const std::vector<double>&> done)
+{
+    done(LocalUpdate(i));
+    return true;
+}
+
+uint64_t
+D2dBeliefLearner::GetBytesPerValue() const
+{
+    return 8;
+}
+
 } // namespace ns3

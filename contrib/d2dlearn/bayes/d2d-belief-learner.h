@@ -5,6 +5,7 @@
 #ifndef D2D_BELIEF_LEARNER_H
 #define D2D_BELIEF_LEARNER_H
 
+#include "ns3/callback.h"
 #include "ns3/simple-ref-count.h"
 
 #include <cstdint>
@@ -44,6 +45,21 @@ class D2dBeliefLearner : public SimpleRefCount<D2dBeliefLearner>
      * \return b_i^(k)
      */
     virtual std::vector<double> LocalUpdate(uint32_t i) = 0;
+    /**
+     * \brief Steps 1-2 in simulated time: start device i's local update; `done` gets b_i^(k)
+     * when it completes. The default calls LocalUpdate(i) and `done` at once (an update
+     * that takes no time); a learner whose update is a training job (D2dVariationalLearner)
+     * calls `done` at the job's completion event, or never (battery depleted mid-job).
+     * \param i device
+     * \param done called with b_i^(k)
+     * \return false if the update could not start (depleted battery, or a job still running)
+     */
+    virtual bool StartLocalUpdate(uint32_t i, Callback<void, const std::vector<double>&> done);
+    /**
+     * \return bytes of one value of a public belief on the air (the message size is this
+     * times GetNValues()); default 8 (float64)
+     */
+    virtual uint64_t GetBytesPerValue() const;
     /**
      * \brief Step 4, eq. (3): the private belief of i from weighted public beliefs.
      * \param i device

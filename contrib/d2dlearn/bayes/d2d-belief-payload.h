@@ -17,8 +17,9 @@ namespace ns3
  * \ingroup d2dlearn
  * \brief A public belief b_j^(k) on the air (seed 003, sec. 3 step 3): the sender, the
  * step it belongs to and its values (the M log-probabilities of a discrete belief, or the
- * natural parameters of a Gaussian one). The message carrying it is sized as the values in
- * float64 (8 bytes each).
+ * natural parameters of a Gaussian one). The message carrying it is sized as the values
+ * times D2dBeliefLearner::GetBytesPerValue() (8 bytes, float64, unless the learner sends
+ * float32 like D2dVariationalLearner).
  */
 class D2dBeliefPayload : public D2dPayload
 {
@@ -53,7 +54,7 @@ class D2dBeliefPayload : public D2dPayload
         return m_values;
     }
 
-    /** Bytes per value on the air: float64. */
+    /** Bytes per value on the air of the discrete and Gaussian learners: float64. */
     static constexpr uint64_t BYTES_PER_VALUE = 8;
 
   private:
