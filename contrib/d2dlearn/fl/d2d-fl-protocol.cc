@@ -48,7 +48,8 @@ D2dFlProtocol::GetTypeId()
             .AddAttribute("Compression",
                           "Model values on the air: float32 or float16",
                           StringValue("float32"),
-                          MakeStringAccessor(&D2dFlProtocol::m_compression),
+                          MakeStringAccessor(&D2dFlProtocol::SetCompression,
+                                             &D2dFlProtocol::GetCompression),
                           MakeStringChecker())
             .AddAttribute("EvaluateDevices",
                           "Decentralized protocols: write each device's test accuracy and "
@@ -68,10 +69,17 @@ D2dFlProtocol::D2dFlProtocol()
 }
 
 void
-D2dFlProtocol::NotifyConstructionCompleted()
+D2dFlProtocol::SetCompression(const std::string& compression)
 {
-    m_codec = D2dModelCodec(m_compression); // attributes are set by now
-    Object::NotifyConstructionCompleted();
+    NS_ABORT_MSG_IF(compression != "float32" && compression != "float16",
+                    "D2dFlProtocol::Compression: " << compression << " (float32 or float16)");
+    m_codec = D2dModelCodec(compression);
+}
+
+std::string
+D2dFlProtocol::GetCompression() const
+{
+    return m_codec.GetCompression();
 }
 
 void

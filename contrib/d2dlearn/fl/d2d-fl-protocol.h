@@ -65,7 +65,6 @@ class D2dFlProtocol : public Object
 
   protected:
     void DoDispose() override;
-    void NotifyConstructionCompleted() override;
 
     /** \return the local training job of a round (LocalEpochs / LocalSteps) */
     D2dTrainTask LocalTask() const;
@@ -123,7 +122,11 @@ class D2dFlProtocol : public Object
     Time m_roundStart;                        //!< when the current round started
 
   private:
-    std::string m_compression;
+    /** \param compression "float32" or "float16" (the Compression attribute) */
+    void SetCompression(const std::string& compression);
+    /** \return the Compression attribute */
+    std::string GetCompression() const;
+
     bool m_evaluateDevices;
     uint32_t m_roundsDone{0};
     double m_lastAccuracy{0};
