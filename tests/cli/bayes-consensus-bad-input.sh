@@ -12,44 +12,8 @@ BIN=${1:?usage: bash bayes-consensus-bad-input.sh PATH/TO/bayes-consensus}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/bayes-bad-input.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
-failures=0
-ncase=0
-fail() {
-    echo "  FAIL: $*"
-    failures=$((failures + 1))
-}
-
-# expect_reject WORD ARGS... : the single stderr line must contain WORD.
-expect_reject() {
-    local name=$1
-    shift
-    ncase=$((ncase + 1))
-    local out="$TMP/out$ncase"
-    echo "check: $* -> rejected, one stderr line naming '$name', nothing in outDir"
-    local rc=0
-    timeout 20 "$BIN" "$@" --outDir="$out" >"$TMP/stdout" 2>"$TMP/stderr" || rc=$?
-    local lines
-    lines=$(awk 'END { print NR }' "$TMP/stderr")
-    if [ "$rc" -eq 0 ]; then
-        fail "exit status 0 (expected non-zero)"
-    elif [ "$rc" -eq 124 ] || [ "$rc" -gt 125 ]; then
-        fail "exit status $rc: the program crashed or timed out"
-    fi
-    if [ "$lines" -ne 1 ]; then
-        fail "stderr has $lines lines (expected exactly 1):"
-        head -n 5 "$TMP/stderr" | sed 's/^/    | /'
-    elif ! grep -qF -- "$name" "$TMP/stderr"; then
-        fail "stderr does not name '$name': $(cat "$TMP/stderr")"
-    else
-        echo "  stderr: $(cat "$TMP/stderr")"
-    fi
-    if [ -s "$TMP/stdout" ]; then
-        fail "stdout is not empty"
-    fi
-    if [ -e "$out" ] && [ -n "$(find "$out" -mindepth 1 -print -quit)" ]; then
-        fail "outDir is not empty: $(find "$out" -mindepth 1 | tr '\n' ' ')"
-    fi
-}
+# shellcheck source=lib-bad-input.sh
+source "$(dirname "$0")/lib-bad-input.sh"
 
 printf '0.9,0.2,0\n0.3,0.4,0.3\n0,0.5,0.5\n' >"$TMP/notstochastic.csv"
 printf '0.5,0.5,0\n0.5,0.5,0\n0,0,1\n' >"$TMP/disconnected.csv"
