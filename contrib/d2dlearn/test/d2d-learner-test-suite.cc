@@ -1,0 +1,347 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Test suite "d2d-learner": the LibTorch learner and models as messages.
+ *
+ * - model messages: true size (header + 4 or 2 bytes per value) and float16 values
+ *   rounded as IEEE binary16 (hand values);
+ * - parameter counts and FLOPs per training sample against hand formulas (logistic, MLP,
+ *   CNN);
+ * - a training job lasts samples x FLOPs / (FLOP/s) x slow-down of simulated time, and
+ *   its result is invisible before its completion event;
+ * - a device whose battery dies mid-job never completes it; a depleted device cannot
+ *   start one;
+ * - regression: the linear model on seed 003's Example 1 data recovers theta* and the
+ *   noise variance;
+ * - determinism: the same seed and id give the same weights after training on 2 workers,
+ *   whatever ran concurrently.
+ */
+
+#include "ns3/constant-position-mobility-model.h"
+#include "ns3/d2d-compute-model.h"
+#include "ns3/d2d-fashion-mnist.h"
+#include "ns3/d2d-helper.h"
+#include "ns3/d2d-learner.h"
+#include "ns3/d2d-model-payload.h"
+#include "ns3/d2d-partitioner.h"
+#include "ns3/d2d-synthetic-data.h"
+#include "ns3/d2d-torch-runtime.h"
+#include "ns3/double.h"
+#include "ns3/energy-source-container.h"
+#include "ns3/node-container.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+
+#include <cmath>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+std::shared_ptr<const D2dDataset>
+SmallMnist()
+{
+    static std::shared_ptr<const D2dDataset> data =
+        D2dFashionMnist::Load(D2dFashionMnist::DefaultDir(), "test", 0.05, 1); // 500 samples
+    return data;
+}
+
+D2dShard
+FirstN(std::size_t n)
+{
+    D2dShard s;
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        s.indices.push_back(i);
+    }
+    return s;
+}
+
+/** Model messages: sizes and float16 rounding. */
+class ModelMessageTestCase : public TestCase
+{
+  public:
+    ModelMessageTestCase()
+        : TestCase("Model messages have their true size; float16 values are rounded to binary16")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        D2dModelCodec f32("float32");
+        D2dModelCodec f16("float16");
+        NS_TEST_ASSERT_MSG_EQ(f32.BytesFor(1000), 32u + 4000u, "float32 size");
+        NS_TEST_ASSERT_MSG_EQ(f16.BytesFor(1000), 32u + 2000u, "float16 size");
+        const std::vector<float> values{1.0f / 3.0f, 65504.0f, 1e-8f, -2.5f, 0.1f};
+        auto m16 = f16.Encode("update", "weights", 4, 7, 2, values, {1, 3});
+        auto p = m16->GetPayloadAs<D2dModelPayload>();
+        NS_TEST_ASSERT_MSG_EQ(m16->GetSizeBytes(), 32u + 2 * 5 + 4 * 2, "size with recipients");
+        // binary16: 1/3 -> 0x3555 = 0.333251953125; 65504 is the largest finite value;
+        // 1e-8 is below half the smallest subnormal (2^-25): 0; 0.1 -> 0x2E66.
+        NS_TEST_ASSERT_MSG_EQ((*p->values)[0], 0.333251953125f, "1/3");
+        NS_TEST_ASSERT_MSG_EQ((*p->values)[1], 65504.0f, "max half");
+        NS_TEST_ASSERT_MSG_EQ((*p->values)[2], 0.0f, "underflow");
+        NS_TEST_ASSERT_MSG_EQ((*p->values)[3], -2.5f, "exact");
+        NS_TEST_ASSERT_MSG_EQ((*p->values)[4], 0.0999755859375f, "0.1");
+        NS_TEST_ASSERT_MSG_EQ(p->round, 4u, "round");
+        NS_TEST_ASSERT_MSG_EQ(p->samples, 7u, "samples");
+        NS_TEST_ASSERT_MSG_EQ(p->IsFor(1), true, "recipient 1");
+        NS_TEST_ASSERT_MSG_EQ(p->IsFor(2), false, "not recipient 2");
+        auto m32 = f32.Encode("update", "weights", 0, 0, 0, values);
+        NS_TEST_ASSERT_MSG_EQ((*m32->GetPayloadAs<D2dModelPayload>()->values == values),
+                              true,
+                              "float32 values unchanged");
+        NS_TEST_ASSERT_MSG_EQ(m32->GetPayloadAs<D2dModelPayload>()->IsFor(9), true, "all");
+    }
+};
+
+/** Parameter counts and FLOPs per sample. */
+class ModelSizeTestCase : public TestCase
+{
+  public:
+    ModelSizeTestCase()
+        : TestCase("Parameter counts and FLOPs per training sample of logistic, MLP and CNN")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto data = SmallMnist();
+
+        struct Case
+        {
+            std::string model;
+            double params;
+            double forward;
+        };
+
+        const std::vector<Case> cases{
+            {"logistic", 784.0 * 10 + 10, 2.0 * 784 * 10},
+            {"mlp:64", 784.0 * 64 + 64 + 64 * 10 + 10, 2.0 * (784 * 64 + 64 * 10)},
+            {"mlp:32x16",
+             784.0 * 32 + 32 + 32 * 16 + 16 + 16 * 10 + 10,
+             2.0 * (784 * 32 + 32 * 16 + 16 * 10)},
+            // conv 5x5 'same' + 2x2 pooling twice: 28x28x16, 14x14x32, then 7x7x32 -> 10.
+            {"cnn:16x32",
+             (25.0 * 16 + 16) + (16.0 * 25 * 32 + 32) + (32.0 * 49 * 10 + 10),
+             2.0 * 25 * 16 * 28 * 28 + 2.0 * 16 * 25 * 32 * 14 * 14 + 2.0 * 32 * 49 * 10}};
+        for (const auto& c : cases)
+        {
+            auto l = CreateObject<D2dLearner>();
+            l->Setup(0, D2dModelSpec::Parse(c.model), data, FirstN(10), 1);
+            NS_TEST_ASSERT_MSG_EQ(l->GetNParameters(), c.params, c.model << " parameters");
+            NS_TEST_ASSERT_MSG_EQ_TOL(l->GetTrainingFlopsPerSample(),
+                                      3 * c.forward,
+                                      1e-6,
+                                      c.model << " FLOPs");
+            NS_TEST_ASSERT_MSG_EQ(l->GetParameters().size(), c.params, c.model << " flat");
+            NS_TEST_ASSERT_MSG_EQ(D2dModelSpec::Parse(c.model).ToString(), c.model, "round trip");
+        }
+    }
+};
+
+/** Training takes simulated time; depletion mid-job. */
+class TrainingTimeTestCase : public TestCase
+{
+  public:
+    TrainingTimeTestCase()
+        : TestCase("A training job lasts its modelled work; a battery dying mid-job never "
+                   "completes it")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        D2dTorchRuntime::SetWorkers(2);
+        auto data = SmallMnist();
+        NodeContainer nodes;
+        nodes.Create(2);
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            auto m = CreateObject<ConstantPositionMobilityModel>();
+            m->SetPosition(Vector(i, 0, 0));
+            nodes.Get(i)->AggregateObject(m);
+        }
+        D2dHelper d2d;
+        d2d.SetComputeAttribute("FlopsPerSecond", DoubleValue(1e9));
+        d2d.SetComputeAttribute("BusyPowerW", DoubleValue(2.0));
+        d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e6));
+        d2d.Install(nodes);
+        // Device 1: slowed down 3x, and a battery that lasts 0.05 s of computing.
+        auto slow = D2dHelper::GetComputeModel(nodes.Get(1));
+        slow->SetAttribute("SlowdownFactor", DoubleValue(3.0));
+        nodes.Get(1)->GetObject<EnergySourceContainer>()->Get(0)->SetAttribute(
+            "BasicEnergySourceInitialEnergyJ",
+            DoubleValue(0.1));
+
+        const D2dModelSpec spec = D2dModelSpec::Parse("mlp:64");
+        std::vector<Ptr<D2dLearner>> learners;
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            auto l = CreateObject<D2dLearner>();
+            l->Setup(i, spec, data, FirstN(100), 1);
+            l->SetComputeModel(D2dHelper::GetComputeModel(nodes.Get(i)));
+            learners.push_back(l);
+        }
+        const double flops = 100 * 2 * 3 * 2.0 * (784 * 64 + 64 * 10); // 2 epochs
+        double doneAt = -1;
+        bool visibleEarly = true;
+        bool slowDone = false;
+        D2dTrainTask task;
+        task.epochs = 2;
+        const auto before = learners[0]->GetParameters();
+        Simulator::Schedule(Seconds(1), [&]() {
+            NS_TEST_EXPECT_MSG_EQ(
+                learners[0]->Train(
+                    task,
+                    Callback<void, const D2dTrainResult&>([&](const D2dTrainResult& r) {
+                        doneAt = Simulator::Now().GetSeconds();
+                        NS_TEST_EXPECT_MSG_EQ(r.samples, 200u, "samples");
+                        NS_TEST_EXPECT_MSG_EQ(r.steps, 8u, "4 steps/epoch");
+                    })),
+                true,
+                "device 0 starts");
+            NS_TEST_EXPECT_MSG_EQ(
+                learners[1]->Train(task,
+                                   Callback<void, const D2dTrainResult&>(
+                                       [&](const D2dTrainResult&) { slowDone = true; })),
+                true,
+                "device 1 starts");
+        });
+        // Half-way, the job runs: the learner refuses to show its weights (IsTraining).
+        Simulator::Schedule(Seconds(1) + Seconds(flops / 1e9 / 2),
+                            [&]() { visibleEarly = !learners[0]->IsTraining(); });
+        Simulator::Stop(Seconds(10));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ_TOL(doneAt, 1 + flops / 1e9, 1e-9, "duration = FLOPs / FLOP/s");
+        NS_TEST_ASSERT_MSG_EQ(visibleEarly, false, "result hidden until completion");
+        NS_TEST_ASSERT_MSG_EQ((learners[0]->GetParameters() != before), true, "it trained");
+        // Device 1 needs 3 x flops / 1e9 = 0.196 s at 2 W = 0.39 J > 0.1 J: it dies at
+        // 0.05 s and never completes.
+        NS_TEST_ASSERT_MSG_EQ(slowDone, false, "a depleted device never completes");
+        NS_TEST_ASSERT_MSG_EQ(learners[1]->IsTraining(), true, "its job stays unfinished");
+        Simulator::Destroy();
+
+        // A depleted device cannot start a job.
+        NodeContainer dead;
+        dead.Create(1);
+        dead.Get(0)->AggregateObject(CreateObject<ConstantPositionMobilityModel>());
+        D2dHelper d2d2;
+        d2d2.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e-9));
+        d2d2.SetComputeAttribute("IdlePowerW", DoubleValue(1.0));
+        d2d2.Install(dead);
+        auto l = CreateObject<D2dLearner>();
+        l->Setup(0, spec, data, FirstN(10), 1);
+        l->SetComputeModel(D2dHelper::GetComputeModel(dead.Get(0)));
+        bool started = true;
+        Simulator::Schedule(Seconds(1), [&]() {
+            started = l->Train(task, Callback<void, const D2dTrainResult&>());
+        });
+        Simulator::Stop(Seconds(2));
+        Simulator::Run();
+        Simulator::Destroy();
+        NS_TEST_ASSERT_MSG_EQ(started, false, "depleted: Train refuses");
+    }
+};
+
+/** Regression on Example 1's data. */
+class RegressionTestCase : public TestCase
+{
+  public:
+    RegressionTestCase()
+        : TestCase("The linear model recovers theta* of seed 003 Example 1 (regression path)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto train = D2dSyntheticData::Example1(-1, 4000, 1);
+        auto test = D2dSyntheticData::Example1(-1, 4000, 2);
+        auto l = CreateObject<D2dLearner>();
+        l->SetAttribute("LearningRate", DoubleValue(0.05));
+        l->Setup(0, D2dModelSpec::Parse("linear"), train, FirstN(train->Size()), 1);
+        D2dTrainTask task;
+        task.epochs = 10;
+        l->Train(task, Callback<void, const D2dTrainResult&>());
+        Simulator::Run();
+        Simulator::Destroy();
+        const auto w = l->GetParameters(); // weight [1 x 2], then bias
+        NS_TEST_ASSERT_MSG_EQ(w.size(), 3u, "two weights and a bias");
+        NS_TEST_ASSERT_MSG_EQ_TOL(w[0], 0.5, 0.1, "theta_1");
+        NS_TEST_ASSERT_MSG_EQ_TOL(w[1], 0.8, 0.1, "theta_2");
+        NS_TEST_ASSERT_MSG_EQ_TOL(w[2], -0.3, 0.1, "theta_0");
+        const auto r = l->Evaluate(*test);
+        // The best MSE is the noise variance 0.8^2 = 0.64.
+        NS_TEST_ASSERT_MSG_EQ_TOL(r.loss, 0.64, 0.064, "test MSE near the noise variance");
+    }
+};
+
+/** Determinism with concurrent workers. */
+class DeterminismTestCase : public TestCase
+{
+  public:
+    DeterminismTestCase()
+        : TestCase("Same seed and id, same weights after training on 2 workers; other id, "
+                   "other weights")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        D2dTorchRuntime::SetWorkers(2);
+        auto data = SmallMnist();
+        auto run = [&](uint32_t others) {
+            std::vector<Ptr<D2dLearner>> ls;
+            for (uint32_t i = 0; i <= others; ++i)
+            {
+                auto l = CreateObject<D2dLearner>();
+                l->Setup(i == 0 ? 5 : 100 + i, D2dModelSpec::Parse("mlp:32"), data, FirstN(200), 9);
+                D2dTrainTask task;
+                task.epochs = 3;
+                l->Train(task, Callback<void, const D2dTrainResult&>());
+                ls.push_back(l);
+            }
+            Simulator::Run();
+            Simulator::Destroy();
+            return ls[0]->GetParameters();
+        };
+        const auto alone = run(0);
+        const auto crowded = run(5); // 5 other jobs run concurrently on the pool
+        NS_TEST_ASSERT_MSG_EQ((alone == crowded), true, "bitwise equal");
+        auto other = CreateObject<D2dLearner>();
+        other->Setup(6, D2dModelSpec::Parse("mlp:32"), data, FirstN(200), 9);
+        auto same = CreateObject<D2dLearner>();
+        same->Setup(5, D2dModelSpec::Parse("mlp:32"), data, FirstN(200), 9);
+        NS_TEST_ASSERT_MSG_EQ((other->GetParameters() != same->GetParameters()),
+                              true,
+                              "another id draws other initial weights");
+    }
+};
+
+class D2dLearnerTestSuite : public TestSuite
+{
+  public:
+    D2dLearnerTestSuite()
+        : TestSuite("d2d-learner", UNIT)
+    {
+        AddTestCase(new ModelMessageTestCase, TestCase::QUICK);
+        AddTestCase(new ModelSizeTestCase, TestCase::QUICK);
+        AddTestCase(new TrainingTimeTestCase, TestCase::QUICK);
+        AddTestCase(new RegressionTestCase, TestCase::QUICK);
+        AddTestCase(new DeterminismTestCase, TestCase::QUICK);
+    }
+};
+
+static D2dLearnerTestSuite g_d2dLearnerTestSuite;
+
+} // namespace
