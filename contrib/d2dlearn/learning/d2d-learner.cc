@@ -250,7 +250,7 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
     const uint64_t stepsPerEpoch = static_cast<uint64_t>((n + job.batchSize - 1) / job.batchSize);
     const uint64_t totalSteps =
         job.task.maxSteps > 0 ? job.task.maxSteps : stepsPerEpoch * job.task.epochs;
-    double lossSum = 0;
+    auto lossSum = torch::zeros({}, torch::kDouble); // summed without a sync per step
     torch::Tensor perm;
     for (uint64_t step = 0; step < totalSteps; ++step)
     {
@@ -266,7 +266,7 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
         auto y = s.targets.index_select(0, order);
         opt->zero_grad();
         auto loss = Loss(s.regression, net->forward(x), y);
-        lossSum += loss.item<double>();
+        lossSum += loss.detach().to(torch::kDouble);
         if (!center.empty())
         {
             // FedProx local objective: F_k(w) + (mu / 2) ||w - w^t||^2.
@@ -286,7 +286,7 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
         p.mutable_grad() = torch::Tensor(); // free the gradient buffers between jobs
     }
     r.steps = totalSteps;
-    r.meanLoss = totalSteps > 0 ? lossSum / static_cast<double>(totalSteps) : 0.0;
+    r.meanLoss = totalSteps > 0 ? lossSum.item<double>() / static_cast<double>(totalSteps) : 0.0;
     s.result = r;
 }
 } // namespace
