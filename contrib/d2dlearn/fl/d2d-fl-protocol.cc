@@ -45,12 +45,12 @@ D2dFlProtocol::GetTypeId()
                           TimeValue(Seconds(0)),
                           MakeTimeAccessor(&D2dFlProtocol::m_deadline),
                           MakeTimeChecker(Seconds(0)))
-            .AddAttribute("Compression",
-                          "Model values on the air: float32 or float16",
-                          StringValue("float32"),
-                          MakeStringAccessor(&D2dFlProtocol::SetCompression,
-                                             &D2dFlProtocol::GetCompression),
-                          MakeStringChecker())
+            .AddAttribute(
+                "Compression",
+                "Model values on the air: float32 or float16",
+                StringValue("float32"),
+                MakeStringAccessor(&D2dFlProtocol::SetCompression, &D2dFlProtocol::GetCompression),
+                MakeStringChecker())
             .AddAttribute("EvaluateDevices",
                           "Decentralized protocols: write each device's test accuracy and "
                           "loss every round (costly with thousands of devices)",
@@ -192,20 +192,40 @@ D2dFlProtocol::RecordGlobal(uint32_t round, const std::vector<float>& values)
 void
 D2dFlProtocol::RecordDevices(uint32_t round, const std::vector<uint32_t>& devices)
 {
-    std::vector<std::shared_ptr<const std::vector<float>>> models;
-    std::vector<double> weights;
+    NS_ABORT_MSG_IF(!m_test, "D2dFlProtocol: no test set");
+    // Devices still training (stragglers, dead batteries) have no visible model.
+    std::vector<uint32_t> idle;
     for (auto i : devices)
     {
-        if (m_learners[i]->IsTraining())
+        if (!m_learners[i]->IsTraining())
         {
-            continue; // a straggler still training: its model is not visible
+            idle.push_back(i);
         }
-        models.push_back(
-            std::make_shared<const std::vector<float>>(m_learners[i]->GetParameters()));
-        weights.push_back(1.0);
+    }
+    if (idle.empty())
+    {
+        return;
+    }
+    // Node -1: the mean of the devices' own test figures (every device, or with
+    // EvaluateDevices = false an evenly spread sample of up to 16 of them).
+    std::vector<uint32_t> evaluated = idle;
+    if (!m_evaluateDevices && idle.size() > 16)
+    {
+        evaluated.clear();
+        for (std::size_t k = 0; k < 16; ++k)
+        {
+            evaluated.push_back(idle[k * idle.size() / 16]);
+        }
+    }
+    double accuracy = 0;
+    double loss = 0;
+    for (auto i : evaluated)
+    {
+        const auto r = m_learners[i]->Evaluate(*m_test);
+        accuracy += r.accuracy;
+        loss += r.loss;
         if (m_evaluateDevices)
         {
-            auto r = m_learners[i]->Evaluate(*m_test);
             if (m_test->numClasses > 0)
             {
                 WriteRow(round, i, "accuracy", r.accuracy);
@@ -213,12 +233,29 @@ D2dFlProtocol::RecordDevices(uint32_t round, const std::vector<uint32_t>& device
             WriteRow(round, i, "loss", r.loss);
         }
     }
-    if (models.empty())
+    m_lastAccuracy = accuracy / static_cast<double>(evaluated.size());
+    m_lastLoss = loss / static_cast<double>(evaluated.size());
+    if (m_test->numClasses > 0)
     {
-        return;
+        WriteRow(round, -1, "accuracy", m_lastAccuracy);
     }
-    const auto mean = WeightedAverage(models, weights);
-    // Consensus distance: (1/K) sum_k ||w_k - mean||^2.
+    WriteRow(round, -1, "loss", m_lastLoss);
+
+    // The devices' parameter average, when they share an architecture: its distance to
+    // the devices, (1/K) sum_k ||w_k - mean||^2, and its test accuracy (what one averaging
+    // step over all devices would give).
+    std::vector<std::shared_ptr<const std::vector<float>>> models;
+    for (auto i : idle)
+    {
+        models.push_back(
+            std::make_shared<const std::vector<float>>(m_learners[i]->GetParameters()));
+        if (models.back()->size() != models.front()->size() ||
+            m_learners[i]->GetSpec().ToString() != m_learners[idle[0]]->GetSpec().ToString())
+        {
+            return; // heterogeneous architectures: no mean model
+        }
+    }
+    const auto mean = WeightedAverage(models, std::vector<double>(models.size(), 1.0));
     double distance = 0;
     for (const auto& m : models)
     {
@@ -229,8 +266,13 @@ D2dFlProtocol::RecordDevices(uint32_t round, const std::vector<uint32_t>& device
         }
     }
     distance /= static_cast<double>(models.size());
-    RecordGlobal(round, mean);
     WriteRow(round, -1, "consensus_distance", distance);
+    const auto r = m_learners[idle[0]]->Evaluate(mean, *m_test);
+    if (m_test->numClasses > 0)
+    {
+        WriteRow(round, -1, "mean_model_accuracy", r.accuracy);
+    }
+    WriteRow(round, -1, "mean_model_loss", r.loss);
 }
 
 void

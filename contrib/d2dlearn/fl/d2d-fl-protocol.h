@@ -53,7 +53,10 @@ class D2dFlProtocol : public Object
 
     /** \return rounds completed */
     uint32_t GetRoundsDone() const;
-    /** \return test accuracy of the global (or mean) model after the last round */
+    /**
+     * \return test accuracy after the last round: the global model's, or the mean of the
+     * devices' accuracies (decentralized protocols)
+     */
     double GetLastAccuracy() const;
     /** \return test loss of the global (or mean) model after the last round */
     double GetLastLoss() const;
@@ -78,9 +81,12 @@ class D2dFlProtocol : public Object
     void RecordGlobal(uint32_t round, const std::vector<float>& values);
 
     /**
-     * \brief Evaluate every device's own model (rows for each node, if EvaluateDevices),
-     * the mean model (node -1: `accuracy`, `loss`) and write `consensus_distance`, the mean
-     * squared distance of the devices' parameters from their mean (node -1).
+     * \brief Evaluate the devices' own models: rows per node (if EvaluateDevices), node -1
+     * `accuracy` and `loss` = the mean over the devices (over an evenly spread sample of
+     * up to 16 devices if not EvaluateDevices); when the devices share an architecture,
+     * also node -1 `consensus_distance` (mean squared distance of their parameters from
+     * their average) and `mean_model_accuracy` / `mean_model_loss` (that average's).
+     * Devices still training are left out.
      * \param round the round
      * \param devices the devices to include (e.g. those with a battery left)
      */

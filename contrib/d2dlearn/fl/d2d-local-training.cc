@@ -24,8 +24,8 @@ D2dLocalTraining::GetTypeId()
             .SetGroupName("D2dlearn")
             .AddConstructor<D2dLocalTraining>()
             .AddAttribute("CommonInitialModel",
-                          "Every device starts from device 0's initial weights (false: "
-                          "each from its own initialization)",
+                          "Every device of device 0's architecture starts from device 0's "
+                          "initial weights (false: each from its own initialization)",
                           BooleanValue(true),
                           MakeBooleanAccessor(&D2dLocalTraining::m_commonInitialModel),
                           MakeBooleanChecker());
@@ -69,7 +69,9 @@ D2dLocalTraining::Start()
         const auto w0 = m_learners[0]->GetParameters();
         for (uint32_t i = 1; i < k; ++i)
         {
-            if (!m_learners[i]->IsTraining())
+            // Only devices of device 0's architecture can take its weights.
+            if (!m_learners[i]->IsTraining() &&
+                m_learners[i]->GetSpec().ToString() == m_learners[0]->GetSpec().ToString())
             {
                 m_learners[i]->SetParameters(w0);
             }
