@@ -53,6 +53,11 @@ run "$TMP/lossy-a" --seed=5 --reliable=false --compression=float16 --areaSideM=1
 run "$TMP/lossy-b" --seed=5 --reliable=false --compression=float16 --areaSideM=150
 same "$TMP/lossy-a" "$TMP/lossy-b" "lossy"
 
+echo "check: heterogeneous architectures (local, MLP and CNN devices) -> identical traces"
+run "$TMP/het-a" --algorithm=local --model=mlp:16,cnn:4x8 --seed=6
+run "$TMP/het-b" --algorithm=local --model=mlp:16,cnn:4x8 --seed=6
+same "$TMP/het-a" "$TMP/het-b" "heterogeneous"
+
 echo "check: --seed=4 gives other traces"
 run "$TMP/fedavg-seed4" --algorithm=fedavg --seed=4 --threads=2
 if cmp -s "$TMP/fedavg-a/rounds.csv" "$TMP/fedavg-seed4/rounds.csv"; then
