@@ -497,8 +497,8 @@ D2dLearner::Train(const D2dTrainTask& task, Callback<void, const D2dTrainResult&
     m_jobStart = Simulator::Now();
     m_done = done;
     auto impl = m_impl; // the worker keeps the state alive
+    m_jobFlops = flops;
     m_impl->job = D2dTorchRuntime::Submit([impl, job]() { RunTraining(*impl, job); });
-    m_impl->result.flops = flops;
     return true;
 }
 
@@ -506,10 +506,9 @@ void
 D2dLearner::Complete()
 {
     NS_LOG_FUNCTION(this << m_id);
-    const double flops = m_impl->result.flops;
-    m_impl->job.get(); // waits for the worker; rethrows its exception
-    D2dTrainResult result = m_impl->result;
-    result.flops = flops;
+    m_impl->job.get();                      // waits for the worker; rethrows its exception
+    D2dTrainResult result = m_impl->result; // written by the worker only
+    result.flops = m_jobFlops;
     m_training = false;
     m_trainingDoneTrace(m_id, m_jobStart, Simulator::Now(), result);
     auto done = m_done;

@@ -198,6 +198,7 @@ class D2dLearner : public Object
     uint32_t m_batchSize;
     bool m_training{false};
     Time m_jobStart;
+    double m_jobFlops{0}; //!< modelled FLOPs of the running job
     Callback<void, const D2dTrainResult&> m_done;
     TracedCallback<uint32_t, Time, Time, const D2dTrainResult&> m_trainingDoneTrace;
 };

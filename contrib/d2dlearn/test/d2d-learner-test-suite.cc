@@ -206,6 +206,7 @@ class TrainingTimeTestCase : public TestCase
                         doneAt = Simulator::Now().GetSeconds();
                         NS_TEST_EXPECT_MSG_EQ(r.samples, 200u, "samples");
                         NS_TEST_EXPECT_MSG_EQ(r.steps, 8u, "4 steps/epoch");
+                        NS_TEST_EXPECT_MSG_EQ_TOL(r.flops, flops, 1e-3, "modelled FLOPs");
                     })),
                 true,
                 "device 0 starts");
