@@ -9,6 +9,7 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
@@ -49,6 +50,12 @@ D2dFedAvg::GetTypeId()
                           StringValue("broadcast"),
                           MakeStringAccessor(&D2dFedAvg::m_downlink),
                           MakeStringChecker())
+            .AddAttribute("UploadRetries",
+                          "Reliable mode: times a device sends its update again after the "
+                          "link's retransmissions ran out, while the round is open",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&D2dFedAvg::m_uploadRetries),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("GlobalLearningRate",
                           "Server step eta of w <- w - eta g (1: FedAvg's weighted average)",
                           DoubleValue(1.0),
@@ -79,6 +86,7 @@ D2dFedAvg::SetD2sChannel(Ptr<D2dChannel> d2s, D2dDeliveryMode mode)
     for (uint32_t i = 0; i < n; ++i)
     {
         d2s->GetRadio(i)->SetReceiveCallback(MakeCallback(&D2dFedAvg::ClientReceive, this));
+        d2s->GetRadio(i)->SetSendDoneCallback(MakeCallback(&D2dFedAvg::UploadDone, this));
     }
     d2s->GetRadio(n)->SetReceiveCallback(MakeCallback(&D2dFedAvg::ServerReceive, this));
 }
@@ -88,6 +96,18 @@ D2dFedAvg::AssignStreams(int64_t stream)
 {
     m_pick->SetStream(stream);
     return 1;
+}
+
+uint64_t
+D2dFedAvg::GetTotalParticipants() const
+{
+    return m_totalParticipants;
+}
+
+uint64_t
+D2dFedAvg::GetTotalUploadRetries() const
+{
+    return m_totalUploadRetries;
 }
 
 const std::vector<float>&
@@ -207,7 +227,37 @@ D2dFedAvg::ClientTrained(uint32_t device, uint32_t round, const D2dTrainResult& 
                                   learner->GetNSamples(),
                                   device,
                                   gradient ? *result.gradient : learner->GetParameters());
-    m_d2s->GetRadio(device)->Send(message, GetNDevices(), m_mode);
+    const uint64_t id = m_d2s->GetRadio(device)->Send(message, GetNDevices(), m_mode);
+    if (id != 0 && m_mode == D2dDeliveryMode::RELIABLE)
+    {
+        m_uploads[id] = Upload{device, round, 0, message};
+    }
+}
+
+void
+D2dFedAvg::UploadDone(uint64_t msgId, uint32_t /* dst */, bool success)
+{
+    auto it = m_uploads.find(msgId);
+    if (it == m_uploads.end())
+    {
+        return;
+    }
+    Upload upload = it->second;
+    m_uploads.erase(it);
+    // Reliable mode: failure means the link's retransmissions ran out. Send the update
+    // again while its round is open, at most UploadRetries times.
+    if (success || upload.attempts >= m_uploadRetries || !m_roundOpen || upload.round != m_round)
+    {
+        return;
+    }
+    const uint64_t id = m_d2s->GetRadio(upload.device)->Send(upload.message, GetNDevices(), m_mode);
+    if (id != 0)
+    {
+        ++upload.attempts;
+        ++m_uploadRetriesThisRound;
+        ++m_totalUploadRetries;
+        m_uploads[id] = upload;
+    }
 }
 
 void
@@ -260,6 +310,12 @@ D2dFedAvg::EndOfRound()
     WriteRow(m_round, -1, "round_time_s", (Simulator::Now() - m_roundStart).GetSeconds());
     WriteRow(m_round, -1, "participants", static_cast<double>(m_answers.size()));
     WriteRow(m_round, -1, "stragglers", static_cast<double>(m_selected.size() - m_answers.size()));
+    if (m_mode == D2dDeliveryMode::RELIABLE)
+    {
+        WriteRow(m_round, -1, "upload_retries", static_cast<double>(m_uploadRetriesThisRound));
+    }
+    m_uploadRetriesThisRound = 0;
+    m_totalParticipants += m_answers.size();
     EndRound(MakeCallback(&D2dFedAvg::StartRound, this));
 }
 

@@ -34,9 +34,11 @@ namespace ns3
  *     w^{t+1} = w^t - eta sum_k (n_k / n) g_k.
  * The round ends when every sampled device has answered or at RoundDeadline after its
  * start, whichever is first; answers that have not arrived (stragglers, dead batteries,
- * lost messages) are left out, and late answers are ignored. rounds.csv gets, per round,
- * the global model's `accuracy` and `loss`, `round_time_s`, `participants` (answers
- * aggregated) and `stragglers` (sampled devices left out).
+ * lost messages) are left out, and late answers are ignored. In reliable mode an update
+ * whose link ran out of retransmissions is sent again while the round is open
+ * (UploadRetries). rounds.csv gets, per round, the global model's `accuracy` and `loss`,
+ * `round_time_s`, `participants` (answers aggregated), `stragglers` (sampled devices left
+ * out) and, in reliable mode, `upload_retries`.
  */
 class D2dFedAvg : public D2dFlProtocol
 {
@@ -61,6 +63,11 @@ class D2dFedAvg : public D2dFlProtocol
      */
     int64_t AssignStreams(int64_t stream);
 
+    /** \return answers aggregated in all rounds so far */
+    uint64_t GetTotalParticipants() const;
+    /** \return updates sent again (UploadRetries) in all rounds so far */
+    uint64_t GetTotalUploadRetries() const;
+
     /** \return the current global model */
     const std::vector<float>& GetGlobalModel() const;
 
@@ -78,6 +85,13 @@ class D2dFedAvg : public D2dFlProtocol
     void ServerReceive(const D2dReception& r);
     /** \param r a reception at a device */
     void ClientReceive(const D2dReception& r);
+    /**
+     * \brief A device's upload ended (its D2S radio's send-done callback).
+     * \param msgId the message
+     * \param dst the server's index
+     * \param success reliable mode: every fragment arrived
+     */
+    void UploadDone(uint64_t msgId, uint32_t dst, bool success);
     /**
      * \param device the device
      * \param round the round it trained for
@@ -97,6 +111,21 @@ class D2dFedAvg : public D2dFlProtocol
     std::shared_ptr<const std::vector<float>> m_sent; //!< w^t as sent (codec-rounded)
     std::set<uint32_t> m_selected;                    //!< sampled this round
     std::map<uint32_t, std::shared_ptr<const D2dModelPayload>> m_answers; //!< arrived
+
+    /** An update on its way to the server (reliable mode). */
+    struct Upload
+    {
+        uint32_t device;
+        uint32_t round;
+        uint32_t attempts; //!< retries so far
+        Ptr<const D2dMessage> message;
+    };
+
+    std::map<uint64_t, Upload> m_uploads; //!< by message id
+    uint32_t m_uploadRetries;
+    uint32_t m_uploadRetriesThisRound{0};
+    uint64_t m_totalUploadRetries{0};
+    uint64_t m_totalParticipants{0};
     EventId m_deadlineEvent;
     bool m_roundOpen{false};
 };

@@ -73,6 +73,9 @@ struct FlSetup
     double learningRate{0.05};
     Time deadline{Seconds(0)};
     std::map<uint32_t, double> slowdown; //!< device -> SlowdownFactor
+    double d2sDropProbability{0};        //!< > 0: P_D of every D2S link (eq. 18)
+    uint32_t maxRetransmissions{7};      //!< of the D2S channel
+    uint32_t uploadRetries{2};           //!< D2dFedAvg::UploadRetries
 };
 
 /** What a run showed. */
@@ -85,6 +88,8 @@ struct FlOutcome
     std::map<uint32_t, std::vector<float>> trained; //!< device -> weights after training
     std::map<uint32_t, uint64_t> samples;           //!< device -> n_k
     std::vector<D2dTrainResult> results;            //!< every training result
+    uint64_t participants{0};                       //!< answers aggregated, all rounds
+    uint64_t uploadRetries{0};                      //!< updates sent again
 };
 
 FlOutcome
@@ -105,6 +110,22 @@ RunFl(const FlSetup& s)
     d2d.Install(nodes);
     Ptr<Node> server = CreateObject<Node>();
     Ptr<D2dChannel> d2s = d2d.InstallServer(server, nodes, 3.0);
+    d2s->SetAttribute("MaxRetransmissions", UintegerValue(s.maxRetransmissions));
+    if (s.d2sDropProbability > 0)
+    {
+        // Eq. 18, P_D = 1 - exp(-(2^r - 1) sigma^2 / W): the noise that gives the target
+        // P_D on the (equal-length) D2S links, from W measured with the current noise.
+        const double noise = 1e-13;
+        d2s->SetAttribute("NoisePowerW", DoubleValue(noise));
+        const double p0 = d2s->GetDropProbability(s.nDevices, 0);
+        NS_ABORT_MSG_IF(!(p0 > 1e-9 && p0 < 0.5), "probe P_D " << p0);
+        const double rssW = -3.0 * noise / std::log1p(-p0);
+        d2s->SetAttribute("NoisePowerW",
+                          DoubleValue(-std::log1p(-s.d2sDropProbability) * rssW / 3.0));
+        NS_ABORT_MSG_IF(std::fabs(d2s->GetDropProbability(s.nDevices, 0) - s.d2sDropProbability) >
+                            1e-9,
+                        "P_D " << d2s->GetDropProbability(s.nDevices, 0));
+    }
     d2d.AssignStreams(10);
 
     std::vector<D2dShard> shards =
@@ -144,7 +165,9 @@ RunFl(const FlSetup& s)
                                                     "ProximalMu",
                                                     DoubleValue(s.mu),
                                                     "GlobalLearningRate",
-                                                    DoubleValue(s.globalLearningRate));
+                                                    DoubleValue(s.globalLearningRate),
+                                                    "UploadRetries",
+                                                    UintegerValue(s.uploadRetries));
     fl->SetAttribute("Rounds", UintegerValue(s.rounds));
     fl->SetAttribute("LocalEpochs", UintegerValue(s.localEpochs));
     fl->SetAttribute("RoundDeadline", TimeValue(s.deadline));
@@ -163,6 +186,8 @@ RunFl(const FlSetup& s)
     Simulator::Stop(Seconds(1e6)); // safety: the protocol stops the simulator itself
     Simulator::Run();
     out.global = fl->GetGlobalModel();
+    out.participants = fl->GetTotalParticipants();
+    out.uploadRetries = fl->GetTotalUploadRetries();
     Simulator::Destroy();
     return out;
 }
@@ -379,6 +404,42 @@ class FedProxFedSgdTestCase : public TestCase
     }
 };
 
+/** Failed uploads are sent again on a lossy D2S link. */
+class FedAvgUploadRetryTestCase : public TestCase
+{
+  public:
+    FedAvgUploadRetryTestCase()
+        : TestCase("On a lossy D2S link, updates whose retransmissions ran out are sent again")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // P_D 0.05 per fragment, one retransmission: a 203 kB update (136 fragments) fails
+        // with probability 1 - (1 - 0.05^2)^136 = 0.29.
+        FlSetup s;
+        s.nDevices = 6;
+        s.rounds = 4;
+        s.deadline = Seconds(5);
+        s.d2sDropProbability = 0.05;
+        s.maxRetransmissions = 1;
+        s.uploadRetries = 0;
+        const FlOutcome without = RunFl(s);
+        s.uploadRetries = 3;
+        const FlOutcome with = RunFl(s);
+        std::printf("participants over 4 rounds of 6: %llu without upload retries, %llu with "
+                    "(%llu updates sent again)\n",
+                    static_cast<unsigned long long>(without.participants),
+                    static_cast<unsigned long long>(with.participants),
+                    static_cast<unsigned long long>(with.uploadRetries));
+        NS_TEST_ASSERT_MSG_EQ(without.uploadRetries, 0u, "no retries when not allowed");
+        NS_TEST_ASSERT_MSG_GT(with.uploadRetries, 0u, "some updates failed and were resent");
+        NS_TEST_ASSERT_MSG_LT(without.participants, 24u, "losses cost answers");
+        NS_TEST_ASSERT_MSG_GT(with.participants, without.participants, "retries recover some");
+    }
+};
+
 class D2dFlTestSuite : public TestSuite
 {
   public:
@@ -388,6 +449,7 @@ class D2dFlTestSuite : public TestSuite
         AddTestCase(new FedAvgRoundTimeTestCase, TestCase::QUICK);
         AddTestCase(new FedAvgStragglerTestCase, TestCase::QUICK);
         AddTestCase(new FedProxFedSgdTestCase, TestCase::QUICK);
+        AddTestCase(new FedAvgUploadRetryTestCase, TestCase::QUICK);
         AddTestCase(new FedAvgAccuracyTestCase, TestCase::QUICK);
     }
 };
