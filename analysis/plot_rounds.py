@@ -36,7 +36,6 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 
 import matplotlib
 
@@ -45,8 +44,17 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from trace_io import (  # noqa: E402
+    TraceError,
+    load_energy,
+    note,
+    read_trace,
+    save_figure,
+    to_numeric,
+)
+
 ROUND_COLUMNS = ["round", "sim_time_s", "node", "metric", "value"]
-ENERGY_COLUMNS = ["sim_time_s", "node", "component", "energy_j", "remaining_j"]
 #: Component groups of the energy panels and of the summary, in this order.
 ENERGY_GROUPS = [
     ("D2D communication", ["radio_tx", "radio_rx", "radio_idle"]),
@@ -55,49 +63,9 @@ ENERGY_GROUPS = [
 ]
 KNOWN_COMPONENTS = {c for _, comps in ENERGY_GROUPS for c in comps}
 
-_UMASK = os.umask(0)
-os.umask(_UMASK)
-
-
-class TraceError(Exception):
-    """A problem with an input file or argument; reported as one line, exit code 2."""
-
-
-def note(text):
-    print("note: " + text)
-
-
 # --------------------------------------------------------------------------
 # Reading
 # --------------------------------------------------------------------------
-
-def read_trace(path, required):
-    """Read a CSV trace; returns a DataFrame (possibly empty) or raises TraceError."""
-    if not os.path.isfile(path):
-        raise TraceError("missing trace file: %s" % path)
-    try:
-        df = pd.read_csv(path, skipinitialspace=True)
-    except pd.errors.EmptyDataError:
-        return pd.DataFrame(columns=required)  # zero-byte file: like header-only
-    except (pd.errors.ParserError, UnicodeDecodeError, OSError) as exc:
-        msg = " ".join(str(exc).split())
-        raise TraceError("cannot parse %s: %s" % (path, msg))
-    df.columns = [str(c).strip() for c in df.columns]
-    missing = [c for c in required if c not in df.columns]
-    if missing:
-        raise TraceError("%s lacks required column(s): %s" % (path, ",".join(missing)))
-    return df
-
-
-def to_numeric(df, columns, path):
-    for col in columns:
-        converted = pd.to_numeric(df[col], errors="coerce")
-        bad = converted.isna() & df[col].notna() & (df[col].astype(str).str.strip() != "")
-        if bad.any():
-            first = df.loc[bad, col].iloc[0]
-            raise TraceError("%s: non-numeric value %r in column %s" % (path, first, col))
-        df[col] = converted
-
 
 def load_rounds(path):
     df = read_trace(path, ROUND_COLUMNS)
@@ -105,15 +73,6 @@ def load_rounds(path):
         return df
     to_numeric(df, ["round", "sim_time_s", "node", "value"], path)
     df["metric"] = df["metric"].fillna("").astype(str).str.strip()
-    return df
-
-
-def load_energy(path):
-    df = read_trace(path, ENERGY_COLUMNS)
-    if df.empty:
-        return df
-    to_numeric(df, ["sim_time_s", "node", "energy_j", "remaining_j"], path)
-    df["component"] = df["component"].fillna("").astype(str).str.strip()
     return df
 
 
@@ -224,28 +183,6 @@ def run_labels(run_dirs, params, labels_arg):
 # --------------------------------------------------------------------------
 # Output
 # --------------------------------------------------------------------------
-
-def save_figure(fig, out_dir, name):
-    """Save atomically: temporary file in out_dir, then os.replace."""
-    final = os.path.join(out_dir, name)
-    fd, tmp = tempfile.mkstemp(prefix="." + name + ".", suffix=".tmp", dir=out_dir)
-    try:
-        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp creates 0600; use normal permissions
-        with os.fdopen(fd, "wb") as fh:
-            fig.savefig(fh, format="png", dpi=120, bbox_inches="tight")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, final)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    finally:
-        plt.close(fig)
-    print("wrote %s" % final)
-
 
 def fmt(value):
     return "n/a" if value is None or (isinstance(value, float) and np.isnan(value)) \

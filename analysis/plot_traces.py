@@ -25,7 +25,6 @@ Only Debian's python3 with its pandas and matplotlib packages is needed.
 import argparse
 import os
 import sys
-import tempfile
 
 import matplotlib
 
@@ -34,11 +33,20 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from trace_io import (  # noqa: E402
+    TraceError,
+    load_energy,
+    note,
+    read_trace,
+    save_figure,
+    to_numeric,
+)
+
 MESSAGE_COLUMNS = [
     "msg_id", "kind", "src", "dst", "bytes", "t_send_s", "t_recv_s",
     "fragments", "fragments_lost", "retransmissions", "delivered",
 ]
-ENERGY_COLUMNS = ["sim_time_s", "node", "component", "energy_j", "remaining_j"]
 LINK_COLUMNS = ["rx", "tx", "p_drop"]
 COMPONENT_ORDER = ["radio_tx", "radio_rx", "radio_idle", "compute", "d2s_tx", "d2s_rx"]
 MODE_ORDER = ["unreliable", "reliable", "all"]
@@ -48,50 +56,9 @@ _TRUE = {"1", "true", "t", "yes", "y", "1.0"}
 _FALSE = {"0", "false", "f", "no", "n", "0.0", "", "nan"}
 
 
-_UMASK = os.umask(0)
-os.umask(_UMASK)
-
-
-class TraceError(Exception):
-    """A problem with an input file; reported as one line, exit code 2."""
-
-
-def note(text):
-    print("note: " + text)
-
-
 # --------------------------------------------------------------------------
 # Reading
 # --------------------------------------------------------------------------
-
-def read_trace(path, required):
-    """Read a CSV trace; returns a DataFrame (possibly empty) or raises TraceError."""
-    if not os.path.isfile(path):
-        raise TraceError("missing trace file: %s" % path)
-    try:
-        df = pd.read_csv(path, skipinitialspace=True)
-    except pd.errors.EmptyDataError:
-        # Zero-byte file: no header at all.  Treat like header-only.
-        return pd.DataFrame(columns=required)
-    except (pd.errors.ParserError, UnicodeDecodeError, OSError) as exc:
-        msg = " ".join(str(exc).split())
-        raise TraceError("cannot parse %s: %s" % (path, msg))
-    df.columns = [str(c).strip() for c in df.columns]
-    missing = [c for c in required if c not in df.columns]
-    if missing:
-        raise TraceError("%s lacks required column(s): %s" % (path, ",".join(missing)))
-    return df
-
-
-def to_numeric(df, columns, path):
-    for col in columns:
-        converted = pd.to_numeric(df[col], errors="coerce")
-        bad = converted.isna() & df[col].notna() & (df[col].astype(str).str.strip() != "")
-        if bad.any():
-            first = df.loc[bad, col].iloc[0]
-            raise TraceError("%s: non-numeric value %r in column %s" % (path, first, col))
-        df[col] = converted
-
 
 def parse_bool(series, path):
     def conv(value):
@@ -123,15 +90,6 @@ def load_messages(path):
     return df
 
 
-def load_energy(path):
-    df = read_trace(path, ENERGY_COLUMNS)
-    if df.empty:
-        return df
-    to_numeric(df, ["sim_time_s", "node", "energy_j", "remaining_j"], path)
-    df["component"] = df["component"].fillna("").astype(str).str.strip()
-    return df
-
-
 def mode_order(modes):
     modes = list(dict.fromkeys(modes))
     known = [m for m in MODE_ORDER if m in modes]
@@ -150,32 +108,6 @@ def node_label(value):
 
 # --------------------------------------------------------------------------
 # Output
-# --------------------------------------------------------------------------
-
-def save_figure(fig, out_dir, name):
-    """Save atomically: temporary file in out_dir, then os.replace."""
-    final = os.path.join(out_dir, name)
-    fd, tmp = tempfile.mkstemp(prefix="." + name + ".", suffix=".tmp", dir=out_dir)
-    try:
-        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp creates 0600; use normal permissions
-        with os.fdopen(fd, "wb") as fh:
-            fig.savefig(fh, format="png", dpi=120, bbox_inches="tight")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, final)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    finally:
-        plt.close(fig)
-    print("wrote %s" % final)
-
-
-# --------------------------------------------------------------------------
-# Summaries and plots
 # --------------------------------------------------------------------------
 
 def latency_frame(msgs):

@@ -1,0 +1,86 @@
+"""What the analysis scripts share: reading d2dlearn CSV traces with one-line errors,
+energy.csv, and writing figures atomically.
+
+Imported by plot_traces.py and plot_rounds.py (which put this folder on sys.path).
+"""
+
+import os
+import tempfile
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+ENERGY_COLUMNS = ["sim_time_s", "node", "component", "energy_j", "remaining_j"]
+
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
+
+class TraceError(Exception):
+    """A problem with an input file or argument; reported as one line, exit code 2."""
+
+
+def note(text):
+    print("note: " + text)
+
+
+def read_trace(path, required):
+    """Read a CSV trace; returns a DataFrame (possibly empty) or raises TraceError."""
+    if not os.path.isfile(path):
+        raise TraceError("missing trace file: %s" % path)
+    try:
+        df = pd.read_csv(path, skipinitialspace=True)
+    except pd.errors.EmptyDataError:
+        return pd.DataFrame(columns=required)  # zero-byte file: like header-only
+    except (pd.errors.ParserError, UnicodeDecodeError, OSError) as exc:
+        msg = " ".join(str(exc).split())
+        raise TraceError("cannot parse %s: %s" % (path, msg))
+    df.columns = [str(c).strip() for c in df.columns]
+    missing = [c for c in required if c not in df.columns]
+    if missing:
+        raise TraceError("%s lacks required column(s): %s" % (path, ",".join(missing)))
+    return df
+
+
+def to_numeric(df, columns, path):
+    for col in columns:
+        converted = pd.to_numeric(df[col], errors="coerce")
+        bad = converted.isna() & df[col].notna() & (df[col].astype(str).str.strip() != "")
+        if bad.any():
+            first = df.loc[bad, col].iloc[0]
+            raise TraceError("%s: non-numeric value %r in column %s" % (path, first, col))
+        df[col] = converted
+
+
+def load_energy(path):
+    df = read_trace(path, ENERGY_COLUMNS)
+    if df.empty:
+        return df
+    to_numeric(df, ["sim_time_s", "node", "energy_j", "remaining_j"], path)
+    df["component"] = df["component"].fillna("").astype(str).str.strip()
+    return df
+
+
+def save_figure(fig, out_dir, name):
+    """Save atomically: temporary file in out_dir, then os.replace."""
+    final = os.path.join(out_dir, name)
+    fd, tmp = tempfile.mkstemp(prefix="." + name + ".", suffix=".tmp", dir=out_dir)
+    try:
+        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp creates 0600; use normal permissions
+        with os.fdopen(fd, "wb") as fh:
+            fig.savefig(fh, format="png", dpi=120, bbox_inches="tight")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, final)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    finally:
+        plt.close(fig)
+    print("wrote %s" % final)
