@@ -39,18 +39,6 @@ NS_LOG_COMPONENT_DEFINE("BayesConsensus");
 namespace
 {
 
-/** \return v as a JSON array */
-std::string
-JsonArray(const std::vector<double>& v)
-{
-    std::string out = "[";
-    for (std::size_t i = 0; i < v.size(); ++i)
-    {
-        out += fmt::format("{}{}", i ? "," : "", v[i]);
-    }
-    return out + "]";
-}
-
 /** Parse "2,1,2" into levels; false if malformed. */
 bool
 ParseLevels(const std::string& text, std::vector<uint32_t>& out)
@@ -585,7 +573,7 @@ main(int argc, char* argv[])
     const double lambdaMax = w.LambdaMax();
     const auto v = w.StationaryDistribution();
     traces->AddParameter("lambda_max", lambdaMax);
-    traces->AddParameterJson("stationary_distribution", JsonArray(v));
+    traces->AddParameterArray("stationary_distribution", v);
     if (discrete)
     {
         traces->AddParameter("levels", levels);

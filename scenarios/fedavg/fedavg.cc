@@ -75,18 +75,6 @@ PickDevices(uint32_t n, uint32_t k, Ptr<UniformRandomVariable> rng)
     std::sort(order.begin(), order.end());
     return order;
 }
-
-/** \return the list as a JSON array */
-std::string
-JsonArray(const std::vector<uint32_t>& values)
-{
-    std::string out = "[";
-    for (std::size_t i = 0; i < values.size(); ++i)
-    {
-        out += (i ? ", " : "") + std::to_string(values[i]);
-    }
-    return out + "]";
-}
 } // namespace
 
 int
@@ -561,14 +549,14 @@ main(int argc, char* argv[])
     traces->AddParameter("labelProportions", labelProportions);
     traces->AddParameter("quantitySkew", quantitySkew);
     traces->AddParameter("flipDevices", flipDevices);
-    traces->AddParameterJson("flippedDevices", JsonArray(flipped));
+    traces->AddParameterArray("flippedDevices", flipped);
     traces->AddParameter("clientFraction", clientFraction);
     traces->AddParameter("mu", mu);
     traces->AddParameter("globalLearningRate", globalLearningRate);
     traces->AddParameter("roundDeadline_s", roundDeadline.GetSeconds());
     traces->AddParameter("compression", compression);
     traces->AddParameter("stragglers", stragglers);
-    traces->AddParameterJson("stragglerDevices", JsonArray(slow));
+    traces->AddParameterArray("stragglerDevices", slow);
     traces->AddParameter("stragglerSlowdown", stragglerSlowdown);
     traces->AddParameter("neighbours", neighbours);
     traces->AddParameter("groupSize", groupSize);

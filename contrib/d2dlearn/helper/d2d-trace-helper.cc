@@ -242,6 +242,29 @@ D2dTraceHelper::AddParameter(const std::string& name, bool value)
 }
 
 void
+D2dTraceHelper::AddParameterArray(const std::string& name, const std::vector<double>& values)
+{
+    std::string json = "[";
+    for (std::size_t i = 0; i < values.size(); ++i)
+    {
+        json += (i ? ", " : "") +
+                (std::isfinite(values[i]) ? fmt::format("{}", values[i]) : std::string("null"));
+    }
+    AddParameterJson(name, json + "]");
+}
+
+void
+D2dTraceHelper::AddParameterArray(const std::string& name, const std::vector<uint32_t>& values)
+{
+    std::string json = "[";
+    for (std::size_t i = 0; i < values.size(); ++i)
+    {
+        json += fmt::format("{}{}", i ? ", " : "", values[i]);
+    }
+    AddParameterJson(name, json + "]");
+}
+
+void
 D2dTraceHelper::AddParameter(const std::string& name, double value)
 {
     // fmt's "{}" is the shortest text that reads back as the same double; JSON has no

@@ -125,6 +125,20 @@ class D2dTraceHelper
     void AddParameterJson(const std::string& name, const std::string& json);
 
     /**
+     * \brief Record a list of numbers as a JSON array (non-finite values as null).
+     * \param name key in run.json's "parameters"
+     * \param values the numbers
+     */
+    void AddParameterArray(const std::string& name, const std::vector<double>& values);
+
+    /**
+     * \brief Record a list of integers (e.g. device indices) as a JSON array.
+     * \param name key in run.json's "parameters"
+     * \param values the integers
+     */
+    void AddParameterArray(const std::string& name, const std::vector<uint32_t>& values);
+
+    /**
      * \brief Open a further trace file (algorithm-specific: beliefs.csv, ccp.csv, ...),
      * written like the others: to a temporary file renamed by Finish(), removed if the run
      * does not finish.
