@@ -67,10 +67,7 @@ PickDevices(uint32_t n, uint32_t k, Ptr<UniformRandomVariable> rng)
     {
         order[i] = i;
     }
-    for (uint32_t i = 0; i < k; ++i)
-    {
-        std::swap(order[i], order[rng->GetInteger(i, n - 1)]);
-    }
+    D2dFlProtocol::PartialShuffle(order, k, rng);
     order.resize(k);
     std::sort(order.begin(), order.end());
     return order;

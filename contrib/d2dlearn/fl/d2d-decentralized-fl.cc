@@ -178,10 +178,7 @@ D2dDecentralizedFl::StartRound()
         const uint32_t m = std::min(m_neighbours, c);
         if (m < c)
         {
-            for (uint32_t r = 0; r < m; ++r)
-            {
-                std::swap(candidates[r], candidates[m_pick->GetInteger(r, c - 1)]);
-            }
+            PartialShuffle(candidates, m, m_pick);
         }
         in[i].assign(candidates.begin(), candidates.begin() + m);
         std::sort(in[i].begin(), in[i].end());

@@ -147,11 +147,8 @@ D2dFedAvg::StartRound()
     {
         order[i] = i;
     }
-    for (uint32_t i = 0; i < m; ++i)
-    {
-        std::swap(order[i], order[m_pick->GetInteger(i, k - 1)]);
-        m_selected.insert(order[i]);
-    }
+    PartialShuffle(order, m, m_pick);
+    m_selected.insert(order.begin(), order.begin() + m);
     NS_LOG_INFO("round " << m_round << ": " << m << " clients");
     Ptr<D2dTransport> server = m_d2s->GetRadio(k);
     if (m_downlink == "broadcast")

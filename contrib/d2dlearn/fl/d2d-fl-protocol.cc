@@ -291,6 +291,19 @@ D2dFlProtocol::EndRound(Callback<void> next)
     Simulator::ScheduleNow(next);
 }
 
+void
+D2dFlProtocol::PartialShuffle(std::vector<uint32_t>& values,
+                              uint32_t m,
+                              Ptr<UniformRandomVariable> rng)
+{
+    const auto n = static_cast<uint32_t>(values.size());
+    NS_ABORT_MSG_IF(m > n, "PartialShuffle: sample of " << m << " from " << n);
+    for (uint32_t r = 0; r < m; ++r)
+    {
+        std::swap(values[r], values[rng->GetInteger(r, n - 1)]);
+    }
+}
+
 std::vector<float>
 D2dFlProtocol::WeightedAverage(const std::vector<std::shared_ptr<const std::vector<float>>>& values,
                                const std::vector<double>& weights)

@@ -11,6 +11,7 @@
 #include "ns3/d2d-trace-helper.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
 
 #include <memory>
@@ -62,6 +63,17 @@ class D2dFlProtocol : public Object
     double GetLastLoss() const;
     /** \return number of devices */
     uint32_t GetNDevices() const;
+
+    /**
+     * \brief Partial Fisher-Yates shuffle: moves a uniform random sample of m of the values,
+     * in draw order, to the front (m draws from rng: GetInteger(r, size - 1), r < m).
+     * \param values the values; their first m are the sample afterwards
+     * \param m sample size (<= values.size())
+     * \param rng the random stream
+     */
+    static void PartialShuffle(std::vector<uint32_t>& values,
+                               uint32_t m,
+                               Ptr<UniformRandomVariable> rng);
 
     /** Signature of the RoundEnd trace: (round, accuracy, loss of the global/mean model). */
     typedef void (*RoundEndTracedCallback)(uint32_t round, double accuracy, double loss);
