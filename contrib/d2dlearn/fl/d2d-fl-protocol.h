@@ -75,6 +75,15 @@ class D2dFlProtocol : public Object
                                uint32_t m,
                                Ptr<UniformRandomVariable> rng);
 
+    /**
+     * \param values models to average, weights
+     * \param weights one weight per model (normalized here)
+     * \return sum_k (weights_k / sum weights) values_k
+     */
+    static std::vector<float> WeightedAverage(
+        const std::vector<std::shared_ptr<const std::vector<float>>>& values,
+        const std::vector<double>& weights);
+
     /** Signature of the RoundEnd trace: (round, accuracy, loss of the global/mean model). */
     typedef void (*RoundEndTracedCallback)(uint32_t round, double accuracy, double loss);
 
@@ -119,14 +128,6 @@ class D2dFlProtocol : public Object
      */
     void EndRound(Callback<void> next);
 
-    /**
-     * \param values models to average, weights
-     * \param weights one weight per model (normalized here)
-     * \return sum_k (weights_k / sum weights) values_k
-     */
-    static std::vector<float> WeightedAverage(
-        const std::vector<std::shared_ptr<const std::vector<float>>>& values,
-        const std::vector<double>& weights);
 
     std::vector<Ptr<D2dLearner>> m_learners;  //!< device i's learner
     std::shared_ptr<const D2dDataset> m_test; //!< test set
