@@ -143,6 +143,38 @@ D2dFlProtocol::GetNDevices() const
     return static_cast<uint32_t>(m_learners.size());
 }
 
+void
+D2dFlProtocol::CountBytesSent(const std::vector<Ptr<D2dTransport>>& radios)
+{
+    m_countingBytes = true;
+    for (const auto& radio : radios)
+    {
+        radio->TraceConnectWithoutContext("Send", MakeCallback(&D2dFlProtocol::MessageSent, this));
+    }
+}
+
+void
+D2dFlProtocol::MessageSent(uint64_t, Ptr<const D2dMessage> message, uint32_t)
+{
+    m_bytesSent += message->GetSizeBytes();
+}
+
+uint64_t
+D2dFlProtocol::GetBytesSent() const
+{
+    return m_bytesSent;
+}
+
+void
+D2dFlProtocol::WriteBytesSent(uint32_t round)
+{
+    if (m_countingBytes)
+    {
+        WriteRow(round, -1, "bytes_sent", static_cast<double>(m_bytesSent - m_bytesWritten));
+        m_bytesWritten = m_bytesSent;
+    }
+}
+
 D2dTrainTask
 D2dFlProtocol::LocalTask() const
 {

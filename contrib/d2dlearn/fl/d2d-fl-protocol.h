@@ -9,6 +9,7 @@
 #include "ns3/d2d-learner.h"
 #include "ns3/d2d-model-payload.h"
 #include "ns3/d2d-trace-helper.h"
+#include "ns3/d2d-transport.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/random-variable-stream.h"
@@ -63,6 +64,15 @@ class D2dFlProtocol : public Object
     double GetLastLoss() const;
     /** \return number of devices */
     uint32_t GetNDevices() const;
+
+    /**
+     * \brief Count the bytes of every message these transports accept for transmission
+     * (the message sizes: a broadcast counts once, link-layer retransmissions not at all).
+     * \param radios the transports to watch
+     */
+    void CountBytesSent(const std::vector<Ptr<D2dTransport>>& radios);
+    /** \return bytes counted by CountBytesSent() so far */
+    uint64_t GetBytesSent() const;
 
     /**
      * \brief Partial Fisher-Yates shuffle: moves a uniform random sample of m of the values,
@@ -122,12 +132,18 @@ class D2dFlProtocol : public Object
     void WriteRow(uint32_t round, int64_t node, const std::string& metric, double value);
 
     /**
+     * \brief Write the round's node -1 `bytes_sent` row: the bytes CountBytesSent() counted
+     * since the previous call (nothing if no transport is watched).
+     * \param round the round
+     */
+    void WriteBytesSent(uint32_t round);
+
+    /**
      * \brief A round is over: count it, fire RoundEnd, and either call the finished
      * callback (last round) or schedule the next round now.
      * \param next starts the next round
      */
     void EndRound(Callback<void> next);
-
 
     std::vector<Ptr<D2dLearner>> m_learners;  //!< device i's learner
     std::shared_ptr<const D2dDataset> m_test; //!< test set
@@ -146,7 +162,13 @@ class D2dFlProtocol : public Object
     /** \return the Compression attribute */
     std::string GetCompression() const;
 
+    /** \param message a message one of the watched transports accepted */
+    void MessageSent(uint64_t, Ptr<const D2dMessage> message, uint32_t);
+
     bool m_evaluateDevices;
+    bool m_countingBytes{false};
+    uint64_t m_bytesSent{0};
+    uint64_t m_bytesWritten{0}; //!< m_bytesSent at the last WriteBytesSent()
     uint32_t m_roundsDone{0};
     double m_lastAccuracy{0};
     double m_lastLoss{0};
