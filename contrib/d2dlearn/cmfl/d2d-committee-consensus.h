@@ -1,0 +1,344 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef D2D_COMMITTEE_CONSENSUS_H
+#define D2D_COMMITTEE_CONSENSUS_H
+
+#include "d2d-ccp-payload.h"
+
+#include "ns3/callback.h"
+#include "ns3/d2d-delivery.h"
+#include "ns3/d2d-transport.h"
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/traced-callback.h"
+
+#include <map>
+#include <ostream>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class D2dTraceHelper;
+
+/**
+ * \ingroup d2dlearn
+ * \brief The result of one vote of the committee consensus protocol.
+ */
+struct D2dCcpOutcome
+{
+    bool consensus{false};     //!< a quorum of identical replies reached the primary
+    int64_t primary{-1};       //!< the primary whose request was agreed on, -1 if none
+    std::vector<uint32_t> set; //!< the agreed set S^p (empty without consensus)
+    uint64_t digest{0};        //!< the digest of the agreed result (0 without consensus)
+    uint32_t attempts{0};      //!< attempts (primaries tried) the vote used
+};
+
+/**
+ * \ingroup d2dlearn
+ * \brief The committee consensus protocol (CCP) of seed 001 ("Committee Consensus
+ * Protocol", Algorithm CCP and Algorithm "The voting algorithm"), learning-agnostic: the
+ * owner supplies the committee, each member's proposal and the operation; every CCP message
+ * is a D2dMessage on the devices' D2D transports with its true size
+ * (D2dCcpPayload::BytesFor).
+ *
+ * The owner keeps the transports' callbacks and forwards to HandleReception() (every
+ * reception) and HandleSendDone() (every send-done); the object also connects a sink to
+ * each transport's "Delivery" trace (removed by Dispose) to know when every member's
+ * outcome of a score broadcast is known.
+ *
+ * **Score exchange** (ExchangeScores, Alg. CCP lines 1-5): every member c with scores
+ * broadcasts its vector P_k^c (one "ccp_score" message of BytesFor(0, entries) bytes) to
+ * the committee, the scores rounded to float32 (the sender's own view holds the same
+ * rounded values). Half-duplex radios would lose simultaneous broadcasts, so they go one at
+ * a time in ascending member order, each handed to the radio once the previous one has
+ * ended: its send-done was reported (or its sender is off) and the outcome of every other
+ * committee member is known (Delivery trace) -- an ideal MAC/TDMA schedule. A member whose
+ * radio is off is skipped. When the last one has ended, done(views) is called (an event of
+ * its own at that time) with, for every committee member, the vectors that reached it
+ * complete plus its own. ccp.csv gets one row: step "scores", attempt 0, primary -1,
+ * outcome "exchanged", replies = vectors that arrived complete summed over the members (own
+ * vectors not counted), quorum = the number that could have arrived = (broadcasts that
+ * left, i.e. of members whose radio was on) x (C - 1).
+ *
+ * **Vote** (Vote, the voting algorithm) on a committee of C members, quorum Q =
+ * floor(C/2) + 1 identical replies from replicas (the primary's own result does not
+ * count). Attempt a = 1, 2, ...:
+ *  1. The primary p is drawn uniformly among the members not yet primary in this vote,
+ *     with the committee's shared randomness (the common seed: this object's RNG stream).
+ *  2. A member without a proposal (dead, never trained, missed the model) is silent: no
+ *     request leaves and the attempt times out RequestTimeout after it began. A primary
+ *     with a proposal executes the operation on S^p: execute(p, S^p, cb), which may take
+ *     simulated time and reports the digest of the result (0: it refuses; then, as when its
+ *     radio is off, no request leaves and the attempt times out RequestTimeout after it
+ *     began, or at once if that time has passed). Then it broadcasts
+ *     <Request, S^p, step, timestamp, digest> ("ccp_request", BytesFor(|S^p|, 0) bytes).
+ *  3. A replica k (a committee member other than p) with a proposal that receives the
+ *     request complete, for the current round, step and attempt: if S^k == S^p, it executes
+ *     the operation on S^p and, if its digest equals the request's and is non-zero, unicasts
+ *     <Reply, timestamp, S^p, digest> to p ("ccp_reply", BytesFor(|S^p|, 0) bytes).
+ *  4. p counts the distinct replicas' matching replies of this attempt; as soon as it holds
+ *     Q the vote ends with consensus (ccp.csv row "consensus"; done(outcome)).
+ *  5. The attempt's timer expires RequestTimeout after the request was handed to p's radio
+ *     (or after the attempt began if no request left): with fewer than Q replies the row
+ *     is "timeout" and the next attempt starts at once with a new primary. When the
+ *     attempt that expires is the last one (MaxAttempts, 0 = C, at most C since every
+ *     member is primary at most once) the row is "failed" and done() gets consensus =
+ *     false. Every attempt thus has exactly one row.
+ * The timers are the committee's synchronized timers: a modelling assumption (every member
+ * knows when an attempt began and when a request left without a message saying so), as is
+ * the draw of the primary from a common seed. Messages of an older attempt, vote or round
+ * that arrive late are ignored (matched by round, step, attempt and primary; a reply also
+ * by the request's timestamp it echoes, its set and digest), as are the
+ * execute callbacks of an attempt that has ended. done() is called once per vote, in an
+ * event of its own at the time the vote ended; it may start the next vote.
+ *
+ * The execute callback must call its cb exactly once (possibly later in simulated time),
+ * with 0 when the member cannot execute; a primary that never calls back stalls the vote.
+ * Starting a vote (or score exchange) while one is open abandons the open one: its done()
+ * is never called and its timers and messages are ignored.
+ *
+ * Delivery mode: the one given to SetTransports (reliable mode retransmits lost fragments;
+ * note that D2dWifiTransport refuses reliable broadcasts).
+ */
+class D2dCommitteeConsensus : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    D2dCommitteeConsensus();
+    ~D2dCommitteeConsensus() override;
+
+    /** member -> (origin member -> its scores), the member's own vector included. */
+    typedef std::map<uint32_t, std::map<uint32_t, D2dScoreVector>> ScoreViews;
+
+    /**
+     * \brief The operation of a vote: (member, set, done(digest)). The member executes the
+     * operation on the set (may take simulated time, e.g. a compute job) and reports the
+     * digest of its result; digest 0 = it refuses.
+     */
+    typedef Callback<void, uint32_t, const std::vector<uint32_t>&, Callback<void, uint64_t>>
+        ExecuteCallback;
+
+    /**
+     * Signature of the Step trace: (round, step, attempt, primary, replies, outcome), one
+     * per row of ccp.csv.
+     */
+    typedef void (*StepTracedCallback)(uint32_t round,
+                                       const std::string& step,
+                                       uint32_t attempt,
+                                       int64_t primary,
+                                       uint32_t replies,
+                                       const std::string& outcome);
+
+    /**
+     * \brief Use these transports. Does not set their callbacks (the owner forwards them
+     * to HandleReception and HandleSendDone); connects to their Delivery traces.
+     * \param radios radios[i] = device i's D2D transport
+     * \param mode delivery mode of every CCP message
+     */
+    void SetTransports(std::vector<Ptr<D2dTransport>> radios, D2dDeliveryMode mode);
+
+    /**
+     * \brief Handle a reception of any device (forwarded by the owner).
+     * \param r the reception
+     * \return true if it was a CCP message ("ccp_score", "ccp_request", "ccp_reply"),
+     *         whether it was used or ignored (stale, partial)
+     */
+    bool HandleReception(const D2dReception& r);
+
+    /**
+     * \brief Handle a send-done of any device (forwarded by the owner; sends that are not
+     * CCP messages are ignored).
+     * \param msgId message id
+     * \param dst destination
+     * \param success see D2dTransport::SendDoneCallback
+     */
+    void HandleSendDone(uint64_t msgId, uint32_t dst, bool success);
+
+    /**
+     * \param traces open ccp.csv (`round,step,attempt,primary,replies,quorum,outcome,
+     *        sim_time_s`) there if non-null
+     */
+    void SetTraces(D2dTraceHelper* traces);
+
+    /**
+     * \param stream first RNG stream (the primaries' draws)
+     * \return number of streams used (1)
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    /**
+     * \brief Alg. CCP lines 1-5: every member in `own` broadcasts its score vector to the
+     * committee, one broadcast at a time in ascending member order (see the class text).
+     * \param round round t
+     * \param committee S_c^t
+     * \param own member -> its scores P_k^c (members without scores are absent)
+     * \param done called once, when every broadcast has ended, with every committee
+     *        member's view (what arrived complete, plus its own)
+     */
+    void ExchangeScores(uint32_t round,
+                        const std::vector<uint32_t>& committee,
+                        const std::map<uint32_t, D2dScoreVector>& own,
+                        Callback<void, const ScoreViews&> done);
+
+    /**
+     * \brief The voting algorithm of seed 001 on the members' proposals (see the class
+     * text for the semantics).
+     * \param round round t
+     * \param step the operation's name ("aggregation", "election"), written in ccp.csv
+     * \param committee S_c^t (C members)
+     * \param proposals member -> its set S^k (members without a proposal are silent)
+     * \param execute the operation
+     * \param done called once with the outcome
+     */
+    void Vote(uint32_t round,
+              const std::string& step,
+              const std::vector<uint32_t>& committee,
+              const std::map<uint32_t, std::vector<uint32_t>>& proposals,
+              ExecuteCallback execute,
+              Callback<void, const D2dCcpOutcome&> done);
+
+    /**
+     * \param committeeSize C
+     * \return the quorum floor(C/2) + 1
+     */
+    static uint32_t Quorum(uint32_t committeeSize);
+
+    /** \return true while a vote is open */
+    bool IsVoting() const;
+    /** \return true while a score exchange is open */
+    bool IsExchanging() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** The score broadcast on the air. */
+    struct Broadcast
+    {
+        uint64_t msgId{0};
+        uint32_t sender{0};
+        bool sendDone{false};
+        bool ended{false};          //!< the next broadcast is scheduled
+        std::set<uint32_t> pending; //!< committee members whose outcome is not known
+    };
+
+    /** State of the open score exchange. */
+    struct Exchange
+    {
+        bool open{false};
+        uint64_t serial{0};
+        uint32_t round{0};
+        std::vector<uint32_t> committee;
+        std::set<uint32_t> members;
+        std::vector<uint32_t> broadcasters;     //!< ascending
+        std::map<uint32_t, D2dScoreVector> own; //!< rounded
+        std::size_t next{0};                    //!< next broadcaster to hand over
+        Broadcast current;
+        ScoreViews views;
+        uint32_t arrived{0};
+        uint32_t sent{0}; //!< broadcasts handed to a radio
+        Callback<void, const ScoreViews&> done;
+        EventId event;
+    };
+
+    /** State of the open vote. */
+    struct VoteState
+    {
+        bool open{false};
+        uint64_t serial{0};
+        uint32_t round{0};
+        std::string step;
+        std::vector<uint32_t> committee;
+        std::map<uint32_t, std::vector<uint32_t>> proposals;
+        ExecuteCallback execute;
+        Callback<void, const D2dCcpOutcome&> done;
+        uint32_t quorum{0};
+        uint32_t maxAttempts{0};
+        uint32_t attempt{0};
+        std::set<uint32_t> tried; //!< members that were primary
+        uint32_t primary{0};
+        Time attemptStart;
+        bool requestSent{false};
+        uint64_t digest{0}; //!< the primary's digest
+        std::shared_ptr<const D2dCcpPayload> request;
+        std::set<uint32_t> acted;   //!< replicas that received the request
+        std::set<uint32_t> replies; //!< replicas whose matching reply arrived
+        EventId timer;
+    };
+
+    /** \brief Hand the next score broadcast to its radio, or finish. \param serial exchange */
+    void NextBroadcast(uint64_t serial);
+    /** \brief End the exchange (an event of its own). \param serial exchange */
+    void FinishExchange(uint64_t serial);
+    /** \brief If the current broadcast has ended, schedule the next one. */
+    void CheckBroadcastEnded();
+    /** \param record a Delivery record of any transport */
+    void Delivery(const D2dDeliveryRecord& record);
+
+    /** \brief Start the next attempt (or fail the vote). */
+    void StartAttempt();
+    /**
+     * \brief The primary's execution ended.
+     * \param serial vote
+     * \param attempt attempt
+     * \param digest its digest
+     */
+    void PrimaryExecuted(uint64_t serial, uint32_t attempt, uint64_t digest);
+    /**
+     * \brief A replica's execution ended.
+     * \param serial vote
+     * \param attempt attempt
+     * \param replica the replica
+     * \param digest its digest
+     */
+    void ReplicaExecuted(uint64_t serial, uint32_t attempt, uint32_t replica, uint64_t digest);
+    /** \brief No request leaves this attempt: time out RequestTimeout after it began. */
+    void SilentAttempt();
+    /** \brief The attempt's timer. \param serial vote \param attempt attempt */
+    void AttemptExpired(uint64_t serial, uint32_t attempt);
+    /** \param r a request reception */
+    void ReceiveRequest(const D2dReception& r, const D2dCcpPayload& p);
+    /** \param r a reply reception */
+    void ReceiveReply(const D2dReception& r, const D2dCcpPayload& p);
+    /** \brief End the vote. \param outcome the outcome */
+    void EndVote(const D2dCcpOutcome& outcome);
+    /** \brief Write a ccp.csv row and fire the Step trace. */
+    void Row(uint32_t round,
+             const std::string& step,
+             uint32_t attempt,
+             int64_t primary,
+             uint32_t replies,
+             uint32_t quorum,
+             const std::string& outcome);
+    /** \return true if a transport with that index exists */
+    bool HasRadio(uint32_t index) const;
+
+    Time m_requestTimeout;
+    uint32_t m_maxAttempts;
+    std::vector<Ptr<D2dTransport>> m_radios;
+    D2dDeliveryMode m_mode{D2dDeliveryMode::UNRELIABLE};
+    Ptr<UniformRandomVariable> m_rng;
+    std::ostream* m_trace{nullptr};
+    uint64_t m_serial{0}; //!< last vote / exchange serial
+    Exchange m_exchange;
+    VoteState m_vote;
+    std::vector<EventId> m_doneEvents; //!< done() events not fired yet
+    TracedCallback<uint32_t, const std::string&, uint32_t, int64_t, uint32_t, const std::string&>
+        m_stepTrace;
+};
+
+} // namespace ns3
+
+#endif /* D2D_COMMITTEE_CONSENSUS_H */
