@@ -1,0 +1,151 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "d2d-committee-rules.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("D2dCommitteeRules");
+
+double
+D2dCommitteeRules::Score(const std::vector<float>& gk, const std::vector<float>& gc)
+{
+    NS_ABORT_MSG_IF(gk.empty() || gk.size() != gc.size(),
+                    "D2dCommitteeRules::Score: gradients of sizes " << gk.size() << " and "
+                                                                    << gc.size());
+    // Scoring system: P_k^c = 1 / ||g_k - g_c||_2^2.
+    double d2 = 0;
+    for (std::size_t j = 0; j < gk.size(); ++j)
+    {
+        const double d = static_cast<double>(gk[j]) - static_cast<double>(gc[j]);
+        d2 += d * d;
+    }
+    if (d2 == 0)
+    {
+        return std::numeric_limits<double>::infinity();
+    }
+    return 1.0 / d2;
+}
+
+double
+D2dCommitteeRules::FinalScore(const std::vector<double>& scores)
+{
+    if (scores.empty())
+    {
+        return 0;
+    }
+    // Eq. (computeScore): P_k = C / sum_c (1 / P_k^c).
+    double sum = 0;
+    for (double p : scores)
+    {
+        NS_ABORT_MSG_IF(std::isnan(p) || p < 0, "D2dCommitteeRules::FinalScore: score " << p);
+        if (!std::isinf(p))
+        {
+            sum += 1.0 / p; // p = 0 (infinitely far) makes the sum, and P_k, infinite / 0
+        }
+    }
+    if (sum == 0)
+    {
+        return std::numeric_limits<double>::infinity();
+    }
+    return static_cast<double>(scores.size()) / sum;
+}
+
+std::vector<uint32_t>
+D2dCommitteeRules::RankByScore(const std::vector<uint32_t>& clients,
+                               const std::vector<double>& scores)
+{
+    NS_ABORT_MSG_IF(clients.size() != scores.size(),
+                    "D2dCommitteeRules::RankByScore: " << clients.size() << " clients, "
+                                                       << scores.size() << " scores");
+    std::vector<std::size_t> order(clients.size());
+    std::iota(order.begin(), order.end(), 0);
+    for (double s : scores)
+    {
+        NS_ABORT_MSG_IF(std::isnan(s), "D2dCommitteeRules::RankByScore: NaN score");
+    }
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        if (scores[a] != scores[b])
+        {
+            return scores[a] > scores[b];
+        }
+        return clients[a] < clients[b];
+    });
+    std::vector<uint32_t> ranked;
+    ranked.reserve(order.size());
+    for (auto i : order)
+    {
+        ranked.push_back(clients[i]);
+    }
+    return ranked;
+}
+
+uint32_t
+D2dCommitteeRules::SelectionSize(uint32_t n, double alphaPercent)
+{
+    NS_ABORT_MSG_IF(!(alphaPercent >= 0 && alphaPercent <= 100),
+                    "D2dCommitteeRules::SelectionSize: alpha " << alphaPercent
+                                                               << " % not in [0, 100]");
+    if (n == 0)
+    {
+        return 0;
+    }
+    // alpha * n first: integer alphas give exact halves (alpha 30 of 5 = 1.5 -> 2).
+    const double m = std::max(1.0, std::round(alphaPercent * static_cast<double>(n) / 100.0));
+    return std::min(n, static_cast<uint32_t>(m));
+}
+
+std::vector<uint32_t>
+D2dCommitteeRules::Select(const std::vector<uint32_t>& clients,
+                          const std::vector<double>& scores,
+                          double alphaPercent,
+                          D2dSelectionStrategy strategy)
+{
+    const auto ranked = RankByScore(clients, scores);
+    const uint32_t m = SelectionSize(static_cast<uint32_t>(ranked.size()), alphaPercent);
+    std::vector<uint32_t> chosen;
+    if (strategy == D2dSelectionStrategy::HIGHEST_SCORES)
+    {
+        chosen.assign(ranked.begin(), ranked.begin() + m); // strategy I: the top alpha %
+    }
+    else
+    {
+        chosen.assign(ranked.end() - m, ranked.end()); // strategy II: the bottom alpha %
+    }
+    std::sort(chosen.begin(), chosen.end());
+    return chosen;
+}
+
+std::vector<uint32_t>
+D2dCommitteeRules::Elect(const std::vector<uint32_t>& clients,
+                         const std::vector<double>& scores,
+                         uint32_t committeeSize)
+{
+    const auto ranked = RankByScore(clients, scores);
+    const auto n = static_cast<uint32_t>(ranked.size());
+    std::vector<uint32_t> elected;
+    if (committeeSize >= n)
+    {
+        elected = ranked;
+    }
+    else
+    {
+        // Election strategy: the clients closest to the middle of the ranking.
+        const uint32_t start = (n - committeeSize) / 2;
+        elected.assign(ranked.begin() + start, ranked.begin() + start + committeeSize);
+    }
+    std::sort(elected.begin(), elected.end());
+    return elected;
+}
+
+} // namespace ns3
