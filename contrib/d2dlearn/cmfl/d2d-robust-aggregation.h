@@ -1,0 +1,97 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef D2D_ROBUST_AGGREGATION_H
+#define D2D_ROBUST_AGGREGATION_H
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup d2dlearn
+ * \brief Server-side aggregation rules: the plain weighted mean of seed 001's eq.
+ * (aggregation) and the Byzantine-tolerant baselines of its robustness experiment
+ * ("Robustness Comparative Experiment"): Median and Trimmed Mean (Yin et al. 2018), Krum
+ * and Multi-Krum (Blanchard et al. 2017).
+ *
+ * Every rule maps the local gradients g_k (all of one size) to a global gradient g; sums
+ * and distances are accumulated in double. They fit D2dFedAvg::SetAggregationRule (the
+ * weights are ignored by all but Mean).
+ */
+class D2dRobustAggregation
+{
+  public:
+    /** The local gradients g_k, one shared vector each. */
+    typedef std::vector<std::shared_ptr<const std::vector<float>>> Vectors;
+
+    /**
+     * \brief Eq. (aggregation): g = sum_k (n_k / n) g_k, n = sum_k n_k
+     * (D2dFlProtocol::WeightedAverage).
+     * \param g the local gradients (not empty, equal sizes)
+     * \param weights n_k, one per gradient
+     * \return g
+     */
+    static std::vector<float> Mean(const Vectors& g, const std::vector<double>& weights);
+
+    /**
+     * \brief Coordinate-wise median (Yin et al. 2018): g_j = median_k g_{k,j}; an even
+     * number of gradients gives the mean of the two middle values.
+     * \param g the local gradients (not empty, equal sizes)
+     * \return g
+     */
+    static std::vector<float> Median(const Vectors& g);
+
+    /**
+     * \brief Coordinate-wise beta-trimmed mean (Yin et al. 2018): per coordinate, drop the
+     * b = floor(beta n / 100) largest and the b smallest of the n values and average the
+     * n - 2b others.
+     * \param g the local gradients (not empty, equal sizes)
+     * \param betaPercent beta, percent in [0, 50)
+     * \return g
+     */
+    static std::vector<float> TrimmedMean(const Vectors& g, double betaPercent);
+
+    /**
+     * \brief Krum scores (Blanchard et al. 2017): s_i = sum of ||g_i - g_j||^2 over the
+     * n - f - 2 gradients j != i nearest to g_i (at least 1, at most n - 1).
+     * \param g the local gradients (not empty, equal sizes)
+     * \param f number of Byzantine clients tolerated
+     * \return s_i per gradient (0 if there is only one)
+     */
+    static std::vector<double> KrumScores(const Vectors& g, uint32_t f);
+
+    /**
+     * \brief Multi-Krum's selection: the m gradients of lowest Krum score.
+     * \param g the local gradients (not empty, equal sizes)
+     * \param f number of Byzantine clients tolerated
+     * \param m number selected, in [1, n]
+     * \return their indices, by ascending score (equal scores: lower index first)
+     */
+    static std::vector<uint32_t> MultiKrumSelect(const Vectors& g, uint32_t f, uint32_t m);
+
+    /**
+     * \brief Krum: the gradient of lowest Krum score.
+     * \param g the local gradients (not empty, equal sizes)
+     * \param f number of Byzantine clients tolerated
+     * \return a copy of that gradient
+     */
+    static std::vector<float> Krum(const Vectors& g, uint32_t f);
+
+    /**
+     * \brief Multi-Krum: the plain (unweighted) mean of the MultiKrumSelect gradients.
+     * \param g the local gradients (not empty, equal sizes)
+     * \param f number of Byzantine clients tolerated
+     * \param m number averaged, in [1, n]
+     * \return g
+     */
+    static std::vector<float> MultiKrum(const Vectors& g, uint32_t f, uint32_t m);
+};
+
+} // namespace ns3
+
+#endif /* D2D_ROBUST_AGGREGATION_H */
