@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace ns3
 {
@@ -74,6 +75,8 @@ D2dFedAvg::DoDispose()
 {
     m_d2s = nullptr;
     m_pick = nullptr;
+    m_aggregationRule = AggregationRule(); // may hold references to the caller's objects
+    m_updateTamper = UpdateTamper();
     D2dFlProtocol::DoDispose();
 }
 
@@ -114,6 +117,18 @@ const std::vector<float>&
 D2dFedAvg::GetGlobalModel() const
 {
     return m_global;
+}
+
+void
+D2dFedAvg::SetAggregationRule(AggregationRule rule)
+{
+    m_aggregationRule = rule;
+}
+
+void
+D2dFedAvg::SetUpdateTamper(UpdateTamper tamper)
+{
+    m_updateTamper = tamper;
 }
 
 void
@@ -208,22 +223,56 @@ D2dFedAvg::ClientReceive(const D2dReception& r)
     }
     task.gradientOnly = m_variant == "fedsgd";
     const uint32_t round = payload->round;
-    learner->Train(task, [this, device, round](const D2dTrainResult& result) {
-        ClientTrained(device, round, result);
+    std::shared_ptr<const std::vector<float>> base = payload->values;
+    learner->Train(task, [this, device, round, base](const D2dTrainResult& result) {
+        ClientTrained(device, round, base, result);
     });
 }
 
 void
-D2dFedAvg::ClientTrained(uint32_t device, uint32_t round, const D2dTrainResult& result)
+D2dFedAvg::ClientTrained(uint32_t device,
+                         uint32_t round,
+                         std::shared_ptr<const std::vector<float>> base,
+                         const D2dTrainResult& result)
 {
     Ptr<D2dLearner> learner = m_learners[device];
     const bool gradient = static_cast<bool>(result.gradient);
+    std::vector<float> update = gradient ? *result.gradient : learner->GetParameters();
+    if (!m_updateTamper.IsNull())
+    {
+        if (gradient)
+        {
+            m_updateTamper(device, update); // FedSGD: g_k is the update itself
+        }
+        else
+        {
+            // g_k = w^t - w_k; the device sends w^t - g_k, or w_k itself if g_k is untouched
+            // (w^t - (w^t - w_k) need not round back to w_k).
+            const std::vector<float>& w = *base;
+            NS_ABORT_MSG_IF(w.size() != update.size(), "D2dFedAvg: model sizes differ");
+            std::vector<float> g(update.size());
+            for (std::size_t j = 0; j < g.size(); ++j)
+            {
+                g[j] = w[j] - update[j];
+            }
+            const std::vector<float> honest = g;
+            m_updateTamper(device, g);
+            NS_ABORT_MSG_IF(g.size() != update.size(), "D2dFedAvg: the tamper resized g_k");
+            if (g != honest)
+            {
+                for (std::size_t j = 0; j < g.size(); ++j)
+                {
+                    update[j] = w[j] - g[j];
+                }
+            }
+        }
+    }
     auto message = m_codec.Encode("update",
                                   gradient ? "gradient" : "weights",
                                   round,
                                   learner->GetNSamples(),
                                   device,
-                                  gradient ? *result.gradient : learner->GetParameters());
+                                  std::move(update));
     const uint64_t id = m_d2s->GetRadio(device)->Send(message, GetNDevices(), m_mode);
     if (id != 0 && m_mode == D2dDeliveryMode::RELIABLE)
     {
@@ -293,14 +342,42 @@ D2dFedAvg::EndOfRound()
             values.push_back(payload->values);
             weights.push_back(static_cast<double>(payload->samples));
         }
-        // Seed 001: g = sum_k (n_k / n) g_k, w <- w - eta g. For weights, g_k = w^t - w_k.
-        const auto mean = WeightedAverage(values, weights);
         const bool gradient = m_answers.begin()->second->what == "gradient";
         const std::vector<float>& base = *m_sent;
-        for (std::size_t j = 0; j < m_global.size(); ++j)
+        if (m_aggregationRule.IsNull())
         {
-            const double g = gradient ? mean[j] : static_cast<double>(base[j]) - mean[j];
-            m_global[j] = static_cast<float>(base[j] - m_globalLearningRate * g);
+            // Seed 001: g = sum_k (n_k / n) g_k, w <- w - eta g. For weights, g_k = w^t - w_k.
+            const auto mean = WeightedAverage(values, weights);
+            for (std::size_t j = 0; j < m_global.size(); ++j)
+            {
+                const double g = gradient ? mean[j] : static_cast<double>(base[j]) - mean[j];
+                m_global[j] = static_cast<float>(base[j] - m_globalLearningRate * g);
+            }
+        }
+        else
+        {
+            // The rule's global gradient g = rule({g_k}, {n_k}); w <- w^t - eta g.
+            if (!gradient)
+            {
+                for (auto& v : values) // weights w_k -> g_k = w^t - w_k
+                {
+                    NS_ABORT_MSG_IF(v->size() != base.size(), "D2dFedAvg: model sizes differ");
+                    auto g = std::make_shared<std::vector<float>>(base.size());
+                    for (std::size_t j = 0; j < base.size(); ++j)
+                    {
+                        (*g)[j] = base[j] - (*v)[j];
+                    }
+                    v = g;
+                }
+            }
+            const std::vector<float> g = m_aggregationRule(values, weights);
+            NS_ABORT_MSG_IF(g.size() != m_global.size(),
+                            "D2dFedAvg: the aggregation rule returned "
+                                << g.size() << " of " << m_global.size() << " values");
+            for (std::size_t j = 0; j < m_global.size(); ++j)
+            {
+                m_global[j] = static_cast<float>(base[j] - m_globalLearningRate * g[j]);
+            }
         }
     }
     RecordGlobal(m_round, m_global);

@@ -7,12 +7,15 @@
 
 #include "d2d-fl-protocol.h"
 
+#include "ns3/callback.h"
 #include "ns3/d2d-channel.h"
 #include "ns3/event-id.h"
 #include "ns3/random-variable-stream.h"
 
 #include <map>
+#include <memory>
 #include <set>
+#include <vector>
 
 namespace ns3
 {
@@ -39,6 +42,18 @@ namespace ns3
  * (UploadRetries). rounds.csv gets, per round, the global model's `accuracy` and `loss`,
  * `round_time_s`, `participants` (answers aggregated), `stragglers` (sampled devices left
  * out) and, in reliable mode, `upload_retries`.
+ *
+ * Two hooks make the server rule and the clients' honesty pluggable (seed 001's robustness
+ * experiment: Byzantine clients against Median, Trimmed Mean, Krum, ...), without fl/
+ * knowing the rules:
+ *   - SetAggregationRule(rule): the server forms each answer's local gradient g_k in
+ *     ascending device order (weights: g_k = w^t - w_k^{t+1} in float; FedSGD: the
+ *     gradient as sent) and updates w^{t+1} = w^t - eta rule({g_k}, {n_k}) instead of
+ *     the n_k-weighted mean;
+ *   - SetUpdateTamper(tamper): a device calls tamper(device, g_k) before its update leaves
+ *     it and may change g_k in place; a weights upload then carries w^t - g_k (its own
+ *     trained weights, bit for bit, if the tamper left g_k unchanged).
+ * Unset (the default), nothing of either runs: the arithmetic above, bit for bit.
  */
 class D2dFedAvg : public D2dFlProtocol
 {
@@ -71,6 +86,29 @@ class D2dFedAvg : public D2dFlProtocol
     /** \return the current global model */
     const std::vector<float>& GetGlobalModel() const;
 
+    /**
+     * Server rule: (local gradients g_k in ascending device order, weights n_k) -> global
+     * gradient g (same size as the g_k). Default (unset): the n_k-weighted mean.
+     */
+    typedef Callback<std::vector<float>,
+                     const std::vector<std::shared_ptr<const std::vector<float>>>&,
+                     const std::vector<double>&>
+        AggregationRule;
+    /**
+     * \param rule replaces the weighted mean: w^{t+1} = w^t - eta rule(g, n) (a null
+     * callback restores the default)
+     */
+    void SetAggregationRule(AggregationRule rule);
+
+    /**
+     * Called with (device, its local gradient g_k) before the update leaves the device;
+     * may change g_k in place (Byzantine clients). For weights uploads g_k = w^t - w_k and
+     * the device sends w^t - g_k.
+     */
+    typedef Callback<void, uint32_t, std::vector<float>&> UpdateTamper;
+    /** \param tamper called for every update (a null callback: none) */
+    void SetUpdateTamper(UpdateTamper tamper);
+
     void Start() override;
 
   protected:
@@ -95,9 +133,13 @@ class D2dFedAvg : public D2dFlProtocol
     /**
      * \param device the device
      * \param round the round it trained for
+     * \param base w^t as the device received it
      * \param result its training result
      */
-    void ClientTrained(uint32_t device, uint32_t round, const D2dTrainResult& result);
+    void ClientTrained(uint32_t device,
+                       uint32_t round,
+                       std::shared_ptr<const std::vector<float>> base,
+                       const D2dTrainResult& result);
 
     std::string m_variant;
     std::string m_downlink;
@@ -128,6 +170,8 @@ class D2dFedAvg : public D2dFlProtocol
     uint64_t m_totalParticipants{0};
     EventId m_deadlineEvent;
     bool m_roundOpen{false};
+    AggregationRule m_aggregationRule; //!< null: the n_k-weighted mean
+    UpdateTamper m_updateTamper;       //!< null: honest devices
 };
 
 } // namespace ns3
