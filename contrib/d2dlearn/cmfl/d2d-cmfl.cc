@@ -1,0 +1,787 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "d2d-cmfl.h"
+
+#include "ns3/abort.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fmt/format.h>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("D2dCmfl");
+NS_OBJECT_ENSURE_REGISTERED(D2dCmfl);
+
+namespace
+{
+/** \return FNV-1a hash of the bytes of the values (never 0) */
+uint64_t
+Digest(const std::vector<float>& values)
+{
+    uint64_t h = 1469598103934665603ULL;
+    const auto* bytes = reinterpret_cast<const unsigned char*>(values.data());
+    for (std::size_t i = 0; i < values.size() * sizeof(float); ++i)
+    {
+        h = (h ^ bytes[i]) * 1099511628211ULL;
+    }
+    return h == 0 ? 1 : h;
+}
+
+/** \return FNV-1a hash of a set of device ids (never 0) */
+uint64_t
+Digest(const std::vector<uint32_t>& set)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (auto id : set)
+    {
+        for (int b = 0; b < 4; ++b)
+        {
+            h = (h ^ ((id >> (8 * b)) & 0xff)) * 1099511628211ULL;
+        }
+    }
+    return h == 0 ? 1 : h;
+}
+
+bool
+Contains(const std::vector<uint32_t>& sorted, uint32_t id)
+{
+    return std::binary_search(sorted.begin(), sorted.end(), id);
+}
+} // namespace
+
+TypeId
+D2dCmfl::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::D2dCmfl")
+            .SetParent<D2dFlProtocol>()
+            .SetGroupName("D2dlearn")
+            .AddConstructor<D2dCmfl>()
+            .AddAttribute("CommitteePercent",
+                          "omega: percentage of the activated clients on the committee",
+                          DoubleValue(40.0),
+                          MakeDoubleAccessor(&D2dCmfl::m_committeePercent),
+                          MakeDoubleChecker<double>(0.0, 100.0))
+            .AddAttribute("AggregationPercent",
+                          "alpha: percentage of the training clients whose gradients are "
+                          "aggregated",
+                          DoubleValue(40.0),
+                          MakeDoubleAccessor(&D2dCmfl::m_aggregationPercent),
+                          MakeDoubleChecker<double>(0.0, 100.0))
+            .AddAttribute("ActivationPercent",
+                          "Percentage of all clients active in a round (committee + training)",
+                          DoubleValue(10.0),
+                          MakeDoubleAccessor(&D2dCmfl::m_activationPercent),
+                          MakeDoubleChecker<double>(0.0, 100.0))
+            .AddAttribute("Strategy",
+                          "Selection strategy: 1 accepts the top alpha% by score (robust), "
+                          "2 the bottom alpha% (faster without attacks)",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&D2dCmfl::m_strategy),
+                          MakeUintegerChecker<uint32_t>(1, 2))
+            .AddAttribute("GlobalLearningRate",
+                          "eta_t of w <- w - eta sum p_k g_k (eq. globalUpdate)",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&D2dCmfl::m_globalLearningRate),
+                          MakeDoubleChecker<double>(0.0))
+            .AddAttribute("PhaseTimeout",
+                          "The committee's synchronized timer: PhaseTimeout after a round "
+                          "began, members that trained score the gradients that arrived and "
+                          "the score exchange begins (if it has not already)",
+                          TimeValue(Seconds(60)),
+                          MakeTimeAccessor(&D2dCmfl::m_phaseTimeout),
+                          MakeTimeChecker(Seconds(0)))
+            .AddAttribute("UploadRetries",
+                          "Reliable mode: times a training client sends a gradient unicast "
+                          "again after the link's retransmissions ran out, while the round "
+                          "is open",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&D2dCmfl::m_uploadRetries),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("GradientUpload",
+                          "How a training client sends its gradient to the committee: "
+                          "unicast (one message per member, as the paper's complexity "
+                          "analysis counts) or broadcast (one D2D broadcast naming them)",
+                          StringValue("unicast"),
+                          MakeStringAccessor(&D2dCmfl::m_upload),
+                          MakeStringChecker());
+    return tid;
+}
+
+D2dCmfl::D2dCmfl()
+{
+    m_ccp = CreateObject<D2dCommitteeConsensus>();
+    m_pick = CreateObject<UniformRandomVariable>();
+    m_attackRng = CreateObject<UniformRandomVariable>();
+}
+
+void
+D2dCmfl::DoDispose()
+{
+    m_phaseEvent.Cancel();
+    if (m_ccp)
+    {
+        m_ccp->Dispose();
+    }
+    m_ccp = nullptr;
+    m_channel = nullptr;
+    m_pick = nullptr;
+    m_attackRng = nullptr;
+    m_state.clear();
+    m_aggregates.clear();
+    m_uploads.clear();
+    D2dFlProtocol::DoDispose();
+}
+
+void
+D2dCmfl::SetChannel(Ptr<D2dChannel> channel, D2dDeliveryMode mode)
+{
+    m_channel = channel;
+    m_mode = mode;
+    const uint32_t n = GetNDevices();
+    NS_ABORT_MSG_IF(n == 0, "D2dCmfl::SetChannel: call SetLearners first");
+    std::vector<Ptr<D2dTransport>> radios;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        Ptr<D2dTransport> radio = channel->GetRadio(i);
+        radio->SetReceiveCallback(MakeCallback(&D2dCmfl::Receive, this));
+        radio->SetSendDoneCallback(MakeCallback(&D2dCmfl::SendDone, this));
+        radios.push_back(radio);
+    }
+    m_ccp->SetTransports(radios, mode);
+}
+
+void
+D2dCmfl::SetMalicious(const std::vector<uint32_t>& devices, D2dAttackType attack, double scalingLow)
+{
+    m_scalingLow = scalingLow;
+    m_malicious.assign(GetNDevices(), false);
+    for (auto d : devices)
+    {
+        NS_ABORT_MSG_IF(d >= GetNDevices(), "D2dCmfl::SetMalicious: device " << d);
+        m_malicious[d] = true;
+    }
+    m_attack = attack;
+}
+
+int64_t
+D2dCmfl::AssignStreams(int64_t stream)
+{
+    m_pick->SetStream(stream);
+    m_attackRng->SetStream(stream + 1);
+    return 2 + m_ccp->AssignStreams(stream + 2);
+}
+
+Ptr<D2dCommitteeConsensus>
+D2dCmfl::GetConsensus() const
+{
+    return m_ccp;
+}
+
+const std::vector<float>&
+D2dCmfl::GetGlobalModel() const
+{
+    return m_global;
+}
+
+const std::vector<uint32_t>&
+D2dCmfl::GetCommittee() const
+{
+    return m_committee;
+}
+
+const std::vector<uint32_t>&
+D2dCmfl::GetTraining() const
+{
+    return m_training;
+}
+
+const std::vector<uint32_t>&
+D2dCmfl::GetAggregated() const
+{
+    return m_aggregated;
+}
+
+uint32_t
+D2dCmfl::GetConsensusVotes() const
+{
+    return m_consensusVotes;
+}
+
+uint32_t
+D2dCmfl::GetCcpAttempts() const
+{
+    return m_ccpAttempts;
+}
+
+const std::vector<D2dCmfl::ClientCounts>&
+D2dCmfl::GetClientCounts() const
+{
+    return m_counts;
+}
+
+bool
+D2dCmfl::IsMalicious(uint32_t device) const
+{
+    return device < m_malicious.size() && m_malicious[device];
+}
+
+uint32_t
+D2dCmfl::CountMalicious(const std::vector<uint32_t>& devices) const
+{
+    uint32_t n = 0;
+    for (auto d : devices)
+    {
+        n += IsMalicious(d) ? 1 : 0;
+    }
+    return n;
+}
+
+void
+D2dCmfl::Start()
+{
+    NS_ABORT_MSG_IF(!m_channel || m_learners.empty() || !m_test, "D2dCmfl: not set up");
+    NS_ABORT_MSG_IF(m_upload != "unicast" && m_upload != "broadcast",
+                    "D2dCmfl::GradientUpload: " << m_upload << " (unicast or broadcast)");
+    const uint32_t k = GetNDevices();
+    m_malicious.resize(k, false);
+    m_state.assign(k, DeviceState());
+    m_counts.assign(k, ClientCounts());
+    // Activated clients A = activation% of K; omega% of them on the committee, the rest
+    // training clients (seed 001, "Hyper-parameter Notation").
+    const auto active =
+        static_cast<uint32_t>(std::min<double>(k, std::round(m_activationPercent / 100.0 * k)));
+    const auto c = static_cast<uint32_t>(std::round(m_committeePercent / 100.0 * active));
+    NS_ABORT_MSG_IF(c < 3 || active <= c,
+                    "D2dCmfl: " << active << " active clients with a committee of " << c
+                                << " (need >= 3 committee members and >= 1 training client)");
+    // Round 1: a random committee S_c^1 and random training clients S_b^1.
+    std::vector<uint32_t> order(k);
+    for (uint32_t i = 0; i < k; ++i)
+    {
+        order[i] = i;
+    }
+    PartialShuffle(order, active, m_pick);
+    m_committeeSize = c;
+    m_committee.assign(order.begin(), order.begin() + c);
+    m_training.assign(order.begin() + c, order.begin() + active);
+    std::sort(m_committee.begin(), m_committee.end());
+    std::sort(m_training.begin(), m_training.end());
+    const uint32_t first = m_committee[m_pick->GetInteger(0, c - 1)];
+    // w^1: the initial weights of the member that sends the first model.
+    m_global = m_learners[first]->GetParameters();
+    RecordGlobal(0, m_global);
+    if (m_traces)
+    {
+        m_committeeTrace =
+            &m_traces->OpenTrace("committee.csv",
+                                 "round,sim_time_s,training,committee,aggregation,n1,n2,n3");
+    }
+    m_ccp->SetTraces(m_traces);
+    Broadcast(first);
+}
+
+void
+D2dCmfl::Broadcast(uint32_t sender)
+{
+    ++m_round;
+    m_roundStart = Simulator::Now();
+    m_aggregated.clear();
+    m_nextCommittee.clear();
+    m_aggregates.clear();
+    m_electionProposals.clear();
+    m_primary = -1;
+    m_exchanging = false;
+    m_roundAttempts = 0;
+    m_roundConsensus = false;
+    NS_LOG_INFO("round " << m_round << ": device " << sender << " sends w^t to "
+                         << m_committee.size() << " committee and " << m_training.size()
+                         << " training clients");
+    std::vector<uint32_t> recipients = m_committee;
+    recipients.insert(recipients.end(), m_training.begin(), m_training.end());
+    std::sort(recipients.begin(), recipients.end());
+    auto model = m_codec.Encode("global_model", "weights", m_round, 0, sender, m_global, {});
+    auto payload = std::make_shared<D2dCmflModelPayload>();
+    static_cast<D2dModelPayload&>(*payload) = *model->GetPayloadAs<D2dModelPayload>();
+    payload->recipients = recipients;
+    payload->committee = m_committee;
+    payload->training = m_training;
+    // Size: the model, 4 bytes per recipient, 4 more per committee member (its role).
+    const uint64_t bytes =
+        model->GetSizeBytes() + 4 * (recipients.size() + payload->committee.size());
+    auto message = Create<D2dMessage>("global_model", bytes, payload);
+    m_channel->GetRadio(sender)->Send(message, D2D_BROADCAST, m_mode);
+    if (std::binary_search(recipients.begin(), recipients.end(), sender))
+    {
+        // The sender has a role this round too: it holds the model already.
+        Simulator::ScheduleNow(&D2dCmfl::Begin, this, sender, payload);
+    }
+    m_phaseEvent.Cancel();
+    if (m_phaseTimeout > Seconds(0))
+    {
+        m_phaseEvent = Simulator::Schedule(m_phaseTimeout, &D2dCmfl::PhaseTimeout, this, m_round);
+    }
+}
+
+void
+D2dCmfl::Receive(const D2dReception& r)
+{
+    if (m_ccp->HandleReception(r) || !r.IsComplete())
+    {
+        return; // a CCP message, or a model with missing fragments (not a model)
+    }
+    const uint32_t device = r.dst;
+    if (r.message->GetKind() == "global_model")
+    {
+        auto payload = r.message->GetPayloadAs<D2dCmflModelPayload>();
+        if (payload && payload->IsFor(device))
+        {
+            Begin(device, payload);
+        }
+    }
+    else if (r.message->GetKind() == "gradient")
+    {
+        auto payload = r.message->GetPayloadAs<D2dModelPayload>();
+        DeviceState& st = m_state[device];
+        if (!payload || !payload->IsFor(device) || payload->round != m_round ||
+            st.round != m_round || !st.committee || st.scored ||
+            !Contains(m_training, payload->origin))
+        {
+            return; // late, or not for a committee member still collecting
+        }
+        st.gradients[payload->origin] = payload;
+        TryScore(device, false);
+    }
+}
+
+void
+D2dCmfl::Begin(uint32_t device, std::shared_ptr<const D2dCmflModelPayload> payload)
+{
+    if (payload->round != m_round || m_learners[device]->IsTraining())
+    {
+        return; // stale, or still busy with an earlier round (a straggler)
+    }
+    DeviceState& st = m_state[device];
+    st = DeviceState();
+    st.round = payload->round;
+    st.committee = Contains(payload->committee, device);
+    st.base = payload->values;
+    m_learners[device]->SetParameters(*payload->values);
+    const uint32_t round = payload->round;
+    m_learners[device]->Train(LocalTask(), [this, device, round](const D2dTrainResult&) {
+        Trained(device, round);
+    });
+}
+
+void
+D2dCmfl::Trained(uint32_t device, uint32_t round)
+{
+    DeviceState& st = m_state[device];
+    if (round != m_round || st.round != round)
+    {
+        return; // a straggler of an earlier round
+    }
+    st.trained = true;
+    // The local gradient of the round's local steps: g_k = w^t - w_k.
+    const std::vector<float> w = m_learners[device]->GetParameters();
+    std::vector<float> g(w.size());
+    for (std::size_t j = 0; j < w.size(); ++j)
+    {
+        g[j] = (*st.base)[j] - w[j];
+    }
+    if (IsMalicious(device))
+    {
+        D2dByzantineAttack::Apply(m_attack, g, m_attackRng, m_scalingLow);
+    }
+    if (st.committee)
+    {
+        st.own = std::make_shared<const std::vector<float>>(std::move(g));
+        TryScore(device, false);
+        return;
+    }
+    // A training client sends g_k to every committee member.
+    Ptr<D2dTransport> radio = m_channel->GetRadio(device);
+    const uint64_t samples = m_learners[device]->GetNSamples();
+    if (m_upload == "broadcast")
+    {
+        radio->Send(m_codec.Encode("gradient", "gradient", round, samples, device, g, m_committee),
+                    D2D_BROADCAST,
+                    m_mode);
+        return;
+    }
+    auto message = m_codec.Encode("gradient", "gradient", round, samples, device, g);
+    for (auto c : m_committee)
+    {
+        const uint64_t id = radio->Send(message, c, m_mode);
+        if (id != 0 && m_mode == D2dDeliveryMode::RELIABLE)
+        {
+            m_uploads[id] = Upload{device, round, 0, message};
+        }
+    }
+}
+
+void
+D2dCmfl::SendDone(uint64_t msgId, uint32_t dst, bool success)
+{
+    m_ccp->HandleSendDone(msgId, dst, success);
+    auto it = m_uploads.find(msgId);
+    if (it == m_uploads.end())
+    {
+        return;
+    }
+    Upload upload = it->second;
+    m_uploads.erase(it);
+    // The link's retransmissions ran out: send the gradient again while the member still
+    // collects (its round is open and the score exchange has not begun).
+    if (success || upload.attempts >= m_uploadRetries || upload.round != m_round || m_exchanging)
+    {
+        return;
+    }
+    const uint64_t id = m_channel->GetRadio(upload.device)->Send(upload.message, dst, m_mode);
+    if (id != 0)
+    {
+        ++upload.attempts;
+        ++m_uploadRetriesThisRound;
+        m_uploads[id] = upload;
+    }
+}
+
+void
+D2dCmfl::TryScore(uint32_t device, bool timeout)
+{
+    DeviceState& st = m_state[device];
+    if (m_exchanging || st.round != m_round || !st.committee || !st.trained || st.scored)
+    {
+        return;
+    }
+    if (!timeout && st.gradients.size() < m_training.size())
+    {
+        return; // still collecting
+    }
+    // Scoring system: P_k^c = 1/||g_k - g_c||^2 (malicious members: adversarial scores).
+    for (const auto& [k, payload] : st.gradients) // ascending client id
+    {
+        const double score = IsMalicious(device)
+                                 ? D2dByzantineAttack::AdversarialScore(*payload->values, *st.own)
+                                 : D2dCommitteeRules::Score(*payload->values, *st.own);
+        st.scores.emplace_back(k, score);
+    }
+    st.scored = true;
+    if (timeout)
+    {
+        return; // PhaseTimeout starts the exchange after every member had its chance
+    }
+    for (auto c : m_committee)
+    {
+        const DeviceState& s = m_state[c];
+        if (s.round != m_round || !s.scored)
+        {
+            return; // another member is still training or collecting
+        }
+    }
+    ExchangeScores();
+}
+
+void
+D2dCmfl::PhaseTimeout(uint32_t round)
+{
+    if (round != m_round || m_exchanging)
+    {
+        return;
+    }
+    NS_LOG_INFO("round " << m_round << ": phase timeout");
+    for (auto c : m_committee)
+    {
+        TryScore(c, true);
+    }
+    ExchangeScores();
+}
+
+void
+D2dCmfl::ExchangeScores()
+{
+    m_exchanging = true;
+    m_phaseEvent.Cancel();
+    std::map<uint32_t, D2dScoreVector> own;
+    for (auto c : m_committee)
+    {
+        const DeviceState& s = m_state[c];
+        if (s.round == m_round && s.scored && !m_channel->GetRadio(c)->IsOff())
+        {
+            own[c] = s.scores;
+        }
+    }
+    m_ccp->ExchangeScores(m_round, m_committee, own, MakeCallback(&D2dCmfl::ScoresExchanged, this));
+}
+
+void
+D2dCmfl::ScoresExchanged(const D2dCommitteeConsensus::ScoreViews& views)
+{
+    // Each member: P_k = C_k / sum_c 1/P_k^c (eq. computeScore) over the score vectors it
+    // holds, then its proposals: S_a by the selection strategy, S_c^{t+1} by the election.
+    std::map<uint32_t, std::vector<uint32_t>> aggregation;
+    m_electionProposals.clear();
+    const uint32_t size = m_committeeSize;
+    for (const auto& [member, byOrigin] : views)
+    {
+        std::map<uint32_t, std::vector<double>> perClient;
+        for (const auto& [origin, scores] : byOrigin)
+        {
+            for (const auto& [k, p] : scores)
+            {
+                perClient[k].push_back(p);
+            }
+        }
+        if (perClient.empty())
+        {
+            continue; // nothing to decide on: silent
+        }
+        std::vector<uint32_t> clients;
+        std::vector<double> finals;
+        for (const auto& [k, p] : perClient)
+        {
+            clients.push_back(k);
+            finals.push_back(D2dCommitteeRules::FinalScore(p));
+        }
+        const bool honest = !IsMalicious(member);
+        const auto strategy = (m_strategy == 1) == honest ? D2dSelectionStrategy::HIGHEST_SCORES
+                                                          : D2dSelectionStrategy::LOWEST_SCORES;
+        aggregation[member] =
+            D2dCommitteeRules::Select(clients, finals, m_aggregationPercent, strategy);
+        if (honest)
+        {
+            m_electionProposals[member] = D2dCommitteeRules::Elect(clients, finals, size);
+        }
+        else
+        {
+            // A malicious member wants the lowest-ranked clients (its accomplices) elected.
+            auto ranked = D2dCommitteeRules::RankByScore(clients, finals);
+            const std::size_t take = std::min<std::size_t>(size, ranked.size());
+            std::vector<uint32_t> bottom(ranked.end() - take, ranked.end());
+            std::sort(bottom.begin(), bottom.end());
+            m_electionProposals[member] = bottom;
+        }
+    }
+    m_ccp->Vote(m_round,
+                "aggregation",
+                m_committee,
+                aggregation,
+                MakeCallback(&D2dCmfl::ExecuteAggregation, this),
+                MakeCallback(&D2dCmfl::AggregationVoted, this));
+}
+
+const std::pair<std::vector<float>, uint64_t>&
+D2dCmfl::Aggregate(const std::vector<uint32_t>& set)
+{
+    auto it = m_aggregates.find(set);
+    if (it != m_aggregates.end())
+    {
+        return it->second;
+    }
+    // Every member holds the same w^t and, for a client, the same gradient message.
+    const DeviceState* holder = nullptr;
+    for (auto c : m_committee)
+    {
+        const DeviceState& s = m_state[c];
+        bool all = s.round == m_round && s.base;
+        for (auto k : set)
+        {
+            all = all && s.gradients.count(k);
+        }
+        if (all)
+        {
+            holder = &s;
+            break;
+        }
+    }
+    NS_ABORT_MSG_IF(!holder, "D2dCmfl::Aggregate: no member holds the set");
+    // eq. (aggregation): g = sum_{k in S_a} n_k / sum n g_k; eq. (globalUpdate): w - eta g.
+    std::vector<std::shared_ptr<const std::vector<float>>> grads;
+    std::vector<double> weights;
+    for (auto k : set)
+    {
+        const auto& p = holder->gradients.at(k);
+        grads.push_back(p->values);
+        weights.push_back(static_cast<double>(p->samples));
+    }
+    const auto g = WeightedAverage(grads, weights);
+    std::vector<float> w(g.size());
+    for (std::size_t j = 0; j < w.size(); ++j)
+    {
+        w[j] = static_cast<float>((*holder->base)[j] - m_globalLearningRate * g[j]);
+    }
+    const uint64_t digest = Digest(w);
+    return m_aggregates.emplace(set, std::make_pair(std::move(w), digest)).first->second;
+}
+
+void
+D2dCmfl::ExecuteAggregation(uint32_t member,
+                            const std::vector<uint32_t>& set,
+                            Callback<void, uint64_t> done)
+{
+    const DeviceState& st = m_state[member];
+    bool holds = st.round == m_round && st.base && !set.empty();
+    for (auto k : set)
+    {
+        holds = holds && st.gradients.count(k);
+    }
+    // A member missing a gradient of the set cannot execute the request: it refuses.
+    const uint64_t digest = holds ? Aggregate(set).second : 0;
+    Simulator::ScheduleNow([done, digest]() { done(digest); });
+}
+
+void
+D2dCmfl::AggregationVoted(const D2dCcpOutcome& outcome)
+{
+    m_roundAttempts += outcome.attempts;
+    m_ccpAttempts += outcome.attempts;
+    if (!outcome.consensus)
+    {
+        NS_LOG_INFO("round " << m_round << ": no consensus on S_a; w^t is kept");
+        FinishRound();
+        return;
+    }
+    ++m_consensusVotes;
+    m_roundConsensus = true;
+    m_aggregated = outcome.set;
+    m_global = Aggregate(outcome.set).first;
+    m_primary = outcome.primary;
+    m_ccp->Vote(m_round,
+                "election",
+                m_committee,
+                m_electionProposals,
+                Callback<void, uint32_t, const std::vector<uint32_t>&, Callback<void, uint64_t>>(
+                    [](uint32_t, const std::vector<uint32_t>& set, Callback<void, uint64_t> done) {
+                        const uint64_t digest = Digest(set);
+                        Simulator::ScheduleNow([done, digest]() { done(digest); });
+                    }),
+                MakeCallback(&D2dCmfl::ElectionVoted, this));
+}
+
+void
+D2dCmfl::ElectionVoted(const D2dCcpOutcome& outcome)
+{
+    m_roundAttempts += outcome.attempts;
+    m_ccpAttempts += outcome.attempts;
+    if (outcome.consensus)
+    {
+        ++m_consensusVotes;
+        if (outcome.set.size() >= 3)
+        {
+            m_nextCommittee = outcome.set; // else too few scored clients: the old one stays
+        }
+    }
+    FinishRound();
+}
+
+void
+D2dCmfl::FinishRound()
+{
+    for (auto k : m_training)
+    {
+        ++m_counts[k].training;
+    }
+    for (auto c : m_committee)
+    {
+        ++m_counts[c].committee;
+    }
+    for (auto k : m_aggregated)
+    {
+        ++m_counts[k].aggregated;
+    }
+    if (m_committeeTrace)
+    {
+        *m_committeeTrace << fmt::format("{},{:.9f},{},{},{},{},{},{}\n",
+                                         m_round,
+                                         Simulator::Now().GetSeconds(),
+                                         m_training.size(),
+                                         m_committee.size(),
+                                         m_aggregated.size(),
+                                         CountMalicious(m_training),
+                                         CountMalicious(m_committee),
+                                         CountMalicious(m_aggregated));
+    }
+    RecordGlobal(m_round, m_global);
+    WriteRow(m_round, -1, "round_time_s", (Simulator::Now() - m_roundStart).GetSeconds());
+    WriteRow(m_round, -1, "training_clients", static_cast<double>(m_training.size()));
+    WriteRow(m_round, -1, "committee_clients", static_cast<double>(m_committee.size()));
+    WriteRow(m_round, -1, "aggregated", static_cast<double>(m_aggregated.size()));
+    WriteRow(m_round, -1, "ccp_attempts", static_cast<double>(m_roundAttempts));
+    WriteRow(m_round, -1, "consensus", m_roundConsensus ? 1.0 : 0.0);
+    if (m_mode == D2dDeliveryMode::RELIABLE)
+    {
+        WriteRow(m_round, -1, "upload_retries", static_cast<double>(m_uploadRetriesThisRound));
+    }
+    m_uploadRetriesThisRound = 0;
+    WriteBytesSent(m_round);
+
+    // Who sends w^{t+1}: the aggregation vote's primary; without consensus, the committee's
+    // lowest-id member whose radio still works (the round is repeated with w^t).
+    int64_t sender = -1;
+    if (m_primary >= 0 && !m_channel->GetRadio(m_primary)->IsOff())
+    {
+        sender = m_primary;
+    }
+    for (std::size_t i = 0; sender < 0 && i < m_committee.size(); ++i)
+    {
+        if (!m_channel->GetRadio(m_committee[i])->IsOff())
+        {
+            sender = m_committee[i];
+        }
+    }
+    // Step down: the elected members form S_c^{t+1}; S_b^{t+1} is drawn among the others.
+    if (!m_nextCommittee.empty())
+    {
+        m_committee = m_nextCommittee;
+    }
+    const uint32_t k = GetNDevices();
+    const auto n = static_cast<uint32_t>(m_training.size());
+    std::vector<uint32_t> others;
+    for (uint32_t i = 0; i < k; ++i)
+    {
+        if (!Contains(m_committee, i))
+        {
+            others.push_back(i);
+        }
+    }
+    const uint32_t draw = std::min<uint32_t>(n, others.size());
+    PartialShuffle(others, draw, m_pick);
+    m_training.assign(others.begin(), others.begin() + draw);
+    std::sort(m_training.begin(), m_training.end());
+    if (sender < 0)
+    {
+        NS_LOG_WARN("round " << m_round << ": no committee member can send the model; stop");
+        EndRound(Callback<void>([] {}));
+        return;
+    }
+    const auto from = static_cast<uint32_t>(sender);
+    EndRound(Callback<void>([this, from]() { Broadcast(from); }));
+}
+
+void
+D2dCmfl::WriteClientCounts()
+{
+    if (!m_traces)
+    {
+        return;
+    }
+    std::ostream& out =
+        m_traces->OpenTrace("aggregation.csv", "device,malicious,training,committee,aggregated");
+    for (uint32_t i = 0; i < m_counts.size(); ++i)
+    {
+        out << i << ',' << (IsMalicious(i) ? 1 : 0) << ',' << m_counts[i].training << ','
+            << m_counts[i].committee << ',' << m_counts[i].aggregated << '\n';
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,284 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef D2D_CMFL_H
+#define D2D_CMFL_H
+
+#include "d2d-byzantine-attack.h"
+#include "d2d-committee-consensus.h"
+#include "d2d-committee-rules.h"
+
+#include "ns3/d2d-channel.h"
+#include "ns3/d2d-fl-protocol.h"
+#include "ns3/event-id.h"
+#include "ns3/random-variable-stream.h"
+
+#include <map>
+#include <memory>
+#include <set>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup d2dlearn
+ * \brief The global model of a CMFL round as it travels: the model plus the roles of the
+ * round (committee S_c^t and training clients S_b^t; recipients = both).
+ */
+class D2dCmflModelPayload : public D2dModelPayload
+{
+  public:
+    std::vector<uint32_t> committee; //!< S_c^t, ascending
+    std::vector<uint32_t> training;  //!< S_b^t, ascending
+};
+
+/**
+ * \ingroup d2dlearn
+ * \brief Committee Mechanism based Federated Learning (seed 001, "Committee Mechanism based
+ * Federated Learning", "Training Algorithm"): serverless, every step a message on the D2D
+ * channel.
+ *
+ * Round t (Algorithm "The training algorithm of CMFL"):
+ *  1. Random sampling / download: the primary committee client of round t-1 broadcasts
+ *     the global model w^t (one "global_model" D2D broadcast naming the committee S_c^t and
+ *     the training clients S_b^t). Round 1: S_c^1 and S_b^1 are drawn at random and a random
+ *     member of S_c^1 broadcasts its initial weights.
+ *  2. Local training: every client of S_b^t u S_c^t that received w^t completely trains
+ *     (LocalEpochs / LocalSteps, simulated time) and forms its local gradient
+ *     g_k = w^t - w_k (the pseudo-gradient of its local steps). Training clients send g_k to
+ *     every committee member ("gradient": unicasts in committee order, or one broadcast
+ *     naming them: GradientUpload); in reliable mode a unicast whose retransmissions ran
+ *     out is sent again, up to UploadRetries times, while the round is open. Malicious
+ *     clients (SetMalicious) change g_k first (D2dByzantineAttack::Apply).
+ *  3. Scoring (eq. score): a committee member c that has trained scores each training
+ *     client k whose gradient it holds: P_k^c = 1/||g_k - g_c||^2 (malicious members:
+ *     D2dByzantineAttack::AdversarialScore). It scores as soon as it holds every training
+ *     client's gradient, or at PhaseTimeout after the round began with what arrived.
+ *  4. CCP (D2dCommitteeConsensus): the members broadcast their scores once every member
+ *     has scored or at PhaseTimeout (members without scores stay silent); each member
+ *     computes P_k = C_k / sum_c 1/P_k^c (eq. computeScore, over the C_k scores of k it
+ *     holds) and proposes S_a^t by the selection strategy (I: top alpha%, II: bottom);
+ *     a vote on S_a^t whose operation is the aggregation
+ *         w^{t+1} = w^t - eta sum_{k in S_a} n_k / sum n g_k   (eqs. aggregation, globalUpdate)
+ *     (a member executes it only if it holds every g_k of the set; the digest of its
+ *     result is compared); then a vote on S_c^{t+1} (election: the training clients around
+ *     the middle of the score ranking). Malicious members propose the opposite sets (the
+ *     other strategy's S_a, the lowest-ranked clients as committee), so they agree only
+ *     with each other.
+ *  5. Step down: the aggregation vote's primary draws S_b^{t+1} at random among the
+ *     clients outside S_c^{t+1} (the old committee becomes idle and may be drawn) and
+ *     broadcasts w^{t+1} with the new roles: round t+1 begins.
+ * If the aggregation vote fails (no consensus within the CCP's MaxAttempts), w^t is kept and
+ * the committee stays; if the election vote fails, or elects fewer than 3 members (fewer
+ * than C training clients were scored), the committee stays. The round's global
+ * model is evaluated on the test set (rounds.csv `accuracy`, `loss`), plus
+ * `round_time_s`, `training_clients`, `committee_clients`, `aggregated`, `ccp_attempts`,
+ * `consensus`, `upload_retries` and, if counted, `bytes_sent`; committee.csv gets the malicious
+ * counts N1/N2/N3 of the paper's last experiment, and aggregation.csv (at the end,
+ * WriteClientCounts) how often each client trained, sat on the committee and was aggregated.
+ * Scoring and aggregation take no simulated time (O(n|w|) and O(m|w|) operations,
+ * microseconds next to training).
+ */
+class D2dCmfl : public D2dFlProtocol
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    D2dCmfl();
+
+    /**
+     * \param channel the D2D channel (device i's radio has index i); call after SetLearners
+     * \param mode delivery mode of every CMFL and CCP message
+     */
+    void SetChannel(Ptr<D2dChannel> channel, D2dDeliveryMode mode);
+
+    /**
+     * \param devices the malicious clients (malicious in every role)
+     * \param attack what they do to their gradients (label flipping is done to their data
+     *        by the scenario: here it changes nothing)
+     * \param scalingLow gradient scaling: lambda is drawn in [scalingLow, 1)
+     */
+    void SetMalicious(const std::vector<uint32_t>& devices,
+                      D2dAttackType attack,
+                      double scalingLow = 0.5);
+
+    /**
+     * \param stream first RNG stream
+     * \return streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    /** \return the committee consensus protocol (its attributes: RequestTimeout, ...) */
+    Ptr<D2dCommitteeConsensus> GetConsensus() const;
+
+    /** \return the current global model */
+    const std::vector<float>& GetGlobalModel() const;
+
+    /**
+     * \return the committee: S_c^t during round t; from the round's end (RoundEnd trace)
+     * S_c^{t+1}
+     */
+    const std::vector<uint32_t>& GetCommittee() const;
+    /** \return the training clients: S_b^t during round t; from its end S_b^{t+1} */
+    const std::vector<uint32_t>& GetTraining() const;
+    /** \return S_a^t agreed on in the current round (empty: none yet, or no consensus) */
+    const std::vector<uint32_t>& GetAggregated() const;
+
+    /** \return CCP votes that reached consensus so far */
+    uint32_t GetConsensusVotes() const;
+    /** \return CCP attempts (primaries tried) so far */
+    uint32_t GetCcpAttempts() const;
+
+    /** Per-client counts of aggregation.csv. */
+    struct ClientCounts
+    {
+        uint32_t training{0};   //!< rounds as a training client
+        uint32_t committee{0};  //!< rounds as a committee member
+        uint32_t aggregated{0}; //!< rounds whose aggregation set held it
+    };
+
+    /** \return the counts, by device */
+    const std::vector<ClientCounts>& GetClientCounts() const;
+
+    /** \brief Write aggregation.csv (call once, after the run; needs SetTraces). */
+    void WriteClientCounts();
+
+    void Start() override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** What a device knows in the current round. */
+    struct DeviceState
+    {
+        uint32_t round{0};                              //!< round of its role (0: none)
+        bool committee{false};                          //!< member of S_c^t
+        bool trained{false};                            //!< local job done
+        bool scored{false};                             //!< committee: scores formed
+        std::shared_ptr<const std::vector<float>> base; //!< w^t as received
+        std::shared_ptr<const std::vector<float>> own;  //!< own gradient g_c
+        std::map<uint32_t, std::shared_ptr<const D2dModelPayload>> gradients; //!< by client
+        D2dScoreVector scores;                                                //!< P_k^c it formed
+    };
+
+    /**
+     * \brief Start round m_round + 1: the sender broadcasts w with the roles.
+     * \param sender the device that broadcasts
+     */
+    void Broadcast(uint32_t sender);
+    /**
+     * \brief A device got the round's model: it takes its role and trains.
+     * \param device the device
+     * \param payload the model and the roles
+     */
+    void Begin(uint32_t device, std::shared_ptr<const D2dCmflModelPayload> payload);
+    /** \param r a reception on the D2D channel */
+    void Receive(const D2dReception& r);
+    /**
+     * \param device the device
+     * \param round the round it trained for
+     */
+    void Trained(uint32_t device, uint32_t round);
+    /**
+     * \brief A send of one of the devices ended: the CCP's, or a gradient upload that may
+     * be sent again (reliable mode, UploadRetries).
+     * \param msgId the message
+     * \param dst its receiver
+     * \param success reliable mode: every fragment arrived
+     */
+    void SendDone(uint64_t msgId, uint32_t dst, bool success);
+    /** \param device a committee member: score if it can */
+    void TryScore(uint32_t device, bool timeout);
+    /** \brief PhaseTimeout: members that trained score with what arrived; exchange. */
+    void PhaseTimeout(uint32_t round);
+    /** \brief Every member has scored (or the timeout passed): start the CCP. */
+    void ExchangeScores();
+    /** \param views what each member holds after the score exchange */
+    void ScoresExchanged(const D2dCommitteeConsensus::ScoreViews& views);
+    /**
+     * \brief The CCP operation of the aggregation vote.
+     * \param member who executes
+     * \param set the aggregation set
+     * \param done receives the digest of the resulting model (0: cannot execute)
+     */
+    void ExecuteAggregation(uint32_t member,
+                            const std::vector<uint32_t>& set,
+                            Callback<void, uint64_t> done);
+    /** \param outcome the aggregation vote's outcome */
+    void AggregationVoted(const D2dCcpOutcome& outcome);
+    /** \param outcome the election vote's outcome */
+    void ElectionVoted(const D2dCcpOutcome& outcome);
+    /** \brief Trace the round, evaluate, start the next one. */
+    void FinishRound();
+    /**
+     * \param set the aggregation set
+     * \return the aggregated model w^t - eta sum p_k g_k and its digest (memoised)
+     */
+    const std::pair<std::vector<float>, uint64_t>& Aggregate(const std::vector<uint32_t>& set);
+    /** \param device a device \return true if it is malicious */
+    bool IsMalicious(uint32_t device) const;
+    /**
+     * \param devices some devices
+     * \return how many are malicious
+     */
+    uint32_t CountMalicious(const std::vector<uint32_t>& devices) const;
+
+    double m_committeePercent;
+    double m_aggregationPercent;
+    double m_activationPercent;
+    uint32_t m_strategy;
+    double m_globalLearningRate;
+    Time m_phaseTimeout;
+    std::string m_upload;
+
+    Ptr<D2dChannel> m_channel;
+    D2dDeliveryMode m_mode{D2dDeliveryMode::RELIABLE};
+    Ptr<D2dCommitteeConsensus> m_ccp;
+    Ptr<UniformRandomVariable> m_pick;
+    Ptr<UniformRandomVariable> m_attackRng;
+    std::vector<bool> m_malicious;
+    D2dAttackType m_attack{D2dAttackType::NONE};
+    double m_scalingLow{0.5};
+
+    std::vector<DeviceState> m_state;
+    std::vector<float> m_global;        //!< w^t (the last model agreed on)
+    uint32_t m_committeeSize{0};        //!< C, from CommitteePercent of the active clients
+    std::vector<uint32_t> m_committee;  //!< S_c^t
+    std::vector<uint32_t> m_training;   //!< S_b^t
+    std::vector<uint32_t> m_aggregated; //!< S_a^t agreed on (empty: none)
+    std::vector<uint32_t> m_nextCommittee;
+    std::map<std::vector<uint32_t>, std::pair<std::vector<float>, uint64_t>> m_aggregates;
+    std::map<uint32_t, std::vector<uint32_t>> m_electionProposals;
+    int64_t m_primary{-1};    //!< primary of the aggregation vote (-1: none)
+    bool m_exchanging{false}; //!< the score exchange of this round has begun
+    uint32_t m_roundAttempts{0};
+    bool m_roundConsensus{false};
+    EventId m_phaseEvent;
+    uint32_t m_consensusVotes{0};
+    uint32_t m_ccpAttempts{0};
+
+    /** A gradient unicast on its way (reliable mode). */
+    struct Upload
+    {
+        uint32_t device;
+        uint32_t round;
+        uint32_t attempts; //!< sent again so far
+        Ptr<const D2dMessage> message;
+    };
+
+    std::map<uint64_t, Upload> m_uploads; //!< by message id
+    uint32_t m_uploadRetries;
+    uint32_t m_uploadRetriesThisRound{0};
+    std::vector<ClientCounts> m_counts;
+    std::ostream* m_committeeTrace{nullptr};
+};
+
+} // namespace ns3
+
+#endif /* D2D_CMFL_H */

@@ -1,0 +1,475 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Test suite "d2d-cmfl": the CMFL protocol (cmfl/d2d-cmfl.h, seed 001) end to end with
+ * real LibTorch learners on the 4-class Gaussian mixture of seed 000 sec. 5.1, over the
+ * D2D channel.
+ *
+ * - one round, no loss: the aggregation set, the global model and the next committee
+ *   equal an independent computation from the devices' trained models (scores
+ *   1/||g_k - g_c||^2, final score C / sum 1/P, top alpha%, n_k-weighted aggregation,
+ *   middle ranks);
+ * - back-gradient attackers among the training clients: strategy I never aggregates them,
+ *   strategy II does; committee.csv counts them (N1, N3);
+ * - a lossy channel (P_D = 0.2 per fragment, no retransmission): every round completes,
+ *   ccp.csv has timeouts and new primaries, and no consensus row has fewer than
+ *   floor(C/2) + 1 replies;
+ * - the same seed gives identical traces.
+ */
+
+#include "ns3/constant-position-mobility-model.h"
+#include "ns3/d2d-cmfl.h"
+#include "ns3/d2d-helper.h"
+#include "ns3/d2d-learner.h"
+#include "ns3/d2d-partitioner.h"
+#include "ns3/d2d-synthetic-data.h"
+#include "ns3/d2d-trace-helper.h"
+#include "ns3/double.h"
+#include "ns3/node-container.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <unistd.h>
+
+using namespace ns3;
+
+namespace
+{
+
+struct Data
+{
+    std::shared_ptr<const D2dDataset> train;
+    std::shared_ptr<const D2dDataset> test;
+};
+
+const Data&
+GaussianData()
+{
+    static Data data{D2dSyntheticData::GaussianMixture(D2dSyntheticData::PaperGaussianMeans(),
+                                                       1.0,
+                                                       {},
+                                                       2000,
+                                                       21),
+                     D2dSyntheticData::GaussianMixture(D2dSyntheticData::PaperGaussianMeans(),
+                                                       1.0,
+                                                       {},
+                                                       500,
+                                                       22)};
+    return data;
+}
+
+struct Setup
+{
+    uint32_t nDevices{10};
+    uint32_t rounds{1};
+    uint32_t strategy{1};
+    double committeePercent{40};
+    double aggregationPercent{50};
+    double activationPercent{100};
+    uint32_t maliciousTraining{0}; //!< training clients of round 1 made back-gradient attackers
+    double dropProbability{0};     //!< > 0: P_D of every link (eq. 18)
+    D2dDeliveryMode mode{D2dDeliveryMode::RELIABLE};
+    uint32_t maxRetransmissions{7}; //!< reliable mode: per fragment
+    std::string outDir;             //!< traces (empty: none)
+    uint64_t seed{1};
+};
+
+struct Outcome
+{
+    std::vector<float> w1;                         //!< w^1
+    std::vector<uint32_t> committee1;              //!< S_c^1
+    std::vector<uint32_t> training1;               //!< S_b^1
+    std::vector<uint32_t> malicious;               //!< attackers
+    std::vector<std::vector<float>> after;         //!< round 1 end: every device's parameters
+    std::vector<uint64_t> samples;                 //!< n_k
+    std::vector<float> global1;                    //!< w^2 (after round 1)
+    std::vector<uint32_t> aggregated1;             //!< S_a^1
+    std::vector<uint32_t> committee2;              //!< S_c^2
+    std::vector<std::vector<uint32_t>> aggregated; //!< S_a^t per round
+    uint32_t roundsDone{0};
+};
+
+Outcome
+RunCmfl(const Setup& s)
+{
+    const Data& data = GaussianData();
+    NodeContainer nodes;
+    nodes.Create(s.nDevices);
+    for (uint32_t i = 0; i < s.nDevices; ++i)
+    {
+        auto m = CreateObject<ConstantPositionMobilityModel>();
+        m->SetPosition(Vector(3.0 * (i % 5), 3.0 * (i / 5), 0));
+        nodes.Get(i)->AggregateObject(m);
+    }
+    D2dHelper d2d;
+    d2d.SetChannelAttribute("NoisePowerW", DoubleValue(1e-40)); // P_D ~ 0
+    d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e9));
+    d2d.SetComputeAttribute("FlopsPerSecond", DoubleValue(1e9));
+    Ptr<D2dChannel> channel = d2d.Install(nodes);
+    channel->SetAttribute("MaxRetransmissions", UintegerValue(s.maxRetransmissions));
+    d2d.AssignStreams(10);
+    if (s.dropProbability > 0)
+    {
+        // Eq. 18: every link gets the same P_D by fixing the RSS (FixedDistanceM) and
+        // choosing the noise: P_D = 1 - exp(-(2^r - 1) sigma^2 / W).
+        channel->SetAttribute("FixedDistanceM", DoubleValue(5.0));
+        const double noise = 1e-13;
+        channel->SetAttribute("NoisePowerW", DoubleValue(noise));
+        const double p0 = channel->GetDropProbability(1, 0);
+        NS_ABORT_MSG_IF(!(p0 > 1e-12 && p0 < 0.5), "probe P_D " << p0);
+        const double rssW = -3.0 * noise / std::log1p(-p0);
+        channel->SetAttribute("NoisePowerW",
+                              DoubleValue(-std::log1p(-s.dropProbability) * rssW / 3.0));
+        NS_ABORT_MSG_IF(std::fabs(channel->GetDropProbability(1, 0) - s.dropProbability) > 1e-9,
+                        "P_D " << channel->GetDropProbability(1, 0));
+    }
+    std::unique_ptr<D2dTraceHelper> traces;
+    if (!s.outDir.empty())
+    {
+        traces = std::make_unique<D2dTraceHelper>(s.outDir);
+        traces->ConnectChannel(channel);
+    }
+    const auto shards = D2dPartitioner::Iid(*data.train, s.nDevices, 7);
+    const D2dModelSpec spec = D2dModelSpec::Parse("logistic");
+    std::vector<Ptr<D2dLearner>> learners;
+    Outcome out;
+    for (uint32_t i = 0; i < s.nDevices; ++i)
+    {
+        auto l = CreateObject<D2dLearner>();
+        l->SetAttribute("LearningRate", DoubleValue(0.1));
+        l->Setup(i, spec, data.train, shards[i], s.seed);
+        l->SetComputeModel(D2dHelper::GetComputeModel(nodes.Get(i)));
+        learners.push_back(l);
+        out.samples.push_back(l->GetNSamples());
+    }
+    auto cmfl = CreateObjectWithAttributes<D2dCmfl>("CommitteePercent",
+                                                    DoubleValue(s.committeePercent),
+                                                    "AggregationPercent",
+                                                    DoubleValue(s.aggregationPercent),
+                                                    "ActivationPercent",
+                                                    DoubleValue(s.activationPercent),
+                                                    "Strategy",
+                                                    UintegerValue(s.strategy),
+                                                    "PhaseTimeout",
+                                                    TimeValue(Seconds(5)));
+    cmfl->GetConsensus()->SetAttribute("RequestTimeout", TimeValue(Seconds(1)));
+    cmfl->SetAttribute("Rounds", UintegerValue(s.rounds));
+    cmfl->SetLearners(learners);
+    cmfl->SetChannel(channel, s.mode);
+    cmfl->SetTestSet(data.test);
+    cmfl->SetTraces(traces.get());
+    cmfl->AssignStreams(100 + s.seed);
+    cmfl->SetFinishedCallback(Callback<void>([] { Simulator::Stop(); }));
+    cmfl->TraceConnectWithoutContext(
+        "RoundEnd",
+        Callback<void, uint32_t, double, double>([&](uint32_t round, double, double) {
+            out.aggregated.push_back(cmfl->GetAggregated());
+            if (round == 1)
+            {
+                for (auto& l : learners)
+                {
+                    out.after.push_back(l->GetParameters());
+                }
+                out.global1 = cmfl->GetGlobalModel();
+                out.aggregated1 = cmfl->GetAggregated();
+                out.committee2 = cmfl->GetCommittee();
+            }
+        }));
+    cmfl->Start(); // draws S_c^1, S_b^1 and w^1, and sends w^1
+    out.w1 = cmfl->GetGlobalModel();
+    out.committee1 = cmfl->GetCommittee();
+    out.training1 = cmfl->GetTraining();
+    out.malicious.assign(out.training1.begin(), out.training1.begin() + s.maliciousTraining);
+    cmfl->SetMalicious(out.malicious, D2dAttackType::BACK_GRADIENT);
+    Simulator::Stop(Seconds(1e5));
+    Simulator::Run();
+    out.roundsDone = cmfl->GetRoundsDone();
+    if (traces)
+    {
+        cmfl->WriteClientCounts();
+        traces->Finish(s.seed, 0.0);
+    }
+    Simulator::Destroy();
+    return out;
+}
+
+std::string
+TempDir(const std::string& name)
+{
+    auto dir = std::filesystem::temp_directory_path() /
+               ("d2d-cmfl-" + name + "-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    return dir.string();
+}
+
+std::string
+ReadFile(const std::string& path)
+{
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+/** The paper's scores, recomputed independently (double precision). */
+std::map<uint32_t, double>
+IndependentFinalScores(const Outcome& o)
+{
+    auto gradient = [&o](uint32_t d) {
+        std::vector<double> g(o.w1.size());
+        for (std::size_t j = 0; j < g.size(); ++j)
+        {
+            g[j] = static_cast<double>(static_cast<float>(o.w1[j] - o.after[d][j]));
+        }
+        return g;
+    };
+    std::map<uint32_t, double> finals;
+    for (auto k : o.training1)
+    {
+        const auto gk = gradient(k);
+        double inverseSum = 0; // sum_c 1/P_k^c = sum_c ||g_k - g_c||^2
+        for (auto c : o.committee1)
+        {
+            const auto gc = gradient(c);
+            double d2 = 0;
+            for (std::size_t j = 0; j < gk.size(); ++j)
+            {
+                d2 += (gk[j] - gc[j]) * (gk[j] - gc[j]);
+            }
+            inverseSum += d2;
+        }
+        finals[k] = static_cast<double>(o.committee1.size()) / inverseSum;
+    }
+    return finals;
+}
+
+/** Scores, selection, aggregation and election against an independent computation. */
+class CmflRoundTestCase : public TestCase
+{
+  public:
+    CmflRoundTestCase()
+        : TestCase("one lossless round: S_a, w^2 and S_c^2 as computed by hand")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (uint32_t strategy : {1u, 2u})
+        {
+            Setup s;
+            s.strategy = strategy;
+            const Outcome o = RunCmfl(s);
+            NS_TEST_ASSERT_MSG_EQ(o.roundsDone, 1u, "the round completes");
+            // 10 devices active: C = round(0.4 x 10) = 4, n = 6, m = round(0.5 x 6) = 3.
+            NS_TEST_ASSERT_MSG_EQ(o.committee1.size(), 4u, "C");
+            NS_TEST_ASSERT_MSG_EQ(o.training1.size(), 6u, "n");
+            const auto finals = IndependentFinalScores(o);
+            std::vector<std::pair<double, uint32_t>> ranked; // descending score, then id
+            for (const auto& [k, p] : finals)
+            {
+                ranked.emplace_back(-p, k);
+            }
+            std::sort(ranked.begin(), ranked.end());
+            std::vector<uint32_t> expectedSa;
+            for (uint32_t r = 0; r < 3; ++r)
+            {
+                expectedSa.push_back(ranked[strategy == 1 ? r : ranked.size() - 1 - r].second);
+            }
+            std::sort(expectedSa.begin(), expectedSa.end());
+            NS_TEST_ASSERT_MSG_EQ((o.aggregated1 == expectedSa),
+                                  true,
+                                  "strategy " << strategy << ": S_a as computed by hand");
+            // Election: C = 4 of 6 ranked clients around the middle: ranks 1..4.
+            std::vector<uint32_t> expectedSc;
+            for (uint32_t r = 1; r < 5; ++r)
+            {
+                expectedSc.push_back(ranked[r].second);
+            }
+            std::sort(expectedSc.begin(), expectedSc.end());
+            NS_TEST_ASSERT_MSG_EQ((o.committee2 == expectedSc), true, "S_c^2 = middle ranks");
+            // w^2 = w^1 - sum_{k in S_a} n_k / sum n g_k (eta = 1).
+            double n = 0;
+            for (auto k : expectedSa)
+            {
+                n += static_cast<double>(o.samples[k]);
+            }
+            double maxError = 0;
+            for (std::size_t j = 0; j < o.w1.size(); ++j)
+            {
+                double g = 0;
+                for (auto k : expectedSa)
+                {
+                    g += static_cast<double>(o.samples[k]) / n *
+                         static_cast<float>(o.w1[j] - o.after[k][j]);
+                }
+                maxError = std::max(maxError, std::fabs(o.w1[j] - g - o.global1[j]));
+            }
+            NS_TEST_ASSERT_MSG_LT(maxError, 1e-6, "w^2 = w^1 - sum p_k g_k");
+        }
+    }
+};
+
+/** Back-gradient attackers: strategy I leaves them out, strategy II takes them. */
+class CmflAttackTestCase : public TestCase
+{
+  public:
+    CmflAttackTestCase()
+        : TestCase("back-gradient clients: excluded by strategy I, preferred by II; N1 and N3")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (uint32_t strategy : {1u, 2u})
+        {
+            Setup s;
+            s.nDevices = 20;
+            s.rounds = 1;
+            s.strategy = strategy;
+            s.aggregationPercent = 25; // m = round(0.25 x 12) = 3 of n = 12
+            s.maliciousTraining = 2;
+            s.outDir = TempDir("attack" + std::to_string(strategy));
+            const Outcome o = RunCmfl(s);
+            NS_TEST_ASSERT_MSG_EQ(o.aggregated1.size(), 3u, "m");
+            uint32_t n3 = 0;
+            for (auto k : o.aggregated1)
+            {
+                n3 += std::count(o.malicious.begin(), o.malicious.end(), k);
+            }
+            NS_TEST_ASSERT_MSG_EQ(n3,
+                                  (strategy == 1 ? 0u : 2u),
+                                  "strategy " << strategy << ": attackers aggregated");
+            const std::string committee = ReadFile(s.outDir + "/committee.csv");
+            std::ostringstream row;
+            row << ",12,8,3,2,0," << n3 << "\n";
+            NS_TEST_ASSERT_MSG_NE(committee.find(row.str()),
+                                  std::string::npos,
+                                  "committee.csv: " << committee);
+            const std::string counts = ReadFile(s.outDir + "/aggregation.csv");
+            NS_TEST_ASSERT_MSG_NE(counts.find(std::to_string(o.malicious[0]) + ",1,1,0," +
+                                              (strategy == 1 ? "0" : "1") + "\n"),
+                                  std::string::npos,
+                                  "aggregation.csv: " << counts);
+            std::filesystem::remove_all(s.outDir);
+        }
+    }
+};
+
+/** Lossy links: rounds complete, timeouts and new primaries are traced, quorum holds. */
+class CmflLossyTestCase : public TestCase
+{
+  public:
+    CmflLossyTestCase()
+        : TestCase("P_D = 0.2, unreliable: rounds complete, CCP retries in ccp.csv, quorum kept")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup s;
+        s.nDevices = 10;
+        s.rounds = 12;
+        s.dropProbability = 0.2;
+        s.maxRetransmissions = 1; // ARQ that can fail: 0.2^2 = 0.04 per fragment
+        s.committeePercent = 50;  // C = 5: a quorum of 3 of the 4 replicas
+        s.outDir = TempDir("lossy");
+        const Outcome o = RunCmfl(s);
+        NS_TEST_ASSERT_MSG_EQ(o.roundsDone, 12u, "every round completes");
+        std::ifstream in(s.outDir + "/ccp.csv");
+        std::string line;
+        std::getline(in, line);
+        NS_TEST_ASSERT_MSG_EQ(line,
+                              "round,step,attempt,primary,replies,quorum,outcome,sim_time_s",
+                              "ccp.csv header");
+        uint32_t consensus = 0;
+        uint32_t timeouts = 0;
+        uint32_t retried = 0;
+        while (std::getline(in, line))
+        {
+            std::vector<std::string> f;
+            std::stringstream ls(line);
+            std::string item;
+            while (std::getline(ls, item, ','))
+            {
+                f.push_back(item);
+            }
+            NS_TEST_ASSERT_MSG_EQ(f.size(), 8u, line);
+            if (f[6] == "consensus")
+            {
+                ++consensus;
+                NS_TEST_ASSERT_MSG_GT_OR_EQ(std::stoi(f[4]), 3, "C = 4: quorum 3: " << line);
+                NS_TEST_ASSERT_MSG_EQ(f[5], "3", "quorum floor(4/2)+1");
+                retried += std::stoi(f[2]) > 1 ? 1 : 0;
+            }
+            timeouts += f[6] == "timeout" ? 1 : 0;
+        }
+        NS_TEST_ASSERT_MSG_GT(consensus, 0u, "some votes reach consensus");
+        NS_TEST_ASSERT_MSG_GT(timeouts, 0u, "lost messages cause timeouts");
+        NS_TEST_ASSERT_MSG_GT(retried, 0u, "a later primary reaches consensus");
+        std::filesystem::remove_all(s.outDir);
+    }
+};
+
+/** Same seed, same bytes. */
+class CmflDeterminismTestCase : public TestCase
+{
+  public:
+    CmflDeterminismTestCase()
+        : TestCase("same seed: identical rounds, ccp, committee and messages traces")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::vector<std::string> texts[2];
+        for (int run = 0; run < 2; ++run)
+        {
+            Setup s;
+            s.rounds = 4;
+            s.dropProbability = 0.2;
+            s.mode = D2dDeliveryMode::UNRELIABLE;
+            s.outDir = TempDir("det" + std::to_string(run));
+            RunCmfl(s);
+            for (const char* f : {"rounds.csv", "ccp.csv", "committee.csv", "messages.csv"})
+            {
+                texts[run].push_back(ReadFile(s.outDir + "/" + f));
+            }
+            std::filesystem::remove_all(s.outDir);
+        }
+        for (std::size_t i = 0; i < texts[0].size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ((texts[0][i] == texts[1][i]), true, "trace " << i);
+            NS_TEST_ASSERT_MSG_GT(texts[0][i].size(), 60u, "trace " << i << " has rows");
+        }
+    }
+};
+
+class D2dCmflTestSuite : public TestSuite
+{
+  public:
+    D2dCmflTestSuite()
+        : TestSuite("d2d-cmfl", UNIT)
+    {
+        AddTestCase(new CmflRoundTestCase, TestCase::QUICK);
+        AddTestCase(new CmflAttackTestCase, TestCase::QUICK);
+        AddTestCase(new CmflLossyTestCase, TestCase::QUICK);
+        AddTestCase(new CmflDeterminismTestCase, TestCase::QUICK);
+    }
+};
+
+D2dCmflTestSuite g_d2dCmflTestSuite;
+
+} // namespace
