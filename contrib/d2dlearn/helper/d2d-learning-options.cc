@@ -1,0 +1,350 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "d2d-learning-options.h"
+
+#include "ns3/abort.h"
+#include "ns3/d2d-fashion-mnist.h"
+#include "ns3/d2d-helper.h"
+#include "ns3/d2d-synthetic-data.h"
+#include "ns3/d2d-torch-runtime.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("D2dLearningOptions");
+
+namespace
+{
+/** \return comma-separated numbers \param text the list \throws std::invalid_argument */
+std::vector<double>
+ParseList(const std::string& text)
+{
+    std::vector<double> out;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ','))
+    {
+        std::size_t used = 0;
+        out.push_back(std::stod(item, &used));
+        if (used != item.size())
+        {
+            throw std::invalid_argument(item);
+        }
+    }
+    return out;
+}
+} // namespace
+
+D2dLearningOptions::D2dLearningOptions()
+    : dataDir(D2dFashionMnist::DefaultDir())
+{
+}
+
+std::vector<D2dScenarioSupport::Param>
+D2dLearningOptions::GetParams() const
+{
+    // The attributes a parameter sets would silently override --ns3::Class::Attribute.
+    return {{"rounds", 'u', {"ns3::D2dFlProtocol::Rounds"}},
+            {"localEpochs", 'u', {"ns3::D2dFlProtocol::LocalEpochs"}},
+            {"localSteps", 'U', {"ns3::D2dFlProtocol::LocalSteps"}},
+            {"batchSize", 'u', {"ns3::D2dLearner::BatchSize"}},
+            {"learningRate", 'd', {"ns3::D2dLearner::LearningRate"}},
+            {"optimizer", 's', {"ns3::D2dLearner::Optimizer"}},
+            {"model", 's'},
+            {"dataset", 's'},
+            {"dataDir", 's'},
+            {"dataFraction", 'd'},
+            {"partition", 's'},
+            {"alpha", 'd'},
+            {"labelsPerDevice", 'u'},
+            {"labelProportions", 's'},
+            {"quantitySkew", 'd'},
+            {"compression", 's', {"ns3::D2dFlProtocol::Compression"}},
+            {"threads", 'u'}};
+}
+
+void
+D2dLearningOptions::AddValues(CommandLine& cmd)
+{
+    cmd.AddValue("rounds", "Communication rounds", rounds);
+    cmd.AddValue("localEpochs", "Local epochs per round", localEpochs);
+    cmd.AddValue("localSteps", "Local mini-batch steps per round (0: localEpochs)", localSteps);
+    cmd.AddValue("batchSize", "Mini-batch size, samples", batchSize);
+    cmd.AddValue("learningRate", "Local learning rate", learningRate);
+    cmd.AddValue("optimizer", "Local optimizer: sgd or adam", optimizer);
+    cmd.AddValue("model", "linear, logistic, mlp[:WxW..], cnn[:C1xC2]", model);
+    cmd.AddValue("dataset", "fashion-mnist or gaussian-mixture", dataset);
+    cmd.AddValue("dataDir", "Folder of the Fashion-MNIST idx .gz files", dataDir);
+    cmd.AddValue("dataFraction", "Fraction of the train and test sets used", dataFraction);
+    cmd.AddValue("partition", "iid, dirichlet, labels or quantity", partition);
+    cmd.AddValue("alpha", "Dirichlet concentration", alpha);
+    cmd.AddValue("labelsPerDevice", "labels partition: classes per device", labelsPerDevice);
+    cmd.AddValue("labelProportions",
+                 "labels partition: shares of a device's classes, comma-separated "
+                 "(empty: equal)",
+                 labelProportions);
+    cmd.AddValue("quantitySkew", "quantity partition: skew of the shard sizes", quantitySkew);
+    cmd.AddValue("compression", "Model values on the air: float32 or float16", compression);
+    cmd.AddValue("threads", "LibTorch worker threads (0: inline)", threads);
+}
+
+void
+D2dLearningOptions::Validate(const D2dScenarioSupport& support, bool multipleArchitectures)
+{
+    support.CheckRange("rounds", rounds, 1, 1e6);
+    support.CheckRange("localEpochs", localEpochs, 1, 1e4);
+    support.CheckRange("localSteps", static_cast<double>(localSteps), 0, 1e9);
+    support.CheckRange("batchSize", batchSize, 1, 1e6);
+    support.CheckRange("learningRate", learningRate, 0, 1e3);
+    if (optimizer != "sgd" && optimizer != "adam")
+    {
+        support.Fail("--optimizer=" + optimizer + " is not accepted (sgd or adam)");
+    }
+    m_specs.clear();
+    std::stringstream in(model);
+    std::string item;
+    while (std::getline(in, item, ','))
+    {
+        try
+        {
+            m_specs.push_back(D2dModelSpec::Parse(item));
+        }
+        catch (const std::exception& e)
+        {
+            support.Fail(std::string("--") + e.what());
+        }
+    }
+    if (m_specs.empty())
+    {
+        support.Fail("--model is empty (linear, logistic, mlp[:WxW..], cnn[:C1xC2])");
+    }
+    if (m_specs.size() > 1 && !multipleArchitectures)
+    {
+        support.Fail("--model=" + model +
+                     " lists several architectures: this scenario averages models "
+                     "(accepted: one architecture)");
+    }
+    if (dataset != "fashion-mnist" && dataset != "gaussian-mixture")
+    {
+        support.Fail("--dataset=" + dataset +
+                     " is not accepted (fashion-mnist or "
+                     "gaussian-mixture)");
+    }
+    for (const auto& s : m_specs)
+    {
+        if (s.arch == "linear")
+        {
+            support.Fail("--model=linear is a regression model; the data sets here are "
+                         "classification (logistic, mlp, cnn)");
+        }
+        if (s.arch == "cnn" && dataset != "fashion-mnist")
+        {
+            support.Fail("--model=cnn needs --dataset=fashion-mnist (images)");
+        }
+    }
+    support.CheckRange("dataFraction", dataFraction, 1e-6, 1);
+    const std::vector<std::string> partitions{"iid", "dirichlet", "labels", "quantity"};
+    if (std::find(partitions.begin(), partitions.end(), partition) == partitions.end())
+    {
+        support.Fail("--partition=" + partition +
+                     " is not accepted (iid, dirichlet, labels or quantity)");
+    }
+    support.CheckRange("alpha", alpha, 1e-6, 1e6);
+    support.CheckRange("labelsPerDevice", labelsPerDevice, 1, 10);
+    m_proportions.clear();
+    try
+    {
+        m_proportions =
+            labelProportions.empty() ? std::vector<double>{} : ParseList(labelProportions);
+    }
+    catch (const std::exception&)
+    {
+        support.Fail("--labelProportions=" + labelProportions +
+                     " is not a comma-separated list of numbers");
+    }
+    if (partition == "labels" && !m_proportions.empty() && m_proportions.size() != labelsPerDevice)
+    {
+        if (labelProportions == "0.7,0.2,0.1")
+        {
+            m_proportions.clear(); // the default belongs to 3 labels: other counts share equally
+        }
+        else
+        {
+            support.Fail(fmt::format("--labelProportions has {} values for "
+                                     "--labelsPerDevice={} (accepted: {} values summing to 1, "
+                                     "or empty for equal shares)",
+                                     m_proportions.size(),
+                                     labelsPerDevice,
+                                     labelsPerDevice));
+        }
+    }
+    if (!m_proportions.empty())
+    {
+        double sum = 0;
+        for (auto x : m_proportions)
+        {
+            sum += x;
+            if (!(x >= 0))
+            {
+                support.Fail("--labelProportions=" + labelProportions +
+                             " has a negative share (accepted: shares >= 0 summing to 1)");
+            }
+        }
+        if (std::fabs(sum - 1) > 1e-6)
+        {
+            support.Fail(fmt::format("--labelProportions={} sums to {} (accepted: shares >= 0 "
+                                     "summing to 1)",
+                                     labelProportions,
+                                     sum));
+        }
+    }
+    support.CheckRange("quantitySkew", quantitySkew, 0, 100);
+    if (compression != "float32" && compression != "float16")
+    {
+        support.Fail("--compression=" + compression + " is not accepted (float32 or float16)");
+    }
+    support.CheckRange("threads", threads, 0, 256);
+}
+
+const std::vector<D2dModelSpec>&
+D2dLearningOptions::GetSpecs() const
+{
+    return m_specs;
+}
+
+void
+D2dLearningOptions::LoadData(const D2dScenarioSupport& support, uint32_t nDevices, uint64_t seed)
+{
+    NS_LOG_FUNCTION(this << nDevices << seed);
+    NS_ABORT_MSG_IF(m_specs.empty(), "D2dLearningOptions::LoadData before Validate");
+    try
+    {
+        if (dataset == "fashion-mnist")
+        {
+            train = D2dFashionMnist::Load(dataDir, "train", dataFraction, seed);
+            test = D2dFashionMnist::Load(dataDir, "test", dataFraction, seed + 1);
+        }
+        else
+        {
+            // Seed 000 sec. 5.1: four classes in 2-D, unit variance.
+            const auto n = static_cast<std::size_t>(std::max(1.0, 20000 * dataFraction));
+            const auto means = D2dSyntheticData::PaperGaussianMeans();
+            train = D2dSyntheticData::GaussianMixture(means, 1.0, {}, n, seed);
+            test = D2dSyntheticData::GaussianMixture(means, 1.0, {}, n / 4 + 1, seed + 1);
+        }
+        if (train->Size() < nDevices)
+        {
+            support.Fail(fmt::format("--dataFraction={} leaves {} training samples for {} "
+                                     "devices (accepted: at least one sample per device)",
+                                     dataFraction,
+                                     train->Size(),
+                                     nDevices));
+        }
+        if (partition == "iid")
+        {
+            shards = D2dPartitioner::Iid(*train, nDevices, seed);
+        }
+        else if (partition == "dirichlet")
+        {
+            shards = D2dPartitioner::Dirichlet(*train, nDevices, alpha, seed);
+        }
+        else if (partition == "labels")
+        {
+            shards = D2dPartitioner::LabelsPerDevice(*train,
+                                                     nDevices,
+                                                     labelsPerDevice,
+                                                     m_proportions,
+                                                     seed);
+        }
+        else
+        {
+            shards = D2dPartitioner::QuantitySkew(*train, nDevices, quantitySkew, seed);
+        }
+    }
+    catch (const std::exception& e)
+    {
+        support.Fail(std::string("--") + e.what());
+    }
+}
+
+std::vector<Ptr<D2dLearner>>
+D2dLearningOptions::MakeLearners(const NodeContainer& devices, uint64_t seed) const
+{
+    NS_LOG_FUNCTION(this << devices.GetN() << seed);
+    NS_ABORT_MSG_IF(!train || shards.size() < devices.GetN() || m_specs.empty(),
+                    "D2dLearningOptions::MakeLearners: call Validate() and LoadData() first");
+    // Learners: one per device, seeded from the run seed and the device id.
+    D2dTorchRuntime::SetWorkers(threads);
+    D2dTorchRuntime::Seed(seed);
+    std::vector<Ptr<D2dLearner>> learners;
+    for (uint32_t i = 0; i < devices.GetN(); ++i)
+    {
+        auto learner = CreateObject<D2dLearner>();
+        learner->SetAttribute("LearningRate", DoubleValue(learningRate));
+        learner->SetAttribute("BatchSize", UintegerValue(batchSize));
+        learner->SetAttribute("Optimizer", StringValue(optimizer));
+        learner->Setup(i, m_specs[i % m_specs.size()], train, shards[i], seed);
+        learner->SetComputeModel(D2dHelper::GetComputeModel(devices.Get(i)));
+        learners.push_back(learner);
+    }
+    return learners;
+}
+
+void
+D2dLearningOptions::Configure(Ptr<D2dFlProtocol> protocol) const
+{
+    NS_LOG_FUNCTION(this << protocol);
+    protocol->SetAttribute("Rounds", UintegerValue(rounds));
+    protocol->SetAttribute("LocalEpochs", UintegerValue(localEpochs));
+    protocol->SetAttribute("LocalSteps", UintegerValue(localSteps));
+    protocol->SetAttribute("Compression", StringValue(compression));
+}
+
+void
+D2dLearningOptions::Record(D2dTraceHelper& traces, Ptr<D2dLearner> first) const
+{
+    traces.AddParameter("rounds", rounds);
+    traces.AddParameter("localEpochs", localEpochs);
+    traces.AddParameter("localSteps", localSteps);
+    traces.AddParameter("batchSize", batchSize);
+    traces.AddParameter("learningRate", learningRate);
+    traces.AddParameter("optimizer", optimizer);
+    traces.AddParameter("model", model);
+    traces.AddParameter("dataset", dataset);
+    traces.AddParameter("dataDir", dataDir);
+    traces.AddParameter("dataFraction", dataFraction);
+    if (train)
+    {
+        traces.AddParameter("trainSamples", static_cast<uint64_t>(train->Size()));
+    }
+    if (test)
+    {
+        traces.AddParameter("testSamples", static_cast<uint64_t>(test->Size()));
+    }
+    traces.AddParameter("partition", partition);
+    traces.AddParameter("alpha", alpha);
+    traces.AddParameter("labelsPerDevice", labelsPerDevice);
+    traces.AddParameter("labelProportions", labelProportions);
+    traces.AddParameter("quantitySkew", quantitySkew);
+    traces.AddParameter("compression", compression);
+    traces.AddParameter("threads", threads);
+    if (first)
+    {
+        traces.AddParameter("modelParameters", first->GetNParameters());
+        traces.AddParameter("trainingFlopsPerSample", first->GetTrainingFlopsPerSample());
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,156 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef D2D_LEARNING_OPTIONS_H
+#define D2D_LEARNING_OPTIONS_H
+
+#include "ns3/command-line.h"
+#include "ns3/d2d-dataset.h"
+#include "ns3/d2d-fl-protocol.h"
+#include "ns3/d2d-learner.h"
+#include "ns3/d2d-partitioner.h"
+#include "ns3/d2d-scenario-support.h"
+#include "ns3/d2d-trace-helper.h"
+#include "ns3/node-container.h"
+#include "ns3/ptr.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup d2dlearn
+ * \brief The learning flags every learning scenario shares (model, optimizer, data set and
+ * its partition, rounds, local work, compression, torch threads): command-line
+ * registration, validation with one-line errors, data loading, learner creation, run.json
+ * records. Like D2dNetworkOptions for the network flags.
+ *
+ * Use, in a scenario's main():
+ * \code
+ *   D2dLearningOptions learning;
+ *   learning.model = "mlp:64"; // a scenario may change defaults here, before AddValues()
+ *   auto params = learning.GetParams(); // + the network's and the scenario's own
+ *   support.CheckArguments(argc, argv, params);
+ *   learning.AddValues(cmd);
+ *   cmd.Parse(argc, argv);
+ *   learning.Validate(support, false);
+ *   net.Validate(support, 10);
+ *   learning.LoadData(support, net.nDevices, net.seed); // before any output exists
+ *   auto traces = net.OpenTraces(support);
+ *   D2dNetwork network = net.Build(*traces, true);
+ *   auto learners = learning.MakeLearners(network.devices, net.seed);
+ *   // ... make the protocol, then learning.Configure(protocol) BEFORE its SetChannel() ...
+ *   learning.Record(*traces, learners[0]);
+ * \endcode
+ */
+class D2dLearningOptions
+{
+  public:
+    /** Defaults of the fedavg scenario; dataDir = D2dFashionMnist::DefaultDir(). */
+    D2dLearningOptions();
+
+    // The flags' values. A scenario may change them before AddValues() to set its own
+    // defaults; after Validate() they hold the values in force.
+    uint32_t rounds{20};                  //!< --rounds: communication rounds
+    uint32_t localEpochs{1};              //!< --localEpochs: epochs over the shard per job
+    uint64_t localSteps{0};               //!< --localSteps: > 0: mini-batch steps per job
+    uint32_t batchSize{32};               //!< --batchSize: samples per mini-batch
+    double learningRate{0.05};            //!< --learningRate: local learning rate
+    std::string optimizer{"sgd"};         //!< --optimizer: sgd | adam
+    std::string model{"mlp"};             //!< --model: linear | logistic | mlp[:WxW] | cnn[:C1xC2]
+    std::string dataset{"fashion-mnist"}; //!< --dataset: fashion-mnist | gaussian-mixture
+    std::string dataDir;                  //!< --dataDir: Fashion-MNIST idx .gz files
+    double dataFraction{0.25};            //!< --dataFraction: fraction of train and test used
+    std::string partition{"iid"};         //!< --partition: iid | dirichlet | labels | quantity
+    double alpha{0.5};                    //!< --alpha: Dirichlet concentration
+    uint32_t labelsPerDevice{3};          //!< --labelsPerDevice: labels partition: classes
+    /** --labelProportions: labels partition: shares of a device's classes (seed 002 App. C) */
+    std::string labelProportions{"0.7,0.2,0.1"};
+    double quantitySkew{1.0};           //!< --quantitySkew: quantity partition: size-law skew
+    std::string compression{"float32"}; //!< --compression: model values on the air
+    uint32_t threads{2};                //!< --threads: LibTorch worker threads (0: inline)
+
+    /**
+     * \return the parameters for D2dScenarioSupport::CheckArguments(), each with the ns-3
+     * attributes it sets (D2dFlProtocol's Rounds, LocalEpochs, LocalSteps, Compression;
+     * D2dLearner's BatchSize, LearningRate, Optimizer)
+     */
+    std::vector<D2dScenarioSupport::Param> GetParams() const;
+
+    /** \param cmd the command line: one AddValue() per flag */
+    void AddValues(CommandLine& cmd);
+
+    /**
+     * \brief After cmd.Parse(): range checks of every flag, --model parsed into specs
+     * (empty, linear (a regression model), cnn without fashion-mnist rejected), the
+     * accepted data sets, partitions and compressions, --labelProportions parsed and
+     * checked against --labelsPerDevice (the default "0.7,0.2,0.1" with another
+     * --labelsPerDevice means equal shares). Bad input ends the program via
+     * support.Fail().
+     * \param support the scenario's support (error messages)
+     * \param multipleArchitectures whether --model may list several architectures
+     * (assigned to the devices round-robin); if false, a list is rejected as the models
+     * are averaged. A scenario with its own message for this passes true and checks
+     * GetSpecs().size().
+     */
+    void Validate(const D2dScenarioSupport& support, bool multipleArchitectures);
+
+    /** \return the architectures of --model, in order (after Validate()) */
+    const std::vector<D2dModelSpec>& GetSpecs() const;
+
+    /**
+     * \brief Load the train and test sets (Fashion-MNIST with seeds seed and seed + 1, or
+     * the Gaussian mixture of seed 000 sec. 5.1 with 20000 x dataFraction training
+     * samples) and partition the training set into nDevices shards. Call after Validate()
+     * and before any output exists (a missing or corrupt file is bad input): failures,
+     * and fewer training samples than devices, end the program via support.Fail().
+     * \param support the scenario's support (error messages)
+     * \param nDevices the number of shards
+     * \param seed the run's seed
+     */
+    void LoadData(const D2dScenarioSupport& support, uint32_t nDevices, uint64_t seed);
+
+    std::shared_ptr<D2dDataset> train; //!< the training set (after LoadData())
+    std::shared_ptr<D2dDataset> test;  //!< the test set (after LoadData())
+    std::vector<D2dShard> shards;      //!< device i's part of train (after LoadData())
+
+    /**
+     * \brief D2dTorchRuntime::SetWorkers(threads) and Seed(seed); one learner per device,
+     * with LearningRate, BatchSize and Optimizer, device i's set up as
+     * Setup(i, specs[i % specs.size()], train, shards[i], seed) on the compute model of
+     * devices.Get(i). Call after any change to shards (e.g. label flips).
+     * \param devices the devices (shards.size() of them)
+     * \param seed the run's seed
+     * \return the learners, learner i of device i
+     */
+    std::vector<Ptr<D2dLearner>> MakeLearners(const NodeContainer& devices, uint64_t seed) const;
+
+    /**
+     * \brief Set the Rounds, LocalEpochs, LocalSteps and Compression attributes of a
+     * protocol. Call before the protocol's SetChannel(): D2dDecentralizedFl and
+     * D2dSemiDecentralizedFl hand their codec to their model exchange there.
+     * \param protocol the protocol
+     */
+    void Configure(Ptr<D2dFlProtocol> protocol) const;
+
+    /**
+     * \brief run.json: every flag's value, trainSamples and testSamples, and, if first is
+     * given, its modelParameters and trainingFlopsPerSample.
+     * \param traces the run's trace helper
+     * \param first a learner (e.g. device 0's), or null
+     */
+    void Record(D2dTraceHelper& traces, Ptr<D2dLearner> first) const;
+
+  private:
+    std::vector<D2dModelSpec> m_specs; //!< the architectures of --model
+    std::vector<double> m_proportions; //!< the shares of --labelProportions in force
+};
+
+} // namespace ns3
+
+#endif /* D2D_LEARNING_OPTIONS_H */
