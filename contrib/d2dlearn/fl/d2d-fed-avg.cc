@@ -389,6 +389,7 @@ D2dFedAvg::EndOfRound()
         WriteRow(m_round, -1, "upload_retries", static_cast<double>(m_uploadRetriesThisRound));
     }
     m_uploadRetriesThisRound = 0;
+    WriteBytesSent(m_round);
     m_totalParticipants += m_answers.size();
     EndRound(MakeCallback(&D2dFedAvg::StartRound, this));
 }

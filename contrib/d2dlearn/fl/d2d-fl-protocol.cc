@@ -88,6 +88,7 @@ D2dFlProtocol::DoDispose()
     m_learners.clear();
     m_test.reset();
     m_finished = Callback<void>();
+    m_watched.clear();
     Object::DoDispose();
 }
 
@@ -149,6 +150,10 @@ D2dFlProtocol::CountBytesSent(const std::vector<Ptr<D2dTransport>>& radios)
     m_countingBytes = true;
     for (const auto& radio : radios)
     {
+        if (!m_watched.insert(PeekPointer(radio)).second)
+        {
+            continue; // watched already: count its messages once
+        }
         radio->TraceConnectWithoutContext("Send", MakeCallback(&D2dFlProtocol::MessageSent, this));
     }
 }

@@ -16,6 +16,7 @@
 #include "ns3/traced-callback.h"
 
 #include <memory>
+#include <set>
 #include <vector>
 
 namespace ns3
@@ -68,6 +69,7 @@ class D2dFlProtocol : public Object
     /**
      * \brief Count the bytes of every message these transports accept for transmission
      * (the message sizes: a broadcast counts once, link-layer retransmissions not at all).
+     * A transport given twice is counted once.
      * \param radios the transports to watch
      */
     void CountBytesSent(const std::vector<Ptr<D2dTransport>>& radios);
@@ -167,6 +169,7 @@ class D2dFlProtocol : public Object
 
     bool m_evaluateDevices;
     bool m_countingBytes{false};
+    std::set<const D2dTransport*> m_watched; //!< transports CountBytesSent() watches
     uint64_t m_bytesSent{0};
     uint64_t m_bytesWritten{0}; //!< m_bytesSent at the last WriteBytesSent()
     uint32_t m_roundsDone{0};
