@@ -158,7 +158,7 @@ main(int argc, char* argv[])
     support.CheckRange("clientFraction", clientFraction, 1e-9, 1);
     support.CheckRange("mu", mu, 0, 1e6);
     support.CheckRange("globalLearningRate", globalLearningRate, 0, 1e6);
-    if (roundDeadline.IsNegative())
+    if (roundDeadline.IsStrictlyNegative())
     {
         support.Fail("--roundDeadline=" + std::to_string(roundDeadline.GetSeconds()) +
                      "s is negative (accepted: 0 = none, or a positive time)");
