@@ -38,6 +38,7 @@ D2dNetworkOptions::GetParams() const
     // The attributes a parameter sets would silently override --ns3::Class::Attribute.
     return {{"nDevices", 'u'},
             {"mtuBytes", 'u', {"ns3::D2dChannel::MtuBytes"}},
+            {"maxRetransmissions", 'u', {"ns3::D2dChannel::MaxRetransmissions"}},
             {"spectralEfficiency", 'd', {"ns3::D2dChannel::SpectralEfficiency"}},
             {"bandwidthHz", 'd', {"ns3::D2dChannel::BandwidthHz"}},
             {"noisePowerW", 'd', {"ns3::D2dChannel::NoisePowerW"}},
@@ -96,6 +97,9 @@ D2dNetworkOptions::AddValues(CommandLine& cmd)
                  "Number of devices (0: the scenario's default, or N of --rssFile)",
                  nDevices);
     cmd.AddValue("mtuBytes", "Fragment payload size, bytes", mtuBytes);
+    cmd.AddValue("maxRetransmissions",
+                 "Reliable mode: retransmissions per fragment before a send fails",
+                 maxRetransmissions);
     cmd.AddValue("spectralEfficiency", "Rate of transmission r, bit/s/Hz", spectralEfficiency);
     cmd.AddValue("bandwidthHz", "Channel bandwidth, Hz", bandwidthHz);
     cmd.AddValue("noisePowerW", "Noise power sigma^2, W", noisePowerW);
@@ -141,6 +145,7 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
     // One line naming the parameter and the accepted range, before simulating.
     support.CheckRange("nDevices", nDevices, 0, 100000);
     support.CheckRange("mtuBytes", mtuBytes, 1, 1e7);
+    support.CheckRange("maxRetransmissions", maxRetransmissions, 0, 1000);
     support.CheckRange("spectralEfficiency", spectralEfficiency, 1e-9, 64);
     support.CheckRange("bandwidthHz", bandwidthHz, 1, 1e12);
     support.CheckRange("noisePowerW", noisePowerW, 0, 1e3);
@@ -292,6 +297,7 @@ D2dNetworkOptions::Build(D2dTraceHelper& traces, bool withServer)
     d2d.SetChannelAttribute("BandwidthHz", DoubleValue(bandwidthHz));
     d2d.SetChannelAttribute("NoisePowerW", DoubleValue(noisePowerW));
     d2d.SetChannelAttribute("MtuBytes", UintegerValue(mtuBytes));
+    d2d.SetChannelAttribute("MaxRetransmissions", UintegerValue(maxRetransmissions));
     d2d.SetChannelAttribute("FastPath", BooleanValue(fastPath));
     d2d.SetRadioAttribute("TxPowerDbm", DoubleValue(txPowerDbm));
     d2d.SetD2sRadioAttribute("TxPowerDbm", DoubleValue(d2sTxPowerDbm));
@@ -328,6 +334,7 @@ D2dNetworkOptions::Record(D2dTraceHelper& traces, const D2dNetwork& network) con
     // The seed is run.json's own "seed" (D2dTraceHelper::Finish()).
     traces.AddParameter("nDevices", nDevices);
     traces.AddParameter("mtuBytes", mtuBytes);
+    traces.AddParameter("maxRetransmissions", maxRetransmissions);
     traces.AddParameter("spectralEfficiency", spectralEfficiency);
     traces.AddParameter("bandwidthHz", bandwidthHz);
     traces.AddParameter("noisePowerW", noisePowerW);

@@ -81,6 +81,7 @@ class D2dNetworkOptions
     // defaults; after Validate() they hold the values in force.
     uint32_t nDevices{0};           //!< --nDevices (0: the scenario's default or N of --rssFile)
     uint32_t mtuBytes{1500};        //!< --mtuBytes: fragment payload, bytes
+    uint32_t maxRetransmissions{7}; //!< --maxRetransmissions: reliable mode, per fragment
     double spectralEfficiency{2.0}; //!< --spectralEfficiency: r of eq. (18), bit/s/Hz
     double bandwidthHz{10e6};       //!< --bandwidthHz: Hz; link rate = r x bandwidth
     double noisePowerW{1e-13};      //!< --noisePowerW: sigma^2 of eq. (18), W
