@@ -155,10 +155,24 @@ D2dCmfl::SetChannel(Ptr<D2dChannel> channel, D2dDeliveryMode mode)
     {
         Ptr<D2dTransport> radio = channel->GetRadio(i);
         radio->SetReceiveCallback(MakeCallback(&D2dCmfl::Receive, this));
-        radio->SetSendDoneCallback(MakeCallback(&D2dCmfl::SendDone, this));
+        radio->SetSendDoneCallback(Callback<void, uint64_t, uint32_t, bool>(
+            [this, i](uint64_t msgId, uint32_t dst, bool success) {
+                SendDone(i, msgId, dst, success);
+            }));
+        radio->TraceConnectWithoutContext(
+            "Send",
+            Callback<void, uint64_t, Ptr<const D2dMessage>, uint32_t>(
+                [this, i](uint64_t, Ptr<const D2dMessage>, uint32_t) { MessageAccepted(i); }));
         radios.push_back(radio);
     }
     m_ccp->SetTransports(radios, mode);
+    m_sending.assign(n, 0);
+}
+
+void
+D2dCmfl::MessageAccepted(uint32_t device)
+{
+    ++m_sending[device];
 }
 
 void
@@ -431,9 +445,17 @@ D2dCmfl::Trained(uint32_t device, uint32_t round)
 }
 
 void
-D2dCmfl::SendDone(uint64_t msgId, uint32_t dst, bool success)
+D2dCmfl::SendDone(uint32_t device, uint64_t msgId, uint32_t dst, bool success)
 {
     m_ccp->HandleSendDone(msgId, dst, success);
+    if (m_sending[device] > 0)
+    {
+        --m_sending[device];
+    }
+    if (m_pendingSender >= 0)
+    {
+        Simulator::ScheduleNow(&D2dCmfl::TryPendingBroadcast, this);
+    }
     auto it = m_uploads.find(msgId);
     if (it == m_uploads.end())
     {
@@ -765,7 +787,36 @@ D2dCmfl::FinishRound()
         return;
     }
     const auto from = static_cast<uint32_t>(sender);
-    EndRound(Callback<void>([this, from]() { Broadcast(from); }));
+    EndRound(Callback<void>([this, from]() { BroadcastWhenQuiet(from); }));
+}
+
+void
+D2dCmfl::BroadcastWhenQuiet(uint32_t sender)
+{
+    m_pendingSender = sender;
+    TryPendingBroadcast();
+}
+
+void
+D2dCmfl::TryPendingBroadcast()
+{
+    if (m_pendingSender < 0)
+    {
+        return;
+    }
+    for (const auto* group : {&m_committee, &m_training})
+    {
+        for (auto d : *group)
+        {
+            if (m_sending[d] > 0 && static_cast<int64_t>(d) != m_pendingSender)
+            {
+                return; // SendDone tries again
+            }
+        }
+    }
+    const auto sender = static_cast<uint32_t>(m_pendingSender);
+    m_pendingSender = -1;
+    Broadcast(sender);
 }
 
 void

@@ -178,6 +178,17 @@ class D2dCmfl : public D2dFlProtocol
      * \param payload the model and the roles
      */
     void Begin(uint32_t device, std::shared_ptr<const D2dCmflModelPayload> payload);
+    /**
+     * \brief Broadcast w^{t+1} from the sender as soon as no radio of the new round's
+     * committee and training clients is transmitting (a half-duplex radio that is sending,
+     * e.g. a late CCP reply, would lose the model).
+     * \param sender the device that broadcasts
+     */
+    void BroadcastWhenQuiet(uint32_t sender);
+    /** \brief Broadcast if the pending sender's recipients are quiet. */
+    void TryPendingBroadcast();
+    /** \param message accepted by a radio: count the device's sends in progress */
+    void MessageAccepted(uint32_t device);
     /** \param r a reception on the D2D channel */
     void Receive(const D2dReception& r);
     /**
@@ -188,11 +199,12 @@ class D2dCmfl : public D2dFlProtocol
     /**
      * \brief A send of one of the devices ended: the CCP's, or a gradient upload that may
      * be sent again (reliable mode, UploadRetries).
+     * \param device the sender
      * \param msgId the message
      * \param dst its receiver
      * \param success reliable mode: every fragment arrived
      */
-    void SendDone(uint64_t msgId, uint32_t dst, bool success);
+    void SendDone(uint32_t device, uint64_t msgId, uint32_t dst, bool success);
     /** \param device a committee member: score if it can */
     void TryScore(uint32_t device, bool timeout);
     /** \brief PhaseTimeout: members that trained score with what arrived; exchange. */
@@ -275,6 +287,8 @@ class D2dCmfl : public D2dFlProtocol
     std::map<uint64_t, Upload> m_uploads; //!< by message id
     uint32_t m_uploadRetries;
     uint32_t m_uploadRetriesThisRound{0};
+    std::vector<uint32_t> m_sending; //!< per device: sends accepted, not yet done
+    int64_t m_pendingSender{-1};     //!< waits for quiet recipients to send w^{t+1}
     std::vector<ClientCounts> m_counts;
     std::ostream* m_committeeTrace{nullptr};
 };
