@@ -1,0 +1,465 @@
+/*
+ * d2dlearn scenario: Committee Mechanism based Federated Learning (seed 001) and its
+ * baselines over D2D links, with Byzantine clients.
+ *
+ * K devices, each with a LibTorch learner and a shard of Fashion-MNIST; epsilon% of them
+ * are malicious. Algorithms:
+ *   cmfl-1, cmfl-2          serverless CMFL, selection strategy I or II: committee, scoring,
+ *                           selection, aggregation and election agreed by the committee
+ *                           consensus protocol, every message on the D2D channel
+ *   fedavg                  typical FL: a server over the device-to-server link, mean
+ *   median, trimmed-mean,   the same server with a Byzantine-robust rule (Yin et al.;
+ *   krum, multi-krum        Blanchard et al.)
+ *   braintorrent, gossipfl  decentralized peers (efficiency baselines of the paper)
+ * Writes rounds.csv, messages.csv, energy.csv, run.json, and for CMFL ccp.csv,
+ * committee.csv and aggregation.csv into --outDir.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/core-module.h"
+#include "ns3/d2d-brain-torrent.h"
+#include "ns3/d2d-byzantine-attack.h"
+#include "ns3/d2d-cmfl.h"
+#include "ns3/d2d-fed-avg.h"
+#include "ns3/d2d-learning-options.h"
+#include "ns3/d2d-network-options.h"
+#include "ns3/d2d-partitioner.h"
+#include "ns3/d2d-robust-aggregation.h"
+#include "ns3/d2d-segmented-gossip.h"
+#include "ns3/d2dlearn-module.h"
+
+#include <fmt/format.h>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("CmflScenario");
+
+int
+main(int argc, char* argv[])
+{
+    std::string algorithm = "cmfl-1";       // cmfl-1 | cmfl-2 | fedavg | median | trimmed-mean |
+                                            // krum | multi-krum | braintorrent | gossipfl
+    double committeePercent = 40.0;         // omega: % of the active clients on the committee
+    double aggregationPercent = 40.0;       // alpha: % of the training clients aggregated
+    double activationPercent = 10.0;        // % of all clients active per round
+    double maliciousPercent = 0.0;          // epsilon: % of all clients that are malicious
+    std::string attack = "back-gradient";   // none | gradient-scaling | same-value |
+                                            // back-gradient | label-flipping
+    double scalingLow = 0.5;                // gradient scaling: lambda in [scalingLow, 1)
+    double trimPercent = 10.0;              // trimmed mean: beta, % trimmed at each end
+    int64_t krumF = -1;                     // Krum's f (-1: epsilon x participants)
+    double globalLearningRate = 1.0;        // eta_t of the global update
+    Time phaseTimeout = Seconds(60);        // CMFL: scoring deadline after a round began
+    Time requestTimeout = Seconds(2);       // CCP: a primary's wait for replies
+    uint32_t maxAttempts = 0;               // CCP: primaries tried per vote (0: committee size)
+    std::string gradientUpload = "unicast"; // CMFL: unicast | broadcast to the committee
+    uint32_t segments = 10;                 // gossipfl: model segments
+    uint32_t replicas = 3;                  // gossipfl: peers per segment
+    Time roundDeadline = Seconds(120);      // baselines: round deadline (0: none)
+    bool evaluateDevices = false;           // peers: every device's accuracy (else 16)
+    Time maxSimTime = Seconds(1e7);         // safety stop of the simulation
+
+    D2dLearningOptions learning;
+    learning.rounds = 20;
+    learning.dataFraction = 0.25;
+    learning.model = "mlp:64";
+    D2dNetworkOptions net("results/cmfl");
+    net.reliable = true;      // gradients and models are useless with a missing fragment
+    net.areaSideM = 50.0;     // a room-sized cluster of devices, m
+    net.d2sTxPowerDbm = 30.0; // the FL baselines' device-to-server link, dBm
+
+    D2dScenarioSupport support("cmfl");
+    std::vector<D2dScenarioSupport::Param> params{
+        {"algorithm", 's'},
+        {"committeePercent", 'd', {"ns3::D2dCmfl::CommitteePercent"}},
+        {"aggregationPercent", 'd', {"ns3::D2dCmfl::AggregationPercent"}},
+        {"activationPercent", 'd', {"ns3::D2dCmfl::ActivationPercent"}},
+        {"maliciousPercent", 'd'},
+        {"attack", 's'},
+        {"scalingLow", 'd'},
+        {"trimPercent", 'd'},
+        {"krumF", 'I'},
+        {"globalLearningRate", 'd', {"ns3::D2dCmfl::GlobalLearningRate"}},
+        {"phaseTimeout", 't', {"ns3::D2dCmfl::PhaseTimeout"}},
+        {"requestTimeout", 't', {"ns3::D2dCommitteeConsensus::RequestTimeout"}},
+        {"maxAttempts", 'u', {"ns3::D2dCommitteeConsensus::MaxAttempts"}},
+        {"gradientUpload", 's', {"ns3::D2dCmfl::GradientUpload"}},
+        {"segments", 'u'},
+        {"replicas", 'u'},
+        {"roundDeadline", 't', {"ns3::D2dFlProtocol::RoundDeadline"}},
+        {"evaluateDevices", 'b', {"ns3::D2dFlProtocol::EvaluateDevices"}},
+        {"maxSimTime", 't'}};
+    for (auto& p : learning.GetParams())
+    {
+        params.push_back(p);
+    }
+    for (auto& p : net.GetParams())
+    {
+        params.push_back(p);
+    }
+    support.CheckArguments(argc, argv, params);
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("algorithm",
+                 "cmfl-1, cmfl-2, fedavg, median, trimmed-mean, krum, multi-krum, "
+                 "braintorrent or gossipfl",
+                 algorithm);
+    cmd.AddValue("committeePercent",
+                 "omega: % of the active clients on the committee",
+                 committeePercent);
+    cmd.AddValue("aggregationPercent",
+                 "alpha: % of the training clients aggregated (also Multi-Krum)",
+                 aggregationPercent);
+    cmd.AddValue("activationPercent", "% of all clients active per round", activationPercent);
+    cmd.AddValue("maliciousPercent",
+                 "epsilon: % of all clients that are malicious",
+                 maliciousPercent);
+    cmd.AddValue("attack",
+                 "none, gradient-scaling, same-value, back-gradient or label-flipping",
+                 attack);
+    cmd.AddValue("scalingLow", "gradient-scaling: lambda drawn in [scalingLow, 1)", scalingLow);
+    cmd.AddValue("trimPercent", "trimmed-mean: beta, % trimmed at each end", trimPercent);
+    cmd.AddValue("krumF",
+                 "krum, multi-krum: Byzantine count f (-1: epsilon x participants)",
+                 krumF);
+    cmd.AddValue("globalLearningRate", "eta of w <- w - eta g", globalLearningRate);
+    cmd.AddValue("phaseTimeout", "CMFL: scoring deadline after a round began", phaseTimeout);
+    cmd.AddValue("requestTimeout", "CCP: a primary's wait for replies", requestTimeout);
+    cmd.AddValue("maxAttempts", "CCP: primaries tried per vote (0: committee size)", maxAttempts);
+    cmd.AddValue("gradientUpload", "CMFL: unicast or broadcast to the committee", gradientUpload);
+    cmd.AddValue("segments", "gossipfl: model segments", segments);
+    cmd.AddValue("replicas", "gossipfl: peers pulled per segment", replicas);
+    cmd.AddValue("roundDeadline", "Baselines: round deadline (0: none)", roundDeadline);
+    cmd.AddValue("evaluateDevices",
+                 "braintorrent, gossipfl: evaluate every device each round (else an evenly "
+                 "spread sample of 16)",
+                 evaluateDevices);
+    cmd.AddValue("maxSimTime", "Stop the simulation at this time at the latest", maxSimTime);
+    learning.AddValues(cmd);
+    net.AddValues(cmd);
+    cmd.Parse(argc, argv);
+
+    // Validation: one line naming the parameter and the accepted range, before simulating.
+    const std::vector<std::string> algorithms{"cmfl-1",
+                                              "cmfl-2",
+                                              "fedavg",
+                                              "median",
+                                              "trimmed-mean",
+                                              "krum",
+                                              "multi-krum",
+                                              "braintorrent",
+                                              "gossipfl"};
+    if (std::find(algorithms.begin(), algorithms.end(), algorithm) == algorithms.end())
+    {
+        support.Fail("--algorithm=" + algorithm +
+                     " is not accepted (cmfl-1, cmfl-2, fedavg, median, trimmed-mean, krum, "
+                     "multi-krum, braintorrent or gossipfl)");
+    }
+    const bool cmfl = algorithm == "cmfl-1" || algorithm == "cmfl-2";
+    const bool peers = algorithm == "braintorrent" || algorithm == "gossipfl";
+    const bool server = !cmfl && !peers;
+    support.CheckRange("committeePercent", committeePercent, 1, 50);
+    support.CheckRange("aggregationPercent", aggregationPercent, 1, 100);
+    support.CheckRange("activationPercent", activationPercent, 1, 100);
+    support.CheckRange("maliciousPercent", maliciousPercent, 0, 100);
+    D2dAttackType attackType = D2dAttackType::NONE;
+    try
+    {
+        attackType = D2dByzantineAttack::Parse(attack);
+    }
+    catch (const std::exception& e)
+    {
+        support.Fail(std::string("--") + e.what());
+    }
+    support.CheckRange("scalingLow", scalingLow, 0, 0.999999);
+    support.CheckRange("trimPercent", trimPercent, 0, 49.999999);
+    support.CheckRange("krumF", static_cast<double>(krumF), -1, 1e6);
+    support.CheckRange("globalLearningRate", globalLearningRate, 0, 1e6);
+    support.CheckPositiveTime("phaseTimeout", phaseTimeout, Seconds(1e9));
+    support.CheckPositiveTime("requestTimeout", requestTimeout, Seconds(1e9));
+    support.CheckRange("maxAttempts", maxAttempts, 0, 1e6);
+    if (gradientUpload != "unicast" && gradientUpload != "broadcast")
+    {
+        support.Fail("--gradientUpload=" + gradientUpload +
+                     " is not accepted (unicast or broadcast)");
+    }
+    support.CheckRange("segments", segments, 1, 1e6);
+    support.CheckRange("replicas", replicas, 1, 1e5);
+    if (roundDeadline.IsStrictlyNegative())
+    {
+        support.Fail("--roundDeadline=" + std::to_string(roundDeadline.GetSeconds()) +
+                     "s is negative (accepted: 0 = none, or a positive time)");
+    }
+    support.CheckPositiveTime("maxSimTime", maxSimTime, Seconds(1e12));
+    learning.Validate(support, false);
+    net.Validate(support, 200, 2);
+    const uint32_t nDevices = net.nDevices;
+    const auto active = static_cast<uint32_t>(
+        std::min<double>(nDevices, std::round(activationPercent / 100.0 * nDevices)));
+    const auto committee = static_cast<uint32_t>(std::round(committeePercent / 100.0 * active));
+    if (cmfl && (committee < 3 || active <= committee))
+    {
+        support.Fail(fmt::format("--committeePercent={} of --activationPercent={} of "
+                                 "--nDevices={} gives {} committee members and {} training "
+                                 "clients (accepted: at least 3 members and 1 training client)",
+                                 committeePercent,
+                                 activationPercent,
+                                 nDevices,
+                                 committee,
+                                 active > committee ? active - committee : 0));
+    }
+    if (peers && nDevices < 2)
+    {
+        support.Fail("--nDevices must be at least 2 for " + algorithm);
+    }
+    support.SetQuiet(net.quiet);
+    learning.LoadData(support, nDevices, net.seed);
+
+    auto traces = net.OpenTraces(support);
+    D2dNetwork network = net.Build(*traces, server);
+    int64_t stream = network.nextStream;
+    // The malicious clients: epsilon% of K, drawn with the run's seed.
+    auto pick = CreateObject<UniformRandomVariable>();
+    pick->SetStream(stream++);
+    const auto nMalicious = static_cast<uint32_t>(std::round(maliciousPercent / 100.0 * nDevices));
+    std::vector<uint32_t> malicious(nDevices);
+    for (uint32_t i = 0; i < nDevices; ++i)
+    {
+        malicious[i] = i;
+    }
+    D2dFlProtocol::PartialShuffle(malicious, nMalicious, pick);
+    malicious.resize(nMalicious);
+    std::sort(malicious.begin(), malicious.end());
+    if (attackType == D2dAttackType::LABEL_FLIPPING && !malicious.empty())
+    {
+        D2dPartitioner::FlipLabels(learning.shards,
+                                   malicious,
+                                   learning.train->numClasses,
+                                   net.seed);
+    }
+    std::vector<bool> isMalicious(nDevices, false);
+    for (auto m : malicious)
+    {
+        isMalicious[m] = true;
+    }
+    auto learners = learning.MakeLearners(network.devices, net.seed);
+
+    // The protocol.
+    Ptr<D2dFlProtocol> protocol;
+    Ptr<D2dCmfl> cmflProtocol;
+    auto attackRng = CreateObject<UniformRandomVariable>();
+    attackRng->SetStream(stream++);
+    if (cmfl)
+    {
+        cmflProtocol =
+            CreateObjectWithAttributes<D2dCmfl>("CommitteePercent",
+                                                DoubleValue(committeePercent),
+                                                "AggregationPercent",
+                                                DoubleValue(aggregationPercent),
+                                                "ActivationPercent",
+                                                DoubleValue(activationPercent),
+                                                "Strategy",
+                                                UintegerValue(algorithm == "cmfl-1" ? 1 : 2),
+                                                "GlobalLearningRate",
+                                                DoubleValue(globalLearningRate),
+                                                "PhaseTimeout",
+                                                TimeValue(phaseTimeout),
+                                                "GradientUpload",
+                                                StringValue(gradientUpload));
+        cmflProtocol->GetConsensus()->SetAttribute("RequestTimeout", TimeValue(requestTimeout));
+        cmflProtocol->GetConsensus()->SetAttribute("MaxAttempts", UintegerValue(maxAttempts));
+        cmflProtocol->SetLearners(learners);
+        cmflProtocol->SetChannel(network.channel, network.mode);
+        cmflProtocol->SetMalicious(malicious, attackType, scalingLow);
+        stream += cmflProtocol->AssignStreams(stream);
+        protocol = cmflProtocol;
+    }
+    else if (server)
+    {
+        auto fl = CreateObjectWithAttributes<D2dFedAvg>("ClientFraction",
+                                                        DoubleValue(activationPercent / 100.0),
+                                                        "GlobalLearningRate",
+                                                        DoubleValue(globalLearningRate));
+        fl->SetLearners(learners);
+        fl->SetD2sChannel(network.d2s, network.mode);
+        stream += fl->AssignStreams(stream);
+        const auto participants =
+            static_cast<uint32_t>(std::max(1.0, std::round(activationPercent / 100.0 * nDevices)));
+        const uint32_t f =
+            krumF >= 0 ? static_cast<uint32_t>(krumF)
+                       : static_cast<uint32_t>(std::round(maliciousPercent / 100.0 * participants));
+        const uint32_t multi =
+            std::max<uint32_t>(1, std::round(aggregationPercent / 100.0 * participants));
+        using Vectors = D2dRobustAggregation::Vectors;
+        if (algorithm == "median")
+        {
+            fl->SetAggregationRule(
+                D2dFedAvg::AggregationRule([](const Vectors& g, const std::vector<double>&) {
+                    return D2dRobustAggregation::Median(g);
+                }));
+        }
+        else if (algorithm == "trimmed-mean")
+        {
+            fl->SetAggregationRule(D2dFedAvg::AggregationRule(
+                [trimPercent](const Vectors& g, const std::vector<double>&) {
+                    return D2dRobustAggregation::TrimmedMean(g, trimPercent);
+                }));
+        }
+        else if (algorithm == "krum")
+        {
+            fl->SetAggregationRule(
+                D2dFedAvg::AggregationRule([f](const Vectors& g, const std::vector<double>&) {
+                    return D2dRobustAggregation::Krum(g, f);
+                }));
+        }
+        else if (algorithm == "multi-krum")
+        {
+            fl->SetAggregationRule(D2dFedAvg::AggregationRule(
+                [f, multi](const Vectors& g, const std::vector<double>&) {
+                    return D2dRobustAggregation::MultiKrum(
+                        g,
+                        f,
+                        std::min<uint32_t>(multi, static_cast<uint32_t>(g.size())));
+                }));
+        }
+        if (!malicious.empty())
+        {
+            fl->SetUpdateTamper(D2dFedAvg::UpdateTamper(
+                [isMalicious, attackType, attackRng, scalingLow](uint32_t device,
+                                                                 std::vector<float>& g) {
+                    if (isMalicious[device])
+                    {
+                        D2dByzantineAttack::Apply(attackType, g, attackRng, scalingLow);
+                    }
+                }));
+        }
+        protocol = fl;
+    }
+    else if (algorithm == "braintorrent")
+    {
+        auto fl = CreateObject<D2dBrainTorrent>();
+        fl->SetLearners(learners);
+        fl->SetChannel(network.channel, network.mode);
+        stream += fl->AssignStreams(stream);
+        protocol = fl;
+    }
+    else
+    {
+        auto fl = CreateObjectWithAttributes<D2dSegmentedGossip>("Segments",
+                                                                 UintegerValue(segments),
+                                                                 "Replicas",
+                                                                 UintegerValue(replicas));
+        fl->SetLearners(learners);
+        fl->SetChannel(network.channel, network.mode);
+        stream += fl->AssignStreams(stream);
+        protocol = fl;
+    }
+    learning.Configure(protocol);
+    protocol->SetAttribute("RoundDeadline", TimeValue(cmfl ? Seconds(0) : roundDeadline));
+    protocol->SetAttribute("EvaluateDevices", BooleanValue(evaluateDevices));
+    protocol->SetTestSet(learning.test);
+    protocol->SetTraces(traces.get());
+    std::vector<Ptr<D2dTransport>> radios;
+    for (uint32_t i = 0; i < nDevices; ++i)
+    {
+        radios.push_back((server ? network.d2s : network.channel)->GetRadio(i));
+    }
+    if (server)
+    {
+        radios.push_back(network.d2s->GetRadio(nDevices));
+    }
+    protocol->CountBytesSent(radios);
+    protocol->SetFinishedCallback(Callback<void>([] { Simulator::Stop(); }));
+    const bool quiet = net.quiet;
+    const uint32_t rounds = learning.rounds;
+    protocol->TraceConnectWithoutContext(
+        "RoundEnd",
+        Callback<void, uint32_t, double, double>(
+            [&support, quiet, rounds](uint32_t round, double accuracy, double loss) {
+                if (!quiet)
+                {
+                    std::fprintf(stderr,
+                                 "cmfl: round %u/%u  sim %.3f s  accuracy %.4f  loss %.4f  "
+                                 "wall %.1f s\n",
+                                 round,
+                                 rounds,
+                                 Simulator::Now().GetSeconds(),
+                                 accuracy,
+                                 loss,
+                                 support.WallSeconds());
+                }
+            }));
+
+    // run.json: the command line, every parameter and the attributes in force.
+    std::string commandLine;
+    for (int i = 1; i < argc; ++i)
+    {
+        commandLine += (i > 1 ? " " : "") + std::string(argv[i]);
+    }
+    traces->AddParameter("commandLine", commandLine);
+    traces->AddParameter("algorithm", algorithm);
+    traces->AddParameter("committeePercent", committeePercent);
+    traces->AddParameter("aggregationPercent", aggregationPercent);
+    traces->AddParameter("activationPercent", activationPercent);
+    traces->AddParameter("maliciousPercent", maliciousPercent);
+    traces->AddParameter("attack", attack);
+    traces->AddParameterArray("maliciousDevices", malicious);
+    traces->AddParameter("scalingLow", scalingLow);
+    traces->AddParameter("trimPercent", trimPercent);
+    traces->AddParameter("krumF", krumF);
+    traces->AddParameter("globalLearningRate", globalLearningRate);
+    traces->AddParameter("phaseTimeout_s", phaseTimeout.GetSeconds());
+    traces->AddParameter("requestTimeout_s", requestTimeout.GetSeconds());
+    traces->AddParameter("maxAttempts", maxAttempts);
+    traces->AddParameter("gradientUpload", gradientUpload);
+    traces->AddParameter("segments", segments);
+    traces->AddParameter("replicas", replicas);
+    traces->AddParameter("roundDeadline_s", roundDeadline.GetSeconds());
+    traces->AddParameter("evaluateDevices", evaluateDevices);
+    traces->AddParameter("maxSimTime_s", maxSimTime.GetSeconds());
+    learning.Record(*traces, learners[0]);
+    net.Record(*traces, network);
+    traces->AddAttributes(learners[0]);
+    traces->AddAttributes(protocol);
+    if (cmflProtocol)
+    {
+        traces->AddAttributes(cmflProtocol->GetConsensus());
+    }
+
+    Simulator::ScheduleNow(&D2dFlProtocol::Start, protocol);
+    Simulator::Stop(maxSimTime);
+    Simulator::Run();
+    const uint32_t done = protocol->GetRoundsDone();
+    try
+    {
+        if (cmflProtocol)
+        {
+            cmflProtocol->WriteClientCounts();
+            traces->AddParameter("consensusVotes", cmflProtocol->GetConsensusVotes());
+            traces->AddParameter("ccpAttempts", cmflProtocol->GetCcpAttempts());
+        }
+        traces->AddParameter("roundsCompleted", done);
+        traces->AddParameter("finalAccuracy", protocol->GetLastAccuracy());
+        traces->AddParameter("bytesSent", protocol->GetBytesSent());
+        traces->Finish(net.seed, support.WallSeconds());
+    }
+    catch (const std::exception& e)
+    {
+        traces.reset(); // deletes the temporary files (Fail exits without unwinding)
+        support.Fail(e.what());
+    }
+    if (!net.quiet)
+    {
+        std::fprintf(stderr,
+                     "cmfl: %s, %u rounds, final accuracy %.4f, %.3f s simulated, %.1f s "
+                     "wall; traces in %s\n",
+                     algorithm.c_str(),
+                     done,
+                     protocol->GetLastAccuracy(),
+                     Simulator::Now().GetSeconds(),
+                     support.WallSeconds(),
+                     net.outDir.c_str());
+    }
+    Simulator::Destroy();
+    return 0;
+}
