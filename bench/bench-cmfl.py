@@ -13,7 +13,9 @@ all 108 devices; FedAvg (all 108 clients over the D2S link) is shown for referen
 cmfl-1 uploads each gradient as 43 unicasts (the paper's O(C |w|) per client);
 cmfl-1/broadcast as one D2D broadcast naming the committee (--gradientUpload=broadcast).
 
-Usage: /usr/bin/python3 bench/bench-cmfl.py [--bin build/bin/cmfl] [--rounds 3]
+Usage: /usr/bin/python3 bench/bench-cmfl.py [--bin build/bin/cmfl] [--rounds 3] [--keep DIR]
+(--keep: leave the run folders in DIR, e.g. for analysis/plot_cmfl.py DIR/* --out DIR,
+whose communication.png shows these figures.)
 """
 
 import argparse
@@ -68,12 +70,15 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bin", default=os.path.join(here, "..", "build", "bin", "cmfl"))
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--keep", help="folder for the run folders (default: deleted)")
     args = parser.parse_args()
     rows = []
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as scratch:
+        tmp = args.keep or scratch
+        os.makedirs(tmp, exist_ok=True)
         for rate in RATES_MBPS:
             for algorithm in ALGORITHMS:
-                out = os.path.join(tmp, "%s-%d" % (algorithm, rate))
+                out = os.path.join(tmp, "%s-%d" % (algorithm.replace("/", "-"), rate))
                 rows.append(run(args.bin, algorithm, rate, args.rounds, out))
                 row = rows[-1]
                 print(
