@@ -243,6 +243,17 @@ main(int argc, char* argv[])
         isMalicious[m] = true;
     }
     auto learners = learning.MakeLearners(network.devices, net.seed);
+    if (algorithm == "gossipfl" && segments > learners[0]->GetNParameters())
+    {
+        // D2dSegmentedGossip would abort at Start: a segment holds at least one parameter.
+        traces.reset(); // deletes the temporary files (Fail exits without unwinding)
+        support.Fail(fmt::format("--segments={} exceeds the {} parameters of --model={} "
+                                 "(accepted: 1 to {})",
+                                 segments,
+                                 learners[0]->GetNParameters(),
+                                 learning.model,
+                                 learners[0]->GetNParameters()));
+    }
 
     // The protocol.
     Ptr<D2dFlProtocol> protocol;

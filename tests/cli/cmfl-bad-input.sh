@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Bad input to the cmfl scenario: each case must stop the program before simulating with a
+# non-zero exit status, exactly one line on stderr naming the parameter, nothing on stdout
+# and nothing in --outDir (see lib-bad-input.sh). Covers every flag the scenario checks
+# itself (algorithm, the committee / aggregation / activation / malicious percentages, the
+# attack and its scaling, the robust rules' trimPercent and krumF, the CCP timers and
+# attempts, the upload mode, gossipfl's segments and replicas, the deadlines), a committee
+# too small for the active clients, gossipfl segments beyond the model's parameters,
+# malformed numbers, an unknown flag, one learning flag and one network flag. Then a few
+# edge values that are accepted: tiny runs that must exit 0 and write run.json.
+#
+# Usage: bash cmfl-bad-input.sh PATH/TO/cmfl
+set -euo pipefail
+
+BIN=${1:?usage: bash cmfl-bad-input.sh PATH/TO/cmfl}
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/cmfl-bad-input.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+# shellcheck source=lib-bad-input.sh
+source "$(dirname "$0")/lib-bad-input.sh"
+
+# The scenario's own flags.
+expect_reject unknownFlag --unknownFlag=3
+expect_reject algorithm --algorithm=cmfl-3
+expect_reject committeePercent --committeePercent=0
+expect_reject committeePercent --committeePercent=51
+expect_reject committeePercent --committeePercent=4o
+expect_reject aggregationPercent --aggregationPercent=0
+expect_reject aggregationPercent --aggregationPercent=101
+expect_reject activationPercent --activationPercent=0
+expect_reject activationPercent --activationPercent=101
+expect_reject maliciousPercent --maliciousPercent=-1
+expect_reject maliciousPercent --maliciousPercent=101
+expect_reject attack --attack=poison
+expect_reject scalingLow --attack=gradient-scaling --scalingLow=1
+expect_reject scalingLow --attack=gradient-scaling --scalingLow=-0.1
+expect_reject trimPercent --algorithm=trimmed-mean --trimPercent=50
+expect_reject trimPercent --algorithm=trimmed-mean --trimPercent=-1
+expect_reject krumF --algorithm=krum --krumF=-2
+expect_reject krumF --algorithm=krum --krumF=1.5
+expect_reject globalLearningRate --globalLearningRate=-0.5
+expect_reject phaseTimeout --phaseTimeout=0s
+expect_reject phaseTimeout --phaseTimeout=5sec
+expect_reject requestTimeout --requestTimeout=-1s
+expect_reject maxAttempts --maxAttempts=-1
+expect_reject maxAttempts --maxAttempts=2000000
+expect_reject gradientUpload --gradientUpload=multicast
+expect_reject segments --algorithm=gossipfl --segments=0
+expect_reject segments --algorithm=gossipfl --segments=1.5
+expect_reject replicas --algorithm=gossipfl --replicas=0
+expect_reject roundDeadline --algorithm=fedavg --roundDeadline=-1s
+expect_reject maxSimTime --maxSimTime=0s
+expect_reject evaluateDevices --evaluateDevices=maybe
+# 20 % of 10 devices are active: a committee of round(0.4 x 2) = 1 < 3 members.
+expect_reject committeePercent --nDevices=10 --activationPercent=20
+# 50 % of 4 active clients: 2 members, below the 3 the consensus protocol needs.
+expect_reject committeePercent --nDevices=20 --activationPercent=20 --committeePercent=50
+# The attribute behind a flag is set by the flag.
+expect_reject "set by --committeePercent" --ns3::D2dCmfl::CommitteePercent=30
+# gossipfl splits the model into segments of at least one parameter: the logistic model
+# of the 2-D, 4-class Gaussian mixture has 2 x 4 + 4 = 12 parameters, so 13 segments
+# cannot be made (it used to abort mid-run with temporary files left in outDir).
+expect_reject segments --algorithm=gossipfl --dataset=gaussian-mixture --model=logistic \
+    --dataFraction=0.02 --nDevices=20 --segments=13
+
+# Shared learning and network flags (one each is enough here: fedavg-bad-input.sh and
+# bad-input.sh cover them).
+expect_reject model --model=mlp,logistic
+expect_reject maxRetransmissions --maxRetransmissions=1001
+
+# Accepted edge values: tiny runs that must finish, exit 0 and write run.json.
+TINY=(--nDevices=20 --activationPercent=50 --rounds=1 --dataFraction=0.02 --model=logistic
+    --quiet)
+expect_accept() {
+    ncase=$((ncase + 1))
+    local out="$TMP/out$ncase"
+    echo "check: $* -> accepted"
+    local rc=0
+    timeout 120 "$BIN" "${TINY[@]}" "$@" --outDir="$out" >"$TMP/stdout" 2>"$TMP/stderr" || rc=$?
+    if [ "$rc" -ne 0 ]; then
+        fail "exit status $rc: $(head -n 3 "$TMP/stderr")"
+    elif [ ! -s "$out/run.json" ] || [ ! -s "$out/rounds.csv" ]; then
+        fail "no run.json or rounds.csv in $out"
+    fi
+}
+expect_accept --algorithm=fedavg --roundDeadline=0s
+expect_accept --algorithm=cmfl-1 --maliciousPercent=0
+expect_accept --algorithm=cmfl-2 --attack=none --maliciousPercent=10
+# 50 % of 10 active clients: 5 members (the largest committee), 5 training clients.
+expect_accept --algorithm=cmfl-1 --committeePercent=50 --aggregationPercent=100
+expect_accept --algorithm=trimmed-mean --trimPercent=0 --krumF=0
+# The same boundary accepted: 12 segments of one parameter, replicas capped at the peers.
+expect_accept --algorithm=gossipfl --dataset=gaussian-mixture --segments=12 --replicas=100
+
+if [ "$failures" -ne 0 ]; then
+    echo "cmfl-bad-input: $failures of $ncase case(s) failed"
+    exit 1
+fi
+echo "cmfl-bad-input: all $ncase cases behaved (rejected or accepted) as expected"
