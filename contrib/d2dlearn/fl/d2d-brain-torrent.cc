@@ -20,7 +20,7 @@ D2dBrainTorrent::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::D2dBrainTorrent")
-            .SetParent<D2dFlProtocol>()
+            .SetParent<D2dPeerProtocol>()
             .SetGroupName("D2dlearn")
             .AddConstructor<D2dBrainTorrent>()
             .AddAttribute("CommonInitialModel",
@@ -38,24 +38,14 @@ D2dBrainTorrent::GetTypeId()
 
 D2dBrainTorrent::D2dBrainTorrent()
 {
-    m_pick = CreateObject<UniformRandomVariable>();
-    m_mac = CreateObject<D2dIdealMac>();
 }
 
 void
 D2dBrainTorrent::DoDispose()
 {
-    m_deadlineEvent.Cancel();
     m_endEvent.Cancel();
-    m_channel = nullptr;
-    m_pick = nullptr;
-    if (m_mac)
-    {
-        m_mac->Dispose();
-        m_mac = nullptr;
-    }
     m_models.clear();
-    D2dFlProtocol::DoDispose();
+    D2dPeerProtocol::DoDispose();
 }
 
 uint64_t
@@ -65,29 +55,10 @@ D2dBrainTorrent::VersionMessageBytes(uint32_t devices)
 }
 
 void
-D2dBrainTorrent::SetChannel(Ptr<D2dChannel> channel, D2dDeliveryMode mode)
+D2dBrainTorrent::DoSetChannel()
 {
-    NS_ABORT_MSG_IF(m_learners.empty(), "D2dBrainTorrent: SetLearners before SetChannel");
-    NS_ABORT_MSG_IF(!channel || channel->GetNRadios() != GetNDevices(),
-                    "D2dBrainTorrent: the channel must hold one radio per learner");
-    m_channel = channel;
-    m_mode = mode;
-    m_mac->Setup(channel, mode);
-    m_mac->SetReceiveCallback(MakeCallback(&D2dBrainTorrent::Receive, this));
-    m_mac->SetLostCallback(MakeCallback(&D2dBrainTorrent::Lost, this));
-    std::vector<Ptr<D2dTransport>> radios;
-    for (uint32_t i = 0; i < GetNDevices(); ++i)
-    {
-        radios.push_back(channel->GetRadio(i));
-    }
-    CountBytesSent(radios); // bytes_sent: the sizes of the messages handed to the radios
-}
-
-int64_t
-D2dBrainTorrent::AssignStreams(int64_t stream)
-{
-    m_pick->SetStream(stream);
-    return 1;
+    ConnectIdealMac(MakeCallback(&D2dBrainTorrent::Receive, this),
+                    MakeCallback(&D2dBrainTorrent::Lost, this));
 }
 
 std::vector<uint32_t>
@@ -96,37 +67,15 @@ D2dBrainTorrent::GetVersions(uint32_t device) const
     return device < m_versions.size() ? m_versions[device] : std::vector<uint32_t>();
 }
 
-std::vector<uint32_t>
-D2dBrainTorrent::LiveDevices() const
-{
-    std::vector<uint32_t> live;
-    for (uint32_t i = 0; i < GetNDevices(); ++i)
-    {
-        if (!m_channel->GetRadio(i)->IsOff())
-        {
-            live.push_back(i);
-        }
-    }
-    return live;
-}
-
 void
 D2dBrainTorrent::Start()
 {
-    NS_ABORT_MSG_IF(!m_channel || m_learners.empty() || !m_test,
-                    "D2dBrainTorrent: not set up (SetLearners, SetTestSet, SetChannel)");
+    CheckSetUp();
     const uint32_t k = GetNDevices();
     m_versions.assign(k, std::vector<uint32_t>(k, 0));
     if (m_commonInitialModel)
     {
-        const auto w0 = m_learners[0]->GetParameters();
-        for (uint32_t i = 1; i < k; ++i)
-        {
-            if (!m_learners[i]->IsTraining())
-            {
-                m_learners[i]->SetParameters(w0);
-            }
-        }
+        ShareInitialModel();
     }
     InitialTraining();
 }
@@ -136,12 +85,8 @@ D2dBrainTorrent::InitialTraining()
 {
     m_roundStart = Simulator::Now();
     m_initialPending = 0;
-    for (uint32_t i = 0; i < GetNDevices(); ++i)
+    for (uint32_t i : IdleDevices())
     {
-        if (m_channel->GetRadio(i)->IsOff() || m_learners[i]->IsTraining())
-        {
-            continue;
-        }
         if (m_learners[i]->Train(LocalTask(),
                                  [this, i](const D2dTrainResult&) { InitialTrained(i); }))
         {
@@ -190,14 +135,7 @@ D2dBrainTorrent::StartRound()
     m_models.clear();
     m_merged = 0;
     // The aggregator: uniform over the devices able to act (battery left, learner idle).
-    std::vector<uint32_t> candidates;
-    for (auto i : LiveDevices())
-    {
-        if (!m_learners[i]->IsTraining())
-        {
-            candidates.push_back(i);
-        }
-    }
+    const std::vector<uint32_t> candidates = IdleDevices();
     if (candidates.empty())
     {
         NS_LOG_INFO("round " << m_round << ": no device can aggregate");

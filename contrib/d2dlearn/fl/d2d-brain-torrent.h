@@ -5,12 +5,9 @@
 #ifndef D2D_BRAIN_TORRENT_H
 #define D2D_BRAIN_TORRENT_H
 
-#include "d2d-fl-protocol.h"
-#include "d2d-ideal-mac.h"
+#include "d2d-peer-protocol.h"
 
-#include "ns3/d2d-channel.h"
 #include "ns3/event-id.h"
-#include "ns3/random-variable-stream.h"
 
 #include <map>
 #include <set>
@@ -63,8 +60,9 @@ namespace ns3
  *  - a lost message is known as soon as the channel reports it (the sender's Delivery
  *    record, as in D2dModelExchange): the aggregator stops waiting for it; RoundDeadline
  *    bounds whatever else hangs (dead batteries, stragglers).
- * Messages go through a D2dIdealMac (no half-duplex losses). Late messages (of an earlier
- * round) are ignored; messages not yet handed to a radio at a round's end are dropped.
+ * Messages go through a D2dIdealMac (no half-duplex losses), all in SetChannel's delivery
+ * mode. Late messages (of an earlier round) are ignored; messages not yet handed to a radio
+ * at a round's end are dropped.
  *
  * rounds.csv, per round (node -1): `accuracy`, `loss` and `consensus_distance` of the
  * devices (RecordDevices over the devices with a battery left), `round_time_s`,
@@ -73,7 +71,7 @@ namespace ns3
  * training (its `round_time_s` is that training's duration). By default every device
  * starts from device 0's initial weights (CommonInitialModel).
  */
-class D2dBrainTorrent : public D2dFlProtocol
+class D2dBrainTorrent : public D2dPeerProtocol
 {
   public:
     /**
@@ -117,18 +115,6 @@ class D2dBrainTorrent : public D2dFlProtocol
      */
     static uint64_t VersionMessageBytes(uint32_t devices);
 
-    /**
-     * \param channel the D2D channel: device i's radio has index i; call after SetLearners
-     * \param mode delivery mode of every message
-     */
-    void SetChannel(Ptr<D2dChannel> channel, D2dDeliveryMode mode);
-
-    /**
-     * \param stream first RNG stream (aggregator draws)
-     * \return streams used
-     */
-    int64_t AssignStreams(int64_t stream);
-
     void Start() override;
 
     /**
@@ -147,6 +133,7 @@ class D2dBrainTorrent : public D2dFlProtocol
 
   protected:
     void DoDispose() override;
+    void DoSetChannel() override;
 
   private:
     /** Where the current round is. */
@@ -186,14 +173,8 @@ class D2dBrainTorrent : public D2dFlProtocol
     void Deadline();
     /** \brief Write the round's rows and go on. */
     void EndOfRound();
-    /** \return the devices with a battery left */
-    std::vector<uint32_t> LiveDevices() const;
 
     bool m_commonInitialModel;
-    Ptr<D2dChannel> m_channel;
-    D2dDeliveryMode m_mode{D2dDeliveryMode::RELIABLE};
-    Ptr<D2dIdealMac> m_mac;
-    Ptr<UniformRandomVariable> m_pick;
     std::vector<std::vector<uint32_t>> m_versions; //!< m_versions[k]: v_k
 
     Phase m_phase{Phase::IDLE};
@@ -203,7 +184,6 @@ class D2dBrainTorrent : public D2dFlProtocol
     std::map<uint32_t, std::shared_ptr<const ModelPayload>> m_models; //!< arrived, by origin
     uint32_t m_merged{0};                                             //!< models merged
     uint32_t m_initialPending{0};
-    EventId m_deadlineEvent;
     EventId m_endEvent;
     TracedCallback<uint32_t, uint32_t, const std::vector<uint32_t>&> m_mergedTrace;
 };

@@ -24,7 +24,7 @@ D2dDecentralizedFl::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::D2dDecentralizedFl")
-            .SetParent<D2dFlProtocol>()
+            .SetParent<D2dPeerProtocol>()
             .SetGroupName("D2dlearn")
             .AddConstructor<D2dDecentralizedFl>()
             .AddAttribute("Neighbours",
@@ -55,31 +55,24 @@ D2dDecentralizedFl::GetTypeId()
 
 D2dDecentralizedFl::D2dDecentralizedFl()
 {
-    m_pick = CreateObject<UniformRandomVariable>();
     m_exchange = CreateObject<D2dModelExchange>();
 }
 
 void
 D2dDecentralizedFl::DoDispose()
 {
-    m_deadlineEvent.Cancel();
-    m_channel = nullptr;
-    m_pick = nullptr;
     if (m_exchange)
     {
         m_exchange->Dispose();
         m_exchange = nullptr;
     }
-    D2dFlProtocol::DoDispose();
+    D2dPeerProtocol::DoDispose();
 }
 
 void
-D2dDecentralizedFl::SetChannel(Ptr<D2dChannel> channel, D2dDeliveryMode mode)
+D2dDecentralizedFl::DoSetChannel()
 {
-    NS_ABORT_MSG_IF(m_learners.empty(), "D2dDecentralizedFl: SetLearners before SetChannel");
-    m_channel = channel;
-    m_mode = mode;
-    m_exchange->Setup(m_learners, channel, mode, m_codec);
+    m_exchange->Setup(m_learners, m_channel, m_mode, m_codec);
 }
 
 void
@@ -88,35 +81,11 @@ D2dDecentralizedFl::SetGraph(std::vector<std::vector<uint32_t>> adjacency)
     m_graph = std::move(adjacency);
 }
 
-int64_t
-D2dDecentralizedFl::AssignStreams(int64_t stream)
-{
-    m_pick->SetStream(stream);
-    return 1;
-}
-
-std::vector<uint32_t>
-D2dDecentralizedFl::LiveDevices() const
-{
-    std::vector<uint32_t> live;
-    for (uint32_t i = 0; i < GetNDevices(); ++i)
-    {
-        if (!m_channel->GetRadio(i)->IsOff())
-        {
-            live.push_back(i);
-        }
-    }
-    return live;
-}
-
 void
 D2dDecentralizedFl::Start()
 {
-    NS_ABORT_MSG_IF(!m_channel || m_learners.empty() || !m_test,
-                    "D2dDecentralizedFl: not set up (SetLearners, SetTestSet, SetChannel)");
-    NS_ABORT_MSG_IF(m_weighting != "uniform" && m_weighting != "samples",
-                    "D2dDecentralizedFl: Weighting " << m_weighting
-                                                     << " (accepted: uniform, samples)");
+    CheckSetUp();
+    const bool bySamples = IsSampleWeighting(m_weighting);
     const uint32_t k = GetNDevices();
     NS_ABORT_MSG_IF(!m_graph.empty() && m_graph.size() != k,
                     "D2dDecentralizedFl: graph of " << m_graph.size() << " devices, " << k
@@ -129,17 +98,10 @@ D2dDecentralizedFl::Start()
                             "D2dDecentralizedFl: graph edge " << j << " -> " << i);
         }
     }
-    m_exchange->SetSampleWeighting(m_weighting == "samples");
+    m_exchange->SetSampleWeighting(bySamples);
     if (m_commonInitialModel)
     {
-        const auto w0 = m_learners[0]->GetParameters();
-        for (uint32_t i = 1; i < k; ++i)
-        {
-            if (!m_learners[i]->IsTraining())
-            {
-                m_learners[i]->SetParameters(w0);
-            }
-        }
+        ShareInitialModel();
     }
     RecordDevices(0, LiveDevices()); // the state before any round
     StartRound();

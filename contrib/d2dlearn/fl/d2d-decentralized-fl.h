@@ -5,12 +5,8 @@
 #ifndef D2D_DECENTRALIZED_FL_H
 #define D2D_DECENTRALIZED_FL_H
 
-#include "d2d-fl-protocol.h"
 #include "d2d-model-exchange.h"
-
-#include "ns3/d2d-channel.h"
-#include "ns3/event-id.h"
-#include "ns3/random-variable-stream.h"
+#include "d2d-peer-protocol.h"
 
 #include <vector>
 
@@ -50,7 +46,7 @@ namespace ns3
  * the state before training. By default every device starts from device 0's initial
  * weights (CommonInitialModel), as decentralized SGD assumes.
  */
-class D2dDecentralizedFl : public D2dFlProtocol
+class D2dDecentralizedFl : public D2dPeerProtocol
 {
   public:
     /**
@@ -61,23 +57,11 @@ class D2dDecentralizedFl : public D2dFlProtocol
     D2dDecentralizedFl();
 
     /**
-     * \param channel the D2D channel: device i's radio has index i; call after SetLearners
-     * \param mode delivery mode of the model messages
-     */
-    void SetChannel(Ptr<D2dChannel> channel, D2dDeliveryMode mode);
-
-    /**
      * \brief Restrict the neighbours to a fixed graph.
      * \param adjacency adjacency[i]: the devices whose models device i may receive (its
      *        candidate in-neighbours; no self-loops); empty: every other device
      */
     void SetGraph(std::vector<std::vector<uint32_t>> adjacency);
-
-    /**
-     * \param stream first RNG stream (neighbour draws)
-     * \return streams used
-     */
-    int64_t AssignStreams(int64_t stream);
 
     void Start() override;
 
@@ -91,6 +75,7 @@ class D2dDecentralizedFl : public D2dFlProtocol
 
   protected:
     void DoDispose() override;
+    void DoSetChannel() override;
 
   private:
     /** \brief Draw the neighbours, start the local jobs, arm the deadline. */
@@ -106,18 +91,12 @@ class D2dDecentralizedFl : public D2dFlProtocol
      * \param contributors models it averaged
      */
     void Averaged(uint32_t device, const std::vector<uint32_t>& contributors);
-    /** \return the devices with a battery left */
-    std::vector<uint32_t> LiveDevices() const;
 
     uint32_t m_neighbours;
     std::string m_weighting;
     bool m_commonInitialModel;
-    Ptr<D2dChannel> m_channel;
-    D2dDeliveryMode m_mode{D2dDeliveryMode::RELIABLE};
     std::vector<std::vector<uint32_t>> m_graph;
-    Ptr<UniformRandomVariable> m_pick;
     Ptr<D2dModelExchange> m_exchange;
-    EventId m_deadlineEvent;
     uint32_t m_nAveraged{0};
     TracedCallback<uint32_t, uint32_t, const std::vector<uint32_t>&> m_averagedTrace;
 };

@@ -297,7 +297,7 @@ void
 D2dModelExchange::TryAverage(uint32_t device)
 {
     const DeviceState& s = m_state[device];
-    if (m_open && s.participating && s.trained && !s.averaged && s.pending.empty())
+    if (m_open && s.CanAverage() && s.pending.empty())
     {
         Average(device);
         if (m_waiting == 0)
@@ -362,14 +362,7 @@ D2dModelExchange::Close()
     {
         return;
     }
-    for (uint32_t i = 0; i < m_state.size(); ++i)
-    {
-        const DeviceState& s = m_state[i];
-        if (s.participating && s.trained && !s.averaged)
-        {
-            Average(i); // with what arrived in time
-        }
-    }
+    D2dStepProgress::AverageAtDeadline(m_state, [this](uint32_t i) { Average(i); });
     m_open = false;
     m_messages.clear();
     m_queue.clear(); // not handed to a radio: never sent
@@ -440,12 +433,7 @@ D2dModelExchange::HasAveraged(uint32_t device) const
 uint32_t
 D2dModelExchange::GetNStragglers() const
 {
-    uint32_t n = 0;
-    for (const auto& s : m_state)
-    {
-        n += (s.participating && !s.averaged) ? 1 : 0;
-    }
-    return n;
+    return D2dStepProgress::CountStragglers(m_state);
 }
 
 uint32_t

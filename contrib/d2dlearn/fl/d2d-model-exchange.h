@@ -5,6 +5,8 @@
 #ifndef D2D_MODEL_EXCHANGE_H
 #define D2D_MODEL_EXCHANGE_H
 
+#include "d2d-step-progress.h"
+
 #include "ns3/callback.h"
 #include "ns3/d2d-channel.h"
 #include "ns3/d2d-delivery.h"
@@ -132,11 +134,8 @@ class D2dModelExchange : public Object
 
   private:
     /** Per-device state of a step. */
-    struct DeviceState
+    struct DeviceState : public D2dStepProgress
     {
-        bool participating{false};
-        bool trained{false};
-        bool averaged{false};
         std::set<uint32_t> pending; //!< in-neighbours whose message is awaited
         std::map<uint32_t, std::shared_ptr<const D2dModelPayload>> received; //!< by origin
     };

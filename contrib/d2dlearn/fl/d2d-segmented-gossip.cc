@@ -24,7 +24,7 @@ D2dSegmentedGossip::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::D2dSegmentedGossip")
-            .SetParent<D2dFlProtocol>()
+            .SetParent<D2dPeerProtocol>()
             .SetGroupName("D2dlearn")
             .AddConstructor<D2dSegmentedGossip>()
             .AddAttribute("Segments",
@@ -60,24 +60,14 @@ D2dSegmentedGossip::GetTypeId()
 
 D2dSegmentedGossip::D2dSegmentedGossip()
 {
-    m_pick = CreateObject<UniformRandomVariable>();
-    m_mac = CreateObject<D2dIdealMac>();
 }
 
 void
 D2dSegmentedGossip::DoDispose()
 {
-    m_deadlineEvent.Cancel();
     m_endEvent.Cancel();
-    m_channel = nullptr;
-    m_pick = nullptr;
-    if (m_mac)
-    {
-        m_mac->Dispose();
-        m_mac = nullptr;
-    }
     m_state.clear();
-    D2dFlProtocol::DoDispose();
+    D2dPeerProtocol::DoDispose();
 }
 
 uint64_t
@@ -101,53 +91,17 @@ D2dSegmentedGossip::SegmentRanges(uint64_t nParameters, uint32_t segments)
 }
 
 void
-D2dSegmentedGossip::SetChannel(Ptr<D2dChannel> channel, D2dDeliveryMode mode)
+D2dSegmentedGossip::DoSetChannel()
 {
-    NS_ABORT_MSG_IF(m_learners.empty(), "D2dSegmentedGossip: SetLearners before SetChannel");
-    NS_ABORT_MSG_IF(!channel || channel->GetNRadios() != GetNDevices(),
-                    "D2dSegmentedGossip: the channel must hold one radio per learner");
-    m_channel = channel;
-    m_mode = mode;
-    m_mac->Setup(channel, mode);
-    m_mac->SetReceiveCallback(MakeCallback(&D2dSegmentedGossip::Receive, this));
-    m_mac->SetLostCallback(MakeCallback(&D2dSegmentedGossip::Lost, this));
-    std::vector<Ptr<D2dTransport>> radios;
-    for (uint32_t i = 0; i < GetNDevices(); ++i)
-    {
-        radios.push_back(channel->GetRadio(i));
-    }
-    CountBytesSent(radios); // bytes_sent: the sizes of the messages handed to the radios
-}
-
-int64_t
-D2dSegmentedGossip::AssignStreams(int64_t stream)
-{
-    m_pick->SetStream(stream);
-    return 1;
-}
-
-std::vector<uint32_t>
-D2dSegmentedGossip::LiveDevices() const
-{
-    std::vector<uint32_t> live;
-    for (uint32_t i = 0; i < GetNDevices(); ++i)
-    {
-        if (!m_channel->GetRadio(i)->IsOff())
-        {
-            live.push_back(i);
-        }
-    }
-    return live;
+    ConnectIdealMac(MakeCallback(&D2dSegmentedGossip::Receive, this),
+                    MakeCallback(&D2dSegmentedGossip::Lost, this));
 }
 
 void
 D2dSegmentedGossip::Start()
 {
-    NS_ABORT_MSG_IF(!m_channel || m_learners.empty() || !m_test,
-                    "D2dSegmentedGossip: not set up (SetLearners, SetTestSet, SetChannel)");
-    NS_ABORT_MSG_IF(m_weighting != "uniform" && m_weighting != "samples",
-                    "D2dSegmentedGossip: Weighting " << m_weighting
-                                                     << " (accepted: uniform, samples)");
+    CheckSetUp();
+    m_bySamples = IsSampleWeighting(m_weighting);
     const uint32_t k = GetNDevices();
     const uint64_t p = m_learners[0]->GetNParameters();
     for (uint32_t i = 1; i < k; ++i)
@@ -159,14 +113,7 @@ D2dSegmentedGossip::Start()
     m_ranges = SegmentRanges(p, m_segments);
     if (m_commonInitialModel)
     {
-        const auto w0 = m_learners[0]->GetParameters();
-        for (uint32_t i = 1; i < k; ++i)
-        {
-            if (!m_learners[i]->IsTraining())
-            {
-                m_learners[i]->SetParameters(w0);
-            }
-        }
+        ShareInitialModel();
     }
     RecordDevices(0, LiveDevices()); // the state before any round
     StartRound();
@@ -182,14 +129,10 @@ D2dSegmentedGossip::StartRound()
     const uint32_t k = GetNDevices();
     const auto nSegments = static_cast<uint32_t>(m_ranges.size());
     m_state.assign(k, DeviceState());
-    std::vector<uint32_t> participants;
-    for (uint32_t i = 0; i < k; ++i)
+    const std::vector<uint32_t> participants = IdleDevices();
+    for (uint32_t i : participants)
     {
-        if (!m_channel->GetRadio(i)->IsOff() && !m_learners[i]->IsTraining())
-        {
-            participants.push_back(i);
-            m_state[i].participating = true;
-        }
+        m_state[i].participating = true;
     }
     // Peer draws: partial Fisher-Yates over the other participants, per device and segment.
     std::vector<uint32_t> candidates;
@@ -383,7 +326,7 @@ void
 D2dSegmentedGossip::TryAverage(uint32_t device)
 {
     const DeviceState& s = m_state[device];
-    if (m_open && s.participating && s.trained && !s.averaged && s.pending == 0)
+    if (m_open && s.CanAverage() && s.pending == 0)
     {
         Average(device);
         if (m_waiting == 0)
@@ -399,9 +342,8 @@ void
 D2dSegmentedGossip::Average(uint32_t device)
 {
     DeviceState& s = m_state[device];
-    const bool bySamples = m_weighting == "samples";
     const double ownWeight =
-        bySamples ? static_cast<double>(m_learners[device]->GetNSamples()) : 1.0;
+        m_bySamples ? static_cast<double>(m_learners[device]->GetNSamples()) : 1.0;
     std::vector<float> next = *s.trainedModel;
     for (uint32_t seg = 0; seg < s.received.size(); ++seg)
     {
@@ -412,7 +354,7 @@ D2dSegmentedGossip::Average(uint32_t device)
         for (const auto& [origin, payload] : s.received[seg])
         {
             terms.push_back({origin,
-                             {bySamples ? static_cast<double>(payload->samples) : 1.0,
+                             {m_bySamples ? static_cast<double>(payload->samples) : 1.0,
                               payload->values->data()}});
         }
         terms.push_back({device, {ownWeight, s.trainedModel->data() + begin}});
@@ -457,14 +399,7 @@ D2dSegmentedGossip::Deadline()
     {
         return;
     }
-    for (uint32_t i = 0; i < m_state.size(); ++i)
-    {
-        const DeviceState& s = m_state[i];
-        if (s.participating && s.trained && !s.averaged)
-        {
-            Average(i); // with what arrived in time
-        }
-    }
+    D2dStepProgress::AverageAtDeadline(m_state, [this](uint32_t i) { Average(i); });
     m_open = false;
     EndOfRound();
 }
@@ -473,11 +408,7 @@ void
 D2dSegmentedGossip::EndOfRound()
 {
     m_mac->Flush(); // what is not on the air yet is never sent
-    uint32_t stragglers = 0;
-    for (const auto& s : m_state)
-    {
-        stragglers += (s.participating && !s.averaged) ? 1 : 0;
-    }
+    const uint32_t stragglers = D2dStepProgress::CountStragglers(m_state);
     RecordDevices(m_round, LiveDevices());
     WriteRow(m_round, -1, "round_time_s", (Simulator::Now() - m_roundStart).GetSeconds());
     WriteBytesSent(m_round);

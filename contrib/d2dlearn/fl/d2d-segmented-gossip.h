@@ -5,12 +5,10 @@
 #ifndef D2D_SEGMENTED_GOSSIP_H
 #define D2D_SEGMENTED_GOSSIP_H
 
-#include "d2d-fl-protocol.h"
-#include "d2d-ideal-mac.h"
+#include "d2d-peer-protocol.h"
+#include "d2d-step-progress.h"
 
-#include "ns3/d2d-channel.h"
 #include "ns3/event-id.h"
-#include "ns3/random-variable-stream.h"
 
 #include <map>
 #include <memory>
@@ -54,7 +52,8 @@ namespace ns3
  * have averaged, so a round is one synchronous gossip step whatever the order of events.
  * A lost message is known as soon as the channel reports it (the sender's Delivery
  * record, as in D2dModelExchange). Messages go through a D2dIdealMac (no half-duplex
- * losses); messages not yet handed to a radio at a round's end are dropped.
+ * losses), all in SetChannel's delivery mode; messages not yet handed to a radio at a
+ * round's end are dropped.
  *
  * Defaults S = 10, R = 3 (our choice, the paper's values were not available): ten segments spread a
  * device's pulls over up to S R = 30 peers, so that its transfers are small and run on many
@@ -72,7 +71,7 @@ namespace ns3
  * before training. By default every device starts from device 0's initial weights
  * (CommonInitialModel).
  */
-class D2dSegmentedGossip : public D2dFlProtocol
+class D2dSegmentedGossip : public D2dPeerProtocol
 {
   public:
     /**
@@ -118,18 +117,6 @@ class D2dSegmentedGossip : public D2dFlProtocol
     static std::vector<std::pair<uint64_t, uint64_t>> SegmentRanges(uint64_t nParameters,
                                                                     uint32_t segments);
 
-    /**
-     * \param channel the D2D channel: device i's radio has index i; call after SetLearners
-     * \param mode delivery mode of every message
-     */
-    void SetChannel(Ptr<D2dChannel> channel, D2dDeliveryMode mode);
-
-    /**
-     * \param stream first RNG stream (peer draws)
-     * \return streams used
-     */
-    int64_t AssignStreams(int64_t stream);
-
     void Start() override;
 
     /**
@@ -143,14 +130,12 @@ class D2dSegmentedGossip : public D2dFlProtocol
 
   protected:
     void DoDispose() override;
+    void DoSetChannel() override;
 
   private:
     /** Per-device state of a round. */
-    struct DeviceState
+    struct DeviceState : public D2dStepProgress
     {
-        bool participating{false};
-        bool trained{false};
-        bool averaged{false};
         uint32_t pending{0}; //!< pulls not resolved
         /** w^{t+1/2}: what the device serves */
         std::shared_ptr<const std::vector<float>> trainedModel;
@@ -191,17 +176,12 @@ class D2dSegmentedGossip : public D2dFlProtocol
     void Deadline();
     /** \brief Write the round's rows and go on. */
     void EndOfRound();
-    /** \return the devices with a battery left */
-    std::vector<uint32_t> LiveDevices() const;
 
     uint32_t m_segments;
     uint32_t m_replicas;
     std::string m_weighting;
+    bool m_bySamples{true}; //!< Weighting is "samples" (set at Start)
     bool m_commonInitialModel;
-    Ptr<D2dChannel> m_channel;
-    D2dDeliveryMode m_mode{D2dDeliveryMode::RELIABLE};
-    Ptr<D2dIdealMac> m_mac;
-    Ptr<UniformRandomVariable> m_pick;
     std::vector<std::pair<uint64_t, uint64_t>> m_ranges; //!< segment index ranges
 
     bool m_open{false};
@@ -209,7 +189,6 @@ class D2dSegmentedGossip : public D2dFlProtocol
     uint32_t m_waiting{0}; //!< participants that have not averaged
     uint32_t m_nAveraged{0};
     uint32_t m_segmentsReceived{0};
-    EventId m_deadlineEvent;
     EventId m_endEvent;
     TracedCallback<uint32_t, uint32_t, uint32_t, const std::vector<uint32_t>&> m_averagedTrace;
 };

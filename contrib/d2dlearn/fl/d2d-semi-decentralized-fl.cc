@@ -22,7 +22,7 @@ D2dSemiDecentralizedFl::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::D2dSemiDecentralizedFl")
-            .SetParent<D2dFlProtocol>()
+            .SetParent<D2dPeerProtocol>()
             .SetGroupName("D2dlearn")
             .AddConstructor<D2dSemiDecentralizedFl>()
             .AddAttribute("GroupSize",
@@ -52,32 +52,25 @@ D2dSemiDecentralizedFl::GetTypeId()
 
 D2dSemiDecentralizedFl::D2dSemiDecentralizedFl()
 {
-    m_pick = CreateObject<UniformRandomVariable>();
     m_exchange = CreateObject<D2dModelExchange>();
 }
 
 void
 D2dSemiDecentralizedFl::DoDispose()
 {
-    m_deadlineEvent.Cancel();
-    m_channel = nullptr;
     m_d2s = nullptr;
-    m_pick = nullptr;
     if (m_exchange)
     {
         m_exchange->Dispose();
         m_exchange = nullptr;
     }
-    D2dFlProtocol::DoDispose();
+    D2dPeerProtocol::DoDispose();
 }
 
 void
-D2dSemiDecentralizedFl::SetChannel(Ptr<D2dChannel> channel, D2dDeliveryMode mode)
+D2dSemiDecentralizedFl::DoSetChannel()
 {
-    NS_ABORT_MSG_IF(m_learners.empty(), "D2dSemiDecentralizedFl: SetLearners before SetChannel");
-    m_channel = channel;
-    m_mode = mode;
-    m_exchange->Setup(m_learners, channel, mode, m_codec);
+    m_exchange->Setup(m_learners, m_channel, m_mode, m_codec);
     m_exchange->SetSampleWeighting(true);
 }
 
@@ -115,13 +108,6 @@ D2dSemiDecentralizedFl::GetGroups() const
     return m_groups;
 }
 
-int64_t
-D2dSemiDecentralizedFl::AssignStreams(int64_t stream)
-{
-    m_pick->SetStream(stream);
-    return 1;
-}
-
 const std::vector<float>&
 D2dSemiDecentralizedFl::GetGlobalModel() const
 {
@@ -131,9 +117,8 @@ D2dSemiDecentralizedFl::GetGlobalModel() const
 void
 D2dSemiDecentralizedFl::Start()
 {
-    NS_ABORT_MSG_IF(!m_channel || !m_d2s || m_learners.empty() || !m_test,
-                    "D2dSemiDecentralizedFl: not set up (SetLearners, SetTestSet, SetChannel, "
-                    "SetD2sChannel)");
+    CheckSetUp();
+    NS_ABORT_MSG_IF(!m_d2s, "D2dSemiDecentralizedFl: not set up (SetD2sChannel)");
     const uint32_t k = GetNDevices();
     if (m_groups.empty())
     {
@@ -164,14 +149,7 @@ D2dSemiDecentralizedFl::Start()
                         "D2dSemiDecentralizedFl: device " << i << " in no group");
     }
     // w^0: device 0's initial weights, given to every device (no message).
-    m_global = m_learners[0]->GetParameters();
-    for (uint32_t i = 1; i < k; ++i)
-    {
-        if (!m_learners[i]->IsTraining())
-        {
-            m_learners[i]->SetParameters(m_global);
-        }
-    }
+    m_global = ShareInitialModel();
     RecordGlobal(0, m_global);
     StartRound();
 }

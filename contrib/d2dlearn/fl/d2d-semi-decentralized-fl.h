@@ -5,12 +5,8 @@
 #ifndef D2D_SEMI_DECENTRALIZED_FL_H
 #define D2D_SEMI_DECENTRALIZED_FL_H
 
-#include "d2d-fl-protocol.h"
 #include "d2d-model-exchange.h"
-
-#include "ns3/d2d-channel.h"
-#include "ns3/event-id.h"
-#include "ns3/random-variable-stream.h"
+#include "d2d-peer-protocol.h"
 
 #include <map>
 #include <set>
@@ -32,8 +28,8 @@ namespace ns3
  * global aggregation:
  *  - phase p: every device with a battery left that is idle trains StepsPerExchange
  *    mini-batch steps, sends its weights to the other participating members of its group
- *    (one "model" unicast each over the D2D channel) and replaces its weights by the
- *    group average weighted by sample counts,
+ *    (one "model" unicast each over the D2D channel, in the delivery mode of SetChannel)
+ *    and replaces its weights by the group average weighted by sample counts,
  *      w_i <- sum_{k in {i} u A_i} n_k w_k / sum_{k in {i} u A_i} n_k
  *    (A_i: members whose model arrived complete); see D2dModelExchange. With a lossless
  *    channel every member of a group then holds the same model, bit for bit;
@@ -57,7 +53,7 @@ namespace ns3
  * round's phases left out at a deadline, summed over phases) and `global_received`
  * (devices that loaded w^{t+1}).
  */
-class D2dSemiDecentralizedFl : public D2dFlProtocol
+class D2dSemiDecentralizedFl : public D2dPeerProtocol
 {
   public:
     /**
@@ -66,13 +62,6 @@ class D2dSemiDecentralizedFl : public D2dFlProtocol
      */
     static TypeId GetTypeId();
     D2dSemiDecentralizedFl();
-
-    /**
-     * \param channel the D2D channel (group exchanges): device i's radio has index i;
-     *        call after SetLearners
-     * \param mode delivery mode of the group exchanges
-     */
-    void SetChannel(Ptr<D2dChannel> channel, D2dDeliveryMode mode);
 
     /**
      * \param d2s the D2S channel: device i's radio has index i, the server's index K;
@@ -90,12 +79,6 @@ class D2dSemiDecentralizedFl : public D2dFlProtocol
     /** \return the groups in use (valid after Start) */
     const std::vector<std::vector<uint32_t>>& GetGroups() const;
 
-    /**
-     * \param stream first RNG stream (the server's choice of a device per group)
-     * \return streams used
-     */
-    int64_t AssignStreams(int64_t stream);
-
     /** \return the current global model (as sent) */
     const std::vector<float>& GetGlobalModel() const;
 
@@ -106,6 +89,7 @@ class D2dSemiDecentralizedFl : public D2dFlProtocol
 
   protected:
     void DoDispose() override;
+    void DoSetChannel() override;
 
   private:
     /** \brief Begin a round: its first phase. */
@@ -138,13 +122,10 @@ class D2dSemiDecentralizedFl : public D2dFlProtocol
     uint32_t m_groupSize;
     uint32_t m_stepsPerExchange;
     uint32_t m_exchangesPerRound;
-    Ptr<D2dChannel> m_channel;
-    D2dDeliveryMode m_mode{D2dDeliveryMode::RELIABLE};
     Ptr<D2dChannel> m_d2s;
     D2dDeliveryMode m_d2sMode{D2dDeliveryMode::RELIABLE};
     std::vector<std::vector<uint32_t>> m_groups;
     std::vector<uint32_t> m_groupOf; //!< device -> group
-    Ptr<UniformRandomVariable> m_pick;
     Ptr<D2dModelExchange> m_exchange;
     std::vector<float> m_global; //!< w^t as sent
 
@@ -158,7 +139,6 @@ class D2dSemiDecentralizedFl : public D2dFlProtocol
     Stage m_stage{Stage::IDLE};
     uint32_t m_phase{0};
     uint32_t m_stragglers{0};
-    EventId m_deadlineEvent;
     std::map<uint64_t, uint32_t> m_uploadIds;                             //!< upload msgId -> group
     std::map<uint32_t, std::shared_ptr<const D2dModelPayload>> m_uploads; //!< by group
     uint32_t m_uploadsPending{0};
