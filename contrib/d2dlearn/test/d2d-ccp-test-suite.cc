@@ -26,6 +26,8 @@
  *   consensus at attempt 1 with retransmissions.
  */
 
+#include "d2d-test-fixtures.h"
+
 #include "ns3/boolean.h"
 #include "ns3/d2d-ccp-payload.h"
 #include "ns3/d2d-channel.h"
@@ -45,7 +47,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
@@ -66,13 +67,6 @@ Time
 Airtime(uint64_t bytes)
 {
     return Seconds(bytes * 8.0 / kRateBps);
-}
-
-/** RSS W giving drop probability p with r = 1 bit/s/Hz and sigma^2 = 1 W (eq. 18 inverted). */
-double
-RssForDrop(double p)
-{
-    return -1.0 / std::log(1.0 - p);
 }
 
 /** FNV-1a of a set: the result digest of the test's operation. */
@@ -198,7 +192,8 @@ MakeNet(uint32_t n,
 {
     auto net = std::make_unique<CcpNet>();
     net->nodes.Create(n);
-    net->w.assign(n, std::vector<double>(n, pDrop > 0 ? RssForDrop(pDrop) : 1.0));
+    // Eq. 18 with r = 1 bit/s/Hz and sigma^2 = 1 W: the RSS W of drop probability pDrop.
+    net->w.assign(n, std::vector<double>(n, pDrop > 0 ? RssForDropW(pDrop, 1.0, 1.0) : 1.0));
     net->matrix = CreateObject<MatrixRssModel>();
     net->matrix->SetMatrix(net->w);
     D2dHelper helper;
@@ -298,8 +293,7 @@ class D2dCcpNoLossTestCase : public TestCase
         auto net = MakeNet(7, 0.0, D2dDeliveryMode::UNRELIABLE, 100, Seconds(2));
         const std::vector<uint32_t> committee = {0, 1, 2, 4, 6}; // 3 and 5 are bystanders
         const std::vector<uint32_t> set = {10, 11, 12};
-        const std::string dir = (std::filesystem::temp_directory_path() / "d2d-ccp-test").string();
-        std::filesystem::remove_all(dir);
+        const std::string dir = TestTempDir("ccp");
         auto traces = std::make_unique<D2dTraceHelper>(dir);
         net->ccp->SetTraces(traces.get());
 
@@ -450,12 +444,7 @@ class D2dCcpNoLossTestCase : public TestCase
 
         net->ccp->Dispose();
         traces->Finish(3, 0.0);
-        std::ifstream in(dir + "/ccp.csv");
-        std::vector<std::string> lines;
-        for (std::string line; std::getline(in, line);)
-        {
-            lines.push_back(line);
-        }
+        const std::vector<std::string> lines = ReadTextLines(dir + "/ccp.csv");
         NS_TEST_ASSERT_MSG_EQ(lines.size(), 3, "header + 2 rows");
         NS_TEST_ASSERT_MSG_EQ(lines[0],
                               "round,step,attempt,primary,replies,quorum,outcome,sim_time_s",

@@ -11,7 +11,8 @@
  * from the devices' own trained weights, independently of the protocol).
  */
 
-#include "ns3/constant-position-mobility-model.h"
+#include "d2d-test-fixtures.h"
+
 #include "ns3/d2d-byzantine-attack.h"
 #include "ns3/d2d-committee-rules.h"
 #include "ns3/d2d-fed-avg.h"
@@ -19,7 +20,6 @@
 #include "ns3/d2d-learner.h"
 #include "ns3/d2d-partitioner.h"
 #include "ns3/d2d-robust-aggregation.h"
-#include "ns3/d2d-synthetic-data.h"
 #include "ns3/double.h"
 #include "ns3/node-container.h"
 #include "ns3/rng-seed-manager.h"
@@ -481,18 +481,8 @@ const uint32_t kDevices = 3;
 HookOutcome
 RunHooks(const HookSetup& s)
 {
-    static auto train =
-        D2dSyntheticData::GaussianMixture(D2dSyntheticData::PaperGaussianMeans(), 1.0, {}, 300, 11);
-    static auto test =
-        D2dSyntheticData::GaussianMixture(D2dSyntheticData::PaperGaussianMeans(), 1.0, {}, 100, 12);
-    NodeContainer nodes;
-    nodes.Create(kDevices);
-    for (uint32_t i = 0; i < kDevices; ++i)
-    {
-        auto m = CreateObject<ConstantPositionMobilityModel>();
-        m->SetPosition(Vector(10.0 * i, 0, 0));
-        nodes.Get(i)->AggregateObject(m);
-    }
+    const D2dTestData& data = GaussianTestData(11, 12, 300, 100);
+    NodeContainer nodes = MakeTestNodesOnLine(kDevices, 10.0);
     D2dHelper d2d;
     d2d.SetChannelAttribute("NoisePowerW", DoubleValue(1e-40)); // P_D ~ 0
     d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e9));
@@ -500,15 +490,13 @@ RunHooks(const HookSetup& s)
     Ptr<D2dChannel> d2s = d2d.InstallServer(CreateObject<Node>(), nodes, 3.0);
     d2d.AssignStreams(10);
     // Unequal shards (quantity skew), so that the n_k-weighting matters.
-    const auto shards = D2dPartitioner::QuantitySkew(*train, kDevices, 1.0, 7);
+    const auto shards = D2dPartitioner::QuantitySkew(*data.train, kDevices, 1.0, 7);
+    const D2dModelSpec spec = D2dModelSpec::Parse("logistic");
     HookOutcome out;
     std::vector<Ptr<D2dLearner>> learners;
     for (uint32_t i = 0; i < kDevices; ++i)
     {
-        auto l = CreateObject<D2dLearner>();
-        l->SetAttribute("LearningRate", DoubleValue(0.5));
-        l->Setup(i, D2dModelSpec::Parse("logistic"), train, shards[i], 3);
-        l->SetComputeModel(D2dHelper::GetComputeModel(nodes.Get(i)));
+        auto l = MakeTestLearner(nodes, i, spec, data.train, shards, 3, 0.5);
         out.samples.push_back(static_cast<double>(l->GetNSamples()));
         l->TraceConnectWithoutContext(
             "TrainingDone",
@@ -530,7 +518,7 @@ RunHooks(const HookSetup& s)
     fl->SetAttribute("Rounds", UintegerValue(1));
     fl->SetAttribute("LocalEpochs", UintegerValue(1));
     fl->SetLearners(learners);
-    fl->SetTestSet(test);
+    fl->SetTestSet(data.test);
     fl->SetD2sChannel(d2s, D2dDeliveryMode::RELIABLE);
     fl->AssignStreams(100);
     if (!s.rule.IsNull())

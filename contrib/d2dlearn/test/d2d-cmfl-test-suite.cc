@@ -18,12 +18,13 @@
  * - the same seed gives identical traces.
  */
 
+#include "d2d-test-fixtures.h"
+
 #include "ns3/constant-position-mobility-model.h"
 #include "ns3/d2d-cmfl.h"
 #include "ns3/d2d-helper.h"
 #include "ns3/d2d-learner.h"
 #include "ns3/d2d-partitioner.h"
-#include "ns3/d2d-synthetic-data.h"
 #include "ns3/d2d-trace-helper.h"
 #include "ns3/double.h"
 #include "ns3/node-container.h"
@@ -35,37 +36,13 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
-#include <unistd.h>
 
 using namespace ns3;
 
 namespace
 {
-
-struct Data
-{
-    std::shared_ptr<const D2dDataset> train;
-    std::shared_ptr<const D2dDataset> test;
-};
-
-const Data&
-GaussianData()
-{
-    static Data data{D2dSyntheticData::GaussianMixture(D2dSyntheticData::PaperGaussianMeans(),
-                                                       1.0,
-                                                       {},
-                                                       2000,
-                                                       21),
-                     D2dSyntheticData::GaussianMixture(D2dSyntheticData::PaperGaussianMeans(),
-                                                       1.0,
-                                                       {},
-                                                       500,
-                                                       22)};
-    return data;
-}
 
 struct Setup
 {
@@ -101,7 +78,7 @@ struct Outcome
 Outcome
 RunCmfl(const Setup& s)
 {
-    const Data& data = GaussianData();
+    const D2dTestData& data = GaussianTestData(21, 22, 2000, 500);
     NodeContainer nodes;
     nodes.Create(s.nDevices);
     for (uint32_t i = 0; i < s.nDevices; ++i)
@@ -120,17 +97,9 @@ RunCmfl(const Setup& s)
     if (s.dropProbability > 0)
     {
         // Eq. 18: every link gets the same P_D by fixing the RSS (FixedDistanceM) and
-        // choosing the noise: P_D = 1 - exp(-(2^r - 1) sigma^2 / W).
+        // choosing the noise.
         channel->SetAttribute("FixedDistanceM", DoubleValue(5.0));
-        const double noise = 1e-13;
-        channel->SetAttribute("NoisePowerW", DoubleValue(noise));
-        const double p0 = channel->GetDropProbability(1, 0);
-        NS_ABORT_MSG_IF(!(p0 > 1e-12 && p0 < 0.5), "probe P_D " << p0);
-        const double rssW = -3.0 * noise / std::log1p(-p0);
-        channel->SetAttribute("NoisePowerW",
-                              DoubleValue(-std::log1p(-s.dropProbability) * rssW / 3.0));
-        NS_ABORT_MSG_IF(std::fabs(channel->GetDropProbability(1, 0) - s.dropProbability) > 1e-9,
-                        "P_D " << channel->GetDropProbability(1, 0));
+        SetUniformDropProbability(channel, s.dropProbability, 1, 0);
     }
     std::unique_ptr<D2dTraceHelper> traces;
     if (!s.outDir.empty())
@@ -144,10 +113,7 @@ RunCmfl(const Setup& s)
     Outcome out;
     for (uint32_t i = 0; i < s.nDevices; ++i)
     {
-        auto l = CreateObject<D2dLearner>();
-        l->SetAttribute("LearningRate", DoubleValue(0.1));
-        l->Setup(i, spec, data.train, shards[i], s.seed);
-        l->SetComputeModel(D2dHelper::GetComputeModel(nodes.Get(i)));
+        auto l = MakeTestLearner(nodes, i, spec, data.train, shards, s.seed, 0.1);
         learners.push_back(l);
         out.samples.push_back(l->GetNSamples());
     }
@@ -200,24 +166,6 @@ RunCmfl(const Setup& s)
     }
     Simulator::Destroy();
     return out;
-}
-
-std::string
-TempDir(const std::string& name)
-{
-    auto dir = std::filesystem::temp_directory_path() /
-               ("d2d-cmfl-" + name + "-" + std::to_string(::getpid()));
-    std::filesystem::remove_all(dir);
-    return dir.string();
-}
-
-std::string
-ReadFile(const std::string& path)
-{
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
 }
 
 /** The paper's scores, recomputed independently (double precision). */
@@ -339,7 +287,7 @@ class CmflAttackTestCase : public TestCase
             s.strategy = strategy;
             s.aggregationPercent = 25; // m = round(0.25 x 12) = 3 of n = 12
             s.maliciousTraining = 2;
-            s.outDir = TempDir("attack" + std::to_string(strategy));
+            s.outDir = TestTempDir("cmfl-attack" + std::to_string(strategy));
             const Outcome o = RunCmfl(s);
             NS_TEST_ASSERT_MSG_EQ(o.aggregated1.size(), 3u, "m");
             uint32_t n3 = 0;
@@ -350,13 +298,13 @@ class CmflAttackTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(n3,
                                   (strategy == 1 ? 0u : 2u),
                                   "strategy " << strategy << ": attackers aggregated");
-            const std::string committee = ReadFile(s.outDir + "/committee.csv");
+            const std::string committee = ReadTextFile(s.outDir + "/committee.csv");
             std::ostringstream row;
             row << ",12,8,3,2,0," << n3 << "\n";
             NS_TEST_ASSERT_MSG_NE(committee.find(row.str()),
                                   std::string::npos,
                                   "committee.csv: " << committee);
-            const std::string counts = ReadFile(s.outDir + "/aggregation.csv");
+            const std::string counts = ReadTextFile(s.outDir + "/aggregation.csv");
             NS_TEST_ASSERT_MSG_NE(counts.find(std::to_string(o.malicious[0]) + ",1,1,0," +
                                               (strategy == 1 ? "0" : "1") + "\n"),
                                   std::string::npos,
@@ -384,46 +332,31 @@ class CmflLossyTestCase : public TestCase
         s.dropProbability = 0.2;
         s.maxRetransmissions = 1; // ARQ that can fail: 0.2^2 = 0.04 per fragment
         s.committeePercent = 50;  // C = 5: a quorum of 3 of the 4 replicas
-        s.outDir = TempDir("lossy");
+        s.outDir = TestTempDir("cmfl-lossy");
         const Outcome o = RunCmfl(s);
         NS_TEST_ASSERT_MSG_EQ(o.roundsDone, 20u, "every round completes");
         // Committee size per round (committee.csv: round,sim_time_s,training,committee,...).
         std::map<uint32_t, uint32_t> committeeSize;
         {
-            std::ifstream c(s.outDir + "/committee.csv");
-            std::string row;
-            std::getline(c, row);
-            while (std::getline(c, row))
+            const std::vector<std::string> rows = ReadTextLines(s.outDir + "/committee.csv");
+            for (std::size_t row = 1; row < rows.size(); ++row)
             {
-                std::vector<std::string> f;
-                std::stringstream rs(row);
-                std::string item;
-                while (std::getline(rs, item, ','))
-                {
-                    f.push_back(item);
-                }
+                const std::vector<std::string> f = SplitCsvLine(rows[row]);
                 committeeSize[std::stoul(f[0])] = std::stoul(f[3]);
             }
         }
         NS_TEST_ASSERT_MSG_EQ(committeeSize.size(), 20u, "committee.csv rows");
-        std::ifstream in(s.outDir + "/ccp.csv");
-        std::string line;
-        std::getline(in, line);
-        NS_TEST_ASSERT_MSG_EQ(line,
+        const std::vector<std::string> lines = ReadTextLines(s.outDir + "/ccp.csv");
+        NS_TEST_ASSERT_MSG_EQ((lines.empty() ? std::string() : lines[0]),
                               "round,step,attempt,primary,replies,quorum,outcome,sim_time_s",
                               "ccp.csv header");
         uint32_t consensus = 0;
         uint32_t timeouts = 0;
         uint32_t retried = 0;
-        while (std::getline(in, line))
+        for (std::size_t row = 1; row < lines.size(); ++row)
         {
-            std::vector<std::string> f;
-            std::stringstream ls(line);
-            std::string item;
-            while (std::getline(ls, item, ','))
-            {
-                f.push_back(item);
-            }
+            const std::string& line = lines[row];
+            const std::vector<std::string> f = SplitCsvLine(line);
             NS_TEST_ASSERT_MSG_EQ(f.size(), 8u, line);
             if (f[1] == "scores")
             {
@@ -465,11 +398,11 @@ class CmflDeterminismTestCase : public TestCase
             s.rounds = 4;
             s.dropProbability = 0.2;
             s.mode = D2dDeliveryMode::UNRELIABLE;
-            s.outDir = TempDir("det" + std::to_string(run));
+            s.outDir = TestTempDir("cmfl-det" + std::to_string(run));
             RunCmfl(s);
             for (const char* f : {"rounds.csv", "ccp.csv", "committee.csv", "messages.csv"})
             {
-                texts[run].push_back(ReadFile(s.outDir + "/" + f));
+                texts[run].push_back(ReadTextFile(s.outDir + "/" + f));
             }
             std::filesystem::remove_all(s.outDir);
         }

@@ -25,16 +25,15 @@
  * - the same seed gives identical rounds.csv and messages.csv.
  */
 
+#include "d2d-test-fixtures.h"
+
 #include "ns3/boolean.h"
-#include "ns3/constant-position-mobility-model.h"
 #include "ns3/d2d-decentralized-fl.h"
-#include "ns3/d2d-fashion-mnist.h"
 #include "ns3/d2d-helper.h"
 #include "ns3/d2d-learner.h"
 #include "ns3/d2d-local-training.h"
 #include "ns3/d2d-partitioner.h"
 #include "ns3/d2d-semi-decentralized-fl.h"
-#include "ns3/d2d-synthetic-data.h"
 #include "ns3/d2d-trace-helper.h"
 #include "ns3/double.h"
 #include "ns3/energy-source-container.h"
@@ -48,49 +47,15 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 using namespace ns3;
 
 namespace
 {
-
-/** The Gaussian mixture of seed 000 sec. 5.1 (4 classes in 2-D, sd 1), loaded once. */
-struct Data
-{
-    std::shared_ptr<const D2dDataset> train;
-    std::shared_ptr<const D2dDataset> test;
-};
-
-const Data&
-GaussianData()
-{
-    static Data data{D2dSyntheticData::GaussianMixture(D2dSyntheticData::PaperGaussianMeans(),
-                                                       1.0,
-                                                       {},
-                                                       2000,
-                                                       11),
-                     D2dSyntheticData::GaussianMixture(D2dSyntheticData::PaperGaussianMeans(),
-                                                       1.0,
-                                                       {},
-                                                       1000,
-                                                       12)};
-    return data;
-}
-
-const Data&
-FashionData()
-{
-    static Data data{D2dFashionMnist::Load("", "train", 0.1, 1),
-                     D2dFashionMnist::Load("", "test", 0.1, 2)};
-    return data;
-}
 
 /** One run of one of the three protocols. */
 struct Setup
@@ -142,15 +107,11 @@ struct Outcome
 Outcome
 RunProtocol(const Setup& s)
 {
-    const Data& data = s.fashion ? FashionData() : GaussianData();
-    NodeContainer nodes;
-    nodes.Create(s.nDevices);
-    for (uint32_t i = 0; i < s.nDevices; ++i)
-    {
-        auto m = CreateObject<ConstantPositionMobilityModel>();
-        m->SetPosition(Vector(10.0 * i, 0, 0));
-        nodes.Get(i)->AggregateObject(m);
-    }
+    // Fashion-MNIST, 10 % of each split, or the Gaussian mixture of seed 000 sec. 5.1
+    // (4 classes in 2-D, sd 1).
+    const D2dTestData& data =
+        s.fashion ? FashionTestData(0.1) : GaussianTestData(11, 12, 2000, 1000);
+    NodeContainer nodes = MakeTestNodesOnLine(s.nDevices, 10.0);
     D2dHelper d2d;
     d2d.SetChannelAttribute("NoisePowerW", DoubleValue(s.noiseW));
     d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e9));
@@ -194,15 +155,7 @@ RunProtocol(const Setup& s)
     std::map<uint32_t, std::vector<float>> lastTrained;
     for (uint32_t i = 0; i < s.nDevices; ++i)
     {
-        auto l = CreateObject<D2dLearner>();
-        l->SetAttribute("LearningRate", DoubleValue(s.learningRate));
-        l->Setup(i, spec, data.train, shards[i], 3);
-        auto compute = D2dHelper::GetComputeModel(nodes.Get(i));
-        if (s.slowdown.count(i))
-        {
-            compute->SetAttribute("SlowdownFactor", DoubleValue(s.slowdown.at(i)));
-        }
-        l->SetComputeModel(compute);
+        auto l = MakeTestLearner(nodes, i, spec, data.train, shards, 3, s.learningRate, s.slowdown);
         out.samples.push_back(static_cast<double>(l->GetNSamples()));
         out.initial.push_back(l->GetParameters());
         l->TraceConnectWithoutContext(
@@ -381,28 +334,6 @@ MaxRelError(const std::vector<std::vector<float>>& x, const std::vector<std::vec
         }
     }
     return e;
-}
-
-/** \return the whole file */
-std::string
-Slurp(const std::string& path)
-{
-    std::ifstream f(path);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
-
-/** \return a fresh temporary folder */
-std::string
-TempDir(const std::string& tag)
-{
-    std::string t = "/tmp/d2d-fl-dec-" + tag + "-XXXXXX";
-    std::vector<char> buf(t.begin(), t.end());
-    buf.push_back('\0');
-    const char* d = mkdtemp(buf.data());
-    NS_ABORT_MSG_IF(!d, "mkdtemp");
-    return d;
 }
 
 /** Pure averaging on a ring follows W; consensus distance bounded by lambda_2^(2t). */
@@ -723,34 +654,27 @@ class LocalTrainingTestCase : public TestCase
         s.protocol = "local";
         s.nDevices = 4;
         s.rounds = 2;
-        s.outDir = TempDir("local");
+        s.outDir = TestTempDir("fl-dec-local");
         const Outcome o = RunProtocol(s);
         NS_TEST_ASSERT_MSG_EQ(o.roundsDone, 2u, "two rounds");
         NS_TEST_ASSERT_MSG_EQ(o.d2dSends, 0u, "no Send");
-        const std::string messages = Slurp(s.outDir + "/messages.csv");
+        const std::string messages = ReadTextFile(s.outDir + "/messages.csv");
         NS_TEST_ASSERT_MSG_EQ(std::count(messages.begin(), messages.end(), '\n'),
                               1,
                               "messages.csv: the header only");
         // rounds.csv: accuracy of each device in rounds 0, 1, 2.
-        std::ifstream f(s.outDir + "/rounds.csv");
-        std::string line;
-        std::getline(f, line);
-        NS_TEST_ASSERT_MSG_EQ(line, "round,sim_time_s,node,metric,value", "header");
+        const std::vector<std::string> lines = ReadTextLines(s.outDir + "/rounds.csv");
+        NS_TEST_ASSERT_MSG_EQ((lines.empty() ? std::string() : lines[0]),
+                              "round,sim_time_s,node,metric,value",
+                              "header");
         std::set<std::pair<int, int>> deviceRows;
-        while (std::getline(f, line))
+        for (std::size_t row = 1; row < lines.size(); ++row)
         {
-            std::stringstream ss(line);
-            std::string round;
-            std::string time;
-            std::string node;
-            std::string metric;
-            std::getline(ss, round, ',');
-            std::getline(ss, time, ',');
-            std::getline(ss, node, ',');
-            std::getline(ss, metric, ',');
-            if (metric == "accuracy" && std::stoi(node) >= 0)
+            std::vector<std::string> f = SplitCsvLine(lines[row]); // round,sim_time_s,node,metric
+            f.resize(4);
+            if (f[3] == "accuracy" && std::stoi(f[2]) >= 0)
             {
-                deviceRows.insert({std::stoi(round), std::stoi(node)});
+                deviceRows.insert({std::stoi(f[0]), std::stoi(f[2])});
             }
         }
         std::filesystem::remove_all(s.outDir);
@@ -919,15 +843,15 @@ class DeterminismTestCase : public TestCase
         s.nDevices = 6;
         s.rounds = 3;
         s.neighbours = 3;
-        s.outDir = TempDir("a");
+        s.outDir = TestTempDir("fl-dec-a");
         RunProtocol(s);
-        const std::string roundsA = Slurp(s.outDir + "/rounds.csv");
-        const std::string messagesA = Slurp(s.outDir + "/messages.csv");
+        const std::string roundsA = ReadTextFile(s.outDir + "/rounds.csv");
+        const std::string messagesA = ReadTextFile(s.outDir + "/messages.csv");
         const std::string dirA = s.outDir;
-        s.outDir = TempDir("b");
+        s.outDir = TestTempDir("fl-dec-b");
         RunProtocol(s);
-        const std::string roundsB = Slurp(s.outDir + "/rounds.csv");
-        const std::string messagesB = Slurp(s.outDir + "/messages.csv");
+        const std::string roundsB = ReadTextFile(s.outDir + "/rounds.csv");
+        const std::string messagesB = ReadTextFile(s.outDir + "/messages.csv");
         std::filesystem::remove_all(s.outDir);
         std::filesystem::remove_all(dirA);
         NS_TEST_ASSERT_MSG_GT(roundsA.size(), 500u, "rounds.csv has rows");

@@ -29,13 +29,14 @@
  *   one-label floor); the same seed gives the same messages and models.
  */
 
+#include "d2d-test-fixtures.h"
+
 #include "ns3/boolean.h"
 #include "ns3/d2d-brain-torrent.h"
 #include "ns3/d2d-helper.h"
 #include "ns3/d2d-learner.h"
 #include "ns3/d2d-partitioner.h"
 #include "ns3/d2d-segmented-gossip.h"
-#include "ns3/d2d-synthetic-data.h"
 #include "ns3/d2d-trace-helper.h"
 #include "ns3/double.h"
 #include "ns3/energy-source-container.h"
@@ -50,12 +51,9 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 using namespace ns3;
@@ -63,38 +61,8 @@ using namespace ns3;
 namespace
 {
 
-/** The Gaussian mixture of seed 000 sec. 5.1 (4 classes in 2-D, sd 1), loaded once. */
-struct Data
-{
-    std::shared_ptr<const D2dDataset> train;
-    std::shared_ptr<const D2dDataset> test;
-};
-
-const Data&
-GaussianData()
-{
-    static Data data{D2dSyntheticData::GaussianMixture(D2dSyntheticData::PaperGaussianMeans(),
-                                                       1.0,
-                                                       {},
-                                                       2000,
-                                                       11),
-                     D2dSyntheticData::GaussianMixture(D2dSyntheticData::PaperGaussianMeans(),
-                                                       1.0,
-                                                       {},
-                                                       1000,
-                                                       12)};
-    return data;
-}
-
 /** RSS of every link, W. */
 constexpr double kRssW = 1e-9;
-
-/** \return eq. 18's sigma^2 for drop probability p with r = 2 and W = kRssW */
-double
-NoiseForDrop(double p)
-{
-    return -std::log(1.0 - p) * kRssW / 3.0;
-}
 
 /** One run of one of the two protocols. */
 struct Setup
@@ -161,22 +129,11 @@ struct Outcome
     std::vector<double> deviceAccuracy; //!< final, per device (-1: still training)
 };
 
-/** \return a fresh temporary folder */
-std::string
-TempDir(const std::string& tag)
-{
-    std::string t = "/tmp/d2d-fl-p2p-" + tag + "-XXXXXX";
-    std::vector<char> buf(t.begin(), t.end());
-    buf.push_back('\0');
-    const char* d = mkdtemp(buf.data());
-    NS_ABORT_MSG_IF(!d, "mkdtemp");
-    return d;
-}
-
 Outcome
 RunProtocol(const Setup& s)
 {
-    const Data& data = GaussianData();
+    // The Gaussian mixture of seed 000 sec. 5.1 (4 classes in 2-D, sd 1).
+    const D2dTestData& data = GaussianTestData(11, 12, 2000, 1000);
     NodeContainer nodes;
     nodes.Create(s.nDevices);
     auto matrix = CreateObject<MatrixRssModel>();
@@ -195,7 +152,7 @@ RunProtocol(const Setup& s)
             "BasicEnergySourceInitialEnergyJ",
             DoubleValue(joules));
     }
-    const std::string outDir = s.traces ? TempDir(s.protocol) : "";
+    const std::string outDir = s.traces ? TestTempDir("fl-p2p-" + s.protocol) : "";
     std::unique_ptr<D2dTraceHelper> traces;
     if (s.traces)
     {
@@ -211,15 +168,7 @@ RunProtocol(const Setup& s)
     std::vector<Ptr<D2dLearner>> learners;
     for (uint32_t i = 0; i < s.nDevices; ++i)
     {
-        auto l = CreateObject<D2dLearner>();
-        l->SetAttribute("LearningRate", DoubleValue(s.learningRate));
-        l->Setup(i, spec, data.train, shards[i], 3);
-        auto compute = D2dHelper::GetComputeModel(nodes.Get(i));
-        if (s.slowdown.count(i))
-        {
-            compute->SetAttribute("SlowdownFactor", DoubleValue(s.slowdown.at(i)));
-        }
-        l->SetComputeModel(compute);
+        auto l = MakeTestLearner(nodes, i, spec, data.train, shards, 3, s.learningRate, s.slowdown);
         out.samples.push_back(static_cast<double>(l->GetNSamples()));
         out.initial.push_back(l->GetParameters());
         learners.push_back(l);
@@ -362,22 +311,16 @@ RunProtocol(const Setup& s)
     if (traces)
     {
         traces->Finish(1, 0.0);
-        std::ifstream f(outDir + "/rounds.csv");
-        std::string line;
-        std::getline(f, line);
-        while (std::getline(f, line))
+        const std::vector<std::string> lines = ReadTextLines(outDir + "/rounds.csv");
+        for (std::size_t row = 1; row < lines.size(); ++row)
         {
-            std::stringstream ss(line);
-            std::string round;
-            std::string time;
-            std::string node;
-            std::string metric;
-            std::string value;
-            std::getline(ss, round, ',');
-            std::getline(ss, time, ',');
-            std::getline(ss, node, ',');
-            std::getline(ss, metric, ',');
-            std::getline(ss, value, ',');
+            // round,sim_time_s,node,metric,value
+            std::vector<std::string> f = SplitCsvLine(lines[row]);
+            f.resize(5);
+            const std::string& round = f[0];
+            const std::string& node = f[2];
+            const std::string& metric = f[3];
+            const std::string& value = f[4];
             if (node != "-1")
             {
                 continue;
@@ -865,7 +808,7 @@ class LossTestCase : public TestCase
             s.rounds = protocol == "sg" ? 3 : 8;
             s.segments = 10;
             s.replicas = 3;
-            s.noiseW = NoiseForDrop(0.1);
+            s.noiseW = NoiseForDropW(0.1, kRssW, 2.0);
             s.mode = D2dDeliveryMode::UNRELIABLE;
             s.deadline = Seconds(1.0);
             const Outcome o = RunProtocol(s);

@@ -15,9 +15,9 @@
  * - FedSGD's step is w - eta sum_k (n_k/n) g_k.
  */
 
-#include "ns3/constant-position-mobility-model.h"
+#include "d2d-test-fixtures.h"
+
 #include "ns3/d2d-compute-model.h"
-#include "ns3/d2d-fashion-mnist.h"
 #include "ns3/d2d-fed-avg.h"
 #include "ns3/d2d-helper.h"
 #include "ns3/d2d-learner.h"
@@ -44,20 +44,7 @@ const uint32_t kHidden = 64;        // MLP 784-64-10
 const double kFlops = 1e10;         // D2dComputeModel FlopsPerSecond (default)
 const double kRateBps = 2.0 * 10e6; // SpectralEfficiency x BandwidthHz (defaults)
 
-/** Fashion-MNIST, 10 % of each split, loaded once. */
-struct Data
-{
-    std::shared_ptr<const D2dDataset> train;
-    std::shared_ptr<const D2dDataset> test;
-};
-
-const Data&
-GetData()
-{
-    static Data data{D2dFashionMnist::Load(D2dFashionMnist::DefaultDir(), "train", 0.1, 1),
-                     D2dFashionMnist::Load(D2dFashionMnist::DefaultDir(), "test", 0.1, 2)};
-    return data;
-}
+const double kFashionFraction = 0.1; // of each Fashion-MNIST split (seeds 1 and 2)
 
 /** One FedAvg-family run. */
 struct FlSetup
@@ -95,15 +82,8 @@ struct FlOutcome
 FlOutcome
 RunFl(const FlSetup& s)
 {
-    const Data& data = GetData();
-    NodeContainer nodes;
-    nodes.Create(s.nDevices);
-    for (uint32_t i = 0; i < s.nDevices; ++i)
-    {
-        auto m = CreateObject<ConstantPositionMobilityModel>();
-        m->SetPosition(Vector(10.0 * i, 0, 0));
-        nodes.Get(i)->AggregateObject(m);
-    }
+    const D2dTestData& data = FashionTestData(kFashionFraction);
+    NodeContainer nodes = MakeTestNodesOnLine(s.nDevices, 10.0);
     D2dHelper d2d;
     d2d.SetChannelAttribute("NoisePowerW", DoubleValue(1e-40)); // P_D ~ 0: exact timing
     d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e9));
@@ -113,18 +93,8 @@ RunFl(const FlSetup& s)
     d2s->SetAttribute("MaxRetransmissions", UintegerValue(s.maxRetransmissions));
     if (s.d2sDropProbability > 0)
     {
-        // Eq. 18, P_D = 1 - exp(-(2^r - 1) sigma^2 / W): the noise that gives the target
-        // P_D on the (equal-length) D2S links, from W measured with the current noise.
-        const double noise = 1e-13;
-        d2s->SetAttribute("NoisePowerW", DoubleValue(noise));
-        const double p0 = d2s->GetDropProbability(s.nDevices, 0);
-        NS_ABORT_MSG_IF(!(p0 > 1e-9 && p0 < 0.5), "probe P_D " << p0);
-        const double rssW = -3.0 * noise / std::log1p(-p0);
-        d2s->SetAttribute("NoisePowerW",
-                          DoubleValue(-std::log1p(-s.d2sDropProbability) * rssW / 3.0));
-        NS_ABORT_MSG_IF(std::fabs(d2s->GetDropProbability(s.nDevices, 0) - s.d2sDropProbability) >
-                            1e-9,
-                        "P_D " << d2s->GetDropProbability(s.nDevices, 0));
+        // Eq. 18 on the (equal-length) D2S links; the server is device nDevices.
+        SetUniformDropProbability(d2s, s.d2sDropProbability, s.nDevices, 0);
     }
     d2d.AssignStreams(10);
 
@@ -138,15 +108,7 @@ RunFl(const FlSetup& s)
     std::vector<Ptr<D2dLearner>> learners;
     for (uint32_t i = 0; i < s.nDevices; ++i)
     {
-        auto l = CreateObject<D2dLearner>();
-        l->SetAttribute("LearningRate", DoubleValue(s.learningRate));
-        l->Setup(i, spec, data.train, shards[i], 3);
-        auto compute = D2dHelper::GetComputeModel(nodes.Get(i));
-        if (s.slowdown.count(i))
-        {
-            compute->SetAttribute("SlowdownFactor", DoubleValue(s.slowdown.at(i)));
-        }
-        l->SetComputeModel(compute);
+        auto l = MakeTestLearner(nodes, i, spec, data.train, shards, 3, s.learningRate, s.slowdown);
         out.samples[i] = l->GetNSamples();
         l->TraceConnectWithoutContext(
             "TrainingDone",
@@ -196,7 +158,7 @@ RunFl(const FlSetup& s)
 double
 CentralAccuracy(uint32_t epochs)
 {
-    const Data& data = GetData();
+    const D2dTestData& data = FashionTestData(kFashionFraction);
     auto shards = D2dPartitioner::Iid(*data.train, 1, 7);
     D2dModelSpec spec;
     spec.arch = "mlp";
@@ -285,7 +247,8 @@ class FedAvgRoundTimeTestCase : public TestCase
         const double transfer = bytes * 8 / kRateBps + 30.0 / 299792458.0;
         // The downlink broadcast names the one sampled device: 4 more bytes.
         const double down = transfer + 4 * 8 / kRateBps;
-        const double samples = static_cast<double>(GetData().train->Size()) / 2; // IID halves
+        const double samples =
+            static_cast<double>(FashionTestData(kFashionFraction).train->Size()) / 2; // IID halves
         const double flops = samples * 3 * 2 * (784.0 * kHidden + kHidden * 10.0);
         const double expected = down + transfer + flops / kFlops;
         NS_TEST_ASSERT_MSG_EQ(o.endTimes.size(), 2u, "two rounds");

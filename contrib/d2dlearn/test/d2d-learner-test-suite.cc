@@ -18,9 +18,10 @@
  *   whatever ran concurrently.
  */
 
+#include "d2d-test-fixtures.h"
+
 #include "ns3/constant-position-mobility-model.h"
 #include "ns3/d2d-compute-model.h"
-#include "ns3/d2d-fashion-mnist.h"
 #include "ns3/d2d-helper.h"
 #include "ns3/d2d-learner.h"
 #include "ns3/d2d-model-payload.h"
@@ -43,12 +44,11 @@ using namespace ns3;
 namespace
 {
 
+/** \return 5 % of Fashion-MNIST's test split (500 samples), loaded once */
 std::shared_ptr<const D2dDataset>
 SmallMnist()
 {
-    static std::shared_ptr<const D2dDataset> data =
-        D2dFashionMnist::Load(D2dFashionMnist::DefaultDir(), "test", 0.05, 1); // 500 samples
-    return data;
+    return FashionTestSplit("test", 0.05, 1);
 }
 
 D2dShard
@@ -162,14 +162,7 @@ class TrainingTimeTestCase : public TestCase
     {
         D2dTorchRuntime::SetWorkers(2);
         auto data = SmallMnist();
-        NodeContainer nodes;
-        nodes.Create(2);
-        for (uint32_t i = 0; i < 2; ++i)
-        {
-            auto m = CreateObject<ConstantPositionMobilityModel>();
-            m->SetPosition(Vector(i, 0, 0));
-            nodes.Get(i)->AggregateObject(m);
-        }
+        NodeContainer nodes = MakeTestNodesOnLine(2, 1.0);
         D2dHelper d2d;
         d2d.SetComputeAttribute("FlopsPerSecond", DoubleValue(1e9));
         d2d.SetComputeAttribute("BusyPowerW", DoubleValue(2.0));

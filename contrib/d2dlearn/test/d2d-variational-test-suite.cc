@@ -16,10 +16,11 @@
  * - the same seed gives the same accuracies and posteriors, bit for bit, with 2 workers.
  */
 
+#include "d2d-test-fixtures.h"
+
 #include "ns3/d2d-belief-consensus-matrix.h"
 #include "ns3/d2d-belief-consensus.h"
 #include "ns3/d2d-compute-model.h"
-#include "ns3/d2d-fashion-mnist.h"
 #include "ns3/d2d-helper.h"
 #include "ns3/d2d-partitioner.h"
 #include "ns3/d2d-torch-runtime.h"
@@ -42,20 +43,7 @@ using namespace ns3;
 namespace
 {
 
-/** Fashion-MNIST, 5 % of each split, loaded once. */
-struct Data
-{
-    std::shared_ptr<const D2dDataset> train;
-    std::shared_ptr<const D2dDataset> test;
-};
-
-const Data&
-GetData()
-{
-    static Data data{D2dFashionMnist::Load(D2dFashionMnist::DefaultDir(), "train", 0.05, 1),
-                     D2dFashionMnist::Load(D2dFashionMnist::DefaultDir(), "test", 0.05, 2)};
-    return data;
-}
+const double kFashionFraction = 0.05; // of each Fashion-MNIST split (seeds 1 and 2)
 
 /** \return rho with softplus(rho) = sigma, ln(e^sigma - 1) */
 float
@@ -110,7 +98,7 @@ class JobTimeTestCase : public TestCase
   private:
     void DoRun() override
     {
-        const Data& data = GetData();
+        const D2dTestData& data = FashionTestData(kFashionFraction);
         NodeContainer nodes;
         nodes.Create(2);
         D2dHelper helper;
@@ -194,7 +182,7 @@ struct VariationalRun
 VariationalRun
 RunVariational(const std::string& cooperation, uint32_t steps)
 {
-    const Data& data = GetData();
+    const D2dTestData& data = FashionTestData(kFashionFraction);
     const uint32_t n = 4;
     NodeContainer nodes;
     nodes.Create(n);

@@ -1,0 +1,188 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "d2d-test-fixtures.h"
+
+#include "ns3/abort.h"
+#include "ns3/constant-position-mobility-model.h"
+#include "ns3/d2d-fashion-mnist.h"
+#include "ns3/d2d-helper.h"
+#include "ns3/d2d-synthetic-data.h"
+#include "ns3/double.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <tuple>
+
+namespace ns3
+{
+
+const D2dTestData&
+GaussianTestData(uint64_t trainSeed, uint64_t testSeed, std::size_t nTrain, std::size_t nTest)
+{
+    static std::map<std::tuple<uint64_t, uint64_t, std::size_t, std::size_t>, D2dTestData> cache;
+    const auto key = std::make_tuple(trainSeed, testSeed, nTrain, nTest);
+    auto it = cache.find(key);
+    if (it == cache.end())
+    {
+        const auto means = D2dSyntheticData::PaperGaussianMeans();
+        D2dTestData data{D2dSyntheticData::GaussianMixture(means, 1.0, {}, nTrain, trainSeed),
+                         D2dSyntheticData::GaussianMixture(means, 1.0, {}, nTest, testSeed)};
+        it = cache.emplace(key, std::move(data)).first;
+    }
+    return it->second;
+}
+
+std::shared_ptr<const D2dDataset>
+FashionTestSplit(const std::string& split, double fraction, uint64_t seed)
+{
+    static std::map<std::tuple<std::string, double, uint64_t>, std::shared_ptr<const D2dDataset>>
+        cache;
+    const auto key = std::make_tuple(split, fraction, seed);
+    auto it = cache.find(key);
+    if (it == cache.end())
+    {
+        it = cache
+                 .emplace(
+                     key,
+                     D2dFashionMnist::Load(D2dFashionMnist::DefaultDir(), split, fraction, seed))
+                 .first;
+    }
+    return it->second;
+}
+
+const D2dTestData&
+FashionTestData(double fraction, uint64_t trainSeed, uint64_t testSeed)
+{
+    static std::map<std::tuple<double, uint64_t, uint64_t>, D2dTestData> cache;
+    const auto key = std::make_tuple(fraction, trainSeed, testSeed);
+    auto it = cache.find(key);
+    if (it == cache.end())
+    {
+        D2dTestData data{FashionTestSplit("train", fraction, trainSeed),
+                         FashionTestSplit("test", fraction, testSeed)};
+        it = cache.emplace(key, std::move(data)).first;
+    }
+    return it->second;
+}
+
+double
+NoiseForDropW(double pd, double rssW, double spectralEfficiency)
+{
+    // Eq. 18 solved for sigma^2: sigma^2 = -ln(1 - P_D) W / (2^r - 1).
+    return -std::log(1.0 - pd) * rssW / (std::pow(2.0, spectralEfficiency) - 1.0);
+}
+
+double
+RssForDropW(double pd, double noiseW, double spectralEfficiency)
+{
+    // Eq. 18 solved for W: W = -(2^r - 1) sigma^2 / ln(1 - P_D).
+    return -(std::pow(2.0, spectralEfficiency) - 1.0) * noiseW / std::log(1.0 - pd);
+}
+
+void
+SetUniformDropProbability(Ptr<D2dChannel> channel, double pd, uint32_t rx, uint32_t tx)
+{
+    // Eq. 18, P_D = 1 - exp(-(2^r - 1) sigma^2 / W): W measured on one link with a probe
+    // noise, then the noise that gives pd on every link of that W.
+    DoubleValue r;
+    channel->GetAttribute("SpectralEfficiency", r);
+    const double k = std::pow(2.0, r.Get()) - 1.0; // 2^r - 1
+    const double probeNoiseW = 1e-13;
+    channel->SetAttribute("NoisePowerW", DoubleValue(probeNoiseW));
+    const double p0 = channel->GetDropProbability(rx, tx);
+    NS_ABORT_MSG_IF(!(p0 > 1e-12 && p0 < 0.5), "probe P_D " << p0);
+    const double rssW = -k * probeNoiseW / std::log1p(-p0);
+    channel->SetAttribute("NoisePowerW", DoubleValue(-std::log1p(-pd) * rssW / k));
+    NS_ABORT_MSG_IF(std::fabs(channel->GetDropProbability(rx, tx) - pd) > 1e-9,
+                    "P_D " << channel->GetDropProbability(rx, tx));
+}
+
+NodeContainer
+MakeTestNodesOnLine(uint32_t n, double spacingM)
+{
+    NodeContainer nodes;
+    nodes.Create(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        auto m = CreateObject<ConstantPositionMobilityModel>();
+        m->SetPosition(Vector(spacingM * i, 0, 0));
+        nodes.Get(i)->AggregateObject(m);
+    }
+    return nodes;
+}
+
+Ptr<D2dLearner>
+MakeTestLearner(const NodeContainer& nodes,
+                uint32_t id,
+                const D2dModelSpec& spec,
+                std::shared_ptr<const D2dDataset> train,
+                const std::vector<D2dShard>& shards,
+                uint64_t seed,
+                double learningRate,
+                const std::map<uint32_t, double>& slowdown)
+{
+    auto l = CreateObject<D2dLearner>();
+    l->SetAttribute("LearningRate", DoubleValue(learningRate));
+    l->Setup(id, spec, train, shards.at(id), seed);
+    Ptr<D2dComputeModel> compute = D2dHelper::GetComputeModel(nodes.Get(id));
+    const auto it = slowdown.find(id);
+    if (it != slowdown.end())
+    {
+        compute->SetAttribute("SlowdownFactor", DoubleValue(it->second));
+    }
+    l->SetComputeModel(compute);
+    return l;
+}
+
+std::string
+TestTempDir(const std::string& name)
+{
+    const std::string pattern =
+        (std::filesystem::temp_directory_path() / ("d2d-" + name + "-XXXXXX")).string();
+    std::vector<char> buf(pattern.begin(), pattern.end());
+    buf.push_back('\0');
+    const char* dir = mkdtemp(buf.data());
+    NS_ABORT_MSG_IF(!dir, "mkdtemp " << pattern);
+    return dir;
+}
+
+std::string
+ReadTextFile(const std::string& path)
+{
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::vector<std::string>
+ReadTextLines(const std::string& path)
+{
+    std::ifstream in(path);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);)
+    {
+        lines.push_back(line);
+    }
+    return lines;
+}
+
+std::vector<std::string>
+SplitCsvLine(const std::string& line)
+{
+    std::vector<std::string> fields;
+    std::stringstream ss(line);
+    for (std::string field; std::getline(ss, field, ',');)
+    {
+        fields.push_back(field);
+    }
+    return fields;
+}
+
+} // namespace ns3

@@ -1,0 +1,163 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Fixtures the module's test suites share (not part of the module's API): the data sets,
+ * loaded once per argument set; eq. 18 solved for the noise or the RSS of a drop
+ * probability; the learner set-up of the protocol suites; temporary folders and files.
+ */
+
+#ifndef D2D_TEST_FIXTURES_H
+#define D2D_TEST_FIXTURES_H
+
+#include "ns3/d2d-channel.h"
+#include "ns3/d2d-dataset.h"
+#include "ns3/d2d-learner.h"
+#include "ns3/d2d-partitioner.h"
+#include "ns3/node-container.h"
+#include "ns3/ptr.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/** A training set and a test set. */
+struct D2dTestData
+{
+    std::shared_ptr<const D2dDataset> train; //!< training set
+    std::shared_ptr<const D2dDataset> test;  //!< test set
+};
+
+/**
+ * \brief The 4-class Gaussian mixture of seed 000 sec. 5.1 (PaperGaussianMeans, sd 1, equal
+ * class weights), generated once per argument set.
+ * \param trainSeed seed of the training set
+ * \param testSeed seed of the test set
+ * \param nTrain training samples
+ * \param nTest test samples
+ * \return the two sets (valid until the program ends)
+ */
+const D2dTestData& GaussianTestData(uint64_t trainSeed,
+                                    uint64_t testSeed,
+                                    std::size_t nTrain,
+                                    std::size_t nTest);
+
+/**
+ * \brief One split of Fashion-MNIST from D2dFashionMnist::DefaultDir(), loaded once per
+ * argument set.
+ * \param split "train" or "test"
+ * \param fraction stratified fraction of the split, in (0, 1]
+ * \param seed seed of the fraction's draw
+ * \return the set (valid until the program ends)
+ */
+std::shared_ptr<const D2dDataset> FashionTestSplit(const std::string& split,
+                                                   double fraction,
+                                                   uint64_t seed);
+
+/**
+ * \brief Fashion-MNIST's training and test splits, the same fraction of each, loaded once
+ * per argument set.
+ * \param fraction stratified fraction of each split, in (0, 1]
+ * \param trainSeed seed of the training fraction's draw
+ * \param testSeed seed of the test fraction's draw
+ * \return the two sets (valid until the program ends)
+ */
+const D2dTestData& FashionTestData(double fraction, uint64_t trainSeed = 1, uint64_t testSeed = 2);
+
+/**
+ * \brief Eq. 18, P_D = 1 - exp(-(2^r - 1) sigma^2 / W), solved for the noise.
+ * \param pd drop probability, in [0, 1)
+ * \param rssW received signal strength W, W
+ * \param spectralEfficiency r, bit/s/Hz
+ * \return sigma^2, W
+ */
+double NoiseForDropW(double pd, double rssW, double spectralEfficiency);
+
+/**
+ * \brief Eq. 18, P_D = 1 - exp(-(2^r - 1) sigma^2 / W), solved for the RSS.
+ * \param pd drop probability, in (0, 1)
+ * \param noiseW sigma^2, W
+ * \param spectralEfficiency r, bit/s/Hz
+ * \return W, W
+ */
+double RssForDropW(double pd, double noiseW, double spectralEfficiency);
+
+/**
+ * \brief Give every link of a channel whose links all have the same RSS the drop
+ * probability pd (eq. 18) by choosing NoisePowerW: W is measured on the link tx -> rx with a
+ * probe noise of 1e-13 W (its P_D must be in (1e-12, 0.5)), then sigma^2 = -ln(1 - pd) W /
+ * (2^r - 1) with the channel's SpectralEfficiency r. Aborts when the probe or the result
+ * (|P_D - pd| > 1e-9) is off.
+ * \param channel the channel (its links' RSS must all be equal, e.g. FixedDistanceM or
+ *        devices equally far from a server)
+ * \param pd drop probability, in (0, 1)
+ * \param rx receiving device index of the probed link
+ * \param tx sending device index of the probed link
+ */
+void SetUniformDropProbability(Ptr<D2dChannel> channel, double pd, uint32_t rx, uint32_t tx);
+
+/**
+ * \brief Devices on a line: node i at (i x spacingM, 0, 0) (ConstantPositionMobilityModel).
+ * \param n number of nodes
+ * \param spacingM distance between neighbours, m
+ * \return the nodes
+ */
+NodeContainer MakeTestNodesOnLine(uint32_t n, double spacingM);
+
+/**
+ * \brief A learner as the protocol suites set one up: LearningRate, Setup on the device's
+ * shard, then the node's compute model, with SlowdownFactor set where the device has one in
+ * `slowdown`.
+ * \param nodes the devices' nodes (each holds its D2dComputeModel)
+ * \param id device index, in nodes and shards
+ * \param spec the model
+ * \param train the training set
+ * \param shards every device's samples
+ * \param seed seed of the learner (initial model, batches)
+ * \param learningRate LearningRate
+ * \param slowdown device index -> SlowdownFactor (devices not in it keep the default)
+ * \return the learner
+ */
+Ptr<D2dLearner> MakeTestLearner(const NodeContainer& nodes,
+                                uint32_t id,
+                                const D2dModelSpec& spec,
+                                std::shared_ptr<const D2dDataset> train,
+                                const std::vector<D2dShard>& shards,
+                                uint64_t seed,
+                                double learningRate,
+                                const std::map<uint32_t, double>& slowdown = {});
+
+/**
+ * \brief A fresh, empty, uniquely named folder in the system's temporary directory.
+ * \param name part of the folder's name ("d2d-<name>-XXXXXX")
+ * \return its path
+ */
+std::string TestTempDir(const std::string& name);
+
+/**
+ * \param path a file
+ * \return its whole text ("" if it cannot be read)
+ */
+std::string ReadTextFile(const std::string& path);
+
+/**
+ * \param path a text file
+ * \return its lines, without the newlines
+ */
+std::vector<std::string> ReadTextLines(const std::string& path);
+
+/**
+ * \param line a CSV row (no quoting)
+ * \return its comma-separated fields (a trailing empty field is dropped)
+ */
+std::vector<std::string> SplitCsvLine(const std::string& line);
+
+} // namespace ns3
+
+#endif /* D2D_TEST_FIXTURES_H */
