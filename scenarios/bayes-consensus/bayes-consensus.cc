@@ -193,11 +193,7 @@ main(int argc, char* argv[])
     cmd.Parse(argc, argv);
 
     // Validation: one line naming the parameter and the accepted range, before simulating.
-    if (mode != "discrete" && mode != "gaussian-linear" && mode != "variational")
-    {
-        support.Fail("--mode=" + mode +
-                     " is not accepted (discrete, gaussian-linear or variational)");
-    }
+    support.CheckChoice("mode", mode, {"discrete", "gaussian-linear", "variational"});
     const bool variational = mode == "variational";
     if (variational && !Given(argc, argv, "steps"))
     {
@@ -207,30 +203,15 @@ main(int argc, char* argv[])
     {
         stepInterval = Seconds(1);
     }
-    if (cooperation != "network" && cooperation != "isolated" && cooperation != "central")
-    {
-        support.Fail("--cooperation=" + cooperation +
-                     " is not accepted (network, isolated or central)");
-    }
-    if (lossRule != "reuse" && lossRule != "renormalize")
-    {
-        support.Fail("--lossRule=" + lossRule + " is not accepted (reuse or renormalize)");
-    }
-    if (weights != "uniform" && weights != "metropolis")
-    {
-        support.Fail("--weights=" + weights + " is not accepted (uniform or metropolis)");
-    }
+    support.CheckChoice("cooperation", cooperation, {"network", "isolated", "central"});
+    support.CheckChoice("lossRule", lossRule, {"reuse", "renormalize"});
+    support.CheckChoice("weights", weights, {"uniform", "metropolis"});
     const bool discrete = mode == "discrete";
     if (graph.empty())
     {
         graph = discrete || variational ? "ring" : "example1";
     }
-    if (graph != "ring" && graph != "complete" && graph != "range" && graph != "file" &&
-        graph != "example1")
-    {
-        support.Fail("--graph=" + graph +
-                     " is not accepted (ring, complete, range, file or example1)");
-    }
+    support.CheckChoice("graph", graph, {"ring", "complete", "range", "file", "example1"});
     if (graph == "file" && wFile.empty())
     {
         support.Fail("--graph=file needs --wFile (a CSV file with the N x N matrix W)");
@@ -551,12 +532,7 @@ main(int argc, char* argv[])
             }));
 
     // run.json: this scenario's parameters and the quantities of Theorem 1.
-    std::string commandLine;
-    for (int i = 1; i < argc; ++i)
-    {
-        commandLine += (i > 1 ? " " : "") + std::string(argv[i]);
-    }
-    traces->AddParameter("commandLine", commandLine);
+    traces->AddCommandLine(argc, argv);
     traces->AddParameter("mode", mode);
     traces->AddParameter("cooperation", cooperation);
     traces->AddParameter("steps", steps);
@@ -625,15 +601,7 @@ main(int argc, char* argv[])
     Simulator::Stop(duration + NanoSeconds(1));
     Simulator::Run();
     traces->AddParameter("missedLocalUpdates", protocol->GetMissedUpdates());
-    try
-    {
-        traces->Finish(net.seed, support.WallSeconds());
-    }
-    catch (const std::exception& e)
-    {
-        traces.reset();
-        support.Fail(e.what());
-    }
+    support.FinishTraces(traces, net.seed);
     if (!net.quiet)
     {
         const auto t = protocol->GetTotals();

@@ -140,21 +140,17 @@ main(int argc, char* argv[])
     cmd.Parse(argc, argv);
 
     // Validation: one line naming the parameter and the accepted range, before simulating.
-    const std::vector<std::string> algorithms{"cmfl-1",
-                                              "cmfl-2",
-                                              "fedavg",
-                                              "median",
-                                              "trimmed-mean",
-                                              "krum",
-                                              "multi-krum",
-                                              "braintorrent",
-                                              "gossipfl"};
-    if (std::find(algorithms.begin(), algorithms.end(), algorithm) == algorithms.end())
-    {
-        support.Fail("--algorithm=" + algorithm +
-                     " is not accepted (cmfl-1, cmfl-2, fedavg, median, trimmed-mean, krum, "
-                     "multi-krum, braintorrent or gossipfl)");
-    }
+    support.CheckChoice("algorithm",
+                        algorithm,
+                        {"cmfl-1",
+                         "cmfl-2",
+                         "fedavg",
+                         "median",
+                         "trimmed-mean",
+                         "krum",
+                         "multi-krum",
+                         "braintorrent",
+                         "gossipfl"});
     const bool cmfl = algorithm == "cmfl-1" || algorithm == "cmfl-2";
     const bool peers = algorithm == "braintorrent" || algorithm == "gossipfl";
     const bool server = !cmfl && !peers;
@@ -178,11 +174,7 @@ main(int argc, char* argv[])
     support.CheckPositiveTime("phaseTimeout", phaseTimeout, Seconds(1e9));
     support.CheckPositiveTime("requestTimeout", requestTimeout, Seconds(1e9));
     support.CheckRange("maxAttempts", maxAttempts, 0, 1e6);
-    if (gradientUpload != "unicast" && gradientUpload != "broadcast")
-    {
-        support.Fail("--gradientUpload=" + gradientUpload +
-                     " is not accepted (unicast or broadcast)");
-    }
+    support.CheckChoice("gradientUpload", gradientUpload, {"unicast", "broadcast"});
     support.CheckRange("segments", segments, 1, 1e6);
     support.CheckRange("replicas", replicas, 1, 1e5);
     if (roundDeadline.IsStrictlyNegative())
@@ -381,33 +373,16 @@ main(int argc, char* argv[])
     }
     protocol->CountBytesSent(radios);
     protocol->SetFinishedCallback(Callback<void>([] { Simulator::Stop(); }));
-    const bool quiet = net.quiet;
     const uint32_t rounds = learning.rounds;
     protocol->TraceConnectWithoutContext(
         "RoundEnd",
         Callback<void, uint32_t, double, double>(
-            [&support, quiet, rounds](uint32_t round, double accuracy, double loss) {
-                if (!quiet)
-                {
-                    std::fprintf(stderr,
-                                 "cmfl: round %u/%u  sim %.3f s  accuracy %.4f  loss %.4f  "
-                                 "wall %.1f s\n",
-                                 round,
-                                 rounds,
-                                 Simulator::Now().GetSeconds(),
-                                 accuracy,
-                                 loss,
-                                 support.WallSeconds());
-                }
+            [&support, rounds](uint32_t round, double accuracy, double loss) {
+                support.RoundProgress(round, rounds, accuracy, loss);
             }));
 
     // run.json: the command line, every parameter and the attributes in force.
-    std::string commandLine;
-    for (int i = 1; i < argc; ++i)
-    {
-        commandLine += (i > 1 ? " " : "") + std::string(argv[i]);
-    }
-    traces->AddParameter("commandLine", commandLine);
+    traces->AddCommandLine(argc, argv);
     traces->AddParameter("algorithm", algorithm);
     traces->AddParameter("committeePercent", committeePercent);
     traces->AddParameter("aggregationPercent", aggregationPercent);
@@ -441,8 +416,7 @@ main(int argc, char* argv[])
     Simulator::Stop(maxSimTime);
     Simulator::Run();
     const uint32_t done = protocol->GetRoundsDone();
-    try
-    {
+    support.FinishTraces(traces, net.seed, [&]() {
         if (cmflProtocol)
         {
             cmflProtocol->WriteClientCounts();
@@ -452,13 +426,7 @@ main(int argc, char* argv[])
         traces->AddParameter("roundsCompleted", done);
         traces->AddParameter("finalAccuracy", protocol->GetLastAccuracy());
         traces->AddParameter("bytesSent", protocol->GetBytesSent());
-        traces->Finish(net.seed, support.WallSeconds());
-    }
-    catch (const std::exception& e)
-    {
-        traces.reset(); // deletes the temporary files (Fail exits without unwinding)
-        support.Fail(e.what());
-    }
+    });
     if (!net.quiet)
     {
         std::fprintf(stderr,

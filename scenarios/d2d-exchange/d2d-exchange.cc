@@ -118,10 +118,7 @@ main(int argc, char* argv[])
 
     // Validation: one line naming the parameter and the accepted range, before simulating.
     support.CheckRange("messageBytes", static_cast<double>(messageBytes), 1, 1e10);
-    if (backend != "channel" && backend != "wifi")
-    {
-        support.Fail("--backend=" + backend + " is not accepted (channel or wifi)");
-    }
+    support.CheckChoice("backend", backend, {"channel", "wifi"});
     const bool wifi = backend == "wifi";
     if (net.mtuBytes == 0)
     {
@@ -200,12 +197,7 @@ main(int argc, char* argv[])
     }
 
     // run.json: the command line, every parameter and the attributes in force.
-    std::string commandLine;
-    for (int i = 1; i < argc; ++i)
-    {
-        commandLine += (i > 1 ? " " : "") + std::string(argv[i]);
-    }
-    traces->AddParameter("commandLine", commandLine);
+    traces->AddCommandLine(argc, argv);
     net.Record(*traces, network);
     traces->AddParameter("messageBytes", messageBytes);
     traces->AddParameter("broadcast", broadcast);
@@ -221,15 +213,7 @@ main(int argc, char* argv[])
     support.StartProgress(duration / 10, duration);
     Simulator::Stop(duration);
     Simulator::Run();
-    try
-    {
-        traces->Finish(net.seed, support.WallSeconds());
-    }
-    catch (const std::exception& e)
-    {
-        traces.reset(); // deletes the temporary files (Fail exits without unwinding)
-        support.Fail(e.what());
-    }
+    support.FinishTraces(traces, net.seed);
     if (!net.quiet)
     {
         std::fprintf(stderr,

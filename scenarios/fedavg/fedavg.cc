@@ -134,18 +134,10 @@ main(int argc, char* argv[])
     cmd.Parse(argc, argv);
 
     // Validation: one line naming the parameter and the accepted range, before simulating.
-    const std::vector<std::string> algorithms{"fedavg",
-                                              "fedprox",
-                                              "fedsgd",
-                                              "decentralized",
-                                              "semi-decentralized",
-                                              "local"};
-    if (std::find(algorithms.begin(), algorithms.end(), algorithm) == algorithms.end())
-    {
-        support.Fail("--algorithm=" + algorithm +
-                     " is not accepted (fedavg, fedprox, fedsgd, decentralized, "
-                     "semi-decentralized or local)");
-    }
+    support.CheckChoice(
+        "algorithm",
+        algorithm,
+        {"fedavg", "fedprox", "fedsgd", "decentralized", "semi-decentralized", "local"});
     const bool server = algorithm == "fedavg" || algorithm == "fedprox" || algorithm == "fedsgd" ||
                         algorithm == "semi-decentralized";
     learning.Validate(support, true);
@@ -257,33 +249,16 @@ main(int argc, char* argv[])
     protocol->SetTestSet(learning.test);
     protocol->SetTraces(traces.get());
     protocol->SetFinishedCallback(Callback<void>([] { Simulator::Stop(); }));
-    const bool quiet = net.quiet;
     const uint32_t rounds = learning.rounds;
     protocol->TraceConnectWithoutContext(
         "RoundEnd",
         Callback<void, uint32_t, double, double>(
-            [&support, quiet, rounds](uint32_t round, double accuracy, double loss) {
-                if (!quiet)
-                {
-                    std::fprintf(stderr,
-                                 "fedavg: round %u/%u  sim %.3f s  accuracy %.4f  loss %.4f  "
-                                 "wall %.1f s\n",
-                                 round,
-                                 rounds,
-                                 Simulator::Now().GetSeconds(),
-                                 accuracy,
-                                 loss,
-                                 support.WallSeconds());
-                }
+            [&support, rounds](uint32_t round, double accuracy, double loss) {
+                support.RoundProgress(round, rounds, accuracy, loss);
             }));
 
     // run.json: the command line, every parameter and the attributes in force.
-    std::string commandLine;
-    for (int i = 1; i < argc; ++i)
-    {
-        commandLine += (i > 1 ? " " : "") + std::string(argv[i]);
-    }
-    traces->AddParameter("commandLine", commandLine);
+    traces->AddCommandLine(argc, argv);
     traces->AddParameter("algorithm", algorithm);
     learning.Record(*traces, learners[0]);
     traces->AddParameter("flipDevices", flipDevices);
@@ -309,17 +284,9 @@ main(int argc, char* argv[])
     Simulator::Stop(maxSimTime);
     Simulator::Run();
     const uint32_t done = protocol->GetRoundsDone();
-    try
-    {
-        traces->AddParameter("roundsCompleted", done);
-        traces->AddParameter("finalAccuracy", protocol->GetLastAccuracy());
-        traces->Finish(net.seed, support.WallSeconds());
-    }
-    catch (const std::exception& e)
-    {
-        traces.reset(); // deletes the temporary files (Fail exits without unwinding)
-        support.Fail(e.what());
-    }
+    traces->AddParameter("roundsCompleted", done);
+    traces->AddParameter("finalAccuracy", protocol->GetLastAccuracy());
+    support.FinishTraces(traces, net.seed);
     if (!net.quiet)
     {
         std::fprintf(stderr,

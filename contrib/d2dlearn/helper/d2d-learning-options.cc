@@ -108,10 +108,7 @@ D2dLearningOptions::Validate(const D2dScenarioSupport& support, bool multipleArc
     support.CheckRange("localSteps", static_cast<double>(localSteps), 0, 1e9);
     support.CheckRange("batchSize", batchSize, 1, 1e6);
     support.CheckRange("learningRate", learningRate, 0, 1e3);
-    if (optimizer != "sgd" && optimizer != "adam")
-    {
-        support.Fail("--optimizer=" + optimizer + " is not accepted (sgd or adam)");
-    }
+    support.CheckChoice("optimizer", optimizer, {"sgd", "adam"});
     m_specs.clear();
     std::stringstream in(model);
     std::string item;
@@ -136,12 +133,7 @@ D2dLearningOptions::Validate(const D2dScenarioSupport& support, bool multipleArc
                      " lists several architectures: this scenario averages models "
                      "(accepted: one architecture)");
     }
-    if (dataset != "fashion-mnist" && dataset != "gaussian-mixture")
-    {
-        support.Fail("--dataset=" + dataset +
-                     " is not accepted (fashion-mnist or "
-                     "gaussian-mixture)");
-    }
+    support.CheckChoice("dataset", dataset, {"fashion-mnist", "gaussian-mixture"});
     for (const auto& s : m_specs)
     {
         if (s.arch == "linear")
@@ -155,12 +147,7 @@ D2dLearningOptions::Validate(const D2dScenarioSupport& support, bool multipleArc
         }
     }
     support.CheckRange("dataFraction", dataFraction, 1e-6, 1);
-    const std::vector<std::string> partitions{"iid", "dirichlet", "labels", "quantity"};
-    if (std::find(partitions.begin(), partitions.end(), partition) == partitions.end())
-    {
-        support.Fail("--partition=" + partition +
-                     " is not accepted (iid, dirichlet, labels or quantity)");
-    }
+    support.CheckChoice("partition", partition, {"iid", "dirichlet", "labels", "quantity"});
     support.CheckRange("alpha", alpha, 1e-6, 1e6);
     support.CheckRange("labelsPerDevice", labelsPerDevice, 1, 10);
     m_proportions.clear();
@@ -211,10 +198,7 @@ D2dLearningOptions::Validate(const D2dScenarioSupport& support, bool multipleArc
         }
     }
     support.CheckRange("quantitySkew", quantitySkew, 0, 100);
-    if (compression != "float32" && compression != "float16")
-    {
-        support.Fail("--compression=" + compression + " is not accepted (float32 or float16)");
-    }
+    support.CheckChoice("compression", compression, {"float32", "float16"});
     support.CheckRange("threads", threads, 0, 256);
 }
 

@@ -158,14 +158,8 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
     support.CheckRange("dynamicRssLevels", dynamicRssLevels, 0, 1e6);
     support.CheckPositiveTime("rssStep", rssStep, Seconds(1e9));
     support.CheckRange("seed", static_cast<double>(seed), 1, 4294967295.0);
-    if (energyModel != "power" && energyModel != "first-order")
-    {
-        support.Fail("--energyModel=" + energyModel + " is not accepted (power or first-order)");
-    }
-    if (energySource != "basic" && energySource != "liion")
-    {
-        support.Fail("--energySource=" + energySource + " is not accepted (basic or liion)");
-    }
+    support.CheckChoice("energyModel", energyModel, {"power", "first-order"});
+    support.CheckChoice("energySource", energySource, {"basic", "liion"});
     if (!rssFile.empty() && dynamicRssLevels > 0)
     {
         support.Fail("--rssFile and --dynamicRssLevels cannot be combined (choose one RSS "

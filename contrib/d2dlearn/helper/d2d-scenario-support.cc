@@ -4,6 +4,8 @@
  */
 #include "d2d-scenario-support.h"
 
+#include "d2d-trace-helper.h"
+
 #include "ns3/abort.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
@@ -406,6 +408,63 @@ double
 D2dScenarioSupport::WallSeconds() const
 {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
+}
+
+void
+D2dScenarioSupport::CheckChoice(const std::string& name,
+                                const std::string& value,
+                                const std::vector<std::string>& accepted) const
+{
+    if (std::find(accepted.begin(), accepted.end(), value) != accepted.end())
+    {
+        return;
+    }
+    std::string list;
+    for (size_t i = 0; i < accepted.size(); ++i)
+    {
+        list += (i == 0 ? "" : (i + 1 == accepted.size() ? " or " : ", ")) + accepted[i];
+    }
+    Fail(fmt::format("--{}={} is not accepted ({})", name, value, list));
+}
+
+void
+D2dScenarioSupport::RoundProgress(uint32_t round,
+                                  uint32_t rounds,
+                                  double accuracy,
+                                  double loss) const
+{
+    if (!m_quiet)
+    {
+        std::fprintf(stderr,
+                     "%s: round %u/%u  sim %.3f s  accuracy %.4f  loss %.4f  wall %.1f s\n",
+                     m_program.c_str(),
+                     round,
+                     rounds,
+                     Simulator::Now().GetSeconds(),
+                     accuracy,
+                     loss,
+                     WallSeconds());
+    }
+}
+
+void
+D2dScenarioSupport::FinishTraces(std::unique_ptr<D2dTraceHelper>& traces,
+                                 uint64_t seed,
+                                 const std::function<void()>& writeLast) const
+{
+    try
+    {
+        if (writeLast)
+        {
+            writeLast();
+        }
+        traces->Finish(seed, WallSeconds());
+    }
+    catch (const std::exception& e)
+    {
+        traces.reset(); // deletes the temporary files (Fail exits without unwinding)
+        Fail(e.what());
+    }
 }
 
 void

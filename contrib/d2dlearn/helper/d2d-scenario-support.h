@@ -8,11 +8,16 @@
 #include "ns3/nstime.h"
 
 #include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace ns3
 {
+
+class D2dTraceHelper;
 
 /**
  * \ingroup d2dlearn
@@ -79,6 +84,16 @@ class D2dScenarioSupport
     void CheckRange(const std::string& name, double value, double lo, double hi) const;
 
     /**
+     * \brief Fail unless value is one of accepted: "--name=value is not accepted (a, b or c)".
+     * \param name parameter name (without --)
+     * \param value its value
+     * \param accepted the accepted values, in the order the message lists them
+     */
+    void CheckChoice(const std::string& name,
+                     const std::string& value,
+                     const std::vector<std::string>& accepted) const;
+
+    /**
      * \brief Fail unless 0 < value <= hi.
      * \param name parameter name (without --)
      * \param value its value
@@ -95,6 +110,29 @@ class D2dScenarioSupport
      * \param stop the end of the simulation
      */
     void StartProgress(Time interval, Time stop);
+
+    /**
+     * \brief Print one line per completed learning round (unless quiet).
+     * \param round the round just completed (1-based)
+     * \param rounds rounds the run is configured for
+     * \param accuracy test accuracy after the round
+     * \param loss test loss after the round
+     */
+    void RoundProgress(uint32_t round, uint32_t rounds, double accuracy, double loss) const;
+
+    /**
+     * \brief Complete the run's traces: call writeLast (the traces written only at the end;
+     * may be empty), then D2dTraceHelper::Finish. On an I/O error the temporary files are
+     * deleted (traces is reset) and the program fails with a one-line error, so no
+     * half-written output is left.
+     * \param traces the run's traces
+     * \param seed the run's seed, recorded in run.json
+     * \param writeLast writes the last traces and run.json parameters; may throw
+     *        std::runtime_error
+     */
+    void FinishTraces(std::unique_ptr<D2dTraceHelper>& traces,
+                      uint64_t seed,
+                      const std::function<void()>& writeLast = {}) const;
 
     /** \return wall-clock seconds since construction */
     double WallSeconds() const;

@@ -224,6 +224,17 @@ D2dTraceHelper::ConnectEnergy(NodeContainer nodes)
 }
 
 void
+D2dTraceHelper::AddCommandLine(int argc, char** argv)
+{
+    std::string commandLine;
+    for (int i = 1; i < argc; ++i)
+    {
+        commandLine += (i > 1 ? " " : "") + std::string(argv[i]);
+    }
+    AddParameter("commandLine", commandLine);
+}
+
+void
 D2dTraceHelper::AddParameter(const std::string& name, const std::string& value)
 {
     m_parameters.emplace_back(name, JsonString(value));

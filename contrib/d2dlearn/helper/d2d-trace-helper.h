@@ -71,6 +71,14 @@ class D2dTraceHelper
     void ConnectEnergy(NodeContainer nodes);
 
     /**
+     * \brief Record the program's arguments (those after its name, joined by single spaces)
+     * as the run.json text parameter "commandLine".
+     * \param argc argument count, as main() received it
+     * \param argv arguments, as main() received them
+     */
+    void AddCommandLine(int argc, char** argv);
+
+    /**
      * \brief Record a text parameter for run.json: written as a JSON string, whatever it holds.
      * \param name parameter name
      * \param value its value
