@@ -152,6 +152,33 @@ struct CcpNet
         });
     }
 
+    std::vector<Time> voteStarts; //!< start times of the votes of VoteInSequence
+
+    /**
+     * Schedule votes 1..n one after the other, each starting when the previous one is done,
+     * all with the same committee and proposals; their start times go to voteStarts.
+     */
+    void VoteInSequence(uint32_t n,
+                        const std::string& step,
+                        const std::vector<uint32_t>& committee,
+                        const std::map<uint32_t, std::vector<uint32_t>>& proposals)
+    {
+        m_nextVote = [this, n, step, committee, proposals]() {
+            if (voteStarts.size() == n)
+            {
+                return;
+            }
+            voteStarts.push_back(Simulator::Now());
+            ccp->Vote(static_cast<uint32_t>(voteStarts.size()),
+                      step,
+                      committee,
+                      proposals,
+                      Execute(),
+                      Done(m_nextVote));
+        };
+        Simulator::ScheduleNow(m_nextVote);
+    }
+
     /** \return the messages of a kind: msgId -> its records */
     std::map<uint64_t, std::vector<D2dDeliveryRecord>> Messages(const std::string& kind) const
     {
@@ -176,6 +203,9 @@ struct CcpNet
         }
         return v;
     }
+
+  private:
+    std::function<void()> m_nextVote; //!< starts the next vote of VoteInSequence
 };
 
 /**
@@ -776,23 +806,9 @@ class D2dCcpSilentPrimaryTestCase : public TestCase
         const auto committee = CcpNet::Range(5);
         auto proposals = Same(committee, {3, 1, 4});
         proposals.erase(4); // member 4 never trained: silent
-        CcpNet* p = net.get();
-        std::vector<Time> starts;
-        std::function<void()> next = [&]() {
-            if (starts.size() == 12)
-            {
-                return;
-            }
-            starts.push_back(Simulator::Now());
-            p->ccp->Vote(static_cast<uint32_t>(starts.size()),
-                         "aggregation",
-                         committee,
-                         proposals,
-                         p->Execute(),
-                         p->Done(next));
-        };
-        Simulator::ScheduleNow(next);
+        net->VoteInSequence(12, "aggregation", committee, proposals);
         RunUntil(*net, Seconds(100));
+        const auto& starts = net->voteStarts;
 
         NS_TEST_ASSERT_MSG_EQ(net->outcomes.size(), 12, "12 votes");
         for (const auto& [t, o] : net->outcomes)
@@ -849,23 +865,8 @@ class D2dCcpPrimaryDrawTestCase : public TestCase
         auto net = MakeNet(5, 0.0, D2dDeliveryMode::UNRELIABLE, 31, Seconds(1));
         const auto committee = CcpNet::Range(5);
         net->execDelay = Time(0);
-        CcpNet* p = net.get();
         const uint32_t votes = 300;
-        uint32_t started = 0;
-        std::function<void()> next = [&]() {
-            if (started == votes)
-            {
-                return;
-            }
-            ++started;
-            p->ccp->Vote(started,
-                         "election",
-                         committee,
-                         Same(committee, {7}),
-                         p->Execute(),
-                         p->Done(next));
-        };
-        Simulator::ScheduleNow(next);
+        net->VoteInSequence(votes, "election", committee, Same(committee, {7}));
         RunUntil(*net, Seconds(100));
         NS_TEST_ASSERT_MSG_EQ(net->outcomes.size(), votes, "every vote done");
         std::map<int64_t, double> count;
@@ -1127,22 +1128,7 @@ class D2dCcpLossyTestCase : public TestCase
             // = at least 4 of 6, P = sum_{k>=4} C(6,k) q^k (1-q)^(6-k).
             auto net = MakeNet(7, pd, D2dDeliveryMode::UNRELIABLE, 71, timeout);
             net->execDelay = MilliSeconds(1);
-            CcpNet* p = net.get();
-            uint32_t started = 0;
-            std::function<void()> next = [&]() {
-                if (started == 300)
-                {
-                    return;
-                }
-                ++started;
-                p->ccp->Vote(started,
-                             "election",
-                             committee,
-                             Same(committee, {5}),
-                             p->Execute(),
-                             p->Done(next));
-            };
-            Simulator::ScheduleNow(next);
+            net->VoteInSequence(300, "election", committee, Same(committee, {5}));
             RunUntil(*net, Seconds(10000));
             NS_TEST_ASSERT_MSG_EQ(net->outcomes.size(), 300, "300 votes");
             const double q = (1 - pd) * (1 - pd);
@@ -1170,22 +1156,7 @@ class D2dCcpLossyTestCase : public TestCase
             // Reliable mode: lost fragments are retransmitted; every vote agrees at once.
             auto net = MakeNet(7, pd, D2dDeliveryMode::RELIABLE, 81, timeout);
             net->execDelay = MilliSeconds(1);
-            CcpNet* p = net.get();
-            uint32_t started = 0;
-            std::function<void()> next = [&]() {
-                if (started == 20)
-                {
-                    return;
-                }
-                ++started;
-                p->ccp->Vote(started,
-                             "election",
-                             committee,
-                             Same(committee, {5}),
-                             p->Execute(),
-                             p->Done(next));
-            };
-            Simulator::ScheduleNow(next);
+            net->VoteInSequence(20, "election", committee, Same(committee, {5}));
             RunUntil(*net, Seconds(1000));
             NS_TEST_ASSERT_MSG_EQ(net->outcomes.size(), 20, "20 votes");
             for (const auto& [t, o] : net->outcomes)
