@@ -461,20 +461,30 @@ def figure_accuracy(runs):
     return fig
 
 
+def runs_with_rows(runs, key, name):
+    """The runs whose <key>.csv has rows, in sort_runs order. Notes each run left out and,
+    when none is left, that the figure `name` is skipped (then returns [])."""
+    def n_rows(df):
+        return int(df["round"].notna().sum()) if "round" in df.columns else len(df)
+
+    have = [r for r in runs if r[key] is not None]
+    if not have:
+        note("%s skipped: no run has %s.csv" % (name, key))
+        return []
+    for r in have:
+        if n_rows(r[key]) == 0:
+            note("%s left out of %s: %s.csv has no rows" % (r["dir"], name, key))
+    have = sort_runs([r for r in have if n_rows(r[key]) > 0])
+    if not have:
+        note("%s skipped: no %s.csv has rows" % (name, key))
+    return have
+
+
 def figure_malicious(runs):
     name = "malicious.png"
-    have = [r for r in runs if r["committee"] is not None]
+    have = runs_with_rows(runs, "committee", name)
     if not have:
-        note("%s skipped: no run has committee.csv" % name)
         return None
-    for r in have:
-        if r["committee"]["round"].notna().sum() == 0:
-            note("%s left out of %s: committee.csv has no rows" % (r["dir"], name))
-    have = [r for r in have if r["committee"]["round"].notna().sum() > 0]
-    if not have:
-        note("%s skipped: no committee.csv has rows" % name)
-        return None
-    have = sort_runs(have)
     base = ["%s, %s, %s" % (r["label"], r["attack"],
                              percent_text(r, "maliciousPercent", "\u03b5")) for r in have]
     titles = unique_labels(have, base)
@@ -505,16 +515,8 @@ def figure_malicious(runs):
 
 def figure_aggregation(runs):
     name = "aggregation.png"
-    have = [r for r in runs if r["aggregation"] is not None]
+    have = runs_with_rows(runs, "aggregation", name)
     if not have:
-        note("%s skipped: no run has aggregation.csv" % name)
-        return None
-    for r in have:
-        if r["aggregation"].empty:
-            note("%s left out of %s: aggregation.csv has no rows" % (r["dir"], name))
-    have = sort_runs([r for r in have if not r["aggregation"].empty])
-    if not have:
-        note("%s skipped: no aggregation.csv has rows" % name)
         return None
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
     labels = unique_labels(have, [r["label"] for r in have])
@@ -605,16 +607,8 @@ def figure_communication(runs):
 
 def figure_ccp(runs):
     name = "ccp.png"
-    have = [r for r in runs if r["ccp"] is not None]
+    have = runs_with_rows(runs, "ccp", name)
     if not have:
-        note("%s skipped: no run has ccp.csv" % name)
-        return None
-    for r in have:
-        if r["ccp"]["round"].notna().sum() == 0:
-            note("%s left out of %s: ccp.csv has no rows" % (r["dir"], name))
-    have = sort_runs([r for r in have if r["ccp"]["round"].notna().sum() > 0])
-    if not have:
-        note("%s skipped: no ccp.csv has rows" % name)
         return None
     labels = unique_labels(have, [r["label"] for r in have])
     summaries = [ccp_summary(r["ccp"]) for r in have]
