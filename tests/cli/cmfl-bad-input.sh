@@ -6,8 +6,10 @@
 # attack and its scaling, the robust rules' trimPercent and krumF, the CCP timers and
 # attempts, the upload mode, gossipfl's segments and replicas, the deadlines), a committee
 # too small for the active clients, gossipfl segments beyond the model's parameters,
-# malformed numbers, an unknown flag, one learning flag and one network flag. Then a few
-# edge values that are accepted: tiny runs that must exit 0 and write run.json.
+# malformed numbers, empty values (--name=, which ns-3's CommandLine answers with its whole
+# help) of a text, a number, an ns-3 attribute and an ns-3 global, an unknown flag, one
+# learning flag and one network flag. Then a few edge values that are accepted: tiny runs
+# that must exit 0 and write run.json.
 #
 # Usage: bash cmfl-bad-input.sh PATH/TO/cmfl
 set -euo pipefail
@@ -21,6 +23,12 @@ source "$(dirname "$0")/lib-bad-input.sh"
 # The scenario's own flags.
 expect_reject unknownFlag --unknownFlag=3
 expect_reject algorithm --algorithm=cmfl-3
+expect_reject algorithm --algorithm=
+expect_reject attack --attack=
+expect_reject rounds --rounds=
+expect_reject outDir --outDir=
+expect_reject UploadRetries --ns3::D2dCmfl::UploadRetries=
+expect_reject SchedulerType --SchedulerType=
 expect_reject committeePercent --committeePercent=0
 expect_reject committeePercent --committeePercent=51
 expect_reject committeePercent --committeePercent=4o

@@ -322,7 +322,7 @@ D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Para
                 }
             }
             auto checked = info.checker->Create();
-            if (!HasAttributeForm(value, info.checker) ||
+            if (value.empty() || !HasAttributeForm(value, info.checker) ||
                 !checked->DeserializeFromString(value, info.checker) ||
                 !info.checker->Check(*checked))
             {
@@ -340,6 +340,11 @@ D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Para
                                                          "ChecksumEnabled"};
         if (std::find(globals.begin(), globals.end(), name) != globals.end())
         {
+            if (value.empty()) // CommandLine would print its whole help
+            {
+                Fail(
+                    fmt::format("--{} needs a value (--{}=VALUE; see --PrintGlobals)", name, name));
+            }
             continue;
         }
         auto param = std::find_if(params.begin(), params.end(), [&name](const Param& p) {
@@ -350,6 +355,13 @@ D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Para
             Fail(fmt::format("unknown parameter --{} (see --PrintHelp for the accepted "
                              "parameters)",
                              name));
+        }
+        if (hasValue && value.empty() && param->kind != 'b')
+        {
+            // CommandLine takes --name= as a flag without value and prints its whole help.
+            Fail(fmt::format("--{}= has an empty value (accepted: {})",
+                             name,
+                             param->kind == 's' ? "a non-empty text" : FormOf(param->kind)));
         }
         if ((!hasValue && param->kind != 'b') || !HasForm(value, param->kind))
         {

@@ -57,7 +57,8 @@ class D2dScenarioSupport
     /**
      * \brief Exit with a one-line error, before ns-3's CommandLine prints its whole help or
      * aborts, if argv holds a parameter that is neither in params nor an ns-3 global, or a
-     * value of the wrong form or outside the range of its type, or an
+     * value of the wrong form or outside the range of its type, or an empty value (--name=,
+     * which CommandLine answers with its whole help), or an
      * --ns3::Class::Attribute=value whose class, attribute or value ns-3 does not accept
      * (the form follows the attribute's value type; its checker decides the range) or
      * that a parameter sets (Param::attributes), or --RngSeed or --RngRun (the seed is
