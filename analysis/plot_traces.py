@@ -82,6 +82,11 @@ def load_messages(path):
     if "p_drop" in df.columns:
         to_numeric(df, ["p_drop"], path)
     df["delivered"] = parse_bool(df["delivered"], path)
+    # complete: every fragment arrived. Traces written before the column existed: derive it.
+    if "complete" in df.columns:
+        df["complete"] = parse_bool(df["complete"], path)
+    else:
+        df["complete"] = df["delivered"] & (df["fragments_lost"] == 0)
     if "mode" in df.columns:
         df["mode"] = df["mode"].fillna("").astype(str).str.strip()
         df.loc[df["mode"] == "", "mode"] = "unspecified"
@@ -120,15 +125,20 @@ def summarize_messages(msgs, path):
     if msgs.empty:
         return
     n = len(msgs)
+    # Loss is 1 - complete: an unreliable message with a missing fragment is delivered
+    # (something arrived) but not complete (a model with a hole is no model).
+    c = int(msgs["complete"].sum())
     d = int(msgs["delivered"].sum())
-    print("delivered fraction: %.6f (%d/%d)" % (d / n, d, n))
+    print("complete fraction: %.6f (%d/%d); delivered (at least one fragment): %.6f (%d/%d)"
+          % (c / n, c, n, d / n, d, n))
     lat = latency_frame(msgs)
     for mode in mode_order(msgs["mode"]):
         sub = msgs[msgs["mode"] == mode]
+        cm = int(sub["complete"].sum())
         dm = int(sub["delivered"].sum())
         lm = lat.loc[lat["mode"] == mode, "latency_s"]
-        line = "mode %s: rows %d, delivered fraction %.6f (%d/%d)" % (
-            mode, len(sub), dm / len(sub), dm, len(sub))
+        line = "mode %s: rows %d, complete fraction %.6f (%d/%d), delivered %d" % (
+            mode, len(sub), cm / len(sub), cm, len(sub), dm)
         if len(lm):
             line += ", mean latency %.6g s (n=%d)" % (lm.mean(), len(lm))
         else:

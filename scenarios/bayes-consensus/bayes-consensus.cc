@@ -87,7 +87,6 @@ main(int argc, char* argv[])
     std::string lossRule = "reuse";        // reuse | renormalize
     std::string graph = "";                // ring | complete | range | file | example1
     std::string wFile;                     // CSV file with W (--graph=file)
-    double rangeM = 100.0;                 // --graph=range: link distance, m
     std::string weights = "uniform";       // uniform | metropolis
     bool broadcast = true;                 // one broadcast per belief (else unicasts)
     uint32_t levels = 3;                   // discrete: grid levels G per coordinate
@@ -118,7 +117,6 @@ main(int argc, char* argv[])
                    {"lossRule", 's', {"ns3::D2dBeliefConsensus::LossRule"}},
                    {"graph", 's'},
                    {"wFile", 's'},
-                   {"rangeM", 'd'},
                    {"weights", 's'},
                    {"broadcast", 'b', {"ns3::D2dBeliefConsensus::Broadcast"}},
                    {"levels", 'u'},
@@ -161,7 +159,6 @@ main(int argc, char* argv[])
                  "example1 (gaussian-linear)",
                  graph);
     cmd.AddValue("wFile", "CSV file with the N x N stochastic matrix W (--graph=file)", wFile);
-    cmd.AddValue("rangeM", "--graph=range: devices within this distance are linked, m", rangeM);
     cmd.AddValue("weights", "Weights of a graph: uniform or metropolis", weights);
     cmd.AddValue("broadcast",
                  "Send a belief as one broadcast (else one unicast per neighbour)",
@@ -227,7 +224,13 @@ main(int argc, char* argv[])
     }
     support.CheckRange("steps", steps, 1, 1e7);
     support.CheckPositiveTime("stepInterval", stepInterval, Seconds(1e6));
-    support.CheckRange("rangeM", rangeM, 1e-6, 1e9);
+    // --rangeM is the network's hearing range; --graph=range links the devices within it
+    // (100 m unless given), so that W's edges are the links that hear.
+    if (graph == "range" && net.rangeM == 0)
+    {
+        net.rangeM = 100.0;
+    }
+    const double rangeM = net.rangeM;
     support.CheckRange("levels", levels, 2, 1000);
     support.CheckRange("coinEps", coinEps, 1e-9, 0.499999);
     support.CheckRange("delta", delta, 1e-12, 0.999999);
@@ -540,7 +543,6 @@ main(int argc, char* argv[])
     traces->AddParameter("lossRule", lossRule);
     traces->AddParameter("graph", graph);
     traces->AddParameter("wFile", wFile);
-    traces->AddParameter("rangeM", rangeM);
     traces->AddParameter("weights", weights);
     traces->AddParameter("broadcast", broadcast);
     traces->AddParameter("beliefBytes",

@@ -180,7 +180,11 @@ class PlotTracesTest(unittest.TestCase):
         no_temp_files(self, out_dir)
 
         self.assertIn("%d rows" % exp["rows"], out)
-        m = number_after(r"delivered fraction: ([0-9.]+) \((\d+)/(\d+)\)", out)
+        # No partial delivery in these rows: complete (derived, no column) = delivered.
+        m = number_after(r"complete fraction: ([0-9.]+) \((\d+)/(\d+)\)", out)
+        self.assertAlmostEqual(float(m.group(1)), exp["delivered_fraction"], places=6)
+        self.assertEqual((int(m.group(2)), int(m.group(3))), (exp["delivered"], exp["rows"]))
+        m = number_after(r"delivered \(at least one fragment\): ([0-9.]+) \((\d+)/(\d+)\)", out)
         self.assertAlmostEqual(float(m.group(1)), exp["delivered_fraction"], places=6)
         self.assertEqual((int(m.group(2)), int(m.group(3))), (exp["delivered"], exp["rows"]))
         self.assertEqual((exp["delivered"], exp["rows"]), (95, 120))
@@ -222,7 +226,7 @@ class PlotTracesTest(unittest.TestCase):
         no_temp_files(self, out_dir)
         self.assertFalse(os.path.exists(os.path.join(d, "plots")))
 
-        m = number_after(r"mode all: .*delivered fraction ([0-9.]+) \((\d+)/(\d+)\).*"
+        m = number_after(r"mode all: .*complete fraction ([0-9.]+) \((\d+)/(\d+)\).*"
                          r"mean latency ([0-9.eE+-]+) s", out)
         self.assertAlmostEqual(float(m.group(1)), 95 / 120, places=6)
         self.assertAlmostEqual(float(m.group(4)) / exp["mean_latency_all"], 1.0, places=5)
@@ -234,6 +238,25 @@ class PlotTracesTest(unittest.TestCase):
         self.assertEqual(int(m.group(2)), 1090)
         self.assertAlmostEqual(float(m.group(3)), exp["observed_loss_all"], places=6)
         self.assertIn("first 60 of 70 nodes", out)
+
+    def test_complete_column_counts_partial_deliveries_as_loss(self):
+        # Four rows: two complete, one delivered with 2 of 4 fragments missing (a partial
+        # unreliable message: delivered 1, complete 0), one lost.
+        d = self.folder("complete")
+        header = list(MSG_HEADER) + ["complete", "mode"]
+        rows = [[0, "model", 0, 1, 4000, "1.0", "1.1", 4, 0, 0, 1, 1, "unreliable"],
+                [1, "model", 0, 2, 4000, "1.0", "1.1", 4, 2, 0, 1, 0, "unreliable"],
+                [2, "model", 1, 0, 4000, "2.0", "2.1", 4, 0, 0, 1, 1, "unreliable"],
+                [3, "model", 1, 2, 4000, "2.0", "", 4, 4, 0, 0, 0, "unreliable"]]
+        write_csv(os.path.join(d, "messages.csv"), header, rows)
+        erows, _ = make_energy(3)
+        write_csv(os.path.join(d, "energy.csv"), ENERGY_HEADER, erows)
+        rc, out, err = run_script(d)
+        self.assertEqual(rc, 0, "stdout:\n%s\nstderr:\n%s" % (out, err))
+        self.assertIn("complete fraction: 0.500000 (2/4); "
+                      "delivered (at least one fragment): 0.750000 (3/4)", out)
+        self.assertIn("mode unreliable: rows 4, complete fraction 0.500000 (2/4), "
+                      "delivered 3", out)
 
     def test_no_pdrop_skips_link_plot(self):
         d = self.folder("nopd")

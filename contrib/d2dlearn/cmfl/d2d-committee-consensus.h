@@ -104,8 +104,7 @@ struct D2dCcpOutcome
  * Starting a vote (or score exchange) while one is open abandons the open one: its done()
  * is never called and its timers and messages are ignored.
  *
- * Delivery mode: the one given to SetTransports (reliable mode retransmits lost fragments;
- * note that D2dWifiTransport refuses reliable broadcasts).
+ * Delivery mode: the one given to SetTransports (reliable mode retransmits lost fragments).
  */
 class D2dCommitteeConsensus : public Object
 {

@@ -8,6 +8,7 @@
 #include "ns3/d2d-helper.h"
 #include "ns3/double.h"
 #include "ns3/dynamic-rss-model.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/matrix-rss-model.h"
 #include "ns3/mobility-helper.h"
@@ -47,6 +48,8 @@ D2dNetworkOptions::GetParams() const
             {"d2sTxPowerDbm", 'd'},
             {"reliable", 'b'},
             {"fastPath", 'b', {"ns3::D2dChannel::FastPath"}},
+            {"rangeM", 'd', {"ns3::D2dChannel::RangeM"}},
+            {"access", 's', {"ns3::D2dChannel::AccessPolicy"}},
             {"d2sDistanceFactor", 'd'},
             {"areaSideM", 'd'},
             {"speedMps", 'd'},
@@ -110,6 +113,14 @@ D2dNetworkOptions::AddValues(CommandLine& cmd)
                  m_d2sFollowsTx ? std::string("--txPowerDbm") : fmt::format("{}", d2sTxPowerDbm));
     cmd.AddValue("reliable", "Reliable delivery (retransmissions)", reliable);
     cmd.AddValue("fastPath", "O(1) events per message instead of per fragment", fastPath);
+    cmd.AddValue("rangeM",
+                 "Hearing range of the D2D radios, m (0: no limit; with --rssFile a threshold "
+                 "on W: the log-distance RSS at this distance)",
+                 rangeM);
+    cmd.AddValue("access",
+                 "Channel access: immediate (raw radios, half-duplex losses) or scheduled "
+                 "(ideal MAC with spatial reuse)",
+                 access);
     cmd.AddValue("d2sDistanceFactor", "D2S distance over the mean D2D distance", d2sDistanceFactor);
     cmd.AddValue("areaSideM", "Side of the square area, m", areaSideM);
     cmd.AddValue("speedMps",
@@ -153,6 +164,8 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
     support.CheckRange("d2sTxPowerDbm", d2sTxPowerDbm, -100, 60);
     support.CheckRange("d2sDistanceFactor", d2sDistanceFactor, 1e-3, 1e6);
     support.CheckRange("areaSideM", areaSideM, 1e-3, 1e7);
+    support.CheckRange("rangeM", rangeM, 0, 1e7);
+    support.CheckChoice("access", access, {"immediate", "scheduled"});
     support.CheckRange("speedMps", speedMps, 0, 1e5);
     support.CheckRange("initialEnergyJ", initialEnergyJ, 1e-12, 1e12);
     support.CheckRange("dynamicRssLevels", dynamicRssLevels, 0, 1e6);
@@ -293,6 +306,10 @@ D2dNetworkOptions::Build(D2dTraceHelper& traces, bool withServer)
     d2d.SetChannelAttribute("MtuBytes", UintegerValue(mtuBytes));
     d2d.SetChannelAttribute("MaxRetransmissions", UintegerValue(maxRetransmissions));
     d2d.SetChannelAttribute("FastPath", BooleanValue(fastPath));
+    d2d.SetChannelAttribute("RangeM", DoubleValue(rangeM));
+    d2d.SetChannelAttribute("AccessPolicy",
+                            EnumValue(access == "scheduled" ? D2dChannelAccess::SCHEDULED
+                                                            : D2dChannelAccess::IMMEDIATE));
     d2d.SetRadioAttribute("TxPowerDbm", DoubleValue(txPowerDbm));
     d2d.SetD2sRadioAttribute("TxPowerDbm", DoubleValue(d2sTxPowerDbm));
     d2d.SetRadioEnergyAttribute("Model",
@@ -336,6 +353,8 @@ D2dNetworkOptions::Record(D2dTraceHelper& traces, const D2dNetwork& network) con
     traces.AddParameter("d2sTxPowerDbm", d2sTxPowerDbm);
     traces.AddParameter("reliable", reliable);
     traces.AddParameter("fastPath", fastPath);
+    traces.AddParameter("rangeM", rangeM);
+    traces.AddParameter("access", access);
     traces.AddParameter("d2sDistanceFactor", d2sDistanceFactor);
     traces.AddParameter("areaSideM", areaSideM);
     traces.AddParameter("speedMps", speedMps);

@@ -94,6 +94,8 @@ class D2dNetworkOptions
     double d2sTxPowerDbm{20.0};
     bool reliable{false};              //!< --reliable: retransmit lost fragments
     bool fastPath{true};               //!< --fastPath: O(1) events per message
+    double rangeM{0.0};                //!< --rangeM: hearing range, m (0: no limit)
+    std::string access{"immediate"};   //!< --access: immediate | scheduled (channel access)
     double d2sDistanceFactor{3.0};     //!< --d2sDistanceFactor: D2S / mean D2D distance
     double areaSideM{200.0};           //!< --areaSideM: side of the square, m
     double speedMps{0.0};              //!< --speedMps: > 0: random walk in the square, m/s

@@ -27,8 +27,9 @@ NS_LOG_COMPONENT_DEFINE("D2dTraceHelper");
 
 namespace
 {
-const char* kMessagesHeader = "msg_id,kind,src,dst,bytes,t_send_s,t_recv_s,fragments,"
-                              "fragments_lost,retransmissions,delivered,mode,p_drop,reason\n";
+const char* kMessagesHeader =
+    "msg_id,kind,src,dst,bytes,t_send_s,t_recv_s,fragments,"
+    "fragments_lost,retransmissions,delivered,complete,mode,p_drop,reason\n";
 const char* kEnergyHeader = "sim_time_s,node,component,energy_j,remaining_j\n";
 
 std::string
@@ -356,11 +357,12 @@ D2dTraceHelper::WriteDelivery(const D2dDeliveryRecord& r)
         fmt::format_to(std::back_inserter(row), "{:.9f}", r.recvTime.GetSeconds());
     }
     fmt::format_to(std::back_inserter(row),
-                   ",{},{},{},{},{},{},{}\n",
+                   ",{},{},{},{},{},{},{},{}\n",
                    r.fragments,
                    r.fragmentsLost,
                    r.retransmissions,
                    r.delivered ? 1 : 0,
+                   r.IsComplete() ? 1 : 0,
                    ToString(r.mode),
                    r.dropProbability,
                    r.reason);

@@ -5,12 +5,14 @@
 #include "d2d-channel.h"
 
 #include "d2d-message-registry.h"
+#include "matrix-rss-model.h"
 #include "propagation-rss-model.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/constant-position-mobility-model.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
@@ -58,7 +60,7 @@ struct D2dChannel::Receiver
     uint32_t index{0};
     double pDrop{0.0};     //!< P_D of the link when the transmission started
     Time prop;             //!< propagation delay
-    bool heard{true};      //!< RSS above the receiver's sensitivity
+    bool reserved{false};  //!< channel access holds the receiver until its outcome
     bool started{false};   //!< BeginRx accepted the reception
     bool ended{false};     //!< RxEnd ran
     bool delivered{false}; //!< the outcome
@@ -77,11 +79,13 @@ struct D2dChannel::Transmission : public SimpleRefCount<D2dChannel::Transmission
     bool reliable{false};
     bool fastPath{true};
     uint32_t fragments{0};
-    double bitsFull{0}; //!< bits on the air of a full fragment
-    double bitsLast{0}; //!< bits on the air of the last fragment
-    double bitsSent{0}; //!< per-fragment path: bits sent so far
-    Time start;         //!< when the transmission started
-    uint32_t nEnded{0}; //!< receivers whose outcome is reported
+    double bitsFull{0};         //!< bits on the air of a full fragment
+    double bitsLast{0};         //!< bits on the air of the last fragment
+    double bitsSent{0};         //!< per-fragment path: bits sent so far
+    Time start;                 //!< when the transmission started
+    uint32_t nEnded{0};         //!< receivers whose outcome is reported
+    bool reserved{false};       //!< channel access holds the sender until every outcome
+    bool someOutOfRange{false}; //!< a named receiver does not hear (reliable: a failure)
     double rateBps{0.0};
     std::vector<Receiver> rx;
     EventId txEndEvent;
@@ -143,10 +147,31 @@ D2dChannel::GetTypeId()
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("RxSensitivityW",
                           "Links whose RSS is at or below this are not heard at all: they "
-                          "deliver nothing (P_D = 1) and do not occupy the receiver, W.",
+                          "are no receivers (no row for a broadcast, out_of_range for a "
+                          "named receiver), W.",
                           DoubleValue(0.0),
                           MakeDoubleAccessor(&D2dChannel::m_rxSensitivityW),
                           MakeDoubleChecker<double>(0.0))
+            .AddAttribute("RangeM",
+                          "Hearing range, m (0: no limit). With positions a receiver "
+                          "hears when closer than this; with an RSS matrix or dynamic RSS "
+                          "when W_ij exceeds the default propagation model's RSS at this "
+                          "distance. Ignored by a channel with FixedDistanceM (D2S).",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&D2dChannel::m_rangeM),
+                          MakeDoubleChecker<double>(0.0))
+            .AddAttribute("AccessPolicy",
+                          "When a queued message goes on the air: Immediate (raw radios, "
+                          "FIFO; a reception that starts while its receiver transmits is "
+                          "lost) or Scheduled (an ideal MAC with spatial reuse: a message "
+                          "starts when its sender is idle and none of the receivers that "
+                          "hear it is sending; no half-duplex loss).",
+                          EnumValue(D2dChannelAccess::IMMEDIATE),
+                          MakeEnumAccessor(&D2dChannel::m_policy),
+                          MakeEnumChecker(D2dChannelAccess::IMMEDIATE,
+                                          "Immediate",
+                                          D2dChannelAccess::SCHEDULED,
+                                          "Scheduled"))
             .AddAttribute("MaxRetransmissions",
                           "Reliable mode: retransmissions allowed per fragment.",
                           UintegerValue(7),
@@ -210,6 +235,14 @@ D2dChannel::DoDispose()
     m_uniform = nullptr;
     m_fixedA = nullptr;
     m_fixedB = nullptr;
+    if (m_access)
+    {
+        m_access->Dispose();
+        m_access = nullptr;
+    }
+    m_rangeReference = nullptr;
+    m_grid.clear();
+    m_neighbours.clear();
     Object::DoDispose();
 }
 
@@ -225,6 +258,8 @@ D2dChannel::Attach(Ptr<D2dRadio> radio)
     NS_ABORT_MSG_IF(m_radios[index], "D2dChannel: two radios with index " << index);
     m_radios[index] = radio;
     radio->SetChannel(this);
+    m_static = -1; // a new radio: what is known of the links is stale
+    InvalidateNeighbours();
     if (!m_releaseScheduled)
     {
         // Radios refer to their channel and the channel to them, transmissions to their
@@ -269,6 +304,19 @@ void
 D2dChannel::SetRssModel(Ptr<D2dRssModel> model)
 {
     m_rss = model;
+    m_static = -1;
+    InvalidateNeighbours();
+}
+
+Ptr<D2dChannelAccess>
+D2dChannel::GetAccess()
+{
+    if (!m_access)
+    {
+        m_access = CreateObject<D2dChannelAccess>();
+        m_access->Setup(this, m_policy);
+    }
+    return m_access;
 }
 
 Ptr<D2dRssModel>
@@ -345,15 +393,195 @@ D2dChannel::GetRssW(uint32_t rx, uint32_t tx) const
 double
 D2dChannel::GetDropProbability(uint32_t rx, uint32_t tx) const
 {
-    return LinkDropProbability(GetRssW(rx, tx));
+    // A link that is not heard delivers nothing; otherwise eq. (18).
+    return Hears(rx, tx) ? LinkDropProbability(GetRssW(rx, tx)) : 1.0;
 }
 
 double
 D2dChannel::LinkDropProbability(double rssW) const
 {
-    // A link at or below the receiver's sensitivity is not heard at all; otherwise eq. (18).
-    return rssW <= m_rxSensitivityW ? 1.0
-                                    : DropProbability(rssW, m_spectralEfficiency, m_noisePowerW);
+    return DropProbability(rssW, m_spectralEfficiency, m_noisePowerW);
+}
+
+bool
+D2dChannel::UsesPositions() const
+{
+    return m_fixedDistanceM <= 0 && DynamicCast<PropagationRssModel>(m_rss);
+}
+
+double
+D2dChannel::GetRangeThresholdW(double txPowerDbm) const
+{
+    auto it = m_rangeThresholds.find(txPowerDbm);
+    if (it != m_rangeThresholds.end())
+    {
+        return it->second;
+    }
+    // The default propagation model (ns-3 log-distance) at RangeM, for this power.
+    auto& reference = const_cast<Ptr<PropagationRssModel>&>(m_rangeReference);
+    if (!reference)
+    {
+        reference = CreateObject<PropagationRssModel>();
+    }
+    auto a = CreateObject<ConstantPositionMobilityModel>();
+    auto b = CreateObject<ConstantPositionMobilityModel>();
+    b->SetPosition(Vector(m_rangeM, 0, 0));
+    const double w = reference->GetRssW(0, 1, a, b, txPowerDbm);
+    m_rangeThresholds[txPowerDbm] = w;
+    return w;
+}
+
+bool
+D2dChannel::Hears(uint32_t rx, uint32_t tx) const
+{
+    if (m_rangeM > 0 && m_fixedDistanceM <= 0 && UsesPositions() &&
+        GetDistanceM(rx, tx) >= m_rangeM)
+    {
+        return false; // out of range
+    }
+    const double rss = GetRssW(rx, tx);
+    if (rss <= m_rxSensitivityW)
+    {
+        return false;
+    }
+    if (m_rangeM > 0 && m_fixedDistanceM <= 0 && !UsesPositions())
+    {
+        return rss > GetRangeThresholdW(m_radios[tx]->GetTxPowerDbm());
+    }
+    return true;
+}
+
+bool
+D2dChannel::IsStatic()
+{
+    if (m_static >= 0)
+    {
+        return m_static == 1;
+    }
+    bool fixed = m_fixedDistanceM > 0 || DynamicCast<MatrixRssModel>(m_rss);
+    if (!fixed && DynamicCast<PropagationRssModel>(m_rss))
+    {
+        // Positions that change only when set: a set position is announced (CourseChange).
+        fixed = std::all_of(m_radios.begin(), m_radios.end(), [](const Ptr<D2dRadio>& r) {
+            return !r || DynamicCast<ConstantPositionMobilityModel>(r->GetMobility());
+        });
+        if (fixed && !m_courseChangeConnected)
+        {
+            for (const auto& r : m_radios)
+            {
+                if (r && r->GetMobility())
+                {
+                    r->GetMobility()->TraceConnectWithoutContext(
+                        "CourseChange",
+                        MakeCallback(&D2dChannel::PositionChanged, this));
+                }
+            }
+            m_courseChangeConnected = true;
+        }
+    }
+    m_static = fixed ? 1 : 0;
+    return fixed;
+}
+
+void
+D2dChannel::PositionChanged(Ptr<const MobilityModel>)
+{
+    InvalidateNeighbours();
+}
+
+void
+D2dChannel::InvalidateNeighbours()
+{
+    m_neighboursKnown.assign(m_neighboursKnown.size(), false);
+    m_gridKnown = false;
+}
+
+namespace
+{
+/** \return the key of the RangeM grid cell (cx, cy) */
+int64_t
+CellKey(int64_t cx, int64_t cy)
+{
+    return (cx << 32) ^ (cy & 0xFFFFFFFF);
+}
+} // namespace
+
+void
+D2dChannel::ComputeNeighbours(uint32_t index, std::vector<uint32_t>& out)
+{
+    out.clear();
+    const bool grid = m_rangeM > 0 && UsesPositions();
+    if (!grid)
+    {
+        for (uint32_t j = 0; j < m_radios.size(); ++j)
+        {
+            if (j != index && m_radios[j] && Hears(j, index))
+            {
+                out.push_back(j);
+            }
+        }
+        return;
+    }
+    // Only devices within RangeM can hear: look in the 3 x 3 cells of side RangeM around it.
+    if (!m_gridKnown || !IsStatic())
+    {
+        m_grid.clear();
+        for (uint32_t j = 0; j < m_radios.size(); ++j)
+        {
+            if (m_radios[j])
+            {
+                const Vector p = m_radios[j]->GetMobility()->GetPosition();
+                m_grid[CellKey(static_cast<int64_t>(std::floor(p.x / m_rangeM)),
+                               static_cast<int64_t>(std::floor(p.y / m_rangeM)))]
+                    .push_back(j);
+            }
+        }
+        m_gridKnown = true;
+    }
+    const Vector p = m_radios[index]->GetMobility()->GetPosition();
+    const auto cx = static_cast<int64_t>(std::floor(p.x / m_rangeM));
+    const auto cy = static_cast<int64_t>(std::floor(p.y / m_rangeM));
+    for (int64_t dx = -1; dx <= 1; ++dx)
+    {
+        for (int64_t dy = -1; dy <= 1; ++dy)
+        {
+            auto it = m_grid.find(CellKey(cx + dx, cy + dy));
+            if (it == m_grid.end())
+            {
+                continue;
+            }
+            for (uint32_t j : it->second)
+            {
+                if (j != index && Hears(j, index))
+                {
+                    out.push_back(j);
+                }
+            }
+        }
+    }
+    std::sort(out.begin(), out.end());
+}
+
+const std::vector<uint32_t>&
+D2dChannel::GetNeighbours(uint32_t index)
+{
+    NS_ABORT_MSG_IF(!GetRadio(index), "D2dChannel: no radio " << index);
+    if (!IsStatic())
+    {
+        ComputeNeighbours(index, m_scratch);
+        return m_scratch;
+    }
+    if (m_neighbours.size() != m_radios.size())
+    {
+        m_neighbours.resize(m_radios.size());
+        m_neighboursKnown.assign(m_radios.size(), false);
+    }
+    if (!m_neighboursKnown[index])
+    {
+        ComputeNeighbours(index, m_neighbours[index]);
+        m_neighboursKnown[index] = true;
+    }
+    return m_neighbours[index];
 }
 
 D2dChannel::Receiver
@@ -362,10 +590,7 @@ D2dChannel::MakeReceiver(Ptr<D2dRadio> radio, uint32_t sender) const
     Receiver r;
     r.radio = radio;
     r.index = radio->GetIndex();
-    const double rss = GetRssW(r.index, sender);
-    // Not heard: it delivers nothing, costs the receiver no energy, does not occupy its radio.
-    r.heard = rss > m_rxSensitivityW;
-    r.pDrop = LinkDropProbability(rss);
+    r.pDrop = LinkDropProbability(GetRssW(r.index, sender));
     r.prop = GetPropagationDelay(r.index, sender);
     return r;
 }
@@ -411,35 +636,85 @@ D2dChannel::Binomial(uint64_t n, double p)
     return static_cast<uint64_t>(dist(urbg));
 }
 
-std::vector<Ptr<D2dRadio>>
-D2dChannel::Receivers(Ptr<D2dRadio> sender, uint32_t dst) const
+std::vector<uint32_t>
+D2dChannel::Addressees(uint32_t sender, const D2dRadio::TxJob& job)
 {
-    std::vector<Ptr<D2dRadio>> out;
-    if (dst == D2D_BROADCAST)
+    if (job.dst == D2D_BROADCAST)
     {
-        for (const auto& radio : m_radios)
-        {
-            if (radio && radio != sender)
-            {
-                out.push_back(radio);
-            }
-        }
+        return GetNeighbours(sender);
     }
-    else
+    if (job.dst == D2D_MULTICAST)
     {
-        NS_ABORT_MSG_IF(!GetRadio(dst),
-                        "D2dChannel: device " << sender->GetIndex() << " sends to unknown device "
-                                              << dst);
-        out.push_back(m_radios[dst]);
+        return job.receivers;
     }
-    return out;
+    NS_ABORT_MSG_IF(!GetRadio(job.dst),
+                    "D2dChannel: device " << sender << " sends to unknown device " << job.dst);
+    return {job.dst};
 }
 
-void
-D2dChannel::StartTransmission(Ptr<D2dRadio> sender, const D2dRadio::TxJob& job)
+std::vector<uint32_t>
+D2dChannel::HeardReceivers(uint32_t sender, const D2dRadio::TxJob& job)
+{
+    if (job.dst == D2D_BROADCAST)
+    {
+        return GetNeighbours(sender);
+    }
+    std::vector<uint32_t> heard;
+    for (uint32_t r : Addressees(sender, job))
+    {
+        if (Hears(r, sender))
+        {
+            heard.push_back(r);
+        }
+    }
+    return heard;
+}
+
+bool
+D2dChannel::StartTransmission(Ptr<D2dRadio> sender,
+                              const D2dRadio::TxJob& job,
+                              const std::vector<uint32_t>& heard)
 {
     NS_LOG_FUNCTION(this << sender->GetIndex() << job.msgId);
     const uint32_t s = sender->GetIndex();
+    bool someOutOfRange = false;
+    if (job.dst != D2D_BROADCAST)
+    {
+        // Named receivers that cannot hear: a row each, and nothing on the air for them.
+        std::vector<uint32_t> outOfRange;
+        for (uint32_t r : Addressees(s, job))
+        {
+            if (!std::binary_search(heard.begin(), heard.end(), r))
+            {
+                outOfRange.push_back(r);
+            }
+        }
+        someOutOfRange = !outOfRange.empty();
+        if (!outOfRange.empty() || heard.empty())
+        {
+            // Its own event: the sender learns the message id only when Send() returns.
+            Simulator::ScheduleNow(&D2dChannel::ReportOutOfRange,
+                                   this,
+                                   sender,
+                                   job,
+                                   outOfRange,
+                                   !heard.empty());
+        }
+    }
+    else if (heard.empty())
+    {
+        Simulator::ScheduleNow(&D2dChannel::ReportOutOfRange,
+                               this,
+                               sender,
+                               job,
+                               std::vector<uint32_t>(),
+                               false);
+    }
+    if (heard.empty())
+    {
+        NS_LOG_LOGIC("message " << job.msgId << " of " << s << ": no receiver hears it");
+        return false;
+    }
     auto tx = Create<Transmission>();
     tx->sender = sender;
     tx->job = job;
@@ -452,23 +727,32 @@ D2dChannel::StartTransmission(Ptr<D2dRadio> sender, const D2dRadio::TxJob& job)
     tx->bitsFull = (m_mtuBytes + m_headerBytes) * 8.0;
     tx->bitsLast = (lastPayload + m_headerBytes) * 8.0;
     tx->start = Simulator::Now();
+    tx->someOutOfRange = someOutOfRange;
 
     double maxDistance = 0.0;
-    for (const auto& radio : Receivers(sender, job.dst))
+    tx->rx.reserve(heard.size());
+    for (uint32_t k : heard)
     {
-        Receiver r = MakeReceiver(radio, s);
-        if (r.heard)
-        {
-            maxDistance = std::max(maxDistance, GetDistanceM(r.index, s));
-        }
+        Receiver r = MakeReceiver(m_radios[k], s);
+        maxDistance = std::max(maxDistance, GetDistanceM(r.index, s));
         tx->rx.push_back(r);
     }
     m_live[tx->job.msgId] = tx;
     m_current[s] = tx;
+    // Channel access holds the sender and these receivers until their outcomes are known.
+    GetAccess()->Reserve(s, heard);
+    if (m_access->GetPolicy() == D2dChannelAccess::SCHEDULED)
+    {
+        tx->reserved = true;
+        for (auto& r : tx->rx)
+        {
+            r.reserved = true;
+        }
+    }
     sender->BeginTx(tx->rateBps, maxDistance);
     if (tx->aborted) // the transmit draw emptied the sender's battery
     {
-        return;
+        return true;
     }
     for (std::size_t k = 0; k < tx->rx.size(); ++k)
     {
@@ -510,6 +794,32 @@ D2dChannel::StartTransmission(Ptr<D2dRadio> sender, const D2dRadio::TxJob& job)
             tx->roundList[f] = f;
         }
         SendNextFragment(tx);
+    }
+    return true;
+}
+
+void
+D2dChannel::ReportOutOfRange(Ptr<D2dRadio> sender,
+                             D2dRadio::TxJob job,
+                             std::vector<uint32_t> outOfRange,
+                             bool sent)
+{
+    auto tx = Create<Transmission>();
+    tx->sender = sender;
+    tx->job = job;
+    tx->reliable = job.mode == D2dDeliveryMode::RELIABLE;
+    tx->fragments = GetNFragments(job.message->GetSizeBytes());
+    for (uint32_t k : outOfRange)
+    {
+        Receiver r;
+        r.radio = m_radios[k];
+        r.index = k;
+        r.pDrop = 1.0;
+        Report(tx, r, false, "out_of_range");
+    }
+    if (!sent)
+    {
+        sender->ReportSendDone(job.msgId, job.dst, false);
     }
 }
 
@@ -715,6 +1025,7 @@ D2dChannel::ReliableAck(Ptr<Transmission> tx)
         return;
     }
     const bool all =
+        !tx->someOutOfRange &&
         std::all_of(tx->rx.begin(), tx->rx.end(), [](const Receiver& r) { return r.delivered; });
     tx->sender->ReportSendDone(tx->job.msgId, tx->job.dst, all);
 }
@@ -724,10 +1035,6 @@ D2dChannel::RxStart(Ptr<Transmission> tx, std::size_t k)
 {
     Receiver& r = tx->rx[k];
     r.startEvent = EventId(); // fired: break the tx -> event -> tx reference cycle
-    if (!r.heard)
-    {
-        return; // nothing arrives, the receiver's radio is not involved
-    }
     if (r.radio->IsOff())
     {
         r.failReason = "receiver_off";
@@ -815,9 +1122,19 @@ D2dChannel::Report(Ptr<Transmission> tx, Receiver& r, bool delivered, const std:
     rec.dropProbability = r.pDrop;
     rec.reason = reason;
     tx->sender->ReportDelivery(rec);
+    if (r.reserved)
+    {
+        r.reserved = false;
+        m_access->ReleaseReceiver(r.index);
+    }
     if (++tx->nEnded == tx->rx.size())
     {
         m_live.erase(tx->job.msgId); // every receiver's outcome is known
+        if (tx->reserved)
+        {
+            tx->reserved = false;
+            m_access->ReleaseSender(tx->sender->GetIndex());
+        }
     }
 }
 
@@ -912,9 +1229,10 @@ D2dChannel::DropUnsent(Ptr<D2dRadio> sender, const D2dRadio::TxJob& job, const s
     tx->job = job;
     tx->reliable = job.mode == D2dDeliveryMode::RELIABLE;
     tx->fragments = GetNFragments(job.message->GetSizeBytes());
-    for (const auto& radio : Receivers(sender, job.dst))
+    for (uint32_t k : Addressees(sender->GetIndex(), job))
     {
-        Receiver r = MakeReceiver(radio, sender->GetIndex());
+        Receiver r = MakeReceiver(m_radios[k], sender->GetIndex());
+        r.pDrop = GetDropProbability(k, sender->GetIndex());
         Report(tx, r, false, reason);
     }
 }

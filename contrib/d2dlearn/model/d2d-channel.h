@@ -5,6 +5,7 @@
 #ifndef D2D_CHANNEL_H
 #define D2D_CHANNEL_H
 
+#include "d2d-channel-access.h"
 #include "d2d-radio.h"
 #include "d2d-rss-model.h"
 
@@ -16,12 +17,14 @@
 #include "ns3/traced-callback.h"
 
 #include <map>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
 {
 
 class D2dMessageRegistry;
+class PropagationRssModel;
 
 /**
  * \ingroup d2dlearn
@@ -34,12 +37,33 @@ class D2dMessageRegistry;
  * FragmentHeaderBytes) x 8 / rate; a receiver gets the last fragment one propagation
  * delay (ns-3 PropagationDelayModel) after it was sent.
  *
+ * Hearing: receiver i hears transmitter j when W_ij > RxSensitivityW and, with RangeM > 0,
+ * i is within range: closer than RangeM when the RSS comes from positions
+ * (PropagationRssModel), or, with an RSS matrix or dynamic RSS, W_ij above the RSS that the
+ * default propagation model (ns-3 log-distance) gives at RangeM for j's transmit power. A
+ * D2S channel (FixedDistanceM > 0) ignores RangeM. GetNeighbours(j) lists the devices
+ * that hear j; with static RSS (a matrix, fixed positions, a D2S link) the lists are kept
+ * (and rebuilt when a position is set), and with RangeM and positions they are found on a
+ * grid of RangeM cells, so that a send to the neighbours costs O(neighbours), not O(N).
+ *
+ * Receivers: a message goes to one device, a named set (one transmission, a multicast)
+ * or D2D_BROADCAST, every neighbour. Only receivers that hear the sender take part: they
+ * draw their losses, occupy their radio and pay receive energy; a neighbour-less
+ * broadcast gets no row at all, and a named receiver that cannot hear gets one row with
+ * reason "out_of_range" and costs nothing. A send none of whose receivers hears is not
+ * transmitted (its send-done reports failure).
+ *
  * Delivery modes: unreliable (each fragment sent once; the receiver gets the count that
  * arrived) and reliable (selective-repeat ARQ in rounds with ideal, instantaneous
  * feedback: after each round the fragments that some receiver lacks are sent again, at
  * most MaxRetransmissions times each; a receiver still lacking one fails and the sender
- * is told). A broadcast is one transmission in which every other radio draws its own
- * losses; a reliable broadcast retransmits until every receiver has every fragment.
+ * is told). A broadcast or multicast is one transmission in which each receiver draws
+ * its own losses; its reliable ARQ retransmits until every receiver that hears it has
+ * every fragment.
+ *
+ * Channel access (AccessPolicy): when a radio's queued message goes on the air, see
+ * D2dChannelAccess: IMMEDIATE (raw radios, half-duplex losses) or SCHEDULED (an ideal MAC
+ * with spatial reuse).
  *
  * Fast path (attribute FastPath, default on): the loss and retransmission counts are
  * drawn from their distributions (binomials), so a message costs O(1) events whatever
@@ -117,9 +141,27 @@ class D2dChannel : public Object
     /**
      * \param rx receiver index i
      * \param tx transmitter index j
-     * \return P_D(i, j) now: eq. (18), or 1 if W_ij <= RxSensitivityW (not heard)
+     * \return P_D(i, j) now: eq. (18), or 1 if i does not hear j
      */
     double GetDropProbability(uint32_t rx, uint32_t tx) const;
+    /**
+     * \param rx receiver index i
+     * \param tx transmitter index j
+     * \return true if i hears j now: W_ij > RxSensitivityW and, with RangeM, in range
+     */
+    bool Hears(uint32_t rx, uint32_t tx) const;
+    /**
+     * \param index a device
+     * \return the devices that hear it now (its neighbours), ascending
+     */
+    const std::vector<uint32_t>& GetNeighbours(uint32_t index);
+    /**
+     * \param txPowerDbm a transmit power (dBm)
+     * \return without positions: the RSS of the default propagation model at RangeM (W)
+     */
+    double GetRangeThresholdW(double txPowerDbm) const;
+    /** \return the channel-access object (its policy is the AccessPolicy attribute) */
+    Ptr<D2dChannelAccess> GetAccess();
     /**
      * \param rx receiver index
      * \param tx transmitter index
@@ -139,13 +181,26 @@ class D2dChannel : public Object
      */
     int64_t AssignStreams(int64_t stream);
 
-    // Called by D2dRadio only.
+    // Called by D2dRadio and D2dChannelAccess only.
     /**
-     * \brief Transmit a job of a radio (the radio is idle and marked transmitting).
-     * \param sender the radio
-     * \param job what to send
+     * \param sender a sender's index
+     * \param job one of its messages
+     * \return the receivers of the message that hear the sender now, ascending
      */
-    void StartTransmission(Ptr<D2dRadio> sender, const D2dRadio::TxJob& job);
+    std::vector<uint32_t> HeardReceivers(uint32_t sender, const D2dRadio::TxJob& job);
+    /**
+     * \brief Put a job of a radio on the air (channel access allowed it). Named receivers
+     * that do not hear get their "out_of_range" rows; without any receiver that hears,
+     * nothing is transmitted and the send-done reports failure (both in an event of
+     * their own, scheduled now).
+     * \param sender the radio (idle)
+     * \param job what to send
+     * \param heard HeardReceivers(sender, job)
+     * \return true if a transmission started
+     */
+    bool StartTransmission(Ptr<D2dRadio> sender,
+                           const D2dRadio::TxJob& job,
+                           const std::vector<uint32_t>& heard);
     /** \brief The sender died: abort its ongoing transmission. \param sender the radio */
     void AbortTransmission(Ptr<D2dRadio> sender);
     /**
@@ -175,13 +230,38 @@ class D2dChannel : public Object
     struct Transmission;
     struct Receiver;
 
-    /** \return the receivers of a job */
-    std::vector<Ptr<D2dRadio>> Receivers(Ptr<D2dRadio> sender, uint32_t dst) const;
+    /** \return a job's named receivers, or for D2D_BROADCAST the sender's neighbours */
+    std::vector<uint32_t> Addressees(uint32_t sender, const D2dRadio::TxJob& job);
+    /**
+     * \brief Report the "out_of_range" rows of a job's named receivers that do not hear,
+     * and, if none hears, the failed send-done.
+     * \param sender the radio
+     * \param job the job
+     * \param outOfRange its named receivers that do not hear
+     * \param sent whether the job went on the air
+     */
+    void ReportOutOfRange(Ptr<D2dRadio> sender,
+                          D2dRadio::TxJob job,
+                          std::vector<uint32_t> outOfRange,
+                          bool sent);
+    /** \return true if RSS comes from positions (PropagationRssModel, no fixed distance) */
+    bool UsesPositions() const;
+    /** \return true if every link's RSS stays as it is unless a position is set */
+    bool IsStatic();
+    /** \brief Forget the neighbour lists and the grid. */
+    void InvalidateNeighbours();
+    /** \brief A radio's position was set: InvalidateNeighbours(). */
+    void PositionChanged(Ptr<const MobilityModel>);
+    /**
+     * \param index a device
+     * \param out its neighbours, ascending
+     */
+    void ComputeNeighbours(uint32_t index, std::vector<uint32_t>& out);
     /** \return mobility used for a radio (fixed positions for a D2S channel) */
     Ptr<MobilityModel> MobilityOf(uint32_t index, bool isReceiver) const;
     /**
-     * \param rssW RSS of a link (W)
-     * \return its drop probability: 1 at or below RxSensitivityW, else eq. (18)
+     * \param rssW RSS of a link that is heard (W)
+     * \return its drop probability, eq. (18)
      */
     double LinkDropProbability(double rssW) const;
     /**
@@ -220,6 +300,18 @@ class D2dChannel : public Object
     bool m_fastPath;
     double m_fixedDistanceM;
     double m_rxSensitivityW;
+    double m_rangeM;
+    D2dChannelAccess::Policy m_policy;
+    Ptr<D2dChannelAccess> m_access;
+    Ptr<PropagationRssModel> m_rangeReference;          //!< RangeM without positions
+    mutable std::map<double, double> m_rangeThresholds; //!< by transmit power (dBm)
+    int m_static{-1};                                   //!< IsStatic(): -1 unknown
+    bool m_courseChangeConnected{false};
+    std::vector<std::vector<uint32_t>> m_neighbours; //!< cached lists (static RSS)
+    std::vector<bool> m_neighboursKnown;
+    std::vector<uint32_t> m_scratch; //!< neighbours of non-static RSS
+    bool m_gridKnown{false};
+    std::unordered_map<int64_t, std::vector<uint32_t>> m_grid; //!< RangeM cells: devices
     bool m_releaseScheduled{false};
     std::map<uint64_t, Ptr<Transmission>> m_live; //!< transmissions with open outcomes
     Ptr<D2dRssModel> m_rss;

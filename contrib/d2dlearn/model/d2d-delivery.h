@@ -32,8 +32,18 @@ enum class D2dDeliveryMode
 /** \return "unreliable" or "reliable" */
 std::string ToString(D2dDeliveryMode mode);
 
-/** Destination index meaning "every other device on the channel". */
+/**
+ * Destination meaning "every neighbour": every other device that can hear the sender
+ * (D2dChannel: W_ij above the receiver's sensitivity and, with RangeM, within range; the
+ * Wi-Fi backend: every other device of the network). Devices that cannot hear get no row.
+ */
 constexpr uint32_t D2D_BROADCAST = std::numeric_limits<uint32_t>::max();
+
+/**
+ * Destination reported (send-done callback, Send trace) for a send to a named set of
+ * receivers (D2dTransport::Send with a receiver list).
+ */
+constexpr uint32_t D2D_MULTICAST = std::numeric_limits<uint32_t>::max() - 1;
 
 /**
  * \ingroup d2dlearn
@@ -85,6 +95,15 @@ struct D2dDeliveryRecord
     bool delivered{false};                             //!< the receiver's callback was invoked
     double dropProbability{0.0}; //!< P_D of the link (eq. 18) when its transmission started
     std::string reason;          //!< why not delivered: "", "loss", "retry_limit", ...
+
+    /**
+     * \return true if the receiver got the whole message (delivered with no fragment
+     * lost): the `complete` column. An unreliable message can be delivered incomplete.
+     */
+    bool IsComplete() const
+    {
+        return delivered && fragmentsLost == 0;
+    }
 };
 
 /** Signature of the traces that report a D2dDeliveryRecord. */

@@ -4,6 +4,7 @@
  */
 #include "d2d-radio.h"
 
+#include "d2d-channel-access.h"
 #include "d2d-channel.h"
 #include "d2d-message-registry.h"
 #include "d2d-radio-energy-model.h"
@@ -59,7 +60,6 @@ D2dRadio::DoDispose()
     m_channel = nullptr;
     m_energy = nullptr;
     m_mobility = nullptr;
-    m_queue.clear();
     D2dTransport::DoDispose();
 }
 
@@ -111,6 +111,12 @@ D2dRadio::IsTransmitting() const
     return m_transmitting;
 }
 
+bool
+D2dRadio::IsHalfDuplex() const
+{
+    return m_halfDuplex;
+}
+
 uint32_t
 D2dRadio::GetNReceptions() const
 {
@@ -120,7 +126,7 @@ D2dRadio::GetNReceptions() const
 std::size_t
 D2dRadio::GetQueueLength() const
 {
-    return m_queue.size();
+    return m_channel ? m_channel->GetAccess()->GetQueueLength(GetIndex()) : 0;
 }
 
 uint64_t
@@ -131,31 +137,28 @@ D2dRadio::AllocateMessageId()
 }
 
 void
-D2dRadio::DoSend(uint64_t msgId, Ptr<const D2dMessage> message, uint32_t dst, D2dDeliveryMode mode)
+D2dRadio::DoSend(uint64_t msgId,
+                 Ptr<const D2dMessage> message,
+                 uint32_t dst,
+                 const std::vector<uint32_t>& receivers,
+                 D2dDeliveryMode mode)
 {
     NS_LOG_FUNCTION(this << msgId << dst);
-    NS_ABORT_MSG_IF(dst != D2D_BROADCAST && !m_channel->GetRadio(dst),
+    NS_ABORT_MSG_IF(dst != D2D_BROADCAST && dst != D2D_MULTICAST && !m_channel->GetRadio(dst),
                     "D2dRadio: device " << GetIndex() << " sends to unknown device " << dst);
-    m_queue.push_back(TxJob{msgId, message, dst, mode, Simulator::Now()});
-    TryStartTx();
-}
-
-void
-D2dRadio::TryStartTx()
-{
-    if (IsOff() || m_transmitting || m_queue.empty() || (m_halfDuplex && m_nRx > 0))
+    for (uint32_t r : receivers)
     {
-        return;
+        NS_ABORT_MSG_IF(!m_channel->GetRadio(r),
+                        "D2dRadio: device " << GetIndex() << " sends to unknown device " << r);
     }
-    TxJob job = m_queue.front();
-    m_queue.pop_front();
-    m_transmitting = true;
-    m_channel->StartTransmission(this, job);
+    m_channel->GetAccess()->Enqueue(this,
+                                    TxJob{msgId, message, dst, receivers, mode, Simulator::Now()});
 }
 
 void
 D2dRadio::BeginTx(double rateBps, double distanceM)
 {
+    m_transmitting = true;
     if (m_energy)
     {
         m_energy->NotifyTxStart(std::pow(10.0, (m_txPowerDbm - 30.0) / 10.0), rateBps, distanceM);
@@ -175,7 +178,7 @@ D2dRadio::EndTx()
     {
         m_energy->NotifyTxEnd();
     }
-    TryStartTx();
+    m_channel->GetAccess()->RadioFree(this);
 }
 
 bool
@@ -206,7 +209,7 @@ D2dRadio::EndRx(double rateBps)
     {
         m_energy->NotifyRxEnd(rateBps);
     }
-    TryStartTx();
+    m_channel->GetAccess()->RadioFree(this);
 }
 
 void
@@ -230,9 +233,8 @@ D2dRadio::ReportSendDone(uint64_t msgId, uint32_t dst, bool success)
 void
 D2dRadio::DropQueue(const std::string& reason)
 {
-    std::deque<TxJob> queue;
-    queue.swap(m_queue); // a trace sink may call Send while the rows are written
-    for (const auto& job : queue)
+    // Taken first: a trace sink may call Send while the rows are written.
+    for (const auto& job : m_channel->GetAccess()->TakeQueue(GetIndex()))
     {
         m_channel->DropUnsent(this, job, reason);
     }
@@ -264,7 +266,6 @@ D2dRadio::DoTurnOff()
         m_channel->AbortTransmission(this);
         DropQueue("sender_off");
     }
-    m_queue.clear();
     m_transmitting = false;
 }
 

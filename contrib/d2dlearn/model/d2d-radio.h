@@ -21,11 +21,12 @@ class D2dRadioEnergyModel;
  * \ingroup d2dlearn
  * \brief A device's D2D radio on a D2dChannel: the channel-model messaging backend.
  *
- * The radio transmits one message at a time from a FIFO queue, so queueing delay is
- * real. It is half-duplex (attribute HalfDuplex): a message whose first fragment reaches
- * the radio while it transmits is lost at this radio, and a queued transmission waits
- * until the radio's ongoing receptions end. Receptions from different transmitters
- * overlap freely (orthogonal sub-channels, OFDMA as in seed 002, App. C). Transmit and
+ * The radio transmits one message at a time; the messages it is handed wait for the
+ * channel's access policy (D2dChannelAccess: raw FIFO, or an ideal schedule with spatial
+ * reuse), so queueing delay is real. It is half-duplex (attribute HalfDuplex): a message
+ * whose first fragment reaches the radio while it transmits is lost at this radio, and a
+ * queued transmission waits until the radio's ongoing receptions end. Receptions from different
+ * transmitters overlap freely (orthogonal sub-channels, OFDMA as in seed 002, App. C). Transmit and
  * receive energy go to the radio's D2dRadioEnergyModel; when its battery is depleted the
  * radio switches off (D2dTransport::TurnOff).
  */
@@ -58,24 +59,28 @@ class D2dRadio : public D2dTransport
     double GetTxPowerDbm() const;
     /** \return true while transmitting */
     bool IsTransmitting() const;
+    /** \return the HalfDuplex attribute */
+    bool IsHalfDuplex() const;
     /** \return number of ongoing receptions */
     uint32_t GetNReceptions() const;
-    /** \return messages waiting in the transmit queue */
+    /** \return messages waiting for channel access (D2dChannelAccess) */
     std::size_t GetQueueLength() const;
 
     /** \brief A queued message: what the channel transmits. */
     struct TxJob
     {
-        uint64_t msgId{0};                                 //!< message id
-        Ptr<const D2dMessage> message;                     //!< the message
-        uint32_t dst{0};                                   //!< receiver or D2D_BROADCAST
+        uint64_t msgId{0};               //!< message id
+        Ptr<const D2dMessage> message;   //!< the message
+        uint32_t dst{0};                 //!< receiver, D2D_BROADCAST or D2D_MULTICAST
+        std::vector<uint32_t> receivers; //!< D2D_MULTICAST: the named receivers, ascending
         D2dDeliveryMode mode{D2dDeliveryMode::UNRELIABLE}; //!< delivery mode
         Time sendTime;                                     //!< when Send() was called
     };
 
     // Called by D2dChannel only.
     /**
-     * \brief The channel starts this radio's transmission.
+     * \brief The channel starts this radio's transmission (the radio is transmitting from
+     * now on).
      * \param rateBps link rate (bit/s)
      * \param distanceM distance to the farthest receiver (m)
      */
@@ -102,14 +107,13 @@ class D2dRadio : public D2dTransport
     void DoSend(uint64_t msgId,
                 Ptr<const D2dMessage> message,
                 uint32_t dst,
+                const std::vector<uint32_t>& receivers,
                 D2dDeliveryMode mode) override;
     uint64_t AllocateMessageId() override;
     void DoTurnOff() override;
     void DoReportUnfinished() override;
 
   private:
-    /** \brief Start the next queued transmission if the radio may. */
-    void TryStartTx();
     /** \brief Report every queued message as never sent. \param reason why */
     void DropQueue(const std::string& reason);
 
@@ -120,7 +124,6 @@ class D2dRadio : public D2dTransport
     bool m_halfDuplex;
     bool m_transmitting{false};
     uint32_t m_nRx{0};
-    std::deque<TxJob> m_queue;
 };
 
 } // namespace ns3

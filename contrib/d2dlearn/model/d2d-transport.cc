@@ -7,6 +7,8 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -45,8 +47,8 @@ void
 D2dTransport::DoDispose()
 {
     m_node = nullptr;
-    m_receiveCallback = ReceiveCallback();
-    m_sendDoneCallback = SendDoneCallback();
+    m_receiveHandlers.clear();
+    m_sendDoneHandlers.clear();
     Object::DoDispose();
 }
 
@@ -54,8 +56,43 @@ uint64_t
 D2dTransport::Send(Ptr<const D2dMessage> message, uint32_t dst, D2dDeliveryMode mode)
 {
     NS_LOG_FUNCTION(this << message << dst << ToString(mode));
+    NS_ABORT_MSG_IF(dst == D2D_MULTICAST,
+                    "D2dTransport::Send: name the receivers of a multicast (device " << m_index
+                                                                                     << ")");
+    return SendTo(message, dst, {}, mode);
+}
+
+uint64_t
+D2dTransport::Send(Ptr<const D2dMessage> message,
+                   const std::vector<uint32_t>& receivers,
+                   D2dDeliveryMode mode)
+{
+    NS_LOG_FUNCTION(this << message << receivers.size() << ToString(mode));
+    NS_ABORT_MSG_IF(receivers.empty(),
+                    "D2dTransport::Send: device " << m_index << " sends to no receiver");
+    if (receivers.size() == 1)
+    {
+        return SendTo(message, receivers[0], {}, mode); // a unicast
+    }
+    std::vector<uint32_t> sorted = receivers;
+    std::sort(sorted.begin(), sorted.end());
+    NS_ABORT_MSG_IF(std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end(),
+                    "D2dTransport::Send: device " << m_index << " names a receiver twice");
+    NS_ABORT_MSG_IF(sorted.back() >= D2D_MULTICAST,
+                    "D2dTransport::Send: D2D_BROADCAST in a receiver list");
+    return SendTo(message, D2D_MULTICAST, sorted, mode);
+}
+
+uint64_t
+D2dTransport::SendTo(Ptr<const D2dMessage> message,
+                     uint32_t dst,
+                     const std::vector<uint32_t>& receivers,
+                     D2dDeliveryMode mode)
+{
     NS_ABORT_MSG_IF(!message, "D2dTransport::Send: null message");
-    NS_ABORT_MSG_IF(dst == m_index, "D2dTransport::Send: device " << m_index << " sends to itself");
+    NS_ABORT_MSG_IF(dst == m_index ||
+                        std::binary_search(receivers.begin(), receivers.end(), m_index),
+                    "D2dTransport::Send: device " << m_index << " sends to itself");
     if (m_off)
     {
         NS_LOG_LOGIC("device " << m_index << " is off: message not sent");
@@ -63,20 +100,60 @@ D2dTransport::Send(Ptr<const D2dMessage> message, uint32_t dst, D2dDeliveryMode 
     }
     const uint64_t id = AllocateMessageId();
     m_sendTrace(id, message, dst);
-    DoSend(id, message, dst, mode);
+    DoSend(id, message, dst, receivers, mode);
     return id;
+}
+
+void
+D2dTransport::AddReceiveHandler(ReceiveCallback cb, const std::string& kind)
+{
+    NS_ABORT_MSG_IF(cb.IsNull(), "D2dTransport::AddReceiveHandler: null handler");
+    m_receiveHandlers.emplace_back(kind, cb);
+}
+
+void
+D2dTransport::RemoveReceiveHandler(ReceiveCallback cb)
+{
+    m_receiveHandlers.erase(std::remove_if(m_receiveHandlers.begin(),
+                                           m_receiveHandlers.end(),
+                                           [&cb](const auto& h) { return h.second.IsEqual(cb); }),
+                            m_receiveHandlers.end());
+}
+
+void
+D2dTransport::AddSendDoneHandler(SendDoneCallback cb)
+{
+    NS_ABORT_MSG_IF(cb.IsNull(), "D2dTransport::AddSendDoneHandler: null handler");
+    m_sendDoneHandlers.push_back(cb);
+}
+
+void
+D2dTransport::RemoveSendDoneHandler(SendDoneCallback cb)
+{
+    m_sendDoneHandlers.erase(std::remove_if(m_sendDoneHandlers.begin(),
+                                            m_sendDoneHandlers.end(),
+                                            [&cb](const auto& h) { return h.IsEqual(cb); }),
+                             m_sendDoneHandlers.end());
 }
 
 void
 D2dTransport::SetReceiveCallback(ReceiveCallback cb)
 {
-    m_receiveCallback = cb;
+    m_receiveHandlers.clear();
+    if (!cb.IsNull())
+    {
+        m_receiveHandlers.emplace_back("", cb);
+    }
 }
 
 void
 D2dTransport::SetSendDoneCallback(SendDoneCallback cb)
 {
-    m_sendDoneCallback = cb;
+    m_sendDoneHandlers.clear();
+    if (!cb.IsNull())
+    {
+        m_sendDoneHandlers.push_back(cb);
+    }
 }
 
 void
@@ -131,18 +208,33 @@ D2dTransport::ReportUnfinished()
 void
 D2dTransport::NotifyReceive(const D2dReception& reception)
 {
-    if (!m_off && !m_receiveCallback.IsNull())
+    if (m_off)
     {
-        m_receiveCallback(reception);
+        return;
+    }
+    // A copy: a handler may register or remove handlers while the reception is dispatched.
+    const auto handlers = m_receiveHandlers;
+    const std::string& kind = reception.message->GetKind();
+    for (const auto& [k, cb] : handlers)
+    {
+        if (k.empty() || k == kind)
+        {
+            cb(reception);
+        }
     }
 }
 
 void
 D2dTransport::NotifySendDone(uint64_t msgId, uint32_t dst, bool success)
 {
-    if (!m_off && !m_sendDoneCallback.IsNull())
+    if (m_off)
     {
-        m_sendDoneCallback(msgId, dst, success);
+        return;
+    }
+    const auto handlers = m_sendDoneHandlers;
+    for (const auto& cb : handlers)
+    {
+        cb(msgId, dst, success);
     }
 }
 

@@ -13,6 +13,10 @@
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace ns3
 {
 
@@ -20,9 +24,14 @@ namespace ns3
  * \ingroup d2dlearn
  * \brief The messaging endpoint of one device: what every protocol talks to.
  *
- * Protocols send D2dMessages to a device index (or D2D_BROADCAST) in a D2dDeliveryMode
- * and receive D2dReceptions. Two backends implement it: D2dRadio (the D2D channel model
- * of the seed papers, with drop probabilities of eq. 18, fast or per-fragment) and
+ * Protocols send D2dMessages in a D2dDeliveryMode to one device, to a named set of
+ * devices (one transmission: a multicast), or to D2D_BROADCAST, every neighbour (every
+ * device that can hear the sender); unicast and broadcast are special cases of the
+ * multicast. They receive D2dReceptions through handlers registered per message kind
+ * (AddReceiveHandler, as ns-3's Node::RegisterProtocolHandler dispatches by protocol
+ * number), so that several protocols share a transport without forwarding to each other.
+ * Two backends implement it: D2dRadio (the D2D channel model of the seed papers, with drop
+ * probabilities of eq. 18, fast or per-fragment, below a channel-access policy) and
  * D2dWifiTransport (packets over an 802.11 ad hoc WifiNetDevice).
  *
  * Every (message, receiver) outcome is reported once, by the sender's transport, on the
@@ -43,24 +52,68 @@ class D2dTransport : public Object
     /** Called with each message this device receives (complete or partial). */
     typedef Callback<void, const D2dReception&> ReceiveCallback;
     /**
-     * Called when a send has finished at the sender: (msgId, dst, success). For reliable
-     * sends, success means every receiver got every fragment; for unreliable sends it
-     * means the transmission ended (not that anything arrived).
+     * Called when a send has finished at the sender: (msgId, dst, success); dst is the
+     * receiver, D2D_BROADCAST or D2D_MULTICAST. For reliable sends, success means every
+     * receiver got every fragment; for unreliable sends it means the transmission ended
+     * (not that anything arrived). A send none of whose receivers can hear the sender is
+     * not transmitted and ends with success false.
      */
     typedef Callback<void, uint64_t, uint32_t, bool> SendDoneCallback;
 
     /**
      * \brief Queue a message for transmission.
      * \param message the message (shared, not copied)
-     * \param dst receiver's device index, or D2D_BROADCAST
+     * \param dst receiver's device index, or D2D_BROADCAST (every neighbour)
      * \param mode unreliable or reliable delivery
      * \return the message id (> 0), or 0 if the device is off (depleted battery)
      */
     uint64_t Send(Ptr<const D2dMessage> message, uint32_t dst, D2dDeliveryMode mode);
 
-    /** \param cb the receive callback */
+    /**
+     * \brief Queue a message for a named set of receivers: one transmission (a multicast);
+     * in reliable mode the ARQ covers exactly the named receivers that can hear it. A set
+     * of one is a unicast. Named receivers that cannot hear the sender get a row with
+     * reason "out_of_range" and cost nothing.
+     * \param message the message (shared, not copied)
+     * \param receivers device indices (any order, no duplicates, not this device, not empty)
+     * \param mode unreliable or reliable delivery
+     * \return the message id (> 0), or 0 if the device is off (depleted battery)
+     */
+    uint64_t Send(Ptr<const D2dMessage> message,
+                  const std::vector<uint32_t>& receivers,
+                  D2dDeliveryMode mode);
+
+    /**
+     * \brief Register a receive handler (several may be registered; each reception goes to
+     * every handler whose kind matches, in registration order).
+     * \param cb the handler
+     * \param kind the message kind it takes; empty: every kind
+     */
+    void AddReceiveHandler(ReceiveCallback cb, const std::string& kind = "");
+    /**
+     * \brief Unregister every registration of a handler (compared with Callback::IsEqual).
+     * \param cb the handler
+     */
+    void RemoveReceiveHandler(ReceiveCallback cb);
+    /**
+     * \brief Register a send-done handler; every handler sees every send-done of this
+     * transport (each keeps to its own message ids).
+     * \param cb the handler
+     */
+    void AddSendDoneHandler(SendDoneCallback cb);
+    /** \param cb the send-done handler to unregister (every registration of it) */
+    void RemoveSendDoneHandler(SendDoneCallback cb);
+
+    /**
+     * \brief Replace every receive handler by one that takes every kind (the simple case
+     * of a transport used by one protocol; a null callback removes them all).
+     * \param cb the receive callback
+     */
     void SetReceiveCallback(ReceiveCallback cb);
-    /** \param cb the send-done callback */
+    /**
+     * \brief Replace every send-done handler by this one (null: remove them all).
+     * \param cb the send-done callback
+     */
     void SetSendDoneCallback(SendDoneCallback cb);
 
     /** \param index the device index used in traces and as destination address */
@@ -96,12 +149,15 @@ class D2dTransport : public Object
      * \brief Backend-specific send.
      * \param msgId id allocated for this send
      * \param message the message
-     * \param dst receiver index or D2D_BROADCAST
+     * \param dst receiver index, D2D_BROADCAST or D2D_MULTICAST
+     * \param receivers with D2D_MULTICAST: the named receivers (ascending, at least two,
+     *        not this device); otherwise empty
      * \param mode delivery mode
      */
     virtual void DoSend(uint64_t msgId,
                         Ptr<const D2dMessage> message,
                         uint32_t dst,
+                        const std::vector<uint32_t>& receivers,
                         D2dDeliveryMode mode) = 0;
     /** \return a fresh message id, unique in the network */
     virtual uint64_t AllocateMessageId() = 0;
@@ -118,11 +174,21 @@ class D2dTransport : public Object
     void NotifyDelivery(const D2dDeliveryRecord& record);
 
   private:
+    /**
+     * \brief Checks and trace shared by both Send()s.
+     * \return the new message id, or 0 if the device is off
+     */
+    uint64_t SendTo(Ptr<const D2dMessage> message,
+                    uint32_t dst,
+                    const std::vector<uint32_t>& receivers,
+                    D2dDeliveryMode mode);
+
     uint32_t m_index{0};
     Ptr<Node> m_node;
     bool m_off{false};
-    ReceiveCallback m_receiveCallback;
-    SendDoneCallback m_sendDoneCallback;
+    /** Receive handlers and the kind each takes ("" = every kind), in registration order. */
+    std::vector<std::pair<std::string, ReceiveCallback>> m_receiveHandlers;
+    std::vector<SendDoneCallback> m_sendDoneHandlers;
     /** One (message, receiver) outcome: a row of messages.csv. */
     TracedCallback<const D2dDeliveryRecord&> m_deliveryTrace;
     /** Message handed to the backend: (msgId, message, dst). */

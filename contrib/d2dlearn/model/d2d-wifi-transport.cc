@@ -437,9 +437,13 @@ void
 D2dWifiTransport::DoSend(uint64_t msgId,
                          Ptr<const D2dMessage> message,
                          uint32_t dst,
+                         const std::vector<uint32_t>& receivers,
                          D2dDeliveryMode mode)
 {
     NS_LOG_FUNCTION(this << msgId << dst << ToString(mode));
+    NS_ABORT_MSG_IF(dst == D2D_MULTICAST,
+                    "D2dWifiTransport: multicast is not supported yet (device " << GetIndex()
+                                                                                << ")");
     NS_ABORT_MSG_IF(!m_socket, "D2dWifiTransport: device " << GetIndex() << " not started");
     NS_ABORT_MSG_IF(mode == D2dDeliveryMode::RELIABLE && dst == D2D_BROADCAST,
                     "D2dWifiTransport: reliable broadcast is not supported (device "

@@ -279,6 +279,7 @@ class D2dWifiTransport : public D2dTransport
     void DoSend(uint64_t msgId,
                 Ptr<const D2dMessage> message,
                 uint32_t dst,
+                const std::vector<uint32_t>& receivers,
                 D2dDeliveryMode mode) override;
     uint64_t AllocateMessageId() override;
     void DoTurnOff() override;

@@ -1,0 +1,161 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef D2D_CHANNEL_ACCESS_H
+#define D2D_CHANNEL_ACCESS_H
+
+#include "d2d-radio.h"
+
+#include "ns3/event-id.h"
+#include "ns3/object.h"
+
+#include <deque>
+#include <map>
+#include <vector>
+
+namespace ns3
+{
+
+class D2dChannel;
+
+/**
+ * \ingroup d2dlearn
+ * \brief Channel access of a D2dChannel: when a radio's queued message goes on the air.
+ * It sits between the radios' queues and the channel, once, so that protocols never
+ * schedule radios themselves (as ns-3's wifi ChannelAccessManager sits below the
+ * applications).
+ *
+ * Two policies (attribute AccessPolicy of D2dChannel):
+ *  - IMMEDIATE: the raw radio. Each radio sends its queue in FIFO order, one message at a
+ *    time, as soon as it is not transmitting and, if half-duplex, not receiving. A
+ *    reception that starts while its receiver transmits is lost there ("half_duplex").
+ *  - SCHEDULED: an ideal MAC with spatial reuse. A message starts when its sender is idle
+ *    (no transmission of its own whose receivers' outcomes are still open and, if
+ *    half-duplex, no reception under way or announced) and none of its receivers that can
+ *    hear it (D2dChannel::GetNeighbours, RangeM) is half-duplex and sending. From its
+ *    start until its outcome at a receiver is known, the message occupies exactly the
+ *    sender and those receivers: transmissions whose radios are disjoint overlap in time
+ *    (spatial reuse); radios that cannot hear it are not involved. Receptions from several
+ *    senders still overlap at one radio (the channel's orthogonal sub-channels, OFDMA as in
+ *    seed 002, App. C). Waiting messages start greedily in the order they were sent (a
+ *    later message may go first when an earlier one's radios are busy), each time radios
+ *    are released; so no message is lost to half-duplex. A message waits on one radio
+ *    that blocks it and is examined again only when that radio is released: a release
+ *    costs O(messages waiting on it), not O(messages waiting).
+ */
+class D2dChannelAccess : public Object
+{
+  public:
+    /** The access policy. */
+    enum Policy
+    {
+        IMMEDIATE, //!< raw radios: FIFO, half-duplex losses
+        SCHEDULED  //!< ideal MAC with spatial reuse: no half-duplex losses
+    };
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    D2dChannelAccess();
+    ~D2dChannelAccess() override;
+
+    /**
+     * \param channel the channel whose radios this object schedules
+     * \param policy the policy
+     */
+    void Setup(D2dChannel* channel, Policy policy);
+    /** \return the policy */
+    Policy GetPolicy() const;
+
+    /**
+     * \brief A radio was handed a message: queue it (it may start at once).
+     * \param radio the sender
+     * \param job the message
+     */
+    void Enqueue(Ptr<D2dRadio> radio, const D2dRadio::TxJob& job);
+    /**
+     * \brief A radio stopped transmitting or receiving (IMMEDIATE: it may start its next
+     * message).
+     * \param radio the radio
+     */
+    void RadioFree(Ptr<D2dRadio> radio);
+    /**
+     * \param index a radio's index
+     * \return the messages it has queued, not on the air yet
+     */
+    std::size_t GetQueueLength(uint32_t index) const;
+    /**
+     * \brief Remove a radio's queued messages (its battery died, or the simulation ends).
+     * \param index the radio's index
+     * \return the messages, in the order they were sent
+     */
+    std::vector<D2dRadio::TxJob> TakeQueue(uint32_t index);
+
+    // Called by D2dChannel (SCHEDULED; no-ops otherwise).
+    /**
+     * \brief A transmission started: it occupies its sender and these receivers.
+     * \param sender the sender's index
+     * \param receivers the receivers that hear it
+     */
+    void Reserve(uint32_t sender, const std::vector<uint32_t>& receivers);
+    /** \param receiver a receiver whose outcome of a transmission is known */
+    void ReleaseReceiver(uint32_t receiver);
+    /** \param sender a sender every one of whose receivers' outcomes is known */
+    void ReleaseSender(uint32_t sender);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** A message waiting for its radios (SCHEDULED). */
+    struct Waiting
+    {
+        Ptr<D2dRadio> radio;
+        D2dRadio::TxJob job;
+    };
+
+    /** \brief IMMEDIATE: start the radio's next message if it may. \param radio the radio */
+    void TryStartHead(Ptr<D2dRadio> radio);
+    /**
+     * \brief SCHEDULED: the radio that keeps a message from starting now.
+     * \param radio the sender
+     * \param job the message
+     * \param heard out: its receivers that hear it (filled when it may start)
+     * \return the blocking radio's index, or -1 if it may start
+     */
+    int64_t Blocker(Ptr<D2dRadio> radio,
+                    const D2dRadio::TxJob& job,
+                    std::vector<uint32_t>& heard) const;
+    /** \brief SCHEDULED: examine the messages waiting on released radios, in send order. */
+    void Pump();
+    /** \brief Run Pump() in an event scheduled now (once). */
+    void SchedulePump();
+    /** \param index grow the per-radio state to hold this index */
+    void Grow(uint32_t index);
+
+    D2dChannel* m_channel{nullptr}; //!< the owner (not a Ptr: it owns this object)
+    Policy m_policy{IMMEDIATE};
+
+    // IMMEDIATE
+    std::vector<std::deque<D2dRadio::TxJob>> m_fifo; //!< per radio
+
+    // SCHEDULED
+    uint64_t m_nextSeq{0};
+    std::map<uint64_t, Waiting> m_waiting;          //!< by send order
+    std::vector<std::vector<uint64_t>> m_waitingOn; //!< per radio: messages it blocks
+    std::vector<uint32_t> m_nWaiting;               //!< per radio: its messages waiting
+    std::vector<std::vector<uint64_t>> m_mine;      //!< per radio: its waiting messages
+    std::vector<uint32_t> m_txOpen;                 //!< per radio: its open transmissions
+    std::vector<uint32_t> m_rxOpen;                 //!< per radio: open receptions
+    std::vector<uint32_t> m_released;               //!< radios released since the last pump
+    std::vector<uint64_t> m_new;                    //!< messages queued since the last pump
+    EventId m_pumpEvent;
+};
+
+} // namespace ns3
+
+#endif /* D2D_CHANNEL_ACCESS_H */
