@@ -19,6 +19,7 @@
 #include "ns3/wifi-phy.h"
 
 #include <algorithm>
+#include <string>
 
 namespace ns3
 {
@@ -440,31 +441,41 @@ D2dWifiTransport::DoSend(uint64_t msgId,
                          const std::vector<uint32_t>& receivers,
                          D2dDeliveryMode mode)
 {
-    NS_LOG_FUNCTION(this << msgId << dst << ToString(mode));
-    NS_ABORT_MSG_IF(dst == D2D_MULTICAST,
-                    "D2dWifiTransport: multicast is not supported yet (device " << GetIndex()
-                                                                                << ")");
+    NS_LOG_FUNCTION(this << msgId << dst << receivers.size() << ToString(mode));
     NS_ABORT_MSG_IF(!m_socket, "D2dWifiTransport: device " << GetIndex() << " not started");
-    NS_ABORT_MSG_IF(mode == D2dDeliveryMode::RELIABLE && dst == D2D_BROADCAST,
-                    "D2dWifiTransport: reliable broadcast is not supported (device "
-                        << GetIndex() << ", message " << msgId
-                        << "); send reliable unicasts or an unreliable broadcast");
     const uint32_t n = m_network->GetNTransports();
-    NS_ABORT_MSG_IF(dst != D2D_BROADCAST && dst >= n,
+    const bool multicast = dst == D2D_MULTICAST;
+    NS_ABORT_MSG_IF(dst != D2D_BROADCAST && !multicast && dst >= n,
                     "D2dWifiTransport: destination " << dst << " does not exist (" << n
                                                      << " devices)");
+    NS_ABORT_MSG_IF(multicast && receivers.size() < 2,
+                    "D2dWifiTransport: a multicast names at least two receivers (device "
+                        << GetIndex() << ", message " << msgId << ")");
+    NS_ABORT_MSG_IF(!multicast && !receivers.empty(),
+                    "D2dWifiTransport: a receiver list without D2D_MULTICAST (device "
+                        << GetIndex() << ", message " << msgId << ")");
+    for (uint32_t r : receivers)
+    {
+        NS_ABORT_MSG_IF(r >= n,
+                        "D2dWifiTransport: multicast receiver " << r << " does not exist (" << n
+                                                                << " devices)");
+    }
 
     auto state = Create<MessageState>();
     state->msgId = msgId;
     state->message = message;
     state->src = GetIndex();
     state->dst = dst;
+    // Broadcasts and multicasts go to the subnet broadcast address.
+    state->txDst = multicast ? D2D_BROADCAST : dst;
     state->mode = mode;
     state->sendTime = Simulator::Now();
     state->fragments = GetNFragments(message->GetSizeBytes());
     for (uint32_t r = 0; r < n; ++r)
     {
-        if (r == GetIndex() || (dst != D2D_BROADCAST && r != dst))
+        const bool named = multicast ? std::binary_search(receivers.begin(), receivers.end(), r)
+                                     : (dst == D2D_BROADCAST || r == dst);
+        if (r == GetIndex() || !named)
         {
             continue;
         }
@@ -537,8 +548,8 @@ D2dWifiTransport::Pump()
         {
             ++s->retransmissions;
         }
-        const Ipv4Address to = s->dst == D2D_BROADCAST ? m_network->GetBroadcastAddress()
-                                                       : m_network->GetAddress(s->dst);
+        const Ipv4Address to = s->txDst == D2D_BROADCAST ? m_network->GetBroadcastAddress()
+                                                         : m_network->GetAddress(s->txDst);
         const uint64_t uid = p->GetUid();
         if (last && m_macQueue)
         {
@@ -718,8 +729,19 @@ D2dWifiTransport::ReceiveAck(const D2dWifiFragmentHeader& h)
 {
     NS_LOG_FUNCTION(this << GetIndex() << h.msgId);
     Ptr<MessageState> s = m_network->FindMessage(h.msgId);
-    if (!s || s->src != GetIndex() || s->senderDone || h.src != s->dst)
+    if (!s || s->src != GetIndex() || s->senderDone)
     {
+        return;
+    }
+    auto it = s->rx.find(h.src); // for a unicast: h.src == s->dst
+    if (it == s->rx.end())
+    {
+        return;
+    }
+    it->second.acked = true;
+    if (s->IsMultiReceiver())
+    {
+        FinishIfNoneAwaited(s);
         return;
     }
     s->senderDone = true;
@@ -773,11 +795,24 @@ D2dWifiTransport::AckExpired(uint64_t msgId)
     {
         return;
     }
+    if (s->IsMultiReceiver() && FinishIfNoneAwaited(s))
+    {
+        return;
+    }
     if (s->attempt < m_maxRetransmissions)
     {
         ++s->attempt;
+        if (s->IsMultiReceiver())
+        {
+            // Two or more receivers left: a broadcast again; one: a unicast (MAC retries).
+            const std::vector<uint32_t> awaited = AwaitedReceivers(*s);
+            NS_ASSERT(!awaited.empty());
+            s->txDst = awaited.size() == 1 ? awaited[0] : D2D_BROADCAST;
+        }
         NS_LOG_LOGIC("device " << GetIndex() << ": no ACK for message " << msgId
-                               << ", retransmission " << s->attempt);
+                               << ", retransmission " << s->attempt << " to "
+                               << (s->txDst == D2D_BROADCAST ? std::string("broadcast")
+                                                             : std::to_string(s->txDst)));
         m_txQueue.push_back(TxItem{msgId, s->attempt, 0});
         SchedulePump();
         return;
@@ -792,6 +827,63 @@ D2dWifiTransport::AckExpired(uint64_t msgId)
     }
     NotifySendDone(s->msgId, s->dst, false);
     MaybeRelease(s);
+}
+
+std::vector<uint32_t>
+D2dWifiTransport::AwaitedReceivers(const MessageState& state) const
+{
+    std::vector<uint32_t> awaited;
+    for (const auto& [r, rx] : state.rx) // std::map: ascending
+    {
+        if (!rx.acked && !(rx.closed && !rx.delivered) && !m_network->GetTransport(r)->IsOff())
+        {
+            awaited.push_back(r);
+        }
+    }
+    return awaited;
+}
+
+bool
+D2dWifiTransport::FinishIfNoneAwaited(Ptr<MessageState> state)
+{
+    NS_ASSERT(state->src == GetIndex() && state->IsMultiReceiver() &&
+              state->mode == D2dDeliveryMode::RELIABLE);
+    if (state->senderDone)
+    {
+        return true;
+    }
+    if (!AwaitedReceivers(*state).empty())
+    {
+        return false;
+    }
+    state->senderDone = true;
+    state->senderTimer.Cancel();
+    bool success = true;
+    for (auto& [r, rx] : state->rx)
+    {
+        if (!rx.closed)
+        {
+            CloseReceiver(state, r, false, ""); // off: "receiver_off"
+        }
+        success = success && (rx.acked || rx.delivered);
+    }
+    NS_LOG_LOGIC("device " << GetIndex() << ": message " << state->msgId << " awaits no receiver, "
+                           << (success ? "success" : "failure"));
+    NotifySendDone(state->msgId, state->dst, success);
+    MaybeRelease(state);
+    return true;
+}
+
+void
+D2dWifiTransport::CheckAwaited(uint64_t msgId)
+{
+    NS_LOG_FUNCTION(this << GetIndex() << msgId);
+    Ptr<MessageState> s = m_network ? m_network->FindMessage(msgId) : nullptr;
+    if (!s || s->src != GetIndex() || IsOff())
+    {
+        return;
+    }
+    FinishIfNoneAwaited(s);
 }
 
 void
@@ -927,6 +1019,16 @@ D2dWifiTransport::DoTurnOff()
             if (it != s->rx.end() && !it->second.closed)
             {
                 CloseReceiver(s, me, false, "receiver_off");
+            }
+            // A reliable broadcast or multicast stops awaiting this receiver: its sender
+            // ends the send now if no other receiver is awaited (an event of its own, not
+            // a send-done from inside this device's TurnOff()).
+            if (it != s->rx.end() && s->mode == D2dDeliveryMode::RELIABLE && s->IsMultiReceiver() &&
+                !s->senderDone)
+            {
+                Simulator::ScheduleNow(&D2dWifiTransport::CheckAwaited,
+                                       m_network->GetTransport(s->src),
+                                       id);
             }
         }
         MaybeRelease(s);

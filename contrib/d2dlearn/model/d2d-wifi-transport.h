@@ -128,26 +128,40 @@ class D2dWifiNetwork : public Object
         bool closed{false};       //!< record written (delivered or failed)
         bool delivered{false};    //!< the receive callback was invoked
         int32_t ackedAttempt{-1}; //!< last attempt this receiver acknowledged (reliable)
+        bool acked{false};        //!< the sender got this receiver's ACK (reliable)
         EventId timer;            //!< reassembly timeout (unreliable)
     };
 
     /** \brief A message in flight and the state of each of its receivers. */
     struct MessageState : public SimpleRefCount<MessageState>
     {
-        uint64_t msgId{0};                                 //!< message id
-        Ptr<const D2dMessage> message;                     //!< the message
-        uint32_t src{0};                                   //!< sender index
-        uint32_t dst{0};                                   //!< receiver index or D2D_BROADCAST
+        uint64_t msgId{0};             //!< message id
+        Ptr<const D2dMessage> message; //!< the message
+        uint32_t src{0};               //!< sender index
+        uint32_t dst{0};               //!< receiver index, D2D_BROADCAST or D2D_MULTICAST
+        /** Where the current attempt goes: a device index, or D2D_BROADCAST for the subnet
+         * broadcast address (broadcasts, multicasts, and their retransmissions to two or
+         * more receivers). */
+        uint32_t txDst{0};
         D2dDeliveryMode mode{D2dDeliveryMode::UNRELIABLE}; //!< delivery mode
         Time sendTime;                                     //!< when Send() was called
         uint32_t fragments{0};                             //!< fragments of the message
-        uint32_t attempt{0};            //!< current attempt (0 = first transmission)
-        uint32_t retransmissions{0};    //!< fragments handed to the socket in attempts > 0
-        bool senderDone{false};         //!< the sender has nothing left to do
-        bool airDone{false};            //!< the MAC finished the last fragment (unreliable)
-        EventId senderTimer;            //!< ACK timeout (reliable) or final sweep
-        std::map<uint32_t, RxState> rx; //!< receivers by device index
-        uint32_t nOpen{0};              //!< receivers whose record is not written yet
+        uint32_t attempt{0};         //!< current attempt (0 = first transmission)
+        uint32_t retransmissions{0}; //!< fragments handed to the socket in attempts > 0
+        bool senderDone{false};      //!< the sender has nothing left to do
+        bool airDone{false};         //!< the MAC finished the last fragment (unreliable)
+        EventId senderTimer;         //!< ACK timeout (reliable) or final sweep
+        /** The receivers by device index: the destination of a unicast, every other device
+         * for D2D_BROADCAST, the named receivers of a multicast. A device receiving a
+         * packet of a message in which it has no entry ignores the packet. */
+        std::map<uint32_t, RxState> rx;
+        uint32_t nOpen{0}; //!< receivers whose record is not written yet
+
+        /** \return true for a send to several receivers (D2D_BROADCAST or D2D_MULTICAST) */
+        bool IsMultiReceiver() const
+        {
+            return dst == D2D_BROADCAST || dst == D2D_MULTICAST;
+        }
     };
 
     /**
@@ -186,8 +200,15 @@ class D2dWifiNetwork : public Object
  * ad hoc WifiNetDevice.
  *
  * Each node has an InternetStack and one UDP socket bound to attribute Port. Device index
- * i is the i-th IPv4 address of the D2dWifiNetwork; D2D_BROADCAST goes to the subnet
- * broadcast address, so every other device of the network is a receiver.
+ * i is the i-th IPv4 address of the D2dWifiNetwork. A unicast goes to its receiver's
+ * address. D2D_BROADCAST goes to the subnet broadcast address, and every other device of
+ * the network is a receiver. A multicast (D2D_MULTICAST, a named set of receivers) is one
+ * transmission to the subnet broadcast address too, but only the named receivers keep
+ * state and get a record; the other devices hear its packets and ignore them (a device
+ * checks whether it is a receiver in the message's shared state, so the header carries
+ * no receiver list). The transport does not know who can hear whom: a named receiver out
+ * of Wi-Fi range is a receiver like the others (no "out_of_range" rows at packet level);
+ * it ends with "loss" (unreliable) or "retry_limit" (reliable).
  *
  * A message of B bytes is cut into ceil(B / MtuBytes) fragments: packets of virtual zero
  * bytes of the fragment's size plus a D2dWifiFragmentHeader (and UDP/IP/802.11 headers on
@@ -195,33 +216,55 @@ class D2dWifiNetwork : public Object
  * in the Wi-Fi MAC queue and hands the next one to the socket when the MAC releases one.
  *
  * - Unreliable mode: every fragment is sent once (the 802.11 MAC still retries unicast
- *   frames; broadcast frames have no MAC retries). A receiver delivers when it has every
- *   fragment, or, with the fragments it has (at least one), ReassemblyTimeout after the
- *   last one arrived. A receiver that got nothing is recorded as "loss"
- *   ReassemblyTimeout after the MAC finished with the last fragment. SendDone(true) fires
- *   when the last fragment has been handed to the socket.
- * - Reliable mode (unicast only; a reliable broadcast aborts): the receiver delivers the
- *   complete message and answers with an ACK packet. If no ACK arrives within AckTimeout
- *   after the MAC finished with the last fragment, the whole message is retransmitted
- *   (end to end, at most MaxRetransmissions times; a receiver keeps the fragments of
- *   earlier attempts). SendDone(true) on the ACK; after the last retransmission without
- *   ACK, SendDone(false) and the record's reason is "retry_limit".
+ *   frames; broadcast frames, hence broadcasts and multicasts, have no MAC retries). A
+ *   receiver delivers when it has every fragment, or, with the fragments it has (at least
+ *   one), ReassemblyTimeout after the last one arrived. A receiver that got nothing is
+ *   recorded as "loss" ReassemblyTimeout after the MAC finished with the last fragment.
+ *   SendDone(true) fires when the last fragment has been handed to the socket.
+ * - Reliable mode, unicast: the receiver delivers the complete message and answers with
+ *   an ACK packet. If no ACK arrives within AckTimeout after the MAC finished with the
+ *   last fragment, the whole message is retransmitted (end to end, at most
+ *   MaxRetransmissions times; a receiver keeps the fragments of earlier attempts).
+ *   SendDone(true) on the ACK; after the last retransmission without ACK,
+ *   SendDone(false) and the record's reason is "retry_limit" ("receiver_off" if the
+ *   receiver is off; the sender keeps retransmitting to an off receiver until then).
+ * - Reliable mode, broadcast and multicast: the same scheme over several receivers.
+ *   Every receiver (every other device for D2D_BROADCAST, the named ones for a
+ *   multicast) that has the complete message delivers it once and unicasts an ACK to the
+ *   sender; it acknowledges again each later attempt it hears (its ACK may have been
+ *   lost). The sender notes which receivers acknowledged. A receiver is awaited while the
+ *   sender has no ACK from it, unless it is off or its record was written without
+ *   delivery (e.g. "receiver_off"). AckTimeout after the MAC finished with the last
+ *   fragment of an attempt, if receivers are still awaited, the whole message is
+ *   retransmitted: to the broadcast address if two or more are awaited, as a unicast to
+ *   the one awaited receiver otherwise; at most MaxRetransmissions times. When no
+ *   receiver is awaited any more (on an ACK, on the receiver's TurnOff() or at the ACK
+ *   timeout), the send ends at once, without waiting for the timeout: SendDone(true) if
+ *   every receiver acknowledged or delivered, else SendDone(false), and the receivers
+ *   that are off and still open get a "receiver_off" record. After the last attempt with
+ *   receivers still awaited, the receivers that never got every fragment are closed with
+ *   delivered false and reason "retry_limit" ("receiver_off" if off) and SendDone(false)
+ *   fires (also if every awaited receiver delivered but none of its ACKs came back, as
+ *   for a unicast). SendDone's dst is D2D_BROADCAST or D2D_MULTICAST.
  *
  * One D2dDeliveryRecord per (message, receiver) is reported on the sender's Delivery
  * trace. recvTime is the time the receive callback ran (for a partial message,
- * ReassemblyTimeout after its last fragment). retransmissions counts retransmitted
- * fragments (reliable mode); a reliable record is written when the receiver delivers, so
- * it does not count fragments the sender still sends before the ACK reaches it.
- * dropProbability is always 0: there is no eq. (18) drop model at packet level, losses
- * come from the Wi-Fi PHY and MAC. A fragment that arrives after its receiver's record was
- * written (gap longer than ReassemblyTimeout under heavy contention) is ignored. No
- * energy is charged by this backend.
+ * ReassemblyTimeout after its last fragment). retransmissions counts the fragments handed
+ * to the socket in attempts after the first (reliable mode; for a broadcast or multicast
+ * the fragments of every retransmission of the message, whatever receivers it was for);
+ * a reliable record is written when the receiver delivers, so it does not count fragments
+ * the sender still sends before the ACK reaches it. dropProbability is always 0: there is
+ * no eq. (18) drop model at packet level, losses come from the Wi-Fi PHY and MAC. A
+ * fragment that arrives after its receiver's record was written (gap longer than
+ * ReassemblyTimeout under heavy contention) is ignored. No energy is charged by this
+ * backend.
  *
  * TurnOff() closes the socket, puts the Wi-Fi PHY to sleep and drops the queued
  * fragments. Open records of messages this device sends are closed with reason
  * "sender_off" (a receiver that already has some fragments of an unreliable message still
  * delivers them at its reassembly timeout); open records of messages it receives are
- * closed with reason "receiver_off".
+ * closed with reason "receiver_off" (and a reliable broadcast or multicast stops awaiting
+ * it, see above).
  *
  * ReportUnfinished() (once the simulation has stopped) closes, with delivered false and
  * reason "unfinished", every open record of the messages this device sent, in increasing
@@ -335,6 +378,26 @@ class D2dWifiTransport : public D2dTransport
     void FinishUnreliable(uint64_t msgId);
     /** \param msgId reliable message whose ACK timeout expired */
     void AckExpired(uint64_t msgId);
+    /**
+     * \brief The receivers of a reliable broadcast or multicast the sender still waits
+     * for: no ACK from them yet, not off, and not closed without delivery.
+     * \param state the message
+     * \return their device indices, ascending
+     */
+    std::vector<uint32_t> AwaitedReceivers(const MessageState& state) const;
+    /**
+     * \brief Sender side of a reliable broadcast or multicast: if no receiver is awaited
+     * any more, end the send (close the open receivers, SendDone, release).
+     * \param state the message (sent by this device)
+     * \return true if the send ended (now or before)
+     */
+    bool FinishIfNoneAwaited(Ptr<MessageState> state);
+    /**
+     * \brief FinishIfNoneAwaited on a message this device sends, by id (scheduled when a
+     * receiver of it turns off).
+     * \param msgId message id
+     */
+    void CheckAwaited(uint64_t msgId);
     /**
      * \brief Write the record of one (message, receiver) pair and, if delivered, hand the
      * reception to the receiver.

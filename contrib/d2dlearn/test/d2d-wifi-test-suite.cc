@@ -93,6 +93,7 @@ class D2dWifiTestBase : public TestCase
         m_receptions.clear();
         m_records.clear();
         m_sendDone.clear();
+        m_sendDoneTimes.clear();
         m_ids.clear();
     }
 
@@ -129,6 +130,45 @@ class D2dWifiTestBase : public TestCase
                             src,
                             message,
                             dst,
+                            mode);
+    }
+
+    /**
+     * \brief Send to a named set of receivers at the current simulation time.
+     * \param src sender index
+     * \param message the message
+     * \param receivers the named receivers
+     * \param mode delivery mode
+     */
+    void DoMulticastNow(uint32_t src,
+                        Ptr<const D2dMessage> message,
+                        std::vector<uint32_t> receivers,
+                        D2dDeliveryMode mode)
+    {
+        const uint64_t id = m_transports[src]->Send(message, receivers, mode);
+        m_ids.push_back(id);
+    }
+
+    /**
+     * \brief Schedule a send to a named set of receivers.
+     * \param at when (s)
+     * \param src sender index
+     * \param message the message
+     * \param receivers the named receivers
+     * \param mode delivery mode
+     */
+    void ScheduleMulticast(double at,
+                           uint32_t src,
+                           Ptr<const D2dMessage> message,
+                           const std::vector<uint32_t>& receivers,
+                           D2dDeliveryMode mode)
+    {
+        Simulator::Schedule(Seconds(at),
+                            &D2dWifiTestBase::DoMulticastNow,
+                            this,
+                            src,
+                            message,
+                            receivers,
                             mode);
     }
 
@@ -178,6 +218,7 @@ class D2dWifiTestBase : public TestCase
     void OnSendDone(uint64_t id, uint32_t dst, bool ok)
     {
         m_sendDone.emplace_back(id, dst, ok);
+        m_sendDoneTimes.push_back(Simulator::Now());
     }
 
     /** \param r a delivery record */
@@ -192,6 +233,7 @@ class D2dWifiTestBase : public TestCase
     std::vector<D2dReception> m_receptions;                       //!< receptions
     std::vector<D2dDeliveryRecord> m_records;                     //!< delivery records
     std::vector<std::tuple<uint64_t, uint32_t, bool>> m_sendDone; //!< send-done calls
+    std::vector<Time> m_sendDoneTimes;                            //!< when each send-done ran
     std::vector<uint64_t> m_ids;                                  //!< ids returned by Send
 };
 
@@ -788,6 +830,361 @@ class D2dSameMessagesBothBackendsTestCase : public TestCase
 
 /**
  * \ingroup d2dlearn-tests
+ * \brief Reliable broadcast among four close devices: each receiver gets the message once,
+ * complete, and acknowledges it; the sender ends with SendDone(true) on the last ACK,
+ * without a retransmission.
+ */
+class D2dWifiReliableBroadcastTestCase : public D2dWifiTestBase
+{
+  public:
+    D2dWifiReliableBroadcastTestCase()
+        : D2dWifiTestBase("reliable broadcast: every receiver acknowledges, one send-done")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Build({Vector(0, 0, 0), Vector(5, 0, 0), Vector(0, 5, 0), Vector(5, 5, 0)});
+        auto msg = Create<D2dMessage>("model_update", 20000);
+        ScheduleSend(0.1, 0, msg, D2D_BROADCAST, D2dDeliveryMode::RELIABLE);
+        Simulator::Stop(Seconds(10));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(m_ids.size(), 1, "one send");
+        const uint64_t id = m_ids[0];
+        NS_TEST_ASSERT_MSG_EQ(m_receptions.size(), 3, "three receptions");
+        std::map<uint32_t, int> byDst;
+        std::map<uint32_t, Time> recvTime;
+        for (const auto& r : m_receptions)
+        {
+            ++byDst[r.dst];
+            recvTime[r.dst] = r.recvTime;
+            NS_TEST_EXPECT_MSG_EQ(r.msgId, id, "msg id");
+            NS_TEST_EXPECT_MSG_EQ(r.src, 0, "src");
+            NS_TEST_EXPECT_MSG_EQ(r.message, msg, "same message object");
+            NS_TEST_EXPECT_MSG_EQ(r.fragments, 15, "ceil(20000/1400) fragments");
+            NS_TEST_EXPECT_MSG_EQ(r.IsComplete(), true, "complete");
+            NS_TEST_EXPECT_MSG_EQ((r.mode == D2dDeliveryMode::RELIABLE), true, "mode");
+        }
+        for (uint32_t d = 1; d <= 3; ++d)
+        {
+            NS_TEST_EXPECT_MSG_EQ(byDst[d], 1, "device " << d << " receives exactly once");
+        }
+
+        NS_TEST_ASSERT_MSG_EQ(m_records.size(), 3, "one record per receiver");
+        CheckOneRecordPerPair();
+        Time lastDelivery;
+        for (const auto& rec : m_records)
+        {
+            NS_TEST_EXPECT_MSG_EQ(rec.msgId, id, "record id");
+            NS_TEST_EXPECT_MSG_EQ((rec.dst >= 1 && rec.dst <= 3), true, "dst is a receiver");
+            NS_TEST_EXPECT_MSG_EQ(rec.delivered, true, "delivered");
+            NS_TEST_EXPECT_MSG_EQ(rec.IsComplete(), true, "complete");
+            NS_TEST_EXPECT_MSG_EQ(rec.fragmentsLost, 0, "nothing lost");
+            NS_TEST_EXPECT_MSG_EQ(rec.retransmissions, 0, "no retransmission");
+            NS_TEST_EXPECT_MSG_EQ(rec.reason, "", "reason");
+            NS_TEST_EXPECT_MSG_EQ(rec.recvTime, recvTime[rec.dst], "record recv time");
+            lastDelivery = std::max(lastDelivery, rec.recvTime);
+        }
+
+        NS_TEST_ASSERT_MSG_EQ(m_sendDone.size(), 1, "one send-done");
+        NS_TEST_EXPECT_MSG_EQ(std::get<0>(m_sendDone[0]), id, "send-done id");
+        NS_TEST_EXPECT_MSG_EQ(std::get<1>(m_sendDone[0]), D2D_BROADCAST, "broadcast dst");
+        NS_TEST_EXPECT_MSG_EQ(std::get<2>(m_sendDone[0]), true, "every receiver acknowledged");
+        // On the last ACK, after the last delivery and before any ACK timeout (1 s).
+        NS_TEST_EXPECT_MSG_GT(m_sendDoneTimes[0], lastDelivery, "after the deliveries");
+        NS_TEST_EXPECT_MSG_LT(m_sendDoneTimes[0], Seconds(1.1), "no ACK timeout");
+        // One attempt of 15 fragments; one ACK from each receiver.
+        NS_TEST_EXPECT_MSG_EQ(m_transports[0]->GetNPacketsSent(), 15, "packets sent");
+        NS_TEST_EXPECT_MSG_EQ(m_transports[0]->GetNPacketsReceived(), 3, "three ACKs");
+        for (uint32_t d = 1; d <= 3; ++d)
+        {
+            NS_TEST_EXPECT_MSG_EQ(m_transports[d]->GetNPacketsReceived(), 15, "fragments");
+            NS_TEST_EXPECT_MSG_EQ(m_transports[d]->GetNPacketsSent(), 1, "one ACK");
+        }
+        CheckReleased();
+        Finish();
+    }
+};
+
+/**
+ * \ingroup d2dlearn-tests
+ * \brief Unreliable and reliable multicasts to two of five devices: one transmission each,
+ * heard by every device, but only the named receivers receive and get a record.
+ */
+class D2dWifiMulticastTestCase : public D2dWifiTestBase
+{
+  public:
+    D2dWifiMulticastTestCase()
+        : D2dWifiTestBase("multicast to 2 of 5 devices, unreliable and reliable")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Build(
+            {Vector(0, 0, 0), Vector(5, 0, 0), Vector(0, 5, 0), Vector(5, 5, 0), Vector(-5, 0, 0)});
+        auto unrel = Create<D2dMessage>("prediction", 5000);  // 4 fragments
+        auto rel = Create<D2dMessage>("model_update", 20000); // 15 fragments
+        // Any order: the transport sorts the set.
+        ScheduleMulticast(0.1, 0, unrel, {3, 1}, D2dDeliveryMode::UNRELIABLE);
+        ScheduleMulticast(1.0, 0, rel, {1, 3}, D2dDeliveryMode::RELIABLE);
+        Simulator::Stop(Seconds(10));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(m_ids.size(), 2, "two sends");
+        NS_TEST_ASSERT_MSG_GT(m_ids[0], 0, "valid id");
+        NS_TEST_ASSERT_MSG_GT(m_ids[1], 0, "valid id");
+
+        NS_TEST_ASSERT_MSG_EQ(m_records.size(), 4, "two records per multicast");
+        CheckOneRecordPerPair();
+        std::map<uint64_t, int> rowsPerMessage;
+        for (const auto& rec : m_records)
+        {
+            ++rowsPerMessage[rec.msgId];
+            NS_TEST_EXPECT_MSG_EQ((rec.dst == 1 || rec.dst == 3), true, "a named receiver");
+            NS_TEST_EXPECT_MSG_EQ(rec.delivered, true, "delivered");
+            NS_TEST_EXPECT_MSG_EQ(rec.IsComplete(), true, "complete");
+            NS_TEST_EXPECT_MSG_EQ(rec.retransmissions, 0, "no retransmission");
+            NS_TEST_EXPECT_MSG_EQ(rec.fragments, (rec.msgId == m_ids[0] ? 4 : 15), "fragments");
+            NS_TEST_EXPECT_MSG_EQ((rec.mode == (rec.msgId == m_ids[0] ? D2dDeliveryMode::UNRELIABLE
+                                                                      : D2dDeliveryMode::RELIABLE)),
+                                  true,
+                                  "mode");
+        }
+        NS_TEST_EXPECT_MSG_EQ(rowsPerMessage[m_ids[0]], 2, "unreliable multicast: 2 rows");
+        NS_TEST_EXPECT_MSG_EQ(rowsPerMessage[m_ids[1]], 2, "reliable multicast: 2 rows");
+
+        NS_TEST_ASSERT_MSG_EQ(m_receptions.size(), 4, "two receptions per multicast");
+        std::map<std::pair<uint64_t, uint32_t>, int> receptions;
+        for (const auto& r : m_receptions)
+        {
+            ++receptions[{r.msgId, r.dst}];
+            NS_TEST_EXPECT_MSG_EQ((r.dst == 1 || r.dst == 3), true, "only named receivers");
+            NS_TEST_EXPECT_MSG_EQ(r.IsComplete(), true, "complete");
+            NS_TEST_EXPECT_MSG_EQ(r.message, (r.msgId == m_ids[0] ? unrel : rel), "message");
+        }
+        for (uint64_t id : m_ids)
+        {
+            NS_TEST_EXPECT_MSG_EQ(receptions[std::make_pair(id, 1u)], 1, "device 1 once");
+            NS_TEST_EXPECT_MSG_EQ(receptions[std::make_pair(id, 3u)], 1, "device 3 once");
+        }
+
+        NS_TEST_ASSERT_MSG_EQ(m_sendDone.size(), 2, "two send-done");
+        for (std::size_t k = 0; k < 2; ++k)
+        {
+            NS_TEST_EXPECT_MSG_EQ(std::get<0>(m_sendDone[k]), m_ids[k], "send-done id");
+            NS_TEST_EXPECT_MSG_EQ(std::get<1>(m_sendDone[k]), D2D_MULTICAST, "multicast dst");
+            NS_TEST_EXPECT_MSG_EQ(std::get<2>(m_sendDone[k]), true, "success");
+        }
+        NS_TEST_EXPECT_MSG_LT(m_sendDoneTimes[1], Seconds(2.0), "reliable: no ACK timeout");
+
+        // One transmission each (4 + 15 fragments to the broadcast address), heard by
+        // every device; the named receivers acknowledge the reliable one.
+        NS_TEST_EXPECT_MSG_EQ(m_transports[0]->GetNPacketsSent(), 19, "packets sent");
+        NS_TEST_EXPECT_MSG_EQ(m_transports[0]->GetNPacketsReceived(), 2, "two ACKs");
+        for (uint32_t d = 1; d <= 4; ++d)
+        {
+            const bool named = d == 1 || d == 3;
+            NS_TEST_EXPECT_MSG_EQ(m_transports[d]->GetNPacketsReceived(),
+                                  19,
+                                  "device " << d << " hears every fragment");
+            NS_TEST_EXPECT_MSG_EQ(m_transports[d]->GetNPacketsSent(),
+                                  (named ? 1 : 0),
+                                  "device " << d << ": ACKs from named receivers only");
+        }
+        CheckReleased();
+        Finish();
+    }
+};
+
+/**
+ * \ingroup d2dlearn-tests
+ * \brief Reliable multicast with one named receiver out of range (1 km): the near one
+ * delivers and acknowledges the first attempt; the three retransmissions are unicasts to
+ * the far one, which ends with "retry_limit", and the send fails.
+ */
+class D2dWifiReliableMulticastRangeTestCase : public D2dWifiTestBase
+{
+  public:
+    D2dWifiReliableMulticastRangeTestCase()
+        : D2dWifiTestBase("reliable multicast: retry limit for a receiver out of range")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Device 1 is near, device 2 is 1 km away, device 3 is near but not named.
+        Build({Vector(0, 0, 0), Vector(5, 0, 0), Vector(1000, 0, 0), Vector(0, 5, 0)});
+        UintegerValue maxRetx;
+        m_transports[0]->GetAttribute("MaxRetransmissions", maxRetx);
+        NS_TEST_ASSERT_MSG_EQ(maxRetx.Get(), 3, "default MaxRetransmissions");
+        auto msg = Create<D2dMessage>("vote", 4000); // 3 fragments
+        ScheduleMulticast(0.1, 0, msg, {1, 2}, D2dDeliveryMode::RELIABLE);
+        Simulator::Stop(Seconds(20));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(m_ids.size(), 1, "one send");
+        const uint64_t id = m_ids[0];
+        const uint32_t fragments = 3;
+        NS_TEST_ASSERT_MSG_EQ(m_records.size(), 2, "one record per named receiver");
+        CheckOneRecordPerPair();
+        Time farFailure;
+        for (const auto& rec : m_records)
+        {
+            NS_TEST_EXPECT_MSG_EQ(rec.msgId, id, "record id");
+            NS_TEST_EXPECT_MSG_EQ(rec.fragments, fragments, "fragments");
+            if (rec.dst == 1)
+            {
+                NS_TEST_EXPECT_MSG_EQ(rec.delivered, true, "near receiver delivers");
+                NS_TEST_EXPECT_MSG_EQ(rec.IsComplete(), true, "near receiver complete");
+                NS_TEST_EXPECT_MSG_EQ(rec.retransmissions, 0, "delivered on the first attempt");
+                NS_TEST_EXPECT_MSG_EQ(rec.reason, "", "near reason");
+                NS_TEST_EXPECT_MSG_LT(rec.recvTime, Seconds(0.2), "near: first attempt");
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_EQ(rec.dst, 2, "far receiver");
+                NS_TEST_EXPECT_MSG_EQ(rec.delivered, false, "far receiver gets nothing");
+                NS_TEST_EXPECT_MSG_EQ(rec.IsComplete(), false, "far not complete");
+                NS_TEST_EXPECT_MSG_EQ(rec.reason, "retry_limit", "far reason");
+                NS_TEST_EXPECT_MSG_EQ(rec.fragmentsLost, fragments, "far all lost");
+                NS_TEST_EXPECT_MSG_EQ(rec.retransmissions,
+                                      maxRetx.Get() * fragments,
+                                      "MaxRetransmissions whole-message retransmissions");
+                // Four attempts, each followed by a 1 s ACK timeout.
+                NS_TEST_EXPECT_MSG_GT(rec.recvTime, Seconds(4.1), "failure after 4 timeouts");
+                farFailure = rec.recvTime;
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(m_receptions.size(), 1, "only the near receiver receives");
+        NS_TEST_EXPECT_MSG_EQ(m_receptions[0].dst, 1, "device 1");
+        NS_TEST_EXPECT_MSG_EQ(m_receptions[0].IsComplete(), true, "complete");
+
+        NS_TEST_ASSERT_MSG_EQ(m_sendDone.size(), 1, "one send-done");
+        NS_TEST_EXPECT_MSG_EQ(std::get<0>(m_sendDone[0]), id, "send-done id");
+        NS_TEST_EXPECT_MSG_EQ(std::get<1>(m_sendDone[0]), D2D_MULTICAST, "multicast dst");
+        NS_TEST_EXPECT_MSG_EQ(std::get<2>(m_sendDone[0]), false, "the send fails");
+        NS_TEST_EXPECT_MSG_EQ(m_sendDoneTimes[0], farFailure, "send-done at the retry limit");
+
+        // 4 attempts of 3 fragments; the first to the broadcast address (heard by devices
+        // 1 and 3), the three retransmissions unicast to device 2 only.
+        NS_TEST_EXPECT_MSG_EQ(m_transports[0]->GetNPacketsSent(), 4 * fragments, "sent");
+        NS_TEST_EXPECT_MSG_EQ(m_transports[0]->GetNPacketsReceived(), 1, "one ACK");
+        NS_TEST_EXPECT_MSG_EQ(m_transports[1]->GetNPacketsReceived(), fragments, "first only");
+        NS_TEST_EXPECT_MSG_EQ(m_transports[1]->GetNPacketsSent(), 1, "near receiver's ACK");
+        NS_TEST_EXPECT_MSG_EQ(m_transports[2]->GetNPacketsReceived(), 0, "out of range");
+        NS_TEST_EXPECT_MSG_EQ(m_transports[3]->GetNPacketsReceived(), fragments, "first only");
+        NS_TEST_EXPECT_MSG_EQ(m_transports[3]->GetNPacketsSent(), 0, "not named: no ACK");
+        CheckReleased();
+        Finish();
+    }
+};
+
+/**
+ * \ingroup d2dlearn-tests
+ * \brief A receiver switched off during a reliable broadcast, or already off for a
+ * reliable multicast, does not hold its sender: its record says "receiver_off", the
+ * others complete, and the send ends (failed) on the last ACK, without a retransmission.
+ */
+class D2dWifiReliableBroadcastTurnOffTestCase : public D2dWifiTestBase
+{
+  public:
+    D2dWifiReliableBroadcastTurnOffTestCase()
+        : D2dWifiTestBase("reliable broadcast and multicast: a receiver off does not stall it")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Build({Vector(0, 0, 0), Vector(5, 0, 0), Vector(0, 5, 0), Vector(5, 5, 0)});
+        // 100 fragments, about 0.2 s on the air at 6 Mbit/s: device 3 turns off during it.
+        auto bcast = Create<D2dMessage>("model_update", 140000);
+        ScheduleSend(0.1, 0, bcast, D2D_BROADCAST, D2dDeliveryMode::RELIABLE);
+        Simulator::Schedule(Seconds(0.15), &D2dWifiTransport::TurnOff, m_transports[3]);
+        // Device 3 is already off for this one.
+        auto mcast = Create<D2dMessage>("vote", 4000); // 3 fragments
+        ScheduleMulticast(2.0, 0, mcast, {2, 3}, D2dDeliveryMode::RELIABLE);
+        Simulator::Stop(Seconds(20));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(m_ids.size(), 2, "two sends");
+        const uint64_t bcastId = m_ids[0];
+        const uint64_t mcastId = m_ids[1];
+        NS_TEST_ASSERT_MSG_EQ(m_records.size(), 5, "3 broadcast + 2 multicast records");
+        CheckOneRecordPerPair();
+        Time bcastLastDelivery;
+        Time mcastLastDelivery;
+        for (const auto& rec : m_records)
+        {
+            NS_TEST_EXPECT_MSG_EQ(rec.retransmissions, 0, "no retransmission");
+            if (rec.dst == 3)
+            {
+                NS_TEST_EXPECT_MSG_EQ(rec.delivered, false, "off receiver gets nothing");
+                NS_TEST_EXPECT_MSG_EQ(rec.IsComplete(), false, "not complete");
+                NS_TEST_EXPECT_MSG_EQ(rec.reason, "receiver_off", "reason");
+                if (rec.msgId == bcastId)
+                {
+                    NS_TEST_EXPECT_MSG_EQ(rec.recvTime, Seconds(0.15), "closed at TurnOff");
+                    NS_TEST_EXPECT_MSG_GT(rec.fragmentsLost, 0, "some fragments missing");
+                    NS_TEST_EXPECT_MSG_LT(rec.fragmentsLost, 100, "some arrived before");
+                }
+                else
+                {
+                    NS_TEST_EXPECT_MSG_EQ(rec.msgId, mcastId, "multicast");
+                    NS_TEST_EXPECT_MSG_EQ(rec.fragmentsLost, 3, "off before the send");
+                }
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_EQ(rec.delivered, true, "on receiver delivers");
+                NS_TEST_EXPECT_MSG_EQ(rec.IsComplete(), true, "complete");
+                NS_TEST_EXPECT_MSG_EQ(rec.reason, "", "reason");
+                Time& last = rec.msgId == bcastId ? bcastLastDelivery : mcastLastDelivery;
+                last = std::max(last, rec.recvTime);
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(m_receptions.size(), 3, "devices 1 and 2, then 2");
+        for (const auto& r : m_receptions)
+        {
+            NS_TEST_EXPECT_MSG_NE(r.dst, 3, "the off device receives nothing");
+            NS_TEST_EXPECT_MSG_EQ(r.IsComplete(), true, "complete");
+        }
+
+        NS_TEST_ASSERT_MSG_EQ(m_sendDone.size(), 2, "two send-done");
+        NS_TEST_EXPECT_MSG_EQ(std::get<0>(m_sendDone[0]), bcastId, "broadcast first");
+        NS_TEST_EXPECT_MSG_EQ(std::get<1>(m_sendDone[0]), D2D_BROADCAST, "broadcast dst");
+        NS_TEST_EXPECT_MSG_EQ(std::get<2>(m_sendDone[0]), false, "not every receiver got it");
+        NS_TEST_EXPECT_MSG_EQ(std::get<0>(m_sendDone[1]), mcastId, "multicast second");
+        NS_TEST_EXPECT_MSG_EQ(std::get<1>(m_sendDone[1]), D2D_MULTICAST, "multicast dst");
+        NS_TEST_EXPECT_MSG_EQ(std::get<2>(m_sendDone[1]), false, "not every receiver got it");
+        // Each ends on the last ACK of a receiver that is on, not at an ACK timeout (1 s).
+        NS_TEST_EXPECT_MSG_GT(m_sendDoneTimes[0], bcastLastDelivery, "after the deliveries");
+        NS_TEST_EXPECT_MSG_LT(m_sendDoneTimes[0], Seconds(1.1), "broadcast: no ACK timeout");
+        NS_TEST_EXPECT_MSG_GT(m_sendDoneTimes[1], mcastLastDelivery, "after the delivery");
+        NS_TEST_EXPECT_MSG_LT(m_sendDoneTimes[1], Seconds(3.0), "multicast: no ACK timeout");
+        // Device 3's multicast record is written when device 2's ACK ends the send.
+        for (const auto& rec : m_records)
+        {
+            if (rec.dst == 3 && rec.msgId == mcastId)
+            {
+                NS_TEST_EXPECT_MSG_EQ(rec.recvTime, m_sendDoneTimes[1], "closed at the end");
+            }
+        }
+        // 100 + 3 fragments, no retransmission; ACKs from devices 1 and 2, then 2.
+        NS_TEST_EXPECT_MSG_EQ(m_transports[0]->GetNPacketsSent(), 103, "packets sent");
+        NS_TEST_EXPECT_MSG_EQ(m_transports[0]->GetNPacketsReceived(), 3, "three ACKs");
+        CheckReleased();
+        Finish();
+    }
+};
+
+/**
+ * \ingroup d2dlearn-tests
  * \brief The d2d-wifi test suite: the messaging API over 802.11 ad hoc packets.
  */
 class D2dWifiTestSuite : public TestSuite
@@ -804,6 +1201,10 @@ class D2dWifiTestSuite : public TestSuite
         AddTestCase(new D2dWifiPartialTestCase, TestCase::QUICK);
         AddTestCase(new D2dWifiReportUnfinishedTestCase, TestCase::QUICK);
         AddTestCase(new D2dSameMessagesBothBackendsTestCase, TestCase::QUICK);
+        AddTestCase(new D2dWifiReliableBroadcastTestCase, TestCase::QUICK);
+        AddTestCase(new D2dWifiMulticastTestCase, TestCase::QUICK);
+        AddTestCase(new D2dWifiReliableMulticastRangeTestCase, TestCase::QUICK);
+        AddTestCase(new D2dWifiReliableBroadcastTurnOffTestCase, TestCase::QUICK);
     }
 };
 
