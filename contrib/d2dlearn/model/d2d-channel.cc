@@ -288,6 +288,12 @@ D2dChannel::GetRadio(uint32_t index) const
     return index < m_radios.size() ? m_radios[index] : nullptr;
 }
 
+std::vector<Ptr<D2dTransport>>
+D2dChannel::GetTransports() const
+{
+    return std::vector<Ptr<D2dTransport>>(m_radios.begin(), m_radios.end());
+}
+
 void
 D2dChannel::SetMessageRegistry(Ptr<D2dMessageRegistry> registry)
 {

@@ -98,6 +98,10 @@ class D2dChannel : public Object
      * \return the radio with that index, or null
      */
     Ptr<D2dRadio> GetRadio(uint32_t index) const;
+    /**
+     * \return every radio as the D2dTransport protocols are set up with, radio i at index i
+     */
+    std::vector<Ptr<D2dTransport>> GetTransports() const;
 
     /** \param registry the network's message registry (shared by its channels) */
     void SetMessageRegistry(Ptr<D2dMessageRegistry> registry);
