@@ -284,7 +284,7 @@ main(int argc, char* argv[])
                                                         "GlobalLearningRate",
                                                         DoubleValue(globalLearningRate));
         fl->SetLearners(learners);
-        fl->SetD2sChannel(network.d2s, network.mode);
+        fl->SetD2sTransports(network.d2s->GetTransports(), network.mode);
         stream += fl->AssignStreams(stream);
         const auto participants =
             static_cast<uint32_t>(std::max(1.0, std::round(activationPercent / 100.0 * nDevices)));
@@ -342,7 +342,7 @@ main(int argc, char* argv[])
     {
         auto fl = CreateObject<D2dBrainTorrent>();
         fl->SetLearners(learners);
-        fl->SetChannel(network.channel, network.mode);
+        fl->SetTransports(network.channel->GetTransports(), network.mode);
         stream += fl->AssignStreams(stream);
         protocol = fl;
     }
@@ -353,7 +353,7 @@ main(int argc, char* argv[])
                                                                  "Replicas",
                                                                  UintegerValue(replicas));
         fl->SetLearners(learners);
-        fl->SetChannel(network.channel, network.mode);
+        fl->SetTransports(network.channel->GetTransports(), network.mode);
         stream += fl->AssignStreams(stream);
         protocol = fl;
     }

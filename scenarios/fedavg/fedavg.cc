@@ -5,7 +5,8 @@
  * mixture), learn together with one of:
  *   fedavg, fedprox, fedsgd    a server over the device-to-server link (seed 001 Background;
  *                              seed 002 VI-D)
- *   decentralized              devices average models with random D2D neighbours (002 VI-E)
+ *   decentralized              devices average models with random D2D neighbours (002 VI-E),
+ *                              or with those in range (--graph=range --rangeM=40)
  *   semi-decentralized         groups average over D2D, a server aggregates one device per
  *                              group over D2S and broadcasts (seed 002 VI-E)
  *   local                      no collaboration (the floor)
@@ -63,12 +64,13 @@ main(int argc, char* argv[])
     Time roundDeadline = Seconds(60); // round (phase) deadline; 0 = wait for everything
     uint32_t stragglers = 0;          // devices slowed down by stragglerSlowdown
     double stragglerSlowdown = 10.0;  // compute slow-down factor of a straggler
-    uint32_t neighbours = 7;          // decentralized: in-neighbours per round
-    uint32_t groupSize = 5;           // semi-decentralized: devices per group
-    uint32_t stepsPerExchange = 2;    // semi-decentralized: local steps between exchanges
-    uint32_t exchangesPerRound = 4;   // semi-decentralized: group exchanges per global round
-    bool evaluateDevices = true;      // decentralized/local: each device's accuracy per round
-    Time maxSimTime = Seconds(1e7);   // safety stop of the simulation
+    std::string graph = "random";     // decentralized: random (any device) or range
+    uint32_t neighbours = 0;       // decentralized: in-neighbours per round (0: 7, or all in range)
+    uint32_t groupSize = 5;        // semi-decentralized: devices per group
+    uint32_t stepsPerExchange = 2; // semi-decentralized: local steps between exchanges
+    uint32_t exchangesPerRound = 4; // semi-decentralized: group exchanges per global round
+    bool evaluateDevices = true;    // decentralized/local: each device's accuracy per round
+    Time maxSimTime = Seconds(1e7); // safety stop of the simulation
 
     // Model, optimizer, data set and partition, rounds, local work, compression, threads:
     // the flags every learning scenario shares, on their defaults.
@@ -77,6 +79,7 @@ main(int argc, char* argv[])
     net.reliable = true;      // models are useless with a missing fragment: retransmit
     net.areaSideM = 50.0;     // a room-sized cluster of devices, m
     net.d2sTxPowerDbm = 30.0; // the device-to-server uplink/downlink, dBm
+    net.access = "scheduled"; // an ideal MAC: the protocols do not schedule radios themselves
 
     D2dScenarioSupport support("fedavg");
     std::vector<D2dScenarioSupport::Param> params{
@@ -88,6 +91,7 @@ main(int argc, char* argv[])
         {"roundDeadline", 't', {"ns3::D2dFlProtocol::RoundDeadline"}},
         {"stragglers", 'u'},
         {"stragglerSlowdown", 'd'},
+        {"graph", 's'},
         {"neighbours", 'u', {"ns3::D2dDecentralizedFl::Neighbours"}},
         {"groupSize", 'u', {"ns3::D2dSemiDecentralizedFl::GroupSize"}},
         {"stepsPerExchange", 'u', {"ns3::D2dSemiDecentralizedFl::StepsPerExchange"}},
@@ -118,7 +122,14 @@ main(int argc, char* argv[])
     cmd.AddValue("roundDeadline", "Round (phase) deadline (0: none)", roundDeadline);
     cmd.AddValue("stragglers", "Devices slowed down by stragglerSlowdown", stragglers);
     cmd.AddValue("stragglerSlowdown", "Compute slow-down of a straggler", stragglerSlowdown);
-    cmd.AddValue("neighbours", "decentralized: neighbours per round", neighbours);
+    cmd.AddValue("graph",
+                 "decentralized: who may be an in-neighbour: random (any device) or range (the "
+                 "devices it hears: --rangeM)",
+                 graph);
+    cmd.AddValue("neighbours",
+                 "decentralized: in-neighbours drawn per round (0: 7 with --graph=random, every "
+                 "neighbour with --graph=range)",
+                 neighbours);
     cmd.AddValue("groupSize", "semi-decentralized: devices per group", groupSize);
     cmd.AddValue("stepsPerExchange",
                  "semi-decentralized: local steps between group exchanges",
@@ -156,7 +167,21 @@ main(int argc, char* argv[])
                      "s is negative (accepted: 0 = none, or a positive time)");
     }
     support.CheckRange("stragglerSlowdown", stragglerSlowdown, 1, 1e9);
-    support.CheckRange("neighbours", neighbours, 1, 1e5);
+    support.CheckChoice("graph", graph, {"random", "range"});
+    if (graph == "range" && algorithm != "decentralized")
+    {
+        support.Fail(
+            "--graph=range is for --algorithm=decentralized (got --algorithm=" + algorithm + ")");
+    }
+    if (graph == "range" && net.rangeM <= 0)
+    {
+        support.Fail("--graph=range needs --rangeM > 0 (the hearing range, m)");
+    }
+    support.CheckRange("neighbours", neighbours, 0, 1e5);
+    if (neighbours == 0)
+    {
+        neighbours = graph == "range" ? 100000 : 7; // 100000: the --neighbours maximum
+    }
     support.CheckRange("groupSize", groupSize, 1, 1e5);
     support.CheckRange("stepsPerExchange", stepsPerExchange, 1, 1e6);
     support.CheckRange("exchangesPerRound", exchangesPerRound, 1, 1e6);
@@ -206,7 +231,7 @@ main(int argc, char* argv[])
                                                                          : globalLearningRate));
         learning.Configure(fl);
         fl->SetLearners(learners);
-        fl->SetD2sChannel(network.d2s, network.mode);
+        fl->SetD2sTransports(network.d2s->GetTransports(), network.mode);
         stream += fl->AssignStreams(stream);
         protocol = fl;
     }
@@ -215,9 +240,22 @@ main(int argc, char* argv[])
         auto fl = CreateObjectWithAttributes<D2dDecentralizedFl>(
             "Neighbours",
             UintegerValue(std::min(neighbours, nDevices - 1)));
-        learning.Configure(fl); // before SetChannel(), which hands the codec on
+        learning.Configure(fl); // before SetTransports(), which hands the codec on
         fl->SetLearners(learners);
-        fl->SetChannel(network.channel, network.mode);
+        fl->SetTransports(network.channel->GetTransports(), network.mode);
+        if (graph == "range")
+        {
+            // in[j]: the devices j hears (GetNeighbours(i): those that hear i).
+            std::vector<std::vector<uint32_t>> in(nDevices);
+            for (uint32_t i = 0; i < nDevices; ++i)
+            {
+                for (uint32_t j : network.channel->GetNeighbours(i))
+                {
+                    in[j].push_back(i); // j hears i
+                }
+            }
+            fl->SetGraph(in);
+        }
         stream += fl->AssignStreams(stream);
         protocol = fl;
     }
@@ -230,10 +268,10 @@ main(int argc, char* argv[])
                                                                UintegerValue(stepsPerExchange),
                                                                "ExchangesPerRound",
                                                                UintegerValue(exchangesPerRound));
-        learning.Configure(fl); // before SetChannel(), which hands the codec on
+        learning.Configure(fl); // before SetTransports(), which hands the codec on
         fl->SetLearners(learners);
-        fl->SetChannel(network.channel, network.mode);
-        fl->SetD2sChannel(network.d2s, network.mode);
+        fl->SetTransports(network.channel->GetTransports(), network.mode);
+        fl->SetD2sTransports(network.d2s->GetTransports(), network.mode);
         stream += fl->AssignStreams(stream);
         protocol = fl;
     }
@@ -270,6 +308,7 @@ main(int argc, char* argv[])
     traces->AddParameter("stragglers", stragglers);
     traces->AddParameterArray("stragglerDevices", slow);
     traces->AddParameter("stragglerSlowdown", stragglerSlowdown);
+    traces->AddParameter("graph", graph);
     traces->AddParameter("neighbours", neighbours);
     traces->AddParameter("groupSize", groupSize);
     traces->AddParameter("stepsPerExchange", stepsPerExchange);

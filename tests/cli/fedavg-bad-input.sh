@@ -38,6 +38,9 @@ expect_reject labelProportions --partition=labels --labelsPerDevice=2 --labelPro
 expect_reject clientFraction --clientFraction=0
 expect_reject clientFraction --clientFraction=1.5
 expect_reject mu --algorithm=fedprox --mu=-1
+expect_reject graph --algorithm=decentralized --graph=ring
+expect_reject graph --algorithm=fedavg --graph=range --rangeM=40
+expect_reject graph --algorithm=decentralized --graph=range
 expect_reject roundDeadline --roundDeadline=-1s
 expect_reject roundDeadline --roundDeadline=abc
 expect_reject compression --compression=int8

@@ -55,9 +55,10 @@ D2dBrainTorrent::VersionMessageBytes(uint32_t devices)
 }
 
 void
-D2dBrainTorrent::DoSetChannel()
+D2dBrainTorrent::DoSetTransports()
 {
-    ConnectIdealMac(MakeCallback(&D2dBrainTorrent::Receive, this),
+    ConnectMessages({PingKind, AnswerKind, ModelKind},
+                    MakeCallback(&D2dBrainTorrent::Receive, this),
                     MakeCallback(&D2dBrainTorrent::Lost, this));
 }
 
@@ -153,15 +154,23 @@ D2dBrainTorrent::StartRound()
     ping->round = m_round;
     ping->origin = m_aggregator;
     ping->versions = m_versions[m_aggregator];
-    m_mac->Enqueue(m_aggregator,
-                   D2D_BROADCAST,
-                   Create<D2dMessage>(PingKind, VersionMessageBytes(GetNDevices()), ping));
+    // One transmission to every other device, named (a multicast rather than a broadcast
+    // to the neighbours), so that a device that cannot hear it is reported (out_of_range)
+    // and not waited for.
+    std::vector<uint32_t> peers;
     for (uint32_t j = 0; j < GetNDevices(); ++j)
     {
         if (j != m_aggregator)
         {
-            m_awaitAnswer.insert(j); // a lost ping is reported by the aggregator's radio
+            peers.push_back(j);
+            m_awaitAnswer.insert(j); // a lost ping is reported by the aggregator's transport
         }
+    }
+    if (!peers.empty())
+    {
+        SendMessage(m_aggregator,
+                    peers,
+                    Create<D2dMessage>(PingKind, VersionMessageBytes(GetNDevices()), ping));
     }
     if (m_deadline > Seconds(0))
     {
@@ -190,9 +199,9 @@ D2dBrainTorrent::Receive(const D2dReception& r)
         answer->origin = j;
         answer->versions = m_versions[j];
         answer->modelFollows = !learner->IsTraining() && m_versions[j][j] > ping->versions[j];
-        m_mac->Enqueue(j,
-                       ping->origin,
-                       Create<D2dMessage>(AnswerKind, VersionMessageBytes(GetNDevices()), answer));
+        SendMessage(j,
+                    {ping->origin},
+                    Create<D2dMessage>(AnswerKind, VersionMessageBytes(GetNDevices()), answer));
         if (answer->modelFollows)
         {
             auto coded = m_codec.Encode(ModelKind,
@@ -203,9 +212,9 @@ D2dBrainTorrent::Receive(const D2dReception& r)
                                         learner->GetParameters());
             auto model = std::make_shared<ModelPayload>(*coded->GetPayloadAs<D2dModelPayload>());
             model->version = m_versions[j][j];
-            m_mac->Enqueue(j,
-                           ping->origin,
-                           Create<D2dMessage>(ModelKind, coded->GetSizeBytes(), model));
+            SendMessage(j,
+                        {ping->origin},
+                        Create<D2dMessage>(ModelKind, coded->GetSizeBytes(), model));
         }
         return;
     }
@@ -325,7 +334,7 @@ D2dBrainTorrent::Merge()
 
     m_phase = Phase::TRAIN;
     const uint32_t round = m_round;
-    const bool ok = m_channel->GetRadio(i)->IsOff()
+    const bool ok = m_transports[i]->IsOff()
                         ? false
                         : learner->Train(LocalTask(), [this, i, round](const D2dTrainResult&) {
                               Trained(i, round);
@@ -370,7 +379,7 @@ void
 D2dBrainTorrent::EndOfRound()
 {
     m_phase = Phase::IDLE;
-    m_mac->Flush(); // what is not on the air yet is never sent
+    CancelUnsent(); // what is not on the air yet is stale: never sent
     RecordDevices(m_round, LiveDevices());
     WriteRow(m_round, -1, "round_time_s", (Simulator::Now() - m_roundStart).GetSeconds());
     WriteBytesSent(m_round);

@@ -60,9 +60,12 @@ namespace ns3
  *  - a lost message is known as soon as the channel reports it (the sender's Delivery
  *    record, as in D2dModelExchange): the aggregator stops waiting for it; RoundDeadline
  *    bounds whatever else hangs (dead batteries, stragglers).
- * Messages go through a D2dIdealMac (no half-duplex losses), all in SetChannel's delivery
- * mode. Late messages (of an earlier round) are ignored; messages not yet handed to a radio
- * at a round's end are dropped.
+ * Messages go to the transports at once, all in SetTransports' delivery mode (the channel
+ * access below decides when they go on the air: with D2dChannel AccessPolicy Scheduled no
+ * message is lost to half-duplex). The ping is one multicast to every other device, so a
+ * device out of range is reported and not waited for. Late messages (of an earlier round)
+ * are ignored; messages not yet on the air at a round's end are withdrawn
+ * (D2dTransport::Cancel: rows with reason "cancelled").
  *
  * rounds.csv, per round (node -1): `accuracy`, `loss` and `consensus_distance` of the
  * devices (RecordDevices over the devices with a battery left), `round_time_s`,
@@ -133,7 +136,7 @@ class D2dBrainTorrent : public D2dPeerProtocol
 
   protected:
     void DoDispose() override;
-    void DoSetChannel() override;
+    void DoSetTransports() override;
 
   private:
     /** Where the current round is. */

@@ -70,9 +70,9 @@ D2dDecentralizedFl::DoDispose()
 }
 
 void
-D2dDecentralizedFl::DoSetChannel()
+D2dDecentralizedFl::DoSetTransports()
 {
-    m_exchange->Setup(m_learners, m_channel, m_mode, m_codec);
+    m_exchange->Setup(m_learners, m_transports, m_mode, m_codec);
 }
 
 void

@@ -75,7 +75,7 @@ class D2dDecentralizedFl : public D2dPeerProtocol
 
   protected:
     void DoDispose() override;
-    void DoSetChannel() override;
+    void DoSetTransports() override;
 
   private:
     /** \brief Draw the neighbours, start the local jobs, arm the deadline. */

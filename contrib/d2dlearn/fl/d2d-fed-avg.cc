@@ -73,7 +73,7 @@ D2dFedAvg::D2dFedAvg()
 void
 D2dFedAvg::DoDispose()
 {
-    m_d2s = nullptr;
+    m_d2s.clear();
     m_pick = nullptr;
     m_aggregationRule = AggregationRule(); // may hold references to the caller's objects
     m_updateTamper = UpdateTamper();
@@ -81,17 +81,21 @@ D2dFedAvg::DoDispose()
 }
 
 void
-D2dFedAvg::SetD2sChannel(Ptr<D2dChannel> d2s, D2dDeliveryMode mode)
+D2dFedAvg::SetD2sTransports(std::vector<Ptr<D2dTransport>> d2s, D2dDeliveryMode mode)
 {
-    m_d2s = d2s;
-    m_mode = mode;
     const uint32_t n = GetNDevices();
+    NS_ABORT_MSG_IF(n == 0, "D2dFedAvg: SetLearners before SetD2sTransports");
+    NS_ABORT_MSG_IF(d2s.size() != n + 1,
+                    "D2dFedAvg: " << d2s.size() << " D2S transports for " << n
+                                  << " devices (one each and the server's last)");
+    m_d2s = std::move(d2s);
+    m_mode = mode;
     for (uint32_t i = 0; i < n; ++i)
     {
-        d2s->GetRadio(i)->SetReceiveCallback(MakeCallback(&D2dFedAvg::ClientReceive, this));
-        d2s->GetRadio(i)->SetSendDoneCallback(MakeCallback(&D2dFedAvg::UploadDone, this));
+        m_d2s[i]->AddReceiveHandler(MakeCallback(&D2dFedAvg::ClientReceive, this), "global_model");
+        m_d2s[i]->AddSendDoneHandler(MakeCallback(&D2dFedAvg::UploadDone, this));
     }
-    d2s->GetRadio(n)->SetReceiveCallback(MakeCallback(&D2dFedAvg::ServerReceive, this));
+    m_d2s[n]->AddReceiveHandler(MakeCallback(&D2dFedAvg::ServerReceive, this), "update");
 }
 
 int64_t
@@ -134,7 +138,7 @@ D2dFedAvg::SetUpdateTamper(UpdateTamper tamper)
 void
 D2dFedAvg::Start()
 {
-    NS_ABORT_MSG_IF(!m_d2s || m_learners.empty() || !m_test, "D2dFedAvg: not set up");
+    NS_ABORT_MSG_IF(m_d2s.empty() || m_learners.empty() || !m_test, "D2dFedAvg: not set up");
     NS_ABORT_MSG_IF(m_variant != "fedavg" && m_variant != "fedprox" && m_variant != "fedsgd",
                     "D2dFedAvg: Variant " << m_variant);
     NS_ABORT_MSG_IF(m_downlink != "broadcast" && m_downlink != "unicast",
@@ -165,7 +169,7 @@ D2dFedAvg::StartRound()
     PartialShuffle(order, m, m_pick);
     m_selected.insert(order.begin(), order.begin() + m);
     NS_LOG_INFO("round " << m_round << ": " << m << " clients");
-    Ptr<D2dTransport> server = m_d2s->GetRadio(k);
+    Ptr<D2dTransport> server = m_d2s[k];
     if (m_downlink == "broadcast")
     {
         // One transmission of w^t; the sampled devices are named in the message.
@@ -273,7 +277,7 @@ D2dFedAvg::ClientTrained(uint32_t device,
                                   learner->GetNSamples(),
                                   device,
                                   std::move(update));
-    const uint64_t id = m_d2s->GetRadio(device)->Send(message, GetNDevices(), m_mode);
+    const uint64_t id = m_d2s[device]->Send(message, GetNDevices(), m_mode);
     if (id != 0 && m_mode == D2dDeliveryMode::RELIABLE)
     {
         m_uploads[id] = Upload{device, round, 0, message};
@@ -296,7 +300,7 @@ D2dFedAvg::UploadDone(uint64_t msgId, uint32_t /* dst */, bool success)
     {
         return;
     }
-    const uint64_t id = m_d2s->GetRadio(upload.device)->Send(upload.message, GetNDevices(), m_mode);
+    const uint64_t id = m_d2s[upload.device]->Send(upload.message, GetNDevices(), m_mode);
     if (id != 0)
     {
         ++upload.attempts;

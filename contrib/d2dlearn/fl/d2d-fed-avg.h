@@ -8,7 +8,7 @@
 #include "d2d-fl-protocol.h"
 
 #include "ns3/callback.h"
-#include "ns3/d2d-channel.h"
+#include "ns3/d2d-transport.h"
 #include "ns3/event-id.h"
 #include "ns3/random-variable-stream.h"
 
@@ -66,11 +66,12 @@ class D2dFedAvg : public D2dFlProtocol
     D2dFedAvg();
 
     /**
-     * \param d2s the D2S channel: device i's radio has index i, the server's index
-     * GetNDevices(); call after SetLearners
+     * \param d2s the D2S transports: device i's at index i, the server's at index
+     *        GetNDevices() (e.g. the D2S D2dChannel's GetTransports()); call after
+     *        SetLearners
      * \param mode delivery mode of model messages
      */
-    void SetD2sChannel(Ptr<D2dChannel> d2s, D2dDeliveryMode mode);
+    void SetD2sTransports(std::vector<Ptr<D2dTransport>> d2s, D2dDeliveryMode mode);
 
     /**
      * \param stream first RNG stream (client sampling)
@@ -146,7 +147,7 @@ class D2dFedAvg : public D2dFlProtocol
     double m_clientFraction;
     double m_mu;
     double m_globalLearningRate;
-    Ptr<D2dChannel> m_d2s;
+    std::vector<Ptr<D2dTransport>> m_d2s; //!< D2S transports, the server's last
     D2dDeliveryMode m_mode{D2dDeliveryMode::RELIABLE};
     Ptr<UniformRandomVariable> m_pick;
     std::vector<float> m_global;                      //!< w^t

@@ -70,7 +70,7 @@ void
 D2dModelExchange::DoDispose()
 {
     m_learners.clear();
-    m_channel = nullptr;
+    m_transports.clear();
     m_averaged = AveragedCallback();
     m_done = Callback<void>();
     Object::DoDispose();
@@ -78,25 +78,24 @@ D2dModelExchange::DoDispose()
 
 void
 D2dModelExchange::Setup(const std::vector<Ptr<D2dLearner>>& learners,
-                        Ptr<D2dChannel> channel,
+                        const std::vector<Ptr<D2dTransport>>& transports,
                         D2dDeliveryMode mode,
                         const D2dModelCodec& codec)
 {
-    NS_ABORT_MSG_IF(!channel, "D2dModelExchange: no channel");
+    NS_ABORT_MSG_IF(transports.size() != learners.size(),
+                    "D2dModelExchange: " << transports.size() << " transports for "
+                                         << learners.size() << " learners");
     m_learners = learners;
-    m_channel = channel;
+    m_transports = transports;
     m_mode = mode;
     m_codec = codec;
-    for (uint32_t i = 0; i < m_learners.size(); ++i)
+    for (const auto& transport : m_transports)
     {
-        Ptr<D2dRadio> radio = channel->GetRadio(i);
-        radio->SetReceiveCallback(MakeCallback(&D2dModelExchange::Receive, this));
-        radio->TraceConnectWithoutContext("Delivery",
-                                          MakeCallback(&D2dModelExchange::Delivery, this));
+        transport->AddReceiveHandler(MakeCallback(&D2dModelExchange::Receive, this), kModelKind);
+        transport->TraceConnectWithoutContext("Delivery",
+                                              MakeCallback(&D2dModelExchange::Delivery, this));
     }
     m_state.assign(m_learners.size(), DeviceState());
-    m_txBusy.assign(m_learners.size(), false);
-    m_rxCount.assign(m_learners.size(), 0);
 }
 
 void
@@ -113,7 +112,7 @@ D2dModelExchange::Begin(uint32_t round,
                         Callback<void> done)
 {
     const auto n = static_cast<uint32_t>(m_learners.size());
-    NS_ABORT_MSG_IF(!m_channel, "D2dModelExchange: Setup() not called");
+    NS_ABORT_MSG_IF(m_transports.empty(), "D2dModelExchange: Setup() not called");
     NS_ABORT_MSG_IF(in.size() != n, "D2dModelExchange: " << in.size() << " neighbour lists");
     ++m_step;
     m_round = round;
@@ -121,15 +120,14 @@ D2dModelExchange::Begin(uint32_t round,
     m_averaged = averaged;
     m_done = done;
     m_received = 0;
-    m_messages.clear(); // messages of earlier steps are stale from now on
-    m_queue.clear();    // and those not handed to a radio yet are not sent
+    ForgetMessages(); // messages of earlier steps are stale from now on
     m_state.assign(n, DeviceState());
     m_out.assign(n, {});
     // Who takes part: a battery left, idle, and the job accepted.
     std::vector<uint32_t> starting;
     for (uint32_t i = 0; i < n; ++i)
     {
-        if (!m_channel->GetRadio(i)->IsOff() && !m_learners[i]->IsTraining())
+        if (!m_transports[i]->IsOff() && !m_learners[i]->IsTraining())
         {
             starting.push_back(i);
             m_state[i].participating = true;
@@ -216,11 +214,25 @@ D2dModelExchange::Trained(uint32_t device, uint64_t step)
                                       learner->GetNSamples(),
                                       device,
                                       learner->GetParameters());
-        for (uint32_t dst : m_out[device])
+        // Copied: a resolution below may end the step.
+        const std::vector<uint32_t> out = m_out[device];
+        std::vector<uint32_t> unsent;
+        for (uint32_t dst : out)
         {
-            m_queue.push_back({device, dst, message});
+            const uint64_t id = m_transports[device]->Send(message, dst, m_mode);
+            if (id == 0)
+            {
+                unsent.push_back(dst); // the sender is off: nothing will come
+            }
+            else
+            {
+                m_messages[id] = {device, dst};
+            }
         }
-        Pump();
+        for (uint32_t dst : unsent)
+        {
+            Resolve(dst, device);
+        }
     }
     TryAverage(device);
 }
@@ -228,7 +240,7 @@ D2dModelExchange::Trained(uint32_t device, uint64_t step)
 void
 D2dModelExchange::Receive(const D2dReception& r)
 {
-    if (!m_open || r.message->GetKind() != kModelKind)
+    if (!m_open)
     {
         return;
     }
@@ -257,18 +269,6 @@ D2dModelExchange::Receive(const D2dReception& r)
 void
 D2dModelExchange::Delivery(const D2dDeliveryRecord& record)
 {
-    auto flying = m_inFlight.find(record.msgId);
-    if (flying != m_inFlight.end() && flying->second.second == record.dst)
-    {
-        // The transfer is over at both ends: both radios are free for the next one.
-        m_txBusy[flying->second.first] = false;
-        --m_rxCount[flying->second.second];
-        m_inFlight.erase(flying);
-        if (!m_queue.empty())
-        {
-            Simulator::ScheduleNow(&D2dModelExchange::Pump, this); // not inside the channel
-        }
-    }
     if (!m_open || record.delivered)
     {
         return; // a delivered message is resolved by its reception
@@ -364,43 +364,17 @@ D2dModelExchange::Close()
     }
     D2dStepProgress::AverageAtDeadline(m_state, [this](uint32_t i) { Average(i); });
     m_open = false;
-    m_messages.clear();
-    m_queue.clear(); // not handed to a radio: never sent
+    ForgetMessages();
 }
 
 void
-D2dModelExchange::Pump()
+D2dModelExchange::ForgetMessages()
 {
-    // Greedy, in queue order (the order the senders finished training): a model from j to
-    // i goes to j's radio when j is neither transmitting nor receiving a model and i is not
-    // transmitting one, so that no half-duplex radio is sent to while it transmits.
-    std::vector<std::pair<uint32_t, uint32_t>> unsent;
-    for (auto it = m_queue.begin(); it != m_queue.end();)
+    const auto messages = std::move(m_messages);
+    m_messages.clear(); // first: the "cancelled" rows below are stale
+    for (const auto& [id, link] : messages)
     {
-        const uint32_t src = it->src;
-        const uint32_t dst = it->dst;
-        if (m_txBusy[src] || m_rxCount[src] > 0 || m_txBusy[dst])
-        {
-            ++it;
-            continue;
-        }
-        const uint64_t id = m_channel->GetRadio(src)->Send(it->message, dst, m_mode);
-        if (id == 0)
-        {
-            unsent.emplace_back(dst, src); // the sender is off: nothing will come
-        }
-        else
-        {
-            m_txBusy[src] = true;
-            ++m_rxCount[dst];
-            m_inFlight[id] = {src, dst};
-            m_messages[id] = {src, dst};
-        }
-        it = m_queue.erase(it);
-    }
-    for (const auto& [dst, src] : unsent)
-    {
-        Resolve(dst, src);
+        m_transports[link.first]->Cancel(id); // false once on the air: it goes on
     }
 }
 

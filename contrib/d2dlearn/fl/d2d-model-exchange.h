@@ -8,13 +8,12 @@
 #include "d2d-step-progress.h"
 
 #include "ns3/callback.h"
-#include "ns3/d2d-channel.h"
 #include "ns3/d2d-delivery.h"
 #include "ns3/d2d-learner.h"
 #include "ns3/d2d-model-payload.h"
+#include "ns3/d2d-transport.h"
 #include "ns3/object.h"
 
-#include <list>
 #include <map>
 #include <memory>
 #include <set>
@@ -34,14 +33,12 @@ namespace ns3
  * averages). A device takes part if its D2D radio is on (battery left) and its learner is
  * idle (not still busy with an earlier job: a straggler) and Train() accepts the job.
  * When participant j's job completes, it sends its weights in one "model" message per
- * participant i with j in in[i] (unicast, in ascending i, with the step's delivery mode).
- * The D2D radios are half-duplex (a message reaching a transmitting radio is lost there),
- * and devices that finish training together would all transmit at once and lose every
- * model; so the messages are scheduled like an ideal MAC would: a model from j to i is
- * handed to j's radio only when j's radio is neither sending nor receiving a model and
- * i's is not sending one (several models may reach a radio at once: the channel's
- * receptions overlap), greedily in the order the senders finished training. A transfer
- * ends at its Delivery record, which frees both radios.
+ * participant i with j in in[i] (unicast, in ascending i, with the step's delivery mode),
+ * handed to j's transport at once. When they go on the air is the channel access's
+ * business, not this class's: D2D radios are half-duplex, and devices that finish training
+ * together would lose every model under D2dChannel AccessPolicy Immediate; with Scheduled
+ * (what the scenarios use) a model from j to i starts when j is idle and i is not sending,
+ * greedily in the order they were sent (the order the senders finished training).
  * A participant i averages, as soon as its own job is done and every participating
  * in-neighbour's message has been resolved (arrived complete, arrived partial, or reported
  * lost by the sender's Delivery trace):
@@ -56,7 +53,9 @@ namespace ns3
  * done average what it has; participants still training are left out (stragglers; a
  * device depleted mid-job stays training for ever and is left out of every later step),
  * and whatever they, or late messages, deliver afterwards is ignored (messages are
- * matched to the step by their id).
+ * matched to the step by their id); models not on the air yet are withdrawn
+ * (D2dTransport::Cancel: rows with reason "cancelled"), because the step they were for is
+ * over.
  *
  * Without a deadline, a step only ends if no participant's battery dies mid-job; set one
  * whenever batteries can run out.
@@ -72,15 +71,15 @@ class D2dModelExchange : public Object
     D2dModelExchange();
 
     /**
-     * \brief Use these devices on this channel (sets the radios' receive callbacks and
-     * connects to their Delivery traces).
+     * \brief Use these devices and transports (registers a receive handler for the "model"
+     * kind on each transport and connects to their Delivery traces).
      * \param learners device i's learner at index i
-     * \param channel the D2D channel: device i's radio has index i
+     * \param transports device i's D2D transport at index i
      * \param mode delivery mode of the model messages
      * \param codec how models become messages
      */
     void Setup(const std::vector<Ptr<D2dLearner>>& learners,
-               Ptr<D2dChannel> channel,
+               const std::vector<Ptr<D2dTransport>>& transports,
                D2dDeliveryMode mode,
                const D2dModelCodec& codec);
 
@@ -145,7 +144,7 @@ class D2dModelExchange : public Object
      * \param step the step it trained for
      */
     void Trained(uint32_t device, uint64_t step);
-    /** \param r a reception on the D2D channel */
+    /** \param r a reception of a model */
     void Receive(const D2dReception& r);
     /** \param record an outcome of a message one of the devices sent */
     void Delivery(const D2dDeliveryRecord& record);
@@ -158,19 +157,11 @@ class D2dModelExchange : public Object
     void TryAverage(uint32_t device);
     /** \param device average its own model with what arrived */
     void Average(uint32_t device);
-    /** \brief Hand the queued messages whose radios are free to the senders' radios. */
-    void Pump();
-
-    /** A model message waiting for its radios. */
-    struct Queued
-    {
-        uint32_t src;
-        uint32_t dst;
-        Ptr<D2dMessage> message;
-    };
+    /** \brief Withdraw the step's models not on the air yet; forget its messages. */
+    void ForgetMessages();
 
     std::vector<Ptr<D2dLearner>> m_learners;
-    Ptr<D2dChannel> m_channel;
+    std::vector<Ptr<D2dTransport>> m_transports;
     D2dDeliveryMode m_mode{D2dDeliveryMode::RELIABLE};
     D2dModelCodec m_codec;
     bool m_bySamples{false};
@@ -182,12 +173,8 @@ class D2dModelExchange : public Object
     uint32_t m_received{0};
     std::vector<DeviceState> m_state;
     std::vector<std::vector<uint32_t>> m_out; //!< out[j]: participants that want j's model
-    std::map<uint64_t, std::pair<uint32_t, uint32_t>> m_messages; //!< msgId -> (src, dst)
-    std::list<Queued> m_queue;       //!< messages not handed to a radio yet
-    std::vector<bool> m_txBusy;      //!< device's radio is sending a model (any step)
-    std::vector<uint32_t> m_rxCount; //!< models on their way to the device (any step)
-    /** msgId -> (src, dst) of every model message on the air, of any step */
-    std::map<uint64_t, std::pair<uint32_t, uint32_t>> m_inFlight;
+    /** msgId -> (src, dst) of the step's messages not resolved yet */
+    std::map<uint64_t, std::pair<uint32_t, uint32_t>> m_messages;
     AveragedCallback m_averaged;
     Callback<void> m_done;
 };

@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/simulator.h"
 
 namespace ns3
 {
@@ -30,13 +31,11 @@ void
 D2dPeerProtocol::DoDispose()
 {
     m_deadlineEvent.Cancel();
-    m_channel = nullptr;
+    m_transports.clear();
     m_pick = nullptr;
-    if (m_mac)
-    {
-        m_mac->Dispose();
-        m_mac = nullptr;
-    }
+    m_receive = ReceiveCallback();
+    m_lost = LostCallback();
+    m_sent.clear();
     D2dFlProtocol::DoDispose();
 }
 
@@ -48,14 +47,19 @@ D2dPeerProtocol::Name() const
 }
 
 void
-D2dPeerProtocol::SetChannel(Ptr<D2dChannel> channel, D2dDeliveryMode mode)
+D2dPeerProtocol::SetTransports(std::vector<Ptr<D2dTransport>> transports, D2dDeliveryMode mode)
 {
-    NS_ABORT_MSG_IF(m_learners.empty(), Name() << ": SetLearners before SetChannel");
-    NS_ABORT_MSG_IF(!channel || channel->GetNRadios() != GetNDevices(),
-                    Name() << ": the channel must hold one radio per learner");
-    m_channel = channel;
+    NS_ABORT_MSG_IF(m_learners.empty(), Name() << ": SetLearners before SetTransports");
+    NS_ABORT_MSG_IF(transports.size() != GetNDevices(),
+                    Name() << ": " << transports.size() << " transports for " << GetNDevices()
+                           << " learners (one each)");
+    for (const auto& t : transports)
+    {
+        NS_ABORT_MSG_IF(!t, Name() << ": a null transport");
+    }
+    m_transports = std::move(transports);
     m_mode = mode;
-    DoSetChannel();
+    DoSetTransports();
 }
 
 int64_t
@@ -66,29 +70,114 @@ D2dPeerProtocol::AssignStreams(int64_t stream)
 }
 
 void
-D2dPeerProtocol::ConnectIdealMac(D2dIdealMac::ReceiveCallback receive,
-                                 D2dIdealMac::LostCallback lost)
+D2dPeerProtocol::ConnectMessages(const std::vector<std::string>& kinds,
+                                 ReceiveCallback receive,
+                                 LostCallback lost)
 {
-    if (!m_mac)
+    m_receive = receive;
+    m_lost = lost;
+    for (const auto& transport : m_transports)
     {
-        m_mac = CreateObject<D2dIdealMac>();
+        for (const auto& kind : kinds)
+        {
+            transport->AddReceiveHandler(MakeCallback(&D2dPeerProtocol::MessageReceived, this),
+                                         kind);
+        }
+        transport->TraceConnectWithoutContext(
+            "Delivery",
+            MakeCallback(&D2dPeerProtocol::MessageDelivery, this));
     }
-    m_mac->Setup(m_channel, m_mode);
-    m_mac->SetReceiveCallback(receive);
-    m_mac->SetLostCallback(lost);
-    std::vector<Ptr<D2dTransport>> radios;
-    for (uint32_t i = 0; i < GetNDevices(); ++i)
+    CountBytesSent(m_transports); // bytes_sent: the sizes of the messages handed to them
+}
+
+void
+D2dPeerProtocol::SendMessage(uint32_t src,
+                             const std::vector<uint32_t>& receivers,
+                             Ptr<const D2dMessage> message)
+{
+    NS_ABORT_MSG_IF(src >= m_transports.size() || receivers.empty(),
+                    Name() << ": message " << message->GetKind() << " from " << src);
+    const uint64_t id = receivers.size() == 1
+                            ? m_transports[src]->Send(message, receivers[0], m_mode)
+                            : m_transports[src]->Send(message, receivers, m_mode);
+    if (id == 0)
     {
-        radios.push_back(m_channel->GetRadio(i));
+        NS_LOG_INFO("device " << src << " is off: " << message->GetKind() << " not sent");
+        for (uint32_t dst : receivers)
+        {
+            Simulator::ScheduleNow([this, src, dst, message]() {
+                if (!m_lost.IsNull())
+                {
+                    m_lost(src, dst, message);
+                }
+            });
+        }
+        return;
     }
-    CountBytesSent(radios); // bytes_sent: the sizes of the messages handed to the radios
+    m_sent[id] = Sent{src, static_cast<uint32_t>(receivers.size()), message};
+}
+
+void
+D2dPeerProtocol::CancelUnsent()
+{
+    for (auto it = m_sent.begin(); it != m_sent.end();)
+    {
+        const uint64_t id = it->first;
+        const uint32_t src = it->second.src;
+        // Forget it first: its "cancelled" rows are not resolutions.
+        auto next = std::next(it);
+        const Sent sent = it->second;
+        m_sent.erase(it);
+        if (!m_transports[src]->Cancel(id))
+        {
+            m_sent.emplace(id, sent); // on the air: resolved as usual
+        }
+        it = next;
+    }
+}
+
+void
+D2dPeerProtocol::MessageReceived(const D2dReception& r)
+{
+    // A message with missing fragments is no message: its Delivery row resolves it as lost.
+    // (Its row may come before or after the reception: the protocols match receptions to
+    // their rounds by the payload.)
+    if (r.IsComplete() && !m_receive.IsNull())
+    {
+        m_receive(r);
+    }
+}
+
+void
+D2dPeerProtocol::MessageDelivery(const D2dDeliveryRecord& record)
+{
+    auto it = m_sent.find(record.msgId);
+    if (it == m_sent.end())
+    {
+        return; // not one of SendMessage's, or withdrawn
+    }
+    const uint32_t src = it->second.src;
+    const Ptr<const D2dMessage> message = it->second.message;
+    if (--it->second.pending == 0)
+    {
+        m_sent.erase(it);
+    }
+    if (!record.IsComplete())
+    {
+        NS_LOG_INFO(message->GetKind()
+                    << " " << src << " -> " << record.dst << " lost: " << record.reason);
+        if (!m_lost.IsNull())
+        {
+            m_lost(src, record.dst, message);
+        }
+    }
 }
 
 void
 D2dPeerProtocol::CheckSetUp() const
 {
-    NS_ABORT_MSG_IF(!m_channel || m_learners.empty() || !m_test,
-                    Name() << ": not set up (SetLearners, SetTestSet, SetChannel)");
+    NS_ABORT_MSG_IF(m_transports.empty() || m_learners.empty() || !m_test,
+                    Name() << ": not set up (SetLearners, SetTestSet, SetTransports)");
 }
 
 bool
@@ -119,7 +208,7 @@ D2dPeerProtocol::LiveDevices() const
     std::vector<uint32_t> live;
     for (uint32_t i = 0; i < GetNDevices(); ++i)
     {
-        if (!m_channel->GetRadio(i)->IsOff())
+        if (!m_transports[i]->IsOff())
         {
             live.push_back(i);
         }

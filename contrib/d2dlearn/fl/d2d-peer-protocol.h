@@ -6,12 +6,12 @@
 #define D2D_PEER_PROTOCOL_H
 
 #include "d2d-fl-protocol.h"
-#include "d2d-ideal-mac.h"
 
-#include "ns3/d2d-channel.h"
+#include "ns3/d2d-transport.h"
 #include "ns3/event-id.h"
 #include "ns3/random-variable-stream.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,13 +20,19 @@ namespace ns3
 
 /**
  * \ingroup d2dlearn
- * \brief What the protocols whose devices exchange models over the D2D channel share
+ * \brief What the protocols whose devices exchange models device to device share
  * (D2dDecentralizedFl, D2dSemiDecentralizedFl's group exchanges, D2dBrainTorrent,
- * D2dSegmentedGossip): the D2D channel and its delivery mode, the one ns-3 RNG stream of
- * their random draws (AssignStreams), the devices with a battery left, device 0's initial
- * weights given to every device, the Weighting attribute's check, the round (or phase)
- * deadline event, and, for those that send their own messages (BrainTorrent, segmented
- * gossip) rather than through a D2dModelExchange, the D2dIdealMac.
+ * D2dSegmentedGossip): the devices' D2D transports and their delivery mode, the one ns-3
+ * RNG stream of their random draws (AssignStreams), the devices with a battery left,
+ * device 0's initial weights given to every device, the Weighting attribute's check, the
+ * round (or phase) deadline event, and, for those that send their own messages
+ * (BrainTorrent, segmented gossip) rather than through a D2dModelExchange, the resolution
+ * of every (message, receiver) as received or lost (ConnectMessages, SendMessage).
+ *
+ * The protocols never schedule radios: every message goes to the sender's transport at
+ * once, and the transport's channel access decides when it goes on the air (set
+ * D2dChannel::AccessPolicy to Scheduled, as the scenarios do, for an ideal MAC without
+ * half-duplex losses).
  *
  * The concrete protocols keep their own Attributes (their names are the scenarios'
  * `--ns3::Class::Attr` paths); this class adds none.
@@ -41,11 +47,11 @@ class D2dPeerProtocol : public D2dFlProtocol
     static TypeId GetTypeId();
 
     /**
-     * \param channel the D2D channel: device i's radio has index i (one radio per learner);
-     *        call after SetLearners
-     * \param mode delivery mode of the protocol's messages on it
+     * \param transports device i's D2D transport at index i (one per learner), e.g.
+     *        D2dChannel::GetTransports() or the D2dWifiHelper's; call after SetLearners
+     * \param mode delivery mode of the protocol's messages
      */
-    void SetChannel(Ptr<D2dChannel> channel, D2dDeliveryMode mode);
+    void SetTransports(std::vector<Ptr<D2dTransport>> transports, D2dDeliveryMode mode);
 
     /**
      * \param stream first RNG stream (the protocol's random draws)
@@ -57,19 +63,46 @@ class D2dPeerProtocol : public D2dFlProtocol
     D2dPeerProtocol();
     void DoDispose() override;
 
-    /** \brief SetChannel() stored the channel and the mode: connect to the radios. */
-    virtual void DoSetChannel() = 0;
+    /** \brief SetTransports() stored the transports and the mode: connect to them. */
+    virtual void DoSetTransports() = 0;
+
+    /** A message arrived complete: the reception. */
+    typedef Callback<void, const D2dReception&> ReceiveCallback;
+    /** A message did not arrive complete: (sender, receiver, message). */
+    typedef Callback<void, uint32_t, uint32_t, Ptr<const D2dMessage>> LostCallback;
 
     /**
-     * \brief For the protocols that send their messages through a D2dIdealMac (m_mac): set
-     * it up on the channel, in the channel's delivery mode, with these callbacks, and count,
-     * for `bytes_sent`, the sizes of the messages handed to the radios.
+     * \brief For the protocols that send their own messages (SendMessage): take these
+     * message kinds from the transports, and count, for `bytes_sent`, the sizes of the
+     * messages handed to them. Every (message, receiver) of SendMessage is then resolved
+     * exactly once: by receive if it arrived complete, else by lost (lost on the link,
+     * arrived with missing fragments, receiver out of range or off, sender off).
+     * \param kinds the message kinds of the protocol
      * \param receive called with every message that arrived complete
      * \param lost called with every (message, receiver) that did not
      */
-    void ConnectIdealMac(D2dIdealMac::ReceiveCallback receive, D2dIdealMac::LostCallback lost);
+    void ConnectMessages(const std::vector<std::string>& kinds,
+                         ReceiveCallback receive,
+                         LostCallback lost);
+    /**
+     * \brief Send a message of ConnectMessages' kinds in the protocol's delivery mode: one
+     * transmission to the named receivers (a unicast for one). If the sender is off, lost
+     * is called for each receiver in an event scheduled now.
+     * \param src the sender
+     * \param receivers the receivers (ascending, not src)
+     * \param message the message
+     */
+    void SendMessage(uint32_t src,
+                     const std::vector<uint32_t>& receivers,
+                     Ptr<const D2dMessage> message);
+    /**
+     * \brief Withdraw the messages of SendMessage that have not gone on the air yet (the
+     * round is over: they are stale). They are never resolved; messages on the air are
+     * resolved as usual.
+     */
+    void CancelUnsent();
 
-    /** \brief Abort unless SetLearners, SetTestSet and SetChannel were called. */
+    /** \brief Abort unless SetLearners, SetTestSet and SetTransports were called. */
     void CheckSetUp() const;
 
     /**
@@ -93,11 +126,28 @@ class D2dPeerProtocol : public D2dFlProtocol
     /** \return the concrete class's name without "ns3::" (for messages) */
     std::string Name() const;
 
-    Ptr<D2dChannel> m_channel;                         //!< the D2D channel
-    D2dDeliveryMode m_mode{D2dDeliveryMode::RELIABLE}; //!< delivery mode on it
+    std::vector<Ptr<D2dTransport>> m_transports;       //!< device i's D2D transport
+    D2dDeliveryMode m_mode{D2dDeliveryMode::RELIABLE}; //!< delivery mode of the messages
     Ptr<UniformRandomVariable> m_pick;                 //!< the random draws (AssignStreams)
     EventId m_deadlineEvent;                           //!< the round's (phase's) deadline
-    Ptr<D2dIdealMac> m_mac; //!< the MAC of ConnectIdealMac (null for the others)
+
+  private:
+    /** A message of SendMessage whose receivers are not all resolved yet. */
+    struct Sent
+    {
+        uint32_t src;                  //!< sender
+        uint32_t pending;              //!< receivers not resolved yet
+        Ptr<const D2dMessage> message; //!< the message
+    };
+
+    /** \param r a reception of one of the protocol's kinds */
+    void MessageReceived(const D2dReception& r);
+    /** \param record an outcome of a message one of the devices sent */
+    void MessageDelivery(const D2dDeliveryRecord& record);
+
+    ReceiveCallback m_receive;       //!< ConnectMessages' receive
+    LostCallback m_lost;             //!< ConnectMessages' lost
+    std::map<uint64_t, Sent> m_sent; //!< SendMessage's messages by id, until resolved
 };
 
 } // namespace ns3

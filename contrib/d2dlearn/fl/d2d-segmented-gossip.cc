@@ -91,9 +91,10 @@ D2dSegmentedGossip::SegmentRanges(uint64_t nParameters, uint32_t segments)
 }
 
 void
-D2dSegmentedGossip::DoSetChannel()
+D2dSegmentedGossip::DoSetTransports()
 {
-    ConnectIdealMac(MakeCallback(&D2dSegmentedGossip::Receive, this),
+    ConnectMessages({RequestKind, SegmentKind},
+                    MakeCallback(&D2dSegmentedGossip::Receive, this),
                     MakeCallback(&D2dSegmentedGossip::Lost, this));
 }
 
@@ -210,7 +211,7 @@ D2dSegmentedGossip::Trained(uint32_t device, uint32_t round)
             request->round = m_round;
             request->requester = device;
             request->segment = seg;
-            m_mac->Enqueue(device, peer, Create<D2dMessage>(RequestKind, RequestBytes(), request));
+            SendMessage(device, {peer}, Create<D2dMessage>(RequestKind, RequestBytes(), request));
         }
     }
     // The requests that came while it trained.
@@ -236,9 +237,9 @@ D2dSegmentedGossip::Serve(uint32_t device, uint32_t requester, uint32_t segment)
                                 std::move(values));
     auto payload = std::make_shared<SegmentPayload>(*coded->GetPayloadAs<D2dModelPayload>());
     payload->segment = segment;
-    m_mac->Enqueue(device,
-                   requester,
-                   Create<D2dMessage>(SegmentKind, coded->GetSizeBytes(), payload));
+    SendMessage(device,
+                {requester},
+                Create<D2dMessage>(SegmentKind, coded->GetSizeBytes(), payload));
 }
 
 void
@@ -407,7 +408,7 @@ D2dSegmentedGossip::Deadline()
 void
 D2dSegmentedGossip::EndOfRound()
 {
-    m_mac->Flush(); // what is not on the air yet is never sent
+    CancelUnsent(); // what is not on the air yet is stale: never sent
     const uint32_t stragglers = D2dStepProgress::CountStragglers(m_state);
     RecordDevices(m_round, LiveDevices());
     WriteRow(m_round, -1, "round_time_s", (Simulator::Now() - m_roundStart).GetSeconds());

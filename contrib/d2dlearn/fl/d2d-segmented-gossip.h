@@ -51,9 +51,10 @@ namespace ns3
  * [floor(s P / S), floor((s + 1) P / S)). Peers answer from w^{t+1/2} even after they
  * have averaged, so a round is one synchronous gossip step whatever the order of events.
  * A lost message is known as soon as the channel reports it (the sender's Delivery
- * record, as in D2dModelExchange). Messages go through a D2dIdealMac (no half-duplex
- * losses), all in SetChannel's delivery mode; messages not yet handed to a radio at a
- * round's end are dropped.
+ * record, as in D2dModelExchange). Messages go to the transports at once, all in
+ * SetTransports' delivery mode (with D2dChannel AccessPolicy Scheduled no message is lost
+ * to half-duplex); messages not yet on the air at a round's end are withdrawn
+ * (D2dTransport::Cancel: rows with reason "cancelled").
  *
  * Defaults S = 10, R = 3 (our choice, the paper's values were not available): ten segments spread a
  * device's pulls over up to S R = 30 peers, so that its transfers are small and run on many
@@ -130,7 +131,7 @@ class D2dSegmentedGossip : public D2dPeerProtocol
 
   protected:
     void DoDispose() override;
-    void DoSetChannel() override;
+    void DoSetTransports() override;
 
   private:
     /** Per-device state of a round. */

@@ -58,7 +58,7 @@ D2dSemiDecentralizedFl::D2dSemiDecentralizedFl()
 void
 D2dSemiDecentralizedFl::DoDispose()
 {
-    m_d2s = nullptr;
+    m_d2s.clear();
     if (m_exchange)
     {
         m_exchange->Dispose();
@@ -68,29 +68,34 @@ D2dSemiDecentralizedFl::DoDispose()
 }
 
 void
-D2dSemiDecentralizedFl::DoSetChannel()
+D2dSemiDecentralizedFl::DoSetTransports()
 {
-    m_exchange->Setup(m_learners, m_channel, m_mode, m_codec);
+    m_exchange->Setup(m_learners, m_transports, m_mode, m_codec);
     m_exchange->SetSampleWeighting(true);
 }
 
 void
-D2dSemiDecentralizedFl::SetD2sChannel(Ptr<D2dChannel> d2s, D2dDeliveryMode mode)
+D2dSemiDecentralizedFl::SetD2sTransports(std::vector<Ptr<D2dTransport>> d2s, D2dDeliveryMode mode)
 {
-    NS_ABORT_MSG_IF(m_learners.empty(), "D2dSemiDecentralizedFl: SetLearners before SetD2sChannel");
-    m_d2s = d2s;
-    m_d2sMode = mode;
+    NS_ABORT_MSG_IF(m_learners.empty(),
+                    "D2dSemiDecentralizedFl: SetLearners before SetD2sTransports");
     const uint32_t k = GetNDevices();
+    NS_ABORT_MSG_IF(d2s.size() != k + 1,
+                    "D2dSemiDecentralizedFl: " << d2s.size() << " D2S transports for " << k
+                                               << " devices (one each and the server's last)");
+    m_d2s = std::move(d2s);
+    m_d2sMode = mode;
     for (uint32_t i = 0; i < k; ++i)
     {
-        Ptr<D2dRadio> radio = d2s->GetRadio(i);
-        radio->SetReceiveCallback(MakeCallback(&D2dSemiDecentralizedFl::DeviceReceive, this));
-        radio->TraceConnectWithoutContext(
+        Ptr<D2dTransport> device = m_d2s[i];
+        device->AddReceiveHandler(MakeCallback(&D2dSemiDecentralizedFl::DeviceReceive, this),
+                                  "global_model");
+        device->TraceConnectWithoutContext(
             "Delivery",
             MakeCallback(&D2dSemiDecentralizedFl::UploadDelivery, this));
     }
-    Ptr<D2dRadio> server = d2s->GetRadio(k);
-    server->SetReceiveCallback(MakeCallback(&D2dSemiDecentralizedFl::ServerReceive, this));
+    Ptr<D2dTransport> server = m_d2s[k];
+    server->AddReceiveHandler(MakeCallback(&D2dSemiDecentralizedFl::ServerReceive, this), "upload");
     server->TraceConnectWithoutContext(
         "Delivery",
         MakeCallback(&D2dSemiDecentralizedFl::BroadcastDelivery, this));
@@ -118,7 +123,7 @@ void
 D2dSemiDecentralizedFl::Start()
 {
     CheckSetUp();
-    NS_ABORT_MSG_IF(!m_d2s, "D2dSemiDecentralizedFl: not set up (SetD2sChannel)");
+    NS_ABORT_MSG_IF(m_d2s.empty(), "D2dSemiDecentralizedFl: not set up (SetD2sTransports)");
     const uint32_t k = GetNDevices();
     if (m_groups.empty())
     {
@@ -241,7 +246,7 @@ D2dSemiDecentralizedFl::StartUpload()
         std::vector<uint32_t> candidates;
         for (uint32_t i : m_groups[g])
         {
-            if (m_exchange->HasAveraged(i) && !m_d2s->GetRadio(i)->IsOff())
+            if (m_exchange->HasAveraged(i) && !m_d2s[i]->IsOff())
             {
                 candidates.push_back(i);
             }
@@ -279,7 +284,7 @@ D2dSemiDecentralizedFl::StartUpload()
                                       groupSamples,
                                       device,
                                       m_learners[device]->GetParameters());
-        const uint64_t id = m_d2s->GetRadio(device)->Send(message, k, m_d2sMode);
+        const uint64_t id = m_d2s[device]->Send(message, k, m_d2sMode);
         if (id != 0)
         {
             m_uploadIds[id] = g;
@@ -371,13 +376,13 @@ D2dSemiDecentralizedFl::Aggregate()
     m_downloadPending.clear();
     for (uint32_t i = 0; i < k; ++i)
     {
-        if (!m_d2s->GetRadio(i)->IsOff() && !m_learners[i]->IsTraining())
+        if (!m_d2s[i]->IsOff() && !m_learners[i]->IsTraining())
         {
             m_downloadPending.insert(i);
         }
     }
     m_broadcastId =
-        m_downloadPending.empty() ? 0 : m_d2s->GetRadio(k)->Send(message, D2D_BROADCAST, m_d2sMode);
+        m_downloadPending.empty() ? 0 : m_d2s[k]->Send(message, D2D_BROADCAST, m_d2sMode);
     if (m_broadcastId == 0)
     {
         EndOfRound();

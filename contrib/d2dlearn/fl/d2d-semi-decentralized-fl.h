@@ -64,11 +64,11 @@ class D2dSemiDecentralizedFl : public D2dPeerProtocol
     D2dSemiDecentralizedFl();
 
     /**
-     * \param d2s the D2S channel: device i's radio has index i, the server's index K;
-     *        call after SetLearners
+     * \param d2s the D2S transports: device i's at index i, the server's at index K (e.g.
+     *        the D2S D2dChannel's GetTransports()); call after SetLearners
      * \param mode delivery mode of the uploads and of the global model's broadcast
      */
-    void SetD2sChannel(Ptr<D2dChannel> d2s, D2dDeliveryMode mode);
+    void SetD2sTransports(std::vector<Ptr<D2dTransport>> d2s, D2dDeliveryMode mode);
 
     /**
      * \param groups disjoint groups covering every device (empty: GroupSize blocks in
@@ -89,7 +89,7 @@ class D2dSemiDecentralizedFl : public D2dPeerProtocol
 
   protected:
     void DoDispose() override;
-    void DoSetChannel() override;
+    void DoSetTransports() override;
 
   private:
     /** \brief Begin a round: its first phase. */
@@ -122,7 +122,7 @@ class D2dSemiDecentralizedFl : public D2dPeerProtocol
     uint32_t m_groupSize;
     uint32_t m_stepsPerExchange;
     uint32_t m_exchangesPerRound;
-    Ptr<D2dChannel> m_d2s;
+    std::vector<Ptr<D2dTransport>> m_d2s; //!< D2S transports, the server's last
     D2dDeliveryMode m_d2sMode{D2dDeliveryMode::RELIABLE};
     std::vector<std::vector<uint32_t>> m_groups;
     std::vector<uint32_t> m_groupOf; //!< device -> group

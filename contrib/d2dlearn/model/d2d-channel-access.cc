@@ -267,6 +267,44 @@ D2dChannelAccess::GetQueueLength(uint32_t index) const
     return m_policy == IMMEDIATE ? m_fifo[index].size() : m_nWaiting[index];
 }
 
+bool
+D2dChannelAccess::Withdraw(uint32_t index, uint64_t msgId, D2dRadio::TxJob& job)
+{
+    if (index >= m_fifo.size())
+    {
+        return false;
+    }
+    if (m_policy == IMMEDIATE)
+    {
+        auto& fifo = m_fifo[index];
+        auto it = std::find_if(fifo.begin(), fifo.end(), [msgId](const D2dRadio::TxJob& j) {
+            return j.msgId == msgId;
+        });
+        if (it == fifo.end())
+        {
+            return false;
+        }
+        job = *it;
+        fifo.erase(it);
+        return true;
+    }
+    auto& mine = m_mine[index];
+    for (auto seq = mine.begin(); seq != mine.end(); ++seq)
+    {
+        auto it = m_waiting.find(*seq);
+        if (it == m_waiting.end() || it->second.job.msgId != msgId)
+        {
+            continue; // started already (a stale entry), or another message
+        }
+        job = it->second.job;
+        m_waiting.erase(it); // entries naming it elsewhere are skipped as stale
+        mine.erase(seq);
+        --m_nWaiting[index];
+        return true;
+    }
+    return false;
+}
+
 std::vector<D2dRadio::TxJob>
 D2dChannelAccess::TakeQueue(uint32_t index)
 {

@@ -94,6 +94,14 @@ class D2dChannelAccess : public Object
      * \return the messages, in the order they were sent
      */
     std::vector<D2dRadio::TxJob> TakeQueue(uint32_t index);
+    /**
+     * \brief Remove one queued message (not on the air yet) of a radio.
+     * \param index the radio's index
+     * \param msgId the message id
+     * \param job out: the message, if it was queued
+     * \return true if it was queued and is removed
+     */
+    bool Withdraw(uint32_t index, uint64_t msgId, D2dRadio::TxJob& job);
 
     // Called by D2dChannel (SCHEDULED; no-ops otherwise).
     /**

@@ -240,6 +240,18 @@ D2dRadio::DropQueue(const std::string& reason)
     }
 }
 
+bool
+D2dRadio::DoCancel(uint64_t msgId)
+{
+    D2dRadio::TxJob job;
+    if (!m_channel || !m_channel->GetAccess()->Withdraw(GetIndex(), msgId, job))
+    {
+        return false;
+    }
+    m_channel->DropUnsent(this, job, "cancelled");
+    return true;
+}
+
 void
 D2dRadio::DoReportUnfinished()
 {

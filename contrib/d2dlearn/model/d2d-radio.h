@@ -110,6 +110,7 @@ class D2dRadio : public D2dTransport
                 const std::vector<uint32_t>& receivers,
                 D2dDeliveryMode mode) override;
     uint64_t AllocateMessageId() override;
+    bool DoCancel(uint64_t msgId) override;
     void DoTurnOff() override;
     void DoReportUnfinished() override;
 

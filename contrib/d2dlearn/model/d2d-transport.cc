@@ -104,6 +104,18 @@ D2dTransport::SendTo(Ptr<const D2dMessage> message,
     return id;
 }
 
+bool
+D2dTransport::Cancel(uint64_t msgId)
+{
+    return msgId != 0 && !m_off && DoCancel(msgId);
+}
+
+bool
+D2dTransport::DoCancel(uint64_t)
+{
+    return false;
+}
+
 void
 D2dTransport::AddReceiveHandler(ReceiveCallback cb, const std::string& kind)
 {

@@ -84,6 +84,17 @@ class D2dTransport : public Object
                   D2dDeliveryMode mode);
 
     /**
+     * \brief Withdraw a message of this device that has not gone on the air yet (e.g. a
+     * model a protocol's deadline made stale). Its receivers get rows, not delivered, with
+     * reason "cancelled"; no send-done follows.
+     * \param msgId the id Send() returned
+     * \return true if it was withdrawn; false if it is on the air or done, or if the
+     *         backend cannot withdraw it (D2dWifiTransport hands every message to the
+     *         Wi-Fi queues at once: its messages always go out)
+     */
+    bool Cancel(uint64_t msgId);
+
+    /**
      * \brief Register a receive handler (several may be registered; each reception goes to
      * every handler whose kind matches, in registration order).
      * \param cb the handler
@@ -161,6 +172,12 @@ class D2dTransport : public Object
                         D2dDeliveryMode mode) = 0;
     /** \return a fresh message id, unique in the network */
     virtual uint64_t AllocateMessageId() = 0;
+    /**
+     * \brief Backend-specific Cancel() (default: cannot withdraw).
+     * \param msgId the message id
+     * \return true if withdrawn (the backend wrote its rows)
+     */
+    virtual bool DoCancel(uint64_t msgId);
     /** \brief Backend-specific reaction to TurnOff(). */
     virtual void DoTurnOff() = 0;
     /** \brief Backend-specific ReportUnfinished(). */

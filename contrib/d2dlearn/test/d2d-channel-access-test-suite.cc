@@ -580,6 +580,74 @@ class D2dScheduledNoLossTestCase : public TestCase
     }
 };
 
+/**
+ * D2dTransport::Cancel withdraws a message that waits for its radios: its receivers get
+ * rows "cancelled", nothing goes on the air, no send-done; a message on the air cannot be
+ * withdrawn. Three devices in range; 0 sends a model to 1, then a second one to 2: under
+ * Scheduled access the second waits for the first (the sender is busy). Both policies.
+ */
+class D2dCancelTestCase : public TestCase
+{
+  public:
+    /** \param policy the access policy */
+    explicit D2dCancelTestCase(D2dChannelAccess::Policy policy)
+        : TestCase(std::string("Cancel withdraws a queued message, not one on the air (") +
+                   (policy == D2dChannelAccess::SCHEDULED ? "Scheduled" : "Immediate") + ")"),
+          m_policy(policy)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NodeContainer nodes;
+        auto channel = PositionedChannel(nodes, {{0, 0}, {10, 0}, {0, 10}}, m_policy, 0.0);
+        Observed obs;
+        obs.Connect(channel);
+        auto msg = Create<D2dMessage>("model", 200000);
+        uint64_t first = 0;
+        uint64_t second = 0;
+        bool cancelFirst = true;
+        bool cancelSecond = false;
+        bool cancelAgain = true;
+        Simulator::ScheduleNow([&]() {
+            Ptr<D2dRadio> r = channel->GetRadio(0);
+            first = r->Send(msg, 1, D2dDeliveryMode::RELIABLE);
+            second = r->Send(msg, 2, D2dDeliveryMode::RELIABLE);
+            cancelFirst = r->Cancel(first);   // on the air already
+            cancelSecond = r->Cancel(second); // queued behind it
+            cancelAgain = r->Cancel(second);  // gone
+        });
+        Simulator::Stop(Seconds(100)); // the energy sources update periodically
+        Simulator::Run();
+        Simulator::Destroy();
+        NS_TEST_EXPECT_MSG_EQ(cancelFirst, false, "a message on the air goes on");
+        NS_TEST_EXPECT_MSG_EQ(cancelSecond, true, "a queued message is withdrawn");
+        NS_TEST_EXPECT_MSG_EQ(cancelAgain, false, "only once");
+        NS_TEST_ASSERT_MSG_EQ(obs.records.size(), 2u, "one row per message");
+        for (const auto& r : obs.records)
+        {
+            if (r.msgId == first)
+            {
+                NS_TEST_EXPECT_MSG_EQ(r.IsComplete(), true, "the first arrived");
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_EQ(r.msgId, second, "the second's row");
+                NS_TEST_EXPECT_MSG_EQ(r.reason, "cancelled", "reason");
+                NS_TEST_EXPECT_MSG_EQ(r.delivered, false, "not delivered");
+                NS_TEST_EXPECT_MSG_EQ(r.dst, 2u, "its receiver");
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(obs.onAir.size(), 1u, "one transmission");
+        NS_TEST_EXPECT_MSG_EQ(obs.onAir.count(second), 0u, "the cancelled one never aired");
+        NS_TEST_EXPECT_MSG_EQ(obs.sendDone.size(), 1u, "send-done for the first only");
+        NS_TEST_EXPECT_MSG_EQ(obs.receptions, 1u, "one reception");
+    }
+
+    D2dChannelAccess::Policy m_policy;
+};
+
 /** The suite. */
 class D2dChannelAccessTestSuite : public TestSuite
 {
@@ -594,6 +662,8 @@ class D2dChannelAccessTestSuite : public TestSuite
         AddTestCase(new D2dNeighboursTestCase, TestCase::QUICK);
         AddTestCase(new D2dReceiveHandlersTestCase, TestCase::QUICK);
         AddTestCase(new D2dScheduledNoLossTestCase, TestCase::QUICK);
+        AddTestCase(new D2dCancelTestCase(D2dChannelAccess::SCHEDULED), TestCase::QUICK);
+        AddTestCase(new D2dCancelTestCase(D2dChannelAccess::IMMEDIATE), TestCase::QUICK);
     }
 };
 

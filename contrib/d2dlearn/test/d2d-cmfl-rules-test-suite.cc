@@ -519,7 +519,7 @@ RunHooks(const HookSetup& s)
     fl->SetAttribute("LocalEpochs", UintegerValue(1));
     fl->SetLearners(learners);
     fl->SetTestSet(data.test);
-    fl->SetD2sChannel(d2s, D2dDeliveryMode::RELIABLE);
+    fl->SetD2sTransports(d2s->GetTransports(), D2dDeliveryMode::RELIABLE);
     fl->AssignStreams(100);
     if (!s.rule.IsNull())
     {

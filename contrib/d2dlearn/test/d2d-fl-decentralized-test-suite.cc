@@ -37,6 +37,7 @@
 #include "ns3/d2d-trace-helper.h"
 #include "ns3/double.h"
 #include "ns3/energy-source-container.h"
+#include "ns3/enum.h"
 #include "ns3/node-container.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -114,6 +115,9 @@ RunProtocol(const Setup& s)
     NodeContainer nodes = MakeTestNodesOnLine(s.nDevices, 10.0);
     D2dHelper d2d;
     d2d.SetChannelAttribute("NoisePowerW", DoubleValue(s.noiseW));
+    // The protocols hand every message to the radios at once: the channel's ideal MAC
+    // keeps half-duplex radios from losing them.
+    d2d.SetChannelAttribute("AccessPolicy", EnumValue(D2dChannelAccess::SCHEDULED));
     d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e9));
     d2d.SetComputeAttribute("FlopsPerSecond", DoubleValue(s.flopsPerSecond));
     Ptr<D2dChannel> channel = d2d.Install(nodes);
@@ -193,7 +197,7 @@ RunProtocol(const Setup& s)
                                                                   "CommonInitialModel",
                                                                   BooleanValue(s.commonInit));
         dec->SetLearners(learners);
-        dec->SetChannel(channel, s.mode);
+        dec->SetTransports(channel->GetTransports(), s.mode);
         if (!s.graph.empty())
         {
             dec->SetGraph(s.graph);
@@ -215,8 +219,8 @@ RunProtocol(const Setup& s)
     {
         semi = CreateObject<D2dSemiDecentralizedFl>();
         semi->SetLearners(learners);
-        semi->SetChannel(channel, D2dDeliveryMode::RELIABLE);
-        semi->SetD2sChannel(d2s, D2dDeliveryMode::RELIABLE);
+        semi->SetTransports(channel->GetTransports(), D2dDeliveryMode::RELIABLE);
+        semi->SetD2sTransports(d2s->GetTransports(), D2dDeliveryMode::RELIABLE);
         semi->AssignStreams(100);
         semi->TraceConnectWithoutContext(
             "Selected",

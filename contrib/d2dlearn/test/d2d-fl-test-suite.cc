@@ -135,7 +135,7 @@ RunFl(const FlSetup& s)
     fl->SetAttribute("RoundDeadline", TimeValue(s.deadline));
     fl->SetLearners(learners);
     fl->SetTestSet(data.test);
-    fl->SetD2sChannel(d2s, D2dDeliveryMode::RELIABLE);
+    fl->SetD2sTransports(d2s->GetTransports(), D2dDeliveryMode::RELIABLE);
     fl->AssignStreams(100);
     fl->SetFinishedCallback(Callback<void>([] { Simulator::Stop(); }));
     fl->TraceConnectWithoutContext(
