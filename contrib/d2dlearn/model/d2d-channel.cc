@@ -424,15 +424,14 @@ D2dChannel::GetRangeThresholdW(double txPowerDbm) const
         return it->second;
     }
     // The default propagation model (ns-3 log-distance) at RangeM, for this power.
-    auto& reference = const_cast<Ptr<PropagationRssModel>&>(m_rangeReference);
-    if (!reference)
+    if (!m_rangeReference)
     {
-        reference = CreateObject<PropagationRssModel>();
+        m_rangeReference = CreateObject<PropagationRssModel>();
     }
     auto a = CreateObject<ConstantPositionMobilityModel>();
     auto b = CreateObject<ConstantPositionMobilityModel>();
     b->SetPosition(Vector(m_rangeM, 0, 0));
-    const double w = reference->GetRssW(0, 1, a, b, txPowerDbm);
+    const double w = m_rangeReference->GetRssW(0, 1, a, b, txPowerDbm);
     m_rangeThresholds[txPowerDbm] = w;
     return w;
 }

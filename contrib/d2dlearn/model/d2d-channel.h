@@ -307,7 +307,8 @@ class D2dChannel : public Object
     double m_rangeM;
     D2dChannelAccess::Policy m_policy;
     Ptr<D2dChannelAccess> m_access;
-    Ptr<PropagationRssModel> m_rangeReference;          //!< RangeM without positions
+    /** RangeM without positions: the reference propagation model (made on first use) */
+    mutable Ptr<PropagationRssModel> m_rangeReference;
     mutable std::map<double, double> m_rangeThresholds; //!< by transmit power (dBm)
     int m_static{-1};                                   //!< IsStatic(): -1 unknown
     bool m_courseChangeConnected{false};
