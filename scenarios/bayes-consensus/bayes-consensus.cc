@@ -10,6 +10,9 @@
  * classifier's weights on Fashion-MNIST, each device seeing only some classes; the local
  * update is a training job in simulated time, see D2dVariationalLearner).
  * --cooperation=isolated and central run the comparison learners with the same data.
+ * The channel access defaults to --access=scheduled: devices send their beliefs when the
+ * algorithm forms them, all in the same instant, and the channel serialises half-duplex
+ * radios (--access=immediate gives the raw radios, which lose beliefs sent at once).
  * Writes beliefs.csv, consensus.csv, rounds.csv, messages.csv, energy.csv and run.json
  * (with lambda_max, the stationary distribution and the Theorem 1 bound) into --outDir.
  *
@@ -80,6 +83,10 @@ int
 main(int argc, char* argv[])
 {
     D2dNetworkOptions net("results/bayes-consensus");
+    // Every device sends its belief in the same instant (step 3 of the algorithm): the
+    // channel's scheduled access keeps half-duplex radios from losing them. Set before the
+    // flags are parsed, so that --access=immediate still chooses the raw radios.
+    net.access = "scheduled";
     std::string mode = "discrete";         // discrete | gaussian-linear | variational
     std::string cooperation = "network";   // network | isolated | central
     uint32_t steps = 100;                  // steps (samples per device)
@@ -464,11 +471,7 @@ main(int argc, char* argv[])
     int64_t stream = network.nextStream;
     stream += learner->AssignStreams(stream);
 
-    std::vector<Ptr<D2dTransport>> transports;
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        transports.push_back(network.channel->GetRadio(i));
-    }
+    const std::vector<Ptr<D2dTransport>> transports = network.channel->GetTransports();
     auto protocol = CreateObject<D2dBeliefConsensus>();
     protocol->SetAttribute("Steps", UintegerValue(steps));
     protocol->SetAttribute("StepInterval", TimeValue(stepInterval));

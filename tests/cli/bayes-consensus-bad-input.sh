@@ -53,6 +53,9 @@ expect_reject nDevices --nDevices=2
 expect_reject nDevices --mode=gaussian-linear --nDevices=3
 expect_reject bogus --bogus=1
 expect_reject spectralEfficiency --spectralEfficiency=0
+expect_reject access --access=csma
+# The send windows are gone: channel access is the channel's, not the protocol's.
+expect_reject SendWindowFraction --ns3::D2dBeliefConsensus::SendWindowFraction=0.5
 expect_reject model --mode=variational --model=transformer
 expect_reject model --mode=variational --model=linear
 expect_reject model --mode=variational --model=mlp:0

@@ -4,7 +4,10 @@
 # modes, two runs with one --seed give byte-identical beliefs.csv, consensus.csv,
 # rounds.csv, messages.csv and energy.csv; another seed gives a different beliefs.csv.
 # Also: the cooperative discrete run ends with every device at error 0, the isolated one
-# with every device at error 1 (the problem no single device can identify).
+# with every device at error 1 (the problem no single device can identify); the channel
+# access defaults to scheduled (run.json, no half_duplex row although every device sends
+# in the same instant), --access=immediate still selects the raw radios (half_duplex rows),
+# and run.json has no SendWindowFraction (the protocol no longer schedules radios).
 #
 # Usage: bash bayes-consensus-determinism.sh PATH/TO/bayes-consensus
 set -euo pipefail
@@ -64,6 +67,28 @@ coop=$(last_errors "$TMP/a1")
 alone=$(last_errors "$TMP/a3")
 [ "$(echo $coop | tr ' ' '\n' | sort -u | tr -d '\n')" = "0" ] || fail "cooperative errors: $coop"
 [ "$(echo $alone | tr ' ' '\n' | sort -u | tr -d '\n')" = "1" ] || fail "isolated errors: $alone"
+
+echo "check: default access scheduled, no half_duplex rows; --access=immediate has them"
+json_access() { # json_access DIR: the "access" parameter of run.json
+    /usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["parameters"]["access"])' \
+        "$1/run.json"
+}
+half_duplex_rows() { # half_duplex_rows DIR: messages.csv rows with reason half_duplex
+    awk -F, 'NR > 1 && $NF == "half_duplex"' "$1/messages.csv" | wc -l
+}
+[ "$(json_access "$TMP/a1")" = "scheduled" ] || fail "default access: $(json_access "$TMP/a1")"
+for v in $(seq 1 "$variant"); do
+    [ "$(half_duplex_rows "$TMP/a$v")" -eq 0 ] || fail "variant $v: half_duplex rows"
+done
+if grep -q SendWindowFraction "$TMP/a1/run.json"; then
+    fail "run.json still has SendWindowFraction"
+fi
+if run "$TMP/immediate" --seed=3 --steps=5 --access=immediate; then
+    [ "$(json_access "$TMP/immediate")" = "immediate" ] ||
+        fail "--access=immediate: $(json_access "$TMP/immediate")"
+    [ "$(half_duplex_rows "$TMP/immediate")" -gt 0 ] ||
+        fail "--access=immediate: no half_duplex row although every device sends at once"
+fi
 
 echo "$variant variants, $failures failures"
 [ "$failures" -eq 0 ]

@@ -6,7 +6,6 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
-#include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -29,7 +28,9 @@ D2dBeliefConsensus::GetTypeId()
             .SetGroupName("D2dlearn")
             .AddConstructor<D2dBeliefConsensus>()
             .AddAttribute("StepInterval",
-                          "Time between steps; the deadline of step k is k x StepInterval.",
+                          "Duration of one of the paper's synchronous instants: step k "
+                          "starts at (k - 1) x StepInterval and its deadline (eq. 3) is "
+                          "k x StepInterval.",
                           TimeValue(MilliSeconds(100)),
                           MakeTimeAccessor(&D2dBeliefConsensus::m_stepInterval),
                           MakeTimeChecker(NanoSeconds(1)))
@@ -67,12 +68,6 @@ D2dBeliefConsensus::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&D2dBeliefConsensus::m_reliable),
                           MakeBooleanChecker())
-            .AddAttribute("SendWindowFraction",
-                          "Devices send in turn over this fraction of the step interval "
-                          "(device i at i / N of it).",
-                          DoubleValue(0.5),
-                          MakeDoubleAccessor(&D2dBeliefConsensus::m_sendWindowFraction),
-                          MakeDoubleChecker<double>(0.0, 1.0))
             .AddTraceSource("Consensus",
                             "Per step and device: in-neighbours fresh, reused, renormalized "
                             "out.",
@@ -100,9 +95,13 @@ D2dBeliefConsensus::~D2dBeliefConsensus() = default;
 void
 D2dBeliefConsensus::DoDispose()
 {
-    for (auto& t : m_transports)
+    if (!m_receiveCb.IsNull())
     {
-        t->SetReceiveCallback(MakeNullCallback<void, const D2dReception&>());
+        for (auto& t : m_transports)
+        {
+            t->RemoveReceiveHandler(m_receiveCb);
+        }
+        m_receiveCb = MakeNullCallback<void, const D2dReception&>();
     }
     m_transports.clear();
     m_learner = nullptr;
@@ -151,6 +150,8 @@ D2dBeliefConsensus::Start()
         m_out.resize(n);
         m_last.resize(n);
         m_initial.resize(n);
+        NS_ABORT_MSG_IF(!m_receiveCb.IsNull(), "D2dBeliefConsensus::Start called twice");
+        m_receiveCb = MakeCallback(&D2dBeliefConsensus::Receive, this);
         for (uint32_t i = 0; i < n; ++i)
         {
             m_in[i] = m_w.InNeighbours(i);
@@ -158,7 +159,8 @@ D2dBeliefConsensus::Start()
             m_last[i].assign(m_in[i].size(), nullptr);
             m_initial[i] =
                 std::make_shared<const D2dBeliefPayload>(i, 0, m_learner->GetInitialPublic(i));
-            m_transports[i]->SetReceiveCallback(MakeCallback(&D2dBeliefConsensus::Receive, this));
+            NS_ABORT_MSG_IF(!m_transports[i], "no transport for device " << i);
+            m_transports[i]->AddReceiveHandler(m_receiveCb, KIND);
         }
     }
     m_public.assign(n, nullptr);
@@ -202,9 +204,11 @@ D2dBeliefConsensus::LocalDone(uint32_t i, uint32_t k, const std::vector<double>&
     m_public[i] = std::make_shared<const D2dBeliefPayload>(i, k, values);
     if (m_cooperation == NETWORK && !m_out[i].empty())
     {
-        // Device i's turn in the send window, counted from the end of its update.
-        const Time offset = m_stepInterval * (m_sendWindowFraction * i / m_learner->GetNDevices());
-        Simulator::Schedule(offset, &D2dBeliefConsensus::SendBelief, this, i, k);
+        // Step 3 of sec. 3 (Lalitha et al. 2018): b_i^(k) is sent as soon as eq. (2) has
+        // formed it. No staggering here: when it goes on the air, and that half-duplex
+        // radios do not lose each other's beliefs, is the channel access's business
+        // (D2dChannel AccessPolicy Scheduled, or the Wi-Fi MAC).
+        SendBelief(i, k);
     }
 }
 
@@ -216,7 +220,7 @@ D2dBeliefConsensus::SendBelief(uint32_t i, uint32_t k)
         return;
     }
     const uint64_t bytes = m_learner->GetBytesPerValue() * m_public[i]->GetValues().size();
-    auto message = Create<D2dMessage>("belief", bytes, m_public[i]);
+    auto message = Create<D2dMessage>(KIND, bytes, m_public[i]);
     const auto mode = m_reliable ? D2dDeliveryMode::RELIABLE : D2dDeliveryMode::UNRELIABLE;
     if (m_broadcast)
     {
@@ -238,6 +242,7 @@ D2dBeliefConsensus::Receive(const D2dReception& reception)
     {
         return; // a partial belief is useless: counted as missing at the deadline
     }
+    NS_LOG_FUNCTION(this << reception.src << reception.dst << reception.msgId);
     auto payload = reception.message->GetPayloadAs<D2dBeliefPayload>();
     if (!payload)
     {

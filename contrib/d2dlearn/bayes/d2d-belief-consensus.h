@@ -22,21 +22,27 @@ namespace ns3
 
 /**
  * \ingroup d2dlearn
- * \brief Seed 003's distributed learning algorithm (sec. 3) run over the D2D channel, for
- * a whole network (one object drives every device).
+ * \brief Seed 003's distributed learning algorithm (sec. 3 of A. Lalitha, S. Shekhar,
+ * T. Javidi, F. Koushanfar, "Fully Decentralized Federated Learning", Third workshop
+ * on Bayesian Deep Learning, NeurIPS 2018) run over D2dTransports, for a whole network (one object
+ * drives every device). It talks only to the transports (the D2D channel's radios,
+ * D2dChannel::GetTransports, or the Wi-Fi backend's D2dWifiTransports): when a belief
+ * goes on the air is the business of the channel access below it (D2dChannel attribute
+ * AccessPolicy; Scheduled keeps half-duplex radios from losing each other's beliefs).
  *
- * Step k (k = 1 .. Steps) starts at (k - 1) x StepInterval. Each live device draws its
- * sample and forms its public belief b_i^(k) by eq. (2)
+ * Timing. The paper's algorithm runs in synchronous instants k = 1 .. n; the only timing
+ * of this protocol is that rule: instant (step) k starts at (k - 1) x StepInterval and
+ * ends at its deadline k x StepInterval, where every device applies eq. (3). Each live
+ * device draws its sample and forms its public belief b_i^(k) by eq. (2)
  * (D2dBeliefLearner::StartLocalUpdate: at once, or at the completion of a training job in
- * simulated time), then sends it in a D2dMessage of kind "belief" (size: the belief's
- * values x D2dBeliefLearner::GetBytesPerValue(), 8 for float64; the payload a
- * D2dBeliefPayload shared by reference) to its out-neighbours in W: one broadcast
- * (attribute Broadcast, default) or one unicast per out-neighbour, in the delivery mode
- * of attribute Reliable. Devices send in turn, device i at i / N x SendWindowFraction x
- * StepInterval after its update completed (for updates that take no time, after
- * (k - 1) x StepInterval), so that half-duplex radios do not lose each other's beliefs
- * because they all transmit at once. A device whose update has not completed at the
- * deadline skips the step's consensus (its private belief stays; trace
+ * simulated time), then, as step 3 says, sends it at once in a D2dMessage of kind
+ * "belief" (KIND; size: the belief's values x D2dBeliefLearner::GetBytesPerValue(), 8 for
+ * float64; the payload a D2dBeliefPayload shared by reference) to its out-neighbours in
+ * W: one broadcast to every device that hears it (attribute Broadcast, default) or one
+ * unicast per out-neighbour, in the delivery mode of attribute Reliable. Receptions come
+ * through a handler registered for kind "belief" only (D2dTransport::AddReceiveHandler),
+ * so other protocols may share the transports. A device whose update has not completed
+ * at the deadline skips the step's consensus (its private belief stays; trace
  * LocalUpdateMissed) and the late result is discarded.
  *
  * At the step deadline k x StepInterval every live device applies eq. (3) over itself and
@@ -76,6 +82,9 @@ class D2dBeliefConsensus : public Object
         CENTRAL   //!< one central learner with all samples
     };
 
+    /** The message kind of a public belief (its receive handler takes only this kind). */
+    static constexpr const char* KIND = "belief";
+
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -89,8 +98,9 @@ class D2dBeliefConsensus : public Object
     /** \param w the consensus matrix (checked by the caller) */
     void SetMatrix(const D2dBeliefConsensusMatrix& w);
     /**
-     * \param transports transport i is device i's (e.g. channel->GetRadio(i)); their
-     * receive callbacks are taken over
+     * \param transports transport i is device i's (e.g. D2dChannel::GetTransports(), or
+     * the D2dWifiTransports of D2dWifiHelper::Install()); Start() registers a receive
+     * handler for kind "belief" on each (removed by Dispose), other handlers stay
      */
     void SetTransports(const std::vector<Ptr<D2dTransport>>& transports);
     /** \brief Schedule the steps from now on. */
@@ -137,7 +147,7 @@ class D2dBeliefConsensus : public Object
      * \param values b_i^(k), the local update's result
      */
     void LocalDone(uint32_t i, uint32_t k, const std::vector<double>& values);
-    /** \param i device \param k step: send b_i^(k) */
+    /** \param i device \param k step: send b_i^(k) (step 3 of sec. 3) */
     void SendBelief(uint32_t i, uint32_t k);
     /** \param reception a belief received */
     void Receive(const D2dReception& reception);
@@ -150,11 +160,12 @@ class D2dBeliefConsensus : public Object
     Cooperation m_cooperation;
     bool m_broadcast;
     bool m_reliable;
-    double m_sendWindowFraction;
 
     Ptr<D2dBeliefLearner> m_learner;
     D2dBeliefConsensusMatrix m_w;
     std::vector<Ptr<D2dTransport>> m_transports;
+    /** The handler registered on every transport for kind "belief" (null until Start). */
+    D2dTransport::ReceiveCallback m_receiveCb;
     std::vector<std::vector<uint32_t>> m_in;  //!< in-neighbours of each device, ascending
     std::vector<std::vector<uint32_t>> m_out; //!< out-neighbours of each device, ascending
     /** Per device, per in-neighbour (same order as m_in): the newest belief received. */

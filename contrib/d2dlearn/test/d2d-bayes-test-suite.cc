@@ -4,21 +4,27 @@
  * the checks of W (Assumption 2), lambda_max, v and the Theorem 1 bound, the
  * network-identifiable discrete problem over the D2D channel (cooperation converges,
  * isolation does not, steps to zero error below the Theorem 1 bound), Example 1 (central,
- * isolated, cooperative MSE) and both loss rules at P_D = 0.3.
+ * isolated, cooperative MSE), both loss rules at P_D = 0.3, and the same small consensus
+ * over the packet-level Wi-Fi backend and over the D2D channel (same beliefs, bit for bit).
+ * The protocol sends every belief in the same instant: the channel's Scheduled access is
+ * what keeps half-duplex radios from losing them (checked against Immediate).
  *
  * SPDX-License-Identifier: GPL-2.0-only
  */
 #include "ns3/boolean.h"
 #include "ns3/d2d-belief-consensus-matrix.h"
 #include "ns3/d2d-belief-consensus.h"
+#include "ns3/d2d-channel-access.h"
 #include "ns3/d2d-coordinate-belief-learner.h"
 #include "ns3/d2d-discrete-belief.h"
 #include "ns3/d2d-gaussian-belief.h"
 #include "ns3/d2d-gaussian-linear-learner.h"
 #include "ns3/d2d-helper.h"
+#include "ns3/d2d-wifi-helper.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/matrix-rss-model.h"
+#include "ns3/mobility-helper.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
@@ -53,7 +59,11 @@ Ring(uint32_t n)
     return a;
 }
 
-/** A run of the protocol over a D2D channel where every link drops with probability p. */
+/**
+ * A run of the protocol over a D2D channel where every link drops with probability p,
+ * with the channel's Scheduled access (the protocol sends every belief at the start of
+ * its step; the access layer serialises the half-duplex radios).
+ */
 struct BayesRun
 {
     NodeContainer nodes;
@@ -80,15 +90,12 @@ struct BayesRun
         helper.SetChannelAttribute("SpectralEfficiency", DoubleValue(1.0));
         helper.SetChannelAttribute("BandwidthHz", DoubleValue(20e6));
         helper.SetChannelAttribute("NoisePowerW", DoubleValue(1.0));
+        helper.SetChannelAttribute("AccessPolicy", EnumValue(D2dChannelAccess::SCHEDULED));
         channel = helper.Install(nodes);
         int64_t stream = 1;
         stream += helper.AssignStreams(stream);
         learner->AssignStreams(stream);
-        std::vector<Ptr<D2dTransport>> transports;
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            transports.push_back(channel->GetRadio(i));
-        }
+        const std::vector<Ptr<D2dTransport>> transports = channel->GetTransports();
         protocol = CreateObject<D2dBeliefConsensus>();
         protocol->SetAttribute("Steps", UintegerValue(steps));
         protocol->SetAttribute("Cooperation",
@@ -569,6 +576,184 @@ class D2dBayesLossTestCase : public TestCase
     }
 };
 
+namespace
+{
+
+/** What a small belief consensus ends with, whatever carried its messages. */
+struct SmallConsensusOutcome
+{
+    std::vector<std::vector<double>> logPrivate; //!< per device: log rho_i at the end
+    std::vector<uint32_t> wrongPerStep;          //!< per step: devices whose estimate is wrong
+    std::vector<uint64_t> totals;                //!< fresh, reused, renormalized out
+    uint64_t beliefRows{0};                      //!< Delivery rows of kind "belief"
+    uint64_t completeRows{0};                    //!< of which complete
+    uint64_t halfDuplexRows{0};                  //!< of which lost to half-duplex
+};
+
+/**
+ * The coordinate problem (G = 3 levels, theta* = (2, 1, 2), eps = 0.1) on a ring of 4
+ * devices with uniform weights, the devices on a 10 m square; each belief goes as one
+ * reliable unicast per out-neighbour (Broadcast false). Not broadcasts: over Wi-Fi, 802.11
+ * broadcast frames have no MAC acknowledgement or retry, and four broadcasts handed to
+ * idle MACs in the same instant go out at once and collide (the transport's end-to-end
+ * retransmissions, timed alike, collide again); unicast frames are acknowledged and
+ * retried after a random backoff, so the 802.11 MAC serialises them as the channel's
+ * Scheduled access does.
+ * \param backend "channel" (D2dRadio, default propagation RSS, P_D about 1e-4 per link)
+ *        or "wifi" (D2dWifiTransport: 802.11a ad hoc, 6 Mbit/s, every link in range)
+ * \param access the channel's AccessPolicy (ignored by Wi-Fi)
+ * \param steps steps of 100 ms
+ * \return the outcome
+ */
+SmallConsensusOutcome
+RunSmallConsensus(const std::string& backend, D2dChannelAccess::Policy access, uint32_t steps)
+{
+    const uint32_t n = 4;
+    RngSeedManager::SetSeed(7);
+    NodeContainer nodes;
+    nodes.Create(n);
+    auto positions = CreateObject<ListPositionAllocator>();
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        positions->Add(Vector(10.0 * (i % 2), 10.0 * (i / 2), 0.0));
+    }
+    MobilityHelper mobility;
+    mobility.SetPositionAllocator(positions);
+    mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
+    mobility.Install(nodes);
+
+    std::vector<Ptr<D2dTransport>> transports;
+    if (backend == "wifi")
+    {
+        D2dWifiHelper wifi;
+        for (const auto& t : wifi.Install(nodes))
+        {
+            transports.push_back(t);
+        }
+        wifi.AssignStreams(1);
+    }
+    else
+    {
+        D2dHelper d2d;
+        d2d.SetChannelAttribute("AccessPolicy", EnumValue(access));
+        transports = d2d.Install(nodes)->GetTransports();
+        d2d.AssignStreams(1);
+    }
+    SmallConsensusOutcome out;
+    for (const auto& t : transports)
+    {
+        t->TraceConnectWithoutContext(
+            "Delivery",
+            Callback<void, const D2dDeliveryRecord&>([&out](const D2dDeliveryRecord& r) {
+                if (r.kind == D2dBeliefConsensus::KIND)
+                {
+                    ++out.beliefRows;
+                    out.completeRows += r.IsComplete();
+                    out.halfDuplexRows += r.reason == "half_duplex";
+                }
+            }));
+    }
+    // The learner's streams are the same on both backends: the same samples.
+    auto learner = Create<D2dCoordinateBeliefLearner>(n, 3, std::vector<uint32_t>{2, 1, 2}, 0.1);
+    learner->AssignStreams(10000);
+    auto protocol = CreateObject<D2dBeliefConsensus>();
+    protocol->SetAttribute("Steps", UintegerValue(steps));
+    protocol->SetAttribute("Reliable", BooleanValue(true));
+    protocol->SetAttribute("Broadcast", BooleanValue(false));
+    protocol->SetLearner(learner);
+    protocol->SetMatrix(D2dBeliefConsensusMatrix::FromGraph(Ring(n), "uniform"));
+    protocol->SetTransports(transports);
+    protocol->TraceConnectWithoutContext("StepDone", Callback<void, uint32_t>([&](uint32_t) {
+                                             uint32_t wrong = 0;
+                                             for (uint32_t i = 0; i < n; ++i)
+                                             {
+                                                 wrong += learner->GetEstimate(i) !=
+                                                          learner->GetTrueIndex();
+                                             }
+                                             out.wrongPerStep.push_back(wrong);
+                                         }));
+    protocol->Start();
+    Simulator::Stop(protocol->GetDuration() + MilliSeconds(1));
+    Simulator::Run();
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        out.logPrivate.push_back(learner->GetLogPrivate(i));
+    }
+    out.totals = protocol->GetTotals();
+    protocol->Dispose();
+    Simulator::Destroy();
+    return out;
+}
+
+} // namespace
+
+/**
+ * The protocol runs over any D2dTransport: a small consensus (4 devices, 30 steps) over the
+ * Wi-Fi backend ends with the same private beliefs, bit for bit, as over the D2D channel
+ * with Scheduled access: every neighbour belief arrives in time on both, so eq. (3) gets
+ * the same inputs. Without the access layer (Immediate) the beliefs, all sent in the same
+ * instant, are lost to half-duplex.
+ */
+class D2dBayesWifiTestCase : public TestCase
+{
+  public:
+    D2dBayesWifiTestCase()
+        : TestCase("belief consensus over Wi-Fi reaches the channel's outcome; Scheduled "
+                   "access, not the protocol, avoids half-duplex losses")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t n = 4;
+        const uint32_t steps = 30;
+        // Two in-neighbours and two out-neighbours (one unicast each) per device and step.
+        const uint64_t allFresh = uint64_t(steps) * n * 2;
+        const uint64_t allRows = allFresh;
+        const SmallConsensusOutcome channel =
+            RunSmallConsensus("channel", D2dChannelAccess::SCHEDULED, steps);
+        const SmallConsensusOutcome wifi =
+            RunSmallConsensus("wifi", D2dChannelAccess::SCHEDULED, steps);
+        const SmallConsensusOutcome raw =
+            RunSmallConsensus("channel", D2dChannelAccess::IMMEDIATE, steps);
+        std::cout << "fresh: channel " << channel.totals[0] << ", wifi " << wifi.totals[0]
+                  << ", channel immediate " << raw.totals[0] << " of " << allFresh
+                  << "; wrong devices after step 1, 5, 10, 30 (channel):";
+        for (uint32_t k : {1, 5, 10, 30})
+        {
+            std::cout << ' ' << channel.wrongPerStep.at(k - 1);
+        }
+        std::cout << std::endl;
+
+        for (const auto* run : {&channel, &wifi})
+        {
+            const std::string name = run == &channel ? "channel" : "wifi";
+            const uint64_t fresh = run->totals[0];
+            const uint64_t reused = run->totals[1];
+            NS_TEST_ASSERT_MSG_EQ(fresh, allFresh, name << ": every neighbour belief fresh");
+            NS_TEST_ASSERT_MSG_EQ(reused, 0, name << ": nothing reused");
+            NS_TEST_ASSERT_MSG_EQ(run->beliefRows, allRows, name << ": one row per receiver");
+            NS_TEST_ASSERT_MSG_EQ(run->completeRows, allRows, name << ": every row complete");
+            NS_TEST_ASSERT_MSG_EQ(run->wrongPerStep.size(), steps, name << ": every step done");
+            const uint32_t wrongAtEnd = run->wrongPerStep.back();
+            NS_TEST_ASSERT_MSG_EQ(wrongAtEnd, 0, name << ": every device finds theta*");
+        }
+        // Same samples, same inputs to eq. (3): the same beliefs, bit for bit.
+        const bool sameErrors = channel.wrongPerStep == wifi.wrongPerStep;
+        NS_TEST_ASSERT_MSG_EQ(sameErrors, true, "same errors at every step");
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            const bool sameBelief = channel.logPrivate[i] == wifi.logPrivate[i];
+            NS_TEST_ASSERT_MSG_EQ(sameBelief, true, "same private belief at device " << i);
+        }
+        // The beliefs go out in the same instant: the raw radios lose them.
+        const uint64_t rawFresh = raw.totals[0];
+        NS_TEST_ASSERT_MSG_GT(raw.halfDuplexRows, 0, "immediate access: half-duplex losses");
+        NS_TEST_ASSERT_MSG_LT(rawFresh, allFresh, "immediate access: beliefs missing");
+    }
+};
+
 /** The d2d-bayes suite. */
 class D2dBayesTestSuite : public TestSuite
 {
@@ -582,6 +767,7 @@ class D2dBayesTestSuite : public TestSuite
         AddTestCase(new D2dBayesIdentifiabilityTestCase, TestCase::QUICK);
         AddTestCase(new D2dBayesExample1TestCase, TestCase::QUICK);
         AddTestCase(new D2dBayesLossTestCase, TestCase::QUICK);
+        AddTestCase(new D2dBayesWifiTestCase, TestCase::QUICK);
     }
 };
 

@@ -20,6 +20,7 @@
 
 #include "ns3/d2d-belief-consensus-matrix.h"
 #include "ns3/d2d-belief-consensus.h"
+#include "ns3/d2d-channel-access.h"
 #include "ns3/d2d-compute-model.h"
 #include "ns3/d2d-helper.h"
 #include "ns3/d2d-partitioner.h"
@@ -195,6 +196,9 @@ RunVariational(const std::string& cooperation, uint32_t steps)
     helper.SetChannelAttribute("SpectralEfficiency", DoubleValue(1.0));
     helper.SetChannelAttribute("BandwidthHz", DoubleValue(20e6));
     helper.SetChannelAttribute("NoisePowerW", DoubleValue(1.0));
+    // The devices' updates end together and they send at once: the channel's Scheduled
+    // access serialises the half-duplex radios.
+    helper.SetChannelAttribute("AccessPolicy", EnumValue(D2dChannelAccess::SCHEDULED));
     Ptr<D2dChannel> channel = helper.Install(nodes);
     helper.AssignStreams(1);
 
@@ -203,11 +207,10 @@ RunVariational(const std::string& cooperation, uint32_t steps)
     config.localSteps = 30;
     auto learner = Create<D2dVariationalLearner>(config, data.train, shards, data.test, 11);
     std::vector<Ptr<D2dComputeModel>> compute;
-    std::vector<Ptr<D2dTransport>> transports;
+    const std::vector<Ptr<D2dTransport>> transports = channel->GetTransports();
     for (uint32_t i = 0; i < n; ++i)
     {
         compute.push_back(D2dHelper::GetComputeModel(nodes.Get(i)));
-        transports.push_back(channel->GetRadio(i));
     }
     learner->SetComputeModels(compute);
     std::vector<std::vector<bool>> complete(n, std::vector<bool>(n, true));
