@@ -272,7 +272,7 @@ main(int argc, char* argv[])
         cmflProtocol->GetConsensus()->SetAttribute("RequestTimeout", TimeValue(requestTimeout));
         cmflProtocol->GetConsensus()->SetAttribute("MaxAttempts", UintegerValue(maxAttempts));
         cmflProtocol->SetLearners(learners);
-        cmflProtocol->SetChannel(network.channel, network.mode);
+        cmflProtocol->SetTransports(network.channel->GetTransports(), network.mode);
         cmflProtocol->SetMalicious(malicious, attackType, scalingLow);
         stream += cmflProtocol->AssignStreams(stream);
         protocol = cmflProtocol;
