@@ -67,6 +67,7 @@ main(int argc, char* argv[])
     net.reliable = true;      // gradients and models are useless with a missing fragment
     net.areaSideM = 50.0;     // a room-sized cluster of devices, m
     net.d2sTxPowerDbm = 30.0; // the FL baselines' device-to-server link, dBm
+    net.access = "scheduled"; // CMFL and the CCP leave half-duplex scheduling to the channel
 
     D2dScenarioSupport support("cmfl");
     std::vector<D2dScenarioSupport::Param> params{
@@ -272,7 +273,7 @@ main(int argc, char* argv[])
         cmflProtocol->GetConsensus()->SetAttribute("RequestTimeout", TimeValue(requestTimeout));
         cmflProtocol->GetConsensus()->SetAttribute("MaxAttempts", UintegerValue(maxAttempts));
         cmflProtocol->SetLearners(learners);
-        cmflProtocol->SetChannel(network.channel, network.mode);
+        cmflProtocol->SetTransports(network.channel->GetTransports(), network.mode);
         cmflProtocol->SetMalicious(malicious, attackType, scalingLow);
         stream += cmflProtocol->AssignStreams(stream);
         protocol = cmflProtocol;

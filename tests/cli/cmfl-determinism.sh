@@ -13,7 +13,9 @@
 #  - Multi-Krum with gradient scaling, trimmed mean with same-value attackers,
 #    BrainTorrent, GossipFL.
 # Training inline (--threads=0) gives the bytes of 2 worker threads; another seed gives
-# other messages.
+# other messages. The channel access defaults to scheduled (no half-duplex loss, every
+# score multicast delivered); --access=immediate is still selectable (run.json records
+# it) and loses receptions to half-duplex, since CMFL schedules no radios itself.
 #
 # Usage: bash cmfl-determinism.sh PATH/TO/cmfl
 set -euo pipefail
@@ -133,6 +135,29 @@ if [ ! -s "$TMP/cmfl1-seed4/messages.csv" ]; then
 elif cmp -s "$TMP/cmfl1-attack-a/messages.csv" "$TMP/cmfl1-seed4/messages.csv"; then
     fail "messages.csv is the same for seeds 3 and 4"
 fi
+
+echo "check: --access defaults to scheduled (no half-duplex loss), --access=immediate selectable"
+run "$TMP/cmfl1-immediate" --seed=3 "${ATTACK[@]}" --threads=2 --access=immediate
+"$PYTHON" - "$TMP/cmfl1-attack-a" "$TMP/cmfl1-immediate" <<'PY' || fail "channel access of cmfl"
+import json, sys
+import pandas as pd
+for d, access, policy in ((sys.argv[1], "scheduled", "Scheduled"), (sys.argv[2], "immediate", "Immediate")):
+    p = json.load(open(d + "/run.json"))["parameters"]
+    assert p["access"] == access, (d, p["access"])
+    assert p["ns3::D2dChannel::AccessPolicy"] == policy, (d, p["ns3::D2dChannel::AccessPolicy"])
+    m = pd.read_csv(d + "/messages.csv")
+    lost = int((m["reason"] == "half_duplex").sum())
+    scores = m[m.kind == "ccp_score"]
+    print("  %s: %d half_duplex rows, %d of %d score rows delivered"
+          % (access, lost, int(scores.delivered.sum()), len(scores)))
+    if access == "scheduled":
+        # CMFL and the CCP send at once; the channel serialises the half-duplex radios.
+        assert lost == 0, lost
+        assert scores.delivered.all(), scores
+    else:
+        # Raw radios: the members' simultaneous score multicasts meet sending radios.
+        assert lost > 0, lost
+PY
 
 if [ "$failures" -ne 0 ]; then
     echo "cmfl-determinism: $failures failure(s)"

@@ -111,7 +111,7 @@ D2dCmfl::GetTypeId()
             .AddAttribute("GradientUpload",
                           "How a training client sends its gradient to the committee: "
                           "unicast (one message per member, as the paper's complexity "
-                          "analysis counts) or broadcast (one D2D broadcast naming them)",
+                          "analysis counts) or broadcast (one multicast to the members)",
                           StringValue("unicast"),
                           MakeStringAccessor(&D2dCmfl::m_upload),
                           MakeStringChecker());
@@ -134,7 +134,7 @@ D2dCmfl::DoDispose()
         m_ccp->Dispose();
     }
     m_ccp = nullptr;
-    m_channel = nullptr;
+    Detach();
     m_pick = nullptr;
     m_attackRng = nullptr;
     m_state.clear();
@@ -144,35 +144,42 @@ D2dCmfl::DoDispose()
 }
 
 void
-D2dCmfl::SetChannel(Ptr<D2dChannel> channel, D2dDeliveryMode mode)
+D2dCmfl::Detach()
 {
-    m_channel = channel;
-    m_mode = mode;
-    const uint32_t n = GetNDevices();
-    NS_ABORT_MSG_IF(n == 0, "D2dCmfl::SetChannel: call SetLearners first");
-    std::vector<Ptr<D2dTransport>> radios;
-    for (uint32_t i = 0; i < n; ++i)
+    for (const auto& t : m_transports)
     {
-        Ptr<D2dTransport> radio = channel->GetRadio(i);
-        radio->SetReceiveCallback(MakeCallback(&D2dCmfl::Receive, this));
-        radio->SetSendDoneCallback(Callback<void, uint64_t, uint32_t, bool>(
-            [this, i](uint64_t msgId, uint32_t dst, bool success) {
-                SendDone(i, msgId, dst, success);
-            }));
-        radio->TraceConnectWithoutContext(
-            "Send",
-            Callback<void, uint64_t, Ptr<const D2dMessage>, uint32_t>(
-                [this, i](uint64_t, Ptr<const D2dMessage>, uint32_t) { MessageAccepted(i); }));
-        radios.push_back(radio);
+        if (t)
+        {
+            t->RemoveReceiveHandler(MakeCallback(&D2dCmfl::Receive, this));
+            t->RemoveSendDoneHandler(MakeCallback(&D2dCmfl::SendDone, this));
+        }
     }
-    m_ccp->SetTransports(radios, mode);
-    m_sending.assign(n, 0);
+    m_transports.clear();
 }
 
 void
-D2dCmfl::MessageAccepted(uint32_t device)
+D2dCmfl::SetTransports(std::vector<Ptr<D2dTransport>> transports, D2dDeliveryMode mode)
 {
-    ++m_sending[device];
+    const uint32_t n = GetNDevices();
+    NS_ABORT_MSG_IF(n == 0, "D2dCmfl::SetTransports: call SetLearners first");
+    NS_ABORT_MSG_IF(transports.size() < n,
+                    "D2dCmfl::SetTransports: " << transports.size() << " transports for " << n
+                                               << " devices");
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        NS_ABORT_MSG_IF(!transports[i], "D2dCmfl::SetTransports: no transport for device " << i);
+    }
+    Detach();
+    transports.resize(n); // the devices with learners
+    m_transports = std::move(transports);
+    m_mode = mode;
+    for (const auto& t : m_transports)
+    {
+        t->AddReceiveHandler(MakeCallback(&D2dCmfl::Receive, this), "global_model");
+        t->AddReceiveHandler(MakeCallback(&D2dCmfl::Receive, this), "gradient");
+        t->AddSendDoneHandler(MakeCallback(&D2dCmfl::SendDone, this));
+    }
+    m_ccp->SetTransports(m_transports, mode);
 }
 
 void
@@ -264,7 +271,7 @@ D2dCmfl::CountMalicious(const std::vector<uint32_t>& devices) const
 void
 D2dCmfl::Start()
 {
-    NS_ABORT_MSG_IF(!m_channel || m_learners.empty() || !m_test, "D2dCmfl: not set up");
+    NS_ABORT_MSG_IF(m_transports.empty() || m_learners.empty() || !m_test, "D2dCmfl: not set up");
     NS_ABORT_MSG_IF(m_upload != "unicast" && m_upload != "broadcast",
                     "D2dCmfl::GradientUpload: " << m_upload << " (unicast or broadcast)");
     const uint32_t k = GetNDevices();
@@ -334,7 +341,15 @@ D2dCmfl::Broadcast(uint32_t sender)
     const uint64_t bytes =
         model->GetSizeBytes() + 4 * (recipients.size() + payload->committee.size());
     auto message = Create<D2dMessage>("global_model", bytes, payload);
-    m_channel->GetRadio(sender)->Send(message, D2D_BROADCAST, m_mode);
+    std::vector<uint32_t> receivers;
+    for (auto d : recipients)
+    {
+        if (d != sender)
+        {
+            receivers.push_back(d);
+        }
+    }
+    m_transports[sender]->Send(message, receivers, m_mode);
     if (std::binary_search(recipients.begin(), recipients.end(), sender))
     {
         // The sender has a role this round too: it holds the model already.
@@ -350,9 +365,9 @@ D2dCmfl::Broadcast(uint32_t sender)
 void
 D2dCmfl::Receive(const D2dReception& r)
 {
-    if (m_ccp->HandleReception(r) || !r.IsComplete())
+    if (!r.IsComplete())
     {
-        return; // a CCP message, or a model with missing fragments (not a model)
+        return; // a model or gradient with missing fragments is none
     }
     const uint32_t device = r.dst;
     if (r.message->GetKind() == "global_model")
@@ -424,19 +439,21 @@ D2dCmfl::Trained(uint32_t device, uint32_t round)
         return;
     }
     // A training client sends g_k to every committee member.
-    Ptr<D2dTransport> radio = m_channel->GetRadio(device);
+    Ptr<D2dTransport> transport = m_transports[device];
     const uint64_t samples = m_learners[device]->GetNSamples();
     if (m_upload == "broadcast")
     {
-        radio->Send(m_codec.Encode("gradient", "gradient", round, samples, device, g, m_committee),
-                    D2D_BROADCAST,
-                    m_mode);
+        // One multicast to the committee (GradientUpload "broadcast").
+        transport->Send(
+            m_codec.Encode("gradient", "gradient", round, samples, device, g, m_committee),
+            m_committee,
+            m_mode);
         return;
     }
     auto message = m_codec.Encode("gradient", "gradient", round, samples, device, g);
     for (auto c : m_committee)
     {
-        const uint64_t id = radio->Send(message, c, m_mode);
+        const uint64_t id = transport->Send(message, c, m_mode);
         if (id != 0 && m_mode == D2dDeliveryMode::RELIABLE)
         {
             m_uploads[id] = Upload{device, round, 0, message};
@@ -445,17 +462,8 @@ D2dCmfl::Trained(uint32_t device, uint32_t round)
 }
 
 void
-D2dCmfl::SendDone(uint32_t device, uint64_t msgId, uint32_t dst, bool success)
+D2dCmfl::SendDone(uint64_t msgId, uint32_t dst, bool success)
 {
-    m_ccp->HandleSendDone(msgId, dst, success);
-    if (m_sending[device] > 0)
-    {
-        --m_sending[device];
-    }
-    if (m_pendingSender >= 0)
-    {
-        Simulator::ScheduleNow(&D2dCmfl::TryPendingBroadcast, this);
-    }
     auto it = m_uploads.find(msgId);
     if (it == m_uploads.end())
     {
@@ -469,7 +477,7 @@ D2dCmfl::SendDone(uint32_t device, uint64_t msgId, uint32_t dst, bool success)
     {
         return;
     }
-    const uint64_t id = m_channel->GetRadio(upload.device)->Send(upload.message, dst, m_mode);
+    const uint64_t id = m_transports[upload.device]->Send(upload.message, dst, m_mode);
     if (id != 0)
     {
         ++upload.attempts;
@@ -538,7 +546,7 @@ D2dCmfl::ExchangeScores()
     for (auto c : m_committee)
     {
         const DeviceState& s = m_state[c];
-        if (s.round == m_round && s.scored && !m_channel->GetRadio(c)->IsOff())
+        if (s.round == m_round && s.scored && !m_transports[c]->IsOff())
         {
             own[c] = s.scores;
         }
@@ -750,13 +758,13 @@ D2dCmfl::FinishRound()
     // Who sends w^{t+1}: the aggregation vote's primary; without consensus, the committee's
     // lowest-id member whose radio still works (the round is repeated with w^t).
     int64_t sender = -1;
-    if (m_primary >= 0 && !m_channel->GetRadio(m_primary)->IsOff())
+    if (m_primary >= 0 && !m_transports[m_primary]->IsOff())
     {
         sender = m_primary;
     }
     for (std::size_t i = 0; sender < 0 && i < m_committee.size(); ++i)
     {
-        if (!m_channel->GetRadio(m_committee[i])->IsOff())
+        if (!m_transports[m_committee[i]]->IsOff())
         {
             sender = m_committee[i];
         }
@@ -786,37 +794,10 @@ D2dCmfl::FinishRound()
         EndRound(Callback<void>([] {}));
         return;
     }
+    // CCP step 8: the primary sends the global model as soon as the votes are over; the
+    // channel access decides when it goes on the air.
     const auto from = static_cast<uint32_t>(sender);
-    EndRound(Callback<void>([this, from]() { BroadcastWhenQuiet(from); }));
-}
-
-void
-D2dCmfl::BroadcastWhenQuiet(uint32_t sender)
-{
-    m_pendingSender = sender;
-    TryPendingBroadcast();
-}
-
-void
-D2dCmfl::TryPendingBroadcast()
-{
-    if (m_pendingSender < 0)
-    {
-        return;
-    }
-    for (const auto* group : {&m_committee, &m_training})
-    {
-        for (auto d : *group)
-        {
-            if (m_sending[d] > 0 && static_cast<int64_t>(d) != m_pendingSender)
-            {
-                return; // SendDone tries again
-            }
-        }
-    }
-    const auto sender = static_cast<uint32_t>(m_pendingSender);
-    m_pendingSender = -1;
-    Broadcast(sender);
+    EndRound(Callback<void>([this, from]() { Broadcast(from); }));
 }
 
 void

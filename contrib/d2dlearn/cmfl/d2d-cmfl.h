@@ -9,8 +9,8 @@
 #include "d2d-committee-consensus.h"
 #include "d2d-committee-rules.h"
 
-#include "ns3/d2d-channel.h"
 #include "ns3/d2d-fl-protocol.h"
+#include "ns3/d2d-transport.h"
 #include "ns3/event-id.h"
 #include "ns3/random-variable-stream.h"
 
@@ -36,27 +36,42 @@ class D2dCmflModelPayload : public D2dModelPayload
 
 /**
  * \ingroup d2dlearn
- * \brief Committee Mechanism based Federated Learning (seed 001, "Committee Mechanism based
- * Federated Learning", "Training Algorithm"): serverless, every step a message on the D2D
- * channel.
+ * \brief Committee Mechanism based Federated Learning (seed 001: C. Che, X. Li, C. Chen,
+ * X. He, Z. Zheng, "A Decentralized Federated Learning Framework via Committee Mechanism
+ * with Convergence Guarantee", IEEE TPDS 2022; "Committee Mechanism based Federated
+ * Learning", "Training Algorithm"): serverless, every step a message on the devices'
+ * D2dTransports (any backend: the D2D channel's radios, or D2dWifiTransport).
  *
  * Round t (Algorithm "The training algorithm of CMFL"):
  *  1. Random sampling / download: the primary committee client of round t-1 broadcasts
- *     the global model w^t (one "global_model" D2D broadcast naming the committee S_c^t and
- *     the training clients S_b^t). Round 1: S_c^1 and S_b^1 are drawn at random and a random
- *     member of S_c^1 broadcasts its initial weights.
+ *     the global model w^t to the committee S_c^t and the training clients S_b^t (one
+ *     "global_model" multicast naming them: the paper's "all training clients and committee
+ *     clients download the global model from the primary committee client", so the
+ *     reliable ARQ covers exactly them and not the idle clients that hear it). It is sent
+ *     as soon as the previous round ends (CCP step 8); when it goes on the air is the
+ *     channel access's business (Scheduled access waits until no recipient is sending).
+ *     Round 1: S_c^1 and S_b^1 are drawn at random and a random member of S_c^1 sends its
+ *     initial weights.
  *  2. Local training: every client of S_b^t u S_c^t that received w^t completely trains
  *     (LocalEpochs / LocalSteps, simulated time) and forms its local gradient
  *     g_k = w^t - w_k (the pseudo-gradient of its local steps). Training clients send g_k to
- *     every committee member ("gradient": unicasts in committee order, or one broadcast
- *     naming them: GradientUpload); in reliable mode a unicast whose retransmissions ran
+ *     every committee member ("gradient": unicasts in committee order, or one multicast to
+ *     them: GradientUpload); in reliable mode a unicast whose retransmissions ran
  *     out is sent again, up to UploadRetries times, while the round is open. Malicious
  *     clients (SetMalicious) change g_k first (D2dByzantineAttack::Apply).
  *  3. Scoring (eq. score): a committee member c that has trained scores each training
  *     client k whose gradient it holds: P_k^c = 1/||g_k - g_c||^2 (malicious members:
  *     D2dByzantineAttack::AdversarialScore). It scores as soon as it holds every training
  *     client's gradient, or at PhaseTimeout after the round began with what arrived.
- *  4. CCP (D2dCommitteeConsensus): the members broadcast their scores once every member
+ *     PhaseTimeout is the one timer of CMFL itself, and it keeps the paper's rule that the
+ *     committee verifies the gradients of round t in round t (synchronous rounds,
+ *     "Training Algorithm" steps 2-3: the committee scores the local gradients of the
+ *     round's training clients, then runs the CCP): a client whose gradient has not
+ *     arrived by then (its training straggles, its device died, its upload failed) is
+ *     left out of the round instead of stalling it, as the paper's deadline-free
+ *     description would. It is the committee's synchronized timer (a modelling
+ *     assumption, like the CCP's RequestTimeout).
+ *  4. CCP (D2dCommitteeConsensus): the members send their scores once every member
  *     has scored or at PhaseTimeout (members without scores stay silent); each member
  *     computes P_k = C_k / sum_c 1/P_k^c (eq. computeScore, over the C_k scores of k it
  *     holds) and proposes S_a^t by the selection strategy (I: top alpha%, II: bottom);
@@ -92,10 +107,14 @@ class D2dCmfl : public D2dFlProtocol
     D2dCmfl();
 
     /**
-     * \param channel the D2D channel (device i's radio has index i); call after SetLearners
+     * \brief Use these transports (any backend). Registers CMFL's receive handlers (kinds
+     * "global_model" and "gradient") and a send-done handler on each, and hands the
+     * transports to the CCP, which registers its own kinds: the protocols share the
+     * transports without forwarding receptions to each other. Call after SetLearners.
+     * \param transports transports[i] = device i's transport (at least one per learner)
      * \param mode delivery mode of every CMFL and CCP message
      */
-    void SetChannel(Ptr<D2dChannel> channel, D2dDeliveryMode mode);
+    void SetTransports(std::vector<Ptr<D2dTransport>> transports, D2dDeliveryMode mode);
 
     /**
      * \param devices the malicious clients (malicious in every role)
@@ -168,8 +187,9 @@ class D2dCmfl : public D2dFlProtocol
     };
 
     /**
-     * \brief Start round m_round + 1: the sender broadcasts w with the roles.
-     * \param sender the device that broadcasts
+     * \brief Start round m_round + 1: the sender sends w to the round's committee and
+     * training clients (one multicast), with their roles.
+     * \param sender the device that sends the model
      */
     void Broadcast(uint32_t sender);
     /**
@@ -178,33 +198,23 @@ class D2dCmfl : public D2dFlProtocol
      * \param payload the model and the roles
      */
     void Begin(uint32_t device, std::shared_ptr<const D2dCmflModelPayload> payload);
-    /**
-     * \brief Broadcast w^{t+1} from the sender as soon as no radio of the new round's
-     * committee and training clients is transmitting (a half-duplex radio that is sending,
-     * e.g. a late CCP reply, would lose the model).
-     * \param sender the device that broadcasts
-     */
-    void BroadcastWhenQuiet(uint32_t sender);
-    /** \brief Broadcast if the pending sender's recipients are quiet. */
-    void TryPendingBroadcast();
-    /** \param message accepted by a radio: count the device's sends in progress */
-    void MessageAccepted(uint32_t device);
-    /** \param r a reception on the D2D channel */
+    /** \param r a reception of a CMFL kind ("global_model", "gradient") at any device */
     void Receive(const D2dReception& r);
+    /** \brief Remove CMFL's handlers from the transports. */
+    void Detach();
     /**
      * \param device the device
      * \param round the round it trained for
      */
     void Trained(uint32_t device, uint32_t round);
     /**
-     * \brief A send of one of the devices ended: the CCP's, or a gradient upload that may
-     * be sent again (reliable mode, UploadRetries).
-     * \param device the sender
+     * \brief A send of any device ended: a gradient upload may be sent again (reliable
+     * mode, UploadRetries); other sends are ignored.
      * \param msgId the message
      * \param dst its receiver
      * \param success reliable mode: every fragment arrived
      */
-    void SendDone(uint32_t device, uint64_t msgId, uint32_t dst, bool success);
+    void SendDone(uint64_t msgId, uint32_t dst, bool success);
     /** \param device a committee member: score if it can */
     void TryScore(uint32_t device, bool timeout);
     /** \brief PhaseTimeout: members that trained score with what arrived; exchange. */
@@ -249,7 +259,7 @@ class D2dCmfl : public D2dFlProtocol
     Time m_phaseTimeout;
     std::string m_upload;
 
-    Ptr<D2dChannel> m_channel;
+    std::vector<Ptr<D2dTransport>> m_transports; //!< by device index
     D2dDeliveryMode m_mode{D2dDeliveryMode::RELIABLE};
     Ptr<D2dCommitteeConsensus> m_ccp;
     Ptr<UniformRandomVariable> m_pick;
@@ -287,8 +297,6 @@ class D2dCmfl : public D2dFlProtocol
     std::map<uint64_t, Upload> m_uploads; //!< by message id
     uint32_t m_uploadRetries;
     uint32_t m_uploadRetriesThisRound{0};
-    std::vector<uint32_t> m_sending; //!< per device: sends accepted, not yet done
-    int64_t m_pendingSender{-1};     //!< waits for quiet recipients to send w^{t+1}
     std::vector<ClientCounts> m_counts;
     std::ostream* m_committeeTrace{nullptr};
 };

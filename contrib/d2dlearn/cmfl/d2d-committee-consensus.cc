@@ -81,16 +81,7 @@ D2dCommitteeConsensus::DoDispose()
         e.Cancel();
     }
     m_doneEvents.clear();
-    for (const auto& radio : m_radios)
-    {
-        if (radio)
-        {
-            radio->TraceDisconnectWithoutContext(
-                "Delivery",
-                MakeCallback(&D2dCommitteeConsensus::Delivery, this));
-        }
-    }
-    m_radios.clear();
+    Detach();
     m_vote = VoteState();
     m_exchange = Exchange();
     m_rng = nullptr;
@@ -99,26 +90,40 @@ D2dCommitteeConsensus::DoDispose()
 }
 
 void
-D2dCommitteeConsensus::SetTransports(std::vector<Ptr<D2dTransport>> radios, D2dDeliveryMode mode)
+D2dCommitteeConsensus::Detach()
 {
-    NS_LOG_FUNCTION(this << radios.size());
-    for (const auto& radio : m_radios)
+    for (const auto& t : m_transports)
     {
-        if (radio)
+        if (t)
         {
-            radio->TraceDisconnectWithoutContext(
-                "Delivery",
-                MakeCallback(&D2dCommitteeConsensus::Delivery, this));
+            t->RemoveReceiveHandler(MakeCallback(&D2dCommitteeConsensus::Receive, this));
+            t->RemoveSendDoneHandler(MakeCallback(&D2dCommitteeConsensus::SendDone, this));
+            t->TraceDisconnectWithoutContext("Delivery",
+                                             MakeCallback(&D2dCommitteeConsensus::Delivery, this));
         }
     }
-    m_radios = std::move(radios);
+    m_transports.clear();
+}
+
+void
+D2dCommitteeConsensus::SetTransports(std::vector<Ptr<D2dTransport>> transports,
+                                     D2dDeliveryMode mode)
+{
+    NS_LOG_FUNCTION(this << transports.size());
+    Detach();
+    m_transports = std::move(transports);
     m_mode = mode;
-    for (const auto& radio : m_radios)
+    for (const auto& t : m_transports)
     {
-        if (radio)
+        if (t)
         {
-            radio->TraceConnectWithoutContext("Delivery",
-                                              MakeCallback(&D2dCommitteeConsensus::Delivery, this));
+            for (const char* kind : {kScoreKind, kRequestKind, kReplyKind})
+            {
+                t->AddReceiveHandler(MakeCallback(&D2dCommitteeConsensus::Receive, this), kind);
+            }
+            t->AddSendDoneHandler(MakeCallback(&D2dCommitteeConsensus::SendDone, this));
+            t->TraceConnectWithoutContext("Delivery",
+                                          MakeCallback(&D2dCommitteeConsensus::Delivery, this));
         }
     }
 }
@@ -158,9 +163,25 @@ D2dCommitteeConsensus::IsExchanging() const
 }
 
 bool
-D2dCommitteeConsensus::HasRadio(uint32_t index) const
+D2dCommitteeConsensus::HasTransport(uint32_t index) const
 {
-    return index < m_radios.size() && m_radios[index];
+    return index < m_transports.size() && m_transports[index];
+}
+
+std::vector<uint32_t>
+D2dCommitteeConsensus::Others(const std::vector<uint32_t>& committee, uint32_t except)
+{
+    std::vector<uint32_t> others;
+    others.reserve(committee.size());
+    for (auto m : committee)
+    {
+        if (m != except)
+        {
+            others.push_back(m);
+        }
+    }
+    std::sort(others.begin(), others.end());
+    return others;
 }
 
 void
@@ -192,29 +213,26 @@ D2dCommitteeConsensus::Row(uint32_t round,
     m_stepTrace(round, step, attempt, primary, replies, outcome);
 }
 
-bool
-D2dCommitteeConsensus::HandleReception(const D2dReception& r)
+void
+D2dCommitteeConsensus::Receive(const D2dReception& r)
 {
     if (!r.message)
     {
-        return false;
-    }
-    const std::string& kind = r.message->GetKind();
-    if (kind != kScoreKind && kind != kRequestKind && kind != kReplyKind)
-    {
-        return false;
+        return;
     }
     auto p = r.message->GetPayloadAs<D2dCcpPayload>();
     if (!p || !r.IsComplete())
     {
-        return true; // a CCP message with missing fragments carries nothing usable
+        return; // a CCP message with missing fragments carries nothing usable
     }
     if (p->type == D2dCcpPayload::Type::SCORE)
     {
         Exchange& x = m_exchange;
-        // Only the score broadcast of the open exchange now on the air counts.
-        if (x.open && r.msgId == x.current.msgId && p->round == x.round &&
-            r.src == x.current.sender && x.members.count(r.dst) && r.dst != r.src)
+        // Only the score messages of the open exchange count (a late one of an earlier
+        // exchange has another id).
+        auto it = x.open ? x.sends.find(r.msgId) : x.sends.end();
+        if (it != x.sends.end() && p->round == x.round && r.src == it->second.sender &&
+            x.members.count(r.dst) && r.dst != r.src)
         {
             if (x.views[r.dst].emplace(p->origin, p->scores).second)
             {
@@ -230,17 +248,18 @@ D2dCommitteeConsensus::HandleReception(const D2dReception& r)
     {
         ReceiveReply(r, *p);
     }
-    return true;
 }
 
 void
-D2dCommitteeConsensus::HandleSendDone(uint64_t msgId, uint32_t dst, bool success)
+D2dCommitteeConsensus::SendDone(uint64_t msgId, uint32_t /* dst */, bool success)
 {
-    if (m_exchange.open && msgId != 0 && msgId == m_exchange.current.msgId)
+    Exchange& x = m_exchange;
+    auto it = x.open && msgId != 0 ? x.sends.find(msgId) : x.sends.end();
+    if (it != x.sends.end())
     {
-        NS_LOG_LOGIC("score broadcast " << msgId << " send done, success " << success);
-        m_exchange.current.sendDone = true;
-        CheckBroadcastEnded();
+        NS_LOG_LOGIC("score message " << msgId << " send done, success " << success);
+        it->second.sendDone = true;
+        CheckExchangeEnded();
     }
 }
 
@@ -248,10 +267,10 @@ void
 D2dCommitteeConsensus::Delivery(const D2dDeliveryRecord& record)
 {
     Exchange& x = m_exchange;
-    if (x.open && record.msgId != 0 && record.msgId == x.current.msgId &&
-        x.current.pending.erase(record.dst) > 0)
+    auto it = x.open && record.msgId != 0 ? x.sends.find(record.msgId) : x.sends.end();
+    if (it != x.sends.end() && it->second.pending.erase(record.dst) > 0)
     {
-        CheckBroadcastEnded();
+        CheckExchangeEnded();
     }
 }
 
@@ -280,89 +299,88 @@ D2dCommitteeConsensus::ExchangeScores(uint32_t round,
                     "D2dCommitteeConsensus::ExchangeScores: a member appears twice");
     for (auto c : committee)
     {
-        NS_ABORT_MSG_IF(!HasRadio(c), "D2dCommitteeConsensus: no transport for member " << c);
+        NS_ABORT_MSG_IF(!HasTransport(c), "D2dCommitteeConsensus: no transport for member " << c);
         x.views[c]; // every member has a view, perhaps empty
     }
+    std::map<uint32_t, D2dScoreVector> rounded;
     for (const auto& [c, scores] : own)
     {
         NS_ABORT_MSG_IF(!x.members.count(c),
                         "D2dCommitteeConsensus::ExchangeScores: " << c << " is no member");
         // Scores travel as float32: the sender keeps the same rounded values.
-        D2dScoreVector rounded;
-        rounded.reserve(scores.size());
+        D2dScoreVector r;
+        r.reserve(scores.size());
         for (const auto& [k, score] : scores)
         {
-            rounded.emplace_back(k, static_cast<double>(static_cast<float>(score)));
+            r.emplace_back(k, static_cast<double>(static_cast<float>(score)));
         }
-        x.views[c][c] = rounded;
-        x.own[c] = std::move(rounded);
-        x.broadcasters.push_back(c); // ascending: own is ordered
+        x.views[c][c] = r;
+        rounded[c] = std::move(r);
     }
     x.done = done;
     m_exchange = std::move(x);
-    NextBroadcast(m_exchange.serial);
-}
-
-void
-D2dCommitteeConsensus::NextBroadcast(uint64_t serial)
-{
-    Exchange& x = m_exchange;
-    if (!x.open || x.serial != serial)
+    // Alg. CCP lines 1-5: every member with scores sends them at once, one multicast to
+    // the other members each (ascending member order: the order in which they are handed
+    // to the transports). The channel access below serialises half-duplex radios.
+    for (const auto& [c, scores] : rounded)
     {
-        return;
-    }
-    x.current = Broadcast();
-    while (x.next < x.broadcasters.size())
-    {
-        const uint32_t c = x.broadcasters[x.next++];
+        const std::vector<uint32_t> others = Others(committee, c);
+        if (others.empty())
+        {
+            continue; // a committee of one has nobody to tell
+        }
         auto payload = std::make_shared<D2dCcpPayload>();
         payload->type = D2dCcpPayload::Type::SCORE;
-        payload->round = x.round;
+        payload->round = round;
         payload->step = kScoresStep;
         payload->attempt = 0;
         payload->origin = c;
-        payload->scores = x.own[c];
+        payload->scores = scores;
         payload->timestamp = Simulator::Now();
         const uint64_t bytes = payload->GetSizeBytes();
         auto msg = Create<D2dMessage>(kScoreKind,
                                       bytes,
                                       std::shared_ptr<const D2dPayload>(payload),
                                       payload->scores.size());
-        const uint64_t id = m_radios[c]->Send(msg, D2D_BROADCAST, m_mode);
+        ScoreSend send;
+        send.sender = c;
+        send.pending.insert(others.begin(), others.end());
+        const uint64_t id = m_transports[c]->Send(msg, others, m_mode);
         if (id == 0)
         {
-            NS_LOG_INFO("member " << c << " is off: its scores are not broadcast");
+            NS_LOG_INFO("member " << c << " is off: its scores are not sent");
             continue;
         }
-        ++x.sent;
-        x.current.msgId = id;
-        x.current.sender = c;
-        for (auto m : x.committee)
-        {
-            if (m != c)
-            {
-                x.current.pending.insert(m);
-            }
-        }
-        NS_LOG_LOGIC("member " << c << " broadcasts " << bytes << " bytes of scores, msg " << id);
-        return;
+        ++m_exchange.sent;
+        // The transports report records and send-done in later events, never from within
+        // Send(): the entry is in place before them.
+        m_exchange.sends.emplace(id, std::move(send));
+        NS_LOG_LOGIC("member " << c << " sends " << bytes << " bytes of scores to " << others.size()
+                               << " members, msg " << id);
     }
-    x.event = Simulator::ScheduleNow(&D2dCommitteeConsensus::FinishExchange, this, serial);
+    CheckExchangeEnded();
 }
 
 void
-D2dCommitteeConsensus::CheckBroadcastEnded()
+D2dCommitteeConsensus::CheckExchangeEnded()
 {
     Exchange& x = m_exchange;
-    const bool senderDone = x.current.sendDone || m_radios[x.current.sender]->IsOff();
-    if (x.current.ended || !senderDone || !x.current.pending.empty())
+    if (!x.open || x.ending)
     {
         return;
     }
-    x.current.ended = true;
+    for (const auto& [id, send] : x.sends)
+    {
+        const bool senderDone = send.sendDone || m_transports[send.sender]->IsOff();
+        if (!senderDone || !send.pending.empty())
+        {
+            return;
+        }
+    }
+    x.ending = true;
     // An event of its own: the Delivery record of the last receiver precedes its reception,
-    // which still counts (matched by message id until the next broadcast is handed over).
-    x.event = Simulator::ScheduleNow(&D2dCommitteeConsensus::NextBroadcast, this, x.serial);
+    // which still counts (matched by message id until the exchange closes).
+    x.event = Simulator::ScheduleNow(&D2dCommitteeConsensus::FinishExchange, this, x.serial);
 }
 
 void
@@ -374,7 +392,7 @@ D2dCommitteeConsensus::FinishExchange(uint64_t serial)
         return;
     }
     const auto c = static_cast<uint32_t>(x.committee.size());
-    // The vectors that could have arrived: each broadcast that left, at the C - 1 others.
+    // The vectors that could have arrived: each score message that left, at the C - 1 others.
     const uint32_t possible = x.sent * (c > 0 ? c - 1 : 0);
     Row(x.round, kScoresStep, 0, -1, x.arrived, possible, "exchanged");
     ScoreViews views = std::move(x.views);
@@ -416,7 +434,7 @@ D2dCommitteeConsensus::Vote(uint32_t round,
                     "D2dCommitteeConsensus::Vote: a member appears twice");
     for (auto c : committee)
     {
-        NS_ABORT_MSG_IF(!HasRadio(c), "D2dCommitteeConsensus: no transport for member " << c);
+        NS_ABORT_MSG_IF(!HasTransport(c), "D2dCommitteeConsensus: no transport for member " << c);
     }
     for (const auto& [k, set] : proposals)
     {
@@ -461,7 +479,7 @@ D2dCommitteeConsensus::StartAttempt()
     NS_LOG_INFO("round " << v.round << " " << v.step << " attempt " << v.attempt << ": primary "
                          << v.primary);
     auto it = v.proposals.find(v.primary);
-    if (it == v.proposals.end() || m_radios[v.primary]->IsOff())
+    if (it == v.proposals.end() || m_transports[v.primary]->IsOff())
     {
         SilentAttempt();
         return;
@@ -503,7 +521,8 @@ D2dCommitteeConsensus::PrimaryExecuted(uint64_t serial, uint32_t attempt, uint64
         SilentAttempt();
         return;
     }
-    // Voting line 7: <Request, S^p, o, timestamp> broadcast to the replicas.
+    // Voting line 7: <Request, S^p, o, timestamp> broadcast to the replicas: one multicast
+    // naming them (see the class text).
     auto payload = std::make_shared<D2dCcpPayload>();
     payload->type = D2dCcpPayload::Type::REQUEST;
     payload->round = v.round;
@@ -516,10 +535,11 @@ D2dCommitteeConsensus::PrimaryExecuted(uint64_t serial, uint32_t attempt, uint64
     auto msg = Create<D2dMessage>(kRequestKind,
                                   payload->GetSizeBytes(),
                                   std::shared_ptr<const D2dPayload>(payload));
-    const uint64_t id = m_radios[v.primary]->Send(msg, D2D_BROADCAST, m_mode);
+    const std::vector<uint32_t> replicas = Others(v.committee, v.primary);
+    const uint64_t id = replicas.empty() ? 0 : m_transports[v.primary]->Send(msg, replicas, m_mode);
     if (id == 0)
     {
-        NS_LOG_INFO("primary " << v.primary << " is off: no request leaves");
+        NS_LOG_INFO("primary " << v.primary << " is off or alone: no request leaves");
         SilentAttempt();
         return;
     }
@@ -594,7 +614,7 @@ D2dCommitteeConsensus::ReplicaExecuted(uint64_t serial,
     auto msg = Create<D2dMessage>(kReplyKind,
                                   payload->GetSizeBytes(),
                                   std::shared_ptr<const D2dPayload>(payload));
-    if (m_radios[replica]->Send(msg, v.primary, m_mode) == 0)
+    if (m_transports[replica]->Send(msg, v.primary, m_mode) == 0)
     {
         NS_LOG_INFO("replica " << replica << " is off: no reply");
     }

@@ -48,23 +48,39 @@ struct D2dCcpOutcome
  * is a D2dMessage on the devices' D2D transports with its true size
  * (D2dCcpPayload::BytesFor).
  *
- * The owner keeps the transports' callbacks and forwards to HandleReception() (every
- * reception) and HandleSendDone() (every send-done); the object also connects a sink to
- * each transport's "Delivery" trace (removed by Dispose) to know when every member's
- * outcome of a score broadcast is known.
+ * The object registers its own receive handlers for the kinds "ccp_score", "ccp_request"
+ * and "ccp_reply" and a send-done handler on every transport (D2dTransport::
+ * AddReceiveHandler, AddSendDoneHandler), so that it shares the transports with its owner
+ * (D2dCmfl takes "global_model" and "gradient") without forwarding; it also connects a
+ * sink to each transport's "Delivery" trace to know when every member's outcome of a score
+ * message is known. Dispose() (or SetTransports() again) removes all three.
+ *
+ * Channel access is not this object's business: every member hands its messages to its
+ * transport when the protocol says so, and the transport's channel access (on a D2dChannel
+ * the AccessPolicy Scheduled serialises half-duplex radios; on Wi-Fi the 802.11 MAC)
+ * decides when they go on the air. With D2dChannel's Immediate access, messages that
+ * reach a half-duplex radio while it transmits are lost ("half_duplex"), as on a raw radio.
  *
  * **Score exchange** (ExchangeScores, Alg. CCP lines 1-5): every member c with scores
- * broadcasts its vector P_k^c (one "ccp_score" message of BytesFor(0, entries) bytes) to
- * the committee, the scores rounded to float32 (the sender's own view holds the same
- * rounded values). Half-duplex radios would lose simultaneous broadcasts, so they go one at
- * a time in ascending member order, each handed to the radio once the previous one has
- * ended: its send-done was reported (or its sender is off) and the outcome of every other
- * committee member is known (Delivery trace) -- an ideal MAC/TDMA schedule. A member whose
- * radio is off is skipped. When the last one has ended, done(views) is called (an event of
- * its own at that time) with, for every committee member, the vectors that reached it
- * complete plus its own. ccp.csv gets one row: step "scores", attempt 0, primary -1,
- * outcome "exchanged", replies = vectors that arrived complete summed over the members (own
- * vectors not counted), quorum = the number that could have arrived = (broadcasts that
+ * sends its vector P_k^c (one "ccp_score" message of BytesFor(0, entries) bytes) at once,
+ * as one multicast to the other committee members (D2dTransport::Send with the receiver
+ * list), the scores rounded to float32 (the sender's own view holds the same rounded
+ * values). A multicast and not a D2D_BROADCAST: the paper's "broadcast to the other
+ * committee clients" names its receivers, so the reliable ARQ covers exactly them and the
+ * idle and training devices that happen to hear are neither waited for nor occupied. A
+ * member whose radio is off sends nothing. The exchange ends when every score message has
+ * ended: its send-done was reported (or its sender is off) and the outcome at every
+ * other committee member is known (Delivery trace; a member that cannot hear the sender
+ * gets an "out_of_range" record); then done(views) is called (an event of its own at that
+ * time) with, for every committee member, the vectors that reached it complete plus its
+ * own. That wait is the rule of Alg. CCP (seed 001: C. Che, X. Li, C. Chen, X. He, Z.
+ * Zheng, "A Decentralized Federated Learning Framework via Committee Mechanism with
+ * Convergence Guarantee", IEEE TPDS 2022): the members compute the total scores (lines
+ * 6-10) and vote (line 11) after every member has broadcast its scores (lines 1-5); the
+ * committee knowing when that is (without a message saying so) is the synchronized-timer
+ * assumption below. ccp.csv gets one row: step "scores", attempt 0, primary -1, outcome
+ * "exchanged", replies = vectors that arrived complete summed over the members (own
+ * vectors not counted), quorum = the number that could have arrived = (messages that
  * left, i.e. of members whose radio was on) x (C - 1).
  *
  * **Vote** (Vote, the voting algorithm) on a committee of C members, quorum Q =
@@ -78,7 +94,10 @@ struct D2dCcpOutcome
  *     simulated time and reports the digest of the result (0: it refuses; then, as when its
  *     radio is off, no request leaves and the attempt times out RequestTimeout after it
  *     began, or at once if that time has passed). Then it broadcasts
- *     <Request, S^p, step, timestamp, digest> ("ccp_request", BytesFor(|S^p|, 0) bytes).
+ *     <Request, S^p, step, timestamp, digest> ("ccp_request", BytesFor(|S^p|, 0) bytes)
+ *     to the replicas: one multicast naming the other committee members (the paper's
+ *     "broadcasts it to all the replicate committee clients"; a multicast for the reason
+ *     given for the scores).
  *  3. A replica k (a committee member other than p) with a proposal that receives the
  *     request complete, for the current round, step and attempt: if S^k == S^p, it executes
  *     the operation on S^p and, if its digest equals the request's and is non-zero, unicasts
@@ -91,10 +110,15 @@ struct D2dCcpOutcome
  *     attempt that expires is the last one (MaxAttempts, 0 = C, at most C since every
  *     member is primary at most once) the row is "failed" and done() gets consensus =
  *     false. Every attempt thus has exactly one row.
- * The timers are the committee's synchronized timers: a modelling assumption (every member
- * knows when an attempt began and when a request left without a message saying so), as is
- * the draw of the primary from a common seed. Messages of an older attempt, vote or round
- * that arrive late are ignored (matched by round, step, attempt and primary; a reply also
+ * RequestTimeout is the protocol's only timer, and a rule of the paper: CCP step 6 ("otherwise,
+ * the primary committee client should be reassigned") and the voting algorithm's loop
+ * ("while no consensus on S: a new primary is selected") need a point at which the primary
+ * has not gathered its quorum; as in pBFT (M. Castro, B. Liskov, "Practical Byzantine Fault
+ * Tolerance", OSDI 1999), which the CCP follows, that is a timer whose expiry moves to a new
+ * primary. The timers are the committee's synchronized timers: a modelling assumption
+ * (every member knows when an attempt began and when a request left without a message
+ * saying so), as is the draw of the primary from a common seed. Messages of an older attempt, vote
+ * or round that arrive late are ignored (matched by round, step, attempt and primary; a reply also
  * by the request's timestamp it echoes, its set and digest), as are the
  * execute callbacks of an attempt that has ended. done() is called once per vote, in an
  * event of its own at the time the vote ended; it may start the next vote.
@@ -141,29 +165,14 @@ class D2dCommitteeConsensus : public Object
                                        const std::string& outcome);
 
     /**
-     * \brief Use these transports. Does not set their callbacks (the owner forwards them
-     * to HandleReception and HandleSendDone); connects to their Delivery traces.
-     * \param radios radios[i] = device i's D2D transport
+     * \brief Use these transports: registers the CCP's receive handlers (kinds
+     * "ccp_score", "ccp_request", "ccp_reply"), a send-done handler and a Delivery trace
+     * sink on each (and removes them from the transports given before, if any). Any
+     * backend: D2dRadio of a D2dChannel, D2dWifiTransport.
+     * \param transports transports[i] = device i's transport (null: no such device)
      * \param mode delivery mode of every CCP message
      */
-    void SetTransports(std::vector<Ptr<D2dTransport>> radios, D2dDeliveryMode mode);
-
-    /**
-     * \brief Handle a reception of any device (forwarded by the owner).
-     * \param r the reception
-     * \return true if it was a CCP message ("ccp_score", "ccp_request", "ccp_reply"),
-     *         whether it was used or ignored (stale, partial)
-     */
-    bool HandleReception(const D2dReception& r);
-
-    /**
-     * \brief Handle a send-done of any device (forwarded by the owner; sends that are not
-     * CCP messages are ignored).
-     * \param msgId message id
-     * \param dst destination
-     * \param success see D2dTransport::SendDoneCallback
-     */
-    void HandleSendDone(uint64_t msgId, uint32_t dst, bool success);
+    void SetTransports(std::vector<Ptr<D2dTransport>> transports, D2dDeliveryMode mode);
 
     /**
      * \param traces open ccp.csv (`round,step,attempt,primary,replies,quorum,outcome,
@@ -178,12 +187,12 @@ class D2dCommitteeConsensus : public Object
     int64_t AssignStreams(int64_t stream);
 
     /**
-     * \brief Alg. CCP lines 1-5: every member in `own` broadcasts its score vector to the
-     * committee, one broadcast at a time in ascending member order (see the class text).
+     * \brief Alg. CCP lines 1-5: every member in `own` sends its score vector to the other
+     * committee members at once, one multicast each (see the class text).
      * \param round round t
      * \param committee S_c^t
      * \param own member -> its scores P_k^c (members without scores are absent)
-     * \param done called once, when every broadcast has ended, with every committee
+     * \param done called once, when every score message has ended, with every committee
      *        member's view (what arrived complete, plus its own)
      */
     void ExchangeScores(uint32_t round,
@@ -223,13 +232,11 @@ class D2dCommitteeConsensus : public Object
     void DoDispose() override;
 
   private:
-    /** The score broadcast on the air. */
-    struct Broadcast
+    /** A score multicast of the open exchange. */
+    struct ScoreSend
     {
-        uint64_t msgId{0};
         uint32_t sender{0};
         bool sendDone{false};
-        bool ended{false};          //!< the next broadcast is scheduled
         std::set<uint32_t> pending; //!< committee members whose outcome is not known
     };
 
@@ -237,17 +244,15 @@ class D2dCommitteeConsensus : public Object
     struct Exchange
     {
         bool open{false};
+        bool ending{false}; //!< FinishExchange is scheduled
         uint64_t serial{0};
         uint32_t round{0};
         std::vector<uint32_t> committee;
         std::set<uint32_t> members;
-        std::vector<uint32_t> broadcasters;     //!< ascending
-        std::map<uint32_t, D2dScoreVector> own; //!< rounded
-        std::size_t next{0};                    //!< next broadcaster to hand over
-        Broadcast current;
+        std::map<uint64_t, ScoreSend> sends; //!< by message id
         ScoreViews views;
         uint32_t arrived{0};
-        uint32_t sent{0}; //!< broadcasts handed to a radio
+        uint32_t sent{0}; //!< score messages handed to a transport
         Callback<void, const ScoreViews&> done;
         EventId event;
     };
@@ -277,14 +282,29 @@ class D2dCommitteeConsensus : public Object
         EventId timer;
     };
 
-    /** \brief Hand the next score broadcast to its radio, or finish. \param serial exchange */
-    void NextBroadcast(uint64_t serial);
     /** \brief End the exchange (an event of its own). \param serial exchange */
     void FinishExchange(uint64_t serial);
-    /** \brief If the current broadcast has ended, schedule the next one. */
-    void CheckBroadcastEnded();
+    /** \brief If every score message has ended, schedule FinishExchange (once). */
+    void CheckExchangeEnded();
     /** \param record a Delivery record of any transport */
     void Delivery(const D2dDeliveryRecord& record);
+    /** \param r a reception of a CCP kind at any device */
+    void Receive(const D2dReception& r);
+    /**
+     * \brief A send-done of any device (those of other protocols' messages are ignored).
+     * \param msgId message id
+     * \param dst destination
+     * \param success see D2dTransport::SendDoneCallback
+     */
+    void SendDone(uint64_t msgId, uint32_t dst, bool success);
+    /** \brief Remove the handlers and trace sink from the transports. */
+    void Detach();
+    /**
+     * \param committee the committee
+     * \param except a member
+     * \return the other members, ascending
+     */
+    static std::vector<uint32_t> Others(const std::vector<uint32_t>& committee, uint32_t except);
 
     /** \brief Start the next attempt (or fail the vote). */
     void StartAttempt();
@@ -322,11 +342,11 @@ class D2dCommitteeConsensus : public Object
              uint32_t quorum,
              const std::string& outcome);
     /** \return true if a transport with that index exists */
-    bool HasRadio(uint32_t index) const;
+    bool HasTransport(uint32_t index) const;
 
     Time m_requestTimeout;
     uint32_t m_maxAttempts;
-    std::vector<Ptr<D2dTransport>> m_radios;
+    std::vector<Ptr<D2dTransport>> m_transports; //!< by device index
     D2dDeliveryMode m_mode{D2dDeliveryMode::UNRELIABLE};
     Ptr<UniformRandomVariable> m_rng;
     std::ostream* m_trace{nullptr};

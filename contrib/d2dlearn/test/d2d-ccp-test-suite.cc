@@ -4,15 +4,21 @@
  *
  * Test suite "d2d-ccp": the committee consensus protocol of seed 001 (D2dCommitteeConsensus)
  * on a D2dChannel with a matrix RSS (20 Mbit/s, no propagation delay, MTU 1500 bytes, no
- * fragment header), the operation a hash of the set after a fixed execution delay.
+ * fragment header) and Scheduled channel access, the operation a hash of the set after a
+ * fixed execution delay; the CCP registers its own receive handlers on the transports (the
+ * test only observes, through a handler of every kind).
  *
- * - no loss: the score exchange ends after 5 back-to-back broadcasts (5 x 72 bytes of
- *   airtime), every view holds the 5 float-rounded vectors, broadcasts never overlap; the
- *   vote reaches consensus at attempt 1 with 3 = floor(5/2)+1 replies at exactly
- *   2 x execution + request airtime + reply airtime (52 bytes each); ccp.csv rows;
- * - the primary's request lost (radio off, or its links below RxSensitivityW): attempt 1
- *   times out with 0 replies at exactly RequestTimeout (after the attempt began / after the
- *   request left), attempt 2 has another primary and reaches consensus;
+ * - no loss: every member hands its score multicast to its transport at once and the
+ *   channel's Scheduled access puts them on the air back to back, in send order: the
+ *   exchange ends after 5 x 72 bytes of airtime, the multicasts never overlap and reach
+ *   exactly the 4 other members (bystanders get no row), every view holds the 5
+ *   float-rounded vectors; the vote reaches consensus at attempt 1 with 3 = floor(5/2)+1
+ *   replies at exactly 2 x execution + request airtime + reply airtime (52 bytes each);
+ *   the request is a multicast to the 4 replicas; ccp.csv rows;
+ * - the primary's request lost (radio off, or its links below RxSensitivityW: the
+ *   replicas get "out_of_range" rows): attempt 1 times out with 0 replies at exactly
+ *   RequestTimeout (after the attempt began / after the request left), attempt 2 has
+ *   another primary and reaches consensus;
  * - quorum with C = 7: 3 identical replies never make a consensus (7 attempts, failed), 4
  *   do; a refusing replica (digest 0) and one with another digest never count;
  * - a silent member (no proposal) drawn as primary times out after RequestTimeout, sends
@@ -23,19 +29,30 @@
  * - lossy channel (P_D = 0.2 per fragment of eq. 18, unreliable): 10 rounds of exchange +
  *   vote all reach consensus, with timeouts; the share of vectors that arrive and of
  *   attempts that succeed match 0.8 and P(Bin(6, 0.64) >= 4) = 0.6268; reliable mode gets
- *   consensus at attempt 1 with retransmissions.
+ *   consensus at attempt 1 with retransmissions;
+ * - Immediate channel access: the simultaneous score multicasts of half-duplex radios
+ *   collide ("half_duplex" rows), which Scheduled access avoids;
+ * - the same score exchange and election vote over the packet-level Wi-Fi backend
+ *   (D2dWifiTransport, reliable multicast) and over the channel: complete views, the same
+ *   committee elected (the hand-computed middle of the ranking), by the same primary at
+ *   attempt 1.
  */
 
 #include "d2d-test-fixtures.h"
 
 #include "ns3/boolean.h"
 #include "ns3/d2d-ccp-payload.h"
+#include "ns3/d2d-channel-access.h"
 #include "ns3/d2d-channel.h"
 #include "ns3/d2d-committee-consensus.h"
+#include "ns3/d2d-committee-rules.h"
 #include "ns3/d2d-helper.h"
 #include "ns3/d2d-trace-helper.h"
+#include "ns3/d2d-wifi-helper.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/matrix-rss-model.h"
+#include "ns3/mobility-helper.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
 #include "ns3/rng-seed-manager.h"
@@ -109,7 +126,8 @@ struct Execution
 struct CcpNet
 {
     NodeContainer nodes;
-    Ptr<D2dChannel> channel;
+    Ptr<D2dChannel> channel;                   //!< null over Wi-Fi
+    std::vector<Ptr<D2dTransport>> transports; //!< device i's at index i
     Ptr<MatrixRssModel> matrix;
     std::vector<std::vector<double>> w;
     Ptr<D2dCommitteeConsensus> ccp;
@@ -209,60 +227,37 @@ struct CcpNet
 };
 
 /**
- * n radios, every link with drop probability pDrop (0: NoisePowerW 0), the CCP on them.
- * \param stream RNG stream of the CCP (the primaries' draws)
+ * The CCP on the transports: observers of receptions (every kind), records and ccp.csv rows.
+ * \param net the network, its transports set
  */
-std::unique_ptr<CcpNet>
-MakeNet(uint32_t n,
-        double pDrop,
-        D2dDeliveryMode mode,
-        int64_t stream,
-        Time requestTimeout,
-        uint32_t maxAttempts = 0)
+void
+AttachCcp(CcpNet& net,
+          D2dDeliveryMode mode,
+          int64_t stream,
+          Time requestTimeout,
+          uint32_t maxAttempts)
 {
-    auto net = std::make_unique<CcpNet>();
-    net->nodes.Create(n);
-    // Eq. 18 with r = 1 bit/s/Hz and sigma^2 = 1 W: the RSS W of drop probability pDrop.
-    net->w.assign(n, std::vector<double>(n, pDrop > 0 ? RssForDropW(pDrop, 1.0, 1.0) : 1.0));
-    net->matrix = CreateObject<MatrixRssModel>();
-    net->matrix->SetMatrix(net->w);
-    D2dHelper helper;
-    helper.SetRssModel(net->matrix);
-    helper.SetChannelAttribute("SpectralEfficiency", DoubleValue(1.0));
-    helper.SetChannelAttribute("BandwidthHz", DoubleValue(20e6));
-    helper.SetChannelAttribute("NoisePowerW", DoubleValue(pDrop > 0 ? 1.0 : 0.0));
-    helper.SetChannelAttribute("MtuBytes", UintegerValue(1500));
-    helper.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e6));
-    net->channel = helper.Install(net->nodes);
-    helper.AssignStreams(1);
-
-    net->ccp = CreateObject<D2dCommitteeConsensus>();
-    net->ccp->SetAttribute("RequestTimeout", TimeValue(requestTimeout));
-    net->ccp->SetAttribute("MaxAttempts", UintegerValue(maxAttempts));
-    net->ccp->AssignStreams(stream);
-    CcpNet* p = net.get();
-    std::vector<Ptr<D2dTransport>> radios;
-    for (uint32_t i = 0; i < n; ++i)
+    net.ccp = CreateObject<D2dCommitteeConsensus>();
+    net.ccp->SetAttribute("RequestTimeout", TimeValue(requestTimeout));
+    net.ccp->SetAttribute("MaxAttempts", UintegerValue(maxAttempts));
+    net.ccp->AssignStreams(stream);
+    CcpNet* p = &net;
+    for (const auto& t : net.transports)
     {
-        Ptr<D2dRadio> radio = net->channel->GetRadio(i);
-        radio->TraceConnectWithoutContext(
+        t->TraceConnectWithoutContext(
             "Delivery",
             Callback<void, const D2dDeliveryRecord&>(
                 [p](const D2dDeliveryRecord& r) { p->records.push_back(r); }));
-        // The owner forwards receptions and send-dones to the CCP.
-        radio->SetReceiveCallback(Callback<void, const D2dReception&>([p](const D2dReception& r) {
+        // An observer of every kind; the CCP registers its own handlers.
+        t->AddReceiveHandler(Callback<void, const D2dReception&>([p](const D2dReception& r) {
             if (r.message->GetKind().rfind("ccp_", 0) == 0)
             {
                 p->receptions.push_back(r);
             }
-            p->ccp->HandleReception(r);
         }));
-        radio->SetSendDoneCallback(Callback<void, uint64_t, uint32_t, bool>(
-            [p](uint64_t id, uint32_t dst, bool ok) { p->ccp->HandleSendDone(id, dst, ok); }));
-        radios.push_back(radio);
     }
-    net->ccp->SetTransports(radios, mode);
-    net->ccp->TraceConnectWithoutContext(
+    net.ccp->SetTransports(net.transports, mode);
+    net.ccp->TraceConnectWithoutContext(
         "Step",
         Callback<void,
                  uint32_t,
@@ -278,6 +273,73 @@ MakeNet(uint32_t n,
                                          const std::string& outcome) {
             p->rows.push_back({round, step, attempt, primary, replies, outcome, Simulator::Now()});
         }));
+}
+
+/**
+ * n radios, every link with drop probability pDrop (0: NoisePowerW 0), the CCP on them.
+ * \param stream RNG stream of the CCP (the primaries' draws)
+ * \param access the channel's access policy
+ */
+std::unique_ptr<CcpNet>
+MakeNet(uint32_t n,
+        double pDrop,
+        D2dDeliveryMode mode,
+        int64_t stream,
+        Time requestTimeout,
+        uint32_t maxAttempts = 0,
+        D2dChannelAccess::Policy access = D2dChannelAccess::SCHEDULED)
+{
+    auto net = std::make_unique<CcpNet>();
+    net->nodes.Create(n);
+    // Eq. 18 with r = 1 bit/s/Hz and sigma^2 = 1 W: the RSS W of drop probability pDrop.
+    net->w.assign(n, std::vector<double>(n, pDrop > 0 ? RssForDropW(pDrop, 1.0, 1.0) : 1.0));
+    net->matrix = CreateObject<MatrixRssModel>();
+    net->matrix->SetMatrix(net->w);
+    D2dHelper helper;
+    helper.SetRssModel(net->matrix);
+    helper.SetChannelAttribute("SpectralEfficiency", DoubleValue(1.0));
+    helper.SetChannelAttribute("BandwidthHz", DoubleValue(20e6));
+    helper.SetChannelAttribute("NoisePowerW", DoubleValue(pDrop > 0 ? 1.0 : 0.0));
+    helper.SetChannelAttribute("MtuBytes", UintegerValue(1500));
+    helper.SetChannelAttribute("AccessPolicy", EnumValue(access));
+    helper.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e6));
+    net->channel = helper.Install(net->nodes);
+    helper.AssignStreams(1);
+    net->transports = net->channel->GetTransports();
+    AttachCcp(*net, mode, stream, requestTimeout, maxAttempts);
+    return net;
+}
+
+/**
+ * n devices of the packet-level Wi-Fi backend (802.11a ad hoc, 6 Mbit/s), 2 m apart on a
+ * line (every link in range), the CCP on their D2dWifiTransports.
+ */
+std::unique_ptr<CcpNet>
+MakeWifiNet(uint32_t n, D2dDeliveryMode mode, int64_t stream, Time requestTimeout)
+{
+    auto net = std::make_unique<CcpNet>();
+    net->nodes.Create(n);
+    MobilityHelper mobility;
+    mobility.SetPositionAllocator("ns3::GridPositionAllocator",
+                                  "DeltaX",
+                                  DoubleValue(2.0),
+                                  "GridWidth",
+                                  UintegerValue(n));
+    mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
+    mobility.Install(net->nodes);
+    D2dWifiHelper helper;
+    for (const auto& t : helper.Install(net->nodes))
+    {
+        // Broadcast frames (hence multicasts) handed to idle 802.11 MACs at the same instant
+        // go on the air at once, without backoff, and collide; the backend's end-to-end
+        // retransmissions follow after the same AckTimeout, so identical timers would
+        // collide again, every attempt. Distinct timers per device stand in for the
+        // randomised retransmission timer the backend does not have (yet).
+        t->SetAttribute("AckTimeout", TimeValue(MilliSeconds(100 + 30 * net->transports.size())));
+        net->transports.push_back(t);
+    }
+    helper.AssignStreams(1);
+    AttachCcp(*net, mode, stream, requestTimeout, 0);
     return net;
 }
 
@@ -355,7 +417,8 @@ class D2dCcpNoLossTestCase : public TestCase
         });
         RunUntil(*net, Seconds(30));
 
-        // Score exchange: 5 broadcasts of 32 + 4 x 8 + 8 = 72 bytes, back to back.
+        // Score exchange: 5 multicasts of 32 + 4 x 8 + 8 = 72 bytes, handed over at once,
+        // on the air back to back (Scheduled access: half-duplex radios never overlap).
         NS_TEST_ASSERT_MSG_EQ(D2dCcpPayload::BytesFor(0, 4), 72, "score message size");
         NS_TEST_ASSERT_MSG_EQ(net->exchanges.size(), 1, "exchange done() once");
         const Time tExchange = Seconds(1) + 5 * Airtime(72);
@@ -383,34 +446,47 @@ class D2dCcpNoLossTestCase : public TestCase
             }
         }
         auto scores = net->Messages("ccp_score");
-        NS_TEST_ASSERT_MSG_EQ(scores.size(), 5, "5 score broadcasts");
+        NS_TEST_ASSERT_MSG_EQ(scores.size(), 5, "5 score multicasts");
         std::vector<std::vector<D2dDeliveryRecord>> bySend;
         for (const auto& [id, recs] : scores)
         {
-            NS_TEST_ASSERT_MSG_EQ(recs.size(), 6, "a broadcast reaches the 6 other radios");
+            NS_TEST_ASSERT_MSG_EQ(recs.size(), 4, "a multicast reaches the 4 other members");
             for (const auto& r : recs)
             {
                 NS_TEST_ASSERT_MSG_EQ(r.delivered, true, "P_D = 0");
                 NS_TEST_ASSERT_MSG_EQ(r.bytes, 72, "true size");
+                NS_TEST_ASSERT_MSG_EQ(std::count(committee.begin(), committee.end(), r.dst),
+                                      1,
+                                      "only members get a row");
+                NS_TEST_ASSERT_MSG_NE(r.dst, r.src, "not the sender");
+                NS_TEST_ASSERT_MSG_EQ(r.sendTime, Seconds(1), "every member sends at once");
             }
             bySend.push_back(recs);
         }
-        std::sort(bySend.begin(), bySend.end(), [](const auto& a, const auto& b) {
-            return a[0].sendTime < b[0].sendTime;
+        // On the air: the receptions end one airtime after the previous multicast's, in
+        // send (= ascending member) order.
+        auto lastRecv = [](const std::vector<D2dDeliveryRecord>& recs) {
+            Time end;
+            for (const auto& r : recs)
+            {
+                end = std::max(end, r.recvTime);
+            }
+            return end;
+        };
+        std::sort(bySend.begin(), bySend.end(), [&](const auto& a, const auto& b) {
+            return lastRecv(a) < lastRecv(b);
         });
         for (std::size_t i = 0; i < bySend.size(); ++i)
         {
             NS_TEST_ASSERT_MSG_EQ(bySend[i][0].src, committee[i], "ascending member order");
-            if (i > 0)
+            const Time end = Seconds(1) + static_cast<int64_t>(i + 1) * Airtime(72);
+            NS_TEST_ASSERT_MSG_EQ_TOL(lastRecv(bySend[i]).GetSeconds(),
+                                      end.GetSeconds(),
+                                      5e-9,
+                                      "multicast " << i << " on the air after the previous");
+            for (const auto& r : bySend[i])
             {
-                Time prevEnd;
-                for (const auto& r : bySend[i - 1])
-                {
-                    prevEnd = std::max(prevEnd, r.recvTime);
-                }
-                NS_TEST_ASSERT_MSG_EQ((bySend[i][0].sendTime >= prevEnd),
-                                      true,
-                                      "broadcast " << i << " starts after the previous ended");
+                NS_TEST_ASSERT_MSG_EQ(r.recvTime, lastRecv(bySend[i]), "one transmission");
             }
         }
 
@@ -448,7 +524,7 @@ class D2dCcpNoLossTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(requests.size(), 1, "one request");
         for (const auto& [id, recs] : requests)
         {
-            NS_TEST_ASSERT_MSG_EQ(recs.size(), 6, "broadcast");
+            NS_TEST_ASSERT_MSG_EQ(recs.size(), 4, "a multicast to the 4 replicas");
             NS_TEST_ASSERT_MSG_EQ(recs[0].src, o.primary, "sent by the primary");
             NS_TEST_ASSERT_MSG_EQ(recs[0].bytes, 52, "true size");
         }
@@ -496,7 +572,7 @@ class D2dCcpNoLossTestCase : public TestCase
 };
 
 /**
- * A member whose radio is off does not broadcast: the others' views miss its vector, the
+ * A member whose radio is off sends no scores: the others' views miss its vector, the
  * exchange takes 4 airtimes, the row counts 4 x 3 arrivals of 4 x 4 possible.
  */
 class D2dCcpExchangeDeadMemberTestCase : public TestCase
@@ -519,7 +595,7 @@ class D2dCcpExchangeDeadMemberTestCase : public TestCase
             own[c] = {{7, 0.25 * c}, {8, 0.5}, {9, 1.0}};
         }
         CcpNet* p = net.get();
-        net->channel->GetRadio(2)->TurnOff();
+        net->transports[2]->TurnOff();
         Simulator::ScheduleNow([&]() {
             p->ccp->ExchangeScores(4,
                                    committee,
@@ -535,7 +611,7 @@ class D2dCcpExchangeDeadMemberTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ_TOL(net->exchanges[0].first.GetSeconds(),
                                   (4 * Airtime(D2dCcpPayload::BytesFor(0, 3))).GetSeconds(),
                                   5e-9,
-                                  "4 broadcasts of 56 bytes");
+                                  "4 multicasts of 56 bytes");
         const auto& views = net->exchanges[0].second;
         NS_TEST_ASSERT_MSG_EQ(views.size(), 5, "a view per member");
         for (const auto& [m, byOrigin] : views)
@@ -545,9 +621,9 @@ class D2dCcpExchangeDeadMemberTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ((m == 2 || byOrigin.count(2) == 0), true, "none from 2");
         }
         NS_TEST_ASSERT_MSG_EQ(net->rows.size(), 1, "one row");
-        NS_TEST_ASSERT_MSG_EQ(net->rows[0].replies, 12, "4 broadcasts x 3 members on");
+        NS_TEST_ASSERT_MSG_EQ(net->rows[0].replies, 12, "4 multicasts x 3 members on");
         NS_TEST_ASSERT_MSG_EQ(net->rows[0].round, 4, "round");
-        NS_TEST_ASSERT_MSG_EQ(net->Messages("ccp_score").size(), 4, "4 broadcasts");
+        NS_TEST_ASSERT_MSG_EQ(net->Messages("ccp_score").size(), 4, "4 multicasts");
         net->ccp->Dispose();
         Simulator::Destroy();
     }
@@ -588,7 +664,7 @@ class D2dCcpLostRequestTestCase : public TestCase
             first = member; // the first execute call is attempt 1's primary
             if (m_radioOff)
             {
-                p->channel->GetRadio(member)->TurnOff();
+                p->transports[member]->TurnOff();
             }
             else
             {
@@ -624,15 +700,18 @@ class D2dCcpLostRequestTestCase : public TestCase
             if (recs[0].src == static_cast<uint32_t>(first))
             {
                 ++fromFirst;
+                NS_TEST_ASSERT_MSG_EQ(recs.size(), 4, "a row per named replica");
                 for (const auto& r : recs)
                 {
                     NS_TEST_ASSERT_MSG_EQ(r.delivered, false, "not heard");
+                    NS_TEST_ASSERT_MSG_EQ(r.reason, "out_of_range", "named, cannot hear");
                 }
             }
         }
-        // Unheard: the request was handed to the radio (the timer runs from then) but no
-        // member hears it, so nothing goes on the air and no row is written.
-        NS_TEST_ASSERT_MSG_EQ(fromFirst, 0, "requests of the first primary on the air");
+        // Radio off: no request leaves. Unheard: the request was handed to the radio (the
+        // timer runs from then) but no replica hears it: nothing goes on the air and each
+        // named replica gets an out_of_range row.
+        NS_TEST_ASSERT_MSG_EQ(fromFirst, (m_radioOff ? 0 : 1), "requests of the first primary");
         const Row& r2 = net->rows[1];
         NS_TEST_ASSERT_MSG_NE(r2.primary, first, "a new primary");
         NS_TEST_ASSERT_MSG_EQ(r2.attempt, 2, "attempt 2");
@@ -1095,7 +1174,7 @@ class D2dCcpLossyTestCase : public TestCase
                 NS_TEST_ASSERT_MSG_LT_OR_EQ(o.attempts, 7, "within MaxAttempts");
             }
             NS_TEST_ASSERT_MSG_GT(timeouts, 0, "losses cost attempts");
-            // Score vectors: each of 7 broadcasts reaches each of 6 members with 0.8.
+            // Score vectors: each of 7 multicasts reaches each of 6 members with 0.8.
             uint32_t arrived = 0;
             uint32_t received = 0;
             for (const auto& [t, views] : net->exchanges)
@@ -1178,6 +1257,237 @@ class D2dCcpLossyTestCase : public TestCase
     }
 };
 
+/**
+ * Immediate channel access: the members' score multicasts, handed over at once, meet
+ * half-duplex radios that are sending; Scheduled access (every other case here) avoids it.
+ */
+class D2dCcpImmediateAccessTestCase : public TestCase
+{
+  public:
+    D2dCcpImmediateAccessTestCase()
+        : TestCase("Immediate access: simultaneous score multicasts are lost to half-duplex")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RngSeedManager::SetSeed(3);
+        auto net = MakeNet(5,
+                           0.0,
+                           D2dDeliveryMode::UNRELIABLE,
+                           100,
+                           Seconds(2),
+                           0,
+                           D2dChannelAccess::IMMEDIATE);
+        const auto committee = CcpNet::Range(5);
+        std::map<uint32_t, D2dScoreVector> own;
+        for (auto c : committee)
+        {
+            own[c] = {{7, 0.25 + c}, {8, 0.5}};
+        }
+        CcpNet* p = net.get();
+        Simulator::Schedule(Seconds(1), [&]() {
+            p->ccp->ExchangeScores(1,
+                                   committee,
+                                   own,
+                                   Callback<void, const D2dCommitteeConsensus::ScoreViews&>(
+                                       [&](const D2dCommitteeConsensus::ScoreViews& views) {
+                                           p->exchanges.emplace_back(Simulator::Now(), views);
+                                       }));
+        });
+        RunUntil(*net, Seconds(10));
+        NS_TEST_ASSERT_MSG_EQ(net->exchanges.size(), 1, "the exchange ends");
+        uint32_t halfDuplex = 0;
+        for (const auto& [id, recs] : net->Messages("ccp_score"))
+        {
+            for (const auto& r : recs)
+            {
+                halfDuplex += r.reason == "half_duplex" ? 1 : 0;
+            }
+        }
+        NS_TEST_ASSERT_MSG_GT(halfDuplex, 0, "receptions lost to half-duplex");
+        NS_TEST_ASSERT_MSG_EQ(net->rows.size(), 1, "the scores row");
+        NS_TEST_ASSERT_MSG_LT(net->rows[0].replies, 20, "not every vector arrived");
+        NS_TEST_ASSERT_MSG_EQ(net->rows[0].replies + halfDuplex, 20, "the others arrived");
+        net->ccp->Dispose();
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * The score exchange and the election vote of a CMFL round (members' proposals: the middle
+ * of the ranking of the final scores of their views) over the packet-level Wi-Fi backend
+ * and over the D2D channel: the same views, the same committee elected, by the same
+ * primary at attempt 1.
+ */
+class D2dCcpWifiElectionTestCase : public TestCase
+{
+  public:
+    D2dCcpWifiElectionTestCase()
+        : TestCase("score exchange and election over Wi-Fi (D2dWifiTransport): the outcome "
+                   "of the D2D channel")
+    {
+    }
+
+  private:
+    /** What one backend produced. */
+    struct Result
+    {
+        D2dCommitteeConsensus::ScoreViews views;
+        std::vector<std::pair<Time, D2dCcpOutcome>> outcomes;
+        uint32_t scoreMessages{0};
+        uint32_t scoreRows{0};
+        uint32_t scoreRowsDelivered{0};
+        Time exchangeEnd;
+    };
+
+    /**
+     * \param wifi the backend
+     * \return the run's outcome
+     */
+    Result Run(bool wifi)
+    {
+        RngSeedManager::SetSeed(29);
+        const Time timeout = Seconds(2);
+        auto net = wifi ? MakeWifiNet(7, D2dDeliveryMode::RELIABLE, 1000, timeout)
+                        : MakeNet(7, 0.0, D2dDeliveryMode::RELIABLE, 1000, timeout);
+        CcpNet* p = net.get();
+        const std::vector<uint32_t> committee = m_committee;
+        const std::map<uint32_t, D2dScoreVector> own = m_own;
+        Simulator::Schedule(Seconds(1), [p, committee, own, this]() {
+            p->ccp->ExchangeScores(
+                1,
+                committee,
+                own,
+                Callback<void, const D2dCommitteeConsensus::ScoreViews&>(
+                    [p, committee, this](const D2dCommitteeConsensus::ScoreViews& views) {
+                        p->exchanges.emplace_back(Simulator::Now(), views);
+                        std::map<uint32_t, std::vector<uint32_t>> proposals;
+                        for (const auto& [m, byOrigin] : views)
+                        {
+                            proposals[m] = Proposal(byOrigin);
+                        }
+                        p->ccp->Vote(1, "election", committee, proposals, p->Execute(), p->Done());
+                    }));
+        });
+        RunUntil(*net, Seconds(30));
+        Result res;
+        if (!net->exchanges.empty())
+        {
+            res.views = net->exchanges[0].second;
+            res.exchangeEnd = net->exchanges[0].first;
+        }
+        res.outcomes = net->outcomes;
+        for (const auto& [id, recs] : net->Messages("ccp_score"))
+        {
+            ++res.scoreMessages;
+            for (const auto& r : recs)
+            {
+                ++res.scoreRows;
+                res.scoreRowsDelivered += r.IsComplete() ? 1 : 0;
+            }
+        }
+        net->ccp->Dispose();
+        Simulator::Destroy();
+        return res;
+    }
+
+    /**
+     * \param byOrigin a member's view
+     * \return its proposal S_c^{t+1}: the 3 clients around the middle of the ranking of
+     *         the final scores C_k / sum 1/P_k^c
+     */
+    std::vector<uint32_t> Proposal(const std::map<uint32_t, D2dScoreVector>& byOrigin) const
+    {
+        std::map<uint32_t, std::vector<double>> perClient;
+        for (const auto& [origin, scores] : byOrigin)
+        {
+            for (const auto& [k, score] : scores)
+            {
+                perClient[k].push_back(score);
+            }
+        }
+        std::vector<uint32_t> clients;
+        std::vector<double> finals;
+        for (const auto& [k, scores] : perClient)
+        {
+            clients.push_back(k);
+            finals.push_back(D2dCommitteeRules::FinalScore(scores));
+        }
+        return D2dCommitteeRules::Elect(clients, finals, 3);
+    }
+
+    void DoRun() override
+    {
+        for (auto c : m_committee)
+        {
+            for (uint32_t k = 10; k < 16; ++k)
+            {
+                // Distinct scores, one client ranked differently by different members.
+                m_own[c].emplace_back(k, 1.0 / (1.0 + 0.3 * ((k * 7 + c * 3) % 11)));
+            }
+        }
+        // The committee elected when every vector reaches every member, by hand: final
+        // score C / sum_c 1/P_k^c of the float-rounded scores, ranks 1..3 of 6 (Elect).
+        std::vector<std::pair<double, uint32_t>> ranked;
+        for (uint32_t k = 10; k < 16; ++k)
+        {
+            double inverse = 0;
+            for (auto c : m_committee)
+            {
+                const double score = static_cast<float>(m_own[c][k - 10].second);
+                inverse += 1.0 / score;
+            }
+            ranked.emplace_back(-static_cast<double>(m_committee.size()) / inverse, k);
+        }
+        std::sort(ranked.begin(), ranked.end());
+        std::vector<uint32_t> expected = {ranked[1].second, ranked[2].second, ranked[3].second};
+        std::sort(expected.begin(), expected.end());
+
+        const Result channel = Run(false);
+        const Result wifi = Run(true);
+        for (const Result* r : {&channel, &wifi})
+        {
+            const std::string name = r == &wifi ? "Wi-Fi" : "channel";
+            NS_TEST_ASSERT_MSG_EQ(r->scoreMessages, 5, name << ": a score multicast per member");
+            NS_TEST_ASSERT_MSG_EQ(r->scoreRows, 20, name << ": to the 4 other members each");
+            NS_TEST_ASSERT_MSG_EQ(r->scoreRowsDelivered, 20, name << ": reliable, complete");
+            NS_TEST_ASSERT_MSG_EQ(r->views.size(), 5, name << ": a view per member");
+            for (const auto& [m, byOrigin] : r->views)
+            {
+                NS_TEST_ASSERT_MSG_EQ(byOrigin.size(), 5, name << ": member " << m << "'s view");
+            }
+            NS_TEST_ASSERT_MSG_EQ(r->outcomes.size(), 1, name << ": one vote");
+            if (r->outcomes.size() != 1)
+            {
+                continue;
+            }
+            const D2dCcpOutcome& o = r->outcomes[0].second;
+            NS_TEST_ASSERT_MSG_EQ(o.consensus, true, name << ": consensus");
+            NS_TEST_ASSERT_MSG_EQ(o.attempts, 1, name << ": at attempt 1");
+            const bool same = o.set == expected;
+            NS_TEST_ASSERT_MSG_EQ(same, true, name << ": the middle of the ranking elected");
+        }
+        const bool sameViews = channel.views == wifi.views;
+        NS_TEST_ASSERT_MSG_EQ(sameViews, true, "the same score views on both backends");
+        if (channel.outcomes.size() == 1 && wifi.outcomes.size() == 1)
+        {
+            const D2dCcpOutcome& a = channel.outcomes[0].second;
+            const D2dCcpOutcome& b = wifi.outcomes[0].second;
+            NS_TEST_ASSERT_MSG_EQ(a.primary, b.primary, "the same primary (common seed)");
+            const bool sameSet = a.set == b.set;
+            NS_TEST_ASSERT_MSG_EQ(sameSet, true, "the same committee elected");
+            NS_TEST_ASSERT_MSG_EQ(a.digest, b.digest, "the same digest");
+            // Wi-Fi at 6 Mbit/s with MAC overheads is slower than the 20 Mbit/s channel.
+            NS_TEST_ASSERT_MSG_GT(wifi.exchangeEnd, channel.exchangeEnd, "Wi-Fi is slower");
+        }
+    }
+
+    const std::vector<uint32_t> m_committee{0, 1, 2, 4, 6};
+    std::map<uint32_t, D2dScoreVector> m_own;
+};
+
 /** The d2d-ccp suite. */
 class D2dCcpTestSuite : public TestSuite
 {
@@ -1198,6 +1508,8 @@ class D2dCcpTestSuite : public TestSuite
         AddTestCase(new D2dCcpMaxAttemptsTestCase(10), TestCase::QUICK);
         AddTestCase(new D2dCcpLateRepliesTestCase, TestCase::QUICK);
         AddTestCase(new D2dCcpLossyTestCase, TestCase::QUICK);
+        AddTestCase(new D2dCcpImmediateAccessTestCase, TestCase::QUICK);
+        AddTestCase(new D2dCcpWifiElectionTestCase, TestCase::QUICK);
     }
 };
 

@@ -4,7 +4,8 @@
  *
  * Test suite "d2d-cmfl": the CMFL protocol (cmfl/d2d-cmfl.h, seed 001) end to end with
  * real LibTorch learners on the 4-class Gaussian mixture of seed 000 sec. 5.1, over the
- * D2D channel.
+ * D2D channel with Scheduled access (CMFL and the CCP do no half-duplex scheduling of their
+ * own), and over the packet-level Wi-Fi backend.
  *
  * - one round, no loss: the aggregation set, the global model and the next committee
  *   equal an independent computation from the devices' trained models (scores
@@ -15,18 +16,28 @@
  * - a lossy channel (P_D = 0.2 per fragment, at most 1 retransmission): every round
  *   completes, ccp.csv has timeouts and a later primary reaching consensus, every vote's
  *   quorum is floor(C/2) + 1 of that round's committee and no consensus has fewer replies;
- * - the same seed gives identical traces.
+ * - the same seed gives identical traces;
+ * - CMFL and the CCP take their own message kinds from the transports: a third handler
+ *   registered by the test sees every kind, and no CCP message reaches CMFL's kinds;
+ * - one round over Wi-Fi (D2dWifiTransport, reliable): the same S_c^1, S_b^1, S_a^1,
+ *   S_c^2 and, bit for bit, the same w^2 as over the D2D channel (the outcome depends only
+ *   on the messages' contents, which both backends deliver completely), matching the
+ *   independent computation;
+ * - Immediate access (raw radios): rounds still complete, with half-duplex losses.
  */
 
 #include "d2d-test-fixtures.h"
 
 #include "ns3/constant-position-mobility-model.h"
+#include "ns3/d2d-channel-access.h"
 #include "ns3/d2d-cmfl.h"
 #include "ns3/d2d-helper.h"
 #include "ns3/d2d-learner.h"
 #include "ns3/d2d-partitioner.h"
 #include "ns3/d2d-trace-helper.h"
+#include "ns3/d2d-wifi-helper.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/node-container.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -58,6 +69,8 @@ struct Setup
     uint32_t maxRetransmissions{7}; //!< reliable mode: per fragment
     std::string outDir;             //!< traces (empty: none)
     uint64_t seed{1};
+    bool wifi{false}; //!< the Wi-Fi backend instead of the D2D channel (no traces)
+    D2dChannelAccess::Policy access{D2dChannelAccess::SCHEDULED}; //!< D2D channel only
 };
 
 struct Outcome
@@ -73,6 +86,8 @@ struct Outcome
     std::vector<uint32_t> committee2;              //!< S_c^2
     std::vector<std::vector<uint32_t>> aggregated; //!< S_a^t per round
     uint32_t roundsDone{0};
+    std::map<std::string, uint32_t> kinds; //!< receptions by kind (a handler of every kind)
+    uint32_t halfDuplex{0};                //!< records lost to half-duplex
 };
 
 Outcome
@@ -87,13 +102,42 @@ RunCmfl(const Setup& s)
         m->SetPosition(Vector(3.0 * (i % 5), 3.0 * (i / 5), 0));
         nodes.Get(i)->AggregateObject(m);
     }
-    D2dHelper d2d;
+    D2dHelper d2d; // over Wi-Fi too: the compute models and batteries of the learners
     d2d.SetChannelAttribute("NoisePowerW", DoubleValue(1e-40)); // P_D ~ 0
+    d2d.SetChannelAttribute("AccessPolicy", EnumValue(s.access));
     d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e9));
     d2d.SetComputeAttribute("FlopsPerSecond", DoubleValue(1e9));
     Ptr<D2dChannel> channel = d2d.Install(nodes);
     channel->SetAttribute("MaxRetransmissions", UintegerValue(s.maxRetransmissions));
     d2d.AssignStreams(10);
+    std::vector<Ptr<D2dTransport>> transports = channel->GetTransports();
+    if (s.wifi)
+    {
+        // The packet-level backend on the same nodes (802.11a ad hoc, 6 Mbit/s; the
+        // devices are at most 13 m apart, well within range). The D2D radios stay idle.
+        D2dWifiHelper wifi;
+        transports.clear();
+        for (const auto& t : wifi.Install(nodes))
+        {
+            // Simultaneous multicasts (the score exchange) collide at 802.11 MACs that start
+            // them at once without backoff; distinct end-to-end retransmission timers per
+            // device stand in for the randomised timer the backend does not have (yet).
+            t->SetAttribute("AckTimeout", TimeValue(MilliSeconds(100 + 30 * transports.size())));
+            transports.push_back(t);
+        }
+        wifi.AssignStreams(1000);
+    }
+    Outcome out;
+    for (const auto& t : transports)
+    {
+        t->AddReceiveHandler(Callback<void, const D2dReception&>(
+            [&out](const D2dReception& r) { ++out.kinds[r.message->GetKind()]; }));
+        t->TraceConnectWithoutContext(
+            "Delivery",
+            Callback<void, const D2dDeliveryRecord&>([&out](const D2dDeliveryRecord& r) {
+                out.halfDuplex += r.reason == "half_duplex";
+            }));
+    }
     if (s.dropProbability > 0)
     {
         // Eq. 18: every link gets the same P_D by fixing the RSS (FixedDistanceM) and
@@ -110,7 +154,6 @@ RunCmfl(const Setup& s)
     const auto shards = D2dPartitioner::Iid(*data.train, s.nDevices, 7);
     const D2dModelSpec spec = D2dModelSpec::Parse("logistic");
     std::vector<Ptr<D2dLearner>> learners;
-    Outcome out;
     for (uint32_t i = 0; i < s.nDevices; ++i)
     {
         auto l = MakeTestLearner(nodes, i, spec, data.train, shards, s.seed, 0.1);
@@ -130,7 +173,7 @@ RunCmfl(const Setup& s)
     cmfl->GetConsensus()->SetAttribute("RequestTimeout", TimeValue(Seconds(1)));
     cmfl->SetAttribute("Rounds", UintegerValue(s.rounds));
     cmfl->SetLearners(learners);
-    cmfl->SetChannel(channel, s.mode);
+    cmfl->SetTransports(transports, s.mode);
     cmfl->SetTestSet(data.test);
     cmfl->SetTraces(traces.get());
     cmfl->AssignStreams(100 + s.seed);
@@ -414,6 +457,119 @@ class CmflDeterminismTestCase : public TestCase
     }
 };
 
+/** CMFL and the CCP take their own kinds from the transports; nothing is forwarded. */
+class CmflHandlersTestCase : public TestCase
+{
+  public:
+    CmflHandlersTestCase()
+        : TestCase("CMFL and the CCP registered per kind: every kind reaches its handler")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup s;
+        s.rounds = 2;
+        const Outcome o = RunCmfl(s);
+        NS_TEST_ASSERT_MSG_EQ(o.roundsDone, 2u, "both rounds complete (CMFL got its kinds)");
+        for (const char* kind :
+             {"global_model", "gradient", "ccp_score", "ccp_request", "ccp_reply"})
+        {
+            const auto it = o.kinds.find(kind);
+            const uint32_t n = it == o.kinds.end() ? 0 : it->second;
+            NS_TEST_ASSERT_MSG_GT(n, 0u, "receptions of " << kind);
+        }
+        NS_TEST_ASSERT_MSG_EQ(o.kinds.size(), 5u, "no other kind");
+        // Every vote of both rounds agreed: the CCP got its kinds (two per round).
+        NS_TEST_ASSERT_MSG_EQ(o.aggregated.size(), 2u, "two rounds traced");
+        for (const auto& set : o.aggregated)
+        {
+            NS_TEST_ASSERT_MSG_EQ(set.size(), 3u, "S_a agreed on");
+        }
+        NS_TEST_ASSERT_MSG_EQ(o.halfDuplex, 0u, "Scheduled access: no half-duplex loss");
+    }
+};
+
+/** One round over Wi-Fi: the outcome of the D2D channel, bit for bit. */
+class CmflWifiTestCase : public TestCase
+{
+  public:
+    CmflWifiTestCase()
+        : TestCase("one round over Wi-Fi (D2dWifiTransport): S_c, S_b, S_a, S_c^2 and w^2 "
+                   "of the D2D channel")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup s;
+        const Outcome channel = RunCmfl(s);
+        s.wifi = true;
+        const Outcome wifi = RunCmfl(s);
+        NS_TEST_ASSERT_MSG_EQ(wifi.roundsDone, 1u, "the round completes over Wi-Fi");
+        NS_TEST_ASSERT_MSG_EQ(channel.roundsDone, 1u, "the round completes over the channel");
+        const bool sameRoles =
+            wifi.committee1 == channel.committee1 && wifi.training1 == channel.training1;
+        NS_TEST_ASSERT_MSG_EQ(sameRoles, true, "S_c^1 and S_b^1 (the same draws)");
+        NS_TEST_ASSERT_MSG_EQ(wifi.aggregated1.size(), 3u, "S_a^1 agreed on over Wi-Fi");
+        const bool sameSa = wifi.aggregated1 == channel.aggregated1;
+        NS_TEST_ASSERT_MSG_EQ(sameSa, true, "S_a^1");
+        const bool sameSc = wifi.committee2 == channel.committee2;
+        NS_TEST_ASSERT_MSG_EQ(sameSc, true, "S_c^2");
+        NS_TEST_ASSERT_MSG_EQ(wifi.global1.size(), channel.global1.size(), "|w|");
+        NS_TEST_ASSERT_MSG_GT(wifi.global1.size(), 0u, "w^2 exists");
+        double maxDiff = 0;
+        double moved = 0;
+        for (std::size_t j = 0; j < wifi.global1.size() && j < channel.global1.size(); ++j)
+        {
+            maxDiff = std::max<double>(maxDiff, std::fabs(wifi.global1[j] - channel.global1[j]));
+            moved = std::max<double>(moved, std::fabs(wifi.global1[j] - wifi.w1[j]));
+        }
+        NS_TEST_ASSERT_MSG_EQ(maxDiff, 0.0, "w^2 bit for bit (same gradients, same set)");
+        NS_TEST_ASSERT_MSG_GT(moved, 0.0, "w^2 differs from w^1: the round aggregated");
+        // And both match the independent computation of the paper's scores.
+        const auto finals = IndependentFinalScores(wifi);
+        std::vector<std::pair<double, uint32_t>> ranked;
+        for (const auto& [k, p] : finals)
+        {
+            ranked.emplace_back(-p, k);
+        }
+        std::sort(ranked.begin(), ranked.end());
+        std::vector<uint32_t> expectedSa;
+        for (uint32_t r = 0; r < 3; ++r)
+        {
+            expectedSa.push_back(ranked[r].second);
+        }
+        std::sort(expectedSa.begin(), expectedSa.end());
+        const bool handSa = wifi.aggregated1 == expectedSa;
+        NS_TEST_ASSERT_MSG_EQ(handSa, true, "S_a^1 as computed by hand");
+        NS_TEST_ASSERT_MSG_GT(wifi.kinds.at("ccp_score"), 0u, "the CCP ran over Wi-Fi");
+    }
+};
+
+/** Immediate access: the protocol completes its rounds on raw half-duplex radios. */
+class CmflImmediateAccessTestCase : public TestCase
+{
+  public:
+    CmflImmediateAccessTestCase()
+        : TestCase("Immediate access: rounds complete despite half-duplex losses")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup s;
+        s.rounds = 3;
+        s.access = D2dChannelAccess::IMMEDIATE;
+        const Outcome o = RunCmfl(s);
+        NS_TEST_ASSERT_MSG_EQ(o.roundsDone, 3u, "every round completes");
+        NS_TEST_ASSERT_MSG_GT(o.halfDuplex, 0u, "simultaneous sends meet half-duplex radios");
+    }
+};
+
 class D2dCmflTestSuite : public TestSuite
 {
   public:
@@ -424,6 +580,9 @@ class D2dCmflTestSuite : public TestSuite
         AddTestCase(new CmflAttackTestCase, TestCase::QUICK);
         AddTestCase(new CmflLossyTestCase, TestCase::QUICK);
         AddTestCase(new CmflDeterminismTestCase, TestCase::QUICK);
+        AddTestCase(new CmflHandlersTestCase, TestCase::QUICK);
+        AddTestCase(new CmflWifiTestCase, TestCase::QUICK);
+        AddTestCase(new CmflImmediateAccessTestCase, TestCase::QUICK);
     }
 };
 
