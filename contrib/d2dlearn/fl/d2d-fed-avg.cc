@@ -73,6 +73,14 @@ D2dFedAvg::D2dFedAvg()
 void
 D2dFedAvg::DoDispose()
 {
+    // The transports may outlive this protocol: leave them no callback into it.
+    for (uint32_t i = 0; i < m_d2s.size(); ++i)
+    {
+        m_d2s[i]->RemoveReceiveHandler(i + 1 < m_d2s.size()
+                                           ? MakeCallback(&D2dFedAvg::ClientReceive, this)
+                                           : MakeCallback(&D2dFedAvg::ServerReceive, this));
+        m_d2s[i]->RemoveSendDoneHandler(MakeCallback(&D2dFedAvg::UploadDone, this));
+    }
     m_d2s.clear();
     m_pick = nullptr;
     m_aggregationRule = AggregationRule(); // may hold references to the caller's objects

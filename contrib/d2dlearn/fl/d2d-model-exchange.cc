@@ -70,6 +70,13 @@ void
 D2dModelExchange::DoDispose()
 {
     m_learners.clear();
+    // The transports may outlive this object: leave them no callback into it.
+    for (const auto& transport : m_transports)
+    {
+        transport->RemoveReceiveHandler(MakeCallback(&D2dModelExchange::Receive, this));
+        transport->TraceDisconnectWithoutContext("Delivery",
+                                                 MakeCallback(&D2dModelExchange::Delivery, this));
+    }
     m_transports.clear();
     m_averaged = AveragedCallback();
     m_done = Callback<void>();

@@ -31,6 +31,18 @@ void
 D2dPeerProtocol::DoDispose()
 {
     m_deadlineEvent.Cancel();
+    if (!m_receive.IsNull() || !m_lost.IsNull())
+    {
+        // ConnectMessages was called. The transports may outlive this protocol: leave
+        // them no callback into it.
+        for (const auto& transport : m_transports)
+        {
+            transport->RemoveReceiveHandler(MakeCallback(&D2dPeerProtocol::MessageReceived, this));
+            transport->TraceDisconnectWithoutContext(
+                "Delivery",
+                MakeCallback(&D2dPeerProtocol::MessageDelivery, this));
+        }
+    }
     m_transports.clear();
     m_pick = nullptr;
     m_receive = ReceiveCallback();

@@ -58,6 +58,18 @@ D2dSemiDecentralizedFl::D2dSemiDecentralizedFl()
 void
 D2dSemiDecentralizedFl::DoDispose()
 {
+    // The transports may outlive this protocol: leave them no callback into it.
+    for (uint32_t i = 0; i < m_d2s.size(); ++i)
+    {
+        const bool server = i + 1 == m_d2s.size();
+        m_d2s[i]->RemoveReceiveHandler(
+            server ? MakeCallback(&D2dSemiDecentralizedFl::ServerReceive, this)
+                   : MakeCallback(&D2dSemiDecentralizedFl::DeviceReceive, this));
+        m_d2s[i]->TraceDisconnectWithoutContext(
+            "Delivery",
+            server ? MakeCallback(&D2dSemiDecentralizedFl::BroadcastDelivery, this)
+                   : MakeCallback(&D2dSemiDecentralizedFl::UploadDelivery, this));
+    }
     m_d2s.clear();
     if (m_exchange)
     {
