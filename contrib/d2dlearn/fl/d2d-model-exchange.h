@@ -25,9 +25,10 @@ namespace ns3
 /**
  * \ingroup d2dlearn
  * \brief One step of "train locally, send the model to the devices that want it, average
- * the models that arrived" over the D2D channel: the step shared by the fully
- * decentralized protocol (neighbours drawn at random, seed 002 sec. VI-E) and the group
- * exchanges of the semi-decentralized one (the members of a group, after Lin et al.).
+ * the models that arrived" device to device (over any D2dTransport): the step shared by
+ * the fully decentralized protocol (neighbours drawn at random, seed 002 sec. VI-E) and
+ * the group exchanges of the semi-decentralized one (the members of a group, after Lin
+ * et al.).
  *
  * Begin(in, task) gives each device i its in-neighbours in[i] (the devices whose models it
  * averages). A device takes part if its D2D radio is on (battery left) and its learner is
