@@ -157,42 +157,48 @@ D2dCmfl::Detach()
     m_transports.clear();
 }
 
-void
-D2dCmfl::SetTransports(std::vector<Ptr<D2dTransport>> transports, D2dDeliveryMode mode)
+bool
+D2dCmfl::UsesD2d() const
 {
-    const uint32_t n = GetNDevices();
-    NS_ABORT_MSG_IF(n == 0, "D2dCmfl::SetTransports: call SetLearners first");
-    NS_ABORT_MSG_IF(transports.size() < n,
-                    "D2dCmfl::SetTransports: " << transports.size() << " transports for " << n
-                                               << " devices");
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        NS_ABORT_MSG_IF(!transports[i], "D2dCmfl::SetTransports: no transport for device " << i);
-    }
-    Detach();
-    transports.resize(n); // the devices with learners
-    m_transports = std::move(transports);
-    m_mode = mode;
+    return true;
+}
+
+void
+D2dCmfl::DoInitialize()
+{
+    D2dFlProtocol::DoInitialize();
     for (const auto& t : m_transports)
     {
         t->AddReceiveHandler(MakeCallback(&D2dCmfl::Receive, this), "global_model");
         t->AddReceiveHandler(MakeCallback(&D2dCmfl::Receive, this), "gradient");
         t->AddSendDoneHandler(MakeCallback(&D2dCmfl::SendDone, this));
     }
-    m_ccp->SetTransports(m_transports, mode);
+    m_ccp->SetTransports(m_transports, m_mode);
+    ResolveMalicious();
+}
+
+void
+D2dCmfl::ResolveMalicious()
+{
+    m_malicious.assign(GetNDevices(), false);
+    for (auto d : m_maliciousDevices)
+    {
+        NS_ABORT_MSG_IF(d >= GetNDevices(),
+                        "D2dCmfl::SetMalicious: device " << d << " of " << GetNDevices());
+        m_malicious[d] = true;
+    }
 }
 
 void
 D2dCmfl::SetMalicious(const std::vector<uint32_t>& devices, D2dAttackType attack, double scalingLow)
 {
     m_scalingLow = scalingLow;
-    m_malicious.assign(GetNDevices(), false);
-    for (auto d : devices)
-    {
-        NS_ABORT_MSG_IF(d >= GetNDevices(), "D2dCmfl::SetMalicious: device " << d);
-        m_malicious[d] = true;
-    }
+    m_maliciousDevices = devices;
     m_attack = attack;
+    if (IsInitialized())
+    {
+        ResolveMalicious(); // a change during the run (else: at initialization)
+    }
 }
 
 int64_t
@@ -269,13 +275,11 @@ D2dCmfl::CountMalicious(const std::vector<uint32_t>& devices) const
 }
 
 void
-D2dCmfl::Start()
+D2dCmfl::DoStart()
 {
-    NS_ABORT_MSG_IF(m_transports.empty() || m_learners.empty() || !m_test, "D2dCmfl: not set up");
     NS_ABORT_MSG_IF(m_upload != "unicast" && m_upload != "broadcast",
                     "D2dCmfl::GradientUpload: " << m_upload << " (unicast or broadcast)");
     const uint32_t k = GetNDevices();
-    m_malicious.resize(k, false);
     m_state.assign(k, DeviceState());
     m_counts.assign(k, ClientCounts());
     // Activated clients A = activation% of K; omega% of them on the committee, the rest

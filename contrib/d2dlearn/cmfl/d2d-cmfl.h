@@ -107,14 +107,13 @@ class D2dCmfl : public D2dFlProtocol
     D2dCmfl();
 
     /**
-     * \brief Use these transports (any backend). Registers CMFL's receive handlers (kinds
-     * "global_model" and "gradient") and a send-done handler on each, and hands the
-     * transports to the CCP, which registers its own kinds: the protocols share the
-     * transports without forwarding receptions to each other. Call after SetLearners.
-     * \param transports transports[i] = device i's transport (at least one per learner)
-     * \param mode delivery mode of every CMFL and CCP message
+     * \return true: every CMFL and CCP message goes over D2D (SetTransports: any backend).
+     * At initialization CMFL registers its receive handlers (kinds "global_model" and
+     * "gradient") and a send-done handler on each transport, and hands the transports and
+     * the delivery mode to the CCP, which registers its own kinds: the protocols share the
+     * transports without forwarding receptions to each other.
      */
-    void SetTransports(std::vector<Ptr<D2dTransport>> transports, D2dDeliveryMode mode);
+    bool UsesD2d() const override;
 
     /**
      * \param devices the malicious clients (malicious in every role)
@@ -130,7 +129,7 @@ class D2dCmfl : public D2dFlProtocol
      * \param stream first RNG stream
      * \return streams used
      */
-    int64_t AssignStreams(int64_t stream);
+    int64_t AssignStreams(int64_t stream) override;
 
     /** \return the committee consensus protocol (its attributes: RequestTimeout, ...) */
     Ptr<D2dCommitteeConsensus> GetConsensus() const;
@@ -167,10 +166,11 @@ class D2dCmfl : public D2dFlProtocol
     /** \brief Write aggregation.csv (call once, after the run; needs SetTraces). */
     void WriteClientCounts();
 
-    void Start() override;
-
   protected:
     void DoDispose() override;
+    /** \brief Check the set-up, then connect to the transports (see UsesD2d). */
+    void DoInitialize() override;
+    void DoStart() override;
 
   private:
     /** What a device knows in the current round. */
@@ -202,6 +202,8 @@ class D2dCmfl : public D2dFlProtocol
     void Receive(const D2dReception& r);
     /** \brief Remove CMFL's handlers from the transports. */
     void Detach();
+    /** \brief m_malicious from SetMalicious' devices (needs the learners). */
+    void ResolveMalicious();
     /**
      * \param device the device
      * \param round the round it trained for
@@ -259,8 +261,7 @@ class D2dCmfl : public D2dFlProtocol
     Time m_phaseTimeout;
     std::string m_upload;
 
-    std::vector<Ptr<D2dTransport>> m_transports; //!< by device index
-    D2dDeliveryMode m_mode{D2dDeliveryMode::RELIABLE};
+    std::vector<uint32_t> m_maliciousDevices; //!< SetMalicious' devices
     Ptr<D2dCommitteeConsensus> m_ccp;
     Ptr<UniformRandomVariable> m_pick;
     Ptr<UniformRandomVariable> m_attackRng;

@@ -55,7 +55,7 @@ D2dBrainTorrent::VersionMessageBytes(uint32_t devices)
 }
 
 void
-D2dBrainTorrent::DoSetTransports()
+D2dBrainTorrent::ConnectTransports()
 {
     ConnectMessages({PingKind, AnswerKind, ModelKind},
                     MakeCallback(&D2dBrainTorrent::Receive, this),
@@ -69,9 +69,8 @@ D2dBrainTorrent::GetVersions(uint32_t device) const
 }
 
 void
-D2dBrainTorrent::Start()
+D2dBrainTorrent::DoStart()
 {
-    CheckSetUp();
     const uint32_t k = GetNDevices();
     m_versions.assign(k, std::vector<uint32_t>(k, 0));
     if (m_commonInitialModel)

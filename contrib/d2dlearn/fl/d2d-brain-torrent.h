@@ -118,8 +118,6 @@ class D2dBrainTorrent : public D2dPeerProtocol
      */
     static uint64_t VersionMessageBytes(uint32_t devices);
 
-    void Start() override;
-
     /**
      * \param device a device
      * \return its version vector now
@@ -135,8 +133,9 @@ class D2dBrainTorrent : public D2dPeerProtocol
                                          const std::vector<uint32_t>& contributors);
 
   protected:
+    void DoStart() override;
     void DoDispose() override;
-    void DoSetTransports() override;
+    void ConnectTransports() override;
 
   private:
     /** Where the current round is. */

@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -37,9 +38,12 @@ D2dDecentralizedFl::GetTypeId()
             .AddAttribute("Weighting",
                           "Averaging weights: uniform (1 per model) or samples (the "
                           "models' training sample counts n_k)",
-                          StringValue("uniform"),
-                          MakeStringAccessor(&D2dDecentralizedFl::m_weighting),
-                          MakeStringChecker())
+                          EnumValue(D2dPeerProtocol::UNIFORM),
+                          MakeEnumAccessor(&D2dDecentralizedFl::m_weighting),
+                          MakeEnumChecker(D2dPeerProtocol::UNIFORM,
+                                          "uniform",
+                                          D2dPeerProtocol::SAMPLES,
+                                          "samples"))
             .AddAttribute("CommonInitialModel",
                           "Every device starts from device 0's initial weights (false: "
                           "each from its own initialization)",
@@ -70,7 +74,7 @@ D2dDecentralizedFl::DoDispose()
 }
 
 void
-D2dDecentralizedFl::DoSetTransports()
+D2dDecentralizedFl::ConnectTransports()
 {
     m_exchange->Setup(m_learners, m_transports, m_mode, m_codec);
 }
@@ -82,10 +86,9 @@ D2dDecentralizedFl::SetGraph(std::vector<std::vector<uint32_t>> adjacency)
 }
 
 void
-D2dDecentralizedFl::Start()
+D2dDecentralizedFl::DoStart()
 {
-    CheckSetUp();
-    const bool bySamples = IsSampleWeighting(m_weighting);
+    const bool bySamples = m_weighting == SAMPLES;
     const uint32_t k = GetNDevices();
     NS_ABORT_MSG_IF(!m_graph.empty() && m_graph.size() != k,
                     "D2dDecentralizedFl: graph of " << m_graph.size() << " devices, " << k

@@ -63,8 +63,6 @@ class D2dDecentralizedFl : public D2dPeerProtocol
      */
     void SetGraph(std::vector<std::vector<uint32_t>> adjacency);
 
-    void Start() override;
-
     /**
      * Signature of the Averaged trace: (round, device, contributors: the devices whose
      * models it averaged, itself included, ascending).
@@ -74,8 +72,9 @@ class D2dDecentralizedFl : public D2dPeerProtocol
                                            const std::vector<uint32_t>& contributors);
 
   protected:
+    void DoStart() override;
     void DoDispose() override;
-    void DoSetTransports() override;
+    void ConnectTransports() override;
 
   private:
     /** \brief Draw the neighbours, start the local jobs, arm the deadline. */
@@ -93,7 +92,7 @@ class D2dDecentralizedFl : public D2dPeerProtocol
     void Averaged(uint32_t device, const std::vector<uint32_t>& contributors);
 
     uint32_t m_neighbours;
-    std::string m_weighting;
+    Weighting m_weighting;
     bool m_commonInitialModel;
     std::vector<std::vector<uint32_t>> m_graph;
     Ptr<D2dModelExchange> m_exchange;

@@ -88,16 +88,17 @@ D2dFedAvg::DoDispose()
     D2dFlProtocol::DoDispose();
 }
 
-void
-D2dFedAvg::SetD2sTransports(std::vector<Ptr<D2dTransport>> d2s, D2dDeliveryMode mode)
+bool
+D2dFedAvg::UsesD2s() const
 {
+    return true;
+}
+
+void
+D2dFedAvg::DoInitialize()
+{
+    D2dFlProtocol::DoInitialize();
     const uint32_t n = GetNDevices();
-    NS_ABORT_MSG_IF(n == 0, "D2dFedAvg: SetLearners before SetD2sTransports");
-    NS_ABORT_MSG_IF(d2s.size() != n + 1,
-                    "D2dFedAvg: " << d2s.size() << " D2S transports for " << n
-                                  << " devices (one each and the server's last)");
-    m_d2s = std::move(d2s);
-    m_mode = mode;
     for (uint32_t i = 0; i < n; ++i)
     {
         m_d2s[i]->AddReceiveHandler(MakeCallback(&D2dFedAvg::ClientReceive, this), "global_model");
@@ -144,9 +145,8 @@ D2dFedAvg::SetUpdateTamper(UpdateTamper tamper)
 }
 
 void
-D2dFedAvg::Start()
+D2dFedAvg::DoStart()
 {
-    NS_ABORT_MSG_IF(m_d2s.empty() || m_learners.empty() || !m_test, "D2dFedAvg: not set up");
     NS_ABORT_MSG_IF(m_variant != "fedavg" && m_variant != "fedprox" && m_variant != "fedsgd",
                     "D2dFedAvg: Variant " << m_variant);
     NS_ABORT_MSG_IF(m_downlink != "broadcast" && m_downlink != "unicast",
@@ -190,7 +190,7 @@ D2dFedAvg::StartRound()
         auto message =
             m_codec.Encode("global_model", "weights", m_round, 0, k, m_global, recipients);
         m_sent = message->GetPayloadAs<D2dModelPayload>()->values;
-        server->Send(message, D2D_BROADCAST, m_mode);
+        server->Send(message, D2D_BROADCAST, m_d2sMode);
     }
     else
     {
@@ -199,7 +199,7 @@ D2dFedAvg::StartRound()
         m_sent = message->GetPayloadAs<D2dModelPayload>()->values;
         for (uint32_t i = 0; i < m; ++i)
         {
-            server->Send(message, order[i], m_mode);
+            server->Send(message, order[i], m_d2sMode);
         }
     }
     if (m_deadline > Seconds(0))
@@ -285,8 +285,8 @@ D2dFedAvg::ClientTrained(uint32_t device,
                                   learner->GetNSamples(),
                                   device,
                                   std::move(update));
-    const uint64_t id = m_d2s[device]->Send(message, GetNDevices(), m_mode);
-    if (id != 0 && m_mode == D2dDeliveryMode::RELIABLE)
+    const uint64_t id = m_d2s[device]->Send(message, GetNDevices(), m_d2sMode);
+    if (id != 0 && m_d2sMode == D2dDeliveryMode::RELIABLE)
     {
         m_uploads[id] = Upload{device, round, 0, message};
     }
@@ -308,7 +308,7 @@ D2dFedAvg::UploadDone(uint64_t msgId, uint32_t /* dst */, bool success)
     {
         return;
     }
-    const uint64_t id = m_d2s[upload.device]->Send(upload.message, GetNDevices(), m_mode);
+    const uint64_t id = m_d2s[upload.device]->Send(upload.message, GetNDevices(), m_d2sMode);
     if (id != 0)
     {
         ++upload.attempts;
@@ -396,7 +396,7 @@ D2dFedAvg::EndOfRound()
     WriteRow(m_round, -1, "round_time_s", (Simulator::Now() - m_roundStart).GetSeconds());
     WriteRow(m_round, -1, "participants", static_cast<double>(m_answers.size()));
     WriteRow(m_round, -1, "stragglers", static_cast<double>(m_selected.size() - m_answers.size()));
-    if (m_mode == D2dDeliveryMode::RELIABLE)
+    if (m_d2sMode == D2dDeliveryMode::RELIABLE)
     {
         WriteRow(m_round, -1, "upload_retries", static_cast<double>(m_uploadRetriesThisRound));
     }

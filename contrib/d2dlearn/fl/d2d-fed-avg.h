@@ -65,19 +65,14 @@ class D2dFedAvg : public D2dFlProtocol
     static TypeId GetTypeId();
     D2dFedAvg();
 
-    /**
-     * \param d2s the D2S transports: device i's at index i, the server's at index
-     *        GetNDevices() (e.g. the D2S D2dChannel's GetTransports()); call after
-     *        SetLearners
-     * \param mode delivery mode of model messages
-     */
-    void SetD2sTransports(std::vector<Ptr<D2dTransport>> d2s, D2dDeliveryMode mode);
+    /** \return true: a server reached over D2S (SetD2sTransports) */
+    bool UsesD2s() const override;
 
     /**
      * \param stream first RNG stream (client sampling)
      * \return streams used
      */
-    int64_t AssignStreams(int64_t stream);
+    int64_t AssignStreams(int64_t stream) override;
 
     /** \return answers aggregated in all rounds so far */
     uint64_t GetTotalParticipants() const;
@@ -110,10 +105,11 @@ class D2dFedAvg : public D2dFlProtocol
     /** \param tamper called for every update (a null callback: none) */
     void SetUpdateTamper(UpdateTamper tamper);
 
-    void Start() override;
-
   protected:
     void DoDispose() override;
+    /** \brief Check the set-up, then connect to the D2S transports. */
+    void DoInitialize() override;
+    void DoStart() override;
 
   private:
     /** \brief Server: sample clients, send them w^t, arm the deadline. */
@@ -147,8 +143,6 @@ class D2dFedAvg : public D2dFlProtocol
     double m_clientFraction;
     double m_mu;
     double m_globalLearningRate;
-    std::vector<Ptr<D2dTransport>> m_d2s; //!< D2S transports, the server's last
-    D2dDeliveryMode m_mode{D2dDeliveryMode::RELIABLE};
     Ptr<UniformRandomVariable> m_pick;
     std::vector<float> m_global;                      //!< w^t
     std::shared_ptr<const std::vector<float>> m_sent; //!< w^t as sent (codec-rounded)

@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -47,10 +48,13 @@ D2dFlProtocol::GetTypeId()
                           MakeTimeChecker(Seconds(0)))
             .AddAttribute(
                 "Compression",
-                "Model values on the air: float32 or float16",
-                StringValue("float32"),
-                MakeStringAccessor(&D2dFlProtocol::SetCompression, &D2dFlProtocol::GetCompression),
-                MakeStringChecker())
+                "Model values on the air: float32 (4 bytes each) or float16 (2 bytes each)",
+                EnumValue(D2dFlProtocol::FLOAT32),
+                MakeEnumAccessor(&D2dFlProtocol::SetCompression, &D2dFlProtocol::GetCompression),
+                MakeEnumChecker(D2dFlProtocol::FLOAT32,
+                                "float32",
+                                D2dFlProtocol::FLOAT16,
+                                "float16"))
             .AddAttribute("EvaluateDevices",
                           "Decentralized protocols: write each device's test accuracy and "
                           "loss every round (costly with thousands of devices)",
@@ -69,17 +73,96 @@ D2dFlProtocol::D2dFlProtocol()
 }
 
 void
-D2dFlProtocol::SetCompression(const std::string& compression)
+D2dFlProtocol::SetCompression(Compression compression)
 {
-    NS_ABORT_MSG_IF(compression != "float32" && compression != "float16",
-                    "D2dFlProtocol::Compression: " << compression << " (float32 or float16)");
-    m_codec = D2dModelCodec(compression);
+    m_codec = D2dModelCodec(compression == FLOAT16 ? "float16" : "float32");
+}
+
+D2dFlProtocol::Compression
+D2dFlProtocol::GetCompression() const
+{
+    return m_codec.GetCompression() == "float16" ? FLOAT16 : FLOAT32;
 }
 
 std::string
-D2dFlProtocol::GetCompression() const
+D2dFlProtocol::Name() const
 {
-    return m_codec.GetCompression();
+    const std::string name = GetInstanceTypeId().GetName();
+    return name.rfind("ns3::", 0) == 0 ? name.substr(5) : name;
+}
+
+void
+D2dFlProtocol::SetTransports(std::vector<Ptr<D2dTransport>> transports, D2dDeliveryMode mode)
+{
+    m_transports = std::move(transports);
+    m_mode = mode;
+}
+
+void
+D2dFlProtocol::SetD2sTransports(std::vector<Ptr<D2dTransport>> d2s, D2dDeliveryMode mode)
+{
+    m_d2s = std::move(d2s);
+    m_d2sMode = mode;
+}
+
+bool
+D2dFlProtocol::UsesD2d() const
+{
+    return false;
+}
+
+bool
+D2dFlProtocol::UsesD2s() const
+{
+    return false;
+}
+
+int64_t
+D2dFlProtocol::AssignStreams(int64_t)
+{
+    return 0;
+}
+
+void
+D2dFlProtocol::DoInitialize()
+{
+    NS_LOG_FUNCTION(this);
+    const uint32_t n = GetNDevices();
+    NS_ABORT_MSG_IF(n == 0, Name() << ": not set up: no learners (SetLearners)");
+    for (const auto& l : m_learners)
+    {
+        NS_ABORT_MSG_IF(!l, Name() << ": a null learner");
+    }
+    NS_ABORT_MSG_IF(!m_test, Name() << ": not set up: no test set (SetTestSet)");
+    if (UsesD2d())
+    {
+        NS_ABORT_MSG_IF(m_transports.size() != n,
+                        Name() << ": " << m_transports.size() << " D2D transports for " << n
+                               << " learners (SetTransports: one each)");
+    }
+    if (UsesD2s())
+    {
+        NS_ABORT_MSG_IF(m_d2s.size() != n + 1,
+                        Name() << ": " << m_d2s.size() << " D2S transports for " << n
+                               << " devices (SetD2sTransports: one each and the server's last)");
+    }
+    for (const auto& t : m_transports)
+    {
+        NS_ABORT_MSG_IF(!t, Name() << ": a null D2D transport");
+    }
+    for (const auto& t : m_d2s)
+    {
+        NS_ABORT_MSG_IF(!t, Name() << ": a null D2S transport");
+    }
+    Object::DoInitialize();
+}
+
+void
+D2dFlProtocol::Start()
+{
+    NS_LOG_FUNCTION(this);
+    Initialize();
+    DoStart();
 }
 
 void
@@ -89,6 +172,8 @@ D2dFlProtocol::DoDispose()
     m_test.reset();
     m_finished = Callback<void>();
     m_watched.clear();
+    m_transports.clear();
+    m_d2s.clear();
     Object::DoDispose();
 }
 
@@ -96,6 +181,12 @@ void
 D2dFlProtocol::SetLearners(std::vector<Ptr<D2dLearner>> learners)
 {
     m_learners = std::move(learners);
+}
+
+const std::vector<Ptr<D2dLearner>>&
+D2dFlProtocol::GetLearners() const
+{
+    return m_learners;
 }
 
 void

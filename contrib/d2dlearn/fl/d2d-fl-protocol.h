@@ -30,7 +30,15 @@ namespace ns3
  *
  * A protocol runs Rounds rounds from Start() and calls the finished callback after the
  * last one (scenarios stop the simulator there). Devices are addressed by index: learner
- * i belongs to device i, whose transports the concrete protocol is given.
+ * i belongs to device i, whose D2D transport is SetTransports()'s i-th and whose D2S
+ * transport is SetD2sTransports()'s i-th (the server's last). A protocol uses the links
+ * UsesD2d() and UsesD2s() say; D2dLearningHelper gives it what it uses.
+ *
+ * Set-up calls (SetLearners, SetTestSet, SetTransports, SetD2sTransports, attributes) may
+ * come in any order: they only store. The protocol checks them and connects to its
+ * transports at initialization (DoInitialize), which Start() triggers; a subclass
+ * overrides DoInitialize() (calling its parent's first) to connect, and DoStart() to begin
+ * round 1.
  */
 class D2dFlProtocol : public Object
 {
@@ -44,6 +52,8 @@ class D2dFlProtocol : public Object
 
     /** \param learners device i's learner at index i */
     void SetLearners(std::vector<Ptr<D2dLearner>> learners);
+    /** \return device i's learner at index i */
+    const std::vector<Ptr<D2dLearner>>& GetLearners() const;
     /** \param test the test set every evaluation uses */
     void SetTestSet(std::shared_ptr<const D2dDataset> test);
     /** \param traces where rounds.csv rows go (null: none; EnableRounds() is called) */
@@ -51,8 +61,35 @@ class D2dFlProtocol : public Object
     /** \param cb called once, after the last round */
     void SetFinishedCallback(Callback<void> cb);
 
-    /** \brief Begin round 1 now. */
-    virtual void Start() = 0;
+    /**
+     * \param transports device i's D2D transport at index i (one per learner), e.g.
+     *        D2dChannel::GetTransports() or the D2dWifiHelper's
+     * \param mode delivery mode of the protocol's D2D messages
+     */
+    void SetTransports(std::vector<Ptr<D2dTransport>> transports, D2dDeliveryMode mode);
+    /**
+     * \param d2s the D2S transports: device i's at index i, the server's at index
+     *        GetNDevices() (e.g. the D2S D2dChannel's GetTransports())
+     * \param mode delivery mode of the protocol's D2S messages
+     */
+    void SetD2sTransports(std::vector<Ptr<D2dTransport>> d2s, D2dDeliveryMode mode);
+
+    /** \return true if the protocol sends over D2D links (needs SetTransports) */
+    virtual bool UsesD2d() const;
+    /** \return true if the protocol has a server reached over D2S (needs SetD2sTransports) */
+    virtual bool UsesD2s() const;
+
+    /**
+     * \param stream first RNG stream of the protocol's random draws
+     * \return streams used (0 for a protocol without random draws)
+     */
+    virtual int64_t AssignStreams(int64_t stream);
+
+    /**
+     * \brief Initialize (check the set-up, connect to the transports) if not done yet,
+     * then begin round 1 now.
+     */
+    void Start();
 
     /** \return rounds completed */
     uint32_t GetRoundsDone() const;
@@ -96,11 +133,30 @@ class D2dFlProtocol : public Object
         const std::vector<std::shared_ptr<const std::vector<float>>>& values,
         const std::vector<double>& weights);
 
+    /** Values of the Compression attribute: how model values go on the air. */
+    enum Compression
+    {
+        FLOAT32, //!< 4 bytes per value
+        FLOAT16  //!< 2 bytes per value (rounded to binary16 before they leave)
+    };
+
     /** Signature of the RoundEnd trace: (round, accuracy, loss of the global/mean model). */
     typedef void (*RoundEndTracedCallback)(uint32_t round, double accuracy, double loss);
 
   protected:
     void DoDispose() override;
+    /**
+     * \brief Check the set-up (learners, test set, the transports of the links the
+     * protocol uses, one per device and the server's) and abort with a message naming what
+     * is missing. Subclasses connect to their transports here, after calling this.
+     */
+    void DoInitialize() override;
+
+    /** \brief Begin round 1 (after DoInitialize). */
+    virtual void DoStart() = 0;
+
+    /** \return the concrete class's name without "ns3::" (for messages) */
+    std::string Name() const;
 
     /** \return the local training job of a round (LocalEpochs / LocalSteps) */
     D2dTrainTask LocalTask() const;
@@ -147,22 +203,26 @@ class D2dFlProtocol : public Object
      */
     void EndRound(Callback<void> next);
 
-    std::vector<Ptr<D2dLearner>> m_learners;  //!< device i's learner
-    std::shared_ptr<const D2dDataset> m_test; //!< test set
-    D2dTraceHelper* m_traces{nullptr};        //!< rounds.csv (may be null)
-    D2dModelCodec m_codec;                    //!< how models become messages
-    uint32_t m_rounds;                        //!< rounds to run
-    uint32_t m_localEpochs;                   //!< epochs per local job
-    uint64_t m_localSteps;                    //!< > 0: steps per local job instead
-    Time m_deadline;                          //!< round (or phase) deadline, 0 = none
-    uint32_t m_round{0};                      //!< current round (1-based once started)
-    Time m_roundStart;                        //!< when the current round started
+    std::vector<Ptr<D2dLearner>> m_learners;              //!< device i's learner
+    std::vector<Ptr<D2dTransport>> m_transports;          //!< device i's D2D transport
+    D2dDeliveryMode m_mode{D2dDeliveryMode::RELIABLE};    //!< delivery mode of D2D messages
+    std::vector<Ptr<D2dTransport>> m_d2s;                 //!< D2S transports, the server's last
+    D2dDeliveryMode m_d2sMode{D2dDeliveryMode::RELIABLE}; //!< delivery mode of D2S messages
+    std::shared_ptr<const D2dDataset> m_test;             //!< test set
+    D2dTraceHelper* m_traces{nullptr};                    //!< rounds.csv (may be null)
+    D2dModelCodec m_codec;                                //!< how models become messages
+    uint32_t m_rounds;                                    //!< rounds to run
+    uint32_t m_localEpochs;                               //!< epochs per local job
+    uint64_t m_localSteps;                                //!< > 0: steps per local job instead
+    Time m_deadline;                                      //!< round (or phase) deadline, 0 = none
+    uint32_t m_round{0};                                  //!< current round (1-based once started)
+    Time m_roundStart;                                    //!< when the current round started
 
   private:
-    /** \param compression "float32" or "float16" (the Compression attribute) */
-    void SetCompression(const std::string& compression);
+    /** \param compression the Compression attribute */
+    void SetCompression(Compression compression);
     /** \return the Compression attribute */
-    std::string GetCompression() const;
+    Compression GetCompression() const;
 
     /** \param message a message one of the watched transports accepted */
     void MessageSent(uint64_t, Ptr<const D2dMessage> message, uint32_t);

@@ -58,7 +58,7 @@ D2dLocalTraining::LiveDevices() const
 }
 
 void
-D2dLocalTraining::Start()
+D2dLocalTraining::DoStart()
 {
     NS_ABORT_MSG_IF(m_learners.empty() || !m_test,
                     "D2dLocalTraining: not set up (SetLearners, SetTestSet)");

@@ -46,9 +46,8 @@ class D2dLocalTraining : public D2dFlProtocol
     static TypeId GetTypeId();
     D2dLocalTraining();
 
-    void Start() override;
-
   protected:
+    void DoStart() override;
     void DoDispose() override;
 
   private:

@@ -51,27 +51,17 @@ D2dPeerProtocol::DoDispose()
     D2dFlProtocol::DoDispose();
 }
 
-std::string
-D2dPeerProtocol::Name() const
+bool
+D2dPeerProtocol::UsesD2d() const
 {
-    const std::string name = GetInstanceTypeId().GetName();
-    return name.rfind("ns3::", 0) == 0 ? name.substr(5) : name;
+    return true;
 }
 
 void
-D2dPeerProtocol::SetTransports(std::vector<Ptr<D2dTransport>> transports, D2dDeliveryMode mode)
+D2dPeerProtocol::DoInitialize()
 {
-    NS_ABORT_MSG_IF(m_learners.empty(), Name() << ": SetLearners before SetTransports");
-    NS_ABORT_MSG_IF(transports.size() != GetNDevices(),
-                    Name() << ": " << transports.size() << " transports for " << GetNDevices()
-                           << " learners (one each)");
-    for (const auto& t : transports)
-    {
-        NS_ABORT_MSG_IF(!t, Name() << ": a null transport");
-    }
-    m_transports = std::move(transports);
-    m_mode = mode;
-    DoSetTransports();
+    D2dFlProtocol::DoInitialize();
+    ConnectTransports();
 }
 
 int64_t
@@ -183,21 +173,6 @@ D2dPeerProtocol::MessageDelivery(const D2dDeliveryRecord& record)
             m_lost(src, record.dst, message);
         }
     }
-}
-
-void
-D2dPeerProtocol::CheckSetUp() const
-{
-    NS_ABORT_MSG_IF(m_transports.empty() || m_learners.empty() || !m_test,
-                    Name() << ": not set up (SetLearners, SetTestSet, SetTransports)");
-}
-
-bool
-D2dPeerProtocol::IsSampleWeighting(const std::string& weighting) const
-{
-    NS_ABORT_MSG_IF(weighting != "uniform" && weighting != "samples",
-                    Name() << ": Weighting " << weighting << " (accepted: uniform, samples)");
-    return weighting == "samples";
 }
 
 std::vector<float>

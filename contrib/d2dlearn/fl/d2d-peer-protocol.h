@@ -24,7 +24,7 @@ namespace ns3
  * (D2dDecentralizedFl, D2dSemiDecentralizedFl's group exchanges, D2dBrainTorrent,
  * D2dSegmentedGossip): the devices' D2D transports and their delivery mode, the one ns-3
  * RNG stream of their random draws (AssignStreams), the devices with a battery left,
- * device 0's initial weights given to every device, the Weighting attribute's check, the
+ * device 0's initial weights given to every device, the Weighting attribute's values, the
  * round (or phase) deadline event, and, for those that send their own messages
  * (BrainTorrent, segmented gossip) rather than through a D2dModelExchange, the resolution
  * of every (message, receiver) as received or lost (ConnectMessages, SendMessage).
@@ -46,25 +46,34 @@ class D2dPeerProtocol : public D2dFlProtocol
      */
     static TypeId GetTypeId();
 
-    /**
-     * \param transports device i's D2D transport at index i (one per learner), e.g.
-     *        D2dChannel::GetTransports() or the D2dWifiHelper's; call after SetLearners
-     * \param mode delivery mode of the protocol's messages
-     */
-    void SetTransports(std::vector<Ptr<D2dTransport>> transports, D2dDeliveryMode mode);
+    /** \return true: the devices exchange over D2D (SetTransports) */
+    bool UsesD2d() const override;
 
     /**
      * \param stream first RNG stream (the protocol's random draws)
      * \return streams used (1)
      */
-    int64_t AssignStreams(int64_t stream);
+    int64_t AssignStreams(int64_t stream) override;
+
+    /** Values of the concrete protocols' Weighting attributes: averaging weights a_k. */
+    enum Weighting
+    {
+        UNIFORM, //!< a_k = 1 per model
+        SAMPLES  //!< a_k = n_k, the model's training sample count
+    };
 
   protected:
     D2dPeerProtocol();
     void DoDispose() override;
 
-    /** \brief SetTransports() stored the transports and the mode: connect to them. */
-    virtual void DoSetTransports() = 0;
+    /** \brief Check the set-up, then ConnectTransports(). */
+    void DoInitialize() override;
+
+    /**
+     * \brief At initialization, after the set-up was checked: connect to m_transports (and
+     * hand the attributes in force, e.g. the codec, to helper objects).
+     */
+    virtual void ConnectTransports() = 0;
 
     /** A message arrived complete: the reception. */
     typedef Callback<void, const D2dReception&> ReceiveCallback;
@@ -102,15 +111,6 @@ class D2dPeerProtocol : public D2dFlProtocol
      */
     void CancelUnsent();
 
-    /** \brief Abort unless SetLearners, SetTestSet and SetTransports were called. */
-    void CheckSetUp() const;
-
-    /**
-     * \param weighting a Weighting attribute's value
-     * \return true for "samples" (a_k = n_k), false for "uniform" (a_k = 1); aborts otherwise
-     */
-    bool IsSampleWeighting(const std::string& weighting) const;
-
     /**
      * \brief Give device 0's weights to every other device whose learner is idle (no
      * message: a common initialization).
@@ -123,13 +123,8 @@ class D2dPeerProtocol : public D2dFlProtocol
     /** \return the devices with a battery left and an idle learner, ascending */
     std::vector<uint32_t> IdleDevices() const;
 
-    /** \return the concrete class's name without "ns3::" (for messages) */
-    std::string Name() const;
-
-    std::vector<Ptr<D2dTransport>> m_transports;       //!< device i's D2D transport
-    D2dDeliveryMode m_mode{D2dDeliveryMode::RELIABLE}; //!< delivery mode of the messages
-    Ptr<UniformRandomVariable> m_pick;                 //!< the random draws (AssignStreams)
-    EventId m_deadlineEvent;                           //!< the round's (phase's) deadline
+    Ptr<UniformRandomVariable> m_pick; //!< the random draws (AssignStreams)
+    EventId m_deadlineEvent;           //!< the round's (phase's) deadline
 
   private:
     /** A message of SendMessage whose receivers are not all resolved yet. */

@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -41,9 +42,12 @@ D2dSegmentedGossip::GetTypeId()
             .AddAttribute("Weighting",
                           "Segment averaging weights: samples (the devices' training "
                           "sample counts n_k, as Combo) or uniform (1 per model)",
-                          StringValue("samples"),
-                          MakeStringAccessor(&D2dSegmentedGossip::m_weighting),
-                          MakeStringChecker())
+                          EnumValue(D2dPeerProtocol::SAMPLES),
+                          MakeEnumAccessor(&D2dSegmentedGossip::m_weighting),
+                          MakeEnumChecker(D2dPeerProtocol::UNIFORM,
+                                          "uniform",
+                                          D2dPeerProtocol::SAMPLES,
+                                          "samples"))
             .AddAttribute("CommonInitialModel",
                           "Every device starts from device 0's initial weights (false: "
                           "each from its own initialization)",
@@ -91,7 +95,7 @@ D2dSegmentedGossip::SegmentRanges(uint64_t nParameters, uint32_t segments)
 }
 
 void
-D2dSegmentedGossip::DoSetTransports()
+D2dSegmentedGossip::ConnectTransports()
 {
     ConnectMessages({RequestKind, SegmentKind},
                     MakeCallback(&D2dSegmentedGossip::Receive, this),
@@ -99,10 +103,9 @@ D2dSegmentedGossip::DoSetTransports()
 }
 
 void
-D2dSegmentedGossip::Start()
+D2dSegmentedGossip::DoStart()
 {
-    CheckSetUp();
-    m_bySamples = IsSampleWeighting(m_weighting);
+    m_bySamples = m_weighting == SAMPLES;
     const uint32_t k = GetNDevices();
     const uint64_t p = m_learners[0]->GetNParameters();
     for (uint32_t i = 1; i < k; ++i)

@@ -118,8 +118,6 @@ class D2dSegmentedGossip : public D2dPeerProtocol
     static std::vector<std::pair<uint64_t, uint64_t>> SegmentRanges(uint64_t nParameters,
                                                                     uint32_t segments);
 
-    void Start() override;
-
     /**
      * Signature of the Averaged trace: (round, device, segment, contributors: the devices
      * whose segment it averaged, itself included, ascending).
@@ -130,8 +128,9 @@ class D2dSegmentedGossip : public D2dPeerProtocol
                                            const std::vector<uint32_t>& contributors);
 
   protected:
+    void DoStart() override;
     void DoDispose() override;
-    void DoSetTransports() override;
+    void ConnectTransports() override;
 
   private:
     /** Per-device state of a round. */
@@ -180,7 +179,7 @@ class D2dSegmentedGossip : public D2dPeerProtocol
 
     uint32_t m_segments;
     uint32_t m_replicas;
-    std::string m_weighting;
+    Weighting m_weighting;
     bool m_bySamples{true}; //!< Weighting is "samples" (set at Start)
     bool m_commonInitialModel;
     std::vector<std::pair<uint64_t, uint64_t>> m_ranges; //!< segment index ranges

@@ -79,24 +79,24 @@ D2dSemiDecentralizedFl::DoDispose()
     D2dPeerProtocol::DoDispose();
 }
 
-void
-D2dSemiDecentralizedFl::DoSetTransports()
+bool
+D2dSemiDecentralizedFl::UsesD2d() const
 {
-    m_exchange->Setup(m_learners, m_transports, m_mode, m_codec);
-    m_exchange->SetSampleWeighting(true);
+    return true;
+}
+
+bool
+D2dSemiDecentralizedFl::UsesD2s() const
+{
+    return true;
 }
 
 void
-D2dSemiDecentralizedFl::SetD2sTransports(std::vector<Ptr<D2dTransport>> d2s, D2dDeliveryMode mode)
+D2dSemiDecentralizedFl::ConnectTransports()
 {
-    NS_ABORT_MSG_IF(m_learners.empty(),
-                    "D2dSemiDecentralizedFl: SetLearners before SetD2sTransports");
+    m_exchange->Setup(m_learners, m_transports, m_mode, m_codec);
+    m_exchange->SetSampleWeighting(true);
     const uint32_t k = GetNDevices();
-    NS_ABORT_MSG_IF(d2s.size() != k + 1,
-                    "D2dSemiDecentralizedFl: " << d2s.size() << " D2S transports for " << k
-                                               << " devices (one each and the server's last)");
-    m_d2s = std::move(d2s);
-    m_d2sMode = mode;
     for (uint32_t i = 0; i < k; ++i)
     {
         Ptr<D2dTransport> device = m_d2s[i];
@@ -132,10 +132,8 @@ D2dSemiDecentralizedFl::GetGlobalModel() const
 }
 
 void
-D2dSemiDecentralizedFl::Start()
+D2dSemiDecentralizedFl::DoStart()
 {
-    CheckSetUp();
-    NS_ABORT_MSG_IF(m_d2s.empty(), "D2dSemiDecentralizedFl: not set up (SetD2sTransports)");
     const uint32_t k = GetNDevices();
     if (m_groups.empty())
     {

@@ -63,12 +63,10 @@ class D2dSemiDecentralizedFl : public D2dPeerProtocol
     static TypeId GetTypeId();
     D2dSemiDecentralizedFl();
 
-    /**
-     * \param d2s the D2S transports: device i's at index i, the server's at index K (e.g.
-     *        the D2S D2dChannel's GetTransports()); call after SetLearners
-     * \param mode delivery mode of the uploads and of the global model's broadcast
-     */
-    void SetD2sTransports(std::vector<Ptr<D2dTransport>> d2s, D2dDeliveryMode mode);
+    /** \return true: the groups exchange over D2D */
+    bool UsesD2d() const override;
+    /** \return true: the server aggregates over D2S (SetD2sTransports) */
+    bool UsesD2s() const override;
 
     /**
      * \param groups disjoint groups covering every device (empty: GroupSize blocks in
@@ -82,14 +80,13 @@ class D2dSemiDecentralizedFl : public D2dPeerProtocol
     /** \return the current global model (as sent) */
     const std::vector<float>& GetGlobalModel() const;
 
-    void Start() override;
-
     /** Signature of the Selected trace: (round, the chosen device of each group). */
     typedef void (*SelectedTracedCallback)(uint32_t round, const std::vector<uint32_t>& chosen);
 
   protected:
+    void DoStart() override;
     void DoDispose() override;
-    void DoSetTransports() override;
+    void ConnectTransports() override;
 
   private:
     /** \brief Begin a round: its first phase. */
@@ -122,8 +119,6 @@ class D2dSemiDecentralizedFl : public D2dPeerProtocol
     uint32_t m_groupSize;
     uint32_t m_stepsPerExchange;
     uint32_t m_exchangesPerRound;
-    std::vector<Ptr<D2dTransport>> m_d2s; //!< D2S transports, the server's last
-    D2dDeliveryMode m_d2sMode{D2dDeliveryMode::RELIABLE};
     std::vector<std::vector<uint32_t>> m_groups;
     std::vector<uint32_t> m_groupOf; //!< device -> group
     Ptr<D2dModelExchange> m_exchange;

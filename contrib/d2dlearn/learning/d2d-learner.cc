@@ -9,6 +9,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -170,7 +171,7 @@ struct Job
 {
     D2dTrainTask task;
     double learningRate;
-    std::string optimizer;
+    D2dLearner::Optimizer optimizer;
     double momentum;
     double weightDecay;
     int64_t batchSize;
@@ -220,7 +221,7 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
         return;
     }
     std::unique_ptr<torch::optim::Optimizer> opt;
-    if (job.optimizer == "adam")
+    if (job.optimizer == D2dLearner::ADAM)
     {
         opt = std::make_unique<torch::optim::Adam>(
             params,
@@ -307,9 +308,9 @@ D2dLearner::GetTypeId()
             .AddAttribute("Optimizer",
                           "Local optimizer: sgd or adam (its state is reset at every job: "
                           "each job starts from the weights it is given)",
-                          StringValue("sgd"),
-                          MakeStringAccessor(&D2dLearner::m_optimizer),
-                          MakeStringChecker())
+                          EnumValue(D2dLearner::SGD),
+                          MakeEnumAccessor(&D2dLearner::m_optimizer),
+                          MakeEnumChecker(D2dLearner::SGD, "sgd", D2dLearner::ADAM, "adam"))
             .AddAttribute("Momentum",
                           "SGD momentum",
                           DoubleValue(0.0),

@@ -109,6 +109,13 @@ class D2dLearner : public Object
     D2dLearner();
     ~D2dLearner() override;
 
+    /** Values of the Optimizer attribute. */
+    enum Optimizer
+    {
+        SGD, //!< SGD with Momentum and WeightDecay
+        ADAM //!< Adam (LibTorch's defaults besides the learning rate and WeightDecay)
+    };
+
     /**
      * \brief Build the model and the optimizer.
      * \param id device id (seeds the generator with the run seed)
@@ -192,7 +199,7 @@ class D2dLearner : public Object
     D2dModelSpec m_spec;
     uint32_t m_id{0};
     double m_learningRate;
-    std::string m_optimizer;
+    Optimizer m_optimizer;
     double m_momentum;
     double m_weightDecay;
     uint32_t m_batchSize;
