@@ -73,15 +73,11 @@ main(int argc, char* argv[])
     learning.Configure(fl);
     fl->SetLearners(learners);
     fl->SetTransports(network.channel->GetTransports(), network.mode);
-    std::vector<std::vector<uint32_t>> in(n);
+    const auto in = D2dHelper::InNeighbours(network.channel);
     uint64_t links = 0;
-    for (uint32_t i = 0; i < n; ++i)
+    for (const auto& heard : in)
     {
-        for (uint32_t j : network.channel->GetNeighbours(i))
-        {
-            in[j].push_back(i); // j hears i
-            ++links;
-        }
+        links += heard.size();
     }
     fl->SetGraph(in);
     fl->AssignStreams(network.nextStream);

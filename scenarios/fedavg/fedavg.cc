@@ -20,6 +20,7 @@
 #include "ns3/d2d-decentralized-fl.h"
 #include "ns3/d2d-fed-avg.h"
 #include "ns3/d2d-learner.h"
+#include "ns3/d2d-learning-helper.h"
 #include "ns3/d2d-learning-options.h"
 #include "ns3/d2d-local-training.h"
 #include "ns3/d2d-network-options.h"
@@ -149,8 +150,6 @@ main(int argc, char* argv[])
         "algorithm",
         algorithm,
         {"fedavg", "fedprox", "fedsgd", "decentralized", "semi-decentralized", "local"});
-    const bool server = algorithm == "fedavg" || algorithm == "fedprox" || algorithm == "fedsgd" ||
-                        algorithm == "semi-decentralized";
     learning.Validate(support, true);
     if (learning.GetSpecs().size() > 1 && algorithm != "local")
     {
@@ -195,8 +194,31 @@ main(int argc, char* argv[])
     // Data: loaded and split before any output exists (a corrupt file is bad input).
     learning.LoadData(support, nDevices, net.seed);
 
+    D2dLearningHelper helper;
+    helper.SetProtocolType(algorithm == "decentralized"        ? "ns3::D2dDecentralizedFl"
+                           : algorithm == "semi-decentralized" ? "ns3::D2dSemiDecentralizedFl"
+                           : algorithm == "local"              ? "ns3::D2dLocalTraining"
+                                                               : "ns3::D2dFedAvg");
+    if (helper.GetProtocolType() == D2dFedAvg::GetTypeId())
+    {
+        helper.SetProtocolAttribute("Variant", StringValue(algorithm));
+    }
+    Config::SetDefault("ns3::D2dFedAvg::ClientFraction", DoubleValue(clientFraction));
+    Config::SetDefault("ns3::D2dFedAvg::ProximalMu", DoubleValue(mu));
+    Config::SetDefault("ns3::D2dFedAvg::GlobalLearningRate",
+                       DoubleValue(algorithm == "fedsgd" && globalLearningRate == 0
+                                       ? learning.learningRate
+                                       : globalLearningRate));
+    Config::SetDefault("ns3::D2dDecentralizedFl::Neighbours",
+                       UintegerValue(std::min(neighbours, nDevices - 1)));
+    Config::SetDefault("ns3::D2dSemiDecentralizedFl::GroupSize", UintegerValue(groupSize));
+    Config::SetDefault("ns3::D2dSemiDecentralizedFl::StepsPerExchange",
+                       UintegerValue(stepsPerExchange));
+    Config::SetDefault("ns3::D2dSemiDecentralizedFl::ExchangesPerRound",
+                       UintegerValue(exchangesPerRound));
+
     auto traces = net.OpenTraces(support);
-    D2dNetwork network = net.Build(*traces, server);
+    D2dNetwork network = net.Build(*traces, helper.ProtocolUsesD2s());
     int64_t stream = network.nextStream;
     auto pick = CreateObject<UniformRandomVariable>();
     pick->SetStream(stream++);
@@ -212,76 +234,17 @@ main(int argc, char* argv[])
             ->SetAttribute("SlowdownFactor", DoubleValue(stragglerSlowdown));
     }
 
-    // Learners: one per device, seeded from the run seed and the device id.
-    const auto learners = learning.MakeLearners(network.devices, net.seed);
-
-    // The protocol.
-    Ptr<D2dFlProtocol> protocol;
-    if (algorithm == "fedavg" || algorithm == "fedprox" || algorithm == "fedsgd")
+    // The protocol, by TypeId; its attributes are the flags' (they apply to the class that
+    // has them). Learners: one per device, seeded from the run seed and the device id.
+    learning.Configure(helper, net.seed); // after the label flips: it takes the shards
+    Ptr<D2dFlProtocol> protocol = helper.Install(network);
+    const auto& learners = protocol->GetLearners();
+    if (graph == "range")
     {
-        auto fl = CreateObjectWithAttributes<D2dFedAvg>(
-            "Variant",
-            StringValue(algorithm),
-            "ClientFraction",
-            DoubleValue(clientFraction),
-            "ProximalMu",
-            DoubleValue(mu),
-            "GlobalLearningRate",
-            DoubleValue(algorithm == "fedsgd" && globalLearningRate == 0 ? learning.learningRate
-                                                                         : globalLearningRate));
-        learning.Configure(fl);
-        fl->SetLearners(learners);
-        fl->SetD2sTransports(network.d2s->GetTransports(), network.mode);
-        stream += fl->AssignStreams(stream);
-        protocol = fl;
+        DynamicCast<D2dDecentralizedFl>(protocol)->SetGraph(
+            D2dHelper::InNeighbours(network.channel));
     }
-    else if (algorithm == "decentralized")
-    {
-        auto fl = CreateObjectWithAttributes<D2dDecentralizedFl>(
-            "Neighbours",
-            UintegerValue(std::min(neighbours, nDevices - 1)));
-        learning.Configure(fl); // before SetTransports(), which hands the codec on
-        fl->SetLearners(learners);
-        fl->SetTransports(network.channel->GetTransports(), network.mode);
-        if (graph == "range")
-        {
-            // in[j]: the devices j hears (GetNeighbours(i): those that hear i).
-            std::vector<std::vector<uint32_t>> in(nDevices);
-            for (uint32_t i = 0; i < nDevices; ++i)
-            {
-                for (uint32_t j : network.channel->GetNeighbours(i))
-                {
-                    in[j].push_back(i); // j hears i
-                }
-            }
-            fl->SetGraph(in);
-        }
-        stream += fl->AssignStreams(stream);
-        protocol = fl;
-    }
-    else if (algorithm == "semi-decentralized")
-    {
-        auto fl =
-            CreateObjectWithAttributes<D2dSemiDecentralizedFl>("GroupSize",
-                                                               UintegerValue(groupSize),
-                                                               "StepsPerExchange",
-                                                               UintegerValue(stepsPerExchange),
-                                                               "ExchangesPerRound",
-                                                               UintegerValue(exchangesPerRound));
-        learning.Configure(fl); // before SetTransports(), which hands the codec on
-        fl->SetLearners(learners);
-        fl->SetTransports(network.channel->GetTransports(), network.mode);
-        fl->SetD2sTransports(network.d2s->GetTransports(), network.mode);
-        stream += fl->AssignStreams(stream);
-        protocol = fl;
-    }
-    else
-    {
-        auto fl = CreateObject<D2dLocalTraining>();
-        learning.Configure(fl);
-        fl->SetLearners(learners);
-        protocol = fl;
-    }
+    stream += helper.AssignStreams(protocol, stream);
     protocol->SetAttribute("RoundDeadline", TimeValue(roundDeadline));
     protocol->SetAttribute("EvaluateDevices", BooleanValue(evaluateDevices));
     protocol->SetTestSet(learning.test);

@@ -264,4 +264,19 @@ D2dHelper::AssignStreams(int64_t stream)
     return used;
 }
 
+std::vector<std::vector<uint32_t>>
+D2dHelper::InNeighbours(Ptr<D2dChannel> channel)
+{
+    const uint32_t n = channel->GetNRadios();
+    std::vector<std::vector<uint32_t>> in(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        for (uint32_t j : channel->GetNeighbours(i))
+        {
+            in[j].push_back(i); // j hears i
+        }
+    }
+    return in;
+}
+
 } // namespace ns3

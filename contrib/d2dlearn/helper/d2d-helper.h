@@ -106,6 +106,15 @@ class D2dHelper
     static Ptr<D2dComputeModel> GetComputeModel(Ptr<Node> node);
 
     /**
+     * \brief The graph of who hears whom: in[j] lists the devices that j hears (every i
+     * with j in channel->GetNeighbours(i)), ascending; e.g. the in-neighbours of
+     * D2dDecentralizedFl::SetGraph within RangeM.
+     * \param channel the D2D channel
+     * \return in[j] for every radio j of the channel
+     */
+    static std::vector<std::vector<uint32_t>> InNeighbours(Ptr<D2dChannel> channel);
+
+    /**
      * \brief The mean distance between two devices: exact (every pair) up to 2000 nodes;
      * above, the mean over a fixed, evenly spread sample of about 2 million pairs (each
      * node with the nodes at k offsets spread evenly over 1 .. N-1 in index order), so

@@ -297,6 +297,25 @@ D2dLearningOptions::Configure(Ptr<D2dFlProtocol> protocol) const
 }
 
 void
+D2dLearningOptions::Configure(D2dLearningHelper& helper, uint64_t seed) const
+{
+    NS_LOG_FUNCTION(this << seed);
+    NS_ABORT_MSG_IF(!train || m_specs.empty(),
+                    "D2dLearningOptions::Configure: call Validate() and LoadData() first");
+    D2dTorchRuntime::SetWorkers(threads);
+    helper.SetData(train, shards, test);
+    helper.SetModels(m_specs);
+    helper.SetSeed(seed);
+    helper.SetLearnerAttribute("LearningRate", DoubleValue(learningRate));
+    helper.SetLearnerAttribute("BatchSize", UintegerValue(batchSize));
+    helper.SetLearnerAttribute("Optimizer", StringValue(optimizer));
+    helper.SetProtocolAttribute("Rounds", UintegerValue(rounds));
+    helper.SetProtocolAttribute("LocalEpochs", UintegerValue(localEpochs));
+    helper.SetProtocolAttribute("LocalSteps", UintegerValue(localSteps));
+    helper.SetProtocolAttribute("Compression", StringValue(compression));
+}
+
+void
 D2dLearningOptions::Record(D2dTraceHelper& traces, Ptr<D2dLearner> first) const
 {
     traces.AddParameter("rounds", rounds);

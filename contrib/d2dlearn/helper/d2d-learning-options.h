@@ -9,6 +9,7 @@
 #include "ns3/d2d-dataset.h"
 #include "ns3/d2d-fl-protocol.h"
 #include "ns3/d2d-learner.h"
+#include "ns3/d2d-learning-helper.h"
 #include "ns3/d2d-partitioner.h"
 #include "ns3/d2d-scenario-support.h"
 #include "ns3/d2d-trace-helper.h"
@@ -41,11 +42,13 @@ namespace ns3
  *   learning.Validate(support, false);
  *   net.Validate(support, 10);
  *   learning.LoadData(support, net.nDevices, net.seed); // before any output exists
+ *   D2dLearningHelper helper;
+ *   helper.SetProtocolType("ns3::D2dDecentralizedFl");
+ *   learning.Configure(helper, net.seed); // data, architectures, learner and protocol attributes
  *   auto traces = net.OpenTraces(support);
- *   D2dNetwork network = net.Build(*traces, true);
- *   auto learners = learning.MakeLearners(network.devices, net.seed);
- *   // ... make the protocol, then learning.Configure(protocol) BEFORE its SetChannel() ...
- *   learning.Record(*traces, learners[0]);
+ *   D2dNetwork network = net.Build(*traces, helper.ProtocolUsesD2s());
+ *   Ptr<D2dFlProtocol> protocol = helper.Install(network);
+ *   learning.Record(*traces, protocol->GetLearners()[0]);
  * \endcode
  */
 class D2dLearningOptions
@@ -132,11 +135,21 @@ class D2dLearningOptions
 
     /**
      * \brief Set the Rounds, LocalEpochs, LocalSteps and Compression attributes of a
-     * protocol. Call before the protocol's SetChannel(): D2dDecentralizedFl and
-     * D2dSemiDecentralizedFl hand their codec to their model exchange there.
+     * protocol (any time before it starts).
      * \param protocol the protocol
      */
     void Configure(Ptr<D2dFlProtocol> protocol) const;
+
+    /**
+     * \brief Hand a learning helper what these flags say: the data (train, shards, test:
+     * call after LoadData() and after any change to the shards, e.g. label flips), the
+     * architectures, the learners' LearningRate, BatchSize and Optimizer, the protocol's
+     * Rounds, LocalEpochs, LocalSteps and Compression, the seed, and LibTorch's worker
+     * threads (--threads).
+     * \param helper the helper
+     * \param seed the run seed
+     */
+    void Configure(D2dLearningHelper& helper, uint64_t seed) const;
 
     /**
      * \brief run.json: every flag's value, trainSamples and testSamples, and, if first is
