@@ -28,7 +28,7 @@ DynamicRssModel::GetTypeId()
             .SetGroupName("D2dlearn")
             .AddConstructor<DynamicRssModel>()
             .AddAttribute("MeanW",
-                          "Mean of the Gaussian RSS, W (seed 002 VI-P: 0.3).",
+                          "Mean of the Gaussian RSS, W (Wagle et al. 2025, sec. VI-P: 0.3).",
                           DoubleValue(0.3),
                           MakeDoubleAccessor(&DynamicRssModel::m_meanW),
                           MakeDoubleChecker<double>(0.0))
