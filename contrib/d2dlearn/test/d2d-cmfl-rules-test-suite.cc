@@ -2,7 +2,7 @@
  * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Test suite "d2d-cmfl-rules": seed 001's committee rules (scoring system, eq.
+ * Test suite "d2d-cmfl-rules": the committee rules of Che et al. 2022 (scoring system, eq.
  * computeScore, selection strategies I and II, election strategy), the robust-aggregation
  * baselines of its robustness experiment (Median, Trimmed Mean, Krum, Multi-Krum), the
  * Byzantine attacks, and D2dFedAvg's aggregation-rule and update-tamper hooks.
@@ -455,7 +455,8 @@ class AttackTestCase : public TestCase
 };
 
 // ---------------------------------------------------------------------------------------
-// D2dFedAvg's hooks, with real learners on seed 000's Gaussian mixture (logistic model).
+// D2dFedAvg's hooks, with real learners on the Gaussian mixture of Fan et al. 2023 (logistic
+// model).
 
 /** One FedAvg run of 3 devices, 1 round. */
 struct HookSetup
