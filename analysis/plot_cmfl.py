@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Plots of cmfl runs (seed 001: committee mechanism based FL, its baselines and attacks).
+"""Plots of cmfl runs (Che et al. 2022: committee mechanism based FL, its baselines and
+attacks).
 
 Usage:
     /usr/bin/python3 analysis/plot_cmfl.py RUN_DIR [RUN_DIR ...] [--out PLOT_DIR]
