@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Plots of bayes-consensus runs (seed 003, belief consensus).
+"""Plots of bayes-consensus runs (Lalitha et al. 2018, belief consensus).
 
 Usage:
   /usr/bin/python3 analysis/plot_bayes.py RUN_DIR [RUN_DIR ...] --out PLOT_DIR

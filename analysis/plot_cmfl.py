@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Plots of cmfl runs (seed 001: committee mechanism based FL, its baselines and attacks).
+"""Plots of cmfl runs (Che et al. 2022: committee mechanism based FL, its baselines and
+attacks).
 
 Usage:
     /usr/bin/python3 analysis/plot_cmfl.py RUN_DIR [RUN_DIR ...] [--out PLOT_DIR]
@@ -18,7 +19,7 @@ first RUN_DIR):
                      accuracy per round (bottom), one line per run labelled by its algorithm
   malicious.png      N1/N2/N3 (malicious training, committee, aggregation clients) per
                      round from committee.csv, one panel per run, epsilon in the title
-  aggregation.png    the paper's Fig. furtherAnalysis (a): number of clients against the
+  aggregation.png    the paper's Fig. 3(a): number of clients against the
                      times they were aggregated (aggregation.csv, 0 included), one line per run
   communication.png  per algorithm and link rate (parameters.linkRateBps): mean simulated
                      round time (round_time_s), mean bytes handed to radios per round

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Efficiency benchmark of seed 001 (run by hand, prints its figures; not a test).
+"""Efficiency benchmark of Che et al. 2022 (run by hand, prints its figures; not a test).
 
 The paper's efficiency experiment: 43 committee and 65 training clients, alpha = 40 %,
 no attack, link rates of 1, 10 and 100 Mbit/s. Here: 108 devices, all active

@@ -3,12 +3,12 @@
  * channel's Scheduled access (spatial reuse) against network-wide serialisation.
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Run by hand; prints its figures. One round of D2dDecentralizedFl (seed 002 sec. VI-E)
- * with the range graph of `fedavg --algorithm=decentralized --graph=range`: --nDevices
- * devices (default 200) uniformly in an --areaSideM square (default 500 m), each averaging
- * with every device it hears within --rangeM (default 50 m), the models (default: the
- * 784-128-10 MLP, 407 KB) sent reliably over the eq. 18 channel, real LibTorch training in
- * simulated time. Every scenario flag of the network and of learning is accepted.
+ * Run by hand; prints its figures. One round of D2dDecentralizedFl (Wagle et al. 2025,
+ * sec. VI-E) with the range graph of `fedavg --algorithm=decentralized --graph=range`:
+ * --nDevices devices (default 200) uniformly in an --areaSideM square (default 500 m), each
+ * averaging with every device it hears within --rangeM (default 50 m), the models (default:
+ * the 784-128-10 MLP, 407 KB) sent reliably over the eq. 18 channel, real LibTorch training
+ * in simulated time. Every scenario flag of the network and of learning is accepted.
  *
  * Printed: the simulated round time with spatial reuse (the protocol's round end); the
  * same round's transmissions laid end to end after the first local job ends (their airtimes

@@ -9,8 +9,8 @@
  * ratios. Both paths of a mode use the same seed and run number.
  *
  * The link's drop probability is set by choosing the noise power: with the two devices
- * --distance m apart, NoisePowerW = -ln(1 - targetPd) W / (2^r - 1) (eq. 18 of seed 002
- * solved for sigma^2), so that P_D equals --targetPd.
+ * --distance m apart, NoisePowerW = -ln(1 - targetPd) W / (2^r - 1) (eq. (18) of
+ * Wagle et al. 2025 solved for sigma^2), so that P_D equals --targetPd.
  */
 
 #include "ns3/boolean.h"

@@ -185,15 +185,16 @@ D2dBeliefConsensusMatrix::Check() const
         }
         throw std::invalid_argument(fmt::format(
             "W is not strongly connected: device {} and device 0 do not reach each other "
-            "through W's edges (Assumption 2 of seed 003 requires a strongly connected graph)",
+            "through W's edges (Assumption 2 of Lalitha et al. 2018 requires a strongly "
+            "connected graph)",
             bad));
     }
     const uint32_t period = Period();
     if (period != 1)
     {
         throw std::invalid_argument(fmt::format(
-            "W is periodic with period {} (Assumption 2 of seed 003 requires an aperiodic "
-            "graph: give some device a positive self-weight W_ii)",
+            "W is periodic with period {} (Assumption 2 of Lalitha et al. 2018 requires an "
+            "aperiodic graph: give some device a positive self-weight W_ii)",
             period));
     }
 }
@@ -457,7 +458,7 @@ D2dBeliefConsensusMatrix::Theorem1Bound(uint32_t n,
                                         double c,
                                         double delta)
 {
-    // Eq. (4) of seed 003.
+    // Eq. (4) of Lalitha et al. 2018 (Theorem 1).
     const double first = 16.0 * c * std::log(double(n)) / (k * (1.0 - lambdaMax));
     const double second = 16.0 * c * std::log(double(n) * m / delta) / (k * k);
     const double third = 2.0 * std::log(2.0 * m) / k;

@@ -14,7 +14,7 @@ namespace ns3
 
 /**
  * \ingroup d2dlearn
- * \brief The stochastic matrix W of seed 003 (sec. 2): W_ij > 0 iff j is an in-neighbour
+ * \brief The stochastic matrix W of Lalitha et al. 2018 (sec. 2): W_ij > 0 iff j is an in-neighbour
  * of i (j can send to i), W_ii = 1 - sum_{j != i} W_ij; row i is how device i weighs the
  * public beliefs in the consensus step, eq. (3).
  *

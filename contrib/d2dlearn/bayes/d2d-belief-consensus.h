@@ -22,13 +22,14 @@ namespace ns3
 
 /**
  * \ingroup d2dlearn
- * \brief Seed 003's distributed learning algorithm (sec. 3 of A. Lalitha, S. Shekhar,
- * T. Javidi, F. Koushanfar, "Fully Decentralized Federated Learning", Third workshop
- * on Bayesian Deep Learning, NeurIPS 2018) run over D2dTransports, for a whole network (one object
- * drives every device). It talks only to the transports (the D2D channel's radios,
- * D2dChannel::GetTransports, or the Wi-Fi backend's D2dWifiTransports): when a belief
- * goes on the air is the business of the channel access below it (D2dChannel attribute
- * AccessPolicy; Scheduled keeps half-duplex radios from losing each other's beliefs).
+ * \brief The distributed learning algorithm of Lalitha et al. 2018 (sec. 3 of A. Lalitha,
+ * S. Shekhar, T. Javidi, F. Koushanfar, "Fully Decentralized Federated Learning", Third
+ * Workshop on Bayesian Deep Learning, NeurIPS 2018) run over D2dTransports, for a whole
+ * network (one object drives every device). It talks only to the transports (the D2D
+ * channel's radios, D2dChannel::GetTransports, or the Wi-Fi backend's D2dWifiTransports):
+ * when a belief goes on the air is the business of the channel access below it (D2dChannel
+ * attribute AccessPolicy; Scheduled keeps half-duplex radios from losing each other's
+ * beliefs).
  *
  * Timing. The paper's algorithm runs in synchronous instants k = 1 .. n; the only timing
  * of this protocol is that rule: instant (step) k starts at (k - 1) x StepInterval and

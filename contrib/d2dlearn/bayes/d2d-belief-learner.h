@@ -18,7 +18,7 @@ namespace ns3
 
 /**
  * \ingroup d2dlearn
- * \brief The learning side of seed 003's algorithm for every device of a network: the
+ * \brief The learning side of Lalitha et al. 2018's algorithm for every device of a network: the
  * private beliefs rho_i, the local samples and likelihoods, the local Bayesian update
  * eq. (2) and the consensus eq. (3). D2dBeliefConsensus drives it over the channel.
  *

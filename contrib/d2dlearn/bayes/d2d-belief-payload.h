@@ -15,7 +15,7 @@ namespace ns3
 
 /**
  * \ingroup d2dlearn
- * \brief A public belief b_j^(k) on the air (seed 003, sec. 3 step 3): the sender, the
+ * \brief A public belief b_j^(k) on the air (Lalitha et al. 2018, sec. 3 step 3): the sender, the
  * step it belongs to and its values (the M log-probabilities of a discrete belief, or the
  * natural parameters of a Gaussian one). The message carrying it is sized as the values
  * times D2dBeliefLearner::GetBytesPerValue() (8 bytes, float64, unless the learner sends

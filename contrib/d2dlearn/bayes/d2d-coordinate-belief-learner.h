@@ -16,7 +16,7 @@ namespace ns3
 /**
  * \ingroup d2dlearn
  * \brief A discrete problem that no single device can identify but the network can
- * (seed 003, sec. 2: Theta-bar_i non-empty, their intersection empty; "each user sees
+ * (Lalitha et al. 2018, sec. 2: Theta-bar_i non-empty, their intersection empty; "each user sees
  * only its local input space").
  *
  * theta has D coordinates, each on a grid of G levels {0, 1/(G-1), ..., 1}: Theta_M is

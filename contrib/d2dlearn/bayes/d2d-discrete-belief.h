@@ -13,7 +13,7 @@ namespace ns3
 
 /**
  * \ingroup d2dlearn
- * \brief The belief arithmetic of seed 003, sec. 3, over a finite parameter set Theta_M,
+ * \brief The belief arithmetic of Lalitha et al. 2018, sec. 3, over a finite parameter set Theta_M,
  * in log space: a belief is the vector of its M natural logarithms, normalized by
  * log-sum-exp, so that long runs neither underflow nor overflow (a belief of 1e-400 is a
  * log of -921, not 0).

@@ -14,7 +14,7 @@ namespace ns3
 /**
  * \ingroup d2dlearn
  * \brief A Gaussian belief N(mu, Sigma) over theta in R^d in natural parameters:
- * precision Lambda = Sigma^-1 and eta = Lambda mu (seed 003, Example 1 revisited).
+ * precision Lambda = Sigma^-1 and eta = Lambda mu (Lalitha et al. 2018, Example 1 revisited).
  *
  * With Gaussian noise, the local Bayesian update of eq. (2) for y = <theta, phi> + eta,
  * eta ~ N(0, s^2), adds phi phi^T / s^2 to Lambda and phi y / s^2 to eta; and the

@@ -16,7 +16,7 @@ namespace ns3
 
 /**
  * \ingroup d2dlearn
- * \brief Distributed Bayesian linear regression, seed 003 Example 1 revisited:
+ * \brief Distributed Bayesian linear regression, Example 1 revisited of Lalitha et al. 2018:
  * y = theta_0 + theta_1 x_1 + theta_2 x_2 + eta, eta ~ N(0, 0.8^2),
  * theta* = [-0.3, 0.5, 0.8], prior N(0, 0.5 I). Device i sees only input i mod 2 + 1:
  * user A (even i) x_1 ~ U[-1, 1] with x_2 = 0, user B (odd i) x_2 ~ U[-1.5, 1.5] with

@@ -16,7 +16,8 @@ namespace ns3
 
 /**
  * \ingroup d2dlearn
- * \brief Fashion-MNIST (seed 002, unsupervised FL experiments) from its idx files.
+ * \brief Fashion-MNIST (Xiao et al. 2017; a data set of the unsupervised FL experiments of
+ * Wagle et al. 2025) from its idx files.
  *
  * Reads the gzip-compressed idx files of Debian's dataset-fashion-mnist
  * (train-images-idx3-ubyte.gz, train-labels-idx1-ubyte.gz, t10k-...), 60,000 training

@@ -192,7 +192,7 @@ D2dPartitioner::Dirichlet(const D2dDataset& data,
     std::vector<D2dShard> shards(nDevices);
     for (auto& idx : byClass)
     {
-        // Seed 000 sec. 5.2 (PFL-Non-IID): class shares over devices ~ Dir(alpha 1_N).
+        // Fan et al. 2023, sec. 5.2 (PFL-Non-IID): class shares over devices ~ Dir(alpha 1_N).
         rng.Shuffle(idx);
         const auto share = rng.Dirichlet(alpha, nDevices);
         const auto counts = D2dApportion(share, idx.size());
@@ -274,7 +274,7 @@ D2dPartitioner::LabelsPerDevice(const D2dDataset& data,
     {
         rng.Shuffle(idx);
     }
-    // Seed 002 App. C: k random labels per device; least-loaded choice keeps sizes equal.
+    // Wagle et al. 2025, App. C: k random labels per device; least-loaded choice keeps sizes equal.
     // Rank by rank (the large shares first), devices in a fresh random order.
     std::vector<double> load(nc, 0.0);
     std::vector<std::vector<uint32_t>> labelsOf(nDevices);
@@ -502,7 +502,7 @@ D2dPartitioner::HoldOut(const D2dDataset& data,
     }
     else
     {
-        // Seed 000 App.: X* with each class equally represented (water-filling when a
+        // Fan et al. 2023, App. G.1: X* with each class equally represented (water-filling when a
         // class has fewer samples than its share; remainders to random classes).
         auto byClass = ByClass(data, p);
         const std::size_t nc = byClass.size();

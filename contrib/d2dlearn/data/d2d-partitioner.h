@@ -73,7 +73,7 @@ class D2dPartitioner
                                      const std::vector<std::size_t>* pool = nullptr);
 
     /**
-     * \brief Dirichlet label skew (seed 000 sec. 5.2, alpha = 1 there; the code it cites,
+     * \brief Dirichlet label skew (Fan et al. 2023, sec. 5.2, alpha = 1 there; the code it cites,
      * PFL-Non-IID, after Hsu et al. 2019): for each class c, the shares
      * p_c ~ Dirichlet(alpha, ..., alpha) over the nDevices devices, and the class's
      * pooled samples (shuffled) are cut into blocks of sizes apportioned to p_c (largest
@@ -96,8 +96,8 @@ class D2dPartitioner
                                            const std::vector<std::size_t>* pool = nullptr);
 
     /**
-     * \brief k labels per device (seed 002 App. C: k = 3 with 70 %, 20 %, 10 %; devices of
-     * approximately equal size).
+     * \brief k labels per device (Wagle et al. 2025, App. C: k = 3 with 70 %, 20 %, 10 %;
+     * devices of approximately equal size).
      *
      * Each device's k distinct labels are random; label r of a device (its rank) gets
      * proportions[r] of its samples. To keep devices equal-sized, labels are drawn
@@ -145,7 +145,7 @@ class D2dPartitioner
                                               const std::vector<std::size_t>* pool = nullptr);
 
     /**
-     * \brief Makes devices low-quality (seed 000 sec. 5.1/5.2: "complete flip of local
+     * \brief Makes devices low-quality (Fan et al. 2023, sec. 5.1/5.2: "complete flip of local
      * training labels"): every label the device sees is wrong. DERANGEMENT (default): a
      * random permutation without fixed point, drawn per device (stream (seed, FLIP,
      * device)), so flipped devices do not agree with each other; SHIFT: c -> (c+1) mod K.
@@ -163,10 +163,10 @@ class D2dPartitioner
                            D2dFlipMode mode = D2dFlipMode::DERANGEMENT);
 
     /**
-     * \brief Holds out m samples as the shared unlabeled set X* (seed 000: 5 % of the data,
-     * each class equally represented). Classification: class counts apportioned equally
-     * over the classes (capped by what each class has, the rest spread over the others),
-     * samples random within a class; regression: m random samples.
+     * \brief Holds out m samples as the shared unlabeled set X* (Fan et al. 2023, App. G.1:
+     * 5 % of the data, each class equally represented). Classification: class counts
+     * apportioned equally over the classes (capped by what each class has, the rest spread
+     * over the others), samples random within a class; regression: m random samples.
      * \param data the data set
      * \param m size of X*, 0..|pool|
      * \param seed the seed

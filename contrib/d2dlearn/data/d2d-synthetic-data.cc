@@ -114,7 +114,7 @@ D2dSyntheticData::GaussianMixture(const std::vector<std::vector<double>>& means,
     ds->features.resize(n * d);
     for (std::size_t i = 0; i < n; ++i)
     {
-        // Seed 000 sec. 5.1: x ~ N(mu_c, Sigma), Sigma = sd^2 I.
+        // Fan et al. 2023, sec. 5.1: x ~ N(mu_c, Sigma), Sigma = sd^2 I.
         for (std::size_t k = 0; k < d; ++k)
         {
             ds->features[i * d + k] = static_cast<float>(means[cls[i]][k] + sd * rng.Normal());
@@ -197,7 +197,7 @@ D2dSyntheticData::PolynomialRegression(const std::vector<double>& coefficients,
     ds->targets.resize(n);
     for (std::size_t i = 0; i < n; ++i)
     {
-        // Seed 000 App. A.1: x ~ N(mean, 1), y = f(x) + eps, eps ~ N(0, 1).
+        // Fan et al. 2023, App. A.1: x ~ N(mean, 1), y = f(x) + eps, eps ~ N(0, 1).
         const double x = xMean + xSd * rng.Normal();
         const double eps = noiseSd * rng.Normal();
         ds->features[i] = static_cast<float>(x);
@@ -282,7 +282,7 @@ LinearImpl(const std::vector<double>& theta,
     ds->targets.resize(n);
     for (std::size_t i = 0; i < n; ++i)
     {
-        // Seed 003 eq. (1), Example 1: y = <theta, [1, x]> + eta, eta ~ N(0, alpha^2).
+        // Lalitha et al. 2018, eq. (1), Example 1: y = <theta, [1, x]> + eta, eta ~ N(0, alpha^2).
         double y = theta[0];
         for (std::size_t k = 0; k < d; ++k)
         {

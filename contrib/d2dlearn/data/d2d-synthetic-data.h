@@ -25,11 +25,11 @@ namespace ns3
 class D2dSyntheticData
 {
   public:
-    /** \return seed 000 sec. 5.1's class means (-2,2), (2,2), (-2,-2), (2,-2) */
+    /** \return the class means of Fan et al. 2023, sec. 5.1: (-2,2), (2,2), (-2,-2), (2,-2) */
     static std::vector<std::vector<double>> PaperGaussianMeans();
 
     /**
-     * \brief Seed 000 sec. 5.1: class c ~ N(mu_c, sd^2 I) (paper: 4 classes in 2-D,
+     * \brief Fan et al. 2023, sec. 5.1: class c ~ N(mu_c, sd^2 I) (paper: 4 classes in 2-D,
      * PaperGaussianMeans(), Sigma = I so sd = 1).
      *
      * The class of each sample follows classWeights exactly up to rounding: the counts
@@ -50,8 +50,8 @@ class D2dSyntheticData
         uint64_t seed);
 
     /**
-     * \brief Seed 000 sec. 5.1's label noise: a copy in which round(fraction x N) random
-     * samples get a different class, uniform over the other numClasses - 1 classes.
+     * \brief The label noise of Fan et al. 2023, sec. 5.1: a copy in which round(fraction x N)
+     * random samples get a different class, uniform over the other numClasses - 1 classes.
      * \param data a classification set (numClasses >= 2)
      * \param fraction in [0, 1]
      * \param seed the seed
@@ -61,11 +61,11 @@ class D2dSyntheticData
                                                          double fraction,
                                                          uint64_t seed);
 
-    /** \return seed 000 App. A.1's f(x) = 0.5x^3 + 0.3x^2 - 5x + 4 as {4, -5, 0.3, 0.5} */
+    /** \return Fan et al. 2023, App. A.1: f(x) = 0.5x^3 + 0.3x^2 - 5x + 4 as {4, -5, 0.3, 0.5} */
     static std::vector<double> PaperPolynomial();
 
     /**
-     * \brief Seed 000 sec. 3.4 / App. A.1: x ~ N(xMean, xSd^2), y = f(x) + eps,
+     * \brief Fan et al. 2023, sec. 3.4 / App. A.1: x ~ N(xMean, xSd^2), y = f(x) + eps,
      * eps ~ N(0, noiseSd^2), f(x) = sum_k coefficients[k] x^k (paper: agents' xMean
      * -2, 0, 2 (and 3 in A.2), xSd 1, noiseSd 1, 50 points each).
      * \param coefficients ascending powers (non-empty)
@@ -99,12 +99,12 @@ class D2dSyntheticData
                                                       double hi,
                                                       std::size_t n);
 
-    /** \return seed 003 Example 1's theta* = {-0.3, 0.5, 0.8} (intercept first) */
+    /** \return Lalitha et al. 2018, Example 1: theta* = {-0.3, 0.5, 0.8} (intercept first) */
     static std::vector<double> PaperTheta();
 
     /**
-     * \brief Seed 003 Example 1: y = theta_0 + sum_i theta_i x_i + eta, eta ~ N(0, sd^2),
-     * x_i ~ Unif[xLow_i, xHigh_i] independently.
+     * \brief Example 1 of Lalitha et al. 2018: y = theta_0 + sum_i theta_i x_i + eta,
+     * eta ~ N(0, sd^2), x_i ~ Unif[xLow_i, xHigh_i] independently.
      *
      * The features are x = (x_1..x_d) WITHOUT the leading 1 (the learner adds the
      * intercept, f_theta(x) = <theta, [1, x]>). A user that observes only part of X
@@ -128,7 +128,7 @@ class D2dSyntheticData
                                                         uint64_t seed);
 
     /**
-     * \brief Seed 003 Example 1 Revisited: theta* = PaperTheta(), noise sd 0.8.
+     * \brief Example 1 Revisited of Lalitha et al. 2018: theta* = PaperTheta(), noise sd 0.8.
      * \param user 0 = user A (sees x_1 ~ U[-1, 1], x_2 = 0), 1 = user B (x_1 = 0,
      *        x_2 ~ U[-1.5, 1.5]), -1 = the test set / central user (both coordinates)
      * \param n number of samples

@@ -74,7 +74,8 @@ struct D2dTrainTask
     uint64_t maxSteps{0}; //!< > 0: this many mini-batch steps instead of epochs
     /**
      * FedProx: the proximal term (mu / 2) ||w - center||^2 is added to the local loss
-     * (seed 002 sec. VI-D). 0 = plain local SGD (FedAvg).
+     * (Li et al. 2020; a baseline of Wagle et al. 2025, sec. VI-D). 0 = plain local SGD
+     * (FedAvg).
      */
     double proximalMu{0};
     std::shared_ptr<const std::vector<float>> proxCenter; //!< w^t of the round (FedProx)

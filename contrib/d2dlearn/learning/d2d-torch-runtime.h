@@ -17,8 +17,8 @@ namespace ns3
  * \brief The process-wide LibTorch set-up and the worker pool that trains devices in
  * parallel.
  *
- * LibTorch runs one intra-op thread (a second adds nothing for models this small, SPEC
- * design notes); the only parallelism is between devices: training jobs started at the same
+ * LibTorch runs one intra-op thread (a second adds nothing for models this small); the only
+ * parallelism is between devices: training jobs started at the same
  * simulated instant are independent, so they run on a pool of worker threads while the
  * event loop goes on, and their results are collected (Wait) when their completion event
  * fires. Each device has its own torch generator, so results do not depend on which worker

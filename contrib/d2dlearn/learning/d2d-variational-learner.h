@@ -42,11 +42,12 @@ struct D2dVariationalConfig
 
 /**
  * \ingroup d2dlearn
- * \brief Seed 003 sec. 3.1 for neural networks: every device keeps a mean-field Gaussian
- * belief over the weights of a LibTorch classifier, in natural parameters (per weight the
- * precision lambda = 1 / sigma^2 and eta = lambda mu); the local Bayesian update eq. (2)
- * is replaced by variational inference (Bayes by backprop) and the consensus eq. (3) of
- * Gaussians is the W-weighted sum of natural parameters, as for D2dGaussianBelief.
+ * \brief Lalitha et al. 2018, sec. 3.1, for neural networks: every device keeps a
+ * mean-field Gaussian belief over the weights of a LibTorch classifier, in natural
+ * parameters (per weight the precision lambda = 1 / sigma^2 and eta = lambda mu); the local
+ * Bayesian update eq. (2) is replaced by variational inference (Bayes by backprop, Blundell
+ * et al. 2015) and the consensus eq. (3) of Gaussians is the W-weighted sum of natural
+ * parameters, as for D2dGaussianBelief.
  *
  * Local update of device i (a training job in simulated time): q(theta) = prod_w
  * N(mu_w, sigma_w^2), sigma = softplus(rho), starts at the private belief rho_i^(k-1)

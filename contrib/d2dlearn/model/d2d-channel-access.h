@@ -38,7 +38,7 @@ class D2dChannel;
  *    sender and those receivers: transmissions whose radios are disjoint overlap in time
  *    (spatial reuse); radios that cannot hear it are not involved. Receptions from several
  *    senders still overlap at one radio (the channel's orthogonal sub-channels, OFDMA as in
- *    seed 002, App. C). Waiting messages start greedily in the order they were sent (a
+ *    Wagle et al. 2025, App. C). Waiting messages start greedily in the order they were sent (a
  *    later message may go first when an earlier one's radios are busy), each time radios
  *    are released; so no message is lost to half-duplex. A message waits on one radio
  *    that blocks it and is examined again only when that radio is released: a release

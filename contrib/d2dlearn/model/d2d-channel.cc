@@ -369,7 +369,8 @@ D2dChannel::DropProbability(double rssW, double spectralEfficiency, double noise
     {
         return 1.0;
     }
-    // Seed 002, eq. (18)/(19): P_D(i, j) = 1 - exp(-(2^r - 1) sigma^2 / W_ij).
+    // Eq. (18) of Wagle et al. 2025 (eq. (19) in its App. C):
+    // P_D(i, j) = 1 - exp(-(2^r - 1) sigma^2 / W_ij).
     return 1.0 - std::exp(-(std::exp2(spectralEfficiency) - 1.0) * noisePowerW / rssW);
 }
 

@@ -28,7 +28,7 @@ class PropagationRssModel;
 
 /**
  * \ingroup d2dlearn
- * \brief The D2D channel of seed 002 (sec. III-A, App. C): links with drop probability
+ * \brief The D2D channel of Wagle et al. 2025 (sec. III-A, App. C): links with drop probability
  * P_D(i, j) = 1 - exp(-(2^r - 1) sigma^2 / W_ij) (eq. 18/19).
  *
  * A message of B bytes is cut into ceil(B / MtuBytes) fragments; each fragment is lost
@@ -71,7 +71,7 @@ class PropagationRssModel;
  * path schedules every fragment; both give the same distributions.
  *
  * With FixedDistanceM > 0 every link has that length whatever the positions: the
- * device-to-server (D2S) link of seed 002 sec. VI-G, whose server is at a fixed multiple
+ * device-to-server (D2S) link of Wagle et al. 2025, sec. VI-G, whose server is at a fixed multiple
  * of the mean D2D distance.
  */
 class D2dChannel : public Object
@@ -128,7 +128,7 @@ class D2dChannel : public Object
     Time GetAirtime(uint64_t bytes) const;
 
     /**
-     * \brief Eq. (18) of seed 002: P_D = 1 - exp(-(2^r - 1) sigma^2 / W).
+     * \brief Eq. (18) of Wagle et al. 2025: P_D = 1 - exp(-(2^r - 1) sigma^2 / W).
      * \param rssW received signal strength W_ij (W); W <= 0 gives 1
      * \param spectralEfficiency r (bit/s/Hz)
      * \param noisePowerW sigma^2 (W)

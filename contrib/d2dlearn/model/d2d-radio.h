@@ -26,9 +26,9 @@ class D2dRadioEnergyModel;
  * reuse), so queueing delay is real. It is half-duplex (attribute HalfDuplex): a message
  * whose first fragment reaches the radio while it transmits is lost at this radio, and a
  * queued transmission waits until the radio's ongoing receptions end. Receptions from different
- * transmitters overlap freely (orthogonal sub-channels, OFDMA as in seed 002, App. C). Transmit and
- * receive energy go to the radio's D2dRadioEnergyModel; when its battery is depleted the
- * radio switches off (D2dTransport::TurnOff).
+ * transmitters overlap freely (orthogonal sub-channels, OFDMA as in Wagle et al. 2025, App. C).
+ * Transmit and receive energy go to the radio's D2dRadioEnergyModel; when its battery is depleted
+ * the radio switches off (D2dTransport::TurnOff).
  */
 class D2dRadio : public D2dTransport
 {

@@ -15,10 +15,10 @@ namespace ns3
  * \ingroup d2dlearn
  * \brief Received signal strength W_ij (watts) at receiver i from transmitter j.
  *
- * The seed papers' notation: W_ij is the RSS at c_i when c_j transmits. Subclasses:
+ * The notation of Wagle et al. 2025: W_ij is the RSS at c_i when c_j transmits. Subclasses:
  * PropagationRssModel (an ns-3 PropagationLossModel and the transmit power),
  * MatrixRssModel (an explicit N x N matrix, e.g. from --rssFile) and DynamicRssModel
- * (redrawn from a Gaussian and quantized every step, seed 002 sec. VI-P).
+ * (redrawn from a Gaussian and quantized every step, Wagle et al. 2025, sec. VI-P).
  */
 class D2dRssModel : public Object
 {

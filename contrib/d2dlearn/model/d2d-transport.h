@@ -30,8 +30,8 @@ namespace ns3
  * multicast. They receive D2dReceptions through handlers registered per message kind
  * (AddReceiveHandler, as ns-3's Node::RegisterProtocolHandler dispatches by protocol
  * number), so that several protocols share a transport without forwarding to each other.
- * Two backends implement it: D2dRadio (the D2D channel model of the seed papers, with drop
- * probabilities of eq. 18, fast or per-fragment, below a channel-access policy) and
+ * Two backends implement it: D2dRadio (the D2D channel model of Wagle et al. 2025, with drop
+ * probabilities of its eq. (18), fast or per-fragment, below a channel-access policy) and
  * D2dWifiTransport (packets over an 802.11 ad hoc WifiNetDevice).
  *
  * Every (message, receiver) outcome is reported once, by the sender's transport, on the

@@ -28,22 +28,22 @@ DynamicRssModel::GetTypeId()
             .SetGroupName("D2dlearn")
             .AddConstructor<DynamicRssModel>()
             .AddAttribute("MeanW",
-                          "Mean of the Gaussian RSS, W (seed 002 VI-P: 0.3).",
+                          "Mean of the Gaussian RSS, W (Wagle et al. 2025, sec. VI-P: 0.3).",
                           DoubleValue(0.3),
                           MakeDoubleAccessor(&DynamicRssModel::m_meanW),
                           MakeDoubleChecker<double>(0.0))
             .AddAttribute("StdW",
-                          "Standard deviation of the Gaussian RSS, W (seed: 0.1).",
+                          "Standard deviation of the Gaussian RSS, W (Wagle et al. 2025: 0.1).",
                           DoubleValue(0.1),
                           MakeDoubleAccessor(&DynamicRssModel::m_stdW),
                           MakeDoubleChecker<double>(0.0))
             .AddAttribute("MinW",
-                          "Lower truncation bound, W (seed: 0.05).",
+                          "Lower truncation bound, W (Wagle et al. 2025: 0.05).",
                           DoubleValue(0.05),
                           MakeDoubleAccessor(&DynamicRssModel::m_minW),
                           MakeDoubleChecker<double>(0.0))
             .AddAttribute("MaxW",
-                          "Upper truncation bound, W (seed: 0.55).",
+                          "Upper truncation bound, W (Wagle et al. 2025: 0.55).",
                           DoubleValue(0.55),
                           MakeDoubleAccessor(&DynamicRssModel::m_maxW),
                           MakeDoubleChecker<double>(0.0))

@@ -17,7 +17,7 @@ namespace ns3
 
 /**
  * \ingroup d2dlearn
- * \brief RSS that changes every step: the dynamic wireless scenario of seed 002,
+ * \brief RSS that changes every step: the dynamic wireless scenario of Wagle et al. 2025,
  * sec. VI-P.
  *
  * At every step (StepInterval of simulated time) every W_ij is redrawn from a Gaussian

@@ -15,7 +15,8 @@ namespace ns3
 
 /**
  * \ingroup d2dlearn
- * \brief RSS given explicitly as an N x N matrix W (watts), as the seed experiments do.
+ * \brief RSS given explicitly as an N x N matrix W (watts), as the experiments of
+ * Wagle et al. 2025 (App. C) do.
  *
  * W_ij (row i, column j) is the RSS at receiver i of transmitter j; the diagonal is
  * ignored; positions and transmit power play no part.

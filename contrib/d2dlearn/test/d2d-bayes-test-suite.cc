@@ -1,13 +1,14 @@
 /*
- * d2dlearn: tests of seed 003's belief consensus (fully decentralized Bayesian learning):
- * eq. (2) and eq. (3) against hand-computed values, Gaussian natural-parameter consensus,
- * the checks of W (Assumption 2), lambda_max, v and the Theorem 1 bound, the
- * network-identifiable discrete problem over the D2D channel (cooperation converges,
- * isolation does not, steps to zero error below the Theorem 1 bound), Example 1 (central,
- * isolated, cooperative MSE), both loss rules at P_D = 0.3, and the same small consensus
- * over the packet-level Wi-Fi backend and over the D2D channel (same beliefs, bit for bit).
- * The protocol sends every belief in the same instant: the channel's Scheduled access is
- * what keeps half-duplex radios from losing them (checked against Immediate).
+ * d2dlearn: tests of the belief consensus of Lalitha et al. 2018 (fully decentralized
+ * Bayesian learning): eq. (2) and eq. (3) against hand-computed values, Gaussian
+ * natural-parameter consensus, the checks of W (Assumption 2), lambda_max, v and the
+ * Theorem 1 bound, the network-identifiable discrete problem over the D2D channel
+ * (cooperation converges, isolation does not, steps to zero error below the Theorem 1
+ * bound), Example 1 (central, isolated, cooperative MSE), both loss rules at P_D = 0.3, and
+ * the same small consensus over the packet-level Wi-Fi backend and over the D2D channel
+ * (same beliefs, bit for bit). The protocol sends every belief in the same instant: the
+ * channel's Scheduled access is what keeps half-duplex radios from losing them (checked
+ * against Immediate).
  *
  * SPDX-License-Identifier: GPL-2.0-only
  */

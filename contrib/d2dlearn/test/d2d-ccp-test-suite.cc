@@ -2,11 +2,11 @@
  * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Test suite "d2d-ccp": the committee consensus protocol of seed 001 (D2dCommitteeConsensus)
- * on a D2dChannel with a matrix RSS (20 Mbit/s, no propagation delay, MTU 1500 bytes, no
- * fragment header) and Scheduled channel access, the operation a hash of the set after a
- * fixed execution delay; the CCP registers its own receive handlers on the transports (the
- * test only observes, through a handler of every kind).
+ * Test suite "d2d-ccp": the committee consensus protocol of Che et al. 2022
+ * (D2dCommitteeConsensus) on a D2dChannel with a matrix RSS (20 Mbit/s, no propagation
+ * delay, MTU 1500 bytes, no fragment header) and Scheduled channel access, the operation a
+ * hash of the set after a fixed execution delay; the CCP registers its own receive handlers
+ * on the transports (the test only observes, through a handler of every kind).
  *
  * - no loss: every member hands its score multicast to its transport at once and the
  *   channel's Scheduled access puts them on the air back to back, in send order: the

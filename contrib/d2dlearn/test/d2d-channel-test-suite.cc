@@ -1,5 +1,5 @@
 /*
- * d2dlearn: tests of the D2D channel against the seed's formulas and independent
+ * d2dlearn: tests of the D2D channel against the formulas of Wagle et al. 2025 and independent
  * calculations: eq. (18) loss per link, latency, ARQ retransmissions, fast path against
  * per-fragment path, broadcast, half-duplex, D2S link, partial delivery.
  *

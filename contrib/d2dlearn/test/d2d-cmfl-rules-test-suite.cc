@@ -2,8 +2,8 @@
  * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Test suite "d2d-cmfl-rules": seed 001's committee rules (scoring system, eq.
- * computeScore, selection strategies I and II, election strategy), the robust-aggregation
+ * Test suite "d2d-cmfl-rules": the committee rules of Che et al. 2022 (scoring system,
+ * eq. (8), selection strategies I and II, election strategy), the robust-aggregation
  * baselines of its robustness experiment (Median, Trimmed Mean, Krum, Multi-Krum), the
  * Byzantine attacks, and D2dFedAvg's aggregation-rule and update-tamper hooks.
  *
@@ -56,7 +56,7 @@ MakeVectors(const std::vector<std::vector<float>>& v)
     return out;
 }
 
-/** Scoring system and eq. (computeScore). */
+/** Scoring system (Che et al. 2022, eq. (7)) and eq. (8). */
 class ScoreTestCase : public TestCase
 {
   public:
@@ -85,7 +85,7 @@ class ScoreTestCase : public TestCase
                                   1e-6,
                                   "squared distance 1e40 in double");
 
-        // Eq. (computeScore): C / sum 1/P = 2 / (5 + 2) = 0.285714...
+        // Eq. (8): C / sum 1/P = 2 / (5 + 2) = 0.285714...
         NS_TEST_ASSERT_MSG_EQ_TOL(D2dCommitteeRules::FinalScore({0.2, 0.5}),
                                   2.0 / 7.0,
                                   1e-15,
@@ -198,7 +198,7 @@ class MedianTrimmedTestCase : public TestCase
   private:
     void DoRun() override
     {
-        // Eq. (aggregation), weights 1 and 3: ((1 + 9) / 4, (2 + 18) / 4) = (2.5, 5).
+        // Eq. (5), weights 1 and 3: ((1 + 9) / 4, (2 + 18) / 4) = (2.5, 5).
         const auto mean =
             D2dRobustAggregation::Mean(MakeVectors({{1, 2}, {3, 6}}), std::vector<double>{1, 3});
         NS_TEST_ASSERT_MSG_EQ((mean == std::vector<float>{2.5f, 5.0f}), true, "weighted mean");
@@ -455,7 +455,8 @@ class AttackTestCase : public TestCase
 };
 
 // ---------------------------------------------------------------------------------------
-// D2dFedAvg's hooks, with real learners on seed 000's Gaussian mixture (logistic model).
+// D2dFedAvg's hooks, with real learners on the Gaussian mixture of Fan et al. 2023 (logistic
+// model).
 
 /** One FedAvg run of 3 devices, 1 round. */
 struct HookSetup

@@ -2,10 +2,10 @@
  * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Test suite "d2d-cmfl": the CMFL protocol (cmfl/d2d-cmfl.h, seed 001) end to end with
- * real LibTorch learners on the 4-class Gaussian mixture of seed 000 sec. 5.1, over the
- * D2D channel with Scheduled access (CMFL and the CCP do no half-duplex scheduling of their
- * own), and over the packet-level Wi-Fi backend.
+ * Test suite "d2d-cmfl": the CMFL protocol of Che et al. 2022 (cmfl/d2d-cmfl.h) end to end
+ * with real LibTorch learners on the 4-class Gaussian mixture of Fan et al. 2023, sec. 5.1,
+ * over the D2D channel with Scheduled access (CMFL and the CCP do no half-duplex scheduling
+ * of their own), and over the packet-level Wi-Fi backend.
  *
  * - one round, no loss: the aggregation set, the global model and the next committee
  *   equal an independent computation from the devices' trained models (scores

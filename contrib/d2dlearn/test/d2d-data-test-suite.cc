@@ -3,10 +3,10 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * Test suite "d2d-data": the torch-free data layer (data/): the idx reader and its
- * errors, Fashion-MNIST as installed by Debian, the partitioners (IID, Dirichlet of seed
- * 000 sec. 5.2, labels per device of seed 002 App. C, quantity skew, label flips, the
- * hold-out X* of seed 000) and the synthetic generators (seed 000 sec. 5.1 and App. A.1,
- * seed 003 Example 1).
+ * errors, Fashion-MNIST as installed by Debian, the partitioners (IID, Dirichlet of
+ * Fan et al. 2023, sec. 5.2, labels per device of Wagle et al. 2025, App. C, quantity skew,
+ * label flips, the hold-out X* of Fan et al. 2023) and the synthetic generators
+ * (Fan et al. 2023, sec. 5.1 and App. A.1; Lalitha et al. 2018, Example 1).
  *
  * Expected numbers are formulas written here (Dirichlet/Beta moments, uniform and normal
  * moments, the Zipf law) or literals read independently with Python's gzip module (the
@@ -385,7 +385,7 @@ class D2dIidTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ((again[3].indices == shards[3].indices), true, "deterministic");
         NS_TEST_EXPECT_MSG_EQ((other[3].indices == shards[3].indices), false, "seed matters");
 
-        // Hold-out X* (seed 000: 5 %, classes equal), then shards of what remains.
+        // Hold-out X* (Fan et al. 2023: 5 %, classes equal), then shards of what remains.
         auto unequal = LabelSet({1000, 20, 500, 500, 500, 500, 500, 500, 500, 500}); // 5020
         std::vector<std::size_t> remaining;
         auto xstar = D2dPartitioner::HoldOut(*unequal, 500, 9, &remaining);
@@ -546,7 +546,7 @@ class D2dDirichletTestCase : public TestCase
 };
 
 /**
- * \brief Labels per device (seed 002 App. C): 3 labels at 70/20/10 %, equal sizes.
+ * \brief Labels per device (Wagle et al. 2025, App. C): 3 labels at 70/20/10 %, equal sizes.
  */
 class D2dLabelsPerDeviceTestCase : public TestCase
 {
@@ -674,7 +674,7 @@ class D2dQuantitySkewTestCase : public TestCase
 };
 
 /**
- * \brief Label flips of low-quality devices (seed 000): every label wrong.
+ * \brief Label flips of low-quality devices (Fan et al. 2023): every label wrong.
  */
 class D2dFlipTestCase : public TestCase
 {
@@ -749,7 +749,7 @@ class D2dSyntheticTestCase : public TestCase
   private:
     void DoRun() override
     {
-        // Seed 000 sec. 5.1: 4 classes N(mu_c, I), equal shares.
+        // Fan et al. 2023, sec. 5.1: 4 classes N(mu_c, I), equal shares.
         const std::size_t n = 40000;
         auto means = D2dSyntheticData::PaperGaussianMeans();
         auto g = D2dSyntheticData::GaussianMixture(means, 1.0, {}, n, 1);
@@ -787,10 +787,12 @@ class D2dSyntheticTestCase : public TestCase
         {
             changed += noisy->labels[i] != w->labels[i];
         }
-        NS_TEST_EXPECT_MSG_EQ(changed, 100u, "10 % of the labels flipped (seed 000 sec. 5.1)");
+        NS_TEST_EXPECT_MSG_EQ(changed,
+                              100u,
+                              "10 % of the labels flipped (Fan et al. 2023, sec. 5.1)");
         NS_TEST_EXPECT_MSG_EQ((noisy->features == w->features), true, "features kept");
 
-        // Seed 000 App. A.1: x ~ N(2, 1), y = f(x) + N(0, 1).
+        // Fan et al. 2023, App. A.1: x ~ N(2, 1), y = f(x) + N(0, 1).
         auto f = D2dSyntheticData::PaperPolynomial();
         auto fx = [](double x) {
             return 0.5 * x * x * x + 0.3 * x * x - 5 * x + 4;
@@ -823,7 +825,7 @@ class D2dSyntheticTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ_TOL(grid->features[1], -4.0f + 8.0f / 49.0f, 1e-6f, "spacing");
         NS_TEST_EXPECT_MSG_EQ_TOL(grid->targets[49], fx(4.0), 1e-4, "f(4) = 25.6");
 
-        // Seed 003 Example 1: theta* = (-0.3, 0.5, 0.8), noise sd 0.8.
+        // Lalitha et al. 2018, Example 1: theta* = (-0.3, 0.5, 0.8), noise sd 0.8.
         const std::size_t q = 20000;
         auto userA = D2dSyntheticData::Example1(0, q, 5);
         auto userB = D2dSyntheticData::Example1(1, q, 5);

@@ -4,7 +4,7 @@
  *
  * Test suite "d2d-fl-decentralized": fully decentralized FL, semi-decentralized FL and
  * local training (fl/), with real LibTorch learners on the 4-class Gaussian mixture of
- * seed 000 sec. 5.1 (and a Fashion-MNIST fraction), over a lossless channel
+ * Fan et al. 2023, sec. 5.1 (and a Fashion-MNIST fraction), over a lossless channel
  * (NoisePowerW 1e-40: eq. 18's P_D ~ 0; reliable delivery).
  *
  * - averaging on a connected ring (LearningRate 0) follows the averaging matrix W exactly
@@ -108,8 +108,8 @@ struct Outcome
 Outcome
 RunProtocol(const Setup& s)
 {
-    // Fashion-MNIST, 10 % of each split, or the Gaussian mixture of seed 000 sec. 5.1
-    // (4 classes in 2-D, sd 1).
+    // Fashion-MNIST, 10 % of each split, or the Gaussian mixture of Fan et al. 2023,
+    // sec. 5.1 (4 classes in 2-D, sd 1).
     const D2dTestData& data =
         s.fashion ? FashionTestData(0.1) : GaussianTestData(11, 12, 2000, 1000);
     NodeContainer nodes = MakeTestNodesOnLine(s.nDevices, 10.0);

@@ -2,12 +2,13 @@
  * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Test suite "d2d-fl-p2p": the peer-to-peer baselines of seed 001's efficiency experiment,
- * BrainTorrent (D2dBrainTorrent) and segmented gossip (D2dSegmentedGossip), with real
- * LibTorch learners (MLP 2-16-4, 116 parameters) on the 4-class Gaussian mixture of seed 000
- * sec. 5.1, quantity-skewed shards (distinct n_k), over a D2D channel with the same RSS
- * W = 1e-9 W on every link (MatrixRssModel) and eq. 18's noise chosen for P_D ~ 0 (1e-40 W)
- * or P_D = 0.1 (sigma^2 = -ln(0.9) W / (2^2 - 1)).
+ * Test suite "d2d-fl-p2p": the peer-to-peer baselines of the efficiency experiment of
+ * Che et al. 2022, BrainTorrent (D2dBrainTorrent) and segmented gossip
+ * (D2dSegmentedGossip), with real LibTorch learners (MLP 2-16-4, 116 parameters) on the
+ * 4-class Gaussian mixture of Fan et al. 2023, sec. 5.1, quantity-skewed shards (distinct
+ * n_k), over a D2D channel with the same RSS W = 1e-9 W on every link (MatrixRssModel) and
+ * eq. 18's noise chosen for P_D ~ 0 (1e-40 W) or P_D = 0.1
+ * (sigma^2 = -ln(0.9) W / (2^2 - 1)).
  *
  * Learning rate 0 makes local jobs leave the models unchanged, so the models only mix and
  * every model can be computed by hand from the initial ones and the messages sent (each
@@ -133,7 +134,7 @@ struct Outcome
 Outcome
 RunProtocol(const Setup& s)
 {
-    // The Gaussian mixture of seed 000 sec. 5.1 (4 classes in 2-D, sd 1).
+    // The Gaussian mixture of Fan et al. 2023, sec. 5.1 (4 classes in 2-D, sd 1).
     const D2dTestData& data = GaussianTestData(11, 12, 2000, 1000);
     NodeContainer nodes;
     nodes.Create(s.nDevices);

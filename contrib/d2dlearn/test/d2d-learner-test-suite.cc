@@ -12,8 +12,8 @@
  *   its result is invisible before its completion event;
  * - a device whose battery dies mid-job never completes it; a depleted device cannot
  *   start one;
- * - regression: the linear model on seed 003's Example 1 data recovers theta* and the
- *   noise variance;
+ * - regression: the linear model on the Example 1 data of Lalitha et al. 2018 recovers
+ *   theta* and the noise variance;
  * - determinism: the same seed and id give the same weights after training on 2 workers,
  *   whatever ran concurrently.
  */
@@ -251,7 +251,8 @@ class RegressionTestCase : public TestCase
 {
   public:
     RegressionTestCase()
-        : TestCase("The linear model recovers theta* of seed 003 Example 1 (regression path)")
+        : TestCase("The linear model recovers theta* of Example 1 of Lalitha et al. 2018 "
+                   "(regression path)")
     {
     }
 

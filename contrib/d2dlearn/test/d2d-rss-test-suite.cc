@@ -2,8 +2,9 @@
  * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Test suite "d2d-rss": eq. (18) of seed 002, RSS from positions (log-distance), the
- * RSS matrix file (--rssFile) and the dynamic, quantized RSS of seed 002 sec. VI-P.
+ * Test suite "d2d-rss": eq. (18) of Wagle et al. 2025, RSS from positions (log-distance),
+ * the RSS matrix file (--rssFile) and the dynamic, quantized RSS of Wagle et al. 2025,
+ * sec. VI-P.
  *
  * Expected numbers are literals computed independently (Python, math module) or hand
  * formulas written in this file; nothing is taken from the code under test.
@@ -186,7 +187,7 @@ RunDynamic(Ptr<DynamicRssModel> model, uint32_t n, uint32_t steps, bool states)
 
 // ---------------------------------------------------------------------------------------
 
-/** Eq. (18) of seed 002: P_D = 1 - exp(-(2^r - 1) sigma^2 / W). */
+/** Eq. (18) of Wagle et al. 2025: P_D = 1 - exp(-(2^r - 1) sigma^2 / W). */
 class D2dDropProbabilityTestCase : public TestCase
 {
   public:
@@ -445,9 +446,9 @@ class D2dMatrixRssTestCase : public TestCase
 // ---------------------------------------------------------------------------------------
 
 /**
- * DynamicRssModel, quantized (seed 002 VI-P): N(0.3, 0.1^2) truncated to [0.05, 0.55],
- * Levels = 10 bins of 0.05 W; redrawn every StepInterval = 1 s. 30 devices, 20 steps:
- * 20 x 870 = 17400 links.
+ * DynamicRssModel, quantized (Wagle et al. 2025, sec. VI-P): N(0.3, 0.1^2) truncated to
+ * [0.05, 0.55], Levels = 10 bins of 0.05 W; redrawn every StepInterval = 1 s. 30 devices,
+ * 20 steps: 20 x 870 = 17400 links.
  */
 class D2dDynamicRssQuantizedTestCase : public TestCase
 {

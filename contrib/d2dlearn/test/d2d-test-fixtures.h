@@ -35,8 +35,8 @@ struct D2dTestData
 };
 
 /**
- * \brief The 4-class Gaussian mixture of seed 000 sec. 5.1 (PaperGaussianMeans, sd 1, equal
- * class weights), generated once per argument set.
+ * \brief The 4-class Gaussian mixture of Fan et al. 2023, sec. 5.1 (PaperGaussianMeans, sd 1,
+ * equal class weights), generated once per argument set.
  * \param trainSeed seed of the training set
  * \param testSeed seed of the test set
  * \param nTrain training samples

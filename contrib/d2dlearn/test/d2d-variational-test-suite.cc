@@ -2,9 +2,9 @@
  * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Test suite "d2d-variational": seed 003 sec. 3.1, mean-field Gaussian posteriors over a
- * LibTorch classifier's weights combined by belief consensus (D2dVariationalLearner run
- * by D2dBeliefConsensus over the D2D channel).
+ * Test suite "d2d-variational": Lalitha et al. 2018, sec. 3.1, mean-field Gaussian
+ * posteriors over a LibTorch classifier's weights combined by belief consensus
+ * (D2dVariationalLearner run by D2dBeliefConsensus over the D2D channel).
  *
  * - the KL term of eq. (5) against the closed form on a hand example;
  * - a local update is a compute job of localSteps x batch x mcSamples x 3 x forward FLOPs:
