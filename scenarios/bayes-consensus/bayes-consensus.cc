@@ -1,5 +1,6 @@
 /*
- * d2dlearn scenario: fully decentralized Bayesian learning by belief consensus (seed 003).
+ * d2dlearn scenario: fully decentralized Bayesian learning by belief consensus
+ * (Lalitha et al., "Fully Decentralized Federated Learning", NeurIPS 2018 workshop).
  *
  * Each step every device draws a local sample, updates its belief by eq. (2), sends its
  * public belief to its out-neighbours over the D2D channel, and at the step deadline
@@ -162,7 +163,7 @@ main(int argc, char* argv[])
     cmd.AddValue("lossRule", "Missing neighbour belief: reuse or renormalize", lossRule);
     cmd.AddValue("graph",
                  "W from: ring, complete, range (devices within --rangeM), file (--wFile), "
-                 "example1 (seed 003's 2-user W); default ring (discrete, variational), "
+                 "example1 (Lalitha et al.'s 2-user W); default ring (discrete, variational), "
                  "example1 (gaussian-linear)",
                  graph);
     cmd.AddValue("wFile", "CSV file with the N x N stochastic matrix W (--graph=file)", wFile);

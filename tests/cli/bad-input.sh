@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Bad input to the d2d-exchange scenario (SPEC.md, "Behaviour users rely on"): each case
+# Bad input to the d2d-exchange scenario (the README: bad input stops the program before simulating): each case
 # must stop the program before simulating with a non-zero exit status (not a crash), print
 # exactly one line on stderr naming the parameter, print nothing on stdout, and leave no
 # file in --outDir. Also: --PrintHelp exits 0.

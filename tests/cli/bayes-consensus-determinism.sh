@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Determinism of the bayes-consensus scenario (SPEC.md: same seed, byte-identical traces):
+# Determinism of the bayes-consensus scenario (same seed, byte-identical traces):
 # for the discrete and gaussian-linear modes, both loss rules and the three cooperation
 # modes, two runs with one --seed give byte-identical beliefs.csv, consensus.csv,
 # rounds.csv, messages.csv and energy.csv; another seed gives a different beliefs.csv.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Determinism of the d2d-exchange scenario (SPEC.md: "Same seed, same parameters:
+# Determinism of the d2d-exchange scenario (the README: "same seed, same parameters:
 # byte-identical trace files"). For the fast path, the per-fragment path, reliable delivery
 # (both paths), reliable broadcast, a Li-ion battery, dynamic RSS (with losses) and an RSS
 # matrix file: two runs with the same --seed give byte-identical messages.csv and energy.csv

@@ -85,7 +85,7 @@ class D2dHelper
      * a radio with index i (its energy charged as d2s_tx / d2s_rx to the device's source)
      * and the server a full-duplex radio (a base station: it receives uploads while it
      * transmits) with index N = nodes.GetN(). Every D2S link is
-     * distanceFactor x the mean D2D distance long (seed 002, sec. VI-G: 3x).
+     * distanceFactor x the mean D2D distance long (Wagle et al. 2025, sec. VI-G: 3x).
      * \param server the server node (no energy source: mains powered)
      * \param nodes the devices, as given to Install()
      * \param distanceFactor D2S distance over the mean D2D distance

@@ -72,7 +72,7 @@ class D2dLearningOptions
     std::string partition{"iid"};         //!< --partition: iid | dirichlet | labels | quantity
     double alpha{0.5};                    //!< --alpha: Dirichlet concentration
     uint32_t labelsPerDevice{3};          //!< --labelsPerDevice: labels partition: classes
-    /** --labelProportions: labels partition: shares of a device's classes (seed 002 App. C) */
+    /** --labelProportions: labels partition: shares of a device's classes (Wagle et al. 2025, App. C) */
     std::string labelProportions{"0.7,0.2,0.1"};
     double quantitySkew{1.0};           //!< --quantitySkew: quantity partition: size-law skew
     std::string compression{"float32"}; //!< --compression: model values on the air
@@ -108,7 +108,7 @@ class D2dLearningOptions
 
     /**
      * \brief Load the train and test sets (Fashion-MNIST with seeds seed and seed + 1, or
-     * the Gaussian mixture of seed 000 sec. 5.1 with 20000 x dataFraction training
+     * the Gaussian mixture of Fan et al. 2023, sec. 5.1 with 20000 x dataFraction training
      * samples) and partition the training set into nDevices shards. Call after Validate()
      * and before any output exists (a missing or corrupt file is bad input): failures,
      * and fewer training samples than devices, end the program via support.Fail().

@@ -40,7 +40,7 @@ struct D2dNetwork
 /**
  * \ingroup d2dlearn
  * \brief The network part of a scenario program: the command-line parameters of the
- * devices, the D2D channel (eq. 18 of seed 002), energy, RSS and the D2S link, their
+ * devices, the D2D channel (eq. (18) of Wagle et al. 2025), energy, RSS and the D2S link, their
  * checks, the network they describe, and their record in run.json.
  *
  * Use, in a scenario's main():
@@ -102,7 +102,7 @@ class D2dNetworkOptions
     double initialEnergyJ{10000.0};    //!< --initialEnergyJ: battery per device, J
     std::string energyModel{"power"};  //!< --energyModel: power | first-order
     std::string energySource{"basic"}; //!< --energySource: basic | liion
-    uint32_t dynamicRssLevels{0};      //!< --dynamicRssLevels: > 0: dynamic RSS (seed 002 VI-P)
+    uint32_t dynamicRssLevels{0};      //!< --dynamicRssLevels: > 0: dynamic RSS (Wagle et al. 2025, VI-P)
     Time rssStep{Seconds(1)};          //!< --rssStep: dynamic RSS: time between redraws
     std::string rssFile;               //!< --rssFile: N x N RSS matrix (W), replaces positions
     uint64_t seed{1};                  //!< --seed: seeds every RNG stream
