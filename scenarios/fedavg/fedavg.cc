@@ -418,7 +418,10 @@ main(int argc, char* argv[])
     learning.Record(*traces, learners[0]);
     traces->AddParameter("flipDevices", flipDevices);
     traces->AddParameterArray("flippedDevices", flipped);
-    traces->AddParameter("aggregation", aggregation);
+    if (!aggregationAttribute)
+    {
+        traces->AddParameter("aggregation", aggregation); // else the class name below
+    }
     if (strategy)
     {
         traces->AddParameter("aggregationStrategy", strategy->GetInstanceTypeId().GetName());

@@ -100,6 +100,9 @@ if ! cmp -s "$TMP/fedavg-class/rounds.csv" "$TMP/fedavg-median/rounds.csv"; then
 fi
 grep -q '"aggregationStrategy": "ns3::D2dMedianAggregation"' "$TMP/fedavg-class/run.json" ||
     fail "run.json does not record the class chosen by name"
+if grep -q '"aggregation": "mean"' "$TMP/fedavg-class/run.json"; then
+    fail "run.json records the unused --aggregation default next to the class"
+fi
 
 echo "check: the median differs from the mean (the comparison above can fail)"
 run "$FEDAVG" "$TMP/fedavg-mean" --algorithm=fedavg --aggregation=mean --flipDevices=4 \
