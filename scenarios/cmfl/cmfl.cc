@@ -21,11 +21,14 @@
 #include "ns3/d2d-byzantine-attack.h"
 #include "ns3/d2d-cmfl.h"
 #include "ns3/d2d-fed-avg.h"
+#include "ns3/d2d-krum-aggregation.h"
 #include "ns3/d2d-learning-options.h"
+#include "ns3/d2d-median-aggregation.h"
+#include "ns3/d2d-multi-krum-aggregation.h"
 #include "ns3/d2d-network-options.h"
 #include "ns3/d2d-partitioner.h"
-#include "ns3/d2d-robust-aggregation.h"
 #include "ns3/d2d-segmented-gossip.h"
+#include "ns3/d2d-trimmed-mean-aggregation.h"
 #include "ns3/d2dlearn-module.h"
 
 #include <fmt/format.h>
@@ -71,15 +74,23 @@ main(int argc, char* argv[])
 
     D2dScenarioSupport support("cmfl");
     std::vector<D2dScenarioSupport::Param> params{
-        {"algorithm", 's'},
+        {"algorithm", 's', {"ns3::D2dFedAvg::Aggregation"}},
         {"committeePercent", 'd', {"ns3::D2dCmfl::CommitteePercent"}},
-        {"aggregationPercent", 'd', {"ns3::D2dCmfl::AggregationPercent"}},
+        {"aggregationPercent",
+         'd',
+         {"ns3::D2dCmfl::AggregationPercent", "ns3::D2dMultiKrumAggregation::SelectPercent"}},
         {"activationPercent", 'd', {"ns3::D2dCmfl::ActivationPercent"}},
-        {"maliciousPercent", 'd'},
+        {"maliciousPercent",
+         'd',
+         {"ns3::D2dKrumAggregation::ByzantinePercent",
+          "ns3::D2dMultiKrumAggregation::ByzantinePercent"}},
         {"attack", 's'},
         {"scalingLow", 'd'},
-        {"trimPercent", 'd'},
-        {"krumF", 'I'},
+        {"trimPercent", 'd', {"ns3::D2dTrimmedMeanAggregation::TrimPercent"}},
+        {"krumF",
+         'I',
+         {"ns3::D2dKrumAggregation::ByzantineCount",
+          "ns3::D2dMultiKrumAggregation::ByzantineCount"}},
         {"globalLearningRate", 'd', {"ns3::D2dCmfl::GlobalLearningRate"}},
         {"phaseTimeout", 't', {"ns3::D2dCmfl::PhaseTimeout"}},
         {"requestTimeout", 't', {"ns3::D2dCommitteeConsensus::RequestTimeout"}},
@@ -251,25 +262,26 @@ main(int argc, char* argv[])
     // The protocol.
     Ptr<D2dFlProtocol> protocol;
     Ptr<D2dCmfl> cmflProtocol;
+    Ptr<D2dAggregationStrategy> aggregation; // the robust baselines' server rule
     auto attackRng = CreateObject<UniformRandomVariable>();
     attackRng->SetStream(stream++);
     if (cmfl)
     {
-        cmflProtocol =
-            CreateObjectWithAttributes<D2dCmfl>("CommitteePercent",
-                                                DoubleValue(committeePercent),
-                                                "AggregationPercent",
-                                                DoubleValue(aggregationPercent),
-                                                "ActivationPercent",
-                                                DoubleValue(activationPercent),
-                                                "Strategy",
-                                                UintegerValue(algorithm == "cmfl-1" ? 1 : 2),
-                                                "GlobalLearningRate",
-                                                DoubleValue(globalLearningRate),
-                                                "PhaseTimeout",
-                                                TimeValue(phaseTimeout),
-                                                "GradientUpload",
-                                                StringValue(gradientUpload));
+        cmflProtocol = CreateObjectWithAttributes<D2dCmfl>(
+            "CommitteePercent",
+            DoubleValue(committeePercent),
+            "AggregationPercent",
+            DoubleValue(aggregationPercent),
+            "ActivationPercent",
+            DoubleValue(activationPercent),
+            "Strategy",
+            UintegerValue(algorithm == "cmfl-1" ? 1 : 2),
+            "GlobalLearningRate",
+            DoubleValue(globalLearningRate),
+            "PhaseTimeout",
+            TimeValue(phaseTimeout),
+            "GradientUpload",
+            EnumValue(gradientUpload == "broadcast" ? D2dCmfl::BROADCAST : D2dCmfl::UNICAST));
         cmflProtocol->GetConsensus()->SetAttribute("RequestTimeout", TimeValue(requestTimeout));
         cmflProtocol->GetConsensus()->SetAttribute("MaxAttempts", UintegerValue(maxAttempts));
         cmflProtocol->SetLearners(learners);
@@ -287,44 +299,40 @@ main(int argc, char* argv[])
         fl->SetLearners(learners);
         fl->SetD2sTransports(network.d2s->GetTransports(), network.mode);
         stream += fl->AssignStreams(stream);
-        const auto participants =
-            static_cast<uint32_t>(std::max(1.0, std::round(activationPercent / 100.0 * nDevices)));
-        const uint32_t f =
-            krumF >= 0 ? static_cast<uint32_t>(krumF)
-                       : static_cast<uint32_t>(std::round(maliciousPercent / 100.0 * participants));
-        const uint32_t multi =
-            std::max<uint32_t>(1, std::round(aggregationPercent / 100.0 * participants));
-        using Vectors = D2dRobustAggregation::Vectors;
+        // The robust baselines: an aggregation strategy in place of the mean. Krum's f with
+        // --krumF=-1 is epsilon x the round's participants, computed by the strategy when
+        // it aggregates; Multi-Krum averages alpha% of the participants.
         if (algorithm == "median")
         {
-            fl->SetAggregationRule(
-                D2dFedAvg::AggregationRule([](const Vectors& g, const std::vector<double>&) {
-                    return D2dRobustAggregation::Median(g);
-                }));
+            aggregation = CreateObject<D2dMedianAggregation>();
         }
         else if (algorithm == "trimmed-mean")
         {
-            fl->SetAggregationRule(D2dFedAvg::AggregationRule(
-                [trimPercent](const Vectors& g, const std::vector<double>&) {
-                    return D2dRobustAggregation::TrimmedMean(g, trimPercent);
-                }));
+            aggregation =
+                CreateObjectWithAttributes<D2dTrimmedMeanAggregation>("TrimPercent",
+                                                                      DoubleValue(trimPercent));
         }
         else if (algorithm == "krum")
         {
-            fl->SetAggregationRule(
-                D2dFedAvg::AggregationRule([f](const Vectors& g, const std::vector<double>&) {
-                    return D2dRobustAggregation::Krum(g, f);
-                }));
+            aggregation =
+                CreateObjectWithAttributes<D2dKrumAggregation>("ByzantineCount",
+                                                               IntegerValue(krumF),
+                                                               "ByzantinePercent",
+                                                               DoubleValue(maliciousPercent));
         }
         else if (algorithm == "multi-krum")
         {
-            fl->SetAggregationRule(D2dFedAvg::AggregationRule(
-                [f, multi](const Vectors& g, const std::vector<double>&) {
-                    return D2dRobustAggregation::MultiKrum(
-                        g,
-                        f,
-                        std::min<uint32_t>(multi, static_cast<uint32_t>(g.size())));
-                }));
+            aggregation = CreateObjectWithAttributes<D2dMultiKrumAggregation>(
+                "ByzantineCount",
+                IntegerValue(krumF),
+                "ByzantinePercent",
+                DoubleValue(maliciousPercent),
+                "SelectPercent",
+                DoubleValue(aggregationPercent));
+        }
+        if (aggregation)
+        {
+            fl->SetAttribute("Aggregation", PointerValue(aggregation));
         }
         if (!malicious.empty())
         {
@@ -411,6 +419,10 @@ main(int argc, char* argv[])
     if (cmflProtocol)
     {
         traces->AddAttributes(cmflProtocol->GetConsensus());
+    }
+    if (aggregation)
+    {
+        traces->AddAttributes(aggregation);
     }
 
     Simulator::ScheduleNow(&D2dFlProtocol::Start, protocol);

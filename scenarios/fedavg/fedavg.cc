@@ -10,6 +10,9 @@
  *   semi-decentralized         groups average over D2D, a server aggregates one device per
  *                              group over D2S and broadcasts (seed 002 VI-E)
  *   local                      no collaboration (the floor)
+ * The FedAvg family's server aggregates with --aggregation: mean (McMahan et al. 2017),
+ * median or trimmed-mean (Yin et al. 2018), krum or multi-krum (Blanchard et al. 2017);
+ * --flipDevices devices train on flipped labels (the Byzantine clients of the robust rules).
  * Training takes simulated time and energy on each device's compute model; every model
  * crosses the simulated channel with its true size. Writes rounds.csv, messages.csv,
  * energy.csv and run.json into --outDir.
@@ -19,16 +22,22 @@
 #include "ns3/core-module.h"
 #include "ns3/d2d-decentralized-fl.h"
 #include "ns3/d2d-fed-avg.h"
+#include "ns3/d2d-krum-aggregation.h"
 #include "ns3/d2d-learner.h"
 #include "ns3/d2d-learning-helper.h"
 #include "ns3/d2d-learning-options.h"
 #include "ns3/d2d-local-training.h"
+#include "ns3/d2d-mean-aggregation.h"
+#include "ns3/d2d-median-aggregation.h"
+#include "ns3/d2d-multi-krum-aggregation.h"
 #include "ns3/d2d-network-options.h"
 #include "ns3/d2d-partitioner.h"
 #include "ns3/d2d-semi-decentralized-fl.h"
+#include "ns3/d2d-trimmed-mean-aggregation.h"
 #include "ns3/d2dlearn-module.h"
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 using namespace ns3;
@@ -51,6 +60,20 @@ PickDevices(uint32_t n, uint32_t k, Ptr<UniformRandomVariable> rng)
     std::sort(order.begin(), order.end());
     return order;
 }
+
+/** \return true if an argument starts with prefix */
+bool
+HasArgument(int argc, char* argv[], const std::string& prefix)
+{
+    for (int i = 1; i < argc; ++i)
+    {
+        if (std::string(argv[i]).rfind(prefix, 0) == 0)
+        {
+            return true;
+        }
+    }
+    return false;
+}
 } // namespace
 
 int
@@ -59,6 +82,11 @@ main(int argc, char* argv[])
     std::string algorithm = "fedavg"; // fedavg | fedprox | fedsgd | decentralized |
                                       // semi-decentralized | local
     uint32_t flipDevices = 0;         // devices whose labels are flipped (low quality)
+    std::string aggregation = "mean"; // FedAvg family: mean | median | trimmed-mean | krum |
+                                      // multi-krum
+    double trimPercent = 10.0;        // trimmed mean: beta, % trimmed at each end
+    int64_t krumF = -1;               // Krum's f (-1: flipped share x participants)
+    double aggregationPercent = 40.0; // Multi-Krum: % of the participants averaged
     double clientFraction = 1.0;      // FedAvg family: fraction C sampled per round
     double mu = 0.01;                 // FedProx proximal coefficient
     double globalLearningRate = 1.0;  // server step eta (FedSGD: 0 = use learningRate)
@@ -85,7 +113,17 @@ main(int argc, char* argv[])
     D2dScenarioSupport support("fedavg");
     std::vector<D2dScenarioSupport::Param> params{
         {"algorithm", 's'},
-        {"flipDevices", 'u'},
+        {"flipDevices",
+         'u',
+         {"ns3::D2dKrumAggregation::ByzantinePercent",
+          "ns3::D2dMultiKrumAggregation::ByzantinePercent"}},
+        {"aggregation", 's'},
+        {"trimPercent", 'd', {"ns3::D2dTrimmedMeanAggregation::TrimPercent"}},
+        {"krumF",
+         'I',
+         {"ns3::D2dKrumAggregation::ByzantineCount",
+          "ns3::D2dMultiKrumAggregation::ByzantineCount"}},
+        {"aggregationPercent", 'd', {"ns3::D2dMultiKrumAggregation::SelectPercent"}},
         {"clientFraction", 'd', {"ns3::D2dFedAvg::ClientFraction"}},
         {"mu", 'd', {"ns3::D2dFedAvg::ProximalMu"}},
         {"globalLearningRate", 'd', {"ns3::D2dFedAvg::GlobalLearningRate"}},
@@ -115,6 +153,18 @@ main(int argc, char* argv[])
                  algorithm);
     learning.AddValues(cmd);
     cmd.AddValue("flipDevices", "Devices with flipped labels (low quality)", flipDevices);
+    cmd.AddValue("aggregation",
+                 "fedavg, fedprox, fedsgd: the server's rule: mean, median, trimmed-mean, krum "
+                 "or multi-krum",
+                 aggregation);
+    cmd.AddValue("trimPercent", "trimmed-mean: beta, % trimmed at each end", trimPercent);
+    cmd.AddValue("krumF",
+                 "krum, multi-krum: Byzantine count f (-1: flipDevices / nDevices x "
+                 "participants)",
+                 krumF);
+    cmd.AddValue("aggregationPercent",
+                 "multi-krum: % of the participants averaged",
+                 aggregationPercent);
     cmd.AddValue("clientFraction", "FedAvg family: fraction of devices per round", clientFraction);
     cmd.AddValue("mu", "FedProx proximal coefficient", mu);
     cmd.AddValue("globalLearningRate",
@@ -150,6 +200,27 @@ main(int argc, char* argv[])
         "algorithm",
         algorithm,
         {"fedavg", "fedprox", "fedsgd", "decentralized", "semi-decentralized", "local"});
+    const bool fedAvgFamily =
+        algorithm == "fedavg" || algorithm == "fedprox" || algorithm == "fedsgd";
+    support.CheckChoice("aggregation",
+                        aggregation,
+                        {"mean", "median", "trimmed-mean", "krum", "multi-krum"});
+    if (aggregation != "mean" && !fedAvgFamily)
+    {
+        support.Fail("--aggregation=" + aggregation +
+                     " is for --algorithm=fedavg, fedprox or fedsgd (got --algorithm=" + algorithm +
+                     ")");
+    }
+    // --ns3::D2dFedAvg::Aggregation=CLASS picks the strategy by class name instead.
+    const bool aggregationAttribute = HasArgument(argc, argv, "--ns3::D2dFedAvg::Aggregation=");
+    if (aggregationAttribute && HasArgument(argc, argv, "--aggregation="))
+    {
+        support.Fail("--ns3::D2dFedAvg::Aggregation and --aggregation both choose the server's "
+                     "rule; use one of them");
+    }
+    support.CheckRange("trimPercent", trimPercent, 0, 49.999999);
+    support.CheckRange("krumF", static_cast<double>(krumF), -1, 1e6);
+    support.CheckRange("aggregationPercent", aggregationPercent, 1, 100);
     learning.Validate(support, true);
     if (learning.GetSpecs().size() > 1 && algorithm != "local")
     {
@@ -236,9 +307,45 @@ main(int argc, char* argv[])
 
     // The protocol, by TypeId; its attributes are the flags' (they apply to the class that
     // has them). Learners: one per device, seeded from the run seed and the device id.
+    if (fedAvgFamily && !aggregationAttribute)
+    {
+        const std::map<std::string, std::string> rules{
+            {"mean", "ns3::D2dMeanAggregation"},
+            {"median", "ns3::D2dMedianAggregation"},
+            {"trimmed-mean", "ns3::D2dTrimmedMeanAggregation"},
+            {"krum", "ns3::D2dKrumAggregation"},
+            {"multi-krum", "ns3::D2dMultiKrumAggregation"}};
+        Ptr<Object> rule = ObjectFactory(rules.at(aggregation)).Create();
+        helper.SetProtocolAttribute("Aggregation", PointerValue(rule));
+    }
     learning.Configure(helper, net.seed); // after the label flips: it takes the shards
     Ptr<D2dFlProtocol> protocol = helper.Install(network);
     const auto& learners = protocol->GetLearners();
+    Ptr<D2dAggregationStrategy> strategy; // the FedAvg family's server rule
+    if (fedAvgFamily)
+    {
+        PointerValue chosen;
+        protocol->GetAttribute("Aggregation", chosen);
+        strategy = chosen.Get<D2dAggregationStrategy>();
+        // The rules' parameters, also for a class chosen by --ns3::D2dFedAvg::Aggregation.
+        // Krum's f with --krumF=-1: the flipped share of the devices x the round's
+        // participants (the cmfl scenario's epsilon x participants).
+        const double flippedPercent = 100.0 * flipDevices / nDevices;
+        if (DynamicCast<D2dTrimmedMeanAggregation>(strategy))
+        {
+            strategy->SetAttribute("TrimPercent", DoubleValue(trimPercent));
+        }
+        if (DynamicCast<D2dKrumAggregation>(strategy) ||
+            DynamicCast<D2dMultiKrumAggregation>(strategy))
+        {
+            strategy->SetAttribute("ByzantineCount", IntegerValue(krumF));
+            strategy->SetAttribute("ByzantinePercent", DoubleValue(flippedPercent));
+        }
+        if (DynamicCast<D2dMultiKrumAggregation>(strategy))
+        {
+            strategy->SetAttribute("SelectPercent", DoubleValue(aggregationPercent));
+        }
+    }
     if (graph == "range")
     {
         DynamicCast<D2dDecentralizedFl>(protocol)->SetGraph(
@@ -264,6 +371,17 @@ main(int argc, char* argv[])
     learning.Record(*traces, learners[0]);
     traces->AddParameter("flipDevices", flipDevices);
     traces->AddParameterArray("flippedDevices", flipped);
+    if (!aggregationAttribute)
+    {
+        traces->AddParameter("aggregation", aggregation); // else the class name below
+    }
+    if (strategy)
+    {
+        traces->AddParameter("aggregationStrategy", strategy->GetInstanceTypeId().GetName());
+    }
+    traces->AddParameter("trimPercent", trimPercent);
+    traces->AddParameter("krumF", krumF);
+    traces->AddParameter("aggregationPercent", aggregationPercent);
     traces->AddParameter("clientFraction", clientFraction);
     traces->AddParameter("mu", mu);
     traces->AddParameter("globalLearningRate", globalLearningRate);
@@ -281,6 +399,10 @@ main(int argc, char* argv[])
     net.Record(*traces, network);
     traces->AddAttributes(learners[0]);
     traces->AddAttributes(protocol);
+    if (strategy)
+    {
+        traces->AddAttributes(strategy);
+    }
 
     Simulator::ScheduleNow(&D2dFlProtocol::Start, protocol);
     Simulator::Stop(maxSimTime);

@@ -52,6 +52,12 @@ expect_reject requestTimeout --requestTimeout=-1s
 expect_reject maxAttempts --maxAttempts=-1
 expect_reject maxAttempts --maxAttempts=2000000
 expect_reject gradientUpload --gradientUpload=multicast
+expect_reject ns3::D2dCmfl::GradientUpload --ns3::D2dCmfl::GradientUpload=multicast
+expect_reject algorithm --algorithm=median --ns3::D2dFedAvg::Aggregation=ns3::D2dMedianAggregation
+expect_reject trimPercent --ns3::D2dTrimmedMeanAggregation::TrimPercent=20
+expect_reject krumF --ns3::D2dMultiKrumAggregation::ByzantineCount=1
+expect_reject maliciousPercent --ns3::D2dKrumAggregation::ByzantinePercent=10
+expect_reject ns3::D2dCmfl::Aggregation --ns3::D2dCmfl::Aggregation=ns3::D2dCmfl
 expect_reject segments --algorithm=gossipfl --segments=0
 expect_reject segments --algorithm=gossipfl --segments=1.5
 expect_reject replicas --algorithm=gossipfl --replicas=0

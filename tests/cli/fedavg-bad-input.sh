@@ -2,8 +2,10 @@
 # Bad input to the fedavg scenario: each case must stop the program before simulating
 # with a non-zero exit status, exactly one line on stderr naming the parameter, nothing
 # on stdout and nothing in --outDir (see lib-bad-input.sh). Covers the learning
-# parameters, the data set (missing and corrupt files), the partitions and the network
-# parameters it shares with the other scenarios.
+# parameters, the data set (missing and corrupt files), the partitions, the server's
+# aggregation rule and its parameters (--aggregation, or a class name through
+# --ns3::D2dFedAvg::Aggregation, not both) and the network parameters it shares with the
+# other scenarios.
 #
 # Usage: bash fedavg-bad-input.sh PATH/TO/fedavg
 set -euo pipefail
@@ -47,6 +49,23 @@ expect_reject compression --compression=int8
 expect_reject stragglers --stragglers=11
 expect_reject stragglerSlowdown --stragglerSlowdown=0.5
 expect_reject flipDevices --flipDevices=11
+expect_reject aggregation --aggregation=mode
+expect_reject aggregation --aggregation=
+expect_reject aggregation --algorithm=decentralized --aggregation=median
+expect_reject aggregation --algorithm=local --aggregation=krum
+expect_reject aggregation --aggregation=median --ns3::D2dFedAvg::Aggregation=ns3::D2dMedianAggregation
+expect_reject ns3::D2dFedAvg::Aggregation --ns3::D2dFedAvg::Aggregation=ns3::D2dNoSuchAggregation
+expect_reject ns3::D2dFedAvg::Aggregation --ns3::D2dFedAvg::Aggregation=ns3::D2dFedAvg
+expect_reject ns3::D2dFedAvg::Variant --ns3::D2dFedAvg::Variant=fedbest
+expect_reject ns3::D2dFedAvg::Downlink --ns3::D2dFedAvg::Downlink=multicast
+expect_reject trimPercent --aggregation=trimmed-mean --trimPercent=50
+expect_reject trimPercent --aggregation=trimmed-mean --trimPercent=-1
+expect_reject krumF --aggregation=krum --krumF=-2
+expect_reject krumF --aggregation=krum --krumF=1.5
+expect_reject aggregationPercent --aggregation=multi-krum --aggregationPercent=0
+expect_reject aggregationPercent --aggregation=multi-krum --aggregationPercent=101
+expect_reject trimPercent --ns3::D2dTrimmedMeanAggregation::TrimPercent=20
+expect_reject krumF --ns3::D2dKrumAggregation::ByzantineCount=1
 expect_reject threads --threads=1000
 expect_reject nDevices --nDevices=1
 expect_reject dataFraction --nDevices=5000 --dataFraction=0.01

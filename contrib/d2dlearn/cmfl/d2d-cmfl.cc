@@ -6,7 +6,9 @@
 
 #include "ns3/abort.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -108,13 +110,21 @@ D2dCmfl::GetTypeId()
                           UintegerValue(2),
                           MakeUintegerAccessor(&D2dCmfl::m_uploadRetries),
                           MakeUintegerChecker<uint32_t>())
-            .AddAttribute("GradientUpload",
-                          "How a training client sends its gradient to the committee: "
-                          "unicast (one message per member, as the paper's complexity "
-                          "analysis counts) or broadcast (one multicast to the members)",
-                          StringValue("unicast"),
-                          MakeStringAccessor(&D2dCmfl::m_upload),
-                          MakeStringChecker());
+            .AddAttribute(
+                "GradientUpload",
+                "How a training client sends its gradient to the committee: "
+                "unicast (one message per member, as the paper's complexity "
+                "analysis counts) or broadcast (one multicast to the members)",
+                EnumValue(D2dCmfl::UNICAST),
+                MakeEnumAccessor(&D2dCmfl::m_upload),
+                MakeEnumChecker(D2dCmfl::UNICAST, "unicast", D2dCmfl::BROADCAST, "broadcast"))
+            .AddAttribute("Aggregation",
+                          "The aggregation of S_a's gradients in eq. (globalUpdate): "
+                          "w <- w - eta g, g = the strategy's global gradient (default: the "
+                          "n_k-weighted mean of eq. aggregation)",
+                          StringValue("ns3::D2dMeanAggregation"),
+                          MakePointerAccessor(&D2dCmfl::m_aggregation),
+                          MakePointerChecker<D2dAggregationStrategy>());
     return tid;
 }
 
@@ -139,7 +149,8 @@ D2dCmfl::DoDispose()
     m_attackRng = nullptr;
     m_state.clear();
     m_aggregates.clear();
-    m_uploads.clear();
+    m_uploadRetry.Clear();
+    m_aggregation = nullptr;
     D2dFlProtocol::DoDispose();
 }
 
@@ -277,8 +288,8 @@ D2dCmfl::CountMalicious(const std::vector<uint32_t>& devices) const
 void
 D2dCmfl::DoStart()
 {
-    NS_ABORT_MSG_IF(m_upload != "unicast" && m_upload != "broadcast",
-                    "D2dCmfl::GradientUpload: " << m_upload << " (unicast or broadcast)");
+    NS_ABORT_MSG_IF(!m_aggregation, "D2dCmfl: no Aggregation strategy");
+    m_uploadRetry.SetMaxRetries(m_uploadRetries);
     const uint32_t k = GetNDevices();
     m_state.assign(k, DeviceState());
     m_counts.assign(k, ClientCounts());
@@ -445,7 +456,7 @@ D2dCmfl::Trained(uint32_t device, uint32_t round)
     // A training client sends g_k to every committee member.
     Ptr<D2dTransport> transport = m_transports[device];
     const uint64_t samples = m_learners[device]->GetNSamples();
-    if (m_upload == "broadcast")
+    if (m_upload == BROADCAST)
     {
         // One multicast to the committee (GradientUpload "broadcast").
         transport->Send(
@@ -458,36 +469,16 @@ D2dCmfl::Trained(uint32_t device, uint32_t round)
     for (auto c : m_committee)
     {
         const uint64_t id = transport->Send(message, c, m_mode);
-        if (id != 0 && m_mode == D2dDeliveryMode::RELIABLE)
-        {
-            m_uploads[id] = Upload{device, round, 0, message};
-        }
+        m_uploadRetry.Track(id, transport, round, message, m_mode);
     }
 }
 
 void
 D2dCmfl::SendDone(uint64_t msgId, uint32_t dst, bool success)
 {
-    auto it = m_uploads.find(msgId);
-    if (it == m_uploads.end())
-    {
-        return;
-    }
-    Upload upload = it->second;
-    m_uploads.erase(it);
     // The link's retransmissions ran out: send the gradient again while the member still
     // collects (its round is open and the score exchange has not begun).
-    if (success || upload.attempts >= m_uploadRetries || upload.round != m_round || m_exchanging)
-    {
-        return;
-    }
-    const uint64_t id = m_transports[upload.device]->Send(upload.message, dst, m_mode);
-    if (id != 0)
-    {
-        ++upload.attempts;
-        ++m_uploadRetriesThisRound;
-        m_uploads[id] = upload;
-    }
+    m_uploadRetry.SendDone(msgId, dst, success, m_round, !m_exchanging);
 }
 
 void
@@ -648,12 +639,12 @@ D2dCmfl::Aggregate(const std::vector<uint32_t>& set)
         grads.push_back(p->values);
         weights.push_back(static_cast<double>(p->samples));
     }
-    const auto g = WeightedAverage(grads, weights);
-    std::vector<float> w(g.size());
-    for (std::size_t j = 0; j < w.size(); ++j)
-    {
-        w[j] = static_cast<float>((*holder->base)[j] - m_globalLearningRate * g[j]);
-    }
+    std::vector<float> w = m_aggregation->Step(*holder->base,
+                                               grads,
+                                               false,
+                                               weights,
+                                               static_cast<uint32_t>(m_training.size()),
+                                               m_globalLearningRate);
     const uint64_t digest = Digest(w);
     return m_aggregates.emplace(set, std::make_pair(std::move(w), digest)).first->second;
 }
@@ -754,9 +745,12 @@ D2dCmfl::FinishRound()
     WriteRow(m_round, -1, "consensus", m_roundConsensus ? 1.0 : 0.0);
     if (m_mode == D2dDeliveryMode::RELIABLE)
     {
-        WriteRow(m_round, -1, "upload_retries", static_cast<double>(m_uploadRetriesThisRound));
+        WriteRow(m_round,
+                 -1,
+                 "upload_retries",
+                 static_cast<double>(m_uploadRetry.GetRoundRetries()));
     }
-    m_uploadRetriesThisRound = 0;
+    m_uploadRetry.ResetRound();
     WriteBytesSent(m_round);
 
     // Who sends w^{t+1}: the aggregation vote's primary; without consensus, the committee's

@@ -9,8 +9,10 @@
 #include "d2d-committee-consensus.h"
 #include "d2d-committee-rules.h"
 
+#include "ns3/d2d-aggregation-strategy.h"
 #include "ns3/d2d-fl-protocol.h"
 #include "ns3/d2d-transport.h"
+#include "ns3/d2d-upload-retry.h"
 #include "ns3/event-id.h"
 #include "ns3/random-variable-stream.h"
 
@@ -77,7 +79,8 @@ class D2dCmflModelPayload : public D2dModelPayload
  *     holds) and proposes S_a^t by the selection strategy (I: top alpha%, II: bottom);
  *     a vote on S_a^t whose operation is the aggregation
  *         w^{t+1} = w^t - eta sum_{k in S_a} n_k / sum n g_k   (eqs. aggregation, globalUpdate)
- *     (a member executes it only if it holds every g_k of the set; the digest of its
+ *     (the sum is the Aggregation strategy, default D2dMeanAggregation; a member
+ *     executes it only if it holds every g_k of the set; the digest of its
  *     result is compared); then a vote on S_c^{t+1} (election: the training clients around
  *     the middle of the score ranking). Malicious members propose the opposite sets (the
  *     other strategy's S_a, the lowest-ranked clients as committee), so they agree only
@@ -105,6 +108,13 @@ class D2dCmfl : public D2dFlProtocol
      */
     static TypeId GetTypeId();
     D2dCmfl();
+
+    /** How a training client sends its gradient to the committee (GradientUpload). */
+    enum GradientUpload
+    {
+        UNICAST,  //!< one message per member, as the paper's complexity analysis counts
+        BROADCAST //!< one multicast to the members
+    };
 
     /**
      * \return true: every CMFL and CCP message goes over D2D (SetTransports: any backend).
@@ -259,7 +269,8 @@ class D2dCmfl : public D2dFlProtocol
     uint32_t m_strategy;
     double m_globalLearningRate;
     Time m_phaseTimeout;
-    std::string m_upload;
+    GradientUpload m_upload;
+    Ptr<D2dAggregationStrategy> m_aggregation; //!< the aggregation of S_a (eq. aggregation)
 
     std::vector<uint32_t> m_maliciousDevices; //!< SetMalicious' devices
     Ptr<D2dCommitteeConsensus> m_ccp;
@@ -286,18 +297,8 @@ class D2dCmfl : public D2dFlProtocol
     uint32_t m_consensusVotes{0};
     uint32_t m_ccpAttempts{0};
 
-    /** A gradient unicast on its way (reliable mode). */
-    struct Upload
-    {
-        uint32_t device;
-        uint32_t round;
-        uint32_t attempts; //!< sent again so far
-        Ptr<const D2dMessage> message;
-    };
-
-    std::map<uint64_t, Upload> m_uploads; //!< by message id
+    D2dUploadRetry m_uploadRetry; //!< gradient unicasts sent again (reliable mode)
     uint32_t m_uploadRetries;
-    uint32_t m_uploadRetriesThisRound{0};
     std::vector<ClientCounts> m_counts;
     std::ostream* m_committeeTrace{nullptr};
 };

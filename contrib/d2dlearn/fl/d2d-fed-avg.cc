@@ -6,7 +6,9 @@
 
 #include "ns3/abort.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -30,10 +32,16 @@ D2dFedAvg::GetTypeId()
             .SetGroupName("D2dlearn")
             .AddConstructor<D2dFedAvg>()
             .AddAttribute("Variant",
-                          "fedavg, fedprox or fedsgd",
-                          StringValue("fedavg"),
-                          MakeStringAccessor(&D2dFedAvg::m_variant),
-                          MakeStringChecker())
+                          "fedavg (upload the trained weights), fedprox (the same with the "
+                          "proximal term) or fedsgd (upload one mean gradient)",
+                          EnumValue(D2dFedAvg::FEDAVG),
+                          MakeEnumAccessor(&D2dFedAvg::m_variant),
+                          MakeEnumChecker(D2dFedAvg::FEDAVG,
+                                          "fedavg",
+                                          D2dFedAvg::FEDPROX,
+                                          "fedprox",
+                                          D2dFedAvg::FEDSGD,
+                                          "fedsgd"))
             .AddAttribute("ClientFraction",
                           "Fraction C of the devices sampled each round",
                           DoubleValue(1.0),
@@ -44,13 +52,14 @@ D2dFedAvg::GetTypeId()
                           DoubleValue(0.01),
                           MakeDoubleAccessor(&D2dFedAvg::m_mu),
                           MakeDoubleChecker<double>(0.0))
-            .AddAttribute("Downlink",
-                          "How w^t reaches the sampled devices: broadcast (one D2S "
-                          "transmission naming them; every device's radio receives it) or "
-                          "unicast (one transmission each, queued at the server)",
-                          StringValue("broadcast"),
-                          MakeStringAccessor(&D2dFedAvg::m_downlink),
-                          MakeStringChecker())
+            .AddAttribute(
+                "Downlink",
+                "How w^t reaches the sampled devices: broadcast (one D2S "
+                "transmission naming them; every device's radio receives it) or "
+                "unicast (one transmission each, queued at the server)",
+                EnumValue(D2dFedAvg::BROADCAST),
+                MakeEnumAccessor(&D2dFedAvg::m_downlink),
+                MakeEnumChecker(D2dFedAvg::BROADCAST, "broadcast", D2dFedAvg::UNICAST, "unicast"))
             .AddAttribute("UploadRetries",
                           "Reliable mode: times a device sends its update again after the "
                           "link's retransmissions ran out, while the round is open",
@@ -61,7 +70,15 @@ D2dFedAvg::GetTypeId()
                           "Server step eta of w <- w - eta g (1: FedAvg's weighted average)",
                           DoubleValue(1.0),
                           MakeDoubleAccessor(&D2dFedAvg::m_globalLearningRate),
-                          MakeDoubleChecker<double>(0.0));
+                          MakeDoubleChecker<double>(0.0))
+            .AddAttribute("Aggregation",
+                          "The server's aggregation step: the global gradient g of the "
+                          "answers (default: the n_k-weighted mean; robust rules: "
+                          "ns3::D2dMedianAggregation, ns3::D2dTrimmedMeanAggregation, "
+                          "ns3::D2dKrumAggregation, ns3::D2dMultiKrumAggregation)",
+                          StringValue("ns3::D2dMeanAggregation"),
+                          MakePointerAccessor(&D2dFedAvg::m_aggregation),
+                          MakePointerChecker<D2dAggregationStrategy>());
     return tid;
 }
 
@@ -83,8 +100,9 @@ D2dFedAvg::DoDispose()
     }
     m_d2s.clear();
     m_pick = nullptr;
-    m_aggregationRule = AggregationRule(); // may hold references to the caller's objects
-    m_updateTamper = UpdateTamper();
+    m_aggregation = nullptr;
+    m_uploadRetry.Clear();
+    m_updateTamper = UpdateTamper(); // may hold references to the caller's objects
     D2dFlProtocol::DoDispose();
 }
 
@@ -123,19 +141,13 @@ D2dFedAvg::GetTotalParticipants() const
 uint64_t
 D2dFedAvg::GetTotalUploadRetries() const
 {
-    return m_totalUploadRetries;
+    return m_uploadRetry.GetTotalRetries();
 }
 
 const std::vector<float>&
 D2dFedAvg::GetGlobalModel() const
 {
     return m_global;
-}
-
-void
-D2dFedAvg::SetAggregationRule(AggregationRule rule)
-{
-    m_aggregationRule = rule;
 }
 
 void
@@ -147,10 +159,8 @@ D2dFedAvg::SetUpdateTamper(UpdateTamper tamper)
 void
 D2dFedAvg::DoStart()
 {
-    NS_ABORT_MSG_IF(m_variant != "fedavg" && m_variant != "fedprox" && m_variant != "fedsgd",
-                    "D2dFedAvg: Variant " << m_variant);
-    NS_ABORT_MSG_IF(m_downlink != "broadcast" && m_downlink != "unicast",
-                    "D2dFedAvg: Downlink " << m_downlink);
+    NS_ABORT_MSG_IF(!m_aggregation, "D2dFedAvg: no Aggregation strategy");
+    m_uploadRetry.SetMaxRetries(m_uploadRetries);
     // w^0: the server starts from device 0's initial weights.
     m_global = m_learners[0]->GetParameters();
     RecordGlobal(0, m_global); // the accuracy before any round
@@ -178,7 +188,7 @@ D2dFedAvg::StartRound()
     m_selected.insert(order.begin(), order.begin() + m);
     NS_LOG_INFO("round " << m_round << ": " << m << " clients");
     Ptr<D2dTransport> server = m_d2s[k];
-    if (m_downlink == "broadcast")
+    if (m_downlink == BROADCAST)
     {
         // One transmission of w^t; the sampled devices are named in the message.
         std::vector<uint32_t> recipients;
@@ -228,12 +238,12 @@ D2dFedAvg::ClientReceive(const D2dReception& r)
     }
     learner->SetParameters(*payload->values);
     D2dTrainTask task = LocalTask();
-    if (m_variant == "fedprox")
+    if (m_variant == FEDPROX)
     {
         task.proximalMu = m_mu;
         task.proxCenter = payload->values;
     }
-    task.gradientOnly = m_variant == "fedsgd";
+    task.gradientOnly = m_variant == FEDSGD;
     const uint32_t round = payload->round;
     std::shared_ptr<const std::vector<float>> base = payload->values;
     learner->Train(task, [this, device, round, base](const D2dTrainResult& result) {
@@ -286,36 +296,14 @@ D2dFedAvg::ClientTrained(uint32_t device,
                                   device,
                                   std::move(update));
     const uint64_t id = m_d2s[device]->Send(message, GetNDevices(), m_d2sMode);
-    if (id != 0 && m_d2sMode == D2dDeliveryMode::RELIABLE)
-    {
-        m_uploads[id] = Upload{device, round, 0, message};
-    }
+    m_uploadRetry.Track(id, m_d2s[device], round, message, m_d2sMode);
 }
 
 void
-D2dFedAvg::UploadDone(uint64_t msgId, uint32_t /* dst */, bool success)
+D2dFedAvg::UploadDone(uint64_t msgId, uint32_t dst, bool success)
 {
-    auto it = m_uploads.find(msgId);
-    if (it == m_uploads.end())
-    {
-        return;
-    }
-    Upload upload = it->second;
-    m_uploads.erase(it);
-    // Reliable mode: failure means the link's retransmissions ran out. Send the update
-    // again while its round is open, at most UploadRetries times.
-    if (success || upload.attempts >= m_uploadRetries || !m_roundOpen || upload.round != m_round)
-    {
-        return;
-    }
-    const uint64_t id = m_d2s[upload.device]->Send(upload.message, GetNDevices(), m_d2sMode);
-    if (id != 0)
-    {
-        ++upload.attempts;
-        ++m_uploadRetriesThisRound;
-        ++m_totalUploadRetries;
-        m_uploads[id] = upload;
-    }
+    // An update whose link ran out of retransmissions goes again while its round is open.
+    m_uploadRetry.SendDone(msgId, dst, success, m_round, m_roundOpen);
 }
 
 void
@@ -355,42 +343,14 @@ D2dFedAvg::EndOfRound()
             weights.push_back(static_cast<double>(payload->samples));
         }
         const bool gradient = m_answers.begin()->second->what == "gradient";
-        const std::vector<float>& base = *m_sent;
-        if (m_aggregationRule.IsNull())
-        {
-            // Seed 001: g = sum_k (n_k / n) g_k, w <- w - eta g. For weights, g_k = w^t - w_k.
-            const auto mean = WeightedAverage(values, weights);
-            for (std::size_t j = 0; j < m_global.size(); ++j)
-            {
-                const double g = gradient ? mean[j] : static_cast<double>(base[j]) - mean[j];
-                m_global[j] = static_cast<float>(base[j] - m_globalLearningRate * g);
-            }
-        }
-        else
-        {
-            // The rule's global gradient g = rule({g_k}, {n_k}); w <- w^t - eta g.
-            if (!gradient)
-            {
-                for (auto& v : values) // weights w_k -> g_k = w^t - w_k
-                {
-                    NS_ABORT_MSG_IF(v->size() != base.size(), "D2dFedAvg: model sizes differ");
-                    auto g = std::make_shared<std::vector<float>>(base.size());
-                    for (std::size_t j = 0; j < base.size(); ++j)
-                    {
-                        (*g)[j] = base[j] - (*v)[j];
-                    }
-                    v = g;
-                }
-            }
-            const std::vector<float> g = m_aggregationRule(values, weights);
-            NS_ABORT_MSG_IF(g.size() != m_global.size(),
-                            "D2dFedAvg: the aggregation rule returned "
-                                << g.size() << " of " << m_global.size() << " values");
-            for (std::size_t j = 0; j < m_global.size(); ++j)
-            {
-                m_global[j] = static_cast<float>(base[j] - m_globalLearningRate * g[j]);
-            }
-        }
+        // Seed 001: g = Aggregation({g_k}, {n_k}) (default: sum_k (n_k / n) g_k), then
+        // w <- w^t - eta g. For weights, g_k = w^t - w_k.
+        m_global = m_aggregation->Step(*m_sent,
+                                       values,
+                                       !gradient,
+                                       weights,
+                                       static_cast<uint32_t>(m_selected.size()),
+                                       m_globalLearningRate);
     }
     RecordGlobal(m_round, m_global);
     WriteRow(m_round, -1, "round_time_s", (Simulator::Now() - m_roundStart).GetSeconds());
@@ -398,9 +358,12 @@ D2dFedAvg::EndOfRound()
     WriteRow(m_round, -1, "stragglers", static_cast<double>(m_selected.size() - m_answers.size()));
     if (m_d2sMode == D2dDeliveryMode::RELIABLE)
     {
-        WriteRow(m_round, -1, "upload_retries", static_cast<double>(m_uploadRetriesThisRound));
+        WriteRow(m_round,
+                 -1,
+                 "upload_retries",
+                 static_cast<double>(m_uploadRetry.GetRoundRetries()));
     }
-    m_uploadRetriesThisRound = 0;
+    m_uploadRetry.ResetRound();
     WriteBytesSent(m_round);
     m_totalParticipants += m_answers.size();
     EndRound(MakeCallback(&D2dFedAvg::StartRound, this));

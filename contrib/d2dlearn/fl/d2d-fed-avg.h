@@ -5,7 +5,9 @@
 #ifndef D2D_FED_AVG_H
 #define D2D_FED_AVG_H
 
+#include "d2d-aggregation-strategy.h"
 #include "d2d-fl-protocol.h"
+#include "d2d-upload-retry.h"
 
 #include "ns3/callback.h"
 #include "ns3/d2d-transport.h"
@@ -43,17 +45,20 @@ namespace ns3
  * `round_time_s`, `participants` (answers aggregated), `stragglers` (sampled devices left
  * out) and, in reliable mode, `upload_retries`.
  *
- * Two hooks make the server rule and the clients' honesty pluggable (seed 001's robustness
- * experiment: Byzantine clients against Median, Trimmed Mean, Krum, ...), without fl/
- * knowing the rules:
- *   - SetAggregationRule(rule): the server forms each answer's local gradient g_k in
- *     ascending device order (weights: g_k = w^t - w_k^{t+1} in float; FedSGD: the
- *     gradient as sent) and updates w^{t+1} = w^t - eta rule({g_k}, {n_k}) instead of
- *     the n_k-weighted mean;
- *   - SetUpdateTamper(tamper): a device calls tamper(device, g_k) before its update leaves
- *     it and may change g_k in place; a weights upload then carries w^t - g_k (its own
- *     trained weights, bit for bit, if the tamper left g_k unchanged).
- * Unset (the default), nothing of either runs: the arithmetic above, bit for bit.
+ * The server's aggregation step is a D2dAggregationStrategy (Aggregation attribute; default
+ * D2dMeanAggregation, the arithmetic above bit for bit): the server hands it the answers in
+ * ascending device order with their n_k and the number of devices sampled, and takes the
+ * global step w^{t+1} = w^t - eta g with the strategy's g (FedAvg, FedProx: from the
+ * weights, g_k = w^t - w_k in float for the robust rules; FedSGD: the gradients as sent).
+ * Seed 001's robustness experiment uses D2dMedianAggregation, D2dTrimmedMeanAggregation,
+ * D2dKrumAggregation and D2dMultiKrumAggregation there. Reliable uploads that fail are
+ * sent again by a D2dUploadRetry.
+ *
+ * One hook makes the clients' honesty pluggable (Byzantine clients), without fl/ knowing
+ * the attacks: SetUpdateTamper(tamper): a device calls tamper(device, g_k) before its
+ * update leaves it and may change g_k in place; a weights upload then carries w^t - g_k
+ * (its own trained weights, bit for bit, if the tamper left g_k unchanged). Unset (the
+ * default), it does not run.
  */
 class D2dFedAvg : public D2dFlProtocol
 {
@@ -68,6 +73,21 @@ class D2dFedAvg : public D2dFlProtocol
     /** \return true: a server reached over D2S (SetD2sTransports) */
     bool UsesD2s() const override;
 
+    /** What the devices do with w^t (Variant attribute). */
+    enum Variant
+    {
+        FEDAVG,  //!< local epochs or steps; upload w_k (McMahan et al. 2017)
+        FEDPROX, //!< the same with the proximal term (mu / 2) ||w - w^t||^2
+        FEDSGD   //!< one mean gradient over the shard; upload g_k
+    };
+
+    /** How w^t reaches the sampled devices (Downlink attribute). */
+    enum Downlink
+    {
+        BROADCAST, //!< one D2S transmission naming the sampled devices
+        UNICAST    //!< one transmission each, queued at the server
+    };
+
     /**
      * \param stream first RNG stream (client sampling)
      * \return streams used
@@ -81,20 +101,6 @@ class D2dFedAvg : public D2dFlProtocol
 
     /** \return the current global model */
     const std::vector<float>& GetGlobalModel() const;
-
-    /**
-     * Server rule: (local gradients g_k in ascending device order, weights n_k) -> global
-     * gradient g (same size as the g_k). Default (unset): the n_k-weighted mean.
-     */
-    typedef Callback<std::vector<float>,
-                     const std::vector<std::shared_ptr<const std::vector<float>>>&,
-                     const std::vector<double>&>
-        AggregationRule;
-    /**
-     * \param rule replaces the weighted mean: w^{t+1} = w^t - eta rule(g, n) (a null
-     * callback restores the default)
-     */
-    void SetAggregationRule(AggregationRule rule);
 
     /**
      * Called with (device, its local gradient g_k) before the update leaves the device;
@@ -138,8 +144,8 @@ class D2dFedAvg : public D2dFlProtocol
                        std::shared_ptr<const std::vector<float>> base,
                        const D2dTrainResult& result);
 
-    std::string m_variant;
-    std::string m_downlink;
+    Variant m_variant;
+    Downlink m_downlink;
     double m_clientFraction;
     double m_mu;
     double m_globalLearningRate;
@@ -149,24 +155,13 @@ class D2dFedAvg : public D2dFlProtocol
     std::set<uint32_t> m_selected;                    //!< sampled this round
     std::map<uint32_t, std::shared_ptr<const D2dModelPayload>> m_answers; //!< arrived
 
-    /** An update on its way to the server (reliable mode). */
-    struct Upload
-    {
-        uint32_t device;
-        uint32_t round;
-        uint32_t attempts; //!< retries so far
-        Ptr<const D2dMessage> message;
-    };
-
-    std::map<uint64_t, Upload> m_uploads; //!< by message id
+    Ptr<D2dAggregationStrategy> m_aggregation; //!< the server's aggregation step
+    D2dUploadRetry m_uploadRetry;              //!< failed reliable updates sent again
     uint32_t m_uploadRetries;
-    uint32_t m_uploadRetriesThisRound{0};
-    uint64_t m_totalUploadRetries{0};
     uint64_t m_totalParticipants{0};
     EventId m_deadlineEvent;
     bool m_roundOpen{false};
-    AggregationRule m_aggregationRule; //!< null: the n_k-weighted mean
-    UpdateTamper m_updateTamper;       //!< null: honest devices
+    UpdateTamper m_updateTamper; //!< null: honest devices
 };
 
 } // namespace ns3

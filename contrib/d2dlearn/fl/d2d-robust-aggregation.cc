@@ -185,4 +185,28 @@ D2dRobustAggregation::MultiKrum(const Vectors& g, uint32_t f, uint32_t m)
     return D2dFlProtocol::WeightedAverage(chosen, std::vector<double>(chosen.size(), 1.0));
 }
 
+uint32_t
+D2dRobustAggregation::ByzantineCount(int64_t count, double percent, uint32_t participants)
+{
+    NS_ABORT_MSG_IF(count < -1, "D2dRobustAggregation::ByzantineCount: count " << count);
+    NS_ABORT_MSG_IF(!(percent >= 0 && percent <= 100),
+                    "D2dRobustAggregation::ByzantineCount: " << percent << " % not in [0, 100]");
+    if (count >= 0)
+    {
+        return static_cast<uint32_t>(count);
+    }
+    // The expression of the cmfl scenario's krumF = -1, kept for identical results.
+    return static_cast<uint32_t>(std::round(percent / 100.0 * participants));
+}
+
+uint32_t
+D2dRobustAggregation::SelectCount(double percent, uint32_t participants, uint32_t n)
+{
+    NS_ABORT_MSG_IF(!(percent >= 0 && percent <= 100),
+                    "D2dRobustAggregation::SelectCount: " << percent << " % not in [0, 100]");
+    NS_ABORT_MSG_IF(n == 0, "D2dRobustAggregation::SelectCount: no gradients");
+    const uint32_t m = std::max<uint32_t>(1, std::round(percent / 100.0 * participants));
+    return std::min<uint32_t>(m, n);
+}
+
 } // namespace ns3

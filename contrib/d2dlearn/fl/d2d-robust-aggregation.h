@@ -20,8 +20,10 @@ namespace ns3
  * and Multi-Krum (Blanchard et al. 2017).
  *
  * Every rule maps the local gradients g_k (all of one size) to a global gradient g; sums
- * and distances are accumulated in double. They fit D2dFedAvg::SetAggregationRule (the
- * weights are ignored by all but Mean).
+ * and distances are accumulated in double. Pure functions: the D2dAggregationStrategy
+ * classes (D2dMeanAggregation, D2dMedianAggregation, D2dTrimmedMeanAggregation,
+ * D2dKrumAggregation, D2dMultiKrumAggregation) wrap them for the protocols' Aggregation
+ * attribute. Unit tests: contrib/d2dlearn/test/gtest/ (GoogleTest).
  */
 class D2dRobustAggregation
 {
@@ -90,6 +92,27 @@ class D2dRobustAggregation
      * \return g
      */
     static std::vector<float> MultiKrum(const Vectors& g, uint32_t f, uint32_t m);
+
+    /**
+     * \brief The Byzantine count f of a round: count itself if count >= 0, else
+     * round(percent / 100 x participants) (the cmfl scenario's krumF = -1: epsilon x
+     * participants).
+     * \param count f, or -1 to derive it from percent
+     * \param percent the Byzantine share, percent in [0, 100]
+     * \param participants devices sampled for the round
+     * \return f
+     */
+    static uint32_t ByzantineCount(int64_t count, double percent, uint32_t participants);
+
+    /**
+     * \brief Multi-Krum's m of a round: max(1, round(percent / 100 x participants)), at
+     * most the n gradients that arrived.
+     * \param percent the share averaged, percent in [0, 100]
+     * \param participants devices sampled for the round
+     * \param n gradients that arrived (at least 1)
+     * \return m in [1, n]
+     */
+    static uint32_t SelectCount(double percent, uint32_t participants, uint32_t n);
 };
 
 } // namespace ns3

@@ -1,0 +1,45 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef D2D_MULTI_KRUM_AGGREGATION_H
+#define D2D_MULTI_KRUM_AGGREGATION_H
+
+#include "d2d-aggregation-strategy.h"
+
+namespace ns3
+{
+
+/**
+ * \ingroup d2dlearn
+ * \brief Multi-Krum (Blanchard et al., "Machine Learning with Adversaries: Byzantine
+ * Tolerant Gradient Descent", NeurIPS 2017): the plain (unweighted) mean of the m local
+ * gradients of lowest Krum score (equal scores: lower device first).
+ *
+ * f as for D2dKrumAggregation (ByzantineCount, or ByzantinePercent of the round's
+ * participants); m = max(1, round(SelectPercent / 100 x participants)), at most the
+ * number of gradients that arrived (the cmfl scenario's Multi-Krum: alpha% of the
+ * participants). The weights n_k are ignored.
+ */
+class D2dMultiKrumAggregation : public D2dAggregationStrategy
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    std::vector<float> Aggregate(const Vectors& g,
+                                 const std::vector<double>& weights,
+                                 uint32_t participants) const override;
+
+  private:
+    int64_t m_byzantineCount;  //!< f (-1: from m_byzantinePercent)
+    double m_byzantinePercent; //!< Byzantine share of the participants, percent
+    double m_selectPercent;    //!< m as a share of the participants, percent
+};
+
+} // namespace ns3
+
+#endif /* D2D_MULTI_KRUM_AGGREGATION_H */

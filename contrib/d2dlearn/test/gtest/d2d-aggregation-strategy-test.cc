@@ -1,0 +1,197 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * GoogleTest unit tests of the aggregation strategies (D2dAggregationStrategy and its
+ * subclasses): the global step w - eta g, the mean's model arithmetic (FedAvg's, bit for
+ * bit), g_k = w^t - w_k for the robust rules, and the attributes (TrimPercent,
+ * ByzantineCount / ByzantinePercent of the round's participants, SelectPercent), with
+ * numbers worked out by hand.
+ */
+
+#include "ns3/d2d-aggregation-strategy.h"
+#include "ns3/d2d-krum-aggregation.h"
+#include "ns3/d2d-mean-aggregation.h"
+#include "ns3/d2d-median-aggregation.h"
+#include "ns3/d2d-multi-krum-aggregation.h"
+#include "ns3/d2d-trimmed-mean-aggregation.h"
+#include "ns3/double.h"
+#include "ns3/integer.h"
+#include "ns3/object-factory.h"
+#include "ns3/pointer.h"
+
+#include <gtest/gtest.h>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+using Floats = std::vector<float>;
+using Doubles = std::vector<double>;
+
+D2dAggregationStrategy::Vectors
+MakeVectors(const std::vector<std::vector<float>>& v)
+{
+    D2dAggregationStrategy::Vectors out;
+    for (const auto& x : v)
+    {
+        out.push_back(std::make_shared<const std::vector<float>>(x));
+    }
+    return out;
+}
+
+/** v0 = (0,0), v1 = (1,0), v2 = (0,2), v3 = (2,2), v4 = (10,10) (Krum scores by hand in
+ * d2d-robust-aggregation-test.cc: f = 1 picks v0, f = 0 picks v1). */
+D2dAggregationStrategy::Vectors
+FivePoints()
+{
+    return MakeVectors({{0, 0}, {1, 0}, {0, 2}, {2, 2}, {10, 10}});
+}
+
+TEST(D2dAggregationStrategy, GlobalStep)
+{
+    // (1, 2) - 0.5 (0.5, -1) = (0.75, 2.5), from a float or a double gradient.
+    EXPECT_EQ(D2dAggregationStrategy::GlobalStep({1, 2}, Floats{0.5f, -1}, 0.5),
+              (Floats{0.75f, 2.5f}));
+    EXPECT_EQ(D2dAggregationStrategy::GlobalStep({1, 2}, Doubles{0.5, -1}, 0.5),
+              (Floats{0.75f, 2.5f}));
+    // eta = 0 keeps w.
+    EXPECT_EQ(D2dAggregationStrategy::GlobalStep({1, 2}, Doubles{9, 9}, 0), (Floats{1, 2}));
+    // Computed in double, rounded once: 2^-30 - 1 x 2^-31 = 2^-31.
+    const double tiny = 1.0 / (1 << 30);
+    EXPECT_EQ(D2dAggregationStrategy::GlobalStep({static_cast<float>(tiny)}, Doubles{tiny / 2}, 1),
+              (Floats{static_cast<float>(tiny / 2)}));
+}
+
+TEST(D2dAggregationStrategy, MeanOfGradientsIsTheWeightedMean)
+{
+    auto mean = CreateObject<D2dMeanAggregation>();
+    // Weights 1 and 3: (2.5, 5); the participant count does not matter.
+    EXPECT_EQ(mean->Aggregate(MakeVectors({{1, 2}, {3, 6}}), {1, 3}, 2), (Floats{2.5f, 5}));
+    EXPECT_EQ(mean->Aggregate(MakeVectors({{1, 2}, {3, 6}}), {1, 3}, 10), (Floats{2.5f, 5}));
+    // Step, eta = 0.5, w^t = (0, 0): w = -0.5 (2.5, 5).
+    EXPECT_EQ(mean->Step({0, 0}, MakeVectors({{1, 2}, {3, 6}}), false, {1, 3}, 2, 0.5),
+              (Floats{-1.25f, -2.5f}));
+}
+
+TEST(D2dAggregationStrategy, MeanOfModelsIsFedAvgArithmetic)
+{
+    auto mean = CreateObject<D2dMeanAggregation>();
+    // w^t = (1, 1); w_k = (0, 2), (1, 0) with n_k = 1, 3: sum (n_k / n) w_k = (0.75, 0.5),
+    // g = w^t - that = (0.25, 0.5); eta = 1 gives the weighted average of the models.
+    const Floats base{1, 1};
+    const auto models = MakeVectors({{0, 2}, {1, 0}});
+    EXPECT_EQ(mean->AggregateModels(base, models, {1, 3}, 2), (Doubles{0.25, 0.5}));
+    EXPECT_EQ(mean->Step(base, models, true, {1, 3}, 2, 1.0), (Floats{0.75f, 0.5f}));
+    // The difference is taken in double, not rounded to float: w^t = 1 + 2^-23 (the float
+    // after 1), w_k = 2^-30 for both devices: the mean is 2^-30 (exact), g = 1 + 2^-23 -
+    // 2^-30 (no float holds it) and w = w^t - g = 2^-30. The float g_k = w^t - w_k of the
+    // robust rules round to 1 + 2^-23 (2^-30 is below half its spacing 2^-23), so the
+    // median gives w = 0.
+    const float one = 1.0f + 1.0f / (1 << 23);
+    const float tinyValue = 1.0f / (1 << 30);
+    const auto tiny = MakeVectors({{tinyValue}, {tinyValue}});
+    EXPECT_EQ(mean->AggregateModels({one}, tiny, {1, 1}, 2),
+              (Doubles{static_cast<double>(one) - tinyValue}));
+    EXPECT_EQ(mean->Step({one}, tiny, true, {1, 1}, 2, 1.0), (Floats{tinyValue}));
+    EXPECT_EQ(CreateObject<D2dMedianAggregation>()->Step({one}, tiny, true, {1, 1}, 2, 1.0),
+              (Floats{0}));
+}
+
+TEST(D2dAggregationStrategy, RobustRulesSeeGkEqualsWtMinusWk)
+{
+    auto median = CreateObject<D2dMedianAggregation>();
+    // w^t = (1, 1); w_k = (0, 2), (1, 0), (4, 1): g_k = (1, -1), (0, 1), (-3, 0);
+    // median g = (0, 0); w = w^t.
+    const Floats base{1, 1};
+    const auto models = MakeVectors({{0, 2}, {1, 0}, {4, 1}});
+    EXPECT_EQ(median->AggregateModels(base, models, {1, 1, 1}, 3), (Doubles{0, 0}));
+    EXPECT_EQ(median->Step(base, models, true, {1, 1, 1}, 3, 1.0), base);
+    // Gradients straight: median of {1, 0, -3} = 0, of {-1, 1, 0} = 0; weights ignored.
+    EXPECT_EQ(median->Aggregate(MakeVectors({{1, -1}, {0, 1}, {-3, 0}}), {100, 1, 1}, 3),
+              (Floats{0, 0}));
+}
+
+TEST(D2dAggregationStrategy, TrimmedMeanAttribute)
+{
+    const auto five = MakeVectors({{100, 1}, {2, -50}, {3, 3}, {1, 0}, {4, 2}});
+    auto trimmed = CreateObject<D2dTrimmedMeanAggregation>();
+    DoubleValue beta;
+    trimmed->GetAttribute("TrimPercent", beta);
+    EXPECT_EQ(beta.Get(), 10.0); // default: b = floor(0.5) = 0 of 5 -> the mean
+    EXPECT_EQ(trimmed->Aggregate(five, {1, 1, 1, 1, 1}, 5),
+              (Floats{22.0f, static_cast<float>(-44.0 / 5.0)}));
+    trimmed->SetAttribute("TrimPercent", DoubleValue(20)); // b = 1 -> (3, 1)
+    EXPECT_EQ(trimmed->Aggregate(five, {1, 1, 1, 1, 1}, 5), (Floats{3, 1}));
+    // The checker: [0, 50).
+    EXPECT_FALSE(trimmed->SetAttributeFailSafe("TrimPercent", DoubleValue(50)));
+    EXPECT_FALSE(trimmed->SetAttributeFailSafe("TrimPercent", DoubleValue(-0.1)));
+    EXPECT_TRUE(trimmed->SetAttributeFailSafe("TrimPercent", DoubleValue(49.9)));
+}
+
+TEST(D2dAggregationStrategy, KrumCountFromParticipantsAtAggregationTime)
+{
+    const auto g = FivePoints();
+    const Doubles ones(5, 1.0);
+    auto krum = CreateObject<D2dKrumAggregation>();
+    // Defaults: ByzantineCount -1, ByzantinePercent 0 -> f = 0 -> v1.
+    EXPECT_EQ(krum->Aggregate(g, ones, 5), (Floats{1, 0}));
+    krum->SetAttribute("ByzantineCount", IntegerValue(1)); // f = 1 -> v0
+    EXPECT_EQ(krum->Aggregate(g, ones, 5), (Floats{0, 0}));
+    // ByzantinePercent 20 of the round's participants: 5 sampled -> f = 1 -> v0; 2 sampled
+    // -> f = round(0.4) = 0 -> v1.
+    krum->SetAttribute("ByzantineCount", IntegerValue(-1));
+    krum->SetAttribute("ByzantinePercent", DoubleValue(20));
+    EXPECT_EQ(krum->Aggregate(g, ones, 5), (Floats{0, 0}));
+    EXPECT_EQ(krum->Aggregate(g, ones, 2), (Floats{1, 0}));
+    EXPECT_FALSE(krum->SetAttributeFailSafe("ByzantineCount", IntegerValue(-2)));
+    EXPECT_FALSE(krum->SetAttributeFailSafe("ByzantinePercent", DoubleValue(100.5)));
+}
+
+TEST(D2dAggregationStrategy, MultiKrumSelectPercentOfParticipants)
+{
+    const auto g = FivePoints();
+    const Doubles ones(5, 1.0);
+    auto mk = CreateObject<D2dMultiKrumAggregation>();
+    mk->SetAttribute("ByzantineCount", IntegerValue(1));
+    // SelectPercent 60 of 5 participants: m = 3 -> mean of v0, v1, v2 = (1/3, 2/3).
+    mk->SetAttribute("SelectPercent", DoubleValue(60));
+    const auto three = mk->Aggregate(g, ones, 5);
+    EXPECT_NEAR(three[0], 1.0 / 3, 1e-7);
+    EXPECT_NEAR(three[1], 2.0 / 3, 1e-7);
+    // 60 % of 10 sampled = 6, but only 5 arrived: m = 5, the plain mean (2.6, 2.8).
+    const auto all = mk->Aggregate(g, ones, 10);
+    EXPECT_NEAR(all[0], 2.6, 1e-6);
+    EXPECT_NEAR(all[1], 2.8, 1e-6);
+    // Default 40 % of 5 = 2: v0 and v1 (scores 5, 6 with f = 1) -> (0.5, 0).
+    auto byDefault = CreateObject<D2dMultiKrumAggregation>();
+    byDefault->SetAttribute("ByzantineCount", IntegerValue(1));
+    EXPECT_EQ(byDefault->Aggregate(g, ones, 5), (Floats{0.5f, 0}));
+    // f from ByzantinePercent: 40 % of 5 = 2 -> 1 neighbour: scores 1, 1, 4, 4, 128;
+    // m = 2: v0 and v1 again.
+    byDefault->SetAttribute("ByzantineCount", IntegerValue(-1));
+    byDefault->SetAttribute("ByzantinePercent", DoubleValue(40));
+    EXPECT_EQ(byDefault->Aggregate(g, ones, 5), (Floats{0.5f, 0}));
+}
+
+TEST(D2dAggregationStrategy, CreatedByTypeName)
+{
+    // What --ns3::D2dFedAvg::Aggregation=ns3::D2dMedianAggregation does: an ObjectFactory
+    // of the class name; the PointerValue's checker accepts every subclass.
+    for (const char* name : {"ns3::D2dMeanAggregation",
+                             "ns3::D2dMedianAggregation",
+                             "ns3::D2dTrimmedMeanAggregation",
+                             "ns3::D2dKrumAggregation",
+                             "ns3::D2dMultiKrumAggregation"})
+    {
+        ObjectFactory factory(name);
+        auto s = factory.Create<D2dAggregationStrategy>();
+        ASSERT_TRUE(s) << name;
+        EXPECT_EQ(s->GetInstanceTypeId().GetName(), name);
+        EXPECT_TRUE(s->GetInstanceTypeId().IsChildOf(D2dAggregationStrategy::GetTypeId()));
+    }
+}
+
+} // namespace
