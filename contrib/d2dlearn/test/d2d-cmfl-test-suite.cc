@@ -30,6 +30,7 @@
 
 #include "ns3/constant-position-mobility-model.h"
 #include "ns3/d2d-channel-access.h"
+#include "ns3/d2d-cmfl-trace-writer.h"
 #include "ns3/d2d-cmfl.h"
 #include "ns3/d2d-helper.h"
 #include "ns3/d2d-learner.h"
@@ -175,7 +176,13 @@ RunCmfl(const Setup& s)
     cmfl->SetLearners(learners);
     cmfl->SetTransports(transports, s.mode);
     cmfl->SetTestSet(data.test);
-    cmfl->SetTraces(traces.get());
+    std::unique_ptr<D2dCmflTraceWriter> writer;
+    if (traces)
+    {
+        traces->ConnectRounds(cmfl);
+        writer = std::make_unique<D2dCmflTraceWriter>(*traces);
+        writer->Connect(cmfl);
+    }
     cmfl->AssignStreams(100 + s.seed);
     cmfl->SetFinishedCallback(Callback<void>([] { Simulator::Stop(); }));
     cmfl->TraceConnectWithoutContext(
@@ -204,7 +211,7 @@ RunCmfl(const Setup& s)
     out.roundsDone = cmfl->GetRoundsDone();
     if (traces)
     {
-        cmfl->WriteClientCounts();
+        writer->WriteClientCounts();
         traces->Finish(s.seed, 0.0);
     }
     Simulator::Destroy();
