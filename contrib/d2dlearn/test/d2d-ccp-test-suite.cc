@@ -517,7 +517,9 @@ class D2dCcpNoLossTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(net->rows[0].replies, 20, "5 vectors x 4 other members arrived");
         NS_TEST_ASSERT_MSG_EQ(net->rows[0].outcome, "exchanged", "exchange row outcome");
         NS_TEST_ASSERT_MSG_EQ(net->rows[0].primary, -1, "exchange row primary");
+        NS_TEST_ASSERT_MSG_EQ(net->rows[0].quorum, 20, "5 members on x (5 - 1) could arrive");
         const Row& vr = net->rows[1];
+        NS_TEST_ASSERT_MSG_EQ(vr.quorum, 3, "Step carries the quorum floor(5/2)+1");
         NS_TEST_ASSERT_MSG_EQ(vr.outcome, "consensus", "vote row");
         NS_TEST_ASSERT_MSG_EQ(vr.attempt, 1, "attempt");
         NS_TEST_ASSERT_MSG_EQ(vr.primary, o.primary, "primary");
