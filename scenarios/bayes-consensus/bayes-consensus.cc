@@ -22,6 +22,7 @@
 #include "ns3/core-module.h"
 #include "ns3/d2d-belief-consensus-matrix.h"
 #include "ns3/d2d-belief-consensus.h"
+#include "ns3/d2d-belief-trace-writer.h"
 #include "ns3/d2d-coordinate-belief-learner.h"
 #include "ns3/d2d-fashion-mnist.h"
 #include "ns3/d2d-gaussian-linear-learner.h"
@@ -489,54 +490,10 @@ main(int argc, char* argv[])
     protocol->SetMatrix(w);
     protocol->SetTransports(transports);
 
-    // Traces: beliefs.csv and rounds.csv after every step, consensus.csv per (step, node).
-    std::ostream& beliefs =
-        traces->OpenTrace("beliefs.csv", "step,node," + learner->GetBeliefsHeader());
-    std::ostream& consensus =
-        traces->OpenTrace("consensus.csv", "step,node,fresh,reused,renormalized_out");
-    traces->EnableRounds();
-    D2dTraceHelper* tr = traces.get();
-    const bool central = cooperation == "central";
-    protocol->TraceConnectWithoutContext(
-        "StepDone",
-        Callback<void, uint32_t>([&, tr, central, n, variational](uint32_t k) {
-            const int64_t first = central ? -1 : 0;
-            const int64_t last = central ? -1 : int64_t(n) - 1;
-            std::vector<std::pair<std::string, double>> mean; // variational: node -1
-            uint32_t live = 0;
-            for (int64_t i = first; i <= last; ++i)
-            {
-                if (i >= 0 && transports[i]->IsOff())
-                {
-                    continue; // a depleted device no longer learns
-                }
-                beliefs << k << ',' << i << ',' << learner->GetBeliefsRow(i) << '\n';
-                const auto metrics = learner->GetMetrics(i);
-                for (std::size_t m = 0; m < metrics.size(); ++m)
-                {
-                    tr->WriteRound(k, Simulator::Now(), i, metrics[m].first, metrics[m].second);
-                    if (mean.size() <= m)
-                    {
-                        mean.emplace_back(metrics[m].first, 0.0);
-                    }
-                    mean[m].second += metrics[m].second;
-                }
-                ++live;
-            }
-            if (variational && !central && live > 0)
-            {
-                for (const auto& [metric, sum] : mean)
-                {
-                    tr->WriteRound(k, Simulator::Now(), -1, metric, sum / live);
-                }
-            }
-        }));
-    protocol->TraceConnectWithoutContext(
-        "Consensus",
-        Callback<void, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>(
-            [&consensus](uint32_t k, uint32_t i, uint32_t fresh, uint32_t reused, uint32_t out) {
-                consensus << k << ',' << i << ',' << fresh << ',' << reused << ',' << out << '\n';
-            }));
+    // Traces: beliefs.csv and rounds.csv after every step (variational: with node -1 means),
+    // consensus.csv per (step, node).
+    D2dBeliefTraceWriter beliefTraces(*traces);
+    beliefTraces.Connect(protocol, learner, transports, variational);
 
     // run.json: this scenario's parameters and the quantities of Theorem 1.
     traces->AddCommandLine(argc, argv);

@@ -19,6 +19,7 @@
 #include "ns3/core-module.h"
 #include "ns3/d2d-brain-torrent.h"
 #include "ns3/d2d-byzantine-attack.h"
+#include "ns3/d2d-cmfl-trace-writer.h"
 #include "ns3/d2d-cmfl.h"
 #include "ns3/d2d-fed-avg.h"
 #include "ns3/d2d-krum-aggregation.h"
@@ -370,7 +371,13 @@ main(int argc, char* argv[])
     protocol->SetAttribute("RoundDeadline", TimeValue(cmfl ? Seconds(0) : roundDeadline));
     protocol->SetAttribute("EvaluateDevices", BooleanValue(evaluateDevices));
     protocol->SetTestSet(learning.test);
-    protocol->SetTraces(traces.get());
+    traces->ConnectRounds(protocol);
+    std::unique_ptr<D2dCmflTraceWriter> cmflTraces; // committee.csv, ccp.csv, aggregation.csv
+    if (cmflProtocol)
+    {
+        cmflTraces = std::make_unique<D2dCmflTraceWriter>(*traces);
+        cmflTraces->Connect(cmflProtocol);
+    }
     std::vector<Ptr<D2dTransport>> radios;
     for (uint32_t i = 0; i < nDevices; ++i)
     {
@@ -432,7 +439,7 @@ main(int argc, char* argv[])
     support.FinishTraces(traces, net.seed, [&]() {
         if (cmflProtocol)
         {
-            cmflProtocol->WriteClientCounts();
+            cmflTraces->WriteClientCounts();
             traces->AddParameter("consensusVotes", cmflProtocol->GetConsensusVotes());
             traces->AddParameter("ccpAttempts", cmflProtocol->GetCcpAttempts());
         }

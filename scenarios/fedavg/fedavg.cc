@@ -355,7 +355,7 @@ main(int argc, char* argv[])
     protocol->SetAttribute("RoundDeadline", TimeValue(roundDeadline));
     protocol->SetAttribute("EvaluateDevices", BooleanValue(evaluateDevices));
     protocol->SetTestSet(learning.test);
-    protocol->SetTraces(traces.get());
+    traces->ConnectRounds(protocol);
     protocol->SetFinishedCallback(Callback<void>([] { Simulator::Stop(); }));
     const uint32_t rounds = learning.rounds;
     protocol->TraceConnectWithoutContext(

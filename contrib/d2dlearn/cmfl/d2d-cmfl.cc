@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <fmt/format.h>
 
 namespace ns3
 {
@@ -124,7 +123,13 @@ D2dCmfl::GetTypeId()
                           "n_k-weighted mean of eq. aggregation)",
                           StringValue("ns3::D2dMeanAggregation"),
                           MakePointerAccessor(&D2dCmfl::m_aggregation),
-                          MakePointerChecker<D2dAggregationStrategy>());
+                          MakePointerChecker<D2dAggregationStrategy>())
+            .AddTraceSource("Committee",
+                            "A round finished: its training clients, committee and "
+                            "aggregation set, and how many of each are malicious (a "
+                            "committee.csv row)",
+                            MakeTraceSourceAccessor(&D2dCmfl::m_committeeTrace),
+                            "ns3::D2dCmfl::CommitteeTracedCallback");
     return tid;
 }
 
@@ -317,13 +322,6 @@ D2dCmfl::DoStart()
     // w^1: the initial weights of the member that sends the first model.
     m_global = m_learners[first]->GetParameters();
     RecordGlobal(0, m_global);
-    if (m_traces)
-    {
-        m_committeeTrace =
-            &m_traces->OpenTrace("committee.csv",
-                                 "round,sim_time_s,training,committee,aggregation,n1,n2,n3");
-    }
-    m_ccp->SetTraces(m_traces);
     Broadcast(first);
 }
 
@@ -724,18 +722,15 @@ D2dCmfl::FinishRound()
     {
         ++m_counts[k].aggregated;
     }
-    if (m_committeeTrace)
-    {
-        *m_committeeTrace << fmt::format("{},{:.9f},{},{},{},{},{},{}\n",
-                                         m_round,
-                                         Simulator::Now().GetSeconds(),
-                                         m_training.size(),
-                                         m_committee.size(),
-                                         m_aggregated.size(),
-                                         CountMalicious(m_training),
-                                         CountMalicious(m_committee),
-                                         CountMalicious(m_aggregated));
-    }
+    CommitteeRecord record;
+    record.round = m_round;
+    record.training = m_training;
+    record.committee = m_committee;
+    record.aggregated = m_aggregated;
+    record.maliciousTraining = CountMalicious(m_training);
+    record.maliciousCommittee = CountMalicious(m_committee);
+    record.maliciousAggregated = CountMalicious(m_aggregated);
+    m_committeeTrace(record);
     RecordGlobal(m_round, m_global);
     WriteRow(m_round, -1, "round_time_s", (Simulator::Now() - m_roundStart).GetSeconds());
     WriteRow(m_round, -1, "training_clients", static_cast<double>(m_training.size()));
@@ -796,22 +791,6 @@ D2dCmfl::FinishRound()
     // channel access decides when it goes on the air.
     const auto from = static_cast<uint32_t>(sender);
     EndRound(Callback<void>([this, from]() { Broadcast(from); }));
-}
-
-void
-D2dCmfl::WriteClientCounts()
-{
-    if (!m_traces)
-    {
-        return;
-    }
-    std::ostream& out =
-        m_traces->OpenTrace("aggregation.csv", "device,malicious,training,committee,aggregated");
-    for (uint32_t i = 0; i < m_counts.size(); ++i)
-    {
-        out << i << ',' << (IsMalicious(i) ? 1 : 0) << ',' << m_counts[i].training << ','
-            << m_counts[i].committee << ',' << m_counts[i].aggregated << '\n';
-    }
 }
 
 } // namespace ns3

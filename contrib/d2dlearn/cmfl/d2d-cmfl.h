@@ -15,6 +15,7 @@
 #include "ns3/d2d-upload-retry.h"
 #include "ns3/event-id.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/traced-callback.h"
 
 #include <map>
 #include <memory>
@@ -93,9 +94,11 @@ class D2dCmflModelPayload : public D2dModelPayload
  * than C training clients were scored), the committee stays. The round's global
  * model is evaluated on the test set (rounds.csv `accuracy`, `loss`), plus
  * `round_time_s`, `training_clients`, `committee_clients`, `aggregated`, `ccp_attempts`,
- * `consensus`, `upload_retries` and, if counted, `bytes_sent`; committee.csv gets the malicious
- * counts N1/N2/N3 of the paper's last experiment, and aggregation.csv (at the end,
- * WriteClientCounts) how often each client trained, sat on the committee and was aggregated.
+ * `consensus`, `upload_retries` and, if counted, `bytes_sent` (RoundRecord trace); the
+ * Committee trace reports the round's sets and their malicious counts N1/N2/N3 of the paper's
+ * last experiment (committee.csv), and GetClientCounts() how often each client trained, sat
+ * on the committee and was aggregated (aggregation.csv, written at the end by
+ * D2dCmflTraceWriter).
  * Scoring and aggregation take no simulated time (O(n|w|) and O(m|w|) operations,
  * microseconds next to training).
  */
@@ -170,11 +173,30 @@ class D2dCmfl : public D2dFlProtocol
         uint32_t aggregated{0}; //!< rounds whose aggregation set held it
     };
 
-    /** \return the counts, by device */
+    /** \return the counts, by device, of the rounds finished so far */
     const std::vector<ClientCounts>& GetClientCounts() const;
 
-    /** \brief Write aggregation.csv (call once, after the run; needs SetTraces). */
-    void WriteClientCounts();
+    /** \param device a device \return true if it is malicious (SetMalicious) */
+    bool IsMalicious(uint32_t device) const;
+
+    /** What the Committee trace reports when round t finishes (a committee.csv row). */
+    struct CommitteeRecord
+    {
+        uint32_t round{0};                //!< t
+        std::vector<uint32_t> training;   //!< S_b^t, ascending
+        std::vector<uint32_t> committee;  //!< S_c^t, ascending
+        std::vector<uint32_t> aggregated; //!< S_a^t agreed on (empty: no consensus)
+        uint32_t maliciousTraining{0};    //!< N1: malicious clients in S_b^t
+        uint32_t maliciousCommittee{0};   //!< N2: malicious members of S_c^t
+        uint32_t maliciousAggregated{0};  //!< N3: malicious clients in S_a^t
+    };
+
+    /**
+     * Signature of the Committee trace, fired when a round finishes (after its votes,
+     * before its evaluation), at that simulated time.
+     * \param record the round's sets
+     */
+    typedef void (*CommitteeTracedCallback)(const CommitteeRecord& record);
 
   protected:
     void DoDispose() override;
@@ -255,8 +277,6 @@ class D2dCmfl : public D2dFlProtocol
      * \return the aggregated model w^t - eta sum p_k g_k and its digest (memoised)
      */
     const std::pair<std::vector<float>, uint64_t>& Aggregate(const std::vector<uint32_t>& set);
-    /** \param device a device \return true if it is malicious */
-    bool IsMalicious(uint32_t device) const;
     /**
      * \param devices some devices
      * \return how many are malicious
@@ -300,7 +320,7 @@ class D2dCmfl : public D2dFlProtocol
     D2dUploadRetry m_uploadRetry; //!< gradient unicasts sent again (reliable mode)
     uint32_t m_uploadRetries;
     std::vector<ClientCounts> m_counts;
-    std::ostream* m_committeeTrace{nullptr};
+    TracedCallback<const CommitteeRecord&> m_committeeTrace; //!< Committee
 };
 
 } // namespace ns3

@@ -5,15 +5,12 @@
 #include "d2d-committee-consensus.h"
 
 #include "ns3/abort.h"
-#include "ns3/d2d-trace-helper.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <fmt/format.h>
-#include <iterator>
 
 namespace ns3
 {
@@ -52,8 +49,8 @@ D2dCommitteeConsensus::GetTypeId()
                           MakeUintegerAccessor(&D2dCommitteeConsensus::m_maxAttempts),
                           MakeUintegerChecker<uint32_t>())
             .AddTraceSource("Step",
-                            "A row of ccp.csv: (round, step, attempt, primary, replies, "
-                            "outcome).",
+                            "A step ended (a row of ccp.csv): (round, step, attempt, primary, "
+                            "replies, quorum, outcome).",
                             MakeTraceSourceAccessor(&D2dCommitteeConsensus::m_stepTrace),
                             "ns3::D2dCommitteeConsensus::StepTracedCallback");
     return tid;
@@ -85,7 +82,6 @@ D2dCommitteeConsensus::DoDispose()
     m_vote = VoteState();
     m_exchange = Exchange();
     m_rng = nullptr;
-    m_trace = nullptr;
     Object::DoDispose();
 }
 
@@ -126,15 +122,6 @@ D2dCommitteeConsensus::SetTransports(std::vector<Ptr<D2dTransport>> transports,
                                           MakeCallback(&D2dCommitteeConsensus::Delivery, this));
         }
     }
-}
-
-void
-D2dCommitteeConsensus::SetTraces(D2dTraceHelper* traces)
-{
-    m_trace = traces ? &traces->OpenTrace("ccp.csv",
-                                          "round,step,attempt,primary,replies,quorum,outcome,"
-                                          "sim_time_s")
-                     : nullptr;
 }
 
 int64_t
@@ -195,22 +182,7 @@ D2dCommitteeConsensus::Row(uint32_t round,
 {
     NS_LOG_INFO("round " << round << " " << step << " attempt " << attempt << " primary " << primary
                          << ": " << replies << "/" << quorum << " " << outcome);
-    if (m_trace)
-    {
-        fmt::memory_buffer row;
-        fmt::format_to(std::back_inserter(row),
-                       "{},{},{},{},{},{},{},{:.9f}\n",
-                       round,
-                       step,
-                       attempt,
-                       primary,
-                       replies,
-                       quorum,
-                       outcome,
-                       Simulator::Now().GetSeconds());
-        m_trace->write(row.data(), static_cast<std::streamsize>(row.size()));
-    }
-    m_stepTrace(round, step, attempt, primary, replies, outcome);
+    m_stepTrace(round, step, attempt, primary, replies, quorum, outcome);
 }
 
 void

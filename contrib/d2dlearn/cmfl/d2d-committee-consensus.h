@@ -17,15 +17,12 @@
 #include "ns3/traced-callback.h"
 
 #include <map>
-#include <ostream>
 #include <set>
 #include <string>
 #include <vector>
 
 namespace ns3
 {
-
-class D2dTraceHelper;
 
 /**
  * \ingroup d2dlearn
@@ -154,14 +151,25 @@ class D2dCommitteeConsensus : public Object
         ExecuteCallback;
 
     /**
-     * Signature of the Step trace: (round, step, attempt, primary, replies, outcome), one
-     * per row of ccp.csv.
+     * Signature of the Step trace, fired at the simulated time of the step's end, once per
+     * row of ccp.csv (D2dCmflTraceWriter writes them):
+     * \param round round t
+     * \param step "scores" (the score exchange) or the vote's step ("aggregation",
+     *        "election")
+     * \param attempt the vote's attempt (1-based); 0 for the score exchange
+     * \param primary the attempt's primary; -1 for the score exchange
+     * \param replies matching replies the primary counted; for the exchange, score vectors
+     *        that arrived complete, summed over the members
+     * \param quorum replies needed, floor(C/2) + 1; for the exchange, the vectors that could
+     *        have arrived ((members whose radio was on) x (C - 1))
+     * \param outcome "exchanged", "consensus", "timeout" or "failed"
      */
     typedef void (*StepTracedCallback)(uint32_t round,
                                        const std::string& step,
                                        uint32_t attempt,
                                        int64_t primary,
                                        uint32_t replies,
+                                       uint32_t quorum,
                                        const std::string& outcome);
 
     /**
@@ -173,12 +181,6 @@ class D2dCommitteeConsensus : public Object
      * \param mode delivery mode of every CCP message
      */
     void SetTransports(std::vector<Ptr<D2dTransport>> transports, D2dDeliveryMode mode);
-
-    /**
-     * \param traces open ccp.csv (`round,step,attempt,primary,replies,quorum,outcome,
-     *        sim_time_s`) there if non-null
-     */
-    void SetTraces(D2dTraceHelper* traces);
 
     /**
      * \param stream first RNG stream (the primaries' draws)
@@ -333,7 +335,7 @@ class D2dCommitteeConsensus : public Object
     void ReceiveReply(const D2dReception& r, const D2dCcpPayload& p);
     /** \brief End the vote. \param outcome the outcome */
     void EndVote(const D2dCcpOutcome& outcome);
-    /** \brief Write a ccp.csv row and fire the Step trace. */
+    /** \brief Log a step and fire the Step trace (a ccp.csv row). */
     void Row(uint32_t round,
              const std::string& step,
              uint32_t attempt,
@@ -349,12 +351,18 @@ class D2dCommitteeConsensus : public Object
     std::vector<Ptr<D2dTransport>> m_transports; //!< by device index
     D2dDeliveryMode m_mode{D2dDeliveryMode::UNRELIABLE};
     Ptr<UniformRandomVariable> m_rng;
-    std::ostream* m_trace{nullptr};
     uint64_t m_serial{0}; //!< last vote / exchange serial
     Exchange m_exchange;
     VoteState m_vote;
     std::vector<EventId> m_doneEvents; //!< done() events not fired yet
-    TracedCallback<uint32_t, const std::string&, uint32_t, int64_t, uint32_t, const std::string&>
+    /** Step: (round, step, attempt, primary, replies, quorum, outcome) */
+    TracedCallback<uint32_t,
+                   const std::string&,
+                   uint32_t,
+                   int64_t,
+                   uint32_t,
+                   uint32_t,
+                   const std::string&>
         m_stepTrace;
 };
 

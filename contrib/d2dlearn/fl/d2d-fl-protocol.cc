@@ -64,7 +64,12 @@ D2dFlProtocol::GetTypeId()
             .AddTraceSource("RoundEnd",
                             "A round ended: (round, accuracy, loss)",
                             MakeTraceSourceAccessor(&D2dFlProtocol::m_roundEndTrace),
-                            "ns3::D2dFlProtocol::RoundEndTracedCallback");
+                            "ns3::D2dFlProtocol::RoundEndTracedCallback")
+            .AddTraceSource("RoundRecord",
+                            "A measurement of a round, at the time it was taken (a rounds.csv "
+                            "row): (round, node or -1, metric, value)",
+                            MakeTraceSourceAccessor(&D2dFlProtocol::m_roundRecordTrace),
+                            "ns3::D2dFlProtocol::RoundRecordTracedCallback");
     return tid;
 }
 
@@ -196,16 +201,6 @@ D2dFlProtocol::SetTestSet(std::shared_ptr<const D2dDataset> test)
 }
 
 void
-D2dFlProtocol::SetTraces(D2dTraceHelper* traces)
-{
-    m_traces = traces;
-    if (m_traces)
-    {
-        m_traces->EnableRounds();
-    }
-}
-
-void
 D2dFlProtocol::SetFinishedCallback(Callback<void> cb)
 {
     m_finished = cb;
@@ -283,10 +278,7 @@ D2dFlProtocol::LocalTask() const
 void
 D2dFlProtocol::WriteRow(uint32_t round, int64_t node, const std::string& metric, double value)
 {
-    if (m_traces)
-    {
-        m_traces->WriteRound(round, Simulator::Now(), node, metric, value);
-    }
+    m_roundRecordTrace(round, node, metric, value);
 }
 
 void

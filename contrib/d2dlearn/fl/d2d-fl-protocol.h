@@ -8,7 +8,6 @@
 #include "ns3/d2d-dataset.h"
 #include "ns3/d2d-learner.h"
 #include "ns3/d2d-model-payload.h"
-#include "ns3/d2d-trace-helper.h"
 #include "ns3/d2d-transport.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -17,6 +16,7 @@
 
 #include <memory>
 #include <set>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -26,7 +26,7 @@ namespace ns3
  * \ingroup d2dlearn
  * \brief What the learning protocols of fl/ share: the devices' learners, the test set, the
  * round count, the local work per round, the round deadline, the model codec, and the
- * rounds.csv rows.
+ * per-round measurements (the RoundRecord trace, which a helper writes as rounds.csv).
  *
  * A protocol runs Rounds rounds from Start() and calls the finished callback after the
  * last one (scenarios stop the simulator there). Devices are addressed by index: learner
@@ -56,8 +56,6 @@ class D2dFlProtocol : public Object
     const std::vector<Ptr<D2dLearner>>& GetLearners() const;
     /** \param test the test set every evaluation uses */
     void SetTestSet(std::shared_ptr<const D2dDataset> test);
-    /** \param traces where rounds.csv rows go (null: none; EnableRounds() is called) */
-    void SetTraces(D2dTraceHelper* traces);
     /** \param cb called once, after the last round */
     void SetFinishedCallback(Callback<void> cb);
 
@@ -143,6 +141,19 @@ class D2dFlProtocol : public Object
     /** Signature of the RoundEnd trace: (round, accuracy, loss of the global/mean model). */
     typedef void (*RoundEndTracedCallback)(uint32_t round, double accuracy, double loss);
 
+    /**
+     * Signature of the RoundRecord trace: one measurement of a round, fired at the simulated
+     * time it was taken (a rounds.csv row: `round,sim_time_s,node,metric,value`).
+     * \param round the round (0: before the first round)
+     * \param node device index, or -1 for the global (or mean) model and the round's totals
+     * \param metric its name (e.g. "accuracy", "loss", "round_time_s", "bytes_sent")
+     * \param value its value, in the metric's unit (seconds for *_s, bytes for bytes_*)
+     */
+    typedef void (*RoundRecordTracedCallback)(uint32_t round,
+                                              int64_t node,
+                                              const std::string& metric,
+                                              double value);
+
   protected:
     void DoDispose() override;
     /**
@@ -162,15 +173,16 @@ class D2dFlProtocol : public Object
     D2dTrainTask LocalTask() const;
 
     /**
-     * \brief Evaluate parameters with device 0's architecture and write the round's
-     * `accuracy` and `loss` rows for node -1.
+     * \brief Evaluate parameters with device 0's architecture and record the round's
+     * `accuracy` and `loss` for node -1 (RoundRecord).
      * \param round the round
      * \param values global model
      */
     void RecordGlobal(uint32_t round, const std::vector<float>& values);
 
     /**
-     * \brief Evaluate the devices' own models: rows per node (if EvaluateDevices), node -1
+     * \brief Evaluate the devices' own models and record (RoundRecord): per node (if
+     * EvaluateDevices) `accuracy` and `loss`; node -1
      * `accuracy` and `loss` = the mean over the devices (over an evenly spread sample of
      * up to 16 devices if not EvaluateDevices); when the devices share an architecture,
      * also node -1 `consensus_distance` (mean squared distance of their parameters from
@@ -182,6 +194,8 @@ class D2dFlProtocol : public Object
     void RecordDevices(uint32_t round, const std::vector<uint32_t>& devices);
 
     /**
+     * \brief Record a measurement: fire RoundRecord (now) with it. Whether it is written
+     * anywhere is the business of the trace's sinks (none: it is dropped).
      * \param round the round
      * \param node device, or -1
      * \param metric name
@@ -190,8 +204,8 @@ class D2dFlProtocol : public Object
     void WriteRow(uint32_t round, int64_t node, const std::string& metric, double value);
 
     /**
-     * \brief Write the round's node -1 `bytes_sent` row: the bytes CountBytesSent() counted
-     * since the previous call (nothing if no transport is watched).
+     * \brief Record the round's node -1 `bytes_sent` (RoundRecord): the bytes
+     * CountBytesSent() counted since the previous call (nothing if no transport is watched).
      * \param round the round
      */
     void WriteBytesSent(uint32_t round);
@@ -209,7 +223,6 @@ class D2dFlProtocol : public Object
     std::vector<Ptr<D2dTransport>> m_d2s;                 //!< D2S transports, the server's last
     D2dDeliveryMode m_d2sMode{D2dDeliveryMode::RELIABLE}; //!< delivery mode of D2S messages
     std::shared_ptr<const D2dDataset> m_test;             //!< test set
-    D2dTraceHelper* m_traces{nullptr};                    //!< rounds.csv (may be null)
     D2dModelCodec m_codec;                                //!< how models become messages
     uint32_t m_rounds;                                    //!< rounds to run
     uint32_t m_localEpochs;                               //!< epochs per local job
@@ -237,6 +250,8 @@ class D2dFlProtocol : public Object
     double m_lastLoss{0};
     Callback<void> m_finished;
     TracedCallback<uint32_t, double, double> m_roundEndTrace;
+    /** RoundRecord: (round, node, metric, value) */
+    TracedCallback<uint32_t, int64_t, const std::string&, double> m_roundRecordTrace;
 };
 
 } // namespace ns3

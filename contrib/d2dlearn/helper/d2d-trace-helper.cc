@@ -147,6 +147,28 @@ D2dTraceHelper::EnableRounds()
 }
 
 void
+D2dTraceHelper::ConnectRounds(Ptr<Object> protocol)
+{
+    NS_ABORT_MSG_IF(!protocol, "D2dTraceHelper::ConnectRounds: no object");
+    EnableRounds();
+    const bool connected =
+        protocol->TraceConnectWithoutContext("RoundRecord",
+                                             MakeCallback(&D2dTraceHelper::WriteRoundRecord, this));
+    NS_ABORT_MSG_IF(!connected,
+                    "D2dTraceHelper::ConnectRounds: " << protocol->GetInstanceTypeId().GetName()
+                                                      << " has no RoundRecord trace source");
+}
+
+void
+D2dTraceHelper::WriteRoundRecord(uint32_t round,
+                                 int64_t node,
+                                 const std::string& metric,
+                                 double value)
+{
+    WriteRound(round, Simulator::Now(), node, metric, value);
+}
+
+void
 D2dTraceHelper::WriteRound(uint32_t round,
                            Time time,
                            int64_t node,

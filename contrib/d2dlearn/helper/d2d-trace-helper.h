@@ -42,6 +42,9 @@ namespace ns3
  *
  * messages.csv: msg_id,kind,src,dst,bytes,t_send_s,t_recv_s,fragments,fragments_lost,
  * retransmissions,delivered,mode,p_drop,reason — one row per (message, receiver).
+ * rounds.csv (EnableRounds(), ConnectRounds()): round,sim_time_s,node,metric,value — one
+ * row per measurement of a learning protocol. Protocol-specific files are opened with
+ * OpenTrace() by their writers (D2dCmflTraceWriter, D2dBeliefTraceWriter).
  * energy.csv: sim_time_s,node,component,energy_j,remaining_j — one row per period of
  * constant draw of a component (see D2dEnergyModel).
  */
@@ -159,10 +162,19 @@ class D2dTraceHelper
 
     /**
      * \brief Open rounds.csv (`round,sim_time_s,node,metric,value`); WriteRound() rows go
-     * there. Scenarios that learn call it before simulating so that the file exists even
-     * if no round completes.
+     * there. Scenarios that learn call it before simulating (ConnectRounds() does) so that
+     * the file exists even if no round completes.
      */
     void EnableRounds();
+
+    /**
+     * \brief Write a learning protocol's measurements to rounds.csv: EnableRounds(), and a
+     * sink on the object's "RoundRecord" trace (D2dFlProtocol::RoundRecordTracedCallback)
+     * writing every record as a row with the simulated time of the call. Objects connected
+     * share the file, rows in the order fired.
+     * \param protocol an object with a RoundRecord trace source (a D2dFlProtocol)
+     */
+    void ConnectRounds(Ptr<Object> protocol);
 
     /**
      * \brief Write one row of rounds.csv (EnableRounds() must have been called).
@@ -201,6 +213,14 @@ class D2dTraceHelper
   private:
     /** \brief Append one messages.csv row. */
     void WriteDelivery(const D2dDeliveryRecord& record);
+    /**
+     * \brief RoundRecord sink: WriteRound() at the current simulated time.
+     * \param round round
+     * \param node device index, or -1
+     * \param metric metric
+     * \param value value
+     */
+    void WriteRoundRecord(uint32_t round, int64_t node, const std::string& metric, double value);
     /** \brief Append one energy.csv row. */
     void WriteEnergy(Time time,
                      uint32_t node,

@@ -9,12 +9,16 @@
  * (same beliefs, bit for bit). The protocol sends every belief in the same instant: the
  * channel's Scheduled access is what keeps half-duplex radios from losing them (checked
  * against Immediate).
+ * D2dBeliefTraceWriter writes beliefs.csv, consensus.csv and rounds.csv rows equal to what
+ * the learner reported at each StepDone and what the Consensus trace fired, with node -1
+ * means when asked (not for the central learner).
  *
  * SPDX-License-Identifier: GPL-2.0-only
  */
 #include "ns3/boolean.h"
 #include "ns3/d2d-belief-consensus-matrix.h"
 #include "ns3/d2d-belief-consensus.h"
+#include "ns3/d2d-belief-trace-writer.h"
 #include "ns3/d2d-channel-access.h"
 #include "ns3/d2d-coordinate-belief-learner.h"
 #include "ns3/d2d-discrete-belief.h"
@@ -33,8 +37,13 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -756,6 +765,204 @@ class D2dBayesWifiTestCase : public TestCase
 };
 
 /** The d2d-bayes suite. */
+namespace
+{
+
+/** What a traced run reported, and the folder its writer wrote. */
+struct TracedBayesRun
+{
+    std::vector<std::string> beliefs;   //!< beliefs.csv rows expected, from StepDone
+    std::vector<std::string> consensus; //!< consensus.csv rows expected, from Consensus
+    std::vector<std::string> rounds;    //!< rounds.csv rows expected, from StepDone
+    uint32_t reused{0};                 //!< in-neighbour beliefs reused, all records
+    uint32_t badSums{0}; //!< Consensus records whose fresh + reused + out != 2 (ring degree)
+};
+
+/** \return printf's text of a rounds.csv row */
+std::string
+RoundsRow(uint32_t k, double timeS, int64_t node, const std::string& metric, double value)
+{
+    char text[160];
+    std::snprintf(text,
+                  sizeof(text),
+                  "%u,%.9f,%lld,%s,%.9g",
+                  k,
+                  timeS,
+                  static_cast<long long>(node),
+                  metric.c_str(),
+                  value);
+    return text;
+}
+
+/**
+ * 8 steps of the network-identifiable problem of the Wi-Fi case (4 devices on a ring,
+ * P_D = 0.3 per link, REUSE) with a D2dBeliefTraceWriter in outDir (meanRows on), and
+ * the rows the test expects, built by its own sinks from the same events.
+ * \param outDir the trace folder
+ * \param cooperation "network" or "central"
+ * \return the expected rows
+ */
+TracedBayesRun
+RunTracedBayes(const std::string& outDir, const std::string& cooperation)
+{
+    const uint32_t n = 4;
+    NodeContainer nodes;
+    nodes.Create(n);
+    auto matrix = CreateObject<MatrixRssModel>();
+    matrix->SetMatrix(std::vector<std::vector<double>>(n, std::vector<double>(n, RssForDrop(0.3))));
+    D2dHelper helper;
+    helper.SetRssModel(matrix);
+    helper.SetChannelAttribute("SpectralEfficiency", DoubleValue(1.0));
+    helper.SetChannelAttribute("BandwidthHz", DoubleValue(20e6));
+    helper.SetChannelAttribute("NoisePowerW", DoubleValue(1.0));
+    helper.SetChannelAttribute("AccessPolicy", EnumValue(D2dChannelAccess::SCHEDULED));
+    Ptr<D2dChannel> channel = helper.Install(nodes);
+    helper.AssignStreams(1);
+    auto learner = Create<D2dCoordinateBeliefLearner>(n, 3, std::vector<uint32_t>{2, 1, 2}, 0.1);
+    learner->AssignStreams(10000);
+    const std::vector<Ptr<D2dTransport>> transports = channel->GetTransports();
+    auto protocol = CreateObject<D2dBeliefConsensus>();
+    protocol->SetAttribute("Steps", UintegerValue(8));
+    protocol->SetAttribute("Cooperation",
+                           EnumValue(cooperation == "central" ? D2dBeliefConsensus::CENTRAL
+                                                              : D2dBeliefConsensus::NETWORK));
+    protocol->SetLearner(learner);
+    protocol->SetMatrix(D2dBeliefConsensusMatrix::FromGraph(Ring(n), "uniform"));
+    protocol->SetTransports(transports);
+
+    auto traces = std::make_unique<D2dTraceHelper>(outDir);
+    D2dBeliefTraceWriter writer(*traces);
+    writer.Connect(protocol, learner, transports, true);
+
+    TracedBayesRun out;
+    const bool central = cooperation == "central";
+    protocol->TraceConnectWithoutContext(
+        "StepDone",
+        Callback<void, uint32_t>([&](uint32_t k) {
+            std::vector<int64_t> rowNodes{-1};
+            if (!central)
+            {
+                rowNodes = {0, 1, 2, 3};
+            }
+            const double t = Simulator::Now().GetSeconds();
+            std::vector<double> sums(2, 0.0);
+            std::vector<std::string> names;
+            for (auto i : rowNodes)
+            {
+                out.beliefs.push_back(std::to_string(k) + "," + std::to_string(i) + "," +
+                                      learner->GetBeliefsRow(i));
+                const auto m = learner->GetMetrics(i);
+                names.clear();
+                for (std::size_t j = 0; j < m.size(); ++j)
+                {
+                    out.rounds.push_back(RoundsRow(k, t, i, m[j].first, m[j].second));
+                    sums[j] += m[j].second;
+                    names.push_back(m[j].first);
+                }
+            }
+            if (!central)
+            {
+                for (std::size_t j = 0; j < names.size(); ++j)
+                {
+                    out.rounds.push_back(RoundsRow(k, t, -1, names[j], sums[j] / 4));
+                }
+            }
+        }));
+    protocol->TraceConnectWithoutContext(
+        "Consensus",
+        Callback<void, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>(
+            [&out](uint32_t k, uint32_t i, uint32_t fresh, uint32_t reused, uint32_t gone) {
+                std::ostringstream row;
+                row << k << ',' << i << ',' << fresh << ',' << reused << ',' << gone;
+                out.consensus.push_back(row.str());
+                out.reused += reused;
+                out.badSums += fresh + reused + gone != 2;
+            }));
+    protocol->Start();
+    Simulator::Stop(protocol->GetDuration() + MilliSeconds(1));
+    Simulator::Run();
+    traces->Finish(1, 0.0);
+    protocol->Dispose();
+    Simulator::Destroy();
+    return out;
+}
+
+/** \return the lines of a text file, without the newlines */
+std::vector<std::string>
+Lines(const std::string& path)
+{
+    std::ifstream in(path);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);)
+    {
+        lines.push_back(line);
+    }
+    return lines;
+}
+
+} // namespace
+
+/**
+ * D2dBeliefTraceWriter: every file row equals what the test's own sinks built from the
+ * same StepDone and Consensus events (node -1 means computed here); the central learner
+ * gets node -1 rows only and no mean rows.
+ */
+class D2dBayesTraceWriterTestCase : public TestCase
+{
+  public:
+    D2dBayesTraceWriterTestCase()
+        : TestCase("D2dBeliefTraceWriter: beliefs, consensus and rounds rows = the events")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const std::string cooperation : {"network", "central"})
+        {
+            char tmpl[] = "/tmp/d2d-bayes-writer-XXXXXX";
+            const char* made = mkdtemp(tmpl);
+            NS_TEST_ASSERT_MSG_NE(made, nullptr, "temporary folder");
+            const std::string dir(made);
+            const TracedBayesRun o = RunTracedBayes(dir, cooperation);
+            const bool central = cooperation == "central";
+            const uint32_t nodes = central ? 1 : 4;
+            NS_TEST_ASSERT_MSG_EQ(o.beliefs.size(), 8u * nodes, cooperation << ": belief rows");
+            NS_TEST_ASSERT_MSG_EQ(o.rounds.size(),
+                                  8u * 2 * (nodes + (central ? 0 : 1)),
+                                  cooperation << ": 2 metrics per node (and the mean)");
+            NS_TEST_ASSERT_MSG_EQ(o.consensus.size(),
+                                  central ? 0u : 8u * 4,
+                                  cooperation << ": consensus records");
+            NS_TEST_ASSERT_MSG_EQ(o.badSums, 0u, "every in-neighbour is fresh, reused or out");
+            if (!central)
+            {
+                NS_TEST_ASSERT_MSG_GT(o.reused, 0u, "P_D = 0.3: some beliefs reused");
+            }
+            const std::vector<std::pair<std::string, const std::vector<std::string>*>> files{
+                {"beliefs.csv", &o.beliefs},
+                {"consensus.csv", &o.consensus},
+                {"rounds.csv", &o.rounds}};
+            for (const auto& [file, expected] : files)
+            {
+                const std::vector<std::string> lines = Lines(dir + "/" + file);
+                NS_TEST_ASSERT_MSG_EQ(lines.size(), 1 + expected->size(), file << " rows");
+                for (std::size_t i = 0; i < std::min(expected->size(), lines.size() - 1); ++i)
+                {
+                    NS_TEST_ASSERT_MSG_EQ(lines[i + 1], (*expected)[i], file << " row " << i + 1);
+                }
+            }
+            NS_TEST_ASSERT_MSG_EQ(Lines(dir + "/beliefs.csv")[0],
+                                  "step,node,estimate,belief_true,log_belief_true,error",
+                                  "beliefs.csv header");
+            NS_TEST_ASSERT_MSG_EQ(Lines(dir + "/consensus.csv")[0],
+                                  "step,node,fresh,reused,renormalized_out",
+                                  "consensus.csv header");
+            std::filesystem::remove_all(dir);
+        }
+    }
+};
+
 class D2dBayesTestSuite : public TestSuite
 {
   public:
@@ -769,6 +976,7 @@ class D2dBayesTestSuite : public TestSuite
         AddTestCase(new D2dBayesExample1TestCase, TestCase::QUICK);
         AddTestCase(new D2dBayesLossTestCase, TestCase::QUICK);
         AddTestCase(new D2dBayesWifiTestCase, TestCase::QUICK);
+        AddTestCase(new D2dBayesTraceWriterTestCase, TestCase::QUICK);
     }
 };
 

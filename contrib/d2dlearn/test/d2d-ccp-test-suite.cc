@@ -44,6 +44,7 @@
 #include "ns3/d2d-ccp-payload.h"
 #include "ns3/d2d-channel-access.h"
 #include "ns3/d2d-channel.h"
+#include "ns3/d2d-cmfl-trace-writer.h"
 #include "ns3/d2d-committee-consensus.h"
 #include "ns3/d2d-committee-rules.h"
 #include "ns3/d2d-helper.h"
@@ -110,6 +111,7 @@ struct Row
     uint32_t attempt;
     int64_t primary;
     uint32_t replies;
+    uint32_t quorum;
     std::string outcome;
     Time time;
 };
@@ -265,13 +267,16 @@ AttachCcp(CcpNet& net,
                  uint32_t,
                  int64_t,
                  uint32_t,
+                 uint32_t,
                  const std::string&>([p](uint32_t round,
                                          const std::string& step,
                                          uint32_t attempt,
                                          int64_t primary,
                                          uint32_t replies,
+                                         uint32_t quorum,
                                          const std::string& outcome) {
-            p->rows.push_back({round, step, attempt, primary, replies, outcome, Simulator::Now()});
+            p->rows.push_back(
+                {round, step, attempt, primary, replies, quorum, outcome, Simulator::Now()});
         }));
 }
 
@@ -387,7 +392,8 @@ class D2dCcpNoLossTestCase : public TestCase
         const std::vector<uint32_t> set = {10, 11, 12};
         const std::string dir = TestTempDir("ccp");
         auto traces = std::make_unique<D2dTraceHelper>(dir);
-        net->ccp->SetTraces(traces.get());
+        D2dCmflTraceWriter writer(*traces);
+        writer.ConnectConsensus(net->ccp);
 
         std::map<uint32_t, D2dScoreVector> own;
         for (auto c : committee)
@@ -511,7 +517,9 @@ class D2dCcpNoLossTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(net->rows[0].replies, 20, "5 vectors x 4 other members arrived");
         NS_TEST_ASSERT_MSG_EQ(net->rows[0].outcome, "exchanged", "exchange row outcome");
         NS_TEST_ASSERT_MSG_EQ(net->rows[0].primary, -1, "exchange row primary");
+        NS_TEST_ASSERT_MSG_EQ(net->rows[0].quorum, 20, "5 members on x (5 - 1) could arrive");
         const Row& vr = net->rows[1];
+        NS_TEST_ASSERT_MSG_EQ(vr.quorum, 3, "Step carries the quorum floor(5/2)+1");
         NS_TEST_ASSERT_MSG_EQ(vr.outcome, "consensus", "vote row");
         NS_TEST_ASSERT_MSG_EQ(vr.attempt, 1, "attempt");
         NS_TEST_ASSERT_MSG_EQ(vr.primary, o.primary, "primary");

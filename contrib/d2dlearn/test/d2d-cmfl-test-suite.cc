@@ -23,13 +23,19 @@
  *   S_c^2 and, bit for bit, the same w^2 as over the D2D channel (the outcome depends only
  *   on the messages' contents, which both backends deliver completely), matching the
  *   independent computation;
- * - Immediate access (raw radios): rounds still complete, with half-duplex losses.
+ * - Immediate access (raw radios): rounds still complete, with half-duplex losses;
+ * - the trace writers (D2dCmflTraceWriter, D2dTraceHelper::ConnectRounds) write
+ *   committee.csv, ccp.csv and rounds.csv rows equal to what the Committee, Step and
+ *   RoundRecord traces fired, and aggregation.csv counts equal to those summed over the
+ *   Committee records; without writers the same run fires the same records and writes
+ *   nothing.
  */
 
 #include "d2d-test-fixtures.h"
 
 #include "ns3/constant-position-mobility-model.h"
 #include "ns3/d2d-channel-access.h"
+#include "ns3/d2d-cmfl-trace-writer.h"
 #include "ns3/d2d-cmfl.h"
 #include "ns3/d2d-helper.h"
 #include "ns3/d2d-learner.h"
@@ -46,9 +52,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <sstream>
+#include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -73,6 +82,29 @@ struct Setup
     D2dChannelAccess::Policy access{D2dChannelAccess::SCHEDULED}; //!< D2D channel only
 };
 
+/** A record of the Step trace, with the time it was fired. */
+struct StepRecord
+{
+    uint32_t round;
+    std::string step;
+    uint32_t attempt;
+    int64_t primary;
+    uint32_t replies;
+    uint32_t quorum;
+    std::string outcome;
+    double timeS;
+};
+
+/** A record of the RoundRecord trace, with the time it was fired. */
+struct RoundRecord
+{
+    uint32_t round;
+    double timeS;
+    int64_t node;
+    std::string metric;
+    double value;
+};
+
 struct Outcome
 {
     std::vector<float> w1;                         //!< w^1
@@ -88,6 +120,10 @@ struct Outcome
     uint32_t roundsDone{0};
     std::map<std::string, uint32_t> kinds; //!< receptions by kind (a handler of every kind)
     uint32_t halfDuplex{0};                //!< records lost to half-duplex
+    /** Committee records as fired, with their times (s) */
+    std::vector<std::pair<double, D2dCmfl::CommitteeRecord>> committeeRecords;
+    std::vector<StepRecord> steps;         //!< Step records as fired
+    std::vector<RoundRecord> roundRecords; //!< RoundRecord records as fired
 };
 
 Outcome
@@ -175,7 +211,53 @@ RunCmfl(const Setup& s)
     cmfl->SetLearners(learners);
     cmfl->SetTransports(transports, s.mode);
     cmfl->SetTestSet(data.test);
-    cmfl->SetTraces(traces.get());
+    std::unique_ptr<D2dCmflTraceWriter> writer;
+    if (traces)
+    {
+        traces->ConnectRounds(cmfl);
+        writer = std::make_unique<D2dCmflTraceWriter>(*traces);
+        writer->Connect(cmfl);
+    }
+    // What the trace sources fire, whether or not a writer is connected.
+    cmfl->TraceConnectWithoutContext(
+        "Committee",
+        Callback<void, const D2dCmfl::CommitteeRecord&>([&out](const D2dCmfl::CommitteeRecord& r) {
+            out.committeeRecords.emplace_back(Simulator::Now().GetSeconds(), r);
+        }));
+    cmfl->GetConsensus()->TraceConnectWithoutContext(
+        "Step",
+        Callback<void,
+                 uint32_t,
+                 const std::string&,
+                 uint32_t,
+                 int64_t,
+                 uint32_t,
+                 uint32_t,
+                 const std::string&>([&out](uint32_t round,
+                                            const std::string& step,
+                                            uint32_t attempt,
+                                            int64_t primary,
+                                            uint32_t replies,
+                                            uint32_t quorum,
+                                            const std::string& outcome) {
+            out.steps.push_back({round,
+                                 step,
+                                 attempt,
+                                 primary,
+                                 replies,
+                                 quorum,
+                                 outcome,
+                                 Simulator::Now().GetSeconds()});
+        }));
+    cmfl->TraceConnectWithoutContext(
+        "RoundRecord",
+        Callback<void, uint32_t, int64_t, const std::string&, double>([&out](
+                                                                          uint32_t round,
+                                                                          int64_t node,
+                                                                          const std::string& metric,
+                                                                          double value) {
+            out.roundRecords.push_back({round, Simulator::Now().GetSeconds(), node, metric, value});
+        }));
     cmfl->AssignStreams(100 + s.seed);
     cmfl->SetFinishedCallback(Callback<void>([] { Simulator::Stop(); }));
     cmfl->TraceConnectWithoutContext(
@@ -204,7 +286,7 @@ RunCmfl(const Setup& s)
     out.roundsDone = cmfl->GetRoundsDone();
     if (traces)
     {
-        cmfl->WriteClientCounts();
+        writer->WriteClientCounts();
         traces->Finish(s.seed, 0.0);
     }
     Simulator::Destroy();
@@ -570,6 +652,192 @@ class CmflImmediateAccessTestCase : public TestCase
     }
 };
 
+/** \return printf's text of the format and arguments */
+template <typename... Args>
+std::string
+Printf(const char* format, Args... args)
+{
+    const int n = std::snprintf(nullptr, 0, format, args...);
+    std::string text(static_cast<std::size_t>(n) + 1, '\0');
+    std::snprintf(text.data(), text.size(), format, args...);
+    text.resize(static_cast<std::size_t>(n));
+    return text;
+}
+
+/**
+ * The writers write what the trace sources fire: committee.csv, ccp.csv and rounds.csv
+ * rows against the Committee, Step and RoundRecord records (formatted here with printf, at
+ * the times the test's own sinks saw), aggregation.csv against per-device counts summed
+ * over the Committee records, N1..N3 against the attackers; without writers the same run
+ * fires the same records and no file appears.
+ */
+class CmflTraceWriterTestCase : public TestCase
+{
+  public:
+    CmflTraceWriterTestCase()
+        : TestCase("trace writers: committee, ccp, rounds rows = the records fired, "
+                   "aggregation.csv = their sums; no writer, no file")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup s;
+        s.rounds = 4;
+        s.maliciousTraining = 2;
+        s.dropProbability = 0.2;
+        s.maxRetransmissions = 1; // ARQ that can fail: CCP timeouts and retries
+        s.committeePercent = 50;
+        s.outDir = TestTempDir("cmfl-writer");
+        const Outcome o = RunCmfl(s);
+        NS_TEST_ASSERT_MSG_EQ(o.roundsDone, 4u, "every round completes");
+        auto isMalicious = [&o](uint32_t d) {
+            return std::count(o.malicious.begin(), o.malicious.end(), d) > 0;
+        };
+        auto countMalicious = [&isMalicious](const std::vector<uint32_t>& set) {
+            return static_cast<uint32_t>(std::count_if(set.begin(), set.end(), isMalicious));
+        };
+
+        // committee.csv: one row per Committee record.
+        std::vector<std::string> lines = ReadTextLines(s.outDir + "/committee.csv");
+        NS_TEST_ASSERT_MSG_EQ(o.committeeRecords.size(), 4u, "a Committee record per round");
+        NS_TEST_ASSERT_MSG_EQ(lines.size(), 1 + o.committeeRecords.size(), "header + rows");
+        NS_TEST_ASSERT_MSG_EQ(lines[0],
+                              "round,sim_time_s,training,committee,aggregation,n1,n2,n3",
+                              "committee.csv header");
+        std::vector<D2dCmfl::ClientCounts> counts(s.nDevices);
+        uint32_t attackersSeen = 0;
+        for (std::size_t i = 0; i < o.committeeRecords.size(); ++i)
+        {
+            const auto& [t, r] = o.committeeRecords[i];
+            NS_TEST_ASSERT_MSG_EQ(r.round, i + 1, "rounds in order");
+            NS_TEST_ASSERT_MSG_EQ(r.maliciousTraining, countMalicious(r.training), "N1");
+            NS_TEST_ASSERT_MSG_EQ(r.maliciousCommittee, countMalicious(r.committee), "N2");
+            NS_TEST_ASSERT_MSG_EQ(r.maliciousAggregated, countMalicious(r.aggregated), "N3");
+            attackersSeen += r.maliciousTraining + r.maliciousCommittee;
+            NS_TEST_ASSERT_MSG_EQ(lines[i + 1],
+                                  Printf("%u,%.9f,%zu,%zu,%zu,%u,%u,%u",
+                                         r.round,
+                                         t,
+                                         r.training.size(),
+                                         r.committee.size(),
+                                         r.aggregated.size(),
+                                         r.maliciousTraining,
+                                         r.maliciousCommittee,
+                                         r.maliciousAggregated),
+                                  "committee.csv row " << i + 1);
+            for (auto k : r.training)
+            {
+                ++counts[k].training;
+            }
+            for (auto c : r.committee)
+            {
+                ++counts[c].committee;
+            }
+            for (auto k : r.aggregated)
+            {
+                ++counts[k].aggregated;
+            }
+        }
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(attackersSeen, 2u, "round 1's attackers are counted");
+
+        // ccp.csv: one row per Step record (a score exchange and two votes per round, plus
+        // the attempts that timed out).
+        lines = ReadTextLines(s.outDir + "/ccp.csv");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(o.steps.size(), 12u, "3 steps per round at least");
+        NS_TEST_ASSERT_MSG_EQ(lines.size(), 1 + o.steps.size(), "header + rows");
+        NS_TEST_ASSERT_MSG_EQ(lines[0],
+                              "round,step,attempt,primary,replies,quorum,outcome,sim_time_s",
+                              "ccp.csv header");
+        for (std::size_t i = 0; i < o.steps.size(); ++i)
+        {
+            const StepRecord& r = o.steps[i];
+            NS_TEST_ASSERT_MSG_EQ(lines[i + 1],
+                                  Printf("%u,%s,%u,%lld,%u,%u,%s,%.9f",
+                                         r.round,
+                                         r.step.c_str(),
+                                         r.attempt,
+                                         static_cast<long long>(r.primary),
+                                         r.replies,
+                                         r.quorum,
+                                         r.outcome.c_str(),
+                                         r.timeS),
+                                  "ccp.csv row " << i + 1);
+            if (r.step != "scores")
+            {
+                // C = 5 (50% of 10) every round: quorum floor(5/2) + 1.
+                NS_TEST_ASSERT_MSG_EQ(r.quorum, 3u, "vote quorum");
+            }
+        }
+
+        // rounds.csv: one row per RoundRecord record, round 0's evaluation included.
+        lines = ReadTextLines(s.outDir + "/rounds.csv");
+        NS_TEST_ASSERT_MSG_GT(o.roundRecords.size(), 4u * 8, "8 metrics per round at least");
+        NS_TEST_ASSERT_MSG_EQ(lines.size(), 1 + o.roundRecords.size(), "header + rows");
+        NS_TEST_ASSERT_MSG_EQ(lines[0], "round,sim_time_s,node,metric,value", "rounds header");
+        for (std::size_t i = 0; i < o.roundRecords.size(); ++i)
+        {
+            const RoundRecord& r = o.roundRecords[i];
+            NS_TEST_ASSERT_MSG_EQ(lines[i + 1],
+                                  Printf("%u,%.9f,%lld,%s,%.9g",
+                                         r.round,
+                                         r.timeS,
+                                         static_cast<long long>(r.node),
+                                         r.metric.c_str(),
+                                         r.value),
+                                  "rounds.csv row " << i + 1);
+        }
+
+        // aggregation.csv: the per-device sums of the Committee records.
+        lines = ReadTextLines(s.outDir + "/aggregation.csv");
+        NS_TEST_ASSERT_MSG_EQ(lines.size(), 1u + s.nDevices, "header + a row per device");
+        NS_TEST_ASSERT_MSG_EQ(lines[0],
+                              "device,malicious,training,committee,aggregated",
+                              "aggregation.csv header");
+        uint32_t total = 0;
+        for (uint32_t d = 0; d < s.nDevices; ++d)
+        {
+            NS_TEST_ASSERT_MSG_EQ(lines[d + 1],
+                                  Printf("%u,%d,%u,%u,%u",
+                                         d,
+                                         isMalicious(d) ? 1 : 0,
+                                         counts[d].training,
+                                         counts[d].committee,
+                                         counts[d].aggregated),
+                                  "aggregation.csv row of device " << d);
+            total += counts[d].training + counts[d].committee;
+        }
+        NS_TEST_ASSERT_MSG_EQ(total, 4u * 10, "every device active every round (100%)");
+        std::filesystem::remove_all(s.outDir);
+
+        // No writer: the same run, in an empty working folder, fires the same records and
+        // writes nothing.
+        Setup quiet = s;
+        quiet.outDir.clear();
+        const std::string dir = TestTempDir("cmfl-nowriter");
+        const auto cwd = std::filesystem::current_path();
+        std::filesystem::current_path(dir);
+        const Outcome q = RunCmfl(quiet);
+        std::filesystem::current_path(cwd);
+        NS_TEST_ASSERT_MSG_EQ(std::filesystem::is_empty(dir), true, "no file written");
+        std::filesystem::remove_all(dir);
+        NS_TEST_ASSERT_MSG_EQ(q.roundsDone, 4u, "every round completes");
+        NS_TEST_ASSERT_MSG_EQ(q.steps.size(), o.steps.size(), "same Step records");
+        for (std::size_t i = 0; i < std::min(q.steps.size(), o.steps.size()); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(q.steps[i].outcome, o.steps[i].outcome, "step " << i);
+            NS_TEST_ASSERT_MSG_EQ(q.steps[i].timeS, o.steps[i].timeS, "step " << i);
+        }
+        NS_TEST_ASSERT_MSG_EQ(q.roundRecords.size(), o.roundRecords.size(), "same records");
+        for (std::size_t i = 0; i < std::min(q.roundRecords.size(), o.roundRecords.size()); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(q.roundRecords[i].metric, o.roundRecords[i].metric, "metric");
+            NS_TEST_ASSERT_MSG_EQ(q.roundRecords[i].value, o.roundRecords[i].value, "value");
+        }
+    }
+};
+
 class D2dCmflTestSuite : public TestSuite
 {
   public:
@@ -583,6 +851,7 @@ class D2dCmflTestSuite : public TestSuite
         AddTestCase(new CmflHandlersTestCase, TestCase::QUICK);
         AddTestCase(new CmflWifiTestCase, TestCase::QUICK);
         AddTestCase(new CmflImmediateAccessTestCase, TestCase::QUICK);
+        AddTestCase(new CmflTraceWriterTestCase, TestCase::QUICK);
     }
 };
 

@@ -249,7 +249,7 @@ RunProtocol(const Setup& s)
     fl->SetTestSet(data.test);
     if (traces)
     {
-        fl->SetTraces(traces.get());
+        traces->ConnectRounds(fl);
     }
     fl->SetFinishedCallback(Callback<void>([] { Simulator::Stop(); }));
     fl->TraceConnectWithoutContext(

@@ -12,7 +12,10 @@
  * - a straggler past the deadline is left out: the round ends at the deadline and the
  *   global model is the weighted average of the others' models;
  * - FedProx with mu = 0 gives FedAvg's model bit for bit (and mu > 0 does not);
- * - FedSGD's step is w - eta sum_k (n_k/n) g_k.
+ * - FedSGD's step is w - eta sum_k (n_k/n) g_k;
+ * - rounds.csv (D2dTraceHelper::ConnectRounds) holds exactly the RoundRecord records fired,
+ *   whose round_time_s, bytes_sent and participants agree with the RoundEnd times and the
+ *   protocol's totals; without a writer the same records fire and no file is written.
  */
 
 #include "d2d-test-fixtures.h"
@@ -23,6 +26,7 @@
 #include "ns3/d2d-learner.h"
 #include "ns3/d2d-partitioner.h"
 #include "ns3/d2d-torch-runtime.h"
+#include "ns3/d2d-trace-helper.h"
 #include "ns3/double.h"
 #include "ns3/node-container.h"
 #include "ns3/simulator.h"
@@ -31,7 +35,10 @@
 #include "ns3/uinteger.h"
 
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -403,6 +410,169 @@ class FedAvgUploadRetryTestCase : public TestCase
     }
 };
 
+/** A RoundRecord record, with the time it was fired. */
+struct RoundRow
+{
+    uint32_t round;
+    double timeS;
+    int64_t node;
+    std::string metric;
+    double value;
+};
+
+/** What a traced FedAvg run fired. */
+struct TracedFlOutcome
+{
+    std::vector<RoundRow> rows;   //!< RoundRecord records, in firing order
+    std::vector<double> endTimes; //!< RoundEnd times, s
+    uint64_t bytesSent{0};        //!< GetBytesSent()
+    uint64_t participants{0};     //!< GetTotalParticipants()
+};
+
+/**
+ * FedAvg on 4 devices (logistic model, Gaussian mixture) for 3 rounds over the D2S link,
+ * bytes counted on every D2S transport.
+ * \param outDir non-empty: a D2dTraceHelper there with ConnectRounds(); empty: no writer
+ * \return the records and totals
+ */
+TracedFlOutcome
+RunTracedFedAvg(const std::string& outDir)
+{
+    const D2dTestData& data = GaussianTestData(21, 22, 2000, 500);
+    const uint32_t n = 4;
+    NodeContainer nodes = MakeTestNodesOnLine(n, 10.0);
+    D2dHelper d2d;
+    d2d.SetChannelAttribute("NoisePowerW", DoubleValue(1e-40));
+    d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e9));
+    d2d.Install(nodes);
+    Ptr<Node> server = CreateObject<Node>();
+    Ptr<D2dChannel> d2s = d2d.InstallServer(server, nodes, 3.0);
+    d2d.AssignStreams(10);
+    const auto shards = D2dPartitioner::Iid(*data.train, n, 7);
+    std::vector<Ptr<D2dLearner>> learners;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        learners.push_back(
+            MakeTestLearner(nodes, i, D2dModelSpec::Parse("logistic"), data.train, shards, 3, 0.1));
+    }
+    auto fl = CreateObject<D2dFedAvg>();
+    fl->SetAttribute("Rounds", UintegerValue(3));
+    fl->SetLearners(learners);
+    fl->SetTestSet(data.test);
+    fl->SetD2sTransports(d2s->GetTransports(), D2dDeliveryMode::RELIABLE);
+    fl->CountBytesSent(d2s->GetTransports());
+    fl->AssignStreams(100);
+    fl->SetFinishedCallback(Callback<void>([] { Simulator::Stop(); }));
+    std::unique_ptr<D2dTraceHelper> traces;
+    if (!outDir.empty())
+    {
+        traces = std::make_unique<D2dTraceHelper>(outDir);
+        traces->ConnectRounds(fl);
+    }
+    TracedFlOutcome out;
+    fl->TraceConnectWithoutContext(
+        "RoundRecord",
+        Callback<void, uint32_t, int64_t, const std::string&, double>(
+            [&out](uint32_t round, int64_t node, const std::string& metric, double value) {
+                out.rows.push_back({round, Simulator::Now().GetSeconds(), node, metric, value});
+            }));
+    fl->TraceConnectWithoutContext(
+        "RoundEnd",
+        Callback<void, uint32_t, double, double>([&out](uint32_t, double, double) {
+            out.endTimes.push_back(Simulator::Now().GetSeconds());
+        }));
+    Simulator::ScheduleNow(&D2dFedAvg::Start, fl);
+    Simulator::Stop(Seconds(1e6)); // safety: the protocol stops the simulator itself
+    Simulator::Run();
+    out.bytesSent = fl->GetBytesSent();
+    out.participants = fl->GetTotalParticipants();
+    if (traces)
+    {
+        traces->Finish(1, 0.0);
+    }
+    Simulator::Destroy();
+    return out;
+}
+
+/** rounds.csv is what RoundRecord fired; no writer, no file. */
+class FlRoundsWriterTestCase : public TestCase
+{
+  public:
+    FlRoundsWriterTestCase()
+        : TestCase("rounds.csv rows = the RoundRecord records (round_time_s, bytes_sent, "
+                   "participants as the protocol counts them); no writer, no file")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string outDir = TestTempDir("fl-rounds");
+        const TracedFlOutcome o = RunTracedFedAvg(outDir);
+        NS_TEST_ASSERT_MSG_EQ(o.endTimes.size(), 3u, "3 rounds");
+        const std::vector<std::string> lines = ReadTextLines(outDir + "/rounds.csv");
+        NS_TEST_ASSERT_MSG_EQ(lines.size(), 1 + o.rows.size(), "header + a row per record");
+        NS_TEST_ASSERT_MSG_EQ(lines[0], "round,sim_time_s,node,metric,value", "header");
+        // Per round: accuracy, loss, round_time_s, participants, stragglers, upload_retries,
+        // bytes_sent; round 0 (w^0): accuracy, loss.
+        NS_TEST_ASSERT_MSG_EQ(o.rows.size(), 2u + 3 * 7, "records");
+        char text[160];
+        double bytes = 0;
+        double participants = 0;
+        for (std::size_t i = 0; i < o.rows.size(); ++i)
+        {
+            const RoundRow& r = o.rows[i];
+            std::snprintf(text,
+                          sizeof(text),
+                          "%u,%.9f,%lld,%s,%.9g",
+                          r.round,
+                          r.timeS,
+                          static_cast<long long>(r.node),
+                          r.metric.c_str(),
+                          r.value);
+            NS_TEST_ASSERT_MSG_EQ(lines[i + 1], std::string(text), "row " << i + 1);
+            NS_TEST_ASSERT_MSG_EQ(r.node, -1, "FedAvg records the global model only");
+            if (r.round > 0)
+            {
+                NS_TEST_ASSERT_MSG_EQ(r.timeS, o.endTimes[r.round - 1], "fired at the round's end");
+            }
+            if (r.metric == "round_time_s")
+            {
+                // Each round starts when the previous one ends (round 1 at t = 0).
+                const double start = r.round == 1 ? 0.0 : o.endTimes[r.round - 2];
+                NS_TEST_ASSERT_MSG_EQ_TOL(r.value,
+                                          o.endTimes[r.round - 1] - start,
+                                          1e-9,
+                                          "round " << r.round << " duration");
+                NS_TEST_ASSERT_MSG_GT(r.value, 0.0, "rounds take time");
+            }
+            bytes += r.metric == "bytes_sent" ? r.value : 0.0;
+            participants += r.metric == "participants" ? r.value : 0.0;
+        }
+        NS_TEST_ASSERT_MSG_EQ(bytes, static_cast<double>(o.bytesSent), "bytes_sent sums up");
+        NS_TEST_ASSERT_MSG_GT(bytes, 0.0, "bytes were sent");
+        NS_TEST_ASSERT_MSG_EQ(participants, static_cast<double>(o.participants), "participants");
+        NS_TEST_ASSERT_MSG_EQ(participants, 12.0, "4 devices x 3 rounds");
+        std::filesystem::remove_all(outDir);
+
+        // No writer: the same records, in an empty working folder that stays empty.
+        const std::string dir = TestTempDir("fl-nowriter");
+        const auto cwd = std::filesystem::current_path();
+        std::filesystem::current_path(dir);
+        const TracedFlOutcome q = RunTracedFedAvg("");
+        std::filesystem::current_path(cwd);
+        NS_TEST_ASSERT_MSG_EQ(std::filesystem::is_empty(dir), true, "no file written");
+        std::filesystem::remove_all(dir);
+        NS_TEST_ASSERT_MSG_EQ(q.rows.size(), o.rows.size(), "same records");
+        for (std::size_t i = 0; i < std::min(q.rows.size(), o.rows.size()); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(q.rows[i].metric, o.rows[i].metric, "record " << i);
+            NS_TEST_ASSERT_MSG_EQ(q.rows[i].value, o.rows[i].value, "record " << i);
+            NS_TEST_ASSERT_MSG_EQ(q.rows[i].timeS, o.rows[i].timeS, "record " << i);
+        }
+    }
+};
+
 class D2dFlTestSuite : public TestSuite
 {
   public:
@@ -414,6 +584,7 @@ class D2dFlTestSuite : public TestSuite
         AddTestCase(new FedProxFedSgdTestCase, TestCase::QUICK);
         AddTestCase(new FedAvgUploadRetryTestCase, TestCase::QUICK);
         AddTestCase(new FedAvgAccuracyTestCase, TestCase::QUICK);
+        AddTestCase(new FlRoundsWriterTestCase, TestCase::QUICK);
     }
 };
 

@@ -1,0 +1,113 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "d2d-belief-trace-writer.h"
+
+#include "ns3/abort.h"
+#include "ns3/callback.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <string>
+#include <utility>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("D2dBeliefTraceWriter");
+
+D2dBeliefTraceWriter::D2dBeliefTraceWriter(D2dTraceHelper& traces)
+    : m_traces(traces)
+{
+}
+
+D2dBeliefTraceWriter::~D2dBeliefTraceWriter()
+{
+    if (m_protocol)
+    {
+        m_protocol->TraceDisconnectWithoutContext(
+            "StepDone",
+            MakeCallback(&D2dBeliefTraceWriter::WriteStep, this));
+        m_protocol->TraceDisconnectWithoutContext(
+            "Consensus",
+            MakeCallback(&D2dBeliefTraceWriter::WriteConsensus, this));
+    }
+}
+
+void
+D2dBeliefTraceWriter::Connect(Ptr<D2dBeliefConsensus> protocol,
+                              Ptr<D2dBeliefLearner> learner,
+                              const std::vector<Ptr<D2dTransport>>& transports,
+                              bool meanRows)
+{
+    NS_ABORT_MSG_IF(!protocol || !learner, "D2dBeliefTraceWriter::Connect: no protocol or learner");
+    NS_ABORT_MSG_IF(m_protocol, "D2dBeliefTraceWriter::Connect: a protocol is connected already");
+    NS_ABORT_MSG_IF(transports.size() < learner->GetNDevices(),
+                    "D2dBeliefTraceWriter::Connect: " << transports.size() << " transports for "
+                                                      << learner->GetNDevices() << " devices");
+    m_beliefs = &m_traces.OpenTrace("beliefs.csv", "step,node," + learner->GetBeliefsHeader());
+    m_consensus = &m_traces.OpenTrace("consensus.csv", "step,node,fresh,reused,renormalized_out");
+    m_traces.EnableRounds();
+    m_protocol = protocol;
+    m_learner = learner;
+    m_transports = transports;
+    m_meanRows = meanRows;
+    m_protocol->TraceConnectWithoutContext("StepDone",
+                                           MakeCallback(&D2dBeliefTraceWriter::WriteStep, this));
+    m_protocol->TraceConnectWithoutContext(
+        "Consensus",
+        MakeCallback(&D2dBeliefTraceWriter::WriteConsensus, this));
+}
+
+void
+D2dBeliefTraceWriter::WriteStep(uint32_t k)
+{
+    EnumValue cooperation;
+    m_protocol->GetAttribute("Cooperation", cooperation);
+    const bool central = cooperation.Get() == D2dBeliefConsensus::CENTRAL;
+    const int64_t first = central ? -1 : 0;
+    const int64_t last = central ? -1 : int64_t(m_learner->GetNDevices()) - 1;
+    std::vector<std::pair<std::string, double>> mean; // meanRows: node -1
+    uint32_t live = 0;
+    for (int64_t i = first; i <= last; ++i)
+    {
+        if (i >= 0 && m_transports[i]->IsOff())
+        {
+            continue; // a depleted device no longer learns
+        }
+        *m_beliefs << k << ',' << i << ',' << m_learner->GetBeliefsRow(i) << '\n';
+        const auto metrics = m_learner->GetMetrics(i);
+        for (std::size_t m = 0; m < metrics.size(); ++m)
+        {
+            m_traces.WriteRound(k, Simulator::Now(), i, metrics[m].first, metrics[m].second);
+            if (mean.size() <= m)
+            {
+                mean.emplace_back(metrics[m].first, 0.0);
+            }
+            mean[m].second += metrics[m].second;
+        }
+        ++live;
+    }
+    if (m_meanRows && !central && live > 0)
+    {
+        for (const auto& [metric, sum] : mean)
+        {
+            m_traces.WriteRound(k, Simulator::Now(), -1, metric, sum / live);
+        }
+    }
+}
+
+void
+D2dBeliefTraceWriter::WriteConsensus(uint32_t k,
+                                     uint32_t node,
+                                     uint32_t fresh,
+                                     uint32_t reused,
+                                     uint32_t renormalizedOut)
+{
+    *m_consensus << k << ',' << node << ',' << fresh << ',' << reused << ',' << renormalizedOut
+                 << '\n';
+}
+
+} // namespace ns3

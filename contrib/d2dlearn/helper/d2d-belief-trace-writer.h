@@ -1,0 +1,92 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef D2D_BELIEF_TRACE_WRITER_H
+#define D2D_BELIEF_TRACE_WRITER_H
+
+#include "ns3/d2d-belief-consensus.h"
+#include "ns3/d2d-belief-learner.h"
+#include "ns3/d2d-trace-helper.h"
+#include "ns3/d2d-transport.h"
+#include "ns3/ptr.h"
+
+#include <cstdint>
+#include <ostream>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup d2dlearn
+ * \brief Writes the belief-consensus files of a run's trace folder from D2dBeliefConsensus's
+ * trace sources, through D2dTraceHelper::OpenTrace (temporary files renamed by
+ * D2dTraceHelper::Finish()):
+ *
+ * - beliefs.csv `step,node,` + D2dBeliefLearner::GetBeliefsHeader(): at every "StepDone"
+ *   k, one row per device whose transport is on (node -1 only, the central learner, with
+ *   Cooperation CENTRAL), the learner's GetBeliefsRow();
+ * - rounds.csv (D2dTraceHelper::EnableRounds): at the same StepDone, the same nodes'
+ *   D2dBeliefLearner::GetMetrics() as rows (round = step k), and with meanRows (not
+ *   CENTRAL) a node -1 row per metric: its mean over those devices;
+ * - consensus.csv `step,node,fresh,reused,renormalized_out`: one row per "Consensus" record.
+ *
+ * The beliefs and metrics are the learner's state when StepDone fires (a getter read at the
+ * event): StepDone carries only k. The writer must outlive the simulation; its destructor
+ * disconnects its sinks.
+ */
+class D2dBeliefTraceWriter
+{
+  public:
+    /** \param traces the trace folder (must outlive this writer's use) */
+    explicit D2dBeliefTraceWriter(D2dTraceHelper& traces);
+    ~D2dBeliefTraceWriter();
+    D2dBeliefTraceWriter(const D2dBeliefTraceWriter&) = delete;
+    D2dBeliefTraceWriter& operator=(const D2dBeliefTraceWriter&) = delete;
+
+    /**
+     * \brief Open beliefs.csv, consensus.csv and rounds.csv and connect to the protocol's
+     * StepDone and Consensus traces. Call once, before the simulation runs.
+     * \param protocol the protocol
+     * \param learner its learner
+     * \param transports device i's transport at index i (a device whose transport is off,
+     *        battery depleted, gets no rows)
+     * \param meanRows also write node -1 rows of rounds.csv: each metric's mean over the
+     *        devices written at the step (ignored with Cooperation CENTRAL)
+     * \throws std::runtime_error if a file cannot be created or is open already
+     */
+    void Connect(Ptr<D2dBeliefConsensus> protocol,
+                 Ptr<D2dBeliefLearner> learner,
+                 const std::vector<Ptr<D2dTransport>>& transports,
+                 bool meanRows);
+
+  private:
+    /** \param k StepDone sink: beliefs.csv and rounds.csv rows of step k */
+    void WriteStep(uint32_t k);
+    /**
+     * \brief Consensus sink: a consensus.csv row.
+     * \param k step
+     * \param node device
+     * \param fresh in-neighbours fresh
+     * \param reused in-neighbours reused
+     * \param renormalizedOut in-neighbours left out
+     */
+    void WriteConsensus(uint32_t k,
+                        uint32_t node,
+                        uint32_t fresh,
+                        uint32_t reused,
+                        uint32_t renormalizedOut);
+
+    D2dTraceHelper& m_traces;
+    Ptr<D2dBeliefConsensus> m_protocol; //!< connected protocol (null: none)
+    Ptr<D2dBeliefLearner> m_learner;
+    std::vector<Ptr<D2dTransport>> m_transports;
+    bool m_meanRows{false};
+    std::ostream* m_beliefs{nullptr};   //!< beliefs.csv
+    std::ostream* m_consensus{nullptr}; //!< consensus.csv
+};
+
+} // namespace ns3
+
+#endif /* D2D_BELIEF_TRACE_WRITER_H */
