@@ -1,5 +1,5 @@
 /*
- * d2dlearn scenario: Committee Mechanism based Federated Learning (seed 001) and its
+ * d2dlearn scenario: Committee Mechanism based Federated Learning (Che et al. 2022) and its
  * baselines over D2D links, with Byzantine clients.
  *
  * K devices, each with a LibTorch learner and a shard of Fashion-MNIST; epsilon% of them

@@ -3,12 +3,12 @@
  *
  * N devices, each with a LibTorch learner and a shard of Fashion-MNIST (or a Gaussian
  * mixture), learn together with one of:
- *   fedavg, fedprox, fedsgd    a server over the device-to-server link (seed 001 Background;
- *                              seed 002 VI-D)
+ *   fedavg, fedprox, fedsgd    a server over the device-to-server link (Che et al. 2022 Background;
+ *                              Wagle et al. 2025 VI-D)
  *   decentralized              devices average models with random D2D neighbours (002 VI-E),
  *                              or with those in range (--graph=range --rangeM=40)
  *   semi-decentralized         groups average over D2D, a server aggregates one device per
- *                              group over D2S and broadcasts (seed 002 VI-E)
+ *                              group over D2S and broadcasts (Wagle et al. 2025 VI-E)
  *   local                      no collaboration (the floor)
  * The FedAvg family's server aggregates with --aggregation: mean (McMahan et al. 2017),
  * median or trimmed-mean (Yin et al. 2018), krum or multi-krum (Blanchard et al. 2017);

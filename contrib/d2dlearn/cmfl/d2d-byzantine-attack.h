@@ -16,7 +16,7 @@ namespace ns3
 
 /**
  * \ingroup d2dlearn
- * \brief The attacks of seed 001's robustness experiment ("Robustness Comparative
+ * \brief The attacks of Che et al. 2022's robustness experiment ("Robustness Comparative
  * Experiment") and its label-flipping data attack.
  */
 enum class D2dAttackType

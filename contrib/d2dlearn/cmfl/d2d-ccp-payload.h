@@ -19,17 +19,17 @@ namespace ns3
 /**
  * \ingroup d2dlearn
  * \brief The scores P_k^c of one committee member c: (training client k, score), in the
- * order the member scored them (seed 001, eq. score).
+ * order the member scored them (Che et al. 2022, eq. (7)).
  */
 typedef std::vector<std::pair<uint32_t, double>> D2dScoreVector;
 
 /**
  * \ingroup d2dlearn
- * \brief A message of the committee consensus protocol (seed 001, "Committee Consensus
+ * \brief A message of the committee consensus protocol (Che et al. 2022, "Committee Consensus
  * Protocol", Algorithms CCP and voting) on the air.
  *
  * - SCORE (kind "ccp_score"): member `origin` broadcasts its scores P_k^c to the committee
- *   (Alg. CCP, lines 1-5); `scores` holds float32-rounded values, `set` is empty.
+ *   (Alg. 1, lines 1-5); `scores` holds float32-rounded values, `set` is empty.
  * - REQUEST (kind "ccp_request"): the primary's <Request, S^p, operation, timestamp>,
  *   broadcast; `set` = S^p, `step` names the operation ("aggregation" / "election"),
  *   `digest` = the digest of the primary's result, `timestamp` = when it was made.

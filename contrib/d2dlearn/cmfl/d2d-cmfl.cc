@@ -91,7 +91,7 @@ D2dCmfl::GetTypeId()
                           MakeUintegerAccessor(&D2dCmfl::m_strategy),
                           MakeUintegerChecker<uint32_t>(1, 2))
             .AddAttribute("GlobalLearningRate",
-                          "eta_t of w <- w - eta sum p_k g_k (eq. globalUpdate)",
+                          "eta_t of w <- w - eta sum p_k g_k (eq. (6))",
                           DoubleValue(1.0),
                           MakeDoubleAccessor(&D2dCmfl::m_globalLearningRate),
                           MakeDoubleChecker<double>(0.0))
@@ -118,9 +118,9 @@ D2dCmfl::GetTypeId()
                 MakeEnumAccessor(&D2dCmfl::m_upload),
                 MakeEnumChecker(D2dCmfl::UNICAST, "unicast", D2dCmfl::BROADCAST, "broadcast"))
             .AddAttribute("Aggregation",
-                          "The aggregation of S_a's gradients in eq. (globalUpdate): "
+                          "The aggregation of S_a's gradients in eq. (6): "
                           "w <- w - eta g, g = the strategy's global gradient (default: the "
-                          "n_k-weighted mean of eq. aggregation)",
+                          "n_k-weighted mean of eq. (5))",
                           StringValue("ns3::D2dMeanAggregation"),
                           MakePointerAccessor(&D2dCmfl::m_aggregation),
                           MakePointerChecker<D2dAggregationStrategy>())
@@ -299,7 +299,7 @@ D2dCmfl::DoStart()
     m_state.assign(k, DeviceState());
     m_counts.assign(k, ClientCounts());
     // Activated clients A = activation% of K; omega% of them on the committee, the rest
-    // training clients (seed 001, "Hyper-parameter Notation").
+    // training clients (Che et al. 2022, "Hyper-parameter Notation").
     const auto active =
         static_cast<uint32_t>(std::min<double>(k, std::round(m_activationPercent / 100.0 * k)));
     const auto c = static_cast<uint32_t>(std::round(m_committeePercent / 100.0 * active));
@@ -550,7 +550,7 @@ D2dCmfl::ExchangeScores()
 void
 D2dCmfl::ScoresExchanged(const D2dCommitteeConsensus::ScoreViews& views)
 {
-    // Each member: P_k = C_k / sum_c 1/P_k^c (eq. computeScore) over the score vectors it
+    // Each member: P_k = C_k / sum_c 1/P_k^c (eq. (8)) over the score vectors it
     // holds, then its proposals: S_a by the selection strategy, S_c^{t+1} by the election.
     std::map<uint32_t, std::vector<uint32_t>> aggregation;
     m_electionProposals.clear();
@@ -628,7 +628,7 @@ D2dCmfl::Aggregate(const std::vector<uint32_t>& set)
         }
     }
     NS_ABORT_MSG_IF(!holder, "D2dCmfl::Aggregate: no member holds the set");
-    // eq. (aggregation): g = sum_{k in S_a} n_k / sum n g_k; eq. (globalUpdate): w - eta g.
+    // eq. (5): g = sum_{k in S_a} n_k / sum n g_k; eq. (6): w - eta g.
     std::vector<std::shared_ptr<const std::vector<float>>> grads;
     std::vector<double> weights;
     for (auto k : set)

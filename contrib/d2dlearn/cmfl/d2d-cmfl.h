@@ -39,7 +39,7 @@ class D2dCmflModelPayload : public D2dModelPayload
 
 /**
  * \ingroup d2dlearn
- * \brief Committee Mechanism based Federated Learning (seed 001: C. Che, X. Li, C. Chen,
+ * \brief Committee Mechanism based Federated Learning (Che et al. 2022: C. Che, X. Li, C. Chen,
  * X. He, Z. Zheng, "A Decentralized Federated Learning Framework via Committee Mechanism
  * with Convergence Guarantee", IEEE TPDS 2022; "Committee Mechanism based Federated
  * Learning", "Training Algorithm"): serverless, every step a message on the devices'
@@ -62,7 +62,7 @@ class D2dCmflModelPayload : public D2dModelPayload
  *     them: GradientUpload); in reliable mode a unicast whose retransmissions ran
  *     out is sent again, up to UploadRetries times, while the round is open. Malicious
  *     clients (SetMalicious) change g_k first (D2dByzantineAttack::Apply).
- *  3. Scoring (eq. score): a committee member c that has trained scores each training
+ *  3. Scoring (eq. (7)): a committee member c that has trained scores each training
  *     client k whose gradient it holds: P_k^c = 1/||g_k - g_c||^2 (malicious members:
  *     D2dByzantineAttack::AdversarialScore). It scores as soon as it holds every training
  *     client's gradient, or at PhaseTimeout after the round began with what arrived.
@@ -76,7 +76,7 @@ class D2dCmflModelPayload : public D2dModelPayload
  *     assumption, like the CCP's RequestTimeout).
  *  4. CCP (D2dCommitteeConsensus): the members send their scores once every member
  *     has scored or at PhaseTimeout (members without scores stay silent); each member
- *     computes P_k = C_k / sum_c 1/P_k^c (eq. computeScore, over the C_k scores of k it
+ *     computes P_k = C_k / sum_c 1/P_k^c (eq. (8), over the C_k scores of k it
  *     holds) and proposes S_a^t by the selection strategy (I: top alpha%, II: bottom);
  *     a vote on S_a^t whose operation is the aggregation
  *         w^{t+1} = w^t - eta sum_{k in S_a} n_k / sum n g_k   (eqs. aggregation, globalUpdate)
@@ -290,7 +290,7 @@ class D2dCmfl : public D2dFlProtocol
     double m_globalLearningRate;
     Time m_phaseTimeout;
     GradientUpload m_upload;
-    Ptr<D2dAggregationStrategy> m_aggregation; //!< the aggregation of S_a (eq. aggregation)
+    Ptr<D2dAggregationStrategy> m_aggregation; //!< the aggregation of S_a (eq. (5))
 
     std::vector<uint32_t> m_maliciousDevices; //!< SetMalicious' devices
     Ptr<D2dCommitteeConsensus> m_ccp;

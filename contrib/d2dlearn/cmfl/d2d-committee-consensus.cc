@@ -247,7 +247,7 @@ D2dCommitteeConsensus::Delivery(const D2dDeliveryRecord& record)
 }
 
 // ---------------------------------------------------------------------------------------
-// Score exchange: Alg. CCP lines 1-5.
+// Score exchange: Alg. 1 lines 1-5.
 
 void
 D2dCommitteeConsensus::ExchangeScores(uint32_t round,
@@ -291,7 +291,7 @@ D2dCommitteeConsensus::ExchangeScores(uint32_t round,
     }
     x.done = done;
     m_exchange = std::move(x);
-    // Alg. CCP lines 1-5: every member with scores sends them at once, one multicast to
+    // Alg. 1 lines 1-5: every member with scores sends them at once, one multicast to
     // the other members each (ascending member order: the order in which they are handed
     // to the transports). The channel access below serialises half-duplex radios.
     for (const auto& [c, scores] : rounded)

@@ -39,7 +39,7 @@ struct D2dCcpOutcome
 
 /**
  * \ingroup d2dlearn
- * \brief The committee consensus protocol (CCP) of seed 001 ("Committee Consensus
+ * \brief The committee consensus protocol (CCP) of Che et al. 2022 ("Committee Consensus
  * Protocol", Algorithm CCP and Algorithm "The voting algorithm"), learning-agnostic: the
  * owner supplies the committee, each member's proposal and the operation; every CCP message
  * is a D2dMessage on the devices' D2D transports with its true size
@@ -58,7 +58,7 @@ struct D2dCcpOutcome
  * decides when they go on the air. With D2dChannel's Immediate access, messages that
  * reach a half-duplex radio while it transmits are lost ("half_duplex"), as on a raw radio.
  *
- * **Score exchange** (ExchangeScores, Alg. CCP lines 1-5): every member c with scores
+ * **Score exchange** (ExchangeScores, Alg. 1 lines 1-5): every member c with scores
  * sends its vector P_k^c (one "ccp_score" message of BytesFor(0, entries) bytes) at once,
  * as one multicast to the other committee members (D2dTransport::Send with the receiver
  * list), the scores rounded to float32 (the sender's own view holds the same rounded
@@ -70,7 +70,7 @@ struct D2dCcpOutcome
  * other committee member is known (Delivery trace; a member that cannot hear the sender
  * gets an "out_of_range" record); then done(views) is called (an event of its own at that
  * time) with, for every committee member, the vectors that reached it complete plus its
- * own. That wait is the rule of Alg. CCP (seed 001: C. Che, X. Li, C. Chen, X. He, Z.
+ * own. That wait is the rule of Alg. 1 (Che et al. 2022: C. Che, X. Li, C. Chen, X. He, Z.
  * Zheng, "A Decentralized Federated Learning Framework via Committee Mechanism with
  * Convergence Guarantee", IEEE TPDS 2022): the members compute the total scores (lines
  * 6-10) and vote (line 11) after every member has broadcast its scores (lines 1-5); the
@@ -189,7 +189,7 @@ class D2dCommitteeConsensus : public Object
     int64_t AssignStreams(int64_t stream);
 
     /**
-     * \brief Alg. CCP lines 1-5: every member in `own` sends its score vector to the other
+     * \brief Alg. 1 lines 1-5: every member in `own` sends its score vector to the other
      * committee members at once, one multicast each (see the class text).
      * \param round round t
      * \param committee S_c^t
@@ -203,7 +203,7 @@ class D2dCommitteeConsensus : public Object
                         Callback<void, const ScoreViews&> done);
 
     /**
-     * \brief The voting algorithm of seed 001 on the members' proposals (see the class
+     * \brief The voting algorithm of Che et al. 2022 on the members' proposals (see the class
      * text for the semantics).
      * \param round round t
      * \param step the operation's name ("aggregation", "election"), written in ccp.csv

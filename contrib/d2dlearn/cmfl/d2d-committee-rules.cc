@@ -44,7 +44,7 @@ D2dCommitteeRules::FinalScore(const std::vector<double>& scores)
     {
         return 0;
     }
-    // Eq. (computeScore): P_k = C / sum_c (1 / P_k^c).
+    // Eq. (8): P_k = C / sum_c (1 / P_k^c).
     double sum = 0;
     for (double p : scores)
     {

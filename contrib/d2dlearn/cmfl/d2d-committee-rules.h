@@ -13,7 +13,7 @@ namespace ns3
 
 /**
  * \ingroup d2dlearn
- * \brief The two selection strategies of seed 001 ("Selection Strategy").
+ * \brief The two selection strategies of Che et al. 2022 ("Selection Strategy").
  */
 enum class D2dSelectionStrategy
 {
@@ -23,7 +23,7 @@ enum class D2dSelectionStrategy
 
 /**
  * \ingroup d2dlearn
- * \brief The committee's rules of CMFL (seed 001, "Committee Mechanism"): the scoring
+ * \brief The committee's rules of CMFL (Che et al. 2022, "Committee Mechanism"): the scoring
  * system, the selection strategies I and II and the election strategy. Pure functions of
  * the gradients and scores, shared by every committee member, so that honest members
  * reach identical decisions.
@@ -44,7 +44,7 @@ class D2dCommitteeRules
     static double Score(const std::vector<float>& gk, const std::vector<float>& gc);
 
     /**
-     * \brief Eq. (computeScore), the final score of training client k:
+     * \brief Eq. (8), the final score of training client k:
      * P_k = 1 / ((1/C) sum_c ||g_k - g_c||^2) = C / sum_c (1 / P_k^c), C = scores.size().
      * An entry +infinity (identical gradients) adds 0 to the sum; all +infinity gives
      * +infinity.

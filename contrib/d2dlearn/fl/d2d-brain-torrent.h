@@ -20,7 +20,7 @@ namespace ns3
  * \ingroup d2dlearn
  * \brief BrainTorrent (Roy et al. 2019, arXiv 1905.06731): serverless FL in which one
  * client per round, drawn at random, merges the newer models of its peers; a baseline of
- * seed 001's efficiency experiment (sec. "Efficiency Experiment").
+ * Che et al. 2022's efficiency experiment (sec. "Efficiency Experiment").
  *
  * Every client k keeps a version vector v_k: v_k[k] its own model's version (incremented
  * by each local training job), v_k[j] the version of client j's model it merged last (0:

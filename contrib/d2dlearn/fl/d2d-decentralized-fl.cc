@@ -29,7 +29,7 @@ D2dDecentralizedFl::GetTypeId()
             .SetGroupName("D2dlearn")
             .AddConstructor<D2dDecentralizedFl>()
             .AddAttribute("Neighbours",
-                          "In-neighbours each device draws per round (seed 002 sec. VI-E: "
+                          "In-neighbours each device draws per round (Wagle et al. 2025 sec. VI-E: "
                           "7), capped at its number of candidates (K - 1, or its degree in "
                           "the graph of SetGraph)",
                           UintegerValue(7),

@@ -15,7 +15,7 @@ namespace ns3
 
 /**
  * \ingroup d2dlearn
- * \brief Fully decentralized FL over the D2D channel, no server (seed 002 sec. VI-E: "each
+ * \brief Fully decentralized FL over the D2D channel, no server (Wagle et al. 2025 sec. VI-E: "each
  * device aggregates local models from 7 neighbors at random", after its ref. [18]).
  *
  * Round t:

@@ -31,7 +31,7 @@ namespace ns3
  * message: one D2S broadcast naming the sampled devices, or one unicast each: Downlink). A device
  * that receives it completely loads w^t, trains locally (LocalEpochs or LocalSteps, in simulated
  * time on its compute model) and sends back (an "update" message):
- *   - FedAvg: its new weights w_k^{t+1}; the server forms the global gradient of seed 001,
+ *   - FedAvg: its new weights w_k^{t+1}; the server forms the global gradient of Che et al. 2022,
  *     g^t = sum_k (n_k / n) (w^t - w_k^{t+1}), n = sum of the n_k that arrived, and updates
  *     w^{t+1} = w^t - eta g^t (eta = GlobalLearningRate; 1 is McMahan's weighted average);
  *   - FedProx: the same with the proximal term (mu / 2) ||w - w^t||^2 in the local loss;

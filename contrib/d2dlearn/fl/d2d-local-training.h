@@ -18,7 +18,7 @@ namespace ns3
 /**
  * \ingroup d2dlearn
  * \brief Local training only, no collaboration: the floor the collaborative protocols
- * are compared with (seed 000 sec. 5.2's "local training" baseline; seed 002's
+ * are compared with (Fan et al. 2023 sec. 5.2's "local training" baseline; Wagle et al. 2025's
  * "no-exchange" baseline without the server).
  *
  * Each round every device with a battery left that is idle trains locally (LocalEpochs /

@@ -13,7 +13,7 @@ namespace ns3
 /**
  * \ingroup d2dlearn
  * \brief The n_k-weighted mean (FedAvg: McMahan et al., "Communication-Efficient Learning
- * of Deep Networks from Decentralized Data", AISTATS 2017; CMFL's eq. (aggregation)):
+ * of Deep Networks from Decentralized Data", AISTATS 2017; CMFL's eq. (5)):
  * g = sum_k (n_k / n) g_k, n = sum_k n_k. The default of every protocol's Aggregation
  * attribute.
  *

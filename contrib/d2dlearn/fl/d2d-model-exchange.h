@@ -26,7 +26,7 @@ namespace ns3
  * \ingroup d2dlearn
  * \brief One step of "train locally, send the model to the devices that want it, average
  * the models that arrived" device to device (over any D2dTransport): the step shared by
- * the fully decentralized protocol (neighbours drawn at random, seed 002 sec. VI-E) and
+ * the fully decentralized protocol (neighbours drawn at random, Wagle et al. 2025 sec. VI-E) and
  * the group exchanges of the semi-decentralized one (the members of a group, after Lin
  * et al.).
  *

@@ -14,7 +14,7 @@ namespace ns3
 
 /**
  * \ingroup d2dlearn
- * \brief Server-side aggregation rules: the plain weighted mean of seed 001's eq.
+ * \brief Server-side aggregation rules: the plain weighted mean of Che et al. 2022's eq.
  * (aggregation) and the Byzantine-tolerant baselines of its robustness experiment
  * ("Robustness Comparative Experiment"): Median and Trimmed Mean (Yin et al. 2018), Krum
  * and Multi-Krum (Blanchard et al. 2017).

@@ -21,7 +21,7 @@ namespace ns3
 
 /**
  * \ingroup d2dlearn
- * \brief Segmented gossip ("GossipFL" in seed 001's efficiency experiment; Hu, Jiang, Wang
+ * \brief Segmented gossip ("GossipFL" in Che et al. 2022's efficiency experiment; Hu, Jiang, Wang
  * 2019, arXiv 1908.07782, "Combo"): every device trains, then pulls each of the S segments
  * of its model from R random peers and averages segment by segment.
  *

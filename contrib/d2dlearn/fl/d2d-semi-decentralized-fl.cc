@@ -26,19 +26,20 @@ D2dSemiDecentralizedFl::GetTypeId()
             .SetGroupName("D2dlearn")
             .AddConstructor<D2dSemiDecentralizedFl>()
             .AddAttribute("GroupSize",
-                          "Devices per group when the groups are index blocks (seed 002 "
+                          "Devices per group when the groups are index blocks (Wagle et al. 2025 "
                           "sec. VI-E: 5)",
                           UintegerValue(5),
                           MakeUintegerAccessor(&D2dSemiDecentralizedFl::m_groupSize),
                           MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("StepsPerExchange",
-                          "Local mini-batch steps between two group exchanges (seed 002: 2); "
-                          "LocalEpochs and LocalSteps are not used",
-                          UintegerValue(2),
-                          MakeUintegerAccessor(&D2dSemiDecentralizedFl::m_stepsPerExchange),
-                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute(
+                "StepsPerExchange",
+                "Local mini-batch steps between two group exchanges (Wagle et al. 2025: 2); "
+                "LocalEpochs and LocalSteps are not used",
+                UintegerValue(2),
+                MakeUintegerAccessor(&D2dSemiDecentralizedFl::m_stepsPerExchange),
+                MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("ExchangesPerRound",
-                          "Group exchanges between two global aggregations (seed 002: 4, "
+                          "Group exchanges between two global aggregations (Wagle et al. 2025: 4, "
                           "i.e. 8 mini-batch steps per global aggregation)",
                           UintegerValue(4),
                           MakeUintegerAccessor(&D2dSemiDecentralizedFl::m_exchangesPerRound),

@@ -18,7 +18,7 @@ namespace ns3
 /**
  * \ingroup d2dlearn
  * \brief Semi-decentralized FL: cooperative D2D aggregation inside device groups and a
- * server that aggregates one device per group (seed 002 sec. VI-E, "a scheme similar to
+ * server that aggregates one device per group (Wagle et al. 2025 sec. VI-E, "a scheme similar to
  * [17]", Lin et al., semi-decentralized FL with cooperative D2D local model aggregations).
  *
  * The K devices form disjoint groups of GroupSize devices, in index order (devices
@@ -42,7 +42,7 @@ namespace ns3
  *    over the uploads that arrived complete (no upload: w^{t+1} = w^t) and sends it to
  *    every device in one D2S broadcast ("global_model", from the server's radio K); every
  *    idle device that receives it completely loads it.
- * So a round is ExchangesPerRound x StepsPerExchange local steps (seed 002: 4 x 2 = the
+ * So a round is ExchangesPerRound x StepsPerExchange local steps (Wagle et al. 2025: 4 x 2 = the
  * "global aggregations every 8 minibatch iterations"). RoundDeadline bounds each phase,
  * the upload and the broadcast separately: what has not arrived by then is left out, and
  * devices still training are stragglers for that phase (they take part again in the first

@@ -24,7 +24,7 @@ namespace ns3
 
 /**
  * \ingroup d2dlearn
- * \brief Writes a run's trace folder: messages.csv, energy.csv and run.json (SPEC.md).
+ * \brief Writes a run's trace folder: messages.csv, energy.csv and run.json.
  *
  * Rows are streamed into temporary files as the simulation runs; Finish() renames them
  * into place and writes run.json last, so a run that fails or is interrupted leaves no
@@ -41,7 +41,7 @@ namespace ns3
  * strings).
  *
  * messages.csv: msg_id,kind,src,dst,bytes,t_send_s,t_recv_s,fragments,fragments_lost,
- * retransmissions,delivered,mode,p_drop,reason — one row per (message, receiver).
+ * retransmissions,delivered,complete,mode,p_drop,reason — one row per (message, receiver).
  * rounds.csv (EnableRounds(), ConnectRounds()): round,sim_time_s,node,metric,value — one
  * row per measurement of a learning protocol. Protocol-specific files are opened with
  * OpenTrace() by their writers (D2dCmflTraceWriter, D2dBeliefTraceWriter).

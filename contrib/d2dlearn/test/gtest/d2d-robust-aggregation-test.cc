@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * GoogleTest unit tests of D2dRobustAggregation's pure functions: the weighted mean of
- * CMFL's eq. (aggregation) and FedAvg (McMahan et al., "Communication-Efficient Learning
+ * CMFL's eq. (5) and FedAvg (McMahan et al., "Communication-Efficient Learning
  * of Deep Networks from Decentralized Data", AISTATS 2017), coordinate-wise Median and
  * beta-Trimmed Mean (Yin et al., "Byzantine-Robust Distributed Learning: Towards Optimal
  * Statistical Rates", ICML 2018), Krum scores, Krum and Multi-Krum (Blanchard et al.,
