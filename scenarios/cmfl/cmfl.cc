@@ -17,22 +17,18 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 #include "ns3/core-module.h"
-#include "ns3/d2d-brain-torrent.h"
 #include "ns3/d2d-byzantine-attack.h"
 #include "ns3/d2d-cmfl-trace-writer.h"
 #include "ns3/d2d-cmfl.h"
 #include "ns3/d2d-fed-avg.h"
-#include "ns3/d2d-krum-aggregation.h"
+#include "ns3/d2d-learning-helper.h"
 #include "ns3/d2d-learning-options.h"
-#include "ns3/d2d-median-aggregation.h"
-#include "ns3/d2d-multi-krum-aggregation.h"
 #include "ns3/d2d-network-options.h"
 #include "ns3/d2d-partitioner.h"
-#include "ns3/d2d-segmented-gossip.h"
-#include "ns3/d2d-trimmed-mean-aggregation.h"
 #include "ns3/d2dlearn-module.h"
 
 #include <fmt/format.h>
+#include <map>
 
 using namespace ns3;
 
@@ -247,7 +243,15 @@ main(int argc, char* argv[])
     {
         isMalicious[m] = true;
     }
-    auto learners = learning.MakeLearners(network.devices, net.seed);
+    // The protocol by TypeId, its attributes the flags' (each applies to the class that has
+    // it); learners: one per device, seeded from the run seed and the device id.
+    D2dLearningHelper helper;
+    helper.SetProtocolType(cmfl                          ? "ns3::D2dCmfl"
+                           : algorithm == "braintorrent" ? "ns3::D2dBrainTorrent"
+                           : algorithm == "gossipfl"     ? "ns3::D2dSegmentedGossip"
+                                                         : "ns3::D2dFedAvg");
+    learning.Configure(helper, net.seed); // after the label flips: it takes the shards
+    const auto learners = helper.InstallLearners(network.devices);
     if (algorithm == "gossipfl" && segments > learners[0]->GetNParameters())
     {
         // D2dSegmentedGossip would abort at Start: a segment holds at least one parameter.
@@ -260,117 +264,67 @@ main(int argc, char* argv[])
                                  learners[0]->GetNParameters()));
     }
 
-    // The protocol.
-    Ptr<D2dFlProtocol> protocol;
-    Ptr<D2dCmfl> cmflProtocol;
-    Ptr<D2dAggregationStrategy> aggregation; // the robust baselines' server rule
     auto attackRng = CreateObject<UniformRandomVariable>();
     attackRng->SetStream(stream++);
-    if (cmfl)
+    Config::SetDefault("ns3::D2dCmfl::CommitteePercent", DoubleValue(committeePercent));
+    Config::SetDefault("ns3::D2dCmfl::AggregationPercent", DoubleValue(aggregationPercent));
+    Config::SetDefault("ns3::D2dCmfl::ActivationPercent", DoubleValue(activationPercent));
+    Config::SetDefault("ns3::D2dCmfl::Strategy", UintegerValue(algorithm == "cmfl-2" ? 2 : 1));
+    Config::SetDefault("ns3::D2dCmfl::GlobalLearningRate", DoubleValue(globalLearningRate));
+    Config::SetDefault("ns3::D2dCmfl::PhaseTimeout", TimeValue(phaseTimeout));
+    Config::SetDefault("ns3::D2dCmfl::GradientUpload", StringValue(gradientUpload));
+    Config::SetDefault("ns3::D2dCommitteeConsensus::RequestTimeout", TimeValue(requestTimeout));
+    Config::SetDefault("ns3::D2dCommitteeConsensus::MaxAttempts", UintegerValue(maxAttempts));
+    Config::SetDefault("ns3::D2dFedAvg::ClientFraction", DoubleValue(activationPercent / 100.0));
+    Config::SetDefault("ns3::D2dFedAvg::GlobalLearningRate", DoubleValue(globalLearningRate));
+    Config::SetDefault("ns3::D2dSegmentedGossip::Segments", UintegerValue(segments));
+    Config::SetDefault("ns3::D2dSegmentedGossip::Replicas", UintegerValue(replicas));
+    // The robust baselines: an aggregation strategy in place of the mean. Krum's f with
+    // --krumF=-1 is epsilon x the round's participants, computed by the strategy when it
+    // aggregates; Multi-Krum averages alpha% of the participants.
+    Config::SetDefault("ns3::D2dTrimmedMeanAggregation::TrimPercent", DoubleValue(trimPercent));
+    for (std::string krum : {"ns3::D2dKrumAggregation", "ns3::D2dMultiKrumAggregation"})
     {
-        cmflProtocol = CreateObjectWithAttributes<D2dCmfl>(
-            "CommitteePercent",
-            DoubleValue(committeePercent),
-            "AggregationPercent",
-            DoubleValue(aggregationPercent),
-            "ActivationPercent",
-            DoubleValue(activationPercent),
-            "Strategy",
-            UintegerValue(algorithm == "cmfl-1" ? 1 : 2),
-            "GlobalLearningRate",
-            DoubleValue(globalLearningRate),
-            "PhaseTimeout",
-            TimeValue(phaseTimeout),
-            "GradientUpload",
-            EnumValue(gradientUpload == "broadcast" ? D2dCmfl::BROADCAST : D2dCmfl::UNICAST));
-        cmflProtocol->GetConsensus()->SetAttribute("RequestTimeout", TimeValue(requestTimeout));
-        cmflProtocol->GetConsensus()->SetAttribute("MaxAttempts", UintegerValue(maxAttempts));
-        cmflProtocol->SetLearners(learners);
-        cmflProtocol->SetTransports(network.channel->GetTransports(), network.mode);
+        Config::SetDefault(krum + "::ByzantineCount", IntegerValue(krumF));
+        Config::SetDefault(krum + "::ByzantinePercent", DoubleValue(maliciousPercent));
+    }
+    Config::SetDefault("ns3::D2dMultiKrumAggregation::SelectPercent",
+                       DoubleValue(aggregationPercent));
+    const std::map<std::string, std::string> rules{
+        {"median", "ns3::D2dMedianAggregation"},
+        {"trimmed-mean", "ns3::D2dTrimmedMeanAggregation"},
+        {"krum", "ns3::D2dKrumAggregation"},
+        {"multi-krum", "ns3::D2dMultiKrumAggregation"}};
+    if (rules.count(algorithm))
+    {
+        helper.SetProtocolAttribute("Aggregation",
+                                    PointerValue(ObjectFactory(rules.at(algorithm)).Create()));
+    }
+    helper.SetProtocolAttribute("RoundDeadline", TimeValue(cmfl ? Seconds(0) : roundDeadline));
+    helper.SetProtocolAttribute("EvaluateDevices", BooleanValue(evaluateDevices));
+    Ptr<D2dFlProtocol> protocol =
+        helper.Install(learners,
+                       network.channel->GetTransports(),
+                       server ? network.d2s->GetTransports() : std::vector<Ptr<D2dTransport>>{},
+                       network.mode);
+    stream += helper.AssignStreams(protocol, stream);
+    Ptr<D2dCmfl> cmflProtocol = DynamicCast<D2dCmfl>(protocol);
+    if (cmflProtocol)
+    {
         cmflProtocol->SetMalicious(malicious, attackType, scalingLow);
-        stream += cmflProtocol->AssignStreams(stream);
-        protocol = cmflProtocol;
     }
-    else if (server)
+    auto fedAvg = DynamicCast<D2dFedAvg>(protocol);
+    if (fedAvg && !malicious.empty())
     {
-        auto fl = CreateObjectWithAttributes<D2dFedAvg>("ClientFraction",
-                                                        DoubleValue(activationPercent / 100.0),
-                                                        "GlobalLearningRate",
-                                                        DoubleValue(globalLearningRate));
-        fl->SetLearners(learners);
-        fl->SetD2sTransports(network.d2s->GetTransports(), network.mode);
-        stream += fl->AssignStreams(stream);
-        // The robust baselines: an aggregation strategy in place of the mean. Krum's f with
-        // --krumF=-1 is epsilon x the round's participants, computed by the strategy when
-        // it aggregates; Multi-Krum averages alpha% of the participants.
-        if (algorithm == "median")
-        {
-            aggregation = CreateObject<D2dMedianAggregation>();
-        }
-        else if (algorithm == "trimmed-mean")
-        {
-            aggregation =
-                CreateObjectWithAttributes<D2dTrimmedMeanAggregation>("TrimPercent",
-                                                                      DoubleValue(trimPercent));
-        }
-        else if (algorithm == "krum")
-        {
-            aggregation =
-                CreateObjectWithAttributes<D2dKrumAggregation>("ByzantineCount",
-                                                               IntegerValue(krumF),
-                                                               "ByzantinePercent",
-                                                               DoubleValue(maliciousPercent));
-        }
-        else if (algorithm == "multi-krum")
-        {
-            aggregation = CreateObjectWithAttributes<D2dMultiKrumAggregation>(
-                "ByzantineCount",
-                IntegerValue(krumF),
-                "ByzantinePercent",
-                DoubleValue(maliciousPercent),
-                "SelectPercent",
-                DoubleValue(aggregationPercent));
-        }
-        if (aggregation)
-        {
-            fl->SetAttribute("Aggregation", PointerValue(aggregation));
-        }
-        if (!malicious.empty())
-        {
-            fl->SetUpdateTamper(D2dFedAvg::UpdateTamper(
-                [isMalicious, attackType, attackRng, scalingLow](uint32_t device,
-                                                                 std::vector<float>& g) {
-                    if (isMalicious[device])
-                    {
-                        D2dByzantineAttack::Apply(attackType, g, attackRng, scalingLow);
-                    }
-                }));
-        }
-        protocol = fl;
+        fedAvg->SetUpdateTamper(D2dFedAvg::UpdateTamper(
+            [isMalicious, attackType, attackRng, scalingLow](uint32_t device,
+                                                             std::vector<float>& g) {
+                if (isMalicious[device])
+                {
+                    D2dByzantineAttack::Apply(attackType, g, attackRng, scalingLow);
+                }
+            }));
     }
-    else if (algorithm == "braintorrent")
-    {
-        auto fl = CreateObject<D2dBrainTorrent>();
-        fl->SetLearners(learners);
-        fl->SetTransports(network.channel->GetTransports(), network.mode);
-        stream += fl->AssignStreams(stream);
-        protocol = fl;
-    }
-    else
-    {
-        auto fl = CreateObjectWithAttributes<D2dSegmentedGossip>("Segments",
-                                                                 UintegerValue(segments),
-                                                                 "Replicas",
-                                                                 UintegerValue(replicas));
-        fl->SetLearners(learners);
-        fl->SetTransports(network.channel->GetTransports(), network.mode);
-        stream += fl->AssignStreams(stream);
-        protocol = fl;
-    }
-    learning.Configure(protocol);
-    protocol->SetAttribute("RoundDeadline", TimeValue(cmfl ? Seconds(0) : roundDeadline));
-    protocol->SetAttribute("EvaluateDevices", BooleanValue(evaluateDevices));
-    protocol->SetTestSet(learning.test);
     traces->ConnectRounds(protocol);
     std::unique_ptr<D2dCmflTraceWriter> cmflTraces; // committee.csv, ccp.csv, aggregation.csv
     if (cmflProtocol)
@@ -427,9 +381,11 @@ main(int argc, char* argv[])
     {
         traces->AddAttributes(cmflProtocol->GetConsensus());
     }
-    if (aggregation)
+    if (rules.count(algorithm))
     {
-        traces->AddAttributes(aggregation);
+        PointerValue aggregation; // the robust baseline's strategy
+        protocol->GetAttribute("Aggregation", aggregation);
+        traces->AddAttributes(aggregation.Get<Object>());
     }
 
     Simulator::ScheduleNow(&D2dFlProtocol::Start, protocol);
