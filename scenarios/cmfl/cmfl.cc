@@ -77,17 +77,11 @@ main(int argc, char* argv[])
          'd',
          {"ns3::D2dCmfl::AggregationPercent", "ns3::D2dMultiKrumAggregation::SelectPercent"}},
         {"activationPercent", 'd', {"ns3::D2dCmfl::ActivationPercent"}},
-        {"maliciousPercent",
-         'd',
-         {"ns3::D2dKrumAggregation::ByzantinePercent",
-          "ns3::D2dMultiKrumAggregation::ByzantinePercent"}},
+        {"maliciousPercent", 'd', {"ns3::D2dKrumAggregation::ByzantinePercent"}},
         {"attack", 's'},
         {"scalingLow", 'd'},
         {"trimPercent", 'd', {"ns3::D2dTrimmedMeanAggregation::TrimPercent"}},
-        {"krumF",
-         'I',
-         {"ns3::D2dKrumAggregation::ByzantineCount",
-          "ns3::D2dMultiKrumAggregation::ByzantineCount"}},
+        {"krumF", 'I', {"ns3::D2dKrumAggregation::ByzantineCount"}},
         {"globalLearningRate", 'd', {"ns3::D2dCmfl::GlobalLearningRate"}},
         {"phaseTimeout", 't', {"ns3::D2dCmfl::PhaseTimeout"}},
         {"requestTimeout", 't', {"ns3::D2dCommitteeConsensus::RequestTimeout"}},
@@ -283,11 +277,8 @@ main(int argc, char* argv[])
     // --krumF=-1 is epsilon x the round's participants, computed by the strategy when it
     // aggregates; Multi-Krum averages alpha% of the participants.
     Config::SetDefault("ns3::D2dTrimmedMeanAggregation::TrimPercent", DoubleValue(trimPercent));
-    for (std::string krum : {"ns3::D2dKrumAggregation", "ns3::D2dMultiKrumAggregation"})
-    {
-        Config::SetDefault(krum + "::ByzantineCount", IntegerValue(krumF));
-        Config::SetDefault(krum + "::ByzantinePercent", DoubleValue(maliciousPercent));
-    }
+    Config::SetDefault("ns3::D2dKrumAggregation::ByzantineCount", IntegerValue(krumF));
+    Config::SetDefault("ns3::D2dKrumAggregation::ByzantinePercent", DoubleValue(maliciousPercent));
     Config::SetDefault("ns3::D2dMultiKrumAggregation::SelectPercent",
                        DoubleValue(aggregationPercent));
     const std::map<std::string, std::string> rules{

@@ -113,16 +113,10 @@ main(int argc, char* argv[])
     D2dScenarioSupport support("fedavg");
     std::vector<D2dScenarioSupport::Param> params{
         {"algorithm", 's'},
-        {"flipDevices",
-         'u',
-         {"ns3::D2dKrumAggregation::ByzantinePercent",
-          "ns3::D2dMultiKrumAggregation::ByzantinePercent"}},
+        {"flipDevices", 'u', {"ns3::D2dKrumAggregation::ByzantinePercent"}},
         {"aggregation", 's'},
         {"trimPercent", 'd', {"ns3::D2dTrimmedMeanAggregation::TrimPercent"}},
-        {"krumF",
-         'I',
-         {"ns3::D2dKrumAggregation::ByzantineCount",
-          "ns3::D2dMultiKrumAggregation::ByzantineCount"}},
+        {"krumF", 'I', {"ns3::D2dKrumAggregation::ByzantineCount"}},
         {"aggregationPercent", 'd', {"ns3::D2dMultiKrumAggregation::SelectPercent"}},
         {"clientFraction", 'd', {"ns3::D2dFedAvg::ClientFraction"}},
         {"mu", 'd', {"ns3::D2dFedAvg::ProximalMu"}},
@@ -335,8 +329,7 @@ main(int argc, char* argv[])
         {
             strategy->SetAttribute("TrimPercent", DoubleValue(trimPercent));
         }
-        if (DynamicCast<D2dKrumAggregation>(strategy) ||
-            DynamicCast<D2dMultiKrumAggregation>(strategy))
+        if (DynamicCast<D2dKrumAggregation>(strategy)) // Krum, and Multi-Krum, a Krum
         {
             strategy->SetAttribute("ByzantineCount", IntegerValue(krumF));
             strategy->SetAttribute("ByzantinePercent", DoubleValue(flippedPercent));

@@ -55,7 +55,9 @@ expect_reject gradientUpload --gradientUpload=multicast
 expect_reject ns3::D2dCmfl::GradientUpload --ns3::D2dCmfl::GradientUpload=multicast
 expect_reject algorithm --algorithm=median --ns3::D2dFedAvg::Aggregation=ns3::D2dMedianAggregation
 expect_reject trimPercent --ns3::D2dTrimmedMeanAggregation::TrimPercent=20
-expect_reject krumF --ns3::D2dMultiKrumAggregation::ByzantineCount=1
+expect_reject krumF --ns3::D2dKrumAggregation::ByzantineCount=1
+# Multi-Krum is a Krum: its f is the parent's attribute, and the message names it.
+expect_reject D2dKrumAggregation::ByzantineCount --ns3::D2dMultiKrumAggregation::ByzantineCount=1
 expect_reject maliciousPercent --ns3::D2dKrumAggregation::ByzantinePercent=10
 expect_reject ns3::D2dCmfl::Aggregation --ns3::D2dCmfl::Aggregation=ns3::D2dCmfl
 expect_reject segments --algorithm=gossipfl --segments=0

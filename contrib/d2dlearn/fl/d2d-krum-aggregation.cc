@@ -39,13 +39,18 @@ D2dKrumAggregation::GetTypeId()
     return tid;
 }
 
+uint32_t
+D2dKrumAggregation::ByzantineCountFor(uint32_t participants) const
+{
+    return D2dRobustAggregation::ByzantineCount(m_byzantineCount, m_byzantinePercent, participants);
+}
+
 std::vector<float>
 D2dKrumAggregation::Aggregate(const Vectors& g,
                               const std::vector<double>& /* weights */,
                               uint32_t participants) const
 {
-    const uint32_t f =
-        D2dRobustAggregation::ByzantineCount(m_byzantineCount, m_byzantinePercent, participants);
+    const uint32_t f = ByzantineCountFor(participants);
     NS_LOG_INFO("Krum of " << g.size() << " gradients, f = " << f);
     return D2dRobustAggregation::Krum(g, f);
 }

@@ -33,6 +33,13 @@ class D2dKrumAggregation : public D2dAggregationStrategy
                                  const std::vector<double>& weights,
                                  uint32_t participants) const override;
 
+  protected:
+    /**
+     * \param participants the devices sampled for the round
+     * \return f: ByzantineCount, or round(ByzantinePercent / 100 x participants)
+     */
+    uint32_t ByzantineCountFor(uint32_t participants) const;
+
   private:
     int64_t m_byzantineCount;  //!< f (-1: from m_byzantinePercent)
     double m_byzantinePercent; //!< Byzantine share of the participants, percent

@@ -7,7 +7,6 @@
 #include "d2d-robust-aggregation.h"
 
 #include "ns3/double.h"
-#include "ns3/integer.h"
 #include "ns3/log.h"
 
 namespace ns3
@@ -21,21 +20,9 @@ D2dMultiKrumAggregation::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::D2dMultiKrumAggregation")
-            .SetParent<D2dAggregationStrategy>()
+            .SetParent<D2dKrumAggregation>()
             .SetGroupName("D2dlearn")
             .AddConstructor<D2dMultiKrumAggregation>()
-            .AddAttribute("ByzantineCount",
-                          "f, the number of Byzantine devices tolerated (-1: "
-                          "ByzantinePercent of the round's participants)",
-                          IntegerValue(-1),
-                          MakeIntegerAccessor(&D2dMultiKrumAggregation::m_byzantineCount),
-                          MakeIntegerChecker<int64_t>(-1, 1000000))
-            .AddAttribute("ByzantinePercent",
-                          "With ByzantineCount -1: f = round(ByzantinePercent / 100 x the "
-                          "devices sampled for the round), percent",
-                          DoubleValue(0.0),
-                          MakeDoubleAccessor(&D2dMultiKrumAggregation::m_byzantinePercent),
-                          MakeDoubleChecker<double>(0.0, 100.0))
             .AddAttribute("SelectPercent",
                           "m, the gradients averaged: max(1, round(SelectPercent / 100 x the "
                           "devices sampled for the round)), at most those that arrived, percent",
@@ -50,8 +37,7 @@ D2dMultiKrumAggregation::Aggregate(const Vectors& g,
                                    const std::vector<double>& /* weights */,
                                    uint32_t participants) const
 {
-    const uint32_t f =
-        D2dRobustAggregation::ByzantineCount(m_byzantineCount, m_byzantinePercent, participants);
+    const uint32_t f = ByzantineCountFor(participants);
     const uint32_t m = D2dRobustAggregation::SelectCount(m_selectPercent,
                                                          participants,
                                                          static_cast<uint32_t>(g.size()));

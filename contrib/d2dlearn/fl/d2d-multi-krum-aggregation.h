@@ -5,7 +5,7 @@
 #ifndef D2D_MULTI_KRUM_AGGREGATION_H
 #define D2D_MULTI_KRUM_AGGREGATION_H
 
-#include "d2d-aggregation-strategy.h"
+#include "d2d-krum-aggregation.h"
 
 namespace ns3
 {
@@ -16,12 +16,12 @@ namespace ns3
  * Tolerant Gradient Descent", NeurIPS 2017): the plain (unweighted) mean of the m local
  * gradients of lowest Krum score (equal scores: lower device first).
  *
- * f as for D2dKrumAggregation (ByzantineCount, or ByzantinePercent of the round's
- * participants); m = max(1, round(SelectPercent / 100 x participants)), at most the
- * number of gradients that arrived (the cmfl scenario's Multi-Krum: alpha% of the
- * participants). The weights n_k are ignored.
+ * A Krum that overrides only the aggregation step: f as for D2dKrumAggregation (its
+ * ByzantineCount, or ByzantinePercent of the round's participants); m = max(1, round(SelectPercent
+ * / 100 x participants)), at most the number of gradients that arrived (the cmfl scenario's
+ * Multi-Krum: alpha% of the participants). The weights n_k are ignored.
  */
-class D2dMultiKrumAggregation : public D2dAggregationStrategy
+class D2dMultiKrumAggregation : public D2dKrumAggregation
 {
   public:
     /**
@@ -35,9 +35,7 @@ class D2dMultiKrumAggregation : public D2dAggregationStrategy
                                  uint32_t participants) const override;
 
   private:
-    int64_t m_byzantineCount;  //!< f (-1: from m_byzantinePercent)
-    double m_byzantinePercent; //!< Byzantine share of the participants, percent
-    double m_selectPercent;    //!< m as a share of the participants, percent
+    double m_selectPercent; //!< m as a share of the participants, percent
 };
 
 } // namespace ns3
