@@ -23,6 +23,7 @@
 #include "ns3/boolean.h"
 #include "ns3/command-line.h"
 #include "ns3/d2d-decentralized-fl.h"
+#include "ns3/d2d-learning-helper.h"
 #include "ns3/d2d-learning-options.h"
 #include "ns3/d2d-network-options.h"
 #include "ns3/d2d-scenario-support.h"
@@ -68,11 +69,13 @@ main(int argc, char* argv[])
     learning.LoadData(support, n, net.seed);
     auto traces = net.OpenTraces(support);
     D2dNetwork network = net.Build(*traces, false);
-    const auto learners = learning.MakeLearners(network.devices, net.seed);
-    auto fl = CreateObjectWithAttributes<D2dDecentralizedFl>("Neighbours", UintegerValue(n));
-    learning.Configure(fl);
-    fl->SetLearners(learners);
-    fl->SetTransports(network.channel->GetTransports(), network.mode);
+    D2dLearningHelper helper;
+    helper.SetProtocolType("ns3::D2dDecentralizedFl");
+    helper.SetProtocolAttribute("Neighbours", UintegerValue(n));
+    helper.SetProtocolAttribute("RoundDeadline", TimeValue(Seconds(0))); // the whole round
+    helper.SetProtocolAttribute("EvaluateDevices", BooleanValue(false));
+    learning.Configure(helper, net.seed);
+    auto fl = DynamicCast<D2dDecentralizedFl>(helper.Install(network));
     const auto in = D2dHelper::InNeighbours(network.channel);
     uint64_t links = 0;
     for (const auto& heard : in)
@@ -80,10 +83,7 @@ main(int argc, char* argv[])
         links += heard.size();
     }
     fl->SetGraph(in);
-    fl->AssignStreams(network.nextStream);
-    fl->SetAttribute("RoundDeadline", TimeValue(Seconds(0))); // the whole round
-    fl->SetAttribute("EvaluateDevices", BooleanValue(false));
-    fl->SetTestSet(learning.test);
+    helper.AssignStreams(fl, network.nextStream);
 
     double airtimeS = 0;
     uint64_t transmissions = 0;

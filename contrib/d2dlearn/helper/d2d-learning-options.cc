@@ -263,39 +263,6 @@ D2dLearningOptions::LoadData(const D2dScenarioSupport& support, uint32_t nDevice
     }
 }
 
-std::vector<Ptr<D2dLearner>>
-D2dLearningOptions::MakeLearners(const NodeContainer& devices, uint64_t seed) const
-{
-    NS_LOG_FUNCTION(this << devices.GetN() << seed);
-    NS_ABORT_MSG_IF(!train || shards.size() < devices.GetN() || m_specs.empty(),
-                    "D2dLearningOptions::MakeLearners: call Validate() and LoadData() first");
-    // Learners: one per device, seeded from the run seed and the device id.
-    D2dTorchRuntime::SetWorkers(threads);
-    D2dTorchRuntime::Seed(seed);
-    std::vector<Ptr<D2dLearner>> learners;
-    for (uint32_t i = 0; i < devices.GetN(); ++i)
-    {
-        auto learner = CreateObject<D2dLearner>();
-        learner->SetAttribute("LearningRate", DoubleValue(learningRate));
-        learner->SetAttribute("BatchSize", UintegerValue(batchSize));
-        learner->SetAttribute("Optimizer", StringValue(optimizer));
-        learner->Setup(i, m_specs[i % m_specs.size()], train, shards[i], seed);
-        learner->SetComputeModel(D2dHelper::GetComputeModel(devices.Get(i)));
-        learners.push_back(learner);
-    }
-    return learners;
-}
-
-void
-D2dLearningOptions::Configure(Ptr<D2dFlProtocol> protocol) const
-{
-    NS_LOG_FUNCTION(this << protocol);
-    protocol->SetAttribute("Rounds", UintegerValue(rounds));
-    protocol->SetAttribute("LocalEpochs", UintegerValue(localEpochs));
-    protocol->SetAttribute("LocalSteps", UintegerValue(localSteps));
-    protocol->SetAttribute("Compression", StringValue(compression));
-}
-
 void
 D2dLearningOptions::Configure(D2dLearningHelper& helper, uint64_t seed) const
 {

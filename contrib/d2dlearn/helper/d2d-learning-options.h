@@ -72,7 +72,8 @@ class D2dLearningOptions
     std::string partition{"iid"};         //!< --partition: iid | dirichlet | labels | quantity
     double alpha{0.5};                    //!< --alpha: Dirichlet concentration
     uint32_t labelsPerDevice{3};          //!< --labelsPerDevice: labels partition: classes
-    /** --labelProportions: labels partition: shares of a device's classes (Wagle et al. 2025, App. C) */
+    /** --labelProportions: labels partition: shares of a device's classes (Wagle et al. 2025, App.
+     * C) */
     std::string labelProportions{"0.7,0.2,0.1"};
     double quantitySkew{1.0};           //!< --quantitySkew: quantity partition: size-law skew
     std::string compression{"float32"}; //!< --compression: model values on the air
@@ -121,24 +122,6 @@ class D2dLearningOptions
     std::shared_ptr<D2dDataset> train; //!< the training set (after LoadData())
     std::shared_ptr<D2dDataset> test;  //!< the test set (after LoadData())
     std::vector<D2dShard> shards;      //!< device i's part of train (after LoadData())
-
-    /**
-     * \brief D2dTorchRuntime::SetWorkers(threads) and Seed(seed); one learner per device,
-     * with LearningRate, BatchSize and Optimizer, device i's set up as
-     * Setup(i, specs[i % specs.size()], train, shards[i], seed) on the compute model of
-     * devices.Get(i). Call after any change to shards (e.g. label flips).
-     * \param devices the devices (shards.size() of them)
-     * \param seed the run's seed
-     * \return the learners, learner i of device i
-     */
-    std::vector<Ptr<D2dLearner>> MakeLearners(const NodeContainer& devices, uint64_t seed) const;
-
-    /**
-     * \brief Set the Rounds, LocalEpochs, LocalSteps and Compression attributes of a
-     * protocol (any time before it starts).
-     * \param protocol the protocol
-     */
-    void Configure(Ptr<D2dFlProtocol> protocol) const;
 
     /**
      * \brief Hand a learning helper what these flags say: the data (train, shards, test:
