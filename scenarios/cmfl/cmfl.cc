@@ -28,7 +28,6 @@
 #include "ns3/d2dlearn-module.h"
 
 #include <fmt/format.h>
-#include <map>
 
 using namespace ns3;
 
@@ -281,15 +280,11 @@ main(int argc, char* argv[])
     Config::SetDefault("ns3::D2dKrumAggregation::ByzantinePercent", DoubleValue(maliciousPercent));
     Config::SetDefault("ns3::D2dMultiKrumAggregation::SelectPercent",
                        DoubleValue(aggregationPercent));
-    const std::map<std::string, std::string> rules{
-        {"median", "ns3::D2dMedianAggregation"},
-        {"trimmed-mean", "ns3::D2dTrimmedMeanAggregation"},
-        {"krum", "ns3::D2dKrumAggregation"},
-        {"multi-krum", "ns3::D2dMultiKrumAggregation"}};
-    if (rules.count(algorithm))
+    // median, trimmed-mean, krum, multi-krum: the server's rule (fedavg: the default mean).
+    Ptr<D2dAggregationStrategy> robustRule = D2dAggregationStrategy::CreateByName(algorithm);
+    if (robustRule)
     {
-        helper.SetProtocolAttribute("Aggregation",
-                                    PointerValue(ObjectFactory(rules.at(algorithm)).Create()));
+        helper.SetProtocolAttribute("Aggregation", PointerValue(robustRule));
     }
     helper.SetProtocolAttribute("RoundDeadline", TimeValue(cmfl ? Seconds(0) : roundDeadline));
     helper.SetProtocolAttribute("EvaluateDevices", BooleanValue(evaluateDevices));
@@ -372,11 +367,9 @@ main(int argc, char* argv[])
     {
         traces->AddAttributes(cmflProtocol->GetConsensus());
     }
-    if (rules.count(algorithm))
+    if (robustRule)
     {
-        PointerValue aggregation; // the robust baseline's strategy
-        protocol->GetAttribute("Aggregation", aggregation);
-        traces->AddAttributes(aggregation.Get<Object>());
+        traces->AddAttributes(robustRule);
     }
 
     Simulator::ScheduleNow(&D2dFlProtocol::Start, protocol);

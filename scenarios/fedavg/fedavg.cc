@@ -37,7 +37,6 @@
 #include "ns3/d2dlearn-module.h"
 
 #include <algorithm>
-#include <map>
 #include <stdexcept>
 
 using namespace ns3;
@@ -303,14 +302,9 @@ main(int argc, char* argv[])
     // has them). Learners: one per device, seeded from the run seed and the device id.
     if (fedAvgFamily && !aggregationAttribute)
     {
-        const std::map<std::string, std::string> rules{
-            {"mean", "ns3::D2dMeanAggregation"},
-            {"median", "ns3::D2dMedianAggregation"},
-            {"trimmed-mean", "ns3::D2dTrimmedMeanAggregation"},
-            {"krum", "ns3::D2dKrumAggregation"},
-            {"multi-krum", "ns3::D2dMultiKrumAggregation"}};
-        Ptr<Object> rule = ObjectFactory(rules.at(aggregation)).Create();
-        helper.SetProtocolAttribute("Aggregation", PointerValue(rule));
+        helper.SetProtocolAttribute(
+            "Aggregation",
+            PointerValue(D2dAggregationStrategy::CreateByName(aggregation)));
     }
     learning.Configure(helper, net.seed); // after the label flips: it takes the shards
     Ptr<D2dFlProtocol> protocol = helper.Install(network);

@@ -98,7 +98,6 @@ D2dFedAvg::DoDispose()
                                            : MakeCallback(&D2dFedAvg::ServerReceive, this));
         m_d2s[i]->RemoveSendDoneHandler(MakeCallback(&D2dFedAvg::UploadDone, this));
     }
-    m_d2s.clear();
     m_pick = nullptr;
     m_aggregation = nullptr;
     m_uploadRetry.Clear();

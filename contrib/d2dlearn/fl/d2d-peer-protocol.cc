@@ -43,7 +43,6 @@ D2dPeerProtocol::DoDispose()
                 MakeCallback(&D2dPeerProtocol::MessageDelivery, this));
         }
     }
-    m_transports.clear();
     m_pick = nullptr;
     m_receive = ReceiveCallback();
     m_lost = LostCallback();

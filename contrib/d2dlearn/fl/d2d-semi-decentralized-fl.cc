@@ -71,7 +71,6 @@ D2dSemiDecentralizedFl::DoDispose()
             server ? MakeCallback(&D2dSemiDecentralizedFl::BroadcastDelivery, this)
                    : MakeCallback(&D2dSemiDecentralizedFl::UploadDelivery, this));
     }
-    m_d2s.clear();
     if (m_exchange)
     {
         m_exchange->Dispose();

@@ -21,6 +21,8 @@
 #include "ns3/pointer.h"
 
 #include <gtest/gtest.h>
+#include <string>
+#include <utility>
 #include <vector>
 
 using namespace ns3;
@@ -195,3 +197,21 @@ TEST(D2dAggregationStrategy, CreatedByTypeName)
 }
 
 } // namespace
+
+TEST(D2dAggregationStrategy, CreateByNameMapsTheScenariosRuleNames)
+{
+    const std::vector<std::pair<std::string, std::string>> expected{
+        {"mean", "ns3::D2dMeanAggregation"},
+        {"median", "ns3::D2dMedianAggregation"},
+        {"trimmed-mean", "ns3::D2dTrimmedMeanAggregation"},
+        {"krum", "ns3::D2dKrumAggregation"},
+        {"multi-krum", "ns3::D2dMultiKrumAggregation"}};
+    for (const auto& [rule, type] : expected)
+    {
+        auto strategy = D2dAggregationStrategy::CreateByName(rule);
+        ASSERT_TRUE(strategy) << rule;
+        EXPECT_EQ(strategy->GetInstanceTypeId().GetName(), type) << rule;
+    }
+    EXPECT_FALSE(D2dAggregationStrategy::CreateByName("fedavg"));
+    EXPECT_FALSE(D2dAggregationStrategy::CreateByName("Median"));
+}
