@@ -143,6 +143,7 @@ D2dTraceHelper::EnableRounds()
     if (!m_rounds)
     {
         m_rounds = &OpenTrace("rounds.csv", "round,sim_time_s,node,metric,value");
+        m_summary.EnableRounds();
     }
 }
 
@@ -185,6 +186,7 @@ D2dTraceHelper::WriteRound(uint32_t round,
                    metric,
                    value);
     m_rounds->write(row.data(), static_cast<std::streamsize>(row.size()));
+    m_summary.AddRound(round, node, metric, value);
 }
 
 void
@@ -390,6 +392,7 @@ D2dTraceHelper::WriteDelivery(const D2dDeliveryRecord& r)
                    r.reason);
     m_messages.write(row.data(), static_cast<std::streamsize>(row.size()));
     ++m_nMessageRows;
+    m_summary.AddDelivery(r);
 }
 
 void
@@ -409,6 +412,7 @@ D2dTraceHelper::WriteEnergy(Time time,
                    remainingJ);
     m_energy.write(row.data(), static_cast<std::streamsize>(row.size()));
     ++m_nEnergyRows;
+    m_summary.AddEnergy(component, energyJ);
 }
 
 void
@@ -450,7 +454,9 @@ D2dTraceHelper::Finish(uint64_t seed, double wallSeconds)
                             JsonString(m_parameters[i].first),
                             m_parameters[i].second);
     }
-    json += "\n  }\n}\n";
+    json += "\n  },\n  \"summary\": ";
+    json += m_summary.ToJson(Simulator::Now().GetSeconds(), wallSeconds, "  ");
+    json += "\n}\n";
     {
         std::ofstream out(TmpName(m_outDir, "run.json"), std::ios::trunc);
         out << json;
@@ -478,6 +484,12 @@ const std::string&
 D2dTraceHelper::GetOutDir() const
 {
     return m_outDir;
+}
+
+const D2dRunSummary&
+D2dTraceHelper::GetSummary() const
+{
+    return m_summary;
 }
 
 uint64_t

@@ -8,6 +8,7 @@
 #include "ns3/d2d-channel.h"
 #include "ns3/d2d-delivery.h"
 #include "ns3/d2d-energy-model.h"
+#include "ns3/d2d-run-summary.h"
 #include "ns3/d2d-transport.h"
 #include "ns3/node-container.h"
 
@@ -38,7 +39,9 @@ namespace ns3
  * run.json holds the seed, version, simulated and wall time, the row counts and the
  * parameters; a parameter's JSON type follows the type it was added with (AddParameter()
  * overloads; AddAttributes() writes numbers and booleans bare, other attributes as
- * strings).
+ * strings). Its last key, "summary", is a D2dRunSummary of every row written (learning
+ * metric, energy per component, latency per message kind, complete-delivery rate,
+ * retransmissions per fragment, bytes, rounds, times): the row a campaign tool collects.
  *
  * messages.csv: msg_id,kind,src,dst,bytes,t_send_s,t_recv_s,fragments,fragments_lost,
  * retransmissions,delivered,complete,mode,p_drop,reason — one row per (message, receiver).
@@ -207,6 +210,9 @@ class D2dTraceHelper
     /** \return number of energy.csv rows so far */
     uint64_t GetNEnergyRows() const;
 
+    /** \return the summary of the rows written so far (run.json's "summary") */
+    const D2dRunSummary& GetSummary() const;
+
     /** \return the module version written in run.json */
     static std::string Version();
 
@@ -245,6 +251,7 @@ class D2dTraceHelper
     /** Further trace files (OpenTrace), in opening order: (file name, stream). */
     std::vector<std::pair<std::string, std::unique_ptr<std::ofstream>>> m_extra;
     std::ostream* m_rounds{nullptr}; //!< rounds.csv once EnableRounds() was called
+    D2dRunSummary m_summary;         //!< run.json's "summary", fed every row
 };
 
 } // namespace ns3
