@@ -39,7 +39,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 # Debian 12 packages (the README lists them).
 PACKAGES=(cmake g++ libns3-dev ns3 libgsl-dev libtorch-dev libfmt-dev libboost-dev
           libboost-program-options-dev libgtest-dev dataset-fashion-mnist python3-pandas
-          python3-matplotlib
+          python3-matplotlib slurm-wlm munge
           make) # CMake's build tool: only a Recommends of cmake, so name it
 
 installed() {

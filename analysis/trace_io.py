@@ -64,14 +64,27 @@ def load_energy(path):
     return df
 
 
-def save_figure(fig, out_dir, name):
-    """Save atomically: temporary file in out_dir, then os.replace."""
+FORMATS = ("png", "pdf", "svg")
+
+
+def add_format_argument(parser):
+    """The --format option every analysis script takes."""
+    parser.add_argument("--format", choices=FORMATS, default="png",
+                        help="figure file format (default png)")
+
+
+def save_figure(fig, out_dir, name, fmt=None):
+    """Save atomically: temporary file in out_dir, then os.replace. The format is fmt, else
+    the name's extension."""
+    fmt = fmt or os.path.splitext(name)[1].lstrip(".") or "png"
     final = os.path.join(out_dir, name)
     fd, tmp = tempfile.mkstemp(prefix="." + name + ".", suffix=".tmp", dir=out_dir)
     try:
         os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp creates 0600; use normal permissions
         with os.fdopen(fd, "wb") as fh:
-            fig.savefig(fh, format="png", dpi=120, bbox_inches="tight")
+            # No creation date in PDF and SVG metadata: same figure, same bytes.
+            meta = {"png": {}, "pdf": {"CreationDate": None}, "svg": {"Date": None}}[fmt]
+            fig.savefig(fh, format=fmt, dpi=120, bbox_inches="tight", metadata=meta)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, final)

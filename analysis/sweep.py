@@ -1,0 +1,1162 @@
+#!/usr/bin/python3
+"""Campaigns of d2dlearn runs: a parameter sweep described in a TOML file, run locally on a
+process pool or as a Slurm job array, collected into one table and plotted.
+
+Usage:
+    /usr/bin/python3 analysis/sweep.py run FILE [--out DIR] [-j N] [--retry-failed]
+                                             [--slurm [--wait]] [--bin DIR] [--dry-run]
+    /usr/bin/python3 analysis/sweep.py status FILE [--out DIR] [--list]
+    /usr/bin/python3 analysis/sweep.py collect FILE [--out DIR]
+    /usr/bin/python3 analysis/sweep.py plot FILE [--out DIR] --metric M --x P [--hue P]
+                                             [--where P=V ...] [--format png|pdf|svg]
+
+The campaign file (FILE, TOML):
+
+    scenario = "d2d-exchange"        # a program in build/bin (or the installed bin folder)
+    [parameters]                     # fixed flags, as on the command line (--duration=5s)
+    duration = "5s"
+    [grid]                           # Cartesian product; seed is a flag like any other
+    spectralEfficiency = [0.5, 2]
+    seed = [1, 2]
+    [[zip]]                          # optional: lists of equal length that vary together
+    nDevices = [10, 20]
+    areaSideM = [100, 200]
+    [slurm]                          # optional: resources of one run (one array task)
+    time = "0:10:00"
+    mem = "1G"
+
+Optional top-level keys: `seeds = [1, 2]` (the same as a grid entry `seed`),
+`threads_per_run` (the cores one run uses: the default -j is the number of cores over it;
+by default the `threads` parameter, else the program's --threads default, else 1) and
+`description`. [slurm] keys: time (default "1:00:00"), mem ("2G"), max_parallel (the array's
+concurrency limit, 32), cpus_per_task (threads_per_run), partition, account, extra_args
+(a list of further sbatch arguments).
+
+Every run is the program called with --name=value for each parameter (fixed and swept;
+booleans as true/false) and --outDir=DIR/FOLDER, from the campaign file's folder (relative
+paths in parameters are relative to it). FOLDER names the swept parameters
+(`spectralEfficiency=0.5_seed=1`); names longer than 100 characters or with characters
+other than letters, digits and ._+-= end in a hash of the values. The program's stdout and
+stderr go to FOLDER/sweep.log. A folder with run.json is a finished run (the scenarios
+write it last) and is skipped, so an interrupted campaign resumes where it stopped; a run
+that fails gets FOLDER/sweep-failed.json (exit code, one-line error) and is rerun only with
+--retry-failed. `run --slurm` submits the runs that are neither finished, failed nor queued
+as one job array per 1000 runs (`sbatch --array=0-N%max_parallel`); every task calls this
+script (`_task`), which runs its run exactly as a local run. `status` counts finished,
+failed, queued/running (squeue) and missing runs; `collect` writes DIR/results.csv, one row
+per finished run: `run` (the folder), every campaign parameter, `seed` (from run.json if the
+campaign does not set it) and every key of run.json's summary (nested keys joined by dots:
+`energy_j.total`, `kinds.model.latency_mean_s`). `plot` draws a summary metric against a
+swept parameter, one line per value of --hue, the mean and its 95 % confidence interval
+(Student t) over the values of --replicate (default seed).
+
+Bad input (a campaign that does not parse, an unknown key, an empty list, zipped lists of
+different lengths, a parameter that the program does not have, a missing program) stops
+with a one-line error and exit status 2 before anything runs. `run` exits 1 if a run
+failed, 130 if interrupted (the runs in progress are stopped and will run again).
+
+Only Debian's python3 (tomllib) with its pandas and matplotlib packages is needed.
+"""
+
+import argparse
+import hashlib
+import itertools
+import json
+import math
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+PROG = "sweep.py"
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+TOP_KEYS = {"scenario", "parameters", "grid", "zip", "seeds", "threads_per_run", "slurm",
+            "description"}
+SLURM_KEYS = {"time": str, "mem": str, "max_parallel": int, "cpus_per_task": int,
+              "partition": str, "account": str, "extra_args": list}
+NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*(::[A-Za-z][A-Za-z0-9_]*)*$")
+FOLDER_SAFE = re.compile(r"[^A-Za-z0-9._+=-]")
+MAX_FOLDER = 100
+ARRAY_CHUNK = 1000
+RESERVED = {"outDir"}
+STATE_DIR = ".sweep"
+FAILED_FILE = "sweep-failed.json"
+LOG_FILE = "sweep.log"
+PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+
+
+class SweepError(Exception):
+    """Bad input: reported as one line, exit status 2."""
+
+
+def note(text):
+    print("note: " + text, file=sys.stderr)
+
+
+# --------------------------------------------------------------------------
+# The campaign
+# --------------------------------------------------------------------------
+
+def flag_text(value):
+    """A TOML value as on the command line."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        if math.isnan(value) or math.isinf(value):
+            raise ValueError("not a finite number")
+        return repr(value)
+    return str(value)
+
+
+def check_value(where, value):
+    if isinstance(value, (bool, int, float, str)):
+        try:
+            flag_text(value)
+        except ValueError as exc:
+            raise SweepError("%s: %r is %s" % (where, value, exc))
+        return
+    raise SweepError("%s: %r is not a number, string or boolean" % (where, value))
+
+
+class Campaign:
+    """A parsed campaign file: scenario, fixed parameters, swept axes, resources."""
+
+    def __init__(self, path):
+        self.path = os.path.abspath(path)
+        self.name = os.path.splitext(os.path.basename(path))[0]
+        try:
+            import tomllib
+        except ImportError:  # Python < 3.11
+            raise SweepError("tomllib is missing: use Debian 12's /usr/bin/python3 (3.11)")
+        try:
+            with open(path, "rb") as fh:
+                doc = tomllib.load(fh)
+        except OSError as exc:
+            raise SweepError("cannot read campaign %s: %s" % (path, exc.strerror))
+        except tomllib.TOMLDecodeError as exc:
+            raise SweepError("%s: not valid TOML: %s" % (path, exc))
+        where = os.path.basename(path)
+        unknown = sorted(set(doc) - TOP_KEYS)
+        if unknown:
+            raise SweepError("%s: unknown key %s (accepted: %s)"
+                             % (where, unknown[0], ", ".join(sorted(TOP_KEYS))))
+        self.scenario = doc.get("scenario")
+        if not isinstance(self.scenario, str) or not self.scenario.strip():
+            raise SweepError("%s: scenario must name a program, e.g. scenario = \"fedavg\""
+                             % where)
+        self.description = doc.get("description", "")
+        self.fixed = {}
+        params = doc.get("parameters", {})
+        if not isinstance(params, dict):
+            raise SweepError("%s: [parameters] must be a table of name = value" % where)
+        for name, value in params.items():
+            self.check_name(where, "[parameters]", name)
+            check_value("%s: [parameters] %s" % (where, name), value)
+            self.fixed[name] = value
+        # Axes: each is (names, list of value tuples); the product of the axes is the runs.
+        self.axes = []
+        grid = doc.get("grid", {})
+        if not isinstance(grid, dict):
+            raise SweepError("%s: [grid] must be a table of name = [values]" % where)
+        seeds = doc.get("seeds")
+        if seeds is not None:
+            if "seed" in grid:
+                raise SweepError("%s: seeds and [grid] seed both given; keep one" % where)
+            grid = dict(grid)
+            grid["seed"] = seeds
+        for name, values in grid.items():
+            label = "[grid] " + name if name != "seed" or seeds is None else "seeds"
+            self.check_name(where, label, name)
+            self.axes.append(([name], [(v,) for v in self.check_list(where, label, values)]))
+        zips = doc.get("zip", [])
+        if isinstance(zips, dict):
+            zips = [zips]
+        if not isinstance(zips, list):
+            raise SweepError("%s: zip must be [[zip]] tables of name = [values]" % where)
+        for k, table in enumerate(zips):
+            label = "[[zip]] #%d" % (k + 1)
+            if not isinstance(table, dict) or not table:
+                raise SweepError("%s: %s must be a non-empty table of name = [values]"
+                                 % (where, label))
+            names, lists = [], []
+            for name, values in table.items():
+                self.check_name(where, label, name)
+                names.append(name)
+                lists.append(self.check_list(where, "%s %s" % (label, name), values))
+            lengths = {len(v) for v in lists}
+            if len(lengths) > 1:
+                raise SweepError("%s: %s: lists of different lengths (%s) cannot be zipped"
+                                 % (where, label, ", ".join("%s %d" % (n, len(v))
+                                                            for n, v in zip(names, lists))))
+            self.axes.append((names, list(zip(*lists))))
+        self.swept = [n for names, _ in self.axes for n in names]
+        threads = doc.get("threads_per_run")
+        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
+                                    or threads < 1):
+            raise SweepError("%s: threads_per_run=%r is out of range (accepted: 1 or more)"
+                             % (where, threads))
+        self.threads_per_run = threads
+        slurm = doc.get("slurm", {})
+        if not isinstance(slurm, dict):
+            raise SweepError("%s: [slurm] must be a table" % where)
+        for key, value in slurm.items():
+            if key not in SLURM_KEYS:
+                raise SweepError("%s: [slurm] unknown key %s (accepted: %s)"
+                                 % (where, key, ", ".join(sorted(SLURM_KEYS))))
+            kind = SLURM_KEYS[key]
+            if not isinstance(value, kind) or isinstance(value, bool):
+                raise SweepError("%s: [slurm] %s must be a %s" % (where, key, kind.__name__))
+            if kind is int and value < 1:
+                raise SweepError("%s: [slurm] %s=%d is out of range (accepted: 1 or more)"
+                                 % (where, key, value))
+            if key == "extra_args" and not all(isinstance(a, str) for a in value):
+                raise SweepError("%s: [slurm] extra_args must be a list of strings" % where)
+        self.slurm = slurm
+        self.runs = self.expand()
+
+    def check_name(self, where, label, name):
+        if not NAME_RE.match(name):
+            raise SweepError("%s: %s: %r is not a flag name (letters, digits, _, or "
+                             "ns3::Class::Attribute)" % (where, label, name))
+        if name in RESERVED:
+            raise SweepError("%s: %s: %s is set by sweep.py (one folder per run under --out)"
+                             % (where, label, name))
+        seen = set(self.fixed) | {n for names, _ in getattr(self, "axes", []) for n in names}
+        if name in seen:
+            raise SweepError("%s: %s: %s is given twice" % (where, label, name))
+
+    @staticmethod
+    def check_list(where, label, values):
+        if not isinstance(values, list):
+            raise SweepError("%s: %s must be a list of values, e.g. [1, 2]" % (where, label))
+        if not values:
+            raise SweepError("%s: %s is an empty list" % (where, label))
+        for v in values:
+            check_value("%s: %s" % (where, label), v)
+        texts = [flag_text(v) for v in values]
+        if len(set(texts)) != len(texts):
+            dup = next(t for t in texts if texts.count(t) > 1)
+            raise SweepError("%s: %s holds %s twice" % (where, label, dup))
+        return values
+
+    def expand(self):
+        """The runs, in order (the last axis varies fastest): a list of Run."""
+        runs = []
+        folders = {}
+        for combo in itertools.product(*[values for _, values in self.axes]):
+            swept = []
+            for (names, _), values in zip(self.axes, combo):
+                swept.extend(zip(names, values))
+            run = Run(self, swept)
+            if run.folder in folders:
+                raise SweepError("%s: two runs map to folder %s (%s and %s)"
+                                 % (os.path.basename(self.path), run.folder,
+                                    folders[run.folder], dict(swept)))
+            folders[run.folder] = dict(swept)
+            runs.append(run)
+        return runs
+
+    def parameter_names(self):
+        return list(self.fixed) + self.swept
+
+
+class Run:
+    """One run: the campaign's fixed parameters plus one value of every swept axis."""
+
+    def __init__(self, campaign, swept):
+        self.swept = swept
+        self.parameters = dict(campaign.fixed)
+        self.parameters.update(swept)
+        self.folder = folder_name(swept)
+
+    @classmethod
+    def from_manifest(cls, entry):
+        """The run of a Slurm manifest entry ({"folder", "parameters"})."""
+        run = cls.__new__(cls)
+        run.swept = None
+        run.parameters = entry["parameters"]
+        run.folder = entry["folder"]
+        return run
+
+    def argv(self, program, run_dir):
+        return ([program] + ["--%s=%s" % (k, flag_text(v)) for k, v in self.parameters.items()]
+                + ["--outDir=%s" % run_dir])
+
+
+def folder_name(swept):
+    """Stable, readable folder name of a run: name=value of the swept parameters."""
+    if not swept:
+        return "run"
+    raw = "_".join("%s=%s" % (k, flag_text(v)) for k, v in swept)
+    safe = FOLDER_SAFE.sub("-", raw)
+    if safe == raw and len(raw) <= MAX_FOLDER:
+        return raw
+    digest = hashlib.sha1(json.dumps([[k, flag_text(v)] for k, v in swept]).encode())
+    return "%s-%s" % (safe[:MAX_FOLDER - 9].rstrip("-_"), digest.hexdigest()[:8])
+
+
+# --------------------------------------------------------------------------
+# Programs
+# --------------------------------------------------------------------------
+
+def find_program(campaign, bin_dir):
+    """Absolute path of the campaign's program."""
+    name = campaign.scenario
+    if os.sep in name:
+        path = name if os.path.isabs(name) else os.path.join(os.path.dirname(campaign.path),
+                                                             name)
+        candidates = [path]
+    else:
+        candidates = []
+        if bin_dir:
+            candidates.append(os.path.join(bin_dir, name))
+        if os.environ.get("D2DLEARN_BIN"):
+            candidates.append(os.path.join(os.environ["D2DLEARN_BIN"], name))
+        repo = os.path.dirname(HERE)
+        candidates.append(os.path.join(repo, "build", "bin", name))  # source tree
+        # Installed: P/share/d2dlearn/analysis/sweep.py and P/bin.
+        candidates.append(os.path.join(os.path.dirname(os.path.dirname(repo)), "bin", name))
+        found = shutil.which(name)
+        if found:
+            candidates.append(found)
+        if bin_dir:
+            candidates = candidates[:1]
+    for c in candidates:
+        if os.path.isfile(c) and os.access(c, os.X_OK):
+            return os.path.abspath(c)
+    raise SweepError("scenario %s: no such program (looked in %s); build it first "
+                     "(cmake --build build) or give --bin DIR"
+                     % (name, ", ".join(os.path.dirname(c) or "." for c in candidates)))
+
+
+def program_options(program):
+    """{flag: default text} of an ns-3 program (--PrintHelp), or None if it has none."""
+    try:
+        proc = subprocess.run([program, "--PrintHelp"], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, universal_newlines=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    options = {}
+    section = None
+    for line in proc.stdout.splitlines():
+        if line.strip().endswith(":") and not line.startswith(" "):
+            section = line.strip()
+            continue
+        m = re.match(r"^\s+--([A-Za-z0-9_]+):\s*(.*?)(?:\s\[(.*)\])?$", line)
+        if m and section == "Program Options:":
+            options[m.group(1)] = m.group(3)
+    if not options:
+        return None
+    try:
+        proc = subprocess.run([program, "--PrintGlobals"], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, universal_newlines=True, timeout=120)
+        for m in re.finditer(r"^\s+--([A-Za-z0-9_]+)=", proc.stdout, re.M):
+            options.setdefault(m.group(1), None)
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+    return options
+
+
+def check_parameters(campaign, program):
+    """Stop before running if a parameter is not one of the program's flags."""
+    options = program_options(program)
+    if options is None:
+        note("%s does not list its flags (--PrintHelp); parameters not checked" % program)
+        return {}
+    for name in campaign.parameter_names():
+        if "::" in name:
+            continue  # ns-3 attributes: the program checks them
+        if name not in options:
+            close = [o for o in options if o.lower() == name.lower()]
+            raise SweepError("%s: parameter %s is not a flag of %s%s"
+                             % (os.path.basename(campaign.path), name,
+                                os.path.basename(program),
+                                " (did you mean %s?)" % close[0] if close else
+                                " (see %s --PrintHelp)" % os.path.basename(program)))
+    return options
+
+
+def threads_per_run(campaign, options):
+    if campaign.threads_per_run:
+        return campaign.threads_per_run
+    value = campaign.fixed.get("threads")
+    if value is None and options:
+        value = options.get("threads")
+    try:
+        return max(1, int(value))
+    except (TypeError, ValueError):
+        return 1
+
+
+# --------------------------------------------------------------------------
+# Run folders
+# --------------------------------------------------------------------------
+
+def run_dir(out, run):
+    return os.path.join(out, run.folder)
+
+
+def run_state(out, run):
+    """'done', 'failed' or 'missing' (from the folder)."""
+    d = run_dir(out, run)
+    if os.path.isfile(os.path.join(d, "run.json")):
+        return "done"
+    if os.path.isfile(os.path.join(d, FAILED_FILE)):
+        return "failed"
+    return "missing"
+
+
+def read_failure(out, run):
+    try:
+        with open(os.path.join(run_dir(out, run), FAILED_FILE)) as fh:
+            doc = json.load(fh)
+        return int(doc.get("exit_code", -1)), str(doc.get("error", ""))
+    except (OSError, ValueError, TypeError):
+        return -1, "(unreadable %s)" % FAILED_FILE
+
+
+def write_json_atomic(path, doc):
+    folder = os.path.dirname(path) or "."
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", dir=folder)
+    try:
+        with os.fdopen(fd, "w") as fh:
+            json.dump(doc, fh, indent=1)
+            fh.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def error_line(log_path):
+    """The one-line error of a failed run: its last line naming an error, else its last."""
+    try:
+        with open(log_path, errors="replace") as fh:
+            lines = [ln.strip() for ln in fh.read().splitlines() if ln.strip()]
+    except OSError:
+        return "(no log)"
+    for ln in reversed(lines):
+        if "error" in ln.lower():
+            return ln
+    return lines[-1] if lines else "(no output)"
+
+
+def prepare_folder(d):
+    """An unfinished folder starts empty: traces of an interrupted attempt are removed."""
+    if os.path.isdir(d):
+        shutil.rmtree(d)
+    os.makedirs(d)
+
+
+def start_run(run, program, out, cwd):
+    d = run_dir(out, run)
+    prepare_folder(d)
+    log = open(os.path.join(d, LOG_FILE), "wb")
+    try:
+        proc = subprocess.Popen(run.argv(program, os.path.abspath(d)), stdout=log,
+                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=cwd,
+                                start_new_session=True)
+    finally:
+        log.close()
+    return proc
+
+
+def finish_run(run, out, returncode):
+    """Record the outcome of a run that ended by itself; True if it is done."""
+    d = run_dir(out, run)
+    if returncode == 0 and os.path.isfile(os.path.join(d, "run.json")):
+        return True
+    if returncode == 0:
+        error = "exited 0 but wrote no run.json"
+    elif returncode < 0:
+        try:
+            error = "killed by %s" % signal.Signals(-returncode).name
+        except ValueError:
+            error = "killed by signal %d" % -returncode
+    else:
+        error = error_line(os.path.join(d, LOG_FILE))
+    write_json_atomic(os.path.join(d, FAILED_FILE),
+                      {"exit_code": returncode, "error": error, "folder": run.folder})
+    return False
+
+
+def execute_run(run, program, out, cwd):
+    """Run one run to its end in the foreground (a Slurm task); its exit status."""
+    proc = start_run(run, program, out, cwd)
+    forward = lambda signum, frame: proc.send_signal(signum)  # noqa: E731
+    signal.signal(signal.SIGTERM, forward)
+    signal.signal(signal.SIGINT, forward)
+    rc = proc.wait()
+    return 0 if finish_run(run, out, rc) else (rc if rc > 0 else 1)
+
+
+# --------------------------------------------------------------------------
+# run (local)
+# --------------------------------------------------------------------------
+
+def clock(seconds):
+    seconds = int(round(seconds))
+    h, rem = divmod(seconds, 3600)
+    m, s = divmod(rem, 60)
+    return "%d:%02d:%02d" % (h, m, s) if h else "%d:%02d" % (m, s)
+
+
+class Progress:
+    """A progress bar with ETA over the campaign on stderr (one line per event if not a
+    terminal)."""
+
+    def __init__(self, total, already):
+        self.total = total
+        self.done = already
+        self.failed = 0
+        self.ran = 0
+        self.start = time.monotonic()
+        self.tty = sys.stderr.isatty()
+        self.last = 0.0
+
+    def line(self, running):
+        elapsed = time.monotonic() - self.start
+        finished = self.done + self.failed
+        width = 30
+        filled = int(width * finished / self.total) if self.total else width
+        eta = "?"
+        remaining = self.total - finished
+        if self.ran:
+            eta = clock(elapsed / self.ran * remaining)
+        return "[%s%s] %d/%d done, %d failed, %d running, elapsed %s, ETA %s" % (
+            "#" * filled, "." * (width - filled), self.done, self.total, self.failed,
+            running, clock(elapsed), eta if remaining else "0:00")
+
+    def update(self, running, event=None):
+        if self.tty:
+            now = time.monotonic()
+            if event or now - self.last > 0.5:
+                sys.stderr.write("\r" + self.line(running) + "\033[K")
+                sys.stderr.flush()
+                self.last = now
+        elif event:
+            sys.stderr.write("sweep: %s %s\n" % (self.line(running), event))
+            sys.stderr.flush()
+
+    def close(self):
+        if self.tty:
+            sys.stderr.write("\n")
+
+
+def run_local(campaign, program, out, todo, jobs, already):
+    """Run `todo` on a pool of `jobs` processes; returns (done, failed, interrupted)."""
+    cwd = os.path.dirname(campaign.path)
+    progress = Progress(len(campaign.runs), already)
+    queue = list(todo)
+    running = {}
+    stopping = []
+
+    def stop(signum, frame):
+        if not stopping:
+            stopping.append(signum)
+            for proc in running:
+                try:
+                    os.killpg(proc.pid, signal.SIGTERM)
+                except OSError:
+                    pass
+
+    old = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    done, failed = [], []
+    try:
+        progress.update(0, "start: %d to run, %d finished before" % (len(todo), already))
+        while (queue and not stopping) or running:
+            while queue and not stopping and len(running) < jobs:
+                run = queue.pop(0)
+                running[start_run(run, program, out, cwd)] = (run, time.monotonic())
+            time.sleep(0.05)
+            for proc in [p for p in running if p.poll() is not None]:
+                run, t0 = running.pop(proc)
+                if stopping:
+                    continue  # stopped by us: it will run again
+                progress.ran += 1
+                if finish_run(run, out, proc.returncode):
+                    done.append(run)
+                    progress.done += 1
+                    progress.update(len(running), "finished %s (%.1f s)"
+                                    % (run.folder, time.monotonic() - t0))
+                else:
+                    failed.append(run)
+                    progress.failed += 1
+                    progress.update(len(running), "FAILED %s" % run.folder)
+            progress.update(len(running))
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+        progress.close()
+    return done, failed, bool(stopping)
+
+
+def cmd_run(args):
+    campaign = Campaign(args.file)
+    out = output_dir(args, campaign)
+    program = find_program(campaign, args.bin)
+    options = check_parameters(campaign, program)
+    states = {r.folder: run_state(out, r) for r in campaign.runs}
+    queued = set()
+    if os.path.isdir(os.path.join(out, STATE_DIR)):
+        queued = slurm_queued(out)
+    todo = [r for r in campaign.runs
+            if states[r.folder] == "missing" or (args.retry_failed
+                                                 and states[r.folder] == "failed")]
+    todo = [r for r in todo if r.folder not in queued]
+    already = sum(1 for s in states.values() if s == "done")
+    old_failed = [r for r in campaign.runs
+                  if states[r.folder] == "failed" and not args.retry_failed]
+    if args.dry_run:
+        cwd = os.path.dirname(campaign.path)
+        print("# %d runs, %d to run (cwd %s)" % (len(campaign.runs), len(todo), cwd))
+        for r in todo:
+            print(" ".join(r.argv(program, os.path.abspath(run_dir(out, r)))))
+        return 0
+    os.makedirs(out, exist_ok=True)
+    if queued:
+        note("%d run(s) queued or running on Slurm are left to it" % len(queued))
+    for r in old_failed:
+        code, error = read_failure(out, r)
+        note("%s failed before (exit %d: %s); rerun with --retry-failed"
+             % (r.folder, code, error))
+    if args.slurm:
+        return submit_slurm(campaign, program, out, todo, options, args)
+    jobs = args.jobs or max(1, (os.cpu_count() or 1) // threads_per_run(campaign, options))
+    done, failed, interrupted = run_local(campaign, program, out, todo, jobs, already)
+    print("%s: %d runs: %d ran (%d finished, %d failed), %d finished before%s"
+          % (PROG, len(campaign.runs), len(done) + len(failed), len(done), len(failed),
+             already, ", %d failed before" % len(old_failed) if old_failed else ""))
+    order = {r.folder: i for i, r in enumerate(campaign.runs)}
+    for r in sorted(failed, key=lambda r: order[r.folder]):
+        code, error = read_failure(out, r)
+        print("failed: %s: exit %d: %s" % (r.folder, code, error))
+    if interrupted:
+        left = sum(1 for r in campaign.runs if run_state(out, r) != "done")
+        print("%s: interrupted; %d run(s) not finished: run the same command to resume"
+              % (PROG, left))
+        return 130
+    return 1 if failed else 0
+
+
+# --------------------------------------------------------------------------
+# Slurm
+# --------------------------------------------------------------------------
+
+def slurm_dir(out):
+    return os.path.join(out, STATE_DIR, "slurm")
+
+
+def slurm_submissions(out):
+    """The recorded submissions: list of {"job_id", "folders", ...}."""
+    d = slurm_dir(out)
+    subs = []
+    if not os.path.isdir(d):
+        return subs
+    for name in sorted(os.listdir(d)):
+        path = os.path.join(d, name, "job.json")
+        try:
+            with open(path) as fh:
+                subs.append(json.load(fh))
+        except (OSError, ValueError):
+            continue
+    return subs
+
+
+def squeue_tasks(job_ids):
+    """{(job_id, array index): state} of the array tasks still queued or running, or None
+    if squeue cannot be asked."""
+    if not job_ids:
+        return {}
+    if not shutil.which("squeue"):
+        return None
+    proc = subprocess.run(["squeue", "-h", "-r", "-j", ",".join(job_ids), "-o", "%F %K %T"],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True)
+    if proc.returncode != 0:
+        if "Invalid job id" in proc.stderr:
+            return {}  # every job has left the queue
+        return None
+    tasks = {}
+    for line in proc.stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1].isdigit():
+            tasks[(parts[0], int(parts[1]))] = parts[2]
+    return tasks
+
+
+def slurm_queued(out):
+    """{folder: state} of the runs of recorded submissions that Slurm has not finished."""
+    subs = slurm_submissions(out)
+    tasks = squeue_tasks([s["job_id"] for s in subs])
+    if tasks is None:
+        if subs:
+            note("squeue unavailable: cannot tell which submitted runs are still queued")
+        return {}
+    queued = {}
+    for s in subs:
+        for index, folder in enumerate(s["folders"]):
+            state = tasks.get((s["job_id"], index))
+            if state:
+                queued[folder] = state
+    return queued
+
+
+def submit_slurm(campaign, program, out, todo, options, args):
+    if not todo:
+        print("%s: nothing to submit: every run is finished, failed or queued" % PROG)
+        return 0
+    if not shutil.which("sbatch"):
+        raise SweepError("--slurm: sbatch not found (install Slurm's client, slurm-client)")
+    conf = campaign.slurm
+    cpus = conf.get("cpus_per_task", threads_per_run(campaign, options))
+    submitted = []
+    for start in range(0, len(todo), ARRAY_CHUNK):
+        chunk = todo[start:start + ARRAY_CHUNK]
+        stamp = time.strftime("%Y%m%d-%H%M%S") + "-%d-%d" % (os.getpid(), start)
+        d = os.path.join(slurm_dir(out), stamp)
+        os.makedirs(d)
+        manifest = {
+            "campaign": campaign.path, "program": program, "out": os.path.abspath(out),
+            "cwd": os.path.dirname(campaign.path),
+            "runs": [{"folder": r.folder, "parameters": r.parameters} for r in chunk],
+        }
+        write_json_atomic(os.path.join(d, "manifest.json"), manifest)
+        lines = [
+            "#!/bin/sh",
+            "#SBATCH --job-name=%s" % campaign.name,
+            "#SBATCH --array=0-%d%%%d" % (len(chunk) - 1, conf.get("max_parallel", 32)),
+            "#SBATCH --ntasks=1",
+            "#SBATCH --cpus-per-task=%d" % cpus,
+            "#SBATCH --time=%s" % conf.get("time", "1:00:00"),
+            "#SBATCH --mem=%s" % conf.get("mem", "2G"),
+            "#SBATCH --output=%s" % os.path.join(os.path.abspath(d), "task-%a.out"),
+        ]
+        for key in ("partition", "account"):
+            if key in conf:
+                lines.append("#SBATCH --%s=%s" % (key, conf[key]))
+        for extra in conf.get("extra_args", []) + (args.sbatch_arg or []):
+            lines.append("#SBATCH %s" % extra)
+        lines.append('exec %s %s _task %s "$SLURM_ARRAY_TASK_ID"'
+                     % (PYTHON, os.path.abspath(__file__),
+                        os.path.join(os.path.abspath(d), "manifest.json")))
+        script = os.path.join(d, "job.sh")
+        with open(script, "w") as fh:
+            fh.write("\n".join(lines) + "\n")
+        proc = subprocess.run(["sbatch", "--parsable", script], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, universal_newlines=True)
+        if proc.returncode != 0:
+            shutil.rmtree(d)
+            msg = " ".join(proc.stderr.split()) or "exit %d" % proc.returncode
+            raise SweepError("--slurm: sbatch refused the job array: %s" % msg)
+        job_id = proc.stdout.strip().split(";")[0]
+        write_json_atomic(os.path.join(d, "job.json"),
+                          {"job_id": job_id, "folders": [r.folder for r in chunk],
+                           "script": script})
+        submitted.append(job_id)
+        print("%s: submitted %d run(s) as job array %s (%s)"
+              % (PROG, len(chunk), job_id, script))
+    if not args.wait:
+        print("%s: follow with: %s status %s --out %s"
+              % (PROG, os.path.relpath(os.path.abspath(__file__)), args.file, out))
+        return 0
+    return wait_slurm(campaign, out, submitted)
+
+
+def wait_slurm(campaign, out, job_ids):
+    already = sum(1 for r in campaign.runs if run_state(out, r) == "done")
+    progress = Progress(len(campaign.runs), already)
+    progress.ran = 0
+    try:
+        while True:
+            tasks = squeue_tasks(job_ids)
+            if tasks is None:
+                raise SweepError("--wait: squeue failed; the jobs may still run")
+            states = [run_state(out, r) for r in campaign.runs]
+            done = sum(1 for s in states if s == "done")
+            if done > progress.done:
+                progress.ran += done - progress.done
+            progress.done = done
+            progress.failed = sum(1 for s in states if s == "failed")
+            running = sum(1 for s in tasks.values() if s == "RUNNING")
+            if not tasks:
+                progress.update(running, "jobs %s left the queue" % ",".join(job_ids))
+                break
+            progress.update(running)
+            time.sleep(1.0)
+    except KeyboardInterrupt:
+        progress.close()
+        print("%s: stopped waiting; the jobs go on (scancel %s to stop them)"
+              % (PROG, " ".join(job_ids)))
+        return 130
+    progress.close()
+    failed = [r for r in campaign.runs if run_state(out, r) == "failed"]
+    missing = [r for r in campaign.runs if run_state(out, r) == "missing"]
+    print("%s: %d runs: %d finished, %d failed, %d missing"
+          % (PROG, len(campaign.runs), progress.done, len(failed), len(missing)))
+    for r in failed:
+        code, error = read_failure(out, r)
+        print("failed: %s: exit %d: %s" % (r.folder, code, error))
+    return 1 if failed or missing else 0
+
+
+def cmd_task(args):
+    """One Slurm array task: the manifest's run number INDEX, exactly as a local run."""
+    with open(args.manifest) as fh:
+        manifest = json.load(fh)
+    run = Run.from_manifest(manifest["runs"][args.index])
+    if os.path.isfile(os.path.join(manifest["out"], run.folder, "run.json")):
+        return 0  # finished meanwhile (e.g. by a local run)
+    return execute_run(run, manifest["program"], manifest["out"], manifest["cwd"])
+
+
+# --------------------------------------------------------------------------
+# status
+# --------------------------------------------------------------------------
+
+def cmd_status(args):
+    campaign = Campaign(args.file)
+    out = output_dir(args, campaign)
+    queued = slurm_queued(out) if os.path.isdir(os.path.join(out, STATE_DIR)) else {}
+    counts = {"done": 0, "failed": 0, "queued": 0, "running": 0, "missing": 0}
+    rows = []
+    for r in campaign.runs:
+        state = run_state(out, r)
+        if state != "done" and r.folder in queued:
+            state = "running" if queued[r.folder] == "RUNNING" else "queued"
+        counts[state] += 1
+        rows.append((r, state))
+    print("campaign %s (%s): %d runs in %s" % (campaign.name, campaign.scenario,
+                                               len(campaign.runs), out))
+    print("  finished %d, failed %d, running %d, queued %d, not started %d"
+          % (counts["done"], counts["failed"], counts["running"], counts["queued"],
+             counts["missing"]))
+    for r, state in rows:
+        if state == "failed":
+            code, error = read_failure(out, r)
+            print("  failed: %s: exit %d: %s" % (r.folder, code, error))
+        elif args.list:
+            print("  %s: %s" % (state, r.folder))
+    return 0
+
+
+# --------------------------------------------------------------------------
+# collect
+# --------------------------------------------------------------------------
+
+def flatten(prefix, value, into):
+    if isinstance(value, dict):
+        for k, v in value.items():
+            flatten("%s.%s" % (prefix, k) if prefix else k, v, into)
+    else:
+        into[prefix] = value
+
+
+def collect(campaign, out):
+    """(columns, rows, runs not finished) of the finished runs, in campaign order."""
+    params = campaign.parameter_names()
+    columns = ["run"] + params
+    rows, missing = [], []
+    for r in campaign.runs:
+        path = os.path.join(run_dir(out, r), "run.json")
+        if not os.path.isfile(path):
+            missing.append(r)
+            continue
+        try:
+            with open(path) as fh:
+                doc = json.load(fh)
+        except (OSError, ValueError) as exc:
+            raise SweepError("%s: unreadable (%s)" % (path, " ".join(str(exc).split())))
+        row = {"run": r.folder}
+        row.update(r.parameters)
+        if "seed" not in row and "seed" in doc:
+            row["seed"] = doc["seed"]
+        summary = doc.get("summary")
+        if not isinstance(summary, dict):
+            raise SweepError("%s has no summary (written by a program older than the "
+                             "summary?)" % path)
+        flatten("", summary, row)
+        for k in row:
+            if k not in columns:
+                columns.append(k)
+        rows.append(row)
+    return columns, rows, missing
+
+
+def csv_text(value):
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def cmd_collect(args):
+    import csv
+    campaign = Campaign(args.file)
+    out = output_dir(args, campaign)
+    columns, rows, missing = collect(campaign, out)
+    if not os.path.isdir(out):
+        raise SweepError("no campaign folder %s: run the campaign first" % out)
+    path = os.path.join(out, "results.csv")
+    fd, tmp = tempfile.mkstemp(prefix=".results.csv.", dir=out)
+    try:
+        with os.fdopen(fd, "w", newline="") as fh:
+            w = csv.writer(fh, lineterminator="\n")
+            w.writerow(columns)
+            for row in rows:
+                w.writerow([csv_text(row.get(c)) for c in columns])
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    print("wrote %s (%d rows, %d columns)" % (path, len(rows), len(columns)))
+    if missing:
+        note("%d of %d runs not finished are left out (%s status %s)"
+             % (len(missing), len(campaign.runs), PROG, args.file))
+    return 0
+
+
+# --------------------------------------------------------------------------
+# plot
+# --------------------------------------------------------------------------
+
+#: Student t quantiles t_{0.975, df} for df = 1..30.
+T975 = [12.706204736, 4.302652730, 3.182446305, 2.776445105, 2.570581836, 2.446911851,
+        2.364624252, 2.306004135, 2.262157163, 2.228138852, 2.200985160, 2.178812830,
+        2.160368656, 2.144786688, 2.131449546, 2.119905299, 2.109815578, 2.100922040,
+        2.093024054, 2.085963447, 2.079613845, 2.073873068, 2.068657610, 2.063898562,
+        2.059538553, 2.055529439, 2.051830516, 2.048407142, 2.045229642, 2.042272456]
+
+
+def t975(df):
+    """t_{0.975, df}: the table up to 30, beyond it the Cornish-Fisher expansion."""
+    if df <= len(T975):
+        return T975[df - 1]
+    z = 1.959963985
+    return (z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
+            + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * df ** 3))
+
+
+def mean_ci(values):
+    """(n, mean, half-width of the 95 % confidence interval of the mean; NaN if n < 2)."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return n, mean, float("nan")
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return n, mean, t975(n - 1) * math.sqrt(var / n)
+
+
+def same_value(a, b):
+    try:
+        return float(a) == float(b)
+    except (TypeError, ValueError):
+        return str(a).strip() == str(b).strip()
+
+
+def cmd_plot(args):
+    campaign = Campaign(args.file)
+    out = output_dir(args, campaign)
+    columns, rows, missing = collect(campaign, out)
+    if not rows:
+        raise SweepError("no finished run in %s: run the campaign first" % out)
+    if missing:
+        note("%d of %d runs not finished are left out" % (len(missing), len(campaign.runs)))
+    params = campaign.parameter_names()
+    for flag, name in (("--x", args.x), ("--hue", args.hue)):
+        if name is not None and name not in campaign.swept:
+            raise SweepError("%s %s: not a swept parameter (swept: %s)"
+                             % (flag, name, ", ".join(campaign.swept) or "none"))
+    if args.metric not in columns or args.metric in params or args.metric == "run":
+        metrics = [c for c in columns if c not in params and c != "run"]
+        raise SweepError("--metric %s: not a summary column (columns: %s)"
+                         % (args.metric, ", ".join(metrics)))
+    for cond in args.where:
+        name, _, value = cond.partition("=")
+        if name not in params or not _:
+            raise SweepError("--where %s: give PARAMETER=VALUE with a campaign parameter"
+                             % cond)
+        rows = [r for r in rows if same_value(r.get(name), value)]
+        if not rows:
+            raise SweepError("--where %s: no finished run has this value" % cond)
+    rep = args.replicate
+    fixed_by_where = {c.partition("=")[0] for c in args.where}
+    for name in campaign.swept:
+        if name in (args.x, args.hue, rep) or name in fixed_by_where:
+            continue
+        values = {csv_text(r.get(name)) for r in rows}
+        if len(values) > 1:
+            raise SweepError("parameter %s takes %d values (%s): give --hue %s or --where "
+                             "%s=VALUE" % (name, len(values), ", ".join(sorted(values)),
+                                           name, name))
+    groups = {}
+    for r in rows:
+        value = r.get(args.metric)
+        if value is None or value == "":
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise SweepError("--metric %s: %r is not a number" % (args.metric, value))
+        hue = r.get(args.hue) if args.hue else None
+        groups.setdefault((hue, r[args.x]), []).append(float(value))
+    if not groups:
+        raise SweepError("--metric %s: no finished run has a value" % args.metric)
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from trace_io import save_figure
+
+    def order(values):
+        return sorted(set(values), key=lambda v: (isinstance(v, str), v))
+
+    hues = order(h for h, _ in groups) if args.hue else [None]
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    print("%s,%s,n,mean,ci95_low,ci95_high" % (args.hue or "", args.x) if args.hue
+          else "%s,n,mean,ci95_low,ci95_high" % args.x)
+    numeric_x = all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                    for _, x in groups)
+    for hue in hues:
+        xs = order(x for h, x in groups if h == hue)
+        stats = [mean_ci(groups[(hue, x)]) for x in xs]
+        for x, (n, m, h) in zip(xs, stats):
+            prefix = "%s," % csv_text(hue) if args.hue else ""
+            print("%s%s,%d,%s,%s,%s" % (prefix, csv_text(x), n, csv_text(m),
+                                         csv_text(m - h) if n > 1 else "",
+                                         csv_text(m + h) if n > 1 else ""))
+        px = xs if numeric_x else list(range(len(xs)))
+        means = [m for _, m, _ in stats]
+        label = "%s = %s" % (args.hue, csv_text(hue)) if args.hue else None
+        line, = ax.plot(px, means, marker="o", markersize=4, label=label)
+        lo = [m - h if n > 1 else m for n, m, h in stats]
+        hi = [m + h if n > 1 else m for n, m, h in stats]
+        if any(n > 1 for n, _, _ in stats):
+            ax.fill_between(px, lo, hi, color=line.get_color(), alpha=0.2, linewidth=0)
+        if not numeric_x:
+            ax.set_xticks(px)
+            ax.set_xticklabels([csv_text(x) for x in xs])
+    if args.logx:
+        ax.set_xscale("log")
+    if args.logy:
+        ax.set_yscale("log")
+    nrep = max(len(v) for v in groups.values())
+    ax.set_xlabel(args.x)
+    ax.set_ylabel(args.metric)
+    ax.set_title("%s: %s (mean%s)" % (campaign.name, args.metric,
+                                      " and 95 %% CI over %d %s values" % (nrep, rep)
+                                      if nrep > 1 else ""), fontsize=10)
+    ax.grid(True, alpha=0.3)
+    if args.hue:
+        ax.legend(fontsize=8)
+    plots = args.plots or os.path.join(out, "plots")
+    os.makedirs(plots, exist_ok=True)
+    name = args.name or "%s_vs_%s%s" % (args.metric, args.x,
+                                        "_by_" + args.hue if args.hue else "")
+    save_figure(fig, plots, "%s.%s" % (FOLDER_SAFE.sub("-", name), args.format),
+                fmt=args.format)
+    return 0
+
+
+# --------------------------------------------------------------------------
+# Main
+# --------------------------------------------------------------------------
+
+def output_dir(args, campaign):
+    return args.out if args.out else os.path.join("results", campaign.name)
+
+
+class OneLineParser(argparse.ArgumentParser):
+    def error(self, message):
+        self.exit(2, "%s: error: %s\n" % (PROG, message))
+
+
+def positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not an integer" % text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("%d is out of range (accepted: 1 or more)" % value)
+    return value
+
+
+def main(argv=None):
+    parser = OneLineParser(prog=PROG, description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    def common(p):
+        p.add_argument("file", metavar="FILE", help="campaign file (TOML)")
+        p.add_argument("--out", metavar="DIR", default=None,
+                       help="campaign folder (default results/<campaign name>)")
+
+    p = sub.add_parser("run", help="run the runs that are not finished")
+    common(p)
+    p.add_argument("-j", "--jobs", type=positive_int, default=None,
+                   help="runs at a time (default: cores / threads per run)")
+    p.add_argument("--retry-failed", action="store_true", help="rerun the failed runs too")
+    p.add_argument("--bin", metavar="DIR", default=None, help="folder of the program")
+    p.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
+    p.add_argument("--slurm", action="store_true", help="submit a Slurm job array instead")
+    p.add_argument("--wait", action="store_true", help="--slurm: wait until the array ends")
+    p.add_argument("--sbatch-arg", action="append", metavar="ARG",
+                   help="--slurm: a further sbatch argument (repeatable)")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("status", help="finished, failed, queued and missing runs")
+    common(p)
+    p.add_argument("--list", action="store_true", help="list every run and its state")
+    p.set_defaults(func=cmd_status)
+
+    p = sub.add_parser("collect", help="write DIR/results.csv")
+    common(p)
+    p.set_defaults(func=cmd_collect)
+
+    p = sub.add_parser("plot", help="a summary metric against a swept parameter")
+    common(p)
+    p.add_argument("--metric", required=True, help="a results.csv summary column")
+    p.add_argument("--x", required=True, help="the swept parameter on the x axis")
+    p.add_argument("--hue", default=None, help="one line per value of this parameter")
+    p.add_argument("--replicate", default="seed",
+                   help="parameter whose values are replicates (default seed)")
+    p.add_argument("--where", action="append", default=[], metavar="P=V",
+                   help="keep only the runs with this parameter value (repeatable)")
+    p.add_argument("--format", choices=["png", "pdf", "svg"], default="png")
+    p.add_argument("--plots", metavar="DIR", default=None,
+                   help="output folder (default DIR/plots)")
+    p.add_argument("--name", default=None, help="file name without extension")
+    p.add_argument("--logx", action="store_true")
+    p.add_argument("--logy", action="store_true")
+    p.set_defaults(func=cmd_plot)
+
+    p = sub.add_parser("_task", help="(internal) one Slurm array task")
+    p.add_argument("manifest")
+    p.add_argument("index", type=int)
+    p.set_defaults(func=cmd_task)
+
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except SweepError as exc:
+        sys.stdout.flush()
+        sys.stderr.write("%s: error: %s\n" % (PROG, exc))
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

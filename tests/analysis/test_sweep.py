@@ -1,0 +1,339 @@
+#!/usr/bin/python3
+"""Tests of analysis/sweep.py run locally (the Slurm backend: test_sweep_slurm.py).
+
+Run:  /usr/bin/python3 tests/analysis/test_sweep.py BIN_DIR
+BIN_DIR holds the built d2d-exchange. Campaigns of a few runs of a few tenths of a second:
+the issue's minimal campaign (run, status, collect against run.json), an interrupted
+campaign that resumes (only the missing runs run again; the table is complete), failed
+runs (listed with exit code and error, rerun only with --retry-failed), bad campaigns
+(one-line errors, nothing written), zipped lists and folder names, and plot's mean and
+95 % interval against a hand calculation.
+"""
+
+import csv
+import importlib.util
+import json
+import math
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+SCRIPT = os.path.join(REPO, "analysis", "sweep.py")
+PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+BIN = None
+
+spec = importlib.util.spec_from_file_location("sweep", SCRIPT)
+sweep = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(sweep)
+
+MINIMAL = """\
+scenario = "d2d-exchange"        # a program in build/bin
+[parameters]                     # fixed flags, as on the command line
+duration = "5s"
+[grid]                           # Cartesian product; seed is a flag like any other
+spectralEfficiency = [0.5, 2]
+seed = [1, 2]
+"""
+
+
+def read_table(path):
+    with open(path, newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+class SweepTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="sweep-test-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def campaign(self, text, name="c.toml"):
+        path = os.path.join(self.tmp, name)
+        with open(path, "w") as fh:
+            fh.write(text)
+        return path
+
+    def sweep(self, *args, check=None):
+        proc = subprocess.run([PYTHON, SCRIPT] + list(args), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, universal_newlines=True, timeout=300,
+                              env=dict(os.environ, D2DLEARN_BIN=BIN))
+        if check is not None:
+            self.assertEqual(proc.returncode, check, proc.stdout + proc.stderr)
+        return proc
+
+    def test_minimal_campaign(self):
+        path = self.campaign(MINIMAL)
+        out = os.path.join(self.tmp, "out")
+        proc = self.sweep("run", path, "--out", out, "-j", "2", check=0)
+        self.assertIn("4 runs: 4 ran (4 finished, 0 failed), 0 finished before", proc.stdout)
+        folders = ["spectralEfficiency=0.5_seed=1", "spectralEfficiency=0.5_seed=2",
+                   "spectralEfficiency=2_seed=1", "spectralEfficiency=2_seed=2"]
+        self.assertEqual(sorted(f for f in os.listdir(out) if not f.startswith(".")),
+                         folders)
+        # Each run got its flags: run.json records them.
+        with open(os.path.join(out, folders[1], "run.json")) as fh:
+            doc = json.load(fh)
+        self.assertEqual(doc["seed"], 2)
+        self.assertEqual(doc["parameters"]["spectralEfficiency"], 0.5)
+        self.assertEqual(doc["parameters"]["duration_s"], 5)
+        # A second run does nothing.
+        proc = self.sweep("run", path, "--out", out, check=0)
+        self.assertIn("4 runs: 0 ran (0 finished, 0 failed), 4 finished before", proc.stdout)
+        proc = self.sweep("status", path, "--out", out, check=0)
+        self.assertIn("finished 4, failed 0, running 0, queued 0, not started 0", proc.stdout)
+        proc = self.sweep("collect", path, "--out", out, check=0)
+        rows = read_table(os.path.join(out, "results.csv"))
+        self.assertEqual([r["run"] for r in rows], folders)
+        for r in rows:
+            with open(os.path.join(out, r["run"], "run.json")) as fh:
+                s = json.load(fh)["summary"]
+            self.assertEqual(r["duration"], "5s")
+            self.assertAlmostEqual(float(r["energy_j.total"]), s["energy_j"]["total"],
+                                   places=12)
+            self.assertEqual(int(r["bytes_sent"]), s["bytes_sent"])
+            self.assertEqual(float(r["complete_delivery_rate"]), s["complete_delivery_rate"])
+            self.assertEqual(float(r["kinds.data.latency_p95_s"]),
+                             s["kinds"]["data"]["latency_p95_s"])
+        # The seeds differ, and a higher rate loses more (eq. 18): the table is real.
+        self.assertNotEqual(rows[0]["messages"], rows[1]["messages"])
+
+    def test_interrupted_campaign_resumes(self):
+        # Six runs of about 0.5 s, one at a time; interrupted after two have finished.
+        path = self.campaign("""\
+scenario = "d2d-exchange"
+[parameters]
+nDevices = 50
+duration = "10s"
+meanInterval = "200ms"
+broadcast = true
+quiet = true
+[grid]
+seed = [1, 2, 3, 4, 5, 6]
+""")
+        out = os.path.join(self.tmp, "out")
+        proc = subprocess.Popen([PYTHON, SCRIPT, "run", path, "--out", out, "-j", "1"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                universal_newlines=True,
+                                env=dict(os.environ, D2DLEARN_BIN=BIN))
+
+        def finished():
+            return [d for d in sorted(os.listdir(out)) if os.path.isfile(
+                os.path.join(out, d, "run.json"))] if os.path.isdir(out) else []
+
+        deadline = time.monotonic() + 120
+        while len(finished()) < 2 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=60)
+        self.assertEqual(proc.returncode, 130, stdout + stderr)
+        self.assertIn("interrupted", stdout)
+        first = finished()
+        self.assertGreaterEqual(len(first), 2)
+        self.assertLess(len(first), 6, "the campaign ended before the interruption")
+        # The run stopped midway is not a failure: no failure record anywhere.
+        for d in os.listdir(out):
+            self.assertFalse(os.path.exists(os.path.join(out, d, sweep.FAILED_FILE)), d)
+        stamps = {d: os.stat(os.path.join(out, d, "run.json")).st_mtime_ns for d in first}
+        print("\ninterrupted after %d of 6 runs had finished" % len(first), file=sys.stderr)
+        proc = self.sweep("run", path, "--out", out, "-j", "2", check=0)
+        left = 6 - len(first)
+        self.assertIn("6 runs: %d ran (%d finished, 0 failed), %d finished before"
+                      % (left, left, len(first)), proc.stdout)
+        # The runs finished before were not run again.
+        for d, stamp in stamps.items():
+            self.assertEqual(os.stat(os.path.join(out, d, "run.json")).st_mtime_ns, stamp, d)
+        self.sweep("collect", path, "--out", out, check=0)
+        rows = read_table(os.path.join(out, "results.csv"))
+        self.assertEqual([r["seed"] for r in rows], [str(s) for s in range(1, 7)])
+        self.assertTrue(all(r["messages"] not in ("", "0") for r in rows))
+        # A resumed run's traces are those of an uninterrupted run.
+        resumed = [d for d in finished() if d not in first][0]
+        seed = resumed.split("=")[1]
+        ref = os.path.join(self.tmp, "ref")
+        subprocess.run([os.path.join(BIN, "d2d-exchange"), "--nDevices=50", "--duration=10s",
+                        "--meanInterval=200ms", "--broadcast=true", "--quiet",
+                        "--seed=" + seed, "--outDir=" + ref], check=True, timeout=120)
+        for f in ("messages.csv", "energy.csv"):
+            with open(os.path.join(ref, f), "rb") as a, \
+                    open(os.path.join(out, resumed, f), "rb") as b:
+                self.assertTrue(a.read() == b.read(), f)
+
+    def test_failed_runs(self):
+        # --rssFile names a file relative to the campaign's folder, missing at first.
+        path = self.campaign("""\
+scenario = "d2d-exchange"
+[parameters]
+duration = "2s"
+rssFile = "W.csv"
+[grid]
+seed = [1, 2]
+""")
+        out = os.path.join(self.tmp, "out")
+        proc = self.sweep("run", path, "--out", out, check=1)
+        self.assertIn("2 ran (0 finished, 2 failed)", proc.stdout)
+        lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("failed: ")]
+        self.assertEqual(len(lines), 2, proc.stdout)
+        self.assertRegex(lines[0], r"^failed: seed=1: exit 2: d2d-exchange: error: .*rssFile")
+        proc = self.sweep("status", path, "--out", out, check=0)
+        self.assertIn("finished 0, failed 2", proc.stdout)
+        self.assertIn("failed: seed=2: exit 2: ", proc.stdout)
+        # Not rerun unless asked.
+        proc = self.sweep("run", path, "--out", out, check=0)
+        self.assertIn("0 ran", proc.stdout)
+        self.assertIn("rerun with --retry-failed", proc.stderr)
+        with open(os.path.join(self.tmp, "W.csv"), "w") as fh:
+            fh.write("0,2e-12,1e-12\n2e-12,0,5e-13\n1e-12,5e-13,0\n")
+        proc = self.sweep("run", path, "--out", out, "--retry-failed", check=0)
+        self.assertIn("2 ran (2 finished, 0 failed)", proc.stdout)
+        for d in ("seed=1", "seed=2"):
+            self.assertFalse(os.path.exists(os.path.join(out, d, sweep.FAILED_FILE)))
+            with open(os.path.join(out, d, "run.json")) as fh:
+                self.assertEqual(json.load(fh)["parameters"]["nDevices"], 3)
+
+    def test_bad_campaigns(self):
+        cases = [
+            ("scenario = 'd2d-exchange'\nfoo = 1\n", "unknown key foo"),
+            ("[grid]\nseed = [1]\n", "scenario must name a program"),
+            ("scenario = 'd2d-exchange'\n[grid]\nseed = []\n", "[grid] seed is an empty list"),
+            ("scenario = 'd2d-exchange'\n[grid]\nseed = [1, 1]\n", "holds 1 twice"),
+            ("scenario = 'd2d-exchange'\n[parameters]\noutDir = 'x'\n", "outDir is set by"),
+            ("scenario = 'd2d-exchange'\n[parameters]\nseed = 1\n[grid]\nseed = [2]\n",
+             "seed is given twice"),
+            ("scenario = 'd2d-exchange'\n[[zip]]\nseed = [1, 2]\nnDevices = [5]\n",
+             "lists of different lengths (seed 2, nDevices 1)"),
+            ("scenario = 'd2d-exchange'\n[parameters]\nspectralefficiency = 2\n",
+             "spectralefficiency is not a flag of d2d-exchange (did you mean "
+             "spectralEfficiency?)"),
+            ("scenario = 'no-such-program'\n", "scenario no-such-program: no such program"),
+            ("scenario = 'd2d-exchange'\nthreads_per_run = 0\n", "threads_per_run=0"),
+            ("scenario = 'd2d-exchange'\n[slurm]\nmemory = '1G'\n", "[slurm] unknown key"),
+            ("scenario = 'd2d-exchange'\n[grid\n", "not valid TOML"),
+        ]
+        out = os.path.join(self.tmp, "out")
+        for text, expected in cases:
+            path = self.campaign(text)
+            proc = self.sweep("run", path, "--out", out, check=2)
+            self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
+            self.assertIn(expected, proc.stderr)
+            self.assertTrue(proc.stderr.startswith("sweep.py: error: "), proc.stderr)
+            self.assertFalse(os.path.exists(out), text)
+
+    def test_zip_grid_and_folder_names(self):
+        path = self.campaign("""\
+scenario = "d2d-exchange"
+seeds = [1, 2]
+[parameters]
+reliable = true
+[grid]
+noisePowerW = [1e-13, 1e-11]
+[[zip]]
+nDevices = [5, 10, 20]
+areaSideM = [50.0, 100.0, 200.0]
+""")
+        c = sweep.Campaign(path)
+        self.assertEqual(len(c.runs), 2 * 2 * 3)
+        self.assertEqual(c.swept, ["noisePowerW", "seed", "nDevices", "areaSideM"])
+        self.assertEqual(c.runs[0].folder, "noisePowerW=1e-13_seed=1_nDevices=5_areaSideM=50.0")
+        self.assertEqual(c.runs[5].parameters, {"reliable": True, "noisePowerW": 1e-13,
+                                                "seed": 2, "nDevices": 20, "areaSideM": 200.0})
+        self.assertEqual(c.runs[5].argv("P", "/o")[1:],
+                         ["--reliable=true", "--noisePowerW=1e-13", "--seed=2",
+                          "--nDevices=20", "--areaSideM=200.0", "--outDir=/o"])
+        # Characters other than letters, digits and ._+-= (or a long name) add a hash.
+        name = sweep.folder_name([("ns3::D2dChannel::MaxRetransmissions", 3)])
+        self.assertRegex(name, r"^ns3--D2dChannel--MaxRetransmissions=3-[0-9a-f]{8}$")
+        self.assertEqual(name, sweep.folder_name([("ns3::D2dChannel::MaxRetransmissions", 3)]))
+        long = sweep.folder_name([("x%d" % i, "v" * 20) for i in range(8)])
+        self.assertLessEqual(len(long), sweep.MAX_FOLDER)
+        self.assertNotEqual(long, sweep.folder_name([("x%d" % i, "v" * 20) for i in range(7)]
+                                                    + [("x7", "w" * 20)]))
+        # --dry-run prints the commands and runs nothing.
+        out = os.path.join(self.tmp, "out")
+        proc = self.sweep("run", path, "--out", out, "--dry-run", check=0)
+        commands = [ln for ln in proc.stdout.splitlines() if not ln.startswith("#")]
+        self.assertEqual(len(commands), 12)
+        self.assertTrue(commands[0].endswith(
+            "d2d-exchange --reliable=true --noisePowerW=1e-13 --seed=1 --nDevices=5 "
+            "--areaSideM=50.0 --outDir=%s" % os.path.join(out, c.runs[0].folder)))
+        self.assertFalse(os.path.exists(out))
+
+    def fake_campaign(self, values):
+        """A campaign folder with finished runs whose summaries hold `values`:
+        {(hue, x, seed): metric}."""
+        path = self.campaign("""\
+scenario = "d2d-exchange"
+[grid]
+noisePowerW = [1e-13, 1e-11]
+spectralEfficiency = [1, 2]
+seed = [1, 2, 3]
+""")
+        out = os.path.join(self.tmp, "out")
+        for run in sweep.Campaign(path).runs:
+            p = run.parameters
+            d = os.path.join(out, run.folder)
+            os.makedirs(d)
+            key = (p["noisePowerW"], p["spectralEfficiency"], p["seed"])
+            with open(os.path.join(d, "run.json"), "w") as fh:
+                json.dump({"seed": p["seed"], "summary": {"m": values[key],
+                                                          "energy_j": {"total": 1.0}}}, fh)
+        return path, out
+
+    def test_plot_mean_and_interval(self):
+        # Values 1, 2, 3 over seeds: mean 2, s = 1, half-width t_{0.975,2} / sqrt(3)
+        # = 4.302652730 / 1.732050808 = 2.484137709.
+        values = {}
+        for seed, v in zip((1, 2, 3), (1.0, 2.0, 3.0)):
+            values[(1e-13, 1, seed)] = v
+            values[(1e-13, 2, seed)] = 10 * v
+            values[(1e-11, 1, seed)] = 5.0
+            values[(1e-11, 2, seed)] = v + 1
+        path, out = self.fake_campaign(values)
+        proc = self.sweep("plot", path, "--out", out, "--metric", "m",
+                          "--x", "spectralEfficiency", "--hue", "noisePowerW", "--format",
+                          "pdf", check=0)
+        table = {(r[0], r[1]): r[2:] for r in csv.reader(proc.stdout.splitlines()[1:5])}
+        n, mean, lo, hi = table[("1e-13", "1")]
+        self.assertEqual((n, float(mean)), ("3", 2.0))
+        self.assertAlmostEqual(float(hi) - 2.0, 2.484137709, places=8)
+        self.assertAlmostEqual(2.0 - float(lo), 2.484137709, places=8)
+        n, mean, lo, hi = table[("1e-13", "2")]
+        self.assertAlmostEqual(float(hi) - 20.0, 24.84137709, places=7)
+        self.assertEqual(table[("1e-11", "1")][1:], ["5.0", "5.0", "5.0"])  # no spread
+        pdf = os.path.join(out, "plots", "m_vs_spectralEfficiency_by_noisePowerW.pdf")
+        with open(pdf, "rb") as fh:
+            self.assertEqual(fh.read(5), b"%PDF-")
+        # Without --hue, noisePowerW is a second swept parameter: pick one or give --hue.
+        proc = self.sweep("plot", path, "--out", out, "--metric", "m",
+                          "--x", "spectralEfficiency", check=2)
+        self.assertIn("parameter noisePowerW takes 2 values", proc.stderr)
+        proc = self.sweep("plot", path, "--out", out, "--metric", "m", "--x",
+                          "spectralEfficiency", "--where", "noisePowerW=1e-11", "--format",
+                          "svg", check=0)
+        self.assertEqual(proc.stdout.splitlines()[1], "1,3,5.0,5.0,5.0")
+        self.assertTrue(os.path.isfile(os.path.join(out, "plots",
+                                                    "m_vs_spectralEfficiency.svg")))
+        proc = self.sweep("plot", path, "--out", out, "--metric", "nope", "--x",
+                          "spectralEfficiency", check=2)
+        self.assertIn("not a summary column (columns: m, energy_j.total)", proc.stderr)
+
+    def test_t_quantiles(self):
+        # Beyond the table: t_{0.975,40} = 2.021075390, t_{0.975,120} = 1.979930405.
+        self.assertAlmostEqual(sweep.t975(40), 2.021075390, places=5)
+        self.assertAlmostEqual(sweep.t975(120), 1.979930405, places=6)
+        self.assertAlmostEqual(sweep.t975(2), 4.302652730, places=9)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit("usage: test_sweep.py BIN_DIR")
+    BIN = os.path.abspath(sys.argv[1])
+    unittest.main(argv=sys.argv[:1] + sys.argv[2:])

@@ -1,0 +1,251 @@
+#!/usr/bin/python3
+"""analysis/sweep.py's Slurm backend on a private single-node Slurm cluster.
+
+Run (as root):  /usr/bin/python3 tests/analysis/test_sweep_slurm.py BIN_DIR
+
+Starts munged, slurmctld and slurmd (Debian's munge and slurm-wlm packages) with a key and
+a configuration generated in a temporary folder: the node is this host as `slurmd -C`
+describes it, reached on 127.0.0.1 at two free ports, with private state, spool, log and
+pid files, proctrack/linuxproc and task/none (no cgroups), no accounting. Runs a 4-run
+campaign of d2d-exchange with `run --slurm --wait` and the same campaign locally, then
+checks that the collected tables are identical (every column but the wall times) and that
+every trace file is identical byte for byte. The daemons are stopped by their process ids
+afterwards, whatever happens.
+
+Exits 77 (CTest's SKIP_RETURN_CODE) only if a cluster cannot be started here: not root
+(slurmd and munged run as root) or the Slurm and munge programs are missing (installed by
+setup.sh).
+"""
+
+import csv
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+SCRIPT = os.path.join(REPO, "analysis", "sweep.py")
+PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+SKIP = 77
+PROGRAMS = ["munged", "mungekey", "slurmctld", "slurmd", "sbatch", "squeue", "sinfo"]
+BIN = None
+
+CAMPAIGN = """\
+scenario = "d2d-exchange"
+[parameters]
+duration = "3s"
+reliable = true
+d2sFraction = 0.2
+quiet = true
+[grid]
+spectralEfficiency = [0.5, 2]
+seed = [1, 2]
+[slurm]
+time = "0:05:00"
+mem = "200M"
+max_parallel = 2
+"""
+
+
+def which(name):
+    for d in os.environ.get("PATH", "").split(os.pathsep) + ["/usr/sbin", "/sbin"]:
+        path = os.path.join(d, name)
+        if os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    return None
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Cluster:
+    """munged, slurmctld and slurmd in a temporary folder, stopped by their pids."""
+
+    def __init__(self, root):
+        self.root = root
+        self.procs = []
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith("SLURM")}
+        self.env["SLURM_CONF"] = os.path.join(root, "slurm.conf")
+
+    def start(self):
+        r = self.root
+        # munged wants every folder above its socket searchable by all.
+        for d in (os.path.dirname(r), r):
+            os.chmod(d, 0o755)
+        for d in ("state", "spool", "log"):
+            os.makedirs(os.path.join(r, d))
+        key = os.path.join(r, "munge.key")
+        subprocess.run([which("mungekey"), "--create", "--keyfile=" + key], check=True)
+        sock = os.path.join(r, "munge.socket")
+        self.spawn([which("munged"), "-F", "--key-file=" + key, "--socket=" + sock,
+                    "--pid-file=" + os.path.join(r, "munged.pid"),
+                    "--seed-file=" + os.path.join(r, "munged.seed"),
+                    "--log-file=" + os.path.join(r, "log", "munged.log")], "munged")
+        deadline = time.monotonic() + 20
+        while not os.path.exists(sock):
+            if time.monotonic() > deadline or self.procs[-1][1].poll() is not None:
+                raise RuntimeError("munged did not start:\n" + self.logs())
+            time.sleep(0.05)
+        node = subprocess.run([which("slurmd"), "-C"], stdout=subprocess.PIPE, check=True,
+                              universal_newlines=True).stdout.splitlines()[0].split()
+        name = node[0].split("=", 1)[1]
+        node.insert(1, "NodeAddr=127.0.0.1")
+        conf = [
+            "ClusterName=d2dlearntest",
+            "SlurmctldHost=%s(127.0.0.1)" % name,
+            "SlurmctldPort=%d" % free_port(),
+            "SlurmdPort=%d" % free_port(),
+            "SlurmUser=root",
+            "SlurmdUser=root",
+            "AuthType=auth/munge",
+            "AuthInfo=socket=" + sock,
+            "CredType=cred/munge",
+            "StateSaveLocation=" + os.path.join(r, "state"),
+            "SlurmdSpoolDir=" + os.path.join(r, "spool"),
+            "SlurmctldPidFile=" + os.path.join(r, "slurmctld.pid"),
+            "SlurmdPidFile=" + os.path.join(r, "slurmd.pid"),
+            "SlurmctldLogFile=" + os.path.join(r, "log", "slurmctld.log"),
+            "SlurmdLogFile=" + os.path.join(r, "log", "slurmd.log"),
+            "ProctrackType=proctrack/linuxproc",
+            "TaskPlugin=task/none",
+            "JobAcctGatherType=jobacct_gather/none",
+            "AccountingStorageType=accounting_storage/none",
+            "SchedulerType=sched/backfill",
+            "SelectType=select/cons_tres",
+            "SelectTypeParameters=CR_Core_Memory",
+            "MpiDefault=none",
+            "ReturnToService=2",
+            " ".join(node),
+            "PartitionName=test Nodes=%s Default=YES MaxTime=INFINITE State=UP" % name,
+        ]
+        with open(self.env["SLURM_CONF"], "w") as fh:
+            fh.write("\n".join(conf) + "\n")
+        self.spawn([which("slurmctld"), "-D", "-f", self.env["SLURM_CONF"]], "slurmctld")
+        self.spawn([which("slurmd"), "-D", "-f", self.env["SLURM_CONF"]], "slurmd")
+        deadline = time.monotonic() + 60
+        while True:
+            state = subprocess.run([which("sinfo"), "-h", "-o", "%T"], env=self.env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                   universal_newlines=True).stdout.strip()
+            if state == "idle":
+                return
+            dead = [n for n, p in self.procs if p.poll() is not None]
+            if dead or time.monotonic() > deadline:
+                raise RuntimeError("the cluster did not come up (node state %r, exited: %s):\n"
+                                   % (state, dead) + self.logs())
+            time.sleep(0.2)
+
+    def spawn(self, argv, name):
+        out = open(os.path.join(self.root, "log", name + ".out"), "wb")
+        self.procs.append((name, subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT,
+                                                  stdin=subprocess.DEVNULL, env=self.env)))
+        out.close()
+
+    def logs(self):
+        text = []
+        d = os.path.join(self.root, "log")
+        for f in sorted(os.listdir(d)):
+            with open(os.path.join(d, f), errors="replace") as fh:
+                lines = fh.read().splitlines()[-15:]
+            text.append("--- %s\n%s" % (f, "\n".join(lines)))
+        return "\n".join(text)
+
+    def stop(self):
+        # slurmd, slurmctld, munged: the reverse of their start, each by its pid.
+        for name, proc in reversed(self.procs):
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+        self.procs = []
+
+
+class SlurmTest(unittest.TestCase):
+    def test_slurm_campaign_same_as_local(self):
+        tmp = tempfile.mkdtemp(prefix="sweep-slurm-")
+        cluster = Cluster(os.path.join(tmp, "cluster"))
+        os.makedirs(cluster.root)
+        try:
+            t0 = time.monotonic()
+            cluster.start()
+            started = time.monotonic() - t0
+            path = os.path.join(tmp, "wireless.toml")
+            with open(path, "w") as fh:
+                fh.write(CAMPAIGN)
+            env = dict(cluster.env, D2DLEARN_BIN=BIN)
+
+            def sweep(*args):
+                proc = subprocess.run([PYTHON, SCRIPT] + list(args), env=env,
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      universal_newlines=True, timeout=600)
+                self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr + "\n"
+                                 + cluster.logs())
+                return proc
+
+            slurm, local = os.path.join(tmp, "slurm"), os.path.join(tmp, "local")
+            t1 = time.monotonic()
+            proc = sweep("run", path, "--out", slurm, "--slurm", "--wait")
+            ran = time.monotonic() - t1
+            self.assertIn("submitted 4 run(s) as job array", proc.stdout)
+            self.assertIn("4 runs: 4 finished, 0 failed, 0 missing", proc.stdout)
+            proc = sweep("status", path, "--out", slurm)
+            self.assertIn("finished 4, failed 0, running 0, queued 0", proc.stdout)
+            # Nothing left to submit.
+            proc = sweep("run", path, "--out", slurm, "--slurm")
+            self.assertIn("nothing to submit", proc.stdout)
+            sweep("run", path, "--out", local, "-j", "2")
+            for out in (slurm, local):
+                sweep("collect", path, "--out", out)
+            tables = []
+            for out in (slurm, local):
+                with open(os.path.join(out, "results.csv"), newline="") as fh:
+                    rows = list(csv.reader(fh))
+                keep = [i for i, c in enumerate(rows[0]) if not c.endswith("wall_time_s")]
+                self.assertEqual(len(keep), len(rows[0]) - 1)
+                tables.append([[row[i] for i in keep] for row in rows])
+            self.assertEqual(len(tables[0]), 5)
+            self.assertEqual(tables[0], tables[1])
+            compared = 0
+            for run in sorted(os.listdir(local)):
+                if run.startswith(".") or not os.path.isdir(os.path.join(local, run)):
+                    continue
+                for f in sorted(os.listdir(os.path.join(local, run))):
+                    if not f.endswith(".csv"):
+                        continue
+                    with open(os.path.join(local, run, f), "rb") as a, \
+                            open(os.path.join(slurm, run, f), "rb") as b:
+                        self.assertTrue(a.read() == b.read(), "%s/%s differs" % (run, f))
+                    compared += 1
+            self.assertEqual(compared, 8)  # messages.csv and energy.csv of 4 runs
+            print("\ncluster up in %.1f s; 4-run campaign through Slurm in %.1f s"
+                  % (started, ran), file=sys.stderr)
+        finally:
+            cluster.stop()
+            shutil.rmtree(tmp)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit("usage: test_sweep_slurm.py BIN_DIR")
+    BIN = os.path.abspath(sys.argv[1])
+    if os.geteuid() != 0:
+        print("SKIP: a private Slurm cluster needs root (slurmd, munged)")
+        sys.exit(SKIP)
+    missing = [p for p in PROGRAMS if not which(p)]
+    if missing:
+        print("SKIP: missing %s (Debian packages slurm-wlm munge: sudo bash setup.sh --test)"
+              % ", ".join(missing))
+        sys.exit(SKIP)
+    unittest.main(argv=sys.argv[:1] + sys.argv[2:])
