@@ -3,24 +3,36 @@
 
 Usage:
   /usr/bin/python3 analysis/plot_bayes.py RUN_DIR [RUN_DIR ...] --out PLOT_DIR
+                                          [--format png|pdf|svg]
 
 Each RUN_DIR is an --outDir of build/bin/bayes-consensus (beliefs.csv, rounds.csv,
-run.json). Writes into PLOT_DIR:
-  belief_true.png  discrete runs: belief of the true parameter rho_i(theta*) against step,
-                   one line per node, one panel per run;
-  mse.png          the learning metric against step for every run, one line per node,
-                   coloured by --cooperation (central, isolated, network): metric `mse`
-                   for gaussian-linear runs, `error` (fraction of nodes whose estimate is
-                   not theta*, as a mean over nodes) for discrete runs;
-  summary.csv      per run: folder, mode, cooperation, lossRule, final step, final mean
-                   metric over nodes.
-Exits 2 with a one-line error if a folder lacks a trace or holds no rows.
+run.json). Each run's learning metric follows its --mode: `error` for discrete runs (the
+fraction of nodes whose estimate is not theta*), `mse` for gaussian-linear runs (test MSE),
+`accuracy` for variational runs (test accuracy of the posterior-mean models). Writes into
+PLOT_DIR, in --format (default png), one figure per metric present, so that no axis mixes
+two metrics:
+  belief_true  discrete runs: belief of the true parameter rho_i(theta*) against step,
+               one line per node, one panel per run;
+  error        discrete runs: error rate against step (mean over nodes), one line per run;
+  mse          gaussian-linear runs: MSE against step (log scale), one line per node, coloured
+               by --cooperation (central, isolated, network);
+  accuracy     variational runs: mean accuracy over the devices against step (the devices'
+               own as thin lines), coloured by --cooperation;
+  summary.csv  per run: folder, mode, cooperation, lossRule, metric, final step, final metric
+               (mean over the devices' rows of the last step; the central learner's row for
+               central runs).
+Everything is read and drawn before anything is written: a folder that lacks a trace, holds
+no rows or lacks its metric gives a one-line error and exit 2, and nothing is written (no
+output folder is created). Figures of these names older than the traces and not written now
+are removed.
 """
 
 import argparse
+import csv
 import json
 import os
 import sys
+import tempfile
 
 import matplotlib
 
@@ -28,98 +40,197 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from trace_io import add_format_argument, remove_stale_figures, save_figure  # noqa: E402
+
+PROG = "plot_bayes.py"
 COLOURS = {"central": "black", "isolated": "tab:red", "network": "tab:blue"}
+#: --mode and its learning metric in rounds.csv, in figure order.
+METRICS = {"discrete": "error", "gaussian-linear": "mse", "variational": "accuracy"}
+FIGURES = ["belief_true", "error", "mse", "accuracy"]
+YLABELS = {"error": "error rate (nodes whose estimate is not theta*)",
+           "mse": "test MSE", "accuracy": "test accuracy (posterior-mean model)"}
 
 
-def fail(message):
-    print("plot_bayes.py: error: " + message, file=sys.stderr)
-    sys.exit(2)
+class PlotError(Exception):
+    """Bad input: one line on stderr, exit status 2."""
 
 
 def load(run_dir):
-    """Return (parameters, beliefs DataFrame, rounds DataFrame) of one run folder."""
+    """Return a run: dict with dir, params, mode, metric, beliefs, rounds."""
     paths = {name: os.path.join(run_dir, name)
              for name in ("run.json", "beliefs.csv", "rounds.csv")}
     for name, path in paths.items():
         if not os.path.isfile(path):
-            fail("{} has no {}".format(run_dir, name))
+            raise PlotError("{} has no {}".format(run_dir, name))
     try:
         with open(paths["run.json"]) as fh:
             params = json.load(fh)["parameters"]
         beliefs = pd.read_csv(paths["beliefs.csv"])
         rounds = pd.read_csv(paths["rounds.csv"])
-    except (ValueError, KeyError) as e:
-        fail("{}: unreadable trace ({})".format(run_dir, e))
+    except (ValueError, KeyError, TypeError, pd.errors.ParserError) as e:
+        raise PlotError("{}: unreadable trace ({})".format(run_dir, " ".join(str(e).split())))
     if beliefs.empty or rounds.empty:
-        fail("{}: beliefs.csv or rounds.csv holds no rows".format(run_dir))
-    return params, beliefs, rounds
+        raise PlotError("{}: beliefs.csv or rounds.csv holds no rows".format(run_dir))
+    missing = [c for c in ("round", "node", "metric", "value") if c not in rounds.columns]
+    if missing:
+        raise PlotError("{}: rounds.csv lacks column(s) {}".format(run_dir, ",".join(missing)))
+    mode = params.get("mode")
+    if mode not in METRICS:
+        present = [m for m, metric in METRICS.items() if (rounds["metric"] == metric).any()]
+        if mode is not None or not present:
+            raise PlotError("{}: unknown mode {!r} (accepted: {})".format(
+                run_dir, mode, ", ".join(METRICS)))
+        mode = present[0]
+    metric = METRICS[mode]
+    rows = rounds[rounds["metric"] == metric]
+    if rows.empty:
+        raise PlotError("{}: rounds.csv has no '{}' rows (mode {})".format(run_dir, metric,
+                                                                          mode))
+    if mode == "discrete" and not {"step", "node", "belief_true"} <= set(beliefs.columns):
+        raise PlotError("{}: beliefs.csv lacks step,node,belief_true".format(run_dir))
+    return {"dir": run_dir, "params": params, "mode": mode, "metric": metric,
+            "beliefs": beliefs, "rows": rows,
+            "traces": [paths["beliefs.csv"], paths["rounds.csv"]]}
 
 
-def label_of(run_dir, params):
+def label_of(run):
+    params = run["params"]
     return "{} ({}{})".format(params.get("cooperation", "?"), os.path.basename(
-        os.path.normpath(run_dir)),
-        ", " + params["lossRule"] if params.get("cooperation") == "network" else "")
+        os.path.normpath(run["dir"])),
+        ", " + str(params.get("lossRule")) if params.get("cooperation") == "network" else "")
+
+
+def node_rows(rows):
+    """The devices' rows (node >= 0) if there are any, else the central learner's (-1)."""
+    dev = rows[rows["node"] >= 0]
+    return dev if not dev.empty else rows[rows["node"] < 0]
+
+
+def figure_beliefs(runs):
+    discrete = [r for r in runs if r["mode"] == "discrete"]
+    if not discrete:
+        return None
+    fig, axes = plt.subplots(1, len(discrete), figsize=(5 * len(discrete), 3.6),
+                             squeeze=False)
+    for ax, run in zip(axes[0], discrete):
+        beliefs = run["beliefs"]
+        for node, g in beliefs.groupby("node"):
+            ax.plot(g["step"], g["belief_true"], lw=1,
+                    label="central" if node < 0 else "node {}".format(node))
+        ax.set_title(label_of(run), fontsize=9)
+        ax.set_xlabel("step")
+        ax.set_ylabel("belief of theta*")
+        ax.set_ylim(-0.02, 1.02)
+        if beliefs["node"].nunique() <= 10:
+            ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def figure_metric(runs, metric):
+    chosen = [r for r in runs if r["metric"] == metric]
+    if not chosen:
+        return None
+    fig, ax = plt.subplots(figsize=(6.5, 4))
+    for run in chosen:
+        rows = run["rows"]
+        coop = run["params"].get("cooperation", "network")
+        colour = COLOURS.get(coop, "tab:green")
+        if metric == "mse":
+            first = True
+            for node, g in node_rows(rows).groupby("node"):
+                ax.plot(g["round"], g["value"], color=colour, lw=1, alpha=0.8,
+                        ls="-" if node <= 0 else "--",
+                        label=label_of(run) if first else None)
+                first = False
+        else:
+            mean = node_rows(rows).groupby("round")["value"].mean()
+            ax.plot(mean.index, mean.values, color=colour, lw=1.5, label=label_of(run))
+            if metric == "accuracy":
+                for _, g in rows[rows["node"] >= 0].groupby("node"):
+                    ax.plot(g["round"], g["value"], color=colour, lw=0.5, alpha=0.3)
+    ax.set_xlabel("step")
+    ax.set_ylabel(YLABELS[metric])
+    if metric == "mse":
+        ax.set_yscale("log")
+    else:
+        ax.set_ylim(-0.02, 1.02)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def summary_rows(runs):
+    out = []
+    for run in runs:
+        rows = node_rows(run["rows"])
+        last = rows["round"].max()
+        out.append({"run": run["dir"], "mode": run["mode"],
+                    "cooperation": run["params"].get("cooperation", "network"),
+                    "lossRule": run["params"].get("lossRule"), "metric": run["metric"],
+                    "final_step": int(last),
+                    "final_mean": rows[rows["round"] == last]["value"].mean()})
+    return out
+
+
+def write_summary(path, rows):
+    fd, tmp = tempfile.mkstemp(prefix=".summary.csv.", dir=os.path.dirname(path) or ".")
+    try:
+        with os.fdopen(fd, "w", newline="") as fh:
+            pd.DataFrame(rows).to_csv(fh, index=False, quoting=csv.QUOTE_MINIMAL)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    print("wrote %s" % path)
+    return path
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n")[0])
     parser.add_argument("runs", metavar="RUN_DIR", nargs="+")
     parser.add_argument("--out", metavar="PLOT_DIR", required=True)
+    add_format_argument(parser)
     args = parser.parse_args(argv)
-    runs = [(d,) + load(d) for d in args.runs]
-    os.makedirs(args.out, exist_ok=True)
-
-    discrete = [r for r in runs if r[1].get("mode") == "discrete"]
-    if discrete:
-        fig, axes = plt.subplots(1, len(discrete), figsize=(5 * len(discrete), 3.6),
-                                 squeeze=False)
-        for ax, (d, params, beliefs, _) in zip(axes[0], discrete):
-            for node, g in beliefs.groupby("node"):
-                ax.plot(g["step"], g["belief_true"], lw=1,
-                        label="central" if node < 0 else "node {}".format(node))
-            ax.set_title(label_of(d, params), fontsize=9)
-            ax.set_xlabel("step")
-            ax.set_ylabel("belief of theta*")
-            ax.set_ylim(-0.02, 1.02)
-            if beliefs["node"].nunique() <= 10:
-                ax.legend(fontsize=7)
-        fig.tight_layout()
-        fig.savefig(os.path.join(args.out, "belief_true.png"), dpi=110)
-        plt.close(fig)
-
-    fig, ax = plt.subplots(figsize=(6.5, 4))
-    summary = []
-    seen = set()
-    for d, params, _, rounds in runs:
-        metric = "mse" if params.get("mode") == "gaussian-linear" else "error"
-        rows = rounds[rounds["metric"] == metric]
-        if rows.empty:
-            fail("{}: rounds.csv has no '{}' rows".format(d, metric))
-        coop = params.get("cooperation", "network")
-        colour = COLOURS.get(coop, "tab:green")
-        if metric == "error":
-            mean = rows.groupby("round")["value"].mean()
-            ax.plot(mean.index, mean.values, color=colour, lw=1.5,
-                    label=label_of(d, params))
-        else:
-            for node, g in rows.groupby("node"):
-                label = label_of(d, params) if (d, coop) not in seen else None
-                seen.add((d, coop))
-                ax.plot(g["round"], g["value"], color=colour, lw=1, alpha=0.8,
-                        ls="-" if node <= 0 else "--", label=label)
-        last = rows["round"].max()
-        summary.append({"run": d, "mode": params.get("mode"), "cooperation": coop,
-                        "lossRule": params.get("lossRule"), "metric": metric,
-                        "final_step": int(last),
-                        "final_mean": rows[rows["round"] == last]["value"].mean()})
-    ax.set_xlabel("step")
-    ax.set_ylabel("test MSE (gaussian-linear) / error rate (discrete)")
-    ax.set_yscale("log" if all(s["metric"] == "mse" for s in summary) else "linear")
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(os.path.join(args.out, "mse.png"), dpi=110)
-    plt.close(fig)
-    pd.DataFrame(summary).to_csv(os.path.join(args.out, "summary.csv"), index=False)
+    figures = []
+    try:
+        # Read, check and draw everything before writing anything.
+        runs = [load(d) for d in args.runs]
+        figures = [("belief_true", figure_beliefs(runs))]
+        figures += [(m, figure_metric(runs, m)) for m in ("error", "mse", "accuracy")]
+        summary = summary_rows(runs)
+    except PlotError as e:
+        for _, fig in figures:
+            if fig is not None:
+                plt.close(fig)
+        print("{}: error: {}".format(PROG, e), file=sys.stderr)
+        return 2
+    created = not os.path.isdir(args.out)
+    written = []
+    try:
+        os.makedirs(args.out, exist_ok=True)
+        for name, fig in figures:
+            if fig is not None:
+                written.append(save_figure(fig, args.out, "%s.%s" % (name, args.format)))
+        written.append(write_summary(os.path.join(args.out, "summary.csv"), summary))
+    except OSError as e:
+        for path in written:
+            os.unlink(path)
+        if created:
+            try:
+                os.rmdir(args.out)
+            except OSError:
+                pass
+        print("{}: error: cannot write in {}: {}".format(PROG, args.out, e.strerror or e),
+              file=sys.stderr)
+        return 2
+    finally:
+        for _, fig in figures:
+            if fig is not None:
+                plt.close(fig)
+    remove_stale_figures(args.out, FIGURES, [t for r in runs for t in r["traces"]], written)
     return 0
 
 

@@ -4,6 +4,7 @@ attacks).
 
 Usage:
     /usr/bin/python3 analysis/plot_cmfl.py RUN_DIR [RUN_DIR ...] [--out PLOT_DIR]
+                                           [--format png|pdf|svg]
 
 Each RUN_DIR is an --outDir of build/bin/cmfl: rounds.csv
 (`round,sim_time_s,node,metric,value`, node -1 rows: accuracy, loss, round_time_s,
@@ -12,7 +13,7 @@ linkRateBps, ...; top-level wall_time_s), and for CMFL runs committee.csv
 (`round,sim_time_s,training,committee,aggregation,n1,n2,n3`), ccp.csv
 (`round,step,attempt,primary,replies,quorum,outcome,sim_time_s`) and aggregation.csv
 (`device,malicious,training,committee,aggregated`).  Writes into PLOT_DIR (default: the
-first RUN_DIR):
+first RUN_DIR), in --format (default png; the names below with its extension):
 
   accuracy.png       like the paper's robustness figures: one column per attack present
                      (run.json parameters.attack), global-model loss per round (top) and
@@ -36,7 +37,8 @@ round time [s] and mean bytes per round.
 Bad input (a missing folder, rounds.csv or run.json, an unparsable file, a missing column,
 a non-numeric value, a negative or fractional count in aggregation.csv) gives a one-line
 error on stderr and exit code 2 before anything is written.  Figures are drawn first and
-then written atomically (temporary file in PLOT_DIR, then os.replace).
+then written atomically (temporary file in PLOT_DIR, then os.replace); figures of these names
+older than the traces and not written now (a rerun folder) are removed.
 
 Only Debian's python3 with its pandas and matplotlib packages is needed.
 """
@@ -56,7 +58,15 @@ import pandas as pd  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from trace_io import TraceError, note, read_trace, save_figure, to_numeric  # noqa: E402
+from trace_io import (  # noqa: E402
+    TraceError,
+    add_format_argument,
+    note,
+    read_trace,
+    remove_stale_figures,
+    save_figure,
+    to_numeric,
+)
 
 PROG = "plot_cmfl.py"
 
@@ -87,8 +97,13 @@ ATTACK_ORDER = {key: i for i, (key, _) in enumerate(ATTACKS)}
 CCP_STEPS = ["aggregation", "election"]  # the voted steps; `scores` rows are exchanges
 CCP_OUTCOMES = ["consensus", "timeout", "failed"]
 OUTCOME_COLOURS = {"consensus": "tab:green", "timeout": "tab:orange", "failed": "tab:red"}
-FIGURES = ["accuracy.png", "malicious.png", "aggregation.png", "communication.png",
-           "ccp.png"]
+FIGURES = ["accuracy", "malicious", "aggregation", "communication", "ccp"]
+#: Figure file format (--format).
+FORMAT = "png"
+
+
+def figure_name(base):
+    return "%s.%s" % (base, FORMAT)
 LINESTYLES = ["-", "--", "-.", ":"]
 #: Parameters that tell runs with the same label apart (appended to the label).
 DISTINGUISH = [
@@ -413,7 +428,7 @@ def panel_grid(n, width, height):
 # --------------------------------------------------------------------------
 
 def figure_accuracy(runs):
-    name = "accuracy.png"
+    name = figure_name("accuracy")
     plotted = [r for r in runs if not r["accuracy"].empty or not r["loss"].empty]
     if not plotted:
         note("%s skipped: no run has node -1 accuracy or loss rows in rounds.csv" % name)
@@ -482,7 +497,7 @@ def runs_with_rows(runs, key, name):
 
 
 def figure_malicious(runs):
-    name = "malicious.png"
+    name = figure_name("malicious")
     have = runs_with_rows(runs, "committee", name)
     if not have:
         return None
@@ -515,7 +530,7 @@ def figure_malicious(runs):
 
 
 def figure_aggregation(runs):
-    name = "aggregation.png"
+    name = figure_name("aggregation")
     have = runs_with_rows(runs, "aggregation", name)
     if not have:
         return None
@@ -547,7 +562,7 @@ def byte_unit(max_bytes):
 
 
 def figure_communication(runs):
-    name = "communication.png"
+    name = figure_name("communication")
     table = communication_table(runs)
     if table.empty:
         note("%s skipped: no run has node -1 round_time_s or bytes_sent rows in rounds.csv "
@@ -607,7 +622,7 @@ def figure_communication(runs):
 
 
 def figure_ccp(runs):
-    name = "ccp.png"
+    name = figure_name("ccp")
     have = runs_with_rows(runs, "ccp", name)
     if not have:
         return None
@@ -697,8 +712,11 @@ def main(argv=None):
                         help="cmfl run folders (rounds.csv, run.json; committee.csv, "
                              "ccp.csv, aggregation.csv for CMFL runs)")
     parser.add_argument("--out", metavar="PLOT_DIR", default=None,
-                        help="output folder for the PNGs (default: the first RUN_DIR)")
+                        help="output folder for the figures (default: the first RUN_DIR)")
+    add_format_argument(parser)
     args = parser.parse_args(argv)
+    global FORMAT
+    FORMAT = args.format
     out_dir = args.out if args.out is not None else args.runs[0]
     try:
         # Read and check everything before producing any output.
@@ -712,17 +730,22 @@ def main(argv=None):
         except OSError as exc:
             raise TraceError("cannot create output folder %s: %s" % (out_dir, exc.strerror))
         print_table(runs)
+        written = []
         for i, (n, fig) in enumerate(figures):
             if fig is None:
                 continue
+            n = figure_name(n)
             try:
-                save_figure(fig, out_dir, n)
+                written.append(save_figure(fig, out_dir, n))
             except OSError as exc:
                 for _, rest in figures[i + 1:]:
                     if rest is not None:
                         plt.close(rest)
                 raise TraceError("cannot write %s: %s"
                                  % (os.path.join(out_dir, n), exc.strerror or exc))
+        traces = [os.path.join(d, f) for d in args.runs
+                  for f in ("rounds.csv", "committee.csv", "ccp.csv", "aggregation.csv")]
+        remove_stale_figures(out_dir, FIGURES, traces, written)
     except TraceError as exc:
         sys.stdout.flush()
         sys.stderr.write("%s: error: %s\n" % (PROG, exc))

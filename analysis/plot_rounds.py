@@ -1,24 +1,27 @@
 #!/usr/bin/python3
-"""Plot learning runs (rounds.csv + energy.csv) of one or more run folders into PNGs.
+"""Plot learning runs (rounds.csv + energy.csv) of one or more run folders into figures.
 
 Usage:
     /usr/bin/python3 analysis/plot_rounds.py RUN_DIR [RUN_DIR ...] [--out PLOT_DIR]
                                              [--labels a,b,...] [--metric accuracy]
+                                             [--format png|pdf|svg]
 
 Each RUN_DIR is an --outDir of a scenario that writes rounds.csv (fedavg and the other
 learning scenarios): rounds.csv (`round,sim_time_s,node,metric,value`, node -1 = global
 or mean model), energy.csv (`sim_time_s,node,component,energy_j,remaining_j`) and,
 optionally, run.json.  Every run is one curve, labelled by --labels, else by run.json's
-parameters `algorithm` and `partition`, else by the folder name.  Writes into PLOT_DIR
-(default: the first RUN_DIR/plots), METRIC being --metric (default accuracy):
+parameters `algorithm` and `partition`, else by the folder name (runs whose labels
+coincide, e.g. two seeds, all get their folder added).  Writes into PLOT_DIR (default: the
+first RUN_DIR/plots), METRIC being --metric (default accuracy), in --format (default png):
 
-  METRIC_vs_round.png   the node -1 value of the metric against round; where per-device
-                        rows (node >= 0) exist, a light band spans their min..max per round
-  METRIC_vs_time.png    the same against the round's sim_time_s
-  METRIC_vs_energy.png  the same against the cumulative energy spent up to the round's
-                        sim_time_s (energy_j of all rows with sim_time_s <= that time,
-                        summed over all nodes), three panels: D2D communication
-                        (radio_tx + radio_rx + radio_idle), D2S (d2s_tx + d2s_rx), compute
+  METRIC_vs_round   the node -1 value of the metric against round; where per-device
+                    rows (node >= 0) exist, a light band spans their min..max per round
+  METRIC_vs_time    the same against the round's sim_time_s
+  METRIC_vs_energy  the same against the cumulative energy spent up to the round's
+                    sim_time_s (energy_j of all rows with sim_time_s <= that time,
+                    summed over all nodes), four panels: D2D communication
+                    (radio_tx + radio_rx + radio_idle), D2S (d2s_tx + d2s_rx), compute,
+                    and the total of every row
 
 If no run has rows of the metric and the metric is `accuracy`, `loss` is plotted instead
 (with a note; e.g. a regression dataset).  A run without node -1 rows of the metric is
@@ -27,7 +30,9 @@ metric, total simulated time, total energy by component group) is printed to std
 
 A missing rounds.csv or energy.csv gives a one-line error on stderr and exit code 2,
 before any output is produced; a header-only trace makes the affected plots be skipped with
-a note.  PNGs are written atomically (temporary file in the output folder, then os.replace).
+a note.  Figures are written atomically (temporary file in the output folder, then
+os.replace); figures of these names older than the traces and not written now (a rerun
+folder) are removed.
 
 Only Debian's python3 with its pandas and matplotlib packages is needed.
 """
@@ -47,9 +52,11 @@ import pandas as pd  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from trace_io import (  # noqa: E402
     TraceError,
+    add_format_argument,
     load_energy,
     note,
     read_trace,
+    remove_stale_figures,
     save_figure,
     to_numeric,
 )
@@ -173,10 +180,17 @@ def run_labels(run_dirs, params, labels_arg):
         name = os.path.basename(os.path.normpath(d)) or d
         parts = [str(p[k]) for k in ("algorithm", "partition") if k in p and str(p[k]) != ""]
         labels.append(", ".join(parts) if parts else name)
-    # Two runs with the same parameters (e.g. two seeds or alphas): add the folder name.
-    for i, lab in enumerate(labels):
-        if labels.count(lab) > 1 and lab != os.path.basename(os.path.normpath(run_dirs[i])):
-            labels[i] = "%s (%s)" % (lab, os.path.basename(os.path.normpath(run_dirs[i])))
+    # Runs with the same parameters (e.g. two seeds or alphas): every one of them gets its
+    # folder name, and its path if the folder names coincide too.
+    original = list(labels)
+    for i, lab in enumerate(original):
+        if original.count(lab) > 1:
+            base = os.path.basename(os.path.normpath(run_dirs[i]))
+            labels[i] = "%s (%s)" % (lab, base) if lab != base else lab
+    renamed = list(labels)
+    for i, lab in enumerate(renamed):
+        if renamed.count(lab) > 1:
+            labels[i] = "%s (%s)" % (original[i], os.path.normpath(run_dirs[i]))
     return labels
 
 
@@ -259,7 +273,7 @@ def plot_vs_round(runs, metric, out_dir, name):
     ax.set_title("Test %s per round%s" % (metric, band_note(runs)), fontsize=10)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
-    save_figure(fig, out_dir, name)
+    return save_figure(fig, out_dir, name)
 
 
 def plot_vs_time(runs, metric, out_dir, name):
@@ -272,7 +286,7 @@ def plot_vs_time(runs, metric, out_dir, name):
     ax.set_title("Test %s against simulated time%s" % (metric, band_note(runs)), fontsize=10)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
-    save_figure(fig, out_dir, name)
+    return save_figure(fig, out_dir, name)
 
 
 def plot_vs_energy(runs, metric, out_dir, name):
@@ -282,25 +296,29 @@ def plot_vs_energy(runs, metric, out_dir, name):
             note("%s left out of %s: energy.csv has no rows" % (r["label"], name))
     if not with_energy:
         note("%s skipped: no plotted run has energy.csv rows" % name)
-        return
-    fig, axes = plt.subplots(1, len(ENERGY_GROUPS), figsize=(5.0 * len(ENERGY_GROUPS), 4.2),
+        return None
+    groups = ENERGY_GROUPS + [("total", None)]
+    fig, axes = plt.subplots(1, len(groups), figsize=(4.6 * len(groups), 4.2),
                              sharey=True, squeeze=False)
-    for ax, (group, comps) in zip(axes[0], ENERGY_GROUPS):
+    for ax, (group, comps) in zip(axes[0], groups):
         spent = 0.0
         for r in with_energy:
-            x = cumulative_energy(r["energy"], r["curve"]["time_s"].to_numpy(dtype=float), comps)
+            wanted = comps if comps is not None else sorted(set(r["energy"]["component"]))
+            x = cumulative_energy(r["energy"], r["curve"]["time_s"].to_numpy(dtype=float),
+                                  wanted)
             spent = max(spent, float(x.max()) if len(x) else 0.0)
             draw_curve(ax, x, r["curve"], r["colour"], r["label"])
         if spent == 0.0:
             ax.text(0.5, 0.5, "no %s energy in any run" % group, transform=ax.transAxes,
                     ha="center", va="center", fontsize=9, color="grey")
-        ax.set_xlabel("cumulative %s energy [J]\n(%s, all nodes)" % (group, " + ".join(comps)))
+        ax.set_xlabel("cumulative %s energy [J]\n(%s, all nodes)"
+                      % (group, " + ".join(comps) if comps else "every component"))
         ax.set_title(group, fontsize=10)
         ax.grid(True, alpha=0.3)
     axes[0][0].set_ylabel(metric_label(metric, runs))
     axes[0][-1].legend(fontsize=8)
     fig.suptitle("Test %s against energy spent%s" % (metric, band_note(runs)), fontsize=10)
-    save_figure(fig, out_dir, name)
+    return save_figure(fig, out_dir, name)
 
 
 # --------------------------------------------------------------------------
@@ -309,16 +327,17 @@ def plot_vs_energy(runs, metric, out_dir, name):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(
-        description="Plot learning runs (rounds.csv, energy.csv) into PNGs, one curve per run.")
+        description="Plot learning runs (rounds.csv, energy.csv), one curve per run.")
     parser.add_argument("runs", metavar="RUN_DIR", nargs="+",
                         help="run folders holding rounds.csv and energy.csv (run.json optional)")
     parser.add_argument("--out", metavar="PLOT_DIR", default=None,
-                        help="output folder for PNGs (default: first RUN_DIR/plots)")
+                        help="output folder for the figures (default: first RUN_DIR/plots)")
     parser.add_argument("--labels", metavar="a,b,...", default=None,
                         help="comma-separated curve labels, one per RUN_DIR")
     parser.add_argument("--metric", default="accuracy",
                         help="rounds.csv metric to plot (default accuracy; falls back to "
                              "loss when no run has accuracy rows)")
+    add_format_argument(parser)
     args = parser.parse_args(argv)
 
     out_dir = args.out if args.out is not None else os.path.join(args.runs[0], "plots")
@@ -369,20 +388,24 @@ def main(argv=None):
         for r in runs:
             summarize(r)
 
-        names = ["%s_vs_%s.png" % (metric_arg, x) for x in ("round", "time", "energy")]
+        bases = ["%s_vs_%s" % (metric_arg, x) for x in ("round", "time", "energy")]
+        names = ["%s.%s" % (b, args.format) for b in bases]
+        traces = [os.path.join(d, f) for d in args.runs for f in ("rounds.csv", "energy.csv")]
         plotted = [r for r in runs if r["curve"] is not None]
         if not plotted:
             why = "no run has %s rows" % (metric_arg if metric_arg != "accuracy"
                                            else "accuracy or loss")
             for name in names:
                 note("%s skipped: %s" % (name, why))
+            remove_stale_figures(out_dir, bases, traces, [])
             return 0
         for r in runs:
             if r["curve"] is None:
                 note("%s left out of the plots" % r["label"])
-        plot_vs_round(plotted, metric, out_dir, names[0])
-        plot_vs_time(plotted, metric, out_dir, names[1])
-        plot_vs_energy(plotted, metric, out_dir, names[2])
+        written = [plot_vs_round(plotted, metric, out_dir, names[0]),
+                   plot_vs_time(plotted, metric, out_dir, names[1]),
+                   plot_vs_energy(plotted, metric, out_dir, names[2])]
+        remove_stale_figures(out_dir, bases, traces, [w for w in written if w])
     except TraceError as exc:
         sys.stdout.flush()
         sys.stderr.write("plot_rounds.py: error: %s\n" % exc)

@@ -1,28 +1,38 @@
 #!/usr/bin/python3
-"""Plot d2dlearn trace files (messages.csv, energy.csv) into PNGs.
+"""Plot d2dlearn trace files (messages.csv, energy.csv) into figures.
 
 Usage:
-    /usr/bin/python3 analysis/plot_traces.py TRACE_DIR [--out PLOT_DIR]
+    /usr/bin/python3 analysis/plot_traces.py TRACE_DIR [--out PLOT_DIR] [--format png|pdf|svg]
 
 Reads TRACE_DIR/messages.csv and TRACE_DIR/energy.csv (and, if present and
-needed, TRACE_DIR/links.csv) and writes into PLOT_DIR (default
-TRACE_DIR/plots):
+needed, TRACE_DIR/links.csv and TRACE_DIR/run.json) and writes into PLOT_DIR
+(default TRACE_DIR/plots), in --format (default png):
 
-  latency_cdf.png      empirical CDF of t_recv_s - t_send_s of delivered rows,
+  latency_cdf          empirical CDF of t_recv_s - t_send_s of delivered rows,
                        one curve per delivery mode (column `mode`, else "all")
-  link_loss.png        observed per-link fragment loss rate against the model
-                       drop probability P_D (eq. 18), with the y = x line
-  energy_per_node.png  stacked bar of total energy per node by component
+  link_loss            unreliable rows (all rows of traces without a mode
+                       column): observed per-link fragment loss rate against the
+                       model drop probability P_D (eq. 18), with the y = x line
+  link_retransmissions reliable unicast rows: per link, retransmissions per
+                       fragment against P_D / (1 - P_D), the mean number of
+                       retransmissions of a fragment under selective-repeat ARQ
+                       without a retry limit (y = x), and, if run.json gives
+                       ns3::D2dChannel::MaxRetransmissions m, the limited mean
+                       sum_{t=1..m} P_D^t; the post-ARQ loss of a reliable link is
+                       0 and says nothing about the link
+  energy_per_node      stacked bar of total energy per node by component
 
 A short text summary is printed to stdout.  A missing trace file gives a
 one-line error on stderr and exit code 2; an empty trace (header only) makes
-the corresponding plots be skipped with a note.  PNGs are written atomically
-(temporary file in the output folder, then os.replace).
+the corresponding plots be skipped with a note.  Figures are written atomically
+(temporary file in the output folder, then os.replace); figures of these names
+older than the traces and not written now (a rerun folder) are removed.
 
 Only Debian's python3 with its pandas and matplotlib packages is needed.
 """
 
 import argparse
+import json
 import os
 import sys
 
@@ -36,9 +46,11 @@ import pandas as pd  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from trace_io import (  # noqa: E402
     TraceError,
+    add_format_argument,
     load_energy,
     note,
     read_trace,
+    remove_stale_figures,
     save_figure,
     to_numeric,
 )
@@ -51,6 +63,9 @@ LINK_COLUMNS = ["rx", "tx", "p_drop"]
 COMPONENT_ORDER = ["radio_tx", "radio_rx", "radio_idle", "compute", "d2s_tx", "d2s_rx"]
 MODE_ORDER = ["unreliable", "reliable", "all"]
 MAX_BAR_NODES = 60
+FIGURES = ["latency_cdf", "link_loss", "link_retransmissions", "energy_per_node"]
+#: Figure file format (--format).
+FORMAT = "png"
 
 _TRUE = {"1", "true", "t", "yes", "y", "1.0"}
 _FALSE = {"0", "false", "f", "no", "n", "0.0", "", "nan"}
@@ -149,13 +164,17 @@ def summarize_messages(msgs, path):
         note("%d delivered row(s) have no t_recv_s; left out of latency" % no_time)
 
 
+def figure(base):
+    return "%s.%s" % (base, FORMAT)
+
+
 def plot_latency_cdf(msgs, out_dir):
     if msgs.empty:
-        note("latency_cdf.png skipped: messages.csv has no rows")
+        note(figure("latency_cdf") + " skipped: messages.csv has no rows")
         return
     lat = latency_frame(msgs)
     if lat.empty:
-        note("latency_cdf.png skipped: no delivered rows with t_recv_s")
+        note(figure("latency_cdf") + " skipped: no delivered rows with t_recv_s")
         return
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
     for mode in mode_order(lat["mode"]):
@@ -170,7 +189,7 @@ def plot_latency_cdf(msgs, out_dir):
     ax.set_title("Message latency (delivered rows)")
     ax.grid(True, alpha=0.3)
     ax.legend(loc="lower right")
-    save_figure(fig, out_dir, "latency_cdf.png")
+    return save_figure(fig, out_dir, figure("latency_cdf"))
 
 
 def link_p_drop(msgs, trace_dir):
@@ -201,17 +220,20 @@ def link_p_drop(msgs, trace_dir):
 
 def plot_link_loss(msgs, trace_dir, out_dir):
     if msgs.empty:
-        note("link_loss.png skipped: messages.csv has no rows")
+        note(figure("link_loss") + " skipped: messages.csv has no rows")
         return
     p_drop, source = link_p_drop(msgs, trace_dir)
     if p_drop is None:
-        note("link_loss.png skipped: no P_D available (%s)" % source)
+        note(figure("link_loss") + " skipped: no P_D available (%s)" % source)
         return
-    unrel = msgs[msgs["mode"] == "unreliable"]
-    if unrel.empty:
-        rows, which = msgs, "all rows"
+    if (msgs["mode"] == "all").all():
+        rows, which = msgs, "all rows"  # traces without a mode column
     else:
-        rows, which = unrel, "unreliable rows"
+        rows, which = msgs[msgs["mode"] == "unreliable"], "unreliable rows"
+        if rows.empty:
+            note(figure("link_loss") + " skipped: no unreliable rows (reliable links lose nothing "
+                 "after ARQ: see link_retransmissions)")
+            return None
     rows = rows[rows["fragments"].notna() & (rows["fragments"] > 0)]
     if "reason" in rows.columns:
         # Only channel losses compare with P_D: half-duplex collisions and dead devices
@@ -219,8 +241,8 @@ def plot_link_loss(msgs, trace_dir, out_dir):
         reason = rows["reason"].fillna("").astype(str)
         rows = rows[reason.isin(["", "loss", "retry_limit"])]
     if rows.empty:
-        note("link_loss.png skipped: no rows with fragments > 0")
-        return
+        note(figure("link_loss") + " skipped: no rows with fragments > 0")
+        return None
     grp = rows.groupby([rows["src"], rows["dst"]])
     per_link = pd.DataFrame({
         "fragments": grp["fragments"].sum(),
@@ -232,7 +254,7 @@ def plot_link_loss(msgs, trace_dir, out_dir):
     no_pd = int(per_link["p_drop"].isna().sum())
     per_link = per_link[per_link["p_drop"].notna()]
     if per_link.empty:
-        note("link_loss.png skipped: no link with both fragments and P_D")
+        note(figure("link_loss") + " skipped: no link with both fragments and P_D")
         return
     frag_total = per_link["fragments"].sum()
     overall = per_link["lost"].sum() / frag_total
@@ -242,7 +264,7 @@ def plot_link_loss(msgs, trace_dir, out_dir):
               which, source, len(per_link), int(frag_total), overall, mean_pd,
               (per_link["loss"] - per_link["p_drop"]).abs().max()))
     if no_pd:
-        note("%d link(s) without P_D left out of link_loss.png" % no_pd)
+        note("%d link(s) without P_D left out of %s" % (no_pd, figure("link_loss")))
 
     fmax = per_link["fragments"].max()
     sizes = 15 + 185 * np.sqrt(per_link["fragments"] / fmax)
@@ -263,7 +285,101 @@ def plot_link_loss(msgs, trace_dir, out_dir):
     ax.set_title("Per-link fragment loss (%s, %d fragments)" % (which, int(frag_total)))
     ax.grid(True, alpha=0.3)
     ax.legend(loc="upper left", fontsize=8)
-    save_figure(fig, out_dir, "link_loss.png")
+    return save_figure(fig, out_dir, figure("link_loss"))
+
+
+def max_retransmissions(trace_dir):
+    """ns3::D2dChannel::MaxRetransmissions of run.json's parameters, or None."""
+    path = os.path.join(trace_dir, "run.json")
+    try:
+        with open(path) as fh:
+            value = json.load(fh)["parameters"]["ns3::D2dChannel::MaxRetransmissions"]
+        return int(value) if int(value) == value and value >= 0 else None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def link_retransmissions(msgs):
+    """Per link (src, dst) of reliable unicast rows whose outcome is the channel's (reason
+    empty or retry_limit): fragments, retransmissions, their ratio, mean P_D and
+    x = P_D / (1 - P_D). A message with one row is a unicast: a broadcast's retransmissions
+    serve its worst receiver, so they are left out. Returns a DataFrame (maybe empty)."""
+    rel = msgs[msgs["mode"] == "reliable"]
+    if rel.empty or "p_drop" not in rel.columns:
+        return pd.DataFrame()
+    rows_per_msg = msgs.groupby("msg_id")["msg_id"].transform("size")
+    rel = rel[(rows_per_msg.loc[rel.index] == 1) & rel["fragments"].notna()
+              & (rel["fragments"] > 0) & rel["p_drop"].notna()]
+    if "reason" in rel.columns:
+        rel = rel[rel["reason"].fillna("").astype(str).isin(["", "retry_limit"])]
+    if rel.empty:
+        return pd.DataFrame()
+    grp = rel.groupby([rel["src"], rel["dst"]])
+    w = rel["fragments"]
+    per_link = pd.DataFrame({
+        "fragments": grp["fragments"].sum(),
+        "retransmissions": grp["retransmissions"].sum(),
+        "p_drop": (rel["p_drop"] * w).groupby([rel["src"], rel["dst"]]).sum()
+        / grp["fragments"].sum(),
+    })
+    per_link["per_fragment"] = per_link["retransmissions"] / per_link["fragments"]
+    per_link["x"] = per_link["p_drop"] / (1.0 - per_link["p_drop"])
+    return per_link[per_link["p_drop"] < 1.0]
+
+
+def plot_link_retransmissions(msgs, trace_dir, out_dir):
+    name = figure("link_retransmissions")
+    if msgs.empty or not (msgs["mode"] == "reliable").any():
+        return None
+    per_link = link_retransmissions(msgs)
+    if per_link.empty:
+        note("%s skipped: no reliable unicast rows with P_D < 1 (broadcasts left out)" % name)
+        return None
+    frags = per_link["fragments"].sum()
+    print("link retransmissions (reliable unicast rows): %d link(s), %d fragments, "
+          "retransmissions per fragment %.6f, fragment-weighted mean P_D/(1-P_D) %.6f"
+          % (len(per_link), int(frags), per_link["retransmissions"].sum() / frags,
+             (per_link["x"] * per_link["fragments"]).sum() / frags))
+    m = max_retransmissions(trace_dir)
+    fmax = per_link["fragments"].max()
+    sizes = 15 + 185 * np.sqrt(per_link["fragments"] / fmax)
+    fig, ax = plt.subplots(figsize=(5.6, 5.2))
+    xmax = float(per_link["x"].max())
+    ytop = float(max(per_link["per_fragment"].max(), min(xmax, 1.0))) * 1.1 or 1.0
+    wide = xmax > 20  # links close to P_D = 1: a log x axis (symlog, so that 0 shows)
+    if wide:
+        grid = np.concatenate(([0.0], np.logspace(-3, np.log10(xmax * 1.5), 300)))
+    else:
+        grid = np.linspace(0, max(xmax, ytop) * 1.05, 200)
+    ax.plot(grid, grid, color="grey", linestyle="--", linewidth=1,
+            label="P_D/(1-P_D): ARQ without a retry limit")
+    if m is not None:
+        p = grid / (1 + grid)
+        ax.plot(grid, sum(p ** t for t in range(1, m + 1)), color="black", linewidth=1,
+                label="sum_{t=1..%d} P_D^t: MaxRetransmissions %d" % (m, m))
+    ax.scatter(per_link["x"], per_link["per_fragment"], s=sizes, alpha=0.6,
+               edgecolors="black", linewidths=0.5,
+               label="link src->dst (size ~ sqrt(fragments))")
+    if len(per_link) <= 12:
+        for (src, dst), r in per_link.iterrows():
+            ax.annotate("%s->%s" % (node_label(src), node_label(dst)),
+                        (r["x"], r["per_fragment"]), fontsize=7, xytext=(3, 3),
+                        textcoords="offset points")
+    if wide:
+        ax.set_xscale("symlog", linthresh=1e-3)
+        decades = np.log10(grid[-1]) + 3
+        ax.xaxis.set_major_locator(matplotlib.ticker.SymmetricalLogLocator(
+            linthresh=1e-3, base=10 ** max(1, int(np.ceil(decades / 8)))))
+        ax.set_xlim(0, grid[-1])
+    else:
+        ax.set_xlim(0, grid[-1])
+    ax.set_ylim(0, ytop)
+    ax.set_xlabel("P_D / (1 - P_D), P_D of eq. 18")
+    ax.set_ylabel("observed retransmissions per fragment")
+    ax.set_title("Per-link retransmissions (reliable unicasts, %d fragments)" % int(frags))
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="lower right" if wide else "upper left", fontsize=8)
+    return save_figure(fig, out_dir, name)
 
 
 def energy_table(energy):
@@ -291,7 +407,7 @@ def summarize_energy(energy, path):
 
 def plot_energy(energy, out_dir):
     if energy.empty:
-        note("energy_per_node.png skipped: energy.csv has no rows")
+        note(figure("energy_per_node") + " skipped: energy.csv has no rows")
         return
     table = energy_table(energy)
     n_nodes = len(table)
@@ -299,7 +415,7 @@ def plot_energy(energy, out_dir):
     if n_nodes > MAX_BAR_NODES:
         table = table.iloc[:MAX_BAR_NODES]
         title += "\n(first %d of %d nodes shown)" % (MAX_BAR_NODES, n_nodes)
-        note("energy_per_node.png shows the first %d of %d nodes" % (MAX_BAR_NODES, n_nodes))
+        note(figure("energy_per_node") + " shows the first %d of %d nodes" % (MAX_BAR_NODES, n_nodes))
     width = min(16.0, max(6.4, 0.25 * len(table) + 2.5))
     fig, ax = plt.subplots(figsize=(width, 4.6))
     x = np.arange(len(table))
@@ -316,7 +432,7 @@ def plot_energy(energy, out_dir):
     ax.set_title(title)
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    save_figure(fig, out_dir, "energy_per_node.png")
+    return save_figure(fig, out_dir, figure("energy_per_node"))
 
 
 # --------------------------------------------------------------------------
@@ -325,12 +441,15 @@ def plot_energy(energy, out_dir):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(
-        description="Plot d2dlearn traces (messages.csv, energy.csv) into PNGs.")
+        description="Plot d2dlearn traces (messages.csv, energy.csv) into figures.")
     parser.add_argument("trace_dir", metavar="TRACE_DIR",
                         help="folder holding messages.csv and energy.csv")
     parser.add_argument("--out", metavar="PLOT_DIR", default=None,
-                        help="output folder for PNGs (default TRACE_DIR/plots)")
+                        help="output folder for the figures (default TRACE_DIR/plots)")
+    add_format_argument(parser)
     args = parser.parse_args(argv)
+    global FORMAT
+    FORMAT = args.format
 
     trace_dir = args.trace_dir
     out_dir = args.out if args.out is not None else os.path.join(trace_dir, "plots")
@@ -351,9 +470,11 @@ def main(argv=None):
 
         summarize_messages(msgs, msg_path)
         summarize_energy(energy, energy_path)
-        plot_latency_cdf(msgs, out_dir)
-        plot_link_loss(msgs, trace_dir, out_dir)
-        plot_energy(energy, out_dir)
+        written = [plot_latency_cdf(msgs, out_dir), plot_link_loss(msgs, trace_dir, out_dir),
+                   plot_link_retransmissions(msgs, trace_dir, out_dir),
+                   plot_energy(energy, out_dir)]
+        remove_stale_figures(out_dir, FIGURES, [msg_path, energy_path],
+                             [w for w in written if w])
     except TraceError as exc:
         sys.stdout.flush()
         sys.stderr.write("plot_traces.py: error: %s\n" % exc)

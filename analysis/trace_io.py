@@ -1,7 +1,7 @@
 """What the analysis scripts share: reading d2dlearn CSV traces with one-line errors,
 energy.csv, and writing figures atomically.
 
-Imported by plot_traces.py and plot_rounds.py (which put this folder on sys.path).
+Imported by the plot scripts and sweep.py (which put this folder on sys.path).
 """
 
 import os
@@ -97,3 +97,33 @@ def save_figure(fig, out_dir, name, fmt=None):
     finally:
         plt.close(fig)
     print("wrote %s" % final)
+    return final
+
+
+def newest_mtime(paths):
+    """The latest modification time (ns) of the files that exist, or None."""
+    stamps = [os.stat(p).st_mtime_ns for p in paths if os.path.isfile(p)]
+    return max(stamps) if stamps else None
+
+
+def remove_stale_figures(out_dir, bases, traces, written):
+    """Delete the figures a script makes (base names `bases`, in any of FORMATS) that it did
+    not write now and that are older than the newest of `traces`: in a folder whose run was
+    redone, a figure of the old traces that this run no longer draws would mislead.
+
+    Returns the paths removed."""
+    newest = newest_mtime(traces)
+    if newest is None or not os.path.isdir(out_dir):
+        return []
+    keep = {os.path.abspath(p) for p in written}
+    removed = []
+    for base in bases:
+        for fmt in FORMATS:
+            path = os.path.join(out_dir, "%s.%s" % (base, fmt))
+            if os.path.abspath(path) in keep or not os.path.isfile(path):
+                continue
+            if os.stat(path).st_mtime_ns < newest:
+                os.unlink(path)
+                removed.append(path)
+                note("removed %s: older than the traces it would show" % path)
+    return removed

@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -32,6 +33,9 @@ def write_run(folder, mode, cooperation, rows_by_node, steps=5):
         bw, rw = csv.writer(b), csv.writer(r)
         if mode == "discrete":
             bw.writerow(["step", "node", "estimate", "belief_true", "log_belief_true", "error"])
+        elif mode == "variational":
+            bw.writerow(["step", "node", "mean_l2", "sigma_mean", "sigma_min", "sigma_max",
+                         "train_loss"])
         else:
             bw.writerow(["step", "node", "mean_0", "mean_1", "mean_2", "var_0", "var_1", "var_2"])
         rw.writerow(["round", "sim_time_s", "node", "metric", "value"])
@@ -42,9 +46,16 @@ def write_run(folder, mode, cooperation, rows_by_node, steps=5):
                     bw.writerow([k, node, 0, value, 0, int(value < 0.5)])
                     rw.writerow([k, k * 0.1, node, "error", int(value < 0.5)])
                     rw.writerow([k, k * 0.1, node, "belief_true", value])
+                elif mode == "variational":
+                    bw.writerow([k, node, 1, 0.1, 0.05, 0.2, 0.7])
+                    rw.writerow([k, k * 0.1, node, "accuracy", value])
+                    rw.writerow([k, k * 0.1, node, "loss", 1 - value])
                 else:
                     bw.writerow([k, node, 0, 0, 0, 1, 1, 1])
                     rw.writerow([k, k * 0.1, node, metric, value])
+            if mode == "variational":  # the scenario's node -1 rows: mean over devices
+                mean = sum(fn(k) for fn in rows_by_node.values()) / len(rows_by_node)
+                rw.writerow([k, k * 0.1, -1, "accuracy", mean])
 
 
 def run_script(*args):
@@ -91,12 +102,67 @@ class PlotBayesTest(unittest.TestCase):
         out = os.path.join(self.tmp, "plots")
         proc = run_script(d, "--out", out)
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        for png in ("belief_true.png", "mse.png"):
+        for png in ("belief_true.png", "error.png"):
             with open(os.path.join(out, png), "rb") as fh:
                 self.assertEqual(fh.read(8), PNG_SIGNATURE, png)
+        # An error rate is not an MSE: no mse figure.
+        self.assertFalse(os.path.exists(os.path.join(out, "mse.png")))
         s = read_summary(os.path.join(out, "summary.csv"))
         self.assertEqual(s["disc"]["metric"], "error")
         self.assertAlmostEqual(float(s["disc"]["final_mean"]), 0.5, places=9)
+
+    def test_variational_with_other_modes(self):
+        # Variational: devices 0.5 and 0.7 at the last step (mean 0.6); each mode its own
+        # figure, no axis shared by two metrics.
+        v = os.path.join(self.tmp, "var")
+        d = os.path.join(self.tmp, "disc")
+        g = os.path.join(self.tmp, "gauss")
+        write_run(v, "variational", "network", {0: lambda k: 0.1 * k, 1: lambda k: 0.14 * k})
+        write_run(d, "discrete", "isolated", {0: lambda k: 0.9, 1: lambda k: 0.1})
+        write_run(g, "gaussian-linear", "central", {-1: lambda k: 1.0 / k})
+        out = os.path.join(self.tmp, "plots")
+        proc = run_script(v, d, g, "--out", out, "--format", "svg")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        for name in ("belief_true.svg", "error.svg", "mse.svg", "accuracy.svg"):
+            with open(os.path.join(out, name), "rb") as fh:
+                self.assertIn(b"<svg", fh.read(400), name)
+        s = read_summary(os.path.join(out, "summary.csv"))
+        self.assertEqual(s["var"]["metric"], "accuracy")
+        self.assertAlmostEqual(float(s["var"]["final_mean"]), 0.6, places=9)
+        self.assertAlmostEqual(float(s["disc"]["final_mean"]), 0.5, places=9)
+        self.assertAlmostEqual(float(s["gauss"]["final_mean"]), 0.2, places=9)
+
+    def test_failure_writes_nothing(self):
+        # A discrete run, then one whose rounds.csv lacks its metric: one-line error and no
+        # output folder at all (the old script had written belief_true.png first).
+        d = os.path.join(self.tmp, "disc")
+        bad = os.path.join(self.tmp, "bad")
+        write_run(d, "discrete", "network", {0: lambda k: 0.9})
+        write_run(bad, "gaussian-linear", "network", {0: lambda k: 1.0})
+        with open(os.path.join(bad, "rounds.csv"), "w") as fh:
+            fh.write("round,sim_time_s,node,metric,value\n1,0.1,0,excess_mse,0.5\n")
+        out = os.path.join(self.tmp, "plots")
+        proc = run_script(d, bad, "--out", out)
+        self.assertEqual(proc.returncode, 2)
+        self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
+        self.assertIn("no 'mse' rows", proc.stderr)
+        self.assertFalse(os.path.exists(out))
+
+    def test_stale_figures_removed(self):
+        # mse.png of an earlier gaussian run in this folder, older than the new traces.
+        d = os.path.join(self.tmp, "disc")
+        write_run(d, "discrete", "network", {0: lambda k: 0.9})
+        out = os.path.join(self.tmp, "plots")
+        os.makedirs(out)
+        stale = os.path.join(out, "mse.png")
+        with open(stale, "wb") as fh:
+            fh.write(b"x")
+        old = time.time() - 3600
+        os.utime(stale, (old, old))
+        proc = run_script(d, "--out", out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertFalse(os.path.exists(stale))
+        self.assertTrue(os.path.exists(os.path.join(out, "error.png")))
 
     def test_missing_trace_is_one_line_error(self):
         d = os.path.join(self.tmp, "broken")

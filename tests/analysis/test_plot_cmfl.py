@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -350,6 +351,23 @@ class PlotCmflTest(unittest.TestCase):
         self.assertEqual(set(parse_table(out)), {"fedavg_bg", "median_sv"})
         for name in ("accuracy.png", "communication.png"):
             os.remove(os.path.join(self.b, name))
+
+    def test_format_and_stale_figures(self):
+        # malicious.png from an earlier CMFL run in this folder, older than the traces: the
+        # runs plotted now have no committee.csv, so it would be left showing old data.
+        out_dir = self.path_of("plots_fmt")
+        os.makedirs(out_dir)
+        stale = os.path.join(out_dir, "malicious.png")
+        with open(stale, "wb") as fh:
+            fh.write(b"x")
+        old = time.time() - 3600
+        os.utime(stale, (old, old))
+        rc, out, err = run_script(self.b, self.d, "--out", out_dir, "--format", "pdf")
+        self.assertEqual(rc, 0, "stdout:\n%s\nstderr:\n%s" % (out, err))
+        self.assertEqual(sorted(os.listdir(out_dir)), ["accuracy.pdf", "communication.pdf"])
+        with open(os.path.join(out_dir, "accuracy.pdf"), "rb") as fh:
+            self.assertEqual(fh.read(5), b"%PDF-")
+        self.assertIn("note: malicious.pdf skipped", out)
 
     def test_bad_input_one_line_exit_2_nothing_written(self):
         def broken(name, edit):

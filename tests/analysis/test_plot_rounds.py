@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -249,6 +250,61 @@ class PlotRoundsTest(unittest.TestCase):
         rc, out, err = run_script(b, "--out", self.path("lab_b_plots"))
         self.assertEqual(rc, 0, "stdout:\n%s\nstderr:\n%s" % (out, err))
         run_block(out, "lab_b")
+
+    def test_duplicate_labels_all_get_their_folder(self):
+        # Three seeds of one configuration: no curve keeps the bare label.
+        dirs = [self.path("dup/s%d" % k) for k in (1, 2, 3)]
+        for d in dirs:
+            make_run_a(d)
+        params = [{"algorithm": "fedavg", "partition": "iid"}] * 3
+        self.assertEqual(self.mod.run_labels(dirs, params, None),
+                         ["fedavg, iid (s1)", "fedavg, iid (s2)", "fedavg, iid (s3)"])
+        # Same folder names in two places, without run.json: the paths tell them apart.
+        same = [self.path("x/run"), self.path("y/run"), self.path("z/other")]
+        labels = self.mod.run_labels(same, [{}, {}, {}], None)
+        self.assertEqual(labels, ["run (%s)" % same[0], "run (%s)" % same[1], "other"])
+        rc, out, err = run_script(*dirs, "--out", self.path("dup_plots"))
+        self.assertEqual(rc, 0, err)
+        for k in (1, 2, 3):
+            run_block(out, "fedavg, iid (s%d)" % k)
+
+    def test_total_energy_panel(self):
+        # The fourth panel: energy of every row up to each round, the sum of the three groups:
+        # 0.75 + 2 + 1, 0.9375 + 6 + 1, 8.9375 + 6 + 4, 8.9375 + 6 + 4.5.
+        d = self.path("total")
+        make_run_a(d)
+        mod = import_script()
+        figures = []
+        mod.save_figure = lambda fig, out_dir, name: figures.append(fig) or name
+        run = {"dir": d, "rounds": mod.load_rounds(os.path.join(d, "rounds.csv")),
+               "energy": mod.load_energy(os.path.join(d, "energy.csv")), "label": "a",
+               "colour": "C0"}
+        run["curve"] = mod.metric_curve(run["rounds"], "accuracy")
+        mod.plot_vs_energy([run], "accuracy", d, "x.png")
+        axes = figures[0].axes
+        self.assertEqual([ax.get_title() for ax in axes],
+                         ["D2D communication", "D2S communication", "compute", "total"])
+        x = list(axes[3].get_lines()[0].get_xdata())
+        self.assertEqual(x, [3.75, 7.9375, 18.9375, 19.4375])
+        self.assertEqual(list(axes[3].get_lines()[0].get_ydata()), A_ACC)
+
+    def test_format_and_stale_figures(self):
+        d = self.path("fmt")
+        make_run_a(d)
+        out_dir = os.path.join(d, "plots")
+        os.makedirs(out_dir)
+        old = time.time() - 3600
+        stale = os.path.join(out_dir, "accuracy_vs_round.png")  # of an earlier run here
+        with open(stale, "wb") as fh:
+            fh.write(b"x")
+        os.utime(stale, (old, old))
+        rc, out, err = run_script(d, "--format", "pdf")
+        self.assertEqual(rc, 0, err)
+        for name in ("accuracy_vs_round.pdf", "accuracy_vs_time.pdf", "accuracy_vs_energy.pdf"):
+            with open(os.path.join(out_dir, name), "rb") as fh:
+                self.assertEqual(fh.read(5), b"%PDF-", name)
+        self.assertFalse(os.path.exists(stale))
+        self.assertIn("removed %s" % stale, out)
 
     def test_loss_fallback(self):
         d = self.path("lossonly")

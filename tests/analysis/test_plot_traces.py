@@ -7,12 +7,15 @@ here; the script under test needs Debian's pandas and matplotlib.
 """
 
 import csv
+import importlib.util
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -204,10 +207,98 @@ class PlotTracesTest(unittest.TestCase):
         self.assertAlmostEqual(float(m.group(4)), (0.2 * 1000 + 0.5 * 40) / 1040, places=6)
         self.assertAlmostEqual(float(m.group(5)), 0.0, places=6)
 
+        # The reliable link 0->2: 10 unicasts x 5 fragments x 2 retransmissions each,
+        # 20/50 = 0.4 per fragment, against P_D/(1-P_D) = 0.3/0.7.
+        m = number_after(r"link retransmissions \(reliable unicast rows\): (\d+) link\(s\), "
+                         r"(\d+) fragments, retransmissions per fragment ([0-9.]+), "
+                         r"fragment-weighted mean P_D/\(1-P_D\) ([0-9.]+)", out)
+        self.assertEqual((m.group(1), m.group(2)), ("1", "50"))
+        self.assertAlmostEqual(float(m.group(3)), 0.4, places=6)
+        self.assertAlmostEqual(float(m.group(4)), 0.3 / 0.7, places=6)
+        pngs_ok(self, out_dir, ["link_retransmissions.png"])
+
         for comp, total in totals.items():
             m = number_after(r"total energy %s: ([0-9.eE+-]+) J" % comp, out)
             self.assertAlmostEqual(float(m.group(1)) / total, 1.0, places=5)
         self.assertEqual(err.strip(), "")
+
+    def reliable_run(self, name):
+        """A reliable run: link 0->1 (P_D 0.5) 20 unicasts of 10 fragments with 10
+        retransmissions each, link 1->0 (P_D 0.2) 10 unicasts of 4 fragments with 2 each,
+        and a broadcast (msg 99, two rows) whose 100 retransmissions serve its worst
+        receiver and are left out."""
+        d = self.folder(name)
+        header = MSG_HEADER + ["complete", "mode", "p_drop", "reason"]
+        rows = []
+        for i in range(20):
+            rows.append([i, "model", 0, 1, 10000, "1.0", "1.5", 10, 0, 10, 1, 1, "reliable",
+                         0.5, ""])
+        for i in range(10):
+            rows.append([20 + i, "model", 1, 0, 4000, "2.0", "2.1", 4, 0, 2, 1, 1,
+                         "reliable", 0.2, ""])
+        for dst in (0, 1):
+            rows.append([99, "model", 2, dst, 10000, "3.0", "3.5", 10, 0, 100, 1, 1,
+                         "reliable", 0.9, ""])
+        write_csv(os.path.join(d, "messages.csv"), header, rows)
+        erows, _ = make_energy(3)
+        write_csv(os.path.join(d, "energy.csv"), ENERGY_HEADER, erows)
+        with open(os.path.join(d, "run.json"), "w") as fh:
+            json.dump({"parameters": {"ns3::D2dChannel::MaxRetransmissions": 7}}, fh)
+        return d
+
+    def test_reliable_run_plots_retransmissions_not_loss(self):
+        d = self.reliable_run("reliable")
+        rc, out, err = run_script(d)
+        self.assertEqual(rc, 0, "stdout:\n%s\nstderr:\n%s" % (out, err))
+        out_dir = os.path.join(d, "plots")
+        # Per fragment (200 + 20) / (200 + 40); P_D/(1-P_D) 1 and 0.25, weighted
+        # (1 x 200 + 0.25 x 40) / 240 = 0.875.
+        m = number_after(r"link retransmissions \(reliable unicast rows\): (\d+) link\(s\), "
+                         r"(\d+) fragments, retransmissions per fragment ([0-9.]+), "
+                         r"fragment-weighted mean P_D/\(1-P_D\) ([0-9.]+)", out)
+        self.assertEqual((m.group(1), m.group(2)), ("2", "240"))
+        self.assertAlmostEqual(float(m.group(3)), 220 / 240, places=6)
+        self.assertAlmostEqual(float(m.group(4)), 0.875, places=6)
+        pngs_ok(self, out_dir, ["latency_cdf.png", "link_retransmissions.png",
+                                "energy_per_node.png"])
+        self.assertFalse(os.path.exists(os.path.join(out_dir, "link_loss.png")))
+        self.assertIn("link_loss.png skipped: no unreliable rows", out)
+        # The per-link table the figure shows.
+        spec = importlib.util.spec_from_file_location("plot_traces", SCRIPT)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        per_link = mod.link_retransmissions(mod.load_messages(os.path.join(d, "messages.csv")))
+        self.assertEqual(sorted(per_link.index), [(0, 1), (1, 0)])
+        self.assertAlmostEqual(per_link.loc[(0, 1), "per_fragment"], 1.0)
+        self.assertAlmostEqual(per_link.loc[(1, 0), "per_fragment"], 0.5)
+        self.assertAlmostEqual(per_link.loc[(1, 0), "x"], 0.25)
+
+    def test_format_and_stale_figures(self):
+        d = self.reliable_run("rerun")
+        out_dir = os.path.join(d, "plots")
+        os.makedirs(out_dir)
+        # A link_loss.png of an earlier (unreliable) run in this folder, older than the
+        # traces; a link_loss.pdf made after them; a file of the user's.
+        old = time.time() - 3600
+        for f in ("link_loss.png", "link_loss.pdf", "notes.png"):
+            with open(os.path.join(out_dir, f), "wb") as fh:
+                fh.write(b"x")
+        os.utime(os.path.join(out_dir, "link_loss.png"), (old, old))
+        os.utime(os.path.join(out_dir, "notes.png"), (old, old))
+        for f in ("messages.csv", "energy.csv"):
+            os.utime(os.path.join(d, f), (old + 60, old + 60))
+        os.utime(os.path.join(out_dir, "link_loss.pdf"), (old + 120, old + 120))
+        rc, out, err = run_script(d, "--format", "svg")
+        self.assertEqual(rc, 0, "stdout:\n%s\nstderr:\n%s" % (out, err))
+        for name in ("latency_cdf.svg", "link_retransmissions.svg", "energy_per_node.svg"):
+            with open(os.path.join(out_dir, name), "rb") as fh:
+                self.assertIn(b"<svg", fh.read(400), name)
+        self.assertFalse(os.path.exists(os.path.join(out_dir, "link_loss.png")))
+        self.assertIn("removed %s" % os.path.join(out_dir, "link_loss.png"), out)
+        self.assertTrue(os.path.exists(os.path.join(out_dir, "link_loss.pdf")))
+        self.assertTrue(os.path.exists(os.path.join(out_dir, "notes.png")))
+        rc, out, err = run_script(d, "--format", "jpg")
+        self.assertEqual(rc, 2)
 
     def test_links_csv_no_mode_bool_words_many_nodes_out_option(self):
         d = self.folder("links")
