@@ -1020,6 +1020,7 @@ def cmd_plot(args):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
     from trace_io import save_figure
 
     def order(values):
@@ -1052,6 +1053,12 @@ def cmd_plot(args):
             ax.set_xticklabels([csv_text(x) for x in xs])
     if args.logx:
         ax.set_xscale("log")
+    if numeric_x:
+        # The swept values themselves as ticks (a log axis would label 6x10^-1).
+        xs = order(x for _, x in groups)
+        ax.set_xticks(xs)
+        ax.set_xticklabels([csv_text(x) for x in xs])
+        ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
     if args.logy:
         ax.set_yscale("log")
     nrep = max(len(v) for v in groups.values())

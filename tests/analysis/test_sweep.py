@@ -325,6 +325,23 @@ seed = [1, 2, 3]
                           "spectralEfficiency", check=2)
         self.assertIn("not a summary column (columns: m, energy_j.total)", proc.stderr)
 
+    def test_example_campaigns(self):
+        # Every campaign in analysis/campaigns parses and names only flags its program has
+        # (--dry-run checks them against --PrintHelp and runs nothing).
+        folder = os.path.join(REPO, "analysis", "campaigns")
+        counts = {"wireless.toml": 16, "cmfl-robustness.toml": 63, "paper-fedavg.toml": 6,
+                  "paper-cmfl.toml": 7, "paper-bayes.toml": 3, "paper-d2d-exchange.toml": 12}
+        self.assertEqual(sorted(f for f in os.listdir(folder) if f.endswith(".toml")),
+                         sorted(counts))
+        for name, runs in counts.items():
+            out = os.path.join(self.tmp, name)
+            proc = self.sweep("run", os.path.join(folder, name), "--out", out, "--dry-run",
+                              check=0)
+            self.assertTrue(proc.stdout.startswith("# %d runs, %d to run" % (runs, runs)),
+                            name + ": " + proc.stdout[:200])
+            self.assertEqual(len(proc.stdout.splitlines()), runs + 1, name)
+            self.assertFalse(os.path.exists(out))
+
     def test_t_quantiles(self):
         # Beyond the table: t_{0.975,40} = 2.021075390, t_{0.975,120} = 1.979930405.
         self.assertAlmostEqual(sweep.t975(40), 2.021075390, places=5)
