@@ -881,10 +881,11 @@ def collect(campaign, out):
         if "seed" not in row and "seed" in doc:
             row["seed"] = doc["seed"]
         summary = doc.get("summary")
-        if not isinstance(summary, dict):
-            raise SweepError("%s has no summary (written by a program older than the "
-                             "summary?)" % path)
-        flatten("", summary, row)
+        if isinstance(summary, dict):
+            flatten("", summary, row)
+        else:
+            note("%s has no summary (a program older than run.json's summary?): its row "
+                 "holds the parameters only" % path)
         for k in row:
             if k not in columns:
                 columns.append(k)
@@ -963,11 +964,16 @@ def mean_ci(values):
     return n, mean, t975(n - 1) * math.sqrt(var / n)
 
 
-def same_value(a, b):
+def same_value(value, text):
+    """Whether a campaign value equals a --where value given as text (1e-11 = 1.0e-11)."""
+    if csv_text(value) == text.strip():
+        return True
+    if isinstance(value, bool):
+        return False
     try:
-        return float(a) == float(b)
+        return float(value) == float(text)
     except (TypeError, ValueError):
-        return str(a).strip() == str(b).strip()
+        return False
 
 
 def cmd_plot(args):

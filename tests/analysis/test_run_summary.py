@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """run.json's "summary" against an independent calculation from the trace files.
 
-Run:  /usr/bin/python3 tests/analysis/test_run_summary.py D2D_EXCHANGE FEDAVG BAYES_CONSENSUS
+Run:  /usr/bin/python3 tests/analysis/test_run_summary.py D2D_EXCHANGE FEDAVG BAYES_CONSENSUS [CMFL]
 
 Small runs of the scenario programs (a few seconds each); for each, every summary number
 is recomputed here from messages.csv, energy.csv and rounds.csv with the csv module and
@@ -10,7 +10,9 @@ values, rounds completed, energy per component and total, per message kind the r
 complete rate and the mean and 95th percentile (linear interpolation, numpy's default) of
 t_recv_s - t_send_s over delivered rows, the complete-delivery and delivered rates,
 fragments, retransmissions (per message the largest value of its rows), bytes (per message
-once). Also: run.json keeps its other keys (version, seed, times, row counts, parameters).
+once). Also: run.json keeps its other keys (version, seed, times, row counts, parameters),
+and the summary agrees with the counts fedavg and cmfl keep themselves (roundsCompleted,
+finalAccuracy, and cmfl's bytesSent, which counts every Send of the transports).
 """
 
 import csv
@@ -239,6 +241,18 @@ class SummaryTest(unittest.TestCase):
         s = self.check(folder, doc, learning=True)
         self.assertEqual(s["metric_from"], "node -1")
 
+    def test_cmfl(self):
+        if "cmfl" not in BINARIES:
+            self.skipTest("no cmfl program given")
+        folder, doc = self.run_program("cmfl", "--nDevices=20", "--activationPercent=50",
+                                       "--rounds=2", "--dataFraction=0.02", "--threads=1",
+                                       "--maliciousPercent=10")
+        s = self.check(folder, doc, learning=True)
+        p = doc["parameters"]
+        self.assertEqual(s["rounds_completed"], p["roundsCompleted"])
+        self.close(s["final_accuracy"], p["finalAccuracy"], "finalAccuracy", abs_=1e-9)
+        self.assertEqual(s["bytes_sent"], p["bytesSent"])
+
     def test_bayes_discrete(self):
         folder, doc = self.run_program("bayes-consensus", "--steps=15")
         s = self.check(folder, doc, learning=True)
@@ -248,6 +262,8 @@ class SummaryTest(unittest.TestCase):
 if __name__ == "__main__":
     if len(sys.argv) < 4:
         sys.exit("usage: test_run_summary.py D2D_EXCHANGE FEDAVG BAYES_CONSENSUS")
-    for name, path in zip(("d2d-exchange", "fedavg", "bayes-consensus"), sys.argv[1:4]):
-        BINARIES[name] = path
-    unittest.main(argv=sys.argv[:1] + sys.argv[4:])
+    args = sys.argv[1:]
+    for name in ("d2d-exchange", "fedavg", "bayes-consensus", "cmfl"):
+        if args and not args[0].startswith("-"):
+            BINARIES[name] = args.pop(0)
+    unittest.main(argv=sys.argv[:1] + args)

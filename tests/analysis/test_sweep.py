@@ -342,6 +342,15 @@ seed = [1, 2, 3]
             self.assertEqual(len(proc.stdout.splitlines()), runs + 1, name)
             self.assertFalse(os.path.exists(out))
 
+    def test_where_values(self):
+        # --where compares with the value as the command line writes it, or as a number.
+        self.assertTrue(sweep.same_value(True, "true"))
+        self.assertFalse(sweep.same_value(True, "1"))
+        self.assertTrue(sweep.same_value(1e-11, "1.0e-11"))
+        self.assertTrue(sweep.same_value(2, "2.0"))
+        self.assertTrue(sweep.same_value("back-gradient", "back-gradient"))
+        self.assertFalse(sweep.same_value("back-gradient", "same-value"))
+
     def test_t_quantiles(self):
         # Beyond the table: t_{0.975,40} = 2.021075390, t_{0.975,120} = 1.979930405.
         self.assertAlmostEqual(sweep.t975(40), 2.021075390, places=5)
