@@ -125,6 +125,21 @@ rc=0
     >"$TMP/plot.log" 2>&1 || rc=$?
 [ "$rc" -eq 0 ] && [ -f "$TMP/plots/latency_cdf.png" ] && ok "installed plot_traces.py" ||
     { cat "$TMP/plot.log"; fail "installed plot_traces.py: exit status $rc"; }
+rc=0
+sweep="$P/share/d2dlearn/analysis/sweep.py"
+campaign="$P/share/d2dlearn/analysis/campaigns/paper-d2d-exchange.toml"
+env -u D2DLEARN_BIN /usr/bin/python3 "$sweep" run "$campaign" --out "$TMP/sweep" --dry-run \
+    >"$TMP/sweep.log" 2>&1 || rc=$?
+[ "$rc" -eq 0 ] && grep -q "^$P/bin/d2d-exchange " "$TMP/sweep.log" &&
+    ok "installed sweep.py finds the installed d2d-exchange" ||
+    { cat "$TMP/sweep.log"; fail "installed sweep.py --dry-run: exit status $rc"; }
+rc=0
+{ env -u D2DLEARN_BIN /usr/bin/python3 "$sweep" run "$campaign" --out "$TMP/sweep" &&
+    /usr/bin/python3 "$sweep" collect "$campaign" --out "$TMP/sweep"; } >"$TMP/sweep.log" 2>&1 ||
+    rc=$?
+[ "$rc" -eq 0 ] && [ "$(wc -l <"$TMP/sweep/results.csv")" -eq 13 ] &&
+    ok "installed sweep.py ran the installed paper-d2d-exchange campaign (12 runs)" ||
+    { cat "$TMP/sweep.log"; fail "installed sweep.py run/collect: exit status $rc"; }
 
 if [ "$failures" -ne 0 ]; then
     echo "install-test: $failures failure(s)"
