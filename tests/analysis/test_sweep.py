@@ -13,9 +13,7 @@ runs (listed with exit code and error, rerun only with --retry-failed), bad camp
 import csv
 import importlib.util
 import json
-import math
 import os
-import re
 import shutil
 import signal
 import subprocess
