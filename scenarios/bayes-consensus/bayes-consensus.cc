@@ -420,7 +420,6 @@ main(int argc, char* argv[])
     beliefTraces.Connect(protocol, learner, transports, variational);
 
     // run.json: this scenario's parameters and the quantities of Theorem 1.
-    traces->AddCommandLine(argc, argv);
     flags.Record(*traces);
     traces->AddParameter("beliefBytes",
                          uint64_t(learner->GetNValues()) * learner->GetBytesPerValue());

@@ -136,10 +136,6 @@ main(int argc, char* argv[])
                                  committee,
                                  active > committee ? active - committee : 0));
     }
-    if (peers && nDevices < 2)
-    {
-        support.Fail("--nDevices must be at least 2 for " + algorithm);
-    }
     support.SetQuiet(net.quiet);
     learning.LoadData(support, nDevices, net.seed);
 
@@ -149,27 +145,17 @@ main(int argc, char* argv[])
     // The malicious clients: epsilon% of K, drawn with the run's seed.
     auto pick = CreateObject<UniformRandomVariable>();
     pick->SetStream(stream++);
-    const auto nMalicious = static_cast<uint32_t>(
-        std::round(flags.Get<DoubleValue>("maliciousPercent") / 100.0 * nDevices));
-    std::vector<uint32_t> malicious(nDevices);
-    for (uint32_t i = 0; i < nDevices; ++i)
-    {
-        malicious[i] = i;
-    }
-    D2dFlProtocol::PartialShuffle(malicious, nMalicious, pick);
-    malicious.resize(nMalicious);
-    std::sort(malicious.begin(), malicious.end());
+    const auto malicious = D2dFlProtocol::PickDevices(
+        nDevices,
+        static_cast<uint32_t>(
+            std::round(flags.Get<DoubleValue>("maliciousPercent") / 100.0 * nDevices)),
+        pick);
     if (attackType == D2dAttackType::LABEL_FLIPPING && !malicious.empty())
     {
         D2dPartitioner::FlipLabels(learning.shards,
                                    malicious,
                                    learning.train->numClasses,
                                    net.seed);
-    }
-    std::vector<bool> isMalicious(nDevices, false);
-    for (auto m : malicious)
-    {
-        isMalicious[m] = true;
     }
     // The protocol by TypeId, its attributes the flags' (each applies to the class that has
     // it); learners: one per device, seeded from the run seed and the device id.
@@ -224,14 +210,8 @@ main(int argc, char* argv[])
     auto fedAvg = DynamicCast<D2dFedAvg>(protocol);
     if (fedAvg && !malicious.empty())
     {
-        fedAvg->SetUpdateTamper(D2dFedAvg::UpdateTamper(
-            [isMalicious, attackType, attackRng, scalingLow](uint32_t device,
-                                                             std::vector<float>& g) {
-                if (isMalicious[device])
-                {
-                    D2dByzantineAttack::Apply(attackType, g, attackRng, scalingLow);
-                }
-            }));
+        fedAvg->SetUpdateTamper(
+            D2dByzantineAttack::MakeUpdateTamper(malicious, attackType, attackRng, scalingLow));
     }
     traces->ConnectRounds(protocol);
     std::unique_ptr<D2dCmflTraceWriter> cmflTraces; // committee.csv, ccp.csv, aggregation.csv
@@ -240,33 +220,11 @@ main(int argc, char* argv[])
         cmflTraces = std::make_unique<D2dCmflTraceWriter>(*traces);
         cmflTraces->Connect(cmflProtocol);
     }
-    std::vector<Ptr<D2dTransport>> radios;
-    for (uint32_t i = 0; i < nDevices; ++i)
-    {
-        radios.push_back((server ? network.d2s : network.channel)->GetRadio(i));
-    }
-    if (server)
-    {
-        radios.push_back(network.d2s->GetRadio(nDevices));
-    }
-    protocol->CountBytesSent(radios);
-    protocol->SetFinishedCallback(Callback<void>([] { Simulator::Stop(); }));
-    const uint32_t rounds = learning.rounds;
-    protocol->TraceConnectWithoutContext(
-        "RoundEnd",
-        Callback<void, uint32_t, double, double>(
-            [&support, rounds](uint32_t round, double accuracy, double loss) {
-                support.RoundProgress(round, rounds, accuracy, loss);
-            }));
 
     // run.json: the command line, every parameter and the attributes in force.
-    traces->AddCommandLine(argc, argv);
     flags.Record(*traces);
     traces->AddParameterArray("maliciousDevices", malicious);
-    learning.Record(*traces, learners[0]);
     net.Record(*traces, network);
-    traces->AddAttributes(learners[0]);
-    traces->AddAttributes(protocol);
     if (cmflProtocol)
     {
         traces->AddAttributes(cmflProtocol->GetConsensus());
@@ -276,33 +234,13 @@ main(int argc, char* argv[])
         traces->AddAttributes(robustRule);
     }
 
-    Simulator::ScheduleNow(&D2dFlProtocol::Start, protocol);
-    Simulator::Stop(maxSimTime);
-    Simulator::Run();
-    const uint32_t done = protocol->GetRoundsDone();
-    support.FinishTraces(traces, net.seed, [&]() {
+    learning.Run(support, traces, protocol, algorithm, net.seed, maxSimTime, net.quiet, [&]() {
         if (cmflProtocol)
         {
             cmflTraces->WriteClientCounts();
             traces->AddParameter("consensusVotes", cmflProtocol->GetConsensusVotes());
             traces->AddParameter("ccpAttempts", cmflProtocol->GetCcpAttempts());
         }
-        traces->AddParameter("roundsCompleted", done);
-        traces->AddParameter("finalAccuracy", protocol->GetLastAccuracy());
-        traces->AddParameter("bytesSent", protocol->GetBytesSent());
     });
-    if (!net.quiet)
-    {
-        std::fprintf(stderr,
-                     "cmfl: %s, %u rounds, final accuracy %.4f, %.3f s simulated, %.1f s "
-                     "wall; traces in %s\n",
-                     algorithm.c_str(),
-                     done,
-                     protocol->GetLastAccuracy(),
-                     Simulator::Now().GetSeconds(),
-                     support.WallSeconds(),
-                     net.outDir.c_str());
-    }
-    Simulator::Destroy();
     return 0;
 }

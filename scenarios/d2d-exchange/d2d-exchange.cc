@@ -174,7 +174,6 @@ main(int argc, char* argv[])
     }
 
     // run.json: the command line, every parameter and the attributes in force.
-    traces->AddCommandLine(argc, argv);
     flags.Record(*traces);
     net.Record(*traces, network);
     if (wifi)

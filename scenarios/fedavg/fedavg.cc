@@ -45,21 +45,6 @@ NS_LOG_COMPONENT_DEFINE("FedAvgScenario");
 
 namespace
 {
-/** \return k distinct device indices drawn with the run's seed (ascending) */
-std::vector<uint32_t>
-PickDevices(uint32_t n, uint32_t k, Ptr<UniformRandomVariable> rng)
-{
-    std::vector<uint32_t> order(n);
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        order[i] = i;
-    }
-    D2dFlProtocol::PartialShuffle(order, k, rng);
-    order.resize(k);
-    std::sort(order.begin(), order.end());
-    return order;
-}
-
 /** \return true if an argument starts with prefix */
 bool
 HasArgument(int argc, char* argv[], const std::string& prefix)
@@ -225,12 +210,12 @@ main(int argc, char* argv[])
     int64_t stream = network.nextStream;
     auto pick = CreateObject<UniformRandomVariable>();
     pick->SetStream(stream++);
-    const auto flipped = PickDevices(nDevices, flipDevices, pick);
+    const auto flipped = D2dFlProtocol::PickDevices(nDevices, flipDevices, pick);
     if (!flipped.empty())
     {
         D2dPartitioner::FlipLabels(learning.shards, flipped, learning.train->numClasses, net.seed);
     }
-    const auto slow = PickDevices(nDevices, stragglers, pick);
+    const auto slow = D2dFlProtocol::PickDevices(nDevices, stragglers, pick);
     for (auto i : slow)
     {
         D2dHelper::GetComputeModel(network.devices.Get(i))
@@ -247,7 +232,6 @@ main(int argc, char* argv[])
     }
     learning.Configure(helper, net.seed); // after the label flips: it takes the shards
     Ptr<D2dFlProtocol> protocol = helper.Install(network);
-    const auto& learners = protocol->GetLearners();
     Ptr<D2dAggregationStrategy> strategy; // the FedAvg family's server rule
     if (fedAvgFamily)
     {
@@ -268,23 +252,13 @@ main(int argc, char* argv[])
     stream += helper.AssignStreams(protocol, stream);
     protocol->SetTestSet(learning.test);
     traces->ConnectRounds(protocol);
-    protocol->SetFinishedCallback(Callback<void>([] { Simulator::Stop(); }));
-    const uint32_t rounds = learning.rounds;
-    protocol->TraceConnectWithoutContext(
-        "RoundEnd",
-        Callback<void, uint32_t, double, double>(
-            [&support, rounds](uint32_t round, double accuracy, double loss) {
-                support.RoundProgress(round, rounds, accuracy, loss);
-            }));
 
     // run.json: the command line, every parameter and the attributes in force.
-    traces->AddCommandLine(argc, argv);
     if (aggregationAttribute && strategy)
     {
         aggregation = strategy->GetInstanceTypeId().GetName(); // the class chosen instead
     }
     flags.Record(*traces);
-    learning.Record(*traces, learners[0]);
     traces->AddParameterArray("flippedDevices", flipped);
     if (strategy)
     {
@@ -292,31 +266,11 @@ main(int argc, char* argv[])
     }
     traces->AddParameterArray("stragglerDevices", slow);
     net.Record(*traces, network);
-    traces->AddAttributes(learners[0]);
-    traces->AddAttributes(protocol);
     if (strategy)
     {
         traces->AddAttributes(strategy);
     }
 
-    Simulator::ScheduleNow(&D2dFlProtocol::Start, protocol);
-    Simulator::Stop(maxSimTime);
-    Simulator::Run();
-    const uint32_t done = protocol->GetRoundsDone();
-    traces->AddParameter("roundsCompleted", done);
-    traces->AddParameter("finalAccuracy", protocol->GetLastAccuracy());
-    support.FinishTraces(traces, net.seed);
-    if (!net.quiet)
-    {
-        std::fprintf(stderr,
-                     "fedavg: %u rounds, final accuracy %.4f, %.3f s simulated, %.1f s wall; "
-                     "traces in %s\n",
-                     done,
-                     protocol->GetLastAccuracy(),
-                     Simulator::Now().GetSeconds(),
-                     support.WallSeconds(),
-                     net.outDir.c_str());
-    }
-    Simulator::Destroy();
+    learning.Run(support, traces, protocol, algorithm, net.seed, maxSimTime, net.quiet);
     return 0;
 }

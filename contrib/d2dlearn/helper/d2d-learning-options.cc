@@ -11,11 +11,13 @@
 #include "ns3/d2d-torch-runtime.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fmt/format.h>
 #include <sstream>
 #include <stdexcept>
@@ -290,6 +292,58 @@ D2dLearningOptions::Record(D2dTraceHelper& traces, Ptr<D2dLearner> first) const
         traces.AddParameter("modelParameters", first->GetNParameters());
         traces.AddParameter("trainingFlopsPerSample", first->GetTrainingFlopsPerSample());
     }
+}
+
+void
+D2dLearningOptions::Run(const D2dScenarioSupport& support,
+                        std::unique_ptr<D2dTraceHelper>& traces,
+                        Ptr<D2dFlProtocol> protocol,
+                        const std::string& label,
+                        uint64_t seed,
+                        Time maxSimTime,
+                        bool quiet,
+                        const std::function<void()>& writeLast) const
+{
+    NS_LOG_FUNCTION(this << seed << maxSimTime);
+    Record(*traces, protocol->GetLearners()[0]);
+    traces->AddAttributes(protocol->GetLearners()[0]);
+    traces->AddAttributes(protocol);
+    protocol->SetFinishedCallback(Callback<void>([] { Simulator::Stop(); }));
+    const uint32_t planned = rounds;
+    protocol->TraceConnectWithoutContext(
+        "RoundEnd",
+        Callback<void, uint32_t, double, double>(
+            [&support, planned](uint32_t round, double accuracy, double loss) {
+                support.RoundProgress(round, planned, accuracy, loss);
+            }));
+    Simulator::ScheduleNow(&D2dFlProtocol::Start, protocol);
+    Simulator::Stop(maxSimTime);
+    Simulator::Run();
+    const uint32_t done = protocol->GetRoundsDone();
+    const std::string outDir = traces->GetOutDir();
+    support.FinishTraces(traces, seed, [&]() {
+        if (writeLast)
+        {
+            writeLast();
+        }
+        traces->AddParameter("roundsCompleted", done);
+        traces->AddParameter("finalAccuracy", protocol->GetLastAccuracy());
+        traces->AddParameter("bytesSent", protocol->GetBytesSent());
+    });
+    if (!quiet)
+    {
+        std::fprintf(stderr,
+                     "%s: %s, %u rounds, final accuracy %.4f, %.3f s simulated, %.1f s wall; "
+                     "traces in %s\n",
+                     support.GetProgram().c_str(),
+                     label.c_str(),
+                     done,
+                     protocol->GetLastAccuracy(),
+                     Simulator::Now().GetSeconds(),
+                     support.WallSeconds(),
+                     outDir.c_str());
+    }
+    Simulator::Destroy();
 }
 
 } // namespace ns3

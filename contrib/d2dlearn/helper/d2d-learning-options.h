@@ -18,6 +18,7 @@
 #include "ns3/ptr.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -146,6 +147,32 @@ class D2dLearningOptions
      * \param first a learner (e.g. device 0's), or null
      */
     void Record(D2dTraceHelper& traces, Ptr<D2dLearner> first) const;
+
+    /**
+     * \brief Run a learning protocol to its end: Record() with its first learner, that
+     * learner's and the protocol's attributes in run.json, a progress line per round,
+     * the protocol started at time 0 and the simulation stopped when it finishes or at
+     * maxSimTime, then the traces completed (D2dScenarioSupport::FinishTraces) with
+     * writeLast's records and run.json's roundsCompleted, finalAccuracy and bytesSent, and a
+     * summary line on stderr (unless quiet). Calls Simulator::Destroy().
+     * \param support the scenario's support (progress, errors)
+     * \param traces the run's traces
+     * \param protocol the protocol, installed
+     * \param label what the summary line calls the protocol (e.g. the --algorithm)
+     * \param seed the run's seed
+     * \param maxSimTime the latest end of the simulation
+     * \param quiet no progress and summary lines
+     * \param writeLast the scenario's last records (may be empty); may throw
+     *        std::runtime_error
+     */
+    void Run(const D2dScenarioSupport& support,
+             std::unique_ptr<D2dTraceHelper>& traces,
+             Ptr<D2dFlProtocol> protocol,
+             const std::string& label,
+             uint64_t seed,
+             Time maxSimTime,
+             bool quiet,
+             const std::function<void()>& writeLast = {}) const;
 
   private:
     std::vector<D2dModelSpec> m_specs; //!< the architectures of --model

@@ -362,6 +362,8 @@ D2dScenarioFlags::Parse(int argc, char** argv)
     NS_LOG_FUNCTION(this);
     NS_ABORT_MSG_IF(m_parsed, "D2dScenarioFlags::Parse called twice");
     m_parsed = true;
+    m_argc = argc;
+    m_argv = argv;
     m_support.CheckArguments(argc, argv, GetParams());
     // Which flags are given, and the bound flags' values (CheckArguments accepted them).
     for (int i = 1; i < argc; ++i)
@@ -440,6 +442,10 @@ D2dScenarioFlags::Parse(int argc, char** argv)
 void
 D2dScenarioFlags::Record(D2dTraceHelper& traces) const
 {
+    if (m_argv)
+    {
+        traces.AddCommandLine(m_argc, m_argv);
+    }
     for (const auto& f : m_flags)
     {
         if (!f.m_record)

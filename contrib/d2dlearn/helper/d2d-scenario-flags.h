@@ -205,8 +205,9 @@ class D2dScenarioFlags
     }
 
     /**
-     * \brief Write every flag's value to run.json: numbers and booleans bare, times in
-     * seconds under name_s, enumerations by name.
+     * \brief Write the command line (D2dTraceHelper::AddCommandLine) and every flag's value
+     * to run.json: numbers and booleans bare, times in seconds under name_s, enumerations by
+     * name.
      * \param traces the run's traces
      */
     void Record(D2dTraceHelper& traces) const;
@@ -225,6 +226,8 @@ class D2dScenarioFlags
     const D2dScenarioSupport& m_support; //!< error messages
     std::deque<Flag> m_flags;            //!< in declaration order (references stay valid)
     bool m_parsed{false};                //!< Parse() was called
+    int m_argc{0};                       //!< the arguments Parse() read
+    char** m_argv{nullptr};              //!< the arguments Parse() read (main()'s)
 };
 
 } // namespace ns3
