@@ -55,11 +55,11 @@ main(int argc, char* argv[])
     net.reliable = true;
     net.access = "scheduled";
     net.quiet = true;
-    CommandLine cmd(__FILE__);
-    learning.AddValues(cmd);
-    net.AddValues(cmd);
-    cmd.Parse(argc, argv);
     D2dScenarioSupport support("bench-decentralized");
+    D2dScenarioFlags flags(support);
+    learning.AddFlags(flags);
+    net.AddFlags(flags);
+    flags.Parse(argc, argv);
     learning.Validate(support, false);
     net.Validate(support, 200, 2);
     NS_ABORT_MSG_IF(net.rangeM <= 0, "bench-decentralized: --rangeM must be > 0");

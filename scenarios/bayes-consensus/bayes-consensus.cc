@@ -63,22 +63,6 @@ ParseLevels(const std::string& text, std::vector<uint32_t>& out)
     return !out.empty();
 }
 
-/** \return true if argv sets --name (as --name=value or --name value) */
-bool
-Given(int argc, char* argv[], const std::string& name)
-{
-    const std::string flag = "--" + name;
-    for (int i = 1; i < argc; ++i)
-    {
-        const std::string a = argv[i];
-        if (a == flag || a.rfind(flag + "=", 0) == 0)
-        {
-            return true;
-        }
-    }
-    return false;
-}
-
 } // namespace
 
 int
@@ -89,12 +73,12 @@ main(int argc, char* argv[])
     // channel's scheduled access keeps half-duplex radios from losing them. Set before the
     // flags are parsed, so that --access=immediate still chooses the raw radios.
     net.access = "scheduled";
-    std::string mode = "discrete";         // discrete | gaussian-linear | variational
+    std::string mode = "discrete";         // the beliefs
     std::string cooperation = "network";   // network | isolated | central
     uint32_t steps = 100;                  // steps (samples per device)
     Time stepInterval = MilliSeconds(100); // time between steps (the step deadline)
     std::string lossRule = "reuse";        // reuse | renormalize
-    std::string graph = "";                // ring | complete | range | file | example1
+    std::string graph = "";                // W from (default: by mode)
     std::string wFile;                     // CSV file with W (--graph=file)
     std::string weights = "uniform";       // uniform | metropolis
     bool broadcast = true;                 // one broadcast per belief (else unicasts)
@@ -103,121 +87,86 @@ main(int argc, char* argv[])
     double coinEps = 0.1;                  // discrete: eps of p(t) = eps + (1 - 2 eps) t
     double delta = 0.1;                    // Theorem 1 confidence delta
     uint32_t nTest = 1000;                 // gaussian-linear: test-set size
-    // variational (defaults of --steps and --stepInterval: 20 and 1 s in this mode)
-    std::string model = "logistic";                      // logistic | mlp[:WxW] | cnn[:C1xC2]
-    std::string dataDir = D2dFashionMnist::DefaultDir(); // Fashion-MNIST idx .gz files
-    double dataFraction = 0.1;                           // fraction of the train and test sets used
-    uint32_t classesPerDevice = 2; // classes each device sees (labels partition)
-    uint32_t localSteps = 50;      // Adam steps (mini-batches) per local update
-    uint32_t batchSize = 32;       // samples per mini-batch
-    uint32_t mcSamples = 1;        // weight draws per mini-batch
-    double learningRate = 0.01;    // Adam step size
-    double priorVariance = 0.01;   // prior N(0, priorVariance) per weight
-    double initialSigma = 0.0;     // sigma of q at the first update (0: the prior's)
-    uint32_t threads = 2;          // LibTorch worker threads (0: train inline)
+    // variational: the shared learning flags (model, data, partition, local steps, batch,
+    // learning rate, threads) with this mode's defaults, and the variational posterior's.
+    D2dLearningOptions learning;
+    learning.model = "logistic";
+    learning.dataFraction = 0.1;
+    learning.partition = "labels"; // each device sees some classes
+    learning.labelsPerDevice = 2;
+    learning.labelProportions = ""; // equal shares
+    learning.localSteps = 50;       // Adam steps (mini-batches) per local update
+    learning.learningRate = 0.01;   // Adam step size
+    uint32_t mcSamples = 1;         // weight draws per mini-batch
+    double priorVariance = 0.01;    // prior N(0, priorVariance) per weight
+    double initialSigma = 0.0;      // sigma of q at the first update (0: the prior's)
 
     D2dScenarioSupport support("bayes-consensus");
-    std::vector<D2dScenarioSupport::Param> params = net.GetParams();
-    params.insert(params.end(),
-                  {{"mode", 's'},
-                   {"cooperation", 's', {"ns3::D2dBeliefConsensus::Cooperation"}},
-                   {"steps", 'u', {"ns3::D2dBeliefConsensus::Steps"}},
-                   {"stepInterval", 't', {"ns3::D2dBeliefConsensus::StepInterval"}},
-                   {"lossRule", 's', {"ns3::D2dBeliefConsensus::LossRule"}},
-                   {"graph", 's'},
-                   {"wFile", 's'},
-                   {"weights", 's'},
-                   {"broadcast", 'b', {"ns3::D2dBeliefConsensus::Broadcast"}},
-                   {"levels", 'u'},
-                   {"thetaTrue", 's'},
-                   {"coinEps", 'd'},
-                   {"delta", 'd'},
-                   {"nTest", 'u'},
-                   {"model", 's'},
-                   {"dataDir", 's'},
-                   {"dataFraction", 'd'},
-                   {"classesPerDevice", 'u'},
-                   {"localSteps", 'u'},
-                   {"batchSize", 'u'},
-                   {"mcSamples", 'u'},
-                   {"learningRate", 'd'},
-                   {"priorVariance", 'd'},
-                   {"initialSigma", 'd'},
-                   {"threads", 'u'}});
-    for (auto& p : params)
-    {
-        if (p.name == "reliable")
-        {
-            p.attributes.emplace_back("ns3::D2dBeliefConsensus::Reliable");
-        }
-    }
-    support.CheckArguments(argc, argv, params);
+    D2dScenarioFlags flags(support);
+    net.AddFlags(flags);
+    flags.Find("reliable").Sets("ns3::D2dBeliefConsensus::Reliable");
+    flags.Add("mode", "Beliefs", mode).Choices({"discrete", "gaussian-linear", "variational"});
+    flags.Add("cooperation", "Who combines beliefs", cooperation)
+        .Sets("ns3::D2dBeliefConsensus::Cooperation")
+        .Choices({"network", "isolated", "central"});
+    flags.Add("steps", "Number of steps (samples per device; variational default 20)", steps)
+        .Sets("ns3::D2dBeliefConsensus::Steps")
+        .Range(1, 1e7);
+    flags
+        .Add("stepInterval",
+             "Time between steps; beliefs must arrive within it (variational default 1s)",
+             stepInterval)
+        .Sets("ns3::D2dBeliefConsensus::StepInterval")
+        .Positive(1e6);
+    flags.Add("lossRule", "Missing neighbour belief", lossRule)
+        .Sets("ns3::D2dBeliefConsensus::LossRule")
+        .Choices({"reuse", "renormalize"});
+    flags
+        .Add("graph",
+             "W from (range: devices within --rangeM; file: --wFile; example1: Lalitha et "
+             "al.'s 2-user W); default ring (discrete, variational), example1 "
+             "(gaussian-linear)",
+             graph)
+        .Choices({"ring", "complete", "range", "file", "example1"});
+    flags.Add("wFile", "CSV file with the N x N stochastic matrix W (--graph=file)", wFile);
+    flags.Add("weights", "Weights of a graph", weights).Choices({"uniform", "metropolis"});
+    flags
+        .Add("broadcast",
+             "Send a belief as one broadcast (else one unicast per neighbour)",
+             broadcast)
+        .Sets("ns3::D2dBeliefConsensus::Broadcast");
+    flags.Add("levels", "discrete: grid levels G per coordinate", levels).Range(2, 1000);
+    flags.Add("thetaTrue", "discrete: theta* as comma-separated levels (D coordinates)", thetaTrue);
+    flags.Add("coinEps", "discrete: coin probability p(t) = eps + (1 - 2 eps) t", coinEps)
+        .Range(1e-9, 0.499999);
+    flags.Add("delta", "Theorem 1: confidence delta", delta).Range(1e-12, 0.999999);
+    flags.Add("nTest", "gaussian-linear: test-set size", nTest).Range(1, 1e7);
+    learning.AddFlags(flags, false);
+    flags.Add("mcSamples", "variational: weight draws per mini-batch", mcSamples).Range(1, 1000);
+    flags.Add("priorVariance", "variational: prior variance per weight", priorVariance)
+        .Range(1e-12, 1e6);
+    flags
+        .Add("initialSigma",
+             "variational: sigma of q at the first update (0: the prior's)",
+             initialSigma)
+        .Range(0, 1e3);
+    flags.Parse(argc, argv);
 
-    CommandLine cmd(__FILE__);
-    net.AddValues(cmd);
-    cmd.AddValue("mode", "Beliefs: discrete, gaussian-linear or variational", mode);
-    cmd.AddValue("cooperation", "network, isolated or central", cooperation);
-    cmd.AddValue("steps", "Number of steps (samples per device; variational default 20)", steps);
-    cmd.AddValue("stepInterval",
-                 "Time between steps; beliefs must arrive within it (variational default 1s)",
-                 stepInterval);
-    cmd.AddValue("lossRule", "Missing neighbour belief: reuse or renormalize", lossRule);
-    cmd.AddValue("graph",
-                 "W from: ring, complete, range (devices within --rangeM), file (--wFile), "
-                 "example1 (Lalitha et al.'s 2-user W); default ring (discrete, variational), "
-                 "example1 (gaussian-linear)",
-                 graph);
-    cmd.AddValue("wFile", "CSV file with the N x N stochastic matrix W (--graph=file)", wFile);
-    cmd.AddValue("weights", "Weights of a graph: uniform or metropolis", weights);
-    cmd.AddValue("broadcast",
-                 "Send a belief as one broadcast (else one unicast per neighbour)",
-                 broadcast);
-    cmd.AddValue("levels", "discrete: grid levels G per coordinate", levels);
-    cmd.AddValue("thetaTrue",
-                 "discrete: theta* as comma-separated levels (D coordinates)",
-                 thetaTrue);
-    cmd.AddValue("coinEps", "discrete: coin probability p(t) = eps + (1 - 2 eps) t", coinEps);
-    cmd.AddValue("delta", "Theorem 1: confidence delta", delta);
-    cmd.AddValue("nTest", "gaussian-linear: test-set size", nTest);
-    cmd.AddValue("model", "variational: logistic, mlp[:WxW..] or cnn[:C1xC2]", model);
-    cmd.AddValue("dataDir", "variational: folder of the Fashion-MNIST idx .gz files", dataDir);
-    cmd.AddValue("dataFraction",
-                 "variational: fraction of the Fashion-MNIST train and test sets used",
-                 dataFraction);
-    cmd.AddValue("classesPerDevice", "variational: classes each device sees", classesPerDevice);
-    cmd.AddValue("localSteps",
-                 "variational: Adam steps (mini-batches) per local update",
-                 localSteps);
-    cmd.AddValue("batchSize", "variational: samples per mini-batch", batchSize);
-    cmd.AddValue("mcSamples", "variational: weight draws per mini-batch", mcSamples);
-    cmd.AddValue("learningRate", "variational: Adam step size", learningRate);
-    cmd.AddValue("priorVariance", "variational: prior variance per weight", priorVariance);
-    cmd.AddValue("initialSigma",
-                 "variational: sigma of q at the first update (0: the prior's)",
-                 initialSigma);
-    cmd.AddValue("threads", "variational: LibTorch worker threads (0: train inline)", threads);
-    cmd.Parse(argc, argv);
-
-    // Validation: one line naming the parameter and the accepted range, before simulating.
-    support.CheckChoice("mode", mode, {"discrete", "gaussian-linear", "variational"});
+    // What involves several flags: one line naming them, before simulating.
     const bool variational = mode == "variational";
-    if (variational && !Given(argc, argv, "steps"))
+    const bool discrete = mode == "discrete";
+    if (variational && !flags.Given("steps"))
     {
         steps = 20;
     }
-    if (variational && !Given(argc, argv, "stepInterval"))
+    if (variational && !flags.Given("stepInterval"))
     {
         stepInterval = Seconds(1);
     }
-    support.CheckChoice("cooperation", cooperation, {"network", "isolated", "central"});
-    support.CheckChoice("lossRule", lossRule, {"reuse", "renormalize"});
-    support.CheckChoice("weights", weights, {"uniform", "metropolis"});
-    const bool discrete = mode == "discrete";
     if (graph.empty())
     {
         graph = discrete || variational ? "ring" : "example1";
     }
-    support.CheckChoice("graph", graph, {"ring", "complete", "range", "file", "example1"});
     if (graph == "file" && wFile.empty())
     {
         support.Fail("--graph=file needs --wFile (a CSV file with the N x N matrix W)");
@@ -231,8 +180,6 @@ main(int argc, char* argv[])
         support.Fail("--graph=range needs device positions, which --rssFile replaces (accepted "
                      "with --rssFile: ring, complete, file or example1)");
     }
-    support.CheckRange("steps", steps, 1, 1e7);
-    support.CheckPositiveTime("stepInterval", stepInterval, Seconds(1e6));
     // --rangeM is the network's hearing range; --graph=range links the devices within it
     // (100 m unless given), so that W's edges are the links that hear.
     if (graph == "range" && net.rangeM == 0)
@@ -240,33 +187,15 @@ main(int argc, char* argv[])
         net.rangeM = 100.0;
     }
     const double rangeM = net.rangeM;
-    support.CheckRange("levels", levels, 2, 1000);
-    support.CheckRange("coinEps", coinEps, 1e-9, 0.499999);
-    support.CheckRange("delta", delta, 1e-12, 0.999999);
-    support.CheckRange("nTest", nTest, 1, 1e7);
-    D2dModelSpec spec;
-    try
+    learning.Validate(support, false);
+    if (learning.localSteps == 0 || learning.learningRate == 0)
     {
-        spec = D2dModelSpec::Parse(model);
+        support.Fail(learning.localSteps == 0
+                         ? "--localSteps=0 is out of range for a variational update (accepted: "
+                           "1 to 1e+09)"
+                         : "--learningRate=0 is out of range for a variational update "
+                           "(accepted: more than 0, at most 1000)");
     }
-    catch (const std::exception& e)
-    {
-        support.Fail(std::string("--") + e.what());
-    }
-    if (spec.arch == "linear")
-    {
-        support.Fail("--model=linear is a regression model; variational classifies "
-                     "Fashion-MNIST (accepted: logistic, mlp[:WxW..], cnn[:C1xC2])");
-    }
-    support.CheckRange("dataFraction", dataFraction, 1e-6, 1);
-    support.CheckRange("classesPerDevice", classesPerDevice, 1, 10);
-    support.CheckRange("localSteps", localSteps, 1, 1e7);
-    support.CheckRange("batchSize", batchSize, 1, 1e6);
-    support.CheckRange("mcSamples", mcSamples, 1, 1000);
-    support.CheckRange("learningRate", learningRate, 1e-12, 1e3);
-    support.CheckRange("priorVariance", priorVariance, 1e-12, 1e6);
-    support.CheckRange("initialSigma", initialSigma, 0, 1e3);
-    support.CheckRange("threads", threads, 0, 256);
     std::vector<uint32_t> thetaLevels;
     if (!ParseLevels(thetaTrue, thetaLevels))
     {
@@ -316,7 +245,7 @@ main(int argc, char* argv[])
     {
         net.nDevices = fixedN;
     }
-    if (variational && !Given(argc, argv, "reliable"))
+    if (variational && !flags.Given("reliable"))
     {
         net.reliable = true; // a belief of tens of fragments rarely arrives whole otherwise
     }
@@ -366,45 +295,40 @@ main(int argc, char* argv[])
     Ptr<D2dVariationalLearner> vlearner;
     if (variational)
     {
-        std::shared_ptr<D2dDataset> train;
-        std::shared_ptr<D2dDataset> test;
-        std::vector<D2dShard> shards;
-        try
+        learning.LoadData(support, n, net.seed);
+        if (learning.train->Size() < 10 * n)
         {
-            train = D2dFashionMnist::Load(dataDir, "train", dataFraction, net.seed);
-            test = D2dFashionMnist::Load(dataDir, "test", dataFraction, net.seed + 1);
-            if (train->Size() < 10 * n)
+            support.Fail(fmt::format("--dataFraction={} leaves {} training samples for {} "
+                                     "devices (accepted: at least 10 per device)",
+                                     learning.dataFraction,
+                                     learning.train->Size(),
+                                     n));
+        }
+        for (const auto& shard : learning.shards)
+        {
+            if (shard.indices.empty())
             {
-                support.Fail(fmt::format("--dataFraction={} leaves {} training samples for "
-                                         "{} devices (accepted: at least 10 per device)",
-                                         dataFraction,
-                                         train->Size(),
-                                         n));
+                support.Fail(fmt::format("--dataFraction={} with --partition={} leaves a device "
+                                         "without samples (accepted: a larger dataFraction)",
+                                         learning.dataFraction,
+                                         learning.partition));
             }
-            shards = D2dPartitioner::LabelsPerDevice(*train, n, classesPerDevice, {}, net.seed);
         }
-        catch (const std::exception& e)
-        {
-            support.Fail(std::string("--") + e.what());
-        }
-        if (shards.empty() || shards[0].indices.empty())
-        {
-            support.Fail(fmt::format("--dataFraction={} with --classesPerDevice={} leaves no "
-                                     "samples per device (accepted: a larger dataFraction)",
-                                     dataFraction,
-                                     classesPerDevice));
-        }
-        D2dTorchRuntime::SetWorkers(threads);
+        D2dTorchRuntime::SetWorkers(learning.threads);
         D2dTorchRuntime::Seed(net.seed);
         D2dVariationalConfig config;
-        config.spec = spec;
-        config.localSteps = localSteps;
-        config.batchSize = batchSize;
+        config.spec = learning.GetSpecs()[0];
+        config.localSteps = static_cast<uint32_t>(learning.localSteps);
+        config.batchSize = learning.batchSize;
         config.mcSamples = mcSamples;
-        config.learningRate = learningRate;
+        config.learningRate = learning.learningRate;
         config.priorVariance = priorVariance;
         config.initialSigma = initialSigma;
-        vlearner = Create<D2dVariationalLearner>(config, train, shards, test, net.seed);
+        vlearner = Create<D2dVariationalLearner>(config,
+                                                 learning.train,
+                                                 learning.shards,
+                                                 learning.test,
+                                                 net.seed);
     }
     support.SetQuiet(net.quiet);
     std::unique_ptr<D2dTraceHelper> traces = net.OpenTraces(support);
@@ -496,16 +420,7 @@ main(int argc, char* argv[])
     beliefTraces.Connect(protocol, learner, transports, variational);
 
     // run.json: this scenario's parameters and the quantities of Theorem 1.
-    traces->AddCommandLine(argc, argv);
-    traces->AddParameter("mode", mode);
-    traces->AddParameter("cooperation", cooperation);
-    traces->AddParameter("steps", steps);
-    traces->AddParameter("stepInterval_s", stepInterval.GetSeconds());
-    traces->AddParameter("lossRule", lossRule);
-    traces->AddParameter("graph", graph);
-    traces->AddParameter("wFile", wFile);
-    traces->AddParameter("weights", weights);
-    traces->AddParameter("broadcast", broadcast);
+    flags.Record(*traces);
     traces->AddParameter("beliefBytes",
                          uint64_t(learner->GetNValues()) * learner->GetBytesPerValue());
     traces->AddParameterJson("W", w.ToJson());
@@ -515,12 +430,8 @@ main(int argc, char* argv[])
     traces->AddParameterArray("stationary_distribution", v);
     if (discrete)
     {
-        traces->AddParameter("levels", levels);
-        traces->AddParameter("thetaTrue", thetaTrue);
         traces->AddParameter("thetaTrueIndex", coordinate->GetTrueIndex());
         traces->AddParameter("M", coordinate->GetM());
-        traces->AddParameter("coinEps", coinEps);
-        traces->AddParameter("delta", delta);
         const double k = coordinate->ComputeK(v);
         traces->AddParameter("theorem1_K", k);
         traces->AddParameter("theorem1_C", coordinate->GetC());
@@ -534,17 +445,7 @@ main(int argc, char* argv[])
     }
     else if (variational)
     {
-        traces->AddParameter("model", spec.ToString());
-        traces->AddParameter("dataDir", dataDir);
-        traces->AddParameter("dataFraction", dataFraction);
-        traces->AddParameter("classesPerDevice", classesPerDevice);
-        traces->AddParameter("localSteps", localSteps);
-        traces->AddParameter("batchSize", batchSize);
-        traces->AddParameter("mcSamples", mcSamples);
-        traces->AddParameter("learningRate", learningRate);
-        traces->AddParameter("priorVariance", priorVariance);
-        traces->AddParameter("initialSigma", initialSigma);
-        traces->AddParameter("threads", threads);
+        learning.Record(*traces, nullptr);
         traces->AddParameter("parameters", vlearner->GetNParameters());
         traces->AddParameter("localUpdateFlops", vlearner->GetLocalUpdateFlops(0));
         // Gaussian posteriors over a network's weights: Theorem 1 does not apply.
@@ -552,7 +453,6 @@ main(int argc, char* argv[])
     }
     else
     {
-        traces->AddParameter("nTest", nTest);
         // Gaussian likelihoods are unbounded (Remark 2): Theorem 1 does not apply.
         traces->AddParameterJson("theorem1_bound", "null");
     }

@@ -83,42 +83,22 @@ main(int argc, char* argv[])
     std::string backend = "channel"; // channel (eq. 18 model) or wifi (802.11 ad hoc)
 
     D2dScenarioSupport support("d2d-exchange");
-    std::vector<D2dScenarioSupport::Param> params = net.GetParams();
-    // The Wi-Fi backend sets these from the network's parameters too.
-    for (auto& p : params)
-    {
-        if (p.name == "mtuBytes")
-        {
-            p.attributes.emplace_back("ns3::D2dWifiTransport::MtuBytes");
-        }
-        else if (p.name == "txPowerDbm")
-        {
-            p.attributes.emplace_back("ns3::WifiPhy::TxPowerStart");
-            p.attributes.emplace_back("ns3::WifiPhy::TxPowerEnd");
-        }
-    }
-    params.insert(params.end(),
-                  {{"messageBytes", 'U'},
-                   {"broadcast", 'b'},
-                   {"d2sFraction", 'd'},
-                   {"duration", 't'},
-                   {"meanInterval", 't'},
-                   {"backend", 's'}});
-    support.CheckArguments(argc, argv, params);
+    D2dScenarioFlags flags(support);
+    net.AddFlags(flags);
+    // The Wi-Fi backend sets these from the network's flags too.
+    flags.Find("mtuBytes").Sets("ns3::D2dWifiTransport::MtuBytes");
+    flags.Find("txPowerDbm").Sets("ns3::WifiPhy::TxPowerStart").Sets("ns3::WifiPhy::TxPowerEnd");
+    flags.Add("messageBytes", "Message size, bytes", messageBytes).Range(1, 1e10);
+    flags.Add("broadcast", "Broadcast every message instead of unicasting", broadcast);
+    flags.Add("d2sFraction", "Fraction of messages sent to the server (D2S)", d2sFraction)
+        .Range(0, 1);
+    flags.Add("duration", "Simulated time", duration).Positive(1e9);
+    flags.Add("meanInterval", "Mean time between a device's messages", meanInterval).Positive(1e9);
+    flags.Add("backend", "Messaging backend (channel: the eq. 18 model; wifi: 802.11)", backend)
+        .Choices({"channel", "wifi"});
+    flags.Parse(argc, argv);
 
-    CommandLine cmd(__FILE__);
-    net.AddValues(cmd);
-    cmd.AddValue("messageBytes", "Message size, bytes", messageBytes);
-    cmd.AddValue("broadcast", "Broadcast every message instead of unicasting", broadcast);
-    cmd.AddValue("d2sFraction", "Fraction of messages sent to the server (D2S)", d2sFraction);
-    cmd.AddValue("duration", "Simulated time", duration);
-    cmd.AddValue("meanInterval", "Mean time between a device's messages", meanInterval);
-    cmd.AddValue("backend", "Messaging backend: channel (eq. 18 model) or wifi (802.11)", backend);
-    cmd.Parse(argc, argv);
-
-    // Validation: one line naming the parameter and the accepted range, before simulating.
-    support.CheckRange("messageBytes", static_cast<double>(messageBytes), 1, 1e10);
-    support.CheckChoice("backend", backend, {"channel", "wifi"});
+    // What involves several flags: one line naming them, before simulating.
     const bool wifi = backend == "wifi";
     if (net.mtuBytes == 0)
     {
@@ -129,9 +109,6 @@ main(int argc, char* argv[])
         // A fragment and its 60 bytes of IP, UDP and d2dlearn headers fit a 1500-byte MTU.
         support.CheckRange("mtuBytes", net.mtuBytes, 1, 1440);
     }
-    support.CheckRange("d2sFraction", d2sFraction, 0, 1);
-    support.CheckPositiveTime("duration", duration, Seconds(1e9));
-    support.CheckPositiveTime("meanInterval", meanInterval, Seconds(1e9));
     if (wifi && (d2sFraction > 0 || !net.rssFile.empty() || net.dynamicRssLevels > 0))
     {
         support.Fail("--backend=wifi takes its RSS from ns-3's Wi-Fi channel and has no server: "
@@ -197,14 +174,8 @@ main(int argc, char* argv[])
     }
 
     // run.json: the command line, every parameter and the attributes in force.
-    traces->AddCommandLine(argc, argv);
+    flags.Record(*traces);
     net.Record(*traces, network);
-    traces->AddParameter("messageBytes", messageBytes);
-    traces->AddParameter("broadcast", broadcast);
-    traces->AddParameter("d2sFraction", d2sFraction);
-    traces->AddParameter("duration_s", duration.GetSeconds());
-    traces->AddParameter("meanInterval_s", meanInterval.GetSeconds());
-    traces->AddParameter("backend", backend);
     if (wifi)
     {
         traces->AddAttributes(transports[0]);

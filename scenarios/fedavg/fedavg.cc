@@ -45,21 +45,6 @@ NS_LOG_COMPONENT_DEFINE("FedAvgScenario");
 
 namespace
 {
-/** \return k distinct device indices drawn with the run's seed (ascending) */
-std::vector<uint32_t>
-PickDevices(uint32_t n, uint32_t k, Ptr<UniformRandomVariable> rng)
-{
-    std::vector<uint32_t> order(n);
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        order[i] = i;
-    }
-    D2dFlProtocol::PartialShuffle(order, k, rng);
-    order.resize(k);
-    std::sort(order.begin(), order.end());
-    return order;
-}
-
 /** \return true if an argument starts with prefix */
 bool
 HasArgument(int argc, char* argv[], const std::string& prefix)
@@ -78,28 +63,14 @@ HasArgument(int argc, char* argv[], const std::string& prefix)
 int
 main(int argc, char* argv[])
 {
-    std::string algorithm = "fedavg"; // fedavg | fedprox | fedsgd | decentralized |
-                                      // semi-decentralized | local
+    std::string algorithm = "fedavg"; // the protocol
     uint32_t flipDevices = 0;         // devices whose labels are flipped (low quality)
-    std::string aggregation = "mean"; // FedAvg family: mean | median | trimmed-mean | krum |
-                                      // multi-krum
-    double trimPercent = 10.0;        // trimmed mean: beta, % trimmed at each end
-    int64_t krumF = -1;               // Krum's f (-1: flipped share x participants)
-    double aggregationPercent = 40.0; // Multi-Krum: % of the participants averaged
-    double clientFraction = 1.0;      // FedAvg family: fraction C sampled per round
-    double mu = 0.01;                 // FedProx proximal coefficient
-    double globalLearningRate = 1.0;  // server step eta (FedSGD: 0 = use learningRate)
-    Time roundDeadline = Seconds(60); // round (phase) deadline; 0 = wait for everything
+    std::string aggregation = "mean"; // FedAvg family: the server's rule
     uint32_t stragglers = 0;          // devices slowed down by stragglerSlowdown
     double stragglerSlowdown = 10.0;  // compute slow-down factor of a straggler
     std::string graph = "random";     // decentralized: random (any device) or range
-    uint32_t neighbours = 0;       // decentralized: in-neighbours per round (0: 7, or all in range)
-    uint32_t groupSize = 5;        // semi-decentralized: devices per group
-    uint32_t stepsPerExchange = 2; // semi-decentralized: local steps between exchanges
-    uint32_t exchangesPerRound = 4; // semi-decentralized: group exchanges per global round
-    bool evaluateDevices = true;    // decentralized/local: each device's accuracy per round
-    Time maxSimTime = Seconds(1e7); // safety stop of the simulation
-
+    uint32_t neighbours = 0;          // decentralized: in-neighbours per round (0: 7 or all)
+    Time maxSimTime = Seconds(1e7);   // safety stop of the simulation
     // Model, optimizer, data set and partition, rounds, local work, compression, threads:
     // the flags every learning scenario shares, on their defaults.
     D2dLearningOptions learning;
@@ -109,95 +80,65 @@ main(int argc, char* argv[])
     net.d2sTxPowerDbm = 30.0; // the device-to-server uplink/downlink, dBm
     net.access = "scheduled"; // an ideal MAC: the protocols do not schedule radios themselves
 
+    // Each flag once: a flag bound to an attribute takes its help, default and range from it
+    // (Range() narrows) and sets it for every object of the class.
     D2dScenarioSupport support("fedavg");
-    std::vector<D2dScenarioSupport::Param> params{
-        {"algorithm", 's'},
-        {"flipDevices", 'u', {"ns3::D2dKrumAggregation::ByzantinePercent"}},
-        {"aggregation", 's'},
-        {"trimPercent", 'd', {"ns3::D2dTrimmedMeanAggregation::TrimPercent"}},
-        {"krumF", 'I', {"ns3::D2dKrumAggregation::ByzantineCount"}},
-        {"aggregationPercent", 'd', {"ns3::D2dMultiKrumAggregation::SelectPercent"}},
-        {"clientFraction", 'd', {"ns3::D2dFedAvg::ClientFraction"}},
-        {"mu", 'd', {"ns3::D2dFedAvg::ProximalMu"}},
-        {"globalLearningRate", 'd', {"ns3::D2dFedAvg::GlobalLearningRate"}},
-        {"roundDeadline", 't', {"ns3::D2dFlProtocol::RoundDeadline"}},
-        {"stragglers", 'u'},
-        {"stragglerSlowdown", 'd'},
-        {"graph", 's'},
-        {"neighbours", 'u', {"ns3::D2dDecentralizedFl::Neighbours"}},
-        {"groupSize", 'u', {"ns3::D2dSemiDecentralizedFl::GroupSize"}},
-        {"stepsPerExchange", 'u', {"ns3::D2dSemiDecentralizedFl::StepsPerExchange"}},
-        {"exchangesPerRound", 'u', {"ns3::D2dSemiDecentralizedFl::ExchangesPerRound"}},
-        {"evaluateDevices", 'b', {"ns3::D2dFlProtocol::EvaluateDevices"}},
-        {"maxSimTime", 't'}};
-    for (auto& p : learning.GetParams())
-    {
-        params.push_back(p);
-    }
-    for (auto& p : net.GetParams())
-    {
-        params.push_back(p);
-    }
-    support.CheckArguments(argc, argv, params);
+    D2dScenarioFlags flags(support);
+    flags.Add("algorithm", "The protocol", algorithm)
+        .Choices({"fedavg", "fedprox", "fedsgd", "decentralized", "semi-decentralized", "local"});
+    learning.AddFlags(flags);
+    flags.Add("flipDevices", "Devices with flipped labels (low quality)", flipDevices)
+        .Sets("ns3::D2dKrumAggregation::ByzantinePercent")
+        .Range(0, 1e5);
+    flags.Add("aggregation", "fedavg, fedprox, fedsgd: the server's rule", aggregation)
+        .Choices({"mean", "median", "trimmed-mean", "krum", "multi-krum"});
+    flags.Bind("trimPercent", "ns3::D2dTrimmedMeanAggregation::TrimPercent");
+    flags.Bind("krumF",
+               "ns3::D2dKrumAggregation::ByzantineCount",
+               "krum, multi-krum: Byzantine count f (-1: flipDevices / nDevices x "
+               "participants)");
+    flags.Bind("aggregationPercent", "ns3::D2dMultiKrumAggregation::SelectPercent").Range(1, 100);
+    flags.Bind("clientFraction", "ns3::D2dFedAvg::ClientFraction").Range(1e-9, 1);
+    flags.Bind("mu", "ns3::D2dFedAvg::ProximalMu").Range(0, 1e6);
+    flags
+        .Bind("globalLearningRate",
+              "ns3::D2dFedAvg::GlobalLearningRate",
+              "Server step eta (fedsgd: 0 means learningRate)")
+        .Range(0, 1e6);
+    flags
+        .Bind("roundDeadline",
+              "ns3::D2dFlProtocol::RoundDeadline",
+              "Round (phase) deadline (0: none)")
+        .Default("60s");
+    flags.Add("stragglers", "Devices slowed down by stragglerSlowdown", stragglers).Range(0, 1e5);
+    flags.Add("stragglerSlowdown", "Compute slow-down of a straggler", stragglerSlowdown)
+        .Sets("ns3::D2dComputeModel::SlowdownFactor")
+        .Range(1, 1e9);
+    flags
+        .Add("graph",
+             "decentralized: who may be an in-neighbour (random: any device; range: the "
+             "devices it hears, --rangeM)",
+             graph)
+        .Choices({"random", "range"});
+    flags
+        .Add("neighbours",
+             "decentralized: in-neighbours drawn per round (0: 7 with --graph=random, every "
+             "neighbour with --graph=range)",
+             neighbours)
+        .Sets("ns3::D2dDecentralizedFl::Neighbours")
+        .Range(0, 1e5);
+    flags.Bind("groupSize", "ns3::D2dSemiDecentralizedFl::GroupSize").Range(1, 1e5);
+    flags.Bind("stepsPerExchange", "ns3::D2dSemiDecentralizedFl::StepsPerExchange").Range(1, 1e6);
+    flags.Bind("exchangesPerRound", "ns3::D2dSemiDecentralizedFl::ExchangesPerRound").Range(1, 1e6);
+    flags.Bind("evaluateDevices", "ns3::D2dFlProtocol::EvaluateDevices");
+    flags.Add("maxSimTime", "Stop the simulation at this time at the latest", maxSimTime)
+        .Positive(9e9);
+    net.AddFlags(flags);
+    flags.Parse(argc, argv);
 
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("algorithm",
-                 "fedavg, fedprox, fedsgd, decentralized, semi-decentralized or local",
-                 algorithm);
-    learning.AddValues(cmd);
-    cmd.AddValue("flipDevices", "Devices with flipped labels (low quality)", flipDevices);
-    cmd.AddValue("aggregation",
-                 "fedavg, fedprox, fedsgd: the server's rule: mean, median, trimmed-mean, krum "
-                 "or multi-krum",
-                 aggregation);
-    cmd.AddValue("trimPercent", "trimmed-mean: beta, % trimmed at each end", trimPercent);
-    cmd.AddValue("krumF",
-                 "krum, multi-krum: Byzantine count f (-1: flipDevices / nDevices x "
-                 "participants)",
-                 krumF);
-    cmd.AddValue("aggregationPercent",
-                 "multi-krum: % of the participants averaged",
-                 aggregationPercent);
-    cmd.AddValue("clientFraction", "FedAvg family: fraction of devices per round", clientFraction);
-    cmd.AddValue("mu", "FedProx proximal coefficient", mu);
-    cmd.AddValue("globalLearningRate",
-                 "Server step eta (fedsgd: 0 means learningRate)",
-                 globalLearningRate);
-    cmd.AddValue("roundDeadline", "Round (phase) deadline (0: none)", roundDeadline);
-    cmd.AddValue("stragglers", "Devices slowed down by stragglerSlowdown", stragglers);
-    cmd.AddValue("stragglerSlowdown", "Compute slow-down of a straggler", stragglerSlowdown);
-    cmd.AddValue("graph",
-                 "decentralized: who may be an in-neighbour: random (any device) or range (the "
-                 "devices it hears: --rangeM)",
-                 graph);
-    cmd.AddValue("neighbours",
-                 "decentralized: in-neighbours drawn per round (0: 7 with --graph=random, every "
-                 "neighbour with --graph=range)",
-                 neighbours);
-    cmd.AddValue("groupSize", "semi-decentralized: devices per group", groupSize);
-    cmd.AddValue("stepsPerExchange",
-                 "semi-decentralized: local steps between group exchanges",
-                 stepsPerExchange);
-    cmd.AddValue("exchangesPerRound",
-                 "semi-decentralized: group exchanges per global aggregation",
-                 exchangesPerRound);
-    cmd.AddValue("evaluateDevices",
-                 "decentralized/local: every device's test accuracy per round",
-                 evaluateDevices);
-    cmd.AddValue("maxSimTime", "Stop the simulation at this time at the latest", maxSimTime);
-    net.AddValues(cmd);
-    cmd.Parse(argc, argv);
-
-    // Validation: one line naming the parameter and the accepted range, before simulating.
-    support.CheckChoice(
-        "algorithm",
-        algorithm,
-        {"fedavg", "fedprox", "fedsgd", "decentralized", "semi-decentralized", "local"});
+    // What involves several flags: one line naming them, before simulating.
     const bool fedAvgFamily =
         algorithm == "fedavg" || algorithm == "fedprox" || algorithm == "fedsgd";
-    support.CheckChoice("aggregation",
-                        aggregation,
-                        {"mean", "median", "trimmed-mean", "krum", "multi-krum"});
     if (aggregation != "mean" && !fedAvgFamily)
     {
         support.Fail("--aggregation=" + aggregation +
@@ -206,14 +147,11 @@ main(int argc, char* argv[])
     }
     // --ns3::D2dFedAvg::Aggregation=CLASS picks the strategy by class name instead.
     const bool aggregationAttribute = HasArgument(argc, argv, "--ns3::D2dFedAvg::Aggregation=");
-    if (aggregationAttribute && HasArgument(argc, argv, "--aggregation="))
+    if (aggregationAttribute && flags.Given("aggregation"))
     {
         support.Fail("--ns3::D2dFedAvg::Aggregation and --aggregation both choose the server's "
                      "rule; use one of them");
     }
-    support.CheckRange("trimPercent", trimPercent, 0, 49.999999);
-    support.CheckRange("krumF", static_cast<double>(krumF), -1, 1e6);
-    support.CheckRange("aggregationPercent", aggregationPercent, 1, 100);
     learning.Validate(support, true);
     if (learning.GetSpecs().size() > 1 && algorithm != "local")
     {
@@ -221,16 +159,6 @@ main(int argc, char* argv[])
                      ": several architectures (assigned round-robin) need "
                      "--algorithm=local: the other algorithms average models");
     }
-    support.CheckRange("clientFraction", clientFraction, 1e-9, 1);
-    support.CheckRange("mu", mu, 0, 1e6);
-    support.CheckRange("globalLearningRate", globalLearningRate, 0, 1e6);
-    if (roundDeadline.IsStrictlyNegative())
-    {
-        support.Fail("--roundDeadline=" + std::to_string(roundDeadline.GetSeconds()) +
-                     "s is negative (accepted: 0 = none, or a positive time)");
-    }
-    support.CheckRange("stragglerSlowdown", stragglerSlowdown, 1, 1e9);
-    support.CheckChoice("graph", graph, {"random", "range"});
     if (graph == "range" && algorithm != "decentralized")
     {
         support.Fail(
@@ -240,15 +168,10 @@ main(int argc, char* argv[])
     {
         support.Fail("--graph=range needs --rangeM > 0 (the hearing range, m)");
     }
-    support.CheckRange("neighbours", neighbours, 0, 1e5);
     if (neighbours == 0)
     {
         neighbours = graph == "range" ? 100000 : 7; // 100000: the --neighbours maximum
     }
-    support.CheckRange("groupSize", groupSize, 1, 1e5);
-    support.CheckRange("stepsPerExchange", stepsPerExchange, 1, 1e6);
-    support.CheckRange("exchangesPerRound", exchangesPerRound, 1, 1e6);
-    support.CheckPositiveTime("maxSimTime", maxSimTime, Seconds(1e12));
     net.Validate(support, 10, algorithm == "local" ? 1 : 2);
     const uint32_t nDevices = net.nDevices;
     support.CheckRange("stragglers", stragglers, 0, nDevices);
@@ -267,31 +190,32 @@ main(int argc, char* argv[])
     {
         helper.SetProtocolAttribute("Variant", StringValue(algorithm));
     }
-    Config::SetDefault("ns3::D2dFedAvg::ClientFraction", DoubleValue(clientFraction));
-    Config::SetDefault("ns3::D2dFedAvg::ProximalMu", DoubleValue(mu));
-    Config::SetDefault("ns3::D2dFedAvg::GlobalLearningRate",
-                       DoubleValue(algorithm == "fedsgd" && globalLearningRate == 0
-                                       ? learning.learningRate
-                                       : globalLearningRate));
+    // The flags bound to attributes are the classes' defaults already; what follows from
+    // several of them:
+    const double globalLearningRate = flags.Get<DoubleValue>("globalLearningRate");
+    if (algorithm == "fedsgd" && globalLearningRate == 0)
+    {
+        Config::SetDefault("ns3::D2dFedAvg::GlobalLearningRate",
+                           DoubleValue(learning.learningRate));
+    }
     Config::SetDefault("ns3::D2dDecentralizedFl::Neighbours",
                        UintegerValue(std::min(neighbours, nDevices - 1)));
-    Config::SetDefault("ns3::D2dSemiDecentralizedFl::GroupSize", UintegerValue(groupSize));
-    Config::SetDefault("ns3::D2dSemiDecentralizedFl::StepsPerExchange",
-                       UintegerValue(stepsPerExchange));
-    Config::SetDefault("ns3::D2dSemiDecentralizedFl::ExchangesPerRound",
-                       UintegerValue(exchangesPerRound));
+    // Krum's f with --krumF=-1: the flipped share of the devices x the round's participants
+    // (the cmfl scenario's epsilon x participants).
+    Config::SetDefault("ns3::D2dKrumAggregation::ByzantinePercent",
+                       DoubleValue(100.0 * flipDevices / nDevices));
 
     auto traces = net.OpenTraces(support);
     D2dNetwork network = net.Build(*traces, helper.ProtocolUsesD2s());
     int64_t stream = network.nextStream;
     auto pick = CreateObject<UniformRandomVariable>();
     pick->SetStream(stream++);
-    const auto flipped = PickDevices(nDevices, flipDevices, pick);
+    const auto flipped = D2dFlProtocol::PickDevices(nDevices, flipDevices, pick);
     if (!flipped.empty())
     {
         D2dPartitioner::FlipLabels(learning.shards, flipped, learning.train->numClasses, net.seed);
     }
-    const auto slow = PickDevices(nDevices, stragglers, pick);
+    const auto slow = D2dFlProtocol::PickDevices(nDevices, stragglers, pick);
     for (auto i : slow)
     {
         D2dHelper::GetComputeModel(network.devices.Get(i))
@@ -308,29 +232,16 @@ main(int argc, char* argv[])
     }
     learning.Configure(helper, net.seed); // after the label flips: it takes the shards
     Ptr<D2dFlProtocol> protocol = helper.Install(network);
-    const auto& learners = protocol->GetLearners();
     Ptr<D2dAggregationStrategy> strategy; // the FedAvg family's server rule
     if (fedAvgFamily)
     {
         PointerValue chosen;
         protocol->GetAttribute("Aggregation", chosen);
         strategy = chosen.Get<D2dAggregationStrategy>();
-        // The rules' parameters, also for a class chosen by --ns3::D2dFedAvg::Aggregation.
-        // Krum's f with --krumF=-1: the flipped share of the devices x the round's
-        // participants (the cmfl scenario's epsilon x participants).
-        const double flippedPercent = 100.0 * flipDevices / nDevices;
-        if (DynamicCast<D2dTrimmedMeanAggregation>(strategy))
+        if (aggregationAttribute && DynamicCast<D2dKrumAggregation>(strategy))
         {
-            strategy->SetAttribute("TrimPercent", DoubleValue(trimPercent));
-        }
-        if (DynamicCast<D2dKrumAggregation>(strategy)) // Krum, and Multi-Krum, a Krum
-        {
-            strategy->SetAttribute("ByzantineCount", IntegerValue(krumF));
-            strategy->SetAttribute("ByzantinePercent", DoubleValue(flippedPercent));
-        }
-        if (DynamicCast<D2dMultiKrumAggregation>(strategy))
-        {
-            strategy->SetAttribute("SelectPercent", DoubleValue(aggregationPercent));
+            // Made while the arguments were parsed, before nDevices was known.
+            strategy->SetAttribute("ByzantinePercent", DoubleValue(100.0 * flipDevices / nDevices));
         }
     }
     if (graph == "range")
@@ -339,76 +250,27 @@ main(int argc, char* argv[])
             D2dHelper::InNeighbours(network.channel));
     }
     stream += helper.AssignStreams(protocol, stream);
-    protocol->SetAttribute("RoundDeadline", TimeValue(roundDeadline));
-    protocol->SetAttribute("EvaluateDevices", BooleanValue(evaluateDevices));
     protocol->SetTestSet(learning.test);
     traces->ConnectRounds(protocol);
-    protocol->SetFinishedCallback(Callback<void>([] { Simulator::Stop(); }));
-    const uint32_t rounds = learning.rounds;
-    protocol->TraceConnectWithoutContext(
-        "RoundEnd",
-        Callback<void, uint32_t, double, double>(
-            [&support, rounds](uint32_t round, double accuracy, double loss) {
-                support.RoundProgress(round, rounds, accuracy, loss);
-            }));
 
     // run.json: the command line, every parameter and the attributes in force.
-    traces->AddCommandLine(argc, argv);
-    traces->AddParameter("algorithm", algorithm);
-    learning.Record(*traces, learners[0]);
-    traces->AddParameter("flipDevices", flipDevices);
-    traces->AddParameterArray("flippedDevices", flipped);
-    if (!aggregationAttribute)
+    if (aggregationAttribute && strategy)
     {
-        traces->AddParameter("aggregation", aggregation); // else the class name below
+        aggregation = strategy->GetInstanceTypeId().GetName(); // the class chosen instead
     }
+    flags.Record(*traces);
+    traces->AddParameterArray("flippedDevices", flipped);
     if (strategy)
     {
         traces->AddParameter("aggregationStrategy", strategy->GetInstanceTypeId().GetName());
     }
-    traces->AddParameter("trimPercent", trimPercent);
-    traces->AddParameter("krumF", krumF);
-    traces->AddParameter("aggregationPercent", aggregationPercent);
-    traces->AddParameter("clientFraction", clientFraction);
-    traces->AddParameter("mu", mu);
-    traces->AddParameter("globalLearningRate", globalLearningRate);
-    traces->AddParameter("roundDeadline_s", roundDeadline.GetSeconds());
-    traces->AddParameter("stragglers", stragglers);
     traces->AddParameterArray("stragglerDevices", slow);
-    traces->AddParameter("stragglerSlowdown", stragglerSlowdown);
-    traces->AddParameter("graph", graph);
-    traces->AddParameter("neighbours", neighbours);
-    traces->AddParameter("groupSize", groupSize);
-    traces->AddParameter("stepsPerExchange", stepsPerExchange);
-    traces->AddParameter("exchangesPerRound", exchangesPerRound);
-    traces->AddParameter("evaluateDevices", evaluateDevices);
-    traces->AddParameter("maxSimTime_s", maxSimTime.GetSeconds());
     net.Record(*traces, network);
-    traces->AddAttributes(learners[0]);
-    traces->AddAttributes(protocol);
     if (strategy)
     {
         traces->AddAttributes(strategy);
     }
 
-    Simulator::ScheduleNow(&D2dFlProtocol::Start, protocol);
-    Simulator::Stop(maxSimTime);
-    Simulator::Run();
-    const uint32_t done = protocol->GetRoundsDone();
-    traces->AddParameter("roundsCompleted", done);
-    traces->AddParameter("finalAccuracy", protocol->GetLastAccuracy());
-    support.FinishTraces(traces, net.seed);
-    if (!net.quiet)
-    {
-        std::fprintf(stderr,
-                     "fedavg: %u rounds, final accuracy %.4f, %.3f s simulated, %.1f s wall; "
-                     "traces in %s\n",
-                     done,
-                     protocol->GetLastAccuracy(),
-                     Simulator::Now().GetSeconds(),
-                     support.WallSeconds(),
-                     net.outDir.c_str());
-    }
-    Simulator::Destroy();
+    learning.Run(support, traces, protocol, algorithm, net.seed, maxSimTime, net.quiet);
     return 0;
 }

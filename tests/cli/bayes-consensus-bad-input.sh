@@ -63,8 +63,8 @@ expect_reject dataFraction --mode=variational --dataFraction=0
 expect_reject dataFraction --mode=variational --dataFraction=1.5
 expect_reject dataFraction --mode=variational --dataFraction=0.0001
 expect_reject dataDir --mode=variational --dataDir="$TMP/no-such-dir"
-expect_reject classesPerDevice --mode=variational --classesPerDevice=0
-expect_reject classesPerDevice --mode=variational --classesPerDevice=11
+expect_reject labelsPerDevice --mode=variational --labelsPerDevice=0
+expect_reject labelsPerDevice --mode=variational --labelsPerDevice=11
 expect_reject localSteps --mode=variational --localSteps=0
 expect_reject batchSize --mode=variational --batchSize=0
 expect_reject mcSamples --mode=variational --mcSamples=0

@@ -8,6 +8,7 @@
 #include "ns3/log.h"
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 
 namespace ns3
@@ -111,6 +112,22 @@ D2dByzantineAttack::AdversarialScore(const std::vector<float>& gk, const std::ve
         d2 += d * d;
     }
     return d2;
+}
+
+Callback<void, uint32_t, std::vector<float>&>
+D2dByzantineAttack::MakeUpdateTamper(const std::vector<uint32_t>& malicious,
+                                     D2dAttackType type,
+                                     Ptr<UniformRandomVariable> rng,
+                                     double scalingLow)
+{
+    const std::set<uint32_t> bad(malicious.begin(), malicious.end());
+    return Callback<void, uint32_t, std::vector<float>&>(
+        [bad, type, rng, scalingLow](uint32_t device, std::vector<float>& g) {
+            if (bad.count(device) > 0)
+            {
+                Apply(type, g, rng, scalingLow);
+            }
+        });
 }
 
 } // namespace ns3

@@ -5,6 +5,7 @@
 #ifndef D2D_BYZANTINE_ATTACK_H
 #define D2D_BYZANTINE_ATTACK_H
 
+#include "ns3/callback.h"
 #include "ns3/ptr.h"
 #include "ns3/random-variable-stream.h"
 
@@ -69,6 +70,21 @@ class D2dByzantineAttack
                       std::vector<float>& gradient,
                       Ptr<UniformRandomVariable> rng,
                       double scalingLow = 0.5);
+
+    /**
+     * \brief What a server protocol (D2dFedAvg::SetUpdateTamper) calls on every local
+     * update: Apply() to the updates of the malicious devices, others unchanged.
+     * \param malicious the malicious devices
+     * \param type the attack
+     * \param rng the stream of the scaling factors
+     * \param scalingLow a, the lower end of lambda's range, in [0, 1)
+     * \return the tamper callback (device, g_k)
+     */
+    static Callback<void, uint32_t, std::vector<float>&> MakeUpdateTamper(
+        const std::vector<uint32_t>& malicious,
+        D2dAttackType type,
+        Ptr<UniformRandomVariable> rng,
+        double scalingLow);
 
     /**
      * \brief The score a malicious committee member assigns training client k: the

@@ -424,6 +424,20 @@ D2dFlProtocol::PartialShuffle(std::vector<uint32_t>& values,
     }
 }
 
+std::vector<uint32_t>
+D2dFlProtocol::PickDevices(uint32_t n, uint32_t k, Ptr<UniformRandomVariable> rng)
+{
+    std::vector<uint32_t> order(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        order[i] = i;
+    }
+    PartialShuffle(order, k, rng);
+    order.resize(k);
+    std::sort(order.begin(), order.end());
+    return order;
+}
+
 std::vector<float>
 D2dFlProtocol::WeightedAverage(const std::vector<std::shared_ptr<const std::vector<float>>>& values,
                                const std::vector<double>& weights)

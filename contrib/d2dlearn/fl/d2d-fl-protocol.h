@@ -123,6 +123,18 @@ class D2dFlProtocol : public Object
                                Ptr<UniformRandomVariable> rng);
 
     /**
+     * \brief k distinct devices of 0..n-1 drawn by PartialShuffle() (e.g. the malicious,
+     * flipped or straggling devices of a scenario).
+     * \param n devices
+     * \param k devices drawn (<= n)
+     * \param rng the random stream
+     * \return the devices drawn, ascending
+     */
+    static std::vector<uint32_t> PickDevices(uint32_t n,
+                                             uint32_t k,
+                                             Ptr<UniformRandomVariable> rng);
+
+    /**
      * \param values models to average, weights
      * \param weights one weight per model (normalized here)
      * \return sum_k (weights_k / sum weights) values_k

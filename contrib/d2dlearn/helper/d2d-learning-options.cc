@@ -11,11 +11,13 @@
 #include "ns3/d2d-torch-runtime.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fmt/format.h>
 #include <sstream>
 #include <stdexcept>
@@ -52,63 +54,62 @@ D2dLearningOptions::D2dLearningOptions()
 {
 }
 
-std::vector<D2dScenarioSupport::Param>
-D2dLearningOptions::GetParams() const
-{
-    // The attributes a parameter sets would silently override --ns3::Class::Attribute.
-    return {{"rounds", 'u', {"ns3::D2dFlProtocol::Rounds"}},
-            {"localEpochs", 'u', {"ns3::D2dFlProtocol::LocalEpochs"}},
-            {"localSteps", 'U', {"ns3::D2dFlProtocol::LocalSteps"}},
-            {"batchSize", 'u', {"ns3::D2dLearner::BatchSize"}},
-            {"learningRate", 'd', {"ns3::D2dLearner::LearningRate"}},
-            {"optimizer", 's', {"ns3::D2dLearner::Optimizer"}},
-            {"model", 's'},
-            {"dataset", 's'},
-            {"dataDir", 's'},
-            {"dataFraction", 'd'},
-            {"partition", 's'},
-            {"alpha", 'd'},
-            {"labelsPerDevice", 'u'},
-            {"labelProportions", 's'},
-            {"quantitySkew", 'd'},
-            {"compression", 's', {"ns3::D2dFlProtocol::Compression"}},
-            {"threads", 'u'}};
-}
-
 void
-D2dLearningOptions::AddValues(CommandLine& cmd)
+D2dLearningOptions::AddFlags(D2dScenarioFlags& flags, bool protocolFlags)
 {
-    cmd.AddValue("rounds", "Communication rounds", rounds);
-    cmd.AddValue("localEpochs", "Local epochs per round", localEpochs);
-    cmd.AddValue("localSteps", "Local mini-batch steps per round (0: localEpochs)", localSteps);
-    cmd.AddValue("batchSize", "Mini-batch size, samples", batchSize);
-    cmd.AddValue("learningRate", "Local learning rate", learningRate);
-    cmd.AddValue("optimizer", "Local optimizer: sgd or adam", optimizer);
-    cmd.AddValue("model", "linear, logistic, mlp[:WxW..], cnn[:C1xC2]", model);
-    cmd.AddValue("dataset", "fashion-mnist or gaussian-mixture", dataset);
-    cmd.AddValue("dataDir", "Folder of the Fashion-MNIST idx .gz files", dataDir);
-    cmd.AddValue("dataFraction", "Fraction of the train and test sets used", dataFraction);
-    cmd.AddValue("partition", "iid, dirichlet, labels or quantity", partition);
-    cmd.AddValue("alpha", "Dirichlet concentration", alpha);
-    cmd.AddValue("labelsPerDevice", "labels partition: classes per device", labelsPerDevice);
-    cmd.AddValue("labelProportions",
-                 "labels partition: shares of a device's classes, comma-separated "
-                 "(empty: equal)",
-                 labelProportions);
-    cmd.AddValue("quantitySkew", "quantity partition: skew of the shard sizes", quantitySkew);
-    cmd.AddValue("compression", "Model values on the air: float32 or float16", compression);
-    cmd.AddValue("threads", "LibTorch worker threads (0: inline)", threads);
+    if (protocolFlags)
+    {
+        flags.Add("rounds", "Communication rounds", rounds)
+            .Sets("ns3::D2dFlProtocol::Rounds")
+            .Range(1, 1e6);
+        flags.Add("localEpochs", "Local epochs per round", localEpochs)
+            .Sets("ns3::D2dFlProtocol::LocalEpochs")
+            .Range(1, 1e4);
+    }
+    flags.Add("localSteps", "Local mini-batch steps per round (0: localEpochs)", localSteps)
+        .Sets("ns3::D2dFlProtocol::LocalSteps")
+        .Range(0, 1e9);
+    flags.Add("batchSize", "Mini-batch size, samples", batchSize)
+        .Sets("ns3::D2dLearner::BatchSize")
+        .Range(1, 1e6);
+    flags.Add("learningRate", "Local learning rate", learningRate)
+        .Sets("ns3::D2dLearner::LearningRate");
+    if (protocolFlags)
+    {
+        flags.Add("optimizer", "Local optimizer: sgd or adam", optimizer)
+            .Sets("ns3::D2dLearner::Optimizer");
+    }
+    flags.Add("model", "linear, logistic, mlp[:WxW..], cnn[:C1xC2]", model);
+    if (protocolFlags)
+    {
+        flags.Add("dataset", "Data set", dataset).Choices({"fashion-mnist", "gaussian-mixture"});
+    }
+    flags.Add("dataDir", "Folder of the Fashion-MNIST idx .gz files", dataDir);
+    flags.Add("dataFraction", "Fraction of the train and test sets used", dataFraction)
+        .Range(1e-6, 1);
+    flags.Add("partition", "How the training set is split among the devices", partition)
+        .Choices({"iid", "dirichlet", "labels", "quantity"});
+    flags.Add("alpha", "Dirichlet concentration", alpha).Range(1e-6, 1e6);
+    flags.Add("labelsPerDevice", "labels partition: classes per device", labelsPerDevice)
+        .Range(1, 10);
+    flags.Add("labelProportions",
+              "labels partition: shares of a device's classes, comma-separated (empty: equal)",
+              labelProportions);
+    flags.Add("quantitySkew", "quantity partition: skew of the shard sizes", quantitySkew)
+        .Range(0, 100);
+    if (protocolFlags)
+    {
+        flags.Add("compression", "Model values on the air: float32 or float16", compression)
+            .Sets("ns3::D2dFlProtocol::Compression");
+    }
+    flags.Add("threads", "LibTorch worker threads (0: inline)", threads).Range(0, 256);
 }
 
 void
 D2dLearningOptions::Validate(const D2dScenarioSupport& support, bool multipleArchitectures)
 {
-    support.CheckRange("rounds", rounds, 1, 1e6);
-    support.CheckRange("localEpochs", localEpochs, 1, 1e4);
-    support.CheckRange("localSteps", static_cast<double>(localSteps), 0, 1e9);
-    support.CheckRange("batchSize", batchSize, 1, 1e6);
-    support.CheckRange("learningRate", learningRate, 0, 1e3);
-    support.CheckChoice("optimizer", optimizer, {"sgd", "adam"});
+    // The flags' own ranges are checked by D2dScenarioFlags::Parse(); here the model, the
+    // data set and the partition, which involve several flags.
     m_specs.clear();
     std::stringstream in(model);
     std::string item;
@@ -133,7 +134,6 @@ D2dLearningOptions::Validate(const D2dScenarioSupport& support, bool multipleArc
                      " lists several architectures: this scenario averages models "
                      "(accepted: one architecture)");
     }
-    support.CheckChoice("dataset", dataset, {"fashion-mnist", "gaussian-mixture"});
     for (const auto& s : m_specs)
     {
         if (s.arch == "linear")
@@ -146,10 +146,6 @@ D2dLearningOptions::Validate(const D2dScenarioSupport& support, bool multipleArc
             support.Fail("--model=cnn needs --dataset=fashion-mnist (images)");
         }
     }
-    support.CheckRange("dataFraction", dataFraction, 1e-6, 1);
-    support.CheckChoice("partition", partition, {"iid", "dirichlet", "labels", "quantity"});
-    support.CheckRange("alpha", alpha, 1e-6, 1e6);
-    support.CheckRange("labelsPerDevice", labelsPerDevice, 1, 10);
     m_proportions.clear();
     try
     {
@@ -197,9 +193,6 @@ D2dLearningOptions::Validate(const D2dScenarioSupport& support, bool multipleArc
                                      sum));
         }
     }
-    support.CheckRange("quantitySkew", quantitySkew, 0, 100);
-    support.CheckChoice("compression", compression, {"float32", "float16"});
-    support.CheckRange("threads", threads, 0, 256);
 }
 
 const std::vector<D2dModelSpec>&
@@ -285,16 +278,7 @@ D2dLearningOptions::Configure(D2dLearningHelper& helper, uint64_t seed) const
 void
 D2dLearningOptions::Record(D2dTraceHelper& traces, Ptr<D2dLearner> first) const
 {
-    traces.AddParameter("rounds", rounds);
-    traces.AddParameter("localEpochs", localEpochs);
-    traces.AddParameter("localSteps", localSteps);
-    traces.AddParameter("batchSize", batchSize);
-    traces.AddParameter("learningRate", learningRate);
-    traces.AddParameter("optimizer", optimizer);
-    traces.AddParameter("model", model);
-    traces.AddParameter("dataset", dataset);
-    traces.AddParameter("dataDir", dataDir);
-    traces.AddParameter("dataFraction", dataFraction);
+    // The flags' values: D2dScenarioFlags::Record().
     if (train)
     {
         traces.AddParameter("trainSamples", static_cast<uint64_t>(train->Size()));
@@ -303,18 +287,63 @@ D2dLearningOptions::Record(D2dTraceHelper& traces, Ptr<D2dLearner> first) const
     {
         traces.AddParameter("testSamples", static_cast<uint64_t>(test->Size()));
     }
-    traces.AddParameter("partition", partition);
-    traces.AddParameter("alpha", alpha);
-    traces.AddParameter("labelsPerDevice", labelsPerDevice);
-    traces.AddParameter("labelProportions", labelProportions);
-    traces.AddParameter("quantitySkew", quantitySkew);
-    traces.AddParameter("compression", compression);
-    traces.AddParameter("threads", threads);
     if (first)
     {
         traces.AddParameter("modelParameters", first->GetNParameters());
         traces.AddParameter("trainingFlopsPerSample", first->GetTrainingFlopsPerSample());
     }
+}
+
+void
+D2dLearningOptions::Run(const D2dScenarioSupport& support,
+                        std::unique_ptr<D2dTraceHelper>& traces,
+                        Ptr<D2dFlProtocol> protocol,
+                        const std::string& label,
+                        uint64_t seed,
+                        Time maxSimTime,
+                        bool quiet,
+                        const std::function<void()>& writeLast) const
+{
+    NS_LOG_FUNCTION(this << seed << maxSimTime);
+    Record(*traces, protocol->GetLearners()[0]);
+    traces->AddAttributes(protocol->GetLearners()[0]);
+    traces->AddAttributes(protocol);
+    protocol->SetFinishedCallback(Callback<void>([] { Simulator::Stop(); }));
+    const uint32_t planned = rounds;
+    protocol->TraceConnectWithoutContext(
+        "RoundEnd",
+        Callback<void, uint32_t, double, double>(
+            [&support, planned](uint32_t round, double accuracy, double loss) {
+                support.RoundProgress(round, planned, accuracy, loss);
+            }));
+    Simulator::ScheduleNow(&D2dFlProtocol::Start, protocol);
+    Simulator::Stop(maxSimTime);
+    Simulator::Run();
+    const uint32_t done = protocol->GetRoundsDone();
+    const std::string outDir = traces->GetOutDir();
+    support.FinishTraces(traces, seed, [&]() {
+        if (writeLast)
+        {
+            writeLast();
+        }
+        traces->AddParameter("roundsCompleted", done);
+        traces->AddParameter("finalAccuracy", protocol->GetLastAccuracy());
+        traces->AddParameter("bytesSent", protocol->GetBytesSent());
+    });
+    if (!quiet)
+    {
+        std::fprintf(stderr,
+                     "%s: %s, %u rounds, final accuracy %.4f, %.3f s simulated, %.1f s wall; "
+                     "traces in %s\n",
+                     support.GetProgram().c_str(),
+                     label.c_str(),
+                     done,
+                     protocol->GetLastAccuracy(),
+                     Simulator::Now().GetSeconds(),
+                     support.WallSeconds(),
+                     outDir.c_str());
+    }
+    Simulator::Destroy();
 }
 
 } // namespace ns3

@@ -11,12 +11,14 @@
 #include "ns3/d2d-learner.h"
 #include "ns3/d2d-learning-helper.h"
 #include "ns3/d2d-partitioner.h"
+#include "ns3/d2d-scenario-flags.h"
 #include "ns3/d2d-scenario-support.h"
 #include "ns3/d2d-trace-helper.h"
 #include "ns3/node-container.h"
 #include "ns3/ptr.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,12 +35,12 @@ namespace ns3
  *
  * Use, in a scenario's main():
  * \code
+ *   D2dScenarioFlags flags(support);
  *   D2dLearningOptions learning;
- *   learning.model = "mlp:64"; // a scenario may change defaults here, before AddValues()
- *   auto params = learning.GetParams(); // + the network's and the scenario's own
- *   support.CheckArguments(argc, argv, params);
- *   learning.AddValues(cmd);
- *   cmd.Parse(argc, argv);
+ *   learning.model = "mlp:64"; // a scenario may change defaults here, before AddFlags()
+ *   learning.AddFlags(flags);
+ *   net.AddFlags(flags); // + the scenario's own
+ *   flags.Parse(argc, argv);
  *   learning.Validate(support, false);
  *   net.Validate(support, 10);
  *   learning.LoadData(support, net.nDevices, net.seed); // before any output exists
@@ -48,6 +50,7 @@ namespace ns3
  *   auto traces = net.OpenTraces(support);
  *   D2dNetwork network = net.Build(*traces, helper.ProtocolUsesD2s());
  *   Ptr<D2dFlProtocol> protocol = helper.Install(network);
+ *   flags.Record(*traces);
  *   learning.Record(*traces, protocol->GetLearners()[0]);
  * \endcode
  */
@@ -57,7 +60,7 @@ class D2dLearningOptions
     /** Defaults of the fedavg scenario; dataDir = D2dFashionMnist::DefaultDir(). */
     D2dLearningOptions();
 
-    // The flags' values. A scenario may change them before AddValues() to set its own
+    // The flags' values. A scenario may change them before AddFlags() to set its own
     // defaults; after Validate() they hold the values in force.
     uint32_t rounds{20};                  //!< --rounds: communication rounds
     uint32_t localEpochs{1};              //!< --localEpochs: epochs over the shard per job
@@ -80,20 +83,22 @@ class D2dLearningOptions
     uint32_t threads{2};                //!< --threads: LibTorch worker threads (0: inline)
 
     /**
-     * \return the parameters for D2dScenarioSupport::CheckArguments(), each with the ns-3
-     * attributes it sets (D2dFlProtocol's Rounds, LocalEpochs, LocalSteps, Compression;
-     * D2dLearner's BatchSize, LearningRate, Optimizer)
+     * \brief Declare the learning flags, each with its range and the attributes it sets
+     * (D2dFlProtocol's Rounds, LocalEpochs, LocalSteps, Compression; D2dLearner's
+     * BatchSize, LearningRate, Optimizer). A scenario changes a default by assigning the
+     * member before this call.
+     * \param flags the scenario's flags
+     * \param protocolFlags also the flags that only a D2dFlProtocol with D2dLearners uses
+     * (rounds, localEpochs, optimizer, dataset, compression); false for a scenario that
+     * trains its own learners on Fashion-MNIST (bayes-consensus' variational mode)
      */
-    std::vector<D2dScenarioSupport::Param> GetParams() const;
-
-    /** \param cmd the command line: one AddValue() per flag */
-    void AddValues(CommandLine& cmd);
+    void AddFlags(D2dScenarioFlags& flags, bool protocolFlags = true);
 
     /**
-     * \brief After cmd.Parse(): range checks of every flag, --model parsed into specs
-     * (empty, linear (a regression model), cnn without fashion-mnist rejected), the
-     * accepted data sets, partitions and compressions, --labelProportions parsed and
-     * checked against --labelsPerDevice (the default "0.7,0.2,0.1" with another
+     * \brief After D2dScenarioFlags::Parse() (which checks each flag's range): --model parsed into
+     * specs (empty, linear (a regression model), cnn without fashion-mnist rejected), the accepted
+     * data sets, partitions and compressions, --labelProportions parsed and checked against
+     * --labelsPerDevice (the default "0.7,0.2,0.1" with another
      * --labelsPerDevice means equal shares). Bad input ends the program via
      * support.Fail().
      * \param support the scenario's support (error messages)
@@ -135,12 +140,39 @@ class D2dLearningOptions
     void Configure(D2dLearningHelper& helper, uint64_t seed) const;
 
     /**
-     * \brief run.json: every flag's value, trainSamples and testSamples, and, if first is
-     * given, its modelParameters and trainingFlopsPerSample.
+     * \brief run.json (besides the flags, which D2dScenarioFlags::Record() writes):
+     * trainSamples and testSamples, and, if first is given, its modelParameters and
+     * trainingFlopsPerSample.
      * \param traces the run's trace helper
      * \param first a learner (e.g. device 0's), or null
      */
     void Record(D2dTraceHelper& traces, Ptr<D2dLearner> first) const;
+
+    /**
+     * \brief Run a learning protocol to its end: Record() with its first learner, that
+     * learner's and the protocol's attributes in run.json, a progress line per round,
+     * the protocol started at time 0 and the simulation stopped when it finishes or at
+     * maxSimTime, then the traces completed (D2dScenarioSupport::FinishTraces) with
+     * writeLast's records and run.json's roundsCompleted, finalAccuracy and bytesSent, and a
+     * summary line on stderr (unless quiet). Calls Simulator::Destroy().
+     * \param support the scenario's support (progress, errors)
+     * \param traces the run's traces
+     * \param protocol the protocol, installed
+     * \param label what the summary line calls the protocol (e.g. the --algorithm)
+     * \param seed the run's seed
+     * \param maxSimTime the latest end of the simulation
+     * \param quiet no progress and summary lines
+     * \param writeLast the scenario's last records (may be empty); may throw
+     *        std::runtime_error
+     */
+    void Run(const D2dScenarioSupport& support,
+             std::unique_ptr<D2dTraceHelper>& traces,
+             Ptr<D2dFlProtocol> protocol,
+             const std::string& label,
+             uint64_t seed,
+             Time maxSimTime,
+             bool quiet,
+             const std::function<void()>& writeLast = {}) const;
 
   private:
     std::vector<D2dModelSpec> m_specs; //!< the architectures of --model

@@ -33,110 +33,93 @@ D2dNetworkOptions::D2dNetworkOptions(std::string defaultOutDir)
 {
 }
 
-std::vector<D2dScenarioSupport::Param>
-D2dNetworkOptions::GetParams() const
-{
-    // The attributes a parameter sets would silently override --ns3::Class::Attribute.
-    return {{"nDevices", 'u'},
-            {"mtuBytes", 'u', {"ns3::D2dChannel::MtuBytes"}},
-            {"maxRetransmissions", 'u', {"ns3::D2dChannel::MaxRetransmissions"}},
-            {"spectralEfficiency", 'd', {"ns3::D2dChannel::SpectralEfficiency"}},
-            {"bandwidthHz", 'd', {"ns3::D2dChannel::BandwidthHz"}},
-            {"noisePowerW", 'd', {"ns3::D2dChannel::NoisePowerW"}},
-            // Also the D2S radios' unless --d2sTxPowerDbm is given.
-            {"txPowerDbm", 'd', {"ns3::D2dRadio::TxPowerDbm"}},
-            {"d2sTxPowerDbm", 'd'},
-            {"reliable", 'b'},
-            {"fastPath", 'b', {"ns3::D2dChannel::FastPath"}},
-            {"rangeM", 'd', {"ns3::D2dChannel::RangeM"}},
-            {"access", 's', {"ns3::D2dChannel::AccessPolicy"}},
-            {"d2sDistanceFactor", 'd'},
-            {"areaSideM", 'd'},
-            {"speedMps", 'd'},
-            {"initialEnergyJ",
-             'd',
-             {"ns3::BasicEnergySource::BasicEnergySourceInitialEnergyJ",
-              "ns3::LiIonEnergySource::LiIonEnergySourceInitialEnergyJ"}},
-            {"energyModel", 's', {"ns3::D2dRadioEnergyModel::Model"}},
-            // D2dHelper sets the threshold of a BasicEnergySource to 0 (empty means depleted).
-            {"energySource", 's', {"ns3::BasicEnergySource::BasicEnergyLowBatteryThreshold"}},
-            {"dynamicRssLevels", 'u', {"ns3::DynamicRssModel::Levels"}},
-            {"rssStep", 't', {"ns3::DynamicRssModel::StepInterval"}},
-            {"rssFile", 's'},
-            {"seed", 'U'},
-            {"outDir", 's'},
-            {"quiet", 'b'}};
-}
-
-bool
-D2dNetworkOptions::SetD2sTxPower(std::string value)
-{
-    // CheckArguments() has already accepted the text as a finite real.
-    try
-    {
-        size_t used = 0;
-        const double dbm = std::stod(value, &used);
-        if (used != value.size())
-        {
-            return false;
-        }
-        d2sTxPowerDbm = dbm;
-        m_d2sFollowsTx = false;
-        return true;
-    }
-    catch (const std::exception&)
-    {
-        return false;
-    }
-}
-
 void
-D2dNetworkOptions::AddValues(CommandLine& cmd)
+D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
 {
     // A scenario that changed d2sTxPowerDbm before this call chose a D2S power of its own.
     m_d2sFollowsTx = d2sTxPowerDbm == m_initialD2sTxPowerDbm;
-    m_valuesAdded = true;
-    cmd.AddValue("nDevices",
-                 "Number of devices (0: the scenario's default, or N of --rssFile)",
-                 nDevices);
-    cmd.AddValue("mtuBytes", "Fragment payload size, bytes", mtuBytes);
-    cmd.AddValue("maxRetransmissions",
-                 "Reliable mode: retransmissions per fragment before a send fails",
-                 maxRetransmissions);
-    cmd.AddValue("spectralEfficiency", "Rate of transmission r, bit/s/Hz", spectralEfficiency);
-    cmd.AddValue("bandwidthHz", "Channel bandwidth, Hz", bandwidthHz);
-    cmd.AddValue("noisePowerW", "Noise power sigma^2, W", noisePowerW);
-    cmd.AddValue("txPowerDbm", "Transmit power, dBm", txPowerDbm);
-    cmd.AddValue("d2sTxPowerDbm",
-                 "Transmit power of the D2S radios (devices' and server's), dBm",
-                 MakeCallback(&D2dNetworkOptions::SetD2sTxPower, this),
-                 m_d2sFollowsTx ? std::string("--txPowerDbm") : fmt::format("{}", d2sTxPowerDbm));
-    cmd.AddValue("reliable", "Reliable delivery (retransmissions)", reliable);
-    cmd.AddValue("fastPath", "O(1) events per message instead of per fragment", fastPath);
-    cmd.AddValue("rangeM",
-                 "Hearing range of the D2D radios, m (0: no limit; with --rssFile a threshold "
-                 "on W: the log-distance RSS at this distance)",
-                 rangeM);
-    cmd.AddValue("access",
-                 "Channel access: immediate (raw radios, half-duplex losses) or scheduled "
-                 "(ideal MAC with spatial reuse)",
-                 access);
-    cmd.AddValue("d2sDistanceFactor", "D2S distance over the mean D2D distance", d2sDistanceFactor);
-    cmd.AddValue("areaSideM", "Side of the square area, m", areaSideM);
-    cmd.AddValue("speedMps",
-                 "Speed of a random walk in the square, m/s (0: devices do not move)",
-                 speedMps);
-    cmd.AddValue("initialEnergyJ", "Battery energy per device, J", initialEnergyJ);
-    cmd.AddValue("energyModel", "Radio energy model: power or first-order", energyModel);
-    cmd.AddValue("energySource", "Energy source: basic or liion", energySource);
-    cmd.AddValue("dynamicRssLevels",
-                 "Dynamic RSS with this many quantized states (0: off)",
-                 dynamicRssLevels);
-    cmd.AddValue("rssStep", "Dynamic RSS: time between redraws", rssStep);
-    cmd.AddValue("rssFile", "CSV file with the N x N RSS matrix W_ij in W", rssFile);
-    cmd.AddValue("seed", "Seed of every random stream", seed);
-    cmd.AddValue("outDir", "Folder for the traces", outDir);
-    cmd.AddValue("quiet", "No progress output", quiet);
+    m_flags = &flags;
+    flags
+        .Add("nDevices",
+             "Number of devices (0: the scenario's default, or N of --rssFile)",
+             nDevices)
+        .Range(0, 100000);
+    flags.Add("mtuBytes", "Fragment payload size, bytes", mtuBytes)
+        .Sets("ns3::D2dChannel::MtuBytes")
+        .Range(1, 1e7);
+    flags
+        .Add("maxRetransmissions",
+             "Reliable mode: retransmissions per fragment before a send fails",
+             maxRetransmissions)
+        .Sets("ns3::D2dChannel::MaxRetransmissions")
+        .Range(0, 1000);
+    flags.Add("spectralEfficiency", "Rate of transmission r, bit/s/Hz", spectralEfficiency)
+        .Sets("ns3::D2dChannel::SpectralEfficiency");
+    flags.Add("bandwidthHz", "Channel bandwidth, Hz", bandwidthHz)
+        .Sets("ns3::D2dChannel::BandwidthHz")
+        .Range(1, 1e12);
+    flags.Add("noisePowerW", "Noise power sigma^2, W", noisePowerW)
+        .Sets("ns3::D2dChannel::NoisePowerW")
+        .Range(0, 1e3);
+    // Also the D2S radios' unless --d2sTxPowerDbm is given.
+    flags.Add("txPowerDbm", "Transmit power, dBm", txPowerDbm).Sets("ns3::D2dRadio::TxPowerDbm");
+    flags
+        .Add("d2sTxPowerDbm",
+             m_d2sFollowsTx ? "Transmit power of the D2S radios (devices' and server's), dBm "
+                              "(default: --txPowerDbm)"
+                            : "Transmit power of the D2S radios (devices' and server's), dBm",
+             d2sTxPowerDbm)
+        .Range(-100, 60);
+    flags.Add("reliable", "Reliable delivery (retransmissions)", reliable);
+    flags.Add("fastPath", "O(1) events per message instead of per fragment", fastPath)
+        .Sets("ns3::D2dChannel::FastPath");
+    flags
+        .Add("rangeM",
+             "Hearing range of the D2D radios, m (0: no limit; with --rssFile a threshold on "
+             "W: the log-distance RSS at this distance)",
+             rangeM)
+        .Sets("ns3::D2dChannel::RangeM")
+        .Range(0, 1e7);
+    flags
+        .Add("access",
+             "Channel access (immediate: raw radios, half-duplex losses; scheduled: an ideal "
+             "MAC with spatial reuse)",
+             access)
+        .Sets("ns3::D2dChannel::AccessPolicy")
+        .Choices({"immediate", "scheduled"});
+    flags.Add("d2sDistanceFactor", "D2S distance over the mean D2D distance", d2sDistanceFactor)
+        .Range(1e-3, 1e6);
+    flags.Add("areaSideM", "Side of the square area, m", areaSideM).Range(1e-3, 1e7);
+    flags
+        .Add("speedMps",
+             "Speed of a random walk in the square, m/s (0: devices do not move)",
+             speedMps)
+        .Range(0, 1e5);
+    flags.Add("initialEnergyJ", "Battery energy per device, J", initialEnergyJ)
+        .Sets("ns3::BasicEnergySource::BasicEnergySourceInitialEnergyJ")
+        .Sets("ns3::LiIonEnergySource::LiIonEnergySourceInitialEnergyJ")
+        .Range(1e-12, 1e12);
+    flags.Add("energyModel", "Radio energy model", energyModel)
+        .Sets("ns3::D2dRadioEnergyModel::Model")
+        .Choices({"power", "first-order"});
+    // D2dHelper sets the threshold of a BasicEnergySource to 0 (empty means depleted).
+    flags.Add("energySource", "Energy source", energySource)
+        .Sets("ns3::BasicEnergySource::BasicEnergyLowBatteryThreshold")
+        .Choices({"basic", "liion"});
+    flags
+        .Add("dynamicRssLevels",
+             "Dynamic RSS with this many quantized states (0: off)",
+             dynamicRssLevels)
+        .Sets("ns3::DynamicRssModel::Levels")
+        .Range(0, 1e6);
+    flags.Add("rssStep", "Dynamic RSS: time between redraws", rssStep)
+        .Sets("ns3::DynamicRssModel::StepInterval")
+        .Positive(1e9);
+    flags.Add("rssFile", "CSV file with the N x N RSS matrix W_ij in W", rssFile);
+    // The seed is run.json's own "seed" (D2dTraceHelper::Finish()).
+    flags.Add("seed", "Seed of every random stream", seed).Range(1, 4294967295.0).Unrecorded();
+    flags.Add("outDir", "Folder for the traces", outDir);
+    flags.Add("quiet", "No progress output", quiet);
 }
 
 void
@@ -145,34 +128,13 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
                             uint32_t minDevices)
 {
     NS_LOG_FUNCTION(this << defaultDevices << minDevices);
-    if (!m_valuesAdded)
-    {
-        m_d2sFollowsTx = d2sTxPowerDbm == m_initialD2sTxPowerDbm;
-    }
-    if (m_d2sFollowsTx)
+    NS_ABORT_MSG_IF(!m_flags, "D2dNetworkOptions::Validate before AddFlags and Parse");
+    if (m_d2sFollowsTx && !m_flags->Given("d2sTxPowerDbm"))
     {
         d2sTxPowerDbm = txPowerDbm;
     }
-    // One line naming the parameter and the accepted range, before simulating.
-    support.CheckRange("nDevices", nDevices, 0, 100000);
-    support.CheckRange("mtuBytes", mtuBytes, 1, 1e7);
-    support.CheckRange("maxRetransmissions", maxRetransmissions, 0, 1000);
-    support.CheckRange("spectralEfficiency", spectralEfficiency, 1e-9, 64);
-    support.CheckRange("bandwidthHz", bandwidthHz, 1, 1e12);
-    support.CheckRange("noisePowerW", noisePowerW, 0, 1e3);
-    support.CheckRange("txPowerDbm", txPowerDbm, -100, 60);
-    support.CheckRange("d2sTxPowerDbm", d2sTxPowerDbm, -100, 60);
-    support.CheckRange("d2sDistanceFactor", d2sDistanceFactor, 1e-3, 1e6);
-    support.CheckRange("areaSideM", areaSideM, 1e-3, 1e7);
-    support.CheckRange("rangeM", rangeM, 0, 1e7);
-    support.CheckChoice("access", access, {"immediate", "scheduled"});
-    support.CheckRange("speedMps", speedMps, 0, 1e5);
-    support.CheckRange("initialEnergyJ", initialEnergyJ, 1e-12, 1e12);
-    support.CheckRange("dynamicRssLevels", dynamicRssLevels, 0, 1e6);
-    support.CheckPositiveTime("rssStep", rssStep, Seconds(1e9));
-    support.CheckRange("seed", static_cast<double>(seed), 1, 4294967295.0);
-    support.CheckChoice("energyModel", energyModel, {"power", "first-order"});
-    support.CheckChoice("energySource", energySource, {"basic", "liion"});
+    // The flags' own ranges are checked by D2dScenarioFlags::Parse(); here what involves
+    // several flags or a file, before simulating.
     if (!rssFile.empty() && dynamicRssLevels > 0)
     {
         support.Fail("--rssFile and --dynamicRssLevels cannot be combined (choose one RSS "
@@ -342,30 +304,6 @@ D2dNetworkOptions::Build(D2dTraceHelper& traces, bool withServer)
 void
 D2dNetworkOptions::Record(D2dTraceHelper& traces, const D2dNetwork& network) const
 {
-    // The seed is run.json's own "seed" (D2dTraceHelper::Finish()).
-    traces.AddParameter("nDevices", nDevices);
-    traces.AddParameter("mtuBytes", mtuBytes);
-    traces.AddParameter("maxRetransmissions", maxRetransmissions);
-    traces.AddParameter("spectralEfficiency", spectralEfficiency);
-    traces.AddParameter("bandwidthHz", bandwidthHz);
-    traces.AddParameter("noisePowerW", noisePowerW);
-    traces.AddParameter("txPowerDbm", txPowerDbm);
-    traces.AddParameter("d2sTxPowerDbm", d2sTxPowerDbm);
-    traces.AddParameter("reliable", reliable);
-    traces.AddParameter("fastPath", fastPath);
-    traces.AddParameter("rangeM", rangeM);
-    traces.AddParameter("access", access);
-    traces.AddParameter("d2sDistanceFactor", d2sDistanceFactor);
-    traces.AddParameter("areaSideM", areaSideM);
-    traces.AddParameter("speedMps", speedMps);
-    traces.AddParameter("initialEnergyJ", initialEnergyJ);
-    traces.AddParameter("energyModel", energyModel);
-    traces.AddParameter("energySource", energySource);
-    traces.AddParameter("dynamicRssLevels", dynamicRssLevels);
-    traces.AddParameter("rssStep_s", rssStep.GetSeconds());
-    traces.AddParameter("rssFile", rssFile);
-    traces.AddParameter("outDir", outDir);
-    traces.AddParameter("quiet", quiet);
     if (network.channel)
     {
         traces.AddAttributes(network.channel->GetRadio(0));

@@ -9,6 +9,7 @@
 #include "ns3/d2d-channel.h"
 #include "ns3/d2d-delivery.h"
 #include "ns3/d2d-rss-model.h"
+#include "ns3/d2d-scenario-flags.h"
 #include "ns3/d2d-scenario-support.h"
 #include "ns3/d2d-trace-helper.h"
 #include "ns3/node-container.h"
@@ -46,20 +47,17 @@ struct D2dNetwork
  * Use, in a scenario's main():
  * \code
  *   D2dScenarioSupport support("my-scenario");
+ *   D2dScenarioFlags flags(support);
  *   D2dNetworkOptions net("results/my-scenario");
- *   net.nDevices = 0; // a scenario may change defaults here, before AddValues()
- *   auto params = net.GetParams();
- *   params.push_back({"rounds", 'u'});
- *   support.CheckArguments(argc, argv, params);
- *   CommandLine cmd(__FILE__);
- *   net.AddValues(cmd);
- *   cmd.AddValue("rounds", "...", rounds);
- *   cmd.Parse(argc, argv);
- *   support.CheckRange("rounds", rounds, 1, 1e6);
+ *   net.areaSideM = 50; // a scenario may change defaults here, before AddFlags()
+ *   net.AddFlags(flags);
+ *   flags.Add("rounds", "Rounds", rounds).Range(1, 1e6); // the scenario's own flags
+ *   flags.Parse(argc, argv);
  *   net.Validate(support, 10);
  *   support.SetQuiet(net.quiet);
  *   auto traces = net.OpenTraces(support);
  *   D2dNetwork network = net.Build(*traces, false);
+ *   flags.Record(*traces);
  *   net.Record(*traces, network);
  *   // ... the scenario's traffic, with streams from network.nextStream ...
  * \endcode
@@ -77,7 +75,7 @@ class D2dNetworkOptions
     /** \param defaultOutDir the default of --outDir */
     explicit D2dNetworkOptions(std::string defaultOutDir);
 
-    // The flags' values. A scenario may change them before AddValues() to set its own
+    // The flags' values. A scenario may change them before AddFlags() to set its own
     // defaults; after Validate() they hold the values in force.
     uint32_t nDevices{0};           //!< --nDevices (0: the scenario's default or N of --rssFile)
     uint32_t mtuBytes{1500};        //!< --mtuBytes: fragment payload, bytes
@@ -88,7 +86,7 @@ class D2dNetworkOptions
     double txPowerDbm{20.0};        //!< --txPowerDbm: D2D transmit power, dBm
     /**
      * --d2sTxPowerDbm: transmit power of the D2S radios (devices' and server's), dBm.
-     * Unless given on the command line (or changed by the scenario before AddValues()),
+     * Unless given on the command line (or changed by the scenario before AddFlags()),
      * it follows --txPowerDbm, as D2S radios did before this parameter existed.
      */
     double d2sTxPowerDbm{20.0};
@@ -102,25 +100,24 @@ class D2dNetworkOptions
     double initialEnergyJ{10000.0};    //!< --initialEnergyJ: battery per device, J
     std::string energyModel{"power"};  //!< --energyModel: power | first-order
     std::string energySource{"basic"}; //!< --energySource: basic | liion
-    uint32_t dynamicRssLevels{0};      //!< --dynamicRssLevels: > 0: dynamic RSS (Wagle et al. 2025, VI-P)
-    Time rssStep{Seconds(1)};          //!< --rssStep: dynamic RSS: time between redraws
-    std::string rssFile;               //!< --rssFile: N x N RSS matrix (W), replaces positions
-    uint64_t seed{1};                  //!< --seed: seeds every RNG stream
-    std::string outDir;                //!< --outDir: trace folder
-    bool quiet{false};                 //!< --quiet: no progress on stderr
+    uint32_t dynamicRssLevels{
+        0};                   //!< --dynamicRssLevels: > 0: dynamic RSS (Wagle et al. 2025, VI-P)
+    Time rssStep{Seconds(1)}; //!< --rssStep: dynamic RSS: time between redraws
+    std::string rssFile;      //!< --rssFile: N x N RSS matrix (W), replaces positions
+    uint64_t seed{1};         //!< --seed: seeds every RNG stream
+    std::string outDir;       //!< --outDir: trace folder
+    bool quiet{false};        //!< --quiet: no progress on stderr
 
     /**
-     * \return the parameters for D2dScenarioSupport::CheckArguments(), each with the ns-3
-     * attributes it sets (a scenario appends its own parameters, or attributes it sets
-     * from these, e.g. its Wi-Fi backend's)
+     * \brief Declare the network flags (each with its range and the attributes it sets).
+     * A scenario changes a default by assigning the member before this call.
+     * \param flags the scenario's flags; they must outlive Validate()
      */
-    std::vector<D2dScenarioSupport::Param> GetParams() const;
-
-    /** \param cmd the command line: one AddValue() per flag */
-    void AddValues(CommandLine& cmd);
+    void AddFlags(D2dScenarioFlags& flags);
 
     /**
-     * \brief After cmd.Parse(): range checks, --rssFile read (its N sets nDevices; another
+     * \brief After D2dScenarioFlags::Parse() (which checks each flag's range): --rssFile read (its
+     * N sets nDevices; another
      * --nDevices is an error), nDevices 0 -> defaultDevices, minDevices <= nDevices <=
      * 100000, the RSS model made and checked (dynamic RSS: MinW < MaxW), and RngSeedManager
      * seeded (SetSeed(seed), SetRun(1)). Bad input ends the program via support.Fail().
@@ -160,20 +157,17 @@ class D2dNetworkOptions
     D2dNetwork Build(D2dTraceHelper& traces, bool withServer);
 
     /**
-     * \brief run.json: every flag's value, and, if network.channel, linkRateBps and the
-     * attributes of the D2D channel, radio 0, its energy model, the compute model and the
-     * RSS model.
+     * \brief run.json (besides the flags, which D2dScenarioFlags::Record() writes): if
+     * network.channel, linkRateBps and the attributes of the D2D channel, radio 0, its energy
+     * model, the compute model and the RSS model.
      * \param traces the run's trace helper
      * \param network the network Build() made
      */
     void Record(D2dTraceHelper& traces, const D2dNetwork& network) const;
 
   private:
-    /** \return true: --d2sTxPowerDbm was parsed \param value its text */
-    bool SetD2sTxPower(std::string value);
-
     double m_initialD2sTxPowerDbm;             //!< d2sTxPowerDbm as constructed
-    bool m_valuesAdded{false};                 //!< AddValues() was called
+    const D2dScenarioFlags* m_flags{nullptr};  //!< the flags AddFlags() declared
     bool m_d2sFollowsTx{true};                 //!< d2sTxPowerDbm follows txPowerDbm
     std::vector<std::vector<double>> m_matrix; //!< the --rssFile matrix, W
     Ptr<D2dRssModel> m_rss;                    //!< null: the channel's propagation model

@@ -33,13 +33,47 @@ D2dScenarioSupport::D2dScenarioSupport(std::string program, bool quiet)
 
 namespace
 {
-/** \return true if text is a Time as ns-3 parses it: a number and an optional unit */
+/** Longest time ns-3 represents (2^63 - 1 ns), s: longer times wrap around. */
+constexpr double MAX_TIME_S = 9.2e9;
+
+/**
+ * \return true if text is a Time as ns-3 parses it (a number and an optional unit) whose
+ * magnitude ns-3 represents without wrapping around (below about 292 years)
+ */
 bool
 IsTime(const std::string& text)
 {
     static const std::regex time(
-        R"(^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?(s|ms|us|ns|ps|fs|min|h|d|y)?$)");
-    return std::regex_match(text, time);
+        R"(^[+-]?(([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?)(s|ms|us|ns|ps|fs|min|h|d|y)?$)");
+    std::smatch match;
+    if (!std::regex_match(text, match, time))
+    {
+        return false;
+    }
+    static const std::vector<std::pair<std::string, double>> units = {{"", 1},
+                                                                      {"s", 1},
+                                                                      {"ms", 1e-3},
+                                                                      {"us", 1e-6},
+                                                                      {"ns", 1e-9},
+                                                                      {"ps", 1e-12},
+                                                                      {"fs", 1e-15},
+                                                                      {"min", 60},
+                                                                      {"h", 3600},
+                                                                      {"d", 86400},
+                                                                      {"y", 365 * 86400.0}};
+    double perUnit = 1;
+    for (const auto& [unit, seconds] : units)
+    {
+        perUnit = match[4].str() == unit ? seconds : perUnit;
+    }
+    try
+    {
+        return std::stod(match[1].str()) * perUnit < MAX_TIME_S;
+    }
+    catch (const std::out_of_range&)
+    {
+        return false;
+    }
 }
 
 /** \return true if text is a whole number >= 0 no larger than max */
@@ -155,7 +189,7 @@ FormOf(char kind)
     case 'b':
         return "true or false";
     case 't':
-        return "a time such as 10s, 500ms or 2min";
+        return "a time such as 10s, 500ms or 2min, below 9.2e9 s";
     default:
         return "text";
     }
@@ -208,6 +242,118 @@ HasAttributeForm(const std::string& value, Ptr<const AttributeChecker> checker)
 }
 
 /**
+ * \param checker an attribute's checker
+ * \return the values it accepts, in words: "1 to 50", "at least 0", "a or b", ...
+ */
+std::string
+Accepted(Ptr<const AttributeChecker> checker)
+{
+    std::string type = checker->GetValueTypeName();
+    type = type.rfind("ns3::", 0) == 0 ? type : "ns3::" + type;
+    const std::string info = checker->GetUnderlyingTypeInformation();
+    if (type == "ns3::BooleanValue")
+    {
+        return "true or false";
+    }
+    if (type == "ns3::EnumValue")
+    {
+        // "a|b|c"
+        std::vector<std::string> names;
+        std::size_t start = 0;
+        for (std::size_t bar = info.find('|'); bar != std::string::npos;
+             bar = info.find('|', start))
+        {
+            names.push_back(info.substr(start, bar - start));
+            start = bar + 1;
+        }
+        names.push_back(info.substr(start));
+        std::string list;
+        for (std::size_t i = 0; i < names.size(); ++i)
+        {
+            list += (i == 0 ? "" : (i + 1 == names.size() ? " or " : ", ")) + names[i];
+        }
+        return list;
+    }
+    const bool number =
+        type == "ns3::DoubleValue" || type == "ns3::UintegerValue" || type == "ns3::IntegerValue";
+    const std::size_t space = info.find(' ');
+    const std::size_t colon = info.find(':', space == std::string::npos ? 0 : space);
+    if ((!number && type != "ns3::TimeValue") || space == std::string::npos ||
+        colon == std::string::npos)
+    {
+        return info.empty() ? checker->GetValueTypeName() : info;
+    }
+    // "double 1:50", "uint32_t 1:4294967295", "Time +1ns:+1e+18ns"
+    const std::string loText = info.substr(space + 1, colon - space - 1);
+    const std::string hiText = info.substr(colon + 1);
+    const bool time = type == "ns3::TimeValue";
+    auto accepts = [&checker](const std::string& text) {
+        auto value = checker->Create();
+        return value->DeserializeFromString(text, checker) && checker->Check(*value);
+    };
+    double lo = 0;
+    double hi = 0;
+    try
+    {
+        lo = time ? Time(loText).GetSeconds() : std::stod(loText);
+        hi = time ? Time(hiText).GetSeconds() : std::stod(hiText);
+    }
+    catch (const std::exception&)
+    {
+        return info;
+    }
+    // The extremes of the value type mean no bound (ns-3 prints Time::Min() as positive).
+    const std::string t = info.substr(0, space);
+    double typeMax = time ? MAX_TIME_S : 1.7e308;
+    if (t == "uint8_t" || t == "int8_t")
+    {
+        typeMax = t[0] == 'u' ? 255 : 127;
+    }
+    else if (t == "uint16_t" || t == "int16_t")
+    {
+        typeMax = t[0] == 'u' ? 65535 : 32767;
+    }
+    else if (t == "uint32_t" || t == "int32_t")
+    {
+        typeMax = t[0] == 'u' ? 4294967295.0 : 2147483647.0;
+    }
+    else if (t == "uint64_t" || t == "int64_t")
+    {
+        typeMax = t[0] == 'u' ? 1.8e19 : 9.2e18;
+    }
+    const bool noLo = lo <= -typeMax || (time && lo > hi);
+    const bool noHi = hi >= typeMax;
+    const std::string unit = time ? " s" : "";
+    // Exclusive bounds: a checker's bound that it rejects (nextafter(50, 0) prints as 50),
+    // and 1 ns for a time (more than 0).
+    const bool loOpen = time ? loText == "+1ns" : !accepts(loText);
+    const bool hiOpen = !time && !accepts(hiText);
+    const std::string from = time && loOpen ? "more than 0 s"
+                             : loOpen ? "more than " + D2dScenarioSupport::FormatNumber(lo) + unit
+                                      : "at least " + D2dScenarioSupport::FormatNumber(lo) + unit;
+    const std::string to = hiOpen ? "below " + D2dScenarioSupport::FormatNumber(hi) + unit
+                                  : "at most " + D2dScenarioSupport::FormatNumber(hi) + unit;
+    if (noLo && noHi)
+    {
+        return time ? "a time such as 10s, 500ms or 2min" : "a number";
+    }
+    if (noHi)
+    {
+        return from;
+    }
+    if (noLo)
+    {
+        return to;
+    }
+    if (!loOpen && !hiOpen)
+    {
+        return D2dScenarioSupport::FormatNumber(lo) + unit + " to " +
+               D2dScenarioSupport::FormatNumber(hi) + unit;
+    }
+    return from + ", " + to;
+}
+
+/**
  * \param tid a class
  * \param attribute an attribute name
  * \param info set to the attribute if found
@@ -227,6 +373,21 @@ DefinesAttribute(TypeId tid, const std::string& attribute, TypeId::AttributeInfo
     }
     return false;
 }
+
+/**
+ * \param name "ns3::Class::Attribute"
+ * \param info set to the attribute
+ * \return true if the class exists and defines the attribute itself
+ */
+bool
+LookupAttribute(const std::string& name, TypeId::AttributeInformation* info)
+{
+    const std::size_t sep = name.rfind("::");
+    TypeId tid;
+    return sep != std::string::npos && sep > 3 &&
+           TypeId::LookupByNameFailSafe(name.substr(0, sep), &tid) &&
+           DefinesAttribute(tid, name.substr(sep + 2), info);
+}
 } // namespace
 
 void
@@ -243,14 +404,15 @@ D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Para
                                                      "version"};
     for (const auto& p : params)
     {
-        for (const auto& attribute : p.attributes)
+        auto attributes = p.attributes;
+        if (!p.checkedBy.empty())
         {
-            const std::size_t sep = attribute.rfind("::");
-            TypeId tid;
+            attributes.push_back(p.checkedBy);
+        }
+        for (const auto& attribute : attributes)
+        {
             TypeId::AttributeInformation info;
-            NS_ABORT_MSG_UNLESS(sep != std::string::npos &&
-                                    TypeId::LookupByNameFailSafe(attribute.substr(0, sep), &tid) &&
-                                    DefinesAttribute(tid, attribute.substr(sep + 2), &info),
+            NS_ABORT_MSG_UNLESS(LookupAttribute(attribute, &info),
                                 "D2dScenarioSupport: --" << p.name << " declares " << attribute
                                                          << ", which is not an attribute "
                                                             "defined by that class");
@@ -326,11 +488,10 @@ D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Para
                 !checked->DeserializeFromString(value, info.checker) ||
                 !info.checker->Check(*checked))
             {
-                std::string range = info.checker->GetUnderlyingTypeInformation();
                 Fail(fmt::format("--{}={} is not accepted (accepted: {})",
                                  name,
                                  value,
-                                 range.empty() ? info.checker->GetValueTypeName() : range));
+                                 Accepted(info.checker)));
             }
             continue;
         }
@@ -356,21 +517,56 @@ D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Para
                              "parameters)",
                              name));
         }
+        TypeId::AttributeInformation info;
+        const bool checked = !param->checkedBy.empty() && LookupAttribute(param->checkedBy, &info);
+        const std::string accepted = !param->accepted.empty() ? param->accepted
+                                     : checked && param->kind != 'b' && param->kind != 's'
+                                         ? Accepted(info.checker)
+                                         : FormOf(param->kind);
         if (hasValue && value.empty() && param->kind != 'b')
         {
             // CommandLine takes --name= as a flag without value and prints its whole help.
             Fail(fmt::format("--{}= has an empty value (accepted: {})",
                              name,
-                             param->kind == 's' ? "a non-empty text" : FormOf(param->kind)));
+                             param->kind == 's' && param->accepted.empty() ? "a non-empty text"
+                                                                           : accepted));
         }
         if ((!hasValue && param->kind != 'b') || !HasForm(value, param->kind))
         {
-            Fail(fmt::format("--{}={} is not accepted (accepted: {})",
-                             name,
-                             value,
-                             FormOf(param->kind)));
+            Fail(fmt::format("--{}={} is not accepted (accepted: {})", name, value, accepted));
+        }
+        if (checked)
+        {
+            // The attribute's checker decides: its value type parses the text (a boolean
+            // flag without value is true) and its range accepts the value.
+            const std::string text = hasValue ? value : "true";
+            auto checkedValue = info.checker->Create();
+            if (!HasAttributeForm(text, info.checker) ||
+                !checkedValue->DeserializeFromString(text, info.checker) ||
+                !info.checker->Check(*checkedValue))
+            {
+                Fail(fmt::format("--{}={} is {} (accepted: {})",
+                                 name,
+                                 value,
+                                 param->kind == 's' ? "not accepted" : "out of range",
+                                 param->accepted.empty() ? Accepted(info.checker) : accepted));
+            }
         }
     }
+}
+
+std::string
+D2dScenarioSupport::FormatNumber(double value)
+{
+    // Whole numbers in full when short or when the short form would lose digits
+    // (4294967295), else the short form (1e+09).
+    const std::string brief = fmt::format("{:g}", value);
+    if (value == std::floor(value) && std::fabs(value) < 1e19 &&
+        (std::fabs(value) < 1e6 || std::stod(brief) != value))
+    {
+        return fmt::format("{:.0f}", value);
+    }
+    return value == std::floor(value) ? brief : fmt::format("{}", value);
 }
 
 void
@@ -385,7 +581,11 @@ D2dScenarioSupport::CheckRange(const std::string& name, double value, double lo,
 {
     if (!(value >= lo && value <= hi))
     {
-        Fail(fmt::format("--{}={} is out of range (accepted: {} to {})", name, value, lo, hi));
+        Fail(fmt::format("--{}={} is out of range (accepted: {} to {})",
+                         name,
+                         FormatNumber(value),
+                         FormatNumber(lo),
+                         FormatNumber(hi)));
     }
 }
 
@@ -405,6 +605,12 @@ void
 D2dScenarioSupport::SetQuiet(bool quiet)
 {
     m_quiet = quiet;
+}
+
+const std::string&
+D2dScenarioSupport::GetProgram() const
+{
+    return m_program;
 }
 
 void

@@ -52,6 +52,14 @@ class D2dScenarioSupport
          * CheckArguments rejects --ns3::Class::Attribute=value for them.
          */
         std::vector<std::string> attributes{};
+        /**
+         * An attribute ("ns3::Class::Attribute") whose checker decides which values are
+         * accepted: the value must parse as the attribute's value type and pass its
+         * checker (empty: only the form of kind is checked).
+         */
+        std::string checkedBy{};
+        /** What the messages say is accepted, if not the form of kind or the checker's range */
+        std::string accepted{};
     };
 
     /**
@@ -104,6 +112,16 @@ class D2dScenarioSupport
 
     /** \param quiet no progress output */
     void SetQuiet(bool quiet);
+
+    /**
+     * \return value for a message: whole numbers in full unless long and exactly
+     * representable in short form (1e+09), others in the shortest form that reads back
+     * \param value a number
+     */
+    static std::string FormatNumber(double value);
+
+    /** \return the program name, as constructed */
+    const std::string& GetProgram() const;
 
     /**
      * \brief Print progress on stderr every interval of simulated time until stop.

@@ -1,0 +1,500 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "d2d-scenario-flags.h"
+
+#include "d2d-trace-helper.h"
+
+#include "ns3/boolean.h"
+#include "ns3/callback.h"
+#include "ns3/command-line.h"
+#include "ns3/config.h"
+#include "ns3/double.h"
+#include "ns3/integer.h"
+#include "ns3/log.h"
+#include "ns3/type-id.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <type_traits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("D2dScenarioFlags");
+
+namespace
+{
+/** \return true: a bound flag's value is taken before CommandLine parses (see Parse()) */
+bool
+AcceptBound(std::string)
+{
+    return true;
+}
+
+/** \return the attribute "ns3::Class::Attribute" (aborts if there is none) \param path it */
+TypeId::AttributeInformation
+LookupAttribute(const std::string& path)
+{
+    const std::size_t sep = path.rfind("::");
+    TypeId tid;
+    TypeId::AttributeInformation info;
+    NS_ABORT_MSG_UNLESS(sep != std::string::npos &&
+                            TypeId::LookupByNameFailSafe(path.substr(0, sep), &tid) &&
+                            tid.LookupAttributeByName(path.substr(sep + 2), &info),
+                        "D2dScenarioFlags: " << path << " is not an ns-3 attribute");
+    return info;
+}
+
+/** \return the value type's name with its ns3:: prefix \param checker a checker */
+std::string
+ValueType(Ptr<const AttributeChecker> checker)
+{
+    const std::string type = checker->GetValueTypeName();
+    return type.rfind("ns3::", 0) == 0 ? type : "ns3::" + type;
+}
+
+/**
+ * \param value an attribute value
+ * \param number set to it as a number (times in seconds)
+ * \return true if the value is a number or a time
+ */
+bool
+AsNumber(const AttributeValue& value, double& number)
+{
+    if (auto d = dynamic_cast<const DoubleValue*>(&value))
+    {
+        number = d->Get();
+    }
+    else if (auto u = dynamic_cast<const UintegerValue*>(&value))
+    {
+        number = static_cast<double>(u->Get());
+    }
+    else if (auto i = dynamic_cast<const IntegerValue*>(&value))
+    {
+        number = static_cast<double>(i->Get());
+    }
+    else if (auto t = dynamic_cast<const TimeValue*>(&value))
+    {
+        number = t->Get().GetSeconds();
+    }
+    else
+    {
+        return false;
+    }
+    return true;
+}
+
+/**
+ * \return what a Range() or Positive() accepts, in words
+ * \param lo lowest value \param hi highest value \param loExclusive Positive()
+ * \param time a time (seconds)
+ */
+std::string
+RangeText(double lo, double hi, bool loExclusive, bool time)
+{
+    const std::string unit = time ? " s" : "";
+    const std::string high = D2dScenarioSupport::FormatNumber(hi) + unit;
+    return loExclusive ? fmt::format("more than {}{}, at most {}",
+                                     D2dScenarioSupport::FormatNumber(lo),
+                                     unit,
+                                     high)
+                       : D2dScenarioSupport::FormatNumber(lo) + unit + " to " + high;
+}
+} // namespace
+
+D2dScenarioFlags::Flag&
+D2dScenarioFlags::Flag::Range(double lo, double hi)
+{
+    m_hasRange = true;
+    m_lo = lo;
+    m_hi = hi;
+    m_loExclusive = false;
+    return *this;
+}
+
+D2dScenarioFlags::Flag&
+D2dScenarioFlags::Flag::Positive(double hi)
+{
+    Range(0, hi);
+    m_loExclusive = true;
+    return *this;
+}
+
+D2dScenarioFlags::Flag&
+D2dScenarioFlags::Flag::Choices(std::vector<std::string> accepted)
+{
+    m_choices = std::move(accepted);
+    return *this;
+}
+
+D2dScenarioFlags::Flag&
+D2dScenarioFlags::Flag::Sets(const std::string& attribute)
+{
+    NS_ABORT_MSG_IF(m_bound, "D2dScenarioFlags: --" << m_name << " is bound: use Also()");
+    LookupAttribute(attribute); // aborts on a typing error in the program
+    m_attributes.push_back(attribute);
+    return *this;
+}
+
+D2dScenarioFlags::Flag&
+D2dScenarioFlags::Flag::Also(const std::string& attribute)
+{
+    NS_ABORT_MSG_IF(!m_bound, "D2dScenarioFlags: --" << m_name << " is not bound: use Sets()");
+    auto info = LookupAttribute(attribute);
+    NS_ABORT_MSG_IF(ValueType(info.checker) != ValueType(m_checker),
+                    "D2dScenarioFlags: --" << m_name << ": " << attribute
+                                           << " has another value type");
+    m_attributes.push_back(attribute);
+    return *this;
+}
+
+D2dScenarioFlags::Flag&
+D2dScenarioFlags::Flag::Default(const std::string& text)
+{
+    NS_ABORT_MSG_IF(!m_bound, "D2dScenarioFlags: --" << m_name << " is not bound");
+    auto value = m_checker->Create();
+    NS_ABORT_MSG_UNLESS(value->DeserializeFromString(text, m_checker) && m_checker->Check(*value),
+                        "D2dScenarioFlags: --" << m_name << ": default " << text
+                                               << " is not accepted by " << m_attributes[0]);
+    m_value = value;
+    return *this;
+}
+
+D2dScenarioFlags::Flag&
+D2dScenarioFlags::Flag::Unrecorded()
+{
+    m_record = false;
+    return *this;
+}
+
+D2dScenarioFlags::D2dScenarioFlags(const D2dScenarioSupport& support)
+    : m_support(support)
+{
+}
+
+D2dScenarioFlags::Flag&
+D2dScenarioFlags::NewFlag(const std::string& name, const std::string& help)
+{
+    NS_ABORT_MSG_IF(m_parsed, "D2dScenarioFlags: --" << name << " declared after Parse()");
+    for (const auto& f : m_flags)
+    {
+        NS_ABORT_MSG_IF(f.m_name == name, "D2dScenarioFlags: --" << name << " declared twice");
+    }
+    m_flags.emplace_back();
+    m_flags.back().m_name = name;
+    m_flags.back().m_help = help;
+    return m_flags.back();
+}
+
+D2dScenarioFlags::Flag&
+D2dScenarioFlags::Bind(const std::string& name,
+                       const std::string& attribute,
+                       const std::string& help)
+{
+    auto info = LookupAttribute(attribute);
+    Flag& flag = NewFlag(name, help.empty() ? info.help : help);
+    flag.m_bound = true;
+    flag.m_attributes.push_back(attribute);
+    flag.m_checker = info.checker;
+    flag.m_value = info.initialValue->Copy();
+    return flag;
+}
+
+D2dScenarioFlags::Flag&
+D2dScenarioFlags::Find(const std::string& name)
+{
+    return const_cast<Flag&>(static_cast<const D2dScenarioFlags*>(this)->Find(name));
+}
+
+const D2dScenarioFlags::Flag&
+D2dScenarioFlags::Find(const std::string& name) const
+{
+    for (const auto& f : m_flags)
+    {
+        if (f.m_name == name)
+        {
+            return f;
+        }
+    }
+    NS_ABORT_MSG("D2dScenarioFlags: no flag --" << name);
+}
+
+bool
+D2dScenarioFlags::Given(const std::string& name) const
+{
+    return Find(name).m_given;
+}
+
+std::vector<D2dScenarioSupport::Param>
+D2dScenarioFlags::GetParams() const
+{
+    std::vector<D2dScenarioSupport::Param> params;
+    for (const auto& f : m_flags)
+    {
+        D2dScenarioSupport::Param p{f.m_name, 's', f.m_attributes};
+        if (f.m_bound)
+        {
+            const std::string type = ValueType(f.m_checker);
+            p.kind = type == "ns3::UintegerValue"  ? 'U'
+                     : type == "ns3::IntegerValue" ? 'I'
+                     : type == "ns3::DoubleValue"  ? 'd'
+                     : type == "ns3::BooleanValue" ? 'b'
+                     : type == "ns3::TimeValue"    ? 't'
+                                                   : 's';
+            p.checkedBy = f.m_attributes[0];
+        }
+        else
+        {
+            p.kind = std::visit(
+                [](auto v) -> char {
+                    using P = decltype(v);
+                    if constexpr (std::is_same_v<P, uint32_t*>)
+                    {
+                        return 'u';
+                    }
+                    else if constexpr (std::is_same_v<P, uint64_t*>)
+                    {
+                        return 'U';
+                    }
+                    else if constexpr (std::is_same_v<P, int32_t*>)
+                    {
+                        return 'i';
+                    }
+                    else if constexpr (std::is_same_v<P, int64_t*>)
+                    {
+                        return 'I';
+                    }
+                    else if constexpr (std::is_same_v<P, double*>)
+                    {
+                        return 'd';
+                    }
+                    else if constexpr (std::is_same_v<P, bool*>)
+                    {
+                        return 'b';
+                    }
+                    else if constexpr (std::is_same_v<P, Time*>)
+                    {
+                        return 't';
+                    }
+                    else
+                    {
+                        return 's';
+                    }
+                },
+                f.m_variable);
+            if (f.m_choices.empty() && !f.m_hasRange && !f.m_attributes.empty())
+            {
+                p.checkedBy = f.m_attributes[0];
+            }
+        }
+        if (f.m_hasRange)
+        {
+            p.accepted = RangeText(f.m_lo, f.m_hi, f.m_loExclusive, p.kind == 't');
+        }
+        params.push_back(std::move(p));
+    }
+    return params;
+}
+
+void
+D2dScenarioFlags::CheckValue(const Flag& flag) const
+{
+    double number = 0;
+    bool isNumber = false;
+    bool isTime = false;
+    std::string text;
+    if (flag.m_bound)
+    {
+        isNumber = AsNumber(*flag.m_value, number);
+        isTime = dynamic_cast<const TimeValue*>(PeekPointer(flag.m_value)) != nullptr;
+        text = flag.m_value->SerializeToString(flag.m_checker);
+    }
+    else
+    {
+        std::visit(
+            [&](auto v) {
+                using P = decltype(v);
+                if constexpr (std::is_same_v<P, std::string*>)
+                {
+                    text = *v;
+                }
+                else if constexpr (std::is_same_v<P, Time*>)
+                {
+                    isNumber = isTime = true;
+                    number = v->GetSeconds();
+                }
+                else if constexpr (std::is_same_v<P, bool*> || std::is_same_v<P, std::monostate>)
+                {
+                }
+                else
+                {
+                    isNumber = true;
+                    number = static_cast<double>(*v);
+                }
+            },
+            flag.m_variable);
+    }
+    if (!flag.m_choices.empty())
+    {
+        m_support.CheckChoice(flag.m_name, text, flag.m_choices);
+    }
+    if (flag.m_hasRange && isNumber)
+    {
+        const bool below = flag.m_loExclusive ? !(number > flag.m_lo) : !(number >= flag.m_lo);
+        if (below || !(number <= flag.m_hi))
+        {
+            m_support.Fail(fmt::format(
+                "--{}={} is out of range (accepted: {})",
+                flag.m_name,
+                flag.m_given ? flag.m_text
+                             : D2dScenarioSupport::FormatNumber(number) + (isTime ? " s" : ""),
+                RangeText(flag.m_lo, flag.m_hi, flag.m_loExclusive, isTime)));
+        }
+    }
+}
+
+void
+D2dScenarioFlags::Parse(int argc, char** argv)
+{
+    NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_IF(m_parsed, "D2dScenarioFlags::Parse called twice");
+    m_parsed = true;
+    m_argc = argc;
+    m_argv = argv;
+    m_support.CheckArguments(argc, argv, GetParams());
+    // Which flags are given, and the bound flags' values (CheckArguments accepted them).
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::string arg = argv[i];
+        const std::size_t eq = arg.find('=');
+        const std::string name =
+            arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+        for (auto& f : m_flags)
+        {
+            if (f.m_name != name)
+            {
+                continue;
+            }
+            f.m_given = true;
+            f.m_text = eq == std::string::npos ? "" : arg.substr(eq + 1);
+            if (f.m_bound)
+            {
+                auto value = f.m_checker->Create();
+                const std::string text = eq == std::string::npos ? "true" : arg.substr(eq + 1);
+                NS_ABORT_MSG_UNLESS(value->DeserializeFromString(text, f.m_checker),
+                                    "D2dScenarioFlags: --" << name << "=" << text);
+                f.m_value = value;
+            }
+        }
+    }
+    // Bound values become the attributes' defaults before CommandLine parses, so that an
+    // object an --ns3::Class::Attribute argument creates while parsing has them too.
+    for (const auto& f : m_flags)
+    {
+        if (f.m_bound)
+        {
+            CheckValue(f);
+            for (const auto& attribute : f.m_attributes)
+            {
+                Config::SetDefault(attribute, *f.m_value);
+            }
+        }
+    }
+    CommandLine cmd(m_support.GetProgram());
+    for (auto& f : m_flags)
+    {
+        if (f.m_bound)
+        {
+            cmd.AddValue(f.m_name,
+                         f.m_help + " (" + f.m_attributes[0] + ")",
+                         MakeCallback(&AcceptBound),
+                         f.m_value->SerializeToString(f.m_checker));
+            continue;
+        }
+        std::string help = f.m_help;
+        for (std::size_t i = 0; i < f.m_choices.size(); ++i)
+        {
+            help +=
+                (i == 0 ? ": " : (i + 1 == f.m_choices.size() ? " or " : ", ")) + f.m_choices[i];
+        }
+        std::visit(
+            [&](auto v) {
+                if constexpr (!std::is_same_v<decltype(v), std::monostate>)
+                {
+                    cmd.AddValue(f.m_name, help, *v);
+                }
+            },
+            f.m_variable);
+    }
+    cmd.Parse(argc, argv);
+    for (const auto& f : m_flags)
+    {
+        if (!f.m_bound && f.m_given) // a program's own default may mean "resolve later"
+        {
+            CheckValue(f);
+        }
+    }
+}
+
+void
+D2dScenarioFlags::Record(D2dTraceHelper& traces) const
+{
+    if (m_argv)
+    {
+        traces.AddCommandLine(m_argc, m_argv);
+    }
+    for (const auto& f : m_flags)
+    {
+        if (!f.m_record)
+        {
+            continue;
+        }
+        if (!f.m_bound)
+        {
+            std::visit(
+                [&](auto v) {
+                    using P = decltype(v);
+                    if constexpr (std::is_same_v<P, Time*>)
+                    {
+                        traces.AddParameter(f.m_name + "_s", v->GetSeconds());
+                    }
+                    else if constexpr (!std::is_same_v<P, std::monostate>)
+                    {
+                        traces.AddParameter(f.m_name, *v);
+                    }
+                },
+                f.m_variable);
+            continue;
+        }
+        const AttributeValue& value = *f.m_value;
+        if (auto d = dynamic_cast<const DoubleValue*>(&value))
+        {
+            traces.AddParameter(f.m_name, d->Get());
+        }
+        else if (auto u = dynamic_cast<const UintegerValue*>(&value))
+        {
+            traces.AddParameter(f.m_name, u->Get());
+        }
+        else if (auto i = dynamic_cast<const IntegerValue*>(&value))
+        {
+            traces.AddParameter(f.m_name, i->Get());
+        }
+        else if (auto b = dynamic_cast<const BooleanValue*>(&value))
+        {
+            traces.AddParameter(f.m_name, b->Get());
+        }
+        else if (auto t = dynamic_cast<const TimeValue*>(&value))
+        {
+            traces.AddParameter(f.m_name + "_s", t->Get().GetSeconds());
+        }
+        else
+        {
+            traces.AddParameter(f.m_name, value.SerializeToString(f.m_checker));
+        }
+    }
+}
+
+} // namespace ns3

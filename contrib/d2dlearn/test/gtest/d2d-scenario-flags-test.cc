@@ -1,0 +1,262 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * GoogleTest unit tests of D2dScenarioFlags, the table in which a scenario declares each
+ * flag once: a flag bound to an attribute sets the class's default (also for an object that
+ * an --ns3::Class::Attribute argument makes while the arguments are parsed), takes its range
+ * from the attribute's checker (narrowed by Range()), and is refused with one line naming
+ * it; a flag with a variable is checked by its Range()/Choices() or by the checker of the
+ * attribute it Sets(); run.json gets each value once, times as name_s.
+ */
+
+#include "ns3/config.h"
+#include "ns3/d2d-channel.h"
+#include "ns3/d2d-cmfl.h"
+#include "ns3/d2d-fed-avg.h"
+#include "ns3/d2d-scenario-flags.h"
+#include "ns3/d2d-scenario-support.h"
+#include "ns3/d2d-trace-helper.h"
+#include "ns3/d2d-trimmed-mean-aggregation.h"
+#include "ns3/double.h"
+#include "ns3/nstime.h"
+#include "ns3/pointer.h"
+#include "ns3/uinteger.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+/** argv for Parse(): the program name, then args (kept alive by the object). */
+class Args
+{
+  public:
+    explicit Args(std::vector<std::string> args)
+        : m_args(std::move(args))
+    {
+        m_args.insert(m_args.begin(), "flags-test");
+        for (auto& a : m_args)
+        {
+            m_argv.push_back(a.data());
+        }
+    }
+
+    int Argc()
+    {
+        return static_cast<int>(m_argv.size());
+    }
+
+    char** Argv()
+    {
+        return m_argv.data();
+    }
+
+  private:
+    std::vector<std::string> m_args;
+    std::vector<char*> m_argv;
+};
+
+/** Every test starts from the classes' own defaults. */
+class D2dScenarioFlagsTest : public ::testing::Test
+{
+  protected:
+    void TearDown() override
+    {
+        Config::Reset();
+    }
+};
+
+TEST_F(D2dScenarioFlagsTest, BoundFlagSetsTheClassDefault)
+{
+    D2dScenarioSupport support("flags-test");
+    D2dScenarioFlags flags(support);
+    flags.Bind("spectralEfficiency", "ns3::D2dChannel::SpectralEfficiency");
+    Args args({"--spectralEfficiency=4.5"});
+    flags.Parse(args.Argc(), args.Argv());
+    EXPECT_TRUE(flags.Given("spectralEfficiency"));
+    EXPECT_DOUBLE_EQ(flags.Get<DoubleValue>("spectralEfficiency"), 4.5);
+    DoubleValue r;
+    CreateObject<D2dChannel>()->GetAttribute("SpectralEfficiency", r);
+    EXPECT_DOUBLE_EQ(r.Get(), 4.5);
+}
+
+TEST_F(D2dScenarioFlagsTest, ProgramDefaultAppliesWhenNotGiven)
+{
+    D2dScenarioSupport support("flags-test");
+    D2dScenarioFlags flags(support);
+    flags.Bind("roundDeadline", "ns3::D2dFlProtocol::RoundDeadline").Default("120s");
+    Args args({});
+    flags.Parse(args.Argc(), args.Argv());
+    EXPECT_FALSE(flags.Given("roundDeadline"));
+    TimeValue deadline;
+    CreateObject<D2dFedAvg>()->GetAttribute("RoundDeadline", deadline);
+    EXPECT_EQ(deadline.Get(), Seconds(120));
+}
+
+TEST_F(D2dScenarioFlagsTest, AlsoSetsTheSecondAttribute)
+{
+    D2dScenarioSupport support("flags-test");
+    D2dScenarioFlags flags(support);
+    flags.Bind("globalLearningRate", "ns3::D2dFedAvg::GlobalLearningRate")
+        .Also("ns3::D2dFedAvg::ProximalMu"); // any double attribute: the value goes to both
+    Args args({"--globalLearningRate=0.25"});
+    flags.Parse(args.Argc(), args.Argv());
+    auto fl = CreateObject<D2dFedAvg>();
+    DoubleValue eta;
+    DoubleValue mu;
+    fl->GetAttribute("GlobalLearningRate", eta);
+    fl->GetAttribute("ProximalMu", mu);
+    EXPECT_DOUBLE_EQ(eta.Get(), 0.25);
+    EXPECT_DOUBLE_EQ(mu.Get(), 0.25);
+}
+
+// --ns3::D2dFedAvg::Aggregation=ns3::D2dTrimmedMeanAggregation makes the strategy while
+// CommandLine parses; the bound --trimPercent, later on the line, must reach it anyway.
+TEST_F(D2dScenarioFlagsTest, BoundValueReachesObjectsMadeWhileParsing)
+{
+    D2dScenarioSupport support("flags-test");
+    D2dScenarioFlags flags(support);
+    flags.Bind("trimPercent", "ns3::D2dTrimmedMeanAggregation::TrimPercent");
+    Args args({"--ns3::D2dFedAvg::Aggregation=ns3::D2dTrimmedMeanAggregation", "--trimPercent=20"});
+    flags.Parse(args.Argc(), args.Argv());
+    PointerValue strategy;
+    CreateObject<D2dFedAvg>()->GetAttribute("Aggregation", strategy);
+    auto trimmed = strategy.Get<D2dTrimmedMeanAggregation>();
+    ASSERT_TRUE(trimmed);
+    DoubleValue beta;
+    trimmed->GetAttribute("TrimPercent", beta);
+    EXPECT_DOUBLE_EQ(beta.Get(), 20.0);
+}
+
+TEST_F(D2dScenarioFlagsTest, VariableFlagsAndGiven)
+{
+    D2dScenarioSupport support("flags-test");
+    D2dScenarioFlags flags(support);
+    uint32_t n = 7;
+    std::string mode = "a";
+    Time t = Seconds(1);
+    flags.Add("n", "a count", n).Range(1, 10);
+    flags.Add("mode", "a choice", mode).Choices({"a", "b"});
+    flags.Add("t", "a time", t).Positive(100);
+    Args args({"--n=3", "--t=250ms"});
+    flags.Parse(args.Argc(), args.Argv());
+    EXPECT_EQ(n, 3u);
+    EXPECT_EQ(mode, "a");
+    EXPECT_EQ(t, MilliSeconds(250));
+    EXPECT_TRUE(flags.Given("n"));
+    EXPECT_FALSE(flags.Given("mode"));
+}
+
+/** Parse args with a flag table made by declare; the process exits on bad input. */
+template <typename Declare>
+void
+ParseOrExit(const std::vector<std::string>& a, Declare declare)
+{
+    D2dScenarioSupport support("flags-test");
+    D2dScenarioFlags flags(support);
+    declare(flags);
+    Args args(a);
+    flags.Parse(args.Argc(), args.Argv());
+    std::exit(0);
+}
+
+// The bound range is the checker's (SpectralEfficiency: 1e-9 to 64) narrowed by Range().
+TEST_F(D2dScenarioFlagsTest, BoundRangeFromTheCheckerInOneLine)
+{
+    auto bind = [](D2dScenarioFlags& f) {
+        f.Bind("spectralEfficiency", "ns3::D2dChannel::SpectralEfficiency");
+    };
+    EXPECT_EXIT(ParseOrExit({"--spectralEfficiency=65"}, bind),
+                ::testing::ExitedWithCode(2),
+                "^flags-test: error: --spectralEfficiency=65 is out of range \\(accepted: "
+                "1e-09 to 64\\)\n$");
+    EXPECT_EXIT(ParseOrExit({"--spectralEfficiency=64"}, bind), ::testing::ExitedWithCode(0), "");
+    auto narrowed = [](D2dScenarioFlags& f) {
+        f.Bind("spectralEfficiency", "ns3::D2dChannel::SpectralEfficiency").Range(0.5, 8);
+    };
+    EXPECT_EXIT(ParseOrExit({"--spectralEfficiency=9"}, narrowed),
+                ::testing::ExitedWithCode(2),
+                "^flags-test: error: --spectralEfficiency=9 is out of range \\(accepted: 0.5 "
+                "to 8\\)\n$");
+    EXPECT_EXIT(ParseOrExit({"--spectralEfficiency=x"}, narrowed),
+                ::testing::ExitedWithCode(2),
+                "--spectralEfficiency=x is not accepted \\(accepted: 0.5 to 8\\)");
+    // An exclusive bound of the checker (TrimPercent < 50) is said so.
+    EXPECT_EXIT(ParseOrExit({"--trimPercent=50"},
+                            [](D2dScenarioFlags& f) {
+                                f.Bind("trimPercent",
+                                       "ns3::D2dTrimmedMeanAggregation::TrimPercent");
+                            }),
+                ::testing::ExitedWithCode(2),
+                "accepted: at least 0, below 50\\)");
+}
+
+TEST_F(D2dScenarioFlagsTest, VariableChecksAndAttributeConflicts)
+{
+    uint32_t rounds = 5;
+    std::string optimizer = "sgd";
+    auto declare = [&rounds, &optimizer](D2dScenarioFlags& f) {
+        f.Add("rounds", "rounds", rounds).Sets("ns3::D2dFlProtocol::Rounds").Range(1, 1e6);
+        f.Add("optimizer", "optimizer", optimizer).Sets("ns3::D2dLearner::Optimizer");
+    };
+    EXPECT_EXIT(ParseOrExit({"--rounds=0"}, declare),
+                ::testing::ExitedWithCode(2),
+                "^flags-test: error: --rounds=0 is out of range \\(accepted: 1 to 1e\\+06\\)\n$");
+    // No Range(): the checker of the attribute it sets decides (an EnumValue's names).
+    EXPECT_EXIT(ParseOrExit({"--optimizer=Adam"}, declare),
+                ::testing::ExitedWithCode(2),
+                "--optimizer=Adam is not accepted \\(accepted: sgd or adam\\)");
+    EXPECT_EXIT(ParseOrExit({"--optimizer=adam"}, declare), ::testing::ExitedWithCode(0), "");
+    // The attribute a flag sets is not accepted beside it.
+    EXPECT_EXIT(ParseOrExit({"--ns3::D2dFlProtocol::Rounds=3"}, declare),
+                ::testing::ExitedWithCode(2),
+                "--ns3::D2dFlProtocol::Rounds is set by --rounds; use that");
+    // Time flags past 2^63 ns would wrap around in ns-3: refused.
+    Time t = Seconds(1);
+    EXPECT_EXIT(ParseOrExit({"--t=18446744074s"},
+                            [&t](D2dScenarioFlags& f) { f.Add("t", "a time", t).Positive(9e9); }),
+                ::testing::ExitedWithCode(2),
+                "--t=18446744074s is not accepted");
+}
+
+TEST_F(D2dScenarioFlagsTest, RecordWritesEachFlagOnce)
+{
+    const auto dir = std::filesystem::temp_directory_path() / "d2d-scenario-flags-test";
+    std::filesystem::remove_all(dir);
+    {
+        D2dScenarioSupport support("flags-test");
+        D2dScenarioFlags flags(support);
+        uint32_t n = 7;
+        Time t = Seconds(1);
+        std::string hidden = "x";
+        flags.Add("n", "a count", n);
+        flags.Add("t", "a time", t);
+        flags.Add("hidden", "not in run.json", hidden).Unrecorded();
+        flags.Bind("gradientUpload", "ns3::D2dCmfl::GradientUpload");
+        flags.Bind("phaseTimeout", "ns3::D2dCmfl::PhaseTimeout");
+        Args args({"--t=1500ms", "--gradientUpload=broadcast", "--phaseTimeout=2min"});
+        flags.Parse(args.Argc(), args.Argv());
+        D2dTraceHelper traces(dir.string());
+        flags.Record(traces);
+        traces.Finish(1, 0.0);
+    }
+    std::ifstream in(dir / "run.json");
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string json = text.str();
+    EXPECT_NE(json.find("\"n\": 7"), std::string::npos) << json;
+    EXPECT_NE(json.find("\"t_s\": 1.5"), std::string::npos) << json;
+    EXPECT_NE(json.find("\"gradientUpload\": \"broadcast\""), std::string::npos) << json;
+    EXPECT_NE(json.find("\"phaseTimeout_s\": 120"), std::string::npos) << json;
+    EXPECT_EQ(json.find("hidden"), std::string::npos) << json;
+    std::filesystem::remove_all(dir);
+}
+} // namespace
