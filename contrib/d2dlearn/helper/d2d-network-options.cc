@@ -187,10 +187,8 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
         // Checks of what DynamicRssModel::Refresh() aborts on mid-simulation.
         DoubleValue minW;
         DoubleValue maxW;
-        TimeValue step;
         dynamic->GetAttribute("MinW", minW);
         dynamic->GetAttribute("MaxW", maxW);
-        dynamic->GetAttribute("StepInterval", step);
         if (!(minW.Get() < maxW.Get()))
         {
             support.Fail(fmt::format("--ns3::DynamicRssModel::MinW={} is not below "
@@ -198,7 +196,6 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
                                      minW.Get(),
                                      maxW.Get()));
         }
-        support.CheckPositiveTime("rssStep", step.Get(), Seconds(1e9));
         m_rss = dynamic;
     }
 }

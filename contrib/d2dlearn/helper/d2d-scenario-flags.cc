@@ -34,26 +34,18 @@ AcceptBound(std::string)
     return true;
 }
 
-/** \return the attribute "ns3::Class::Attribute" (aborts if there is none) \param path it */
+/**
+ * \return the attribute "ns3::Class::Attribute" of the class that defines it (aborts if
+ * there is none: a typing error in the program) \param path it
+ */
 TypeId::AttributeInformation
 LookupAttribute(const std::string& path)
 {
-    const std::size_t sep = path.rfind("::");
-    TypeId tid;
     TypeId::AttributeInformation info;
-    NS_ABORT_MSG_UNLESS(sep != std::string::npos &&
-                            TypeId::LookupByNameFailSafe(path.substr(0, sep), &tid) &&
-                            tid.LookupAttributeByName(path.substr(sep + 2), &info),
-                        "D2dScenarioFlags: " << path << " is not an ns-3 attribute");
+    NS_ABORT_MSG_UNLESS(D2dScenarioSupport::LookupAttribute(path, &info),
+                        "D2dScenarioFlags: " << path
+                                             << " is not an attribute defined by that class");
     return info;
-}
-
-/** \return the value type's name with its ns3:: prefix \param checker a checker */
-std::string
-ValueType(Ptr<const AttributeChecker> checker)
-{
-    const std::string type = checker->GetValueTypeName();
-    return type.rfind("ns3::", 0) == 0 ? type : "ns3::" + type;
 }
 
 /**
@@ -144,7 +136,8 @@ D2dScenarioFlags::Flag::Also(const std::string& attribute)
 {
     NS_ABORT_MSG_IF(!m_bound, "D2dScenarioFlags: --" << m_name << " is not bound: use Sets()");
     auto info = LookupAttribute(attribute);
-    NS_ABORT_MSG_IF(ValueType(info.checker) != ValueType(m_checker),
+    NS_ABORT_MSG_IF(D2dScenarioSupport::ValueTypeName(info.checker) !=
+                        D2dScenarioSupport::ValueTypeName(m_checker),
                     "D2dScenarioFlags: --" << m_name << ": " << attribute
                                            << " has another value type");
     m_attributes.push_back(attribute);
@@ -237,7 +230,7 @@ D2dScenarioFlags::GetParams() const
         D2dScenarioSupport::Param p{f.m_name, 's', f.m_attributes};
         if (f.m_bound)
         {
-            const std::string type = ValueType(f.m_checker);
+            const std::string type = D2dScenarioSupport::ValueTypeName(f.m_checker);
             p.kind = type == "ns3::UintegerValue"  ? 'U'
                      : type == "ns3::IntegerValue" ? 'I'
                      : type == "ns3::DoubleValue"  ? 'd'

@@ -204,9 +204,7 @@ FormOf(char kind)
 bool
 HasAttributeForm(const std::string& value, Ptr<const AttributeChecker> checker)
 {
-    // The name is "ns3::DoubleValue", but "BooleanValue" (ns-3 3.37 names it without ns3::).
-    std::string type = checker->GetValueTypeName();
-    type = type.rfind("ns3::", 0) == 0 ? type : "ns3::" + type;
+    const std::string type = D2dScenarioSupport::ValueTypeName(checker);
     if (type == "ns3::UintegerValue")
     {
         return IsUnsigned(value, std::numeric_limits<uint64_t>::max());
@@ -248,8 +246,7 @@ HasAttributeForm(const std::string& value, Ptr<const AttributeChecker> checker)
 std::string
 Accepted(Ptr<const AttributeChecker> checker)
 {
-    std::string type = checker->GetValueTypeName();
-    type = type.rfind("ns3::", 0) == 0 ? type : "ns3::" + type;
+    const std::string type = D2dScenarioSupport::ValueTypeName(checker);
     const std::string info = checker->GetUnderlyingTypeInformation();
     if (type == "ns3::BooleanValue")
     {
@@ -374,21 +371,25 @@ DefinesAttribute(TypeId tid, const std::string& attribute, TypeId::AttributeInfo
     return false;
 }
 
-/**
- * \param name "ns3::Class::Attribute"
- * \param info set to the attribute
- * \return true if the class exists and defines the attribute itself
- */
+} // namespace
+
 bool
-LookupAttribute(const std::string& name, TypeId::AttributeInformation* info)
+D2dScenarioSupport::LookupAttribute(const std::string& path, TypeId::AttributeInformation* info)
 {
-    const std::size_t sep = name.rfind("::");
+    const std::size_t sep = path.rfind("::");
     TypeId tid;
     return sep != std::string::npos && sep > 3 &&
-           TypeId::LookupByNameFailSafe(name.substr(0, sep), &tid) &&
-           DefinesAttribute(tid, name.substr(sep + 2), info);
+           TypeId::LookupByNameFailSafe(path.substr(0, sep), &tid) &&
+           DefinesAttribute(tid, path.substr(sep + 2), info);
 }
-} // namespace
+
+std::string
+D2dScenarioSupport::ValueTypeName(Ptr<const AttributeChecker> checker)
+{
+    // "ns3::DoubleValue", but "BooleanValue" (ns-3 3.37 names it without ns3::).
+    const std::string type = checker->GetValueTypeName();
+    return type.rfind("ns3::", 0) == 0 ? type : "ns3::" + type;
+}
 
 void
 D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Param>& params) const

@@ -5,7 +5,9 @@
 #ifndef D2D_SCENARIO_SUPPORT_H
 #define D2D_SCENARIO_SUPPORT_H
 
+#include "ns3/attribute.h"
 #include "ns3/nstime.h"
+#include "ns3/type-id.h"
 
 #include <chrono>
 #include <cstdint>
@@ -119,6 +121,21 @@ class D2dScenarioSupport
      * \param value a number
      */
     static std::string FormatNumber(double value);
+
+    /**
+     * \brief Find an attribute of the class that defines it (Config::SetDefault, which
+     * CommandLine uses for --ns3::Class::Attribute, does not look in parent classes).
+     * \param path "ns3::Class::Attribute"
+     * \param info set to the attribute if found
+     * \return true if the class exists and defines the attribute itself
+     */
+    static bool LookupAttribute(const std::string& path, TypeId::AttributeInformation* info);
+
+    /**
+     * \param checker an attribute's checker
+     * \return the name of its value type with the ns3:: prefix ("ns3::DoubleValue")
+     */
+    static std::string ValueTypeName(Ptr<const AttributeChecker> checker);
 
     /** \return the program name, as constructed */
     const std::string& GetProgram() const;
