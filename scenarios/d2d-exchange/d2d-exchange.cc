@@ -86,7 +86,8 @@ main(int argc, char* argv[])
     D2dScenarioFlags flags(support);
     net.AddFlags(flags);
     // The Wi-Fi backend sets these from the network's flags too.
-    flags.Find("mtuBytes").Sets("ns3::D2dWifiTransport::MtuBytes");
+    // 0 (the default): 1500 on the channel, 1400 over Wi-Fi.
+    flags.Find("mtuBytes").Sets("ns3::D2dWifiTransport::MtuBytes").Range(0, 1e7);
     flags.Find("txPowerDbm").Sets("ns3::WifiPhy::TxPowerStart").Sets("ns3::WifiPhy::TxPowerEnd");
     flags.Add("messageBytes", "Message size, bytes", messageBytes).Range(1, 1e10);
     flags.Add("broadcast", "Broadcast every message instead of unicasting", broadcast);

@@ -159,6 +159,9 @@ D2dFlProtocol::DoInitialize()
     {
         NS_ABORT_MSG_IF(!t, Name() << ": a null D2S transport");
     }
+    // bytes_sent rows and GetBytesSent(): the messages handed to the links it uses.
+    CountBytesSent(m_transports);
+    CountBytesSent(m_d2s);
     Object::DoInitialize();
 }
 

@@ -104,7 +104,8 @@ class D2dFlProtocol : public Object
     /**
      * \brief Count the bytes of every message these transports accept for transmission
      * (the message sizes: a broadcast counts once, link-layer retransmissions not at all).
-     * A transport given twice is counted once.
+     * A transport given twice is counted once. DoInitialize() watches the protocol's own
+     * D2D and D2S transports; call this for further ones.
      * \param radios the transports to watch
      */
     void CountBytesSent(const std::vector<Ptr<D2dTransport>>& radios);

@@ -88,7 +88,6 @@ D2dPeerProtocol::ConnectMessages(const std::vector<std::string>& kinds,
             "Delivery",
             MakeCallback(&D2dPeerProtocol::MessageDelivery, this));
     }
-    CountBytesSent(m_transports); // bytes_sent: the sizes of the messages handed to them
 }
 
 void

@@ -156,12 +156,10 @@ D2dLearningHelper::Install(const std::vector<Ptr<D2dLearner>>& learners,
     if (protocol->UsesD2d())
     {
         protocol->SetTransports(d2d, mode);
-        protocol->CountBytesSent(d2d);
     }
     if (protocol->UsesD2s())
     {
         protocol->SetD2sTransports(d2s, mode);
-        protocol->CountBytesSent(d2s);
     }
     return protocol;
 }

@@ -107,8 +107,7 @@ class D2dLearningHelper
 
     /**
      * \brief Make the protocol (the factory's type and attributes) and give it the learners,
-     * the test set and the transports of the links it uses, whose sent bytes it counts
-     * (D2dFlProtocol::CountBytesSent).
+     * the test set and the transports of the links it uses.
      * \param learners device i's learner at index i
      * \param d2d device i's D2D transport at index i (ignored unless the protocol UsesD2d)
      * \param d2s device i's D2S transport at index i, the server's last (ignored unless the
