@@ -4,6 +4,7 @@
  */
 #include "d2d-channel.h"
 
+#include "constant-rss-model.h"
 #include "d2d-message-registry.h"
 #include "matrix-rss-model.h"
 #include "propagation-rss-model.h"
@@ -413,7 +414,9 @@ D2dChannel::LinkDropProbability(double rssW) const
 bool
 D2dChannel::UsesPositions() const
 {
-    return m_fixedDistanceM <= 0 && DynamicCast<PropagationRssModel>(m_rss);
+    // A constant RSS carries no distance: its range is cut by distance too.
+    return m_fixedDistanceM <= 0 &&
+           (DynamicCast<PropagationRssModel>(m_rss) || DynamicCast<ConstantRssModel>(m_rss));
 }
 
 double
@@ -465,7 +468,7 @@ D2dChannel::IsStatic()
         return m_static == 1;
     }
     bool fixed = m_fixedDistanceM > 0 || DynamicCast<MatrixRssModel>(m_rss);
-    if (!fixed && DynamicCast<PropagationRssModel>(m_rss))
+    if (!fixed && UsesPositions())
     {
         // Positions that change only when set: a set position is announced (CourseChange).
         fixed = std::all_of(m_radios.begin(), m_radios.end(), [](const Ptr<D2dRadio>& r) {

@@ -39,7 +39,8 @@ class PropagationRssModel;
  *
  * Hearing: receiver i hears transmitter j when W_ij > RxSensitivityW and, with RangeM > 0,
  * i is within range: closer than RangeM when the RSS comes from positions
- * (PropagationRssModel), or, with an RSS matrix or dynamic RSS, W_ij above the RSS that the
+ * (PropagationRssModel) or is the same on every link (ConstantRssModel, which carries no
+ * distance), or, with an RSS matrix or dynamic RSS, W_ij above the RSS that the
  * default propagation model (ns-3 log-distance) gives at RangeM for j's transmit power. A
  * D2S channel (FixedDistanceM > 0) ignores RangeM. GetNeighbours(j) lists the devices
  * that hear j; with static RSS (a matrix, fixed positions, a D2S link) the lists are kept
@@ -248,7 +249,8 @@ class D2dChannel : public Object
                           D2dRadio::TxJob job,
                           std::vector<uint32_t> outOfRange,
                           bool sent);
-    /** \return true if RSS comes from positions (PropagationRssModel, no fixed distance) */
+    /** \return true if the range is a distance: RSS from positions (PropagationRssModel) or the
+     * same on every link (ConstantRssModel), and no fixed distance */
     bool UsesPositions() const;
     /** \return true if every link's RSS stays as it is unless a position is set */
     bool IsStatic();
