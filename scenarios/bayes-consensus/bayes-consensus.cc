@@ -34,6 +34,7 @@
 
 #include <cmath>
 #include <fmt/format.h>
+#include <iostream>
 #include <sstream>
 #include <stdexcept>
 
@@ -331,6 +332,12 @@ main(int argc, char* argv[])
                                                  net.seed);
     }
     support.SetQuiet(net.quiet);
+    if (net.printLinks)
+    {
+        // The belief's size is known once the learner exists: rates and P_D only.
+        net.PrintLinks(std::cout, false, {});
+        return 0;
+    }
     std::unique_ptr<D2dTraceHelper> traces = net.OpenTraces(support);
     D2dNetwork network = net.Build(*traces, false);
     if (graph == "range")

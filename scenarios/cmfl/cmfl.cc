@@ -28,6 +28,7 @@
 #include "ns3/d2dlearn-module.h"
 
 #include <fmt/format.h>
+#include <iostream>
 
 using namespace ns3;
 
@@ -139,6 +140,11 @@ main(int argc, char* argv[])
     support.SetQuiet(net.quiet);
     learning.LoadData(support, nDevices, net.seed);
 
+    if (net.printLinks)
+    {
+        net.PrintLinks(std::cout, server, learning.ModelMessages());
+        return 0;
+    }
     auto traces = net.OpenTraces(support);
     D2dNetwork network = net.Build(*traces, server);
     int64_t stream = network.nextStream;

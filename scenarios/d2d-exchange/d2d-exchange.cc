@@ -15,6 +15,7 @@
 #include "ns3/d2dlearn-module.h"
 #include "ns3/network-module.h"
 
+#include <iostream>
 #include <memory>
 #include <vector>
 
@@ -110,13 +111,21 @@ main(int argc, char* argv[])
         // A fragment and its 60 bytes of IP, UDP and d2dlearn headers fit a 1500-byte MTU.
         support.CheckRange("mtuBytes", net.mtuBytes, 1, 1440);
     }
-    if (wifi && (d2sFraction > 0 || !net.rssFile.empty() || net.dynamicRssLevels > 0))
+    if (wifi && (d2sFraction > 0 || !net.rssFile.empty() || net.dynamicRssLevels > 0 ||
+                 net.dropProbability >= 0 || net.d2sDropProbability >= 0 || net.printLinks))
     {
-        support.Fail("--backend=wifi takes its RSS from ns-3's Wi-Fi channel and has no server: "
-                     "--d2sFraction, --rssFile and --dynamicRssLevels need --backend=channel");
+        support.Fail("--backend=wifi takes its RSS and losses from ns-3's Wi-Fi channel and has "
+                     "no server: --d2sFraction, --rssFile, --dynamicRssLevels, "
+                     "--dropProbability, --d2sDropProbability and --printLinks need "
+                     "--backend=channel");
     }
     net.Validate(support, 10);
     support.SetQuiet(net.quiet);
+    if (net.printLinks)
+    {
+        net.PrintLinks(std::cout, d2sFraction > 0, {{"data", messageBytes}});
+        return 0;
+    }
     std::unique_ptr<D2dTraceHelper> traces = net.OpenTraces(support);
 
     // The devices' transports: radios on the D2D channel, or 802.11 ad hoc.
@@ -138,6 +147,7 @@ main(int argc, char* argv[])
         }
         stream = D2dNetworkOptions::FIRST_CHANNEL_STREAM;
         stream += wifiHelper.AssignStreams(stream);
+        D2dNetworkOptions::EndNetworkStreams(); // the traffic's streams: run 1
     }
     else
     {

@@ -37,6 +37,7 @@
 #include "ns3/d2dlearn-module.h"
 
 #include <algorithm>
+#include <iostream>
 #include <stdexcept>
 
 using namespace ns3;
@@ -205,6 +206,11 @@ main(int argc, char* argv[])
     Config::SetDefault("ns3::D2dKrumAggregation::ByzantinePercent",
                        DoubleValue(100.0 * flipDevices / nDevices));
 
+    if (net.printLinks)
+    {
+        net.PrintLinks(std::cout, helper.ProtocolUsesD2s(), learning.ModelMessages());
+        return 0;
+    }
     auto traces = net.OpenTraces(support);
     D2dNetwork network = net.Build(*traces, helper.ProtocolUsesD2s());
     int64_t stream = network.nextStream;

@@ -78,7 +78,16 @@ expect_reject "set by --initialEnergyJ" --energySource=liion \
     --ns3::LiIonEnergySource::LiIonEnergySourceInitialEnergyJ=5
 expect_reject "set by --rssStep" --ns3::DynamicRssModel::StepInterval=2s
 expect_reject "set by --seed" --RngSeed=3
-expect_reject "set by --seed" --RngRun=2
+expect_reject RngRun --RngRun=0
+# A uniform drop probability: P_D in [0, 1) (or -1: from the RSS), one RSS source, some noise.
+expect_reject dropProbability --dropProbability=1
+expect_reject dropProbability --dropProbability=-0.5
+expect_reject d2sDropProbability --d2sDropProbability=1.5
+expect_reject dropProbability --dropProbability=0.2 --rssFile="$TMP/w3.csv"
+expect_reject dropProbability --dropProbability=0.2 --dynamicRssLevels=4
+expect_reject noisePowerW --dropProbability=0.2 --noisePowerW=0
+expect_reject backend --backend=wifi --dropProbability=0.2
+expect_reject backend --backend=wifi --printLinks
 # Attribute combinations the model would abort on mid-simulation.
 expect_reject MinW --dynamicRssLevels=4 --ns3::DynamicRssModel::MinW=1
 # Times: strictly positive, at most 1e9 s, compared as times.

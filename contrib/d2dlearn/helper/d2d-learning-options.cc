@@ -7,6 +7,7 @@
 #include "ns3/abort.h"
 #include "ns3/d2d-fashion-mnist.h"
 #include "ns3/d2d-helper.h"
+#include "ns3/d2d-model-payload.h"
 #include "ns3/d2d-synthetic-data.h"
 #include "ns3/d2d-torch-runtime.h"
 #include "ns3/double.h"
@@ -254,6 +255,20 @@ D2dLearningOptions::LoadData(const D2dScenarioSupport& support, uint32_t nDevice
     {
         support.Fail(std::string("--") + e.what());
     }
+}
+
+std::vector<std::pair<std::string, uint64_t>>
+D2dLearningOptions::ModelMessages() const
+{
+    NS_ABORT_MSG_IF(!train, "D2dLearningOptions::ModelMessages before LoadData");
+    const D2dModelCodec codec(compression);
+    std::vector<std::pair<std::string, uint64_t>> messages;
+    for (const auto& spec : m_specs)
+    {
+        messages.emplace_back("model " + spec.ToString(),
+                              codec.BytesFor(D2dLearner::CountParameters(spec, *train)));
+    }
+    return messages;
 }
 
 void

@@ -21,6 +21,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -138,6 +139,14 @@ class D2dLearningOptions
      * \param seed the run seed
      */
     void Configure(D2dLearningHelper& helper, uint64_t seed) const;
+
+    /**
+     * \brief The model messages of this configuration, for D2dNetworkOptions::PrintLinks():
+     * one per architecture of --model, ("model ARCH", its bytes on the air with
+     * --compression). Call after LoadData() (the data set gives the models' input shape).
+     * \return (kind, bytes) per architecture
+     */
+    std::vector<std::pair<std::string, uint64_t>> ModelMessages() const;
 
     /**
      * \brief run.json (besides the flags, which D2dScenarioFlags::Record() writes):

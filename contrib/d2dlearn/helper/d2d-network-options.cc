@@ -5,6 +5,8 @@
 #include "d2d-network-options.h"
 
 #include "ns3/boolean.h"
+#include "ns3/constant-rss-model.h"
+#include "ns3/d2d-data-rng.h"
 #include "ns3/d2d-helper.h"
 #include "ns3/double.h"
 #include "ns3/dynamic-rss-model.h"
@@ -12,6 +14,7 @@
 #include "ns3/log.h"
 #include "ns3/matrix-rss-model.h"
 #include "ns3/mobility-helper.h"
+#include "ns3/pointer.h"
 #include "ns3/position-allocator.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rectangle.h"
@@ -19,13 +22,63 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
+#include <functional>
+#include <numeric>
 #include <stdexcept>
 
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("D2dNetworkOptions");
+
+namespace
+{
+
+/**
+ * \param sorted values in ascending order (not empty)
+ * \param q the quantile, in [0, 1]
+ * \return the q-quantile with linear interpolation between order statistics (Hyndman and
+ * Fan's type 7, the default of R, NumPy and Python's statistics.quantiles(method =
+ * "inclusive"))
+ */
+double
+Quantile(const std::vector<double>& sorted, double q)
+{
+    const double h = static_cast<double>(sorted.size() - 1) * q;
+    const auto lo = static_cast<std::size_t>(std::floor(h));
+    const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+    return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+}
+
+/**
+ * \param p drop probabilities (may be empty)
+ * \return "min .. p5 .. p25 .. median .. p75 .. p95 .. max .., mean .." or "none"
+ */
+std::string
+Distribution(std::vector<double> p)
+{
+    if (p.empty())
+    {
+        return "none";
+    }
+    std::sort(p.begin(), p.end());
+    const double mean = std::accumulate(p.begin(), p.end(), 0.0) / static_cast<double>(p.size());
+    return fmt::format("min {:.6g}, p5 {:.6g}, p25 {:.6g}, median {:.6g}, p75 {:.6g}, "
+                       "p95 {:.6g}, max {:.6g}; mean {:.6g}",
+                       p.front(),
+                       Quantile(p, 0.05),
+                       Quantile(p, 0.25),
+                       Quantile(p, 0.5),
+                       Quantile(p, 0.75),
+                       Quantile(p, 0.95),
+                       p.back(),
+                       mean);
+}
+
+} // namespace
 
 D2dNetworkOptions::D2dNetworkOptions(std::string defaultOutDir)
     : outDir(std::move(defaultOutDir)),
@@ -116,8 +169,31 @@ D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
         .Sets("ns3::DynamicRssModel::StepInterval")
         .Positive(1e9);
     flags.Add("rssFile", "CSV file with the N x N RSS matrix W_ij in W", rssFile);
+    flags
+        .Add("dropProbability",
+             "Drop probability P_D of every D2D link, 0 to below 1 (its RSS W from eq. 18; "
+             "-1: P_D from the positions, --rssFile or dynamic RSS)",
+             dropProbability)
+        .Range(-1, 1);
+    flags
+        .Add("d2sDropProbability",
+             "Drop probability P_D of every D2S link, 0 to below 1 (-1: from the D2S "
+             "distance)",
+             d2sDropProbability)
+        .Range(-1, 1);
     // The seed is run.json's own "seed" (D2dTraceHelper::Finish()).
     flags.Add("seed", "Seed of every random stream", seed).Range(1, 4294967295.0).Unrecorded();
+    flags
+        .Add("RngRun",
+             "Replication of the network's randomness (ns-3 run): positions, mobility, "
+             "losses and dynamic RSS change; data, partition, initial weights and the "
+             "protocol's draws stay those of --seed",
+             rngRun)
+        .Range(1, 1e15);
+    flags.Add("printLinks",
+              "Print the links of this configuration (P_D distribution, rates, airtime of the "
+              "messages, every link) and exit without simulating",
+              printLinks);
     flags.Add("outDir", "Folder for the traces", outDir);
     flags.Add("quiet", "No progress output", quiet);
 }
@@ -139,6 +215,30 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
     {
         support.Fail("--rssFile and --dynamicRssLevels cannot be combined (choose one RSS "
                      "source)");
+    }
+    for (const auto& [name, p] : {std::make_pair("dropProbability", dropProbability),
+                                  std::make_pair("d2sDropProbability", d2sDropProbability)})
+    {
+        if (p != -1 && !(p >= 0 && p < 1))
+        {
+            support.Fail(fmt::format("--{}={} is not accepted (0 to below 1, or -1: P_D from "
+                                     "the RSS)",
+                                     name,
+                                     D2dScenarioSupport::FormatNumber(p)));
+        }
+        if (p > 0 && !(noisePowerW > 0))
+        {
+            support.Fail(fmt::format("--{}={} needs --noisePowerW > 0: with no noise eq. (18) "
+                                     "gives P_D = 0 on every link",
+                                     name,
+                                     D2dScenarioSupport::FormatNumber(p)));
+        }
+    }
+    if (dropProbability >= 0 && (!rssFile.empty() || dynamicRssLevels > 0))
+    {
+        support.Fail(fmt::format("--dropProbability cannot be combined with {} (choose one RSS "
+                                 "source)",
+                                 rssFile.empty() ? "--dynamicRssLevels" : "--rssFile"));
     }
     m_matrix.clear();
     if (!rssFile.empty())
@@ -168,7 +268,7 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
     }
     support.CheckRange("nDevices", nDevices, minDevices, 100000);
     RngSeedManager::SetSeed(static_cast<uint32_t>(seed));
-    RngSeedManager::SetRun(1);
+    RngSeedManager::SetRun(rngRun); // the network's streams; Build() returns to run 1
 
     // The RSS model, checked like the parameters: before the trace files exist.
     m_rss = nullptr;
@@ -197,6 +297,15 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
                                      maxW.Get()));
         }
         m_rss = dynamic;
+    }
+    else if (dropProbability >= 0)
+    {
+        auto constant = CreateObject<ConstantRssModel>();
+        constant->SetAttribute("RssW",
+                               DoubleValue(ConstantRssModel::ForDropProbability(dropProbability,
+                                                                                spectralEfficiency,
+                                                                                noisePowerW)));
+        m_rss = constant;
     }
 }
 
@@ -250,7 +359,13 @@ D2dNetworkOptions::CreateDevices() const
 D2dNetwork
 D2dNetworkOptions::Build(D2dTraceHelper& traces, bool withServer)
 {
-    NS_LOG_FUNCTION(this << withServer);
+    return Make(&traces, withServer);
+}
+
+D2dNetwork
+D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
+{
+    NS_LOG_FUNCTION(this << traces << withServer);
     D2dNetwork network;
     network.devices = CreateDevices();
 
@@ -284,18 +399,202 @@ D2dNetworkOptions::Build(D2dTraceHelper& traces, bool withServer)
         d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ",
                                      DoubleValue(initialEnergyJ));
     }
+    if (d2sDropProbability >= 0)
+    {
+        auto constant = CreateObject<ConstantRssModel>();
+        constant->SetAttribute("RssW",
+                               DoubleValue(ConstantRssModel::ForDropProbability(d2sDropProbability,
+                                                                                spectralEfficiency,
+                                                                                noisePowerW)));
+        d2d.SetD2sChannelAttribute("RssModel", PointerValue(constant));
+    }
     network.channel = d2d.Install(network.devices);
     if (withServer)
     {
         network.server = CreateObject<Node>();
         network.d2s = d2d.InstallServer(network.server, network.devices, d2sDistanceFactor);
-        traces.ConnectChannel(network.d2s);
+        if (traces)
+        {
+            traces->ConnectChannel(network.d2s);
+        }
     }
     network.nextStream = FIRST_CHANNEL_STREAM + d2d.AssignStreams(FIRST_CHANNEL_STREAM);
-    traces.ConnectEnergy(network.devices);
-    traces.ConnectChannel(network.channel);
+    EndNetworkStreams();
+    if (traces)
+    {
+        traces->ConnectEnergy(network.devices);
+        traces->ConnectChannel(network.channel);
+    }
     network.mode = reliable ? D2dDeliveryMode::RELIABLE : D2dDeliveryMode::UNRELIABLE;
     return network;
+}
+
+void
+D2dNetworkOptions::PrintLinks(std::ostream& os,
+                              bool withServer,
+                              const std::vector<std::pair<std::string, uint64_t>>& messages)
+{
+    NS_LOG_FUNCTION(this << withServer);
+    const D2dNetwork network = Make(nullptr, withServer);
+    const uint32_t n = nDevices;
+    const Ptr<D2dChannel> d2d = network.channel;
+    const Ptr<D2dChannel> d2s = network.d2s;
+
+    // The D2D pairs: all of them, or a fixed random sample of MAX_LISTED_PAIRS.
+    const uint64_t pairs = static_cast<uint64_t>(n) * (n - 1);
+    const bool listed = pairs <= MAX_LISTED_PAIRS;
+    std::vector<std::pair<uint32_t, uint32_t>> sample; // (rx, tx) when not listed
+    if (!listed)
+    {
+        D2dDataRng rng(seed, 0x4C494E4B); // "LINK": a stream of its own
+        sample.resize(MAX_LISTED_PAIRS);
+        for (auto& [rx, tx] : sample)
+        {
+            rx = static_cast<uint32_t>(rng.Below(n));
+            tx = static_cast<uint32_t>(rng.Below(n - 1));
+            tx += tx >= rx ? 1 : 0;
+        }
+    }
+    std::vector<double> d2dDrop;
+    uint64_t evaluated = 0;
+    auto forEachPair = [&](const std::function<void(uint32_t, uint32_t)>& visit) {
+        if (!listed)
+        {
+            for (const auto& [rx, tx] : sample)
+            {
+                visit(rx, tx);
+            }
+            return;
+        }
+        for (uint32_t rx = 0; rx < n; ++rx)
+        {
+            for (uint32_t tx = 0; tx < n; ++tx)
+            {
+                if (rx != tx)
+                {
+                    visit(rx, tx);
+                }
+            }
+        }
+    };
+    forEachPair([&](uint32_t rx, uint32_t tx) {
+        ++evaluated;
+        if (d2d->Hears(rx, tx))
+        {
+            d2dDrop.push_back(d2d->GetDropProbability(rx, tx));
+        }
+    });
+    std::vector<double> d2sDrop;
+    if (d2s)
+    {
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            d2sDrop.push_back(d2s->GetDropProbability(n, i));
+            d2sDrop.push_back(d2s->GetDropProbability(i, n));
+        }
+    }
+
+    // Expected transmissions of a fragment on a unicast link with loss p: one without
+    // retransmissions; with at most K = maxRetransmissions, sum_{k=0..K} p^k.
+    auto meanTransmissions = [this](const std::vector<double>& drops) {
+        if (!reliable || drops.empty())
+        {
+            return 1.0;
+        }
+        double sum = 0;
+        for (double p : drops)
+        {
+            const double k = maxRetransmissions + 1.0; // transmissions at most
+            sum += p < 1 ? (1 - std::pow(p, k)) / (1 - p) : k;
+        }
+        return sum / static_cast<double>(drops.size());
+    };
+    auto describe =
+        [&](const std::string& name, Ptr<D2dChannel> channel, const std::vector<double>& drops) {
+            const double transmissions = meanTransmissions(drops);
+            for (const auto& [kind, bytes] : messages)
+            {
+                const double airtime = channel->GetAirtime(bytes).GetSeconds();
+                os << fmt::format("# {} {} of {} bytes: {} fragments, airtime {:.6g} s per "
+                                  "transmission",
+                                  name,
+                                  kind,
+                                  bytes,
+                                  channel->GetNFragments(bytes),
+                                  airtime);
+                if (reliable)
+                {
+                    os << fmt::format("; reliable unicast: {:.6g} transmissions per fragment, "
+                                      "{:.6g} s, on the mean link",
+                                      transmissions,
+                                      airtime * transmissions);
+                }
+                os << "\n";
+            }
+        };
+
+    os << fmt::format("# links of this configuration (nothing simulated): {} devices, --seed={} "
+                      "--RngRun={}, {} delivery\n",
+                      n,
+                      seed,
+                      rngRun,
+                      reliable ? "reliable" : "unreliable");
+    os << fmt::format("# d2d: rate {} bit/s; {} ordered pairs{}, {} hear; p_drop of those: {}\n",
+                      d2d->GetRateBps(),
+                      pairs,
+                      listed ? "" : fmt::format(" (a random sample of {} evaluated)", evaluated),
+                      d2dDrop.size(),
+                      Distribution(d2dDrop));
+    describe("d2d", d2d, d2dDrop);
+    if (d2s)
+    {
+        os << fmt::format("# d2s: rate {} bit/s; {} uplinks and {} downlinks; p_drop: {}\n",
+                          d2s->GetRateBps(),
+                          n,
+                          n,
+                          Distribution(d2sDrop));
+        describe("d2s", d2s, d2sDrop);
+    }
+    if (!listed)
+    {
+        os << fmt::format("# d2d rows left out: {} ordered pairs are more than {}\n",
+                          pairs,
+                          MAX_LISTED_PAIRS);
+    }
+    os << "link,rx,tx,distance_m,rss_w,p_drop\n";
+    auto row = [&os](const char* link, Ptr<D2dChannel> channel, uint32_t rx, uint32_t tx) {
+        os << fmt::format("{},{},{},{},{},{}\n",
+                          link,
+                          rx,
+                          tx,
+                          channel->GetDistanceM(rx, tx),
+                          channel->GetRssW(rx, tx),
+                          channel->GetDropProbability(rx, tx));
+    };
+    if (d2s)
+    {
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            row("d2s", d2s, n, i);
+            row("d2s", d2s, i, n);
+        }
+    }
+    if (listed)
+    {
+        forEachPair([&](uint32_t rx, uint32_t tx) {
+            if (d2d->Hears(rx, tx))
+            {
+                row("d2d", d2d, rx, tx);
+            }
+        });
+    }
+    os.flush();
+}
+
+void
+D2dNetworkOptions::EndNetworkStreams()
+{
+    RngSeedManager::SetRun(1);
 }
 
 void

@@ -18,7 +18,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -65,6 +67,13 @@ struct D2dNetwork
  * Random streams: positions use stream 0, mobility streams from 1000, the channels
  * streams from 10 (FIRST_CHANNEL_STREAM); D2dNetwork::nextStream is the first one after
  * the channels'.
+ *
+ * Replications (ns-3's convention, --RngRun): the network's streams (positions, mobility,
+ * the channels' losses, dynamic RSS, Wi-Fi) are drawn in ns-3 run --RngRun; every stream
+ * assigned after Build() (or after EndNetworkStreams()) is drawn in run 1, whatever
+ * --RngRun, as are the data, the partition and the initial weights (which --seed alone
+ * draws). So --RngRun replicates the network's randomness alone: same shards, same initial
+ * models, same client draws, other positions and other losses.
  */
 class D2dNetworkOptions
 {
@@ -104,9 +113,18 @@ class D2dNetworkOptions
         0};                   //!< --dynamicRssLevels: > 0: dynamic RSS (Wagle et al. 2025, VI-P)
     Time rssStep{Seconds(1)}; //!< --rssStep: dynamic RSS: time between redraws
     std::string rssFile;      //!< --rssFile: N x N RSS matrix (W), replaces positions
-    uint64_t seed{1};         //!< --seed: seeds every RNG stream
-    std::string outDir;       //!< --outDir: trace folder
-    bool quiet{false};        //!< --quiet: no progress on stderr
+    /**
+     * --dropProbability: >= 0: every D2D link has this P_D (a ConstantRssModel whose W gives
+     * it through eq. (18)); -1: P_D from the RSS (positions, --rssFile or dynamic RSS)
+     */
+    double dropProbability{-1};
+    /** --d2sDropProbability: >= 0: every D2S link has this P_D; -1: from the D2S distance */
+    double d2sDropProbability{-1};
+    uint64_t seed{1};       //!< --seed: seeds every RNG stream
+    uint64_t rngRun{1};     //!< --RngRun: ns-3 run of the network's streams (see the class)
+    bool printLinks{false}; //!< --printLinks: print the links (PrintLinks()) and exit
+    std::string outDir;     //!< --outDir: trace folder
+    bool quiet{false};      //!< --quiet: no progress on stderr
 
     /**
      * \brief Declare the network flags (each with its range and the attributes it sets).
@@ -119,8 +137,10 @@ class D2dNetworkOptions
      * \brief After D2dScenarioFlags::Parse() (which checks each flag's range): --rssFile read (its
      * N sets nDevices; another
      * --nDevices is an error), nDevices 0 -> defaultDevices, minDevices <= nDevices <=
-     * 100000, the RSS model made and checked (dynamic RSS: MinW < MaxW), and RngSeedManager
-     * seeded (SetSeed(seed), SetRun(1)). Bad input ends the program via support.Fail().
+     * 100000, the RSS model made and checked (dynamic RSS: MinW < MaxW; --dropProbability:
+     * the constant W of eq. (18), which needs --noisePowerW > 0 and no other RSS source),
+     * and RngSeedManager seeded (SetSeed(seed), SetRun(rngRun)). Bad input ends the program
+     * via support.Fail().
      * Does not call support.SetQuiet() (support is const): the scenario does.
      * \param support the scenario's support (error messages)
      * \param defaultDevices devices when --nDevices=0 and no --rssFile
@@ -148,8 +168,8 @@ class D2dNetworkOptions
      * \brief Make the network: CreateDevices(), a D2dHelper with every attribute of the
      * flags, the RSS model (matrix, dynamic or propagation), the D2S server and channel if
      * withServer (its radios at d2sTxPowerDbm), AssignStreams() from
-     * FIRST_CHANNEL_STREAM, and the traces connected (energy, transports of both channels).
-     * Call after Validate().
+     * FIRST_CHANNEL_STREAM, and the traces connected (energy, transports of both channels);
+     * then EndNetworkStreams(). Call after Validate().
      * \param traces where the messages and energy events go
      * \param withServer add a server reached over the D2S channel
      * \return the network
@@ -165,7 +185,44 @@ class D2dNetworkOptions
      */
     void Record(D2dTraceHelper& traces, const D2dNetwork& network) const;
 
+    /**
+     * \brief Streams assigned from now on belong to the scenario and its protocol: they are
+     * drawn in ns-3 run 1 whatever --RngRun (RngSeedManager::SetRun(1)). Build() calls it
+     * after the network's streams; a scenario that assigns network streams of its own (a
+     * Wi-Fi backend) calls it after them.
+     */
+    static void EndNetworkStreams();
+
+    /**
+     * \brief --printLinks: make the network this configuration describes (the positions and
+     * RSS of the run, no traces, nothing simulated) and print its links to os: a summary
+     * ('#' lines: link rates, the P_D distribution of the D2D links that hear and of the D2S
+     * links, and for each message size its fragments and airtime), then the CSV
+     * link,rx,tx,distance_m,rss_w,p_drop with one row per D2S link (uplink rx = the server,
+     * index N) and per D2D pair that hears. Above MAX_LISTED_PAIRS ordered D2D pairs, the
+     * D2D summary is over a fixed random sample of that many pairs and the D2D rows are
+     * left out (the summary says so). p_drop is written as messages.csv writes it. Call
+     * after Validate(); the scenario then exits.
+     * \param os where to print
+     * \param withServer the scenario's configuration has a D2S link
+     * \param messages the scenario's message kinds and sizes (bytes), e.g. {"model", 407152}
+     */
+    void PrintLinks(std::ostream& os,
+                    bool withServer,
+                    const std::vector<std::pair<std::string, uint64_t>>& messages);
+
+    /** Most ordered D2D pairs that PrintLinks() lists (and evaluates) one by one. */
+    static constexpr uint64_t MAX_LISTED_PAIRS = 4000000;
+
   private:
+    /**
+     * \brief Build() without traces (traces null) or with them.
+     * \param traces where messages and energy go, or null
+     * \param withServer add a server reached over the D2S channel
+     * \return the network
+     */
+    D2dNetwork Make(D2dTraceHelper* traces, bool withServer);
+
     double m_initialD2sTxPowerDbm;             //!< d2sTxPowerDbm as constructed
     const D2dScenarioFlags* m_flags{nullptr};  //!< the flags AddFlags() declared
     bool m_d2sFollowsTx{true};                 //!< d2sTxPowerDbm follows txPowerDbm

@@ -437,9 +437,9 @@ D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Para
         {
             continue;
         }
-        if (name == "RngSeed" || name == "RngRun")
+        if (name == "RngSeed")
         {
-            Fail(fmt::format("--{} is not accepted: the seed is set by --seed; use that", name));
+            Fail("--RngSeed is not accepted: the seed is set by --seed; use that");
         }
         if (name.rfind("ns3::", 0) == 0)
         {

@@ -71,8 +71,8 @@ class D2dScenarioSupport
      * which CommandLine answers with its whole help), or an
      * --ns3::Class::Attribute=value whose class, attribute or value ns-3 does not accept
      * (the form follows the attribute's value type; its checker decides the range) or
-     * that a parameter sets (Param::attributes), or --RngSeed or --RngRun (the seed is
-     * set by --seed).
+     * that a parameter sets (Param::attributes), or --RngSeed (the seed is set by --seed;
+     * --RngRun is a parameter of D2dNetworkOptions).
      * \param argc argument count
      * \param argv arguments
      * \param params the parameters the program adds with CommandLine::AddValue
