@@ -328,7 +328,8 @@ seed = [1, 2, 3]
         # (--dry-run checks them against --PrintHelp and runs nothing).
         folder = os.path.join(REPO, "analysis", "campaigns")
         counts = {"wireless.toml": 16, "cmfl-robustness.toml": 63, "paper-fedavg.toml": 6,
-                  "paper-cmfl.toml": 7, "paper-bayes.toml": 3, "paper-d2d-exchange.toml": 12}
+                  "paper-cmfl.toml": 7, "paper-bayes.toml": 3, "paper-d2d-exchange.toml": 12,
+                  "drop-probability.toml": 12}
         self.assertEqual(sorted(f for f in os.listdir(folder) if f.endswith(".toml")),
                          sorted(counts))
         for name, runs in counts.items():
