@@ -3,7 +3,8 @@
 # defaults (FedAvg, 10 devices, Fashion-MNIST), then analysis/plot_rounds.py on its
 # traces. Checks the trace files and headers, that the global model learns (accuracy
 # rises by more than 0.15 and ends above 0.75), that every round is in rounds.csv, that
-# models crossed the D2S link, and the three plots.
+# models crossed the D2S link, that run.json names the BLAS and the CPU, and the three
+# plots.
 #
 # Usage: bash fedavg-main-job.sh PATH/TO/fedavg PATH/TO/analysis/plot_rounds.py
 set -euo pipefail
@@ -54,6 +55,19 @@ e = pd.read_csv(d + "/energy.csv")
 comps = set(e.component)
 assert {"compute", "d2s_tx", "d2s_rx"} <= comps, comps
 print(f"  {len(m)} message rows, {len(e)} energy rows, components {sorted(comps)}")
+PY
+"$PYTHON" - "$out" <<'PY' || fail "run.json does not name the BLAS and the CPU that ran"
+# The BLAS that LibTorch called: a library that exports sgemm_ (checked independently with
+# ctypes), described by itself when it is OpenBLAS; the CPU as /proc/cpuinfo names it.
+import ctypes, json, os, sys
+p = json.load(open(sys.argv[1] + "/run.json"))["parameters"]
+lib, config, cpu = p["blasLibrary"], p["blasConfig"], p["cpu"]
+print(f"  BLAS {lib} ({config}), CPU {cpu}")
+assert os.path.isfile(lib) and lib == os.path.realpath(lib), lib
+assert hasattr(ctypes.CDLL(lib), "sgemm_"), lib
+assert ("openblas" in lib.lower()) == config.startswith("OpenBLAS"), (lib, config)
+names = [l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")]
+assert cpu == (names[0] if names else "unknown"), (cpu, names[:1])
 PY
 
 echo "check: analysis/plot_rounds.py writes the plots"

@@ -307,6 +307,10 @@ D2dLearningOptions::Record(D2dTraceHelper& traces, Ptr<D2dLearner> first) const
         traces.AddParameter("modelParameters", first->GetNParameters());
         traces.AddParameter("trainingFlopsPerSample", first->GetTrainingFlopsPerSample());
     }
+    // Same seed, same bytes holds for the same BLAS on the same CPU.
+    traces.AddParameter("blasLibrary", D2dTorchRuntime::GetBlasLibrary());
+    traces.AddParameter("blasConfig", D2dTorchRuntime::GetBlasConfig());
+    traces.AddParameter("cpu", D2dTorchRuntime::GetCpu());
 }
 
 void

@@ -151,7 +151,8 @@ class D2dLearningOptions
     /**
      * \brief run.json (besides the flags, which D2dScenarioFlags::Record() writes):
      * trainSamples and testSamples, and, if first is given, its modelParameters and
-     * trainingFlopsPerSample.
+     * trainingFlopsPerSample; the BLAS library that LibTorch calls (blasLibrary, blasConfig)
+     * and the CPU (cpu), on which bit-identical results depend.
      * \param traces the run's trace helper
      * \param first a learner (e.g. device 0's), or null
      */

@@ -6,8 +6,12 @@
 
 #include "ns3/log.h"
 
+#include <cctype>
 #include <condition_variable>
 #include <deque>
+#include <dlfcn.h>
+#include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <thread>
 #include <torch/torch.h>
@@ -94,6 +98,17 @@ class Pool
 uint32_t g_workers = 2;
 std::unique_ptr<Pool> g_pool;
 
+/**
+ * \param name a symbol
+ * \return its address in the process's global scope (the executable and the libraries it
+ * loaded), or null
+ */
+void*
+GlobalSymbol(const char* name)
+{
+    return dlsym(RTLD_DEFAULT, name);
+}
+
 void
 FixThreads()
 {
@@ -101,6 +116,14 @@ FixThreads()
     if (!done)
     {
         at::set_num_threads(1);
+        // A multi-threaded OpenBLAS (Debian's libopenblas0-pthread) would start its own
+        // threads under every worker: the device-level pool is the parallelism, so one BLAS
+        // thread per call (the serial OpenBLAS and the reference BLAS have one anyway).
+        using SetThreads = void (*)(int);
+        if (auto set = reinterpret_cast<SetThreads>(GlobalSymbol("openblas_set_num_threads")))
+        {
+            set(1);
+        }
         done = true;
     }
 }
@@ -143,6 +166,56 @@ D2dTorchRuntime::Seed(uint64_t seed)
 {
     FixThreads();
     torch::manual_seed(seed);
+}
+
+std::string
+D2dTorchRuntime::GetBlasLibrary()
+{
+    Dl_info info{};
+    void* sgemm = GlobalSymbol("sgemm_");
+    if (!sgemm || dladdr(sgemm, &info) == 0 || !info.dli_fname)
+    {
+        return "unknown";
+    }
+    std::error_code ec;
+    const auto real = std::filesystem::canonical(info.dli_fname, ec);
+    return ec ? std::string(info.dli_fname) : real.string();
+}
+
+std::string
+D2dTorchRuntime::GetBlasConfig()
+{
+    using GetConfig = const char* (*)();
+    if (auto get = reinterpret_cast<GetConfig>(GlobalSymbol("openblas_get_config")))
+    {
+        std::string config = get();
+        while (!config.empty() && std::isspace(static_cast<unsigned char>(config.back())))
+        {
+            config.pop_back();
+        }
+        return config;
+    }
+    return "reference or unknown BLAS";
+}
+
+std::string
+D2dTorchRuntime::GetCpu()
+{
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line))
+    {
+        if (line.rfind("model name", 0) == 0)
+        {
+            const auto colon = line.find(':');
+            if (colon != std::string::npos)
+            {
+                const auto start = line.find_first_not_of(' ', colon + 1);
+                return start == std::string::npos ? "unknown" : line.substr(start);
+            }
+        }
+    }
+    return "unknown";
 }
 
 } // namespace ns3

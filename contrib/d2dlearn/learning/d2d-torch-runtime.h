@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <future>
+#include <string>
 
 namespace ns3
 {
@@ -50,6 +51,25 @@ class D2dTorchRuntime
      * \param seed the run seed
      */
     static void Seed(uint64_t seed);
+
+    /**
+     * \brief The BLAS library that LibTorch's CPU kernels call (its Fortran sgemm_), as the
+     * dynamic loader resolved it in this process: Debian's LibTorch links libblas.so.3,
+     * which the system's alternatives point to the reference BLAS or to an optimised one
+     * (OpenBLAS). Results are bit-identical only for the same BLAS and CPU.
+     * \return the library's real path (symbolic links resolved), or "unknown"
+     */
+    static std::string GetBlasLibrary();
+
+    /**
+     * \return what the BLAS says of itself: OpenBLAS's openblas_get_config() (version,
+     * kernel chosen for this CPU, threading), or "reference or unknown BLAS" for a BLAS
+     * that has no such call
+     */
+    static std::string GetBlasConfig();
+
+    /** \return the CPU's model name (/proc/cpuinfo), or "unknown" */
+    static std::string GetCpu();
 };
 
 } // namespace ns3
