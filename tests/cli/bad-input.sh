@@ -110,6 +110,9 @@ expect_accept() {
 }
 
 expect_accept --nDevices=2 --duration=1ns
+expect_accept --nDevices=3 --duration=1s --dropProbability=0 --noisePowerW=0
+expect_accept --nDevices=3 --duration=1s --dropProbability=0.5 --d2sDropProbability=0.1 \
+    --d2sFraction=0.5 --RngRun=7
 expect_accept --nDevices=3 --duration=1s --ns3::D2dRadio::HalfDuplex=false \
     --ns3::D2dChannel::PropagationDelayModel=ns3::ConstantSpeedPropagationDelayModel
 

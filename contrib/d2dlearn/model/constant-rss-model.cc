@@ -44,6 +44,10 @@ ConstantRssModel::ForDropProbability(double dropProbability,
         throw std::invalid_argument("drop probability " + std::to_string(dropProbability) +
                                     " is outside [0, 1)");
     }
+    if (dropProbability == 0)
+    {
+        return std::numeric_limits<double>::max(); // no loss, whatever r and sigma^2
+    }
     if (!(spectralEfficiency > 0) || !(noisePowerW > 0))
     {
         throw std::invalid_argument("eq. (18) gives no drop probability but 0 unless the "

@@ -36,8 +36,8 @@ class ConstantRssModel : public D2dRssModel
     /**
      * \brief Inverse of eq. (18): W = (2^r - 1) sigma^2 / (-ln(1 - P_D)).
      * \param dropProbability the target P_D, in [0, 1)
-     * \param spectralEfficiency r (bit/s/Hz), > 0
-     * \param noisePowerW sigma^2 (W), > 0
+     * \param spectralEfficiency r (bit/s/Hz), > 0 unless P_D = 0
+     * \param noisePowerW sigma^2 (W), > 0 unless P_D = 0
      * \return W (watts); P_D = 0 gives the largest finite double, at which eq. (18) gives 0
      * \throws std::invalid_argument when an argument is outside its range
      */

@@ -59,6 +59,9 @@ TEST(ConstantRssModelTest, ZeroDropProbability)
     const double w = ConstantRssModel::ForDropProbability(0.0, 2.0, 1e-13);
     EXPECT_EQ(w, std::numeric_limits<double>::max());
     EXPECT_EQ(D2dChannel::DropProbability(w, 2.0, 1e-13), 0.0);
+    // No noise: eq. (18) gives 0 at any W, so P_D = 0 is still a valid target.
+    EXPECT_EQ(ConstantRssModel::ForDropProbability(0.0, 2.0, 0.0),
+              std::numeric_limits<double>::max());
 }
 
 TEST(ConstantRssModelTest, RefusesWhatEq18CannotGive)
