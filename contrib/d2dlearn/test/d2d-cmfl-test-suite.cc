@@ -78,6 +78,8 @@ struct Setup
     std::string quorum{"majority"}; //!< the CCP's Quorum
     std::string failedVote{"step-down"};                  //!< FailedVote
     std::string maliciousCommittee{"attacked-reference"}; //!< MaliciousCommittee
+    std::string attackSpace{"update"};                    //!< AttackSpace
+    std::string aggregationBase{"training"};              //!< AggregationBase
     double dropProbability{0};                            //!< > 0: P_D of every link (eq. 18)
     D2dDeliveryMode mode{D2dDeliveryMode::RELIABLE};
     uint32_t maxRetransmissions{7}; //!< reliable mode: per fragment
@@ -215,6 +217,8 @@ RunCmfl(const Setup& s)
     cmfl->GetConsensus()->SetAttribute("Quorum", StringValue(s.quorum));
     cmfl->SetAttribute("FailedVote", StringValue(s.failedVote));
     cmfl->SetAttribute("MaliciousCommittee", StringValue(s.maliciousCommittee));
+    cmfl->SetAttribute("AttackSpace", StringValue(s.attackSpace));
+    cmfl->SetAttribute("AggregationBase", StringValue(s.aggregationBase));
     cmfl->SetAttribute("Rounds", UintegerValue(s.rounds));
     cmfl->SetLearners(learners);
     cmfl->SetTransports(transports, s.mode);
@@ -304,15 +308,24 @@ RunCmfl(const Setup& s)
     return out;
 }
 
-/** The paper's scores, recomputed independently (double precision). */
+/**
+ * The paper's scores, recomputed independently (double precision).
+ * \param o the run
+ * \param weights the back-gradient attackers (o.malicious) attack their weights (g_k = w^1 -
+ *        (-w_k) = w^1 + w_k) instead of their update (g_k = -(w^1 - w_k)); committee members
+ *        included (the authors' attacked reference)
+ */
 std::map<uint32_t, double>
-IndependentFinalScores(const Outcome& o)
+IndependentFinalScores(const Outcome& o, bool weights = false)
 {
-    auto gradient = [&o](uint32_t d) {
+    auto gradient = [&o, weights](uint32_t d) {
+        const bool bad = std::count(o.malicious.begin(), o.malicious.end(), d) > 0;
         std::vector<double> g(o.w1.size());
         for (std::size_t j = 0; j < g.size(); ++j)
         {
-            g[j] = static_cast<double>(static_cast<float>(o.w1[j] - o.after[d][j]));
+            const float honest = o.w1[j] - o.after[d][j];
+            const float attacked = weights ? o.w1[j] + o.after[d][j] : -honest;
+            g[j] = static_cast<double>(bad ? attacked : honest);
         }
         return g;
     };
@@ -1005,6 +1018,71 @@ class CmflLivenessTestCase : public TestCase
     int m_variant;
 };
 
+/**
+ * The authors' malicious committee member ("attacked-reference"): one member and one
+ * training client of round 1 are back-gradient attackers on their weights (AttackSpace
+ * "weights": g = w^1 + w_k); the member scores with its attacked reference by the normal
+ * rule and votes by the rules, so both votes agree at attempt 1 or 2 and S_a^1 and S_c^2
+ * equal an independent computation (top m of C / sum_c ||g_k - g_c||^2 with the attacked
+ * vectors; middle ranks). AggregationBase: "training" accepts m = round(0.5 x 6) = 3,
+ * "active" m = round(0.5 x 10) = 5 (of the 6 scored).
+ */
+class CmflAttackedReferenceTestCase : public TestCase
+{
+  public:
+    CmflAttackedReferenceTestCase()
+        : TestCase("attacked-reference member, weights-space attack: S_a^1 and S_c^2 as "
+                   "computed by hand; m of both aggregation bases")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const std::string base : {"training", "active"})
+        {
+            Setup s;
+            s.maliciousMembers = 1;
+            s.maliciousTraining = 1;
+            s.attackSpace = "weights";
+            s.aggregationBase = base;
+            const Outcome o = RunCmfl(s);
+            NS_TEST_ASSERT_MSG_EQ(o.roundsDone, 1u, "the round completes");
+            const auto finals = IndependentFinalScores(o, true);
+            NS_TEST_ASSERT_MSG_EQ(finals.size(), 6u, "n = 6 scored");
+            std::vector<std::pair<double, uint32_t>> ranked; // descending score, then id
+            for (const auto& [k, p] : finals)
+            {
+                ranked.emplace_back(-p, k);
+            }
+            std::sort(ranked.begin(), ranked.end());
+            const uint32_t m = base == "training" ? 3 : 5;
+            std::vector<uint32_t> expectedSa;
+            for (uint32_t r = 0; r < m; ++r)
+            {
+                expectedSa.push_back(ranked[r].second);
+            }
+            std::sort(expectedSa.begin(), expectedSa.end());
+            NS_TEST_ASSERT_MSG_EQ(o.aggregated1.size(), m, base << ": m");
+            NS_TEST_ASSERT_MSG_EQ((o.aggregated1 == expectedSa), true, base << ": S_a^1");
+            std::vector<uint32_t> expectedSc;
+            for (uint32_t r = 1; r < 5; ++r)
+            {
+                expectedSc.push_back(ranked[r].second);
+            }
+            std::sort(expectedSc.begin(), expectedSc.end());
+            NS_TEST_ASSERT_MSG_EQ((o.committee2 == expectedSc), true, base << ": S_c^2");
+            // The attacked member proposes what the honest ones do: no vote fails, and the
+            // far-off attacker (g = w^1 + w_k) ranks last.
+            for (const auto& st : o.steps)
+            {
+                NS_TEST_ASSERT_MSG_NE(st.outcome, "failed", base << ": " << st.step);
+            }
+            NS_TEST_ASSERT_MSG_EQ(ranked.back().second, o.malicious[0], "the attacker last");
+        }
+    }
+};
+
 class D2dCmflTestSuite : public TestSuite
 {
   public:
@@ -1019,6 +1097,7 @@ class D2dCmflTestSuite : public TestSuite
         AddTestCase(new CmflWifiTestCase, TestCase::QUICK);
         AddTestCase(new CmflImmediateAccessTestCase, TestCase::QUICK);
         AddTestCase(new CmflTraceWriterTestCase, TestCase::QUICK);
+        AddTestCase(new CmflAttackedReferenceTestCase, TestCase::QUICK);
         AddTestCase(new CmflLivenessTestCase(0), TestCase::QUICK);
         AddTestCase(new CmflLivenessTestCase(1), TestCase::QUICK);
         AddTestCase(new CmflLivenessTestCase(2), TestCase::QUICK);
