@@ -329,7 +329,10 @@ seed = [1, 2, 3]
         folder = os.path.join(REPO, "analysis", "campaigns")
         counts = {"wireless.toml": 16, "cmfl-robustness.toml": 63, "paper-fedavg.toml": 6,
                   "paper-cmfl.toml": 7, "paper-bayes.toml": 3, "paper-d2d-exchange.toml": 12,
-                  "drop-probability.toml": 12}
+                  "drop-probability.toml": 12,
+                  "cmfl-robustness-clean.toml": 14, "cmfl-robustness-weights.toml": 56,
+                  "cmfl-robustness-update.toml": 28, "cmfl-robustness-large.toml": 28,
+                  "cmfl-robustness-large-clean.toml": 14}
         self.assertEqual(sorted(f for f in os.listdir(folder) if f.endswith(".toml")),
                          sorted(counts))
         for name, runs in counts.items():

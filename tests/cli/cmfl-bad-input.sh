@@ -52,6 +52,12 @@ expect_reject requestTimeout --requestTimeout=-1s
 expect_reject maxAttempts --maxAttempts=-1
 expect_reject maxAttempts --maxAttempts=2000000
 expect_reject gradientUpload --gradientUpload=multicast
+expect_reject quorum --quorum=all
+expect_reject failedVote --failedVote=retry
+expect_reject maliciousCommittee --maliciousCommittee=honest
+expect_reject attackSpace --attackSpace=model
+expect_reject aggregationBase --aggregationBase=all
+expect_reject multiKrumWeights --multiKrumWeights=median
 expect_reject ns3::D2dCmfl::GradientUpload --ns3::D2dCmfl::GradientUpload=multicast
 expect_reject algorithm --algorithm=median --ns3::D2dFedAvg::Aggregation=ns3::D2dMedianAggregation
 expect_reject trimPercent --ns3::D2dTrimmedMeanAggregation::TrimPercent=20

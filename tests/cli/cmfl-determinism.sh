@@ -5,9 +5,12 @@
 #  - CMFL-I with 10 % back-gradient attackers and CMFL-II with label flipping, committee of
 #    5 (quorum 3 of 4 replicas): with seed 3 an attacker sits on the committee in round 1
 #    and trains in round 2, and every vote reaches consensus (checked);
-#  - CMFL-I with the attackers and a committee of 4: the malicious member's reply is
-#    missing from the quorum of 3 identical replies of 3 replicas, so the CCP times out,
-#    tries new primaries and fails (checked: timeout and failed rows in ccp.csv);
+#  - CMFL-I with the attackers and a committee of 4 under the former rules (--quorum=replicas
+#    --failedVote=keep-committee --maliciousCommittee=adversarial): the malicious member's
+#    reply is missing from the quorum of 3 identical replies of 3 replicas, so the CCP times
+#    out, tries new primaries and fails (checked: timeout and failed rows in ccp.csv, and
+#    the committee is kept); with the defaults (majority quorum, step-down) the same run
+#    agrees on every aggregation or steps the committee down (checked);
 #  - CMFL-I on lossy links (P_D = 0.2 per fragment on every link, at most 3
 #    retransmissions; checked: p_drop = 0.2 in messages.csv);
 #  - Multi-Krum with gradient scaling, trimmed mean with same-value attackers,
@@ -86,14 +89,30 @@ assert (votes.outcome == "consensus").all() and len(votes) == 4, votes
 PY
 done
 twice cmfl1-stalled "${CMFL_TRACES[*]}" --algorithm=cmfl-1 --committeePercent=40 \
-    --maliciousPercent=10 --attack=back-gradient
+    --maliciousPercent=10 --attack=back-gradient --quorum=replicas \
+    --failedVote=keep-committee --maliciousCommittee=adversarial
 "$PYTHON" - "$TMP/cmfl1-stalled-a" <<'PY' || fail "cmfl1-stalled: no CCP timeouts"
 import sys
 import pandas as pd
 v = pd.read_csv(sys.argv[1] + "/ccp.csv")
+c = pd.read_csv(sys.argv[1] + "/committee.csv")
 out = v[v.step != "scores"].outcome.value_counts().to_dict()
-print("  votes", out)
+print("  votes", out, "next committees", c.next_committee.value_counts().to_dict())
 assert out.get("timeout", 0) > 0 and out.get("failed", 0) > 0, out
+assert (c.next_committee == "kept").all(), c
+PY
+twice cmfl1-live "${CMFL_TRACES[*]}" --algorithm=cmfl-1 --committeePercent=40 \
+    --maliciousPercent=10 --attack=back-gradient --maliciousCommittee=adversarial
+"$PYTHON" - "$TMP/cmfl1-live-a" <<'PY' || fail "cmfl1-live: a round neither agreed nor stepped down"
+import sys
+import pandas as pd
+v = pd.read_csv(sys.argv[1] + "/ccp.csv")
+c = pd.read_csv(sys.argv[1] + "/committee.csv")
+agreed = set(v[(v.step == "aggregation") & (v.outcome == "consensus")]["round"])
+print("  rounds agreed", sorted(agreed), "next committees",
+      c.next_committee.value_counts().to_dict())
+assert (c.next_committee != "kept").all(), c
+assert all(r in agreed or n != "kept" for r, n in zip(c["round"], c.next_committee)), c
 PY
 
 # eq. 18: P_D = 1 - exp(-(2^r - 1) sigma^2 / W) = 0.2 with r = 2, sigma^2 = 1e-13 W on every

@@ -32,8 +32,9 @@ fail() {
     failures=$((failures + 1))
 }
 
+# The same (IID) shards for both: cmfl's default partition is Dirichlet since issue 18.
 COMMON=(--nDevices=20 --rounds=2 --dataFraction=0.02 --model=logistic --seed=3
-    --roundDeadline=120s --evaluateDevices=false --quiet)
+    --roundDeadline=120s --evaluateDevices=false --partition=iid --quiet)
 run() { # run BIN DIR ARGS...
     local bin=$1 dir=$2
     shift 2

@@ -114,19 +114,76 @@ D2dByzantineAttack::AdversarialScore(const std::vector<float>& gk, const std::ve
     return d2;
 }
 
+void
+D2dByzantineAttack::ApplyInSpace(D2dAttackType type,
+                                 D2dAttackSpace space,
+                                 const std::vector<float>& base,
+                                 std::vector<float>& update,
+                                 Ptr<UniformRandomVariable> rng,
+                                 double scalingLow)
+{
+    if (space == D2dAttackSpace::UPDATE)
+    {
+        Apply(type, update, rng, scalingLow);
+        return;
+    }
+    if (type == D2dAttackType::NONE || type == D2dAttackType::LABEL_FLIPPING)
+    {
+        return; // nothing to change: g_k stays bit for bit
+    }
+    NS_ABORT_MSG_IF(base.size() != update.size(),
+                    "D2dByzantineAttack::ApplyInSpace: w^t of size "
+                        << base.size() << ", update of size " << update.size());
+    // The authors' runs attack the uploaded weights w_k = w^t - g_k.
+    std::vector<float> w(update.size());
+    for (std::size_t j = 0; j < w.size(); ++j)
+    {
+        w[j] = base[j] - update[j];
+    }
+    Apply(type, w, rng, scalingLow);
+    for (std::size_t j = 0; j < w.size(); ++j)
+    {
+        update[j] = base[j] - w[j];
+    }
+}
+
+D2dAttackSpace
+D2dByzantineAttack::ParseSpace(const std::string& name)
+{
+    if (name == "update")
+    {
+        return D2dAttackSpace::UPDATE;
+    }
+    if (name == "weights")
+    {
+        return D2dAttackSpace::WEIGHTS;
+    }
+    throw std::invalid_argument("attackSpace=" + name + " is not accepted (update or weights)");
+}
+
 Callback<void, uint32_t, std::vector<float>&>
 D2dByzantineAttack::MakeUpdateTamper(const std::vector<uint32_t>& malicious,
                                      D2dAttackType type,
                                      Ptr<UniformRandomVariable> rng,
-                                     double scalingLow)
+                                     double scalingLow,
+                                     D2dAttackSpace space,
+                                     std::function<std::vector<float>()> base)
 {
+    NS_ABORT_MSG_IF(space == D2dAttackSpace::WEIGHTS && !base,
+                    "D2dByzantineAttack::MakeUpdateTamper: the weights space needs w^t");
     const std::set<uint32_t> bad(malicious.begin(), malicious.end());
     return Callback<void, uint32_t, std::vector<float>&>(
-        [bad, type, rng, scalingLow](uint32_t device, std::vector<float>& g) {
-            if (bad.count(device) > 0)
+        [bad, type, rng, scalingLow, space, base](uint32_t device, std::vector<float>& g) {
+            if (bad.count(device) == 0)
+            {
+                return;
+            }
+            if (space == D2dAttackSpace::UPDATE)
             {
                 Apply(type, g, rng, scalingLow);
+                return;
             }
+            ApplyInSpace(type, space, base(), g, rng, scalingLow);
         });
 }
 

@@ -9,6 +9,7 @@
 #include "ns3/ptr.h"
 #include "ns3/random-variable-stream.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,22 @@ enum class D2dAttackType
     SAME_VALUE,       //!< the gradient replaced by zeros (Li et al. 2019)
     BACK_GRADIENT,    //!< the gradient replaced by its opposite (Munoz-Gonzalez et al. 2017)
     LABEL_FLIPPING,   //!< a data attack: the client trains on flipped labels
+};
+
+/**
+ * \ingroup d2dlearn
+ * \brief What the attack changes (D2dCmfl AttackSpace attribute, the cmfl scenario's
+ * --attackSpace).
+ *
+ * Che et al. 2022 describe the attacks on the local gradient ("replace some local gradients
+ * with malicious gradients"); the authors' code applies them to the uploaded model weights
+ * (the client's soln after local training), which is what makes the FedAvg-style baselines
+ * collapse in their figures: back-gradient then uploads -w_k, far from every honest model.
+ */
+enum class D2dAttackSpace
+{
+    UPDATE,  //!< the update g_k = w^t - w_k (the paper's text)
+    WEIGHTS, //!< the uploaded weights w_k; the update becomes w^t - attack(w_k) (the code)
 };
 
 /**
@@ -72,23 +89,56 @@ class D2dByzantineAttack
                       double scalingLow = 0.5);
 
     /**
+     * \brief Apply() in an attack space to the update g_k = w^t - w_k, in place:
+     *  - UPDATE: Apply(type, g_k);
+     *  - WEIGHTS: w_k = w^t - g_k (float), Apply(type, w_k), g_k <- w^t - w_k (float): e.g.
+     *    back-gradient gives g_k = w^t + w_k, same-value g_k = w^t.
+     * \param type the attack
+     * \param space where it acts
+     * \param base w^t (same size as g_k; used for WEIGHTS only)
+     * \param update g_k
+     * \param rng the stream of the scaling factors
+     * \param scalingLow a, the lower end of lambda's range, in [0, 1)
+     */
+    static void ApplyInSpace(D2dAttackType type,
+                             D2dAttackSpace space,
+                             const std::vector<float>& base,
+                             std::vector<float>& update,
+                             Ptr<UniformRandomVariable> rng,
+                             double scalingLow = 0.5);
+
+    /**
+     * \param name "update" or "weights"
+     * \return the space
+     * \throws std::invalid_argument with the one line "attackSpace=<name> is not accepted
+     * (update or weights)"
+     */
+    static D2dAttackSpace ParseSpace(const std::string& name);
+
+    /**
      * \brief What a server protocol (D2dFedAvg::SetUpdateTamper) calls on every local
-     * update: Apply() to the updates of the malicious devices, others unchanged.
+     * update: ApplyInSpace() to the updates of the malicious devices, others unchanged.
      * \param malicious the malicious devices
      * \param type the attack
      * \param rng the stream of the scaling factors
      * \param scalingLow a, the lower end of lambda's range, in [0, 1)
+     * \param space where the attack acts
+     * \param base returns w^t, the model the device trained from (needed for WEIGHTS)
      * \return the tamper callback (device, g_k)
      */
     static Callback<void, uint32_t, std::vector<float>&> MakeUpdateTamper(
         const std::vector<uint32_t>& malicious,
         D2dAttackType type,
         Ptr<UniformRandomVariable> rng,
-        double scalingLow);
+        double scalingLow,
+        D2dAttackSpace space = D2dAttackSpace::UPDATE,
+        std::function<std::vector<float>()> base = {});
 
     /**
-     * \brief The score a malicious committee member assigns training client k: the
-     * reciprocal of the honest P_k^c, ||g_k - g_c||_2^2 (accumulated in double), so that
+     * \brief The score a malicious committee member assigns training client k in D2dCmfl's
+     * MaliciousCommittee "adversarial" mode (an extension: neither the paper nor the authors'
+     * code has it; there a malicious member's reference is attacked, then scores normally):
+     * the reciprocal of the honest P_k^c, ||g_k - g_c||_2^2 (accumulated in double), so that
      * honest gradients near the member's own rank lowest and far (malicious) ones highest.
      * \param gk local gradient of training client k
      * \param gc the member's own local gradient (same size, not empty)

@@ -117,6 +117,52 @@ D2dCmfl::GetTypeId()
                 EnumValue(D2dCmfl::UNICAST),
                 MakeEnumAccessor(&D2dCmfl::m_upload),
                 MakeEnumChecker(D2dCmfl::UNICAST, "unicast", D2dCmfl::BROADCAST, "broadcast"))
+            .AddAttribute(
+                "FailedVote",
+                "What a vote without consensus does to the committee: step-down (w^t is "
+                "kept, the committee steps down all the same: elected if the election vote "
+                "agrees, else drawn among the round's training clients) or keep-committee "
+                "(w^t and the committee are kept: the former rule, which lets a committee "
+                "that cannot agree stall every later round)",
+                EnumValue(static_cast<int>(D2dFailedVote::STEP_DOWN)),
+                MakeEnumAccessor(&D2dCmfl::m_failedVote),
+                MakeEnumChecker(static_cast<int>(D2dFailedVote::STEP_DOWN),
+                                "step-down",
+                                static_cast<int>(D2dFailedVote::KEEP_COMMITTEE),
+                                "keep-committee"))
+            .AddAttribute(
+                "MaliciousCommittee",
+                "What a malicious committee member does: attacked-reference (its own "
+                "reference update is attacked like an upload, then it scores and votes by "
+                "the rules, as in the authors' code) or adversarial (inverted scores "
+                "||g_k - g_c||^2 and the opposite proposals: an extension)",
+                EnumValue(static_cast<int>(MaliciousCommittee::ATTACKED_REFERENCE)),
+                MakeEnumAccessor(&D2dCmfl::m_maliciousCommittee),
+                MakeEnumChecker(static_cast<int>(MaliciousCommittee::ATTACKED_REFERENCE),
+                                "attacked-reference",
+                                static_cast<int>(MaliciousCommittee::ADVERSARIAL),
+                                "adversarial"))
+            .AddAttribute("AttackSpace",
+                          "What a malicious client's attack changes: update (g_k = w^t - w_k, "
+                          "the paper's text) or weights (the uploaded w_k, as in the authors' "
+                          "runs: g_k = w^t - attack(w_k))",
+                          EnumValue(static_cast<int>(D2dAttackSpace::UPDATE)),
+                          MakeEnumAccessor(&D2dCmfl::m_attackSpace),
+                          MakeEnumChecker(static_cast<int>(D2dAttackSpace::UPDATE),
+                                          "update",
+                                          static_cast<int>(D2dAttackSpace::WEIGHTS),
+                                          "weights"))
+            .AddAttribute("AggregationBase",
+                          "What alpha (AggregationPercent) is a share of: training (the scored "
+                          "training clients, the paper's text) or active (the round's active "
+                          "clients, committee included, as in the authors' code); at most "
+                          "the scored clients are accepted",
+                          EnumValue(static_cast<int>(AggregationBase::TRAINING)),
+                          MakeEnumAccessor(&D2dCmfl::m_aggregationBase),
+                          MakeEnumChecker(static_cast<int>(AggregationBase::TRAINING),
+                                          "training",
+                                          static_cast<int>(AggregationBase::ACTIVE),
+                                          "active"))
             .AddAttribute("Aggregation",
                           "The aggregation of S_a's gradients in eq. (6): "
                           "w <- w - eta g, g = the strategy's global gradient (default: the "
@@ -314,6 +360,7 @@ D2dCmfl::DoStart()
     }
     PartialShuffle(order, active, m_pick);
     m_committeeSize = c;
+    m_activeCount = active;
     m_committee.assign(order.begin(), order.begin() + c);
     m_training.assign(order.begin() + c, order.begin() + active);
     std::sort(m_committee.begin(), m_committee.end());
@@ -338,6 +385,7 @@ D2dCmfl::Broadcast(uint32_t sender)
     m_exchanging = false;
     m_roundAttempts = 0;
     m_roundConsensus = false;
+    m_electionAgreed = false;
     NS_LOG_INFO("round " << m_round << ": device " << sender << " sends w^t to "
                          << m_committee.size() << " committee and " << m_training.size()
                          << " training clients");
@@ -435,15 +483,22 @@ D2dCmfl::Trained(uint32_t device, uint32_t round)
     }
     st.trained = true;
     // The local gradient of the round's local steps: g_k = w^t - w_k.
-    const std::vector<float> w = m_learners[device]->GetParameters();
+    std::vector<float> w = m_learners[device]->GetParameters();
+    const bool attackWeights = IsMalicious(device) && static_cast<D2dAttackSpace>(m_attackSpace) ==
+                                                          D2dAttackSpace::WEIGHTS;
+    if (attackWeights)
+    {
+        // The authors' runs: the trained weights are attacked, g_k = w^t - attack(w_k).
+        D2dByzantineAttack::Apply(m_attack, w, m_attackRng, m_scalingLow);
+    }
     std::vector<float> g(w.size());
     for (std::size_t j = 0; j < w.size(); ++j)
     {
         g[j] = (*st.base)[j] - w[j];
     }
-    if (IsMalicious(device))
+    if (IsMalicious(device) && !attackWeights)
     {
-        D2dByzantineAttack::Apply(m_attack, g, m_attackRng, m_scalingLow);
+        D2dByzantineAttack::Apply(m_attack, g, m_attackRng, m_scalingLow); // the paper's text
     }
     if (st.committee)
     {
@@ -491,10 +546,14 @@ D2dCmfl::TryScore(uint32_t device, bool timeout)
     {
         return; // still collecting
     }
-    // Scoring system: P_k^c = 1/||g_k - g_c||^2 (malicious members: adversarial scores).
+    // Scoring system: P_k^c = 1/||g_k - g_c||^2; a malicious member's g_c is attacked, and
+    // with MaliciousCommittee "adversarial" it hands out inverted scores.
+    const bool adversarial =
+        IsMalicious(device) &&
+        static_cast<MaliciousCommittee>(m_maliciousCommittee) == MaliciousCommittee::ADVERSARIAL;
     for (const auto& [k, payload] : st.gradients) // ascending client id
     {
-        const double score = IsMalicious(device)
+        const double score = adversarial
                                  ? D2dByzantineAttack::AdversarialScore(*payload->values, *st.own)
                                  : D2dCommitteeRules::Score(*payload->values, *st.own);
         st.scores.emplace_back(k, score);
@@ -576,11 +635,21 @@ D2dCmfl::ScoresExchanged(const D2dCommitteeConsensus::ScoreViews& views)
             clients.push_back(k);
             finals.push_back(D2dCommitteeRules::FinalScore(p));
         }
-        const bool honest = !IsMalicious(member);
+        // Honest members, and malicious ones that only attack their reference (the authors'
+        // code), follow the rules; adversarial members propose the opposite sets.
+        const bool honest =
+            !IsMalicious(member) || static_cast<MaliciousCommittee>(m_maliciousCommittee) ==
+                                        MaliciousCommittee::ATTACKED_REFERENCE;
         const auto strategy = (m_strategy == 1) == honest ? D2dSelectionStrategy::HIGHEST_SCORES
                                                           : D2dSelectionStrategy::LOWEST_SCORES;
-        aggregation[member] =
-            D2dCommitteeRules::Select(clients, finals, m_aggregationPercent, strategy);
+        const auto scored = static_cast<uint32_t>(clients.size());
+        const uint32_t m = D2dCommitteeRules::AcceptedCount(
+            scored,
+            static_cast<AggregationBase>(m_aggregationBase) == AggregationBase::ACTIVE
+                ? m_activeCount
+                : scored,
+            m_aggregationPercent);
+        aggregation[member] = D2dCommitteeRules::SelectCount(clients, finals, m, strategy);
         if (honest)
         {
             m_electionProposals[member] = D2dCommitteeRules::Elect(clients, finals, size);
@@ -671,6 +740,11 @@ D2dCmfl::AggregationVoted(const D2dCcpOutcome& outcome)
     if (!outcome.consensus)
     {
         NS_LOG_INFO("round " << m_round << ": no consensus on S_a; w^t is kept");
+        if (static_cast<D2dFailedVote>(m_failedVote) == D2dFailedVote::STEP_DOWN)
+        {
+            VoteElection(); // the committee steps down all the same
+            return;
+        }
         FinishRound();
         return;
     }
@@ -679,6 +753,12 @@ D2dCmfl::AggregationVoted(const D2dCcpOutcome& outcome)
     m_aggregated = outcome.set;
     m_global = Aggregate(outcome.set).first;
     m_primary = outcome.primary;
+    VoteElection();
+}
+
+void
+D2dCmfl::VoteElection()
+{
     m_ccp->Vote(m_round,
                 "election",
                 m_committee,
@@ -699,12 +779,34 @@ D2dCmfl::ElectionVoted(const D2dCcpOutcome& outcome)
     if (outcome.consensus)
     {
         ++m_consensusVotes;
-        if (outcome.set.size() >= 3)
-        {
-            m_nextCommittee = outcome.set; // else too few scored clients: the old one stays
-        }
+        m_electionAgreed = true;
+        m_nextCommittee = outcome.set; // used if it has >= 3 members (NextCommittee)
     }
     FinishRound();
+}
+
+std::vector<uint32_t>
+D2dCmfl::DrawCommittee()
+{
+    // Candidates: the round's training clients (the members step down and cannot be
+    // re-elected at once); all devices off the committee if there are too few of them.
+    std::vector<uint32_t> candidates = m_training;
+    if (candidates.size() < m_committeeSize)
+    {
+        candidates.clear();
+        for (uint32_t i = 0; i < GetNDevices(); ++i)
+        {
+            if (!Contains(m_committee, i))
+            {
+                candidates.push_back(i);
+            }
+        }
+    }
+    const auto size = std::min<uint32_t>(m_committeeSize, candidates.size());
+    PartialShuffle(candidates, size, m_pick); // the committee's common seed
+    std::vector<uint32_t> drawn(candidates.begin(), candidates.begin() + size);
+    std::sort(drawn.begin(), drawn.end());
+    return drawn;
 }
 
 void
@@ -722,8 +824,27 @@ D2dCmfl::FinishRound()
     {
         ++m_counts[k].aggregated;
     }
+    // Where S_c^{t+1} comes from (an agreed election of >= 3, a draw, or the old committee).
+    const D2dNextCommittee next =
+        D2dCommitteeRules::NextCommittee(m_electionAgreed,
+                                         m_nextCommittee.size(),
+                                         m_roundConsensus,
+                                         static_cast<D2dFailedVote>(m_failedVote));
+    if (next == D2dNextCommittee::DRAWN)
+    {
+        m_nextCommittee = DrawCommittee();
+        NS_LOG_INFO("round " << m_round << ": no agreed election; the committee steps down "
+                             << "and " << m_nextCommittee.size() << " members are drawn");
+    }
+    else if (next == D2dNextCommittee::KEPT)
+    {
+        m_nextCommittee.clear();
+    }
     CommitteeRecord record;
     record.round = m_round;
+    record.next = next;
+    record.nextCommittee = m_nextCommittee.empty() ? m_committee : m_nextCommittee;
+    record.maliciousNext = CountMalicious(record.nextCommittee);
     record.training = m_training;
     record.committee = m_committee;
     record.aggregated = m_aggregated;

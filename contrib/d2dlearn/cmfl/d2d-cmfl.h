@@ -61,10 +61,14 @@ class D2dCmflModelPayload : public D2dModelPayload
  *     every committee member ("gradient": unicasts in committee order, or one multicast to
  *     them: GradientUpload); in reliable mode a unicast whose retransmissions ran
  *     out is sent again, up to UploadRetries times, while the round is open. Malicious
- *     clients (SetMalicious) change g_k first (D2dByzantineAttack::Apply).
+ *     clients (SetMalicious) change g_k first, committee members included: AttackSpace
+ *     "update" attacks g_k (the paper's text), "weights" the trained weights w_k, so that
+ *     g_k = w^t - attack(w_k) (the authors' runs; D2dByzantineAttack::ApplyInSpace).
  *  3. Scoring (eq. (7)): a committee member c that has trained scores each training
- *     client k whose gradient it holds: P_k^c = 1/||g_k - g_c||^2 (malicious members:
- *     D2dByzantineAttack::AdversarialScore). It scores as soon as it holds every training
+ *     client k whose gradient it holds: P_k^c = 1/||g_k - g_c||^2. A malicious member
+ *     (MaliciousCommittee) scores the same way with its attacked g_c ("attacked-reference",
+ *     the default, as the authors' code), or hands out D2dByzantineAttack::AdversarialScore
+ *     ("adversarial", an extension). It scores as soon as it holds every training
  *     client's gradient, or at PhaseTimeout after the round began with what arrived.
  *     PhaseTimeout is the one timer of CMFL itself, and it keeps the paper's rule that the
  *     committee verifies the gradients of round t in round t (synchronous rounds,
@@ -77,21 +81,31 @@ class D2dCmflModelPayload : public D2dModelPayload
  *  4. CCP (D2dCommitteeConsensus): the members send their scores once every member
  *     has scored or at PhaseTimeout (members without scores stay silent); each member
  *     computes P_k = C_k / sum_c 1/P_k^c (eq. (8), over the C_k scores of k it
- *     holds) and proposes S_a^t by the selection strategy (I: top alpha%, II: bottom);
+ *     holds) and proposes S_a^t by the selection strategy (I: top alpha%, II: bottom; alpha%
+ *     of the scored training clients, or with AggregationBase "active" of the round's
+ *     active clients as in the authors' code, at most the scored clients);
  *     a vote on S_a^t whose operation is the aggregation
  *         w^{t+1} = w^t - eta sum_{k in S_a} n_k / sum n g_k   (eqs. aggregation, globalUpdate)
  *     (the sum is the Aggregation strategy, default D2dMeanAggregation; a member
  *     executes it only if it holds every g_k of the set; the digest of its
  *     result is compared); then a vote on S_c^{t+1} (election: the training clients around
- *     the middle of the score ranking). Malicious members propose the opposite sets (the
- *     other strategy's S_a, the lowest-ranked clients as committee), so they agree only
- *     with each other.
+ *     the middle of the score ranking). With MaliciousCommittee "adversarial", malicious
+ *     members propose the opposite sets (the other strategy's S_a, the lowest-ranked
+ *     clients as committee), so they agree only with each other. The quorum of both votes
+ *     is the CCP's Quorum (default: a majority of the committee).
  *  5. Step down: the aggregation vote's primary draws S_b^{t+1} at random among the
  *     clients outside S_c^{t+1} (the old committee becomes idle and may be drawn) and
  *     broadcasts w^{t+1} with the new roles: round t+1 begins.
- * If the aggregation vote fails (no consensus within the CCP's MaxAttempts), w^t is kept and
- * the committee stays; if the election vote fails, or elects fewer than 3 members (fewer
- * than C training clients were scored), the committee stays. The round's global
+ * If the aggregation vote fails (no consensus within the CCP's MaxAttempts), w^t is kept,
+ * and with FailedVote "step-down" (the default) the committee still steps down (the paper's
+ * "Step Down" of every round; the authors' code replaces the committee every round): the
+ * election vote is held all the same, and if it fails too, or elects fewer than 3 members
+ * (too few training clients were scored), C members are drawn at random among the round's
+ * training clients (DrawCommittee; members cannot be re-elected at once). A committee whose
+ * votes fail thus cannot stay: with FailedVote "keep-committee" (the former rule) a failed
+ * aggregation vote keeps w^t and the committee, and a failed election the committee, so
+ * that a committee that cannot agree repeats the round forever. committee.csv's
+ * `next_committee` says which happened (elected, drawn, kept). The round's global
  * model is evaluated on the test set (rounds.csv `accuracy`, `loss`), plus
  * `round_time_s`, `training_clients`, `committee_clients`, `aggregated`, `ccp_attempts`,
  * `consensus`, `upload_retries` and, if counted, `bytes_sent` (RoundRecord trace); the
@@ -117,6 +131,24 @@ class D2dCmfl : public D2dFlProtocol
     {
         UNICAST,  //!< one message per member, as the paper's complexity analysis counts
         BROADCAST //!< one multicast to the members
+    };
+
+    /** What a malicious committee member does (MaliciousCommittee attribute). */
+    enum class MaliciousCommittee
+    {
+        /** the authors' code: its own reference update is attacked like an upload (in the
+         * AttackSpace), then it scores with the normal rule and follows the protocol */
+        ATTACKED_REFERENCE,
+        /** an extension: inverted scores ||g_k - g_c||^2 and the opposite proposals (the
+         * other strategy's S_a, the lowest-ranked clients as committee) */
+        ADVERSARIAL,
+    };
+
+    /** What alpha is a share of (AggregationBase attribute). */
+    enum class AggregationBase
+    {
+        TRAINING, //!< the scored training clients ("accept the top alpha % of them")
+        ACTIVE,   //!< the round's active clients, committee included (the authors' code)
     };
 
     /**
@@ -189,6 +221,10 @@ class D2dCmfl : public D2dFlProtocol
         uint32_t maliciousTraining{0};    //!< N1: malicious clients in S_b^t
         uint32_t maliciousCommittee{0};   //!< N2: malicious members of S_c^t
         uint32_t maliciousAggregated{0};  //!< N3: malicious clients in S_a^t
+        /** where S_c^{t+1} comes from: elected, drawn (no agreed election, step down) or kept */
+        D2dNextCommittee next{D2dNextCommittee::KEPT};
+        std::vector<uint32_t> nextCommittee; //!< S_c^{t+1}, ascending
+        uint32_t maliciousNext{0};           //!< malicious members of S_c^{t+1}
     };
 
     /**
@@ -268,8 +304,17 @@ class D2dCmfl : public D2dFlProtocol
                             Callback<void, uint64_t> done);
     /** \param outcome the aggregation vote's outcome */
     void AggregationVoted(const D2dCcpOutcome& outcome);
+    /** \brief The CCP's election vote on S_c^{t+1} (after the aggregation vote). */
+    void VoteElection();
     /** \param outcome the election vote's outcome */
     void ElectionVoted(const D2dCcpOutcome& outcome);
+    /**
+     * \brief The step-down without an agreed election: C members drawn from the round's
+     * training clients (all devices off the committee if there are fewer), with the
+     * committee's common seed.
+     * \return S_c^{t+1}, ascending
+     */
+    std::vector<uint32_t> DrawCommittee();
     /** \brief Trace the round, evaluate, start the next one. */
     void FinishRound();
     /**
@@ -290,6 +335,12 @@ class D2dCmfl : public D2dFlProtocol
     double m_globalLearningRate;
     Time m_phaseTimeout;
     GradientUpload m_upload;
+    // Enumerations held as int: ns-3's EnumValue accessors convert through int, which
+    // scoped enumerations do not do implicitly.
+    int m_failedVote{static_cast<int>(D2dFailedVote::STEP_DOWN)}; //!< a D2dFailedVote
+    int m_maliciousCommittee{static_cast<int>(MaliciousCommittee::ATTACKED_REFERENCE)};
+    int m_attackSpace{static_cast<int>(D2dAttackSpace::UPDATE)};        //!< a D2dAttackSpace
+    int m_aggregationBase{static_cast<int>(AggregationBase::TRAINING)}; //!< an AggregationBase
     Ptr<D2dAggregationStrategy> m_aggregation; //!< the aggregation of S_a (eq. (5))
 
     std::vector<uint32_t> m_maliciousDevices; //!< SetMalicious' devices
@@ -303,6 +354,8 @@ class D2dCmfl : public D2dFlProtocol
     std::vector<DeviceState> m_state;
     std::vector<float> m_global;        //!< w^t (the last model agreed on)
     uint32_t m_committeeSize{0};        //!< C, from CommitteePercent of the active clients
+    uint32_t m_activeCount{0};          //!< active clients per round (committee + training)
+    bool m_electionAgreed{false};       //!< the election vote of this round agreed
     std::vector<uint32_t> m_committee;  //!< S_c^t
     std::vector<uint32_t> m_training;   //!< S_b^t
     std::vector<uint32_t> m_aggregated; //!< S_a^t agreed on (empty: none)

@@ -5,6 +5,7 @@
 #include "d2d-committee-consensus.h"
 
 #include "ns3/abort.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
@@ -48,6 +49,18 @@ D2dCommitteeConsensus::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&D2dCommitteeConsensus::m_maxAttempts),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "Quorum",
+                "What the primary counts: majority (floor(C/2) matching replica replies plus "
+                "its own result, a majority of the committee: live and safe while the honest "
+                "members are a majority) or replicas (floor(C/2) + 1 replica replies, the "
+                "paper's CCP step 6 read literally: tolerates ceil(C/2) - 2 malicious members)",
+                EnumValue(static_cast<int>(D2dQuorumMode::MAJORITY)),
+                MakeEnumAccessor(&D2dCommitteeConsensus::m_quorumMode),
+                MakeEnumChecker(static_cast<int>(D2dQuorumMode::MAJORITY),
+                                "majority",
+                                static_cast<int>(D2dQuorumMode::REPLICAS),
+                                "replicas"))
             .AddTraceSource("Step",
                             "A step ended (a row of ccp.csv): (round, step, attempt, primary, "
                             "replies, quorum, outcome).",
@@ -134,7 +147,27 @@ D2dCommitteeConsensus::AssignStreams(int64_t stream)
 uint32_t
 D2dCommitteeConsensus::Quorum(uint32_t committeeSize)
 {
-    return committeeSize / 2 + 1;
+    return Quorum(committeeSize, D2dQuorumMode::REPLICAS);
+}
+
+uint32_t
+D2dCommitteeConsensus::Quorum(uint32_t committeeSize, D2dQuorumMode mode)
+{
+    // Replicas only: floor(C/2) + 1 replies (CCP step 6 as written). Majority: the primary's
+    // own result plus floor(C/2) replies, floor(C/2) + 1 of the C members.
+    return mode == D2dQuorumMode::REPLICAS ? committeeSize / 2 + 1 : committeeSize / 2;
+}
+
+int32_t
+D2dCommitteeConsensus::ToleratedMalicious(uint32_t committeeSize, D2dQuorumMode mode)
+{
+    NS_ABORT_MSG_IF(committeeSize == 0, "D2dCommitteeConsensus::ToleratedMalicious: C = 0");
+    // Live: an honest primary has C - f - 1 honest replicas >= Q, f <= C - 1 - Q.
+    // Safe: f colluders count f - 1 replies < Q; with Q >= floor(C/2) that follows from
+    // liveness (f <= C - 1 - Q < Q + 1 whenever C - 1 - Q <= Q, true for both modes).
+    const auto c = static_cast<int32_t>(committeeSize);
+    const auto q = static_cast<int32_t>(Quorum(committeeSize, mode));
+    return std::max(-1, c - 1 - q);
 }
 
 bool
@@ -417,7 +450,7 @@ D2dCommitteeConsensus::Vote(uint32_t round,
     v.execute = execute;
     v.done = done;
     const auto c = static_cast<uint32_t>(committee.size());
-    v.quorum = Quorum(c);
+    v.quorum = Quorum(c, static_cast<D2dQuorumMode>(m_quorumMode));
     v.maxAttempts = m_maxAttempts == 0 ? c : std::min(m_maxAttempts, c);
     m_vote = std::move(v);
     StartAttempt();
@@ -491,6 +524,19 @@ D2dCommitteeConsensus::PrimaryExecuted(uint64_t serial, uint32_t attempt, uint64
     {
         NS_LOG_INFO("primary " << v.primary << " refuses to execute");
         SilentAttempt();
+        return;
+    }
+    if (v.quorum == 0)
+    {
+        // A committee of one with the majority quorum: the primary's result is the majority.
+        D2dCcpOutcome outcome;
+        outcome.consensus = true;
+        outcome.primary = v.primary;
+        outcome.set = v.proposals.at(v.primary);
+        outcome.digest = digest;
+        outcome.attempts = v.attempt;
+        Row(v.round, v.step, v.attempt, v.primary, 0, 0, "consensus");
+        EndVote(outcome);
         return;
     }
     // Voting line 7: <Request, S^p, o, timestamp> broadcast to the replicas: one multicast
@@ -604,7 +650,7 @@ D2dCommitteeConsensus::ReceiveReply(const D2dReception& r, const D2dCcpPayload& 
         return;
     }
     v.replies.insert(p.origin);
-    // Voting lines 14-15: at least floor(C/2) + 1 identical results.
+    // Voting lines 14-15: at least Q identical results (Quorum attribute).
     if (v.replies.size() >= v.quorum)
     {
         D2dCcpOutcome outcome;

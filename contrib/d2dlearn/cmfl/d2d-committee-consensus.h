@@ -26,6 +26,27 @@ namespace ns3
 
 /**
  * \ingroup d2dlearn
+ * \brief What the primary of a CCP vote counts as a quorum (D2dCommitteeConsensus Quorum
+ * attribute).
+ *
+ * Che et al. 2022 state the guarantee as an honest majority of the committee ("as long as
+ * the number of the honest committee members is greater than that of the malicious
+ * members ... the decision of the committee depends on the majority of the committee
+ * members"), while CCP step 6 and the voting algorithm ask for floor(C/2) + 1 identical
+ * results "from replicate committee clients". Counted literally (REPLICAS) an honest
+ * primary needs floor(C/2) + 1 honest replicas, so the votes stay live only with at most
+ * ceil(C/2) - 2 malicious members (none for C = 4); counting the primary's own result
+ * (MAJORITY) makes the quorum a majority of the committee, floor(C/2) + 1 of C, live and
+ * safe while the honest members are a majority (at most ceil(C/2) - 1 malicious).
+ */
+enum class D2dQuorumMode
+{
+    MAJORITY, //!< floor(C/2) matching replica replies + the primary's own result
+    REPLICAS, //!< floor(C/2) + 1 matching replica replies (the paper's text, literally)
+};
+
+/**
+ * \ingroup d2dlearn
  * \brief The result of one vote of the committee consensus protocol.
  */
 struct D2dCcpOutcome
@@ -80,9 +101,10 @@ struct D2dCcpOutcome
  * vectors not counted), quorum = the number that could have arrived = (messages that
  * left, i.e. of members whose radio was on) x (C - 1).
  *
- * **Vote** (Vote, the voting algorithm) on a committee of C members, quorum Q =
- * floor(C/2) + 1 identical replies from replicas (the primary's own result does not
- * count). Attempt a = 1, 2, ...:
+ * **Vote** (Vote, the voting algorithm) on a committee of C members, quorum Q identical
+ * replies from replicas: Q = floor(C/2) with Quorum "majority" (the default: the primary's
+ * own result is the (Q+1)-th, a majority of the committee), Q = floor(C/2) + 1 with
+ * "replicas" (the primary's result does not count; see D2dQuorumMode). Attempt a = 1, 2, ...:
  *  1. The primary p is drawn uniformly among the members not yet primary in this vote,
  *     with the committee's shared randomness (the common seed: this object's RNG stream).
  *  2. A member without a proposal (dead, never trained, missed the model) is silent: no
@@ -100,7 +122,8 @@ struct D2dCcpOutcome
  *     the operation on S^p and, if its digest equals the request's and is non-zero, unicasts
  *     <Reply, timestamp, S^p, digest> to p ("ccp_reply", BytesFor(|S^p|, 0) bytes).
  *  4. p counts the distinct replicas' matching replies of this attempt; as soon as it holds
- *     Q the vote ends with consensus (ccp.csv row "consensus"; done(outcome)).
+ *     Q the vote ends with consensus (ccp.csv row "consensus"; done(outcome)). With Q = 0
+ *     (a committee of one, "majority") the primary's own execution is the consensus.
  *  5. The attempt's timer expires RequestTimeout after the request was handed to p's radio
  *     (or after the attempt began if no request left): with fewer than Q replies the row
  *     is "timeout" and the next attempt starts at once with a new primary. When the
@@ -160,7 +183,7 @@ class D2dCommitteeConsensus : public Object
      * \param primary the attempt's primary; -1 for the score exchange
      * \param replies matching replies the primary counted; for the exchange, score vectors
      *        that arrived complete, summed over the members
-     * \param quorum replies needed, floor(C/2) + 1; for the exchange, the vectors that could
+     * \param quorum replies needed (Quorum(C, mode)); for the exchange, the vectors that could
      *        have arrived ((members whose radio was on) x (C - 1))
      * \param outcome "exchanged", "consensus", "timeout" or "failed"
      */
@@ -221,9 +244,29 @@ class D2dCommitteeConsensus : public Object
 
     /**
      * \param committeeSize C
-     * \return the quorum floor(C/2) + 1
+     * \return the literal quorum floor(C/2) + 1 (Quorum(C, D2dQuorumMode::REPLICAS))
      */
     static uint32_t Quorum(uint32_t committeeSize);
+
+    /**
+     * \param committeeSize C
+     * \param mode what is counted
+     * \return the replica replies the primary needs: floor(C/2) (MAJORITY) or floor(C/2) + 1
+     * (REPLICAS)
+     */
+    static uint32_t Quorum(uint32_t committeeSize, D2dQuorumMode mode);
+
+    /**
+     * \brief The malicious members a vote tolerates: the largest f such that with f members
+     * proposing something else (and never replying to honest requests), an honest primary
+     * still collects Quorum(C, mode) replies from the C - f - 1 honest replicas, while f
+     * colluding members alone (a malicious primary and f - 1 replicas) cannot.
+     * \param committeeSize C (>= 1)
+     * \param mode what is counted
+     * \return f: ceil(C/2) - 1 (MAJORITY), ceil(C/2) - 2 (REPLICAS); -1 when no vote can
+     * agree even without malicious members (REPLICAS with C <= 2)
+     */
+    static int32_t ToleratedMalicious(uint32_t committeeSize, D2dQuorumMode mode);
 
     /** \return true while a vote is open */
     bool IsVoting() const;
@@ -348,7 +391,8 @@ class D2dCommitteeConsensus : public Object
 
     Time m_requestTimeout;
     uint32_t m_maxAttempts;
-    std::vector<Ptr<D2dTransport>> m_transports; //!< by device index
+    int m_quorumMode{static_cast<int>(D2dQuorumMode::MAJORITY)}; //!< a D2dQuorumMode (EnumValue)
+    std::vector<Ptr<D2dTransport>> m_transports;                 //!< by device index
     D2dDeliveryMode m_mode{D2dDeliveryMode::UNRELIABLE};
     Ptr<UniformRandomVariable> m_rng;
     uint64_t m_serial{0}; //!< last vote / exchange serial

@@ -111,19 +111,75 @@ D2dCommitteeRules::Select(const std::vector<uint32_t>& clients,
                           double alphaPercent,
                           D2dSelectionStrategy strategy)
 {
+    // Strategy I: the top alpha %; strategy II: the bottom alpha %.
+    return SelectCount(clients,
+                       scores,
+                       SelectionSize(static_cast<uint32_t>(clients.size()), alphaPercent),
+                       strategy);
+}
+
+std::vector<uint32_t>
+D2dCommitteeRules::SelectCount(const std::vector<uint32_t>& clients,
+                               const std::vector<double>& scores,
+                               uint32_t m,
+                               D2dSelectionStrategy strategy)
+{
     const auto ranked = RankByScore(clients, scores);
-    const uint32_t m = SelectionSize(static_cast<uint32_t>(ranked.size()), alphaPercent);
+    m = std::min<uint32_t>(m, static_cast<uint32_t>(ranked.size()));
     std::vector<uint32_t> chosen;
     if (strategy == D2dSelectionStrategy::HIGHEST_SCORES)
     {
-        chosen.assign(ranked.begin(), ranked.begin() + m); // strategy I: the top alpha %
+        chosen.assign(ranked.begin(), ranked.begin() + m);
     }
     else
     {
-        chosen.assign(ranked.end() - m, ranked.end()); // strategy II: the bottom alpha %
+        chosen.assign(ranked.end() - m, ranked.end());
     }
     std::sort(chosen.begin(), chosen.end());
     return chosen;
+}
+
+uint32_t
+D2dCommitteeRules::AcceptedCount(uint32_t scored, uint32_t base, double alphaPercent)
+{
+    if (scored == 0)
+    {
+        return 0;
+    }
+    return std::min(scored, SelectionSize(base, alphaPercent));
+}
+
+D2dNextCommittee
+D2dCommitteeRules::NextCommittee(bool electionAgreed,
+                                 std::size_t electedSize,
+                                 bool aggregationAgreed,
+                                 D2dFailedVote mode)
+{
+    if (mode == D2dFailedVote::KEEP_COMMITTEE)
+    {
+        // The old rule: no election after a failed aggregation vote, and a failed (or too
+        // small) election keeps the committee.
+        return aggregationAgreed && electionAgreed && electedSize >= 3 ? D2dNextCommittee::ELECTED
+                                                                       : D2dNextCommittee::KEPT;
+    }
+    // Step down in every round (Che et al. 2022, "Step Down"): the agreed election, else a
+    // draw, so that a committee whose votes fail cannot stay.
+    return electionAgreed && electedSize >= 3 ? D2dNextCommittee::ELECTED : D2dNextCommittee::DRAWN;
+}
+
+const char*
+D2dCommitteeRules::ToString(D2dNextCommittee source)
+{
+    switch (source)
+    {
+    case D2dNextCommittee::ELECTED:
+        return "elected";
+    case D2dNextCommittee::DRAWN:
+        return "drawn";
+    case D2dNextCommittee::KEPT:
+        return "kept";
+    }
+    return "";
 }
 
 std::vector<uint32_t>

@@ -5,6 +5,7 @@
 #ifndef D2D_COMMITTEE_RULES_H
 #define D2D_COMMITTEE_RULES_H
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -19,6 +20,28 @@ enum class D2dSelectionStrategy
 {
     HIGHEST_SCORES, //!< strategy I: accept the top alpha % of the scores (robustness)
     LOWEST_SCORES,  //!< strategy II: accept the bottom alpha % (convergence, no attack)
+};
+
+/**
+ * \ingroup d2dlearn
+ * \brief Where the committee of the next round comes from (committee.csv `next_committee`).
+ */
+enum class D2dNextCommittee
+{
+    ELECTED, //!< the election vote agreed on S_c^{t+1} (the middle of the ranking)
+    DRAWN,   //!< no agreed election: drawn at random among the round's training clients
+    KEPT,    //!< the committee stays (the step-down is skipped: FailedVote keep-committee)
+};
+
+/**
+ * \ingroup d2dlearn
+ * \brief What the committee does when a vote of round t ends without consensus (D2dCmfl
+ * FailedVote attribute).
+ */
+enum class D2dFailedVote
+{
+    STEP_DOWN,      //!< w^t is kept, but the committee steps down all the same
+    KEEP_COMMITTEE, //!< w^t and the committee are kept (the round is repeated as it was)
 };
 
 /**
@@ -86,6 +109,55 @@ class D2dCommitteeRules
                                         const std::vector<double>& scores,
                                         double alphaPercent,
                                         D2dSelectionStrategy strategy);
+
+    /**
+     * \brief Selection strategy I or II with an explicit count: the top (I) or bottom (II) m
+     * of RankByScore (m capped at the number of clients).
+     * \param clients training clients
+     * \param scores their final scores P_k
+     * \param m how many to accept
+     * \param strategy I or II
+     * \return the accepted clients, ascending by id
+     */
+    static std::vector<uint32_t> SelectCount(const std::vector<uint32_t>& clients,
+                                             const std::vector<double>& scores,
+                                             uint32_t m,
+                                             D2dSelectionStrategy strategy);
+
+    /**
+     * \brief How many gradients the committee accepts: alpha% of a base count, at most the
+     * scored clients. The paper's "accept the top alpha % of them" (of the local gradients)
+     * takes the scored training clients as the base; the authors' code takes the round's
+     * active clients (committee + training), int(K x activation x alpha).
+     * \param scored training clients with a final score
+     * \param base the count alpha applies to (scored, or the active clients)
+     * \param alphaPercent alpha, percent in [0, 100]
+     * \return min(scored, SelectionSize(base, alpha)); 0 if scored = 0
+     */
+    static uint32_t AcceptedCount(uint32_t scored, uint32_t base, double alphaPercent);
+
+    /**
+     * \brief Where S_c^{t+1} comes from at the end of round t.
+     * \param electionAgreed the election vote reached consensus (false also when it was not
+     *        held)
+     * \param electedSize members of the agreed election set
+     * \param aggregationAgreed the aggregation vote reached consensus
+     * \param mode FailedVote
+     * \return ELECTED if the election agreed on at least 3 members (a CCP committee needs
+     *         3); otherwise DRAWN (STEP_DOWN) or KEPT (KEEP_COMMITTEE). KEEP_COMMITTEE
+     *         also keeps the committee whenever the aggregation vote failed (then no
+     *         election is held).
+     */
+    static D2dNextCommittee NextCommittee(bool electionAgreed,
+                                          std::size_t electedSize,
+                                          bool aggregationAgreed,
+                                          D2dFailedVote mode);
+
+    /**
+     * \param source a value of D2dNextCommittee
+     * \return "elected", "drawn" or "kept"
+     */
+    static const char* ToString(D2dNextCommittee source);
 
     /**
      * \brief Election strategy: the committeeSize training clients "closed to the middle

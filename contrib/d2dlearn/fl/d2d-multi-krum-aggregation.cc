@@ -7,6 +7,7 @@
 #include "d2d-robust-aggregation.h"
 
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 
 namespace ns3
@@ -28,13 +29,23 @@ D2dMultiKrumAggregation::GetTypeId()
                           "devices sampled for the round)), at most those that arrived, percent",
                           DoubleValue(40.0),
                           MakeDoubleAccessor(&D2dMultiKrumAggregation::m_selectPercent),
-                          MakeDoubleChecker<double>(0.0, 100.0));
+                          MakeDoubleChecker<double>(0.0, 100.0))
+            .AddAttribute("Weights",
+                          "How the m chosen gradients are averaged: samples (weighted by the "
+                          "clients' sample counts n_k, as Che et al. 2022's code) or uniform "
+                          "(the plain mean of Blanchard et al. 2017)",
+                          EnumValue(static_cast<int>(Weights::SAMPLES)),
+                          MakeEnumAccessor(&D2dMultiKrumAggregation::m_weights),
+                          MakeEnumChecker(static_cast<int>(Weights::SAMPLES),
+                                          "samples",
+                                          static_cast<int>(Weights::UNIFORM),
+                                          "uniform"));
     return tid;
 }
 
 std::vector<float>
 D2dMultiKrumAggregation::Aggregate(const Vectors& g,
-                                   const std::vector<double>& /* weights */,
+                                   const std::vector<double>& weights,
                                    uint32_t participants) const
 {
     const uint32_t f = ByzantineCountFor(participants);
@@ -42,6 +53,10 @@ D2dMultiKrumAggregation::Aggregate(const Vectors& g,
                                                          participants,
                                                          static_cast<uint32_t>(g.size()));
     NS_LOG_INFO("Multi-Krum of " << g.size() << " gradients, f = " << f << ", m = " << m);
+    if (static_cast<Weights>(m_weights) == Weights::SAMPLES)
+    {
+        return D2dRobustAggregation::MultiKrum(g, weights, f, m);
+    }
     return D2dRobustAggregation::MultiKrum(g, f, m);
 }
 

@@ -13,13 +13,15 @@ namespace ns3
 /**
  * \ingroup d2dlearn
  * \brief Multi-Krum (Blanchard et al., "Machine Learning with Adversaries: Byzantine
- * Tolerant Gradient Descent", NeurIPS 2017): the plain (unweighted) mean of the m local
- * gradients of lowest Krum score (equal scores: lower device first).
+ * Tolerant Gradient Descent", NeurIPS 2017): the mean of the m local gradients of lowest
+ * Krum score (equal scores: lower device first), weighted by the clients' sample counts n_k
+ * (Weights "samples", the default, as the code of Che et al. 2022 aggregates Multi-Krum's
+ * choice) or plain (Weights "uniform", the mean of Blanchard et al.).
  *
  * A Krum that overrides only the aggregation step: f as for D2dKrumAggregation (its
  * ByzantineCount, or ByzantinePercent of the round's participants); m = max(1, round(SelectPercent
  * / 100 x participants)), at most the number of gradients that arrived (the cmfl scenario's
- * Multi-Krum: alpha% of the participants). The weights n_k are ignored.
+ * Multi-Krum: alpha% of the participants).
  */
 class D2dMultiKrumAggregation : public D2dKrumAggregation
 {
@@ -34,8 +36,16 @@ class D2dMultiKrumAggregation : public D2dKrumAggregation
                                  const std::vector<double>& weights,
                                  uint32_t participants) const override;
 
+    /** How the m chosen gradients are averaged (Weights attribute). */
+    enum class Weights
+    {
+        SAMPLES, //!< by n_k (Che et al. 2022's code)
+        UNIFORM, //!< plain mean (Blanchard et al. 2017)
+    };
+
   private:
     double m_selectPercent; //!< m as a share of the participants, percent
+    int m_weights{static_cast<int>(Weights::SAMPLES)}; //!< a Weights (EnumValue converts via int)
 };
 
 } // namespace ns3

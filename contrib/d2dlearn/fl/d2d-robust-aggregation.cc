@@ -185,6 +185,25 @@ D2dRobustAggregation::MultiKrum(const Vectors& g, uint32_t f, uint32_t m)
     return D2dFlProtocol::WeightedAverage(chosen, std::vector<double>(chosen.size(), 1.0));
 }
 
+std::vector<float>
+D2dRobustAggregation::MultiKrum(const Vectors& g,
+                                const std::vector<double>& weights,
+                                uint32_t f,
+                                uint32_t m)
+{
+    NS_ABORT_MSG_IF(weights.size() != g.size(),
+                    "D2dRobustAggregation::MultiKrum: " << weights.size() << " weights for "
+                                                        << g.size() << " gradients");
+    Vectors chosen;
+    std::vector<double> w;
+    for (auto i : MultiKrumSelect(g, f, m))
+    {
+        chosen.push_back(g[i]);
+        w.push_back(weights[i]);
+    }
+    return D2dFlProtocol::WeightedAverage(chosen, w);
+}
+
 uint32_t
 D2dRobustAggregation::ByzantineCount(int64_t count, double percent, uint32_t participants)
 {

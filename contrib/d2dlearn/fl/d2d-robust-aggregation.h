@@ -94,6 +94,21 @@ class D2dRobustAggregation
     static std::vector<float> MultiKrum(const Vectors& g, uint32_t f, uint32_t m);
 
     /**
+     * \brief Multi-Krum with weights: the weighted mean sum_i n_i g_i / sum_i n_i over the
+     * MultiKrumSelect gradients (the aggregation of Che et al. 2022's code, which averages
+     * the selected clients by their sample counts).
+     * \param g the local gradients (not empty, equal sizes)
+     * \param weights n_i per gradient (same count as g, each > 0)
+     * \param f number of Byzantine clients tolerated
+     * \param m number averaged, in [1, n]
+     * \return g
+     */
+    static std::vector<float> MultiKrum(const Vectors& g,
+                                        const std::vector<double>& weights,
+                                        uint32_t f,
+                                        uint32_t m);
+
+    /**
      * \brief The Byzantine count f of a round: count itself if count >= 0, else
      * round(percent / 100 x participants) (the cmfl scenario's krumF = -1: epsilon x
      * participants).

@@ -43,7 +43,8 @@ D2dCmflTraceWriter::Connect(Ptr<D2dCmfl> cmfl)
     NS_ABORT_MSG_IF(!cmfl, "D2dCmflTraceWriter::Connect: no protocol");
     NS_ABORT_MSG_IF(m_cmfl, "D2dCmflTraceWriter::Connect: a protocol is connected already");
     m_committee = &m_traces.OpenTrace("committee.csv",
-                                      "round,sim_time_s,training,committee,aggregation,n1,n2,n3");
+                                      "round,sim_time_s,training,committee,aggregation,n1,n2,n3,"
+                                      "next_committee,next_n2");
     m_cmfl = cmfl;
     m_cmfl->TraceConnectWithoutContext("Committee",
                                        MakeCallback(&D2dCmflTraceWriter::WriteCommittee, this));
@@ -67,7 +68,7 @@ D2dCmflTraceWriter::WriteCommittee(const D2dCmfl::CommitteeRecord& r)
 {
     fmt::memory_buffer row;
     fmt::format_to(std::back_inserter(row),
-                   "{},{:.9f},{},{},{},{},{},{}\n",
+                   "{},{:.9f},{},{},{},{},{},{},{},{}\n",
                    r.round,
                    Simulator::Now().GetSeconds(),
                    r.training.size(),
@@ -75,7 +76,9 @@ D2dCmflTraceWriter::WriteCommittee(const D2dCmfl::CommitteeRecord& r)
                    r.aggregated.size(),
                    r.maliciousTraining,
                    r.maliciousCommittee,
-                   r.maliciousAggregated);
+                   r.maliciousAggregated,
+                   D2dCommitteeRules::ToString(r.next),
+                   r.maliciousNext);
     m_committee->write(row.data(), static_cast<std::streamsize>(row.size()));
 }
 

@@ -23,8 +23,10 @@ namespace ns3
  * sources, through D2dTraceHelper::OpenTrace (temporary files renamed by
  * D2dTraceHelper::Finish()):
  *
- * - committee.csv `round,sim_time_s,training,committee,aggregation,n1,n2,n3`: one row per
- *   D2dCmfl "Committee" record (the sizes of S_b^t, S_c^t, S_a^t and their malicious counts);
+ * - committee.csv `round,sim_time_s,training,committee,aggregation,n1,n2,n3,next_committee,
+ *   next_n2`: one row per D2dCmfl "Committee" record (the sizes of S_b^t, S_c^t, S_a^t and
+ *   their malicious counts; where S_c^{t+1} comes from, "elected", "drawn" (the committee
+ *   stepped down without an agreed election) or "kept", and its malicious members);
  * - ccp.csv `round,step,attempt,primary,replies,quorum,outcome,sim_time_s`: one row per
  *   D2dCommitteeConsensus "Step" record;
  * - aggregation.csv `device,malicious,training,committee,aggregated`: one row per device,

@@ -242,6 +242,9 @@ AttachCcp(CcpNet& net,
     net.ccp = CreateObject<D2dCommitteeConsensus>();
     net.ccp->SetAttribute("RequestTimeout", TimeValue(requestTimeout));
     net.ccp->SetAttribute("MaxAttempts", UintegerValue(maxAttempts));
+    // The cases below count floor(C/2) + 1 replica replies (CCP step 6 literally);
+    // D2dCcpQuorumModeTestCase sets each mode itself.
+    net.ccp->SetAttribute("Quorum", EnumValue(static_cast<int>(D2dQuorumMode::REPLICAS)));
     net.ccp->AssignStreams(stream);
     CcpNet* p = &net;
     for (const auto& t : net.transports)
@@ -872,6 +875,89 @@ class D2dCcpQuorumTestCase : public TestCase
     }
 
     int m_variant;
+};
+
+/**
+ * The two quorum modes against f members that propose another set (and so never reply to
+ * an honest request, nor get honest replies): the vote agrees on the honest set exactly
+ * when f is tolerated, hand-worked per case: "replicas" needs floor(C/2) + 1 replies from
+ * the C - f - 1 honest replicas (tolerates ceil(C/2) - 2), "majority" floor(C/2) (tolerates
+ * every minority, ceil(C/2) - 1); the f others never agree on their set.
+ */
+class D2dCcpQuorumModeTestCase : public TestCase
+{
+  public:
+    /**
+     * \param c committee size
+     * \param f members proposing another set
+     * \param mode the quorum mode
+     * \param agree whether the vote must agree (worked out by hand)
+     */
+    D2dCcpQuorumModeTestCase(uint32_t c, uint32_t f, D2dQuorumMode mode, bool agree)
+        : TestCase("quorum " +
+                   std::string(mode == D2dQuorumMode::MAJORITY ? "majority" : "replicas") +
+                   ", C = " + std::to_string(c) + " with " + std::to_string(f) +
+                   " dissenting: " + (agree ? "agrees" : "fails")),
+          m_c(c),
+          m_f(f),
+          m_mode(mode),
+          m_agree(agree)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RngSeedManager::SetSeed(7);
+        auto net = MakeNet(m_c, 0.0, D2dDeliveryMode::UNRELIABLE, 31 + m_c + m_f, Seconds(1));
+        net->ccp->SetAttribute("Quorum", EnumValue(static_cast<int>(m_mode)));
+        const auto committee = CcpNet::Range(m_c);
+        const std::vector<uint32_t> a = {1, 2, 3};
+        const std::vector<uint32_t> b = {7, 8, 9};
+        std::map<uint32_t, std::vector<uint32_t>> proposals;
+        for (auto k : committee)
+        {
+            proposals[k] = k < m_c - m_f ? a : b; // the last f members dissent
+        }
+        CcpNet* p = net.get();
+        Simulator::ScheduleNow([&]() {
+            p->ccp->Vote(1, "aggregation", committee, proposals, p->Execute(), p->Done());
+        });
+        RunUntil(*net, Seconds(100));
+        NS_TEST_ASSERT_MSG_EQ(net->outcomes.size(), 1, "done once");
+        const D2dCcpOutcome& o = net->outcomes[0].second;
+        NS_TEST_ASSERT_MSG_EQ(o.consensus, m_agree, "outcome");
+        const uint32_t quorum = m_mode == D2dQuorumMode::MAJORITY ? m_c / 2 : m_c / 2 + 1;
+        for (const auto& r : net->rows)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.quorum, quorum, "quorum column");
+            // A primary counts the replicas that propose its own set.
+            const bool dissenter = static_cast<uint32_t>(r.primary) >= m_c - m_f;
+            const uint32_t same = dissenter ? m_f - 1 : m_c - m_f - 1;
+            NS_TEST_ASSERT_MSG_EQ(r.replies, std::min(same, quorum), "replies of " << r.primary);
+        }
+        if (m_agree)
+        {
+            NS_TEST_ASSERT_MSG_EQ((o.set == a), true, "the honest set");
+            NS_TEST_ASSERT_MSG_EQ(net->rows.back().outcome, "consensus", "last row");
+        }
+        else
+        {
+            NS_TEST_ASSERT_MSG_EQ(o.attempts, m_c, "every member tried");
+            NS_TEST_ASSERT_MSG_EQ(net->rows.back().outcome, "failed", "last row");
+        }
+        // The closed form agrees with the hand-worked cases.
+        const int32_t tolerated = D2dCommitteeConsensus::ToleratedMalicious(m_c, m_mode);
+        const bool tolerates = static_cast<int32_t>(m_f) <= tolerated;
+        NS_TEST_ASSERT_MSG_EQ(tolerates, m_agree, "tolerance");
+        net->ccp->Dispose();
+        Simulator::Destroy();
+    }
+
+    uint32_t m_c;
+    uint32_t m_f;
+    D2dQuorumMode m_mode;
+    bool m_agree;
 };
 
 /**
@@ -1510,6 +1596,22 @@ class D2dCcpTestSuite : public TestSuite
         AddTestCase(new D2dCcpQuorumTestCase(0), TestCase::QUICK);
         AddTestCase(new D2dCcpQuorumTestCase(1), TestCase::QUICK);
         AddTestCase(new D2dCcpQuorumTestCase(2), TestCase::QUICK);
+        // Committee of 4 with one dissenter: the literal quorum (3 of 3 replicas) fails,
+        // the majority (2 replicas + the primary) agrees; C = 6: replicas tolerates 1, not 2
+        // (ceil(C/2) - 2 = 1); majority tolerates 2, not 3 (no majority left).
+        const auto M = D2dQuorumMode::MAJORITY;
+        const auto R = D2dQuorumMode::REPLICAS;
+        AddTestCase(new D2dCcpQuorumModeTestCase(4, 1, R, false), TestCase::QUICK);
+        AddTestCase(new D2dCcpQuorumModeTestCase(4, 1, M, true), TestCase::QUICK);
+        AddTestCase(new D2dCcpQuorumModeTestCase(4, 0, R, true), TestCase::QUICK);
+        AddTestCase(new D2dCcpQuorumModeTestCase(4, 2, M, false), TestCase::QUICK);
+        AddTestCase(new D2dCcpQuorumModeTestCase(6, 1, R, true), TestCase::QUICK);
+        AddTestCase(new D2dCcpQuorumModeTestCase(6, 2, R, false), TestCase::QUICK);
+        AddTestCase(new D2dCcpQuorumModeTestCase(6, 2, M, true), TestCase::QUICK);
+        AddTestCase(new D2dCcpQuorumModeTestCase(6, 3, M, false), TestCase::QUICK);
+        AddTestCase(new D2dCcpQuorumModeTestCase(5, 2, M, true), TestCase::QUICK);
+        AddTestCase(new D2dCcpQuorumModeTestCase(5, 2, R, false), TestCase::QUICK);
+        AddTestCase(new D2dCcpQuorumModeTestCase(5, 1, R, true), TestCase::QUICK);
         AddTestCase(new D2dCcpSilentPrimaryTestCase, TestCase::QUICK);
         AddTestCase(new D2dCcpPrimaryDrawTestCase, TestCase::QUICK);
         AddTestCase(new D2dCcpMaxAttemptsTestCase(2), TestCase::QUICK);

@@ -19,6 +19,7 @@
 #include "ns3/integer.h"
 #include "ns3/object-factory.h"
 #include "ns3/pointer.h"
+#include "ns3/string.h"
 
 #include <gtest/gtest.h>
 #include <string>
@@ -176,6 +177,25 @@ TEST(D2dAggregationStrategy, MultiKrumSelectPercentOfParticipants)
     byDefault->SetAttribute("ByzantineCount", IntegerValue(-1));
     byDefault->SetAttribute("ByzantinePercent", DoubleValue(40));
     EXPECT_EQ(byDefault->Aggregate(g, ones, 5), (Floats{0.5f, 0}));
+}
+
+TEST(D2dAggregationStrategy, MultiKrumWeightsAttribute)
+{
+    // f = 1, SelectPercent 60 of 5: v0, v1, v2 with n_k = 1, 2, 3: by default weighted,
+    // (2/6, 6/6) = (1/3, 1); Weights "uniform": the plain mean (1/3, 2/3).
+    const auto g = FivePoints();
+    const Doubles nk = {1, 2, 3, 4, 5};
+    auto mk = CreateObject<D2dMultiKrumAggregation>();
+    mk->SetAttribute("ByzantineCount", IntegerValue(1));
+    mk->SetAttribute("SelectPercent", DoubleValue(60));
+    const auto weighted = mk->Aggregate(g, nk, 5);
+    EXPECT_NEAR(weighted[0], 1.0 / 3, 1e-7);
+    EXPECT_NEAR(weighted[1], 1.0, 1e-7);
+    EXPECT_TRUE(mk->SetAttributeFailSafe("Weights", StringValue("uniform")));
+    const auto plain = mk->Aggregate(g, nk, 5);
+    EXPECT_NEAR(plain[0], 1.0 / 3, 1e-7);
+    EXPECT_NEAR(plain[1], 2.0 / 3, 1e-7);
+    EXPECT_FALSE(mk->SetAttributeFailSafe("Weights", StringValue("median")));
 }
 
 TEST(D2dAggregationStrategy, CreatedByTypeName)

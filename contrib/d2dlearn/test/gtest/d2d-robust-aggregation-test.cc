@@ -187,6 +187,20 @@ TEST(D2dRobustAggregationMultiKrum, UnweightedMeanOfTheSelection)
     EXPECT_EQ(D2dRobustAggregation::MultiKrum(g, 1, 1), D2dRobustAggregation::Krum(g, 1));
 }
 
+TEST(D2dRobustAggregationMultiKrum, WeightedByNkAsInTheCmflCode)
+{
+    const auto g = FivePoints();
+    // f = 1, m = 3 selects v0 = (0,0), v1 = (1,0), v2 = (0,2); weights 1, 2, 3 of 1..5:
+    // ((0 + 2 + 0) / 6, (0 + 0 + 6) / 6) = (1/3, 1), where the plain mean is (1/3, 2/3).
+    const auto mk = D2dRobustAggregation::MultiKrum(g, {1, 2, 3, 4, 5}, 1, 3);
+    ASSERT_EQ(mk.size(), 2u);
+    EXPECT_NEAR(mk[0], 1.0 / 3, 1e-7);
+    EXPECT_NEAR(mk[1], 1.0, 1e-7);
+    // Equal weights give the plain mean bit for bit.
+    EXPECT_EQ(D2dRobustAggregation::MultiKrum(g, {2, 2, 2, 2, 2}, 1, 3),
+              D2dRobustAggregation::MultiKrum(g, 1, 3));
+}
+
 TEST(D2dRobustAggregationCounts, ByzantineCount)
 {
     EXPECT_EQ(D2dRobustAggregation::ByzantineCount(2, 50, 10), 2u); // f given
