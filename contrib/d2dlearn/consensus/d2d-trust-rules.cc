@@ -172,6 +172,15 @@ std::vector<double>
 D2dTrustRules::Restrict(const std::vector<double>& row, const std::vector<bool>& present)
 {
     NS_ABORT_MSG_IF(row.size() != present.size(), "D2dTrustRules::Restrict: sizes differ");
+    bool lost = false; // a peer with weight is absent
+    for (std::size_t j = 0; j < row.size(); ++j)
+    {
+        lost = lost || (!present[j] && row[j] > 0);
+    }
+    if (!lost)
+    {
+        return row; // nothing to renormalise: the kept row, bit for bit
+    }
     std::vector<double> out(row.size(), 0.0);
     double total = 0;
     for (std::size_t j = 0; j < row.size(); ++j)

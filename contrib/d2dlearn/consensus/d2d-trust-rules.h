@@ -91,7 +91,8 @@ class D2dTrustRules
 
     /**
      * \brief A kept row (static trust) restricted to the present agents and renormalised
-     * (the renormalize loss rule); uniform over the present agents if nothing is left.
+     * (the renormalize loss rule); uniform over the present agents if nothing is left. A
+     * row whose weighted agents are all present is returned unchanged.
      * \param row the row
      * \param present which agents are present
      * \return the restricted row
