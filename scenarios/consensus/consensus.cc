@@ -45,8 +45,8 @@ int
 main(int argc, char* argv[])
 {
     std::string algorithm = "consensus";
-    double xstarFraction = 0.05;          // X*: 5 % of the data (App. G.1)
-    std::string flipList;                 // low-quality agents, comma-separated
+    double xstarFraction = 0.05;           // X*: 5 % of the data (App. G.1)
+    std::string flipList;                  // low-quality agents, comma-separated
     std::string flipMode = "random-shift"; // how their labels are flipped
     std::string modelAssignment = "blocks";
     Time maxSimTime = Seconds(1e7);
@@ -86,9 +86,10 @@ main(int argc, char* argv[])
     flags.Add("flipList", "Low-quality agents (labels flipped), comma-separated", flipList);
     flags.Add("flipMode", "How their labels are flipped", flipMode)
         .Choices({"random-shift", "shift", "derangement"});
-    flags.Add("modelAssignment",
-              "With --model=A,B: blocks (first agents A, then B) or round-robin",
-              modelAssignment)
+    flags
+        .Add("modelAssignment",
+             "With --model=A,B: blocks (first agents A, then B) or round-robin",
+             modelAssignment)
         .Choices({"blocks", "round-robin"});
     flags.Bind("mu", "ns3::D2dFedAvg::ProximalMu").Range(0, 1e6);
     flags
@@ -104,7 +105,8 @@ main(int argc, char* argv[])
     learning.Validate(support, true);
     if (learning.GetSpecs().size() > 1 && (algorithm == "fedavg" || algorithm == "fedprox"))
     {
-        support.Fail("--model=" + learning.model + ": several architectures need --algorithm="
+        support.Fail("--model=" + learning.model +
+                     ": several architectures need --algorithm="
                      "consensus or local (FedAvg and FedProx average models)");
     }
     net.Validate(support, 10, algorithm == "local" ? 1 : 2);
@@ -159,7 +161,7 @@ main(int argc, char* argv[])
                                    flipped,
                                    learning.train->numClasses,
                                    net.seed,
-                                   flipMode == "shift"          ? D2dFlipMode::SHIFT
+                                   flipMode == "shift"         ? D2dFlipMode::SHIFT
                                    : flipMode == "derangement" ? D2dFlipMode::DERANGEMENT
                                                                : D2dFlipMode::RANDOM_SHIFT);
     }

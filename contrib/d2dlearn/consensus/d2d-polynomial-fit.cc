@@ -60,9 +60,8 @@ D2dPolynomialFit::Fit(const std::vector<double>& x,
     }
     if (lambda > 0 && xstar.size() != psi.size())
     {
-        throw std::invalid_argument("psi: " + std::to_string(psi.size()) +
-                                    " pseudo-labels for " + std::to_string(xstar.size()) +
-                                    " shared points");
+        throw std::invalid_argument("psi: " + std::to_string(psi.size()) + " pseudo-labels for " +
+                                    std::to_string(xstar.size()) + " shared points");
     }
     const std::size_t n = degree + 1;
     std::vector<std::vector<double>> a(n, std::vector<double>(n, 0.0));

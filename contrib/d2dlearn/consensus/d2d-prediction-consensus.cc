@@ -152,8 +152,7 @@ D2dPredictionConsensus::DoInitialize()
     m_classes = m_xstar->numClasses == 0 ? 1 : m_xstar->numClasses;
     for (const auto& t : m_transports)
     {
-        t->AddReceiveHandler(MakeCallback(&D2dPredictionConsensus::Receive, this),
-                             kPredictionKind);
+        t->AddReceiveHandler(MakeCallback(&D2dPredictionConsensus::Receive, this), kPredictionKind);
         t->AddSendDoneHandler(MakeCallback(&D2dPredictionConsensus::SendDone, this));
     }
 }
@@ -251,7 +250,8 @@ D2dPredictionConsensus::StartRound()
     NS_LOG_INFO("round " << m_round << ": " << m_predicting.size() << " agents predict");
     if (m_deadline > Seconds(0))
     {
-        m_deadlineEvent = Simulator::Schedule(m_deadline, &D2dPredictionConsensus::EndExchange, this);
+        m_deadlineEvent =
+            Simulator::Schedule(m_deadline, &D2dPredictionConsensus::EndExchange, this);
     }
     MaybeEndExchange();
 }
@@ -276,10 +276,8 @@ D2dPredictionConsensus::Predicted(uint32_t device, uint32_t round, const D2dTrai
     payload->points = static_cast<uint32_t>(m_xstar->Size());
     payload->classes = m_classes;
     payload->values = values;
-    auto message = Create<D2dMessage>(kPredictionKind,
-                                      PredictionMessageBytes(),
-                                      payload,
-                                      m_xstar->Size());
+    auto message =
+        Create<D2dMessage>(kPredictionKind, PredictionMessageBytes(), payload, m_xstar->Size());
     const uint64_t id = m_transports[device]->Send(message, D2D_BROADCAST, m_mode);
     if (id == 0)
     {
@@ -320,8 +318,7 @@ D2dPredictionConsensus::SendDone(uint64_t msgId, uint32_t, bool)
 void
 D2dPredictionConsensus::MaybeEndExchange()
 {
-    if (m_phase == EXCHANGE && !m_exchangeEnding && m_predicting.empty() &&
-        m_pendingSends.empty())
+    if (m_phase == EXCHANGE && !m_exchangeEnding && m_predicting.empty() && m_pendingSends.empty())
     {
         m_deadlineEvent.Cancel();
         // After the events of this instant (the receptions of the last broadcast).
@@ -394,10 +391,10 @@ D2dPredictionConsensus::EndExchange()
         else if (recompute)
         {
             row = D2dTrustRules::TrustRow(i,
-                                           seen,
-                                           points,
-                                           m_classes,
-                                           static_cast<D2dConfidence>(m_confidence));
+                                          seen,
+                                          points,
+                                          m_classes,
+                                          static_cast<D2dConfidence>(m_confidence));
             m_rows[i] = row;
         }
         else

@@ -172,11 +172,12 @@ class D2dPredictionConsensus : public D2dFlProtocol
         EXCHANGE,
         TRAINING
     };
+
     Phase m_phase{IDLE};
     bool m_exchangeEnding{false}; //!< EndExchange is scheduled
     std::vector<bool> m_dead;
-    uint32_t m_collaborationRound{0}; //!< collaboration rounds begun
-    std::set<uint32_t> m_predicting;  //!< prediction jobs not completed
+    uint32_t m_collaborationRound{0};            //!< collaboration rounds begun
+    std::set<uint32_t> m_predicting;             //!< prediction jobs not completed
     std::map<uint64_t, uint32_t> m_pendingSends; //!< broadcasts not finished -> sender
     /** Predictions made this round, by device (null: none). */
     std::vector<std::shared_ptr<const std::vector<float>>> m_own;
@@ -184,8 +185,8 @@ class D2dPredictionConsensus : public D2dFlProtocol
     std::vector<std::vector<std::shared_ptr<const std::vector<float>>>> m_fresh;
     /** m_last[i][j]: the last complete predictions i received from j (any round). */
     std::vector<std::vector<std::shared_ptr<const std::vector<float>>>> m_last;
-    std::vector<std::vector<double>> m_rows; //!< kept trust rows (static, between updates)
-    std::vector<std::vector<double>> m_w;    //!< the last round's trust matrix
+    std::vector<std::vector<double>> m_rows;    //!< kept trust rows (static, between updates)
+    std::vector<std::vector<double>> m_w;       //!< the last round's trust matrix
     std::vector<std::vector<double>> m_product; //!< W^(t) ... W^(first)
     std::set<uint32_t> m_running;               //!< training jobs not completed
     uint32_t m_completed{0};

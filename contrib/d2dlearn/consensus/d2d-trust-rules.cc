@@ -89,14 +89,13 @@ D2dTrustRules::TrustRow(uint32_t i,
                         D2dConfidence mode)
 {
     const std::size_t n = predictions.size();
-    NS_ABORT_MSG_IF(i >= n || !predictions[i], "D2dTrustRules::TrustRow: agent " << i
-                                                   << " needs its own predictions");
+    NS_ABORT_MSG_IF(i >= n || !predictions[i],
+                    "D2dTrustRules::TrustRow: agent " << i << " needs its own predictions");
     const std::size_t block = static_cast<std::size_t>(nPoints) * nClasses;
     for (const auto* p : predictions)
     {
         NS_ABORT_MSG_IF(p && p->size() != block,
-                        "D2dTrustRules::TrustRow: " << p->size() << " values, expected "
-                                                    << block);
+                        "D2dTrustRules::TrustRow: " << p->size() << " values, expected " << block);
     }
     std::vector<double> gamma(n, 0.0);
     const float* own = predictions[i]->data();

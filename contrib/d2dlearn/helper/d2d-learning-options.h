@@ -131,9 +131,9 @@ class D2dLearningOptions
      */
     double holdOutFraction{0};
     std::shared_ptr<D2dDataset> heldOut; //!< X* (after LoadData() with holdOutFraction > 0)
-    std::shared_ptr<D2dDataset> train; //!< the training set (after LoadData())
-    std::shared_ptr<D2dDataset> test;  //!< the test set (after LoadData())
-    std::vector<D2dShard> shards;      //!< device i's part of train (after LoadData())
+    std::shared_ptr<D2dDataset> train;   //!< the training set (after LoadData())
+    std::shared_ptr<D2dDataset> test;    //!< the test set (after LoadData())
+    std::vector<D2dShard> shards;        //!< device i's part of train (after LoadData())
 
     /**
      * \brief Hand a learning helper what these flags say: the data (train, shards, test:

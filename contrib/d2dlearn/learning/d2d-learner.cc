@@ -271,9 +271,9 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
     else if (!opt)
     {
         made = std::make_unique<torch::optim::SGD>(params,
-                                                  torch::optim::SGDOptions(job.learningRate)
-                                                      .momentum(job.momentum)
-                                                      .weight_decay(job.weightDecay));
+                                                   torch::optim::SGDOptions(job.learningRate)
+                                                       .momentum(job.momentum)
+                                                       .weight_decay(job.weightDecay));
     }
     if (made)
     {
@@ -294,8 +294,8 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
         nStar = distillX.size(0);
         const int64_t width = s.regression ? 1 : static_cast<int64_t>(s.data->numClasses);
         NS_ABORT_MSG_IF(static_cast<int64_t>(task.distillTargets->size()) != nStar * width,
-                        "D2dLearner: " << task.distillTargets->size() << " targets for "
-                                       << nStar << " x " << width << " outputs");
+                        "D2dLearner: " << task.distillTargets->size() << " targets for " << nStar
+                                       << " x " << width << " outputs");
         distillY = torch::from_blob(const_cast<float*>(task.distillTargets->data()),
                                     {nStar, width},
                                     torch::kFloat);

@@ -110,18 +110,17 @@ RunOnce(const Settings& s)
     out.points = static_cast<uint32_t>(xstar->Size());
     for (const auto& t : channel->GetTransports())
     {
-        t->TraceConnectWithoutContext(
-            "Send",
-            Callback<void, uint64_t, Ptr<const D2dMessage>, uint32_t>(
-                [&out](uint64_t, Ptr<const D2dMessage> m, uint32_t) {
-                    auto p = m->GetPayloadAs<D2dPredictionPayload>();
-                    if (p)
-                    {
-                        out.messageBytes.insert(m->GetSizeBytes());
-                        out.sent[{p->round, p->origin}] = p->values;
-                        ++out.perRound[p->round];
-                    }
-                }));
+        t->TraceConnectWithoutContext("Send",
+                                      Callback<void, uint64_t, Ptr<const D2dMessage>, uint32_t>(
+                                          [&out](uint64_t, Ptr<const D2dMessage> m, uint32_t) {
+                                              auto p = m->GetPayloadAs<D2dPredictionPayload>();
+                                              if (p)
+                                              {
+                                                  out.messageBytes.insert(m->GetSizeBytes());
+                                                  out.sent[{p->round, p->origin}] = p->values;
+                                                  ++out.perRound[p->round];
+                                              }
+                                          }));
     }
     D2dLearningHelper helper;
     helper.SetData(data.train, shards, data.test);
@@ -143,12 +142,11 @@ RunOnce(const Settings& s)
         helper.SetProtocolAttribute("Compression", StringValue(s.compression));
         helper.SetProtocolAttribute("LossRule", StringValue(s.lossRule));
     }
-    Ptr<D2dFlProtocol> protocol =
-        helper.Install(nodes,
-                       channel,
-                       nullptr,
-                       s.dropProbability > 0 ? D2dDeliveryMode::UNRELIABLE
-                                             : D2dDeliveryMode::RELIABLE);
+    Ptr<D2dFlProtocol> protocol = helper.Install(nodes,
+                                                 channel,
+                                                 nullptr,
+                                                 s.dropProbability > 0 ? D2dDeliveryMode::UNRELIABLE
+                                                                       : D2dDeliveryMode::RELIABLE);
     auto pc = DynamicCast<D2dPredictionConsensus>(protocol);
     if (pc)
     {
@@ -205,8 +203,8 @@ class TrustRowsTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(out.rows.at({2, -1, "bytes_sent"}),
                               double(kAgents * expected),
                               "bytes of a round = N x message");
-        const bool warmupSilent = out.rows.count({1, -1, "bytes_sent"}) == 0 ||
-                                  out.rows.at({1, -1, "bytes_sent"}) == 0;
+        const bool warmupSilent =
+            out.rows.count({1, -1, "bytes_sent"}) == 0 || out.rows.at({1, -1, "bytes_sent"}) == 0;
         NS_TEST_ASSERT_MSG_EQ(warmupSilent, true, "warm-up rounds send nothing");
         for (uint32_t round : {2u, 3u})
         {
@@ -286,8 +284,8 @@ class LambdaZeroTestCase : public TestCase
         bool differs = false;
         for (uint32_t i = 0; i < kAgents; ++i)
         {
-            differs = differs ||
-                      distilled.rows.at({4, int64_t(i), "loss"}) != local.rows.at({4, int64_t(i), "loss"});
+            differs = differs || distilled.rows.at({4, int64_t(i), "loss"}) !=
+                                     local.rows.at({4, int64_t(i), "loss"});
         }
         NS_TEST_ASSERT_MSG_EQ(differs, true, "lambda = 0.5 changes the models");
     }

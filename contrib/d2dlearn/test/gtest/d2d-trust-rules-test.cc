@@ -107,7 +107,9 @@ TEST(D2dTrustRules, AbsentPeersAreDroppedAndTheRowRenormalised)
     EXPECT_NEAR(row[0], 0.424977 / (0.424977 + 0.390080), 1e-6);
     EXPECT_DOUBLE_EQ(row[2], 0.0);
     // The matrix: row i from what agent i has.
-    std::vector<std::vector<bool>> mask{{true, true, false}, {true, true, true}, {true, true, true}};
+    std::vector<std::vector<bool>> mask{{true, true, false},
+                                        {true, true, true},
+                                        {true, true, true}};
     auto w = D2dTrustRules::TrustMatrix(ex.All(), mask, 2, 3, D2dConfidence::ENTROPY);
     EXPECT_NEAR(w[0][0], row[0], 1e-12);
     EXPECT_NEAR(w[1][1], 0.420316, 1e-6);
@@ -152,8 +154,8 @@ TEST(D2dTrustRules, InvariantsOnRandomInstances)
         {
             all.push_back(&p);
         }
-        for (auto mode : {D2dConfidence::NONE, D2dConfidence::ENTROPY,
-                          D2dConfidence::ENTROPY_PLUS_ONE})
+        for (auto mode :
+             {D2dConfidence::NONE, D2dConfidence::ENTROPY, D2dConfidence::ENTROPY_PLUS_ONE})
         {
             for (uint32_t i = 0; i < n; ++i)
             {
@@ -264,7 +266,9 @@ TEST(D2dPolynomialFit, ToyOfAppendixA1ReachesConsensusOnXstar)
     // X* = 50 points evenly in [-4, 4], degree-4 models, naive trust, lambda = 1.
     std::mt19937_64 gen(3);
     std::normal_distribution<double> noise(0.0, 1.0);
-    auto f = [](double v) { return 0.5 * v * v * v + 0.3 * v * v - 5 * v + 4; };
+    auto f = [](double v) {
+        return 0.5 * v * v * v + 0.3 * v * v - 5 * v + 4;
+    };
     std::vector<std::vector<double>> xs(3);
     std::vector<std::vector<double>> ys(3);
     for (int a = 0; a < 3; ++a)
@@ -295,9 +299,7 @@ TEST(D2dPolynomialFit, ToyOfAppendixA1ReachesConsensusOnXstar)
                 preds[a].push_back(static_cast<float>(v));
             }
         }
-        return std::make_pair(D2dTrustRules::Disagreement({&preds[0], &preds[1], &preds[2]},
-                                                          50,
-                                                          1),
+        return std::make_pair(D2dTrustRules::Disagreement({&preds[0], &preds[1], &preds[2]}, 50, 1),
                               preds);
     };
     double first = 0;
