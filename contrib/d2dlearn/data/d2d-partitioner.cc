@@ -441,6 +441,15 @@ D2dPartitioner::FlipLabels(std::vector<D2dShard>& shards,
                 perm[c] = (c + 1) % numClasses;
             }
         }
+        else if (mode == D2dFlipMode::RANDOM_SHIFT)
+        {
+            D2dDataRng rng(seed, D2dDataRng::FLIP, d);
+            const uint64_t k = 1 + rng.Below(numClasses - 1);
+            for (uint32_t c = 0; c < numClasses; ++c)
+            {
+                perm[c] = static_cast<int64_t>((c + k) % numClasses);
+            }
+        }
         else
         {
             // Uniform derangement by rejection (accepts with probability ~1/e).

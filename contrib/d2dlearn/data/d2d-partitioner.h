@@ -38,6 +38,11 @@ enum class D2dFlipMode
 {
     DERANGEMENT, //!< a uniformly random permutation without fixed point, per device
     SHIFT,       //!< c -> (c + 1) mod K on every flipped device
+    /**
+     * c -> (c + k_d) mod K, k_d uniform in 1..K-1 drawn once per device (stream (seed,
+     * FLIP, device)): the "complete flip" of the prediction-consensus code of Fan et al. 2023
+     */
+    RANDOM_SHIFT,
 };
 
 /**

@@ -230,13 +230,30 @@ D2dLearningOptions::LoadData(const D2dScenarioSupport& support, uint32_t nDevice
                                      train->Size(),
                                      nDevices));
         }
+        // The shared set X* of prediction consensus, held out before partitioning.
+        std::vector<std::size_t> rest;
+        const std::vector<std::size_t>* pool = nullptr;
+        if (holdOutFraction > 0)
+        {
+            const auto m = static_cast<std::size_t>(std::llround(holdOutFraction * train->Size()));
+            if (m == 0 || m + nDevices > train->Size())
+            {
+                support.Fail(fmt::format("--xstarFraction={} holds out {} of {} training samples "
+                                         "(accepted: at least 1, leaving one per device)",
+                                         holdOutFraction,
+                                         m,
+                                         train->Size()));
+            }
+            heldOut = train->Subset(D2dPartitioner::HoldOut(*train, m, seed, &rest));
+            pool = &rest;
+        }
         if (partition == "iid")
         {
-            shards = D2dPartitioner::Iid(*train, nDevices, seed);
+            shards = D2dPartitioner::Iid(*train, nDevices, seed, pool);
         }
         else if (partition == "dirichlet")
         {
-            shards = D2dPartitioner::Dirichlet(*train, nDevices, alpha, seed);
+            shards = D2dPartitioner::Dirichlet(*train, nDevices, alpha, seed, pool);
         }
         else if (partition == "labels")
         {
@@ -244,11 +261,12 @@ D2dLearningOptions::LoadData(const D2dScenarioSupport& support, uint32_t nDevice
                                                      nDevices,
                                                      labelsPerDevice,
                                                      m_proportions,
-                                                     seed);
+                                                     seed,
+                                                     pool);
         }
         else
         {
-            shards = D2dPartitioner::QuantitySkew(*train, nDevices, quantitySkew, seed);
+            shards = D2dPartitioner::QuantitySkew(*train, nDevices, quantitySkew, seed, pool);
         }
     }
     catch (const std::exception& e)

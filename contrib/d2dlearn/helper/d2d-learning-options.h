@@ -125,9 +125,16 @@ class D2dLearningOptions
      */
     void LoadData(const D2dScenarioSupport& support, uint32_t nDevices, uint64_t seed);
 
-    std::shared_ptr<D2dDataset> train; //!< the training set (after LoadData())
-    std::shared_ptr<D2dDataset> test;  //!< the test set (after LoadData())
-    std::vector<D2dShard> shards;      //!< device i's part of train (after LoadData())
+    /**
+     * If > 0, LoadData() first holds out this fraction of the training set as the shared
+     * unlabeled set X* (D2dPartitioner::HoldOut: class-balanced; Fan et al. 2023, App. G.1)
+     * and partitions the rest; X* is then in heldOut. A scenario sets it before LoadData().
+     */
+    double holdOutFraction{0};
+    std::shared_ptr<D2dDataset> heldOut; //!< X* (after LoadData() with holdOutFraction > 0)
+    std::shared_ptr<D2dDataset> train;   //!< the training set (after LoadData())
+    std::shared_ptr<D2dDataset> test;    //!< the test set (after LoadData())
+    std::vector<D2dShard> shards;        //!< device i's part of train (after LoadData())
 
     /**
      * \brief Hand a learning helper what these flags say: the data (train, shards, test:

@@ -8,6 +8,7 @@
 #include "d2d-torch-runtime.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -105,6 +106,8 @@ struct D2dLearner::Impl
     std::shared_ptr<const D2dDataset> data;
     std::shared_future<void> job;
     D2dTrainResult result;
+    /** The optimizer kept across jobs (KeepOptimizerState), null until the first job. */
+    std::unique_ptr<torch::optim::Optimizer> optimizer;
 };
 
 namespace
@@ -175,7 +178,44 @@ struct Job
     double momentum;
     double weightDecay;
     int64_t batchSize;
+    bool keepOptimizer; //!< reuse Impl::optimizer (made at the first job)
 };
+
+/** \return rows [first, second) of the X* batch of a step's position in its epoch */
+std::pair<int64_t, int64_t>
+DistillRows(uint64_t inEpoch, int64_t nStar, int64_t batch)
+{
+    const int64_t batches = (nStar + batch - 1) / batch;
+    const int64_t b = static_cast<int64_t>(inEpoch % static_cast<uint64_t>(batches));
+    return {b * batch, std::min(nStar, (b + 1) * batch)};
+}
+
+/** \brief A prediction job: the model's outputs on a data set (softmax for classifiers). */
+void
+RunPrediction(D2dLearner::Impl& s, const D2dDataset& data)
+{
+    torch::NoGradGuard noGrad;
+    s.net->eval();
+    auto x = FeaturesOf(data);
+    const int64_t n = x.size(0);
+    auto out = std::make_shared<std::vector<float>>();
+    for (int64_t start = 0; start < n; start += 1000)
+    {
+        const int64_t end = std::min(n, start + 1000);
+        auto y = s.net->forward(x.slice(0, start, end));
+        if (!s.regression)
+        {
+            y = torch::softmax(y, 1);
+        }
+        y = y.contiguous();
+        out->insert(out->end(), y.data_ptr<float>(), y.data_ptr<float>() + y.numel());
+    }
+    s.net->train();
+    D2dTrainResult r;
+    r.samples = static_cast<uint64_t>(n);
+    r.predictions = out;
+    s.result = r;
+}
 
 void
 RunTraining(D2dLearner::Impl& s, const Job& job)
@@ -220,19 +260,45 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
         s.result = r;
         return;
     }
-    std::unique_ptr<torch::optim::Optimizer> opt;
-    if (job.optimizer == D2dLearner::ADAM)
+    std::unique_ptr<torch::optim::Optimizer> made;
+    torch::optim::Optimizer* opt = job.keepOptimizer ? s.optimizer.get() : nullptr;
+    if (!opt && job.optimizer == D2dLearner::ADAM)
     {
-        opt = std::make_unique<torch::optim::Adam>(
+        made = std::make_unique<torch::optim::Adam>(
             params,
             torch::optim::AdamOptions(job.learningRate).weight_decay(job.weightDecay));
     }
-    else
+    else if (!opt)
     {
-        opt = std::make_unique<torch::optim::SGD>(params,
-                                                  torch::optim::SGDOptions(job.learningRate)
-                                                      .momentum(job.momentum)
-                                                      .weight_decay(job.weightDecay));
+        made = std::make_unique<torch::optim::SGD>(params,
+                                                   torch::optim::SGDOptions(job.learningRate)
+                                                       .momentum(job.momentum)
+                                                       .weight_decay(job.weightDecay));
+    }
+    if (made)
+    {
+        opt = made.get();
+        if (job.keepOptimizer)
+        {
+            s.optimizer = std::move(made);
+        }
+    }
+    // Prediction consensus: the shared set X* and its pseudo-labels (distillation, eq. 2).
+    torch::Tensor distillX;
+    torch::Tensor distillY;
+    int64_t nStar = 0;
+    const auto& task = job.task;
+    if (task.distillWeight > 0 && task.distillSet && task.distillTargets)
+    {
+        distillX = FeaturesOf(*task.distillSet);
+        nStar = distillX.size(0);
+        const int64_t width = s.regression ? 1 : static_cast<int64_t>(s.data->numClasses);
+        NS_ABORT_MSG_IF(static_cast<int64_t>(task.distillTargets->size()) != nStar * width,
+                        "D2dLearner: " << task.distillTargets->size() << " targets for " << nStar
+                                       << " x " << width << " outputs");
+        distillY = torch::from_blob(const_cast<float*>(task.distillTargets->data()),
+                                    {nStar, width},
+                                    torch::kFloat);
     }
     // FedProx: the round's global weights, per parameter, as views of the shared vector.
     std::vector<torch::Tensor> center;
@@ -278,6 +344,23 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
             }
             loss = loss + 0.5 * job.task.proximalMu * prox;
         }
+        if (nStar > 0)
+        {
+            const auto rows = DistillRows(inEpoch, nStar, task.distillBatch);
+            auto out = net->forward(distillX.slice(0, rows.first, rows.second));
+            auto target = distillY.slice(0, rows.first, rows.second);
+            torch::Tensor dist;
+            if (s.regression)
+            {
+                dist = (out - target).pow(2).mean();
+            }
+            else
+            {
+                // cross-entropy against soft labels: -sum_c psi_c log softmax(f)_c, batch mean
+                dist = -(target * torch::log_softmax(out, 1)).sum(1).mean();
+            }
+            loss = loss + task.distillWeight * dist;
+        }
         loss.backward();
         opt->step();
         r.samples += static_cast<uint64_t>(end - start);
@@ -321,6 +404,13 @@ D2dLearner::GetTypeId()
                           DoubleValue(0.0),
                           MakeDoubleAccessor(&D2dLearner::m_weightDecay),
                           MakeDoubleChecker<double>(0.0, 1e3))
+            .AddAttribute("KeepOptimizerState",
+                          "Keep the optimizer and its state (Adam's moments, SGD's momentum) "
+                          "from one job to the next instead of a fresh one per job (the "
+                          "prediction-consensus code of Fan et al. 2023 keeps it)",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&D2dLearner::m_keepOptimizerState),
+                          MakeBooleanChecker())
             .AddAttribute("BatchSize",
                           "Mini-batch size, samples",
                           UintegerValue(32),
@@ -477,7 +567,12 @@ D2dLearner::Train(const D2dTrainTask& task, Callback<void, const D2dTrainResult&
     NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": Train while a job runs");
     const uint64_t n = GetNSamples();
     uint64_t samples = 0;
-    if (task.gradientOnly)
+    uint64_t totalSteps = 0; // optimizer steps of a weight-training job
+    if (task.predictOn)
+    {
+        samples = task.predictOn->Size();
+    }
+    else if (task.gradientOnly)
     {
         samples = n;
     }
@@ -488,13 +583,36 @@ D2dLearner::Train(const D2dTrainTask& task, Callback<void, const D2dTrainResult&
         const uint64_t full = task.maxSteps / std::max<uint64_t>(per, 1);
         const uint64_t rest = task.maxSteps % std::max<uint64_t>(per, 1);
         samples = full * n + std::min<uint64_t>(rest * m_batchSize, n);
+        totalSteps = task.maxSteps;
     }
     else
     {
         samples = n * task.epochs;
+        totalSteps = ((n + m_batchSize - 1) / m_batchSize) * task.epochs;
     }
-    const double flops = static_cast<double>(samples) * GetTrainingFlopsPerSample();
-    Job job{task, m_learningRate, m_optimizer, m_momentum, m_weightDecay, m_batchSize};
+    double flops = static_cast<double>(samples) *
+                   (task.predictOn ? m_impl->net->forwardFlops : GetTrainingFlopsPerSample());
+    if (!task.predictOn && !task.gradientOnly && n > 0 && task.distillWeight > 0 &&
+        task.distillSet && task.distillTargets && task.distillSet->Size() > 0)
+    {
+        // The X* rows each step adds, trained like local samples.
+        const uint64_t per = (n + m_batchSize - 1) / m_batchSize;
+        const auto nStar = static_cast<int64_t>(task.distillSet->Size());
+        uint64_t distilled = 0;
+        for (uint64_t step = 0; step < totalSteps; ++step)
+        {
+            const auto rows = DistillRows(step % per, nStar, task.distillBatch);
+            distilled += static_cast<uint64_t>(rows.second - rows.first);
+        }
+        flops += static_cast<double>(distilled) * GetTrainingFlopsPerSample();
+    }
+    Job job{task,
+            m_learningRate,
+            m_optimizer,
+            m_momentum,
+            m_weightDecay,
+            m_batchSize,
+            m_keepOptimizerState};
     if (m_compute)
     {
         // The compute model refuses a depleted device before any work is submitted.
@@ -512,7 +630,15 @@ D2dLearner::Train(const D2dTrainTask& task, Callback<void, const D2dTrainResult&
     m_done = done;
     auto impl = m_impl; // the worker keeps the state alive
     m_jobFlops = flops;
-    m_impl->job = D2dTorchRuntime::Submit([impl, job]() { RunTraining(*impl, job); });
+    if (task.predictOn)
+    {
+        auto data = task.predictOn;
+        m_impl->job = D2dTorchRuntime::Submit([impl, data]() { RunPrediction(*impl, *data); });
+    }
+    else
+    {
+        m_impl->job = D2dTorchRuntime::Submit([impl, job]() { RunTraining(*impl, job); });
+    }
     return true;
 }
 

@@ -57,6 +57,11 @@ struct D2dTrainResult
     double flops{0};     //!< modelled floating-point operations
     /** FedSGD: the mean gradient over the shard, flattened (null for weight training). */
     std::shared_ptr<const std::vector<float>> gradient;
+    /**
+     * A prediction job (D2dTrainTask::predictOn): the model's outputs on that set, row-major
+     * n x C (softmax probabilities; regression: n x 1 values); null otherwise.
+     */
+    std::shared_ptr<const std::vector<float>> predictions;
 };
 
 /** \brief Test-set figures of a model. */
@@ -81,6 +86,25 @@ struct D2dTrainTask
     std::shared_ptr<const std::vector<float>> proxCenter; //!< w^t of the round (FedProx)
     /** FedSGD: compute the mean gradient over the whole shard, do not step. */
     bool gradientOnly{false};
+
+    // Prediction consensus (Fan, Mendler-Dünner, Jaggi 2023).
+    /**
+     * If set, the job only predicts: the model's outputs on this set (forward FLOPs x its
+     * size are charged to the compute model), in D2dTrainResult::predictions; no step.
+     */
+    std::shared_ptr<const D2dDataset> predictOn;
+    /**
+     * Distillation (eq. 2): each step adds distillWeight x dist(f(X* batch), targets batch)
+     * to the local loss: cross-entropy against the soft targets (classification) or squared
+     * error (regression). The X* batches of distillBatch rows are taken in order, one per
+     * step, starting over at every local epoch (and wrapping if an epoch has more steps).
+     * Ignored unless distillWeight > 0 and both distillSet and distillTargets are set.
+     */
+    std::shared_ptr<const D2dDataset> distillSet;
+    /** The pseudo-labels psi on distillSet, row-major n* x C (C = 1 for regression). */
+    std::shared_ptr<const std::vector<float>> distillTargets;
+    double distillWeight{0};    //!< lambda of eq. 2 (0: plain local training)
+    uint32_t distillBatch{256}; //!< X* rows per step (Fan et al. 2023, App. G.1: 256)
 };
 
 /**
@@ -212,6 +236,7 @@ class D2dLearner : public Object
     double m_momentum;
     double m_weightDecay;
     uint32_t m_batchSize;
+    bool m_keepOptimizerState; //!< reuse the optimizer (and its state) across jobs
     bool m_training{false};
     Time m_jobStart;
     double m_jobFlops{0}; //!< modelled FLOPs of the running job

@@ -1,0 +1,411 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Test suite "d2d-consensus": prediction consensus (Fan, Mendler-Dünner, Jaggi 2023) over
+ * the D2D channel, on the 4-class Gaussian mixture of the paper's sec. 5.1, 4 agents.
+ *
+ * - Trust rows: the Trust records of every collaboration round equal eq. 6 recomputed
+ *   (D2dTrustRules) from the predictions the agents actually broadcast (read off the
+ *   transports' Send trace): rows sum to 1, self trust is the row maximum.
+ * - Message model: every predictions message is n* x C x 4 + 32 bytes (float32) or
+ *   n* x C x 2 + 32 (float16), one per agent per collaboration round, none in warm-up
+ *   rounds; the round's bytes_sent row is N x that size.
+ * - Lambda = 0: every agent's per-round test accuracy and loss equal D2dLocalTraining's
+ *   with the same learners, bit for bit (the exchange changes nothing when psi has no
+ *   weight).
+ * - Static trust: the rows are identical in every collaboration round; dynamic: they are
+ *   not.
+ * - Lost predictions: on a lossy unreliable channel, renormalize leaves missing peers
+ *   out (w = 0, rows still sum to 1), reuse takes earlier ones (some "reused" rows).
+ */
+
+#include "d2d-test-fixtures.h"
+
+#include "ns3/boolean.h"
+#include "ns3/d2d-channel-access.h"
+#include "ns3/d2d-helper.h"
+#include "ns3/d2d-learning-helper.h"
+#include "ns3/d2d-local-training.h"
+#include "ns3/d2d-prediction-consensus.h"
+#include "ns3/d2d-prediction-payload.h"
+#include "ns3/d2d-trust-rules.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+
+#include <cmath>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+const uint32_t kAgents = 4;
+
+/** What a run showed. */
+struct Outcome
+{
+    /** (round, node, peer) -> (w, received) */
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::pair<double, std::string>> trust;
+    /** (round, origin) -> the predictions broadcast */
+    std::map<std::pair<uint32_t, uint32_t>, std::shared_ptr<const std::vector<float>>> sent;
+    std::multiset<uint64_t> messageBytes;  //!< sizes of the messages sent
+    std::map<uint32_t, uint32_t> perRound; //!< round -> predictions messages
+    /** (round, node, metric) -> value, from RoundRecord */
+    std::map<std::tuple<uint32_t, int64_t, std::string>, double> rows;
+    uint32_t rounds{0};
+    uint32_t points{0};
+    uint64_t messageSize{0};
+};
+
+/** A run's settings. */
+struct Settings
+{
+    std::string algorithm{"consensus"}; //!< consensus | local
+    std::string trust{"dynamic"};
+    double lambda{0.5};
+    std::string compression{"float32"};
+    double dropProbability{0}; //!< > 0: unreliable links with this P_D
+    std::string lossRule{"renormalize"};
+    uint32_t rounds{4};
+};
+
+Outcome
+RunOnce(const Settings& s)
+{
+    const D2dTestData& data = GaussianTestData(31, 32, 1200, 400);
+    std::vector<std::size_t> rest;
+    const auto xIdx = D2dPartitioner::HoldOut(*data.train, 60, 5, &rest);
+    auto xstar = data.train->Subset(xIdx);
+    const auto shards = D2dPartitioner::Dirichlet(*data.train, kAgents, 1.0, 5, &rest);
+
+    NodeContainer nodes = MakeTestNodesOnLine(kAgents, 10.0);
+    D2dHelper net;
+    net.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e9));
+    // An ideal MAC: the agents' predictions are ready at the same instant, and raw radios
+    // would make their broadcasts collide (half-duplex).
+    net.SetChannelAttribute("AccessPolicy", EnumValue(D2dChannelAccess::SCHEDULED));
+    if (s.dropProbability == 0)
+    {
+        net.SetChannelAttribute("NoisePowerW", DoubleValue(1e-40)); // P_D ~ 0
+    }
+    Ptr<D2dChannel> channel = net.Install(nodes);
+    if (s.dropProbability > 0)
+    {
+        // Devices 10 m apart: give the links to device 0's neighbour P_D (others differ).
+        SetUniformDropProbability(channel, s.dropProbability, 0, 1);
+    }
+    net.AssignStreams(10);
+
+    Outcome out;
+    out.points = static_cast<uint32_t>(xstar->Size());
+    for (const auto& t : channel->GetTransports())
+    {
+        t->TraceConnectWithoutContext("Send",
+                                      Callback<void, uint64_t, Ptr<const D2dMessage>, uint32_t>(
+                                          [&out](uint64_t, Ptr<const D2dMessage> m, uint32_t) {
+                                              auto p = m->GetPayloadAs<D2dPredictionPayload>();
+                                              if (p)
+                                              {
+                                                  out.messageBytes.insert(m->GetSizeBytes());
+                                                  out.sent[{p->round, p->origin}] = p->values;
+                                                  ++out.perRound[p->round];
+                                              }
+                                          }));
+    }
+    D2dLearningHelper helper;
+    helper.SetData(data.train, shards, data.test);
+    helper.SetModel(D2dModelSpec::Parse("mlp:8"));
+    helper.SetSeed(9);
+    helper.SetLearnerAttribute("LearningRate", DoubleValue(5e-3));
+    helper.SetLearnerAttribute("Optimizer", StringValue("adam"));
+    helper.SetLearnerAttribute("KeepOptimizerState", BooleanValue(true));
+    helper.SetLearnerAttribute("BatchSize", UintegerValue(64));
+    helper.SetProtocolType(s.algorithm == "local" ? "ns3::D2dLocalTraining"
+                                                  : "ns3::D2dPredictionConsensus");
+    helper.SetProtocolAttribute("Rounds", UintegerValue(s.rounds));
+    helper.SetProtocolAttribute("LocalEpochs", UintegerValue(1));
+    if (s.algorithm != "local")
+    {
+        helper.SetProtocolAttribute("Trust", StringValue(s.trust));
+        helper.SetProtocolAttribute("Lambda", DoubleValue(s.lambda));
+        helper.SetProtocolAttribute("WarmupRounds", UintegerValue(1));
+        helper.SetProtocolAttribute("Compression", StringValue(s.compression));
+        helper.SetProtocolAttribute("LossRule", StringValue(s.lossRule));
+    }
+    Ptr<D2dFlProtocol> protocol = helper.Install(nodes,
+                                                 channel,
+                                                 nullptr,
+                                                 s.dropProbability > 0 ? D2dDeliveryMode::UNRELIABLE
+                                                                       : D2dDeliveryMode::RELIABLE);
+    auto pc = DynamicCast<D2dPredictionConsensus>(protocol);
+    if (pc)
+    {
+        pc->SetSharedSet(xstar);
+        out.messageSize = pc->PredictionMessageBytes();
+        pc->TraceConnectWithoutContext(
+            "Trust",
+            Callback<void, uint32_t, uint32_t, uint32_t, double, const std::string&>(
+                [&out](uint32_t r, uint32_t i, uint32_t j, double w, const std::string& how) {
+                    out.trust[{r, i, j}] = {w, how};
+                }));
+    }
+    protocol->TraceConnectWithoutContext(
+        "RoundRecord",
+        Callback<void, uint32_t, int64_t, const std::string&, double>(
+            [&out](uint32_t r, int64_t node, const std::string& metric, double v) {
+                out.rows[{r, node, metric}] = v;
+            }));
+    protocol->SetFinishedCallback(Callback<void>([] { Simulator::Stop(); }));
+    Simulator::ScheduleNow(&D2dFlProtocol::Start, protocol);
+    Simulator::Stop(Seconds(1e5));
+    Simulator::Run();
+    out.rounds = protocol->GetRoundsDone();
+    Simulator::Destroy();
+    return out;
+}
+
+/** Trust rows equal eq. 6 recomputed from the predictions broadcast; the message model. */
+class TrustRowsTestCase : public TestCase
+{
+  public:
+    TrustRowsTestCase()
+        : TestCase("trust rows are eq. 6 of the predictions broadcast; message bytes")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Settings s;
+        s.rounds = 3;
+        const Outcome out = RunOnce(s);
+        NS_TEST_ASSERT_MSG_EQ(out.rounds, 3u, "every round completes");
+        // Rounds 2 and 3 collaborate (one warm-up round): N messages each, none in round 1.
+        NS_TEST_ASSERT_MSG_EQ(out.perRound.count(1), 0u, "no message in the warm-up round");
+        NS_TEST_ASSERT_MSG_EQ(out.perRound.at(2), kAgents, "one broadcast per agent");
+        NS_TEST_ASSERT_MSG_EQ(out.perRound.at(3), kAgents, "one broadcast per agent");
+        const uint64_t expected = uint64_t(out.points) * 4 * 4 + 32; // n* x C x 4 + header
+        NS_TEST_ASSERT_MSG_EQ(out.messageSize, expected, "message model");
+        for (auto b : out.messageBytes)
+        {
+            NS_TEST_ASSERT_MSG_EQ(b, expected, "every predictions message has the model's size");
+        }
+        NS_TEST_ASSERT_MSG_EQ(out.rows.at({2, -1, "bytes_sent"}),
+                              double(kAgents * expected),
+                              "bytes of a round = N x message");
+        const bool warmupSilent =
+            out.rows.count({1, -1, "bytes_sent"}) == 0 || out.rows.at({1, -1, "bytes_sent"}) == 0;
+        NS_TEST_ASSERT_MSG_EQ(warmupSilent, true, "warm-up rounds send nothing");
+        for (uint32_t round : {2u, 3u})
+        {
+            std::vector<const std::vector<float>*> preds;
+            for (uint32_t j = 0; j < kAgents; ++j)
+            {
+                preds.push_back(out.sent.at({round, j}).get());
+            }
+            for (uint32_t i = 0; i < kAgents; ++i)
+            {
+                const auto row = D2dTrustRules::TrustRow(i,
+                                                         preds,
+                                                         out.points,
+                                                         4,
+                                                         D2dConfidence::ENTROPY_PLUS_ONE);
+                double sum = 0;
+                for (uint32_t j = 0; j < kAgents; ++j)
+                {
+                    const auto& rec = out.trust.at({round, i, j});
+                    NS_TEST_ASSERT_MSG_EQ_TOL(rec.first, row[j], 1e-12, "eq. 6 recomputed");
+                    NS_TEST_ASSERT_MSG_EQ(rec.second, "fresh", "every prediction arrived");
+                    NS_TEST_ASSERT_MSG_EQ((rec.first <= out.trust.at({round, i, i}).first),
+                                          true,
+                                          "self trust is the row maximum");
+                    sum += rec.first;
+                }
+                NS_TEST_ASSERT_MSG_EQ_TOL(sum, 1.0, 1e-12, "rows sum to 1");
+            }
+        }
+        // float16: half the value bytes.
+        Settings h;
+        h.rounds = 2;
+        h.compression = "float16";
+        const Outcome half = RunOnce(h);
+        for (auto b : half.messageBytes)
+        {
+            NS_TEST_ASSERT_MSG_EQ(b, uint64_t(half.points) * 4 * 2 + 32, "float16 message");
+        }
+        NS_TEST_ASSERT_MSG_EQ(half.messageBytes.size(), kAgents, "one round of broadcasts");
+    }
+};
+
+/** Lambda = 0 gives local training's figures bit for bit. */
+class LambdaZeroTestCase : public TestCase
+{
+  public:
+    LambdaZeroTestCase()
+        : TestCase("lambda = 0 trains exactly as local training")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Settings c;
+        c.lambda = 0;
+        Settings l;
+        l.algorithm = "local";
+        const Outcome consensus = RunOnce(c);
+        const Outcome local = RunOnce(l);
+        uint32_t compared = 0;
+        for (const auto& [key, value] : local.rows)
+        {
+            const auto& metric = std::get<2>(key);
+            if (std::get<1>(key) < 0 || (metric != "accuracy" && metric != "loss"))
+            {
+                continue;
+            }
+            NS_TEST_ASSERT_MSG_EQ(consensus.rows.count(key), 1u, "the row exists");
+            NS_TEST_ASSERT_MSG_EQ(consensus.rows.at(key), value, "bit for bit: " << metric);
+            ++compared;
+        }
+        NS_TEST_ASSERT_MSG_EQ(compared, 2 * kAgents * 5, "4 rounds + round 0, 4 agents, 2 rows");
+        // ... while with lambda > 0 the agents learn something else.
+        Settings d;
+        const Outcome distilled = RunOnce(d);
+        bool differs = false;
+        for (uint32_t i = 0; i < kAgents; ++i)
+        {
+            differs = differs || distilled.rows.at({4, int64_t(i), "loss"}) !=
+                                     local.rows.at({4, int64_t(i), "loss"});
+        }
+        NS_TEST_ASSERT_MSG_EQ(differs, true, "lambda = 0.5 changes the models");
+    }
+};
+
+/** Static trust is kept; dynamic changes. */
+class StaticDynamicTestCase : public TestCase
+{
+  public:
+    StaticDynamicTestCase()
+        : TestCase("static trust is the same every round, dynamic is not")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Settings st;
+        st.trust = "static";
+        const Outcome stat = RunOnce(st);
+        Settings dy;
+        const Outcome dyn = RunOnce(dy);
+        double staticChange = 0;
+        double dynamicChange = 0;
+        for (uint32_t round = 3; round <= 4; ++round)
+        {
+            for (uint32_t i = 0; i < kAgents; ++i)
+            {
+                for (uint32_t j = 0; j < kAgents; ++j)
+                {
+                    staticChange = std::max(staticChange,
+                                            std::abs(stat.trust.at({round, i, j}).first -
+                                                     stat.trust.at({2, i, j}).first));
+                    dynamicChange = std::max(dynamicChange,
+                                             std::abs(dyn.trust.at({round, i, j}).first -
+                                                      dyn.trust.at({2, i, j}).first));
+                }
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(staticChange, 0.0, "static rows never change");
+        NS_TEST_ASSERT_MSG_GT(dynamicChange, 1e-6, "dynamic rows follow the predictions");
+        // Both start from the same first collaboration round.
+        for (uint32_t i = 0; i < kAgents; ++i)
+        {
+            for (uint32_t j = 0; j < kAgents; ++j)
+            {
+                NS_TEST_ASSERT_MSG_EQ(stat.trust.at({2, i, j}).first,
+                                      dyn.trust.at({2, i, j}).first,
+                                      "same first rows");
+            }
+        }
+    }
+};
+
+/** Lost predictions: renormalize and reuse. */
+class LossRuleTestCase : public TestCase
+{
+  public:
+    LossRuleTestCase()
+        : TestCase("lost predictions: renormalize drops them, reuse takes earlier ones")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const std::string rule : {"renormalize", "reuse"})
+        {
+            Settings s;
+            s.dropProbability = 0.05; // per fragment: most 2 kB messages lose a fragment
+            s.lossRule = rule;
+            s.rounds = 5;
+            const Outcome out = RunOnce(s);
+            NS_TEST_ASSERT_MSG_EQ(out.rounds, 5u, "the protocol carries on");
+            std::map<std::string, uint32_t> kinds;
+            std::map<std::pair<uint32_t, uint32_t>, double> sums;
+            for (const auto& [key, rec] : out.trust)
+            {
+                ++kinds[rec.second];
+                sums[{std::get<0>(key), std::get<1>(key)}] += rec.first;
+                if (rec.second == "missing")
+                {
+                    NS_TEST_ASSERT_MSG_EQ(rec.first, 0.0, "a missing peer has no weight");
+                }
+                else
+                {
+                    NS_TEST_ASSERT_MSG_GT(rec.first, 0.0, "a present peer has weight");
+                }
+            }
+            for (const auto& [row, sum] : sums)
+            {
+                NS_TEST_ASSERT_MSG_EQ_TOL(sum, 1.0, 1e-12, "rows sum to 1 over what arrived");
+            }
+            NS_TEST_ASSERT_MSG_GT(kinds["fresh"], 0u, "some predictions arrive");
+            if (rule == "renormalize")
+            {
+                NS_TEST_ASSERT_MSG_GT(kinds["missing"], 0u, "some are lost");
+                NS_TEST_ASSERT_MSG_EQ(kinds["reused"], 0u, "renormalize reuses nothing");
+            }
+            else
+            {
+                NS_TEST_ASSERT_MSG_GT(kinds["reused"], 0u, "reuse takes earlier predictions");
+            }
+        }
+    }
+};
+
+class D2dConsensusTestSuite : public TestSuite
+{
+  public:
+    D2dConsensusTestSuite()
+        : TestSuite("d2d-consensus", UNIT)
+    {
+        AddTestCase(new TrustRowsTestCase, TestCase::QUICK);
+        AddTestCase(new LambdaZeroTestCase, TestCase::QUICK);
+        AddTestCase(new StaticDynamicTestCase, TestCase::QUICK);
+        AddTestCase(new LossRuleTestCase, TestCase::QUICK);
+    }
+};
+
+static D2dConsensusTestSuite g_d2dConsensusTestSuite;
+
+} // namespace

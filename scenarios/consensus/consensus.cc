@@ -1,0 +1,220 @@
+/*
+ * d2dlearn scenario: collaborative learning via prediction consensus (Fan, Mendler-Dünner,
+ * Jaggi, "Collaborative Learning via Prediction Consensus", NeurIPS 2023) over D2D links,
+ * against FedAvg, FedProx and local training on identical data, X* and seeds.
+ *
+ * N agents, each with a LibTorch learner and a shard of Fashion-MNIST (or the 4-Gaussian
+ * toy of the paper's sec. 5.1); xstarFraction of the training set is held out first,
+ * class-balanced, as the shared unlabeled set X*, and the rest is split among the agents
+ * (Dirichlet(alpha = 1) by default). --algorithm:
+ *   consensus   agents broadcast their predictions on X*, weigh them by trust (eq. 6,
+ *               --trust naive|static|dynamic, --confidence), train on their data plus
+ *               lambda x cross-entropy to the pseudo-labels (eqs. 1-3)
+ *   fedavg      the server averages models over the device-to-server link (McMahan et al.)
+ *   fedprox     ... with the proximal term --mu (Li et al. 2020)
+ *   local       no collaboration
+ * --flipList agents train on completely flipped labels (--flipMode random-shift: y ->
+ * (y + k_i) mod C, k_i drawn once per agent, as the authors' code). --model=A,B with
+ * --modelAssignment=blocks gives the first half of the agents A and the second half B.
+ * Writes rounds.csv (accuracy and loss per agent on the test set, xstar_accuracy on X*, node
+ * -1 the mean of the regular agents), trust.csv, consensus.csv, messages.csv, energy.csv and
+ * run.json into --outDir.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/core-module.h"
+#include "ns3/d2d-aggregation-strategy.h"
+#include "ns3/d2d-consensus-trace-writer.h"
+#include "ns3/d2d-fed-avg.h"
+#include "ns3/d2d-learning-helper.h"
+#include "ns3/d2d-learning-options.h"
+#include "ns3/d2d-network-options.h"
+#include "ns3/d2d-partitioner.h"
+#include "ns3/d2d-prediction-consensus.h"
+#include "ns3/d2dlearn-module.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <sstream>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("ConsensusScenario");
+
+int
+main(int argc, char* argv[])
+{
+    std::string algorithm = "consensus";
+    double xstarFraction = 0.05;           // X*: 5 % of the data (App. G.1)
+    std::string flipList;                  // low-quality agents, comma-separated
+    std::string flipMode = "random-shift"; // how their labels are flipped
+    std::string modelAssignment = "blocks";
+    Time maxSimTime = Seconds(1e7);
+    // The paper's training set-up (App. G.1), at a reduced scale by default: Adam, lr 5e-3,
+    // batch 64, Dirichlet(1) over 10 agents, 5 local epochs; rounds and data reduced.
+    D2dLearningOptions learning;
+    learning.rounds = 20;
+    learning.localEpochs = 5;
+    learning.batchSize = 64;
+    learning.learningRate = 5e-3;
+    learning.optimizer = "adam";
+    learning.partition = "dirichlet";
+    learning.alpha = 1.0;
+    learning.model = "mlp:64";
+    learning.dataFraction = 0.1;
+    D2dNetworkOptions net("results/consensus");
+    net.reliable = true;
+    net.areaSideM = 50.0;
+    net.d2sTxPowerDbm = 30.0;
+    net.access = "scheduled";
+
+    D2dScenarioSupport support("consensus");
+    D2dScenarioFlags flags(support);
+    flags.Add("algorithm", "The protocol", algorithm)
+        .Choices({"consensus", "fedavg", "fedprox", "local"});
+    learning.AddFlags(flags);
+    flags.Bind("trust", "ns3::D2dPredictionConsensus::Trust");
+    flags.Bind("confidence", "ns3::D2dPredictionConsensus::Confidence");
+    flags.Bind("lambda", "ns3::D2dPredictionConsensus::Lambda");
+    flags.Bind("warmupRounds", "ns3::D2dPredictionConsensus::WarmupRounds");
+    flags.Bind("trustEvery", "ns3::D2dPredictionConsensus::TrustEvery");
+    flags.Bind("lossRule", "ns3::D2dPredictionConsensus::LossRule");
+    flags.Bind("distillBatch", "ns3::D2dPredictionConsensus::DistillBatch");
+    flags.Bind("keepOptimizerState", "ns3::D2dLearner::KeepOptimizerState").Default("true");
+    flags.Add("xstarFraction", "Share of the training set held out as X*", xstarFraction)
+        .Range(1e-9, 0.999999);
+    flags.Add("flipList", "Low-quality agents (labels flipped), comma-separated", flipList);
+    flags.Add("flipMode", "How their labels are flipped", flipMode)
+        .Choices({"random-shift", "shift", "derangement"});
+    flags
+        .Add("modelAssignment",
+             "With --model=A,B: blocks (first agents A, then B) or round-robin",
+             modelAssignment)
+        .Choices({"blocks", "round-robin"});
+    flags.Bind("mu", "ns3::D2dFedAvg::ProximalMu").Range(0, 1e6);
+    flags
+        .Bind("roundDeadline",
+              "ns3::D2dFlProtocol::RoundDeadline",
+              "Phase deadline: prediction exchange, then training (0: none)")
+        .Default("600s");
+    flags.Add("maxSimTime", "Stop the simulation at this time at the latest", maxSimTime)
+        .Positive(9e9);
+    net.AddFlags(flags);
+    flags.Parse(argc, argv);
+
+    learning.Validate(support, true);
+    if (learning.GetSpecs().size() > 1 && (algorithm == "fedavg" || algorithm == "fedprox"))
+    {
+        support.Fail("--model=" + learning.model +
+                     ": several architectures need --algorithm="
+                     "consensus or local (FedAvg and FedProx average models)");
+    }
+    net.Validate(support, 10, algorithm == "local" ? 1 : 2);
+    const uint32_t nDevices = net.nDevices;
+    const uint32_t warmup = flags.Get<UintegerValue>("warmupRounds");
+    if (algorithm == "consensus" && warmup >= learning.rounds)
+    {
+        support.Fail(fmt::format("--warmupRounds={} leaves no collaboration round of --rounds={} "
+                                 "(accepted: 0 to {})",
+                                 warmup,
+                                 learning.rounds,
+                                 learning.rounds - 1));
+    }
+    std::vector<uint32_t> flipped;
+    {
+        std::stringstream in(flipList);
+        std::string item;
+        while (std::getline(in, item, ','))
+        {
+            std::size_t used = 0;
+            long long v = -1;
+            try
+            {
+                v = std::stoll(item, &used);
+            }
+            catch (const std::exception&)
+            {
+                used = 0;
+            }
+            if (used != item.size() || v < 0 || v >= nDevices)
+            {
+                support.Fail(fmt::format("--flipList: '{}' is not an agent index (accepted: "
+                                         "integers 0 to {}, comma-separated)",
+                                         item,
+                                         nDevices - 1));
+            }
+            if (std::find(flipped.begin(), flipped.end(), uint32_t(v)) == flipped.end())
+            {
+                flipped.push_back(static_cast<uint32_t>(v));
+            }
+        }
+        std::sort(flipped.begin(), flipped.end());
+    }
+    support.SetQuiet(net.quiet);
+
+    // Data: X* held out (class-balanced) before the partition, all before any output.
+    learning.holdOutFraction = xstarFraction;
+    learning.LoadData(support, nDevices, net.seed);
+    if (!flipped.empty())
+    {
+        D2dPartitioner::FlipLabels(learning.shards,
+                                   flipped,
+                                   learning.train->numClasses,
+                                   net.seed,
+                                   flipMode == "shift"         ? D2dFlipMode::SHIFT
+                                   : flipMode == "derangement" ? D2dFlipMode::DERANGEMENT
+                                                               : D2dFlipMode::RANDOM_SHIFT);
+    }
+
+    D2dLearningHelper helper;
+    helper.SetProtocolType(algorithm == "consensus" ? "ns3::D2dPredictionConsensus"
+                           : algorithm == "local"   ? "ns3::D2dLocalTraining"
+                                                    : "ns3::D2dFedAvg");
+    if (algorithm == "fedavg" || algorithm == "fedprox")
+    {
+        helper.SetProtocolAttribute("Variant", StringValue(algorithm));
+        helper.SetProtocolAttribute("Aggregation",
+                                    PointerValue(D2dAggregationStrategy::CreateByName("mean")));
+    }
+    learning.Configure(helper, net.seed); // after the label flips: it takes the shards
+    const auto& specs = learning.GetSpecs();
+    if (specs.size() > 1 && modelAssignment == "blocks")
+    {
+        // Agent i gets specs[i k / N]: the first N/k agents the first model, and so on.
+        std::vector<D2dModelSpec> perDevice;
+        for (uint32_t i = 0; i < nDevices; ++i)
+        {
+            perDevice.push_back(specs[static_cast<std::size_t>(i) * specs.size() / nDevices]);
+        }
+        helper.SetModels(perDevice);
+    }
+
+    auto traces = net.OpenTraces(support);
+    D2dNetwork network = net.Build(*traces, helper.ProtocolUsesD2s());
+    int64_t stream = network.nextStream;
+    Ptr<D2dFlProtocol> protocol = helper.Install(network);
+    stream += helper.AssignStreams(protocol, stream);
+    protocol->SetTestSet(learning.test);
+    auto consensus = DynamicCast<D2dPredictionConsensus>(protocol);
+    std::unique_ptr<D2dConsensusTraceWriter> writer; // trust.csv, consensus.csv
+    if (consensus)
+    {
+        consensus->SetSharedSet(learning.heldOut);
+        consensus->SetLowQuality(flipped);
+        writer = std::make_unique<D2dConsensusTraceWriter>(*traces);
+        writer->Connect(consensus);
+    }
+    traces->ConnectRounds(protocol);
+
+    flags.Record(*traces);
+    traces->AddParameterArray("flippedDevices", flipped);
+    traces->AddParameter("xstarSamples", static_cast<uint64_t>(learning.heldOut->Size()));
+    if (consensus)
+    {
+        traces->AddParameter("predictionMessageBytes", consensus->PredictionMessageBytes());
+    }
+    net.Record(*traces, network);
+
+    learning.Run(support, traces, protocol, algorithm, net.seed, maxSimTime, net.quiet);
+    return 0;
+}
