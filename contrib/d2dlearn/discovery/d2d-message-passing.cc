@@ -5,6 +5,7 @@
 
 #include "d2d-message-passing.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -135,6 +136,43 @@ D2dMessagePassing::Run(const D2dExchangeInstance& in)
         {
             out.afterAllocated[i][l] += out.allocated[i][l] - out.sent[i][l];
             out.afterExpected[i][l] += out.received[i][l] - out.sent[i][l];
+        }
+    }
+    return out;
+}
+
+D2dCounts
+D2dMessagePassing::Apportion(const D2dCounts& allocated, uint64_t received)
+{
+    double total = 0;
+    for (double a : allocated)
+    {
+        total += a;
+    }
+    D2dCounts out(allocated.size(), 0.0);
+    if (total <= 0)
+    {
+        return out;
+    }
+    const double k = std::min<double>(received, total);
+    double given = 0;
+    std::vector<std::pair<double, std::size_t>> rest;
+    for (std::size_t l = 0; l < allocated.size(); ++l)
+    {
+        const double exact = allocated[l] * k / total;
+        out[l] = std::floor(exact + 1e-9);
+        given += out[l];
+        rest.emplace_back(exact - out[l], l);
+    }
+    std::stable_sort(rest.begin(), rest.end(), [](const auto& a, const auto& b) {
+        return a.first > b.first;
+    });
+    for (std::size_t r = 0; given + 0.5 < k && r < rest.size(); ++r)
+    {
+        if (out[rest[r].second] < allocated[rest[r].second])
+        {
+            out[rest[r].second] += 1;
+            given += 1;
         }
     }
     return out;

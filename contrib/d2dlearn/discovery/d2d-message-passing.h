@@ -100,6 +100,16 @@ class D2dMessagePassing
      * \return V, Q, U, what each device sends, and D-hat
      */
     static D2dExchangeOutcome Run(const D2dExchangeInstance& instance);
+    /**
+     * \brief Which of an itemised message's datapoints arrived, per label, when only their
+     * number is known (the channel loses whole fragments; the message lists its points label
+     * by label): received x allocated / total, rounded down, the remainder given one point at
+     * a time to the labels with the largest fractional parts (lowest label on ties).
+     * \param allocated the datapoints sent per label
+     * \param received how many arrived (<= their sum)
+     * \return the datapoints received per label (sums to received, each <= allocated)
+     */
+    static D2dCounts Apportion(const D2dCounts& allocated, uint64_t received);
 };
 
 } // namespace ns3

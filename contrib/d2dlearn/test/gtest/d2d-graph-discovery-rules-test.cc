@@ -432,3 +432,13 @@ TEST(D2dBaselineGraphs, ClosestMostTrustedUniform)
     EXPECT_EQ(u, (std::vector<int64_t>{2, 2, 1}));
     EXPECT_EQ(D2dBaselineGraphs::None(2), (std::vector<int64_t>{-1, -1}));
 }
+
+TEST(D2dMessagePassing, ApportionReceivedPoints)
+{
+    // U = [5, 10, 0, 1], 16 sent, 11 arrived: exact 3.4375, 6.875, 0, 0.6875 -> floors
+    // 3, 6, 0, 0 (9); the 2 left go to the largest fractions 0.875 (label 1), 0.6875 (label 3).
+    ExpectCounts(D2dMessagePassing::Apportion({5, 10, 0, 1}, 11), {3, 7, 0, 1}, "11 of 16");
+    ExpectCounts(D2dMessagePassing::Apportion({5, 10, 0, 1}, 16), {5, 10, 0, 1}, "all");
+    ExpectCounts(D2dMessagePassing::Apportion({5, 10, 0, 1}, 0), {0, 0, 0, 0}, "none");
+    ExpectCounts(D2dMessagePassing::Apportion({0, 0}, 3), {0, 0}, "nothing sent");
+}
