@@ -164,7 +164,11 @@ D2dGraphDiscovery::GetTypeId()
             .AddTraceSource("Link",
                             "One datapoint exchange over an edge",
                             MakeTraceSourceAccessor(&D2dGraphDiscovery::m_linkTrace),
-                            "ns3::D2dGraphDiscovery::LinkTracedCallback");
+                            "ns3::D2dGraphDiscovery::LinkTracedCallback")
+            .AddTraceSource("Stage",
+                            "An edge round's learning ended or its datapoints moved",
+                            MakeTraceSourceAccessor(&D2dGraphDiscovery::m_stageTrace),
+                            "ns3::D2dGraphDiscovery::StageTracedCallback");
     return tid;
 }
 
@@ -366,6 +370,7 @@ D2dGraphDiscovery::StartEdge()
     if (m_final)
     {
         m_learningEnd.push_back(Simulator::Now());
+        m_stageTrace(m_edge, "learned");
     }
     StartIteration();
 }
@@ -798,6 +803,7 @@ D2dGraphDiscovery::EndIteration()
     {
         m_final = true;
         m_learningEnd.push_back(Simulator::Now());
+        m_stageTrace(m_edge, "learned");
     }
     if (m_iterationPeriod.IsStrictlyPositive())
     {
@@ -846,6 +852,7 @@ D2dGraphDiscovery::ApplyData()
         }
     }
     m_dataLinks.clear();
+    m_stageTrace(m_edge, "exchanged");
     ++m_edge;
     if (m_edge < m_edges && m_graph != "none")
     {

@@ -143,6 +143,9 @@ class D2dGraphDiscovery : public Object
                                             double localReward,
                                             double globalReward,
                                             double reward);
+    /** Signature of the Stage trace: edge round, "learned" (its policies are trained, the
+     * last message passing and the exchange begin) or "exchanged" (its datapoints moved). */
+    typedef void (*StageTracedCallback)(uint32_t edge, const std::string& stage);
     /** Signature of the Link trace. */
     typedef void (*LinkTracedCallback)(const Link& link);
     /** Signature of the Histogram trace: phase "before"/"after", edge, device, counts. */
@@ -257,6 +260,7 @@ class D2dGraphDiscovery : public Object
         m_iterationTrace;
     TracedCallback<const std::string&, uint32_t, uint32_t, const D2dCounts&> m_histogramTrace;
     TracedCallback<const Link&> m_linkTrace;
+    TracedCallback<uint32_t, const std::string&> m_stageTrace;
 };
 
 } // namespace ns3

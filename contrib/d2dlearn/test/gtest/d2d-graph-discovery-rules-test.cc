@@ -15,6 +15,7 @@
 #include "ns3/d2d-diversity-rewards.h"
 #include "ns3/d2d-link-policy.h"
 #include "ns3/d2d-message-passing.h"
+#include "ns3/d2d-shard-exchange.h"
 #include "ns3/d2d-trust-matrices.h"
 
 #include <cmath>
@@ -441,4 +442,32 @@ TEST(D2dMessagePassing, ApportionReceivedPoints)
     ExpectCounts(D2dMessagePassing::Apportion({5, 10, 0, 1}, 16), {5, 10, 0, 1}, "all");
     ExpectCounts(D2dMessagePassing::Apportion({5, 10, 0, 1}, 0), {0, 0, 0, 0}, "none");
     ExpectCounts(D2dMessagePassing::Apportion({0, 0}, 3), {0, 0}, "nothing sent");
+}
+
+TEST(D2dShardExchange, MovesTheFirstSamplesOfEachLabel)
+{
+    // Samples 0..9 with labels 0,1,0,1,0,1,2,2,0,1; device 0 holds 0..5, device 1 holds 6..9.
+    D2dDataset train;
+    train.numClasses = 3;
+    train.featureShape = {1};
+    train.features.assign(10, 0.0f);
+    train.labels = {0, 1, 0, 1, 0, 1, 2, 2, 0, 1};
+    std::vector<D2dShard> shards(2);
+    shards[0].indices = {0, 1, 2, 3, 4, 5};
+    shards[1].indices = {6, 7, 8, 9};
+    // Device 1 sends device 0 two points of label 2 (samples 6, 7) and one of label 0
+    // (sample 8); only 2 arrive: label 2's first (6) and label 0's (8).
+    D2dGraphDiscovery::Link link;
+    link.receiver = 0;
+    link.transmitter = 1;
+    link.allocated = {1, 0, 2};
+    link.received = {1, 0, 1};
+    EXPECT_EQ(D2dShardExchange::Apply(train, shards, {link}), 2u);
+    EXPECT_EQ(shards[0].indices, (std::vector<std::size_t>{0, 1, 2, 3, 4, 5, 6, 8}));
+    EXPECT_EQ(shards[1].indices, (std::vector<std::size_t>{9}));
+    ExpectCounts(D2dShardExchange::Counts(train, shards[0], 3), {4, 3, 1}, "receiver");
+    // A transmitter cannot send what it lacks.
+    link.allocated = {0, 2, 0};
+    link.received = {0, 0, 0};
+    EXPECT_THROW(D2dShardExchange::Apply(train, shards, {link}), std::logic_error);
 }
