@@ -1,0 +1,877 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "d2d-graph-discovery.h"
+
+#include "d2d-baseline-graphs.h"
+#include "d2d-discovery-payload.h"
+#include "d2d-diversity-rewards.h"
+#include "d2d-supervised-paradigm.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/dynamic-rss-model.h"
+#include "ns3/log.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("D2dGraphDiscovery");
+NS_OBJECT_ENSURE_REGISTERED(D2dGraphDiscovery);
+
+namespace
+{
+const std::string REQUEST = "gd_request";
+const std::string OFFER = "gd_offer";
+const std::string DEMAND = "gd_demand";
+const std::string ALLOCATION = "gd_allocation";
+const std::string REWARD = "gd_reward";
+const std::string DATA = "gd_data";
+} // namespace
+
+TypeId
+D2dGraphDiscovery::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::D2dGraphDiscovery")
+            .SetParent<Object>()
+            .SetGroupName("D2dLearn")
+            .AddConstructor<D2dGraphDiscovery>()
+            .AddAttribute("Graph",
+                          "How the graph is found: rl (the policies learn it), closest, "
+                          "most-trusted, uniform, none",
+                          StringValue("rl"),
+                          MakeStringAccessor(&D2dGraphDiscovery::m_graph),
+                          MakeStringChecker())
+            .AddAttribute("Iterations",
+                          "RL iterations per edge round",
+                          UintegerValue(5000),
+                          MakeUintegerAccessor(&D2dGraphDiscovery::m_iterations),
+                          MakeUintegerChecker<uint32_t>(1, 10000000))
+            .AddAttribute("BufferSize",
+                          "H: rewards an experience buffer holds",
+                          UintegerValue(256),
+                          MakeUintegerAccessor(&D2dGraphDiscovery::m_bufferSize),
+                          MakeUintegerChecker<uint32_t>(1, 10000000))
+            .AddAttribute("Gamma",
+                          "gamma: weight of the global reward",
+                          DoubleValue(0.5),
+                          MakeDoubleAccessor(&D2dGraphDiscovery::m_gamma),
+                          MakeDoubleChecker<double>(0, 1e6))
+            .AddAttribute("Delta",
+                          "delta: reduction of below-mean rewards",
+                          DoubleValue(0.9),
+                          MakeDoubleAccessor(&D2dGraphDiscovery::m_delta),
+                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("Alpha1",
+                          "alpha1: weight of the diversity score in eq. (13)",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&D2dGraphDiscovery::m_alpha1),
+                          MakeDoubleChecker<double>(0, 1e6))
+            .AddAttribute("Alpha2",
+                          "alpha2: weight of P_D in eq. (13)",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&D2dGraphDiscovery::m_alpha2),
+                          MakeDoubleChecker<double>(0, 1e6))
+            .AddAttribute("Alpha3",
+                          "alpha3: weight of the cluster budget in eq. (14), per datapoint",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&D2dGraphDiscovery::m_alpha3),
+                          MakeDoubleChecker<double>(0, 1e6))
+            .AddAttribute("Budget",
+                          "B_k: datapoints a cluster may receive over inter-cluster links",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&D2dGraphDiscovery::m_budget),
+                          MakeDoubleChecker<double>(0, 1e12))
+            .AddAttribute("BufferMode",
+                          "per-action (a buffer per (state, action)) or shared (one per device)",
+                          StringValue("per-action"),
+                          MakeStringAccessor(&D2dGraphDiscovery::m_bufferMode),
+                          MakeStringChecker())
+            .AddAttribute("BetaMode",
+                          "sign-aware (below-mean R -> R - delta |R|) or literal ((1-delta) R)",
+                          StringValue("sign-aware"),
+                          MakeStringAccessor(&D2dGraphDiscovery::m_betaMode),
+                          MakeStringChecker())
+            .AddAttribute("StateMode",
+                          "Dynamic RSS: per-link (action j's state is the quantised W_ij) or "
+                          "row (the whole quantised row, the literal state)",
+                          StringValue("per-link"),
+                          MakeStringAccessor(&D2dGraphDiscovery::m_stateMode),
+                          MakeStringChecker())
+            .AddAttribute("Edges",
+                          "E: incoming edges per device, discovered one after another",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&D2dGraphDiscovery::m_edges),
+                          MakeUintegerChecker<uint32_t>(1, 1000))
+            .AddAttribute("ReliabilityThreshold",
+                          "alpha_D: P_D bound on every pair of a reliable cluster (eq. (1))",
+                          DoubleValue(0.1),
+                          MakeDoubleAccessor(&D2dGraphDiscovery::m_alphaD),
+                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("ControlReliable",
+                          "Send the control messages (request, V, Q, U, reward) reliably",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&D2dGraphDiscovery::m_controlReliable),
+                          MakeBooleanChecker())
+            .AddAttribute("DataReliable",
+                          "Send the datapoints reliably",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&D2dGraphDiscovery::m_dataReliable),
+                          MakeBooleanChecker())
+            .AddAttribute("BytesPerPoint",
+                          "Size of a datapoint on the air (785: a Fashion-MNIST image + label)",
+                          UintegerValue(785),
+                          MakeUintegerAccessor(&D2dGraphDiscovery::m_bytesPerPoint),
+                          MakeUintegerChecker<uint32_t>(1, 100000000))
+            .AddAttribute("RewardBytes",
+                          "Size of a reward message (r^L and d' as two float32), bytes",
+                          UintegerValue(8),
+                          MakeUintegerAccessor(&D2dGraphDiscovery::m_rewardBytes),
+                          MakeUintegerChecker<uint32_t>(1, 1500))
+            .AddAttribute("IterationPeriod",
+                          "Iterations start at multiples of this period (0: each right after "
+                          "the previous); with dynamic RSS, the RSS step",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&D2dGraphDiscovery::m_iterationPeriod),
+                          MakeTimeChecker(Seconds(0)))
+            .AddAttribute("GuardTime",
+                          "Time between the end of a phase's last message and the next phase",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&D2dGraphDiscovery::m_guard),
+                          MakeTimeChecker(Seconds(0)))
+            .AddAttribute("Paradigm",
+                          "The learning paradigm (partitions, messages, diversity score)",
+                          PointerValue(),
+                          MakePointerAccessor(&D2dGraphDiscovery::m_paradigm),
+                          MakePointerChecker<D2dDiscoveryParadigm>())
+            .AddTraceSource("Iteration",
+                            "One device's choice and rewards in one iteration",
+                            MakeTraceSourceAccessor(&D2dGraphDiscovery::m_iterationTrace),
+                            "ns3::D2dGraphDiscovery::IterationTracedCallback")
+            .AddTraceSource("Histogram",
+                            "A device's partition counts before and after an edge's exchange",
+                            MakeTraceSourceAccessor(&D2dGraphDiscovery::m_histogramTrace),
+                            "ns3::D2dGraphDiscovery::HistogramTracedCallback")
+            .AddTraceSource("Link",
+                            "One datapoint exchange over an edge",
+                            MakeTraceSourceAccessor(&D2dGraphDiscovery::m_linkTrace),
+                            "ns3::D2dGraphDiscovery::LinkTracedCallback")
+            .AddTraceSource("Stage",
+                            "An edge round's learning ended or its datapoints moved",
+                            MakeTraceSourceAccessor(&D2dGraphDiscovery::m_stageTrace),
+                            "ns3::D2dGraphDiscovery::StageTracedCallback");
+    return tid;
+}
+
+D2dGraphDiscovery::D2dGraphDiscovery()
+{
+    m_uniform = CreateObject<UniformRandomVariable>();
+}
+
+D2dGraphDiscovery::~D2dGraphDiscovery() = default;
+
+void
+D2dGraphDiscovery::DoDispose()
+{
+    for (auto& t : m_transports)
+    {
+        t->RemoveReceiveHandler(MakeCallback(&D2dGraphDiscovery::Receive, this));
+        t->RemoveSendDoneHandler(MakeCallback(&D2dGraphDiscovery::SendDone, this));
+    }
+    m_transports.clear();
+    m_channel = nullptr;
+    m_paradigm = nullptr;
+    m_uniform = nullptr;
+    m_finished = Callback<void>();
+    Object::DoDispose();
+}
+
+void
+D2dGraphDiscovery::Setup(const std::vector<Ptr<D2dTransport>>& transports, Ptr<D2dChannel> channel)
+{
+    m_transports = transports;
+    m_channel = channel;
+    m_n = transports.size();
+    for (auto& t : m_transports)
+    {
+        for (const auto& kind : {REQUEST, OFFER, DEMAND, ALLOCATION, REWARD, DATA})
+        {
+            t->AddReceiveHandler(MakeCallback(&D2dGraphDiscovery::Receive, this), kind);
+        }
+        t->AddSendDoneHandler(MakeCallback(&D2dGraphDiscovery::SendDone, this));
+    }
+}
+
+void
+D2dGraphDiscovery::SetFixedGraph(const std::vector<int64_t>& selection)
+{
+    m_fixed = selection;
+}
+
+void
+D2dGraphDiscovery::SetFinishedCallback(Callback<void> cb)
+{
+    m_finished = cb;
+}
+
+int64_t
+D2dGraphDiscovery::AssignStreams(int64_t stream)
+{
+    m_uniform->SetStream(stream);
+    return 1;
+}
+
+Ptr<D2dDiscoveryParadigm>
+D2dGraphDiscovery::GetParadigm() const
+{
+    return m_paradigm;
+}
+
+const std::vector<uint32_t>&
+D2dGraphDiscovery::GetClusters() const
+{
+    return m_clusters;
+}
+
+const std::vector<std::vector<D2dLinkPolicy>>&
+D2dGraphDiscovery::GetPolicies() const
+{
+    return m_policies;
+}
+
+const std::vector<std::vector<int64_t>>&
+D2dGraphDiscovery::GetGraphs() const
+{
+    return m_graphs;
+}
+
+const std::vector<D2dGraphDiscovery::Link>&
+D2dGraphDiscovery::GetLinks() const
+{
+    return m_links;
+}
+
+const std::vector<Time>&
+D2dGraphDiscovery::GetLearningEndTimes() const
+{
+    return m_learningEnd;
+}
+
+bool
+D2dGraphDiscovery::IsFinished() const
+{
+    return m_finishedFlag;
+}
+
+double
+D2dGraphDiscovery::DropProbability(uint32_t rx, uint32_t tx) const
+{
+    return m_channel->GetDropProbability(rx, tx);
+}
+
+std::vector<uint32_t>
+D2dGraphDiscovery::CurrentStates(uint32_t rx)
+{
+    std::vector<uint32_t> states(m_n, 0);
+    auto dyn = DynamicCast<DynamicRssModel>(m_channel->GetRssModel());
+    if (!dyn)
+    {
+        return states; // static RSS: one state (App. C, S = 1)
+    }
+    for (uint32_t j = 0; j < m_n; ++j)
+    {
+        states[j] = j == rx ? 0 : dyn->GetState(rx, j);
+    }
+    if (m_stateMode == "row")
+    {
+        auto& ids = m_rowStates[rx];
+        const auto it = ids.emplace(states, ids.size()).first;
+        std::fill(states.begin(), states.end(), it->second);
+    }
+    return states;
+}
+
+void
+D2dGraphDiscovery::Start()
+{
+    NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_UNLESS(m_paradigm, "D2dGraphDiscovery: no Paradigm");
+    NS_ABORT_MSG_UNLESS(m_paradigm->GetNDevices() == m_n,
+                        "D2dGraphDiscovery: the paradigm's N differs from the transports'");
+    const std::vector<std::string> graphs{"rl",
+                                          "closest",
+                                          "most-trusted",
+                                          "uniform",
+                                          "none",
+                                          "fixed"};
+    NS_ABORT_MSG_IF(m_graph == "fixed" && m_fixed.size() != m_n,
+                    "D2dGraphDiscovery: Graph fixed needs SetFixedGraph with N entries");
+    NS_ABORT_MSG_IF(std::find(graphs.begin(), graphs.end(), m_graph) == graphs.end(),
+                    "D2dGraphDiscovery: unknown Graph " << m_graph);
+    NS_ABORT_MSG_IF(m_stateMode != "per-link" && m_stateMode != "row",
+                    "D2dGraphDiscovery: unknown StateMode " << m_stateMode);
+    D2dLinkPolicy::ParseBufferMode(m_bufferMode); // throws on a bad name
+    D2dLinkPolicy::ParseBetaMode(m_betaMode);
+    std::vector<std::vector<double>> p(m_n, std::vector<double>(m_n, 0.0));
+    for (uint32_t i = 0; i < m_n; ++i)
+    {
+        for (uint32_t j = 0; j < m_n; ++j)
+        {
+            p[i][j] = i == j ? 0.0 : DropProbability(i, j);
+        }
+    }
+    m_clusters = D2dDiversityRewards::Clusters(p, m_alphaD);
+    m_clusterMembers.clear();
+    for (uint32_t i = 0; i < m_n; ++i)
+    {
+        if (m_clusters[i] >= m_clusterMembers.size())
+        {
+            m_clusterMembers.resize(m_clusters[i] + 1);
+        }
+        m_clusterMembers[m_clusters[i]].push_back(i);
+    }
+    m_excluded.assign(m_n, std::vector<bool>(m_n, false));
+    m_rowStates.assign(m_n, {});
+    m_edge = 0;
+    StartEdge();
+}
+
+void
+D2dGraphDiscovery::StartEdge()
+{
+    for (uint32_t i = 0; i < m_n; ++i)
+    {
+        m_histogramTrace("before", m_edge, i, m_paradigm->GetCounts(i));
+    }
+    m_policies.emplace_back();
+    if (m_graph == "rl")
+    {
+        for (uint32_t i = 0; i < m_n; ++i)
+        {
+            m_policies.back().emplace_back(m_n,
+                                           i,
+                                           m_bufferSize,
+                                           m_delta,
+                                           D2dLinkPolicy::ParseBufferMode(m_bufferMode),
+                                           D2dLinkPolicy::ParseBetaMode(m_betaMode));
+        }
+    }
+    m_iteration = 0;
+    m_final = m_graph != "rl" && m_graph != "fixed";
+    if (m_final)
+    {
+        m_learningEnd.push_back(Simulator::Now());
+        m_stageTrace(m_edge, "learned");
+    }
+    StartIteration();
+}
+
+std::vector<int64_t>
+D2dGraphDiscovery::BaselineGraph()
+{
+    if (m_graph == "none")
+    {
+        return D2dBaselineGraphs::None(m_n);
+    }
+    if (m_graph == "uniform")
+    {
+        return D2dBaselineGraphs::Uniform(
+            m_n,
+            [this]() { return m_uniform->GetValue(); },
+            m_excluded);
+    }
+    std::vector<std::vector<double>> p(m_n, std::vector<double>(m_n, 0.0));
+    for (uint32_t i = 0; i < m_n; ++i)
+    {
+        for (uint32_t j = 0; j < m_n; ++j)
+        {
+            p[i][j] = i == j ? 0.0 : DropProbability(i, j);
+        }
+    }
+    if (m_graph == "closest")
+    {
+        return D2dBaselineGraphs::Closest(p, m_excluded);
+    }
+    // most-trusted: the paradigm's count of shareable partitions, ties to the lower P_D.
+    std::vector<int64_t> sel(m_n, -1);
+    for (uint32_t i = 0; i < m_n; ++i)
+    {
+        double best = -1;
+        for (uint32_t j = 0; j < m_n; ++j)
+        {
+            if (j == i || m_excluded[i][j])
+            {
+                continue;
+            }
+            const double s = m_paradigm->Shareable(j, i);
+            if (sel[i] < 0 || s > best || (s == best && p[i][j] < p[i][sel[i]]))
+            {
+                sel[i] = j;
+                best = s;
+            }
+        }
+    }
+    return sel;
+}
+
+void
+D2dGraphDiscovery::StartIteration()
+{
+    m_iterationStart = Simulator::Now();
+    const uint32_t nl = m_paradigm->GetNPartitions();
+    m_sel.assign(m_n, -1);
+    m_selState.assign(m_n, 0);
+    m_selDrop.assign(m_n, 0.0);
+    if (m_graph == "rl")
+    {
+        for (uint32_t i = 0; i < m_n; ++i)
+        {
+            const auto states = CurrentStates(i);
+            std::vector<bool> allowed(m_n, true);
+            for (uint32_t j = 0; j < m_n; ++j)
+            {
+                allowed[j] = j != i && !m_excluded[i][j];
+            }
+            if (std::none_of(allowed.begin(), allowed.end(), [](bool a) { return a; }))
+            {
+                continue;
+            }
+            const auto probs = m_policies[m_edge][i].Probabilities(states, allowed);
+            const double u = m_uniform->GetValue();
+            const uint32_t j =
+                m_final ? D2dLinkPolicy::Greedy(probs) : D2dLinkPolicy::Sample(probs, u);
+            m_sel[i] = j;
+            m_selState[i] = states[j];
+        }
+    }
+    else if (m_graph == "fixed")
+    {
+        m_sel = m_fixed;
+    }
+    else
+    {
+        m_sel = BaselineGraph();
+    }
+    for (uint32_t i = 0; i < m_n; ++i)
+    {
+        if (m_sel[i] >= 0)
+        {
+            m_selDrop[i] = DropProbability(i, m_sel[i]);
+        }
+    }
+    m_requestsAt.assign(m_n, {});
+    m_offerAt.clear();
+    m_offerAt.resize(m_n);
+    m_demandAt.assign(m_n, {});
+    m_allocatedBy.assign(m_n, {});
+    m_allocationAt.clear();
+    m_allocationAt.resize(m_n);
+    m_sentBy.assign(m_n, D2dCounts(nl, 0.0));
+    m_localReward.assign(m_n, 0.0);
+    m_interCluster.assign(m_n, 0.0);
+    m_gain.assign(m_n, 0.0);
+    m_rewardsAt.assign(m_n, {});
+    RunPhase(Phase::REQUEST);
+}
+
+uint64_t
+D2dGraphDiscovery::SendControl(uint32_t src,
+                               const std::vector<uint32_t>& dst,
+                               const std::string& kind,
+                               uint64_t bytes,
+                               std::shared_ptr<const D2dDiscoveryPayload> payload,
+                               D2dDeliveryMode mode)
+{
+    auto msg = Create<D2dMessage>(kind, bytes, payload);
+    const uint64_t id = m_transports[src]->Send(msg, dst, mode);
+    if (id > 0)
+    {
+        m_pending.insert(id);
+    }
+    return id;
+}
+
+void
+D2dGraphDiscovery::RunPhase(Phase phase)
+{
+    m_phase = phase;
+    const auto control =
+        m_controlReliable ? D2dDeliveryMode::RELIABLE : D2dDeliveryMode::UNRELIABLE;
+    const uint32_t nl = m_paradigm->GetNPartitions();
+    auto payload = [this](const D2dCounts& v) {
+        auto p = std::make_shared<D2dDiscoveryPayload>();
+        p->edge = m_edge;
+        p->iteration = m_iteration;
+        p->values = v;
+        return p;
+    };
+    switch (phase)
+    {
+    case Phase::REQUEST:
+        for (uint32_t i = 0; i < m_n; ++i)
+        {
+            if (m_sel[i] >= 0)
+            {
+                SendControl(i,
+                            {static_cast<uint32_t>(m_sel[i])},
+                            REQUEST,
+                            m_paradigm->GetRequestBytes(),
+                            payload({}),
+                            control);
+            }
+        }
+        break;
+    case Phase::OFFER:
+        for (uint32_t j = 0; j < m_n; ++j)
+        {
+            for (uint32_t i : m_requestsAt[j])
+            {
+                SendControl(j,
+                            {i},
+                            OFFER,
+                            m_paradigm->GetVectorBytes(),
+                            payload(m_paradigm->Offer(j, i)),
+                            control);
+            }
+        }
+        break;
+    case Phase::DEMAND:
+        for (uint32_t i = 0; i < m_n; ++i)
+        {
+            if (m_offerAt[i] && m_sel[i] >= 0)
+            {
+                SendControl(i,
+                            {static_cast<uint32_t>(m_sel[i])},
+                            DEMAND,
+                            m_paradigm->GetVectorBytes(),
+                            payload(m_paradigm->Demand(i, *m_offerAt[i])),
+                            control);
+            }
+        }
+        break;
+    case Phase::ALLOCATION:
+        for (uint32_t j = 0; j < m_n; ++j)
+        {
+            if (m_demandAt[j].empty())
+            {
+                continue;
+            }
+            std::vector<D2dCounts> q;
+            for (const auto& [i, d] : m_demandAt[j])
+            {
+                q.push_back(d);
+            }
+            const auto u = m_paradigm->Allocate(j, q);
+            std::size_t k = 0;
+            for (const auto& [i, d] : m_demandAt[j])
+            {
+                m_allocatedBy[j][i] = u[k];
+                for (uint32_t l = 0; l < nl; ++l)
+                {
+                    m_sentBy[j][l] += u[k][l];
+                }
+                SendControl(j,
+                            {i},
+                            ALLOCATION,
+                            m_paradigm->GetVectorBytes(),
+                            payload(u[k]),
+                            control);
+                ++k;
+            }
+        }
+        break;
+    case Phase::REWARD:
+        for (uint32_t i = 0; i < m_n; ++i)
+        {
+            D2dCounts u(nl, 0.0);
+            const bool exchanged = m_allocationAt[i] != nullptr;
+            if (exchanged)
+            {
+                u = *m_allocationAt[i];
+            }
+            const double g = m_sel[i] < 0 ? 0.0 : m_paradigm->Gain(i, u, m_selDrop[i], m_sentBy[i]);
+            m_localReward[i] =
+                m_sel[i] < 0
+                    ? 0.0
+                    : D2dDiversityRewards::LocalReward(g, m_selDrop[i], m_alpha1, m_alpha2);
+            double points = 0;
+            if (m_sel[i] >= 0 && m_clusters[m_sel[i]] != m_clusters[i])
+            {
+                for (double x : u)
+                {
+                    points += x;
+                }
+            }
+            m_interCluster[i] = points;
+            m_gain[i] = g;
+            std::vector<uint32_t> others;
+            for (uint32_t m : m_clusterMembers[m_clusters[i]])
+            {
+                if (m != i)
+                {
+                    others.push_back(m);
+                }
+            }
+            if (!others.empty())
+            {
+                auto p = payload({});
+                p->localReward = m_localReward[i];
+                p->interClusterPoints = points;
+                SendControl(i, others, REWARD, m_rewardBytes, p, control);
+            }
+        }
+        break;
+    case Phase::DATA:
+        for (uint32_t j = 0; j < m_n; ++j)
+        {
+            for (const auto& [i, u] : m_allocatedBy[j])
+            {
+                double total = 0;
+                for (double x : u)
+                {
+                    total += x;
+                }
+                Link link;
+                link.edge = m_edge;
+                link.receiver = i;
+                link.transmitter = j;
+                link.pDrop = DropProbability(i, j);
+                link.requested = m_demandAt[j].at(i);
+                link.allocated = u;
+                link.received = D2dCounts(nl, 0.0);
+                m_links.push_back(link);
+                if (total <= 0)
+                {
+                    continue;
+                }
+                const auto items = static_cast<uint64_t>(total + 0.5);
+                auto msg = Create<D2dMessage>(DATA, items * m_bytesPerPoint, payload(u), items);
+                const uint64_t id = m_transports[j]->Send(
+                    msg,
+                    std::vector<uint32_t>{i},
+                    m_dataReliable ? D2dDeliveryMode::RELIABLE : D2dDeliveryMode::UNRELIABLE);
+                if (id > 0)
+                {
+                    m_pending.insert(id);
+                    m_dataLinks[id] = m_links.size() - 1;
+                }
+            }
+        }
+        break;
+    }
+    if (m_pending.empty())
+    {
+        PhaseDone();
+    }
+}
+
+void
+D2dGraphDiscovery::Receive(const D2dReception& r)
+{
+    const auto p = r.message->GetPayloadAs<D2dDiscoveryPayload>();
+    if (!p || p->edge != m_edge || p->iteration != m_iteration)
+    {
+        return; // a straggler of an earlier iteration
+    }
+    const std::string& kind = r.message->GetKind();
+    if (kind == DATA)
+    {
+        const auto it = m_dataLinks.find(r.msgId);
+        if (it != m_dataLinks.end())
+        {
+            m_links[it->second].received =
+                D2dMessagePassing::Apportion(p->values, r.ItemsReceived());
+        }
+        return;
+    }
+    if (!r.IsComplete())
+    {
+        return; // a control message with a fragment missing is lost
+    }
+    if (kind == REQUEST)
+    {
+        m_requestsAt[r.dst].insert(r.src);
+    }
+    else if (kind == OFFER)
+    {
+        if (m_sel[r.dst] == r.src)
+        {
+            m_offerAt[r.dst] = std::make_unique<D2dCounts>(p->values);
+        }
+    }
+    else if (kind == DEMAND)
+    {
+        m_demandAt[r.dst][r.src] = p->values;
+    }
+    else if (kind == ALLOCATION)
+    {
+        if (m_sel[r.dst] == r.src)
+        {
+            m_allocationAt[r.dst] = std::make_unique<D2dCounts>(p->values);
+        }
+    }
+    else if (kind == REWARD)
+    {
+        m_rewardsAt[r.dst][r.src] = {p->localReward, p->interClusterPoints};
+    }
+}
+
+void
+D2dGraphDiscovery::SendDone(uint64_t msgId, uint32_t /* dst */, bool /* success */)
+{
+    if (m_pending.erase(msgId) > 0 && m_pending.empty())
+    {
+        // Receptions end with the last fragment, within a propagation delay of the sender's
+        // end: the guard lets them arrive before the next phase reads them.
+        Simulator::Schedule(m_guard, &D2dGraphDiscovery::PhaseDone, this);
+    }
+}
+
+void
+D2dGraphDiscovery::PhaseDone()
+{
+    switch (m_phase)
+    {
+    case Phase::REQUEST:
+        RunPhase(Phase::OFFER);
+        break;
+    case Phase::OFFER:
+        RunPhase(Phase::DEMAND);
+        break;
+    case Phase::DEMAND:
+        RunPhase(Phase::ALLOCATION);
+        break;
+    case Phase::ALLOCATION:
+        RunPhase(m_final ? Phase::DATA : Phase::REWARD);
+        break;
+    case Phase::REWARD:
+        EndIteration();
+        break;
+    case Phase::DATA:
+        ApplyData();
+        break;
+    }
+}
+
+void
+D2dGraphDiscovery::EndIteration()
+{
+    for (uint32_t i = 0; i < m_n; ++i)
+    {
+        const uint32_t k = m_clusters[i];
+        std::vector<double> members{m_localReward[i]};
+        double points = m_interCluster[i];
+        for (const auto& [m, rp] : m_rewardsAt[i])
+        {
+            if (m_clusters[m] == k)
+            {
+                members.push_back(rp.first);
+                points += rp.second;
+            }
+        }
+        const double global =
+            m_budget > 0
+                ? D2dDiversityRewards::GlobalReward(members, m_n, m_alpha3, m_budget, points)
+                : D2dDiversityRewards::GlobalReward(members, m_n, 0.0, 0.0, 0.0);
+        const double reward = m_localReward[i] + m_gamma * global;
+        if (m_sel[i] >= 0 && m_graph == "rl")
+        {
+            m_policies[m_edge][i].Update(m_selState[i], m_sel[i], reward);
+        }
+        m_iterationTrace(m_edge,
+                         m_iteration,
+                         i,
+                         m_sel[i],
+                         m_selDrop[i],
+                         m_allocationAt[i] != nullptr,
+                         m_gain[i],
+                         m_localReward[i],
+                         global,
+                         reward);
+    }
+    ++m_iteration;
+    if (m_iteration >= m_iterations)
+    {
+        m_final = true;
+        m_learningEnd.push_back(Simulator::Now());
+        m_stageTrace(m_edge, "learned");
+    }
+    if (m_iterationPeriod.IsStrictlyPositive())
+    {
+        // The next multiple of the period after the iteration's start.
+        const int64_t k = Simulator::Now().GetTimeStep() / m_iterationPeriod.GetTimeStep() + 1;
+        Simulator::Schedule(TimeStep(k * m_iterationPeriod.GetTimeStep()) - Simulator::Now(),
+                            &D2dGraphDiscovery::StartIteration,
+                            this);
+    }
+    else
+    {
+        StartIteration();
+    }
+}
+
+void
+D2dGraphDiscovery::ApplyData()
+{
+    m_graphs.push_back(m_sel);
+    const uint32_t nl = m_paradigm->GetNPartitions();
+    std::vector<D2dCounts> counts;
+    for (uint32_t i = 0; i < m_n; ++i)
+    {
+        counts.push_back(m_paradigm->GetCounts(i));
+    }
+    for (auto& link : m_links)
+    {
+        if (link.edge != m_edge)
+        {
+            continue;
+        }
+        for (uint32_t l = 0; l < nl; ++l)
+        {
+            counts[link.transmitter][l] -= link.allocated[l];
+            counts[link.receiver][l] += link.received[l];
+        }
+        m_linkTrace(link);
+    }
+    for (uint32_t i = 0; i < m_n; ++i)
+    {
+        m_paradigm->SetCounts(i, counts[i]);
+        m_histogramTrace("after", m_edge, i, counts[i]);
+        if (m_sel[i] >= 0)
+        {
+            m_excluded[i][m_sel[i]] = true;
+        }
+    }
+    m_dataLinks.clear();
+    m_stageTrace(m_edge, "exchanged");
+    ++m_edge;
+    if (m_edge < m_edges && m_graph != "none")
+    {
+        StartEdge();
+    }
+    else
+    {
+        Finish();
+    }
+}
+
+void
+D2dGraphDiscovery::Finish()
+{
+    m_finishedFlag = true;
+    if (!m_finished.IsNull())
+    {
+        m_finished();
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,268 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef D2D_GRAPH_DISCOVERY_H
+#define D2D_GRAPH_DISCOVERY_H
+
+#include "d2d-discovery-paradigm.h"
+#include "d2d-discovery-payload.h"
+#include "d2d-link-policy.h"
+
+#include "ns3/callback.h"
+#include "ns3/d2d-channel.h"
+#include "ns3/d2d-delivery.h"
+#include "ns3/d2d-transport.h"
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup d2dlearn
+ * \brief D2D graph discovery by multi-agent reinforcement learning, then the exchange of
+ * datapoints over the graph found (Wagle, Das, Love and Brinton, "Multi-Agent Reinforcement
+ * Learning for Graph Discovery in D2D-Enabled Federated Learning", 2025, secs. IV-V), over the
+ * simulated D2D channel.
+ *
+ * Each iteration is a slotted exchange of five phases; a phase starts GuardTime after every
+ * message of the previous one has finished at its sender:
+ *  1. link formation: every device i picks a transmitter j with its policy (eq. (7), one
+ *     D2dLinkPolicy per device) and sends it a request ("gd_request");
+ *  2. each j answers each requester with the offer V ("gd_offer", eq. (9));
+ *  3. each i sends its demand Q ("gd_demand", eq. (10));
+ *  4. each j, from the demands that reached it, allocates U and sends it ("gd_allocation",
+ *     eq. (11));
+ *  5. each i scores the step (the paradigm's g, eq. (13): r^L = alpha1 g - alpha2 P_D(i, j))
+ *     and sends r^L and the datapoints it was allocated over an inter-cluster link to the
+ *     other members of its reliable cluster (eq. (1), greedy; "gd_reward", one multicast,
+ *     none for a device alone in its cluster); then every device forms r^G of eq. (14) from
+ *     the rewards that reached it and updates its policy with R = r^L + gamma r^G (sec. IV-E).
+ * No datapoint moves while the policies learn. Control messages are reliable unless
+ * ControlReliable is false; a lost request, offer or demand means no exchange for that edge
+ * this iteration (g = 0, the P_D penalty remains), a lost reward is left out of r^G.
+ *
+ * After Iterations iterations each device takes its most probable transmitter; a last
+ * message passing (phases 1-4) runs on that graph, then each transmitter sends each receiver
+ * the datapoints allocated to it ("gd_data", one itemised message of BytesPerPoint per point,
+ * DataReliable false by default): the receiver keeps what arrived, the transmitter drops all
+ * it sent. With Edges > 1 the discovery and exchange run again (Remark 2), a receiver never
+ * choosing a transmitter twice. The baselines (Graph closest | most-trusted | uniform) skip the
+ * learning and use their own graph for the last message passing and the exchange; none
+ * exchanges nothing; fixed (SetFixedGraph) runs the iterations on a given graph without
+ * learning.
+ *
+ * The paradigm (attribute Paradigm) says what the messages carry; D2dSupervisedParadigm
+ * is the labelled one.
+ */
+class D2dGraphDiscovery : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    D2dGraphDiscovery();
+    ~D2dGraphDiscovery() override;
+
+    /** One edge's datapoint exchange: a row of gd_links.csv. */
+    struct Link
+    {
+        uint32_t edge{0};        //!< the edge round (Remark 2), from 0
+        uint32_t receiver{0};    //!< i
+        uint32_t transmitter{0}; //!< j
+        double pDrop{0};         //!< P_D(i, j) when the data was sent
+        D2dCounts requested;     //!< Q_{j->i} as j received it (zeros if lost)
+        D2dCounts allocated;     //!< U_{j->i}: the datapoints j sent (and dropped)
+        D2dCounts received;      //!< the datapoints that reached i, per partition
+    };
+
+    /**
+     * \param transports device i's D2D transport at index i
+     * \param channel the D2D channel (P_D of eq. (18), the dynamic RSS states)
+     */
+    void Setup(const std::vector<Ptr<D2dTransport>>& transports, Ptr<D2dChannel> channel);
+    /**
+     * \brief For Graph = fixed: every iteration uses this selection (selection[i] = j, -1
+     * none); the rewards are computed and traced but no policy learns (a check of the message
+     * passing over the channel).
+     * \param selection the transmitter of each device
+     */
+    void SetFixedGraph(const std::vector<int64_t>& selection);
+    /** \brief Start discovering (schedule at the time wanted). */
+    void Start();
+    /** \param cb called once when every edge has been discovered and exchanged */
+    void SetFinishedCallback(Callback<void> cb);
+    /**
+     * \param stream first stream index
+     * \return streams used (1)
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    /** \return the paradigm */
+    Ptr<D2dDiscoveryParadigm> GetParadigm() const;
+    /** \return the reliable cluster of each device */
+    const std::vector<uint32_t>& GetClusters() const;
+    /** \return device i's policy of edge round e, at [e][i] (empty unless Graph = rl) */
+    const std::vector<std::vector<D2dLinkPolicy>>& GetPolicies() const;
+    /** \return the transmitter of each device in each edge round, at [e][i] (-1: none) */
+    const std::vector<std::vector<int64_t>>& GetGraphs() const;
+    /** \return the datapoint exchanges, in order */
+    const std::vector<Link>& GetLinks() const;
+    /** \return the simulated time the learning of each edge round ended (its exchange began) */
+    const std::vector<Time>& GetLearningEndTimes() const;
+    /** \return true once finished */
+    bool IsFinished() const;
+    /**
+     * \param rx receiver i
+     * \return the state q each action j is valued in at device i now (StateMode)
+     */
+    std::vector<uint32_t> CurrentStates(uint32_t rx);
+
+    /** Signature of the Iteration trace. */
+    typedef void (*IterationTracedCallback)(uint32_t edge,
+                                            uint32_t iteration,
+                                            uint32_t device,
+                                            int64_t transmitter,
+                                            double pDrop,
+                                            bool exchanged,
+                                            double gain,
+                                            double localReward,
+                                            double globalReward,
+                                            double reward);
+    /** Signature of the Stage trace: edge round, "learned" (its policies are trained, the
+     * last message passing and the exchange begin) or "exchanged" (its datapoints moved). */
+    typedef void (*StageTracedCallback)(uint32_t edge, const std::string& stage);
+    /** Signature of the Link trace. */
+    typedef void (*LinkTracedCallback)(const Link& link);
+    /** Signature of the Histogram trace: phase "before"/"after", edge, device, counts. */
+    typedef void (*HistogramTracedCallback)(const std::string& phase,
+                                            uint32_t edge,
+                                            uint32_t device,
+                                            const D2dCounts& counts);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** The phases of an iteration. */
+    enum class Phase
+    {
+        REQUEST,
+        OFFER,
+        DEMAND,
+        ALLOCATION,
+        REWARD,
+        DATA
+    };
+    void StartEdge();
+    void StartIteration();
+    void RunPhase(Phase phase);
+    void PhaseDone();
+    void EndIteration();
+    void ApplyData();
+    void Finish();
+    std::vector<int64_t> BaselineGraph();
+    uint64_t SendControl(uint32_t src,
+                         const std::vector<uint32_t>& dst,
+                         const std::string& kind,
+                         uint64_t bytes,
+                         std::shared_ptr<const D2dDiscoveryPayload> payload,
+                         D2dDeliveryMode mode);
+    void Receive(const D2dReception& reception);
+    void SendDone(uint64_t msgId, uint32_t dst, bool success);
+    double DropProbability(uint32_t rx, uint32_t tx) const;
+
+    // Attributes.
+    std::string m_graph;
+    uint32_t m_iterations;
+    uint32_t m_bufferSize;
+    double m_gamma;
+    double m_delta;
+    double m_alpha1;
+    double m_alpha2;
+    double m_alpha3;
+    double m_budget;
+    std::string m_bufferMode;
+    std::string m_betaMode;
+    std::string m_stateMode;
+    uint32_t m_edges;
+    double m_alphaD;
+    bool m_controlReliable;
+    bool m_dataReliable;
+    uint32_t m_bytesPerPoint;
+    uint32_t m_rewardBytes;
+    Time m_iterationPeriod;
+    Time m_guard;
+    Ptr<D2dDiscoveryParadigm> m_paradigm;
+
+    std::vector<Ptr<D2dTransport>> m_transports;
+    Ptr<D2dChannel> m_channel;
+    Ptr<UniformRandomVariable> m_uniform;
+    Callback<void> m_finished;
+    uint32_t m_n{0};
+
+    // Run state.
+    std::vector<uint32_t> m_clusters;
+    std::vector<std::vector<uint32_t>> m_clusterMembers;
+    std::vector<std::vector<D2dLinkPolicy>> m_policies;
+    std::vector<std::vector<int64_t>> m_graphs;
+    std::vector<Link> m_links;
+    std::vector<Time> m_learningEnd;
+    std::vector<std::vector<bool>> m_excluded;
+    std::vector<int64_t> m_fixed;
+    std::vector<std::map<std::vector<uint32_t>, uint32_t>> m_rowStates;
+    uint32_t m_edge{0};
+    uint32_t m_iteration{0};
+    bool m_final{false};
+    bool m_finishedFlag{false};
+    Time m_iterationStart;
+    Phase m_phase{Phase::REQUEST};
+    std::set<uint64_t> m_pending;
+    std::vector<int64_t> m_sel;
+    std::vector<uint32_t> m_selState;
+    std::vector<double> m_selDrop;
+    std::vector<std::set<uint32_t>> m_requestsAt;
+    std::vector<std::unique_ptr<D2dCounts>> m_offerAt;
+    std::vector<std::map<uint32_t, D2dCounts>> m_demandAt;
+    std::vector<std::map<uint32_t, D2dCounts>> m_allocatedBy; //!< at j: U to each i
+    std::vector<std::unique_ptr<D2dCounts>> m_allocationAt;
+    std::vector<D2dCounts> m_sentBy;
+    std::vector<double> m_localReward;
+    std::vector<double> m_interCluster;
+    std::vector<std::map<uint32_t, std::pair<double, double>>> m_rewardsAt;
+    std::vector<double> m_gain;
+    std::map<uint64_t, std::size_t> m_dataLinks; //!< data msgId -> index in m_links
+
+    TracedCallback<uint32_t,
+                   uint32_t,
+                   uint32_t,
+                   int64_t,
+                   double,
+                   bool,
+                   double,
+                   double,
+                   double,
+                   double>
+        m_iterationTrace;
+    TracedCallback<const std::string&, uint32_t, uint32_t, const D2dCounts&> m_histogramTrace;
+    TracedCallback<const Link&> m_linkTrace;
+    TracedCallback<uint32_t, const std::string&> m_stageTrace;
+};
+
+} // namespace ns3
+
+#endif /* D2D_GRAPH_DISCOVERY_H */

@@ -1,0 +1,357 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ns-3 tests of D2dGraphDiscovery over the simulated D2D channel (Wagle, Das, Love and
+ * Brinton, "Multi-Agent Reinforcement Learning for Graph Discovery in D2D-Enabled Federated
+ * Learning", 2025): the Appendix A example with a fixed graph (exact without loss; the
+ * rewards' g with P_D = 0.2 by hand, in both readings of eq. (8)), the control messages'
+ * counts and bytes per iteration against the formula, a learning run whose policies end on
+ * the one useful transmitter, and a lossy unreliable run that exchanges less.
+ */
+
+#include "ns3/boolean.h"
+#include "ns3/d2d-channel.h"
+#include "ns3/d2d-delivery.h"
+#include "ns3/d2d-diversity-rewards.h"
+#include "ns3/d2d-graph-discovery.h"
+#include "ns3/d2d-helper.h"
+#include "ns3/d2d-supervised-paradigm.h"
+#include "ns3/d2d-transport.h"
+#include "ns3/double.h"
+#include "ns3/matrix-rss-model.h"
+#include "ns3/node-container.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+const double NOISE_W = 1e-13; //!< sigma^2 of eq. (18)
+const double R = 2.0;         //!< spectral efficiency r
+
+/** \return W giving P_D = p with r = 2 and sigma^2 = NOISE_W (eq. (18) inverted) */
+double
+RssFor(double p)
+{
+    return (std::pow(2.0, R) - 1.0) * NOISE_W / -std::log(1.0 - p);
+}
+
+/** A network of n devices with P_D = p on every link, and its discovery protocol. */
+struct Rig
+{
+    NodeContainer nodes;
+    Ptr<D2dChannel> channel;
+    Ptr<D2dGraphDiscovery> gd;
+    Ptr<D2dSupervisedParadigm> paradigm;
+    std::map<std::string, uint64_t> rows;  //!< messages.csv rows per kind
+    std::map<std::string, uint64_t> bytes; //!< bytes per kind (one row each)
+    std::map<std::string, uint64_t> sends; //!< messages per kind (distinct ids)
+    std::map<uint64_t, bool> seen;
+
+    Rig(uint32_t n, double p)
+    {
+        nodes.Create(n);
+        std::vector<std::vector<double>> w(n, std::vector<double>(n, RssFor(p)));
+        auto model = CreateObject<MatrixRssModel>();
+        model->SetMatrix(w);
+        D2dHelper helper;
+        helper.SetChannelAttribute("SpectralEfficiency", DoubleValue(R));
+        helper.SetChannelAttribute("NoisePowerW", DoubleValue(NOISE_W));
+        helper.SetChannelAttribute("AccessPolicy", StringValue("Scheduled"));
+        helper.SetRssModel(model);
+        channel = helper.Install(nodes);
+        helper.AssignStreams(10);
+        paradigm = CreateObject<D2dSupervisedParadigm>();
+        gd = CreateObject<D2dGraphDiscovery>();
+        gd->SetAttribute("Paradigm", PointerValue(paradigm));
+        gd->Setup(channel->GetTransports(), channel);
+        gd->AssignStreams(100);
+        for (auto& t : channel->GetTransports())
+        {
+            t->TraceConnectWithoutContext("Delivery", MakeCallback(&Rig::Row, this));
+        }
+    }
+
+    void Row(const D2dDeliveryRecord& r)
+    {
+        rows[r.kind]++;
+        bytes[r.kind] += r.bytes;
+        if (!seen[r.msgId])
+        {
+            seen[r.msgId] = true;
+            sends[r.kind]++;
+        }
+    }
+
+    void Run()
+    {
+        Simulator::ScheduleNow(&D2dGraphDiscovery::Start, gd);
+        Simulator::Stop(Seconds(1e5));
+        Simulator::Run();
+    }
+};
+
+/** Appendix A's D, b, T (i = 0, j = 1, k = 2) with L-hat = 3. */
+void
+SetupAppendixA(Ptr<D2dSupervisedParadigm> paradigm)
+{
+    D2dTrustMatrices trust(3, 5, false);
+    const std::vector<int> ti{1, 0, 1, 1, 0};
+    const std::vector<int> tk{1, 1, 1, 0, 0};
+    for (uint32_t l = 0; l < 5; ++l)
+    {
+        trust.Set(1, 0, l, ti[l]);
+        trust.Set(1, 2, l, tk[l]);
+    }
+    paradigm->Setup({{20, 0, 0, 0, 20}, {20, 20, 20, 20, 20}, {0, 20, 0, 20, 0}},
+                    std::vector<D2dCounts>(3, D2dCounts(5, 10.0)),
+                    {3, 3, 3},
+                    trust);
+}
+} // namespace
+
+/** Appendix A over the channel with a fixed graph (i and k select j). */
+class D2dGdAppendixATestCase : public TestCase
+{
+  public:
+    D2dGdAppendixATestCase()
+        : TestCase("Appendix A over the channel: exact D-hat without loss; g with P_D = 0.2")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        {
+            Rig rig(3, 1e-9);
+            SetupAppendixA(rig.paradigm);
+            rig.gd->SetAttribute("Graph", StringValue("fixed"));
+            rig.gd->SetAttribute("Iterations", UintegerValue(2));
+            rig.gd->SetFixedGraph({1, -1, 1});
+            std::vector<double> gains;
+            rig.gd->TraceConnectWithoutContext("Iteration",
+                                               MakeBoundCallback(
+                                                   +[](std::vector<double>* g,
+                                                       uint32_t,
+                                                       uint32_t,
+                                                       uint32_t device,
+                                                       int64_t,
+                                                       double,
+                                                       bool,
+                                                       double gain,
+                                                       double,
+                                                       double,
+                                                       double) {
+                                                       if (device == 0)
+                                                       {
+                                                           g->push_back(gain);
+                                                       }
+                                                   },
+                                                   &gains));
+            rig.Run();
+            NS_TEST_ASSERT_MSG_EQ(rig.gd->IsFinished(), true, "finished");
+            const std::vector<D2dCounts> expected{{20, 0, 5, 10, 20},
+                                                  {10, 20, 10, 10, 20},
+                                                  {10, 20, 5, 20, 0}};
+            for (uint32_t d = 0; d < 3; ++d)
+            {
+                for (uint32_t l = 0; l < 5; ++l)
+                {
+                    NS_TEST_EXPECT_MSG_EQ(rig.paradigm->GetCounts(d)[l],
+                                          expected[d][l],
+                                          "D-hat of device " << d << " label " << l);
+                }
+            }
+            // g of i: W1([20,0,0,0,20], [20,0,5,10,20]) = 25/55 (hand-worked in the gtest).
+            NS_TEST_ASSERT_MSG_EQ(gains.size(), 2u, "two iterations");
+            NS_TEST_EXPECT_MSG_EQ_TOL(gains[0], 25.0 / 55.0, 1e-6, "g of i");
+            NS_TEST_EXPECT_MSG_EQ(rig.gd->GetLinks().size(), 2u, "two data links");
+            Simulator::Destroy();
+        }
+        for (const std::string thresholdOn : {"allocated", "expected"})
+        {
+            Rig rig(3, 0.2);
+            SetupAppendixA(rig.paradigm);
+            rig.paradigm->SetAttribute("ThresholdOn", StringValue(thresholdOn));
+            rig.gd->SetAttribute("Graph", StringValue("fixed"));
+            rig.gd->SetAttribute("Iterations", UintegerValue(1));
+            rig.gd->SetAttribute("Alpha2", DoubleValue(0.0));
+            rig.gd->SetFixedGraph({1, -1, 1});
+            double gain = -1;
+            rig.gd->TraceConnectWithoutContext("Iteration",
+                                               MakeBoundCallback(
+                                                   +[](double* g,
+                                                       uint32_t,
+                                                       uint32_t,
+                                                       uint32_t device,
+                                                       int64_t,
+                                                       double,
+                                                       bool,
+                                                       double gi,
+                                                       double,
+                                                       double,
+                                                       double) {
+                                                       if (device == 0)
+                                                       {
+                                                           *g = gi;
+                                                       }
+                                                   },
+                                                   &gain));
+            rig.Run();
+            // Expected D-hat_i = [20,0,4,8,20]: W1 to [20,0,0,0,20] = (6+6+2+6)/52 = 20/52.
+            // Checked on the loss-free [20,0,5,10,20] eq. (8) holds (3 labels); on the
+            // expected counts only labels 0 and 4 reach 10: g = 0 (the literal reading).
+            const double want = thresholdOn == "allocated" ? 20.0 / 52.0 : 0.0;
+            NS_TEST_EXPECT_MSG_EQ_TOL(gain, want, 1e-6, "g with ThresholdOn=" << thresholdOn);
+            // Over the lossy channel the datapoints that arrive are at most U and the
+            // transmitter drops all it sent: j ends at [10,20,10,10,20] whatever is lost.
+            const D2dCounts j{10, 20, 10, 10, 20};
+            for (uint32_t l = 0; l < 5; ++l)
+            {
+                NS_TEST_EXPECT_MSG_EQ(rig.paradigm->GetCounts(1)[l], j[l], "D-hat_j");
+            }
+            for (const auto& link : rig.gd->GetLinks())
+            {
+                for (uint32_t l = 0; l < 5; ++l)
+                {
+                    NS_TEST_EXPECT_MSG_LT_OR_EQ(link.received[l],
+                                                link.allocated[l],
+                                                "received <= U");
+                }
+            }
+            Simulator::Destroy();
+        }
+    }
+};
+
+/** Message counts and bytes per iteration against the formula. */
+class D2dGdMessageCountTestCase : public TestCase
+{
+  public:
+    D2dGdMessageCountTestCase()
+        : TestCase("Control messages per iteration: N requests of 1 B, N offers, demands and "
+                   "allocations of L B, N rewards of 8 B to the N-1 cluster members")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t n = 6;
+        const uint32_t nl = 4;
+        const uint32_t iterations = 7;
+        Rig rig(n, 1e-9); // every P_D ~ 0: one reliable cluster
+        std::vector<D2dCounts> counts(n, D2dCounts(nl, 0.0));
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            counts[i][i % nl] = 30;
+            counts[i][(i + 1) % nl] = 8;
+        }
+        rig.paradigm->Setup(counts,
+                            std::vector<D2dCounts>(n, D2dCounts(nl, 5.0)),
+                            std::vector<uint32_t>(n, 3),
+                            D2dTrustMatrices(n, nl, true));
+        rig.gd->SetAttribute("Iterations", UintegerValue(iterations));
+        rig.Run();
+        NS_TEST_ASSERT_MSG_EQ(rig.gd->IsFinished(), true, "finished");
+        const uint32_t cluster0 =
+            std::count(rig.gd->GetClusters().begin(), rig.gd->GetClusters().end(), 0u);
+        NS_TEST_ASSERT_MSG_EQ(cluster0, n, "one cluster");
+        // Learning: `iterations` rounds of all five phases; the last message passing: four.
+        const uint64_t mp = iterations + 1;
+        NS_TEST_EXPECT_MSG_EQ(rig.sends["gd_request"], n * mp, "requests");
+        NS_TEST_EXPECT_MSG_EQ(rig.bytes["gd_request"], n * mp * 1, "request bytes");
+        for (const std::string kind : {"gd_offer", "gd_demand", "gd_allocation"})
+        {
+            NS_TEST_EXPECT_MSG_EQ(rig.sends[kind], n * mp, kind << " messages");
+            NS_TEST_EXPECT_MSG_EQ(rig.bytes[kind], n * mp * nl, kind << " bytes");
+        }
+        NS_TEST_EXPECT_MSG_EQ(rig.sends["gd_reward"], n * iterations, "reward multicasts");
+        NS_TEST_EXPECT_MSG_EQ(rig.rows["gd_reward"], n * (n - 1) * iterations, "reward rows");
+        NS_TEST_EXPECT_MSG_EQ(rig.bytes["gd_reward"], n * (n - 1) * iterations * 8, "reward bytes");
+        // Data: one message per link that moves points, 785 bytes a point.
+        uint64_t links = 0;
+        uint64_t points = 0;
+        for (const auto& link : rig.gd->GetLinks())
+        {
+            double total = 0;
+            for (double x : link.allocated)
+            {
+                total += x;
+            }
+            links += total > 0 ? 1 : 0;
+            points += static_cast<uint64_t>(total);
+        }
+        NS_TEST_EXPECT_MSG_EQ(rig.sends["gd_data"], links, "data messages");
+        NS_TEST_EXPECT_MSG_EQ(rig.bytes["gd_data"], points * 785, "data bytes");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * The policies learn: device i lacks label 1 and only transmitter 1 can give it (trusted);
+ * every other transmitter gives nothing. After learning, the greedy choice of every device
+ * that can gain is the one transmitter that helps it.
+ */
+class D2dGdLearnsTestCase : public TestCase
+{
+  public:
+    D2dGdLearnsTestCase()
+        : TestCase("RL policies converge on the only useful transmitter")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t n = 5;
+        Rig rig(n, 1e-9);
+        // Devices 0 and 2-4 hold label 0 only; device 1 holds both labels plenty.
+        std::vector<D2dCounts> counts(n, D2dCounts{40, 0});
+        counts[1] = {40, 40};
+        D2dTrustMatrices trust(n, 2, true);
+        rig.paradigm->Setup(counts,
+                            std::vector<D2dCounts>(n, D2dCounts(2, 10.0)),
+                            std::vector<uint32_t>(n, 2),
+                            trust);
+        rig.gd->SetAttribute("Iterations", UintegerValue(300));
+        rig.gd->SetAttribute("BufferSize", UintegerValue(32));
+        rig.Run();
+        NS_TEST_ASSERT_MSG_EQ(rig.gd->GetGraphs().size(), 1u, "one edge round");
+        const auto& graph = rig.gd->GetGraphs()[0];
+        for (uint32_t i : {0u, 2u, 3u, 4u})
+        {
+            NS_TEST_EXPECT_MSG_EQ(graph[i], 1, "device " << i << " picks transmitter 1");
+            // Label 1 reached: 10 points of device 1's spare 30 (demand 40 > 30: 7 each).
+            NS_TEST_EXPECT_MSG_GT(rig.paradigm->GetCounts(i)[1], 0.0, "label 1 received");
+        }
+        NS_TEST_EXPECT_MSG_EQ(rig.paradigm->GetCounts(1)[1], 40.0 - 4 * 7.0, "spare 30, 7 each");
+        Simulator::Destroy();
+    }
+};
+
+/** The d2d-graph-discovery test suite. */
+class D2dGraphDiscoveryTestSuite : public TestSuite
+{
+  public:
+    D2dGraphDiscoveryTestSuite()
+        : TestSuite("d2d-graph-discovery", UNIT)
+    {
+        AddTestCase(new D2dGdAppendixATestCase, TestCase::QUICK);
+        AddTestCase(new D2dGdMessageCountTestCase, TestCase::QUICK);
+        AddTestCase(new D2dGdLearnsTestCase, TestCase::QUICK);
+    }
+};
+
+/** Static instance. */
+static D2dGraphDiscoveryTestSuite g_d2dGraphDiscoveryTestSuite;

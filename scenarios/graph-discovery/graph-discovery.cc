@@ -1,0 +1,825 @@
+/*
+ * d2dlearn scenario: D2D graph discovery by multi-agent reinforcement learning, the data
+ * exchange over the graph found, and federated learning on the new shards (Wagle, Das, Love
+ * and Brinton, "Multi-Agent Reinforcement Learning for Graph Discovery in D2D-Enabled
+ * Federated Learning", 2025; supervised paradigm).
+ *
+ * N devices with Fashion-MNIST shards of a few labels each (70/20/10 % by default) learn
+ * which transmitter to take datapoints from (--graph=rl), or take a baseline graph (closest,
+ * most-trusted, uniform) or none; the chosen transmitters send real datapoints over the
+ * simulated D2D channel; then --downstream (fedavg, fedprox, fedsgd, decentralized,
+ * semi-decentralized, or none) trains on the shards as they are after the exchange.
+ * Writes the gd_*.csv traces, gd_energy.csv, rounds.csv, messages.csv, energy.csv and
+ * run.json into --outDir.
+ *
+ * --evaluate=INSTANCE.json runs one message-passing step (eqs. (9)-(12), the rewards of
+ * eqs. (13)-(14)) on a hand-written instance and prints the result as JSON, without
+ * simulating (README: "graph-discovery calculator").
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/core-module.h"
+#include "ns3/d2d-decentralized-fl.h"
+#include "ns3/d2d-discovery-trace-writer.h"
+#include "ns3/d2d-diversity-rewards.h"
+#include "ns3/d2d-energy-model.h"
+#include "ns3/d2d-fed-avg.h"
+#include "ns3/d2d-graph-discovery.h"
+#include "ns3/d2d-learning-helper.h"
+#include "ns3/d2d-learning-options.h"
+#include "ns3/d2d-message-passing.h"
+#include "ns3/d2d-network-options.h"
+#include "ns3/d2d-semi-decentralized-fl.h"
+#include "ns3/d2d-shard-exchange.h"
+#include "ns3/d2d-supervised-paradigm.h"
+#include "ns3/d2d-trust-matrices.h"
+#include "ns3/energy-source-container.h"
+
+// Boost 1.74's JSON parser includes <boost/bind.hpp>, which asks for this to stay quiet.
+#define BOOST_BIND_GLOBAL_PLACEHOLDERS
+#include <boost/property_tree/json_parser.hpp>
+#include <boost/property_tree/ptree.hpp>
+#include <cmath>
+#include <cstdio>
+#include <fmt/format.h>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("GraphDiscoveryScenario");
+
+namespace
+{
+/** Running energy totals per component family, from every energy model's EnergyEvent. */
+struct EnergyTally
+{
+    double d2d{0};     //!< radio_tx + radio_rx + radio_idle, J
+    double d2s{0};     //!< d2s_tx + d2s_rx, J
+    double compute{0}; //!< compute, J
+
+    void Event(Time, uint32_t, const std::string& component, double energyJ, double)
+    {
+        if (component.rfind("radio_", 0) == 0)
+        {
+            d2d += energyJ;
+        }
+        else if (component.rfind("d2s_", 0) == 0)
+        {
+            d2s += energyJ;
+        }
+        else if (component == "compute")
+        {
+            compute += energyJ;
+        }
+    }
+
+    void Connect(const NodeContainer& nodes)
+    {
+        for (uint32_t i = 0; i < nodes.GetN(); ++i)
+        {
+            auto sources = nodes.Get(i)->GetObject<EnergySourceContainer>();
+            if (!sources)
+            {
+                continue;
+            }
+            for (uint32_t s = 0; s < sources->GetN(); ++s)
+            {
+                for (const char* type : {"ns3::D2dRadioEnergyModel", "ns3::D2dComputeModel"})
+                {
+                    auto models = sources->Get(s)->FindDeviceEnergyModels(type);
+                    for (uint32_t m = 0; m < models.GetN(); ++m)
+                    {
+                        models.Get(m)->TraceConnectWithoutContext(
+                            "EnergyEvent",
+                            MakeCallback(&EnergyTally::Event, this));
+                    }
+                }
+            }
+        }
+    }
+};
+
+/** \return the numbers of a comma-separated list; throws std::invalid_argument */
+std::vector<double>
+ParseList(const std::string& text)
+{
+    std::vector<double> out;
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, ','))
+    {
+        std::size_t used = 0;
+        const double v = std::stod(item, &used);
+        if (used != item.size() || !std::isfinite(v))
+        {
+            throw std::invalid_argument(item);
+        }
+        out.push_back(v);
+    }
+    return out;
+}
+
+using boost::property_tree::ptree;
+
+/** \return the numbers of a JSON array node */
+std::vector<double>
+Numbers(const ptree& node)
+{
+    std::vector<double> v;
+    for (const auto& child : node)
+    {
+        v.push_back(child.second.get_value<double>());
+    }
+    return v;
+}
+
+/** \return a JSON array of numbers */
+std::string
+Json(const std::vector<double>& v)
+{
+    std::string s = "[";
+    for (std::size_t k = 0; k < v.size(); ++k)
+    {
+        s += (k ? ", " : "") + fmt::format("{:.9g}", v[k]);
+    }
+    return s + "]";
+}
+
+/** \return a JSON array of arrays */
+std::string
+Json(const std::vector<std::vector<double>>& m)
+{
+    std::string s = "[";
+    for (std::size_t k = 0; k < m.size(); ++k)
+    {
+        s += (k ? ",\n    " : "") + Json(m[k]);
+    }
+    return s + "]";
+}
+
+/**
+ * \brief The calculator: one message-passing step and the rewards on a JSON instance.
+ * \param support errors
+ * \param path the instance
+ * \return the JSON printed
+ */
+std::string
+Evaluate(const D2dScenarioSupport& support, const std::string& path)
+{
+    ptree in;
+    try
+    {
+        boost::property_tree::read_json(path, in);
+    }
+    catch (const std::exception& e)
+    {
+        support.Fail("--evaluate=" + path + ": cannot read the JSON instance (" + e.what() + ")");
+    }
+    try
+    {
+        D2dExchangeInstance inst;
+        for (const auto& row : in.get_child("counts"))
+        {
+            inst.counts.push_back(Numbers(row.second));
+        }
+        const uint32_t n = inst.counts.size();
+        if (n < 2 || inst.counts[0].empty())
+        {
+            throw std::runtime_error("counts must be N >= 2 rows of L >= 1 numbers");
+        }
+        const uint32_t nl = inst.counts[0].size();
+        for (const auto& c : inst.counts)
+        {
+            if (c.size() != nl)
+            {
+                throw std::runtime_error("every row of counts must have L values");
+            }
+        }
+        auto matrix = [&](const std::string& key, uint32_t cols) {
+            std::vector<std::vector<double>> m;
+            const auto& node = in.get_child(key);
+            if (node.empty())
+            {
+                return std::vector<std::vector<double>>(
+                    n,
+                    std::vector<double>(cols, node.get_value<double>()));
+            }
+            for (const auto& row : node)
+            {
+                m.push_back(Numbers(row.second));
+                if (m.back().size() != cols)
+                {
+                    throw std::runtime_error(key + ": every row must have " + std::to_string(cols) +
+                                             " values");
+                }
+            }
+            if (m.size() != n)
+            {
+                throw std::runtime_error(key + ": expected N = " + std::to_string(n) + " rows");
+            }
+            return m;
+        };
+        inst.thresholds = matrix("thresholds", nl);
+        inst.pDrop = matrix("pDrop", n);
+        inst.trust = D2dTrustMatrices(n, nl, false);
+        uint32_t j = 0;
+        for (const auto& tj : in.get_child("trust"))
+        {
+            uint32_t i = 0;
+            for (const auto& row : tj.second)
+            {
+                const auto v = Numbers(row.second);
+                if (v.size() != nl || i >= n)
+                {
+                    throw std::runtime_error("trust must be N x N x L (trust[j][i][l])");
+                }
+                for (uint32_t l = 0; l < nl; ++l)
+                {
+                    if (v[l] != 0 && v[l] != 1)
+                    {
+                        throw std::runtime_error("trust values must be 0 or 1");
+                    }
+                    inst.trust.Set(j, i, l, v[l] == 1);
+                }
+                ++i;
+            }
+            if (i != n)
+            {
+                throw std::runtime_error("trust must be N x N x L (trust[j][i][l])");
+            }
+            ++j;
+        }
+        if (j != n)
+        {
+            throw std::runtime_error("trust must be N x N x L (trust[j][i][l])");
+        }
+        for (double s : Numbers(in.get_child("selection")))
+        {
+            inst.selection.push_back(static_cast<int64_t>(s));
+        }
+        if (inst.selection.size() != n)
+        {
+            throw std::runtime_error("selection must have N entries (-1: none)");
+        }
+        std::vector<uint32_t> minLabels;
+        const auto& ml = in.get_child("minLabels");
+        if (ml.empty())
+        {
+            minLabels.assign(n, ml.get_value<uint32_t>());
+        }
+        else
+        {
+            for (double v : Numbers(ml))
+            {
+                minLabels.push_back(static_cast<uint32_t>(v));
+            }
+        }
+        if (minLabels.size() != n)
+        {
+            throw std::runtime_error("minLabels must be a number or N numbers");
+        }
+        const double alpha1 = in.get("alpha1", 1.0);
+        const double alpha2 = in.get("alpha2", 1.0);
+        const double alpha3 = in.get("alpha3", 0.0);
+        const double gamma = in.get("gamma", 0.5);
+        const double budget = in.get("budget", 0.0);
+        const double alphaD = in.get("reliabilityThreshold", 0.1);
+        const std::string thresholdOn = in.get("thresholdOn", std::string("allocated"));
+        if (thresholdOn != "allocated" && thresholdOn != "expected")
+        {
+            throw std::runtime_error("thresholdOn must be allocated or expected");
+        }
+        const auto metric =
+            D2dDiversityRewards::ParseMetric(in.get("diversity", std::string("w1")));
+
+        const auto out = D2dMessagePassing::Run(inst);
+        const auto clusters = D2dDiversityRewards::Clusters(inst.pDrop, alphaD);
+        std::vector<double> gain(n, 0.0);
+        std::vector<double> local(n, 0.0);
+        std::vector<double> global(n, 0.0);
+        std::vector<double> reward(n, 0.0);
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            if (inst.selection[i] < 0)
+            {
+                continue;
+            }
+            const double p = inst.pDrop[i][inst.selection[i]];
+            gain[i] = D2dDiversityRewards::Gain(metric,
+                                                inst.counts[i],
+                                                out.afterExpected[i],
+                                                thresholdOn == "allocated" ? out.afterAllocated[i]
+                                                                           : out.afterExpected[i],
+                                                inst.thresholds[i],
+                                                minLabels[i]);
+            local[i] = D2dDiversityRewards::LocalReward(gain[i], p, alpha1, alpha2);
+        }
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            std::vector<double> members;
+            double points = 0;
+            for (uint32_t m = 0; m < n; ++m)
+            {
+                if (clusters[m] != clusters[i])
+                {
+                    continue;
+                }
+                members.push_back(local[m]);
+                if (inst.selection[m] >= 0 && clusters[inst.selection[m]] != clusters[m])
+                {
+                    for (double x : out.allocated[m])
+                    {
+                        points += x;
+                    }
+                }
+            }
+            global[i] = D2dDiversityRewards::GlobalReward(members,
+                                                          n,
+                                                          budget > 0 ? alpha3 : 0.0,
+                                                          budget,
+                                                          budget > 0 ? points : 0.0);
+            reward[i] = local[i] + gamma * global[i];
+        }
+        std::vector<double> clusterOf(clusters.begin(), clusters.end());
+        std::string s = "{\n";
+        s += "  \"V\": " + Json(out.available) + ",\n";
+        s += "  \"Q\": " + Json(out.requested) + ",\n";
+        s += "  \"U\": " + Json(out.allocated) + ",\n";
+        s += "  \"sent\": " + Json(out.sent) + ",\n";
+        s += "  \"received\": " + Json(out.received) + ",\n";
+        s += "  \"Dhat\": " + Json(out.afterExpected) + ",\n";
+        s += "  \"DhatAllocated\": " + Json(out.afterAllocated) + ",\n";
+        s += "  \"clusters\": " + Json(clusterOf) + ",\n";
+        s += "  \"gain\": " + Json(gain) + ",\n";
+        s += "  \"localReward\": " + Json(local) + ",\n";
+        s += "  \"globalReward\": " + Json(global) + ",\n";
+        s += "  \"reward\": " + Json(reward) + "\n}\n";
+        return s;
+    }
+    catch (const std::exception& e)
+    {
+        support.Fail("--evaluate=" + path + ": " + e.what());
+    }
+}
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    std::string graph = "rl";
+    uint32_t iterations = 5000;
+    uint32_t bufferSize = 256;
+    double gamma = 0.5;
+    double delta = 0.9;
+    double alpha1 = 1.0;
+    double alpha2 = 1.0;
+    double alpha3 = -1.0; // -1: 0 without --budget, 1 / budget with it
+    std::string bufferMode = "per-action";
+    std::string betaMode = "sign-aware";
+    std::string thresholdOn = "allocated";
+    std::string stateMode = "per-link";
+    double thresholdFraction = 0.1;
+    uint32_t minLabels = 0; // 0: labels satisfied initially + 1, per device
+    uint32_t edges = 1;
+    std::string trust = "random";
+    double trustDensity = 0.5;
+    std::string trustFile;
+    double reliabilityThreshold = 0.1;
+    double budget = 0.0;
+    std::string diversity = "w1";
+    std::string downstream = "fedavg";
+    std::string targets = "0.6,0.7";
+    uint32_t traceEvery = 50;
+    bool controlReliable = true;
+    std::string evaluate;
+    Time maxSimTime = Seconds(1e7);
+    double d2sNoisePowerW = 1e-13; // the server's receiver: fedavg's noise floor
+
+    D2dLearningOptions learning;
+    learning.partition = "labels"; // App. C: 3 labels per device at 70/20/10 %
+    D2dNetworkOptions net("results/graph-discovery");
+    net.areaSideM = 100.0;    // App. C-like: P_D ~0.003 at 10 m, 0.3 at 50 m, 0.94 at 100 m
+    net.noisePowerW = 2e-12;  // sigma^2 of eq. (18), W
+    net.reliable = true;      // the downstream models: retransmit lost fragments
+    net.d2sTxPowerDbm = 30.0; // device-to-server link, dBm
+    net.access = "scheduled"; // an ideal MAC with spatial reuse
+
+    D2dScenarioSupport support("graph-discovery");
+    D2dScenarioFlags flags(support);
+    flags.Add("evaluate",
+              "Calculator: one message-passing step on a JSON instance, no simulation",
+              evaluate);
+    flags.Add("graph", "How the D2D graph is found", graph)
+        .Choices({"rl", "closest", "most-trusted", "uniform", "none"})
+        .Sets("ns3::D2dGraphDiscovery::Graph");
+    flags.Add("iterations", "RL iterations per edge", iterations)
+        .Range(1, 1e7)
+        .Sets("ns3::D2dGraphDiscovery::Iterations");
+    flags.Add("bufferSize", "H: rewards an experience buffer holds", bufferSize)
+        .Range(1, 1e7)
+        .Sets("ns3::D2dGraphDiscovery::BufferSize");
+    flags.Add("gamma", "gamma: weight of the global reward", gamma)
+        .Range(0, 1e6)
+        .Sets("ns3::D2dGraphDiscovery::Gamma");
+    flags.Add("delta", "delta: reduction of below-mean rewards", delta)
+        .Range(0, 1)
+        .Sets("ns3::D2dGraphDiscovery::Delta");
+    flags.Add("alpha1", "alpha1: weight of the diversity score (eq. 13)", alpha1)
+        .Range(0, 1e6)
+        .Sets("ns3::D2dGraphDiscovery::Alpha1");
+    flags.Add("alpha2", "alpha2: weight of P_D (eq. 13)", alpha2)
+        .Range(0, 1e6)
+        .Sets("ns3::D2dGraphDiscovery::Alpha2");
+    flags
+        .Add("alpha3",
+             "alpha3: weight of the cluster budget per datapoint (eq. 14; -1: 0 without "
+             "--budget, 1/budget with it)",
+             alpha3)
+        .Range(-1, 1e6)
+        .Sets("ns3::D2dGraphDiscovery::Alpha3");
+    flags.Add("bufferMode", "Experience buffers: per (state, action) or one per device", bufferMode)
+        .Choices({"per-action", "shared"})
+        .Sets("ns3::D2dGraphDiscovery::BufferMode");
+    flags.Add("betaMode", "Below-mean rewards: R - delta|R| or (1 - delta) R", betaMode)
+        .Choices({"sign-aware", "literal"})
+        .Sets("ns3::D2dGraphDiscovery::BetaMode");
+    flags
+        .Add("thresholdOn",
+             "Eq. 8 inside g: loss-free allocated counts or expected D-hat",
+             thresholdOn)
+        .Choices({"allocated", "expected"})
+        .Sets("ns3::D2dSupervisedParadigm::ThresholdOn");
+    flags
+        .Add("stateMode",
+             "Dynamic RSS: state per link (quantised W_ij) or the whole row",
+             stateMode)
+        .Choices({"per-link", "row"})
+        .Sets("ns3::D2dGraphDiscovery::StateMode");
+    flags.Add("thresholdFraction", "b_i[l] = this x |D_i| for every label", thresholdFraction)
+        .Range(0, 1);
+    flags.Add("minLabels", "L-hat (0: the labels a device satisfies initially + 1)", minLabels)
+        .Range(0, 1e6);
+    flags.Add("edges", "E: incoming edges per device (Remark 2)", edges)
+        .Range(1, 1000)
+        .Sets("ns3::D2dGraphDiscovery::Edges");
+    flags.Add("trust", "Trust matrices (App. F structures, or --trustFile)", trust)
+        .Choices({"random", "row-sparse", "column-sparse", "block", "file"});
+    flags.Add("trustDensity", "Share of ones of the trust matrices", trustDensity).Range(0, 1);
+    flags.Add("trustFile",
+              "--trust=file: N x N lines of L 0/1 values (T_j[i] at line jN+i)",
+              trustFile);
+    flags
+        .Add("reliabilityThreshold",
+             "alpha_D: P_D bound inside a reliable cluster (eq. 1)",
+             reliabilityThreshold)
+        .Range(0, 1)
+        .Sets("ns3::D2dGraphDiscovery::ReliabilityThreshold");
+    flags
+        .Add("budget",
+             "B_k: datapoints a cluster may receive over inter-cluster links (0: no "
+             "budget term)",
+             budget)
+        .Range(0, 1e12)
+        .Sets("ns3::D2dGraphDiscovery::Budget");
+    flags.Add("diversity", "g's distance: 1-Wasserstein or Jensen-Shannon", diversity)
+        .Choices({"w1", "js"})
+        .Sets("ns3::D2dSupervisedParadigm::Metric");
+    flags.Add("downstream", "The FL protocol trained on the exchanged shards", downstream)
+        .Choices({"fedavg", "fedprox", "fedsgd", "decentralized", "semi-decentralized", "none"});
+    flags.Add("targets", "Accuracies whose first round and energy run.json records", targets);
+    flags.Add("traceEvery", "gd_iterations.csv: keep every this many iterations", traceEvery)
+        .Range(1, 1e9);
+    flags.Add("controlReliable", "Send the control messages reliably", controlReliable)
+        .Sets("ns3::D2dGraphDiscovery::ControlReliable");
+    flags.Add("maxSimTime", "Stop the simulation at this time at the latest", maxSimTime)
+        .Positive(9e9);
+    flags
+        .Add("d2sNoisePowerW",
+             "sigma^2 of eq. 18 on the device-to-server link, W (--noisePowerW is the D2D "
+             "links')",
+             d2sNoisePowerW)
+        .Positive(1);
+    flags
+        .Bind("roundDeadline",
+              "ns3::D2dFlProtocol::RoundDeadline",
+              "Downstream FL: round (phase) deadline (0: none)")
+        .Default("60s");
+    learning.AddFlags(flags);
+    net.AddFlags(flags);
+    flags.Parse(argc, argv);
+
+    if (!evaluate.empty())
+    {
+        std::cout << Evaluate(support, evaluate);
+        return 0;
+    }
+
+    learning.Validate(support, false);
+    if (learning.dataset != "fashion-mnist")
+    {
+        support.Fail("--dataset=" + learning.dataset +
+                     ": graph-discovery exchanges labelled datapoints (fashion-mnist)");
+    }
+    net.Validate(support, 25, 2);
+    const uint32_t n = net.nDevices;
+    support.SetQuiet(net.quiet);
+    std::vector<double> targetList;
+    try
+    {
+        targetList = ParseList(targets);
+    }
+    catch (const std::exception&)
+    {
+        support.Fail("--targets=" + targets + ": a comma-separated list of accuracies in [0, 1]");
+    }
+    for (double t : targetList)
+    {
+        support.CheckRange("targets", t, 0, 1);
+    }
+    if (trust == "file" && trustFile.empty())
+    {
+        support.Fail("--trust=file needs --trustFile=PATH");
+    }
+    if (!trustFile.empty() && trust != "file")
+    {
+        trust = "file"; // a trust file given is the trust
+    }
+    if (alpha3 < 0)
+    {
+        alpha3 = budget > 0 ? 1.0 / budget : 0.0;
+    }
+
+    learning.LoadData(support, n, net.seed);
+    const uint32_t nl = learning.train->numClasses;
+    std::vector<D2dCounts> counts;
+    std::vector<D2dCounts> thresholds;
+    std::vector<uint32_t> lhat;
+    std::vector<uint32_t> satisfiedBefore;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        counts.push_back(D2dShardExchange::Counts(*learning.train, learning.shards[i], nl));
+        const double b = std::floor(thresholdFraction * learning.shards[i].indices.size() + 1e-9);
+        thresholds.emplace_back(nl, b);
+        satisfiedBefore.push_back(D2dDiversityRewards::Satisfied(counts[i], thresholds[i]));
+        lhat.push_back(minLabels > 0 ? minLabels : std::min(nl, satisfiedBefore[i] + 1));
+    }
+    D2dTrustMatrices trustMatrices;
+    try
+    {
+        trustMatrices = trust == "file"
+                            ? D2dTrustMatrices::ReadFile(trustFile, n, nl)
+                            : D2dTrustMatrices::Generate(trust, n, nl, trustDensity, net.seed + 7);
+    }
+    catch (const std::exception& e)
+    {
+        support.Fail(std::string("--trustFile: ") + e.what() +
+                     " (N x N lines of L comma-separated 0/1 values)");
+    }
+
+    const bool d2s = downstream == "fedavg" || downstream == "fedprox" || downstream == "fedsgd" ||
+                     downstream == "semi-decentralized";
+    auto traces = net.OpenTraces(support);
+    D2dNetwork network = net.Build(*traces, d2s);
+    if (network.d2s)
+    {
+        network.d2s->SetAttribute("NoisePowerW", DoubleValue(d2sNoisePowerW));
+    }
+    int64_t stream = network.nextStream;
+    EnergyTally energy;
+    energy.Connect(network.devices);
+    if (network.server)
+    {
+        energy.Connect(NodeContainer(network.server));
+    }
+
+    auto paradigm = CreateObject<D2dSupervisedParadigm>();
+    paradigm->Setup(counts, thresholds, lhat, trustMatrices);
+    auto gd = CreateObject<D2dGraphDiscovery>();
+    gd->SetAttribute("Paradigm", PointerValue(paradigm));
+    gd->SetAttribute("Graph", StringValue(graph));
+    gd->SetAttribute("Iterations", UintegerValue(iterations));
+    gd->SetAttribute("BufferSize", UintegerValue(bufferSize));
+    gd->SetAttribute("Gamma", DoubleValue(gamma));
+    gd->SetAttribute("Delta", DoubleValue(delta));
+    gd->SetAttribute("Alpha1", DoubleValue(alpha1));
+    gd->SetAttribute("Alpha2", DoubleValue(alpha2));
+    gd->SetAttribute("Alpha3", DoubleValue(alpha3));
+    gd->SetAttribute("Budget", DoubleValue(budget));
+    gd->SetAttribute("BufferMode", StringValue(bufferMode));
+    gd->SetAttribute("BetaMode", StringValue(betaMode));
+    gd->SetAttribute("StateMode", StringValue(stateMode));
+    gd->SetAttribute("Edges", UintegerValue(edges));
+    gd->SetAttribute("ReliabilityThreshold", DoubleValue(reliabilityThreshold));
+    gd->SetAttribute("ControlReliable", BooleanValue(controlReliable));
+    paradigm->SetAttribute("ThresholdOn", StringValue(thresholdOn));
+    paradigm->SetAttribute("Metric", StringValue(diversity));
+    if (net.dynamicRssLevels > 0)
+    {
+        // Sec. VI-P: the RSS is redrawn at every RL step.
+        gd->SetAttribute("IterationPeriod", TimeValue(net.rssStep));
+    }
+    gd->Setup(network.channel->GetTransports(), network.channel);
+    stream += gd->AssignStreams(stream);
+    D2dDiscoveryTraceWriter writer(*traces, traceEvery);
+    writer.Connect(gd);
+    auto& energyCsv = traces->OpenTrace("gd_energy.csv",
+                                        "round,sim_time_s,d2d_j,d2s_j,compute_j,total_j,accuracy");
+
+    // Energy at each stage of discovery: RL phase = learned - previous exchanged.
+    double rlEnergy = 0;
+    double exchangeEnergy = 0;
+    double stageMark = 0;
+    gd->TraceConnectWithoutContext(
+        "Stage",
+        Callback<void, uint32_t, const std::string&>([&](uint32_t edge, const std::string& stage) {
+            (stage == "learned" ? rlEnergy : exchangeEnergy) += energy.d2d - stageMark;
+            stageMark = energy.d2d;
+            if (!net.quiet)
+            {
+                std::fprintf(stderr,
+                             "graph-discovery: edge %u %s at %.3f s (%.1f s wall)\n",
+                             edge,
+                             stage.c_str(),
+                             Simulator::Now().GetSeconds(),
+                             support.WallSeconds());
+            }
+        }));
+    gd->SetFinishedCallback(Callback<void>([]() { Simulator::Stop(); }));
+    Simulator::ScheduleNow(&D2dGraphDiscovery::Start, gd);
+    Simulator::Stop(maxSimTime);
+    Simulator::Run();
+    if (!gd->IsFinished())
+    {
+        support.Fail("discovery did not finish before --maxSimTime=" +
+                     std::to_string(maxSimTime.GetSeconds()) + " s");
+    }
+    const double discoveryEndS = Simulator::Now().GetSeconds();
+    writer.WriteFinal(gd, network.devices, lhat, satisfiedBefore);
+    energyCsv << fmt::format("0,{:.9f},{:.9g},{:.9g},{:.9g},{:.9g},\n",
+                             discoveryEndS,
+                             energy.d2d,
+                             energy.d2s,
+                             energy.compute,
+                             energy.d2d + energy.d2s + energy.compute);
+
+    // The exchange's outcome: bias left, links' P_D, delivered fraction.
+    double w1Before = 0;
+    double w1After = 0;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        w1Before += D2dDiversityRewards::DistanceToUniform(counts[i]) / n;
+        w1After += D2dDiversityRewards::DistanceToUniform(paradigm->GetCounts(i)) / n;
+    }
+    double pDropSum = 0;
+    uint32_t edgesFound = 0;
+    for (const auto& g : gd->GetGraphs())
+    {
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            if (g[i] >= 0)
+            {
+                pDropSum += network.channel->GetDropProbability(i, g[i]);
+                ++edgesFound;
+            }
+        }
+    }
+    double pointsSent = 0;
+    double pointsReceived = 0;
+    for (const auto& link : gd->GetLinks())
+    {
+        for (uint32_t l = 0; l < nl; ++l)
+        {
+            pointsSent += link.allocated[l];
+            pointsReceived += link.received[l];
+        }
+    }
+    uint64_t moved = 0;
+    try
+    {
+        moved = D2dShardExchange::Apply(*learning.train, learning.shards, gd->GetLinks());
+    }
+    catch (const std::exception& e)
+    {
+        support.Fail(e.what());
+    }
+    auto writeDiscovery = [&]() {
+        flags.Record(*traces);
+        net.Record(*traces, network);
+        traces->AddAttributes(gd);
+        traces->AddAttributes(paradigm);
+        traces->AddParameter("trustDensityMeasured", trustMatrices.Density());
+        traces->AddParameterArray("minLabelsPerDevice", lhat);
+        traces->AddParameter("gdMeanW1ToUniformBefore", w1Before);
+        traces->AddParameter("gdMeanW1ToUniformAfter", w1After);
+        traces->AddParameter("gdMeanLinkPDrop", edgesFound ? pDropSum / edgesFound : 0.0);
+        traces->AddParameter("gdEdgesFound", edgesFound);
+        traces->AddParameter("gdPointsSent", pointsSent);
+        traces->AddParameter("gdPointsReceived", pointsReceived);
+        traces->AddParameter("gdPointsMoved", moved);
+        traces->AddParameter("gdDeliveredFraction",
+                             pointsSent > 0 ? pointsReceived / pointsSent : 1.0);
+        traces->AddParameter("gdRlEnergyJ", rlEnergy);
+        traces->AddParameter("gdExchangeEnergyJ", exchangeEnergy);
+        traces->AddParameter("gdDiscoveryEndS", discoveryEndS);
+    };
+    if (!net.quiet)
+    {
+        std::fprintf(stderr,
+                     "graph-discovery: %s graph, mean W1 to uniform %.4f -> %.4f, mean link P_D "
+                     "%.4f, %.0f of %.0f points delivered, RL energy %.3f J\n",
+                     graph.c_str(),
+                     w1Before,
+                     w1After,
+                     edgesFound ? pDropSum / edgesFound : 0.0,
+                     pointsReceived,
+                     pointsSent,
+                     rlEnergy);
+    }
+
+    if (downstream == "none")
+    {
+        support.FinishTraces(traces, net.seed, writeDiscovery);
+        Simulator::Destroy();
+        return 0;
+    }
+
+    // Downstream FL on the shards as the exchange left them.
+    D2dLearningHelper helper;
+    helper.SetProtocolType(downstream == "decentralized"        ? "ns3::D2dDecentralizedFl"
+                           : downstream == "semi-decentralized" ? "ns3::D2dSemiDecentralizedFl"
+                                                                : "ns3::D2dFedAvg");
+    if (helper.GetProtocolType() == D2dFedAvg::GetTypeId())
+    {
+        helper.SetProtocolAttribute("Variant", StringValue(downstream));
+    }
+    if (downstream == "fedsgd")
+    {
+        Config::SetDefault("ns3::D2dFedAvg::GlobalLearningRate",
+                           DoubleValue(learning.learningRate));
+    }
+    Config::SetDefault("ns3::D2dDecentralizedFl::Neighbours", UintegerValue(std::min(7u, n - 1)));
+    learning.Configure(helper, net.seed);
+    Ptr<D2dFlProtocol> protocol = helper.Install(network);
+    stream += helper.AssignStreams(protocol, stream);
+    protocol->SetTestSet(learning.test);
+    traces->ConnectRounds(protocol);
+
+    struct Reached
+    {
+        int64_t round{-1};
+        double d2d{0}, d2s{0}, compute{0};
+    };
+
+    std::vector<Reached> reached(targetList.size());
+    protocol->TraceConnectWithoutContext(
+        "RoundEnd",
+        Callback<void, uint32_t, double, double>([&](uint32_t round, double accuracy, double) {
+            energyCsv << fmt::format("{},{:.9f},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}\n",
+                                     round,
+                                     Simulator::Now().GetSeconds(),
+                                     energy.d2d,
+                                     energy.d2s,
+                                     energy.compute,
+                                     energy.d2d + energy.d2s + energy.compute,
+                                     accuracy);
+            for (std::size_t k = 0; k < targetList.size(); ++k)
+            {
+                if (reached[k].round < 0 && accuracy >= targetList[k])
+                {
+                    reached[k] = {round, energy.d2d, energy.d2s, energy.compute};
+                }
+            }
+        }));
+    learning.Run(support,
+                 traces,
+                 protocol,
+                 graph + "+" + downstream,
+                 net.seed,
+                 maxSimTime,
+                 net.quiet,
+                 [&]() {
+                     writeDiscovery();
+                     std::string json = "[";
+                     for (std::size_t k = 0; k < targetList.size(); ++k)
+                     {
+                         const auto& r = reached[k];
+                         json +=
+                             (k ? ", " : "") +
+                             (r.round < 0 ? fmt::format("{{\"target\": {:.9g}, \"round\": null}}",
+                                                        targetList[k])
+                                          : fmt::format("{{\"target\": {:.9g}, \"round\": {}, "
+                                                        "\"energyJ\": {:.9g}, \"d2dJ\": {:.9g}, "
+                                                        "\"d2sJ\": {:.9g}, \"computeJ\": {:.9g}}}",
+                                                        targetList[k],
+                                                        r.round,
+                                                        r.d2d + r.d2s + r.compute,
+                                                        r.d2d,
+                                                        r.d2s,
+                                                        r.compute));
+                     }
+                     traces->AddParameterJson("targetsReached", json + "]");
+                 });
+    return 0;
+}

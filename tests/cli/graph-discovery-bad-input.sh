@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Bad input to the graph-discovery scenario: each case must stop the program before
+# simulating with a non-zero exit status, exactly one line on stderr naming the parameter,
+# nothing on stdout and nothing in --outDir (see lib-bad-input.sh): thresholds and densities
+# outside [0, 1], zero iterations, unknown modes, a trust file of the wrong shape or with a
+# value other than 0/1, a malformed --targets, a bad --evaluate instance.
+#
+# Usage: bash graph-discovery-bad-input.sh PATH/TO/graph-discovery
+set -euo pipefail
+
+BIN=${1:?usage: bash graph-discovery-bad-input.sh PATH/TO/graph-discovery}
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/gd-bad-input.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+# shellcheck source=lib-bad-input.sh
+source "$(dirname "$0")/lib-bad-input.sh"
+
+SMALL=(--nDevices=4 --dataFraction=0.02 --iterations=2 --downstream=none)
+expect_reject unknownFlag --unknownFlag=3
+expect_reject thresholdFraction "${SMALL[@]}" --thresholdFraction=1.5
+expect_reject thresholdFraction "${SMALL[@]}" --thresholdFraction=-0.1
+expect_reject trustDensity "${SMALL[@]}" --trustDensity=1.01
+expect_reject trustDensity "${SMALL[@]}" --trustDensity=-1
+expect_reject reliabilityThreshold "${SMALL[@]}" --reliabilityThreshold=2
+expect_reject delta "${SMALL[@]}" --delta=1.5
+expect_reject iterations "${SMALL[@]}" --iterations=0
+expect_reject edges "${SMALL[@]}" --edges=0
+expect_reject bufferSize "${SMALL[@]}" --bufferSize=0
+expect_reject graph "${SMALL[@]}" --graph=gcn
+expect_reject bufferMode "${SMALL[@]}" --bufferMode=global
+expect_reject betaMode "${SMALL[@]}" --betaMode=sign
+expect_reject thresholdOn "${SMALL[@]}" --thresholdOn=received
+expect_reject stateMode "${SMALL[@]}" --stateMode=full
+expect_reject trust "${SMALL[@]}" --trust=diagonal
+expect_reject diversity "${SMALL[@]}" --diversity=kl
+expect_reject downstream "${SMALL[@]}" --downstream=gossip
+expect_reject targets "${SMALL[@]}" --targets=0.6,x
+expect_reject targets "${SMALL[@]}" --targets=1.2
+expect_reject trustFile "${SMALL[@]}" --trust=file
+# N = 4 devices and L = 10 labels: 16 lines of 10 values. Wrong shapes and values:
+printf '1,0,1\n' >"$TMP/short.csv"
+expect_reject trustFile "${SMALL[@]}" --trustFile="$TMP/short.csv"
+for k in $(seq 16); do echo "0,1,0,1,0,1,0,1,0,1"; done >"$TMP/ok.csv"
+head -n 15 "$TMP/ok.csv" >"$TMP/rows.csv"
+expect_reject trustFile "${SMALL[@]}" --trustFile="$TMP/rows.csv"
+sed '3s/.*/0,1,0,1,0,1,0,1,0,2/' "$TMP/ok.csv" >"$TMP/value.csv"
+expect_reject trustFile "${SMALL[@]}" --trustFile="$TMP/value.csv"
+expect_reject trustFile "${SMALL[@]}" --trustFile="$TMP/missing.csv"
+echo '{"counts": [[1, 2]], "thresholds": 1}' >"$TMP/bad.json"
+expect_reject evaluate --evaluate="$TMP/bad.json"
+echo 'not json' >"$TMP/notjson.json"
+expect_reject evaluate --evaluate="$TMP/notjson.json"
+
+# The well-formed trust file is accepted: a tiny run exits 0 and writes run.json.
+echo "check: a 16-line trust file of 10 values is accepted"
+if ! timeout 120 "$BIN" "${SMALL[@]}" --trustFile="$TMP/ok.csv" --quiet --outDir="$TMP/okrun" \
+    >"$TMP/log" 2>&1 || [ ! -s "$TMP/okrun/run.json" ]; then
+    fail "the run with a good trust file failed: $(tail -n 3 "$TMP/log")"
+fi
+finish graph-discovery-bad-input
