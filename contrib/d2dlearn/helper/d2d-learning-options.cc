@@ -7,6 +7,7 @@
 #include "ns3/abort.h"
 #include "ns3/d2d-fashion-mnist.h"
 #include "ns3/d2d-helper.h"
+#include "ns3/d2d-matrix-csv.h"
 #include "ns3/d2d-synthetic-data.h"
 #include "ns3/d2d-torch-runtime.h"
 #include "ns3/double.h"
@@ -19,10 +20,8 @@
 #include <cmath>
 #include <cstdio>
 #include <fmt/format.h>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
-#include <unistd.h>
 
 namespace ns3
 {
@@ -328,21 +327,7 @@ D2dLearningOptions::CheckModelMemory(const D2dScenarioSupport& support, uint32_t
 double
 D2dLearningOptions::AvailableMemoryBytes()
 {
-    // MemAvailable of /proc/meminfo (Linux), else the physical memory.
-    std::ifstream meminfo("/proc/meminfo");
-    std::string key;
-    double kb = 0;
-    std::string unit;
-    while (meminfo >> key >> kb >> unit)
-    {
-        if (key == "MemAvailable:")
-        {
-            return kb * 1024;
-        }
-    }
-    const long pages = sysconf(_SC_PHYS_PAGES);
-    const long pageSize = sysconf(_SC_PAGE_SIZE);
-    return pages > 0 && pageSize > 0 ? static_cast<double>(pages) * pageSize : 1e18;
+    return D2dMatrixCsv::AvailableMemoryBytes();
 }
 
 void
