@@ -228,6 +228,14 @@ main(int argc, char* argv[])
         try
         {
             w = D2dBeliefConsensusMatrix::FromCsv(wFile);
+            if (w.GetN() < 2) // else reported as --nDevices=1
+            {
+                support.Fail(fmt::format("--wFile={}: a {} x {} matrix (accepted: N x N with N "
+                                         ">= 2 devices)",
+                                         wFile,
+                                         w.GetN(),
+                                         w.GetN()));
+            }
             w.Check();
         }
         catch (const std::exception& e)
@@ -262,6 +270,25 @@ main(int argc, char* argv[])
                                  fixedN));
     }
     const uint32_t n = net.nDevices;
+    {
+        // W is dense (N x N doubles), and its spectrum (LambdaMax, StationaryDistribution:
+        // GSL on a copy, with complex eigenvectors) takes about five more such matrices:
+        // refused up front when that cannot fit, rather than growing until the memory ends.
+        const double bytesPerCell = 48;
+        const double available = D2dLearningOptions::AvailableMemoryBytes();
+        const double need = bytesPerCell * double(n) * double(n);
+        if (need > available)
+        {
+            support.Fail(fmt::format("--nDevices={}: bayes-consensus keeps W dense and computes "
+                                     "its spectrum, about {:.3g} GB for {} devices, more than the "
+                                     "{:.3g} GB available (accepted here: at most {} devices)",
+                                     n,
+                                     need / 1e9,
+                                     n,
+                                     available / 1e9,
+                                     static_cast<uint64_t>(std::sqrt(available / bytesPerCell))));
+        }
+    }
     if (discrete && n < thetaLevels.size())
     {
         support.Fail(fmt::format("--nDevices={} is below the {} coordinates of --thetaTrue: "
@@ -470,6 +497,11 @@ main(int argc, char* argv[])
     support.StartProgress(duration / 10, duration);
     Simulator::Stop(duration + NanoSeconds(1));
     Simulator::Run();
+    if (!beliefTraces.GetNumericError().empty())
+    {
+        traces.reset(); // no traces of a diverged run
+        support.Fail(beliefTraces.GetNumericError());
+    }
     traces->AddParameter("missedLocalUpdates", protocol->GetMissedUpdates());
     support.FinishTraces(traces, net.seed);
     if (!net.quiet)

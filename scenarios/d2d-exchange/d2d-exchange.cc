@@ -15,6 +15,7 @@
 #include "ns3/d2dlearn-module.h"
 #include "ns3/network-module.h"
 
+#include <fmt/format.h>
 #include <iostream>
 #include <memory>
 #include <vector>
@@ -120,6 +121,26 @@ main(int argc, char* argv[])
                      "--backend=channel");
     }
     net.Validate(support, 10);
+    {
+        // Every device sends about duration / meanInterval messages: bounded, so that the
+        // queues, the event list and messages.csv stay bounded too.
+        const double messages = static_cast<double>(net.nDevices) *
+                                D2dScenarioSupport::ToSeconds(duration) /
+                                D2dScenarioSupport::ToSeconds(meanInterval);
+        const double maxMessages = 1e6;
+        if (messages > maxMessages)
+        {
+            support.Fail(fmt::format("--meanInterval={:.6g} s with --duration={:.6g} s and {} "
+                                     "devices sends about {:.3g} messages (accepted: at most "
+                                     "{:g}: a longer --meanInterval, a shorter --duration or "
+                                     "fewer devices)",
+                                     D2dScenarioSupport::ToSeconds(meanInterval),
+                                     D2dScenarioSupport::ToSeconds(duration),
+                                     net.nDevices,
+                                     messages,
+                                     maxMessages));
+        }
+    }
     support.SetQuiet(net.quiet);
     if (net.printLinks)
     {

@@ -37,6 +37,7 @@
 #include "ns3/d2dlearn-module.h"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <iostream>
 #include <stdexcept>
 
@@ -177,6 +178,14 @@ main(int argc, char* argv[])
     const uint32_t nDevices = net.nDevices;
     support.CheckRange("stragglers", stragglers, 0, nDevices);
     support.CheckRange("flipDevices", flipDevices, 0, nDevices);
+    if (const int64_t krumF = flags.Get<IntegerValue>("krumF"); krumF > int64_t(nDevices))
+    {
+        // f Byzantine devices among at most nDevices participants (issue 19, item 12).
+        support.Fail(fmt::format("--krumF={} is above the {} devices (accepted: -1 to {})",
+                                 krumF,
+                                 nDevices,
+                                 nDevices));
+    }
     support.SetQuiet(net.quiet);
 
     // Data: loaded and split before any output exists (a corrupt file is bad input).

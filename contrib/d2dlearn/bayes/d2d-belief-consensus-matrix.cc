@@ -4,6 +4,8 @@
  */
 #include "d2d-belief-consensus-matrix.h"
 
+#include "ns3/d2d-matrix-csv.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -28,68 +30,17 @@ D2dBeliefConsensusMatrix::D2dBeliefConsensusMatrix(std::vector<std::vector<doubl
 D2dBeliefConsensusMatrix
 D2dBeliefConsensusMatrix::FromCsv(const std::string& path)
 {
-    std::ifstream in(path);
-    if (!in)
+    // The same bounded, strict reader as the RSS matrix (D2dMatrixCsv); its errors are
+    // std::runtime_error, this function's std::invalid_argument.
+    try
     {
-        throw std::invalid_argument("--wFile=" + path + ": cannot read the file");
+        return D2dBeliefConsensusMatrix(
+            D2dMatrixCsv::Read(path, "--wFile=" + D2dMatrixCsv::Excerpt(path, 200), 100000));
     }
-    std::vector<std::vector<double>> w;
-    std::string line;
-    uint32_t lineNo = 0;
-    while (std::getline(in, line))
+    catch (const std::runtime_error& e)
     {
-        ++lineNo;
-        if (!line.empty() && line.back() == '\r')
-        {
-            line.pop_back();
-        }
-        if (line.find_first_not_of(" \t") == std::string::npos)
-        {
-            continue;
-        }
-        std::vector<double> row;
-        std::stringstream ss(line);
-        std::string cell;
-        while (std::getline(ss, cell, ','))
-        {
-            const char* begin = cell.c_str();
-            char* end = nullptr;
-            const double value = std::strtod(begin, &end);
-            while (end && (*end == ' ' || *end == '\t'))
-            {
-                ++end;
-            }
-            if (end == begin || *end != '\0' || !std::isfinite(value))
-            {
-                throw std::invalid_argument(fmt::format(
-                    "--wFile={}: line {} holds '{}', not a number (accepted: N lines of N "
-                    "comma-separated numbers)",
-                    path,
-                    lineNo,
-                    cell));
-            }
-            row.push_back(value);
-        }
-        w.push_back(std::move(row));
+        throw std::invalid_argument(e.what());
     }
-    if (w.empty())
-    {
-        throw std::invalid_argument("--wFile=" + path + ": the file holds no matrix");
-    }
-    for (std::size_t i = 0; i < w.size(); ++i)
-    {
-        if (w[i].size() != w.size())
-        {
-            throw std::invalid_argument(
-                fmt::format("--wFile={}: row {} has {} values in a matrix of {} rows "
-                            "(accepted: a square N x N matrix)",
-                            path,
-                            i,
-                            w[i].size(),
-                            w.size()));
-        }
-    }
-    return D2dBeliefConsensusMatrix(std::move(w));
 }
 
 D2dBeliefConsensusMatrix

@@ -11,7 +11,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <stdexcept>
+#include <sys/stat.h>
 #include <zlib.h>
 
 namespace ns3
@@ -30,130 +32,137 @@ Fail(const std::string& file, const std::string& what)
 }
 
 /**
- * \brief The whole decompressed content of a gzip file.
- * \param path the file
- * \return its bytes
+ * \brief Inflates the gzip members of a stream in chunks: bytes after the last member that
+ * do not begin another member are an error, as are corrupt or truncated data.
+ */
+class Inflater
+{
+  public:
+    /** \param in the compressed bytes \param name the file, for messages */
+    Inflater(std::istream& in, const std::string& name)
+        : m_in(in),
+          m_name(name),
+          m_buffer(1 << 16)
+    {
+        if (inflateInit2(&m_stream, 16 + MAX_WBITS) != Z_OK) // 16: gzip wrapper
+        {
+            Fail(name, "zlib cannot start");
+        }
+    }
+
+    ~Inflater()
+    {
+        inflateEnd(&m_stream);
+    }
+
+    Inflater(const Inflater&) = delete;
+    Inflater& operator=(const Inflater&) = delete;
+
+    /**
+     * \param out where to put the bytes \param n how many
+     * \return bytes put (fewer than n only where the data end)
+     */
+    std::size_t Read(uint8_t* out, std::size_t n)
+    {
+        std::size_t got = 0;
+        while (got < n)
+        {
+            if (m_ended && !NextMember())
+            {
+                break;
+            }
+            if (m_stream.avail_in == 0 && !Refill())
+            {
+                Fail(m_name,
+                     "truncated or corrupt gzip data (the file ends inside the compressed "
+                     "stream)");
+            }
+            const std::size_t want = std::min<std::size_t>(n - got, 1u << 30);
+            m_stream.next_out = out + got;
+            m_stream.avail_out = static_cast<uInt>(want);
+            const int rc = inflate(&m_stream, Z_NO_FLUSH);
+            got += want - m_stream.avail_out;
+            if (rc == Z_STREAM_END)
+            {
+                m_ended = true;
+            }
+            else if (rc != Z_OK && rc != Z_BUF_ERROR)
+            {
+                Fail(m_name,
+                     std::string("truncated or corrupt gzip data (zlib: ") +
+                         (m_stream.msg ? m_stream.msg : "error " + std::to_string(rc)) + ")");
+            }
+        }
+        return got;
+    }
+
+  private:
+    /** \return whether bytes were read into the buffer */
+    bool Refill()
+    {
+        m_in.read(reinterpret_cast<char*>(m_buffer.data()),
+                  static_cast<std::streamsize>(m_buffer.size()));
+        m_stream.next_in = m_buffer.data();
+        m_stream.avail_in = static_cast<uInt>(m_in.gcount());
+        return m_stream.avail_in > 0;
+    }
+
+    /** \return false at the clean end of the file; true if another member begins */
+    bool NextMember()
+    {
+        if (m_stream.avail_in == 0 && !Refill())
+        {
+            return false;
+        }
+        if (m_stream.next_in[0] != 0x1f)
+        {
+            Fail(m_name, "corrupt: bytes after the end of the gzip data");
+        }
+        inflateReset(&m_stream);
+        m_ended = false;
+        return true;
+    }
+
+    std::istream& m_in;
+    std::string m_name;
+    std::vector<uint8_t> m_buffer;
+    z_stream m_stream{};
+    bool m_ended{false};
+};
+
+/** \return the big-endian 32-bit value at b \param b 4 bytes */
+uint32_t
+BigEndian32(const uint8_t* b)
+{
+    return (uint32_t(b[0]) << 24) | (uint32_t(b[1]) << 16) | (uint32_t(b[2]) << 8) |
+           uint32_t(b[3]);
+}
+
+/**
+ * \return the payload of the gzip idx file path (a regular file only: a FIFO would block
+ * and a device could be endless)
+ * \param path the file \param wantMagic its idx magic \param dims receives its dimensions
  */
 std::vector<uint8_t>
-ReadGzip(const std::string& path)
+ReadIdxFile(const std::string& path, uint32_t wantMagic, std::vector<uint32_t>& dims)
 {
-    FILE* f = std::fopen(path.c_str(), "rb");
-    if (f == nullptr)
+    struct stat st{};
+    if (stat(path.c_str(), &st) != 0)
     {
         Fail(path,
              "missing or unreadable (expected a gzip idx file of Fashion-MNIST, e.g. "
              "from Debian's dataset-fashion-mnist)");
     }
-    unsigned char magic[2] = {0, 0};
-    std::size_t got = std::fread(magic, 1, 2, f);
-    std::fclose(f);
-    if (got != 2 || magic[0] != 0x1f || magic[1] != 0x8b)
+    if (!S_ISREG(st.st_mode))
     {
-        Fail(path, "not a gzip file (expected the .gz idx files of Fashion-MNIST)");
+        Fail(path, "not a regular file (expected a gzip idx file of Fashion-MNIST)");
     }
-    gzFile gz = gzopen(path.c_str(), "rb");
-    if (gz == nullptr)
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
     {
-        Fail(path, "cannot be opened by zlib");
+        Fail(path, "missing or unreadable (expected a gzip idx file of Fashion-MNIST)");
     }
-    gzbuffer(gz, 1 << 17);
-    std::vector<uint8_t> out;
-    std::vector<uint8_t> buf(1 << 20);
-    while (true)
-    {
-        int n = gzread(gz, buf.data(), static_cast<unsigned>(buf.size()));
-        if (n < 0)
-        {
-            int err = 0;
-            std::string msg = gzerror(gz, &err);
-            gzclose(gz);
-            Fail(path, "truncated or corrupt gzip data (zlib: " + msg + ")");
-        }
-        if (n == 0)
-        {
-            break;
-        }
-        out.insert(out.end(), buf.begin(), buf.begin() + n);
-    }
-    int err = 0;
-    std::string msg = gzerror(gz, &err);
-    gzclose(gz);
-    if (err != Z_OK && err != Z_STREAM_END)
-    {
-        Fail(path, "truncated or corrupt gzip data (zlib: " + msg + ")");
-    }
-    return out;
-}
-
-uint32_t
-BigEndian32(const std::vector<uint8_t>& b, std::size_t at)
-{
-    return (uint32_t(b[at]) << 24) | (uint32_t(b[at + 1]) << 16) | (uint32_t(b[at + 2]) << 8) |
-           uint32_t(b[at + 3]);
-}
-
-/**
- * \brief Parses an idx header of unsigned bytes and checks the payload length.
- * \param path for messages
- * \param b the decompressed file
- * \param wantMagic 0x00000801 (labels) or 0x00000803 (images)
- * \param dims receives the dimensions
- * \return the offset of the payload
- */
-std::size_t
-ParseIdx(const std::string& path,
-         const std::vector<uint8_t>& b,
-         uint32_t wantMagic,
-         std::vector<uint32_t>& dims)
-{
-    const uint32_t nDims = wantMagic & 0xff;
-    const std::string kind = nDims == 1 ? "idx1 label" : "idx3 image";
-    char hex[16];
-    std::snprintf(hex, sizeof(hex), "0x%08x", wantMagic);
-    if (b.size() < 4)
-    {
-        Fail(path, "truncated: " + std::to_string(b.size()) + " bytes, no idx header");
-    }
-    const uint32_t magic = BigEndian32(b, 0);
-    if (magic != wantMagic)
-    {
-        char got[16];
-        std::snprintf(got, sizeof(got), "0x%08x", magic);
-        Fail(path,
-             std::string("bad idx magic ") + got + " (expected " + hex + ", an " + kind +
-                 " file of unsigned bytes)");
-    }
-    const std::size_t header = 4 + 4 * std::size_t(nDims);
-    if (b.size() < header)
-    {
-        Fail(path,
-             "truncated: " + std::to_string(b.size()) + " bytes, idx header needs " +
-                 std::to_string(header));
-    }
-    dims.clear();
-    std::size_t payload = 1;
-    for (uint32_t d = 0; d < nDims; ++d)
-    {
-        dims.push_back(BigEndian32(b, 4 + 4 * d));
-        payload *= dims.back();
-    }
-    if (payload > (std::size_t(1) << 36))
-    {
-        Fail(path, "idx header announces an implausible size");
-    }
-    if (b.size() - header < payload)
-    {
-        Fail(path,
-             "truncated: header announces " + std::to_string(payload) + " data bytes, file holds " +
-                 std::to_string(b.size() - header));
-    }
-    if (b.size() - header > payload)
-    {
-        Fail(path,
-             "corrupt: " + std::to_string(b.size() - header - payload) + " bytes after the " +
-                 std::to_string(payload) + " data bytes the header announces");
-    }
-    return header;
+    return D2dFashionMnist::ReadIdxGzip(in, path, static_cast<uint64_t>(st.st_size), wantMagic, dims);
 }
 
 } // namespace
@@ -164,16 +173,107 @@ D2dFashionMnist::DefaultDir()
     return "/usr/share/datasets/fashion-mnist";
 }
 
+std::vector<uint8_t>
+D2dFashionMnist::ReadIdxGzip(std::istream& in,
+                             const std::string& name,
+                             uint64_t compressedSize,
+                             uint32_t wantMagic,
+                             std::vector<uint32_t>& dims)
+{
+    const uint32_t nDims = wantMagic & 0xff;
+    const std::string kind = nDims == 1 ? "idx1 label" : "idx3 image";
+    char hex[16];
+    std::snprintf(hex, sizeof(hex), "0x%08x", wantMagic);
+    char gzMagic[2] = {0, 0};
+    in.read(gzMagic, 2);
+    if (in.gcount() != 2 || static_cast<uint8_t>(gzMagic[0]) != 0x1f ||
+        static_cast<uint8_t>(gzMagic[1]) != 0x8b)
+    {
+        Fail(name, "not a gzip file (expected the .gz idx files of Fashion-MNIST)");
+    }
+    in.clear();
+    in.seekg(0);
+    Inflater z(in, name);
+    uint8_t head[16] = {};
+    const std::size_t header = 4 + 4 * std::size_t(nDims);
+    std::size_t got = z.Read(head, 4);
+    if (got < 4)
+    {
+        Fail(name, "truncated: " + std::to_string(got) + " bytes, no idx header");
+    }
+    const uint32_t magic = BigEndian32(head);
+    if (magic != wantMagic)
+    {
+        char text[16];
+        std::snprintf(text, sizeof(text), "0x%08x", magic);
+        Fail(name,
+             std::string("bad idx magic ") + text + " (expected " + hex + ", an " + kind +
+                 " file of unsigned bytes)");
+    }
+    got = z.Read(head + 4, header - 4);
+    if (got < header - 4)
+    {
+        Fail(name,
+             "truncated: " + std::to_string(4 + got) + " bytes, idx header needs " +
+                 std::to_string(header));
+    }
+    dims.clear();
+    uint64_t payload = 1;
+    bool tooLarge = false;
+    std::string shape;
+    for (uint32_t d = 0; d < nDims; ++d)
+    {
+        dims.push_back(BigEndian32(head + 4 + 4 * d));
+        shape += (d ? " x " : "") + std::to_string(dims.back());
+        // Checked before multiplying: 2^22 x 2^21 x 2^21 must not wrap around to 0.
+        if (dims.back() != 0 && payload > MAX_IDX_BYTES / dims.back())
+        {
+            tooLarge = true;
+        }
+        payload = tooLarge ? payload : payload * dims.back();
+    }
+    if (tooLarge || payload > MAX_IDX_BYTES)
+    {
+        Fail(name,
+             "the idx header announces " + shape + " bytes (accepted: at most " +
+                 std::to_string(MAX_IDX_BYTES) + " data bytes)");
+    }
+    // gzip expands at most about 1032:1: a larger announcement cannot be in the file.
+    if (payload > compressedSize * 1032 + 1024)
+    {
+        Fail(name,
+             "truncated: the header announces " + std::to_string(payload) +
+                 " data bytes, more than a gzip file of " + std::to_string(compressedSize) +
+                 " bytes can hold");
+    }
+    std::vector<uint8_t> data(payload);
+    got = z.Read(data.data(), payload);
+    if (got < payload)
+    {
+        Fail(name,
+             "truncated: header announces " + std::to_string(payload) +
+                 " data bytes, file holds " + std::to_string(got));
+    }
+    uint8_t extra = 0;
+    if (z.Read(&extra, 1) != 0)
+    {
+        Fail(name,
+             "corrupt: bytes after the " + std::to_string(payload) +
+                 " data bytes the header announces");
+    }
+    return data;
+}
+
 std::shared_ptr<D2dDataset>
 D2dFashionMnist::ReadIdx(const std::string& imagesGz, const std::string& labelsGz)
 {
     NS_LOG_FUNCTION(imagesGz << labelsGz);
-    std::vector<uint8_t> lb = ReadGzip(labelsGz);
     std::vector<uint32_t> ldims;
-    std::size_t lOff = ParseIdx(labelsGz, lb, 0x00000801, ldims);
-    std::vector<uint8_t> ib = ReadGzip(imagesGz);
+    std::vector<uint8_t> lb = ReadIdxFile(labelsGz, 0x00000801, ldims);
+    const std::size_t lOff = 0;
     std::vector<uint32_t> idims;
-    std::size_t iOff = ParseIdx(imagesGz, ib, 0x00000803, idims);
+    std::vector<uint8_t> ib = ReadIdxFile(imagesGz, 0x00000803, idims);
+    const std::size_t iOff = 0;
     if (idims[1] == 0 || idims[2] == 0)
     {
         Fail(imagesGz,

@@ -8,6 +8,7 @@
 #include "d2d-dataset.h"
 
 #include <cstdint>
+#include <istream>
 #include <memory>
 #include <string>
 
@@ -62,6 +63,29 @@ class D2dFashionMnist
      */
     static std::shared_ptr<D2dDataset> ReadIdx(const std::string& imagesGz,
                                                const std::string& labelsGz);
+
+    /** Largest idx payload accepted, bytes (Fashion-MNIST's training images: 47 MB). */
+    static constexpr uint64_t MAX_IDX_BYTES = uint64_t(1) << 30;
+
+    /**
+     * \brief Decompress a gzip idx file of unsigned bytes, header first: the magic and the
+     * dimensions are checked, and the payload size they announce (computed without
+     * overflow) is bounded by MAX_IDX_BYTES and by what the compressed size can hold
+     * (gzip expands at most 1032:1), before anything is allocated; then exactly that many
+     * bytes are read, and trailing bytes, in the data or after the gzip stream, are refused.
+     * \param in the compressed bytes
+     * \param name the file, for messages
+     * \param compressedSize bytes in (for the expansion bound)
+     * \param wantMagic 0x00000801 (labels) or 0x00000803 (images)
+     * \param dims receives the dimensions
+     * \return the payload
+     * \throws std::runtime_error with one line "dataDir: name: what" on any defect
+     */
+    static std::vector<uint8_t> ReadIdxGzip(std::istream& in,
+                                            const std::string& name,
+                                            uint64_t compressedSize,
+                                            uint32_t wantMagic,
+                                            std::vector<uint32_t>& dims);
 };
 
 } // namespace ns3

@@ -12,6 +12,9 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <cmath>
+#include <fmt/format.h>
+
 namespace ns3
 {
 
@@ -162,7 +165,45 @@ D2dFlProtocol::DoInitialize()
     // bytes_sent rows and GetBytesSent(): the messages handed to the links it uses.
     CountBytesSent(m_transports);
     CountBytesSent(m_d2s);
+    // A training job whose loss is not finite has diverged: the run stops (GetNumericError).
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        m_learners[i]->TraceConnectWithoutContext(
+            "TrainingDone",
+            MakeCallback(&D2dFlProtocol::CheckTraining, this).Bind(i));
+    }
     Object::DoInitialize();
+}
+
+void
+D2dFlProtocol::CheckTraining(uint32_t device, uint32_t, Time, Time, const D2dTrainResult& result)
+{
+    if (!std::isfinite(result.meanLoss))
+    {
+        StopOnNonFinite(fmt::format("device {}, round {}: training loss is {} (the model "
+                                    "diverged; accepted: finite losses, e.g. with a lower "
+                                    "--learningRate)",
+                                    device,
+                                    m_round,
+                                    result.meanLoss));
+    }
+}
+
+void
+D2dFlProtocol::StopOnNonFinite(const std::string& what)
+{
+    if (m_numericError.empty())
+    {
+        NS_LOG_WARN(Name() << ": " << what);
+        m_numericError = what;
+        Simulator::Stop(); // after this event: GetNumericError() tells why
+    }
+}
+
+const std::string&
+D2dFlProtocol::GetNumericError() const
+{
+    return m_numericError;
 }
 
 void
@@ -281,6 +322,16 @@ D2dFlProtocol::LocalTask() const
 void
 D2dFlProtocol::WriteRow(uint32_t round, int64_t node, const std::string& metric, double value)
 {
+    if (!std::isfinite(value))
+    {
+        StopOnNonFinite(fmt::format("{}, round {}: {} is {} (the model diverged; accepted: "
+                                    "finite values, e.g. with a lower --learningRate)",
+                                    node < 0 ? std::string("global model")
+                                             : "device " + std::to_string(node),
+                                    round,
+                                    metric,
+                                    value));
+    }
     m_roundRecordTrace(round, node, metric, value);
 }
 

@@ -92,6 +92,12 @@ class D2dFlProtocol : public Object
     /** \return rounds completed */
     uint32_t GetRoundsDone() const;
     /**
+     * \return empty, or why the run stopped: a training loss, a test loss or accuracy, or
+     * another metric that is NaN or infinite, naming the device (or the global model) and
+     * the round; the protocol then calls Simulator::Stop()
+     */
+    const std::string& GetNumericError() const;
+    /**
      * \return test accuracy after the last round: the global model's, or the mean of the
      * devices' accuracies (decentralized protocols)
      */
@@ -244,7 +250,20 @@ class D2dFlProtocol : public Object
     uint32_t m_round{0};                                  //!< current round (1-based once started)
     Time m_roundStart;                                    //!< when the current round started
 
+    /**
+     * \brief Note the first NaN or infinity (what, naming device and round) and stop the
+     * simulation after the current event.
+     * \param what the one-line description
+     */
+    void StopOnNonFinite(const std::string& what);
+
   private:
+    /**
+     * \brief TrainingDone sink: a training loss that is not finite stops the run.
+     * \param device the device index
+     * \param result the job's result
+     */
+    void CheckTraining(uint32_t device, uint32_t, Time, Time, const D2dTrainResult& result);
     /** \param compression the Compression attribute */
     void SetCompression(Compression compression);
     /** \return the Compression attribute */
@@ -259,6 +278,7 @@ class D2dFlProtocol : public Object
     uint64_t m_bytesSent{0};
     uint64_t m_bytesWritten{0}; //!< m_bytesSent at the last WriteBytesSent()
     uint32_t m_roundsDone{0};
+    std::string m_numericError; //!< the first NaN or infinity (GetNumericError)
     double m_lastAccuracy{0};
     double m_lastLoss{0};
     Callback<void> m_finished;

@@ -13,6 +13,9 @@
 #include <string>
 #include <utility>
 
+#include <cmath>
+#include <fmt/format.h>
+
 namespace ns3
 {
 
@@ -77,10 +80,32 @@ D2dBeliefTraceWriter::WriteStep(uint32_t k)
         {
             continue; // a depleted device no longer learns
         }
-        *m_beliefs << k << ',' << i << ',' << m_learner->GetBeliefsRow(i) << '\n';
+        const std::string row = m_learner->GetBeliefsRow(i);
+        *m_beliefs << k << ',' << i << ',' << row << '\n';
+        // NaN only: a log-belief of -inf is a belief of 0, which is legitimate.
+        if (m_numericError.empty() && row.find("nan") != std::string::npos)
+        {
+            StopOnNonFinite(fmt::format("{}, step {}: the belief holds NaN (it "
+                                        "diverged; accepted: finite beliefs, e.g. with a lower "
+                                        "--learningRate)",
+                                        i < 0 ? std::string("central learner")
+                                              : "device " + std::to_string(i),
+                                        k));
+        }
         const auto metrics = m_learner->GetMetrics(i);
         for (std::size_t m = 0; m < metrics.size(); ++m)
         {
+            if (!std::isfinite(metrics[m].second))
+            {
+                StopOnNonFinite(fmt::format("{}, step {}: {} is {} (the belief diverged; "
+                                            "accepted: finite values, e.g. with a lower "
+                                            "--learningRate)",
+                                            i < 0 ? std::string("central learner")
+                                                  : "device " + std::to_string(i),
+                                            k,
+                                            metrics[m].first,
+                                            metrics[m].second));
+            }
             m_traces.WriteRound(k, Simulator::Now(), i, metrics[m].first, metrics[m].second);
             if (mean.size() <= m)
             {
@@ -97,6 +122,22 @@ D2dBeliefTraceWriter::WriteStep(uint32_t k)
             m_traces.WriteRound(k, Simulator::Now(), -1, metric, sum / live);
         }
     }
+}
+
+void
+D2dBeliefTraceWriter::StopOnNonFinite(const std::string& what)
+{
+    if (m_numericError.empty())
+    {
+        m_numericError = what;
+        Simulator::Stop(); // after this event: GetNumericError() tells why
+    }
+}
+
+const std::string&
+D2dBeliefTraceWriter::GetNumericError() const
+{
+    return m_numericError;
 }
 
 void

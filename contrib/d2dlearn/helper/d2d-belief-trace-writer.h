@@ -61,7 +61,16 @@ class D2dBeliefTraceWriter
                  const std::vector<Ptr<D2dTransport>>& transports,
                  bool meanRows);
 
+    /**
+     * \return empty, or why the run stopped: a belief or a metric that is NaN or infinite,
+     * naming the device and the step (the writer then called Simulator::Stop())
+     */
+    const std::string& GetNumericError() const;
+
   private:
+    /** \brief Note the first NaN or infinity and stop the simulation. \param what it */
+    void StopOnNonFinite(const std::string& what);
+
     /** \param k StepDone sink: beliefs.csv and rounds.csv rows of step k */
     void WriteStep(uint32_t k);
     /**
@@ -83,6 +92,7 @@ class D2dBeliefTraceWriter
     Ptr<D2dBeliefLearner> m_learner;
     std::vector<Ptr<D2dTransport>> m_transports;
     bool m_meanRows{false};
+    std::string m_numericError; //!< the first NaN or infinity (GetNumericError)
     std::ostream* m_beliefs{nullptr};   //!< beliefs.csv
     std::ostream* m_consensus{nullptr}; //!< consensus.csv
 };

@@ -7,6 +7,7 @@
 #include "ns3/abort.h"
 #include "ns3/d2d-fashion-mnist.h"
 #include "ns3/d2d-helper.h"
+#include "ns3/d2d-matrix-csv.h"
 #include "ns3/d2d-model-payload.h"
 #include "ns3/d2d-synthetic-data.h"
 #include "ns3/d2d-torch-runtime.h"
@@ -30,6 +31,18 @@ NS_LOG_COMPONENT_DEFINE("D2dLearningOptions");
 
 namespace
 {
+/** \return a sample shape as "1 x 28 x 28" \param shape it */
+std::string
+ShapeText(const std::vector<int64_t>& shape)
+{
+    std::string text;
+    for (std::size_t i = 0; i < shape.size(); ++i)
+    {
+        text += (i ? " x " : "") + std::to_string(shape[i]);
+    }
+    return text.empty() ? "scalars" : text;
+}
+
 /** \return comma-separated numbers \param text the list \throws std::invalid_argument */
 std::vector<double>
 ParseList(const std::string& text)
@@ -222,6 +235,15 @@ D2dLearningOptions::LoadData(const D2dScenarioSupport& support, uint32_t nDevice
             train = D2dSyntheticData::GaussianMixture(means, 1.0, {}, n, seed);
             test = D2dSyntheticData::GaussianMixture(means, 1.0, {}, n / 4 + 1, seed + 1);
         }
+        if (test->featureShape != train->featureShape)
+        {
+            support.Fail(fmt::format("--dataDir={}: the test samples are {}, the training "
+                                     "samples {} (accepted: samples of one shape)",
+                                     dataDir,
+                                     ShapeText(test->featureShape),
+                                     ShapeText(train->featureShape)));
+        }
+        CheckModelMemory(support, nDevices);
         if (train->Size() < nDevices)
         {
             support.Fail(fmt::format("--dataFraction={} leaves {} training samples for {} "
@@ -271,7 +293,16 @@ D2dLearningOptions::LoadData(const D2dScenarioSupport& support, uint32_t nDevice
     }
     catch (const std::exception& e)
     {
-        support.Fail(std::string("--") + e.what());
+        const std::string what = e.what();
+        if (what.rfind("fraction: ", 0) == 0)
+        {
+            // D2dFashionMnist names its own argument; the flag is --dataFraction.
+            support.Fail(fmt::format("--dataFraction={} keeps no sample of a Fashion-MNIST set "
+                                     "(accepted: 1e-6 to 1, and at least one sample of the "
+                                     "10000 test samples: 5e-05 or more)",
+                                     D2dScenarioSupport::FormatNumber(dataFraction)));
+        }
+        support.Fail("--" + what);
     }
 }
 
@@ -287,6 +318,49 @@ D2dLearningOptions::ModelMessages() const
                               codec.BytesFor(D2dLearner::CountParameters(spec, *train)));
     }
     return messages;
+}
+
+void
+D2dLearningOptions::CheckModelMemory(const D2dScenarioSupport& support, uint32_t nDevices) const
+{
+    // Every device holds its model, its gradients, the copies the protocols exchange and,
+    // with Adam, two moments: about 16 bytes per parameter (24 with Adam), plus the global
+    // model. A model that cannot fit is refused here rather than by LibTorch mid-run.
+    const double bytesPerParameter = optimizer == "adam" ? 24 : 16;
+    const double available = AvailableMemoryBytes();
+    const int64_t outputs = train->numClasses > 0 ? train->numClasses : 1;
+    for (const auto& spec : m_specs)
+    {
+        double parameters = 0;
+        try
+        {
+            parameters = spec.CountParameters(train->featureShape, outputs);
+        }
+        catch (const std::exception& e)
+        {
+            std::string what = e.what();
+            what = what.rfind("model: ", 0) == 0 ? what.substr(7) : what;
+            support.Fail("--model=" + spec.ToString() + ": " + what);
+        }
+        const double need = parameters * bytesPerParameter * (static_cast<double>(nDevices) + 1);
+        if (need > available)
+        {
+            support.Fail(fmt::format("--model={}: {:.3g} parameters x {} devices need about "
+                                     "{:.3g} GB of memory, more than the {:.3g} GB available "
+                                     "(accepted: a smaller model or fewer devices)",
+                                     spec.ToString(),
+                                     parameters,
+                                     nDevices,
+                                     need / 1e9,
+                                     available / 1e9));
+        }
+    }
+}
+
+double
+D2dLearningOptions::AvailableMemoryBytes()
+{
+    return D2dMatrixCsv::AvailableMemoryBytes();
 }
 
 void
@@ -355,7 +429,25 @@ D2dLearningOptions::Run(const D2dScenarioSupport& support,
             }));
     Simulator::ScheduleNow(&D2dFlProtocol::Start, protocol);
     Simulator::Stop(maxSimTime);
-    Simulator::Run();
+    try
+    {
+        Simulator::Run();
+    }
+    catch (const std::exception& e)
+    {
+        // A LibTorch error (c10::Error: a message, then a backtrace) or another failure
+        // while simulating: its first line, naming the input, and no traces.
+        traces.reset();
+        support.Fail(fmt::format("--model={}, --dataDir={}: {}",
+                                 model,
+                                 dataDir,
+                                 D2dScenarioSupport::FirstLine(e.what())));
+    }
+    if (!protocol->GetNumericError().empty())
+    {
+        traces.reset(); // no traces of a diverged run
+        support.Fail(protocol->GetNumericError());
+    }
     const uint32_t done = protocol->GetRoundsDone();
     const std::string outDir = traces->GetOutDir();
     support.FinishTraces(traces, seed, [&]() {

@@ -191,7 +191,19 @@ class D2dLearningOptions
              bool quiet,
              const std::function<void()>& writeLast = {}) const;
 
+    /** \return the memory available to the program, bytes (MemAvailable on Linux) */
+    static double AvailableMemoryBytes();
+
   private:
+    /**
+     * \brief Fail unless every architecture of --model fits the samples (a cnn needs images
+     * of at least 4 x 4) and nDevices + 1 copies of it, with gradients and optimizer state,
+     * fit in the memory available.
+     * \param support for the one-line error
+     * \param nDevices devices, each with its own model
+     */
+    void CheckModelMemory(const D2dScenarioSupport& support, uint32_t nDevices) const;
+
     std::vector<D2dModelSpec> m_specs; //!< the architectures of --model
     std::vector<double> m_proportions; //!< the shares of --labelProportions in force
 };

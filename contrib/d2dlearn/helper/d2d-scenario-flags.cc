@@ -27,7 +27,10 @@ NS_LOG_COMPONENT_DEFINE("D2dScenarioFlags");
 
 namespace
 {
-/** \return true: a bound flag's value is taken before CommandLine parses (see Parse()) */
+/**
+ * \return true: a bound flag's value is taken before CommandLine parses, a text variable's
+ * after (see Parse())
+ */
 bool
 AcceptBound(std::string)
 {
@@ -70,7 +73,7 @@ AsNumber(const AttributeValue& value, double& number)
     }
     else if (auto t = dynamic_cast<const TimeValue*>(&value))
     {
-        number = t->Get().GetSeconds();
+        number = D2dScenarioSupport::ToSeconds(t->Get());
     }
     else
     {
@@ -317,7 +320,7 @@ D2dScenarioFlags::CheckValue(const Flag& flag) const
                 else if constexpr (std::is_same_v<P, Time*>)
                 {
                     isNumber = isTime = true;
-                    number = v->GetSeconds();
+                    number = D2dScenarioSupport::ToSeconds(*v);
                 }
                 else if constexpr (std::is_same_v<P, bool*> || std::is_same_v<P, std::monostate>)
                 {
@@ -415,7 +418,14 @@ D2dScenarioFlags::Parse(int argc, char** argv)
         }
         std::visit(
             [&](auto v) {
-                if constexpr (!std::is_same_v<decltype(v), std::monostate>)
+                using P = decltype(v);
+                if constexpr (std::is_same_v<P, std::string*>)
+                {
+                    // ns-3 3.37's CommandLine reads a string with operator>>, up to the first
+                    // space: the text is taken whole from the argument below instead.
+                    cmd.AddValue(f.m_name, help, MakeCallback(&AcceptBound), *v);
+                }
+                else if constexpr (!std::is_same_v<P, std::monostate>)
                 {
                     cmd.AddValue(f.m_name, help, *v);
                 }
@@ -423,6 +433,13 @@ D2dScenarioFlags::Parse(int argc, char** argv)
             f.m_variable);
     }
     cmd.Parse(argc, argv);
+    for (auto& f : m_flags)
+    {
+        if (auto text = std::get_if<std::string*>(&f.m_variable); text && f.m_given)
+        {
+            **text = f.m_text; // the whole value, spaces and quotes included (the last one)
+        }
+    }
     for (const auto& f : m_flags)
     {
         if (!f.m_bound && f.m_given) // a program's own default may mean "resolve later"
@@ -452,7 +469,7 @@ D2dScenarioFlags::Record(D2dTraceHelper& traces) const
                     using P = decltype(v);
                     if constexpr (std::is_same_v<P, Time*>)
                     {
-                        traces.AddParameter(f.m_name + "_s", v->GetSeconds());
+                        traces.AddParameter(f.m_name + "_s", D2dScenarioSupport::ToSeconds(*v));
                     }
                     else if constexpr (!std::is_same_v<P, std::monostate>)
                     {
@@ -481,7 +498,7 @@ D2dScenarioFlags::Record(D2dTraceHelper& traces) const
         }
         else if (auto t = dynamic_cast<const TimeValue*>(&value))
         {
-            traces.AddParameter(f.m_name + "_s", t->Get().GetSeconds());
+            traces.AddParameter(f.m_name + "_s", D2dScenarioSupport::ToSeconds(t->Get()));
         }
         else
         {

@@ -292,8 +292,8 @@ Accepted(Ptr<const AttributeChecker> checker)
     double hi = 0;
     try
     {
-        lo = time ? Time(loText).GetSeconds() : std::stod(loText);
-        hi = time ? Time(hiText).GetSeconds() : std::stod(hiText);
+        lo = time ? D2dScenarioSupport::ToSeconds(Time(loText)) : std::stod(loText);
+        hi = time ? D2dScenarioSupport::ToSeconds(Time(hiText)) : std::stod(hiText);
     }
     catch (const std::exception&)
     {
@@ -570,6 +570,39 @@ D2dScenarioSupport::FormatNumber(double value)
     return value == std::floor(value) ? brief : fmt::format("{}", value);
 }
 
+double
+D2dScenarioSupport::ToSeconds(Time t)
+{
+    if (!t.IsNegative())
+    {
+        return t.GetSeconds();
+    }
+    if (t.GetTimeStep() == std::numeric_limits<int64_t>::min())
+    {
+        return -Time::Max().GetSeconds(); // -(2^63 - 1) steps: Abs() of it would overflow
+    }
+    return -Abs(t).GetSeconds();
+}
+
+std::string
+D2dScenarioSupport::Excerpt(const std::string& text, std::size_t max)
+{
+    std::string out;
+    for (std::size_t i = 0; i < text.size() && i < max; ++i)
+    {
+        const auto c = static_cast<unsigned char>(text[i]);
+        out += c < 0x20 || c >= 0x7f || c == '\\' ? fmt::format("\\x{:02x}", c)
+                                                    : std::string(1, static_cast<char>(c));
+    }
+    return text.size() > max ? out + "..." : out;
+}
+
+std::string
+D2dScenarioSupport::FirstLine(const std::string& text)
+{
+    return Excerpt(text.substr(0, text.find('\n')), 300);
+}
+
 void
 D2dScenarioSupport::Fail(const std::string& message) const
 {
@@ -597,8 +630,8 @@ D2dScenarioSupport::CheckPositiveTime(const std::string& name, Time value, Time 
     {
         Fail(fmt::format("--{}={} s is out of range (accepted: more than 0 s, at most {:g} s)",
                          name,
-                         value.GetSeconds(),
-                         hi.GetSeconds()));
+                         ToSeconds(value),
+                         ToSeconds(hi)));
     }
 }
 

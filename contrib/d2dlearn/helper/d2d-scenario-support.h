@@ -137,6 +137,27 @@ class D2dScenarioSupport
      */
     static std::string ValueTypeName(Ptr<const AttributeChecker> checker);
 
+    /**
+     * \param text an error message, e.g. a LibTorch c10::Error's (message, then a backtrace)
+     * \return its first line, at most 300 bytes, with control and non-ASCII bytes escaped
+     * (\xNN): what a one-line error may quote of it
+     */
+    static std::string FirstLine(const std::string& text);
+
+    /**
+     * \param text bytes to quote in a message (e.g. from a file)
+     * \param max longest excerpt, bytes (a longer text is cut and ends with "...")
+     * \return text with control and non-ASCII bytes escaped (\xNN)
+     */
+    static std::string Excerpt(const std::string& text, std::size_t max = 40);
+
+    /**
+     * \param t a time, possibly negative (a flag's value before its range is checked)
+     * \return t in seconds: Time::GetSeconds() shifts a negative value left in ns-3 3.37's
+     * int64x64-128.h (undefined behaviour that UBSan reports), so the magnitude is converted
+     */
+    static double ToSeconds(Time t);
+
     /** \return the program name, as constructed */
     const std::string& GetProgram() const;
 

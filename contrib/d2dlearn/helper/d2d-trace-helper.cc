@@ -14,11 +14,19 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <array>
+#include <atomic>
+#include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
+#include <mutex>
+#include <set>
 #include <stdexcept>
+#include <unistd.h>
 
 namespace ns3
 {
@@ -38,13 +46,229 @@ TmpName(const std::string& dir, const std::string& file)
     return dir + "/." + file + ".tmp";
 }
 
-/** \return value as a JSON string */
+/**
+ * The hidden file listing the files a run published, one name a line: the next run into the
+ * folder removes them (those it does not write itself) before its own appear.
+ */
+const char* kManifest = ".run-files";
+
+/**
+ * The files a run wrote before a manifest existed (d2dlearn 0.1.0): removed when an earlier
+ * run.json without a manifest is replaced.
+ */
+const std::vector<std::string> kLegacyFiles = {"messages.csv",
+                                               "energy.csv",
+                                               "rounds.csv",
+                                               "beliefs.csv",
+                                               "consensus.csv",
+                                               "committee.csv",
+                                               "ccp.csv",
+                                               "aggregation.csv"};
+
+/**
+ * The temporary files of the live trace helpers, for the SIGINT/SIGTERM handler, which may
+ * only call async-signal-safe functions: fixed slots of C strings, a slot's flag set after
+ * its text is complete and cleared before the text changes.
+ */
+struct TmpRegistry
+{
+    static constexpr std::size_t kSlots = 256;  //!< temporary files alive at once
+    static constexpr std::size_t kPath = 4096;  //!< longest path (PATH_MAX)
+    std::array<std::atomic<bool>, kSlots> used{}; //!< slot holds a live path
+    std::array<std::array<char, kPath>, kSlots> path{}; //!< the paths
+    std::atomic<int> publishing{0}; //!< a Finish() is moving files into place
+    std::atomic<int> pending{0};    //!< a signal that arrived while publishing
+    std::mutex mutex;               //!< slot allocation (not used by the handler)
+};
+
+TmpRegistry&
+Registry()
+{
+    static TmpRegistry registry;
+    return registry;
+}
+
+/** \return the registry slot of path (-1 if none free or too long) \param path a file */
+int
+RegisterTmp(const std::string& path)
+{
+    auto& r = Registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    if (path.size() + 1 > TmpRegistry::kPath)
+    {
+        return -1;
+    }
+    for (std::size_t i = 0; i < TmpRegistry::kSlots; ++i)
+    {
+        if (!r.used[i].load())
+        {
+            std::memcpy(r.path[i].data(), path.c_str(), path.size() + 1);
+            r.used[i].store(true);
+            return static_cast<int>(i);
+        }
+    }
+    return -1;
+}
+
+/** \brief Free a slot of RegisterTmp() \param slot it (-1: none) */
+void
+UnregisterTmp(int slot)
+{
+    if (slot >= 0)
+    {
+        auto& r = Registry();
+        std::lock_guard<std::mutex> lock(r.mutex);
+        r.used[slot].store(false);
+    }
+}
+
+/**
+ * SIGINT/SIGTERM: delete every temporary trace file and exit with 128 + the signal (130,
+ * 143), leaving the output folder as it was before the run; while a run's files are being
+ * moved into place, the signal waits until they all are.
+ */
+extern "C" void
+OnTerminate(int sig)
+{
+    auto& r = Registry();
+    if (r.publishing.load() > 0)
+    {
+        r.pending.store(sig);
+        return;
+    }
+    for (std::size_t i = 0; i < TmpRegistry::kSlots; ++i)
+    {
+        if (r.used[i].load())
+        {
+            unlink(r.path[i].data());
+        }
+    }
+    const char* name = program_invocation_short_name;
+    const char* what = sig == SIGINT ? ": interrupted (SIGINT): no traces written\n"
+                                     : ": terminated (SIGTERM): no traces written\n";
+    [[maybe_unused]] ssize_t n = write(STDERR_FILENO, name, std::strlen(name));
+    n = write(STDERR_FILENO, what, std::strlen(what));
+    _exit(128 + sig);
+}
+
+/** \brief Install OnTerminate for SIGINT and SIGTERM (once; not over an ignored signal). */
+void
+InstallSignalHandlers()
+{
+    static std::once_flag once;
+    std::call_once(once, [] {
+        for (int sig : {SIGINT, SIGTERM})
+        {
+            struct sigaction old{};
+            sigaction(sig, nullptr, &old);
+            if (old.sa_handler == SIG_IGN) // e.g. a background job: the caller's choice
+            {
+                continue;
+            }
+            struct sigaction action{};
+            action.sa_handler = &OnTerminate;
+            sigemptyset(&action.sa_mask);
+            sigaction(sig, &action, nullptr);
+        }
+    });
+}
+
+/** \return whether name is a plain file name of the folder (no '/', not . or ..) */
+bool
+IsPlainName(const std::string& name)
+{
+    return !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos &&
+           name.find('\0') == std::string::npos;
+}
+
+/**
+ * \brief Write text to dir/file atomically (a temporary file, then rename).
+ * \throws std::runtime_error on an I/O error
+ */
+void
+WriteAtomically(const std::string& dir, const std::string& file, const std::string& text)
+{
+    const std::string tmp = TmpName(dir, file);
+    std::ofstream out(tmp, std::ios::trunc);
+    out << text;
+    out.close();
+    std::error_code ec;
+    if (out.fail())
+    {
+        std::filesystem::remove(tmp, ec);
+        throw std::runtime_error("outDir: error writing " + file + " in '" + dir + "'");
+    }
+    std::filesystem::rename(tmp, dir + "/" + file, ec);
+    if (ec)
+    {
+        std::filesystem::remove(tmp, ec);
+        throw std::runtime_error("outDir: cannot publish " + file + " in '" + dir +
+                                 "': " + ec.message());
+    }
+}
+
+/**
+ * \return the length of the valid UTF-8 sequence at text[i] (1 to 4), or 0 if the bytes
+ * there are not one (a stray continuation byte, an overlong form, a surrogate, a value
+ * above U+10FFFF or a cut sequence)
+ * \param text the bytes \param i where the sequence starts (a byte >= 0x80)
+ */
+std::size_t
+Utf8Length(const std::string& text, std::size_t i)
+{
+    const auto byte = [&text](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char c = byte(i);
+    std::size_t n = 0;
+    unsigned lo = 0x80;
+    unsigned hi = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf)
+    {
+        n = 2;
+    }
+    else if (c >= 0xe0 && c <= 0xef)
+    {
+        n = 3;
+        lo = c == 0xe0 ? 0xa0 : 0x80; // no overlong form
+        hi = c == 0xed ? 0x9f : 0xbf; // no surrogate
+    }
+    else if (c >= 0xf0 && c <= 0xf4)
+    {
+        n = 4;
+        lo = c == 0xf0 ? 0x90 : 0x80;
+        hi = c == 0xf4 ? 0x8f : 0xbf; // at most U+10FFFF
+    }
+    if (n == 0 || i + n > text.size() || byte(i + 1) < lo || byte(i + 1) > hi)
+    {
+        return 0;
+    }
+    for (std::size_t k = 2; k < n; ++k)
+    {
+        if (byte(i + k) < 0x80 || byte(i + k) > 0xbf)
+        {
+            return 0;
+        }
+    }
+    return n;
+}
+
+/**
+ * \return value as a JSON string; bytes that are not UTF-8 (e.g. in a path) become U+FFFD,
+ * so that run.json stays valid JSON
+ */
 std::string
 JsonString(const std::string& value)
 {
     std::string out = "\"";
-    for (char c : value)
+    for (std::size_t i = 0; i < value.size(); ++i)
     {
+        const char c = value[i];
+        if (static_cast<unsigned char>(c) >= 0x80)
+        {
+            const std::size_t n = Utf8Length(value, i);
+            out += n == 0 ? std::string("\\ufffd") : value.substr(i, n);
+            i += n == 0 ? 0 : n - 1;
+            continue;
+        }
         switch (c)
         {
         case '"':
@@ -82,6 +306,11 @@ D2dTraceHelper::D2dTraceHelper(const std::string& outDir)
     {
         throw std::runtime_error("outDir: cannot create directory '" + outDir + "'");
     }
+    InstallSignalHandlers();
+    m_tmpSlots.push_back(RegisterTmp(TmpName(outDir, "messages.csv")));
+    m_tmpSlots.push_back(RegisterTmp(TmpName(outDir, "energy.csv")));
+    m_tmpSlots.push_back(RegisterTmp(TmpName(outDir, "run.json")));
+    m_tmpSlots.push_back(RegisterTmp(TmpName(outDir, kManifest)));
     m_messages.rdbuf()->pubsetbuf(m_messagesBuffer.data(), m_messagesBuffer.size());
     m_energy.rdbuf()->pubsetbuf(m_energyBuffer.data(), m_energyBuffer.size());
     m_messages.open(TmpName(outDir, "messages.csv"), std::ios::trunc);
@@ -108,7 +337,31 @@ D2dTraceHelper::~D2dTraceHelper()
             stream->close();
             std::remove(TmpName(m_outDir, file).c_str());
         }
+        std::remove(TmpName(m_outDir, "run.json").c_str());
+        std::remove(TmpName(m_outDir, kManifest).c_str());
     }
+    for (int slot : m_tmpSlots)
+    {
+        UnregisterTmp(slot);
+    }
+}
+
+void
+D2dTraceHelper::CheckWritten(const std::ostream& stream, const std::string& file)
+{
+    if (stream.good() || !m_writeError.empty())
+    {
+        return;
+    }
+    // Found when it happens (a full disk, a file size limit): the run stops at once, and
+    // Finish() reports it and publishes nothing.
+    m_writeError = fmt::format("outDir: error writing {} in '{}' at simulated {:.6f} s: {}",
+                               file,
+                               m_outDir,
+                               Simulator::Now().GetSeconds(),
+                               std::strerror(errno ? errno : EIO));
+    NS_LOG_WARN(m_writeError);
+    Simulator::Stop();
 }
 
 void
@@ -127,6 +380,12 @@ D2dTraceHelper::OpenTrace(const std::string& file, const std::string& header)
             throw std::runtime_error("outDir: trace file '" + file + "' is open already");
         }
     }
+    if (!IsPlainName(file) || file == "run.json" || file == kManifest ||
+        file == "messages.csv" || file == "energy.csv")
+    {
+        throw std::runtime_error("outDir: '" + file + "' cannot be a trace file name");
+    }
+    m_tmpSlots.push_back(RegisterTmp(TmpName(m_outDir, file)));
     auto stream = std::make_unique<std::ofstream>(TmpName(m_outDir, file), std::ios::trunc);
     if (!*stream)
     {
@@ -186,6 +445,7 @@ D2dTraceHelper::WriteRound(uint32_t round,
                    metric,
                    value);
     m_rounds->write(row.data(), static_cast<std::streamsize>(row.size()));
+    CheckWritten(*m_rounds, "rounds.csv");
     m_summary.AddRound(round, node, metric, value);
 }
 
@@ -391,6 +651,7 @@ D2dTraceHelper::WriteDelivery(const D2dDeliveryRecord& r)
                    r.dropProbability,
                    r.reason);
     m_messages.write(row.data(), static_cast<std::streamsize>(row.size()));
+    CheckWritten(m_messages, "messages.csv");
     ++m_nMessageRows;
     m_summary.AddDelivery(r);
 }
@@ -411,6 +672,11 @@ D2dTraceHelper::WriteEnergy(Time time,
                    energyJ,
                    remainingJ);
     m_energy.write(row.data(), static_cast<std::streamsize>(row.size()));
+    CheckWritten(m_energy, "energy.csv");
+    for (const auto& [file, stream] : m_extra)
+    {
+        CheckWritten(*stream, file); // the protocols' own files, written by their writers
+    }
     ++m_nEnergyRows;
     m_summary.AddEnergy(component, energyJ);
 }
@@ -430,14 +696,26 @@ D2dTraceHelper::Finish(uint64_t seed, double wallSeconds)
     m_messages.close();
     m_energy.close();
     bool failed = m_messages.fail() || m_energy.fail();
+    std::string failedFile = m_messages.fail() ? "messages.csv" : "energy.csv";
     for (auto& [file, stream] : m_extra)
     {
         stream->close();
+        if (stream->fail() && !failed)
+        {
+            failedFile = file;
+        }
         failed = failed || stream->fail();
+    }
+    if (!m_writeError.empty())
+    {
+        throw std::runtime_error(m_writeError);
     }
     if (failed)
     {
-        throw std::runtime_error("outDir: error writing traces in '" + m_outDir + "'");
+        throw std::runtime_error(fmt::format("outDir: error writing {} in '{}': {}",
+                                             failedFile,
+                                             m_outDir,
+                                             std::strerror(errno ? errno : EIO)));
     }
     std::string json = "{\n";
     json += fmt::format("  \"version\": \"{}\",\n", Version());
@@ -466,18 +744,107 @@ D2dTraceHelper::Finish(uint64_t seed, double wallSeconds)
             throw std::runtime_error("outDir: error writing run.json in '" + m_outDir + "'");
         }
     }
-    // Traces first, run.json last: a folder with run.json is a complete run.
     std::vector<std::string> files{"messages.csv", "energy.csv"};
     for (const auto& [file, stream] : m_extra)
     {
         files.push_back(file);
     }
-    files.emplace_back("run.json");
+    Publish(files);
+    m_finished = true;
+    // A SIGINT/SIGTERM that came while the files moved: the run is complete; exit as asked.
+    if (const int sig = Registry().pending.exchange(0); sig != 0)
+    {
+        OnTerminate(sig);
+    }
+}
+
+void
+D2dTraceHelper::Publish(const std::vector<std::string>& files)
+{
+    // A folder holds a complete run exactly when it holds run.json: the earlier run.json goes
+    // first, then the earlier run's other files (its manifest names them; a folder of
+    // d2dlearn 0.1.0 has none: its known trace names), then the new traces, run.json last.
+    // SIGINT/SIGTERM wait meanwhile (OnTerminate).
+    Registry().publishing.fetch_add(1);
+    struct Done
+    {
+        ~Done()
+        {
+            Registry().publishing.fetch_sub(1);
+        }
+    } done;
+    namespace fs = std::filesystem;
+    const fs::path dir(m_outDir);
+    std::error_code ec;
+    const bool hadRun = fs::exists(dir / "run.json", ec);
+    std::set<std::string> stale;
+    std::ifstream manifest(dir / kManifest);
+    if (manifest)
+    {
+        std::string line;
+        for (int n = 0; n < 10000 && std::getline(manifest, line); ++n)
+        {
+            if (IsPlainName(line) && line != kManifest && line[0] != '.')
+            {
+                stale.insert(line);
+            }
+        }
+    }
+    else if (hadRun)
+    {
+        stale.insert(kLegacyFiles.begin(), kLegacyFiles.end());
+    }
+    manifest.close();
     for (const auto& file : files)
     {
-        std::filesystem::rename(TmpName(m_outDir, file), m_outDir + "/" + file);
+        stale.erase(file);
     }
-    m_finished = true;
+    stale.erase("run.json");
+    fs::remove(dir / "run.json", ec);
+    if (ec)
+    {
+        throw std::runtime_error("outDir: cannot replace run.json in '" + m_outDir +
+                                 "': " + ec.message());
+    }
+    std::string list;
+    for (const auto& file : files)
+    {
+        list += file + "\n";
+    }
+    list += "run.json\n";
+    std::string withStale = list;
+    for (const auto& file : stale)
+    {
+        withStale += file + "\n";
+    }
+    // The manifest names the stale files until they are gone, should the run die meanwhile.
+    WriteAtomically(m_outDir, kManifest, withStale);
+    for (const auto& file : stale)
+    {
+        if (fs::is_regular_file(fs::symlink_status(dir / file, ec)))
+        {
+            fs::remove(dir / file, ec);
+        }
+    }
+    for (const auto& file : files)
+    {
+        fs::rename(TmpName(m_outDir, file), dir / file, ec);
+        if (ec)
+        {
+            throw std::runtime_error("outDir: cannot publish " + file + " in '" + m_outDir +
+                                     "': " + ec.message());
+        }
+    }
+    if (!stale.empty())
+    {
+        WriteAtomically(m_outDir, kManifest, list);
+    }
+    fs::rename(TmpName(m_outDir, "run.json"), dir / "run.json", ec);
+    if (ec)
+    {
+        throw std::runtime_error("outDir: cannot publish run.json in '" + m_outDir +
+                                 "': " + ec.message());
+    }
 }
 
 const std::string&

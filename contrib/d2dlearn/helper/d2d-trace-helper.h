@@ -27,9 +27,15 @@ namespace ns3
  * \ingroup d2dlearn
  * \brief Writes a run's trace folder: messages.csv, energy.csv and run.json.
  *
- * Rows are streamed into temporary files as the simulation runs; Finish() renames them
- * into place and writes run.json last, so a run that fails or is interrupted leaves no
- * complete-looking trace: files not finished are deleted by the destructor.
+ * Rows are streamed into hidden temporary files as the simulation runs; Finish() moves
+ * them into place with run.json last, so a folder holds a complete run exactly when it
+ * holds run.json: an earlier run's run.json is removed first, then the earlier run's
+ * other files (listed in the hidden manifest .run-files), so that none sits beside the new
+ * run.json. A run that fails leaves no trace (the destructor deletes the temporary files);
+ * SIGINT and SIGTERM delete them too and exit with 130 or 143, leaving the folder as it was
+ * (a complete earlier run, or nothing); a signal that comes while the files are moved into
+ * place waits until they all are. A write error (a full disk) stops the simulation when it
+ * happens, and Finish() then throws it.
  *
  * Finish() first calls D2dTransport::ReportUnfinished() on every transport connected
  * (ConnectTransport(), ConnectChannel()), once each, in the order of connection, so that
@@ -217,6 +223,20 @@ class D2dTraceHelper
     static std::string Version();
 
   private:
+    /**
+     * \brief After a row is written: on the first error, note it (Finish() throws it) and
+     * stop the simulation, so that a full disk stops the run when it happens.
+     * \param stream the stream written
+     * \param file its file name
+     */
+    void CheckWritten(const std::ostream& stream, const std::string& file);
+    /**
+     * \brief Move the run's files into place: the earlier run.json and the earlier run's
+     * other files first, run.json last.
+     * \param files the trace files (without run.json), written as temporary files
+     * \throws std::runtime_error on an I/O error
+     */
+    void Publish(const std::vector<std::string>& files);
     /** \brief Append one messages.csv row. */
     void WriteDelivery(const D2dDeliveryRecord& record);
     /**
@@ -252,6 +272,8 @@ class D2dTraceHelper
     std::vector<std::pair<std::string, std::unique_ptr<std::ofstream>>> m_extra;
     std::ostream* m_rounds{nullptr}; //!< rounds.csv once EnableRounds() was called
     D2dRunSummary m_summary;         //!< run.json's "summary", fed every row
+    std::string m_writeError;        //!< the first write error (CheckWritten)
+    std::vector<int> m_tmpSlots;     //!< the temporary files, for the signal handler
 };
 
 } // namespace ns3

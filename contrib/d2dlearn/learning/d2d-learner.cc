@@ -94,6 +94,56 @@ D2dModelSpec::ToString() const
     return text;
 }
 
+double
+D2dModelSpec::CountParameters(const std::vector<int64_t>& inputShape, int64_t outputs) const
+{
+    double inputs = 1;
+    for (auto d : inputShape)
+    {
+        inputs *= static_cast<double>(d);
+    }
+    const double out = static_cast<double>(outputs);
+    if (arch == "linear" || arch == "logistic")
+    {
+        return (inputs + 1) * out;
+    }
+    if (arch == "mlp")
+    {
+        double count = 0;
+        double in = inputs;
+        for (auto width : hidden)
+        {
+            count += (in + 1) * static_cast<double>(width);
+            in = static_cast<double>(width);
+        }
+        return count + (in + 1) * out;
+    }
+    // cnn: as D2dNetImpl builds it (5x5 "same" convolutions, 2x2 max-pooling, twice).
+    if (inputShape.size() != 3)
+    {
+        throw std::invalid_argument("model: cnn needs image samples [channels, height, width]");
+    }
+    int64_t h = inputShape[1];
+    int64_t w = inputShape[2];
+    if (h < 4 || w < 4)
+    {
+        throw std::invalid_argument(fmt::format("model: cnn needs images of at least 4 x 4 "
+                                                "pixels (two 2x2 poolings); these are {} x {}",
+                                                h,
+                                                w));
+    }
+    double count = 0;
+    double c = static_cast<double>(inputShape[0]);
+    for (auto channels : hidden)
+    {
+        count += (c * 25 + 1) * static_cast<double>(channels);
+        c = static_cast<double>(channels);
+        h /= 2;
+        w /= 2;
+    }
+    return count + (c * static_cast<double>(h * w) + 1) * out;
+}
+
 /** The LibTorch state of a learner, shared with the worker running its job. */
 struct D2dLearner::Impl
 {

@@ -46,6 +46,18 @@ struct D2dModelSpec
 
     /** \return the description in the form Parse() accepts */
     std::string ToString() const;
+
+    /**
+     * \brief The number of parameters of this architecture on samples of inputShape with
+     * outputs outputs, counted without building it (a double: mlp:100000x100000 has 1e10).
+     * \param inputShape one sample's shape, e.g. {1, 28, 28}
+     * \param outputs classes (1 for regression)
+     * \return the parameter count
+     * \throws std::invalid_argument (one line naming "model") if the samples do not fit the
+     * architecture: a cnn needs images [channels, height, width] of at least 4 x 4 pixels
+     * (two 2x2 poolings)
+     */
+    double CountParameters(const std::vector<int64_t>& inputShape, int64_t outputs) const;
 };
 
 /** \brief What a training job did (visible when its completion event fires). */

@@ -42,11 +42,8 @@ D2dNetImpl::D2dNetImpl(const D2dModelSpec& spec,
     }
     else if (spec.arch == "cnn")
     {
-        if (inputShape.size() != 3)
-        {
-            throw std::invalid_argument("model: cnn needs image samples [channels, height, "
-                                        "width]");
-        }
+        spec.CountParameters(inputShape, outputs); // throws on samples that are not images
+                                                   // of at least 4 x 4 pixels
         const int64_t c1 = spec.hidden.size() > 0 ? spec.hidden[0] : 16;
         const int64_t c2 = spec.hidden.size() > 1 ? spec.hidden[1] : 32;
         int64_t c = inputShape[0];

@@ -146,6 +146,13 @@ D2dTorchRuntime::GetWorkers()
 std::shared_future<void>
 D2dTorchRuntime::Submit(std::function<void()> job)
 {
+    // The future's shared state keeps the task it runs: a job that captures its owner
+    // (a learner's state, which holds the future) would keep both alive for ever. The job
+    // is moved out and destroyed once it has run, so that only its result stays.
+    job = [inner = std::move(job)]() mutable {
+        auto run = std::move(inner);
+        run();
+    };
     FixThreads();
     if (g_workers == 0)
     {

@@ -7,9 +7,10 @@
 #include "ns3/abort.h"
 #include "ns3/log.h"
 
-#include <boost/algorithm/string.hpp>
-#include <boost/lexical_cast.hpp>
+#include "d2d-matrix-csv.h"
+
 #include <cmath>
+#include <fmt/format.h>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -33,65 +34,25 @@ MatrixRssModel::GetTypeId()
 std::vector<std::vector<double>>
 MatrixRssModel::ReadCsv(const std::string& path)
 {
-    std::ifstream in(path);
-    if (!in)
-    {
-        throw std::runtime_error("rssFile: cannot read '" + path +
-                                 "' (expected N lines of N comma-separated RSS values in W)");
-    }
-    std::vector<std::vector<double>> w;
-    std::string line;
-    std::size_t lineNo = 0;
-    while (std::getline(in, line))
-    {
-        ++lineNo;
-        boost::algorithm::trim(line);
-        if (line.empty())
-        {
-            continue;
-        }
-        std::vector<std::string> cells;
-        boost::algorithm::split(cells, line, boost::is_any_of(","));
-        std::vector<double> row;
-        row.reserve(cells.size());
-        for (std::size_t col = 0; col < cells.size(); ++col)
-        {
-            std::string cell = boost::algorithm::trim_copy(cells[col]);
-            double value = 0.0;
-            try
-            {
-                value = boost::lexical_cast<double>(cell);
-            }
-            catch (const boost::bad_lexical_cast&)
-            {
-                throw std::runtime_error("rssFile: '" + path + "' line " + std::to_string(lineNo) +
-                                         " column " + std::to_string(col + 1) + ": '" + cell +
-                                         "' is not a number (expected RSS in W, >= 0)");
-            }
-            const bool diagonal = (col == w.size());
-            if (!diagonal && (!std::isfinite(value) || value < 0))
-            {
-                throw std::runtime_error("rssFile: '" + path + "' line " + std::to_string(lineNo) +
-                                         " column " + std::to_string(col + 1) + ": RSS " + cell +
-                                         " out of range (expected a finite value >= 0 W)");
-            }
-            row.push_back(value);
-        }
-        w.push_back(std::move(row));
-    }
+    const std::string what = "rssFile: '" + D2dMatrixCsv::Excerpt(path, 200) + "'";
+    auto w = D2dMatrixCsv::Read(path, what, MAX_N);
     if (w.size() < 2)
     {
-        throw std::runtime_error("rssFile: '" + path + "' holds " + std::to_string(w.size()) +
-                                 " rows (expected an N x N matrix with N >= 2)");
+        throw std::runtime_error(what + " holds a " + std::to_string(w.size()) + " x " +
+                                 std::to_string(w.size()) +
+                                 " matrix (expected an N x N matrix with N >= 2)");
     }
     for (std::size_t i = 0; i < w.size(); ++i)
     {
-        if (w[i].size() != w.size())
+        for (std::size_t j = 0; j < w.size(); ++j)
         {
-            throw std::runtime_error("rssFile: '" + path + "' row " + std::to_string(i + 1) +
-                                     " has " + std::to_string(w[i].size()) + " values (expected " +
-                                     std::to_string(w.size()) +
-                                     ", the number of rows: an N x N matrix)");
+            if (i != j && !(w[i][j] >= 0))
+            {
+                throw std::runtime_error(what + " row " + std::to_string(i + 1) + " column " +
+                                         std::to_string(j + 1) + ": RSS " +
+                                         fmt::format("{}", w[i][j]) +
+                                         " out of range (expected a finite value >= 0 W)");
+            }
         }
     }
     return w;

@@ -30,8 +30,12 @@ class MatrixRssModel : public D2dRssModel
      */
     static TypeId GetTypeId();
 
+    /** The largest N of a matrix file (the scenarios' --nDevices maximum). */
+    static constexpr std::size_t MAX_N = 100000;
+
     /**
-     * \brief Read W from a CSV file: N lines of N comma-separated numbers, no header.
+     * \brief Read W from a CSV file: N lines of N comma-separated numbers, no header
+     * (D2dMatrixCsv: a regular file, bounded lines, decimal numbers only).
      * \param path file path
      * \return the matrix, row-major
      * \throws std::runtime_error with a one-line message naming the file, line and column

@@ -155,6 +155,30 @@ TEST_F(D2dScenarioFlagsTest, VariableFlagsAndGiven)
     EXPECT_FALSE(flags.Given("mode"));
 }
 
+// ns-3 3.37's CommandLine reads a text with operator>>, which stops at the first space:
+// --outDir="a b" used to give "a" (issue 19, item 1). The whole value is kept, spaces,
+// quotes, tabs and all; the last occurrence wins; an untouched flag keeps its default.
+TEST_F(D2dScenarioFlagsTest, TextFlagsKeepTheirWholeValue)
+{
+    D2dScenarioSupport support("flags-test");
+    D2dScenarioFlags flags(support);
+    std::string outDir = "results";
+    std::string rssFile = "";
+    std::string dataDir = "default dir";
+    std::string wFile = "w.csv";
+    flags.Add("outDir", "a folder", outDir);
+    flags.Add("rssFile", "a file", rssFile);
+    flags.Add("dataDir", "a folder", dataDir);
+    flags.Add("wFile", "a file", wFile);
+    Args args({"--outDir=first", "--outDir=my runs/a b", "--rssFile= lead \"q\" 'x'\ttab ",
+               "--wFile=x=y z"});
+    flags.Parse(args.Argc(), args.Argv());
+    EXPECT_EQ(outDir, "my runs/a b");
+    EXPECT_EQ(rssFile, " lead \"q\" 'x'\ttab ");
+    EXPECT_EQ(wFile, "x=y z");
+    EXPECT_EQ(dataDir, "default dir");
+}
+
 /** Parse args with a flag table made by declare; the process exits on bad input. */
 template <typename Declare>
 void

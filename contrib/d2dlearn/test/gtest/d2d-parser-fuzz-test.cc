@@ -1,0 +1,411 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * GoogleTest fuzz-style and regression tests of the file parsers (issue 19): the N x N
+ * matrix CSV reader (--rssFile, --wFile), the gzip idx reader of Fashion-MNIST (--dataDir)
+ * and the --model parser. Each fuzz test feeds 10,000 or more inputs mutated from valid
+ * ones by a seeded generator; every input must be parsed into a well-formed result or
+ * refused with a one-line std::exception, never crash, hang or allocate beyond the stated
+ * bound (the matrix reader: the memory it is given; the idx reader: 1032 x the compressed
+ * size, gzip's largest expansion, checked before allocating).
+ */
+
+#include "ns3/d2d-fashion-mnist.h"
+#include "ns3/d2d-learner.h"
+#include "ns3/d2d-matrix-csv.h"
+
+#include <cmath>
+#include <cstdint>
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+#include <zlib.h>
+
+using namespace ns3;
+
+namespace
+{
+
+/** Inputs per fuzz test. */
+constexpr int kCases = 10000;
+
+/** \return whether an error message is one short line \param what the message */
+bool
+OneLine(const std::string& what)
+{
+    return !what.empty() && what.find('\n') == std::string::npos && what.size() < 1000;
+}
+
+/** Mutates byte strings: the classic operations plus tokens that parsers trip on. */
+class Mutator
+{
+  public:
+    explicit Mutator(uint64_t seed)
+        : m_rng(seed)
+    {
+    }
+
+    /** \return text after 1 to 4 mutations \param text the seed input */
+    std::string Mutate(std::string text)
+    {
+        const int n = 1 + Pick(4);
+        for (int k = 0; k < n; ++k)
+        {
+            const std::size_t at = text.empty() ? 0 : Pick(text.size() + 1);
+            switch (Pick(8))
+            {
+            case 0: // flip a byte
+                if (!text.empty())
+                {
+                    text[std::min(at, text.size() - 1)] = static_cast<char>(Pick(256));
+                }
+                break;
+            case 1: // insert a byte
+                text.insert(at, 1, static_cast<char>(Pick(256)));
+                break;
+            case 2: // delete a range
+                if (!text.empty())
+                {
+                    text.erase(std::min(at, text.size() - 1), 1 + Pick(8));
+                }
+                break;
+            case 3: // duplicate a range
+                if (!text.empty())
+                {
+                    const std::size_t from = Pick(text.size());
+                    text.insert(at, text.substr(from, 1 + Pick(16)));
+                }
+                break;
+            case 4: // truncate
+                text.resize(std::min(text.size(), at));
+                break;
+            default: { // a token
+                static const std::vector<std::string> tokens = {
+                    ",",     "\n",   "\r\n",     std::string(1, '\0'), "e",    "-",  "+",
+                    ".",     "nan",  "inf",      "-inf",               "0x1p3", "1e999",
+                    "1e-999", " ",   "\t",       ",,",                 "\x1b[31m", "\xff\xfe",
+                    "99999999999999999999999999", "0", "1", "x", std::string(300, '7')};
+                text.insert(at, tokens[Pick(tokens.size())]);
+            }
+            }
+        }
+        return text;
+    }
+
+    /** \return a number in [0, n) \param n the bound */
+    std::size_t Pick(std::size_t n)
+    {
+        return std::uniform_int_distribution<std::size_t>(0, n - 1)(m_rng);
+    }
+
+  private:
+    std::mt19937_64 m_rng;
+};
+
+/** \return the n x n matrix text of the values \param w the rows */
+std::string
+MatrixText(const std::vector<std::vector<double>>& w)
+{
+    std::string text;
+    for (const auto& row : w)
+    {
+        for (std::size_t j = 0; j < row.size(); ++j)
+        {
+            text += (j ? "," : "") + fmt::format("{}", row[j]);
+        }
+        text += "\n";
+    }
+    return text;
+}
+
+/** \return data gzip-compressed (one member) \param data the bytes */
+std::string
+Gzip(const std::string& data)
+{
+    z_stream z{};
+    EXPECT_EQ(deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+    std::string out(deflateBound(&z, data.size()) + 64, '\0');
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+    z.avail_in = static_cast<uInt>(data.size());
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = static_cast<uInt>(out.size());
+    EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+    out.resize(z.total_out);
+    deflateEnd(&z);
+    return out;
+}
+
+/** \return an idx header: magic and dimensions, big-endian \param magic it \param dims them */
+std::string
+IdxHeader(uint32_t magic, const std::vector<uint32_t>& dims)
+{
+    std::string h;
+    for (uint32_t v : std::vector<uint32_t>{magic})
+    {
+        h += {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
+    }
+    for (uint32_t v : dims)
+    {
+        h += {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
+    }
+    return h;
+}
+
+/** \return an idx3 image file of n images r x c, uncompressed */
+std::string
+IdxImages(uint32_t n, uint32_t r, uint32_t c)
+{
+    std::string data = IdxHeader(0x803, {n, r, c});
+    for (uint32_t i = 0; i < n * r * c; ++i)
+    {
+        data += static_cast<char>((i * 37) % 256);
+    }
+    return data;
+}
+
+/**
+ * \brief Read gz with ReadIdxGzip; check the result is well formed or the error one line.
+ * \return true if it was parsed
+ */
+bool
+ReadIdxChecked(const std::string& gz, uint32_t magic)
+{
+    std::istringstream in(gz);
+    std::vector<uint32_t> dims;
+    try
+    {
+        auto data = D2dFashionMnist::ReadIdxGzip(in, "fuzz.gz", gz.size(), magic, dims);
+        uint64_t product = 1;
+        for (auto d : dims)
+        {
+            product *= d;
+        }
+        EXPECT_EQ(dims.size(), magic & 0xff);
+        EXPECT_EQ(data.size(), product);
+        EXPECT_LE(data.size(), gz.size() * 1032 + 1024); // the allocation bound
+        return true;
+    }
+    catch (const std::runtime_error& e)
+    {
+        EXPECT_TRUE(OneLine(e.what())) << e.what();
+        EXPECT_EQ(std::string(e.what()).rfind("dataDir: fuzz.gz: ", 0), 0u) << e.what();
+        return false;
+    }
+}
+
+// A matrix written with the shortest round-trip form reads back exactly (property test
+// over random sizes and magnitudes, including negatives and the diagonal).
+TEST(D2dMatrixCsvTest, RandomMatricesReadBackExactly)
+{
+    std::mt19937_64 rng(19);
+    for (int t = 0; t < 200; ++t)
+    {
+        const std::size_t n = 1 + rng() % 12;
+        std::vector<std::vector<double>> w(n, std::vector<double>(n));
+        for (auto& row : w)
+        {
+            for (auto& x : row)
+            {
+                x = std::ldexp(std::uniform_real_distribution<double>(-1, 1)(rng),
+                               static_cast<int>(rng() % 200) - 100);
+            }
+        }
+        std::string text = MatrixText(w);
+        if (t % 3 == 0)
+        {
+            text = "\n" + text + "\n  \n"; // blank lines are skipped
+        }
+        std::istringstream in(text);
+        EXPECT_EQ(D2dMatrixCsv::Parse(in, "w", 100, 1e9), w);
+    }
+}
+
+// The W reader used to accept what the RSS reader refused (issue 19, item 12): one strict
+// grammar now, with the offending bytes escaped and cut short in the message.
+TEST(D2dMatrixCsvTest, StrictCellsAndEscapedExcerpts)
+{
+    auto refuse = [](const std::string& text) {
+        std::istringstream in(text);
+        try
+        {
+            D2dMatrixCsv::Parse(in, "--wFile=w.csv", 100, 1e9);
+        }
+        catch (const std::runtime_error& e)
+        {
+            return std::string(e.what());
+        }
+        return std::string("(parsed)");
+    };
+    EXPECT_NE(refuse("0.5,0.5,\n0.5,0.5\n").find("line 1 column 3"), std::string::npos);
+    EXPECT_NE(refuse("0x1p-1,0.5\n0.5,0.5\n").find("'0x1p-1' is not a number"),
+              std::string::npos);
+    EXPECT_NE(refuse("inf,0\n0,1\n").find("'inf'"), std::string::npos);
+    EXPECT_NE(refuse("nan,0\n0,1\n").find("'nan'"), std::string::npos);
+    EXPECT_NE(refuse("1e999,0\n0,1\n").find("'1e999'"), std::string::npos);
+    EXPECT_NE(refuse(std::string("1,0\n0,1\0junk\n", 13)).find("'1\\x00junk'"),
+              std::string::npos);
+    const std::string ansi = refuse("\x1b[31mred,0\n0,1\n");
+    EXPECT_EQ(ansi.find('\x1b'), std::string::npos) << ansi;
+    EXPECT_NE(ansi.find("\\x1b[31mred"), std::string::npos) << ansi;
+    const std::string longCell = refuse(std::string(100000, 'z') + ",0\n0,1\n");
+    EXPECT_LT(longCell.size(), 300u) << longCell;
+    EXPECT_NE(refuse("1,0\n0,1\n1,1\n").find("more than 2 rows"), std::string::npos);
+    EXPECT_NE(refuse("1,0,0\n0,1\n").find("row 2 has 2 values"), std::string::npos);
+    EXPECT_NE(refuse("").find("holds no matrix"), std::string::npos);
+    // Lines are bounded: a 5 MB line is refused when the bound is reached.
+    EXPECT_NE(refuse(std::string(5 << 20, '1')).find("longer than"), std::string::npos);
+    // The memory bound is checked from the first row, before the matrix is allocated.
+    std::string wide;
+    for (int j = 0; j < 2000; ++j)
+    {
+        wide += j ? ",1" : "1";
+    }
+    std::istringstream in(wide + "\n");
+    EXPECT_THROW(D2dMatrixCsv::Parse(in, "w", 100000, 1e6), std::runtime_error);
+    EXPECT_EQ(refuse("1,-2.5e-3\n+3,4.\n"), "(parsed)"); // decimal forms that are accepted
+}
+
+// Fuzz: 12,000 mutated matrices; each parsed into a square matrix of finite values of at
+// most 64 rows (the bound given), or refused with one line.
+TEST(D2dMatrixCsvTest, FuzzMutatedMatrices)
+{
+    Mutator mutator(1919);
+    std::mt19937_64 rng(7);
+    int parsed = 0;
+    for (int t = 0; t < 12000; ++t)
+    {
+        const std::size_t n = 1 + rng() % 6;
+        std::vector<std::vector<double>> w(n, std::vector<double>(n));
+        for (auto& row : w)
+        {
+            for (auto& x : row)
+            {
+                x = std::uniform_real_distribution<double>(-2, 2)(rng);
+            }
+        }
+        const std::string text = mutator.Mutate(MatrixText(w));
+        std::istringstream in(text);
+        try
+        {
+            const auto m = D2dMatrixCsv::Parse(in, "w", 64, 64.0 * 64 * 8);
+            ASSERT_LE(m.size(), 64u);
+            for (const auto& row : m)
+            {
+                ASSERT_EQ(row.size(), m.size());
+                for (double x : row)
+                {
+                    ASSERT_TRUE(std::isfinite(x));
+                }
+            }
+            ++parsed;
+        }
+        catch (const std::runtime_error& e)
+        {
+            ASSERT_TRUE(OneLine(e.what())) << e.what();
+            ASSERT_EQ(std::string(e.what()).rfind("w: ", 0), 0u) << e.what();
+        }
+    }
+    EXPECT_GT(parsed, 0); // the mutations leave some valid matrices
+    EXPECT_LT(parsed, 12000);
+}
+
+// Regressions of issue 19, item 7: an idx header whose size overflows 64 bits, a header
+// announcing more than the compressed file can hold (a bomb: refused before allocating),
+// trailing bytes after the gzip stream, and two concatenated gzip members (valid).
+TEST(D2dIdxReaderTest, HeaderFirstBoundsAndTrailingBytes)
+{
+    // 2^22 x 2^21 x 2^21 = 2^64 bytes: wrapped around to 0 before.
+    EXPECT_FALSE(ReadIdxChecked(Gzip(IdxHeader(0x803, {1u << 22, 1u << 21, 1u << 21})), 0x803));
+    // 60000 x 28 x 28 announced by a 100-byte file.
+    EXPECT_FALSE(ReadIdxChecked(Gzip(IdxHeader(0x803, {60000, 28, 28})), 0x803));
+    const std::string good = IdxImages(3, 5, 4);
+    EXPECT_TRUE(ReadIdxChecked(Gzip(good), 0x803));
+    EXPECT_FALSE(ReadIdxChecked(Gzip(good) + "garbage", 0x803));
+    EXPECT_FALSE(ReadIdxChecked(Gzip(good + "x"), 0x803)); // a data byte too many
+    EXPECT_FALSE(ReadIdxChecked(Gzip(good.substr(0, good.size() - 1)), 0x803));
+    EXPECT_TRUE(ReadIdxChecked(Gzip(good.substr(0, 10)) + Gzip(good.substr(10)), 0x803));
+    EXPECT_FALSE(ReadIdxChecked("not gzip at all", 0x803));
+    // A bomb: 16 MB of zeros (16 kB compressed) after a header announcing 1 image of
+    // 8 x 8: refused after reading 64 bytes of data and one more, not after inflating it all.
+    const std::string bomb = Gzip(IdxHeader(0x803, {1, 8, 8}) + std::string(16 << 20, '\0'));
+    EXPECT_FALSE(ReadIdxChecked(bomb, 0x803));
+}
+
+// Fuzz: 10,000 idx files mutated before compression and 10,000 compressed files mutated.
+TEST(D2dIdxReaderTest, FuzzMutatedIdxFiles)
+{
+    Mutator mutator(2019);
+    int parsed = 0;
+    for (int t = 0; t < kCases; ++t)
+    {
+        const uint32_t n = 1 + mutator.Pick(4);
+        const bool labels = mutator.Pick(2) == 0;
+        std::string data = labels ? IdxHeader(0x801, {n}) + std::string(n, '\3')
+                                  : IdxImages(n, 1 + mutator.Pick(6), 1 + mutator.Pick(6));
+        parsed += ReadIdxChecked(Gzip(mutator.Mutate(data)), labels ? 0x801 : 0x803);
+    }
+    for (int t = 0; t < kCases; ++t)
+    {
+        const std::string gz = Gzip(IdxImages(2, 4, 4));
+        parsed += ReadIdxChecked(mutator.Mutate(gz), 0x803);
+    }
+    EXPECT_GT(parsed, 0);
+}
+
+// Fuzz: 10,000 mutated --model texts: a spec whose sizes are whole numbers in [1, 100000]
+// (mlp: one or more, cnn: two), or a one-line std::invalid_argument naming "model".
+TEST(D2dModelSpecTest, FuzzMutatedModelTexts)
+{
+    Mutator mutator(2026);
+    const std::vector<std::string> seeds = {"mlp", "mlp:128", "mlp:256x64", "cnn", "cnn:16x32",
+                                            "logistic", "linear"};
+    int parsed = 0;
+    for (int t = 0; t < kCases; ++t)
+    {
+        const std::string text = mutator.Mutate(seeds[t % seeds.size()]);
+        try
+        {
+            const auto spec = D2dModelSpec::Parse(text);
+            for (auto h : spec.hidden)
+            {
+                ASSERT_GE(h, 1);
+                ASSERT_LE(h, 100000);
+            }
+            if (spec.arch == "cnn")
+            {
+                ASSERT_EQ(spec.hidden.size(), 2u);
+            }
+            // What Parse accepts, ToString writes back in a form Parse reads the same.
+            EXPECT_EQ(D2dModelSpec::Parse(spec.ToString()).ToString(), spec.ToString());
+            ++parsed;
+        }
+        catch (const std::invalid_argument& e)
+        {
+            ASSERT_TRUE(std::string(e.what()).rfind("model: ", 0) == 0) << e.what();
+        }
+    }
+    EXPECT_GT(parsed, 0);
+}
+
+// The parameter count used to refuse models too large for the memory, against the
+// architecture written out by hand (784-128-10 MLP; the default cnn on 28 x 28).
+TEST(D2dModelSpecTest, ParameterCountsAndTooSmallImages)
+{
+    EXPECT_DOUBLE_EQ(D2dModelSpec::Parse("mlp:128").CountParameters({1, 28, 28}, 10),
+                     785.0 * 128 + 129 * 10);
+    // cnn: conv 1->16 (5x5), conv 16->32 (5x5), 28 -> 14 -> 7, linear 32*7*7 -> 10.
+    EXPECT_DOUBLE_EQ(D2dModelSpec::Parse("cnn").CountParameters({1, 28, 28}, 10),
+                     (25.0 + 1) * 16 + (16 * 25.0 + 1) * 32 + (32 * 49.0 + 1) * 10);
+    EXPECT_DOUBLE_EQ(D2dModelSpec::Parse("mlp:100000x100000").CountParameters({1, 28, 28}, 10),
+                     785.0 * 100000 + 100001.0 * 100000 + 100001.0 * 10);
+    EXPECT_THROW(D2dModelSpec::Parse("cnn").CountParameters({1, 3, 3}, 10),
+                 std::invalid_argument);
+    EXPECT_THROW(D2dModelSpec::Parse("cnn").CountParameters({2}, 10), std::invalid_argument);
+}
+
+} // namespace

@@ -1,0 +1,219 @@
+#!/usr/bin/env bash
+# Hostile input and faults (issue 19), each case a defect found by a probe, checked on the
+# built programs:
+#  1. text flags keep their whole value: --outDir="a b" writes into "a b" (ns-3 3.37's
+#     CommandLine used to cut it at the space: into "a"); --rssFile="my matrix.csv" reads
+#     that file, not "my".
+#  2. LibTorch errors are one-line errors naming the input, before any output: test images
+#     of another size than the training images, --model=cnn on 3 x 3 images, a model too
+#     big for the memory (mlp:100000x100000).
+#  5. publication: a run into a folder used by another scenario leaves none of that run's
+#     files beside the new run.json (with or without the manifest .run-files); files that
+#     are not a run's stay.
+#  6. a loss that becomes NaN (FedProx diverging) stops the run with one line naming the
+#     device or the global model and the round; no traces.
+# 10. SIGINT after the first round / SIGTERM: exit 130 / 143, the folder holds the complete
+#     earlier run (byte for byte) or nothing, no temporary file; a write error (file size
+#     limit) stops the run when it happens, one line, no run.json.
+#
+#  3. bayes-consensus keeps W dense: --nDevices=100000 (80 GB) is refused up front.
+#  8. d2d-exchange --meanInterval=1ns (unbounded queues) is refused up front.
+#  9. a FIFO or /dev/zero as --rssFile / --wFile is refused at once (no blocking, no
+#     endless read); 12. a 1 x 1 W names --wFile, not --nDevices.
+#
+# Usage: bash reliability.sh PATH/TO/d2d-exchange PATH/TO/fedavg PATH/TO/bayes-consensus
+set -euo pipefail
+
+USAGE="usage: bash reliability.sh PATH/TO/d2d-exchange PATH/TO/fedavg PATH/TO/bayes-consensus"
+EXCHANGE=${1:?$USAGE}
+FEDAVG=${2:?$USAGE}
+BAYES=${3:?$USAGE}
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/d2d-reliability.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+failures=0
+fail() {
+    echo "  FAIL: $*"
+    failures=$((failures + 1))
+}
+check() { # check DESCRIPTION CONDITION...
+    local what=$1
+    shift
+    if "$@"; then
+        echo "  ok: $what"
+    else
+        fail "$what"
+    fi
+}
+one_line() { # one_line FILE WORD: exactly one line, containing WORD
+    [ "$(awk 'END { print NR }' "$1")" -eq 1 ] && grep -qF -- "$2" "$1"
+}
+no_tmp() { # no_tmp DIR: no temporary file left
+    [ -z "$(find "$1" -name '.*.tmp' -print -quit 2>/dev/null)" ]
+}
+
+SMALL=(--nDevices=4 --dataFraction=0.02 --model=mlp:16 --quiet)
+
+echo "1: text flags with spaces"
+printf '0,1e-12\n1e-12,0\n' >"$TMP/my"
+printf '0,1e-12,2e-12\n1e-12,0,3e-12\n2e-12,3e-12,0\n' >"$TMP/my matrix.csv"
+rc=0
+"$EXCHANGE" --rssFile="$TMP/my matrix.csv" --duration=1s --quiet --outDir="$TMP/a b" \
+    >/dev/null 2>"$TMP/err" || rc=$?
+check "exit 0 (got $rc: $(head -c 300 "$TMP/err"))" [ "$rc" -eq 0 ]
+check "run.json in '$TMP/a b'" [ -f "$TMP/a b/run.json" ]
+check "nothing written into '$TMP/a'" [ ! -e "$TMP/a" ]
+check "the 3 x 3 matrix was read (nDevices 3)" grep -q '"nDevices": 3' "$TMP/a b/run.json"
+check "run.json records the whole path" grep -qF "\"rssFile\": \"$TMP/my matrix.csv\"" \
+    "$TMP/a b/run.json"
+
+# 12: a path that is not UTF-8 leaves run.json valid JSON.
+bad=$(printf 'bad-\xff\xfe-utf8')
+"$EXCHANGE" --duration=1s --quiet --outDir="$TMP/$bad" >/dev/null 2>&1
+check "run.json of an outDir that is not UTF-8 is valid JSON" /usr/bin/python3 -c \
+    'import json, sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$TMP/$bad/run.json"
+
+echo "2: LibTorch errors become one-line errors naming the input"
+# idx files: N images of R x C pixels and N labels (0..9), gzip'ed.
+make_idx() { # make_idx DIR PREFIX N ROWS COLS
+    /usr/bin/python3 - "$@" <<'EOF'
+import gzip, struct, sys
+d, prefix, n, r, c = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+with gzip.open("%s/%s-images-idx3-ubyte.gz" % (d, prefix), "wb") as f:
+    f.write(struct.pack(">IIII", 0x803, n, r, c) + bytes((i * 37) % 256 for i in range(n * r * c)))
+with gzip.open("%s/%s-labels-idx1-ubyte.gz" % (d, prefix), "wb") as f:
+    f.write(struct.pack(">II", 0x801, n) + bytes(i % 10 for i in range(n)))
+EOF
+}
+mkdir -p "$TMP/sizes" "$TMP/tiny"
+make_idx "$TMP/sizes" train 200 28 28
+make_idx "$TMP/sizes" t10k 50 14 14
+make_idx "$TMP/tiny" train 200 3 3
+make_idx "$TMP/tiny" t10k 50 3 3
+run_rejected() { # run_rejected WORD ARGS...: one line naming WORD, exit 2, empty outDir
+    local word=$1
+    shift
+    rm -rf "$TMP/out"
+    rc=0
+    timeout 300 "$FEDAVG" "$@" --outDir="$TMP/out" >/dev/null 2>"$TMP/err" || rc=$?
+    check "$* -> exit 2 (got $rc)" [ "$rc" -eq 2 ]
+    check "one line naming '$word': $(head -c 300 "$TMP/err")" one_line "$TMP/err" "$word"
+    check "no output" [ -z "$(find "$TMP/out" -mindepth 1 -print -quit 2>/dev/null)" ]
+}
+run_rejected "dataDir" --dataDir="$TMP/sizes" --nDevices=4 --rounds=1 --quiet
+run_rejected "model=cnn" --dataDir="$TMP/tiny" --model=cnn --nDevices=4 --rounds=1 --quiet
+run_rejected "model=mlp:100000x100000" --model=mlp:100000x100000 --nDevices=2 --rounds=1 \
+    --dataFraction=0.01 --quiet
+
+echo "3, 8, 9, 12: refused up front, one line, at once"
+refused() { # refused BIN WORD ARGS...: exit 2 within 20 s, one line naming WORD, no output
+    local bin=$1 word=$2
+    shift 2
+    rm -rf "$TMP/out"
+    rc=0
+    timeout 20 "$bin" "$@" --outDir="$TMP/out" >/dev/null 2>"$TMP/err" || rc=$?
+    check "$(basename "$bin") $* -> exit 2 (got $rc)" [ "$rc" -eq 2 ]
+    check "one line naming '$word': $(head -c 300 "$TMP/err")" one_line "$TMP/err" "$word"
+    check "no output" [ -z "$(find "$TMP/out" -mindepth 1 -print -quit 2>/dev/null)" ]
+}
+refused "$BAYES" "nDevices=100000" --nDevices=100000 --graph=ring --quiet
+refused "$EXCHANGE" "meanInterval" --meanInterval=1ns
+mkfifo "$TMP/fifo"
+refused "$EXCHANGE" "rssFile" --rssFile="$TMP/fifo"
+refused "$EXCHANGE" "rssFile" --rssFile=/dev/zero
+refused "$BAYES" "wFile" --graph=file --wFile="$TMP/fifo"
+refused "$BAYES" "wFile" --graph=file --wFile=/dev/zero
+printf '1\n' >"$TMP/w1.csv"
+refused "$BAYES" "wFile" --graph=file --wFile="$TMP/w1.csv"
+printf '0.5,0.5,\n0.5,0.5\n' >"$TMP/comma.csv"
+refused "$BAYES" "wFile" --graph=file --wFile="$TMP/comma.csv"
+
+echo "5: a used folder: the earlier run's other files go, the user's stay"
+"$FEDAVG" "${SMALL[@]}" --rounds=1 --outDir="$TMP/used" 2>/dev/null
+check "fedavg wrote rounds.csv" [ -f "$TMP/used/rounds.csv" ]
+echo "mine" >"$TMP/used/notes.txt"
+"$EXCHANGE" --nDevices=3 --duration=1s --quiet --outDir="$TMP/used" 2>/dev/null
+check "rounds.csv of the fedavg run is gone" [ ! -e "$TMP/used/rounds.csv" ]
+check "run.json is the new run's" grep -q '"duration_s": 1' "$TMP/used/run.json"
+check "notes.txt stays" [ -f "$TMP/used/notes.txt" ]
+check "the manifest names the run's files" \
+    [ "$(sort "$TMP/used/.run-files" | tr '\n' ' ')" = "energy.csv messages.csv run.json " ]
+# A folder of an earlier version: run.json, no manifest.
+mkdir "$TMP/legacy"
+printf '{}\n' >"$TMP/legacy/run.json"
+printf 'round\n' >"$TMP/legacy/rounds.csv"
+printf 'x\n' >"$TMP/legacy/committee.csv"
+printf 'x\n' >"$TMP/legacy/mine.csv"
+"$EXCHANGE" --nDevices=3 --duration=1s --quiet --outDir="$TMP/legacy" 2>/dev/null
+check "legacy rounds.csv and committee.csv removed" \
+    test ! -e "$TMP/legacy/rounds.csv" -a ! -e "$TMP/legacy/committee.csv"
+check "legacy: mine.csv stays" [ -f "$TMP/legacy/mine.csv" ]
+
+echo "6: NaN stops the run"
+rm -rf "$TMP/nan"
+rc=0
+# FedProx with learningRate x mu = 10 > 2: the proximal step overshoots more every step.
+timeout 300 "$FEDAVG" --nDevices=4 --dataFraction=0.02 --model=mlp:32 --algorithm=fedprox \
+    --mu=10 --learningRate=1 --localEpochs=2 --rounds=3 --quiet --outDir="$TMP/nan" \
+    >/dev/null 2>"$TMP/err" || rc=$?
+check "exit 2 (got $rc)" [ "$rc" -eq 2 ]
+check "one line naming the round: $(head -c 300 "$TMP/err")" one_line "$TMP/err" "round "
+check "it names the device or the global model" grep -qE "device [0-9]+|global model" "$TMP/err"
+check "no traces" [ -z "$(find "$TMP/nan" -mindepth 1 -print -quit 2>/dev/null)" ]
+
+echo "10: SIGINT after the first round, SIGTERM, a write error"
+# A complete earlier run in the folder, then an interrupted one.
+"$FEDAVG" "${SMALL[@]}" --rounds=1 --outDir="$TMP/int" 2>/dev/null
+(cd "$TMP/int" && sha256sum run.json ./*.csv $(ls .run-files 2>/dev/null)) >"$TMP/before"
+set -m # the background job below must not start with SIGINT ignored
+for sig in INT TERM; do
+    "$FEDAVG" --nDevices=4 --dataFraction=0.05 --model=mlp:64 --rounds=1000 --seed=2 \
+        --outDir="$TMP/int" >/dev/null 2>"$TMP/progress" &
+    pid=$!
+    for _ in $(seq 1 600); do
+        grep -q "round 1/" "$TMP/progress" 2>/dev/null && break
+        sleep 0.1
+    done
+    check "SIG$sig: round 1 completed before the signal" grep -q "round 1/" "$TMP/progress"
+    kill -"$sig" "$pid"
+    rc=0
+    wait "$pid" || rc=$?
+    want=$([ "$sig" = INT ] && echo 130 || echo 143)
+    check "SIG$sig: exit $want (got $rc)" [ "$rc" -eq "$want" ]
+    check "SIG$sig: no temporary file left" no_tmp "$TMP/int"
+    check "SIG$sig: the earlier run is there, byte for byte" \
+        bash -c "cd '$TMP/int' && sha256sum -c --quiet '$TMP/before'"
+    check "SIG$sig: nothing else in the folder" \
+        [ "$(find "$TMP/int" -mindepth 1 | wc -l)" -eq "$(wc -l <"$TMP/before")" ]
+done
+set +m
+# A fresh folder interrupted: nothing at all.
+"$EXCHANGE" --nDevices=50 --duration=10000s --outDir="$TMP/fresh" >/dev/null 2>&1 &
+pid=$!
+sleep 2
+kill -TERM "$pid"
+rc=0
+wait "$pid" || rc=$?
+check "fresh folder, SIGTERM: exit 143 (got $rc)" [ "$rc" -eq 143 ]
+check "fresh folder: no file" [ -z "$(find "$TMP/fresh" -mindepth 1 -print -quit 2>/dev/null)" ]
+# A write error: the file size limit (100 kB) is reached after a few simulated seconds of
+# a 10000 s run; it must stop there, not at the end.
+rc=0
+(
+    ulimit -f 100
+    trap '' XFSZ
+    exec timeout 300 "$EXCHANGE" --nDevices=20 --duration=10000s --quiet --outDir="$TMP/full"
+) >/dev/null 2>"$TMP/err" || rc=$?
+check "write error: exit non-zero, not a crash (got $rc)" test "$rc" -ne 0 -a "$rc" -lt 124
+check "write error: one line naming the file: $(head -c 300 "$TMP/err")" one_line "$TMP/err" \
+    "error writing"
+check "write error: found when it happened (simulated time < 10000 s)" \
+    grep -qE "at simulated [0-9]{1,4}\.[0-9]+ s" "$TMP/err"
+check "write error: no run.json" [ ! -e "$TMP/full/run.json" ]
+check "write error: no temporary file" no_tmp "$TMP/full"
+
+if [ "$failures" -ne 0 ]; then
+    echo "reliability: $failures check(s) failed"
+    exit 1
+fi
+echo "reliability: all checks passed"
