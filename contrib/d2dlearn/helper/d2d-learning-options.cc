@@ -314,8 +314,10 @@ D2dLearningOptions::ModelMessages() const
     std::vector<std::pair<std::string, uint64_t>> messages;
     for (const auto& spec : m_specs)
     {
+        const int64_t outputs = train->numClasses == 0 ? 1 : train->numClasses;
         messages.emplace_back("model " + spec.ToString(),
-                              codec.BytesFor(D2dLearner::CountParameters(spec, *train)));
+                              codec.BytesFor(static_cast<uint64_t>(
+                                  spec.CountParameters(train->featureShape, outputs))));
     }
     return messages;
 }

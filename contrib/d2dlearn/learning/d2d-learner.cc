@@ -572,19 +572,6 @@ D2dLearner::GetNParameters() const
 }
 
 uint64_t
-D2dLearner::CountParameters(const D2dModelSpec& spec, const D2dDataset& data)
-{
-    // The network of Setup(), without its initialisation by the device's generator.
-    D2dNet net(spec, data.featureShape, data.numClasses == 0 ? 1 : data.numClasses);
-    uint64_t n = 0;
-    for (const auto& p : net->parameters())
-    {
-        n += static_cast<uint64_t>(p.numel());
-    }
-    return n;
-}
-
-uint64_t
 D2dLearner::GetNSamples() const
 {
     return static_cast<uint64_t>(m_impl->shard.size(0));

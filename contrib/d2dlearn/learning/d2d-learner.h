@@ -174,14 +174,6 @@ class D2dLearner : public Object
     const D2dModelSpec& GetSpec() const;
     /** \return the number of scalar parameters */
     uint64_t GetNParameters() const;
-    /**
-     * \brief The parameters of a model without a learner (e.g. for --printLinks): builds
-     * the network once.
-     * \param spec the architecture
-     * \param data a data set of the shape and classes the model is for
-     * \return the number of scalar parameters a learner of that spec on that data has
-     */
-    static uint64_t CountParameters(const D2dModelSpec& spec, const D2dDataset& data);
     /** \return samples in the shard */
     uint64_t GetNSamples() const;
     /**
