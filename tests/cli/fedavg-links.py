@@ -18,6 +18,8 @@ import io
 import json
 import math
 import os
+import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -105,6 +107,20 @@ try:
     d2d = [r for r in rows if r["link"] == "d2d"]
     if len(d2s) != 20 or len(d2d) != 90:
         fail("10 devices: expected 20 D2S and 90 D2D rows, got %d and %d" % (len(d2s), len(d2d)))
+    # The summary's distribution, recomputed from the rows (type-7 quantiles, as printed).
+    line = next(l for l in summary if l.startswith("# d2d: "))
+    stated = dict((k, float(v)) for k, v in re.findall(r"(min|p5|p25|median|p75|p95|max|mean) "
+                                                       r"([-+0-9.e]+)", line))
+    p = sorted(float(r["p_drop"]) for r in d2d)
+    q20 = statistics.quantiles(p, n=20, method="inclusive")
+    q4 = statistics.quantiles(p, n=4, method="inclusive")
+    expect = {"min": p[0], "p5": q20[0], "p25": q4[0], "median": q4[1], "p75": q4[2],
+              "p95": q20[18], "max": p[-1], "mean": statistics.fmean(p)}
+    for k, v in expect.items():
+        if k not in stated or abs(stated[k] - v) > 5e-6 * abs(v):
+            fail("d2d summary %s: printed %s, recomputed %.9g" % (k, stated.get(k), v))
+    print("  D2D P_D summary recomputed from the 90 rows: median %.6g, p95 %.6g" % (
+        expect["median"], expect["p95"]))
     msgs = messages(run("defaults"))
     check_printed_match_run(summary, d2s, msgs, "fedavg")
     size, fragments = model_line(summary, "d2s")
