@@ -40,7 +40,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 PACKAGES=(cmake g++ libns3-dev ns3 libgsl-dev libtorch-dev libfmt-dev libboost-dev
           libboost-program-options-dev libgtest-dev dataset-fashion-mnist python3-pandas
           python3-matplotlib slurm-wlm munge
-          libopenblas0-serial # LibTorch's BLAS: becomes the libblas.so.3 alternative
+          libopenblas0-pthread # LibTorch's BLAS (held to 1 thread): the libblas.so.3 alternative
           make) # CMake's build tool: only a Recommends of cmake, so name it
 
 installed() {

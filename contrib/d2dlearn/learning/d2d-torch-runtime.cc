@@ -116,9 +116,11 @@ FixThreads()
     if (!done)
     {
         at::set_num_threads(1);
-        // A multi-threaded OpenBLAS (Debian's libopenblas0-pthread) would start its own
-        // threads under every worker: the device-level pool is the parallelism, so one BLAS
-        // thread per call (the serial OpenBLAS and the reference BLAS have one anyway).
+        // Debian's threaded OpenBLAS (libopenblas0-pthread, what setup.sh installs) would
+        // start its own threads under every worker: the device-level pool is the
+        // parallelism, so one BLAS thread per call. (The threaded build is safe to call from
+        // several workers at once; Debian's single-threaded build is not: with it, two
+        // workers gave traces that differed from run to run.)
         using SetThreads = void (*)(int);
         if (auto set = reinterpret_cast<SetThreads>(GlobalSymbol("openblas_set_num_threads")))
         {
