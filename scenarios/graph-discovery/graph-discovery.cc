@@ -393,6 +393,7 @@ main(int argc, char* argv[])
     std::string targets = "0.6,0.7";
     uint32_t traceEvery = 50;
     bool controlReliable = true;
+    std::string rewardSharing = "cluster-head";
     std::string evaluate;
     Time maxSimTime = Seconds(1e7);
     double d2sNoisePowerW = 1e-13; // the server's receiver: fedavg's noise floor
@@ -493,6 +494,13 @@ main(int argc, char* argv[])
         .Range(1, 1e9);
     flags.Add("controlReliable", "Send the control messages reliably", controlReliable)
         .Sets("ns3::D2dGraphDiscovery::ControlReliable");
+    flags
+        .Add("rewardSharing",
+             "Local rewards: to the cluster head, which returns r^G (O(1) messages per device), "
+             "or multicast to every member (literal)",
+             rewardSharing)
+        .Choices({"cluster-head", "multicast"})
+        .Sets("ns3::D2dGraphDiscovery::RewardSharing");
     flags.Add("maxSimTime", "Stop the simulation at this time at the latest", maxSimTime)
         .Positive(9e9);
     flags
@@ -613,6 +621,9 @@ main(int argc, char* argv[])
     gd->SetAttribute("Edges", UintegerValue(edges));
     gd->SetAttribute("ReliabilityThreshold", DoubleValue(reliabilityThreshold));
     gd->SetAttribute("ControlReliable", BooleanValue(controlReliable));
+    gd->SetAttribute("RewardSharing",
+                     EnumValue(rewardSharing == "multicast" ? D2dGraphDiscovery::MULTICAST
+                                                            : D2dGraphDiscovery::CLUSTER_HEAD));
     paradigm->SetAttribute("ThresholdOn", StringValue(thresholdOn));
     paradigm->SetAttribute("Metric", StringValue(diversity));
     if (net.dynamicRssLevels > 0)

@@ -19,7 +19,8 @@ namespace ns3
  * \ingroup d2dlearn
  * \brief What a graph-discovery message carries (by reference; its size on the air is the
  * message's): the vector V, Q or U (or the datapoints' labels), or a local reward and the
- * datapoints received over inter-cluster links (the d'_k share of eq. (14)).
+ * datapoints received over inter-cluster links (the d'_k share of eq. (14)), or a cluster's global
+ * reward.
  */
 struct D2dDiscoveryPayload : public D2dPayload
 {
@@ -28,6 +29,7 @@ struct D2dDiscoveryPayload : public D2dPayload
     D2dCounts values;             //!< V, Q, U, or the datapoints sent per label
     double localReward{0};        //!< reward messages: r^L of the sender
     double interClusterPoints{0}; //!< reward messages: points received over inter-cluster links
+    double globalReward{0};       //!< a cluster head's r^G (eq. (14)) to its members
 };
 
 } // namespace ns3

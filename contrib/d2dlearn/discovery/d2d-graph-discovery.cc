@@ -13,6 +13,7 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/dynamic-rss-model.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
@@ -34,6 +35,7 @@ const std::string OFFER = "gd_offer";
 const std::string DEMAND = "gd_demand";
 const std::string ALLOCATION = "gd_allocation";
 const std::string REWARD = "gd_reward";
+const std::string GLOBAL = "gd_global";
 const std::string DATA = "gd_data";
 } // namespace
 
@@ -137,6 +139,21 @@ D2dGraphDiscovery::GetTypeId()
                           UintegerValue(8),
                           MakeUintegerAccessor(&D2dGraphDiscovery::m_rewardBytes),
                           MakeUintegerChecker<uint32_t>(1, 1500))
+            .AddAttribute("GlobalRewardBytes",
+                          "Size of a cluster head's r^G message (one float32), bytes",
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&D2dGraphDiscovery::m_globalRewardBytes),
+                          MakeUintegerChecker<uint32_t>(1, 1500))
+            .AddAttribute("RewardSharing",
+                          "How local rewards reach the cluster: ClusterHead (members -> head, "
+                          "head -> members with r^G; O(1) messages per device) or Multicast "
+                          "(every member to every other, the literal reading)",
+                          EnumValue(D2dGraphDiscovery::CLUSTER_HEAD),
+                          MakeEnumAccessor(&D2dGraphDiscovery::m_rewardSharing),
+                          MakeEnumChecker(D2dGraphDiscovery::CLUSTER_HEAD,
+                                          "ClusterHead",
+                                          D2dGraphDiscovery::MULTICAST,
+                                          "Multicast"))
             .AddAttribute("IterationPeriod",
                           "Iterations start at multiples of this period (0: each right after "
                           "the previous); with dynamic RSS, the RSS step",
@@ -203,7 +220,7 @@ D2dGraphDiscovery::Setup(const std::vector<Ptr<D2dTransport>>& transports, Ptr<D
     m_n = transports.size();
     for (auto& t : m_transports)
     {
-        for (const auto& kind : {REQUEST, OFFER, DEMAND, ALLOCATION, REWARD, DATA})
+        for (const auto& kind : {REQUEST, OFFER, DEMAND, ALLOCATION, REWARD, GLOBAL, DATA})
         {
             t->AddReceiveHandler(MakeCallback(&D2dGraphDiscovery::Receive, this), kind);
         }
@@ -480,6 +497,8 @@ D2dGraphDiscovery::StartIteration()
     m_interCluster.assign(m_n, 0.0);
     m_gain.assign(m_n, 0.0);
     m_rewardsAt.assign(m_n, {});
+    m_global.assign(m_n, 0.0);
+    m_globalArrived.assign(m_n, false);
     RunPhase(Phase::REQUEST);
 }
 
@@ -613,12 +632,23 @@ D2dGraphDiscovery::RunPhase(Phase phase)
             }
             m_interCluster[i] = points;
             m_gain[i] = g;
+            const auto& members = m_clusterMembers[m_clusters[i]];
             std::vector<uint32_t> others;
-            for (uint32_t m : m_clusterMembers[m_clusters[i]])
+            if (m_rewardSharing == CLUSTER_HEAD)
             {
-                if (m != i)
+                if (members.front() != i)
                 {
-                    others.push_back(m);
+                    others.push_back(members.front()); // to the head only
+                }
+            }
+            else
+            {
+                for (uint32_t m : members)
+                {
+                    if (m != i)
+                    {
+                        others.push_back(m);
+                    }
                 }
             }
             if (!others.empty())
@@ -627,6 +657,26 @@ D2dGraphDiscovery::RunPhase(Phase phase)
                 p->localReward = m_localReward[i];
                 p->interClusterPoints = points;
                 SendControl(i, others, REWARD, m_rewardBytes, p, control);
+            }
+        }
+        break;
+    case Phase::GLOBAL:
+        // ClusterHead: each head forms r^G of eq. (14) from what reached it and sends it to
+        // the other members of its cluster in one multicast.
+        for (const auto& members : m_clusterMembers)
+        {
+            const uint32_t head = members.front();
+            m_global[head] = ClusterGlobalReward(head);
+            if (members.size() > 1)
+            {
+                auto p = payload({});
+                p->globalReward = m_global[head];
+                SendControl(head,
+                            std::vector<uint32_t>(members.begin() + 1, members.end()),
+                            GLOBAL,
+                            m_globalRewardBytes,
+                            p,
+                            control);
             }
         }
         break;
@@ -723,6 +773,11 @@ D2dGraphDiscovery::Receive(const D2dReception& r)
     {
         m_rewardsAt[r.dst][r.src] = {p->localReward, p->interClusterPoints};
     }
+    else if (kind == GLOBAL)
+    {
+        m_global[r.dst] = p->globalReward;
+        m_globalArrived[r.dst] = true;
+    }
 }
 
 void
@@ -754,6 +809,16 @@ D2dGraphDiscovery::PhaseDone()
         RunPhase(m_final ? Phase::DATA : Phase::REWARD);
         break;
     case Phase::REWARD:
+        if (m_rewardSharing == CLUSTER_HEAD)
+        {
+            RunPhase(Phase::GLOBAL);
+        }
+        else
+        {
+            EndIteration();
+        }
+        break;
+    case Phase::GLOBAL:
         EndIteration();
         break;
     case Phase::DATA:
@@ -762,26 +827,34 @@ D2dGraphDiscovery::PhaseDone()
     }
 }
 
+double
+D2dGraphDiscovery::ClusterGlobalReward(uint32_t i) const
+{
+    const uint32_t k = m_clusters[i];
+    std::vector<double> members{m_localReward[i]};
+    double points = m_interCluster[i];
+    for (const auto& [m, rp] : m_rewardsAt[i])
+    {
+        if (m_clusters[m] == k)
+        {
+            members.push_back(rp.first);
+            points += rp.second;
+        }
+    }
+    return m_budget > 0
+               ? D2dDiversityRewards::GlobalReward(members, m_n, m_alpha3, m_budget, points)
+               : D2dDiversityRewards::GlobalReward(members, m_n, 0.0, 0.0, 0.0);
+}
+
 void
 D2dGraphDiscovery::EndIteration()
 {
     for (uint32_t i = 0; i < m_n; ++i)
     {
-        const uint32_t k = m_clusters[i];
-        std::vector<double> members{m_localReward[i]};
-        double points = m_interCluster[i];
-        for (const auto& [m, rp] : m_rewardsAt[i])
-        {
-            if (m_clusters[m] == k)
-            {
-                members.push_back(rp.first);
-                points += rp.second;
-            }
-        }
-        const double global =
-            m_budget > 0
-                ? D2dDiversityRewards::GlobalReward(members, m_n, m_alpha3, m_budget, points)
-                : D2dDiversityRewards::GlobalReward(members, m_n, 0.0, 0.0, 0.0);
+        // Multicast, a head, or a member whose r^G was lost: from the rewards at i.
+        const bool fromHead = m_rewardSharing == CLUSTER_HEAD &&
+                              m_clusterMembers[m_clusters[i]].front() != i && m_globalArrived[i];
+        const double global = fromHead ? m_global[i] : ClusterGlobalReward(i);
         const double reward = m_localReward[i] + m_gamma * global;
         if (m_sel[i] >= 0 && m_graph == "rl")
         {

@@ -46,10 +46,19 @@ namespace ns3
  *  4. each j, from the demands that reached it, allocates U and sends it ("gd_allocation",
  *     eq. (11));
  *  5. each i scores the step (the paradigm's g, eq. (13): r^L = alpha1 g - alpha2 P_D(i, j))
- *     and sends r^L and the datapoints it was allocated over an inter-cluster link to the
- *     other members of its reliable cluster (eq. (1), greedy; "gd_reward", one multicast,
- *     none for a device alone in its cluster); then every device forms r^G of eq. (14) from
- *     the rewards that reached it and updates its policy with R = r^L + gamma r^G (sec. IV-E).
+ *     and shares r^L and the datapoints it was allocated over an inter-cluster link inside
+ *     its reliable cluster (eq. (1), greedy; nothing for a device alone in its cluster), how
+ *     depends on RewardSharing:
+ *     - ClusterHead (default): each member sends them to its cluster's head, the member of
+ *       lowest index ("gd_reward", a unicast); the head forms r^G of eq. (14) and sends it
+ *       back to the other members (6. "gd_global", one multicast). Every device sends and
+ *       receives O(1) messages per iteration, so the RL phase's D2D cost is O(N E t), the
+ *       linear scaling of the paper's sec. VI-J; a member whose r^G is lost forms it from its
+ *       own reward alone.
+ *     - Multicast (the literal "local rewards are broadcast"): each member multicasts them to
+ *       all the other members and every device forms r^G from the rewards that reached it;
+ *       receptions grow with the square of the cluster size.
+ *     Every device then updates its policy with R = r^L + gamma r^G (sec. IV-E).
  * No datapoint moves while the policies learn. Control messages are reliable unless
  * ControlReliable is false; a lost request, offer or demand means no exchange for that edge
  * this iteration (g = 0, the P_D penalty remains), a lost reward is left out of r^G.
@@ -132,6 +141,13 @@ class D2dGraphDiscovery : public Object
      */
     std::vector<uint32_t> CurrentStates(uint32_t rx);
 
+    /** How the local rewards reach the cluster (see the class description). */
+    enum RewardSharing
+    {
+        CLUSTER_HEAD, //!< members -> head (r^L), head -> members (r^G)
+        MULTICAST     //!< every member -> every other member (r^L)
+    };
+
     /** Signature of the Iteration trace. */
     typedef void (*IterationTracedCallback)(uint32_t edge,
                                             uint32_t iteration,
@@ -166,6 +182,7 @@ class D2dGraphDiscovery : public Object
         DEMAND,
         ALLOCATION,
         REWARD,
+        GLOBAL,
         DATA
     };
     void StartEdge();
@@ -185,6 +202,12 @@ class D2dGraphDiscovery : public Object
     void Receive(const D2dReception& reception);
     void SendDone(uint64_t msgId, uint32_t dst, bool success);
     double DropProbability(uint32_t rx, uint32_t tx) const;
+    /**
+     * \param i a device
+     * \return r^G of eq. (14) for i's cluster from i's own reward and the members' rewards
+     * that reached i
+     */
+    double ClusterGlobalReward(uint32_t i) const;
 
     // Attributes.
     std::string m_graph;
@@ -205,6 +228,8 @@ class D2dGraphDiscovery : public Object
     bool m_dataReliable;
     uint32_t m_bytesPerPoint;
     uint32_t m_rewardBytes;
+    uint32_t m_globalRewardBytes;
+    RewardSharing m_rewardSharing;
     Time m_iterationPeriod;
     Time m_guard;
     Ptr<D2dDiscoveryParadigm> m_paradigm;
@@ -244,6 +269,8 @@ class D2dGraphDiscovery : public Object
     std::vector<double> m_localReward;
     std::vector<double> m_interCluster;
     std::vector<std::map<uint32_t, std::pair<double, double>>> m_rewardsAt;
+    std::vector<double> m_global;      //!< r^G of each device this iteration
+    std::vector<bool> m_globalArrived; //!< ClusterHead: r^G reached the member
     std::vector<double> m_gain;
     std::map<uint64_t, std::size_t> m_dataLinks; //!< data msgId -> index in m_links
 

@@ -19,6 +19,7 @@
 #include "ns3/d2d-supervised-paradigm.h"
 #include "ns3/d2d-transport.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/matrix-rss-model.h"
 #include "ns3/node-container.h"
 #include "ns3/pointer.h"
@@ -240,17 +241,44 @@ class D2dGdMessageCountTestCase : public TestCase
   public:
     D2dGdMessageCountTestCase()
         : TestCase("Control messages per iteration: N requests of 1 B, N offers, demands and "
-                   "allocations of L B, N rewards of 8 B to the N-1 cluster members")
+                   "allocations of L B; rewards: N-1 of 8 B to the head and one r^G of 4 B to "
+                   "the N-1 members (ClusterHead), or N of 8 B to the N-1 others (Multicast)")
     {
     }
 
   private:
     void DoRun() override
     {
+        // One iteration trace row per device and iteration: (r^L, r^G, R).
+        std::vector<std::vector<double>> rewards[2];
+        for (const bool multicast : {false, true})
+        {
+            rewards[multicast] = Count(multicast);
+        }
+        // Without loss the head's r^G is the one every member forms from all the rewards.
+        NS_TEST_ASSERT_MSG_EQ(rewards[0].size(), rewards[1].size(), "same iterations");
+        for (std::size_t k = 0; k < rewards[0].size(); ++k)
+        {
+            for (std::size_t c = 0; c < 3; ++c)
+            {
+                // Equal up to the order of the sum of eq. (14).
+                NS_TEST_EXPECT_MSG_EQ_TOL(rewards[0][k][c], rewards[1][k][c], 1e-12, "row " << k);
+            }
+        }
+    }
+
+    std::vector<std::vector<double>> Count(bool multicast)
+    {
         const uint32_t n = 6;
         const uint32_t nl = 4;
         const uint32_t iterations = 7;
         Rig rig(n, 1e-9); // every P_D ~ 0: one reliable cluster
+        rig.gd->SetAttribute(
+            "RewardSharing",
+            EnumValue(multicast ? D2dGraphDiscovery::MULTICAST : D2dGraphDiscovery::CLUSTER_HEAD));
+        std::vector<std::vector<double>> rewards;
+        rig.gd->TraceConnectWithoutContext("Iteration",
+                                           MakeBoundCallback(&CountIteration, &rewards));
         std::vector<D2dCounts> counts(n, D2dCounts(nl, 0.0));
         for (uint32_t i = 0; i < n; ++i)
         {
@@ -263,10 +291,10 @@ class D2dGdMessageCountTestCase : public TestCase
                             D2dTrustMatrices(n, nl, true));
         rig.gd->SetAttribute("Iterations", UintegerValue(iterations));
         rig.Run();
-        NS_TEST_ASSERT_MSG_EQ(rig.gd->IsFinished(), true, "finished");
+        NS_TEST_EXPECT_MSG_EQ(rig.gd->IsFinished(), true, "finished");
         const uint32_t cluster0 =
             std::count(rig.gd->GetClusters().begin(), rig.gd->GetClusters().end(), 0u);
-        NS_TEST_ASSERT_MSG_EQ(cluster0, n, "one cluster");
+        NS_TEST_EXPECT_MSG_EQ(cluster0, n, "one cluster");
         // Learning: `iterations` rounds of all five phases; the last message passing: four.
         const uint64_t mp = iterations + 1;
         NS_TEST_EXPECT_MSG_EQ(rig.sends["gd_request"], n * mp, "requests");
@@ -276,9 +304,25 @@ class D2dGdMessageCountTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(rig.sends[kind], n * mp, kind << " messages");
             NS_TEST_EXPECT_MSG_EQ(rig.bytes[kind], n * mp * nl, kind << " bytes");
         }
-        NS_TEST_EXPECT_MSG_EQ(rig.sends["gd_reward"], n * iterations, "reward multicasts");
-        NS_TEST_EXPECT_MSG_EQ(rig.rows["gd_reward"], n * (n - 1) * iterations, "reward rows");
-        NS_TEST_EXPECT_MSG_EQ(rig.bytes["gd_reward"], n * (n - 1) * iterations * 8, "reward bytes");
+        if (multicast)
+        {
+            NS_TEST_EXPECT_MSG_EQ(rig.sends["gd_reward"], n * iterations, "reward multicasts");
+            NS_TEST_EXPECT_MSG_EQ(rig.rows["gd_reward"], n * (n - 1) * iterations, "reward rows");
+            NS_TEST_EXPECT_MSG_EQ(rig.bytes["gd_reward"],
+                                  n * (n - 1) * iterations * 8,
+                                  "reward bytes");
+            NS_TEST_EXPECT_MSG_EQ(rig.sends["gd_global"], 0, "no r^G messages");
+        }
+        else
+        {
+            // Device 0, the lowest index, heads the cluster.
+            NS_TEST_EXPECT_MSG_EQ(rig.sends["gd_reward"], (n - 1) * iterations, "to the head");
+            NS_TEST_EXPECT_MSG_EQ(rig.rows["gd_reward"], (n - 1) * iterations, "reward rows");
+            NS_TEST_EXPECT_MSG_EQ(rig.bytes["gd_reward"], (n - 1) * iterations * 8, "bytes");
+            NS_TEST_EXPECT_MSG_EQ(rig.sends["gd_global"], iterations, "one r^G multicast");
+            NS_TEST_EXPECT_MSG_EQ(rig.rows["gd_global"], (n - 1) * iterations, "r^G rows");
+            NS_TEST_EXPECT_MSG_EQ(rig.bytes["gd_global"], (n - 1) * iterations * 4, "r^G bytes");
+        }
         // Data: one message per link that moves points, 785 bytes a point.
         uint64_t links = 0;
         uint64_t points = 0;
@@ -295,6 +339,23 @@ class D2dGdMessageCountTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(rig.sends["gd_data"], links, "data messages");
         NS_TEST_EXPECT_MSG_EQ(rig.bytes["gd_data"], points * 785, "data bytes");
         Simulator::Destroy();
+        NS_TEST_EXPECT_MSG_EQ(rewards.size(), n * iterations, "iteration rows");
+        return rewards;
+    }
+
+    static void CountIteration(std::vector<std::vector<double>>* rows,
+                               uint32_t,
+                               uint32_t,
+                               uint32_t,
+                               int64_t,
+                               double,
+                               bool,
+                               double,
+                               double localReward,
+                               double globalReward,
+                               double reward)
+    {
+        rows->push_back({localReward, globalReward, reward});
     }
 };
 
@@ -340,6 +401,92 @@ class D2dGdLearnsTestCase : public TestCase
     }
 };
 
+/**
+ * ClusterHead with lossy unreliable control: a member whose r^G is lost forms it from its own
+ * reward alone (r^L / N without a budget); one that receives it uses the head's value, the same
+ * for every member that receives it in that iteration.
+ */
+class D2dGdLostGlobalTestCase : public TestCase
+{
+  public:
+    D2dGdLostGlobalTestCase()
+        : TestCase("ClusterHead: a member whose r^G is lost uses its own r^L over N")
+    {
+    }
+
+  private:
+    struct Row
+    {
+        uint32_t iteration;
+        uint32_t device;
+        double local;
+        double global;
+    };
+
+    static void Trace(std::vector<Row>* rows,
+                      uint32_t,
+                      uint32_t iteration,
+                      uint32_t device,
+                      int64_t,
+                      double,
+                      bool,
+                      double,
+                      double localReward,
+                      double globalReward,
+                      double)
+    {
+        rows->push_back({iteration, device, localReward, globalReward});
+    }
+
+    void DoRun() override
+    {
+        const uint32_t n = 5;
+        const uint32_t iterations = 40;
+        Rig rig(n, 0.09); // one cluster (P_D <= alpha_D = 0.1), 9 % of messages lost
+        std::vector<D2dCounts> counts(n, D2dCounts{40, 0});
+        counts[1] = {40, 40};
+        rig.paradigm->Setup(counts,
+                            std::vector<D2dCounts>(n, D2dCounts(2, 10.0)),
+                            std::vector<uint32_t>(n, 2),
+                            D2dTrustMatrices(n, 2, true));
+        rig.gd->SetAttribute("Iterations", UintegerValue(iterations));
+        rig.gd->SetAttribute("ControlReliable", BooleanValue(false));
+        std::vector<Row> rows;
+        rig.gd->TraceConnectWithoutContext("Iteration", MakeBoundCallback(&Trace, &rows));
+        rig.Run();
+        Simulator::Destroy();
+        NS_TEST_ASSERT_MSG_EQ(rows.size(), n * iterations, "iteration rows");
+        uint32_t own = 0;
+        uint32_t fromHead = 0;
+        for (const auto& r : rows)
+        {
+            if (r.device == 0)
+            {
+                continue; // the head
+            }
+            const double head = rows[r.iteration * n].global;
+            const bool isOwn = std::abs(r.global - r.local / n) < 1e-15;
+            const bool isHead = r.global == head;
+            NS_TEST_EXPECT_MSG_EQ(isOwn || isHead,
+                                  true,
+                                  "iteration " << r.iteration << " device " << r.device);
+            // A local reward of 0 makes both readings agree; count only the telling rows.
+            if (isOwn && !isHead)
+            {
+                ++own;
+            }
+            if (isHead && !isOwn)
+            {
+                ++fromHead;
+            }
+        }
+        // 160 member rows, each r^G lost with probability ~0.09 (more with fragments): both
+        // cases occur (the chance that none is lost is 0.91^160 < 1e-6).
+        NS_TEST_EXPECT_MSG_GT(own, 0u, "some r^G lost");
+        NS_TEST_EXPECT_MSG_GT(fromHead, 0u, "some r^G received");
+    }
+};
+
 /** The d2d-graph-discovery test suite. */
 class D2dGraphDiscoveryTestSuite : public TestSuite
 {
@@ -350,6 +497,7 @@ class D2dGraphDiscoveryTestSuite : public TestSuite
         AddTestCase(new D2dGdAppendixATestCase, TestCase::QUICK);
         AddTestCase(new D2dGdMessageCountTestCase, TestCase::QUICK);
         AddTestCase(new D2dGdLearnsTestCase, TestCase::QUICK);
+        AddTestCase(new D2dGdLostGlobalTestCase, TestCase::QUICK);
     }
 };
 
