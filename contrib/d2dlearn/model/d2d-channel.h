@@ -325,7 +325,7 @@ class D2dChannel : public Object
     bool m_gridKnown{false};
     std::unordered_map<int64_t, std::vector<uint32_t>> m_grid; //!< RangeM cells: devices
     bool m_releaseScheduled{false};
-    std::map<uint64_t, Ptr<Transmission>> m_live;           //!< transmissions with open outcomes
+    std::map<uint64_t, Ptr<Transmission>> m_live; //!< transmissions with open outcomes
     std::set<std::pair<uint32_t, uint64_t>> m_liveBySender; //!< (sender, msgId) of m_live
     Ptr<D2dRssModel> m_rss;
     Ptr<PropagationDelayModel> m_delay;
