@@ -196,7 +196,7 @@ D2dPredictionConsensus::DoStart()
     m_rows.assign(n, {});
     if (m_commonInitialModel)
     {
-        const auto w0 = m_learners[0]->GetParameters();
+        const auto w0 = m_learners[0]->GetSharedParameters(); // shared, copy-on-write
         for (uint32_t i = 1; i < n; ++i)
         {
             if (!m_learners[i]->IsTraining() &&

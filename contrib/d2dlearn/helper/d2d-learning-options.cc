@@ -5,8 +5,10 @@
 #include "d2d-learning-options.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/d2d-fashion-mnist.h"
 #include "ns3/d2d-helper.h"
+#include "ns3/d2d-learner.h"
 #include "ns3/d2d-matrix-csv.h"
 #include "ns3/d2d-model-payload.h"
 #include "ns3/d2d-synthetic-data.h"
@@ -97,6 +99,12 @@ D2dLearningOptions::AddFlags(D2dScenarioFlags& flags, bool protocolFlags)
     if (protocolFlags)
     {
         flags.Add("dataset", "Data set", dataset).Choices({"fashion-mnist", "gaussian-mixture"});
+        flags
+            .Add("syntheticSamples",
+                 "gaussian-mixture: training samples before --dataFraction (the test set has "
+                 "a quarter as many); more devices than Fashion-MNIST's 60,000 samples need more",
+                 syntheticSamples)
+            .Range(1, 1e8);
     }
     flags.Add("dataDir", "Folder of the Fashion-MNIST idx .gz files", dataDir);
     flags.Add("dataFraction", "Fraction of the train and test sets used", dataFraction)
@@ -230,7 +238,8 @@ D2dLearningOptions::LoadData(const D2dScenarioSupport& support, uint32_t nDevice
         else
         {
             // Seed 000 sec. 5.1: four classes in 2-D, unit variance.
-            const auto n = static_cast<std::size_t>(std::max(1.0, 20000 * dataFraction));
+            const auto n = static_cast<std::size_t>(
+                std::max(1.0, static_cast<double>(syntheticSamples) * dataFraction));
             const auto means = D2dSyntheticData::PaperGaussianMeans();
             train = D2dSyntheticData::GaussianMixture(means, 1.0, {}, n, seed);
             test = D2dSyntheticData::GaussianMixture(means, 1.0, {}, n / 4 + 1, seed + 1);
@@ -325,10 +334,16 @@ D2dLearningOptions::ModelMessages() const
 void
 D2dLearningOptions::CheckModelMemory(const D2dScenarioSupport& support, uint32_t nDevices) const
 {
-    // Every device holds its model, its gradients, the copies the protocols exchange and,
-    // with Adam, two moments: about 16 bytes per parameter (24 with Adam), plus the global
-    // model. A model that cannot fit is refused here rather than by LibTorch mid-run.
-    const double bytesPerParameter = optimizer == "adam" ? 24 : 16;
+    // A device that holds a model holds it as one flat float vector, and at most about one
+    // more copy lives on its behalf (its upload in flight, or its trained model waiting for
+    // its neighbours to average): 8 bytes per parameter; with KeepOptimizerState the
+    // optimizer's state too (Adam's two moments: 8 more, SGD's momentum: 4). LibTorch
+    // modules exist per worker thread only. A model that cannot fit is refused here rather
+    // than by the allocator mid-run.
+    BooleanValue keep;
+    CreateObject<D2dLearner>()->GetAttribute("KeepOptimizerState", keep);
+    const double bytesPerParameter = 8 + (keep.Get() ? (optimizer == "adam" ? 8 : 4) : 0);
+    const double holding = std::max(0.0, std::min(1.0, holdingFraction));
     const double available = AvailableMemoryBytes();
     const int64_t outputs = train->numClasses > 0 ? train->numClasses : 1;
     for (const auto& spec : m_specs)
@@ -344,7 +359,7 @@ D2dLearningOptions::CheckModelMemory(const D2dScenarioSupport& support, uint32_t
             what = what.rfind("model: ", 0) == 0 ? what.substr(7) : what;
             support.Fail("--model=" + spec.ToString() + ": " + what);
         }
-        const double need = parameters * bytesPerParameter * (static_cast<double>(nDevices) + 1);
+        const double need = parameters * bytesPerParameter * (std::ceil(holding * nDevices) + 1);
         if (need > available)
         {
             support.Fail(fmt::format("--model={}: {:.3g} parameters x {} devices need about "

@@ -73,6 +73,7 @@ class D2dLearningOptions
     std::string dataset{"fashion-mnist"}; //!< --dataset: fashion-mnist | gaussian-mixture
     std::string dataDir;                  //!< --dataDir: Fashion-MNIST idx .gz files
     double dataFraction{0.25};            //!< --dataFraction: fraction of train and test used
+    uint64_t syntheticSamples{20000};     //!< --syntheticSamples: gaussian-mixture samples
     std::string partition{"iid"};         //!< --partition: iid | dirichlet | labels | quantity
     double alpha{0.5};                    //!< --alpha: Dirichlet concentration
     uint32_t labelsPerDevice{3};          //!< --labelsPerDevice: labels partition: classes
@@ -82,6 +83,12 @@ class D2dLearningOptions
     double quantitySkew{1.0};           //!< --quantitySkew: quantity partition: size-law skew
     std::string compression{"float32"}; //!< --compression: model values on the air
     uint32_t threads{2};                //!< --threads: LibTorch worker threads (0: inline)
+    /**
+     * Share of the devices that hold a model at the same time, for the memory check of
+     * LoadData (not a flag): 1 (every device: decentralized protocols); a FedAvg-family
+     * scenario sets its client fraction (its clients hold no model between rounds).
+     */
+    double holdingFraction{1.0};
 
     /**
      * \brief Declare the learning flags, each with its range and the attributes it sets
@@ -197,8 +204,10 @@ class D2dLearningOptions
   private:
     /**
      * \brief Fail unless every architecture of --model fits the samples (a cnn needs images
-     * of at least 4 x 4) and nDevices + 1 copies of it, with gradients and optimizer state,
-     * fit in the memory available.
+     * of at least 4 x 4) and the models the devices hold fit in the memory available: two
+     * flat copies per holding device (its own and one in flight or waiting to be averaged),
+     * plus kept optimizer state (KeepOptimizerState: Adam 2, SGD 1 more), plus the global
+     * model.
      * \param support for the one-line error
      * \param nDevices devices, each with its own model
      */

@@ -4,11 +4,29 @@
  */
 #include "d2d-net.h"
 
+#include <atomic>
 #include <cmath>
 #include <stdexcept>
 
 namespace ns3
 {
+
+namespace
+{
+/** D2dNetImpl instances alive: the learners' tests check that devices hold none. */
+std::atomic<uint64_t> g_liveNets{0};
+} // namespace
+
+D2dNetImpl::~D2dNetImpl()
+{
+    --g_liveNets;
+}
+
+uint64_t
+D2dNetImpl::GetLive()
+{
+    return g_liveNets.load();
+}
 
 D2dNetImpl::D2dNetImpl(const D2dModelSpec& spec,
                        const std::vector<int64_t>& inputShape,
@@ -70,6 +88,7 @@ D2dNetImpl::D2dNetImpl(const D2dModelSpec& spec,
         throw std::invalid_argument("model: unknown architecture '" + spec.arch + "'");
     }
     register_module("layers", layers);
+    ++g_liveNets; // last: a constructor that throws never runs the destructor
 }
 
 torch::Tensor
