@@ -64,7 +64,11 @@ else
 fi
 
 echo "setup.sh: configuring and building in build/"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+# --test also builds the torch-free GoogleTest cases with ASan, UBSan and LSan (CTest tests
+# sanitize-*); the main job does not need them.
+sanitized=OFF
+[ "$mode" = test ] && sanitized=ON
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DD2DLEARN_SANITIZED_TESTS=$sanitized
 cmake --build build -j"$(nproc)"
 
 if [ "$mode" = test ]; then

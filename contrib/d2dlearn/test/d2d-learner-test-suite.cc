@@ -24,6 +24,10 @@
  * - optimizer state kept across jobs (KeepOptimizerState) as flat vectors: two jobs of one
  *   epoch give bit for bit the weights of one job of two epochs (SGD with momentum, Adam),
  *   and a fresh optimizer per job does not.
+ * - lifetime: a learner whose last job completed is destroyed with its training set when
+ *   its owner lets it go (a job used to keep it alive: learner state -> job future ->
+ *   task -> job -> learner state, a cycle LeakSanitizer reported), inline and on workers,
+ *   after a training and after a prediction job.
  */
 
 #include "d2d-test-fixtures.h"
@@ -49,6 +53,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <string>
 #include <vector>
 
 using namespace ns3;
@@ -308,6 +314,62 @@ class RegressionTestCase : public TestCase
     }
 };
 
+/** A finished job does not keep its learner (and the training set) alive. */
+class LifetimeTestCase : public TestCase
+{
+  public:
+    LifetimeTestCase()
+        : TestCase("A learner whose jobs completed is destroyed with its training set")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t workersBefore = D2dTorchRuntime::GetWorkers();
+        for (uint32_t workers : {0u, 2u})
+        {
+            for (bool predict : {false, true})
+            {
+                D2dTorchRuntime::SetWorkers(workers);
+                auto train = D2dSyntheticData::Example1(-1, 64, 1);
+                std::shared_ptr<const D2dDataset> predictOn = D2dSyntheticData::Example1(-1, 8, 2);
+                std::weak_ptr<const D2dDataset> watchTrain = train;
+                std::weak_ptr<const D2dDataset> watchPredict = predictOn;
+                auto l = CreateObject<D2dLearner>();
+                l->Setup(0, D2dModelSpec::Parse("linear"), train, FirstN(train->Size()), 1);
+                train.reset(); // the learner is the only owner now
+                D2dTrainTask task;
+                task.predictOn = predict ? predictOn : nullptr;
+                predictOn.reset();
+                task.epochs = 1;
+                bool done = false;
+                l->Train(task, Callback<void, const D2dTrainResult&>([&](const D2dTrainResult&) {
+                             done = true;
+                         }));
+                task = D2dTrainTask();
+                Simulator::Run();
+                Simulator::Destroy();
+                const std::string which = std::string(predict ? "prediction" : "training") +
+                                          " job, " + std::to_string(workers) + " workers";
+                NS_TEST_ASSERT_MSG_EQ(done, true, which + ": the job completed");
+                NS_TEST_ASSERT_MSG_EQ(watchTrain.expired(),
+                                      false,
+                                      which + ": learner holds its data");
+                l->Dispose();
+                l = nullptr;
+                NS_TEST_EXPECT_MSG_EQ(watchTrain.expired(),
+                                      true,
+                                      which + ": the training set went with the learner");
+                NS_TEST_EXPECT_MSG_EQ(watchPredict.expired(),
+                                      true,
+                                      which + ": the prediction set went with the job");
+            }
+        }
+        D2dTorchRuntime::SetWorkers(workersBefore);
+    }
+};
+
 /** Determinism with concurrent workers. */
 class DeterminismTestCase : public TestCase
 {
@@ -520,6 +582,7 @@ class D2dLearnerTestSuite : public TestSuite
         AddTestCase(new DeterminismTestCase, TestCase::QUICK);
         AddTestCase(new FlatStorageTestCase, TestCase::QUICK);
         AddTestCase(new KeptOptimizerStateTestCase, TestCase::QUICK);
+        AddTestCase(new LifetimeTestCase, TestCase::QUICK);
     }
 };
 
