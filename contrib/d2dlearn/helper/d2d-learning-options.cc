@@ -95,10 +95,14 @@ D2dLearningOptions::AddFlags(D2dScenarioFlags& flags, bool protocolFlags)
         flags.Add("optimizer", "Local optimizer: sgd or adam", optimizer)
             .Sets("ns3::D2dLearner::Optimizer");
     }
-    flags.Add("model", "linear, logistic, mlp[:WxW..], cnn[:C1xC2]", model);
+    flags.Add("model",
+              std::find(datasets.begin(), datasets.end(), "polynomial") != datasets.end()
+                  ? "linear, logistic, mlp[:WxW..], cnn[:C1xC2], poly[:D]"
+                  : "linear, logistic, mlp[:WxW..], cnn[:C1xC2]",
+              model);
     if (protocolFlags)
     {
-        flags.Add("dataset", "Data set", dataset).Choices({"fashion-mnist", "gaussian-mixture"});
+        flags.Add("dataset", "Data set", dataset).Choices(datasets);
         flags
             .Add("syntheticSamples",
                  "gaussian-mixture: training samples before --dataFraction (the test set has "
@@ -158,6 +162,19 @@ D2dLearningOptions::Validate(const D2dScenarioSupport& support, bool multipleArc
     }
     for (const auto& s : m_specs)
     {
+        // Regression data takes the polynomial learner, and only regression data does.
+        if (dataset == "polynomial" && s.arch != "poly")
+        {
+            support.Fail("--model=" + s.ToString() +
+                         " is a classifier; --dataset=polynomial is regression data "
+                         "(accepted: poly[:D], the closed-form polynomial learner, D in 0..20)");
+        }
+        if (dataset != "polynomial" && s.arch == "poly")
+        {
+            support.Fail("--model=" + s.ToString() + " is the polynomial regression learner; " +
+                         "--dataset=" + dataset +
+                         " is classification data (accepted: logistic, mlp, cnn)");
+        }
         if (s.arch == "linear")
         {
             support.Fail("--model=linear is a regression model; the data sets here are "
@@ -230,6 +247,11 @@ D2dLearningOptions::LoadData(const D2dScenarioSupport& support, uint32_t nDevice
     NS_ABORT_MSG_IF(m_specs.empty(), "D2dLearningOptions::LoadData before Validate");
     try
     {
+        if (dataset == "polynomial")
+        {
+            LoadPolynomial(nDevices, seed);
+            return;
+        }
         if (dataset == "fashion-mnist")
         {
             train = D2dFashionMnist::Load(dataDir, "train", dataFraction, seed);
@@ -313,6 +335,37 @@ D2dLearningOptions::LoadData(const D2dScenarioSupport& support, uint32_t nDevice
         }
         support.Fail("--" + what);
     }
+}
+
+void
+D2dLearningOptions::LoadPolynomial(uint32_t nDevices, uint64_t seed)
+{
+    // Fan, Mendler-Dünner, Jaggi 2023, App. A.1: three agents with 50 points each around
+    // -2, 0 and 2, X* 50 points evenly in [-4, 4].
+    const auto f = D2dSyntheticData::PaperPolynomial();
+    train = std::make_shared<D2dDataset>();
+    train->name = "polynomial";
+    train->featureShape = {1};
+    shards.assign(nDevices, D2dShard{});
+    for (uint32_t i = 0; i < nDevices; ++i)
+    {
+        const double mean = nDevices == 1 ? 0.0 : -2.0 + 4.0 * i / (nDevices - 1.0);
+        // Agent i's own stream: seed and i mixed (splitmix64), so agents draw independently.
+        uint64_t z = seed * 0x9E3779B97F4A7C15ULL + (static_cast<uint64_t>(i) + 1);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        z ^= z >> 31;
+        const auto part =
+            D2dSyntheticData::PolynomialRegression(f, mean, 1.0, 1.0, PolynomialPoints, z);
+        for (std::size_t k = 0; k < part->Size(); ++k)
+        {
+            shards[i].indices.push_back(train->Size());
+            train->features.push_back(part->features[k]);
+            train->targets.push_back(part->targets[k]);
+        }
+    }
+    heldOut = D2dSyntheticData::PolynomialGrid(f, -4.0, 4.0, PolynomialXstar);
+    test = D2dSyntheticData::PolynomialGrid(f, -4.0, 4.0, 201);
 }
 
 std::vector<std::pair<std::string, uint64_t>>

@@ -224,6 +224,22 @@ D2dScenarioFlags::Given(const std::string& name) const
     return Find(name).m_given;
 }
 
+void
+D2dScenarioFlags::DefaultAfterParse(const std::string& name, const std::string& text)
+{
+    Flag& f = Find(name);
+    NS_ABORT_MSG_IF(!f.m_bound, "D2dScenarioFlags: --" << name << " is not bound");
+    if (f.m_given)
+    {
+        return;
+    }
+    f.Default(text);
+    for (const auto& attribute : f.m_attributes)
+    {
+        Config::SetDefault(attribute, *f.m_value);
+    }
+}
+
 std::vector<D2dScenarioSupport::Param>
 D2dScenarioFlags::GetParams() const
 {

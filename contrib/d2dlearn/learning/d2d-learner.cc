@@ -9,6 +9,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/d2d-polynomial-fit.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -37,20 +38,43 @@ D2dModelSpec::Parse(const std::string& text)
     const auto colon = text.find(':');
     spec.arch = text.substr(0, colon);
     if (spec.arch != "linear" && spec.arch != "logistic" && spec.arch != "mlp" &&
-        spec.arch != "cnn")
+        spec.arch != "cnn" && spec.arch != "poly")
     {
         throw std::invalid_argument("model: '" + text +
                                     "' is not accepted (linear, logistic, mlp[:WxW...], "
-                                    "cnn[:C1xC2])");
+                                    "cnn[:C1xC2], poly[:D])");
     }
-    spec.hidden = spec.arch == "cnn"
-                      ? std::vector<int64_t>{16, 32}
-                      : (spec.arch == "mlp" ? std::vector<int64_t>{128} : std::vector<int64_t>{});
-    if (colon != std::string::npos)
+    spec.hidden = spec.arch == "cnn"    ? std::vector<int64_t>{16, 32}
+                  : spec.arch == "mlp"  ? std::vector<int64_t>{128}
+                  : spec.arch == "poly" ? std::vector<int64_t>{4}
+                                        : std::vector<int64_t>{};
+    if (colon != std::string::npos && spec.arch == "poly")
+    {
+        // poly:D, the degree of the polynomial (Fan et al. 2023, App. A: 4, and 1 for a weak
+        // agent).
+        const std::string item = text.substr(colon + 1);
+        std::size_t used = 0;
+        long long degree = -1;
+        try
+        {
+            degree = std::stoll(item, &used);
+        }
+        catch (const std::exception&)
+        {
+            used = 0;
+        }
+        if (item.empty() || used != item.size() || degree < 0 || degree > 20)
+        {
+            throw std::invalid_argument("model: '" + text +
+                                        "': the degree of poly is an integer in [0, 20]");
+        }
+        spec.hidden = {degree};
+    }
+    else if (colon != std::string::npos)
     {
         if (spec.arch != "mlp" && spec.arch != "cnn")
         {
-            throw std::invalid_argument("model: '" + text + "': only mlp and cnn take sizes");
+            throw std::invalid_argument("model: '" + text + "': only mlp, cnn and poly take sizes");
         }
         spec.hidden.clear();
         std::stringstream in(text.substr(colon + 1));
@@ -105,6 +129,15 @@ D2dModelSpec::CountParameters(const std::vector<int64_t>& inputShape, int64_t ou
         inputs *= static_cast<double>(d);
     }
     const double out = static_cast<double>(outputs);
+    if (arch == "poly")
+    {
+        if (inputs != 1 || outputs != 1)
+        {
+            throw std::invalid_argument("model: poly is a regression on scalar inputs (one "
+                                        "feature, one output)");
+        }
+        return static_cast<double>(hidden.empty() ? 4 : hidden[0]) + 1;
+    }
     if (arch == "linear" || arch == "logistic")
     {
         return (inputs + 1) * out;
@@ -164,6 +197,7 @@ struct D2dLearner::Impl
     torch::Tensor shard;   //!< this device's sample indices, int64 [n]
     torch::Tensor targets; //!< this device's labels (int64) or targets (float), [n]
     bool regression{false};
+    int64_t polyDegree{-1}; //!< >= 0: the closed-form polynomial learner ("poly")
     std::shared_ptr<const D2dDataset> data;
     std::shared_future<void> job;
     D2dTrainResult result;
@@ -425,16 +459,16 @@ DistillRows(uint64_t inEpoch, int64_t nStar, int64_t batch)
     return {b * batch, std::min(nStar, (b + 1) * batch)};
 }
 
-/** \brief A prediction job: the model's outputs on a data set (softmax for classifiers). */
-void
-RunPrediction(D2dLearner::Impl& s, const D2dDataset& data)
+/** \return the model's outputs on a data set, row-major (softmax for classifiers) */
+std::vector<float>
+Outputs(D2dLearner::Impl& s, const D2dDataset& data)
 {
     torch::NoGradGuard noGrad;
     auto& net = Materialize(s);
     net->eval();
     auto x = FeaturesOf(data);
     const int64_t n = x.size(0);
-    auto out = std::make_shared<std::vector<float>>();
+    std::vector<float> out;
     for (int64_t start = 0; start < n; start += 1000)
     {
         const int64_t end = std::min(n, start + 1000);
@@ -444,18 +478,103 @@ RunPrediction(D2dLearner::Impl& s, const D2dDataset& data)
             y = torch::softmax(y, 1);
         }
         y = y.contiguous();
-        out->insert(out->end(), y.data_ptr<float>(), y.data_ptr<float>() + y.numel());
+        out.insert(out.end(), y.data_ptr<float>(), y.data_ptr<float>() + y.numel());
     }
     net->train();
+    return out;
+}
+
+/** \brief A prediction job: the model's outputs on a data set (softmax for classifiers). */
+void
+RunPrediction(D2dLearner::Impl& s, const D2dDataset& data)
+{
     D2dTrainResult r;
-    r.samples = static_cast<uint64_t>(n);
-    r.predictions = out;
+    r.samples = static_cast<uint64_t>(data.Size());
+    r.predictions = std::make_shared<const std::vector<float>>(Outputs(s, data));
+    s.result = r;
+}
+
+/** \return X* rows a job's distillation term uses (0: none) \param task the job */
+int64_t
+DistillRowsOf(const D2dTrainTask& task)
+{
+    return task.distillWeight > 0 && task.distillSet && task.distillTargets
+               ? static_cast<int64_t>(task.distillSet->Size())
+               : 0;
+}
+
+/**
+ * \brief The closed-form polynomial learner ("poly"): the exact minimiser of eq. 2 of Fan et
+ * al. 2023 with mean squared errors, (1/n) sum_k (p(x_k) - y_k)^2 + lambda (1/n*) sum_m
+ * (p(x*_m) - psi_m)^2, i.e. D2dPolynomialFit with weight lambda n / n* on the sums; the
+ * job's epochs, steps and the optimizer play no part.
+ */
+void
+RunClosedForm(D2dLearner::Impl& s, const Job& job)
+{
+    const auto& task = job.task;
+    const int64_t n = s.shard.size(0);
+    D2dTrainResult r;
+    if (n == 0)
+    {
+        s.result = r;
+        return;
+    }
+    std::vector<double> x;
+    std::vector<double> y;
+    const int64_t* idx = s.shard.data_ptr<int64_t>();
+    const float* t = s.targets.data_ptr<float>();
+    for (int64_t k = 0; k < n; ++k)
+    {
+        x.push_back(s.data->features[static_cast<std::size_t>(idx[k])]);
+        y.push_back(t[k]);
+    }
+    std::vector<double> xs;
+    std::vector<double> psi;
+    double weight = 0;
+    const int64_t nStar = DistillRowsOf(task);
+    if (nStar > 0)
+    {
+        NS_ABORT_MSG_IF(static_cast<int64_t>(task.distillTargets->size()) != nStar,
+                        "D2dLearner: " << task.distillTargets->size() << " targets for " << nStar
+                                       << " X* points");
+        xs.assign(task.distillSet->features.begin(), task.distillSet->features.end());
+        psi.assign(task.distillTargets->begin(), task.distillTargets->end());
+        weight = task.distillWeight * static_cast<double>(n) / static_cast<double>(nStar);
+    }
+    const auto c =
+        D2dPolynomialFit::Fit(x, y, xs, psi, weight, static_cast<uint32_t>(s.polyDegree));
+    {
+        torch::NoGradGuard noGrad;
+        auto& net = Materialize(s); // the other parameters (if any) keep their values
+        auto w = net->parameters()[0];
+        for (std::size_t e = 0; e < c.size(); ++e)
+        {
+            w.data_ptr<float>()[e] = static_cast<float>(c[e]);
+        }
+        s.weights = std::make_shared<const std::vector<float>>(Flatten(*net));
+    }
+    double sse = 0;
+    for (int64_t k = 0; k < n; ++k)
+    {
+        const double d = D2dPolynomialFit::Evaluate(c, x[static_cast<std::size_t>(k)]) -
+                         y[static_cast<std::size_t>(k)];
+        sse += d * d;
+    }
+    r.samples = static_cast<uint64_t>(n + nStar);
+    r.steps = 1;
+    r.meanLoss = sse / static_cast<double>(n);
     s.result = r;
 }
 
 void
 RunTraining(D2dLearner::Impl& s, const Job& job)
 {
+    if (s.polyDegree >= 0 && !job.task.gradientOnly)
+    {
+        RunClosedForm(s, job);
+        return;
+    }
     auto& net = Materialize(s); // draws the initial weights first if they are due
     net->train();
     const int64_t n = s.shard.size(0);
@@ -712,6 +831,7 @@ D2dLearner::Setup(uint32_t id,
     auto& s = *m_impl;
     s.data = data;
     s.regression = data->numClasses == 0;
+    s.polyDegree = spec.arch == "poly" ? (spec.hidden.empty() ? 4 : spec.hidden[0]) : -1;
     // The device's own stream: the run seed and the device id, mixed (splitmix64).
     uint64_t z = seed * 0x9E3779B97F4A7C15ULL + (static_cast<uint64_t>(id) + 1);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
@@ -886,8 +1006,16 @@ D2dLearner::Train(const D2dTrainTask& task, Callback<void, const D2dTrainResult&
     }
     double flops = static_cast<double>(samples) *
                    (task.predictOn ? m_forwardFlops : GetTrainingFlopsPerSample());
-    if (!task.predictOn && !task.gradientOnly && n > 0 && task.distillWeight > 0 &&
-        task.distillSet && task.distillTargets && task.distillSet->Size() > 0)
+    if (m_impl->polyDegree >= 0 && !task.predictOn && !task.gradientOnly)
+    {
+        // Closed form: the normal equations, 2 (d + 1)^2 per point (local and X*), and their
+        // elimination, (2/3) (d + 1)^3.
+        const double p = static_cast<double>(m_impl->polyDegree + 1);
+        const double points = n > 0 ? static_cast<double>(n + DistillRowsOf(task)) : 0.0;
+        flops = points * 2.0 * p * p + (n > 0 ? 2.0 / 3.0 * p * p * p : 0.0);
+    }
+    else if (!task.predictOn && !task.gradientOnly && n > 0 && task.distillWeight > 0 &&
+             task.distillSet && task.distillTargets && task.distillSet->Size() > 0)
     {
         // The X* rows each step adds, trained like local samples.
         const uint64_t per = (n + m_batchSize - 1) / m_batchSize;
@@ -998,6 +1126,13 @@ EvaluateNet(D2dNet& net, const D2dDataset& test)
         r.accuracy = static_cast<double>(correct) / static_cast<double>(n);
     }
     return r;
+}
+
+std::vector<float>
+D2dLearner::Predict(const D2dDataset& data) const
+{
+    NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": Predict during training");
+    return Outputs(*m_impl, data);
 }
 
 D2dEvalResult

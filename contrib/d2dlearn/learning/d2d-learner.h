@@ -31,13 +31,16 @@ struct D2dModelSpec
      * "linear" (regression, one output, mean squared error), "logistic" (linear classifier,
      * softmax cross-entropy), "mlp" (ReLU hidden layers of the sizes in `hidden`), "cnn"
      * (two 5x5 convolutions with 2x2 max-pooling, `hidden`[0] and `hidden`[1] channels, for
-     * images).
+     * images), "poly" (polynomial regression of degree `hidden`[0] on scalar inputs,
+     * p(x) = sum_e c_e x^e, trained in closed form by D2dPolynomialFit: the learner of the
+     * regression toys of Fan, Mendler-Dünner, Jaggi 2023, App. A).
      */
     std::string arch{"mlp"};
     std::vector<int64_t> hidden{200}; //!< hidden layer widths (mlp) or channels (cnn)
 
     /**
-     * \brief Parse "mlp", "mlp:256x64", "cnn", "cnn:16x32", "logistic", "linear".
+     * \brief Parse "mlp", "mlp:256x64", "cnn", "cnn:16x32", "logistic", "linear", "poly",
+     * "poly:4" (poly's degree: 0 to 20, default 4).
      * \param text the description
      * \return the spec
      * \throws std::invalid_argument (one line naming "model") if it is not one of those
@@ -55,7 +58,7 @@ struct D2dModelSpec
      * \return the parameter count
      * \throws std::invalid_argument (one line naming "model") if the samples do not fit the
      * architecture: a cnn needs images [channels, height, width] of at least 4 x 4 pixels
-     * (two 2x2 poolings)
+     * (two 2x2 poolings); poly needs scalar samples and one output (regression)
      */
     double CountParameters(const std::vector<int64_t>& inputShape, int64_t outputs) const;
 };
@@ -248,6 +251,14 @@ class D2dLearner : public Object
      * \return accuracy and loss
      */
     D2dEvalResult Evaluate(const D2dDataset& test) const;
+
+    /**
+     * \brief The current model's outputs on a data set (no simulated cost; for traces such
+     * as decision boundaries and fitted curves).
+     * \param data the inputs
+     * \return row-major n x C softmax probabilities (regression: n x 1 values)
+     */
+    std::vector<float> Predict(const D2dDataset& data) const;
 
     /**
      * \brief Evaluate given parameters with this learner's architecture (the learner's own
