@@ -41,6 +41,7 @@ PACKAGES=(cmake g++ libns3-dev ns3 libgsl-dev libtorch-dev libfmt-dev libboost-d
           libboost-program-options-dev libgtest-dev dataset-fashion-mnist python3-pandas
           python3-matplotlib slurm-wlm munge
           libopenblas0-pthread # LibTorch's BLAS (held to 1 thread): the libblas.so.3 alternative
+          python3-torch # bench-fedavg's plain PyTorch loop (Debian's build of the same LibTorch)
           make) # CMake's build tool: only a Recommends of cmake, so name it
 
 installed() {

@@ -680,20 +680,29 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
     const uint64_t totalSteps =
         job.task.maxSteps > 0 ? job.task.maxSteps : stepsPerEpoch * job.task.epochs;
     auto lossSum = torch::zeros({}, torch::kDouble); // summed without a sync per step
-    torch::Tensor perm;
+    torch::Tensor epochSamples; // the epoch's sample indices, in its random order
+    torch::Tensor epochTargets; // their labels or targets
     for (uint64_t step = 0; step < totalSteps; ++step)
     {
         const uint64_t inEpoch = step % stepsPerEpoch;
         if (inEpoch == 0)
         {
-            perm = torch::randperm(n, GeneratorOf(s), torch::kLong); // a new epoch's order
+            // A new epoch's order; its indices and targets gathered once, not per step.
+            auto perm = torch::randperm(n, GeneratorOf(s), torch::kLong);
+            epochSamples = s.shard.index_select(0, perm);
+            epochTargets = s.targets.index_select(0, perm);
         }
         const int64_t start = static_cast<int64_t>(inEpoch) * job.batchSize;
         const int64_t end = std::min(n, start + job.batchSize);
-        auto order = perm.slice(0, start, end);
-        auto x = features.index_select(0, s.shard.index_select(0, order));
-        auto y = s.targets.index_select(0, order);
-        opt->zero_grad();
+        auto x = features.index_select(0, epochSamples.slice(0, start, end));
+        auto y = epochTargets.slice(0, start, end);
+        // Gradients dropped rather than zeroed (the optimizer's zero_grad): backward then
+        // writes them instead of adding to zeros, which gives the same values and saves two
+        // kernels per parameter and step.
+        for (auto& p : params)
+        {
+            p.mutable_grad() = torch::Tensor();
+        }
         auto loss = Loss(s.regression, net->forward(x), y);
         lossSum += loss.detach().to(torch::kDouble);
         if (!center.empty())
