@@ -122,12 +122,13 @@ expect_accept --nDevices=3 --duration=1s --ns3::D2dRadio::HalfDuplex=false \
     --ns3::D2dChannel::PropagationDelayModel=ns3::ConstantSpeedPropagationDelayModel
 
 # The README writes ranges as 1e5: integer flags read it exactly (ns-3 alone reads 1e3 as 1).
+# (FragmentHeaderBytes: an integer attribute no flag of d2d-exchange sets.)
 expect_accept --nDevices=3e0 --duration=1s --messageBytes=1.5e3 \
-    --ns3::D2dChannel::MaxRetransmissions=1.2e1
+    --ns3::D2dChannel::FragmentHeaderBytes=1.2e1
 if ! grep -q '"nDevices": 3,' "$TMP/out$ncase/run.json" ||
     ! grep -q '"messageBytes": 1500,' "$TMP/out$ncase/run.json" ||
-    ! grep -q '"ns3::D2dChannel::MaxRetransmissions": "12"' "$TMP/out$ncase/run.json"; then
-    fail "--nDevices=3e0 --messageBytes=1.5e3 --ns3::D2dChannel::MaxRetransmissions=1.2e1: run.json does not record 3, 1500 and 12"
+    ! grep -q '"ns3::D2dChannel::FragmentHeaderBytes": 12' "$TMP/out$ncase/run.json"; then
+    fail "--nDevices=3e0 --messageBytes=1.5e3 --ns3::D2dChannel::FragmentHeaderBytes=1.2e1: run.json does not record 3, 1500 and 12"
 fi
 
 echo "check: a rejected run leaves an earlier run's traces in outDir untouched"
