@@ -12,6 +12,8 @@
  *   int64x64-128.h: undefined behaviour, which the sanitized build reports.
  */
 
+#include "d2d-test-args.h"
+
 #include "ns3/config.h"
 #include "ns3/d2d-channel.h"
 #include "ns3/d2d-scenario-flags.h"
@@ -31,33 +33,14 @@ using namespace ns3;
 
 namespace
 {
-/** argv for Parse(): the program name, then args (kept alive by the object). */
-class Args
+/** argv for Parse(): "support-test", then args. */
+class Args : public D2dTestArgs
 {
   public:
     explicit Args(std::vector<std::string> args)
-        : m_args(std::move(args))
+        : D2dTestArgs("support-test", std::move(args))
     {
-        m_args.insert(m_args.begin(), "support-test");
-        for (auto& a : m_args)
-        {
-            m_argv.push_back(a.data());
-        }
     }
-
-    int Argc()
-    {
-        return static_cast<int>(m_argv.size());
-    }
-
-    char** Argv()
-    {
-        return m_argv.data();
-    }
-
-  private:
-    std::vector<std::string> m_args;
-    std::vector<char*> m_argv;
 };
 
 /** Every test starts from the classes' own defaults. */
