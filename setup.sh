@@ -41,6 +41,7 @@ PACKAGES=(cmake g++ libns3-dev ns3 libgsl-dev libtorch-dev libfmt-dev libboost-d
           libboost-program-options-dev libgtest-dev dataset-fashion-mnist python3-pandas
           python3-matplotlib slurm-wlm munge
           libopenblas0-pthread # LibTorch's BLAS (held to 1 thread): the libblas.so.3 alternative
+          python3-torch # bench-fedavg's plain PyTorch loop (Debian's build of the same LibTorch)
           make) # CMake's build tool: only a Recommends of cmake, so name it
 
 installed() {
@@ -64,7 +65,11 @@ else
 fi
 
 echo "setup.sh: configuring and building in build/"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+# --test also builds the torch-free GoogleTest cases with ASan, UBSan and LSan (CTest tests
+# sanitize-*); the main job does not need them.
+sanitized=OFF
+[ "$mode" = test ] && sanitized=ON
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DD2DLEARN_SANITIZED_TESTS=$sanitized
 cmake --build build -j"$(nproc)"
 
 if [ "$mode" = test ]; then

@@ -17,6 +17,20 @@ RUN_DIR), in --format (default png):
                  sums without the diagonal in the bar beneath; flipped agents marked with *
   xstar.png      mean X* accuracy of the regular agents per round, one line per run
   bytes.png      bytes handed to the radios per round (node -1 bytes_sent), one line per run
+  polynomial.png the paper's Fig. 1, per --dataset=polynomial run (samples.csv,
+                 coefficients.csv): (a) the agents' local data and the true f, (b) each
+                 agent's polynomial after the first round (local fit), (c) after the last
+                 round on the range of X*, (d) the same on [-8, 8], where the agents may
+                 disagree; polynomial_fits.csv holds the data behind it:
+                 run,round,node,c0..cD,mse_truth,disagreement (mse_truth: the mean squared
+                 error against the noise-free f on X*; disagreement: (1/(N n*)) sum_i sum_x
+                 (p_i(x) - mean_j p_j(x))^2 on X*, the same for every node of a round)
+  boundary.png   the paper's Fig. 2, per run with boundary.csv (2-D data): each agent's
+                 predicted class on the grid, after the warm-up (top) and at the end
+                 (bottom); boundary_summary.csv: run,round,node,bayes_agreement,class0..
+                 (the share of grid points where the agent predicts the class of the
+                 nearest of the four means of sec. 5.1, (-2,2), (2,2), (-2,-2), (2,-2), the
+                 Bayes rule of that mixture; the share of points given to each class)
 
 A table in the form of the paper's Table 1 is printed to stdout: per run its folder,
 algorithm (consensus runs: algorithm/trust), the flipped agents, and the final test and X*
@@ -31,6 +45,7 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 
 import matplotlib
 
@@ -44,6 +59,11 @@ from trace_io import (TraceError, add_format_argument, note, read_trace,  # noqa
 
 ROUNDS_COLUMNS = ["round", "sim_time_s", "node", "metric", "value"]
 TRUST_COLUMNS = ["round", "sim_time_s", "node", "peer", "w", "received"]
+SAMPLES_COLUMNS = ["set", "node", "x", "y"]
+COEFFICIENTS_COLUMNS = ["round", "sim_time_s", "node", "power", "coefficient"]
+BOUNDARY_COLUMNS = ["round", "node", "x1", "x2", "class"]
+# Sec. 5.1 of the paper: the four class means of the 2-D toy (unit covariance).
+GAUSSIAN_MEANS = np.array([[-2.0, 2.0], [2.0, 2.0], [-2.0, -2.0], [2.0, -2.0]])
 
 
 def load_run(folder):
@@ -64,11 +84,185 @@ def load_run(folder):
     if os.path.isfile(trust_path):
         trust = read_trace(trust_path, TRUST_COLUMNS)
         to_numeric(trust, ["round", "node", "peer", "w"], trust_path)
+    extra = {}
+    for name, columns, numeric in (
+            ("samples", SAMPLES_COLUMNS, ["node", "x", "y"]),
+            ("coefficients", COEFFICIENTS_COLUMNS, ["round", "node", "power", "coefficient"]),
+            ("boundary", BOUNDARY_COLUMNS, ["round", "node", "x1", "x2", "class"])):
+        path = os.path.join(folder, name + ".csv")
+        extra[name] = None
+        if os.path.isfile(path):
+            extra[name] = read_trace(path, columns)
+            to_numeric(extra[name], numeric, path)
+    if (extra["samples"] is None) != (extra["coefficients"] is None):
+        raise TraceError("%s: samples.csv and coefficients.csv go together" % folder)
+    if extra["samples"] is not None and not (extra["samples"]["set"] == "xstar").any():
+        raise TraceError("%s: samples.csv has no xstar rows" % folder)
     flipped = params.get("flippedDevices", []) or []
     algorithm = str(params.get("algorithm", "?"))
     label = algorithm + ("/" + str(params.get("trust")) if algorithm == "consensus" else "")
     return {"folder": folder, "params": params, "rounds": rounds, "trust": trust,
-            "flipped": [int(v) for v in flipped], "algorithm": algorithm, "label": label}
+            "flipped": [int(v) for v in flipped], "algorithm": algorithm, "label": label,
+            "samples": extra["samples"], "coefficients": extra["coefficients"],
+            "boundary": extra["boundary"]}
+
+
+def write_text(out, name, text):
+    """Write out/name atomically (temporary file, then rename)."""
+    fd, tmp = tempfile.mkstemp(prefix="." + name + ".", suffix=".tmp", dir=out)
+    try:
+        with os.fdopen(fd, "w") as fh:
+            fh.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, os.path.join(out, name))
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def run_name(run):
+    return os.path.basename(os.path.normpath(run["folder"]))
+
+
+def polynomials(run, rnd):
+    """{node: coefficients c0..cD} of a round of coefficients.csv."""
+    c = run["coefficients"]
+    c = c[c["round"] == rnd]
+    out = {}
+    for node, g in c.groupby("node"):
+        g = g.sort_values("power")
+        out[int(node)] = g["coefficient"].to_numpy(dtype=float)
+    return out
+
+
+def evaluate(coefficients, x):
+    """p(x) = sum_e c_e x^e."""
+    return np.polyval(np.asarray(coefficients, dtype=float)[::-1], np.asarray(x, dtype=float))
+
+
+def polynomial_rows(run):
+    """Rows of polynomial_fits.csv: per round and node the coefficients, the mean squared
+    error against the noise-free f on X* (samples.csv's xstar rows) and the round's
+    disagreement on X*."""
+    xstar = run["samples"][run["samples"]["set"] == "xstar"].sort_values("x")
+    if xstar.empty:
+        raise TraceError("%s: samples.csv has no xstar rows" % run["folder"])
+    x = xstar["x"].to_numpy(dtype=float)
+    truth = xstar["y"].to_numpy(dtype=float)
+    rows = []
+    for rnd in sorted(run["coefficients"]["round"].unique()):
+        polys = polynomials(run, rnd)
+        values = np.array([evaluate(c, x) for c in polys.values()])
+        dis = float(((values - values.mean(axis=0)) ** 2).sum() / values.size)
+        for (node, c), v in zip(polys.items(), values):
+            rows.append([int(rnd), node] + list(c) + [float(((v - truth) ** 2).mean()), dis])
+    return rows
+
+
+def plot_polynomial(runs, out, fmt):
+    runs = [r for r in runs if r["coefficients"] is not None]
+    if not runs:
+        return None
+    degree = max(int(r["coefficients"]["power"].max()) for r in runs)
+    text = "run,round,node,%s,mse_truth,disagreement\n" % ",".join(
+        "c%d" % e for e in range(degree + 1))
+    for run in runs:
+        for row in polynomial_rows(run):
+            cs = row[2:-2] + [0.0] * (degree + 1 - len(row[2:-2]))
+            text += "%s,%d,%d,%s,%.9g,%.9g\n" % (run_name(run), row[0], row[1],
+                                                ",".join("%.9g" % v for v in cs),
+                                                row[-2], row[-1])
+    write_text(out, "polynomial_fits.csv", text)
+    fig, axes = plt.subplots(len(runs), 4, figsize=(16, 3.6 * len(runs)), squeeze=False)
+    for k, run in enumerate(runs):
+        samples = run["samples"]
+        train = samples[samples["set"] == "train"]
+        xstar = samples[samples["set"] == "xstar"].sort_values("x")
+        rounds = sorted(run["coefficients"]["round"].unique())
+        lo, hi = float(xstar["x"].min()), float(xstar["x"].max())
+        fine = np.linspace(lo, hi, 200)
+        wide = np.linspace(2 * lo, 2 * hi, 200)
+        # The truth: the cubic through X*'s noise-free targets (f is a cubic, App. A.1).
+        truth = np.polyfit(xstar["x"], xstar["y"], 3)
+        ax = axes[k][0]
+        for node, g in train.groupby("node"):
+            ax.scatter(g["x"], g["y"], s=8, label="agent %d" % node)
+        ax.plot(fine, np.polyval(truth, fine), "k--", label="truth")
+        ax.set_title("%s: local data" % run_name(run), fontsize=9)
+        ax.legend(fontsize=7)
+        panels = [(axes[k][1], rounds[0], fine, "round %d (local fit)" % rounds[0]),
+                  (axes[k][2], rounds[-1], fine, "round %d, on X*'s range" % rounds[-1]),
+                  (axes[k][3], rounds[-1], wide, "round %d, wider range" % rounds[-1])]
+        for ax, rnd, x, title in panels:
+            for node, c in polynomials(run, rnd).items():
+                ax.plot(x, evaluate(c, x), label="agent %d" % node)
+            ax.plot(x, np.polyval(truth, x), "k--", label="truth")
+            if ax is not axes[k][3]:
+                ax.scatter(xstar["x"], np.full(len(xstar), ax.get_ylim()[0]), marker="|",
+                           color="grey", s=20, label="X*")
+            ax.set_title(title, fontsize=9)
+            ax.set_xlabel("x")
+            ax.legend(fontsize=7)
+    return save_figure(fig, out, "polynomial." + fmt, fmt)
+
+
+def boundary_rows(run):
+    """Rows of boundary_summary.csv: per round and node the share of grid points where the
+    agent predicts the nearest mean's class (sec. 5.1's Bayes rule), then the share of each
+    class."""
+    b = run["boundary"]
+    classes = int(max(b["class"].max() + 1, len(GAUSSIAN_MEANS)))
+    pts = b[["x1", "x2"]].to_numpy(dtype=float)
+    d = ((pts[:, None, :] - GAUSSIAN_MEANS[None, :, :]) ** 2).sum(axis=2)
+    bayes = d.argmin(axis=1)
+    b = b.assign(bayes=bayes)
+    rows = []
+    for (rnd, node), g in b.groupby(["round", "node"]):
+        shares = [float((g["class"] == c).mean()) for c in range(classes)]
+        rows.append([int(rnd), int(node), float((g["class"] == g["bayes"]).mean())] + shares)
+    return rows, classes
+
+
+def plot_boundary(runs, out, fmt):
+    runs = [r for r in runs if r["boundary"] is not None and not r["boundary"].empty]
+    if not runs:
+        return None
+    summaries = [(run,) + boundary_rows(run) for run in runs]
+    classes = max(s[2] for s in summaries)
+    text = "run,round,node,bayes_agreement,%s\n" % ",".join(
+        "class%d" % c for c in range(classes))
+    for run, rows, _ in summaries:
+        for row in rows:
+            shares = row[3:] + [0.0] * (classes - len(row[3:]))
+            text += "%s,%d,%d,%.9g,%s\n" % (run_name(run), row[0], row[1], row[2],
+                                            ",".join("%.9g" % v for v in shares))
+    write_text(out, "boundary_summary.csv", text)
+    panels = []
+    for run in runs:
+        b = run["boundary"]
+        for rnd in sorted(b["round"].unique()):
+            panels.append((run, rnd, sorted(b[b["round"] == rnd]["node"].unique())))
+    ncols = max(len(p[2]) for p in panels)
+    fig, axes = plt.subplots(len(panels), ncols, figsize=(3.2 * ncols, 3.2 * len(panels)),
+                             squeeze=False)
+    for k, (run, rnd, nodes) in enumerate(panels):
+        b = run["boundary"]
+        for j in range(ncols):
+            ax = axes[k][j]
+            if j >= len(nodes):
+                ax.axis("off")
+                continue
+            g = b[(b["round"] == rnd) & (b["node"] == nodes[j])]
+            grid = g.pivot(index="x2", columns="x1", values="class").sort_index()
+            ax.imshow(grid.to_numpy(), origin="lower", cmap="tab10", vmin=0, vmax=9,
+                      extent=[grid.columns.min(), grid.columns.max(), grid.index.min(),
+                              grid.index.max()], interpolation="nearest")
+            ax.scatter(GAUSSIAN_MEANS[:, 0], GAUSSIAN_MEANS[:, 1], c="k", marker="x", s=20)
+            mark = "*" if nodes[j] in run["flipped"] else ""
+            ax.set_title("%s r%d agent %d%s" % (run["label"], rnd, nodes[j], mark),
+                         fontsize=8)
+    return save_figure(fig, out, "boundary." + fmt, fmt)
 
 
 def regular_mean(run, metric):
@@ -176,6 +370,12 @@ def main(argv):
     plot_metric(runs, "xstar_accuracy", "X* accuracy (regular agents)", "xstar", out,
                 args.format)
     plot_metric(runs, "bytes_sent", "bytes sent per round", "bytes", out, args.format)
+    try:
+        plot_polynomial(runs, out, args.format)
+        plot_boundary(runs, out, args.format)
+    except TraceError as exc:
+        print("error: %s" % exc, file=sys.stderr)
+        return 2
     return 0
 
 

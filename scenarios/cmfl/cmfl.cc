@@ -157,6 +157,18 @@ main(int argc, char* argv[])
                                  committee,
                                  active > committee ? active - committee : 0));
     }
+    if (const int64_t krumF = flags.Get<IntegerValue>("krumF"); krumF > int64_t(active))
+    {
+        // f Byzantine clients among the round's participants (issue 19, item 12): more
+        // than take part cannot be tolerated; Krum used to clamp it silently.
+        support.Fail(fmt::format("--krumF={} is above the {} participants of a round "
+                                 "(--activationPercent={} of --nDevices={}; accepted: -1 to {})",
+                                 krumF,
+                                 active,
+                                 activationPercent,
+                                 nDevices,
+                                 active));
+    }
     support.SetQuiet(net.quiet);
     learning.LoadData(support, nDevices, net.seed);
 

@@ -35,6 +35,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <set>
 #include <sstream>
 
 using namespace ns3;
@@ -70,6 +71,7 @@ main(int argc, char* argv[])
 
     D2dScenarioSupport support("consensus");
     D2dScenarioFlags flags(support);
+    learning.datasets.push_back("polynomial"); // App. A.1, with the closed-form learner
     flags.Add("algorithm", "The protocol", algorithm)
         .Choices({"consensus", "fedavg", "fedprox", "local"});
     learning.AddFlags(flags);
@@ -102,6 +104,36 @@ main(int argc, char* argv[])
     net.AddFlags(flags);
     flags.Parse(argc, argv);
 
+    // The polynomial toy of App. A.1: three agents, degree-4 polynomials fitted in closed
+    // form, uniform trust 1/3 and lambda = 1, one round of local fitting first.
+    const bool polynomial = learning.dataset == "polynomial";
+    if (polynomial)
+    {
+        if (!flags.Given("model"))
+        {
+            learning.model = "poly:4";
+        }
+        flags.DefaultAfterParse("lambda", "1");
+        flags.DefaultAfterParse("trust", "naive");
+        flags.DefaultAfterParse("warmupRounds", "1");
+        const auto trust =
+            static_cast<D2dPredictionConsensus::TrustMode>(flags.Get<EnumValue>("trust"));
+        if (trust != D2dPredictionConsensus::NAIVE)
+        {
+            support.Fail(std::string("--trust=") +
+                         (trust == D2dPredictionConsensus::STATIC ? "static" : "dynamic") +
+                         " weighs class probabilities (eq. 6: entropy and cosine); "
+                         "--dataset=polynomial is regression (accepted: naive, the uniform "
+                         "weights of App. A.1)");
+        }
+        if (!flipList.empty())
+        {
+            support.Fail("--flipList=" + flipList +
+                         " flips class labels; --dataset=polynomial is regression (accepted: "
+                         "empty)");
+        }
+    }
+
     learning.Validate(support, true);
     if (learning.GetSpecs().size() > 1 && (algorithm == "fedavg" || algorithm == "fedprox"))
     {
@@ -109,7 +141,7 @@ main(int argc, char* argv[])
                      ": several architectures need --algorithm="
                      "consensus or local (FedAvg and FedProx average models)");
     }
-    net.Validate(support, 10, algorithm == "local" ? 1 : 2);
+    net.Validate(support, polynomial ? 3 : 10, algorithm == "local" ? 1 : 2);
     const uint32_t nDevices = net.nDevices;
     const uint32_t warmup = flags.Get<UintegerValue>("warmupRounds");
     if (algorithm == "consensus" && warmup >= learning.rounds)
@@ -196,13 +228,27 @@ main(int argc, char* argv[])
     stream += helper.AssignStreams(protocol, stream);
     protocol->SetTestSet(learning.test);
     auto consensus = DynamicCast<D2dPredictionConsensus>(protocol);
-    std::unique_ptr<D2dConsensusTraceWriter> writer; // trust.csv, consensus.csv
+    // trust.csv, consensus.csv; polynomial data: samples.csv and coefficients.csv (Fig. 1);
+    // 2-D data: boundary.csv after the warm-up and at the end (Fig. 2).
+    auto writer = std::make_unique<D2dConsensusTraceWriter>(*traces);
     if (consensus)
     {
         consensus->SetSharedSet(learning.heldOut);
         consensus->SetLowQuality(flipped);
-        writer = std::make_unique<D2dConsensusTraceWriter>(*traces);
         writer->Connect(consensus);
+    }
+    if (polynomial)
+    {
+        writer->ConnectPolynomial(protocol, *learning.train, learning.shards, *learning.heldOut);
+    }
+    else if (learning.train->featureShape == std::vector<int64_t>{2})
+    {
+        std::set<uint32_t> drawn{learning.rounds};
+        if (algorithm == "consensus" && warmup > 0)
+        {
+            drawn.insert(warmup);
+        }
+        writer->ConnectBoundary(protocol, learning.train->numClasses, drawn, -6.0, 6.0, 61);
     }
     traces->ConnectRounds(protocol);
 

@@ -332,7 +332,9 @@ seed = [1, 2, 3]
                   "drop-probability.toml": 12,
                   "cmfl-robustness-clean.toml": 14, "cmfl-robustness-weights.toml": 56,
                   "cmfl-robustness-update.toml": 28, "cmfl-robustness-large.toml": 28,
-                  "cmfl-robustness-large-clean.toml": 14}
+                  "cmfl-robustness-large-clean.toml": 14,
+                  "cmfl-robustness-paper-scale.toml": 56,
+                  "cmfl-robustness-paper-scale-clean.toml": 14}
         self.assertEqual(sorted(f for f in os.listdir(folder) if f.endswith(".toml")),
                          sorted(counts))
         for name, runs in counts.items():

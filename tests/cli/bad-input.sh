@@ -93,6 +93,11 @@ expect_reject MinW --dynamicRssLevels=4 --ns3::DynamicRssModel::MinW=1
 # Times: strictly positive, at most 1e9 s, compared as times.
 expect_reject duration --duration=0s
 expect_reject duration --duration=2e9s
+# Integer flags in exponent notation (issue 19, item 12): only whole numbers that fit.
+expect_reject nDevices --nDevices=1e10
+expect_reject nDevices --nDevices=2.5e0
+expect_reject messageBytes --messageBytes=1.2345e3
+expect_reject MaxRetransmissions --ns3::D2dChannel::MaxRetransmissions=1e-1
 expect_reject meanInterval --meanInterval=-1ms
 
 # expect_accept ARGS... : run BIN ARGS --outDir=<fresh dir>; must succeed and write run.json.
@@ -115,6 +120,16 @@ expect_accept --nDevices=3 --duration=1s --dropProbability=0.5 --d2sDropProbabil
     --d2sFraction=0.5 --RngRun=7
 expect_accept --nDevices=3 --duration=1s --ns3::D2dRadio::HalfDuplex=false \
     --ns3::D2dChannel::PropagationDelayModel=ns3::ConstantSpeedPropagationDelayModel
+
+# The README writes ranges as 1e5: integer flags read it exactly (ns-3 alone reads 1e3 as 1).
+# (FragmentHeaderBytes: an integer attribute no flag of d2d-exchange sets.)
+expect_accept --nDevices=3e0 --duration=1s --messageBytes=1.5e3 \
+    --ns3::D2dChannel::FragmentHeaderBytes=1.2e1
+if ! grep -q '"nDevices": 3,' "$TMP/out$ncase/run.json" ||
+    ! grep -q '"messageBytes": 1500,' "$TMP/out$ncase/run.json" ||
+    ! grep -q '"ns3::D2dChannel::FragmentHeaderBytes": 12' "$TMP/out$ncase/run.json"; then
+    fail "--nDevices=3e0 --messageBytes=1.5e3 --ns3::D2dChannel::FragmentHeaderBytes=1.2e1: run.json does not record 3, 1500 and 12"
+fi
 
 echo "check: a rejected run leaves an earlier run's traces in outDir untouched"
 prev="$TMP/prev"

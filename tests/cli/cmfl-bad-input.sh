@@ -45,6 +45,8 @@ expect_reject trimPercent --algorithm=trimmed-mean --trimPercent=50
 expect_reject trimPercent --algorithm=trimmed-mean --trimPercent=-1
 expect_reject krumF --algorithm=krum --krumF=-2
 expect_reject krumF --algorithm=krum --krumF=1.5
+# f above the round's participants: 50 % of 20 devices take part (issue 19, item 12).
+expect_reject "accepted: -1 to 10" --algorithm=krum --nDevices=20 --activationPercent=50 --krumF=11
 expect_reject globalLearningRate --globalLearningRate=-0.5
 expect_reject phaseTimeout --phaseTimeout=0s
 expect_reject phaseTimeout --phaseTimeout=5sec
@@ -110,6 +112,8 @@ expect_accept --algorithm=cmfl-2 --attack=none --maliciousPercent=10
 # 50 % of 10 active clients: 5 members (the largest committee), 5 training clients.
 expect_accept --algorithm=cmfl-1 --committeePercent=50 --aggregationPercent=100
 expect_accept --algorithm=trimmed-mean --trimPercent=0 --krumF=0
+# The largest f: every participant of a round (10 of the 20 devices).
+expect_accept --algorithm=krum --krumF=10
 # The same boundary accepted: 12 segments of one parameter, replicas capped at the peers.
 expect_accept --algorithm=gossipfl --dataset=gaussian-mixture --segments=12 --replicas=100
 

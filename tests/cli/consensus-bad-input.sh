@@ -4,7 +4,8 @@
 # stderr naming the parameter, nothing on stdout and nothing in --outDir (lib-bad-input.sh):
 # lambda < 0, warm-up >= rounds, a flip index >= N (or not a number), X* empty or larger than
 # the pool, an unknown trust, confidence, loss rule or flip mode, several models with
-# FedAvg, an unknown algorithm.
+# FedAvg, an unknown algorithm; regression data (--dataset=polynomial) with a classifier, the
+# polynomial learner on classification data, and trust or label flips on regression data.
 #
 # Usage: bash consensus-bad-input.sh PATH/TO/consensus
 set -euo pipefail
@@ -35,4 +36,16 @@ expect_reject trustEvery "${SMALL[@]}" --trustEvery=0
 expect_reject model "${SMALL[@]}" --algorithm=fedavg --model=mlp:8,logistic
 expect_reject model "${SMALL[@]}" --model=linear
 expect_reject modelAssignment "${SMALL[@]}" --modelAssignment=random
+# Regression data with a classifier, a classifier data set with the polynomial learner, and
+# what the polynomial toy cannot take (trust of class probabilities, label flips).
+POLY=(--dataset=polynomial --rounds=3)
+expect_reject model "${POLY[@]}" --model=mlp:8
+expect_reject model "${POLY[@]}" --model=logistic
+expect_reject model "${POLY[@]}" --model=poly:21
+expect_reject model "${SMALL[@]}" --model=poly:4
+expect_reject model --dataset=fashion-mnist --dataFraction=0.01 --rounds=3 --model=poly
+expect_reject trust "${POLY[@]}" --trust=dynamic
+expect_reject trust "${POLY[@]}" --trust=static
+expect_reject flipList "${POLY[@]}" --flipList=1
+expect_reject warmupRounds "${POLY[@]}" --warmupRounds=3
 finish consensus-bad-input

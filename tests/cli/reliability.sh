@@ -9,7 +9,8 @@
 #     big for the memory (mlp:100000x100000).
 #  5. publication: a run into a folder used by another scenario leaves none of that run's
 #     files beside the new run.json (with or without the manifest .run-files); files that
-#     are not a run's stay.
+#     are not a run's stay; a failure between two renames leaves no run.json (the earlier
+#     one goes first, the new one comes last).
 #  6. a loss that becomes NaN (FedProx diverging) stops the run with one line naming the
 #     device or the global model and the round; no traces.
 # 10. SIGINT after the first round / SIGTERM: exit 130 / 143, the folder holds the complete
@@ -148,6 +149,20 @@ printf 'x\n' >"$TMP/legacy/mine.csv"
 check "legacy rounds.csv and committee.csv removed" \
     test ! -e "$TMP/legacy/rounds.csv" -a ! -e "$TMP/legacy/committee.csv"
 check "legacy: mine.csv stays" [ -f "$TMP/legacy/mine.csv" ]
+
+# A failure between the renames (here energy.csv cannot be replaced: a folder of that name)
+# used to leave a complete-looking mix, the new messages.csv beside the earlier run.json.
+"$FEDAVG" "${SMALL[@]}" --rounds=1 --outDir="$TMP/midway" 2>/dev/null
+rm "$TMP/midway/energy.csv"
+mkdir -p "$TMP/midway/energy.csv/x"
+rc=0
+"$EXCHANGE" --nDevices=3 --duration=1s --quiet --outDir="$TMP/midway" >/dev/null \
+    2>"$TMP/err" || rc=$?
+check "a rename fails mid-publication: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+check "one line naming energy.csv: $(head -c 300 "$TMP/err")" one_line "$TMP/err" "energy.csv"
+check "no run.json beside the partly published files" [ ! -e "$TMP/midway/run.json" ]
+check "the earlier run's rounds.csv is gone too" [ ! -e "$TMP/midway/rounds.csv" ]
+check "no temporary file left" no_tmp "$TMP/midway"
 
 echo "6: NaN stops the run"
 rm -rf "$TMP/nan"

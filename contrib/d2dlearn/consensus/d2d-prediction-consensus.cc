@@ -12,6 +12,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -87,6 +88,13 @@ D2dPredictionConsensus::GetTypeId()
                           UintegerValue(256),
                           MakeUintegerAccessor(&D2dPredictionConsensus::m_distillBatch),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("ReceptionGuard",
+                          "Unreliable delivery: how long the exchange waits after the last "
+                          "broadcast's send-done (the end of its transmission) for its "
+                          "receptions, which come one propagation delay later",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&D2dPredictionConsensus::m_receptionGuard),
+                          MakeTimeChecker(Seconds(0)))
             .AddAttribute("CommonInitialModel",
                           "Every device of device 0's architecture starts from device 0's "
                           "initial weights (as D2dLocalTraining)",
@@ -196,7 +204,7 @@ D2dPredictionConsensus::DoStart()
     m_rows.assign(n, {});
     if (m_commonInitialModel)
     {
-        const auto w0 = m_learners[0]->GetParameters();
+        const auto w0 = m_learners[0]->GetSharedParameters(); // shared, copy-on-write
         for (uint32_t i = 1; i < n; ++i)
         {
             if (!m_learners[i]->IsTraining() &&
@@ -321,9 +329,14 @@ D2dPredictionConsensus::MaybeEndExchange()
     if (m_phase == EXCHANGE && !m_exchangeEnding && m_predicting.empty() && m_pendingSends.empty())
     {
         m_deadlineEvent.Cancel();
-        // After the events of this instant (the receptions of the last broadcast).
+        // After the receptions of the last broadcast: reliable delivery reports send-done
+        // when the last acknowledgement is back, after every reception; unreliable delivery
+        // at the end of the transmission, one propagation delay before the receptions.
         m_exchangeEnding = true;
-        Simulator::ScheduleNow(&D2dPredictionConsensus::EndExchange, this);
+        m_deadlineEvent = Simulator::Schedule(
+            m_mode == D2dDeliveryMode::UNRELIABLE ? m_receptionGuard : Seconds(0),
+            &D2dPredictionConsensus::EndExchange,
+            this);
     }
 }
 

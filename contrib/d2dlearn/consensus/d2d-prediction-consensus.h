@@ -28,11 +28,12 @@ namespace ns3
  * 1. every live, idle agent predicts on X* (a compute job: forward FLOPs x n*) and
  *    broadcasts its n* x C predictions Y_i^(t-1) (kind "predictions", 4 or 2 bytes per
  *    value by Compression, plus HeaderBytes; one item per X* row);
- * 2. the exchange phase ends when every broadcast has finished (send-done) or at
- *    RoundDeadline after the round's start; a prediction that did not arrive complete by
- *    then is missing: LossRule renormalize drops its column and renormalises the row over
- *    what arrived, reuse takes the last complete predictions received from that peer
- *    (missing if none);
+ * 2. the exchange phase ends when every broadcast has finished (send-done; unreliable
+ *    delivery: ReceptionGuard later, as receptions follow the end of a transmission by a
+ *    propagation delay) or at RoundDeadline after the round's start; a prediction that did
+ *    not arrive complete by then (lost, or delivered with fragments missing) is missing: LossRule
+ * renormalize drops its column and renormalises the row over what arrived, reuse takes the last
+ * complete predictions received from that peer (missing if none);
  * 3. each agent computes its trust row (eq. 6, Trust = dynamic: every TrustEvery-th
  *    collaboration round, the kept row restricted to the present peers in between; static:
  *    once, at its first collaboration round, then kept; naive: 1/|present|), the
@@ -164,6 +165,7 @@ class D2dPredictionConsensus : public D2dFlProtocol
     uint32_t m_trustEvery;
     uint32_t m_distillBatch;
     bool m_commonInitialModel;
+    Time m_receptionGuard; //!< unreliable: wait after the last send-done for receptions
     uint32_t m_classes{0}; //!< C (1 for regression)
 
     enum Phase

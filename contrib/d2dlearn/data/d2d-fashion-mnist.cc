@@ -134,8 +134,7 @@ class Inflater
 uint32_t
 BigEndian32(const uint8_t* b)
 {
-    return (uint32_t(b[0]) << 24) | (uint32_t(b[1]) << 16) | (uint32_t(b[2]) << 8) |
-           uint32_t(b[3]);
+    return (uint32_t(b[0]) << 24) | (uint32_t(b[1]) << 16) | (uint32_t(b[2]) << 8) | uint32_t(b[3]);
 }
 
 /**
@@ -146,7 +145,7 @@ BigEndian32(const uint8_t* b)
 std::vector<uint8_t>
 ReadIdxFile(const std::string& path, uint32_t wantMagic, std::vector<uint32_t>& dims)
 {
-    struct stat st{};
+    struct stat st = {};
     if (stat(path.c_str(), &st) != 0)
     {
         Fail(path,
@@ -162,7 +161,11 @@ ReadIdxFile(const std::string& path, uint32_t wantMagic, std::vector<uint32_t>& 
     {
         Fail(path, "missing or unreadable (expected a gzip idx file of Fashion-MNIST)");
     }
-    return D2dFashionMnist::ReadIdxGzip(in, path, static_cast<uint64_t>(st.st_size), wantMagic, dims);
+    return D2dFashionMnist::ReadIdxGzip(in,
+                                        path,
+                                        static_cast<uint64_t>(st.st_size),
+                                        wantMagic,
+                                        dims);
 }
 
 } // namespace
@@ -251,8 +254,8 @@ D2dFashionMnist::ReadIdxGzip(std::istream& in,
     if (got < payload)
     {
         Fail(name,
-             "truncated: header announces " + std::to_string(payload) +
-                 " data bytes, file holds " + std::to_string(got));
+             "truncated: header announces " + std::to_string(payload) + " data bytes, file holds " +
+                 std::to_string(got));
     }
     uint8_t extra = 0;
     if (z.Read(&extra, 1) != 0)
@@ -264,16 +267,14 @@ D2dFashionMnist::ReadIdxGzip(std::istream& in,
     return data;
 }
 
-std::shared_ptr<D2dDataset>
-D2dFashionMnist::ReadIdx(const std::string& imagesGz, const std::string& labelsGz)
+D2dIdxCache::Decoded
+D2dFashionMnist::DecodeIdx(const std::string& imagesGz, const std::string& labelsGz)
 {
     NS_LOG_FUNCTION(imagesGz << labelsGz);
     std::vector<uint32_t> ldims;
     std::vector<uint8_t> lb = ReadIdxFile(labelsGz, 0x00000801, ldims);
-    const std::size_t lOff = 0;
     std::vector<uint32_t> idims;
     std::vector<uint8_t> ib = ReadIdxFile(imagesGz, 0x00000803, idims);
-    const std::size_t iOff = 0;
     if (idims[1] == 0 || idims[2] == 0)
     {
         Fail(imagesGz,
@@ -286,39 +287,125 @@ D2dFashionMnist::ReadIdx(const std::string& imagesGz, const std::string& labelsG
                                  std::to_string(idims[0]) + " images but " +
                                  std::to_string(ldims[0]) + " labels (must be equal)");
     }
-    const std::size_t n = idims[0];
-    auto ds = std::make_shared<D2dDataset>();
-    ds->name = "fashion-mnist";
-    ds->featureShape = {1, int64_t(idims[1]), int64_t(idims[2])};
-    ds->numClasses = 10;
-    ds->labels.resize(n);
-    for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t i = 0; i < lb.size(); ++i)
     {
-        uint8_t l = lb[lOff + i];
-        if (l > 9)
+        if (lb[i] > 9)
         {
             Fail(labelsGz,
-                 "label " + std::to_string(l) + " of sample " + std::to_string(i) +
+                 "label " + std::to_string(lb[i]) + " of sample " + std::to_string(i) +
                      " outside 0..9");
         }
-        ds->labels[i] = l;
     }
-    lb.clear();
-    lb.shrink_to_fit();
-    const std::size_t values = n * idims[1] * idims[2];
-    ds->features.resize(values);
+    D2dIdxCache::Decoded d;
+    d.count = idims[0];
+    d.rows = idims[1];
+    d.cols = idims[2];
+    d.labels = std::move(lb);
+    d.pixels = std::move(ib);
+    return d;
+}
+
+namespace
+{
+/** \brief Thrown when a mapped sample fails its CRC-32: the cache entry is rebuilt. */
+struct CorruptEntry
+{
+};
+
+/**
+ * \return the samples `kept` (ascending) of raw as a data set, pixels scaled to [0, 1]
+ * \throws CorruptEntry if a sample or label of a mapped entry is damaged
+ */
+std::shared_ptr<D2dDataset>
+Extract(const D2dIdxCache& raw, const std::vector<std::size_t>* kept)
+{
+    const std::size_t n = kept ? kept->size() : raw.Count();
+    const std::size_t sample = std::size_t(raw.Rows()) * raw.Cols();
+    auto ds = std::make_shared<D2dDataset>();
+    ds->name = "fashion-mnist";
+    ds->featureShape = {1, int64_t(raw.Rows()), int64_t(raw.Cols())};
+    ds->numClasses = 10;
+    ds->labels.resize(n);
+    ds->features.resize(n * sample);
     float table[256];
     for (int v = 0; v < 256; ++v)
     {
         table[v] = static_cast<float>(v) / 255.0f;
     }
-    const uint8_t* px = ib.data() + iOff;
-    for (std::size_t i = 0; i < values; ++i)
+    for (std::size_t k = 0; k < n; ++k)
     {
-        ds->features[i] = table[px[i]];
+        const auto i = static_cast<uint32_t>(kept ? (*kept)[k] : k);
+        const uint8_t label = raw.Labels()[i];
+        if (label > 9 || !raw.SampleIntact(i))
+        {
+            throw CorruptEntry();
+        }
+        ds->labels[k] = label;
+        const uint8_t* px = raw.Pixels(i);
+        float* out = ds->features.data() + k * sample;
+        for (std::size_t j = 0; j < sample; ++j)
+        {
+            out[j] = table[px[j]];
+        }
     }
-    NS_LOG_INFO("read " << n << " samples of " << idims[1] << "x" << idims[2] << " from "
-                        << imagesGz);
+    return ds;
+}
+
+/**
+ * \return the samples a stratified fraction keeps (ascending), null for all
+ * \param labels the labels of all samples \param n their number
+ */
+std::unique_ptr<std::vector<std::size_t>>
+KeptSamples(const uint8_t* labels, std::size_t n, double fraction, uint64_t seed)
+{
+    if (fraction >= 1.0)
+    {
+        return nullptr;
+    }
+    const auto keep = static_cast<std::size_t>(std::llround(fraction * double(n)));
+    if (keep == 0)
+    {
+        throw std::invalid_argument("fraction: " + std::to_string(fraction) +
+                                    " keeps no sample of " + std::to_string(n) +
+                                    "; accepted range [1/" + std::to_string(2 * n) + ", 1]");
+    }
+    // Stratified: each class keeps its share (largest remainder), chosen at random.
+    std::vector<std::vector<std::size_t>> byClass(10);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        if (labels[i] > 9)
+        {
+            throw CorruptEntry();
+        }
+        byClass[labels[i]].push_back(i);
+    }
+    std::vector<double> w;
+    for (const auto& c : byClass)
+    {
+        w.push_back(double(c.size()));
+    }
+    auto counts = D2dApportion(w, keep);
+    D2dDataRng rng(seed, D2dDataRng::FASHION_FRACTION);
+    auto kept = std::make_unique<std::vector<std::size_t>>();
+    for (std::size_t c = 0; c < byClass.size(); ++c)
+    {
+        rng.Shuffle(byClass[c]);
+        kept->insert(kept->end(), byClass[c].begin(), byClass[c].begin() + counts[c]);
+    }
+    std::sort(kept->begin(), kept->end());
+    return kept;
+}
+} // namespace
+
+std::shared_ptr<D2dDataset>
+D2dFashionMnist::ReadIdx(const std::string& imagesGz, const std::string& labelsGz)
+{
+    NS_LOG_FUNCTION(imagesGz << labelsGz);
+    auto raw =
+        D2dIdxCache::Open(imagesGz, labelsGz, "", [&] { return DecodeIdx(imagesGz, labelsGz); });
+    auto ds = Extract(*raw, nullptr);
+    NS_LOG_INFO("read " << raw->Count() << " samples of " << raw->Rows() << "x" << raw->Cols()
+                        << " from " << imagesGz);
     return ds;
 }
 
@@ -328,7 +415,17 @@ D2dFashionMnist::Load(const std::string& dir,
                       double fraction,
                       uint64_t seed)
 {
-    NS_LOG_FUNCTION(dir << split << fraction << seed);
+    return Load(dir, split, fraction, seed, D2dIdxCache::DefaultDir());
+}
+
+std::shared_ptr<D2dDataset>
+D2dFashionMnist::Load(const std::string& dir,
+                      const std::string& split,
+                      double fraction,
+                      uint64_t seed,
+                      const std::string& cacheDir)
+{
+    NS_LOG_FUNCTION(dir << split << fraction << seed << cacheDir);
     std::string prefix;
     if (split == "train")
     {
@@ -348,44 +445,32 @@ D2dFashionMnist::Load(const std::string& dir,
                                     " is outside the accepted range (0, 1]");
     }
     const std::string base = dir.empty() ? DefaultDir() : dir;
-    auto all = ReadIdx(base + "/" + prefix + "-images-idx3-ubyte.gz",
-                       base + "/" + prefix + "-labels-idx1-ubyte.gz");
-    all->name = "fashion-mnist-" + split;
-    if (fraction >= 1.0)
+    const std::string images = base + "/" + prefix + "-images-idx3-ubyte.gz";
+    const std::string labels = base + "/" + prefix + "-labels-idx1-ubyte.gz";
+    auto decode = [&] {
+        return DecodeIdx(images, labels);
+    };
+    // Only the kept samples are read from the (mapped) cache and scaled to floats; a sample
+    // that fails its CRC-32 has the entry rebuilt from the sources, once.
+    for (bool rebuild : {false, true})
     {
-        return all;
+        auto raw = D2dIdxCache::Open(images, labels, cacheDir, decode, rebuild);
+        try
+        {
+            auto kept = KeptSamples(raw->Labels(), raw->Count(), fraction, seed);
+            auto ds = Extract(*raw, kept.get());
+            ds->name = "fashion-mnist-" + split;
+            NS_LOG_INFO("kept " << ds->Size() << " of " << raw->Count() << " samples of " << images
+                                << " (cache: " << int(raw->GetOrigin()) << ")");
+            return ds;
+        }
+        catch (const CorruptEntry&)
+        {
+            NS_LOG_WARN("cache entry of " << images << " is corrupt: rebuilding it");
+        }
     }
-    const std::size_t n = all->Size();
-    const auto keep = static_cast<std::size_t>(std::llround(fraction * double(n)));
-    if (keep == 0)
-    {
-        throw std::invalid_argument("fraction: " + std::to_string(fraction) +
-                                    " keeps no sample of " + std::to_string(n) +
-                                    "; accepted range [1/" + std::to_string(2 * n) + ", 1]");
-    }
-    // Stratified: each class keeps its share (largest remainder), chosen at random.
-    std::vector<std::vector<std::size_t>> byClass(all->numClasses);
-    for (std::size_t i = 0; i < n; ++i)
-    {
-        byClass[all->labels[i]].push_back(i);
-    }
-    std::vector<double> w;
-    for (const auto& c : byClass)
-    {
-        w.push_back(double(c.size()));
-    }
-    auto counts = D2dApportion(w, keep);
-    D2dDataRng rng(seed, D2dDataRng::FASHION_FRACTION);
-    std::vector<std::size_t> kept;
-    for (std::size_t c = 0; c < byClass.size(); ++c)
-    {
-        rng.Shuffle(byClass[c]);
-        kept.insert(kept.end(), byClass[c].begin(), byClass[c].begin() + counts[c]);
-    }
-    std::sort(kept.begin(), kept.end());
-    auto ds = all->Subset(kept);
-    ds->name = all->name;
-    return ds;
+    throw std::runtime_error("dataDir: " + images + ": its cache entry in " + cacheDir +
+                             " stays corrupt after a rebuild");
 }
 
 } // namespace ns3

@@ -6,6 +6,7 @@
 #define D2D_FASHION_MNIST_H
 
 #include "d2d-dataset.h"
+#include "d2d-idx-cache.h"
 
 #include <cstdint>
 #include <istream>
@@ -36,7 +37,8 @@ class D2dFashionMnist
     static std::string DefaultDir();
 
     /**
-     * \brief Load a split, possibly a stratified random fraction of it.
+     * \brief Load a split, possibly a stratified random fraction of it, through the cache
+     * of decoded files (D2dIdxCache::DefaultDir()).
      * \param dir directory of the four idx .gz files (parameter "dataDir"); "" = DefaultDir()
      * \param split "train" or "test"
      * \param fraction in (0, 1]: keep round(fraction x N) samples, chosen per class
@@ -54,6 +56,22 @@ class D2dFashionMnist
                                             uint64_t seed);
 
     /**
+     * \brief Load with an explicit cache directory. The result is the same whatever the
+     * cache holds: the first run decodes the gzip files and writes the entry, later runs
+     * map it and read and scale only the samples the fraction keeps; a stale entry (the
+     * sources changed) or a corrupt one is rebuilt (D2dIdxCache).
+     * \param dir as above \param split as above \param fraction as above \param seed as
+     * above
+     * \param cacheDir the cache directory; "" decodes the sources without a cache
+     * \return the data set
+     */
+    static std::shared_ptr<D2dDataset> Load(const std::string& dir,
+                                            const std::string& split,
+                                            double fraction,
+                                            uint64_t seed,
+                                            const std::string& cacheDir);
+
+    /**
      * \brief The idx reader: a gzip idx3 image file (magic 0x00000803, unsigned bytes)
      * and a gzip idx1 label file (magic 0x00000801) of the same count.
      * \param imagesGz path of the images file
@@ -63,6 +81,16 @@ class D2dFashionMnist
      */
     static std::shared_ptr<D2dDataset> ReadIdx(const std::string& imagesGz,
                                                const std::string& labelsGz);
+
+    /**
+     * \brief Decode a gzip idx image file and its label file (no cache), with every check
+     * of ReadIdx().
+     * \param imagesGz path of the images file
+     * \param labelsGz path of the labels file
+     * \return the labels and unscaled pixels
+     * \throws std::runtime_error (see class description)
+     */
+    static D2dIdxCache::Decoded DecodeIdx(const std::string& imagesGz, const std::string& labelsGz);
 
     /** Largest idx payload accepted, bytes (Fashion-MNIST's training images: 47 MB). */
     static constexpr uint64_t MAX_IDX_BYTES = uint64_t(1) << 30;

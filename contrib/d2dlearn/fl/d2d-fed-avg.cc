@@ -162,6 +162,12 @@ D2dFedAvg::DoStart()
     m_uploadRetry.SetMaxRetries(m_uploadRetries);
     // w^0: the server starts from device 0's initial weights.
     m_global = m_learners[0]->GetParameters();
+    // Stateless clients: a device holds the global model only while it trains on it (its
+    // own initial weights are never kept; its generator still makes their draws first).
+    for (auto& learner : m_learners)
+    {
+        learner->ReleaseParameters();
+    }
     RecordGlobal(0, m_global); // the accuracy before any round
     StartRound();
 }
@@ -235,7 +241,7 @@ D2dFedAvg::ClientReceive(const D2dReception& r)
     {
         return; // stale, or still busy with an earlier round (a straggler)
     }
-    learner->SetParameters(*payload->values);
+    learner->SetParameters(payload->values); // shared with the message: no copy
     D2dTrainTask task = LocalTask();
     if (m_variant == FEDPROX)
     {
@@ -258,33 +264,47 @@ D2dFedAvg::ClientTrained(uint32_t device,
 {
     Ptr<D2dLearner> learner = m_learners[device];
     const bool gradient = static_cast<bool>(result.gradient);
-    std::vector<float> update = gradient ? *result.gradient : learner->GetParameters();
-    if (!m_updateTamper.IsNull())
+    std::shared_ptr<const std::vector<float>> trained =
+        gradient ? result.gradient : learner->GetSharedParameters();
+    learner->ReleaseParameters(); // a client holds no model between rounds
+    if (m_updateTamper.IsNull())
     {
-        if (gradient)
+        // The upload shares the trained weights (or the gradient): no copy.
+        auto message = m_codec.Encode("update",
+                                      gradient ? "gradient" : "weights",
+                                      round,
+                                      learner->GetNSamples(),
+                                      device,
+                                      std::move(trained));
+        const uint64_t id = m_d2s[device]->Send(message, GetNDevices(), m_d2sMode);
+        m_uploadRetry.Track(id, m_d2s[device], round, message, m_d2sMode);
+        return;
+    }
+    std::vector<float> update = *trained;
+    trained.reset();
+    if (gradient)
+    {
+        m_updateTamper(device, update); // FedSGD: g_k is the update itself
+    }
+    else
+    {
+        // g_k = w^t - w_k; the device sends w^t - g_k, or w_k itself if g_k is untouched
+        // (w^t - (w^t - w_k) need not round back to w_k).
+        const std::vector<float>& w = *base;
+        NS_ABORT_MSG_IF(w.size() != update.size(), "D2dFedAvg: model sizes differ");
+        std::vector<float> g(update.size());
+        for (std::size_t j = 0; j < g.size(); ++j)
         {
-            m_updateTamper(device, update); // FedSGD: g_k is the update itself
+            g[j] = w[j] - update[j];
         }
-        else
+        const std::vector<float> honest = g;
+        m_updateTamper(device, g);
+        NS_ABORT_MSG_IF(g.size() != update.size(), "D2dFedAvg: the tamper resized g_k");
+        if (g != honest)
         {
-            // g_k = w^t - w_k; the device sends w^t - g_k, or w_k itself if g_k is untouched
-            // (w^t - (w^t - w_k) need not round back to w_k).
-            const std::vector<float>& w = *base;
-            NS_ABORT_MSG_IF(w.size() != update.size(), "D2dFedAvg: model sizes differ");
-            std::vector<float> g(update.size());
             for (std::size_t j = 0; j < g.size(); ++j)
             {
-                g[j] = w[j] - update[j];
-            }
-            const std::vector<float> honest = g;
-            m_updateTamper(device, g);
-            NS_ABORT_MSG_IF(g.size() != update.size(), "D2dFedAvg: the tamper resized g_k");
-            if (g != honest)
-            {
-                for (std::size_t j = 0; j < g.size(); ++j)
-                {
-                    update[j] = w[j] - g[j];
-                }
+                update[j] = w[j] - g[j];
             }
         }
     }

@@ -421,8 +421,7 @@ D2dFlProtocol::RecordDevices(uint32_t round, const std::vector<uint32_t>& device
     std::vector<std::shared_ptr<const std::vector<float>>> models;
     for (auto i : idle)
     {
-        models.push_back(
-            std::make_shared<const std::vector<float>>(m_learners[i]->GetParameters()));
+        models.push_back(m_learners[i]->GetSharedParameters()); // no copy
         if (models.back()->size() != models.front()->size() ||
             m_learners[i]->GetSpec().ToString() != m_learners[idle[0]]->GetSpec().ToString())
         {

@@ -66,7 +66,7 @@ D2dLocalTraining::DoStart()
     m_dead.assign(k, false);
     if (m_commonInitialModel)
     {
-        const auto w0 = m_learners[0]->GetParameters();
+        const auto w0 = m_learners[0]->GetSharedParameters(); // shared, copy-on-write
         for (uint32_t i = 1; i < k; ++i)
         {
             // Only devices of device 0's architecture can take its weights.

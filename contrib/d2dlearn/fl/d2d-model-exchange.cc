@@ -220,7 +220,7 @@ D2dModelExchange::Trained(uint32_t device, uint64_t step)
                                       m_round,
                                       learner->GetNSamples(),
                                       device,
-                                      learner->GetParameters());
+                                      learner->GetSharedParameters()); // no copy
         // Copied: a resolution below may end the step.
         const std::vector<uint32_t> out = m_out[device];
         std::vector<uint32_t> unsent;
@@ -326,7 +326,7 @@ D2dModelExchange::Average(uint32_t device)
     std::vector<std::shared_ptr<const std::vector<float>>> values;
     std::vector<double> weights;
     std::vector<uint32_t> contributors;
-    auto own = std::make_shared<const std::vector<float>>(learner->GetParameters());
+    auto own = learner->GetSharedParameters();
     bool ownDone = false;
     auto addOwn = [&]() {
         values.push_back(own);
@@ -351,7 +351,8 @@ D2dModelExchange::Average(uint32_t device)
     }
     if (values.size() > 1)
     {
-        learner->SetParameters(WeightedMean(values, weights));
+        learner->SetParameters(
+            std::make_shared<const std::vector<float>>(WeightedMean(values, weights)));
     }
     s.averaged = true;
     s.received.clear();

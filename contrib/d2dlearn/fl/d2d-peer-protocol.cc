@@ -176,7 +176,9 @@ D2dPeerProtocol::MessageDelivery(const D2dDeliveryRecord& record)
 std::vector<float>
 D2dPeerProtocol::ShareInitialModel()
 {
-    auto w0 = m_learners[0]->GetParameters();
+    // One vector shared by every device (copy-on-write: each device's first job makes its
+    // own), not a copy each.
+    auto w0 = m_learners[0]->GetSharedParameters();
     for (uint32_t i = 1; i < GetNDevices(); ++i)
     {
         if (!m_learners[i]->IsTraining())
@@ -184,7 +186,7 @@ D2dPeerProtocol::ShareInitialModel()
             m_learners[i]->SetParameters(w0);
         }
     }
-    return w0;
+    return *w0;
 }
 
 std::vector<uint32_t>

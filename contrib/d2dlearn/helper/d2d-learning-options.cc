@@ -5,8 +5,10 @@
 #include "d2d-learning-options.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/d2d-fashion-mnist.h"
 #include "ns3/d2d-helper.h"
+#include "ns3/d2d-learner.h"
 #include "ns3/d2d-matrix-csv.h"
 #include "ns3/d2d-model-payload.h"
 #include "ns3/d2d-synthetic-data.h"
@@ -93,10 +95,20 @@ D2dLearningOptions::AddFlags(D2dScenarioFlags& flags, bool protocolFlags)
         flags.Add("optimizer", "Local optimizer: sgd or adam", optimizer)
             .Sets("ns3::D2dLearner::Optimizer");
     }
-    flags.Add("model", "linear, logistic, mlp[:WxW..], cnn[:C1xC2]", model);
+    flags.Add("model",
+              std::find(datasets.begin(), datasets.end(), "polynomial") != datasets.end()
+                  ? "linear, logistic, mlp[:WxW..], cnn[:C1xC2], poly[:D]"
+                  : "linear, logistic, mlp[:WxW..], cnn[:C1xC2]",
+              model);
     if (protocolFlags)
     {
-        flags.Add("dataset", "Data set", dataset).Choices({"fashion-mnist", "gaussian-mixture"});
+        flags.Add("dataset", "Data set", dataset).Choices(datasets);
+        flags
+            .Add("syntheticSamples",
+                 "gaussian-mixture: training samples before --dataFraction (the test set has "
+                 "a quarter as many); more devices than Fashion-MNIST's 60,000 samples need more",
+                 syntheticSamples)
+            .Range(1, 1e8);
     }
     flags.Add("dataDir", "Folder of the Fashion-MNIST idx .gz files", dataDir);
     flags.Add("dataFraction", "Fraction of the train and test sets used", dataFraction)
@@ -150,6 +162,19 @@ D2dLearningOptions::Validate(const D2dScenarioSupport& support, bool multipleArc
     }
     for (const auto& s : m_specs)
     {
+        // Regression data takes the polynomial learner, and only regression data does.
+        if (dataset == "polynomial" && s.arch != "poly")
+        {
+            support.Fail("--model=" + s.ToString() +
+                         " is a classifier; --dataset=polynomial is regression data "
+                         "(accepted: poly[:D], the closed-form polynomial learner, D in 0..20)");
+        }
+        if (dataset != "polynomial" && s.arch == "poly")
+        {
+            support.Fail("--model=" + s.ToString() + " is the polynomial regression learner; " +
+                         "--dataset=" + dataset +
+                         " is classification data (accepted: logistic, mlp, cnn)");
+        }
         if (s.arch == "linear")
         {
             support.Fail("--model=linear is a regression model; the data sets here are "
@@ -222,6 +247,11 @@ D2dLearningOptions::LoadData(const D2dScenarioSupport& support, uint32_t nDevice
     NS_ABORT_MSG_IF(m_specs.empty(), "D2dLearningOptions::LoadData before Validate");
     try
     {
+        if (dataset == "polynomial")
+        {
+            LoadPolynomial(nDevices, seed);
+            return;
+        }
         if (dataset == "fashion-mnist")
         {
             train = D2dFashionMnist::Load(dataDir, "train", dataFraction, seed);
@@ -230,7 +260,8 @@ D2dLearningOptions::LoadData(const D2dScenarioSupport& support, uint32_t nDevice
         else
         {
             // Seed 000 sec. 5.1: four classes in 2-D, unit variance.
-            const auto n = static_cast<std::size_t>(std::max(1.0, 20000 * dataFraction));
+            const auto n = static_cast<std::size_t>(
+                std::max(1.0, static_cast<double>(syntheticSamples) * dataFraction));
             const auto means = D2dSyntheticData::PaperGaussianMeans();
             train = D2dSyntheticData::GaussianMixture(means, 1.0, {}, n, seed);
             test = D2dSyntheticData::GaussianMixture(means, 1.0, {}, n / 4 + 1, seed + 1);
@@ -306,6 +337,37 @@ D2dLearningOptions::LoadData(const D2dScenarioSupport& support, uint32_t nDevice
     }
 }
 
+void
+D2dLearningOptions::LoadPolynomial(uint32_t nDevices, uint64_t seed)
+{
+    // Fan, Mendler-Dünner, Jaggi 2023, App. A.1: three agents with 50 points each around
+    // -2, 0 and 2, X* 50 points evenly in [-4, 4].
+    const auto f = D2dSyntheticData::PaperPolynomial();
+    train = std::make_shared<D2dDataset>();
+    train->name = "polynomial";
+    train->featureShape = {1};
+    shards.assign(nDevices, D2dShard{});
+    for (uint32_t i = 0; i < nDevices; ++i)
+    {
+        const double mean = nDevices == 1 ? 0.0 : -2.0 + 4.0 * i / (nDevices - 1.0);
+        // Agent i's own stream: seed and i mixed (splitmix64), so agents draw independently.
+        uint64_t z = seed * 0x9E3779B97F4A7C15ULL + (static_cast<uint64_t>(i) + 1);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        z ^= z >> 31;
+        const auto part =
+            D2dSyntheticData::PolynomialRegression(f, mean, 1.0, 1.0, PolynomialPoints, z);
+        for (std::size_t k = 0; k < part->Size(); ++k)
+        {
+            shards[i].indices.push_back(train->Size());
+            train->features.push_back(part->features[k]);
+            train->targets.push_back(part->targets[k]);
+        }
+    }
+    heldOut = D2dSyntheticData::PolynomialGrid(f, -4.0, 4.0, PolynomialXstar);
+    test = D2dSyntheticData::PolynomialGrid(f, -4.0, 4.0, 201);
+}
+
 std::vector<std::pair<std::string, uint64_t>>
 D2dLearningOptions::ModelMessages() const
 {
@@ -325,10 +387,16 @@ D2dLearningOptions::ModelMessages() const
 void
 D2dLearningOptions::CheckModelMemory(const D2dScenarioSupport& support, uint32_t nDevices) const
 {
-    // Every device holds its model, its gradients, the copies the protocols exchange and,
-    // with Adam, two moments: about 16 bytes per parameter (24 with Adam), plus the global
-    // model. A model that cannot fit is refused here rather than by LibTorch mid-run.
-    const double bytesPerParameter = optimizer == "adam" ? 24 : 16;
+    // A device that holds a model holds it as one flat float vector, and at most about one
+    // more copy lives on its behalf (its upload in flight, or its trained model waiting for
+    // its neighbours to average): 8 bytes per parameter; with KeepOptimizerState the
+    // optimizer's state too (Adam's two moments: 8 more, SGD's momentum: 4). LibTorch
+    // modules exist per worker thread only. A model that cannot fit is refused here rather
+    // than by the allocator mid-run.
+    BooleanValue keep;
+    CreateObject<D2dLearner>()->GetAttribute("KeepOptimizerState", keep);
+    const double bytesPerParameter = 8 + (keep.Get() ? (optimizer == "adam" ? 8 : 4) : 0);
+    const double holding = std::max(0.0, std::min(1.0, holdingFraction));
     const double available = AvailableMemoryBytes();
     const int64_t outputs = train->numClasses > 0 ? train->numClasses : 1;
     for (const auto& spec : m_specs)
@@ -344,7 +412,7 @@ D2dLearningOptions::CheckModelMemory(const D2dScenarioSupport& support, uint32_t
             what = what.rfind("model: ", 0) == 0 ? what.substr(7) : what;
             support.Fail("--model=" + spec.ToString() + ": " + what);
         }
-        const double need = parameters * bytesPerParameter * (static_cast<double>(nDevices) + 1);
+        const double need = parameters * bytesPerParameter * (std::ceil(holding * nDevices) + 1);
         if (need > available)
         {
             support.Fail(fmt::format("--model={}: {:.3g} parameters x {} devices need about "

@@ -70,18 +70,31 @@ class D2dLearningOptions
     double learningRate{0.05};            //!< --learningRate: local learning rate
     std::string optimizer{"sgd"};         //!< --optimizer: sgd | adam
     std::string model{"mlp"};             //!< --model: linear | logistic | mlp[:WxW] | cnn[:C1xC2]
-    std::string dataset{"fashion-mnist"}; //!< --dataset: fashion-mnist | gaussian-mixture
-    std::string dataDir;                  //!< --dataDir: Fashion-MNIST idx .gz files
-    double dataFraction{0.25};            //!< --dataFraction: fraction of train and test used
-    std::string partition{"iid"};         //!< --partition: iid | dirichlet | labels | quantity
-    double alpha{0.5};                    //!< --alpha: Dirichlet concentration
-    uint32_t labelsPerDevice{3};          //!< --labelsPerDevice: labels partition: classes
+    std::string dataset{"fashion-mnist"}; //!< --dataset: one of datasets
+    /**
+     * The --dataset choices a scenario offers: fashion-mnist, gaussian-mixture (Fan et al.
+     * 2023, sec. 5.1) and, where the scenario adds it, polynomial (Fan et al. 2023, App.
+     * A.1: regression, one agent per shard, X* fixed; LoadData() fills heldOut).
+     */
+    std::vector<std::string> datasets{"fashion-mnist", "gaussian-mixture"};
+    std::string dataDir;              //!< --dataDir: Fashion-MNIST idx .gz files
+    double dataFraction{0.25};        //!< --dataFraction: fraction of train and test used
+    uint64_t syntheticSamples{20000}; //!< --syntheticSamples: gaussian-mixture samples
+    std::string partition{"iid"};     //!< --partition: iid | dirichlet | labels | quantity
+    double alpha{0.5};                //!< --alpha: Dirichlet concentration
+    uint32_t labelsPerDevice{3};      //!< --labelsPerDevice: labels partition: classes
     /** --labelProportions: labels partition: shares of a device's classes (Wagle et al. 2025, App.
      * C) */
     std::string labelProportions{"0.7,0.2,0.1"};
     double quantitySkew{1.0};           //!< --quantitySkew: quantity partition: size-law skew
     std::string compression{"float32"}; //!< --compression: model values on the air
     uint32_t threads{2};                //!< --threads: LibTorch worker threads (0: inline)
+    /**
+     * Share of the devices that hold a model at the same time, for the memory check of
+     * LoadData (not a flag): 1 (every device: decentralized protocols); a FedAvg-family
+     * scenario sets its client fraction (its clients hold no model between rounds).
+     */
+    double holdingFraction{1.0};
 
     /**
      * \brief Declare the learning flags, each with its range and the attributes it sets
@@ -97,7 +110,9 @@ class D2dLearningOptions
 
     /**
      * \brief After D2dScenarioFlags::Parse() (which checks each flag's range): --model parsed into
-     * specs (empty, linear (a regression model), cnn without fashion-mnist rejected), the accepted
+     * specs (empty, linear (a regression model), cnn without fashion-mnist, poly (the
+     * polynomial regression learner) without polynomial, and a classifier on polynomial
+     * rejected), the accepted
      * data sets, partitions and compressions, --labelProportions parsed and checked against
      * --labelsPerDevice (the default "0.7,0.2,0.1" with another
      * --labelsPerDevice means equal shares). Bad input ends the program via
@@ -116,7 +131,13 @@ class D2dLearningOptions
     /**
      * \brief Load the train and test sets (Fashion-MNIST with seeds seed and seed + 1, or
      * the Gaussian mixture of Fan et al. 2023, sec. 5.1 with 20000 x dataFraction training
-     * samples) and partition the training set into nDevices shards. Call after Validate()
+     * samples) and partition the training set into nDevices shards. polynomial (Fan et al.
+     * 2023, App. A.1): f(x) = 0.5x^3 + 0.3x^2 - 5x + 4; agent i has PolynomialPoints points
+     * x ~ N(m_i, 1), y = f(x) + N(0, 1), m_i = -2 + 4i/(N - 1) (N = 3: -2, 0, 2; N = 1: 0);
+     * X* (heldOut) is PolynomialXstar points evenly in [-4, 4] with the noise-free f (its
+     * targets only measure xstar_loss); the test set is 201 points evenly in [-4, 4] with
+     * the noise-free f, so `loss` is the mean squared error against f; dataFraction,
+     * partition and holdOutFraction play no part. Call after Validate()
      * and before any output exists (a missing or corrupt file is bad input): failures,
      * and fewer training samples than devices, end the program via support.Fail().
      * \param support the scenario's support (error messages)
@@ -131,6 +152,8 @@ class D2dLearningOptions
      * and partitions the rest; X* is then in heldOut. A scenario sets it before LoadData().
      */
     double holdOutFraction{0};
+    static constexpr uint32_t PolynomialPoints = 50; //!< polynomial: points per agent
+    static constexpr uint32_t PolynomialXstar = 50;  //!< polynomial: points of X*
     std::shared_ptr<D2dDataset> heldOut; //!< X* (after LoadData() with holdOutFraction > 0)
     std::shared_ptr<D2dDataset> train;   //!< the training set (after LoadData())
     std::shared_ptr<D2dDataset> test;    //!< the test set (after LoadData())
@@ -196,9 +219,18 @@ class D2dLearningOptions
 
   private:
     /**
+     * \brief LoadData() of --dataset=polynomial (see there).
+     * \param nDevices agents
+     * \param seed the run's seed
+     */
+    void LoadPolynomial(uint32_t nDevices, uint64_t seed);
+
+    /**
      * \brief Fail unless every architecture of --model fits the samples (a cnn needs images
-     * of at least 4 x 4) and nDevices + 1 copies of it, with gradients and optimizer state,
-     * fit in the memory available.
+     * of at least 4 x 4) and the models the devices hold fit in the memory available: two
+     * flat copies per holding device (its own and one in flight or waiting to be averaged),
+     * plus kept optimizer state (KeepOptimizerState: Adam 2, SGD 1 more), plus the global
+     * model.
      * \param support for the one-line error
      * \param nDevices devices, each with its own model
      */

@@ -224,6 +224,22 @@ D2dScenarioFlags::Given(const std::string& name) const
     return Find(name).m_given;
 }
 
+void
+D2dScenarioFlags::DefaultAfterParse(const std::string& name, const std::string& text)
+{
+    Flag& f = Find(name);
+    NS_ABORT_MSG_IF(!f.m_bound, "D2dScenarioFlags: --" << name << " is not bound");
+    if (f.m_given)
+    {
+        return;
+    }
+    f.Default(text);
+    for (const auto& attribute : f.m_attributes)
+    {
+        Config::SetDefault(attribute, *f.m_value);
+    }
+}
+
 std::vector<D2dScenarioSupport::Param>
 D2dScenarioFlags::GetParams() const
 {
@@ -360,11 +376,48 @@ D2dScenarioFlags::Parse(int argc, char** argv)
     m_parsed = true;
     m_argc = argc;
     m_argv = argv;
-    m_support.CheckArguments(argc, argv, GetParams());
+    const auto params = GetParams();
+    m_support.CheckArguments(argc, argv, params);
+    // Whole numbers are accepted in exponent notation (1e10, as the README writes ranges),
+    // which ns-3 would read as 1: what is parsed below has them in decimal digits.
+    std::vector<std::string> args(argv, argv + argc);
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::size_t eq = args[i].find('=');
+        if (eq == std::string::npos || args[i].rfind("--", 0) != 0)
+        {
+            continue;
+        }
+        const std::string name = args[i].substr(2, eq - 2);
+        bool integer = false;
+        if (TypeId::AttributeInformation info;
+            name.rfind("ns3::", 0) == 0 && D2dScenarioSupport::LookupAttribute(name, &info))
+        {
+            const std::string type = D2dScenarioSupport::ValueTypeName(info.checker);
+            integer = type == "ns3::UintegerValue" || type == "ns3::IntegerValue";
+        }
+        for (const auto& p : params)
+        {
+            integer = integer ||
+                      (p.name == name && std::string("uUiI").find(p.kind) != std::string::npos);
+        }
+        if (std::string decimal;
+            integer && D2dScenarioSupport::WholeNumber(args[i].substr(eq + 1), &decimal))
+        {
+            args[i] = args[i].substr(0, eq + 1) + decimal;
+        }
+    }
+    std::vector<char*> normalized;
+    for (auto& arg : args)
+    {
+        normalized.push_back(arg.data());
+    }
+    normalized.push_back(nullptr);
     // Which flags are given, and the bound flags' values (CheckArguments accepted them).
     for (int i = 1; i < argc; ++i)
     {
-        const std::string arg = argv[i];
+        const std::string arg = args[i];
+        const std::string typed = argv[i];
         const std::size_t eq = arg.find('=');
         const std::string name =
             arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
@@ -375,7 +428,7 @@ D2dScenarioFlags::Parse(int argc, char** argv)
                 continue;
             }
             f.m_given = true;
-            f.m_text = eq == std::string::npos ? "" : arg.substr(eq + 1);
+            f.m_text = eq == std::string::npos ? "" : typed.substr(typed.find('=') + 1);
             if (f.m_bound)
             {
                 auto value = f.m_checker->Create();
@@ -432,7 +485,7 @@ D2dScenarioFlags::Parse(int argc, char** argv)
             },
             f.m_variable);
     }
-    cmd.Parse(argc, argv);
+    cmd.Parse(argc, normalized.data());
     for (auto& f : m_flags)
     {
         if (auto text = std::get_if<std::string*>(&f.m_variable); text && f.m_given)

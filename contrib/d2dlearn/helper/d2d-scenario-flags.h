@@ -190,6 +190,16 @@ class D2dScenarioFlags
     bool Given(const std::string& name) const;
 
     /**
+     * \brief After Parse(): a bound flag that was not on the command line takes this value
+     * instead of its default (a default that depends on other flags, e.g. on the data set);
+     * its attributes' defaults and its run.json record follow. Call before the objects that
+     * read the attributes are made.
+     * \param name the flag (aborts if it is not a bound flag)
+     * \param text the value, as the attribute's value type parses it (aborts if refused)
+     */
+    void DefaultAfterParse(const std::string& name, const std::string& text);
+
+    /**
      * \brief A bound flag's value, as parsed (or its default).
      * \tparam V the attribute's value class, e.g. DoubleValue
      * \param name the flag

@@ -76,18 +76,21 @@ IsTime(const std::string& text)
     }
 }
 
-/** \return true if text is a whole number >= 0 no larger than max */
+/**
+ * \return true if text is a whole number >= 0 no larger than max (digits, or exponent
+ * notation that denotes a whole number: 1e10)
+ */
 bool
 IsUnsigned(const std::string& text, uint64_t max)
 {
-    static const std::regex form(R"(^\+?[0-9]+$)");
-    if (!std::regex_match(text, form))
+    std::string decimal;
+    if (!D2dScenarioSupport::WholeNumber(text, &decimal) || decimal[0] == '-')
     {
         return false;
     }
     try
     {
-        return std::stoull(text) <= max;
+        return std::stoull(decimal) <= max;
     }
     catch (const std::out_of_range&)
     {
@@ -95,18 +98,18 @@ IsUnsigned(const std::string& text, uint64_t max)
     }
 }
 
-/** \return true if text is a whole number in [min, max] */
+/** \return true if text is a whole number in [min, max] (as IsUnsigned, signed) */
 bool
 IsSigned(const std::string& text, int64_t min, int64_t max)
 {
-    static const std::regex form(R"(^[+-]?[0-9]+$)");
-    if (!std::regex_match(text, form))
+    std::string decimal;
+    if (!D2dScenarioSupport::WholeNumber(text, &decimal))
     {
         return false;
     }
     try
     {
-        const long long value = std::stoll(text);
+        const long long value = std::stoll(decimal);
         return value >= min && value <= max;
     }
     catch (const std::out_of_range&)
@@ -237,6 +240,26 @@ HasAttributeForm(const std::string& value, Ptr<const AttributeChecker> checker)
                (tid == pointer->GetPointeeTypeId() || tid.IsChildOf(pointer->GetPointeeTypeId()));
     }
     return true;
+}
+
+/**
+ * \param value text of an attribute value
+ * \param checker the attribute's checker
+ * \return the text DeserializeFromString is given: a whole number in exponent notation
+ * (1e3) in decimal digits for an integer attribute (ns-3 reads "1e3" as 1 and aborts on
+ * the rest), else value
+ */
+std::string
+Deserializable(const std::string& value, Ptr<const AttributeChecker> checker)
+{
+    const std::string type = D2dScenarioSupport::ValueTypeName(checker);
+    std::string decimal;
+    if ((type == "ns3::UintegerValue" || type == "ns3::IntegerValue") &&
+        D2dScenarioSupport::WholeNumber(value, &decimal))
+    {
+        return decimal;
+    }
+    return value;
 }
 
 /**
@@ -486,7 +509,8 @@ D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Para
             }
             auto checked = info.checker->Create();
             if (value.empty() || !HasAttributeForm(value, info.checker) ||
-                !checked->DeserializeFromString(value, info.checker) ||
+                !checked->DeserializeFromString(Deserializable(value, info.checker),
+                                                info.checker) ||
                 !info.checker->Check(*checked))
             {
                 Fail(fmt::format("--{}={} is not accepted (accepted: {})",
@@ -543,7 +567,8 @@ D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Para
             const std::string text = hasValue ? value : "true";
             auto checkedValue = info.checker->Create();
             if (!HasAttributeForm(text, info.checker) ||
-                !checkedValue->DeserializeFromString(text, info.checker) ||
+                !checkedValue->DeserializeFromString(Deserializable(text, info.checker),
+                                                     info.checker) ||
                 !info.checker->Check(*checkedValue))
             {
                 Fail(fmt::format("--{}={} is {} (accepted: {})",
@@ -554,6 +579,52 @@ D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Para
             }
         }
     }
+}
+
+bool
+D2dScenarioSupport::WholeNumber(const std::string& text, std::string* decimal)
+{
+    // sign, integer digits, fraction digits, exponent
+    static const std::regex form(R"(^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]{1,6}))?$)");
+    std::smatch match;
+    if (text.size() > 100 || !std::regex_match(text, match, form) ||
+        match[2].length() + match[3].length() == 0 ||
+        (match[4].matched && match[2].length() == 0 && match[3].length() == 0))
+    {
+        return false;
+    }
+    if (!match[4].matched && match[3].matched)
+    {
+        // 12. or 12.0 are no integer literals: a whole number without exponent is digits
+        return false;
+    }
+    std::string digits = match[2].str() + match[3].str();
+    // value = digits x 10^shift
+    long shift = (match[4].matched ? std::stol(match[4].str()) : 0) - match[3].length();
+    digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size()));
+    if (digits.empty())
+    {
+        *decimal = "0";
+        return true;
+    }
+    if (shift < 0)
+    {
+        // the last -shift digits are the fraction: they must all be zeros
+        const std::size_t cut = static_cast<std::size_t>(-shift);
+        if (cut >= digits.size() ||
+            digits.find_first_not_of('0', digits.size() - cut) != std::string::npos)
+        {
+            return false;
+        }
+        digits.erase(digits.size() - cut);
+        shift = 0;
+    }
+    if (digits.size() + static_cast<std::size_t>(shift) > 40)
+    {
+        return false;
+    }
+    *decimal = (match[1].str() == "-" ? "-" : "") + digits + std::string(shift, '0');
+    return true;
 }
 
 std::string
@@ -592,7 +663,7 @@ D2dScenarioSupport::Excerpt(const std::string& text, std::size_t max)
     {
         const auto c = static_cast<unsigned char>(text[i]);
         out += c < 0x20 || c >= 0x7f || c == '\\' ? fmt::format("\\x{:02x}", c)
-                                                    : std::string(1, static_cast<char>(c));
+                                                  : std::string(1, static_cast<char>(c));
     }
     return text.size() > max ? out + "..." : out;
 }

@@ -152,6 +152,16 @@ class D2dScenarioSupport
     static std::string Excerpt(const std::string& text, std::size_t max = 40);
 
     /**
+     * \brief Read a whole number written in decimal digits or in exponent notation, as the
+     * README writes ranges (1e10, 2.5e3, 1200e-2): exactly, without rounding.
+     * \param text the text (an optional sign, digits, an optional fraction and exponent)
+     * \param decimal set to the number in decimal digits ("-12", "10000000000") if whole
+     * \return false if text is not a number of that form or not a whole number (1.5, 1e-3),
+     * or has more than 40 digits (outside every integer type)
+     */
+    static bool WholeNumber(const std::string& text, std::string* decimal);
+
+    /**
      * \param t a time, possibly negative (a flag's value before its range is checked)
      * \return t in seconds: Time::GetSeconds() shifts a negative value left in ns-3 3.37's
      * int64x64-128.h (undefined behaviour that UBSan reports), so the magnitude is converted

@@ -9,6 +9,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/d2d-polynomial-fit.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -19,6 +20,8 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <cstring>
 #include <fmt/format.h>
+#include <map>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -35,20 +38,43 @@ D2dModelSpec::Parse(const std::string& text)
     const auto colon = text.find(':');
     spec.arch = text.substr(0, colon);
     if (spec.arch != "linear" && spec.arch != "logistic" && spec.arch != "mlp" &&
-        spec.arch != "cnn")
+        spec.arch != "cnn" && spec.arch != "poly")
     {
         throw std::invalid_argument("model: '" + text +
                                     "' is not accepted (linear, logistic, mlp[:WxW...], "
-                                    "cnn[:C1xC2])");
+                                    "cnn[:C1xC2], poly[:D])");
     }
-    spec.hidden = spec.arch == "cnn"
-                      ? std::vector<int64_t>{16, 32}
-                      : (spec.arch == "mlp" ? std::vector<int64_t>{128} : std::vector<int64_t>{});
-    if (colon != std::string::npos)
+    spec.hidden = spec.arch == "cnn"    ? std::vector<int64_t>{16, 32}
+                  : spec.arch == "mlp"  ? std::vector<int64_t>{128}
+                  : spec.arch == "poly" ? std::vector<int64_t>{4}
+                                        : std::vector<int64_t>{};
+    if (colon != std::string::npos && spec.arch == "poly")
+    {
+        // poly:D, the degree of the polynomial (Fan et al. 2023, App. A: 4, and 1 for a weak
+        // agent).
+        const std::string item = text.substr(colon + 1);
+        std::size_t used = 0;
+        long long degree = -1;
+        try
+        {
+            degree = std::stoll(item, &used);
+        }
+        catch (const std::exception&)
+        {
+            used = 0;
+        }
+        if (item.empty() || used != item.size() || degree < 0 || degree > 20)
+        {
+            throw std::invalid_argument("model: '" + text +
+                                        "': the degree of poly is an integer in [0, 20]");
+        }
+        spec.hidden = {degree};
+    }
+    else if (colon != std::string::npos)
     {
         if (spec.arch != "mlp" && spec.arch != "cnn")
         {
-            throw std::invalid_argument("model: '" + text + "': only mlp and cnn take sizes");
+            throw std::invalid_argument("model: '" + text + "': only mlp, cnn and poly take sizes");
         }
         spec.hidden.clear();
         std::stringstream in(text.substr(colon + 1));
@@ -103,6 +129,15 @@ D2dModelSpec::CountParameters(const std::vector<int64_t>& inputShape, int64_t ou
         inputs *= static_cast<double>(d);
     }
     const double out = static_cast<double>(outputs);
+    if (arch == "poly")
+    {
+        if (inputs != 1 || outputs != 1)
+        {
+            throw std::invalid_argument("model: poly is a regression on scalar inputs (one "
+                                        "feature, one output)");
+        }
+        return static_cast<double>(hidden.empty() ? 4 : hidden[0]) + 1;
+    }
     if (arch == "linear" || arch == "logistic")
     {
         return (inputs + 1) * out;
@@ -144,20 +179,38 @@ D2dModelSpec::CountParameters(const std::vector<int64_t>& inputShape, int64_t ou
     return count + (c * static_cast<double>(h * w) + 1) * out;
 }
 
-/** The LibTorch state of a learner, shared with the worker running its job. */
+/**
+ * The state of a learner, shared with the worker running its job: no LibTorch module (the
+ * jobs borrow one from their thread's pool), the weights as one flat vector.
+ */
 struct D2dLearner::Impl
 {
-    D2dNet net{nullptr};
-    at::Generator generator;
-    torch::Tensor features; //!< the whole training set, [N, shape...] (no copy)
-    torch::Tensor shard;    //!< this device's sample indices, int64 [n]
-    torch::Tensor targets;  //!< this device's labels (int64) or targets (float), [n]
+    std::string key; //!< the architecture: spec, sample shape, outputs (the pool's key)
+    D2dModelSpec spec;
+    int64_t outputs{1};
+    uint64_t generatorSeed{0};
+    std::optional<at::Generator> generator; //!< made at its first use
+    bool initialDrawn{false};               //!< the generator made the initial draws
+    bool released{false}; //!< ReleaseParameters: hold no weights until SetParameters
+    /** The weights (immutable, possibly shared with messages); null: none held. */
+    std::shared_ptr<const std::vector<float>> weights;
+    torch::Tensor shard;   //!< this device's sample indices, int64 [n]
+    torch::Tensor targets; //!< this device's labels (int64) or targets (float), [n]
     bool regression{false};
+    int64_t polyDegree{-1}; //!< >= 0: the closed-form polynomial learner ("poly")
     std::shared_ptr<const D2dDataset> data;
     std::shared_future<void> job;
     D2dTrainResult result;
-    /** The optimizer kept across jobs (KeepOptimizerState), null until the first job. */
-    std::unique_ptr<torch::optim::Optimizer> optimizer;
+    // The optimizer's state kept across jobs (KeepOptimizerState), flat.
+    bool optimizerMade{false}; //!< a first job made the optimizer
+    D2dLearner::Optimizer optimizerKind{D2dLearner::SGD};
+    double optimizerLr{0}; //!< options of the first job's optimizer
+    double optimizerMomentum{0};
+    double optimizerWeightDecay{0};
+    std::vector<uint8_t> optimizerHasState; //!< per parameter tensor
+    std::vector<int64_t> optimizerSteps;    //!< Adam's step count, per tensor with state
+    std::vector<float> optimizerBuffer1;    //!< SGD momentum buffer / Adam exp_avg
+    std::vector<float> optimizerBuffer2;    //!< Adam exp_avg_sq
 };
 
 namespace
@@ -176,6 +229,12 @@ std::vector<float>
 Flatten(torch::nn::Module& net)
 {
     std::vector<float> out;
+    std::size_t total = 0;
+    for (const auto& p : net.parameters())
+    {
+        total += static_cast<std::size_t>(p.numel());
+    }
+    out.reserve(total); // exactly: grown by insert, the capacity would reach twice the size
     for (const auto& p : net.parameters())
     {
         auto c = p.detach().contiguous();
@@ -201,6 +260,166 @@ Unflatten(torch::nn::Module& net, const std::vector<float>& values)
     NS_ABORT_MSG_IF(offset != values.size(),
                     "D2dLearner: " << values.size() << " parameter values for a model of "
                                    << offset);
+}
+
+/**
+ * \return this thread's module of the learner's architecture: one per architecture and
+ * thread, made at its first use and reused by every device's jobs (its weights are
+ * whatever the last job copied in)
+ */
+D2dNet&
+PooledNet(const D2dLearner::Impl& s)
+{
+    thread_local std::map<std::string, D2dNet> pool;
+    auto it = pool.find(s.key);
+    if (it == pool.end())
+    {
+        it = pool.emplace(s.key, D2dNet(s.spec, s.data->featureShape, s.outputs)).first;
+    }
+    return it->second;
+}
+
+/** \return the device's generator, made at its first use */
+at::Generator&
+GeneratorOf(D2dLearner::Impl& s)
+{
+    if (!s.generator)
+    {
+        s.generator = at::make_generator<at::CPUGeneratorImpl>(s.generatorSeed);
+    }
+    return *s.generator;
+}
+
+/**
+ * \brief Draw the initial weights if they are due: always the generator's first draws,
+ * as when every learner built its own module at Setup. Kept only if the learner holds no
+ * weights yet and has not released them.
+ * \param s the learner
+ * \param net a module of its architecture (its weights are overwritten)
+ * \return true if the weights now in net are the learner's (they were just drawn)
+ */
+bool
+DrawInitialWeights(D2dLearner::Impl& s, D2dNet& net)
+{
+    if (s.initialDrawn)
+    {
+        return false;
+    }
+    net->Initialize(GeneratorOf(s));
+    s.initialDrawn = true;
+    if (!s.weights && !s.released)
+    {
+        s.weights = std::make_shared<const std::vector<float>>(Flatten(*net));
+        return true;
+    }
+    return false;
+}
+
+/** \return the pooled module holding the learner's weights (initial ones drawn if due) */
+D2dNet&
+Materialize(D2dLearner::Impl& s)
+{
+    auto& net = PooledNet(s);
+    if (!DrawInitialWeights(s, net))
+    {
+        NS_ABORT_MSG_IF(!s.weights,
+                        "D2dLearner: no weights (released; SetParameters before the next "
+                        "job)");
+        Unflatten(*net, *s.weights);
+    }
+    return net;
+}
+
+/** \return the key of a parameter in a LibTorch optimizer's state map */
+std::string
+StateKey(const torch::Tensor& p)
+{
+    return c10::guts::to_string(p.unsafeGetTensorImpl());
+}
+
+/** \brief Copy the optimizer's per-parameter state into the learner's flat vectors. */
+void
+SaveOptimizerState(D2dLearner::Impl& s,
+                   torch::optim::Optimizer& opt,
+                   const std::vector<torch::Tensor>& params)
+{
+    s.optimizerHasState.assign(params.size(), 0);
+    s.optimizerSteps.clear();
+    s.optimizerBuffer1.clear();
+    s.optimizerBuffer2.clear();
+    auto append = [](std::vector<float>& to, const torch::Tensor& t) {
+        auto c = t.detach().contiguous();
+        to.insert(to.end(), c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
+    };
+    for (std::size_t i = 0; i < params.size(); ++i)
+    {
+        auto it = opt.state().find(StateKey(params[i]));
+        if (it == opt.state().end())
+        {
+            continue;
+        }
+        if (s.optimizerKind == D2dLearner::ADAM)
+        {
+            const auto& st = static_cast<const torch::optim::AdamParamState&>(*it->second);
+            NS_ABORT_MSG_IF(st.max_exp_avg_sq().defined(), "D2dLearner: amsgrad is not kept");
+            s.optimizerSteps.push_back(st.step());
+            append(s.optimizerBuffer1, st.exp_avg());
+            append(s.optimizerBuffer2, st.exp_avg_sq());
+        }
+        else
+        {
+            const auto& st = static_cast<const torch::optim::SGDParamState&>(*it->second);
+            if (!st.momentum_buffer().defined())
+            {
+                continue;
+            }
+            append(s.optimizerBuffer1, st.momentum_buffer());
+        }
+        s.optimizerHasState[i] = 1;
+    }
+}
+
+/** \brief Give a fresh optimizer the state SaveOptimizerState kept (bit for bit). */
+void
+RestoreOptimizerState(const D2dLearner::Impl& s,
+                      torch::optim::Optimizer& opt,
+                      const std::vector<torch::Tensor>& params)
+{
+    if (s.optimizerHasState.size() != params.size())
+    {
+        return; // nothing kept yet
+    }
+    std::size_t offset = 0;
+    std::size_t k = 0;
+    auto take = [&params](const std::vector<float>& from, std::size_t at, std::size_t i) {
+        return torch::from_blob(const_cast<float*>(from.data()) + at,
+                                params[i].sizes(),
+                                torch::kFloat)
+            .clone();
+    };
+    for (std::size_t i = 0; i < params.size(); ++i)
+    {
+        if (!s.optimizerHasState[i])
+        {
+            continue;
+        }
+        const auto n = static_cast<std::size_t>(params[i].numel());
+        if (s.optimizerKind == D2dLearner::ADAM)
+        {
+            auto st = std::make_unique<torch::optim::AdamParamState>();
+            st->step(s.optimizerSteps[k++]);
+            st->exp_avg(take(s.optimizerBuffer1, offset, i));
+            st->exp_avg_sq(take(s.optimizerBuffer2, offset, i));
+            opt.state()[StateKey(params[i])] = std::move(st);
+        }
+        else
+        {
+            auto st = std::make_unique<torch::optim::SGDParamState>();
+            st->momentum_buffer(take(s.optimizerBuffer1, offset, i));
+            opt.state()[StateKey(params[i])] = std::move(st);
+        }
+        offset += n;
+    }
 }
 
 /** \return the loss of a batch: cross-entropy or mean squared error */
@@ -240,37 +459,123 @@ DistillRows(uint64_t inEpoch, int64_t nStar, int64_t batch)
     return {b * batch, std::min(nStar, (b + 1) * batch)};
 }
 
-/** \brief A prediction job: the model's outputs on a data set (softmax for classifiers). */
-void
-RunPrediction(D2dLearner::Impl& s, const D2dDataset& data)
+/** \return the model's outputs on a data set, row-major (softmax for classifiers) */
+std::vector<float>
+Outputs(D2dLearner::Impl& s, const D2dDataset& data)
 {
     torch::NoGradGuard noGrad;
-    s.net->eval();
+    auto& net = Materialize(s);
+    net->eval();
     auto x = FeaturesOf(data);
     const int64_t n = x.size(0);
-    auto out = std::make_shared<std::vector<float>>();
+    std::vector<float> out;
     for (int64_t start = 0; start < n; start += 1000)
     {
         const int64_t end = std::min(n, start + 1000);
-        auto y = s.net->forward(x.slice(0, start, end));
+        auto y = net->forward(x.slice(0, start, end));
         if (!s.regression)
         {
             y = torch::softmax(y, 1);
         }
         y = y.contiguous();
-        out->insert(out->end(), y.data_ptr<float>(), y.data_ptr<float>() + y.numel());
+        out.insert(out.end(), y.data_ptr<float>(), y.data_ptr<float>() + y.numel());
     }
-    s.net->train();
+    net->train();
+    return out;
+}
+
+/** \brief A prediction job: the model's outputs on a data set (softmax for classifiers). */
+void
+RunPrediction(D2dLearner::Impl& s, const D2dDataset& data)
+{
     D2dTrainResult r;
-    r.samples = static_cast<uint64_t>(n);
-    r.predictions = out;
+    r.samples = static_cast<uint64_t>(data.Size());
+    r.predictions = std::make_shared<const std::vector<float>>(Outputs(s, data));
+    s.result = r;
+}
+
+/** \return X* rows a job's distillation term uses (0: none) \param task the job */
+int64_t
+DistillRowsOf(const D2dTrainTask& task)
+{
+    return task.distillWeight > 0 && task.distillSet && task.distillTargets
+               ? static_cast<int64_t>(task.distillSet->Size())
+               : 0;
+}
+
+/**
+ * \brief The closed-form polynomial learner ("poly"): the exact minimiser of eq. 2 of Fan et
+ * al. 2023 with mean squared errors, (1/n) sum_k (p(x_k) - y_k)^2 + lambda (1/n*) sum_m
+ * (p(x*_m) - psi_m)^2, i.e. D2dPolynomialFit with weight lambda n / n* on the sums; the
+ * job's epochs, steps and the optimizer play no part.
+ */
+void
+RunClosedForm(D2dLearner::Impl& s, const Job& job)
+{
+    const auto& task = job.task;
+    const int64_t n = s.shard.size(0);
+    D2dTrainResult r;
+    if (n == 0)
+    {
+        s.result = r;
+        return;
+    }
+    std::vector<double> x;
+    std::vector<double> y;
+    const int64_t* idx = s.shard.data_ptr<int64_t>();
+    const float* t = s.targets.data_ptr<float>();
+    for (int64_t k = 0; k < n; ++k)
+    {
+        x.push_back(s.data->features[static_cast<std::size_t>(idx[k])]);
+        y.push_back(t[k]);
+    }
+    std::vector<double> xs;
+    std::vector<double> psi;
+    double weight = 0;
+    const int64_t nStar = DistillRowsOf(task);
+    if (nStar > 0)
+    {
+        NS_ABORT_MSG_IF(static_cast<int64_t>(task.distillTargets->size()) != nStar,
+                        "D2dLearner: " << task.distillTargets->size() << " targets for " << nStar
+                                       << " X* points");
+        xs.assign(task.distillSet->features.begin(), task.distillSet->features.end());
+        psi.assign(task.distillTargets->begin(), task.distillTargets->end());
+        weight = task.distillWeight * static_cast<double>(n) / static_cast<double>(nStar);
+    }
+    const auto c =
+        D2dPolynomialFit::Fit(x, y, xs, psi, weight, static_cast<uint32_t>(s.polyDegree));
+    {
+        torch::NoGradGuard noGrad;
+        auto& net = Materialize(s); // the other parameters (if any) keep their values
+        auto w = net->parameters()[0];
+        for (std::size_t e = 0; e < c.size(); ++e)
+        {
+            w.data_ptr<float>()[e] = static_cast<float>(c[e]);
+        }
+        s.weights = std::make_shared<const std::vector<float>>(Flatten(*net));
+    }
+    double sse = 0;
+    for (int64_t k = 0; k < n; ++k)
+    {
+        const double d = D2dPolynomialFit::Evaluate(c, x[static_cast<std::size_t>(k)]) -
+                         y[static_cast<std::size_t>(k)];
+        sse += d * d;
+    }
+    r.samples = static_cast<uint64_t>(n + nStar);
+    r.steps = 1;
+    r.meanLoss = sse / static_cast<double>(n);
     s.result = r;
 }
 
 void
 RunTraining(D2dLearner::Impl& s, const Job& job)
 {
-    auto& net = s.net;
+    if (s.polyDegree >= 0 && !job.task.gradientOnly)
+    {
+        RunClosedForm(s, job);
+        return;
+    }
+    auto& net = Materialize(s); // draws the initial weights first if they are due
     net->train();
     const int64_t n = s.shard.size(0);
     D2dTrainResult r;
@@ -279,6 +584,7 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
         s.result = r;
         return;
     }
+    const auto features = FeaturesOf(*s.data);
     auto params = net->parameters();
     if (job.task.gradientOnly)
     {
@@ -289,14 +595,14 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
         {
             const int64_t end = std::min(n, start + job.batchSize);
             auto idx = s.shard.slice(0, start, end);
-            auto x = s.features.index_select(0, idx);
+            auto x = features.index_select(0, idx);
             auto y = s.targets.slice(0, start, end);
             auto loss = Loss(s.regression, net->forward(x), y, true) / static_cast<double>(n);
             loss.backward();
             lossSum += loss.item<double>();
         }
         auto grad = std::make_shared<std::vector<float>>();
-        grad->reserve(Flatten(*net).size());
+        grad->reserve(s.weights->size());
         for (auto& p : params)
         {
             auto g = p.grad().contiguous();
@@ -310,28 +616,34 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
         s.result = r;
         return;
     }
+    // A fresh optimizer per job; with KeepOptimizerState, the first job's options and the
+    // state the previous job left (flat, in the learner) restored bit for bit.
+    if (!job.keepOptimizer || !s.optimizerMade)
+    {
+        s.optimizerKind = job.optimizer;
+        s.optimizerLr = job.learningRate;
+        s.optimizerMomentum = job.momentum;
+        s.optimizerWeightDecay = job.weightDecay;
+        s.optimizerMade = job.keepOptimizer;
+    }
     std::unique_ptr<torch::optim::Optimizer> made;
-    torch::optim::Optimizer* opt = job.keepOptimizer ? s.optimizer.get() : nullptr;
-    if (!opt && job.optimizer == D2dLearner::ADAM)
+    if (s.optimizerKind == D2dLearner::ADAM)
     {
         made = std::make_unique<torch::optim::Adam>(
             params,
-            torch::optim::AdamOptions(job.learningRate).weight_decay(job.weightDecay));
+            torch::optim::AdamOptions(s.optimizerLr).weight_decay(s.optimizerWeightDecay));
     }
-    else if (!opt)
+    else
     {
         made = std::make_unique<torch::optim::SGD>(params,
-                                                   torch::optim::SGDOptions(job.learningRate)
-                                                       .momentum(job.momentum)
-                                                       .weight_decay(job.weightDecay));
+                                                   torch::optim::SGDOptions(s.optimizerLr)
+                                                       .momentum(s.optimizerMomentum)
+                                                       .weight_decay(s.optimizerWeightDecay));
     }
-    if (made)
+    torch::optim::Optimizer* opt = made.get();
+    if (job.keepOptimizer)
     {
-        opt = made.get();
-        if (job.keepOptimizer)
-        {
-            s.optimizer = std::move(made);
-        }
+        RestoreOptimizerState(s, *opt, params);
     }
     // Prediction consensus: the shared set X* and its pseudo-labels (distillation, eq. 2).
     torch::Tensor distillX;
@@ -368,20 +680,29 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
     const uint64_t totalSteps =
         job.task.maxSteps > 0 ? job.task.maxSteps : stepsPerEpoch * job.task.epochs;
     auto lossSum = torch::zeros({}, torch::kDouble); // summed without a sync per step
-    torch::Tensor perm;
+    torch::Tensor epochSamples; // the epoch's sample indices, in its random order
+    torch::Tensor epochTargets; // their labels or targets
     for (uint64_t step = 0; step < totalSteps; ++step)
     {
         const uint64_t inEpoch = step % stepsPerEpoch;
         if (inEpoch == 0)
         {
-            perm = torch::randperm(n, s.generator, torch::kLong); // a new epoch's order
+            // A new epoch's order; its indices and targets gathered once, not per step.
+            auto perm = torch::randperm(n, GeneratorOf(s), torch::kLong);
+            epochSamples = s.shard.index_select(0, perm);
+            epochTargets = s.targets.index_select(0, perm);
         }
         const int64_t start = static_cast<int64_t>(inEpoch) * job.batchSize;
         const int64_t end = std::min(n, start + job.batchSize);
-        auto order = perm.slice(0, start, end);
-        auto x = s.features.index_select(0, s.shard.index_select(0, order));
-        auto y = s.targets.index_select(0, order);
-        opt->zero_grad();
+        auto x = features.index_select(0, epochSamples.slice(0, start, end));
+        auto y = epochTargets.slice(0, start, end);
+        // Gradients dropped rather than zeroed (the optimizer's zero_grad): backward then
+        // writes them instead of adding to zeros, which gives the same values and saves two
+        // kernels per parameter and step.
+        for (auto& p : params)
+        {
+            p.mutable_grad() = torch::Tensor();
+        }
         auto loss = Loss(s.regression, net->forward(x), y);
         lossSum += loss.detach().to(torch::kDouble);
         if (!center.empty())
@@ -419,6 +740,12 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
     {
         p.mutable_grad() = torch::Tensor(); // free the gradient buffers between jobs
     }
+    if (job.keepOptimizer)
+    {
+        SaveOptimizerState(s, *opt, params);
+    }
+    made.reset();
+    s.weights = std::make_shared<const std::vector<float>>(Flatten(*net)); // copy-on-write
     r.steps = totalSteps;
     r.meanLoss = totalSteps > 0 ? lossSum.item<double>() / static_cast<double>(totalSteps) : 0.0;
     s.result = r;
@@ -513,15 +840,29 @@ D2dLearner::Setup(uint32_t id,
     auto& s = *m_impl;
     s.data = data;
     s.regression = data->numClasses == 0;
+    s.polyDegree = spec.arch == "poly" ? (spec.hidden.empty() ? 4 : spec.hidden[0]) : -1;
     // The device's own stream: the run seed and the device id, mixed (splitmix64).
     uint64_t z = seed * 0x9E3779B97F4A7C15ULL + (static_cast<uint64_t>(id) + 1);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     z ^= z >> 31;
-    s.generator = at::make_generator<at::CPUGeneratorImpl>(z);
-    s.net = D2dNet(spec, data->featureShape, s.regression ? 1 : data->numClasses);
-    s.net->Initialize(s.generator);
-    s.features = FeaturesOf(*data);
+    s.generatorSeed = z; // the generator and the initial weights are made at first use
+    s.spec = spec;
+    s.outputs = s.regression ? 1 : static_cast<int64_t>(data->numClasses);
+    s.key = spec.ToString() + "/" + std::to_string(s.outputs);
+    for (auto d : data->featureShape)
+    {
+        s.key += "/" + std::to_string(d);
+    }
+    // This thread's module of the architecture (made once): its size and FLOPs; it throws
+    // std::invalid_argument for samples that do not fit the architecture.
+    auto& net = PooledNet(s);
+    m_forwardFlops = net->forwardFlops;
+    m_nParameters = 0;
+    for (const auto& p : net->parameters())
+    {
+        m_nParameters += static_cast<uint64_t>(p.numel());
+    }
     std::vector<int64_t> idx(shard.indices.begin(), shard.indices.end());
     s.shard = torch::tensor(idx, torch::kLong);
     if (s.regression)
@@ -563,12 +904,7 @@ D2dLearner::GetSpec() const
 uint64_t
 D2dLearner::GetNParameters() const
 {
-    uint64_t n = 0;
-    for (const auto& p : m_impl->net->parameters())
-    {
-        n += static_cast<uint64_t>(p.numel());
-    }
-    return n;
+    return m_nParameters;
 }
 
 uint64_t
@@ -580,21 +916,67 @@ D2dLearner::GetNSamples() const
 double
 D2dLearner::GetTrainingFlopsPerSample() const
 {
-    return 3.0 * m_impl->net->forwardFlops;
+    return 3.0 * m_forwardFlops;
 }
 
 std::vector<float>
 D2dLearner::GetParameters() const
 {
+    return *GetSharedParameters();
+}
+
+std::shared_ptr<const std::vector<float>>
+D2dLearner::GetSharedParameters() const
+{
     NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": parameters read during training");
-    return Flatten(*m_impl->net);
+    auto& s = *m_impl;
+    if (!s.weights && !s.initialDrawn && !s.released)
+    {
+        DrawInitialWeights(s, PooledNet(s));
+    }
+    NS_ABORT_MSG_IF(!s.weights, "D2dLearner " << m_id << ": parameters read after release");
+    return s.weights;
 }
 
 void
 D2dLearner::SetParameters(const std::vector<float>& values)
 {
+    SetParameters(std::make_shared<const std::vector<float>>(values));
+}
+
+void
+D2dLearner::SetParameters(std::shared_ptr<const std::vector<float>> values)
+{
     NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": parameters set during training");
-    Unflatten(*m_impl->net, values);
+    NS_ABORT_MSG_IF(!values || values->size() != m_nParameters,
+                    "D2dLearner " << m_id << ": " << (values ? values->size() : 0)
+                                  << " parameter values for a model of " << m_nParameters);
+    m_impl->weights = std::move(values);
+    m_impl->released = false;
+}
+
+void
+D2dLearner::ReleaseParameters()
+{
+    NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": parameters released during training");
+    m_impl->weights = nullptr;
+    m_impl->released = true; // the initial weights, still to be drawn, are not kept
+}
+
+bool
+D2dLearner::HoldsParameters() const
+{
+    if (m_training)
+    {
+        return true; // a job runs on the model (and the worker may replace the vector)
+    }
+    return m_impl->weights || (!m_impl->initialDrawn && !m_impl->released);
+}
+
+uint64_t
+D2dLearner::GetLiveModules()
+{
+    return D2dNetImpl::GetLive();
 }
 
 bool
@@ -602,6 +984,10 @@ D2dLearner::Train(const D2dTrainTask& task, Callback<void, const D2dTrainResult&
 {
     NS_LOG_FUNCTION(this << m_id);
     NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": Train while a job runs");
+    NS_ABORT_MSG_IF(!HoldsParameters(),
+                    "D2dLearner " << m_id
+                                  << ": Train without weights (released; SetParameters "
+                                     "first)");
     const uint64_t n = GetNSamples();
     uint64_t samples = 0;
     uint64_t totalSteps = 0; // optimizer steps of a weight-training job
@@ -628,9 +1014,17 @@ D2dLearner::Train(const D2dTrainTask& task, Callback<void, const D2dTrainResult&
         totalSteps = ((n + m_batchSize - 1) / m_batchSize) * task.epochs;
     }
     double flops = static_cast<double>(samples) *
-                   (task.predictOn ? m_impl->net->forwardFlops : GetTrainingFlopsPerSample());
-    if (!task.predictOn && !task.gradientOnly && n > 0 && task.distillWeight > 0 &&
-        task.distillSet && task.distillTargets && task.distillSet->Size() > 0)
+                   (task.predictOn ? m_forwardFlops : GetTrainingFlopsPerSample());
+    if (m_impl->polyDegree >= 0 && !task.predictOn && !task.gradientOnly)
+    {
+        // Closed form: the normal equations, 2 (d + 1)^2 per point (local and X*), and their
+        // elimination, (2/3) (d + 1)^3.
+        const double p = static_cast<double>(m_impl->polyDegree + 1);
+        const double points = n > 0 ? static_cast<double>(n + DistillRowsOf(task)) : 0.0;
+        flops = points * 2.0 * p * p + (n > 0 ? 2.0 / 3.0 * p * p * p : 0.0);
+    }
+    else if (!task.predictOn && !task.gradientOnly && n > 0 && task.distillWeight > 0 &&
+             task.distillSet && task.distillTargets && task.distillSet->Size() > 0)
     {
         // The X* rows each step adds, trained like local samples.
         const uint64_t per = (n + m_batchSize - 1) / m_batchSize;
@@ -702,12 +1096,11 @@ D2dLearner::IsTraining() const
     return m_training;
 }
 
-D2dEvalResult
-D2dLearner::Evaluate(const D2dDataset& test) const
+/** \return accuracy and loss of a module on a test set (no simulated cost) */
+static D2dEvalResult
+EvaluateNet(D2dNet& net, const D2dDataset& test)
 {
-    NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": Evaluate during training");
     torch::NoGradGuard noGrad;
-    auto& net = m_impl->net;
     net->eval();
     const bool regression = test.numClasses == 0;
     auto x = FeaturesOf(test);
@@ -744,15 +1137,27 @@ D2dLearner::Evaluate(const D2dDataset& test) const
     return r;
 }
 
+std::vector<float>
+D2dLearner::Predict(const D2dDataset& data) const
+{
+    NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": Predict during training");
+    return Outputs(*m_impl, data);
+}
+
+D2dEvalResult
+D2dLearner::Evaluate(const D2dDataset& test) const
+{
+    NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": Evaluate during training");
+    return EvaluateNet(Materialize(*m_impl), test);
+}
+
 D2dEvalResult
 D2dLearner::Evaluate(const std::vector<float>& values, const D2dDataset& test) const
 {
     NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": Evaluate during training");
-    const auto saved = Flatten(*m_impl->net);
-    Unflatten(*m_impl->net, values);
-    auto r = Evaluate(test);
-    Unflatten(*m_impl->net, saved);
-    return r;
+    auto& net = PooledNet(*m_impl);
+    Unflatten(*net, values);
+    return EvaluateNet(net, test);
 }
 
 } // namespace ns3

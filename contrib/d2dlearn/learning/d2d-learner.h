@@ -31,13 +31,16 @@ struct D2dModelSpec
      * "linear" (regression, one output, mean squared error), "logistic" (linear classifier,
      * softmax cross-entropy), "mlp" (ReLU hidden layers of the sizes in `hidden`), "cnn"
      * (two 5x5 convolutions with 2x2 max-pooling, `hidden`[0] and `hidden`[1] channels, for
-     * images).
+     * images), "poly" (polynomial regression of degree `hidden`[0] on scalar inputs,
+     * p(x) = sum_e c_e x^e, trained in closed form by D2dPolynomialFit: the learner of the
+     * regression toys of Fan, Mendler-Dünner, Jaggi 2023, App. A).
      */
     std::string arch{"mlp"};
     std::vector<int64_t> hidden{200}; //!< hidden layer widths (mlp) or channels (cnn)
 
     /**
-     * \brief Parse "mlp", "mlp:256x64", "cnn", "cnn:16x32", "logistic", "linear".
+     * \brief Parse "mlp", "mlp:256x64", "cnn", "cnn:16x32", "logistic", "linear", "poly",
+     * "poly:4" (poly's degree: 0 to 20, default 4).
      * \param text the description
      * \return the spec
      * \throws std::invalid_argument (one line naming "model") if it is not one of those
@@ -55,7 +58,7 @@ struct D2dModelSpec
      * \return the parameter count
      * \throws std::invalid_argument (one line naming "model") if the samples do not fit the
      * architecture: a cnn needs images [channels, height, width] of at least 4 x 4 pixels
-     * (two 2x2 poolings)
+     * (two 2x2 poolings); poly needs scalar samples and one output (regression)
      */
     double CountParameters(const std::vector<int64_t>& inputShape, int64_t outputs) const;
 };
@@ -134,6 +137,19 @@ struct D2dTrainTask
  *
  * The header is torch-free: parameters cross it as flat float vectors (in the order of
  * the model's parameters()), which is also what models-as-messages carry.
+ *
+ * Storage: a learner holds its weights as one flat float vector, shared and immutable
+ * (copy-on-write: SetParameters(shared) and GetSharedParameters() copy nothing, a job
+ * replaces the vector), or holds none at all (ReleaseParameters: a stateless FedAvg client
+ * between rounds). No learner owns a LibTorch module: a module exists only while a job (or
+ * an evaluation) runs, taken from a per-thread pool that keeps one module per architecture
+ * and reuses it for every device of that architecture, the device's weights copied in and,
+ * after training, out again. The initial weights are drawn lazily (at the first
+ * GetParameters, or at the first job, where they are drawn and overwritten when the
+ * protocol set the weights before), always as the first draws of the device's generator,
+ * so that the batch order is the same as if they had been drawn at Setup. With
+ * KeepOptimizerState the optimizer's state (SGD's momentum buffer: P floats; Adam's two
+ * moments: 2 P floats and a step count per tensor) is kept between jobs as flat vectors.
  */
 class D2dLearner : public Object
 {
@@ -183,10 +199,40 @@ class D2dLearner : public Object
      */
     double GetTrainingFlopsPerSample() const;
 
-    /** \return the parameters, flattened (aborts while a job runs) */
+    /**
+     * \return the parameters, flattened (a copy; aborts while a job runs or when the learner
+     * holds no weights after ReleaseParameters). The first call on a fresh learner draws its
+     * initial weights.
+     */
     std::vector<float> GetParameters() const;
+    /**
+     * \return the parameters as the shared vector the learner holds (no copy; the same
+     * conditions as GetParameters)
+     */
+    std::shared_ptr<const std::vector<float>> GetSharedParameters() const;
     /** \param values parameters in GetParameters() order (aborts while a job runs) */
     void SetParameters(const std::vector<float>& values);
+    /**
+     * \brief Hold these parameters, shared (no copy): the vector must not change afterwards.
+     * \param values parameters in GetParameters() order (aborts while a job runs)
+     */
+    void SetParameters(std::shared_ptr<const std::vector<float>> values);
+    /**
+     * \brief Drop the weights (a stateless client between rounds holds none); the next job
+     * needs SetParameters first. Kept: the generator, the shard and the optimizer state.
+     */
+    void ReleaseParameters();
+    /**
+     * \return true if the learner holds weights (or will draw its initial weights), or a job
+     * runs
+     */
+    bool HoldsParameters() const;
+    /**
+     * \return the LibTorch modules (D2dNet) alive in this process: the per-thread pools'
+     * (one per architecture and thread that ran a job or an evaluation), plus any a caller
+     * made; never one per device
+     */
+    static uint64_t GetLiveModules();
 
     /**
      * \brief Start a local training job.
@@ -205,6 +251,14 @@ class D2dLearner : public Object
      * \return accuracy and loss
      */
     D2dEvalResult Evaluate(const D2dDataset& test) const;
+
+    /**
+     * \brief The current model's outputs on a data set (no simulated cost; for traces such
+     * as decision boundaries and fitted curves).
+     * \param data the inputs
+     * \return row-major n x C softmax probabilities (regression: n x 1 values)
+     */
+    std::vector<float> Predict(const D2dDataset& data) const;
 
     /**
      * \brief Evaluate given parameters with this learner's architecture (the learner's own
@@ -232,6 +286,8 @@ class D2dLearner : public Object
     void Complete();
 
     std::shared_ptr<Impl> m_impl;
+    double m_forwardFlops{0}; //!< 2 x multiply-adds of one sample's forward pass
+    uint64_t m_nParameters{0};
     Ptr<D2dComputeModel> m_compute;
     D2dModelSpec m_spec;
     uint32_t m_id{0};

@@ -65,4 +65,28 @@ D2dModelCodec::Encode(const std::string& kind,
     return Create<D2dMessage>(kind, bytes, payload);
 }
 
+Ptr<D2dMessage>
+D2dModelCodec::Encode(const std::string& kind,
+                      const std::string& what,
+                      uint32_t round,
+                      uint64_t samples,
+                      uint32_t origin,
+                      std::shared_ptr<const std::vector<float>> values,
+                      std::vector<uint32_t> recipients) const
+{
+    if (m_compression == "float16")
+    {
+        return Encode(kind, what, round, samples, origin, *values, std::move(recipients));
+    }
+    auto payload = std::make_shared<D2dModelPayload>();
+    payload->what = what;
+    payload->round = round;
+    payload->samples = samples;
+    payload->origin = origin;
+    const uint64_t bytes = BytesFor(values->size()) + 4 * recipients.size();
+    payload->recipients = std::move(recipients);
+    payload->values = std::move(values);
+    return Create<D2dMessage>(kind, bytes, payload);
+}
+
 } // namespace ns3

@@ -39,9 +39,23 @@ class D2dModelPayload : public D2dPayload
      */
     bool IsFor(uint32_t device) const
     {
-        return recipients.empty() ||
-               std::find(recipients.begin(), recipients.end(), device) != recipients.end();
+        if (recipients.empty())
+        {
+            return true;
+        }
+        // Every receiver of a broadcast asks: a binary search when the list is ascending
+        // (as the protocols make it; checked once, at the first question), not a scan.
+        if (m_recipientsSorted < 0)
+        {
+            m_recipientsSorted = std::is_sorted(recipients.begin(), recipients.end()) ? 1 : 0;
+        }
+        return m_recipientsSorted == 1
+                   ? std::binary_search(recipients.begin(), recipients.end(), device)
+                   : std::find(recipients.begin(), recipients.end(), device) != recipients.end();
     }
+
+  private:
+    mutable int8_t m_recipientsSorted{-1}; //!< IsFor: -1 unknown, 1 ascending, 0 not
 };
 
 /**
@@ -91,6 +105,26 @@ class D2dModelCodec
                            uint64_t samples,
                            uint32_t origin,
                            std::vector<float> values,
+                           std::vector<uint32_t> recipients = {}) const;
+
+    /**
+     * \brief Make the message of a model whose values are already shared (a learner's
+     * weights): float32 shares them (no copy), float16 rounds a copy.
+     * \param kind message kind (messages.csv)
+     * \param what payload kind ("weights", "gradient")
+     * \param round protocol round
+     * \param samples aggregation weight n_k
+     * \param origin device whose model it is
+     * \param values the values (never changed afterwards)
+     * \param recipients devices a broadcast is meant for (empty: all)
+     * \return the message
+     */
+    Ptr<D2dMessage> Encode(const std::string& kind,
+                           const std::string& what,
+                           uint32_t round,
+                           uint64_t samples,
+                           uint32_t origin,
+                           std::shared_ptr<const std::vector<float>> values,
                            std::vector<uint32_t> recipients = {}) const;
 
     /**

@@ -4,11 +4,29 @@
  */
 #include "d2d-net.h"
 
+#include <atomic>
 #include <cmath>
 #include <stdexcept>
 
 namespace ns3
 {
+
+namespace
+{
+/** D2dNetImpl instances alive: the learners' tests check that devices hold none. */
+std::atomic<uint64_t> g_liveNets{0};
+} // namespace
+
+D2dNetImpl::~D2dNetImpl()
+{
+    --g_liveNets;
+}
+
+uint64_t
+D2dNetImpl::GetLive()
+{
+    return g_liveNets.load();
+}
 
 D2dNetImpl::D2dNetImpl(const D2dModelSpec& spec,
                        const std::vector<int64_t>& inputShape,
@@ -40,6 +58,20 @@ D2dNetImpl::D2dNetImpl(const D2dModelSpec& spec,
         layers->push_back(torch::nn::Linear(in, outputs));
         forwardFlops += 2.0 * in * outputs;
     }
+    else if (spec.arch == "poly")
+    {
+        // p(x) = sum_e c_e x^e: the powers 1, x, ..., x^d of a scalar input, then the
+        // coefficients c_0..c_d as one linear layer without bias (its weight, in order, is
+        // what GetParameters() returns). Trained in closed form (D2dLearner, "poly").
+        spec.CountParameters(inputShape, outputs); // throws unless scalar regression
+        const int64_t degree = spec.hidden.empty() ? 4 : spec.hidden[0];
+        layers->push_back(torch::nn::Functional([degree](torch::Tensor x) {
+            auto v = x.reshape({-1, 1});
+            return torch::pow(v, torch::arange(degree + 1, v.options()));
+        }));
+        layers->push_back(torch::nn::Linear(torch::nn::LinearOptions(degree + 1, 1).bias(false)));
+        forwardFlops = 2.0 * static_cast<double>(degree + 1) + static_cast<double>(degree);
+    }
     else if (spec.arch == "cnn")
     {
         spec.CountParameters(inputShape, outputs); // throws on samples that are not images
@@ -70,6 +102,7 @@ D2dNetImpl::D2dNetImpl(const D2dModelSpec& spec,
         throw std::invalid_argument("model: unknown architecture '" + spec.arch + "'");
     }
     register_module("layers", layers);
+    ++g_liveNets; // last: a constructor that throws never runs the destructor
 }
 
 torch::Tensor

@@ -28,6 +28,10 @@ struct D2dNetImpl : torch::nn::Module
      * \param outputs number of outputs (classes, or 1 for regression)
      */
     D2dNetImpl(const D2dModelSpec& spec, const std::vector<int64_t>& inputShape, int64_t outputs);
+    ~D2dNetImpl() override;
+
+    /** \return the D2dNetImpl instances alive in this process (all threads) */
+    static uint64_t GetLive();
 
     /**
      * \param x a batch, [B, inputShape...]

@@ -12,6 +12,7 @@
 #include <dlfcn.h>
 #include <filesystem>
 #include <fstream>
+#include <malloc.h>
 #include <mutex>
 #include <thread>
 #include <torch/torch.h>
@@ -126,6 +127,14 @@ FixThreads()
         {
             set(1);
         }
+        // A training step allocates and frees the same few blocks (the first layer's weight
+        // gradient of an MLP 784-128-10 alone is 401 KB). With glibc's defaults a worker
+        // thread's heap gives freed memory back to the system (madvise) and the next step
+        // faults it in again, zero-filled: 5.5 page faults per step on a worker thread
+        // (bench-roofline). Serving blocks below 16 MiB from the heap and keeping up to
+        // 32 MiB free at a heap's top (per malloc arena) lets steps reuse their memory.
+        mallopt(M_MMAP_THRESHOLD, 16 << 20);
+        mallopt(M_TRIM_THRESHOLD, 32 << 20);
         done = true;
     }
 }

@@ -746,7 +746,7 @@ D2dChannel::StartTransmission(Ptr<D2dRadio> sender,
         maxDistance = std::max(maxDistance, GetDistanceM(r.index, s));
         tx->rx.push_back(r);
     }
-    m_live[tx->job.msgId] = tx;
+    RememberLive(tx);
     m_current[s] = tx;
     // Channel access holds the sender and these receivers until their outcomes are known.
     GetAccess()->Reserve(s, heard);
@@ -1003,7 +1003,7 @@ D2dChannel::TxEnd(Ptr<Transmission> tx)
     m_transmissionTrace(tx->job.msgId, s, tx->fragmentTransmissions, tx->airtime);
     if (tx->rx.empty())
     {
-        m_live.erase(tx->job.msgId);
+        ForgetLive(tx);
     }
     for (std::size_t k = 0; k < tx->rx.size(); ++k)
     {
@@ -1138,7 +1138,7 @@ D2dChannel::Report(Ptr<Transmission> tx, Receiver& r, bool delivered, const std:
     }
     if (++tx->nEnded == tx->rx.size())
     {
-        m_live.erase(tx->job.msgId); // every receiver's outcome is known
+        ForgetLive(tx); // every receiver's outcome is known
         if (tx->reserved)
         {
             tx->reserved = false;
@@ -1159,7 +1159,7 @@ D2dChannel::AbortTransmission(Ptr<D2dRadio> sender)
     m_current[s] = nullptr;
     tx->aborted = true;
     CancelEvents(tx);
-    m_live.erase(tx->job.msgId); // (also when it has no receiver to report)
+    ForgetLive(tx); // (also when it has no receiver to report)
     for (auto& r : tx->rx)
     {
         if (r.started && !r.ended && !r.radio->IsOff())
@@ -1176,13 +1176,13 @@ D2dChannel::ReportUnfinished(Ptr<D2dRadio> sender)
 {
     NS_LOG_FUNCTION(this << sender->GetIndex());
     const uint32_t s = sender->GetIndex();
-    std::vector<Ptr<Transmission>> mine; // in msgId order: m_live is ordered
-    for (const auto& [id, tx] : m_live)
+    // This sender's, in msgId order, from the per-sender index (no scan of every live
+    // transmission: Finish calls this for every device).
+    std::vector<Ptr<Transmission>> mine;
+    for (auto it = m_liveBySender.lower_bound({s, 0}); it != m_liveBySender.end() && it->first == s;
+         ++it)
     {
-        if (tx->sender == sender)
-        {
-            mine.push_back(tx);
-        }
+        mine.push_back(m_live.at(it->second));
     }
     for (auto& tx : mine)
     {
@@ -1201,7 +1201,23 @@ D2dChannel::ReportUnfinished(Ptr<D2dRadio> sender)
                 Report(tx, r, false, "unfinished");
             }
         }
-        m_live.erase(tx->job.msgId);
+        ForgetLive(tx);
+    }
+}
+
+void
+D2dChannel::RememberLive(Ptr<Transmission> tx)
+{
+    m_live[tx->job.msgId] = tx;
+    m_liveBySender.emplace(tx->sender->GetIndex(), tx->job.msgId);
+}
+
+void
+D2dChannel::ForgetLive(Ptr<Transmission> tx)
+{
+    if (m_live.erase(tx->job.msgId) > 0)
+    {
+        m_liveBySender.erase({tx->sender->GetIndex(), tx->job.msgId});
     }
 }
 
@@ -1227,6 +1243,7 @@ D2dChannel::ReleaseTransmissions()
         CancelEvents(tx);
     }
     m_live.clear();
+    m_liveBySender.clear();
     std::fill(m_current.begin(), m_current.end(), nullptr);
 }
 

@@ -17,6 +17,7 @@
 #include "ns3/traced-callback.h"
 
 #include <map>
+#include <set>
 #include <unordered_map>
 #include <vector>
 
@@ -290,6 +291,10 @@ class D2dChannel : public Object
     void ReliableAck(Ptr<Transmission> tx);
     /** \brief Cancel a transmission's pending events and drop their ids. */
     void CancelEvents(Ptr<Transmission> tx);
+    /** \param tx a transmission whose outcomes are open: into m_live and its index */
+    void RememberLive(Ptr<Transmission> tx);
+    /** \param tx a transmission whose outcomes are all known (or aborted): out of both */
+    void ForgetLive(Ptr<Transmission> tx);
     /** \brief Dispose of the channel when the simulator is destroyed. */
     void DisposeAtDestroy();
     /** \brief Break the transmission <-> event reference cycles (end of simulation). */
@@ -321,6 +326,7 @@ class D2dChannel : public Object
     std::unordered_map<int64_t, std::vector<uint32_t>> m_grid; //!< RangeM cells: devices
     bool m_releaseScheduled{false};
     std::map<uint64_t, Ptr<Transmission>> m_live; //!< transmissions with open outcomes
+    std::set<std::pair<uint32_t, uint64_t>> m_liveBySender; //!< (sender, msgId) of m_live
     Ptr<D2dRssModel> m_rss;
     Ptr<PropagationDelayModel> m_delay;
     Ptr<D2dMessageRegistry> m_registry;

@@ -18,6 +18,11 @@
  *   not.
  * - Lost predictions: on a lossy unreliable channel, renormalize leaves missing peers
  *   out (w = 0, rows still sum to 1), reuse takes earlier ones (some "reused" rows).
+ * - Partial receptions: a broadcast delivered with fragments missing (messages.csv
+ *   delivered = 1, complete = 0) is never used: "missing" (renormalize) or "reused"; a peer
+ *   is "fresh" exactly where its predictions arrived complete.
+ * - The closed-form polynomial learner (App. A.1 data): every round's coefficients are
+ *   D2dPolynomialFit's minimiser for the pseudo-labels recomputed from the broadcasts.
  */
 
 #include "d2d-test-fixtures.h"
@@ -27,8 +32,10 @@
 #include "ns3/d2d-helper.h"
 #include "ns3/d2d-learning-helper.h"
 #include "ns3/d2d-local-training.h"
+#include "ns3/d2d-polynomial-fit.h"
 #include "ns3/d2d-prediction-consensus.h"
 #include "ns3/d2d-prediction-payload.h"
+#include "ns3/d2d-synthetic-data.h"
 #include "ns3/d2d-trust-rules.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -58,7 +65,11 @@ struct Outcome
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::pair<double, std::string>> trust;
     /** (round, origin) -> the predictions broadcast */
     std::map<std::pair<uint32_t, uint32_t>, std::shared_ptr<const std::vector<float>>> sent;
-    std::multiset<uint64_t> messageBytes;  //!< sizes of the messages sent
+    std::multiset<uint64_t> messageBytes; //!< sizes of the messages sent
+    /** (round, receiver, sender) of predictions that arrived with fragments missing */
+    std::set<std::tuple<uint32_t, uint32_t, uint32_t>> partial;
+    /** (round, receiver, sender) of predictions that arrived complete */
+    std::set<std::tuple<uint32_t, uint32_t, uint32_t>> complete;
     std::map<uint32_t, uint32_t> perRound; //!< round -> predictions messages
     /** (round, node, metric) -> value, from RoundRecord */
     std::map<std::tuple<uint32_t, int64_t, std::string>, double> rows;
@@ -77,6 +88,7 @@ struct Settings
     double dropProbability{0}; //!< > 0: unreliable links with this P_D
     std::string lossRule{"renormalize"};
     uint32_t rounds{4};
+    uint32_t mtuBytes{0}; //!< > 0: the channel's MtuBytes (more fragments per message)
 };
 
 Outcome
@@ -97,6 +109,10 @@ RunOnce(const Settings& s)
     if (s.dropProbability == 0)
     {
         net.SetChannelAttribute("NoisePowerW", DoubleValue(1e-40)); // P_D ~ 0
+    }
+    if (s.mtuBytes > 0)
+    {
+        net.SetChannelAttribute("MtuBytes", UintegerValue(s.mtuBytes));
     }
     Ptr<D2dChannel> channel = net.Install(nodes);
     if (s.dropProbability > 0)
@@ -121,6 +137,37 @@ RunOnce(const Settings& s)
                                                   ++out.perRound[p->round];
                                               }
                                           }));
+    }
+    // Each predictions message's round, by id, and what every receiver got of it.
+    auto roundOf = std::make_shared<std::map<uint64_t, uint32_t>>();
+    for (const auto& t : channel->GetTransports())
+    {
+        t->TraceConnectWithoutContext(
+            "Send",
+            Callback<void, uint64_t, Ptr<const D2dMessage>, uint32_t>(
+                [roundOf](uint64_t id, Ptr<const D2dMessage> m, uint32_t) {
+                    if (auto p = m->GetPayloadAs<D2dPredictionPayload>())
+                    {
+                        (*roundOf)[id] = p->round;
+                    }
+                }));
+        t->TraceConnectWithoutContext(
+            "Delivery",
+            Callback<void, const D2dDeliveryRecord&>([&out, roundOf](const D2dDeliveryRecord& r) {
+                if (r.kind != "predictions" || !r.delivered || roundOf->count(r.msgId) == 0)
+                {
+                    return;
+                }
+                const auto key = std::make_tuple(roundOf->at(r.msgId), r.dst, r.src);
+                if (r.IsComplete())
+                {
+                    out.complete.insert(key);
+                }
+                else
+                {
+                    out.partial.insert(key);
+                }
+            }));
     }
     D2dLearningHelper helper;
     helper.SetData(data.train, shards, data.test);
@@ -393,6 +440,209 @@ class LossRuleTestCase : public TestCase
     }
 };
 
+/**
+ * Partial receptions: a predictions broadcast delivered with fragments missing is missing
+ * (the loss rule applies) and traced so. Small fragments (MtuBytes 100: about 10 per
+ * message) on links with P_D = 0.05 per fragment make partial deliveries common.
+ */
+class PartialReceptionTestCase : public TestCase
+{
+  public:
+    PartialReceptionTestCase()
+        : TestCase("predictions delivered with fragments missing are missing")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const std::string rule : {"renormalize", "reuse"})
+        {
+            Settings s;
+            s.dropProbability = 0.05;
+            s.mtuBytes = 100;
+            s.lossRule = rule;
+            s.rounds = 5;
+            const Outcome out = RunOnce(s);
+            NS_TEST_ASSERT_MSG_EQ(out.rounds, 5u, "the protocol carries on");
+            NS_TEST_ASSERT_MSG_GT(out.partial.size(), 0u, "some deliveries are partial");
+            NS_TEST_ASSERT_MSG_GT(out.complete.size(), 0u, "some deliveries are complete");
+            for (const auto& key : out.partial)
+            {
+                const auto& rec = out.trust.at(key);
+                // renormalize: missing with no weight; reuse: earlier complete predictions
+                // (reused) or, if none arrived before, missing. Never this round's rows.
+                NS_TEST_ASSERT_MSG_NE(rec.second, "fresh", "a partial delivery is not used");
+                if (rule == "renormalize")
+                {
+                    NS_TEST_ASSERT_MSG_EQ(rec.second, "missing", "traced as missing");
+                    NS_TEST_ASSERT_MSG_EQ(rec.first, 0.0, "a missing peer has no weight");
+                }
+            }
+            for (const auto& key : out.complete)
+            {
+                NS_TEST_ASSERT_MSG_EQ(out.trust.at(key).second, "fresh", "complete: used");
+            }
+            // Every (round, receiver, sender) is complete, partial or lost: fresh exactly
+            // where complete.
+            for (const auto& [key, rec] : out.trust)
+            {
+                if (std::get<1>(key) == std::get<2>(key))
+                {
+                    continue;
+                }
+                const bool fresh = rec.second == "fresh";
+                const bool complete = out.complete.count(key) == 1;
+                NS_TEST_ASSERT_MSG_EQ(fresh, complete, "fresh if and only if delivered complete");
+            }
+        }
+    }
+};
+
+/**
+ * The closed-form polynomial learner in the protocol (Fan et al. 2023, App. A.1 data, 3
+ * agents, naive trust, lambda = 1): after every collaboration round each agent's polynomial
+ * is D2dPolynomialFit's exact minimiser of eq. 2 for the pseudo-labels it got, recomputed
+ * here from the predictions broadcast (psi = the mean of the three); the predictions are
+ * the polynomials evaluated on X*.
+ */
+class PolynomialLearnerTestCase : public TestCase
+{
+  public:
+    PolynomialLearnerTestCase()
+        : TestCase("closed-form polynomial learner: each round is eq. 2's exact minimiser")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t agents = 3;
+        const auto f = D2dSyntheticData::PaperPolynomial();
+        auto train = std::make_shared<D2dDataset>();
+        train->featureShape = {1};
+        std::vector<D2dShard> shards(agents);
+        for (uint32_t i = 0; i < agents; ++i)
+        {
+            auto part = D2dSyntheticData::PolynomialRegression(f, -2.0 + 2.0 * i, 1, 1, 50, 40 + i);
+            for (std::size_t k = 0; k < part->Size(); ++k)
+            {
+                shards[i].indices.push_back(train->Size());
+                train->features.push_back(part->features[k]);
+                train->targets.push_back(part->targets[k]);
+            }
+        }
+        auto xstar = D2dSyntheticData::PolynomialGrid(f, -4, 4, 50);
+        auto test = D2dSyntheticData::PolynomialGrid(f, -4, 4, 201);
+
+        NodeContainer nodes = MakeTestNodesOnLine(agents, 10.0);
+        D2dHelper net;
+        net.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e9));
+        net.SetChannelAttribute("AccessPolicy", EnumValue(D2dChannelAccess::SCHEDULED));
+        net.SetChannelAttribute("NoisePowerW", DoubleValue(1e-40));
+        Ptr<D2dChannel> channel = net.Install(nodes);
+        net.AssignStreams(10);
+        std::map<std::pair<uint32_t, uint32_t>, std::shared_ptr<const std::vector<float>>> sent;
+        for (const auto& t : channel->GetTransports())
+        {
+            t->TraceConnectWithoutContext("Send",
+                                          Callback<void, uint64_t, Ptr<const D2dMessage>, uint32_t>(
+                                              [&sent](uint64_t, Ptr<const D2dMessage> m, uint32_t) {
+                                                  if (auto p =
+                                                          m->GetPayloadAs<D2dPredictionPayload>())
+                                                  {
+                                                      sent[{p->round, p->origin}] = p->values;
+                                                  }
+                                              }));
+        }
+        D2dLearningHelper helper;
+        helper.SetData(train, shards, test);
+        helper.SetModel(D2dModelSpec::Parse("poly:4"));
+        helper.SetSeed(9);
+        helper.SetProtocolType("ns3::D2dPredictionConsensus");
+        const uint32_t rounds = 6;
+        helper.SetProtocolAttribute("Rounds", UintegerValue(rounds));
+        helper.SetProtocolAttribute("Trust", StringValue("naive"));
+        helper.SetProtocolAttribute("Lambda", DoubleValue(1.0));
+        helper.SetProtocolAttribute("WarmupRounds", UintegerValue(1));
+        Ptr<D2dFlProtocol> protocol =
+            helper.Install(nodes, channel, nullptr, D2dDeliveryMode::RELIABLE);
+        auto pc = DynamicCast<D2dPredictionConsensus>(protocol);
+        pc->SetSharedSet(xstar);
+        NS_TEST_ASSERT_MSG_EQ(pc->PredictionMessageBytes(), 50u * 4 + 32, "n* x 1 x 4 + 32");
+        // Each agent's coefficients at the end of every round.
+        std::map<std::pair<uint32_t, uint32_t>, std::vector<float>> coef;
+        protocol->TraceConnectWithoutContext(
+            "RoundEnd",
+            Callback<void, uint32_t, double, double>([&](uint32_t round, double, double) {
+                for (uint32_t i = 0; i < agents; ++i)
+                {
+                    coef[{round, i}] = protocol->GetLearners()[i]->GetParameters();
+                }
+            }));
+        protocol->SetFinishedCallback(Callback<void>([] { Simulator::Stop(); }));
+        Simulator::ScheduleNow(&D2dFlProtocol::Start, protocol);
+        Simulator::Stop(Seconds(1e5));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(protocol->GetRoundsDone(), rounds, "every round completes");
+        Simulator::Destroy();
+
+        std::vector<double> xs(xstar->features.begin(), xstar->features.end());
+        for (uint32_t i = 0; i < agents; ++i)
+        {
+            std::vector<double> x;
+            std::vector<double> y;
+            for (auto k : shards[i].indices)
+            {
+                x.push_back(train->features[k]);
+                y.push_back(train->targets[k]);
+            }
+            // Round 1 (warm-up): the local least-squares fit.
+            auto c = D2dPolynomialFit::Fit(x, y, {}, {}, 0.0, 4);
+            for (uint32_t e = 0; e <= 4; ++e)
+            {
+                NS_TEST_ASSERT_MSG_EQ_TOL(coef.at({1, i})[e],
+                                          c[e],
+                                          1e-4 * (1 + std::abs(c[e])),
+                                          "round 1: local fit, agent " << i << " power " << e);
+            }
+            for (uint32_t round = 2; round <= rounds; ++round)
+            {
+                // The predictions broadcast are the previous round's polynomials on X*.
+                std::vector<double> psi(xs.size(), 0.0);
+                for (uint32_t j = 0; j < agents; ++j)
+                {
+                    const auto& pred = *sent.at({round, j});
+                    const auto& cj = coef.at({round - 1, j});
+                    for (std::size_t m = 0; m < xs.size(); ++m)
+                    {
+                        double v = 0;
+                        for (int e = 4; e >= 0; --e)
+                        {
+                            v = v * xs[m] + cj[e];
+                        }
+                        NS_TEST_ASSERT_MSG_EQ_TOL(pred[m],
+                                                  v,
+                                                  1e-3 * (1 + std::abs(v)),
+                                                  "predictions = the polynomial on X*");
+                        psi[m] += pred[m] / 3.0;
+                    }
+                }
+                // n = n* = 50: eq. 2 with means is the sums' minimiser with lambda = 1.
+                c = D2dPolynomialFit::Fit(x, y, xs, psi, 1.0, 4);
+                for (uint32_t e = 0; e <= 4; ++e)
+                {
+                    NS_TEST_ASSERT_MSG_EQ_TOL(coef.at({round, i})[e],
+                                              c[e],
+                                              1e-3 * (1 + std::abs(c[e])),
+                                              "round " << round << ", agent " << i << ", power "
+                                                       << e);
+                }
+            }
+        }
+    }
+};
+
 class D2dConsensusTestSuite : public TestSuite
 {
   public:
@@ -403,6 +653,8 @@ class D2dConsensusTestSuite : public TestSuite
         AddTestCase(new LambdaZeroTestCase, TestCase::QUICK);
         AddTestCase(new StaticDynamicTestCase, TestCase::QUICK);
         AddTestCase(new LossRuleTestCase, TestCase::QUICK);
+        AddTestCase(new PartialReceptionTestCase, TestCase::QUICK);
+        AddTestCase(new PolynomialLearnerTestCase, TestCase::QUICK);
     }
 };
 

@@ -17,6 +17,7 @@
 #include "ns3/d2d-data-rng.h"
 #include "ns3/d2d-dataset.h"
 #include "ns3/d2d-fashion-mnist.h"
+#include "ns3/d2d-idx-cache.h"
 #include "ns3/d2d-partitioner.h"
 #include "ns3/d2d-synthetic-data.h"
 #include "ns3/test.h"
@@ -25,12 +26,16 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <numeric>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 #include <zlib.h>
@@ -98,11 +103,11 @@ Disjoint(const std::vector<D2dShard>& shards, std::set<std::size_t>& all)
     return all.size() == total;
 }
 
-/** Writes bytes as a gzip file. */
+/** Writes bytes as a gzip file (mode "wb0": stored, the size depends on the length only). */
 void
-WriteGz(const std::string& path, const std::vector<uint8_t>& bytes)
+WriteGz(const std::string& path, const std::vector<uint8_t>& bytes, const char* mode = "wb")
 {
-    gzFile gz = gzopen(path.c_str(), "wb");
+    gzFile gz = gzopen(path.c_str(), mode);
     gzwrite(gz, bytes.data(), static_cast<unsigned>(bytes.size()));
     gzclose(gz);
 }
@@ -268,6 +273,284 @@ class D2dIdxReaderTestCase : public TestCase
         }
         rmdir(dir.c_str());
         (void)txt;
+    }
+};
+
+/** \return the bytes of a file */
+std::vector<uint8_t>
+FileBytes(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)),
+                                std::istreambuf_iterator<char>());
+}
+
+/** \brief Writes bytes over a file. */
+void
+SetFileBytes(const std::string& path, const std::vector<uint8_t>& bytes)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+}
+
+/** \return whether two data sets hold the same samples, bit for bit */
+bool
+SameData(const D2dDataset& a, const D2dDataset& b)
+{
+    return a.name == b.name && a.featureShape == b.featureShape && a.numClasses == b.numClasses &&
+           a.labels == b.labels && a.features.size() == b.features.size() &&
+           std::memcmp(a.features.data(), b.features.data(), a.features.size() * 4) == 0;
+}
+
+/**
+ * \brief The cache of decoded idx files: built once, mapped later, invalidated when a
+ * source changes (even with its size and time kept), corrupt entries refused and rebuilt,
+ * and the data always equal to a fresh decode and to the formula the files were written
+ * from.
+ */
+class D2dIdxCacheTestCase : public TestCase
+{
+  public:
+    D2dIdxCacheTestCase()
+        : TestCase("idx cache: built, mapped, invalidated, corruption refused and rebuilt")
+    {
+    }
+
+  private:
+    static constexpr uint32_t N = 200; //!< samples (7 i mod 256 identifies sample i < 256)
+    static constexpr uint32_t ROWS = 4;
+    static constexpr uint32_t COLS = 5;
+
+    /** Writes the training files: pixel (i, k) = (7 i + k + shift) mod 256, label (i + lshift)
+     * mod 10. */
+    void WriteSources(const std::string& dir, uint32_t shift, uint32_t lshift)
+    {
+        std::vector<uint8_t> img;
+        Put32(img, 0x00000803);
+        Put32(img, N);
+        Put32(img, ROWS);
+        Put32(img, COLS);
+        for (uint32_t i = 0; i < N; ++i)
+        {
+            for (uint32_t k = 0; k < ROWS * COLS; ++k)
+            {
+                img.push_back(uint8_t((7 * i + k + shift) % 256));
+            }
+        }
+        std::vector<uint8_t> labels;
+        for (uint32_t i = 0; i < N; ++i)
+        {
+            labels.push_back(uint8_t((i + lshift) % 10));
+        }
+        WriteGz(dir + "/train-images-idx3-ubyte.gz", img, "wb0");
+        WriteGz(dir + "/train-labels-idx1-ubyte.gz", Labels(labels), "wb0");
+    }
+
+    /**
+     * \brief Checks every sample of ds against the formula (sample i found from pixel 0).
+     * \return the number of samples that do not match
+     */
+    static uint32_t Mismatches(const D2dDataset& ds, uint32_t shift, uint32_t lshift)
+    {
+        uint32_t bad = 0;
+        for (std::size_t s = 0; s < ds.Size(); ++s)
+        {
+            const auto p0 = static_cast<uint32_t>(std::lround(ds.Sample(s)[0] * 255.0f));
+            // 7 i + shift = p0 (mod 256); 7 x 183 = 1281 = 1 (mod 256).
+            const uint32_t i = ((p0 + 256 - shift % 256) * 183) % 256;
+            bool ok = i < N && ds.labels[s] == int64_t((i + lshift) % 10);
+            for (uint32_t k = 0; ok && k < ROWS * COLS; ++k)
+            {
+                ok = ds.Sample(s)[k] == float((7 * i + k + shift) % 256) / 255.0f;
+            }
+            bad += ok ? 0 : 1;
+        }
+        return bad;
+    }
+
+    void DoRun() override
+    {
+        char tmpl[] = "/tmp/d2d-cache-test-XXXXXX";
+        const std::string dir = mkdtemp(tmpl);
+        const std::string cache = dir + "/cache";
+        const std::string img = dir + "/train-images-idx3-ubyte.gz";
+        const std::string lab = dir + "/train-labels-idx1-ubyte.gz";
+        WriteSources(dir, 0, 0);
+        uint32_t decodes = 0;
+        auto decode = [&] {
+            ++decodes;
+            return D2dFashionMnist::DecodeIdx(img, lab);
+        };
+        auto fresh = D2dFashionMnist::DecodeIdx(img, lab);
+
+        // Built once, then mapped; the mapped bytes are the decoded ones.
+        auto a = D2dIdxCache::Open(img, lab, cache, decode);
+        NS_TEST_EXPECT_MSG_EQ(a->GetOrigin(), D2dIdxCache::BUILT, "first open builds");
+        NS_TEST_EXPECT_MSG_EQ(decodes, 1u, "one decode");
+        const std::string entry = D2dIdxCache::EntryPath(img, cache);
+        NS_TEST_ASSERT_MSG_EQ(FileBytes(entry).empty(), false, "entry written at " << entry);
+        auto b = D2dIdxCache::Open(img, lab, cache, decode);
+        NS_TEST_EXPECT_MSG_EQ(b->GetOrigin(), D2dIdxCache::MAPPED, "second open maps");
+        NS_TEST_EXPECT_MSG_EQ(decodes, 1u, "no second decode");
+        NS_TEST_ASSERT_MSG_EQ(b->Count(), N, "count");
+        NS_TEST_EXPECT_MSG_EQ(b->Rows() * 10 + b->Cols(), ROWS * 10 + COLS, "shape");
+        NS_TEST_EXPECT_MSG_EQ(std::memcmp(b->Labels(), fresh.labels.data(), N), 0, "labels");
+        NS_TEST_EXPECT_MSG_EQ(std::memcmp(b->Pixels(0), fresh.pixels.data(), fresh.pixels.size()),
+                              0,
+                              "pixels");
+        bool intact = true;
+        for (uint32_t i = 0; i < N; ++i)
+        {
+            intact = intact && b->SampleIntact(i);
+        }
+        NS_TEST_EXPECT_MSG_EQ(intact, true, "every sample matches its CRC-32");
+
+        // Load through the cache = Load without it = the formula, for fractions and seeds.
+        for (double fraction : {1.0, 0.25, 0.05})
+        {
+            for (uint64_t seed : {3, 4})
+            {
+                auto cached = D2dFashionMnist::Load(dir, "train", fraction, seed, cache);
+                auto uncached = D2dFashionMnist::Load(dir, "train", fraction, seed, "");
+                NS_TEST_EXPECT_MSG_EQ(SameData(*cached, *uncached),
+                                      true,
+                                      "fraction " << fraction << " seed " << seed);
+                NS_TEST_EXPECT_MSG_EQ(cached->Size(),
+                                      static_cast<std::size_t>(std::llround(fraction * N)),
+                                      "size, fraction " << fraction);
+                NS_TEST_EXPECT_MSG_EQ(Mismatches(*cached, 0, 0), 0u, "formula " << fraction);
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(decodes, 1u, "Load used the entry (no decode)");
+
+        // A changed source invalidates the entry, even with its inode, size and time kept (the
+        // files are stored gzip, rewritten in place, their times put back): the gzip trailer
+        // (CRC-32 of the data) differs.
+        struct stat imgBefore = {};
+        struct stat labBefore = {};
+        stat(img.c_str(), &imgBefore);
+        stat(lab.c_str(), &labBefore);
+        WriteSources(dir, 1, 0);
+        struct timespec imgTimes[2] = {imgBefore.st_atim, imgBefore.st_mtim};
+        struct timespec labTimes[2] = {labBefore.st_atim, labBefore.st_mtim};
+        utimensat(AT_FDCWD, img.c_str(), imgTimes, 0);
+        utimensat(AT_FDCWD, lab.c_str(), labTimes, 0);
+        for (const auto& [path, before] :
+             {std::make_pair(img, imgBefore), std::make_pair(lab, labBefore)})
+        {
+            struct stat now = {};
+            stat(path.c_str(), &now);
+            const bool kept = now.st_ino == before.st_ino && now.st_size == before.st_size &&
+                              now.st_mtim.tv_sec == before.st_mtim.tv_sec &&
+                              now.st_mtim.tv_nsec == before.st_mtim.tv_nsec;
+            NS_TEST_EXPECT_MSG_EQ(kept, true, path << ": same inode, size and time");
+        }
+        auto c = D2dIdxCache::Open(img, lab, cache, decode);
+        NS_TEST_EXPECT_MSG_EQ(c->GetOrigin(), D2dIdxCache::BUILT, "changed images: rebuilt");
+        NS_TEST_EXPECT_MSG_EQ(decodes, 2u, "decoded again");
+        auto shifted = D2dFashionMnist::Load(dir, "train", 0.25, 3, cache);
+        NS_TEST_EXPECT_MSG_EQ(Mismatches(*shifted, 1, 0), 0u, "the new pixels");
+        NS_TEST_EXPECT_MSG_EQ(SameData(*shifted, *D2dFashionMnist::Load(dir, "train", 0.25, 3, "")),
+                              true,
+                              "= a fresh decode");
+        // Labels alone changed: the entry records both sources.
+        WriteSources(dir, 1, 3);
+        auto d = D2dIdxCache::Open(img, lab, cache, decode);
+        NS_TEST_EXPECT_MSG_EQ(d->GetOrigin(), D2dIdxCache::BUILT, "changed labels: rebuilt");
+        NS_TEST_EXPECT_MSG_EQ(Mismatches(*D2dFashionMnist::Load(dir, "train", 1, 1, cache), 1, 3),
+                              0u,
+                              "the new labels");
+        a.reset();
+        b.reset();
+        c.reset();
+        d.reset();
+
+        // Corrupt entries: refused (the header, size, labels) or caught on access (a sample's
+        // pixels), and rebuilt; the data stay right.
+        const auto good = FileBytes(entry);
+        std::vector<uint8_t> want(N);
+        for (uint32_t i = 0; i < N; ++i)
+        {
+            want[i] = uint8_t((i + 3) % 10);
+        }
+        const auto labelsAt3 =
+            std::search(good.begin(), good.end(), want.begin(), want.end()) - good.begin();
+        NS_TEST_ASSERT_MSG_LT(std::size_t(labelsAt3), good.size(), "labels found in the entry");
+
+        struct Damage
+        {
+            std::string what;
+            std::function<void(std::vector<uint8_t>&)> apply;
+            D2dIdxCache::Origin open; //!< what Open does with it
+        };
+
+        const std::vector<Damage> damages = {
+            {"header byte", [](auto& f) { f[9] ^= 0x40; }, D2dIdxCache::REBUILT},
+            {"truncated", [](auto& f) { f.resize(f.size() - 7); }, D2dIdxCache::REBUILT},
+            {"extended", [](auto& f) { f.push_back(0); }, D2dIdxCache::REBUILT},
+            {"empty", [](auto& f) { f.clear(); }, D2dIdxCache::REBUILT},
+            {"label byte", [&](auto& f) { f[labelsAt3 + 17] ^= 0x01; }, D2dIdxCache::REBUILT},
+            {"pixel byte", [](auto& f) { f[f.size() - 3] ^= 0x10; }, D2dIdxCache::MAPPED},
+        };
+        for (const auto& dmg : damages)
+        {
+            auto bytes = good;
+            dmg.apply(bytes);
+            SetFileBytes(entry, bytes);
+            auto e = D2dIdxCache::Open(img, lab, cache, decode);
+            NS_TEST_EXPECT_MSG_EQ(e->GetOrigin(), dmg.open, dmg.what);
+            if (dmg.open == D2dIdxCache::MAPPED)
+            {
+                NS_TEST_EXPECT_MSG_EQ(e->SampleIntact(N - 1),
+                                      false,
+                                      dmg.what << ": CRC-32 catches it");
+                NS_TEST_EXPECT_MSG_EQ(e->SampleIntact(0), true, dmg.what << ": others intact");
+                SetFileBytes(entry, bytes); // Open may not rewrite it: Load must
+            }
+            e.reset();
+            auto loaded = D2dFashionMnist::Load(dir, "train", 1, 1, cache);
+            NS_TEST_EXPECT_MSG_EQ(Mismatches(*loaded, 1, 3), 0u, dmg.what << ": data right");
+            NS_TEST_EXPECT_MSG_EQ((FileBytes(entry) == good), true, dmg.what << ": entry rebuilt");
+            NS_TEST_EXPECT_MSG_EQ(D2dIdxCache::Open(img, lab, cache, decode)->GetOrigin(),
+                                  D2dIdxCache::MAPPED,
+                                  dmg.what << ": then mapped");
+        }
+
+        // No cache, or an unusable cache directory: decoded, nothing written, data right.
+        auto off = D2dIdxCache::Open(img, lab, "", decode);
+        NS_TEST_EXPECT_MSG_EQ(off->GetOrigin(), D2dIdxCache::UNCACHED, "cache off");
+        SetFileBytes(dir + "/plain-file", {1, 2, 3});
+        auto blocked = D2dIdxCache::Open(img, lab, dir + "/plain-file/cache", decode);
+        NS_TEST_EXPECT_MSG_EQ(blocked->GetOrigin(), D2dIdxCache::UNCACHED, "unwritable dir");
+        NS_TEST_EXPECT_MSG_EQ(std::memcmp(blocked->Pixels(0),
+                                          D2dFashionMnist::DecodeIdx(img, lab).pixels.data(),
+                                          N * ROWS * COLS),
+                              0,
+                              "unwritable dir: data decoded");
+        // A missing source is the decoder's error, cache or not.
+        std::remove(img.c_str());
+        std::string msg =
+            ErrorOf<std::runtime_error>([&] { D2dFashionMnist::Load(dir, "train", 1, 1, cache); });
+        NS_TEST_EXPECT_MSG_EQ(Contains(msg, "dataDir: " + img + ": missing"), true, msg);
+
+        // Where the cache lives.
+        const char* saved = std::getenv("D2DLEARN_CACHE_DIR");
+        const std::string savedValue = saved ? saved : "";
+        setenv("D2DLEARN_CACHE_DIR", "/some/dir", 1);
+        NS_TEST_EXPECT_MSG_EQ(D2dIdxCache::DefaultDir(), "/some/dir", "D2DLEARN_CACHE_DIR");
+        setenv("D2DLEARN_CACHE_DIR", "off", 1);
+        NS_TEST_EXPECT_MSG_EQ(D2dIdxCache::DefaultDir(), "", "off");
+        unsetenv("D2DLEARN_CACHE_DIR");
+        const char* xdg = std::getenv("XDG_CACHE_HOME");
+        const std::string xdgValue = xdg ? xdg : "";
+        setenv("XDG_CACHE_HOME", "/xdg", 1);
+        NS_TEST_EXPECT_MSG_EQ(D2dIdxCache::DefaultDir(), "/xdg/d2dlearn", "XDG_CACHE_HOME");
+        xdg ? setenv("XDG_CACHE_HOME", xdgValue.c_str(), 1) : unsetenv("XDG_CACHE_HOME");
+        if (saved)
+        {
+            setenv("D2DLEARN_CACHE_DIR", savedValue.c_str(), 1);
+        }
+        std::filesystem::remove_all(dir);
     }
 };
 
@@ -953,6 +1236,7 @@ class D2dDataTestSuite : public TestSuite
     {
         AddTestCase(new D2dDataRngTestCase, TestCase::QUICK);
         AddTestCase(new D2dIdxReaderTestCase, TestCase::QUICK);
+        AddTestCase(new D2dIdxCacheTestCase, TestCase::QUICK);
         AddTestCase(new D2dFashionMnistTestCase, TestCase::QUICK);
         AddTestCase(new D2dIidTestCase, TestCase::QUICK);
         AddTestCase(new D2dDirichletTestCase, TestCase::QUICK);

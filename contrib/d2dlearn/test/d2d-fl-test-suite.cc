@@ -34,6 +34,7 @@
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -84,6 +85,9 @@ struct FlOutcome
     std::vector<D2dTrainResult> results;            //!< every training result
     uint64_t participants{0};                       //!< answers aggregated, all rounds
     uint64_t uploadRetries{0};                      //!< updates sent again
+    uint32_t maxHolding{0};    //!< most learners holding weights at a round's end
+    uint64_t modulesBefore{0}; //!< live LibTorch modules before the protocol starts
+    uint64_t maxModules{0};    //!< most live LibTorch modules at a round's end
 };
 
 FlOutcome
@@ -112,6 +116,7 @@ RunFl(const FlSetup& s)
     spec.arch = "mlp";
     spec.hidden = {kHidden};
     FlOutcome out;
+    out.modulesBefore = D2dLearner::GetLiveModules();
     std::vector<Ptr<D2dLearner>> learners;
     for (uint32_t i = 0; i < s.nDevices; ++i)
     {
@@ -145,12 +150,21 @@ RunFl(const FlSetup& s)
     fl->SetD2sTransports(d2s->GetTransports(), D2dDeliveryMode::RELIABLE);
     fl->AssignStreams(100);
     fl->SetFinishedCallback(Callback<void>([] { Simulator::Stop(); }));
-    fl->TraceConnectWithoutContext(
-        "RoundEnd",
-        Callback<void, uint32_t, double, double>([&out](uint32_t, double accuracy, double) {
-            out.accuracy.push_back(accuracy);
-            out.endTimes.push_back(Simulator::Now().GetSeconds());
-        }));
+    fl->TraceConnectWithoutContext("RoundEnd",
+                                   Callback<void, uint32_t, double, double>(
+                                       [&out, &learners](uint32_t, double accuracy, double) {
+                                           out.accuracy.push_back(accuracy);
+                                           out.endTimes.push_back(Simulator::Now().GetSeconds());
+                                           uint32_t holding = 0;
+                                           for (const auto& l : learners)
+                                           {
+                                               holding += l->HoldsParameters() ? 1 : 0;
+                                           }
+                                           out.maxHolding = std::max(out.maxHolding, holding);
+                                           out.maxModules = std::max(out.maxModules,
+                                                                     D2dLearner::GetLiveModules());
+                                       }));
+
     Simulator::ScheduleNow(&D2dFedAvg::Start, fl);
     Simulator::Stop(Seconds(1e6)); // safety: the protocol stops the simulator itself
     Simulator::Run();
@@ -573,12 +587,49 @@ class FlRoundsWriterTestCase : public TestCase
     }
 };
 
+/** Stateless clients: no device holds a model between rounds, no module per device. */
+class FedAvgStatelessClientsTestCase : public TestCase
+{
+  public:
+    FedAvgStatelessClientsTestCase()
+        : TestCase("FedAvg, FedProx and FedSGD clients hold no model between rounds; live "
+                   "LibTorch modules do not grow with the devices")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        D2dTorchRuntime::SetWorkers(2);
+        for (const std::string variant : {"fedavg", "fedprox", "fedsgd"})
+        {
+            FlSetup s;
+            s.nDevices = 12;
+            s.rounds = 3;
+            s.clientFraction = 0.5;
+            s.variant = variant;
+            s.mu = variant == "fedprox" ? 0.1 : 0.0;
+            const FlOutcome o = RunFl(s);
+            NS_TEST_ASSERT_MSG_EQ(o.accuracy.size(), 3u, variant << ": every round ends");
+            NS_TEST_ASSERT_MSG_EQ(o.participants, 18u, variant << ": 6 clients a round");
+            // (the old learners held a model each: 12 at every round's end)
+            NS_TEST_ASSERT_MSG_EQ(o.maxHolding, 0u, variant << ": no client holds weights");
+            // At most one module of the architecture on this thread (made at Setup if it is
+            // the first) and one on each worker; 12 devices make no more (they made 12).
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(o.maxModules,
+                                        o.modulesBefore + 1 + D2dTorchRuntime::GetWorkers(),
+                                        variant << ": modules per thread, not per device");
+        }
+    }
+};
+
 class D2dFlTestSuite : public TestSuite
 {
   public:
     D2dFlTestSuite()
         : TestSuite("d2d-fl", UNIT)
     {
+        AddTestCase(new FedAvgStatelessClientsTestCase, TestCase::QUICK);
         AddTestCase(new FedAvgRoundTimeTestCase, TestCase::QUICK);
         AddTestCase(new FedAvgStragglerTestCase, TestCase::QUICK);
         AddTestCase(new FedProxFedSgdTestCase, TestCase::QUICK);

@@ -15,11 +15,24 @@
  * - regression: the linear model on the Example 1 data of Lalitha et al. 2018 recovers
  *   theta* and the noise variance;
  * - determinism: the same seed and id give the same weights after training on 2 workers,
- *   whatever ran concurrently.
+ *   whatever ran concurrently;
+ * - storage: weights set as a flat vector come back bit for bit, directly and through a
+ *   job's module (a job of no steps: copied in, copied out), odd values (-0, subnormals,
+ *   infinities, a NaN payload) included; a shared vector is held without a copy; released
+ *   weights are gone; 60 learners of one architecture make no module each (the count of
+ *   live LibTorch modules grows by at most one per thread that ran a job);
+ * - optimizer state kept across jobs (KeepOptimizerState) as flat vectors: two jobs of one
+ *   epoch give bit for bit the weights of one job of two epochs (SGD with momentum, Adam),
+ *   and a fresh optimizer per job does not.
+ * - lifetime: a learner whose last job completed is destroyed with its training set when
+ *   its owner lets it go (a job used to keep it alive: learner state -> job future ->
+ *   task -> job -> learner state, a cycle LeakSanitizer reported), inline and on workers,
+ *   after a training and after a prediction job.
  */
 
 #include "d2d-test-fixtures.h"
 
+#include "ns3/boolean.h"
 #include "ns3/constant-position-mobility-model.h"
 #include "ns3/d2d-compute-model.h"
 #include "ns3/d2d-helper.h"
@@ -36,7 +49,12 @@
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <string>
 #include <vector>
 
 using namespace ns3;
@@ -98,6 +116,22 @@ class ModelMessageTestCase : public TestCase
                               true,
                               "float32 values unchanged");
         NS_TEST_ASSERT_MSG_EQ(m32->GetPayloadAs<D2dModelPayload>()->IsFor(9), true, "all");
+        // Recipients: a binary search when ascending, a scan otherwise; the same answers.
+        std::vector<uint32_t> many;
+        for (uint32_t d = 0; d < 1000; d += 3)
+        {
+            many.push_back(d);
+        }
+        auto sorted =
+            f32.Encode("m", "weights", 0, 0, 0, values, many)->GetPayloadAs<D2dModelPayload>();
+        std::reverse(many.begin(), many.end());
+        auto unsorted =
+            f32.Encode("m", "weights", 0, 0, 0, values, many)->GetPayloadAs<D2dModelPayload>();
+        for (uint32_t d = 0; d < 1002; ++d)
+        {
+            NS_TEST_ASSERT_MSG_EQ(sorted->IsFor(d), (d % 3 == 0), "ascending, device " << d);
+            NS_TEST_ASSERT_MSG_EQ(unsorted->IsFor(d), (d % 3 == 0), "descending, device " << d);
+        }
     }
 };
 
@@ -280,6 +314,62 @@ class RegressionTestCase : public TestCase
     }
 };
 
+/** A finished job does not keep its learner (and the training set) alive. */
+class LifetimeTestCase : public TestCase
+{
+  public:
+    LifetimeTestCase()
+        : TestCase("A learner whose jobs completed is destroyed with its training set")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t workersBefore = D2dTorchRuntime::GetWorkers();
+        for (uint32_t workers : {0u, 2u})
+        {
+            for (bool predict : {false, true})
+            {
+                D2dTorchRuntime::SetWorkers(workers);
+                auto train = D2dSyntheticData::Example1(-1, 64, 1);
+                std::shared_ptr<const D2dDataset> predictOn = D2dSyntheticData::Example1(-1, 8, 2);
+                std::weak_ptr<const D2dDataset> watchTrain = train;
+                std::weak_ptr<const D2dDataset> watchPredict = predictOn;
+                auto l = CreateObject<D2dLearner>();
+                l->Setup(0, D2dModelSpec::Parse("linear"), train, FirstN(train->Size()), 1);
+                train.reset(); // the learner is the only owner now
+                D2dTrainTask task;
+                task.predictOn = predict ? predictOn : nullptr;
+                predictOn.reset();
+                task.epochs = 1;
+                bool done = false;
+                l->Train(task, Callback<void, const D2dTrainResult&>([&](const D2dTrainResult&) {
+                             done = true;
+                         }));
+                task = D2dTrainTask();
+                Simulator::Run();
+                Simulator::Destroy();
+                const std::string which = std::string(predict ? "prediction" : "training") +
+                                          " job, " + std::to_string(workers) + " workers";
+                NS_TEST_ASSERT_MSG_EQ(done, true, which + ": the job completed");
+                NS_TEST_ASSERT_MSG_EQ(watchTrain.expired(),
+                                      false,
+                                      which + ": learner holds its data");
+                l->Dispose();
+                l = nullptr;
+                NS_TEST_EXPECT_MSG_EQ(watchTrain.expired(),
+                                      true,
+                                      which + ": the training set went with the learner");
+                NS_TEST_EXPECT_MSG_EQ(watchPredict.expired(),
+                                      true,
+                                      which + ": the prediction set went with the job");
+            }
+        }
+        D2dTorchRuntime::SetWorkers(workersBefore);
+    }
+};
+
 /** Determinism with concurrent workers. */
 class DeterminismTestCase : public TestCase
 {
@@ -323,6 +413,162 @@ class DeterminismTestCase : public TestCase
     }
 };
 
+/** \return true if the two vectors hold the same bits */
+bool
+SameBits(const std::vector<float>& a, const std::vector<float>& b)
+{
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+/** Flat storage: bit-for-bit round trips, sharing, release, no module per device. */
+class FlatStorageTestCase : public TestCase
+{
+  public:
+    FlatStorageTestCase()
+        : TestCase("Weights round-trip bit for bit through the flat vector and a job's module; "
+                   "no LibTorch module per learner")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        D2dTorchRuntime::SetWorkers(2);
+        auto data = SmallMnist();
+        // An architecture no other test uses: its modules are made here.
+        const auto spec = D2dModelSpec::Parse("mlp:17x3");
+        const uint64_t before = D2dLearner::GetLiveModules();
+        std::vector<Ptr<D2dLearner>> ls;
+        for (uint32_t i = 0; i < 60; ++i)
+        {
+            auto l = CreateObject<D2dLearner>();
+            l->Setup(i, spec, data, FirstN(20), 4);
+            ls.push_back(l);
+        }
+        const uint64_t p = (784 + 1) * 17 + (17 + 1) * 3 + (3 + 1) * 10;
+        NS_TEST_ASSERT_MSG_EQ(ls[0]->GetNParameters(), p, "parameters of 784-17-3-10");
+        // Setup made this thread's module of the architecture, and no other.
+        NS_TEST_ASSERT_MSG_EQ(D2dLearner::GetLiveModules(), before + 1, "one module for 60");
+
+        // Odd values, then a ramp: set, read back, bit for bit.
+        std::vector<float> values(p);
+        for (uint64_t j = 0; j < p; ++j)
+        {
+            values[j] = static_cast<float>(j) * 1e-3f - 1.0f;
+        }
+        values[0] = -0.0f;
+        values[1] = std::numeric_limits<float>::denorm_min();
+        values[2] = std::numeric_limits<float>::infinity();
+        values[3] = -std::numeric_limits<float>::infinity();
+        uint32_t nanBits = 0x7FC01234; // a quiet NaN with a payload
+        std::memcpy(&values[4], &nanBits, sizeof(float));
+        values[5] = 3.4028235e38f;
+        ls[0]->SetParameters(values);
+        NS_TEST_ASSERT_MSG_EQ(SameBits(ls[0]->GetParameters(), values), true, "flat round trip");
+
+        // Shared: held as given, no copy; a job replaces it and leaves it untouched.
+        auto shared = std::make_shared<const std::vector<float>>(values);
+        ls[1]->SetParameters(shared);
+        NS_TEST_ASSERT_MSG_EQ((ls[1]->GetSharedParameters() == shared), true, "no copy");
+
+        // Through a job's module: a job of no steps copies the weights in and out.
+        D2dTrainTask none;
+        none.epochs = 0;
+        ls[0]->Train(none, Callback<void, const D2dTrainResult&>());
+        ls[1]->Train(none, Callback<void, const D2dTrainResult&>());
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(SameBits(ls[0]->GetParameters(), values), true, "module round trip");
+        NS_TEST_ASSERT_MSG_EQ(SameBits(*shared, values), true, "the shared vector unchanged");
+        NS_TEST_ASSERT_MSG_EQ((ls[1]->GetSharedParameters() != shared),
+                              true,
+                              "a job's result is a new vector (copy-on-write)");
+
+        // Every learner trains once (initial weights drawn at the job): at most one module
+        // per worker thread is added.
+        D2dTrainTask one;
+        one.epochs = 1;
+        for (uint32_t i = 2; i < ls.size(); ++i)
+        {
+            ls[i]->Train(one, Callback<void, const D2dTrainResult&>());
+        }
+        Simulator::Run();
+        Simulator::Destroy();
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(D2dLearner::GetLiveModules(),
+                                    before + 1 + D2dTorchRuntime::GetWorkers(),
+                                    "modules: one per thread and architecture, not per learner");
+
+        // Initial weights drawn at the first job equal those drawn on demand (the generator's
+        // first draws either way), and training changes them.
+        auto fresh = CreateObject<D2dLearner>();
+        fresh->Setup(7, spec, data, FirstN(20), 4);
+        auto sameId = CreateObject<D2dLearner>();
+        sameId->Setup(7, spec, data, FirstN(20), 4);
+        sameId->Train(none, Callback<void, const D2dTrainResult&>());
+        Simulator::Run();
+        Simulator::Destroy();
+        NS_TEST_ASSERT_MSG_EQ(SameBits(fresh->GetParameters(), sameId->GetParameters()),
+                              true,
+                              "initial weights drawn lazily, identically");
+        NS_TEST_ASSERT_MSG_EQ(SameBits(ls[7]->GetParameters(), fresh->GetParameters()),
+                              false,
+                              "device 7 trained");
+
+        // Release: no weights held; SetParameters restores them.
+        ls[2]->ReleaseParameters();
+        NS_TEST_ASSERT_MSG_EQ(ls[2]->HoldsParameters(), false, "released");
+        ls[2]->SetParameters(shared);
+        NS_TEST_ASSERT_MSG_EQ(ls[2]->HoldsParameters(), true, "set again");
+        NS_TEST_ASSERT_MSG_EQ(fresh->HoldsParameters(), true, "a fresh learner will draw");
+    }
+};
+
+/** KeepOptimizerState: the state kept as flat vectors continues bit for bit. */
+class KeptOptimizerStateTestCase : public TestCase
+{
+  public:
+    KeptOptimizerStateTestCase()
+        : TestCase("Optimizer state kept between jobs: 2 jobs of 1 epoch = 1 job of 2 epochs, "
+                   "bit for bit (SGD with momentum, Adam)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        D2dTorchRuntime::SetWorkers(2);
+        auto data = SmallMnist();
+        const auto spec = D2dModelSpec::Parse("mlp:16");
+        // Jobs of the given epochs, one after another, on a learner of device 3.
+        auto run = [&](const std::string& optimizer, bool keep, std::vector<uint32_t> jobs) {
+            auto l = CreateObject<D2dLearner>();
+            l->SetAttribute("Optimizer", StringValue(optimizer));
+            l->SetAttribute("Momentum", DoubleValue(0.9));
+            l->SetAttribute("LearningRate", DoubleValue(optimizer == "adam" ? 0.01 : 0.05));
+            l->SetAttribute("KeepOptimizerState", BooleanValue(keep));
+            l->Setup(3, spec, data, FirstN(96), 11);
+            for (auto epochs : jobs)
+            {
+                D2dTrainTask task;
+                task.epochs = epochs;
+                l->Train(task, Callback<void, const D2dTrainResult&>());
+                Simulator::Run();
+            }
+            Simulator::Destroy();
+            return l->GetParameters();
+        };
+        for (const std::string optimizer : {"sgd", "adam"})
+        {
+            const auto once = run(optimizer, true, {2});
+            const auto twice = run(optimizer, true, {1, 1});
+            const auto fresh = run(optimizer, false, {1, 1});
+            NS_TEST_ASSERT_MSG_EQ(SameBits(once, twice), true, optimizer << ": state kept");
+            NS_TEST_ASSERT_MSG_EQ(SameBits(once, fresh),
+                                  false,
+                                  optimizer << ": a fresh optimizer per job differs");
+        }
+    }
+};
+
 class D2dLearnerTestSuite : public TestSuite
 {
   public:
@@ -334,6 +580,9 @@ class D2dLearnerTestSuite : public TestSuite
         AddTestCase(new TrainingTimeTestCase, TestCase::QUICK);
         AddTestCase(new RegressionTestCase, TestCase::QUICK);
         AddTestCase(new DeterminismTestCase, TestCase::QUICK);
+        AddTestCase(new FlatStorageTestCase, TestCase::QUICK);
+        AddTestCase(new KeptOptimizerStateTestCase, TestCase::QUICK);
+        AddTestCase(new LifetimeTestCase, TestCase::QUICK);
     }
 };
 

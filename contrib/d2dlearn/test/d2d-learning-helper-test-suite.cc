@@ -108,7 +108,8 @@ Run(Ptr<D2dFlProtocol> protocol, Outcome& out)
     out.rounds = protocol->GetRoundsDone();
     for (const auto& l : protocol->GetLearners())
     {
-        out.final.push_back(l->GetParameters());
+        // FedAvg-family clients hold no model after a round (stateless): empty.
+        out.final.push_back(l->HoldsParameters() ? l->GetParameters() : std::vector<float>{});
     }
     Simulator::Destroy();
 }

@@ -9,11 +9,16 @@
  * refused with a one-line std::exception, never crash, hang or allocate beyond the stated
  * bound (the matrix reader: the memory it is given; the idx reader: 1032 x the compressed
  * size, gzip's largest expansion, checked before allocating).
+ *
+ * The --model tests need the learners' library (LibTorch); the sanitized test binary,
+ * built without it, defines D2DLEARN_GTEST_TORCH_FREE and runs the others.
  */
 
 #include "ns3/d2d-fashion-mnist.h"
-#include "ns3/d2d-learner.h"
 #include "ns3/d2d-matrix-csv.h"
+#ifndef D2DLEARN_GTEST_TORCH_FREE
+#include "ns3/d2d-learner.h"
+#endif
 
 #include <cmath>
 #include <cstdint>
@@ -357,6 +362,7 @@ TEST(D2dIdxReaderTest, FuzzMutatedIdxFiles)
     EXPECT_GT(parsed, 0);
 }
 
+#ifndef D2DLEARN_GTEST_TORCH_FREE
 // Fuzz: 10,000 mutated --model texts: a spec whose sizes are whole numbers in [1, 100000]
 // (mlp: one or more, cnn: two), or a one-line std::invalid_argument naming "model".
 TEST(D2dModelSpecTest, FuzzMutatedModelTexts)
@@ -407,5 +413,6 @@ TEST(D2dModelSpecTest, ParameterCountsAndTooSmallImages)
                  std::invalid_argument);
     EXPECT_THROW(D2dModelSpec::Parse("cnn").CountParameters({2}, 10), std::invalid_argument);
 }
+#endif // D2DLEARN_GTEST_TORCH_FREE
 
 } // namespace

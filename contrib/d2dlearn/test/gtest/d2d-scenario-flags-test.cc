@@ -10,6 +10,8 @@
  * attribute it Sets(); run.json gets each value once, times as name_s.
  */
 
+#include "d2d-test-args.h"
+
 #include "ns3/config.h"
 #include "ns3/d2d-channel.h"
 #include "ns3/d2d-cmfl.h"
@@ -35,33 +37,14 @@ using namespace ns3;
 
 namespace
 {
-/** argv for Parse(): the program name, then args (kept alive by the object). */
-class Args
+/** argv for Parse(): "flags-test", then args. */
+class Args : public D2dTestArgs
 {
   public:
     explicit Args(std::vector<std::string> args)
-        : m_args(std::move(args))
+        : D2dTestArgs("flags-test", std::move(args))
     {
-        m_args.insert(m_args.begin(), "flags-test");
-        for (auto& a : m_args)
-        {
-            m_argv.push_back(a.data());
-        }
     }
-
-    int Argc()
-    {
-        return static_cast<int>(m_argv.size());
-    }
-
-    char** Argv()
-    {
-        return m_argv.data();
-    }
-
-  private:
-    std::vector<std::string> m_args;
-    std::vector<char*> m_argv;
 };
 
 /** Every test starts from the classes' own defaults. */
@@ -170,7 +153,9 @@ TEST_F(D2dScenarioFlagsTest, TextFlagsKeepTheirWholeValue)
     flags.Add("rssFile", "a file", rssFile);
     flags.Add("dataDir", "a folder", dataDir);
     flags.Add("wFile", "a file", wFile);
-    Args args({"--outDir=first", "--outDir=my runs/a b", "--rssFile= lead \"q\" 'x'\ttab ",
+    Args args({"--outDir=first",
+               "--outDir=my runs/a b",
+               "--rssFile= lead \"q\" 'x'\ttab ",
                "--wFile=x=y z"});
     flags.Parse(args.Argc(), args.Argv());
     EXPECT_EQ(outDir, "my runs/a b");

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# The polynomial toy of Fan, Mendler-Dünner, Jaggi 2023 (sec. 3.4, App. A.1) as a scenario
+# data set: `consensus --dataset=polynomial --rounds=41` (three agents x 50 points around
+# -2, 0, 2, X* = 50 points evenly in [-4, 4], degree-4 polynomials fitted in closed form,
+# uniform trust, lambda = 1, one round of local fitting, then 40 collaboration rounds).
+# From the traces, recomputed here independently of the program:
+# - samples.csv holds 3 x 50 training points and X* = 50 evenly spaced points in [-4, 4]
+#   with the noise-free f(x) = 0.5x^3 + 0.3x^2 - 5x + 4;
+# - the disagreement on X* of the agents' polynomials (coefficients.csv evaluated on X*)
+#   falls at least 10x from collaboration round 1 to collaboration round 40, while the
+#   coefficient vectors still differ (consensus in prediction space, not in parameters);
+# - consensus.csv's disagreement of each round equals that of the previous round's
+#   polynomials (the predictions broadcast), and trust.csv has w = 1/3 everywhere;
+# - rounds.csv's `loss` of each agent is the mean squared error of its polynomial against
+#   the noise-free f on 201 points evenly in [-4, 4], node -1 their mean; messages are
+#   50 x 4 + 32 bytes; run.json records lambda 1, trust naive, model poly:4.
+#
+# Usage: bash consensus-polynomial.sh PATH/TO/consensus
+set -euo pipefail
+
+BIN=${1:?usage: bash consensus-polynomial.sh PATH/TO/consensus}
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/consensus-polynomial.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+"$BIN" --dataset=polynomial --rounds=41 --seed=1 --quiet --outDir="$TMP/run"
+
+/usr/bin/python3 - "$TMP/run" <<'EOF'
+import json
+import os
+import sys
+
+import numpy as np
+import pandas as pd
+
+run = sys.argv[1]
+fails = []
+
+
+def check(ok, what):
+    print(("ok: " if ok else "FAIL: ") + what)
+    if not ok:
+        fails.append(what)
+
+
+def f(x):
+    return 0.5 * x**3 + 0.3 * x**2 - 5 * x + 4
+
+
+params = json.load(open(os.path.join(run, "run.json")))["parameters"]
+check(params.get("lambda") == 1 and params.get("trust") == "naive"
+      and params.get("model") == "poly:4" and params.get("warmupRounds") == 1,
+      "run.json: lambda 1, trust naive, model poly:4, warmupRounds 1 (%s, %s, %s, %s)"
+      % (params.get("lambda"), params.get("trust"), params.get("model"),
+         params.get("warmupRounds")))
+
+samples = pd.read_csv(os.path.join(run, "samples.csv"))
+train = samples[samples["set"] == "train"]
+xstar = samples[samples["set"] == "xstar"].sort_values("x")
+check(sorted(train.groupby("node").size().items()) == [(0, 50), (1, 50), (2, 50)],
+      "3 agents x 50 training points")
+means = train.groupby("node")["x"].mean()
+check(all(abs(means[i] - m) < 0.5 for i, m in enumerate([-2, 0, 2])),
+      "agents' x around -2, 0, 2 (means %s)" % np.round(means.values, 2).tolist())
+resid = train["y"] - f(train["x"])
+check(0.6 < resid.std() < 1.4, "noise sd about 1 (%.3f)" % resid.std())
+xs = xstar["x"].to_numpy()
+check(len(xs) == 50 and np.allclose(xs, np.linspace(-4, 4, 50), atol=1e-6),
+      "X*: 50 points evenly in [-4, 4]")
+check(np.allclose(xstar["y"], f(xs), rtol=1e-5, atol=1e-5), "X* targets: the noise-free f")
+
+coef = pd.read_csv(os.path.join(run, "coefficients.csv"))
+rounds = sorted(coef["round"].unique())
+check(rounds == list(range(1, 42)), "coefficients for rounds 1..41")
+
+
+def polys(r):
+    c = coef[coef["round"] == r].pivot(index="node", columns="power", values="coefficient")
+    return c.sort_index().to_numpy()
+
+
+def values(c, x):
+    return np.array([np.polyval(ci[::-1], x) for ci in c])
+
+
+def disagreement(c):
+    p = values(c, xs)
+    return float(((p - p.mean(axis=0)) ** 2).sum() / p.size)
+
+
+# Scenario round r + 1 is collaboration round r (round 1 fits locally).
+first = disagreement(polys(2))
+last = disagreement(polys(41))
+check(first >= 10 * last,
+      "disagreement on X* after collaboration round 1: %.6g, after round 40: %.6g (%.1fx)"
+      % (first, last, first / max(last, 1e-300)))
+c41 = polys(41)
+gap = np.abs(c41[:, None, :] - c41[None, :, :]).max()
+check(gap > 0.05, "coefficient vectors still differ after round 40 (largest gap %.4f)" % gap)
+print("final coefficients (c0..c4):")
+for i, ci in enumerate(c41):
+    print("  agent %d: %s" % (i, " ".join("%.4f" % v for v in ci)))
+
+cons = pd.read_csv(os.path.join(run, "consensus.csv"))
+worst = 0.0
+for r in range(2, 42):
+    d = cons[cons["round"] == r]["disagreement"].iloc[0]
+    expect = disagreement(polys(r - 1))
+    worst = max(worst, abs(d - expect) / max(expect, 1e-12))
+check(worst < 1e-3, "consensus.csv disagreement = previous round's polynomials on X* "
+      "(largest relative difference %.2g)" % worst)
+trust = pd.read_csv(os.path.join(run, "trust.csv"))
+check(len(trust) == 40 * 9 and np.allclose(trust["w"], 1 / 3, atol=1e-9)
+      and (trust["received"] == "fresh").all(), "trust.csv: w = 1/3, fresh, 40 rounds x 9")
+
+rows = pd.read_csv(os.path.join(run, "rounds.csv"))
+grid = np.linspace(-4, 4, 201)
+worst = 0.0
+for r in (1, 21, 41):
+    mse = ((values(polys(r), grid) - f(grid)) ** 2).mean(axis=1)
+    got = rows[(rows["round"] == r) & (rows["metric"] == "loss")].set_index("node")["value"]
+    for i in range(3):
+        worst = max(worst, abs(got[i] - mse[i]) / mse[i])
+    worst = max(worst, abs(got[-1] - mse.mean()) / mse.mean())
+check(worst < 1e-3, "rounds.csv loss = MSE against f on 201 points in [-4, 4], node -1 "
+      "the mean (largest relative difference %.2g)" % worst)
+print("MSE against f, node -1: round 1 %.4f, round 41 %.4f" % tuple(
+    rows[(rows["node"] == -1) & (rows["metric"] == "loss") & rows["round"].isin([1, 41])]
+    .sort_values("round")["value"]))
+msgs = pd.read_csv(os.path.join(run, "messages.csv"))
+pred = msgs[msgs["kind"] == "predictions"]
+check(len(pred) > 0 and (pred["bytes"] == 50 * 4 + 32).all(), "messages: 50 x 4 + 32 bytes")
+
+if fails:
+    print("%d check(s) failed" % len(fails))
+    sys.exit(1)
+print("all checks passed")
+EOF
