@@ -2,13 +2,17 @@
  * d2dlearn scenario: D2D graph discovery by multi-agent reinforcement learning, the data
  * exchange over the graph found, and federated learning on the new shards (Wagle, Das, Love
  * and Brinton, "Multi-Agent Reinforcement Learning for Graph Discovery in D2D-Enabled
- * Federated Learning", 2025; supervised paradigm).
+ * Federated Learning", 2025; the supervised and semi-supervised paradigms).
  *
  * N devices with Fashion-MNIST shards of a few labels each (70/20/10 % by default) learn
  * which transmitter to take datapoints from (--graph=rl), or take a baseline graph (closest,
  * most-trusted, uniform) or none; the chosen transmitters send real datapoints over the
  * simulated D2D channel; then --downstream (fedavg, fedprox, fedsgd, decentralized,
  * semi-decentralized, or none) trains on the shards as they are after the exchange.
+ * --paradigm=semi-supervised (sec. V-A1) first labels the shards: a fraction of each device's
+ * points keeps its label, distributed PCA runs over the device-to-server link (the sketches up,
+ * the subspace F down, messages of their true size) and label propagation on the projections
+ * labels the rest; the propagated labels are the partitions from there on.
  * Writes the gd_*.csv traces, gd_energy.csv, rounds.csv, messages.csv, energy.csv and
  * run.json into --outDir.
  *
@@ -29,7 +33,9 @@
 #include "ns3/d2d-learning-options.h"
 #include "ns3/d2d-message-passing.h"
 #include "ns3/d2d-network-options.h"
+#include "ns3/d2d-pca-exchange.h"
 #include "ns3/d2d-semi-decentralized-fl.h"
+#include "ns3/d2d-semi-supervised-paradigm.h"
 #include "ns3/d2d-shard-exchange.h"
 #include "ns3/d2d-supervised-paradigm.h"
 #include "ns3/d2d-trust-matrices.h"
@@ -397,6 +403,11 @@ main(int argc, char* argv[])
     std::string evaluate;
     Time maxSimTime = Seconds(1e7);
     double d2sNoisePowerW = 1e-13; // the server's receiver: fedavg's noise floor
+    std::string paradigmName = "supervised";
+    uint32_t pcaDims = 50;
+    uint32_t pcaLocalRank = 0;
+    double labelledFraction = 0.15;
+    uint32_t knn = 7;
 
     D2dLearningOptions learning;
     learning.partition = "labels"; // App. C: 3 labels per device at 70/20/10 %
@@ -412,6 +423,31 @@ main(int argc, char* argv[])
     flags.Add("evaluate",
               "Calculator: one message-passing step on a JSON instance, no simulation",
               evaluate);
+    flags
+        .Add("paradigm",
+             "Learning paradigm: labelled shards, or a labelled fraction and label "
+             "propagation on distributed-PCA projections (sec. V-A1)",
+             paradigmName)
+        .Choices({"supervised", "semi-supervised"});
+    flags.Add("pcaDims", "Semi-supervised: d, the dimension of the PCA subspace F", pcaDims)
+        .Range(1, 1e6)
+        .Sets("ns3::D2dSemiSupervisedParadigm::PcaDims");
+    flags
+        .Add("pcaLocalRank",
+             "Semi-supervised: t, singular vectors each device sends (0: d)",
+             pcaLocalRank)
+        .Range(0, 1e6)
+        .Sets("ns3::D2dSemiSupervisedParadigm::PcaLocalRank");
+    flags
+        .Add("labelledFraction",
+             "Semi-supervised: share of each device's points that is labelled (at least one "
+             "per label present)",
+             labelledFraction)
+        .Positive(1)
+        .Sets("ns3::D2dSemiSupervisedParadigm::LabelledFraction");
+    flags.Add("knn", "Semi-supervised: k of the label-propagation kNN graph", knn)
+        .Range(1, 1e6)
+        .Sets("ns3::D2dSemiSupervisedParadigm::Knn");
     flags.Add("graph", "How the D2D graph is found", graph)
         .Choices({"rl", "closest", "most-trusted", "uniform", "none"})
         .Sets("ns3::D2dGraphDiscovery::Graph");
@@ -561,17 +597,59 @@ main(int argc, char* argv[])
 
     learning.LoadData(support, n, net.seed);
     const uint32_t nl = learning.train->numClasses;
-    std::vector<D2dCounts> counts;
+    const bool semiSupervised = paradigmName == "semi-supervised";
+    Ptr<D2dSemiSupervisedParadigm> semi;
+    if (semiSupervised)
+    {
+        const std::size_t dim = learning.train->FeatureSize();
+        const uint32_t t = pcaLocalRank > 0 ? pcaLocalRank : pcaDims;
+        std::size_t sketchRows = 0;
+        for (const auto& shard : learning.shards)
+        {
+            if (!shard.labelMap.empty())
+            {
+                support.Fail("--paradigm=semi-supervised: shards with flipped labels are not "
+                             "supported (no --flip)");
+            }
+            sketchRows += std::min<std::size_t>({t, shard.indices.size(), dim});
+        }
+        const std::size_t dMax = std::min(sketchRows, dim);
+        if (pcaDims > dMax)
+        {
+            support.Fail(fmt::format("--pcaDims={}: must be in [1, {}] (the feature size and the "
+                                     "rows the devices' sketches stack)",
+                                     pcaDims,
+                                     dMax));
+        }
+        semi = CreateObject<D2dSemiSupervisedParadigm>();
+        semi->SetAttribute("PcaDims", UintegerValue(pcaDims));
+        semi->SetAttribute("PcaLocalRank", UintegerValue(pcaLocalRank));
+        semi->SetAttribute("LabelledFraction", DoubleValue(labelledFraction));
+        semi->SetAttribute("Knn", UintegerValue(knn));
+        semi->SetData(learning.train, learning.shards);
+        semi->ChooseLabelled(net.seed);
+    }
+    std::vector<D2dCounts> counts(n);
     std::vector<D2dCounts> thresholds;
-    std::vector<uint32_t> lhat;
-    std::vector<uint32_t> satisfiedBefore;
+    std::vector<uint32_t> lhat(n);
+    std::vector<uint32_t> satisfiedBefore(n);
     for (uint32_t i = 0; i < n; ++i)
     {
-        counts.push_back(D2dShardExchange::Counts(*learning.train, learning.shards[i], nl));
         const double b = std::floor(thresholdFraction * learning.shards[i].indices.size() + 1e-9);
         thresholds.emplace_back(nl, b);
-        satisfiedBefore.push_back(D2dDiversityRewards::Satisfied(counts[i], thresholds[i]));
-        lhat.push_back(minLabels > 0 ? minLabels : std::min(nl, satisfiedBefore[i] + 1));
+    }
+    // D_i, and L-hat_i from it: from the labels (supervised) or the propagated labels.
+    auto countPartitions = [&]() {
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            counts[i] = D2dShardExchange::Counts(*learning.train, learning.shards[i], nl);
+            satisfiedBefore[i] = D2dDiversityRewards::Satisfied(counts[i], thresholds[i]);
+            lhat[i] = minLabels > 0 ? minLabels : std::min(nl, satisfiedBefore[i] + 1);
+        }
+    };
+    if (!semiSupervised)
+    {
+        countPartitions();
     }
     D2dTrustMatrices trustMatrices;
     try
@@ -589,7 +667,8 @@ main(int argc, char* argv[])
     const bool d2s = downstream == "fedavg" || downstream == "fedprox" || downstream == "fedsgd" ||
                      downstream == "semi-decentralized";
     auto traces = net.OpenTraces(support);
-    D2dNetwork network = net.Build(*traces, d2s);
+    // Semi-supervised: distributed PCA goes over the device-to-server link.
+    D2dNetwork network = net.Build(*traces, d2s || semiSupervised);
     if (network.d2s)
     {
         network.d2s->SetAttribute("NoisePowerW", DoubleValue(d2sNoisePowerW));
@@ -602,8 +681,12 @@ main(int argc, char* argv[])
         energy.Connect(NodeContainer(network.server));
     }
 
-    auto paradigm = CreateObject<D2dSupervisedParadigm>();
-    paradigm->Setup(counts, thresholds, lhat, trustMatrices);
+    Ptr<D2dSupervisedParadigm> paradigm =
+        semi ? Ptr<D2dSupervisedParadigm>(semi) : CreateObject<D2dSupervisedParadigm>();
+    if (!semiSupervised)
+    {
+        paradigm->Setup(counts, thresholds, lhat, trustMatrices);
+    }
     auto gd = CreateObject<D2dGraphDiscovery>();
     gd->SetAttribute("Paradigm", PointerValue(paradigm));
     gd->SetAttribute("Graph", StringValue(graph));
@@ -658,7 +741,80 @@ main(int argc, char* argv[])
             }
         }));
     gd->SetFinishedCallback(Callback<void>([]() { Simulator::Stop(); }));
-    Simulator::ScheduleNow(&D2dGraphDiscovery::Start, gd);
+    Ptr<D2dPcaExchange> pca;
+    double pcaEndS = 0;
+    double pcaD2sEnergyJ = 0;
+    double labelAccuracy = 0;
+    double unlabelledAccuracy = 0;
+    if (semiSupervised)
+    {
+        // Sec. V-A1: distributed PCA over the D2S link, then label propagation at each
+        // device; discovery starts once every device has labelled its points.
+        auto& labelling = traces->OpenTrace(
+            "gd_labelling.csv",
+            "device,points,labelled,accuracy,unlabelled_accuracy,iterations,subspace,pca_end_s");
+        std::vector<std::vector<double>> sketches;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            sketches.push_back(semi->Sketch(i));
+        }
+        pca = CreateObject<D2dPcaExchange>();
+        pca->SetAttribute("BytesPerValue", UintegerValue(semi->GetBytesPerValue()));
+        pca->Setup(network.d2s->GetTransports(),
+                   std::move(sketches),
+                   semi->GetFeatureSize(),
+                   semi->GetPcaDims());
+        pca->SetFinishedCallback(
+            Callback<void, const std::vector<double>&, const std::vector<bool>&>(
+                [&](const std::vector<double>& basis, const std::vector<bool>& reached) {
+                    // A device that F did not reach labels on its own top-d subspace.
+                    pcaEndS = Simulator::Now().GetSeconds();
+                    pcaD2sEnergyJ = energy.d2s;
+                    semi->Label(basis, reached);
+                    for (uint32_t i = 0; i < n; ++i)
+                    {
+                        // The propagated labels stand for the unknown ones from here on.
+                        const auto& assigned = semi->GetAssigned(i);
+                        const auto& marks = semi->GetLabelled(i);
+                        for (std::size_t k = 0; k < assigned.size(); ++k)
+                        {
+                            learning.train->labels[learning.shards[i].indices[k]] = assigned[k];
+                        }
+                        labelAccuracy += semi->GetAccuracy(i) / n;
+                        unlabelledAccuracy += semi->GetUnlabelledAccuracy(i) / n;
+                        labelling << fmt::format("{},{},{},{:.9g},{:.9g},{},{},{:.9f}\n",
+                                                 i,
+                                                 assigned.size(),
+                                                 std::count(marks.begin(), marks.end(), true),
+                                                 semi->GetAccuracy(i),
+                                                 semi->GetUnlabelledAccuracy(i),
+                                                 semi->GetIterations(i),
+                                                 assigned.empty()              ? "none"
+                                                 : semi->UsedCommonSubspace(i) ? "common"
+                                                                               : "local",
+                                                 pcaEndS);
+                    }
+                    countPartitions();
+                    paradigm->Setup(counts, thresholds, lhat, trustMatrices);
+                    if (!net.quiet)
+                    {
+                        std::fprintf(
+                            stderr,
+                            "graph-discovery: distributed PCA (%llu bytes) done at %.3f s; "
+                            "labels propagated, accuracy %.4f (unlabelled %.4f)\n",
+                            static_cast<unsigned long long>(pca->GetBytesSent()),
+                            pcaEndS,
+                            labelAccuracy,
+                            unlabelledAccuracy);
+                    }
+                    Simulator::ScheduleNow(&D2dGraphDiscovery::Start, gd);
+                }));
+        Simulator::ScheduleNow(&D2dPcaExchange::Start, pca);
+    }
+    else
+    {
+        Simulator::ScheduleNow(&D2dGraphDiscovery::Start, gd);
+    }
     Simulator::Stop(maxSimTime);
     Simulator::Run();
     if (!gd->IsFinished())
@@ -734,6 +890,15 @@ main(int argc, char* argv[])
         traces->AddParameter("gdRlEnergyJ", rlEnergy);
         traces->AddParameter("gdExchangeEnergyJ", exchangeEnergy);
         traces->AddParameter("gdDiscoveryEndS", discoveryEndS);
+        if (semiSupervised)
+        {
+            traces->AddParameter("gdPcaBytes", pca->GetBytesSent());
+            traces->AddParameter("gdPcaSketchesReceived", pca->GetSketchesReceived());
+            traces->AddParameter("gdPcaEndS", pcaEndS);
+            traces->AddParameter("gdPcaD2sEnergyJ", pcaD2sEnergyJ);
+            traces->AddParameter("gdLabellingMeanAccuracy", labelAccuracy);
+            traces->AddParameter("gdLabellingMeanUnlabelledAccuracy", unlabelledAccuracy);
+        }
     };
     if (!net.quiet)
     {

@@ -3,7 +3,9 @@
 # simulating with a non-zero exit status, exactly one line on stderr naming the parameter,
 # nothing on stdout and nothing in --outDir (see lib-bad-input.sh): thresholds and densities
 # outside [0, 1], zero iterations, unknown modes, a trust file of the wrong shape or with a
-# value other than 0/1, a malformed --targets, a bad --evaluate instance.
+# value other than 0/1, a malformed --targets, a bad --evaluate instance, the semi-supervised
+# paradigm's flags out of range (an unknown paradigm, a labelled fraction of 0 or above 1,
+# k = 0, d = 0 or above the 784 features).
 #
 # Usage: bash graph-discovery-bad-input.sh PATH/TO/graph-discovery
 set -euo pipefail
@@ -45,6 +47,13 @@ expect_reject trustFile "${SMALL[@]}" --trustFile="$TMP/rows.csv"
 sed '3s/.*/0,1,0,1,0,1,0,1,0,2/' "$TMP/ok.csv" >"$TMP/value.csv"
 expect_reject trustFile "${SMALL[@]}" --trustFile="$TMP/value.csv"
 expect_reject trustFile "${SMALL[@]}" --trustFile="$TMP/missing.csv"
+expect_reject paradigm "${SMALL[@]}" --paradigm=unsupervised
+expect_reject labelledFraction "${SMALL[@]}" --paradigm=semi-supervised --labelledFraction=0
+expect_reject labelledFraction "${SMALL[@]}" --paradigm=semi-supervised --labelledFraction=1.5
+expect_reject knn "${SMALL[@]}" --paradigm=semi-supervised --knn=0
+expect_reject pcaDims "${SMALL[@]}" --paradigm=semi-supervised --pcaDims=0
+expect_reject pcaDims "${SMALL[@]}" --paradigm=semi-supervised --pcaDims=785
+expect_reject pcaLocalRank "${SMALL[@]}" --paradigm=semi-supervised --pcaLocalRank=-1
 echo '{"counts": [[1, 2]], "thresholds": 1}' >"$TMP/bad.json"
 expect_reject evaluate --evaluate="$TMP/bad.json"
 echo 'not json' >"$TMP/notjson.json"

@@ -4,6 +4,8 @@
 # devices on 2 % of Fashion-MNIST, 40 RL iterations, 2 edges, then one FedAvg round of a
 # logistic model; and a baseline graph with unreliable control messages. Then the calculator
 # (--evaluate) on the paper's Appendix A example: Q, U and D-hat as the paper gives them.
+# And the semi-supervised paradigm (distributed PCA, label propagation): same seed, same
+# bytes, gd_labelling.csv included.
 #
 # Usage: bash graph-discovery-determinism.sh PATH/TO/graph-discovery
 set -euo pipefail
@@ -29,7 +31,7 @@ run() { # run DIR ARGS...
     fi
 }
 FILES=(gd_iterations.csv gd_policy.csv gd_links.csv gd_diversity.csv gd_nodes.csv gd_energy.csv
-    messages.csv energy.csv rounds.csv)
+    gd_labelling.csv messages.csv energy.csv rounds.csv)
 compare() { # compare A B
     for f in "${FILES[@]}"; do
         [ -f "$1/$f" ] || continue
@@ -52,6 +54,11 @@ echo "check: uniform graph, unreliable control: same seed, same bytes"
 run "$TMP/d" --graph=uniform --controlReliable=false --downstream=none --seed=2 &&
     run "$TMP/e" --graph=uniform --controlReliable=false --downstream=none --seed=2 &&
     compare "$TMP/d" "$TMP/e"
+
+echo "check: semi-supervised (d = 10, k = 7), rl, fedavg: same seed, same bytes"
+run "$TMP/f" --paradigm=semi-supervised --pcaDims=10 --seed=3 &&
+    run "$TMP/g" --paradigm=semi-supervised --pcaDims=10 --seed=3 && compare "$TMP/f" "$TMP/g"
+[ -s "$TMP/f/gd_labelling.csv" ] || fail "gd_labelling.csv missing or empty"
 
 echo "check: --evaluate on Appendix A (L = 5, b = 10, no loss, then P_D = 0.2)"
 for p in 0 0.2; do

@@ -1,0 +1,120 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef D2D_SEMI_SUPERVISED_PARADIGM_H
+#define D2D_SEMI_SUPERVISED_PARADIGM_H
+
+#include "d2d-supervised-paradigm.h"
+
+#include "ns3/d2d-dataset.h"
+#include "ns3/d2d-partitioner.h"
+
+#include <memory>
+
+namespace ns3
+{
+
+/**
+ * \ingroup d2dlearn
+ * \brief The semi-supervised paradigm of Wagle, Das, Love and Brinton, "Multi-Agent
+ * Reinforcement Learning for Graph Discovery in D2D-Enabled Federated Learning", 2025,
+ * sec. V-A1: a fraction of each device's points is labelled (LabelledFraction, at least one
+ * point of every label the device holds); distributed PCA (D2dDistributedPca, Liang et al.
+ * 2014) finds the common subspace F of dimension PcaDims from each device's top PcaLocalRank
+ * right singular vectors scaled by their singular values; label propagation
+ * (D2dLabelPropagation, Zhu and Ghahramani 2002) on the projections D_i F over a symmetric
+ * Knn-nearest-neighbour graph, the labelled points clamped, labels the rest. The propagated
+ * labels are the partitions: from there on the message passing, the rewards and the data
+ * exchange are the supervised paradigm's, unchanged (this class only adds the labelling).
+ *
+ * Use: SetData, ChooseLabelled, then each device's Sketch goes to the server, which returns
+ * D2dDistributedPca::CommonSubspace of what arrived; Label(F) propagates; AssignedCounts(i)
+ * give the D_i for D2dSupervisedParadigm::Setup.
+ *
+ * Reading chosen: the propagated labels replace the unknown ones for everything after
+ * (the counts of the message passing, the points moved, the downstream training), as the
+ * paper's App. D-C ("used as the ground truth labels"); the true labels serve only to measure
+ * the propagation accuracy.
+ */
+class D2dSemiSupervisedParadigm : public D2dSupervisedParadigm
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    D2dSemiSupervisedParadigm();
+
+    /**
+     * \param train the training set (true labels; feature rows of D values)
+     * \param shards device i's points at index i (no label map)
+     */
+    void SetData(std::shared_ptr<const D2dDataset> train, std::vector<D2dShard> shards);
+    /**
+     * \brief Draws each device's labelled points (D2dLabelPropagation::ChooseLabelled).
+     * \param seed the seed
+     */
+    void ChooseLabelled(uint64_t seed);
+    /**
+     * \param device i
+     * \return i's distributed-PCA message: min(t, n_i, D) rows of D values
+     */
+    std::vector<double> Sketch(uint32_t device) const;
+    /** \return D, the feature size */
+    std::size_t GetFeatureSize() const;
+    /** \return d (PcaDims) */
+    uint32_t GetPcaDims() const;
+    /** \return t (PcaLocalRank, or d if that is 0) */
+    uint32_t GetLocalRank() const;
+    /** \return bytes per matrix value on the air (BytesPerValue) */
+    uint32_t GetBytesPerValue() const;
+    /**
+     * \brief Projects every device's points on F and propagates its labels.
+     *
+     * A device that F did not reach (lost after the retries, or never computed because too
+     * few sketches reached the server) projects on its own top-d right singular vectors
+     * instead: local PCA, the best it can do alone.
+     * \param basis F^T, d x D (D2dDistributedPca::CommonSubspace; empty if none)
+     * \param reached per device, whether F reached it (empty: every device)
+     */
+    void Label(const std::vector<double>& basis, const std::vector<bool>& reached = {});
+    /** \return whether device i projected on the common F (false: on its local subspace) */
+    bool UsedCommonSubspace(uint32_t device) const;
+
+    /** \return device i's labels after Label(), one per shard point in order */
+    const std::vector<int64_t>& GetAssigned(uint32_t device) const;
+    /** \return device i's labelled points (true), one per shard point */
+    const std::vector<bool>& GetLabelled(uint32_t device) const;
+    /** \return D_i from the assigned labels */
+    D2dCounts AssignedCounts(uint32_t device) const;
+    /** \return the share of i's points whose assigned label is the true one */
+    double GetAccuracy(uint32_t device) const;
+    /** \return the same share over i's unlabelled points only (1 if none) */
+    double GetUnlabelledAccuracy(uint32_t device) const;
+    /** \return the propagation's iterations at device i */
+    uint32_t GetIterations(uint32_t device) const;
+
+  private:
+    /** \return device i's feature rows, n_i x D */
+    std::vector<double> Features(uint32_t device) const;
+
+    uint32_t m_pcaDims;
+    uint32_t m_localRank;
+    double m_labelledFraction;
+    uint32_t m_knn;
+    uint32_t m_bytesPerValue;
+    std::shared_ptr<const D2dDataset> m_train;
+    std::vector<D2dShard> m_shards;
+    std::vector<std::vector<int64_t>> m_truth;
+    std::vector<std::vector<bool>> m_labelled;
+    std::vector<std::vector<int64_t>> m_assigned;
+    std::vector<uint32_t> m_iterations;
+    std::vector<bool> m_common;
+};
+
+} // namespace ns3
+
+#endif /* D2D_SEMI_SUPERVISED_PARADIGM_H */
