@@ -116,15 +116,22 @@ main(int argc, char* argv[])
         flags.DefaultAfterParse("lambda", "1");
         flags.DefaultAfterParse("trust", "naive");
         flags.DefaultAfterParse("warmupRounds", "1");
+        // Static and dynamic trust on regression: eq. 6's cosine over the X* vectors
+        // (D2dTrustRules::RegressionTrustRow; dynamic trust is App. A.2's). The entropy
+        // confidence needs class probabilities (naive trust does not use it: runs with
+        // naive trust record the flag's default, as before).
         const auto trust =
             static_cast<D2dPredictionConsensus::TrustMode>(flags.Get<EnumValue>("trust"));
         if (trust != D2dPredictionConsensus::NAIVE)
         {
-            support.Fail(std::string("--trust=") +
-                         (trust == D2dPredictionConsensus::STATIC ? "static" : "dynamic") +
-                         " weighs class probabilities (eq. 6: entropy and cosine); "
-                         "--dataset=polynomial is regression (accepted: naive, the uniform "
-                         "weights of App. A.1)");
+            flags.DefaultAfterParse("confidence", "none");
+        }
+        const auto confidence = static_cast<D2dConfidence>(flags.Get<EnumValue>("confidence"));
+        if (trust != D2dPredictionConsensus::NAIVE && confidence != D2dConfidence::NONE)
+        {
+            support.Fail("--confidence=" + D2dTrustRules::ToString(confidence) +
+                         " weighs by the entropy of class probabilities; --dataset=polynomial "
+                         "is regression (accepted: none)");
         }
         if (!flipList.empty())
         {

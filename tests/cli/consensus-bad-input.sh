@@ -5,7 +5,8 @@
 # lambda < 0, warm-up >= rounds, a flip index >= N (or not a number), X* empty or larger than
 # the pool, an unknown trust, confidence, loss rule or flip mode, several models with
 # FedAvg, an unknown algorithm; regression data (--dataset=polynomial) with a classifier, the
-# polynomial learner on classification data, and trust or label flips on regression data.
+# polynomial learner on classification data, and an entropy confidence or label flips on
+# regression data (static and dynamic trust are accepted there, with --confidence=none).
 #
 # Usage: bash consensus-bad-input.sh PATH/TO/consensus
 set -euo pipefail
@@ -37,15 +38,16 @@ expect_reject model "${SMALL[@]}" --algorithm=fedavg --model=mlp:8,logistic
 expect_reject model "${SMALL[@]}" --model=linear
 expect_reject modelAssignment "${SMALL[@]}" --modelAssignment=random
 # Regression data with a classifier, a classifier data set with the polynomial learner, and
-# what the polynomial toy cannot take (trust of class probabilities, label flips).
+# what the polynomial toy cannot take (the entropy confidence of class probabilities, label
+# flips).
 POLY=(--dataset=polynomial --rounds=3)
 expect_reject model "${POLY[@]}" --model=mlp:8
 expect_reject model "${POLY[@]}" --model=logistic
 expect_reject model "${POLY[@]}" --model=poly:21
 expect_reject model "${SMALL[@]}" --model=poly:4
 expect_reject model --dataset=fashion-mnist --dataFraction=0.01 --rounds=3 --model=poly
-expect_reject trust "${POLY[@]}" --trust=dynamic
-expect_reject trust "${POLY[@]}" --trust=static
+expect_reject confidence "${POLY[@]}" --trust=dynamic --confidence=entropy
+expect_reject confidence "${POLY[@]}" --trust=static --confidence=entropy-plus-one
 expect_reject flipList "${POLY[@]}" --flipList=1
 expect_reject warmupRounds "${POLY[@]}" --warmupRounds=3
 finish consensus-bad-input

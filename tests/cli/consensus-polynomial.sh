@@ -13,7 +13,9 @@
 #   polynomials (the predictions broadcast), and trust.csv has w = 1/3 everywhere;
 # - rounds.csv's `loss` of each agent is the mean squared error of its polynomial against
 #   the noise-free f on 201 points evenly in [-4, 4], node -1 their mean; messages are
-#   50 x 4 + 32 bytes; run.json records lambda 1, trust naive, model poly:4.
+#   50 x 4 + 32 bytes; run.json records lambda 1, trust naive, model poly:4;
+# - with --trust=dynamic, trust.csv is the regression reading of eq. 6 (recomputed from the
+#   polynomials) and the summary line gives the final test MSE.
 #
 # Usage: bash consensus-polynomial.sh PATH/TO/consensus
 set -euo pipefail
@@ -129,6 +131,70 @@ msgs = pd.read_csv(os.path.join(run, "messages.csv"))
 pred = msgs[msgs["kind"] == "predictions"]
 check(len(pred) > 0 and (pred["bytes"] == 50 * 4 + 32).all(), "messages: 50 x 4 + 32 bytes")
 
+if fails:
+    print("%d check(s) failed" % len(fails))
+    sys.exit(1)
+print("all checks passed")
+EOF
+
+# Dynamic trust on regression (the paper's App. A.2 uses it on the polynomial toy): eq. 6's
+# cosine taken over the X* vectors, clipped at 0 (D2dTrustRules::RegressionTrustRow),
+# recomputed here from the previous round's polynomials on X*; the summary line gives the
+# test MSE (node -1's loss of the last round), not an accuracy.
+"$BIN" --dataset=polynomial --rounds=6 --seed=2 --trust=dynamic --outDir="$TMP/dyn" \
+    2>"$TMP/dyn.err"
+/usr/bin/python3 - "$TMP/dyn" "$TMP/dyn.err" <<'EOF'
+import json
+import os
+import re
+import sys
+
+import numpy as np
+import pandas as pd
+
+run, err = sys.argv[1], sys.argv[2]
+fails = []
+
+
+def check(ok, what):
+    print(("ok: " if ok else "FAIL: ") + what)
+    if not ok:
+        fails.append(what)
+
+
+params = json.load(open(os.path.join(run, "run.json")))["parameters"]
+check(params.get("trust") == "dynamic" and params.get("confidence") == "none",
+      "run.json: trust dynamic, confidence none (%s, %s)"
+      % (params.get("trust"), params.get("confidence")))
+samples = pd.read_csv(os.path.join(run, "samples.csv"))
+xs = samples[samples["set"] == "xstar"].sort_values("x")["x"].to_numpy()
+coef = pd.read_csv(os.path.join(run, "coefficients.csv"))
+trust = pd.read_csv(os.path.join(run, "trust.csv"))
+worst = 0.0
+off = 0
+for r in range(2, 7):
+    c = coef[coef["round"] == r - 1].pivot(index="node", columns="power",
+                                           values="coefficient").sort_index().to_numpy()
+    y = np.array([np.polyval(ci[::-1], xs) for ci in c])
+    norm = np.linalg.norm(y, axis=1)
+    gamma = np.maximum(0.0, (y @ y.T) / np.outer(norm, norm))
+    w = gamma / gamma.sum(axis=1, keepdims=True)
+    got = trust[trust["round"] == r].pivot(index="node", columns="peer", values="w")
+    got = got.sort_index().sort_index(axis=1).to_numpy()
+    worst = max(worst, float(np.abs(got - w).max()))
+    off += int((np.abs(got - 1 / 3) > 1e-6).sum())
+check(worst < 1e-5, "trust.csv = max(0, cos) of the X* predictions, row-normalised "
+      "(largest difference %.2g)" % worst)
+check(off > 0, "dynamic rows differ from the uniform 1/3 (%d entries)" % off)
+rows = pd.read_csv(os.path.join(run, "rounds.csv"))
+mse = rows[(rows["round"] == 6) & (rows["node"] == -1) & (rows["metric"] == "loss")]["value"]
+text = open(err).read()
+m = re.search(r"final test MSE ([0-9.]+)", text)
+check(m is not None and "final accuracy" not in text,
+      "summary: 'final test MSE', no accuracy (%s)" % text.strip().splitlines()[-1])
+check(m is not None and abs(float(m.group(1)) - float(mse.iloc[0])) < 5e-5,
+      "summary MSE = node -1's loss of round 6 (%s vs %.4f)"
+      % (m.group(1) if m else None, float(mse.iloc[0])))
 if fails:
     print("%d check(s) failed" % len(fails))
     sys.exit(1)

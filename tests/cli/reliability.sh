@@ -10,15 +10,18 @@
 #  5. publication: a run into a folder used by another scenario leaves none of that run's
 #     files beside the new run.json (with or without the manifest .run-files); files that
 #     are not a run's stay; a failure between two renames leaves no run.json (the earlier
-#     one goes first, the new one comes last).
+#     one goes first, the new one comes last); the verdict is shown to reject the folder
+#     the publication before the fix left (a control that must fail).
 #  6. a loss that becomes NaN (FedProx diverging) stops the run with one line naming the
-#     device or the global model and the round; no traces.
+#     device or the global model and the round; variational beliefs that diverge likewise
+#     (device and step); no traces.
 # 10. SIGINT after the first round / SIGTERM: exit 130 / 143, the folder holds the complete
 #     earlier run (byte for byte) or nothing, no temporary file; a write error (file size
 #     limit) stops the run when it happens, one line, no run.json.
 #
 #  3. bayes-consensus keeps W dense: --nDevices=100000 (80 GB) is refused up front.
-#  8. d2d-exchange --meanInterval=1ns (unbounded queues) is refused up front.
+#  8. d2d-exchange --meanInterval=1ns (unbounded queues) is refused up front; a reliable
+#     Wi-Fi broadcast (which passed validation, then aborted) runs.
 #  9. a FIFO or /dev/zero as --rssFile / --wFile is refused at once (no blocking, no
 #     endless read); 12. a 1 x 1 W names --wFile, not --nDevices.
 #
@@ -119,6 +122,13 @@ refused() { # refused BIN WORD ARGS...: exit 2 within 20 s, one line naming WORD
 }
 refused "$BAYES" "nDevices=100000" --nDevices=100000 --graph=ring --quiet
 refused "$EXCHANGE" "meanInterval" --meanInterval=1ns
+# 8: a reliable Wi-Fi broadcast passed validation and then aborted; now it runs.
+rc=0
+timeout 120 "$EXCHANGE" --backend=wifi --reliable=true --broadcast=true --nDevices=4 \
+    --duration=1s --quiet --outDir="$TMP/wifi-bc" >/dev/null 2>"$TMP/err" || rc=$?
+check "wifi reliable broadcast runs: exit 0 (got $rc: $(head -c 300 "$TMP/err"))" [ "$rc" -eq 0 ]
+check "wifi reliable broadcast: run.json and reliable rows" \
+    grep -q ',reliable,' "$TMP/wifi-bc/messages.csv"
 mkfifo "$TMP/fifo"
 refused "$EXCHANGE" "rssFile" --rssFile="$TMP/fifo"
 refused "$EXCHANGE" "rssFile" --rssFile=/dev/zero
@@ -152,7 +162,24 @@ check "legacy: mine.csv stays" [ -f "$TMP/legacy/mine.csv" ]
 
 # A failure between the renames (here energy.csv cannot be replaced: a folder of that name)
 # used to leave a complete-looking mix, the new messages.csv beside the earlier run.json.
+# no_mix DIR is the verdict: no run.json (the folder does not look complete), none of the
+# earlier run's other traces, no temporary file.
+no_mix() {
+    [ ! -e "$1/run.json" ] && [ ! -e "$1/rounds.csv" ] && no_tmp "$1"
+}
 "$FEDAVG" "${SMALL[@]}" --rounds=1 --outDir="$TMP/midway" 2>/dev/null
+# The failing-before control: the folder as the publication before the fix left it
+# (renames one at a time in the order messages.csv, energy.csv, run.json, nothing removed
+# first: the new messages.csv published, then the rename of energy.csv failing, so the
+# earlier run.json, energy.csv and rounds.csv stay) must be judged a mix.
+cp -r "$TMP/midway" "$TMP/before-fix"
+"$EXCHANGE" --nDevices=3 --duration=1s --quiet --outDir="$TMP/fresh-messages" 2>/dev/null
+cp "$TMP/fresh-messages/messages.csv" "$TMP/before-fix/messages.csv"
+if no_mix "$TMP/before-fix"; then
+    fail "control: no_mix accepts the pre-fix outcome, so it could not catch the defect"
+else
+    echo "  ok: control: no_mix rejects the pre-fix outcome"
+fi
 rm "$TMP/midway/energy.csv"
 mkdir -p "$TMP/midway/energy.csv/x"
 rc=0
@@ -160,9 +187,12 @@ rc=0
     2>"$TMP/err" || rc=$?
 check "a rename fails mid-publication: exit 2 (got $rc)" [ "$rc" -eq 2 ]
 check "one line naming energy.csv: $(head -c 300 "$TMP/err")" one_line "$TMP/err" "energy.csv"
+check "the new messages.csv was published before the failing rename" \
+    cmp -s "$TMP/midway/messages.csv" "$TMP/fresh-messages/messages.csv"
 check "no run.json beside the partly published files" [ ! -e "$TMP/midway/run.json" ]
 check "the earlier run's rounds.csv is gone too" [ ! -e "$TMP/midway/rounds.csv" ]
 check "no temporary file left" no_tmp "$TMP/midway"
+check "no_mix accepts the folder the fixed publication left" no_mix "$TMP/midway"
 
 echo "6: NaN stops the run"
 rm -rf "$TMP/nan"
@@ -175,6 +205,16 @@ check "exit 2 (got $rc)" [ "$rc" -eq 2 ]
 check "one line naming the round: $(head -c 300 "$TMP/err")" one_line "$TMP/err" "round "
 check "it names the device or the global model" grep -qE "device [0-9]+|global model" "$TMP/err"
 check "no traces" [ -z "$(find "$TMP/nan" -mindepth 1 -print -quit 2>/dev/null)" ]
+# Variational beliefs diverging (learning rate 1000): one line naming device and step.
+rm -rf "$TMP/vnan"
+rc=0
+timeout 300 "$BAYES" --mode=variational --learningRate=1000 --nDevices=4 --steps=3 \
+    --dataFraction=0.02 --quiet --outDir="$TMP/vnan" >/dev/null 2>"$TMP/err" || rc=$?
+check "variational: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+check "variational: one line naming the step: $(head -c 300 "$TMP/err")" one_line "$TMP/err" \
+    "step "
+check "variational: it names the device and NaN" grep -qE "device [0-9]+.*NaN" "$TMP/err"
+check "variational: no traces" [ -z "$(find "$TMP/vnan" -mindepth 1 -print -quit 2>/dev/null)" ]
 
 echo "10: SIGINT after the first round, SIGTERM, a write error"
 # A complete earlier run in the folder, then an interrupted one.

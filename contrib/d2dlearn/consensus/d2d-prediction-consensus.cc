@@ -143,6 +143,12 @@ D2dPredictionConsensus::GetTrustMatrix() const
     return m_w;
 }
 
+std::shared_ptr<const std::vector<float>>
+D2dPredictionConsensus::GetPseudoLabels(uint32_t device) const
+{
+    return device < m_psi.size() ? m_psi[device] : nullptr;
+}
+
 bool
 D2dPredictionConsensus::UsesD2d() const
 {
@@ -158,6 +164,10 @@ D2dPredictionConsensus::DoInitialize()
     NS_ABORT_MSG_IF(m_xstar->numClasses != m_test->numClasses,
                     "D2dPredictionConsensus: X* and the test set differ in classes");
     m_classes = m_xstar->numClasses == 0 ? 1 : m_xstar->numClasses;
+    NS_ABORT_MSG_IF(m_xstar->numClasses == 0 && m_trust != NAIVE &&
+                        m_confidence != static_cast<int>(D2dConfidence::NONE),
+                    "D2dPredictionConsensus: regression trust has no confidence weight (the "
+                    "entropy needs class probabilities): set Confidence to none");
     for (const auto& t : m_transports)
     {
         t->AddReceiveHandler(MakeCallback(&D2dPredictionConsensus::Receive, this), kPredictionKind);
@@ -177,6 +187,7 @@ D2dPredictionConsensus::DoDispose()
     m_own.clear();
     m_fresh.clear();
     m_last.clear();
+    m_psi.clear();
     m_xstar.reset();
     D2dFlProtocol::DoDispose();
 }
@@ -403,11 +414,14 @@ D2dPredictionConsensus::EndExchange()
         }
         else if (recompute)
         {
-            row = D2dTrustRules::TrustRow(i,
-                                          seen,
-                                          points,
-                                          m_classes,
-                                          static_cast<D2dConfidence>(m_confidence));
+            // Regression: eq. 6 over the n*-vectors (D2dTrustRules::RegressionTrustRow).
+            row = m_xstar->numClasses == 0
+                      ? D2dTrustRules::RegressionTrustRow(i, seen, points)
+                      : D2dTrustRules::TrustRow(i,
+                                                seen,
+                                                points,
+                                                m_classes,
+                                                static_cast<D2dConfidence>(m_confidence));
             m_rows[i] = row;
         }
         else
@@ -432,6 +446,7 @@ D2dPredictionConsensus::EndExchange()
         m_product = D2dTrustRules::Multiply(w, m_product);
     }
     m_w = w;
+    m_psi = psi;
     const auto with = D2dTrustRules::ColumnSums(w, true);
     const auto without = D2dTrustRules::ColumnSums(w, false);
     const auto pi = D2dTrustRules::ConsensusDistribution(w);

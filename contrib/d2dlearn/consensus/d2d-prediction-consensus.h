@@ -36,7 +36,8 @@ namespace ns3
  * complete predictions received from that peer (missing if none);
  * 3. each agent computes its trust row (eq. 6, Trust = dynamic: every TrustEvery-th
  *    collaboration round, the kept row restricted to the present peers in between; static:
- *    once, at its first collaboration round, then kept; naive: 1/|present|), the
+ *    once, at its first collaboration round, then kept; naive: 1/|present|; regression:
+ *    D2dTrustRules::RegressionTrustRow, which needs Confidence none), the
  *    pseudo-labels psi_i = sum_j w_ij Y_j (eq. 1), and
  * 4. trains LocalEpochs on L(f(X_i), y_i) + Lambda dist(f(X*), psi_i) (eqs. 2-3; the
  *    learner's distillation, DistillBatch X* rows per step).
@@ -95,6 +96,12 @@ class D2dPredictionConsensus : public D2dFlProtocol
 
     /** \return the trust matrix of the last collaboration round (rows e_i where none) */
     const std::vector<std::vector<double>>& GetTrustMatrix() const;
+    /**
+     * \param device an agent
+     * \return its pseudo-labels psi (eq. 1, n* x C row-major) of the last collaboration
+     * round, null if it computed none (or before the first)
+     */
+    std::shared_ptr<const std::vector<float>> GetPseudoLabels(uint32_t device) const;
 
     /** One Consensus record: an agent's view of a collaboration round. */
     struct ConsensusRecord
@@ -187,8 +194,10 @@ class D2dPredictionConsensus : public D2dFlProtocol
     std::vector<std::vector<std::shared_ptr<const std::vector<float>>>> m_fresh;
     /** m_last[i][j]: the last complete predictions i received from j (any round). */
     std::vector<std::vector<std::shared_ptr<const std::vector<float>>>> m_last;
-    std::vector<std::vector<double>> m_rows;    //!< kept trust rows (static, between updates)
-    std::vector<std::vector<double>> m_w;       //!< the last round's trust matrix
+    std::vector<std::vector<double>> m_rows; //!< kept trust rows (static, between updates)
+    std::vector<std::vector<double>> m_w;    //!< the last round's trust matrix
+    /** the last collaboration round's pseudo-labels, by device (null: none) */
+    std::vector<std::shared_ptr<const std::vector<float>>> m_psi;
     std::vector<std::vector<double>> m_product; //!< W^(t) ... W^(first)
     std::set<uint32_t> m_running;               //!< training jobs not completed
     uint32_t m_completed{0};

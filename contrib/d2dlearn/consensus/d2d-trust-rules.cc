@@ -153,6 +153,69 @@ D2dTrustRules::TrustRow(uint32_t i,
 }
 
 std::vector<double>
+D2dTrustRules::RegressionTrustRow(uint32_t i,
+                                  const std::vector<const std::vector<float>*>& predictions,
+                                  uint32_t nPoints)
+{
+    const std::size_t n = predictions.size();
+    NS_ABORT_MSG_IF(i >= n || !predictions[i],
+                    "D2dTrustRules::RegressionTrustRow: agent " << i
+                                                                << " needs its own predictions");
+    for (const auto* p : predictions)
+    {
+        NS_ABORT_MSG_IF(p && p->size() != nPoints,
+                        "D2dTrustRules::RegressionTrustRow: " << p->size() << " values, expected "
+                                                              << nPoints);
+    }
+    const auto norm = [nPoints](const float* y) {
+        double s = 0;
+        for (uint32_t x = 0; x < nPoints; ++x)
+        {
+            s += static_cast<double>(y[x]) * y[x];
+        }
+        return std::sqrt(s);
+    };
+    const float* own = predictions[i]->data();
+    const double normI = norm(own);
+    std::vector<double> gamma(n, 0.0);
+    double total = 0;
+    for (std::size_t j = 0; j < n; ++j)
+    {
+        if (!predictions[j] || !(normI > 0))
+        {
+            continue;
+        }
+        const float* yj = predictions[j]->data();
+        const double normJ = norm(yj);
+        if (!(normJ > 0))
+        {
+            continue;
+        }
+        double dot = 0;
+        for (uint32_t x = 0; x < nPoints; ++x)
+        {
+            dot += static_cast<double>(own[x]) * yj[x];
+        }
+        gamma[j] = std::max(0.0, dot / (normI * normJ));
+        total += gamma[j];
+    }
+    if (!(total > 0))
+    {
+        std::vector<bool> present(n);
+        for (std::size_t j = 0; j < n; ++j)
+        {
+            present[j] = predictions[j] != nullptr;
+        }
+        return NaiveRow(present);
+    }
+    for (auto& g : gamma)
+    {
+        g /= total;
+    }
+    return gamma;
+}
+
+std::vector<double>
 D2dTrustRules::NaiveRow(const std::vector<bool>& present)
 {
     const auto k = std::count(present.begin(), present.end(), true);

@@ -83,6 +83,25 @@ class D2dTrustRules
                                         D2dConfidence mode);
 
     /**
+     * \brief Agent i's trust row on regression predictions (C = 1). The paper runs dynamic
+     * trust on its polynomial toy (App. A.2) without saying how eq. 6 reads for real-valued
+     * outputs: with C = 1 the cosine of eq. 6 at one point is only the sign agreement
+     * sign(f_i(x) f_j(x)), and the entropy of beta_i(x) is undefined. Our reading: the inner
+     * product runs over X*, gamma_ij = max(0, <Y_i, Y_j> / (||Y_i|| ||Y_j||)) with Y_j the
+     * n* predictions of agent j (beta = 1), clipped at 0 so that the row stays non-negative;
+     * w_ij = gamma_ij / sum_j gamma_ij, 0 for absent j. gamma_ii = 1 is the row maximum.
+     * An agent whose predictions are all 0 gets the uniform row over the present agents.
+     * \param i the agent (its predictions must be present)
+     * \param predictions agent j's n* predictions at index j (null: absent)
+     * \param nPoints n*
+     * \return w_i., N values summing to 1
+     */
+    static std::vector<double> RegressionTrustRow(
+        uint32_t i,
+        const std::vector<const std::vector<float>*>& predictions,
+        uint32_t nPoints);
+
+    /**
      * \brief The naive row: 1/|present| for every present agent, 0 otherwise.
      * \param present present[j]: agent j's predictions are at hand
      * \return the row

@@ -7,16 +7,43 @@
 
 #include <algorithm>
 #include <fstream>
+#include <istream>
 #include <numeric>
 #include <random>
 #include <sstream>
 #include <stdexcept>
+#include <sys/stat.h>
 
 namespace ns3
 {
 
 namespace
 {
+/**
+ * \param text bytes to quote in a message
+ * \param max longest excerpt, bytes (a longer text is cut and ends with "...")
+ * \return text with control, backslash and non-ASCII bytes escaped (\xNN)
+ */
+std::string
+Excerpt(const std::string& text, std::size_t max)
+{
+    static const char* hex = "0123456789abcdef";
+    std::string out;
+    for (std::size_t i = 0; i < text.size() && i < max; ++i)
+    {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c < 0x20 || c >= 0x7f || c == '\\')
+        {
+            out += {'\\', 'x', hex[c >> 4], hex[c & 15]};
+        }
+        else
+        {
+            out += static_cast<char>(c);
+        }
+    }
+    return text.size() > max ? out + "..." : out;
+}
+
 /** \return a uniform double in [0, 1) from the generator's top 53 bits (portable) */
 double
 Uniform(std::mt19937_64& rng)
@@ -161,18 +188,62 @@ D2dTrustMatrices::Generate(const std::string& structure,
 D2dTrustMatrices
 D2dTrustMatrices::ReadFile(const std::string& path, uint32_t nDevices, uint32_t nLabels)
 {
-    std::ifstream in(path);
+    struct stat st
+    {
+    };
+
+    if (stat(path.c_str(), &st) != 0)
+    {
+        throw std::runtime_error("cannot read " + Excerpt(path, 200));
+    }
+    if (!S_ISREG(st.st_mode))
+    {
+        throw std::runtime_error(Excerpt(path, 200) + ": not a regular file");
+    }
+    std::ifstream in(path, std::ios::binary);
     if (!in)
     {
-        throw std::runtime_error("cannot read " + path);
+        throw std::runtime_error("cannot read " + Excerpt(path, 200));
     }
+    return Parse(in, Excerpt(path, 200), nDevices, nLabels);
+}
+
+D2dTrustMatrices
+D2dTrustMatrices::Parse(std::istream& in,
+                        const std::string& name,
+                        uint32_t nDevices,
+                        uint32_t nLabels)
+{
     D2dTrustMatrices t(nDevices, nLabels, false);
     const uint64_t expected = static_cast<uint64_t>(nDevices) * nDevices;
     uint64_t row = 0;
     uint64_t lineNo = 0;
     std::string line;
-    while (std::getline(in, line))
+    std::streambuf* buf = in.rdbuf();
+    for (;;)
     {
+        // One line, at most MAX_LINE_BYTES (std::getline would take any length).
+        line.clear();
+        bool eof = true;
+        for (int c = buf->sbumpc(); c != std::char_traits<char>::eof(); c = buf->sbumpc())
+        {
+            eof = false;
+            if (c == '\n')
+            {
+                break;
+            }
+            if (line.size() >= MAX_LINE_BYTES)
+            {
+                throw std::runtime_error(name + " line " + std::to_string(lineNo + 1) +
+                                         ": longer than " + std::to_string(MAX_LINE_BYTES) +
+                                         " bytes");
+            }
+            line.push_back(static_cast<char>(c));
+        }
+        if (eof && line.empty())
+        {
+            break;
+        }
         ++lineNo;
         if (!line.empty() && line.back() == '\r')
         {
@@ -184,30 +255,38 @@ D2dTrustMatrices::ReadFile(const std::string& path, uint32_t nDevices, uint32_t 
         }
         if (row >= expected)
         {
-            throw std::runtime_error(path + " line " + std::to_string(lineNo) +
+            throw std::runtime_error(name + " line " + std::to_string(lineNo) +
                                      ": more than N x N = " + std::to_string(expected) + " rows");
         }
-        std::stringstream ss(line);
-        std::string cell;
         std::vector<std::string> values;
-        while (std::getline(ss, cell, ','))
+        std::size_t from = 0;
+        for (;;)
         {
+            const auto comma = line.find(',', from);
+            const std::string cell = line.substr(from, comma - from);
             const auto a = cell.find_first_not_of(" \t");
             const auto b = cell.find_last_not_of(" \t");
             values.push_back(a == std::string::npos ? "" : cell.substr(a, b - a + 1));
+            if (comma == std::string::npos || values.size() > nLabels)
+            {
+                break;
+            }
+            from = comma + 1;
         }
         if (values.size() != nLabels)
         {
-            throw std::runtime_error(path + " line " + std::to_string(lineNo) +
-                                     ": expected L = " + std::to_string(nLabels) + " values, got " +
-                                     std::to_string(values.size()));
+            throw std::runtime_error(
+                name + " line " + std::to_string(lineNo) +
+                ": expected L = " + std::to_string(nLabels) + " values, got " +
+                (values.size() > nLabels ? "more" : std::to_string(values.size())));
         }
         for (uint32_t l = 0; l < nLabels; ++l)
         {
             if (values[l] != "0" && values[l] != "1")
             {
-                throw std::runtime_error(path + " line " + std::to_string(lineNo) +
-                                         ": values must be 0 or 1 (got '" + values[l] + "')");
+                throw std::runtime_error(name + " line " + std::to_string(lineNo) +
+                                         ": values must be 0 or 1 (got '" + Excerpt(values[l], 40) +
+                                         "')");
             }
             t.Set(static_cast<uint32_t>(row / nDevices),
                   static_cast<uint32_t>(row % nDevices),
@@ -218,7 +297,7 @@ D2dTrustMatrices::ReadFile(const std::string& path, uint32_t nDevices, uint32_t 
     }
     if (row != expected)
     {
-        throw std::runtime_error(path + ": " + std::to_string(row) +
+        throw std::runtime_error(name + ": " + std::to_string(row) +
                                  " rows, expected N x N = " + std::to_string(expected));
     }
     return t;

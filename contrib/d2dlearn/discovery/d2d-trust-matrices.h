@@ -6,7 +6,9 @@
 #ifndef D2D_TRUST_MATRICES_H
 #define D2D_TRUST_MATRICES_H
 
+#include <cstddef>
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -67,10 +69,31 @@ class D2dTrustMatrices
      * \param nDevices N
      * \param nLabels L
      * \return the matrices
-     * \throws std::runtime_error naming the line for a file that cannot be read, of the wrong
-     *         shape, or with a value other than 0 or 1
+     * \throws std::runtime_error naming the line for a file that cannot be read, is not a
+     *         regular file (a FIFO would block, /dev/zero never ends), of the wrong shape, or
+     *         with a value other than 0 or 1
      */
     static D2dTrustMatrices ReadFile(const std::string& path, uint32_t nDevices, uint32_t nLabels);
+
+    /** Longest line accepted, bytes (far above L values of a few bytes each). */
+    static constexpr std::size_t MAX_LINE_BYTES = std::size_t(1) << 20;
+
+    /**
+     * \brief Parse a trust file's text (ReadFile() after the file checks). Bounded: a line
+     * is at most MAX_LINE_BYTES, no more than N x N rows are read, the matrices (N x N x L
+     * bytes) are allocated before reading. An error is one line naming the file and the
+     * line, quoting at most a short escaped excerpt of the bad bytes.
+     * \param in the text
+     * \param name how messages name the file
+     * \param nDevices N
+     * \param nLabels L
+     * \return the matrices
+     * \throws std::runtime_error, one line starting with name
+     */
+    static D2dTrustMatrices Parse(std::istream& in,
+                                  const std::string& name,
+                                  uint32_t nDevices,
+                                  uint32_t nLabels);
 
     /** \return the names Generate() accepts */
     static const std::vector<std::string>& Structures();

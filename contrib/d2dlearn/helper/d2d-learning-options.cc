@@ -491,11 +491,13 @@ D2dLearningOptions::Run(const D2dScenarioSupport& support,
     traces->AddAttributes(protocol);
     protocol->SetFinishedCallback(Callback<void>([] { Simulator::Stop(); }));
     const uint32_t planned = rounds;
+    // Regression (no classes): the summary gives the test MSE, not an accuracy of 0.
+    const bool regression = test && test->numClasses == 0;
     protocol->TraceConnectWithoutContext(
         "RoundEnd",
         Callback<void, uint32_t, double, double>(
-            [&support, planned](uint32_t round, double accuracy, double loss) {
-                support.RoundProgress(round, planned, accuracy, loss);
+            [&support, planned, regression](uint32_t round, double accuracy, double loss) {
+                support.RoundProgress(round, planned, accuracy, loss, regression);
             }));
     Simulator::ScheduleNow(&D2dFlProtocol::Start, protocol);
     Simulator::Stop(maxSimTime);
@@ -529,7 +531,20 @@ D2dLearningOptions::Run(const D2dScenarioSupport& support,
         traces->AddParameter("finalAccuracy", protocol->GetLastAccuracy());
         traces->AddParameter("bytesSent", protocol->GetBytesSent());
     });
-    if (!quiet)
+    if (!quiet && regression)
+    {
+        std::fprintf(stderr,
+                     "%s: %s, %u rounds, final test MSE %.4f, %.3f s simulated, %.1f s wall; "
+                     "traces in %s\n",
+                     support.GetProgram().c_str(),
+                     label.c_str(),
+                     done,
+                     protocol->GetLastLoss(),
+                     Simulator::Now().GetSeconds(),
+                     support.WallSeconds(),
+                     outDir.c_str());
+    }
+    else if (!quiet)
     {
         std::fprintf(stderr,
                      "%s: %s, %u rounds, final accuracy %.4f, %.3f s simulated, %.1f s wall; "

@@ -754,9 +754,21 @@ void
 D2dScenarioSupport::RoundProgress(uint32_t round,
                                   uint32_t rounds,
                                   double accuracy,
-                                  double loss) const
+                                  double loss,
+                                  bool regression) const
 {
-    if (!m_quiet)
+    if (!m_quiet && regression)
+    {
+        std::fprintf(stderr,
+                     "%s: round %u/%u  sim %.3f s  test MSE %.4f  wall %.1f s\n",
+                     m_program.c_str(),
+                     round,
+                     rounds,
+                     Simulator::Now().GetSeconds(),
+                     loss,
+                     WallSeconds());
+    }
+    else if (!m_quiet)
     {
         std::fprintf(stderr,
                      "%s: round %u/%u  sim %.3f s  accuracy %.4f  loss %.4f  wall %.1f s\n",

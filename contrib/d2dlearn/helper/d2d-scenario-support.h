@@ -184,8 +184,14 @@ class D2dScenarioSupport
      * \param rounds rounds the run is configured for
      * \param accuracy test accuracy after the round
      * \param loss test loss after the round
+     * \param regression true: the test set has no classes; the line gives the loss as the
+     *        test MSE and no accuracy
      */
-    void RoundProgress(uint32_t round, uint32_t rounds, double accuracy, double loss) const;
+    void RoundProgress(uint32_t round,
+                       uint32_t rounds,
+                       double accuracy,
+                       double loss,
+                       bool regression = false) const;
 
     /**
      * \brief Complete the run's traces: call writeLast (the traces written only at the end;

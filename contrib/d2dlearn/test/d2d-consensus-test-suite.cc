@@ -23,6 +23,11 @@
  *   is "fresh" exactly where its predictions arrived complete.
  * - The closed-form polynomial learner (App. A.1 data): every round's coefficients are
  *   D2dPolynomialFit's minimiser for the pseudo-labels recomputed from the broadcasts.
+ * - Airtime: every predictions broadcast is on the air (B + F h) x 8 / (r x bandwidth)
+ *   (B bytes in F fragments of h header bytes each), each reception one propagation delay
+ *   after the end of its transmission.
+ * - The hand example of the trust rules in a real round: agents whose predictions on X*
+ *   are the hand-chosen ones produce the hand rows and pseudo-labels.
  */
 
 #include "d2d-test-fixtures.h"
@@ -76,6 +81,14 @@ struct Outcome
     uint32_t rounds{0};
     uint32_t points{0};
     uint64_t messageSize{0};
+    /** The channel's Transmission trace of predictions: (msgId, sender, fragment
+     * transmissions, airtime, time of the end of the transmission) */
+    std::vector<std::tuple<uint64_t, uint32_t, uint64_t, Time, Time>> transmissions;
+    std::vector<D2dDeliveryRecord> deliveries; //!< every predictions delivery record
+    double spectralEfficiency{0};              //!< the channel's attributes, as set
+    double bandwidthHz{0};
+    uint32_t mtuBytes{0};
+    uint32_t headerBytes{0};
 };
 
 /** A run's settings. */
@@ -88,7 +101,8 @@ struct Settings
     double dropProbability{0}; //!< > 0: unreliable links with this P_D
     std::string lossRule{"renormalize"};
     uint32_t rounds{4};
-    uint32_t mtuBytes{0}; //!< > 0: the channel's MtuBytes (more fragments per message)
+    uint32_t mtuBytes{0};    //!< > 0: the channel's MtuBytes (more fragments per message)
+    uint32_t headerBytes{0}; //!< the channel's FragmentHeaderBytes
 };
 
 Outcome
@@ -114,6 +128,7 @@ RunOnce(const Settings& s)
     {
         net.SetChannelAttribute("MtuBytes", UintegerValue(s.mtuBytes));
     }
+    net.SetChannelAttribute("FragmentHeaderBytes", UintegerValue(s.headerBytes));
     Ptr<D2dChannel> channel = net.Install(nodes);
     if (s.dropProbability > 0)
     {
@@ -124,6 +139,20 @@ RunOnce(const Settings& s)
 
     Outcome out;
     out.points = static_cast<uint32_t>(xstar->Size());
+    {
+        DoubleValue r;
+        DoubleValue b;
+        UintegerValue m;
+        UintegerValue h;
+        channel->GetAttribute("SpectralEfficiency", r);
+        channel->GetAttribute("BandwidthHz", b);
+        channel->GetAttribute("MtuBytes", m);
+        channel->GetAttribute("FragmentHeaderBytes", h);
+        out.spectralEfficiency = r.Get();
+        out.bandwidthHz = b.Get();
+        out.mtuBytes = static_cast<uint32_t>(m.Get());
+        out.headerBytes = static_cast<uint32_t>(h.Get());
+    }
     for (const auto& t : channel->GetTransports())
     {
         t->TraceConnectWithoutContext("Send",
@@ -154,6 +183,10 @@ RunOnce(const Settings& s)
         t->TraceConnectWithoutContext(
             "Delivery",
             Callback<void, const D2dDeliveryRecord&>([&out, roundOf](const D2dDeliveryRecord& r) {
+                if (r.kind == "predictions")
+                {
+                    out.deliveries.push_back(r);
+                }
                 if (r.kind != "predictions" || !r.delivered || roundOf->count(r.msgId) == 0)
                 {
                     return;
@@ -169,6 +202,17 @@ RunOnce(const Settings& s)
                 }
             }));
     }
+    channel->TraceConnectWithoutContext(
+        "Transmission",
+        Callback<void, uint64_t, uint32_t, uint64_t, Time>([&out, roundOf](uint64_t id,
+                                                                           uint32_t sender,
+                                                                           uint64_t fragmentTx,
+                                                                           Time airtime) {
+            if (roundOf->count(id) == 1)
+            {
+                out.transmissions.emplace_back(id, sender, fragmentTx, airtime, Simulator::Now());
+            }
+        }));
     D2dLearningHelper helper;
     helper.SetData(data.train, shards, data.test);
     helper.SetModel(D2dModelSpec::Parse("mlp:8"));
@@ -643,6 +687,268 @@ class PolynomialLearnerTestCase : public TestCase
     }
 };
 
+/**
+ * Airtime and latency of the predictions broadcasts against an independent calculation of
+ * the channel's message model: a message of B = n* x C x 4 + 32 bytes is cut into
+ * F = ceil(B / MtuBytes) fragments, each carrying FragmentHeaderBytes h on the air; with
+ * no loss (reliable, noise ~ 0) each fragment is sent once, so the airtime is
+ * (B + F h) x 8 / (r x BandwidthHz). Each receiver gets the message one propagation delay
+ * (distance / c, devices 10 m apart on a line) after the end of the transmission, so the
+ * latency t_recv - t_send is at least airtime + distance / c (the rest is the MAC's wait).
+ * With n* = 60, C = 4: B = 992 bytes; r x bandwidth = 2 x 10 MHz = 20 Mbit/s; MtuBytes 1500,
+ * h = 0: F = 1, 396.8 us; MtuBytes 256, h = 24: F = 4, (992 + 96) x 8 / 2e7 = 435.2 us.
+ */
+class AirtimeTestCase : public TestCase
+{
+  public:
+    AirtimeTestCase()
+        : TestCase("predictions broadcasts: airtime = (B + F h) x 8 bits at the link rate, "
+                   "latency at least airtime plus d over c")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        struct Variant
+        {
+            uint32_t mtu;
+            uint32_t header;
+            uint64_t fragments; //!< by hand
+            double airtimeUs;   //!< by hand
+        };
+
+        for (const Variant& v : {Variant{0, 0, 1, 396.8}, Variant{256, 24, 4, 435.2}})
+        {
+            Settings s;
+            s.rounds = 3; // two collaboration rounds
+            s.mtuBytes = v.mtu;
+            s.headerBytes = v.header;
+            const Outcome out = RunOnce(s);
+            NS_TEST_ASSERT_MSG_EQ(out.rounds, 3u, "every round completes");
+            NS_TEST_ASSERT_MSG_EQ(out.points, 60u, "n* = 60 as the numbers by hand assume");
+            const uint64_t bytes = uint64_t(out.points) * 4 * 4 + 32;
+            NS_TEST_ASSERT_MSG_EQ(out.messageSize, bytes, "message model");
+            // The independent calculation, from the channel's attributes as set.
+            const uint64_t fragments = (bytes + out.mtuBytes - 1) / out.mtuBytes;
+            NS_TEST_ASSERT_MSG_EQ(fragments, v.fragments, "F by hand");
+            const double rate = out.spectralEfficiency * out.bandwidthHz;
+            const double airtime = double(bytes + fragments * out.headerBytes) * 8.0 / rate;
+            NS_TEST_ASSERT_MSG_EQ_TOL(airtime * 1e6, v.airtimeUs, 1e-9, "airtime by hand");
+            // One transmission per agent and collaboration round (a broadcast), N per round.
+            NS_TEST_ASSERT_MSG_EQ(out.transmissions.size(), 2 * kAgents, "2 rounds x N");
+            std::map<uint64_t, Time> endOf;
+            for (const auto& [id, sender, fragmentTx, air, end] : out.transmissions)
+            {
+                NS_TEST_ASSERT_MSG_EQ(fragmentTx, fragments, "each fragment sent once");
+                NS_TEST_ASSERT_MSG_EQ_TOL(air.GetSeconds(),
+                                          airtime,
+                                          1e-9,
+                                          "airtime of message " << id << " (1 ns)");
+                endOf[id] = end;
+            }
+            // Every broadcast reaches the N - 1 others complete, one propagation delay after
+            // its transmission ended.
+            NS_TEST_ASSERT_MSG_EQ(out.deliveries.size(),
+                                  2 * kAgents * (kAgents - 1),
+                                  "N - 1 receivers per broadcast");
+            for (const auto& r : out.deliveries)
+            {
+                NS_TEST_ASSERT_MSG_EQ(r.IsComplete(), true, "no loss");
+                NS_TEST_ASSERT_MSG_EQ(r.bytes, bytes, "the message's bytes");
+                NS_TEST_ASSERT_MSG_EQ(r.fragments, fragments, "its fragments");
+                NS_TEST_ASSERT_MSG_EQ(endOf.count(r.msgId), 1u, "its transmission was traced");
+                const double distance = 10.0 * std::abs(double(r.src) - double(r.dst));
+                const double propagation = distance / 299792458.0;
+                NS_TEST_ASSERT_MSG_EQ_TOL((r.recvTime - endOf.at(r.msgId)).GetSeconds(),
+                                          propagation,
+                                          1e-9,
+                                          "reception = end of transmission + d / c (1 ns)");
+                NS_TEST_ASSERT_MSG_GT_OR_EQ((r.recvTime - r.sendTime).GetSeconds() + 1e-9,
+                                            airtime + propagation,
+                                            "latency >= airtime + d / c");
+            }
+        }
+    }
+};
+
+/**
+ * The hand example (Fan et al. 2023 notation; 3 agents A, B, C, 2 points, 3 classes) in a
+ * real protocol round: each agent is a linear softmax classifier on X* = {x1 = (1, 0),
+ * x2 = (0, 1)} whose weights are the logarithms of its hand-chosen predictions (W[c][k] =
+ * ln f(x_k)_c, no bias), so its softmax outputs are those predictions; WarmupRounds 0 makes
+ * round 1 a collaboration round on them. The round's Trust records and pseudo-labels must be
+ * the hand numbers: beta = 1: row A = (0.424977, 0.390080, 0.184944); beta = 1/H: row B =
+ * (0.396503, 0.420316, 0.183180); beta = 1/(H + 1): row B = (0.384214, 0.413699, 0.202087)
+ * and psi_A(x1) = (0.472010, 0.239008, 0.288982); naive trust: w = 1/3 and psi_A(x1) =
+ * ((0.7 + 0.4 + 0.1) / 3, (0.2 + 0.3 + 0.2) / 3, (0.1 + 0.3 + 0.7) / 3) = (0.4, 0.233333,
+ * 0.366667). Tolerance 1e-6 (the predictions are float32 softmax outputs: 1e-7 off the
+ * hand values).
+ */
+class HandRoundTestCase : public TestCase
+{
+  public:
+    HandRoundTestCase()
+        : TestCase("a protocol round on the hand example's predictions gives the hand rows "
+                   "and pseudo-labels")
+    {
+    }
+
+  private:
+    /** What one round gave. */
+    struct Round
+    {
+        std::map<std::pair<uint32_t, uint32_t>, double> w; //!< (agent, peer) -> w
+        std::map<uint32_t, std::vector<float>> sent;       //!< agent -> predictions sent
+        std::vector<float> psiA;                           //!< agent A's pseudo-labels
+        uint32_t rounds{0};
+    };
+
+    static Round Run(const std::string& trust, const std::string& confidence)
+    {
+        // f_agent(x_k), k = 1, 2: the hand example.
+        const std::vector<std::vector<std::vector<double>>> f{{{0.7, 0.2, 0.1}, {0.2, 0.7, 0.1}},
+                                                              {{0.4, 0.3, 0.3}, {0.05, 0.9, 0.05}},
+                                                              {{0.1, 0.2, 0.7}, {0.7, 0.2, 0.1}}};
+        const uint32_t agents = 3;
+        auto xstar = std::make_shared<D2dDataset>();
+        xstar->featureShape = {2};
+        xstar->numClasses = 3;
+        xstar->features = {1.f, 0.f, 0.f, 1.f};
+        xstar->labels = {0, 1};
+        auto train = std::make_shared<D2dDataset>();
+        train->featureShape = {2};
+        train->numClasses = 3;
+        std::vector<D2dShard> shards(agents);
+        for (uint32_t i = 0; i < agents; ++i)
+        {
+            for (uint32_t k = 0; k < 2; ++k)
+            {
+                shards[i].indices.push_back(train->Size());
+                train->features.push_back(k == 0 ? 1.f : 0.f);
+                train->features.push_back(k == 0 ? 0.f : 1.f);
+                train->labels.push_back((i + k) % 3);
+            }
+        }
+
+        NodeContainer nodes = MakeTestNodesOnLine(agents, 10.0);
+        D2dHelper net;
+        net.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e9));
+        net.SetChannelAttribute("AccessPolicy", EnumValue(D2dChannelAccess::SCHEDULED));
+        net.SetChannelAttribute("NoisePowerW", DoubleValue(1e-40));
+        Ptr<D2dChannel> channel = net.Install(nodes);
+        net.AssignStreams(10);
+        Round out;
+        for (const auto& t : channel->GetTransports())
+        {
+            t->TraceConnectWithoutContext("Send",
+                                          Callback<void, uint64_t, Ptr<const D2dMessage>, uint32_t>(
+                                              [&out](uint64_t, Ptr<const D2dMessage> m, uint32_t) {
+                                                  if (auto p =
+                                                          m->GetPayloadAs<D2dPredictionPayload>())
+                                                  {
+                                                      out.sent[p->origin] = *p->values;
+                                                  }
+                                              }));
+        }
+        D2dLearningHelper helper;
+        helper.SetData(train, shards, xstar);
+        helper.SetModel(D2dModelSpec::Parse("logistic"));
+        helper.SetSeed(9);
+        helper.SetProtocolType("ns3::D2dPredictionConsensus");
+        helper.SetProtocolAttribute("Rounds", UintegerValue(1));
+        helper.SetProtocolAttribute("WarmupRounds", UintegerValue(0));
+        helper.SetProtocolAttribute("CommonInitialModel", BooleanValue(false));
+        helper.SetProtocolAttribute("Trust", StringValue(trust));
+        helper.SetProtocolAttribute("Confidence", StringValue(confidence));
+        Ptr<D2dFlProtocol> protocol =
+            helper.Install(nodes, channel, nullptr, D2dDeliveryMode::RELIABLE);
+        auto pc = DynamicCast<D2dPredictionConsensus>(protocol);
+        pc->SetSharedSet(xstar);
+        // Linear(2, 3): weight [3 x 2] row-major, then bias [3].
+        for (uint32_t i = 0; i < agents; ++i)
+        {
+            std::vector<float> w(9, 0.f);
+            for (uint32_t c = 0; c < 3; ++c)
+            {
+                for (uint32_t k = 0; k < 2; ++k)
+                {
+                    w[c * 2 + k] = static_cast<float>(std::log(f[i][k][c]));
+                }
+            }
+            protocol->GetLearners()[i]->SetParameters(w);
+        }
+        pc->TraceConnectWithoutContext(
+            "Trust",
+            Callback<void, uint32_t, uint32_t, uint32_t, double, const std::string&>(
+                [&out](uint32_t r, uint32_t i, uint32_t j, double w, const std::string&) {
+                    if (r == 1)
+                    {
+                        out.w[{i, j}] = w;
+                    }
+                }));
+        protocol->SetFinishedCallback(Callback<void>([] { Simulator::Stop(); }));
+        Simulator::ScheduleNow(&D2dFlProtocol::Start, protocol);
+        Simulator::Stop(Seconds(1e5));
+        Simulator::Run();
+        out.rounds = protocol->GetRoundsDone();
+        if (auto psi = pc->GetPseudoLabels(0))
+        {
+            out.psiA = *psi;
+        }
+        Simulator::Destroy();
+        return out;
+    }
+
+    void DoRun() override
+    {
+        const double tol = 1e-6;
+        const Round none = Run("dynamic", "none");
+        NS_TEST_ASSERT_MSG_EQ(none.rounds, 1u, "the round completes");
+        // The predictions broadcast are the hand example's.
+        const std::vector<std::vector<float>> hand{{0.7f, 0.2f, 0.1f, 0.2f, 0.7f, 0.1f},
+                                                   {0.4f, 0.3f, 0.3f, 0.05f, 0.9f, 0.05f},
+                                                   {0.1f, 0.2f, 0.7f, 0.7f, 0.2f, 0.1f}};
+        NS_TEST_ASSERT_MSG_EQ(none.sent.size(), 3u, "three broadcasts");
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            for (uint32_t k = 0; k < 6; ++k)
+            {
+                NS_TEST_ASSERT_MSG_EQ_TOL(none.sent.at(i)[k], hand[i][k], 1e-6, "f by hand");
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ_TOL(none.w.at({0, 0}), 0.424977, tol, "beta = 1: w_AA");
+        NS_TEST_ASSERT_MSG_EQ_TOL(none.w.at({0, 1}), 0.390080, tol, "beta = 1: w_AB");
+        NS_TEST_ASSERT_MSG_EQ_TOL(none.w.at({0, 2}), 0.184944, tol, "beta = 1: w_AC");
+
+        const Round entropy = Run("dynamic", "entropy");
+        NS_TEST_ASSERT_MSG_EQ_TOL(entropy.w.at({1, 0}), 0.396503, tol, "beta = 1/H: w_BA");
+        NS_TEST_ASSERT_MSG_EQ_TOL(entropy.w.at({1, 1}), 0.420316, tol, "beta = 1/H: w_BB");
+        NS_TEST_ASSERT_MSG_EQ_TOL(entropy.w.at({1, 2}), 0.183180, tol, "beta = 1/H: w_BC");
+
+        const Round plusOne = Run("dynamic", "entropy-plus-one");
+        NS_TEST_ASSERT_MSG_EQ_TOL(plusOne.w.at({1, 0}), 0.384214, tol, "1/(H+1): w_BA");
+        NS_TEST_ASSERT_MSG_EQ_TOL(plusOne.w.at({1, 1}), 0.413699, tol, "1/(H+1): w_BB");
+        NS_TEST_ASSERT_MSG_EQ_TOL(plusOne.w.at({1, 2}), 0.202087, tol, "1/(H+1): w_BC");
+        NS_TEST_ASSERT_MSG_EQ(plusOne.psiA.size(), 6u, "psi_A: n* x C");
+        NS_TEST_ASSERT_MSG_EQ_TOL(plusOne.psiA[0], 0.472010, tol, "psi_A(x1)_0");
+        NS_TEST_ASSERT_MSG_EQ_TOL(plusOne.psiA[1], 0.239008, tol, "psi_A(x1)_1");
+        NS_TEST_ASSERT_MSG_EQ_TOL(plusOne.psiA[2], 0.288982, tol, "psi_A(x1)_2");
+
+        const Round naive = Run("naive", "none");
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            for (uint32_t j = 0; j < 3; ++j)
+            {
+                NS_TEST_ASSERT_MSG_EQ_TOL(naive.w.at({i, j}), 1.0 / 3.0, 1e-15, "naive: 1/3");
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ_TOL(naive.psiA[0], 0.4, tol, "naive psi_A(x1)_0");
+        NS_TEST_ASSERT_MSG_EQ_TOL(naive.psiA[1], 0.7 / 3.0, tol, "naive psi_A(x1)_1");
+        NS_TEST_ASSERT_MSG_EQ_TOL(naive.psiA[2], 1.1 / 3.0, tol, "naive psi_A(x1)_2");
+    }
+};
+
 class D2dConsensusTestSuite : public TestSuite
 {
   public:
@@ -655,6 +961,8 @@ class D2dConsensusTestSuite : public TestSuite
         AddTestCase(new LossRuleTestCase, TestCase::QUICK);
         AddTestCase(new PartialReceptionTestCase, TestCase::QUICK);
         AddTestCase(new PolynomialLearnerTestCase, TestCase::QUICK);
+        AddTestCase(new AirtimeTestCase, TestCase::QUICK);
+        AddTestCase(new HandRoundTestCase, TestCase::QUICK);
     }
 };
 

@@ -16,18 +16,21 @@
 
 #include "ns3/d2d-fashion-mnist.h"
 #include "ns3/d2d-matrix-csv.h"
+#include "ns3/d2d-trust-matrices.h"
 #ifndef D2DLEARN_GTEST_TORCH_FREE
 #include "ns3/d2d-learner.h"
 #endif
 
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <random>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <sys/stat.h>
 #include <vector>
 #include <zlib.h>
 
@@ -91,10 +94,12 @@ class Mutator
                 break;
             default: { // a token
                 static const std::vector<std::string> tokens = {
-                    ",",     "\n",   "\r\n",     std::string(1, '\0'), "e",    "-",  "+",
-                    ".",     "nan",  "inf",      "-inf",               "0x1p3", "1e999",
-                    "1e-999", " ",   "\t",       ",,",                 "\x1b[31m", "\xff\xfe",
-                    "99999999999999999999999999", "0", "1", "x", std::string(300, '7')};
+                    ",",     "\n",       "\r\n",     std::string(1, '\0'),
+                    "e",     "-",        "+",        ".",
+                    "nan",   "inf",      "-inf",     "0x1p3",
+                    "1e999", "1e-999",   " ",        "\t",
+                    ",,",    "\x1b[31m", "\xff\xfe", "99999999999999999999999999",
+                    "0",     "1",        "x",        std::string(300, '7')};
                 text.insert(at, tokens[Pick(tokens.size())]);
             }
             }
@@ -247,13 +252,11 @@ TEST(D2dMatrixCsvTest, StrictCellsAndEscapedExcerpts)
         return std::string("(parsed)");
     };
     EXPECT_NE(refuse("0.5,0.5,\n0.5,0.5\n").find("line 1 column 3"), std::string::npos);
-    EXPECT_NE(refuse("0x1p-1,0.5\n0.5,0.5\n").find("'0x1p-1' is not a number"),
-              std::string::npos);
+    EXPECT_NE(refuse("0x1p-1,0.5\n0.5,0.5\n").find("'0x1p-1' is not a number"), std::string::npos);
     EXPECT_NE(refuse("inf,0\n0,1\n").find("'inf'"), std::string::npos);
     EXPECT_NE(refuse("nan,0\n0,1\n").find("'nan'"), std::string::npos);
     EXPECT_NE(refuse("1e999,0\n0,1\n").find("'1e999'"), std::string::npos);
-    EXPECT_NE(refuse(std::string("1,0\n0,1\0junk\n", 13)).find("'1\\x00junk'"),
-              std::string::npos);
+    EXPECT_NE(refuse(std::string("1,0\n0,1\0junk\n", 13)).find("'1\\x00junk'"), std::string::npos);
     const std::string ansi = refuse("\x1b[31mred,0\n0,1\n");
     EXPECT_EQ(ansi.find('\x1b'), std::string::npos) << ansi;
     EXPECT_NE(ansi.find("\\x1b[31mred"), std::string::npos) << ansi;
@@ -319,6 +322,120 @@ TEST(D2dMatrixCsvTest, FuzzMutatedMatrices)
     EXPECT_LT(parsed, 12000);
 }
 
+/** \return a valid trust file of N x N rows of L random 0/1 values, with a comment */
+std::string
+TrustText(uint32_t n, uint32_t l, std::mt19937_64& rng)
+{
+    std::string text = "# T_0 .. T_{N-1}\n";
+    for (uint32_t r = 0; r < n * n; ++r)
+    {
+        for (uint32_t k = 0; k < l; ++k)
+        {
+            text += (k ? "," : "") + std::string(rng() % 2 ? "1" : "0");
+        }
+        text += "\n";
+    }
+    return text;
+}
+
+/** \return "(parsed)" or the error of D2dTrustMatrices::Parse on text (N = 2, L = 3) */
+std::string
+TrustError(const std::string& text)
+{
+    std::istringstream in(text);
+    try
+    {
+        D2dTrustMatrices::Parse(in, "t.csv", 2, 3);
+        return "(parsed)";
+    }
+    catch (const std::runtime_error& e)
+    {
+        return e.what();
+    }
+}
+
+// The graph-discovery trust file (--trustFile) meets the matrix reader's bar (issue 19):
+// a non-regular file is refused at once (a FIFO would block, /dev/zero never ends), lines
+// are bounded, bad bytes are quoted short and escaped, a trailing comma is refused.
+TEST(D2dTrustMatricesFileTest, BoundedAndStrict)
+{
+    const std::string dir = ::testing::TempDir() + "/d2d-trust-file-test";
+    std::filesystem::create_directories(dir);
+    const std::string fifo = dir + "/fifo";
+    std::filesystem::remove(fifo);
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    for (const std::string& path : {fifo, std::string("/dev/zero"), dir})
+    {
+        try
+        {
+            D2dTrustMatrices::ReadFile(path, 2, 3);
+            ADD_FAILURE() << path << " was read";
+        }
+        catch (const std::runtime_error& e)
+        {
+            EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos)
+                << e.what();
+        }
+    }
+    std::filesystem::remove_all(dir);
+    const std::string ok = "0,0,0\n1,0,1\n0,1,1\n1,1,1\n";
+    EXPECT_EQ(TrustError(ok), "(parsed)");
+    EXPECT_EQ(TrustError("# c\r\n0,0,0\r\n1,0,1\r\n\n0,1,1\n1, 1 ,1"), "(parsed)");
+    EXPECT_NE(TrustError("0,0,0\n1,0,1,\n0,1,1\n1,1,1\n").find("line 2"), std::string::npos);
+    const std::string ansi = TrustError("0,0,0\n1,\x1b[31m,1\n0,1,1\n1,1,1\n");
+    EXPECT_EQ(ansi.find('\x1b'), std::string::npos) << ansi;
+    EXPECT_NE(ansi.find("\\x1b[31m"), std::string::npos) << ansi;
+    const std::string nul = TrustError(std::string("0,0,0\n1,0,1\0x\n0,1,1\n1,1,1\n", 26));
+    EXPECT_NE(nul.find("\\x00x"), std::string::npos) << nul;
+    const std::string longCell = TrustError("0,0," + std::string(100000, 'z') + "\n");
+    EXPECT_LT(longCell.size(), 300u) << longCell;
+    EXPECT_NE(TrustError(std::string(5 << 20, '1')).find("longer than"), std::string::npos);
+    EXPECT_NE(TrustError(ok + "1,1,1\n").find("more than N x N = 4 rows"), std::string::npos);
+}
+
+// Fuzz: 10,000 mutated trust files (N = 1..4 devices, L = 1..4 labels); each parsed into
+// N x N rows of L values 0 or 1 with a zero diagonal, or refused with one line naming the
+// file. The allocation is the N x N x L matrices, made before reading.
+TEST(D2dTrustMatricesFileTest, FuzzMutatedTrustFiles)
+{
+    Mutator mutator(1913);
+    std::mt19937_64 rng(13);
+    int parsed = 0;
+    for (int t = 0; t < kCases; ++t)
+    {
+        const auto n = static_cast<uint32_t>(1 + rng() % 4);
+        const auto l = static_cast<uint32_t>(1 + rng() % 4);
+        const std::string text = mutator.Mutate(TrustText(n, l, rng));
+        std::istringstream in(text);
+        try
+        {
+            const auto m = D2dTrustMatrices::Parse(in, "fuzz.csv", n, l);
+            ASSERT_EQ(m.GetNDevices(), n);
+            ASSERT_EQ(m.GetNLabels(), l);
+            for (uint32_t j = 0; j < n; ++j)
+            {
+                for (uint32_t i = 0; i < n; ++i)
+                {
+                    const auto row = m.Row(j, i);
+                    ASSERT_EQ(row.size(), l);
+                    for (auto v : row)
+                    {
+                        ASSERT_TRUE(v == 0 || (v == 1 && i != j));
+                    }
+                }
+            }
+            ++parsed;
+        }
+        catch (const std::runtime_error& e)
+        {
+            ASSERT_TRUE(OneLine(e.what())) << e.what();
+            ASSERT_EQ(std::string(e.what()).rfind("fuzz.csv", 0), 0u) << e.what();
+        }
+    }
+    EXPECT_GT(parsed, 0); // the mutations leave some valid files
+    EXPECT_LT(parsed, kCases);
+}
+
 // Regressions of issue 19, item 7: an idx header whose size overflows 64 bits, a header
 // announcing more than the compressed file can hold (a bomb: refused before allocating),
 // trailing bytes after the gzip stream, and two concatenated gzip members (valid).
@@ -368,8 +485,8 @@ TEST(D2dIdxReaderTest, FuzzMutatedIdxFiles)
 TEST(D2dModelSpecTest, FuzzMutatedModelTexts)
 {
     Mutator mutator(2026);
-    const std::vector<std::string> seeds = {"mlp", "mlp:128", "mlp:256x64", "cnn", "cnn:16x32",
-                                            "logistic", "linear"};
+    const std::vector<std::string> seeds =
+        {"mlp", "mlp:128", "mlp:256x64", "cnn", "cnn:16x32", "logistic", "linear"};
     int parsed = 0;
     for (int t = 0; t < kCases; ++t)
     {
@@ -409,8 +526,7 @@ TEST(D2dModelSpecTest, ParameterCountsAndTooSmallImages)
                      (25.0 + 1) * 16 + (16 * 25.0 + 1) * 32 + (32 * 49.0 + 1) * 10);
     EXPECT_DOUBLE_EQ(D2dModelSpec::Parse("mlp:100000x100000").CountParameters({1, 28, 28}, 10),
                      785.0 * 100000 + 100001.0 * 100000 + 100001.0 * 10);
-    EXPECT_THROW(D2dModelSpec::Parse("cnn").CountParameters({1, 3, 3}, 10),
-                 std::invalid_argument);
+    EXPECT_THROW(D2dModelSpec::Parse("cnn").CountParameters({1, 3, 3}, 10), std::invalid_argument);
     EXPECT_THROW(D2dModelSpec::Parse("cnn").CountParameters({2}, 10), std::invalid_argument);
 }
 #endif // D2DLEARN_GTEST_TORCH_FREE

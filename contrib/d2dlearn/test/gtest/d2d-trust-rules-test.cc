@@ -97,6 +97,42 @@ TEST(D2dTrustRules, HandPseudoLabelsOfEq1)
     EXPECT_NEAR(psi[4], 0.424977 * 0.7 + 0.390080 * 0.9 + 0.184944 * 0.2, 2e-6);
 }
 
+TEST(D2dTrustRules, RegressionRowsByHand)
+{
+    // Regression (C = 1), n* = 2: Y_A = (1, 2), Y_B = (2, 1), Y_C = (3, 0), Y_D = (-1, 0).
+    // cos(A, B) = 4 / 5 = 0.8, cos(A, C) = 3 / (sqrt 5 x 3) = 0.447214, cos(A, D) < 0 -> 0;
+    // row A = (1, 0.8, 0.447214, 0) / 2.247214 = (0.444996, 0.355996, 0.199008, 0).
+    const std::vector<float> a{1.f, 2.f};
+    const std::vector<float> b{2.f, 1.f};
+    const std::vector<float> c{3.f, 0.f};
+    const std::vector<float> d{-1.f, 0.f};
+    const std::vector<const std::vector<float>*> all{&a, &b, &c, &d};
+    auto rowA = D2dTrustRules::RegressionTrustRow(0, all, 2);
+    ASSERT_EQ(rowA.size(), 4u);
+    EXPECT_NEAR(rowA[0], 0.444996, 1e-6);
+    EXPECT_NEAR(rowA[1], 0.355996, 1e-6);
+    EXPECT_NEAR(rowA[2], 0.199008, 1e-6);
+    EXPECT_EQ(rowA[3], 0.0); // anti-aligned: clipped at 0
+    // B: cos(B, A) = 0.8, cos(B, C) = 6 / (sqrt 5 x 3) = 0.894427:
+    // (0.8, 1, 0.894427) / 2.694427 = (0.296909, 0.371136, 0.331954); D absent.
+    auto rowB = D2dTrustRules::RegressionTrustRow(1, {&a, &b, &c, nullptr}, 2);
+    EXPECT_NEAR(rowB[0], 0.296909, 1e-6);
+    EXPECT_NEAR(rowB[1], 0.371136, 1e-6);
+    EXPECT_NEAR(rowB[2], 0.331954, 1e-6);
+    EXPECT_EQ(rowB[3], 0.0);
+    // D trusts no one but itself; identical predictions give 1/N; all-zero gives uniform.
+    auto rowD = D2dTrustRules::RegressionTrustRow(3, all, 2);
+    EXPECT_EQ(rowD, (std::vector<double>{0.0, 0.0, 0.0, 1.0}));
+    auto same = D2dTrustRules::RegressionTrustRow(1, {&a, &a, &a}, 2);
+    for (double w : same)
+    {
+        EXPECT_NEAR(w, 1.0 / 3.0, 1e-15);
+    }
+    const std::vector<float> zero{0.f, 0.f};
+    auto z = D2dTrustRules::RegressionTrustRow(0, {&zero, &a, nullptr}, 2);
+    EXPECT_EQ(z, (std::vector<double>{0.5, 0.5, 0.0}));
+}
+
 TEST(D2dTrustRules, AbsentPeersAreDroppedAndTheRowRenormalised)
 {
     HandExample ex;
