@@ -192,20 +192,6 @@ D2dPredictionConsensus::DoDispose()
     D2dFlProtocol::DoDispose();
 }
 
-std::vector<uint32_t>
-D2dPredictionConsensus::LiveDevices() const
-{
-    std::vector<uint32_t> live;
-    for (uint32_t i = 0; i < GetNDevices(); ++i)
-    {
-        if (!m_dead[i])
-        {
-            live.push_back(i);
-        }
-    }
-    return live;
-}
-
 void
 D2dPredictionConsensus::DoStart()
 {

@@ -159,8 +159,6 @@ class D2dPredictionConsensus : public D2dFlProtocol
     void EndOfRound();
     /** \brief The round's rounds.csv figures of the agents (round 0: before training). */
     void EndOfRoundRecord(uint32_t round);
-    /** \return live devices */
-    std::vector<uint32_t> LiveDevices() const;
 
     std::shared_ptr<const D2dDataset> m_xstar;
     std::set<uint32_t> m_lowQuality;
@@ -184,7 +182,6 @@ class D2dPredictionConsensus : public D2dFlProtocol
 
     Phase m_phase{IDLE};
     bool m_exchangeEnding{false}; //!< EndExchange is scheduled
-    std::vector<bool> m_dead;
     uint32_t m_collaborationRound{0};            //!< collaboration rounds begun
     std::set<uint32_t> m_predicting;             //!< prediction jobs not completed
     std::map<uint64_t, uint32_t> m_pendingSends; //!< broadcasts not finished -> sender

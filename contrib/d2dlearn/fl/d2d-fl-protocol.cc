@@ -517,4 +517,18 @@ D2dFlProtocol::WeightedAverage(const std::vector<std::shared_ptr<const std::vect
     return std::vector<float>(acc.begin(), acc.end());
 }
 
+std::vector<uint32_t>
+D2dFlProtocol::LiveDevices() const
+{
+    std::vector<uint32_t> live;
+    for (uint32_t i = 0; i < GetNDevices(); ++i)
+    {
+        if (i >= m_dead.size() || !m_dead[i])
+        {
+            live.push_back(i);
+        }
+    }
+    return live;
+}
+
 } // namespace ns3

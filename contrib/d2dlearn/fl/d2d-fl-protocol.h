@@ -249,6 +249,10 @@ class D2dFlProtocol : public Object
     Time m_deadline;                                      //!< round (or phase) deadline, 0 = none
     uint32_t m_round{0};                                  //!< current round (1-based once started)
     Time m_roundStart;                                    //!< when the current round started
+    std::vector<bool> m_dead; //!< device i's Train() was refused: battery empty (where tracked)
+
+    /** \return the devices not known to be depleted (m_dead false), ascending */
+    std::vector<uint32_t> LiveDevices() const;
 
     /**
      * \brief Note the first NaN or infinity (what, naming device and round) and stop the

@@ -43,20 +43,6 @@ D2dLocalTraining::DoDispose()
     D2dFlProtocol::DoDispose();
 }
 
-std::vector<uint32_t>
-D2dLocalTraining::LiveDevices() const
-{
-    std::vector<uint32_t> live;
-    for (uint32_t i = 0; i < GetNDevices(); ++i)
-    {
-        if (!m_dead[i])
-        {
-            live.push_back(i);
-        }
-    }
-    return live;
-}
-
 void
 D2dLocalTraining::DoStart()
 {

@@ -60,12 +60,9 @@ class D2dLocalTraining : public D2dFlProtocol
     void Trained(uint32_t device, uint32_t round);
     /** \brief Record and go on. */
     void EndOfRound();
-    /** \return devices not known to be depleted */
-    std::vector<uint32_t> LiveDevices() const;
 
     bool m_commonInitialModel;
     std::set<uint32_t> m_running; //!< jobs of the current round not completed
-    std::vector<bool> m_dead;     //!< Train() refused: battery empty
     uint32_t m_completed{0};
     bool m_roundOpen{false};
     EventId m_deadlineEvent;
