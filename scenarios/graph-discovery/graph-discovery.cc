@@ -546,7 +546,10 @@ main(int argc, char* argv[])
         .Range(0, 1);
     flags.Add("minLabels", "L-hat (0: the labels a device satisfies initially + 1)", minLabels)
         .Range(0, 1e6);
-    flags.Add("edges", "E: incoming edges per device (Remark 2)", edges)
+    flags
+        .Add("edges",
+             "E: incoming edges per device (Remark 2; unsupervised: 2 unless given)",
+             edges)
         .Range(1, 1000)
         .Sets("ns3::D2dGraphDiscovery::Edges");
     flags.Add("trust", "Trust matrices (App. F structures, or --trustFile)", trust)
@@ -649,6 +652,10 @@ main(int argc, char* argv[])
     const bool unsupervised = paradigmName == "unsupervised";
     if (unsupervised)
     {
+        if (!flags.Given("edges"))
+        {
+            edges = 2; // Remark 2: the paper's unsupervised runs allow two incoming edges
+        }
         if (downstream != "none")
         {
             support.Fail("--downstream=" + downstream +

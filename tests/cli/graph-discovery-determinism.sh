@@ -76,6 +76,12 @@ run "$TMP/j" "${U[@]}" --exchangeMode=sampled --graph=uniform --seed=4 &&
     run "$TMP/k" "${U[@]}" --exchangeMode=sampled --graph=uniform --seed=4 &&
     compare "$TMP/j" "$TMP/k"
 
+echo "check: unsupervised without --edges discovers two edges (Remark 2)"
+if run "$TMP/l" --paradigm=unsupervised --pcaDims=8 --graph=closest --downstream=none --seed=4; then
+    [ "$(cut -d, -f1 "$TMP/l/gd_links.csv" | tail -n +2 | sort -u | tr '\n' ' ')" = "0 1 " ] ||
+        fail "gd_links.csv of the unsupervised default has edges $(cut -d, -f1 "$TMP/l/gd_links.csv" | tail -n +2 | sort -u | tr '\n' ' ')"
+fi
+
 echo "check: --evaluate on Appendix A (L = 5, b = 10, no loss, then P_D = 0.2)"
 for p in 0 0.2; do
     cat >"$TMP/appA.json" <<JSON
