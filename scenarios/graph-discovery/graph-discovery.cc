@@ -13,6 +13,13 @@
  * points keeps its label, distributed PCA runs over the device-to-server link (the sketches up,
  * the subspace F down, messages of their true size) and label propagation on the projections
  * labels the rest; the propagated labels are the partitions from there on.
+ * --paradigm=unsupervised (sec. V-B, Alg. 2) runs the same distributed PCA, then K-means
+ * (--clusters) on each device's projections gives the partitions; the messages are the
+ * request with the receiver's centroids and the transmitter's per-cluster {mean, covariance,
+ * count}, the rewards those of eqs. (16)-(17); the final exchange moves real points
+ * (--exchangeMode=real, the default) or lets the receivers draw from the Gaussians (sampled).
+ * The labels only measure the mean W1 to uniform after each edge (run.json); the downstream
+ * (a triplet encoder) is not part of this scenario yet: --downstream=none.
  * Writes the gd_*.csv traces, gd_energy.csv, rounds.csv, messages.csv, energy.csv and
  * run.json into --outDir.
  *
@@ -25,6 +32,7 @@
 #include "ns3/core-module.h"
 #include "ns3/d2d-decentralized-fl.h"
 #include "ns3/d2d-discovery-trace-writer.h"
+#include "ns3/d2d-distributed-pca.h"
 #include "ns3/d2d-diversity-rewards.h"
 #include "ns3/d2d-energy-model.h"
 #include "ns3/d2d-fed-avg.h"
@@ -39,10 +47,12 @@
 #include "ns3/d2d-shard-exchange.h"
 #include "ns3/d2d-supervised-paradigm.h"
 #include "ns3/d2d-trust-matrices.h"
+#include "ns3/d2d-unsupervised-paradigm.h"
 #include "ns3/energy-source-container.h"
 
 // Boost 1.74's JSON parser includes <boost/bind.hpp>, which asks for this to stay quiet.
 #define BOOST_BIND_GLOBAL_PLACEHOLDERS
+#include <algorithm>
 #include <boost/property_tree/json_parser.hpp>
 #include <boost/property_tree/ptree.hpp>
 #include <cmath>
@@ -408,6 +418,12 @@ main(int argc, char* argv[])
     uint32_t pcaLocalRank = 0;
     double labelledFraction = 0.15;
     uint32_t knn = 7;
+    uint32_t clusters = 7;
+    uint32_t requestPoints = 100;
+    double retainFraction = 0.5;
+    std::string exchangeMode = "real";
+    std::string agreementMix = "post-exchange";
+    std::string agreementScale = "mean";
 
     D2dLearningOptions learning;
     learning.partition = "labels"; // App. C: 3 labels per device at 70/20/10 %
@@ -428,7 +444,7 @@ main(int argc, char* argv[])
              "Learning paradigm: labelled shards, or a labelled fraction and label "
              "propagation on distributed-PCA projections (sec. V-A1)",
              paradigmName)
-        .Choices({"supervised", "semi-supervised"});
+        .Choices({"supervised", "semi-supervised", "unsupervised"});
     flags.Add("pcaDims", "Semi-supervised: d, the dimension of the PCA subspace F", pcaDims)
         .Range(1, 1e6)
         .Sets("ns3::D2dSemiSupervisedParadigm::PcaDims");
@@ -448,6 +464,38 @@ main(int argc, char* argv[])
     flags.Add("knn", "Semi-supervised: k of the label-propagation kNN graph", knn)
         .Range(1, 1e6)
         .Sets("ns3::D2dSemiSupervisedParadigm::Knn");
+    flags.Add("clusters", "Unsupervised: K-means clusters per device (L)", clusters)
+        .Range(1, 1000)
+        .Sets("ns3::D2dUnsupervisedParadigm::Clusters");
+    flags.Add("requestPoints", "Unsupervised: Q, datapoints a receiver requests", requestPoints)
+        .Range(1, 1e8)
+        .Sets("ns3::D2dUnsupervisedParadigm::RequestPoints");
+    flags
+        .Add("retainFraction",
+             "Unsupervised: share of each cluster a transmitter keeps (b_j)",
+             retainFraction)
+        .Range(0, 1)
+        .Sets("ns3::D2dUnsupervisedParadigm::RetainFraction");
+    flags
+        .Add("exchangeMode",
+             "Unsupervised: the final exchange moves real points or lets the receiver draw from "
+             "the transmitter's Gaussians",
+             exchangeMode)
+        .Choices({"real", "sampled"})
+        .Sets("ns3::D2dUnsupervisedParadigm::ExchangeMode");
+    flags
+        .Add("agreementMix",
+             "Unsupervised, eq. 17's h^A: post-exchange means and covariances, or the printed "
+             "pre-exchange means with post-exchange covariances",
+             agreementMix)
+        .Choices({"post-exchange", "printed"})
+        .Sets("ns3::D2dUnsupervisedParadigm::AgreementMix");
+    flags
+        .Add("agreementScale",
+             "Unsupervised, eq. 17's agreement: mean ratio - 1, or the printed sum",
+             agreementScale)
+        .Choices({"mean", "sum"})
+        .Sets("ns3::D2dUnsupervisedParadigm::AgreementScale");
     flags.Add("graph", "How the D2D graph is found", graph)
         .Choices({"rl", "closest", "most-trusted", "uniform", "none"})
         .Sets("ns3::D2dGraphDiscovery::Graph");
@@ -498,7 +546,10 @@ main(int argc, char* argv[])
         .Range(0, 1);
     flags.Add("minLabels", "L-hat (0: the labels a device satisfies initially + 1)", minLabels)
         .Range(0, 1e6);
-    flags.Add("edges", "E: incoming edges per device (Remark 2)", edges)
+    flags
+        .Add("edges",
+             "E: incoming edges per device (Remark 2; unsupervised: 2 unless given)",
+             edges)
         .Range(1, 1000)
         .Sets("ns3::D2dGraphDiscovery::Edges");
     flags.Add("trust", "Trust matrices (App. F structures, or --trustFile)", trust)
@@ -598,6 +649,44 @@ main(int argc, char* argv[])
     learning.LoadData(support, n, net.seed);
     const uint32_t nl = learning.train->numClasses;
     const bool semiSupervised = paradigmName == "semi-supervised";
+    const bool unsupervised = paradigmName == "unsupervised";
+    if (unsupervised)
+    {
+        if (!flags.Given("edges"))
+        {
+            edges = 2; // Remark 2: the paper's unsupervised runs allow two incoming edges
+        }
+        if (downstream != "none")
+        {
+            support.Fail("--downstream=" + downstream +
+                         ": --paradigm=unsupervised has no downstream learner here yet "
+                         "(--downstream=none)");
+        }
+        const std::size_t dim = learning.train->FeatureSize();
+        const uint32_t t = pcaLocalRank > 0 ? pcaLocalRank : pcaDims;
+        std::size_t sketchRows = 0;
+        std::size_t fewest = SIZE_MAX;
+        for (const auto& shard : learning.shards)
+        {
+            sketchRows += std::min<std::size_t>({t, shard.indices.size(), dim});
+            fewest = std::min(fewest, shard.indices.size());
+        }
+        const std::size_t dMax = std::min(sketchRows, dim);
+        if (pcaDims > dMax)
+        {
+            support.Fail(fmt::format("--pcaDims={}: must be in [1, {}] (the feature size and the "
+                                     "rows the devices' sketches stack)",
+                                     pcaDims,
+                                     dMax));
+        }
+        if (clusters > fewest)
+        {
+            support.Fail(fmt::format("--clusters={}: must be in [1, {}] (the fewest points a "
+                                     "device holds)",
+                                     clusters,
+                                     fewest));
+        }
+    }
     Ptr<D2dSemiSupervisedParadigm> semi;
     if (semiSupervised)
     {
@@ -667,8 +756,8 @@ main(int argc, char* argv[])
     const bool d2s = downstream == "fedavg" || downstream == "fedprox" || downstream == "fedsgd" ||
                      downstream == "semi-decentralized";
     auto traces = net.OpenTraces(support);
-    // Semi-supervised: distributed PCA goes over the device-to-server link.
-    D2dNetwork network = net.Build(*traces, d2s || semiSupervised);
+    // Semi-supervised and unsupervised: distributed PCA goes over the device-to-server link.
+    D2dNetwork network = net.Build(*traces, d2s || semiSupervised || unsupervised);
     if (network.d2s)
     {
         network.d2s->SetAttribute("NoisePowerW", DoubleValue(d2sNoisePowerW));
@@ -687,8 +776,26 @@ main(int argc, char* argv[])
     {
         paradigm->Setup(counts, thresholds, lhat, trustMatrices);
     }
+    Ptr<D2dUnsupervisedParadigm> unsup;
+    if (unsupervised)
+    {
+        unsup = CreateObject<D2dUnsupervisedParadigm>();
+        unsup->SetAttribute("Clusters", UintegerValue(clusters));
+        unsup->SetAttribute("RequestPoints", UintegerValue(requestPoints));
+        unsup->SetAttribute("RetainFraction", DoubleValue(retainFraction));
+        unsup->SetAttribute("ExchangeMode",
+                            EnumValue(exchangeMode == "sampled" ? D2dUnsupervisedParadigm::SAMPLED
+                                                                : D2dUnsupervisedParadigm::REAL));
+        unsup->SetAttribute("AgreementMix",
+                            EnumValue(agreementMix == "printed"
+                                          ? D2dGaussianClusters::PRINTED
+                                          : D2dGaussianClusters::POST_EXCHANGE));
+        unsup->SetAttribute("AgreementScale", StringValue(agreementScale));
+    }
     auto gd = CreateObject<D2dGraphDiscovery>();
-    gd->SetAttribute("Paradigm", PointerValue(paradigm));
+    gd->SetAttribute("Paradigm",
+                     PointerValue(unsup ? Ptr<D2dDiscoveryParadigm>(unsup)
+                                        : Ptr<D2dDiscoveryParadigm>(paradigm)));
     gd->SetAttribute("Graph", StringValue(graph));
     gd->SetAttribute("Iterations", UintegerValue(iterations));
     gd->SetAttribute("BufferSize", UintegerValue(bufferSize));
@@ -741,6 +848,28 @@ main(int argc, char* argv[])
             }
         }));
     gd->SetFinishedCallback(Callback<void>([]() { Simulator::Stop(); }));
+    // Unsupervised: the mean W1 between the label histograms and uniform before and after each
+    // edge round (the paper's Fig. 8d; the labels are used for nothing else).
+    std::vector<double> w1PerEdge;
+    auto meanLabelW1 = [&]() {
+        double w = 0;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            w += D2dDiversityRewards::DistanceToUniform(unsup->LabelCounts(i, nl)) / n;
+        }
+        return w;
+    };
+    if (unsupervised)
+    {
+        gd->TraceConnectWithoutContext(
+            "Stage",
+            Callback<void, uint32_t, const std::string&>([&](uint32_t, const std::string& stage) {
+                if (stage == "exchanged")
+                {
+                    w1PerEdge.push_back(meanLabelW1());
+                }
+            }));
+    }
     Ptr<D2dPcaExchange> pca;
     double pcaEndS = 0;
     double pcaD2sEnergyJ = 0;
@@ -811,6 +940,86 @@ main(int argc, char* argv[])
                 }));
         Simulator::ScheduleNow(&D2dPcaExchange::Start, pca);
     }
+    else if (unsupervised)
+    {
+        // Sec. V-B1: distributed PCA over the D2S link, then K-means on each device's
+        // projections; discovery starts once every device has its clusters.
+        const std::size_t dim = learning.train->FeatureSize();
+        auto features = [&](uint32_t i) {
+            std::vector<double> x;
+            x.reserve(learning.shards[i].indices.size() * dim);
+            for (std::size_t idx : learning.shards[i].indices)
+            {
+                const float* f = learning.train->Sample(idx);
+                x.insert(x.end(), f, f + dim);
+            }
+            return x;
+        };
+        std::vector<std::vector<double>> sketches;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            sketches.push_back(
+                D2dDistributedPca::LocalSketch(features(i),
+                                               learning.shards[i].indices.size(),
+                                               dim,
+                                               pcaLocalRank > 0 ? pcaLocalRank : pcaDims));
+        }
+        pca = CreateObject<D2dPcaExchange>();
+        pca->Setup(network.d2s->GetTransports(), std::move(sketches), dim, pcaDims);
+        pca->SetFinishedCallback(
+            Callback<void, const std::vector<double>&, const std::vector<bool>&>(
+                [&, features, dim](const std::vector<double>& basis,
+                                   const std::vector<bool>& reached) {
+                    // Eq. (15) and (17) compare centroids and Gaussians across devices: every
+                    // device needs the common subspace F.
+                    if (basis.empty() ||
+                        std::find(reached.begin(), reached.end(), false) != reached.end())
+                    {
+                        support.Fail("distributed PCA: the subspace F did not reach every device "
+                                     "over the device-to-server link (the unsupervised paradigm "
+                                     "needs it at all)");
+                    }
+                    pcaEndS = Simulator::Now().GetSeconds();
+                    pcaD2sEnergyJ = energy.d2s;
+                    std::vector<std::vector<double>> projections;
+                    std::vector<std::vector<int64_t>> labels;
+                    std::vector<std::vector<uint64_t>> ids;
+                    for (uint32_t i = 0; i < n; ++i)
+                    {
+                        const auto& shard = learning.shards[i];
+                        projections.push_back(D2dDistributedPca::Project(features(i),
+                                                                         shard.indices.size(),
+                                                                         dim,
+                                                                         basis,
+                                                                         pcaDims));
+                        labels.emplace_back();
+                        ids.emplace_back();
+                        for (std::size_t idx : shard.indices)
+                        {
+                            labels.back().push_back(learning.train->labels[idx]);
+                            ids.back().push_back(idx);
+                        }
+                    }
+                    unsup->Setup(std::move(projections),
+                                 pcaDims,
+                                 std::move(labels),
+                                 std::move(ids),
+                                 net.seed);
+                    w1PerEdge.push_back(meanLabelW1());
+                    if (!net.quiet)
+                    {
+                        std::fprintf(
+                            stderr,
+                            "graph-discovery: distributed PCA (%llu bytes) done at %.3f s; "
+                            "K-means: %u clusters per device\n",
+                            static_cast<unsigned long long>(pca->GetBytesSent()),
+                            pcaEndS,
+                            clusters);
+                    }
+                    Simulator::ScheduleNow(&D2dGraphDiscovery::Start, gd);
+                }));
+        Simulator::ScheduleNow(&D2dPcaExchange::Start, pca);
+    }
     else
     {
         Simulator::ScheduleNow(&D2dGraphDiscovery::Start, gd);
@@ -837,7 +1046,9 @@ main(int argc, char* argv[])
     for (uint32_t i = 0; i < n; ++i)
     {
         w1Before += D2dDiversityRewards::DistanceToUniform(counts[i]) / n;
-        w1After += D2dDiversityRewards::DistanceToUniform(paradigm->GetCounts(i)) / n;
+        w1After += D2dDiversityRewards::DistanceToUniform(unsup ? unsup->LabelCounts(i, nl)
+                                                                : paradigm->GetCounts(i)) /
+                   n;
     }
     double pDropSum = 0;
     uint32_t edgesFound = 0;
@@ -856,26 +1067,54 @@ main(int argc, char* argv[])
     double pointsReceived = 0;
     for (const auto& link : gd->GetLinks())
     {
-        for (uint32_t l = 0; l < nl; ++l)
+        for (std::size_t l = 0; l < link.allocated.size(); ++l)
         {
             pointsSent += link.allocated[l];
             pointsReceived += link.received[l];
         }
     }
     uint64_t moved = 0;
-    try
+    if (unsup)
     {
-        moved = D2dShardExchange::Apply(*learning.train, learning.shards, gd->GetLinks());
+        // The points each device holds now (real ones: sampled points have no dataset index).
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            std::vector<std::size_t> held;
+            for (uint64_t id : unsup->GetIds(i))
+            {
+                if (id != UINT64_MAX)
+                {
+                    held.push_back(id);
+                }
+            }
+            std::sort(held.begin(), held.end());
+            learning.shards[i].indices = std::move(held);
+        }
+        moved = static_cast<uint64_t>(pointsReceived + 0.5);
     }
-    catch (const std::exception& e)
+    else
     {
-        support.Fail(e.what());
+        try
+        {
+            moved = D2dShardExchange::Apply(*learning.train, learning.shards, gd->GetLinks());
+        }
+        catch (const std::exception& e)
+        {
+            support.Fail(e.what());
+        }
     }
     auto writeDiscovery = [&]() {
         flags.Record(*traces);
         net.Record(*traces, network);
         traces->AddAttributes(gd);
-        traces->AddAttributes(paradigm);
+        if (unsup)
+        {
+            traces->AddAttributes(unsup);
+        }
+        else
+        {
+            traces->AddAttributes(paradigm);
+        }
         traces->AddParameter("trustDensityMeasured", trustMatrices.Density());
         traces->AddParameterArray("minLabelsPerDevice", lhat);
         traces->AddParameter("gdMeanW1ToUniformBefore", w1Before);
@@ -890,6 +1129,13 @@ main(int argc, char* argv[])
         traces->AddParameter("gdRlEnergyJ", rlEnergy);
         traces->AddParameter("gdExchangeEnergyJ", exchangeEnergy);
         traces->AddParameter("gdDiscoveryEndS", discoveryEndS);
+        if (unsupervised)
+        {
+            traces->AddParameter("gdPcaBytes", pca->GetBytesSent());
+            traces->AddParameter("gdPcaEndS", pcaEndS);
+            traces->AddParameter("gdPcaD2sEnergyJ", pcaD2sEnergyJ);
+            traces->AddParameterArray("gdMeanW1ToUniformPerEdge", w1PerEdge);
+        }
         if (semiSupervised)
         {
             traces->AddParameter("gdPcaBytes", pca->GetBytesSent());

@@ -5,7 +5,9 @@
 # outside [0, 1], zero iterations, unknown modes, a trust file of the wrong shape or with a
 # value other than 0/1, a malformed --targets, a bad --evaluate instance, the semi-supervised
 # paradigm's flags out of range (an unknown paradigm, a labelled fraction of 0 or above 1,
-# k = 0, d = 0 or above the 784 features).
+# k = 0, d = 0 or above the 784 features), and the unsupervised paradigm's (K = 0 or above a
+# device's points, Q = 0, a retained share above 1, unknown exchange, agreement mix or scale,
+# a downstream learner, which it has none of yet, d above the features).
 #
 # Usage: bash graph-discovery-bad-input.sh PATH/TO/graph-discovery
 set -euo pipefail
@@ -47,7 +49,17 @@ expect_reject trustFile "${SMALL[@]}" --trustFile="$TMP/rows.csv"
 sed '3s/.*/0,1,0,1,0,1,0,1,0,2/' "$TMP/ok.csv" >"$TMP/value.csv"
 expect_reject trustFile "${SMALL[@]}" --trustFile="$TMP/value.csv"
 expect_reject trustFile "${SMALL[@]}" --trustFile="$TMP/missing.csv"
-expect_reject paradigm "${SMALL[@]}" --paradigm=unsupervised
+expect_reject paradigm "${SMALL[@]}" --paradigm=reinforcement
+U=("${SMALL[@]}" --paradigm=unsupervised --pcaDims=8)
+expect_reject clusters "${U[@]}" --clusters=0
+expect_reject clusters "${U[@]}" --clusters=999
+expect_reject requestPoints "${U[@]}" --requestPoints=0
+expect_reject retainFraction "${U[@]}" --retainFraction=1.5
+expect_reject exchangeMode "${U[@]}" --exchangeMode=copied
+expect_reject agreementMix "${U[@]}" --agreementMix=mixed
+expect_reject agreementScale "${U[@]}" --agreementScale=max
+expect_reject downstream "${U[@]}" --downstream=fedavg
+expect_reject pcaDims "${U[@]}" --pcaDims=785
 expect_reject labelledFraction "${SMALL[@]}" --paradigm=semi-supervised --labelledFraction=0
 expect_reject labelledFraction "${SMALL[@]}" --paradigm=semi-supervised --labelledFraction=1.5
 expect_reject knn "${SMALL[@]}" --paradigm=semi-supervised --knn=0

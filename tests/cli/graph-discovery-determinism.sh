@@ -5,7 +5,8 @@
 # logistic model; and a baseline graph with unreliable control messages. Then the calculator
 # (--evaluate) on the paper's Appendix A example: Q, U and D-hat as the paper gives them.
 # And the semi-supervised paradigm (distributed PCA, label propagation): same seed, same
-# bytes, gd_labelling.csv included.
+# bytes, gd_labelling.csv included. And the unsupervised paradigm (distributed PCA with
+# d = 8, K-means with K = 7, two edges, real points and sampled ones): same seed, same bytes.
 #
 # Usage: bash graph-discovery-determinism.sh PATH/TO/graph-discovery
 set -euo pipefail
@@ -59,6 +60,27 @@ echo "check: semi-supervised (d = 10, k = 7), rl, fedavg: same seed, same bytes"
 run "$TMP/f" --paradigm=semi-supervised --pcaDims=10 --seed=3 &&
     run "$TMP/g" --paradigm=semi-supervised --pcaDims=10 --seed=3 && compare "$TMP/f" "$TMP/g"
 [ -s "$TMP/f/gd_labelling.csv" ] || fail "gd_labelling.csv missing or empty"
+
+echo "check: unsupervised (d = 8, K = 7, 2 edges), rl, real points: same seed, same bytes"
+U=(--paradigm=unsupervised --pcaDims=8 --clusters=7 --edges=2 --requestPoints=20
+    --downstream=none)
+run "$TMP/h" "${U[@]}" --seed=4 && run "$TMP/i" "${U[@]}" --seed=4 && compare "$TMP/h" "$TMP/i"
+[ -s "$TMP/h/gd_links.csv" ] || fail "unsupervised gd_links.csv missing or empty"
+"$PYTHON" - "$TMP/h/run.json" "$TMP/i/run.json" <<'PY' || fail "W1 per edge differs or missing"
+import json, sys
+a, b = (json.load(open(f))["parameters"]["gdMeanW1ToUniformPerEdge"] for f in sys.argv[1:])
+sys.exit(0 if a == b and len(a) == 3 and a[2] < a[0] else 1)
+PY
+echo "check: unsupervised, sampled points, uniform graph: same seed, same bytes"
+run "$TMP/j" "${U[@]}" --exchangeMode=sampled --graph=uniform --seed=4 &&
+    run "$TMP/k" "${U[@]}" --exchangeMode=sampled --graph=uniform --seed=4 &&
+    compare "$TMP/j" "$TMP/k"
+
+echo "check: unsupervised without --edges discovers two edges (Remark 2)"
+if run "$TMP/l" --paradigm=unsupervised --pcaDims=8 --graph=closest --downstream=none --seed=4; then
+    [ "$(cut -d, -f1 "$TMP/l/gd_links.csv" | tail -n +2 | sort -u | tr '\n' ' ')" = "0 1 " ] ||
+        fail "gd_links.csv of the unsupervised default has edges $(cut -d, -f1 "$TMP/l/gd_links.csv" | tail -n +2 | sort -u | tr '\n' ' ')"
+fi
 
 echo "check: --evaluate on Appendix A (L = 5, b = 10, no loss, then P_D = 0.2)"
 for p in 0 0.2; do

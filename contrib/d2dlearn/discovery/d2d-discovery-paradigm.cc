@@ -18,4 +18,63 @@ D2dDiscoveryParadigm::GetTypeId()
     return tid;
 }
 
+bool
+D2dDiscoveryParadigm::HasOfferPhase() const
+{
+    return true;
+}
+
+uint64_t
+D2dDiscoveryParadigm::GetAllocationBytes() const
+{
+    return GetVectorBytes();
+}
+
+uint64_t
+D2dDiscoveryParadigm::GetRewardExtraBytes() const
+{
+    return 0;
+}
+
+void
+D2dDiscoveryParadigm::StartStep()
+{
+}
+
+std::vector<D2dCounts>
+D2dDiscoveryParadigm::AllocateTo(uint32_t transmitter,
+                                 const std::vector<uint32_t>& /* receivers */,
+                                 const std::vector<D2dCounts>& demands) const
+{
+    return Allocate(transmitter, demands);
+}
+
+double
+D2dDiscoveryParadigm::GainFrom(uint32_t receiver,
+                               uint32_t /* transmitter */,
+                               const D2dCounts& allocated,
+                               double pDrop,
+                               const D2dCounts& sent)
+{
+    return Gain(receiver, allocated, pDrop, sent);
+}
+
+bool
+D2dDiscoveryParadigm::HasSystemAgreement() const
+{
+    return false;
+}
+
+double
+D2dDiscoveryParadigm::SystemAgreement(const std::vector<uint32_t>& /* devices */) const
+{
+    return 0.0;
+}
+
+bool
+D2dDiscoveryParadigm::Exchange(const std::vector<Transfer>& /* transfers */)
+{
+    return false;
+}
+
 } // namespace ns3

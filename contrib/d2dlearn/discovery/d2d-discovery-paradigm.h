@@ -83,6 +83,73 @@ class D2dDiscoveryParadigm : public Object
     virtual double Shareable(uint32_t transmitter, uint32_t receiver) const = 0;
     /** \return the labels satisfied at a device (eq. (8) count; for the traces) */
     virtual uint32_t Satisfied(uint32_t device) const = 0;
+
+    // The hooks below let a paradigm change the protocol; their defaults are the supervised
+    // protocol's behaviour, so a paradigm that keeps them sends the same messages.
+
+    /**
+     * \return true (default): the four messages request, V, Q, U; false: the request carries
+     * the demand (Demand(i, {}), with whatever the paradigm sends along, GetRequestBytes) and
+     * the transmitter answers with U directly (the unsupervised Alg. 2 of Wagle et al. 2025)
+     */
+    virtual bool HasOfferPhase() const;
+    /** \return the size of the allocation U on the air, bytes (default GetVectorBytes()) */
+    virtual uint64_t GetAllocationBytes() const;
+    /** \return bytes a reward message carries beyond r^L and d' (default 0) */
+    virtual uint64_t GetRewardExtraBytes() const;
+    /** \brief Called when an iteration starts, before any message (default: nothing). */
+    virtual void StartStep();
+    /**
+     * \brief Allocate with the requesters known (default: Allocate(transmitter, demands)).
+     * \param transmitter j
+     * \param receivers the requester of each demand
+     * \param demands the demands, in order
+     * \return U_{j->i} for each demand, in order
+     */
+    virtual std::vector<D2dCounts> AllocateTo(uint32_t transmitter,
+                                              const std::vector<uint32_t>& receivers,
+                                              const std::vector<D2dCounts>& demands) const;
+    /**
+     * \brief Gain with the transmitter known (default: Gain(receiver, allocated, pDrop, sent)).
+     * \param receiver i
+     * \param transmitter j
+     * \param allocated U_{j->i} (zeros if no allocation arrived)
+     * \param pDrop P_D(i, j)
+     * \param sent what i allocates to its own requesters this step
+     * \return the score g
+     */
+    virtual double GainFrom(uint32_t receiver,
+                            uint32_t transmitter,
+                            const D2dCounts& allocated,
+                            double pDrop,
+                            const D2dCounts& sent);
+    /**
+     * \return false (default): r^G of eq. (14) sums the members' r^L / N; true: it uses
+     * SystemAgreement instead (eq. (17))
+     */
+    virtual bool HasSystemAgreement() const;
+    /**
+     * \param devices the devices whose post-step statistics reached the one computing r^G
+     * \return the system-agreement term of r^G (default 0)
+     */
+    virtual double SystemAgreement(const std::vector<uint32_t>& devices) const;
+
+    /** One edge's datapoints as the exchange moved them. */
+    struct Transfer
+    {
+        uint32_t transmitter{0}; //!< j
+        uint32_t receiver{0};    //!< i
+        D2dCounts allocated;     //!< U_{j->i}: sent (and dropped at j), per partition of j
+        D2dCounts received;      //!< what reached i, per partition of j
+    };
+
+    /**
+     * \brief Move the datapoints of one edge round's exchange.
+     * \param transfers the edge round's exchanges, in order
+     * \return false (default): the protocol updates the counts itself (D_j - U, D_i +
+     * received, the same partitions on both sides); true: the paradigm did, GetCounts is new
+     */
+    virtual bool Exchange(const std::vector<Transfer>& transfers);
 };
 
 } // namespace ns3

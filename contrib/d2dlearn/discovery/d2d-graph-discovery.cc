@@ -499,6 +499,7 @@ D2dGraphDiscovery::StartIteration()
     m_rewardsAt.assign(m_n, {});
     m_global.assign(m_n, 0.0);
     m_globalArrived.assign(m_n, false);
+    m_paradigm->StartStep();
     RunPhase(Phase::REQUEST);
 }
 
@@ -540,12 +541,14 @@ D2dGraphDiscovery::RunPhase(Phase phase)
         {
             if (m_sel[i] >= 0)
             {
-                SendControl(i,
-                            {static_cast<uint32_t>(m_sel[i])},
-                            REQUEST,
-                            m_paradigm->GetRequestBytes(),
-                            payload({}),
-                            control);
+                // Without the offer phase the request carries the demand (Alg. 2).
+                SendControl(
+                    i,
+                    {static_cast<uint32_t>(m_sel[i])},
+                    REQUEST,
+                    m_paradigm->GetRequestBytes(),
+                    payload(m_paradigm->HasOfferPhase() ? D2dCounts{} : m_paradigm->Demand(i, {})),
+                    control);
             }
         }
         break;
@@ -585,11 +588,13 @@ D2dGraphDiscovery::RunPhase(Phase phase)
                 continue;
             }
             std::vector<D2dCounts> q;
+            std::vector<uint32_t> requesters;
             for (const auto& [i, d] : m_demandAt[j])
             {
                 q.push_back(d);
+                requesters.push_back(i);
             }
-            const auto u = m_paradigm->Allocate(j, q);
+            const auto u = m_paradigm->AllocateTo(j, requesters, q);
             std::size_t k = 0;
             for (const auto& [i, d] : m_demandAt[j])
             {
@@ -601,7 +606,7 @@ D2dGraphDiscovery::RunPhase(Phase phase)
                 SendControl(j,
                             {i},
                             ALLOCATION,
-                            m_paradigm->GetVectorBytes(),
+                            m_paradigm->GetAllocationBytes(),
                             payload(u[k]),
                             control);
                 ++k;
@@ -617,7 +622,9 @@ D2dGraphDiscovery::RunPhase(Phase phase)
             {
                 u = *m_allocationAt[i];
             }
-            const double g = m_sel[i] < 0 ? 0.0 : m_paradigm->Gain(i, u, m_selDrop[i], m_sentBy[i]);
+            const double g = m_sel[i] < 0
+                                 ? 0.0
+                                 : m_paradigm->GainFrom(i, m_sel[i], u, m_selDrop[i], m_sentBy[i]);
             m_localReward[i] =
                 m_sel[i] < 0
                     ? 0.0
@@ -656,7 +663,12 @@ D2dGraphDiscovery::RunPhase(Phase phase)
                 auto p = payload({});
                 p->localReward = m_localReward[i];
                 p->interClusterPoints = points;
-                SendControl(i, others, REWARD, m_rewardBytes, p, control);
+                SendControl(i,
+                            others,
+                            REWARD,
+                            m_rewardBytes + m_paradigm->GetRewardExtraBytes(),
+                            p,
+                            control);
             }
         }
         break;
@@ -750,6 +762,10 @@ D2dGraphDiscovery::Receive(const D2dReception& r)
     if (kind == REQUEST)
     {
         m_requestsAt[r.dst].insert(r.src);
+        if (!m_paradigm->HasOfferPhase())
+        {
+            m_demandAt[r.dst][r.src] = p->values;
+        }
     }
     else if (kind == OFFER)
     {
@@ -797,7 +813,7 @@ D2dGraphDiscovery::PhaseDone()
     switch (m_phase)
     {
     case Phase::REQUEST:
-        RunPhase(Phase::OFFER);
+        RunPhase(m_paradigm->HasOfferPhase() ? Phase::OFFER : Phase::ALLOCATION);
         break;
     case Phase::OFFER:
         RunPhase(Phase::DEMAND);
@@ -832,14 +848,23 @@ D2dGraphDiscovery::ClusterGlobalReward(uint32_t i) const
 {
     const uint32_t k = m_clusters[i];
     std::vector<double> members{m_localReward[i]};
+    std::vector<uint32_t> devices{i};
     double points = m_interCluster[i];
     for (const auto& [m, rp] : m_rewardsAt[i])
     {
         if (m_clusters[m] == k)
         {
             members.push_back(rp.first);
+            devices.push_back(m);
             points += rp.second;
         }
+    }
+    if (m_paradigm->HasSystemAgreement())
+    {
+        // Eq. (17): the system agreement of the devices whose statistics reached i, then the
+        // budget term.
+        return m_paradigm->SystemAgreement(devices) +
+               (m_budget > 0 ? m_alpha3 * (m_budget - points) : 0.0);
     }
     return m_budget > 0
                ? D2dDiversityRewards::GlobalReward(members, m_n, m_alpha3, m_budget, points)
@@ -902,6 +927,7 @@ D2dGraphDiscovery::ApplyData()
     {
         counts.push_back(m_paradigm->GetCounts(i));
     }
+    std::vector<D2dDiscoveryParadigm::Transfer> transfers;
     for (auto& link : m_links)
     {
         if (link.edge != m_edge)
@@ -913,11 +939,22 @@ D2dGraphDiscovery::ApplyData()
             counts[link.transmitter][l] -= link.allocated[l];
             counts[link.receiver][l] += link.received[l];
         }
+        transfers.push_back({link.transmitter, link.receiver, link.allocated, link.received});
         m_linkTrace(link);
     }
+    // A paradigm whose partitions differ between devices (unsupervised clusters) moves the
+    // points itself; otherwise the counts above are the new D_i.
+    const bool moved = m_paradigm->Exchange(transfers);
     for (uint32_t i = 0; i < m_n; ++i)
     {
-        m_paradigm->SetCounts(i, counts[i]);
+        if (moved)
+        {
+            counts[i] = m_paradigm->GetCounts(i);
+        }
+        else
+        {
+            m_paradigm->SetCounts(i, counts[i]);
+        }
         m_histogramTrace("after", m_edge, i, counts[i]);
         if (m_sel[i] >= 0)
         {

@@ -74,7 +74,11 @@ namespace ns3
  * learning.
  *
  * The paradigm (attribute Paradigm) says what the messages carry; D2dSupervisedParadigm
- * is the labelled one.
+ * is the labelled one. Its hooks (D2dDiscoveryParadigm) may drop the offer and demand (the
+ * request then carries the demand, and U follows it: the unsupervised Alg. 2,
+ * D2dUnsupervisedParadigm), size the allocation and the reward messages, let r^G take the
+ * system agreement of eq. (17) instead of the members' r^L / N, and move the points of an
+ * exchange itself; their defaults leave the supervised messages and traces as they were.
  */
 class D2dGraphDiscovery : public Object
 {

@@ -1,0 +1,551 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "d2d-unsupervised-paradigm.h"
+
+#include "d2d-message-passing.h"
+
+#include "ns3/abort.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <cmath>
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("D2dUnsupervisedParadigm");
+NS_OBJECT_ENSURE_REGISTERED(D2dUnsupervisedParadigm);
+
+namespace
+{
+/** Purpose constants of the paradigm's D2dDataRng streams (sub = device). */
+constexpr uint32_t GAIN_SAMPLES = 0x47440003;
+constexpr uint32_t EXCHANGE_DRAW = 0x47440004;
+constexpr uint64_t SAMPLED_ID = std::numeric_limits<uint64_t>::max();
+} // namespace
+
+TypeId
+D2dUnsupervisedParadigm::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::D2dUnsupervisedParadigm")
+            .SetParent<D2dDiscoveryParadigm>()
+            .SetGroupName("D2dLearn")
+            .AddConstructor<D2dUnsupervisedParadigm>()
+            .AddAttribute("Clusters",
+                          "L: K-means clusters per device (the paper's K = 7, sec. VI-N)",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&D2dUnsupervisedParadigm::m_nClusters),
+                          MakeUintegerChecker<uint32_t>(1, 1000))
+            .AddAttribute("RequestPoints",
+                          "Q_{j->i}: datapoints a receiver requests from its transmitter",
+                          UintegerValue(100),
+                          MakeUintegerAccessor(&D2dUnsupervisedParadigm::m_requestPoints),
+                          MakeUintegerChecker<uint32_t>(1, 100000000))
+            .AddAttribute("RetainFraction",
+                          "b_j[l] / D_j[l]: share of each cluster a transmitter keeps (b_j "
+                          "rounded up)",
+                          DoubleValue(0.5),
+                          MakeDoubleAccessor(&D2dUnsupervisedParadigm::m_retainFraction),
+                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("AgreementMix",
+                          "Means of h^A in eq. (17): PostExchange (N(mu-tilde, Sigma-tilde)) or "
+                          "Printed (N(mu, Sigma-tilde), as the paper's text prints it)",
+                          EnumValue(D2dGaussianClusters::POST_EXCHANGE),
+                          MakeEnumAccessor(&D2dUnsupervisedParadigm::m_mix),
+                          MakeEnumChecker(D2dGaussianClusters::POST_EXCHANGE,
+                                          "PostExchange",
+                                          D2dGaussianClusters::PRINTED,
+                                          "Printed"))
+            .AddAttribute("AgreementScale",
+                          "eq. (17)'s agreement: mean (sum / terms - 1, App. B's scale) or sum "
+                          "(the printed sum of the ratios)",
+                          StringValue("mean"),
+                          MakeStringAccessor(&D2dUnsupervisedParadigm::m_agreementScale),
+                          MakeStringChecker())
+            .AddAttribute("GainForm",
+                          "g of eq. (16): excess (sum_l Tr ratio - L, 0 when nothing arrives) "
+                          "or sum (the printed sum of the ratios, L when nothing arrives)",
+                          StringValue("excess"),
+                          MakeStringAccessor(&D2dUnsupervisedParadigm::m_gainForm),
+                          MakeStringChecker())
+            .AddAttribute("KlRidge",
+                          "Added to every covariance's diagonal in the KL divergences of "
+                          "eq. (17) (squared projection units)",
+                          DoubleValue(1e-6),
+                          MakeDoubleAccessor(&D2dUnsupervisedParadigm::m_klRidge),
+                          MakeDoubleChecker<double>(0, 1e12))
+            .AddAttribute("ExchangeMode",
+                          "What the final exchange moves: Real (the transmitter's points) or "
+                          "Sampled (the receiver draws from the transmitter's Gaussians)",
+                          EnumValue(D2dUnsupervisedParadigm::REAL),
+                          MakeEnumAccessor(&D2dUnsupervisedParadigm::m_exchangeMode),
+                          MakeEnumChecker(D2dUnsupervisedParadigm::REAL,
+                                          "Real",
+                                          D2dUnsupervisedParadigm::SAMPLED,
+                                          "Sampled"))
+            .AddAttribute("KMeansIterations",
+                          "Bound on Lloyd's iterations of K-means",
+                          UintegerValue(300),
+                          MakeUintegerAccessor(&D2dUnsupervisedParadigm::m_kmeansIterations),
+                          MakeUintegerChecker<uint32_t>(1, 1000000));
+    return tid;
+}
+
+D2dUnsupervisedParadigm::D2dUnsupervisedParadigm()
+{
+}
+
+void
+D2dUnsupervisedParadigm::Setup(std::vector<std::vector<double>> projections,
+                               uint32_t d,
+                               std::vector<std::vector<int64_t>> labels,
+                               std::vector<std::vector<uint64_t>> ids,
+                               uint64_t seed)
+{
+    NS_ABORT_MSG_IF(d == 0, "D2dUnsupervisedParadigm::Setup: d must be > 0");
+    NS_ABORT_MSG_IF(labels.size() != projections.size() || ids.size() != projections.size(),
+                    "D2dUnsupervisedParadigm::Setup: sizes disagree");
+    m_d = d;
+    m_seed = seed;
+    m_points = std::move(projections);
+    m_labels = std::move(labels);
+    m_ids = std::move(ids);
+    const std::size_t n = m_points.size();
+    m_assign.assign(n, {});
+    m_centroids.assign(n, {});
+    m_stats.assign(n, {});
+    m_counts.assign(n, {});
+    m_iterations.assign(n, 0);
+    m_sampleRng.clear();
+    m_sendRng.clear();
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        const std::size_t ni = m_points[i].size() / d;
+        NS_ABORT_MSG_IF(m_points[i].size() != ni * d || m_labels[i].size() != ni ||
+                            m_ids[i].size() != ni,
+                        "D2dUnsupervisedParadigm::Setup: device " << i << ": n x d points, n "
+                                                                  << "labels and n ids");
+        NS_ABORT_MSG_IF(ni < m_nClusters,
+                        "D2dUnsupervisedParadigm::Setup: device " << i << " holds " << ni
+                                                                  << " points, fewer than Clusters "
+                                                                  << m_nClusters);
+        auto km = D2dGaussianClusters::KMeans(m_points[i],
+                                              ni,
+                                              d,
+                                              m_nClusters,
+                                              seed,
+                                              i,
+                                              m_kmeansIterations);
+        m_assign[i] = std::move(km.assign);
+        m_centroids[i] = std::move(km.centroids);
+        m_iterations[i] = km.iterations;
+        m_stats[i] = D2dGaussianClusters::Statistics(m_points[i], d, m_assign[i], m_nClusters);
+        m_counts[i].assign(m_nClusters, 0.0);
+        for (uint32_t l = 0; l < m_nClusters; ++l)
+        {
+            m_counts[i][l] = m_stats[i][l].count;
+        }
+        m_sampleRng.emplace_back(seed, GAIN_SAMPLES, i);
+        m_sendRng.emplace_back(seed, EXCHANGE_DRAW, i);
+    }
+    m_post = m_stats;
+    m_edgeRound = 0;
+}
+
+void
+D2dUnsupervisedParadigm::Recluster(uint32_t i)
+{
+    const std::size_t ni = m_points[i].size() / m_d;
+    m_assign[i].resize(ni);
+    for (std::size_t p = 0; p < ni; ++p)
+    {
+        m_assign[i][p] = D2dGaussianClusters::Nearest(&m_points[i][p * m_d], m_centroids[i], m_d);
+    }
+    m_stats[i] = D2dGaussianClusters::Statistics(m_points[i], m_d, m_assign[i], m_nClusters);
+    for (uint32_t l = 0; l < m_nClusters; ++l)
+    {
+        m_counts[i][l] = m_stats[i][l].count;
+        if (m_stats[i][l].count > 0)
+        {
+            std::copy(m_stats[i][l].mean.begin(),
+                      m_stats[i][l].mean.end(),
+                      m_centroids[i].begin() + l * m_d);
+        }
+    }
+}
+
+uint32_t
+D2dUnsupervisedParadigm::GetNDevices() const
+{
+    return m_points.size();
+}
+
+uint32_t
+D2dUnsupervisedParadigm::GetNPartitions() const
+{
+    return m_nClusters;
+}
+
+const D2dCounts&
+D2dUnsupervisedParadigm::GetCounts(uint32_t device) const
+{
+    return m_counts.at(device);
+}
+
+void
+D2dUnsupervisedParadigm::SetCounts(uint32_t /* device */, const D2dCounts& /* counts */)
+{
+    // The counts follow the points (Exchange); nothing to set.
+}
+
+uint64_t
+D2dUnsupervisedParadigm::GetRequestBytes() const
+{
+    // Q (a 32-bit count) and the receiver's L centroids as float32.
+    return 4 + 4ULL * m_d * m_nClusters;
+}
+
+uint64_t
+D2dUnsupervisedParadigm::GetVectorBytes() const
+{
+    return GetAllocationBytes();
+}
+
+uint64_t
+D2dUnsupervisedParadigm::GetAllocationBytes() const
+{
+    return m_nClusters * D2dGaussianClusters::ClusterMessageBytes(m_d);
+}
+
+uint64_t
+D2dUnsupervisedParadigm::GetRewardExtraBytes() const
+{
+    // The sender's L means and covariances before and after, float32.
+    return 2ULL * m_nClusters * 4 * (m_d + m_d * m_d);
+}
+
+bool
+D2dUnsupervisedParadigm::HasOfferPhase() const
+{
+    return false;
+}
+
+bool
+D2dUnsupervisedParadigm::HasSystemAgreement() const
+{
+    return true;
+}
+
+D2dCounts
+D2dUnsupervisedParadigm::Thresholds(uint32_t device) const
+{
+    D2dCounts b(m_nClusters);
+    for (uint32_t l = 0; l < m_nClusters; ++l)
+    {
+        b[l] = std::ceil(m_retainFraction * m_counts.at(device)[l]);
+    }
+    return b;
+}
+
+D2dCounts
+D2dUnsupervisedParadigm::Offer(uint32_t transmitter, uint32_t /* receiver */) const
+{
+    const auto b = Thresholds(transmitter);
+    D2dCounts v(m_nClusters);
+    for (uint32_t l = 0; l < m_nClusters; ++l)
+    {
+        v[l] = std::max(0.0, m_counts[transmitter][l] - b[l]);
+    }
+    return v;
+}
+
+D2dCounts
+D2dUnsupervisedParadigm::Demand(uint32_t /* receiver */, const D2dCounts& /* offer */) const
+{
+    return D2dCounts{static_cast<double>(m_requestPoints)};
+}
+
+std::vector<D2dCounts>
+D2dUnsupervisedParadigm::Allocate(uint32_t transmitter, const std::vector<D2dCounts>& demands) const
+{
+    NS_ABORT_MSG("D2dUnsupervisedParadigm::Allocate: eq. (15) needs the requesters; "
+                 "use AllocateTo");
+    return AllocateTo(transmitter, std::vector<uint32_t>(demands.size(), 0), demands);
+}
+
+std::vector<D2dCounts>
+D2dUnsupervisedParadigm::AllocateTo(uint32_t transmitter,
+                                    const std::vector<uint32_t>& receivers,
+                                    const std::vector<D2dCounts>& demands) const
+{
+    NS_ABORT_MSG_IF(receivers.size() != demands.size(),
+                    "D2dUnsupervisedParadigm::AllocateTo: one requester per demand");
+    // Eq. (15): each request spread over j's clusters by distance to the requester's
+    // centroids, in whole points.
+    std::vector<D2dCounts> wanted;
+    for (std::size_t k = 0; k < demands.size(); ++k)
+    {
+        const double q = demands[k].empty() ? 0.0 : demands[k][0];
+        const auto shares = D2dGaussianClusters::AllotShares(m_centroids.at(receivers[k]),
+                                                             m_centroids.at(transmitter),
+                                                             m_d);
+        const auto whole = D2dApportion(shares, static_cast<std::size_t>(std::max(0.0, q)));
+        wanted.emplace_back(whole.begin(), whole.end());
+    }
+    // D = min(V, Q-tilde) with V shared among the requesters as eq. (11), whole points.
+    auto u = D2dMessagePassing::Allocate(wanted, m_counts.at(transmitter), Thresholds(transmitter));
+    for (auto& row : u)
+    {
+        for (double& x : row)
+        {
+            x = std::floor(x + 1e-9);
+        }
+    }
+    return u;
+}
+
+double
+D2dUnsupervisedParadigm::Gain(uint32_t /* receiver */,
+                              const D2dCounts& /* allocated */,
+                              double /* pDrop */,
+                              const D2dCounts& /* sent */) const
+{
+    NS_ABORT_MSG("D2dUnsupervisedParadigm::Gain: the samples need the transmitter; "
+                 "use GainFrom");
+    return 0;
+}
+
+void
+D2dUnsupervisedParadigm::StartStep()
+{
+    m_post = m_stats;
+}
+
+double
+D2dUnsupervisedParadigm::GainFrom(uint32_t receiver,
+                                  uint32_t transmitter,
+                                  const D2dCounts& allocated,
+                                  double /* pDrop */,
+                                  const D2dCounts& /* sent */)
+{
+    // Alg. 2 steps 8-10: draw D_{j,l->i} points from each of j's Gaussians, add them to i's
+    // nearest clusters, recompute, and score the trace ratio of eq. (16).
+    std::vector<double> x = m_points.at(receiver);
+    std::vector<uint32_t> a = m_assign.at(receiver);
+    for (uint32_t l = 0; l < m_nClusters && l < allocated.size(); ++l)
+    {
+        const auto count = static_cast<uint64_t>(std::max(0.0, allocated[l]) + 0.5);
+        if (count == 0)
+        {
+            continue;
+        }
+        const auto s = D2dGaussianClusters::Sample(m_stats.at(transmitter)[l],
+                                                   count,
+                                                   m_sampleRng.at(receiver));
+        for (uint64_t p = 0; p < count; ++p)
+        {
+            a.push_back(D2dGaussianClusters::Nearest(&s[p * m_d], m_centroids[receiver], m_d));
+        }
+        x.insert(x.end(), s.begin(), s.end());
+    }
+    m_post.at(receiver) = D2dGaussianClusters::Statistics(x, m_d, a, m_nClusters);
+    const double ratio = D2dGaussianClusters::TraceRatio(m_stats[receiver], m_post[receiver]);
+    NS_ABORT_MSG_IF(m_gainForm != "excess" && m_gainForm != "sum",
+                    "D2dUnsupervisedParadigm: GainForm must be excess or sum, not " << m_gainForm);
+    return m_gainForm == "sum" ? ratio : ratio - m_nClusters;
+}
+
+double
+D2dUnsupervisedParadigm::SystemAgreement(const std::vector<uint32_t>& devices) const
+{
+    std::vector<std::vector<D2dGaussianCluster>> before;
+    std::vector<std::vector<D2dGaussianCluster>> after;
+    for (uint32_t i : devices)
+    {
+        before.push_back(m_stats.at(i));
+        after.push_back(m_post.at(i));
+    }
+    const auto a = D2dGaussianClusters::SystemAgreement(before, after, m_mix, m_klRidge);
+    if (m_agreementScale == "sum")
+    {
+        return a.sum;
+    }
+    NS_ABORT_MSG_IF(m_agreementScale != "mean",
+                    "D2dUnsupervisedParadigm: AgreementScale must be mean or sum, not "
+                        << m_agreementScale);
+    return a.terms > 0 ? a.sum / static_cast<double>(a.terms) - 1.0 : 0.0;
+}
+
+bool
+D2dUnsupervisedParadigm::Exchange(const std::vector<Transfer>& transfers)
+{
+    const std::size_t n = m_points.size();
+    // The points each transmitter sends are drawn from what it held before the round.
+    std::vector<std::vector<bool>> gone(n);
+    for (std::size_t j = 0; j < n; ++j)
+    {
+        gone[j].assign(m_assign[j].size(), false);
+    }
+    std::vector<std::vector<double>> addPoints(n);
+    std::vector<std::vector<int64_t>> addLabels(n);
+    std::vector<std::vector<uint64_t>> addIds(n);
+    for (const auto& t : transfers)
+    {
+        const uint32_t j = t.transmitter;
+        const uint32_t i = t.receiver;
+        for (uint32_t l = 0; l < m_nClusters && l < t.allocated.size(); ++l)
+        {
+            const auto sent = static_cast<uint64_t>(std::max(0.0, t.allocated[l]) + 0.5);
+            const auto arrived =
+                std::min<uint64_t>(sent,
+                                   static_cast<uint64_t>(std::max(0.0, t.received.at(l)) + 0.5));
+            if (m_exchangeMode == SAMPLED)
+            {
+                const auto s = D2dGaussianClusters::Sample(m_stats[j][l], arrived, m_sendRng.at(i));
+                addPoints[i].insert(addPoints[i].end(), s.begin(), s.end());
+                addLabels[i].insert(addLabels[i].end(), arrived, -1);
+                addIds[i].insert(addIds[i].end(), arrived, SAMPLED_ID);
+                continue;
+            }
+            std::vector<std::size_t> pool;
+            for (std::size_t p = 0; p < m_assign[j].size(); ++p)
+            {
+                if (m_assign[j][p] == l && !gone[j][p])
+                {
+                    pool.push_back(p);
+                }
+            }
+            m_sendRng.at(j).Shuffle(pool);
+            const std::size_t k = std::min<std::size_t>(sent, pool.size());
+            for (std::size_t s = 0; s < k; ++s)
+            {
+                const std::size_t p = pool[s];
+                gone[j][p] = true;
+                if (s < arrived)
+                {
+                    addPoints[i].insert(addPoints[i].end(),
+                                        m_points[j].begin() + p * m_d,
+                                        m_points[j].begin() + (p + 1) * m_d);
+                    addLabels[i].push_back(m_labels[j][p]);
+                    addIds[i].push_back(m_ids[j][p]);
+                }
+            }
+        }
+    }
+    for (std::size_t j = 0; j < n; ++j)
+    {
+        std::vector<double> x;
+        std::vector<int64_t> lab;
+        std::vector<uint64_t> ids;
+        for (std::size_t p = 0; p < gone[j].size(); ++p)
+        {
+            if (!gone[j][p])
+            {
+                x.insert(x.end(),
+                         m_points[j].begin() + p * m_d,
+                         m_points[j].begin() + (p + 1) * m_d);
+                lab.push_back(m_labels[j][p]);
+                ids.push_back(m_ids[j][p]);
+            }
+        }
+        x.insert(x.end(), addPoints[j].begin(), addPoints[j].end());
+        lab.insert(lab.end(), addLabels[j].begin(), addLabels[j].end());
+        ids.insert(ids.end(), addIds[j].begin(), addIds[j].end());
+        m_points[j] = std::move(x);
+        m_labels[j] = std::move(lab);
+        m_ids[j] = std::move(ids);
+        Recluster(j);
+    }
+    m_post = m_stats;
+    ++m_edgeRound;
+    return true;
+}
+
+double
+D2dUnsupervisedParadigm::Shareable(uint32_t transmitter, uint32_t receiver) const
+{
+    double k = 0;
+    for (double v : Offer(transmitter, receiver))
+    {
+        k += v;
+    }
+    return k;
+}
+
+uint32_t
+D2dUnsupervisedParadigm::Satisfied(uint32_t device) const
+{
+    // Clusters holding at least two points (a covariance); no label thresholds here.
+    uint32_t k = 0;
+    for (double c : m_counts.at(device))
+    {
+        k += c >= 2;
+    }
+    return k;
+}
+
+uint32_t
+D2dUnsupervisedParadigm::GetDims() const
+{
+    return m_d;
+}
+
+const std::vector<D2dGaussianCluster>&
+D2dUnsupervisedParadigm::GetClusters(uint32_t device) const
+{
+    return m_stats.at(device);
+}
+
+const std::vector<double>&
+D2dUnsupervisedParadigm::GetCentroids(uint32_t device) const
+{
+    return m_centroids.at(device);
+}
+
+const std::vector<double>&
+D2dUnsupervisedParadigm::GetPoints(uint32_t device) const
+{
+    return m_points.at(device);
+}
+
+const std::vector<int64_t>&
+D2dUnsupervisedParadigm::GetLabels(uint32_t device) const
+{
+    return m_labels.at(device);
+}
+
+const std::vector<uint64_t>&
+D2dUnsupervisedParadigm::GetIds(uint32_t device) const
+{
+    return m_ids.at(device);
+}
+
+D2dCounts
+D2dUnsupervisedParadigm::LabelCounts(uint32_t device, uint32_t numClasses) const
+{
+    D2dCounts c(numClasses, 0.0);
+    for (int64_t l : m_labels.at(device))
+    {
+        if (l >= 0 && static_cast<uint64_t>(l) < numClasses)
+        {
+            c[l] += 1;
+        }
+    }
+    return c;
+}
+
+uint32_t
+D2dUnsupervisedParadigm::GetKMeansIterations(uint32_t device) const
+{
+    return m_iterations.at(device);
+}
+
+} // namespace ns3

@@ -1,0 +1,193 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef D2D_UNSUPERVISED_PARADIGM_H
+#define D2D_UNSUPERVISED_PARADIGM_H
+
+#include "d2d-discovery-paradigm.h"
+#include "d2d-gaussian-clusters.h"
+
+#include "ns3/d2d-data-rng.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup d2dlearn
+ * \brief The unsupervised paradigm of Wagle, Das, Love and Brinton, "Multi-Agent
+ * Reinforcement Learning for Graph Discovery in D2D-Enabled Federated Learning", 2025,
+ * sec. V-B and Alg. 2.
+ *
+ * Partitions (sec. V-B1): K-means with k-means++ seeding (D2dGaussianClusters::KMeans) on
+ * each device's projections on the common PCA subspace (distributed PCA, done by the caller)
+ * gives Clusters clusters per device; each cluster's mean is its centroid.
+ *
+ * Messages (sec. V-B2, Alg. 2): receiver i's request carries Q_{j->i} (RequestPoints) and its
+ * L centroids (4 + 4 d L bytes: float32); there is no offer nor demand message. Transmitter j
+ * allots Q across its clusters by eq. (15) (D2dGaussianClusters::AllotShares, rounded to
+ * whole points by largest remainders), caps each by what it may give (V of eq. (9) without
+ * trust, which is per label and has no meaning for unlabelled clusters: D_j[l] - b_j[l], with
+ * b_j[l] = ceil(RetainFraction D_j[l])) shared among its requesters by eq. (11), whole points
+ * (floor), and answers U = {mu_j^l, Sigma_j^l, D_{j,l->i}} for its L clusters:
+ * L (4 (d + d^2) + 1) bytes.
+ *
+ * Local score (Alg. 2 steps 8-10, eq. (16)): i draws D_{j,l->i} points from N(mu_j^l,
+ * Sigma_j^l) (D2dGaussianClusters::Sample, a stream per device), assigns each to its nearest
+ * own centroid, recomputes its clusters' statistics with them and scores the trace ratio
+ * sum_l Tr(Sigma-tilde_i^l) / Tr(Sigma_i^l) (L when nothing arrives). GainForm: excess
+ * (default) takes g = that - L, 0 when nothing arrives; sum takes g = the printed sum. The
+ * protocol forms r^L = alpha1 g - alpha2 P_D (eq. (16)). The two differ by a constant alpha1 L
+ * on every link, which the learning does not cancel: the policy's softmax (eq. (7)) values an
+ * untried transmitter at 0, so with the printed sum every tried one looks better by about
+ * alpha1 L and the first tried is kept (seen in the learning test). What i itself allots to
+ * its requesters is not taken out (Alg. 2 adds the generated data only).
+ *
+ * Global reward (eq. (17)): each reward message also carries the sender's statistics before
+ * and after (2 L 4 (d + d^2) bytes); the head sums h^B / h^A over the ordered pairs of the
+ * devices whose statistics reached it and their clusters (D2dGaussianClusters::
+ * SystemAgreement). AgreementMix: PostExchange (default) takes h^A between N(mu-tilde,
+ * Sigma-tilde), the post-exchange Gaussians as they are; Printed takes N(mu, Sigma-tilde),
+ * the pre-exchange means with the post-exchange covariances as eq. (17)'s text prints it.
+ * AgreementScale: mean (default) is sum / terms - 1: 0 when nothing changes, positive when the
+ * clusters moved closer, the scale of the paper's App. B Table III (whose entries are negative
+ * when distributions become less alike, which a plain sum of positive ratios cannot be);
+ * sum is the printed sum (N(N-1)L^2 terms, which dwarfs r^L).
+ *
+ * Exchange (ExchangeMode): real (default): j sends D_{j,l->i} of its real points of cluster l
+ * (drawn with a stream per device) and drops them all; the first received[l] of them reach i
+ * (the rest are lost over the channel); sampled: i adds as many points drawn from N(mu_j^l,
+ * Sigma_j^l) as arrived and j keeps its points (no real datapoint moves; label histograms do
+ * not change at i). After the exchange every device assigns its points to its nearest centroid
+ * and recomputes its clusters' statistics and centroids (Alg. 2 step 9); the next edge round
+ * (Remark 2) starts from them.
+ *
+ * Each point keeps its true label and its index in the dataset (labels only to measure the
+ * label histograms, as the paper's Fig. 8d; they never enter a message nor a reward).
+ */
+class D2dUnsupervisedParadigm : public D2dDiscoveryParadigm
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    D2dUnsupervisedParadigm();
+
+    /**
+     * \brief Cluster every device's points (K-means, Clusters clusters).
+     * \param projections device i's points at index i: n_i x d, row-major (n_i >= Clusters)
+     * \param d the dimension (> 0)
+     * \param labels each point's true label (-1: unknown), n_i per device
+     * \param ids each point's index in the dataset, n_i per device
+     * \param seed the run's seed (K-means seeding, sampling, the points sent)
+     */
+    void Setup(std::vector<std::vector<double>> projections,
+               uint32_t d,
+               std::vector<std::vector<int64_t>> labels,
+               std::vector<std::vector<uint64_t>> ids,
+               uint64_t seed);
+
+    uint32_t GetNDevices() const override;
+    uint32_t GetNPartitions() const override;
+    const D2dCounts& GetCounts(uint32_t device) const override;
+    void SetCounts(uint32_t device, const D2dCounts& counts) override;
+    uint64_t GetRequestBytes() const override;
+    uint64_t GetVectorBytes() const override;
+    D2dCounts Offer(uint32_t transmitter, uint32_t receiver) const override;
+    D2dCounts Demand(uint32_t receiver, const D2dCounts& offer) const override;
+    std::vector<D2dCounts> Allocate(uint32_t transmitter,
+                                    const std::vector<D2dCounts>& demands) const override;
+    double Gain(uint32_t receiver,
+                const D2dCounts& allocated,
+                double pDrop,
+                const D2dCounts& sent) const override;
+    double Shareable(uint32_t transmitter, uint32_t receiver) const override;
+    uint32_t Satisfied(uint32_t device) const override;
+
+    bool HasOfferPhase() const override;
+    uint64_t GetAllocationBytes() const override;
+    uint64_t GetRewardExtraBytes() const override;
+    void StartStep() override;
+    std::vector<D2dCounts> AllocateTo(uint32_t transmitter,
+                                      const std::vector<uint32_t>& receivers,
+                                      const std::vector<D2dCounts>& demands) const override;
+    double GainFrom(uint32_t receiver,
+                    uint32_t transmitter,
+                    const D2dCounts& allocated,
+                    double pDrop,
+                    const D2dCounts& sent) override;
+    bool HasSystemAgreement() const override;
+    double SystemAgreement(const std::vector<uint32_t>& devices) const override;
+    bool Exchange(const std::vector<Transfer>& transfers) override;
+
+    /** \return d */
+    uint32_t GetDims() const;
+    /** \return device i's clusters (mean, covariance, count) now */
+    const std::vector<D2dGaussianCluster>& GetClusters(uint32_t device) const;
+    /** \return device i's centroids, L x d */
+    const std::vector<double>& GetCentroids(uint32_t device) const;
+    /** \return device i's points, n_i x d */
+    const std::vector<double>& GetPoints(uint32_t device) const;
+    /** \return the true label of each of device i's points (-1: a sampled point) */
+    const std::vector<int64_t>& GetLabels(uint32_t device) const;
+    /** \return the dataset index of each of device i's points (UINT64_MAX: a sampled point) */
+    const std::vector<uint64_t>& GetIds(uint32_t device) const;
+    /**
+     * \param device i
+     * \param numClasses the number of labels
+     * \return the label histogram of i's real points
+     */
+    D2dCounts LabelCounts(uint32_t device, uint32_t numClasses) const;
+    /** \return the K-means iterations at device i (Setup) */
+    uint32_t GetKMeansIterations(uint32_t device) const;
+
+    /** Exchange modes (see the class description). */
+    enum ExchangeMode
+    {
+        REAL,   //!< j's real points move
+        SAMPLED //!< i adds points drawn from j's Gaussians; j keeps its points
+    };
+
+  private:
+    /** Reassign device i's points to its nearest centroids and recompute its statistics. */
+    void Recluster(uint32_t device);
+    /** \return b_j (ceil(RetainFraction D_j[l])) */
+    D2dCounts Thresholds(uint32_t device) const;
+
+    // Attributes.
+    uint32_t m_nClusters;
+    uint32_t m_requestPoints;
+    double m_retainFraction;
+    D2dGaussianClusters::AgreementMix m_mix;
+    std::string m_agreementScale;
+    std::string m_gainForm;
+    double m_klRidge;
+    ExchangeMode m_exchangeMode;
+    uint32_t m_kmeansIterations;
+
+    uint32_t m_d{0};
+    uint64_t m_seed{0};
+    std::vector<std::vector<double>> m_points;
+    std::vector<std::vector<int64_t>> m_labels;
+    std::vector<std::vector<uint64_t>> m_ids;
+    std::vector<std::vector<uint32_t>> m_assign;
+    std::vector<std::vector<double>> m_centroids;
+    std::vector<std::vector<D2dGaussianCluster>> m_stats;
+    std::vector<D2dCounts> m_counts;
+    std::vector<uint32_t> m_iterations;
+    std::vector<std::vector<D2dGaussianCluster>> m_post; //!< this step's statistics after
+    std::vector<D2dDataRng> m_sampleRng;                 //!< per device: Gain's draws
+    std::vector<D2dDataRng> m_sendRng;                   //!< per device: points sent / drawn
+    uint32_t m_edgeRound{0};
+};
+
+} // namespace ns3
+
+#endif /* D2D_UNSUPERVISED_PARADIGM_H */
