@@ -5,7 +5,10 @@
 # outside [0, 1], zero iterations, unknown modes, a trust file of the wrong shape or with a
 # value other than 0/1, a malformed --targets, a bad --evaluate instance, the semi-supervised
 # paradigm's flags out of range (an unknown paradigm, a labelled fraction of 0 or above 1,
-# k = 0, d = 0 or above the 784 features).
+# k = 0, d = 0 or above the 784 features), the GCN baseline's flags out of range (0 epochs or
+# systems, a subset size outside [2, 8] or above the system size), --partitions on
+# classification data or above the 50 points a polynomial device holds, regression data with
+# the semi-supervised paradigm or a classifier.
 #
 # Usage: bash graph-discovery-bad-input.sh PATH/TO/graph-discovery
 set -euo pipefail
@@ -27,7 +30,18 @@ expect_reject delta "${SMALL[@]}" --delta=1.5
 expect_reject iterations "${SMALL[@]}" --iterations=0
 expect_reject edges "${SMALL[@]}" --edges=0
 expect_reject bufferSize "${SMALL[@]}" --bufferSize=0
-expect_reject graph "${SMALL[@]}" --graph=gcn
+expect_reject graph "${SMALL[@]}" --graph=gnn
+expect_reject gcnEpochs "${SMALL[@]}" --graph=gcn --gcnEpochs=0
+expect_reject gcnSystems "${SMALL[@]}" --graph=gcn --gcnSystems=0
+expect_reject gcnSubsetSize "${SMALL[@]}" --graph=gcn --gcnSubsetSize=1
+expect_reject gcnSubsetSize "${SMALL[@]}" --graph=gcn --gcnSubsetSize=9
+expect_reject gcnSubsetSize "${SMALL[@]}" --graph=gcn --gcnSystemDevices=3 --gcnSubsetSize=4
+expect_reject gcnSystemDevices "${SMALL[@]}" --graph=gcn --gcnSystemDevices=1
+expect_reject partitions "${SMALL[@]}" --partitions=3
+expect_reject partitions "${SMALL[@]}" --dataset=polynomial --model=poly:3 --partitions=51
+expect_reject partitions "${SMALL[@]}" --dataset=polynomial --model=poly:3 --partitions=-1
+expect_reject paradigm "${SMALL[@]}" --dataset=polynomial --model=poly:3 --paradigm=semi-supervised
+expect_reject model "${SMALL[@]}" --dataset=polynomial --model=mlp
 expect_reject bufferMode "${SMALL[@]}" --bufferMode=global
 expect_reject betaMode "${SMALL[@]}" --betaMode=sign
 expect_reject thresholdOn "${SMALL[@]}" --thresholdOn=received
