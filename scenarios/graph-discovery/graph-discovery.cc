@@ -880,7 +880,7 @@ main(int argc, char* argv[])
         // device; discovery starts once every device has labelled its points.
         auto& labelling = traces->OpenTrace(
             "gd_labelling.csv",
-            "device,points,labelled,accuracy,unlabelled_accuracy,iterations,pca_end_s");
+            "device,points,labelled,accuracy,unlabelled_accuracy,iterations,subspace,pca_end_s");
         std::vector<std::vector<double>> sketches;
         for (uint32_t i = 0; i < n; ++i)
         {
@@ -893,50 +893,51 @@ main(int argc, char* argv[])
                    semi->GetFeatureSize(),
                    semi->GetPcaDims());
         pca->SetFinishedCallback(
-            Callback<void, const std::vector<double>&>([&](const std::vector<double>& basis) {
-                if (basis.empty())
-                {
-                    support.Fail("distributed PCA: a sketch or the subspace was lost on the "
-                                 "device-to-server link after retries");
-                }
-                pcaEndS = Simulator::Now().GetSeconds();
-                pcaD2sEnergyJ = energy.d2s;
-                semi->Label(basis);
-                for (uint32_t i = 0; i < n; ++i)
-                {
-                    // The propagated labels stand for the unknown ones from here on.
-                    const auto& assigned = semi->GetAssigned(i);
-                    const auto& marks = semi->GetLabelled(i);
-                    for (std::size_t k = 0; k < assigned.size(); ++k)
+            Callback<void, const std::vector<double>&, const std::vector<bool>&>(
+                [&](const std::vector<double>& basis, const std::vector<bool>& reached) {
+                    // A device that F did not reach labels on its own top-d subspace.
+                    pcaEndS = Simulator::Now().GetSeconds();
+                    pcaD2sEnergyJ = energy.d2s;
+                    semi->Label(basis, reached);
+                    for (uint32_t i = 0; i < n; ++i)
                     {
-                        learning.train->labels[learning.shards[i].indices[k]] = assigned[k];
+                        // The propagated labels stand for the unknown ones from here on.
+                        const auto& assigned = semi->GetAssigned(i);
+                        const auto& marks = semi->GetLabelled(i);
+                        for (std::size_t k = 0; k < assigned.size(); ++k)
+                        {
+                            learning.train->labels[learning.shards[i].indices[k]] = assigned[k];
+                        }
+                        labelAccuracy += semi->GetAccuracy(i) / n;
+                        unlabelledAccuracy += semi->GetUnlabelledAccuracy(i) / n;
+                        labelling << fmt::format("{},{},{},{:.9g},{:.9g},{},{},{:.9f}\n",
+                                                 i,
+                                                 assigned.size(),
+                                                 std::count(marks.begin(), marks.end(), true),
+                                                 semi->GetAccuracy(i),
+                                                 semi->GetUnlabelledAccuracy(i),
+                                                 semi->GetIterations(i),
+                                                 assigned.empty()              ? "none"
+                                                 : semi->UsedCommonSubspace(i) ? "common"
+                                                                               : "local",
+                                                 pcaEndS);
                     }
-                    labelAccuracy += semi->GetAccuracy(i) / n;
-                    unlabelledAccuracy += semi->GetUnlabelledAccuracy(i) / n;
-                    labelling << fmt::format("{},{},{},{:.9g},{:.9g},{},{:.9f}\n",
-                                             i,
-                                             assigned.size(),
-                                             std::count(marks.begin(), marks.end(), true),
-                                             semi->GetAccuracy(i),
-                                             semi->GetUnlabelledAccuracy(i),
-                                             semi->GetIterations(i),
-                                             pcaEndS);
-                }
-                countPartitions();
-                paradigm->Setup(counts, thresholds, lhat, trustMatrices);
-                if (!net.quiet)
-                {
-                    std::fprintf(stderr,
-                                 "graph-discovery: distributed PCA (%llu bytes) done at %.3f s; "
-                                 "labels propagated, accuracy %.4f (unlabelled %.4f)\n",
-                                 static_cast<unsigned long long>(pca->GetBytesSent()),
-                                 pcaEndS,
-                                 labelAccuracy,
-                                 unlabelledAccuracy);
-                }
-                trainGcn();
-                Simulator::ScheduleNow(&D2dGraphDiscovery::Start, gd);
-            }));
+                    countPartitions();
+                    paradigm->Setup(counts, thresholds, lhat, trustMatrices);
+                    if (!net.quiet)
+                    {
+                        std::fprintf(
+                            stderr,
+                            "graph-discovery: distributed PCA (%llu bytes) done at %.3f s; "
+                            "labels propagated, accuracy %.4f (unlabelled %.4f)\n",
+                            static_cast<unsigned long long>(pca->GetBytesSent()),
+                            pcaEndS,
+                            labelAccuracy,
+                            unlabelledAccuracy);
+                    }
+                    trainGcn();
+                    Simulator::ScheduleNow(&D2dGraphDiscovery::Start, gd);
+                }));
         Simulator::ScheduleNow(&D2dPcaExchange::Start, pca);
     }
     else
@@ -1033,6 +1034,7 @@ main(int argc, char* argv[])
         if (semiSupervised)
         {
             traces->AddParameter("gdPcaBytes", pca->GetBytesSent());
+            traces->AddParameter("gdPcaSketchesReceived", pca->GetSketchesReceived());
             traces->AddParameter("gdPcaEndS", pcaEndS);
             traces->AddParameter("gdPcaD2sEnergyJ", pcaD2sEnergyJ);
             traces->AddParameter("gdLabellingMeanAccuracy", labelAccuracy);

@@ -10,6 +10,10 @@ labelled, distributed PCA with d = 50, label propagation with k = 7.
   min(t, n_i, 784) x 784 x 4 bytes (t = d = 50), the server one pca_subspace to every device
   of 50 x 784 x 4 = 156800 bytes, all complete; graph discovery's first message is sent
   after the last subspace arrived.
+- Lossy D2S (P_D 0.5, no retransmission): the run survives; gdPcaSketchesReceived is the
+  number of complete pca_sketch rows, and a device labels on the common subspace exactly when
+  a complete pca_subspace reached it (gd_labelling.csv's subspace column), on its own
+  top-d subspace otherwise.
 
 Usage: graph-discovery-labelling.py PATH/TO/graph-discovery
 """
@@ -78,6 +82,28 @@ with tempfile.TemporaryDirectory() as tmp:
     gd = [float(m["t_send_s"]) for m in msgs if m["kind"].startswith("gd_")]
     check(bool(gd) and min(gd) >= last,
           f"discovery's first message ({min(gd) if gd else None} s) after the subspace ({last} s)")
+
+    lossy = os.path.join(tmp, "lossy")
+    cmd = [BIN, f"--nDevices={N}", "--dataFraction=0.05", "--paradigm=semi-supervised",
+           "--pcaDims=20", "--graph=uniform", "--downstream=none", "--iterations=1",
+           "--threads=0", "--quiet", "--seed=2", "--d2sDropProbability=0.5",
+           "--maxRetransmissions=0", f"--outDir={lossy}"]
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if res.returncode != 0:
+        sys.exit(f"FAIL: {' '.join(cmd)}: {res.stderr.strip()[-300:]}")
+    msgs = list(csv.DictReader(open(os.path.join(lossy, "messages.csv"))))
+    arrived = sum(1 for m in msgs if m["kind"] == "pca_sketch" and m["complete"] == "1")
+    reached = {int(m["dst"]) for m in msgs if m["kind"] == "pca_subspace" and m["complete"] == "1"}
+    run = json.load(open(os.path.join(lossy, "run.json")))["parameters"]
+    check(int(run["gdPcaSketchesReceived"]) == arrived,
+          f"lossy: {run['gdPcaSketchesReceived']} sketches counted, {arrived} complete rows")
+    check(0 < arrived < N, f"lossy: some but not all sketches lost ({arrived} of {N} arrived)")
+    rows = list(csv.DictReader(open(os.path.join(lossy, "gd_labelling.csv"))))
+    subspaces = {int(r["device"]): r["subspace"] for r in rows}
+    check(all(subspaces[i] == ("common" if i in reached else "local") for i in range(N)),
+          f"lossy: common subspace exactly at the devices F reached ({sorted(reached)})")
+    check(any(v == "local" for v in subspaces.values()),
+          "lossy: some device fell back on its own subspace")
 
 if failures:
     sys.exit(f"graph-discovery-labelling: {len(failures)} failure(s)")

@@ -113,10 +113,9 @@ D2dDistributedPca::CommonSubspace(const std::vector<std::vector<double>>& sketch
     {
         if (s.size() % cols != 0)
         {
-            throw std::invalid_argument("D2dDistributedPca: a sketch of " +
-                                        std::to_string(s.size()) +
-                                        " values is not a whole number of rows of " +
-                                        std::to_string(cols));
+            throw std::invalid_argument(
+                "D2dDistributedPca: a sketch of " + std::to_string(s.size()) +
+                " values is not a whole number of rows of " + std::to_string(cols));
         }
         stack.insert(stack.end(), s.begin(), s.end());
     }

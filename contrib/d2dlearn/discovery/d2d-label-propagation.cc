@@ -212,8 +212,9 @@ D2dLabelPropagation::ChooseLabelled(const std::vector<int64_t>& labels,
 {
     if (!(fraction > 0 && fraction <= 1))
     {
-        throw std::invalid_argument("D2dLabelPropagation: labelledFraction must be in (0, 1], got " +
-                                    std::to_string(fraction));
+        throw std::invalid_argument(
+            "D2dLabelPropagation: labelledFraction must be in (0, 1], got " +
+            std::to_string(fraction));
     }
     const std::size_t n = labels.size();
     std::vector<bool> chosen(n, false);

@@ -12,6 +12,7 @@
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <memory>
 
 namespace ns3
@@ -65,7 +66,7 @@ D2dPcaExchange::DoDispose()
         m_d2s[i]->RemoveSendDoneHandler(MakeCallback(&D2dPcaExchange::SendDone, this));
     }
     m_d2s.clear();
-    m_finished = Callback<void, const std::vector<double>&>();
+    m_finished = Callback<void, const std::vector<double>&, const std::vector<bool>&>();
     Object::DoDispose();
 }
 
@@ -95,9 +96,16 @@ D2dPcaExchange::Setup(const std::vector<Ptr<D2dTransport>>& d2s,
 }
 
 void
-D2dPcaExchange::SetFinishedCallback(Callback<void, const std::vector<double>&> cb)
+D2dPcaExchange::SetFinishedCallback(
+    Callback<void, const std::vector<double>&, const std::vector<bool>&> cb)
 {
     m_finished = cb;
+}
+
+uint32_t
+D2dPcaExchange::GetSketchesReceived() const
+{
+    return std::count(m_sketchIn.begin(), m_sketchIn.end(), true);
 }
 
 uint64_t
@@ -164,14 +172,16 @@ D2dPcaExchange::MaybeFinish()
         return;
     }
     const uint32_t n = m_sketches.size();
-    bool all = true;
-    for (bool in : m_sketchIn)
+    // Every sketch has arrived or been given up on: F from those that arrived, if they stack
+    // at least d rows (a lost sketch leaves an empty entry, which stacks nothing).
+    std::size_t rows = 0;
+    for (const auto& s : m_arrived)
     {
-        all = all && in;
+        rows += s.size() / m_cols;
     }
-    if (!m_subspaceSent && all)
+    if (!m_subspaceSent && rows >= m_d)
     {
-        // Every sketch is in: the server's F, to every device in one transmission.
+        // The server's F, to every device in one transmission.
         m_subspaceSent = true;
         m_basis = D2dDistributedPca::CommonSubspace(m_arrived, m_cols, m_d);
         auto payload = std::make_shared<D2dDiscoveryPayload>();
@@ -192,16 +202,13 @@ D2dPcaExchange::MaybeFinish()
         }
     }
     m_done = true;
-    bool everyDevice = m_subspaceSent;
-    for (bool in : m_subspaceIn)
-    {
-        everyDevice = everyDevice && in;
-    }
-    NS_LOG_INFO("distributed PCA done: " << m_bytes << " bytes, "
-                                         << (everyDevice ? "complete" : "incomplete"));
+    NS_LOG_INFO("distributed PCA done: "
+                << m_bytes << " bytes, " << GetSketchesReceived() << " of " << n
+                << " sketches, F at " << std::count(m_subspaceIn.begin(), m_subspaceIn.end(), true)
+                << " devices");
     if (!m_finished.IsNull())
     {
-        m_finished(everyDevice ? m_basis : std::vector<double>());
+        m_finished(m_basis, m_subspaceIn);
     }
 }
 

@@ -28,9 +28,13 @@ namespace ns3
  * their singular values, rows x D values) to the server ("pca_sketch"); once every sketch has
  * arrived the server computes F from them (D2dDistributedPca::CommonSubspace) and multicasts
  * it, d x D values, to every device ("pca_subspace"). Each message is of its true size
- * (BytesPerValue per value), so it costs its airtime and energy; delivery is reliable. The
- * finished callback runs when the last message is done, with F if every sketch reached the
- * server and F reached every device, or with an empty F otherwise.
+ * (BytesPerValue per value), so it costs its airtime and energy; delivery is reliable (ARQ).
+ *
+ * Losses are survived: once every sketch has arrived or been given up on, the server computes
+ * F from the sketches that arrived (Liang et al.'s algorithm over fewer devices), provided
+ * they stack at least d rows; otherwise it sends nothing. The finished callback runs when the
+ * last message is done, with F (empty if none was computed) and, per device, whether F
+ * reached it; a device without F falls back on its own top-d subspace (the caller's choice).
  */
 class D2dPcaExchange : public Object
 {
@@ -53,12 +57,18 @@ class D2dPcaExchange : public Object
                std::vector<std::vector<double>> sketches,
                std::size_t cols,
                std::size_t d);
-    /** \param cb called once at the end with F^T (d x D; empty if a message was lost) */
-    void SetFinishedCallback(Callback<void, const std::vector<double>&> cb);
+    /**
+     * \param cb called once at the end with F^T (d x D; empty if the server could not compute
+     *        it) and, per device, whether F reached it
+     */
+    void SetFinishedCallback(
+        Callback<void, const std::vector<double>&, const std::vector<bool>&> cb);
     /** \brief Send the sketches (schedule at the time wanted). */
     void Start();
     /** \return bytes put on the air (sketches plus the subspace once) */
     uint64_t GetBytesSent() const;
+    /** \return the sketches that reached the server */
+    uint32_t GetSketchesReceived() const;
 
   protected:
     void DoDispose() override;
@@ -74,7 +84,7 @@ class D2dPcaExchange : public Object
     std::vector<std::vector<double>> m_sketches;
     std::size_t m_cols{0};
     std::size_t m_d{0};
-    Callback<void, const std::vector<double>&> m_finished;
+    Callback<void, const std::vector<double>&, const std::vector<bool>&> m_finished;
     std::vector<std::vector<double>> m_arrived;
     std::vector<bool> m_sketchIn;
     std::vector<bool> m_subspaceIn;

@@ -136,25 +136,45 @@ std::vector<double>
 D2dSemiSupervisedParadigm::Sketch(uint32_t device) const
 {
     const std::size_t n = m_shards.at(device).indices.size();
-    NS_ABORT_MSG_IF(n == 0, "D2dSemiSupervisedParadigm: device " << device << " holds no point");
+    if (n == 0)
+    {
+        return {}; // an empty sketch: nothing to contribute
+    }
     return D2dDistributedPca::LocalSketch(Features(device), n, GetFeatureSize(), GetLocalRank());
 }
 
 void
-D2dSemiSupervisedParadigm::Label(const std::vector<double>& basis)
+D2dSemiSupervisedParadigm::Label(const std::vector<double>& basis, const std::vector<bool>& reached)
 {
     NS_ABORT_MSG_IF(m_labelled.size() != m_shards.size(),
                     "D2dSemiSupervisedParadigm: ChooseLabelled before Label");
     const std::size_t dim = GetFeatureSize();
-    NS_ABORT_MSG_IF(basis.empty() || basis.size() % dim != 0,
+    NS_ABORT_MSG_IF(basis.size() % dim != 0,
                     "D2dSemiSupervisedParadigm: F^T must be d rows of D values");
-    const std::size_t d = basis.size() / dim;
+    NS_ABORT_MSG_IF(!reached.empty() && reached.size() != m_shards.size(),
+                    "D2dSemiSupervisedParadigm: one reached flag per device");
     m_assigned.assign(m_shards.size(), {});
     m_iterations.assign(m_shards.size(), 0);
+    m_common.assign(m_shards.size(), false);
     for (uint32_t i = 0; i < m_shards.size(); ++i)
     {
         const std::size_t n = m_shards[i].indices.size();
-        const auto projected = D2dDistributedPca::Project(Features(i), n, dim, basis, d);
+        if (n == 0)
+        {
+            continue; // nothing to label
+        }
+        const std::vector<double> x = Features(i);
+        m_common[i] = !basis.empty() && (reached.empty() || reached[i]);
+        std::vector<double> local;
+        if (!m_common[i])
+        {
+            // F did not reach i: its own top-d right singular vectors.
+            std::vector<double> values;
+            local = D2dDistributedPca::TopRightSingular(x, n, dim, m_pcaDims, values);
+        }
+        const std::vector<double>& f = m_common[i] ? basis : local;
+        const std::size_t d = f.size() / dim;
+        const auto projected = D2dDistributedPca::Project(x, n, dim, f, d);
         std::vector<int64_t> given(n, -1);
         for (std::size_t k = 0; k < n; ++k)
         {
@@ -163,17 +183,20 @@ D2dSemiSupervisedParadigm::Label(const std::vector<double>& basis)
                 given[k] = m_truth[i][k];
             }
         }
-        auto res = D2dLabelPropagation::Propagate(projected,
-                                                  n,
-                                                  d,
-                                                  given,
-                                                  m_train->numClasses,
-                                                  m_knn);
+        auto res =
+            D2dLabelPropagation::Propagate(projected, n, d, given, m_train->numClasses, m_knn);
         m_assigned[i] = std::move(res.labels);
         m_iterations[i] = res.iterations;
         NS_LOG_INFO("device " << i << ": propagation accuracy " << GetAccuracy(i) << " after "
-                              << res.iterations << " iterations");
+                              << res.iterations << " iterations on the "
+                              << (m_common[i] ? "common" : "local") << " subspace");
     }
+}
+
+bool
+D2dSemiSupervisedParadigm::UsedCommonSubspace(uint32_t device) const
+{
+    return m_common.at(device);
 }
 
 const std::vector<int64_t>&

@@ -73,9 +73,16 @@ class D2dSemiSupervisedParadigm : public D2dSupervisedParadigm
     uint32_t GetBytesPerValue() const;
     /**
      * \brief Projects every device's points on F and propagates its labels.
-     * \param basis F^T, d x D (D2dDistributedPca::CommonSubspace)
+     *
+     * A device that F did not reach (lost after the retries, or never computed because too
+     * few sketches reached the server) projects on its own top-d right singular vectors
+     * instead: local PCA, the best it can do alone.
+     * \param basis F^T, d x D (D2dDistributedPca::CommonSubspace; empty if none)
+     * \param reached per device, whether F reached it (empty: every device)
      */
-    void Label(const std::vector<double>& basis);
+    void Label(const std::vector<double>& basis, const std::vector<bool>& reached = {});
+    /** \return whether device i projected on the common F (false: on its local subspace) */
+    bool UsedCommonSubspace(uint32_t device) const;
 
     /** \return device i's labels after Label(), one per shard point in order */
     const std::vector<int64_t>& GetAssigned(uint32_t device) const;
@@ -105,6 +112,7 @@ class D2dSemiSupervisedParadigm : public D2dSupervisedParadigm
     std::vector<std::vector<bool>> m_labelled;
     std::vector<std::vector<int64_t>> m_assigned;
     std::vector<uint32_t> m_iterations;
+    std::vector<bool> m_common;
 };
 
 } // namespace ns3

@@ -101,8 +101,7 @@ OrthonormalityError(const std::vector<double>& b, std::size_t d, std::size_t col
 TEST(DistributedPca, SketchOfADiagonalMatrixByHand)
 {
     const std::vector<double> a{3, 0, 0, 4};
-    EXPECT_EQ(D2dDistributedPca::LocalSketch(a, 2, 2, 2),
-              (std::vector<double>{0, 4, 3, 0}));
+    EXPECT_EQ(D2dDistributedPca::LocalSketch(a, 2, 2, 2), (std::vector<double>{0, 4, 3, 0}));
     const auto one = D2dDistributedPca::LocalSketch(a, 2, 2, 1);
     ASSERT_EQ(one.size(), 2u);
     EXPECT_NEAR(one[0], 0, 1e-12);
@@ -213,8 +212,8 @@ TEST(DistributedPca, EqualsCentralisedPcaWhenTIsTheRank)
         ASSERT_EQ(f.size(), d * cols);
         EXPECT_LT(OrthonormalityError(f, d, cols), 1e-10) << "instance " << instance;
         EXPECT_LT(D2dDistributedPca::MaxPrincipalAngle(f, central, d, d, cols), 1e-6)
-            << "instance " << instance << " (D " << cols << ", d " << d << ", "
-            << devices << " devices" << (lowRank ? ", low rank" : "") << ")";
+            << "instance " << instance << " (D " << cols << ", d " << d << ", " << devices
+            << " devices" << (lowRank ? ", low rank" : "") << ")";
         ++checked;
     }
     EXPECT_GE(checked, 40);
@@ -246,8 +245,7 @@ TEST(DistributedPca, RefusesBadSizes)
     EXPECT_THROW(D2dDistributedPca::LocalSketch({1, 2, 3}, 2, 2, 1), std::invalid_argument);
     EXPECT_THROW(D2dDistributedPca::LocalSketch({1, 2, 3, 4}, 2, 2, 0), std::invalid_argument);
     // Two sketch rows of D = 2 cannot give d = 3.
-    EXPECT_THROW(D2dDistributedPca::CommonSubspace({{1, 0}, {0, 1}}, 2, 3),
-                 std::invalid_argument);
+    EXPECT_THROW(D2dDistributedPca::CommonSubspace({{1, 0}, {0, 1}}, 2, 3), std::invalid_argument);
     EXPECT_THROW(D2dDistributedPca::CommonSubspace({{1, 0, 1}}, 2, 1), std::invalid_argument);
 }
 
@@ -259,8 +257,7 @@ TEST(LabelPropagation, PathByHand)
 {
     const std::vector<double> x{0, 1, 2, 3.1};
     const auto graph = D2dLabelPropagation::KnnGraph(x, 4, 1, 1);
-    EXPECT_EQ(graph,
-              (std::vector<std::vector<uint32_t>>{{1}, {0, 2}, {1, 3}, {2}}));
+    EXPECT_EQ(graph, (std::vector<std::vector<uint32_t>>{{1}, {0, 2}, {1, 3}, {2}}));
     const auto res = D2dLabelPropagation::Propagate(x, 4, 1, {0, -1, -1, 1}, 2, 1, 10000, 1e-12);
     EXPECT_TRUE(res.converged);
     EXPECT_EQ(res.labels, (std::vector<int64_t>{0, 0, 1, 1}));
@@ -348,8 +345,7 @@ TEST(LabelPropagation, Invariants)
                 EXPECT_EQ(res.labels[i], given[i]);
             }
             EXPECT_TRUE(present.count(res.labels[i])) << "instance " << instance;
-            const double sum =
-                std::accumulate(&res.scores[i * nl], &res.scores[i * nl] + nl, 0.0);
+            const double sum = std::accumulate(&res.scores[i * nl], &res.scores[i * nl] + nl, 0.0);
             // Rows of a component without a labelled point stay 0.
             EXPECT_TRUE(std::abs(sum - 1) < 1e-9 || sum == 0) << "row sum " << sum;
         }
@@ -358,9 +354,9 @@ TEST(LabelPropagation, Invariants)
         {
             moved[i * dims] += 0.5; // exact in binary: distances unchanged
         }
-        EXPECT_EQ(D2dLabelPropagation::Propagate(moved, n, dims, given, nl, k, 100000, 1e-13)
-                      .labels,
-                  res.labels);
+        EXPECT_EQ(
+            D2dLabelPropagation::Propagate(moved, n, dims, given, nl, k, 100000, 1e-13).labels,
+            res.labels);
     }
 }
 
@@ -379,8 +375,7 @@ TEST(LabelPropagation, RefusesBadInput)
     EXPECT_THROW(D2dLabelPropagation::Propagate(x, 2, 1, {-1, -1}, 2, 1), std::invalid_argument);
     EXPECT_THROW(D2dLabelPropagation::Propagate(x, 2, 1, {2, -1}, 2, 1), std::invalid_argument);
     EXPECT_THROW(D2dLabelPropagation::Propagate(x, 2, 1, {0, -1}, 2, 0), std::invalid_argument);
-    EXPECT_THROW(D2dLabelPropagation::Propagate(x, 3, 1, {0, -1, -1}, 2, 1),
-                 std::invalid_argument);
+    EXPECT_THROW(D2dLabelPropagation::Propagate(x, 3, 1, {0, -1, -1}, 2, 1), std::invalid_argument);
     EXPECT_THROW(D2dLabelPropagation::ChooseLabelled({0, 1}, 0.0, 1, 0), std::invalid_argument);
     EXPECT_THROW(D2dLabelPropagation::ChooseLabelled({0, 1}, 1.5, 1, 0), std::invalid_argument);
 }
@@ -408,7 +403,6 @@ TEST(LabelPropagation, ChooseLabelledCountsAndCoverage)
     EXPECT_EQ(covered, (std::set<int64_t>{0, 1, 2}));
     EXPECT_EQ(D2dLabelPropagation::ChooseLabelled(labels, 0.15, 9, 3), a); // same seed
     EXPECT_NE(D2dLabelPropagation::ChooseLabelled(labels, 0.15, 9, 4), a); // other device
-    const auto b =
-        D2dLabelPropagation::ChooseLabelled({0, 0, 0, 0, 1, 1, 1, 2, 2, 2}, 0.1, 1, 0);
+    const auto b = D2dLabelPropagation::ChooseLabelled({0, 0, 0, 0, 1, 1, 1, 2, 2, 2}, 0.1, 1, 0);
     EXPECT_EQ(std::count(b.begin(), b.end(), true), 3);
 }
