@@ -50,7 +50,7 @@ NODE_COLUMNS = ["node", "x_m", "y_m", "cluster", "satisfied_before", "satisfied_
                 "min_labels"]
 LINK_COLUMNS = ["edge", "receiver", "transmitter", "p_drop", "requested", "allocated", "sent",
                 "received", "shareable"]
-METHODS = ["rl", "closest", "most-trusted", "uniform", "none"]
+METHODS = ["rl", "closest", "most-trusted", "uniform", "gcn", "none"]
 
 
 def load_run(run_dir):

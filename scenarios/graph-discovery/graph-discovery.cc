@@ -20,6 +20,12 @@
  * (--exchangeMode=real, the default) or lets the receivers draw from the Gaussians (sampled).
  * The labels only measure the mean W1 to uniform after each edge (run.json); the downstream
  * (a triplet encoder) is not part of this scenario yet: --downstream=none.
+ * --graph=gcn is the GCN baseline (App. C): a graph convolutional network trained at the
+ * server on the best links of small sub-systems scores every link, each receiver takes its
+ * best-scored transmitter, then the same message passing and exchange as every baseline.
+ * --dataset=polynomial is the regression extension (sec. VI-C4): each device cuts its sorted
+ * targets at the --partitions - 1 largest gaps, the runs are the partitions the discovery
+ * and the exchange use, and the downstream learner (--model=poly) reports the test MSE.
  * Writes the gd_*.csv traces, gd_energy.csv, rounds.csv, messages.csv, energy.csv and
  * run.json into --outDir.
  *
@@ -36,6 +42,8 @@
 #include "ns3/d2d-diversity-rewards.h"
 #include "ns3/d2d-energy-model.h"
 #include "ns3/d2d-fed-avg.h"
+#include "ns3/d2d-gap-partition.h"
+#include "ns3/d2d-gcn-link-scorer.h"
 #include "ns3/d2d-graph-discovery.h"
 #include "ns3/d2d-learning-helper.h"
 #include "ns3/d2d-learning-options.h"
@@ -424,9 +432,15 @@ main(int argc, char* argv[])
     std::string exchangeMode = "real";
     std::string agreementMix = "post-exchange";
     std::string agreementScale = "mean";
+    uint32_t gcnSystems = 8;
+    uint32_t gcnSystemDevices = 10;
+    uint32_t gcnSubsetSize = 4;
+    uint32_t gcnEpochs = 100;
+    uint32_t partitions = 0; // 0: 3 for regression data
 
     D2dLearningOptions learning;
-    learning.partition = "labels"; // App. C: 3 labels per device at 70/20/10 %
+    learning.partition = "labels";             // App. C: 3 labels per device at 70/20/10 %
+    learning.datasets.push_back("polynomial"); // sec. VI-C4: regression
     D2dNetworkOptions net("results/graph-discovery");
     net.areaSideM = 100.0;    // App. C-like: P_D ~0.003 at 10 m, 0.3 at 50 m, 0.94 at 100 m
     net.noisePowerW = 2e-12;  // sigma^2 of eq. (18), W
@@ -497,8 +511,29 @@ main(int argc, char* argv[])
         .Choices({"mean", "sum"})
         .Sets("ns3::D2dUnsupervisedParadigm::AgreementScale");
     flags.Add("graph", "How the D2D graph is found", graph)
-        .Choices({"rl", "closest", "most-trusted", "uniform", "none"})
+        .Choices({"rl", "closest", "most-trusted", "uniform", "gcn", "none"})
         .Sets("ns3::D2dGraphDiscovery::Graph");
+    flags
+        .Add("gcnSystems",
+             "--graph=gcn: training systems drawn from the deployment (1 if N <= "
+             "--gcnSystemDevices)",
+             gcnSystems)
+        .Range(1, 10000);
+    flags.Add("gcnSystemDevices", "--graph=gcn: devices per training system", gcnSystemDevices)
+        .Range(2, 1e6);
+    flags
+        .Add("gcnSubsetSize",
+             "--graph=gcn: size of the subsets the best links are searched over",
+             gcnSubsetSize)
+        .Range(2, 8);
+    flags.Add("gcnEpochs", "--graph=gcn: training epochs (Adam 1e-3, weight decay 5e-4)", gcnEpochs)
+        .Range(1, 1e6);
+    flags
+        .Add("partitions",
+             "Regression data: L, partitions cut at the L-1 largest gaps of the sorted targets "
+             "(0: 3)",
+             partitions)
+        .Range(0, 1e6);
     flags.Add("iterations", "RL iterations per edge", iterations)
         .Range(1, 1e7)
         .Sets("ns3::D2dGraphDiscovery::Iterations");
@@ -612,10 +647,36 @@ main(int argc, char* argv[])
     }
 
     learning.Validate(support, false);
-    if (learning.dataset != "fashion-mnist")
+    const bool regression = learning.dataset == "polynomial";
+    if (learning.dataset != "fashion-mnist" && !regression)
     {
         support.Fail("--dataset=" + learning.dataset +
-                     ": graph-discovery exchanges labelled datapoints (fashion-mnist)");
+                     ": graph-discovery exchanges labelled datapoints (fashion-mnist) or "
+                     "partitioned regression data (polynomial)");
+    }
+    if (regression && paradigmName != "supervised")
+    {
+        support.Fail("--paradigm=" + paradigmName +
+                     ": regression data (--dataset=polynomial) takes the supervised paradigm "
+                     "on its gap partitions");
+    }
+    if (!regression && partitions > 0)
+    {
+        support.Fail(fmt::format("--partitions={}: only for regression data "
+                                 "(--dataset=polynomial); classification partitions are labels",
+                                 partitions));
+    }
+    if (regression && partitions > D2dLearningOptions::PolynomialPoints)
+    {
+        support.Fail(fmt::format("--partitions={}: must be in [1, {}] (the points per device)",
+                                 partitions,
+                                 D2dLearningOptions::PolynomialPoints));
+    }
+    if (graph == "gcn" && gcnSubsetSize > gcnSystemDevices)
+    {
+        support.Fail(fmt::format("--gcnSubsetSize={}: must be in [2, --gcnSystemDevices = {}]",
+                                 gcnSubsetSize,
+                                 gcnSystemDevices));
     }
     net.Validate(support, 25, 2);
     const uint32_t n = net.nDevices;
@@ -647,9 +708,38 @@ main(int argc, char* argv[])
     }
 
     learning.LoadData(support, n, net.seed);
-    const uint32_t nl = learning.train->numClasses;
+    // Regression (sec. VI-C4): a copy of the training set whose labels are each point's gap
+    // partition at its device; the discovery and the exchange move points by these labels,
+    // the downstream learner uses the shards (the same indices) on the regression set.
+    std::shared_ptr<D2dDataset> partData = learning.train;
+    if (regression)
+    {
+        const uint32_t parts = partitions > 0 ? partitions : 3;
+        partData = std::make_shared<D2dDataset>(*learning.train);
+        partData->numClasses = parts;
+        partData->labels.assign(partData->Size(), 0);
+        for (const auto& shard : learning.shards)
+        {
+            std::vector<double> y;
+            for (std::size_t idx : shard.indices)
+            {
+                y.push_back(learning.train->targets[idx]);
+            }
+            const auto part = D2dGapPartition::Assign(y, parts);
+            for (std::size_t k = 0; k < shard.indices.size(); ++k)
+            {
+                partData->labels[shard.indices[k]] = part[k];
+            }
+        }
+    }
+    const uint32_t nl = partData->numClasses;
     const bool semiSupervised = paradigmName == "semi-supervised";
     const bool unsupervised = paradigmName == "unsupervised";
+    if (unsupervised && graph == "gcn")
+    {
+        support.Fail("--graph=gcn: the GCN baseline learns from the supervised paradigm's local "
+                     "rewards (--paradigm=supervised or semi-supervised)");
+    }
     if (unsupervised)
     {
         if (!flags.Given("edges"))
@@ -731,7 +821,7 @@ main(int argc, char* argv[])
     auto countPartitions = [&]() {
         for (uint32_t i = 0; i < n; ++i)
         {
-            counts[i] = D2dShardExchange::Counts(*learning.train, learning.shards[i], nl);
+            counts[i] = D2dShardExchange::Counts(*partData, learning.shards[i], nl);
             satisfiedBefore[i] = D2dDiversityRewards::Satisfied(counts[i], thresholds[i]);
             lhat[i] = minLabels > 0 ? minLabels : std::min(nl, satisfiedBefore[i] + 1);
         }
@@ -870,6 +960,49 @@ main(int argc, char* argv[])
                 }
             }));
     }
+    // The GCN baseline (App. C) trains at the server once the partitions are known; its
+    // training takes no simulated time (D2dGcnLinkScorer lists the assumptions).
+    D2dGcnLinkScorer::Result gcn;
+    auto trainGcn = [&]() {
+        if (graph != "gcn")
+        {
+            return;
+        }
+        std::vector<std::vector<double>> rssDbm(n, std::vector<double>(n, 0.0));
+        std::vector<std::vector<double>> pDrop(n, std::vector<double>(n, 0.0));
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            for (uint32_t j = 0; j < n; ++j)
+            {
+                if (i != j)
+                {
+                    rssDbm[i][j] = 10.0 * std::log10(network.channel->GetRssW(i, j) * 1e3);
+                    pDrop[i][j] = network.channel->GetDropProbability(i, j);
+                }
+            }
+        }
+        D2dGcnLinkScorer::Options o;
+        o.systemDevices = gcnSystemDevices;
+        o.systems = gcnSystems;
+        o.subsetSize = gcnSubsetSize;
+        o.epochs = gcnEpochs;
+        o.alpha1 = alpha1;
+        o.alpha2 = alpha2;
+        o.seed = net.seed + 11;
+        gcn = D2dGcnLinkScorer::Run(*paradigm, rssDbm, pDrop, o);
+        gd->SetLinkScores(gcn.scores);
+        if (!net.quiet)
+        {
+            std::fprintf(stderr,
+                         "graph-discovery: GCN trained on %u systems, loss %.4f -> %.4f, "
+                         "best-link agreement %.3f (%.1f s wall)\n",
+                         gcn.systems,
+                         gcn.losses.front(),
+                         gcn.losses.back(),
+                         gcn.bestLinkAgreement,
+                         support.WallSeconds());
+        }
+    };
     Ptr<D2dPcaExchange> pca;
     double pcaEndS = 0;
     double pcaD2sEnergyJ = 0;
@@ -936,6 +1069,7 @@ main(int argc, char* argv[])
                             labelAccuracy,
                             unlabelledAccuracy);
                     }
+                    trainGcn();
                     Simulator::ScheduleNow(&D2dGraphDiscovery::Start, gd);
                 }));
         Simulator::ScheduleNow(&D2dPcaExchange::Start, pca);
@@ -1022,6 +1156,7 @@ main(int argc, char* argv[])
     }
     else
     {
+        trainGcn();
         Simulator::ScheduleNow(&D2dGraphDiscovery::Start, gd);
     }
     Simulator::Stop(maxSimTime);
@@ -1096,7 +1231,7 @@ main(int argc, char* argv[])
     {
         try
         {
-            moved = D2dShardExchange::Apply(*learning.train, learning.shards, gd->GetLinks());
+            moved = D2dShardExchange::Apply(*partData, learning.shards, gd->GetLinks());
         }
         catch (const std::exception& e)
         {
@@ -1135,6 +1270,17 @@ main(int argc, char* argv[])
             traces->AddParameter("gdPcaEndS", pcaEndS);
             traces->AddParameter("gdPcaD2sEnergyJ", pcaD2sEnergyJ);
             traces->AddParameterArray("gdMeanW1ToUniformPerEdge", w1PerEdge);
+        }
+        if (graph == "gcn")
+        {
+            traces->AddParameter("gdGcnSystems", gcn.systems);
+            traces->AddParameter("gdGcnLossBefore", gcn.losses.front());
+            traces->AddParameter("gdGcnLossAfter", gcn.losses.back());
+            traces->AddParameter("gdGcnBestLinkAgreement", gcn.bestLinkAgreement);
+        }
+        if (regression)
+        {
+            traces->AddParameter("gdRegressionPartitions", nl);
         }
         if (semiSupervised)
         {

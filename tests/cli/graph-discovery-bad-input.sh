@@ -5,9 +5,12 @@
 # outside [0, 1], zero iterations, unknown modes, a trust file of the wrong shape or with a
 # value other than 0/1, a malformed --targets, a bad --evaluate instance, the semi-supervised
 # paradigm's flags out of range (an unknown paradigm, a labelled fraction of 0 or above 1,
-# k = 0, d = 0 or above the 784 features), and the unsupervised paradigm's (K = 0 or above a
+# k = 0, d = 0 or above the 784 features), the unsupervised paradigm's (K = 0 or above a
 # device's points, Q = 0, a retained share above 1, unknown exchange, agreement mix or scale,
-# a downstream learner, which it has none of yet, d above the features).
+# a downstream learner, which it has none of yet, d above the features, the GCN graph), the GCN baseline's
+# flags out of range (0 epochs or systems, a subset size outside [2, 8] or above the system
+# size), --partitions on classification data or above the 50 points a polynomial device
+# holds, regression data with the semi-supervised paradigm or a classifier.
 #
 # Usage: bash graph-discovery-bad-input.sh PATH/TO/graph-discovery
 set -euo pipefail
@@ -29,7 +32,18 @@ expect_reject delta "${SMALL[@]}" --delta=1.5
 expect_reject iterations "${SMALL[@]}" --iterations=0
 expect_reject edges "${SMALL[@]}" --edges=0
 expect_reject bufferSize "${SMALL[@]}" --bufferSize=0
-expect_reject graph "${SMALL[@]}" --graph=gcn
+expect_reject graph "${SMALL[@]}" --graph=gnn
+expect_reject gcnEpochs "${SMALL[@]}" --graph=gcn --gcnEpochs=0
+expect_reject gcnSystems "${SMALL[@]}" --graph=gcn --gcnSystems=0
+expect_reject gcnSubsetSize "${SMALL[@]}" --graph=gcn --gcnSubsetSize=1
+expect_reject gcnSubsetSize "${SMALL[@]}" --graph=gcn --gcnSubsetSize=9
+expect_reject gcnSubsetSize "${SMALL[@]}" --graph=gcn --gcnSystemDevices=3 --gcnSubsetSize=4
+expect_reject gcnSystemDevices "${SMALL[@]}" --graph=gcn --gcnSystemDevices=1
+expect_reject partitions "${SMALL[@]}" --partitions=3
+expect_reject partitions "${SMALL[@]}" --dataset=polynomial --model=poly:3 --partitions=51
+expect_reject partitions "${SMALL[@]}" --dataset=polynomial --model=poly:3 --partitions=-1
+expect_reject paradigm "${SMALL[@]}" --dataset=polynomial --model=poly:3 --paradigm=semi-supervised
+expect_reject model "${SMALL[@]}" --dataset=polynomial --model=mlp
 expect_reject bufferMode "${SMALL[@]}" --bufferMode=global
 expect_reject betaMode "${SMALL[@]}" --betaMode=sign
 expect_reject thresholdOn "${SMALL[@]}" --thresholdOn=received
@@ -60,6 +74,7 @@ expect_reject agreementMix "${U[@]}" --agreementMix=mixed
 expect_reject agreementScale "${U[@]}" --agreementScale=max
 expect_reject downstream "${U[@]}" --downstream=fedavg
 expect_reject pcaDims "${U[@]}" --pcaDims=785
+expect_reject graph "${U[@]}" --graph=gcn
 expect_reject labelledFraction "${SMALL[@]}" --paradigm=semi-supervised --labelledFraction=0
 expect_reject labelledFraction "${SMALL[@]}" --paradigm=semi-supervised --labelledFraction=1.5
 expect_reject knn "${SMALL[@]}" --paradigm=semi-supervised --knn=0

@@ -105,4 +105,23 @@ D2dBaselineGraphs::Uniform(uint32_t nDevices,
     return sel;
 }
 
+std::vector<int64_t>
+D2dBaselineGraphs::HighestScore(const std::vector<std::vector<double>>& scores,
+                                const std::vector<std::vector<bool>>& excluded)
+{
+    const uint32_t n = scores.size();
+    std::vector<int64_t> sel(n, -1);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        for (uint32_t j = 0; j < n; ++j)
+        {
+            if (Allowed(excluded, i, j) && (sel[i] < 0 || scores[i][j] > scores[i][sel[i]]))
+            {
+                sel[i] = j;
+            }
+        }
+    }
+    return sel;
+}
+
 } // namespace ns3

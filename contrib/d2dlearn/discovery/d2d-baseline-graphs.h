@@ -50,6 +50,14 @@ class D2dBaselineGraphs
     static std::vector<int64_t> Uniform(uint32_t nDevices,
                                         const std::function<double()>& uniform,
                                         const std::vector<std::vector<bool>>& excluded = {});
+    /**
+     * \brief Highest score: the transmitter j of the highest scores[i][j] (lowest index on
+     * ties), e.g. the GCN baseline's link scores (D2dGcnLinkScorer).
+     * \param scores scores[i][j] for the link j -> i, N x N
+     * \param excluded transmitters i may not choose (may be empty)
+     */
+    static std::vector<int64_t> HighestScore(const std::vector<std::vector<double>>& scores,
+                                             const std::vector<std::vector<bool>>& excluded = {});
 };
 
 } // namespace ns3

@@ -49,7 +49,7 @@ D2dGraphDiscovery::GetTypeId()
             .AddConstructor<D2dGraphDiscovery>()
             .AddAttribute("Graph",
                           "How the graph is found: rl (the policies learn it), closest, "
-                          "most-trusted, uniform, none",
+                          "most-trusted, uniform, gcn (SetLinkScores), none",
                           StringValue("rl"),
                           MakeStringAccessor(&D2dGraphDiscovery::m_graph),
                           MakeStringChecker())
@@ -235,6 +235,12 @@ D2dGraphDiscovery::SetFixedGraph(const std::vector<int64_t>& selection)
 }
 
 void
+D2dGraphDiscovery::SetLinkScores(const std::vector<std::vector<double>>& scores)
+{
+    m_linkScores = scores;
+}
+
+void
 D2dGraphDiscovery::SetFinishedCallback(Callback<void> cb)
 {
     m_finished = cb;
@@ -324,14 +330,12 @@ D2dGraphDiscovery::Start()
     NS_ABORT_MSG_UNLESS(m_paradigm, "D2dGraphDiscovery: no Paradigm");
     NS_ABORT_MSG_UNLESS(m_paradigm->GetNDevices() == m_n,
                         "D2dGraphDiscovery: the paradigm's N differs from the transports'");
-    const std::vector<std::string> graphs{"rl",
-                                          "closest",
-                                          "most-trusted",
-                                          "uniform",
-                                          "none",
-                                          "fixed"};
+    const std::vector<std::string>
+        graphs{"rl", "closest", "most-trusted", "uniform", "none", "fixed", "gcn"};
     NS_ABORT_MSG_IF(m_graph == "fixed" && m_fixed.size() != m_n,
                     "D2dGraphDiscovery: Graph fixed needs SetFixedGraph with N entries");
+    NS_ABORT_MSG_IF(m_graph == "gcn" && m_linkScores.size() != m_n,
+                    "D2dGraphDiscovery: Graph gcn needs SetLinkScores with N x N scores");
     NS_ABORT_MSG_IF(std::find(graphs.begin(), graphs.end(), m_graph) == graphs.end(),
                     "D2dGraphDiscovery: unknown Graph " << m_graph);
     NS_ABORT_MSG_IF(m_stateMode != "per-link" && m_stateMode != "row",
@@ -398,6 +402,10 @@ D2dGraphDiscovery::BaselineGraph()
     if (m_graph == "none")
     {
         return D2dBaselineGraphs::None(m_n);
+    }
+    if (m_graph == "gcn")
+    {
+        return D2dBaselineGraphs::HighestScore(m_linkScores, m_excluded);
     }
     if (m_graph == "uniform")
     {

@@ -68,7 +68,8 @@ namespace ns3
  * the datapoints allocated to it ("gd_data", one itemised message of BytesPerPoint per point,
  * DataReliable false by default): the receiver keeps what arrived, the transmitter drops all
  * it sent. With Edges > 1 the discovery and exchange run again (Remark 2), a receiver never
- * choosing a transmitter twice. The baselines (Graph closest | most-trusted | uniform) skip the
+ * choosing a transmitter twice. The baselines (Graph closest | most-trusted | uniform | gcn
+ * (SetLinkScores)) skip the
  * learning and use their own graph for the last message passing and the exchange; none
  * exchanges nothing; fixed (SetFixedGraph) runs the iterations on a given graph without
  * learning.
@@ -115,6 +116,14 @@ class D2dGraphDiscovery : public Object
      * \param selection the transmitter of each device
      */
     void SetFixedGraph(const std::vector<int64_t>& selection);
+    /**
+     * \brief For Graph = gcn: each receiver i takes the allowed transmitter j of the highest
+     * scores[i][j] (D2dBaselineGraphs::HighestScore), like a baseline graph: the last message
+     * passing and the exchange run on it. The scores come from the server's GCN
+     * (D2dGcnLinkScorer, Wagle et al. 2025, App. C); any link scorer works.
+     * \param scores N x N, [i][j] for the link j -> i
+     */
+    void SetLinkScores(const std::vector<std::vector<double>>& scores);
     /** \brief Start discovering (schedule at the time wanted). */
     void Start();
     /** \param cb called once when every edge has been discovered and exchanged */
@@ -253,6 +262,7 @@ class D2dGraphDiscovery : public Object
     std::vector<Time> m_learningEnd;
     std::vector<std::vector<bool>> m_excluded;
     std::vector<int64_t> m_fixed;
+    std::vector<std::vector<double>> m_linkScores; //!< Graph = gcn
     std::vector<std::map<std::vector<uint32_t>, uint32_t>> m_rowStates;
     uint32_t m_edge{0};
     uint32_t m_iteration{0};
