@@ -28,6 +28,11 @@ expect_reject model --model=mlp:0
 expect_reject model --model=cnn:16
 expect_reject model --model=mlp,cnn --algorithm=fedavg
 expect_reject model --model=cnn --dataset=gaussian-mixture
+expect_reject model --model=triplet:0
+expect_reject model --model=triplet:5
+expect_reject model --model=triplet:x
+expect_reject model --model=triplet --dataset=gaussian-mixture
+expect_reject model --model=triplet,mlp --algorithm=local
 expect_reject dataset --dataset=cifar10
 expect_reject dataFraction --dataFraction=0
 expect_reject dataFraction --dataFraction=1.5

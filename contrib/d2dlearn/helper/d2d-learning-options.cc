@@ -97,8 +97,9 @@ D2dLearningOptions::AddFlags(D2dScenarioFlags& flags, bool protocolFlags)
     }
     flags.Add("model",
               std::find(datasets.begin(), datasets.end(), "polynomial") != datasets.end()
-                  ? "linear, logistic, mlp[:WxW..], cnn[:C1xC2], poly[:D]"
-                  : "linear, logistic, mlp[:WxW..], cnn[:C1xC2]",
+                  ? "linear, logistic, mlp[:WxW..], cnn[:C1xC2], poly[:D], triplet[:MARGIN]"
+                  : "linear, logistic, mlp[:WxW..], cnn[:C1xC2], triplet[:MARGIN] (a "
+                    "self-supervised encoder scored by linear evaluation)",
               model);
     if (protocolFlags)
     {
@@ -183,6 +184,17 @@ D2dLearningOptions::Validate(const D2dScenarioSupport& support, bool multipleArc
         if (s.arch == "cnn" && dataset != "fashion-mnist")
         {
             support.Fail("--model=cnn needs --dataset=fashion-mnist (images)");
+        }
+        if (s.arch == "triplet" && dataset != "fashion-mnist")
+        {
+            support.Fail("--model=" + s.ToString() +
+                         " needs --dataset=fashion-mnist (images to rotate and blur)");
+        }
+        if (s.arch == "triplet" && m_specs.size() > 1)
+        {
+            support.Fail("--model=" + model +
+                         ": triplet is scored by linear evaluation and mixes with no other "
+                         "architecture (accepted: triplet[:MARGIN] alone)");
         }
     }
     m_proportions.clear();

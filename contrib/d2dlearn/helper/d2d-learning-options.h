@@ -69,7 +69,7 @@ class D2dLearningOptions
     uint32_t batchSize{32};               //!< --batchSize: samples per mini-batch
     double learningRate{0.05};            //!< --learningRate: local learning rate
     std::string optimizer{"sgd"};         //!< --optimizer: sgd | adam
-    std::string model{"mlp"};             //!< --model: linear | logistic | mlp[:WxW] | cnn[:C1xC2]
+    std::string model{"mlp"};             //!< --model: linear | logistic | mlp[:WxW] | cnn[:C1xC2] | triplet[:M]
     std::string dataset{"fashion-mnist"}; //!< --dataset: one of datasets
     /**
      * The --dataset choices a scenario offers: fashion-mnist, gaussian-mixture (Fan et al.

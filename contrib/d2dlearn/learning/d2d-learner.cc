@@ -6,6 +6,7 @@
 
 #include "d2d-net.h"
 #include "d2d-torch-runtime.h"
+#include "d2d-triplet-encoder.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -18,6 +19,7 @@
 #include "ns3/uinteger.h"
 
 #include <ATen/CPUGeneratorImpl.h>
+#include <algorithm>
 #include <cstring>
 #include <fmt/format.h>
 #include <map>
@@ -38,16 +40,43 @@ D2dModelSpec::Parse(const std::string& text)
     const auto colon = text.find(':');
     spec.arch = text.substr(0, colon);
     if (spec.arch != "linear" && spec.arch != "logistic" && spec.arch != "mlp" &&
-        spec.arch != "cnn" && spec.arch != "poly")
+        spec.arch != "cnn" && spec.arch != "poly" && spec.arch != "triplet")
     {
         throw std::invalid_argument("model: '" + text +
                                     "' is not accepted (linear, logistic, mlp[:WxW...], "
-                                    "cnn[:C1xC2], poly[:D])");
+                                    "cnn[:C1xC2], poly[:D], triplet[:MARGIN])");
     }
     spec.hidden = spec.arch == "cnn"    ? std::vector<int64_t>{16, 32}
                   : spec.arch == "mlp"  ? std::vector<int64_t>{128}
                   : spec.arch == "poly" ? std::vector<int64_t>{4}
                                         : std::vector<int64_t>{};
+    if (spec.arch == "triplet")
+    {
+        // triplet:M, the margin of the triplet loss on unit-norm embeddings (squared
+        // distances lie in [0, 4]; FaceNet, Schroff et al. 2015: 0.2).
+        spec.margin = D2dTripletEncoding::DefaultMargin;
+        if (colon != std::string::npos)
+        {
+            const std::string item = text.substr(colon + 1);
+            std::size_t used = 0;
+            double margin = -1;
+            try
+            {
+                margin = std::stod(item, &used);
+            }
+            catch (const std::exception&)
+            {
+                used = 0;
+            }
+            if (item.empty() || used != item.size() || !(margin > 0 && margin <= 4))
+            {
+                throw std::invalid_argument("model: '" + text +
+                                            "': the margin of triplet is a number in (0, 4]");
+            }
+            spec.margin = margin;
+        }
+        return spec;
+    }
     if (colon != std::string::npos && spec.arch == "poly")
     {
         // poly:D, the degree of the polynomial (Fan et al. 2023, App. A: 4, and 1 for a weak
@@ -113,6 +142,11 @@ std::string
 D2dModelSpec::ToString() const
 {
     std::string text = arch;
+    if (arch == "triplet")
+    {
+        return margin == D2dTripletEncoding::DefaultMargin ? text
+                                                           : fmt::format("{}:{}", text, margin);
+    }
     for (std::size_t i = 0; i < hidden.size(); ++i)
     {
         text += (i == 0 ? ":" : "x") + std::to_string(hidden[i]);
@@ -141,6 +175,34 @@ D2dModelSpec::CountParameters(const std::vector<int64_t>& inputShape, int64_t ou
     if (arch == "linear" || arch == "logistic")
     {
         return (inputs + 1) * out;
+    }
+    if (arch == "triplet")
+    {
+        // As D2dTripletEncoderImpl builds it: three 3x3 convolutions, each pooled 2x2, and a
+        // linear layer to the embedding.
+        if (inputShape.size() != 3 || inputShape[1] < 8 || inputShape[2] < 8)
+        {
+            throw std::invalid_argument("model: triplet needs image samples [channels, height, "
+                                        "width] of at least 8 x 8 pixels (three 2x2 poolings)");
+        }
+        if (outputs < 2)
+        {
+            throw std::invalid_argument("model: triplet is scored by linear evaluation, which "
+                                        "needs labelled data (classification)");
+        }
+        double count = 0;
+        double c = static_cast<double>(inputShape[0]);
+        int64_t h = inputShape[1];
+        int64_t w = inputShape[2];
+        for (auto channels : D2dTripletEncoding::Channels)
+        {
+            count += (c * 9 + 1) * static_cast<double>(channels);
+            c = static_cast<double>(channels);
+            h /= 2;
+            w /= 2;
+        }
+        return count + (c * static_cast<double>(h * w) + 1) *
+                           static_cast<double>(D2dTripletEncoding::EmbeddingDim);
     }
     if (arch == "mlp")
     {
@@ -197,7 +259,10 @@ struct D2dLearner::Impl
     torch::Tensor shard;   //!< this device's sample indices, int64 [n]
     torch::Tensor targets; //!< this device's labels (int64) or targets (float), [n]
     bool regression{false};
-    int64_t polyDegree{-1}; //!< >= 0: the closed-form polynomial learner ("poly")
+    int64_t polyDegree{-1};    //!< >= 0: the closed-form polynomial learner ("poly")
+    bool triplet{false};       //!< the self-supervised triplet encoder ("triplet")
+    double margin{0};          //!< triplet: the triplet loss's margin
+    D2dAugmentOptions augment; //!< triplet: the positives' augmentation
     std::shared_ptr<const D2dDataset> data;
     std::shared_future<void> job;
     D2dTrainResult result;
@@ -567,6 +632,49 @@ RunClosedForm(D2dLearner::Impl& s, const Job& job)
     s.result = r;
 }
 
+/**
+ * \brief The triplet loss of a batch of anchors (Wagle et al. 2025, eq. 4; Schroff et al.
+ * 2015): positives, the anchors augmented (D2dAugmentImages), negatives drawn uniformly
+ * among the shard's other points, all from the device's generator (angles, blur widths,
+ * then negatives); the three batches pass through the encoder as one.
+ * \param s the learner
+ * \param net its pooled module (a triplet encoder)
+ * \param features the training set's features
+ * \param anchors the batch, [B, C, H, W]
+ * \param positions the anchors' places in the shard, [B]
+ * \return the batch mean of the triplet loss
+ */
+torch::Tensor
+TripletBatchLoss(D2dLearner::Impl& s,
+                 D2dNet& net,
+                 const torch::Tensor& features,
+                 const torch::Tensor& anchors,
+                 const torch::Tensor& positions)
+{
+    const int64_t b = anchors.size(0);
+    const int64_t n = s.shard.size(0);
+    auto& generator = GeneratorOf(s);
+    torch::Tensor positives;
+    {
+        torch::NoGradGuard noGrad; // the augmentation is data, not part of the model
+        positives = D2dAugmentImages(anchors, generator, s.augment);
+    }
+    // A uniform other place: j in [0, n - 2], shifted past the anchor's own (n = 1: itself).
+    torch::Tensor others;
+    if (n > 1)
+    {
+        auto j = torch::randint(0, n - 1, {b}, generator, torch::kLong);
+        others = j + j.ge(positions).to(torch::kLong);
+    }
+    else
+    {
+        others = positions;
+    }
+    auto negatives = features.index_select(0, s.shard.index_select(0, others));
+    auto z = net->forward(torch::cat({anchors, positives, negatives}, 0));
+    return D2dTripletLossOf(z.slice(0, 0, b), z.slice(0, b, 2 * b), z.slice(0, 2 * b), s.margin);
+}
+
 void
 RunTraining(D2dLearner::Impl& s, const Job& job)
 {
@@ -597,7 +705,14 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
             auto idx = s.shard.slice(0, start, end);
             auto x = features.index_select(0, idx);
             auto y = s.targets.slice(0, start, end);
-            auto loss = Loss(s.regression, net->forward(x), y, true) / static_cast<double>(n);
+            auto loss = s.triplet
+                            ? TripletBatchLoss(s,
+                                               net,
+                                               features,
+                                               x,
+                                               torch::arange(start, end, torch::kLong)) *
+                                  (static_cast<double>(end - start) / static_cast<double>(n))
+                            : Loss(s.regression, net->forward(x), y, true) / static_cast<double>(n);
             loss.backward();
             lossSum += loss.item<double>();
         }
@@ -680,8 +795,9 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
     const uint64_t totalSteps =
         job.task.maxSteps > 0 ? job.task.maxSteps : stepsPerEpoch * job.task.epochs;
     auto lossSum = torch::zeros({}, torch::kDouble); // summed without a sync per step
-    torch::Tensor epochSamples; // the epoch's sample indices, in its random order
-    torch::Tensor epochTargets; // their labels or targets
+    torch::Tensor epochSamples;   // the epoch's sample indices, in its random order
+    torch::Tensor epochTargets;   // their labels or targets
+    torch::Tensor epochPositions; // their places in the shard
     for (uint64_t step = 0; step < totalSteps; ++step)
     {
         const uint64_t inEpoch = step % stepsPerEpoch;
@@ -691,6 +807,7 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
             auto perm = torch::randperm(n, GeneratorOf(s), torch::kLong);
             epochSamples = s.shard.index_select(0, perm);
             epochTargets = s.targets.index_select(0, perm);
+            epochPositions = perm; // triplet: the anchors' places in the shard
         }
         const int64_t start = static_cast<int64_t>(inEpoch) * job.batchSize;
         const int64_t end = std::min(n, start + job.batchSize);
@@ -703,7 +820,9 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
         {
             p.mutable_grad() = torch::Tensor();
         }
-        auto loss = Loss(s.regression, net->forward(x), y);
+        auto loss = s.triplet
+                        ? TripletBatchLoss(s, net, features, x, epochPositions.slice(0, start, end))
+                        : Loss(s.regression, net->forward(x), y);
         lossSum += loss.detach().to(torch::kDouble);
         if (!center.empty())
         {
@@ -841,6 +960,8 @@ D2dLearner::Setup(uint32_t id,
     s.data = data;
     s.regression = data->numClasses == 0;
     s.polyDegree = spec.arch == "poly" ? (spec.hidden.empty() ? 4 : spec.hidden[0]) : -1;
+    s.triplet = spec.arch == "triplet";
+    s.margin = spec.margin;
     // The device's own stream: the run seed and the device id, mixed (splitmix64).
     uint64_t z = seed * 0x9E3779B97F4A7C15ULL + (static_cast<uint64_t>(id) + 1);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
@@ -858,6 +979,18 @@ D2dLearner::Setup(uint32_t id,
     // std::invalid_argument for samples that do not fit the architecture.
     auto& net = PooledNet(s);
     m_forwardFlops = net->forwardFlops;
+    m_trainFlops = 3.0 * m_forwardFlops;
+    if (s.triplet)
+    {
+        // Anchor, positive and negative, forward and backward; the positive's rotation
+        // (bilinear: about 12 FLOPs per pixel with its grid) and 5 x 5 blur (50 per pixel).
+        double pixels = 1;
+        for (auto d : data->featureShape)
+        {
+            pixels *= static_cast<double>(d);
+        }
+        m_trainFlops = 3.0 * m_trainFlops + (12.0 + 50.0) * pixels;
+    }
     m_nParameters = 0;
     for (const auto& p : net->parameters())
     {
@@ -916,7 +1049,7 @@ D2dLearner::GetNSamples() const
 double
 D2dLearner::GetTrainingFlopsPerSample() const
 {
-    return 3.0 * m_forwardFlops;
+    return m_trainFlops;
 }
 
 std::vector<float>
@@ -988,6 +1121,10 @@ D2dLearner::Train(const D2dTrainTask& task, Callback<void, const D2dTrainResult&
                     "D2dLearner " << m_id
                                   << ": Train without weights (released; SetParameters "
                                      "first)");
+    NS_ABORT_MSG_IF(m_impl->triplet && (task.predictOn || task.distillWeight > 0),
+                    "D2dLearner " << m_id
+                                  << ": the triplet encoder has no class outputs to predict "
+                                     "or distil");
     const uint64_t n = GetNSamples();
     uint64_t samples = 0;
     uint64_t totalSteps = 0; // optimizer steps of a weight-training job
@@ -1144,11 +1281,37 @@ D2dLearner::Predict(const D2dDataset& data) const
     return Outputs(*m_impl, data);
 }
 
+/**
+ * \return the linear evaluation of a triplet encoder: a logistic regression on the frozen
+ * embeddings of the learner's whole labelled training set, scored on test
+ * (D2dTripletEncoding)
+ */
+static D2dEvalResult
+LinearEvaluation(const D2dLearner::Impl& s, D2dNet& net, const D2dDataset& test)
+{
+    NS_ABORT_MSG_IF(test.numClasses == 0 || s.data->labels.size() != s.data->Size(),
+                    "D2dLearner: linear evaluation needs labelled training and test sets");
+    const auto trainLabels = torch::from_blob(const_cast<int64_t*>(s.data->labels.data()),
+                                              {static_cast<int64_t>(s.data->Size())},
+                                              torch::kLong);
+    const auto testLabels = torch::from_blob(const_cast<int64_t*>(test.labels.data()),
+                                             {static_cast<int64_t>(test.Size())},
+                                             torch::kLong);
+    const int64_t classes = std::max<int64_t>(s.data->numClasses, test.numClasses);
+    return D2dLinearEvaluation(net->encoder,
+                               FeaturesOf(*s.data),
+                               trainLabels,
+                               FeaturesOf(test),
+                               testLabels,
+                               classes);
+}
+
 D2dEvalResult
 D2dLearner::Evaluate(const D2dDataset& test) const
 {
     NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": Evaluate during training");
-    return EvaluateNet(Materialize(*m_impl), test);
+    auto& net = Materialize(*m_impl);
+    return m_impl->triplet ? LinearEvaluation(*m_impl, net, test) : EvaluateNet(net, test);
 }
 
 D2dEvalResult
@@ -1157,7 +1320,7 @@ D2dLearner::Evaluate(const std::vector<float>& values, const D2dDataset& test) c
     NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": Evaluate during training");
     auto& net = PooledNet(*m_impl);
     Unflatten(*net, values);
-    return EvaluateNet(net, test);
+    return m_impl->triplet ? LinearEvaluation(*m_impl, net, test) : EvaluateNet(net, test);
 }
 
 } // namespace ns3

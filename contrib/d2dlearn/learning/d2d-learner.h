@@ -33,14 +33,19 @@ struct D2dModelSpec
      * (two 5x5 convolutions with 2x2 max-pooling, `hidden`[0] and `hidden`[1] channels, for
      * images), "poly" (polynomial regression of degree `hidden`[0] on scalar inputs,
      * p(x) = sum_e c_e x^e, trained in closed form by D2dPolynomialFit: the learner of the
-     * regression toys of Fan, Mendler-Dünner, Jaggi 2023, App. A).
+     * regression toys of Fan, Mendler-Dünner, Jaggi 2023, App. A), "triplet" (a
+     * self-supervised convolutional encoder with an 8-dimensional embedding trained with
+     * FaceNet's triplet loss, scored by linear evaluation: D2dTripletEncoding; the
+     * unsupervised learner of Wagle, Das, Love, Brinton 2025, eq. 4).
      */
     std::string arch{"mlp"};
     std::vector<int64_t> hidden{200}; //!< hidden layer widths (mlp) or channels (cnn)
+    double margin{0.2}; //!< triplet: the triplet loss's margin alpha (squared distances)
 
     /**
      * \brief Parse "mlp", "mlp:256x64", "cnn", "cnn:16x32", "logistic", "linear", "poly",
-     * "poly:4" (poly's degree: 0 to 20, default 4).
+     * "poly:4" (poly's degree: 0 to 20, default 4), "triplet", "triplet:0.5" (the triplet
+     * loss's margin: a number in (0, 4], default 0.2).
      * \param text the description
      * \return the spec
      * \throws std::invalid_argument (one line naming "model") if it is not one of those
@@ -58,7 +63,9 @@ struct D2dModelSpec
      * \return the parameter count
      * \throws std::invalid_argument (one line naming "model") if the samples do not fit the
      * architecture: a cnn needs images [channels, height, width] of at least 4 x 4 pixels
-     * (two 2x2 poolings); poly needs scalar samples and one output (regression)
+     * (two 2x2 poolings); poly needs scalar samples and one output (regression); triplet
+     * needs images of at least 8 x 8 pixels (three 2x2 poolings) and classes (its linear
+     * evaluation)
      */
     double CountParameters(const std::vector<int64_t>& inputShape, int64_t outputs) const;
 };
@@ -195,7 +202,9 @@ class D2dLearner : public Object
     /**
      * \return modelled FLOPs of one training sample: 3x the forward FLOPs (forward pass
      * plus a backward pass of about twice its cost); forward FLOPs are 2 x multiply-adds of
-     * the linear and convolution layers
+     * the linear and convolution layers. triplet: three such passes (anchor, positive,
+     * negative) plus the positive's augmentation (bilinear rotation, about 12 FLOPs per
+     * pixel, and a 5 x 5 blur, 50 per pixel)
      */
     double GetTrainingFlopsPerSample() const;
 
@@ -246,7 +255,9 @@ class D2dLearner : public Object
     bool IsTraining() const;
 
     /**
-     * \brief Evaluate the current model (no simulated cost).
+     * \brief Evaluate the current model (no simulated cost). triplet: linear evaluation
+     * (D2dTripletEncoding: a logistic regression on the frozen embeddings of the labelled
+     * training set, scored on test).
      * \param test test set
      * \return accuracy and loss
      */
@@ -287,6 +298,7 @@ class D2dLearner : public Object
 
     std::shared_ptr<Impl> m_impl;
     double m_forwardFlops{0}; //!< 2 x multiply-adds of one sample's forward pass
+    double m_trainFlops{0};   //!< modelled FLOPs of one training sample
     uint64_t m_nParameters{0};
     Ptr<D2dComputeModel> m_compute;
     D2dModelSpec m_spec;

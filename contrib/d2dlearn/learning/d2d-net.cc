@@ -97,6 +97,14 @@ D2dNetImpl::D2dNetImpl(const D2dModelSpec& spec,
         layers->push_back(torch::nn::Linear(c * h * w, outputs));
         forwardFlops += 2.0 * c * h * w * outputs;
     }
+    else if (spec.arch == "triplet")
+    {
+        spec.CountParameters(inputShape, outputs); // throws on samples that are not images
+                                                   // of at least 8 x 8 pixels, or regression
+        encoder = D2dTripletEncoder(inputShape);
+        layers->push_back(encoder);
+        forwardFlops = encoder->forwardFlops;
+    }
     else
     {
         throw std::invalid_argument("model: unknown architecture '" + spec.arch + "'");
@@ -115,7 +123,8 @@ void
 D2dNetImpl::Initialize(at::Generator& generator)
 {
     torch::NoGradGuard noGrad;
-    for (auto& module : layers->children())
+    // Every layer, nested ones (the triplet encoder's) included, in registration order.
+    for (auto& module : layers->modules(/*include_self=*/false))
     {
         torch::Tensor weight;
         torch::Tensor bias;

@@ -9,6 +9,7 @@
 #define D2D_NET_H
 
 #include "d2d-learner.h"
+#include "d2d-triplet-encoder.h"
 
 #include <torch/torch.h>
 
@@ -18,7 +19,8 @@ namespace ns3
 /**
  * \ingroup d2dlearn
  * \brief A device's network, built from a D2dModelSpec: every layer is registered in one
- * Sequential ("layers").
+ * Sequential ("layers"); for "triplet" that Sequential holds one D2dTripletEncoder (its
+ * forward gives the embeddings).
  */
 struct D2dNetImpl : torch::nn::Module
 {
@@ -47,6 +49,7 @@ struct D2dNetImpl : torch::nn::Module
     void Initialize(at::Generator& generator);
 
     torch::nn::Sequential layers{nullptr}; //!< the layers, in order
+    D2dTripletEncoder encoder{nullptr};    //!< triplet: the encoder (also in layers)
     double forwardFlops{0};                //!< 2 x multiply-adds of one sample's forward pass
 };
 

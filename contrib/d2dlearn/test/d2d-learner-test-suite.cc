@@ -24,6 +24,9 @@
  * - optimizer state kept across jobs (KeepOptimizerState) as flat vectors: two jobs of one
  *   epoch give bit for bit the weights of one job of two epochs (SGD with momentum, Adam),
  *   and a fresh optimizer per job does not.
+ * - triplet encoder (--model=triplet): parameters and FLOPs against hand formulas, a job
+ *   lasts its modelled work, same seed and id give the same bytes, linear evaluation is
+ *   deterministic;
  * - lifetime: a learner whose last job completed is destroyed with its training set when
  *   its owner lets it go (a job used to keep it alive: learner state -> job future ->
  *   task -> job -> learner state, a cycle LeakSanitizer reported), inline and on workers,
@@ -569,6 +572,98 @@ class KeptOptimizerStateTestCase : public TestCase
     }
 };
 
+/**
+ * The triplet encoder (Wagle et al. 2025, eq. 4; FaceNet's loss, Schroff et al. 2015):
+ * size and FLOPs against hand formulas, a job lasts its modelled work, the same seed and
+ * id give the same bytes, and linear evaluation scores a labelled test set.
+ */
+class TripletLearnerTestCase : public TestCase
+{
+  public:
+    TripletLearnerTestCase()
+        : TestCase("Triplet encoder: size, FLOPs, simulated duration, determinism, linear "
+                   "evaluation")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        D2dTorchRuntime::SetWorkers(2);
+        auto data = SmallMnist();
+        // conv 3x3 'same' + 2x2 pooling three times: 28x28x8, 14x14x16, 7x7x16 -> 3x3x16,
+        // then 144 -> 8: (9+1)8 + (72+1)16 + (144+1)16 + (144+1)8 = 4728 parameters.
+        const double params = 80 + 1168 + 2320 + 1160;
+        const double forward = 2.0 * 9 * 8 * 784 + 2.0 * 8 * 9 * 16 * 196 + 2.0 * 16 * 9 * 16 * 49 +
+                               2.0 * 144 * 8; // 792576
+        // Three passes (anchor, positive, negative) forward and backward, plus the
+        // positive's rotation (12 per pixel) and blur (50 per pixel).
+        const double perSample = 3 * 3 * forward + 62.0 * 784;
+        const auto spec = D2dModelSpec::Parse("triplet");
+        NS_TEST_ASSERT_MSG_EQ_TOL(spec.margin, 0.2, 1e-15, "FaceNet's default margin");
+        NS_TEST_ASSERT_MSG_EQ(D2dModelSpec::Parse("triplet:0.5").ToString(),
+                              "triplet:0.5",
+                              "round trip of a margin");
+        NodeContainer nodes = MakeTestNodesOnLine(2, 1.0);
+        D2dHelper d2d;
+        d2d.SetComputeAttribute("FlopsPerSecond", DoubleValue(1e9));
+        d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e6));
+        d2d.Install(nodes);
+        std::vector<Ptr<D2dLearner>> learners;
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            auto l = CreateObject<D2dLearner>();
+            l->Setup(0, spec, data, FirstN(64), 1); // the same id and seed: the same work
+            l->SetComputeModel(D2dHelper::GetComputeModel(nodes.Get(i)));
+            learners.push_back(l);
+        }
+        NS_TEST_ASSERT_MSG_EQ(learners[0]->GetNParameters(), params, "parameters");
+        NS_TEST_ASSERT_MSG_EQ_TOL(learners[0]->GetTrainingFlopsPerSample(),
+                                  perSample,
+                                  1e-6,
+                                  "FLOPs per training sample");
+        const auto before = learners[0]->GetParameters();
+        D2dTrainTask task;
+        task.epochs = 2;
+        std::vector<double> doneAt(2, -1);
+        Simulator::Schedule(Seconds(1), [&]() {
+            for (uint32_t i = 0; i < 2; ++i)
+            {
+                learners[i]->Train(
+                    task,
+                    Callback<void, const D2dTrainResult&>(
+                        [this, &doneAt, i](const D2dTrainResult& r) {
+                            doneAt[i] = Simulator::Now().GetSeconds();
+                            NS_TEST_EXPECT_MSG_EQ(r.samples, 128u, "samples");
+                            NS_TEST_EXPECT_MSG_EQ(r.steps, 4u, "2 steps/epoch");
+                            NS_TEST_EXPECT_MSG_EQ(std::isfinite(r.meanLoss), true, "finite loss");
+                        }));
+            }
+        });
+        Simulator::Stop(Seconds(10));
+        Simulator::Run();
+        Simulator::Destroy();
+        NS_TEST_ASSERT_MSG_EQ_TOL(doneAt[0],
+                                  1 + 128 * perSample / 1e9,
+                                  1e-9,
+                                  "duration = FLOPs / FLOP/s");
+        const auto after = learners[0]->GetParameters();
+        NS_TEST_ASSERT_MSG_EQ((after != before), true, "it trained");
+        NS_TEST_ASSERT_MSG_EQ((after == learners[1]->GetParameters()),
+                              true,
+                              "same seed and id, same bytes");
+        // Linear evaluation (here trained and scored on the same 500 images: only its
+        // determinism is checked; its accuracy is the fedavg-triplet CLI test's): the same
+        // weights give the same figures, through either Evaluate.
+        const auto r = learners[0]->Evaluate(*data);
+        const auto r2 = learners[1]->Evaluate(after, *data);
+        NS_TEST_ASSERT_MSG_EQ(r.samples, data->Size(), "every test sample");
+        NS_TEST_ASSERT_MSG_EQ((r.accuracy >= 0 && r.accuracy <= 1), true, "an accuracy");
+        NS_TEST_ASSERT_MSG_EQ(r.accuracy, r2.accuracy, "deterministic accuracy");
+        NS_TEST_ASSERT_MSG_EQ(r.loss, r2.loss, "deterministic loss");
+    }
+};
+
 class D2dLearnerTestSuite : public TestSuite
 {
   public:
@@ -583,6 +678,7 @@ class D2dLearnerTestSuite : public TestSuite
         AddTestCase(new FlatStorageTestCase, TestCase::QUICK);
         AddTestCase(new KeptOptimizerStateTestCase, TestCase::QUICK);
         AddTestCase(new LifetimeTestCase, TestCase::QUICK);
+        AddTestCase(new TripletLearnerTestCase, TestCase::QUICK);
     }
 };
 
