@@ -35,6 +35,13 @@ class Pool
         {
             m_threads.emplace_back([this] { Loop(); });
         }
+        // Wait until every worker has set itself up. A worker first scheduled only after
+        // main() has returned would otherwise call into LibTorch (at::set_num_threads)
+        // while the static destructors run, and block there for ever on a lock of LibTorch's
+        // while ~Pool joins it (seen: consensus --dataset=polynomial, which submits few
+        // jobs, hung at exit).
+        std::unique_lock<std::mutex> lock(m_mutex);
+        m_readyCv.wait(lock, [this, n] { return m_ready == n; });
     }
 
     ~Pool()
@@ -72,6 +79,11 @@ class Pool
     {
         // Each worker runs LibTorch ops single-threaded.
         at::set_num_threads(1);
+        {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            ++m_ready;
+        }
+        m_readyCv.notify_all();
         for (;;)
         {
             std::packaged_task<void()> task;
@@ -93,6 +105,8 @@ class Pool
     std::deque<std::packaged_task<void()>> m_jobs;
     std::mutex m_mutex;
     std::condition_variable m_wake;
+    std::condition_variable m_readyCv; //!< a worker has set itself up
+    uint32_t m_ready{0};               //!< workers set up
     bool m_stop{false};
 };
 
