@@ -18,8 +18,9 @@
  * request with the receiver's centroids and the transmitter's per-cluster {mean, covariance,
  * count}, the rewards those of eqs. (16)-(17); the final exchange moves real points
  * (--exchangeMode=real, the default) or lets the receivers draw from the Gaussians (sampled).
- * The labels only measure the mean W1 to uniform after each edge (run.json); the downstream
- * (a triplet encoder) is not part of this scenario yet: --downstream=none.
+ * The labels only measure the mean W1 to uniform after each edge (run.json); downstream, the
+ * devices train the self-supervised triplet encoder (--model=triplet), scored by linear
+ * evaluation, or nothing (--downstream=none).
  * --graph=gcn is the GCN baseline (App. C): a graph convolutional network trained at the
  * server on the best links of small sub-systems scores every link, each receiver takes its
  * best-scored transmitter, then the same message passing and exchange as every baseline.
@@ -746,11 +747,12 @@ main(int argc, char* argv[])
         {
             edges = 2; // Remark 2: the paper's unsupervised runs allow two incoming edges
         }
-        if (downstream != "none")
+        if (downstream != "none" && learning.model.rfind("triplet", 0) != 0)
         {
-            support.Fail("--downstream=" + downstream +
-                         ": --paradigm=unsupervised has no downstream learner here yet "
-                         "(--downstream=none)");
+            // Sec. V-B: the devices hold no labels, so they train a self-supervised encoder.
+            support.Fail("--model=" + learning.model +
+                         ": --paradigm=unsupervised trains the self-supervised triplet encoder "
+                         "(--model=triplet[:M]) or nothing (--downstream=none)");
         }
         const std::size_t dim = learning.train->FeatureSize();
         const uint32_t t = pcaLocalRank > 0 ? pcaLocalRank : pcaDims;

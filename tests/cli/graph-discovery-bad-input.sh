@@ -7,7 +7,7 @@
 # paradigm's flags out of range (an unknown paradigm, a labelled fraction of 0 or above 1,
 # k = 0, d = 0 or above the 784 features), the unsupervised paradigm's (K = 0 or above a
 # device's points, Q = 0, a retained share above 1, unknown exchange, agreement mix or scale,
-# a downstream learner, which it has none of yet, d above the features, the GCN graph), the GCN baseline's
+# a supervised downstream model (only the triplet encoder), d above the features, the GCN graph), the GCN baseline's
 # flags out of range (0 epochs or systems, a subset size outside [2, 8] or above the system
 # size), --partitions on classification data or above the 50 points a polynomial device
 # holds, regression data with the semi-supervised paradigm or a classifier.
@@ -72,7 +72,7 @@ expect_reject retainFraction "${U[@]}" --retainFraction=1.5
 expect_reject exchangeMode "${U[@]}" --exchangeMode=copied
 expect_reject agreementMix "${U[@]}" --agreementMix=mixed
 expect_reject agreementScale "${U[@]}" --agreementScale=max
-expect_reject downstream "${U[@]}" --downstream=fedavg
+expect_reject model "${U[@]}" --downstream=fedavg
 expect_reject pcaDims "${U[@]}" --pcaDims=785
 expect_reject graph "${U[@]}" --graph=gcn
 expect_reject labelledFraction "${SMALL[@]}" --paradigm=semi-supervised --labelledFraction=0
