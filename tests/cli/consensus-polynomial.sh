@@ -13,7 +13,8 @@
 #   polynomials (the predictions broadcast), and trust.csv has w = 1/3 everywhere;
 # - rounds.csv's `loss` of each agent is the mean squared error of its polynomial against
 #   the noise-free f on 201 points evenly in [-4, 4], node -1 their mean; messages are
-#   50 x 4 + 32 bytes; run.json records lambda 1, trust naive, model poly:4;
+#   50 x 4 + 32 bytes; run.json records lambda 1, trust naive, model poly:4 and the final
+#   test MSE (finalTestMse; a regression run has no finalAccuracy);
 # - with --trust=dynamic, trust.csv is the regression reading of eq. 6 (recomputed from the
 #   polynomials) and the summary line gives the final test MSE.
 #
@@ -53,6 +54,15 @@ check(params.get("lambda") == 1 and params.get("trust") == "naive"
       "run.json: lambda 1, trust naive, model poly:4, warmupRounds 1 (%s, %s, %s, %s)"
       % (params.get("lambda"), params.get("trust"), params.get("model"),
          params.get("warmupRounds")))
+
+# A regression run's figure of merit in run.json is the test MSE (node -1's loss at the last
+# round of rounds.csv), not an accuracy.
+last = pd.read_csv(os.path.join(run, "rounds.csv"))
+last = last[(last["node"] == -1) & (last["metric"] == "loss")]
+last = float(last[last["round"] == last["round"].max()]["value"].iloc[0])
+check("finalAccuracy" not in params and abs(params.get("finalTestMse", -1) - last) < 1e-8,
+      "run.json: finalTestMse %s equals rounds.csv's last loss %s, no finalAccuracy"
+      % (params.get("finalTestMse"), last))
 
 samples = pd.read_csv(os.path.join(run, "samples.csv"))
 train = samples[samples["set"] == "train"]

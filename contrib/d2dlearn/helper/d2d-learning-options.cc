@@ -540,7 +540,15 @@ D2dLearningOptions::Run(const D2dScenarioSupport& support,
             writeLast();
         }
         traces->AddParameter("roundsCompleted", done);
-        traces->AddParameter("finalAccuracy", protocol->GetLastAccuracy());
+        if (regression)
+        {
+            // A regression run has no accuracy: its figure of merit is the test MSE.
+            traces->AddParameter("finalTestMse", protocol->GetLastLoss());
+        }
+        else
+        {
+            traces->AddParameter("finalAccuracy", protocol->GetLastAccuracy());
+        }
         traces->AddParameter("bytesSent", protocol->GetBytesSent());
     });
     if (!quiet && regression)
