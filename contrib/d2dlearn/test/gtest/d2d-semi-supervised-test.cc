@@ -8,15 +8,21 @@
  * "Improved distributed principal component analysis", 2014) against centralised PCA computed
  * independently (GSL's symmetric eigensolver on the stacked data's Gram matrix), and label
  * propagation (Zhu and Ghahramani 2002) on hand-worked graphs and on two Gaussians.
+ * The sanitized torch-free subset (D2DLEARN_GTEST_TORCH_FREE) runs only the label propagation
+ * cases: the distributed PCA's SVD is LibTorch's.
  */
 
+#ifndef D2DLEARN_GTEST_TORCH_FREE
 #include "ns3/d2d-distributed-pca.h"
+#endif
 #include "ns3/d2d-label-propagation.h"
 
 #include <algorithm>
 #include <cmath>
+#ifndef D2DLEARN_GTEST_TORCH_FREE
 #include <gsl/gsl_eigen.h>
 #include <gsl/gsl_matrix.h>
+#endif
 #include <gtest/gtest.h>
 #include <numeric>
 #include <random>
@@ -26,6 +32,7 @@
 
 using namespace ns3;
 
+#ifndef D2DLEARN_GTEST_TORCH_FREE
 namespace
 {
 /**
@@ -248,6 +255,7 @@ TEST(DistributedPca, RefusesBadSizes)
     EXPECT_THROW(D2dDistributedPca::CommonSubspace({{1, 0}, {0, 1}}, 2, 3), std::invalid_argument);
     EXPECT_THROW(D2dDistributedPca::CommonSubspace({{1, 0, 1}}, 2, 1), std::invalid_argument);
 }
+#endif // D2DLEARN_GTEST_TORCH_FREE
 
 // Points 0, 1, 2, 3.1 on a line, k = 1: 0 -> 1, 1 -> 0 (tie with 2, lower index), 2 -> 1
 // (1 < 1.1), 3 -> 2; made symmetric: the path 0 - 1 - 2 - 3. Point 0 labelled 0, point 3
