@@ -78,6 +78,7 @@ struct TmpRegistry
     std::array<std::array<char, kPath>, kSlots> path{}; //!< the paths
     std::atomic<int> publishing{0}; //!< a Finish() is moving files into place
     std::atomic<int> pending{0};    //!< a signal that arrived while publishing
+    std::atomic<int> published{0};  //!< runs whose files are all in place
     std::mutex mutex;               //!< slot allocation (not used by the handler)
 };
 
@@ -144,8 +145,14 @@ OnTerminate(int sig)
         }
     }
     const char* name = program_invocation_short_name;
-    const char* what = sig == SIGINT ? ": interrupted (SIGINT): no traces written\n"
-                                     : ": terminated (SIGTERM): no traces written\n";
+    // After a run has published its traces (e.g. a signal during the final clean-up), they
+    // stay: say so rather than "no traces written".
+    const bool published = r.published.load() > 0;
+    const char* what = sig == SIGINT
+                           ? (published ? ": interrupted (SIGINT) after its traces were written\n"
+                                        : ": interrupted (SIGINT): no traces written\n")
+                           : (published ? ": terminated (SIGTERM) after its traces were written\n"
+                                        : ": terminated (SIGTERM): no traces written\n");
     [[maybe_unused]] ssize_t n = write(STDERR_FILENO, name, std::strlen(name));
     n = write(STDERR_FILENO, what, std::strlen(what));
     _exit(128 + sig);
@@ -751,6 +758,7 @@ D2dTraceHelper::Finish(uint64_t seed, double wallSeconds)
     }
     Publish(files);
     m_finished = true;
+    Registry().published.fetch_add(1);
     // A SIGINT/SIGTERM that came while the files moved: the run is complete; exit as asked.
     if (const int sig = Registry().pending.exchange(0); sig != 0)
     {
