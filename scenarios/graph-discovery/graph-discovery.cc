@@ -58,6 +58,7 @@
 #include "ns3/d2d-trust-matrices.h"
 #include "ns3/d2d-unsupervised-paradigm.h"
 #include "ns3/energy-source-container.h"
+#include "ns3/enum.h"
 
 // Boost 1.74's JSON parser includes <boost/bind.hpp>, which asks for this to stay quiet.
 #define BOOST_BIND_GLOBAL_PLACEHOLDERS
@@ -431,6 +432,7 @@ main(int argc, char* argv[])
     uint32_t requestPoints = 100;
     double retainFraction = 0.5;
     std::string exchangeMode = "real";
+    std::string labeller = "propagation";
     std::string agreementMix = "post-exchange";
     std::string agreementScale = "mean";
     uint32_t gcnSystems = 8;
@@ -479,6 +481,14 @@ main(int argc, char* argv[])
     flags.Add("knn", "Semi-supervised: k of the label-propagation kNN graph", knn)
         .Range(1, 1e6)
         .Sets("ns3::D2dSemiSupervisedParadigm::Knn");
+    flags
+        .Add("labeller",
+             "Semi-supervised: labels the unlabelled points by label propagation on the "
+             "distributed-PCA projections (sec. V-A1) or a local MLP on the raw features "
+             "(App. D-D)",
+             labeller)
+        .Choices({"propagation", "mlp"})
+        .Sets("ns3::D2dSemiSupervisedParadigm::Labeller");
     flags.Add("clusters", "Unsupervised: K-means clusters per device (L)", clusters)
         .Range(1, 1000)
         .Sets("ns3::D2dUnsupervisedParadigm::Clusters");
@@ -736,6 +746,12 @@ main(int argc, char* argv[])
     const uint32_t nl = partData->numClasses;
     const bool semiSupervised = paradigmName == "semi-supervised";
     const bool unsupervised = paradigmName == "unsupervised";
+    if (!semiSupervised && labeller != "propagation")
+    {
+        support.Fail("--labeller=" + labeller +
+                     ": labels only the semi-supervised paradigm's points "
+                     "(--paradigm=semi-supervised; accepted: propagation, mlp)");
+    }
     if (unsupervised && graph == "gcn")
     {
         support.Fail("--graph=gcn: the GCN baseline learns from the supervised paradigm's local "
@@ -807,6 +823,9 @@ main(int argc, char* argv[])
         semi->SetAttribute("PcaLocalRank", UintegerValue(pcaLocalRank));
         semi->SetAttribute("LabelledFraction", DoubleValue(labelledFraction));
         semi->SetAttribute("Knn", UintegerValue(knn));
+        semi->SetAttribute("Labeller",
+                           EnumValue(labeller == "mlp" ? D2dSemiSupervisedParadigm::MLP
+                                                       : D2dSemiSupervisedParadigm::PROPAGATION));
         semi->SetData(learning.train, learning.shards);
         semi->ChooseLabelled(net.seed);
     }
@@ -1017,64 +1036,91 @@ main(int argc, char* argv[])
         auto& labelling = traces->OpenTrace(
             "gd_labelling.csv",
             "device,points,labelled,accuracy,unlabelled_accuracy,iterations,subspace,pca_end_s");
-        std::vector<std::vector<double>> sketches;
-        for (uint32_t i = 0; i < n; ++i)
+        const bool mlp = semi->GetLabeller() == D2dSemiSupervisedParadigm::MLP;
+        // Every device has labelled its points: the labels stand for the unknown ones.
+        auto labelled = [&, mlp]() {
+            pcaEndS = Simulator::Now().GetSeconds();
+            pcaD2sEnergyJ = energy.d2s;
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                // The propagated labels stand for the unknown ones from here on.
+                const auto& assigned = semi->GetAssigned(i);
+                const auto& marks = semi->GetLabelled(i);
+                for (std::size_t k = 0; k < assigned.size(); ++k)
+                {
+                    learning.train->labels[learning.shards[i].indices[k]] = assigned[k];
+                }
+                labelAccuracy += semi->GetAccuracy(i) / n;
+                unlabelledAccuracy += semi->GetUnlabelledAccuracy(i) / n;
+                labelling << fmt::format("{},{},{},{:.9g},{:.9g},{},{},{:.9f}\n",
+                                         i,
+                                         assigned.size(),
+                                         std::count(marks.begin(), marks.end(), true),
+                                         semi->GetAccuracy(i),
+                                         semi->GetUnlabelledAccuracy(i),
+                                         semi->GetIterations(i),
+                                         assigned.empty()              ? "none"
+                                         : mlp                         ? "raw"
+                                         : semi->UsedCommonSubspace(i) ? "common"
+                                                                       : "local",
+                                         pcaEndS);
+            }
+            countPartitions();
+            paradigm->Setup(counts, thresholds, lhat, trustMatrices);
+            if (!net.quiet && mlp)
+            {
+                std::fprintf(stderr,
+                             "graph-discovery: local MLPs labelled the points at %.3f s, "
+                             "accuracy %.4f (unlabelled %.4f)\n",
+                             pcaEndS,
+                             labelAccuracy,
+                             unlabelledAccuracy);
+            }
+            else if (!net.quiet)
+            {
+                std::fprintf(stderr,
+                             "graph-discovery: distributed PCA (%llu bytes) done at %.3f s; "
+                             "labels propagated, accuracy %.4f (unlabelled %.4f)\n",
+                             static_cast<unsigned long long>(pca->GetBytesSent()),
+                             pcaEndS,
+                             labelAccuracy,
+                             unlabelledAccuracy);
+            }
+            trainGcn();
+            Simulator::ScheduleNow(&D2dGraphDiscovery::Start, gd);
+        };
+        if (mlp)
         {
-            sketches.push_back(semi->Sketch(i));
+            // App. D-D: "a small, completely local classification model at each device": no
+            // distributed PCA; each device trains its MLP on its labelled points (no simulated
+            // cost, as the propagation's) and discovery starts once all have labelled.
+            Simulator::ScheduleNow([&, labelled]() {
+                semi->LabelWithMlp(Callback<void>(std::function<void()>(labelled)));
+            });
         }
-        pca = CreateObject<D2dPcaExchange>();
-        pca->SetAttribute("BytesPerValue", UintegerValue(semi->GetBytesPerValue()));
-        pca->Setup(network.d2s->GetTransports(),
-                   std::move(sketches),
-                   semi->GetFeatureSize(),
-                   semi->GetPcaDims());
-        pca->SetFinishedCallback(
-            Callback<void, const std::vector<double>&, const std::vector<bool>&>(
-                [&](const std::vector<double>& basis, const std::vector<bool>& reached) {
-                    // A device that F did not reach labels on its own top-d subspace.
-                    pcaEndS = Simulator::Now().GetSeconds();
-                    pcaD2sEnergyJ = energy.d2s;
-                    semi->Label(basis, reached);
-                    for (uint32_t i = 0; i < n; ++i)
-                    {
-                        // The propagated labels stand for the unknown ones from here on.
-                        const auto& assigned = semi->GetAssigned(i);
-                        const auto& marks = semi->GetLabelled(i);
-                        for (std::size_t k = 0; k < assigned.size(); ++k)
-                        {
-                            learning.train->labels[learning.shards[i].indices[k]] = assigned[k];
-                        }
-                        labelAccuracy += semi->GetAccuracy(i) / n;
-                        unlabelledAccuracy += semi->GetUnlabelledAccuracy(i) / n;
-                        labelling << fmt::format("{},{},{},{:.9g},{:.9g},{},{},{:.9f}\n",
-                                                 i,
-                                                 assigned.size(),
-                                                 std::count(marks.begin(), marks.end(), true),
-                                                 semi->GetAccuracy(i),
-                                                 semi->GetUnlabelledAccuracy(i),
-                                                 semi->GetIterations(i),
-                                                 assigned.empty()              ? "none"
-                                                 : semi->UsedCommonSubspace(i) ? "common"
-                                                                               : "local",
-                                                 pcaEndS);
-                    }
-                    countPartitions();
-                    paradigm->Setup(counts, thresholds, lhat, trustMatrices);
-                    if (!net.quiet)
-                    {
-                        std::fprintf(
-                            stderr,
-                            "graph-discovery: distributed PCA (%llu bytes) done at %.3f s; "
-                            "labels propagated, accuracy %.4f (unlabelled %.4f)\n",
-                            static_cast<unsigned long long>(pca->GetBytesSent()),
-                            pcaEndS,
-                            labelAccuracy,
-                            unlabelledAccuracy);
-                    }
-                    trainGcn();
-                    Simulator::ScheduleNow(&D2dGraphDiscovery::Start, gd);
-                }));
-        Simulator::ScheduleNow(&D2dPcaExchange::Start, pca);
+        else
+        {
+            std::vector<std::vector<double>> sketches;
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                sketches.push_back(semi->Sketch(i));
+            }
+            pca = CreateObject<D2dPcaExchange>();
+            pca->SetAttribute("BytesPerValue", UintegerValue(semi->GetBytesPerValue()));
+            pca->Setup(network.d2s->GetTransports(),
+                       std::move(sketches),
+                       semi->GetFeatureSize(),
+                       semi->GetPcaDims());
+            pca->SetFinishedCallback(
+                Callback<void, const std::vector<double>&, const std::vector<bool>&>(
+                    [&, labelled](const std::vector<double>& basis,
+                                  const std::vector<bool>& reached) {
+                        // A device that F did not reach labels on its own top-d subspace.
+                        semi->Label(basis, reached);
+                        labelled();
+                    }));
+            Simulator::ScheduleNow(&D2dPcaExchange::Start, pca);
+        }
     }
     else if (unsupervised)
     {
@@ -1284,7 +1330,11 @@ main(int argc, char* argv[])
         {
             traces->AddParameter("gdRegressionPartitions", nl);
         }
-        if (semiSupervised)
+        if (semiSupervised && !pca)
+        {
+            traces->AddParameter("gdLabellingEndS", pcaEndS); // mlp: no PCA
+        }
+        if (semiSupervised && pca)
         {
             traces->AddParameter("gdPcaBytes", pca->GetBytesSent());
             traces->AddParameter("gdPcaSketchesReceived", pca->GetSketchesReceived());
