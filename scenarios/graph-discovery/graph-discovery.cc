@@ -69,6 +69,7 @@
 #include <cstdio>
 #include <fmt/format.h>
 #include <iostream>
+#include <numeric>
 #include <sstream>
 #include <stdexcept>
 
@@ -962,11 +963,30 @@ main(int argc, char* argv[])
     // Unsupervised: the mean W1 between the label histograms and uniform before and after each
     // edge round (the paper's Fig. 8d; the labels are used for nothing else).
     std::vector<double> w1PerEdge;
+    // Unsupervised: a device that the common subspace F did not reach sits the discovery out;
+    // the W1 figures are means over the devices that took part (all, if none did).
+    std::vector<bool> sittingOut(n, false);
+    auto takesPart = [&](uint32_t i) {
+        return !sittingOut[i];
+    };
+    auto missedF = [&]() {
+        return static_cast<uint32_t>(std::count(sittingOut.begin(), sittingOut.end(), true));
+    };
+    auto partakers = [&]() {
+        return missedF() == n ? n : n - missedF();
+    };
+    auto counted = [&](uint32_t i) {
+        return takesPart(i) || partakers() == n;
+    };
     auto meanLabelW1 = [&]() {
         double w = 0;
+        const uint32_t m = partakers();
         for (uint32_t i = 0; i < n; ++i)
         {
-            w += D2dDiversityRewards::DistanceToUniform(unsup->LabelCounts(i, nl)) / n;
+            if (counted(i))
+            {
+                w += D2dDiversityRewards::DistanceToUniform(unsup->LabelCounts(i, nl)) / m;
+            }
         }
         return w;
     };
@@ -1152,14 +1172,12 @@ main(int argc, char* argv[])
             Callback<void, const std::vector<double>&, const std::vector<bool>&>(
                 [&, features, dim](const std::vector<double>& basis,
                                    const std::vector<bool>& reached) {
-                    // Eq. (15) and (17) compare centroids and Gaussians across devices: every
-                    // device needs the common subspace F.
-                    if (basis.empty() ||
-                        std::find(reached.begin(), reached.end(), false) != reached.end())
+                    // Eq. (15) and (17) compare centroids and Gaussians across devices: a
+                    // device that F did not reach (lost after the retries, or never computed)
+                    // cannot be compared with the others and sits the discovery out.
+                    for (uint32_t i = 0; i < n; ++i)
                     {
-                        support.Fail("distributed PCA: the subspace F did not reach every device "
-                                     "over the device-to-server link (the unsupervised paradigm "
-                                     "needs it at all)");
+                        sittingOut[i] = basis.empty() || (!reached.empty() && !reached[i]);
                     }
                     pcaEndS = Simulator::Now().GetSeconds();
                     pcaD2sEnergyJ = energy.d2s;
@@ -1169,11 +1187,13 @@ main(int argc, char* argv[])
                     for (uint32_t i = 0; i < n; ++i)
                     {
                         const auto& shard = learning.shards[i];
-                        projections.push_back(D2dDistributedPca::Project(features(i),
-                                                                         shard.indices.size(),
-                                                                         dim,
-                                                                         basis,
-                                                                         pcaDims));
+                        projections.push_back(sittingOut[i]
+                                                  ? std::vector<double>{}
+                                                  : D2dDistributedPca::Project(features(i),
+                                                                               shard.indices.size(),
+                                                                               dim,
+                                                                               basis,
+                                                                               pcaDims));
                         labels.emplace_back();
                         ids.emplace_back();
                         for (std::size_t idx : shard.indices)
@@ -1186,7 +1206,8 @@ main(int argc, char* argv[])
                                  pcaDims,
                                  std::move(labels),
                                  std::move(ids),
-                                 net.seed);
+                                 net.seed,
+                                 sittingOut);
                     w1PerEdge.push_back(meanLabelW1());
                     if (!net.quiet)
                     {
@@ -1197,6 +1218,13 @@ main(int argc, char* argv[])
                             static_cast<unsigned long long>(pca->GetBytesSent()),
                             pcaEndS,
                             clusters);
+                        if (missedF() > 0)
+                        {
+                            std::fprintf(stderr,
+                                         "graph-discovery: %u device(s) missed the subspace F "
+                                         "and sit the discovery out\n",
+                                         missedF());
+                        }
                     }
                     Simulator::ScheduleNow(&D2dGraphDiscovery::Start, gd);
                 }));
@@ -1226,12 +1254,38 @@ main(int argc, char* argv[])
     // The exchange's outcome: bias left, links' P_D, delivered fraction.
     double w1Before = 0;
     double w1After = 0;
+    const uint32_t partaking = partakers();
     for (uint32_t i = 0; i < n; ++i)
     {
-        w1Before += D2dDiversityRewards::DistanceToUniform(counts[i]) / n;
+        if (!counted(i))
+        {
+            continue; // sat the discovery out
+        }
+        w1Before += D2dDiversityRewards::DistanceToUniform(counts[i]) / partaking;
         w1After += D2dDiversityRewards::DistanceToUniform(unsup ? unsup->LabelCounts(i, nl)
                                                                 : paradigm->GetCounts(i)) /
-                   n;
+                   partaking;
+    }
+    if (unsup)
+    {
+        // Which devices took part, in the common subspace or not at all (F missed).
+        auto& subspaceCsv = traces->OpenTrace(
+            "gd_subspace.csv",
+            "device,points_before,points_after,subspace,kmeans_iterations,label_w1_before,"
+            "label_w1_after,pca_end_s");
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            subspaceCsv << fmt::format(
+                "{},{},{},{},{},{:.9g},{:.9g},{:.9f}\n",
+                i,
+                counts[i].empty() ? 0.0 : std::accumulate(counts[i].begin(), counts[i].end(), 0.0),
+                unsup->GetLabels(i).size(),
+                takesPart(i) ? "common" : "none",
+                unsup->GetKMeansIterations(i),
+                D2dDiversityRewards::DistanceToUniform(counts[i]),
+                D2dDiversityRewards::DistanceToUniform(unsup->LabelCounts(i, nl)),
+                pcaEndS);
+        }
     }
     double pDropSum = 0;
     uint32_t edgesFound = 0;
@@ -1318,6 +1372,9 @@ main(int argc, char* argv[])
             traces->AddParameter("gdPcaEndS", pcaEndS);
             traces->AddParameter("gdPcaD2sEnergyJ", pcaD2sEnergyJ);
             traces->AddParameterArray("gdMeanW1ToUniformPerEdge", w1PerEdge);
+            traces->AddParameter("gdPcaSketchesReceived", pca->GetSketchesReceived());
+            traces->AddParameter("gdPcaSubspaceMissed", missedF());
+            traces->AddParameter("gdDevicesTakingPart", n - missedF());
         }
         if (graph == "gcn")
         {
@@ -1340,6 +1397,9 @@ main(int argc, char* argv[])
             traces->AddParameter("gdPcaSketchesReceived", pca->GetSketchesReceived());
             traces->AddParameter("gdPcaEndS", pcaEndS);
             traces->AddParameter("gdPcaD2sEnergyJ", pcaD2sEnergyJ);
+        }
+        if (semiSupervised)
+        {
             traces->AddParameter("gdLabellingMeanAccuracy", labelAccuracy);
             traces->AddParameter("gdLabellingMeanUnlabelledAccuracy", unlabelledAccuracy);
         }
