@@ -58,6 +58,7 @@
 #include "ns3/d2d-trust-matrices.h"
 #include "ns3/d2d-unsupervised-paradigm.h"
 #include "ns3/energy-source-container.h"
+#include "ns3/enum.h"
 
 // Boost 1.74's JSON parser includes <boost/bind.hpp>, which asks for this to stay quiet.
 #define BOOST_BIND_GLOBAL_PLACEHOLDERS
@@ -68,6 +69,7 @@
 #include <cstdio>
 #include <fmt/format.h>
 #include <iostream>
+#include <numeric>
 #include <sstream>
 #include <stdexcept>
 
@@ -431,6 +433,7 @@ main(int argc, char* argv[])
     uint32_t requestPoints = 100;
     double retainFraction = 0.5;
     std::string exchangeMode = "real";
+    std::string labeller = "propagation";
     std::string agreementMix = "post-exchange";
     std::string agreementScale = "mean";
     uint32_t gcnSystems = 8;
@@ -479,6 +482,14 @@ main(int argc, char* argv[])
     flags.Add("knn", "Semi-supervised: k of the label-propagation kNN graph", knn)
         .Range(1, 1e6)
         .Sets("ns3::D2dSemiSupervisedParadigm::Knn");
+    flags
+        .Add("labeller",
+             "Semi-supervised: labels the unlabelled points by label propagation on the "
+             "distributed-PCA projections (sec. V-A1) or a local MLP on the raw features "
+             "(App. D-D)",
+             labeller)
+        .Choices({"propagation", "mlp"})
+        .Sets("ns3::D2dSemiSupervisedParadigm::Labeller");
     flags.Add("clusters", "Unsupervised: K-means clusters per device (L)", clusters)
         .Range(1, 1000)
         .Sets("ns3::D2dUnsupervisedParadigm::Clusters");
@@ -736,6 +747,12 @@ main(int argc, char* argv[])
     const uint32_t nl = partData->numClasses;
     const bool semiSupervised = paradigmName == "semi-supervised";
     const bool unsupervised = paradigmName == "unsupervised";
+    if (!semiSupervised && labeller != "propagation")
+    {
+        support.Fail("--labeller=" + labeller +
+                     ": labels only the semi-supervised paradigm's points "
+                     "(--paradigm=semi-supervised; accepted: propagation, mlp)");
+    }
     if (unsupervised && graph == "gcn")
     {
         support.Fail("--graph=gcn: the GCN baseline learns from the supervised paradigm's local "
@@ -807,6 +824,9 @@ main(int argc, char* argv[])
         semi->SetAttribute("PcaLocalRank", UintegerValue(pcaLocalRank));
         semi->SetAttribute("LabelledFraction", DoubleValue(labelledFraction));
         semi->SetAttribute("Knn", UintegerValue(knn));
+        semi->SetAttribute("Labeller",
+                           EnumValue(labeller == "mlp" ? D2dSemiSupervisedParadigm::MLP
+                                                       : D2dSemiSupervisedParadigm::PROPAGATION));
         semi->SetData(learning.train, learning.shards);
         semi->ChooseLabelled(net.seed);
     }
@@ -943,11 +963,30 @@ main(int argc, char* argv[])
     // Unsupervised: the mean W1 between the label histograms and uniform before and after each
     // edge round (the paper's Fig. 8d; the labels are used for nothing else).
     std::vector<double> w1PerEdge;
+    // Unsupervised: a device that the common subspace F did not reach sits the discovery out;
+    // the W1 figures are means over the devices that took part (all, if none did).
+    std::vector<bool> sittingOut(n, false);
+    auto takesPart = [&](uint32_t i) {
+        return !sittingOut[i];
+    };
+    auto missedF = [&]() {
+        return static_cast<uint32_t>(std::count(sittingOut.begin(), sittingOut.end(), true));
+    };
+    auto partakers = [&]() {
+        return missedF() == n ? n : n - missedF();
+    };
+    auto counted = [&](uint32_t i) {
+        return takesPart(i) || partakers() == n;
+    };
     auto meanLabelW1 = [&]() {
         double w = 0;
+        const uint32_t m = partakers();
         for (uint32_t i = 0; i < n; ++i)
         {
-            w += D2dDiversityRewards::DistanceToUniform(unsup->LabelCounts(i, nl)) / n;
+            if (counted(i))
+            {
+                w += D2dDiversityRewards::DistanceToUniform(unsup->LabelCounts(i, nl)) / m;
+            }
         }
         return w;
     };
@@ -1017,64 +1056,91 @@ main(int argc, char* argv[])
         auto& labelling = traces->OpenTrace(
             "gd_labelling.csv",
             "device,points,labelled,accuracy,unlabelled_accuracy,iterations,subspace,pca_end_s");
-        std::vector<std::vector<double>> sketches;
-        for (uint32_t i = 0; i < n; ++i)
+        const bool mlp = semi->GetLabeller() == D2dSemiSupervisedParadigm::MLP;
+        // Every device has labelled its points: the labels stand for the unknown ones.
+        auto labelled = [&, mlp]() {
+            pcaEndS = Simulator::Now().GetSeconds();
+            pcaD2sEnergyJ = energy.d2s;
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                // The propagated labels stand for the unknown ones from here on.
+                const auto& assigned = semi->GetAssigned(i);
+                const auto& marks = semi->GetLabelled(i);
+                for (std::size_t k = 0; k < assigned.size(); ++k)
+                {
+                    learning.train->labels[learning.shards[i].indices[k]] = assigned[k];
+                }
+                labelAccuracy += semi->GetAccuracy(i) / n;
+                unlabelledAccuracy += semi->GetUnlabelledAccuracy(i) / n;
+                labelling << fmt::format("{},{},{},{:.9g},{:.9g},{},{},{:.9f}\n",
+                                         i,
+                                         assigned.size(),
+                                         std::count(marks.begin(), marks.end(), true),
+                                         semi->GetAccuracy(i),
+                                         semi->GetUnlabelledAccuracy(i),
+                                         semi->GetIterations(i),
+                                         assigned.empty()              ? "none"
+                                         : mlp                         ? "raw"
+                                         : semi->UsedCommonSubspace(i) ? "common"
+                                                                       : "local",
+                                         pcaEndS);
+            }
+            countPartitions();
+            paradigm->Setup(counts, thresholds, lhat, trustMatrices);
+            if (!net.quiet && mlp)
+            {
+                std::fprintf(stderr,
+                             "graph-discovery: local MLPs labelled the points at %.3f s, "
+                             "accuracy %.4f (unlabelled %.4f)\n",
+                             pcaEndS,
+                             labelAccuracy,
+                             unlabelledAccuracy);
+            }
+            else if (!net.quiet)
+            {
+                std::fprintf(stderr,
+                             "graph-discovery: distributed PCA (%llu bytes) done at %.3f s; "
+                             "labels propagated, accuracy %.4f (unlabelled %.4f)\n",
+                             static_cast<unsigned long long>(pca->GetBytesSent()),
+                             pcaEndS,
+                             labelAccuracy,
+                             unlabelledAccuracy);
+            }
+            trainGcn();
+            Simulator::ScheduleNow(&D2dGraphDiscovery::Start, gd);
+        };
+        if (mlp)
         {
-            sketches.push_back(semi->Sketch(i));
+            // App. D-D: "a small, completely local classification model at each device": no
+            // distributed PCA; each device trains its MLP on its labelled points (no simulated
+            // cost, as the propagation's) and discovery starts once all have labelled.
+            Simulator::ScheduleNow([&, labelled]() {
+                semi->LabelWithMlp(Callback<void>(std::function<void()>(labelled)));
+            });
         }
-        pca = CreateObject<D2dPcaExchange>();
-        pca->SetAttribute("BytesPerValue", UintegerValue(semi->GetBytesPerValue()));
-        pca->Setup(network.d2s->GetTransports(),
-                   std::move(sketches),
-                   semi->GetFeatureSize(),
-                   semi->GetPcaDims());
-        pca->SetFinishedCallback(
-            Callback<void, const std::vector<double>&, const std::vector<bool>&>(
-                [&](const std::vector<double>& basis, const std::vector<bool>& reached) {
-                    // A device that F did not reach labels on its own top-d subspace.
-                    pcaEndS = Simulator::Now().GetSeconds();
-                    pcaD2sEnergyJ = energy.d2s;
-                    semi->Label(basis, reached);
-                    for (uint32_t i = 0; i < n; ++i)
-                    {
-                        // The propagated labels stand for the unknown ones from here on.
-                        const auto& assigned = semi->GetAssigned(i);
-                        const auto& marks = semi->GetLabelled(i);
-                        for (std::size_t k = 0; k < assigned.size(); ++k)
-                        {
-                            learning.train->labels[learning.shards[i].indices[k]] = assigned[k];
-                        }
-                        labelAccuracy += semi->GetAccuracy(i) / n;
-                        unlabelledAccuracy += semi->GetUnlabelledAccuracy(i) / n;
-                        labelling << fmt::format("{},{},{},{:.9g},{:.9g},{},{},{:.9f}\n",
-                                                 i,
-                                                 assigned.size(),
-                                                 std::count(marks.begin(), marks.end(), true),
-                                                 semi->GetAccuracy(i),
-                                                 semi->GetUnlabelledAccuracy(i),
-                                                 semi->GetIterations(i),
-                                                 assigned.empty()              ? "none"
-                                                 : semi->UsedCommonSubspace(i) ? "common"
-                                                                               : "local",
-                                                 pcaEndS);
-                    }
-                    countPartitions();
-                    paradigm->Setup(counts, thresholds, lhat, trustMatrices);
-                    if (!net.quiet)
-                    {
-                        std::fprintf(
-                            stderr,
-                            "graph-discovery: distributed PCA (%llu bytes) done at %.3f s; "
-                            "labels propagated, accuracy %.4f (unlabelled %.4f)\n",
-                            static_cast<unsigned long long>(pca->GetBytesSent()),
-                            pcaEndS,
-                            labelAccuracy,
-                            unlabelledAccuracy);
-                    }
-                    trainGcn();
-                    Simulator::ScheduleNow(&D2dGraphDiscovery::Start, gd);
-                }));
-        Simulator::ScheduleNow(&D2dPcaExchange::Start, pca);
+        else
+        {
+            std::vector<std::vector<double>> sketches;
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                sketches.push_back(semi->Sketch(i));
+            }
+            pca = CreateObject<D2dPcaExchange>();
+            pca->SetAttribute("BytesPerValue", UintegerValue(semi->GetBytesPerValue()));
+            pca->Setup(network.d2s->GetTransports(),
+                       std::move(sketches),
+                       semi->GetFeatureSize(),
+                       semi->GetPcaDims());
+            pca->SetFinishedCallback(
+                Callback<void, const std::vector<double>&, const std::vector<bool>&>(
+                    [&, labelled](const std::vector<double>& basis,
+                                  const std::vector<bool>& reached) {
+                        // A device that F did not reach labels on its own top-d subspace.
+                        semi->Label(basis, reached);
+                        labelled();
+                    }));
+            Simulator::ScheduleNow(&D2dPcaExchange::Start, pca);
+        }
     }
     else if (unsupervised)
     {
@@ -1106,14 +1172,12 @@ main(int argc, char* argv[])
             Callback<void, const std::vector<double>&, const std::vector<bool>&>(
                 [&, features, dim](const std::vector<double>& basis,
                                    const std::vector<bool>& reached) {
-                    // Eq. (15) and (17) compare centroids and Gaussians across devices: every
-                    // device needs the common subspace F.
-                    if (basis.empty() ||
-                        std::find(reached.begin(), reached.end(), false) != reached.end())
+                    // Eq. (15) and (17) compare centroids and Gaussians across devices: a
+                    // device that F did not reach (lost after the retries, or never computed)
+                    // cannot be compared with the others and sits the discovery out.
+                    for (uint32_t i = 0; i < n; ++i)
                     {
-                        support.Fail("distributed PCA: the subspace F did not reach every device "
-                                     "over the device-to-server link (the unsupervised paradigm "
-                                     "needs it at all)");
+                        sittingOut[i] = basis.empty() || (!reached.empty() && !reached[i]);
                     }
                     pcaEndS = Simulator::Now().GetSeconds();
                     pcaD2sEnergyJ = energy.d2s;
@@ -1123,11 +1187,13 @@ main(int argc, char* argv[])
                     for (uint32_t i = 0; i < n; ++i)
                     {
                         const auto& shard = learning.shards[i];
-                        projections.push_back(D2dDistributedPca::Project(features(i),
-                                                                         shard.indices.size(),
-                                                                         dim,
-                                                                         basis,
-                                                                         pcaDims));
+                        projections.push_back(sittingOut[i]
+                                                  ? std::vector<double>{}
+                                                  : D2dDistributedPca::Project(features(i),
+                                                                               shard.indices.size(),
+                                                                               dim,
+                                                                               basis,
+                                                                               pcaDims));
                         labels.emplace_back();
                         ids.emplace_back();
                         for (std::size_t idx : shard.indices)
@@ -1140,7 +1206,8 @@ main(int argc, char* argv[])
                                  pcaDims,
                                  std::move(labels),
                                  std::move(ids),
-                                 net.seed);
+                                 net.seed,
+                                 sittingOut);
                     w1PerEdge.push_back(meanLabelW1());
                     if (!net.quiet)
                     {
@@ -1151,6 +1218,13 @@ main(int argc, char* argv[])
                             static_cast<unsigned long long>(pca->GetBytesSent()),
                             pcaEndS,
                             clusters);
+                        if (missedF() > 0)
+                        {
+                            std::fprintf(stderr,
+                                         "graph-discovery: %u device(s) missed the subspace F "
+                                         "and sit the discovery out\n",
+                                         missedF());
+                        }
                     }
                     Simulator::ScheduleNow(&D2dGraphDiscovery::Start, gd);
                 }));
@@ -1180,12 +1254,38 @@ main(int argc, char* argv[])
     // The exchange's outcome: bias left, links' P_D, delivered fraction.
     double w1Before = 0;
     double w1After = 0;
+    const uint32_t partaking = partakers();
     for (uint32_t i = 0; i < n; ++i)
     {
-        w1Before += D2dDiversityRewards::DistanceToUniform(counts[i]) / n;
+        if (!counted(i))
+        {
+            continue; // sat the discovery out
+        }
+        w1Before += D2dDiversityRewards::DistanceToUniform(counts[i]) / partaking;
         w1After += D2dDiversityRewards::DistanceToUniform(unsup ? unsup->LabelCounts(i, nl)
                                                                 : paradigm->GetCounts(i)) /
-                   n;
+                   partaking;
+    }
+    if (unsup)
+    {
+        // Which devices took part, in the common subspace or not at all (F missed).
+        auto& subspaceCsv = traces->OpenTrace(
+            "gd_subspace.csv",
+            "device,points_before,points_after,subspace,kmeans_iterations,label_w1_before,"
+            "label_w1_after,pca_end_s");
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            subspaceCsv << fmt::format(
+                "{},{},{},{},{},{:.9g},{:.9g},{:.9f}\n",
+                i,
+                counts[i].empty() ? 0.0 : std::accumulate(counts[i].begin(), counts[i].end(), 0.0),
+                unsup->GetLabels(i).size(),
+                takesPart(i) ? "common" : "none",
+                unsup->GetKMeansIterations(i),
+                D2dDiversityRewards::DistanceToUniform(counts[i]),
+                D2dDiversityRewards::DistanceToUniform(unsup->LabelCounts(i, nl)),
+                pcaEndS);
+        }
     }
     double pDropSum = 0;
     uint32_t edgesFound = 0;
@@ -1272,6 +1372,9 @@ main(int argc, char* argv[])
             traces->AddParameter("gdPcaEndS", pcaEndS);
             traces->AddParameter("gdPcaD2sEnergyJ", pcaD2sEnergyJ);
             traces->AddParameterArray("gdMeanW1ToUniformPerEdge", w1PerEdge);
+            traces->AddParameter("gdPcaSketchesReceived", pca->GetSketchesReceived());
+            traces->AddParameter("gdPcaSubspaceMissed", missedF());
+            traces->AddParameter("gdDevicesTakingPart", n - missedF());
         }
         if (graph == "gcn")
         {
@@ -1284,12 +1387,19 @@ main(int argc, char* argv[])
         {
             traces->AddParameter("gdRegressionPartitions", nl);
         }
-        if (semiSupervised)
+        if (semiSupervised && !pca)
+        {
+            traces->AddParameter("gdLabellingEndS", pcaEndS); // mlp: no PCA
+        }
+        if (semiSupervised && pca)
         {
             traces->AddParameter("gdPcaBytes", pca->GetBytesSent());
             traces->AddParameter("gdPcaSketchesReceived", pca->GetSketchesReceived());
             traces->AddParameter("gdPcaEndS", pcaEndS);
             traces->AddParameter("gdPcaD2sEnergyJ", pcaD2sEnergyJ);
+        }
+        if (semiSupervised)
+        {
             traces->AddParameter("gdLabellingMeanAccuracy", labelAccuracy);
             traces->AddParameter("gdLabellingMeanUnlabelledAccuracy", unlabelledAccuracy);
         }

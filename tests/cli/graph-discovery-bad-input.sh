@@ -5,7 +5,8 @@
 # outside [0, 1], zero iterations, unknown modes, a trust file of the wrong shape or with a
 # value other than 0/1, a malformed --targets, a bad --evaluate instance, the semi-supervised
 # paradigm's flags out of range (an unknown paradigm, a labelled fraction of 0 or above 1,
-# k = 0, d = 0 or above the 784 features), the unsupervised paradigm's (K = 0 or above a
+# k = 0, d = 0 or above the 784 features, an unknown labeller, the mlp labeller with another
+# paradigm), the unsupervised paradigm's (K = 0 or above a
 # device's points, Q = 0, a retained share above 1, unknown exchange, agreement mix or scale,
 # a supervised downstream model (only the triplet encoder), d above the features, the GCN graph), the GCN baseline's
 # flags out of range (0 epochs or systems, a subset size outside [2, 8] or above the system
@@ -81,6 +82,9 @@ expect_reject knn "${SMALL[@]}" --paradigm=semi-supervised --knn=0
 expect_reject pcaDims "${SMALL[@]}" --paradigm=semi-supervised --pcaDims=0
 expect_reject pcaDims "${SMALL[@]}" --paradigm=semi-supervised --pcaDims=785
 expect_reject pcaLocalRank "${SMALL[@]}" --paradigm=semi-supervised --pcaLocalRank=-1
+expect_reject labeller "${SMALL[@]}" --paradigm=semi-supervised --labeller=knn
+expect_reject labeller "${SMALL[@]}" --labeller=mlp
+expect_reject labeller "${U[@]}" --labeller=mlp
 echo '{"counts": [[1, 2]], "thresholds": 1}' >"$TMP/bad.json"
 expect_reject evaluate --evaluate="$TMP/bad.json"
 echo 'not json' >"$TMP/notjson.json"

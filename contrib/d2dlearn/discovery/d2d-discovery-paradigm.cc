@@ -72,6 +72,12 @@ D2dDiscoveryParadigm::SystemAgreement(const std::vector<uint32_t>& /* devices */
 }
 
 bool
+D2dDiscoveryParadigm::TakesPart(uint32_t /* device */) const
+{
+    return true;
+}
+
+bool
 D2dDiscoveryParadigm::Exchange(const std::vector<Transfer>& /* transfers */)
 {
     return false;

@@ -133,6 +133,13 @@ class D2dDiscoveryParadigm : public Object
      * \return the system-agreement term of r^G (default 0)
      */
     virtual double SystemAgreement(const std::vector<uint32_t>& devices) const;
+    /**
+     * \param device i
+     * \return true (default): i takes part in the discovery; false: i sits it out (no
+     * incoming nor outgoing edge, no reward message; e.g. an unsupervised device that the
+     * common PCA subspace did not reach, whose clusters cannot be compared with the others')
+     */
+    virtual bool TakesPart(uint32_t device) const;
 
     /** One edge's datapoints as the exchange moved them. */
     struct Transfer

@@ -351,6 +351,34 @@ D2dGraphDiscovery::Start()
         }
     }
     m_clusters = D2dDiversityRewards::Clusters(p, m_alphaD);
+    m_out.assign(m_n, false);
+    for (uint32_t i = 0; i < m_n; ++i)
+    {
+        m_out[i] = !m_paradigm->TakesPart(i);
+    }
+    if (std::find(m_out.begin(), m_out.end(), true) != m_out.end())
+    {
+        // A device sitting out is a cluster of its own (it sends and receives no reward);
+        // the others keep their clusters, numbered again in order of first member.
+        std::map<uint32_t, uint32_t> renumbered;
+        std::vector<uint32_t> clusters(m_n, 0);
+        uint32_t next = 0;
+        for (uint32_t i = 0; i < m_n; ++i)
+        {
+            if (m_out[i])
+            {
+                clusters[i] = next++;
+                continue;
+            }
+            auto it = renumbered.find(m_clusters[i]);
+            if (it == renumbered.end())
+            {
+                it = renumbered.emplace(m_clusters[i], next++).first;
+            }
+            clusters[i] = it->second;
+        }
+        m_clusters = std::move(clusters);
+    }
     m_clusterMembers.clear();
     for (uint32_t i = 0; i < m_n; ++i)
     {
@@ -361,6 +389,18 @@ D2dGraphDiscovery::Start()
         m_clusterMembers[m_clusters[i]].push_back(i);
     }
     m_excluded.assign(m_n, std::vector<bool>(m_n, false));
+    for (uint32_t out = 0; out < m_n; ++out)
+    {
+        if (!m_out[out])
+        {
+            continue;
+        }
+        for (uint32_t i = 0; i < m_n; ++i)
+        {
+            m_excluded[i][out] = true; // no edge out of it
+            m_excluded[out][i] = true; // nor into it
+        }
+    }
     m_rowStates.assign(m_n, {});
     m_edge = 0;
     StartEdge();
@@ -488,6 +528,10 @@ D2dGraphDiscovery::StartIteration()
     }
     for (uint32_t i = 0; i < m_n; ++i)
     {
+        if (m_sel[i] >= 0 && (m_out[i] || m_out[m_sel[i]]))
+        {
+            m_sel[i] = -1; // a fixed graph's link of a device that sits out
+        }
         if (m_sel[i] >= 0)
         {
             m_selDrop[i] = DropProbability(i, m_sel[i]);
@@ -686,7 +730,7 @@ D2dGraphDiscovery::RunPhase(Phase phase)
         for (const auto& members : m_clusterMembers)
         {
             const uint32_t head = members.front();
-            m_global[head] = ClusterGlobalReward(head);
+            m_global[head] = m_out[head] ? 0.0 : ClusterGlobalReward(head);
             if (members.size() > 1)
             {
                 auto p = payload({});
@@ -887,7 +931,7 @@ D2dGraphDiscovery::EndIteration()
         // Multicast, a head, or a member whose r^G was lost: from the rewards at i.
         const bool fromHead = m_rewardSharing == CLUSTER_HEAD &&
                               m_clusterMembers[m_clusters[i]].front() != i && m_globalArrived[i];
-        const double global = fromHead ? m_global[i] : ClusterGlobalReward(i);
+        const double global = m_out[i] ? 0.0 : fromHead ? m_global[i] : ClusterGlobalReward(i);
         const double reward = m_localReward[i] + m_gamma * global;
         if (m_sel[i] >= 0 && m_graph == "rl")
         {

@@ -80,6 +80,9 @@ namespace ns3
  * D2dUnsupervisedParadigm), size the allocation and the reward messages, let r^G take the
  * system agreement of eq. (17) instead of the members' r^L / N, and move the points of an
  * exchange itself; their defaults leave the supervised messages and traces as they were.
+ * A device the paradigm says does not take part (TakesPart) sits the discovery out: no
+ * receiver may pick it, it picks no transmitter, and it is a reliable cluster of its own, so
+ * it sends and receives no reward (its r^L and r^G are 0 in the traces).
  */
 class D2dGraphDiscovery : public Object
 {
@@ -261,6 +264,7 @@ class D2dGraphDiscovery : public Object
     std::vector<Link> m_links;
     std::vector<Time> m_learningEnd;
     std::vector<std::vector<bool>> m_excluded;
+    std::vector<bool> m_out; //!< devices that sit the discovery out (paradigm's TakesPart)
     std::vector<int64_t> m_fixed;
     std::vector<std::vector<double>> m_linkScores; //!< Graph = gcn
     std::vector<std::map<std::vector<uint32_t>, uint32_t>> m_rowStates;

@@ -7,9 +7,11 @@
 
 #include "d2d-distributed-pca.h"
 #include "d2d-label-propagation.h"
+#include "d2d-mlp-labeller.h"
 
 #include "ns3/abort.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
@@ -51,7 +53,17 @@ D2dSemiSupervisedParadigm::GetTypeId()
                           "Bytes per matrix entry of the PCA messages (4: float32)",
                           UintegerValue(4),
                           MakeUintegerAccessor(&D2dSemiSupervisedParadigm::m_bytesPerValue),
-                          MakeUintegerChecker<uint32_t>(1, 8));
+                          MakeUintegerChecker<uint32_t>(1, 8))
+            .AddAttribute("Labeller",
+                          "Labels the unlabelled points: label propagation on the "
+                          "distributed-PCA projections (sec. V-A1), or a local MLP on the raw "
+                          "features (App. D-D; ns3::D2dMlpLabeller)",
+                          EnumValue(D2dSemiSupervisedParadigm::PROPAGATION),
+                          MakeEnumAccessor(&D2dSemiSupervisedParadigm::m_labeller),
+                          MakeEnumChecker(D2dSemiSupervisedParadigm::PROPAGATION,
+                                          "propagation",
+                                          D2dSemiSupervisedParadigm::MLP,
+                                          "mlp"));
     return tid;
 }
 
@@ -85,6 +97,7 @@ D2dSemiSupervisedParadigm::SetData(std::shared_ptr<const D2dDataset> train,
 void
 D2dSemiSupervisedParadigm::ChooseLabelled(uint64_t seed)
 {
+    m_seed = seed;
     m_labelled.clear();
     for (uint32_t i = 0; i < m_truth.size(); ++i)
     {
@@ -191,6 +204,55 @@ D2dSemiSupervisedParadigm::Label(const std::vector<double>& basis, const std::ve
                               << res.iterations << " iterations on the "
                               << (m_common[i] ? "common" : "local") << " subspace");
     }
+}
+
+void
+D2dSemiSupervisedParadigm::LabelWithMlp(Callback<void> done,
+                                        const std::vector<Ptr<D2dComputeModel>>& compute)
+{
+    NS_ABORT_MSG_IF(m_labelled.size() != m_shards.size(),
+                    "D2dSemiSupervisedParadigm: ChooseLabelled before LabelWithMlp");
+    std::vector<std::vector<std::size_t>> points;
+    std::vector<std::vector<int64_t>> given;
+    for (uint32_t i = 0; i < m_shards.size(); ++i)
+    {
+        points.push_back(m_shards[i].indices);
+        given.emplace_back(m_shards[i].indices.size(), -1);
+        for (std::size_t k = 0; k < m_shards[i].indices.size(); ++k)
+        {
+            if (m_labelled[i][k])
+            {
+                given.back()[k] = m_truth[i][k];
+            }
+        }
+    }
+    auto mlp = CreateObject<D2dMlpLabeller>();
+    mlp->Setup(m_train, points, given, m_seed);
+    mlp->SetComputeModels(compute);
+    m_mlp = mlp;
+    mlp->Start(Callback<void>([this, done]() {
+        Ptr<D2dMlpLabeller> labeller = DynamicCast<D2dMlpLabeller>(m_mlp);
+        m_assigned.assign(m_shards.size(), {});
+        m_iterations.assign(m_shards.size(), 0);
+        m_common.assign(m_shards.size(), false);
+        for (uint32_t i = 0; i < m_shards.size(); ++i)
+        {
+            m_assigned[i] = labeller->GetLabels(i);
+            m_iterations[i] = static_cast<uint32_t>(labeller->GetSteps(i));
+            NS_LOG_INFO("device " << i << ": MLP labelling accuracy " << GetAccuracy(i) << " after "
+                                  << m_iterations[i] << " steps");
+        }
+        if (!done.IsNull())
+        {
+            done();
+        }
+    }));
+}
+
+D2dSemiSupervisedParadigm::Labeller
+D2dSemiSupervisedParadigm::GetLabeller() const
+{
+    return m_labeller;
 }
 
 bool

@@ -8,6 +8,8 @@
 
 #include "d2d-supervised-paradigm.h"
 
+#include "ns3/callback.h"
+#include "ns3/d2d-compute-model.h"
 #include "ns3/d2d-dataset.h"
 #include "ns3/d2d-partitioner.h"
 
@@ -32,6 +34,11 @@ namespace ns3
  * Use: SetData, ChooseLabelled, then each device's Sketch goes to the server, which returns
  * D2dDistributedPca::CommonSubspace of what arrived; Label(F) propagates; AssignedCounts(i)
  * give the D_i for D2dSupervisedParadigm::Setup.
+ *
+ * Labeller mlp (App. D-D) replaces the propagation: each device trains a small local MLP on
+ * its labelled points' raw features (D2dMlpLabeller; no distributed PCA is needed) and labels
+ * the rest with its predictions (LabelWithMlp); the labels are then used exactly as the
+ * propagated ones.
  *
  * Reading chosen: the propagated labels replace the unknown ones for everything after
  * (the counts of the message passing, the points moved, the downstream training), as the
@@ -81,6 +88,25 @@ class D2dSemiSupervisedParadigm : public D2dSupervisedParadigm
      * \param reached per device, whether F reached it (empty: every device)
      */
     void Label(const std::vector<double>& basis, const std::vector<bool>& reached = {});
+    /**
+     * \brief Labeller mlp: starts every device's MLP training job (D2dMlpLabeller, attributes
+     * of ns3::D2dMlpLabeller); at the completion event of the last one the labels are set as
+     * Label sets them (GetIterations gives the optimizer steps) and done is called.
+     * \param done called once every device has labelled its points
+     * \param compute device i's compute model at index i (empty: the jobs take no
+     * simulated time, as propagation)
+     */
+    void LabelWithMlp(Callback<void> done, const std::vector<Ptr<D2dComputeModel>>& compute = {});
+
+    /** Values of the Labeller attribute. */
+    enum Labeller
+    {
+        PROPAGATION, //!< label propagation on the distributed-PCA projections (sec. V-A1)
+        MLP          //!< a local MLP on the raw features (App. D-D)
+    };
+
+    /** \return the labeller (attribute Labeller) */
+    Labeller GetLabeller() const;
     /** \return whether device i projected on the common F (false: on its local subspace) */
     bool UsedCommonSubspace(uint32_t device) const;
 
@@ -94,7 +120,7 @@ class D2dSemiSupervisedParadigm : public D2dSupervisedParadigm
     double GetAccuracy(uint32_t device) const;
     /** \return the same share over i's unlabelled points only (1 if none) */
     double GetUnlabelledAccuracy(uint32_t device) const;
-    /** \return the propagation's iterations at device i */
+    /** \return the propagation's iterations at device i (mlp: the optimizer steps) */
     uint32_t GetIterations(uint32_t device) const;
 
   private:
@@ -106,6 +132,9 @@ class D2dSemiSupervisedParadigm : public D2dSupervisedParadigm
     double m_labelledFraction;
     uint32_t m_knn;
     uint32_t m_bytesPerValue;
+    Labeller m_labeller;
+    Ptr<Object> m_mlp;  //!< the D2dMlpLabeller of LabelWithMlp
+    uint64_t m_seed{0}; //!< ChooseLabelled's seed (the MLP labeller's too)
     std::shared_ptr<const D2dDataset> m_train;
     std::vector<D2dShard> m_shards;
     std::vector<std::vector<int64_t>> m_truth;

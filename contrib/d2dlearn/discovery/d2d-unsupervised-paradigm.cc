@@ -108,7 +108,8 @@ D2dUnsupervisedParadigm::Setup(std::vector<std::vector<double>> projections,
                                uint32_t d,
                                std::vector<std::vector<int64_t>> labels,
                                std::vector<std::vector<uint64_t>> ids,
-                               uint64_t seed)
+                               uint64_t seed,
+                               std::vector<bool> sittingOut)
 {
     NS_ABORT_MSG_IF(d == 0, "D2dUnsupervisedParadigm::Setup: d must be > 0");
     NS_ABORT_MSG_IF(labels.size() != projections.size() || ids.size() != projections.size(),
@@ -126,8 +127,22 @@ D2dUnsupervisedParadigm::Setup(std::vector<std::vector<double>> projections,
     m_iterations.assign(n, 0);
     m_sampleRng.clear();
     m_sendRng.clear();
+    NS_ABORT_MSG_IF(!sittingOut.empty() && sittingOut.size() != n,
+                    "D2dUnsupervisedParadigm::Setup: one sitting-out flag per device");
+    m_out = sittingOut.empty() ? std::vector<bool>(n, false) : std::move(sittingOut);
     for (uint32_t i = 0; i < n; ++i)
     {
+        if (m_out[i])
+        {
+            // No projection on F: no clusters; the points stay where they are.
+            NS_ABORT_MSG_IF(!m_points[i].empty() || m_labels[i].size() != m_ids[i].size(),
+                            "D2dUnsupervisedParadigm::Setup: device "
+                                << i << " sits out: no projections, n labels and n ids");
+            m_counts[i].assign(m_nClusters, 0.0);
+            m_sampleRng.emplace_back(seed, GAIN_SAMPLES, i);
+            m_sendRng.emplace_back(seed, EXCHANGE_DRAW, i);
+            continue;
+        }
         const std::size_t ni = m_points[i].size() / d;
         NS_ABORT_MSG_IF(m_points[i].size() != ni * d || m_labels[i].size() != ni ||
                             m_ids[i].size() != ni,
@@ -401,6 +416,8 @@ D2dUnsupervisedParadigm::Exchange(const std::vector<Transfer>& transfers)
     {
         const uint32_t j = t.transmitter;
         const uint32_t i = t.receiver;
+        NS_ABORT_MSG_IF(m_out.at(i) || m_out.at(j),
+                        "D2dUnsupervisedParadigm::Exchange: a link of a device that sits out");
         for (uint32_t l = 0; l < m_nClusters && l < t.allocated.size(); ++l)
         {
             const auto sent = static_cast<uint64_t>(std::max(0.0, t.allocated[l]) + 0.5);
@@ -442,6 +459,10 @@ D2dUnsupervisedParadigm::Exchange(const std::vector<Transfer>& transfers)
     }
     for (std::size_t j = 0; j < n; ++j)
     {
+        if (m_out[j])
+        {
+            continue; // it took part in nothing
+        }
         std::vector<double> x;
         std::vector<int64_t> lab;
         std::vector<uint64_t> ids;
@@ -467,6 +488,12 @@ D2dUnsupervisedParadigm::Exchange(const std::vector<Transfer>& transfers)
     m_post = m_stats;
     ++m_edgeRound;
     return true;
+}
+
+bool
+D2dUnsupervisedParadigm::TakesPart(uint32_t device) const
+{
+    return !m_out.at(device);
 }
 
 double

@@ -87,12 +87,18 @@ class D2dUnsupervisedParadigm : public D2dDiscoveryParadigm
      * \param labels each point's true label (-1: unknown), n_i per device
      * \param ids each point's index in the dataset, n_i per device
      * \param seed the run's seed (K-means seeding, sampling, the points sent)
+     * \param sittingOut per device, whether it sits the discovery out (empty: none does): the
+     * common subspace F did not reach it, so its points have no projection (projections[i]
+     * empty; labels[i] and ids[i] still list the points it holds); it is not clustered, holds
+     * no cluster statistics (GetCounts: zeros), TakesPart is false and Exchange keeps its
+     * points as they are
      */
     void Setup(std::vector<std::vector<double>> projections,
                uint32_t d,
                std::vector<std::vector<int64_t>> labels,
                std::vector<std::vector<uint64_t>> ids,
-               uint64_t seed);
+               uint64_t seed,
+               std::vector<bool> sittingOut = {});
 
     uint32_t GetNDevices() const override;
     uint32_t GetNPartitions() const override;
@@ -126,6 +132,7 @@ class D2dUnsupervisedParadigm : public D2dDiscoveryParadigm
     bool HasSystemAgreement() const override;
     double SystemAgreement(const std::vector<uint32_t>& devices) const override;
     bool Exchange(const std::vector<Transfer>& transfers) override;
+    bool TakesPart(uint32_t device) const override;
 
     /** \return d */
     uint32_t GetDims() const;
@@ -186,6 +193,7 @@ class D2dUnsupervisedParadigm : public D2dDiscoveryParadigm
     std::vector<D2dDataRng> m_sampleRng;                 //!< per device: Gain's draws
     std::vector<D2dDataRng> m_sendRng;                   //!< per device: points sent / drawn
     uint32_t m_edgeRound{0};
+    std::vector<bool> m_out; //!< devices sitting out (Setup)
 };
 
 } // namespace ns3

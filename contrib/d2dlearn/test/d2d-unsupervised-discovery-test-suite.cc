@@ -9,7 +9,8 @@
  * messages' counts and sizes against the formula (request 4 + 4 d L bytes, allocation
  * L (4 (d + d^2) + 1), no offer nor demand, rewards with the statistics of eq. (17)), the real
  * points' conservation over two edges, and a learning run whose policies end on the device
- * whose data is far from the receivers'.
+ * whose data is far from the receivers', and a device without the common subspace sitting the
+ * discovery out.
  */
 
 #include "ns3/d2d-channel.h"
@@ -86,6 +87,7 @@ struct Rig
     std::map<std::string, uint64_t> bytes; //!< bytes per kind (one row each)
     std::map<std::string, uint64_t> sends; //!< messages per kind (distinct ids)
     std::map<uint64_t, bool> seen;
+    std::map<uint32_t, uint64_t> touching; //!< delivery rows from or to each device
 
     Rig(uint32_t n, double p)
     {
@@ -115,6 +117,11 @@ struct Rig
     {
         rows[r.kind]++;
         bytes[r.kind] += r.bytes;
+        touching[r.src]++;
+        if (r.dst != r.src)
+        {
+            touching[r.dst]++;
+        }
         if (!seen[r.msgId])
         {
             seen[r.msgId] = true;
@@ -336,6 +343,96 @@ class D2dUnsupervisedLearnsTestCase : public TestCase
     }
 };
 
+/**
+ * A device that the common subspace F missed sits out (Setup's sittingOut): device 0, the head
+ * of the one reliable cluster, holds no projection. The other four run two edges among
+ * themselves: the message counts are the formula's with 4 devices (the head is now device 1),
+ * no message leaves or reaches device 0, no graph links it, its points stay as they were and
+ * its cluster counts are 0. With the uniform baseline the same.
+ */
+class D2dUnsupervisedSitOutTestCase : public TestCase
+{
+  public:
+    D2dUnsupervisedSitOutTestCase()
+        : TestCase("Unsupervised: a device without the common subspace sits the discovery out, "
+                   "the others go on (rl and uniform graphs)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const std::string graph : {"rl", "uniform"})
+        {
+            const uint32_t n = 5;
+            const uint32_t nl = 3;
+            const uint32_t d = 2;
+            const uint32_t iterations = 6;
+            Rig rig(n, 1e-9); // one reliable cluster, nothing lost
+            std::vector<std::vector<double>> x;
+            std::vector<std::vector<int64_t>> labels;
+            std::vector<std::vector<uint64_t>> ids;
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                Blob(x, labels, ids, 50, 5.0 * i, 0);
+            }
+            const auto ids0 = ids[0];
+            x[0].clear(); // F did not reach device 0: no projection
+            rig.paradigm->SetAttribute("Clusters", UintegerValue(nl));
+            rig.paradigm->SetAttribute("RequestPoints", UintegerValue(12));
+            rig.paradigm->Setup(x, d, labels, ids, 3, {true, false, false, false, false});
+            NS_TEST_EXPECT_MSG_EQ(rig.paradigm->TakesPart(0), false, "device 0 sits out");
+            NS_TEST_EXPECT_MSG_EQ(rig.paradigm->TakesPart(1), true, "device 1 takes part");
+            rig.gd->SetAttribute("Graph", StringValue(graph));
+            rig.gd->SetAttribute("Iterations", UintegerValue(iterations));
+            rig.gd->SetAttribute("Edges", UintegerValue(2));
+            rig.Run();
+            NS_TEST_ASSERT_MSG_EQ(rig.gd->IsFinished(), true, graph << ": finished");
+            NS_TEST_ASSERT_MSG_EQ(rig.gd->GetGraphs().size(), 2u, graph << ": two edge rounds");
+            for (const auto& g : rig.gd->GetGraphs())
+            {
+                NS_TEST_EXPECT_MSG_EQ(g[0], -1, graph << ": device 0 picks no transmitter");
+                for (uint32_t i = 1; i < n; ++i)
+                {
+                    NS_TEST_EXPECT_MSG_NE(g[i], 0, graph << ": nobody picks device 0");
+                    NS_TEST_EXPECT_MSG_GT(g[i], 0, graph << ": device " << i << " picks one");
+                }
+            }
+            const uint64_t m = n - 1;
+            // rl: per edge the iterations and the last message passing; uniform: the last.
+            const uint64_t mp = graph == "rl" ? 2 * (iterations + 1) : 2;
+            NS_TEST_EXPECT_MSG_EQ(rig.sends["gd_request"], m * mp, graph << ": requests");
+            NS_TEST_EXPECT_MSG_EQ(rig.sends["gd_allocation"], m * mp, graph << ": allocations");
+            const uint64_t rewards = graph == "rl" ? (m - 1) * 2 * iterations : 0;
+            NS_TEST_EXPECT_MSG_EQ(rig.sends["gd_reward"], rewards, graph << ": to the head");
+            NS_TEST_EXPECT_MSG_EQ(rig.touching[0], 0u, graph << ": no message from or to 0");
+            for (const auto& link : rig.gd->GetLinks())
+            {
+                NS_TEST_EXPECT_MSG_EQ((link.receiver == 0 || link.transmitter == 0),
+                                      false,
+                                      graph << ": no link of device 0");
+            }
+            NS_TEST_EXPECT_MSG_EQ((rig.paradigm->GetIds(0) == ids0), true, "0 keeps its points");
+            for (double c : rig.paradigm->GetCounts(0))
+            {
+                NS_TEST_EXPECT_MSG_EQ(c, 0.0, "device 0 has no clusters");
+            }
+            // The others' real points are all among them, once.
+            std::vector<uint64_t> all;
+            for (uint32_t i = 1; i < n; ++i)
+            {
+                all.insert(all.end(),
+                           rig.paradigm->GetIds(i).begin(),
+                           rig.paradigm->GetIds(i).end());
+            }
+            std::sort(all.begin(), all.end());
+            NS_TEST_EXPECT_MSG_EQ(all.size(), m * 50u, graph << ": no point lost");
+            NS_TEST_EXPECT_MSG_EQ(all.front(), 1000u, graph << ": none of device 0's");
+            Simulator::Destroy();
+        }
+    }
+};
+
 /** The d2d-unsupervised-discovery test suite. */
 class D2dUnsupervisedDiscoveryTestSuite : public TestSuite
 {
@@ -346,6 +443,7 @@ class D2dUnsupervisedDiscoveryTestSuite : public TestSuite
         AddTestCase(new D2dUnsupervisedAllotTestCase, TestCase::QUICK);
         AddTestCase(new D2dUnsupervisedMessagesTestCase, TestCase::QUICK);
         AddTestCase(new D2dUnsupervisedLearnsTestCase, TestCase::QUICK);
+        AddTestCase(new D2dUnsupervisedSitOutTestCase, TestCase::QUICK);
     }
 };
 

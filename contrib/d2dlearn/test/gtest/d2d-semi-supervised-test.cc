@@ -7,15 +7,20 @@
  * Learning", 2025, sec. V-A1): distributed PCA (Liang, Balcan, Kanchanapally and Woodruff,
  * "Improved distributed principal component analysis", 2014) against centralised PCA computed
  * independently (GSL's symmetric eigensolver on the stacked data's Gram matrix), and label
- * propagation (Zhu and Ghahramani 2002) on hand-worked graphs and on two Gaussians.
- * The sanitized torch-free subset (D2DLEARN_GTEST_TORCH_FREE) runs only the label propagation
- * cases: the distributed PCA's SVD is LibTorch's.
+ * propagation (Zhu and Ghahramani 2002) on hand-worked graphs and on two Gaussians, and the
+ * MLP labeller of App. D-D on two Gaussians. The sanitized torch-free subset
+ * (D2DLEARN_GTEST_TORCH_FREE) runs only the label propagation cases: the distributed PCA's
+ * SVD and the MLP are LibTorch's.
  */
 
 #ifndef D2DLEARN_GTEST_TORCH_FREE
 #include "ns3/d2d-distributed-pca.h"
 #endif
 #include "ns3/d2d-label-propagation.h"
+#ifndef D2DLEARN_GTEST_TORCH_FREE
+#include "ns3/d2d-mlp-labeller.h"
+#include "ns3/simulator.h"
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -414,3 +419,103 @@ TEST(LabelPropagation, ChooseLabelledCountsAndCoverage)
     const auto b = D2dLabelPropagation::ChooseLabelled({0, 0, 0, 0, 1, 1, 1, 2, 2, 2}, 0.1, 1, 0);
     EXPECT_EQ(std::count(b.begin(), b.end(), true), 3);
 }
+
+#ifndef D2DLEARN_GTEST_TORCH_FREE
+// The MLP labeller of App. D-D (a local one-hidden-layer MLP on the labelled points, a real
+// LibTorch job of a D2dLearner inside the simulator): two well-separated 2-D Gaussians (means
+// (-5, 0) and (5, 0), unit variance, 150 points each) with three labelled points each, on two
+// devices (the second holds the points in the opposite order): every unlabelled point gets its
+// Gaussian's label, the labelled ones keep theirs, and a second run gives the same labels.
+TEST(MlpLabeller, TwoSeparatedGaussiansThreeLabelsEach)
+{
+    auto run = [](uint64_t seed, std::vector<std::vector<int64_t>>& truthOut) {
+        std::mt19937_64 rng(seed);
+        std::normal_distribution<double> normal(0.0, 1.0);
+        const std::size_t per = 150;
+        auto data = std::make_shared<D2dDataset>();
+        data->name = "two-gaussians";
+        data->featureShape = {2};
+        data->numClasses = 2;
+        for (std::size_t p = 0; p < 2 * per; ++p)
+        {
+            const int64_t label = p % 2;
+            data->features.push_back(static_cast<float>((label ? 5.0 : -5.0) + normal(rng)));
+            data->features.push_back(static_cast<float>(normal(rng)));
+            data->labels.push_back(label);
+        }
+        std::vector<std::vector<std::size_t>> points(2);
+        for (std::size_t p = 0; p < 2 * per; ++p)
+        {
+            points[0].push_back(p);
+            points[1].push_back(2 * per - 1 - p);
+        }
+        std::vector<std::vector<int64_t>> given(2);
+        truthOut.assign(2, {});
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            given[i].assign(2 * per, -1);
+            for (std::size_t k : {3u, 10u, 37u, 50u, 81u, 120u}) // three of each label
+            {
+                given[i][k] = data->labels[points[i][k]];
+            }
+            for (std::size_t p : points[i])
+            {
+                truthOut[i].push_back(data->labels[p]);
+            }
+        }
+        auto labeller = CreateObject<D2dMlpLabeller>();
+        labeller->Setup(data, points, given, seed);
+        bool finished = false;
+        labeller->Start(Callback<void>([&finished]() { finished = true; }));
+        Simulator::Run();
+        Simulator::Destroy();
+        EXPECT_TRUE(finished);
+        EXPECT_TRUE(labeller->IsDone());
+        std::vector<std::vector<int64_t>> labels;
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            // 6 points, batches of 32: one step per epoch.
+            EXPECT_EQ(labeller->GetSteps(i), 100u);
+            labels.push_back(labeller->GetLabels(i));
+            for (std::size_t k = 0; k < given[i].size(); ++k)
+            {
+                if (given[i][k] >= 0)
+                {
+                    EXPECT_EQ(labels[i][k], given[i][k]);
+                }
+            }
+        }
+        return labels;
+    };
+    for (uint64_t seed : {1u, 2u, 3u})
+    {
+        std::vector<std::vector<int64_t>> truth;
+        const auto first = run(seed, truth);
+        EXPECT_EQ(first[0], truth[0]) << "seed " << seed;
+        EXPECT_EQ(first[1], truth[1]) << "seed " << seed;
+        std::vector<std::vector<int64_t>> again;
+        EXPECT_EQ(run(seed, again), first) << "seed " << seed << ": same seed, same labels";
+    }
+}
+
+// One label only, or none: nothing to train; the labelled points keep theirs and the rest
+// take the only label there is (0 when none is given).
+TEST(MlpLabeller, OneLabelOrNoneNeedsNoTraining)
+{
+    auto data = std::make_shared<D2dDataset>();
+    data->featureShape = {1};
+    data->numClasses = 3;
+    data->features = {0, 1, 2, 3};
+    data->labels = {2, 2, 1, 0};
+    auto labeller = CreateObject<D2dMlpLabeller>();
+    labeller->Setup(data, {{0, 1}, {2, 3}}, {{-1, 2}, {-1, -1}}, 1);
+    bool finished = false;
+    labeller->Start(Callback<void>([&finished]() { finished = true; }));
+    Simulator::Run();
+    Simulator::Destroy();
+    EXPECT_TRUE(finished);
+    EXPECT_EQ(labeller->GetLabels(0), (std::vector<int64_t>{2, 2}));
+    EXPECT_EQ(labeller->GetLabels(1), (std::vector<int64_t>{0, 0}));
+    EXPECT_EQ(labeller->GetSteps(0), 0u);
+}
+#endif // D2DLEARN_GTEST_TORCH_FREE
