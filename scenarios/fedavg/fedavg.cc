@@ -102,6 +102,7 @@ main(int argc, char* argv[])
     flags.Bind("aggregationPercent", "ns3::D2dMultiKrumAggregation::SelectPercent").Range(1, 100);
     flags.Bind("clientFraction", "ns3::D2dFedAvg::ClientFraction").Range(1e-9, 1);
     flags.Bind("mu", "ns3::D2dFedAvg::ProximalMu").Range(0, 1e6);
+    flags.Bind("deferTraining", "ns3::D2dFedAvg::DeferTraining");
     flags
         .Bind("globalLearningRate",
               "ns3::D2dFedAvg::GlobalLearningRate",

@@ -48,6 +48,21 @@ echo "check: --threads=0 (inline) gives the bytes of --threads=2"
 run "$TMP/fedavg-inline" --algorithm=fedavg --seed=3 --threads=0
 same "$TMP/fedavg-a" "$TMP/fedavg-inline" "threads"
 
+for alg in fedavg fedprox fedsgd; do
+    echo "check: --algorithm=$alg --deferTraining=false (eager) gives the bytes of the default"
+    run "$TMP/$alg-eager" --algorithm=$alg --seed=3 --threads=2 --deferTraining=false
+    same "$TMP/$alg-a" "$TMP/$alg-eager" "$alg deferred vs eager"
+done
+echo "check: deferred vs eager with stragglers past the deadline (late updates), float16"
+STRAG=(--seed=5 --stragglers=2 --stragglerSlowdown=10 --roundDeadline=0.07s --rounds=3
+    --compression=float16)
+run "$TMP/strag-deferred" "${STRAG[@]}"
+run "$TMP/strag-eager" "${STRAG[@]}" --deferTraining=false
+same "$TMP/strag-deferred" "$TMP/strag-eager" "stragglers deferred vs eager"
+if ! grep -q ",stragglers,[1-9]" "$TMP/strag-eager/rounds.csv"; then
+    fail "the straggler check had no straggler (rounds.csv has no stragglers > 0)"
+fi
+
 echo "check: lossy unreliable links and float16 models -> still identical"
 run "$TMP/lossy-a" --seed=5 --reliable=false --compression=float16 --areaSideM=150
 run "$TMP/lossy-b" --seed=5 --reliable=false --compression=float16 --areaSideM=150

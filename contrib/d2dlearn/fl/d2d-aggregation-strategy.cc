@@ -98,6 +98,23 @@ D2dAggregationStrategy::GlobalStep(const std::vector<float>& base,
 }
 
 std::vector<float>
+D2dAggregationStrategy::StepFetched(const std::vector<float>& base,
+                                    const Fetch& fetch,
+                                    bool models,
+                                    const std::vector<double>& weights,
+                                    uint32_t participants,
+                                    double eta) const
+{
+    Vectors values;
+    values.reserve(weights.size());
+    for (std::size_t k = 0; k < weights.size(); ++k)
+    {
+        values.push_back(fetch(k));
+    }
+    return Step(base, values, models, weights, participants, eta);
+}
+
+std::vector<float>
 D2dAggregationStrategy::Step(const std::vector<float>& base,
                              const Vectors& values,
                              bool models,

@@ -8,6 +8,7 @@
 #include "ns3/object.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -116,6 +117,30 @@ class D2dAggregationStrategy : public Object
                             const std::vector<double>& weights,
                             uint32_t participants,
                             double eta) const;
+
+    /** Gives the k-th value (0-based, ascending device order) when it is needed. */
+    typedef std::function<std::shared_ptr<const std::vector<float>>(std::size_t k)> Fetch;
+
+    /**
+     * \brief Step() over values fetched one at a time, so that they need not all be in
+     * memory together: by default every value is fetched (in order) and Step() is called;
+     * D2dMeanAggregation adds each to a running sum as it is fetched and drops it (the
+     * same arithmetic as Step(), bit for bit).
+     * \param base w^t
+     * \param fetch gives g_k, or w_k if models, for k = 0 .. weights.size() - 1 (called
+     *        once each, in that order)
+     * \param models true if the values are trained weights w_k
+     * \param weights n_k
+     * \param participants devices sampled for the round
+     * \param eta the global learning rate
+     * \return w^{t+1}
+     */
+    virtual std::vector<float> StepFetched(const std::vector<float>& base,
+                                           const Fetch& fetch,
+                                           bool models,
+                                           const std::vector<double>& weights,
+                                           uint32_t participants,
+                                           double eta) const;
 };
 
 } // namespace ns3

@@ -5,6 +5,7 @@
 #include "d2d-fed-avg.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -78,7 +79,15 @@ D2dFedAvg::GetTypeId()
                           "ns3::D2dKrumAggregation, ns3::D2dMultiKrumAggregation)",
                           StringValue("ns3::D2dMeanAggregation"),
                           MakePointerAccessor(&D2dFedAvg::m_aggregation),
-                          MakePointerChecker<D2dAggregationStrategy>());
+                          MakePointerChecker<D2dAggregationStrategy>())
+            .AddAttribute("DeferTraining",
+                          "Run a client's LibTorch training work when the server reads its "
+                          "update rather than at its simulated training time (the same "
+                          "results and traces; a bounded number of trained models in "
+                          "memory); off with an update tamper",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&D2dFedAvg::m_deferTraining),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -249,6 +258,7 @@ D2dFedAvg::ClientReceive(const D2dReception& r)
         task.proxCenter = payload->values;
     }
     task.gradientOnly = m_variant == FEDSGD;
+    task.deferrable = m_deferTraining && m_updateTamper.IsNull();
     const uint32_t round = payload->round;
     std::shared_ptr<const std::vector<float>> base = payload->values;
     learner->Train(task, [this, device, round, base](const D2dTrainResult& result) {
@@ -263,6 +273,22 @@ D2dFedAvg::ClientTrained(uint32_t device,
                          const D2dTrainResult& result)
 {
     Ptr<D2dLearner> learner = m_learners[device];
+    if (result.deferred)
+    {
+        // The upload carries the job: the trained weights (or the gradient) are computed
+        // when the server reads them.
+        learner->ReleaseParameters(); // a client holds no model between rounds
+        auto message = m_codec.EncodeDeferred("update",
+                                              m_variant == FEDSGD ? "gradient" : "weights",
+                                              round,
+                                              learner->GetNSamples(),
+                                              device,
+                                              result.deferred,
+                                              learner->GetNParameters());
+        const uint64_t id = m_d2s[device]->Send(message, GetNDevices(), m_d2sMode);
+        m_uploadRetry.Track(id, m_d2s[device], round, message, m_d2sMode);
+        return;
+    }
     const bool gradient = static_cast<bool>(result.gradient);
     std::shared_ptr<const std::vector<float>> trained =
         gradient ? result.gradient : learner->GetSharedParameters();
@@ -336,7 +362,14 @@ D2dFedAvg::ServerReceive(const D2dReception& r)
     NS_LOG_INFO("server: update of device " << payload->origin << " for round " << payload->round);
     if (!m_roundOpen || payload->round != m_round || !m_selected.count(payload->origin))
     {
-        return; // late: its round is over
+        // Late: its round is over. A deferred update's work runs now all the same (its
+        // TrainingDone fires, as an eager job's would have), and its result is dropped.
+        if (payload->deferred && !payload->deferred->IsReleased())
+        {
+            payload->deferred->Wait();
+            payload->ReleaseDeferred();
+        }
+        return;
     }
     m_answers[payload->origin] = payload;
     if (m_answers.size() == m_selected.size())
@@ -352,29 +385,43 @@ D2dFedAvg::EndOfRound()
     NS_LOG_INFO("round " << m_round << " ends: " << m_answers.size() << " of " << m_selected.size()
                          << " answered");
     m_roundOpen = false;
+    const std::size_t answered = m_answers.size();
     if (!m_answers.empty())
     {
-        std::vector<std::shared_ptr<const std::vector<float>>> values;
+        std::vector<std::shared_ptr<const D2dModelPayload>> payloads;
         std::vector<double> weights;
         for (const auto& [device, payload] : m_answers) // ascending device id: deterministic
         {
-            values.push_back(payload->values);
+            payloads.push_back(payload);
             weights.push_back(static_cast<double>(payload->samples));
         }
-        const bool gradient = m_answers.begin()->second->what == "gradient";
+        m_answers.clear();
+        const bool gradient = payloads.front()->what == "gradient";
         // Seed 001: g = Aggregation({g_k}, {n_k}) (default: sum_k (n_k / n) g_k), then
-        // w <- w^t - eta g. For weights, g_k = w^t - w_k.
-        m_global = m_aggregation->Step(*m_sent,
-                                       values,
-                                       !gradient,
-                                       weights,
-                                       static_cast<uint32_t>(m_selected.size()),
-                                       m_globalLearningRate);
+        // w <- w^t - eta g. For weights, g_k = w^t - w_k. The updates are read one at a
+        // time, in ascending device order: a deferred one is computed then, and dropped
+        // once the strategy has taken it (the mean adds it to a running sum).
+        m_global = m_aggregation->StepFetched(
+            *m_sent,
+            [&payloads](std::size_t k) {
+                auto values = payloads[k]->Resolve();
+                payloads[k]->ReleaseDeferred();
+                payloads[k] = nullptr;
+                return values;
+            },
+            !gradient,
+            weights,
+            static_cast<uint32_t>(m_selected.size()),
+            m_globalLearningRate);
+        if (!GetNumericError().empty())
+        {
+            return; // a client's training loss was not finite (seen as its work ran): stop
+        }
     }
     RecordGlobal(m_round, m_global);
     WriteRow(m_round, -1, "round_time_s", (Simulator::Now() - m_roundStart).GetSeconds());
-    WriteRow(m_round, -1, "participants", static_cast<double>(m_answers.size()));
-    WriteRow(m_round, -1, "stragglers", static_cast<double>(m_selected.size() - m_answers.size()));
+    WriteRow(m_round, -1, "participants", static_cast<double>(answered));
+    WriteRow(m_round, -1, "stragglers", static_cast<double>(m_selected.size() - answered));
     if (m_d2sMode == D2dDeliveryMode::RELIABLE)
     {
         WriteRow(m_round,
@@ -384,7 +431,7 @@ D2dFedAvg::EndOfRound()
     }
     m_uploadRetry.ResetRound();
     WriteBytesSent(m_round);
-    m_totalParticipants += m_answers.size();
+    m_totalParticipants += answered;
     EndRound(MakeCallback(&D2dFedAvg::StartRound, this));
 }
 

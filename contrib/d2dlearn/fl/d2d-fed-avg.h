@@ -59,6 +59,20 @@ namespace ns3
  * update leaves it and may change g_k in place; a weights upload then carries w^t - g_k
  * (its own trained weights, bit for bit, if the tamper left g_k unchanged). Unset (the
  * default), it does not run.
+ *
+ * Memory (DeferTraining, on by default): a client's training job takes its simulated time
+ * and energy as usual, but its LibTorch work is deferred (D2dDeferredJob) and its update
+ * message carries the job, not the trained weights; the server runs it (or finds it run by
+ * the look-ahead) when it aggregates, at the end of the round, in ascending device order,
+ * adding each update to the running weighted sum of D2dMeanAggregation and dropping it.
+ * With every client sampled, the uploads of all clients are in flight together, yet only
+ * a bounded number of trained models (D2dDeferredJob::GetMaxResident) exist at a time.
+ * Traces are the same bytes as without deferral; what moves is the TrainingDone trace
+ * (fired when the work has run, with the job's simulated start and end), and with it the
+ * stop on a non-finite training loss, which comes at the end of the round (before its rows
+ * are written) instead of at the client's completion event. A late update's work runs when
+ * it reaches the server; one that never does runs before the device's next job (or never).
+ * An update tamper turns deferral off (it reads the trained weights on the device).
  */
 class D2dFedAvg : public D2dFlProtocol
 {
@@ -161,6 +175,7 @@ class D2dFedAvg : public D2dFlProtocol
     uint64_t m_totalParticipants{0};
     EventId m_deadlineEvent;
     bool m_roundOpen{false};
+    bool m_deferTraining;        //!< clients' LibTorch work runs when the server reads the update
     UpdateTamper m_updateTamper; //!< null: honest devices
 };
 

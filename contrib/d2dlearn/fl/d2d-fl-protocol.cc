@@ -324,13 +324,13 @@ D2dFlProtocol::WriteRow(uint32_t round, int64_t node, const std::string& metric,
 {
     if (!std::isfinite(value))
     {
-        StopOnNonFinite(fmt::format("{}, round {}: {} is {} (the model diverged; accepted: "
-                                    "finite values, e.g. with a lower --learningRate)",
-                                    node < 0 ? std::string("global model")
-                                             : "device " + std::to_string(node),
-                                    round,
-                                    metric,
-                                    value));
+        StopOnNonFinite(
+            fmt::format("{}, round {}: {} is {} (the model diverged; accepted: "
+                        "finite values, e.g. with a lower --learningRate)",
+                        node < 0 ? std::string("global model") : "device " + std::to_string(node),
+                        round,
+                        metric,
+                        value));
     }
     m_roundRecordTrace(round, node, metric, value);
 }
@@ -498,17 +498,32 @@ D2dFlProtocol::WeightedAverage(const std::vector<std::shared_ptr<const std::vect
     NS_ABORT_MSG_IF(values.empty() || values.size() != weights.size(),
                     "WeightedAverage: " << values.size() << " models, " << weights.size()
                                         << " weights");
+    return WeightedAverage(weights, [&values](std::size_t k) { return values[k]; });
+}
+
+std::vector<float>
+D2dFlProtocol::WeightedAverage(
+    const std::vector<double>& weights,
+    const std::function<std::shared_ptr<const std::vector<float>>(std::size_t)>& value)
+{
+    NS_ABORT_MSG_IF(weights.empty(), "WeightedAverage: no models");
     double total = 0;
     for (auto w : weights)
     {
         total += w;
     }
-    std::vector<double> acc(values[0]->size(), 0.0);
-    for (std::size_t k = 0; k < values.size(); ++k)
+    std::vector<double> acc;
+    for (std::size_t k = 0; k < weights.size(); ++k)
     {
-        NS_ABORT_MSG_IF(values[k]->size() != acc.size(), "WeightedAverage: model sizes differ");
+        const auto vk = value(k);
+        NS_ABORT_MSG_IF(!vk, "WeightedAverage: model " << k << " is missing");
+        if (k == 0)
+        {
+            acc.assign(vk->size(), 0.0);
+        }
+        NS_ABORT_MSG_IF(vk->size() != acc.size(), "WeightedAverage: model sizes differ");
         const double w = weights[k] / total;
-        const float* v = values[k]->data();
+        const float* v = vk->data();
         for (std::size_t j = 0; j < acc.size(); ++j)
         {
             acc[j] += w * v[j];

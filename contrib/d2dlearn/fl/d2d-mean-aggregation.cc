@@ -4,6 +4,7 @@
  */
 #include "d2d-mean-aggregation.h"
 
+#include "d2d-fl-protocol.h"
 #include "d2d-robust-aggregation.h"
 
 #include "ns3/abort.h"
@@ -48,6 +49,31 @@ D2dMeanAggregation::AggregateModels(const std::vector<float>& base,
         g[j] = static_cast<double>(base[j]) - mean[j];
     }
     return g;
+}
+
+std::vector<float>
+D2dMeanAggregation::StepFetched(const std::vector<float>& base,
+                                const Fetch& fetch,
+                                bool models,
+                                const std::vector<double>& weights,
+                                uint32_t /* participants */,
+                                double eta) const
+{
+    NS_ABORT_MSG_IF(weights.empty(), "D2dMeanAggregation::StepFetched: no values");
+    // The arithmetic of Step(): the mean as Mean() forms it, then (weights) AggregateModels'
+    // g = w^t - mean in double, or (gradients) g = mean; then the global step.
+    const std::vector<float> mean = D2dFlProtocol::WeightedAverage(weights, fetch);
+    NS_ABORT_MSG_IF(mean.size() != base.size(), "D2dMeanAggregation: model sizes differ");
+    if (!models)
+    {
+        return GlobalStep(base, mean, eta);
+    }
+    std::vector<double> g(base.size());
+    for (std::size_t j = 0; j < g.size(); ++j)
+    {
+        g[j] = static_cast<double>(base[j]) - mean[j];
+    }
+    return GlobalStep(base, g, eta);
 }
 
 } // namespace ns3

@@ -37,6 +37,17 @@ class D2dMeanAggregation : public D2dAggregationStrategy
                                         const Vectors& models,
                                         const std::vector<double>& weights,
                                         uint32_t participants) const override;
+    /**
+     * \brief The same step, each value added to a running sum in double as it is fetched
+     * (in ascending device order, as Step() adds them) and then dropped: at most one value
+     * is held at a time.
+     */
+    std::vector<float> StepFetched(const std::vector<float>& base,
+                                   const Fetch& fetch,
+                                   bool models,
+                                   const std::vector<double>& weights,
+                                   uint32_t participants,
+                                   double eta) const override;
 };
 
 } // namespace ns3

@@ -4,6 +4,7 @@
  */
 #include "d2d-learner.h"
 
+#include "d2d-deferred-job.h"
 #include "d2d-net.h"
 #include "d2d-torch-runtime.h"
 #include "d2d-triplet-encoder.h"
@@ -276,6 +277,13 @@ struct D2dLearner::Impl
     std::vector<int64_t> optimizerSteps;    //!< Adam's step count, per tensor with state
     std::vector<float> optimizerBuffer1;    //!< SGD momentum buffer / Adam exp_avg
     std::vector<float> optimizerBuffer2;    //!< Adam exp_avg_sq
+    // A deferred job (D2dTrainTask::deferrable) whose work has not been waited for yet:
+    // until then the worker may be using this state, and the event loop leaves it alone.
+    std::shared_ptr<D2dDeferredJob> pending;
+    bool releaseAfterPending{false}; //!< ReleaseParameters came while a job was pending
+    Time pendingStart;               //!< the pending job's simulated start
+    Time pendingEnd;                 //!< its simulated end (its completion event)
+    double pendingFlops{0};          //!< its modelled FLOPs
 };
 
 namespace
@@ -939,6 +947,13 @@ D2dLearner::DoDispose()
     {
         m_impl->job.wait();
     }
+    if (m_impl && m_impl->pending)
+    {
+        // Its work (if ever run, by a consumer) must not call back into a disposed learner;
+        // dropping it also breaks the cycle state -> job -> work -> state.
+        m_impl->pending->SetDoneHook(nullptr);
+        m_impl->pending = nullptr;
+    }
     m_compute = nullptr;
     m_done = Callback<void, const D2dTrainResult&>();
     Object::DoDispose();
@@ -1062,6 +1077,7 @@ std::shared_ptr<const std::vector<float>>
 D2dLearner::GetSharedParameters() const
 {
     NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": parameters read during training");
+    Settle();
     auto& s = *m_impl;
     if (!s.weights && !s.initialDrawn && !s.released)
     {
@@ -1081,6 +1097,7 @@ void
 D2dLearner::SetParameters(std::shared_ptr<const std::vector<float>> values)
 {
     NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": parameters set during training");
+    Settle();
     NS_ABORT_MSG_IF(!values || values->size() != m_nParameters,
                     "D2dLearner " << m_id << ": " << (values ? values->size() : 0)
                                   << " parameter values for a model of " << m_nParameters);
@@ -1092,6 +1109,11 @@ void
 D2dLearner::ReleaseParameters()
 {
     NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": parameters released during training");
+    if (m_impl->pending)
+    {
+        m_impl->releaseAfterPending = true; // its work still needs them; dropped after it
+        return;
+    }
     m_impl->weights = nullptr;
     m_impl->released = true; // the initial weights, still to be drawn, are not kept
 }
@@ -1102,6 +1124,10 @@ D2dLearner::HoldsParameters() const
     if (m_training)
     {
         return true; // a job runs on the model (and the worker may replace the vector)
+    }
+    if (m_impl->pending)
+    {
+        return !m_impl->releaseAfterPending; // its work will leave trained weights
     }
     return m_impl->weights || (!m_impl->initialDrawn && !m_impl->released);
 }
@@ -1117,6 +1143,7 @@ D2dLearner::Train(const D2dTrainTask& task, Callback<void, const D2dTrainResult&
 {
     NS_LOG_FUNCTION(this << m_id);
     NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": Train while a job runs");
+    Settle(); // the previous job's work, if deferred, runs first (it advances the generator)
     NS_ABORT_MSG_IF(!HoldsParameters(),
                     "D2dLearner " << m_id
                                   << ": Train without weights (released; SetParameters "
@@ -1198,10 +1225,23 @@ D2dLearner::Train(const D2dTrainTask& task, Callback<void, const D2dTrainResult&
     m_done = done;
     auto impl = m_impl; // the worker keeps the state alive
     m_jobFlops = flops;
+    m_jobDeferrable = task.deferrable && !task.predictOn;
     if (task.predictOn)
     {
         auto data = task.predictOn;
         m_impl->job = D2dTorchRuntime::Submit([impl, data]() { RunPrediction(*impl, *data); });
+    }
+    else if (m_jobDeferrable)
+    {
+        // Queued (started by the look-ahead, or when first read); its inputs (the weights
+        // it starts from, the generator, the optimizer state) stay untouched until then.
+        m_impl->job = std::shared_future<void>();
+        m_impl->releaseAfterPending = false;
+        m_impl->pending = D2dDeferredJob::Create([impl, job]() {
+            RunTraining(*impl, job);
+            return impl->result.gradient ? impl->result.gradient : impl->weights;
+        });
+        m_impl->pending->SetDoneHook([this]() { DeferredDone(); });
     }
     else
     {
@@ -1214,6 +1254,28 @@ void
 D2dLearner::Complete()
 {
     NS_LOG_FUNCTION(this << m_id);
+    if (m_jobDeferrable)
+    {
+        // The work may not have run: the result is the job; TrainingDone fires when it has.
+        auto& s = *m_impl;
+        s.pendingStart = m_jobStart;
+        s.pendingEnd = Simulator::Now();
+        s.pendingFlops = m_jobFlops;
+        m_training = false;
+        D2dTrainResult result;
+        result.flops = m_jobFlops;
+        result.deferred = s.pending;
+        // Nothing waits for a job before its completion event (the learner's calls that
+        // would are refused while it trains), so its TrainingDone has not fired yet.
+        NS_ASSERT(s.pending);
+        auto done = m_done;
+        m_done = Callback<void, const D2dTrainResult&>();
+        if (!done.IsNull())
+        {
+            done(result);
+        }
+        return;
+    }
     m_impl->job.get();                      // waits for the worker; rethrows its exception
     D2dTrainResult result = m_impl->result; // written by the worker only
     result.flops = m_jobFlops;
@@ -1231,6 +1293,34 @@ bool
 D2dLearner::IsTraining() const
 {
     return m_training;
+}
+
+void
+D2dLearner::Settle() const
+{
+    if (m_impl && m_impl->pending)
+    {
+        auto job = m_impl->pending; // Wait() calls DeferredDone, which drops m_impl->pending
+        job->Wait();
+        m_impl->pending = nullptr;
+    }
+}
+
+void
+D2dLearner::DeferredDone()
+{
+    auto& s = *m_impl;
+    s.pending = nullptr;
+    D2dTrainResult result = s.result; // written by the work, which has run
+    result.flops = s.pendingFlops;
+    s.result.gradient = nullptr; // the consumer holds it; the learner keeps no copy
+    m_trainingDoneTrace(m_id, s.pendingStart, s.pendingEnd, result);
+    if (s.releaseAfterPending)
+    {
+        s.releaseAfterPending = false;
+        s.weights = nullptr;
+        s.released = true;
+    }
 }
 
 /** \return accuracy and loss of a module on a test set (no simulated cost) */
@@ -1278,6 +1368,7 @@ std::vector<float>
 D2dLearner::Predict(const D2dDataset& data) const
 {
     NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": Predict during training");
+    Settle();
     return Outputs(*m_impl, data);
 }
 
@@ -1310,6 +1401,7 @@ D2dEvalResult
 D2dLearner::Evaluate(const D2dDataset& test) const
 {
     NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": Evaluate during training");
+    Settle();
     auto& net = Materialize(*m_impl);
     return m_impl->triplet ? LinearEvaluation(*m_impl, net, test) : EvaluateNet(net, test);
 }

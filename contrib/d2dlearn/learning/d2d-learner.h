@@ -20,6 +20,8 @@
 namespace ns3
 {
 
+class D2dDeferredJob;
+
 /**
  * \ingroup d2dlearn
  * \brief The architecture of a device's model. Input shape and number of outputs come from
@@ -84,6 +86,14 @@ struct D2dTrainResult
      * n x C (softmax probabilities; regression: n x 1 values); null otherwise.
      */
     std::shared_ptr<const std::vector<float>> predictions;
+    /**
+     * A deferred job (D2dTrainTask::deferrable): its LibTorch work, whose result (the
+     * trained weights, or FedSGD's gradient) is computed when first read (Get). The
+     * result handed to the done callback then carries only this and flops; samples, steps
+     * and meanLoss come with the TrainingDone trace, fired when the work has run. Null for
+     * a job that ran eagerly.
+     */
+    std::shared_ptr<D2dDeferredJob> deferred;
 };
 
 /** \brief Test-set figures of a model. */
@@ -127,6 +137,15 @@ struct D2dTrainTask
     std::shared_ptr<const std::vector<float>> distillTargets;
     double distillWeight{0};    //!< lambda of eq. 2 (0: plain local training)
     uint32_t distillBatch{256}; //!< X* rows per step (Fan et al. 2023, App. G.1: 256)
+    /**
+     * The job's LibTorch work may run later than its simulated time, when its result is
+     * first read (D2dDeferredJob): at its completion event the done callback gets
+     * D2dTrainResult::deferred, and the learner behaves as if the work had run (any call
+     * that reads its state runs the work first). The simulated duration and energy are
+     * the same (they come from the FLOPs); the TrainingDone trace fires when the work has
+     * run, with the job's simulated start and end. Prediction jobs are never deferred.
+     */
+    bool deferrable{false};
 };
 
 /**
@@ -295,6 +314,13 @@ class D2dLearner : public Object
   private:
     /** \brief The compute job finished: collect the worker's result and report it. */
     void Complete();
+    /**
+     * \brief Run a deferred job's work if one is pending, and wait for it (before any call
+     * that reads or changes the learner's state).
+     */
+    void Settle() const;
+    /** \brief A deferred job's work has run (its done hook): fire TrainingDone. */
+    void DeferredDone();
 
     std::shared_ptr<Impl> m_impl;
     double m_forwardFlops{0}; //!< 2 x multiply-adds of one sample's forward pass
@@ -311,7 +337,8 @@ class D2dLearner : public Object
     bool m_keepOptimizerState; //!< reuse the optimizer (and its state) across jobs
     bool m_training{false};
     Time m_jobStart;
-    double m_jobFlops{0}; //!< modelled FLOPs of the running job
+    double m_jobFlops{0};        //!< modelled FLOPs of the running job
+    bool m_jobDeferrable{false}; //!< the running job may be deferred
     Callback<void, const D2dTrainResult&> m_done;
     TracedCallback<uint32_t, Time, Time, const D2dTrainResult&> m_trainingDoneTrace;
 };

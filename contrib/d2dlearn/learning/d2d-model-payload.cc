@@ -65,6 +65,51 @@ D2dModelCodec::Encode(const std::string& kind,
     return Create<D2dMessage>(kind, bytes, payload);
 }
 
+std::shared_ptr<const std::vector<float>>
+D2dModelPayload::Resolve() const
+{
+    if (values || !deferred)
+    {
+        return values;
+    }
+    auto out = deferred->Get();
+    if (!deferredHalf)
+    {
+        return out;
+    }
+    std::vector<float> rounded(*out);
+    D2dModelCodec::RoundToHalf(rounded);
+    return std::make_shared<const std::vector<float>>(std::move(rounded));
+}
+
+void
+D2dModelPayload::ReleaseDeferred() const
+{
+    if (deferred)
+    {
+        deferred->Release();
+    }
+}
+
+Ptr<D2dMessage>
+D2dModelCodec::EncodeDeferred(const std::string& kind,
+                              const std::string& what,
+                              uint32_t round,
+                              uint64_t samples,
+                              uint32_t origin,
+                              std::shared_ptr<D2dDeferredJob> job,
+                              uint64_t nValues) const
+{
+    auto payload = std::make_shared<D2dModelPayload>();
+    payload->what = what;
+    payload->round = round;
+    payload->samples = samples;
+    payload->origin = origin;
+    payload->deferred = std::move(job);
+    payload->deferredHalf = m_compression == "float16";
+    return Create<D2dMessage>(kind, BytesFor(nValues), payload);
+}
+
 Ptr<D2dMessage>
 D2dModelCodec::Encode(const std::string& kind,
                       const std::string& what,

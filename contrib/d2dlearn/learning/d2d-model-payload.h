@@ -5,6 +5,7 @@
 #ifndef D2D_MODEL_PAYLOAD_H
 #define D2D_MODEL_PAYLOAD_H
 
+#include "ns3/d2d-deferred-job.h"
 #include "ns3/d2d-message.h"
 #include "ns3/ptr.h"
 
@@ -30,6 +31,12 @@ class D2dModelPayload : public D2dPayload
     uint64_t samples{0}; //!< training samples behind it (aggregation weight n_k)
     uint32_t origin{0};  //!< device whose model it is
     std::shared_ptr<const std::vector<float>> values; //!< the values as received
+    /**
+     * Instead of values (which is then null): the training job whose result the values
+     * are, computed when first read (Resolve). Sizes on the air are the same.
+     */
+    std::shared_ptr<D2dDeferredJob> deferred;
+    bool deferredHalf{false}; //!< float16: Resolve rounds the deferred values to half
     /** Devices the message is meant for when it is broadcast (empty: every receiver). */
     std::vector<uint32_t> recipients;
 
@@ -53,6 +60,18 @@ class D2dModelPayload : public D2dPayload
                    ? std::binary_search(recipients.begin(), recipients.end(), device)
                    : std::find(recipients.begin(), recipients.end(), device) != recipients.end();
     }
+
+    /**
+     * \return the values: values, or the deferred job's result (run now if it has not
+     * run; float16-rounded if deferredHalf). Aborts if the deferred result was released.
+     */
+    std::shared_ptr<const std::vector<float>> Resolve() const;
+
+    /**
+     * \brief The consumer is done with a deferred result: it is dropped (no-op for values,
+     * which the payload shares).
+     */
+    void ReleaseDeferred() const;
 
   private:
     mutable int8_t m_recipientsSorted{-1}; //!< IsFor: -1 unknown, 1 ascending, 0 not
@@ -126,6 +145,27 @@ class D2dModelCodec
                            uint32_t origin,
                            std::shared_ptr<const std::vector<float>> values,
                            std::vector<uint32_t> recipients = {}) const;
+
+    /**
+     * \brief Make the message of a model that a deferred training job computes (its
+     * values computed when the receiver first reads them: D2dModelPayload::Resolve;
+     * float16 rounds them then).
+     * \param kind message kind (messages.csv)
+     * \param what payload kind ("weights", "gradient")
+     * \param round protocol round
+     * \param samples aggregation weight n_k
+     * \param origin device whose model it is
+     * \param job the job (D2dTrainResult::deferred)
+     * \param nValues the number of values it makes (the message's size)
+     * \return the message
+     */
+    Ptr<D2dMessage> EncodeDeferred(const std::string& kind,
+                                   const std::string& what,
+                                   uint32_t round,
+                                   uint64_t samples,
+                                   uint32_t origin,
+                                   std::shared_ptr<D2dDeferredJob> job,
+                                   uint64_t nValues) const;
 
     /**
      * \param values values rounded in place to half precision (round to nearest even)

@@ -20,7 +20,9 @@
 
 #include "d2d-test-fixtures.h"
 
+#include "ns3/boolean.h"
 #include "ns3/d2d-compute-model.h"
+#include "ns3/d2d-deferred-job.h"
 #include "ns3/d2d-fed-avg.h"
 #include "ns3/d2d-helper.h"
 #include "ns3/d2d-learner.h"
@@ -71,6 +73,8 @@ struct FlSetup
     double d2sDropProbability{0};        //!< > 0: P_D of every D2S link (eq. 18)
     uint32_t maxRetransmissions{7};      //!< of the D2S channel
     uint32_t uploadRetries{2};           //!< D2dFedAvg::UploadRetries
+    bool deferTraining{true};            //!< D2dFedAvg::DeferTraining
+    std::string compression{"float32"};  //!< D2dFlProtocol::Compression
 };
 
 /** What a run showed. */
@@ -88,6 +92,9 @@ struct FlOutcome
     uint32_t maxHolding{0};    //!< most learners holding weights at a round's end
     uint64_t modulesBefore{0}; //!< live LibTorch modules before the protocol starts
     uint64_t maxModules{0};    //!< most live LibTorch modules at a round's end
+    /** Every RoundRecord, as "time,round,node,metric,value" with all digits. */
+    std::vector<std::string> records;
+    uint64_t peakResident{0}; //!< most deferred results resident at once
 };
 
 FlOutcome
@@ -145,6 +152,23 @@ RunFl(const FlSetup& s)
     fl->SetAttribute("Rounds", UintegerValue(s.rounds));
     fl->SetAttribute("LocalEpochs", UintegerValue(s.localEpochs));
     fl->SetAttribute("RoundDeadline", TimeValue(s.deadline));
+    fl->SetAttribute("DeferTraining", BooleanValue(s.deferTraining));
+    fl->SetAttribute("Compression", StringValue(s.compression));
+    fl->TraceConnectWithoutContext(
+        "RoundRecord",
+        Callback<void, uint32_t, int64_t, const std::string&, double>(
+            [&out](uint32_t round, int64_t node, const std::string& metric, double value) {
+                char line[256];
+                std::snprintf(line,
+                              sizeof(line),
+                              "%.17g,%u,%lld,%s,%.17g",
+                              Simulator::Now().GetSeconds(),
+                              round,
+                              static_cast<long long>(node),
+                              metric.c_str(),
+                              value);
+                out.records.emplace_back(line);
+            }));
     fl->SetLearners(learners);
     fl->SetTestSet(data.test);
     fl->SetD2sTransports(d2s->GetTransports(), D2dDeliveryMode::RELIABLE);
@@ -167,7 +191,10 @@ RunFl(const FlSetup& s)
 
     Simulator::ScheduleNow(&D2dFedAvg::Start, fl);
     Simulator::Stop(Seconds(1e6)); // safety: the protocol stops the simulator itself
+    D2dDeferredJob::ResetPeakResident();
+    const uint64_t residentBefore = D2dDeferredJob::GetResident();
     Simulator::Run();
+    out.peakResident = D2dDeferredJob::GetPeakResident() - residentBefore;
     out.global = fl->GetGlobalModel();
     out.participants = fl->GetTotalParticipants();
     out.uploadRetries = fl->GetTotalUploadRetries();
@@ -623,6 +650,101 @@ class FedAvgStatelessClientsTestCase : public TestCase
     }
 };
 
+/**
+ * Deferred training (D2dFedAvg::DeferTraining): the same bytes as eager training, with a
+ * bounded number of trained models resident although every client's upload is in flight.
+ */
+class FedAvgDeferredTrainingTestCase : public TestCase
+{
+  public:
+    FedAvgDeferredTrainingTestCase()
+        : TestCase("Deferred client training: the same global models, records and training "
+                   "results as eager training; at most MaxResident + 1 trained models resident")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        D2dTorchRuntime::SetWorkers(2);
+        const uint32_t maxBefore = D2dDeferredJob::GetMaxResident();
+        const uint32_t limit = 3;
+        D2dDeferredJob::SetMaxResident(limit);
+
+        struct Case
+        {
+            std::string variant;
+            std::string compression;
+            Time deadline;
+            std::map<uint32_t, double> slowdown;
+        };
+
+        // The last case: a straggler past the deadline (its update arrives after the round
+        // and is never read; its deferred work still runs before its next job).
+        const std::vector<Case> cases{{"fedavg", "float32", Seconds(0), {}},
+                                      {"fedsgd", "float32", Seconds(0), {}},
+                                      {"fedprox", "float16", Seconds(0), {}},
+                                      {"fedavg", "float32", Seconds(0.5), {{5, 20.0}}}};
+        for (const auto& c : cases)
+        {
+            FlSetup s;
+            s.nDevices = 24;
+            s.rounds = 3;
+            s.variant = c.variant;
+            s.mu = c.variant == "fedprox" ? 0.1 : 0.0;
+            s.compression = c.compression;
+            s.deadline = c.deadline;
+            s.slowdown = c.slowdown;
+            s.deferTraining = false;
+            const FlOutcome eager = RunFl(s);
+            s.deferTraining = true;
+            const FlOutcome deferred = RunFl(s);
+            const std::string name =
+                c.variant + "/" + c.compression + (c.slowdown.empty() ? "" : "/straggler");
+            NS_TEST_ASSERT_MSG_EQ(eager.accuracy.size(), 3u, name << ": every round ends");
+            NS_TEST_ASSERT_MSG_EQ((deferred.global == eager.global),
+                                  true,
+                                  name << ": bitwise equal global models");
+            NS_TEST_ASSERT_MSG_EQ(deferred.records.size(),
+                                  eager.records.size(),
+                                  name << ": as many records");
+            for (std::size_t i = 0; i < eager.records.size(); ++i)
+            {
+                NS_TEST_ASSERT_MSG_EQ(deferred.records[i], eager.records[i], name << " record");
+            }
+            NS_TEST_ASSERT_MSG_EQ((deferred.trained == eager.trained),
+                                  true,
+                                  name << ": the same trained weights");
+            // The same training results (the TrainingDone trace fires later when deferred,
+            // so in another order): compare the losses as sorted lists, all digits.
+            NS_TEST_ASSERT_MSG_EQ(deferred.results.size(),
+                                  eager.results.size(),
+                                  name << ": as many training results");
+            auto losses = [](const FlOutcome& o) {
+                std::vector<double> l;
+                for (const auto& r : o.results)
+                {
+                    l.push_back(r.meanLoss);
+                }
+                std::sort(l.begin(), l.end());
+                return l;
+            };
+            NS_TEST_ASSERT_MSG_EQ((losses(deferred) == losses(eager)),
+                                  true,
+                                  name << ": the same training losses");
+            NS_TEST_ASSERT_MSG_EQ(eager.peakResident, 0u, name << ": eager: nothing deferred");
+            // 24 uploads in flight at once; kept by the server until the round ends, they
+            // would be 24 resident results.
+            NS_TEST_ASSERT_MSG_GT(deferred.peakResident, 0u, name << ": deferred jobs ran");
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(deferred.peakResident,
+                                        uint64_t{limit + 1},
+                                        name << ": resident trained models bounded");
+            NS_TEST_ASSERT_MSG_EQ(deferred.maxHolding, 0u, name << ": no client holds weights");
+        }
+        D2dDeferredJob::SetMaxResident(maxBefore);
+    }
+};
+
 class D2dFlTestSuite : public TestSuite
 {
   public:
@@ -630,6 +752,7 @@ class D2dFlTestSuite : public TestSuite
         : TestSuite("d2d-fl", UNIT)
     {
         AddTestCase(new FedAvgStatelessClientsTestCase, TestCase::QUICK);
+        AddTestCase(new FedAvgDeferredTrainingTestCase, TestCase::QUICK);
         AddTestCase(new FedAvgRoundTimeTestCase, TestCase::QUICK);
         AddTestCase(new FedAvgStragglerTestCase, TestCase::QUICK);
         AddTestCase(new FedProxFedSgdTestCase, TestCase::QUICK);

@@ -1,0 +1,211 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "d2d-deferred-job.h"
+
+#include "d2d-torch-runtime.h"
+
+#include "ns3/abort.h"
+#include "ns3/assert.h"
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <deque>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("D2dDeferredJob");
+
+namespace
+{
+uint32_t g_maxResident = 32;
+/** Results resident; atomic: the last reference to a job may go on a worker. */
+std::atomic<uint64_t> g_resident{0};
+uint64_t g_peak = 0;
+uint64_t g_onDemand = 0;
+/** Jobs not started yet, in submission order (weak: a job nobody holds is not run). */
+std::deque<std::weak_ptr<D2dDeferredJob>> g_queue;
+} // namespace
+
+std::shared_ptr<D2dDeferredJob>
+D2dDeferredJob::Create(Work work)
+{
+    std::shared_ptr<D2dDeferredJob> job(new D2dDeferredJob(std::move(work)));
+    g_queue.push_back(job);
+    Pump();
+    return job;
+}
+
+D2dDeferredJob::D2dDeferredJob(Work work)
+    : m_work(std::move(work))
+{
+}
+
+D2dDeferredJob::~D2dDeferredJob()
+{
+    if (m_resident)
+    {
+        --g_resident;
+    }
+}
+
+void
+D2dDeferredJob::SetDoneHook(std::function<void()> done)
+{
+    m_done = std::move(done);
+}
+
+void
+D2dDeferredJob::Start(bool inline_)
+{
+    NS_ASSERT(!m_started);
+    m_started = true;
+    if (!m_released)
+    {
+        m_resident = true;
+        g_peak = std::max<uint64_t>(g_peak, ++g_resident);
+    }
+    // The work is moved out so that it (and what it captured) goes once it has run.
+    auto run = [self = shared_from_this(), work = std::move(m_work)]() mutable {
+        auto w = std::move(work);
+        auto out = w();
+        if (!self->m_released) // set (if at all) before the work started
+        {
+            self->m_out = std::move(out);
+        }
+    };
+    m_work = nullptr;
+    if (inline_)
+    {
+        // As D2dTorchRuntime::Submit does: the future's shared state keeps the task it ran,
+        // so the work (which holds this job) is moved out and dropped once it has run.
+        std::packaged_task<void()> task([inner = std::move(run)]() mutable {
+            auto once = std::move(inner);
+            once();
+        });
+        m_future = task.get_future().share();
+        task();
+    }
+    else
+    {
+        m_future = D2dTorchRuntime::Submit(std::move(run));
+    }
+}
+
+void
+D2dDeferredJob::Pump()
+{
+    while (!g_queue.empty() && g_resident.load() < g_maxResident)
+    {
+        auto job = g_queue.front().lock();
+        g_queue.pop_front();
+        if (job && !job->m_started && !job->m_released)
+        {
+            job->Start(false);
+        }
+    }
+}
+
+void
+D2dDeferredJob::Wait()
+{
+    if (!m_started)
+    {
+        ++g_onDemand;
+        Start(true); // the consumer needs it now: run it here rather than queue behind others
+    }
+    m_future.get(); // rethrows the work's exception
+    if (!m_waited)
+    {
+        m_waited = true;
+        auto done = std::move(m_done);
+        m_done = nullptr;
+        if (done)
+        {
+            done();
+        }
+    }
+}
+
+std::shared_ptr<const std::vector<float>>
+D2dDeferredJob::Get()
+{
+    NS_ABORT_MSG_IF(m_released, "D2dDeferredJob: result read after Release");
+    Wait();
+    return m_out;
+}
+
+void
+D2dDeferredJob::Release()
+{
+    if (m_released)
+    {
+        return;
+    }
+    if (m_started)
+    {
+        Wait(); // the work may still be writing the result
+    }
+    m_released = true;
+    m_out.reset();
+    if (m_resident)
+    {
+        m_resident = false;
+        --g_resident;
+    }
+    Pump();
+}
+
+bool
+D2dDeferredJob::IsStarted() const
+{
+    return m_started;
+}
+
+bool
+D2dDeferredJob::IsReleased() const
+{
+    return m_released;
+}
+
+void
+D2dDeferredJob::SetMaxResident(uint32_t count)
+{
+    NS_ABORT_MSG_IF(count == 0, "D2dDeferredJob: MaxResident must be at least 1");
+    g_maxResident = count;
+    Pump();
+}
+
+uint32_t
+D2dDeferredJob::GetMaxResident()
+{
+    return g_maxResident;
+}
+
+uint64_t
+D2dDeferredJob::GetResident()
+{
+    return g_resident.load();
+}
+
+uint64_t
+D2dDeferredJob::GetPeakResident()
+{
+    return g_peak;
+}
+
+void
+D2dDeferredJob::ResetPeakResident()
+{
+    g_peak = g_resident.load();
+}
+
+uint64_t
+D2dDeferredJob::GetStartedOnDemand()
+{
+    return g_onDemand;
+}
+
+} // namespace ns3

@@ -1,0 +1,125 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef D2D_DEFERRED_JOB_H
+#define D2D_DEFERRED_JOB_H
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <future>
+#include <memory>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup d2dlearn
+ * \brief The real computation of a training job whose result is read later than its
+ * simulated completion: run when it is first needed, with a bounded number of results
+ * resident at a time.
+ *
+ * A learner's simulated job takes the time and energy its compute model gives it (from
+ * its FLOPs, not from the weights), so its LibTorch work need not run while the simulated
+ * job runs: its inputs (the weights it starts from, the device's generator, its shard) stay
+ * as they are until it has run, and what it makes (trained weights or a gradient) is only
+ * read when someone consumes it, e.g. a FedAvg server aggregating the update. A deferred
+ * job holds that work until then:
+ *   - Create() queues it in submission order; while fewer than MaxResident results are
+ *     resident (started and not Released), the oldest queued jobs are started on the
+ *     D2dTorchRuntime worker pool (the look-ahead that keeps the workers busy);
+ *   - Get() or Wait() on a job not started yet runs it at once, in the calling thread (no
+ *     deadlock, whatever is resident), then waits for it and calls its done hook (once, in
+ *     the calling thread: the event loop's);
+ *   - Release() drops the result (a later Get() aborts) and frees its place.
+ * The result does not depend on when or where the work runs: it depends only on its
+ * inputs. Every call except the work itself is made from the event loop's thread.
+ */
+class D2dDeferredJob : public std::enable_shared_from_this<D2dDeferredJob>
+{
+  public:
+    /** The work: runs once, on a worker or in the event loop's thread; returns the result. */
+    typedef std::function<std::shared_ptr<const std::vector<float>>()> Work;
+
+    /**
+     * \brief Queue a job (started at once if fewer than MaxResident results are resident).
+     * \param work what to run
+     * \return the job
+     */
+    static std::shared_ptr<D2dDeferredJob> Create(Work work);
+
+    ~D2dDeferredJob();
+    D2dDeferredJob(const D2dDeferredJob&) = delete;
+    D2dDeferredJob& operator=(const D2dDeferredJob&) = delete;
+
+    /**
+     * \param done called once, in the thread of the first Wait() or Get() after the work
+     * has run (null: nothing)
+     */
+    void SetDoneHook(std::function<void()> done);
+
+    /** \brief Run the work now if it has not started, wait for it, call the done hook. */
+    void Wait();
+
+    /**
+     * \return the result (Wait() first); aborts after Release()
+     */
+    std::shared_ptr<const std::vector<float>> Get();
+
+    /**
+     * \brief Drop the result: it is no longer resident (a job not started yet still runs
+     * when someone waits for it, and its result is then dropped at once).
+     */
+    void Release();
+
+    /** \return true once the work has started (or run) */
+    bool IsStarted() const;
+
+    /** \return true once Release() was called */
+    bool IsReleased() const;
+
+    /**
+     * \brief Set how many results may be resident before the look-ahead stops starting
+     * queued jobs (a consumer that needs one not started still starts it).
+     * \param count results (at least 1)
+     */
+    static void SetMaxResident(uint32_t count);
+    /** \return the MaxResident setting (default 32) */
+    static uint32_t GetMaxResident();
+    /** \return results resident now: jobs started and not released */
+    static uint64_t GetResident();
+    /** \return the largest GetResident() since the last ResetPeakResident() */
+    static uint64_t GetPeakResident();
+    /** \brief Set the peak to the number resident now. */
+    static void ResetPeakResident();
+    /** \return jobs a consumer had to start itself (the look-ahead had not) so far */
+    static uint64_t GetStartedOnDemand();
+
+  private:
+    /** \param work the work */
+    explicit D2dDeferredJob(Work work);
+
+    /**
+     * \brief Start the work.
+     * \param inline run it now in this thread rather than on the pool
+     */
+    void Start(bool inline_);
+
+    /** \brief Start queued jobs while fewer than MaxResident results are resident. */
+    static void Pump();
+
+    Work m_work;                                     //!< until it is started
+    std::shared_future<void> m_future;               //!< ready when the work has run
+    std::shared_ptr<const std::vector<float>> m_out; //!< the result (written by the work)
+    std::function<void()> m_done;                    //!< the done hook
+    bool m_started{false};
+    bool m_waited{false};   //!< the done hook ran
+    bool m_resident{false}; //!< counted in GetResident()
+    bool m_released{false};
+};
+
+} // namespace ns3
+
+#endif /* D2D_DEFERRED_JOB_H */
