@@ -10,6 +10,21 @@
 namespace ns3
 {
 
+namespace
+{
+/** \return a model payload with its header fields set (its values left to the caller) */
+std::shared_ptr<D2dModelPayload>
+NewPayload(const std::string& what, uint32_t round, uint64_t samples, uint32_t origin)
+{
+    auto payload = std::make_shared<D2dModelPayload>();
+    payload->what = what;
+    payload->round = round;
+    payload->samples = samples;
+    payload->origin = origin;
+    return payload;
+}
+} // namespace
+
 D2dModelCodec::D2dModelCodec(const std::string& compression)
     : m_compression(compression)
 {
@@ -54,11 +69,7 @@ D2dModelCodec::Encode(const std::string& kind,
     {
         RoundToHalf(values);
     }
-    auto payload = std::make_shared<D2dModelPayload>();
-    payload->what = what;
-    payload->round = round;
-    payload->samples = samples;
-    payload->origin = origin;
+    auto payload = NewPayload(what, round, samples, origin);
     const uint64_t bytes = BytesFor(values.size()) + 4 * recipients.size();
     payload->recipients = std::move(recipients);
     payload->values = std::make_shared<const std::vector<float>>(std::move(values));
@@ -100,11 +111,7 @@ D2dModelCodec::EncodeDeferred(const std::string& kind,
                               std::shared_ptr<D2dDeferredJob> job,
                               uint64_t nValues) const
 {
-    auto payload = std::make_shared<D2dModelPayload>();
-    payload->what = what;
-    payload->round = round;
-    payload->samples = samples;
-    payload->origin = origin;
+    auto payload = NewPayload(what, round, samples, origin);
     payload->deferred = std::move(job);
     payload->deferredHalf = m_compression == "float16";
     return Create<D2dMessage>(kind, BytesFor(nValues), payload);
@@ -123,11 +130,7 @@ D2dModelCodec::Encode(const std::string& kind,
     {
         return Encode(kind, what, round, samples, origin, *values, std::move(recipients));
     }
-    auto payload = std::make_shared<D2dModelPayload>();
-    payload->what = what;
-    payload->round = round;
-    payload->samples = samples;
-    payload->origin = origin;
+    auto payload = NewPayload(what, round, samples, origin);
     const uint64_t bytes = BytesFor(values->size()) + 4 * recipients.size();
     payload->recipients = std::move(recipients);
     payload->values = std::move(values);
