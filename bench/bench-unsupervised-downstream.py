@@ -18,22 +18,16 @@ Usage: /usr/bin/python3 bench/bench-unsupervised-downstream.py [--bin build/bin/
 
 import argparse
 import csv
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import unsupervised_runs  # noqa: E402
+
 ap = argparse.ArgumentParser()
-ap.add_argument("--bin", default="build/bin/graph-discovery")
-ap.add_argument("--seeds", default="1,2,3")
-ap.add_argument("--graphs", default="rl,none")
-ap.add_argument("--iterations", type=int, default=1000)
+unsupervised_runs.add_arguments(ap, graphs="rl,none")
 ap.add_argument("--rounds", type=int, default=5)
-ap.add_argument("--nDevices", type=int, default=10)
-# 10 devices x 1000 images: 1/6 of Fashion-MNIST's 60,000 training images.
-ap.add_argument("--dataFraction", type=float, default=1 / 6)
-ap.add_argument("--extra", default="")
 args = ap.parse_args()
 
 seeds = [int(s) for s in args.seeds.split(",")]
@@ -47,18 +41,9 @@ with tempfile.TemporaryDirectory() as tmp:
     for seed in seeds:
         for g in graphs:
             out = os.path.join(tmp, f"s{seed}-{g}")
-            cmd = [args.bin, "--paradigm=unsupervised", "--pcaDims=8", "--clusters=7",
-                   "--edges=2", "--exchangeMode=real", f"--graph={g}",
-                   f"--iterations={args.iterations}", f"--nDevices={args.nDevices}",
-                   f"--dataFraction={args.dataFraction}", "--partition=labels",
-                   "--downstream=fedavg", "--model=triplet", f"--rounds={args.rounds}",
-                   "--threads=2", "--quiet", "--traceEvery=1000000", f"--seed={seed}",
-                   f"--outDir={out}"]
-            cmd += args.extra.split()
-            res = subprocess.run(cmd, capture_output=True, text=True)
-            if res.returncode != 0:
-                sys.exit(f"{' '.join(cmd)}: {res.stderr.strip()}")
-            params = json.load(open(os.path.join(out, "run.json")))["parameters"]
+            params = unsupervised_runs.run(args, seed, g, out,
+                                           ["--downstream=fedavg", "--model=triplet",
+                                            f"--rounds={args.rounds}", "--threads=2"])
             rows = [r for r in csv.DictReader(open(os.path.join(out, "rounds.csv")))
                     if r["node"] == "-1" and r["metric"] == "accuracy" and int(r["round"]) > 0]
             acc = [float(r["value"]) for r in sorted(rows, key=lambda r: int(r["round"]))]

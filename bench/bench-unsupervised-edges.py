@@ -18,23 +18,17 @@ Usage: /usr/bin/python3 bench/bench-unsupervised-edges.py [--bin build/bin/graph
 """
 
 import argparse
-import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import unsupervised_runs  # noqa: E402
+
 ap = argparse.ArgumentParser()
-ap.add_argument("--bin", default="build/bin/graph-discovery")
-ap.add_argument("--seeds", default="1,2,3")
-ap.add_argument("--graphs", default="rl,closest,uniform")
-ap.add_argument("--iterations", type=int, default=1000)
+unsupervised_runs.add_arguments(ap, graphs="rl,closest,uniform")
 ap.add_argument("--requestPoints", type=int, default=100)
-ap.add_argument("--nDevices", type=int, default=10)
-# 10 devices x 1000 images of the 60,000: a sixth of the training set.
-ap.add_argument("--dataFraction", type=float, default=1 / 6)
-ap.add_argument("--extra", default="")
 args = ap.parse_args()
 
 seeds = [int(s) for s in args.seeds.split(",")]
@@ -47,19 +41,11 @@ with tempfile.TemporaryDirectory() as tmp:
     for seed in seeds:
         for g in graphs:
             out = os.path.join(tmp, f"s{seed}-{g}")
-            cmd = [args.bin, "--paradigm=unsupervised", "--pcaDims=8", "--clusters=7",
-                   "--edges=2", "--exchangeMode=real", f"--graph={g}",
-                   f"--requestPoints={args.requestPoints}", f"--iterations={args.iterations}",
-                   f"--nDevices={args.nDevices}", f"--dataFraction={args.dataFraction}",
-                   "--partition=labels", "--downstream=none", "--threads=0", "--quiet",
-                   "--traceEvery=1000000", f"--seed={seed}", f"--outDir={out}"]
-            cmd += args.extra.split()
             t0 = time.time()
-            res = subprocess.run(cmd, capture_output=True, text=True)
+            p = unsupervised_runs.run(args, seed, g, out,
+                                      [f"--requestPoints={args.requestPoints}",
+                                       "--downstream=none", "--threads=0"])
             wall = time.time() - t0
-            if res.returncode != 0:
-                sys.exit(f"{' '.join(cmd)}: {res.stderr.strip()}")
-            p = json.load(open(os.path.join(out, "run.json")))["parameters"]
             w = p["gdMeanW1ToUniformPerEdge"]
             d1 = 100 * (w[0] - w[1]) / w[0]
             d2 = 100 * (w[1] - w[2]) / w[0]
