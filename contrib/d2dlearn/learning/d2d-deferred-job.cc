@@ -158,6 +158,15 @@ D2dDeferredJob::Release()
     Pump();
 }
 
+void
+D2dDeferredJob::Prefetch()
+{
+    if (!m_started && !m_released)
+    {
+        Start(false);
+    }
+}
+
 bool
 D2dDeferredJob::IsStarted() const
 {

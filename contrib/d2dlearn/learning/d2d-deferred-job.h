@@ -74,6 +74,13 @@ class D2dDeferredJob : public std::enable_shared_from_this<D2dDeferredJob>
      */
     void Release();
 
+    /**
+     * \brief Start the work on the worker pool now if it has not started, whatever is
+     * resident (a consumer that knows the order in which it will read results keeps the
+     * workers busy with the next ones: D2dModelExchange::ComputeModels).
+     */
+    void Prefetch();
+
     /** \return true once the work has started (or run) */
     bool IsStarted() const;
 

@@ -281,9 +281,12 @@ struct D2dLearner::Impl
     // until then the worker may be using this state, and the event loop leaves it alone.
     std::shared_ptr<D2dDeferredJob> pending;
     bool releaseAfterPending{false}; //!< ReleaseParameters came while a job was pending
-    Time pendingStart;               //!< the pending job's simulated start
-    Time pendingEnd;                 //!< its simulated end (its completion event)
-    double pendingFlops{0};          //!< its modelled FLOPs
+    /** SetDeferredParameters: the weights once computed (after pending's work), or null. */
+    D2dLearner::WeightsThunk deferredWeights;
+    bool reportingDone{false}; //!< in the TrainingDone trace of a deferred job
+    Time pendingStart;         //!< the pending job's simulated start
+    Time pendingEnd;           //!< its simulated end (its completion event)
+    double pendingFlops{0};    //!< its modelled FLOPs
 };
 
 namespace
@@ -1106,9 +1109,25 @@ D2dLearner::SetParameters(std::shared_ptr<const std::vector<float>> values)
 }
 
 void
+D2dLearner::SetDeferredParameters(WeightsThunk compute)
+{
+    NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": parameters set during training");
+    NS_ABORT_MSG_IF(!compute, "D2dLearner " << m_id << ": no deferred parameters");
+    m_impl->deferredWeights = std::move(compute); // one set before and not computed is dropped
+    m_impl->releaseAfterPending = false;          // the pending work's weights are replaced
+}
+
+bool
+D2dLearner::HasDeferredParameters() const
+{
+    return static_cast<bool>(m_impl->deferredWeights);
+}
+
+void
 D2dLearner::ReleaseParameters()
 {
     NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": parameters released during training");
+    m_impl->deferredWeights = nullptr; // never computed
     if (m_impl->pending)
     {
         m_impl->releaseAfterPending = true; // its work still needs them; dropped after it
@@ -1124,6 +1143,10 @@ D2dLearner::HoldsParameters() const
     if (m_training)
     {
         return true; // a job runs on the model (and the worker may replace the vector)
+    }
+    if (m_impl->deferredWeights)
+    {
+        return true;
     }
     if (m_impl->pending)
     {
@@ -1304,6 +1327,22 @@ D2dLearner::Settle() const
         job->Wait();
         m_impl->pending = nullptr;
     }
+    // Not from a TrainingDone sink of the pending job: there the weights are the trained
+    // ones (what comes after the job is not computed from inside its report).
+    if (m_impl && m_impl->deferredWeights && !m_impl->reportingDone)
+    {
+        // Moved out first: the thunk (and what it holds) goes once it has run.
+        auto compute = std::move(m_impl->deferredWeights);
+        m_impl->deferredWeights = nullptr;
+        auto values = compute();
+        compute = nullptr;
+        NS_ABORT_MSG_IF(!values || values->size() != m_nParameters,
+                        "D2dLearner " << m_id << ": " << (values ? values->size() : 0)
+                                      << " deferred parameter values for a model of "
+                                      << m_nParameters);
+        m_impl->weights = std::move(values);
+        m_impl->released = false;
+    }
 }
 
 void
@@ -1314,7 +1353,9 @@ D2dLearner::DeferredDone()
     D2dTrainResult result = s.result; // written by the work, which has run
     result.flops = s.pendingFlops;
     s.result.gradient = nullptr; // the consumer holds it; the learner keeps no copy
+    s.reportingDone = true;
     m_trainingDoneTrace(m_id, s.pendingStart, s.pendingEnd, result);
+    s.reportingDone = false;
     if (s.releaseAfterPending)
     {
         s.releaseAfterPending = false;

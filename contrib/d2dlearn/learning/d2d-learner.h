@@ -13,6 +13,7 @@
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -245,6 +246,24 @@ class D2dLearner : public Object
      * \param values parameters in GetParameters() order (aborts while a job runs)
      */
     void SetParameters(std::shared_ptr<const std::vector<float>> values);
+    /** Computes weights when they are first read (SetDeferredParameters). */
+    typedef std::function<std::shared_ptr<const std::vector<float>>()> WeightsThunk;
+    /**
+     * \brief Hold weights that are computed later: compute runs (once, in the event loop's
+     * thread) when the weights are first read or changed (GetParameters, Evaluate, Predict,
+     * SetParameters, Train, ...), after the work of a pending deferred job (which still
+     * starts from the weights held before), and its result becomes the weights. Unlike
+     * SetParameters, this neither waits for a pending deferred job nor reads anything: a
+     * protocol can set the outcome of an averaging whose inputs are deferred jobs
+     * (D2dModelExchange) and let it be computed when, and in the order, it chooses. A
+     * deferred setting made before and not computed yet is dropped. A TrainingDone sink of
+     * the pending job reads the trained weights (the computation comes after the job).
+     * \param compute returns the parameters, in GetParameters() order (aborts while a job
+     *        runs)
+     */
+    void SetDeferredParameters(WeightsThunk compute);
+    /** \return true if weights set by SetDeferredParameters wait to be computed */
+    bool HasDeferredParameters() const;
     /**
      * \brief Drop the weights (a stateless client between rounds holds none); the next job
      * needs SetParameters first. Kept: the generator, the shard and the optimizer state.
@@ -315,8 +334,8 @@ class D2dLearner : public Object
     /** \brief The compute job finished: collect the worker's result and report it. */
     void Complete();
     /**
-     * \brief Run a deferred job's work if one is pending, and wait for it (before any call
-     * that reads or changes the learner's state).
+     * \brief Run a deferred job's work if one is pending, and wait for it, then compute
+     * deferred weights if any (before any call that reads or changes the learner's state).
      */
     void Settle() const;
     /** \brief A deferred job's work has run (its done hook): fire TrainingDone. */
