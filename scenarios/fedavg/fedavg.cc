@@ -102,7 +102,13 @@ main(int argc, char* argv[])
     flags.Bind("aggregationPercent", "ns3::D2dMultiKrumAggregation::SelectPercent").Range(1, 100);
     flags.Bind("clientFraction", "ns3::D2dFedAvg::ClientFraction").Range(1e-9, 1);
     flags.Bind("mu", "ns3::D2dFedAvg::ProximalMu").Range(0, 1e6);
-    flags.Bind("deferTraining", "ns3::D2dFedAvg::DeferTraining");
+    flags
+        .Bind("deferTraining",
+              "ns3::D2dFedAvg::DeferTraining",
+              "Run the devices' LibTorch work when its result is read (fedavg, fedprox, "
+              "fedsgd: by the server; decentralized: at the round's end, in a locality "
+              "order): the same traces, fewer models in memory")
+        .Also("ns3::D2dDecentralizedFl::DeferTraining");
     flags
         .Bind("globalLearningRate",
               "ns3::D2dFedAvg::GlobalLearningRate",

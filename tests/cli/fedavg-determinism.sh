@@ -48,7 +48,7 @@ echo "check: --threads=0 (inline) gives the bytes of --threads=2"
 run "$TMP/fedavg-inline" --algorithm=fedavg --seed=3 --threads=0
 same "$TMP/fedavg-a" "$TMP/fedavg-inline" "threads"
 
-for alg in fedavg fedprox fedsgd; do
+for alg in fedavg fedprox fedsgd decentralized; do
     echo "check: --algorithm=$alg --deferTraining=false (eager) gives the bytes of the default"
     run "$TMP/$alg-eager" --algorithm=$alg --seed=3 --threads=2 --deferTraining=false
     same "$TMP/$alg-a" "$TMP/$alg-eager" "$alg deferred vs eager"

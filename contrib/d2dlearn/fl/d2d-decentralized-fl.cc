@@ -50,6 +50,14 @@ D2dDecentralizedFl::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&D2dDecentralizedFl::m_commonInitialModel),
                           MakeBooleanChecker())
+            .AddAttribute("DeferTraining",
+                          "Defer the devices' LibTorch work and averages until the round's "
+                          "end and compute them then in a locality order of the round's "
+                          "neighbour graph, so that about one model per device is resident "
+                          "(the same results, bit for bit; see D2dModelExchange)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&D2dDecentralizedFl::m_deferTraining),
+                          MakeBooleanChecker())
             .AddTraceSource("Averaged",
                             "A device averaged: (round, device, contributors)",
                             MakeTraceSourceAccessor(&D2dDecentralizedFl::m_averagedTrace),
@@ -102,6 +110,7 @@ D2dDecentralizedFl::DoStart()
         }
     }
     m_exchange->SetSampleWeighting(bySamples);
+    m_exchange->SetDeferred(m_deferTraining);
     if (m_commonInitialModel)
     {
         ShareInitialModel();
@@ -186,6 +195,7 @@ D2dDecentralizedFl::Deadline()
 void
 D2dDecentralizedFl::EndOfRound()
 {
+    m_exchange->ComputeModels(); // in a locality order, before they are read
     RecordDevices(m_round, LiveDevices());
     WriteRow(m_round, -1, "round_time_s", (Simulator::Now() - m_roundStart).GetSeconds());
     WriteRow(m_round, -1, "participants", static_cast<double>(m_nAveraged));

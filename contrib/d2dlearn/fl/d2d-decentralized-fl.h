@@ -45,6 +45,13 @@ namespace ns3
  * `stragglers` (participants left out at the deadline) and `models_received`. Round 0 is
  * the state before training. By default every device starts from device 0's initial
  * weights (CommonInitialModel), as decentralized SGD assumes.
+ *
+ * Memory (DeferTraining, on by default): the devices' LibTorch work and averages are
+ * deferred to the round's end and computed then in a locality order of the round's
+ * neighbour graph (D2dModelExchange's deferred mode), so that besides one model per device
+ * only a band of trained models is resident; records and traces are the same bytes as
+ * without deferral, except that each learner's TrainingDone trace fires at the round's end
+ * (and with it the stop on a non-finite training loss).
  */
 class D2dDecentralizedFl : public D2dPeerProtocol
 {
@@ -94,6 +101,7 @@ class D2dDecentralizedFl : public D2dPeerProtocol
     uint32_t m_neighbours;
     Weighting m_weighting;
     bool m_commonInitialModel;
+    bool m_deferTraining; //!< DeferTraining: the exchange's deferred mode
     std::vector<std::vector<uint32_t>> m_graph;
     Ptr<D2dModelExchange> m_exchange;
     uint32_t m_nAveraged{0};

@@ -4,7 +4,10 @@
  */
 #include "d2d-model-exchange.h"
 
+#include "d2d-locality-order.h"
+
 #include "ns3/abort.h"
+#include "ns3/d2d-torch-runtime.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
@@ -52,6 +55,59 @@ WeightedMean(const std::vector<std::shared_ptr<const std::vector<float>>>& value
 }
 } // namespace
 
+/**
+ * Deferred mode: each device's trained-model job of a step, and how many deferred averages
+ * that have not run yet read it. A job's result is dropped (Release) once the step is over
+ * (sealed: no average can be added) and no deferred average is left to read it. Used in
+ * the event loop's thread only.
+ */
+struct D2dModelExchange::JobLedger
+{
+    std::vector<std::shared_ptr<D2dDeferredJob>> jobs; //!< by device (null: none, or dropped)
+    std::vector<uint32_t> readers;                     //!< by device
+    bool sealed{false};
+
+    /** \param n devices */
+    explicit JobLedger(std::size_t n)
+        : jobs(n),
+          readers(n, 0)
+    {
+    }
+
+    /** \param k a device whose job a deferred average no longer needs */
+    void Done(uint32_t k)
+    {
+        NS_ASSERT(readers[k] > 0);
+        if (--readers[k] == 0 && sealed)
+        {
+            Drop(k);
+        }
+    }
+
+    /** \brief The step is over: drop the jobs no deferred average reads. */
+    void Seal()
+    {
+        sealed = true;
+        for (uint32_t k = 0; k < jobs.size(); ++k)
+        {
+            if (readers[k] == 0)
+            {
+                Drop(k);
+            }
+        }
+    }
+
+    /** \param k a device whose job's result nobody will read */
+    void Drop(uint32_t k)
+    {
+        if (auto job = std::move(jobs[k]))
+        {
+            jobs[k] = nullptr;
+            job->Release(); // a job not run yet still runs when its learner settles
+        }
+    }
+};
+
 TypeId
 D2dModelExchange::GetTypeId()
 {
@@ -69,6 +125,7 @@ D2dModelExchange::D2dModelExchange()
 void
 D2dModelExchange::DoDispose()
 {
+    m_ledger = nullptr; // learners may still hold deferred averages: they keep what they read
     m_learners.clear();
     // The transports may outlive this object: leave them no callback into it.
     for (const auto& transport : m_transports)
@@ -111,6 +168,12 @@ D2dModelExchange::SetSampleWeighting(bool bySamples)
     m_bySamples = bySamples;
 }
 
+void
+D2dModelExchange::SetDeferred(bool deferred)
+{
+    m_deferred = deferred;
+}
+
 uint32_t
 D2dModelExchange::Begin(uint32_t round,
                         const std::vector<std::vector<uint32_t>>& in,
@@ -121,6 +184,11 @@ D2dModelExchange::Begin(uint32_t round,
     const auto n = static_cast<uint32_t>(m_learners.size());
     NS_ABORT_MSG_IF(m_transports.empty(), "D2dModelExchange: Setup() not called");
     NS_ABORT_MSG_IF(in.size() != n, "D2dModelExchange: " << in.size() << " neighbour lists");
+    ComputeModels(); // what the last step left deferred, before anyone reads or trains
+    if (m_ledger)
+    {
+        m_ledger->Seal(); // a step left open: its messages are forgotten below
+    }
     ++m_step;
     m_round = round;
     m_open = true;
@@ -129,6 +197,9 @@ D2dModelExchange::Begin(uint32_t round,
     m_received = 0;
     ForgetMessages(); // messages of earlier steps are stale from now on
     m_state.assign(n, DeviceState());
+    m_ledger = m_deferred ? std::make_shared<JobLedger>(n) : nullptr;
+    D2dTrainTask job = task;
+    job.deferrable = m_deferred;
     m_out.assign(n, {});
     // Who takes part: a battery left, idle, and the job accepted.
     std::vector<uint32_t> starting;
@@ -166,8 +237,8 @@ D2dModelExchange::Begin(uint32_t round,
     std::vector<uint32_t> refused;
     for (uint32_t i : starting)
     {
-        const bool ok = m_learners[i]->Train(task, [this, i, step](const D2dTrainResult&) {
-            Trained(i, step);
+        const bool ok = m_learners[i]->Train(job, [this, i, step](const D2dTrainResult& r) {
+            Trained(i, step, r.deferred);
         });
         if (ok)
         {
@@ -191,7 +262,7 @@ D2dModelExchange::Begin(uint32_t round,
     NS_LOG_INFO("round " << round << " step " << step << ": " << participants << " participants");
     if (participants == 0)
     {
-        m_open = false;
+        EndStep();
         if (!m_done.IsNull())
         {
             Simulator::ScheduleNow(m_done);
@@ -203,7 +274,7 @@ D2dModelExchange::Begin(uint32_t round,
 }
 
 void
-D2dModelExchange::Trained(uint32_t device, uint64_t step)
+D2dModelExchange::Trained(uint32_t device, uint64_t step, std::shared_ptr<D2dDeferredJob> job)
 {
     if (!m_open || step != m_step)
     {
@@ -212,15 +283,27 @@ D2dModelExchange::Trained(uint32_t device, uint64_t step)
     }
     DeviceState& s = m_state[device];
     s.trained = true;
+    if (job && m_ledger)
+    {
+        m_ledger->jobs[device] = job;
+    }
     if (!m_out[device].empty())
     {
         Ptr<D2dLearner> learner = m_learners[device];
-        auto message = m_codec.Encode(kModelKind,
-                                      "weights",
-                                      m_round,
-                                      learner->GetNSamples(),
-                                      device,
-                                      learner->GetSharedParameters()); // no copy
+        // The weights (no copy), or the job that computes them when a receiver reads them.
+        auto message = job ? m_codec.EncodeDeferred(kModelKind,
+                                                    "weights",
+                                                    m_round,
+                                                    learner->GetNSamples(),
+                                                    device,
+                                                    job,
+                                                    learner->GetNParameters())
+                           : m_codec.Encode(kModelKind,
+                                            "weights",
+                                            m_round,
+                                            learner->GetNSamples(),
+                                            device,
+                                            learner->GetSharedParameters());
         // Copied: a resolution below may end the step.
         const std::vector<uint32_t> out = m_out[device];
         std::vector<uint32_t> unsent;
@@ -309,7 +392,7 @@ D2dModelExchange::TryAverage(uint32_t device)
         Average(device);
         if (m_waiting == 0)
         {
-            m_open = false;
+            EndStep();
             if (!m_done.IsNull())
             {
                 Simulator::ScheduleNow(m_done); // not from inside a reception
@@ -323,36 +406,86 @@ D2dModelExchange::Average(uint32_t device)
 {
     DeviceState& s = m_state[device];
     Ptr<D2dLearner> learner = m_learners[device];
-    std::vector<std::shared_ptr<const std::vector<float>>> values;
+    // Its own model: the weights it trained (no copy), or the job that trains them.
+    auto own = std::make_shared<D2dModelPayload>();
+    own->samples = learner->GetNSamples();
+    own->origin = device;
+    if (m_ledger && m_ledger->jobs[device])
+    {
+        own->deferred = m_ledger->jobs[device];
+    }
+    else
+    {
+        own->values = learner->GetSharedParameters();
+    }
+    std::vector<std::shared_ptr<const D2dModelPayload>> models;
     std::vector<double> weights;
     std::vector<uint32_t> contributors;
-    auto own = learner->GetSharedParameters();
     bool ownDone = false;
-    auto addOwn = [&]() {
-        values.push_back(own);
-        weights.push_back(m_bySamples ? static_cast<double>(learner->GetNSamples()) : 1.0);
-        contributors.push_back(device);
-        ownDone = true;
+    auto add = [&](const std::shared_ptr<const D2dModelPayload>& payload) {
+        models.push_back(payload);
+        weights.push_back(m_bySamples ? static_cast<double>(payload->samples) : 1.0);
+        contributors.push_back(payload->origin);
     };
     // Ascending device order, the device itself included at its place.
     for (const auto& [origin, payload] : s.received)
     {
         if (!ownDone && origin > device)
         {
-            addOwn();
+            add(own);
+            ownDone = true;
         }
-        values.push_back(payload->values);
-        weights.push_back(m_bySamples ? static_cast<double>(payload->samples) : 1.0);
-        contributors.push_back(origin);
+        add(payload);
     }
     if (!ownDone)
     {
-        addOwn();
+        add(own);
     }
-    if (values.size() > 1)
+    // The sum itself: sum_k (a_k / sum a) w_k in ascending k (one model: its own, no copy).
+    auto average = [models, weights]() {
+        std::vector<std::shared_ptr<const std::vector<float>>> values;
+        for (const auto& m : models)
+        {
+            values.push_back(m->Resolve());
+        }
+        return values.size() > 1
+                   ? std::make_shared<const std::vector<float>>(WeightedMean(values, weights))
+                   : values[0];
+    };
+    if (m_ledger)
     {
-        learner->SetParameters(
-            std::make_shared<const std::vector<float>>(WeightedMean(values, weights)));
+        // Deferred: computed when the learner's weights are first read (ComputeModels).
+        // The reading hold is given back when the learner drops the computation.
+        struct Reading
+        {
+            std::shared_ptr<JobLedger> ledger;
+            std::vector<uint32_t> devices; //!< those with a job in the ledger
+
+            ~Reading()
+            {
+                for (uint32_t k : devices)
+                {
+                    ledger->Done(k);
+                }
+            }
+        };
+
+        auto reading = std::make_shared<Reading>();
+        reading->ledger = m_ledger;
+        for (uint32_t k : contributors)
+        {
+            if (m_ledger->jobs[k])
+            {
+                ++m_ledger->readers[k];
+                reading->devices.push_back(k);
+            }
+        }
+        s.contributors = contributors;
+        learner->SetDeferredParameters([average, reading]() { return average(); });
+    }
+    else if (models.size() > 1)
+    {
+        learner->SetParameters(average());
     }
     s.averaged = true;
     s.received.clear();
@@ -371,8 +504,76 @@ D2dModelExchange::Close()
         return;
     }
     D2dStepProgress::AverageAtDeadline(m_state, [this](uint32_t i) { Average(i); });
-    m_open = false;
+    EndStep();
     ForgetMessages();
+}
+
+void
+D2dModelExchange::EndStep()
+{
+    m_open = false;
+    if (m_ledger)
+    {
+        m_ledger->Seal();
+    }
+}
+
+void
+D2dModelExchange::ComputeModels()
+{
+    if (!m_ledger)
+    {
+        return; // eager mode (or nothing left deferred)
+    }
+    const auto ledger = m_ledger; // the deferred averages hold it too
+    if (ledger->sealed)
+    {
+        m_ledger = nullptr; // the step is over: nothing more will be deferred
+    }
+    const auto n = static_cast<uint32_t>(m_state.size());
+    std::vector<std::vector<uint32_t>> reads(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        reads[i] = m_state[i].contributors;
+    }
+    const auto order = D2dLocalityOrder(reads);
+    // The jobs in the order the averages first read them, and how many each average adds.
+    std::vector<std::shared_ptr<D2dDeferredJob>> firstRead;
+    std::vector<uint32_t> added(n, 0);
+    std::vector<bool> seen(n, false);
+    for (uint32_t i : order)
+    {
+        for (uint32_t k : reads[i])
+        {
+            if (!seen[k] && ledger->jobs[k])
+            {
+                seen[k] = true;
+                firstRead.push_back(ledger->jobs[k]);
+                ++added[i];
+            }
+        }
+    }
+    // Keep the workers busy with the next jobs, a few ahead (each ahead is a model).
+    const std::size_t ahead = 2 * std::max<std::size_t>(1, D2dTorchRuntime::GetWorkers());
+    std::size_t prefetched = 0;
+    std::size_t needed = 0;
+    for (uint32_t i : order)
+    {
+        if (reads[i].empty())
+        {
+            continue;
+        }
+        needed += added[i];
+        for (; prefetched < firstRead.size() && prefetched < needed + ahead; ++prefetched)
+        {
+            firstRead[prefetched]->Prefetch();
+        }
+        if (!m_learners[i]->IsTraining() && m_learners[i]->HasDeferredParameters())
+        {
+            m_learners[i]->GetSharedParameters(); // computes the average, nothing copied
+        }
+        m_state[i].contributors.clear();
+    }
 }
 
 void

@@ -60,6 +60,23 @@ namespace ns3
  *
  * Without a deadline, a step only ends if no participant's battery dies mid-job; set one
  * whenever batteries can run out.
+ *
+ * Deferred mode (SetDeferred; what D2dDecentralizedFl uses by default): the jobs are
+ * deferrable (D2dTrainTask::deferrable: their LibTorch work runs when their result is first
+ * read, D2dDeferredJob), a model message carries the sender's job rather than its weights,
+ * and an averaging is set on the learner as a deferred computation
+ * (D2dLearner::SetDeferredParameters) of the same sum, over the same models, in the same
+ * order: nothing in simulated time depends on the weights (times and energy come from the
+ * FLOPs, sizes from the codec), so the step runs as in eager mode and its results are the
+ * same bits. ComputeModels() then computes the averages in a locality order of the step's
+ * dependency graph (D2dLocalityOrder: reverse Cuthill-McKee), running each trained model's
+ * work when first needed (the next few ahead prefetched on the worker pool) and dropping it
+ * after the last average that reads it. A device's trained weights replace the ones it
+ * started from, so beyond one model per device only the trained models still awaited by a
+ * later average are resident: about twice the order's bandwidth (a band a few ranges wide
+ * on a range graph; eagerly, most devices' trained and averaged models are both resident
+ * while the models are on the air). The Averaged callback fires at the simulated
+ * averaging, as in eager mode; a learner's TrainingDone trace fires when its work has run.
  */
 class D2dModelExchange : public Object
 {
@@ -86,6 +103,19 @@ class D2dModelExchange : public Object
 
     /** \param bySamples true: a_k = n_k; false: a_k = 1 */
     void SetSampleWeighting(bool bySamples);
+
+    /**
+     * \param deferred true: deferred mode (see the class description) from the next
+     *        Begin(); false (the default): train and average eagerly
+     */
+    void SetDeferred(bool deferred);
+
+    /**
+     * \brief Deferred mode: compute the averages the last step left deferred, in a locality
+     * order (see the class description); call it when the step is over, before the models
+     * are read (Begin() calls it for a step left so). Nothing to do in eager mode.
+     */
+    void ComputeModels();
 
     /**
      * \brief Called each time a device has averaged: (device, contributors: the devices
@@ -138,13 +168,21 @@ class D2dModelExchange : public Object
     {
         std::set<uint32_t> pending; //!< in-neighbours whose message is awaited
         std::map<uint32_t, std::shared_ptr<const D2dModelPayload>> received; //!< by origin
+        /** Deferred mode: the models its deferred average reads, ascending (empty: none). */
+        std::vector<uint32_t> contributors;
     };
+
+    /** Deferred mode: the step's trained-model jobs and the averages still to read them. */
+    struct JobLedger;
 
     /**
      * \param device the device
      * \param step the step it trained for
+     * \param job its deferred job (null: it trained eagerly)
      */
-    void Trained(uint32_t device, uint64_t step);
+    void Trained(uint32_t device, uint64_t step, std::shared_ptr<D2dDeferredJob> job);
+    /** \brief The step is over: no average will read its jobs but the deferred ones. */
+    void EndStep();
     /** \param r a reception of a model */
     void Receive(const D2dReception& r);
     /** \param record an outcome of a message one of the devices sent */
@@ -166,6 +204,8 @@ class D2dModelExchange : public Object
     D2dDeliveryMode m_mode{D2dDeliveryMode::RELIABLE};
     D2dModelCodec m_codec;
     bool m_bySamples{false};
+    bool m_deferred{false};              //!< SetDeferred
+    std::shared_ptr<JobLedger> m_ledger; //!< deferred mode: the current (or last) step's
 
     uint64_t m_step{0}; //!< step counter (stale events carry an older one)
     uint32_t m_round{0};
