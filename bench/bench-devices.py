@@ -11,8 +11,9 @@ and the table gives, per number of devices:
                   (default 5), the 784-128-10 MLP (407 KB) on all of Fashion-MNIST;
   decentralized   decentralized FL on a range graph (--graph=range), one round, devices
                   uniform at the density of 200 devices in a 500 m square with a 50 m range
-                  (about 6 neighbours each), a logistic model by default (--decModel),
-                  the mean of 16 devices evaluated (--evaluateDevices=false);
+                  (about 6 neighbours each), the MLP by default (--decModel), the mean
+                  of 16 devices evaluated (--evaluateDevices=false); --extra=
+                  --deferTraining=false gives the eager rounds;
 
 Above 60,000 devices (Fashion-MNIST's training samples: each device needs one) the runs use
 the 2-D Gaussian mixture with twice as many samples as devices (column data: gauss), so
@@ -72,7 +73,7 @@ def main():
     ap.add_argument("--clientFraction", type=float, default=0.01)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--model", default="mlp")
-    ap.add_argument("--decModel", default="logistic")
+    ap.add_argument("--decModel", default="mlp")
     ap.add_argument("--decRounds", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--extra", default="", help="more scenario flags, space separated")
