@@ -50,8 +50,9 @@ namespace ns3
  * deferred to the round's end and computed then in a locality order of the round's
  * neighbour graph (D2dModelExchange's deferred mode), so that besides one model per device
  * only a band of trained models is resident; records and traces are the same bytes as
- * without deferral, except that each learner's TrainingDone trace fires at the round's end
- * (and with it the stop on a non-finite training loss).
+ * without deferral, except that each learner's TrainingDone trace fires at the round's end,
+ * and with it the stop on a non-finite training loss (the run fails all the same; the
+ * device it names is the first whose work ran, which may be another one).
  */
 class D2dDecentralizedFl : public D2dPeerProtocol
 {
