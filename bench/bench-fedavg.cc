@@ -24,6 +24,8 @@
  *    the child's peak resident memory.
  */
 
+#include "bench-timing.h"
+
 #include "ns3/command-line.h"
 #include "ns3/d2d-fashion-mnist.h"
 #include "ns3/d2d-partitioner.h"
@@ -43,16 +45,11 @@
 #include <vector>
 
 using namespace ns3;
+using d2dbench::Median;
+using d2dbench::WallSeconds;
 
 namespace
 {
-double
-Now()
-{
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
 /** The MLP of the scenario's --model=mlp:H. */
 torch::nn::Sequential
 MakeNet(int64_t hidden)
@@ -73,7 +70,7 @@ PlainLoop(uint32_t nDevices,
           double fraction,
           uint32_t threads)
 {
-    const double start = Now();
+    const double start = WallSeconds();
     auto train = D2dFashionMnist::Load(D2dFashionMnist::DefaultDir(), "train", fraction, 1);
     auto test = D2dFashionMnist::Load(D2dFashionMnist::DefaultDir(), "test", fraction, 2);
     auto shards = D2dPartitioner::Iid(*train, nDevices, 1);
@@ -113,7 +110,7 @@ PlainLoop(uint32_t nDevices,
         }
     };
     torch::Tensor global = flat(nets[0]).clone();
-    const double setUp = Now() - start;
+    const double setUp = WallSeconds() - start;
     double accuracy = 0;
     for (uint32_t r = 0; r < rounds; ++r)
     {
@@ -166,9 +163,9 @@ PlainLoop(uint32_t nDevices,
     }
     std::printf("libtorch setup=%.4f rounds=%.4f accuracy=%.4f ",
                 setUp,
-                Now() - start - setUp,
+                WallSeconds() - start - setUp,
                 accuracy);
-    return Now() - start;
+    return WallSeconds() - start;
 }
 
 /** Wall and CPU seconds and peak RSS of a child, and its output. */
@@ -185,7 +182,7 @@ ChildCost
 RunChild(const std::string& command)
 {
     ChildCost c;
-    const double start = Now();
+    const double start = WallSeconds();
     FILE* out = popen(command.c_str(), "r");
     if (!out)
     {
@@ -198,7 +195,7 @@ RunChild(const std::string& command)
         c.output += buffer;
     }
     const int status = pclose(out);
-    c.wall = Now() - start;
+    c.wall = WallSeconds() - start;
     if (status != 0)
     {
         std::fprintf(stderr, "bench-fedavg: '%s' failed (%d)\n", command.c_str(), status);
@@ -248,12 +245,6 @@ FinalAccuracy(const std::string& path)
     return last;
 }
 
-double
-Median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
-}
 } // namespace
 
 int

@@ -30,6 +30,8 @@
  * on a hyper-threaded core, the sibling thread).
  */
 
+#include "bench-timing.h"
+
 #include "ns3/command-line.h"
 #include "ns3/d2d-fashion-mnist.h"
 #include "ns3/d2d-learner.h"
@@ -50,6 +52,7 @@
 #include <vector>
 
 using namespace ns3;
+using d2dbench::Median;
 
 namespace
 {
@@ -104,14 +107,6 @@ RunInTurns(std::vector<Measure>& ms, int repeats)
             m.faults += double(MinorFaults() - faults) / m.calls / m.divide / repeats;
         }
     }
-}
-
-/** \return the median of v */
-double
-Median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
 }
 
 /** Fortran sgemm_, as LibTorch calls it. */

@@ -17,6 +17,8 @@
  * statistics (LD_DEBUG=statistics: relocations and the cycles they take).
  */
 
+#include "bench-timing.h"
+
 #include "ns3/command-line.h"
 
 #include <algorithm>
@@ -35,16 +37,11 @@
 #include <vector>
 
 using namespace ns3;
+using d2dbench::Median;
+using d2dbench::WallSeconds;
 
 namespace
 {
-double
-Now()
-{
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
 /** Wall and CPU seconds of one child. */
 struct Cost
 {
@@ -61,7 +58,7 @@ Run(const std::vector<std::string>& argv,
     const std::map<std::string, std::string>& env,
     const std::string& errFile = "/dev/null")
 {
-    const double start = Now();
+    const double start = WallSeconds();
     const pid_t pid = fork();
     if (pid == 0)
     {
@@ -92,7 +89,7 @@ Run(const std::vector<std::string>& argv,
 
     struct rusage ru = {};
     wait4(pid, &status, 0, &ru);
-    const double wall = Now() - start;
+    const double wall = WallSeconds() - start;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     {
         std::fprintf(stderr, "bench-startup: '%s' failed (status %d)\n", argv[0].c_str(), status);
@@ -101,13 +98,6 @@ Run(const std::vector<std::string>& argv,
     const double cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + ru.ru_stime.tv_sec +
                        ru.ru_stime.tv_usec * 1e-6;
     return {wall, cpu};
-}
-
-double
-Median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
 }
 
 std::string
