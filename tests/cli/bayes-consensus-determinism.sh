@@ -13,14 +13,8 @@
 set -euo pipefail
 
 BIN=${1:?usage: bash bayes-consensus-determinism.sh PATH/TO/bayes-consensus}
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/bayes-determinism.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-
-failures=0
-fail() {
-    echo "  FAIL: $*"
-    failures=$((failures + 1))
-}
+# shellcheck source=lib-checks.sh
+source "$(dirname "$0")/lib-checks.sh" bayes-consensus-determinism
 
 run() { # run OUTDIR ARGS...
     local out=$1
@@ -90,5 +84,4 @@ if run "$TMP/immediate" --seed=3 --steps=5 --access=immediate; then
         fail "--access=immediate: no half_duplex row although every device sends at once"
 fi
 
-echo "$variant variants, $failures failures"
-[ "$failures" -eq 0 ]
+finish "$variant variants, identical traces for identical seeds"

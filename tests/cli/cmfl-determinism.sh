@@ -24,15 +24,9 @@
 set -euo pipefail
 
 BIN=${1:?usage: bash cmfl-determinism.sh PATH/TO/cmfl}
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/cmfl-determinism.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+# shellcheck source=lib-checks.sh
+source "$(dirname "$0")/lib-checks.sh" cmfl-determinism
 PYTHON=/usr/bin/python3
-
-failures=0
-fail() {
-    echo "  FAIL: $*"
-    failures=$((failures + 1))
-}
 
 # 20 devices, 10 active per round (CMFL: 4 committee members, 6 training clients).
 SMALL=(--nDevices=20 --activationPercent=50 --rounds=2 --dataFraction=0.02 --model=logistic
@@ -178,8 +172,4 @@ for d, access, policy in ((sys.argv[1], "scheduled", "Scheduled"), (sys.argv[2],
         assert lost > 0, lost
 PY
 
-if [ "$failures" -ne 0 ]; then
-    echo "cmfl-determinism: $failures failure(s)"
-    exit 1
-fi
-echo "cmfl-determinism: identical traces for identical seeds"
+finish "identical traces for identical seeds"

@@ -21,14 +21,8 @@ set -euo pipefail
 BIN=${1:?usage: bash cmfl-integration.sh PATH/TO/cmfl PATH/TO/plot_cmfl.py}
 PLOT=${2:?usage: bash cmfl-integration.sh PATH/TO/cmfl PATH/TO/plot_cmfl.py}
 PYTHON=/usr/bin/python3
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/cmfl-integration.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-
-failures=0
-fail() {
-    echo "  FAIL: $*"
-    failures=$((failures + 1))
-}
+# shellcheck source=lib-checks.sh
+source "$(dirname "$0")/lib-checks.sh" cmfl-integration
 
 # IID data and the former CMFL rules (the measured numbers below are theirs; the defaults
 # since are non-IID data, the majority quorum, the step-down and attacked references).
@@ -131,8 +125,4 @@ for f in accuracy.png malicious.png aggregation.png communication.png ccp.png; d
     [ -s "$TMP/plots/$f" ] || fail "plot $f missing"
 done
 
-if [ "$failures" -ne 0 ]; then
-    echo "$failures check(s) failed"
-    exit 1
-fi
-echo "all cmfl integration checks passed"
+finish "all checks passed"

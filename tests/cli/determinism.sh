@@ -10,19 +10,13 @@
 set -euo pipefail
 
 BIN=${1:?usage: bash determinism.sh PATH/TO/d2d-exchange}
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/d2d-determinism.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+# shellcheck source=lib-checks.sh
+source "$(dirname "$0")/lib-checks.sh" determinism
 
 # 20 devices, device-to-server traffic and idle draw: every trace path is exercised.
 N=20
 BASE=(--nDevices=$N --duration=5s --d2sFraction=0.2
       --ns3::D2dRadioEnergyModel::IdlePowerW=0.01 --quiet)
-
-failures=0
-fail() {
-    echo "  FAIL: $*"
-    failures=$((failures + 1))
-}
 
 run() { # run OUTDIR ARGS...
     local out=$1
@@ -120,8 +114,4 @@ cmp -s "$TMP/wifi-7a/messages.csv" "$TMP/wifi-8/messages.csv" &&
 [ "$(data_rows "$TMP/wifi-7a/messages.csv")" -gt 10 ] || fail "wifi messages.csv has too few rows"
 variant=$((variant + 1))
 
-if [ "$failures" -ne 0 ]; then
-    echo "determinism: $failures failure(s)"
-    exit 1
-fi
-echo "determinism: all $variant variants deterministic and seed-dependent"
+finish "all $variant variants deterministic and seed-dependent"

@@ -9,14 +9,8 @@
 set -euo pipefail
 
 BIN=${1:?usage: bash fedavg-data-cache.sh PATH/TO/fedavg}
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/fedavg-data-cache.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-
-failures=0
-fail() {
-    echo "  FAIL: $*"
-    failures=$((failures + 1))
-}
+# shellcheck source=lib-checks.sh
+source "$(dirname "$0")/lib-checks.sh" fedavg-data-cache
 
 ARGS=(--nDevices=4 --rounds=2 --dataFraction=0.02 --model=mlp:16 --seed=4 --quiet)
 run() { # run CACHE_DIR OUT_DIR
@@ -72,8 +66,4 @@ touch "$TMP/file"
 run "$TMP/file/cache" "$TMP/unwritable"
 same "$TMP/off" "$TMP/unwritable" "unwritable"
 
-if [ "$failures" -gt 0 ]; then
-    echo "fedavg-data-cache: $failures failure(s)"
-    exit 1
-fi
-echo "fedavg-data-cache: all checks passed"
+finish "all checks passed"

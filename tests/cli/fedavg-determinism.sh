@@ -8,14 +8,8 @@
 set -euo pipefail
 
 BIN=${1:?usage: bash fedavg-determinism.sh PATH/TO/fedavg}
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/fedavg-determinism.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-
-failures=0
-fail() {
-    echo "  FAIL: $*"
-    failures=$((failures + 1))
-}
+# shellcheck source=lib-checks.sh
+source "$(dirname "$0")/lib-checks.sh" fedavg-determinism
 
 SMALL=(--nDevices=6 --rounds=2 --dataFraction=0.03 --model=mlp:32 --quiet)
 run() { # run DIR ARGS...
@@ -79,8 +73,4 @@ if cmp -s "$TMP/fedavg-a/rounds.csv" "$TMP/fedavg-seed4/rounds.csv"; then
     fail "rounds.csv is the same for seeds 3 and 4"
 fi
 
-if [ "$failures" -ne 0 ]; then
-    echo "fedavg-determinism: $failures failure(s)"
-    exit 1
-fi
-echo "fedavg-determinism: identical traces for identical seeds"
+finish "identical traces for identical seeds"

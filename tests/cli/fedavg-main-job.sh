@@ -12,14 +12,8 @@ set -euo pipefail
 BIN=${1:?usage: bash fedavg-main-job.sh PATH/TO/fedavg PATH/TO/plot_rounds.py}
 PLOT=${2:?usage: bash fedavg-main-job.sh PATH/TO/fedavg PATH/TO/plot_rounds.py}
 PYTHON=/usr/bin/python3
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/fedavg-main-job.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-
-failures=0
-fail() {
-    echo "  FAIL: $*"
-    failures=$((failures + 1))
-}
+# shellcheck source=lib-checks.sh
+source "$(dirname "$0")/lib-checks.sh" fedavg-main-job
 
 out="$TMP/fedavg"
 echo "check: fedavg on its defaults"
@@ -84,8 +78,4 @@ for png in accuracy_vs_round.png accuracy_vs_time.png accuracy_vs_energy.png; do
     fi
 done
 
-if [ "$failures" -ne 0 ]; then
-    echo "fedavg-main-job: $failures failure(s)"
-    exit 1
-fi
-echo "fedavg-main-job: the main job learns and its plots are written"
+finish "the main job learns and its plots are written"

@@ -12,14 +12,8 @@
 set -euo pipefail
 
 BIN=${1:?usage: bash fedavg-triplet.sh PATH/TO/fedavg}
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/fedavg-triplet.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-
-failures=0
-fail() {
-    echo "  FAIL: $*"
-    failures=$((failures + 1))
-}
+# shellcheck source=lib-checks.sh
+source "$(dirname "$0")/lib-checks.sh" fedavg-triplet
 
 SMALL=(--algorithm=fedavg --model=triplet --nDevices=4 --rounds=4 --dataFraction=0.05
     --learningRate=0.001 --optimizer=adam --batchSize=32 --quiet)
@@ -64,8 +58,4 @@ sys.exit(0 if ok else 1)
 PY
 fi
 
-if [ "$failures" -ne 0 ]; then
-    echo "fedavg-triplet: $failures failure(s)"
-    exit 1
-fi
-echo "fedavg-triplet: deterministic, and linear evaluation beats chance and the untrained encoder"
+finish "deterministic, and linear evaluation beats chance and the untrained encoder"

@@ -12,14 +12,9 @@
 set -euo pipefail
 
 BIN=${1:?usage: bash graph-discovery-determinism.sh PATH/TO/graph-discovery}
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/gd-determinism.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+# shellcheck source=lib-checks.sh
+source "$(dirname "$0")/lib-checks.sh" graph-discovery-determinism
 PYTHON=/usr/bin/python3
-failures=0
-fail() {
-    echo "  FAIL: $*"
-    failures=$((failures + 1))
-}
 
 SMALL=(--nDevices=8 --dataFraction=0.02 --iterations=40 --bufferSize=16 --traceEvery=1
     --rounds=1 --model=logistic --threads=0 --quiet)
@@ -120,8 +115,4 @@ print("  ok: P_D=%s: Q, U, D-hat and g as the paper's example" % p)
 PY
 done
 
-if [ "$failures" -ne 0 ]; then
-    echo "graph-discovery-determinism: $failures failure(s)"
-    exit 1
-fi
-echo "graph-discovery-determinism: all checks passed"
+finish "all checks passed"

@@ -14,14 +14,9 @@
 set -euo pipefail
 
 BIN=${1:?usage: bash graph-discovery-gcn-regression.sh PATH/TO/graph-discovery}
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/gd-gcn-regression.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+# shellcheck source=lib-checks.sh
+source "$(dirname "$0")/lib-checks.sh" graph-discovery-gcn-regression
 PYTHON=/usr/bin/python3
-failures=0
-fail() {
-    echo "  FAIL: $*"
-    failures=$((failures + 1))
-}
 run() { # run DIR ARGS...
     local dir=$1
     shift
@@ -104,8 +99,4 @@ echo "check: regression with --graph=gcn and --graph=closest completes"
 run "$TMP/r3" "${REG[@]}" --graph=gcn && [ -s "$TMP/r3/rounds.csv" ] || fail "regression gcn"
 run "$TMP/r4" "${REG[@]}" --graph=closest && [ -s "$TMP/r4/rounds.csv" ] || fail "regression closest"
 
-if [ "$failures" -gt 0 ]; then
-    echo "graph-discovery-gcn-regression: $failures failure(s)"
-    exit 1
-fi
-echo "graph-discovery-gcn-regression: all checks passed"
+finish "all checks passed"

@@ -11,17 +11,11 @@ set -euo pipefail
 BIN=${1:?usage: bash main-job.sh PATH/TO/d2d-exchange PATH/TO/plot_traces.py}
 PLOT=${2:?usage: bash main-job.sh PATH/TO/d2d-exchange PATH/TO/plot_traces.py}
 PYTHON=/usr/bin/python3
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/d2d-main-job.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+# shellcheck source=lib-checks.sh
+source "$(dirname "$0")/lib-checks.sh" main-job
 
 MSG_HEADER=msg_id,kind,src,dst,bytes,t_send_s,t_recv_s,fragments,fragments_lost,retransmissions,delivered
 ENERGY_HEADER=sim_time_s,node,component,energy_j,remaining_j
-
-failures=0
-fail() {
-    echo "  FAIL: $*"
-    failures=$((failures + 1))
-}
 
 data_rows() { # data_rows FILE: rows after the header
     awk 'END { print NR - 1 }' "$1"
@@ -129,8 +123,4 @@ PY
     echo "  run.json parses; outDir is the string \"+5\""
 fi
 
-if [ "$failures" -ne 0 ]; then
-    echo "main-job: $failures failure(s)"
-    exit 1
-fi
-echo "main-job: traces and plots OK"
+finish "traces and plots OK"

@@ -32,14 +32,9 @@ USAGE="usage: bash reliability.sh PATH/TO/d2d-exchange PATH/TO/fedavg PATH/TO/ba
 EXCHANGE=${1:?$USAGE}
 FEDAVG=${2:?$USAGE}
 BAYES=${3:?$USAGE}
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/d2d-reliability.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+# shellcheck source=lib-checks.sh
+source "$(dirname "$0")/lib-checks.sh" reliability
 
-failures=0
-fail() {
-    echo "  FAIL: $*"
-    failures=$((failures + 1))
-}
 check() { # check DESCRIPTION CONDITION...
     local what=$1
     shift
@@ -267,8 +262,4 @@ check "write error: found when it happened (simulated time < 10000 s)" \
 check "write error: no run.json" [ ! -e "$TMP/full/run.json" ]
 check "write error: no temporary file" no_tmp "$TMP/full"
 
-if [ "$failures" -ne 0 ]; then
-    echo "reliability: $failures check(s) failed"
-    exit 1
-fi
-echo "reliability: all checks passed"
+finish "all checks passed"

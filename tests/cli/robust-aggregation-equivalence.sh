@@ -22,15 +22,9 @@ set -euo pipefail
 
 FEDAVG=${1:?usage: bash robust-aggregation-equivalence.sh PATH/TO/fedavg PATH/TO/cmfl}
 CMFL=${2:?usage: bash robust-aggregation-equivalence.sh PATH/TO/fedavg PATH/TO/cmfl}
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/robust-aggregation-equivalence.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+# shellcheck source=lib-checks.sh
+source "$(dirname "$0")/lib-checks.sh" robust-aggregation-equivalence
 PYTHON=/usr/bin/python3
-
-failures=0
-fail() {
-    echo "  FAIL: $*"
-    failures=$((failures + 1))
-}
 
 # The same (IID) shards for both: cmfl's default partition is Dirichlet since issue 18.
 COMMON=(--nDevices=20 --rounds=2 --dataFraction=0.02 --model=logistic --seed=3
@@ -114,8 +108,4 @@ if cmp -s "$TMP/mean.csv" "$TMP/median.csv"; then
     fail "mean and median give the same rows"
 fi
 
-if [ "$failures" -ne 0 ]; then
-    echo "robust-aggregation-equivalence: $failures failure(s)"
-    exit 1
-fi
-echo "robust-aggregation-equivalence: fedavg and cmfl give the same numbers for every rule"
+finish "fedavg and cmfl give the same numbers for every rule"
