@@ -204,8 +204,9 @@ class D2dModelExchange : public Object
     D2dDeliveryMode m_mode{D2dDeliveryMode::RELIABLE};
     D2dModelCodec m_codec;
     bool m_bySamples{false};
-    bool m_deferred{false};              //!< SetDeferred
-    std::shared_ptr<JobLedger> m_ledger; //!< deferred mode: the current (or last) step's
+    bool m_deferred{false}; //!< SetDeferred
+    /** Deferred mode: the current step's jobs (the last step's until ComputeModels). */
+    std::shared_ptr<JobLedger> m_ledger;
 
     uint64_t m_step{0}; //!< step counter (stale events carry an older one)
     uint32_t m_round{0};
