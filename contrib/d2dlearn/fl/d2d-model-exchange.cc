@@ -4,6 +4,7 @@
  */
 #include "d2d-model-exchange.h"
 
+#include "d2d-fl-protocol.h"
 #include "d2d-locality-order.h"
 
 #include "ns3/abort.h"
@@ -23,36 +24,6 @@ namespace
 {
 /** The message kind of a local model on the D2D channel. */
 const char* const kModelKind = "model";
-
-/**
- * \param values models
- * \param weights one weight each
- * \return sum_k (weights_k / sum weights) values_k, accumulated in double in the given order
- */
-std::vector<float>
-WeightedMean(const std::vector<std::shared_ptr<const std::vector<float>>>& values,
-             const std::vector<double>& weights)
-{
-    double total = 0;
-    for (auto w : weights)
-    {
-        total += w;
-    }
-    std::vector<double> acc(values[0]->size(), 0.0);
-    for (std::size_t k = 0; k < values.size(); ++k)
-    {
-        NS_ABORT_MSG_IF(values[k]->size() != acc.size(),
-                        "D2dModelExchange: models of different sizes (heterogeneous "
-                        "architectures cannot be averaged)");
-        const double w = weights[k] / total;
-        const float* v = values[k]->data();
-        for (std::size_t j = 0; j < acc.size(); ++j)
-        {
-            acc[j] += w * v[j];
-        }
-    }
-    return std::vector<float>(acc.begin(), acc.end());
-}
 } // namespace
 
 /**
@@ -100,9 +71,8 @@ struct D2dModelExchange::JobLedger
     /** \param k a device whose job's result nobody will read */
     void Drop(uint32_t k)
     {
-        if (auto job = std::move(jobs[k]))
+        if (auto job = std::move(jobs[k])) // leaves jobs[k] null
         {
-            jobs[k] = nullptr;
             job->Release(); // a job not run yet still runs when its learner settles
         }
     }
@@ -441,16 +411,17 @@ D2dModelExchange::Average(uint32_t device)
     {
         add(own);
     }
-    // The sum itself: sum_k (a_k / sum a) w_k in ascending k (one model: its own, no copy).
-    auto average = [models, weights]() {
-        std::vector<std::shared_ptr<const std::vector<float>>> values;
-        for (const auto& m : models)
+    // The sum itself: sum_k (a_k / sum a) w_k in ascending k, each model read when it is
+    // added (one model: its own, no copy).
+    auto average = [models, weights]() -> std::shared_ptr<const std::vector<float>> {
+        if (models.size() == 1)
         {
-            values.push_back(m->Resolve());
+            return models[0]->Resolve();
         }
-        return values.size() > 1
-                   ? std::make_shared<const std::vector<float>>(WeightedMean(values, weights))
-                   : values[0];
+        return std::make_shared<const std::vector<float>>(
+            D2dFlProtocol::WeightedAverage(weights, [&models](std::size_t k) {
+                return models[k]->Resolve();
+            }));
     };
     if (m_ledger)
     {
