@@ -152,6 +152,7 @@ main(int argc, char* argv[])
     Simulator::ScheduleNow(&D2dFlProtocol::Start, fl);
     Simulator::Stop(Seconds(1e7));
     Simulator::Run();
+    D2dTorchRuntime::Shutdown(); // nothing queued may run past the simulation
     const uint64_t events = Simulator::GetEventCount() - events0;
     const double runS =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - run0).count();

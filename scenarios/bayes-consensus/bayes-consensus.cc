@@ -497,6 +497,7 @@ main(int argc, char* argv[])
     support.StartProgress(duration / 10, duration);
     Simulator::Stop(duration + NanoSeconds(1));
     Simulator::Run();
+    D2dTorchRuntime::Shutdown(); // local updates still queued did not happen (lifetime rule)
     if (!beliefTraces.GetNumericError().empty())
     {
         traces.reset(); // no traces of a diverged run

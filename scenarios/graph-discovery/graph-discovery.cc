@@ -55,6 +55,7 @@
 #include "ns3/d2d-semi-supervised-paradigm.h"
 #include "ns3/d2d-shard-exchange.h"
 #include "ns3/d2d-supervised-paradigm.h"
+#include "ns3/d2d-torch-runtime.h"
 #include "ns3/d2d-trust-matrices.h"
 #include "ns3/d2d-unsupervised-paradigm.h"
 #include "ns3/energy-source-container.h"
@@ -1237,6 +1238,9 @@ main(int argc, char* argv[])
     }
     Simulator::Stop(maxSimTime);
     Simulator::Run();
+    // Labeller jobs still queued did not happen (D2dTorchRuntime's lifetime rule); the
+    // downstream learning starts the workers again (D2dLearningOptions::Configure).
+    D2dTorchRuntime::Shutdown();
     if (!gd->IsFinished())
     {
         support.Fail("discovery did not finish before --maxSimTime=" +

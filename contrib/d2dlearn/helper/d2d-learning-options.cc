@@ -521,12 +521,18 @@ D2dLearningOptions::Run(const D2dScenarioSupport& support,
     {
         // A LibTorch error (c10::Error: a message, then a backtrace) or another failure
         // while simulating: its first line, naming the input, and no traces.
+        D2dTorchRuntime::Shutdown(); // no worker may run while Fail() exits
         traces.reset();
         support.Fail(fmt::format("--model={}, --dataDir={}: {}",
                                  model,
                                  dataDir,
                                  D2dScenarioSupport::FirstLine(e.what())));
     }
+    // The simulation is over: jobs still queued on the workers did not happen in simulated
+    // time (a time limit mid-round, stragglers that never finish). Drop them and join the
+    // workers before anything reads results, writes traces or exits (D2dTorchRuntime's
+    // lifetime rule); a deferred job read from here on runs inline.
+    D2dTorchRuntime::Shutdown();
     if (!protocol->GetNumericError().empty())
     {
         traces.reset(); // no traces of a diverged run

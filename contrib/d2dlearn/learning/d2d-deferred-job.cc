@@ -39,7 +39,8 @@ D2dDeferredJob::Create(Work work)
 }
 
 D2dDeferredJob::D2dDeferredJob(Work work)
-    : m_work(std::move(work))
+    : m_work(std::move(work)),
+      m_future(m_promise.get_future().share())
 {
 }
 
@@ -58,7 +59,7 @@ D2dDeferredJob::SetDoneHook(std::function<void()> done)
 }
 
 void
-D2dDeferredJob::Start(bool inline_)
+D2dDeferredJob::MarkStarted()
 {
     NS_ASSERT(!m_started);
     m_started = true;
@@ -67,30 +68,45 @@ D2dDeferredJob::Start(bool inline_)
         m_resident = true;
         g_peak = std::max<uint64_t>(g_peak, ++g_resident);
     }
-    // The work is moved out so that it (and what it captured) goes once it has run.
-    auto run = [self = shared_from_this(), work = std::move(m_work)]() mutable {
-        auto w = std::move(work);
-        auto out = w();
-        if (!self->m_released) // set (if at all) before the work started
-        {
-            self->m_out = std::move(out);
-        }
-    };
-    m_work = nullptr;
-    if (inline_)
+}
+
+bool
+D2dDeferredJob::RunIfUnclaimed()
+{
+    if (m_claimed.exchange(true, std::memory_order_acq_rel))
     {
-        // As D2dTorchRuntime::Submit does: the future's shared state keeps the task it ran,
-        // so the work (which holds this job) is moved out and dropped once it has run.
-        std::packaged_task<void()> task([inner = std::move(run)]() mutable {
-            auto once = std::move(inner);
-            once();
-        });
-        m_future = task.get_future().share();
-        task();
+        return false;
     }
-    else
+    // The work is moved out so that it (and what it captured) goes once it has run.
+    auto work = std::move(m_work);
+    m_work = nullptr;
+    try
     {
-        m_future = D2dTorchRuntime::Submit(std::move(run));
+        auto out = work();
+        work = nullptr;
+        if (!m_released) // set (if at all) before the work started
+        {
+            m_out = std::move(out);
+        }
+        m_promise.set_value();
+    }
+    catch (...)
+    {
+        work = nullptr;
+        m_promise.set_exception(std::current_exception());
+    }
+    return true;
+}
+
+void
+D2dDeferredJob::Prefetch()
+{
+    if (!m_started && !m_released)
+    {
+        MarkStarted();
+        // The pool's task holds the job: a worker that takes it after a consumer has run the
+        // work (or after Shutdown dropped it) finds it claimed.
+        D2dTorchRuntime::Submit([self = shared_from_this()]() { self->RunIfUnclaimed(); });
     }
 }
 
@@ -101,9 +117,9 @@ D2dDeferredJob::Pump()
     {
         auto job = g_queue.front().lock();
         g_queue.pop_front();
-        if (job && !job->m_started && !job->m_released)
+        if (job)
         {
-            job->Start(false);
+            job->Prefetch();
         }
     }
 }
@@ -114,9 +130,12 @@ D2dDeferredJob::Wait()
     if (!m_started)
     {
         ++g_onDemand;
-        Start(true); // the consumer needs it now: run it here rather than queue behind others
+        MarkStarted();
     }
-    m_future.get(); // rethrows the work's exception
+    // The consumer needs it now: run it here if no worker has taken it (not started, queued
+    // behind others, or dropped by D2dTorchRuntime::Shutdown) rather than wait for one.
+    RunIfUnclaimed();
+    m_future.get(); // waits for a worker running it; rethrows the work's exception
     if (!m_waited)
     {
         m_waited = true;
@@ -156,15 +175,6 @@ D2dDeferredJob::Release()
         --g_resident;
     }
     Pump();
-}
-
-void
-D2dDeferredJob::Prefetch()
-{
-    if (!m_started && !m_released)
-    {
-        Start(false);
-    }
 }
 
 bool

@@ -36,6 +36,13 @@ namespace ns3
  *   - Release() drops the result (a later Get() aborts) and frees its place.
  * The result does not depend on when or where the work runs: it depends only on its
  * inputs. Every call except the work itself is made from the event loop's thread.
+ *
+ * Exactly one thread runs the work: the first to claim it, a worker that takes it from the
+ * pool's queue or a consumer that waits for it (a job started but still queued behind
+ * others is then run at once by the consumer; the worker later finds it claimed and does
+ * nothing). So a job whose queued work D2dTorchRuntime::Shutdown() dropped still runs when
+ * someone waits for it, and a job nobody waits for never runs after the simulation: it did
+ * not happen in simulated time and leaves no trace.
  */
 class D2dDeferredJob : public std::enable_shared_from_this<D2dDeferredJob>
 {
@@ -108,17 +115,23 @@ class D2dDeferredJob : public std::enable_shared_from_this<D2dDeferredJob>
     /** \param work the work */
     explicit D2dDeferredJob(Work work);
 
+    /** \brief Count the job resident (unless released) and mark it started. */
+    void MarkStarted();
+
     /**
-     * \brief Start the work.
-     * \param inline run it now in this thread rather than on the pool
+     * \brief Run the work if no other thread has claimed it: store its result (unless
+     * released) and make m_future ready (with the work's exception, if it threw).
+     * \return true if this call ran it
      */
-    void Start(bool inline_);
+    bool RunIfUnclaimed();
 
     /** \brief Start queued jobs while fewer than MaxResident results are resident. */
     static void Pump();
 
-    Work m_work;                                     //!< until it is started
-    std::shared_future<void> m_future;               //!< ready when the work has run
+    Work m_work;                                     //!< until it has run
+    std::atomic<bool> m_claimed{false};              //!< a thread has taken the work
+    std::promise<void> m_promise;                    //!< made ready by the thread that ran it
+    std::shared_future<void> m_future;               //!< m_promise's: ready when it has run
     std::shared_ptr<const std::vector<float>> m_out; //!< the result (written by the work)
     std::function<void()> m_done;                    //!< the done hook
     bool m_started{false};

@@ -8,6 +8,7 @@
 
 #include <cctype>
 #include <condition_variable>
+#include <cstdlib>
 #include <deque>
 #include <dlfcn.h>
 #include <filesystem>
@@ -46,15 +47,34 @@ class Pool
 
     ~Pool()
     {
+        Stop();
+    }
+
+    /**
+     * \brief Drop the jobs not started, let the running ones finish, join the workers
+     * (idempotent). The dropped jobs' futures hold broken_promise.
+     */
+    void Stop()
+    {
+        std::deque<std::packaged_task<void()>> dropped;
         {
             std::lock_guard<std::mutex> lock(m_mutex);
+            if (m_stop)
+            {
+                return;
+            }
             m_stop = true;
+            dropped.swap(m_jobs);
         }
         m_wake.notify_all();
         for (auto& t : m_threads)
         {
             t.join();
         }
+        m_threads.clear();
+        // Destroyed here, in this thread, after the workers: what the jobs captured goes with
+        // them (no worker can be running one).
+        dropped.clear();
     }
 
     std::shared_future<void> Submit(std::function<void()> job)
@@ -67,6 +87,16 @@ class Pool
         }
         m_wake.notify_one();
         return done;
+    }
+
+    /** \brief Let the workers run every job queued, then join them (SetWorkers). */
+    void Drain()
+    {
+        {
+            std::unique_lock<std::mutex> lock(m_mutex);
+            m_idleCv.wait(lock, [this] { return m_jobs.empty() && m_busy == 0; });
+        }
+        Stop();
     }
 
     std::size_t Size() const
@@ -90,14 +120,21 @@ class Pool
             {
                 std::unique_lock<std::mutex> lock(m_mutex);
                 m_wake.wait(lock, [this] { return m_stop || !m_jobs.empty(); });
-                if (m_jobs.empty())
+                if (m_stop)
                 {
-                    return; // stopping and nothing left
+                    return; // Stop() took what was queued
                 }
                 task = std::move(m_jobs.front());
                 m_jobs.pop_front();
+                ++m_busy;
             }
             task();
+            task = std::packaged_task<void()>(); // what the job captured goes now
+            {
+                std::lock_guard<std::mutex> lock(m_mutex);
+                --m_busy;
+            }
+            m_idleCv.notify_all();
         }
     }
 
@@ -107,11 +144,22 @@ class Pool
     std::condition_variable m_wake;
     std::condition_variable m_readyCv; //!< a worker has set itself up
     uint32_t m_ready{0};               //!< workers set up
+    std::condition_variable m_idleCv;  //!< a worker finished a job
+    uint32_t m_busy{0};                //!< jobs running
     bool m_stop{false};
 };
 
 uint32_t g_workers = 2;
 std::unique_ptr<Pool> g_pool;
+/** Shutdown() was called: Submit() runs jobs inline until SetWorkers(). */
+bool g_closed = false;
+
+/** At exit, before the statics constructed before the pool (LibTorch's) are destroyed. */
+void
+ShutdownAtExit()
+{
+    D2dTorchRuntime::Shutdown();
+}
 
 /**
  * \param name a symbol
@@ -159,7 +207,30 @@ D2dTorchRuntime::SetWorkers(uint32_t workers)
 {
     NS_LOG_FUNCTION(workers);
     g_workers = workers;
-    g_pool.reset(); // joins the old workers after their jobs
+    if (g_pool)
+    {
+        g_pool->Drain(); // the old workers finish every job queued (someone may wait for it)
+        g_pool.reset();
+    }
+    g_closed = false;
+}
+
+void
+D2dTorchRuntime::Shutdown()
+{
+    // No NS_LOG here: this also runs at exit (ShutdownAtExit).
+    g_closed = true;
+    if (g_pool)
+    {
+        g_pool->Stop();
+        g_pool.reset();
+    }
+}
+
+bool
+D2dTorchRuntime::IsParallel()
+{
+    return g_workers > 0 && !g_closed;
 }
 
 uint32_t
@@ -179,7 +250,7 @@ D2dTorchRuntime::Submit(std::function<void()> job)
         run();
     };
     FixThreads();
-    if (g_workers == 0)
+    if (!IsParallel())
     {
         std::packaged_task<void()> task(std::move(job));
         auto done = task.get_future().share();
@@ -188,6 +259,13 @@ D2dTorchRuntime::Submit(std::function<void()> job)
     }
     if (!g_pool)
     {
+        static bool atExit = false;
+        if (!atExit)
+        {
+            // Registered after LibTorch's load-time statics: runs before their destructors.
+            std::atexit(&ShutdownAtExit);
+            atExit = true;
+        }
         g_pool = std::make_unique<Pool>(g_workers);
     }
     return g_pool->Submit(std::move(job));

@@ -24,6 +24,23 @@ namespace ns3
  * event loop goes on, and their results are collected (Wait) when their completion event
  * fires. Each device has its own torch generator, so results do not depend on which worker
  * ran a job or when. With Workers = 0 jobs run inline, in the calling thread.
+ *
+ * Lifetime rule (what makes a run that stops with work pending safe):
+ *   1. A job owns what it reads: it captures its inputs by value or by shared ownership (a
+ *      learner's state, its generator, shard, data set, the model it starts from), never
+ *      an ns-3 object or a reference into one, so that nothing it reads goes away while it
+ *      runs, whatever the simulator destroys.
+ *   2. No worker runs after the simulation: a program calls Shutdown() as soon as
+ *      Simulator::Run() returns (before its traces are finished, before Simulator::Destroy()
+ *      and before any exit). Shutdown() drops the jobs still queued (they did not happen in
+ *      simulated time), waits for the ones running and joins the workers. From then on the
+ *      process runs LibTorch work inline, in the calling thread, until SetWorkers() is
+ *      called again, so static destruction (LibTorch's own statics included) never races a
+ *      worker. A D2dDeferredJob whose queued work was dropped still runs it (inline) when
+ *      someone waits for it; a plain Submit() job that was dropped never runs, and its
+ *      future holds std::future_errc::broken_promise (wait() returns, get() throws).
+ *   3. As a safety net for a program that does not call it, Shutdown() also runs at exit
+ *      (std::atexit, registered when the pool starts) and when the pool is destroyed.
  */
 class D2dTorchRuntime
 {
@@ -37,6 +54,17 @@ class D2dTorchRuntime
 
     /** \return the number of worker threads */
     static uint32_t GetWorkers();
+
+    /**
+     * \brief Stop the worker pool: drop the jobs not started, wait for the running ones,
+     * join the workers. Later Submit()s run inline until SetWorkers() is called. Idempotent;
+     * call it from the event loop's thread once the simulation has ended (see the lifetime
+     * rule above).
+     */
+    static void Shutdown();
+
+    /** \return true while Submit() hands jobs to worker threads (a pool may start) */
+    static bool IsParallel();
 
     /**
      * \brief Run a job on the pool.
