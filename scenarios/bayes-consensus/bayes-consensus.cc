@@ -369,13 +369,15 @@ main(int argc, char* argv[])
     D2dNetwork network = net.Build(*traces, false);
     if (graph == "range")
     {
-        // Devices within rangeM of each other are neighbours (positions at the start).
+        // i's neighbours are the devices it hears (positions at the start): the channel's one
+        // definition of "in range" (D2dChannel::Hears: closer than RangeM, RSS above the
+        // receiver's sensitivity), the one its deliveries follow.
         std::vector<std::vector<bool>> a(n, std::vector<bool>(n, false));
         for (uint32_t i = 0; i < n; ++i)
         {
             for (uint32_t j = 0; j < n; ++j)
             {
-                a[i][j] = i != j && network.channel->GetDistanceM(i, j) <= rangeM;
+                a[i][j] = i != j && network.channel->Hears(i, j);
             }
         }
         w = D2dBeliefConsensusMatrix::FromGraph(a, weights);

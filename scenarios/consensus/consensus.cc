@@ -228,6 +228,11 @@ main(int argc, char* argv[])
         helper.SetModels(perDevice);
     }
 
+    if (net.printLinks)
+    {
+        net.PrintLinks(std::cout, helper.ProtocolUsesD2s(), learning.ModelMessages());
+        return 0;
+    }
     auto traces = net.OpenTraces(support);
     D2dNetwork network = net.Build(*traces, helper.ProtocolUsesD2s());
     int64_t stream = network.nextStream;

@@ -424,7 +424,6 @@ main(int argc, char* argv[])
     std::string rewardSharing = "cluster-head";
     std::string evaluate;
     Time maxSimTime = Seconds(1e7);
-    double d2sNoisePowerW = 1e-13; // the server's receiver: fedavg's noise floor
     std::string paradigmName = "supervised";
     uint32_t pcaDims = 50;
     uint32_t pcaLocalRank = 0;
@@ -447,11 +446,12 @@ main(int argc, char* argv[])
     learning.partition = "labels";             // App. C: 3 labels per device at 70/20/10 %
     learning.datasets.push_back("polynomial"); // sec. VI-C4: regression
     D2dNetworkOptions net("results/graph-discovery");
-    net.areaSideM = 100.0;    // App. C-like: P_D ~0.003 at 10 m, 0.3 at 50 m, 0.94 at 100 m
-    net.noisePowerW = 2e-12;  // sigma^2 of eq. (18), W
-    net.reliable = true;      // the downstream models: retransmit lost fragments
-    net.d2sTxPowerDbm = 30.0; // device-to-server link, dBm
-    net.access = "scheduled"; // an ideal MAC with spatial reuse
+    net.areaSideM = 100.0;      // App. C-like: P_D ~0.003 at 10 m, 0.3 at 50 m, 0.94 at 100 m
+    net.noisePowerW = 2e-12;    // sigma^2 of eq. (18), W
+    net.d2sNoisePowerW = 1e-13; // the server's receiver: fedavg's noise floor
+    net.reliable = true;        // the downstream models: retransmit lost fragments
+    net.d2sTxPowerDbm = 30.0;   // device-to-server link, dBm
+    net.access = "scheduled";   // an ideal MAC with spatial reuse
 
     D2dScenarioSupport support("graph-discovery");
     D2dScenarioFlags flags(support);
@@ -642,7 +642,7 @@ main(int argc, char* argv[])
         .Add("d2sNoisePowerW",
              "sigma^2 of eq. 18 on the device-to-server link, W (--noisePowerW is the D2D "
              "links')",
-             d2sNoisePowerW)
+             net.d2sNoisePowerW)
         .Positive(1);
     flags
         .Bind("roundDeadline",
@@ -868,13 +868,19 @@ main(int argc, char* argv[])
 
     const bool d2s = downstream == "fedavg" || downstream == "fedprox" || downstream == "fedsgd" ||
                      downstream == "semi-decentralized";
+    if (net.printLinks)
+    {
+        // The links of the discovery (D2S for the distributed PCA) and of the downstream
+        // learning, with its model's size.
+        net.PrintLinks(std::cout,
+                       d2s || semiSupervised || unsupervised,
+                       downstream == "none" ? std::vector<std::pair<std::string, uint64_t>>{}
+                                            : learning.ModelMessages());
+        return 0;
+    }
     auto traces = net.OpenTraces(support);
     // Semi-supervised and unsupervised: distributed PCA goes over the device-to-server link.
     D2dNetwork network = net.Build(*traces, d2s || semiSupervised || unsupervised);
-    if (network.d2s)
-    {
-        network.d2s->SetAttribute("NoisePowerW", DoubleValue(d2sNoisePowerW));
-    }
     int64_t stream = network.nextStream;
     EnergyTally energy;
     energy.Connect(network.devices);

@@ -399,13 +399,17 @@ D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
         d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ",
                                      DoubleValue(initialEnergyJ));
     }
+    // The D2S links' noise, and their RSS for --d2sDropProbability inverted with that same
+    // noise (inverted with the D2D noise, the P_D of the D2S links was another).
+    const double d2sNoise = d2sNoisePowerW >= 0 ? d2sNoisePowerW : noisePowerW;
+    d2d.SetD2sChannelAttribute("NoisePowerW", DoubleValue(d2sNoise));
     if (d2sDropProbability >= 0)
     {
         auto constant = CreateObject<ConstantRssModel>();
         constant->SetAttribute("RssW",
                                DoubleValue(ConstantRssModel::ForDropProbability(d2sDropProbability,
                                                                                 spectralEfficiency,
-                                                                                noisePowerW)));
+                                                                                d2sNoise)));
         d2d.SetD2sChannelAttribute("RssModel", PointerValue(constant));
     }
     network.channel = d2d.Install(network.devices);

@@ -120,6 +120,13 @@ class D2dNetworkOptions
     double dropProbability{-1};
     /** --d2sDropProbability: >= 0: every D2S link has this P_D; -1: from the D2S distance */
     double d2sDropProbability{-1};
+    /**
+     * sigma^2 of eq. (18) on the D2S links, W (-1: noisePowerW, the D2D links'). Set by a
+     * scenario with a flag of its own (graph-discovery's --d2sNoisePowerW) before Validate();
+     * the D2S channel gets it at Build(), and --d2sDropProbability is inverted with it, so
+     * that the D2S links have exactly the P_D asked for.
+     */
+    double d2sNoisePowerW{-1};
     uint64_t seed{1};       //!< --seed: seeds every RNG stream
     uint64_t rngRun{1};     //!< --RngRun: ns-3 run of the network's streams (see the class)
     bool printLinks{false}; //!< --printLinks: print the links (PrintLinks()) and exit
