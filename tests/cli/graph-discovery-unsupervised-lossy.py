@@ -2,10 +2,12 @@
 """graph-discovery, unsupervised paradigm (Wagle, Das, Love and Brinton, "Multi-Agent
 Reinforcement Learning for Graph Discovery in D2D-Enabled Federated Learning", 2025,
 sec. V-B) over a lossy device-to-server link: distributed PCA's messages may be lost
-(P_D 0.3, no retransmission), so the common subspace F misses some devices. Such a device
+(P_D 0.02 per fragment, no retransmission: a 17-fragment subspace message is lost with
+probability 1 - 0.98^17 = 0.29), so the common subspace F misses some devices. Such a device
 cannot compare its clusters with the others' (eqs. 15, 17) and sits the discovery out; the
 others go on. Checked on 10 devices x 300 Fashion-MNIST images, d = 8, K = 7, two edges:
-- the run completes (exit 0);
+- the run completes (exit 0), and every pca_sketch / pca_subspace row of messages.csv has
+  p_drop = the --d2sDropProbability given (0.02, to 1e-9);
 - gd_subspace.csv: a device's subspace is "common" exactly when a complete pca_subspace
   reached it (messages.csv), "none" otherwise; some of each;
 - a device that sits out sends and receives no gd_* message, is in no gd_links.csv row,
@@ -29,6 +31,7 @@ import tempfile
 
 BIN = sys.argv[1]
 N = 10
+P_D2S = 0.02
 failures = []
 
 
@@ -41,7 +44,7 @@ def check(ok, what):
 def run(out):
     cmd = [BIN, f"--nDevices={N}", "--dataFraction=0.05", "--paradigm=unsupervised",
            "--pcaDims=8", "--clusters=7", "--edges=2", "--iterations=50", "--downstream=none",
-           "--threads=0", "--quiet", "--seed=1", "--d2sDropProbability=0.3",
+           "--threads=0", "--quiet", "--seed=1", f"--d2sDropProbability={P_D2S}",
            "--maxRetransmissions=0", f"--outDir={out}"]
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     check(res.returncode == 0, f"the run completes ({res.stderr.strip()[-200:]})")
@@ -53,6 +56,9 @@ with tempfile.TemporaryDirectory() as tmp:
     out = os.path.join(tmp, "a")
     run(out)
     msgs = list(csv.DictReader(open(os.path.join(out, "messages.csv"))))
+    pca = [m for m in msgs if m["kind"] in ("pca_sketch", "pca_subspace")]
+    check(bool(pca) and all(abs(float(m["p_drop"]) - P_D2S) <= 1e-9 for m in pca),
+          f"every PCA row has p_drop = --d2sDropProbability = {P_D2S} ({len(pca)} rows)")
     reached = {int(m["dst"]) for m in msgs if m["kind"] == "pca_subspace" and m["complete"] == "1"}
     rows = {int(r["device"]): r for r in csv.DictReader(open(os.path.join(out, "gd_subspace.csv")))}
     check(sorted(rows) == list(range(N)), "gd_subspace.csv: one row per device")

@@ -38,7 +38,7 @@ SCENARIOS = {
     "bayes-consensus": (["--nDevices=6", "--steps=5"], False),
     "graph-discovery": (["--paradigm=unsupervised", "--nDevices=10", "--dataFraction=0.05",
                          "--pcaDims=8", "--clusters=7", "--edges=2", "--iterations=50",
-                         "--downstream=none", "--maxRetransmissions=0"], True),
+                         "--downstream=none"], True),
 }
 
 
