@@ -239,6 +239,7 @@ main(int argc, char* argv[])
     Ptr<D2dFlProtocol> protocol = helper.Install(network);
     stream += helper.AssignStreams(protocol, stream);
     protocol->SetTestSet(learning.test);
+    protocol->SetLowQuality(flipped); // node -1: the regular agents, for every algorithm
     auto consensus = DynamicCast<D2dPredictionConsensus>(protocol);
     // trust.csv, consensus.csv; polynomial data: samples.csv and coefficients.csv (Fig. 1);
     // 2-D data: boundary.csv after the warm-up and at the end (Fig. 2).
@@ -246,7 +247,6 @@ main(int argc, char* argv[])
     if (consensus)
     {
         consensus->SetSharedSet(learning.heldOut);
-        consensus->SetLowQuality(flipped);
         writer->Connect(consensus);
     }
     if (polynomial)

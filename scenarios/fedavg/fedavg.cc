@@ -275,6 +275,7 @@ main(int argc, char* argv[])
     }
     stream += helper.AssignStreams(protocol, stream);
     protocol->SetTestSet(learning.test);
+    protocol->SetLowQuality(flipped); // node -1: the regular devices (decentralized, local)
     traces->ConnectRounds(protocol);
 
     // run.json: the command line, every parameter and the attributes in force.

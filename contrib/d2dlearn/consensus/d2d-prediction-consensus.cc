@@ -122,12 +122,6 @@ D2dPredictionConsensus::SetSharedSet(std::shared_ptr<const D2dDataset> xstar)
     m_xstar = std::move(xstar);
 }
 
-void
-D2dPredictionConsensus::SetLowQuality(const std::vector<uint32_t>& devices)
-{
-    m_lowQuality = std::set<uint32_t>(devices.begin(), devices.end());
-}
-
 uint64_t
 D2dPredictionConsensus::PredictionMessageBytes() const
 {
@@ -521,17 +515,9 @@ D2dPredictionConsensus::Trained(uint32_t device, uint32_t round)
 void
 D2dPredictionConsensus::EndOfRoundRecord(uint32_t round)
 {
-    // Node -1 is the mean over the regular agents (the paper's Table 1); the low-quality
-    // agents' own rows are written too.
-    std::vector<uint32_t> regular;
-    for (auto i : LiveDevices())
-    {
-        if (m_lowQuality.count(i) == 0)
-        {
-            regular.push_back(i);
-        }
-    }
-    RecordDevices(round, regular);
+    // Node -1 is the mean over the regular agents (the paper's Table 1; SetLowQuality); the
+    // low-quality agents' own rows are written too.
+    RecordDevices(round, LiveDevices());
     double xstarSum = 0;
     uint32_t xstarCount = 0;
     for (auto i : LiveDevices())
@@ -540,20 +526,11 @@ D2dPredictionConsensus::EndOfRoundRecord(uint32_t round)
         {
             continue;
         }
-        if (m_lowQuality.count(i) > 0)
-        {
-            const auto r = m_learners[i]->Evaluate(*m_test);
-            if (m_test->numClasses > 0)
-            {
-                WriteRow(round, i, "accuracy", r.accuracy);
-            }
-            WriteRow(round, i, "loss", r.loss);
-        }
         const auto x = m_learners[i]->Evaluate(*m_xstar);
         const std::string metric = m_xstar->numClasses > 0 ? "xstar_accuracy" : "xstar_loss";
         const double value = m_xstar->numClasses > 0 ? x.accuracy : x.loss;
         WriteRow(round, i, metric, value);
-        if (m_lowQuality.count(i) == 0)
+        if (!IsLowQuality(i))
         {
             xstarSum += value;
             ++xstarCount;

@@ -86,8 +86,6 @@ class D2dPredictionConsensus : public D2dFlProtocol
      * \param xstar the shared set X* (its labels are used only to measure xstar_accuracy)
      */
     void SetSharedSet(std::shared_ptr<const D2dDataset> xstar);
-    /** \param devices the low-quality agents, left out of node -1's means */
-    void SetLowQuality(const std::vector<uint32_t>& devices);
 
     /**
      * \return bytes on the air of one predictions message (n* x C values + HeaderBytes)
@@ -161,7 +159,6 @@ class D2dPredictionConsensus : public D2dFlProtocol
     void EndOfRoundRecord(uint32_t round);
 
     std::shared_ptr<const D2dDataset> m_xstar;
-    std::set<uint32_t> m_lowQuality;
     TrustMode m_trust;
     int m_confidence; //!< a D2dConfidence (the Confidence attribute)
     LossRule m_lossRule;
@@ -181,7 +178,7 @@ class D2dPredictionConsensus : public D2dFlProtocol
     };
 
     Phase m_phase{IDLE};
-    bool m_exchangeEnding{false}; //!< EndExchange is scheduled
+    bool m_exchangeEnding{false};                //!< EndExchange is scheduled
     uint32_t m_collaborationRound{0};            //!< collaboration rounds begun
     std::set<uint32_t> m_predicting;             //!< prediction jobs not completed
     std::map<uint64_t, uint32_t> m_pendingSends; //!< broadcasts not finished -> sender

@@ -245,6 +245,18 @@ D2dFlProtocol::SetTestSet(std::shared_ptr<const D2dDataset> test)
 }
 
 void
+D2dFlProtocol::SetLowQuality(const std::vector<uint32_t>& devices)
+{
+    m_lowQuality = std::set<uint32_t>(devices.begin(), devices.end());
+}
+
+bool
+D2dFlProtocol::IsLowQuality(uint32_t device) const
+{
+    return m_lowQuality.count(device) > 0;
+}
+
+void
 D2dFlProtocol::SetFinishedCallback(Callback<void> cb)
 {
     m_finished = cb;
@@ -367,15 +379,33 @@ void
 D2dFlProtocol::RecordDevices(uint32_t round, const std::vector<uint32_t>& devices)
 {
     NS_ABORT_MSG_IF(!m_test, "D2dFlProtocol: no test set");
-    // Devices still training (stragglers, dead batteries) have no visible model.
+    // Devices still training (stragglers, dead batteries) have no visible model; node -1
+    // is the regular devices' (SetLowQuality).
     std::vector<uint32_t> idle;
+    std::vector<uint32_t> lowQuality;
     for (auto i : devices)
     {
         if (!m_learners[i]->IsTraining())
         {
-            idle.push_back(i);
+            (IsLowQuality(i) ? lowQuality : idle).push_back(i);
         }
     }
+    RecordRegular(round, idle);
+    // The low-quality devices' own rows, after node -1's.
+    for (auto i : lowQuality)
+    {
+        const auto r = m_learners[i]->Evaluate(*m_test);
+        if (m_test->numClasses > 0)
+        {
+            WriteRow(round, i, "accuracy", r.accuracy);
+        }
+        WriteRow(round, i, "loss", r.loss);
+    }
+}
+
+void
+D2dFlProtocol::RecordRegular(uint32_t round, const std::vector<uint32_t>& idle)
+{
     if (idle.empty())
     {
         return;

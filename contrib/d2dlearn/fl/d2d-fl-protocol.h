@@ -57,6 +57,15 @@ class D2dFlProtocol : public Object
     const std::vector<Ptr<D2dLearner>>& GetLearners() const;
     /** \param test the test set every evaluation uses */
     void SetTestSet(std::shared_ptr<const D2dDataset> test);
+    /**
+     * \brief The low-quality agents (e.g. devices trained on flipped labels). Node -1, the
+     * network's row of RoundRecord, means the regular agents in every protocol: the means
+     * over the devices (RecordDevices: accuracy, loss, the mean model and its distance)
+     * leave these out, and their own accuracy and loss rows are written all the same (as
+     * in Table 1 of Fan, Mendler-Dünner and Jaggi 2023, the paper whose setting has them).
+     * \param devices the low-quality devices (any order; none by default)
+     */
+    void SetLowQuality(const std::vector<uint32_t>& devices);
     /** \param cb called once, after the last round */
     void SetFinishedCallback(Callback<void> cb);
 
@@ -214,15 +223,23 @@ class D2dFlProtocol : public Object
     /**
      * \brief Evaluate the devices' own models and record (RoundRecord): per node (if
      * EvaluateDevices) `accuracy` and `loss`; node -1
-     * `accuracy` and `loss` = the mean over the devices (over an evenly spread sample of
-     * up to 16 devices if not EvaluateDevices); when the devices share an architecture,
-     * also node -1 `consensus_distance` (mean squared distance of their parameters from
-     * their average) and `mean_model_accuracy` / `mean_model_loss` (that average's).
-     * Devices still training are left out.
+     * `accuracy` and `loss` = the mean over the regular devices (over an evenly spread
+     * sample of up to 16 of them if not EvaluateDevices); when the devices share an
+     * architecture, also node -1 `consensus_distance` (mean squared distance of the regular
+     * devices' parameters from their average) and `mean_model_accuracy` /
+     * `mean_model_loss` (that average's). Devices still training are left out; low-quality
+     * devices (SetLowQuality) are in no node -1 figure, and their own `accuracy` and `loss`
+     * rows are written whatever EvaluateDevices, after node -1's.
      * \param round the round
      * \param devices the devices to include (e.g. those with a battery left)
      */
     void RecordDevices(uint32_t round, const std::vector<uint32_t>& devices);
+
+    /**
+     * \param device a device
+     * \return true if it is one of SetLowQuality's
+     */
+    bool IsLowQuality(uint32_t device) const;
 
     /**
      * \brief Record a measurement: fire RoundRecord (now) with it. Whether it is written
@@ -275,6 +292,13 @@ class D2dFlProtocol : public Object
 
   private:
     /**
+     * \brief RecordDevices' rows of the regular devices and node -1's.
+     * \param round the round
+     * \param idle the regular devices not training
+     */
+    void RecordRegular(uint32_t round, const std::vector<uint32_t>& idle);
+
+    /**
      * \brief TrainingDone sink: a training loss that is not finite stops the run.
      * \param device the device index
      * \param result the job's result
@@ -291,6 +315,7 @@ class D2dFlProtocol : public Object
     bool m_evaluateDevices;
     bool m_countingBytes{false};
     std::set<const D2dTransport*> m_watched; //!< transports CountBytesSent() watches
+    std::set<uint32_t> m_lowQuality;         //!< SetLowQuality: left out of node -1
     uint64_t m_bytesSent{0};
     uint64_t m_bytesWritten{0}; //!< m_bytesSent at the last WriteBytesSent()
     uint32_t m_roundsDone{0};
