@@ -50,9 +50,13 @@ campaign does not set it) and every key of run.json's summary (nested keys joine
 swept parameter, one line per value of --hue, the mean and its 95 % confidence interval
 (Student t) over the values of --replicate (default seed).
 
-Bad input (a campaign that does not parse, an unknown key, an empty list, zipped lists of
+Bad input (a campaign that does not parse, an unknown key, an empty list, the same value
+twice in a list (2 and 2.0 are the same number: refused, not merged), zipped lists of
 different lengths, a parameter that the program does not have, a missing program) stops
-with a one-line error and exit status 2 before anything runs. `run` exits 1 if a run
+with a one-line error and exit status 2 before anything runs. So does a campaign file
+that is not a regular file (a FIFO is never opened for reading), is larger than 1 MiB,
+binary or not UTF-8, nests arrays or tables too deeply to parse, or whose grid has more
+than 1,000,000 runs (counted before the runs are listed, also for --dry-run). `run` exits 1 if a run
 failed, 130 if interrupted (the runs in progress are stopped and will run again).
 
 Only Debian's python3 (tomllib) with its pandas and matplotlib packages is needed.
@@ -67,6 +71,7 @@ import os
 import re
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -84,6 +89,8 @@ NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*(::[A-Za-z][A-Za-z0-9_]*)*$")
 FOLDER_SAFE = re.compile(r"[^A-Za-z0-9._+=-]")
 MAX_FOLDER = 100
 ARRAY_CHUNK = 1000
+MAX_RUNS = 1000000
+MAX_CAMPAIGN_BYTES = 1 << 20
 RESERVED = {"outDir"}
 STATE_DIR = ".sweep"
 FAILED_FILE = "sweep-failed.json"
@@ -124,6 +131,33 @@ def check_value(where, value):
     raise SweepError("%s: %r is not a number, string or boolean" % (where, value))
 
 
+def read_campaign_text(path):
+    """The text of a campaign file, refused (SweepError) unless it is a small regular file
+    of UTF-8 text. A FIFO or device is never opened for reading (it could block)."""
+    def check_regular(st):
+        if not stat.S_ISREG(st.st_mode):
+            raise SweepError("%s: not a regular file (a campaign is a TOML text file)" % path)
+    try:
+        check_regular(os.stat(path))
+        # O_NONBLOCK: should the file become a FIFO after the stat, open does not wait.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as fh:
+            check_regular(os.fstat(fd))
+            data = fh.read(MAX_CAMPAIGN_BYTES + 1)
+    except OSError as exc:
+        raise SweepError("cannot read campaign %s: %s" % (path, exc.strerror or exc))
+    if len(data) > MAX_CAMPAIGN_BYTES:
+        raise SweepError("%s: larger than %d bytes (accepted for a campaign: up to %d)"
+                         % (path, MAX_CAMPAIGN_BYTES, MAX_CAMPAIGN_BYTES))
+    if b"\0" in data:
+        raise SweepError("%s: a binary file (it holds NUL bytes), not a TOML campaign" % path)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SweepError("%s: not UTF-8 text (byte 0x%02x at offset %d); TOML files are UTF-8"
+                         % (path, data[exc.start], exc.start))
+
+
 class Campaign:
     """A parsed campaign file: scenario, fixed parameters, swept axes, resources."""
 
@@ -134,13 +168,13 @@ class Campaign:
             import tomllib
         except ImportError:  # Python < 3.11
             raise SweepError("tomllib is missing: use Debian 12's /usr/bin/python3 (3.11)")
+        text = read_campaign_text(path)
         try:
-            with open(path, "rb") as fh:
-                doc = tomllib.load(fh)
-        except OSError as exc:
-            raise SweepError("cannot read campaign %s: %s" % (path, exc.strerror))
+            doc = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
-            raise SweepError("%s: not valid TOML: %s" % (path, exc))
+            raise SweepError("%s: not valid TOML: %s" % (path, " ".join(str(exc).split())))
+        except RecursionError:
+            raise SweepError("%s: not valid TOML: arrays or tables nested too deeply" % path)
         where = os.path.basename(path)
         unknown = sorted(set(doc) - TOP_KEYS)
         if unknown:
@@ -218,6 +252,13 @@ class Campaign:
             if key == "extra_args" and not all(isinstance(a, str) for a in value):
                 raise SweepError("%s: [slurm] extra_args must be a list of strings" % where)
         self.slurm = slurm
+        # Counted before expanding: a few short lines can make an astronomical product.
+        count = math.prod(len(values) for _, values in self.axes)
+        if count > MAX_RUNS:
+            size = (str(count) if count < 10 ** 15
+                    else "about 10^%d" % int(math.log10(count)))
+            raise SweepError("%s: the grid has %s runs; accepted: up to %d"
+                             % (where, size, MAX_RUNS))
         self.runs = self.expand()
 
     def check_name(self, where, label, name):
@@ -239,10 +280,20 @@ class Campaign:
             raise SweepError("%s: %s is an empty list" % (where, label))
         for v in values:
             check_value("%s: %s" % (where, label), v)
-        texts = [flag_text(v) for v in values]
-        if len(set(texts)) != len(texts):
-            dup = next(t for t in texts if texts.count(t) > 1)
-            raise SweepError("%s: %s holds %s twice" % (where, label, dup))
+        # The same value twice would run the same command twice (into two folders):
+        # 2 and 2.0 (numbers compare by value) or 2 and "2" (the same flag text).
+        seen = {}
+        for v in values:
+            keys = [("text", flag_text(v))]
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                keys.append(("number", v))
+            first = next((seen[k] for k in keys if k in seen), None)
+            if first is not None:
+                if flag_text(first) == flag_text(v):
+                    raise SweepError("%s: %s holds %s twice" % (where, label, flag_text(v)))
+                raise SweepError("%s: %s holds %s and %s, the same value twice; keep one"
+                                 % (where, label, flag_text(first), flag_text(v)))
+            seen.update((k, v) for k in keys)
         return values
 
     def expand(self):

@@ -216,14 +216,67 @@ seed = [1, 2]
             ("scenario = 'd2d-exchange'\n[slurm]\nmemory = '1G'\n", "[slurm] unknown key"),
             ("scenario = 'd2d-exchange'\n[grid\n", "not valid TOML"),
         ]
-        out = os.path.join(self.tmp, "out")
         for text, expected in cases:
-            path = self.campaign(text)
-            proc = self.sweep("run", path, "--out", out, check=2)
-            self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
-            self.assertIn(expected, proc.stderr)
-            self.assertTrue(proc.stderr.startswith("sweep.py: error: "), proc.stderr)
-            self.assertFalse(os.path.exists(out), text)
+            self.assert_refused(self.campaign(text), expected)
+
+    def assert_refused(self, path, expected, *options):
+        """`run FILE` stops with one line holding `expected`, exit 2, no output folder."""
+        out = os.path.join(self.tmp, "out")
+        proc = self.sweep("run", path, "--out", out, *options, check=2)
+        self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
+        self.assertIn(expected, proc.stderr)
+        self.assertTrue(proc.stderr.startswith("sweep.py: error: "), proc.stderr)
+        self.assertFalse(os.path.exists(out), path)
+        return proc.stderr
+
+    def assert_file_refused(self, path, expected, *options):
+        """As assert_refused, and the line names the campaign file first."""
+        line = self.assert_refused(path, expected, *options)
+        self.assertRegex(line, r"^sweep\.py: error: (.*/)?%s: " % os.path.basename(path))
+
+    def binary_campaign(self, data):
+        path = os.path.join(self.tmp, "c.toml")
+        with open(path, "wb") as fh:
+            fh.write(data)
+        return path
+
+    def test_campaign_not_utf8(self):
+        self.assert_file_refused(self.binary_campaign(b"scenario = 'd2d-\xe9xchange'\n"),
+                            "not UTF-8 text (byte 0xe9 at offset 16)")
+
+    def test_campaign_binary(self):
+        with open(PYTHON, "rb") as fh:  # an executable
+            self.assert_file_refused(self.binary_campaign(fh.read(4096)), "a binary file")
+
+    def test_campaign_nested_deeply(self):
+        self.assert_file_refused(self.campaign("scenario = 'd2d-exchange'\nx = %s%s\n"
+                                          % ("[" * 100000, "]" * 100000)),
+                            "nested too deeply")
+
+    def test_campaign_fifo(self):
+        path = os.path.join(self.tmp, "c.toml")
+        os.mkfifo(path)
+        self.assert_file_refused(path, "not a regular file")
+        self.assert_file_refused(path, "not a regular file", "--dry-run")
+
+    def test_campaign_grid_too_large(self):
+        axes = "".join("p%d = [%s]\n" % (i, ", ".join(map(str, range(100))))
+                       for i in range(40))
+        # 100^40 = 1e80 runs: refused by counting, before anything is expanded.
+        self.assert_file_refused(self.campaign("scenario = 'd2d-exchange'\n[grid]\n" + axes),
+                            "the grid has about 10^80 runs; accepted: up to 1000000",
+                            "--dry-run")
+        self.assert_file_refused(self.campaign("scenario = 'd2d-exchange'\n[grid]\n"
+                                          "a = [%s]\nb = [%s]\n"
+                                          % (", ".join(map(str, range(1001))),
+                                             ", ".join(map(str, range(1000))))),
+                            "the grid has 1001000 runs")
+
+    def test_grid_same_number_twice(self):
+        # 2 and 2.0 are the same number: two folders would run the same command.
+        self.assert_file_refused(self.campaign("scenario = 'd2d-exchange'\n[grid]\n"
+                                          "seed = [1, 2, 2.0]\n"),
+                            "[grid] seed holds 2 and 2.0, the same value twice; keep one")
 
     def test_zip_grid_and_folder_names(self):
         path = self.campaign("""\
