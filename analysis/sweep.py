@@ -32,7 +32,10 @@ by default the `threads` parameter, else the program's --threads default, else 1
 concurrency limit, 32), cpus_per_task (threads_per_run), partition, account, extra_args
 (a list of further sbatch arguments).
 
-Every run is the program called with --name=value for each parameter (fixed and swept;
+The campaign folder DIR is --out DIR (relative to the current folder) or, by default,
+results/NAME next to the campaign file (NAME: the file's name without .toml), so every
+command finds it from any current folder. Every run is the program called with
+--name=value for each parameter (fixed and swept;
 booleans as true/false) and --outDir=DIR/FOLDER, from the campaign file's folder (relative
 paths in parameters are relative to it). FOLDER names the swept parameters
 (`spectralEfficiency=0.5_seed=1`); names longer than 100 characters or with characters
@@ -817,8 +820,9 @@ def submit_slurm(campaign, program, out, todo, options, args):
         print("%s: submitted %d run(s) as job array %s (%s)"
               % (PROG, len(chunk), job_id, script))
     if not args.wait:
-        print("%s: follow with: %s status %s --out %s"
-              % (PROG, os.path.relpath(os.path.abspath(__file__)), args.file, out))
+        print("%s: follow with: %s status %s%s"
+              % (PROG, os.path.relpath(os.path.abspath(__file__)), args.file,
+                 " --out " + args.out if args.out else ""))
         return 0
     return wait_slurm(campaign, out, submitted)
 
@@ -1141,7 +1145,11 @@ def cmd_plot(args):
 # --------------------------------------------------------------------------
 
 def output_dir(args, campaign):
-    return args.out if args.out else os.path.join("results", campaign.name)
+    """--out as given (relative to the current folder), else results/<name> next to the
+    campaign file, wherever the command is run from."""
+    if args.out:
+        return args.out
+    return os.path.join(os.path.dirname(campaign.path), "results", campaign.name)
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -1167,7 +1175,8 @@ def main(argv=None):
     def common(p):
         p.add_argument("file", metavar="FILE", help="campaign file (TOML)")
         p.add_argument("--out", metavar="DIR", default=None,
-                       help="campaign folder (default results/<campaign name>)")
+                       help="campaign folder (default results/<campaign name> in the "
+                       "campaign file's folder)")
 
     p = sub.add_parser("run", help="run the runs that are not finished")
     common(p)

@@ -60,10 +60,10 @@ class SweepTest(unittest.TestCase):
             fh.write(text)
         return path
 
-    def sweep(self, *args, check=None):
+    def sweep(self, *args, check=None, cwd=None):
         proc = subprocess.run([PYTHON, SCRIPT] + list(args), stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, universal_newlines=True, timeout=300,
-                              env=dict(os.environ, D2DLEARN_BIN=BIN))
+                              env=dict(os.environ, D2DLEARN_BIN=BIN), cwd=cwd)
         if check is not None:
             self.assertEqual(proc.returncode, check, proc.stdout + proc.stderr)
         return proc
@@ -316,6 +316,28 @@ areaSideM = [50.0, 100.0, 200.0]
             "d2d-exchange --reliable=true --noisePowerW=1e-13 --seed=1 --nDevices=5 "
             "--areaSideM=50.0 --outDir=%s" % os.path.join(out, c.runs[0].folder)))
         self.assertFalse(os.path.exists(out))
+
+    def test_default_output_folder(self):
+        # Without --out the runs go to results/<name> next to the campaign file, whatever
+        # the current folder; an explicit relative --out is relative to the current folder.
+        os.makedirs(os.path.join(self.tmp, "campaigns"))
+        os.makedirs(os.path.join(self.tmp, "elsewhere"))
+        path = self.campaign("scenario = 'd2d-exchange'\n[parameters]\nduration = '200ms'\n"
+                             "[grid]\nseed = [1, 2]\n", name="campaigns/small.toml")
+        self.sweep("run", path, cwd=os.path.join(self.tmp, "elsewhere"), check=0)
+        default = os.path.join(self.tmp, "campaigns", "results", "small")
+        for seed in (1, 2):
+            self.assertTrue(os.path.isfile(os.path.join(default, "seed=%d" % seed, "run.json")))
+        self.assertEqual(os.listdir(os.path.join(self.tmp, "elsewhere")), [])
+        proc = self.sweep("status", os.path.join("campaigns", "small.toml"), cwd=self.tmp,
+                          check=0)
+        self.assertIn("finished 2, failed 0", proc.stdout)
+        self.assertIn(default, proc.stdout)
+        proc = self.sweep("run", "../campaigns/small.toml", "--out", "mine",
+                          cwd=os.path.join(self.tmp, "elsewhere"), check=0)
+        self.assertIn("2 ran (2 finished, 0 failed)", proc.stdout)
+        self.assertTrue(os.path.isfile(os.path.join(self.tmp, "elsewhere", "mine", "seed=1",
+                                                    "run.json")))
 
     def fake_campaign(self, values):
         """A campaign folder with finished runs whose summaries hold `values`:
