@@ -56,7 +56,9 @@ swept parameter, one line per value of --hue, the mean and its 95 % confidence i
 Bad input (a campaign that does not parse, an unknown key, an empty list, the same value
 twice in a list (2 and 2.0 are the same number: refused, not merged), zipped lists of
 different lengths, a parameter that the program does not have, a missing program) stops
-with a one-line error and exit status 2 before anything runs. So does a campaign file
+with a one-line error and exit status 2 before anything runs. So does a second `run`
+of a campaign folder while one runs (DIR/.sweep/lock, held with flock until the first
+ends however it ends, names its pid and host). So does a campaign file
 that is not a regular file (a FIFO is never opened for reading), is larger than 1 MiB,
 binary or not UTF-8, nests arrays or tables too deeply to parse, or whose grid has more
 than 1,000,000 runs (counted before the runs are listed, also for --dry-run). `run` exits 1 if a run
@@ -66,6 +68,7 @@ Only Debian's python3 (tomllib) with its pandas and matplotlib packages is neede
 """
 
 import argparse
+import fcntl
 import hashlib
 import itertools
 import json
@@ -74,6 +77,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import stat
 import subprocess
 import sys
@@ -96,6 +100,7 @@ MAX_RUNS = 1000000
 MAX_CAMPAIGN_BYTES = 1 << 20
 RESERVED = {"outDir"}
 STATE_DIR = ".sweep"
+LOCK_FILE = "lock"
 FAILED_FILE = "sweep-failed.json"
 LOG_FILE = "sweep.log"
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
@@ -654,11 +659,40 @@ def run_local(campaign, program, out, todo, jobs, already):
     return done, failed, bool(stopping)
 
 
+_held_locks = []
+
+
+def lock_campaign(out):
+    """Hold DIR/.sweep/lock (flock) until this process ends: one `run` per campaign folder.
+    The kernel releases it however the process ends (even SIGKILL); the file names the
+    holder's pid and host for the refusal of a second `run`."""
+    folder = os.path.join(out, STATE_DIR)
+    os.makedirs(folder, exist_ok=True)
+    fh = open(os.path.join(folder, LOCK_FILE), "a+")
+    try:
+        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        fh.seek(0)
+        holder = fh.read().split()
+        fh.close()
+        raise SweepError("%s is in use by another sweep.py run (%s): wait for it or stop it"
+                         % (out, "pid %s on host %s" % tuple(holder[:2]) if len(holder) >= 2
+                            else "its pid not written yet"))
+    fh.seek(0)
+    fh.truncate()
+    fh.write("%d %s\n" % (os.getpid(), socket.gethostname()))
+    fh.flush()
+    _held_locks.append(fh)
+
+
 def cmd_run(args):
     campaign = Campaign(args.file)
     out = output_dir(args, campaign)
     program = find_program(campaign, args.bin)
     options = check_parameters(campaign, program)
+    if not args.dry_run:
+        os.makedirs(out, exist_ok=True)
+        lock_campaign(out)
     states = {r.folder: run_state(out, r) for r in campaign.runs}
     queued = set()
     if os.path.isdir(os.path.join(out, STATE_DIR)):
@@ -676,7 +710,6 @@ def cmd_run(args):
         for r in todo:
             print(" ".join(r.argv(program, os.path.abspath(run_dir(out, r)))))
         return 0
-    os.makedirs(out, exist_ok=True)
     if queued:
         note("%d run(s) queued or running on Slurm are left to it" % len(queued))
     for r in old_failed:

@@ -16,6 +16,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -39,6 +40,19 @@ duration = "5s"
 [grid]                           # Cartesian product; seed is a flag like any other
 spectralEfficiency = [0.5, 2]
 seed = [1, 2]
+"""
+
+# Runs of about a second and a half each; %s: the list of seeds.
+SLOW = """\
+scenario = "d2d-exchange"
+[parameters]
+nDevices = 50
+duration = "40s"
+meanInterval = "200ms"
+broadcast = true
+quiet = true
+[grid]
+seed = [%s]
 """
 
 
@@ -164,6 +178,37 @@ seed = [1, 2, 3, 4, 5, 6]
             with open(os.path.join(ref, f), "rb") as a, \
                     open(os.path.join(out, resumed, f), "rb") as b:
                 self.assertTrue(a.read() == b.read(), f)
+
+    def start_sweep(self, *args):
+        """`sweep.py ARGS` in the background (its stdout and stderr piped)."""
+        return subprocess.Popen([PYTHON, SCRIPT] + list(args), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, universal_newlines=True,
+                                env=dict(os.environ, D2DLEARN_BIN=BIN))
+
+    def wait_for(self, condition, what, timeout=120):
+        deadline = time.monotonic() + timeout
+        while not condition():
+            self.assertLess(time.monotonic(), deadline, "timed out waiting for " + what)
+            time.sleep(0.02)
+
+    def test_one_runner_per_folder(self):
+        # A second `run` of a campaign folder while the first runs is refused with one line
+        # naming the first's pid and host; the first goes on undisturbed.
+        path = self.campaign(SLOW % "1, 2")
+        out = os.path.join(self.tmp, "out")
+        first = self.start_sweep("run", path, "--out", out, "-j", "1")
+        lock = os.path.join(out, ".sweep", "lock")
+        self.wait_for(lambda: os.path.isfile(lock) and os.path.getsize(lock) > 0, "the lock")
+        proc = self.sweep("run", path, "--out", out, check=2)
+        self.assertEqual(proc.stderr, "sweep.py: error: %s is in use by another sweep.py run "
+                         "(pid %d on host %s): wait for it or stop it\n"
+                         % (out, first.pid, socket.gethostname()))
+        stdout, stderr = first.communicate(timeout=120)
+        self.assertEqual(first.returncode, 0, stdout + stderr)
+        self.assertIn("2 ran (2 finished, 0 failed)", stdout)
+        # Once it has ended, the folder is free again.
+        proc = self.sweep("run", path, "--out", out, check=0)
+        self.assertIn("0 ran", proc.stdout)
 
     def test_failed_runs(self):
         # --rssFile names a file relative to the campaign's folder, missing at first.
