@@ -35,20 +35,39 @@ concurrency limit, 32), cpus_per_task (threads_per_run), partition, account, ext
 The campaign folder DIR is --out DIR (relative to the current folder) or, by default,
 results/NAME next to the campaign file (NAME: the file's name without .toml), so every
 command finds it from any current folder. Every run is the program called with
---name=value for each parameter (fixed and swept;
-booleans as true/false) and --outDir=DIR/FOLDER, from the campaign file's folder (relative
-paths in parameters are relative to it). FOLDER names the swept parameters
-(`spectralEfficiency=0.5_seed=1`); names longer than 100 characters or with characters
-other than letters, digits and ._+-= end in a hash of the values. The program's stdout and
-stderr go to FOLDER/sweep.log. A folder with run.json is a finished run (the scenarios
-write it last) and is skipped, so an interrupted campaign resumes where it stopped; a run
-that fails gets FOLDER/sweep-failed.json (exit code, one-line error) and is rerun only with
---retry-failed. `run --slurm` submits the runs that are neither finished, failed nor queued
-as one job array per 1000 runs (`sbatch --array=0-N%max_parallel`); every task calls this
-script (`_task`), which runs its run exactly as a local run. `status` counts finished,
-failed, queued/running (squeue) and missing runs; `collect` writes DIR/results.csv, one row
-per finished run: `run` (the folder), every campaign parameter, `seed` (from run.json if the
-campaign does not set it) and every key of run.json's summary (nested keys joined by dots:
+--name=value for each parameter (fixed and swept; booleans as true/false) and
+--outDir=DIR/FOLDER, from the campaign file's folder (relative paths in parameters are
+relative to it). FOLDER names the swept parameters (`spectralEfficiency=0.5_seed=1`);
+names longer than 100 characters or with characters other than letters, digits and
+._+-= end in a hash of the values. The program's stdout and stderr go to
+FOLDER/sweep.log; FOLDER/sweep-run.json records, before it starts, its command line,
+host and pid. The state of a run, from its folder:
+
+    finished     FOLDER/run.json (the scenarios write it last): skipped by `run`.
+    failed       FOLDER/sweep-failed.json (exit code, one-line error): the program exited
+                 non-zero by itself or crashed; rerun only with --retry-failed.
+    interrupted  FOLDER/sweep-interrupted.json, or a record whose process is gone: stopped
+                 by SIGINT, SIGTERM, SIGHUP or SIGKILL (killed by it, or exit status 128 +
+                 it from the program's own handler: 130, 143), as by Ctrl-C, scancel, a
+                 Slurm time limit, preemption, the OOM killer or sweep.py being stopped;
+                 a plain `run` (local or --slurm) runs it again.
+    running      a record whose process is alive on this host (or, for status, a task
+                 that squeue lists: running or queued).
+    not started  no record.
+
+A run that starts again starts in an emptied folder, never emptied while its process is
+alive. Local runs do not outlive sweep.py: a SIGINT, SIGTERM or SIGHUP to it stops them
+(SIGTERM, SIGKILL 5 s later; a signal ignored when sweep.py starts, as nohup's SIGHUP,
+stays ignored), and if sweep.py dies otherwise (SIGKILL) the kernel sends them SIGTERM
+(prctl PR_SET_PDEATHSIG, Linux); a `run` right after waits up to 10 s for them to end and
+leaves alone any still alive.
+
+`run --slurm` submits the runs that are neither finished, failed nor queued as one job
+array per 1000 runs (`sbatch --array=0-N%max_parallel`); every task calls this script
+(`_task`), which runs its run exactly as a local run. `status` counts the runs in each
+state and lists the failed ones; `collect` writes DIR/results.csv, one row per finished
+run: `run` (the folder), every campaign parameter, `seed` (from run.json if the campaign
+does not set it) and every key of run.json's summary (nested keys joined by dots:
 `energy_j.total`, `kinds.model.latency_mean_s`). `plot` draws a summary metric against a
 swept parameter, one line per value of --hue, the mean and its 95 % confidence interval
 (Student t) over the values of --replicate (default seed).
@@ -56,18 +75,20 @@ swept parameter, one line per value of --hue, the mean and its 95 % confidence i
 Bad input (a campaign that does not parse, an unknown key, an empty list, the same value
 twice in a list (2 and 2.0 are the same number: refused, not merged), zipped lists of
 different lengths, a parameter that the program does not have, a missing program) stops
-with a one-line error and exit status 2 before anything runs. So does a second `run`
-of a campaign folder while one runs (DIR/.sweep/lock, held with flock until the first
-ends however it ends, names its pid and host). So does a campaign file
+with a one-line error and exit status 2 before anything runs. So does a campaign file
 that is not a regular file (a FIFO is never opened for reading), is larger than 1 MiB,
 binary or not UTF-8, nests arrays or tables too deeply to parse, or whose grid has more
-than 1,000,000 runs (counted before the runs are listed, also for --dry-run). `run` exits 1 if a run
-failed, 130 if interrupted (the runs in progress are stopped and will run again).
+than 1,000,000 runs (counted before the runs are listed, also for --dry-run). So does a
+second `run` of a campaign folder while one runs: DIR/.sweep/lock, held (flock) until the
+first ends however it ends, names its pid and host. `run` exits 130 if interrupted
+(sweep.py stopped, or a run stopped by a signal: run the same command to resume), else
+1 while failed runs are left (one line says how many; --retry-failed reruns them).
 
 Only Debian's python3 (tomllib) with its pandas and matplotlib packages is needed.
 """
 
 import argparse
+import ctypes
 import fcntl
 import hashlib
 import itertools
@@ -102,6 +123,12 @@ RESERVED = {"outDir"}
 STATE_DIR = ".sweep"
 LOCK_FILE = "lock"
 FAILED_FILE = "sweep-failed.json"
+INTERRUPTED_FILE = "sweep-interrupted.json"
+RECORD_FILE = "sweep-run.json"
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+KILL_GRACE = 5.0
+ORPHAN_WAIT = 10.0
+PR_SET_PDEATHSIG = 1
 LOG_FILE = "sweep.log"
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 
@@ -461,22 +488,54 @@ def run_dir(out, run):
     return os.path.join(out, run.folder)
 
 
+def read_json(path):
+    """A JSON object from a file, or None if it is missing or unreadable."""
+    try:
+        with open(path) as fh:
+            doc = json.load(fh)
+    except (OSError, ValueError):
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
 def run_state(out, run):
-    """'done', 'failed' or 'missing' (from the folder)."""
+    """The state of a run from its folder: 'done', 'failed', 'interrupted', 'running' (its
+    process is alive on this host) or 'missing'."""
     d = run_dir(out, run)
     if os.path.isfile(os.path.join(d, "run.json")):
         return "done"
     if os.path.isfile(os.path.join(d, FAILED_FILE)):
         return "failed"
-    return "missing"
+    if os.path.isfile(os.path.join(d, INTERRUPTED_FILE)):
+        return "interrupted"
+    record = read_json(os.path.join(d, RECORD_FILE))
+    if record is None:
+        return "missing"
+    # Started but no outcome: still running, or its runner died with it (SIGKILL).
+    return "running" if run_is_alive(record) else "interrupted"
+
+
+def run_is_alive(record):
+    """Whether a run record's process still runs here: its pid, on this host, is alive (not
+    a zombie) with the recorded command line (so a reused pid does not count)."""
+    pid = record.get("pid")
+    if not isinstance(pid, int) or record.get("host") != socket.gethostname():
+        return False
+    try:
+        with open("/proc/%d/stat" % pid) as fh:
+            state = fh.read().rpartition(")")[2].split()[0]
+        with open("/proc/%d/cmdline" % pid, "rb") as fh:
+            cmdline = fh.read().split(b"\0")[:-1]
+    except (OSError, IndexError):
+        return False
+    return state != "Z" and cmdline == [os.fsencode(a) for a in record.get("argv", [])]
 
 
 def read_failure(out, run):
+    doc = read_json(os.path.join(run_dir(out, run), FAILED_FILE)) or {}
     try:
-        with open(os.path.join(run_dir(out, run), FAILED_FILE)) as fh:
-            doc = json.load(fh)
-        return int(doc.get("exit_code", -1)), str(doc.get("error", ""))
-    except (OSError, ValueError, TypeError):
+        return int(doc["exit_code"]), str(doc.get("error", ""))
+    except (KeyError, ValueError, TypeError):
         return -1, "(unreadable %s)" % FAILED_FILE
 
 
@@ -510,52 +569,110 @@ def error_line(log_path):
 
 
 def prepare_folder(d):
-    """An unfinished folder starts empty: traces of an interrupted attempt are removed."""
+    """An unfinished folder starts empty: traces of an interrupted attempt are removed,
+    unless its run is still alive (then SweepError: it would go on writing into it)."""
+    record = read_json(os.path.join(d, RECORD_FILE))
+    if record is not None and run_is_alive(record):
+        raise SweepError("%s: its run (pid %d) is still alive; not emptied" % (d, record["pid"]))
     if os.path.isdir(d):
         shutil.rmtree(d)
     os.makedirs(d)
 
 
+_libc = []
+
+
+def die_with_runner(runner):
+    """In a run's process before exec: SIGTERM when the runner (pid `runner`) dies, however
+    it dies (prctl PR_SET_PDEATHSIG), so no run outlives it."""
+    if _libc:
+        _libc[0].prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    if os.getppid() != runner:  # the runner died before prctl
+        os._exit(128 + signal.SIGTERM)
+
+
 def start_run(run, program, out, cwd):
+    """Start a run in its emptied folder, its command recorded (RECORD_FILE) first."""
     d = run_dir(out, run)
     prepare_folder(d)
+    record = {"argv": run.argv(program, os.path.abspath(d)), "cwd": cwd,
+              "host": socket.gethostname(), "pid": None}
+    record_path = os.path.join(d, RECORD_FILE)
+    write_json_atomic(record_path, record)
+    if not _libc:
+        try:
+            _libc.append(ctypes.CDLL(None, use_errno=True))
+        except OSError:
+            pass  # not Linux: runs may outlive a runner killed by SIGKILL
+    runner = os.getpid()
     log = open(os.path.join(d, LOG_FILE), "wb")
     try:
-        proc = subprocess.Popen(run.argv(program, os.path.abspath(d)), stdout=log,
-                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=cwd,
-                                start_new_session=True)
+        proc = subprocess.Popen(record["argv"], stdout=log, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, cwd=cwd, start_new_session=True,
+                                preexec_fn=lambda: die_with_runner(runner))
     finally:
         log.close()
+    record["pid"] = proc.pid
+    write_json_atomic(record_path, record)
     return proc
 
 
-def finish_run(run, out, returncode):
-    """Record the outcome of a run that ended by itself; True if it is done."""
+def interrupting_signal(returncode):
+    """The signal that stopped a run, if one of STOP_SIGNALS or SIGKILL stopped it: killed by
+    it, or exit status 128 + it (the d2dlearn programs' SIGINT/SIGTERM handler exits so,
+    d2d-trace-helper.cc); else None."""
+    for s in STOP_SIGNALS + (signal.SIGKILL,):
+        if returncode in (-s, 128 + s):
+            return s
+    return None
+
+
+def finish_run(run, out, returncode, cause=None, error=None):
+    """Record the outcome of a run that has ended: 'done', 'failed' (FAILED_FILE) or
+    'interrupted' (INTERRUPTED_FILE). `cause` is why sweep.py stopped it, if it did:
+    'interrupted', or 'timed out' (a failure, `error` its text)."""
     d = run_dir(out, run)
     if returncode == 0 and os.path.isfile(os.path.join(d, "run.json")):
-        return True
-    if returncode == 0:
-        error = "exited 0 but wrote no run.json"
-    elif returncode < 0:
-        try:
-            error = "killed by %s" % signal.Signals(-returncode).name
-        except ValueError:
-            error = "killed by signal %d" % -returncode
-    else:
-        error = error_line(os.path.join(d, LOG_FILE))
+        return "done"
+    stopped_by = interrupting_signal(returncode)
+    if cause != "timed out" and (cause == "interrupted" or stopped_by):
+        write_json_atomic(os.path.join(d, INTERRUPTED_FILE),
+                          {"exit_code": returncode, "folder": run.folder,
+                           "signal": signal.Signals(stopped_by).name if stopped_by else None})
+        return "interrupted"
+    if cause != "timed out":
+        error = exit_error(returncode, os.path.join(d, LOG_FILE))
     write_json_atomic(os.path.join(d, FAILED_FILE),
-                      {"exit_code": returncode, "error": error, "folder": run.folder})
-    return False
+                      {"exit_code": returncode, "error": error, "folder": run.folder,
+                       "reason": cause or "error"})
+    return "failed"
+
+
+def exit_error(returncode, log_path):
+    """The one-line error of a run that failed by itself."""
+    if returncode == 0:
+        return "exited 0 but wrote no run.json"
+    if returncode < 0:
+        try:
+            return "killed by %s" % signal.Signals(-returncode).name
+        except ValueError:
+            return "killed by signal %d" % -returncode
+    return error_line(log_path)
+
+
+def catch_stop_signals(handler):
+    """Install `handler` for STOP_SIGNALS (those not ignored: nohup's SIGHUP stays ignored);
+    the previous handlers, to restore."""
+    return {s: signal.signal(s, handler) for s in STOP_SIGNALS
+            if signal.getsignal(s) != signal.SIG_IGN}
 
 
 def execute_run(run, program, out, cwd):
     """Run one run to its end in the foreground (a Slurm task); its exit status."""
     proc = start_run(run, program, out, cwd)
-    forward = lambda signum, frame: proc.send_signal(signum)  # noqa: E731
-    signal.signal(signal.SIGTERM, forward)
-    signal.signal(signal.SIGINT, forward)
+    catch_stop_signals(lambda signum, frame: proc.send_signal(signum))
     rc = proc.wait()
-    return 0 if finish_run(run, out, rc) else (rc if rc > 0 else 1)
+    return 0 if finish_run(run, out, rc) == "done" else (rc if rc > 0 else 1)
 
 
 # --------------------------------------------------------------------------
@@ -611,52 +728,80 @@ class Progress:
             sys.stderr.write("\n")
 
 
+def signal_group(proc, signum):
+    """Send a signal to a run's process group (it leads its own session)."""
+    try:
+        os.killpg(proc.pid, signum)
+    except OSError:
+        pass
+
+
+class Slot:
+    """A run in progress on the pool: its process, start time, and why sweep.py stops it
+    (None, 'interrupted' or 'timed out'): SIGTERM, then SIGKILL after KILL_GRACE s."""
+
+    def __init__(self, run, proc):
+        self.run = run
+        self.proc = proc
+        self.start = time.monotonic()
+        self.cause = None
+        self.error = None
+        self.kill_at = None
+
+    def stop(self, cause, error=None):
+        if self.cause is None:
+            self.cause, self.error = cause, error
+            self.kill_at = time.monotonic() + KILL_GRACE
+            signal_group(self.proc, signal.SIGTERM)
+        elif self.kill_at is not None and time.monotonic() > self.kill_at:
+            signal_group(self.proc, signal.SIGKILL)
+            self.kill_at = None
+
+
 def run_local(campaign, program, out, todo, jobs, already):
-    """Run `todo` on a pool of `jobs` processes; returns (done, failed, interrupted)."""
+    """Run `todo` on a pool of `jobs` processes; returns (done, failed, interrupted runs,
+    whether sweep.py was stopped). A SIGINT, SIGTERM or SIGHUP stops the runs in progress
+    (recorded interrupted)."""
     cwd = os.path.dirname(campaign.path)
     progress = Progress(len(campaign.runs), already)
     queue = list(todo)
-    running = {}
+    running = []
     stopping = []
-
-    def stop(signum, frame):
-        if not stopping:
-            stopping.append(signum)
-            for proc in running:
-                try:
-                    os.killpg(proc.pid, signal.SIGTERM)
-                except OSError:
-                    pass
-
-    old = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
-    done, failed = [], []
+    old = catch_stop_signals(lambda signum, frame: stopping.append(signum))
+    done, failed, interrupted = [], [], []
     try:
         progress.update(0, "start: %d to run, %d finished before" % (len(todo), already))
         while (queue and not stopping) or running:
             while queue and not stopping and len(running) < jobs:
                 run = queue.pop(0)
-                running[start_run(run, program, out, cwd)] = (run, time.monotonic())
+                running.append(Slot(run, start_run(run, program, out, cwd)))
             time.sleep(0.05)
-            for proc in [p for p in running if p.poll() is not None]:
-                run, t0 = running.pop(proc)
+            for slot in running:
                 if stopping:
-                    continue  # stopped by us: it will run again
+                    slot.stop("interrupted")
+            for slot in [s for s in running if s.proc.poll() is not None]:
+                running.remove(slot)
+                state = finish_run(slot.run, out, slot.proc.returncode, slot.cause,
+                                   slot.error)
+                if state == "interrupted":
+                    interrupted.append(slot.run)  # it will run again
+                    continue
                 progress.ran += 1
-                if finish_run(run, out, proc.returncode):
-                    done.append(run)
+                if state == "done":
+                    done.append(slot.run)
                     progress.done += 1
                     progress.update(len(running), "finished %s (%.1f s)"
-                                    % (run.folder, time.monotonic() - t0))
+                                    % (slot.run.folder, time.monotonic() - slot.start))
                 else:
-                    failed.append(run)
+                    failed.append(slot.run)
                     progress.failed += 1
-                    progress.update(len(running), "FAILED %s" % run.folder)
+                    progress.update(len(running), "FAILED %s" % slot.run.folder)
             progress.update(len(running))
     finally:
         for s, h in old.items():
             signal.signal(s, h)
         progress.close()
-    return done, failed, bool(stopping)
+    return done, failed, interrupted, bool(stopping)
 
 
 _held_locks = []
@@ -685,6 +830,21 @@ def lock_campaign(out):
     _held_locks.append(fh)
 
 
+def wait_for_orphans(campaign, out, states, queued):
+    """Runs alive from a runner that died (they got SIGTERM with it, and end): wait up to
+    ORPHAN_WAIT s for them, then update `states`; a run still alive is left alone."""
+    alive = [r for r in campaign.runs
+             if states[r.folder] == "running" and r.folder not in queued]
+    deadline = time.monotonic() + ORPHAN_WAIT
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.1)
+        alive = [r for r in alive if run_state(out, r) == "running"]
+    for r in campaign.runs:
+        states[r.folder] = run_state(out, r)
+    for r in alive:
+        note("%s: its process from an earlier run is still alive: left alone" % r.folder)
+
+
 def cmd_run(args):
     campaign = Campaign(args.file)
     out = output_dir(args, campaign)
@@ -693,14 +853,12 @@ def cmd_run(args):
     if not args.dry_run:
         os.makedirs(out, exist_ok=True)
         lock_campaign(out)
+    queued = slurm_queued(out) if os.path.isdir(os.path.join(out, STATE_DIR)) else {}
     states = {r.folder: run_state(out, r) for r in campaign.runs}
-    queued = set()
-    if os.path.isdir(os.path.join(out, STATE_DIR)):
-        queued = slurm_queued(out)
-    todo = [r for r in campaign.runs
-            if states[r.folder] == "missing" or (args.retry_failed
-                                                 and states[r.folder] == "failed")]
-    todo = [r for r in todo if r.folder not in queued]
+    if not args.dry_run:
+        wait_for_orphans(campaign, out, states, queued)
+    again = {"missing", "interrupted"} | ({"failed"} if args.retry_failed else set())
+    todo = [r for r in campaign.runs if states[r.folder] in again and r.folder not in queued]
     already = sum(1 for s in states.values() if s == "done")
     old_failed = [r for r in campaign.runs
                   if states[r.folder] == "failed" and not args.retry_failed]
@@ -717,20 +875,38 @@ def cmd_run(args):
         note("%s failed before (exit %d: %s); rerun with --retry-failed"
              % (r.folder, code, error))
     if args.slurm:
-        return submit_slurm(campaign, program, out, todo, options, args)
-    jobs = args.jobs or max(1, (os.cpu_count() or 1) // threads_per_run(campaign, options))
-    done, failed, interrupted = run_local(campaign, program, out, todo, jobs, already)
+        status = submit_slurm(campaign, program, out, todo, options, args)
+        if not args.wait:
+            queued = set(queued) | {r.folder for r in todo}
+    else:
+        jobs = args.jobs or max(1, (os.cpu_count() or 1) // threads_per_run(campaign, options))
+        status = run_and_report(campaign, program, out, todo, jobs, already, len(old_failed))
+    if status != 130:
+        failed = [r for r in campaign.runs
+                  if r.folder not in queued and run_state(out, r) == "failed"]
+        if failed:
+            print("%s: %d failed run(s) left: rerun them with --retry-failed"
+                  % (PROG, len(failed)))
+            status = status or 1
+    return status
+
+
+def run_and_report(campaign, program, out, todo, jobs, already, failed_before):
+    """Run `todo` locally and print the outcome; the exit status (130 if interrupted)."""
+    done, failed, interrupted, stopped = run_local(campaign, program, out, todo, jobs,
+                                                   already)
     print("%s: %d runs: %d ran (%d finished, %d failed), %d finished before%s"
           % (PROG, len(campaign.runs), len(done) + len(failed), len(done), len(failed),
-             already, ", %d failed before" % len(old_failed) if old_failed else ""))
+             already, ", %d failed before" % failed_before if failed_before else ""))
     order = {r.folder: i for i, r in enumerate(campaign.runs)}
     for r in sorted(failed, key=lambda r: order[r.folder]):
         code, error = read_failure(out, r)
         print("failed: %s: exit %d: %s" % (r.folder, code, error))
-    if interrupted:
+    if stopped or interrupted:
         left = sum(1 for r in campaign.runs if run_state(out, r) != "done")
-        print("%s: interrupted; %d run(s) not finished: run the same command to resume"
-              % (PROG, left))
+        print("%s: %s; %d run(s) not finished: run the same command to resume"
+              % (PROG, "interrupted" if stopped else "%d run(s) stopped by a signal"
+                 % len(interrupted), left))
         return 130
     return 1 if failed else 0
 
@@ -887,14 +1063,16 @@ def wait_slurm(campaign, out, job_ids):
               % (PROG, " ".join(job_ids)))
         return 130
     progress.close()
-    failed = [r for r in campaign.runs if run_state(out, r) == "failed"]
-    missing = [r for r in campaign.runs if run_state(out, r) == "missing"]
-    print("%s: %d runs: %d finished, %d failed, %d missing"
-          % (PROG, len(campaign.runs), progress.done, len(failed), len(missing)))
+    states = {r.folder: run_state(out, r) for r in campaign.runs}
+    failed = [r for r in campaign.runs if states[r.folder] == "failed"]
+    missing = sum(1 for s in states.values() if s == "missing")
+    interrupted = sum(1 for s in states.values() if s == "interrupted")
+    print("%s: %d runs: %d finished, %d failed, %d missing, %d interrupted"
+          % (PROG, len(campaign.runs), progress.done, len(failed), missing, interrupted))
     for r in failed:
         code, error = read_failure(out, r)
         print("failed: %s: exit %d: %s" % (r.folder, code, error))
-    return 1 if failed or missing else 0
+    return 1 if failed or missing or interrupted else 0
 
 
 def cmd_task(args):
@@ -915,7 +1093,8 @@ def cmd_status(args):
     campaign = Campaign(args.file)
     out = output_dir(args, campaign)
     queued = slurm_queued(out) if os.path.isdir(os.path.join(out, STATE_DIR)) else {}
-    counts = {"done": 0, "failed": 0, "queued": 0, "running": 0, "missing": 0}
+    counts = {"done": 0, "failed": 0, "queued": 0, "running": 0, "missing": 0,
+              "interrupted": 0}
     rows = []
     for r in campaign.runs:
         state = run_state(out, r)
@@ -925,9 +1104,9 @@ def cmd_status(args):
         rows.append((r, state))
     print("campaign %s (%s): %d runs in %s" % (campaign.name, campaign.scenario,
                                                len(campaign.runs), out))
-    print("  finished %d, failed %d, running %d, queued %d, not started %d"
+    print("  finished %d, failed %d, running %d, queued %d, not started %d, interrupted %d"
           % (counts["done"], counts["failed"], counts["running"], counts["queued"],
-             counts["missing"]))
+             counts["missing"], counts["interrupted"]))
     for r, state in rows:
         if state == "failed":
             code, error = read_failure(out, r)

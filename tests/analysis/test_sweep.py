@@ -14,6 +14,7 @@ import csv
 import importlib.util
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -54,6 +55,15 @@ quiet = true
 [grid]
 seed = [%s]
 """
+
+
+def process_alive(pid):
+    """Whether a process runs (a zombie does not)."""
+    try:
+        with open("/proc/%d/stat" % pid) as fh:
+            return fh.read().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 def read_table(path):
@@ -210,6 +220,85 @@ seed = [1, 2, 3, 4, 5, 6]
         proc = self.sweep("run", path, "--out", out, check=0)
         self.assertIn("0 ran", proc.stdout)
 
+    def record(self, out, folder):
+        """The run record (argv, host, pid) of a run folder, or None."""
+        try:
+            with open(os.path.join(out, folder, sweep.RECORD_FILE)) as fh:
+                return json.load(fh)
+        except (OSError, ValueError):
+            return None
+
+    def started(self, out, folder):
+        """The pid of a run once started, else None."""
+        record = self.record(out, folder)
+        return record and record.get("pid")
+
+    def test_runner_killed_and_resumed_at_once(self):
+        # SIGKILL of sweep.py mid-campaign: its runs die with it (SIGTERM from the kernel),
+        # and a resume at once completes every run exactly once.
+        path = self.campaign(SLOW % "1, 2, 3, 4, 5, 6, 7, 8")
+        out = os.path.join(self.tmp, "out")
+        runner = self.start_sweep("run", path, "--out", out, "-j", "2")
+        # Killed just after seed=5 started: it has about a second and a half left to run.
+        self.wait_for(lambda: self.started(out, "seed=5"), "seed=5 to start")
+        runner.kill()
+        runner.communicate(timeout=60)
+        killed = self.started(out, "seed=5")
+        self.wait_for(lambda: not process_alive(killed), "seed=5 to die", timeout=1.0)
+        finished = {d: os.stat(os.path.join(out, d, "run.json")).st_mtime_ns
+                    for d in os.listdir(out) if os.path.isfile(os.path.join(out, d, "run.json"))}
+        self.assertNotIn("seed=5", finished)
+        self.assertGreaterEqual(len(finished), 2)
+        proc = self.sweep("run", path, "--out", out, "-j", "2", check=0)
+        m = re.search(r"8 runs: (\d+) ran \((\d+) finished, 0 failed\), (\d+) finished "
+                      r"before", proc.stdout)
+        self.assertTrue(m, proc.stdout + proc.stderr)
+        self.assertEqual(int(m.group(1)), int(m.group(2)))
+        self.assertEqual(int(m.group(1)) + int(m.group(3)), 8)
+        # Every run once: its run.json and traces, no other attempt's files or records;
+        # those finished before the kill untouched; no run process left.
+        for seed in range(1, 9):
+            d = os.path.join(out, "seed=%d" % seed)
+            self.assertEqual(sorted(os.listdir(d)),
+                             [".run-files", "energy.csv", "messages.csv", "run.json",
+                              sweep.RECORD_FILE, sweep.LOG_FILE], d)
+            with open(os.path.join(d, "run.json")) as fh:
+                self.assertEqual(json.load(fh)["seed"], seed)
+            self.assertFalse(process_alive(self.started(out, "seed=%d" % seed)), d)
+        for d, stamp in finished.items():
+            self.assertEqual(os.stat(os.path.join(out, d, "run.json")).st_mtime_ns, stamp, d)
+        self.sweep("collect", path, "--out", out, check=0)
+        rows = read_table(os.path.join(out, "results.csv"))
+        self.assertEqual([r["seed"] for r in rows], [str(s) for s in range(1, 9)])
+
+    def test_interrupted_is_not_failed(self):
+        # Runs stopped by a signal (SIGTERM: the program's handler exits 143; SIGKILL;
+        # then SIGHUP to sweep.py, which stops its run) are interrupted, not failed: status
+        # counts them, and a plain `run` runs them again.
+        path = self.campaign(SLOW % "1, 2, 3")
+        out = os.path.join(self.tmp, "out")
+        runner = self.start_sweep("run", path, "--out", out, "-j", "1")
+        for seed, signum in ((1, signal.SIGTERM), (2, signal.SIGKILL)):
+            self.wait_for(lambda: self.started(out, "seed=%d" % seed), "seed=%d" % seed)
+            os.kill(self.started(out, "seed=%d" % seed), signum)
+        self.wait_for(lambda: self.started(out, "seed=3"), "seed=3 to start")
+        runner.send_signal(signal.SIGHUP)
+        stdout, stderr = runner.communicate(timeout=60)
+        self.assertEqual(runner.returncode, 130, stdout + stderr)
+        self.assertIn("interrupted; 3 run(s) not finished", stdout)
+        self.assertFalse(process_alive(self.started(out, "seed=3")))
+        # SIGTERM: exit 143 from the program's handler, or -15 before it is installed.
+        for seed, codes in ((1, (143, -15)), (2, (-9,)), (3, (143, -15))):
+            d = os.path.join(out, "seed=%d" % seed)
+            self.assertFalse(os.path.exists(os.path.join(d, sweep.FAILED_FILE)), d)
+            with open(os.path.join(d, sweep.INTERRUPTED_FILE)) as fh:
+                self.assertIn(json.load(fh)["exit_code"], codes, d)
+        proc = self.sweep("status", path, "--out", out, check=0)
+        self.assertIn("finished 0, failed 0, running 0, queued 0, not started 0, "
+                      "interrupted 3", proc.stdout)
+        proc = self.sweep("run", path, "--out", out, check=0)
+        self.assertIn("3 runs: 3 ran (3 finished, 0 failed), 0 finished before", proc.stdout)
+
     def test_failed_runs(self):
         # --rssFile names a file relative to the campaign's folder, missing at first.
         path = self.campaign("""\
@@ -226,13 +315,17 @@ seed = [1, 2]
         lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("failed: ")]
         self.assertEqual(len(lines), 2, proc.stdout)
         self.assertRegex(lines[0], r"^failed: seed=1: exit 2: d2d-exchange: error: .*rssFile")
+        self.assertIn("sweep.py: 2 failed run(s) left: rerun them with --retry-failed",
+                      proc.stdout)
         proc = self.sweep("status", path, "--out", out, check=0)
         self.assertIn("finished 0, failed 2", proc.stdout)
         self.assertIn("failed: seed=2: exit 2: ", proc.stdout)
-        # Not rerun unless asked.
-        proc = self.sweep("run", path, "--out", out, check=0)
+        # Not rerun unless asked; `run` fails while they are left.
+        proc = self.sweep("run", path, "--out", out, check=1)
         self.assertIn("0 ran", proc.stdout)
         self.assertIn("rerun with --retry-failed", proc.stderr)
+        self.assertIn("sweep.py: 2 failed run(s) left: rerun them with --retry-failed",
+                      proc.stdout)
         with open(os.path.join(self.tmp, "W.csv"), "w") as fh:
             fh.write("0,2e-12,1e-12\n2e-12,0,5e-13\n1e-12,5e-13,0\n")
         proc = self.sweep("run", path, "--out", out, "--retry-failed", check=0)

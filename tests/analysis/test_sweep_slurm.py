@@ -199,9 +199,11 @@ class SlurmTest(unittest.TestCase):
             proc = sweep("run", path, "--out", slurm, "--slurm", "--wait")
             ran = time.monotonic() - t1
             self.assertIn("submitted 4 run(s) as job array", proc.stdout)
-            self.assertIn("4 runs: 4 finished, 0 failed, 0 missing", proc.stdout)
+            self.assertIn("4 runs: 4 finished, 0 failed, 0 missing, 0 interrupted",
+                          proc.stdout)
             proc = sweep("status", path, "--out", slurm)
-            self.assertIn("finished 4, failed 0, running 0, queued 0", proc.stdout)
+            self.assertIn("finished 4, failed 0, running 0, queued 0, not started 0, "
+                          "interrupted 0", proc.stdout)
             # Nothing left to submit.
             proc = sweep("run", path, "--out", slurm, "--slurm")
             self.assertIn("nothing to submit", proc.stdout)
