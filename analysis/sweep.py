@@ -4,7 +4,8 @@ process pool or as a Slurm job array, collected into one table and plotted.
 
 Usage:
     /usr/bin/python3 analysis/sweep.py run FILE [--out DIR] [-j N] [--retry-failed]
-                                             [--slurm [--wait]] [--bin DIR] [--dry-run]
+                                             [--keep-stale] [--slurm [--wait]]
+                                             [--bin DIR] [--dry-run]
     /usr/bin/python3 analysis/sweep.py status FILE [--out DIR] [--list]
     /usr/bin/python3 analysis/sweep.py collect FILE [--out DIR]
     /usr/bin/python3 analysis/sweep.py plot FILE [--out DIR] --metric M --x P [--hue P]
@@ -51,6 +52,14 @@ host and pid. The state of a run, from its folder:
                  it from the program's own handler: 130, 143), as by Ctrl-C, scancel, a
                  Slurm time limit, preemption, the OOM killer or sweep.py being stopped;
                  a plain `run` (local or --slurm) runs it again.
+    stale        finished (or failed) with another command than the campaign gives it now:
+                 the record's hash of the program's name and sorted flags differs (so
+                 moving the folders or rebuilding the program does not make runs stale;
+                 runs without a record, from an older sweep.py, are taken as current).
+                 `run` runs it again, unless --keep-stale (it says how many it keeps);
+                 `collect` and `plot` leave it out with a one-line warning, as they leave
+                 out the runs not finished: never a row labelled with values it did not
+                 run with, and a table of the current campaign while it reruns.
     running      a record whose process is alive on this host (or, for status, a task
                  that squeue lists: running or queued).
     not started  no record.
@@ -360,19 +369,31 @@ class Run:
         self.parameters = dict(campaign.fixed)
         self.parameters.update(swept)
         self.folder = folder_name(swept)
+        self.program_name = os.path.basename(campaign.scenario)
 
     @classmethod
-    def from_manifest(cls, entry):
+    def from_manifest(cls, entry, program):
         """The run of a Slurm manifest entry ({"folder", "parameters"})."""
         run = cls.__new__(cls)
         run.swept = None
         run.parameters = entry["parameters"]
         run.folder = entry["folder"]
+        run.program_name = os.path.basename(program)
         return run
 
+    def flags(self):
+        return ["--%s=%s" % (k, flag_text(v)) for k, v in self.parameters.items()]
+
     def argv(self, program, run_dir):
-        return ([program] + ["--%s=%s" % (k, flag_text(v)) for k, v in self.parameters.items()]
-                + ["--outDir=%s" % run_dir])
+        return [program] + self.flags() + ["--outDir=%s" % run_dir]
+
+    def command(self):
+        """What makes the run's results: the program's name and its flags, sorted (not
+        its folder, nor where the program or the campaign folder are)."""
+        return [self.program_name] + sorted(self.flags())
+
+    def command_hash(self):
+        return hashlib.sha256(json.dumps(self.command()).encode()).hexdigest()
 
 
 def folder_name(swept):
@@ -499,16 +520,18 @@ def read_json(path):
 
 
 def run_state(out, run):
-    """The state of a run from its folder: 'done', 'failed', 'interrupted', 'running' (its
+    """The state of a run from its folder: 'done', 'stale' (finished or failed with
+    another command than the campaign's now), 'failed', 'interrupted', 'running' (its
     process is alive on this host) or 'missing'."""
     d = run_dir(out, run)
-    if os.path.isfile(os.path.join(d, "run.json")):
-        return "done"
-    if os.path.isfile(os.path.join(d, FAILED_FILE)):
-        return "failed"
+    record = read_json(os.path.join(d, RECORD_FILE))
+    for name, state in (("run.json", "done"), (FAILED_FILE, "failed")):
+        if os.path.isfile(os.path.join(d, name)):
+            # No record: finished by a sweep.py that kept none; taken as current.
+            current = record is None or record.get("command_hash") == run.command_hash()
+            return state if current else "stale"
     if os.path.isfile(os.path.join(d, INTERRUPTED_FILE)):
         return "interrupted"
-    record = read_json(os.path.join(d, RECORD_FILE))
     if record is None:
         return "missing"
     # Started but no outcome: still running, or its runner died with it (SIGKILL).
@@ -596,6 +619,7 @@ def start_run(run, program, out, cwd):
     d = run_dir(out, run)
     prepare_folder(d)
     record = {"argv": run.argv(program, os.path.abspath(d)), "cwd": cwd,
+              "command": run.command(), "command_hash": run.command_hash(),
               "host": socket.gethostname(), "pid": None}
     record_path = os.path.join(d, RECORD_FILE)
     write_json_atomic(record_path, record)
@@ -857,7 +881,8 @@ def cmd_run(args):
     states = {r.folder: run_state(out, r) for r in campaign.runs}
     if not args.dry_run:
         wait_for_orphans(campaign, out, states, queued)
-    again = {"missing", "interrupted"} | ({"failed"} if args.retry_failed else set())
+    again = ({"missing", "interrupted"} | ({"failed"} if args.retry_failed else set())
+             | (set() if args.keep_stale else {"stale"}))
     todo = [r for r in campaign.runs if states[r.folder] in again and r.folder not in queued]
     already = sum(1 for s in states.values() if s == "done")
     old_failed = [r for r in campaign.runs
@@ -870,6 +895,11 @@ def cmd_run(args):
         return 0
     if queued:
         note("%d run(s) queued or running on Slurm are left to it" % len(queued))
+    stale = sum(1 for s in states.values() if s == "stale")
+    if stale:
+        note("%d stale run(s) (run with other parameters than the campaign's now) %s"
+             % (stale, "kept (--keep-stale); collect leaves them out" if args.keep_stale
+                else "run again"))
     for r in old_failed:
         code, error = read_failure(out, r)
         note("%s failed before (exit %d: %s); rerun with --retry-failed"
@@ -1079,8 +1109,8 @@ def cmd_task(args):
     """One Slurm array task: the manifest's run number INDEX, exactly as a local run."""
     with open(args.manifest) as fh:
         manifest = json.load(fh)
-    run = Run.from_manifest(manifest["runs"][args.index])
-    if os.path.isfile(os.path.join(manifest["out"], run.folder, "run.json")):
+    run = Run.from_manifest(manifest["runs"][args.index], manifest["program"])
+    if run_state(manifest["out"], run) == "done":
         return 0  # finished meanwhile (e.g. by a local run)
     return execute_run(run, manifest["program"], manifest["out"], manifest["cwd"])
 
@@ -1094,7 +1124,7 @@ def cmd_status(args):
     out = output_dir(args, campaign)
     queued = slurm_queued(out) if os.path.isdir(os.path.join(out, STATE_DIR)) else {}
     counts = {"done": 0, "failed": 0, "queued": 0, "running": 0, "missing": 0,
-              "interrupted": 0}
+              "interrupted": 0, "stale": 0}
     rows = []
     for r in campaign.runs:
         state = run_state(out, r)
@@ -1104,13 +1134,15 @@ def cmd_status(args):
         rows.append((r, state))
     print("campaign %s (%s): %d runs in %s" % (campaign.name, campaign.scenario,
                                                len(campaign.runs), out))
-    print("  finished %d, failed %d, running %d, queued %d, not started %d, interrupted %d"
-          % (counts["done"], counts["failed"], counts["running"], counts["queued"],
-             counts["missing"], counts["interrupted"]))
+    print("  finished %d, failed %d, running %d, queued %d, not started %d, interrupted %d, "
+          "stale %d" % (counts["done"], counts["failed"], counts["running"], counts["queued"],
+                        counts["missing"], counts["interrupted"], counts["stale"]))
     for r, state in rows:
         if state == "failed":
             code, error = read_failure(out, r)
             print("  failed: %s: exit %d: %s" % (r.folder, code, error))
+        elif state == "stale":
+            print("  stale: %s: ran with other parameters than the campaign's now" % r.folder)
         elif args.list:
             print("  %s: %s" % (state, r.folder))
     return 0
@@ -1132,11 +1164,15 @@ def collect(campaign, out):
     """(columns, rows, runs not finished) of the finished runs, in campaign order."""
     params = campaign.parameter_names()
     columns = ["run"] + params
-    rows, missing = [], []
+    rows, missing, stale = [], [], []
     for r in campaign.runs:
         path = os.path.join(run_dir(out, r), "run.json")
-        if not os.path.isfile(path):
+        state = run_state(out, r)
+        if state == "stale":
+            stale.append(r)  # its row would show parameters it did not run with
+        elif state != "done":
             missing.append(r)
+        if state != "done":
             continue
         try:
             with open(path) as fh:
@@ -1157,6 +1193,11 @@ def collect(campaign, out):
             if k not in columns:
                 columns.append(k)
         rows.append(row)
+    if stale:
+        sys.stderr.write("%s: warning: %d stale run(s) left out (%s%s): they ran with other "
+                         "parameters than the campaign's now; `run` reruns them\n"
+                         % (PROG, len(stale), ", ".join(r.folder for r in stale[:3]),
+                            ", ..." if len(stale) > 3 else ""))
     return columns, rows, missing
 
 
@@ -1395,6 +1436,8 @@ def main(argv=None):
     p.add_argument("-j", "--jobs", type=positive_int, default=None,
                    help="runs at a time (default: cores / threads per run)")
     p.add_argument("--retry-failed", action="store_true", help="rerun the failed runs too")
+    p.add_argument("--keep-stale", action="store_true",
+                   help="leave the stale runs (the campaign changed since) as they are")
     p.add_argument("--bin", metavar="DIR", default=None, help="folder of the program")
     p.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
     p.add_argument("--slurm", action="store_true", help="submit a Slurm job array instead")

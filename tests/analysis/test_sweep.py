@@ -295,9 +295,48 @@ seed = [1, 2, 3, 4, 5, 6]
                 self.assertIn(json.load(fh)["exit_code"], codes, d)
         proc = self.sweep("status", path, "--out", out, check=0)
         self.assertIn("finished 0, failed 0, running 0, queued 0, not started 0, "
-                      "interrupted 3", proc.stdout)
+                      "interrupted 3, stale 0", proc.stdout)
         proc = self.sweep("run", path, "--out", out, check=0)
         self.assertIn("3 runs: 3 ran (3 finished, 0 failed), 0 finished before", proc.stdout)
+
+    def test_stale_runs(self):
+        # A changed [parameters] value makes the finished runs stale: status lists them,
+        # collect leaves them out, run --keep-stale keeps them, run reruns them.
+        text = ("scenario = 'd2d-exchange'\n[parameters]\nquiet = true\nduration = '%s'\n"
+                "[grid]\nseed = [1, 2]\n")
+        path = self.campaign(text % "200ms")
+        out = os.path.join(self.tmp, "out")
+        self.sweep("run", path, "--out", out, check=0)
+        self.campaign(text % "300ms")
+        proc = self.sweep("status", path, "--out", out, check=0)
+        self.assertIn("finished 0, failed 0, running 0, queued 0, not started 0, "
+                      "interrupted 0, stale 2", proc.stdout)
+        self.assertIn("  stale: seed=2: ran with other parameters than the campaign's now",
+                      proc.stdout)
+        proc = self.sweep("collect", path, "--out", out, check=0)
+        self.assertEqual(proc.stderr, "sweep.py: warning: 2 stale run(s) left out (seed=1, "
+                         "seed=2): they ran with other parameters than the campaign's now; "
+                         "`run` reruns them\n")
+        self.assertEqual(read_table(os.path.join(out, "results.csv")), [])
+        proc = self.sweep("run", path, "--out", out, "--keep-stale", check=0)
+        self.assertIn("2 runs: 0 ran", proc.stdout)
+        self.assertIn("2 stale run(s) (run with other parameters than the campaign's now) "
+                      "kept (--keep-stale)", proc.stderr)
+        proc = self.sweep("run", path, "--out", out, check=0)
+        self.assertIn("2 runs: 2 ran (2 finished, 0 failed), 0 finished before", proc.stdout)
+        proc = self.sweep("collect", path, "--out", out, check=0)
+        self.assertEqual(proc.stderr, "")
+        rows = read_table(os.path.join(out, "results.csv"))
+        self.assertEqual([(r["seed"], r["duration"]) for r in rows],
+                         [("1", "300ms"), ("2", "300ms")])
+        with open(os.path.join(out, "seed=1", "run.json")) as fh:
+            self.assertEqual(json.load(fh)["parameters"]["duration_s"], 0.3)
+        # The order of the lines is not the command: reordered, nothing is stale.
+        self.campaign("scenario = 'd2d-exchange'\n[parameters]\nduration = '300ms'\n"
+                      "quiet = true\n[grid]\nseed = [1, 2]\n")
+        proc = self.sweep("status", path, "--out", out, check=0)
+        self.assertIn("finished 2, failed 0, running 0, queued 0, not started 0, "
+                      "interrupted 0, stale 0", proc.stdout)
 
     def test_failed_runs(self):
         # --rssFile names a file relative to the campaign's folder, missing at first.

@@ -203,7 +203,7 @@ class SlurmTest(unittest.TestCase):
                           proc.stdout)
             proc = sweep("status", path, "--out", slurm)
             self.assertIn("finished 4, failed 0, running 0, queued 0, not started 0, "
-                          "interrupted 0", proc.stdout)
+                          "interrupted 0, stale 0", proc.stdout)
             # Nothing left to submit.
             proc = sweep("run", path, "--out", slurm, "--slurm")
             self.assertIn("nothing to submit", proc.stdout)
