@@ -25,13 +25,19 @@ The campaign file (FILE, TOML):
     [slurm]                          # optional: resources of one run (one array task)
     time = "0:10:00"
     mem = "1G"
+    [local]                          # optional: the wall time limit of one local run
+    time_limit = "0:10:00"
 
 Optional top-level keys: `seeds = [1, 2]` (the same as a grid entry `seed`),
 `threads_per_run` (the cores one run uses: the default -j is the number of cores over it;
 by default the `threads` parameter, else the program's --threads default, else 1) and
 `description`. [slurm] keys: time (default "1:00:00"), mem ("2G"), max_parallel (the array's
 concurrency limit, 32), cpus_per_task (threads_per_run), partition, account, extra_args
-(a list of further sbatch arguments).
+(a list of further sbatch arguments). [local] key: time_limit (default none), the wall
+time of one local run, in the syntax of Slurm's --time (MM, MM:SS, HH:MM:SS, D-HH,
+D-HH:MM, D-HH:MM:SS): a run past it gets SIGTERM, SIGKILL 5 s later, and is failed with
+reason "timed out" (Slurm runs have [slurm] time instead: past it Slurm stops them, and
+they are interrupted).
 
 The campaign folder DIR is --out DIR (relative to the current folder) or, by default,
 results/NAME next to the campaign file (NAME: the file's name without .toml), so every
@@ -45,8 +51,10 @@ FOLDER/sweep.log; FOLDER/sweep-run.json records, before it starts, its command l
 host and pid. The state of a run, from its folder:
 
     finished     FOLDER/run.json (the scenarios write it last): skipped by `run`.
-    failed       FOLDER/sweep-failed.json (exit code, one-line error): the program exited
-                 non-zero by itself or crashed; rerun only with --retry-failed.
+    failed       FOLDER/sweep-failed.json (exit code, one-line error, reason): the program
+                 exited non-zero by itself or crashed (reason "error"), or a local run
+                 ran past [local] time_limit (reason "timed out"); rerun only with
+                 --retry-failed.
     interrupted  FOLDER/sweep-interrupted.json, or a record whose process is gone: stopped
                  by SIGINT, SIGTERM, SIGHUP or SIGKILL (killed by it, or exit status 128 +
                  it from the program's own handler: 130, 143), as by Ctrl-C, scancel, a
@@ -119,9 +127,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 TOP_KEYS = {"scenario", "parameters", "grid", "zip", "seeds", "threads_per_run", "slurm",
-            "description"}
+            "local", "description"}
 SLURM_KEYS = {"time": str, "mem": str, "max_parallel": int, "cpus_per_task": int,
               "partition": str, "account": str, "extra_args": list}
+LOCAL_KEYS = {"time_limit": str}
+TIME_RE = re.compile(r"^(?:(\d+)-)?(\d+)(?::(\d+))?(?::(\d+))?$")
 NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*(::[A-Za-z][A-Za-z0-9_]*)*$")
 FOLDER_SAFE = re.compile(r"[^A-Za-z0-9._+=-]")
 MAX_FOLDER = 100
@@ -163,6 +173,27 @@ def flag_text(value):
             raise ValueError("not a finite number")
         return repr(value)
     return str(value)
+
+
+def check_time(where, label, text, unlimited=False):
+    """Seconds of a time in Slurm's --time syntax (MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM,
+    D-HH:MM:SS); with `unlimited`, also 0, UNLIMITED or INFINITE (None: no limit)."""
+    if unlimited and text.strip().upper() in ("0", "UNLIMITED", "INFINITE"):
+        return None
+    m = TIME_RE.match(text.strip())
+    if m:
+        days, first, second, third = (int(g) if g else 0 for g in m.groups())
+        if m.group(1) is not None:  # D-HH[:MM[:SS]]
+            seconds = ((days * 24 + first) * 60 + second) * 60 + third
+        elif m.group(4) is not None:  # HH:MM:SS
+            seconds = (first * 60 + second) * 60 + third
+        else:  # MM or MM:SS
+            seconds = first * 60 + second
+        if seconds >= 1:
+            return seconds
+    raise SweepError("%s: %s=%r is not a time of 1 s or more (accepted: as Slurm's --time: "
+                     "MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS%s)"
+                     % (where, label, text, "; or UNLIMITED" if unlimited else ""))
 
 
 def check_value(where, value):
@@ -280,22 +311,13 @@ class Campaign:
             raise SweepError("%s: threads_per_run=%r is out of range (accepted: 1 or more)"
                              % (where, threads))
         self.threads_per_run = threads
-        slurm = doc.get("slurm", {})
-        if not isinstance(slurm, dict):
-            raise SweepError("%s: [slurm] must be a table" % where)
-        for key, value in slurm.items():
-            if key not in SLURM_KEYS:
-                raise SweepError("%s: [slurm] unknown key %s (accepted: %s)"
-                                 % (where, key, ", ".join(sorted(SLURM_KEYS))))
-            kind = SLURM_KEYS[key]
-            if not isinstance(value, kind) or isinstance(value, bool):
-                raise SweepError("%s: [slurm] %s must be a %s" % (where, key, kind.__name__))
-            if kind is int and value < 1:
-                raise SweepError("%s: [slurm] %s=%d is out of range (accepted: 1 or more)"
-                                 % (where, key, value))
-            if key == "extra_args" and not all(isinstance(a, str) for a in value):
-                raise SweepError("%s: [slurm] extra_args must be a list of strings" % where)
-        self.slurm = slurm
+        self.slurm = self.check_table(where, doc, "slurm", SLURM_KEYS)
+        if "time" in self.slurm:
+            check_time(where, "[slurm] time", self.slurm["time"], unlimited=True)
+        local = self.check_table(where, doc, "local", LOCAL_KEYS)
+        self.time_limit = None
+        if "time_limit" in local:
+            self.time_limit = check_time(where, "[local] time_limit", local["time_limit"])
         # Counted before expanding: a few short lines can make an astronomical product.
         count = math.prod(len(values) for _, values in self.axes)
         if count > MAX_RUNS:
@@ -304,6 +326,27 @@ class Campaign:
             raise SweepError("%s: the grid has %s runs; accepted: up to %d"
                              % (where, size, MAX_RUNS))
         self.runs = self.expand()
+
+    @staticmethod
+    def check_table(where, doc, table, keys):
+        """The campaign's [table] ({} if absent), its keys and their types checked."""
+        values = doc.get(table, {})
+        if not isinstance(values, dict):
+            raise SweepError("%s: [%s] must be a table" % (where, table))
+        for key, value in values.items():
+            if key not in keys:
+                raise SweepError("%s: [%s] unknown key %s (accepted: %s)"
+                                 % (where, table, key, ", ".join(sorted(keys))))
+            kind = keys[key]
+            if not isinstance(value, kind) or isinstance(value, bool):
+                raise SweepError("%s: [%s] %s must be a %s"
+                                 % (where, table, key, kind.__name__))
+            if kind is int and value < 1:
+                raise SweepError("%s: [%s] %s=%d is out of range (accepted: 1 or more)"
+                                 % (where, table, key, value))
+            if kind is list and not all(isinstance(a, str) for a in value):
+                raise SweepError("%s: [%s] %s must be a list of strings" % (where, table, key))
+        return values
 
     def check_name(self, where, label, name):
         if not NAME_RE.match(name):
@@ -785,8 +828,9 @@ class Slot:
 def run_local(campaign, program, out, todo, jobs, already):
     """Run `todo` on a pool of `jobs` processes; returns (done, failed, interrupted runs,
     whether sweep.py was stopped). A SIGINT, SIGTERM or SIGHUP stops the runs in progress
-    (recorded interrupted)."""
+    (recorded interrupted); a run past the campaign's time limit is stopped (failed)."""
     cwd = os.path.dirname(campaign.path)
+    limit = campaign.time_limit
     progress = Progress(len(campaign.runs), already)
     queue = list(todo)
     running = []
@@ -803,6 +847,9 @@ def run_local(campaign, program, out, todo, jobs, already):
             for slot in running:
                 if stopping:
                     slot.stop("interrupted")
+                elif limit and time.monotonic() - slot.start > limit:
+                    slot.stop("timed out", "timed out: stopped after %s ([local] time_limit)"
+                              % clock(limit))
             for slot in [s for s in running if s.proc.poll() is not None]:
                 running.remove(slot)
                 state = finish_run(slot.run, out, slot.proc.returncode, slot.cause,

@@ -338,6 +338,30 @@ seed = [1, 2, 3, 4, 5, 6]
         self.assertIn("finished 2, failed 0, running 0, queued 0, not started 0, "
                       "interrupted 0, stale 0", proc.stdout)
 
+    def test_time_limit(self):
+        # A local run past [local] time_limit (1 s, in Slurm's --time syntax) is stopped
+        # and failed, reason "timed out"; only --retry-failed runs it again.
+        path = self.campaign((SLOW % "1").replace('"40s"', '"600s"')
+                             + "[local]\ntime_limit = \"0:01\"\n")
+        out = os.path.join(self.tmp, "out")
+        t0 = time.monotonic()
+        proc = self.sweep("run", path, "--out", out, check=1)
+        self.assertLess(time.monotonic() - t0, 1 + sweep.KILL_GRACE + 5)
+        self.assertIn("1 ran (0 finished, 1 failed)", proc.stdout)
+        self.assertRegex(proc.stdout, r"failed: seed=1: exit (143|-15): timed out: stopped "
+                         r"after 0:01 \(\[local\] time_limit\)")
+        with open(os.path.join(out, "seed=1", sweep.FAILED_FILE)) as fh:
+            self.assertEqual(json.load(fh)["reason"], "timed out")
+        proc = self.sweep("status", path, "--out", out, check=0)
+        self.assertIn("finished 0, failed 1", proc.stdout)
+        proc = self.sweep("run", path, "--out", out, check=1)
+        self.assertIn("0 ran", proc.stdout)
+        proc = self.sweep("run", path, "--out", out, "--retry-failed", check=1)
+        self.assertIn("1 ran (0 finished, 1 failed)", proc.stdout)
+        self.assertEqual([sweep.check_time("c", "t", t) for t in
+                          ("5", "1:30", "1:00:00", "2-3", "2-3:04", "2-3:04:05")],
+                         [300, 90, 3600, 183600, 183840, 183845])
+
     def test_failed_runs(self):
         # --rssFile names a file relative to the campaign's folder, missing at first.
         path = self.campaign("""\
@@ -392,6 +416,9 @@ seed = [1, 2]
             ("scenario = 'd2d-exchange'\nthreads_per_run = 0\n", "threads_per_run=0"),
             ("scenario = 'd2d-exchange'\n[slurm]\nmemory = '1G'\n", "[slurm] unknown key"),
             ("scenario = 'd2d-exchange'\n[grid\n", "not valid TOML"),
+            ("scenario = 'd2d-exchange'\n[local]\ntime_limit = '90 minutes'\n",
+             "[local] time_limit='90 minutes' is not a time of 1 s or more"),
+            ("scenario = 'd2d-exchange'\n[slurm]\ntime = '1h'\n", "[slurm] time='1h'"),
         ]
         for text, expected in cases:
             self.assert_refused(self.campaign(text), expected)
