@@ -816,6 +816,8 @@ class Slot:
         self.kill_at = None
 
     def stop(self, cause, error=None):
+        """Called on every turn of the pool while the run should stop: SIGTERM the first
+        time (`cause` and `error` kept for finish_run), SIGKILL once KILL_GRACE s passed."""
         if self.cause is None:
             self.cause, self.error = cause, error
             self.kill_at = time.monotonic() + KILL_GRACE

@@ -7,7 +7,12 @@ the issue's minimal campaign (run, status, collect against run.json), an interru
 campaign that resumes (only the missing runs run again; the table is complete), failed
 runs (listed with exit code and error, rerun only with --retry-failed), bad campaigns
 (one-line errors, nothing written), zipped lists and folder names, and plot's mean and
-95 % interval against a hand calculation.
+95 % interval against a hand calculation. Then what users do to campaigns: a second runner
+of the same folder (refused), the runner killed by SIGKILL and resumed at once (its runs
+die with it; every run completes once), runs stopped by signals (interrupted, run again),
+a changed parameter (stale runs rerun), a time limit (timed out, failed), the default
+campaign folder, and hostile campaign files (not UTF-8, binary, nested deeply, a FIFO, an
+astronomical grid, 2 and 2.0).
 """
 
 import csv
