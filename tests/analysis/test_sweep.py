@@ -209,7 +209,7 @@ seed = [1, 2, 3, 4, 5, 6]
     def test_one_runner_per_folder(self):
         # A second `run` of a campaign folder while the first runs is refused with one line
         # naming the first's pid and host; the first goes on undisturbed.
-        path = self.campaign(SLOW % "1, 2")
+        path = self.campaign(SLOW % "1, 2, 3")
         out = os.path.join(self.tmp, "out")
         first = self.start_sweep("run", path, "--out", out, "-j", "1")
         lock = os.path.join(out, ".sweep", "lock")
@@ -220,7 +220,7 @@ seed = [1, 2, 3, 4, 5, 6]
                          % (out, first.pid, socket.gethostname()))
         stdout, stderr = first.communicate(timeout=120)
         self.assertEqual(first.returncode, 0, stdout + stderr)
-        self.assertIn("2 ran (2 finished, 0 failed)", stdout)
+        self.assertIn("3 ran (3 finished, 0 failed)", stdout)
         # Once it has ended, the folder is free again.
         proc = self.sweep("run", path, "--out", out, check=0)
         self.assertIn("0 ran", proc.stdout)
