@@ -4,7 +4,8 @@ process pool or as a Slurm job array, collected into one table and plotted.
 
 Usage:
     /usr/bin/python3 analysis/sweep.py run FILE [--out DIR] [-j N] [--retry-failed]
-                                             [--slurm [--wait]] [--bin DIR] [--dry-run]
+                                             [--keep-stale] [--slurm [--wait]]
+                                             [--bin DIR] [--dry-run]
     /usr/bin/python3 analysis/sweep.py status FILE [--out DIR] [--list]
     /usr/bin/python3 analysis/sweep.py collect FILE [--out DIR]
     /usr/bin/python3 analysis/sweep.py plot FILE [--out DIR] --metric M --x P [--hue P]
@@ -24,41 +25,88 @@ The campaign file (FILE, TOML):
     [slurm]                          # optional: resources of one run (one array task)
     time = "0:10:00"
     mem = "1G"
+    [local]                          # optional: the wall time limit of one local run
+    time_limit = "0:10:00"
 
 Optional top-level keys: `seeds = [1, 2]` (the same as a grid entry `seed`),
 `threads_per_run` (the cores one run uses: the default -j is the number of cores over it;
 by default the `threads` parameter, else the program's --threads default, else 1) and
 `description`. [slurm] keys: time (default "1:00:00"), mem ("2G"), max_parallel (the array's
 concurrency limit, 32), cpus_per_task (threads_per_run), partition, account, extra_args
-(a list of further sbatch arguments).
+(a list of further sbatch arguments). [local] key: time_limit (default none), the wall
+time of one local run, in the syntax of Slurm's --time (MM, MM:SS, HH:MM:SS, D-HH,
+D-HH:MM, D-HH:MM:SS): a run past it gets SIGTERM, SIGKILL 5 s later, and is failed with
+reason "timed out" (Slurm runs have [slurm] time instead: past it Slurm stops them, and
+they are interrupted).
 
-Every run is the program called with --name=value for each parameter (fixed and swept;
-booleans as true/false) and --outDir=DIR/FOLDER, from the campaign file's folder (relative
-paths in parameters are relative to it). FOLDER names the swept parameters
-(`spectralEfficiency=0.5_seed=1`); names longer than 100 characters or with characters
-other than letters, digits and ._+-= end in a hash of the values. The program's stdout and
-stderr go to FOLDER/sweep.log. A folder with run.json is a finished run (the scenarios
-write it last) and is skipped, so an interrupted campaign resumes where it stopped; a run
-that fails gets FOLDER/sweep-failed.json (exit code, one-line error) and is rerun only with
---retry-failed. `run --slurm` submits the runs that are neither finished, failed nor queued
-as one job array per 1000 runs (`sbatch --array=0-N%max_parallel`); every task calls this
-script (`_task`), which runs its run exactly as a local run. `status` counts finished,
-failed, queued/running (squeue) and missing runs; `collect` writes DIR/results.csv, one row
-per finished run: `run` (the folder), every campaign parameter, `seed` (from run.json if the
-campaign does not set it) and every key of run.json's summary (nested keys joined by dots:
+The campaign folder DIR is --out DIR (relative to the current folder) or, by default,
+results/NAME next to the campaign file (NAME: the file's name without .toml), so every
+command finds it from any current folder. Every run is the program called with
+--name=value for each parameter (fixed and swept; booleans as true/false) and
+--outDir=DIR/FOLDER, from the campaign file's folder (relative paths in parameters are
+relative to it). FOLDER names the swept parameters (`spectralEfficiency=0.5_seed=1`);
+names longer than 100 characters or with characters other than letters, digits and
+._+-= end in a hash of the values. The program's stdout and stderr go to
+FOLDER/sweep.log; FOLDER/sweep-run.json records, before it starts, its command line,
+host and pid. The state of a run, from its folder:
+
+    finished     FOLDER/run.json (the scenarios write it last): skipped by `run`.
+    failed       FOLDER/sweep-failed.json (exit code, one-line error, reason): the program
+                 exited non-zero by itself or crashed (reason "error"), or a local run
+                 ran past [local] time_limit (reason "timed out"); rerun only with
+                 --retry-failed.
+    interrupted  FOLDER/sweep-interrupted.json, or a record whose process is gone: stopped
+                 by SIGINT, SIGTERM, SIGHUP or SIGKILL (killed by it, or exit status 128 +
+                 it from the program's own handler: 130, 143), as by Ctrl-C, scancel, a
+                 Slurm time limit, preemption, the OOM killer or sweep.py being stopped;
+                 a plain `run` (local or --slurm) runs it again.
+    stale        finished (or failed) with another command than the campaign gives it now:
+                 the record's hash of the program's name and sorted flags differs (so
+                 moving the folders or rebuilding the program does not make runs stale;
+                 runs without a record, from an older sweep.py, are taken as current).
+                 `run` runs it again, unless --keep-stale (it says how many it keeps);
+                 `collect` and `plot` leave it out with a one-line warning, as they leave
+                 out the runs not finished: never a row labelled with values it did not
+                 run with, and a table of the current campaign while it reruns.
+    running      a record whose process is alive on this host (or, for status, a task
+                 that squeue lists: running or queued).
+    not started  no record.
+
+A run that starts again starts in an emptied folder, never emptied while its process is
+alive. Local runs do not outlive sweep.py: a SIGINT, SIGTERM or SIGHUP to it stops them
+(SIGTERM, SIGKILL 5 s later; a signal ignored when sweep.py starts, as nohup's SIGHUP,
+stays ignored), and if sweep.py dies otherwise (SIGKILL) the kernel sends them SIGTERM
+(prctl PR_SET_PDEATHSIG, Linux); a `run` right after waits up to 10 s for them to end and
+leaves alone any still alive.
+
+`run --slurm` submits the runs that are neither finished, failed nor queued as one job
+array per 1000 runs (`sbatch --array=0-N%max_parallel`); every task calls this script
+(`_task`), which runs its run exactly as a local run. `status` counts the runs in each
+state and lists the failed ones; `collect` writes DIR/results.csv, one row per finished
+run: `run` (the folder), every campaign parameter, `seed` (from run.json if the campaign
+does not set it) and every key of run.json's summary (nested keys joined by dots:
 `energy_j.total`, `kinds.model.latency_mean_s`). `plot` draws a summary metric against a
 swept parameter, one line per value of --hue, the mean and its 95 % confidence interval
 (Student t) over the values of --replicate (default seed).
 
-Bad input (a campaign that does not parse, an unknown key, an empty list, zipped lists of
+Bad input (a campaign that does not parse, an unknown key, an empty list, the same value
+twice in a list (2 and 2.0 are the same number: refused, not merged), zipped lists of
 different lengths, a parameter that the program does not have, a missing program) stops
-with a one-line error and exit status 2 before anything runs. `run` exits 1 if a run
-failed, 130 if interrupted (the runs in progress are stopped and will run again).
+with a one-line error and exit status 2 before anything runs. So does a campaign file
+that is not a regular file (a FIFO is never opened for reading), is larger than 1 MiB,
+binary or not UTF-8, nests arrays or tables too deeply to parse, or whose grid has more
+than 1,000,000 runs (counted before the runs are listed, also for --dry-run). So does a
+second `run` of a campaign folder while one runs: DIR/.sweep/lock, held (flock) until the
+first ends however it ends, names its pid and host. `run` exits 130 if interrupted
+(sweep.py stopped, or a run stopped by a signal: run the same command to resume), else
+1 while failed runs are left (one line says how many; --retry-failed reruns them).
 
 Only Debian's python3 (tomllib) with its pandas and matplotlib packages is needed.
 """
 
 import argparse
+import ctypes
+import fcntl
 import hashlib
 import itertools
 import json
@@ -67,6 +115,8 @@ import os
 import re
 import shutil
 import signal
+import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -77,16 +127,27 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 TOP_KEYS = {"scenario", "parameters", "grid", "zip", "seeds", "threads_per_run", "slurm",
-            "description"}
+            "local", "description"}
 SLURM_KEYS = {"time": str, "mem": str, "max_parallel": int, "cpus_per_task": int,
               "partition": str, "account": str, "extra_args": list}
+LOCAL_KEYS = {"time_limit": str}
+TIME_RE = re.compile(r"^(?:(\d+)-)?(\d+)(?::(\d+))?(?::(\d+))?$")
 NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*(::[A-Za-z][A-Za-z0-9_]*)*$")
 FOLDER_SAFE = re.compile(r"[^A-Za-z0-9._+=-]")
 MAX_FOLDER = 100
 ARRAY_CHUNK = 1000
+MAX_RUNS = 1000000
+MAX_CAMPAIGN_BYTES = 1 << 20
 RESERVED = {"outDir"}
 STATE_DIR = ".sweep"
+LOCK_FILE = "lock"
 FAILED_FILE = "sweep-failed.json"
+INTERRUPTED_FILE = "sweep-interrupted.json"
+RECORD_FILE = "sweep-run.json"
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+KILL_GRACE = 5.0
+ORPHAN_WAIT = 10.0
+PR_SET_PDEATHSIG = 1
 LOG_FILE = "sweep.log"
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 
@@ -114,6 +175,27 @@ def flag_text(value):
     return str(value)
 
 
+def check_time(where, label, text, unlimited=False):
+    """Seconds of a time in Slurm's --time syntax (MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM,
+    D-HH:MM:SS); with `unlimited`, also 0, UNLIMITED or INFINITE (None: no limit)."""
+    if unlimited and text.strip().upper() in ("0", "UNLIMITED", "INFINITE"):
+        return None
+    m = TIME_RE.match(text.strip())
+    if m:
+        days, first, second, third = (int(g) if g else 0 for g in m.groups())
+        if m.group(1) is not None:  # D-HH[:MM[:SS]]
+            seconds = ((days * 24 + first) * 60 + second) * 60 + third
+        elif m.group(4) is not None:  # HH:MM:SS
+            seconds = (first * 60 + second) * 60 + third
+        else:  # MM or MM:SS
+            seconds = first * 60 + second
+        if seconds >= 1:
+            return seconds
+    raise SweepError("%s: %s=%r is not a time of 1 s or more (accepted: as Slurm's --time: "
+                     "MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS%s)"
+                     % (where, label, text, "; or UNLIMITED" if unlimited else ""))
+
+
 def check_value(where, value):
     if isinstance(value, (bool, int, float, str)):
         try:
@@ -122,6 +204,33 @@ def check_value(where, value):
             raise SweepError("%s: %r is %s" % (where, value, exc))
         return
     raise SweepError("%s: %r is not a number, string or boolean" % (where, value))
+
+
+def read_campaign_text(path):
+    """The text of a campaign file, refused (SweepError) unless it is a small regular file
+    of UTF-8 text. A FIFO or device is never opened for reading (it could block)."""
+    def check_regular(st):
+        if not stat.S_ISREG(st.st_mode):
+            raise SweepError("%s: not a regular file (a campaign is a TOML text file)" % path)
+    try:
+        check_regular(os.stat(path))
+        # O_NONBLOCK: should the file become a FIFO after the stat, open does not wait.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as fh:
+            check_regular(os.fstat(fd))
+            data = fh.read(MAX_CAMPAIGN_BYTES + 1)
+    except OSError as exc:
+        raise SweepError("cannot read campaign %s: %s" % (path, exc.strerror or exc))
+    if len(data) > MAX_CAMPAIGN_BYTES:
+        raise SweepError("%s: larger than %d bytes (accepted for a campaign: up to %d)"
+                         % (path, MAX_CAMPAIGN_BYTES, MAX_CAMPAIGN_BYTES))
+    if b"\0" in data:
+        raise SweepError("%s: a binary file (it holds NUL bytes), not a TOML campaign" % path)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SweepError("%s: not UTF-8 text (byte 0x%02x at offset %d); TOML files are UTF-8"
+                         % (path, data[exc.start], exc.start))
 
 
 class Campaign:
@@ -134,13 +243,13 @@ class Campaign:
             import tomllib
         except ImportError:  # Python < 3.11
             raise SweepError("tomllib is missing: use Debian 12's /usr/bin/python3 (3.11)")
+        text = read_campaign_text(path)
         try:
-            with open(path, "rb") as fh:
-                doc = tomllib.load(fh)
-        except OSError as exc:
-            raise SweepError("cannot read campaign %s: %s" % (path, exc.strerror))
+            doc = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
-            raise SweepError("%s: not valid TOML: %s" % (path, exc))
+            raise SweepError("%s: not valid TOML: %s" % (path, " ".join(str(exc).split())))
+        except RecursionError:
+            raise SweepError("%s: not valid TOML: arrays or tables nested too deeply" % path)
         where = os.path.basename(path)
         unknown = sorted(set(doc) - TOP_KEYS)
         if unknown:
@@ -202,23 +311,42 @@ class Campaign:
             raise SweepError("%s: threads_per_run=%r is out of range (accepted: 1 or more)"
                              % (where, threads))
         self.threads_per_run = threads
-        slurm = doc.get("slurm", {})
-        if not isinstance(slurm, dict):
-            raise SweepError("%s: [slurm] must be a table" % where)
-        for key, value in slurm.items():
-            if key not in SLURM_KEYS:
-                raise SweepError("%s: [slurm] unknown key %s (accepted: %s)"
-                                 % (where, key, ", ".join(sorted(SLURM_KEYS))))
-            kind = SLURM_KEYS[key]
-            if not isinstance(value, kind) or isinstance(value, bool):
-                raise SweepError("%s: [slurm] %s must be a %s" % (where, key, kind.__name__))
-            if kind is int and value < 1:
-                raise SweepError("%s: [slurm] %s=%d is out of range (accepted: 1 or more)"
-                                 % (where, key, value))
-            if key == "extra_args" and not all(isinstance(a, str) for a in value):
-                raise SweepError("%s: [slurm] extra_args must be a list of strings" % where)
-        self.slurm = slurm
+        self.slurm = self.check_table(where, doc, "slurm", SLURM_KEYS)
+        if "time" in self.slurm:
+            check_time(where, "[slurm] time", self.slurm["time"], unlimited=True)
+        local = self.check_table(where, doc, "local", LOCAL_KEYS)
+        self.time_limit = None
+        if "time_limit" in local:
+            self.time_limit = check_time(where, "[local] time_limit", local["time_limit"])
+        # Counted before expanding: a few short lines can make an astronomical product.
+        count = math.prod(len(values) for _, values in self.axes)
+        if count > MAX_RUNS:
+            size = (str(count) if count < 10 ** 15
+                    else "about 10^%d" % int(math.log10(count)))
+            raise SweepError("%s: the grid has %s runs; accepted: up to %d"
+                             % (where, size, MAX_RUNS))
         self.runs = self.expand()
+
+    @staticmethod
+    def check_table(where, doc, table, keys):
+        """The campaign's [table] ({} if absent), its keys and their types checked."""
+        values = doc.get(table, {})
+        if not isinstance(values, dict):
+            raise SweepError("%s: [%s] must be a table" % (where, table))
+        for key, value in values.items():
+            if key not in keys:
+                raise SweepError("%s: [%s] unknown key %s (accepted: %s)"
+                                 % (where, table, key, ", ".join(sorted(keys))))
+            kind = keys[key]
+            if not isinstance(value, kind) or isinstance(value, bool):
+                raise SweepError("%s: [%s] %s must be a %s"
+                                 % (where, table, key, kind.__name__))
+            if kind is int and value < 1:
+                raise SweepError("%s: [%s] %s=%d is out of range (accepted: 1 or more)"
+                                 % (where, table, key, value))
+            if kind is list and not all(isinstance(a, str) for a in value):
+                raise SweepError("%s: [%s] %s must be a list of strings" % (where, table, key))
+        return values
 
     def check_name(self, where, label, name):
         if not NAME_RE.match(name):
@@ -239,10 +367,20 @@ class Campaign:
             raise SweepError("%s: %s is an empty list" % (where, label))
         for v in values:
             check_value("%s: %s" % (where, label), v)
-        texts = [flag_text(v) for v in values]
-        if len(set(texts)) != len(texts):
-            dup = next(t for t in texts if texts.count(t) > 1)
-            raise SweepError("%s: %s holds %s twice" % (where, label, dup))
+        # The same value twice would run the same command twice (into two folders):
+        # 2 and 2.0 (numbers compare by value) or 2 and "2" (the same flag text).
+        seen = {}
+        for v in values:
+            keys = [("text", flag_text(v))]
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                keys.append(("number", v))
+            first = next((seen[k] for k in keys if k in seen), None)
+            if first is not None:
+                if flag_text(first) == flag_text(v):
+                    raise SweepError("%s: %s holds %s twice" % (where, label, flag_text(v)))
+                raise SweepError("%s: %s holds %s and %s, the same value twice; keep one"
+                                 % (where, label, flag_text(first), flag_text(v)))
+            seen.update((k, v) for k in keys)
         return values
 
     def expand(self):
@@ -274,19 +412,31 @@ class Run:
         self.parameters = dict(campaign.fixed)
         self.parameters.update(swept)
         self.folder = folder_name(swept)
+        self.program_name = os.path.basename(campaign.scenario)
 
     @classmethod
-    def from_manifest(cls, entry):
+    def from_manifest(cls, entry, program):
         """The run of a Slurm manifest entry ({"folder", "parameters"})."""
         run = cls.__new__(cls)
         run.swept = None
         run.parameters = entry["parameters"]
         run.folder = entry["folder"]
+        run.program_name = os.path.basename(program)
         return run
 
+    def flags(self):
+        return ["--%s=%s" % (k, flag_text(v)) for k, v in self.parameters.items()]
+
     def argv(self, program, run_dir):
-        return ([program] + ["--%s=%s" % (k, flag_text(v)) for k, v in self.parameters.items()]
-                + ["--outDir=%s" % run_dir])
+        return [program] + self.flags() + ["--outDir=%s" % run_dir]
+
+    def command(self):
+        """What makes the run's results: the program's name and its flags, sorted (not
+        its folder, nor where the program or the campaign folder are)."""
+        return [self.program_name] + sorted(self.flags())
+
+    def command_hash(self):
+        return hashlib.sha256(json.dumps(self.command()).encode()).hexdigest()
 
 
 def folder_name(swept):
@@ -402,22 +552,56 @@ def run_dir(out, run):
     return os.path.join(out, run.folder)
 
 
+def read_json(path):
+    """A JSON object from a file, or None if it is missing or unreadable."""
+    try:
+        with open(path) as fh:
+            doc = json.load(fh)
+    except (OSError, ValueError):
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
 def run_state(out, run):
-    """'done', 'failed' or 'missing' (from the folder)."""
+    """The state of a run from its folder: 'done', 'stale' (finished or failed with
+    another command than the campaign's now), 'failed', 'interrupted', 'running' (its
+    process is alive on this host) or 'missing'."""
     d = run_dir(out, run)
-    if os.path.isfile(os.path.join(d, "run.json")):
-        return "done"
-    if os.path.isfile(os.path.join(d, FAILED_FILE)):
-        return "failed"
-    return "missing"
+    record = read_json(os.path.join(d, RECORD_FILE))
+    for name, state in (("run.json", "done"), (FAILED_FILE, "failed")):
+        if os.path.isfile(os.path.join(d, name)):
+            # No record: finished by a sweep.py that kept none; taken as current.
+            current = record is None or record.get("command_hash") == run.command_hash()
+            return state if current else "stale"
+    if os.path.isfile(os.path.join(d, INTERRUPTED_FILE)):
+        return "interrupted"
+    if record is None:
+        return "missing"
+    # Started but no outcome: still running, or its runner died with it (SIGKILL).
+    return "running" if run_is_alive(record) else "interrupted"
+
+
+def run_is_alive(record):
+    """Whether a run record's process still runs here: its pid, on this host, is alive (not
+    a zombie) with the recorded command line (so a reused pid does not count)."""
+    pid = record.get("pid")
+    if not isinstance(pid, int) or record.get("host") != socket.gethostname():
+        return False
+    try:
+        with open("/proc/%d/stat" % pid) as fh:
+            state = fh.read().rpartition(")")[2].split()[0]
+        with open("/proc/%d/cmdline" % pid, "rb") as fh:
+            cmdline = fh.read().split(b"\0")[:-1]
+    except (OSError, IndexError):
+        return False
+    return state != "Z" and cmdline == [os.fsencode(a) for a in record.get("argv", [])]
 
 
 def read_failure(out, run):
+    doc = read_json(os.path.join(run_dir(out, run), FAILED_FILE)) or {}
     try:
-        with open(os.path.join(run_dir(out, run), FAILED_FILE)) as fh:
-            doc = json.load(fh)
-        return int(doc.get("exit_code", -1)), str(doc.get("error", ""))
-    except (OSError, ValueError, TypeError):
+        return int(doc["exit_code"]), str(doc.get("error", ""))
+    except (KeyError, ValueError, TypeError):
         return -1, "(unreadable %s)" % FAILED_FILE
 
 
@@ -451,52 +635,111 @@ def error_line(log_path):
 
 
 def prepare_folder(d):
-    """An unfinished folder starts empty: traces of an interrupted attempt are removed."""
+    """An unfinished folder starts empty: traces of an interrupted attempt are removed,
+    unless its run is still alive (then SweepError: it would go on writing into it)."""
+    record = read_json(os.path.join(d, RECORD_FILE))
+    if record is not None and run_is_alive(record):
+        raise SweepError("%s: its run (pid %d) is still alive; not emptied" % (d, record["pid"]))
     if os.path.isdir(d):
         shutil.rmtree(d)
     os.makedirs(d)
 
 
+_libc = []
+
+
+def die_with_runner(runner):
+    """In a run's process before exec: SIGTERM when the runner (pid `runner`) dies, however
+    it dies (prctl PR_SET_PDEATHSIG), so no run outlives it."""
+    if _libc:
+        _libc[0].prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    if os.getppid() != runner:  # the runner died before prctl
+        os._exit(128 + signal.SIGTERM)
+
+
 def start_run(run, program, out, cwd):
+    """Start a run in its emptied folder, its command recorded (RECORD_FILE) first."""
     d = run_dir(out, run)
     prepare_folder(d)
+    record = {"argv": run.argv(program, os.path.abspath(d)), "cwd": cwd,
+              "command": run.command(), "command_hash": run.command_hash(),
+              "host": socket.gethostname(), "pid": None}
+    record_path = os.path.join(d, RECORD_FILE)
+    write_json_atomic(record_path, record)
+    if not _libc:
+        try:
+            _libc.append(ctypes.CDLL(None, use_errno=True))
+        except OSError:
+            pass  # not Linux: runs may outlive a runner killed by SIGKILL
+    runner = os.getpid()
     log = open(os.path.join(d, LOG_FILE), "wb")
     try:
-        proc = subprocess.Popen(run.argv(program, os.path.abspath(d)), stdout=log,
-                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=cwd,
-                                start_new_session=True)
+        proc = subprocess.Popen(record["argv"], stdout=log, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, cwd=cwd, start_new_session=True,
+                                preexec_fn=lambda: die_with_runner(runner))
     finally:
         log.close()
+    record["pid"] = proc.pid
+    write_json_atomic(record_path, record)
     return proc
 
 
-def finish_run(run, out, returncode):
-    """Record the outcome of a run that ended by itself; True if it is done."""
+def interrupting_signal(returncode):
+    """The signal that stopped a run, if one of STOP_SIGNALS or SIGKILL stopped it: killed by
+    it, or exit status 128 + it (the d2dlearn programs' SIGINT/SIGTERM handler exits so,
+    d2d-trace-helper.cc); else None."""
+    for s in STOP_SIGNALS + (signal.SIGKILL,):
+        if returncode in (-s, 128 + s):
+            return s
+    return None
+
+
+def finish_run(run, out, returncode, cause=None, error=None):
+    """Record the outcome of a run that has ended: 'done', 'failed' (FAILED_FILE) or
+    'interrupted' (INTERRUPTED_FILE). `cause` is why sweep.py stopped it, if it did:
+    'interrupted', or 'timed out' (a failure, `error` its text)."""
     d = run_dir(out, run)
     if returncode == 0 and os.path.isfile(os.path.join(d, "run.json")):
-        return True
-    if returncode == 0:
-        error = "exited 0 but wrote no run.json"
-    elif returncode < 0:
-        try:
-            error = "killed by %s" % signal.Signals(-returncode).name
-        except ValueError:
-            error = "killed by signal %d" % -returncode
-    else:
-        error = error_line(os.path.join(d, LOG_FILE))
+        return "done"
+    stopped_by = interrupting_signal(returncode)
+    if cause != "timed out" and (cause == "interrupted" or stopped_by):
+        write_json_atomic(os.path.join(d, INTERRUPTED_FILE),
+                          {"exit_code": returncode, "folder": run.folder,
+                           "signal": signal.Signals(stopped_by).name if stopped_by else None})
+        return "interrupted"
+    if cause != "timed out":
+        error = exit_error(returncode, os.path.join(d, LOG_FILE))
     write_json_atomic(os.path.join(d, FAILED_FILE),
-                      {"exit_code": returncode, "error": error, "folder": run.folder})
-    return False
+                      {"exit_code": returncode, "error": error, "folder": run.folder,
+                       "reason": cause or "error"})
+    return "failed"
+
+
+def exit_error(returncode, log_path):
+    """The one-line error of a run that failed by itself."""
+    if returncode == 0:
+        return "exited 0 but wrote no run.json"
+    if returncode < 0:
+        try:
+            return "killed by %s" % signal.Signals(-returncode).name
+        except ValueError:
+            return "killed by signal %d" % -returncode
+    return error_line(log_path)
+
+
+def catch_stop_signals(handler):
+    """Install `handler` for STOP_SIGNALS (those not ignored: nohup's SIGHUP stays ignored);
+    the previous handlers, to restore."""
+    return {s: signal.signal(s, handler) for s in STOP_SIGNALS
+            if signal.getsignal(s) != signal.SIG_IGN}
 
 
 def execute_run(run, program, out, cwd):
     """Run one run to its end in the foreground (a Slurm task); its exit status."""
     proc = start_run(run, program, out, cwd)
-    forward = lambda signum, frame: proc.send_signal(signum)  # noqa: E731
-    signal.signal(signal.SIGTERM, forward)
-    signal.signal(signal.SIGINT, forward)
+    catch_stop_signals(lambda signum, frame: proc.send_signal(signum))
     rc = proc.wait()
-    return 0 if finish_run(run, out, rc) else (rc if rc > 0 else 1)
+    return 0 if finish_run(run, out, rc) == "done" else (rc if rc > 0 else 1)
 
 
 # --------------------------------------------------------------------------
@@ -552,52 +795,127 @@ class Progress:
             sys.stderr.write("\n")
 
 
+def signal_group(proc, signum):
+    """Send a signal to a run's process group (it leads its own session)."""
+    try:
+        os.killpg(proc.pid, signum)
+    except OSError:
+        pass
+
+
+class Slot:
+    """A run in progress on the pool: its process, start time, and why sweep.py stops it
+    (None, 'interrupted' or 'timed out'): SIGTERM, then SIGKILL after KILL_GRACE s."""
+
+    def __init__(self, run, proc):
+        self.run = run
+        self.proc = proc
+        self.start = time.monotonic()
+        self.cause = None
+        self.error = None
+        self.kill_at = None
+
+    def stop(self, cause, error=None):
+        """Called on every turn of the pool while the run should stop: SIGTERM the first
+        time (`cause` and `error` kept for finish_run), SIGKILL once KILL_GRACE s passed."""
+        if self.cause is None:
+            self.cause, self.error = cause, error
+            self.kill_at = time.monotonic() + KILL_GRACE
+            signal_group(self.proc, signal.SIGTERM)
+        elif self.kill_at is not None and time.monotonic() > self.kill_at:
+            signal_group(self.proc, signal.SIGKILL)
+            self.kill_at = None
+
+
 def run_local(campaign, program, out, todo, jobs, already):
-    """Run `todo` on a pool of `jobs` processes; returns (done, failed, interrupted)."""
+    """Run `todo` on a pool of `jobs` processes; returns (done, failed, interrupted runs,
+    whether sweep.py was stopped). A SIGINT, SIGTERM or SIGHUP stops the runs in progress
+    (recorded interrupted); a run past the campaign's time limit is stopped (failed)."""
     cwd = os.path.dirname(campaign.path)
+    limit = campaign.time_limit
     progress = Progress(len(campaign.runs), already)
     queue = list(todo)
-    running = {}
+    running = []
     stopping = []
-
-    def stop(signum, frame):
-        if not stopping:
-            stopping.append(signum)
-            for proc in running:
-                try:
-                    os.killpg(proc.pid, signal.SIGTERM)
-                except OSError:
-                    pass
-
-    old = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
-    done, failed = [], []
+    old = catch_stop_signals(lambda signum, frame: stopping.append(signum))
+    done, failed, interrupted = [], [], []
     try:
         progress.update(0, "start: %d to run, %d finished before" % (len(todo), already))
         while (queue and not stopping) or running:
             while queue and not stopping and len(running) < jobs:
                 run = queue.pop(0)
-                running[start_run(run, program, out, cwd)] = (run, time.monotonic())
+                running.append(Slot(run, start_run(run, program, out, cwd)))
             time.sleep(0.05)
-            for proc in [p for p in running if p.poll() is not None]:
-                run, t0 = running.pop(proc)
+            for slot in running:
                 if stopping:
-                    continue  # stopped by us: it will run again
+                    slot.stop("interrupted")
+                elif limit and time.monotonic() - slot.start > limit:
+                    slot.stop("timed out", "timed out: stopped after %s ([local] time_limit)"
+                              % clock(limit))
+            for slot in [s for s in running if s.proc.poll() is not None]:
+                running.remove(slot)
+                state = finish_run(slot.run, out, slot.proc.returncode, slot.cause,
+                                   slot.error)
+                if state == "interrupted":
+                    interrupted.append(slot.run)  # it will run again
+                    continue
                 progress.ran += 1
-                if finish_run(run, out, proc.returncode):
-                    done.append(run)
+                if state == "done":
+                    done.append(slot.run)
                     progress.done += 1
                     progress.update(len(running), "finished %s (%.1f s)"
-                                    % (run.folder, time.monotonic() - t0))
+                                    % (slot.run.folder, time.monotonic() - slot.start))
                 else:
-                    failed.append(run)
+                    failed.append(slot.run)
                     progress.failed += 1
-                    progress.update(len(running), "FAILED %s" % run.folder)
+                    progress.update(len(running), "FAILED %s" % slot.run.folder)
             progress.update(len(running))
     finally:
         for s, h in old.items():
             signal.signal(s, h)
         progress.close()
-    return done, failed, bool(stopping)
+    return done, failed, interrupted, bool(stopping)
+
+
+_held_locks = []
+
+
+def lock_campaign(out):
+    """Hold DIR/.sweep/lock (flock) until this process ends: one `run` per campaign folder.
+    The kernel releases it however the process ends (even SIGKILL); the file names the
+    holder's pid and host for the refusal of a second `run`."""
+    folder = os.path.join(out, STATE_DIR)
+    os.makedirs(folder, exist_ok=True)
+    fh = open(os.path.join(folder, LOCK_FILE), "a+")
+    try:
+        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        fh.seek(0)
+        holder = fh.read().split()
+        fh.close()
+        raise SweepError("%s is in use by another sweep.py run (%s): wait for it or stop it"
+                         % (out, "pid %s on host %s" % tuple(holder[:2]) if len(holder) >= 2
+                            else "its pid not written yet"))
+    fh.seek(0)
+    fh.truncate()
+    fh.write("%d %s\n" % (os.getpid(), socket.gethostname()))
+    fh.flush()
+    _held_locks.append(fh)
+
+
+def wait_for_orphans(campaign, out, states, queued):
+    """Runs alive from a runner that died (they got SIGTERM with it, and end): wait up to
+    ORPHAN_WAIT s for them, then update `states`; a run still alive is left alone."""
+    alive = [r for r in campaign.runs
+             if states[r.folder] == "running" and r.folder not in queued]
+    deadline = time.monotonic() + ORPHAN_WAIT
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.1)
+        alive = [r for r in alive if run_state(out, r) == "running"]
+    for r in campaign.runs:
+        states[r.folder] = run_state(out, r)
+    for r in alive:
+        note("%s: its process from an earlier run is still alive: left alone" % r.folder)
 
 
 def cmd_run(args):
@@ -605,14 +923,16 @@ def cmd_run(args):
     out = output_dir(args, campaign)
     program = find_program(campaign, args.bin)
     options = check_parameters(campaign, program)
+    if not args.dry_run:
+        os.makedirs(out, exist_ok=True)
+        lock_campaign(out)
+    queued = slurm_queued(out) if os.path.isdir(os.path.join(out, STATE_DIR)) else {}
     states = {r.folder: run_state(out, r) for r in campaign.runs}
-    queued = set()
-    if os.path.isdir(os.path.join(out, STATE_DIR)):
-        queued = slurm_queued(out)
-    todo = [r for r in campaign.runs
-            if states[r.folder] == "missing" or (args.retry_failed
-                                                 and states[r.folder] == "failed")]
-    todo = [r for r in todo if r.folder not in queued]
+    if not args.dry_run:
+        wait_for_orphans(campaign, out, states, queued)
+    again = ({"missing", "interrupted"} | ({"failed"} if args.retry_failed else set())
+             | (set() if args.keep_stale else {"stale"}))
+    todo = [r for r in campaign.runs if states[r.folder] in again and r.folder not in queued]
     already = sum(1 for s in states.values() if s == "done")
     old_failed = [r for r in campaign.runs
                   if states[r.folder] == "failed" and not args.retry_failed]
@@ -622,28 +942,50 @@ def cmd_run(args):
         for r in todo:
             print(" ".join(r.argv(program, os.path.abspath(run_dir(out, r)))))
         return 0
-    os.makedirs(out, exist_ok=True)
     if queued:
         note("%d run(s) queued or running on Slurm are left to it" % len(queued))
+    stale = sum(1 for s in states.values() if s == "stale")
+    if stale:
+        note("%d stale run(s) (run with other parameters than the campaign's now) %s"
+             % (stale, "kept (--keep-stale); collect leaves them out" if args.keep_stale
+                else "run again"))
     for r in old_failed:
         code, error = read_failure(out, r)
         note("%s failed before (exit %d: %s); rerun with --retry-failed"
              % (r.folder, code, error))
     if args.slurm:
-        return submit_slurm(campaign, program, out, todo, options, args)
-    jobs = args.jobs or max(1, (os.cpu_count() or 1) // threads_per_run(campaign, options))
-    done, failed, interrupted = run_local(campaign, program, out, todo, jobs, already)
+        status = submit_slurm(campaign, program, out, todo, options, args)
+        if not args.wait:
+            queued = set(queued) | {r.folder for r in todo}
+    else:
+        jobs = args.jobs or max(1, (os.cpu_count() or 1) // threads_per_run(campaign, options))
+        status = run_and_report(campaign, program, out, todo, jobs, already, len(old_failed))
+    if status != 130:
+        failed = [r for r in campaign.runs
+                  if r.folder not in queued and run_state(out, r) == "failed"]
+        if failed:
+            print("%s: %d failed run(s) left: rerun them with --retry-failed"
+                  % (PROG, len(failed)))
+            status = status or 1
+    return status
+
+
+def run_and_report(campaign, program, out, todo, jobs, already, failed_before):
+    """Run `todo` locally and print the outcome; the exit status (130 if interrupted)."""
+    done, failed, interrupted, stopped = run_local(campaign, program, out, todo, jobs,
+                                                   already)
     print("%s: %d runs: %d ran (%d finished, %d failed), %d finished before%s"
           % (PROG, len(campaign.runs), len(done) + len(failed), len(done), len(failed),
-             already, ", %d failed before" % len(old_failed) if old_failed else ""))
+             already, ", %d failed before" % failed_before if failed_before else ""))
     order = {r.folder: i for i, r in enumerate(campaign.runs)}
     for r in sorted(failed, key=lambda r: order[r.folder]):
         code, error = read_failure(out, r)
         print("failed: %s: exit %d: %s" % (r.folder, code, error))
-    if interrupted:
+    if stopped or interrupted:
         left = sum(1 for r in campaign.runs if run_state(out, r) != "done")
-        print("%s: interrupted; %d run(s) not finished: run the same command to resume"
-              % (PROG, left))
+        print("%s: %s; %d run(s) not finished: run the same command to resume"
+              % (PROG, "interrupted" if stopped else "%d run(s) stopped by a signal"
+                 % len(interrupted), left))
         return 130
     return 1 if failed else 0
 
@@ -766,8 +1108,9 @@ def submit_slurm(campaign, program, out, todo, options, args):
         print("%s: submitted %d run(s) as job array %s (%s)"
               % (PROG, len(chunk), job_id, script))
     if not args.wait:
-        print("%s: follow with: %s status %s --out %s"
-              % (PROG, os.path.relpath(os.path.abspath(__file__)), args.file, out))
+        print("%s: follow with: %s status %s%s"
+              % (PROG, os.path.relpath(os.path.abspath(__file__)), args.file,
+                 " --out " + args.out if args.out else ""))
         return 0
     return wait_slurm(campaign, out, submitted)
 
@@ -799,22 +1142,24 @@ def wait_slurm(campaign, out, job_ids):
               % (PROG, " ".join(job_ids)))
         return 130
     progress.close()
-    failed = [r for r in campaign.runs if run_state(out, r) == "failed"]
-    missing = [r for r in campaign.runs if run_state(out, r) == "missing"]
-    print("%s: %d runs: %d finished, %d failed, %d missing"
-          % (PROG, len(campaign.runs), progress.done, len(failed), len(missing)))
+    states = {r.folder: run_state(out, r) for r in campaign.runs}
+    failed = [r for r in campaign.runs if states[r.folder] == "failed"]
+    missing = sum(1 for s in states.values() if s == "missing")
+    interrupted = sum(1 for s in states.values() if s == "interrupted")
+    print("%s: %d runs: %d finished, %d failed, %d missing, %d interrupted"
+          % (PROG, len(campaign.runs), progress.done, len(failed), missing, interrupted))
     for r in failed:
         code, error = read_failure(out, r)
         print("failed: %s: exit %d: %s" % (r.folder, code, error))
-    return 1 if failed or missing else 0
+    return 1 if failed or missing or interrupted else 0
 
 
 def cmd_task(args):
     """One Slurm array task: the manifest's run number INDEX, exactly as a local run."""
     with open(args.manifest) as fh:
         manifest = json.load(fh)
-    run = Run.from_manifest(manifest["runs"][args.index])
-    if os.path.isfile(os.path.join(manifest["out"], run.folder, "run.json")):
+    run = Run.from_manifest(manifest["runs"][args.index], manifest["program"])
+    if run_state(manifest["out"], run) == "done":
         return 0  # finished meanwhile (e.g. by a local run)
     return execute_run(run, manifest["program"], manifest["out"], manifest["cwd"])
 
@@ -827,7 +1172,8 @@ def cmd_status(args):
     campaign = Campaign(args.file)
     out = output_dir(args, campaign)
     queued = slurm_queued(out) if os.path.isdir(os.path.join(out, STATE_DIR)) else {}
-    counts = {"done": 0, "failed": 0, "queued": 0, "running": 0, "missing": 0}
+    counts = {"done": 0, "failed": 0, "queued": 0, "running": 0, "missing": 0,
+              "interrupted": 0, "stale": 0}
     rows = []
     for r in campaign.runs:
         state = run_state(out, r)
@@ -837,13 +1183,15 @@ def cmd_status(args):
         rows.append((r, state))
     print("campaign %s (%s): %d runs in %s" % (campaign.name, campaign.scenario,
                                                len(campaign.runs), out))
-    print("  finished %d, failed %d, running %d, queued %d, not started %d"
-          % (counts["done"], counts["failed"], counts["running"], counts["queued"],
-             counts["missing"]))
+    print("  finished %d, failed %d, running %d, queued %d, not started %d, interrupted %d, "
+          "stale %d" % (counts["done"], counts["failed"], counts["running"], counts["queued"],
+                        counts["missing"], counts["interrupted"], counts["stale"]))
     for r, state in rows:
         if state == "failed":
             code, error = read_failure(out, r)
             print("  failed: %s: exit %d: %s" % (r.folder, code, error))
+        elif state == "stale":
+            print("  stale: %s: ran with other parameters than the campaign's now" % r.folder)
         elif args.list:
             print("  %s: %s" % (state, r.folder))
     return 0
@@ -865,11 +1213,15 @@ def collect(campaign, out):
     """(columns, rows, runs not finished) of the finished runs, in campaign order."""
     params = campaign.parameter_names()
     columns = ["run"] + params
-    rows, missing = [], []
+    rows, missing, stale = [], [], []
     for r in campaign.runs:
         path = os.path.join(run_dir(out, r), "run.json")
-        if not os.path.isfile(path):
+        state = run_state(out, r)
+        if state == "stale":
+            stale.append(r)  # its row would show parameters it did not run with
+        elif state != "done":
             missing.append(r)
+        if state != "done":
             continue
         try:
             with open(path) as fh:
@@ -890,6 +1242,11 @@ def collect(campaign, out):
             if k not in columns:
                 columns.append(k)
         rows.append(row)
+    if stale:
+        sys.stderr.write("%s: warning: %d stale run(s) left out (%s%s): they ran with other "
+                         "parameters than the campaign's now; `run` reruns them\n"
+                         % (PROG, len(stale), ", ".join(r.folder for r in stale[:3]),
+                            ", ..." if len(stale) > 3 else ""))
     return columns, rows, missing
 
 
@@ -1090,7 +1447,11 @@ def cmd_plot(args):
 # --------------------------------------------------------------------------
 
 def output_dir(args, campaign):
-    return args.out if args.out else os.path.join("results", campaign.name)
+    """--out as given (relative to the current folder), else results/<name> next to the
+    campaign file, wherever the command is run from."""
+    if args.out:
+        return args.out
+    return os.path.join(os.path.dirname(campaign.path), "results", campaign.name)
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -1116,13 +1477,16 @@ def main(argv=None):
     def common(p):
         p.add_argument("file", metavar="FILE", help="campaign file (TOML)")
         p.add_argument("--out", metavar="DIR", default=None,
-                       help="campaign folder (default results/<campaign name>)")
+                       help="campaign folder (default results/<campaign name> in the "
+                       "campaign file's folder)")
 
     p = sub.add_parser("run", help="run the runs that are not finished")
     common(p)
     p.add_argument("-j", "--jobs", type=positive_int, default=None,
                    help="runs at a time (default: cores / threads per run)")
     p.add_argument("--retry-failed", action="store_true", help="rerun the failed runs too")
+    p.add_argument("--keep-stale", action="store_true",
+                   help="leave the stale runs (the campaign changed since) as they are")
     p.add_argument("--bin", metavar="DIR", default=None, help="folder of the program")
     p.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
     p.add_argument("--slurm", action="store_true", help="submit a Slurm job array instead")

@@ -7,15 +7,22 @@ the issue's minimal campaign (run, status, collect against run.json), an interru
 campaign that resumes (only the missing runs run again; the table is complete), failed
 runs (listed with exit code and error, rerun only with --retry-failed), bad campaigns
 (one-line errors, nothing written), zipped lists and folder names, and plot's mean and
-95 % interval against a hand calculation.
+95 % interval against a hand calculation. Then what users do to campaigns: a second runner
+of the same folder (refused), the runner killed by SIGKILL and resumed at once (its runs
+die with it; every run completes once), runs stopped by signals (interrupted, run again),
+a changed parameter (stale runs rerun), a time limit (timed out, failed), the default
+campaign folder, and hostile campaign files (not UTF-8, binary, nested deeply, a FIFO, an
+astronomical grid, 2 and 2.0).
 """
 
 import csv
 import importlib.util
 import json
 import os
+import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -41,6 +48,28 @@ spectralEfficiency = [0.5, 2]
 seed = [1, 2]
 """
 
+# Runs of about a second and a half each; %s: the list of seeds.
+SLOW = """\
+scenario = "d2d-exchange"
+[parameters]
+nDevices = 50
+duration = "40s"
+meanInterval = "200ms"
+broadcast = true
+quiet = true
+[grid]
+seed = [%s]
+"""
+
+
+def process_alive(pid):
+    """Whether a process runs (a zombie does not)."""
+    try:
+        with open("/proc/%d/stat" % pid) as fh:
+            return fh.read().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
+
 
 def read_table(path):
     with open(path, newline="") as fh:
@@ -60,10 +89,10 @@ class SweepTest(unittest.TestCase):
             fh.write(text)
         return path
 
-    def sweep(self, *args, check=None):
+    def sweep(self, *args, check=None, cwd=None):
         proc = subprocess.run([PYTHON, SCRIPT] + list(args), stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, universal_newlines=True, timeout=300,
-                              env=dict(os.environ, D2DLEARN_BIN=BIN))
+                              env=dict(os.environ, D2DLEARN_BIN=BIN), cwd=cwd)
         if check is not None:
             self.assertEqual(proc.returncode, check, proc.stdout + proc.stderr)
         return proc
@@ -165,6 +194,179 @@ seed = [1, 2, 3, 4, 5, 6]
                     open(os.path.join(out, resumed, f), "rb") as b:
                 self.assertTrue(a.read() == b.read(), f)
 
+    def start_sweep(self, *args):
+        """`sweep.py ARGS` in the background (its stdout and stderr piped)."""
+        return subprocess.Popen([PYTHON, SCRIPT] + list(args), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, universal_newlines=True,
+                                env=dict(os.environ, D2DLEARN_BIN=BIN))
+
+    def wait_for(self, condition, what, timeout=120):
+        deadline = time.monotonic() + timeout
+        while not condition():
+            self.assertLess(time.monotonic(), deadline, "timed out waiting for " + what)
+            time.sleep(0.02)
+
+    def test_one_runner_per_folder(self):
+        # A second `run` of a campaign folder while the first runs is refused with one line
+        # naming the first's pid and host; the first goes on undisturbed.
+        path = self.campaign(SLOW % "1, 2, 3")
+        out = os.path.join(self.tmp, "out")
+        first = self.start_sweep("run", path, "--out", out, "-j", "1")
+        lock = os.path.join(out, ".sweep", "lock")
+        self.wait_for(lambda: os.path.isfile(lock) and os.path.getsize(lock) > 0, "the lock")
+        proc = self.sweep("run", path, "--out", out, check=2)
+        self.assertEqual(proc.stderr, "sweep.py: error: %s is in use by another sweep.py run "
+                         "(pid %d on host %s): wait for it or stop it\n"
+                         % (out, first.pid, socket.gethostname()))
+        stdout, stderr = first.communicate(timeout=120)
+        self.assertEqual(first.returncode, 0, stdout + stderr)
+        self.assertIn("3 ran (3 finished, 0 failed)", stdout)
+        # Once it has ended, the folder is free again.
+        proc = self.sweep("run", path, "--out", out, check=0)
+        self.assertIn("0 ran", proc.stdout)
+
+    def record(self, out, folder):
+        """The run record (argv, host, pid) of a run folder, or None."""
+        try:
+            with open(os.path.join(out, folder, sweep.RECORD_FILE)) as fh:
+                return json.load(fh)
+        except (OSError, ValueError):
+            return None
+
+    def started(self, out, folder):
+        """The pid of a run once started, else None."""
+        record = self.record(out, folder)
+        return record and record.get("pid")
+
+    def test_runner_killed_and_resumed_at_once(self):
+        # SIGKILL of sweep.py mid-campaign: its runs die with it (SIGTERM from the kernel),
+        # and a resume at once completes every run exactly once.
+        path = self.campaign(SLOW % "1, 2, 3, 4, 5, 6, 7, 8")
+        out = os.path.join(self.tmp, "out")
+        runner = self.start_sweep("run", path, "--out", out, "-j", "2")
+        # Killed just after seed=5 started: it has about a second and a half left to run.
+        self.wait_for(lambda: self.started(out, "seed=5"), "seed=5 to start")
+        runner.kill()
+        runner.communicate(timeout=60)
+        killed = self.started(out, "seed=5")
+        self.wait_for(lambda: not process_alive(killed), "seed=5 to die", timeout=1.0)
+        finished = {d: os.stat(os.path.join(out, d, "run.json")).st_mtime_ns
+                    for d in os.listdir(out) if os.path.isfile(os.path.join(out, d, "run.json"))}
+        self.assertNotIn("seed=5", finished)
+        self.assertGreaterEqual(len(finished), 2)
+        proc = self.sweep("run", path, "--out", out, "-j", "2", check=0)
+        m = re.search(r"8 runs: (\d+) ran \((\d+) finished, 0 failed\), (\d+) finished "
+                      r"before", proc.stdout)
+        self.assertTrue(m, proc.stdout + proc.stderr)
+        self.assertEqual(int(m.group(1)), int(m.group(2)))
+        self.assertEqual(int(m.group(1)) + int(m.group(3)), 8)
+        # Every run once: its run.json and traces, no other attempt's files or records;
+        # those finished before the kill untouched; no run process left.
+        for seed in range(1, 9):
+            d = os.path.join(out, "seed=%d" % seed)
+            self.assertEqual(sorted(os.listdir(d)),
+                             [".run-files", "energy.csv", "messages.csv", "run.json",
+                              sweep.RECORD_FILE, sweep.LOG_FILE], d)
+            with open(os.path.join(d, "run.json")) as fh:
+                self.assertEqual(json.load(fh)["seed"], seed)
+            self.assertFalse(process_alive(self.started(out, "seed=%d" % seed)), d)
+        for d, stamp in finished.items():
+            self.assertEqual(os.stat(os.path.join(out, d, "run.json")).st_mtime_ns, stamp, d)
+        self.sweep("collect", path, "--out", out, check=0)
+        rows = read_table(os.path.join(out, "results.csv"))
+        self.assertEqual([r["seed"] for r in rows], [str(s) for s in range(1, 9)])
+
+    def test_interrupted_is_not_failed(self):
+        # Runs stopped by a signal (SIGTERM: the program's handler exits 143; SIGKILL;
+        # then SIGHUP to sweep.py, which stops its run) are interrupted, not failed: status
+        # counts them, and a plain `run` runs them again.
+        path = self.campaign(SLOW % "1, 2, 3")
+        out = os.path.join(self.tmp, "out")
+        runner = self.start_sweep("run", path, "--out", out, "-j", "1")
+        for seed, signum in ((1, signal.SIGTERM), (2, signal.SIGKILL)):
+            self.wait_for(lambda: self.started(out, "seed=%d" % seed), "seed=%d" % seed)
+            os.kill(self.started(out, "seed=%d" % seed), signum)
+        self.wait_for(lambda: self.started(out, "seed=3"), "seed=3 to start")
+        runner.send_signal(signal.SIGHUP)
+        stdout, stderr = runner.communicate(timeout=60)
+        self.assertEqual(runner.returncode, 130, stdout + stderr)
+        self.assertIn("interrupted; 3 run(s) not finished", stdout)
+        self.assertFalse(process_alive(self.started(out, "seed=3")))
+        # SIGTERM: exit 143 from the program's handler, or -15 before it is installed.
+        for seed, codes in ((1, (143, -15)), (2, (-9,)), (3, (143, -15))):
+            d = os.path.join(out, "seed=%d" % seed)
+            self.assertFalse(os.path.exists(os.path.join(d, sweep.FAILED_FILE)), d)
+            with open(os.path.join(d, sweep.INTERRUPTED_FILE)) as fh:
+                self.assertIn(json.load(fh)["exit_code"], codes, d)
+        proc = self.sweep("status", path, "--out", out, check=0)
+        self.assertIn("finished 0, failed 0, running 0, queued 0, not started 0, "
+                      "interrupted 3, stale 0", proc.stdout)
+        proc = self.sweep("run", path, "--out", out, check=0)
+        self.assertIn("3 runs: 3 ran (3 finished, 0 failed), 0 finished before", proc.stdout)
+
+    def test_stale_runs(self):
+        # A changed [parameters] value makes the finished runs stale: status lists them,
+        # collect leaves them out, run --keep-stale keeps them, run reruns them.
+        text = ("scenario = 'd2d-exchange'\n[parameters]\nquiet = true\nduration = '%s'\n"
+                "[grid]\nseed = [1, 2]\n")
+        path = self.campaign(text % "200ms")
+        out = os.path.join(self.tmp, "out")
+        self.sweep("run", path, "--out", out, check=0)
+        self.campaign(text % "300ms")
+        proc = self.sweep("status", path, "--out", out, check=0)
+        self.assertIn("finished 0, failed 0, running 0, queued 0, not started 0, "
+                      "interrupted 0, stale 2", proc.stdout)
+        self.assertIn("  stale: seed=2: ran with other parameters than the campaign's now",
+                      proc.stdout)
+        proc = self.sweep("collect", path, "--out", out, check=0)
+        self.assertEqual(proc.stderr, "sweep.py: warning: 2 stale run(s) left out (seed=1, "
+                         "seed=2): they ran with other parameters than the campaign's now; "
+                         "`run` reruns them\n")
+        self.assertEqual(read_table(os.path.join(out, "results.csv")), [])
+        proc = self.sweep("run", path, "--out", out, "--keep-stale", check=0)
+        self.assertIn("2 runs: 0 ran", proc.stdout)
+        self.assertIn("2 stale run(s) (run with other parameters than the campaign's now) "
+                      "kept (--keep-stale)", proc.stderr)
+        proc = self.sweep("run", path, "--out", out, check=0)
+        self.assertIn("2 runs: 2 ran (2 finished, 0 failed), 0 finished before", proc.stdout)
+        proc = self.sweep("collect", path, "--out", out, check=0)
+        self.assertEqual(proc.stderr, "")
+        rows = read_table(os.path.join(out, "results.csv"))
+        self.assertEqual([(r["seed"], r["duration"]) for r in rows],
+                         [("1", "300ms"), ("2", "300ms")])
+        with open(os.path.join(out, "seed=1", "run.json")) as fh:
+            self.assertEqual(json.load(fh)["parameters"]["duration_s"], 0.3)
+        # The order of the lines is not the command: reordered, nothing is stale.
+        self.campaign("scenario = 'd2d-exchange'\n[parameters]\nduration = '300ms'\n"
+                      "quiet = true\n[grid]\nseed = [1, 2]\n")
+        proc = self.sweep("status", path, "--out", out, check=0)
+        self.assertIn("finished 2, failed 0, running 0, queued 0, not started 0, "
+                      "interrupted 0, stale 0", proc.stdout)
+
+    def test_time_limit(self):
+        # A local run past [local] time_limit (1 s, in Slurm's --time syntax) is stopped
+        # and failed, reason "timed out"; only --retry-failed runs it again.
+        path = self.campaign((SLOW % "1").replace('"40s"', '"600s"')
+                             + "[local]\ntime_limit = \"0:01\"\n")
+        out = os.path.join(self.tmp, "out")
+        t0 = time.monotonic()
+        proc = self.sweep("run", path, "--out", out, check=1)
+        self.assertLess(time.monotonic() - t0, 1 + sweep.KILL_GRACE + 5)
+        self.assertIn("1 ran (0 finished, 1 failed)", proc.stdout)
+        self.assertRegex(proc.stdout, r"failed: seed=1: exit (143|-15): timed out: stopped "
+                         r"after 0:01 \(\[local\] time_limit\)")
+        with open(os.path.join(out, "seed=1", sweep.FAILED_FILE)) as fh:
+            self.assertEqual(json.load(fh)["reason"], "timed out")
+        proc = self.sweep("status", path, "--out", out, check=0)
+        self.assertIn("finished 0, failed 1", proc.stdout)
+        proc = self.sweep("run", path, "--out", out, check=1)
+        self.assertIn("0 ran", proc.stdout)
+        proc = self.sweep("run", path, "--out", out, "--retry-failed", check=1)
+        self.assertIn("1 ran (0 finished, 1 failed)", proc.stdout)
+        self.assertEqual([sweep.check_time("c", "t", t) for t in
+                          ("5", "1:30", "1:00:00", "2-3", "2-3:04", "2-3:04:05")],
+                         [300, 90, 3600, 183600, 183840, 183845])
+
     def test_failed_runs(self):
         # --rssFile names a file relative to the campaign's folder, missing at first.
         path = self.campaign("""\
@@ -181,13 +383,17 @@ seed = [1, 2]
         lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("failed: ")]
         self.assertEqual(len(lines), 2, proc.stdout)
         self.assertRegex(lines[0], r"^failed: seed=1: exit 2: d2d-exchange: error: .*rssFile")
+        self.assertIn("sweep.py: 2 failed run(s) left: rerun them with --retry-failed",
+                      proc.stdout)
         proc = self.sweep("status", path, "--out", out, check=0)
         self.assertIn("finished 0, failed 2", proc.stdout)
         self.assertIn("failed: seed=2: exit 2: ", proc.stdout)
-        # Not rerun unless asked.
-        proc = self.sweep("run", path, "--out", out, check=0)
+        # Not rerun unless asked; `run` fails while they are left.
+        proc = self.sweep("run", path, "--out", out, check=1)
         self.assertIn("0 ran", proc.stdout)
         self.assertIn("rerun with --retry-failed", proc.stderr)
+        self.assertIn("sweep.py: 2 failed run(s) left: rerun them with --retry-failed",
+                      proc.stdout)
         with open(os.path.join(self.tmp, "W.csv"), "w") as fh:
             fh.write("0,2e-12,1e-12\n2e-12,0,5e-13\n1e-12,5e-13,0\n")
         proc = self.sweep("run", path, "--out", out, "--retry-failed", check=0)
@@ -215,15 +421,71 @@ seed = [1, 2]
             ("scenario = 'd2d-exchange'\nthreads_per_run = 0\n", "threads_per_run=0"),
             ("scenario = 'd2d-exchange'\n[slurm]\nmemory = '1G'\n", "[slurm] unknown key"),
             ("scenario = 'd2d-exchange'\n[grid\n", "not valid TOML"),
+            ("scenario = 'd2d-exchange'\n[local]\ntime_limit = '90 minutes'\n",
+             "[local] time_limit='90 minutes' is not a time of 1 s or more"),
+            ("scenario = 'd2d-exchange'\n[slurm]\ntime = '1h'\n", "[slurm] time='1h'"),
         ]
-        out = os.path.join(self.tmp, "out")
         for text, expected in cases:
-            path = self.campaign(text)
-            proc = self.sweep("run", path, "--out", out, check=2)
-            self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
-            self.assertIn(expected, proc.stderr)
-            self.assertTrue(proc.stderr.startswith("sweep.py: error: "), proc.stderr)
-            self.assertFalse(os.path.exists(out), text)
+            self.assert_refused(self.campaign(text), expected)
+
+    def assert_refused(self, path, expected, *options):
+        """`run FILE` stops with one line holding `expected`, exit 2, no output folder."""
+        out = os.path.join(self.tmp, "out")
+        proc = self.sweep("run", path, "--out", out, *options, check=2)
+        self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
+        self.assertIn(expected, proc.stderr)
+        self.assertTrue(proc.stderr.startswith("sweep.py: error: "), proc.stderr)
+        self.assertFalse(os.path.exists(out), path)
+        return proc.stderr
+
+    def assert_file_refused(self, path, expected, *options):
+        """As assert_refused, and the line names the campaign file first."""
+        line = self.assert_refused(path, expected, *options)
+        self.assertRegex(line, r"^sweep\.py: error: (.*/)?%s: " % os.path.basename(path))
+
+    def binary_campaign(self, data):
+        path = os.path.join(self.tmp, "c.toml")
+        with open(path, "wb") as fh:
+            fh.write(data)
+        return path
+
+    def test_campaign_not_utf8(self):
+        self.assert_file_refused(self.binary_campaign(b"scenario = 'd2d-\xe9xchange'\n"),
+                            "not UTF-8 text (byte 0xe9 at offset 16)")
+
+    def test_campaign_binary(self):
+        with open(PYTHON, "rb") as fh:  # an executable
+            self.assert_file_refused(self.binary_campaign(fh.read(4096)), "a binary file")
+
+    def test_campaign_nested_deeply(self):
+        self.assert_file_refused(self.campaign("scenario = 'd2d-exchange'\nx = %s%s\n"
+                                          % ("[" * 100000, "]" * 100000)),
+                            "nested too deeply")
+
+    def test_campaign_fifo(self):
+        path = os.path.join(self.tmp, "c.toml")
+        os.mkfifo(path)
+        self.assert_file_refused(path, "not a regular file")
+        self.assert_file_refused(path, "not a regular file", "--dry-run")
+
+    def test_campaign_grid_too_large(self):
+        axes = "".join("p%d = [%s]\n" % (i, ", ".join(map(str, range(100))))
+                       for i in range(40))
+        # 100^40 = 1e80 runs: refused by counting, before anything is expanded.
+        self.assert_file_refused(self.campaign("scenario = 'd2d-exchange'\n[grid]\n" + axes),
+                            "the grid has about 10^80 runs; accepted: up to 1000000",
+                            "--dry-run")
+        self.assert_file_refused(self.campaign("scenario = 'd2d-exchange'\n[grid]\n"
+                                          "a = [%s]\nb = [%s]\n"
+                                          % (", ".join(map(str, range(1001))),
+                                             ", ".join(map(str, range(1000))))),
+                            "the grid has 1001000 runs")
+
+    def test_grid_same_number_twice(self):
+        # 2 and 2.0 are the same number: two folders would run the same command.
+        self.assert_file_refused(self.campaign("scenario = 'd2d-exchange'\n[grid]\n"
+                                          "seed = [1, 2, 2.0]\n"),
+                            "[grid] seed holds 2 and 2.0, the same value twice; keep one")
 
     def test_zip_grid_and_folder_names(self):
         path = self.campaign("""\
@@ -263,6 +525,28 @@ areaSideM = [50.0, 100.0, 200.0]
             "d2d-exchange --reliable=true --noisePowerW=1e-13 --seed=1 --nDevices=5 "
             "--areaSideM=50.0 --outDir=%s" % os.path.join(out, c.runs[0].folder)))
         self.assertFalse(os.path.exists(out))
+
+    def test_default_output_folder(self):
+        # Without --out the runs go to results/<name> next to the campaign file, whatever
+        # the current folder; an explicit relative --out is relative to the current folder.
+        os.makedirs(os.path.join(self.tmp, "campaigns"))
+        os.makedirs(os.path.join(self.tmp, "elsewhere"))
+        path = self.campaign("scenario = 'd2d-exchange'\n[parameters]\nduration = '200ms'\n"
+                             "[grid]\nseed = [1, 2]\n", name="campaigns/small.toml")
+        self.sweep("run", path, cwd=os.path.join(self.tmp, "elsewhere"), check=0)
+        default = os.path.join(self.tmp, "campaigns", "results", "small")
+        for seed in (1, 2):
+            self.assertTrue(os.path.isfile(os.path.join(default, "seed=%d" % seed, "run.json")))
+        self.assertEqual(os.listdir(os.path.join(self.tmp, "elsewhere")), [])
+        proc = self.sweep("status", os.path.join("campaigns", "small.toml"), cwd=self.tmp,
+                          check=0)
+        self.assertIn("finished 2, failed 0", proc.stdout)
+        self.assertIn(default, proc.stdout)
+        proc = self.sweep("run", "../campaigns/small.toml", "--out", "mine",
+                          cwd=os.path.join(self.tmp, "elsewhere"), check=0)
+        self.assertIn("2 ran (2 finished, 0 failed)", proc.stdout)
+        self.assertTrue(os.path.isfile(os.path.join(self.tmp, "elsewhere", "mine", "seed=1",
+                                                    "run.json")))
 
     def fake_campaign(self, values):
         """A campaign folder with finished runs whose summaries hold `values`:

@@ -9,8 +9,9 @@ describes it, reached on 127.0.0.1 at two free ports, with private state, spool,
 pid files, proctrack/linuxproc and task/none (no cgroups), no accounting. Runs a 4-run
 campaign of d2d-exchange with `run --slurm --wait` and the same campaign locally, then
 checks that the collected tables are identical (every column but the wall times) and that
-every trace file is identical byte for byte. The daemons are stopped by their process ids
-afterwards, whatever happens.
+every trace file is identical byte for byte; then cancels (scancel) a running run and
+checks that it is interrupted, not failed, and that a plain `run --slurm` runs it again.
+The daemons are stopped by their process ids afterwards, whatever happens.
 
 Exits 77 (CTest's SKIP_RETURN_CODE) only if a cluster cannot be started here: not root
 (slurmd and munged run as root) or the Slurm and munge programs are missing (installed by
@@ -19,6 +20,7 @@ setup.sh).
 
 import csv
 import os
+import re
 import shutil
 import signal
 import socket
@@ -33,7 +35,8 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 SCRIPT = os.path.join(REPO, "analysis", "sweep.py")
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 SKIP = 77
-PROGRAMS = ["munged", "mungekey", "slurmctld", "slurmd", "sbatch", "squeue", "sinfo"]
+PROGRAMS = ["munged", "mungekey", "slurmctld", "slurmd", "sbatch", "squeue", "sinfo",
+            "scancel"]
 BIN = None
 
 CAMPAIGN = """\
@@ -173,6 +176,35 @@ class Cluster:
 
 
 class SlurmTest(unittest.TestCase):
+    def check_scancel_interrupts(self, tmp, cluster, sweep):
+        """A run cancelled (scancel) is interrupted, not failed: a plain `run --slurm`
+        submits it again."""
+        path = os.path.join(tmp, "cancelled.toml")
+        with open(path, "w") as fh:
+            fh.write(CAMPAIGN.replace('duration = "3s"', 'duration = "100s"')
+                     .replace("spectralEfficiency = [0.5, 2]", "spectralEfficiency = [2]")
+                     .replace("seed = [1, 2]", "seed = [1]"))
+        out = os.path.join(tmp, "cancelled")
+        proc = sweep("run", path, "--out", out, "--slurm")
+        job = re.search(r"as job array (\d+)", proc.stdout).group(1)
+        record = os.path.join(out, "spectralEfficiency=2_seed=1", "sweep-run.json")
+        deadline = time.monotonic() + 60
+        while not os.path.isfile(record):
+            self.assertLess(time.monotonic(), deadline, "the task did not start")
+            time.sleep(0.1)
+        subprocess.run([which("scancel"), job], env=cluster.env, check=True)
+        while subprocess.run([which("squeue"), "-h", "-j", job], env=cluster.env,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                             universal_newlines=True).stdout.strip():
+            self.assertLess(time.monotonic(), deadline + 60, "the job did not end")
+            time.sleep(0.2)
+        proc = sweep("status", path, "--out", out)
+        self.assertIn("failed 0, running 0, queued 0, not started 0, interrupted 1",
+                      proc.stdout)
+        proc = sweep("run", path, "--out", out, "--slurm", "--wait")
+        self.assertIn("submitted 1 run(s) as job array", proc.stdout)
+        self.assertIn("1 runs: 1 finished, 0 failed, 0 missing, 0 interrupted", proc.stdout)
+
     def test_slurm_campaign_same_as_local(self):
         tmp = tempfile.mkdtemp(prefix="sweep-slurm-")
         cluster = Cluster(os.path.join(tmp, "cluster"))
@@ -199,9 +231,11 @@ class SlurmTest(unittest.TestCase):
             proc = sweep("run", path, "--out", slurm, "--slurm", "--wait")
             ran = time.monotonic() - t1
             self.assertIn("submitted 4 run(s) as job array", proc.stdout)
-            self.assertIn("4 runs: 4 finished, 0 failed, 0 missing", proc.stdout)
+            self.assertIn("4 runs: 4 finished, 0 failed, 0 missing, 0 interrupted",
+                          proc.stdout)
             proc = sweep("status", path, "--out", slurm)
-            self.assertIn("finished 4, failed 0, running 0, queued 0", proc.stdout)
+            self.assertIn("finished 4, failed 0, running 0, queued 0, not started 0, "
+                          "interrupted 0, stale 0", proc.stdout)
             # Nothing left to submit.
             proc = sweep("run", path, "--out", slurm, "--slurm")
             self.assertIn("nothing to submit", proc.stdout)
@@ -229,6 +263,7 @@ class SlurmTest(unittest.TestCase):
                         self.assertTrue(a.read() == b.read(), "%s/%s differs" % (run, f))
                     compared += 1
             self.assertEqual(compared, 8)  # messages.csv and energy.csv of 4 runs
+            self.check_scancel_interrupts(tmp, cluster, sweep)
             print("\ncluster up in %.1f s; 4-run campaign through Slurm in %.1f s"
                   % (started, ran), file=sys.stderr)
         finally:
