@@ -71,9 +71,10 @@ time-order
     the previous round's.
 energy
     energy.csv: documented components, energy_j >= 0, 0 <= remaining_j non-increasing per
-    device; with --energySource=basic: remaining_j <= initialEnergyJ - the device's energy
-    so far, and its last row's remaining_j = max(0, initialEnergyJ - its total energy)
-    (tolerance 1e-14 x initialEnergyJ x (rows + 10), the battery's rounding);
+    device; with --energySource=basic: remaining_j <= max(0, initialEnergyJ - the device's
+    energy so far), and its last row's remaining_j = max(0, initialEnergyJ - its total
+    energy) (tolerance (1e-14 x initialEnergyJ + 1e-9 J) x (rows + 10): the battery's
+    float rounding and 1 ns of a 1 W draw a row, the simulator's time step);
     gd_energy.csv (graph-discovery, per group): total_j = d2d_j + d2s_j + compute_j, and
     each group equals energy.csv's rows of that group up to the row's sim_time_s
     (radio_* = d2d, d2s_* = d2s, compute), relative 1e-8 (9 significant digits printed).
@@ -629,17 +630,24 @@ def check_energy(a, energy):
         count[node] = count.get(node, 0) + 1
         last[node] = (r["_line"], rem)
         if basic:
-            tol = 1e-14 * init * (count[node] + 10)
-            a.expect(rem <= init - spent[node] + tol, where, "energy",
+            tol = battery_tolerance(init, count[node])
+            a.expect(rem <= max(0.0, init - spent[node]) + tol, where, "energy",
                      "node %s: remaining_j <= initialEnergyJ - its energy so far" % node,
                      "<= %r" % (init - spent[node]), rem)
     if basic:
         for node, (line, rem) in sorted(last.items()):
-            tol = 1e-14 * init * (count[node] + 10)
+            tol = battery_tolerance(init, count[node])
             a.expect_close("energy.csv:%d" % line, "energy",
                            "node %s's total: last remaining_j = initialEnergyJ - sum of its "
                            "energy_j" % node, max(0.0, init - spent[node]), rem, rel=0.0,
                            abs_tol=tol)
+
+
+def battery_tolerance(initial_j, rows):
+    """The battery's rounding after rows of a device: its float rounding (1e-14 of the
+    initial energy a row) and one nanosecond of a 1 W draw a row (the source and the rows
+    see the periods rounded to the simulator's nanosecond)."""
+    return (1e-14 * initial_j + 1e-9) * (rows + 10)
 
 
 def group_of(component):
