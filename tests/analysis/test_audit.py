@@ -160,6 +160,7 @@ class AuditTest(unittest.TestCase):
         out = os.path.join(self.tmp, "bug-local-2")
         simulate("consensus", BUG_LOCAL_FLIPPED, out)
         self.assertViolation(out, "network-mean", "round 4 accuracy")
+        self.assertViolation(out, "network-mean", "summary.final_accuracy")
         out = os.path.join(self.tmp, "bug-gd-2")
         simulate("graph-discovery", BUG_GD_D2S_DROP, out)
         self.assertViolation(out, "p_drop", "expected 0.3 got 0.0176756")
