@@ -1,0 +1,828 @@
+#!/usr/bin/python3
+"""Audit every number a d2dlearn run reports against its own traces.
+
+Usage:  /usr/bin/python3 analysis/audit.py RUN_DIR [RUN_DIR ...]
+
+Standard library only (csv, json, math), no code shared with the C++ writers or with the
+plotting scripts. For each RUN_DIR (a folder holding run.json) every check below runs; each
+violation is one line
+
+    RUN_DIR: FILE:ROW: CHECK: what, expected X got Y
+
+(ROW is the line number in the CSV file, header = line 1; for run.json the key path). Exit
+status 1 if any violation, else 0 with one line "audit: N runs, M checks, 0 violations".
+A missing folder or a folder without run.json: one line on stderr, exit status 2.
+
+Checks (CHECK names as printed):
+
+summary
+    run.json's `summary`, recomputed from the CSV files. Tolerances per key:
+    exact: message_rows, messages, fragments, retransmissions, bytes_sent,
+      rounds_completed, best_<m>_round, metric, metric_from, kinds.*.rows,
+      kinds.*.latency_n (integers and strings);
+    relative 1e-9: complete_delivery_rate, delivered_rate, retransmissions_per_fragment,
+      energy_j.* (rows summed in file order), kinds.*.complete_rate,
+      kinds.*.latency_mean_s and kinds.*.latency_p95_s (t_recv_s - t_send_s from the
+      nanosecond text; p95 linear interpolation between order statistics),
+      final_<m> and best_<m> (the values as rounds.csv prints them, 9 significant digits:
+      node -1's rows, else the per-round mean of the device rows);
+    simulated_time_s: equal to run.json's top-level value (1e-9 s, 9 decimals printed) and
+      not before any time in a trace (it cannot be derived exactly: the run may stop after
+      its last event);
+    a summary key with no recomputation here is itself a violation ("no independent
+    recomputation"), and so is a recomputed key missing from the summary.
+    Allow-list (ALLOW_LISTED): wall_time_s, the wall clock, which no trace records; it is
+    only compared with run.json's top-level wall_time_s.
+run-json
+    message_rows / energy_rows equal the data rows of messages.csv / energy.csv;
+    linkRateBps equals spectralEfficiency x bandwidthHz (the rate eq. 18 assumes).
+header
+    messages.csv and energy.csv have their documented columns.
+resolution
+    each (msg_id, dst) has exactly one row (delivered or lost, never twice); a row is
+    delivered exactly when its reason is empty; reason is one of the documented ones.
+complete
+    complete = 1 implies delivered = 1; complete = delivered and fragments_lost = 0.
+fragments
+    fragments = max(1, ceil(bytes / mtuBytes)) (D2D backend); 0 <= fragments_lost <=
+    fragments; a row that is not delivered lost all its fragments unless the reason is
+    retry_limit (then at least one); reliable rows that are delivered lost none;
+    unreliable rows have no retransmissions; the rows of one msg_id agree on kind, src,
+    bytes, fragments, t_send_s and mode.
+p_drop
+    0 <= p_drop <= 1 on every row; out_of_range rows have p_drop 1; and the value of
+    the link:
+      --backend=wifi: 0 (no eq. 18 at packet level);
+      D2S rows (src or dst = nDevices, the server) with --d2sDropProbability >= 0: that
+        value; D2D rows with --dropProbability >= 0: that value;
+      D2D rows with --rssFile (when the file is readable): eq. 18,
+        1 - exp(-(2^r - 1) sigma^2 / W[dst][src]) with r = spectralEfficiency, sigma^2 =
+        noisePowerW from run.json's parameters (W <= 0: 1);
+      D2D rows with --dynamicRssLevels=L > 0: eq. 18 of one of the L bin centres
+        MinW + (k + 1/2)(MaxW - MinW)/L (ns3::DynamicRssModel attributes in parameters);
+      all to 1e-9. Always: every D2S row has the same p_drop (every D2S link has the same
+      length); without movement (speedMps = 0) and without dynamic RSS, each D2D link
+      (src, dst) keeps one p_drop.
+time-order
+    messages.csv: t_recv_s is empty exactly when delivered = 0, and not before t_send_s;
+    every sim_time_s / t_send_s / t_recv_s not after simulated_time_s; every CSV with a
+    sim_time_s column has it non-decreasing in file order; with a round column too, the
+    rounds are non-decreasing in file order, and in rounds.csv each round's time is after
+    the previous round's.
+energy
+    energy.csv: documented components, energy_j >= 0, 0 <= remaining_j non-increasing per
+    device; with --energySource=basic: remaining_j <= max(0, initialEnergyJ - the device's
+    energy so far), and its last row's remaining_j = max(0, initialEnergyJ - its total
+    energy) (tolerance (1e-14 x initialEnergyJ + 1e-9 J) x (rows + 10): the battery's
+    float rounding and 1 ns of a 1 W draw a row, the simulator's time step);
+    gd_energy.csv (graph-discovery, per group): total_j = d2d_j + d2s_j + compute_j, and
+    each group equals energy.csv's rows of that group up to the row's sim_time_s
+    (radio_* = d2d, d2s_* = d2s, compute), relative 1e-8 (9 significant digits printed).
+network-mean
+    where node -1 is a mean over the devices, in every round and metric that has device
+    rows, node -1 equals the mean of the device rows over the regular agents, relative
+    1e-8 (9 significant digits printed): consensus (run.json parameters `flipList`,
+    `flippedDevices`) leaves the flipped agents out; bayes-consensus with `cooperation` =
+    network and fedavg's decentralized and local algorithms average every device row.
+"""
+
+import csv
+import json
+import math
+import os
+import sys
+
+MESSAGE_COLUMNS = ["msg_id", "kind", "src", "dst", "bytes", "t_send_s", "t_recv_s",
+                   "fragments", "fragments_lost", "retransmissions", "delivered", "complete",
+                   "mode", "p_drop", "reason"]
+ENERGY_COLUMNS = ["sim_time_s", "node", "component", "energy_j", "remaining_j"]
+COMPONENTS = ["radio_tx", "radio_rx", "radio_idle", "compute", "d2s_tx", "d2s_rx"]
+REASONS = {"", "loss", "retry_limit", "half_duplex", "out_of_range", "receiver_off",
+           "sender_off", "cancelled", "unfinished"}
+METRICS = [("accuracy", True), ("mse", False), ("error", False)]
+ALLOW_LISTED = {"wall_time_s": "the wall clock of the run: no trace records it (compared "
+                               "with run.json's top-level wall_time_s only)"}
+REL = 1e-9          # relative tolerance of recomputed floats
+PRINTED = 1e-8      # relative tolerance of values printed with 9 significant digits
+P_DROP_TOL = 1e-9   # absolute tolerance of p_drop
+
+
+class Audit:
+    """The checks of one run folder; violations collects the lines."""
+
+    def __init__(self, run_dir):
+        self.dir = run_dir
+        self.checks = 0
+        self.violations = []
+        with open(os.path.join(run_dir, "run.json")) as fh:
+            self.run = json.load(fh)
+        self.params = self.run.get("parameters", {})
+        self.summary = self.run.get("summary", {})
+
+    # -- reporting -----------------------------------------------------------------
+    def expect(self, ok, where, check, what, expected, got):
+        """Count one check; record a violation when ok is false."""
+        self.checks += 1
+        if not ok:
+            self.violations.append("%s: %s: %s: %s, expected %s got %s"
+                                   % (self.dir, where, check, what, fmt(expected), fmt(got)))
+        return ok
+
+    def expect_close(self, where, check, what, expected, got, rel=REL, abs_tol=0.0):
+        return self.expect(close(expected, got, rel, abs_tol), where, check, what,
+                           expected, got)
+
+    # -- reading -------------------------------------------------------------------
+    def read_csv(self, name, columns=None, required=False):
+        """Rows of name as dicts with their line number in '_line'; None if absent."""
+        path = os.path.join(self.dir, name)
+        if not os.path.exists(path):
+            self.expect(not required, name, "header", "file missing", "a file", "none")
+            return None
+        with open(path, newline="") as fh:
+            reader = csv.DictReader(fh)
+            rows = []
+            for line, row in enumerate(reader, start=2):
+                row["_line"] = line
+                rows.append(row)
+            header = reader.fieldnames or []
+        if columns is not None:
+            self.expect(header == columns, name + ":1", "header", "columns", ",".join(columns),
+                        ",".join(header))
+        return rows
+
+    def number(self, rows, name, column, kind=float, check="header"):
+        """Parse column of every row into row[column + '#'] (None if unparsable)."""
+        for r in rows:
+            text = r.get(column)
+            try:
+                value = kind(text) if text not in (None, "") else None
+            except ValueError:
+                value = None
+                self.expect(False, "%s:%d" % (name, r["_line"]), check,
+                            "%s is not a number" % column, kind.__name__, text)
+            r[column + "#"] = value
+
+
+def fmt(value):
+    if isinstance(value, float):
+        return repr(value)
+    if value is None:
+        return "null"
+    return str(value)
+
+
+def close(expected, got, rel=REL, abs_tol=0.0):
+    """Equal within rel (relative) or abs_tol; exact for ints, strings, None, bools."""
+    if expected is None or got is None or isinstance(expected, (str, bool)) \
+            or isinstance(got, (str, bool)):
+        return expected == got and type(expected) is type(got)
+    if isinstance(expected, int) and isinstance(got, int):
+        return expected == got
+    if not isinstance(got, (int, float)) or not isinstance(expected, (int, float)):
+        return False
+    if math.isnan(expected) or math.isnan(got):
+        return False
+    return abs(expected - got) <= max(abs_tol, rel * max(abs(expected), abs(got)))
+
+
+def seconds_ns(text):
+    """Integer nanoseconds of a time printed with 9 decimals ('' -> None)."""
+    if text in (None, ""):
+        return None
+    whole, _, frac = text.partition(".")
+    if not (whole.isdigit() and (frac == "" or frac.isdigit()) and len(frac) <= 9):
+        raise ValueError(text)
+    return int(whole) * 1000000000 + int((frac + "000000000")[:9])
+
+
+def percentile(values, q):
+    """Linear interpolation between order statistics (numpy's default)."""
+    x = sorted(values)
+    h = (len(x) - 1) * q
+    lo = int(math.floor(h))
+    if lo + 1 >= len(x):
+        return x[-1]
+    return x[lo] + (h - lo) * (x[lo + 1] - x[lo])
+
+
+def ratio(num, den):
+    return num / den if den > 0 else None
+
+
+def eq18(rss_w, spectral_efficiency, noise_w):
+    """Eq. 18: P_D = 1 - exp(-(2^r - 1) sigma^2 / W), 1 for W <= 0."""
+    if rss_w <= 0:
+        return 1.0
+    return 1.0 - math.exp(-(2.0 ** spectral_efficiency - 1.0) * noise_w / rss_w)
+
+
+# -- recomputation of the summary -------------------------------------------------------
+def expected_message_summary(rows):
+    n = len(rows)
+    out = {"message_rows": n,
+           "complete_delivery_rate": ratio(sum(r["complete"] == "1" for r in rows), n),
+           "delivered_rate": ratio(sum(r["delivered"] == "1" for r in rows), n)}
+    per_msg = {}
+    kinds = {}
+    for r in rows:
+        m = per_msg.setdefault(r["msg_id"], {"retx": 0})
+        m["bytes"] = r["bytes#"] or 0
+        m["fragments"] = r["fragments#"] or 0
+        m["retx"] = max(m["retx"], r["retransmissions#"] or 0)
+        k = kinds.setdefault(r["kind"], {"rows": 0, "complete": 0, "latencies": []})
+        k["rows"] += 1
+        k["complete"] += r["complete"] == "1"
+        if r["delivered"] == "1" and r["t_recv_ns"] is not None and r["t_send_ns"] is not None:
+            k["latencies"].append((r["t_recv_ns"] - r["t_send_ns"]) / 1e9)
+    out["messages"] = len(per_msg)
+    out["fragments"] = sum(m["fragments"] for m in per_msg.values())
+    out["retransmissions"] = sum(m["retx"] for m in per_msg.values())
+    out["retransmissions_per_fragment"] = ratio(out["retransmissions"], out["fragments"])
+    out["bytes_sent"] = sum(m["bytes"] for m in per_msg.values())
+    out["kinds"] = {}
+    for name, k in kinds.items():
+        lat = k["latencies"]
+        out["kinds"][name] = {
+            "rows": k["rows"], "complete_rate": ratio(k["complete"], k["rows"]),
+            "latency_n": len(lat),
+            "latency_mean_s": sum(lat) / len(lat) if lat else None,
+            "latency_p95_s": percentile(lat, 0.95) if lat else None}
+    return out
+
+
+def expected_energy_summary(rows):
+    energy = {c: 0.0 for c in COMPONENTS}
+    total = 0.0
+    for r in rows:
+        value = r["energy_j#"] or 0.0
+        energy[r["component"]] = energy.get(r["component"], 0.0) + value
+        total += value
+    energy["total"] = total
+    return energy
+
+
+def curve(points, higher_is_better):
+    """final (value of the highest round, its last row), best and best's first round."""
+    final_round = final = best = best_round = None
+    for rnd, value in points:
+        if final_round is None or rnd >= final_round:
+            final_round, final = rnd, value
+        if math.isnan(value):
+            continue
+        better = best is None or (value > best if higher_is_better else value < best)
+        if better or (value == best and rnd < best_round):
+            best, best_round = value, rnd
+    return final_round, final, best, best_round
+
+
+def expected_round_summary(rows):
+    if rows is None:
+        return {}
+    out = {}
+    chosen = None
+    for name, higher in METRICS:
+        pts = [(r["round#"], r["value#"]) for r in rows
+               if r["metric"] == name and r["node#"] == -1 and r["value#"] is not None]
+        if pts:
+            chosen = (name, higher, pts, "node -1")
+            break
+    if chosen is None:
+        for name, higher in METRICS:
+            sums = {}
+            for r in rows:
+                if r["metric"] == name and r["node#"] is not None and r["node#"] >= 0 \
+                        and r["value#"] is not None:
+                    s = sums.setdefault(r["round#"], [0.0, 0])
+                    s[0] += r["value#"]
+                    s[1] += 1
+            if sums:
+                pts = [(k, s / c) for k, (s, c) in sorted(sums.items())]
+                chosen = (name, higher, pts, "device mean")
+                break
+    if chosen is not None:
+        name, higher, pts, source = chosen
+        final_round, final, best, best_round = curve(pts, higher)
+        out.update({"metric": name, "metric_from": source, "final_" + name: final,
+                    "best_" + name: best, "best_%s_round" % name: best_round,
+                    "rounds_completed": final_round})
+    else:
+        rounds = [r["round#"] for r in rows if r["round#"] is not None]
+        out["rounds_completed"] = max(rounds) if rounds else 0
+    return out
+
+
+def key_tolerance(key):
+    """(relative tolerance) of a summary key: 0 for exact keys."""
+    exact = {"message_rows", "messages", "fragments", "retransmissions", "bytes_sent",
+             "rounds_completed", "metric", "metric_from", "rows", "latency_n"}
+    if key in exact or key.endswith("_round"):
+        return 0.0
+    return REL
+
+
+# -- checks ---------------------------------------------------------------------------
+def check_summary(a, messages, energy, rounds):
+    """Every summary key against its recomputation; unknown keys are violations."""
+    expected = {}
+    expected.update(expected_round_summary(rounds))
+    expected["energy_j"] = expected_energy_summary(energy)
+    expected.update(expected_message_summary(messages))
+    for key, got in a.summary.items():
+        where = "run.json:summary." + key
+        if key in ALLOW_LISTED:
+            a.expect(got == a.run.get(key), where, "summary", "equal to run.json's " + key,
+                     a.run.get(key), got)
+            continue
+        if key == "simulated_time_s":
+            check_simulated_time(a, got, messages, energy, rounds)
+            continue
+        if key not in expected:
+            a.expect(False, where, "summary", "summary key %s: no independent recomputation"
+                     % key, "a recomputed key", "unknown")
+            continue
+        compare_value(a, where, key, expected[key], got)
+    for key in expected:
+        a.expect(key in a.summary, "run.json:summary." + key, "summary", "key missing",
+                 "present", "absent")
+
+
+def compare_value(a, where, key, expected, got):
+    """Compare recursively (energy_j, kinds): extra or missing sub-keys are violations."""
+    if isinstance(expected, dict):
+        if not a.expect(isinstance(got, dict), where, "summary", "an object", "{...}", got):
+            return
+        for sub in sorted(set(expected) | set(got)):
+            if sub not in got or sub not in expected:
+                a.expect(False, where + "." + sub, "summary",
+                         "sub-key %s: no independent recomputation" % sub if sub in got
+                         else "sub-key missing", expected.get(sub), got.get(sub))
+                continue
+            compare_value(a, where + "." + sub, sub, expected[sub], got[sub])
+        return
+    tol = key_tolerance(key)
+    if tol == 0.0 and isinstance(expected, float) and isinstance(got, int):
+        got = float(got)
+    if isinstance(expected, float) and isinstance(got, int):
+        got = float(got)  # JSON writes 0 for 0.0
+    a.expect_close(where, "summary", "recomputed from the traces", expected, got, rel=tol,
+                   abs_tol=1e-15 if tol else 0.0)
+
+
+def check_simulated_time(a, got, messages, energy, rounds):
+    where = "run.json:summary.simulated_time_s"
+    top = a.run.get("simulated_time_s")
+    a.expect_close(where, "summary", "equal to run.json's simulated_time_s", top, got,
+                   rel=0.0, abs_tol=1e-9)
+    latest = 0
+    for r in messages:
+        latest = max(latest, r["t_send_ns"] or 0, r["t_recv_ns"] or 0)
+    for rows in (energy, rounds or []):
+        for r in rows:
+            latest = max(latest, r.get("sim_time_ns") or 0)
+    if isinstance(got, (int, float)):
+        a.expect(got * 1e9 >= latest - 0.5, where, "summary",
+                 "not before the last time in the traces", ">= %.9f" % (latest / 1e9), got)
+
+
+def check_run_json(a, messages, energy):
+    a.expect(a.run.get("message_rows") == len(messages), "run.json:message_rows", "run-json",
+             "data rows of messages.csv", len(messages), a.run.get("message_rows"))
+    a.expect(a.run.get("energy_rows") == len(energy), "run.json:energy_rows", "run-json",
+             "data rows of energy.csv", len(energy), a.run.get("energy_rows"))
+    p = a.params
+    if all(isinstance(p.get(k), (int, float)) for k in
+           ("linkRateBps", "spectralEfficiency", "bandwidthHz")):
+        a.expect_close("run.json:parameters.linkRateBps", "run-json",
+                       "spectralEfficiency x bandwidthHz",
+                       p["spectralEfficiency"] * p["bandwidthHz"], p["linkRateBps"])
+
+
+def check_resolution(a, messages):
+    seen = {}
+    for r in messages:
+        where = "messages.csv:%d" % r["_line"]
+        key = (r["msg_id"], r["dst"])
+        a.expect(key not in seen, where, "resolution",
+                 "(msg_id %s, dst %s) resolved once" % key,
+                 "one row", "another at row %s" % seen.get(key))
+        seen.setdefault(key, r["_line"])
+        a.expect(r["reason"] in REASONS, where, "resolution", "a documented reason",
+                 "one of " + "|".join(sorted(REASONS - {""})), r["reason"])
+        a.expect((r["delivered"] == "1") == (r["reason"] == ""), where, "resolution",
+                 "delivered exactly when reason is empty (delivered or lost, never both)",
+                 "delivered=%d" % (r["reason"] == ""),
+                 "delivered=%s reason=%s" % (r["delivered"], r["reason"]))
+
+
+def check_complete(a, messages):
+    for r in messages:
+        where = "messages.csv:%d" % r["_line"]
+        if r["complete"] == "1":
+            a.expect(r["delivered"] == "1", where, "complete", "complete implies delivered",
+                     "delivered=1", "delivered=" + r["delivered"])
+        whole = r["delivered"] == "1" and r["fragments_lost#"] == 0
+        a.expect(r["complete"] == ("1" if whole else "0"), where, "complete",
+                 "complete = delivered and fragments_lost = 0", "1" if whole else "0",
+                 r["complete"])
+
+
+def check_fragments(a, messages):
+    mtu = a.params.get("mtuBytes")
+    wifi = a.params.get("backend") == "wifi"
+    first = {}
+    for r in messages:
+        where = "messages.csv:%d" % r["_line"]
+        frags, lost, size = r["fragments#"], r["fragments_lost#"], r["bytes#"]
+        if None in (frags, lost, size, r["retransmissions#"]):
+            continue
+        if isinstance(mtu, int) and mtu > 0 and not wifi:
+            a.expect(frags == max(1, -(-size // mtu)), where, "fragments",
+                     "fragments = max(1, ceil(bytes / mtuBytes))",
+                     max(1, -(-size // mtu)), frags)
+        a.expect(0 <= lost <= frags, where, "fragments", "0 <= fragments_lost <= fragments",
+                 "0..%d" % frags, lost)
+        if r["delivered"] == "0":
+            if r["reason"] == "retry_limit":
+                a.expect(lost >= 1, where, "fragments", "retry_limit lost a fragment",
+                         ">= 1", lost)
+            else:
+                a.expect(lost == frags, where, "fragments",
+                         "a row not delivered (%s) lost every fragment" % r["reason"],
+                         frags, lost)
+        elif r["mode"] == "reliable":
+            a.expect(lost == 0, where, "fragments", "reliable and delivered: nothing lost",
+                     0, lost)
+        if r["mode"] == "unreliable":
+            a.expect(r["retransmissions#"] == 0, where, "fragments",
+                     "unreliable: no retransmissions", 0, r["retransmissions#"])
+        same = (r["kind"], r["src"], r["bytes"], r["fragments"], r["t_send_s"], r["mode"])
+        if r["msg_id"] in first:
+            line, other = first[r["msg_id"]]
+            a.expect(same == other, where, "fragments",
+                     "msg_id %s: kind, src, bytes, fragments, t_send_s, mode as at row %d"
+                     % (r["msg_id"], line), ",".join(other), ",".join(same))
+        else:
+            first[r["msg_id"]] = (r["_line"], same)
+
+
+def link_expectation(a):
+    """A function (row) -> (expected p_drop or a set of them or None, what)."""
+    p = a.params
+    r_eff = p.get("spectralEfficiency", 0.0)
+    noise = p.get("noisePowerW", 0.0)
+    n = p.get("nDevices")
+    d2s_fixed = p.get("d2sDropProbability", -1)
+    d2d_fixed = p.get("dropProbability", -1)
+    wifi = p.get("backend") == "wifi"
+    matrix = read_matrix(p.get("rssFile") or "")
+    levels = p.get("dynamicRssLevels") or 0
+    centres = None
+    if levels > 0:
+        lo = p.get("ns3::DynamicRssModel::MinW")
+        hi = p.get("ns3::DynamicRssModel::MaxW")
+        if isinstance(lo, (int, float)) and isinstance(hi, (int, float)):
+            width = (hi - lo) / levels
+            centres = [eq18(lo + (k + 0.5) * width, r_eff, noise) for k in range(levels)]
+
+    def expected(row):
+        src, dst = row["src#"], row["dst#"]
+        d2s = n is not None and (src == n or dst == n)
+        if wifi:
+            return 0.0, "--backend=wifi"
+        if d2s:
+            if isinstance(d2s_fixed, (int, float)) and d2s_fixed >= 0:
+                return float(d2s_fixed), "--d2sDropProbability on a D2S link"
+            return None, ""
+        if isinstance(d2d_fixed, (int, float)) and d2d_fixed >= 0:
+            return float(d2d_fixed), "--dropProbability on a D2D link"
+        if matrix is not None and src is not None and dst is not None \
+                and dst < len(matrix) and src < len(matrix[dst]):
+            return eq18(matrix[dst][src], r_eff, noise), \
+                "eq. 18 of W[%d][%d] = %r (--rssFile)" % (dst, src, matrix[dst][src])
+        if centres is not None:
+            return centres, "eq. 18 of a dynamic RSS bin centre"
+        return None, ""
+    return expected
+
+
+def read_matrix(path):
+    """The --rssFile matrix (rows = receivers), or None if absent or unreadable."""
+    if not path or not os.path.isfile(path):
+        return None
+    try:
+        with open(path) as fh:
+            rows = [[float(x) for x in line.replace(",", " ").split()]
+                    for line in fh if line.strip() and not line.lstrip().startswith("#")]
+    except (OSError, ValueError):
+        return None
+    return rows if rows and all(len(r) == len(rows) for r in rows) else None
+
+
+def check_p_drop(a, messages):
+    expected = link_expectation(a)
+    n = a.params.get("nDevices")
+    static = (a.params.get("speedMps", 0) == 0 and not a.params.get("dynamicRssLevels"))
+    d2s_first = None
+    link_first = {}
+    for r in messages:
+        where = "messages.csv:%d" % r["_line"]
+        p = r["p_drop#"]
+        if p is None:
+            continue
+        a.expect(0.0 <= p <= 1.0, where, "p_drop", "a probability", "0..1", p)
+        if r["reason"] == "out_of_range":
+            a.expect(p == 1.0, where, "p_drop", "a link that is not heard", 1.0, p)
+            continue
+        value, what = expected(r)
+        if isinstance(value, list):
+            a.expect(any(abs(v - p) <= P_DROP_TOL for v in value), where, "p_drop", what,
+                     "one of " + ",".join(repr(v) for v in value), p)
+        elif value is not None:
+            a.expect_close(where, "p_drop", what, value, p, rel=0.0, abs_tol=P_DROP_TOL)
+        if n is not None and (r["src#"] == n or r["dst#"] == n):
+            if d2s_first is None:
+                d2s_first = (r["_line"], p)
+            a.expect(p == d2s_first[1], where, "p_drop",
+                     "every D2S link has the p_drop of row %d" % d2s_first[0], d2s_first[1], p)
+        elif static:
+            link = (r["src"], r["dst"])
+            first = link_first.setdefault(link, (r["_line"], p))
+            a.expect(p == first[1], where, "p_drop",
+                     "link %s->%s keeps the p_drop of row %d (static devices)"
+                     % (link[0], link[1], first[0]), first[1], p)
+
+
+def check_message_times(a, messages):
+    end = seconds_ns_or_none(a.run.get("simulated_time_s"))
+    for r in messages:
+        where = "messages.csv:%d" % r["_line"]
+        send, recv = r["t_send_ns"], r["t_recv_ns"]
+        a.expect((recv is None) == (r["delivered"] != "1"), where, "time-order",
+                 "t_recv_s empty exactly when delivered = 0",
+                 "empty" if r["delivered"] != "1" else "a time", r["t_recv_s"] or "empty")
+        if send is not None and recv is not None:
+            a.expect(recv >= send, where, "time-order", "reception not before the send",
+                     ">= " + r["t_send_s"], r["t_recv_s"])
+        for t, col in ((send, "t_send_s"), (recv, "t_recv_s")):
+            if t is not None and end is not None:
+                a.expect(t <= end, where, "time-order", col + " not after simulated_time_s",
+                         "<= %.9f" % (end / 1e9), r[col])
+
+
+def seconds_ns_or_none(value):
+    return None if not isinstance(value, (int, float)) else int(round(value * 1e9))
+
+
+def check_csv_times(a, name, rows):
+    """sim_time_s non-decreasing in file order; rounds too; rounds.csv: rounds' times rise."""
+    if not rows or "sim_time_s" not in rows[0]:
+        return
+    end = seconds_ns_or_none(a.run.get("simulated_time_s"))
+    prev = None
+    round_time = {}
+    for r in rows:
+        where = "%s:%d" % (name, r["_line"])
+        t = r.get("sim_time_ns")
+        if t is None:
+            continue
+        if end is not None:
+            a.expect(t <= end, where, "time-order", "sim_time_s not after simulated_time_s",
+                     "<= %.9f" % (end / 1e9), r["sim_time_s"])
+        if prev is not None:
+            a.expect(t >= prev[1], where, "time-order",
+                     "sim_time_s not before the previous row's", ">= " + prev[2],
+                     r["sim_time_s"])
+            if "round" in r and r.get("round#") is not None and prev[0] is not None:
+                a.expect(r["round#"] >= prev[0], where, "time-order",
+                         "round not before the previous row's", ">= %d" % prev[0], r["round"])
+        prev = (r.get("round#"), t, r["sim_time_s"])
+        if r.get("round#") is not None:
+            lo_hi = round_time.setdefault(r["round#"], [t, t, r["_line"]])
+            lo_hi[0], lo_hi[1] = min(lo_hi[0], t), max(lo_hi[1], t)
+    if name == "rounds.csv":
+        ordered = sorted(round_time.items())
+        for (k0, (_, hi0, _l0)), (k1, (lo1, _h1, line1)) in zip(ordered, ordered[1:]):
+            a.expect(lo1 > hi0, "%s:%d" % (name, line1), "time-order",
+                     "round %d's time after round %d's" % (k1, k0), "> %.9f" % (hi0 / 1e9),
+                     "%.9f" % (lo1 / 1e9))
+
+
+def check_energy(a, energy):
+    init = a.params.get("initialEnergyJ")
+    basic = a.params.get("energySource", "basic") == "basic" and isinstance(init, (int, float))
+    spent = {}
+    count = {}
+    last = {}
+    for r in energy:
+        where = "energy.csv:%d" % r["_line"]
+        e, rem, node = r["energy_j#"], r["remaining_j#"], r["node"]
+        a.expect(r["component"] in COMPONENTS, where, "energy", "a documented component",
+                 "|".join(COMPONENTS), r["component"])
+        if e is None or rem is None:
+            continue
+        a.expect(e >= 0, where, "energy", "energy_j >= 0", ">= 0", e)
+        a.expect(rem >= 0, where, "energy", "remaining_j >= 0", ">= 0", rem)
+        if node in last:
+            a.expect(rem <= last[node][1], where, "energy",
+                     "node %s's remaining_j non-increasing" % node, "<= %r" % last[node][1],
+                     rem)
+        spent[node] = spent.get(node, 0.0) + e
+        count[node] = count.get(node, 0) + 1
+        last[node] = (r["_line"], rem)
+        if basic:
+            tol = battery_tolerance(init, count[node])
+            a.expect(rem <= max(0.0, init - spent[node]) + tol, where, "energy",
+                     "node %s: remaining_j <= initialEnergyJ - its energy so far" % node,
+                     "<= %r" % (init - spent[node]), rem)
+    if basic:
+        for node, (line, rem) in sorted(last.items()):
+            tol = battery_tolerance(init, count[node])
+            a.expect_close("energy.csv:%d" % line, "energy",
+                           "node %s's total: last remaining_j = initialEnergyJ - sum of its "
+                           "energy_j" % node, max(0.0, init - spent[node]), rem, rel=0.0,
+                           abs_tol=tol)
+
+
+def battery_tolerance(initial_j, rows):
+    """The battery's rounding after rows of a device: its float rounding (1e-14 of the
+    initial energy a row) and one nanosecond of a 1 W draw a row (the source and the rows
+    see the periods rounded to the simulator's nanosecond)."""
+    return (1e-14 * initial_j + 1e-9) * (rows + 10)
+
+
+def group_of(component):
+    if component.startswith("d2s_"):
+        return "d2s_j"
+    return "compute_j" if component == "compute" else "d2d_j"
+
+
+def check_group_energy(a, energy, groups):
+    """gd_energy.csv: total = sum of the groups; each group = energy.csv up to that time."""
+    if groups is None:
+        return
+    ordered = sorted(energy, key=lambda r: r["sim_time_ns"] or 0)
+    for g in groups:
+        where = "gd_energy.csv:%d" % g["_line"]
+        parts = [g.get(k + "#") for k in ("d2d_j", "d2s_j", "compute_j")]
+        if None in parts or g.get("total_j#") is None or g.get("sim_time_ns") is None:
+            continue
+        a.expect_close(where, "energy", "total_j = d2d_j + d2s_j + compute_j", sum(parts),
+                       g["total_j#"], rel=PRINTED, abs_tol=1e-15)
+        sums = {"d2d_j": 0.0, "d2s_j": 0.0, "compute_j": 0.0}
+        for r in ordered:
+            if (r["sim_time_ns"] or 0) > g["sim_time_ns"]:
+                break
+            sums[group_of(r["component"])] += r["energy_j#"] or 0.0
+        for key, value in sums.items():
+            a.expect_close(where, "energy", "%s = energy.csv's %s rows up to sim_time_s"
+                           % (key, key[:-2]), value, g[key + "#"], rel=PRINTED, abs_tol=1e-15)
+
+
+def left_out_agents(a):
+    """The agents node -1 leaves out, or None where node -1 is no mean over device rows.
+
+    consensus (its flipList): the flipped agents, as the paper's Table 1;
+    bayes-consensus with --cooperation=network: none (the mean over the live devices);
+    fedavg's decentralized and local algorithms: none (README: "the mean over the
+    devices", flipped ones included)."""
+    p = a.params
+    if "flipList" in p and isinstance(p.get("flippedDevices"), list):
+        return set(p["flippedDevices"])
+    if p.get("cooperation") == "network":
+        return set()
+    if p.get("algorithm") in ("decentralized", "local") and "flipDevices" in p:
+        return set()
+    return None
+
+
+def check_network_mean(a, rounds):
+    flipped = left_out_agents(a)
+    if rounds is None or flipped is None:
+        return
+    devices = {}
+    network = {}
+    for r in rounds:
+        if r["node#"] is None or r["value#"] is None or r["round#"] is None:
+            continue
+        key = (r["round#"], r["metric"])
+        if r["node#"] == -1:
+            network[key] = r
+        elif r["node#"] >= 0 and r["node#"] not in flipped:
+            devices.setdefault(key, []).append(r["value#"])
+    for key, row in sorted(network.items(), key=lambda kv: kv[1]["_line"]):
+        values = devices.get(key)
+        if not values:
+            continue
+        what = "round %d %s: node -1 = mean over the %d regular agents" % (key[0], key[1],
+                                                                         len(values))
+        if flipped:
+            what += " (flipped %s left out)" % ",".join(str(i) for i in sorted(flipped))
+        scale = max(abs(v) for v in values + [row["value#"]])
+        mean = sum(values) / len(values)
+        ok = a.expect_close("rounds.csv:%d" % row["_line"], "network-mean", what, mean,
+                            row["value#"], rel=0.0, abs_tol=PRINTED * max(scale, 1e-300))
+        final = "final_" + key[1]
+        if not ok and a.summary.get("metric") == key[1] and a.summary.get("metric_from") \
+                == "node -1" and a.summary.get("rounds_completed") == key[0]:
+            a.expect(False, "run.json:summary." + final, "network-mean",
+                     "%s, from node -1 of rounds.csv:%d" % (final, row["_line"]), mean,
+                     a.summary.get(final))
+
+
+# -- driver ---------------------------------------------------------------------------
+def parse_messages(a, messages):
+    for col, kind in (("msg_id", int), ("src", int), ("dst", int), ("bytes", int),
+                      ("fragments", int), ("fragments_lost", int), ("retransmissions", int),
+                      ("p_drop", float)):
+        a.number(messages, "messages.csv", col, kind)
+    parse_times(a, messages, "messages.csv", ("t_send_s", "t_recv_s"))
+    for r in messages:
+        r["t_send_ns"], r["t_recv_ns"] = r.get("t_send_s#"), r.get("t_recv_s#")
+
+
+def parse_times(a, rows, name, columns):
+    for r in rows:
+        for col in columns:
+            try:
+                r[col + "#"] = seconds_ns(r.get(col))
+            except ValueError:
+                r[col + "#"] = None
+                a.expect(False, "%s:%d" % (name, r["_line"]), "time-order",
+                         "%s is not a time with 9 decimals" % col, "s.nnnnnnnnn", r.get(col))
+        r["sim_time_ns"] = r.get("sim_time_s#")
+
+
+def audit(run_dir):
+    a = Audit(run_dir)
+    messages = a.read_csv("messages.csv", MESSAGE_COLUMNS, required=True) or []
+    energy = a.read_csv("energy.csv", ENERGY_COLUMNS, required=True) or []
+    rounds = a.read_csv("rounds.csv")
+    parse_messages(a, messages)
+    a.number(energy, "energy.csv", "node", int)
+    a.number(energy, "energy.csv", "energy_j")
+    a.number(energy, "energy.csv", "remaining_j")
+    parse_times(a, energy, "energy.csv", ("sim_time_s",))
+    if rounds is not None:
+        a.number(rounds, "rounds.csv", "round", int)
+        a.number(rounds, "rounds.csv", "node", int)
+        a.number(rounds, "rounds.csv", "value")
+        parse_times(a, rounds, "rounds.csv", ("sim_time_s",))
+    check_summary(a, messages, energy, rounds)
+    check_run_json(a, messages, energy)
+    check_resolution(a, messages)
+    check_complete(a, messages)
+    check_fragments(a, messages)
+    check_p_drop(a, messages)
+    check_message_times(a, messages)
+    check_energy(a, energy)
+    check_network_mean(a, rounds)
+    for name in sorted(os.listdir(run_dir)):
+        if not name.endswith(".csv") or name == "messages.csv":
+            continue
+        rows = {"energy.csv": energy, "rounds.csv": rounds}.get(name)
+        if rows is None:
+            rows = a.read_csv(name) or []
+            if rows and "sim_time_s" in rows[0]:
+                parse_times(a, rows, name, ("sim_time_s",))
+                if "round" in rows[0]:
+                    a.number(rows, name, "round", int)
+            if name == "gd_energy.csv":
+                for col in ("d2d_j", "d2s_j", "compute_j", "total_j"):
+                    a.number(rows, name, col)
+                check_group_energy(a, energy, rows)
+        check_csv_times(a, name, rows)
+    return a
+
+
+def main(argv):
+    if not argv:
+        print("audit: RUN_DIR: no run folder given (usage: audit.py RUN_DIR...)",
+              file=sys.stderr)
+        return 2
+    for run_dir in argv:
+        if not os.path.isdir(run_dir):
+            print("audit: RUN_DIR: '%s' is not a folder" % run_dir, file=sys.stderr)
+            return 2
+        if not os.path.isfile(os.path.join(run_dir, "run.json")):
+            print("audit: RUN_DIR: '%s' holds no run.json (not a complete run)" % run_dir,
+                  file=sys.stderr)
+            return 2
+    checks = 0
+    violations = []
+    for run_dir in argv:
+        try:
+            a = audit(run_dir)
+        except (OSError, ValueError) as e:  # unreadable file or invalid JSON
+            print("audit: RUN_DIR: '%s': %s" % (run_dir, e), file=sys.stderr)
+            return 2
+        checks += a.checks
+        violations += a.violations
+    for line in violations:
+        print(line)
+    print("audit: %d runs, %d checks, %d violations" % (len(argv), checks, len(violations)))
+    return 1 if violations else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

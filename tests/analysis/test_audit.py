@@ -1,0 +1,326 @@
+#!/usr/bin/python3
+"""Tests of analysis/audit.py, the independent auditor of a run's numbers.
+
+Run:  /usr/bin/python3 tests/analysis/test_audit.py BIN_DIR
+BIN_DIR holds the built scenario programs (fedavg, cmfl, consensus, bayes-consensus,
+graph-discovery, d2d-exchange). Each program runs once on a small setting (a few seconds)
+and the audit must pass on it; then, for each check, a copy of a real run with one
+number changed by hand must make the audit exit 1 with a line naming that check. Two
+known simulator bugs are expected failures, so the suite shows them until they are fixed:
+consensus --algorithm=local puts the flipped agents into node -1 (network-mean), and
+graph-discovery's --d2sDropProbability gives D2S links another P_D (p_drop).
+"""
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+SCRIPT = os.path.join(REPO, "analysis", "audit.py")
+PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+BIN = None
+
+# One small, fast setting per program (the bugs below are avoided here).
+RUNS = {
+    "d2d-exchange": ["--nDevices=6", "--duration=2s", "--d2sFraction=0.2",
+                     "--ns3::D2dRadioEnergyModel::IdlePowerW=0.01"],
+    "d2d-exchange-drop": ["--nDevices=6", "--duration=2s", "--d2sFraction=0.3",
+                          "--dropProbability=0.2", "--d2sDropProbability=0.5"],
+    "fedavg": ["--nDevices=6", "--rounds=2", "--dataFraction=0.03", "--model=mlp:32"],
+    "cmfl": ["--nDevices=20", "--activationPercent=50", "--rounds=2", "--dataFraction=0.02",
+             "--model=logistic"],
+    "consensus": ["--dataset=gaussian-mixture", "--dataFraction=0.05", "--nDevices=4",
+                  "--rounds=4", "--warmupRounds=1", "--model=mlp:8", "--flipList=3"],
+    "bayes-consensus": ["--seed=3", "--steps=5"],
+    "graph-discovery": ["--nDevices=8", "--dataFraction=0.02", "--iterations=40",
+                        "--bufferSize=16", "--traceEvery=1", "--rounds=1", "--model=logistic",
+                        "--threads=0"],
+}
+# The known bugs: the exact commands (besides --quiet --outDir).
+BUG_LOCAL_FLIPPED = ["--algorithm=local", "--flipList=2,9", "--rounds=4"]
+BUG_GD_D2S_DROP = ["--nDevices=8", "--dataFraction=0.05", "--paradigm=unsupervised",
+                   "--pcaDims=8", "--clusters=7", "--edges=2", "--iterations=50",
+                   "--downstream=none", "--threads=0", "--seed=1", "--d2sDropProbability=0.3",
+                   "--maxRetransmissions=0"]
+
+
+def program(name):
+    return os.path.join(BIN, name.split("-drop")[0] if name.startswith("d2d-exchange")
+                        else name)
+
+
+def simulate(name, args, out):
+    proc = subprocess.run([program(name)] + args + ["--quiet", "--outDir=" + out],
+                          capture_output=True, text=True, timeout=300)
+    if proc.returncode != 0:
+        raise AssertionError("%s failed: %s" % (name, proc.stderr.strip()[-300:]))
+
+
+def audit(*dirs):
+    return subprocess.run([PYTHON, SCRIPT] + list(dirs), capture_output=True, text=True,
+                          timeout=300)
+
+
+def read_rows(path):
+    with open(path, newline="") as fh:
+        reader = csv.DictReader(fh)
+        return reader.fieldnames, list(reader)
+
+
+def write_rows(path, header, rows):
+    with open(path, "w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=header, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+class AuditTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="audit-test-")
+        cls.runs = {}
+        for name, args in RUNS.items():
+            out = os.path.join(cls.tmp, name)
+            simulate(name, args, out)
+            cls.runs[name] = out
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def copy(self, name):
+        """A fresh copy of a real run to corrupt."""
+        dst = tempfile.mkdtemp(prefix="corrupt-", dir=self.tmp)
+        shutil.rmtree(dst)
+        shutil.copytree(self.runs[name], dst)
+        return dst
+
+    def assertViolation(self, folder, check, text=""):
+        proc = audit(folder)
+        self.assertEqual(proc.returncode, 1, proc.stdout[-2000:] + proc.stderr)
+        lines = [l for l in proc.stdout.splitlines() if ": %s: " % check in l and text in l]
+        self.assertTrue(lines, "no '%s' violation with %r in:\n%s"
+                        % (check, text, proc.stdout[-2000:]))
+        self.assertTrue(all(l.startswith(folder + ": ") for l in proc.stdout.splitlines()[:-1]))
+        return lines
+
+    def edit_csv(self, folder, name, change):
+        path = os.path.join(folder, name)
+        header, rows = read_rows(path)
+        rows = change(rows) or rows
+        write_rows(path, header, rows)
+
+    def edit_json(self, folder, change):
+        path = os.path.join(folder, "run.json")
+        with open(path) as fh:
+            run = json.load(fh)
+        change(run)
+        with open(path, "w") as fh:
+            json.dump(run, fh, indent=2)
+
+    # -- real runs pass ------------------------------------------------------------
+    def test_every_program_passes(self):
+        for name, folder in self.runs.items():
+            with self.subTest(program=name):
+                proc = audit(folder)
+                self.assertEqual(proc.returncode, 0, proc.stdout[-3000:] + proc.stderr)
+                self.assertRegex(proc.stdout, r"^audit: 1 runs, \d+ checks, 0 violations\n$")
+
+    def test_several_runs_in_one_call(self):
+        proc = audit(*self.runs.values())
+        self.assertEqual(proc.returncode, 0, proc.stdout[-3000:])
+        self.assertIn("audit: %d runs," % len(self.runs), proc.stdout)
+
+    @unittest.expectedFailure
+    def test_bug_consensus_local_counts_flipped_agents(self):
+        # Known bug: consensus --algorithm=local --flipList=2,9 reports node -1 (and
+        # summary.final_accuracy) as the mean over all 10 agents, flipped ones included.
+        out = os.path.join(self.tmp, "bug-local")
+        simulate("consensus", BUG_LOCAL_FLIPPED, out)
+        proc = audit(out)
+        self.assertEqual(proc.returncode, 0, proc.stdout[-1500:])
+
+    @unittest.expectedFailure
+    def test_bug_graph_discovery_d2s_drop_probability(self):
+        # Known bug: graph-discovery --d2sDropProbability=0.3 gives D2S rows (pca_sketch,
+        # pca_subspace, also global_model/update of the supervised paradigm) p_drop 0.0177:
+        # the RSS is derived with --noisePowerW, then the D2S channel gets --d2sNoisePowerW.
+        out = os.path.join(self.tmp, "bug-gd")
+        simulate("graph-discovery", BUG_GD_D2S_DROP, out)
+        proc = audit(out)
+        self.assertEqual(proc.returncode, 0, proc.stdout[-1500:])
+
+    def test_bugs_are_flagged_by_the_right_check(self):
+        out = os.path.join(self.tmp, "bug-local-2")
+        simulate("consensus", BUG_LOCAL_FLIPPED, out)
+        self.assertViolation(out, "network-mean", "round 4 accuracy")
+        self.assertViolation(out, "network-mean", "summary.final_accuracy")
+        out = os.path.join(self.tmp, "bug-gd-2")
+        simulate("graph-discovery", BUG_GD_D2S_DROP, out)
+        self.assertViolation(out, "p_drop", "expected 0.3 got 0.0176756")
+
+    # -- bad arguments -------------------------------------------------------------
+    def test_bad_arguments(self):
+        for args in ([], [os.path.join(self.tmp, "none")], [self.tmp]):
+            proc = audit(*args)
+            self.assertEqual(proc.returncode, 2, args)
+            self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
+            self.assertIn("RUN_DIR", proc.stderr)
+
+    # -- each check catches a hand-made corruption ---------------------------------
+    def test_p_drop_eq18_changed(self):
+        d = self.copy("d2d-exchange-drop")
+
+        def change(rows):
+            row = next(r for r in rows if r["dst"] != "6" and r["src"] != "6")
+            row["p_drop"] = "0.2000001"
+        self.edit_csv(d, "messages.csv", change)
+        self.assertViolation(d, "p_drop", "--dropProbability")
+
+    def test_p_drop_of_a_link_changed(self):
+        d = self.copy("d2d-exchange")
+
+        def change(rows):
+            rows[0]["p_drop"] = repr(float(rows[0]["p_drop"]) * 0.5)
+        self.edit_csv(d, "messages.csv", change)
+        self.assertViolation(d, "p_drop")
+
+    def test_p_drop_from_rss_file(self):
+        d = self.copy("d2d-exchange")
+        n = 6
+        matrix = os.path.join(d, "w.csv")
+        with open(matrix, "w") as fh:
+            for i in range(n + 1):
+                fh.write(",".join("0" if i == j else "1e-12" for j in range(n + 1)) + "\n")
+        self.edit_json(d, lambda run: run["parameters"].update(rssFile=matrix))
+        self.assertViolation(d, "p_drop", "eq. 18 of W[")
+
+    def test_duplicate_resolution(self):
+        d = self.copy("fedavg")
+        self.edit_csv(d, "messages.csv", lambda rows: rows + [dict(rows[0])])
+        self.assertViolation(d, "resolution", "resolved once")
+
+    def test_delivered_and_lost(self):
+        d = self.copy("d2d-exchange")
+
+        def change(rows):
+            row = next(r for r in rows if r["delivered"] == "1")
+            row["reason"] = "loss"
+        self.edit_csv(d, "messages.csv", change)
+        self.assertViolation(d, "resolution", "never both")
+
+    def test_complete_without_delivered(self):
+        d = self.copy("bayes-consensus")
+
+        def change(rows):
+            row = next(r for r in rows if r["delivered"] == "0")
+            row["complete"] = "1"
+        self.edit_csv(d, "messages.csv", change)
+        self.assertViolation(d, "complete", "complete implies delivered")
+
+    def test_fragments_changed(self):
+        d = self.copy("d2d-exchange")
+        self.edit_csv(d, "messages.csv",
+                      lambda rows: rows[0].update(fragments=str(int(rows[0]["fragments"]) + 1)))
+        self.assertViolation(d, "fragments", "ceil(bytes / mtuBytes)")
+
+    def test_energy_total_of_a_device_broken(self):
+        d = self.copy("fedavg")
+        self.edit_csv(d, "energy.csv",
+                      lambda rows: rows[-1].update(energy_j=repr(float(rows[-1]["energy_j"])
+                                                                 + 0.001)))
+        self.assertViolation(d, "energy", "total")
+
+    def test_energy_group_broken(self):
+        d = self.copy("graph-discovery")
+        self.edit_csv(d, "gd_energy.csv",
+                      lambda rows: rows[-1].update(total_j=repr(float(rows[-1]["total_j"])
+                                                                + 0.01)))
+        self.assertViolation(d, "energy", "total_j = d2d_j + d2s_j + compute_j")
+
+    def test_reception_before_send(self):
+        d = self.copy("d2d-exchange")
+
+        def change(rows):
+            row = next(r for r in rows if r["delivered"] == "1")
+            row["t_send_s"], row["t_recv_s"] = row["t_recv_s"], row["t_send_s"]
+        self.edit_csv(d, "messages.csv", change)
+        self.assertViolation(d, "time-order", "reception not before the send")
+
+    def test_round_times_swapped(self):
+        d = self.copy("fedavg")
+
+        def change(rows):
+            t1 = next(r["sim_time_s"] for r in rows if r["round"] == "1")
+            t2 = next(r["sim_time_s"] for r in rows if r["round"] == "2")
+            for r in rows:
+                if r["round"] in ("1", "2"):
+                    r["sim_time_s"] = t2 if r["round"] == "1" else t1
+        self.edit_csv(d, "rounds.csv", change)
+        self.assertViolation(d, "time-order", "rounds.csv")
+
+    def test_network_mean_broken(self):
+        d = self.copy("consensus")
+
+        def change(rows):
+            row = [r for r in rows if r["node"] == "-1" and r["metric"] == "accuracy"][-1]
+            row["value"] = "0.5"
+        self.edit_csv(d, "rounds.csv", change)
+        self.assertViolation(d, "network-mean", "regular agents")
+
+    def test_summary_value_changed(self):
+        for key, value in (("fragments", 1), ("delivered_rate", 0.5),
+                           ("final_accuracy", 0.99)):
+            with self.subTest(key=key):
+                d = self.copy("cmfl")
+                self.edit_json(d, lambda run: run["summary"].update({key: value}))
+                self.assertViolation(d, "summary", "summary." + key)
+
+    def test_summary_nested_value_changed(self):
+        d = self.copy("d2d-exchange")
+
+        def change(run):
+            run["summary"]["energy_j"]["radio_tx"] *= 1.001
+            kind = next(iter(run["summary"]["kinds"].values()))
+            kind["latency_p95_s"] *= 1.001
+        self.edit_json(d, change)
+        self.assertViolation(d, "summary", "energy_j.radio_tx")
+        self.assertViolation(d, "summary", "latency_p95_s")
+
+    def test_unknown_summary_key(self):
+        d = self.copy("bayes-consensus")
+        self.edit_json(d, lambda run: run["summary"].update(new_metric=1))
+        self.assertViolation(d, "summary", "summary key new_metric: no independent "
+                                           "recomputation")
+
+    def test_summary_key_missing(self):
+        d = self.copy("fedavg")
+        self.edit_json(d, lambda run: run["summary"].pop("bytes_sent"))
+        self.assertViolation(d, "summary", "key missing")
+
+    def test_row_counts(self):
+        d = self.copy("consensus")
+        self.edit_json(d, lambda run: run.update(energy_rows=run["energy_rows"] + 1))
+        self.assertViolation(d, "run-json", "energy.csv")
+
+    def test_header(self):
+        d = self.copy("d2d-exchange")
+        path = os.path.join(d, "energy.csv")
+        with open(path) as fh:
+            text = fh.read()
+        with open(path, "w") as fh:
+            fh.write(text.replace("remaining_j", "left_j", 1))
+        self.assertViolation(d, "header", "columns")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit("usage: test_audit.py BIN_DIR")
+    BIN = os.path.abspath(sys.argv[1])
+    unittest.main(argv=sys.argv[:1] + sys.argv[2:])
