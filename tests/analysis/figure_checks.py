@@ -9,7 +9,7 @@ problems(name, fig) lists what is wrong with a figure:
 - a line, band, error bar, bar or point of a quantity outside the domain of its axis label
   (trace_io.LABEL_DOMAINS: a rate in [0, 1], an energy, a time or a byte count >= 0) and,
   for a rate, axis limits outside [0, 1];
-- a line of several points all at one x (a degenerate vertical line);
+- a panel whose lines all stand at one x (degenerate vertical lines);
 - a panel with no data and no "no data" text (trace_io.NO_DATA_GID), or a "no data" panel
   that still draws data;
 - a legend of more than trace_io.MAX_LEGEND_ENTRIES entries.
@@ -149,13 +149,10 @@ def problems(name, fig):
                 if len(outside(lim, dom)):
                     found.append("%s: %s limits %s of rate %r outside [0, 1]"
                                  % (where, axis, lim, label))
-        for ln in ax.lines:
-            x = np.asarray(ln.get_xdata(), dtype=float)
-            y = np.asarray(ln.get_ydata(), dtype=float)
-            if isinstance(ln, mlines.Line2D) and len(x) > 1 and np.ptp(x) == 0 \
-                    and np.ptp(y) > 0:
-                found.append("%s: a vertical line at x = %g (a degenerate series)"
-                             % (where, x[0]))
+        xs = [np.asarray(ln.get_xdata(), dtype=float) for ln in ax.lines
+              if isinstance(ln, mlines.Line2D) and len(ln.get_xdata()) > 1]
+        if xs and len(arts) == len(ax.lines) and np.ptp(np.concatenate(xs)) == 0:
+            found.append("%s: every line at x = %g (a degenerate panel)" % (where, xs[0][0]))
     for lg in legends:
         n = len(lg.get_texts())
         if n > tio.MAX_LEGEND_ENTRIES:
