@@ -78,8 +78,9 @@ def points(artist):
         return (np.asarray(artist.get_xdata(), dtype=float),
                 np.asarray(artist.get_ydata(), dtype=float))
     if isinstance(artist, mpatches.Rectangle):
+        # A bar: its x is a position (its centre), its y extent the value.
         x, y, w, h = artist.get_x(), artist.get_y(), artist.get_width(), artist.get_height()
-        return np.array([x, x + w]), np.array([y, y + h])
+        return np.array([x + w / 2]), np.array([y, y + h])
     if isinstance(artist, mcoll.PathCollection):
         off = np.asarray(artist.get_offsets(), dtype=float).reshape(-1, 2)
         return off[:, 0], off[:, 1]
@@ -106,6 +107,7 @@ def outside(values, dom):
 
 
 def problems(name, fig):
+    import matplotlib.legend as mlegend
     import matplotlib.lines as mlines
     import numpy as np
     tio = trace_io()
@@ -115,6 +117,7 @@ def problems(name, fig):
         where = "%s axes %d (%r)" % (name, k, ax.get_title())
         if ax.get_legend() is not None:
             legends.append(ax.get_legend())
+        legends += [a for a in ax.artists if isinstance(a, mlegend.Legend)]
         if is_colorbar(ax):
             if not (ax.get_ylabel() or ax.get_xlabel()):
                 found.append("%s: colour bar without a label" % where)
