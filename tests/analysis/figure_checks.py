@@ -78,9 +78,10 @@ def points(artist):
         return (np.asarray(artist.get_xdata(), dtype=float),
                 np.asarray(artist.get_ydata(), dtype=float))
     if isinstance(artist, mpatches.Rectangle):
-        # A bar: its x is a position (its centre), its y extent the value.
-        x, y, w, h = artist.get_x(), artist.get_y(), artist.get_width(), artist.get_height()
-        return np.array([x + w / 2]), np.array([y, y + h])
+        # A (vertical) bar: its x is a position (of a category, or offset in a group of
+        # bars), its y extent the value.
+        y, h = artist.get_y(), artist.get_height()
+        return np.array([]), np.array([y, y + h])
     if isinstance(artist, mcoll.PathCollection):
         off = np.asarray(artist.get_offsets(), dtype=float).reshape(-1, 2)
         return off[:, 0], off[:, 1]
