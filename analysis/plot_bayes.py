@@ -41,15 +41,16 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from trace_io import add_format_argument, remove_stale_figures, save_figure  # noqa: E402
+from trace_io import (MAX_LEGEND_ENTRIES, add_format_argument, axis_label,  # noqa: E402
+                      legend, remove_stale_figures, save_figure, set_domain_limits)
 
 PROG = "plot_bayes.py"
 COLOURS = {"central": "black", "isolated": "tab:red", "network": "tab:blue"}
 #: --mode and its learning metric in rounds.csv, in figure order.
 METRICS = {"discrete": "error", "gaussian-linear": "mse", "variational": "accuracy"}
 FIGURES = ["belief_true", "error", "mse", "accuracy"]
-YLABELS = {"error": "error rate (nodes whose estimate is not theta*)",
-           "mse": "test MSE", "accuracy": "test accuracy (posterior-mean model)"}
+#: What the metric's axis label adds to trace_io's label of the metric.
+DETAILS = {"error": None, "mse": None, "accuracy": "posterior-mean model"}
 
 
 class PlotError(Exception):
@@ -115,15 +116,26 @@ def figure_beliefs(runs):
                              squeeze=False)
     for ax, run in zip(axes[0], discrete):
         beliefs = run["beliefs"]
+        nodes = sorted(beliefs["node"].unique())
+        # Few nodes: a legend; more: coloured along a colour map with a colour bar of the
+        # node index (no legend of more than MAX_LEGEND_ENTRIES entries).
+        many = len(nodes) > MAX_LEGEND_ENTRIES
+        cmap = plt.get_cmap("viridis")
+        devices = [n for n in nodes if n >= 0]
+        top = max(1, max(devices) if devices else 1)
         for node, g in beliefs.groupby("node"):
-            ax.plot(g["step"], g["belief_true"], lw=1,
+            colour = ("black" if node < 0 else cmap(node / top)) if many else None
+            ax.plot(g["step"], g["belief_true"], lw=1, color=colour,
                     label="central" if node < 0 else "node {}".format(node))
         ax.set_title(label_of(run), fontsize=9)
-        ax.set_xlabel("step")
-        ax.set_ylabel("belief of theta*")
-        ax.set_ylim(-0.02, 1.02)
-        if beliefs["node"].nunique() <= 10:
-            ax.legend(fontsize=7)
+        ax.set_xlabel(axis_label("step"))
+        ax.set_ylabel(axis_label("belief_true"))
+        set_domain_limits(ax, "belief_true")
+        if many:
+            bar = fig.colorbar(plt.cm.ScalarMappable(plt.Normalize(0, top), cmap), ax=ax)
+            bar.set_label("node" + (" (black: central)" if len(devices) < len(nodes) else ""))
+        else:
+            legend(ax, fontsize=7)
     fig.tight_layout()
     return fig
 
@@ -150,13 +162,13 @@ def figure_metric(runs, metric):
             if metric == "accuracy":
                 for _, g in rows[rows["node"] >= 0].groupby("node"):
                     ax.plot(g["round"], g["value"], color=colour, lw=0.5, alpha=0.3)
-    ax.set_xlabel("step")
-    ax.set_ylabel(YLABELS[metric])
+    ax.set_xlabel(axis_label("step"))
+    ax.set_ylabel(axis_label(metric, DETAILS[metric]))
     if metric == "mse":
         ax.set_yscale("log")
     else:
-        ax.set_ylim(-0.02, 1.02)
-    ax.legend(fontsize=7)
+        set_domain_limits(ax, metric)
+    legend(ax, fontsize=7)
     fig.tight_layout()
     return fig
 

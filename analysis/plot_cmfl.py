@@ -61,10 +61,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from trace_io import (  # noqa: E402
     TraceError,
     add_format_argument,
+    axis_label,
+    legend,
+    make_out_dir,
+    no_data,
     note,
     read_trace,
     remove_stale_figures,
     save_figure,
+    set_domain_limits,
     to_numeric,
 )
 
@@ -402,11 +407,6 @@ def line_styles(runs, colours):
     return styles
 
 
-def empty_panel(ax, text):
-    ax.text(0.5, 0.5, text, transform=ax.transAxes, ha="center", va="center", fontsize=9,
-            color="grey")
-
-
 def percent_text(run, key, symbol):
     v = number_param(run["params"], key)
     return "%s = %g%%" % (symbol, v) if v is not None else "%s n/a" % symbol
@@ -460,18 +460,19 @@ def figure_accuracy(runs):
             ax = axes[i][j]
             ax.grid(True, alpha=0.3)
             if not ax.lines:
-                empty_panel(ax, "no %s rows" % key)
-            if j == 0:
-                ax.set_ylabel("test %s (global model)" % key)
-        axes[1][j].set_xlabel("round")
+                no_data(ax, "no %s rows" % key)
+                continue
+            ax.set_ylabel(axis_label(key, "global model"))
+            ax.set_xlabel(axis_label("round"))
+            set_domain_limits(ax, key)
         axes[1][j].xaxis.set_major_locator(MaxNLocator(integer=True))
         if axes[1][j].lines or axes[0][j].lines:
             src = axes[1][j] if axes[1][j].lines else axes[0][j]
             handles, labs = src.get_legend_handles_labels()
             # Below the column, so that many runs do not hide the curves.
-            axes[1][j].legend(handles, labs, fontsize=8, loc="upper center",
-                              bbox_to_anchor=(0.5, -0.24), ncol=1 if len(labs) <= 6 else 2,
-                              frameon=False)
+            legend(axes[1][j], handles, labs, loc="upper center",
+                   bbox_to_anchor=(0.5, -0.24), ncol=1 if len(labs) <= 6 else 2,
+                   frameon=False)
     fig.suptitle("Global model per round under each attack", fontsize=11)
     fig.tight_layout()
     return fig
@@ -517,12 +518,12 @@ def figure_malicious(runs):
         top = max(1.0, float(c[["n1", "n2", "n3"]].max().max()))
         ax.set_ylim(-0.05 * top, 1.1 * top)
         ax.set_title(title, fontsize=9)
-        ax.set_xlabel("round")
-        ax.set_ylabel("malicious clients")
+        ax.set_xlabel(axis_label("round"))
+        ax.set_ylabel(axis_label("clients", "malicious"))
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=7)
+        legend(ax, fontsize=7)
     fig.suptitle("Malicious clients per round (N1 training, N2 committee, N3 aggregation)",
                  fontsize=10)
     fig.tight_layout()
@@ -536,20 +537,24 @@ def figure_aggregation(runs):
         return None
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
     labels = unique_labels(have, [r["label"] for r in have])
-    for r, lab, (colour, ls) in zip(have, labels,
-                                    line_styles(have, algorithm_colours(runs))):
+    # A histogram: bars side by side per count (hatched per repeat of an algorithm).
+    width = 0.8 / len(have)
+    hatches = {"-": None, "--": "//", "-.": "..", ":": "xx"}
+    for k, (r, lab, (colour, ls)) in enumerate(zip(
+            have, labels, line_styles(have, algorithm_colours(runs)))):
         counts = aggregation_counts(r["aggregation"])
-        ax.plot(counts.index.to_numpy(dtype=float), counts.to_numpy(dtype=float),
-                color=colour, linestyle=ls, marker="o", markersize=3, linewidth=1.4,
-                label=lab)
-    ax.set_xlabel("times aggregated")
-    ax.set_ylabel("number of clients")
+        ax.bar(counts.index.to_numpy(dtype=float) - 0.4 + width * (k + 0.5),
+               counts.to_numpy(dtype=float), width=width, color=colour, hatch=hatches[ls],
+               edgecolor="white" if hatches[ls] else None, label=lab)
+    ax.set_xlabel(axis_label("aggregated"))
+    ax.set_ylabel(axis_label("clients"))
+    set_domain_limits(ax, "clients")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_title("Clients by the number of times their gradient was aggregated",
                  fontsize=10)
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.grid(True, axis="y", alpha=0.3)
+    legend(ax)
     fig.tight_layout()
     return fig
 
@@ -579,9 +584,9 @@ def figure_communication(runs):
     width = 0.8 / len(algs)
     bmax = table["bytes_per_round"].max()
     bdiv, bunit = byte_unit(bmax if not math.isnan(bmax) else 0.0)
-    panels = [("round_time_s", 1.0, "mean simulated round time [s]"),
-              ("bytes_per_round", bdiv, "mean bytes sent per round [%s]" % bunit),
-              ("wall_time_s", 1.0, "wall-clock time of the run [s]")]
+    panels = [("round_time_s", 1.0, axis_label("round_time_s", "mean")),
+              ("bytes_per_round", bdiv, axis_label("bytes_sent", "mean", unit=bunit)),
+              ("wall_time_s", 1.0, axis_label("wall_time_s", "of the run"))]
     width_in = max(6.0, min(12.0, 2.0 + 0.25 * len(rates) * len(algs)))
     fig, axes = plt.subplots(3, 1, figsize=(width_in, 8.4), sharex=True, squeeze=False)
     axes = axes.T  # axes[0]: the three panels, top to bottom
@@ -602,7 +607,7 @@ def figure_communication(runs):
                 positive.max() >= 100 * positive.min():
             ax.set_yscale("log")
         if values.empty:
-            empty_panel(ax, "no run has %s" % col)
+            no_data(ax, "no run has %s" % col)
         ax.set_xticks(range(len(rates)))
         ax.set_xticklabels([rate_text(r if math.isfinite(r) else None) for r in rates])
         ax.set_xlim(-0.6, len(rates) - 0.4)
@@ -613,9 +618,9 @@ def figure_communication(runs):
         for h, lab in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(lab, h)
     order = [lab for _, lab in algs if lab in handles]
-    axes[0][-1].set_xlabel("link rate")
-    axes[0][0].legend([handles[lab] for lab in order], order, fontsize=8,
-                      loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    for ax in axes[0]:
+        ax.set_xlabel("link rate")
+    legend(axes[0][0], [handles[lab] for lab in order], order, outside=True, frameon=False)
     fig.suptitle("Communication per algorithm and link rate", fontsize=10)
     fig.tight_layout()
     return fig
@@ -638,13 +643,13 @@ def figure_ccp(runs):
         ax1.plot(attempts.index.to_numpy(dtype=float), attempts.to_numpy(dtype=float),
                  color=colour, linestyle=ls, marker="o", markersize=3, linewidth=1.2,
                  label=lab)
-    ax1.set_xlabel("round")
-    ax1.set_ylabel("CCP attempts (aggregation + election votes)")
+    ax1.set_xlabel(axis_label("round"))
+    ax1.set_ylabel(axis_label("attempts", "aggregation + election votes"))
     ax1.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax1.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax1.set_title("CCP attempts per round", fontsize=10)
     ax1.grid(True, alpha=0.3)
-    ax1.legend(fontsize=8)
+    legend(ax1)
     width = 0.8 / len(CCP_OUTCOMES)
     for i, (_, counts, _) in enumerate(summaries):
         for k, o in enumerate(CCP_OUTCOMES):
@@ -658,11 +663,12 @@ def figure_ccp(runs):
     ax2.set_xlim(-0.6, len(have) - 0.4)
     ax2.set_xticklabels(labels, rotation=20 if len(have) > 2 else 0, ha="right"
                         if len(have) > 2 else "center", fontsize=8)
-    ax2.set_ylabel("CCP attempts")
+    ax2.set_ylabel(axis_label("attempts"))
+    ax2.set_xlabel("run")
     ax2.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax2.set_title("Outcomes of the CCP attempts", fontsize=10)
     ax2.grid(True, axis="y", alpha=0.3)
-    ax2.legend(fontsize=7)
+    legend(ax2, fontsize=7, outside=True)
     fig.tight_layout()
     return fig
 
@@ -725,10 +731,7 @@ def main(argv=None):
         figures = [(n, f(runs)) for n, f in zip(FIGURES, (
             figure_accuracy, figure_malicious, figure_aggregation, figure_communication,
             figure_ccp))]
-        try:
-            os.makedirs(out_dir, exist_ok=True)
-        except OSError as exc:
-            raise TraceError("cannot create output folder %s: %s" % (out_dir, exc.strerror))
+        make_out_dir(out_dir)
         print_table(runs)
         written = []
         for i, (n, fig) in enumerate(figures):

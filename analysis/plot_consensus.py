@@ -54,8 +54,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from trace_io import (TraceError, add_format_argument, note, read_trace,  # noqa: E402
-                      save_figure, to_numeric)
+from matplotlib.patches import Patch  # noqa: E402
+from trace_io import (TraceError, add_format_argument, axis_label, legend,  # noqa: E402
+                      make_out_dir, note, read_trace, save_figure, series_style,
+                      set_domain_limits, text_colour_on, to_numeric)
 
 ROUNDS_COLUMNS = ["round", "sim_time_s", "node", "metric", "value"]
 TRUST_COLUMNS = ["round", "sim_time_s", "node", "peer", "w", "received"]
@@ -190,10 +192,12 @@ def plot_polynomial(runs, out, fmt):
             ax.scatter(g["x"], g["y"], s=8, label="agent %d" % node)
         ax.plot(fine, np.polyval(truth, fine), "k--", label="truth")
         ax.set_title("%s: local data" % run_name(run), fontsize=9)
-        ax.legend(fontsize=7)
+        legend(ax, fontsize=7)
         panels = [(axes[k][1], rounds[0], fine, "round %d (local fit)" % rounds[0]),
                   (axes[k][2], rounds[-1], fine, "round %d, on X*'s range" % rounds[-1]),
                   (axes[k][3], rounds[-1], wide, "round %d, wider range" % rounds[-1])]
+        axes[k][0].set_xlabel("x")
+        axes[k][0].set_ylabel("y")
         for ax, rnd, x, title in panels:
             for node, c in polynomials(run, rnd).items():
                 ax.plot(x, evaluate(c, x), label="agent %d" % node)
@@ -203,7 +207,8 @@ def plot_polynomial(runs, out, fmt):
                            color="grey", s=20, label="X*")
             ax.set_title(title, fontsize=9)
             ax.set_xlabel("x")
-            ax.legend(fontsize=7)
+            ax.set_ylabel("p_i(x)")
+            legend(ax, fontsize=7)
     return save_figure(fig, out, "polynomial." + fmt, fmt)
 
 
@@ -262,6 +267,17 @@ def plot_boundary(runs, out, fmt):
             mark = "*" if nodes[j] in run["flipped"] else ""
             ax.set_title("%s r%d agent %d%s" % (run["label"], rnd, nodes[j], mark),
                          fontsize=8)
+            ax.set_xlabel("x1")
+            ax.set_ylabel("x2")
+    # The classes on the grids (tab10 colours, as drawn) and the marks of the means.
+    cmap = plt.get_cmap("tab10")
+    handles = [Patch(color=cmap(c), label="class %d" % c) for c in range(min(classes, 7))]
+    handles.append(plt.Line2D([], [], color="k", marker="x", linestyle="none",
+                              label="class means (sec. 5.1)"))
+    fig.legend(handles=handles, loc="upper center", ncol=len(handles), fontsize=8,
+               bbox_to_anchor=(0.5, 1.0), frameon=False,
+               title="predicted class (* = flipped agent)", title_fontsize=8)
+    fig.tight_layout(rect=(0, 0, 1, 0.94 if len(panels) > 1 else 0.88))
     return save_figure(fig, out, "boundary." + fmt, fmt)
 
 
@@ -302,42 +318,60 @@ def plot_trust(runs, round_choice, out, fmt):
         masked = w.copy()
         np.fill_diagonal(masked, np.nan)
         ax = axes[0][k]
-        im = ax.imshow(masked, cmap="viridis")
+        im = ax.imshow(masked, cmap="viridis", vmin=0.0, vmax=max(1e-12, np.nanmax(masked)
+                                                                  if np.isfinite(masked).any()
+                                                                  else 1.0))
         names = [("%d*" % i) if i in run["flipped"] else str(i) for i in range(n)]
         ax.set_xticks(range(n), names)
         ax.set_yticks(range(n), names)
+        ax.set_xlabel("peer j (trusted; * = flipped labels)")
+        ax.set_ylabel("agent i (who trusts)")
         ax.set_title("%s, round %d (diagonal masked)" % (run["label"], r), fontsize=9)
-        fig.colorbar(im, ax=ax, fraction=0.046)
+        fig.colorbar(im, ax=ax, fraction=0.046).set_label(axis_label("trust_w"))
         sums = np.nansum(masked, axis=0)
         bar = axes[1][k]
-        bar.imshow(sums[np.newaxis, :], cmap="magma", aspect="auto")
+        strip = bar.imshow(sums[np.newaxis, :], cmap="magma", aspect="auto")
         for j, v in enumerate(sums):
-            bar.text(j, 0, "%.2f" % v, ha="center", va="center", fontsize=7, color="w")
+            colour = text_colour_on(strip.cmap(strip.norm(v)))
+            bar.text(j, 0, "%.2f" % v, ha="center", va="center", fontsize=7, color=colour)
         bar.set_yticks([])
         bar.set_xticks(range(n), names)
-        bar.set_xlabel("column sums without the diagonal")
+        bar.set_xlabel("peer j")
+        bar.set_ylabel("\u03a3_i w_ij", rotation=0, ha="right", va="center")
+        bar.set_title("trust received: column sums without the diagonal", fontsize=8)
+    fig.tight_layout()
     return save_figure(fig, out, "trust." + fmt, fmt)
 
 
-def plot_metric(runs, metric, ylabel, name, out, fmt):
-    fig, ax = plt.subplots(figsize=(6, 4))
-    drawn = False
+def plot_metric(runs, metric, detail, name, out, fmt):
+    """One line per run of the node -1 rows of a metric, each with its own marker and dash
+    (identical series stay visible; a run at 0, such as local's bytes, is drawn on the
+    axis, not under it), every run in the legend."""
+    fig, ax = plt.subplots(figsize=(6.4, 4))
+    drawn = 0
     for run in runs:
         df = run["rounds"]
         df = df[(df["metric"] == metric) & (df["node"] == -1)]
         if df.empty:
             continue
         df = df.groupby("round")["value"].last()
-        ax.plot(df.index, df.values, label="%s (%s)" % (run["label"],
-                                                        os.path.basename(run["folder"])))
-        drawn = True
+        label = "%s (%s)" % (run["label"], os.path.basename(os.path.normpath(run["folder"])))
+        if (df == 0).all():
+            label += ": 0 throughout"
+        ax.plot(df.index, df.values, label=label, clip_on=False, zorder=3 + drawn,
+                **series_style(drawn))
+        drawn += 1
     if not drawn:
         plt.close(fig)
         note("no %s rows: %s skipped" % (metric, name))
         return None
-    ax.set_xlabel("round")
-    ax.set_ylabel(ylabel)
-    ax.legend(fontsize=7)
+    ax.set_xlabel(axis_label("round"))
+    ax.set_ylabel(axis_label(metric, detail))
+    set_domain_limits(ax, metric)
+    ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+    ax.grid(True, alpha=0.3)
+    legend(ax, outside=drawn > 3)
+    fig.tight_layout()
     return save_figure(fig, out, name + "." + fmt, fmt)
 
 
@@ -350,9 +384,7 @@ def main(argv):
     args = parser.parse_args(argv)
     try:
         runs = [load_run(f) for f in args.runs]
-        out = args.out or args.runs[0]
-        if not os.path.isdir(out):
-            raise TraceError("not a folder: %s" % out)
+        out = make_out_dir(args.out or args.runs[0])
     except TraceError as exc:
         print("error: %s" % exc, file=sys.stderr)
         return 2
@@ -367,9 +399,8 @@ def main(argv):
     except TraceError as exc:
         print("error: %s" % exc, file=sys.stderr)
         return 2
-    plot_metric(runs, "xstar_accuracy", "X* accuracy (regular agents)", "xstar", out,
-                args.format)
-    plot_metric(runs, "bytes_sent", "bytes sent per round", "bytes", out, args.format)
+    plot_metric(runs, "xstar_accuracy", "regular agents", "xstar", out, args.format)
+    plot_metric(runs, "bytes_sent", "handed to all radios", "bytes", out, args.format)
     try:
         plot_polynomial(runs, out, args.format)
         plot_boundary(runs, out, args.format)

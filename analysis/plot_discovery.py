@@ -16,18 +16,24 @@ RUN_DIR), in --format (default png):
   graph_<RUN_DIR name>.png  the paper's Fig. 4: the devices at their positions, node colour
                      = labels satisfied after the exchange (red <= 3, orange 4, green >= 5),
                      edges transmitter -> receiver coloured by the labels the transmitter
-                     could share (red < 3, orange 3-4, green >= 5); one per run
-  accuracy.png       global test accuracy per round, one line per run (labelled graph, seed)
+                     could share (red < 3, orange 3-4, green >= 5); one per run, with a
+                     legend of both
+  accuracy.png       global test accuracy per round, one line per run (labelled graph,
+                     paradigm, seed)
   energy.png         Fig. 6e: energy to reach each target accuracy, D2D (bottom) and D2S
-                     (top) parts, bars per graph method (mean over seeds of the runs that
-                     reached it)
+                     (top) parts, a bar per method (mean over the runs that reached it;
+                     "none reached" where no run did, a panel text where no run of any
+                     method did)
   delivered.png      Fig. 6d: fraction of the datapoints sent that arrived, and mean P_D of
-                     the graph's links, per graph method (mean over seeds)
+                     the graph's links, per method (mean and sd over its runs); a method that
+                     sent nothing (graph none) is shown as "no exchange", not as 1.0
   label_gain.png     Fig. 7d: final accuracy of the rl runs over that of the none runs
-                     against labels per device (runs matched by labelsPerDevice and seed)
+                     against labels per device (runs matched by paradigm, labelsPerDevice
+                     and seed): a bar per labels per device (mean), its pairs as points
 
-A figure none of whose inputs exist is skipped with a `note:` line; a table per run is
-printed to stdout. Bad input (missing folder or run.json, unparsable file, missing column)
+A method is a (paradigm, graph) pair: parameters.paradigm (default supervised) and
+parameters.graph; each bar says how many runs it averages (n). A figure none of whose
+inputs exist is skipped with a `note:` line; a table per run is printed to stdout. Bad input (missing folder or run.json, unparsable file, missing column)
 gives a one-line error on stderr and exit code 2 before anything is written.
 """
 
@@ -41,16 +47,24 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from trace_io import (TraceError, add_format_argument, note, read_trace,  # noqa: E402
-                      save_figure, to_numeric)
+from trace_io import (TraceError, add_format_argument, axis_label, error_bars,  # noqa: E402
+                      legend, make_out_dir, no_data, note, read_trace, save_figure,
+                      series_style, set_domain_limits, to_numeric)
 
 NODE_COLUMNS = ["node", "x_m", "y_m", "cluster", "satisfied_before", "satisfied_after",
                 "min_labels"]
 LINK_COLUMNS = ["edge", "receiver", "transmitter", "p_drop", "requested", "allocated", "sent",
                 "received", "shareable"]
 METHODS = ["rl", "closest", "most-trusted", "uniform", "gcn", "none"]
+PARADIGMS = ["supervised", "semi-supervised", "unsupervised"]
+#: Node colour: labels satisfied after the exchange; edge colour: labels shareable.
+NODE_LEVELS = (4, 5, ["<= 3", "4", ">= 5"])
+EDGE_LEVELS = (3, 5, ["< 3", "3-4", ">= 5"])
+LEVEL_COLOURS = ["tab:red", "tab:orange", "tab:green"]
 
 
 def load_run(run_dir):
@@ -67,7 +81,9 @@ def load_run(run_dir):
     params = doc.get("parameters", {})
     if not isinstance(params, dict) or "graph" not in params:
         raise TraceError("%s: not a graph-discovery run (no parameters.graph)" % path)
-    run = {"dir": run_dir, "params": params, "seed": doc.get("seed", params.get("seed"))}
+    run = {"dir": run_dir, "params": params, "seed": doc.get("seed", params.get("seed")),
+           "paradigm": str(params.get("paradigm") or "supervised"),
+           "graph": str(params.get("graph"))}
     nodes_path = os.path.join(run_dir, "gd_nodes.csv")
     links_path = os.path.join(run_dir, "gd_links.csv")
     run["nodes"] = read_trace(nodes_path, NODE_COLUMNS)
@@ -86,30 +102,50 @@ def load_run(run_dir):
 
 def level_colour(value, low, high):
     """red below low, orange in [low, high), green from high."""
-    return "tab:red" if value < low else ("tab:orange" if value < high else "tab:green")
+    return LEVEL_COLOURS[0 if value < low else (1 if value < high else 2)]
+
+
+def graph_legends(ax, dotted):
+    """Two legends right of the graph: node colours and edge colours (and styles)."""
+    nodes = [Line2D([], [], linestyle="none", marker="o", markersize=8, markeredgecolor="black",
+                    color=c, label=t) for c, t in zip(LEVEL_COLOURS, NODE_LEVELS[2])]
+    edges = [Line2D([], [], color=c, lw=1.2, label=t)
+             for c, t in zip(LEVEL_COLOURS, EDGE_LEVELS[2])]
+    if dotted:
+        edges.append(Line2D([], [], color="grey", lw=1.2, linestyle=":",
+                            label="found, nothing allocated"))
+    first = legend(ax, nodes, [h.get_label() for h in nodes], outside=True,
+                   title="node: labels satisfied\nafter the exchange", title_fontsize=8)
+    ax.add_artist(first)
+    legend(ax, edges, [h.get_label() for h in edges], outside=True,
+           bbox_to_anchor=(1.02, 0.55), title="edge tx -> rx: labels\nthe tx could share",
+           title_fontsize=8)
 
 
 def graph_figure(run):
     nodes, links = run["nodes"], run["links"]
     fig, ax = plt.subplots(figsize=(5.5, 5))
     pos = {int(r.node): (r.x_m, r.y_m) for r in nodes.itertuples()}
+    dotted = False
     for r in links.itertuples():
-        if r.allocated <= 0 and run["params"].get("graph") != "none":
-            style = ":"
+        if r.allocated <= 0 and run["graph"] != "none":
+            style, dotted = ":", True
         else:
             style = "-"
         (x1, y1), (x0, y0) = pos[int(r.receiver)], pos[int(r.transmitter)]
         ax.annotate("", xy=(x1, y1), xytext=(x0, y0),
-                    arrowprops=dict(arrowstyle="->", color=level_colour(r.shareable, 3, 5),
-                                    linestyle=style, lw=1.2))
+                    arrowprops=dict(arrowstyle="->", linestyle=style, lw=1.2,
+                                    color=level_colour(r.shareable, *EDGE_LEVELS[:2])))
     for r in nodes.itertuples():
         ax.scatter([r.x_m], [r.y_m], s=110, zorder=3, edgecolors="black",
-                   color=level_colour(r.satisfied_after, 4, 5))
+                   color=level_colour(r.satisfied_after, *NODE_LEVELS[:2]))
         ax.text(r.x_m, r.y_m, str(int(r.node)), fontsize=6, ha="center", va="center", zorder=4)
-    ax.set_xlabel("x [m]")
-    ax.set_ylabel("y [m]")
-    ax.set_title("%s graph (seed %s)" % (run["params"].get("graph"), run["seed"]))
+    ax.set_xlabel(axis_label("x_m", "device position"))
+    ax.set_ylabel(axis_label("y_m", "device position"))
+    ax.set_title("%s graph, %s (seed %s)" % (run["graph"], run["paradigm"], run["seed"]),
+                 fontsize=10)
     ax.set_aspect("equal")
+    graph_legends(ax, dotted)
     return fig
 
 
@@ -118,11 +154,132 @@ def mean(values):
     return sum(values) / len(values) if values else math.nan
 
 
+def sd(values):
+    values = [v for v in values if v is not None and math.isfinite(v)]
+    if len(values) < 2:
+        return 0.0
+    m = sum(values) / len(values)
+    return math.sqrt(sum((v - m) ** 2 for v in values) / (len(values) - 1))
+
+
+def rank(order, value):
+    return (order.index(value) if value in order else len(order), value)
+
+
 def by_method(runs):
+    """[(method label, runs)] per (paradigm, graph), in paradigm then graph order; the label
+    names the paradigm only when the runs have several."""
     groups = {}
     for run in runs:
-        groups.setdefault(run["params"].get("graph"), []).append(run)
-    return [(m, groups[m]) for m in METHODS if m in groups]
+        groups.setdefault((run["paradigm"], run["graph"]), []).append(run)
+    several = len({p for p, _ in groups}) > 1
+    keys = sorted(groups, key=lambda k: (rank(PARADIGMS, k[0]), rank(METHODS, k[1])))
+    return [("%s\n%s" % (g, p) if several else g, groups[(p, g)]) for p, g in keys]
+
+
+def sent_nothing(run):
+    """True if the run exchanged no datapoint (graph none, or no edge found)."""
+    p = run["params"]
+    return p.get("gdPointsSent") == 0 or run["graph"] == "none" or p.get("gdEdgesFound") == 0
+
+
+def bar_ticks(ax, names, counts):
+    ax.set_xticks(range(len(names)))
+    ax.set_xticklabels(["%s\nn=%d" % (name, n) for name, n in zip(names, counts)], fontsize=7)
+    ax.set_xlim(-0.6, len(names) - 0.4)
+    ax.set_xlabel("method (graph, paradigm; n = runs averaged)" if any("\n" in n for n in names)
+                  else "graph method (n = runs averaged)")
+
+
+def energy_figure(methods, targets):
+    fig, axes = plt.subplots(1, len(targets), figsize=(4.4 * len(targets), 3.8),
+                             squeeze=False)
+    for ax, target in zip(axes[0], targets):
+        names, counts, d2d, d2s, reached = [], [], [], [], []
+        for method, group in methods:
+            hits = [t for r in group for t in (r["params"].get("targetsReached") or [])
+                    if t.get("target") == target and t.get("round") is not None]
+            names.append(method)
+            counts.append(len(hits))
+            reached.append("%d/%d" % (len(hits), len(group)))
+            d2d.append(mean([t.get("d2dJ") for t in hits]))
+            d2s.append(mean([t.get("d2sJ") for t in hits]))
+        ax.set_title("energy to %.0f %% accuracy" % (100 * target), fontsize=10)
+        if not any(counts):
+            no_data(ax, "no runs reached the target\n%s" % "\n".join(
+                "%s %s" % (n.replace("\n", " "), r) for n, r in zip(names, reached)))
+            continue
+        x = np.arange(len(names))
+        d2d, d2s = np.array(d2d), np.array(d2s)
+        ax.bar(x, d2d, label="D2D", color="tab:blue")
+        ax.bar(x, d2s, bottom=np.nan_to_num(d2d), label="D2S", color="tab:gray")
+        for i, c in enumerate(counts):
+            if c == 0:
+                ax.text(i, 0, "none\nreached", ha="center", va="bottom", fontsize=7,
+                        color="dimgrey")
+        bar_ticks(ax, names, counts)
+        ax.set_ylabel(axis_label("energy_j", "to reach the target"))
+        set_domain_limits(ax, "energy_j")
+        legend(ax)
+    fig.suptitle("Energy to each target accuracy: mean over the n runs that reached it",
+                 fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def delivered_figure(methods):
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 4.2))
+    names = [m for m, _ in methods]
+    panels = [(a1, "gdDeliveredFraction", "delivery_rate", "\ndatapoints received / sent"),
+              (a2, "gdMeanLinkPDrop", "p_drop", "\nmean over the graph's links")]
+    for ax, key, column, detail in panels:
+        counts, means, sds = [], [], []
+        for _, group in methods:
+            values = [r["params"].get(key) for r in group if not sent_nothing(r)]
+            values = [float(v) for v in values if isinstance(v, (int, float))]
+            counts.append(len(values))
+            means.append(mean(values))
+            sds.append(sd(values))
+        if not any(counts):
+            no_data(ax, "no exchange in any run (nothing sent)")
+            continue
+        x = np.arange(len(names))
+        ax.bar(x, means, color="tab:blue")
+        error_bars(ax, x, means, sds, column)
+        for i, c in enumerate(counts):
+            if c == 0:
+                ax.text(i, 0.02, "no exchange\n(n/a)", ha="center", va="bottom", fontsize=7,
+                        color="dimgrey")
+        bar_ticks(ax, names, counts)
+        ax.set_ylabel(axis_label(column, detail))
+        set_domain_limits(ax, column)
+    fig.suptitle("Data exchange per method: mean and sd over the n runs that sent data",
+                 fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def label_gain_figure(gains):
+    """gains: [(labels per device, rl/none)] of matched pairs."""
+    fig, ax = plt.subplots(figsize=(5.5, 3.8))
+    xs = sorted({g[0] for g in gains})
+    counts = [sum(1 for g in gains if g[0] == x) for x in xs]
+    ax.bar(range(len(xs)), [mean([g[1] for g in gains if g[0] == x]) for x in xs],
+           color="tab:blue", alpha=0.6, width=0.6, label="mean of the pairs")
+    ax.scatter([xs.index(g[0]) for g in gains], [g[1] for g in gains], color="black",
+               zorder=3, s=14, label="one rl/none pair (same seed)")
+    ax.axhline(1.0, color="grey", linestyle="--", lw=1, label="no gain (rl = none)")
+    ax.set_xticks(range(len(xs)))
+    ax.set_xticklabels(["%s\nn=%d" % (x, c) for x, c in zip(xs, counts)])
+    ax.set_xlim(-0.6, len(xs) - 0.4)
+    ax.set_xlabel(axis_label("labels_per_device", "n = rl/none pairs"))
+    ax.set_ylabel(axis_label("accuracy_gain"))
+    set_domain_limits(ax, "accuracy_gain")
+    ax.set_title("Final accuracy of rl over none, runs paired by paradigm,\nlabels per "
+                 "device and seed (bar: mean of its n pairs)", fontsize=9)
+    legend(ax, outside=True)
+    fig.tight_layout()
+    return fig
 
 
 def main(argv):
@@ -133,27 +290,31 @@ def main(argv):
     args = parser.parse_args(argv)
     try:
         runs = [load_run(d) for d in args.runs]
+        make_out_dir(args.out or args.runs[0])
     except TraceError as exc:
         print("plot_discovery.py: error: %s" % exc, file=sys.stderr)
         return 2
     out = args.out or args.runs[0]
-    os.makedirs(out, exist_ok=True)
     ext = "." + args.format
     figures = []
     for run in runs:
         if not run["nodes"].empty:
             base = os.path.basename(os.path.normpath(run["dir"]))
-            figures.append(("graph_%s%s" % (base, ext),
-                            graph_figure(run)))
+            figures.append(("graph_%s%s" % (base, ext), graph_figure(run)))
     with_acc = [r for r in runs if r["accuracy"] is not None and not r["accuracy"].empty]
+    several = len({r["paradigm"] for r in runs}) > 1
     if with_acc:
-        fig, ax = plt.subplots(figsize=(6, 4))
-        for run in with_acc:
-            ax.plot(run["accuracy"].index, run["accuracy"].values,
-                    label="%s s%s" % (run["params"]["graph"], run["seed"]))
-        ax.set_xlabel("round")
-        ax.set_ylabel("test accuracy")
-        ax.legend(fontsize=7)
+        fig, ax = plt.subplots(figsize=(6.4, 4))
+        for i, run in enumerate(with_acc):
+            ax.plot(run["accuracy"].index, run["accuracy"].values, clip_on=False,
+                    label="%s%s s%s" % (run["graph"], " (%s)" % run["paradigm"]
+                                        if several else "", run["seed"]),
+                    **series_style(i))
+        ax.set_xlabel(axis_label("round"))
+        ax.set_ylabel(axis_label("accuracy", "global model"))
+        set_domain_limits(ax, "accuracy")
+        legend(ax, outside=len(with_acc) > 4)
+        fig.tight_layout()
         figures.append(("accuracy" + ext, fig))
     else:
         note("no rounds.csv: accuracy figure skipped")
@@ -161,48 +322,19 @@ def main(argv):
     targets = sorted({t["target"] for r in runs
                       for t in (r["params"].get("targetsReached") or []) if "target" in t})
     if targets and with_acc:
-        fig, axes = plt.subplots(1, len(targets), figsize=(4 * len(targets), 3.5), squeeze=False)
-        for ax, target in zip(axes[0], targets):
-            names, d2d, d2s = [], [], []
-            for method, group in methods:
-                hits = [t for r in group for t in (r["params"].get("targetsReached") or [])
-                        if t.get("target") == target and t.get("round") is not None]
-                names.append("%s (%d/%d)" % (method, len(hits), len(group)))
-                d2d.append(mean([t["d2dJ"] for t in hits]))
-                d2s.append(mean([t["d2sJ"] for t in hits]))
-            ax.bar(names, d2d, label="D2D", color="tab:blue")
-            ax.bar(names, d2s, bottom=d2d, label="D2S", color="tab:gray")
-            ax.set_title("energy to %.0f %% accuracy" % (100 * target))
-            ax.set_ylabel("J")
-            ax.tick_params(axis="x", rotation=30, labelsize=7)
-            ax.legend(fontsize=7)
-        figures.append(("energy" + ext, fig))
+        figures.append(("energy" + ext, energy_figure(methods, targets)))
     else:
         note("no targetsReached: energy figure skipped")
     if methods:
-        fig, (a1, a2) = plt.subplots(1, 2, figsize=(8, 3.5))
-        names = [m for m, _ in methods]
-        a1.bar(names, [mean([r["params"].get("gdDeliveredFraction") for r in g])
-                       for _, g in methods])
-        a1.set_ylabel("delivered fraction of datapoints sent")
-        a2.bar(names, [mean([r["params"].get("gdMeanLinkPDrop") for r in g]) for _, g in methods])
-        a2.set_ylabel("mean P_D of the graph's links")
-        for ax in (a1, a2):
-            ax.tick_params(axis="x", rotation=30, labelsize=7)
-        figures.append(("delivered" + ext, fig))
+        figures.append(("delivered" + ext, delivered_figure(methods)))
     pairs = {}
     for run in with_acc:
-        key = (run["params"].get("labelsPerDevice"), run["seed"])
-        pairs.setdefault(key, {})[run["params"]["graph"]] = float(run["accuracy"].iloc[-1])
-    gains = sorted((k[0], v["rl"] / v["none"]) for k, v in pairs.items()
+        key = (run["paradigm"], run["params"].get("labelsPerDevice"), run["seed"])
+        pairs.setdefault(key, {})[run["graph"]] = float(run["accuracy"].iloc[-1])
+    gains = sorted((k[1], v["rl"] / v["none"]) for k, v in pairs.items()
                    if "rl" in v and "none" in v and v["none"] > 0)
     if gains:
-        fig, ax = plt.subplots(figsize=(5, 3.5))
-        xs = sorted({g[0] for g in gains})
-        ax.plot(xs, [mean([g[1] for g in gains if g[0] == x]) for x in xs], marker="o")
-        ax.set_xlabel("labels per device")
-        ax.set_ylabel("final accuracy rl / none")
-        figures.append(("label_gain" + ext, fig))
+        figures.append(("label_gain" + ext, label_gain_figure(gains)))
     else:
         note("no rl/none pairs with rounds.csv: label_gain figure skipped")
     print("run,graph,seed,mean_w1_before,mean_w1_after,mean_link_p_drop,delivered,final_accuracy")

@@ -53,11 +53,18 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from trace_io import (  # noqa: E402
     TraceError,
     add_format_argument,
+    axis_label,
+    draw_band,
+    legend,
     load_energy,
+    make_out_dir,
+    no_data,
     note,
     read_trace,
     remove_stale_figures,
     save_figure,
+    series_style,
+    set_domain_limits,
     to_numeric,
 )
 
@@ -239,22 +246,23 @@ def summarize(run):
     print("  total energy all groups: %.6g J" % total)
 
 
-def draw_curve(ax, x, curve, colour, label):
-    ax.plot(x, curve["value"].to_numpy(dtype=float), marker="o", markersize=3, linewidth=1.5,
-            color=colour, label=label)
+def draw_curve(ax, x, curve, run, metric):
+    """The run's curve in its own colour, marker and dash (coinciding runs stay visible),
+    with the devices' min..max band clipped to the metric's domain."""
+    ax.plot(x, curve["value"].to_numpy(dtype=float), color=run["colour"],
+            label=run["label"], clip_on=False, **run.get("style", series_style(0)))
     has_band = curve["lo"].notna()
     if has_band.any():
         bx = np.asarray(x, dtype=float)[has_band.to_numpy()]
-        ax.fill_between(bx, curve.loc[has_band, "lo"].to_numpy(dtype=float),
-                        curve.loc[has_band, "hi"].to_numpy(dtype=float),
-                        color=colour, alpha=0.15, linewidth=0)
+        draw_band(ax, bx, curve.loc[has_band, "lo"].to_numpy(dtype=float),
+                  curve.loc[has_band, "hi"].to_numpy(dtype=float), metric,
+                  color=run["colour"], alpha=0.15, linewidth=0)
 
 
 def metric_label(metric, runs):
-    text = "test %s" % metric
     if any(r["curve"] is not None and r["curve"].attrs["from_mean"] for r in runs):
-        text += " (node -1, else device mean)"
-    return text
+        return axis_label(metric, "node -1, else device mean")
+    return axis_label(metric)
 
 
 def band_note(runs):
@@ -266,26 +274,27 @@ def band_note(runs):
 def plot_vs_round(runs, metric, out_dir, name):
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
     for r in runs:
-        draw_curve(ax, r["curve"].index.to_numpy(dtype=float), r["curve"], r["colour"],
-                   r["label"])
-    ax.set_xlabel("round")
+        draw_curve(ax, r["curve"].index.to_numpy(dtype=float), r["curve"], r, metric)
+    ax.set_xlabel(axis_label("round"))
+    ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     ax.set_ylabel(metric_label(metric, runs))
+    set_domain_limits(ax, metric)
     ax.set_title("Test %s per round%s" % (metric, band_note(runs)), fontsize=10)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
+    legend(ax)
     return save_figure(fig, out_dir, name)
 
 
 def plot_vs_time(runs, metric, out_dir, name):
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
     for r in runs:
-        draw_curve(ax, r["curve"]["time_s"].to_numpy(dtype=float), r["curve"], r["colour"],
-                   r["label"])
-    ax.set_xlabel("simulated time [s]")
+        draw_curve(ax, r["curve"]["time_s"].to_numpy(dtype=float), r["curve"], r, metric)
+    ax.set_xlabel(axis_label("sim_time_s"))
     ax.set_ylabel(metric_label(metric, runs))
+    set_domain_limits(ax, metric)
     ax.set_title("Test %s against simulated time%s" % (metric, band_note(runs)), fontsize=10)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
+    legend(ax)
     return save_figure(fig, out_dir, name)
 
 
@@ -299,24 +308,34 @@ def plot_vs_energy(runs, metric, out_dir, name):
         return None
     groups = ENERGY_GROUPS + [("total", None)]
     fig, axes = plt.subplots(1, len(groups), figsize=(4.6 * len(groups), 4.2),
-                             sharey=True, squeeze=False)
+                             squeeze=False)
     for ax, (group, comps) in zip(axes[0], groups):
-        spent = 0.0
+        idle = 0
         for r in with_energy:
             wanted = comps if comps is not None else sorted(set(r["energy"]["component"]))
             x = cumulative_energy(r["energy"], r["curve"]["time_s"].to_numpy(dtype=float),
                                   wanted)
-            spent = max(spent, float(x.max()) if len(x) else 0.0)
-            draw_curve(ax, x, r["curve"], r["colour"], r["label"])
-        if spent == 0.0:
-            ax.text(0.5, 0.5, "no %s energy in any run" % group, transform=ax.transAxes,
-                    ha="center", va="center", fontsize=9, color="grey")
-        ax.set_xlabel("cumulative %s energy [J]\n(%s, all nodes)"
-                      % (group, " + ".join(comps) if comps else "every component"))
+            if not len(x) or float(x.max()) == 0.0:
+                idle += 1  # nothing spent: its curve would be a vertical line at 0 J
+                continue
+            draw_curve(ax, x, r["curve"], r, metric)
+        if idle == len(with_energy):
+            no_data(ax, "no %s energy in any run\n(no %s)" % (
+                group, group.replace("communication", "traffic")))
+        else:
+            if idle:
+                ax.text(0.02, 0.02, "%d run(s) without %s energy: not drawn" % (idle, group),
+                        transform=ax.transAxes, fontsize=7, color="dimgrey")
+            ax.set_xlabel(axis_label("energy_j", "cumulative, all nodes,\n%s" % (
+                " + ".join(comps) if comps else "every component")))
+            ax.set_ylabel(metric_label(metric, runs))
+            set_domain_limits(ax, "energy_j", "x")
+            set_domain_limits(ax, metric)
         ax.set_title(group, fontsize=10)
         ax.grid(True, alpha=0.3)
-    axes[0][0].set_ylabel(metric_label(metric, runs))
-    axes[0][-1].legend(fontsize=8)
+    drawn = [ax for ax in axes[0] if ax.lines]
+    if drawn:
+        legend(drawn[-1])
     fig.suptitle("Test %s against energy spent%s" % (metric, band_note(runs)), fontsize=10)
     return save_figure(fig, out_dir, name)
 
@@ -367,6 +386,7 @@ def main(argv=None):
         for i, (r, lab) in enumerate(zip(runs, labels)):
             r["label"] = lab
             r["colour"] = colours[i % len(colours)]
+            r["style"] = series_style(i)
 
         metric = pick_metric(runs, metric_arg)
         for r in runs:
@@ -380,10 +400,7 @@ def main(argv=None):
                 note("%s: no node -1 %s rows; plotting the mean over devices"
                      % (r["dir"], metric))
 
-        try:
-            os.makedirs(out_dir, exist_ok=True)
-        except OSError as exc:
-            raise TraceError("cannot create output folder %s: %s" % (out_dir, exc.strerror))
+        make_out_dir(out_dir)
 
         for r in runs:
             summarize(r)

@@ -9,7 +9,8 @@ needed, TRACE_DIR/links.csv and TRACE_DIR/run.json) and writes into PLOT_DIR
 (default TRACE_DIR/plots), in --format (default png):
 
   latency_cdf          empirical CDF of t_recv_s - t_send_s of delivered rows,
-                       one curve per delivery mode (column `mode`, else "all")
+                       one curve per message kind (column `kind`), one panel per
+                       delivery mode when the trace has several (column `mode`)
   link_loss            unreliable rows (all rows of traces without a mode
                        column): observed per-link fragment loss rate against the
                        model drop probability P_D (eq. 18), with the y = x line
@@ -47,11 +48,16 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from trace_io import (  # noqa: E402
     TraceError,
     add_format_argument,
+    axis_label,
+    legend,
     load_energy,
+    make_out_dir,
     note,
     read_trace,
     remove_stale_figures,
     save_figure,
+    series_style,
+    set_domain_limits,
     to_numeric,
 )
 
@@ -176,19 +182,32 @@ def plot_latency_cdf(msgs, out_dir):
     if lat.empty:
         note(figure("latency_cdf") + " skipped: no delivered rows with t_recv_s")
         return
-    fig, ax = plt.subplots(figsize=(6.4, 4.4))
-    for mode in mode_order(lat["mode"]):
-        x = np.sort(lat.loc[lat["mode"] == mode, "latency_s"].to_numpy(dtype=float))
-        n = len(x)
-        y = np.arange(1, n + 1) / n
-        x, y = np.concatenate(([x[0]], x)), np.concatenate(([0.0], y))  # start at 0
-        ax.step(x, y, where="post", label="%s (n=%d)" % (mode, n))
-    ax.set_xlabel("latency t_recv_s - t_send_s [s]")
-    ax.set_ylabel("empirical CDF")
-    ax.set_ylim(0, 1.02)
-    ax.set_title("Message latency (delivered rows)")
-    ax.grid(True, alpha=0.3)
-    ax.legend(loc="lower right")
+    lat = lat.assign(kind=lat["kind"].fillna("").astype(str).str.strip().replace("", "(none)"))
+    kinds = sorted(lat["kind"].unique())
+    modes = mode_order(lat["mode"])
+    fig, axes = plt.subplots(1, len(modes), figsize=(5.6 * len(modes), 4.4), squeeze=False,
+                             sharey=True)
+    for ax, mode in zip(axes[0], modes):
+        sub = lat[lat["mode"] == mode]
+        for i, kind in enumerate(kinds):
+            x = np.sort(sub.loc[sub["kind"] == kind, "latency_s"].to_numpy(dtype=float))
+            n = len(x)
+            if n == 0:
+                continue
+            y = np.arange(1, n + 1) / n
+            x, y = np.concatenate(([x[0]], x)), np.concatenate(([0.0], y))  # start at 0
+            style = dict(series_style(i), marker=None)
+            ax.step(x, y, where="post", color="C%d" % (i % 10), label="%s (n=%d)" % (kind, n),
+                    **style)
+        ax.set_xlabel(axis_label("latency_s"))
+        ax.set_ylabel(axis_label("cdf"))
+        set_domain_limits(ax, "cdf")
+        ax.set_title("mode %s" % mode if len(modes) > 1 or mode != "all" else "all rows",
+                     fontsize=10)
+        ax.grid(True, alpha=0.3)
+        legend(ax, title="message kind", title_fontsize=8)
+    fig.suptitle("Message latency per message kind (delivered rows)", fontsize=11)
+    fig.tight_layout()
     return save_figure(fig, out_dir, figure("latency_cdf"))
 
 
@@ -271,20 +290,20 @@ def plot_link_loss(msgs, trace_dir, out_dir):
     fig, ax = plt.subplots(figsize=(5.6, 5.2))
     ax.plot([0, 1], [0, 1], color="grey", linestyle="--", linewidth=1, label="y = x")
     ax.scatter(per_link["p_drop"], per_link["loss"], s=sizes, alpha=0.6,
-               edgecolors="black", linewidths=0.5,
+               edgecolors="black", linewidths=0.5, clip_on=False,
                label="link src->dst (size ~ sqrt(fragments))")
     if len(per_link) <= 12:
         for (src, dst), r in per_link.iterrows():
             ax.annotate("%s->%s" % (node_label(src), node_label(dst)),
                         (r["p_drop"], r["loss"]), fontsize=7,
                         xytext=(3, 3), textcoords="offset points")
-    ax.set_xlim(-0.02, 1.02)
-    ax.set_ylim(-0.02, 1.02)
-    ax.set_xlabel("model drop probability P_D (eq. 18)")
-    ax.set_ylabel("observed fragment loss rate")
+    set_domain_limits(ax, "p_drop", "x")
+    set_domain_limits(ax, "loss_rate", "y")
+    ax.set_xlabel(axis_label("p_drop"))
+    ax.set_ylabel(axis_label("loss_rate"))
     ax.set_title("Per-link fragment loss (%s, %d fragments)" % (which, int(frag_total)))
     ax.grid(True, alpha=0.3)
-    ax.legend(loc="upper left", fontsize=8)
+    legend(ax)
     return save_figure(fig, out_dir, figure("link_loss"))
 
 
@@ -374,11 +393,11 @@ def plot_link_retransmissions(msgs, trace_dir, out_dir):
     else:
         ax.set_xlim(0, grid[-1])
     ax.set_ylim(0, ytop)
-    ax.set_xlabel("P_D / (1 - P_D), P_D of eq. 18")
-    ax.set_ylabel("observed retransmissions per fragment")
+    ax.set_xlabel(axis_label("p_drop_odds"))
+    ax.set_ylabel(axis_label("retransmissions_per_fragment", "observed"))
     ax.set_title("Per-link retransmissions (reliable unicasts, %d fragments)" % int(frags))
     ax.grid(True, alpha=0.3)
-    ax.legend(loc="lower right" if wide else "upper left", fontsize=8)
+    legend(ax)
     return save_figure(fig, out_dir, name)
 
 
@@ -427,11 +446,11 @@ def plot_energy(energy, out_dir):
     ax.set_xticks(x)
     ax.set_xticklabels([node_label(v) for v in table.index],
                        rotation=90 if len(table) > 20 else 0, fontsize=7 if len(table) > 20 else 9)
-    ax.set_xlabel("node")
-    ax.set_ylabel("energy [J]")
+    ax.set_xlabel(axis_label("node"))
+    ax.set_ylabel(axis_label("energy_j", "total per node"))
     ax.set_title(title)
     ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    legend(ax, outside=True, title="component", title_fontsize=8)
     return save_figure(fig, out_dir, figure("energy_per_node"))
 
 
@@ -463,10 +482,7 @@ def main(argv=None):
                 raise TraceError("missing trace file: %s" % path)
         msgs = load_messages(msg_path)
         energy = load_energy(energy_path)
-        try:
-            os.makedirs(out_dir, exist_ok=True)
-        except OSError as exc:
-            raise TraceError("cannot create output folder %s: %s" % (out_dir, exc.strerror))
+        make_out_dir(out_dir)
 
         summarize_messages(msgs, msg_path)
         summarize_energy(energy, energy_path)

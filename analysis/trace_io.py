@@ -1,9 +1,13 @@
 """What the analysis scripts share: reading d2dlearn CSV traces with one-line errors,
-energy.csv, and writing figures atomically.
+energy.csv, writing figures atomically, and drawing them truthfully: axis labels with units
+(COLUMNS, axis_label), bands clipped to a quantity's domain, a text instead of an empty
+panel, legends of at most MAX_LEGEND_ENTRIES entries, series styles that keep coinciding
+curves visible.
 
 Imported by the plot scripts and sweep.py (which put this folder on sys.path).
 """
 
+import math
 import os
 import tempfile
 
@@ -11,6 +15,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 ENERGY_COLUMNS = ["sim_time_s", "node", "component", "energy_j", "remaining_j"]
@@ -73,6 +78,11 @@ def add_format_argument(parser):
                         help="figure file format (default png)")
 
 
+#: (file name, Figure) of every figure save_figure wrote in this process, in order: the tests
+#: inspect the matplotlib objects (a closed Figure keeps its axes and artists).
+DRAWN = []
+
+
 def save_figure(fig, out_dir, name, fmt=None):
     """Save atomically: temporary file in out_dir, then os.replace. The format is fmt, else
     the name's extension."""
@@ -96,8 +106,21 @@ def save_figure(fig, out_dir, name, fmt=None):
         raise
     finally:
         plt.close(fig)
+    DRAWN.append((name, fig))
     print("wrote %s" % final)
     return final
+
+
+def make_out_dir(out_dir):
+    """Create the output folder (and its parents) if it does not exist; TraceError if it
+    cannot be."""
+    if out_dir == "":
+        raise TraceError("--out: empty; give a folder for the figures")
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+    except OSError as exc:
+        raise TraceError("cannot create output folder %s: %s" % (out_dir, exc.strerror or exc))
+    return out_dir
 
 
 def newest_mtime(paths):
@@ -127,3 +150,185 @@ def remove_stale_figures(out_dir, bases, traces, written):
                 removed.append(path)
                 note("removed %s: older than the traces it would show" % path)
     return removed
+
+
+# --------------------------------------------------------------------------
+# Drawing: labels with units, domains, empty panels, legends, series styles
+# --------------------------------------------------------------------------
+
+OPEN = (None, None)
+RATE = (0.0, 1.0)
+NON_NEGATIVE = (0.0, None)
+
+#: Known trace and summary columns (and a few derived quantities the scripts plot):
+#: column -> (human label, unit ("" if none), domain (low, high), None = unbounded).
+COLUMNS = {
+    # rounds.csv metrics
+    "accuracy": ("Test accuracy", "", RATE),
+    "mean_model_accuracy": ("Test accuracy of the devices' mean model", "", RATE),
+    "xstar_accuracy": ("X* accuracy", "", RATE),
+    "loss": ("Test loss (cross-entropy)", "", NON_NEGATIVE),
+    "mean_model_loss": ("Test loss of the devices' mean model", "", NON_NEGATIVE),
+    "error": ("Error rate (nodes whose estimate is not \u03b8*)", "", RATE),
+    "belief_true": ("Belief of the true parameter \u03b8*", "", RATE),
+    "mse": ("Test MSE", "", NON_NEGATIVE),
+    "consensus_distance": ("Consensus distance (mean squared)", "", NON_NEGATIVE),
+    "bytes_sent": ("Bytes sent per round", "B", NON_NEGATIVE),
+    "round_time_s": ("Round time (simulated)", "s", NON_NEGATIVE),
+    "participants": ("Participants", "", NON_NEGATIVE),
+    "stragglers": ("Stragglers", "", NON_NEGATIVE),
+    "upload_retries": ("Upload retries", "", NON_NEGATIVE),
+    # messages.csv, energy.csv and their derived quantities
+    "bytes": ("Message size", "B", NON_NEGATIVE),
+    "latency_s": ("Latency t_recv_s \u2212 t_send_s", "s", NON_NEGATIVE),
+    "p_drop": ("Model drop probability P_D (eq. 18)", "", RATE),
+    "p_drop_odds": ("P_D / (1 \u2212 P_D), P_D of eq. 18", "", NON_NEGATIVE),
+    "loss_rate": ("Observed fragment loss rate", "", RATE),
+    "retransmissions_per_fragment": ("Retransmissions per fragment", "", NON_NEGATIVE),
+    "delivery_rate": ("Delivered fraction", "", RATE),
+    "complete_rate": ("Complete fraction (1 \u2212 loss)", "", RATE),
+    "cdf": ("Empirical CDF", "", RATE),
+    "energy_j": ("Energy", "J", NON_NEGATIVE),
+    "remaining_j": ("Remaining battery", "J", NON_NEGATIVE),
+    "sim_time_s": ("Simulated time", "s", NON_NEGATIVE),
+    "wall_time_s": ("Wall-clock time", "s", NON_NEGATIVE),
+    # indices and counts
+    "round": ("Round", "", NON_NEGATIVE),
+    "step": ("Step", "", NON_NEGATIVE),
+    "node": ("Node", "", OPEN),
+    "clients": ("Clients", "", NON_NEGATIVE),
+    "aggregated": ("Times aggregated", "", NON_NEGATIVE),
+    "attempts": ("CCP attempts", "", NON_NEGATIVE),
+    # algorithm-specific
+    "trust_w": ("Trust weight w_ij", "", RATE),
+    "x_m": ("x", "m", OPEN),
+    "y_m": ("y", "m", OPEN),
+    "labels_per_device": ("Labels per device", "", NON_NEGATIVE),
+    "accuracy_gain": ("Final accuracy, rl / none", "", NON_NEGATIVE),
+}
+#: Unit of a column not in COLUMNS, from its name's suffix (longest first).
+SUFFIX_UNITS = [("_bytes", "B", NON_NEGATIVE), ("_s", "s", NON_NEGATIVE),
+                ("_j", "J", NON_NEGATIVE), ("_w", "W", NON_NEGATIVE), ("_m", "m", OPEN)]
+#: Every label axis_label made -> the domain of its quantity (what the tests check against).
+LABEL_DOMAINS = {}
+NO_DATA_GID = "no-data"
+MAX_LEGEND_ENTRIES = 8
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
+DASHES = ["-", "--", "-.", ":"]
+
+
+def column_info(column):
+    """(label, unit, domain) of a column; a dotted name (`energy_j.total`, a summary's
+    statistic) is its base column's with the statistic after a comma; an unknown column is
+    its own label, with the unit of its suffix (_bytes, _s, _j, _w, _m)."""
+    if column in COLUMNS:
+        return COLUMNS[column]
+    base, dot, detail = column.partition(".")
+    if dot and base in COLUMNS:
+        label, unit, dom = COLUMNS[base]
+        return "%s, %s" % (label, detail), unit, dom
+    for suffix, unit, dom in SUFFIX_UNITS:
+        if base.endswith(suffix) and len(base) > len(suffix):
+            return column, unit, dom
+    return column, "", OPEN
+
+
+def domain(column):
+    return column_info(column)[2]
+
+
+def axis_label(column, detail=None, unit=None):
+    """Axis label of a column: its human label (with `detail` after a comma) and its unit
+    in brackets (`unit` overrides the column's, e.g. a scaled "MB")."""
+    label, col_unit, dom = column_info(column)
+    if detail:
+        label = "%s, %s" % (label, detail)
+    unit = col_unit if unit is None else unit
+    text = "%s [%s]" % (label, unit) if unit else label
+    LABEL_DOMAINS[text] = dom
+    return text
+
+
+def clip_to_domain(values, column):
+    """The values clipped to the column's domain (NaN stays NaN)."""
+    lo, hi = domain(column)
+    return np.clip(np.asarray(values, dtype=float), -math.inf if lo is None else lo,
+                   math.inf if hi is None else hi)
+
+
+def draw_band(ax, x, lo, hi, column, **kwargs):
+    """A band lo..hi (confidence interval, sd, min..max) clipped to the column's domain."""
+    return ax.fill_between(x, clip_to_domain(lo, column), clip_to_domain(hi, column),
+                           **kwargs)
+
+
+def error_bars(ax, x, y, err, column, **kwargs):
+    """Symmetric error bars y +- err drawn clipped to the column's domain."""
+    y = np.asarray(y, dtype=float)
+    err = np.nan_to_num(np.asarray(err, dtype=float))
+    lo, hi = clip_to_domain(y - err, column), clip_to_domain(y + err, column)
+    kwargs.setdefault("fmt", "none")
+    kwargs.setdefault("ecolor", "black")
+    kwargs.setdefault("capsize", 3)
+    return ax.errorbar(x, y, yerr=[np.maximum(y - lo, 0), np.maximum(hi - y, 0)], **kwargs)
+
+
+def set_domain_limits(ax, column, axis="y"):
+    """Axis limits within the column's domain: [0, 1] for a rate, from 0 for an energy,
+    a time or a byte count (the other end automatic)."""
+    lo, hi = domain(column)
+    setter = ax.set_ylim if axis == "y" else ax.set_xlim
+    if lo is not None and hi is not None:
+        setter(lo, hi)
+    elif lo is not None:
+        setter(bottom=lo) if axis == "y" else setter(left=lo)
+
+
+def no_data(ax, text):
+    """Say in the panel that it has no data (instead of a degenerate line or axis)."""
+    ax.text(0.5, 0.5, text, transform=ax.transAxes, ha="center", va="center", fontsize=9,
+            color="dimgrey", gid=NO_DATA_GID, wrap=True)
+    ax.set_xticks([])
+    ax.set_yticks([])
+
+
+def legend(ax, handles=None, labels=None, outside=False, **kwargs):
+    """A legend where it hides no data (loc="best", or right of the axes with `outside`)
+    with at most MAX_LEGEND_ENTRIES entries: beyond that the last says how many more there
+    are (group or facet the series instead where that can be done)."""
+    if handles is None:
+        handles, labels = ax.get_legend_handles_labels()
+    if not handles:
+        return None
+    handles, labels = list(handles), list(labels)
+    if len(handles) > MAX_LEGEND_ENTRIES:
+        more = len(handles) - MAX_LEGEND_ENTRIES + 1
+        handles = handles[:MAX_LEGEND_ENTRIES - 1] + [
+            matplotlib.lines.Line2D([], [], linestyle="none")]
+        labels = labels[:MAX_LEGEND_ENTRIES - 1] + ["... and %d more" % more]
+    kwargs.setdefault("fontsize", 8)
+    if outside:
+        kwargs.setdefault("loc", "upper left")
+        kwargs.setdefault("bbox_to_anchor", (1.02, 1.0))
+        kwargs.setdefault("borderaxespad", 0.0)
+    else:
+        kwargs.setdefault("loc", "best")
+        kwargs.setdefault("framealpha", 0.8)
+    return ax.legend(handles, labels, **kwargs)
+
+
+def series_style(i):
+    """Line keywords of the i-th series: a marker and a dash pattern of their own, hollow
+    markers every other series, and thinner lines and smaller markers for later series
+    (drawn on top), so that coinciding series stay visible."""
+    k = i % len(DASHES)
+    return {"marker": MARKERS[i % len(MARKERS)], "linestyle": DASHES[k],
+            "linewidth": 2.4 - 0.5 * k, "markersize": 7.0 - 1.3 * k,
+            "markerfacecolor": "none" if i % 2 else None}
+
+
+def text_colour_on(rgba):
+    """Black or white, whichever reads on a cell of colour rgba (relative luminance)."""
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+               for c in matplotlib.colors.to_rgb(rgba))
+    return "black" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.179 else "white"

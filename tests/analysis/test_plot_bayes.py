@@ -14,6 +14,8 @@ import tempfile
 import time
 import unittest
 
+import figure_checks
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 SCRIPT = os.path.join(REPO, "analysis", "plot_bayes.py")
@@ -74,6 +76,29 @@ class PlotBayesTest(unittest.TestCase):
 
     def tearDown(self):
         shutil.rmtree(self.tmp)
+
+    def test_nine_node_beliefs_no_big_legend_labelled_in_domain(self):
+        # Items 1, 2, 5, 7: nine nodes' beliefs: coloured by node with a labelled colour bar,
+        # not a legend of 9 entries; labelled axes, rates in [0, 1]; --out created.
+        d = os.path.join(self.tmp, "nine")
+        write_run(d, "discrete", "network", {n: (lambda k, n=n: min(1.0, 0.1 * k + 0.05 * n))
+                                             for n in range(9)})
+        v = os.path.join(self.tmp, "var")
+        write_run(v, "variational", "network", {0: lambda k: 0.2 * k, 1: lambda k: 0.15 * k})
+        out = os.path.join(self.tmp, "new", "plots")
+        rc, _, figs = figure_checks.render("plot_bayes", [d, v, "--out", out])
+        self.assertEqual(rc, 0)
+        self.assertEqual(figure_checks.all_problems(figs), [])
+        beliefs = figure_checks.figure(figs, "belief_true")
+        ax, bar = beliefs.axes
+        self.assertIsNone(ax.get_legend())
+        self.assertEqual(len(ax.lines), 9)
+        self.assertEqual(bar.get_ylabel(), "node")
+        self.assertEqual(ax.get_ylim(), (0.0, 1.0))
+        for name in ("error", "accuracy"):
+            ax = figure_checks.figure(figs, name).axes[0]
+            self.assertEqual(ax.get_ylim(), (0.0, 1.0))
+            self.assertTrue(ax.get_xlabel() and ax.get_ylabel())
 
     def test_gaussian_three_learners(self):
         # Final MSE: central 0.6 (node -1), isolated mean (1.2 + 0.8) / 2 = 1.0, network 0.65.

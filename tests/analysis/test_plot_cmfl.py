@@ -21,6 +21,8 @@ import tempfile
 import time
 import unittest
 
+import figure_checks
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 SCRIPT = os.path.join(REPO, "analysis", "plot_cmfl.py")
@@ -294,8 +296,10 @@ class PlotCmflTest(unittest.TestCase):
         plt.close(fig)
 
         fig = self.mod.figure_aggregation(runs)
-        lines = {ln.get_label(): list(ln.get_ydata()) for ln in fig.axes[0].lines}
-        self.assertEqual(lines, {"CMFL-I": A_AGG_COUNTS, "CMFL-II": C_AGG_COUNTS})
+        # A histogram: bars (item 5: not points joined by lines).
+        self.assertEqual(len(fig.axes[0].lines), 0)
+        bars = {c.get_label(): [p.get_height() for p in c] for c in fig.axes[0].containers}
+        self.assertEqual(bars, {"CMFL-I": A_AGG_COUNTS, "CMFL-II": C_AGG_COUNTS})
         plt.close(fig)
 
         fig = self.mod.figure_ccp(runs)  # run C's ccp.csv is header-only: left out
@@ -306,6 +310,23 @@ class PlotCmflTest(unittest.TestCase):
                       for o in ("consensus", "timeout", "failed"))
         self.assertEqual(heights, want)
         plt.close(fig)
+
+    def test_figures_labelled_in_domain(self):
+        # Items 1, 2, 5, 7: every figure drawn in process: labelled axes with units, rates
+        # in [0, 1], legends of at most 8 entries; --out created with its parents.
+        out_dir = self.path_of("new/plots")
+        rc, _, figs = figure_checks.render(
+            "plot_cmfl", [self.a, self.b, self.b2, self.c, self.d, "--out", out_dir])
+        self.assertEqual(rc, 0)
+        self.assertEqual(len(figs), len(PNGS))
+        self.assertEqual(figure_checks.all_problems(figs), [])
+        comm = figure_checks.labels(figure_checks.figure(figs, "communication"))
+        self.assertTrue(any(lab.endswith("[s]") for lab in comm))
+        self.assertTrue(any(lab.endswith("B]") for lab in comm))
+        acc = figure_checks.figure(figs, "accuracy")
+        rate_axes = [ax for ax in acc.axes if ax.get_ylabel().startswith("Test accuracy")]
+        self.assertTrue(rate_axes)
+        self.assertTrue(all(ax.get_ylim() == (0.0, 1.0) for ax in rate_axes))
 
     # ---------------------------------------------------------------- the program
 

@@ -3,7 +3,10 @@
 Table 1 rows (means over the regular agents), the data behind Fig. 1 (polynomial fits:
 coefficients, error against the truth on X*, disagreement on X*) and Fig. 2 (decision
 boundaries: agreement with the nearest-mean rule of sec. 5.1, class shares), each against
-numbers worked out by hand below; bad input gives one line and exit 2.
+numbers worked out by hand below; bad input gives one line and exit 2. The figures are
+also drawn in this process and checked on their matplotlib objects (figure_checks.py):
+labelled axes and colour bars, rates in [0, 1], legends, the trust strip's text colour, the
+zero-byte run kept in bytes.png, the boundary's class legend, --out created.
 
 Run:  /usr/bin/python3 tests/analysis/test_plot_consensus.py
 """
@@ -17,6 +20,8 @@ import subprocess
 import sys
 import tempfile
 import unittest
+
+import figure_checks
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -164,6 +169,75 @@ class PlotConsensusTest(unittest.TestCase):
         # x2 < 0 (4 points): 8 of 16.
         self.assertAlmostEqual(float(s[(3, 1)]["bayes_agreement"]), 0.5, places=9)
         self.assertAlmostEqual(float(s[(3, 1)]["class3"]), 0.5, places=9)
+
+    def write_trust(self, folder, n=3):
+        rows = []
+        for rnd in (1, 2, 3):
+            for i in range(n):
+                for j in range(n):
+                    w = 0.8 if i == j else (0.02 if j == 1 else 0.18)
+                    rows.append([rnd, rnd * 1.0, i, j, w, 1])
+        write_csv(os.path.join(folder, "trust.csv"),
+                  ["round", "sim_time_s", "node", "peer", "w", "received"], rows)
+
+    def write_bytes(self, folder, per_round):
+        with open(os.path.join(folder, "rounds.csv"), "a", newline="") as fh:
+            for rnd in (1, 2):
+                csv.writer(fh).writerow([rnd, rnd * 1.0, -1, "bytes_sent", per_round])
+
+    def test_figures_labelled_legends_and_zero_byte_run(self):
+        # Items 1, 2, 5, 7: a consensus run with trust.csv, a FedAvg and a FedProx run that
+        # sent the same bytes, a local run that sent none; --out does not exist yet.
+        c, a, p, l = (os.path.join(self.tmp, n) for n in ("cons", "fedavg", "fedprox", "loc"))
+        write_run(c, "consensus", {0: (0.5, 0.8), 1: (0.2, 0.1), 2: (0.4, 0.6)}, flipped=[1])
+        self.write_trust(c)
+        for folder, alg, per_round in ((a, "fedavg", 4096), (p, "fedprox", 4096),
+                                       (l, "local", 0), (c, None, 1024)):
+            if alg:
+                write_run(folder, alg, {0: (0.5, 0.6)})
+            self.write_bytes(folder, per_round)
+        out = os.path.join(self.tmp, "new", "plots")
+        rc, _, figs = figure_checks.render("plot_consensus", [c, a, p, l, "--out", out])
+        self.assertEqual(rc, 0)
+        self.assertTrue(os.path.isdir(out))
+        self.assertEqual(figure_checks.all_problems(figs), [])
+        trust = figure_checks.figure(figs, "trust")
+        heat, strip, cbar = trust.axes
+        self.assertTrue(heat.get_xlabel() and heat.get_ylabel())
+        self.assertIn("Trust weight", cbar.get_ylabel())
+        # Column sums 0.36, 0.04, 0.36: the text on each cell is the colour that reads on it.
+        tio = figure_checks.trace_io()
+        image = strip.images[0]
+        for text, value in zip(strip.texts, [0.36, 0.04, 0.36]):
+            self.assertEqual(text.get_color(),
+                             tio.text_colour_on(image.cmap(image.norm(value))))
+        self.assertEqual({t.get_color() for t in strip.texts}, {"black", "white"})
+        ax = figure_checks.figure(figs, "bytes").axes[0]
+        labels = [t.get_text() for t in ax.get_legend().get_texts()]
+        self.assertEqual(len(labels), 4)
+        self.assertTrue(any(lab.startswith("local") and "0 throughout" in lab
+                            for lab in labels))
+        self.assertIn("[B]", ax.get_ylabel())
+        self.assertEqual(ax.get_ylim()[0], 0.0)
+        styles = {(ln.get_marker(), ln.get_linestyle()) for ln in ax.lines}
+        self.assertEqual(len(styles), 4)
+        xstar = figure_checks.figure(figs, "xstar")
+        self.assertIsNone(xstar)  # no node -1 xstar rows in these runs
+
+    def test_boundary_has_class_legend_and_axis_labels(self):
+        b = os.path.join(self.tmp, "gm")
+        write_run(b, "consensus", {0: (0.9, 0.9)})
+        rows = [[rnd, 0, x1, x2, (1 if x1 > 0 else 0) + (2 if x2 < 0 else 0)]
+                for rnd in (1, 3) for x1 in (-1.0, 1.0) for x2 in (-1.0, 1.0)]
+        write_csv(os.path.join(b, "boundary.csv"), ["round", "node", "x1", "x2", "class"], rows)
+        rc, _, figs = figure_checks.render("plot_consensus", [b, "--out", self.out])
+        self.assertEqual(rc, 0)
+        fig = figure_checks.figure(figs, "boundary")
+        self.assertEqual(figure_checks.all_problems(figs), [])
+        entries = [t.get_text() for t in fig.legends[0].get_texts()]
+        self.assertEqual(entries[:4], ["class 0", "class 1", "class 2", "class 3"])
+        self.assertEqual({(ax.get_xlabel(), ax.get_ylabel()) for ax in fig.axes if ax.axison},
+                         {("x1", "x2")})
 
     def test_bad_input_one_line_nothing_written(self):
         p = os.path.join(self.tmp, "poly")

@@ -19,6 +19,8 @@ import tempfile
 import time
 import unittest
 
+import figure_checks
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 SCRIPT = os.path.join(REPO, "analysis", "plot_rounds.py")
@@ -287,6 +289,65 @@ class PlotRoundsTest(unittest.TestCase):
         x = list(axes[3].get_lines()[0].get_xdata())
         self.assertEqual(x, [3.75, 7.9375, 18.9375, 19.4375])
         self.assertEqual(list(axes[3].get_lines()[0].get_ydata()), A_ACC)
+
+    def test_figures_labelled_in_domain_and_empty_d2s_panel_says_so(self):
+        # Items 1, 2, 4, 5, 7: labels with units, rates in [0, 1], energies >= 0; run B has
+        # no D2S rows and run A is left without them too: the D2S panel says so instead of
+        # drawing vertical lines at 0 J; --out is created with its parents.
+        a, b = self.path("chk/a"), self.path("chk/b")
+        make_run_a(a)
+        make_run_b(b)
+        write_csv(os.path.join(a, "energy.csv"), ENERGY_HEADER,
+                  energy_rows([e for e in A_ENERGY if not e[2].startswith("d2s")]))
+        out = self.path("chk/new/plots")
+        rc, _, figs = figure_checks.render("plot_rounds", [a, b, "--out", out])
+        self.assertEqual(rc, 0)
+        self.assertTrue(os.path.isdir(out))
+        self.assertEqual(figure_checks.all_problems(figs), [])
+        energy = figure_checks.figure(figs, "accuracy_vs_energy")
+        self.assertEqual(len(figure_checks.no_data_texts(energy)), 1)
+        self.assertIn("no D2S", figure_checks.no_data_texts(energy)[0])
+        self.assertEqual(len(energy.axes[1].lines), 0)
+        self.assertTrue(all("[J]" in ax.get_xlabel() for ax in energy.axes if ax.lines))
+        time_fig = figure_checks.figure(figs, "accuracy_vs_time")
+        self.assertIn("[s]", time_fig.axes[0].get_xlabel())
+        self.assertEqual(time_fig.axes[0].get_ylabel(), "Test accuracy")
+        self.assertEqual(tuple(time_fig.axes[0].get_ylim()), (0.0, 1.0))
+
+    def test_coinciding_curves_stay_visible(self):
+        # Item 5 (paper-fedavg): fedavg and fedprox with the same numbers: both lines are
+        # drawn, each with its own marker and dash, and the legend lists both.
+        a, b = self.path("same/fedavg"), self.path("same/fedprox")
+        make_run_a(a)
+        make_run_a(b)
+        write_run_json(b, {"algorithm": "fedprox", "partition": "iid"}, 45.0)
+        rc, _, figs = figure_checks.render("plot_rounds", [a, b, "--out", self.path("same/p")])
+        self.assertEqual(rc, 0)
+        ax = figure_checks.figure(figs, "accuracy_vs_round").axes[0]
+        l1, l2 = ax.lines
+        self.assertEqual(list(l1.get_ydata()), list(l2.get_ydata()))
+        self.assertNotEqual(l1.get_marker(), l2.get_marker())
+        self.assertNotEqual(l1.get_linestyle(), l2.get_linestyle())
+        self.assertEqual([t.get_text() for t in ax.get_legend().get_texts()],
+                         ["fedavg, iid", "fedprox, iid"])
+
+    def test_bands_and_error_bars_clipped_to_domain(self):
+        # Item 2: the trace_io helpers every script draws bands and error bars with.
+        tio = figure_checks.trace_io()
+        import matplotlib.pyplot as plt
+        fig, ax = plt.subplots()
+        tio.draw_band(ax, [0, 1, 2], [-0.2, 0.1, 0.5], [0.4, 1.3, 0.9], "accuracy")
+        tio.error_bars(ax, [0, 1], [0.95, 0.02], [0.1, 0.1], "delivery_rate")
+        tio.draw_band(ax, [0, 1], [-3.0, 1.0], [2.0, 4.0], "energy_j")
+        tio.error_bars(ax, [0, 1], [1.0, 5.0], [2.0, 1.0], "latency_s")
+        (y0,), (y1,), (e0,), (e1,) = [[v for v in figure_checks.points(c)[1:]]
+                                      for c in ax.collections]
+        self.assertTrue(0.0 <= y0.min() and y0.max() <= 1.0, y0)
+        self.assertTrue(0.0 <= y1.min() and y1.max() <= 1.0, y1)
+        self.assertGreaterEqual(e0.min(), 0.0)
+        self.assertGreaterEqual(e1.min(), 0.0)
+        self.assertAlmostEqual(y1.max(), 1.0)
+        plt.close(fig)
 
     def test_format_and_stale_figures(self):
         d = self.path("fmt")

@@ -18,6 +18,8 @@ import tempfile
 import time
 import unittest
 
+import figure_checks
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 SCRIPT = os.path.join(REPO, "analysis", "plot_traces.py")
@@ -374,6 +376,49 @@ class PlotTracesTest(unittest.TestCase):
             self.assertFalse(os.path.exists(os.path.join(out_dir, name)), name)
             self.assertIn("%s skipped" % name, out)
         no_temp_files(self, out_dir)
+
+    def figures(self, name, with_mode=True):
+        """Render a folder whose messages have two kinds (model, data) in process; returns
+        the figures written."""
+        d = self.folder(name)
+        rows, header, _ = make_messages(with_mode=with_mode, with_pdrop=True)
+        for r in rows:
+            r[1] = "model" if r[0] % 2 else "data"
+        write_csv(os.path.join(d, "messages.csv"), header, rows)
+        erows, _ = make_energy(3)
+        write_csv(os.path.join(d, "energy.csv"), ENERGY_HEADER, erows)
+        rc, _, figs = figure_checks.render("plot_traces", [d])
+        self.assertEqual(rc, 0)
+        return figs
+
+    def test_figures_labelled_with_units_in_domain_small_legends(self):
+        # Items 1, 2 and 5: every axis with data labelled (units where there are), rates
+        # within [0, 1], energies >= 0, no legend over 8 entries.
+        figs = self.figures("checked")
+        self.assertEqual(sorted(n for n, _ in figs),
+                         ["energy_per_node.png", "latency_cdf.png", "link_loss.png",
+                          "link_retransmissions.png"])
+        self.assertEqual(figure_checks.all_problems(figs), [])
+        labels = {n: figure_checks.labels(f) for n, f in figs}
+        self.assertTrue(any("[J]" in lab for lab in labels["energy_per_node.png"]))
+        self.assertTrue(any("[s]" in lab for lab in labels["latency_cdf.png"]))
+        self.assertTrue(any("P_D" in lab for lab in labels["link_loss.png"]))
+        loss_ax = figure_checks.figure(figs, "link_loss").axes[0]
+        self.assertEqual(tuple(loss_ax.get_ylim()), (0.0, 1.0))
+
+    def test_latency_cdf_per_kind_faceted_by_mode(self):
+        # Item 3: one curve per message kind; a panel per mode when there are several.
+        fig = figure_checks.figure(self.figures("kinds"), "latency_cdf")
+        self.assertEqual([ax.get_title() for ax in fig.axes],
+                         ["mode unreliable", "mode reliable"])
+        for ax in fig.axes:
+            entries = [t.get_text().split(" ")[0] for t in ax.get_legend().get_texts()]
+            self.assertEqual(entries, ["data", "model"])
+        fig = figure_checks.figure(self.figures("kinds-one-mode", with_mode=False),
+                                   "latency_cdf")
+        self.assertEqual(len(fig.axes), 1)
+        entries = [t.get_text().split(" ")[0] for t in fig.axes[0].get_legend().get_texts()]
+        self.assertEqual(entries, ["data", "model"])
 
     def test_missing_messages_csv_exits_2(self):
         d = self.folder("missing")

@@ -1,0 +1,190 @@
+"""What the test_plot_*.py tests check on the matplotlib objects of a plot script's figures
+(shared by them, imported from this folder).
+
+render(script, argv) runs a script's main() in this process and returns its exit status and
+the (file name, Figure) pairs it wrote (analysis/trace_io.py keeps them in DRAWN);
+problems(name, fig) lists what is wrong with a figure:
+
+- an axis that shows data without a label (x and y; a colour bar's label);
+- a line, band, error bar, bar or point of a quantity outside the domain of its axis label
+  (trace_io.LABEL_DOMAINS: a rate in [0, 1], an energy, a time or a byte count >= 0) and,
+  for a rate, axis limits outside [0, 1];
+- a panel whose lines all stand at one x (degenerate vertical lines);
+- a panel with no data and no "no data" text (trace_io.NO_DATA_GID), or a "no data" panel
+  that still draws data;
+- a legend of more than trace_io.MAX_LEGEND_ENTRIES entries.
+"""
+
+import importlib.util
+import io
+import os
+import sys
+from contextlib import redirect_stdout
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ANALYSIS = os.path.join(os.path.dirname(os.path.dirname(HERE)), "analysis")
+EPS = 1e-9
+
+
+def load_script(name):
+    """Import analysis/<name>.py as a module (its trace_io is analysis/trace_io.py)."""
+    spec = importlib.util.spec_from_file_location(
+        "under_test_" + name, os.path.join(ANALYSIS, name + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def trace_io():
+    if ANALYSIS not in sys.path:
+        sys.path.insert(0, ANALYSIS)
+    import trace_io as module
+    return module
+
+
+def render(script, argv):
+    """Run analysis/<script>.py's main(argv) here; returns (exit status, stdout,
+    [(file name, Figure)] written)."""
+    module = load_script(script)
+    tio = trace_io()
+    del tio.DRAWN[:]
+    out = io.StringIO()
+    with redirect_stdout(out):
+        rc = module.main(argv)
+    return rc, out.getvalue(), list(tio.DRAWN)
+
+
+def is_colorbar(ax):
+    return getattr(ax, "_colorbar", None) is not None
+
+
+def data_artists(ax):
+    """The artists of an axes that show data (no legend, title or text)."""
+    import matplotlib.patches as mpatches
+    arts = [ln for ln in ax.lines if len(ln.get_xdata()) > 0]
+    arts += [c for c in ax.collections]
+    arts += [p for p in ax.patches if isinstance(p, mpatches.Rectangle)]
+    arts += list(ax.images)
+    return arts
+
+
+def points(artist):
+    """(x, y) arrays of an artist's data coordinates (empty if it has none we can read)."""
+    import matplotlib.collections as mcoll
+    import matplotlib.lines as mlines
+    import matplotlib.patches as mpatches
+    import numpy as np
+    if isinstance(artist, mlines.Line2D):
+        return (np.asarray(artist.get_xdata(), dtype=float),
+                np.asarray(artist.get_ydata(), dtype=float))
+    if isinstance(artist, mpatches.Rectangle):
+        # A (vertical) bar: its x is a position (of a category, or offset in a group of
+        # bars), its y extent the value.
+        y, h = artist.get_y(), artist.get_height()
+        return np.array([]), np.array([y, y + h])
+    if isinstance(artist, mcoll.PathCollection):
+        off = np.asarray(artist.get_offsets(), dtype=float).reshape(-1, 2)
+        return off[:, 0], off[:, 1]
+    if isinstance(artist, mcoll.Collection):
+        verts = [p.vertices for p in artist.get_paths() if len(p.vertices)]
+        if not verts:
+            return np.array([]), np.array([])
+        v = np.concatenate(verts)
+        return v[:, 0], v[:, 1]
+    return np.array([]), np.array([])
+
+
+def outside(values, dom):
+    import numpy as np
+    values = np.asarray(values, dtype=float)
+    values = values[np.isfinite(values)]
+    lo, hi = dom
+    bad = np.zeros(len(values), dtype=bool)
+    if lo is not None:
+        bad |= values < lo - EPS
+    if hi is not None:
+        bad |= values > hi + EPS
+    return values[bad]
+
+
+def problems(name, fig):
+    import matplotlib.legend as mlegend
+    import matplotlib.lines as mlines
+    import numpy as np
+    tio = trace_io()
+    found = []
+    legends = list(fig.legends)
+    for k, ax in enumerate(fig.axes):
+        where = "%s axes %d (%r)" % (name, k, ax.get_title())
+        if ax.get_legend() is not None:
+            legends.append(ax.get_legend())
+        legends += [a for a in ax.artists if isinstance(a, mlegend.Legend)]
+        if is_colorbar(ax):
+            if not (ax.get_ylabel() or ax.get_xlabel()):
+                found.append("%s: colour bar without a label" % where)
+            continue
+        if not ax.axison:
+            continue
+        arts = data_artists(ax)
+        nodata = [t for t in ax.texts if t.get_gid() == tio.NO_DATA_GID]
+        if nodata:
+            if arts:
+                found.append("%s: says %r but draws %d artist(s)"
+                             % (where, nodata[0].get_text(), len(arts)))
+            continue
+        if not arts:
+            found.append("%s: an empty panel without a 'no data' text" % where)
+            continue
+        for axis, label in (("x", ax.get_xlabel()), ("y", ax.get_ylabel())):
+            if not label.strip():
+                found.append("%s: no %s label" % (where, axis))
+                continue
+            dom = tio.LABEL_DOMAINS.get(label)
+            if dom is None:
+                continue
+            for art in arts:
+                xs, ys = points(art)
+                bad = outside(xs if axis == "x" else ys, dom)
+                if len(bad):
+                    found.append("%s: %s of %r outside %s: %s"
+                                 % (where, type(art).__name__, label, dom, bad[:3]))
+            if dom == tio.RATE:
+                lim = ax.get_xlim() if axis == "x" else ax.get_ylim()
+                if len(outside(lim, dom)):
+                    found.append("%s: %s limits %s of rate %r outside [0, 1]"
+                                 % (where, axis, lim, label))
+        xs = [np.asarray(ln.get_xdata(), dtype=float) for ln in ax.lines
+              if isinstance(ln, mlines.Line2D) and len(ln.get_xdata()) > 1]
+        if xs and len(arts) == len(ax.lines) and np.ptp(np.concatenate(xs)) == 0:
+            found.append("%s: every line at x = %g (a degenerate panel)" % (where, xs[0][0]))
+    for lg in legends:
+        n = len(lg.get_texts())
+        if n > tio.MAX_LEGEND_ENTRIES:
+            found.append("%s: a legend of %d entries" % (name, n))
+    return found
+
+
+def all_problems(figures):
+    out = []
+    for name, fig in figures:
+        out += problems(name, fig)
+    return out
+
+
+def figure(figures, prefix):
+    """The Figure whose file name starts with prefix (None if not drawn)."""
+    for name, fig in figures:
+        if name.startswith(prefix):
+            return fig
+    return None
+
+
+def no_data_texts(fig):
+    tio = trace_io()
+    return [t.get_text() for ax in fig.axes for t in ax.texts
+            if t.get_gid() == tio.NO_DATA_GID]
+
+
+def labels(fig):
+    """All x and y labels (and colour-bar labels) of a figure."""
+    return [lab for ax in fig.axes for lab in (ax.get_xlabel(), ax.get_ylabel()) if lab]
