@@ -682,17 +682,20 @@ def check_group_energy(a, energy, groups):
 def left_out_agents(a):
     """The agents node -1 leaves out, or None where node -1 is no mean over device rows.
 
-    consensus (its flipList): the flipped agents, as the paper's Table 1;
-    bayes-consensus with --cooperation=network: none (the mean over the live devices);
-    fedavg's decentralized and local algorithms: none (README: "the mean over the
-    devices", flipped ones included)."""
+    Node -1 means the regular agents in every program (README, rounds.csv): the flipped
+    (low-quality) agents run.json lists in flippedDevices are left out:
+    consensus (its flipList), every algorithm, as the paper's Table 1;
+    fedavg's decentralized and local algorithms (its flipDevices);
+    bayes-consensus with --cooperation=network: none left out (the mean over the live
+    devices)."""
     p = a.params
-    if "flipList" in p and isinstance(p.get("flippedDevices"), list):
-        return set(p["flippedDevices"])
+    flipped = p.get("flippedDevices")
+    if "flipList" in p and isinstance(flipped, list):
+        return set(flipped)
     if p.get("cooperation") == "network":
         return set()
     if p.get("algorithm") in ("decentralized", "local") and "flipDevices" in p:
-        return set()
+        return set(flipped) if isinstance(flipped, list) else set()
     return None
 
 

@@ -6,9 +6,9 @@ BIN_DIR holds the built scenario programs (fedavg, cmfl, consensus, bayes-consen
 graph-discovery, d2d-exchange). Each program runs once on a small setting (a few seconds)
 and the audit must pass on it; then, for each check, a copy of a real run with one
 number changed by hand must make the audit exit 1 with a line naming that check. Two
-known simulator bugs are expected failures, so the suite shows them until they are fixed:
-consensus --algorithm=local puts the flipped agents into node -1 (network-mean), and
-graph-discovery's --d2sDropProbability gives D2S links another P_D (p_drop).
+runs that once reported wrong numbers pass, and their old numbers written back by hand are
+flagged: consensus --algorithm=local with flipped agents in node -1 (network-mean), and
+graph-discovery's D2S rows at another P_D than --d2sDropProbability (p_drop).
 """
 
 import csv
@@ -137,32 +137,41 @@ class AuditTest(unittest.TestCase):
         self.assertEqual(proc.returncode, 0, proc.stdout[-3000:])
         self.assertIn("audit: %d runs," % len(self.runs), proc.stdout)
 
-    @unittest.expectedFailure
-    def test_bug_consensus_local_counts_flipped_agents(self):
-        # Known bug: consensus --algorithm=local --flipList=2,9 reports node -1 (and
+    # Runs that once reported wrong numbers (fixed; the audit keeps them fixed).
+    def test_consensus_local_leaves_flipped_agents_out_of_node_minus_1(self):
+        # consensus --algorithm=local --flipList=2,9 once reported node -1 (and
         # summary.final_accuracy) as the mean over all 10 agents, flipped ones included.
-        out = os.path.join(self.tmp, "bug-local")
+        out = os.path.join(self.tmp, "local-flipped")
         simulate("consensus", BUG_LOCAL_FLIPPED, out)
         proc = audit(out)
         self.assertEqual(proc.returncode, 0, proc.stdout[-1500:])
 
-    @unittest.expectedFailure
-    def test_bug_graph_discovery_d2s_drop_probability(self):
-        # Known bug: graph-discovery --d2sDropProbability=0.3 gives D2S rows (pca_sketch,
-        # pca_subspace, also global_model/update of the supervised paradigm) p_drop 0.0177:
-        # the RSS is derived with --noisePowerW, then the D2S channel gets --d2sNoisePowerW.
-        out = os.path.join(self.tmp, "bug-gd")
+        def all_agents(rows):  # node -1 back to the mean over every agent, flipped included
+            last = max(int(r["round"]) for r in rows)
+            acc = [float(r["value"]) for r in rows if int(r["round"]) == last
+                   and r["metric"] == "accuracy" and int(r["node"]) >= 0]
+            for r in rows:
+                if int(r["round"]) == last and r["metric"] == "accuracy" and r["node"] == "-1":
+                    r["value"] = "%.9g" % (sum(acc) / len(acc))
+
+        self.edit_csv(out, "rounds.csv", all_agents)
+        self.assertViolation(out, "network-mean", "regular agents")
+
+    def test_graph_discovery_d2s_rows_have_the_d2s_drop_probability(self):
+        # graph-discovery --d2sDropProbability=0.3 once gave its D2S rows (pca_sketch,
+        # pca_subspace) p_drop 0.0177: the RSS was derived with --noisePowerW, then the D2S
+        # channel got --d2sNoisePowerW.
+        out = os.path.join(self.tmp, "gd-d2s")
         simulate("graph-discovery", BUG_GD_D2S_DROP, out)
         proc = audit(out)
         self.assertEqual(proc.returncode, 0, proc.stdout[-1500:])
 
-    def test_bugs_are_flagged_by_the_right_check(self):
-        out = os.path.join(self.tmp, "bug-local-2")
-        simulate("consensus", BUG_LOCAL_FLIPPED, out)
-        self.assertViolation(out, "network-mean", "round 4 accuracy")
-        self.assertViolation(out, "network-mean", "summary.final_accuracy")
-        out = os.path.join(self.tmp, "bug-gd-2")
-        simulate("graph-discovery", BUG_GD_D2S_DROP, out)
+        def as_before(rows):
+            for r in rows:
+                if r["kind"].startswith("pca_"):
+                    r["p_drop"] = "0.017675667042795107"
+
+        self.edit_csv(out, "messages.csv", as_before)
         self.assertViolation(out, "p_drop", "expected 0.3 got 0.0176756")
 
     # -- bad arguments -------------------------------------------------------------
