@@ -21,6 +21,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <fmt/format.h>
 #include <mutex>
@@ -40,10 +41,49 @@ const char* kMessagesHeader =
     "fragments_lost,retransmissions,delivered,complete,mode,p_drop,reason\n";
 const char* kEnergyHeader = "sim_time_s,node,component,energy_j,remaining_j\n";
 
+/**
+ * \return the temporary name of dir/file while this process writes it: hidden, and unique to
+ * the process (two runs publishing into one folder, e.g. a campaign resumed while an orphan
+ * still runs, never share one)
+ */
 std::string
 TmpName(const std::string& dir, const std::string& file)
 {
-    return dir + "/." + file + ".tmp";
+    static const std::string pid = std::to_string(getpid());
+    return dir + "/." + file + "." + pid + ".tmp";
+}
+
+/**
+ * \brief Open a temporary file as a new file: O_CREAT | O_EXCL | O_NOFOLLOW, so that
+ * whatever is already at that name (a symbolic link, a FIFO, a stale file) is neither
+ * followed, nor opened, nor blocked on. The stream is then opened on the new file through
+ * its descriptor (/proc/self/fd), so that the name cannot be swapped in between.
+ * \param out the stream (its buffer may be set before)
+ * \param path the temporary file
+ * \throws std::runtime_error naming the file and the reason
+ */
+void
+OpenNew(std::ofstream& out, const std::string& path)
+{
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0)
+    {
+        const int error = errno;
+        throw std::runtime_error("outDir: cannot create the temporary file '" + path +
+                                 "': " + std::strerror(error) +
+                                 (error == EEXIST ? " (something is in the way: remove it)" : ""));
+    }
+    out.open("/proc/self/fd/" + std::to_string(fd), std::ios::trunc);
+    if (!out.is_open())
+    {
+        out.clear();
+        out.open(path, std::ios::trunc); // no /proc: the name, just created by this process
+    }
+    ::close(fd);
+    if (!out)
+    {
+        throw std::runtime_error("outDir: cannot write the temporary file '" + path + "'");
+    }
 }
 
 /**
@@ -72,14 +112,14 @@ const std::vector<std::string> kLegacyFiles = {"messages.csv",
  */
 struct TmpRegistry
 {
-    static constexpr std::size_t kSlots = 256;  //!< temporary files alive at once
-    static constexpr std::size_t kPath = 4096;  //!< longest path (PATH_MAX)
-    std::array<std::atomic<bool>, kSlots> used{}; //!< slot holds a live path
+    static constexpr std::size_t kSlots = 256;          //!< temporary files alive at once
+    static constexpr std::size_t kPath = 4096;          //!< longest path (PATH_MAX)
+    std::array<std::atomic<bool>, kSlots> used{};       //!< slot holds a live path
     std::array<std::array<char, kPath>, kSlots> path{}; //!< the paths
-    std::atomic<int> publishing{0}; //!< a Finish() is moving files into place
-    std::atomic<int> pending{0};    //!< a signal that arrived while publishing
-    std::atomic<int> published{0};  //!< runs whose files are all in place
-    std::mutex mutex;               //!< slot allocation (not used by the handler)
+    std::atomic<int> publishing{0};                     //!< a Finish() is moving files into place
+    std::atomic<int> pending{0};                        //!< a signal that arrived while publishing
+    std::atomic<int> published{0};                      //!< runs whose files are all in place
+    std::mutex mutex; //!< slot allocation (not used by the handler)
 };
 
 TmpRegistry&
@@ -123,10 +163,35 @@ UnregisterTmp(int slot)
     }
 }
 
+/** The signals that stop a run cleanly (OnTerminate), with what the run says of each. */
+struct StopSignal
+{
+    int sig;
+    const char* what; //!< ": <what>: no traces written" / " after its traces were written"
+};
+
+const StopSignal kStopSignals[] = {
+    {SIGINT, "interrupted (SIGINT)"},
+    {SIGTERM, "terminated (SIGTERM)"},
+    {SIGHUP, "hung up (SIGHUP)"},
+    {SIGQUIT, "quit (SIGQUIT)"},
+    {SIGUSR1, "stopped (SIGUSR1)"},
+    // Its standard output closed (e.g. `graph-discovery --evaluate=... | head -3`).
+    {SIGPIPE, "output closed (SIGPIPE)"},
+};
+
+/** \brief write(2) a C string to stderr (async-signal-safe) \param text it */
+void
+WriteStderr(const char* text)
+{
+    [[maybe_unused]] ssize_t n = write(STDERR_FILENO, text, std::strlen(text));
+}
+
 /**
- * SIGINT/SIGTERM: delete every temporary trace file and exit with 128 + the signal (130,
- * 143), leaving the output folder as it was before the run; while a run's files are being
- * moved into place, the signal waits until they all are.
+ * SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGPIPE: delete every temporary trace file and
+ * exit with 128 + the signal (130, 143, 129, 131, 138, 141), leaving the output folder as it
+ * was before the run; while a run's files are being moved into place, the signal waits until
+ * they all are.
  */
 extern "C" void
 OnTerminate(int sig)
@@ -144,28 +209,33 @@ OnTerminate(int sig)
             unlink(r.path[i].data());
         }
     }
-    const char* name = program_invocation_short_name;
+    const char* what = "stopped by a signal";
+    for (const auto& s : kStopSignals)
+    {
+        if (s.sig == sig)
+        {
+            what = s.what;
+        }
+    }
     // After a run has published its traces (e.g. a signal during the final clean-up), they
     // stay: say so rather than "no traces written".
-    const bool published = r.published.load() > 0;
-    const char* what = sig == SIGINT
-                           ? (published ? ": interrupted (SIGINT) after its traces were written\n"
-                                        : ": interrupted (SIGINT): no traces written\n")
-                           : (published ? ": terminated (SIGTERM) after its traces were written\n"
-                                        : ": terminated (SIGTERM): no traces written\n");
-    [[maybe_unused]] ssize_t n = write(STDERR_FILENO, name, std::strlen(name));
-    n = write(STDERR_FILENO, what, std::strlen(what));
+    WriteStderr(program_invocation_short_name);
+    WriteStderr(": ");
+    WriteStderr(what);
+    WriteStderr(r.published.load() > 0 ? " after its traces were written\n"
+                                       : ": no traces written\n");
     _exit(128 + sig);
 }
 
-/** \brief Install OnTerminate for SIGINT and SIGTERM (once; not over an ignored signal). */
+/** \brief Install OnTerminate for kStopSignals (once; not over an ignored signal). */
 void
 InstallSignalHandlers()
 {
     static std::once_flag once;
     std::call_once(once, [] {
-        for (int sig : {SIGINT, SIGTERM})
+        for (const auto& s : kStopSignals)
         {
+            const int sig = s.sig;
             struct sigaction old{};
             sigaction(sig, nullptr, &old);
             if (old.sa_handler == SIG_IGN) // e.g. a background job: the caller's choice
@@ -196,7 +266,8 @@ void
 WriteAtomically(const std::string& dir, const std::string& file, const std::string& text)
 {
     const std::string tmp = TmpName(dir, file);
-    std::ofstream out(tmp, std::ios::trunc);
+    std::ofstream out;
+    OpenNew(out, tmp);
     out << text;
     out.close();
     std::error_code ec;
@@ -320,12 +391,8 @@ D2dTraceHelper::D2dTraceHelper(const std::string& outDir)
     m_tmpSlots.push_back(RegisterTmp(TmpName(outDir, kManifest)));
     m_messages.rdbuf()->pubsetbuf(m_messagesBuffer.data(), m_messagesBuffer.size());
     m_energy.rdbuf()->pubsetbuf(m_energyBuffer.data(), m_energyBuffer.size());
-    m_messages.open(TmpName(outDir, "messages.csv"), std::ios::trunc);
-    m_energy.open(TmpName(outDir, "energy.csv"), std::ios::trunc);
-    if (!m_messages || !m_energy)
-    {
-        throw std::runtime_error("outDir: cannot write in '" + outDir + "'");
-    }
+    OpenNew(m_messages, TmpName(outDir, "messages.csv"));
+    OpenNew(m_energy, TmpName(outDir, "energy.csv"));
     m_messages << kMessagesHeader;
     m_energy << kEnergyHeader;
 }
@@ -393,11 +460,8 @@ D2dTraceHelper::OpenTrace(const std::string& file, const std::string& header)
         throw std::runtime_error("outDir: '" + file + "' cannot be a trace file name");
     }
     m_tmpSlots.push_back(RegisterTmp(TmpName(m_outDir, file)));
-    auto stream = std::make_unique<std::ofstream>(TmpName(m_outDir, file), std::ios::trunc);
-    if (!*stream)
-    {
-        throw std::runtime_error("outDir: cannot write in '" + m_outDir + "'");
-    }
+    auto stream = std::make_unique<std::ofstream>();
+    OpenNew(*stream, TmpName(m_outDir, file));
     *stream << header << '\n';
     m_extra.emplace_back(file, std::move(stream));
     return *m_extra.back().second;
@@ -743,7 +807,8 @@ D2dTraceHelper::Finish(uint64_t seed, double wallSeconds)
     json += m_summary.ToJson(Simulator::Now().GetSeconds(), wallSeconds, "  ");
     json += "\n}\n";
     {
-        std::ofstream out(TmpName(m_outDir, "run.json"), std::ios::trunc);
+        std::ofstream out;
+        OpenNew(out, TmpName(m_outDir, "run.json"));
         out << json;
         out.close();
         if (out.fail())
