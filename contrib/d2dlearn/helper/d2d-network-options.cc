@@ -24,6 +24,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <fmt/format.h>
 #include <functional>
 #include <numeric>
@@ -194,6 +196,12 @@ D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
               "Print the links of this configuration (P_D distribution, rates, airtime of the "
               "messages, every link) and exit without simulating",
               printLinks);
+    flags
+        .Add("validate",
+             "Check every parameter as a run would, then exit 0 (or with the run's one-line "
+             "error) without simulating or writing anything",
+             validate)
+        .Unrecorded();
     flags.Add("outDir", "Folder for the traces", outDir);
     flags.Add("quiet", "No progress output", quiet);
 }
@@ -312,6 +320,14 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
 std::unique_ptr<D2dTraceHelper>
 D2dNetworkOptions::OpenTraces(const D2dScenarioSupport& support) const
 {
+    if (validate)
+    {
+        // Every check of the run came before its first output: nothing to write.
+        std::printf("%s: valid (--validate: nothing simulated, nothing written)\n",
+                    support.GetProgram().c_str());
+        std::fflush(stdout);
+        std::exit(0);
+    }
     try
     {
         return std::make_unique<D2dTraceHelper>(outDir);

@@ -130,8 +130,15 @@ class D2dNetworkOptions
     uint64_t seed{1};       //!< --seed: seeds every RNG stream
     uint64_t rngRun{1};     //!< --RngRun: ns-3 run of the network's streams (see the class)
     bool printLinks{false}; //!< --printLinks: print the links (PrintLinks()) and exit
-    std::string outDir;     //!< --outDir: trace folder
-    bool quiet{false};      //!< --quiet: no progress on stderr
+    /**
+     * --validate: parse and check every flag as a run would (data found, ranges, the
+     * checks between flags), then say so and exit 0 at OpenTraces(), before anything is
+     * written or simulated; or exit with the run's one-line error. What sweep.py runs for
+     * every run of a campaign before it starts any.
+     */
+    bool validate{false};
+    std::string outDir; //!< --outDir: trace folder
+    bool quiet{false};  //!< --quiet: no progress on stderr
 
     /**
      * \brief Declare the network flags (each with its range and the attributes it sets).
@@ -159,7 +166,8 @@ class D2dNetworkOptions
 
     /**
      * \param support the scenario's support (error messages)
-     * \return the trace helper of outDir (support.Fail() if it cannot be created)
+     * \return the trace helper of outDir (support.Fail() if it cannot be created); with
+     * --validate, exits 0 instead, having written nothing (every check before it passed)
      */
     std::unique_ptr<D2dTraceHelper> OpenTraces(const D2dScenarioSupport& support) const;
 
