@@ -68,11 +68,15 @@
 #include <boost/property_tree/ptree.hpp>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fmt/format.h>
+#include <fstream>
 #include <iostream>
 #include <numeric>
+#include <set>
 #include <sstream>
 #include <stdexcept>
+#include <sys/stat.h>
 
 using namespace ns3;
 
@@ -151,16 +155,133 @@ ParseList(const std::string& text)
 
 using boost::property_tree::ptree;
 
-/** \return the numbers of a JSON array node */
+/**
+ * \return the numbers of a JSON array node, each finite and in [lo, hi]
+ * \param node the array
+ * \param key its name (errors)
+ * \param lo smallest accepted
+ * \param hi largest accepted
+ * \throws std::runtime_error naming the key, the value and the range
+ */
 std::vector<double>
-Numbers(const ptree& node)
+Numbers(const ptree& node, const std::string& key, double lo, double hi)
 {
     std::vector<double> v;
     for (const auto& child : node)
     {
-        v.push_back(child.second.get_value<double>());
+        if (!child.second.empty())
+        {
+            throw std::runtime_error(key + ": a list of numbers expected, found a nested value");
+        }
+        const auto x = child.second.get_value_optional<double>();
+        if (!x || !std::isfinite(*x) || *x < lo || *x > hi)
+        {
+            throw std::runtime_error(fmt::format("{}: '{}' is out of range (accepted: numbers "
+                                                 "in [{}, {}])",
+                                                 key,
+                                                 child.second.data(),
+                                                 lo,
+                                                 hi));
+        }
+        v.push_back(*x);
     }
     return v;
+}
+
+/**
+ * \return the integers of a JSON array node (Numbers() with no fraction allowed)
+ * \param node the array
+ * \param key its name (errors)
+ * \param lo smallest accepted
+ * \param hi largest accepted
+ */
+std::vector<int64_t>
+Integers(const ptree& node, const std::string& key, double lo, double hi)
+{
+    std::vector<int64_t> out;
+    for (double x : Numbers(node, key, lo, hi))
+    {
+        if (x != std::floor(x))
+        {
+            throw std::runtime_error(
+                fmt::format("{}: {} is not an integer (accepted: integers in [{}, {}])",
+                            key,
+                            x,
+                            lo,
+                            hi));
+        }
+        out.push_back(static_cast<int64_t>(x));
+    }
+    return out;
+}
+
+/** The calculator's instances: the paper's are a few hundred bytes; a parsed tree takes
+ * about 160 times its text, so 1 MiB bounds the memory to about 200 MB. */
+constexpr std::size_t kMaxInstanceBytes = 1 << 20;
+/** Deepest nesting of an instance: {"trust": [[[0, 1]]]} is 4 levels. */
+constexpr int kMaxInstanceDepth = 8;
+
+/**
+ * \brief Read a calculator instance: a regular file (a FIFO or device is never opened for
+ * reading), at most kMaxInstanceBytes, nested at most kMaxInstanceDepth deep (the JSON parser
+ * recurses: 2,000,000 '[' overflowed its stack).
+ * \param path the file
+ * \return its text
+ * \throws std::runtime_error saying what is wrong
+ */
+std::string
+ReadInstance(const std::string& path)
+{
+    struct stat st
+    {
+    };
+
+    if (stat(path.c_str(), &st) != 0)
+    {
+        throw std::runtime_error(std::strerror(errno));
+    }
+    if (!S_ISREG(st.st_mode))
+    {
+        throw std::runtime_error("not a regular file (accepted: a JSON file)");
+    }
+    if (static_cast<std::size_t>(st.st_size) > kMaxInstanceBytes)
+    {
+        throw std::runtime_error(
+            fmt::format("{} bytes (accepted: at most {})", st.st_size, kMaxInstanceBytes));
+    }
+    std::ifstream in(path, std::ios::binary);
+    std::string text(kMaxInstanceBytes + 1, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxInstanceBytes)
+    {
+        throw std::runtime_error(fmt::format("more than {} bytes", kMaxInstanceBytes));
+    }
+    int depth = 0;
+    bool inString = false;
+    for (std::size_t k = 0; k < text.size(); ++k)
+    {
+        const char c = text[k];
+        if (inString)
+        {
+            k += c == '\\' ? 1 : 0;
+            inString = c != '"';
+        }
+        else if (c == '"')
+        {
+            inString = true;
+        }
+        else if ((c == '[' || c == '{') && ++depth > kMaxInstanceDepth)
+        {
+            throw std::runtime_error(
+                fmt::format("nested more than {} levels deep", kMaxInstanceDepth));
+        }
+        else if (c == ']' || c == '}')
+        {
+            --depth;
+        }
+    }
+    return text;
 }
 
 /** \return a JSON array of numbers */
@@ -199,18 +320,51 @@ Evaluate(const D2dScenarioSupport& support, const std::string& path)
     ptree in;
     try
     {
-        boost::property_tree::read_json(path, in);
+        std::istringstream text(ReadInstance(path));
+        boost::property_tree::read_json(text, in);
     }
     catch (const std::exception& e)
     {
-        support.Fail("--evaluate=" + path + ": cannot read the JSON instance (" + e.what() + ")");
+        support.Fail("--evaluate=" + path + ": cannot read the JSON instance (" +
+                     D2dScenarioSupport::FirstLine(e.what()) + ")");
     }
     try
     {
+        // Every key once, and only the known ones.
+        const std::set<std::string> known{"counts",
+                                          "thresholds",
+                                          "pDrop",
+                                          "trust",
+                                          "selection",
+                                          "minLabels",
+                                          "alpha1",
+                                          "alpha2",
+                                          "alpha3",
+                                          "gamma",
+                                          "budget",
+                                          "reliabilityThreshold",
+                                          "thresholdOn",
+                                          "diversity"};
+        std::set<std::string> seen;
+        for (const auto& [key, value] : in)
+        {
+            if (!known.count(key))
+            {
+                throw std::runtime_error("unknown key '" + key +
+                                         "' (accepted: counts, "
+                                         "thresholds, pDrop, trust, selection, minLabels, "
+                                         "alpha1, alpha2, alpha3, gamma, budget, "
+                                         "reliabilityThreshold, thresholdOn, diversity)");
+            }
+            if (!seen.insert(key).second)
+            {
+                throw std::runtime_error("key '" + key + "' given twice");
+            }
+        }
         D2dExchangeInstance inst;
         for (const auto& row : in.get_child("counts"))
         {
-            inst.counts.push_back(Numbers(row.second));
+            inst.counts.push_back(Numbers(row.second, "counts", 0, 1e15));
         }
         const uint32_t n = inst.counts.size();
         if (n < 2 || inst.counts[0].empty())
@@ -225,18 +379,21 @@ Evaluate(const D2dScenarioSupport& support, const std::string& path)
                 throw std::runtime_error("every row of counts must have L values");
             }
         }
-        auto matrix = [&](const std::string& key, uint32_t cols) {
+        // A number for every entry, or N rows of cols numbers, each in [lo, hi].
+        auto matrix = [&](const std::string& key, uint32_t cols, double lo, double hi) {
             std::vector<std::vector<double>> m;
             const auto& node = in.get_child(key);
             if (node.empty())
             {
+                ptree one;
+                one.push_back({"", node});
                 return std::vector<std::vector<double>>(
                     n,
-                    std::vector<double>(cols, node.get_value<double>()));
+                    std::vector<double>(cols, Numbers(one, key, lo, hi)[0]));
             }
             for (const auto& row : node)
             {
-                m.push_back(Numbers(row.second));
+                m.push_back(Numbers(row.second, key, lo, hi));
                 if (m.back().size() != cols)
                 {
                     throw std::runtime_error(key + ": every row must have " + std::to_string(cols) +
@@ -249,8 +406,8 @@ Evaluate(const D2dScenarioSupport& support, const std::string& path)
             }
             return m;
         };
-        inst.thresholds = matrix("thresholds", nl);
-        inst.pDrop = matrix("pDrop", n);
+        inst.thresholds = matrix("thresholds", nl, 0, 1e15);
+        inst.pDrop = matrix("pDrop", n, 0, 1);
         inst.trust = D2dTrustMatrices(n, nl, false);
         uint32_t j = 0;
         for (const auto& tj : in.get_child("trust"))
@@ -258,7 +415,7 @@ Evaluate(const D2dScenarioSupport& support, const std::string& path)
             uint32_t i = 0;
             for (const auto& row : tj.second)
             {
-                const auto v = Numbers(row.second);
+                const auto v = Numbers(row.second, "trust", 0, 1);
                 if (v.size() != nl || i >= n)
                 {
                     throw std::runtime_error("trust must be N x N x L (trust[j][i][l])");
@@ -283,37 +440,47 @@ Evaluate(const D2dScenarioSupport& support, const std::string& path)
         {
             throw std::runtime_error("trust must be N x N x L (trust[j][i][l])");
         }
-        for (double s : Numbers(in.get_child("selection")))
-        {
-            inst.selection.push_back(static_cast<int64_t>(s));
-        }
+        inst.selection = Integers(in.get_child("selection"), "selection", -1, n - 1.0);
         if (inst.selection.size() != n)
         {
             throw std::runtime_error("selection must have N entries (-1: none)");
         }
         std::vector<uint32_t> minLabels;
         const auto& ml = in.get_child("minLabels");
+        ptree mlList;
         if (ml.empty())
         {
-            minLabels.assign(n, ml.get_value<uint32_t>());
+            mlList.push_back({"", ml}); // one number for every device
         }
-        else
+        for (int64_t v : Integers(ml.empty() ? mlList : ml, "minLabels", 0, nl))
         {
-            for (double v : Numbers(ml))
-            {
-                minLabels.push_back(static_cast<uint32_t>(v));
-            }
+            minLabels.push_back(static_cast<uint32_t>(v));
+        }
+        if (ml.empty())
+        {
+            minLabels.assign(n, minLabels.front());
         }
         if (minLabels.size() != n)
         {
             throw std::runtime_error("minLabels must be a number or N numbers");
         }
-        const double alpha1 = in.get("alpha1", 1.0);
-        const double alpha2 = in.get("alpha2", 1.0);
-        const double alpha3 = in.get("alpha3", 0.0);
-        const double gamma = in.get("gamma", 0.5);
-        const double budget = in.get("budget", 0.0);
-        const double alphaD = in.get("reliabilityThreshold", 0.1);
+        // A scalar key: its value (or the default), in the range of the flag of that name.
+        auto scalar = [&](const std::string& key, double fallback, double lo, double hi) {
+            const auto node = in.get_child_optional(key);
+            if (!node)
+            {
+                return fallback;
+            }
+            ptree one;
+            one.push_back({"", *node});
+            return Numbers(one, key, lo, hi)[0];
+        };
+        const double alpha1 = scalar("alpha1", 1.0, 0, 1e6);
+        const double alpha2 = scalar("alpha2", 1.0, 0, 1e6);
+        const double alpha3 = scalar("alpha3", 0.0, 0, 1e6);
+        const double gamma = scalar("gamma", 0.5, 0, 1e6);
+        const double budget = scalar("budget", 0.0, 0, 1e12);
+        const double alphaD = scalar("reliabilityThreshold", 0.1, 0, 1);
         const std::string thresholdOn = in.get("thresholdOn", std::string("allocated"));
         if (thresholdOn != "allocated" && thresholdOn != "expected")
         {

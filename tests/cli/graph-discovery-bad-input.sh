@@ -89,6 +89,42 @@ echo '{"counts": [[1, 2]], "thresholds": 1}' >"$TMP/bad.json"
 expect_reject evaluate --evaluate="$TMP/bad.json"
 echo 'not json' >"$TMP/notjson.json"
 expect_reject evaluate --evaluate="$TMP/notjson.json"
+# Hostile instances: a FIFO (never opened: it would block), nesting that overflowed the
+# parser's stack (2,000,000 '[' gave SIGSEGV; 500,000 stay under the size bound), a file
+# past the size bound, every field out of its range, an unknown key and a key twice.
+mkfifo "$TMP/fifo.json"
+expect_reject evaluate --evaluate="$TMP/fifo.json"
+head -c 500000 /dev/zero | tr '\0' '[' >"$TMP/deep.json"
+expect_reject evaluate --evaluate="$TMP/deep.json"
+{
+    printf '{"counts": ['
+    for k in $(seq 200000); do printf '[1,2],'; done
+    printf '[1,2]]}'
+} >"$TMP/huge.json"
+expect_reject evaluate --evaluate="$TMP/huge.json"
+appA() { # appA KEY VALUE: Appendix A's instance with KEY set to VALUE (JSON)
+    "$PYTHON" - "$1" "$2" <<'PY'
+import json, sys
+inst = {"counts": [[20, 0, 0, 0, 20], [20, 20, 20, 20, 20], [0, 20, 0, 20, 0]],
+        "thresholds": 10, "minLabels": 3, "pDrop": 0.2, "selection": [1, -1, 1],
+        "trust": [[[0] * 5] * 3, [[1, 0, 1, 1, 0], [0] * 5, [1, 1, 1, 0, 0]], [[0] * 5] * 3]}
+inst[sys.argv[1]] = json.loads(sys.argv[2])
+print(json.dumps(inst))
+PY
+}
+PYTHON=/usr/bin/python3
+case_no=0
+for kv in 'pDrop 2' 'pDrop -1' 'thresholds -3' 'counts [[20,0,0,0,-1],[1,1,1,1,1],[0,0,0,0,0]]' \
+    'selection [1,-1,1e300]' 'selection [1.5,-1,1]' 'selection [3,-1,1]' 'minLabels 6' \
+    'minLabels -1' 'gamma -2' 'alpha1 "x"' 'budget -5' 'reliabilityThreshold 1.5' \
+    'extraKey 1'; do
+    case_no=$((case_no + 1))
+    appA ${kv% *} "${kv#* }" >"$TMP/range$case_no.json"
+    expect_reject evaluate --evaluate="$TMP/range$case_no.json"
+done
+printf '{"counts": [[1,2],[3,4]], "counts": [[1,2],[3,4]], "thresholds": 1, "minLabels": 1,
+ "trust": [[[0,0],[0,0]],[[0,0],[0,0]]], "selection": [-1,-1], "pDrop": 0}' >"$TMP/twice.json"
+expect_reject evaluate --evaluate="$TMP/twice.json"
 
 # The well-formed trust file is accepted: a tiny run exits 0 and writes run.json.
 echo "check: a 16-line trust file of 10 values is accepted"
