@@ -957,6 +957,12 @@ D2dLearner::DoDispose()
         m_impl->pending->SetDoneHook(nullptr);
         m_impl->pending = nullptr;
     }
+    if (m_impl)
+    {
+        // A deferred average never computed (the run stopped mid-round) holds the jobs it
+        // reads, this learner's among them: state -> thunk -> job -> work -> state.
+        m_impl->deferredWeights = nullptr;
+    }
     m_compute = nullptr;
     m_done = Callback<void, const D2dTrainResult&>();
     Object::DoDispose();
