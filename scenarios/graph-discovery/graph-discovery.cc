@@ -913,6 +913,24 @@ main(int argc, char* argv[])
         }
     }
     const uint32_t nl = partData->numClasses;
+    // Given values that cannot take effect are refused rather than clamped in silence.
+    if (edges > n - 1)
+    {
+        support.Fail(fmt::format("--edges={} with --nDevices={}: a device has {} possible "
+                                 "transmitters (accepted: 1 to {})",
+                                 edges,
+                                 n,
+                                 n - 1,
+                                 n - 1));
+    }
+    if (minLabels > nl)
+    {
+        support.Fail(fmt::format("--minLabels={} is above the {} labels of the data (accepted: "
+                                 "0 to {})",
+                                 minLabels,
+                                 nl,
+                                 nl));
+    }
     const bool semiSupervised = paradigmName == "semi-supervised";
     const bool unsupervised = paradigmName == "unsupervised";
     if (!semiSupervised && labeller != "propagation")
@@ -930,7 +948,9 @@ main(int argc, char* argv[])
     {
         if (!flags.Given("edges"))
         {
-            edges = 2; // Remark 2: the paper's unsupervised runs allow two incoming edges
+            // Remark 2: the paper's unsupervised runs allow two incoming edges (one on two
+            // devices, where a device has one possible transmitter).
+            edges = std::min(2u, n - 1);
         }
         if (downstream != "none" && learning.model.rfind("triplet", 0) != 0)
         {

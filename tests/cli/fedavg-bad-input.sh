@@ -42,6 +42,10 @@ expect_reject labelsPerDevice --partition=labels --labelsPerDevice=11
 expect_reject labelProportions --partition=labels --labelProportions=0.5,x,0.2
 expect_reject labelProportions --partition=labels --labelProportions=0.5,0.6,0.2
 expect_reject labelProportions --partition=labels --labelsPerDevice=2 --labelProportions=0.5,0.3,0.2
+# A time bound of 0 reads "0 s" (it read "at least -0 s").
+expect_reject "at least 0 s" --roundDeadline=-1s
+# A share that is not a number is called so (it was called "a negative share").
+expect_reject "not a number" --partition=labels --labelsPerDevice=2 --labelProportions=nan,1
 expect_reject clientFraction --clientFraction=0
 expect_reject clientFraction --clientFraction=1.5
 expect_reject mu --algorithm=fedprox --mu=-1
@@ -86,5 +90,15 @@ for f in train-images-idx3-ubyte train-labels-idx1-ubyte t10k-images-idx3-ubyte 
     printf 'not a gzip file' >"$TMP/corrupt/$f.gz"
 done
 expect_reject dataDir --dataDir="$TMP/corrupt"
+# A data folder whose training set holds no image (the real test set beside it): named as
+# such (a shape comparison once blamed the test set).
+mkdir -p "$TMP/empty-train"
+printf '\x00\x00\x08\x03\x00\x00\x00\x00\x00\x00\x00\x1c\x00\x00\x00\x1c' |
+    gzip >"$TMP/empty-train/train-images-idx3-ubyte.gz"
+printf '\x00\x00\x08\x01\x00\x00\x00\x00' | gzip >"$TMP/empty-train/train-labels-idx1-ubyte.gz"
+for f in t10k-images-idx3-ubyte t10k-labels-idx1-ubyte; do
+    ln -s "/usr/share/datasets/fashion-mnist/$f.gz" "$TMP/empty-train/$f.gz"
+done
+expect_reject "training set holds no sample" --dataDir="$TMP/empty-train"
 
 finish fedavg-bad-input

@@ -32,6 +32,10 @@ expect_reject reliabilityThreshold "${SMALL[@]}" --reliabilityThreshold=2
 expect_reject delta "${SMALL[@]}" --delta=1.5
 expect_reject iterations "${SMALL[@]}" --iterations=0
 expect_reject edges "${SMALL[@]}" --edges=0
+# Values that cannot take effect are refused, not clamped in silence: 4 devices have 3
+# possible transmitters each, the data 10 labels.
+expect_reject edges "${SMALL[@]}" --edges=100
+expect_reject minLabels "${SMALL[@]}" --minLabels=11
 expect_reject bufferSize "${SMALL[@]}" --bufferSize=0
 expect_reject graph "${SMALL[@]}" --graph=gnn
 expect_reject gcnEpochs "${SMALL[@]}" --graph=gcn --gcnEpochs=0

@@ -232,8 +232,10 @@ D2dLearningOptions::Validate(const D2dScenarioSupport& support, bool multipleArc
             sum += x;
             if (!(x >= 0))
             {
-                support.Fail("--labelProportions=" + labelProportions +
-                             " has a negative share (accepted: shares >= 0 summing to 1)");
+                support.Fail("--labelProportions=" + labelProportions + " has " +
+                             (std::isnan(x) ? std::string("a share that is not a number")
+                                            : std::string("a negative share")) +
+                             " (accepted: shares >= 0 summing to 1)");
             }
         }
         if (std::fabs(sum - 1) > 1e-6)
@@ -266,8 +268,8 @@ D2dLearningOptions::LoadData(const D2dScenarioSupport& support, uint32_t nDevice
         }
         if (dataset == "fashion-mnist")
         {
-            train = D2dFashionMnist::Load(dataDir, "train", dataFraction, seed);
-            test = D2dFashionMnist::Load(dataDir, "test", dataFraction, seed + 1);
+            train = LoadFashionMnist(support, "train", seed);
+            test = LoadFashionMnist(support, "test", seed + 1);
         }
         else
         {
@@ -277,6 +279,20 @@ D2dLearningOptions::LoadData(const D2dScenarioSupport& support, uint32_t nDevice
             const auto means = D2dSyntheticData::PaperGaussianMeans();
             train = D2dSyntheticData::GaussianMixture(means, 1.0, {}, n, seed);
             test = D2dSyntheticData::GaussianMixture(means, 1.0, {}, n / 4 + 1, seed + 1);
+        }
+        // An empty set is named before any comparison of shapes (an empty training set
+        // has none, and a shape mismatch would blame the test set).
+        for (const auto& [set, which] :
+             {std::make_pair(train, "training"), std::make_pair(test, "test")})
+        {
+            if (set->Size() == 0)
+            {
+                support.Fail(fmt::format("--dataFraction={} leaves no {} sample in --dataDir={} "
+                                         "(accepted: a fraction that keeps at least one)",
+                                         dataFraction,
+                                         which,
+                                         dataDir));
+            }
         }
         if (test->featureShape != train->featureShape)
         {
@@ -336,16 +352,45 @@ D2dLearningOptions::LoadData(const D2dScenarioSupport& support, uint32_t nDevice
     }
     catch (const std::exception& e)
     {
+        support.Fail("--" + std::string(e.what()));
+    }
+}
+
+std::shared_ptr<D2dDataset>
+D2dLearningOptions::LoadFashionMnist(const D2dScenarioSupport& support,
+                                     const std::string& split,
+                                     uint64_t seed) const
+{
+    try
+    {
+        return D2dFashionMnist::Load(dataDir, split, dataFraction, seed);
+    }
+    catch (const std::invalid_argument& e)
+    {
         const std::string what = e.what();
-        if (what.rfind("fraction: ", 0) == 0)
+        if (what.rfind("fraction: ", 0) != 0)
         {
-            // D2dFashionMnist names its own argument; the flag is --dataFraction.
-            support.Fail(fmt::format("--dataFraction={} keeps no sample of a Fashion-MNIST set "
-                                     "(accepted: 1e-6 to 1, and at least one sample of the "
-                                     "10000 test samples: 5e-05 or more)",
-                                     D2dScenarioSupport::FormatNumber(dataFraction)));
+            throw;
         }
-        support.Fail("--" + what);
+        // D2dFashionMnist names its own argument ("fraction: F keeps no sample of N; ...");
+        // the flag is --dataFraction, and the set is the one that came out empty.
+        const auto of = what.find(" of ");
+        const auto end = what.find(';', of);
+        const std::string n =
+            of == std::string::npos
+                ? "?"
+                : what.substr(of + 4, end == std::string::npos ? end : end - of - 4);
+        const std::string which = split == "train" ? "training" : "test";
+        support.Fail(n == "0" ? fmt::format("--dataDir={}: its {} set holds no sample (accepted: "
+                                            "a folder whose two sets hold samples)",
+                                            dataDir,
+                                            which)
+                              : fmt::format("--dataFraction={} keeps no sample of the {} {} "
+                                            "samples (accepted: 1/(2 x {}) to 1)",
+                                            D2dScenarioSupport::FormatNumber(dataFraction),
+                                            n,
+                                            which,
+                                            n));
     }
 }
 

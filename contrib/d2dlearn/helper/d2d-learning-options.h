@@ -219,6 +219,18 @@ class D2dLearningOptions
 
   private:
     /**
+     * \brief Load one Fashion-MNIST set of --dataDir at --dataFraction; a fraction that
+     * keeps no sample, or a set that holds none, fails naming that set.
+     * \param support the scenario's support (errors)
+     * \param split "train" or "test"
+     * \param seed the draw of the fraction
+     * \return the set
+     */
+    std::shared_ptr<D2dDataset> LoadFashionMnist(const D2dScenarioSupport& support,
+                                                 const std::string& split,
+                                                 uint64_t seed) const;
+
+    /**
      * \brief LoadData() of --dataset=polynomial (see there).
      * \param nDevices agents
      * \param seed the run's seed

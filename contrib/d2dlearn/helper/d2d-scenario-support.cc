@@ -630,6 +630,10 @@ D2dScenarioSupport::WholeNumber(const std::string& text, std::string* decimal)
 std::string
 D2dScenarioSupport::FormatNumber(double value)
 {
+    if (value == 0)
+    {
+        value = 0.0; // -0 (a time bound of -0 s) reads as 0
+    }
     // Whole numbers in full when short or when the short form would lose digits
     // (4294967295), else the short form (1e+09).
     const std::string brief = fmt::format("{:g}", value);

@@ -279,9 +279,9 @@ WriteAtomically(const std::string& dir, const std::string& file, const std::stri
     std::filesystem::rename(tmp, dir + "/" + file, ec);
     if (ec)
     {
+        const std::string why = ec.message(); // before remove() sets ec ("Success")
         std::filesystem::remove(tmp, ec);
-        throw std::runtime_error("outDir: cannot publish " + file + " in '" + dir +
-                                 "': " + ec.message());
+        throw std::runtime_error("outDir: cannot publish " + file + " in '" + dir + "': " + why);
     }
 }
 
