@@ -181,7 +181,10 @@ class SlurmTest(unittest.TestCase):
         submits it again."""
         path = os.path.join(tmp, "cancelled.toml")
         with open(path, "w") as fh:
-            fh.write(CAMPAIGN.replace('duration = "3s"', 'duration = "100s"')
+            # About 20 s of wall time (a plain 100 s of d2d-exchange takes 0.1 s: the
+            # scancel below raced its end).
+            fh.write(CAMPAIGN.replace('duration = "3s"', 'duration = "600s"\nnDevices = 50\n'
+                                      'meanInterval = "200ms"\nbroadcast = true')
                      .replace("spectralEfficiency = [0.5, 2]", "spectralEfficiency = [2]")
                      .replace("seed = [1, 2]", "seed = [1]"))
         out = os.path.join(tmp, "cancelled")
