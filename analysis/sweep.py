@@ -92,7 +92,13 @@ swept parameter, one line per value of --hue, the mean and its 95 % confidence i
 Bad input (a campaign that does not parse, an unknown key, an empty list, the same value
 twice in a list (2 and 2.0 are the same number: refused, not merged), zipped lists of
 different lengths, a parameter that the program does not have, a missing program) stops
-with a one-line error and exit status 2 before anything runs. So does a campaign file
+with a one-line error and exit status 2 before anything runs. Then `run` (local, --slurm,
+--dry-run) calls each distinct command of the runs it would run (those not finished) once
+with --validate appended and --outDir in a temporary folder (removed after), -j at a time,
+from the campaign file's folder: the program checks every flag's value as the run would
+and simulates and writes nothing; if it refuses one, `run` stops with one line naming the
+run's folder and the program's error (exit status 2), and nothing is run, submitted or
+written. A program without --validate (an older build) is noted and not checked so. So does a campaign file
 that is not a regular file (a FIFO is never opened for reading), is larger than 1 MiB,
 binary or not UTF-8, nests arrays or tables too deeply to parse, or whose grid has more
 than 1,000,000 runs (counted before the runs are listed, also for --dry-run). So does a
@@ -149,6 +155,7 @@ KILL_GRACE = 5.0
 ORPHAN_WAIT = 10.0
 PR_SET_PDEATHSIG = 1
 LOG_FILE = "sweep.log"
+VALIDATE_TIMEOUT = 120
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 
 
@@ -625,9 +632,15 @@ def error_line(log_path):
     """The one-line error of a failed run: its last line naming an error, else its last."""
     try:
         with open(log_path, errors="replace") as fh:
-            lines = [ln.strip() for ln in fh.read().splitlines() if ln.strip()]
+            return error_in(fh.read())
     except OSError:
         return "(no log)"
+
+
+def error_in(text):
+    """The one-line error in a program's output: its last line naming an error, else its
+    last line."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     for ln in reversed(lines):
         if "error" in ln.lower():
             return ln
@@ -740,6 +753,68 @@ def execute_run(run, program, out, cwd):
     catch_stop_signals(lambda signum, frame: proc.send_signal(signum))
     rc = proc.wait()
     return 0 if finish_run(run, out, rc) == "done" else (rc if rc > 0 else 1)
+
+
+# --------------------------------------------------------------------------
+# Validation: every command checked by its program before any run starts
+# --------------------------------------------------------------------------
+
+def validate_runs(campaign, program, runs, jobs, options):
+    """Call each distinct command of `runs` once with --validate (the program parses and
+    checks every flag as the run would, and simulates and writes nothing), `jobs` at a time,
+    from the campaign's folder and with --outDir in a temporary folder (removed after).
+    SweepError naming the first refused run in campaign order and the program's one-line
+    error; nothing is run or written then."""
+    if options is not None and "validate" not in options:
+        note("%s has no --validate (an older build?): the runs' values are not checked "
+             "before they start" % os.path.basename(program))
+        return
+    distinct = {}
+    for r in runs:
+        distinct.setdefault(tuple(r.command()), r)
+    if not distinct:
+        return
+    import concurrent.futures
+    cwd = os.path.dirname(campaign.path)
+    tmp = tempfile.mkdtemp(prefix="sweep-validate-")
+
+    def validate(k, run):
+        argv = run.argv(program, os.path.join(tmp, str(k))) + ["--validate"]
+        try:
+            proc = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                  stdin=subprocess.DEVNULL, cwd=cwd, timeout=VALIDATE_TIMEOUT,
+                                  universal_newlines=True, errors="replace")
+        except subprocess.TimeoutExpired:
+            return "no answer to --validate within %d s" % VALIDATE_TIMEOUT
+        except OSError as exc:
+            return "cannot start %s: %s" % (program, exc.strerror or exc)
+        if proc.returncode == 0:
+            return None
+        error = error_in(proc.stderr) if proc.stderr.strip() else "(no error message)"
+        return error if proc.returncode > 0 else "%s (killed by signal %d)" % (
+            error, -proc.returncode)
+
+    refused = {}
+    try:
+        # Submitted in campaign order and cancelled at the first refusal: every run before
+        # a refused one has been checked, so the one reported is the first refused.
+        with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+            futures = {pool.submit(validate, k, r): k for k, r in enumerate(distinct.values())}
+            for future in concurrent.futures.as_completed(futures):
+                if future.cancelled():
+                    continue
+                error = future.result()
+                if error is not None:
+                    refused[futures[future]] = error
+                    for f in futures:
+                        f.cancel()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if refused:
+        first = min(refused)
+        run = list(distinct.values())[first]
+        raise SweepError("run %s refused by %s --validate: %s (nothing run)"
+                         % (run.folder, os.path.basename(program), refused[first]))
 
 
 # --------------------------------------------------------------------------
@@ -923,15 +998,22 @@ def cmd_run(args):
     out = output_dir(args, campaign)
     program = find_program(campaign, args.bin)
     options = check_parameters(campaign, program)
+    jobs = args.jobs or max(1, (os.cpu_count() or 1) // threads_per_run(campaign, options))
+    again = ({"missing", "interrupted"} | ({"failed"} if args.retry_failed else set())
+             | (set() if args.keep_stale else {"stale"}))
+    # Every command that may run (a "running" one may be an orphan about to end) is checked
+    # by its program before the campaign folder is touched.
+    queued = slurm_queued(out) if os.path.isdir(os.path.join(out, STATE_DIR)) else {}
+    validate_runs(campaign, program,
+                  [r for r in campaign.runs if r.folder not in queued
+                   and run_state(out, r) in again | {"running"}], jobs, options)
     if not args.dry_run:
         os.makedirs(out, exist_ok=True)
         lock_campaign(out)
-    queued = slurm_queued(out) if os.path.isdir(os.path.join(out, STATE_DIR)) else {}
+        queued = slurm_queued(out) if os.path.isdir(os.path.join(out, STATE_DIR)) else {}
     states = {r.folder: run_state(out, r) for r in campaign.runs}
     if not args.dry_run:
         wait_for_orphans(campaign, out, states, queued)
-    again = ({"missing", "interrupted"} | ({"failed"} if args.retry_failed else set())
-             | (set() if args.keep_stale else {"stale"}))
     todo = [r for r in campaign.runs if states[r.folder] in again and r.folder not in queued]
     already = sum(1 for s in states.values() if s == "done")
     old_failed = [r for r in campaign.runs
@@ -958,7 +1040,6 @@ def cmd_run(args):
         if not args.wait:
             queued = set(queued) | {r.folder for r in todo}
     else:
-        jobs = args.jobs or max(1, (os.cpu_count() or 1) // threads_per_run(campaign, options))
         status = run_and_report(campaign, program, out, todo, jobs, already, len(old_failed))
     if status != 130:
         failed = [r for r in campaign.runs

@@ -367,16 +367,89 @@ seed = [1, 2, 3, 4, 5, 6]
                           ("5", "1:30", "1:00:00", "2-3", "2-3:04", "2-3:04:05")],
                          [300, 90, 3600, 183600, 183840, 183845])
 
+    def wrapper(self, validate_ok=False):
+        """A program in the temporary folder that logs each call's arguments to calls.log
+        and runs d2d-exchange; with validate_ok, it answers --validate with `valid` itself
+        (a failure no check can foresee: a file gone between the check and the run)."""
+        path = os.path.join(self.tmp, "d2d-exchange-wrapper")
+        with open(path, "w") as fh:
+            fh.write('#!/bin/sh\necho "$*" >> %s\n' % os.path.join(self.tmp, "calls.log"))
+            if validate_ok:
+                fh.write('for a; do [ "$a" = --validate ] && echo "d2d-exchange: valid" '
+                         '&& exit 0; done\n')
+            fh.write('exec %s "$@"\n' % os.path.join(BIN, "d2d-exchange"))
+        os.chmod(path, 0o755)
+        return path
+
+    def calls(self):
+        try:
+            with open(os.path.join(self.tmp, "calls.log")) as fh:
+                return fh.read().splitlines()
+        except OSError:
+            return []
+
+    def test_values_validated_before_any_run(self):
+        # A typo in a value passes the flag-name check (--algorithm is a flag) and would fail
+        # every run after start-up: every command is checked with --validate first, and
+        # the campaign is refused with the program's own error, nothing run or written.
+        path = self.campaign("scenario = 'fedavg'\n[parameters]\nrounds = 1\n[grid]\n"
+                             "algorithm = ['fedavg', 'decentralised']\nseed = [1, 2]\n")
+        for options in ((), ("--dry-run",), ("-j", "1")):
+            line = self.assert_refused(path, "run algorithm=decentralised_seed=1 refused by "
+                                       "fedavg --validate: fedavg: error: "
+                                       "--algorithm=decentralised is not accepted (fedavg, ",
+                                       *options)
+            self.assertTrue(line.endswith(" (nothing run)\n"), line)
+        # The same for a value out of range, and for a file that a run would read (relative
+        # to the campaign's folder): missing.
+        self.assert_refused(self.campaign("scenario = 'd2d-exchange'\n[grid]\n"
+                                          "spectralEfficiency = [1, -3]\n"),
+                            "run spectralEfficiency=-3 refused by d2d-exchange --validate: "
+                            "d2d-exchange: error: --spectralEfficiency=-3 is out of range")
+        self.assert_refused(self.campaign("scenario = 'd2d-exchange'\n[parameters]\n"
+                                          "rssFile = 'W.csv'\n[grid]\nseed = [1, 2]\n"),
+                            "run seed=1 refused by d2d-exchange --validate: d2d-exchange: "
+                            "error: rssFile: 'W.csv': cannot read the file")
+
+    def test_validation_calls(self):
+        # Each distinct command is validated once, with --validate appended and --outDir in
+        # a temporary folder (not the run's folder), removed afterwards; then a valid
+        # campaign runs as before, and a second `run` validates nothing (all finished).
+        program = self.wrapper()
+        path = self.campaign("scenario = '%s'\n[parameters]\nduration = '200ms'\n[grid]\n"
+                             "spectralEfficiency = [1, 2]\nseed = [1, 2, 3]\n" % program)
+        out = os.path.join(self.tmp, "out")
+        proc = self.sweep("run", path, "--out", out, "-j", "2", check=0)
+        self.assertIn("6 runs: 6 ran (6 finished, 0 failed)", proc.stdout)
+        calls = [c for c in self.calls() if "--outDir=" in c]  # not --PrintHelp
+        validations = [c for c in calls if c.endswith(" --validate")]
+        runs = [c for c in calls if "--validate" not in c]
+        self.assertEqual(len(validations), 6, calls)
+        self.assertEqual(len(runs), 6, calls)
+        self.assertEqual(sorted(c[:-len(" --validate")].rsplit(" --outDir=", 1)[0]
+                                for c in validations),
+                         sorted(c.rsplit(" --outDir=", 1)[0] for c in runs))
+        for c in validations:
+            folder = c[:-len(" --validate")].rsplit(" --outDir=", 1)[1]
+            self.assertFalse(folder.startswith(out), c)
+            self.assertFalse(os.path.exists(folder), c)
+            self.assertFalse(os.path.exists(os.path.dirname(folder)), c)
+        proc = self.sweep("run", path, "--out", out, check=0)
+        self.assertIn("6 runs: 0 ran", proc.stdout)
+        self.assertEqual(len([c for c in self.calls() if "--validate" in c]), 6)
+
     def test_failed_runs(self):
-        # --rssFile names a file relative to the campaign's folder, missing at first.
+        # --rssFile names a file relative to the campaign's folder, missing at first; the
+        # program's --validate is bypassed (it would refuse the campaign up front) to fail
+        # the runs themselves.
         path = self.campaign("""\
-scenario = "d2d-exchange"
+scenario = "%s"
 [parameters]
 duration = "2s"
 rssFile = "W.csv"
 [grid]
 seed = [1, 2]
-""")
+""" % self.wrapper(validate_ok=True))
         out = os.path.join(self.tmp, "out")
         proc = self.sweep("run", path, "--out", out, check=1)
         self.assertIn("2 ran (0 finished, 2 failed)", proc.stdout)
@@ -608,8 +681,12 @@ seed = [1, 2, 3]
         self.assertIn("not a summary column (columns: m, energy_j.total)", proc.stderr)
 
     def test_example_campaigns(self):
-        # Every campaign in analysis/campaigns parses and names only flags its program has
-        # (--dry-run checks them against --PrintHelp and runs nothing).
+        # Every campaign in analysis/campaigns parses, names only flags its program has
+        # (checked against --PrintHelp), and every value of every swept parameter is
+        # accepted by the program's --validate: checked on as many runs as the longest list
+        # (run k takes the k-th value of each list, or its last), not on all ~390 runs,
+        # which `run` validates (about a second each: the programs' start-up). One
+        # campaign goes through --dry-run, which prints the commands and runs nothing.
         folder = os.path.join(REPO, "analysis", "campaigns")
         counts = {"wireless.toml": 16, "cmfl-robustness.toml": 63, "paper-fedavg.toml": 6,
                   "paper-cmfl.toml": 7, "paper-bayes.toml": 3, "paper-d2d-exchange.toml": 12,
@@ -622,13 +699,38 @@ seed = [1, 2, 3]
         self.assertEqual(sorted(f for f in os.listdir(folder) if f.endswith(".toml")),
                          sorted(counts))
         for name, runs in counts.items():
-            out = os.path.join(self.tmp, name)
-            proc = self.sweep("run", os.path.join(folder, name), "--out", out, "--dry-run",
-                              check=0)
-            self.assertTrue(proc.stdout.startswith("# %d runs, %d to run" % (runs, runs)),
-                            name + ": " + proc.stdout[:200])
-            self.assertEqual(len(proc.stdout.splitlines()), runs + 1, name)
-            self.assertFalse(os.path.exists(out))
+            campaign = sweep.Campaign(os.path.join(folder, name))
+            self.assertEqual(len(campaign.runs), runs, name)
+            program = sweep.find_program(campaign, BIN)
+            options = sweep.check_parameters(campaign, program)
+            longest = max(len(values) for _, values in campaign.axes)
+            chosen = set()
+            for k in range(longest):
+                chosen.add(tuple(values[min(k, len(values) - 1)]
+                                 for _, values in campaign.axes))
+            covering = [r for r in campaign.runs
+                        if tuple(tuple(v for _, v in r.swept[i:i + len(names)])
+                                 for i, names in self.axis_offsets(campaign)) in chosen]
+            self.assertEqual(len(covering), len(chosen), name)
+            try:
+                sweep.validate_runs(campaign, program, covering, 2, options)
+            except sweep.SweepError as exc:
+                self.fail("%s: %s" % (name, exc))
+        out = os.path.join(self.tmp, "bayes")
+        proc = self.sweep("run", os.path.join(folder, "paper-bayes.toml"), "--out", out,
+                          "--dry-run", check=0)
+        self.assertTrue(proc.stdout.startswith("# 3 runs, 3 to run"), proc.stdout[:200])
+        self.assertEqual(len(proc.stdout.splitlines()), 4)
+        self.assertFalse(os.path.exists(out))
+
+    @staticmethod
+    def axis_offsets(campaign):
+        """(offset in Run.swept, names) of each axis of a campaign."""
+        offsets, i = [], 0
+        for names, _ in campaign.axes:
+            offsets.append((i, names))
+            i += len(names)
+        return offsets
 
     def test_where_values(self):
         # --where compares with the value as the command line writes it, or as a number.

@@ -6,7 +6,8 @@ Run (as root):  /usr/bin/python3 tests/analysis/test_sweep_slurm.py BIN_DIR
 Starts munged, slurmctld and slurmd (Debian's munge and slurm-wlm packages) with a key and
 a configuration generated in a temporary folder: the node is this host as `slurmd -C`
 describes it, reached on 127.0.0.1 at two free ports, with private state, spool, log and
-pid files, proctrack/linuxproc and task/none (no cgroups), no accounting. Runs a 4-run
+pid files, proctrack/linuxproc and task/none (no cgroups), no accounting. Refuses a campaign
+with a value d2d-exchange's --validate rejects (nothing submitted). Runs a 4-run
 campaign of d2d-exchange with `run --slurm --wait` and the same campaign locally, then
 checks that the collected tables are identical (every column but the wall times) and that
 every trace file is identical byte for byte; then cancels (scancel) a running run and
@@ -208,6 +209,27 @@ class SlurmTest(unittest.TestCase):
         self.assertIn("submitted 1 run(s) as job array", proc.stdout)
         self.assertIn("1 runs: 1 finished, 0 failed, 0 missing, 0 interrupted", proc.stdout)
 
+    def check_invalid_not_submitted(self, tmp, cluster, env):
+        """A campaign with a value the program refuses (--validate) is refused before
+        anything is submitted: one line with the program's error, no job, no folder."""
+        path = os.path.join(tmp, "invalid.toml")
+        with open(path, "w") as fh:
+            fh.write(CAMPAIGN.replace("spectralEfficiency = [0.5, 2]",
+                                      "spectralEfficiency = [0.5, -3]"))
+        out = os.path.join(tmp, "invalid")
+        proc = subprocess.run([PYTHON, SCRIPT, "run", path, "--out", out, "--slurm"],
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True, timeout=600)
+        self.assertEqual(proc.returncode, 2, proc.stdout + proc.stderr)
+        self.assertEqual(proc.stdout, "")
+        self.assertRegex(proc.stderr, r"^sweep\.py: error: run spectralEfficiency=-3_seed=1 "
+                         r"refused by d2d-exchange --validate: d2d-exchange: error: "
+                         r"--spectralEfficiency=-3 is out of range [^\n]*\n$")
+        self.assertFalse(os.path.exists(out))
+        queue = subprocess.run([which("squeue"), "-h"], env=cluster.env, check=True,
+                               stdout=subprocess.PIPE, universal_newlines=True).stdout
+        self.assertEqual(queue.strip(), "")
+
     def test_slurm_campaign_same_as_local(self):
         tmp = tempfile.mkdtemp(prefix="sweep-slurm-")
         cluster = Cluster(os.path.join(tmp, "cluster"))
@@ -229,6 +251,7 @@ class SlurmTest(unittest.TestCase):
                                  + cluster.logs())
                 return proc
 
+            self.check_invalid_not_submitted(tmp, cluster, env)
             slurm, local = os.path.join(tmp, "slurm"), os.path.join(tmp, "local")
             t1 = time.monotonic()
             proc = sweep("run", path, "--out", slurm, "--slurm", "--wait")
