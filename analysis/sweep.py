@@ -10,6 +10,7 @@ Usage:
     /usr/bin/python3 analysis/sweep.py collect FILE [--out DIR]
     /usr/bin/python3 analysis/sweep.py plot FILE [--out DIR] --metric M --x P [--hue P]
                                              [--where P=V ...] [--format png|pdf|svg]
+                                             [--band ci|sd|minmax|none] [--no-points]
 
 The campaign file (FILE, TOML):
 
@@ -86,8 +87,14 @@ state and lists the failed ones; `collect` writes DIR/results.csv, one row per f
 run: `run` (the folder), every campaign parameter, `seed` (from run.json if the campaign
 does not set it) and every key of run.json's summary (nested keys joined by dots:
 `energy_j.total`, `kinds.model.latency_mean_s`). `plot` draws a summary metric against a
-swept parameter, one line per value of --hue, the mean and its 95 % confidence interval
-(Student t) over the values of --replicate (default seed).
+swept parameter, one line per value of --hue (a legend of at most 8 entries), the mean
+over the values of --replicate (default seed) with a band (--band: ci, the 95 %
+confidence interval of the mean, Student t, the default; sd, mean +- 1 standard
+deviation; minmax; none) and each replicate's value as a dot (unless --no-points). Band,
+dots and axis stay in the metric's domain (rates and accuracies in [0, 1]; energies,
+times and bytes >= 0: trace_io.COLUMNS); the axes are labelled with the quantity and its
+unit (trace_io.axis_label). The table printed (CSV) has the band's limits as computed,
+unclipped. A campaign with no finished run gives a figure that says so.
 
 Bad input (a campaign that does not parse, an unknown key, an empty list, the same value
 twice in a list (2 and 2.0 are the same number: refused, not merged), zipped lists of
@@ -1402,6 +1409,26 @@ def mean_ci(values):
     return n, mean, t975(n - 1) * math.sqrt(var / n)
 
 
+#: --band: what the band around the mean shows (title text, CSV column prefix).
+BANDS = {"ci": ("95 % CI (Student t)", "ci95"), "sd": ("\u00b1 1 sd", "sd"),
+         "minmax": ("min to max", "min_max"), "none": (None, None)}
+
+
+def band_limits(values, band):
+    """(n, mean, low, high) of the replicates `values` for --band (low = high = NaN where
+    the band is undefined: n < 2, or band none)."""
+    n, mean, half = mean_ci(values)
+    nan = float("nan")
+    if band == "ci":
+        return n, mean, mean - half, mean + half
+    if band == "sd" and n > 1:
+        sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+        return n, mean, mean - sd, mean + sd
+    if band == "minmax" and n > 1:
+        return n, mean, min(values), max(values)
+    return n, mean, nan, nan
+
+
 def same_value(value, text):
     """Whether a campaign value equals a --where value given as text (1e-11 = 1.0e-11)."""
     if csv_text(value) == text.strip():
@@ -1418,8 +1445,6 @@ def cmd_plot(args):
     campaign = Campaign(args.file)
     out = output_dir(args, campaign)
     columns, rows, missing = collect(campaign, out)
-    if not rows:
-        raise SweepError("no finished run in %s: run the campaign first" % out)
     if missing:
         note("%d of %d runs not finished are left out" % (len(missing), len(campaign.runs)))
     params = campaign.parameter_names()
@@ -1427,7 +1452,8 @@ def cmd_plot(args):
         if name is not None and name not in campaign.swept:
             raise SweepError("%s %s: not a swept parameter (swept: %s)"
                              % (flag, name, ", ".join(campaign.swept) or "none"))
-    if args.metric not in columns or args.metric in params or args.metric == "run":
+    if rows and (args.metric not in columns or args.metric in params
+                 or args.metric == "run"):
         metrics = [c for c in columns if c not in params and c != "run"]
         raise SweepError("--metric %s: not a summary column (columns: %s)"
                          % (args.metric, ", ".join(metrics)))
@@ -1436,9 +1462,10 @@ def cmd_plot(args):
         if name not in params or not _:
             raise SweepError("--where %s: give PARAMETER=VALUE with a campaign parameter"
                              % cond)
-        rows = [r for r in rows if same_value(r.get(name), value)]
-        if not rows:
-            raise SweepError("--where %s: no finished run has this value" % cond)
+        if rows:
+            rows = [r for r in rows if same_value(r.get(name), value)]
+            if not rows:
+                raise SweepError("--where %s: no finished run has this value" % cond)
     rep = args.replicate
     fixed_by_where = {c.partition("=")[0] for c in args.where}
     for name in campaign.swept:
@@ -1458,62 +1485,92 @@ def cmd_plot(args):
             raise SweepError("--metric %s: %r is not a number" % (args.metric, value))
         hue = r.get(args.hue) if args.hue else None
         groups.setdefault((hue, r[args.x]), []).append(float(value))
-    if not groups:
-        raise SweepError("--metric %s: no finished run has a value" % args.metric)
 
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import matplotlib.ticker
-    from trace_io import save_figure
+    import trace_io
 
     def order(values):
         return sorted(set(values), key=lambda v: (isinstance(v, str), v))
 
-    hues = order(h for h, _ in groups) if args.hue else [None]
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
-    print("%s,%s,n,mean,ci95_low,ci95_high" % (args.hue or "", args.x) if args.hue
-          else "%s,n,mean,ci95_low,ci95_high" % args.x)
+    ax.set_xlabel(trace_io.axis_label(args.x))
+    ax.set_ylabel(trace_io.axis_label(args.metric, summary=True))
+    band_text, prefix = BANDS[args.band]
+    if not groups:
+        # A figure that says why it is empty rather than an empty axis (the campaign has
+        # not finished a run yet, or no finished run has the metric).
+        why = ("no finished run yet (0 of %d runs)" % len(campaign.runs) if not rows
+               else "no finished run has a value of %s" % args.metric)
+        note("%s: %s; the figure says so" % (campaign.name, why))
+        trace_io.no_data(ax, why)
+        ax.set_title("%s: %s" % (campaign.name, args.metric), fontsize=10)
+        return save_plot(args, out, fig)
+    hues = order(h for h, _ in groups) if args.hue else [None]
+    hue_label, hue_unit, _ = trace_io.column_info(args.hue) if args.hue else (None, "", None)
+    print("%s%s,n,mean%s" % ("%s," % args.hue if args.hue else "", args.x,
+                             ",%s_low,%s_high" % (prefix, prefix) if prefix else ""))
     numeric_x = all(isinstance(x, (int, float)) and not isinstance(x, bool)
                     for _, x in groups)
-    for hue in hues:
+    xs_all = order(x for _, x in groups)
+    position = {x: (x if numeric_x else k) for k, x in enumerate(xs_all)}
+    for i, hue in enumerate(hues):
         xs = order(x for h, x in groups if h == hue)
-        stats = [mean_ci(groups[(hue, x)]) for x in xs]
-        for x, (n, m, h) in zip(xs, stats):
-            prefix = "%s," % csv_text(hue) if args.hue else ""
-            print("%s%s,%d,%s,%s,%s" % (prefix, csv_text(x), n, csv_text(m),
-                                         csv_text(m - h) if n > 1 else "",
-                                         csv_text(m + h) if n > 1 else ""))
-        px = xs if numeric_x else list(range(len(xs)))
-        means = [m for _, m, _ in stats]
-        label = "%s = %s" % (args.hue, csv_text(hue)) if args.hue else None
-        line, = ax.plot(px, means, marker="o", markersize=4, label=label)
-        lo = [m - h if n > 1 else m for n, m, h in stats]
-        hi = [m + h if n > 1 else m for n, m, h in stats]
-        if any(n > 1 for n, _, _ in stats):
-            ax.fill_between(px, lo, hi, color=line.get_color(), alpha=0.2, linewidth=0)
-        if not numeric_x:
-            ax.set_xticks(px)
-            ax.set_xticklabels([csv_text(x) for x in xs])
+        stats = [band_limits(groups[(hue, x)], args.band) for x in xs]
+        for x, (n, m, lo, hi) in zip(xs, stats):
+            print("%s%s,%d,%s%s" % ("%s," % csv_text(hue) if args.hue else "", csv_text(x),
+                                     n, csv_text(m),
+                                     ",%s,%s" % ("" if math.isnan(lo) else csv_text(lo),
+                                                 "" if math.isnan(hi) else csv_text(hi))
+                                     if prefix else ""))
+        px = [position[x] for x in xs]
+        label = None
+        if args.hue:
+            label = "%s = %s%s" % (hue_label, csv_text(hue), " " + hue_unit if hue_unit else "")
+        line, = ax.plot(px, trace_io.clip_to_domain([m for _, m, _, _ in stats],
+                                                    args.metric),
+                        marker="o", markersize=4, label=label, zorder=3)
+        colour = line.get_color()
+        if prefix and any(not math.isnan(lo) for _, _, lo, _ in stats):
+            # A replicate's point alone (n = 1) has no band: the band narrows to its mean.
+            lo = [m if math.isnan(b) else b for _, m, b, _ in stats]
+            hi = [m if math.isnan(b) else b for _, m, _, b in stats]
+            trace_io.draw_band(ax, px, lo, hi, args.metric, color=colour, alpha=0.2,
+                               linewidth=0, zorder=1)
+        if args.points:
+            pts = [(position[x], v) for x in xs for v in groups[(hue, x)]]
+            ax.scatter([p for p, _ in pts],
+                       trace_io.clip_to_domain([v for _, v in pts], args.metric),
+                       s=10, color=colour, alpha=0.45, linewidths=0, zorder=2)
     if args.logx:
         ax.set_xscale("log")
-    if numeric_x:
-        # The swept values themselves as ticks (a log axis would label 6x10^-1).
-        xs = order(x for _, x in groups)
-        ax.set_xticks(xs)
-        ax.set_xticklabels([csv_text(x) for x in xs])
-        ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+    # The swept values themselves as ticks (a log axis would label 6x10^-1).
+    ax.set_xticks([position[x] for x in xs_all])
+    ax.set_xticklabels([csv_text(x) for x in xs_all])
+    ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
     if args.logy:
         ax.set_yscale("log")
+    else:
+        trace_io.set_domain_limits(ax, args.metric)
     nrep = max(len(v) for v in groups.values())
-    ax.set_xlabel(args.x)
-    ax.set_ylabel(args.metric)
-    ax.set_title("%s: %s (mean%s)" % (campaign.name, args.metric,
-                                      " and 95 %% CI over %d %s values" % (nrep, rep)
-                                      if nrep > 1 else ""), fontsize=10)
+    shown = "mean"
+    if nrep > 1 and band_text:
+        shown += " and %s" % band_text
+    if nrep > 1:
+        shown += " over %d %s values" % (nrep, rep)
+        if args.points:
+            shown += "; dots: each %s" % rep
+    ax.set_title("%s: %s (%s)" % (campaign.name, args.metric, shown), fontsize=10)
     ax.grid(True, alpha=0.3)
     if args.hue:
-        ax.legend(fontsize=8)
+        trace_io.legend(ax)
+    return save_plot(args, out, fig)
+
+
+def save_plot(args, out, fig):
+    from trace_io import save_figure
     plots = args.plots or os.path.join(out, "plots")
     os.makedirs(plots, exist_ok=True)
     name = args.name or "%s_vs_%s%s" % (args.metric, args.x,
@@ -1600,6 +1657,11 @@ def main(argv=None):
     p.add_argument("--name", default=None, help="file name without extension")
     p.add_argument("--logx", action="store_true")
     p.add_argument("--logy", action="store_true")
+    p.add_argument("--band", choices=sorted(BANDS), default="ci",
+                   help="band around the mean: ci (95 %% Student t interval, default), sd "
+                   "(mean +- 1 standard deviation), minmax, none")
+    p.add_argument("--no-points", dest="points", action="store_false",
+                   help="do not draw each replicate's value as a dot")
     p.set_defaults(func=cmd_plot)
 
     p = sub.add_parser("_task", help="(internal) one Slurm array task")

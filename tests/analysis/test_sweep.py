@@ -29,6 +29,8 @@ import tempfile
 import time
 import unittest
 
+import figure_checks
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 SCRIPT = os.path.join(REPO, "analysis", "sweep.py")
@@ -731,6 +733,117 @@ seed = [1, 2, 3]
             offsets.append((i, names))
             i += len(names)
         return offsets
+
+    def plot(self, path, out, *options):
+        """`sweep.py plot` run here (figure_checks.render): (exit status, stdout, the one
+        figure written), after checking the figure with figure_checks.problems."""
+        rc, stdout, drawn = figure_checks.render("sweep", ["plot", path, "--out", out]
+                                                 + list(options))
+        self.assertEqual(rc, 0, stdout)
+        self.assertEqual(len(drawn), 1)
+        self.assertEqual(figure_checks.all_problems(drawn), [])
+        return stdout, drawn[0][1]
+
+    def rate_campaign(self, values):
+        """A campaign folder of finished runs: spectralEfficiency x seed (1, 2), whose
+        complete_delivery_rate is values[(r, seed)] and energy total 10 * it."""
+        path = self.campaign("scenario = 'd2d-exchange'\n[grid]\n"
+                             "spectralEfficiency = [0.5, 1, 2]\nseed = [1, 2]\n")
+        out = os.path.join(self.tmp, "out")
+        for run in sweep.Campaign(path).runs:
+            p = run.parameters
+            v = values[(p["spectralEfficiency"], p["seed"])]
+            os.makedirs(os.path.join(out, run.folder))
+            with open(os.path.join(out, run.folder, "run.json"), "w") as fh:
+                json.dump({"seed": p["seed"], "summary": {
+                    "complete_delivery_rate": v, "energy_j": {"total": 10 * v}}}, fh)
+        return path, out
+
+    def test_plot_band_in_domain(self):
+        # Two seeds whose t interval (t_{0.975,1} = 12.7) leaves [0, 1] on both sides:
+        # the band drawn, every per-seed point and the axis stay in [0, 1]; the energy's
+        # band stays >= 0; the axes name the quantity with its unit.
+        values = {(0.5, 1): 0.95, (0.5, 2): 0.99, (1, 1): 0.1, (1, 2): 0.9,
+                  (2, 1): 0.0, (2, 2): 0.04}
+        path, out = self.rate_campaign(values)
+        stdout, fig = self.plot(path, out, "--metric", "complete_delivery_rate",
+                                "--x", "spectralEfficiency", "--logx")
+        rows = list(csv.DictReader(stdout.splitlines()[:4]))
+        self.assertLess(float(rows[1]["ci95_low"]), -3)  # the interval itself, as computed
+        self.assertGreater(float(rows[1]["ci95_high"]), 4)
+        ax = fig.axes[0]
+        bands = [c for c in ax.collections if type(c).__name__ in ("PolyCollection",
+                                                                   "FillBetweenPolyCollection")]
+        self.assertEqual(len(bands), 1)
+        _, ys = figure_checks.points(bands[0])
+        self.assertAlmostEqual(min(ys), 0.0)
+        self.assertAlmostEqual(max(ys), 1.0)
+        dots = [c for c in ax.collections if type(c).__name__ == "PathCollection"]
+        self.assertEqual(len(dots), 1)
+        self.assertEqual(len(dots[0].get_offsets()), 6)
+        self.assertEqual(ax.get_ylim(), (0.0, 1.0))
+        self.assertEqual(ax.get_xlabel(), "Spectral efficiency r [bit/s/Hz]")
+        self.assertEqual(ax.get_ylabel(), "Complete delivery rate (models arrived whole)")
+        self.assertIn("95 % CI (Student t) over 2 seed values", ax.get_title())
+        _, fig = self.plot(path, out, "--metric", "energy_j.total",
+                           "--x", "spectralEfficiency")
+        ax = fig.axes[0]
+        self.assertEqual(ax.get_ylabel(), "Energy, total [J]")
+        _, ys = figure_checks.points(ax.collections[0])
+        self.assertAlmostEqual(min(ys), 0.0)
+
+    def test_plot_bands(self):
+        # Every --band draws what it says (sd: mean +- s; minmax: the extremes; none: no
+        # band); --no-points drops the per-seed dots; --band=bogus is refused in one line.
+        values = {(0.5, 1): 0.2, (0.5, 2): 0.4, (1, 1): 0.1, (1, 2): 0.5,
+                  (2, 1): 0.3, (2, 2): 0.3}
+        path, out = self.rate_campaign(values)
+        common = ["--metric", "complete_delivery_rate", "--x", "spectralEfficiency"]
+        s = 0.08 ** 0.5  # the sd of 0.1 and 0.5 (at r = 1)
+        expected = {"sd": (0.3 - s, 0.3 + s), "minmax": (0.1, 0.5)}
+        columns = {"ci": ",ci95_low,ci95_high", "sd": ",sd_low,sd_high",
+                   "minmax": ",min_max_low,min_max_high", "none": ""}
+        for band in ("ci", "sd", "minmax", "none"):
+            stdout, fig = self.plot(path, out, *common, "--band", band)
+            ax = fig.axes[0]
+            polys = [c for c in ax.collections if type(c).__name__ != "PathCollection"]
+            self.assertEqual(len(polys), 0 if band == "none" else 1, band)
+            self.assertEqual(stdout.splitlines()[0], "spectralEfficiency,n,mean"
+                             + columns[band])
+            if band in expected:
+                at_1 = sorted(set(round(y, 9) for x, y in zip(*figure_checks.points(polys[0]))
+                                  if abs(x - 1) < 1e-9))
+                self.assertEqual(len(at_1), 2, (band, at_1))
+                self.assertAlmostEqual(at_1[0], expected[band][0], places=9)
+                self.assertAlmostEqual(at_1[1], expected[band][1], places=9)
+        _, fig = self.plot(path, out, *common, "--no-points")
+        self.assertEqual([c for c in fig.axes[0].collections
+                          if type(c).__name__ == "PathCollection"], [])
+        proc = self.sweep("plot", path, "--out", out, *common, "--band=bogus", check=2)
+        self.assertEqual(len(proc.stderr.splitlines()), 1, proc.stderr)
+        self.assertIn("--band: invalid choice: 'bogus' (choose from", proc.stderr)
+
+    def test_plot_no_finished_run_and_legend(self):
+        # A campaign with no finished run: the figure says so (no empty axis); a hue of 10
+        # values: a legend of at most 8 entries; hue labels carry the unit.
+        path = self.campaign("scenario = 'd2d-exchange'\n[grid]\n"
+                             "noisePowerW = [%s]\nspectralEfficiency = [1, 2]\n"
+                             % ", ".join("%de-13" % k for k in range(1, 11)))
+        out = os.path.join(self.tmp, "out")
+        common = ["--metric", "complete_delivery_rate", "--x", "spectralEfficiency",
+                  "--hue", "noisePowerW"]
+        _, fig = self.plot(path, out, *common)
+        self.assertEqual(figure_checks.no_data_texts(fig), ["no finished run yet (0 of 20 "
+                                                            "runs)"])
+        for run in sweep.Campaign(path).runs:
+            os.makedirs(os.path.join(out, run.folder))
+            with open(os.path.join(out, run.folder, "run.json"), "w") as fh:
+                json.dump({"summary": {"complete_delivery_rate": 0.5}}, fh)
+        _, fig = self.plot(path, out, *common)
+        texts = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+        self.assertEqual(len(texts), 8)
+        self.assertEqual(texts[0], "Noise power \u03c3\u00b2 = 1e-13 W")
+        self.assertEqual(texts[-1], "... and 3 more")
 
     def test_where_values(self):
         # --where compares with the value as the command line writes it, or as a number.
