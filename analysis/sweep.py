@@ -1516,7 +1516,8 @@ def cmd_plot(args):
                     for _, x in groups)
     xs_all = order(x for _, x in groups)
     position = {x: (x if numeric_x else k) for k, x in enumerate(xs_all)}
-    for i, hue in enumerate(hues):
+    clipped = False
+    for hue in hues:
         xs = order(x for h, x in groups if h == hue)
         stats = [band_limits(groups[(hue, x)], args.band) for x in xs]
         for x, (n, m, lo, hi) in zip(xs, stats):
@@ -1539,6 +1540,8 @@ def cmd_plot(args):
             hi = [m if math.isnan(b) else b for _, m, _, b in stats]
             trace_io.draw_band(ax, px, lo, hi, args.metric, color=colour, alpha=0.2,
                                linewidth=0, zorder=1)
+            clipped |= bool((trace_io.clip_to_domain(lo, args.metric) != lo).any()
+                            or (trace_io.clip_to_domain(hi, args.metric) != hi).any())
         if args.points:
             pts = [(position[x], v) for x in xs for v in groups[(hue, x)]]
             ax.scatter([p for p, _ in pts],
@@ -1562,7 +1565,11 @@ def cmd_plot(args):
         shown += " over %d %s values" % (nrep, rep)
         if args.points:
             shown += "; dots: each %s" % rep
-    ax.set_title("%s: %s (%s)" % (campaign.name, args.metric, shown), fontsize=10)
+    if clipped:
+        lo, hi = trace_io.domain(args.metric)
+        shown += "; band cut at %s" % ("[%g, %g]" % (lo, hi) if hi is not None
+                                       else "%g" % lo if lo is not None else "%g" % hi)
+    ax.set_title("%s: %s\n%s" % (campaign.name, args.metric, shown), fontsize=9)
     ax.grid(True, alpha=0.3)
     if args.hue:
         trace_io.legend(ax)

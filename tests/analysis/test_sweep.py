@@ -785,6 +785,7 @@ seed = [1, 2, 3]
         self.assertEqual(ax.get_xlabel(), "Spectral efficiency r [bit/s/Hz]")
         self.assertEqual(ax.get_ylabel(), "Complete delivery rate (models arrived whole)")
         self.assertIn("95 % CI (Student t) over 2 seed values", ax.get_title())
+        self.assertIn("band cut at [0, 1]", ax.get_title())  # the reader is told
         _, fig = self.plot(path, out, "--metric", "energy_j.total",
                            "--x", "spectralEfficiency")
         ax = fig.axes[0]
