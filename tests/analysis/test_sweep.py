@@ -12,7 +12,9 @@ of the same folder (refused), the runner killed by SIGKILL and resumed at once (
 die with it; every run completes once), runs stopped by signals (interrupted, run again),
 a changed parameter (stale runs rerun), a time limit (timed out, failed), the default
 campaign folder, and hostile campaign files (not UTF-8, binary, nested deeply, a FIFO, an
-astronomical grid, 2 and 2.0).
+astronomical grid, 2 and 2.0). Commands refused by the program's --validate stop `run`
+(local, --dry-run) before anything runs; the plot's matplotlib figure is checked with
+figure_checks.py (bands in the metric's domain, every --band, units, legends, no data).
 """
 
 import csv
