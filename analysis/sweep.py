@@ -10,6 +10,7 @@ Usage:
     /usr/bin/python3 analysis/sweep.py collect FILE [--out DIR]
     /usr/bin/python3 analysis/sweep.py plot FILE [--out DIR] --metric M --x P [--hue P]
                                              [--where P=V ...] [--format png|pdf|svg]
+                                             [--band ci|sd|minmax|none] [--no-points]
 
 The campaign file (FILE, TOML):
 
@@ -86,13 +87,25 @@ state and lists the failed ones; `collect` writes DIR/results.csv, one row per f
 run: `run` (the folder), every campaign parameter, `seed` (from run.json if the campaign
 does not set it) and every key of run.json's summary (nested keys joined by dots:
 `energy_j.total`, `kinds.model.latency_mean_s`). `plot` draws a summary metric against a
-swept parameter, one line per value of --hue, the mean and its 95 % confidence interval
-(Student t) over the values of --replicate (default seed).
+swept parameter, one line per value of --hue (a legend of at most 8 entries), the mean
+over the values of --replicate (default seed) with a band (--band: ci, the 95 %
+confidence interval of the mean, Student t, the default; sd, mean +- 1 standard
+deviation; minmax; none) and each replicate's value as a dot (unless --no-points). Band,
+dots and axis stay in the metric's domain (rates and accuracies in [0, 1]; energies,
+times and bytes >= 0: trace_io.COLUMNS); the axes are labelled with the quantity and its
+unit (trace_io.axis_label). The table printed (CSV) has the band's limits as computed,
+unclipped. A campaign with no finished run gives a figure that says so.
 
 Bad input (a campaign that does not parse, an unknown key, an empty list, the same value
 twice in a list (2 and 2.0 are the same number: refused, not merged), zipped lists of
 different lengths, a parameter that the program does not have, a missing program) stops
-with a one-line error and exit status 2 before anything runs. So does a campaign file
+with a one-line error and exit status 2 before anything runs. Then `run` (local, --slurm,
+--dry-run) calls each distinct command of the runs it would run (those not finished) once
+with --validate appended and --outDir in a temporary folder (removed after), -j at a time,
+from the campaign file's folder: the program checks every flag's value as the run would
+and simulates and writes nothing; if it refuses one, `run` stops with one line naming the
+run's folder and the program's error (exit status 2), and nothing is run, submitted or
+written. A program without --validate (an older build) is noted and not checked so. So does a campaign file
 that is not a regular file (a FIFO is never opened for reading), is larger than 1 MiB,
 binary or not UTF-8, nests arrays or tables too deeply to parse, or whose grid has more
 than 1,000,000 runs (counted before the runs are listed, also for --dry-run). So does a
@@ -149,6 +162,7 @@ KILL_GRACE = 5.0
 ORPHAN_WAIT = 10.0
 PR_SET_PDEATHSIG = 1
 LOG_FILE = "sweep.log"
+VALIDATE_TIMEOUT = 120
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 
 
@@ -625,9 +639,15 @@ def error_line(log_path):
     """The one-line error of a failed run: its last line naming an error, else its last."""
     try:
         with open(log_path, errors="replace") as fh:
-            lines = [ln.strip() for ln in fh.read().splitlines() if ln.strip()]
+            return error_in(fh.read())
     except OSError:
         return "(no log)"
+
+
+def error_in(text):
+    """The one-line error in a program's output: its last line naming an error, else its
+    last line."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     for ln in reversed(lines):
         if "error" in ln.lower():
             return ln
@@ -740,6 +760,68 @@ def execute_run(run, program, out, cwd):
     catch_stop_signals(lambda signum, frame: proc.send_signal(signum))
     rc = proc.wait()
     return 0 if finish_run(run, out, rc) == "done" else (rc if rc > 0 else 1)
+
+
+# --------------------------------------------------------------------------
+# Validation: every command checked by its program before any run starts
+# --------------------------------------------------------------------------
+
+def validate_runs(campaign, program, runs, jobs, options):
+    """Call each distinct command of `runs` once with --validate (the program parses and
+    checks every flag as the run would, and simulates and writes nothing), `jobs` at a time,
+    from the campaign's folder and with --outDir in a temporary folder (removed after).
+    SweepError naming the first refused run in campaign order and the program's one-line
+    error; nothing is run or written then."""
+    if options is not None and "validate" not in options:
+        note("%s has no --validate (an older build?): the runs' values are not checked "
+             "before they start" % os.path.basename(program))
+        return
+    distinct = {}
+    for r in runs:
+        distinct.setdefault(tuple(r.command()), r)
+    if not distinct:
+        return
+    import concurrent.futures
+    cwd = os.path.dirname(campaign.path)
+    tmp = tempfile.mkdtemp(prefix="sweep-validate-")
+
+    def validate(k, run):
+        argv = run.argv(program, os.path.join(tmp, str(k))) + ["--validate"]
+        try:
+            proc = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                  stdin=subprocess.DEVNULL, cwd=cwd, timeout=VALIDATE_TIMEOUT,
+                                  universal_newlines=True, errors="replace")
+        except subprocess.TimeoutExpired:
+            return "no answer to --validate within %d s" % VALIDATE_TIMEOUT
+        except OSError as exc:
+            return "cannot start %s: %s" % (program, exc.strerror or exc)
+        if proc.returncode == 0:
+            return None
+        error = error_in(proc.stderr) if proc.stderr.strip() else "(no error message)"
+        return error if proc.returncode > 0 else "%s (killed by signal %d)" % (
+            error, -proc.returncode)
+
+    refused = {}
+    try:
+        # Submitted in campaign order and cancelled at the first refusal: every run before
+        # a refused one has been checked, so the one reported is the first refused.
+        with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+            futures = {pool.submit(validate, k, r): k for k, r in enumerate(distinct.values())}
+            for future in concurrent.futures.as_completed(futures):
+                if future.cancelled():
+                    continue
+                error = future.result()
+                if error is not None:
+                    refused[futures[future]] = error
+                    for f in futures:
+                        f.cancel()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if refused:
+        first = min(refused)
+        run = list(distinct.values())[first]
+        raise SweepError("run %s refused by %s --validate: %s (nothing run)"
+                         % (run.folder, os.path.basename(program), refused[first]))
 
 
 # --------------------------------------------------------------------------
@@ -923,15 +1005,22 @@ def cmd_run(args):
     out = output_dir(args, campaign)
     program = find_program(campaign, args.bin)
     options = check_parameters(campaign, program)
+    jobs = args.jobs or max(1, (os.cpu_count() or 1) // threads_per_run(campaign, options))
+    again = ({"missing", "interrupted"} | ({"failed"} if args.retry_failed else set())
+             | (set() if args.keep_stale else {"stale"}))
+    # Every command that may run (a "running" one may be an orphan about to end) is checked
+    # by its program before the campaign folder is touched.
+    queued = slurm_queued(out) if os.path.isdir(os.path.join(out, STATE_DIR)) else {}
+    validate_runs(campaign, program,
+                  [r for r in campaign.runs if r.folder not in queued
+                   and run_state(out, r) in again | {"running"}], jobs, options)
     if not args.dry_run:
         os.makedirs(out, exist_ok=True)
         lock_campaign(out)
-    queued = slurm_queued(out) if os.path.isdir(os.path.join(out, STATE_DIR)) else {}
+        queued = slurm_queued(out) if os.path.isdir(os.path.join(out, STATE_DIR)) else {}
     states = {r.folder: run_state(out, r) for r in campaign.runs}
     if not args.dry_run:
         wait_for_orphans(campaign, out, states, queued)
-    again = ({"missing", "interrupted"} | ({"failed"} if args.retry_failed else set())
-             | (set() if args.keep_stale else {"stale"}))
     todo = [r for r in campaign.runs if states[r.folder] in again and r.folder not in queued]
     already = sum(1 for s in states.values() if s == "done")
     old_failed = [r for r in campaign.runs
@@ -958,7 +1047,6 @@ def cmd_run(args):
         if not args.wait:
             queued = set(queued) | {r.folder for r in todo}
     else:
-        jobs = args.jobs or max(1, (os.cpu_count() or 1) // threads_per_run(campaign, options))
         status = run_and_report(campaign, program, out, todo, jobs, already, len(old_failed))
     if status != 130:
         failed = [r for r in campaign.runs
@@ -1321,6 +1409,26 @@ def mean_ci(values):
     return n, mean, t975(n - 1) * math.sqrt(var / n)
 
 
+#: --band: what the band around the mean shows (title text, CSV column prefix).
+BANDS = {"ci": ("95 % CI (Student t)", "ci95"), "sd": ("\u00b1 1 sd", "sd"),
+         "minmax": ("min to max", "min_max"), "none": (None, None)}
+
+
+def band_limits(values, band):
+    """(n, mean, low, high) of the replicates `values` for --band (low = high = NaN where
+    the band is undefined: n < 2, or band none)."""
+    n, mean, half = mean_ci(values)
+    nan = float("nan")
+    if band == "ci":
+        return n, mean, mean - half, mean + half
+    if band == "sd" and n > 1:
+        sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+        return n, mean, mean - sd, mean + sd
+    if band == "minmax" and n > 1:
+        return n, mean, min(values), max(values)
+    return n, mean, nan, nan
+
+
 def same_value(value, text):
     """Whether a campaign value equals a --where value given as text (1e-11 = 1.0e-11)."""
     if csv_text(value) == text.strip():
@@ -1337,8 +1445,6 @@ def cmd_plot(args):
     campaign = Campaign(args.file)
     out = output_dir(args, campaign)
     columns, rows, missing = collect(campaign, out)
-    if not rows:
-        raise SweepError("no finished run in %s: run the campaign first" % out)
     if missing:
         note("%d of %d runs not finished are left out" % (len(missing), len(campaign.runs)))
     params = campaign.parameter_names()
@@ -1346,7 +1452,8 @@ def cmd_plot(args):
         if name is not None and name not in campaign.swept:
             raise SweepError("%s %s: not a swept parameter (swept: %s)"
                              % (flag, name, ", ".join(campaign.swept) or "none"))
-    if args.metric not in columns or args.metric in params or args.metric == "run":
+    if rows and (args.metric not in columns or args.metric in params
+                 or args.metric == "run"):
         metrics = [c for c in columns if c not in params and c != "run"]
         raise SweepError("--metric %s: not a summary column (columns: %s)"
                          % (args.metric, ", ".join(metrics)))
@@ -1355,9 +1462,10 @@ def cmd_plot(args):
         if name not in params or not _:
             raise SweepError("--where %s: give PARAMETER=VALUE with a campaign parameter"
                              % cond)
-        rows = [r for r in rows if same_value(r.get(name), value)]
-        if not rows:
-            raise SweepError("--where %s: no finished run has this value" % cond)
+        if rows:
+            rows = [r for r in rows if same_value(r.get(name), value)]
+            if not rows:
+                raise SweepError("--where %s: no finished run has this value" % cond)
     rep = args.replicate
     fixed_by_where = {c.partition("=")[0] for c in args.where}
     for name in campaign.swept:
@@ -1377,62 +1485,99 @@ def cmd_plot(args):
             raise SweepError("--metric %s: %r is not a number" % (args.metric, value))
         hue = r.get(args.hue) if args.hue else None
         groups.setdefault((hue, r[args.x]), []).append(float(value))
-    if not groups:
-        raise SweepError("--metric %s: no finished run has a value" % args.metric)
 
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import matplotlib.ticker
-    from trace_io import save_figure
+    import trace_io
 
     def order(values):
         return sorted(set(values), key=lambda v: (isinstance(v, str), v))
 
-    hues = order(h for h, _ in groups) if args.hue else [None]
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
-    print("%s,%s,n,mean,ci95_low,ci95_high" % (args.hue or "", args.x) if args.hue
-          else "%s,n,mean,ci95_low,ci95_high" % args.x)
+    ax.set_xlabel(trace_io.axis_label(args.x))
+    ax.set_ylabel(trace_io.axis_label(args.metric, summary=True))
+    band_text, prefix = BANDS[args.band]
+    if not groups:
+        # A figure that says why it is empty rather than an empty axis (the campaign has
+        # not finished a run yet, or no finished run has the metric).
+        why = ("no finished run yet (0 of %d runs)" % len(campaign.runs) if not rows
+               else "no finished run has a value of %s" % args.metric)
+        note("%s: %s; the figure says so" % (campaign.name, why))
+        trace_io.no_data(ax, why)
+        ax.set_title("%s: %s" % (campaign.name, args.metric), fontsize=10)
+        return save_plot(args, out, fig)
+    hues = order(h for h, _ in groups) if args.hue else [None]
+    hue_label, hue_unit, _ = trace_io.column_info(args.hue) if args.hue else (None, "", None)
+    print("%s%s,n,mean%s" % ("%s," % args.hue if args.hue else "", args.x,
+                             ",%s_low,%s_high" % (prefix, prefix) if prefix else ""))
     numeric_x = all(isinstance(x, (int, float)) and not isinstance(x, bool)
                     for _, x in groups)
+    xs_all = order(x for _, x in groups)
+    position = {x: (x if numeric_x else k) for k, x in enumerate(xs_all)}
+    clipped = False
     for hue in hues:
         xs = order(x for h, x in groups if h == hue)
-        stats = [mean_ci(groups[(hue, x)]) for x in xs]
-        for x, (n, m, h) in zip(xs, stats):
-            prefix = "%s," % csv_text(hue) if args.hue else ""
-            print("%s%s,%d,%s,%s,%s" % (prefix, csv_text(x), n, csv_text(m),
-                                         csv_text(m - h) if n > 1 else "",
-                                         csv_text(m + h) if n > 1 else ""))
-        px = xs if numeric_x else list(range(len(xs)))
-        means = [m for _, m, _ in stats]
-        label = "%s = %s" % (args.hue, csv_text(hue)) if args.hue else None
-        line, = ax.plot(px, means, marker="o", markersize=4, label=label)
-        lo = [m - h if n > 1 else m for n, m, h in stats]
-        hi = [m + h if n > 1 else m for n, m, h in stats]
-        if any(n > 1 for n, _, _ in stats):
-            ax.fill_between(px, lo, hi, color=line.get_color(), alpha=0.2, linewidth=0)
-        if not numeric_x:
-            ax.set_xticks(px)
-            ax.set_xticklabels([csv_text(x) for x in xs])
+        stats = [band_limits(groups[(hue, x)], args.band) for x in xs]
+        for x, (n, m, lo, hi) in zip(xs, stats):
+            print("%s%s,%d,%s%s" % ("%s," % csv_text(hue) if args.hue else "", csv_text(x),
+                                     n, csv_text(m),
+                                     ",%s,%s" % ("" if math.isnan(lo) else csv_text(lo),
+                                                 "" if math.isnan(hi) else csv_text(hi))
+                                     if prefix else ""))
+        px = [position[x] for x in xs]
+        label = None
+        if args.hue:
+            label = "%s = %s%s" % (hue_label, csv_text(hue), " " + hue_unit if hue_unit else "")
+        line, = ax.plot(px, trace_io.clip_to_domain([m for _, m, _, _ in stats],
+                                                    args.metric),
+                        marker="o", markersize=4, label=label, zorder=3)
+        colour = line.get_color()
+        if prefix and any(not math.isnan(lo) for _, _, lo, _ in stats):
+            # A replicate's point alone (n = 1) has no band: the band narrows to its mean.
+            lo = [m if math.isnan(b) else b for _, m, b, _ in stats]
+            hi = [m if math.isnan(b) else b for _, m, _, b in stats]
+            trace_io.draw_band(ax, px, lo, hi, args.metric, color=colour, alpha=0.2,
+                               linewidth=0, zorder=1)
+            clipped |= bool((trace_io.clip_to_domain(lo, args.metric) != lo).any()
+                            or (trace_io.clip_to_domain(hi, args.metric) != hi).any())
+        if args.points:
+            pts = [(position[x], v) for x in xs for v in groups[(hue, x)]]
+            ax.scatter([p for p, _ in pts],
+                       trace_io.clip_to_domain([v for _, v in pts], args.metric),
+                       s=10, color=colour, alpha=0.45, linewidths=0, zorder=2)
     if args.logx:
         ax.set_xscale("log")
-    if numeric_x:
-        # The swept values themselves as ticks (a log axis would label 6x10^-1).
-        xs = order(x for _, x in groups)
-        ax.set_xticks(xs)
-        ax.set_xticklabels([csv_text(x) for x in xs])
-        ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+    # The swept values themselves as ticks (a log axis would label 6x10^-1).
+    ax.set_xticks([position[x] for x in xs_all])
+    ax.set_xticklabels([csv_text(x) for x in xs_all])
+    ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
     if args.logy:
         ax.set_yscale("log")
+    else:
+        trace_io.set_domain_limits(ax, args.metric)
     nrep = max(len(v) for v in groups.values())
-    ax.set_xlabel(args.x)
-    ax.set_ylabel(args.metric)
-    ax.set_title("%s: %s (mean%s)" % (campaign.name, args.metric,
-                                      " and 95 %% CI over %d %s values" % (nrep, rep)
-                                      if nrep > 1 else ""), fontsize=10)
+    shown = "mean"
+    if nrep > 1 and band_text:
+        shown += " and %s" % band_text
+    if nrep > 1:
+        shown += " over %d %s values" % (nrep, rep)
+        if args.points:
+            shown += "; dots: each %s" % rep
+    if clipped:
+        lo, hi = trace_io.domain(args.metric)
+        shown += "; band cut at %s" % ("[%g, %g]" % (lo, hi) if hi is not None
+                                       else "%g" % lo if lo is not None else "%g" % hi)
+    ax.set_title("%s: %s\n%s" % (campaign.name, args.metric, shown), fontsize=9)
     ax.grid(True, alpha=0.3)
     if args.hue:
-        ax.legend(fontsize=8)
+        trace_io.legend(ax)
+    return save_plot(args, out, fig)
+
+
+def save_plot(args, out, fig):
+    from trace_io import save_figure
     plots = args.plots or os.path.join(out, "plots")
     os.makedirs(plots, exist_ok=True)
     name = args.name or "%s_vs_%s%s" % (args.metric, args.x,
@@ -1519,6 +1664,11 @@ def main(argv=None):
     p.add_argument("--name", default=None, help="file name without extension")
     p.add_argument("--logx", action="store_true")
     p.add_argument("--logy", action="store_true")
+    p.add_argument("--band", choices=sorted(BANDS), default="ci",
+                   help="band around the mean: ci (95 %% Student t interval, default), sd "
+                   "(mean +- 1 standard deviation), minmax, none")
+    p.add_argument("--no-points", dest="points", action="store_false",
+                   help="do not draw each replicate's value as a dot")
     p.set_defaults(func=cmd_plot)
 
     p = sub.add_parser("_task", help="(internal) one Slurm array task")

@@ -205,6 +205,47 @@ COLUMNS = {
     "y_m": ("y", "m", OPEN),
     "labels_per_device": ("Labels per device", "", NON_NEGATIVE),
     "accuracy_gain": ("Final accuracy, rl / none", "", NON_NEGATIVE),
+    # run.json summary keys (what sweep.py collects and plots)
+    "complete_delivery_rate": ("Complete delivery rate (models arrived whole)", "", RATE),
+    "delivered_rate": ("Delivered rate (something arrived)", "", RATE),
+    "messages": ("Messages", "", NON_NEGATIVE),
+    "message_rows": ("Message rows", "", NON_NEGATIVE),
+    "fragments": ("Fragments", "", NON_NEGATIVE),
+    "retransmissions": ("Retransmissions", "", NON_NEGATIVE),
+    "rounds_completed": ("Rounds completed", "", NON_NEGATIVE),
+    "final_accuracy": ("Final test accuracy", "", RATE),
+    "best_accuracy": ("Best test accuracy", "", RATE),
+    "final_mse": ("Final test MSE", "", NON_NEGATIVE),
+    "best_mse": ("Best test MSE", "", NON_NEGATIVE),
+    "final_error": ("Final error rate", "", RATE),
+    "best_error": ("Best error rate", "", RATE),
+    "best_accuracy_round": ("Round of the best accuracy", "", NON_NEGATIVE),
+    "best_mse_round": ("Round of the best MSE", "", NON_NEGATIVE),
+    "best_error_round": ("Round of the best error rate", "", NON_NEGATIVE),
+    "latency_n": ("Delivered rows", "", NON_NEGATIVE),
+    "latency_mean_s": ("Mean latency", "s", NON_NEGATIVE),
+    "latency_p95_s": ("95th percentile latency", "s", NON_NEGATIVE),
+    "rows": ("Rows", "", NON_NEGATIVE),
+    # scenario parameters that campaigns sweep (analysis/campaigns, README's Sweeps)
+    "spectralEfficiency": ("Spectral efficiency r", "bit/s/Hz", NON_NEGATIVE),
+    "noisePowerW": ("Noise power \u03c3\u00b2", "W", NON_NEGATIVE),
+    "areaSideM": ("Area side", "m", NON_NEGATIVE),
+    "nDevices": ("Devices", "", NON_NEGATIVE),
+    "dropProbability": ("Fixed drop probability P_D", "", RATE),
+    "d2sFraction": ("Share of messages to the server", "", RATE),
+    "dataFraction": ("Share of the training data", "", RATE),
+    "maliciousPercent": ("Malicious devices", "%", (0.0, 100.0)),
+    "messageBytes": ("Message size", "B", NON_NEGATIVE),
+    "rounds": ("Rounds", "", NON_NEGATIVE),
+    "seed": ("Seed", "", OPEN),
+    "RngRun": ("Network replication (RngRun)", "", OPEN),
+    "algorithm": ("Algorithm", "", OPEN),
+    "attack": ("Attack", "", OPEN),
+}
+#: Summary keys of run.json whose meaning differs from the trace column of the same name.
+SUMMARY_COLUMNS = {
+    "bytes_sent": ("Bytes sent (each message once)", "B", NON_NEGATIVE),
+    "simulated_time_s": ("Simulated time at the end", "s", NON_NEGATIVE),
 }
 #: Unit of a column not in COLUMNS, from its name's suffix (longest first).
 SUFFIX_UNITS = [("_bytes", "B", NON_NEGATIVE), ("_s", "s", NON_NEGATIVE),
@@ -217,30 +258,40 @@ MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 DASHES = ["-", "--", "-.", ":"]
 
 
-def column_info(column):
-    """(label, unit, domain) of a column; a dotted name (`energy_j.total`, a summary's
-    statistic) is its base column's with the statistic after a comma; an unknown column is
-    its own label, with the unit of its suffix (_bytes, _s, _j, _w, _m)."""
+def column_info(column, summary=False):
+    """(label, unit, domain) of a column (`summary`: a run.json summary key, SUMMARY_COLUMNS
+    first); a dotted name (`energy_j.total`, a summary's statistic) is its base column's
+    with the statistic after a comma, or its last part's with the rest in parentheses
+    (`kinds.model.latency_mean_s`); an unknown column is its own label, with the unit of
+    its suffix (_bytes, _s, _j, _w, _m)."""
+    if summary and column in SUMMARY_COLUMNS:
+        return SUMMARY_COLUMNS[column]
     if column in COLUMNS:
         return COLUMNS[column]
     base, dot, detail = column.partition(".")
     if dot and base in COLUMNS:
         label, unit, dom = COLUMNS[base]
         return "%s, %s" % (label, detail), unit, dom
+    prefix, dot, last = column.rpartition(".")
+    if dot and last in COLUMNS:
+        label, unit, dom = COLUMNS[last]
+        return "%s (%s)" % (label, prefix), unit, dom
     for suffix, unit, dom in SUFFIX_UNITS:
-        if base.endswith(suffix) and len(base) > len(suffix):
-            return column, unit, dom
+        for part in (base, last):
+            if part.endswith(suffix) and len(part) > len(suffix):
+                return column, unit, dom
     return column, "", OPEN
 
 
-def domain(column):
-    return column_info(column)[2]
+def domain(column, summary=False):
+    return column_info(column, summary)[2]
 
 
-def axis_label(column, detail=None, unit=None):
+def axis_label(column, detail=None, unit=None, summary=False):
     """Axis label of a column: its human label (with `detail` after a comma) and its unit
-    in brackets (`unit` overrides the column's, e.g. a scaled "MB")."""
-    label, col_unit, dom = column_info(column)
+    in brackets (`unit` overrides the column's, e.g. a scaled "MB"; `summary`: a run.json
+    summary key)."""
+    label, col_unit, dom = column_info(column, summary)
     if detail:
         label = "%s, %s" % (label, detail)
     unit = col_unit if unit is None else unit

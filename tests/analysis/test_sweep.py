@@ -12,7 +12,9 @@ of the same folder (refused), the runner killed by SIGKILL and resumed at once (
 die with it; every run completes once), runs stopped by signals (interrupted, run again),
 a changed parameter (stale runs rerun), a time limit (timed out, failed), the default
 campaign folder, and hostile campaign files (not UTF-8, binary, nested deeply, a FIFO, an
-astronomical grid, 2 and 2.0).
+astronomical grid, 2 and 2.0). Commands refused by the program's --validate stop `run`
+(local, --dry-run) before anything runs; the plot's matplotlib figure is checked with
+figure_checks.py (bands in the metric's domain, every --band, units, legends, no data).
 """
 
 import csv
@@ -28,6 +30,8 @@ import sys
 import tempfile
 import time
 import unittest
+
+import figure_checks
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -367,16 +371,89 @@ seed = [1, 2, 3, 4, 5, 6]
                           ("5", "1:30", "1:00:00", "2-3", "2-3:04", "2-3:04:05")],
                          [300, 90, 3600, 183600, 183840, 183845])
 
+    def wrapper(self, validate_ok=False):
+        """A program in the temporary folder that logs each call's arguments to calls.log
+        and runs d2d-exchange; with validate_ok, it answers --validate with `valid` itself
+        (a failure no check can foresee: a file gone between the check and the run)."""
+        path = os.path.join(self.tmp, "d2d-exchange-wrapper")
+        with open(path, "w") as fh:
+            fh.write('#!/bin/sh\necho "$*" >> %s\n' % os.path.join(self.tmp, "calls.log"))
+            if validate_ok:
+                fh.write('for a; do [ "$a" = --validate ] && echo "d2d-exchange: valid" '
+                         '&& exit 0; done\n')
+            fh.write('exec %s "$@"\n' % os.path.join(BIN, "d2d-exchange"))
+        os.chmod(path, 0o755)
+        return path
+
+    def calls(self):
+        try:
+            with open(os.path.join(self.tmp, "calls.log")) as fh:
+                return fh.read().splitlines()
+        except OSError:
+            return []
+
+    def test_values_validated_before_any_run(self):
+        # A typo in a value passes the flag-name check (--algorithm is a flag) and would fail
+        # every run after start-up: every command is checked with --validate first, and
+        # the campaign is refused with the program's own error, nothing run or written.
+        path = self.campaign("scenario = 'fedavg'\n[parameters]\nrounds = 1\n[grid]\n"
+                             "algorithm = ['fedavg', 'decentralised']\nseed = [1, 2]\n")
+        for options in ((), ("--dry-run",), ("-j", "1")):
+            line = self.assert_refused(path, "run algorithm=decentralised_seed=1 refused by "
+                                       "fedavg --validate: fedavg: error: "
+                                       "--algorithm=decentralised is not accepted (fedavg, ",
+                                       *options)
+            self.assertTrue(line.endswith(" (nothing run)\n"), line)
+        # The same for a value out of range, and for a file that a run would read (relative
+        # to the campaign's folder): missing.
+        self.assert_refused(self.campaign("scenario = 'd2d-exchange'\n[grid]\n"
+                                          "spectralEfficiency = [1, -3]\n"),
+                            "run spectralEfficiency=-3 refused by d2d-exchange --validate: "
+                            "d2d-exchange: error: --spectralEfficiency=-3 is out of range")
+        self.assert_refused(self.campaign("scenario = 'd2d-exchange'\n[parameters]\n"
+                                          "rssFile = 'W.csv'\n[grid]\nseed = [1, 2]\n"),
+                            "run seed=1 refused by d2d-exchange --validate: d2d-exchange: "
+                            "error: rssFile: 'W.csv': cannot read the file")
+
+    def test_validation_calls(self):
+        # Each distinct command is validated once, with --validate appended and --outDir in
+        # a temporary folder (not the run's folder), removed afterwards; then a valid
+        # campaign runs as before, and a second `run` validates nothing (all finished).
+        program = self.wrapper()
+        path = self.campaign("scenario = '%s'\n[parameters]\nduration = '200ms'\n[grid]\n"
+                             "spectralEfficiency = [1, 2]\nseed = [1, 2, 3]\n" % program)
+        out = os.path.join(self.tmp, "out")
+        proc = self.sweep("run", path, "--out", out, "-j", "2", check=0)
+        self.assertIn("6 runs: 6 ran (6 finished, 0 failed)", proc.stdout)
+        calls = [c for c in self.calls() if "--outDir=" in c]  # not --PrintHelp
+        validations = [c for c in calls if c.endswith(" --validate")]
+        runs = [c for c in calls if "--validate" not in c]
+        self.assertEqual(len(validations), 6, calls)
+        self.assertEqual(len(runs), 6, calls)
+        self.assertEqual(sorted(c[:-len(" --validate")].rsplit(" --outDir=", 1)[0]
+                                for c in validations),
+                         sorted(c.rsplit(" --outDir=", 1)[0] for c in runs))
+        for c in validations:
+            folder = c[:-len(" --validate")].rsplit(" --outDir=", 1)[1]
+            self.assertFalse(folder.startswith(out), c)
+            self.assertFalse(os.path.exists(folder), c)
+            self.assertFalse(os.path.exists(os.path.dirname(folder)), c)
+        proc = self.sweep("run", path, "--out", out, check=0)
+        self.assertIn("6 runs: 0 ran", proc.stdout)
+        self.assertEqual(len([c for c in self.calls() if "--validate" in c]), 6)
+
     def test_failed_runs(self):
-        # --rssFile names a file relative to the campaign's folder, missing at first.
+        # --rssFile names a file relative to the campaign's folder, missing at first; the
+        # program's --validate is bypassed (it would refuse the campaign up front) to fail
+        # the runs themselves.
         path = self.campaign("""\
-scenario = "d2d-exchange"
+scenario = "%s"
 [parameters]
 duration = "2s"
 rssFile = "W.csv"
 [grid]
 seed = [1, 2]
-""")
+""" % self.wrapper(validate_ok=True))
         out = os.path.join(self.tmp, "out")
         proc = self.sweep("run", path, "--out", out, check=1)
         self.assertIn("2 ran (0 finished, 2 failed)", proc.stdout)
@@ -608,8 +685,12 @@ seed = [1, 2, 3]
         self.assertIn("not a summary column (columns: m, energy_j.total)", proc.stderr)
 
     def test_example_campaigns(self):
-        # Every campaign in analysis/campaigns parses and names only flags its program has
-        # (--dry-run checks them against --PrintHelp and runs nothing).
+        # Every campaign in analysis/campaigns parses, names only flags its program has
+        # (checked against --PrintHelp), and every value of every swept parameter is
+        # accepted by the program's --validate: checked on as many runs as the longest list
+        # (run k takes the k-th value of each list, or its last), not on all ~390 runs,
+        # which `run` validates (about a second each: the programs' start-up). One
+        # campaign goes through --dry-run, which prints the commands and runs nothing.
         folder = os.path.join(REPO, "analysis", "campaigns")
         counts = {"wireless.toml": 16, "cmfl-robustness.toml": 63, "paper-fedavg.toml": 6,
                   "paper-cmfl.toml": 7, "paper-bayes.toml": 3, "paper-d2d-exchange.toml": 12,
@@ -622,13 +703,150 @@ seed = [1, 2, 3]
         self.assertEqual(sorted(f for f in os.listdir(folder) if f.endswith(".toml")),
                          sorted(counts))
         for name, runs in counts.items():
-            out = os.path.join(self.tmp, name)
-            proc = self.sweep("run", os.path.join(folder, name), "--out", out, "--dry-run",
-                              check=0)
-            self.assertTrue(proc.stdout.startswith("# %d runs, %d to run" % (runs, runs)),
-                            name + ": " + proc.stdout[:200])
-            self.assertEqual(len(proc.stdout.splitlines()), runs + 1, name)
-            self.assertFalse(os.path.exists(out))
+            campaign = sweep.Campaign(os.path.join(folder, name))
+            self.assertEqual(len(campaign.runs), runs, name)
+            program = sweep.find_program(campaign, BIN)
+            options = sweep.check_parameters(campaign, program)
+            longest = max(len(values) for _, values in campaign.axes)
+            chosen = set()
+            for k in range(longest):
+                chosen.add(tuple(values[min(k, len(values) - 1)]
+                                 for _, values in campaign.axes))
+            covering = [r for r in campaign.runs
+                        if tuple(tuple(v for _, v in r.swept[i:i + len(names)])
+                                 for i, names in self.axis_offsets(campaign)) in chosen]
+            self.assertEqual(len(covering), len(chosen), name)
+            try:
+                sweep.validate_runs(campaign, program, covering, 2, options)
+            except sweep.SweepError as exc:
+                self.fail("%s: %s" % (name, exc))
+        out = os.path.join(self.tmp, "bayes")
+        proc = self.sweep("run", os.path.join(folder, "paper-bayes.toml"), "--out", out,
+                          "--dry-run", check=0)
+        self.assertTrue(proc.stdout.startswith("# 3 runs, 3 to run"), proc.stdout[:200])
+        self.assertEqual(len(proc.stdout.splitlines()), 4)
+        self.assertFalse(os.path.exists(out))
+
+    @staticmethod
+    def axis_offsets(campaign):
+        """(offset in Run.swept, names) of each axis of a campaign."""
+        offsets, i = [], 0
+        for names, _ in campaign.axes:
+            offsets.append((i, names))
+            i += len(names)
+        return offsets
+
+    def plot(self, path, out, *options):
+        """`sweep.py plot` run here (figure_checks.render): (exit status, stdout, the one
+        figure written), after checking the figure with figure_checks.problems."""
+        rc, stdout, drawn = figure_checks.render("sweep", ["plot", path, "--out", out]
+                                                 + list(options))
+        self.assertEqual(rc, 0, stdout)
+        self.assertEqual(len(drawn), 1)
+        self.assertEqual(figure_checks.all_problems(drawn), [])
+        return stdout, drawn[0][1]
+
+    def rate_campaign(self, values):
+        """A campaign folder of finished runs: spectralEfficiency x seed (1, 2), whose
+        complete_delivery_rate is values[(r, seed)] and energy total 10 * it."""
+        path = self.campaign("scenario = 'd2d-exchange'\n[grid]\n"
+                             "spectralEfficiency = [0.5, 1, 2]\nseed = [1, 2]\n")
+        out = os.path.join(self.tmp, "out")
+        for run in sweep.Campaign(path).runs:
+            p = run.parameters
+            v = values[(p["spectralEfficiency"], p["seed"])]
+            os.makedirs(os.path.join(out, run.folder))
+            with open(os.path.join(out, run.folder, "run.json"), "w") as fh:
+                json.dump({"seed": p["seed"], "summary": {
+                    "complete_delivery_rate": v, "energy_j": {"total": 10 * v}}}, fh)
+        return path, out
+
+    def test_plot_band_in_domain(self):
+        # Two seeds whose t interval (t_{0.975,1} = 12.7) leaves [0, 1] on both sides:
+        # the band drawn, every per-seed point and the axis stay in [0, 1]; the energy's
+        # band stays >= 0; the axes name the quantity with its unit.
+        values = {(0.5, 1): 0.95, (0.5, 2): 0.99, (1, 1): 0.1, (1, 2): 0.9,
+                  (2, 1): 0.0, (2, 2): 0.04}
+        path, out = self.rate_campaign(values)
+        stdout, fig = self.plot(path, out, "--metric", "complete_delivery_rate",
+                                "--x", "spectralEfficiency", "--logx")
+        rows = list(csv.DictReader(stdout.splitlines()[:4]))
+        self.assertLess(float(rows[1]["ci95_low"]), -3)  # the interval itself, as computed
+        self.assertGreater(float(rows[1]["ci95_high"]), 4)
+        ax = fig.axes[0]
+        bands = [c for c in ax.collections if type(c).__name__ in ("PolyCollection",
+                                                                   "FillBetweenPolyCollection")]
+        self.assertEqual(len(bands), 1)
+        _, ys = figure_checks.points(bands[0])
+        self.assertAlmostEqual(min(ys), 0.0)
+        self.assertAlmostEqual(max(ys), 1.0)
+        dots = [c for c in ax.collections if type(c).__name__ == "PathCollection"]
+        self.assertEqual(len(dots), 1)
+        self.assertEqual(len(dots[0].get_offsets()), 6)
+        self.assertEqual(ax.get_ylim(), (0.0, 1.0))
+        self.assertEqual(ax.get_xlabel(), "Spectral efficiency r [bit/s/Hz]")
+        self.assertEqual(ax.get_ylabel(), "Complete delivery rate (models arrived whole)")
+        self.assertIn("95 % CI (Student t) over 2 seed values", ax.get_title())
+        self.assertIn("band cut at [0, 1]", ax.get_title())  # the reader is told
+        _, fig = self.plot(path, out, "--metric", "energy_j.total",
+                           "--x", "spectralEfficiency")
+        ax = fig.axes[0]
+        self.assertEqual(ax.get_ylabel(), "Energy, total [J]")
+        _, ys = figure_checks.points(ax.collections[0])
+        self.assertAlmostEqual(min(ys), 0.0)
+
+    def test_plot_bands(self):
+        # Every --band draws what it says (sd: mean +- s; minmax: the extremes; none: no
+        # band); --no-points drops the per-seed dots; --band=bogus is refused in one line.
+        values = {(0.5, 1): 0.2, (0.5, 2): 0.4, (1, 1): 0.1, (1, 2): 0.5,
+                  (2, 1): 0.3, (2, 2): 0.3}
+        path, out = self.rate_campaign(values)
+        common = ["--metric", "complete_delivery_rate", "--x", "spectralEfficiency"]
+        s = 0.08 ** 0.5  # the sd of 0.1 and 0.5 (at r = 1)
+        expected = {"sd": (0.3 - s, 0.3 + s), "minmax": (0.1, 0.5)}
+        columns = {"ci": ",ci95_low,ci95_high", "sd": ",sd_low,sd_high",
+                   "minmax": ",min_max_low,min_max_high", "none": ""}
+        for band in ("ci", "sd", "minmax", "none"):
+            stdout, fig = self.plot(path, out, *common, "--band", band)
+            ax = fig.axes[0]
+            polys = [c for c in ax.collections if type(c).__name__ != "PathCollection"]
+            self.assertEqual(len(polys), 0 if band == "none" else 1, band)
+            self.assertEqual(stdout.splitlines()[0], "spectralEfficiency,n,mean"
+                             + columns[band])
+            if band in expected:
+                at_1 = sorted(set(round(y, 9) for x, y in zip(*figure_checks.points(polys[0]))
+                                  if abs(x - 1) < 1e-9))
+                self.assertEqual(len(at_1), 2, (band, at_1))
+                self.assertAlmostEqual(at_1[0], expected[band][0], places=9)
+                self.assertAlmostEqual(at_1[1], expected[band][1], places=9)
+        _, fig = self.plot(path, out, *common, "--no-points")
+        self.assertEqual([c for c in fig.axes[0].collections
+                          if type(c).__name__ == "PathCollection"], [])
+        proc = self.sweep("plot", path, "--out", out, *common, "--band=bogus", check=2)
+        self.assertEqual(len(proc.stderr.splitlines()), 1, proc.stderr)
+        self.assertIn("--band: invalid choice: 'bogus' (choose from", proc.stderr)
+
+    def test_plot_no_finished_run_and_legend(self):
+        # A campaign with no finished run: the figure says so (no empty axis); a hue of 10
+        # values: a legend of at most 8 entries; hue labels carry the unit.
+        path = self.campaign("scenario = 'd2d-exchange'\n[grid]\n"
+                             "noisePowerW = [%s]\nspectralEfficiency = [1, 2]\n"
+                             % ", ".join("%de-13" % k for k in range(1, 11)))
+        out = os.path.join(self.tmp, "out")
+        common = ["--metric", "complete_delivery_rate", "--x", "spectralEfficiency",
+                  "--hue", "noisePowerW"]
+        _, fig = self.plot(path, out, *common)
+        self.assertEqual(figure_checks.no_data_texts(fig), ["no finished run yet (0 of 20 "
+                                                            "runs)"])
+        for run in sweep.Campaign(path).runs:
+            os.makedirs(os.path.join(out, run.folder))
+            with open(os.path.join(out, run.folder, "run.json"), "w") as fh:
+                json.dump({"summary": {"complete_delivery_rate": 0.5}}, fh)
+        _, fig = self.plot(path, out, *common)
+        texts = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+        self.assertEqual(len(texts), 8)
+        self.assertEqual(texts[0], "Noise power \u03c3\u00b2 = 1e-13 W")
+        self.assertEqual(texts[-1], "... and 3 more")
 
     def test_where_values(self):
         # --where compares with the value as the command line writes it, or as a number.

@@ -3,15 +3,18 @@
 
 Run (as root):  /usr/bin/python3 tests/analysis/test_sweep_slurm.py BIN_DIR
 
-Starts munged, slurmctld and slurmd (Debian's munge and slurm-wlm packages) with a key and
-a configuration generated in a temporary folder: the node is this host as `slurmd -C`
-describes it, reached on 127.0.0.1 at two free ports, with private state, spool, log and
-pid files, proctrack/linuxproc and task/none (no cgroups), no accounting. Runs a 4-run
+Starts munged, slurmctld and slurmd (Debian's munge and slurm-wlm packages) in a temporary
+folder with analysis/slurm-local.sh (a generated key and configuration: the node is this
+host as `slurmd -C` describes it, reached on 127.0.0.1 at two free ports, with private
+state, spool, log and pid files, proctrack/linuxproc and task/none (no cgroups), no
+accounting), checking the line it prints and its status (every daemon running). Refuses a campaign
+with a value d2d-exchange's --validate rejects (nothing submitted). Runs a 4-run
 campaign of d2d-exchange with `run --slurm --wait` and the same campaign locally, then
 checks that the collected tables are identical (every column but the wall times) and that
 every trace file is identical byte for byte; then cancels (scancel) a running run and
 checks that it is interrupted, not failed, and that a plain `run --slurm` runs it again.
-The daemons are stopped by their process ids afterwards, whatever happens.
+The daemons are stopped by their process ids afterwards (the script's stop), whatever
+happens, and its status then says none runs.
 
 Exits 77 (CTest's SKIP_RETURN_CODE) only if a cluster cannot be started here: not root
 (slurmd and munged run as root) or the Slurm and munge programs are missing (installed by
@@ -22,8 +25,6 @@ import csv
 import os
 import re
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -35,6 +36,7 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 SCRIPT = os.path.join(REPO, "analysis", "sweep.py")
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 SKIP = 77
+CLUSTER_SCRIPT = os.path.join(REPO, "analysis", "slurm-local.sh")
 PROGRAMS = ["munged", "mungekey", "slurmctld", "slurmd", "sbatch", "squeue", "sinfo",
             "scancel"]
 BIN = None
@@ -64,115 +66,57 @@ def which(name):
     return None
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Cluster:
-    """munged, slurmctld and slurmd in a temporary folder, stopped by their pids."""
+    """A private cluster started and stopped by analysis/slurm-local.sh in a folder."""
 
     def __init__(self, root):
         self.root = root
-        self.procs = []
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("SLURM")}
         self.env["SLURM_CONF"] = os.path.join(root, "slurm.conf")
 
-    def start(self):
-        r = self.root
-        # munged wants every folder above its socket searchable by all.
-        for d in (os.path.dirname(r), r):
-            os.chmod(d, 0o755)
-        for d in ("state", "spool", "log"):
-            os.makedirs(os.path.join(r, d))
-        key = os.path.join(r, "munge.key")
-        subprocess.run([which("mungekey"), "--create", "--keyfile=" + key], check=True)
-        sock = os.path.join(r, "munge.socket")
-        self.spawn([which("munged"), "-F", "--key-file=" + key, "--socket=" + sock,
-                    "--pid-file=" + os.path.join(r, "munged.pid"),
-                    "--seed-file=" + os.path.join(r, "munged.seed"),
-                    "--log-file=" + os.path.join(r, "log", "munged.log")], "munged")
-        deadline = time.monotonic() + 20
-        while not os.path.exists(sock):
-            if time.monotonic() > deadline or self.procs[-1][1].poll() is not None:
-                raise RuntimeError("munged did not start:\n" + self.logs())
-            time.sleep(0.05)
-        node = subprocess.run([which("slurmd"), "-C"], stdout=subprocess.PIPE, check=True,
-                              universal_newlines=True).stdout.splitlines()[0].split()
-        name = node[0].split("=", 1)[1]
-        node.insert(1, "NodeAddr=127.0.0.1")
-        conf = [
-            "ClusterName=d2dlearntest",
-            "SlurmctldHost=%s(127.0.0.1)" % name,
-            "SlurmctldPort=%d" % free_port(),
-            "SlurmdPort=%d" % free_port(),
-            "SlurmUser=root",
-            "SlurmdUser=root",
-            "AuthType=auth/munge",
-            "AuthInfo=socket=" + sock,
-            "CredType=cred/munge",
-            "StateSaveLocation=" + os.path.join(r, "state"),
-            "SlurmdSpoolDir=" + os.path.join(r, "spool"),
-            "SlurmctldPidFile=" + os.path.join(r, "slurmctld.pid"),
-            "SlurmdPidFile=" + os.path.join(r, "slurmd.pid"),
-            "SlurmctldLogFile=" + os.path.join(r, "log", "slurmctld.log"),
-            "SlurmdLogFile=" + os.path.join(r, "log", "slurmd.log"),
-            "ProctrackType=proctrack/linuxproc",
-            "TaskPlugin=task/none",
-            "JobAcctGatherType=jobacct_gather/none",
-            "AccountingStorageType=accounting_storage/none",
-            "SchedulerType=sched/backfill",
-            "SelectType=select/cons_tres",
-            "SelectTypeParameters=CR_Core_Memory",
-            "MpiDefault=none",
-            "ReturnToService=2",
-            " ".join(node),
-            "PartitionName=test Nodes=%s Default=YES MaxTime=INFINITE State=UP" % name,
-        ]
-        with open(self.env["SLURM_CONF"], "w") as fh:
-            fh.write("\n".join(conf) + "\n")
-        self.spawn([which("slurmctld"), "-D", "-f", self.env["SLURM_CONF"]], "slurmctld")
-        self.spawn([which("slurmd"), "-D", "-f", self.env["SLURM_CONF"]], "slurmd")
-        deadline = time.monotonic() + 60
-        while True:
-            state = subprocess.run([which("sinfo"), "-h", "-o", "%T"], env=self.env,
-                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                   universal_newlines=True).stdout.strip()
-            if state == "idle":
-                return
-            dead = [n for n, p in self.procs if p.poll() is not None]
-            if dead or time.monotonic() > deadline:
-                raise RuntimeError("the cluster did not come up (node state %r, exited: %s):\n"
-                                   % (state, dead) + self.logs())
-            time.sleep(0.2)
+    def script(self, command):
+        return subprocess.run(["bash", CLUSTER_SCRIPT, command, self.root],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True, timeout=120)
 
-    def spawn(self, argv, name):
-        out = open(os.path.join(self.root, "log", name + ".out"), "wb")
-        self.procs.append((name, subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT,
-                                                  stdin=subprocess.DEVNULL, env=self.env)))
-        out.close()
+    def start(self):
+        proc = self.script("start")
+        if proc.returncode != 0:
+            raise RuntimeError("slurm-local.sh start failed (exit %d):\n%s"
+                               % (proc.returncode, proc.stderr))
+        # The one line on stdout is what the user evaluates.
+        if proc.stdout != "export SLURM_CONF=%s\n" % self.env["SLURM_CONF"]:
+            raise RuntimeError("slurm-local.sh start printed %r" % proc.stdout)
+        self.pids = self.status()
+        if sorted(self.pids) != ["munged", "slurmctld", "slurmd"]:
+            raise RuntimeError("status after start: %r" % self.pids)
+
+    def status(self):
+        """{daemon: pid} of the daemons that `slurm-local.sh status` says run."""
+        proc = self.script("status")
+        running = dict(re.findall(r"^(\w+): running \(pid (\d+)\)$", proc.stdout, re.M))
+        if (proc.returncode == 0) != (len(running) == 3):
+            raise RuntimeError("status: exit %d with %r" % (proc.returncode, proc.stdout))
+        return {k: int(v) for k, v in running.items()}
 
     def logs(self):
         text = []
         d = os.path.join(self.root, "log")
-        for f in sorted(os.listdir(d)):
+        for f in sorted(os.listdir(d)) if os.path.isdir(d) else []:
             with open(os.path.join(d, f), errors="replace") as fh:
                 lines = fh.read().splitlines()[-15:]
             text.append("--- %s\n%s" % (f, "\n".join(lines)))
         return "\n".join(text)
 
     def stop(self):
-        # slurmd, slurmctld, munged: the reverse of their start, each by its pid.
-        for name, proc in reversed(self.procs):
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-                try:
-                    proc.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
-        self.procs = []
+        """slurmd, slurmctld, munged stopped by their pids (the script's stop); then none
+        of the pids started runs, and status says so."""
+        proc = self.script("stop")
+        if proc.returncode != 0:
+            raise RuntimeError("slurm-local.sh stop failed: %s" % proc.stderr)
+        left = self.status()
+        if left:
+            raise RuntimeError("still running after stop: %r" % left)
 
 
 class SlurmTest(unittest.TestCase):
@@ -181,7 +125,10 @@ class SlurmTest(unittest.TestCase):
         submits it again."""
         path = os.path.join(tmp, "cancelled.toml")
         with open(path, "w") as fh:
-            fh.write(CAMPAIGN.replace('duration = "3s"', 'duration = "100s"')
+            # About 20 s of wall time (a plain 100 s of d2d-exchange takes 0.1 s: the
+            # scancel below raced its end).
+            fh.write(CAMPAIGN.replace('duration = "3s"', 'duration = "600s"\nnDevices = 50\n'
+                                      'meanInterval = "200ms"\nbroadcast = true')
                      .replace("spectralEfficiency = [0.5, 2]", "spectralEfficiency = [2]")
                      .replace("seed = [1, 2]", "seed = [1]"))
         out = os.path.join(tmp, "cancelled")
@@ -205,6 +152,27 @@ class SlurmTest(unittest.TestCase):
         self.assertIn("submitted 1 run(s) as job array", proc.stdout)
         self.assertIn("1 runs: 1 finished, 0 failed, 0 missing, 0 interrupted", proc.stdout)
 
+    def check_invalid_not_submitted(self, tmp, cluster, env):
+        """A campaign with a value the program refuses (--validate) is refused before
+        anything is submitted: one line with the program's error, no job, no folder."""
+        path = os.path.join(tmp, "invalid.toml")
+        with open(path, "w") as fh:
+            fh.write(CAMPAIGN.replace("spectralEfficiency = [0.5, 2]",
+                                      "spectralEfficiency = [0.5, -3]"))
+        out = os.path.join(tmp, "invalid")
+        proc = subprocess.run([PYTHON, SCRIPT, "run", path, "--out", out, "--slurm"],
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True, timeout=600)
+        self.assertEqual(proc.returncode, 2, proc.stdout + proc.stderr)
+        self.assertEqual(proc.stdout, "")
+        self.assertRegex(proc.stderr, r"^sweep\.py: error: run spectralEfficiency=-3_seed=1 "
+                         r"refused by d2d-exchange --validate: d2d-exchange: error: "
+                         r"--spectralEfficiency=-3 is out of range [^\n]*\n$")
+        self.assertFalse(os.path.exists(out))
+        queue = subprocess.run([which("squeue"), "-h"], env=cluster.env, check=True,
+                               stdout=subprocess.PIPE, universal_newlines=True).stdout
+        self.assertEqual(queue.strip(), "")
+
     def test_slurm_campaign_same_as_local(self):
         tmp = tempfile.mkdtemp(prefix="sweep-slurm-")
         cluster = Cluster(os.path.join(tmp, "cluster"))
@@ -226,6 +194,7 @@ class SlurmTest(unittest.TestCase):
                                  + cluster.logs())
                 return proc
 
+            self.check_invalid_not_submitted(tmp, cluster, env)
             slurm, local = os.path.join(tmp, "slurm"), os.path.join(tmp, "local")
             t1 = time.monotonic()
             proc = sweep("run", path, "--out", slurm, "--slurm", "--wait")
@@ -267,8 +236,10 @@ class SlurmTest(unittest.TestCase):
             print("\ncluster up in %.1f s; 4-run campaign through Slurm in %.1f s"
                   % (started, ran), file=sys.stderr)
         finally:
-            cluster.stop()
-            shutil.rmtree(tmp)
+            try:
+                cluster.stop()
+            finally:
+                shutil.rmtree(tmp)
 
 
 if __name__ == "__main__":
