@@ -60,6 +60,27 @@ SelfPath()
     return len > 0 ? std::string(self, static_cast<std::size_t>(len)) : std::string();
 }
 
+/**
+ * \brief Run one probe of this binary in a child process (10 s at most) and require exit 0.
+ * \param variable the probe's environment variable
+ * \param value its value
+ * \param probe the probe's test name (D2dTorchRuntimeProbe.NAME)
+ * \param run the attempt (messages)
+ */
+void
+RunProbe(const char* variable, const std::string& value, const std::string& probe, int run)
+{
+    const std::string self = SelfPath();
+    ASSERT_FALSE(self.empty());
+    const std::string command = std::string("env ") + variable + "='" + value + "' timeout 10 '" +
+                                self + "' --gtest_filter=D2dTorchRuntimeProbe." + probe +
+                                " >/dev/null 2>&1";
+    const int status = std::system(command.c_str());
+    ASSERT_TRUE(WIFEXITED(status)) << "run " << run;
+    ASSERT_NE(WEXITSTATUS(status), 124) << "run " << run << " hung at exit (timeout 10 s)";
+    ASSERT_EQ(WEXITSTATUS(status), 0) << "run " << run;
+}
+
 /** A job that says it has started, then works for a while (a training job's stand-in). */
 std::function<void()>
 Busy(std::promise<void>& started, std::atomic<int>& finished)
@@ -182,21 +203,12 @@ TEST(D2dTorchRuntimeProbe, ExitWithJobsQueued)
 
 TEST(D2dTorchRuntime, ExitWithJobsQueuedRunsNone)
 {
-    const std::string self = SelfPath();
-    ASSERT_FALSE(self.empty());
     char dir[] = "/tmp/d2d-pool-probe.XXXXXX";
     ASSERT_NE(mkdtemp(dir), nullptr);
     const std::string marker = std::string(dir) + "/queued-job-ran";
     for (int i = 0; i < 5; ++i)
     {
-        const std::string command = std::string("env ") + kQueuedProbeVariable + "='" + marker +
-                                    "' timeout 10 '" + self +
-                                    "' --gtest_filter=D2dTorchRuntimeProbe.ExitWithJobsQueued "
-                                    ">/dev/null 2>&1";
-        const int status = std::system(command.c_str());
-        ASSERT_TRUE(WIFEXITED(status)) << "run " << i;
-        ASSERT_NE(WEXITSTATUS(status), 124) << "run " << i << " hung at exit (timeout 10 s)";
-        ASSERT_EQ(WEXITSTATUS(status), 0) << "run " << i;
+        ASSERT_NO_FATAL_FAILURE(RunProbe(kQueuedProbeVariable, marker, "ExitWithJobsQueued", i));
         EXPECT_NE(access(marker.c_str(), F_OK), 0)
             << "run " << i << ": a job still queued at exit ran during exit";
         std::remove(marker.c_str());
@@ -206,20 +218,10 @@ TEST(D2dTorchRuntime, ExitWithJobsQueuedRunsNone)
 
 TEST(D2dTorchRuntime, ExitRightAfterPoolStartDoesNotHang)
 {
-    const std::string self = SelfPath();
-    ASSERT_FALSE(self.empty());
     // Before the fix about 1 in 50 short scenario runs hung; this probe hung on its first run.
-    const int runs = 10;
-    for (int i = 0; i < runs; ++i)
+    for (int i = 0; i < 10; ++i)
     {
-        const std::string command = std::string("env ") + kProbeVariable + "=1 timeout 10 '" +
-                                    self +
-                                    "' --gtest_filter=D2dTorchRuntimeProbe.ExitRightAfterPoolStart "
-                                    ">/dev/null 2>&1";
-        const int status = std::system(command.c_str());
-        ASSERT_TRUE(WIFEXITED(status)) << "run " << i;
-        ASSERT_NE(WEXITSTATUS(status), 124) << "run " << i << " hung at exit (timeout 10 s)";
-        ASSERT_EQ(WEXITSTATUS(status), 0) << "run " << i;
+        ASSERT_NO_FATAL_FAILURE(RunProbe(kProbeVariable, "1", "ExitRightAfterPoolStart", i));
     }
 }
 
