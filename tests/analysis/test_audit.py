@@ -32,7 +32,12 @@ RUNS = {
                      "--ns3::D2dRadioEnergyModel::IdlePowerW=0.01"],
     "d2d-exchange-drop": ["--nDevices=6", "--duration=2s", "--d2sFraction=0.3",
                           "--dropProbability=0.2", "--d2sDropProbability=0.5"],
+    "d2d-exchange-wifi": ["--backend=wifi", "--nDevices=4", "--duration=1s"],
     "fedavg": ["--nDevices=6", "--rounds=2", "--dataFraction=0.03", "--model=mlp:32"],
+    "fedavg-decentralized": ["--algorithm=decentralized", "--nDevices=5", "--rounds=2",
+                             "--dataFraction=0.02", "--model=mlp:16", "--flipDevices=1"],
+    "fedavg-semi-decentralized": ["--algorithm=semi-decentralized", "--nDevices=4",
+                                  "--rounds=2", "--dataFraction=0.02", "--model=mlp:16"],
     "cmfl": ["--nDevices=20", "--activationPercent=50", "--rounds=2", "--dataFraction=0.02",
              "--model=logistic"],
     "consensus": ["--dataset=gaussian-mixture", "--dataFraction=0.05", "--nDevices=4",
@@ -50,9 +55,12 @@ BUG_GD_D2S_DROP = ["--nDevices=8", "--dataFraction=0.05", "--paradigm=unsupervis
                    "--maxRetransmissions=0"]
 
 
+PROGRAMS = ("d2d-exchange", "bayes-consensus", "graph-discovery", "consensus", "fedavg", "cmfl")
+
+
 def program(name):
-    return os.path.join(BIN, name.split("-drop")[0] if name.startswith("d2d-exchange")
-                        else name)
+    """The program of a RUNS entry: its name, or the name before a -variant."""
+    return os.path.join(BIN, next(p for p in PROGRAMS if name == p or name.startswith(p + "-")))
 
 
 def simulate(name, args, out):

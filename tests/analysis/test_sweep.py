@@ -136,6 +136,13 @@ class SweepTest(unittest.TestCase):
                              s["kinds"]["data"]["latency_p95_s"])
         # The seeds differ, and a higher rate loses more (eq. 18): the table is real.
         self.assertNotEqual(rows[0]["messages"], rows[1]["messages"])
+        # Every number of every run, recomputed from its traces by the independent auditor.
+        audit = subprocess.run([PYTHON, os.path.join(REPO, "analysis", "audit.py")]
+                               + [os.path.join(out, f) for f in folders],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               universal_newlines=True, timeout=300)
+        self.assertEqual(audit.returncode, 0, audit.stdout[-2000:] + audit.stderr)
+        self.assertIn("audit: 4 runs,", audit.stdout)
 
     def test_interrupted_campaign_resumes(self):
         # Six runs of about 0.5 s, one at a time; interrupted after two have finished.

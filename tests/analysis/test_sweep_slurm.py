@@ -121,16 +121,17 @@ class Cluster:
 
 class SlurmTest(unittest.TestCase):
     def check_scancel_interrupts(self, tmp, cluster, sweep):
-        """A run cancelled (scancel) is interrupted, not failed: a plain `run --slurm`
-        submits it again."""
+        """A job array cancelled (scancel) mid-campaign, one run running and one pending:
+        the running run is interrupted, not failed; a plain `run --slurm` completes the
+        campaign, no run lost or run twice, with the traces of a local run."""
         path = os.path.join(tmp, "cancelled.toml")
         with open(path, "w") as fh:
-            # About 20 s of wall time (a plain 100 s of d2d-exchange takes 0.1 s: the
-            # scancel below raced its end).
+            # About 20 s of wall time a run (a plain 100 s of d2d-exchange takes 0.1 s: the
+            # scancel below raced its end); one task at a time, so the second is pending.
             fh.write(CAMPAIGN.replace('duration = "3s"', 'duration = "600s"\nnDevices = 50\n'
                                       'meanInterval = "200ms"\nbroadcast = true')
                      .replace("spectralEfficiency = [0.5, 2]", "spectralEfficiency = [2]")
-                     .replace("seed = [1, 2]", "seed = [1]"))
+                     .replace("max_parallel = 2", "max_parallel = 1"))
         out = os.path.join(tmp, "cancelled")
         proc = sweep("run", path, "--out", out, "--slurm")
         job = re.search(r"as job array (\d+)", proc.stdout).group(1)
@@ -146,11 +147,22 @@ class SlurmTest(unittest.TestCase):
             self.assertLess(time.monotonic(), deadline + 60, "the job did not end")
             time.sleep(0.2)
         proc = sweep("status", path, "--out", out)
-        self.assertIn("failed 0, running 0, queued 0, not started 0, interrupted 1",
-                      proc.stdout)
+        self.assertIn("finished 0, failed 0, running 0, queued 0, not started 1, "
+                      "interrupted 1", proc.stdout)
         proc = sweep("run", path, "--out", out, "--slurm", "--wait")
-        self.assertIn("submitted 1 run(s) as job array", proc.stdout)
-        self.assertIn("1 runs: 1 finished, 0 failed, 0 missing, 0 interrupted", proc.stdout)
+        self.assertIn("submitted 2 run(s) as job array", proc.stdout)
+        self.assertIn("2 runs: 2 finished, 0 failed, 0 missing, 0 interrupted", proc.stdout)
+        local = os.path.join(tmp, "cancelled-local")
+        sweep("run", path, "--out", local, "-j", "2")
+        runs = sorted(r for r in os.listdir(local) if not r.startswith("."))
+        self.assertEqual(runs, sorted(r for r in os.listdir(out) if not r.startswith(".")))
+        self.assertEqual(len(runs), 2)
+        for run in runs:
+            for f in ("messages.csv", "energy.csv"):
+                with open(os.path.join(local, run, f), "rb") as a, \
+                        open(os.path.join(out, run, f), "rb") as b:
+                    self.assertTrue(a.read() == b.read(), "cancelled and rerun: %s/%s "
+                                    "differs from the local run" % (run, f))
 
     def check_invalid_not_submitted(self, tmp, cluster, env):
         """A campaign with a value the program refuses (--validate) is refused before
