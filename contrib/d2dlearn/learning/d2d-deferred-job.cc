@@ -40,7 +40,8 @@ D2dDeferredJob::Create(Work work)
 
 D2dDeferredJob::D2dDeferredJob(Work work)
     : m_work(std::move(work)),
-      m_future(m_promise.get_future().share())
+      m_claim(std::make_shared<Claim>()),
+      m_future(m_claim->done.get_future().share())
 {
 }
 
@@ -70,32 +71,40 @@ D2dDeferredJob::MarkStarted()
     }
 }
 
-bool
-D2dDeferredJob::RunIfUnclaimed()
+std::exception_ptr
+D2dDeferredJob::RunClaimed()
 {
-    if (m_claimed.exchange(true, std::memory_order_acq_rel))
-    {
-        return false;
-    }
     // The work is moved out so that it (and what it captured) goes once it has run.
     auto work = std::move(m_work);
     m_work = nullptr;
+    std::exception_ptr error;
     try
     {
         auto out = work();
-        work = nullptr;
         if (!m_released) // set (if at all) before the work started
         {
             m_out = std::move(out);
         }
-        m_promise.set_value();
     }
     catch (...)
     {
-        work = nullptr;
-        m_promise.set_exception(std::current_exception());
+        error = std::current_exception();
     }
-    return true;
+    work = nullptr;
+    return error;
+}
+
+void
+D2dDeferredJob::Fulfil(Claim& claim, std::exception_ptr error)
+{
+    if (error)
+    {
+        claim.done.set_exception(error);
+    }
+    else
+    {
+        claim.done.set_value();
+    }
 }
 
 void
@@ -104,9 +113,21 @@ D2dDeferredJob::Prefetch()
     if (!m_started && !m_released)
     {
         MarkStarted();
-        // The pool's task holds the job: a worker that takes it after a consumer has run the
-        // work (or after Shutdown dropped it) finds it claimed.
-        D2dTorchRuntime::Submit([self = shared_from_this()]() { self->RunIfUnclaimed(); });
+        // A worker that takes the task after a consumer has run the work (or after
+        // D2dTorchRuntime::Shutdown dropped it) finds it claimed; one that runs it lets go of
+        // the job before the claim is fulfilled (see the class).
+        D2dTorchRuntime::Submit([job = weak_from_this(), claim = m_claim]() {
+            if (claim->claimed.exchange(true, std::memory_order_acq_rel))
+            {
+                return;
+            }
+            std::exception_ptr error;
+            if (auto self = job.lock()) // else nobody holds it: nobody will read it
+            {
+                error = self->RunClaimed();
+            }
+            Fulfil(*claim, error);
+        });
     }
 }
 
@@ -134,7 +155,10 @@ D2dDeferredJob::Wait()
     }
     // The consumer needs it now: run it here if no worker has taken it (not started, queued
     // behind others, or dropped by D2dTorchRuntime::Shutdown) rather than wait for one.
-    RunIfUnclaimed();
+    if (!m_claim->claimed.exchange(true, std::memory_order_acq_rel))
+    {
+        Fulfil(*m_claim, RunClaimed());
+    }
     m_future.get(); // waits for a worker running it; rethrows the work's exception
     if (!m_waited)
     {

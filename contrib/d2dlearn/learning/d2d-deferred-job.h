@@ -42,7 +42,10 @@ namespace ns3
  * others is then run at once by the consumer; the worker later finds it claimed and does
  * nothing). So a job whose queued work D2dTorchRuntime::Shutdown() dropped still runs when
  * someone waits for it, and a job nobody waits for never runs after the simulation: it did
- * not happen in simulated time and leaves no trace.
+ * not happen in simulated time and leaves no trace. The pool's task holds the job weakly
+ * (a job nobody holds is not run) and, when a worker runs it, lets go of it before the job
+ * is made ready: when Wait() returns, no worker holds the job, so the consumer's last
+ * reference destroys it at once, in its own thread.
  */
 class D2dDeferredJob : public std::enable_shared_from_this<D2dDeferredJob>
 {
@@ -118,20 +121,33 @@ class D2dDeferredJob : public std::enable_shared_from_this<D2dDeferredJob>
     /** \brief Count the job resident (unless released) and mark it started. */
     void MarkStarted();
 
+    /** The claim on the work and its completion, shared with the pool's task. */
+    struct Claim
+    {
+        std::atomic<bool> claimed{false}; //!< a thread has taken the work
+        std::promise<void> done;          //!< made ready by the thread that ran it
+    };
+
     /**
-     * \brief Run the work if no other thread has claimed it: store its result (unless
-     * released) and make m_future ready (with the work's exception, if it threw).
-     * \return true if this call ran it
+     * \brief Run the work (the caller holds the claim) and store its result unless
+     * released.
+     * \return the work's exception, or null
      */
-    bool RunIfUnclaimed();
+    std::exception_ptr RunClaimed();
+
+    /**
+     * \brief Fulfil a claim's promise.
+     * \param claim the claim
+     * \param error the work's exception, or null
+     */
+    static void Fulfil(Claim& claim, std::exception_ptr error);
 
     /** \brief Start queued jobs while fewer than MaxResident results are resident. */
     static void Pump();
 
     Work m_work;                                     //!< until it has run
-    std::atomic<bool> m_claimed{false};              //!< a thread has taken the work
-    std::promise<void> m_promise;                    //!< made ready by the thread that ran it
-    std::shared_future<void> m_future;               //!< m_promise's: ready when it has run
+    std::shared_ptr<Claim> m_claim;                  //!< who runs the work, and when it has
+    std::shared_future<void> m_future;               //!< m_claim's: ready when it has run
     std::shared_ptr<const std::vector<float>> m_out; //!< the result (written by the work)
     std::function<void()> m_done;                    //!< the done hook
     bool m_started{false};
