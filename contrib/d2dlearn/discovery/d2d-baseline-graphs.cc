@@ -50,6 +50,31 @@ D2dBaselineGraphs::MostTrusted(const D2dExchangeInstance& in,
                                const std::vector<std::vector<bool>>& excluded)
 {
     const uint32_t n = in.counts.size();
+    std::vector<std::vector<double>> shareable(n, std::vector<double>(n, 0.0));
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        for (uint32_t j = 0; j < n; ++j)
+        {
+            if (j != i)
+            {
+                for (double x : D2dMessagePassing::Available(in.trust.Row(j, i),
+                                                             in.counts[j],
+                                                             in.thresholds[j]))
+                {
+                    shareable[i][j] += x;
+                }
+            }
+        }
+    }
+    return MostShareable(shareable, in.pDrop, excluded);
+}
+
+std::vector<int64_t>
+D2dBaselineGraphs::MostShareable(const std::vector<std::vector<double>>& shareable,
+                                 const std::vector<std::vector<double>>& pDrop,
+                                 const std::vector<std::vector<bool>>& excluded)
+{
+    const uint32_t n = shareable.size();
     std::vector<int64_t> sel(n, -1);
     for (uint32_t i = 0; i < n; ++i)
     {
@@ -60,18 +85,11 @@ D2dBaselineGraphs::MostTrusted(const D2dExchangeInstance& in,
             {
                 continue;
             }
-            const auto v =
-                D2dMessagePassing::Available(in.trust.Row(j, i), in.counts[j], in.thresholds[j]);
-            double shared = 0;
-            for (double x : v)
-            {
-                shared += x;
-            }
-            if (sel[i] < 0 || shared > best ||
-                (shared == best && in.pDrop[i][j] < in.pDrop[i][sel[i]]))
+            const double s = shareable[i][j];
+            if (sel[i] < 0 || s > best || (s == best && pDrop[i][j] < pDrop[i][sel[i]]))
             {
                 sel[i] = j;
-                best = shared;
+                best = s;
             }
         }
     }

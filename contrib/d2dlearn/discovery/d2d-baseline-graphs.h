@@ -42,6 +42,18 @@ class D2dBaselineGraphs
     static std::vector<int64_t> MostTrusted(const D2dExchangeInstance& instance,
                                             const std::vector<std::vector<bool>>& excluded = {});
     /**
+     * \brief Most shareable: the transmitter j of the highest shareable[i][j]; ties to the
+     * lower P_D(i, j), then the lower index (MostTrusted with any paradigm's measure of
+     * what j can share with i).
+     * \param shareable shareable[i][j]: what j can share with i
+     * \param pDrop pDrop[i][j] = P_D(i, j)
+     * \param excluded excluded[i][j]: j may not be i's transmitter
+     * \return the transmitter of each device (-1: none)
+     */
+    static std::vector<int64_t> MostShareable(const std::vector<std::vector<double>>& shareable,
+                                              const std::vector<std::vector<double>>& pDrop,
+                                              const std::vector<std::vector<bool>>& excluded = {});
+    /**
      * \brief Uniform: a transmitter drawn uniformly among the others (the Erdos-Renyi-like
      * baseline with one edge per receiver).
      * \param nDevices N

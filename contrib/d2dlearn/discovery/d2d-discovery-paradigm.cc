@@ -14,7 +14,7 @@ TypeId
 D2dDiscoveryParadigm::GetTypeId()
 {
     static TypeId tid =
-        TypeId("ns3::D2dDiscoveryParadigm").SetParent<Object>().SetGroupName("D2dLearn");
+        TypeId("ns3::D2dDiscoveryParadigm").SetParent<Object>().SetGroupName("D2dlearn");
     return tid;
 }
 

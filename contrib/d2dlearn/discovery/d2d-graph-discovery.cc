@@ -12,7 +12,6 @@
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
-#include "ns3/dynamic-rss-model.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
@@ -45,14 +44,28 @@ D2dGraphDiscovery::GetTypeId()
     static TypeId tid =
         TypeId("ns3::D2dGraphDiscovery")
             .SetParent<Object>()
-            .SetGroupName("D2dLearn")
+            .SetGroupName("D2dlearn")
             .AddConstructor<D2dGraphDiscovery>()
             .AddAttribute("Graph",
                           "How the graph is found: rl (the policies learn it), closest, "
-                          "most-trusted, uniform, gcn (SetLinkScores), none",
-                          StringValue("rl"),
-                          MakeStringAccessor(&D2dGraphDiscovery::m_graph),
-                          MakeStringChecker())
+                          "most-trusted, uniform, gcn (SetLinkScores), none, fixed "
+                          "(SetFixedGraph: the iterations run on it without learning)",
+                          EnumValue(D2dGraphDiscovery::RL),
+                          MakeEnumAccessor(&D2dGraphDiscovery::m_graph),
+                          MakeEnumChecker(D2dGraphDiscovery::RL,
+                                          "rl",
+                                          D2dGraphDiscovery::CLOSEST,
+                                          "closest",
+                                          D2dGraphDiscovery::MOST_TRUSTED,
+                                          "most-trusted",
+                                          D2dGraphDiscovery::UNIFORM,
+                                          "uniform",
+                                          D2dGraphDiscovery::GCN,
+                                          "gcn",
+                                          D2dGraphDiscovery::NONE,
+                                          "none",
+                                          D2dGraphDiscovery::FIXED,
+                                          "fixed"))
             .AddAttribute("Iterations",
                           "RL iterations per edge round",
                           UintegerValue(5000),
@@ -205,7 +218,7 @@ D2dGraphDiscovery::DoDispose()
         t->RemoveSendDoneHandler(MakeCallback(&D2dGraphDiscovery::SendDone, this));
     }
     m_transports.clear();
-    m_channel = nullptr;
+    m_linkQuality = nullptr;
     m_paradigm = nullptr;
     m_uniform = nullptr;
     m_finished = Callback<void>();
@@ -213,10 +226,11 @@ D2dGraphDiscovery::DoDispose()
 }
 
 void
-D2dGraphDiscovery::Setup(const std::vector<Ptr<D2dTransport>>& transports, Ptr<D2dChannel> channel)
+D2dGraphDiscovery::Setup(const std::vector<Ptr<D2dTransport>>& transports,
+                         Ptr<D2dLinkQuality> links)
 {
     m_transports = transports;
-    m_channel = channel;
+    m_linkQuality = links;
     m_n = transports.size();
     for (auto& t : m_transports)
     {
@@ -298,21 +312,20 @@ D2dGraphDiscovery::IsFinished() const
 double
 D2dGraphDiscovery::DropProbability(uint32_t rx, uint32_t tx) const
 {
-    return m_channel->GetDropProbability(rx, tx);
+    return m_linkQuality->GetDropProbability(rx, tx);
 }
 
 std::vector<uint32_t>
 D2dGraphDiscovery::CurrentStates(uint32_t rx)
 {
     std::vector<uint32_t> states(m_n, 0);
-    auto dyn = DynamicCast<DynamicRssModel>(m_channel->GetRssModel());
-    if (!dyn)
+    if (!m_linkQuality->IsDynamic())
     {
         return states; // static RSS: one state (App. C, S = 1)
     }
     for (uint32_t j = 0; j < m_n; ++j)
     {
-        states[j] = j == rx ? 0 : dyn->GetState(rx, j);
+        states[j] = j == rx ? 0 : m_linkQuality->GetLinkState(rx, j);
     }
     if (m_stateMode == "row")
     {
@@ -330,14 +343,10 @@ D2dGraphDiscovery::Start()
     NS_ABORT_MSG_UNLESS(m_paradigm, "D2dGraphDiscovery: no Paradigm");
     NS_ABORT_MSG_UNLESS(m_paradigm->GetNDevices() == m_n,
                         "D2dGraphDiscovery: the paradigm's N differs from the transports'");
-    const std::vector<std::string>
-        graphs{"rl", "closest", "most-trusted", "uniform", "none", "fixed", "gcn"};
-    NS_ABORT_MSG_IF(m_graph == "fixed" && m_fixed.size() != m_n,
+    NS_ABORT_MSG_IF(m_graph == FIXED && m_fixed.size() != m_n,
                     "D2dGraphDiscovery: Graph fixed needs SetFixedGraph with N entries");
-    NS_ABORT_MSG_IF(m_graph == "gcn" && m_linkScores.size() != m_n,
+    NS_ABORT_MSG_IF(m_graph == GCN && m_linkScores.size() != m_n,
                     "D2dGraphDiscovery: Graph gcn needs SetLinkScores with N x N scores");
-    NS_ABORT_MSG_IF(std::find(graphs.begin(), graphs.end(), m_graph) == graphs.end(),
-                    "D2dGraphDiscovery: unknown Graph " << m_graph);
     NS_ABORT_MSG_IF(m_stateMode != "per-link" && m_stateMode != "row",
                     "D2dGraphDiscovery: unknown StateMode " << m_stateMode);
     D2dLinkPolicy::ParseBufferMode(m_bufferMode); // throws on a bad name
@@ -414,7 +423,7 @@ D2dGraphDiscovery::StartEdge()
         m_histogramTrace("before", m_edge, i, m_paradigm->GetCounts(i));
     }
     m_policies.emplace_back();
-    if (m_graph == "rl")
+    if (m_graph == RL)
     {
         for (uint32_t i = 0; i < m_n; ++i)
         {
@@ -427,7 +436,7 @@ D2dGraphDiscovery::StartEdge()
         }
     }
     m_iteration = 0;
-    m_final = m_graph != "rl" && m_graph != "fixed";
+    m_final = m_graph != RL && m_graph != FIXED;
     if (m_final)
     {
         m_learningEnd.push_back(Simulator::Now());
@@ -439,20 +448,20 @@ D2dGraphDiscovery::StartEdge()
 std::vector<int64_t>
 D2dGraphDiscovery::BaselineGraph()
 {
-    if (m_graph == "none")
+    // Each baseline of Wagle et al. 2025, sec. VI, is one function of D2dBaselineGraphs.
+    switch (m_graph)
     {
+    case NONE:
         return D2dBaselineGraphs::None(m_n);
-    }
-    if (m_graph == "gcn")
-    {
+    case GCN:
         return D2dBaselineGraphs::HighestScore(m_linkScores, m_excluded);
-    }
-    if (m_graph == "uniform")
-    {
+    case UNIFORM:
         return D2dBaselineGraphs::Uniform(
             m_n,
             [this]() { return m_uniform->GetValue(); },
             m_excluded);
+    default:
+        break;
     }
     std::vector<std::vector<double>> p(m_n, std::vector<double>(m_n, 0.0));
     for (uint32_t i = 0; i < m_n; ++i)
@@ -462,30 +471,22 @@ D2dGraphDiscovery::BaselineGraph()
             p[i][j] = i == j ? 0.0 : DropProbability(i, j);
         }
     }
-    if (m_graph == "closest")
+    if (m_graph == CLOSEST)
     {
         return D2dBaselineGraphs::Closest(p, m_excluded);
     }
-    // most-trusted: the paradigm's count of shareable partitions, ties to the lower P_D.
-    std::vector<int64_t> sel(m_n, -1);
+    NS_ASSERT(m_graph == MOST_TRUSTED);
+    // Most trusted: the paradigm's count of shareable partitions (the supervised one:
+    // sum_l T_j[i,l] 1[D_j[l] > b_j[l]]).
+    std::vector<std::vector<double>> shareable(m_n, std::vector<double>(m_n, 0.0));
     for (uint32_t i = 0; i < m_n; ++i)
     {
-        double best = -1;
         for (uint32_t j = 0; j < m_n; ++j)
         {
-            if (j == i || m_excluded[i][j])
-            {
-                continue;
-            }
-            const double s = m_paradigm->Shareable(j, i);
-            if (sel[i] < 0 || s > best || (s == best && p[i][j] < p[i][sel[i]]))
-            {
-                sel[i] = j;
-                best = s;
-            }
+            shareable[i][j] = i == j ? 0.0 : m_paradigm->Shareable(j, i);
         }
     }
-    return sel;
+    return D2dBaselineGraphs::MostShareable(shareable, p, m_excluded);
 }
 
 void
@@ -496,7 +497,7 @@ D2dGraphDiscovery::StartIteration()
     m_sel.assign(m_n, -1);
     m_selState.assign(m_n, 0);
     m_selDrop.assign(m_n, 0.0);
-    if (m_graph == "rl")
+    if (m_graph == RL)
     {
         for (uint32_t i = 0; i < m_n; ++i)
         {
@@ -518,7 +519,7 @@ D2dGraphDiscovery::StartIteration()
             m_selState[i] = states[j];
         }
     }
-    else if (m_graph == "fixed")
+    else if (m_graph == FIXED)
     {
         m_sel = m_fixed;
     }
@@ -933,7 +934,7 @@ D2dGraphDiscovery::EndIteration()
                               m_clusterMembers[m_clusters[i]].front() != i && m_globalArrived[i];
         const double global = m_out[i] ? 0.0 : fromHead ? m_global[i] : ClusterGlobalReward(i);
         const double reward = m_localReward[i] + m_gamma * global;
-        if (m_sel[i] >= 0 && m_graph == "rl")
+        if (m_sel[i] >= 0 && m_graph == RL)
         {
             m_policies[m_edge][i].Update(m_selState[i], m_sel[i], reward);
         }
@@ -1016,7 +1017,7 @@ D2dGraphDiscovery::ApplyData()
     m_dataLinks.clear();
     m_stageTrace(m_edge, "exchanged");
     ++m_edge;
-    if (m_edge < m_edges && m_graph != "none")
+    if (m_edge < m_edges && m_graph != NONE)
     {
         StartEdge();
     }

@@ -11,8 +11,8 @@
 #include "d2d-link-policy.h"
 
 #include "ns3/callback.h"
-#include "ns3/d2d-channel.h"
 #include "ns3/d2d-delivery.h"
+#include "ns3/d2d-link-quality.h"
 #include "ns3/d2d-transport.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
@@ -34,8 +34,8 @@ namespace ns3
  * \ingroup d2dlearn
  * \brief D2D graph discovery by multi-agent reinforcement learning, then the exchange of
  * datapoints over the graph found (Wagle, Das, Love and Brinton, "Multi-Agent Reinforcement
- * Learning for Graph Discovery in D2D-Enabled Federated Learning", 2025, secs. IV-V), over the
- * simulated D2D channel.
+ * Learning for Graph Discovery in D2D-Enabled Federated Learning", 2025, secs. IV-V), over any
+ * D2dTransport backend; the drop probabilities it decides with come from a D2dLinkQuality.
  *
  * Each iteration is a slotted exchange of five phases; a phase starts GuardTime after every
  * message of the previous one has finished at its sender:
@@ -108,10 +108,12 @@ class D2dGraphDiscovery : public Object
     };
 
     /**
-     * \param transports device i's D2D transport at index i
-     * \param channel the D2D channel (P_D of eq. (18), the dynamic RSS states)
+     * \param transports device i's D2D transport at index i (any backend)
+     * \param links what the devices know of their links: P_D(i, j) of eq. (18) and, when
+     *        links change, their quantized states (a D2dChannel is one; over Wi-Fi, a
+     *        D2dRssLinkQuality)
      */
-    void Setup(const std::vector<Ptr<D2dTransport>>& transports, Ptr<D2dChannel> channel);
+    void Setup(const std::vector<Ptr<D2dTransport>>& transports, Ptr<D2dLinkQuality> links);
     /**
      * \brief For Graph = fixed: every iteration uses this selection (selection[i] = j, -1
      * none); the rewards are computed and traced but no policy learns (a check of the message
@@ -156,6 +158,18 @@ class D2dGraphDiscovery : public Object
      * \return the state q each action j is valued in at device i now (StateMode)
      */
     std::vector<uint32_t> CurrentStates(uint32_t rx);
+
+    /** How the graph is found (attribute Graph). */
+    enum GraphMode
+    {
+        RL,           //!< the policies learn it (sec. IV)
+        CLOSEST,      //!< lowest P_D (D2dBaselineGraphs::Closest)
+        MOST_TRUSTED, //!< most shareable partitions (D2dBaselineGraphs::MostShareable)
+        UNIFORM,      //!< uniformly at random (D2dBaselineGraphs::Uniform)
+        GCN,          //!< highest link score (SetLinkScores, D2dBaselineGraphs::HighestScore)
+        NONE,         //!< no graph: nothing is exchanged
+        FIXED         //!< SetFixedGraph: iterations on a given graph, no learning
+    };
 
     /** How the local rewards reach the cluster (see the class description). */
     enum RewardSharing
@@ -226,7 +240,7 @@ class D2dGraphDiscovery : public Object
     double ClusterGlobalReward(uint32_t i) const;
 
     // Attributes.
-    std::string m_graph;
+    GraphMode m_graph;
     uint32_t m_iterations;
     uint32_t m_bufferSize;
     double m_gamma;
@@ -251,7 +265,7 @@ class D2dGraphDiscovery : public Object
     Ptr<D2dDiscoveryParadigm> m_paradigm;
 
     std::vector<Ptr<D2dTransport>> m_transports;
-    Ptr<D2dChannel> m_channel;
+    Ptr<D2dLinkQuality> m_linkQuality;
     Ptr<UniformRandomVariable> m_uniform;
     Callback<void> m_finished;
     uint32_t m_n{0};

@@ -35,7 +35,7 @@ D2dMlpLabeller::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::D2dMlpLabeller")
                             .SetParent<Object>()
-                            .SetGroupName("D2dLearn")
+                            .SetGroupName("D2dlearn")
                             .AddConstructor<D2dMlpLabeller>()
                             .AddAttribute("Hidden",
                                           "ReLU units of the MLP's one hidden layer",

@@ -32,7 +32,7 @@ D2dPcaExchange::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::D2dPcaExchange")
                             .SetParent<Object>()
-                            .SetGroupName("D2dLearn")
+                            .SetGroupName("D2dlearn")
                             .AddConstructor<D2dPcaExchange>()
                             .AddAttribute("BytesPerValue",
                                           "Bytes per matrix entry on the air (4: float32)",

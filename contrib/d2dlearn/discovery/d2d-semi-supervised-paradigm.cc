@@ -27,7 +27,7 @@ D2dSemiSupervisedParadigm::GetTypeId()
     static TypeId tid =
         TypeId("ns3::D2dSemiSupervisedParadigm")
             .SetParent<D2dSupervisedParadigm>()
-            .SetGroupName("D2dLearn")
+            .SetGroupName("D2dlearn")
             .AddConstructor<D2dSemiSupervisedParadigm>()
             .AddAttribute("PcaDims",
                           "d: dimension of the common subspace F of distributed PCA",

@@ -21,7 +21,7 @@ D2dSupervisedParadigm::GetTypeId()
     static TypeId tid =
         TypeId("ns3::D2dSupervisedParadigm")
             .SetParent<D2dDiscoveryParadigm>()
-            .SetGroupName("D2dLearn")
+            .SetGroupName("D2dlearn")
             .AddConstructor<D2dSupervisedParadigm>()
             .AddAttribute("ThresholdOn",
                           "Counts eq. (8) is checked on inside g: allocated (loss-free "

@@ -37,7 +37,7 @@ D2dUnsupervisedParadigm::GetTypeId()
     static TypeId tid =
         TypeId("ns3::D2dUnsupervisedParadigm")
             .SetParent<D2dDiscoveryParadigm>()
-            .SetGroupName("D2dLearn")
+            .SetGroupName("D2dlearn")
             .AddConstructor<D2dUnsupervisedParadigm>()
             .AddAttribute("Clusters",
                           "L: K-means clusters per device (the paper's K = 7, sec. VI-N)",

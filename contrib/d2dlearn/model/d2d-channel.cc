@@ -6,6 +6,7 @@
 
 #include "constant-rss-model.h"
 #include "d2d-message-registry.h"
+#include "dynamic-rss-model.h"
 #include "matrix-rss-model.h"
 #include "propagation-rss-model.h"
 
@@ -118,7 +119,7 @@ D2dChannel::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::D2dChannel")
-            .SetParent<Object>()
+            .SetParent<D2dLinkQuality>()
             .SetGroupName("D2dlearn")
             .AddConstructor<D2dChannel>()
             .AddAttribute("SpectralEfficiency",
@@ -403,6 +404,19 @@ D2dChannel::GetDropProbability(uint32_t rx, uint32_t tx) const
 {
     // A link that is not heard delivers nothing; otherwise eq. (18).
     return Hears(rx, tx) ? LinkDropProbability(GetRssW(rx, tx)) : 1.0;
+}
+
+uint32_t
+D2dChannel::GetLinkState(uint32_t rx, uint32_t tx) const
+{
+    auto dyn = DynamicCast<DynamicRssModel>(m_rss);
+    return dyn && rx != tx ? dyn->GetState(rx, tx) : 0;
+}
+
+bool
+D2dChannel::IsDynamic() const
+{
+    return DynamicCast<DynamicRssModel>(m_rss) != nullptr;
 }
 
 double

@@ -6,6 +6,7 @@
 #define D2D_CHANNEL_H
 
 #include "d2d-channel-access.h"
+#include "d2d-link-quality.h"
 #include "d2d-radio.h"
 #include "d2d-rss-model.h"
 
@@ -75,8 +76,11 @@ class PropagationRssModel;
  * With FixedDistanceM > 0 every link has that length whatever the positions: the
  * device-to-server (D2S) link of Wagle et al. 2025, sec. VI-G, whose server is at a fixed multiple
  * of the mean D2D distance.
+ *
+ * As a D2dLinkQuality it tells protocols the P_D its messages are lost with and, with a
+ * DynamicRssModel, the quantized state of each link.
  */
-class D2dChannel : public Object
+class D2dChannel : public D2dLinkQuality
 {
   public:
     /**
@@ -149,7 +153,15 @@ class D2dChannel : public Object
      * \param tx transmitter index j
      * \return P_D(i, j) now: eq. (18), or 1 if i does not hear j
      */
-    double GetDropProbability(uint32_t rx, uint32_t tx) const;
+    double GetDropProbability(uint32_t rx, uint32_t tx) const override;
+    /**
+     * \param rx receiver index i
+     * \param tx transmitter index j
+     * \return with a DynamicRssModel, the quantized state of W_ij at the current step; else 0
+     */
+    uint32_t GetLinkState(uint32_t rx, uint32_t tx) const override;
+    /** \return true with a DynamicRssModel */
+    bool IsDynamic() const override;
     /**
      * \param rx receiver index i
      * \param tx transmitter index j

@@ -7,7 +7,8 @@
  * Learning", 2025): the Appendix A example with a fixed graph (exact without loss; the
  * rewards' g with P_D = 0.2 by hand, in both readings of eq. (8)), the control messages'
  * counts and bytes per iteration against the formula, a learning run whose policies end on
- * the one useful transmitter, and a lossy unreliable run that exchanges less.
+ * the one useful transmitter, a lossy unreliable run that exchanges less, and the learning
+ * run over the 802.11 backend (D2dWifiTransport, P_D from D2dRssLinkQuality).
  */
 
 #include "ns3/boolean.h"
@@ -16,13 +17,18 @@
 #include "ns3/d2d-diversity-rewards.h"
 #include "ns3/d2d-graph-discovery.h"
 #include "ns3/d2d-helper.h"
+#include "ns3/d2d-rss-link-quality.h"
 #include "ns3/d2d-supervised-paradigm.h"
 #include "ns3/d2d-transport.h"
+#include "ns3/d2d-wifi-helper.h"
+#include "ns3/d2d-wifi-transport.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/matrix-rss-model.h"
+#include "ns3/mobility-helper.h"
 #include "ns3/node-container.h"
 #include "ns3/pointer.h"
+#include "ns3/propagation-rss-model.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
@@ -488,6 +494,126 @@ class D2dGdLostGlobalTestCase : public TestCase
 };
 
 /** The d2d-graph-discovery test suite. */
+/**
+ * The learning run of D2dGdLearnsTestCase over 802.11 ad hoc (D2dWifiTransport): the protocol
+ * sees only transports and a D2dLinkQuality, so it runs unchanged; the P_D it decides with is
+ * eq. (18) at the log-distance RSS of the Wi-Fi channel, checked against a hand computation.
+ */
+class D2dGdWifiTestCase : public TestCase
+{
+  public:
+    D2dGdWifiTestCase()
+        : TestCase("graph discovery over the Wi-Fi backend learns and exchanges")
+    {
+    }
+
+  private:
+    std::map<std::string, uint64_t> m_rows;            //!< messages.csv rows per kind
+    std::map<std::string, uint64_t> m_delivered;       //!< of which delivered
+    std::vector<double> m_pDrops;                      //!< Iteration trace: P_D of selected links
+    std::vector<std::pair<uint32_t, int64_t>> m_links; //!< the same links (i, j)
+
+    void Row(const D2dDeliveryRecord& r)
+    {
+        m_rows[r.kind]++;
+        m_delivered[r.kind] += r.delivered ? 1 : 0;
+    }
+
+    void Iteration(uint32_t,
+                   uint32_t,
+                   uint32_t i,
+                   int64_t j,
+                   double pDrop,
+                   bool,
+                   double,
+                   double,
+                   double,
+                   double)
+    {
+        if (j >= 0)
+        {
+            m_pDrops.push_back(pDrop);
+            m_links.emplace_back(i, j);
+        }
+    }
+
+    void DoRun() override
+    {
+        const uint32_t n = 5;
+        NodeContainer nodes;
+        nodes.Create(n);
+        auto alloc = CreateObject<ListPositionAllocator>();
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            alloc->Add(Vector(10.0 * i, 0, 0)); // 0 to 40 m apart, all in range
+        }
+        MobilityHelper mobility;
+        mobility.SetPositionAllocator(alloc);
+        mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
+        mobility.Install(nodes);
+        D2dWifiHelper wifi;
+        std::vector<Ptr<D2dTransport>> transports;
+        for (auto& t : wifi.Install(nodes))
+        {
+            transports.push_back(t);
+            t->TraceConnectWithoutContext("Delivery", MakeCallback(&D2dGdWifiTestCase::Row, this));
+        }
+        wifi.AssignStreams(1);
+        // The RSS the Wi-Fi channel's loss model gives (YansWifiChannelHelper::Default:
+        // log-distance, the default of PropagationRssModel too).
+        auto links = CreateObject<D2dRssLinkQuality>();
+        links->SetRssModel(CreateObject<PropagationRssModel>());
+        links->SetNodes(nodes);
+
+        auto paradigm = CreateObject<D2dSupervisedParadigm>();
+        std::vector<D2dCounts> counts(n, D2dCounts{40, 0});
+        counts[1] = {40, 40};
+        paradigm->Setup(counts,
+                        std::vector<D2dCounts>(n, D2dCounts(2, 10.0)),
+                        std::vector<uint32_t>(n, 2),
+                        D2dTrustMatrices(n, 2, true));
+        auto gd = CreateObject<D2dGraphDiscovery>();
+        gd->SetAttribute("Paradigm", PointerValue(paradigm));
+        gd->SetAttribute("Iterations", UintegerValue(300));
+        gd->SetAttribute("BufferSize", UintegerValue(32));
+        gd->SetAttribute("DataReliable", BooleanValue(true));
+        gd->Setup(transports, links);
+        gd->AssignStreams(100);
+        gd->TraceConnectWithoutContext("Iteration",
+                                       MakeCallback(&D2dGdWifiTestCase::Iteration, this));
+        Simulator::ScheduleNow(&D2dGraphDiscovery::Start, gd);
+        Simulator::Stop(Seconds(1e4));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(gd->IsFinished(), true, "discovery finished over Wi-Fi");
+        const auto& graph = gd->GetGraphs().at(0);
+        for (uint32_t i : {0u, 2u, 3u, 4u})
+        {
+            NS_TEST_EXPECT_MSG_EQ(graph[i], 1, "device " << i << " picks transmitter 1");
+            NS_TEST_EXPECT_MSG_GT(paradigm->GetCounts(i)[1], 0.0, "label 1 received");
+        }
+        for (const std::string kind : {"gd_request", "gd_offer", "gd_demand", "gd_allocation"})
+        {
+            NS_TEST_EXPECT_MSG_GT(m_rows[kind], 1000u, kind << " rows over Wi-Fi");
+            NS_TEST_EXPECT_MSG_GT(m_delivered[kind], m_rows[kind] * 9 / 10, kind << " delivered");
+        }
+        NS_TEST_EXPECT_MSG_EQ(m_rows["gd_data"], 4u, "one data message per edge");
+        // P_D of eq. (18) by hand: log-distance (exponent 3, 46.6777 dB at 1 m), 16.0206 dBm,
+        // r = 2, sigma^2 = 3.98e-13 W.
+        NS_TEST_ASSERT_MSG_EQ(m_pDrops.empty(), false, "links selected");
+        for (std::size_t k = 0; k < m_pDrops.size(); k += 97)
+        {
+            const double d = 10.0 * std::abs(static_cast<double>(m_links[k].first) -
+                                             static_cast<double>(m_links[k].second));
+            const double rssDbm = 16.0206 - (46.6777 + 30.0 * std::log10(d));
+            const double w = std::pow(10.0, rssDbm / 10.0) / 1000.0;
+            const double expected = 1.0 - std::exp(-(std::pow(2.0, 2.0) - 1.0) * 3.98e-13 / w);
+            NS_TEST_EXPECT_MSG_EQ_TOL(m_pDrops[k], expected, expected * 1e-9, "P_D of eq. (18)");
+        }
+        Simulator::Destroy();
+    }
+};
+
 class D2dGraphDiscoveryTestSuite : public TestSuite
 {
   public:
@@ -498,6 +624,7 @@ class D2dGraphDiscoveryTestSuite : public TestSuite
         AddTestCase(new D2dGdMessageCountTestCase, TestCase::QUICK);
         AddTestCase(new D2dGdLearnsTestCase, TestCase::QUICK);
         AddTestCase(new D2dGdLostGlobalTestCase, TestCase::QUICK);
+        AddTestCase(new D2dGdWifiTestCase, TestCase::QUICK);
     }
 };
 

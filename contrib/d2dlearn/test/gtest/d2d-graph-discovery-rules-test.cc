@@ -434,6 +434,18 @@ TEST(D2dBaselineGraphs, ClosestMostTrustedUniform)
     EXPECT_EQ(D2dBaselineGraphs::None(2), (std::vector<int64_t>{-1, -1}));
 }
 
+TEST(D2dBaselineGraphs, MostShareableTiesToLowerDropThenIndex)
+{
+    // shareable[i][j]: device 0 ties 2 = 2 between 1 and 2, P_D 0.3 vs 0.1 -> 2; device 1
+    // ties 1 = 1 at equal P_D -> the lower index 0; device 2 takes 1 (3 > 0).
+    const std::vector<std::vector<double>> shareable{{0, 2, 2}, {1, 0, 1}, {0, 3, 0}};
+    const std::vector<std::vector<double>> pDrop{{0, 0.3, 0.1}, {0.2, 0, 0.2}, {0.5, 0.9, 0}};
+    EXPECT_EQ(D2dBaselineGraphs::MostShareable(shareable, pDrop), (std::vector<int64_t>{2, 0, 1}));
+    std::vector<std::vector<bool>> ex(3, std::vector<bool>(3, false));
+    ex[2][1] = true; // 2 may not take 1: 0 is left
+    EXPECT_EQ(D2dBaselineGraphs::MostShareable(shareable, pDrop, ex)[2], 0);
+}
+
 TEST(D2dMessagePassing, ApportionReceivedPoints)
 {
     // U = [5, 10, 0, 1], 16 sent, 11 arrived: exact 3.4375, 6.875, 0, 0.6875 -> floors
