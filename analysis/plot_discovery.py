@@ -81,6 +81,10 @@ def load_run(run_dir):
     params = doc.get("parameters", {})
     if not isinstance(params, dict) or "graph" not in params:
         raise TraceError("%s: not a graph-discovery run (no parameters.graph)" % path)
+    # Inputs (parameters) and what the run found (summary.results: gdMeanW1ToUniformAfter,
+    # gdDeliveredFraction, targetsReached, ...), read as one mapping.
+    results = (doc.get("summary") or {}).get("results") or {}
+    params = dict(params, **(results if isinstance(results, dict) else {}))
     run = {"dir": run_dir, "params": params, "seed": doc.get("seed", params.get("seed")),
            "paradigm": str(params.get("paradigm") or "supervised"),
            "graph": str(params.get("graph"))}

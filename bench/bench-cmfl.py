@@ -60,7 +60,7 @@ def run(binary, algorithm, rate, rounds, out):
         "rate_mbps": rate,
         "round_time_s": per["round_time_s"].mean(),
         "mbytes_per_round": per["bytes_sent"].mean() / 1e6,
-        "accuracy": run_json["parameters"]["finalAccuracy"],
+        "accuracy": run_json["summary"]["results"]["finalAccuracy"],
         "wall_s": run_json["wall_time_s"],
     }
 

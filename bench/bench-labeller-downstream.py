@@ -54,7 +54,7 @@ with tempfile.TemporaryDirectory() as tmp:
                 res = subprocess.run(cmd, capture_output=True, text=True)
                 if res.returncode != 0:
                     sys.exit(f"{' '.join(cmd)}: {res.stderr.strip()}")
-                p = json.load(open(os.path.join(out, "run.json")))["parameters"]
+                p = json.load(open(os.path.join(out, "run.json")))["summary"]["results"]
                 row = (float(p["gdLabellingMeanUnlabelledAccuracy"]),
                        float(p["gdMeanW1ToUniformAfter"]), float(p["finalAccuracy"]))
                 table.setdefault((labeller, graph), []).append(row)

@@ -61,7 +61,7 @@ with tempfile.TemporaryDirectory() as tmp:
                 rows = list(csv.DictReader(open(os.path.join(out, "gd_labelling.csv"))))
                 unl = [float(r["unlabelled_accuracy"]) for r in rows]
                 acc = [float(r["accuracy"]) for r in rows]
-                pca = json.load(open(os.path.join(out, "run.json")))["parameters"].get(
+                pca = json.load(open(os.path.join(out, "run.json")))["summary"]["results"].get(
                     "gdPcaBytes", 0)
                 table.setdefault((labeller, d), []).append(sum(unl) / len(unl))
                 print(f"{labeller},{seed},{d},{sum(unl) / len(unl):.4f},{min(unl):.4f},"

@@ -27,7 +27,7 @@ def add_arguments(ap, graphs):
 
 def run(args, seed, graph, out, flags):
     """Run graph-discovery in the setting above with the benchmark's own flags, then
-    args.extra; exit with the program's error if it fails. Returns run.json's parameters."""
+    args.extra; exit with the program's error if it fails. Returns run.json's summary results."""
     cmd = [args.bin, "--paradigm=unsupervised", "--pcaDims=8", "--clusters=7", "--edges=2",
            "--exchangeMode=real", f"--graph={graph}", f"--iterations={args.iterations}",
            f"--nDevices={args.nDevices}", f"--dataFraction={args.dataFraction}",
@@ -37,4 +37,4 @@ def run(args, seed, graph, out, flags):
     if res.returncode != 0:
         sys.exit(f"{' '.join(cmd)}: {res.stderr.strip()}")
     with open(os.path.join(out, "run.json")) as f:
-        return json.load(f)["parameters"]
+        return json.load(f)["summary"]["results"]

@@ -505,7 +505,7 @@ main(int argc, char* argv[])
         traces.reset(); // no traces of a diverged run
         support.Fail(beliefTraces.GetNumericError());
     }
-    traces->AddParameter("missedLocalUpdates", protocol->GetMissedUpdates());
+    traces->AddResult("missedLocalUpdates", protocol->GetMissedUpdates());
     support.FinishTraces(traces, net.seed);
     if (!net.quiet)
     {

@@ -285,8 +285,8 @@ main(int argc, char* argv[])
         if (cmflProtocol)
         {
             cmflTraces->WriteClientCounts();
-            traces->AddParameter("consensusVotes", cmflProtocol->GetConsensusVotes());
-            traces->AddParameter("ccpAttempts", cmflProtocol->GetCcpAttempts());
+            traces->AddResult("consensusVotes", cmflProtocol->GetConsensusVotes());
+            traces->AddResult("ccpAttempts", cmflProtocol->GetCcpAttempts());
         }
     });
     return 0;

@@ -1134,7 +1134,12 @@ main(int argc, char* argv[])
     auto& energyCsv = traces->OpenTrace("gd_energy.csv",
                                         "round,sim_time_s,d2d_j,d2s_j,compute_j,total_j,accuracy");
 
-    // Energy at each stage of discovery: RL phase = learned - previous exchanged.
+    // Energy at each stage of discovery: RL phase = learned - previous exchanged. gd_stages.csv
+    // records the D2D energy at each stage, so that both sums can be recomputed.
+    auto& stagesCsv = traces->OpenTrace("gd_stages.csv", "edge,stage,sim_time_s,d2d_j");
+    // --traces=standard: the RL's control messages are counted, not written (gd_iterations.csv
+    // records each device's choice and rewards).
+    traces->SetUntracedKinds(D2dGraphDiscovery::ControlKinds());
     double rlEnergy = 0;
     double exchangeEnergy = 0;
     double stageMark = 0;
@@ -1143,6 +1148,12 @@ main(int argc, char* argv[])
         Callback<void, uint32_t, const std::string&>([&](uint32_t edge, const std::string& stage) {
             (stage == "learned" ? rlEnergy : exchangeEnergy) += energy.d2d - stageMark;
             stageMark = energy.d2d;
+            traces->FlushEnergy(); // energy.csv up to now holds the energy.d2d written
+            stagesCsv << fmt::format("{},{},{:.9f},{:.17g}\n",
+                                     edge,
+                                     stage,
+                                     Simulator::Now().GetSeconds(),
+                                     energy.d2d);
             if (!net.quiet)
             {
                 std::fprintf(stderr,
@@ -1255,6 +1266,7 @@ main(int argc, char* argv[])
         auto labelled = [&, mlp]() {
             pcaEndS = Simulator::Now().GetSeconds();
             pcaD2sEnergyJ = energy.d2s;
+            traces->FlushEnergy(); // energy.csv up to pcaEndS holds pcaD2sEnergyJ
             for (uint32_t i = 0; i < n; ++i)
             {
                 // The propagated labels stand for the unknown ones from here on.
@@ -1375,6 +1387,7 @@ main(int argc, char* argv[])
                     }
                     pcaEndS = Simulator::Now().GetSeconds();
                     pcaD2sEnergyJ = energy.d2s;
+                    traces->FlushEnergy(); // energy.csv up to pcaEndS holds pcaD2sEnergyJ
                     std::vector<std::vector<double>> projections;
                     std::vector<std::vector<int64_t>> labels;
                     std::vector<std::vector<uint64_t>> ids;
@@ -1440,7 +1453,8 @@ main(int argc, char* argv[])
                      std::to_string(maxSimTime.GetSeconds()) + " s");
     }
     const double discoveryEndS = Simulator::Now().GetSeconds();
-    writer.WriteFinal(gd, network.devices, lhat, satisfiedBefore);
+    writer.WriteFinal(gd, network.channel, network.devices, lhat, satisfiedBefore);
+    traces->FlushEnergy();
     energyCsv << fmt::format("0,{:.9f},{:.9g},{:.9g},{:.9g},{:.9g},\n",
                              discoveryEndS,
                              energy.d2d,
@@ -1551,34 +1565,34 @@ main(int argc, char* argv[])
         }
         traces->AddParameter("trustDensityMeasured", trustMatrices.Density());
         traces->AddParameterArray("minLabelsPerDevice", lhat);
-        traces->AddParameter("gdMeanW1ToUniformBefore", w1Before);
-        traces->AddParameter("gdMeanW1ToUniformAfter", w1After);
-        traces->AddParameter("gdMeanLinkPDrop", edgesFound ? pDropSum / edgesFound : 0.0);
-        traces->AddParameter("gdEdgesFound", edgesFound);
-        traces->AddParameter("gdPointsSent", pointsSent);
-        traces->AddParameter("gdPointsReceived", pointsReceived);
-        traces->AddParameter("gdPointsMoved", moved);
-        traces->AddParameter("gdDeliveredFraction",
+        traces->AddResult("gdMeanW1ToUniformBefore", w1Before);
+        traces->AddResult("gdMeanW1ToUniformAfter", w1After);
+        traces->AddResult("gdMeanLinkPDrop", edgesFound ? pDropSum / edgesFound : 0.0);
+        traces->AddResult("gdEdgesFound", edgesFound);
+        traces->AddResult("gdPointsSent", pointsSent);
+        traces->AddResult("gdPointsReceived", pointsReceived);
+        traces->AddResult("gdPointsMoved", moved);
+        traces->AddResult("gdDeliveredFraction",
                              pointsSent > 0 ? pointsReceived / pointsSent : 1.0);
-        traces->AddParameter("gdRlEnergyJ", rlEnergy);
-        traces->AddParameter("gdExchangeEnergyJ", exchangeEnergy);
-        traces->AddParameter("gdDiscoveryEndS", discoveryEndS);
+        traces->AddResult("gdRlEnergyJ", rlEnergy);
+        traces->AddResult("gdExchangeEnergyJ", exchangeEnergy);
+        traces->AddResult("gdDiscoveryEndS", discoveryEndS);
         if (unsupervised)
         {
-            traces->AddParameter("gdPcaBytes", pca->GetBytesSent());
-            traces->AddParameter("gdPcaEndS", pcaEndS);
-            traces->AddParameter("gdPcaD2sEnergyJ", pcaD2sEnergyJ);
-            traces->AddParameterArray("gdMeanW1ToUniformPerEdge", w1PerEdge);
-            traces->AddParameter("gdPcaSketchesReceived", pca->GetSketchesReceived());
-            traces->AddParameter("gdPcaSubspaceMissed", missedF());
-            traces->AddParameter("gdDevicesTakingPart", n - missedF());
+            traces->AddResult("gdPcaBytes", pca->GetBytesSent());
+            traces->AddResult("gdPcaEndS", pcaEndS);
+            traces->AddResult("gdPcaD2sEnergyJ", pcaD2sEnergyJ);
+            traces->AddResultArray("gdMeanW1ToUniformPerEdge", w1PerEdge);
+            traces->AddResult("gdPcaSketchesReceived", pca->GetSketchesReceived());
+            traces->AddResult("gdPcaSubspaceMissed", missedF());
+            traces->AddResult("gdDevicesTakingPart", n - missedF());
         }
         if (graph == "gcn")
         {
-            traces->AddParameter("gdGcnSystems", gcn.systems);
-            traces->AddParameter("gdGcnLossBefore", gcn.losses.front());
-            traces->AddParameter("gdGcnLossAfter", gcn.losses.back());
-            traces->AddParameter("gdGcnBestLinkAgreement", gcn.bestLinkAgreement);
+            traces->AddResult("gdGcnSystems", gcn.systems);
+            traces->AddResult("gdGcnLossBefore", gcn.losses.front());
+            traces->AddResult("gdGcnLossAfter", gcn.losses.back());
+            traces->AddResult("gdGcnBestLinkAgreement", gcn.bestLinkAgreement);
         }
         if (regression)
         {
@@ -1586,19 +1600,19 @@ main(int argc, char* argv[])
         }
         if (semiSupervised && !pca)
         {
-            traces->AddParameter("gdLabellingEndS", pcaEndS); // mlp: no PCA
+            traces->AddResult("gdLabellingEndS", pcaEndS); // mlp: no PCA
         }
         if (semiSupervised && pca)
         {
-            traces->AddParameter("gdPcaBytes", pca->GetBytesSent());
-            traces->AddParameter("gdPcaSketchesReceived", pca->GetSketchesReceived());
-            traces->AddParameter("gdPcaEndS", pcaEndS);
-            traces->AddParameter("gdPcaD2sEnergyJ", pcaD2sEnergyJ);
+            traces->AddResult("gdPcaBytes", pca->GetBytesSent());
+            traces->AddResult("gdPcaSketchesReceived", pca->GetSketchesReceived());
+            traces->AddResult("gdPcaEndS", pcaEndS);
+            traces->AddResult("gdPcaD2sEnergyJ", pcaD2sEnergyJ);
         }
         if (semiSupervised)
         {
-            traces->AddParameter("gdLabellingMeanAccuracy", labelAccuracy);
-            traces->AddParameter("gdLabellingMeanUnlabelledAccuracy", unlabelledAccuracy);
+            traces->AddResult("gdLabellingMeanAccuracy", labelAccuracy);
+            traces->AddResult("gdLabellingMeanUnlabelledAccuracy", unlabelledAccuracy);
         }
     };
     if (!net.quiet)
@@ -1653,6 +1667,7 @@ main(int argc, char* argv[])
     protocol->TraceConnectWithoutContext(
         "RoundEnd",
         Callback<void, uint32_t, double, double>([&](uint32_t round, double accuracy, double) {
+            traces->FlushEnergy();
             energyCsv << fmt::format("{},{:.9f},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}\n",
                                      round,
                                      Simulator::Now().GetSeconds(),
@@ -1696,7 +1711,7 @@ main(int argc, char* argv[])
                                                         r.d2s,
                                                         r.compute));
                      }
-                     traces->AddParameterJson("targetsReached", json + "]");
+                     traces->AddResultJson("targetsReached", json + "]");
                  });
     return 0;
 }

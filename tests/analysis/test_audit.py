@@ -310,6 +310,36 @@ class AuditTest(unittest.TestCase):
         self.assertViolation(d, "summary", "energy_j.radio_tx")
         self.assertViolation(d, "summary", "latency_p95_s")
 
+    def test_results_changed(self):
+        # Each headline result, off by a little, against its recomputation from the traces.
+        for program, key, change in (
+                ("graph-discovery", "gdEdgesFound", lambda v: v + 1),
+                ("graph-discovery", "gdMeanLinkPDrop", lambda v: v * 1.001),
+                ("graph-discovery", "gdRlEnergyJ", lambda v: v * 1.001),
+                ("graph-discovery", "gdExchangeEnergyJ", lambda v: v * 1.001),
+                ("graph-discovery", "gdDeliveredFraction", lambda v: v * 0.999),
+                ("graph-discovery", "gdMeanW1ToUniformAfter", lambda v: v * 1.001),
+                ("graph-discovery", "finalAccuracy", lambda v: v + 0.001),
+                ("fedavg", "roundsCompleted", lambda v: v + 1),
+                ("cmfl", "bytesSent", lambda v: v + 1)):
+            with self.subTest(key=key):
+                d = self.copy(program)
+                self.edit_json(d, lambda run: run["summary"]["results"].update(
+                    {key: change(run["summary"]["results"][key])}))
+                self.assertViolation(d, "results", "results." + key)
+
+    def test_stage_energy_broken(self):
+        d = self.copy("graph-discovery")
+        self.edit_csv(d, "gd_stages.csv",
+                      lambda rows: rows[0].update(d2d_j=repr(float(rows[0]["d2d_j"]) * 1.01)))
+        self.assertViolation(d, "energy", "gd_stages.csv")
+        self.assertViolation(d, "results", "gdRlEnergyJ")
+
+    def test_unknown_result(self):
+        d = self.copy("fedavg")
+        self.edit_json(d, lambda run: run["summary"]["results"].update(newResult=1))
+        self.assertViolation(d, "results", "result newResult: no independent recomputation")
+
     def test_unknown_summary_key(self):
         d = self.copy("bayes-consensus")
         self.edit_json(d, lambda run: run["summary"].update(new_metric=1))

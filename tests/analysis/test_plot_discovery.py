@@ -34,14 +34,16 @@ def check(cond, what):
 
 def make_run(path, graph, seed, w1_after, final_acc, with_rounds=True, **extra):
     os.makedirs(path)
-    params = {"graph": graph, "labelsPerDevice": 3, "gdMeanW1ToUniformBefore": 2.0,
-              "gdMeanW1ToUniformAfter": w1_after, "gdMeanLinkPDrop": 0.05,
-              "gdDeliveredFraction": 0.9,
-              "targetsReached": [{"target": 0.6, "round": 2, "energyJ": 3.0, "d2dJ": 1.0,
-                                  "d2sJ": 1.5, "computeJ": 0.5}]}
-    params.update(extra)
+    params = {"graph": graph, "labelsPerDevice": 3}
+    results = {"gdMeanW1ToUniformBefore": 2.0,
+               "gdMeanW1ToUniformAfter": w1_after, "gdMeanLinkPDrop": 0.05,
+               "gdDeliveredFraction": 0.9,
+               "targetsReached": [{"target": 0.6, "round": 2, "energyJ": 3.0, "d2dJ": 1.0,
+                                   "d2sJ": 1.5, "computeJ": 0.5}]}
+    for k, v in extra.items():
+        (params if k == "paradigm" else results)[k] = v
     with open(os.path.join(path, "run.json"), "w") as fh:
-        json.dump({"seed": seed, "parameters": params}, fh)
+        json.dump({"seed": seed, "parameters": params, "summary": {"results": results}}, fh)
     with open(os.path.join(path, "gd_nodes.csv"), "w") as fh:
         fh.write("node,x_m,y_m,cluster,satisfied_before,satisfied_after,min_labels\n"
                  "0,0,0,0,3,4,4\n1,10,0,0,3,5,4\n2,50,50,1,3,3,4\n")

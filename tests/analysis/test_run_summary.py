@@ -213,15 +213,15 @@ class SummaryTest(unittest.TestCase):
         self.assertEqual(s["metric"], "accuracy")
         self.assertGreater(s["energy_j"]["compute"], 0)
         # The scenario's own counts agree.
-        self.assertEqual(s["rounds_completed"], doc["parameters"]["roundsCompleted"])
+        self.assertEqual(s["rounds_completed"], s["results"]["roundsCompleted"])
         self.assertEqual(s["rounds_completed"], 3)
 
     def test_fedavg_server(self):
         folder, doc = self.run_program("fedavg", "--rounds=2", "--nDevices=4",
                                        "--dataFraction=0.02", "--threads=1")
         s = self.check(folder, doc, learning=True)
-        self.assertEqual(s["rounds_completed"], doc["parameters"]["roundsCompleted"])
-        self.close(s["final_accuracy"], doc["parameters"]["finalAccuracy"], "finalAccuracy",
+        self.assertEqual(s["rounds_completed"], s["results"]["roundsCompleted"])
+        self.close(s["final_accuracy"], s["results"]["finalAccuracy"], "finalAccuracy",
                    abs_=1e-9)
         self.assertIn("global_model", s["kinds"])
 
@@ -248,7 +248,8 @@ class SummaryTest(unittest.TestCase):
                                        "--rounds=2", "--dataFraction=0.02", "--threads=1",
                                        "--maliciousPercent=10")
         s = self.check(folder, doc, learning=True)
-        p = doc["parameters"]
+        p = s["results"]
+        self.assertNotIn("roundsCompleted", doc["parameters"])  # results are not inputs
         self.assertEqual(s["rounds_completed"], p["roundsCompleted"])
         self.close(s["final_accuracy"], p["finalAccuracy"], "finalAccuracy", abs_=1e-9)
         self.assertEqual(s["bytes_sent"], p["bytesSent"])

@@ -571,6 +571,21 @@ seed = [1, 2]
                                           "seed = [1, 2, 2.0]\n"),
                             "[grid] seed holds 2 and 2.0, the same value twice; keep one")
 
+    def test_zip_value_repeated_in_one_list(self):
+        # A value may repeat in one zipped list (Table 1 of the consensus paper: three runs of
+        # algorithm consensus, one per trust mode); the same row twice is refused.
+        c = sweep.Campaign(self.campaign("scenario = 'd2d-exchange'\n[[zip]]\n"
+                                         "reliable = [false, true, true]\n"
+                                         "nDevices = [5, 5, 10]\n"))
+        self.assertEqual([r.parameters for r in c.runs],
+                         [{"reliable": False, "nDevices": 5}, {"reliable": True, "nDevices": 5},
+                          {"reliable": True, "nDevices": 10}])
+        self.assert_file_refused(self.campaign("scenario = 'd2d-exchange'\n[[zip]]\n"
+                                               "reliable = [true, false, true]\n"
+                                               "nDevices = [5, 5, 5.0]\n"),
+                                 "[[zip]] #1: rows 1 and 3 are the same (reliable=true, "
+                                 "nDevices=5.0): the same runs twice; keep one")
+
     def test_zip_grid_and_folder_names(self):
         path = self.campaign("""\
 scenario = "d2d-exchange"

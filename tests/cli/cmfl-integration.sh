@@ -48,7 +48,7 @@ import pandas as pd
 t = sys.argv[1]
 acc = {}
 for name in ("attack-cmfl1", "attack-fedavg"):
-    acc[name] = json.load(open(f"{t}/{name}/run.json"))["parameters"]["finalAccuracy"]
+    acc[name] = json.load(open(f"{t}/{name}/run.json"))["summary"]["results"]["finalAccuracy"]
 print("  CMFL-I %.3f, FedAvg %.3f" % (acc["attack-cmfl1"], acc["attack-fedavg"]))
 assert acc["attack-cmfl1"] > acc["attack-fedavg"] + 0.05, acc
 c = pd.read_csv(f"{t}/attack-cmfl1/committee.csv")
@@ -92,7 +92,7 @@ import json, sys
 import pandas as pd
 d = sys.argv[1]
 run = json.load(open(d + "/run.json"))
-assert run["parameters"]["roundsCompleted"] == 8, run["parameters"]["roundsCompleted"]
+assert run["summary"]["results"]["roundsCompleted"] == 8, run["summary"]["results"]
 m = pd.read_csv(d + "/messages.csv")
 p = m["p_drop"].iloc[0]
 assert abs(p - 0.2) < 1e-6, p
@@ -110,7 +110,7 @@ r = pd.read_csv(d + "/rounds.csv")
 agreed = r[(r.node == -1) & (r.metric == "consensus")]["value"]
 print("  rounds with an agreed aggregation: %d of %d" % (agreed.sum(), len(agreed)))
 assert len(agreed) == 8 and agreed.sum() >= 4, agreed
-acc = run["parameters"]["finalAccuracy"]
+acc = run["summary"]["results"]["finalAccuracy"]
 print("  final accuracy %.3f" % acc)
 assert acc > 0.3, acc
 PY

@@ -60,9 +60,10 @@ check(params.get("lambda") == 1 and params.get("trust") == "naive"
 last = pd.read_csv(os.path.join(run, "rounds.csv"))
 last = last[(last["node"] == -1) & (last["metric"] == "loss")]
 last = float(last[last["round"] == last["round"].max()]["value"].iloc[0])
-check("finalAccuracy" not in params and abs(params.get("finalTestMse", -1) - last) < 1e-8,
+results = json.load(open(os.path.join(run, "run.json")))["summary"]["results"]
+check("finalAccuracy" not in results and abs(results.get("finalTestMse", -1) - last) < 1e-8,
       "run.json: finalTestMse %s equals rounds.csv's last loss %s, no finalAccuracy"
-      % (params.get("finalTestMse"), last))
+      % (results.get("finalTestMse"), last))
 
 samples = pd.read_csv(os.path.join(run, "samples.csv"))
 train = samples[samples["set"] == "train"]

@@ -63,7 +63,7 @@ run "$TMP/h" "${U[@]}" --seed=4 && run "$TMP/i" "${U[@]}" --seed=4 && compare "$
 [ -s "$TMP/h/gd_links.csv" ] || fail "unsupervised gd_links.csv missing or empty"
 "$PYTHON" - "$TMP/h/run.json" "$TMP/i/run.json" <<'PY' || fail "W1 per edge differs or missing"
 import json, sys
-a, b = (json.load(open(f))["parameters"]["gdMeanW1ToUniformPerEdge"] for f in sys.argv[1:])
+a, b = (json.load(open(f))["summary"]["results"]["gdMeanW1ToUniformPerEdge"] for f in sys.argv[1:])
 sys.exit(0 if a == b and len(a) == 3 and a[2] < a[0] else 1)
 PY
 echo "check: unsupervised, sampled points, uniform graph: same seed, same bytes"

@@ -35,7 +35,7 @@ def rl_energy(tmp, n, sharing):
         sys.exit(f"FAIL: {' '.join(cmd)}: {res.stderr.strip()[-300:]}")
     with open(os.path.join(out, "run.json")) as f:
         run = json.load(f)
-    energy = float(run["parameters"]["gdRlEnergyJ"])
+    energy = float(run["summary"]["results"]["gdRlEnergyJ"])
     if energy <= 0:
         sys.exit(f"FAIL: N={n} {sharing}: RL energy {energy}")
     return energy

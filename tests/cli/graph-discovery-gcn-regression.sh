@@ -45,7 +45,7 @@ if run "$TMP/g1" "${GCN[@]}" && run "$TMP/g2" "${GCN[@]}"; then
 import csv, json, math, sys
 d = sys.argv[1]
 run = json.load(open(d + "/run.json"))
-p = run.get("parameters", run)
+p = run["summary"]["results"]
 def get(k):
     for scope in (run, p):
         if isinstance(scope, dict) and k in scope:

@@ -71,7 +71,7 @@ with tempfile.TemporaryDirectory() as tmp:
     mean_unl = sum(float(r["unlabelled_accuracy"]) for r in rows) / N
     print(f"  mean accuracy on the unlabelled points: {mean_unl:.4f}")
     check(mean_unl >= 0.70, f"mean unlabelled accuracy {mean_unl:.4f} >= 0.70")
-    run = json.load(open(os.path.join(out, "run.json")))["parameters"]
+    run = json.load(open(os.path.join(out, "run.json")))["summary"]["results"]
     check(abs(float(run["gdLabellingMeanUnlabelledAccuracy"]) - mean_unl) < 1e-6,
           "run.json's gdLabellingMeanUnlabelledAccuracy is the mean of the rows")
 
@@ -107,7 +107,7 @@ with tempfile.TemporaryDirectory() as tmp:
           "lossy: every pca_sketch row has p_drop = --d2sDropProbability = 0.01")
     arrived = sum(1 for m in msgs if m["kind"] == "pca_sketch" and m["complete"] == "1")
     reached = {int(m["dst"]) for m in msgs if m["kind"] == "pca_subspace" and m["complete"] == "1"}
-    run = json.load(open(os.path.join(lossy, "run.json")))["parameters"]
+    run = json.load(open(os.path.join(lossy, "run.json")))["summary"]["results"]
     check(int(run["gdPcaSketchesReceived"]) == arrived,
           f"lossy: {run['gdPcaSketchesReceived']} sketches counted, {arrived} complete rows")
     check(0 < arrived < N, f"lossy: some but not all sketches lost ({arrived} of {N} arrived)")
@@ -145,7 +145,7 @@ with tempfile.TemporaryDirectory() as tmp:
     print(f"  mlp: mean accuracy on the unlabelled points: {mean_mlp:.4f} "
           f"(propagation {mean_unl:.4f})")
     check(mean_mlp >= 0.80, f"mlp: mean unlabelled accuracy {mean_mlp:.4f} >= 0.80")
-    run = json.load(open(os.path.join(mlp, "run.json")))["parameters"]
+    run = json.load(open(os.path.join(mlp, "run.json")))["summary"]["results"]
     check(abs(float(run["gdLabellingMeanUnlabelledAccuracy"]) - mean_mlp) < 1e-6,
           "mlp: run.json's gdLabellingMeanUnlabelledAccuracy is the mean of the rows")
     check("gdPcaBytes" not in run, "mlp: run.json records no PCA")

@@ -93,7 +93,7 @@ with tempfile.TemporaryDirectory() as tmp:
     before = sum(float(r["label_w1_before"]) for r in took) / len(took)
     after = sum(float(r["label_w1_after"]) for r in took) / len(took)
     before_all = sum(float(r["label_w1_before"]) for r in rows.values()) / N
-    p = json.load(open(os.path.join(out, "run.json")))["parameters"]
+    p = json.load(open(os.path.join(out, "run.json")))["summary"]["results"]
     check(int(p["gdPcaSubspaceMissed"]) == len(out_set)
           and int(p["gdDevicesTakingPart"]) == N - len(out_set),
           f"run.json: {p['gdPcaSubspaceMissed']} missed F, {p['gdDevicesTakingPart']} took part")

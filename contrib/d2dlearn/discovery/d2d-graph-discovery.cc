@@ -267,6 +267,12 @@ D2dGraphDiscovery::AssignStreams(int64_t stream)
     return 1;
 }
 
+std::set<std::string>
+D2dGraphDiscovery::ControlKinds()
+{
+    return {REQUEST, OFFER, DEMAND, ALLOCATION, REWARD, GLOBAL};
+}
+
 Ptr<D2dDiscoveryParadigm>
 D2dGraphDiscovery::GetParadigm() const
 {

@@ -139,6 +139,13 @@ class D2dGraphDiscovery : public Object
      */
     int64_t AssignStreams(int64_t stream);
 
+    /**
+     * \return the kinds of the control messages (request, offer, demand, allocation, the
+     *         rewards): O(N) per iteration, the bulk of a run's messages; the datapoints
+     *         ("gd_data") are not among them
+     */
+    static std::set<std::string> ControlKinds();
+
     /** \return the paradigm */
     Ptr<D2dDiscoveryParadigm> GetParadigm() const;
     /** \return the reliable cluster of each device */

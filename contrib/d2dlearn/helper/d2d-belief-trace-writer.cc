@@ -36,6 +36,9 @@ D2dBeliefTraceWriter::~D2dBeliefTraceWriter()
         m_protocol->TraceDisconnectWithoutContext(
             "Consensus",
             MakeCallback(&D2dBeliefTraceWriter::WriteConsensus, this));
+        m_protocol->TraceDisconnectWithoutContext(
+            "LocalUpdateMissed",
+            MakeCallback(&D2dBeliefTraceWriter::WriteMissed, this));
     }
 }
 
@@ -52,6 +55,7 @@ D2dBeliefTraceWriter::Connect(Ptr<D2dBeliefConsensus> protocol,
                                                       << learner->GetNDevices() << " devices");
     m_beliefs = &m_traces.OpenTrace("beliefs.csv", "step,node," + learner->GetBeliefsHeader());
     m_consensus = &m_traces.OpenTrace("consensus.csv", "step,node,fresh,reused,renormalized_out");
+    m_missed = &m_traces.OpenTrace("missed.csv", "step,node");
     m_traces.EnableRounds();
     m_protocol = protocol;
     m_learner = learner;
@@ -62,6 +66,14 @@ D2dBeliefTraceWriter::Connect(Ptr<D2dBeliefConsensus> protocol,
     m_protocol->TraceConnectWithoutContext(
         "Consensus",
         MakeCallback(&D2dBeliefTraceWriter::WriteConsensus, this));
+    m_protocol->TraceConnectWithoutContext("LocalUpdateMissed",
+                                           MakeCallback(&D2dBeliefTraceWriter::WriteMissed, this));
+}
+
+void
+D2dBeliefTraceWriter::WriteMissed(uint32_t k, uint32_t node)
+{
+    *m_missed << k << ',' << node << '\n';
 }
 
 void

@@ -31,6 +31,8 @@ namespace ns3
  *   D2dBeliefLearner::GetMetrics() as rows (round = step k), and with meanRows (not
  *   CENTRAL) a node -1 row per metric: its mean over those devices;
  * - consensus.csv `step,node,fresh,reused,renormalized_out`: one row per "Consensus" record.
+ * - missed.csv `step,node`: one row per "LocalUpdateMissed" record (a live device whose local
+ *   update had not completed at the step deadline).
  *
  * The beliefs and metrics are the learner's state when StepDone fires (a getter read at the
  * event): StepDone carries only k. The writer must outlive the simulation; its destructor
@@ -46,8 +48,9 @@ class D2dBeliefTraceWriter
     D2dBeliefTraceWriter& operator=(const D2dBeliefTraceWriter&) = delete;
 
     /**
-     * \brief Open beliefs.csv, consensus.csv and rounds.csv and connect to the protocol's
-     * StepDone and Consensus traces. Call once, before the simulation runs.
+     * \brief Open beliefs.csv, consensus.csv, missed.csv and rounds.csv and connect to the
+     * protocol's StepDone, Consensus and LocalUpdateMissed traces. Call once, before the
+     * simulation runs.
      * \param protocol the protocol
      * \param learner its learner
      * \param transports device i's transport at index i (a device whose transport is off,
@@ -81,6 +84,12 @@ class D2dBeliefTraceWriter
      * \param reused in-neighbours reused
      * \param renormalizedOut in-neighbours left out
      */
+    /**
+     * \brief LocalUpdateMissed sink: one row of missed.csv.
+     * \param k the step
+     * \param node the device whose local update missed the step's deadline
+     */
+    void WriteMissed(uint32_t k, uint32_t node);
     void WriteConsensus(uint32_t k,
                         uint32_t node,
                         uint32_t fresh,
@@ -95,6 +104,7 @@ class D2dBeliefTraceWriter
     std::string m_numericError; //!< the first NaN or infinity (GetNumericError)
     std::ostream* m_beliefs{nullptr};   //!< beliefs.csv
     std::ostream* m_consensus{nullptr}; //!< consensus.csv
+    std::ostream* m_missed{nullptr}; //!< missed.csv
 };
 
 } // namespace ns3

@@ -119,6 +119,7 @@ D2dDiscoveryTraceWriter::Link(const D2dGraphDiscovery::Link& link)
 
 void
 D2dDiscoveryTraceWriter::WriteFinal(Ptr<D2dGraphDiscovery> gd,
+                                    Ptr<D2dLinkQuality> links,
                                     const NodeContainer& devices,
                                     const std::vector<uint32_t>& minLabels,
                                     const std::vector<uint32_t>& satisfiedBefore)
@@ -146,6 +147,20 @@ D2dDiscoveryTraceWriter::WriteFinal(Ptr<D2dGraphDiscovery> gd,
                                       p.Value(state, action),
                                       chosen ? 1 : 0);
             }
+        }
+    }
+    auto& graph = m_traces.OpenTrace("gd_graph.csv", "edge,receiver,transmitter,p_drop");
+    for (std::size_t e = 0; e < graphs.size(); ++e)
+    {
+        for (std::size_t i = 0; i < graphs[e].size(); ++i)
+        {
+            const int64_t j = graphs[e][i];
+            graph << (j < 0 ? fmt::format("{},{},-1,\n", e, i)
+                            : fmt::format("{},{},{},{:.17g}\n",
+                                          e,
+                                          i,
+                                          j,
+                                          links->GetDropProbability(i, j)));
         }
     }
     auto& nodes =

@@ -33,6 +33,7 @@ namespace ns3
  *   Fig. 4);
  * - gd_diversity.csv `phase,node,label,count,edge`: label histograms before and after each
  *   edge round's exchange;
+ * - gd_graph.csv `edge,receiver,transmitter,p_drop`: the graph found (WriteFinal());
  * - gd_nodes.csv `node,x_m,y_m,cluster,satisfied_before,satisfied_after,min_labels`: positions,
  *   reliable clusters and the labels meeting their threshold (node colour of Fig. 4).
  * The writer must outlive the simulation.
@@ -53,14 +54,19 @@ class D2dDiscoveryTraceWriter
      */
     void Connect(Ptr<D2dGraphDiscovery> gd);
     /**
-     * \brief Write gd_policy.csv and gd_nodes.csv from the protocol's state. Call once it
-     * has finished.
+     * \brief Write gd_policy.csv, gd_graph.csv and gd_nodes.csv from the protocol's state.
+     * Call once it has finished.
+     *
+     * gd_graph.csv: edge,receiver,transmitter,p_drop — the graph found, one row per edge
+     * round and device: its transmitter (-1: none) and that link's P_D now (empty for none).
      * \param gd the protocol
+     * \param links the link quality the protocol was set up with (P_D of the graph's links)
      * \param devices the devices (positions)
      * \param minLabels L-hat of each device
      * \param satisfiedBefore labels meeting their threshold before the first exchange
      */
     void WriteFinal(Ptr<D2dGraphDiscovery> gd,
+                    Ptr<D2dLinkQuality> links,
                     const NodeContainer& devices,
                     const std::vector<uint32_t>& minLabels,
                     const std::vector<uint32_t>& satisfiedBefore);

@@ -590,17 +590,17 @@ D2dLearningOptions::Run(const D2dScenarioSupport& support,
         {
             writeLast();
         }
-        traces->AddParameter("roundsCompleted", done);
+        traces->AddResult("roundsCompleted", done);
         if (regression)
         {
             // A regression run has no accuracy: its figure of merit is the test MSE.
-            traces->AddParameter("finalTestMse", protocol->GetLastLoss());
+            traces->AddResult("finalTestMse", protocol->GetLastLoss());
         }
         else
         {
-            traces->AddParameter("finalAccuracy", protocol->GetLastAccuracy());
+            traces->AddResult("finalAccuracy", protocol->GetLastAccuracy());
         }
-        traces->AddParameter("bytesSent", protocol->GetBytesSent());
+        traces->AddResult("bytesSent", protocol->GetBytesSent());
     });
     if (!quiet && regression)
     {

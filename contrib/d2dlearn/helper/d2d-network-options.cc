@@ -203,6 +203,13 @@ D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
              validate)
         .Unrecorded();
     flags.Add("outDir", "Folder for the traces", outDir);
+    flags
+        .Add("traces",
+             "What the traces hold: standard (energy.csv: one row per device and component "
+             "per second of simulated time; messages.csv without the scenario's high-volume "
+             "control messages, counted in run.json) or full (every row)",
+             traces)
+        .Choices({"standard", "full"});
     flags.Add("quiet", "No progress output", quiet);
 }
 
@@ -330,7 +337,9 @@ D2dNetworkOptions::OpenTraces(const D2dScenarioSupport& support) const
     }
     try
     {
-        return std::make_unique<D2dTraceHelper>(outDir);
+        auto helper = std::make_unique<D2dTraceHelper>(outDir);
+        helper->SetLevel(D2dTraceHelper::ParseLevel(traces));
+        return helper;
     }
     catch (const std::exception& e)
     {

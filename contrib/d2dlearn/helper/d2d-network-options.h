@@ -139,6 +139,9 @@ class D2dNetworkOptions
     bool validate{false};
     std::string outDir; //!< --outDir: trace folder
     bool quiet{false};  //!< --quiet: no progress on stderr
+    /** --traces: standard (energy.csv per second, a scenario's untraced kinds left out of
+     * messages.csv) or full (every row); see D2dTraceHelper */
+    std::string traces{"standard"};
 
     /**
      * \brief Declare the network flags (each with its range and the attributes it sets).

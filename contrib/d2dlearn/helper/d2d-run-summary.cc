@@ -172,6 +172,20 @@ D2dRunSummary::Percentile(std::vector<double> values, double q)
     return values[lo] + (h - static_cast<double>(lo)) * (values[lo + 1] - values[lo]);
 }
 
+void
+D2dRunSummary::AddResult(const std::string& name, const std::string& json)
+{
+    for (auto& [key, value] : m_results)
+    {
+        if (key == name)
+        {
+            value = json;
+            return;
+        }
+    }
+    m_results.emplace_back(name, json);
+}
+
 std::string
 D2dRunSummary::ToJson(double simulatedSeconds, double wallSeconds, const std::string& indent) const
 {
@@ -278,6 +292,15 @@ D2dRunSummary::ToJson(double simulatedSeconds, double wallSeconds, const std::st
                              n ? Number(Percentile(kind.latencies, 0.95)) : "null");
     }
     keys.emplace_back("kinds", kinds + "}");
+    if (!m_results.empty())
+    {
+        std::string results = "{";
+        for (const auto& [name, value] : m_results)
+        {
+            results += fmt::format("{}{}: {}", results.size() > 1 ? ", " : "", Quote(name), value);
+        }
+        keys.emplace_back("results", results + "}");
+    }
     keys.emplace_back("simulated_time_s", fmt::format("{:.9f}", simulatedSeconds));
     keys.emplace_back("wall_time_s", fmt::format("{:.3f}", wallSeconds));
 

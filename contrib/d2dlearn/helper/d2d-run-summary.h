@@ -49,6 +49,10 @@ namespace ns3
  *   (t_recv_s - t_send_s) `latency_n`, `latency_mean_s` and `latency_p95_s` (the 95th
  *   percentile by linear interpolation between order statistics, Hyndman and Fan's type 7,
  *   numpy's default);
+ * - `results` (only when a scenario adds some, AddResult()): the scenario's headline
+ *   results, what the run found rather than what it was given (graph discovery's mean W1 to
+ *   uniform, links found and their mean P_D, energy per phase; a learning scenario's
+ *   finalAccuracy, roundsCompleted, bytesSent; ...), each recomputable from the traces;
  * - `simulated_time_s`, `wall_time_s` as at the top of run.json.
  *
  * A ratio or statistic of nothing (no rows, no delivered rows) is null.
@@ -64,6 +68,15 @@ class D2dRunSummary
      * \param energyJ energy of the row, J
      */
     void AddEnergy(const std::string& component, double energyJ);
+
+    /**
+     * \brief A scenario's headline result (what the run found, not what it was given):
+     * summary key "results", an object of these in the order added. Each must be
+     * recomputable from the run's trace files (analysis/audit.py recomputes them).
+     * \param name key in "results" (a second call with the same name replaces the value)
+     * \param json its value, valid JSON
+     */
+    void AddResult(const std::string& name, const std::string& json);
 
     /** \brief The run writes rounds.csv: report rounds_completed even if no row comes. */
     void EnableRounds();
@@ -104,6 +117,9 @@ class D2dRunSummary
     static double AsWritten(double value);
 
   private:
+    /** AddResult(): (name, JSON value), in the order added */
+    std::vector<std::pair<std::string, std::string>> m_results;
+
     /** Per message kind. */
     struct Kind
     {

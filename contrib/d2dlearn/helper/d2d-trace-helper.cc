@@ -14,6 +14,7 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cerrno>
@@ -40,6 +41,8 @@ const char* kMessagesHeader =
     "msg_id,kind,src,dst,bytes,t_send_s,t_recv_s,fragments,"
     "fragments_lost,retransmissions,delivered,complete,mode,p_drop,reason\n";
 const char* kEnergyHeader = "sim_time_s,node,component,energy_j,remaining_j\n";
+/** energy.csv's header at Level STANDARD: periods = the periods of draw a row sums */
+const char* kEnergyHeaderStandard = "sim_time_s,node,component,energy_j,remaining_j,periods\n";
 
 /**
  * \return the temporary name of dir/file while this process writes it: hidden, and unique to
@@ -608,8 +611,11 @@ D2dTraceHelper::AddParameter(const std::string& name, bool value)
     m_parameters.emplace_back(name, value ? "true" : "false");
 }
 
-void
-D2dTraceHelper::AddParameterArray(const std::string& name, const std::vector<double>& values)
+namespace
+{
+/** \return the numbers as a JSON array, non-finite values as null */
+std::string
+JsonArray(const std::vector<double>& values)
 {
     std::string json = "[";
     for (std::size_t i = 0; i < values.size(); ++i)
@@ -617,7 +623,32 @@ D2dTraceHelper::AddParameterArray(const std::string& name, const std::vector<dou
         json += (i ? ", " : "") +
                 (std::isfinite(values[i]) ? fmt::format("{}", values[i]) : std::string("null"));
     }
-    AddParameterJson(name, json + "]");
+    return json + "]";
+}
+} // namespace
+
+void
+D2dTraceHelper::AddParameterArray(const std::string& name, const std::vector<double>& values)
+{
+    AddParameterJson(name, JsonArray(values));
+}
+
+void
+D2dTraceHelper::AddResult(const std::string& name, double value)
+{
+    m_summary.AddResult(name, std::isfinite(value) ? fmt::format("{}", value) : "null");
+}
+
+void
+D2dTraceHelper::AddResultArray(const std::string& name, const std::vector<double>& values)
+{
+    m_summary.AddResult(name, JsonArray(values));
+}
+
+void
+D2dTraceHelper::AddResultJson(const std::string& name, const std::string& json)
+{
+    m_summary.AddResult(name, json);
 }
 
 void
@@ -698,6 +729,11 @@ D2dTraceHelper::AddAttributes(Ptr<Object> object)
 void
 D2dTraceHelper::WriteDelivery(const D2dDeliveryRecord& r)
 {
+    if (m_level == STANDARD && m_untracedKinds.count(r.kind))
+    {
+        ++m_untracedRows[r.kind];
+        return;
+    }
     fmt::memory_buffer row;
     fmt::format_to(std::back_inserter(row),
                    "{},{},{},{},{},{:.9f},",
@@ -728,20 +764,132 @@ D2dTraceHelper::WriteDelivery(const D2dDeliveryRecord& r)
 }
 
 void
+D2dTraceHelper::SetLevel(Level level)
+{
+    NS_ABORT_MSG_IF(m_nEnergyRows > 0 || m_energyEvents > 0 || m_nMessageRows > 0,
+                    "D2dTraceHelper::SetLevel after rows were written");
+    NS_ABORT_MSG_IF(m_level == STANDARD && level == FULL,
+                    "D2dTraceHelper::SetLevel: STANDARD cannot be undone");
+    if (level == STANDARD && m_level == FULL)
+    {
+        // Only the header is in the file: the longer one replaces it.
+        m_energy.seekp(0);
+        m_energy << kEnergyHeaderStandard;
+    }
+    m_level = level;
+}
+
+D2dTraceHelper::Level
+D2dTraceHelper::GetLevel() const
+{
+    return m_level;
+}
+
+D2dTraceHelper::Level
+D2dTraceHelper::ParseLevel(const std::string& name)
+{
+    if (name == "standard")
+    {
+        return STANDARD;
+    }
+    if (name == "full")
+    {
+        return FULL;
+    }
+    throw std::invalid_argument("unknown trace level '" + name + "' (standard | full)");
+}
+
+void
+D2dTraceHelper::SetEnergyPeriod(Time period)
+{
+    NS_ABORT_MSG_IF(!period.IsStrictlyPositive(), "D2dTraceHelper: energy period must be > 0");
+    m_energyPeriod = period;
+    m_energyPeriodEnd = period;
+}
+
+void
+D2dTraceHelper::SetUntracedKinds(const std::set<std::string>& kinds)
+{
+    m_untracedKinds = kinds;
+}
+
+void
+D2dTraceHelper::FlushEnergy()
+{
+    if (m_energySums.empty())
+    {
+        return;
+    }
+    // Every row of a flush has the same time (the latest period's end), so energy.csv stays
+    // in time order; within a device the rows follow the order of their last periods, so
+    // its remaining energy never rises.
+    std::vector<std::pair<const std::pair<uint32_t, std::string>*, const EnergySum*>> rows;
+    Time stamp;
+    for (const auto& [key, sum] : m_energySums)
+    {
+        rows.emplace_back(&key, &sum);
+        stamp = std::max(stamp, sum.last);
+    }
+    std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+        return a.second->order < b.second->order;
+    });
+    for (const auto& [key, sum] : rows)
+    {
+        WriteEnergyRow(stamp, key->first, key->second, sum->energyJ, sum->remainingJ, sum->periods);
+    }
+    m_energySums.clear();
+}
+
+void
 D2dTraceHelper::WriteEnergy(Time time,
                             uint32_t node,
                             const std::string& component,
                             double energyJ,
                             double remainingJ)
 {
+    if (m_level == FULL)
+    {
+        WriteEnergyRow(time, node, component, energyJ, remainingJ);
+        return;
+    }
+    if (time > m_energyPeriodEnd)
+    {
+        // The period is over: its rows, then the period this one ends in.
+        FlushEnergy();
+        const int64_t periods = (time - m_energyPeriodEnd).GetTimeStep() /
+                                    m_energyPeriod.GetTimeStep() +
+                                1;
+        m_energyPeriodEnd += m_energyPeriod * periods;
+    }
+    auto& sum = m_energySums[{node, component}];
+    sum.energyJ += energyJ;
+    sum.remainingJ = remainingJ;
+    sum.last = std::max(sum.last, time);
+    sum.order = ++m_energyEvents;
+    ++sum.periods;
+}
+
+void
+D2dTraceHelper::WriteEnergyRow(Time time,
+                               uint32_t node,
+                               const std::string& component,
+                               double energyJ,
+                               double remainingJ,
+                               uint64_t periods)
+{
     fmt::memory_buffer row;
     fmt::format_to(std::back_inserter(row),
-                   "{:.9f},{},{},{},{}\n",
+                   "{:.9f},{},{},{},{}",
                    time.GetSeconds(),
                    node,
                    component,
                    energyJ,
                    remainingJ);
+    if (m_level == STANDARD)
+    {
+        fmt::format_to(std::back_inserter(row), ",{}", periods);
+    }
+    row.push_back('\n');
     m_energy.write(row.data(), static_cast<std::streamsize>(row.size()));
     CheckWritten(m_energy, "energy.csv");
     for (const auto& [file, stream] : m_extra)
@@ -764,6 +912,7 @@ D2dTraceHelper::Finish(uint64_t seed, double wallSeconds)
     {
         model->Flush();
     }
+    FlushEnergy();
     m_messages.close();
     m_energy.close();
     bool failed = m_messages.fail() || m_energy.fail();
@@ -795,6 +944,21 @@ D2dTraceHelper::Finish(uint64_t seed, double wallSeconds)
     json += fmt::format("  \"wall_time_s\": {:.3f},\n", wallSeconds);
     json += fmt::format("  \"message_rows\": {},\n", m_nMessageRows);
     json += fmt::format("  \"energy_rows\": {},\n", m_nEnergyRows);
+    json += fmt::format("  \"traces\": \"{}\",\n", m_level == FULL ? "full" : "standard");
+    if (!m_untracedKinds.empty() && m_level == STANDARD)
+    {
+        json += "  \"untraced_message_rows\": {";
+        std::size_t k = 0;
+        for (const auto& kind : m_untracedKinds)
+        {
+            auto it = m_untracedRows.find(kind);
+            json += fmt::format("{}\"{}\": {}",
+                                k++ ? ", " : "",
+                                kind,
+                                it == m_untracedRows.end() ? 0 : it->second);
+        }
+        json += "},\n";
+    }
     json += "  \"parameters\": {";
     for (std::size_t i = 0; i < m_parameters.size(); ++i)
     {
@@ -839,6 +1003,7 @@ D2dTraceHelper::Publish(const std::vector<std::string>& files)
     // d2dlearn 0.1.0 has none: its known trace names), then the new traces, run.json last.
     // SIGINT/SIGTERM wait meanwhile (OnTerminate).
     Registry().publishing.fetch_add(1);
+
     struct Done
     {
         ~Done()

@@ -11,9 +11,12 @@
 #include "ns3/d2d-run-summary.h"
 #include "ns3/d2d-transport.h"
 #include "ns3/node-container.h"
+#include "ns3/nstime.h"
 
 #include <fstream>
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <type_traits>
 #include <unordered_set>
@@ -56,6 +59,18 @@ namespace ns3
  * OpenTrace() by their writers (D2dCmflTraceWriter, D2dBeliefTraceWriter).
  * energy.csv: sim_time_s,node,component,energy_j,remaining_j — one row per period of
  * constant draw of a component (see D2dEnergyModel).
+ *
+ * Trace level (SetLevel(), the scenarios' --traces): FULL writes the rows above. STANDARD
+ * (the scenarios' default) keeps the files in proportion to the run: energy.csv gets one row
+ * per (device, component) per energy period (SetEnergyPeriod(), 1 s of simulated time) with
+ * the energy of every period of draw that ended in it, stamped with the time of the flush
+ * (the latest of its periods' ends; FlushEnergy() flushes at once, e.g. before a protocol
+ * file records the energy so far), the remaining energy after its last period and a sixth
+ * column, periods, the number of periods of draw the row sums; and
+ * messages.csv leaves out the kinds the scenario named with SetUntracedKinds() (a protocol's
+ * high-volume control messages), whose rows run.json counts per kind in
+ * "untraced_message_rows". Either way the summary describes exactly the rows written, so
+ * that it can be recomputed from the files; run.json's "traces" names the level.
  */
 class D2dTraceHelper
 {
@@ -69,6 +84,42 @@ class D2dTraceHelper
     ~D2dTraceHelper();
     D2dTraceHelper(const D2dTraceHelper&) = delete;
     D2dTraceHelper& operator=(const D2dTraceHelper&) = delete;
+
+    /** What the trace files hold (see the class description). */
+    enum Level
+    {
+        STANDARD, //!< energy.csv per energy period; messages.csv without the untraced kinds
+        FULL      //!< every row
+    };
+
+    /**
+     * \param level the trace level (default FULL; the scenarios' --traces default is
+     *        STANDARD). Call before any row is written; STANDARD cannot be undone.
+     */
+    void SetLevel(Level level);
+    /** \return the trace level */
+    Level GetLevel() const;
+    /**
+     * \param name "standard" or "full"
+     * \return the level
+     * \throws std::invalid_argument for another name
+     */
+    static Level ParseLevel(const std::string& name);
+    /**
+     * \param period STANDARD: the period of the energy.csv rows (> 0)
+     */
+    void SetEnergyPeriod(Time period);
+    /**
+     * \param kinds STANDARD: message kinds whose rows messages.csv leaves out (counted in
+     *        run.json's "untraced_message_rows")
+     */
+    void SetUntracedKinds(const std::set<std::string>& kinds);
+    /**
+     * \brief STANDARD: write the energy accumulated so far (every (device, component) with
+     * energy since its last row) now, so that energy.csv's rows up to now hold all the energy
+     * reported so far. No effect at FULL.
+     */
+    void FlushEnergy();
 
     /** \param transport write the outcomes of the messages it sends */
     void ConnectTransport(Ptr<D2dTransport> transport);
@@ -129,6 +180,41 @@ class D2dTraceHelper
     {
         m_parameters.emplace_back(name, std::to_string(value));
     }
+
+    /**
+     * \brief Record a headline result of the run (what it found, not what it was given)
+     * under run.json's summary "results" (D2dRunSummary::AddResult): numbers as
+     * AddParameter() writes them. Results must be recomputable from the trace files.
+     * \param name result name
+     * \param value its value (null if not finite)
+     */
+    void AddResult(const std::string& name, double value);
+
+    /**
+     * \brief Record an integer result (see AddResult(const std::string&, double)).
+     * \tparam T an integer type other than bool
+     * \param name result name
+     * \param value its value
+     */
+    template <typename T,
+              typename = std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>>>
+    void AddResult(const std::string& name, T value)
+    {
+        m_summary.AddResult(name, std::to_string(value));
+    }
+
+    /**
+     * \brief Record a list of numbers as a result (non-finite values as null).
+     * \param name result name
+     * \param values the numbers
+     */
+    void AddResultArray(const std::string& name, const std::vector<double>& values);
+    /**
+     * \brief Record a result whose value is already JSON (an array of objects, ...).
+     * \param name result name
+     * \param json its value, valid JSON
+     */
+    void AddResultJson(const std::string& name, const std::string& json);
 
     /**
      * \brief Record every attribute of an object for run.json ("Class::Attribute"):
@@ -247,14 +333,40 @@ class D2dTraceHelper
      * \param value value
      */
     void WriteRoundRecord(uint32_t round, int64_t node, const std::string& metric, double value);
-    /** \brief Append one energy.csv row. */
+    /** \brief EnergyEvent sink: a row (FULL) or into the period's sums (STANDARD). */
     void WriteEnergy(Time time,
                      uint32_t node,
                      const std::string& component,
                      double energyJ,
                      double remainingJ);
 
+    /** \brief Append one energy.csv row. */
+    void WriteEnergyRow(Time time,
+                        uint32_t node,
+                        const std::string& component,
+                        double energyJ,
+                        double remainingJ,
+                        uint64_t periods = 1);
+
+    /** STANDARD: the energy of one (device, component) since its last row. */
+    struct EnergySum
+    {
+        double energyJ{0};    //!< energy of its periods, J
+        double remainingJ{0}; //!< remaining energy after its last period, J
+        Time last;            //!< end of its last period
+        uint64_t order{0};    //!< arrival order of its last period
+        uint64_t periods{0};  //!< periods of draw summed
+    };
+
     std::string m_outDir;
+    Level m_level{FULL};                    //!< trace level
+    Time m_energyPeriod{Seconds(1)};        //!< STANDARD: period of the energy.csv rows
+    Time m_energyPeriodEnd{Seconds(1)};     //!< STANDARD: end of the current energy period
+    std::set<std::string> m_untracedKinds;  //!< STANDARD: kinds left out of messages.csv
+    std::map<std::string, uint64_t> m_untracedRows; //!< their rows, per kind
+    /** STANDARD: energy since the last row, per (device, component) */
+    std::map<std::pair<uint32_t, std::string>, EnergySum> m_energySums;
+    uint64_t m_energyEvents{0}; //!< STANDARD: energy periods reported so far
     // The buffers outlive the streams that use them: declared first, destroyed last.
     std::vector<char> m_messagesBuffer; //!< buffer of m_messages
     std::vector<char> m_energyBuffer;   //!< buffer of m_energy
