@@ -97,7 +97,8 @@ unit (trace_io.axis_label). The table printed (CSV) has the band's limits as com
 unclipped. A campaign with no finished run gives a figure that says so.
 
 Bad input (a campaign that does not parse, an unknown key, an empty list, the same value
-twice in a list (2 and 2.0 are the same number: refused, not merged), zipped lists of
+twice in a list (2 and 2.0 are the same number: refused, not merged), the same row twice in
+a [[zip]] (a value may repeat in one zipped list: the rows must differ), zipped lists of
 different lengths, a parameter that the program does not have, a missing program) stops
 with a one-line error and exit status 2 before anything runs. Then `run` (local, --slurm,
 --dry-run) calls each distinct command of the runs it would run (those not finished) once
@@ -311,12 +312,26 @@ class Campaign:
             for name, values in table.items():
                 self.check_name(where, label, name)
                 names.append(name)
-                lists.append(self.check_list(where, "%s %s" % (label, name), values))
+                # A value may repeat in one zipped list (algorithm = ["consensus",
+                # "consensus"] with trust = ["static", "dynamic"]): rows must differ.
+                lists.append(self.check_list(where, "%s %s" % (label, name), values,
+                                             distinct=False))
             lengths = {len(v) for v in lists}
             if len(lengths) > 1:
                 raise SweepError("%s: %s: lists of different lengths (%s) cannot be zipped"
                                  % (where, label, ", ".join("%s %d" % (n, len(v))
                                                             for n, v in zip(names, lists))))
+            seen = {}
+            for row, values in enumerate(zip(*lists), start=1):
+                # Numbers compare by value (2 and 2.0), other values by their flag text.
+                key = tuple(("number", float(v)) if isinstance(v, (int, float))
+                            and not isinstance(v, bool) else ("text", flag_text(v))
+                            for v in values)
+                if key in seen:
+                    same = ", ".join("%s=%s" % (n, flag_text(v)) for n, v in zip(names, values))
+                    raise SweepError("%s: %s: rows %d and %d are the same (%s): the same runs "
+                                     "twice; keep one" % (where, label, seen[key], row, same))
+                seen[key] = row
             self.axes.append((names, list(zip(*lists))))
         self.swept = [n for names, _ in self.axes for n in names]
         threads = doc.get("threads_per_run")
@@ -374,13 +389,15 @@ class Campaign:
             raise SweepError("%s: %s: %s is given twice" % (where, label, name))
 
     @staticmethod
-    def check_list(where, label, values):
+    def check_list(where, label, values, distinct=True):
         if not isinstance(values, list):
             raise SweepError("%s: %s must be a list of values, e.g. [1, 2]" % (where, label))
         if not values:
             raise SweepError("%s: %s is an empty list" % (where, label))
         for v in values:
             check_value("%s: %s" % (where, label), v)
+        if not distinct:
+            return values
         # The same value twice would run the same command twice (into two folders):
         # 2 and 2.0 (numbers compare by value) or 2 and "2" (the same flag text).
         seen = {}
