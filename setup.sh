@@ -36,7 +36,7 @@ esac
 
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
-# Debian 12 packages (the README lists them).
+# Debian 12 packages, each with why it is here when that is not obvious.
 PACKAGES=(cmake g++ libns3-dev ns3 libgsl-dev libtorch-dev libfmt-dev libboost-dev
           libboost-program-options-dev libgtest-dev dataset-fashion-mnist python3-pandas
           python3-matplotlib slurm-wlm munge

@@ -5,7 +5,8 @@
 
 Runs the main job (fedavg on its defaults, the command of `bash setup.sh --run`) --repeat
 times (3) and writes doc/data/main-job.csv and doc/data/main-job.md (its wall time, the
-accuracy after round 1 and at the end). With --campaign NAME (a file of
+accuracy after round 1 and at the end) and doc/data/main-job-accuracy.png (its accuracy
+against round, drawn by analysis/plot_rounds.py: the figure of README.md). With --campaign NAME (a file of
 analysis/campaigns/, without .toml; repeatable) also runs those campaigns with
 analysis/sweep.py into a temporary folder and updates their rows of
 doc/data/campaign-times.csv (runs, wall time of `sweep.py run` including validation).
@@ -19,6 +20,7 @@ import datetime
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -79,6 +81,12 @@ def main_job(bindir, repeat, outdir, stamp):
                     if r["node"] == "-1" and r["metric"] == "accuracy":
                         acc[int(r["round"])] = float(r["value"])
             first = min(k for k in acc if k >= 1)
+            if i == 0:  # the figure of README.md and the first tutorial
+                subprocess.run([PYTHON, os.path.join(TOP, "analysis", "plot_rounds.py"), tmp,
+                                "--out", os.path.join(tmp, "plots"), "--labels", "FedAvg"],
+                               check=True, stdout=subprocess.DEVNULL)
+                shutil.copyfile(os.path.join(tmp, "plots", "accuracy_vs_round.png"),
+                                os.path.join(outdir, "main-job-accuracy.png"))
             rows.append(dict(stamp, repeat=i + 1, wall_s="%.2f" % wall,
                              rounds=run["summary"]["rounds_completed"],
                              accuracy_round1="%.3f" % acc[first],
@@ -96,17 +104,19 @@ def main_job(bindir, repeat, outdir, stamp):
     md = ("<!-- Written by bench/doc-numbers.py; do not edit: re-run it. -->\n"
           "The main job took %.1f to %.1f s of wall time (%d runs; median %.1f s), simulated "
           "%s s, and the global model's test accuracy went from %s after round 1 to %s after "
-          "round %s (measured on %s, %s, commit %s; BLAS %s).\n"
+          "round %s (measured on %s with a 1-minute load average of %s before the runs, "
+          "%s, commit %s; BLAS %s).\n"
           % (min(walls), max(walls), len(walls), statistics.median(walls),
              rows[0]["simulated_time_s"], rows[0]["accuracy_round1"],
-             rows[0]["final_accuracy"], rows[0]["rounds"], stamp["machine"], stamp["date"],
+             rows[0]["final_accuracy"], rows[0]["rounds"], stamp["machine"], stamp["load"],
+             stamp["date"],
              stamp["commit"], rows[0]["blas"] or "unknown"))
     write_atomic(os.path.join(outdir, "main-job.md"), md)
 
 
 def campaigns(bindir, names, outdir, stamp):
     path = os.path.join(outdir, "campaign-times.csv")
-    fields = ["campaign", "runs", "wall_s", "wall", "jobs", "machine", "date", "commit"]
+    fields = ["campaign", "runs", "wall_s", "wall", "jobs", "machine", "load", "date", "commit"]
     old = {}
     if os.path.exists(path):
         with open(path) as f:
@@ -143,7 +153,8 @@ def main():
     p.add_argument("--out", default=os.path.join(TOP, "doc", "data"))
     a = p.parse_args()
     os.makedirs(a.out, exist_ok=True)
-    stamp = dict(machine=machine(), date=datetime.date.today().isoformat(), commit=commit())
+    stamp = dict(machine=machine(), date=datetime.date.today().isoformat(), commit=commit(),
+                 load="%.1f" % os.getloadavg()[0])  # other work slows wall times: say how much
     if not a.no_main_job:
         main_job(a.bin, a.repeat, a.out, stamp)
     if a.campaign:

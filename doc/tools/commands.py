@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The manual's runnable command blocks: list them, or run one as a test.
 
-A page marks a command block as runnable with a MyST comment on the line before its fence:
+A page marks a command block as runnable with a MyST comment on the line before its fence
+(README.md, which the manual's tests cover too, with `<!-- runnable -->` instead):
 
     % runnable
     ```sh
@@ -37,7 +38,9 @@ import subprocess
 import sys
 import tempfile
 
-MARK = re.compile(r"^%\s*runnable(?::\s*(?:append\s+(.*)|(continue)))?\s*$")
+# '% runnable' in the manual's MyST pages; '<!-- runnable -->' in README.md (an HTML comment,
+# which GitHub hides, where MyST's comment would show)
+MARK = re.compile(r"^(?:%|<!--)\s*runnable(?::\s*(?:append\s+(.*?)|(continue)))?\s*(?:-->)?\s*$")
 FENCE = re.compile(r"^(```+|~~~+)\s*(sh|bash|console)?\s*$")
 PROGRAM = re.compile(r"^(\s*(?:\S+=\S+\s+)*)(build/bin/[A-Za-z0-9_.-]+)(.*)$")
 
@@ -45,48 +48,52 @@ PROGRAM = re.compile(r"^(\s*(?:\S+=\S+\s+)*)(build/bin/[A-Za-z0-9_.-]+)(.*)$")
 def blocks(docdir):
     """{ID: (page path, append, [lines])} of every marked block, in page order."""
     found = {}
+    pages = []
+    readme = os.path.join(docdir, os.pardir, "README.md")
+    if os.path.exists(readme):
+        pages.append((os.path.normpath(readme), "README"))
     for root, dirs, files in os.walk(docdir):
         dirs[:] = sorted(d for d in dirs if not d.startswith(("_", ".")) and d != "tools")
         for name in sorted(files):
-            if not name.endswith(".md"):
+            if name.endswith(".md"):
+                path = os.path.join(root, name)
+                pages.append((path, os.path.relpath(path, docdir)[:-3]))
+    for path, page in pages:
+        lines = open(path, encoding="utf-8").read().split("\n")
+        n = 0
+        fence_open = None  # the fence of the block being skipped, if in one
+        for i, line in enumerate(lines):
+            if fence_open:
+                if line.startswith(fence_open) and not line.strip(fence_open[0]).strip():
+                    fence_open = None
                 continue
-            path = os.path.join(root, name)
-            page = os.path.relpath(path, docdir)[:-3]
-            lines = open(path, encoding="utf-8").read().split("\n")
-            n = 0
-            fence_open = None  # the fence of the block being skipped, if in one
-            for i, line in enumerate(lines):
-                if fence_open:
-                    if line.startswith(fence_open) and not line.strip(fence_open[0]).strip():
-                        fence_open = None
-                    continue
-                f = re.match(r"^(```+|~~~+)", line)
-                if f:
-                    fence_open = f.group(1)
-                    continue
-                m = MARK.match(line)
-                if not m:
-                    continue
-                if i + 1 >= len(lines) or not FENCE.match(lines[i + 1]):
-                    sys.exit("commands.py: %s:%d: '%% runnable' not followed by a sh fence"
+            f = re.match(r"^(```+|~~~+)", line)
+            if f:
+                fence_open = f.group(1)
+                continue
+            m = MARK.match(line)
+            if not m:
+                continue
+            if i + 1 >= len(lines) or not FENCE.match(lines[i + 1]):
+                sys.exit("commands.py: %s:%d: '%% runnable' not followed by a sh fence"
+                         % (path, i + 1))
+            fence = FENCE.match(lines[i + 1]).group(1)
+            body = []
+            for line2 in lines[i + 2:]:
+                if line2.startswith(fence):
+                    break
+                body.append(line2)
+            else:
+                sys.exit("commands.py: %s:%d: unterminated block" % (path, i + 2))
+            if m.group(2):  # continue: one test with the page's previous block
+                if n == 0:
+                    sys.exit("commands.py: %s:%d: 'continue' without a block before"
                              % (path, i + 1))
-                fence = FENCE.match(lines[i + 1]).group(1)
-                body = []
-                for line2 in lines[i + 2:]:
-                    if line2.startswith(fence):
-                        break
-                    body.append(line2)
-                else:
-                    sys.exit("commands.py: %s:%d: unterminated block" % (path, i + 2))
-                if m.group(2):  # continue: one test with the page's previous block
-                    if n == 0:
-                        sys.exit("commands.py: %s:%d: 'continue' without a block before"
-                                 % (path, i + 1))
-                    prev = found["%s:%d" % (page, n)]
-                    found["%s:%d" % (page, n)] = (prev[0], prev[1], prev[2] + [""] + body)
-                    continue
-                n += 1
-                found["%s:%d" % (page, n)] = (path, (m.group(1) or "").strip(), body)
+                prev = found["%s:%d" % (page, n)]
+                found["%s:%d" % (page, n)] = (prev[0], prev[1], prev[2] + [""] + body)
+                continue
+            n += 1
+            found["%s:%d" % (page, n)] = (path, (m.group(1) or "").strip(), body)
     return found
 
 
