@@ -1,13 +1,18 @@
 #!/usr/bin/python3
-"""The manual's flag reference against the programs: no flag missing, no default stale.
+"""The manual's flag reference against the programs: no flag missing, no default stale;
+and no page names a flag that its program does not have.
 
     test_flag_reference.py BINDIR PROGRAM...
 
 Runs each program's --PrintHelp once, generates the flag tables from that output with
 doc/tools/gen_flags.py into a temporary folder (as the doc build does), reads them back as a reader would (the Markdown table rows), and compares
 them with each program's --PrintHelp, parsed here independently of the generator: the
-same flags in the same order, each with its default and help text. Exit status 1 and one
-line per difference otherwise.
+same flags in the same order, each with its default. Then reads every page of the manual
+(doc/**/*.md, the model-library chapter) and README.md for commands of these programs
+(`build/bin/PROGRAM --flag...`, `PROGRAM --flag` in inline code too) and checks that each
+flag is one the program lists (`--ns3::Class::Attribute` is left to the program): a flag
+renamed or removed in a program fails here, in pages whose commands no test runs too.
+Exit status 1 and one line per difference otherwise.
 """
 import os
 import re
@@ -52,6 +57,40 @@ def from_table(text):
     return rows
 
 
+def pages():
+    out = [os.path.join(TOP, "README.md"),
+           os.path.join(TOP, "contrib", "d2dlearn", "doc", "d2dlearn.rst")]
+    for root, dirs, files in os.walk(os.path.join(TOP, "doc")):
+        dirs[:] = [d for d in dirs if not d.startswith(("_", ".")) and d != "tools"]
+        out += [os.path.join(root, f) for f in files if f.endswith((".md", ".rst"))]
+    return sorted(out)
+
+
+def page_flags(programs, texts):
+    """One error per flag that a page's command gives a program that does not list it."""
+    known = {p: {f.split("=")[0] for f, _ in from_help(texts[p])} for p in programs}
+    names = "|".join(re.escape(p) for p in sorted(programs, key=len, reverse=True))
+    # a command: the program (build/bin/P or P/bin/P, or bare inside inline code) and the
+    # flags up to the end of the line, joining continuation lines
+    start = re.compile(r"(?:^|[\s`(/])(?:build/bin/)?(%s)((?:\s+--[^\s`|]+)+)" % names)
+    errors, checked = [], 0
+    for path in pages():
+        text = open(path, encoding="utf-8").read().replace("\\\n", " ")
+        for lineno, line in enumerate(text.split("\n"), 1):
+            for m in start.finditer(line):
+                program = m.group(1)
+                checked += 1
+                for flag in re.findall(r"--([^\s=`'\"|,;)]+)", m.group(2)):
+                    flag = flag.rstrip(":.")  # "`fedavg --validate`:" in prose
+                    if flag.startswith("ns3::") or flag in known[program]:
+                        continue
+                    errors.append("%s:%d: %s --%s: %s has no such flag (see its --PrintHelp)"
+                                  % (os.path.relpath(path, TOP), lineno, program, flag,
+                                     program))
+    print("%d commands of the programs in the pages, every flag checked" % checked)
+    return errors
+
+
 def main(argv):
     if len(argv) < 3:
         sys.exit(__doc__)
@@ -87,6 +126,7 @@ def main(argv):
             if not missing and not extra and [f for f, _ in want] != [f for f, _ in got]:
                 errors.append("%s: the reference lists the flags in another order" % program)
             print("%s: %d flags, %d in the reference" % (program, len(want), len(got)))
+    errors += page_flags(programs, texts)
     for e in errors:
         print("test_flag_reference: " + e, file=sys.stderr)
     return 1 if errors else 0
