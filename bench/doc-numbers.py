@@ -9,7 +9,9 @@ accuracy after round 1 and at the end) and doc/data/main-job-accuracy.png (its a
 against round, drawn by analysis/plot_rounds.py: the figure of README.md). With --campaign NAME (a file of
 analysis/campaigns/, without .toml; repeatable) also runs those campaigns with
 analysis/sweep.py into a temporary folder and updates their rows of
-doc/data/campaign-times.csv (runs, wall time of `sweep.py run` including validation).
+doc/data/campaign-times.csv (runs, wall time of `sweep.py run` including validation); for
+the campaigns that a reproduction page shows (FIGURES below) it also draws their figures
+and keeps a table of their results in doc/data/NAME/ (figures, results.csv, stamp.md).
 Every row names the machine (CPU, cores), the date and the git commit measured, so a page
 shows when and where its numbers were measured. Nothing in the manual's prose types a
 measured number by hand: re-running this script updates the pages.
@@ -114,13 +116,75 @@ def main_job(bindir, repeat, outdir, stamp):
     write_atomic(os.path.join(outdir, "main-job.md"), md)
 
 
+# What a campaign's figures and table are, for the reproduction pages: per campaign, the
+# plot commands (run in the campaign folder DIR; {runs} the run folders), the figures to
+# keep, and the columns of sweep.py collect's results.csv to keep.
+FIGURES = {
+    "paper-bayes": dict(
+        plots=[[PYTHON, "analysis/plot_bayes.py", "{runs}", "--out", "{dir}/plots"]],
+        keep=["mse.png"],
+        columns=["cooperation", "seed", "final_mse", "rounds_completed", "bytes_sent"]),
+    "paper-d2d-exchange": dict(
+        plots=[[PYTHON, "analysis/sweep.py", "plot", "{toml}", "--out", "{dir}", "--metric",
+                "complete_delivery_rate", "--x", "spectralEfficiency", "--hue", "reliable",
+                "--logx"],
+               [PYTHON, "analysis/sweep.py", "plot", "{toml}", "--out", "{dir}", "--metric",
+                "retransmissions_per_fragment", "--x", "spectralEfficiency", "--where",
+                "reliable=true", "--logx"]],
+        keep=["complete_delivery_rate_vs_spectralEfficiency_by_reliable.png",
+              "retransmissions_per_fragment_vs_spectralEfficiency.png"],
+        columns=["spectralEfficiency", "reliable", "complete_delivery_rate",
+                 "retransmissions_per_fragment", "kinds.data.latency_mean_s"]),
+    "paper-cmfl": dict(
+        plots=[[PYTHON, "analysis/plot_cmfl.py", "{runs}", "--out", "{dir}/plots"]],
+        keep=["accuracy.png"],
+        columns=["algorithm", "seed", "final_accuracy", "best_accuracy", "bytes_sent"]),
+}
+
+
+def figures(name, toml, camp, outdir, stamp):
+    """The campaign's figures and table into outdir/NAME/, with a stamp.md naming the run."""
+    spec = FIGURES[name]
+    subprocess.run([PYTHON, os.path.join(TOP, "analysis", "sweep.py"), "collect", toml,
+                    "--out", camp], check=True, stdout=subprocess.DEVNULL, cwd=TOP)
+    runs = sorted(os.path.join(camp, d) for d in os.listdir(camp)
+                  if os.path.exists(os.path.join(camp, d, "run.json")))
+    for cmd in spec["plots"]:
+        argv = []
+        for a in cmd:
+            if a == "{runs}":
+                argv += runs
+            else:
+                argv.append(a.format(dir=camp, toml=toml))
+        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, cwd=TOP)
+    dest = os.path.join(outdir, name)
+    os.makedirs(dest, exist_ok=True)
+    for f in spec["keep"]:
+        shutil.copyfile(os.path.join(camp, "plots", f), os.path.join(dest, f))
+    with open(os.path.join(camp, "results.csv")) as f:
+        rows = list(csv.DictReader(f))
+    cols = [c for c in spec["columns"] if rows and c in rows[0]]
+    with open(os.path.join(dest, "results.csv.tmp"), "w", newline="") as f:
+        w = csv.DictWriter(f, cols, extrasaction="ignore")
+        w.writeheader()
+        w.writerows(rows)
+    os.replace(os.path.join(dest, "results.csv.tmp"), os.path.join(dest, "results.csv"))
+    write_atomic(os.path.join(dest, "stamp.md"),
+                 "<!-- Written by bench/doc-numbers.py; do not edit: re-run it. -->\n"
+                 "Measured by `bench/doc-numbers.py --campaign %s` (`analysis/sweep.py run` of "
+                 "`analysis/campaigns/%s.toml`, then the plots above) on %s, with a 1-minute "
+                 "load average of %s before the campaign, %s, commit %s.\n"
+                 % (name, name, stamp["machine"], stamp["load"], stamp["date"],
+                    stamp["commit"]))
+
+
 def campaigns(bindir, names, outdir, stamp):
     path = os.path.join(outdir, "campaign-times.csv")
     fields = ["campaign", "runs", "wall_s", "wall", "jobs", "machine", "load", "date", "commit"]
     old = {}
     if os.path.exists(path):
         with open(path) as f:
-            old = {r["campaign"]: r for r in csv.DictReader(f)}
+            old = {r["campaign"][:-len(".toml")]: r for r in csv.DictReader(f)}
     for name in names:
         toml = os.path.join(TOP, "analysis", "campaigns", name + ".toml")
         with tempfile.TemporaryDirectory(prefix="d2dlearn-doc-numbers.") as tmp:
@@ -130,6 +194,8 @@ def campaigns(bindir, names, outdir, stamp):
                            stdout=subprocess.DEVNULL)
             wall = time.monotonic() - t0
             runs = sum(1 for _, _, files in os.walk(tmp) if "run.json" in files)
+            if name in FIGURES:
+                figures(name, toml, tmp, outdir, stamp)
         m, s = divmod(int(round(wall)), 60)
         old[name] = dict(campaign=name + ".toml", runs=runs, wall_s="%.1f" % wall,
                          wall=("%d min %d s" % (m, s)) if m else "%d s" % s,
