@@ -21,8 +21,10 @@ for tool in sphinx-build; do
         { echo "build-doc.sh: error: $tool not found (Debian: python3-sphinx python3-myst-parser)" >&2; exit 1; }
 done
 
-# 1. Generated pages (git-ignored doc/_generated/): one flag table per program.
+# 1. Generated pages (git-ignored doc/_generated/): one flag table per program,
 "$PYTHON" "$src/doc/tools/gen_flags.py" "$bin" "$src/doc/_generated"
+#    and the index of which class or function implements which equation (from the headers)
+"$PYTHON" "$src/doc/tools/gen_equations.py" "$src" "$src/doc/_generated/equations.md"
 
 # 2. Doxygen: the public headers only, no graphs, no source browsing (a few seconds).
 mkdir -p "$out"
