@@ -36,13 +36,15 @@ esac
 
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
-# Debian 12 packages (the README lists them).
+# Debian 12 packages, each with why it is here when that is not obvious.
 PACKAGES=(cmake g++ libns3-dev ns3 libgsl-dev libtorch-dev libfmt-dev libboost-dev
           libboost-program-options-dev libgtest-dev dataset-fashion-mnist python3-pandas
           python3-matplotlib slurm-wlm munge
           libopenblas0-pthread # LibTorch's BLAS (held to 1 thread): the libblas.so.3 alternative
           python3-torch # bench-fedavg's plain PyTorch loop (Debian's build of the same LibTorch)
-          make) # CMake's build tool: only a Recommends of cmake, so name it
+          make # CMake's build tool: only a Recommends of cmake, so name it
+          python3-sphinx python3-myst-parser # the manual (doc/, Markdown pages): target doc
+          doxygen) # the manual's C++ API reference (public headers)
 
 installed() {
     dpkg-query -W -f='${Status}\n' "$1" 2>/dev/null | grep -q 'ok installed$'

@@ -1,0 +1,232 @@
+#!/usr/bin/python3
+"""Measure the figures that the manual's pages show, and write them where pages include them.
+
+    bench/doc-numbers.py [--bin DIR] [--repeat N] [--campaign NAME ...] [--out DIR]
+
+Runs the main job (fedavg on its defaults, the command of `bash setup.sh --run`) --repeat
+times (3) and writes doc/data/main-job.csv and doc/data/main-job.md (its wall time, the
+accuracy after round 1 and at the end) and doc/data/main-job-accuracy.png (its accuracy
+against round, drawn by analysis/plot_rounds.py: the figure of README.md). With --campaign NAME (a file of
+analysis/campaigns/, without .toml; repeatable) also runs those campaigns with
+analysis/sweep.py into a temporary folder and updates their rows of
+doc/data/campaign-times.csv (runs, wall time of `sweep.py run` including validation); for
+the campaigns that a reproduction page shows (FIGURES below) it also draws their figures
+and keeps a table of their results in doc/data/NAME/ (figures, results.csv, stamp.md).
+Every row names the machine (CPU, cores), the date and the git commit measured, so a page
+shows when and where its numbers were measured. Nothing in the manual's prose types a
+measured number by hand: re-running this script updates the pages.
+"""
+import argparse
+import csv
+import datetime
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PYTHON = "/usr/bin/python3"
+
+
+def machine():
+    cpu = platform.processor() or "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return "%s, %d cores" % (cpu, os.cpu_count() or 1)
+
+
+def commit():
+    try:
+        rev = subprocess.run(["git", "-C", TOP, "rev-parse", "--short=12", "HEAD"],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                             check=True).stdout.strip()
+        # changes to what the programs are built from (not the manual's own pages)
+        dirty = subprocess.run(["git", "-C", TOP, "status", "--porcelain", "--untracked-files=no",
+                                "--", "contrib", "scenarios", "CMakeLists.txt", "cmake"],
+                               stdout=subprocess.PIPE, text=True).stdout.strip()
+        return rev + ("+changes" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def write_atomic(path, text):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def main_job(bindir, repeat, outdir, stamp):
+    rows = []
+    for i in range(repeat):
+        with tempfile.TemporaryDirectory(prefix="d2dlearn-doc-numbers.") as tmp:
+            t0 = time.monotonic()
+            subprocess.run([os.path.join(bindir, "fedavg"), "--outDir=" + tmp, "--quiet"],
+                           check=True)
+            wall = time.monotonic() - t0
+            with open(os.path.join(tmp, "run.json")) as f:
+                run = json.load(f)
+            acc = {}
+            with open(os.path.join(tmp, "rounds.csv")) as f:
+                for r in csv.DictReader(f):
+                    if r["node"] == "-1" and r["metric"] == "accuracy":
+                        acc[int(r["round"])] = float(r["value"])
+            first = min(k for k in acc if k >= 1)
+            if i == 0:  # the figure of README.md and the first tutorial
+                subprocess.run([PYTHON, os.path.join(TOP, "analysis", "plot_rounds.py"), tmp,
+                                "--out", os.path.join(tmp, "plots"), "--labels", "FedAvg"],
+                               check=True, stdout=subprocess.DEVNULL)
+                shutil.copyfile(os.path.join(tmp, "plots", "accuracy_vs_round.png"),
+                                os.path.join(outdir, "main-job-accuracy.png"))
+            rows.append(dict(stamp, repeat=i + 1, wall_s="%.2f" % wall,
+                             rounds=run["summary"]["rounds_completed"],
+                             accuracy_round1="%.3f" % acc[first],
+                             final_accuracy="%.3f" % run["summary"]["final_accuracy"],
+                             simulated_time_s="%.1f" % run["simulated_time_s"],
+                             blas=run["parameters"].get("blasLibrary", "")))
+            print("doc-numbers: main job %d/%d: %.2f s" % (i + 1, repeat, wall), flush=True)
+    fields = list(rows[0])
+    with open(os.path.join(outdir, "main-job.csv.tmp"), "w", newline="") as f:
+        w = csv.DictWriter(f, fields)
+        w.writeheader()
+        w.writerows(rows)
+    os.replace(os.path.join(outdir, "main-job.csv"+".tmp"), os.path.join(outdir, "main-job.csv"))
+    walls = [float(r["wall_s"]) for r in rows]
+    md = ("<!-- Written by bench/doc-numbers.py; do not edit: re-run it. -->\n"
+          "The main job took %.1f to %.1f s of wall time (%d runs; median %.1f s), simulated "
+          "%s s, and the global model's test accuracy went from %s after round 1 to %s after "
+          "round %s (measured on %s with a 1-minute load average of %s before the runs, "
+          "%s, commit %s; BLAS %s).\n"
+          % (min(walls), max(walls), len(walls), statistics.median(walls),
+             rows[0]["simulated_time_s"], rows[0]["accuracy_round1"],
+             rows[0]["final_accuracy"], rows[0]["rounds"], stamp["machine"], stamp["load"],
+             stamp["date"],
+             stamp["commit"], rows[0]["blas"] or "unknown"))
+    write_atomic(os.path.join(outdir, "main-job.md"), md)
+
+
+# What a campaign's figures and table are, for the reproduction pages: per campaign, the
+# plot commands (run in the campaign folder DIR; {runs} the run folders), the figures to
+# keep, and the columns of sweep.py collect's results.csv to keep.
+FIGURES = {
+    "paper-bayes": dict(
+        plots=[[PYTHON, "analysis/plot_bayes.py", "{runs}", "--out", "{dir}/plots"]],
+        keep=["mse.png"],
+        columns=["cooperation", "seed", "final_mse", "rounds_completed", "bytes_sent"]),
+    "paper-d2d-exchange": dict(
+        plots=[[PYTHON, "analysis/sweep.py", "plot", "{toml}", "--out", "{dir}", "--metric",
+                "complete_delivery_rate", "--x", "spectralEfficiency", "--hue", "reliable",
+                "--logx"],
+               [PYTHON, "analysis/sweep.py", "plot", "{toml}", "--out", "{dir}", "--metric",
+                "retransmissions_per_fragment", "--x", "spectralEfficiency", "--where",
+                "reliable=true", "--logx"]],
+        keep=["complete_delivery_rate_vs_spectralEfficiency_by_reliable.png",
+              "retransmissions_per_fragment_vs_spectralEfficiency.png"],
+        columns=["spectralEfficiency", "reliable", "complete_delivery_rate",
+                 "retransmissions_per_fragment", "kinds.data.latency_mean_s"]),
+    "paper-cmfl": dict(
+        plots=[[PYTHON, "analysis/plot_cmfl.py", "{runs}", "--out", "{dir}/plots"]],
+        keep=["accuracy.png"],
+        columns=["algorithm", "seed", "final_accuracy", "best_accuracy", "bytes_sent"]),
+}
+
+
+def figures(name, toml, camp, outdir, stamp):
+    """The campaign's figures and table into outdir/NAME/, with a stamp.md naming the run."""
+    spec = FIGURES[name]
+    subprocess.run([PYTHON, os.path.join(TOP, "analysis", "sweep.py"), "collect", toml,
+                    "--out", camp], check=True, stdout=subprocess.DEVNULL, cwd=TOP)
+    runs = sorted(os.path.join(camp, d) for d in os.listdir(camp)
+                  if os.path.exists(os.path.join(camp, d, "run.json")))
+    for cmd in spec["plots"]:
+        argv = []
+        for a in cmd:
+            if a == "{runs}":
+                argv += runs
+            else:
+                argv.append(a.format(dir=camp, toml=toml))
+        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, cwd=TOP)
+    dest = os.path.join(outdir, name)
+    os.makedirs(dest, exist_ok=True)
+    for f in spec["keep"]:
+        shutil.copyfile(os.path.join(camp, "plots", f), os.path.join(dest, f))
+    with open(os.path.join(camp, "results.csv")) as f:
+        rows = list(csv.DictReader(f))
+    cols = [c for c in spec["columns"] if rows and c in rows[0]]
+    with open(os.path.join(dest, "results.csv.tmp"), "w", newline="") as f:
+        w = csv.DictWriter(f, cols, extrasaction="ignore")
+        w.writeheader()
+        w.writerows(rows)
+    os.replace(os.path.join(dest, "results.csv.tmp"), os.path.join(dest, "results.csv"))
+    write_atomic(os.path.join(dest, "stamp.md"),
+                 "<!-- Written by bench/doc-numbers.py; do not edit: re-run it. -->\n"
+                 "Measured by `bench/doc-numbers.py --campaign %s` (`analysis/sweep.py run` of "
+                 "`analysis/campaigns/%s.toml`, then the plots above) on %s, with a 1-minute "
+                 "load average of %s before the campaign, %s, commit %s.\n"
+                 % (name, name, stamp["machine"], stamp["load"], stamp["date"],
+                    stamp["commit"]))
+
+
+def campaigns(bindir, names, outdir, stamp):
+    path = os.path.join(outdir, "campaign-times.csv")
+    fields = ["campaign", "runs", "wall_s", "wall", "jobs", "machine", "load", "date", "commit"]
+    old = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            old = {r["campaign"][:-len(".toml")]: r for r in csv.DictReader(f)}
+    for name in names:
+        toml = os.path.join(TOP, "analysis", "campaigns", name + ".toml")
+        with tempfile.TemporaryDirectory(prefix="d2dlearn-doc-numbers.") as tmp:
+            t0 = time.monotonic()
+            subprocess.run([PYTHON, os.path.join(TOP, "analysis", "sweep.py"), "run", toml,
+                            "--out", tmp, "--bin", bindir], check=True,
+                           stdout=subprocess.DEVNULL)
+            wall = time.monotonic() - t0
+            runs = sum(1 for _, _, files in os.walk(tmp) if "run.json" in files)
+            if name in FIGURES:
+                figures(name, toml, tmp, outdir, stamp)
+        m, s = divmod(int(round(wall)), 60)
+        old[name] = dict(campaign=name + ".toml", runs=runs, wall_s="%.1f" % wall,
+                         wall=("%d min %d s" % (m, s)) if m else "%d s" % s,
+                         jobs=min(2, os.cpu_count() or 1), **stamp)
+        old[name]["campaign"] = name + ".toml"
+        print("doc-numbers: campaign %s: %d runs, %.1f s" % (name, runs, wall), flush=True)
+    rows = sorted(old.values(), key=lambda r: r["campaign"])
+    with open(path + ".tmp", "w", newline="") as f:
+        w = csv.DictWriter(f, fields, extrasaction="ignore")
+        w.writeheader()
+        w.writerows(rows)
+    os.replace(path + ".tmp", path)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--bin", default=os.path.join(TOP, "build", "bin"))
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--campaign", action="append", default=[])
+    p.add_argument("--no-main-job", action="store_true")
+    p.add_argument("--out", default=os.path.join(TOP, "doc", "data"))
+    a = p.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    stamp = dict(machine=machine(), date=datetime.date.today().isoformat(), commit=commit(),
+                 load="%.1f" % os.getloadavg()[0])  # other work slows wall times: say how much
+    if not a.no_main_job:
+        main_job(a.bin, a.repeat, a.out, stamp)
+    if a.campaign:
+        campaigns(a.bin, [c[:-5] if c.endswith(".toml") else c for c in a.campaign], a.out,
+                  stamp)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,22 @@
+# Sphinx configuration of the d2dlearn manual (built by `cmake --build build --target doc`,
+# which runs sphinx-build -W: a warning fails the build).
+import os
+
+project = "d2dlearn"
+author = "the d2dlearn authors"
+copyright = "the d2dlearn authors"
+version = release = os.environ.get("D2DLEARN_VERSION", "0.1.0")
+
+# MyST: the pages are Markdown (Debian's python3-myst-parser), so that text moved from the
+# old README stays as it was written; the model-library chapter is reStructuredText.
+extensions = ["myst_parser"]
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+myst_heading_anchors = 3
+myst_enable_extensions = ["colon_fence"]
+
+exclude_patterns = ["_build", "tools", "README.md"]
+html_theme = "alabaster"
+html_static_path = []
+html_show_sourcelink = False
+# The Doxygen API reference is copied next to the HTML by the build (reference/api.md).
+html_extra_path = [p for p in [os.environ.get("D2DLEARN_DOXYGEN_HTML", "")] if p]

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Build the manual: the flag reference from the programs' --PrintHelp, the C++ API
+# reference with Doxygen, then the HTML with Sphinx, warnings as errors.
+#
+#   bash doc/tools/build-doc.sh SRCDIR BINDIR OUTDIR [DOXYFILE]
+#
+# SRCDIR is the repository, BINDIR the folder of the scenario programs (build/bin), OUTDIR
+# the output (build/doc: html/, api/, doctrees/). DOXYFILE (configured by CMake from
+# doc/Doxyfile.in) names the public headers; without it the API reference is skipped.
+# Run by `cmake --build build --target doc` and by the CTest test doc-html.
+set -euo pipefail
+
+src=${1:?usage: build-doc.sh SRCDIR BINDIR OUTDIR [DOXYFILE]}
+bin=${2:?usage: build-doc.sh SRCDIR BINDIR OUTDIR [DOXYFILE]}
+out=${3:?usage: build-doc.sh SRCDIR BINDIR OUTDIR [DOXYFILE]}
+doxyfile=${4:-}
+PYTHON=/usr/bin/python3
+
+for tool in sphinx-build; do
+    command -v "$tool" >/dev/null ||
+        { echo "build-doc.sh: error: $tool not found (Debian: python3-sphinx python3-myst-parser)" >&2; exit 1; }
+done
+
+# 1. Generated pages (git-ignored doc/_generated/): one flag table per program,
+"$PYTHON" "$src/doc/tools/gen_flags.py" "$bin" "$src/doc/_generated"
+#    and the index of which class or function implements which equation (from the headers)
+"$PYTHON" "$src/doc/tools/gen_equations.py" "$src" "$src/doc/_generated/equations.md"
+
+# 2. Doxygen: the public headers only, no graphs, no source browsing (a few seconds).
+mkdir -p "$out"
+if [ -n "$doxyfile" ]; then
+    command -v doxygen >/dev/null ||
+        { echo "build-doc.sh: error: doxygen not found (Debian: doxygen)" >&2; exit 1; }
+    rm -rf "$out/api"
+    { cat "$doxyfile"; echo "OUTPUT_DIRECTORY = $out/api"
+      echo "WARN_LOGFILE = $out/doxygen-warnings.log"; } | doxygen - >"$out/doxygen.log" 2>&1 ||
+        { tail -n 20 "$out/doxygen.log" >&2; echo "build-doc.sh: error: doxygen failed" >&2; exit 1; }
+fi
+
+# 3. Sphinx, every warning an error; -n: a broken cross-reference is a warning too.
+sphinx-build -W --keep-going -n -q -b html -d "$out/doctrees" "$src/doc" "$out/html"
+if [ -d "$out/api/html" ]; then
+    rm -rf "$out/html/api"
+    cp -r "$out/api/html" "$out/html/api"
+fi
+echo "build-doc.sh: manual in $out/html/index.html"
