@@ -444,7 +444,7 @@ def expected_results(a, messages, energy, rounds):
                   if r["transmitter#"] is not None and r["transmitter#"] >= 0]
         out["gdEdgesFound"] = (len(chosen), 0.0, 0.0)
         out["gdMeanLinkPDrop"] = (sum(r["p_drop#"] for r in chosen) / len(chosen)
-                                  if chosen else 0.0, REL, 1e-15)
+                                  if chosen else None, REL, 1e-15)  # no link: null
     links = a.read_csv("gd_links.csv")
     if links is not None:
         floats(links, "gd_links.csv", ("allocated", "received"))
@@ -453,7 +453,7 @@ def expected_results(a, messages, energy, rounds):
         out["gdPointsSent"] = (sent, PRINTED, 1e-9)
         out["gdPointsReceived"] = (got, PRINTED, 1e-9)
         out["gdPointsMoved"] = (int(round(got)), 0.0, 0.0)
-        out["gdDeliveredFraction"] = (got / sent if sent > 0 else 1.0, PRINTED, 1e-15)
+        out["gdDeliveredFraction"] = (got / sent if sent > 0 else None, PRINTED, 1e-15)
     stages = a.read_csv("gd_stages.csv")
     if stages is not None:
         floats(stages, "gd_stages.csv", ("d2d_j",))

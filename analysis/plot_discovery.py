@@ -7,7 +7,8 @@ Usage:
                                                 [--format png|pdf|svg]
 
 Each RUN_DIR is an --outDir of build/bin/graph-discovery: run.json (parameters graph,
-labelsPerDevice, gdDeliveredFraction, gdMeanW1ToUniformAfter, targetsReached, ...),
+paradigm, labelsPerDevice; summary.results gdDeliveredFraction, gdMeanW1ToUniformAfter,
+targetsReached, ...),
 gd_nodes.csv (`node,x_m,y_m,cluster,satisfied_before,satisfied_after,min_labels`),
 gd_links.csv (`edge,receiver,transmitter,p_drop,requested,allocated,sent,received,shareable`)
 and, with a downstream protocol, rounds.csv. Writes into PLOT_DIR (default: the first
@@ -32,7 +33,10 @@ RUN_DIR), in --format (default png):
                      and seed): a bar per labels per device (mean), its pairs as points
 
 A method is a (paradigm, graph) pair: parameters.paradigm (default supervised) and
-parameters.graph; each bar says how many runs it averages (n). A figure none of whose
+parameters.graph, and the values of every other flag of run.json's commandLine in which
+that pair's runs differ (rl with --bufferMode=shared is another method than rl): runs that
+differ only in their seed are averaged, never unlike runs; each bar says how many runs it
+averages (n). A figure none of whose
 inputs exist is skipped with a `note:` line; a table per run is printed to stdout. Bad input (missing folder or run.json, unparsable file, missing column)
 gives a one-line error on stderr and exit code 2 before anything is written.
 """
@@ -170,15 +174,46 @@ def rank(order, value):
     return (order.index(value) if value in order else len(order), value)
 
 
+# Flags that do not make a method: replicates, output and how the run is executed.
+NOT_METHOD = {"seed", "outDir", "quiet", "threads", "traces", "traceEvery", "graph", "paradigm",
+              "validate"}
+
+
+def given_flags(run):
+    """{flag: value} of the run's command line (run.json's commandLine), without NOT_METHOD."""
+    flags = {}
+    for arg in str(run["params"].get("commandLine") or "").split():
+        if arg.startswith("--") and "=" in arg:
+            name, value = arg[2:].split("=", 1)
+            if name not in NOT_METHOD:
+                flags[name] = value
+    return flags
+
+
 def by_method(runs):
-    """[(method label, runs)] per (paradigm, graph), in paradigm then graph order; the label
-    names the paradigm only when the runs have several."""
-    groups = {}
+    """[(method label, runs)] per method, in paradigm then graph order. A method is a
+    (paradigm, graph) pair and the values of every other flag in which that pair's runs differ
+    (e.g. rl with --bufferMode=shared is not rl): runs differing only in their seed are
+    averaged, never unlike runs. The label names the paradigm only when the runs have several,
+    and those flags (name=value; "(default)" where the flag was not given)."""
+    pairs = {}
     for run in runs:
-        groups.setdefault((run["paradigm"], run["graph"]), []).append(run)
-    several = len({p for p, _ in groups}) > 1
-    keys = sorted(groups, key=lambda k: (rank(PARADIGMS, k[0]), rank(METHODS, k[1])))
-    return [("%s\n%s" % (g, p) if several else g, groups[(p, g)]) for p, g in keys]
+        pairs.setdefault((run["paradigm"], run["graph"]), []).append(run)
+    several = len({p for p, _ in pairs}) > 1
+    out = []
+    for p, g in sorted(pairs, key=lambda k: (rank(PARADIGMS, k[0]), rank(METHODS, k[1]))):
+        flags = [given_flags(r) for r in pairs[(p, g)]]
+        names = sorted({n for f in flags for n in f})
+        differing = [n for n in names if len({f.get(n, "(default)") for f in flags}) > 1]
+        variants = {}
+        for run, f in zip(pairs[(p, g)], flags):
+            variants.setdefault(tuple(f.get(n, "(default)") for n in differing),
+                                []).append(run)
+        for values in sorted(variants):
+            label = "%s\n%s" % (g, p) if several else g
+            label += "".join("\n%s=%s" % (n, v) for n, v in zip(differing, values))
+            out.append((label, variants[values]))
+    return out
 
 
 def sent_nothing(run):
@@ -345,10 +380,12 @@ def main(argv):
     for run in runs:
         p = run["params"]
         acc = run["accuracy"]
+        # A result that is null (no link, nothing sent) prints as nan.
+        num = lambda k: p.get(k) if isinstance(p.get(k), (int, float)) else math.nan
         print("%s,%s,%s,%.4f,%.4f,%.4f,%.4f,%s" % (
-            run["dir"], p.get("graph"), run["seed"], p.get("gdMeanW1ToUniformBefore", math.nan),
-            p.get("gdMeanW1ToUniformAfter", math.nan), p.get("gdMeanLinkPDrop", math.nan),
-            p.get("gdDeliveredFraction", math.nan),
+            run["dir"], p.get("graph"), run["seed"], num("gdMeanW1ToUniformBefore"),
+            num("gdMeanW1ToUniformAfter"), num("gdMeanLinkPDrop"),
+            num("gdDeliveredFraction"),
             "%.4f" % acc.iloc[-1] if acc is not None and not acc.empty else ""))
     for name, fig in figures:
         save_figure(fig, out, name, args.format)

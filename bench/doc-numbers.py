@@ -135,6 +135,12 @@ FIGURES = {
               "retransmissions_per_fragment_vs_spectralEfficiency.png"],
         columns=["spectralEfficiency", "reliable", "complete_delivery_rate",
                  "retransmissions_per_fragment", "kinds.data.latency_mean_s"]),
+    "paper-graph-discovery": dict(
+        plots=[[PYTHON, "analysis/plot_discovery.py", "{runs}", "--out", "{dir}/plots"]],
+        keep=["delivered.png"],
+        columns=["graph", "bufferMode", "thresholdOn", "rewardSharing", "seed",
+                 "results.gdMeanW1ToUniformAfter", "results.gdMeanLinkPDrop",
+                 "results.gdDeliveredFraction", "results.gdPointsSent"]),
     "paper-cmfl": dict(
         plots=[[PYTHON, "analysis/plot_cmfl.py", "{runs}", "--out", "{dir}/plots"]],
         keep=["accuracy.png"],

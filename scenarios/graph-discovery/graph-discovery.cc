@@ -64,6 +64,7 @@
 // Boost 1.74's JSON parser includes <boost/bind.hpp>, which asks for this to stay quiet.
 #define BOOST_BIND_GLOBAL_PLACEHOLDERS
 #include <algorithm>
+#include <limits>
 #include <boost/property_tree/json_parser.hpp>
 #include <boost/property_tree/ptree.hpp>
 #include <cmath>
@@ -1567,13 +1568,15 @@ main(int argc, char* argv[])
         traces->AddParameterArray("minLabelsPerDevice", lhat);
         traces->AddResult("gdMeanW1ToUniformBefore", w1Before);
         traces->AddResult("gdMeanW1ToUniformAfter", w1After);
-        traces->AddResult("gdMeanLinkPDrop", edgesFound ? pDropSum / edgesFound : 0.0);
+        // A mean over no link and a fraction of no datapoint are undefined: null.
+        const double undefined = std::numeric_limits<double>::quiet_NaN();
+        traces->AddResult("gdMeanLinkPDrop", edgesFound ? pDropSum / edgesFound : undefined);
         traces->AddResult("gdEdgesFound", edgesFound);
         traces->AddResult("gdPointsSent", pointsSent);
         traces->AddResult("gdPointsReceived", pointsReceived);
         traces->AddResult("gdPointsMoved", moved);
         traces->AddResult("gdDeliveredFraction",
-                             pointsSent > 0 ? pointsReceived / pointsSent : 1.0);
+                          pointsSent > 0 ? pointsReceived / pointsSent : undefined);
         traces->AddResult("gdRlEnergyJ", rlEnergy);
         traces->AddResult("gdExchangeEnergyJ", exchangeEnergy);
         traces->AddResult("gdDiscoveryEndS", discoveryEndS);
@@ -1623,7 +1626,8 @@ main(int argc, char* argv[])
                      graph.c_str(),
                      w1Before,
                      w1After,
-                     edgesFound ? pDropSum / edgesFound : 0.0,
+                     edgesFound ? pDropSum / edgesFound
+                                : std::numeric_limits<double>::quiet_NaN(),
                      pointsReceived,
                      pointsSent,
                      rlEnergy);

@@ -41,7 +41,7 @@ def make_run(path, graph, seed, w1_after, final_acc, with_rounds=True, **extra):
                "targetsReached": [{"target": 0.6, "round": 2, "energyJ": 3.0, "d2dJ": 1.0,
                                    "d2sJ": 1.5, "computeJ": 0.5}]}
     for k, v in extra.items():
-        (params if k == "paradigm" else results)[k] = v
+        (params if k in ("paradigm", "commandLine") else results)[k] = v
     with open(os.path.join(path, "run.json"), "w") as fh:
         json.dump({"seed": seed, "parameters": params, "summary": {"results": results}}, fh)
     with open(os.path.join(path, "gd_nodes.csv"), "w") as fh:
@@ -142,6 +142,24 @@ with tempfile.TemporaryDirectory() as tmp:
           and "Labels per device" in ax.get_xlabel() and "rl / none" in ax.get_ylabel()
           and "paired" in ax.get_title(),
           "item 5: label_gain a labelled bar of 0.72/0.60 = 1.2")
+
+    # Runs that differ in a flag other than the seed are different methods (issue: an rl run
+    # with --bufferMode=shared was averaged into "rl"); runs differing only in the seed are
+    # averaged.
+    for name, seed, line, delivered in (("a1", 1, "--graph=rl --seed=1", 0.9),
+                                         ("a2", 2, "--graph=rl --seed=2", 0.7),
+                                         ("b1", 1, "--graph=rl --bufferMode=shared --seed=1", 0.5)):
+        make_run(os.path.join(tmp, name), "rl", seed, 1.5, 0.7, commandLine=line,
+                 gdPointsSent=100, gdDeliveredFraction=delivered)
+    rc, _, figs = figure_checks.render("plot_discovery", [
+        os.path.join(tmp, d) for d in ("a1", "a2", "b1")] + ["--out", out])
+    delivered = figure_checks.figure(figs, "delivered")
+    ticks = [t.get_text() for t in delivered.axes[0].get_xticklabels()]
+    heights = bar_heights(delivered.axes[0])
+    check(rc == 0 and ticks == ["rl\nbufferMode=(default)\nn=2", "rl\nbufferMode=shared\nn=1"]
+          and abs(heights[0] - 0.8) < 1e-9 and abs(heights[1] - 0.5) < 1e-9,
+          "item 7: a flag other than the seed makes another method, seeds are averaged "
+          "(%s, %s)" % (ticks, heights))
 
 if failures:
     print("%d failure(s)" % len(failures))
