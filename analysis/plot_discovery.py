@@ -195,7 +195,8 @@ def by_method(runs):
     (paradigm, graph) pair and the values of every other flag in which that pair's runs differ
     (e.g. rl with --bufferMode=shared is not rl): runs differing only in their seed are
     averaged, never unlike runs. The label names the paradigm only when the runs have several,
-    and those flags (name=value; "(default)" where the flag was not given)."""
+    and those flags whose value is not the most common one among the pair's runs
+    (name=value)."""
     pairs = {}
     for run in runs:
         pairs.setdefault((run["paradigm"], run["graph"]), []).append(run)
@@ -209,9 +210,18 @@ def by_method(runs):
         for run, f in zip(pairs[(p, g)], flags):
             variants.setdefault(tuple(f.get(n, "(default)") for n in differing),
                                 []).append(run)
+        # A label names a flag only where its value is not the pair's most common one.
+        common = {}
+        for n in differing:
+            counts = {}
+            for f in flags:
+                v = f.get(n, "(default)")
+                counts[v] = counts.get(v, 0) + 1
+            common[n] = min(counts, key=lambda v: (-counts[v], v))
         for values in sorted(variants):
             label = "%s\n%s" % (g, p) if several else g
-            label += "".join("\n%s=%s" % (n, v) for n, v in zip(differing, values))
+            label += "".join("\n%s=%s" % (n, v) for n, v in zip(differing, values)
+                             if v != common[n])
             out.append((label, variants[values]))
     return out
 
@@ -224,9 +234,14 @@ def sent_nothing(run):
 
 def bar_ticks(ax, names, counts):
     ax.set_xticks(range(len(names)))
-    ax.set_xticklabels(["%s\nn=%d" % (name, n) for name, n in zip(names, counts)], fontsize=7)
+    # Long labels (a method with flags) would run into each other: slant them.
+    slant = len(names) > 6 or any(len(line) > 12 for n in names for line in n.split("\n"))
+    ax.set_xticklabels(["%s\nn=%d" % (name, n) for name, n in zip(names, counts)], fontsize=7,
+                       rotation=35 if slant else 0, ha="right" if slant else "center",
+                       rotation_mode="anchor")
     ax.set_xlim(-0.6, len(names) - 0.4)
-    ax.set_xlabel("method (graph, paradigm; n = runs averaged)" if any("\n" in n for n in names)
+    ax.set_xlabel("method (graph, then the paradigm or flags where runs differ; n = runs "
+                  "averaged)" if any("\n" in n for n in names)
                   else "graph method (n = runs averaged)")
 
 
@@ -267,7 +282,7 @@ def energy_figure(methods, targets):
 
 
 def delivered_figure(methods):
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 4.2))
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(max(10, 1.3 * len(methods)), 4.6))
     names = [m for m, _ in methods]
     panels = [(a1, "gdDeliveredFraction", "delivery_rate", "\ndatapoints received / sent"),
               (a2, "gdMeanLinkPDrop", "p_drop", "\nmean over the graph's links")]
