@@ -409,8 +409,7 @@ D2dChannel::GetDropProbability(uint32_t rx, uint32_t tx) const
 uint32_t
 D2dChannel::GetLinkState(uint32_t rx, uint32_t tx) const
 {
-    auto dyn = DynamicCast<DynamicRssModel>(m_rss);
-    return dyn && rx != tx ? dyn->GetState(rx, tx) : 0;
+    return DynamicRssModel::StateOf(m_rss, rx, tx);
 }
 
 bool

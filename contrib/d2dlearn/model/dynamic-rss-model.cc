@@ -165,6 +165,13 @@ DynamicRssModel::GetRssW(uint32_t rx,
 }
 
 uint32_t
+DynamicRssModel::StateOf(Ptr<D2dRssModel> model, uint32_t rx, uint32_t tx)
+{
+    auto dyn = DynamicCast<DynamicRssModel>(model);
+    return dyn && rx != tx ? dyn->GetState(rx, tx) : 0;
+}
+
+uint32_t
 DynamicRssModel::GetState(uint32_t rx, uint32_t tx)
 {
     const double w = GetRssW(rx, tx, nullptr, nullptr, 0.0);

@@ -53,6 +53,14 @@ class DynamicRssModel : public D2dRssModel
      * \return the quantized state (bin index in [0, Levels)) of W_ij at the current step
      */
     uint32_t GetState(uint32_t rx, uint32_t tx);
+    /**
+     * \brief The link state a D2dLinkQuality reports for an RSS model.
+     * \param model any RSS model
+     * \param rx receiver index
+     * \param tx transmitter index
+     * \return GetState(rx, tx) if model is a DynamicRssModel and rx != tx, else 0
+     */
+    static uint32_t StateOf(Ptr<D2dRssModel> model, uint32_t rx, uint32_t tx);
     /** \return the index of the current step */
     uint64_t GetStep() const;
 
