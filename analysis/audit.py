@@ -403,16 +403,6 @@ def w1_to_uniform(counts):
     return w
 
 
-def floats(rows, name, columns):
-    """Parse columns into row[col + '#'] as floats (None if empty or unparsable)."""
-    for r in rows:
-        for col in columns:
-            try:
-                r[col + "#"] = float(r[col]) if r.get(col) not in (None, "") else None
-            except ValueError:
-                r[col + "#"] = None
-
-
 def expected_results(a, messages, energy, rounds):
     """{result name: (expected value, relative tolerance, absolute tolerance)}."""
     out = {}
@@ -439,7 +429,8 @@ def expected_results(a, messages, energy, rounds):
         out["missedLocalUpdates"] = (len(missed), 0.0, 0.0)
     graph = a.read_csv("gd_graph.csv")
     if graph is not None:
-        floats(graph, "gd_graph.csv", ("transmitter", "p_drop"))
+        for col in ("transmitter", "p_drop"):
+            a.number(graph, "gd_graph.csv", col)
         chosen = [r for r in graph
                   if r["transmitter#"] is not None and r["transmitter#"] >= 0]
         out["gdEdgesFound"] = (len(chosen), 0.0, 0.0)
@@ -447,7 +438,8 @@ def expected_results(a, messages, energy, rounds):
                                   if chosen else None, REL, 1e-15)  # no link: null
     links = a.read_csv("gd_links.csv")
     if links is not None:
-        floats(links, "gd_links.csv", ("allocated", "received"))
+        for col in ("allocated", "received"):
+            a.number(links, "gd_links.csv", col)
         sent = sum(r["allocated#"] or 0.0 for r in links)
         got = sum(r["received#"] or 0.0 for r in links)
         out["gdPointsSent"] = (sent, PRINTED, 1e-9)
@@ -456,7 +448,7 @@ def expected_results(a, messages, energy, rounds):
         out["gdDeliveredFraction"] = (got / sent if sent > 0 else None, PRINTED, 1e-15)
     stages = a.read_csv("gd_stages.csv")
     if stages is not None:
-        floats(stages, "gd_stages.csv", ("d2d_j",))
+        a.number(stages, "gd_stages.csv", "d2d_j")
         sums = {"learned": 0.0, "exchanged": 0.0}
         previous = 0.0
         for r in stages:
@@ -471,7 +463,8 @@ def expected_results(a, messages, energy, rounds):
         end = [r for r in groups if r["round"] == "0"]
         if end:
             out["gdDiscoveryEndS"] = (float(end[-1]["sim_time_s"]), REL, 1e-9)
-        floats(groups, "gd_energy.csv", ("d2d_j", "d2s_j", "compute_j", "total_j", "accuracy"))
+        for col in ("d2d_j", "d2s_j", "compute_j", "total_j", "accuracy"):
+            a.number(groups, "gd_energy.csv", col)
         targets = s.get("results", {}).get("targetsReached")
         if isinstance(targets, list):
             expected = []
@@ -489,7 +482,8 @@ def expected_results(a, messages, energy, rounds):
     diversity = a.read_csv("gd_diversity.csv")
     subspace = a.read_csv("gd_subspace.csv")
     if subspace is not None:
-        floats(subspace, "gd_subspace.csv", ("label_w1_before", "label_w1_after", "pca_end_s"))
+        for col in ("label_w1_before", "label_w1_after", "pca_end_s"):
+            a.number(subspace, "gd_subspace.csv", col)
         took = [r for r in subspace if r["subspace"] == "common"] or subspace
         out["gdMeanW1ToUniformBefore"] = (sum(r["label_w1_before#"] for r in took) / len(took),
                                           PRINTED, 1e-12)
@@ -500,7 +494,8 @@ def expected_results(a, messages, energy, rounds):
         if subspace:
             out["gdPcaEndS"] = (subspace[0]["pca_end_s#"], REL, 1e-9)
     elif diversity is not None:
-        floats(diversity, "gd_diversity.csv", ("count", "edge", "node", "label"))
+        for col in ("count", "edge", "node", "label"):
+            a.number(diversity, "gd_diversity.csv", col)
         for phase, key in (("before", "gdMeanW1ToUniformBefore"),
                            ("after", "gdMeanW1ToUniformAfter")):
             rows = [r for r in diversity if r["phase"] == phase]
@@ -516,7 +511,8 @@ def expected_results(a, messages, energy, rounds):
             out[key] = (sum(w) / len(w), PRINTED, 1e-12)
     labelling = a.read_csv("gd_labelling.csv")
     if labelling is not None and labelling:
-        floats(labelling, "gd_labelling.csv", ("accuracy", "unlabelled_accuracy", "pca_end_s"))
+        for col in ("accuracy", "unlabelled_accuracy", "pca_end_s"):
+            a.number(labelling, "gd_labelling.csv", col)
         n = len(labelling)
         out["gdLabellingMeanAccuracy"] = (sum(r["accuracy#"] for r in labelling) / n,
                                           PRINTED, 1e-12)
