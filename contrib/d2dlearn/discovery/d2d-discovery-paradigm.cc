@@ -19,6 +19,24 @@ D2dDiscoveryParadigm::GetTypeId()
 }
 
 bool
+D2dDiscoveryParadigm::UsesServer() const
+{
+    return false;
+}
+
+D2dCounts
+D2dDiscoveryParadigm::GetLabelCounts(uint32_t device) const
+{
+    return GetCounts(device);
+}
+
+uint32_t
+D2dDiscoveryParadigm::GetMinLabels(uint32_t) const
+{
+    return 0;
+}
+
+bool
 D2dDiscoveryParadigm::HasOfferPhase() const
 {
     return true;

@@ -8,9 +8,14 @@
 
 #include "d2d-message-passing.h"
 
+#include "ns3/callback.h"
+#include "ns3/d2d-dataset.h"
+#include "ns3/d2d-partitioner.h"
+#include "ns3/d2d-transport.h"
 #include "ns3/object.h"
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace ns3
@@ -28,6 +33,12 @@ namespace ns3
  *
  * The four messages of one edge j -> i: the request (i -> j), the offer V (j -> i), the demand
  * Q (i -> j) and the allocation U (j -> i); their payloads are vectors of L values.
+ *
+ * Before the discovery, Prepare() does the paradigm's own preparation from the devices' data:
+ * the partitions' counts (supervised), the labelling (semi-supervised: distributed PCA over
+ * the device-to-server link and label propagation, or local MLPs), the clusters
+ * (unsupervised: distributed PCA and K-means). It may take simulated time (the PCA messages);
+ * D2dGraphDiscovery::Start is for when it has called back.
  */
 class D2dDiscoveryParadigm : public Object
 {
@@ -37,6 +48,42 @@ class D2dDiscoveryParadigm : public Object
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+
+    /** What a paradigm prepares from: the devices' data and the link to the server. */
+    struct Data
+    {
+        /** The training set. The semi-supervised paradigm writes the labels it assigns to
+         * the unlabelled points into it (they stand for the unknown ones from then on). */
+        std::shared_ptr<D2dDataset> train;
+        /** The set whose labels are the partitions: train for classification; for
+         * regression, a copy whose labels are each point's gap partition. */
+        std::shared_ptr<const D2dDataset> partitions;
+        std::vector<D2dShard> shards; //!< device i's datapoints at i
+        /** The device-to-server link: device i's transport at i, the server's at N (the
+         * distributed PCA's messages; empty if the paradigm needs none). */
+        std::vector<Ptr<D2dTransport>> server;
+        uint64_t seed{1}; //!< the run's seed (labelled points, trust matrices, K-means)
+    };
+
+    /**
+     * \brief The paradigm's preparation (see the class description); calls done once every
+     * device is ready, which may be later in simulated time. Call it from inside the
+     * simulation (e.g. Simulator::ScheduleNow) when it sends messages.
+     * \param data the devices' data and the server link
+     * \param done called when the discovery can start
+     */
+    virtual void Prepare(const Data& data, Callback<void> done) = 0;
+    /** \return whether Prepare() sends messages over Data::server */
+    virtual bool UsesServer() const;
+    /**
+     * \param device i
+     * \return the true labels' histogram at device i (the measure of the bias left; by
+     *         default GetCounts: the partitions are the labels)
+     */
+    virtual D2dCounts GetLabelCounts(uint32_t device) const;
+    /** \return L-hat_i, the labels device i aims to satisfy (0 when the paradigm has none)
+     * \param device i */
+    virtual uint32_t GetMinLabels(uint32_t device) const;
 
     /** \return N */
     virtual uint32_t GetNDevices() const = 0;

@@ -97,10 +97,11 @@ D2dGraphDiscovery::GetTypeId()
                           MakeDoubleAccessor(&D2dGraphDiscovery::m_alpha2),
                           MakeDoubleChecker<double>(0, 1e6))
             .AddAttribute("Alpha3",
-                          "alpha3: weight of the cluster budget in eq. (14), per datapoint",
-                          DoubleValue(0.0),
+                          "alpha3: weight of the cluster budget in eq. (14), per datapoint (-1: "
+                          "0 without a Budget, 1 / Budget with one; Start sets the value used)",
+                          DoubleValue(-1.0),
                           MakeDoubleAccessor(&D2dGraphDiscovery::m_alpha3),
-                          MakeDoubleChecker<double>(0, 1e6))
+                          MakeDoubleChecker<double>(-1, 1e6))
             .AddAttribute("Budget",
                           "B_k: datapoints a cluster may receive over inter-cluster links",
                           DoubleValue(0.0),
@@ -108,20 +109,29 @@ D2dGraphDiscovery::GetTypeId()
                           MakeDoubleChecker<double>(0, 1e12))
             .AddAttribute("BufferMode",
                           "per-action (a buffer per (state, action)) or shared (one per device)",
-                          StringValue("per-action"),
-                          MakeStringAccessor(&D2dGraphDiscovery::m_bufferMode),
-                          MakeStringChecker())
+                          EnumValue(D2dGraphDiscovery::BUFFER_PER_ACTION),
+                          MakeEnumAccessor(&D2dGraphDiscovery::m_bufferMode),
+                          MakeEnumChecker(D2dGraphDiscovery::BUFFER_PER_ACTION,
+                                          "per-action",
+                                          D2dGraphDiscovery::BUFFER_SHARED,
+                                          "shared"))
             .AddAttribute("BetaMode",
                           "sign-aware (below-mean R -> R - delta |R|) or literal ((1-delta) R)",
-                          StringValue("sign-aware"),
-                          MakeStringAccessor(&D2dGraphDiscovery::m_betaMode),
-                          MakeStringChecker())
+                          EnumValue(D2dGraphDiscovery::BETA_SIGN_AWARE),
+                          MakeEnumAccessor(&D2dGraphDiscovery::m_betaMode),
+                          MakeEnumChecker(D2dGraphDiscovery::BETA_SIGN_AWARE,
+                                          "sign-aware",
+                                          D2dGraphDiscovery::BETA_LITERAL,
+                                          "literal"))
             .AddAttribute("StateMode",
                           "Dynamic RSS: per-link (action j's state is the quantised W_ij) or "
                           "row (the whole quantised row, the literal state)",
-                          StringValue("per-link"),
-                          MakeStringAccessor(&D2dGraphDiscovery::m_stateMode),
-                          MakeStringChecker())
+                          EnumValue(D2dGraphDiscovery::STATE_PER_LINK),
+                          MakeEnumAccessor(&D2dGraphDiscovery::m_stateMode),
+                          MakeEnumChecker(D2dGraphDiscovery::STATE_PER_LINK,
+                                          "per-link",
+                                          D2dGraphDiscovery::STATE_ROW,
+                                          "row"))
             .AddAttribute("Edges",
                           "E: incoming edges per device, discovered one after another",
                           UintegerValue(1),
@@ -158,15 +168,15 @@ D2dGraphDiscovery::GetTypeId()
                           MakeUintegerAccessor(&D2dGraphDiscovery::m_globalRewardBytes),
                           MakeUintegerChecker<uint32_t>(1, 1500))
             .AddAttribute("RewardSharing",
-                          "How local rewards reach the cluster: ClusterHead (members -> head, "
-                          "head -> members with r^G; O(1) messages per device) or Multicast "
+                          "How local rewards reach the cluster: cluster-head (members -> head, "
+                          "head -> members with r^G; O(1) messages per device) or multicast "
                           "(every member to every other, the literal reading)",
                           EnumValue(D2dGraphDiscovery::CLUSTER_HEAD),
                           MakeEnumAccessor(&D2dGraphDiscovery::m_rewardSharing),
                           MakeEnumChecker(D2dGraphDiscovery::CLUSTER_HEAD,
-                                          "ClusterHead",
+                                          "cluster-head",
                                           D2dGraphDiscovery::MULTICAST,
-                                          "Multicast"))
+                                          "multicast"))
             .AddAttribute("IterationPeriod",
                           "Iterations start at multiples of this period (0: each right after "
                           "the previous); with dynamic RSS, the RSS step",
@@ -183,6 +193,12 @@ D2dGraphDiscovery::GetTypeId()
                           PointerValue(),
                           MakePointerAccessor(&D2dGraphDiscovery::m_paradigm),
                           MakePointerChecker<D2dDiscoveryParadigm>())
+            .AddAttribute("LinkScorer",
+                          "Graph gcn: scores every link at Start unless SetLinkScores gave the "
+                          "scores (e.g. D2dGcnGraphScorer, the GCN baseline of App. C)",
+                          PointerValue(),
+                          MakePointerAccessor(&D2dGraphDiscovery::m_linkScorer),
+                          MakePointerChecker<D2dLinkScorer>())
             .AddTraceSource("Iteration",
                             "One device's choice and rewards in one iteration",
                             MakeTraceSourceAccessor(&D2dGraphDiscovery::m_iterationTrace),
@@ -219,6 +235,7 @@ D2dGraphDiscovery::DoDispose()
     }
     m_transports.clear();
     m_linkQuality = nullptr;
+    m_linkScorer = nullptr;
     m_paradigm = nullptr;
     m_uniform = nullptr;
     m_finished = Callback<void>();
@@ -333,7 +350,7 @@ D2dGraphDiscovery::CurrentStates(uint32_t rx)
     {
         states[j] = j == rx ? 0 : m_linkQuality->GetLinkState(rx, j);
     }
-    if (m_stateMode == "row")
+    if (m_stateMode == STATE_ROW)
     {
         auto& ids = m_rowStates[rx];
         const auto it = ids.emplace(states, ids.size()).first;
@@ -351,12 +368,18 @@ D2dGraphDiscovery::Start()
                         "D2dGraphDiscovery: the paradigm's N differs from the transports'");
     NS_ABORT_MSG_IF(m_graph == FIXED && m_fixed.size() != m_n,
                     "D2dGraphDiscovery: Graph fixed needs SetFixedGraph with N entries");
+    if (m_graph == GCN && m_linkScores.size() != m_n && m_linkScorer)
+    {
+        // The GCN baseline (App. C) scores the links once the partitions are known.
+        m_linkScores = m_linkScorer->Score(*m_paradigm, *m_linkQuality);
+    }
     NS_ABORT_MSG_IF(m_graph == GCN && m_linkScores.size() != m_n,
-                    "D2dGraphDiscovery: Graph gcn needs SetLinkScores with N x N scores");
-    NS_ABORT_MSG_IF(m_stateMode != "per-link" && m_stateMode != "row",
-                    "D2dGraphDiscovery: unknown StateMode " << m_stateMode);
-    D2dLinkPolicy::ParseBufferMode(m_bufferMode); // throws on a bad name
-    D2dLinkPolicy::ParseBetaMode(m_betaMode);
+                    "D2dGraphDiscovery: Graph gcn needs a LinkScorer or SetLinkScores with N x N "
+                    "scores");
+    if (m_alpha3 < 0)
+    {
+        m_alpha3 = m_budget > 0 ? 1.0 / m_budget : 0.0; // the value used, as run.json records it
+    }
     std::vector<std::vector<double>> p(m_n, std::vector<double>(m_n, 0.0));
     for (uint32_t i = 0; i < m_n; ++i)
     {
@@ -433,12 +456,15 @@ D2dGraphDiscovery::StartEdge()
     {
         for (uint32_t i = 0; i < m_n; ++i)
         {
-            m_policies.back().emplace_back(m_n,
-                                           i,
-                                           m_bufferSize,
-                                           m_delta,
-                                           D2dLinkPolicy::ParseBufferMode(m_bufferMode),
-                                           D2dLinkPolicy::ParseBetaMode(m_betaMode));
+            m_policies.back().emplace_back(
+                m_n,
+                i,
+                m_bufferSize,
+                m_delta,
+                m_bufferMode == BUFFER_SHARED ? D2dLinkPolicy::BufferMode::SHARED
+                                              : D2dLinkPolicy::BufferMode::PER_ACTION,
+                m_betaMode == BETA_LITERAL ? D2dLinkPolicy::BetaMode::LITERAL
+                                           : D2dLinkPolicy::BetaMode::SIGN_AWARE);
         }
     }
     m_iteration = 0;

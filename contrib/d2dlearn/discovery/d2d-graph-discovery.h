@@ -9,6 +9,7 @@
 #include "d2d-discovery-paradigm.h"
 #include "d2d-discovery-payload.h"
 #include "d2d-link-policy.h"
+#include "d2d-link-scorer.h"
 
 #include "ns3/callback.h"
 #include "ns3/d2d-delivery.h"
@@ -49,13 +50,13 @@ namespace ns3
  *     and shares r^L and the datapoints it was allocated over an inter-cluster link inside
  *     its reliable cluster (eq. (1), greedy; nothing for a device alone in its cluster), how
  *     depends on RewardSharing:
- *     - ClusterHead (default): each member sends them to its cluster's head, the member of
+ *     - cluster-head (default): each member sends them to its cluster's head, the member of
  *       lowest index ("gd_reward", a unicast); the head forms r^G of eq. (14) and sends it
  *       back to the other members (6. "gd_global", one multicast). Every device sends and
  *       receives O(1) messages per iteration, so the RL phase's D2D cost is O(N E t), the
  *       linear scaling of the paper's sec. VI-J; a member whose r^G is lost forms it from its
  *       own reward alone.
- *     - Multicast (the literal "local rewards are broadcast"): each member multicasts them to
+ *     - multicast (the literal "local rewards are broadcast"): each member multicasts them to
  *       all the other members and every device forms r^G from the rewards that reached it;
  *       receptions grow with the square of the cluster size.
  *     Every device then updates its policy with R = r^L + gamma r^G (sec. IV-E).
@@ -178,6 +179,27 @@ class D2dGraphDiscovery : public Object
         FIXED         //!< SetFixedGraph: iterations on a given graph, no learning
     };
 
+    /** Values of BufferMode: the experience buffers (D2dLinkPolicy::BufferMode). */
+    enum BufferMode
+    {
+        BUFFER_PER_ACTION, //!< one ring of H rewards per (state, action)
+        BUFFER_SHARED      //!< one ring per device (the literal reading)
+    };
+
+    /** Values of BetaMode: how a below-mean reward is reduced (D2dLinkPolicy::BetaMode). */
+    enum BetaMode
+    {
+        BETA_SIGN_AWARE, //!< R - delta |R|
+        BETA_LITERAL     //!< (1 - delta) R
+    };
+
+    /** Values of StateMode: the RL state with dynamic RSS. */
+    enum StateMode
+    {
+        STATE_PER_LINK, //!< action j's state is the quantised W_ij
+        STATE_ROW       //!< the whole quantised row (the literal state)
+    };
+
     /** How the local rewards reach the cluster (see the class description). */
     enum RewardSharing
     {
@@ -256,9 +278,9 @@ class D2dGraphDiscovery : public Object
     double m_alpha2;
     double m_alpha3;
     double m_budget;
-    std::string m_bufferMode;
-    std::string m_betaMode;
-    std::string m_stateMode;
+    BufferMode m_bufferMode; //!< attribute BufferMode
+    BetaMode m_betaMode;     //!< attribute BetaMode
+    StateMode m_stateMode;   //!< attribute StateMode
     uint32_t m_edges;
     double m_alphaD;
     bool m_controlReliable;
@@ -270,6 +292,7 @@ class D2dGraphDiscovery : public Object
     Time m_iterationPeriod;
     Time m_guard;
     Ptr<D2dDiscoveryParadigm> m_paradigm;
+    Ptr<D2dLinkScorer> m_linkScorer; //!< attribute LinkScorer (Graph gcn)
 
     std::vector<Ptr<D2dTransport>> m_transports;
     Ptr<D2dLinkQuality> m_linkQuality;

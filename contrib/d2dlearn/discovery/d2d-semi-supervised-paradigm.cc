@@ -13,6 +13,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -69,6 +70,75 @@ D2dSemiSupervisedParadigm::GetTypeId()
 
 D2dSemiSupervisedParadigm::D2dSemiSupervisedParadigm()
 {
+}
+
+void
+D2dSemiSupervisedParadigm::DoDispose()
+{
+    m_pca = nullptr;
+    m_mlp = nullptr;
+    m_data = Data();
+    D2dSupervisedParadigm::DoDispose();
+}
+
+bool
+D2dSemiSupervisedParadigm::UsesServer() const
+{
+    return m_labeller == PROPAGATION;
+}
+
+Ptr<D2dPcaExchange>
+D2dSemiSupervisedParadigm::GetPcaExchange() const
+{
+    return m_pca;
+}
+
+void
+D2dSemiSupervisedParadigm::Prepare(const Data& data, Callback<void> done)
+{
+    NS_LOG_FUNCTION(this);
+    m_data = data;
+    SetData(data.train, data.shards);
+    ChooseLabelled(data.seed);
+    if (m_labeller == MLP)
+    {
+        // App. D-D: "a small, completely local classification model at each device": no
+        // distributed PCA; each device trains its MLP on its labelled points (no simulated
+        // cost, as the propagation's) and discovery starts once all have labelled.
+        LabelWithMlp(Callback<void>([this, done]() { Labelled(done); }));
+        return;
+    }
+    std::vector<std::vector<double>> sketches;
+    for (uint32_t i = 0; i < m_shards.size(); ++i)
+    {
+        sketches.push_back(Sketch(i));
+    }
+    m_pca = CreateObject<D2dPcaExchange>();
+    m_pca->SetAttribute("BytesPerValue", UintegerValue(m_bytesPerValue));
+    m_pca->Setup(data.server, std::move(sketches), GetFeatureSize(), m_pcaDims);
+    m_pca->SetFinishedCallback(Callback<void, const std::vector<double>&, const std::vector<bool>&>(
+        [this, done](const std::vector<double>& basis, const std::vector<bool>& reached) {
+            // A device that F did not reach labels on its own top-d subspace.
+            Label(basis, reached);
+            Labelled(done);
+        }));
+    m_pca->Start();
+}
+
+void
+D2dSemiSupervisedParadigm::Labelled(Callback<void> done)
+{
+    NS_LOG_FUNCTION(this);
+    for (uint32_t i = 0; i < m_shards.size(); ++i)
+    {
+        // The propagated labels stand for the unknown ones from here on.
+        const auto& assigned = GetAssigned(i);
+        for (std::size_t k = 0; k < assigned.size(); ++k)
+        {
+            m_data.train->labels[m_shards[i].indices[k]] = assigned[k];
+        }
+    }
+    D2dSupervisedParadigm::Prepare(m_data, done);
 }
 
 void

@@ -6,6 +6,7 @@
 #ifndef D2D_SEMI_SUPERVISED_PARADIGM_H
 #define D2D_SEMI_SUPERVISED_PARADIGM_H
 
+#include "d2d-pca-exchange.h"
 #include "d2d-supervised-paradigm.h"
 
 #include "ns3/callback.h"
@@ -65,6 +66,22 @@ class D2dSemiSupervisedParadigm : public D2dSupervisedParadigm
      * \param seed the seed
      */
     void ChooseLabelled(uint64_t seed);
+
+    /**
+     * \brief The semi-supervised preparation (sec. V-A1): SetData and ChooseLabelled, then
+     * with the labeller propagation the distributed PCA over Data::server (a D2dPcaExchange:
+     * the sketches up, F down, messages of their true size) and Label once it ends; with the
+     * labeller mlp, LabelWithMlp. The labels assigned are written into Data::train (they stand
+     * for the unknown ones from then on), then D2dSupervisedParadigm::Prepare counts the
+     * partitions and done is called.
+     * \param data the devices' data (shards without a label map) and the server link
+     * \param done called once every device has labelled its points
+     */
+    void Prepare(const Data& data, Callback<void> done) override;
+    /** \return true with the labeller propagation (the distributed PCA) */
+    bool UsesServer() const override;
+    /** \return the distributed PCA of Prepare (null with the labeller mlp or before) */
+    Ptr<D2dPcaExchange> GetPcaExchange() const;
     /**
      * \param device i
      * \return i's distributed-PCA message: min(t, n_i, D) rows of D values
@@ -123,7 +140,13 @@ class D2dSemiSupervisedParadigm : public D2dSupervisedParadigm
     /** \return the propagation's iterations at device i (mlp: the optimizer steps) */
     uint32_t GetIterations(uint32_t device) const;
 
+  protected:
+    void DoDispose() override;
+
   private:
+    /** \brief Every device has labelled its points: write the labels, count, call done.
+     * \param done Prepare's callback */
+    void Labelled(Callback<void> done);
     /** \return device i's feature rows, n_i x D */
     std::vector<double> Features(uint32_t device) const;
 
@@ -142,6 +165,8 @@ class D2dSemiSupervisedParadigm : public D2dSupervisedParadigm
     std::vector<std::vector<int64_t>> m_assigned;
     std::vector<uint32_t> m_iterations;
     std::vector<bool> m_common;
+    Data m_data;               //!< Prepare's data
+    Ptr<D2dPcaExchange> m_pca; //!< Prepare's distributed PCA (labeller propagation)
 };
 
 } // namespace ns3

@@ -5,9 +5,17 @@
 
 #include "d2d-supervised-paradigm.h"
 
+#include "d2d-shard-exchange.h"
+
+#include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -26,14 +34,20 @@ D2dSupervisedParadigm::GetTypeId()
             .AddAttribute("ThresholdOn",
                           "Counts eq. (8) is checked on inside g: allocated (loss-free "
                           "D_i + U - sent) or expected (D-hat_i, the literal reading)",
-                          StringValue("allocated"),
-                          MakeStringAccessor(&D2dSupervisedParadigm::m_thresholdOn),
-                          MakeStringChecker())
+                          EnumValue(D2dSupervisedParadigm::ON_ALLOCATED),
+                          MakeEnumAccessor(&D2dSupervisedParadigm::m_thresholdOn),
+                          MakeEnumChecker(D2dSupervisedParadigm::ON_ALLOCATED,
+                                          "allocated",
+                                          D2dSupervisedParadigm::ON_EXPECTED,
+                                          "expected"))
             .AddAttribute("Metric",
                           "Distance of the label histograms before and after: w1 or js",
-                          StringValue("w1"),
-                          MakeStringAccessor(&D2dSupervisedParadigm::m_metric),
-                          MakeStringChecker())
+                          EnumValue(D2dSupervisedParadigm::METRIC_W1),
+                          MakeEnumAccessor(&D2dSupervisedParadigm::m_metric),
+                          MakeEnumChecker(D2dSupervisedParadigm::METRIC_W1,
+                                          "w1",
+                                          D2dSupervisedParadigm::METRIC_JS,
+                                          "js"))
             .AddAttribute("BytesPerCount",
                           "Bytes per entry of the V, Q and U vectors (1: the paper's 8 bits)",
                           UintegerValue(1),
@@ -43,7 +57,44 @@ D2dSupervisedParadigm::GetTypeId()
                           "Size of a link request (the edge is in the message's addresses), bytes",
                           UintegerValue(1),
                           MakeUintegerAccessor(&D2dSupervisedParadigm::m_requestBytes),
-                          MakeUintegerChecker<uint32_t>(1, 1500));
+                          MakeUintegerChecker<uint32_t>(1, 1500))
+            .AddAttribute("ThresholdFraction",
+                          "b_i[l] of eq. (8) as a share of |D_i|, for every label",
+                          DoubleValue(0.1),
+                          MakeDoubleAccessor(&D2dSupervisedParadigm::m_thresholdFraction),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("MinLabels",
+                          "L-hat: labels each device aims to satisfy (0: the labels it "
+                          "satisfies initially + 1)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&D2dSupervisedParadigm::m_minLabelsGiven),
+                          MakeUintegerChecker<uint32_t>(0, 1000000))
+            .AddAttribute("Trust",
+                          "Trust matrices T_j: random, row-sparse, column-sparse, block (App. F "
+                          "structures) or file (TrustFile)",
+                          EnumValue(D2dSupervisedParadigm::TRUST_RANDOM),
+                          MakeEnumAccessor(&D2dSupervisedParadigm::m_trustStructure),
+                          MakeEnumChecker(D2dSupervisedParadigm::TRUST_RANDOM,
+                                          "random",
+                                          D2dSupervisedParadigm::TRUST_ROW_SPARSE,
+                                          "row-sparse",
+                                          D2dSupervisedParadigm::TRUST_COLUMN_SPARSE,
+                                          "column-sparse",
+                                          D2dSupervisedParadigm::TRUST_BLOCK,
+                                          "block",
+                                          D2dSupervisedParadigm::TRUST_FILE,
+                                          "file"))
+            .AddAttribute("TrustDensity",
+                          "Share of ones of generated trust matrices",
+                          DoubleValue(0.5),
+                          MakeDoubleAccessor(&D2dSupervisedParadigm::m_trustDensity),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("TrustFile",
+                          "Trust file: N x N lines of L 0/1 values (T_j[i] at line jN+i); "
+                          "given, it is the trust",
+                          StringValue(""),
+                          MakeStringAccessor(&D2dSupervisedParadigm::m_trustFile),
+                          MakeStringChecker());
     return tid;
 }
 
@@ -64,6 +115,63 @@ D2dSupervisedParadigm::Setup(std::vector<D2dCounts> counts,
     m_thresholds = std::move(thresholds);
     m_minLabels = std::move(minLabels);
     m_trust = std::move(trust);
+    m_satisfiedBefore.assign(m_counts.size(), 0);
+    for (uint32_t i = 0; i < m_counts.size(); ++i)
+    {
+        m_satisfiedBefore[i] = D2dDiversityRewards::Satisfied(m_counts[i], m_thresholds[i]);
+    }
+}
+
+void
+D2dSupervisedParadigm::LoadTrust(uint32_t nDevices, uint32_t nLabels, uint64_t seed)
+{
+    if (m_trustStructure == TRUST_FILE && m_trustFile.empty())
+    {
+        throw std::runtime_error("Trust file needs a TrustFile");
+    }
+    // The enumeration's order is D2dTrustMatrices::Structures()'s.
+    m_trust = m_trustFile.empty()
+                  ? D2dTrustMatrices::Generate(D2dTrustMatrices::Structures().at(m_trustStructure),
+                                               nDevices,
+                                               nLabels,
+                                               m_trustDensity,
+                                               seed + 7)
+                  : D2dTrustMatrices::ReadFile(m_trustFile, nDevices, nLabels);
+}
+
+void
+D2dSupervisedParadigm::Prepare(const Data& data, Callback<void> done)
+{
+    NS_LOG_FUNCTION(this);
+    const auto n = static_cast<uint32_t>(data.shards.size());
+    const uint32_t nl = data.partitions->numClasses;
+    if (m_trust.GetNDevices() != n || m_trust.GetNLabels() != nl)
+    {
+        LoadTrust(n, nl, data.seed);
+    }
+    std::vector<D2dCounts> counts(n);
+    std::vector<D2dCounts> thresholds(n);
+    std::vector<uint32_t> minLabels(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        // Eq. (8)'s thresholds b_i, the same share of |D_i| for every label.
+        const double b = std::floor(m_thresholdFraction * data.shards[i].indices.size() + 1e-9);
+        thresholds[i].assign(nl, b);
+        counts[i] = D2dShardExchange::Counts(*data.partitions, data.shards[i], nl);
+        minLabels[i] =
+            m_minLabelsGiven > 0
+                ? m_minLabelsGiven
+                : std::min(nl, D2dDiversityRewards::Satisfied(counts[i], thresholds[i]) + 1);
+    }
+    D2dTrustMatrices trust = m_trust;
+    Setup(std::move(counts), std::move(thresholds), std::move(minLabels), std::move(trust));
+    done();
+}
+
+uint32_t
+D2dSupervisedParadigm::GetSatisfiedBefore(uint32_t device) const
+{
+    return m_satisfiedBefore.at(device);
 }
 
 uint32_t
@@ -138,10 +246,11 @@ D2dSupervisedParadigm::Gain(uint32_t receiver,
         loss[l] = before[l] + allocated.at(l) - sent.at(l);
         expected[l] = before[l] + (1.0 - pDrop) * allocated[l] - sent[l];
     }
-    return D2dDiversityRewards::Gain(D2dDiversityRewards::ParseMetric(m_metric),
+    return D2dDiversityRewards::Gain(m_metric == METRIC_JS ? D2dDiversityRewards::Metric::JS
+                                                           : D2dDiversityRewards::Metric::W1,
                                      before,
                                      expected,
-                                     m_thresholdOn == "expected" ? expected : loss,
+                                     m_thresholdOn == ON_EXPECTED ? expected : loss,
                                      m_thresholds.at(receiver),
                                      m_minLabels.at(receiver));
 }

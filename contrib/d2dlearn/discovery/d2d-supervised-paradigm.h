@@ -36,6 +36,30 @@ class D2dSupervisedParadigm : public D2dDiscoveryParadigm
     static TypeId GetTypeId();
     D2dSupervisedParadigm();
 
+    /** Values of ThresholdOn: the counts eq. (8) is checked on inside g. */
+    enum ThresholdOn
+    {
+        ON_ALLOCATED, //!< the loss-free D_i + U - sent
+        ON_EXPECTED   //!< D-hat_i with (1 - P_D) U (the literal reading)
+    };
+
+    /** Values of Metric: the distance of the label histograms (D2dDiversityRewards::Metric). */
+    enum Metric
+    {
+        METRIC_W1, //!< 1-Wasserstein
+        METRIC_JS  //!< Jensen-Shannon
+    };
+
+    /** Values of Trust: the trust matrices (D2dTrustMatrices::Structures(), in order). */
+    enum Trust
+    {
+        TRUST_RANDOM,        //!< random
+        TRUST_ROW_SPARSE,    //!< row-sparse
+        TRUST_COLUMN_SPARSE, //!< column-sparse
+        TRUST_BLOCK,         //!< block
+        TRUST_FILE           //!< read from TrustFile
+    };
+
     /**
      * \brief Set the state of every device.
      * \param counts D_i (N x L)
@@ -47,6 +71,27 @@ class D2dSupervisedParadigm : public D2dDiscoveryParadigm
                std::vector<D2dCounts> thresholds,
                std::vector<uint32_t> minLabels,
                D2dTrustMatrices trust);
+
+    /**
+     * \brief Make the trust matrices T_j (attributes Trust, TrustDensity, TrustFile; a
+     * TrustFile given is the trust whatever Trust says). Prepare() calls it unless it was
+     * called for these N and L, so that a caller can check a trust file before any output.
+     * \param nDevices N
+     * \param nLabels L
+     * \param seed the run's seed (the generated structures draw from seed + 7)
+     * \throws std::runtime_error for a file that cannot be read or has the wrong shape, or
+     *         Trust file without a TrustFile
+     */
+    void LoadTrust(uint32_t nDevices, uint32_t nLabels, uint64_t seed);
+
+    /**
+     * \brief The supervised preparation: D_i from the partitions' labels, b_i[l] =
+     * floor(ThresholdFraction |D_i|) for every label, L-hat_i = MinLabels (0: the labels i
+     * satisfies initially + 1, at most L), the trust matrices (LoadTrust), then done at once.
+     * \param data the devices' data
+     * \param done called before Prepare returns
+     */
+    void Prepare(const Data& data, Callback<void> done) override;
 
     uint32_t GetNDevices() const override;
     uint32_t GetNPartitions() const override;
@@ -67,8 +112,10 @@ class D2dSupervisedParadigm : public D2dDiscoveryParadigm
 
     /** \return b_i */
     const D2dCounts& GetThresholds(uint32_t device) const;
-    /** \return L-hat_i */
-    uint32_t GetMinLabels(uint32_t device) const;
+    /** \return L-hat_i \param device i */
+    uint32_t GetMinLabels(uint32_t device) const override;
+    /** \return the labels device i satisfied when Setup gave its D_i (eq. (8) count) */
+    uint32_t GetSatisfiedBefore(uint32_t device) const;
     /** \return the trust matrices */
     const D2dTrustMatrices& GetTrust() const;
 
@@ -76,9 +123,15 @@ class D2dSupervisedParadigm : public D2dDiscoveryParadigm
     std::vector<D2dCounts> m_counts;
     std::vector<D2dCounts> m_thresholds;
     std::vector<uint32_t> m_minLabels;
+    std::vector<uint32_t> m_satisfiedBefore; //!< Satisfied(i) when Setup ran
     D2dTrustMatrices m_trust;
-    std::string m_thresholdOn;
-    std::string m_metric;
+    double m_thresholdFraction; //!< b_i[l] / |D_i| (attribute ThresholdFraction)
+    uint32_t m_minLabelsGiven;  //!< attribute MinLabels (0: per device)
+    Trust m_trustStructure;     //!< attribute Trust
+    double m_trustDensity;      //!< attribute TrustDensity
+    std::string m_trustFile;    //!< attribute TrustFile
+    ThresholdOn m_thresholdOn;  //!< attribute ThresholdOn
+    Metric m_metric;            //!< attribute Metric
     uint32_t m_bytesPerCount;
     uint32_t m_requestBytes;
 };

@@ -5,6 +5,7 @@
 
 #include "d2d-unsupervised-paradigm.h"
 
+#include "d2d-distributed-pca.h"
 #include "d2d-message-passing.h"
 
 #include "ns3/abort.h"
@@ -14,6 +15,7 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -56,26 +58,32 @@ D2dUnsupervisedParadigm::GetTypeId()
                           MakeDoubleAccessor(&D2dUnsupervisedParadigm::m_retainFraction),
                           MakeDoubleChecker<double>(0, 1))
             .AddAttribute("AgreementMix",
-                          "Means of h^A in eq. (17): PostExchange (N(mu-tilde, Sigma-tilde)) or "
-                          "Printed (N(mu, Sigma-tilde), as the paper's text prints it)",
+                          "Means of h^A in eq. (17): post-exchange (N(mu-tilde, Sigma-tilde)) or "
+                          "printed (N(mu, Sigma-tilde), as the paper's text prints it)",
                           EnumValue(D2dGaussianClusters::POST_EXCHANGE),
                           MakeEnumAccessor(&D2dUnsupervisedParadigm::m_mix),
                           MakeEnumChecker(D2dGaussianClusters::POST_EXCHANGE,
-                                          "PostExchange",
+                                          "post-exchange",
                                           D2dGaussianClusters::PRINTED,
-                                          "Printed"))
+                                          "printed"))
             .AddAttribute("AgreementScale",
                           "eq. (17)'s agreement: mean (sum / terms - 1, App. B's scale) or sum "
                           "(the printed sum of the ratios)",
-                          StringValue("mean"),
-                          MakeStringAccessor(&D2dUnsupervisedParadigm::m_agreementScale),
-                          MakeStringChecker())
+                          EnumValue(D2dUnsupervisedParadigm::SCALE_MEAN),
+                          MakeEnumAccessor(&D2dUnsupervisedParadigm::m_agreementScale),
+                          MakeEnumChecker(D2dUnsupervisedParadigm::SCALE_MEAN,
+                                          "mean",
+                                          D2dUnsupervisedParadigm::SCALE_SUM,
+                                          "sum"))
             .AddAttribute("GainForm",
                           "g of eq. (16): excess (sum_l Tr ratio - L, 0 when nothing arrives) "
                           "or sum (the printed sum of the ratios, L when nothing arrives)",
-                          StringValue("excess"),
-                          MakeStringAccessor(&D2dUnsupervisedParadigm::m_gainForm),
-                          MakeStringChecker())
+                          EnumValue(D2dUnsupervisedParadigm::GAIN_EXCESS),
+                          MakeEnumAccessor(&D2dUnsupervisedParadigm::m_gainForm),
+                          MakeEnumChecker(D2dUnsupervisedParadigm::GAIN_EXCESS,
+                                          "excess",
+                                          D2dUnsupervisedParadigm::GAIN_SUM,
+                                          "sum"))
             .AddAttribute("KlRidge",
                           "Added to every covariance's diagonal in the KL divergences of "
                           "eq. (17) (squared projection units)",
@@ -83,24 +91,156 @@ D2dUnsupervisedParadigm::GetTypeId()
                           MakeDoubleAccessor(&D2dUnsupervisedParadigm::m_klRidge),
                           MakeDoubleChecker<double>(0, 1e12))
             .AddAttribute("ExchangeMode",
-                          "What the final exchange moves: Real (the transmitter's points) or "
-                          "Sampled (the receiver draws from the transmitter's Gaussians)",
+                          "What the final exchange moves: real (the transmitter's points) or "
+                          "sampled (the receiver draws from the transmitter's Gaussians)",
                           EnumValue(D2dUnsupervisedParadigm::REAL),
                           MakeEnumAccessor(&D2dUnsupervisedParadigm::m_exchangeMode),
                           MakeEnumChecker(D2dUnsupervisedParadigm::REAL,
-                                          "Real",
+                                          "real",
                                           D2dUnsupervisedParadigm::SAMPLED,
-                                          "Sampled"))
+                                          "sampled"))
             .AddAttribute("KMeansIterations",
                           "Bound on Lloyd's iterations of K-means",
                           UintegerValue(300),
                           MakeUintegerAccessor(&D2dUnsupervisedParadigm::m_kmeansIterations),
-                          MakeUintegerChecker<uint32_t>(1, 1000000));
+                          MakeUintegerChecker<uint32_t>(1, 1000000))
+            .AddAttribute("PcaDims",
+                          "d: dimension of the common subspace F of distributed PCA (Prepare)",
+                          UintegerValue(50),
+                          MakeUintegerAccessor(&D2dUnsupervisedParadigm::m_pcaDims),
+                          MakeUintegerChecker<uint32_t>(1, 1000000))
+            .AddAttribute("PcaLocalRank",
+                          "t: singular vectors each device sends (0: d)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&D2dUnsupervisedParadigm::m_pcaLocalRank),
+                          MakeUintegerChecker<uint32_t>(0, 1000000));
     return tid;
 }
 
 D2dUnsupervisedParadigm::D2dUnsupervisedParadigm()
 {
+}
+
+void
+D2dUnsupervisedParadigm::DoDispose()
+{
+    m_pca = nullptr;
+    m_train = nullptr;
+    D2dDiscoveryParadigm::DoDispose();
+}
+
+bool
+D2dUnsupervisedParadigm::UsesServer() const
+{
+    return true;
+}
+
+Ptr<D2dPcaExchange>
+D2dUnsupervisedParadigm::GetPcaExchange() const
+{
+    return m_pca;
+}
+
+std::vector<double>
+D2dUnsupervisedParadigm::Features(uint32_t device) const
+{
+    const std::size_t dim = m_train->FeatureSize();
+    std::vector<double> x;
+    x.reserve(m_shards[device].indices.size() * dim);
+    for (std::size_t idx : m_shards[device].indices)
+    {
+        const float* f = m_train->Sample(idx);
+        x.insert(x.end(), f, f + dim);
+    }
+    return x;
+}
+
+void
+D2dUnsupervisedParadigm::Prepare(const Data& data, Callback<void> done)
+{
+    // Sec. V-B1: distributed PCA over the D2S link, then K-means on each device's
+    // projections; discovery starts once every device has its clusters.
+    NS_LOG_FUNCTION(this);
+    m_train = data.train;
+    m_shards = data.shards;
+    m_nLabels = data.train->numClasses;
+    const std::size_t dim = m_train->FeatureSize();
+    const uint32_t n = m_shards.size();
+    std::vector<std::vector<double>> sketches;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        sketches.push_back(
+            D2dDistributedPca::LocalSketch(Features(i),
+                                           m_shards[i].indices.size(),
+                                           dim,
+                                           m_pcaLocalRank > 0 ? m_pcaLocalRank : m_pcaDims));
+    }
+    const uint64_t seed = data.seed;
+    m_pca = CreateObject<D2dPcaExchange>();
+    m_pca->Setup(data.server, std::move(sketches), dim, m_pcaDims);
+    m_pca->SetFinishedCallback(Callback<void, const std::vector<double>&, const std::vector<bool>&>(
+        [this, done, dim, n, seed](const std::vector<double>& basis,
+                                   const std::vector<bool>& reached) {
+            // Eq. (15) and (17) compare centroids and Gaussians across devices: a device that
+            // F did not reach (lost after the retries, or never computed) cannot be compared
+            // with the others and sits the discovery out.
+            std::vector<bool> sittingOut(n, false);
+            std::vector<std::vector<double>> projections;
+            std::vector<std::vector<int64_t>> labels;
+            std::vector<std::vector<uint64_t>> ids;
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                sittingOut[i] = basis.empty() || (!reached.empty() && !reached[i]);
+                const auto& shard = m_shards[i];
+                projections.push_back(sittingOut[i]
+                                          ? std::vector<double>{}
+                                          : D2dDistributedPca::Project(Features(i),
+                                                                       shard.indices.size(),
+                                                                       dim,
+                                                                       basis,
+                                                                       m_pcaDims));
+                labels.emplace_back();
+                ids.emplace_back();
+                for (std::size_t idx : shard.indices)
+                {
+                    labels.back().push_back(m_train->labels[idx]);
+                    ids.back().push_back(idx);
+                }
+            }
+            Setup(std::move(projections),
+                  m_pcaDims,
+                  std::move(labels),
+                  std::move(ids),
+                  seed,
+                  std::move(sittingOut));
+            done();
+        }));
+    m_pca->Start();
+}
+
+D2dCounts
+D2dUnsupervisedParadigm::GetLabelCounts(uint32_t device) const
+{
+    return LabelCounts(device, m_nLabels);
+}
+
+void
+D2dUnsupervisedParadigm::MoveShards(std::vector<D2dShard>& shards) const
+{
+    // The points each device holds now (real ones: sampled points have no dataset index).
+    for (uint32_t i = 0; i < shards.size(); ++i)
+    {
+        std::vector<std::size_t> held;
+        for (uint64_t id : GetIds(i))
+        {
+            if (id != UINT64_MAX)
+            {
+                held.push_back(id);
+            }
+        }
+        std::sort(held.begin(), held.end());
+        shards[i].indices = std::move(held);
+    }
 }
 
 void
@@ -373,9 +513,7 @@ D2dUnsupervisedParadigm::GainFrom(uint32_t receiver,
     }
     m_post.at(receiver) = D2dGaussianClusters::Statistics(x, m_d, a, m_nClusters);
     const double ratio = D2dGaussianClusters::TraceRatio(m_stats[receiver], m_post[receiver]);
-    NS_ABORT_MSG_IF(m_gainForm != "excess" && m_gainForm != "sum",
-                    "D2dUnsupervisedParadigm: GainForm must be excess or sum, not " << m_gainForm);
-    return m_gainForm == "sum" ? ratio : ratio - m_nClusters;
+    return m_gainForm == GAIN_SUM ? ratio : ratio - m_nClusters;
 }
 
 double
@@ -389,13 +527,10 @@ D2dUnsupervisedParadigm::SystemAgreement(const std::vector<uint32_t>& devices) c
         after.push_back(m_post.at(i));
     }
     const auto a = D2dGaussianClusters::SystemAgreement(before, after, m_mix, m_klRidge);
-    if (m_agreementScale == "sum")
+    if (m_agreementScale == SCALE_SUM)
     {
         return a.sum;
     }
-    NS_ABORT_MSG_IF(m_agreementScale != "mean",
-                    "D2dUnsupervisedParadigm: AgreementScale must be mean or sum, not "
-                        << m_agreementScale);
     return a.terms > 0 ? a.sum / static_cast<double>(a.terms) - 1.0 : 0.0;
 }
 

@@ -8,6 +8,7 @@
 
 #include "d2d-discovery-paradigm.h"
 #include "d2d-gaussian-clusters.h"
+#include "d2d-pca-exchange.h"
 
 #include "ns3/d2d-data-rng.h"
 
@@ -51,8 +52,8 @@ namespace ns3
  * Global reward (eq. (17)): each reward message also carries the sender's statistics before
  * and after (2 L 4 (d + d^2) bytes); the head sums h^B / h^A over the ordered pairs of the
  * devices whose statistics reached it and their clusters (D2dGaussianClusters::
- * SystemAgreement). AgreementMix: PostExchange (default) takes h^A between N(mu-tilde,
- * Sigma-tilde), the post-exchange Gaussians as they are; Printed takes N(mu, Sigma-tilde),
+ * SystemAgreement). AgreementMix: post-exchange (default) takes h^A between N(mu-tilde,
+ * Sigma-tilde), the post-exchange Gaussians as they are; printed takes N(mu, Sigma-tilde),
  * the pre-exchange means with the post-exchange covariances as eq. (17)'s text prints it.
  * AgreementScale: mean (default) is sum / terms - 1: 0 when nothing changes, positive when the
  * clusters moved closer, the scale of the paper's App. B Table III (whose entries are negative
@@ -99,6 +100,29 @@ class D2dUnsupervisedParadigm : public D2dDiscoveryParadigm
                std::vector<std::vector<uint64_t>> ids,
                uint64_t seed,
                std::vector<bool> sittingOut = {});
+
+    /**
+     * \brief The unsupervised preparation (sec. V-B1): each device's sketch (top t =
+     * PcaLocalRank, 0: PcaDims, right singular vectors) goes over Data::server to the server,
+     * which returns the common subspace F (a D2dPcaExchange, messages of their true size);
+     * then Setup with the projections on F (K-means), the true labels (to measure only) and
+     * the dataset indices; a device that F did not reach sits out. Then done.
+     * \param data the devices' data and the server link
+     * \param done called once every device has its clusters
+     */
+    void Prepare(const Data& data, Callback<void> done) override;
+    /** \return true: the distributed PCA goes over the device-to-server link */
+    bool UsesServer() const override;
+    /** \return LabelCounts(i, the training set's classes) \param device i */
+    D2dCounts GetLabelCounts(uint32_t device) const override;
+    /** \return the distributed PCA of Prepare (null before) */
+    Ptr<D2dPcaExchange> GetPcaExchange() const;
+    /**
+     * \brief The devices' shards as the exchange left them: the real points each holds now
+     * (sampled points have no dataset index), ascending.
+     * \param shards device i's shard at i, rewritten
+     */
+    void MoveShards(std::vector<D2dShard>& shards) const;
 
     uint32_t GetNDevices() const override;
     uint32_t GetNPartitions() const override;
@@ -155,6 +179,20 @@ class D2dUnsupervisedParadigm : public D2dDiscoveryParadigm
     /** \return the K-means iterations at device i (Setup) */
     uint32_t GetKMeansIterations(uint32_t device) const;
 
+    /** Values of AgreementScale: eq. (17)'s agreement (see the class description). */
+    enum AgreementScale
+    {
+        SCALE_MEAN, //!< sum / terms - 1
+        SCALE_SUM   //!< the printed sum
+    };
+
+    /** Values of GainForm: g of eq. (16) (see the class description). */
+    enum GainForm
+    {
+        GAIN_EXCESS, //!< sum_l Tr ratio - L
+        GAIN_SUM     //!< the printed sum
+    };
+
     /** Exchange modes (see the class description). */
     enum ExchangeMode
     {
@@ -162,7 +200,13 @@ class D2dUnsupervisedParadigm : public D2dDiscoveryParadigm
         SAMPLED //!< i adds points drawn from j's Gaussians; j keeps its points
     };
 
+  protected:
+    void DoDispose() override;
+
   private:
+    /** \return device i's feature rows of Prepare's shard, n_i x D \param device i */
+    std::vector<double> Features(uint32_t device) const;
+
     /** Reassign device i's points to its nearest centroids and recompute its statistics. */
     void Recluster(uint32_t device);
     /** \return b_j (ceil(RetainFraction D_j[l])) */
@@ -173,8 +217,8 @@ class D2dUnsupervisedParadigm : public D2dDiscoveryParadigm
     uint32_t m_requestPoints;
     double m_retainFraction;
     D2dGaussianClusters::AgreementMix m_mix;
-    std::string m_agreementScale;
-    std::string m_gainForm;
+    AgreementScale m_agreementScale; //!< attribute AgreementScale
+    GainForm m_gainForm;             //!< attribute GainForm
     double m_klRidge;
     ExchangeMode m_exchangeMode;
     uint32_t m_kmeansIterations;
@@ -193,7 +237,13 @@ class D2dUnsupervisedParadigm : public D2dDiscoveryParadigm
     std::vector<D2dDataRng> m_sampleRng;                 //!< per device: Gain's draws
     std::vector<D2dDataRng> m_sendRng;                   //!< per device: points sent / drawn
     uint32_t m_edgeRound{0};
-    std::vector<bool> m_out; //!< devices sitting out (Setup)
+    std::vector<bool> m_out;                   //!< devices sitting out (Setup)
+    uint32_t m_pcaDims;                        //!< attribute PcaDims
+    uint32_t m_pcaLocalRank;                   //!< attribute PcaLocalRank
+    std::shared_ptr<const D2dDataset> m_train; //!< Prepare's training set
+    std::vector<D2dShard> m_shards;            //!< Prepare's shards
+    uint32_t m_nLabels{0};                     //!< the training set's classes
+    Ptr<D2dPcaExchange> m_pca;                 //!< Prepare's distributed PCA
 };
 
 } // namespace ns3

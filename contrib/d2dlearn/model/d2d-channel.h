@@ -147,7 +147,7 @@ class D2dChannel : public D2dLinkQuality
      * \param tx transmitter index j
      * \return W_ij now (W)
      */
-    double GetRssW(uint32_t rx, uint32_t tx) const;
+    double GetRssW(uint32_t rx, uint32_t tx) const override;
     /**
      * \param rx receiver index i
      * \param tx transmitter index j

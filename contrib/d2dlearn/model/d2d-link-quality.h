@@ -15,9 +15,9 @@ namespace ns3
 /**
  * \ingroup d2dlearn
  * \brief What a protocol may know of the links beside its transports: the drop probability
- * of each directed link now, and the quantized state of the link (for protocols whose
- * decisions depend on it, such as the RL of Wagle, Das, Love and Brinton, "Multi-Agent
- * Reinforcement Learning for Graph Discovery in D2D-Enabled Federated Learning", 2025,
+ * and the received signal strength of each directed link now, and the quantized state of the link
+ * (for protocols whose decisions depend on it, such as the RL of Wagle, Das, Love and Brinton,
+ * "Multi-Agent Reinforcement Learning for Graph Discovery in D2D-Enabled Federated Learning", 2025,
  * App. C).
  *
  * The narrow interface between a protocol and the model below its transports, so that the
@@ -42,6 +42,13 @@ class D2dLinkQuality : public Object
      * \return P_D(i, j) now, in [0, 1] (1: i does not hear j)
      */
     virtual double GetDropProbability(uint32_t rx, uint32_t tx) const = 0;
+    /**
+     * \param rx receiver index i
+     * \param tx transmitter index j
+     * \return W_ij now, the received signal strength at i from j, W (what P_D is computed
+     *         from; e.g. a feature of the GCN link scorer of Wagle et al. 2025, App. C)
+     */
+    virtual double GetRssW(uint32_t rx, uint32_t tx) const = 0;
     /**
      * \param rx receiver index i
      * \param tx transmitter index j

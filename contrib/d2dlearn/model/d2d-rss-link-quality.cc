@@ -81,7 +81,7 @@ D2dRssLinkQuality::SetNodes(const NodeContainer& nodes)
 }
 
 double
-D2dRssLinkQuality::RssW(uint32_t rx, uint32_t tx) const
+D2dRssLinkQuality::GetRssW(uint32_t rx, uint32_t tx) const
 {
     NS_ABORT_MSG_UNLESS(m_rss, "D2dRssLinkQuality: no RSS model");
     NS_ABORT_MSG_IF(rx >= m_mobility.size() || tx >= m_mobility.size(),
@@ -93,7 +93,7 @@ double
 D2dRssLinkQuality::GetDropProbability(uint32_t rx, uint32_t tx) const
 {
     // Eq. (18) of Wagle et al. 2025 at W_ij; a link not heard delivers nothing.
-    const double w = RssW(rx, tx);
+    const double w = GetRssW(rx, tx);
     return w <= m_rxSensitivityW
                ? 1.0
                : D2dChannel::DropProbability(w, m_spectralEfficiency, m_noisePowerW);

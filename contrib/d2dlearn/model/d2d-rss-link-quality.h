@@ -47,6 +47,8 @@ class D2dRssLinkQuality : public D2dLinkQuality
     void SetNodes(const NodeContainer& nodes);
 
     double GetDropProbability(uint32_t rx, uint32_t tx) const override;
+    /** \return W_ij now, W \param rx receiver index i \param tx transmitter index j */
+    double GetRssW(uint32_t rx, uint32_t tx) const override;
     /**
      * \param rx receiver index i
      * \param tx transmitter index j
@@ -60,9 +62,6 @@ class D2dRssLinkQuality : public D2dLinkQuality
     void DoDispose() override;
 
   private:
-    /** \return W_ij now, W */
-    double RssW(uint32_t rx, uint32_t tx) const;
-
     Ptr<D2dRssModel> m_rss;
     std::vector<Ptr<MobilityModel>> m_mobility; //!< by device index (may be null)
     double m_spectralEfficiency;                //!< r, bit/s/Hz
