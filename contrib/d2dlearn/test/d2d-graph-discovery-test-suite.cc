@@ -36,6 +36,7 @@
 
 #include <cmath>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -493,6 +494,109 @@ class D2dGdLostGlobalTestCase : public TestCase
     }
 };
 
+/** A link scorer whose best link for receiver i is (i + 1) mod N; counts its calls. */
+class CyclicScorer : public D2dLinkScorer
+{
+  public:
+    uint32_t calls{0};     //!< Score() calls
+    uint32_t nSeen{0};     //!< the paradigm's N at the call
+    double rowZeroSum{-1}; //!< device 0's D_0 total at the call (prepared before scoring)
+
+    std::vector<std::vector<double>> Score(const D2dDiscoveryParadigm& paradigm,
+                                           const D2dLinkQuality& links) override
+    {
+        ++calls;
+        nSeen = paradigm.GetNDevices();
+        rowZeroSum = 0;
+        for (double c : paradigm.GetCounts(0))
+        {
+            rowZeroSum += c;
+        }
+        std::vector<std::vector<double>> s(nSeen, std::vector<double>(nSeen, 0.0));
+        for (uint32_t i = 0; i < nSeen; ++i)
+        {
+            s[i][(i + 1) % nSeen] = 1.0 - links.GetDropProbability(i, (i + 1) % nSeen);
+        }
+        return s;
+    }
+};
+
+/**
+ * The supervised preparation from data (D2dDiscoveryParadigm::Prepare): D_i from the labels,
+ * b_i = floor(ThresholdFraction |D_i|), L-hat_i = satisfied + 1 (at most L), worked by hand;
+ * then Graph gcn takes its scores from the LinkScorer attribute at Start, once prepared, and
+ * Alpha3 -1 becomes 1 / Budget.
+ */
+class D2dGdPrepareAndScorerTestCase : public TestCase
+{
+  public:
+    D2dGdPrepareAndScorerTestCase()
+        : TestCase("Prepare counts from the data; Graph gcn asks its LinkScorer at Start")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t n = 4;
+        Rig rig(n, 1e-9);
+        // Labels per device: 0 {0,0,0,0,1,1,1,1}; 1 {2,2,2,2}; 2 {0,1,2,0,1,2}; 3 {1}.
+        const std::vector<std::vector<int64_t>> held{{0, 0, 0, 0, 1, 1, 1, 1},
+                                                     {2, 2, 2, 2},
+                                                     {0, 1, 2, 0, 1, 2},
+                                                     {1}};
+        auto data = std::make_shared<D2dDataset>();
+        data->numClasses = 3;
+        data->featureShape = {1};
+        D2dDiscoveryParadigm::Data in;
+        in.shards.resize(n);
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            for (int64_t label : held[i])
+            {
+                in.shards[i].indices.push_back(data->labels.size());
+                data->labels.push_back(label);
+                data->features.push_back(0.0f);
+            }
+        }
+        in.train = data;
+        in.partitions = data;
+        in.seed = 5;
+        rig.paradigm->SetAttribute("ThresholdFraction", DoubleValue(0.25));
+        rig.paradigm->SetAttribute("TrustDensity", DoubleValue(1.0));
+        bool done = false;
+        rig.paradigm->Prepare(in, Callback<void>([&done]() { done = true; }));
+        NS_TEST_ASSERT_MSG_EQ(done, true, "the supervised preparation calls back at once");
+        // b = floor(0.25 |D_i|): 2, 1, 1, 0; satisfied: 2 (4, 4 >= 2), 1, 3, 3 (0 >= 0).
+        const std::vector<D2dCounts> counts{{4, 4, 0}, {0, 0, 4}, {2, 2, 2}, {0, 1, 0}};
+        const std::vector<double> b{2, 1, 1, 0};
+        const std::vector<uint32_t> lhat{3, 2, 3, 3};
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ((rig.paradigm->GetCounts(i) == counts[i]), true, "D_" << i);
+            NS_TEST_EXPECT_MSG_EQ(rig.paradigm->GetThresholds(i)[0], b[i], "b_" << i);
+            NS_TEST_EXPECT_MSG_EQ(rig.paradigm->GetMinLabels(i), lhat[i], "L-hat_" << i);
+        }
+        auto scorer = CreateObject<CyclicScorer>();
+        rig.gd->SetAttribute("Graph", EnumValue(D2dGraphDiscovery::GCN));
+        rig.gd->SetAttribute("LinkScorer", PointerValue(scorer));
+        rig.gd->SetAttribute("Budget", DoubleValue(50.0));
+        rig.Run();
+        NS_TEST_EXPECT_MSG_EQ(scorer->calls, 1u, "scored once, at Start");
+        NS_TEST_EXPECT_MSG_EQ(scorer->nSeen, n, "on the prepared paradigm");
+        NS_TEST_EXPECT_MSG_EQ(scorer->rowZeroSum, 8.0, "D_0 known when scoring");
+        const auto& graph = rig.gd->GetGraphs().at(0);
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(graph[i], static_cast<int64_t>((i + 1) % n), "best score");
+        }
+        DoubleValue alpha3;
+        rig.gd->GetAttribute("Alpha3", alpha3);
+        NS_TEST_EXPECT_MSG_EQ_TOL(alpha3.Get(), 1.0 / 50.0, 1e-15, "Alpha3 -1: 1 / Budget");
+        Simulator::Destroy();
+    }
+};
+
 /** The d2d-graph-discovery test suite. */
 /**
  * The learning run of D2dGdLearnsTestCase over 802.11 ad hoc (D2dWifiTransport): the protocol
@@ -625,6 +729,7 @@ class D2dGraphDiscoveryTestSuite : public TestSuite
         AddTestCase(new D2dGdLearnsTestCase, TestCase::QUICK);
         AddTestCase(new D2dGdLostGlobalTestCase, TestCase::QUICK);
         AddTestCase(new D2dGdWifiTestCase, TestCase::QUICK);
+        AddTestCase(new D2dGdPrepareAndScorerTestCase, TestCase::QUICK);
     }
 };
 
