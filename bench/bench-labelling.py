@@ -12,6 +12,12 @@ unlabelled points and on all points, and the PCA bytes (run.json gdPcaBytes). Wi
 device on its labelled raw features, no PCA; one run per seed, d does not apply) and prints
 the two side by side.
 
+The manual's labelling table (--nDevices 10 --dataFraction 0.1, d = 5, 10, 20, 50 and mlp,
+seeds 1-3) is not typed from this script's output: it is the campaign
+analysis/campaigns/paper-graph-discovery-semi.toml, tabulated by
+analysis/discovery_tables.py labelling and written into doc/data/ by
+bench/doc-numbers.py --campaign paper-graph-discovery-semi.
+
 Usage: /usr/bin/python3 bench/bench-labelling.py [--bin build/bin/graph-discovery]
        [--dims 5,10,20,50] [--seeds 1,2,3] [--nDevices 15] [--dataFraction 0.25]
        [--labelledFraction 0.15] [--knn 7] [--labellers propagation,mlp]

@@ -12,6 +12,12 @@ moved. For each seed and graph (rl, closest, uniform) it runs build/bin/graph-di
 --paradigm=unsupervised --downstream=none and reads run.json's gdMeanW1ToUniformPerEdge
 (before, after edge 1, after edge 2; the labels are used for nothing else).
 
+The manual's tables of these figures (Q = 100 on seeds 1-8, Q = 200 on seeds 1-5) are not
+typed from this script's output: they are the campaign
+analysis/campaigns/paper-graph-discovery-unsupervised.toml, tabulated by
+analysis/discovery_tables.py edges and written into doc/data/ by
+bench/doc-numbers.py --campaign paper-graph-discovery-unsupervised.
+
 Usage: /usr/bin/python3 bench/bench-unsupervised-edges.py [--bin build/bin/graph-discovery]
        [--seeds 1,2,3] [--graphs rl,closest,uniform] [--iterations 1000]
        [--requestPoints 100] [--extra "--flag=value ..."]

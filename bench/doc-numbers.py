@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Measure the figures that the manual's pages show, and write them where pages include them.
 
-    bench/doc-numbers.py [--bin DIR] [--repeat N] [--campaign NAME ...] [--out DIR]
+    bench/doc-numbers.py [--bin DIR] [--repeat N] [--campaign NAME ...] [--jobs N]
+                         [--source DIR] [--out DIR]
 
 Runs the main job (fedavg on its defaults, the command of `bash setup.sh --run`) --repeat
 times (3) and writes doc/data/main-job.csv and doc/data/main-job.md (its wall time, the
@@ -12,9 +13,12 @@ analysis/sweep.py into a temporary folder and updates their rows of
 doc/data/campaign-times.csv (runs, wall time of `sweep.py run` including validation); for
 the campaigns that a reproduction page shows (FIGURES below) it also draws their figures
 and keeps a table of their results in doc/data/NAME/ (figures, results.csv, stamp.md).
-Every row names the machine (CPU, cores), the date and the git commit measured, so a page
-shows when and where its numbers were measured. Nothing in the manual's prose types a
-measured number by hand: re-running this script updates the pages.
+--jobs N runs N campaign runs at once (default: sweep.py's, one per core). Every row names
+the machine (CPU, cores), the date and the git commit measured (that of --source DIR, the
+tree the programs of --bin were built from: default this one; "+changes" if its sources
+differ from that commit), so a page shows when and where its numbers were measured.
+Nothing in the manual's prose types a measured number by hand: re-running this script
+updates the pages.
 """
 import argparse
 import csv
@@ -46,13 +50,15 @@ def machine():
     return "%s, %d cores" % (cpu, os.cpu_count() or 1)
 
 
-def commit():
+def commit(top=TOP):
     try:
-        rev = subprocess.run(["git", "-C", TOP, "rev-parse", "--short=12", "HEAD"],
+        rev = subprocess.run(["git", "-C", top, "rev-parse", "--short=12", "HEAD"],
                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                              check=True).stdout.strip()
         # changes to what the programs are built from (not the manual's own pages)
-        dirty = subprocess.run(["git", "-C", TOP, "status", "--porcelain", "--untracked-files=no",
+        # (--no-optional-locks: the tree may be another's, being worked on)
+        dirty = subprocess.run(["git", "--no-optional-locks", "-C", top, "status",
+                                "--porcelain", "--untracked-files=no",
                                 "--", "contrib", "scenarios", "CMakeLists.txt", "cmake"],
                                stdout=subprocess.PIPE, text=True).stdout.strip()
         return rev + ("+changes" if dirty else "")
@@ -118,7 +124,9 @@ def main_job(bindir, repeat, outdir, stamp):
 
 # What a campaign's figures and table are, for the reproduction pages: per campaign, the
 # plot commands (run in the campaign folder DIR; {runs} the run folders), the figures to
-# keep, and the columns of sweep.py collect's results.csv to keep.
+# keep, and the columns of sweep.py collect's results.csv to keep; or, where the page shows
+# a table over the runs rather than one row per run, the command that writes it ("table":
+# {out} the CSV file it writes, kept as results.csv) and what the stamp says made it ("by").
 FIGURES = {
     "paper-bayes": dict(
         plots=[[PYTHON, "analysis/plot_bayes.py", "{runs}", "--out", "{dir}/plots"]],
@@ -145,7 +153,27 @@ FIGURES = {
         plots=[[PYTHON, "analysis/plot_cmfl.py", "{runs}", "--out", "{dir}/plots"]],
         keep=["accuracy.png"],
         columns=["algorithm", "seed", "final_accuracy", "best_accuracy", "bytes_sent"]),
+    # Mean W1 to uniform before and after each edge, per (Q, graph): sec. VI-O, Fig. 8d.
+    "paper-graph-discovery-unsupervised": dict(
+        table=[PYTHON, "analysis/discovery_tables.py", "edges", "{runs}", "--out", "{out}"],
+        by="`analysis/discovery_tables.py edges` over its runs"),
+    # Labelling accuracy per labeller and PCA dimension d: Fig. 8a, App. D-D.
+    "paper-graph-discovery-semi": dict(
+        table=[PYTHON, "analysis/discovery_tables.py", "labelling", "{runs}", "--out",
+               "{out}"],
+        by="`analysis/discovery_tables.py labelling` over its runs"),
 }
+
+
+def expand(cmd, runs, **names):
+    """A command of FIGURES: {runs} the run folders, other {name}s filled in."""
+    argv = []
+    for a in cmd:
+        if a == "{runs}":
+            argv += runs
+        else:
+            argv.append(a.format(**names))
+    return argv
 
 
 def figures(name, toml, camp, outdir, stamp):
@@ -155,36 +183,37 @@ def figures(name, toml, camp, outdir, stamp):
                     "--out", camp], check=True, stdout=subprocess.DEVNULL, cwd=TOP)
     runs = sorted(os.path.join(camp, d) for d in os.listdir(camp)
                   if os.path.exists(os.path.join(camp, d, "run.json")))
-    for cmd in spec["plots"]:
-        argv = []
-        for a in cmd:
-            if a == "{runs}":
-                argv += runs
-            else:
-                argv.append(a.format(dir=camp, toml=toml))
-        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, cwd=TOP)
+    for cmd in spec.get("plots", []):
+        subprocess.run(expand(cmd, runs, dir=camp, toml=toml), check=True,
+                       stdout=subprocess.DEVNULL, cwd=TOP)
     dest = os.path.join(outdir, name)
     os.makedirs(dest, exist_ok=True)
-    for f in spec["keep"]:
+    for f in spec.get("keep", []):
         shutil.copyfile(os.path.join(camp, "plots", f), os.path.join(dest, f))
-    with open(os.path.join(camp, "results.csv")) as f:
-        rows = list(csv.DictReader(f))
-    cols = [c for c in spec["columns"] if rows and c in rows[0]]
-    with open(os.path.join(dest, "results.csv.tmp"), "w", newline="") as f:
-        w = csv.DictWriter(f, cols, extrasaction="ignore")
-        w.writeheader()
-        w.writerows(rows)
+    if "table" in spec:
+        table = os.path.join(camp, "table.csv")
+        subprocess.run(expand(spec["table"], runs, dir=camp, toml=toml, out=table),
+                       check=True, stdout=subprocess.DEVNULL, cwd=TOP)
+        shutil.copyfile(table, os.path.join(dest, "results.csv.tmp"))
+    else:
+        with open(os.path.join(camp, "results.csv")) as f:
+            rows = list(csv.DictReader(f))
+        cols = [c for c in spec["columns"] if rows and c in rows[0]]
+        with open(os.path.join(dest, "results.csv.tmp"), "w", newline="") as f:
+            w = csv.DictWriter(f, cols, extrasaction="ignore")
+            w.writeheader()
+            w.writerows(rows)
     os.replace(os.path.join(dest, "results.csv.tmp"), os.path.join(dest, "results.csv"))
     write_atomic(os.path.join(dest, "stamp.md"),
                  "<!-- Written by bench/doc-numbers.py; do not edit: re-run it. -->\n"
                  "Measured by `bench/doc-numbers.py --campaign %s` (`analysis/sweep.py run` of "
-                 "`analysis/campaigns/%s.toml`, then the plots above) on %s, with a 1-minute "
+                 "`analysis/campaigns/%s.toml`, %d runs, then %s) on %s, with a 1-minute "
                  "load average of %s before the campaign, %s, commit %s.\n"
-                 % (name, name, stamp["machine"], stamp["load"], stamp["date"],
-                    stamp["commit"]))
+                 % (name, name, len(runs), spec.get("by", "the plots above"), stamp["machine"],
+                    stamp["load"], stamp["date"], stamp["commit"]))
 
 
-def campaigns(bindir, names, outdir, stamp):
+def campaigns(bindir, names, outdir, stamp, jobs=None):
     path = os.path.join(outdir, "campaign-times.csv")
     fields = ["campaign", "runs", "wall_s", "wall", "jobs", "machine", "load", "date", "commit"]
     old = {}
@@ -196,7 +225,8 @@ def campaigns(bindir, names, outdir, stamp):
         with tempfile.TemporaryDirectory(prefix="d2dlearn-doc-numbers.") as tmp:
             t0 = time.monotonic()
             subprocess.run([PYTHON, os.path.join(TOP, "analysis", "sweep.py"), "run", toml,
-                            "--out", tmp, "--bin", bindir], check=True,
+                            "--out", tmp, "--bin", bindir]
+                           + (["--jobs", str(jobs)] if jobs else []), check=True,
                            stdout=subprocess.DEVNULL)
             wall = time.monotonic() - t0
             runs = sum(1 for _, _, files in os.walk(tmp) if "run.json" in files)
@@ -205,7 +235,7 @@ def campaigns(bindir, names, outdir, stamp):
         m, s = divmod(int(round(wall)), 60)
         old[name] = dict(campaign=name + ".toml", runs=runs, wall_s="%.1f" % wall,
                          wall=("%d min %d s" % (m, s)) if m else "%d s" % s,
-                         jobs=min(2, os.cpu_count() or 1), **stamp)
+                         jobs=jobs or min(2, os.cpu_count() or 1), **stamp)
         old[name]["campaign"] = name + ".toml"
         print("doc-numbers: campaign %s: %d runs, %.1f s" % (name, runs, wall), flush=True)
     rows = sorted(old.values(), key=lambda r: r["campaign"])
@@ -222,16 +252,22 @@ def main():
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--campaign", action="append", default=[])
     p.add_argument("--no-main-job", action="store_true")
+    p.add_argument("--jobs", type=int, default=None,
+                   help="campaign runs at once (sweep.py run --jobs; default: one per core)")
+    p.add_argument("--source", default=TOP,
+                   help="the git tree the programs of --bin were built from (the stamp's "
+                        "commit; default: this one)")
     p.add_argument("--out", default=os.path.join(TOP, "doc", "data"))
     a = p.parse_args()
     os.makedirs(a.out, exist_ok=True)
-    stamp = dict(machine=machine(), date=datetime.date.today().isoformat(), commit=commit(),
+    stamp = dict(machine=machine(), date=datetime.date.today().isoformat(),
+                 commit=commit(a.source),
                  load="%.1f" % os.getloadavg()[0])  # other work slows wall times: say how much
     if not a.no_main_job:
         main_job(a.bin, a.repeat, a.out, stamp)
     if a.campaign:
         campaigns(a.bin, [c[:-5] if c.endswith(".toml") else c for c in a.campaign], a.out,
-                  stamp)
+                  stamp, a.jobs)
 
 
 if __name__ == "__main__":

@@ -723,6 +723,8 @@ seed = [1, 2, 3]
                   "cmfl-robustness-paper-scale.toml": 56,
                   "cmfl-robustness-paper-scale-clean.toml": 14,
                   "paper-graph-discovery.toml": 27, "paper-consensus.toml": 18,
+                  "paper-graph-discovery-unsupervised.toml": 39,
+                  "paper-graph-discovery-semi.toml": 15,
                   "paper-consensus-low-quality.toml": 18}
         self.assertEqual(sorted(f for f in os.listdir(folder) if f.endswith(".toml")),
                          sorted(counts))

@@ -1,0 +1,266 @@
+#!/usr/bin/python3
+"""Tables of graph-discovery runs (Wagle, Das, Love and Brinton 2025) that the manual shows:
+the unsupervised paradigm's label bias per edge (Fig. 8d) and the semi-supervised paradigm's
+labelling accuracy (Fig. 8a, App. D-D).
+
+Usage:
+    /usr/bin/python3 analysis/discovery_tables.py edges RUN_DIR [RUN_DIR ...] [--out FILE]
+    /usr/bin/python3 analysis/discovery_tables.py labelling RUN_DIR [RUN_DIR ...] [--out FILE]
+
+Each RUN_DIR is an --outDir of build/bin/graph-discovery; only its run.json is read. The
+table is written as CSV to FILE (default: stdout), one row per group of runs that differ
+only in their seed; runs that differ in any other flag of run.json's commandLine than the
+table's own keys are never averaged together (an error).
+
+edges (--paradigm=unsupervised): a row per (parameters.requestPoints, parameters.graph), Q
+ascending, then graph in the order rl, closest, most-trusted, uniform, gcn, none. From
+summary.results.gdMeanW1ToUniformPerEdge (mean W1 of the devices' label histograms to the
+uniform one: before, after edge 1, after edge 2, ...):
+
+  Q, graph, seeds, runs
+  W1 before, W1 after edge k     mean over the runs (3 decimals)
+  fall edge 1 (% of before)      mean over the runs of 100 (w0 - w1) / w0 (1 decimal)
+  fall edge k (% of before)      for k >= 2 the further fall, 100 (w[k-1] - w[k]) / w0
+  rl below it after edge k       for a baseline: in how many of the seeds it shares with
+                                 the rl row of the same Q rl's W1 after edge k is lower
+                                 ("6 of 8"); empty for rl itself
+
+labelling (--paradigm=semi-supervised): a row per labeller, and per parameters.pcaDims (d)
+for propagation (d ascending; the mlp labeller sends no PCA message, so its d is empty):
+
+  labeller, d, seeds, runs
+  seed S                         summary.results.gdLabellingMeanUnlabelledAccuracy of
+                                 that seed's run (mean over devices of the accuracy on
+                                 their unlabelled points; 4 decimals)
+  mean unlabelled accuracy       mean of the seed columns
+  mean accuracy                  mean over the runs of gdLabellingMeanAccuracy (all points)
+  PCA bytes                      mean over the runs of gdPcaBytes (0 where absent: mlp)
+
+Bad input (a missing folder or run.json, an unparsable run.json, a run of another paradigm
+or without the results the table needs, unlike runs in one row) gives a one-line error on
+stderr and exit code 2, and nothing is written.
+"""
+
+import argparse
+import csv
+import io
+import json
+import math
+import os
+import sys
+
+METHODS = ["rl", "closest", "most-trusted", "uniform", "gcn", "none"]
+#: Flags that do not make a row: replicates, output and how the run is executed.
+NOT_ROW = {"seed", "outDir", "quiet", "threads", "traces", "traceEvery", "validate"}
+
+
+class TableError(Exception):
+    pass
+
+
+def load_run(run_dir):
+    """{dir, seed, params, results, flags} of a run folder."""
+    if not os.path.isdir(run_dir):
+        raise TableError("run folder not found: %s" % run_dir)
+    path = os.path.join(run_dir, "run.json")
+    if not os.path.isfile(path):
+        raise TableError("missing run.json: %s (the run did not finish?)" % path)
+    try:
+        with open(path) as fh:
+            doc = json.load(fh)
+    except (OSError, ValueError) as exc:
+        raise TableError("cannot parse %s: %s" % (path, " ".join(str(exc).split())))
+    params = doc.get("parameters") if isinstance(doc, dict) else None
+    if not isinstance(params, dict) or "graph" not in params:
+        raise TableError("%s: not a graph-discovery run (no parameters.graph)" % path)
+    results = (doc.get("summary") or {}).get("results")
+    flags = {}
+    for arg in str(params.get("commandLine") or "").split():
+        if arg.startswith("--"):
+            name, _, value = arg[2:].partition("=")
+            if name not in NOT_ROW:
+                flags[name] = value
+    return {"dir": run_dir, "path": path, "seed": doc.get("seed", params.get("seed")),
+            "params": params, "results": results if isinstance(results, dict) else {},
+            "flags": flags}
+
+
+def number(run, key):
+    """summary.results[key] of a run as a finite float, or a TableError."""
+    value = run["results"].get(key)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(
+            value):
+        raise TableError("%s: summary.results.%s is %s, not a number"
+                         % (run["path"], key, "missing" if value is None else repr(value)))
+    return float(value)
+
+
+def check_paradigm(runs, paradigm):
+    for run in runs:
+        got = str(run["params"].get("paradigm") or "supervised")
+        if got != paradigm:
+            raise TableError("%s: parameters.paradigm is %s; this table is of %s runs"
+                             % (run["path"], got, paradigm))
+
+
+def group(runs, key, own):
+    """{key(run): [runs]}; refuses a group whose runs differ in a flag other than the seed and
+    the table's own keys (own: flag names) or that holds a seed twice."""
+    groups = {}
+    for run in runs:
+        groups.setdefault(key(run), []).append(run)
+    for k, members in groups.items():
+        first = members[0]
+        for run in members[1:]:
+            names = sorted((set(first["flags"]) | set(run["flags"])) - set(own))
+            differ = [n for n in names if first["flags"].get(n) != run["flags"].get(n)]
+            if differ:
+                n = differ[0]
+                raise TableError("%s and %s: one row, but --%s differs (%s against %s): only "
+                                 "runs that differ in their seed are averaged"
+                                 % (first["dir"], run["dir"], n,
+                                    first["flags"].get(n, "(not given)"),
+                                    run["flags"].get(n, "(not given)")))
+        seeds = [r["seed"] for r in members]
+        twice = sorted({s for s in seeds if seeds.count(s) > 1}, key=str)
+        if twice:
+            raise TableError("%s: seed %s twice in one row" % (members[0]["dir"], twice[0]))
+    return groups
+
+
+def seed_text(seeds):
+    """'1-8' for a run of consecutive integers, else '1, 3, 4'."""
+    seeds = sorted(seeds, key=lambda s: (not isinstance(s, int), s if isinstance(s, int) else 0,
+                                         str(s)))
+    if (len(seeds) > 2 and all(isinstance(s, int) for s in seeds)
+            and seeds == list(range(seeds[0], seeds[0] + len(seeds)))):
+        return "%d-%d" % (seeds[0], seeds[-1])
+    return ", ".join(str(s) for s in seeds)
+
+
+def mean(values):
+    return sum(values) / len(values)
+
+
+def rank(order, value):
+    return (order.index(value) if value in order else len(order), value)
+
+
+def edges_table(runs):
+    """(columns, rows) of the edges table."""
+    check_paradigm(runs, "unsupervised")
+    per_edge = {}
+    for run in runs:
+        w = run["results"].get("gdMeanW1ToUniformPerEdge")
+        if (not isinstance(w, list) or len(w) < 2 or any(
+                isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)
+                for v in w)):
+            raise TableError("%s: summary.results.gdMeanW1ToUniformPerEdge is %s, not a list "
+                             "of numbers before and after each edge"
+                             % (run["path"], "missing" if w is None else repr(w)))
+        if w[0] <= 0:
+            raise TableError("%s: W1 before is %r: no fall can be given as a share of it"
+                             % (run["path"], w[0]))
+        per_edge[id(run)] = [float(v) for v in w]
+    lengths = {len(w) for w in per_edge.values()}
+    if len(lengths) > 1:
+        raise TableError("the runs have different numbers of edges (%s): one table holds one"
+                         % ", ".join(str(n - 1) for n in sorted(lengths)))
+    edges = lengths.pop() - 1
+    groups = group(runs, lambda r: (r["params"].get("requestPoints"), str(r["params"]["graph"])),
+                   ["requestPoints", "graph"])
+    columns = (["Q", "graph", "seeds", "runs", "W1 before"]
+               + ["W1 after edge %d" % k for k in range(1, edges + 1)]
+               + ["fall edge %d (%% of before)" % k for k in range(1, edges + 1)]
+               + ["rl below it after edge %d" % k for k in range(1, edges + 1)])
+    rows = []
+    for q, graph in sorted(groups, key=lambda k: (k[0] is None, k[0] or 0,
+                                                  rank(METHODS, k[1]))):
+        members = sorted(groups[(q, graph)], key=lambda r: str(r["seed"]))
+        ws = [per_edge[id(r)] for r in members]
+        row = {"Q": "" if q is None else q, "graph": graph,
+               "seeds": seed_text([r["seed"] for r in members]), "runs": len(members),
+               "W1 before": "%.3f" % mean([w[0] for w in ws])}
+        rl = {r["seed"]: per_edge[id(r)] for r in groups.get((q, "rl"), [])}
+        for k in range(1, edges + 1):
+            row["W1 after edge %d" % k] = "%.3f" % mean([w[k] for w in ws])
+            row["fall edge %d (%% of before)" % k] = "%.1f" % mean(
+                [100 * (w[k - 1] - w[k]) / w[0] for w in ws])
+            shared = [(rl[r["seed"]], per_edge[id(r)]) for r in members if r["seed"] in rl]
+            row["rl below it after edge %d" % k] = (
+                "" if graph == "rl" or not shared else
+                "%d of %d" % (sum(1 for a, b in shared if a[k] < b[k]), len(shared)))
+        rows.append(row)
+    return columns, rows
+
+
+def labelling_table(runs):
+    """(columns, rows) of the labelling table."""
+    check_paradigm(runs, "semi-supervised")
+
+    def key(run):
+        labeller = str(run["params"].get("labeller") or "propagation")
+        return (labeller, run["params"].get("pcaDims") if labeller == "propagation" else None)
+
+    for run in runs:
+        number(run, "gdLabellingMeanUnlabelledAccuracy")
+        number(run, "gdLabellingMeanAccuracy")
+        if key(run)[0] == "propagation":
+            number(run, "gdPcaBytes")
+    # mlp ignores --pcaDims: its runs are one row whatever d they were given.
+    groups = group(runs, key, ["labeller", "pcaDims"])
+    seeds = sorted({r["seed"] for r in runs}, key=lambda s: (str(type(s)), s))
+    columns = (["labeller", "d", "seeds", "runs"] + ["seed %s" % s for s in seeds]
+               + ["mean unlabelled accuracy", "mean accuracy", "PCA bytes"])
+    rows = []
+    for labeller, d in sorted(groups, key=lambda k: (k[0] != "propagation", k[0],
+                                                     k[1] is None, k[1] or 0)):
+        members = groups[(labeller, d)]
+        row = {"labeller": labeller, "d": "" if d is None else d,
+               "seeds": seed_text([r["seed"] for r in members]), "runs": len(members)}
+        for s in seeds:
+            hit = [r for r in members if r["seed"] == s]
+            row["seed %s" % s] = ("%.4f" % number(hit[0], "gdLabellingMeanUnlabelledAccuracy")
+                                  if hit else "")
+        row["mean unlabelled accuracy"] = "%.4f" % mean(
+            [number(r, "gdLabellingMeanUnlabelledAccuracy") for r in members])
+        row["mean accuracy"] = "%.4f" % mean([number(r, "gdLabellingMeanAccuracy")
+                                              for r in members])
+        pca = mean([number(r, "gdPcaBytes") if "gdPcaBytes" in r["results"] else 0.0
+                    for r in members])
+        row["PCA bytes"] = "%d" % round(pca)
+        rows.append(row)
+    return columns, rows
+
+
+TABLES = {"edges": edges_table, "labelling": labelling_table}
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description="Tables of graph-discovery runs")
+    parser.add_argument("table", choices=sorted(TABLES))
+    parser.add_argument("runs", nargs="+", metavar="RUN_DIR")
+    parser.add_argument("--out", default=None, metavar="FILE", help="CSV file (default stdout)")
+    args = parser.parse_args(argv)
+    try:
+        columns, rows = TABLES[args.table]([load_run(d) for d in args.runs])
+    except TableError as exc:
+        print("discovery_tables.py: error: %s" % exc, file=sys.stderr)
+        return 2
+    text = io.StringIO()
+    w = csv.DictWriter(text, columns, lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    if args.out is None:
+        sys.stdout.write(text.getvalue())
+        return 0
+    tmp = args.out + ".tmp"
+    with open(tmp, "w", newline="") as fh:
+        fh.write(text.getvalue())
+    os.replace(tmp, args.out)
+    print("wrote %s (%d rows)" % (args.out, len(rows)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

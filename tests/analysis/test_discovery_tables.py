@@ -1,0 +1,160 @@
+#!/usr/bin/python3
+"""Test of analysis/discovery_tables.py on hand-made graph-discovery run folders (run.json
+only), against tables worked out by hand:
+
+edges: Q = 100, rl and closest on seeds 1 and 2, and Q = 200, rl on seed 1.
+  rl      seed 1 W1 [2.0, 1.8, 1.6], seed 2 [2.2, 1.98, 1.76]
+  closest seed 1 W1 [2.0, 1.9, 1.7], seed 2 [2.2, 1.87, 1.87]
+  W1 before (2.0 + 2.2) / 2 = 2.100 for both; after edge 1: rl (1.8 + 1.98) / 2 = 1.890,
+  closest (1.9 + 1.87) / 2 = 1.885; after edge 2: rl 1.680, closest 1.785.
+  Falls in % of before: rl edge 1 (10 + 10) / 2 = 10.0, edge 2 (10 + 10) / 2 = 10.0;
+  closest edge 1 (5 + 15) / 2 = 10.0, edge 2 (10 + 0) / 2 = 5.0.
+  rl below closest after edge 1: seed 1 (1.8 < 1.9) yes, seed 2 (1.98 < 1.87) no: 1 of 2;
+  after edge 2: 1.6 < 1.7, 1.76 < 1.87: 2 of 2.
+labelling: propagation d = 5 (seeds 1, 2: 0.90, 0.80; 1000 PCA bytes each), d = 50
+  (seeds 1, 2: 0.95, 0.93; 10000 and 12000 bytes), mlp (seeds 1, 2: 0.96, 0.90; no
+  gdPcaBytes; given d = 50): rows d = 5, 50, then mlp with an empty d; means 0.8500,
+  0.9400, 0.9300; PCA bytes 1000, 11000, 0.
+
+Then bad input: a missing folder, a folder without run.json, an unparsable run.json, a run
+of the other paradigm, two runs in one row that differ in another flag, a seed twice in one
+row and a run without the per-edge W1 each exit 2 with one stderr line and leave --out
+unwritten. Run it directly: /usr/bin/python3 tests/analysis/test_discovery_tables.py"""
+
+import csv
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "analysis",
+                      "discovery_tables.py")
+PY = "/usr/bin/python3"
+
+
+def make_run(path, seed, params, results, flags=""):
+    os.makedirs(path)
+    line = " ".join("--%s=%s" % (k, v) for k, v in params.items())
+    params = dict(params, commandLine="%s --seed=%d --outDir=%s --quiet=true %s"
+                  % (line, seed, path, flags))
+    with open(os.path.join(path, "run.json"), "w") as fh:
+        json.dump({"seed": seed, "parameters": params, "summary": {"results": results}}, fh)
+    return path
+
+
+def edge_run(tmp, graph, q, seed, w, flags=""):
+    return make_run(os.path.join(tmp, "%s-q%d-s%d" % (graph, q, seed)), seed,
+                    {"paradigm": "unsupervised", "graph": graph, "requestPoints": q},
+                    {"gdMeanW1ToUniformPerEdge": w}, flags)
+
+
+def label_run(tmp, labeller, d, seed, unl, acc, pca=None):
+    results = {"gdLabellingMeanUnlabelledAccuracy": unl, "gdLabellingMeanAccuracy": acc}
+    if pca is not None:
+        results["gdPcaBytes"] = pca
+    return make_run(os.path.join(tmp, "%s-d%d-s%d" % (labeller, d, seed)), seed,
+                    {"paradigm": "semi-supervised", "graph": "none", "labeller": labeller,
+                     "pcaDims": d}, results)
+
+
+def table(kind, runs, out=None):
+    """(the process, the rows of --out) of discovery_tables.py KIND RUNS [--out OUT]."""
+    proc = subprocess.run([PY, SCRIPT, kind] + runs + (["--out", out] if out else []),
+                          capture_output=True, text=True)
+    rows = []
+    if proc.returncode == 0 and out:
+        with open(out) as fh:
+            rows = list(csv.DictReader(fh))
+    return proc, rows
+
+
+class DiscoveryTables(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.tmp = self.dir.name
+        e = os.path.join(self.tmp, "edges")
+        self.runs = [edge_run(e, "closest", 100, 1, [2.0, 1.9, 1.7]),
+                     edge_run(e, "rl", 200, 1, [2.0, 1.5, 1.4]),
+                     edge_run(e, "rl", 100, 2, [2.2, 1.98, 1.76]),
+                     edge_run(e, "closest", 100, 2, [2.2, 1.87, 1.87]),
+                     edge_run(e, "rl", 100, 1, [2.0, 1.8, 1.6])]
+        s = os.path.join(self.tmp, "semi")
+        self.lruns = [label_run(s, "mlp", 50, 2, 0.90, 0.91),
+                      label_run(s, "propagation", 50, 1, 0.95, 0.96, 10000),
+                      label_run(s, "propagation", 5, 2, 0.80, 0.85, 1000),
+                      label_run(s, "mlp", 50, 1, 0.96, 0.97),
+                      label_run(s, "propagation", 50, 2, 0.93, 0.94, 12000),
+                      label_run(s, "propagation", 5, 1, 0.90, 0.91, 1000)]
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_edges(self):
+        out = os.path.join(self.tmp, "edges.csv")
+        proc, rows = table("edges", self.runs, out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        with open(out) as fh:
+            header = fh.readline().strip()
+        self.assertEqual(header, "Q,graph,seeds,runs,W1 before,W1 after edge 1,"
+                         "W1 after edge 2,fall edge 1 (% of before),fall edge 2 (% of before),"
+                         "rl below it after edge 1,rl below it after edge 2")
+        got = [list(r.values()) for r in rows]
+        self.assertEqual(got, [
+            ["100", "rl", "1, 2", "2", "2.100", "1.890", "1.680", "10.0", "10.0", "", ""],
+            ["100", "closest", "1, 2", "2", "2.100", "1.885", "1.785", "10.0", "5.0",
+             "1 of 2", "2 of 2"],
+            ["200", "rl", "1", "1", "2.000", "1.500", "1.400", "25.0", "5.0", "", ""]])
+
+    def test_edges_to_stdout_and_seed_range(self):
+        proc, _ = table("edges", [self.runs[2], self.runs[4]])
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn('100,rl,"1, 2",2,2.100,1.890,1.680,10.0,10.0,,', proc.stdout)
+        seq = [edge_run(os.path.join(self.tmp, "seq"), "rl", 100, k, [2.0, 1.0, 0.5])
+               for k in (1, 2, 3)]
+        proc, _ = table("edges", seq)
+        self.assertIn("100,rl,1-3,3,2.000,1.000,0.500,50.0,25.0,,", proc.stdout)
+
+    def test_labelling(self):
+        out = os.path.join(self.tmp, "labelling.csv")
+        proc, rows = table("labelling", self.lruns, out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(list(rows[0]), ["labeller", "d", "seeds", "runs", "seed 1", "seed 2",
+                                         "mean unlabelled accuracy", "mean accuracy",
+                                         "PCA bytes"])
+        self.assertEqual([list(r.values()) for r in rows], [
+            ["propagation", "5", "1, 2", "2", "0.9000", "0.8000", "0.8500", "0.8800", "1000"],
+            ["propagation", "50", "1, 2", "2", "0.9500", "0.9300", "0.9400", "0.9500",
+             "11000"],
+            ["mlp", "", "1, 2", "2", "0.9600", "0.9000", "0.9300", "0.9400", "0"]])
+
+    def refused(self, kind, runs, words):
+        out = os.path.join(self.tmp, "bad.csv")
+        proc, _ = table(kind, runs, out)
+        self.assertEqual(proc.returncode, 2, proc.stderr)
+        self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
+        self.assertIn(words, proc.stderr)
+        self.assertFalse(os.path.exists(out))
+
+    def test_bad_input(self):
+        self.refused("edges", self.runs + [os.path.join(self.tmp, "nope")],
+                     "run folder not found")
+        os.makedirs(os.path.join(self.tmp, "empty"))
+        self.refused("edges", [os.path.join(self.tmp, "empty")], "missing run.json")
+        self.refused("edges", self.runs + self.lruns[:1], "paradigm is semi-supervised")
+        other = edge_run(os.path.join(self.tmp, "other"), "rl", 100, 3, [2.0, 1.9, 1.8],
+                         flags="--clusters=5")
+        self.refused("edges", self.runs + [other], "--clusters differs")
+        twice = edge_run(os.path.join(self.tmp, "twice"), "rl", 100, 1, [2.0, 1.9, 1.8])
+        self.refused("edges", self.runs + [twice], "seed 1 twice")
+        no_w = make_run(os.path.join(self.tmp, "now"), 1,
+                        {"paradigm": "unsupervised", "graph": "rl", "requestPoints": 100}, {})
+        self.refused("edges", [no_w], "gdMeanW1ToUniformPerEdge is missing")
+        self.refused("labelling", [no_w], "paradigm is unsupervised")
+        with open(os.path.join(self.lruns[0], "run.json"), "w") as fh:
+            fh.write("{not json")
+        self.refused("labelling", self.lruns, "cannot parse")
+
+
+if __name__ == "__main__":
+    unittest.main()
