@@ -33,6 +33,8 @@ RUNS = {
     "d2d-exchange-drop": ["--nDevices=6", "--duration=2s", "--d2sFraction=0.3",
                           "--dropProbability=0.2", "--d2sDropProbability=0.5"],
     "d2d-exchange-wifi": ["--backend=wifi", "--nDevices=4", "--duration=1s"],
+    # More than 4,096 delivered rows of one kind: run.json's p95 is the P-squared estimate.
+    "d2d-exchange-p2": ["--nDevices=50", "--duration=100s", "--meanInterval=0.5s"],
     "fedavg": ["--nDevices=6", "--rounds=2", "--dataFraction=0.03", "--model=mlp:32"],
     "fedavg-decentralized": ["--algorithm=decentralized", "--nDevices=5", "--rounds=2",
                              "--dataFraction=0.02", "--model=mlp:16", "--flipDevices=1"],
@@ -308,6 +310,22 @@ class AuditTest(unittest.TestCase):
             kind["latency_p95_s"] *= 1.001
         self.edit_json(d, change)
         self.assertViolation(d, "summary", "energy_j.radio_tx")
+        self.assertViolation(d, "summary", "latency_p95_s")
+
+    def test_p2_estimate_window(self):
+        # Beyond 4,096 latencies the summary's p95 is P-squared's estimate; the audit accepts
+        # it between the exact 0.93 and 0.97 percentiles, and not the exact 0.99 one.
+        d = self.copy("d2d-exchange-p2")
+        with open(os.path.join(d, "run.json")) as fh:
+            kind = json.load(fh)["summary"]["kinds"]["data"]
+        self.assertEqual(kind["latency_p95_estimator"], "p2")
+        self.assertGreater(kind["latency_n"], 4096)
+        _, rows = read_rows(os.path.join(d, "messages.csv"))
+        lat = sorted(float(r["t_recv_s"]) - float(r["t_send_s"]) for r in rows
+                     if r["delivered"] == "1")
+        far = lat[int(0.99 * (len(lat) - 1))]
+        self.edit_json(d, lambda run: run["summary"]["kinds"]["data"].update(
+            {"latency_p95_s": far}))
         self.assertViolation(d, "summary", "latency_p95_s")
 
     def test_results_changed(self):

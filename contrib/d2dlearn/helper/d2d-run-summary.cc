@@ -4,6 +4,8 @@
  */
 #include "d2d-run-summary.h"
 
+#include "d2d-streaming-quantile.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 
@@ -80,12 +82,24 @@ D2dRunSummary::AddDelivery(const D2dDeliveryRecord& r)
     kind.complete += complete ? 1 : 0;
     if (r.delivered)
     {
-        kind.latencies.push_back((r.recvTime - r.sendTime).GetSeconds());
+        const double latency = (r.recvTime - r.sendTime).GetSeconds();
+        kind.latencySum += latency;
+        kind.p95.Add(latency);
     }
     Message& message = m_messages[r.msgId];
     message.bytes = r.bytes;
     message.fragments = r.fragments;
     message.retransmissions = std::max(message.retransmissions, r.retransmissions);
+    if (r.lastRow)
+    {
+        // Every receiver's row of this message is in: fold it into the totals, so that the
+        // memory holds only the messages in flight.
+        ++m_messagesDone;
+        m_fragmentsDone += message.fragments;
+        m_retransmissionsDone += message.retransmissions;
+        m_bytesDone += message.bytes;
+        m_messages.erase(r.msgId);
+    }
 }
 
 void
@@ -161,15 +175,7 @@ D2dRunSummary::AddRound(uint32_t round, int64_t node, const std::string& metric,
 double
 D2dRunSummary::Percentile(std::vector<double> values, double q)
 {
-    NS_ABORT_MSG_IF(values.empty(), "D2dRunSummary::Percentile of no values");
-    std::sort(values.begin(), values.end());
-    const double h = (static_cast<double>(values.size()) - 1) * q;
-    const auto lo = static_cast<std::size_t>(std::floor(h));
-    if (lo + 1 >= values.size())
-    {
-        return values.back();
-    }
-    return values[lo] + (h - static_cast<double>(lo)) * (values[lo + 1] - values[lo]);
+    return D2dStreamingQuantile::Type7(std::move(values), q);
 }
 
 void
@@ -254,9 +260,9 @@ D2dRunSummary::ToJson(double simulatedSeconds, double wallSeconds, const std::st
     energy += fmt::format("\"total\": {}}}", Number(m_energyTotal));
     keys.emplace_back("energy_j", energy);
 
-    uint64_t fragments = 0;
-    uint64_t retransmissions = 0;
-    uint64_t bytes = 0;
+    uint64_t fragments = m_fragmentsDone;
+    uint64_t retransmissions = m_retransmissionsDone;
+    uint64_t bytes = m_bytesDone;
     for (const auto& [id, message] : m_messages)
     {
         fragments += message.fragments;
@@ -264,7 +270,7 @@ D2dRunSummary::ToJson(double simulatedSeconds, double wallSeconds, const std::st
         bytes += message.bytes;
     }
     keys.emplace_back("message_rows", std::to_string(m_rows));
-    keys.emplace_back("messages", std::to_string(m_messages.size()));
+    keys.emplace_back("messages", std::to_string(m_messagesDone + m_messages.size()));
     keys.emplace_back("complete_delivery_rate", Ratio(m_complete, m_rows));
     keys.emplace_back("delivered_rate", Ratio(m_delivered, m_rows));
     keys.emplace_back("fragments", std::to_string(fragments));
@@ -275,21 +281,18 @@ D2dRunSummary::ToJson(double simulatedSeconds, double wallSeconds, const std::st
     std::string kinds = "{";
     for (const auto& [name, kind] : m_kinds)
     {
-        const auto n = kind.latencies.size();
-        double sum = 0;
-        for (double x : kind.latencies)
-        {
-            sum += x;
-        }
+        const auto n = kind.p95.Count();
         kinds += fmt::format("{}{}: {{\"rows\": {}, \"complete_rate\": {}, \"latency_n\": {}, "
-                             "\"latency_mean_s\": {}, \"latency_p95_s\": {}}}",
+                             "\"latency_mean_s\": {}, \"latency_p95_s\": {}, "
+                             "\"latency_p95_estimator\": \"{}\"}}",
                              kinds.size() > 1 ? ", " : "",
                              Quote(name),
                              kind.rows,
                              Ratio(kind.complete, kind.rows),
                              n,
-                             n ? Number(sum / n) : "null",
-                             n ? Number(Percentile(kind.latencies, 0.95)) : "null");
+                             n ? Number(kind.latencySum / n) : "null",
+                             n ? Number(kind.p95.Value()) : "null",
+                             kind.p95.IsExact() ? "exact" : "p2");
     }
     keys.emplace_back("kinds", kinds + "}");
     if (!m_results.empty())

@@ -5,6 +5,8 @@
 #ifndef D2D_RUN_SUMMARY_H
 #define D2D_RUN_SUMMARY_H
 
+#include "d2d-streaming-quantile.h"
+
 #include "ns3/d2d-delivery.h"
 
 #include <cstdint>
@@ -46,9 +48,11 @@ namespace ns3
  *   final count), `retransmissions_per_fragment` (their ratio) and `bytes_sent` (per
  *   distinct message its bytes: a broadcast counts once, retransmissions not at all);
  * - `kinds`: per message kind, `rows`, `complete_rate`, and over its delivered rows
- *   (t_recv_s - t_send_s) `latency_n`, `latency_mean_s` and `latency_p95_s` (the 95th
- *   percentile by linear interpolation between order statistics, Hyndman and Fan's type 7,
- *   numpy's default);
+ *   (t_recv_s - t_send_s) `latency_n`, `latency_mean_s` and `latency_p95_s`: the 95th
+ *   percentile by linear interpolation between order statistics (Hyndman and Fan's type 7,
+ *   numpy's default) while the kind has at most LATENCIES_EXACT delivered rows
+ *   (`latency_p95_estimator` "exact"), beyond that the P-squared estimate of Jain and
+ *   Chlamtac 1985 ("p2"; D2dStreamingQuantile), so that memory does not grow with the run;
  * - `results` (only when a scenario adds some, AddResult()): the scenario's headline
  *   results, what the run found rather than what it was given (graph discovery's mean W1 to
  *   uniform, links found and their mean P_D, energy per phase; a learning scenario's
@@ -116,6 +120,9 @@ class D2dRunSummary
      */
     static double AsWritten(double value);
 
+    /** Latencies per kind kept exactly (type 7) before the P-squared estimate takes over. */
+    static constexpr std::size_t LATENCIES_EXACT = 4096;
+
   private:
     /** AddResult(): (name, JSON value), in the order added */
     std::vector<std::pair<std::string, std::string>> m_results;
@@ -123,9 +130,11 @@ class D2dRunSummary
     /** Per message kind. */
     struct Kind
     {
-        uint64_t rows{0};              //!< messages.csv rows
-        uint64_t complete{0};          //!< of which complete
-        std::vector<double> latencies; //!< t_recv - t_send of delivered rows, s
+        uint64_t rows{0};     //!< messages.csv rows
+        uint64_t complete{0}; //!< of which complete
+        double latencySum{0}; //!< sum of t_recv - t_send over delivered rows, s
+        /** their 95th percentile: exact up to LATENCIES_EXACT values, then P-squared */
+        D2dStreamingQuantile p95{0.95, LATENCIES_EXACT};
     };
 
     /** Per distinct message. */
@@ -166,7 +175,13 @@ class D2dRunSummary
     uint64_t m_complete{0};  //!< rows with complete = 1
     uint64_t m_delivered{0}; //!< rows with delivered = 1
     std::map<std::string, Kind> m_kinds;
+    /** Messages whose last row has not come (D2dDeliveryRecord::lastRow); the others are
+     * folded into the totals below, so that memory holds the messages in flight only. */
     std::unordered_map<uint64_t, Message> m_messages;
+    uint64_t m_messagesDone{0};             //!< messages whose last row came
+    uint64_t m_fragmentsDone{0};            //!< their fragments
+    uint64_t m_retransmissionsDone{0};      //!< their retransmissions
+    uint64_t m_bytesDone{0};                //!< their bytes
     std::map<std::string, double> m_energy; //!< per component, J
     double m_energyTotal{0};                //!< all rows, J
     std::map<std::string, Metric> m_metrics;

@@ -1143,6 +1143,7 @@ D2dChannel::Report(Ptr<Transmission> tx, Receiver& r, bool delivered, const std:
     rec.delivered = delivered;
     rec.dropProbability = r.pDrop;
     rec.reason = reason;
+    rec.lastRow = tx->nEnded + 1 == tx->rx.size(); // nEnded counts this row below
     tx->sender->ReportDelivery(rec);
     if (r.reserved)
     {

@@ -95,6 +95,9 @@ struct D2dDeliveryRecord
     bool delivered{false};                             //!< the receiver's callback was invoked
     double dropProbability{0.0}; //!< P_D of the link (eq. 18) when its transmission started
     std::string reason;          //!< why not delivered: "", "loss", "retry_limit", ...
+    /** the message's last row: every receiver's outcome is known (a summary can forget the
+     * message's state after it; not a messages.csv column) */
+    bool lastRow{false};
 
     /**
      * \return true if the receiver got the whole message (delivered with no fragment

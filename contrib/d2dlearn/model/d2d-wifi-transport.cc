@@ -930,6 +930,7 @@ D2dWifiTransport::CloseReceiver(Ptr<MessageState> state,
     rec.delivered = delivered;
     rec.dropProbability = 0.0; // no eq. (18) model at packet level
     rec.reason = delivered ? "" : reason;
+    rec.lastRow = state->nOpen == 0; // every receiver's outcome is known
     NS_LOG_LOGIC("message " << rec.msgId << " " << rec.src << "->" << rec.dst
                             << (delivered ? " delivered" : " failed: " + rec.reason) << " ("
                             << rx.nGot << "/" << state->fragments << " fragments)");

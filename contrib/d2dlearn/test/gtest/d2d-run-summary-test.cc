@@ -124,12 +124,34 @@ TEST(D2dRunSummary, HandWorkedRun)
     // 1 (mean 0.75, p95 0.975).
     EXPECT_TRUE(Holds(json,
                       "\"data\": {\"rows\": 1, \"complete_rate\": 0, \"latency_n\": 1, "
-                      "\"latency_mean_s\": 0.25, \"latency_p95_s\": 0.25}"));
+                      "\"latency_mean_s\": 0.25, \"latency_p95_s\": 0.25, "
+                      "\"latency_p95_estimator\": \"exact\"}"));
     EXPECT_TRUE(Holds(json,
                       "\"model\": {\"rows\": 3, \"complete_rate\": 0.6666666666666666, "
-                      "\"latency_n\": 2, \"latency_mean_s\": 0.75, \"latency_p95_s\": 0.975}"));
+                      "\"latency_n\": 2, \"latency_mean_s\": 0.75, \"latency_p95_s\": 0.975, "
+                      "\"latency_p95_estimator\": \"exact\"}"));
     EXPECT_TRUE(Holds(json, "\"simulated_time_s\": 12.500000000,"));
     EXPECT_TRUE(Holds(json, "\"wall_time_s\": 0.250\n  }"));
+}
+
+TEST(D2dRunSummary, LastRowsFoldIntoTheSameTotals)
+{
+    // The hand-worked messages of HandWorkedRun, with each message's last row marked: the
+    // totals are the same, and the summary holds no message once its last row came.
+    D2dRunSummary s;
+    auto last = [](D2dDeliveryRecord r) {
+        r.lastRow = true;
+        return r;
+    };
+    s.AddDelivery(Row(1, "model", 1000, 2, 0, 1, true, 1.0, 1.5));
+    s.AddDelivery(last(Row(1, "model", 1000, 2, 0, 3, true, 1.0, 2.0)));
+    s.AddDelivery(last(Row(2, "model", 500, 1, 1, 0, false, 3.0, 0.0)));
+    s.AddDelivery(Row(3, "data", 4000, 4, 1, 0, true, 0.0, 0.25)); // last row never came
+    const std::string json = s.ToJson(12.5, 0.25, "  ");
+    EXPECT_TRUE(Holds(json, "\"messages\": 3,"));
+    EXPECT_TRUE(Holds(json, "\"fragments\": 7,"));
+    EXPECT_TRUE(Holds(json, "\"retransmissions\": 3,"));
+    EXPECT_TRUE(Holds(json, "\"bytes_sent\": 5500,"));
 }
 
 TEST(D2dRunSummary, LowerIsBetterAndNoRounds)
