@@ -3,7 +3,9 @@
 # bytes with the cache off (D2DLEARN_CACHE_DIR=off), cold (an empty directory: the run
 # decodes and writes the entries) and warm (the next run maps them); the cold run leaves one
 # entry per split in the directory; a corrupt entry is rebuilt (same traces, entry restored);
-# an unwritable cache directory is not an error.
+# an unwritable cache directory is not an error; the cache stays within its size bound
+# (D2DLEARN_CACHE_MAX_MB: the least recently written entry goes; an entry larger than the
+# bound is not written), with the same traces.
 #
 # Usage: bash fedavg-data-cache.sh PATH/TO/fedavg
 set -euo pipefail
@@ -65,5 +67,20 @@ echo "check: an unwritable cache directory (below a regular file) -> same traces
 touch "$TMP/file"
 run "$TMP/file/cache" "$TMP/unwritable"
 same "$TMP/off" "$TMP/unwritable" "unwritable"
+
+echo "check: the size bound (D2DLEARN_CACHE_MAX_MB) holds; the traces do not change"
+# Training images 47 MB, test images 8 MB (entries of 47.1 and 7.9 MB): a 50 MB bound keeps
+# one of them, a 1 MB bound none; a warm cache of two entries under the default bound is kept.
+mkdir -p "$TMP/bounded" "$TMP/tiny"
+D2DLEARN_CACHE_MAX_MB=50 run "$TMP/bounded" "$TMP/bounded-run"
+same "$TMP/off" "$TMP/bounded-run" "50 MB bound"
+total=$(find "$TMP/bounded" -name '*.d2didx' -printf '%s\n' | awk '{s += $1} END {print s + 0}')
+[ "$total" -le $((50 * 1024 * 1024)) ] || fail "50 MB bound: the cache holds $total bytes"
+[ "$total" -gt 0 ] || fail "50 MB bound: no entry kept"
+D2DLEARN_CACHE_MAX_MB=1 run "$TMP/tiny" "$TMP/tiny-run"
+same "$TMP/off" "$TMP/tiny-run" "1 MB bound"
+[ -z "$(find "$TMP/tiny" -name '*.d2didx')" ] || fail "1 MB bound: an entry was written"
+entries=$(find "$TMP/cache" -name '*.d2didx' | wc -l)
+[ "$entries" -eq 2 ] || fail "default bound: $entries entries, expected 2"
 
 finish "all checks passed"

@@ -249,8 +249,23 @@ D2dFashionMnist::ReadIdxGzip(std::istream& in,
                  " data bytes, more than a gzip file of " + std::to_string(compressedSize) +
                  " bytes can hold");
     }
-    std::vector<uint8_t> data(payload);
-    got = z.Read(data.data(), payload);
+    // Inflated in chunks: the memory follows the bytes the stream actually produces, not what
+    // its header announces (a short or lying stream fails before the announced size is held).
+    std::vector<uint8_t> data;
+    constexpr uint64_t CHUNK = uint64_t(1) << 20;
+    while (data.size() < payload)
+    {
+        const uint64_t old = data.size();
+        const uint64_t want = std::min(CHUNK, payload - old);
+        data.resize(old + want);
+        const std::size_t n = z.Read(data.data() + old, want);
+        data.resize(old + n);
+        if (n < want)
+        {
+            break;
+        }
+    }
+    got = data.size();
     if (got < payload)
     {
         Fail(name,

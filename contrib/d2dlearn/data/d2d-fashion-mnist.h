@@ -92,8 +92,10 @@ class D2dFashionMnist
      */
     static D2dIdxCache::Decoded DecodeIdx(const std::string& imagesGz, const std::string& labelsGz);
 
-    /** Largest idx payload accepted, bytes (Fashion-MNIST's training images: 47 MB). */
-    static constexpr uint64_t MAX_IDX_BYTES = uint64_t(1) << 30;
+    /** Largest idx payload accepted, bytes: 256 MiB, 5.7 times Fashion-MNIST's training
+     * images (47 MB), so that a small gzip announcing (and holding) a gigabyte of zeros is
+     * refused from its header before any memory is taken. */
+    static constexpr uint64_t MAX_IDX_BYTES = uint64_t(1) << 28;
 
     /**
      * \brief Decompress a gzip idx file of unsigned bytes, header first: the magic and the

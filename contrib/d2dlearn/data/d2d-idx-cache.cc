@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <algorithm>
 #include <filesystem>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -294,6 +295,73 @@ Fnv1a(const std::string& s)
 
 } // namespace
 
+uint64_t
+D2dIdxCache::EntryBytes(const Decoded& d)
+{
+    Header h{};
+    return Layout(d.count, d.rows, d.cols, h) ? h.fileBytes : UINT64_MAX;
+}
+
+uint64_t
+D2dIdxCache::MaxBytes()
+{
+    if (const char* mb = std::getenv("D2DLEARN_CACHE_MAX_MB"))
+    {
+        char* end = nullptr;
+        const double v = std::strtod(mb, &end);
+        if (end != mb && *end == '\0' && v >= 0 && v <= 1e9)
+        {
+            return static_cast<uint64_t>(v * 1024 * 1024);
+        }
+        NS_LOG_WARN("D2DLEARN_CACHE_MAX_MB=" << mb << " is not a size in MB: the default");
+    }
+    return DEFAULT_MAX_BYTES;
+}
+
+bool
+D2dIdxCache::MakeRoom(const std::string& cacheDir,
+                      const std::string& entry,
+                      uint64_t bytes,
+                      uint64_t maxBytes)
+{
+    if (bytes > maxBytes)
+    {
+        return false; // larger than the whole cache may be: decode without caching
+    }
+    // The other entries, oldest first; removed until the new one fits.
+    std::vector<std::pair<std::filesystem::file_time_type, std::filesystem::path>> others;
+    uint64_t used = 0;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(cacheDir, ec))
+    {
+        std::error_code fe;
+        if (e.path().extension() != ".d2didx" || !e.is_regular_file(fe) ||
+            e.path() == std::filesystem::path(entry))
+        {
+            continue;
+        }
+        used += e.file_size(fe);
+        others.emplace_back(e.last_write_time(fe), e.path());
+    }
+    std::sort(others.begin(), others.end());
+    for (const auto& [time, path] : others)
+    {
+        if (used + bytes <= maxBytes)
+        {
+            break;
+        }
+        std::error_code fe;
+        const uint64_t size = std::filesystem::file_size(path, fe);
+        if (std::filesystem::remove(path, fe))
+        {
+            NS_LOG_INFO("evicted " << path << " (" << size << " bytes) to keep the cache under "
+                                   << maxBytes << " bytes");
+            used -= std::min(used, size);
+        }
+    }
+    return used + bytes <= maxBytes;
+}
+
 std::string
 D2dIdxCache::DefaultDir()
 {
@@ -391,6 +459,7 @@ D2dIdxCache::Open(const std::string& imagesPath,
     std::filesystem::create_directories(cacheDir, ec);
     if (!ReadSourceId(imagesPath, imagesAfter) || !ReadSourceId(labelsPath, labelsAfter) ||
         !SameSource(images, imagesAfter) || !SameSource(labels, labelsAfter) ||
+        !MakeRoom(cacheDir, entry, EntryBytes(d), MaxBytes()) ||
         !WriteEntry(entry, images, labels, d))
     {
         NS_LOG_WARN("cannot write the cache entry " << entry << ": decoded without caching");

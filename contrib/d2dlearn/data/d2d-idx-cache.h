@@ -38,7 +38,9 @@ namespace ns3
  * Otherwise the entry is rebuilt from the sources (decoded afresh), written to a temporary
  * file and renamed into place, so that concurrent runs see either the old entry or the
  * complete new one. An unwritable cache directory is not an error: the run decodes the
- * sources as if there were no cache.
+ * sources as if there were no cache. The directory's entries stay within MaxBytes()
+ * (1 GiB, or $D2DLEARN_CACHE_MAX_MB): before an entry is written the least recently
+ * written others are removed until it fits; an entry larger than the bound is not written.
  */
 class D2dIdxCache
 {
@@ -70,6 +72,32 @@ class D2dIdxCache
      * as ""), else $XDG_CACHE_HOME/d2dlearn, else $HOME/.cache/d2dlearn, else "" (no cache)
      */
     static std::string DefaultDir();
+
+    /** The cache's size bound unless $D2DLEARN_CACHE_MAX_MB says otherwise: 1 GiB (the
+     * Fashion-MNIST training and test entries take 55 MB). */
+    static constexpr uint64_t DEFAULT_MAX_BYTES = uint64_t(1) << 30;
+
+    /** \return the cache's size bound, bytes: $D2DLEARN_CACHE_MAX_MB (MiB) if set and valid,
+     * else DEFAULT_MAX_BYTES */
+    static uint64_t MaxBytes();
+
+    /** \return the size of the entry of d on disk, bytes \param d decoded contents */
+    static uint64_t EntryBytes(const Decoded& d);
+
+    /**
+     * \brief Keep the cache directory's entries (*.d2didx) within maxBytes with a new entry
+     * of bytes: remove the other entries, least recently written first, until it fits.
+     * \param cacheDir the directory
+     * \param entry the new entry's path (not counted nor removed: it is replaced)
+     * \param bytes the new entry's size
+     * \param maxBytes the bound
+     * \return whether the new entry fits (false: larger than the bound alone, or entries
+     *         that could not be removed)
+     */
+    static bool MakeRoom(const std::string& cacheDir,
+                         const std::string& entry,
+                         uint64_t bytes,
+                         uint64_t maxBytes);
 
     /**
      * \brief Open the entry of a pair of source files, building it when missing, stale or

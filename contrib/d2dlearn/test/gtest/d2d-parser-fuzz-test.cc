@@ -456,6 +456,28 @@ TEST(D2dIdxReaderTest, HeaderFirstBoundsAndTrailingBytes)
     // 8 x 8: refused after reading 64 bytes of data and one more, not after inflating it all.
     const std::string bomb = Gzip(IdxHeader(0x803, {1, 8, 8}) + std::string(16 << 20, '\0'));
     EXPECT_FALSE(ReadIdxChecked(bomb, 0x803));
+    // A 1 MB gzip of zeros can hold a gigabyte: a header announcing 1,400,000 images of
+    // 28 x 28 (1.1 GB) is refused by the payload bound (256 MiB), before any inflating.
+    {
+        std::istringstream in(Gzip(IdxHeader(0x803, {1400000, 28, 28})));
+        std::vector<uint32_t> dims;
+        try
+        {
+            D2dFashionMnist::ReadIdxGzip(in, "bomb.gz", 1 << 20, 0x803, dims);
+            ADD_FAILURE() << "a 1.1 GB announcement was accepted";
+        }
+        catch (const std::runtime_error& e)
+        {
+            EXPECT_NE(std::string(e.what()).find("accepted: at most 268435456"), std::string::npos)
+                << e.what();
+        }
+    }
+    // A header announcing 200 MB (within the bound) whose stream holds 1 MB: "truncated",
+    // after inflating what is there (in 1 MB chunks, not a 200 MB buffer up front).
+    EXPECT_FALSE(
+        ReadIdxChecked(Gzip(IdxHeader(0x803, {255000, 28, 28}) + std::string(1 << 20, '\1')) +
+                           std::string(200000, '\0'),
+                       0x803));
 }
 
 // Fuzz: 10,000 idx files mutated before compression and 10,000 compressed files mutated.
