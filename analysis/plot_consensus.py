@@ -5,6 +5,7 @@ collaborative learning via prediction consensus, and its baselines).
 Usage:
     /usr/bin/python3 analysis/plot_consensus.py RUN_DIR [RUN_DIR ...] [--out PLOT_DIR]
                                                 [--round R] [--format png|pdf|svg]
+    /usr/bin/python3 analysis/plot_consensus.py RUN_DIR [RUN_DIR ...] --table FILE
 
 Each RUN_DIR is an --outDir of build/bin/consensus: rounds.csv
 (`round,sim_time_s,node,metric,value`), run.json (parameters algorithm, trust,
@@ -37,11 +38,32 @@ algorithm (consensus runs: algorithm/trust), the flipped agents, and the final t
 accuracy of the regular agents (mean over the agents not flipped; FedAvg/FedProx: the global
 model's test accuracy, X* not measured).
 
+--table FILE writes Table 1 itself as CSV to FILE and draws no figures: one row per group of
+runs that differ only in their seed, settings in the order regular (no flipped agents),
+then low quality (by the flipped agents), algorithms in the order fedavg, fedprox, local,
+consensus (trust naive, static, dynamic); a fedprox row per mu. Columns:
+
+  setting, flipped agents   "regular" or "low quality", and run.json's flippedDevices
+  algorithm, trust          trust only for consensus ("fedprox mu=M" for fedprox)
+  seeds, runs               the seeds ("1-3") and the number of runs of the row
+  test accuracy             mean over the row's runs of the regular agents' final test
+                            accuracy (as in the table above; 4 decimals)
+  test seed S               that seed's run's value (a column per seed of any row; empty
+                            where the row has no run of that seed)
+  X* accuracy, X* seed S    the same for X* accuracy (empty where not measured: fedavg,
+                            fedprox, local)
+
+Runs of one row that differ in another flag of run.json's commandLine than the seed (or
+outDir, quiet, threads, traces, validate), hold a seed twice or have no accuracy rows
+are an error.
+
 Bad input (a missing folder or file, a missing column, a non-numeric value) gives a
 one-line error on stderr and exit code 2 before anything is written.
 """
 
 import argparse
+import csv
+import io
 import json
 import os
 import sys
@@ -66,6 +88,12 @@ COEFFICIENTS_COLUMNS = ["round", "sim_time_s", "node", "power", "coefficient"]
 BOUNDARY_COLUMNS = ["round", "node", "x1", "x2", "class"]
 # Sec. 5.1 of the paper: the four class means of the 2-D toy (unit covariance).
 GAUSSIAN_MEANS = np.array([[-2.0, 2.0], [2.0, 2.0], [-2.0, -2.0], [2.0, -2.0]])
+#: Table 1's order of algorithms and trust modes.
+TABLE_ALGORITHMS = ["fedavg", "fedprox", "local", "consensus"]
+TABLE_TRUST = ["naive", "static", "dynamic"]
+#: Flags of the commandLine that do not make a row of --table: replicates, output and how
+#: the run is executed.
+NOT_ROW = {"seed", "outDir", "quiet", "threads", "traces", "validate"}
 
 
 def load_run(folder):
@@ -103,7 +131,14 @@ def load_run(folder):
     flipped = params.get("flippedDevices", []) or []
     algorithm = str(params.get("algorithm", "?"))
     label = algorithm + ("/" + str(params.get("trust")) if algorithm == "consensus" else "")
+    flags = {}
+    for arg in str(params.get("commandLine") or "").split():
+        if arg.startswith("--"):
+            name, _, value = arg[2:].partition("=")
+            if name not in NOT_ROW:
+                flags[name] = value
     return {"folder": folder, "params": params, "rounds": rounds, "trust": trust,
+            "seed": meta.get("seed", params.get("seed")), "flags": flags,
             "flipped": [int(v) for v in flipped], "algorithm": algorithm, "label": label,
             "samples": extra["samples"], "coefficients": extra["coefficients"],
             "boundary": extra["boundary"]}
@@ -297,6 +332,99 @@ def regular_mean(run, metric):
     return float(glob["value"].iloc[-1]) if not glob.empty else float("nan")
 
 
+def _order(values, value):
+    return (values.index(value) if value in values else len(values), value)
+
+
+def _seed_text(seeds):
+    """'1-3' for three or more consecutive integers, else '1, 3'."""
+    seeds = sorted(seeds, key=lambda v: (str(type(v)), v))
+    if (len(seeds) > 2 and all(isinstance(v, int) for v in seeds)
+            and seeds == list(range(seeds[0], seeds[0] + len(seeds)))):
+        return "%d-%d" % (seeds[0], seeds[-1])
+    return ", ".join(str(v) for v in seeds)
+
+
+def table1(runs):
+    """(columns, rows) of Table 1 (--table): per setting and algorithm (and trust mode) the
+    regular agents' final test and X* accuracy, mean over the seeds and each seed's."""
+    groups = {}
+    for run in runs:
+        alg = run["algorithm"]
+        trust = str(run["params"].get("trust")) if alg == "consensus" else ""
+        mu = run["params"].get("mu") if alg == "fedprox" else None
+        key = (tuple(sorted(run["flipped"])), alg, trust, mu)
+        groups.setdefault(key, []).append(run)
+    for members in groups.values():
+        first = members[0]
+        for run in members[1:]:
+            names = sorted(set(first["flags"]) | set(run["flags"]))
+            differ = [n for n in names if first["flags"].get(n) != run["flags"].get(n)]
+            if differ:
+                n = differ[0]
+                raise TraceError("%s and %s: one row of the table, but --%s differs (%s "
+                                 "against %s): only runs that differ in their seed are "
+                                 "averaged" % (first["folder"], run["folder"], n,
+                                               first["flags"].get(n, "(not given)"),
+                                               run["flags"].get(n, "(not given)")))
+        seeds = [r["seed"] for r in members]
+        twice = sorted({str(s) for s in seeds if seeds.count(s) > 1})
+        if twice:
+            raise TraceError("%s: seed %s twice in one row of the table"
+                             % (first["folder"], twice[0]))
+    values = {}
+    for run in runs:
+        test = regular_mean(run, "accuracy")
+        if not np.isfinite(test):
+            raise TraceError("%s: rounds.csv has no accuracy rows" % run["folder"])
+        values[id(run)] = (test, regular_mean(run, "xstar_accuracy"))
+    seeds = sorted({r["seed"] for r in runs}, key=lambda v: (str(type(v)), v))
+    columns = (["setting", "flipped agents", "algorithm", "trust", "seeds", "runs",
+                "test accuracy"] + ["test seed %s" % s for s in seeds]
+               + ["X* accuracy"] + ["X* seed %s" % s for s in seeds])
+    rows = []
+    for key in sorted(groups, key=lambda k: (len(k[0]) > 0, k[0], _order(TABLE_ALGORITHMS,
+                                                                         k[1]),
+                                             _order(TABLE_TRUST, k[2]), str(k[3]))):
+        flipped, alg, trust, mu = key
+        members = groups[key]
+        row = {"setting": "low quality" if flipped else "regular",
+               "flipped agents": " ".join(str(i) for i in flipped),
+               "algorithm": alg + (" mu=%s" % mu if mu is not None else ""),
+               "trust": trust, "seeds": _seed_text([r["seed"] for r in members]),
+               "runs": len(members)}
+        for j, name in enumerate(["test", "X*"]):
+            got = [values[id(r)][j] for r in members]
+            head = "test accuracy" if j == 0 else "X* accuracy"
+            row[head] = "%.4f" % float(np.mean(got)) if all(np.isfinite(got)) else ""
+            for s in seeds:
+                hit = [values[id(r)][j] for r in members if r["seed"] == s]
+                row["%s seed %s" % (name, s)] = ("%.4f" % hit[0]
+                                                 if hit and np.isfinite(hit[0]) else "")
+        rows.append(row)
+    return columns, rows
+
+
+def write_table(path, columns, rows):
+    """Table 1 as CSV to path (atomically: a temporary file, then rename)."""
+    text = io.StringIO()
+    w = csv.DictWriter(text, columns, lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp",
+                               dir=folder)
+    try:
+        with os.fdopen(fd, "w", newline="") as fh:
+            fh.write(text.getvalue())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
 def plot_trust(runs, round_choice, out, fmt):
     with_trust = [r for r in runs if r["trust"] is not None and not r["trust"].empty]
     if not with_trust:
@@ -380,8 +508,21 @@ def main(argv):
     parser.add_argument("runs", nargs="+")
     parser.add_argument("--out")
     parser.add_argument("--round", type=int)
+    parser.add_argument("--table", metavar="FILE",
+                        help="write Table 1 (mean over seeds) as CSV to FILE, no figures")
     add_format_argument(parser)
     args = parser.parse_args(argv)
+    if args.table is not None:
+        try:
+            columns, rows = table1([load_run(f) for f in args.runs])
+            if not os.path.isdir(os.path.dirname(os.path.abspath(args.table))):
+                raise TraceError("no folder for --table: %s" % args.table)
+        except TraceError as exc:
+            print("error: %s" % exc, file=sys.stderr)
+            return 2
+        write_table(args.table, columns, rows)
+        print("wrote %s (%d rows)" % (args.table, len(rows)))
+        return 0
     try:
         runs = [load_run(f) for f in args.runs]
         out = make_out_dir(args.out or args.runs[0])

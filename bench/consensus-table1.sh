@@ -5,6 +5,13 @@
 # prints per run and per (setting, method) the mean over seeds of the regular agents' final
 # test and X* accuracy (analysis/plot_consensus.py's table), and each run's wall time.
 #
+# The manual's Table 1 (regular and low quality, seeds 1-3) is not typed from this script's
+# output: it is the campaigns analysis/campaigns/paper-consensus.toml and
+# paper-consensus-low-quality.toml (the same cells), tabulated by
+# analysis/plot_consensus.py --table and written into doc/data/ by
+# bench/doc-numbers.py --campaign paper-consensus --campaign paper-consensus-low-quality.
+# The heterogeneous-model table (ONLY=hetero) is still typed from this script.
+#
 # Usage: bash bench/consensus-table1.sh PATH/TO/consensus OUT_DIR [SEED ...]
 #   JOBS=2 runs two programs at a time (each with --threads=1); SCALE overrides the
 #   reduced-scale flags (default below); ONLY=table|hetero runs one part.

@@ -162,6 +162,15 @@ FIGURES = {
         table=[PYTHON, "analysis/discovery_tables.py", "labelling", "{runs}", "--out",
                "{out}"],
         by="`analysis/discovery_tables.py labelling` over its runs"),
+    # Consensus, the paper's Table 1 at a reduced scale: the regular agents' final test and
+    # X* accuracy per algorithm and trust mode, mean over seeds and each seed's; one
+    # campaign per setting (regular; agents 2 and 9 flipped), one table each.
+    "paper-consensus": dict(
+        table=[PYTHON, "analysis/plot_consensus.py", "{runs}", "--table", "{out}"],
+        by="`analysis/plot_consensus.py --table` over its runs"),
+    "paper-consensus-low-quality": dict(
+        table=[PYTHON, "analysis/plot_consensus.py", "{runs}", "--table", "{out}"],
+        by="`analysis/plot_consensus.py --table` over its runs"),
 }
 
 
