@@ -44,10 +44,12 @@ stderr and exit code 2, and nothing is written.
 import argparse
 import csv
 import io
-import json
 import math
 import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run_json import read_run_json  # noqa: E402
 
 METHODS = ["rl", "closest", "most-trusted", "uniform", "gcn", "none"]
 #: Flags that do not make a row: replicates, output and how the run is executed.
@@ -60,16 +62,8 @@ class TableError(Exception):
 
 def load_run(run_dir):
     """{dir, seed, params, results, flags} of a run folder."""
-    if not os.path.isdir(run_dir):
-        raise TableError("run folder not found: %s" % run_dir)
     path = os.path.join(run_dir, "run.json")
-    if not os.path.isfile(path):
-        raise TableError("missing run.json: %s (the run did not finish?)" % path)
-    try:
-        with open(path) as fh:
-            doc = json.load(fh)
-    except (OSError, ValueError) as exc:
-        raise TableError("cannot parse %s: %s" % (path, " ".join(str(exc).split())))
+    doc = read_run_json(run_dir, TableError)
     params = doc.get("parameters") if isinstance(doc, dict) else None
     if not isinstance(params, dict) or "graph" not in params:
         raise TableError("%s: not a graph-discovery run (no parameters.graph)" % path)

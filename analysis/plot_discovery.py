@@ -42,7 +42,6 @@ gives a one-line error on stderr and exit code 2 before anything is written.
 """
 
 import argparse
-import json
 import math
 import os
 import sys
@@ -55,6 +54,7 @@ import numpy as np  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run_json import read_run_json  # noqa: E402
 from trace_io import (TraceError, add_format_argument, axis_label, error_bars,  # noqa: E402
                       legend, make_out_dir, no_data, note, read_trace, save_figure,
                       series_style, set_domain_limits, to_numeric)
@@ -72,16 +72,8 @@ LEVEL_COLOURS = ["tab:red", "tab:orange", "tab:green"]
 
 
 def load_run(run_dir):
-    if not os.path.isdir(run_dir):
-        raise TraceError("run folder not found: %s" % run_dir)
     path = os.path.join(run_dir, "run.json")
-    if not os.path.isfile(path):
-        raise TraceError("missing run.json: %s (the run did not finish?)" % path)
-    try:
-        with open(path) as fh:
-            doc = json.load(fh)
-    except (OSError, ValueError) as exc:
-        raise TraceError("cannot parse %s: %s" % (path, " ".join(str(exc).split())))
+    doc = read_run_json(run_dir, TraceError)
     params = doc.get("parameters", {})
     if not isinstance(params, dict) or "graph" not in params:
         raise TraceError("%s: not a graph-discovery run (no parameters.graph)" % path)
