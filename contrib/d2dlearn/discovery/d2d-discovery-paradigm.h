@@ -67,8 +67,9 @@ class D2dDiscoveryParadigm : public Object
 
     /**
      * \brief The paradigm's preparation (see the class description); calls done once every
-     * device is ready, which may be later in simulated time. Call it from inside the
-     * simulation (e.g. Simulator::ScheduleNow) when it sends messages.
+     * device is ready, which may be later in simulated time. It may be called before
+     * Simulator::Run (D2dGraphDiscoveryHelper does): the messages it sends and the jobs it
+     * starts take simulated time from Simulator::Now().
      * \param data the devices' data and the server link
      * \param done called when the discovery can start
      */
