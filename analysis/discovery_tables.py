@@ -49,7 +49,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run_json import read_run_json  # noqa: E402
+from run_json import command_flags, read_run_json  # noqa: E402
 
 METHODS = ["rl", "closest", "most-trusted", "uniform", "gcn", "none"]
 #: Flags that do not make a row: replicates, output and how the run is executed.
@@ -68,12 +68,7 @@ def load_run(run_dir):
     if not isinstance(params, dict) or "graph" not in params:
         raise TableError("%s: not a graph-discovery run (no parameters.graph)" % path)
     results = (doc.get("summary") or {}).get("results")
-    flags = {}
-    for arg in str(params.get("commandLine") or "").split():
-        if arg.startswith("--"):
-            name, _, value = arg[2:].partition("=")
-            if name not in NOT_ROW:
-                flags[name] = value
+    flags = command_flags(params, NOT_ROW)
     return {"dir": run_dir, "path": path, "seed": doc.get("seed", params.get("seed")),
             "params": params, "results": results if isinstance(results, dict) else {},
             "flags": flags}

@@ -77,6 +77,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from matplotlib.patches import Patch  # noqa: E402
+from run_json import command_flags  # noqa: E402
 from trace_io import (TraceError, add_format_argument, axis_label, legend,  # noqa: E402
                       make_out_dir, note, read_trace, save_figure, series_style,
                       set_domain_limits, text_colour_on, to_numeric)
@@ -131,12 +132,7 @@ def load_run(folder):
     flipped = params.get("flippedDevices", []) or []
     algorithm = str(params.get("algorithm", "?"))
     label = algorithm + ("/" + str(params.get("trust")) if algorithm == "consensus" else "")
-    flags = {}
-    for arg in str(params.get("commandLine") or "").split():
-        if arg.startswith("--"):
-            name, _, value = arg[2:].partition("=")
-            if name not in NOT_ROW:
-                flags[name] = value
+    flags = command_flags(params, NOT_ROW)
     return {"folder": folder, "params": params, "rounds": rounds, "trust": trust,
             "seed": meta.get("seed", params.get("seed")), "flags": flags,
             "flipped": [int(v) for v in flipped], "algorithm": algorithm, "label": label,

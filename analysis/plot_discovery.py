@@ -54,7 +54,7 @@ import numpy as np  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run_json import read_run_json  # noqa: E402
+from run_json import command_flags, read_run_json  # noqa: E402
 from trace_io import (TraceError, add_format_argument, axis_label, error_bars,  # noqa: E402
                       legend, make_out_dir, no_data, note, read_trace, save_figure,
                       series_style, set_domain_limits, to_numeric)
@@ -173,13 +173,7 @@ NOT_METHOD = {"seed", "outDir", "quiet", "threads", "traces", "traceEvery", "gra
 
 def given_flags(run):
     """{flag: value} of the run's command line (run.json's commandLine), without NOT_METHOD."""
-    flags = {}
-    for arg in str(run["params"].get("commandLine") or "").split():
-        if arg.startswith("--") and "=" in arg:
-            name, value = arg[2:].split("=", 1)
-            if name not in NOT_METHOD:
-                flags[name] = value
-    return flags
+    return command_flags(run["params"], NOT_METHOD)
 
 
 def by_method(runs):

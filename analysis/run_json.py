@@ -3,6 +3,9 @@
 read_run_json(run_dir, error) returns the parsed document of RUN_DIR/run.json, or raises
 error (an Exception class) with one line: the folder or the file missing ("the run did not
 finish?"), or the JSON that cannot be parsed.
+
+command_flags(params, exclude) returns {flag: value} of parameters.commandLine, the flags a run
+was given, without those named in exclude; a flag given without "=" has the value "".
 """
 import json
 import os
@@ -20,3 +23,14 @@ def read_run_json(run_dir, error):
             return json.load(fh)
     except (OSError, ValueError) as exc:
         raise error("cannot parse %s: %s" % (path, " ".join(str(exc).split())))
+
+
+def command_flags(params, exclude=()):
+    """{flag: value} of params["commandLine"] (run.json), without the flags in exclude."""
+    flags = {}
+    for arg in str(params.get("commandLine") or "").split():
+        if arg.startswith("--"):
+            name, _, value = arg[2:].partition("=")
+            if name not in exclude:
+                flags[name] = value
+    return flags

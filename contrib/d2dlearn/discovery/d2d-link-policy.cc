@@ -34,34 +34,6 @@ D2dLinkPolicy::D2dLinkPolicy(uint32_t nActions,
 {
 }
 
-D2dLinkPolicy::BufferMode
-D2dLinkPolicy::ParseBufferMode(const std::string& name)
-{
-    if (name == "per-action")
-    {
-        return BufferMode::PER_ACTION;
-    }
-    if (name == "shared")
-    {
-        return BufferMode::SHARED;
-    }
-    throw std::invalid_argument("unknown buffer mode '" + name + "' (per-action | shared)");
-}
-
-D2dLinkPolicy::BetaMode
-D2dLinkPolicy::ParseBetaMode(const std::string& name)
-{
-    if (name == "sign-aware")
-    {
-        return BetaMode::SIGN_AWARE;
-    }
-    if (name == "literal")
-    {
-        return BetaMode::LITERAL;
-    }
-    throw std::invalid_argument("unknown beta mode '" + name + "' (sign-aware | literal)");
-}
-
 std::vector<double>
 D2dLinkPolicy::Softmax(const std::vector<double>& values)
 {

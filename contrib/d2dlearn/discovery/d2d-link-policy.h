@@ -66,11 +66,6 @@ class D2dLinkPolicy
                   BufferMode bufferMode,
                   BetaMode betaMode);
 
-    /** \return the mode of a name (per-action | shared); throws std::invalid_argument */
-    static BufferMode ParseBufferMode(const std::string& name);
-    /** \return the mode of a name (sign-aware | literal); throws std::invalid_argument */
-    static BetaMode ParseBetaMode(const std::string& name);
-
     /**
      * \brief Eq. (7): softmax of the values (shifted by their maximum for stability).
      * \param values psi^R / psi^C of each allowed action

@@ -192,6 +192,8 @@ D2dUnsupervisedParadigm::Prepare(const Data& data, Callback<void> done)
             {
                 sittingOut[i] = basis.empty() || (!reached.empty() && !reached[i]);
                 const auto& shard = m_shards[i];
+                // Features(i) is built again rather than kept from the sketches: keeping
+                // every device's samples as doubles would hold twice the training set.
                 projections.push_back(sittingOut[i]
                                           ? std::vector<double>{}
                                           : D2dDistributedPca::Project(Features(i),

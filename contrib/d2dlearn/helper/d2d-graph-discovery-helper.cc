@@ -313,10 +313,10 @@ D2dGraphDiscoveryHelper::Validate(const D2dScenarioSupport& support,
                                  partitions,
                                  D2dLearningOptions::PolynomialPoints));
     }
-    const std::string graph = flags.Get<EnumValue>("graph") == D2dGraphDiscovery::GCN ? "gcn" : "";
+    const bool gcn = flags.Get<EnumValue>("graph") == D2dGraphDiscovery::GCN;
     const uint32_t subset = flags.Get<UintegerValue>("gcnSubsetSize");
     const uint32_t systemDevices = flags.Get<UintegerValue>("gcnSystemDevices");
-    if (graph == "gcn" && subset > systemDevices)
+    if (gcn && subset > systemDevices)
     {
         support.Fail(fmt::format("--gcnSubsetSize={}: must be in [2, --gcnSystemDevices = {}]",
                                  subset,
@@ -353,7 +353,7 @@ D2dGraphDiscoveryHelper::Validate(const D2dScenarioSupport& support,
             // devices, where a device has one possible transmitter).
             flags.DefaultAfterParse("edges", std::to_string(std::min(2u, nDevices - 1)));
         }
-        if (graph == "gcn")
+        if (gcn)
         {
             support.Fail("--graph=gcn: the GCN baseline learns from the supervised paradigm's "
                          "local rewards (--paradigm=supervised or semi-supervised)");
