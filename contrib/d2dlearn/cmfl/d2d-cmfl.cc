@@ -619,7 +619,7 @@ D2dCmfl::ScoresExchanged(const D2dCommitteeConsensus::ScoreViews& views)
         std::map<uint32_t, std::vector<double>> perClient;
         for (const auto& [origin, scores] : byOrigin)
         {
-            for (const auto& [k, p] : scores)
+            for (const auto& [k, p] : *scores)
             {
                 perClient[k].push_back(p);
             }

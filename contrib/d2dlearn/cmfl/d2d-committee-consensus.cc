@@ -75,6 +75,22 @@ D2dCommitteeConsensus::D2dCommitteeConsensus()
     NS_LOG_FUNCTION(this);
 }
 
+bool
+D2dCommitteeConsensus::SameViews(const ScoreViews& a, const ScoreViews& b)
+{
+    auto sameView = [](const auto& x, const auto& y) {
+        return x.first == y.first && std::equal(x.second.begin(),
+                                                x.second.end(),
+                                                y.second.begin(),
+                                                y.second.end(),
+                                                [](const auto& u, const auto& v) {
+                                                    return u.first == v.first &&
+                                                           *u.second == *v.second;
+                                                });
+    };
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), sameView);
+}
+
 D2dCommitteeConsensus::~D2dCommitteeConsensus()
 {
     NS_LOG_FUNCTION(this);
@@ -239,7 +255,9 @@ D2dCommitteeConsensus::Receive(const D2dReception& r)
         if (it != x.sends.end() && p->round == x.round && r.src == it->second.sender &&
             x.members.count(r.dst) && r.dst != r.src)
         {
-            if (x.views[r.dst].emplace(p->origin, p->scores).second)
+            if (x.views[r.dst]
+                    .emplace(p->origin, std::shared_ptr<const D2dScoreVector>(p, &p->scores))
+                    .second)
             {
                 ++x.arrived;
             }
@@ -319,8 +337,9 @@ D2dCommitteeConsensus::ExchangeScores(uint32_t round,
         {
             r.emplace_back(k, static_cast<double>(static_cast<float>(score)));
         }
-        x.views[c][c] = r;
-        rounded[c] = std::move(r);
+        auto shared = std::make_shared<const D2dScoreVector>(std::move(r));
+        x.views[c][c] = shared;
+        rounded[c] = *shared;
     }
     x.done = done;
     m_exchange = std::move(x);

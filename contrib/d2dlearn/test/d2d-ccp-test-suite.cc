@@ -440,8 +440,9 @@ class D2dCcpNoLossTestCase : public TestCase
         for (const auto& [member, byOrigin] : views)
         {
             NS_TEST_ASSERT_MSG_EQ(byOrigin.size(), 5, "member " << member << " holds 5 vectors");
-            for (const auto& [origin, scores] : byOrigin)
+            for (const auto& [origin, shared] : byOrigin)
             {
+                const D2dScoreVector& scores = *shared;
                 const auto& sent = own.at(origin);
                 NS_TEST_ASSERT_MSG_EQ(scores.size(), sent.size(), "entries");
                 for (std::size_t j = 0; j < scores.size(); ++j)
@@ -1492,12 +1493,13 @@ class D2dCcpWifiElectionTestCase : public TestCase
      * \return its proposal S_c^{t+1}: the 3 clients around the middle of the ranking of
      *         the final scores C_k / sum 1/P_k^c
      */
-    std::vector<uint32_t> Proposal(const std::map<uint32_t, D2dScoreVector>& byOrigin) const
+    std::vector<uint32_t> Proposal(
+        const std::map<uint32_t, std::shared_ptr<const D2dScoreVector>>& byOrigin) const
     {
         std::map<uint32_t, std::vector<double>> perClient;
         for (const auto& [origin, scores] : byOrigin)
         {
-            for (const auto& [k, score] : scores)
+            for (const auto& [k, score] : *scores)
             {
                 perClient[k].push_back(score);
             }
@@ -1563,7 +1565,7 @@ class D2dCcpWifiElectionTestCase : public TestCase
             const bool same = o.set == expected;
             NS_TEST_ASSERT_MSG_EQ(same, true, name << ": the middle of the ranking elected");
         }
-        const bool sameViews = channel.views == wifi.views;
+        const bool sameViews = D2dCommitteeConsensus::SameViews(channel.views, wifi.views);
         NS_TEST_ASSERT_MSG_EQ(sameViews, true, "the same score views on both backends");
         if (channel.outcomes.size() == 1 && wifi.outcomes.size() == 1)
         {
