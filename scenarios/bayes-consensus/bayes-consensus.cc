@@ -26,6 +26,7 @@
 #include "ns3/d2d-coordinate-belief-learner.h"
 #include "ns3/d2d-fashion-mnist.h"
 #include "ns3/d2d-gaussian-linear-learner.h"
+#include "ns3/d2d-memory-budget.h"
 #include "ns3/d2d-network-options.h"
 #include "ns3/d2d-partitioner.h"
 #include "ns3/d2d-torch-runtime.h"
@@ -270,25 +271,14 @@ main(int argc, char* argv[])
                                  fixedN));
     }
     const uint32_t n = net.nDevices;
-    {
-        // W is dense (N x N doubles), and its spectrum (LambdaMax, StationaryDistribution:
-        // GSL on a copy, with complex eigenvectors) takes about five more such matrices:
-        // refused up front when that cannot fit, rather than growing until the memory ends.
-        const double bytesPerCell = 48;
-        const double available = D2dLearningOptions::AvailableMemoryBytes();
-        const double need = bytesPerCell * double(n) * double(n);
-        if (need > available)
-        {
-            support.Fail(fmt::format("--nDevices={}: bayes-consensus keeps W dense and computes "
-                                     "its spectrum, about {:.3g} GB for {} devices, more than the "
-                                     "{:.3g} GB available (accepted here: at most {} devices)",
-                                     n,
-                                     need / 1e9,
-                                     n,
-                                     available / 1e9,
-                                     static_cast<uint64_t>(std::sqrt(available / bytesPerCell))));
-        }
-    }
+    // W is dense (N x N doubles), and its spectrum (LambdaMax, StationaryDistribution: GSL
+    // on a copy, with complex eigenvectors) takes about five more such matrices: refused up
+    // front when that cannot fit, rather than growing until the memory ends.
+    D2dMemoryBudget([](uint64_t m) {
+        const double mm = static_cast<double>(m);
+        return D2dMemoryBudget::Terms{{"devices", D2dMemoryBudget::DeviceBytes * mm},
+                                      {"W and its spectrum", 48.0 * mm * mm}};
+    }).Check(support, "bayes-consensus", n);
     if (discrete && n < thetaLevels.size())
     {
         support.Fail(fmt::format("--nDevices={} is below the {} coordinates of --thetaTrue: "

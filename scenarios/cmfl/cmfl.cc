@@ -29,6 +29,7 @@
 #include "ns3/d2d-fed-avg.h"
 #include "ns3/d2d-learning-helper.h"
 #include "ns3/d2d-learning-options.h"
+#include "ns3/d2d-memory-budget.h"
 #include "ns3/d2d-network-options.h"
 #include "ns3/d2d-partitioner.h"
 #include "ns3/d2dlearn-module.h"
@@ -170,12 +171,36 @@ main(int argc, char* argv[])
                                  active));
     }
     support.SetQuiet(net.quiet);
+    learning.checkModelMemory = false; // counted in the memory budget below
     learning.LoadData(support, nDevices, net.seed);
 
     if (net.printLinks)
     {
         net.PrintLinks(std::cout, server, learning.ModelMessages());
         return 0;
+    }
+    {
+        // What the run holds for N devices (D2dMemoryBudget): every device's objects and, as
+        // the rounds activate them all, its model; a round's uploads, T training clients to C
+        // members (each send's transport, channel-access and retry state, measured about
+        // 260 bytes); the members' score views (C^2 shared vectors, 64 bytes a map entry) and
+        // the gradients each member holds by client (C x T entries of 64 bytes, the scores
+        // 16 bytes each).
+        const double perHolder = learning.ModelBytesPerHolder();
+        const double dataBytes = learning.DataBytes();
+        const double activeShare = activationPercent / 100.0;
+        const double committeeShare = committeePercent / 100.0;
+        D2dMemoryBudget([=](uint64_t n) {
+            const double a = std::min<double>(n, std::round(activeShare * n));
+            const double c = cmfl ? std::round(committeeShare * a) : 0;
+            const double t = a - c;
+            return D2dMemoryBudget::Terms{
+                {"devices", D2dMemoryBudget::DeviceBytes * n},
+                {"data", dataBytes},
+                {"models", perHolder * (n + 1.0)},
+                {"a round's uploads", 260.0 * std::max(t * std::max(c, 1.0), a)},
+                {"committee views", 64.0 * c * c + 80.0 * c * t}};
+        }).Check(support, "cmfl", nDevices);
     }
     auto traces = net.OpenTraces(support);
     D2dNetwork network = net.Build(*traces, server);

@@ -28,6 +28,7 @@
 #include "ns3/d2d-fed-avg.h"
 #include "ns3/d2d-learning-helper.h"
 #include "ns3/d2d-learning-options.h"
+#include "ns3/d2d-memory-budget.h"
 #include "ns3/d2d-network-options.h"
 #include "ns3/d2d-partitioner.h"
 #include "ns3/d2d-prediction-consensus.h"
@@ -193,6 +194,7 @@ main(int argc, char* argv[])
 
     // Data: X* held out (class-balanced) before the partition, all before any output.
     learning.holdOutFraction = xstarFraction;
+    learning.checkModelMemory = false; // counted in the memory budget below
     learning.LoadData(support, nDevices, net.seed);
     if (!flipped.empty())
     {
@@ -232,6 +234,29 @@ main(int argc, char* argv[])
     {
         net.PrintLinks(std::cout, helper.ProtocolUsesD2s(), learning.ModelMessages());
         return 0;
+    }
+    {
+        // What the run holds for N devices (D2dMemoryBudget): every device's objects and
+        // model; prediction consensus keeps, per pair of agents, the last and the fresh
+        // prediction received (two shared pointers, 32 bytes) and five dense N x N matrices of
+        // doubles (kept rows, W^(t) as built and as kept, the product W^(t)...W^(1) and its
+        // next value: 40 bytes), and per agent its own, fresh and last predictions on X*
+        // (|X*| x classes floats each; at most two of each sender's live at once).
+        const double perHolder = learning.ModelBytesPerHolder();
+        const double dataBytes = learning.DataBytes();
+        const bool pairwise = algorithm == "consensus";
+        const double predictionBytes =
+            4.0 * static_cast<double>(learning.heldOut ? learning.heldOut->Size() : 0) *
+            std::max<uint32_t>(1, learning.train->numClasses);
+        D2dMemoryBudget([=](uint64_t n) {
+            const double nn = static_cast<double>(n);
+            return D2dMemoryBudget::Terms{
+                {"devices", D2dMemoryBudget::DeviceBytes * nn},
+                {"data", dataBytes},
+                {"models", perHolder * (nn + 1)},
+                {"pairwise trust state", pairwise ? 72.0 * nn * nn : 0.0},
+                {"predictions on X*", pairwise ? 3 * predictionBytes * nn : 0.0}};
+        }).Check(support, "consensus", nDevices);
     }
     auto traces = net.OpenTraces(support);
     D2dNetwork network = net.Build(*traces, helper.ProtocolUsesD2s());

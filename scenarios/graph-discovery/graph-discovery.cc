@@ -530,7 +530,9 @@ main(int argc, char* argv[])
     net.Validate(support, 25, 2);
     discovery.Validate(support, flags, learning, net.nDevices);
     support.SetQuiet(net.quiet);
+    learning.checkModelMemory = false; // counted by discovery.CheckMemory
     learning.LoadData(support, net.nDevices, net.seed);
+    discovery.CheckMemory(support, flags, learning, net.nDevices); // before Configure's trust
     discovery.Configure(support, learning, net.seed);
     if (net.printLinks)
     {

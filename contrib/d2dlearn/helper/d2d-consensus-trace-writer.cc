@@ -161,8 +161,10 @@ D2dConsensusTraceWriter::RoundEnd(uint32_t round, double, double)
                                e,
                                c[e]);
             }
+            // One device's rows at a time: the buffer stays O(coefficients), not O(N).
+            m_coefficients->write(rows.data(), static_cast<std::streamsize>(rows.size()));
+            rows.clear();
         }
-        m_coefficients->write(rows.data(), static_cast<std::streamsize>(rows.size()));
     }
     if (m_boundary && m_boundaryRounds.count(round) > 0)
     {
@@ -187,8 +189,11 @@ D2dConsensusTraceWriter::RoundEnd(uint32_t round, double, double)
                                m_grid->features[2 * k + 1],
                                best - first);
             }
+            // One device's grid at a time: the buffer stays O(grid), not O(N x grid) (250 MB
+            // with 1,000 devices and the 2-D Gaussian mixture's grid).
+            m_boundary->write(rows.data(), static_cast<std::streamsize>(rows.size()));
+            rows.clear();
         }
-        m_boundary->write(rows.data(), static_cast<std::streamsize>(rows.size()));
     }
 }
 

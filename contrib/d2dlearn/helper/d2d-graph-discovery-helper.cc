@@ -10,6 +10,7 @@
 #include "ns3/d2d-energy-model.h"
 #include "ns3/d2d-gap-partition.h"
 #include "ns3/d2d-gcn-graph-scorer.h"
+#include "ns3/d2d-memory-budget.h"
 #include "ns3/d2d-semi-supervised-paradigm.h"
 #include "ns3/d2d-shard-exchange.h"
 #include "ns3/d2d-supervised-paradigm.h"
@@ -279,6 +280,32 @@ D2dGraphDiscoveryHelper::AddFlags(D2dScenarioFlags& flags)
                "ns3::D2dGraphDiscovery::RewardSharing",
                "Local rewards: to the cluster head, which returns r^G (O(1) messages per device), "
                "or multicast to every member (literal)");
+}
+
+void
+D2dGraphDiscoveryHelper::CheckMemory(const D2dScenarioSupport& support,
+                                     const D2dScenarioFlags& flags,
+                                     const D2dLearningOptions& learning,
+                                     uint32_t nDevices) const
+{
+    const double iterations = flags.Get<UintegerValue>("iterations");
+    const double edges = flags.Get<UintegerValue>("edges");
+    const bool gcn = flags.Get<EnumValue>("graph") == D2dGraphDiscovery::GCN;
+    const double perHolder = downstream == "none" ? 0.0 : learning.ModelBytesPerHolder();
+    const double dataBytes = learning.DataBytes();
+    // T_j[i][l]: one byte per pair and label (D2dTrustMatrices), the supervised paradigms'.
+    const double trustBytesPerPair =
+        paradigm == "unsupervised" ? 0.0 : std::max<uint32_t>(1, learning.train->numClasses);
+    D2dMemoryBudget([=](uint64_t n) {
+        const double nn = static_cast<double>(n);
+        return D2dMemoryBudget::Terms{
+            {"devices", D2dMemoryBudget::DeviceBytes * nn},
+            {"data", dataBytes},
+            {"link policies", 176.0 * nn * std::min(edges, nn - 1) * iterations},
+            {"N x N matrices", (gcn ? 32.0 : 24.0) * nn * nn},
+            {"trust matrices", trustBytesPerPair * nn * nn},
+            {"models", perHolder * (nn + 1)}};
+    }).Check(support, "graph-discovery", nDevices);
 }
 
 void

@@ -84,6 +84,25 @@ class D2dGraphDiscoveryHelper
                   const D2dLearningOptions& learning,
                   uint32_t nDevices);
     /**
+     * \brief After LoadData(), before Configure() (which builds the trust matrices): refuse
+     * N devices (one line with the estimate) when what the run holds does not fit
+     * (D2dMemoryBudget): every device's objects; the data; each device's E link policies,
+     * whose Q-tables and experience buffers grow by at most one entry (about 160 bytes) and
+     * one reward (8 bytes, 16 with the vector's growth) per iteration; the N x N matrices of
+     * doubles that the discovery builds at its start (P_D, the shareable data, the
+     * selection's P_D: 24 bytes a pair; with --graph=gcn the link scores: 8 more); the
+     * supervised paradigms' trust matrices T_j[i][l] (one byte per pair and label); the
+     * downstream models.
+     * \param support errors
+     * \param flags the parsed flags (--iterations, --edges, --graph)
+     * \param learning the data and models (after LoadData())
+     * \param nDevices N
+     */
+    void CheckMemory(const D2dScenarioSupport& support,
+                     const D2dScenarioFlags& flags,
+                     const D2dLearningOptions& learning,
+                     uint32_t nDevices) const;
+    /**
      * \brief After LoadData(), before any output: the partitions (regression: each device's
      * gap partitions), the paradigm (ObjectFactory of --paradigm's TypeId) and the checks of
      * the values against the data (--edges, --minLabels, --pcaDims, --clusters, the trust

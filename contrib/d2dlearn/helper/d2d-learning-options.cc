@@ -4,6 +4,8 @@
  */
 #include "d2d-learning-options.h"
 
+#include "ns3/d2d-memory-budget.h"
+
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/d2d-fashion-mnist.h"
@@ -470,7 +472,7 @@ D2dLearningOptions::CheckModelMemory(const D2dScenarioSupport& support, uint32_t
             support.Fail("--model=" + spec.ToString() + ": " + what);
         }
         const double need = parameters * bytesPerParameter * (std::ceil(holding * nDevices) + 1);
-        if (need > available)
+        if (checkModelMemory && need > available)
         {
             support.Fail(fmt::format("--model={}: {:.3g} parameters x {} devices need about "
                                      "{:.3g} GB of memory, more than the {:.3g} GB available "
@@ -487,7 +489,51 @@ D2dLearningOptions::CheckModelMemory(const D2dScenarioSupport& support, uint32_t
 double
 D2dLearningOptions::AvailableMemoryBytes()
 {
-    return D2dMatrixCsv::AvailableMemoryBytes();
+    try
+    {
+        return D2dMemoryBudget::AvailableBytes();
+    }
+    catch (const std::invalid_argument&)
+    {
+        return D2dMatrixCsv::AvailableMemoryBytes();
+    }
+}
+
+double
+D2dLearningOptions::DataBytes() const
+{
+    double bytes = 0;
+    for (const auto* set : {train.get(), test.get(), heldOut.get()})
+    {
+        if (set)
+        {
+            bytes += sizeof(float) * (set->features.size() + set->targets.size()) +
+                     sizeof(int64_t) * set->labels.size();
+        }
+    }
+    for (const auto& shard : shards)
+    {
+        bytes += sizeof(std::size_t) * shard.indices.size();
+    }
+    return bytes;
+}
+
+double
+D2dLearningOptions::ModelBytesPerHolder() const
+{
+    NS_ABORT_MSG_IF(!train, "D2dLearningOptions::ModelBytesPerHolder before LoadData");
+    BooleanValue keep;
+    CreateObject<D2dLearner>()->GetAttribute("KeepOptimizerState", keep);
+    const double bytesPerParameter = 8 + (keep.Get() ? (optimizer == "adam" ? 8 : 4) : 0);
+    const int64_t outputs = train->numClasses > 0 ? train->numClasses : 1;
+    double most = 0;
+    for (const auto& spec : m_specs)
+    {
+        most = std::max(most,
+                        bytesPerParameter *
+                            static_cast<double>(spec.CountParameters(train->featureShape, outputs)));
+    }
+    return most;
 }
 
 void

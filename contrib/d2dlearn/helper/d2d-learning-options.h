@@ -95,6 +95,12 @@ class D2dLearningOptions
      * scenario sets its client fraction (its clients hold no model between rounds).
      */
     double holdingFraction{1.0};
+    /**
+     * Whether LoadData refuses models that do not fit (not a flag): a scenario that counts
+     * the models in its own D2dMemoryBudget, beside what else it holds, sets false (the
+     * architectures are checked against the data either way).
+     */
+    bool checkModelMemory{true};
 
     /**
      * \brief Declare the learning flags, each with its range and the attributes it sets
@@ -214,8 +220,19 @@ class D2dLearningOptions
              bool quiet,
              const std::function<void()>& writeLast = {}) const;
 
-    /** \return the memory available to the program, bytes (MemAvailable on Linux) */
+    /** \return the memory available to the program, bytes (D2dMemoryBudget::AvailableBytes;
+     *          MemAvailable when D2DLEARN_MEMORY_MB is malformed, which the budget refuses) */
     static double AvailableMemoryBytes();
+
+    /**
+     * \return the bytes a device holding a model keeps for it (the largest architecture of
+     *         --model): two flat float copies, plus the kept optimizer state; after LoadData()
+     */
+    double ModelBytesPerHolder() const;
+
+    /** \return the bytes the loaded data takes: the training, test and held-out sets'
+     *          features, labels and targets, and the shards' sample indices; after LoadData() */
+    double DataBytes() const;
 
   private:
     /**
@@ -239,7 +256,7 @@ class D2dLearningOptions
 
     /**
      * \brief Fail unless every architecture of --model fits the samples (a cnn needs images
-     * of at least 4 x 4) and the models the devices hold fit in the memory available: two
+     * of at least 4 x 4) and (checkModelMemory) the models the devices hold fit in the memory available: two
      * flat copies per holding device (its own and one in flight or waiting to be averaged),
      * plus kept optimizer state (KeepOptimizerState: Adam 2, SGD 1 more), plus the global
      * model.
