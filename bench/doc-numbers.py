@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Measure the figures that the manual's pages show, and write them where pages include them.
 
-    bench/doc-numbers.py [--bin DIR] [--repeat N] [--campaign NAME ...] [--jobs N]
-                         [--source DIR] [--out DIR]
+    bench/doc-numbers.py [--bin DIR] [--repeat N] [--campaign NAME ...] [--table NAME ...]
+                         [--jobs N] [--source DIR] [--out DIR] [--no-main-job]
 
 Runs the main job (fedavg on its defaults, the command of `bash setup.sh --run`) --repeat
 times (3) and writes doc/data/main-job.csv and doc/data/main-job.md (its wall time, the
@@ -13,6 +13,10 @@ analysis/sweep.py into a temporary folder and updates their rows of
 doc/data/campaign-times.csv (runs, wall time of `sweep.py run` including validation); for
 the campaigns that a reproduction page shows (FIGURES below) it also draws their figures
 and keeps a table of their results in doc/data/NAME/ (figures, results.csv, stamp.md).
+With --table NAME (repeatable; TABLES below) runs the campaigns whose runs make one table
+of a page together (cmfl-robustness: no attack, attacks on the weights and on the update)
+and writes it into doc/data/NAME/ (results.csv, stamp.md naming the campaigns, their
+runs and wall times), updating their rows of doc/data/campaign-times.csv too.
 --jobs N runs N campaign runs at once (default: sweep.py's, one per core). Every row names
 the machine (CPU, cores), the date and the git commit measured (that of --source DIR, the
 tree the programs of --bin were built from: default this one; "+changes" if its sources
@@ -222,7 +226,73 @@ def figures(name, toml, camp, outdir, stamp):
                     stamp["load"], stamp["date"], stamp["commit"]))
 
 
-def campaigns(bindir, names, outdir, stamp, jobs=None):
+# Tables over several campaigns: a page's table whose rows come from more than one campaign
+# file (no attack, attacks on the weights, on the update). --table NAME runs each campaign
+# (timed, its row of campaign-times.csv updated, as --campaign does) and writes the table
+# over all their runs into doc/data/NAME/ (results.csv, stamp.md): "table" the command
+# ({runs} the run folders of all the campaigns, {out} the CSV file it writes).
+TABLES = {
+    # cmfl robustness, reduced (100 devices, C = 4): doc/reproductions/cmfl.md.
+    "cmfl-robustness": dict(
+        campaigns=["cmfl-robustness-clean", "cmfl-robustness-weights",
+                   "cmfl-robustness-update"],
+        table=[PYTHON, "analysis/cmfl_tables.py", "robustness", "{runs}", "--out", "{out}"],
+        by="`analysis/cmfl_tables.py robustness` over their runs"),
+    # The same with 200 devices (C = 8), weights-space attacks at 30 %.
+    "cmfl-robustness-large": dict(
+        campaigns=["cmfl-robustness-large-clean", "cmfl-robustness-large"],
+        table=[PYTHON, "analysis/cmfl_tables.py", "robustness", "{runs}", "--out", "{out}"],
+        by="`analysis/cmfl_tables.py robustness` over their runs"),
+    # At the authors' active-set size (650 devices, 65 active).
+    "cmfl-robustness-paper-scale": dict(
+        campaigns=["cmfl-robustness-paper-scale-clean", "cmfl-robustness-paper-scale"],
+        table=[PYTHON, "analysis/cmfl_tables.py", "robustness", "{runs}", "--out", "{out}"],
+        by="`analysis/cmfl_tables.py robustness` over their runs"),
+}
+
+
+def run_campaign(bindir, name, camp, stamp, jobs=None):
+    """sweep.py run of analysis/campaigns/NAME.toml into the folder camp: its row of
+    campaign-times.csv."""
+    toml = os.path.join(TOP, "analysis", "campaigns", name + ".toml")
+    t0 = time.monotonic()
+    subprocess.run([PYTHON, os.path.join(TOP, "analysis", "sweep.py"), "run", toml,
+                    "--out", camp, "--bin", bindir]
+                   + (["--jobs", str(jobs)] if jobs else []), check=True,
+                   stdout=subprocess.DEVNULL)
+    wall = time.monotonic() - t0
+    runs = sum(1 for _, _, files in os.walk(camp) if "run.json" in files)
+    m, s = divmod(int(round(wall)), 60)
+    print("doc-numbers: campaign %s: %d runs, %.1f s" % (name, runs, wall), flush=True)
+    return dict(stamp, campaign=name + ".toml", runs=runs, wall_s="%.1f" % wall,
+                wall=("%d min %d s" % (m, s)) if m else "%d s" % s,
+                jobs=jobs or min(2, os.cpu_count() or 1))
+
+
+def table_over(name, camps, outdir, stamp, times):
+    """TABLES[name] over the runs of the campaign folders camps ({campaign: folder}) into
+    outdir/NAME/ (results.csv, stamp.md); times: the campaigns' rows of campaign-times.csv."""
+    spec = TABLES[name]
+    runs = sorted(os.path.join(camp, d) for camp in camps.values() for d in os.listdir(camp)
+                  if os.path.exists(os.path.join(camp, d, "run.json")))
+    dest = os.path.join(outdir, name)
+    os.makedirs(dest, exist_ok=True)
+    table = os.path.join(dest, "results.csv.tmp")
+    subprocess.run(expand(spec["table"], runs, out=table), check=True,
+                   stdout=subprocess.DEVNULL, cwd=TOP)
+    os.replace(table, os.path.join(dest, "results.csv"))
+    ran = ", ".join("`analysis/campaigns/%s.toml` (%s runs, %s)"
+                    % (c, times[c]["runs"], times[c]["wall"]) for c in spec["campaigns"])
+    write_atomic(os.path.join(dest, "stamp.md"),
+                 "<!-- Written by bench/doc-numbers.py; do not edit: re-run it. -->\n"
+                 "Measured by `bench/doc-numbers.py --table %s` (`analysis/sweep.py run "
+                 "--jobs %s` of %s; %d runs, then %s) on %s, with a 1-minute load average of "
+                 "%s before the campaigns, %s, commit %s.\n"
+                 % (name, times[spec["campaigns"][0]]["jobs"], ran, len(runs), spec["by"],
+                    stamp["machine"], stamp["load"], stamp["date"], stamp["commit"]))
+
+
+def campaigns(bindir, names, outdir, stamp, jobs=None, tables=()):
     path = os.path.join(outdir, "campaign-times.csv")
     fields = ["campaign", "runs", "wall_s", "wall", "jobs", "machine", "load", "date", "commit"]
     old = {}
@@ -232,21 +302,15 @@ def campaigns(bindir, names, outdir, stamp, jobs=None):
     for name in names:
         toml = os.path.join(TOP, "analysis", "campaigns", name + ".toml")
         with tempfile.TemporaryDirectory(prefix="d2dlearn-doc-numbers.") as tmp:
-            t0 = time.monotonic()
-            subprocess.run([PYTHON, os.path.join(TOP, "analysis", "sweep.py"), "run", toml,
-                            "--out", tmp, "--bin", bindir]
-                           + (["--jobs", str(jobs)] if jobs else []), check=True,
-                           stdout=subprocess.DEVNULL)
-            wall = time.monotonic() - t0
-            runs = sum(1 for _, _, files in os.walk(tmp) if "run.json" in files)
+            old[name] = run_campaign(bindir, name, tmp, stamp, jobs)
             if name in FIGURES:
                 figures(name, toml, tmp, outdir, stamp)
-        m, s = divmod(int(round(wall)), 60)
-        old[name] = dict(campaign=name + ".toml", runs=runs, wall_s="%.1f" % wall,
-                         wall=("%d min %d s" % (m, s)) if m else "%d s" % s,
-                         jobs=jobs or min(2, os.cpu_count() or 1), **stamp)
-        old[name]["campaign"] = name + ".toml"
-        print("doc-numbers: campaign %s: %d runs, %.1f s" % (name, runs, wall), flush=True)
+    for name in tables:
+        with tempfile.TemporaryDirectory(prefix="d2dlearn-doc-numbers.") as tmp:
+            camps = {c: os.path.join(tmp, c) for c in TABLES[name]["campaigns"]}
+            for c, camp in camps.items():
+                old[c] = run_campaign(bindir, c, camp, stamp, jobs)
+            table_over(name, camps, outdir, stamp, old)
     rows = sorted(old.values(), key=lambda r: r["campaign"])
     with open(path + ".tmp", "w", newline="") as f:
         w = csv.DictWriter(f, fields, extrasaction="ignore")
@@ -260,6 +324,8 @@ def main():
     p.add_argument("--bin", default=os.path.join(TOP, "build", "bin"))
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--campaign", action="append", default=[])
+    p.add_argument("--table", action="append", default=[], choices=sorted(TABLES),
+                   help="a table over several campaigns (TABLES): runs them, writes it")
     p.add_argument("--no-main-job", action="store_true")
     p.add_argument("--jobs", type=int, default=None,
                    help="campaign runs at once (sweep.py run --jobs; default: one per core)")
@@ -274,9 +340,9 @@ def main():
                  load="%.1f" % os.getloadavg()[0])  # other work slows wall times: say how much
     if not a.no_main_job:
         main_job(a.bin, a.repeat, a.out, stamp)
-    if a.campaign:
+    if a.campaign or a.table:
         campaigns(a.bin, [c[:-5] if c.endswith(".toml") else c for c in a.campaign], a.out,
-                  stamp, a.jobs)
+                  stamp, a.jobs, a.table)
 
 
 if __name__ == "__main__":
