@@ -1,12 +1,14 @@
 #!/usr/bin/python3
 """Tables of cmfl runs (Che et al. 2022: committee mechanism based FL) that the manual shows:
-the robustness table of doc/reproductions/cmfl.md, final accuracy per attack and algorithm.
+the robustness table of doc/reproductions/cmfl.md, final accuracy per attack and algorithm,
+and the committee table beside it, how many attackers the CMFL runs let in.
 
 Usage:
     /usr/bin/python3 analysis/cmfl_tables.py robustness RUN_DIR [RUN_DIR ...] [--out FILE]
+    /usr/bin/python3 analysis/cmfl_tables.py committee RUN_DIR [RUN_DIR ...] [--out FILE]
 
-Each RUN_DIR is an --outDir of build/bin/cmfl; only its run.json is read. The table is
-written as CSV to FILE (default: stdout).
+Each RUN_DIR is an --outDir of build/bin/cmfl; robustness reads its run.json, committee
+also its committee.csv. The table is written as CSV to FILE (default: stdout).
 
 robustness: a row per attack setting, a column per algorithm. The row is (parameters.attack,
 parameters.maliciousPercent, parameters.attackSpace); runs without attack (attack none) make
@@ -26,13 +28,30 @@ attacks by name; epsilon ascending; space weights before update. Columns:
 Algorithms in the order CMFL-I (cmfl-1), CMFL-II (cmfl-2), FedAvg, Median, Trimmed Mean,
 Krum, Multi-Krum, then any other by its --algorithm name.
 
+committee: a row per CMFL run (cmfl-1, cmfl-2) under attack (attack not none; the other runs
+are left out, so it takes the same run folders as robustness), in the robustness table's
+order of algorithm, attack, epsilon and space, then seed. From committee.csv (a row per
+round: the numbers of training, committee and aggregated clients and of malicious ones
+among them, n1, n2, n3):
+
+  algorithm, attack, epsilon (%), space, seed
+  rounds                            rows of committee.csv
+  training, committee               the sizes (min-max over the rounds where they vary)
+  malicious training max            the most malicious training clients in a round (max n1)
+  malicious committee               malicious committee members: min-max over the rounds
+                                    (n2), and the mean (1 decimal) in brackets
+  rounds with a malicious majority  rounds whose committee held more than half malicious
+                                    members (2 n2 > committee)
+  rounds with an attacker aggregated rounds with n3 > 0
+
 All runs of one table must have been given the same flags (parameters.commandLine) but for
 the seed, the row's and column's keys (algorithm, attack, maliciousPercent, attackSpace) and
 how the run is executed (outDir, quiet, threads, traces, traceEvery, validate): a table
 never mixes, say, 100 and 200 devices. A seed twice in one cell is refused too.
 
 Bad input (a missing folder or run.json, an unparsable run.json, a run that is not cmfl's or
-has no final accuracy, runs that the table cannot hold together) gives a one-line error on
+has no final accuracy, a CMFL run under attack without a readable committee.csv, runs that
+the table cannot hold together) gives a one-line error on
 stderr and exit code 2, and nothing is written.
 """
 
@@ -154,7 +173,73 @@ def robustness_table(runs):
     return columns, rows
 
 
-TABLES = {"robustness": robustness_table}
+COMMITTEE_COLUMNS = ["round", "training", "committee", "n1", "n2", "n3"]
+
+
+def read_committee(run):
+    """[{column: int}] of the rows of a run's committee.csv (the columns the table needs)."""
+    path = os.path.join(run["dir"], "committee.csv")
+    try:
+        with open(path, newline="") as fh:
+            reader = csv.DictReader(fh)
+            missing = [c for c in COMMITTEE_COLUMNS if c not in (reader.fieldnames or [])]
+            if missing:
+                raise TableError("%s: no column %s" % (path, missing[0]))
+            rows = []
+            for r in reader:
+                try:
+                    rows.append({c: int(r[c]) for c in COMMITTEE_COLUMNS})
+                except (TypeError, ValueError):
+                    raise TableError("%s: line %d: not a count: %s"
+                                     % (path, reader.line_num,
+                                        ",".join(str(r[c]) for c in COMMITTEE_COLUMNS)))
+    except OSError as exc:
+        raise TableError("cannot read %s: %s" % (path, exc.strerror or exc))
+    if not rows:
+        raise TableError("%s: no rounds" % path)
+    return rows
+
+
+def span(values):
+    lo, hi = min(values), max(values)
+    return "%d" % lo if lo == hi else "%d-%d" % (lo, hi)
+
+
+def committee_table(runs):
+    """(columns, rows) of the committee table."""
+    check_alike(runs)
+    cmfl = [r for r in runs if r["algorithm"] in ("cmfl-1", "cmfl-2") and r["attack"] != "none"]
+    seen = {}
+    for run in cmfl:
+        key = (run["algorithm"], run["attack"], run["epsilon"], run["space"], run["seed"])
+        if key in seen:
+            raise TableError("%s and %s: seed %s twice in one setting (%s, %s, epsilon %s, "
+                             "space %s)" % (seen[key]["dir"], run["dir"], run["seed"], *key[:4]))
+        seen[key] = run
+    names = dict(ALGORITHMS)
+    columns = ["algorithm", "attack", "epsilon (%)", "space", "seed", "rounds", "training",
+               "committee", "malicious training max", "malicious committee",
+               "rounds with a malicious majority", "rounds with an attacker aggregated"]
+    rows = []
+    order = [a for a, _ in ALGORITHMS]
+    for run in sorted(cmfl, key=lambda r: (rank(order, r["algorithm"]), rank(ATTACKS, r["attack"]),
+                                           r["epsilon"], rank(SPACES, r["space"]),
+                                           seed_key(r["seed"]))):
+        c = read_committee(run)
+        n2 = [r["n2"] for r in c]
+        rows.append({
+            "algorithm": names[run["algorithm"]], "attack": run["attack"],
+            "epsilon (%)": run["epsilon"], "space": run["space"], "seed": run["seed"],
+            "rounds": len(c), "training": span([r["training"] for r in c]),
+            "committee": span([r["committee"] for r in c]),
+            "malicious training max": max(r["n1"] for r in c),
+            "malicious committee": "%s (%.1f)" % (span(n2), sum(n2) / len(n2)),
+            "rounds with a malicious majority": sum(1 for r in c if 2 * r["n2"] > r["committee"]),
+            "rounds with an attacker aggregated": sum(1 for r in c if r["n3"] > 0)})
+    return columns, rows
+
+
+TABLES = {"robustness": robustness_table, "committee": committee_table}
 
 
 def main(argv):

@@ -15,8 +15,9 @@ the campaigns that a reproduction page shows (FIGURES below) it also draws their
 and keeps a table of their results in doc/data/NAME/ (figures, results.csv, stamp.md).
 With --table NAME (repeatable; TABLES below) runs the campaigns whose runs make one table
 of a page together (cmfl-robustness: no attack, attacks on the weights and on the update)
-and writes it into doc/data/NAME/ (results.csv, stamp.md naming the campaigns, their
-runs and wall times), updating their rows of doc/data/campaign-times.csv too.
+and writes its tables into doc/data/NAME/ (results.csv, for cmfl also committee.csv, and
+stamp.md naming the campaigns, their runs and wall times), updating their rows of
+doc/data/campaign-times.csv too.
 --jobs N runs N campaign runs at once (default: sweep.py's, one per core). Every row names
 the machine (CPU, cores), the date and the git commit measured (that of --source DIR, the
 tree the programs of --bin were built from: default this one; "+changes" if its sources
@@ -229,25 +230,27 @@ def figures(name, toml, camp, outdir, stamp):
 # Tables over several campaigns: a page's table whose rows come from more than one campaign
 # file (no attack, attacks on the weights, on the update). --table NAME runs each campaign
 # (timed, its row of campaign-times.csv updated, as --campaign does) and writes the table
-# over all their runs into doc/data/NAME/ (results.csv, stamp.md): "table" the command
-# ({runs} the run folders of all the campaigns, {out} the CSV file it writes).
+# over all their runs into doc/data/NAME/ (stamp.md and the CSV files of "tables": {file:
+# the command that writes it}, {runs} the run folders of all the campaigns, {out} the file).
+CMFL_TABLES = {
+    "results.csv": [PYTHON, "analysis/cmfl_tables.py", "robustness", "{runs}", "--out", "{out}"],
+    "committee.csv": [PYTHON, "analysis/cmfl_tables.py", "committee", "{runs}", "--out",
+                      "{out}"]}
+CMFL_BY = ("`analysis/cmfl_tables.py robustness` (results.csv) and `committee` "
+           "(committee.csv) over their runs")
 TABLES = {
     # cmfl robustness, reduced (100 devices, C = 4): doc/reproductions/cmfl.md.
     "cmfl-robustness": dict(
         campaigns=["cmfl-robustness-clean", "cmfl-robustness-weights",
-                   "cmfl-robustness-update"],
-        table=[PYTHON, "analysis/cmfl_tables.py", "robustness", "{runs}", "--out", "{out}"],
-        by="`analysis/cmfl_tables.py robustness` over their runs"),
+                   "cmfl-robustness-update"], tables=CMFL_TABLES, by=CMFL_BY),
     # The same with 200 devices (C = 8), weights-space attacks at 30 %.
     "cmfl-robustness-large": dict(
         campaigns=["cmfl-robustness-large-clean", "cmfl-robustness-large"],
-        table=[PYTHON, "analysis/cmfl_tables.py", "robustness", "{runs}", "--out", "{out}"],
-        by="`analysis/cmfl_tables.py robustness` over their runs"),
+        tables=CMFL_TABLES, by=CMFL_BY),
     # At the authors' active-set size (650 devices, 65 active).
     "cmfl-robustness-paper-scale": dict(
         campaigns=["cmfl-robustness-paper-scale-clean", "cmfl-robustness-paper-scale"],
-        table=[PYTHON, "analysis/cmfl_tables.py", "robustness", "{runs}", "--out", "{out}"],
-        by="`analysis/cmfl_tables.py robustness` over their runs"),
+        tables=CMFL_TABLES, by=CMFL_BY),
 }
 
 
@@ -271,16 +274,17 @@ def run_campaign(bindir, name, camp, stamp, jobs=None):
 
 def table_over(name, camps, outdir, stamp, times):
     """TABLES[name] over the runs of the campaign folders camps ({campaign: folder}) into
-    outdir/NAME/ (results.csv, stamp.md); times: the campaigns' rows of campaign-times.csv."""
+    outdir/NAME/ (its tables, stamp.md); times: the campaigns' rows of campaign-times.csv."""
     spec = TABLES[name]
     runs = sorted(os.path.join(camp, d) for camp in camps.values() for d in os.listdir(camp)
                   if os.path.exists(os.path.join(camp, d, "run.json")))
     dest = os.path.join(outdir, name)
     os.makedirs(dest, exist_ok=True)
-    table = os.path.join(dest, "results.csv.tmp")
-    subprocess.run(expand(spec["table"], runs, out=table), check=True,
-                   stdout=subprocess.DEVNULL, cwd=TOP)
-    os.replace(table, os.path.join(dest, "results.csv"))
+    for f, cmd in spec["tables"].items():
+        table = os.path.join(dest, f + ".tmp")
+        subprocess.run(expand(cmd, runs, out=table), check=True, stdout=subprocess.DEVNULL,
+                       cwd=TOP)
+        os.replace(table, os.path.join(dest, f))
     ran = ", ".join("`analysis/campaigns/%s.toml` (%s runs, %s)"
                     % (c, times[c]["runs"], times[c]["wall"]) for c in spec["campaigns"])
     write_atomic(os.path.join(dest, "stamp.md"),
