@@ -1,11 +1,13 @@
 #!/usr/bin/python3
 """Tables of graph-discovery runs (Wagle, Das, Love and Brinton 2025) that the manual shows:
-the unsupervised paradigm's label bias per edge (Fig. 8d) and the semi-supervised paradigm's
-labelling accuracy (Fig. 8a, App. D-D).
+the unsupervised paradigm's label bias per edge (Fig. 8d), the semi-supervised paradigm's
+labelling accuracy (Fig. 8a, App. D-D) and its downstream accuracy per labeller and graph
+(App. D-D, Fig. 14b).
 
 Usage:
     /usr/bin/python3 analysis/discovery_tables.py edges RUN_DIR [RUN_DIR ...] [--out FILE]
     /usr/bin/python3 analysis/discovery_tables.py labelling RUN_DIR [RUN_DIR ...] [--out FILE]
+    /usr/bin/python3 analysis/discovery_tables.py downstream RUN_DIR [RUN_DIR ...] [--out FILE]
 
 Each RUN_DIR is an --outDir of build/bin/graph-discovery; only its run.json is read. The
 table is written as CSV to FILE (default: stdout), one row per group of runs that differ
@@ -35,6 +37,22 @@ for propagation (d ascending; the mlp labeller sends no PCA message, so its d is
   mean unlabelled accuracy       mean of the seed columns
   mean accuracy                  mean over the runs of gdLabellingMeanAccuracy (all points)
   PCA bytes                      mean over the runs of gdPcaBytes (0 where absent: mlp)
+
+downstream (--paradigm=semi-supervised with a graph and FedAvg after it; App. D-D, Fig.
+14b): a row per labeller (propagation, then mlp, then others by name) and graph (in the
+order above):
+
+  labeller, graph, seeds, runs
+  labelling accuracy             mean over the runs of gdLabellingMeanUnlabelledAccuracy
+                                 (4 decimals)
+  W1 after                       mean over the runs of gdMeanW1ToUniformAfter (the assigned
+                                 labels' histograms after the exchange; 3 decimals)
+  final accuracy                 mean over the runs of finalAccuracy (FedAvg's global model
+                                 after the last round; 3 decimals)
+  final accuracy per seed        each seed's, "/" between them, seeds ascending
+  highest on seeds               on how many of the row's seeds its final accuracy is the
+                                 highest of its labeller's graphs run on that seed
+                                 ("3 of 3"; a tie counts for each)
 
 Bad input (a missing folder or run.json, an unparsable run.json, a run of another paradigm
 or without the results the table needs, unlike runs in one row) gives a one-line error on
@@ -222,7 +240,48 @@ def labelling_table(runs):
     return columns, rows
 
 
-TABLES = {"edges": edges_table, "labelling": labelling_table}
+LABELLERS = ["propagation", "mlp"]
+
+
+def downstream_table(runs):
+    """(columns, rows) of the downstream table."""
+    check_paradigm(runs, "semi-supervised")
+    for run in runs:
+        for key in ("gdLabellingMeanUnlabelledAccuracy", "gdMeanW1ToUniformAfter",
+                    "finalAccuracy"):
+            number(run, key)
+
+    def labeller(run):
+        return str(run["params"].get("labeller") or "propagation")
+
+    groups = group(runs, lambda r: (labeller(r), str(r["params"]["graph"])),
+                   ["labeller", "graph"])
+    best = {}  # (labeller, seed): the highest final accuracy of that labeller's runs
+    for run in runs:
+        k = (labeller(run), run["seed"])
+        best[k] = max(best.get(k, -math.inf), number(run, "finalAccuracy"))
+    columns = ["labeller", "graph", "seeds", "runs", "labelling accuracy", "W1 after",
+               "final accuracy", "final accuracy per seed", "highest on seeds"]
+    rows = []
+    for lab, graph in sorted(groups, key=lambda k: (rank(LABELLERS, k[0]),
+                                                     rank(METHODS, k[1]))):
+        members = sorted(groups[(lab, graph)], key=lambda r: (str(type(r["seed"])), r["seed"]))
+        acc = [number(r, "finalAccuracy") for r in members]
+        rows.append({
+            "labeller": lab, "graph": graph,
+            "seeds": seed_text([r["seed"] for r in members]), "runs": len(members),
+            "labelling accuracy": "%.4f" % mean(
+                [number(r, "gdLabellingMeanUnlabelledAccuracy") for r in members]),
+            "W1 after": "%.3f" % mean([number(r, "gdMeanW1ToUniformAfter") for r in members]),
+            "final accuracy": "%.3f" % mean(acc),
+            "final accuracy per seed": "/".join("%.3f" % a for a in acc),
+            "highest on seeds": "%d of %d" % (
+                sum(1 for r, a in zip(members, acc) if a >= best[(lab, r["seed"])]),
+                len(members))})
+    return columns, rows
+
+
+TABLES = {"edges": edges_table, "labelling": labelling_table, "downstream": downstream_table}
 
 
 def main(argv):

@@ -131,7 +131,8 @@ def main_job(bindir, repeat, outdir, stamp):
 # plot commands (run in the campaign folder DIR; {runs} the run folders), the figures to
 # keep, and the columns of sweep.py collect's results.csv to keep; or, where the page shows
 # a table over the runs rather than one row per run, the command that writes it ("table":
-# {out} the CSV file it writes, kept as results.csv) and what the stamp says made it ("by").
+# {out} the CSV file it writes, kept as results.csv), further tables ("tables": {file: its
+# command}) and what the stamp says made it ("by").
 FIGURES = {
     "paper-bayes": dict(
         plots=[[PYTHON, "analysis/plot_bayes.py", "{runs}", "--out", "{dir}/plots"]],
@@ -162,6 +163,11 @@ FIGURES = {
     "paper-graph-discovery-unsupervised": dict(
         table=[PYTHON, "analysis/discovery_tables.py", "edges", "{runs}", "--out", "{out}"],
         by="`analysis/discovery_tables.py edges` over its runs"),
+    # Downstream FedAvg accuracy per labeller and graph: App. D-D, Fig. 14b.
+    "paper-graph-discovery-labeller-downstream": dict(
+        table=[PYTHON, "analysis/discovery_tables.py", "downstream", "{runs}", "--out",
+               "{out}"],
+        by="`analysis/discovery_tables.py downstream` over its runs"),
     # Labelling accuracy per labeller and PCA dimension d: Fig. 8a, App. D-D.
     "paper-graph-discovery-semi": dict(
         table=[PYTHON, "analysis/discovery_tables.py", "labelling", "{runs}", "--out",
@@ -176,6 +182,14 @@ FIGURES = {
     "paper-consensus-low-quality": dict(
         table=[PYTHON, "analysis/plot_consensus.py", "{runs}", "--table", "{out}"],
         by="`analysis/plot_consensus.py --table` over its runs"),
+    # Sec. 5.2, heterogeneous models: accuracy per architecture (results.csv) and the
+    # trust between the architectures in the middle collaboration round (trust.csv).
+    "paper-consensus-hetero": dict(
+        table=[PYTHON, "analysis/consensus_tables.py", "hetero", "{runs}", "--out", "{out}"],
+        tables={"trust.csv": [PYTHON, "analysis/consensus_tables.py", "hetero-trust",
+                              "{runs}", "--out", "{out}"]},
+        by="`analysis/consensus_tables.py hetero` (results.csv) and `hetero-trust` "
+           "(trust.csv) over its runs"),
 }
 
 
@@ -204,6 +218,11 @@ def figures(name, toml, camp, outdir, stamp):
     os.makedirs(dest, exist_ok=True)
     for f in spec.get("keep", []):
         shutil.copyfile(os.path.join(camp, "plots", f), os.path.join(dest, f))
+    for f, cmd in spec.get("tables", {}).items():  # further tables beside results.csv
+        subprocess.run(expand(cmd, runs, dir=camp, toml=toml, out=os.path.join(camp, f)),
+                       check=True, stdout=subprocess.DEVNULL, cwd=TOP)
+        shutil.copyfile(os.path.join(camp, f), os.path.join(dest, f + ".tmp"))
+        os.replace(os.path.join(dest, f + ".tmp"), os.path.join(dest, f))
     if "table" in spec:
         table = os.path.join(camp, "table.csv")
         subprocess.run(expand(spec["table"], runs, dir=camp, toml=toml, out=table),
@@ -251,6 +270,10 @@ TABLES = {
     "cmfl-robustness-paper-scale": dict(
         campaigns=["cmfl-robustness-paper-scale-clean", "cmfl-robustness-paper-scale"],
         tables=CMFL_TABLES, by=CMFL_BY),
+    # The former rules (IID, replicas quorum, ...), one campaign, four attacks at 10 %.
+    "cmfl-former-rules": dict(
+        campaigns=["cmfl-former-rules"], tables={"results.csv": CMFL_TABLES["results.csv"]},
+        by="`analysis/cmfl_tables.py robustness` over its runs"),
 }
 
 

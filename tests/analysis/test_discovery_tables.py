@@ -15,6 +15,13 @@ labelling: propagation d = 5 (seeds 1, 2: 0.90, 0.80; 1000 PCA bytes each), d = 
   (seeds 1, 2: 0.95, 0.93; 10000 and 12000 bytes), mlp (seeds 1, 2: 0.96, 0.90; no
   gdPcaBytes; given d = 50): rows d = 5, 50, then mlp with an empty d; means 0.8500,
   0.9400, 0.9300; PCA bytes 1000, 11000, 0.
+downstream (labeller, graph, seed: labelling accuracy, W1 after, final accuracy):
+  propagation rl 1: 0.90, 1.8, 0.72; rl 2: 0.90, 2.0, 0.74; none 1: 0.90, 2.4, 0.71;
+  none 2: 0.90, 2.4, 0.75; mlp rl 1: 0.92, 1.7, 0.73; rl 2: 0.94, 1.9, 0.77; mlp closest
+  1: 0.91, 2.3, 0.70. Rows propagation rl, none, then mlp rl, closest: labelling 0.9000,
+  0.9000, 0.9300, 0.9100; W1 1.900, 2.400, 1.800, 2.300; final 0.730, 0.730, 0.750, 0.700;
+  highest of its labeller on seeds: propagation rl seed 1 only (1 of 2), none seed 2 only
+  (1 of 2), mlp rl both (2 of 2), closest none (0 of 1).
 
 Then bad input: a missing folder, a folder without run.json, an unparsable run.json, a run
 of the other paradigm, two runs in one row that differ in another flag, a seed twice in one
@@ -127,6 +134,43 @@ class DiscoveryTables(unittest.TestCase):
             ["propagation", "50", "1, 2", "2", "0.9500", "0.9300", "0.9400", "0.9500",
              "11000"],
             ["mlp", "", "1, 2", "2", "0.9600", "0.9000", "0.9300", "0.9400", "0"]])
+
+    def test_downstream(self):
+        d = os.path.join(self.tmp, "down")
+
+        def run(labeller, graph, seed, lab, w1, acc):
+            return make_run(os.path.join(d, "%s-%s-s%d" % (labeller, graph, seed)), seed,
+                            {"paradigm": "semi-supervised", "graph": graph,
+                             "labeller": labeller},
+                            {"gdLabellingMeanUnlabelledAccuracy": lab,
+                             "gdMeanW1ToUniformAfter": w1, "finalAccuracy": acc})
+
+        runs = [run("mlp", "closest", 1, 0.91, 2.3, 0.70),
+                run("propagation", "none", 2, 0.90, 2.4, 0.75),
+                run("mlp", "rl", 2, 0.94, 1.9, 0.77),
+                run("propagation", "rl", 1, 0.90, 1.8, 0.72),
+                run("propagation", "none", 1, 0.90, 2.4, 0.71),
+                run("mlp", "rl", 1, 0.92, 1.7, 0.73),
+                run("propagation", "rl", 2, 0.90, 2.0, 0.74)]
+        out = os.path.join(self.tmp, "downstream.csv")
+        proc, rows = table("downstream", runs, out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(list(rows[0]), ["labeller", "graph", "seeds", "runs",
+                                         "labelling accuracy", "W1 after", "final accuracy",
+                                         "final accuracy per seed", "highest on seeds"])
+        self.assertEqual([list(r.values()) for r in rows], [
+            ["propagation", "rl", "1, 2", "2", "0.9000", "1.900", "0.730", "0.720/0.740",
+             "1 of 2"],
+            ["propagation", "none", "1, 2", "2", "0.9000", "2.400", "0.730", "0.710/0.750",
+             "1 of 2"],
+            ["mlp", "rl", "1, 2", "2", "0.9300", "1.800", "0.750", "0.730/0.770", "2 of 2"],
+            ["mlp", "closest", "1", "1", "0.9100", "2.300", "0.700", "0.700", "0 of 1"]])
+        bare = make_run(os.path.join(d, "bare"), 3,
+                        {"paradigm": "semi-supervised", "graph": "rl", "labeller": "mlp"},
+                        {"gdLabellingMeanUnlabelledAccuracy": 0.9,
+                         "gdMeanW1ToUniformAfter": 2.0})
+        self.refused("downstream", runs + [bare], "finalAccuracy is missing")
+        self.refused("downstream", runs + self.runs[:1], "paradigm is unsupervised")
 
     def refused(self, kind, runs, words):
         out = os.path.join(self.tmp, "bad.csv")

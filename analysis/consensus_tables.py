@@ -1,0 +1,265 @@
+#!/usr/bin/python3
+"""Tables of consensus runs (Fan, Mendler-Dünner and Jaggi 2023) that the manual shows beside
+Table 1 (analysis/plot_consensus.py --table): the heterogeneous-model experiment of sec. 5.2,
+its accuracy per architecture and the trust between the architectures.
+
+Usage:
+    /usr/bin/python3 analysis/consensus_tables.py hetero RUN_DIR [RUN_DIR ...] [--out FILE]
+    /usr/bin/python3 analysis/consensus_tables.py hetero-trust RUN_DIR [RUN_DIR ...]
+                                                  [--out FILE]
+
+Each RUN_DIR is an --outDir of build/bin/consensus run with several models (--model=A,B
+and --modelAssignment: blocks gives agent i of N model i k / N of the k, round-robin model
+i mod k); hetero reads run.json and rounds.csv, hetero-trust run.json and trust.csv. The
+table is written as CSV to FILE (default: stdout). Flipped agents (run.json's
+flippedDevices) are left out of every mean.
+
+hetero: a row for all the agents, then one per model (in --model's order). Columns:
+
+  agents                 "all" or the model's agents ("0-4")
+  model                  the model ("" for all)
+  seeds                  the seeds of the runs
+  one column per method  mean over the runs of the method (local; consensus naive,
+                         static, dynamic; in that order) of the mean final test accuracy
+                         (rounds.csv metric accuracy at the last round) of the row's agents
+                         (3 decimals)
+  METHOD per seed        each seed's value, "/" between them, in the order of seeds
+
+hetero-trust: per consensus run whose trust is not naive (naive trust weighs every peer
+the same), a row per (seed, model of the agent, model of the peer), in the middle
+collaboration round (the middle one of trust.csv's rounds; the earlier of two): the mean
+trust weight w that agents of the first model give to peers of the second, the agent's
+weight on itself left out. Columns: method, seed, round, from, to, mean weight (4 decimals),
+pairs (how many weights were averaged).
+
+All runs of one table must have been given the same flags (parameters.commandLine) but for
+the seed, the method (algorithm, trust) and how the run is executed (outDir, quiet,
+threads, traces, validate). Bad input (a missing folder or file, an unparsable run.json, a
+run with one model, a missing column or non-numeric value, a seed twice for one method,
+runs that differ otherwise) gives a one-line error on stderr and exit code 2, and nothing
+is written.
+"""
+
+import argparse
+import csv
+import io
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run_json import command_flags, read_run_json  # noqa: E402
+
+METHODS = ["local", "naive", "static", "dynamic"]
+NOT_COMPARED = {"seed", "outDir", "quiet", "threads", "traces", "traceEvery", "validate",
+                "algorithm", "trust"}
+
+
+class TableError(Exception):
+    pass
+
+
+def load_run(run_dir):
+    """{dir, path, seed, method, models, model_of, flipped, flags} of a consensus run folder."""
+    path = os.path.join(run_dir, "run.json")
+    doc = read_run_json(run_dir, TableError)
+    params = doc.get("parameters") if isinstance(doc, dict) else None
+    if not isinstance(params, dict) or "algorithm" not in params or "model" not in params:
+        raise TableError("%s: not a consensus run (no parameters.algorithm and model)" % path)
+    algorithm = str(params["algorithm"])
+    method = str(params.get("trust")) if algorithm == "consensus" else algorithm
+    models = [m for m in str(params["model"]).split(",") if m]
+    if len(models) < 2:
+        raise TableError("%s: parameters.model is %s: one model, no heterogeneous table"
+                         % (path, params["model"]))
+    try:
+        n = int(params["nDevices"])
+    except (KeyError, TypeError, ValueError):
+        raise TableError("%s: no parameters.nDevices" % path)
+    blocks = str(params.get("modelAssignment", "blocks")) == "blocks"
+    model_of = {i: models[i * len(models) // n] if blocks else models[i % len(models)]
+                for i in range(n)}
+    seed = doc.get("seed", params.get("seed"))
+    return {"dir": run_dir, "path": path, "seed": seed, "method": method, "models": models,
+            "model_of": model_of, "flipped": {int(v) for v in params.get("flippedDevices") or []},
+            "flags": command_flags(params, NOT_COMPARED)}
+
+
+def read_rows(run, name, columns, numeric):
+    """The rows of RUN/name (a CSV trace) with the numeric columns as floats."""
+    path = os.path.join(run["dir"], name)
+    try:
+        with open(path, newline="") as fh:
+            reader = csv.DictReader(fh)
+            missing = [c for c in columns if c not in (reader.fieldnames or [])]
+            if missing:
+                raise TableError("%s: no column %s" % (path, missing[0]))
+            rows = []
+            for r in reader:
+                try:
+                    row = {c: float(r[c]) for c in numeric}
+                except (TypeError, ValueError):
+                    raise TableError("%s: line %d: not a number in %s"
+                                     % (path, reader.line_num, ",".join(numeric)))
+                if not all(math.isfinite(v) for v in row.values()):
+                    raise TableError("%s: line %d: not a finite number" % (path, reader.line_num))
+                row.update({c: r[c] for c in columns if c not in numeric})
+                rows.append(row)
+    except OSError as exc:
+        raise TableError("cannot read %s: %s" % (path, exc.strerror or exc))
+    return rows
+
+
+def final_accuracy(run):
+    """{agent: test accuracy at the last round} of a run (rounds.csv, nodes >= 0)."""
+    rows = [r for r in read_rows(run, "rounds.csv", ["round", "node", "metric", "value"],
+                                 ["round", "node", "value"])
+            if r["metric"] == "accuracy" and r["node"] >= 0]
+    if not rows:
+        raise TableError("%s: rounds.csv has no accuracy rows of the agents" % run["dir"])
+    last = max(r["round"] for r in rows)
+    return {int(r["node"]): r["value"] for r in rows if r["round"] == last}
+
+
+def check(runs):
+    """Refuses runs that differ in other flags than seed and method, or a seed twice."""
+    first = runs[0]
+    seen = {}
+    for run in runs:
+        names = sorted(set(first["flags"]) | set(run["flags"]))
+        differ = [n for n in names if first["flags"].get(n) != run["flags"].get(n)]
+        if differ:
+            n = differ[0]
+            raise TableError("%s and %s: one table, but --%s differs (%s against %s): a table "
+                             "holds runs that differ only in their seed and method"
+                             % (first["dir"], run["dir"], n,
+                                first["flags"].get(n, "(not given)"),
+                                run["flags"].get(n, "(not given)")))
+        key = (run["method"], run["seed"])
+        if key in seen:
+            raise TableError("%s and %s: seed %s twice for %s"
+                             % (seen[key]["dir"], run["dir"], run["seed"], run["method"]))
+        seen[key] = run
+
+
+def seed_key(s):
+    return (not isinstance(s, int), s if isinstance(s, int) else 0, str(s))
+
+
+def rank(order, value):
+    return (order.index(value) if value in order else len(order), value)
+
+
+def agents_text(agents):
+    """'0-4' for consecutive agents, else '0, 2, 4'."""
+    agents = sorted(agents)
+    if len(agents) > 1 and agents == list(range(agents[0], agents[-1] + 1)):
+        return "%d-%d" % (agents[0], agents[-1])
+    return ", ".join(str(a) for a in agents)
+
+
+def hetero_table(runs):
+    """(columns, rows) of the hetero table."""
+    check(runs)
+    models = runs[0]["models"]
+    regular = [i for i in sorted(runs[0]["model_of"]) if i not in runs[0]["flipped"]]
+    groups = [("all", "", regular)] + [
+        (agents_text([i for i in regular if runs[0]["model_of"][i] == m]), m,
+         [i for i in regular if runs[0]["model_of"][i] == m]) for m in models]
+    methods = sorted({r["method"] for r in runs}, key=lambda m: rank(METHODS, m))
+    seeds = sorted({r["seed"] for r in runs}, key=seed_key)
+    acc = {id(r): final_accuracy(r) for r in runs}
+    columns = (["agents", "model", "seeds"] + methods
+               + ["%s per seed" % m for m in methods])
+    rows = []
+    for label, model, agents in groups:
+        row = {"agents": label, "model": model,
+               "seeds": ", ".join(str(s) for s in seeds)}
+        for m in methods:
+            per_seed = {}
+            for run in runs:
+                if run["method"] != m:
+                    continue
+                missing = [i for i in agents if i not in acc[id(run)]]
+                if missing:
+                    raise TableError("%s: rounds.csv has no accuracy of agent %d at the last "
+                                     "round" % (run["dir"], missing[0]))
+                per_seed[run["seed"]] = sum(acc[id(run)][i] for i in agents) / len(agents)
+            values = list(per_seed.values())
+            row[m] = "%.3f" % (sum(values) / len(values))
+            row["%s per seed" % m] = "/".join(
+                "%.3f" % per_seed[s] if s in per_seed else "-" for s in seeds)
+        rows.append(row)
+    return columns, rows
+
+
+def hetero_trust_table(runs):
+    """(columns, rows) of the hetero-trust table."""
+    check(runs)
+    columns = ["method", "seed", "round", "from", "to", "mean weight", "pairs"]
+    rows = []
+    trusting = [r for r in runs if r["method"] not in ("local", "naive")
+                and r["method"] in METHODS]
+    if not trusting:
+        raise TableError("no consensus run with static or dynamic trust among the runs")
+    for run in sorted(trusting, key=lambda r: (rank(METHODS, r["method"]), seed_key(r["seed"]))):
+        trust = read_rows(run, "trust.csv", ["round", "node", "peer", "w"],
+                          ["round", "node", "peer", "w"])
+        rounds = sorted({r["round"] for r in trust})
+        if not rounds:
+            raise TableError("%s: trust.csv has no rows" % run["dir"])
+        middle = rounds[(len(rounds) - 1) // 2]
+        sums = {}
+        for r in trust:
+            node, peer = int(r["node"]), int(r["peer"])
+            if (r["round"] != middle or node == peer or node in run["flipped"]
+                    or peer in run["flipped"]):
+                continue
+            key = (run["model_of"].get(node), run["model_of"].get(peer))
+            s = sums.setdefault(key, [0.0, 0])
+            s[0] += r["w"]
+            s[1] += 1
+        for a in run["models"]:
+            for b in run["models"]:
+                if (a, b) in sums:
+                    total, count = sums[(a, b)]
+                    rows.append({"method": run["method"], "seed": run["seed"],
+                                 "round": "%d" % middle, "from": a, "to": b,
+                                 "mean weight": "%.4f" % (total / count), "pairs": count})
+    return columns, rows
+
+
+TABLES = {"hetero": hetero_table, "hetero-trust": hetero_trust_table}
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description="Tables of consensus runs")
+    parser.add_argument("table", choices=sorted(TABLES))
+    parser.add_argument("runs", nargs="+", metavar="RUN_DIR")
+    parser.add_argument("--out", default=None, metavar="FILE", help="CSV file (default stdout)")
+    args = parser.parse_args(argv)
+    try:
+        columns, rows = TABLES[args.table]([load_run(d) for d in args.runs])
+        if args.out is not None and not os.path.isdir(
+                os.path.dirname(os.path.abspath(args.out))):
+            raise TableError("no folder for --out: %s" % args.out)
+    except TableError as exc:
+        print("consensus_tables.py: error: %s" % exc, file=sys.stderr)
+        return 2
+    text = io.StringIO()
+    w = csv.DictWriter(text, columns, lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    if args.out is None:
+        sys.stdout.write(text.getvalue())
+        return 0
+    tmp = args.out + ".tmp"
+    with open(tmp, "w", newline="") as fh:
+        fh.write(text.getvalue())
+    os.replace(tmp, args.out)
+    print("wrote %s (%d rows)" % (args.out, len(rows)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

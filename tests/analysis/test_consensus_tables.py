@@ -1,0 +1,155 @@
+#!/usr/bin/python3
+"""Test of analysis/consensus_tables.py (the manual's heterogeneous-model tables of the
+consensus page, sec. 5.2) on hand-made consensus run folders: 4 agents,
+--model=mlp:8,logistic --modelAssignment=blocks (agents 0, 1 the MLP, 2, 3 logistic);
+rounds.csv at rounds 1 and 2 (only round 2, the last, counts), against tables worked out by
+hand:
+
+  hetero, final test accuracy (agents 0, 1, 2, 3):
+    local seed 1: 0.60 0.70 0.50 0.40: all 0.55, mlp 0.65, logistic 0.45
+    local seed 2: 0.80 0.70 0.60 0.42: all 0.63, mlp 0.75, logistic 0.51
+      -> local: all 0.590 (0.550/0.630), mlp 0.700 (0.650/0.750), logistic 0.480
+    dynamic seed 1: 0.72 0.76 0.66 0.62: all 0.69, mlp 0.74, logistic 0.64
+    dynamic seed 2: 0.80 0.76 0.70 0.66: all 0.73, mlp 0.78, logistic 0.68
+      -> dynamic: all 0.710, mlp 0.760, logistic 0.660
+  rows all, then mlp:8 (agents 0-1), logistic (2-3); columns local before dynamic (given in
+  another order).
+
+  hetero-trust, dynamic runs only (local has no trust), trust.csv rounds 4-7: the middle
+  round is 5 (the earlier of 5 and 6); in round 5 (w of node to peer):
+    0->0 0.4 (left out), 0->1 0.3, 0->2 0.2, 0->3 0.1; 1->0 0.25, 1->2 0.15, 1->3 0.2;
+    2->0 0.1, 2->1 0.1, 2->3 0.5; 3->0 0.2, 3->1 0.2, 3->2 0.3; every other round 0.9:
+    mlp to mlp (0.3 + 0.25) / 2 = 0.2750, mlp to logistic 0.65 / 4 = 0.1625,
+    logistic to mlp 0.6 / 4 = 0.1500, logistic to logistic (0.5 + 0.3) / 2 = 0.4000.
+
+Then bad input: a run with another --rounds, a seed twice for one method, a run with one
+model, a run without rounds.csv and a missing folder each exit 2 with one stderr line and
+leave the table unwritten.
+
+Run it directly: /usr/bin/python3 tests/analysis/test_consensus_tables.py"""
+
+import csv
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "analysis",
+                      "consensus_tables.py")
+PY = "/usr/bin/python3"
+MIDDLE = {(0, 0): 0.4, (0, 1): 0.3, (0, 2): 0.2, (0, 3): 0.1, (1, 0): 0.25, (1, 1): 0.4,
+          (1, 2): 0.15, (1, 3): 0.2, (2, 0): 0.1, (2, 1): 0.1, (2, 2): 0.2, (2, 3): 0.5,
+          (3, 0): 0.2, (3, 1): 0.2, (3, 2): 0.3, (3, 3): 0.3}
+
+
+def make_run(path, method, seed, final, model="mlp:8,logistic", extra="", rounds=True):
+    """A consensus run folder: final is [accuracy of agent 0..3 at round 2]; consensus runs
+    (method not local) get trust.csv with MIDDLE in round 5, 0.9 in rounds 4, 6, 7."""
+    os.makedirs(path)
+    algorithm = "local" if method == "local" else "consensus"
+    line = ("--dataFraction=0.1 --rounds=2 --model=%s --modelAssignment=blocks --nDevices=4 "
+            "--threads=1 --quiet=true %s--algorithm=%s --trust=%s --seed=%d --outDir=%s"
+            % (model, extra + " " if extra else "", algorithm,
+               "naive" if method == "local" else method, seed, path))
+    params = {"commandLine": line, "algorithm": algorithm,
+              "trust": "naive" if method == "local" else method, "model": model,
+              "modelAssignment": "blocks", "nDevices": 4, "flippedDevices": []}
+    with open(os.path.join(path, "run.json"), "w") as fh:
+        json.dump({"seed": seed, "parameters": params}, fh)
+    if rounds:
+        with open(os.path.join(path, "rounds.csv"), "w", newline="") as fh:
+            w = csv.writer(fh)
+            w.writerow(["round", "sim_time_s", "node", "metric", "value"])
+            for rnd in (1, 2):
+                for node, value in enumerate(final):
+                    w.writerow([rnd, "%.1f" % rnd, node, "accuracy",
+                                value if rnd == 2 else 0.1])
+                    w.writerow([rnd, "%.1f" % rnd, node, "loss", 1.0])
+                w.writerow([rnd, "%.1f" % rnd, -1, "bytes_sent", 1000])
+    if method != "local":
+        with open(os.path.join(path, "trust.csv"), "w", newline="") as fh:
+            w = csv.writer(fh)
+            w.writerow(["round", "sim_time_s", "node", "peer", "w", "received"])
+            for rnd in (4, 5, 6, 7):
+                for (node, peer), weight in sorted(MIDDLE.items()):
+                    w.writerow([rnd, "%.1f" % rnd, node, peer, weight if rnd == 5 else 0.9,
+                                "fresh"])
+    return path
+
+
+def table(kind, runs, out):
+    """(the process, the rows of the table) of consensus_tables.py KIND RUNS --out OUT."""
+    proc = subprocess.run([PY, SCRIPT, kind] + runs + ["--out", out], capture_output=True,
+                          text=True)
+    rows = []
+    if proc.returncode == 0:
+        with open(out) as fh:
+            rows = list(csv.reader(fh))
+    return proc, rows
+
+
+class HeteroTables(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        t = self.tmp = self.dir.name
+        self.runs = [
+            make_run(os.path.join(t, "dynamic-2"), "dynamic", 2, [0.80, 0.76, 0.70, 0.66]),
+            make_run(os.path.join(t, "local-1"), "local", 1, [0.60, 0.70, 0.50, 0.40]),
+            make_run(os.path.join(t, "dynamic-1"), "dynamic", 1, [0.72, 0.76, 0.66, 0.62]),
+            make_run(os.path.join(t, "local-2"), "local", 2, [0.80, 0.70, 0.60, 0.42]),
+        ]
+        self.out = os.path.join(t, "table.csv")
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_hetero_worked_by_hand(self):
+        proc, rows = table("hetero", self.runs, self.out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("wrote %s (3 rows)" % self.out, proc.stdout)
+        self.assertEqual(rows, [
+            ["agents", "model", "seeds", "local", "dynamic", "local per seed",
+             "dynamic per seed"],
+            ["all", "", "1, 2", "0.590", "0.710", "0.550/0.630", "0.690/0.730"],
+            ["0-1", "mlp:8", "1, 2", "0.700", "0.760", "0.650/0.750", "0.740/0.780"],
+            ["2-3", "logistic", "1, 2", "0.480", "0.660", "0.450/0.510", "0.640/0.680"],
+        ])
+
+    def test_hetero_trust_worked_by_hand(self):
+        proc, rows = table("hetero-trust", self.runs, self.out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        expect = [["method", "seed", "round", "from", "to", "mean weight", "pairs"]]
+        for seed in ("1", "2"):
+            expect += [["dynamic", seed, "5", "mlp:8", "mlp:8", "0.2750", "2"],
+                       ["dynamic", seed, "5", "mlp:8", "logistic", "0.1625", "4"],
+                       ["dynamic", seed, "5", "logistic", "mlp:8", "0.1500", "4"],
+                       ["dynamic", seed, "5", "logistic", "logistic", "0.4000", "2"]]
+        self.assertEqual(rows, expect)
+
+    def assert_refused(self, kind, runs, words):
+        proc, _ = table(kind, runs, self.out)
+        self.assertEqual(proc.returncode, 2, proc.stdout)
+        self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
+        for w in words:
+            self.assertIn(w, proc.stderr)
+        self.assertFalse(os.path.exists(self.out))
+
+    def test_bad_input(self):
+        t = self.tmp
+        other = make_run(os.path.join(t, "naive-1-rounds"), "naive", 1, [0.5] * 4,
+                         extra="--rounds=3")
+        self.assert_refused("hetero", self.runs + [other], ["--rounds differs"])
+        twice = make_run(os.path.join(t, "local-1-again"), "local", 1, [0.5] * 4)
+        self.assert_refused("hetero", self.runs + [twice], ["seed 1 twice for local"])
+        single = make_run(os.path.join(t, "single"), "naive", 3, [0.5] * 4, model="mlp:8")
+        self.assert_refused("hetero", self.runs + [single], ["one model"])
+        bare = make_run(os.path.join(t, "naive-3"), "naive", 3, [0.5] * 4, rounds=False)
+        self.assert_refused("hetero", self.runs + [bare], ["cannot read", "rounds.csv"])
+        self.assert_refused("hetero", self.runs + [os.path.join(t, "nowhere")], ["nowhere"])
+        locals_only = [r for r in self.runs if "local" in r]
+        self.assert_refused("hetero-trust", locals_only, ["no consensus run"])
+
+
+if __name__ == "__main__":
+    unittest.main()
