@@ -38,13 +38,13 @@ for propagation (d ascending; the mlp labeller sends no PCA message, so its d is
   mean accuracy                  mean over the runs of gdLabellingMeanAccuracy (all points)
   PCA bytes                      mean over the runs of gdPcaBytes (0 where absent: mlp)
 
-downstream (--paradigm=semi-supervised with a graph and FedAvg after it; App. D-D, Fig.
-14b): a row per labeller (propagation, then mlp, then others by name) and graph (in the
-order above):
+downstream (--paradigm=semi-supervised or supervised, one of them, with a graph and
+FedAvg after it; Fig. 5a, 6a and App. D-D, Fig. 14b): a row per labeller (propagation, then
+mlp, then others by name; "-" for supervised runs) and graph (in the order above):
 
   labeller, graph, seeds, runs
   labelling accuracy             mean over the runs of gdLabellingMeanUnlabelledAccuracy
-                                 (4 decimals)
+                                 (4 decimals; empty for supervised runs)
   W1 after                       mean over the runs of gdMeanW1ToUniformAfter (the assigned
                                  labels' histograms after the exchange; 3 decimals)
   final accuracy                 mean over the runs of finalAccuracy (FedAvg's global model
@@ -245,14 +245,24 @@ LABELLERS = ["propagation", "mlp"]
 
 def downstream_table(runs):
     """(columns, rows) of the downstream table."""
-    check_paradigm(runs, "semi-supervised")
+    def paradigm(run):
+        return str(run["params"].get("paradigm") or "supervised")
+
     for run in runs:
-        for key in ("gdLabellingMeanUnlabelledAccuracy", "gdMeanW1ToUniformAfter",
-                    "finalAccuracy"):
+        if paradigm(run) not in ("supervised", "semi-supervised"):
+            raise TableError("%s: parameters.paradigm is %s; this table is of supervised or "
+                             "semi-supervised runs" % (run["path"], paradigm(run)))
+    if len({paradigm(r) for r in runs}) > 1:
+        raise TableError("supervised and semi-supervised runs: one table holds one paradigm")
+    semi = paradigm(runs[0]) == "semi-supervised"
+    for run in runs:
+        for key in ("gdMeanW1ToUniformAfter", "finalAccuracy"):
             number(run, key)
+        if semi:
+            number(run, "gdLabellingMeanUnlabelledAccuracy")
 
     def labeller(run):
-        return str(run["params"].get("labeller") or "propagation")
+        return str(run["params"].get("labeller") or "propagation") if semi else "-"
 
     groups = group(runs, lambda r: (labeller(r), str(r["params"]["graph"])),
                    ["labeller", "graph"])
@@ -271,7 +281,8 @@ def downstream_table(runs):
             "labeller": lab, "graph": graph,
             "seeds": seed_text([r["seed"] for r in members]), "runs": len(members),
             "labelling accuracy": "%.4f" % mean(
-                [number(r, "gdLabellingMeanUnlabelledAccuracy") for r in members]),
+                [number(r, "gdLabellingMeanUnlabelledAccuracy") for r in members])
+            if semi else "",
             "W1 after": "%.3f" % mean([number(r, "gdMeanW1ToUniformAfter") for r in members]),
             "final accuracy": "%.3f" % mean(acc),
             "final accuracy per seed": "/".join("%.3f" % a for a in acc),

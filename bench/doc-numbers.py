@@ -163,6 +163,11 @@ FIGURES = {
     "paper-graph-discovery-unsupervised": dict(
         table=[PYTHON, "analysis/discovery_tables.py", "edges", "{runs}", "--out", "{out}"],
         by="`analysis/discovery_tables.py edges` over its runs"),
+    # Downstream FedAvg accuracy, supervised, rl against none: Fig. 5a, 6a.
+    "paper-graph-discovery-downstream": dict(
+        table=[PYTHON, "analysis/discovery_tables.py", "downstream", "{runs}", "--out",
+               "{out}"],
+        by="`analysis/discovery_tables.py downstream` over its runs"),
     # Downstream FedAvg accuracy per labeller and graph: App. D-D, Fig. 14b.
     "paper-graph-discovery-labeller-downstream": dict(
         table=[PYTHON, "analysis/discovery_tables.py", "downstream", "{runs}", "--out",

@@ -21,7 +21,10 @@ downstream (labeller, graph, seed: labelling accuracy, W1 after, final accuracy)
   1: 0.91, 2.3, 0.70. Rows propagation rl, none, then mlp rl, closest: labelling 0.9000,
   0.9000, 0.9300, 0.9100; W1 1.900, 2.400, 1.800, 2.300; final 0.730, 0.730, 0.750, 0.700;
   highest of its labeller on seeds: propagation rl seed 1 only (1 of 2), none seed 2 only
-  (1 of 2), mlp rl both (2 of 2), closest none (0 of 1).
+  (1 of 2), mlp rl both (2 of 2), closest none (0 of 1). Supervised runs (no paradigm
+  given): rl seeds 1, 2: W1 1.8, 1.6, final 0.72, 0.74; none: 2.4, 2.2, 0.70, 0.75: labeller
+  "-", labelling accuracy empty, W1 1.700 and 2.300, final 0.730 and 0.725, 1 of 2 each;
+  mixed with the semi-supervised runs: refused.
 
 Then bad input: a missing folder, a folder without run.json, an unparsable run.json, a run
 of the other paradigm, two runs in one row that differ in another flag, a seed twice in one
@@ -171,6 +174,16 @@ class DiscoveryTables(unittest.TestCase):
                          "gdMeanW1ToUniformAfter": 2.0})
         self.refused("downstream", runs + [bare], "finalAccuracy is missing")
         self.refused("downstream", runs + self.runs[:1], "paradigm is unsupervised")
+        sup = [make_run(os.path.join(d, "sup-%s-%d" % (g, k)), k,
+                        {"graph": g}, {"gdMeanW1ToUniformAfter": w, "finalAccuracy": a})
+               for g, k, w, a in (("none", 1, 2.4, 0.70), ("rl", 1, 1.8, 0.72),
+                                  ("rl", 2, 1.6, 0.74), ("none", 2, 2.2, 0.75))]
+        proc, rows = table("downstream", sup, out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual([list(r.values()) for r in rows], [
+            ["-", "rl", "1, 2", "2", "", "1.700", "0.730", "0.720/0.740", "1 of 2"],
+            ["-", "none", "1, 2", "2", "", "2.300", "0.725", "0.700/0.750", "1 of 2"]])
+        self.refused("downstream", runs + sup, "one table holds one paradigm")
 
     def refused(self, kind, runs, words):
         out = os.path.join(self.tmp, "bad.csv")
