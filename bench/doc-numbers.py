@@ -138,6 +138,11 @@ FIGURES = {
         plots=[[PYTHON, "analysis/plot_bayes.py", "{runs}", "--out", "{dir}/plots"]],
         keep=["mse.png"],
         columns=["cooperation", "seed", "final_mse", "rounds_completed", "bytes_sent"]),
+    # Sec. 3.1, variational beliefs: final test accuracy per cooperation and graph.
+    "paper-bayes-variational": dict(
+        columns=["cooperation", "graph", "seed", "final_accuracy", "rounds_completed",
+                 "bytes_sent"],
+        by="`analysis/sweep.py collect` (the columns of its results.csv kept here)"),
     "paper-d2d-exchange": dict(
         plots=[[PYTHON, "analysis/sweep.py", "plot", "{toml}", "--out", "{dir}", "--metric",
                 "complete_delivery_rate", "--x", "spectralEfficiency", "--hue", "reliable",
