@@ -284,6 +284,10 @@ TABLES = {
     "cmfl-former-rules": dict(
         campaigns=["cmfl-former-rules"], tables={"results.csv": CMFL_TABLES["results.csv"]},
         by="`analysis/cmfl_tables.py robustness` over its runs"),
+    # The same at learning rate 0.05, 15 rounds: FedAvg and CMFL-I, back gradient.
+    "cmfl-former-rules-lr": dict(
+        campaigns=["cmfl-former-rules-lr"], tables={"results.csv": CMFL_TABLES["results.csv"]},
+        by="`analysis/cmfl_tables.py robustness` over its runs"),
 }
 
 
