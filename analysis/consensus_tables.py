@@ -1,18 +1,21 @@
 #!/usr/bin/python3
 """Tables of consensus runs (Fan, Mendler-Dünner and Jaggi 2023) that the manual shows beside
 Table 1 (analysis/plot_consensus.py --table): the heterogeneous-model experiment of sec. 5.2,
-its accuracy per architecture and the trust between the architectures.
+its accuracy per architecture and the trust between the architectures, and the toys: the
+polynomials of App. A.1 and the Gaussian mixture of sec. 5.1.
 
 Usage:
     /usr/bin/python3 analysis/consensus_tables.py hetero RUN_DIR [RUN_DIR ...] [--out FILE]
     /usr/bin/python3 analysis/consensus_tables.py hetero-trust RUN_DIR [RUN_DIR ...]
                                                   [--out FILE]
+    /usr/bin/python3 analysis/consensus_tables.py polynomial RUN_DIR [...] [--out FILE]
+    /usr/bin/python3 analysis/consensus_tables.py boundary RUN_DIR [...] [--out FILE]
 
 Each RUN_DIR is an --outDir of build/bin/consensus run with several models (--model=A,B
 and --modelAssignment: blocks gives agent i of N model i k / N of the k, round-robin model
 i mod k); hetero reads run.json and rounds.csv, hetero-trust run.json and trust.csv. The
-table is written as CSV to FILE (default: stdout). Flipped agents (run.json's
-flippedDevices) are left out of every mean.
+toys' tables take any consensus run with their traces. The table is written as CSV to FILE
+(default: stdout). Flipped agents (run.json's flippedDevices) are left out of every mean.
 
 hetero: a row for all the agents, then one per model (in --model's order). Columns:
 
@@ -31,6 +34,19 @@ collaboration round (the middle one of trust.csv's rounds; the earlier of two): 
 trust weight w that agents of the first model give to peers of the second, the agent's
 weight on itself left out. Columns: method, seed, round, from, to, mean weight (4 decimals),
 pairs (how many weights were averaged).
+
+polynomial (--dataset=polynomial; samples.csv, coefficients.csv): per run, at the first
+and the last round of coefficients.csv, a row per agent and a row "mean": method, seed,
+round, agent, its coefficients c0..cD, its mean squared error against f on X*
+(samples.csv's xstar rows, whose y is f) and the round's disagreement on X*, (1/(N n*))
+sum_i sum_x (p_i(x) - mean_j p_j(x))^2 (as plot_consensus.py's polynomial_fits.csv; 4
+significant digits); the mean row has the agents' mean error.
+
+boundary (2-D data; boundary.csv, rounds.csv): per run and round of boundary.csv (after
+the warm-up, at the end), a row per regular agent and a row "mean": the share of the grid
+points where the agent predicts the class of the nearest of sec. 5.1's four means
+(-2,2), (2,2), (-2,-2), (2,-2) (the Bayes rule of the mixture; %, 1 decimal) and its test
+accuracy at that round (rounds.csv; 3 decimals).
 
 All runs of one table must have been given the same flags (parameters.commandLine) but for
 the seed, the method (algorithm, trust) and how the run is executed (outDir, quiet,
@@ -69,9 +85,6 @@ def load_run(run_dir):
     algorithm = str(params["algorithm"])
     method = str(params.get("trust")) if algorithm == "consensus" else algorithm
     models = [m for m in str(params["model"]).split(",") if m]
-    if len(models) < 2:
-        raise TableError("%s: parameters.model is %s: one model, no heterogeneous table"
-                         % (path, params["model"]))
     try:
         n = int(params["nDevices"])
     except (KeyError, TypeError, ValueError):
@@ -158,8 +171,16 @@ def agents_text(agents):
     return ", ".join(str(a) for a in agents)
 
 
+def check_heterogeneous(runs):
+    for run in runs:
+        if len(run["models"]) < 2:
+            raise TableError("%s: parameters.model is %s: one model, no heterogeneous table"
+                             % (run["path"], ",".join(run["models"])))
+
+
 def hetero_table(runs):
     """(columns, rows) of the hetero table."""
+    check_heterogeneous(runs)
     check(runs)
     models = runs[0]["models"]
     regular = [i for i in sorted(runs[0]["model_of"]) if i not in runs[0]["flipped"]]
@@ -195,6 +216,7 @@ def hetero_table(runs):
 
 def hetero_trust_table(runs):
     """(columns, rows) of the hetero-trust table."""
+    check_heterogeneous(runs)
     check(runs)
     columns = ["method", "seed", "round", "from", "to", "mean weight", "pairs"]
     rows = []
@@ -229,7 +251,107 @@ def hetero_trust_table(runs):
     return columns, rows
 
 
-TABLES = {"hetero": hetero_table, "hetero-trust": hetero_trust_table}
+def polynomial_table(runs):
+    """(columns, rows) of the polynomial table."""
+    check(runs)
+    rows = []
+    degree = 0
+    for run in sorted(runs, key=lambda r: (rank(METHODS, r["method"]), seed_key(r["seed"]))):
+        xstar = [r for r in read_rows(run, "samples.csv", ["set", "node", "x", "y"],
+                                      ["node", "x", "y"]) if r["set"] == "xstar"]
+        if not xstar:
+            raise TableError("%s: samples.csv has no xstar rows" % run["dir"])
+        coef = read_rows(run, "coefficients.csv", ["round", "node", "power", "coefficient"],
+                         ["round", "node", "power", "coefficient"])
+        rounds = sorted({r["round"] for r in coef})
+        if not rounds:
+            raise TableError("%s: coefficients.csv has no rows" % run["dir"])
+        for rnd in (rounds[0], rounds[-1]) if len(rounds) > 1 else rounds[:1]:
+            polys = {}
+            for r in coef:
+                if r["round"] == rnd:
+                    polys.setdefault(int(r["node"]), {})[int(r["power"])] = r["coefficient"]
+            values = {}
+            for node, c in polys.items():
+                degree = max(degree, max(c))
+                values[node] = [sum(v * x["x"] ** e for e, v in c.items()) for x in xstar]
+            n = len(xstar)
+            mean_at = [sum(values[i][k] for i in values) / len(values) for k in range(n)]
+            disagreement = sum((values[i][k] - mean_at[k]) ** 2 for i in values
+                               for k in range(n)) / (len(values) * n)
+            mses = {}
+            for node in sorted(polys):
+                mses[node] = sum((values[node][k] - xstar[k]["y"]) ** 2 for k in range(n)) / n
+                rows.append({"method": run["method"], "seed": run["seed"],
+                             "round": "%d" % rnd, "agent": node, "coefficients": polys[node],
+                             "MSE to f on X*": "%.4g" % mses[node],
+                             "disagreement on X*": "%.4g" % disagreement})
+            rows.append({"method": run["method"], "seed": run["seed"], "round": "%d" % rnd,
+                         "agent": "mean", "coefficients": {},
+                         "MSE to f on X*": "%.4g" % (sum(mses.values()) / len(mses)),
+                         "disagreement on X*": "%.4g" % disagreement})
+    powers = ["c%d" % e for e in range(degree + 1)]
+    for row in rows:
+        c = row.pop("coefficients")
+        for e in range(degree + 1):
+            row["c%d" % e] = ("%.4g" % c[e]) if e in c else ""
+    columns = ["method", "seed", "round", "agent"] + powers + ["MSE to f on X*",
+                                                                "disagreement on X*"]
+    return columns, rows
+
+
+#: Sec. 5.1: the four class means of the 2-D toy (unit covariance), as analysis/plot_consensus.py.
+GAUSSIAN_MEANS = [(-2.0, 2.0), (2.0, 2.0), (-2.0, -2.0), (2.0, -2.0)]
+
+
+def boundary_table(runs):
+    """(columns, rows) of the boundary table."""
+    check(runs)
+    rows = []
+    for run in sorted(runs, key=lambda r: (rank(METHODS, r["method"]), seed_key(r["seed"]))):
+        grid = read_rows(run, "boundary.csv", ["round", "node", "x1", "x2", "class"],
+                         ["round", "node", "x1", "x2", "class"])
+        if not grid:
+            raise TableError("%s: boundary.csv has no rows" % run["dir"])
+        acc = {}
+        for r in read_rows(run, "rounds.csv", ["round", "node", "metric", "value"],
+                           ["round", "node", "value"]):
+            if r["metric"] == "accuracy":
+                acc[(int(r["round"]), int(r["node"]))] = r["value"]
+        counts = {}
+        for r in grid:
+            node = int(r["node"])
+            if node in run["flipped"]:
+                continue
+            d = [(r["x1"] - a) ** 2 + (r["x2"] - b) ** 2 for a, b in GAUSSIAN_MEANS]
+            bayes = d.index(min(d))
+            c = counts.setdefault((int(r["round"]), node), [0, 0])
+            c[0] += int(r["class"]) == bayes
+            c[1] += 1
+        for rnd in sorted({k[0] for k in counts}):
+            nodes = sorted(k[1] for k in counts if k[0] == rnd)
+            shares, accs = [], []
+            for node in nodes:
+                hit, total = counts[(rnd, node)]
+                shares.append(100.0 * hit / total)
+                a = acc.get((rnd, node))
+                accs.append(a)
+                rows.append({"method": run["method"], "seed": run["seed"], "round": rnd,
+                             "agent": node, "nearest-mean agreement (% of grid)":
+                             "%.1f" % shares[-1],
+                             "test accuracy": "" if a is None else "%.3f" % a})
+            rows.append({"method": run["method"], "seed": run["seed"], "round": rnd,
+                         "agent": "mean", "nearest-mean agreement (% of grid)":
+                         "%.1f" % (sum(shares) / len(shares)),
+                         "test accuracy": "" if None in accs else
+                         "%.3f" % (sum(accs) / len(accs))})
+    columns = ["method", "seed", "round", "agent", "nearest-mean agreement (% of grid)",
+               "test accuracy"]
+    return columns, rows
+
+
+TABLES = {"hetero": hetero_table, "hetero-trust": hetero_trust_table,
+          "polynomial": polynomial_table, "boundary": boundary_table}
 
 
 def main(argv):

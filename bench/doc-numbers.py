@@ -192,6 +192,21 @@ FIGURES = {
     "paper-consensus-low-quality": dict(
         table=[PYTHON, "analysis/plot_consensus.py", "{runs}", "--table", "{out}"],
         by="`analysis/plot_consensus.py --table` over its runs"),
+    # The toys: App. A.1's polynomials (Fig. 1) and sec. 5.1's Gaussian mixture (Fig. 2).
+    "paper-consensus-polynomial": dict(
+        plots=[[PYTHON, "analysis/plot_consensus.py", "{runs}", "--out", "{dir}/plots"]],
+        keep=["polynomial.png"],
+        table=[PYTHON, "analysis/consensus_tables.py", "polynomial", "{runs}", "--out",
+               "{out}"],
+        by="`analysis/plot_consensus.py` (the figure) and `analysis/consensus_tables.py "
+           "polynomial` (results.csv) over its runs"),
+    "paper-consensus-gaussian": dict(
+        plots=[[PYTHON, "analysis/plot_consensus.py", "{runs}", "--out", "{dir}/plots"]],
+        keep=["boundary.png"],
+        table=[PYTHON, "analysis/consensus_tables.py", "boundary", "{runs}", "--out",
+               "{out}"],
+        by="`analysis/plot_consensus.py` (the figure) and `analysis/consensus_tables.py "
+           "boundary` (results.csv) over its runs"),
     # Sec. 5.2, heterogeneous models: accuracy per architecture (results.csv) and the
     # trust between the architectures in the middle collaboration round (trust.csv).
     "paper-consensus-hetero": dict(

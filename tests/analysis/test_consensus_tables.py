@@ -22,6 +22,19 @@ hand:
     mlp to mlp (0.3 + 0.25) / 2 = 0.2750, mlp to logistic 0.65 / 4 = 0.1625,
     logistic to mlp 0.6 / 4 = 0.1500, logistic to logistic (0.5 + 0.3) / 2 = 0.4000.
 
+polynomial (App. A.1's toy), one run of 2 agents, X* at x = -1, 0, 1 with f = 0 there;
+coefficients.csv rounds 1, 2, 3 (only the first and last count):
+  round 1: agent 0 p = 1, agent 1 p = x: values [1, 1, 1] and [-1, 0, 1]; MSE to f 1 and
+    2/3 (mean 5/6: 0.8333); mean prediction [0, 0.5, 1], disagreement (1 + 0.25 + 1 +
+    0.25) / 6 = 0.4167.
+  round 3: both p = 0.1: MSE 0.01 each, disagreement 0.
+
+boundary (sec. 5.1's toy), one run of 3 agents, agent 2 flipped (left out), a grid of the
+four class means (nearest-mean classes 0, 1, 2, 3): round 5 agent 0 predicts 0, 1, 2, 3
+(100.0 %), agent 1 0, 1, 0, 0 (50.0 %); round 20: agent 0 0, 1, 2, 0 (75.0 %), agent 1 0, 1,
+2, 3 (100.0 %); test accuracy (rounds.csv) 0.8, 0.6 at round 5 and 0.9, 0.7 at round 20:
+mean rows 75.0 % and 0.700, 87.5 % and 0.800.
+
 Then bad input: a run with another --rounds, a seed twice for one method, a run with one
 model, a run without rounds.csv and a missing folder each exit 2 with one stderr line and
 leave the table unwritten.
@@ -87,6 +100,88 @@ def table(kind, runs, out):
         with open(out) as fh:
             rows = list(csv.reader(fh))
     return proc, rows
+
+
+def write_csv(path, header, rows):
+    with open(path, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(header)
+        w.writerows(rows)
+
+
+def make_toy(path, model, n, flipped=(), trust="naive"):
+    os.makedirs(path)
+    line = ("--model=%s --nDevices=%d --trust=%s --seed=1 --outDir=%s"
+            % (model, n, trust, path))
+    params = {"commandLine": line, "algorithm": "consensus", "trust": trust, "model": model,
+              "nDevices": n, "flippedDevices": list(flipped)}
+    with open(os.path.join(path, "run.json"), "w") as fh:
+        json.dump({"seed": 1, "parameters": params}, fh)
+    return path
+
+
+class ToyTables(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.tmp = self.dir.name
+        self.out = os.path.join(self.tmp, "table.csv")
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_polynomial_worked_by_hand(self):
+        run = make_toy(os.path.join(self.tmp, "poly"), "poly:1", 2)
+        write_csv(os.path.join(run, "samples.csv"), ["set", "node", "x", "y"],
+                  [["train", 0, -2, 5], ["xstar", -1, -1, 0], ["xstar", -1, 0, 0],
+                   ["xstar", -1, 1, 0]])
+        coef = {1: {0: (1, 0), 1: (0, 1)}, 2: {0: (7, 7), 1: (7, 7)},
+                3: {0: (0.1, 0), 1: (0.1, 0)}}
+        write_csv(os.path.join(run, "coefficients.csv"),
+                  ["round", "sim_time_s", "node", "power", "coefficient"],
+                  [[rnd, rnd, node, e, c[e]] for rnd in coef for node, c in coef[rnd].items()
+                   for e in (0, 1)])
+        proc, rows = table("polynomial", [run], self.out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(rows, [
+            ["method", "seed", "round", "agent", "c0", "c1", "MSE to f on X*",
+             "disagreement on X*"],
+            ["naive", "1", "1", "0", "1", "0", "1", "0.4167"],
+            ["naive", "1", "1", "1", "0", "1", "0.6667", "0.4167"],
+            ["naive", "1", "1", "mean", "", "", "0.8333", "0.4167"],
+            ["naive", "1", "3", "0", "0.1", "0", "0.01", "0"],
+            ["naive", "1", "3", "1", "0.1", "0", "0.01", "0"],
+            ["naive", "1", "3", "mean", "", "", "0.01", "0"]])
+
+    def test_boundary_worked_by_hand(self):
+        run = make_toy(os.path.join(self.tmp, "gm"), "mlp:5x10", 3, flipped=[2],
+                       trust="dynamic")
+        grid = [(-2, 2), (2, 2), (-2, -2), (2, -2)]
+        classes = {(5, 0): [0, 1, 2, 3], (5, 1): [0, 1, 0, 0], (5, 2): [3, 3, 3, 3],
+                   (20, 0): [0, 1, 2, 0], (20, 1): [0, 1, 2, 3], (20, 2): [1, 1, 1, 1]}
+        write_csv(os.path.join(run, "boundary.csv"), ["round", "node", "x1", "x2", "class"],
+                  [[rnd, node, x1, x2, c] for (rnd, node), cs in sorted(classes.items())
+                   for (x1, x2), c in zip(grid, cs)])
+        acc = {(5, 0): 0.8, (5, 1): 0.6, (5, 2): 0.1, (20, 0): 0.9, (20, 1): 0.7,
+               (20, 2): 0.1}
+        write_csv(os.path.join(run, "rounds.csv"), ["round", "sim_time_s", "node", "metric",
+                                                    "value"],
+                  [[rnd, rnd, node, "accuracy", a] for (rnd, node), a in sorted(acc.items())]
+                  + [[20, 20, -1, "accuracy", 0.5]])
+        proc, rows = table("boundary", [run], self.out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(rows, [
+            ["method", "seed", "round", "agent", "nearest-mean agreement (% of grid)",
+             "test accuracy"],
+            ["dynamic", "1", "5", "0", "100.0", "0.800"],
+            ["dynamic", "1", "5", "1", "50.0", "0.600"],
+            ["dynamic", "1", "5", "mean", "75.0", "0.700"],
+            ["dynamic", "1", "20", "0", "75.0", "0.900"],
+            ["dynamic", "1", "20", "1", "100.0", "0.700"],
+            ["dynamic", "1", "20", "mean", "87.5", "0.800"]])
+        os.remove(os.path.join(run, "boundary.csv"))
+        proc, _ = table("boundary", [run], self.out)
+        self.assertEqual(proc.returncode, 2, proc.stdout)
+        self.assertIn("boundary.csv", proc.stderr)
 
 
 class HeteroTables(unittest.TestCase):
