@@ -10,6 +10,7 @@ Usage:
                                                   [--out FILE]
     /usr/bin/python3 analysis/consensus_tables.py polynomial RUN_DIR [...] [--out FILE]
     /usr/bin/python3 analysis/consensus_tables.py boundary RUN_DIR [...] [--out FILE]
+    /usr/bin/python3 analysis/consensus_tables.py trust-columns RUN_DIR [...] [--out FILE]
 
 Each RUN_DIR is an --outDir of build/bin/consensus run with several models (--model=A,B
 and --modelAssignment: blocks gives agent i of N model i k / N of the k, round-robin model
@@ -47,6 +48,17 @@ the warm-up, at the end), a row per regular agent and a row "mean": the share of
 points where the agent predicts the class of the nearest of sec. 5.1's four means
 (-2,2), (2,2), (-2,-2), (2,-2) (the Bayes rule of the mixture; %, 1 decimal) and its test
 accuracy at that round (rounds.csv; 3 decimals).
+
+trust-columns (consensus.csv): per consensus run (local and the other algorithms left out,
+and so not compared with the consensus runs' flags),
+sorted by trust mode and seed: the flipped agents; the middle collaboration round (the
+middle one of consensus.csv's rounds, the earlier of two) and there each flipped agent's
+column sum of W without the diagonal (column_sum_offdiag: the trust the others give it),
+the agents of the lowest sums (as many as are flipped, at least one; "all equal" where
+every sum is the same, as with naive trust) and the range of the
+other agents' sums (3 decimals); consensus.csv's first and last round and there tr(W)
+(trace), the delta of the product of the trust matrices (product_delta; 2 significant
+digits) and the disagreement on X* (3 decimals).
 
 All runs of one table must have been given the same flags (parameters.commandLine) but for
 the seed, the method (algorithm, trust) and how the run is executed (outDir, quiet,
@@ -350,8 +362,60 @@ def boundary_table(runs):
     return columns, rows
 
 
+CONSENSUS_COLUMNS = ["round", "node", "column_sum_offdiag", "trace", "product_delta",
+                     "disagreement"]
+
+
+def trust_columns_table(runs):
+    """(columns, rows) of the trust-columns table."""
+    columns = ["method", "seed", "flipped agents", "middle round", "flipped agents' column sums",
+               "lowest column sums", "other agents' column sums", "first round", "last round",
+               "tr(W) first", "tr(W) last", "product delta first", "product delta last",
+               "disagreement first", "disagreement last"]
+    rows = []
+    consensus = [r for r in runs if r["method"] in METHODS and r["method"] != "local"
+                 and os.path.isfile(os.path.join(r["dir"], "consensus.csv"))]
+    if not consensus:
+        raise TableError("no consensus run with a consensus.csv among the runs")
+    check(consensus)
+    for run in sorted(consensus, key=lambda r: (rank(METHODS, r["method"]),
+                                                seed_key(r["seed"]))):
+        c = read_rows(run, "consensus.csv", CONSENSUS_COLUMNS, CONSENSUS_COLUMNS)
+        rounds = sorted({r["round"] for r in c})
+        if not rounds:
+            raise TableError("%s: consensus.csv has no rows" % run["dir"])
+        middle = rounds[(len(rounds) - 1) // 2]
+        sums = {int(r["node"]): r["column_sum_offdiag"] for r in c if r["round"] == middle}
+        flipped = sorted(run["flipped"])
+        lowest = sorted(sums, key=lambda n: (sums[n], n))[:max(1, len(flipped))]
+        others = [v for n, v in sums.items() if n not in run["flipped"]]
+
+        def at(rnd, key):
+            return [r[key] for r in c if r["round"] == rnd][0]
+
+        rows.append({
+            "method": run["method"], "seed": run["seed"],
+            "flipped agents": " ".join(str(n) for n in flipped),
+            "middle round": "%d" % middle,
+            "flipped agents' column sums": ", ".join(
+                "%d: %.3f" % (n, sums[n]) for n in flipped if n in sums),
+            "lowest column sums": ("all equal" if min(sums.values()) == max(sums.values())
+                                   else " ".join(str(n) for n in sorted(lowest))),
+            "other agents' column sums": ("%.3f-%.3f" % (min(others), max(others))
+                                          if others else ""),
+            "first round": "%d" % rounds[0], "last round": "%d" % rounds[-1],
+            "tr(W) first": "%.3f" % at(rounds[0], "trace"),
+            "tr(W) last": "%.3f" % at(rounds[-1], "trace"),
+            "product delta first": "%.2g" % at(rounds[0], "product_delta"),
+            "product delta last": "%.2g" % at(rounds[-1], "product_delta"),
+            "disagreement first": "%.3f" % at(rounds[0], "disagreement"),
+            "disagreement last": "%.3f" % at(rounds[-1], "disagreement")})
+    return columns, rows
+
+
 TABLES = {"hetero": hetero_table, "hetero-trust": hetero_trust_table,
-          "polynomial": polynomial_table, "boundary": boundary_table}
+          "polynomial": polynomial_table, "boundary": boundary_table,
+          "trust-columns": trust_columns_table}
 
 
 def main(argv):

@@ -191,7 +191,10 @@ FIGURES = {
         by="`analysis/plot_consensus.py --table` over its runs"),
     "paper-consensus-low-quality": dict(
         table=[PYTHON, "analysis/plot_consensus.py", "{runs}", "--table", "{out}"],
-        by="`analysis/plot_consensus.py --table` over its runs"),
+        tables={"trust.csv": [PYTHON, "analysis/consensus_tables.py", "trust-columns",
+                              "{runs}", "--out", "{out}"]},
+        by="`analysis/plot_consensus.py --table` (results.csv) and "
+           "`analysis/consensus_tables.py trust-columns` (trust.csv) over its runs"),
     # The toys: App. A.1's polynomials (Fig. 1) and sec. 5.1's Gaussian mixture (Fig. 2).
     "paper-consensus-polynomial": dict(
         plots=[[PYTHON, "analysis/plot_consensus.py", "{runs}", "--out", "{dir}/plots"]],

@@ -35,6 +35,11 @@ four class means (nearest-mean classes 0, 1, 2, 3): round 5 agent 0 predicts 0, 
 2, 3 (100.0 %); test accuracy (rounds.csv) 0.8, 0.6 at round 5 and 0.9, 0.7 at round 20:
 mean rows 75.0 % and 0.700, 87.5 % and 0.800.
 
+trust-columns, a dynamic run of 3 agents, agent 1 flipped, consensus.csv rounds 4, 5, 6
+(middle 5): column sums without the diagonal in round 5 0.9, 0.3, 0.8: flipped "1: 0.300",
+lowest "1", others 0.800-0.900; tr(W) 2.5 in round 4, 1.25 in round 6; product delta 0.5
+and 2e-05; disagreement 0.3 and 0.1; a local run beside it (no consensus.csv) is left out.
+
 Then bad input: a run with another --rounds, a seed twice for one method, a run with one
 model, a run without rounds.csv and a missing folder each exit 2 with one stderr line and
 leave the table unwritten.
@@ -182,6 +187,34 @@ class ToyTables(unittest.TestCase):
         proc, _ = table("boundary", [run], self.out)
         self.assertEqual(proc.returncode, 2, proc.stdout)
         self.assertIn("boundary.csv", proc.stderr)
+
+
+class TrustColumns(unittest.TestCase):
+    def test_worked_by_hand(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            run = make_toy(os.path.join(tmp, "dyn"), "mlp:8", 3, flipped=[1], trust="dynamic")
+            local = make_toy(os.path.join(tmp, "local"), "mlp:8", 3, flipped=[1],
+                             trust="naive")
+            with open(os.path.join(local, "run.json")) as fh:
+                doc = json.load(fh)
+            doc["parameters"]["algorithm"] = "local"
+            doc["parameters"]["commandLine"] += " --algorithm=local"
+            with open(os.path.join(local, "run.json"), "w") as fh:
+                json.dump(doc, fh)
+            # (--algorithm and --trust are the method: the two runs may differ in them)
+            header = ["round", "sim_time_s", "node", "column_sum_offdiag", "trace",
+                      "product_delta", "disagreement"]
+            per_round = {4: (2.5, 0.5, 0.3), 5: (2.0, 0.01, 0.2), 6: (1.25, 2e-05, 0.1)}
+            sums = {4: [0.5, 0.5, 0.5], 5: [0.9, 0.3, 0.8], 6: [0.7, 0.1, 0.7]}
+            write_csv(os.path.join(run, "consensus.csv"), header,
+                      [[rnd, rnd, node, sums[rnd][node]] + list(per_round[rnd])
+                       for rnd in (4, 5, 6) for node in range(3)])
+            out = os.path.join(tmp, "t.csv")
+            proc, rows = table("trust-columns", [local, run], out)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertEqual(rows[1:], [
+                ["dynamic", "1", "1", "5", "1: 0.300", "1", "0.800-0.900", "4", "6", "2.500",
+                 "1.250", "0.5", "2e-05", "0.300", "0.100"]])
 
 
 class HeteroTables(unittest.TestCase):
