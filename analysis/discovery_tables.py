@@ -8,6 +8,7 @@ Usage:
     /usr/bin/python3 analysis/discovery_tables.py edges RUN_DIR [RUN_DIR ...] [--out FILE]
     /usr/bin/python3 analysis/discovery_tables.py labelling RUN_DIR [RUN_DIR ...] [--out FILE]
     /usr/bin/python3 analysis/discovery_tables.py downstream RUN_DIR [RUN_DIR ...] [--out FILE]
+    /usr/bin/python3 analysis/discovery_tables.py regression RUN_DIR [RUN_DIR ...] [--out FILE]
 
 Each RUN_DIR is an --outDir of build/bin/graph-discovery; only its run.json is read. The
 table is written as CSV to FILE (default: stdout), one row per group of runs that differ
@@ -53,6 +54,13 @@ mlp, then others by name; "-" for supervised runs) and graph (in the order above
   highest on seeds               on how many of the row's seeds its final accuracy is the
                                  highest of its labeller's graphs run on that seed
                                  ("3 of 3"; a tie counts for each)
+
+regression (--dataset=polynomial: the gap partitions of sec. VI-C4, FedAvg of the
+polynomial learner after the discovery): a row per graph (in the order above); per seed
+(seeds ascending, "/" between them) gdMeanW1ToUniformBefore (2 decimals), ...After (3
+decimals), gdPointsMoved and finalTestMse (3 decimals); the mean W1 after; on how many of
+its seeds the graph's W1 after is the least of all the graphs run on that seed ("3 of 3";
+a tie counts for each).
 
 Bad input (a missing folder or run.json, an unparsable run.json, a run of another paradigm
 or without the results the table needs, unlike runs in one row) gives a one-line error on
@@ -292,7 +300,46 @@ def downstream_table(runs):
     return columns, rows
 
 
-TABLES = {"edges": edges_table, "labelling": labelling_table, "downstream": downstream_table}
+def regression_table(runs):
+    """(columns, rows) of the regression table."""
+    for run in runs:
+        if str(run["params"].get("dataset") or "") != "polynomial":
+            raise TableError("%s: parameters.dataset is %s; this table is of polynomial "
+                             "(regression) runs" % (run["path"], run["params"].get("dataset")))
+        for key in ("gdMeanW1ToUniformBefore", "gdMeanW1ToUniformAfter", "gdPointsMoved",
+                    "finalTestMse"):
+            number(run, key)
+    groups = group(runs, lambda r: str(r["params"]["graph"]), ["graph"])
+    least = {}  # seed: the least W1 after of the runs of that seed
+    for run in runs:
+        least[run["seed"]] = min(least.get(run["seed"], math.inf),
+                                 number(run, "gdMeanW1ToUniformAfter"))
+    columns = ["graph", "seeds", "runs", "W1 before per seed", "W1 after per seed",
+               "W1 after", "least W1 after on seeds", "points moved per seed",
+               "final test MSE per seed"]
+    rows = []
+    for graph in sorted(groups, key=lambda g: rank(METHODS, g)):
+        members = sorted(groups[graph], key=lambda r: (str(type(r["seed"])), r["seed"]))
+        after = [number(r, "gdMeanW1ToUniformAfter") for r in members]
+        rows.append({
+            "graph": graph, "seeds": seed_text([r["seed"] for r in members]),
+            "runs": len(members),
+            "W1 before per seed": "/".join("%.2f" % number(r, "gdMeanW1ToUniformBefore")
+                                           for r in members),
+            "W1 after per seed": "/".join("%.3f" % a for a in after),
+            "W1 after": "%.3f" % mean(after),
+            "least W1 after on seeds": "%d of %d" % (
+                sum(1 for r, a in zip(members, after) if a <= least[r["seed"]]),
+                len(members)),
+            "points moved per seed": "/".join("%d" % round(number(r, "gdPointsMoved"))
+                                              for r in members),
+            "final test MSE per seed": "/".join("%.3f" % number(r, "finalTestMse")
+                                                for r in members)})
+    return columns, rows
+
+
+TABLES = {"edges": edges_table, "labelling": labelling_table, "downstream": downstream_table,
+          "regression": regression_table}
 
 
 def main(argv):

@@ -173,6 +173,11 @@ FIGURES = {
         table=[PYTHON, "analysis/discovery_tables.py", "downstream", "{runs}", "--out",
                "{out}"],
         by="`analysis/discovery_tables.py downstream` over its runs"),
+    # Regression on the polynomial toy's gap partitions: sec. VI-C4.
+    "paper-graph-discovery-regression": dict(
+        table=[PYTHON, "analysis/discovery_tables.py", "regression", "{runs}", "--out",
+               "{out}"],
+        by="`analysis/discovery_tables.py regression` over its runs"),
     # Downstream FedAvg accuracy per labeller and graph: App. D-D, Fig. 14b.
     "paper-graph-discovery-labeller-downstream": dict(
         table=[PYTHON, "analysis/discovery_tables.py", "downstream", "{runs}", "--out",

@@ -25,6 +25,11 @@ downstream (labeller, graph, seed: labelling accuracy, W1 after, final accuracy)
   given): rl seeds 1, 2: W1 1.8, 1.6, final 0.72, 0.74; none: 2.4, 2.2, 0.70, 0.75: labeller
   "-", labelling accuracy empty, W1 1.700 and 2.300, final 0.730 and 0.725, 1 of 2 each;
   mixed with the semi-supervised runs: refused.
+regression (--dataset=polynomial; seed: W1 before, after, points moved, final test MSE):
+  rl 1: 0.8, 0.70, 16, 0.13; rl 2: 0.75, 0.72, 17, 2.5; none 1: 0.8, 0.80, 0, 0.15;
+  none 2: 0.75, 0.68, 0, 1.9 (below rl): rows rl, none; W1 after 0.710 and 0.740; least
+  on seeds 1 of 2 each; per-seed columns 0.80/0.75, 0.700/0.720, 16/17, 0.130/2.500 and
+  0.80/0.75, 0.800/0.680, 0/0, 0.150/1.900. A run of another data set is refused.
 
 Then bad input: a missing folder, a folder without run.json, an unparsable run.json, a run
 of the other paradigm, two runs in one row that differ in another flag, a seed twice in one
@@ -184,6 +189,32 @@ class DiscoveryTables(unittest.TestCase):
             ["-", "rl", "1, 2", "2", "", "1.700", "0.730", "0.720/0.740", "1 of 2"],
             ["-", "none", "1, 2", "2", "", "2.300", "0.725", "0.700/0.750", "1 of 2"]])
         self.refused("downstream", runs + sup, "one table holds one paradigm")
+
+    def test_regression(self):
+        d = os.path.join(self.tmp, "reg")
+
+        def run(graph, seed, before, after, moved, mse):
+            return make_run(os.path.join(d, "%s-s%d" % (graph, seed)), seed,
+                            {"dataset": "polynomial", "graph": graph},
+                            {"gdMeanW1ToUniformBefore": before,
+                             "gdMeanW1ToUniformAfter": after, "gdPointsMoved": moved,
+                             "finalTestMse": mse})
+
+        runs = [run("none", 2, 0.75, 0.68, 0, 1.9), run("rl", 1, 0.8, 0.70, 16, 0.13),
+                run("none", 1, 0.8, 0.80, 0, 0.15), run("rl", 2, 0.75, 0.72, 17, 2.5)]
+        out = os.path.join(self.tmp, "regression.csv")
+        proc, rows = table("regression", runs, out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(list(rows[0]), ["graph", "seeds", "runs", "W1 before per seed",
+                                         "W1 after per seed", "W1 after",
+                                         "least W1 after on seeds", "points moved per seed",
+                                         "final test MSE per seed"])
+        self.assertEqual([list(r.values()) for r in rows], [
+            ["rl", "1, 2", "2", "0.80/0.75", "0.700/0.720", "0.710", "1 of 2", "16/17",
+             "0.130/2.500"],
+            ["none", "1, 2", "2", "0.80/0.75", "0.800/0.680", "0.740", "1 of 2", "0/0",
+             "0.150/1.900"]])
+        self.refused("regression", runs + self.runs[:1], "parameters.dataset is None")
 
     def refused(self, kind, runs, words):
         out = os.path.join(self.tmp, "bad.csv")
