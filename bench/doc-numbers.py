@@ -173,6 +173,12 @@ FIGURES = {
         table=[PYTHON, "analysis/discovery_tables.py", "downstream", "{runs}", "--out",
                "{out}"],
         by="`analysis/discovery_tables.py downstream` over its runs"),
+    # The GCN baseline alone (App. C): bias, links, training loss, best-link agreement.
+    "paper-graph-discovery-gcn": dict(
+        columns=["seed", "results.gdMeanW1ToUniformBefore", "results.gdMeanW1ToUniformAfter",
+                 "results.gdMeanLinkPDrop", "results.gdGcnLossBefore",
+                 "results.gdGcnLossAfter", "results.gdGcnBestLinkAgreement"],
+        by="`analysis/sweep.py collect` (the columns of its results.csv kept here)"),
     # Regression on the polynomial toy's gap partitions: sec. VI-C4.
     "paper-graph-discovery-regression": dict(
         table=[PYTHON, "analysis/discovery_tables.py", "regression", "{runs}", "--out",
