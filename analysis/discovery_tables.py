@@ -9,6 +9,7 @@ Usage:
     /usr/bin/python3 analysis/discovery_tables.py labelling RUN_DIR [RUN_DIR ...] [--out FILE]
     /usr/bin/python3 analysis/discovery_tables.py downstream RUN_DIR [RUN_DIR ...] [--out FILE]
     /usr/bin/python3 analysis/discovery_tables.py regression RUN_DIR [RUN_DIR ...] [--out FILE]
+    /usr/bin/python3 analysis/discovery_tables.py scaling RUN_DIR [RUN_DIR ...] [--out FILE]
 
 Each RUN_DIR is an --outDir of build/bin/graph-discovery; only its run.json is read. The
 table is written as CSV to FILE (default: stdout), one row per group of runs that differ
@@ -61,6 +62,12 @@ polynomial learner after the discovery): a row per graph (in the order above); p
 decimals), gdPointsMoved and finalTestMse (3 decimals); the mean W1 after; on how many of
 its seeds the graph's W1 after is the least of all the graphs run on that seed ("3 of 3";
 a tie counts for each).
+
+scaling (sec. VI-J: the RL phase's D2D energy against N): a row per rewardSharing
+(cluster-head, then multicast); per N (parameters.nDevices, ascending) the mean over the
+row's runs of gdRlEnergyJ (5 decimals) and of gdMeanLinkPDrop (the chosen links; 3
+decimals), and each N's energy over the smallest N's (2 decimals). The runs may differ in
+nDevices and areaSideM (constant density) besides the seed and rewardSharing.
 
 Bad input (a missing folder or run.json, an unparsable run.json, a run of another paradigm
 or without the results the table needs, unlike runs in one row) gives a one-line error on
@@ -338,8 +345,53 @@ def regression_table(runs):
     return columns, rows
 
 
+def scaling_table(runs):
+    """(columns, rows) of the scaling table."""
+    for run in runs:
+        number(run, "gdRlEnergyJ")
+        number(run, "gdMeanLinkPDrop")
+        if number(run, "gdRlEnergyJ") <= 0:
+            raise TableError("%s: summary.results.gdRlEnergyJ is %r: no ratio to it"
+                             % (run["path"], number(run, "gdRlEnergyJ")))
+
+    def n(run):
+        try:
+            return int(run["params"]["nDevices"])
+        except (KeyError, TypeError, ValueError):
+            raise TableError("%s: no parameters.nDevices" % run["path"])
+
+    sizes = sorted({n(r) for r in runs})
+    groups = group(runs, lambda r: (str(r["params"].get("rewardSharing") or "cluster-head"),
+                                    n(r)), ["rewardSharing", "nDevices", "areaSideM"])
+    sharing = sorted({k[0] for k in groups}, key=lambda v: rank(["cluster-head", "multicast"], v))
+    columns = (["rewardSharing", "seeds"] + ["RL energy N=%d (J)" % k for k in sizes]
+               + ["N=%d / N=%d" % (k, sizes[0]) for k in sizes[1:]]
+               + ["mean P_D N=%d" % k for k in sizes])
+    rows = []
+    for share in sharing:
+        energy = {}
+        pd = {}
+        seeds = set()
+        for k in sizes:
+            members = groups.get((share, k), [])
+            if members:
+                energy[k] = mean([number(r, "gdRlEnergyJ") for r in members])
+                pd[k] = mean([number(r, "gdMeanLinkPDrop") for r in members])
+                seeds |= {r["seed"] for r in members}
+        row = {"rewardSharing": share, "seeds": seed_text(list(seeds))}
+        for k in sizes:
+            row["RL energy N=%d (J)" % k] = "%.5f" % energy[k] if k in energy else ""
+            row["mean P_D N=%d" % k] = "%.3f" % pd[k] if k in pd else ""
+        for k in sizes[1:]:
+            row["N=%d / N=%d" % (k, sizes[0])] = (
+                "%.2f" % (energy[k] / energy[sizes[0]]) if k in energy and sizes[0] in energy
+                else "")
+        rows.append(row)
+    return columns, rows
+
+
 TABLES = {"edges": edges_table, "labelling": labelling_table, "downstream": downstream_table,
-          "regression": regression_table}
+          "regression": regression_table, "scaling": scaling_table}
 
 
 def main(argv):

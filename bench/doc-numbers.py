@@ -179,6 +179,13 @@ FIGURES = {
                  "results.gdMeanLinkPDrop", "results.gdGcnLossBefore",
                  "results.gdGcnLossAfter", "results.gdGcnBestLinkAgreement"],
         by="`analysis/sweep.py collect` (the columns of its results.csv kept here)"),
+    # Sec. VI-J: the RL phase's D2D energy against N, fixed area and constant density.
+    "paper-graph-discovery-scaling": dict(
+        table=[PYTHON, "analysis/discovery_tables.py", "scaling", "{runs}", "--out", "{out}"],
+        by="`analysis/discovery_tables.py scaling` over its runs"),
+    "paper-graph-discovery-scaling-density": dict(
+        table=[PYTHON, "analysis/discovery_tables.py", "scaling", "{runs}", "--out", "{out}"],
+        by="`analysis/discovery_tables.py scaling` over its runs"),
     # Regression on the polynomial toy's gap partitions: sec. VI-C4.
     "paper-graph-discovery-regression": dict(
         table=[PYTHON, "analysis/discovery_tables.py", "regression", "{runs}", "--out",

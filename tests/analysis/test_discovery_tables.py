@@ -30,6 +30,10 @@ regression (--dataset=polynomial; seed: W1 before, after, points moved, final te
   none 2: 0.75, 0.68, 0, 1.9 (below rl): rows rl, none; W1 after 0.710 and 0.740; least
   on seeds 1 of 2 each; per-seed columns 0.80/0.75, 0.700/0.720, 16/17, 0.130/2.500 and
   0.80/0.75, 0.800/0.680, 0/0, 0.150/1.900. A run of another data set is refused.
+scaling (rewardSharing, N, areaSideM: RL energy, P_D): cluster-head 10, 63: 0.02, 0.1;
+  cluster-head 20, 89: 0.05, 0.2; multicast 10, 63: 0.04, 0.3; multicast 20, 89: 0.06,
+  0.4 (sides differ: constant density, allowed): rows cluster-head, multicast; energies
+  0.02000/0.05000 and 0.04000/0.06000, ratios 2.50 and 1.50.
 
 Then bad input: a missing folder, a folder without run.json, an unparsable run.json, a run
 of the other paradigm, two runs in one row that differ in another flag, a seed twice in one
@@ -215,6 +219,25 @@ class DiscoveryTables(unittest.TestCase):
             ["none", "1, 2", "2", "0.80/0.75", "0.800/0.680", "0.740", "1 of 2", "0/0",
              "0.150/1.900"]])
         self.refused("regression", runs + self.runs[:1], "parameters.dataset is None")
+
+    def test_scaling(self):
+        d = os.path.join(self.tmp, "scaling")
+        runs = [make_run(os.path.join(d, "%s-%d" % (share, n)), 1,
+                         {"graph": "rl", "rewardSharing": share, "nDevices": n,
+                          "areaSideM": side}, {"gdRlEnergyJ": e, "gdMeanLinkPDrop": pd})
+                for share, n, side, e, pd in (("multicast", 20, 89, 0.06, 0.4),
+                                              ("cluster-head", 10, 63, 0.02, 0.1),
+                                              ("multicast", 10, 63, 0.04, 0.3),
+                                              ("cluster-head", 20, 89, 0.05, 0.2))]
+        out = os.path.join(self.tmp, "scaling.csv")
+        proc, rows = table("scaling", runs, out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(list(rows[0]), ["rewardSharing", "seeds", "RL energy N=10 (J)",
+                                         "RL energy N=20 (J)", "N=20 / N=10", "mean P_D N=10",
+                                         "mean P_D N=20"])
+        self.assertEqual([list(r.values()) for r in rows], [
+            ["cluster-head", "1", "0.02000", "0.05000", "2.50", "0.100", "0.200"],
+            ["multicast", "1", "0.04000", "0.06000", "1.50", "0.300", "0.400"]])
 
     def refused(self, kind, runs, words):
         out = os.path.join(self.tmp, "bad.csv")
