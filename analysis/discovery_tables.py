@@ -10,6 +10,7 @@ Usage:
     /usr/bin/python3 analysis/discovery_tables.py downstream RUN_DIR [RUN_DIR ...] [--out FILE]
     /usr/bin/python3 analysis/discovery_tables.py regression RUN_DIR [RUN_DIR ...] [--out FILE]
     /usr/bin/python3 analysis/discovery_tables.py scaling RUN_DIR [RUN_DIR ...] [--out FILE]
+    /usr/bin/python3 analysis/discovery_tables.py targets RUN_DIR [RUN_DIR ...] [--out FILE]
 
 Each RUN_DIR is an --outDir of build/bin/graph-discovery; only its run.json is read. The
 table is written as CSV to FILE (default: stdout), one row per group of runs that differ
@@ -69,6 +70,13 @@ row's runs of gdRlEnergyJ (5 decimals) and of gdMeanLinkPDrop (the chosen links;
 decimals), and each N's energy over the smallest N's (2 decimals). The runs may differ in
 nDevices and areaSideM (constant density) besides the seed and rewardSharing.
 
+targets (Fig. 6e: energy to reach the accuracy targets, FedAvg after the discovery): a
+row per run, graphs in the order above, then seed: per target of
+summary.results.targetsReached the round it was reached in ("not reached") and the energy
+spent by then (energyJ, J, no decimals); the discovery's D2D energy (gdRlEnergyJ +
+gdExchangeEnergyJ, 3 decimals; 0 for none) and its share of the run's D2S energy
+(summary.energy_j d2s_tx + d2s_rx; %, 2 decimals).
+
 Bad input (a missing folder or run.json, an unparsable run.json, a run of another paradigm
 or without the results the table needs, unlike runs in one row) gives a one-line error on
 stderr and exit code 2, and nothing is written.
@@ -102,9 +110,11 @@ def load_run(run_dir):
         raise TableError("%s: not a graph-discovery run (no parameters.graph)" % path)
     results = (doc.get("summary") or {}).get("results")
     flags = command_flags(params, NOT_ROW)
+    summary = doc.get("summary") if isinstance(doc.get("summary"), dict) else {}
     return {"dir": run_dir, "path": path, "seed": doc.get("seed", params.get("seed")),
             "params": params, "results": results if isinstance(results, dict) else {},
-            "flags": flags}
+            "energy": summary.get("energy_j") if isinstance(summary.get("energy_j"), dict)
+            else {}, "flags": flags}
 
 
 def number(run, key):
@@ -390,8 +400,51 @@ def scaling_table(runs):
     return columns, rows
 
 
+def targets_table(runs):
+    """(columns, rows) of the targets table."""
+    targets = set()
+    for run in runs:
+        t = run["results"].get("targetsReached")
+        if not isinstance(t, list) or not all(isinstance(e, dict) and "target" in e for e in t):
+            raise TableError("%s: summary.results.targetsReached is %s, not a list of targets"
+                             % (run["path"], "missing" if t is None else repr(t)))
+        targets |= {float(e["target"]) for e in t}
+        for key in ("gdRlEnergyJ", "gdExchangeEnergyJ"):
+            if key in run["results"]:
+                number(run, key)
+        for key in ("d2s_tx", "d2s_rx"):
+            v = run["energy"].get(key)
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise TableError("%s: summary.energy_j.%s is %s, not a number"
+                                 % (run["path"], key, "missing" if v is None else repr(v)))
+    targets = sorted(targets)
+    group(runs, lambda r: str(r["params"]["graph"]), ["graph"])
+    columns = (["graph", "seed"]
+               + [c % round(100 * t) for t in targets
+                  for c in ("round to %d %%", "energy to %d %% (J)")]
+               + ["discovery energy (J)", "discovery share of D2S energy (%)"])
+    rows = []
+    for run in sorted(runs, key=lambda r: (rank(METHODS, str(r["params"]["graph"])),
+                                           str(type(r["seed"])), r["seed"])):
+        row = {"graph": str(run["params"]["graph"]), "seed": run["seed"]}
+        reached = {float(e["target"]): e for e in run["results"]["targetsReached"]}
+        for t in targets:
+            e = reached.get(t, {})
+            hit = e.get("round") is not None
+            row["round to %d %%" % round(100 * t)] = "%d" % e["round"] if hit else "not reached"
+            row["energy to %d %% (J)" % round(100 * t)] = (
+                "%.0f" % float(e["energyJ"]) if hit and e.get("energyJ") is not None else "")
+        disc = sum(number(run, k) for k in ("gdRlEnergyJ", "gdExchangeEnergyJ")
+                   if k in run["results"])
+        d2s = float(run["energy"]["d2s_tx"]) + float(run["energy"]["d2s_rx"])
+        row["discovery energy (J)"] = "%.3f" % disc
+        row["discovery share of D2S energy (%)"] = "%.2f" % (100 * disc / d2s) if d2s > 0 else ""
+        rows.append(row)
+    return columns, rows
+
+
 TABLES = {"edges": edges_table, "labelling": labelling_table, "downstream": downstream_table,
-          "regression": regression_table, "scaling": scaling_table}
+          "regression": regression_table, "scaling": scaling_table, "targets": targets_table}
 
 
 def main(argv):

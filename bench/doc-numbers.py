@@ -172,7 +172,10 @@ FIGURES = {
     "paper-graph-discovery-downstream": dict(
         table=[PYTHON, "analysis/discovery_tables.py", "downstream", "{runs}", "--out",
                "{out}"],
-        by="`analysis/discovery_tables.py downstream` over its runs"),
+        tables={"targets.csv": [PYTHON, "analysis/discovery_tables.py", "targets", "{runs}",
+                                "--out", "{out}"]},
+        by="`analysis/discovery_tables.py downstream` (results.csv) and `targets` "
+           "(targets.csv, Fig. 6e) over its runs"),
     # The GCN baseline alone (App. C): bias, links, training loss, best-link agreement.
     "paper-graph-discovery-gcn": dict(
         columns=["seed", "results.gdMeanW1ToUniformBefore", "results.gdMeanW1ToUniformAfter",

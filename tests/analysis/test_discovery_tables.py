@@ -34,6 +34,11 @@ scaling (rewardSharing, N, areaSideM: RL energy, P_D): cluster-head 10, 63: 0.02
   cluster-head 20, 89: 0.05, 0.2; multicast 10, 63: 0.04, 0.3; multicast 20, 89: 0.06,
   0.4 (sides differ: constant density, allowed): rows cluster-head, multicast; energies
   0.02000/0.05000 and 0.04000/0.06000, ratios 2.50 and 1.50.
+targets (graph, seed: targetsReached 0.6 and 0.7 as (round, energyJ); RL + exchange D2D
+  energy; D2S tx + rx): rl 1: (7, 81.2), (15, 173.4); 0.2 + 0.3; 180 + 20: rows give
+  rounds 7 and 15, energies 81 and 173, discovery 0.500 J, 0.25 %; none 1: (8, 90.0), not
+  reached; no discovery energy; 150 + 50: 8, 90, "not reached", "", 0.000, 0.00. A run
+  without targetsReached is refused.
 
 Then bad input: a missing folder, a folder without run.json, an unparsable run.json, a run
 of the other paradigm, two runs in one row that differ in another flag, a seed twice in one
@@ -238,6 +243,36 @@ class DiscoveryTables(unittest.TestCase):
         self.assertEqual([list(r.values()) for r in rows], [
             ["cluster-head", "1", "0.02000", "0.05000", "2.50", "0.100", "0.200"],
             ["multicast", "1", "0.04000", "0.06000", "1.50", "0.300", "0.400"]])
+
+    def test_targets(self):
+        d = os.path.join(self.tmp, "targets")
+
+        def run(graph, reached, rl, d2s):
+            path = make_run(os.path.join(d, graph), 1, {"graph": graph},
+                            dict({"targetsReached": [
+                                {"target": t, "round": r, "energyJ": e}
+                                for t, r, e in reached]}, **rl))
+            with open(os.path.join(path, "run.json")) as fh:
+                doc = json.load(fh)
+            doc["summary"]["energy_j"] = {"d2s_tx": d2s[0], "d2s_rx": d2s[1]}
+            with open(os.path.join(path, "run.json"), "w") as fh:
+                json.dump(doc, fh)
+            return path
+
+        runs = [run("none", [(0.6, 8, 90.0), (0.7, None, None)], {}, (150, 50)),
+                run("rl", [(0.6, 7, 81.2), (0.7, 15, 173.4)],
+                    {"gdRlEnergyJ": 0.2, "gdExchangeEnergyJ": 0.3}, (180, 20))]
+        out = os.path.join(self.tmp, "targets.csv")
+        proc, rows = table("targets", runs, out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(list(rows[0]), ["graph", "seed", "round to 60 %",
+                                         "energy to 60 % (J)", "round to 70 %",
+                                         "energy to 70 % (J)", "discovery energy (J)",
+                                         "discovery share of D2S energy (%)"])
+        self.assertEqual([list(r.values()) for r in rows], [
+            ["rl", "1", "7", "81", "15", "173", "0.500", "0.25"],
+            ["none", "1", "8", "90", "not reached", "", "0.000", "0.00"]])
+        self.refused("targets", runs + self.runs[:1], "targetsReached is missing")
 
     def refused(self, kind, runs, words):
         out = os.path.join(self.tmp, "bad.csv")
