@@ -11,6 +11,7 @@ Usage:
     /usr/bin/python3 analysis/consensus_tables.py polynomial RUN_DIR [...] [--out FILE]
     /usr/bin/python3 analysis/consensus_tables.py boundary RUN_DIR [...] [--out FILE]
     /usr/bin/python3 analysis/consensus_tables.py trust-columns RUN_DIR [...] [--out FILE]
+    /usr/bin/python3 analysis/consensus_tables.py bytes RUN_DIR [...] [--out FILE]
 
 Each RUN_DIR is an --outDir of build/bin/consensus run with several models (--model=A,B
 and --modelAssignment: blocks gives agent i of N model i k / N of the k, round-robin model
@@ -59,6 +60,13 @@ every sum is the same, as with naive trust) and the range of the
 other agents' sums (3 decimals); consensus.csv's first and last round and there tr(W)
 (trace), the delta of the product of the trust matrices (product_delta; 2 significant
 digits) and the disagreement on X* (3 decimals).
+
+bytes (rounds.csv, node -1's bytes_sent: the bytes handed to the radios in a round; rounds
+from 1, round 0 being the initial evaluation): a row per method (fedavg, fedprox, local,
+naive, static, dynamic), its seeds, its rounds, how many of them sent nothing (the
+warm-up rounds of consensus), the mean over its runs of the bytes of the last round, and
+the most of any round (0 in a round without a bytes_sent row: local training sends
+nothing); runs of one method are compared (flags) with each other only.
 
 All runs of one table must have been given the same flags (parameters.commandLine) but for
 the seed, the method (algorithm, trust) and how the run is executed (outDir, quiet,
@@ -413,9 +421,51 @@ def trust_columns_table(runs):
     return columns, rows
 
 
+ALGORITHM_ORDER = ["fedavg", "fedprox", "local", "naive", "static", "dynamic"]
+
+
+def bytes_table(runs):
+    """(columns, rows) of the bytes table."""
+    groups = {}
+    for run in runs:
+        groups.setdefault(run["method"], []).append(run)
+    columns = ["method", "seeds", "rounds", "rounds that sent nothing",
+               "bytes in the last round", "bytes per round, most"]
+    rows = []
+    for method in sorted(groups, key=lambda m: rank(ALGORITHM_ORDER, m)):
+        members = sorted(groups[method], key=lambda r: seed_key(r["seed"]))
+        check(members)
+        last, most, counts, silent = [], [], set(), set()
+        for run in members:
+            per = {}
+            rounds = set()
+            for r in read_rows(run, "rounds.csv", ["round", "node", "metric", "value"],
+                               ["round", "node", "value"]):
+                if r["round"] < 1:  # round 0: the initial evaluation, nothing sent
+                    continue
+                rounds.add(int(r["round"]))
+                if r["metric"] == "bytes_sent" and r["node"] == -1:
+                    per[int(r["round"])] = r["value"]
+            if not rounds:
+                raise TableError("%s: rounds.csv has no rows of rounds >= 1" % run["dir"])
+            # a round without a bytes_sent row sent nothing (local training writes none)
+            per = {k: per.get(k, 0.0) for k in rounds}
+            last.append(per[max(per)])
+            most.append(max(per.values()))
+            counts.add(len(per))
+            silent.add(sum(1 for v in per.values() if v == 0))
+        rows.append({"method": method,
+                     "seeds": ", ".join(str(r["seed"]) for r in members),
+                     "rounds": "/".join(str(c) for c in sorted(counts)),
+                     "rounds that sent nothing": "/".join(str(c) for c in sorted(silent)),
+                     "bytes in the last round": "%.0f" % (sum(last) / len(last)),
+                     "bytes per round, most": "%.0f" % max(most)})
+    return columns, rows
+
+
 TABLES = {"hetero": hetero_table, "hetero-trust": hetero_trust_table,
           "polynomial": polynomial_table, "boundary": boundary_table,
-          "trust-columns": trust_columns_table}
+          "trust-columns": trust_columns_table, "bytes": bytes_table}
 
 
 def main(argv):

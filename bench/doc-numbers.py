@@ -209,7 +209,10 @@ FIGURES = {
     # campaign per setting (regular; agents 2 and 9 flipped), one table each.
     "paper-consensus": dict(
         table=[PYTHON, "analysis/plot_consensus.py", "{runs}", "--table", "{out}"],
-        by="`analysis/plot_consensus.py --table` over its runs"),
+        tables={"bytes.csv": [PYTHON, "analysis/consensus_tables.py", "bytes", "{runs}",
+                              "--out", "{out}"]},
+        by="`analysis/plot_consensus.py --table` (results.csv) and "
+           "`analysis/consensus_tables.py bytes` (bytes.csv) over its runs"),
     "paper-consensus-low-quality": dict(
         table=[PYTHON, "analysis/plot_consensus.py", "{runs}", "--table", "{out}"],
         tables={"trust.csv": [PYTHON, "analysis/consensus_tables.py", "trust-columns",
@@ -319,6 +322,12 @@ TABLES = {
     "cmfl-robustness-paper-scale": dict(
         campaigns=["cmfl-robustness-paper-scale-clean", "cmfl-robustness-paper-scale"],
         tables=CMFL_TABLES, by=CMFL_BY),
+    # Consensus, Table 1's cells at 15 rounds x 3 epochs: regular and low quality, one table.
+    "paper-consensus-longer": dict(
+        campaigns=["paper-consensus-longer", "paper-consensus-longer-low-quality"],
+        tables={"results.csv": [PYTHON, "analysis/plot_consensus.py", "{runs}", "--table",
+                                "{out}"]},
+        by="`analysis/plot_consensus.py --table` over their runs"),
     # The former rules (IID, replicas quorum, ...), one campaign, four attacks at 10 %.
     "cmfl-former-rules": dict(
         campaigns=["cmfl-former-rules"], tables={"results.csv": CMFL_TABLES["results.csv"]},

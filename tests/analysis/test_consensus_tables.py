@@ -40,6 +40,11 @@ trust-columns, a dynamic run of 3 agents, agent 1 flipped, consensus.csv rounds 
 lowest "1", others 0.800-0.900; tr(W) 2.5 in round 4, 1.25 in round 6; product delta 0.5
 and 2e-05; disagreement 0.3 and 0.1; a local run beside it (no consensus.csv) is left out.
 
+bytes (node -1's bytes_sent per round; round 0 left out): fedavg seed 1 rounds 1, 2: 500,
+700 (round 0: 9999, ignored); dynamic seed 1 rounds 1-3: 0, 120, 100: rows fedavg (2
+rounds, 0 silent, last 700, most 700), then dynamic (3, 1, 100, 120); a local run (no
+bytes_sent rows, rounds 1, 2) between them: 2, 2, 0, 0.
+
 Then bad input: a run with another --rounds, a seed twice for one method, a run with one
 model, a run without rounds.csv and a missing folder each exit 2 with one stderr line and
 leave the table unwritten.
@@ -215,6 +220,43 @@ class TrustColumns(unittest.TestCase):
             self.assertEqual(rows[1:], [
                 ["dynamic", "1", "1", "5", "1: 0.300", "1", "0.800-0.900", "4", "6", "2.500",
                  "1.250", "0.5", "2e-05", "0.300", "0.100"]])
+
+
+class BytesTable(unittest.TestCase):
+    def test_worked_by_hand(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            dyn = make_toy(os.path.join(tmp, "dyn"), "mlp:8", 3, trust="dynamic")
+            fed = make_toy(os.path.join(tmp, "fed"), "mlp:8", 3)
+            with open(os.path.join(fed, "run.json")) as fh:
+                doc = json.load(fh)
+            doc["parameters"]["algorithm"] = "fedavg"
+            with open(os.path.join(fed, "run.json"), "w") as fh:
+                json.dump(doc, fh)
+            header = ["round", "sim_time_s", "node", "metric", "value"]
+            write_csv(os.path.join(fed, "rounds.csv"), header,
+                      [[0, 0, 0, "accuracy", 0.1], [0, 0, -1, "bytes_sent", 9999],
+                       [1, 1, -1, "bytes_sent", 500], [1, 1, 0, "accuracy", 0.5],
+                       [2, 2, -1, "bytes_sent", 700]])
+            write_csv(os.path.join(dyn, "rounds.csv"), header,
+                      [[1, 1, -1, "bytes_sent", 0], [2, 2, -1, "bytes_sent", 120],
+                       [2, 2, 1, "bytes_sent", 999], [3, 3, -1, "bytes_sent", 100]])
+            loc = make_toy(os.path.join(tmp, "loc"), "mlp:8", 3)
+            with open(os.path.join(loc, "run.json")) as fh:
+                doc = json.load(fh)
+            doc["parameters"]["algorithm"] = "local"
+            with open(os.path.join(loc, "run.json"), "w") as fh:
+                json.dump(doc, fh)
+            write_csv(os.path.join(loc, "rounds.csv"), header,
+                      [[1, 1, 0, "accuracy", 0.5], [2, 2, 0, "accuracy", 0.6]])
+            out = os.path.join(tmp, "b.csv")
+            proc, rows = table("bytes", [dyn, loc, fed], out)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertEqual(rows, [
+                ["method", "seeds", "rounds", "rounds that sent nothing",
+                 "bytes in the last round", "bytes per round, most"],
+                ["fedavg", "1", "2", "0", "700", "700"],
+                ["local", "1", "2", "2", "0", "0"],
+                ["dynamic", "1", "3", "1", "100", "120"]])
 
 
 class HeteroTables(unittest.TestCase):
