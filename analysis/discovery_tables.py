@@ -1,11 +1,16 @@
 #!/usr/bin/python3
 """Tables of graph-discovery runs (Wagle, Das, Love and Brinton 2025) that the manual shows:
-the unsupervised paradigm's label bias per edge (Fig. 8d) and the semi-supervised paradigm's
-labelling accuracy (Fig. 8a, App. D-D).
+the unsupervised paradigm's label bias per edge (Fig. 8d), the semi-supervised paradigm's
+labelling accuracy (Fig. 8a, App. D-D) and its downstream accuracy per labeller and graph
+(App. D-D, Fig. 14b).
 
 Usage:
     /usr/bin/python3 analysis/discovery_tables.py edges RUN_DIR [RUN_DIR ...] [--out FILE]
     /usr/bin/python3 analysis/discovery_tables.py labelling RUN_DIR [RUN_DIR ...] [--out FILE]
+    /usr/bin/python3 analysis/discovery_tables.py downstream RUN_DIR [RUN_DIR ...] [--out FILE]
+    /usr/bin/python3 analysis/discovery_tables.py regression RUN_DIR [RUN_DIR ...] [--out FILE]
+    /usr/bin/python3 analysis/discovery_tables.py scaling RUN_DIR [RUN_DIR ...] [--out FILE]
+    /usr/bin/python3 analysis/discovery_tables.py targets RUN_DIR [RUN_DIR ...] [--out FILE]
 
 Each RUN_DIR is an --outDir of build/bin/graph-discovery; only its run.json is read. The
 table is written as CSV to FILE (default: stdout), one row per group of runs that differ
@@ -35,6 +40,42 @@ for propagation (d ascending; the mlp labeller sends no PCA message, so its d is
   mean unlabelled accuracy       mean of the seed columns
   mean accuracy                  mean over the runs of gdLabellingMeanAccuracy (all points)
   PCA bytes                      mean over the runs of gdPcaBytes (0 where absent: mlp)
+
+downstream (--paradigm=semi-supervised or supervised, one of them, with a graph and
+FedAvg after it; Fig. 5a, 6a and App. D-D, Fig. 14b): a row per labeller (propagation, then
+mlp, then others by name; "-" for supervised runs) and graph (in the order above):
+
+  labeller, graph, seeds, runs
+  labelling accuracy             mean over the runs of gdLabellingMeanUnlabelledAccuracy
+                                 (4 decimals; empty for supervised runs)
+  W1 after                       mean over the runs of gdMeanW1ToUniformAfter (the assigned
+                                 labels' histograms after the exchange; 3 decimals)
+  final accuracy                 mean over the runs of finalAccuracy (FedAvg's global model
+                                 after the last round; 3 decimals)
+  final accuracy per seed        each seed's, "/" between them, seeds ascending
+  highest on seeds               on how many of the row's seeds its final accuracy is the
+                                 highest of its labeller's graphs run on that seed
+                                 ("3 of 3"; a tie counts for each)
+
+regression (--dataset=polynomial: the gap partitions of sec. VI-C4, FedAvg of the
+polynomial learner after the discovery): a row per graph (in the order above); per seed
+(seeds ascending, "/" between them) gdMeanW1ToUniformBefore (2 decimals), ...After (3
+decimals), gdPointsMoved and finalTestMse (3 decimals); the mean W1 after; on how many of
+its seeds the graph's W1 after is the least of all the graphs run on that seed ("3 of 3";
+a tie counts for each).
+
+scaling (sec. VI-J: the RL phase's D2D energy against N): a row per rewardSharing
+(cluster-head, then multicast); per N (parameters.nDevices, ascending) the mean over the
+row's runs of gdRlEnergyJ (5 decimals) and of gdMeanLinkPDrop (the chosen links; 3
+decimals), and each N's energy over the smallest N's (2 decimals). The runs may differ in
+nDevices and areaSideM (constant density) besides the seed and rewardSharing.
+
+targets (Fig. 6e: energy to reach the accuracy targets, FedAvg after the discovery): a
+row per run, graphs in the order above, then seed: per target of
+summary.results.targetsReached the round it was reached in ("not reached") and the energy
+spent by then (energyJ, J, no decimals); the discovery's D2D energy (gdRlEnergyJ +
+gdExchangeEnergyJ, 3 decimals; 0 for none) and its share of the run's D2S energy
+(summary.energy_j d2s_tx + d2s_rx; %, 2 decimals).
 
 Bad input (a missing folder or run.json, an unparsable run.json, a run of another paradigm
 or without the results the table needs, unlike runs in one row) gives a one-line error on
@@ -69,9 +110,11 @@ def load_run(run_dir):
         raise TableError("%s: not a graph-discovery run (no parameters.graph)" % path)
     results = (doc.get("summary") or {}).get("results")
     flags = command_flags(params, NOT_ROW)
+    summary = doc.get("summary") if isinstance(doc.get("summary"), dict) else {}
     return {"dir": run_dir, "path": path, "seed": doc.get("seed", params.get("seed")),
             "params": params, "results": results if isinstance(results, dict) else {},
-            "flags": flags}
+            "energy": summary.get("energy_j") if isinstance(summary.get("energy_j"), dict)
+            else {}, "flags": flags}
 
 
 def number(run, key):
@@ -222,7 +265,186 @@ def labelling_table(runs):
     return columns, rows
 
 
-TABLES = {"edges": edges_table, "labelling": labelling_table}
+LABELLERS = ["propagation", "mlp"]
+
+
+def downstream_table(runs):
+    """(columns, rows) of the downstream table."""
+    def paradigm(run):
+        return str(run["params"].get("paradigm") or "supervised")
+
+    for run in runs:
+        if paradigm(run) not in ("supervised", "semi-supervised"):
+            raise TableError("%s: parameters.paradigm is %s; this table is of supervised or "
+                             "semi-supervised runs" % (run["path"], paradigm(run)))
+    if len({paradigm(r) for r in runs}) > 1:
+        raise TableError("supervised and semi-supervised runs: one table holds one paradigm")
+    semi = paradigm(runs[0]) == "semi-supervised"
+    for run in runs:
+        for key in ("gdMeanW1ToUniformAfter", "finalAccuracy"):
+            number(run, key)
+        if semi:
+            number(run, "gdLabellingMeanUnlabelledAccuracy")
+
+    def labeller(run):
+        return str(run["params"].get("labeller") or "propagation") if semi else "-"
+
+    groups = group(runs, lambda r: (labeller(r), str(r["params"]["graph"])),
+                   ["labeller", "graph"])
+    best = {}  # (labeller, seed): the highest final accuracy of that labeller's runs
+    for run in runs:
+        k = (labeller(run), run["seed"])
+        best[k] = max(best.get(k, -math.inf), number(run, "finalAccuracy"))
+    columns = ["labeller", "graph", "seeds", "runs", "labelling accuracy", "W1 after",
+               "final accuracy", "final accuracy per seed", "highest on seeds"]
+    rows = []
+    for lab, graph in sorted(groups, key=lambda k: (rank(LABELLERS, k[0]),
+                                                     rank(METHODS, k[1]))):
+        members = sorted(groups[(lab, graph)], key=lambda r: (str(type(r["seed"])), r["seed"]))
+        acc = [number(r, "finalAccuracy") for r in members]
+        rows.append({
+            "labeller": lab, "graph": graph,
+            "seeds": seed_text([r["seed"] for r in members]), "runs": len(members),
+            "labelling accuracy": "%.4f" % mean(
+                [number(r, "gdLabellingMeanUnlabelledAccuracy") for r in members])
+            if semi else "",
+            "W1 after": "%.3f" % mean([number(r, "gdMeanW1ToUniformAfter") for r in members]),
+            "final accuracy": "%.3f" % mean(acc),
+            "final accuracy per seed": "/".join("%.3f" % a for a in acc),
+            "highest on seeds": "%d of %d" % (
+                sum(1 for r, a in zip(members, acc) if a >= best[(lab, r["seed"])]),
+                len(members))})
+    return columns, rows
+
+
+def regression_table(runs):
+    """(columns, rows) of the regression table."""
+    for run in runs:
+        if str(run["params"].get("dataset") or "") != "polynomial":
+            raise TableError("%s: parameters.dataset is %s; this table is of polynomial "
+                             "(regression) runs" % (run["path"], run["params"].get("dataset")))
+        for key in ("gdMeanW1ToUniformBefore", "gdMeanW1ToUniformAfter", "gdPointsMoved",
+                    "finalTestMse"):
+            number(run, key)
+    groups = group(runs, lambda r: str(r["params"]["graph"]), ["graph"])
+    least = {}  # seed: the least W1 after of the runs of that seed
+    for run in runs:
+        least[run["seed"]] = min(least.get(run["seed"], math.inf),
+                                 number(run, "gdMeanW1ToUniformAfter"))
+    columns = ["graph", "seeds", "runs", "W1 before per seed", "W1 after per seed",
+               "W1 after", "least W1 after on seeds", "points moved per seed",
+               "final test MSE per seed"]
+    rows = []
+    for graph in sorted(groups, key=lambda g: rank(METHODS, g)):
+        members = sorted(groups[graph], key=lambda r: (str(type(r["seed"])), r["seed"]))
+        after = [number(r, "gdMeanW1ToUniformAfter") for r in members]
+        rows.append({
+            "graph": graph, "seeds": seed_text([r["seed"] for r in members]),
+            "runs": len(members),
+            "W1 before per seed": "/".join("%.2f" % number(r, "gdMeanW1ToUniformBefore")
+                                           for r in members),
+            "W1 after per seed": "/".join("%.3f" % a for a in after),
+            "W1 after": "%.3f" % mean(after),
+            "least W1 after on seeds": "%d of %d" % (
+                sum(1 for r, a in zip(members, after) if a <= least[r["seed"]]),
+                len(members)),
+            "points moved per seed": "/".join("%d" % round(number(r, "gdPointsMoved"))
+                                              for r in members),
+            "final test MSE per seed": "/".join("%.3f" % number(r, "finalTestMse")
+                                                for r in members)})
+    return columns, rows
+
+
+def scaling_table(runs):
+    """(columns, rows) of the scaling table."""
+    for run in runs:
+        number(run, "gdRlEnergyJ")
+        number(run, "gdMeanLinkPDrop")
+        if number(run, "gdRlEnergyJ") <= 0:
+            raise TableError("%s: summary.results.gdRlEnergyJ is %r: no ratio to it"
+                             % (run["path"], number(run, "gdRlEnergyJ")))
+
+    def n(run):
+        try:
+            return int(run["params"]["nDevices"])
+        except (KeyError, TypeError, ValueError):
+            raise TableError("%s: no parameters.nDevices" % run["path"])
+
+    sizes = sorted({n(r) for r in runs})
+    groups = group(runs, lambda r: (str(r["params"].get("rewardSharing") or "cluster-head"),
+                                    n(r)), ["rewardSharing", "nDevices", "areaSideM"])
+    sharing = sorted({k[0] for k in groups}, key=lambda v: rank(["cluster-head", "multicast"], v))
+    columns = (["rewardSharing", "seeds"] + ["RL energy N=%d (J)" % k for k in sizes]
+               + ["N=%d / N=%d" % (k, sizes[0]) for k in sizes[1:]]
+               + ["mean P_D N=%d" % k for k in sizes])
+    rows = []
+    for share in sharing:
+        energy = {}
+        pd = {}
+        seeds = set()
+        for k in sizes:
+            members = groups.get((share, k), [])
+            if members:
+                energy[k] = mean([number(r, "gdRlEnergyJ") for r in members])
+                pd[k] = mean([number(r, "gdMeanLinkPDrop") for r in members])
+                seeds |= {r["seed"] for r in members}
+        row = {"rewardSharing": share, "seeds": seed_text(list(seeds))}
+        for k in sizes:
+            row["RL energy N=%d (J)" % k] = "%.5f" % energy[k] if k in energy else ""
+            row["mean P_D N=%d" % k] = "%.3f" % pd[k] if k in pd else ""
+        for k in sizes[1:]:
+            row["N=%d / N=%d" % (k, sizes[0])] = (
+                "%.2f" % (energy[k] / energy[sizes[0]]) if k in energy and sizes[0] in energy
+                else "")
+        rows.append(row)
+    return columns, rows
+
+
+def targets_table(runs):
+    """(columns, rows) of the targets table."""
+    targets = set()
+    for run in runs:
+        t = run["results"].get("targetsReached")
+        if not isinstance(t, list) or not all(isinstance(e, dict) and "target" in e for e in t):
+            raise TableError("%s: summary.results.targetsReached is %s, not a list of targets"
+                             % (run["path"], "missing" if t is None else repr(t)))
+        targets |= {float(e["target"]) for e in t}
+        for key in ("gdRlEnergyJ", "gdExchangeEnergyJ"):
+            if key in run["results"]:
+                number(run, key)
+        for key in ("d2s_tx", "d2s_rx"):
+            v = run["energy"].get(key)
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise TableError("%s: summary.energy_j.%s is %s, not a number"
+                                 % (run["path"], key, "missing" if v is None else repr(v)))
+    targets = sorted(targets)
+    group(runs, lambda r: str(r["params"]["graph"]), ["graph"])
+    columns = (["graph", "seed"]
+               + [c % round(100 * t) for t in targets
+                  for c in ("round to %d %%", "energy to %d %% (J)")]
+               + ["discovery energy (J)", "discovery share of D2S energy (%)"])
+    rows = []
+    for run in sorted(runs, key=lambda r: (rank(METHODS, str(r["params"]["graph"])),
+                                           str(type(r["seed"])), r["seed"])):
+        row = {"graph": str(run["params"]["graph"]), "seed": run["seed"]}
+        reached = {float(e["target"]): e for e in run["results"]["targetsReached"]}
+        for t in targets:
+            e = reached.get(t, {})
+            hit = e.get("round") is not None
+            row["round to %d %%" % round(100 * t)] = "%d" % e["round"] if hit else "not reached"
+            row["energy to %d %% (J)" % round(100 * t)] = (
+                "%.0f" % float(e["energyJ"]) if hit and e.get("energyJ") is not None else "")
+        disc = sum(number(run, k) for k in ("gdRlEnergyJ", "gdExchangeEnergyJ")
+                   if k in run["results"])
+        d2s = float(run["energy"]["d2s_tx"]) + float(run["energy"]["d2s_rx"])
+        row["discovery energy (J)"] = "%.3f" % disc
+        row["discovery share of D2S energy (%)"] = "%.2f" % (100 * disc / d2s) if d2s > 0 else ""
+        rows.append(row)
+    return columns, rows
+
+
+TABLES = {"edges": edges_table, "labelling": labelling_table, "downstream": downstream_table,
+          "regression": regression_table, "scaling": scaling_table, "targets": targets_table}
 
 
 def main(argv):

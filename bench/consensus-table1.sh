@@ -10,7 +10,9 @@
 # paper-consensus-low-quality.toml (the same cells), tabulated by
 # analysis/plot_consensus.py --table and written into doc/data/ by
 # bench/doc-numbers.py --campaign paper-consensus --campaign paper-consensus-low-quality.
-# The heterogeneous-model table (ONLY=hetero) is still typed from this script.
+# Nor is the heterogeneous-model table (ONLY=hetero, the same cells): it is the campaign
+# analysis/campaigns/paper-consensus-hetero.toml, tabulated by analysis/consensus_tables.py
+# and written by bench/doc-numbers.py --campaign paper-consensus-hetero.
 #
 # Usage: bash bench/consensus-table1.sh PATH/TO/consensus OUT_DIR [SEED ...]
 #   JOBS=2 runs two programs at a time (each with --threads=1); SCALE overrides the

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Measure the figures that the manual's pages show, and write them where pages include them.
 
-    bench/doc-numbers.py [--bin DIR] [--repeat N] [--campaign NAME ...] [--jobs N]
-                         [--source DIR] [--out DIR]
+    bench/doc-numbers.py [--bin DIR] [--repeat N] [--campaign NAME ...] [--table NAME ...]
+                         [--jobs N] [--source DIR] [--out DIR] [--no-main-job]
 
 Runs the main job (fedavg on its defaults, the command of `bash setup.sh --run`) --repeat
 times (3) and writes doc/data/main-job.csv and doc/data/main-job.md (its wall time, the
@@ -13,6 +13,11 @@ analysis/sweep.py into a temporary folder and updates their rows of
 doc/data/campaign-times.csv (runs, wall time of `sweep.py run` including validation); for
 the campaigns that a reproduction page shows (FIGURES below) it also draws their figures
 and keeps a table of their results in doc/data/NAME/ (figures, results.csv, stamp.md).
+With --table NAME (repeatable; TABLES below) runs the campaigns whose runs make one table
+of a page together (cmfl-robustness: no attack, attacks on the weights and on the update)
+and writes its tables into doc/data/NAME/ (results.csv, for cmfl also committee.csv, and
+stamp.md naming the campaigns, their runs and wall times), updating their rows of
+doc/data/campaign-times.csv too.
 --jobs N runs N campaign runs at once (default: sweep.py's, one per core). Every row names
 the machine (CPU, cores), the date and the git commit measured (that of --source DIR, the
 tree the programs of --bin were built from: default this one; "+changes" if its sources
@@ -126,12 +131,18 @@ def main_job(bindir, repeat, outdir, stamp):
 # plot commands (run in the campaign folder DIR; {runs} the run folders), the figures to
 # keep, and the columns of sweep.py collect's results.csv to keep; or, where the page shows
 # a table over the runs rather than one row per run, the command that writes it ("table":
-# {out} the CSV file it writes, kept as results.csv) and what the stamp says made it ("by").
+# {out} the CSV file it writes, kept as results.csv), further tables ("tables": {file: its
+# command}) and what the stamp says made it ("by").
 FIGURES = {
     "paper-bayes": dict(
         plots=[[PYTHON, "analysis/plot_bayes.py", "{runs}", "--out", "{dir}/plots"]],
         keep=["mse.png"],
         columns=["cooperation", "seed", "final_mse", "rounds_completed", "bytes_sent"]),
+    # Sec. 3.1, variational beliefs: final test accuracy per cooperation and graph.
+    "paper-bayes-variational": dict(
+        columns=["cooperation", "graph", "seed", "final_accuracy", "rounds_completed",
+                 "bytes_sent"],
+        by="`analysis/sweep.py collect` (the columns of its results.csv kept here)"),
     "paper-d2d-exchange": dict(
         plots=[[PYTHON, "analysis/sweep.py", "plot", "{toml}", "--out", "{dir}", "--metric",
                 "complete_delivery_rate", "--x", "spectralEfficiency", "--hue", "reliable",
@@ -157,6 +168,37 @@ FIGURES = {
     "paper-graph-discovery-unsupervised": dict(
         table=[PYTHON, "analysis/discovery_tables.py", "edges", "{runs}", "--out", "{out}"],
         by="`analysis/discovery_tables.py edges` over its runs"),
+    # Downstream FedAvg accuracy, supervised, rl against none: Fig. 5a, 6a.
+    "paper-graph-discovery-downstream": dict(
+        table=[PYTHON, "analysis/discovery_tables.py", "downstream", "{runs}", "--out",
+               "{out}"],
+        tables={"targets.csv": [PYTHON, "analysis/discovery_tables.py", "targets", "{runs}",
+                                "--out", "{out}"]},
+        by="`analysis/discovery_tables.py downstream` (results.csv) and `targets` "
+           "(targets.csv, Fig. 6e) over its runs"),
+    # The GCN baseline alone (App. C): bias, links, training loss, best-link agreement.
+    "paper-graph-discovery-gcn": dict(
+        columns=["seed", "results.gdMeanW1ToUniformBefore", "results.gdMeanW1ToUniformAfter",
+                 "results.gdMeanLinkPDrop", "results.gdGcnLossBefore",
+                 "results.gdGcnLossAfter", "results.gdGcnBestLinkAgreement"],
+        by="`analysis/sweep.py collect` (the columns of its results.csv kept here)"),
+    # Sec. VI-J: the RL phase's D2D energy against N, fixed area and constant density.
+    "paper-graph-discovery-scaling": dict(
+        table=[PYTHON, "analysis/discovery_tables.py", "scaling", "{runs}", "--out", "{out}"],
+        by="`analysis/discovery_tables.py scaling` over its runs"),
+    "paper-graph-discovery-scaling-density": dict(
+        table=[PYTHON, "analysis/discovery_tables.py", "scaling", "{runs}", "--out", "{out}"],
+        by="`analysis/discovery_tables.py scaling` over its runs"),
+    # Regression on the polynomial toy's gap partitions: sec. VI-C4.
+    "paper-graph-discovery-regression": dict(
+        table=[PYTHON, "analysis/discovery_tables.py", "regression", "{runs}", "--out",
+               "{out}"],
+        by="`analysis/discovery_tables.py regression` over its runs"),
+    # Downstream FedAvg accuracy per labeller and graph: App. D-D, Fig. 14b.
+    "paper-graph-discovery-labeller-downstream": dict(
+        table=[PYTHON, "analysis/discovery_tables.py", "downstream", "{runs}", "--out",
+               "{out}"],
+        by="`analysis/discovery_tables.py downstream` over its runs"),
     # Labelling accuracy per labeller and PCA dimension d: Fig. 8a, App. D-D.
     "paper-graph-discovery-semi": dict(
         table=[PYTHON, "analysis/discovery_tables.py", "labelling", "{runs}", "--out",
@@ -167,10 +209,39 @@ FIGURES = {
     # campaign per setting (regular; agents 2 and 9 flipped), one table each.
     "paper-consensus": dict(
         table=[PYTHON, "analysis/plot_consensus.py", "{runs}", "--table", "{out}"],
-        by="`analysis/plot_consensus.py --table` over its runs"),
+        tables={"bytes.csv": [PYTHON, "analysis/consensus_tables.py", "bytes", "{runs}",
+                              "--out", "{out}"]},
+        by="`analysis/plot_consensus.py --table` (results.csv) and "
+           "`analysis/consensus_tables.py bytes` (bytes.csv) over its runs"),
     "paper-consensus-low-quality": dict(
         table=[PYTHON, "analysis/plot_consensus.py", "{runs}", "--table", "{out}"],
-        by="`analysis/plot_consensus.py --table` over its runs"),
+        tables={"trust.csv": [PYTHON, "analysis/consensus_tables.py", "trust-columns",
+                              "{runs}", "--out", "{out}"]},
+        by="`analysis/plot_consensus.py --table` (results.csv) and "
+           "`analysis/consensus_tables.py trust-columns` (trust.csv) over its runs"),
+    # The toys: App. A.1's polynomials (Fig. 1) and sec. 5.1's Gaussian mixture (Fig. 2).
+    "paper-consensus-polynomial": dict(
+        plots=[[PYTHON, "analysis/plot_consensus.py", "{runs}", "--out", "{dir}/plots"]],
+        keep=["polynomial.png"],
+        table=[PYTHON, "analysis/consensus_tables.py", "polynomial", "{runs}", "--out",
+               "{out}"],
+        by="`analysis/plot_consensus.py` (the figure) and `analysis/consensus_tables.py "
+           "polynomial` (results.csv) over its runs"),
+    "paper-consensus-gaussian": dict(
+        plots=[[PYTHON, "analysis/plot_consensus.py", "{runs}", "--out", "{dir}/plots"]],
+        keep=["boundary.png"],
+        table=[PYTHON, "analysis/consensus_tables.py", "boundary", "{runs}", "--out",
+               "{out}"],
+        by="`analysis/plot_consensus.py` (the figure) and `analysis/consensus_tables.py "
+           "boundary` (results.csv) over its runs"),
+    # Sec. 5.2, heterogeneous models: accuracy per architecture (results.csv) and the
+    # trust between the architectures in the middle collaboration round (trust.csv).
+    "paper-consensus-hetero": dict(
+        table=[PYTHON, "analysis/consensus_tables.py", "hetero", "{runs}", "--out", "{out}"],
+        tables={"trust.csv": [PYTHON, "analysis/consensus_tables.py", "hetero-trust",
+                              "{runs}", "--out", "{out}"]},
+        by="`analysis/consensus_tables.py hetero` (results.csv) and `hetero-trust` "
+           "(trust.csv) over its runs"),
 }
 
 
@@ -199,6 +270,11 @@ def figures(name, toml, camp, outdir, stamp):
     os.makedirs(dest, exist_ok=True)
     for f in spec.get("keep", []):
         shutil.copyfile(os.path.join(camp, "plots", f), os.path.join(dest, f))
+    for f, cmd in spec.get("tables", {}).items():  # further tables beside results.csv
+        subprocess.run(expand(cmd, runs, dir=camp, toml=toml, out=os.path.join(camp, f)),
+                       check=True, stdout=subprocess.DEVNULL, cwd=TOP)
+        shutil.copyfile(os.path.join(camp, f), os.path.join(dest, f + ".tmp"))
+        os.replace(os.path.join(dest, f + ".tmp"), os.path.join(dest, f))
     if "table" in spec:
         table = os.path.join(camp, "table.csv")
         subprocess.run(expand(spec["table"], runs, dir=camp, toml=toml, out=table),
@@ -222,7 +298,90 @@ def figures(name, toml, camp, outdir, stamp):
                     stamp["load"], stamp["date"], stamp["commit"]))
 
 
-def campaigns(bindir, names, outdir, stamp, jobs=None):
+# Tables over several campaigns: a page's table whose rows come from more than one campaign
+# file (no attack, attacks on the weights, on the update). --table NAME runs each campaign
+# (timed, its row of campaign-times.csv updated, as --campaign does) and writes the table
+# over all their runs into doc/data/NAME/ (stamp.md and the CSV files of "tables": {file:
+# the command that writes it}, {runs} the run folders of all the campaigns, {out} the file).
+CMFL_TABLES = {
+    "results.csv": [PYTHON, "analysis/cmfl_tables.py", "robustness", "{runs}", "--out", "{out}"],
+    "committee.csv": [PYTHON, "analysis/cmfl_tables.py", "committee", "{runs}", "--out",
+                      "{out}"]}
+CMFL_BY = ("`analysis/cmfl_tables.py robustness` (results.csv) and `committee` "
+           "(committee.csv) over their runs")
+TABLES = {
+    # cmfl robustness, reduced (100 devices, C = 4): doc/reproductions/cmfl.md.
+    "cmfl-robustness": dict(
+        campaigns=["cmfl-robustness-clean", "cmfl-robustness-weights",
+                   "cmfl-robustness-update"], tables=CMFL_TABLES, by=CMFL_BY),
+    # The same with 200 devices (C = 8), weights-space attacks at 30 %.
+    "cmfl-robustness-large": dict(
+        campaigns=["cmfl-robustness-large-clean", "cmfl-robustness-large"],
+        tables=CMFL_TABLES, by=CMFL_BY),
+    # At the authors' active-set size (650 devices, 65 active).
+    "cmfl-robustness-paper-scale": dict(
+        campaigns=["cmfl-robustness-paper-scale-clean", "cmfl-robustness-paper-scale"],
+        tables=CMFL_TABLES, by=CMFL_BY),
+    # Consensus, Table 1's cells at 15 rounds x 3 epochs: regular and low quality, one table.
+    "paper-consensus-longer": dict(
+        campaigns=["paper-consensus-longer", "paper-consensus-longer-low-quality"],
+        tables={"results.csv": [PYTHON, "analysis/plot_consensus.py", "{runs}", "--table",
+                                "{out}"]},
+        by="`analysis/plot_consensus.py --table` over their runs"),
+    # The former rules (IID, replicas quorum, ...), one campaign, four attacks at 10 %.
+    "cmfl-former-rules": dict(
+        campaigns=["cmfl-former-rules"], tables={"results.csv": CMFL_TABLES["results.csv"]},
+        by="`analysis/cmfl_tables.py robustness` over its runs"),
+    # The same at learning rate 0.05, 15 rounds: FedAvg and CMFL-I, back gradient.
+    "cmfl-former-rules-lr": dict(
+        campaigns=["cmfl-former-rules-lr"], tables={"results.csv": CMFL_TABLES["results.csv"]},
+        by="`analysis/cmfl_tables.py robustness` over its runs"),
+}
+
+
+def run_campaign(bindir, name, camp, stamp, jobs=None):
+    """sweep.py run of analysis/campaigns/NAME.toml into the folder camp: its row of
+    campaign-times.csv."""
+    toml = os.path.join(TOP, "analysis", "campaigns", name + ".toml")
+    t0 = time.monotonic()
+    subprocess.run([PYTHON, os.path.join(TOP, "analysis", "sweep.py"), "run", toml,
+                    "--out", camp, "--bin", bindir]
+                   + (["--jobs", str(jobs)] if jobs else []), check=True,
+                   stdout=subprocess.DEVNULL)
+    wall = time.monotonic() - t0
+    runs = sum(1 for _, _, files in os.walk(camp) if "run.json" in files)
+    m, s = divmod(int(round(wall)), 60)
+    print("doc-numbers: campaign %s: %d runs, %.1f s" % (name, runs, wall), flush=True)
+    return dict(stamp, campaign=name + ".toml", runs=runs, wall_s="%.1f" % wall,
+                wall=("%d min %d s" % (m, s)) if m else "%d s" % s,
+                jobs=jobs or min(2, os.cpu_count() or 1))
+
+
+def table_over(name, camps, outdir, stamp, times):
+    """TABLES[name] over the runs of the campaign folders camps ({campaign: folder}) into
+    outdir/NAME/ (its tables, stamp.md); times: the campaigns' rows of campaign-times.csv."""
+    spec = TABLES[name]
+    runs = sorted(os.path.join(camp, d) for camp in camps.values() for d in os.listdir(camp)
+                  if os.path.exists(os.path.join(camp, d, "run.json")))
+    dest = os.path.join(outdir, name)
+    os.makedirs(dest, exist_ok=True)
+    for f, cmd in spec["tables"].items():
+        table = os.path.join(dest, f + ".tmp")
+        subprocess.run(expand(cmd, runs, out=table), check=True, stdout=subprocess.DEVNULL,
+                       cwd=TOP)
+        os.replace(table, os.path.join(dest, f))
+    ran = ", ".join("`analysis/campaigns/%s.toml` (%s runs, %s)"
+                    % (c, times[c]["runs"], times[c]["wall"]) for c in spec["campaigns"])
+    write_atomic(os.path.join(dest, "stamp.md"),
+                 "<!-- Written by bench/doc-numbers.py; do not edit: re-run it. -->\n"
+                 "Measured by `bench/doc-numbers.py --table %s` (`analysis/sweep.py run "
+                 "--jobs %s` of %s; %d runs, then %s) on %s, with a 1-minute load average of "
+                 "%s before the campaigns, %s, commit %s.\n"
+                 % (name, times[spec["campaigns"][0]]["jobs"], ran, len(runs), spec["by"],
+                    stamp["machine"], stamp["load"], stamp["date"], stamp["commit"]))
+
+
+def campaigns(bindir, names, outdir, stamp, jobs=None, tables=()):
     path = os.path.join(outdir, "campaign-times.csv")
     fields = ["campaign", "runs", "wall_s", "wall", "jobs", "machine", "load", "date", "commit"]
     old = {}
@@ -232,21 +391,15 @@ def campaigns(bindir, names, outdir, stamp, jobs=None):
     for name in names:
         toml = os.path.join(TOP, "analysis", "campaigns", name + ".toml")
         with tempfile.TemporaryDirectory(prefix="d2dlearn-doc-numbers.") as tmp:
-            t0 = time.monotonic()
-            subprocess.run([PYTHON, os.path.join(TOP, "analysis", "sweep.py"), "run", toml,
-                            "--out", tmp, "--bin", bindir]
-                           + (["--jobs", str(jobs)] if jobs else []), check=True,
-                           stdout=subprocess.DEVNULL)
-            wall = time.monotonic() - t0
-            runs = sum(1 for _, _, files in os.walk(tmp) if "run.json" in files)
+            old[name] = run_campaign(bindir, name, tmp, stamp, jobs)
             if name in FIGURES:
                 figures(name, toml, tmp, outdir, stamp)
-        m, s = divmod(int(round(wall)), 60)
-        old[name] = dict(campaign=name + ".toml", runs=runs, wall_s="%.1f" % wall,
-                         wall=("%d min %d s" % (m, s)) if m else "%d s" % s,
-                         jobs=jobs or min(2, os.cpu_count() or 1), **stamp)
-        old[name]["campaign"] = name + ".toml"
-        print("doc-numbers: campaign %s: %d runs, %.1f s" % (name, runs, wall), flush=True)
+    for name in tables:
+        with tempfile.TemporaryDirectory(prefix="d2dlearn-doc-numbers.") as tmp:
+            camps = {c: os.path.join(tmp, c) for c in TABLES[name]["campaigns"]}
+            for c, camp in camps.items():
+                old[c] = run_campaign(bindir, c, camp, stamp, jobs)
+            table_over(name, camps, outdir, stamp, old)
     rows = sorted(old.values(), key=lambda r: r["campaign"])
     with open(path + ".tmp", "w", newline="") as f:
         w = csv.DictWriter(f, fields, extrasaction="ignore")
@@ -260,6 +413,8 @@ def main():
     p.add_argument("--bin", default=os.path.join(TOP, "build", "bin"))
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--campaign", action="append", default=[])
+    p.add_argument("--table", action="append", default=[], choices=sorted(TABLES),
+                   help="a table over several campaigns (TABLES): runs them, writes it")
     p.add_argument("--no-main-job", action="store_true")
     p.add_argument("--jobs", type=int, default=None,
                    help="campaign runs at once (sweep.py run --jobs; default: one per core)")
@@ -274,9 +429,9 @@ def main():
                  load="%.1f" % os.getloadavg()[0])  # other work slows wall times: say how much
     if not a.no_main_job:
         main_job(a.bin, a.repeat, a.out, stamp)
-    if a.campaign:
+    if a.campaign or a.table:
         campaigns(a.bin, [c[:-5] if c.endswith(".toml") else c for c in a.campaign], a.out,
-                  stamp, a.jobs)
+                  stamp, a.jobs, a.table)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,30 @@ labelling: propagation d = 5 (seeds 1, 2: 0.90, 0.80; 1000 PCA bytes each), d = 
   (seeds 1, 2: 0.95, 0.93; 10000 and 12000 bytes), mlp (seeds 1, 2: 0.96, 0.90; no
   gdPcaBytes; given d = 50): rows d = 5, 50, then mlp with an empty d; means 0.8500,
   0.9400, 0.9300; PCA bytes 1000, 11000, 0.
+downstream (labeller, graph, seed: labelling accuracy, W1 after, final accuracy):
+  propagation rl 1: 0.90, 1.8, 0.72; rl 2: 0.90, 2.0, 0.74; none 1: 0.90, 2.4, 0.71;
+  none 2: 0.90, 2.4, 0.75; mlp rl 1: 0.92, 1.7, 0.73; rl 2: 0.94, 1.9, 0.77; mlp closest
+  1: 0.91, 2.3, 0.70. Rows propagation rl, none, then mlp rl, closest: labelling 0.9000,
+  0.9000, 0.9300, 0.9100; W1 1.900, 2.400, 1.800, 2.300; final 0.730, 0.730, 0.750, 0.700;
+  highest of its labeller on seeds: propagation rl seed 1 only (1 of 2), none seed 2 only
+  (1 of 2), mlp rl both (2 of 2), closest none (0 of 1). Supervised runs (no paradigm
+  given): rl seeds 1, 2: W1 1.8, 1.6, final 0.72, 0.74; none: 2.4, 2.2, 0.70, 0.75: labeller
+  "-", labelling accuracy empty, W1 1.700 and 2.300, final 0.730 and 0.725, 1 of 2 each;
+  mixed with the semi-supervised runs: refused.
+regression (--dataset=polynomial; seed: W1 before, after, points moved, final test MSE):
+  rl 1: 0.8, 0.70, 16, 0.13; rl 2: 0.75, 0.72, 17, 2.5; none 1: 0.8, 0.80, 0, 0.15;
+  none 2: 0.75, 0.68, 0, 1.9 (below rl): rows rl, none; W1 after 0.710 and 0.740; least
+  on seeds 1 of 2 each; per-seed columns 0.80/0.75, 0.700/0.720, 16/17, 0.130/2.500 and
+  0.80/0.75, 0.800/0.680, 0/0, 0.150/1.900. A run of another data set is refused.
+scaling (rewardSharing, N, areaSideM: RL energy, P_D): cluster-head 10, 63: 0.02, 0.1;
+  cluster-head 20, 89: 0.05, 0.2; multicast 10, 63: 0.04, 0.3; multicast 20, 89: 0.06,
+  0.4 (sides differ: constant density, allowed): rows cluster-head, multicast; energies
+  0.02000/0.05000 and 0.04000/0.06000, ratios 2.50 and 1.50.
+targets (graph, seed: targetsReached 0.6 and 0.7 as (round, energyJ); RL + exchange D2D
+  energy; D2S tx + rx): rl 1: (7, 81.2), (15, 173.4); 0.2 + 0.3; 180 + 20: rows give
+  rounds 7 and 15, energies 81 and 173, discovery 0.500 J, 0.25 %; none 1: (8, 90.0), not
+  reached; no discovery energy; 150 + 50: 8, 90, "not reached", "", 0.000, 0.00. A run
+  without targetsReached is refused.
 
 Then bad input: a missing folder, a folder without run.json, an unparsable run.json, a run
 of the other paradigm, two runs in one row that differ in another flag, a seed twice in one
@@ -127,6 +151,128 @@ class DiscoveryTables(unittest.TestCase):
             ["propagation", "50", "1, 2", "2", "0.9500", "0.9300", "0.9400", "0.9500",
              "11000"],
             ["mlp", "", "1, 2", "2", "0.9600", "0.9000", "0.9300", "0.9400", "0"]])
+
+    def test_downstream(self):
+        d = os.path.join(self.tmp, "down")
+
+        def run(labeller, graph, seed, lab, w1, acc):
+            return make_run(os.path.join(d, "%s-%s-s%d" % (labeller, graph, seed)), seed,
+                            {"paradigm": "semi-supervised", "graph": graph,
+                             "labeller": labeller},
+                            {"gdLabellingMeanUnlabelledAccuracy": lab,
+                             "gdMeanW1ToUniformAfter": w1, "finalAccuracy": acc})
+
+        runs = [run("mlp", "closest", 1, 0.91, 2.3, 0.70),
+                run("propagation", "none", 2, 0.90, 2.4, 0.75),
+                run("mlp", "rl", 2, 0.94, 1.9, 0.77),
+                run("propagation", "rl", 1, 0.90, 1.8, 0.72),
+                run("propagation", "none", 1, 0.90, 2.4, 0.71),
+                run("mlp", "rl", 1, 0.92, 1.7, 0.73),
+                run("propagation", "rl", 2, 0.90, 2.0, 0.74)]
+        out = os.path.join(self.tmp, "downstream.csv")
+        proc, rows = table("downstream", runs, out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(list(rows[0]), ["labeller", "graph", "seeds", "runs",
+                                         "labelling accuracy", "W1 after", "final accuracy",
+                                         "final accuracy per seed", "highest on seeds"])
+        self.assertEqual([list(r.values()) for r in rows], [
+            ["propagation", "rl", "1, 2", "2", "0.9000", "1.900", "0.730", "0.720/0.740",
+             "1 of 2"],
+            ["propagation", "none", "1, 2", "2", "0.9000", "2.400", "0.730", "0.710/0.750",
+             "1 of 2"],
+            ["mlp", "rl", "1, 2", "2", "0.9300", "1.800", "0.750", "0.730/0.770", "2 of 2"],
+            ["mlp", "closest", "1", "1", "0.9100", "2.300", "0.700", "0.700", "0 of 1"]])
+        bare = make_run(os.path.join(d, "bare"), 3,
+                        {"paradigm": "semi-supervised", "graph": "rl", "labeller": "mlp"},
+                        {"gdLabellingMeanUnlabelledAccuracy": 0.9,
+                         "gdMeanW1ToUniformAfter": 2.0})
+        self.refused("downstream", runs + [bare], "finalAccuracy is missing")
+        self.refused("downstream", runs + self.runs[:1], "paradigm is unsupervised")
+        sup = [make_run(os.path.join(d, "sup-%s-%d" % (g, k)), k,
+                        {"graph": g}, {"gdMeanW1ToUniformAfter": w, "finalAccuracy": a})
+               for g, k, w, a in (("none", 1, 2.4, 0.70), ("rl", 1, 1.8, 0.72),
+                                  ("rl", 2, 1.6, 0.74), ("none", 2, 2.2, 0.75))]
+        proc, rows = table("downstream", sup, out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual([list(r.values()) for r in rows], [
+            ["-", "rl", "1, 2", "2", "", "1.700", "0.730", "0.720/0.740", "1 of 2"],
+            ["-", "none", "1, 2", "2", "", "2.300", "0.725", "0.700/0.750", "1 of 2"]])
+        self.refused("downstream", runs + sup, "one table holds one paradigm")
+
+    def test_regression(self):
+        d = os.path.join(self.tmp, "reg")
+
+        def run(graph, seed, before, after, moved, mse):
+            return make_run(os.path.join(d, "%s-s%d" % (graph, seed)), seed,
+                            {"dataset": "polynomial", "graph": graph},
+                            {"gdMeanW1ToUniformBefore": before,
+                             "gdMeanW1ToUniformAfter": after, "gdPointsMoved": moved,
+                             "finalTestMse": mse})
+
+        runs = [run("none", 2, 0.75, 0.68, 0, 1.9), run("rl", 1, 0.8, 0.70, 16, 0.13),
+                run("none", 1, 0.8, 0.80, 0, 0.15), run("rl", 2, 0.75, 0.72, 17, 2.5)]
+        out = os.path.join(self.tmp, "regression.csv")
+        proc, rows = table("regression", runs, out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(list(rows[0]), ["graph", "seeds", "runs", "W1 before per seed",
+                                         "W1 after per seed", "W1 after",
+                                         "least W1 after on seeds", "points moved per seed",
+                                         "final test MSE per seed"])
+        self.assertEqual([list(r.values()) for r in rows], [
+            ["rl", "1, 2", "2", "0.80/0.75", "0.700/0.720", "0.710", "1 of 2", "16/17",
+             "0.130/2.500"],
+            ["none", "1, 2", "2", "0.80/0.75", "0.800/0.680", "0.740", "1 of 2", "0/0",
+             "0.150/1.900"]])
+        self.refused("regression", runs + self.runs[:1], "parameters.dataset is None")
+
+    def test_scaling(self):
+        d = os.path.join(self.tmp, "scaling")
+        runs = [make_run(os.path.join(d, "%s-%d" % (share, n)), 1,
+                         {"graph": "rl", "rewardSharing": share, "nDevices": n,
+                          "areaSideM": side}, {"gdRlEnergyJ": e, "gdMeanLinkPDrop": pd})
+                for share, n, side, e, pd in (("multicast", 20, 89, 0.06, 0.4),
+                                              ("cluster-head", 10, 63, 0.02, 0.1),
+                                              ("multicast", 10, 63, 0.04, 0.3),
+                                              ("cluster-head", 20, 89, 0.05, 0.2))]
+        out = os.path.join(self.tmp, "scaling.csv")
+        proc, rows = table("scaling", runs, out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(list(rows[0]), ["rewardSharing", "seeds", "RL energy N=10 (J)",
+                                         "RL energy N=20 (J)", "N=20 / N=10", "mean P_D N=10",
+                                         "mean P_D N=20"])
+        self.assertEqual([list(r.values()) for r in rows], [
+            ["cluster-head", "1", "0.02000", "0.05000", "2.50", "0.100", "0.200"],
+            ["multicast", "1", "0.04000", "0.06000", "1.50", "0.300", "0.400"]])
+
+    def test_targets(self):
+        d = os.path.join(self.tmp, "targets")
+
+        def run(graph, reached, rl, d2s):
+            path = make_run(os.path.join(d, graph), 1, {"graph": graph},
+                            dict({"targetsReached": [
+                                {"target": t, "round": r, "energyJ": e}
+                                for t, r, e in reached]}, **rl))
+            with open(os.path.join(path, "run.json")) as fh:
+                doc = json.load(fh)
+            doc["summary"]["energy_j"] = {"d2s_tx": d2s[0], "d2s_rx": d2s[1]}
+            with open(os.path.join(path, "run.json"), "w") as fh:
+                json.dump(doc, fh)
+            return path
+
+        runs = [run("none", [(0.6, 8, 90.0), (0.7, None, None)], {}, (150, 50)),
+                run("rl", [(0.6, 7, 81.2), (0.7, 15, 173.4)],
+                    {"gdRlEnergyJ": 0.2, "gdExchangeEnergyJ": 0.3}, (180, 20))]
+        out = os.path.join(self.tmp, "targets.csv")
+        proc, rows = table("targets", runs, out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(list(rows[0]), ["graph", "seed", "round to 60 %",
+                                         "energy to 60 % (J)", "round to 70 %",
+                                         "energy to 70 % (J)", "discovery energy (J)",
+                                         "discovery share of D2S energy (%)"])
+        self.assertEqual([list(r.values()) for r in rows], [
+            ["rl", "1", "7", "81", "15", "173", "0.500", "0.25"],
+            ["none", "1", "8", "90", "not reached", "", "0.000", "0.00"]])
+        self.refused("targets", runs + self.runs[:1], "targetsReached is missing")
 
     def refused(self, kind, runs, words):
         out = os.path.join(self.tmp, "bad.csv")

@@ -1,0 +1,275 @@
+#!/usr/bin/python3
+"""Tables of cmfl runs (Che et al. 2022: committee mechanism based FL) that the manual shows:
+the robustness table of doc/reproductions/cmfl.md, final accuracy per attack and algorithm,
+and the committee table beside it, how many attackers the CMFL runs let in.
+
+Usage:
+    /usr/bin/python3 analysis/cmfl_tables.py robustness RUN_DIR [RUN_DIR ...] [--out FILE]
+    /usr/bin/python3 analysis/cmfl_tables.py committee RUN_DIR [RUN_DIR ...] [--out FILE]
+
+Each RUN_DIR is an --outDir of build/bin/cmfl; robustness reads its run.json, committee
+also its committee.csv. The table is written as CSV to FILE (default: stdout).
+
+robustness: a row per attack setting, a column per algorithm. The row is (parameters.attack,
+parameters.maliciousPercent, parameters.attackSpace); runs without attack (attack none) make
+one row whatever their attack space (it changes nothing without attackers), with epsilon 0
+and space "-". Rows in the order: no attack, back-gradient, gradient-scaling, then the other
+attacks by name; epsilon ascending; space weights before update. Columns:
+
+  attack, epsilon (%), space    the row's setting
+  seeds                         the seeds of the row's runs ("1, 2", or "1-8" for a range)
+  one column per algorithm      mean over the seeds of summary.final_accuracy (the global
+                                model's test accuracy after the last round; 3 decimals),
+                                then, with more than one seed in the row, each seed's value
+                                in brackets in the order of the seeds column, "/" between
+                                them ("0.536 (0.488/0.585)"; "-" for a seed the cell has
+                                no run of); empty if the row has no run of the algorithm
+
+Algorithms in the order CMFL-I (cmfl-1), CMFL-II (cmfl-2), FedAvg, Median, Trimmed Mean,
+Krum, Multi-Krum, then any other by its --algorithm name.
+
+committee: a row per CMFL run (cmfl-1, cmfl-2) under attack (attack not none; the other runs
+are left out, so it takes the same run folders as robustness), in the robustness table's
+order of algorithm, attack, epsilon and space, then seed. From committee.csv (a row per
+round: the numbers of training, committee and aggregated clients and of malicious ones
+among them, n1, n2, n3):
+
+  algorithm, attack, epsilon (%), space, seed
+  rounds                            rows of committee.csv
+  training, committee               the sizes (min-max over the rounds where they vary)
+  malicious training max            the most malicious training clients in a round (max n1)
+  malicious committee               malicious committee members: min-max over the rounds
+                                    (n2), and the mean (1 decimal) in brackets
+  rounds with a malicious majority  rounds whose committee held more than half malicious
+                                    members (2 n2 > committee)
+  rounds with an attacker aggregated rounds with n3 > 0
+
+All runs of one table must have been given the same flags (parameters.commandLine) but for
+the seed, the row's and column's keys (algorithm, attack, maliciousPercent, attackSpace) and
+how the run is executed (outDir, quiet, threads, traces, traceEvery, validate): a table
+never mixes, say, 100 and 200 devices. A seed twice in one cell is refused too.
+
+Bad input (a missing folder or run.json, an unparsable run.json, a run that is not cmfl's or
+has no final accuracy, a CMFL run under attack without a readable committee.csv, runs that
+the table cannot hold together) gives a one-line error on
+stderr and exit code 2, and nothing is written.
+"""
+
+import argparse
+import csv
+import io
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run_json import command_flags, read_run_json  # noqa: E402
+
+#: --algorithm names in the table's column order, with the paper's names.
+ALGORITHMS = [("cmfl-1", "CMFL-I"), ("cmfl-2", "CMFL-II"), ("fedavg", "FedAvg"),
+              ("median", "Median"), ("trimmed-mean", "Trimmed Mean"), ("krum", "Krum"),
+              ("multi-krum", "Multi-Krum")]
+ATTACKS = ["none", "back-gradient", "gradient-scaling"]
+SPACES = ["weights", "update"]
+#: Flags that do not tell runs apart: replicates, output and how the run is executed.
+NOT_COMPARED = {"seed", "outDir", "quiet", "threads", "traces", "traceEvery", "validate"}
+#: The table's own keys: the row's and the column's.
+OWN = {"algorithm", "attack", "maliciousPercent", "attackSpace"}
+
+
+class TableError(Exception):
+    pass
+
+
+def load_run(run_dir):
+    """{dir, path, seed, algorithm, attack, epsilon, space, accuracy, flags} of a run folder."""
+    path = os.path.join(run_dir, "run.json")
+    doc = read_run_json(run_dir, TableError)
+    params = doc.get("parameters") if isinstance(doc, dict) else None
+    if not isinstance(params, dict) or "algorithm" not in params or "attack" not in params:
+        raise TableError("%s: not a cmfl run (no parameters.algorithm and attack)" % path)
+    acc = (doc.get("summary") or {}).get("final_accuracy")
+    if isinstance(acc, bool) or not isinstance(acc, (int, float)) or not math.isfinite(acc):
+        raise TableError("%s: summary.final_accuracy is %s, not a number"
+                         % (path, "missing" if acc is None else repr(acc)))
+    seed = doc.get("seed", params.get("seed"))
+    if seed is None:
+        raise TableError("%s: no seed" % path)
+    attack = str(params["attack"])
+    none = attack == "none"
+    return {"dir": run_dir, "path": path, "seed": seed, "algorithm": str(params["algorithm"]),
+            "attack": attack, "epsilon": 0 if none else params.get("maliciousPercent", 0),
+            "space": "-" if none else str(params.get("attackSpace", "")),
+            "accuracy": float(acc), "flags": command_flags(params, NOT_COMPARED | OWN)}
+
+
+def check_alike(runs):
+    """Refuses runs that differ in a flag other than the table's own keys and the seed."""
+    first = runs[0]
+    for run in runs[1:]:
+        names = sorted(set(first["flags"]) | set(run["flags"]))
+        differ = [n for n in names if first["flags"].get(n) != run["flags"].get(n)]
+        if differ:
+            n = differ[0]
+            raise TableError("%s and %s: one table, but --%s differs (%s against %s): a table "
+                             "holds runs that differ only in their seed, algorithm and attack"
+                             % (first["dir"], run["dir"], n,
+                                first["flags"].get(n, "(not given)"),
+                                run["flags"].get(n, "(not given)")))
+
+
+def seed_key(s):
+    return (not isinstance(s, int), s if isinstance(s, int) else 0, str(s))
+
+
+def seed_text(seeds):
+    """'1-8' for a run of three or more consecutive integers, else '1, 3, 4'."""
+    seeds = sorted(seeds, key=seed_key)
+    if (len(seeds) > 2 and all(isinstance(s, int) for s in seeds)
+            and seeds == list(range(seeds[0], seeds[0] + len(seeds)))):
+        return "%d-%d" % (seeds[0], seeds[-1])
+    return ", ".join(str(s) for s in seeds)
+
+
+def rank(order, value):
+    return (order.index(value) if value in order else len(order), value)
+
+
+def robustness_table(runs):
+    """(columns, rows) of the robustness table."""
+    check_alike(runs)
+    cells = {}
+    for run in runs:
+        key = (run["attack"], run["epsilon"], run["space"], run["algorithm"])
+        cell = cells.setdefault(key, {})
+        if run["seed"] in cell:
+            raise TableError("%s and %s: seed %s twice in one cell (%s, epsilon %s, space %s, "
+                             "%s)" % (cell[run["seed"]]["dir"], run["dir"], run["seed"], *key))
+        cell[run["seed"]] = run
+    known = [a for a, _ in ALGORITHMS]
+    algorithms = known + sorted({k[3] for k in cells} - set(known))
+    names = dict(ALGORITHMS)
+    columns = (["attack", "epsilon (%)", "space", "seeds"]
+               + [names.get(a, a) for a in algorithms])
+    rows = []
+    settings = sorted({k[:3] for k in cells},
+                      key=lambda k: (rank(ATTACKS, k[0]), k[1], rank(SPACES, k[2])))
+    for attack, epsilon, space in settings:
+        seeds = sorted({s for k, cell in cells.items() if k[:3] == (attack, epsilon, space)
+                        for s in cell}, key=seed_key)
+        row = {"attack": attack, "epsilon (%)": epsilon, "space": space,
+               "seeds": seed_text(seeds)}
+        for a in algorithms:
+            cell = cells.get((attack, epsilon, space, a))
+            text = ""
+            if cell:
+                values = [cell[s]["accuracy"] for s in sorted(cell, key=seed_key)]
+                text = "%.3f" % (sum(values) / len(values))
+                if len(seeds) > 1:
+                    text += " (%s)" % "/".join(
+                        "%.3f" % cell[s]["accuracy"] if s in cell else "-" for s in seeds)
+            row[names.get(a, a)] = text
+        rows.append(row)
+    return columns, rows
+
+
+COMMITTEE_COLUMNS = ["round", "training", "committee", "n1", "n2", "n3"]
+
+
+def read_committee(run):
+    """[{column: int}] of the rows of a run's committee.csv (the columns the table needs)."""
+    path = os.path.join(run["dir"], "committee.csv")
+    try:
+        with open(path, newline="") as fh:
+            reader = csv.DictReader(fh)
+            missing = [c for c in COMMITTEE_COLUMNS if c not in (reader.fieldnames or [])]
+            if missing:
+                raise TableError("%s: no column %s" % (path, missing[0]))
+            rows = []
+            for r in reader:
+                try:
+                    rows.append({c: int(r[c]) for c in COMMITTEE_COLUMNS})
+                except (TypeError, ValueError):
+                    raise TableError("%s: line %d: not a count: %s"
+                                     % (path, reader.line_num,
+                                        ",".join(str(r[c]) for c in COMMITTEE_COLUMNS)))
+    except OSError as exc:
+        raise TableError("cannot read %s: %s" % (path, exc.strerror or exc))
+    if not rows:
+        raise TableError("%s: no rounds" % path)
+    return rows
+
+
+def span(values):
+    lo, hi = min(values), max(values)
+    return "%d" % lo if lo == hi else "%d-%d" % (lo, hi)
+
+
+def committee_table(runs):
+    """(columns, rows) of the committee table."""
+    check_alike(runs)
+    cmfl = [r for r in runs if r["algorithm"] in ("cmfl-1", "cmfl-2") and r["attack"] != "none"]
+    seen = {}
+    for run in cmfl:
+        key = (run["algorithm"], run["attack"], run["epsilon"], run["space"], run["seed"])
+        if key in seen:
+            raise TableError("%s and %s: seed %s twice in one setting (%s, %s, epsilon %s, "
+                             "space %s)" % (seen[key]["dir"], run["dir"], run["seed"], *key[:4]))
+        seen[key] = run
+    names = dict(ALGORITHMS)
+    columns = ["algorithm", "attack", "epsilon (%)", "space", "seed", "rounds", "training",
+               "committee", "malicious training max", "malicious committee",
+               "rounds with a malicious majority", "rounds with an attacker aggregated"]
+    rows = []
+    order = [a for a, _ in ALGORITHMS]
+    for run in sorted(cmfl, key=lambda r: (rank(order, r["algorithm"]), rank(ATTACKS, r["attack"]),
+                                           r["epsilon"], rank(SPACES, r["space"]),
+                                           seed_key(r["seed"]))):
+        c = read_committee(run)
+        n2 = [r["n2"] for r in c]
+        rows.append({
+            "algorithm": names[run["algorithm"]], "attack": run["attack"],
+            "epsilon (%)": run["epsilon"], "space": run["space"], "seed": run["seed"],
+            "rounds": len(c), "training": span([r["training"] for r in c]),
+            "committee": span([r["committee"] for r in c]),
+            "malicious training max": max(r["n1"] for r in c),
+            "malicious committee": "%s (%.1f)" % (span(n2), sum(n2) / len(n2)),
+            "rounds with a malicious majority": sum(1 for r in c if 2 * r["n2"] > r["committee"]),
+            "rounds with an attacker aggregated": sum(1 for r in c if r["n3"] > 0)})
+    return columns, rows
+
+
+TABLES = {"robustness": robustness_table, "committee": committee_table}
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description="Tables of cmfl runs")
+    parser.add_argument("table", choices=sorted(TABLES))
+    parser.add_argument("runs", nargs="+", metavar="RUN_DIR")
+    parser.add_argument("--out", default=None, metavar="FILE", help="CSV file (default stdout)")
+    args = parser.parse_args(argv)
+    try:
+        columns, rows = TABLES[args.table]([load_run(d) for d in args.runs])
+        if args.out is not None and not os.path.isdir(
+                os.path.dirname(os.path.abspath(args.out))):
+            raise TableError("no folder for --out: %s" % args.out)
+    except TableError as exc:
+        print("cmfl_tables.py: error: %s" % exc, file=sys.stderr)
+        return 2
+    text = io.StringIO()
+    w = csv.DictWriter(text, columns, lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    if args.out is None:
+        sys.stdout.write(text.getvalue())
+        return 0
+    tmp = args.out + ".tmp"
+    with open(tmp, "w", newline="") as fh:
+        fh.write(text.getvalue())
+    os.replace(tmp, args.out)
+    print("wrote %s (%d rows)" % (args.out, len(rows)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
