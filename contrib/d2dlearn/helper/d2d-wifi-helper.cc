@@ -167,6 +167,15 @@ D2dWifiHelper::AssignStreams(int64_t stream)
     WifiHelper wifi;
     current += wifi.AssignStreams(m_devices, current);
     current += m_channelHelper.AssignStreams(m_channel, current);
+    for (uint32_t i = 0; i < m_devices.GetN(); ++i)
+    {
+        // The transports' group jitter (D2dWifiTransport::GroupJitter).
+        Ptr<D2dWifiTransport> t = m_devices.Get(i)->GetNode()->GetObject<D2dWifiTransport>();
+        if (t)
+        {
+            current += t->AssignStreams(current);
+        }
+    }
     return current - stream;
 }
 

@@ -12,6 +12,7 @@
 #include "ns3/header.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/simple-ref-count.h"
 #include "ns3/socket.h"
 
@@ -317,6 +318,13 @@ class D2dWifiTransport : public D2dTransport
     /** \return packets received by this transport (fragments and ACKs) */
     uint64_t GetNPacketsReceived() const;
 
+    /**
+     * \brief Assign the stream of the group-transmission jitter.
+     * \param stream first stream index
+     * \return the number of streams used (1)
+     */
+    int64_t AssignStreams(int64_t stream);
+
   protected:
     void DoDispose() override;
     void DoSend(uint64_t msgId,
@@ -339,6 +347,18 @@ class D2dWifiTransport : public D2dTransport
         uint32_t next{0};    //!< next fragment to hand to the socket
     };
 
+    /**
+     * \brief Queue an attempt of a message for the socket: at once for a unicast; after a
+     * random jitter in [0, GroupJitter) for a broadcast or multicast (RFC 5148).
+     * \param state the message
+     */
+    void QueueAttempt(Ptr<MessageState> state);
+    /**
+     * \brief The jitter of a group attempt has passed: queue it (unless the message ended).
+     * \param msgId message id
+     * \param attempt attempt number
+     */
+    void JitterDone(uint64_t msgId, uint32_t attempt);
     /** \brief Schedule Pump() now, once. */
     void SchedulePump();
     /** \brief Hand fragments to the socket while the MAC queue has room. */
@@ -420,7 +440,10 @@ class D2dWifiTransport : public D2dTransport
     Time m_ackTimeout;
     uint32_t m_maxRetransmissions;
     uint32_t m_maxQueuedPackets;
+    Time m_groupJitter;
 
+    Ptr<UniformRandomVariable> m_jitter; //!< the jitter of group attempts
+    std::map<std::pair<uint64_t, uint32_t>, EventId> m_jitterEvents; //!< (msgId, attempt)
     Ptr<D2dWifiNetwork> m_network;
     Ptr<WifiNetDevice> m_device;
     Ptr<WifiMacQueue> m_macQueue;

@@ -338,12 +338,9 @@ MakeWifiNet(uint32_t n, D2dDeliveryMode mode, int64_t stream, Time requestTimeou
     D2dWifiHelper helper;
     for (const auto& t : helper.Install(net->nodes))
     {
-        // Broadcast frames (hence multicasts) handed to idle 802.11 MACs at the same instant
-        // go on the air at once, without backoff, and collide; the backend's end-to-end
-        // retransmissions follow after the same AckTimeout, so identical timers would
-        // collide again, every attempt. Distinct timers per device stand in for the
-        // randomised retransmission timer the backend does not have (yet).
-        t->SetAttribute("AckTimeout", TimeValue(MilliSeconds(100 + 30 * net->transports.size())));
+        // The score multicasts, handed to idle 802.11 MACs in the same instant, are spread
+        // by the transports' GroupJitter (default 10 ms), with the default AckTimeout alike
+        // on every device.
         net->transports.push_back(t);
     }
     helper.AssignStreams(1);

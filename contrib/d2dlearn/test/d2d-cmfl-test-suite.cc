@@ -162,10 +162,7 @@ RunCmfl(const Setup& s)
         transports.clear();
         for (const auto& t : wifi.Install(nodes))
         {
-            // Simultaneous multicasts (the score exchange) collide at 802.11 MACs that start
-            // them at once without backoff; distinct end-to-end retransmission timers per
-            // device stand in for the randomised timer the backend does not have (yet).
-            t->SetAttribute("AckTimeout", TimeValue(MilliSeconds(100 + 30 * transports.size())));
+            // The simultaneous score multicasts are spread by the transports' GroupJitter.
             transports.push_back(t);
         }
         wifi.AssignStreams(1000);
