@@ -151,6 +151,14 @@ FIGURES = {
         columns=["cooperation", "graph", "seed", "final_accuracy", "rounds_completed",
                  "bytes_sent"],
         by="`analysis/sweep.py collect` (the columns of its results.csv kept here)"),
+    # The sweep how-to's example campaign: delivery, accuracy and latency per run.
+    "wireless": dict(
+        plots=[[PYTHON, "analysis/sweep.py", "plot", "{toml}", "--out", "{dir}", "--metric",
+                "complete_delivery_rate", "--x", "spectralEfficiency", "--hue", "noisePowerW",
+                "--logx"]],
+        keep=["complete_delivery_rate_vs_spectralEfficiency_by_noisePowerW.png"],
+        columns=["spectralEfficiency", "noisePowerW", "seed", "complete_delivery_rate",
+                 "delivered_rate", "final_accuracy", "kinds.model.latency_mean_s"]),
     "paper-d2d-exchange": dict(
         plots=[[PYTHON, "analysis/sweep.py", "plot", "{toml}", "--out", "{dir}", "--metric",
                 "complete_delivery_rate", "--x", "spectralEfficiency", "--hue", "reliable",
