@@ -248,10 +248,16 @@ def pivot_cmfl(rows):
         o["accuracy"] = r["accuracy"]
         walls = o.setdefault("_walls", [])
         walls.append(float(r["wall_s"]))
+    rates = sorted({r["rate_mbps"] for r in rows}, key=float)
+    table = []
     for o in out.values():
         w = o.pop("_walls")
-        o["wall_s"] = "%.1f-%.1f" % (min(w), max(w)) if len(w) > 1 else "%.1f" % w[0]
-    return list(out.values())
+        t = {"algorithm": o["algorithm"]}
+        t.update(("round_s_%s_mbps" % r, o.get("round_s_%s_mbps" % r, "")) for r in rates)
+        t.update(mbytes_per_round=o["mbytes_per_round"], accuracy=o["accuracy"],
+                 wall_s="%.1f-%.1f" % (min(w), max(w)) if len(w) > 1 else "%.1f" % w[0])
+        table.append(t)
+    return table
 
 
 # --- what runs: per benchmark, its runs (label, argv, cwd) and how each is parsed ------------

@@ -206,6 +206,8 @@ class Parsers(unittest.TestCase):
         self.assertEqual((table[0]["mbytes_per_round"], table[0]["accuracy"]),
                          ("569.30", "0.361"))
         self.assertEqual((table[0]["wall_s"], table[1]["wall_s"]), ("8.0-13.0", "6.0-12.0"))
+        self.assertEqual(list(table[0]), ["algorithm", "round_s_1_mbps", "round_s_10_mbps",
+                                          "mbytes_per_round", "accuracy", "wall_s"])
 
     def test_blas(self):
         rows = pn.parse_blas(BLAS)
