@@ -337,7 +337,7 @@ def benches(bindir):
                      "MLP 784-128-10 unless it says logistic, all of Fashion-MNIST, one round, "
                      "`--threads=2`; fedavg with every client sampled (`--clientFraction=1`), "
                      "decentralized on a range graph (about 6 neighbours each); eager = "
-                     "`--deferTraining=false` (not 10,000 devices: beyond the two minutes)"),
+                     "`--deferTraining=false` (10,000 devices: `devices-10k`)"),
         "blas": dict(
             runs=[("fedavg --rounds=3 --threads=0",
                    [PYTHON, os.path.join(HERE, "bench-blas.py"), "--bin=" + b("fedavg"),
@@ -359,8 +359,8 @@ def benches(bindir):
                       ("decentralized, eager", ["--only=decentralized",
                                                 "--extra=--deferTraining=false"])]],
             parse=parse_devices,
-            settings="as `devices` at 10,000 devices (several minutes and up to 9 GB: run it "
-                     "alone)"),
+            settings="as `devices` at 10,000 devices, without the fixed part (a little over "
+                     "two minutes and up to 9 GB: run it alone)"),
         "cmfl": dict(
             runs=[("3 rounds", [PYTHON, os.path.join(HERE, "bench-cmfl.py"),
                                 "--bin=" + b("cmfl"), "--rounds=3"], None)],
