@@ -361,6 +361,34 @@ def benches(bindir):
             parse=parse_devices,
             settings="as `devices` at 10,000 devices, without the fixed part (a little over "
                      "two minutes and up to 9 GB: run it alone)"),
+        # The rows of the decentralized table beyond devices-10k's MLP round.
+        "devices-decentralized": dict(
+            runs=[(label, [PYTHON, os.path.join(HERE, "bench-devices.py"),
+                           "--bin=" + b("fedavg"), "--only=decentralized"] + a, None)
+                  for label, a in [
+                      ("10,000 devices, logistic, deferred",
+                       ["--sizes=10000", "--decModel=logistic"]),
+                      ("10,000 devices, logistic, eager",
+                       ["--sizes=10000", "--decModel=logistic",
+                        "--extra=--deferTraining=false"]),
+                      ("10,000 devices, MLP, 3 rounds, deferred",
+                       ["--sizes=10000", "--decRounds=3"]),
+                      ("100,000 devices, Gaussian mixture, deferred", ["--sizes=100000"])]],
+            parse=parse_devices,
+            settings="decentralized FL on a range graph (about 6 neighbours each), 16 devices "
+                     "evaluated, `--threads=2`, one round unless it says 3; all of "
+                     "Fashion-MNIST, or above 60,000 devices the 2-D Gaussian mixture with "
+                     "the MLP 2-128-4 (bench-devices.py's rule); eager = "
+                     "`--deferTraining=false`"),
+        "devices-random": dict(
+            runs=[("10,000 devices, MLP, --graph=random, deferred",
+                   [PYTHON, os.path.join(HERE, "bench-devices.py"), "--bin=" + b("fedavg"),
+                    "--only=decentralized", "--sizes=10000",
+                    "--extra=--graph=random --areaSideM=50 --rangeM=0"], None)],
+            parse=parse_devices,
+            settings="as devices-10k's decentralized deferred row, but on the scenario's "
+                     "defaults for the graph: 7 in-neighbours drawn among all devices "
+                     "(`--graph=random`, no locality) in its 50 m square, no range limit"),
         "cmfl": dict(
             runs=[("3 rounds", [PYTHON, os.path.join(HERE, "bench-cmfl.py"),
                                 "--bin=" + b("cmfl"), "--rounds=3"], None)],
@@ -372,7 +400,7 @@ def benches(bindir):
 
 
 NAMES = ["fast-path", "scale", "scale-density", "fedavg", "roofline", "startup", "blas",
-         "devices", "devices-10k", "cmfl"]
+         "devices", "devices-10k", "devices-decentralized", "devices-random", "cmfl"]
 
 
 def write_atomic(path, text):
