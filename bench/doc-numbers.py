@@ -2,7 +2,8 @@
 """Measure the figures that the manual's pages show, and write them where pages include them.
 
     bench/doc-numbers.py [--bin DIR] [--repeat N] [--campaign NAME ...] [--table NAME ...]
-                         [--jobs N] [--source DIR] [--out DIR] [--no-main-job]
+                         [--perf NAME ...] [--jobs N] [--source DIR] [--out DIR]
+                         [--no-main-job]
 
 Runs the main job (fedavg on its defaults, the command of `bash setup.sh --run`) --repeat
 times (3) and writes doc/data/main-job.csv and doc/data/main-job.md (its wall time, the
@@ -18,6 +19,10 @@ of a page together (cmfl-robustness: no attack, attacks on the weights and on th
 and writes its tables into doc/data/NAME/ (results.csv, for cmfl also committee.csv, and
 stamp.md naming the campaigns, their runs and wall times), updating their rows of
 doc/data/campaign-times.csv too.
+With --perf NAME (repeatable, or "all"; bench/perf_numbers.py's NAMES) runs the benchmark
+programs of doc/performance.md (build/bin/bench-*, bench/*.py) at settings of about two
+minutes each and writes doc/data/perf/NAME.csv (the page's table), NAME.md (its stamp, with
+the load average at the start and the end) and NAME.out.json (what they printed).
 --jobs N runs N campaign runs at once (default: sweep.py's, one per core). Every row names
 the machine (CPU, cores), the date and the git commit measured (that of --source DIR, the
 tree the programs of --bin were built from: default this one; "+changes" if its sources
@@ -37,6 +42,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import perf_numbers  # noqa: E402  (bench/perf_numbers.py: the benchmarks of performance.md)
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PYTHON = "/usr/bin/python3"
@@ -143,6 +151,14 @@ FIGURES = {
         columns=["cooperation", "graph", "seed", "final_accuracy", "rounds_completed",
                  "bytes_sent"],
         by="`analysis/sweep.py collect` (the columns of its results.csv kept here)"),
+    # The sweep how-to's example campaign: delivery, accuracy and latency per run.
+    "wireless": dict(
+        plots=[[PYTHON, "analysis/sweep.py", "plot", "{toml}", "--out", "{dir}", "--metric",
+                "complete_delivery_rate", "--x", "spectralEfficiency", "--hue", "noisePowerW",
+                "--logx"]],
+        keep=["complete_delivery_rate_vs_spectralEfficiency_by_noisePowerW.png"],
+        columns=["spectralEfficiency", "noisePowerW", "seed", "complete_delivery_rate",
+                 "delivered_rate", "final_accuracy", "kinds.model.latency_mean_s"]),
     "paper-d2d-exchange": dict(
         plots=[[PYTHON, "analysis/sweep.py", "plot", "{toml}", "--out", "{dir}", "--metric",
                 "complete_delivery_rate", "--x", "spectralEfficiency", "--hue", "reliable",
@@ -415,6 +431,9 @@ def main():
     p.add_argument("--campaign", action="append", default=[])
     p.add_argument("--table", action="append", default=[], choices=sorted(TABLES),
                    help="a table over several campaigns (TABLES): runs them, writes it")
+    p.add_argument("--perf", action="append", default=[],
+                   choices=perf_numbers.NAMES + ["all"],
+                   help="a benchmark of doc/performance.md: runs it, writes doc/data/perf/")
     p.add_argument("--no-main-job", action="store_true")
     p.add_argument("--jobs", type=int, default=None,
                    help="campaign runs at once (sweep.py run --jobs; default: one per core)")
@@ -432,6 +451,8 @@ def main():
     if a.campaign or a.table:
         campaigns(a.bin, [c[:-5] if c.endswith(".toml") else c for c in a.campaign], a.out,
                   stamp, a.jobs, a.table)
+    for name in perf_numbers.NAMES if "all" in a.perf else a.perf:
+        perf_numbers.run(name, a.bin, os.path.join(a.out, "perf"), stamp)
 
 
 if __name__ == "__main__":

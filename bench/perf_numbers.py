@@ -1,0 +1,495 @@
+#!/usr/bin/python3
+"""The benchmarks of doc/performance.md, run and parsed into the tables that page includes.
+
+    bench/doc-numbers.py --no-main-job --perf NAME [--perf NAME ...]   (or --perf all)
+    bench/perf_numbers.py --parse-only [--out DIR]   (re-parse the kept outputs)
+
+Each entry of BENCHES runs one benchmark program of bench/ (build/bin/bench-*, bench/*.py)
+once or a few times at settings that finish in about two minutes on the 2-core machine,
+keeps what they printed in doc/data/perf/NAME.out.json (argv, output, wall time of each
+run), parses it into doc/data/perf/NAME.csv (the rows of the page's table) and writes
+doc/data/perf/NAME.md: the stamp, naming the commands, the machine, the date, the commit
+and the 1-minute load average at the start and at the end of the runs (other work on the
+machine slows wall times: the page prefers ratios). The parsers are plain functions of the
+printed text, tested by tests/analysis/test_perf_numbers.py; --parse-only re-parses the kept
+outputs without running anything (after a change to a parser).
+"""
+import argparse
+import csv
+import io
+import json
+import os
+import re
+import subprocess
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(HERE)
+PYTHON = "/usr/bin/python3"
+
+
+def _num(s):
+    return float(s.replace(",", ""))
+
+
+# --- parsers: the printed text of one run -> rows (dicts) ------------------------------------
+
+def parse_fast_path(text):
+    """bench-fast-path: the ratio lines fast / per-fragment per mode, and the means per (mode,
+    path): one row per mode with events and wall time on both paths."""
+    lines = text.splitlines()
+    head = None
+    rows = {}
+    for i, line in enumerate(lines):
+        f = line.split()
+        if f and f[0] == "mode" and "events" in f:
+            head = f
+            continue
+        if line.startswith("ratios"):
+            head = None
+            continue
+        if head and len(f) >= len(head) - 1 and f[0] in ("unreliable", "reliable"):
+            r = dict(zip(head, f))
+            rows.setdefault(f[0], {})[f[1]] = r
+    out = []
+    for mode in ("unreliable", "reliable"):
+        if mode not in rows:
+            continue
+        paths = rows[mode]
+        fast = next(v for k, v in paths.items() if k.startswith("fast"))
+        frag = next(v for k, v in paths.items() if not k.startswith("fast"))
+        row = dict(mode=mode,
+                   events_fast=fast["events"], events_per_fragment=frag["events"],
+                   wall_ms_fast="%.3f" % (float(fast["wall_s"]) * 1e3),
+                   wall_ms_per_fragment="%.3f" % (float(frag["wall_s"]) * 1e3),
+                   events_ratio="%.2e" % (float(fast["events"]) / float(frag["events"])),
+                   wall_ratio="%.2e" % (float(fast["wall_s"]) / float(frag["wall_s"])))
+        for k in ("retransm", "latency_s"):
+            if k in fast and k in frag:
+                row[k + "_fast"] = fast[k]
+                row[k + "_per_fragment"] = frag[k]
+        out.append(row)
+    return out
+
+
+SCALE_KEYS = {
+    "simulator events": "events",
+    "simulated time": "simulated_s",
+    "deliveries per wall s": "deliveries_per_wall_s",
+    "records per wall s": "records_per_wall_s",
+    "events per wall s": "events_per_wall_s",
+    "delivered": "delivered",
+    "sends": "sends",
+}
+
+
+def parse_scale(text):
+    """bench-scale: one row (its counters, rates, wall and CPU time, peak memory)."""
+    row = {}
+    for line in text.splitlines():
+        m = re.match(r"bench-scale: (\d+) devices in ([\d.]+) m", line)
+        if m:
+            row["devices"], row["side_m"] = m.group(1), m.group(2)
+        m = re.match(r"wall time: setup ([\d.]+) s, run ([\d.]+) s \(run CPU time ([\d.]+) s\)",
+                     line)
+        if m:
+            row["setup_s"], row["run_wall_s"], row["run_cpu_s"] = m.groups()
+        m = re.match(r"peak RSS \(VmHWM\)\s+([\d.]+) MB", line)
+        if m:
+            row["peak_rss_mb"] = m.group(1)
+        for label, key in SCALE_KEYS.items():
+            m = re.match(re.escape(label) + r"\s+([\d.]+)", line)
+            if m and line.startswith(label + " "):
+                row[key] = m.group(1)
+    if "events" in row and "sends" in row and float(row["sends"]):
+        row["events_per_message"] = "%.2f" % (float(row["events"]) / float(row["sends"]))
+    return [row]
+
+
+def parse_fedavg(text):
+    """bench-fedavg: the medians of the three (LibTorch loop, PyTorch loop, fedavg), the two
+    ratios, and with --scale the 1000-device round: one row."""
+    row = {}
+    for line in text.splitlines():
+        m = re.match(r"FedAvg, (\d+) devices, (\d+) rounds x (\d+) epochs, .*data fraction "
+                     r"([\d.]+)", line)
+        if m:
+            row.update(devices=m.group(1), rounds=m.group(2), epochs=m.group(3),
+                       data_fraction=m.group(4))
+        m = re.match(r"\s+median of (\d+)", line)
+        if m:
+            row["repeats"] = m.group(1)
+        m = re.match(r"\s+(plain LibTorch loop|plain PyTorch loop|fedavg scenario)\s+"
+                     r"([\d.]+)\s+([\d.]+)\s*$", line)
+        if m:
+            key = {"plain LibTorch loop": "libtorch", "plain PyTorch loop": "pytorch",
+                   "fedavg scenario": "fedavg"}[m.group(1)]
+            row[key + "_wall_s"] = m.group(2)
+            row[key + "_cpu_s"] = m.group(3)
+        m = re.match(r"\s+fedavg / (PyTorch|LibTorch) loop\s+wall ([\d.]+).*CPU ([\d.]+)", line)
+        if m:
+            row["fedavg_over_%s_wall" % m.group(1).lower()] = m.group(2)
+            row["fedavg_over_%s_cpu" % m.group(1).lower()] = m.group(3)
+        m = re.match(r"1000 devices, .*one round: ([\d.]+) s wall, peak RSS ([\d.]+) MB", line)
+        if m:
+            row["scale_1000_wall_s"], row["scale_1000_peak_mb"] = m.groups()
+    return [row]
+
+
+def parse_roofline(text):
+    """bench-roofline: the sgemm peak, the LibTorch steps (us, % of the roofline) and where a
+    D2dLearner step's time goes: rows (what, us, percent)."""
+    rows = []
+    section = None
+    for line in text.splitlines():
+        m = re.match(r"sgemm 1024 x 1024 x 1024: ([\d.]+) GFLOP/s", line)
+        if m:
+            rows.append(dict(section="peak", what="sgemm 1024^3 GFLOP/s", us="",
+                             percent="", value=m.group(1)))
+        m = re.match(r"\s+roofline: ([\d.]+) us per step", line)
+        if m:
+            rows.append(dict(section="roofline", what="matrix products per step",
+                             us=m.group(1), percent="100.0", value=""))
+        if line.startswith("LibTorch, one thread"):
+            section = "step"
+            continue
+        if line.startswith("Where a D2dLearner step"):
+            section = "breakdown"
+            continue
+        if section == "step":
+            m = re.match(r"\s+(.+?)\s+([\d.]+) us\s+(\d+) samples/s\s+([\d.]+) %", line)
+            if m:
+                rows.append(dict(section="step", what=m.group(1), us=m.group(2),
+                                 percent=m.group(4), value=m.group(3)))
+        elif section == "breakdown":
+            m = re.match(r"\s+(-?[\d.]+) us\s+(-?[\d.]+) %\s+(.+)$", line)
+            if m:
+                rows.append(dict(section="breakdown", what=m.group(3).strip(), us=m.group(1),
+                                 percent=m.group(2), value=""))
+    return rows
+
+
+def parse_startup(text):
+    """bench-startup: the medians per case (wall, CPU) and the shared-library count."""
+    rows = []
+    libs = ""
+    for line in text.splitlines():
+        m = re.match(r"the floor loads (\d+) shared libraries", line)
+        if m:
+            libs = m.group(1)
+        m = re.match(r"\s{2}(\S.*?)\s+([\d.]+)\s+([\d.]+)\s*$", line)
+        if m and not line.strip().startswith(("warm cache /", "case")):
+            rows.append(dict(case=m.group(1), wall_s=m.group(2), cpu_s=m.group(3)))
+        m = re.match(r"\s+warm cache / no cache\s+wall ([\d.]+)\s+CPU ([\d.]+)", line)
+        if m:
+            rows.append(dict(case="warm cache / no cache (ratio)", wall_s=m.group(1),
+                             cpu_s=m.group(2)))
+        m = re.match(r"\s+above the floor: warm cache ([\d.]+) s wall, ([\d.]+) s CPU", line)
+        if m:
+            rows.append(dict(case="above the floor (warm cache - floor)", wall_s=m.group(1),
+                             cpu_s=m.group(2)))
+    for r in rows:
+        r["floor_shared_libraries"] = libs
+    return rows
+
+
+def parse_devices(text):
+    """bench-devices.py: its table, one row per configuration."""
+    rows = []
+    for line in text.splitlines():
+        m = re.match(r"\s*(\d+)\s+(fedavg|decentralized)\s+(\S+)\s+(\S+)\s+(\d+)\s+([\d.]+)\s+"
+                     r"(\d+)\s+([\d.]+)\s+([\d.]+)\s*(.*)$", line)
+        if m:
+            rows.append(dict(devices=m.group(1), algorithm=m.group(2), model=m.group(3),
+                             data=m.group(4), rounds=m.group(5), wall_s=m.group(6),
+                             peak_mb=m.group(7), kb_per_device=m.group(8), load=m.group(9),
+                             note=m.group(10).strip()))
+    return rows
+
+
+def parse_cmfl(text):
+    """bench-cmfl.py: its progress lines, one row per (algorithm, link rate)."""
+    rows = []
+    for line in text.splitlines():
+        m = re.match(r"(\S+)\s+(\d+) Mbit/s\s+round\s+([\d.]+) s sim\s+([\d.]+) MB/round\s+"
+                     r"accuracy ([\d.]+)\s+wall\s+([\d.]+) s", line)
+        if m:
+            rows.append(dict(algorithm=m.group(1), rate_mbps=m.group(2),
+                             round_time_s=m.group(3), mbytes_per_round=m.group(4),
+                             accuracy=m.group(5), wall_s=m.group(6)))
+    return rows
+
+
+def parse_blas(text):
+    """bench-blas.py: one row per run (case, the BLAS it loaded, user CPU, wall, accuracy),
+    then the medians' ratio reference / selected as a row of its own."""
+    rows = []
+    for line in text.splitlines():
+        m = re.match(r"run (\S+)\s+blas=(\S+) user_s=([\d.]+) wall_s=([\d.]+) "
+                     r"accuracy=([\d.]+)", line)
+        if m:
+            rows.append(dict(case=m.group(1), blas=m.group(2), user_s=m.group(3),
+                             wall_s=m.group(4), accuracy=m.group(5)))
+        m = re.match(r"median user CPU: reference ([\d.]+) s, selected ([\d.]+) s, "
+                     r"reference / selected ([\d.]+)", line)
+        if m:
+            rows.append(dict(case="median ratio reference / selected", blas="",
+                             user_s=m.group(3), wall_s="", accuracy=""))
+    return rows
+
+
+def pivot_cmfl(rows):
+    """The page's table: one row per algorithm, a round's simulated time per link rate."""
+    out = {}
+    for r in rows:
+        o = out.setdefault(r["algorithm"], {"algorithm": r["algorithm"]})
+        o["round_s_%s_mbps" % r["rate_mbps"]] = r["round_time_s"]
+        o["mbytes_per_round"] = r["mbytes_per_round"]
+        o["accuracy"] = r["accuracy"]
+        walls = o.setdefault("_walls", [])
+        walls.append(float(r["wall_s"]))
+    rates = sorted({r["rate_mbps"] for r in rows}, key=float)
+    table = []
+    for o in out.values():
+        w = o.pop("_walls")
+        t = {"algorithm": o["algorithm"]}
+        t.update(("round_s_%s_mbps" % r, o.get("round_s_%s_mbps" % r, "")) for r in rates)
+        t.update(mbytes_per_round=o["mbytes_per_round"], accuracy=o["accuracy"],
+                 wall_s="%.1f-%.1f" % (min(w), max(w)) if len(w) > 1 else "%.1f" % w[0])
+        table.append(t)
+    return table
+
+
+# --- what runs: per benchmark, its runs (label, argv, cwd) and how each is parsed ------------
+
+def benches(bindir):
+    b = lambda name: os.path.join(bindir, name)  # noqa: E731
+    sides = {1000: 1000, 3000: 1732, 10000: 3162, 30000: 5477}
+    return {
+        "fast-path": dict(
+            runs=[("100 MB, P_D = 0.15", [b("bench-fast-path"), "--reps=10"], None)],
+            parse=parse_fast_path,
+            settings="one 100 MB message between two devices 100 m apart at P_D = 0.15, "
+                     "10 runs per mode and path (the defaults)"),
+        "scale": dict(
+            runs=[(label, [b("bench-scale"), "--simTime=30"] + a, None)
+                  for label, a in [("unicast", []), ("broadcast", ["--broadcast"]),
+                                   ("reliable unicast", ["--reliable"]),
+                                   ("unicast, per-fragment path",
+                                    ["--ns3::D2dChannel::FastPath=false"])]],
+            parse=parse_scale,
+            settings="1,000 devices in a 1 km square, 10 kB messages to a random peer, 30 "
+                     "simulated seconds (`--simTime=30`; unicasts at 10 per second per device, "
+                     "broadcasts at 0.05: the defaults)"),
+        "scale-density": dict(
+            runs=[("%d devices" % n, [b("bench-scale"), "--nDevices=%d" % n,
+                                      "--side=%d" % s, "--rate=1", "--simTime=30"], None)
+                  for n, s in sides.items()],
+            parse=parse_scale,
+            settings="constant density (1,000 devices per km^2: a square of side 1 km x "
+                     "sqrt(N / 1,000)), 10 kB unicasts to a random peer at 1 per second per "
+                     "device, 30 simulated seconds (+1 s drain)"),
+        "fedavg": dict(
+            runs=[(label, [b("bench-fedavg"), "--fedavg=" + b("fedavg"),
+                           "--script=" + os.path.join(HERE, "bench-fedavg-pytorch.py")] + a,
+                   bindir)
+                  for label, a in [
+                      ("10 devices, 20 % of the data, 5 rounds", ["--repeats=3"]),
+                      ("10 devices, 20 % of the data, 20 rounds", ["--rounds=20",
+                                                                   "--repeats=3"]),
+                      ("10 devices, all the data, 10 rounds",
+                       ["--dataFraction=1", "--rounds=10", "--repeats=1", "--scale"])]],
+            parse=parse_fedavg,
+            settings="MLP 784-128-10, 1 local epoch, 2 training threads for the LibTorch "
+                     "loop and fedavg, 1 for the PyTorch loop; medians of the interleaved "
+                     "repeats; the last row also runs `--scale` (1,000 devices, one round)"),
+        "roofline": dict(
+            runs=[("MLP 784-128-10, batch 32", [b("bench-roofline")], None)],
+            parse=parse_roofline,
+            settings="MLP 784-128-10, batch 32, 200 steps x 15 repetitions, medians "
+                     "(the defaults)"),
+        "startup": dict(
+            # (--args takes one word: ns-3's CommandLine reads a value up to a space)
+            runs=[("fedavg --rounds=1",
+                   [b("bench-startup"), "--fedavg=" + b("fedavg"),
+                    "--floor=" + b("bench-load-floor"), "--runs=5", "--args=--rounds=1"],
+                   bindir)],
+            parse=parse_startup,
+            settings="`fedavg --rounds=1` (its default data fraction), 5 interleaved runs "
+                     "per case, medians"),
+        "devices": dict(
+            runs=[(label, [PYTHON, os.path.join(HERE, "bench-devices.py"),
+                           "--bin=" + b("fedavg")] + a, None)
+                  for label, a in [
+                      ("fedavg, 10 devices (the fixed part)",
+                       ["--sizes=10", "--only=fedavg", "--clientFraction=1", "--rounds=1"]),
+                      ("decentralized, 10 devices, logistic (the fixed part)",
+                       ["--sizes=10", "--only=decentralized", "--decModel=logistic"]),
+                      ("fedavg, deferred", ["--sizes=1000", "--only=fedavg",
+                                            "--clientFraction=1", "--rounds=1"]),
+                      ("fedavg, eager", ["--sizes=1000", "--only=fedavg", "--clientFraction=1",
+                                         "--rounds=1", "--extra=--deferTraining=false"]),
+                      ("decentralized, deferred", ["--sizes=1000", "--only=decentralized"]),
+                      ("decentralized, eager", ["--sizes=1000", "--only=decentralized",
+                                                "--extra=--deferTraining=false"])]],
+            parse=parse_devices,
+            settings="1,000 devices (and 10 for the fixed part: libraries and data set), "
+                     "MLP 784-128-10 unless it says logistic, all of Fashion-MNIST, one round, "
+                     "`--threads=2`; fedavg with every client sampled (`--clientFraction=1`), "
+                     "decentralized on a range graph (about 6 neighbours each); eager = "
+                     "`--deferTraining=false` (10,000 devices: `devices-10k`)"),
+        "blas": dict(
+            runs=[("fedavg --rounds=3 --threads=0",
+                   [PYTHON, os.path.join(HERE, "bench-blas.py"), "--bin=" + b("fedavg"),
+                    "--runs=2", "--args=--rounds=3 --threads=0"], None)],
+            parse=parse_blas,
+            settings="`fedavg --rounds=3 --threads=0` (10 devices, MLP 784-128-10, inline "
+                     "training), 2 runs with each BLAS, interleaved; the reference BLAS "
+                     "through LD_LIBRARY_PATH, the selected one as the system's alternatives "
+                     "give it"),
+        "devices-10k": dict(
+            runs=[(label, [PYTHON, os.path.join(HERE, "bench-devices.py"),
+                           "--bin=" + b("fedavg"), "--sizes=10000"] + a, None)
+                  for label, a in [
+                      ("fedavg, deferred", ["--only=fedavg", "--clientFraction=1",
+                                            "--rounds=1"]),
+                      ("fedavg, eager", ["--only=fedavg", "--clientFraction=1", "--rounds=1",
+                                         "--extra=--deferTraining=false"]),
+                      ("decentralized, deferred", ["--only=decentralized"]),
+                      ("decentralized, eager", ["--only=decentralized",
+                                                "--extra=--deferTraining=false"])]],
+            parse=parse_devices,
+            settings="as `devices` at 10,000 devices, without the fixed part (a little over "
+                     "two minutes and up to 9 GB: run it alone)"),
+        # The rows of the decentralized table beyond devices-10k's MLP round.
+        "devices-decentralized": dict(
+            runs=[(label, [PYTHON, os.path.join(HERE, "bench-devices.py"),
+                           "--bin=" + b("fedavg"), "--only=decentralized"] + a, None)
+                  for label, a in [
+                      ("10,000 devices, logistic, deferred",
+                       ["--sizes=10000", "--decModel=logistic"]),
+                      ("10,000 devices, logistic, eager",
+                       ["--sizes=10000", "--decModel=logistic",
+                        "--extra=--deferTraining=false"]),
+                      ("10,000 devices, MLP, 3 rounds, deferred",
+                       ["--sizes=10000", "--decRounds=3"]),
+                      ("100,000 devices, Gaussian mixture, deferred", ["--sizes=100000"])]],
+            parse=parse_devices,
+            settings="decentralized FL on a range graph (about 6 neighbours each), 16 devices "
+                     "evaluated, `--threads=2`, one round unless it says 3; all of "
+                     "Fashion-MNIST, or above 60,000 devices the 2-D Gaussian mixture with "
+                     "the MLP 2-128-4 (bench-devices.py's rule); eager = "
+                     "`--deferTraining=false`"),
+        "devices-random": dict(
+            runs=[("10,000 devices, MLP, --graph=random, deferred",
+                   [PYTHON, os.path.join(HERE, "bench-devices.py"), "--bin=" + b("fedavg"),
+                    "--only=decentralized", "--sizes=10000",
+                    "--extra=--graph=random --areaSideM=50 --rangeM=0"], None)],
+            parse=parse_devices,
+            settings="as devices-10k's decentralized deferred row, but on the scenario's "
+                     "defaults for the graph: 7 in-neighbours drawn among all devices "
+                     "(`--graph=random`, no locality) in its 50 m square, no range limit"),
+        "cmfl": dict(
+            runs=[("3 rounds", [PYTHON, os.path.join(HERE, "bench-cmfl.py"),
+                                "--bin=" + b("cmfl"), "--rounds=3"], None)],
+            parse=parse_cmfl, table=pivot_cmfl,
+            settings="108 devices on 10 % of Fashion-MNIST, MLP 784-64-10, 3 rounds, "
+                     "43 committee and 65 training clients, no attack (bench-cmfl.py's "
+                     "defaults)"),
+    }
+
+
+NAMES = ["fast-path", "scale", "scale-density", "fedavg", "roofline", "startup", "blas",
+         "devices", "devices-10k", "devices-decentralized", "devices-random", "cmfl"]
+
+
+def write_atomic(path, text):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def to_csv(rows):
+    fields = []
+    for r in rows:
+        fields += [k for k in r if k not in fields]
+    s = io.StringIO()
+    w = csv.DictWriter(s, fields, lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    return s.getvalue()
+
+
+def table(spec, runs):
+    """The rows of the page's table from the kept runs: each run's rows, labelled."""
+    rows = []
+    for r in runs:
+        for row in spec["parse"](r["output"]):
+            rows.append(dict({"run": r["label"]}, **row))
+    if "table" in spec:
+        rows = spec["table"](rows)
+    return rows
+
+
+def command(argv):
+    return " ".join(a.replace(TOP + "/", "") for a in argv)  # paths from the repository
+
+
+def stamp_md(name, spec, kept):
+    s = kept["stamp"]
+    cmds = "; ".join("`%s`" % command(r["argv"]) for r in kept["runs"])
+    return ("<!-- Written by bench/doc-numbers.py --perf %s; do not edit: re-run it. -->\n"
+            "Measured by `bench/doc-numbers.py --perf %s` (%s; settings: %s) on %s, %s, "
+            "commit %s, with a 1-minute load average of %s at the start and %s at the end "
+            "(%.0f s of wall time in all; other work on the machine slows wall times, not "
+            "ratios of runs measured together).\n"
+            % (name, name, cmds, kept.get("settings", spec["settings"]), s["machine"], s["date"], s["commit"],
+               kept["load_start"], kept["load_end"], kept["wall_s"]))
+
+
+def write(name, spec, kept, outdir):
+    write_atomic(os.path.join(outdir, name + ".csv"), to_csv(table(spec, kept["runs"])))
+    write_atomic(os.path.join(outdir, name + ".md"), stamp_md(name, spec, kept))
+
+
+def run(name, bindir, outdir, stamp):
+    """Runs benchmark NAME, keeps its output (NAME.out.json), writes NAME.csv and NAME.md."""
+    spec = benches(bindir)[name]
+    os.makedirs(outdir, exist_ok=True)
+    load_start = "%.1f" % os.getloadavg()[0]
+    t0 = time.monotonic()
+    runs = []
+    for label, argv, cwd in spec["runs"]:
+        t = time.monotonic()
+        p = subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE, text=True, check=True)
+        runs.append(dict(label=label, argv=argv, output=p.stdout,
+                         wall_s=round(time.monotonic() - t, 2)))
+        print("doc-numbers: perf %s, %s: %.1f s" % (name, label, runs[-1]["wall_s"]),
+              flush=True)
+    kept = dict(stamp=stamp, settings=spec["settings"], load_start=load_start,
+                load_end="%.1f" % os.getloadavg()[0],
+                wall_s=round(time.monotonic() - t0, 1), runs=runs)
+    write_atomic(os.path.join(outdir, name + ".out.json"), json.dumps(kept, indent=1) + "\n")
+    write(name, spec, kept, outdir)
+
+
+def reparse(outdir, bindir=os.path.join(TOP, "build", "bin")):
+    for name, spec in benches(bindir).items():
+        path = os.path.join(outdir, name + ".out.json")
+        if os.path.exists(path):
+            with open(path) as f:
+                write(name, spec, json.load(f), outdir)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--parse-only", action="store_true", required=True,
+                   help="re-parse the kept outputs (runs go through bench/doc-numbers.py)")
+    p.add_argument("--out", default=os.path.join(TOP, "doc", "data", "perf"))
+    a = p.parse_args()
+    reparse(a.out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,242 @@
+#!/usr/bin/python3
+"""Test of bench/perf_numbers.py's parsers: the benchmarks' printed output (in the formats of
+bench-fast-path, bench-scale, bench-fedavg, bench-roofline, bench-startup, bench-devices.py
+and bench-cmfl.py) into the rows of doc/performance.md's tables, against values read off the
+text by hand:
+
+fast-path: unreliable fast 86 events, 0.00010 s; per-fragment 123392 events, 0.03650 s:
+  wall 0.100 and 36.500 ms, events ratio 86 / 123392 = 6.97e-04, wall ratio 2.74e-03;
+  reliable: retransmissions 11789.0 and 11806.9 kept.
+scale: 100930 sends, 414721 events: 4.11 events per message; run 0.567 s wall, 0.545 s CPU,
+  169034 deliveries per wall s, peak 31.9 MB (not the 31.1 MB before Run).
+fedavg: medians 1.34 / 2.89 / 1.31 s, ratios 0.454 and 0.977, the 1000-device round 6.00 s
+  and 1210 MB.
+roofline: peak 102.3 GFLOP/s; step row 5 at 57.4 %; the breakdown's negative row (-16.01 us,
+  -6.1 %) is kept.
+startup: four cases, the warm / no cache ratio 0.723 and the 0.527 s above the floor, each
+  with the floor's 302 libraries.
+devices: two rows, the decentralized one with its bound note.
+blas: two runs, then the medians' ratio 3.50 as a row of its own.
+cmfl: two algorithms at two rates pivot to one row each, rounds' time per rate, the wall
+  range over the rates.
+
+Then the kept outputs: every doc/data/perf/NAME.out.json re-parses to the committed
+NAME.csv (nobody edited a table by hand). Run it directly:
+/usr/bin/python3 tests/analysis/test_perf_numbers.py"""
+
+import csv
+import io
+import json
+import os
+import sys
+import unittest
+
+TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+sys.path.insert(0, os.path.join(TOP, "bench"))
+import perf_numbers as pn  # noqa: E402
+
+FAST_PATH = """\
+bench-fast-path: one message of 100000000 bytes, 2 devices 100.0 m apart, target P_D 0.150
+(means over the runs; lost/retransm also their standard deviation; wall_s is Simulator::Run only)
+mode       path            P_D     events     wall_s    latency_s  fragments  frag_lost       sd   retransm       sd delivered
+unreliable fast         0.1500         86    0.00010      40.0000      66667    10015.9     75.5        0.0      0.0   10/10
+unreliable per-fragment 0.1500     123392    0.03650      40.0000      66667    10026.8     67.8        0.0      0.0   10/10
+reliable   fast         0.1500        101    0.00009      47.0746      66667        0.1      0.3    11789.0    110.4    9/10
+reliable   per-fragment 0.1500     145241    0.04264      47.0841      66667        0.0      0.0    11806.9    102.3   10/10
+
+ratios fast / per-fragment (of the means):
+mode             events    wall_time      latency    frag_lost     retransm
+unreliable     0.000697      0.00263     1.000000       0.9989          nan
+reliable       0.000693      0.00213     0.999797          nan       0.9985
+"""
+
+SCALE = """\
+bench-scale: 1000 devices in 1000 m x 1000 m, unreliable unicast messages of 10000 bytes
+sends                     100930 (refused 0)
+delivery records          100930
+delivered                 95783 (94.9 % of records)
+simulator events          414721
+simulated time            11.000 s
+wall time: setup 0.050 s, run 0.567 s (run CPU time 0.545 s)
+deliveries per wall s     169034
+records per wall s        178117
+events per wall s         731882
+simulated s per wall s    19.412
+peak RSS (VmHWM)          31.9 MB (VmRSS before Run 31.1 MB)
+"""
+
+FEDAVG = """\
+FedAvg, 10 devices, 5 rounds x 1 epochs, MLP 784-128-10, data fraction 0.20; LibTorch loop and fedavg on 2 threads, PyTorch loop on 1
+  median of 3               wall s     CPU s
+  plain LibTorch loop         1.34      2.50
+  plain PyTorch loop          2.89      2.80
+  fedavg scenario             1.31      2.40
+  last runs (seconds):
+    libtorch setup=0.1 rounds=1.2 accuracy=0.7 total=1.3 blas=x
+  fedavg / PyTorch loop   wall 0.454 (target <= 0.6)   CPU 0.857
+  fedavg / LibTorch loop  wall 0.977 (target <= 1.05)  CPU 0.960
+1000 devices, MLP 784-128-10, one round: 6.00 s wall, peak RSS 1210 MB (max over the children so far)
+"""
+
+ROOFLINE = """\
+sgemm 1024 x 1024 x 1024: 102.3 GFLOP/s (peak reference)
+
+MLP 784-128-10, batch 32: the step's matrix products through sgemm_ (process CPU time, median of 15)
+  fwd  h = x W1^T      32 x  128 x  784     80.15 us    80.1 GFLOP/s
+  roofline: 151.75 us per step, 86.3 GFLOP/s, 210880 samples/s
+
+LibTorch, one thread: microseconds per step, throughput, fraction of the roofline
+  0. sgemm_ alone                    151.75 us    210880 samples/s  100.0 %
+  5. D2dLearner job                  264.57 us    120951 samples/s   57.4 %  (  -16.01 us)     0.0 page faults
+
+Where a D2dLearner step's 264.57 us go:
+     81.98 us   31.0 %  forward products (sgemm_)
+    -16.01 us   -6.1 %  D2dLearner beyond the plain loop
+"""
+
+STARTUP = """\
+fedavg --rounds=1, 5 runs each, interleaved; medians
+  case                      wall s     CPU s
+  floor (load only)          1.202     1.164
+  fedavg, warm cache         1.729     1.679
+  fedavg, no cache           2.392     2.339
+  fedavg, cold cache         2.749     2.668
+  warm cache / no cache   wall 0.723  CPU 0.718
+  above the floor: warm cache 0.527 s wall, 0.515 s CPU
+
+the floor loads 302 shared libraries; LD_DEBUG=statistics:
+  runtime linker statistics:
+  total startup time in dynamic loader: 86526925 cycles
+"""
+
+DEVICES = """\
+devices  algorithm       model     data    rounds  wall_s  peak_MB  KB/device  load  note
+   1000  fedavg          mlp       fmnist       1     3.8      450      450.0   1.7  
+   1000  decentralized   mlp       fmnist       1     6.0      898      898.0   1.9  bound 1.2 x N x P x 4 + data = 708 MB
+"""
+
+BLAS = """\
+fedavg --rounds=3 --threads=0, 1 runs each, interleaved
+run reference blas=/usr/lib/x86_64-linux-gnu/blas/libblas.so.3.11.0 user_s=7.00 wall_s=7.50 accuracy=0.6916
+run selected  blas=/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 user_s=2.00 wall_s=2.40 accuracy=0.6916
+median user CPU: reference 7.00 s, selected 2.00 s, reference / selected 3.50
+"""
+
+CMFL = """\
+cmfl-1          1 Mbit/s  round    73.200 s sim    569.30 MB/round  accuracy 0.361  wall    8.0 s
+fedavg          1 Mbit/s  round     4.170 s sim     22.20 MB/round  accuracy 0.263  wall    6.0 s
+cmfl-1         10 Mbit/s  round     7.330 s sim    569.30 MB/round  accuracy 0.361  wall   13.0 s
+fedavg         10 Mbit/s  round     0.418 s sim     22.20 MB/round  accuracy 0.263  wall   12.0 s
+
+algorithm  rate_mbps  round_time_s
+"""
+
+
+class Parsers(unittest.TestCase):
+    def test_fast_path(self):
+        rows = pn.parse_fast_path(FAST_PATH)
+        self.assertEqual([r["mode"] for r in rows], ["unreliable", "reliable"])
+        u, r = rows
+        self.assertEqual((u["events_fast"], u["events_per_fragment"]), ("86", "123392"))
+        self.assertEqual((u["wall_ms_fast"], u["wall_ms_per_fragment"]), ("0.100", "36.500"))
+        self.assertEqual((u["events_ratio"], u["wall_ratio"]), ("6.97e-04", "2.74e-03"))
+        self.assertEqual((r["retransm_fast"], r["retransm_per_fragment"]),
+                         ("11789.0", "11806.9"))
+
+    def test_scale(self):
+        [r] = pn.parse_scale(SCALE)
+        self.assertEqual((r["devices"], r["side_m"]), ("1000", "1000"))
+        self.assertEqual((r["sends"], r["delivered"], r["events"]),
+                         ("100930", "95783", "414721"))
+        self.assertEqual(r["events_per_message"], "4.11")
+        self.assertEqual((r["run_wall_s"], r["run_cpu_s"]), ("0.567", "0.545"))
+        self.assertEqual(r["deliveries_per_wall_s"], "169034")
+        self.assertEqual(r["events_per_wall_s"], "731882")
+        self.assertEqual(r["peak_rss_mb"], "31.9")
+
+    def test_fedavg(self):
+        [r] = pn.parse_fedavg(FEDAVG)
+        self.assertEqual((r["devices"], r["rounds"], r["data_fraction"], r["repeats"]),
+                         ("10", "5", "0.20", "3"))
+        self.assertEqual((r["libtorch_wall_s"], r["pytorch_wall_s"], r["fedavg_wall_s"]),
+                         ("1.34", "2.89", "1.31"))
+        self.assertEqual((r["fedavg_over_pytorch_wall"], r["fedavg_over_libtorch_wall"]),
+                         ("0.454", "0.977"))
+        self.assertEqual((r["fedavg_over_pytorch_cpu"], r["fedavg_over_libtorch_cpu"]),
+                         ("0.857", "0.960"))
+        self.assertEqual((r["scale_1000_wall_s"], r["scale_1000_peak_mb"]), ("6.00", "1210"))
+        self.assertNotIn("scale_1000_wall_s", pn.parse_fedavg(FEDAVG.rsplit("1000", 1)[0]
+                                                              .rsplit("\n", 1)[0])[0])
+
+    def test_roofline(self):
+        rows = pn.parse_roofline(ROOFLINE)
+        by = {(r["section"], r["what"]): r for r in rows}
+        self.assertEqual(by[("peak", "sgemm 1024^3 GFLOP/s")]["value"], "102.3")
+        self.assertEqual(by[("roofline", "matrix products per step")]["us"], "151.75")
+        self.assertEqual(by[("step", "5. D2dLearner job")]["percent"], "57.4")
+        self.assertEqual(by[("step", "0. sgemm_ alone")]["value"], "210880")
+        neg = by[("breakdown", "D2dLearner beyond the plain loop")]
+        self.assertEqual((neg["us"], neg["percent"]), ("-16.01", "-6.1"))
+        self.assertEqual(len(rows), 6)  # the products' rows are not the table's
+
+    def test_startup(self):
+        rows = pn.parse_startup(STARTUP)
+        self.assertEqual([r["case"] for r in rows],
+                         ["floor (load only)", "fedavg, warm cache", "fedavg, no cache",
+                          "fedavg, cold cache", "warm cache / no cache (ratio)",
+                          "above the floor (warm cache - floor)"])
+        self.assertEqual((rows[1]["wall_s"], rows[1]["cpu_s"]), ("1.729", "1.679"))
+        self.assertEqual((rows[4]["wall_s"], rows[5]["wall_s"]), ("0.723", "0.527"))
+        self.assertEqual({r["floor_shared_libraries"] for r in rows}, {"302"})
+
+    def test_devices(self):
+        rows = pn.parse_devices(DEVICES)
+        self.assertEqual([(r["algorithm"], r["wall_s"], r["peak_mb"]) for r in rows],
+                         [("fedavg", "3.8", "450"), ("decentralized", "6.0", "898")])
+        self.assertEqual(rows[0]["note"], "")
+        self.assertEqual(rows[1]["note"], "bound 1.2 x N x P x 4 + data = 708 MB")
+
+    def test_cmfl(self):
+        rows = pn.parse_cmfl(CMFL)
+        self.assertEqual(len(rows), 4)
+        table = pn.pivot_cmfl(rows)
+        self.assertEqual([t["algorithm"] for t in table], ["cmfl-1", "fedavg"])
+        self.assertEqual((table[0]["round_s_1_mbps"], table[0]["round_s_10_mbps"]),
+                         ("73.200", "7.330"))
+        self.assertEqual((table[0]["mbytes_per_round"], table[0]["accuracy"]),
+                         ("569.30", "0.361"))
+        self.assertEqual((table[0]["wall_s"], table[1]["wall_s"]), ("8.0-13.0", "6.0-12.0"))
+        self.assertEqual(list(table[0]), ["algorithm", "round_s_1_mbps", "round_s_10_mbps",
+                                          "mbytes_per_round", "accuracy", "wall_s"])
+
+    def test_blas(self):
+        rows = pn.parse_blas(BLAS)
+        self.assertEqual([r["case"] for r in rows],
+                         ["reference", "selected", "median ratio reference / selected"])
+        self.assertEqual(rows[0]["blas"], "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3.11.0")
+        self.assertEqual((rows[1]["user_s"], rows[1]["wall_s"], rows[1]["accuracy"]),
+                         ("2.00", "2.40", "0.6916"))
+        self.assertEqual(rows[2]["user_s"], "3.50")
+
+    def test_empty_output_gives_no_rows(self):
+        for parse in (pn.parse_fast_path, pn.parse_roofline, pn.parse_startup,
+                      pn.parse_devices, pn.parse_cmfl, pn.parse_blas):
+            self.assertEqual(parse("nothing here\n"), [])
+
+
+class KeptOutputs(unittest.TestCase):
+    def test_committed_tables_are_the_kept_outputs_parsed(self):
+        outdir = os.path.join(TOP, "doc", "data", "perf")
+        specs = pn.benches(os.path.join(TOP, "build", "bin"))
+        kept = [n for n in specs if os.path.exists(os.path.join(outdir, n + ".out.json"))]
+        for name in kept:
+            with open(os.path.join(outdir, name + ".out.json")) as f:
+                runs = json.load(f)["runs"]
+            with open(os.path.join(outdir, name + ".csv")) as f:
+                committed = list(csv.DictReader(f))
+            again = list(csv.DictReader(io.StringIO(pn.to_csv(pn.table(specs[name], runs)))))
+            self.assertEqual(committed, again, name)
+
+
+if __name__ == "__main__":
+    unittest.main()
