@@ -88,9 +88,9 @@ class D2dTransport : public Object
      * model a protocol's deadline made stale). Its receivers get rows, not delivered, with
      * reason "cancelled"; no send-done follows.
      * \param msgId the id Send() returned
-     * \return true if it was withdrawn; false if it is on the air or done, or if the
-     *         backend cannot withdraw it (D2dWifiTransport hands every message to the
-     *         Wi-Fi queues at once: its messages always go out)
+     * \return true if it was withdrawn; false if it is on the air or done (on the channel:
+     *         its transmission began; D2dWifiTransport: its first fragment went to the
+     *         socket, hence to the MAC)
      */
     bool Cancel(uint64_t msgId);
 

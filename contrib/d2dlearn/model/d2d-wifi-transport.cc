@@ -349,6 +349,41 @@ D2dWifiTransport::QueueAttempt(Ptr<MessageState> state)
         Simulator::Schedule(wait, &D2dWifiTransport::JitterDone, this, state->msgId, attempt);
 }
 
+bool
+D2dWifiTransport::DoCancel(uint64_t msgId)
+{
+    NS_LOG_FUNCTION(this << GetIndex() << msgId);
+    Ptr<MessageState> s = m_network ? m_network->FindMessage(msgId) : nullptr;
+    if (!s || s->src != GetIndex() || s->senderDone || s->attempt != 0)
+    {
+        return false;
+    }
+    auto jitter = m_jitterEvents.find({msgId, 0});
+    if (jitter != m_jitterEvents.end())
+    {
+        jitter->second.Cancel();
+        m_jitterEvents.erase(jitter);
+    }
+    else
+    {
+        auto queued = std::find_if(m_txQueue.begin(), m_txQueue.end(), [msgId](const TxItem& t) {
+            return t.msgId == msgId && t.attempt == 0;
+        });
+        if (queued == m_txQueue.end() || queued->next > 0)
+        {
+            return false; // on its way through the socket and the MAC
+        }
+        m_txQueue.erase(queued);
+    }
+    s->senderDone = true;
+    for (auto& [r, rx] : s->rx)
+    {
+        CloseReceiver(s, r, false, "cancelled");
+    }
+    MaybeRelease(s);
+    return true;
+}
+
 void
 D2dWifiTransport::JitterDone(uint64_t msgId, uint32_t attempt)
 {

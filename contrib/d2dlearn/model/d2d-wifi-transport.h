@@ -359,6 +359,15 @@ class D2dWifiTransport : public D2dTransport
      * \param attempt attempt number
      */
     void JitterDone(uint64_t msgId, uint32_t attempt);
+    /**
+     * \brief Withdraw a message none of whose fragments has been handed to the socket yet
+     * (waiting for its group jitter, or queued behind other messages): its receivers get
+     * rows "cancelled", not delivered; no send-done. A message whose first fragment went to
+     * the socket (hence to the MAC) goes on.
+     * \param msgId the message
+     * \return whether it was withdrawn
+     */
+    bool DoCancel(uint64_t msgId) override;
     /** \brief Schedule Pump() now, once. */
     void SchedulePump();
     /** \brief Hand fragments to the socket while the MAC queue has room. */

@@ -1185,6 +1185,76 @@ class D2dWifiReliableBroadcastTurnOffTestCase : public D2dWifiTestBase
 
 /**
  * \ingroup d2dlearn-tests
+ * \brief Cancel on the Wi-Fi backend, as on the channel (D2dCancelTestCase): a message
+ * none of whose fragments went to the socket yet is withdrawn (rows "cancelled", nothing on
+ * the air, no send-done), a message whose fragments are in the MAC goes on. Device 0 sends
+ * a 200 kB model to 1, another to 2 and a broadcast; 1 ms later the first is in the MAC
+ * (paced, 8 packets), the second queued behind it, the broadcast waiting for its jitter or
+ * queued: the first cannot be withdrawn, the others can, once.
+ */
+class D2dWifiCancelTestCase : public D2dWifiTestBase
+{
+  public:
+    D2dWifiCancelTestCase()
+        : D2dWifiTestBase("Cancel withdraws what has not reached the MAC, not what has")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Build({Vector(0, 0, 0), Vector(5, 0, 0), Vector(0, 5, 0)});
+        auto model = Create<D2dMessage>("model", 200000);
+        auto bcast = Create<D2dMessage>("belief", 1000);
+        ScheduleSend(0.2, 0, model, 1, D2dDeliveryMode::RELIABLE);
+        ScheduleSend(0.2, 0, model, 2, D2dDeliveryMode::RELIABLE);
+        ScheduleSend(0.2, 0, bcast, D2D_BROADCAST, D2dDeliveryMode::UNRELIABLE);
+        bool cancelFirst = true;
+        bool cancelSecond = false;
+        bool cancelBroadcast = false;
+        bool cancelAgain = true;
+        Simulator::Schedule(Seconds(0.201), [&]() {
+            cancelFirst = m_transports[0]->Cancel(m_ids[0]);
+            cancelSecond = m_transports[0]->Cancel(m_ids[1]);
+            cancelBroadcast = m_transports[0]->Cancel(m_ids[2]);
+            cancelAgain = m_transports[0]->Cancel(m_ids[1]);
+        });
+        Simulator::Stop(Seconds(30));
+        Simulator::Run();
+
+        NS_TEST_EXPECT_MSG_EQ(cancelFirst, false, "a message in the MAC goes on");
+        NS_TEST_EXPECT_MSG_EQ(cancelSecond, true, "a queued message is withdrawn");
+        NS_TEST_EXPECT_MSG_EQ(cancelBroadcast, true, "a broadcast not yet sent is withdrawn");
+        NS_TEST_EXPECT_MSG_EQ(cancelAgain, false, "only once");
+        NS_TEST_ASSERT_MSG_EQ(m_records.size(), 4u, "1 + 1 + 2 broadcast rows");
+        CheckOneRecordPerPair();
+        for (const auto& r : m_records)
+        {
+            if (r.msgId == m_ids[0])
+            {
+                NS_TEST_EXPECT_MSG_EQ(r.IsComplete(), true, "the first arrived");
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_EQ(r.reason, "cancelled", "reason of " << r.msgId);
+                NS_TEST_EXPECT_MSG_EQ(r.delivered, false, "not delivered");
+                NS_TEST_EXPECT_MSG_EQ(r.fragmentsLost, r.fragments, "nothing arrived");
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(m_sendDone.size(), 1u, "send-done for the first only");
+        NS_TEST_EXPECT_MSG_EQ(std::get<0>(m_sendDone[0]), m_ids[0], "the first's");
+        NS_TEST_ASSERT_MSG_EQ(m_receptions.size(), 1u, "one reception");
+        NS_TEST_EXPECT_MSG_EQ(m_receptions[0].dst, 1u, "at device 1");
+        // 200 kB in 1,400-byte fragments: 143 packets of the first message, nothing else
+        // of device 0's (ACKs come from device 1).
+        NS_TEST_EXPECT_MSG_EQ(m_transports[0]->GetNPacketsSent(), 143u, "only the first aired");
+        CheckReleased();
+        Finish();
+    }
+};
+
+/**
+ * \ingroup d2dlearn-tests
  * \brief The d2d-wifi test suite: the messaging API over 802.11 ad hoc packets.
  */
 class D2dWifiTestSuite : public TestSuite
@@ -1205,6 +1275,7 @@ class D2dWifiTestSuite : public TestSuite
         AddTestCase(new D2dWifiMulticastTestCase, TestCase::QUICK);
         AddTestCase(new D2dWifiReliableMulticastRangeTestCase, TestCase::QUICK);
         AddTestCase(new D2dWifiReliableBroadcastTurnOffTestCase, TestCase::QUICK);
+        AddTestCase(new D2dWifiCancelTestCase, TestCase::QUICK);
     }
 };
 
