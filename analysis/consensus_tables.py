@@ -76,15 +76,13 @@ runs that differ otherwise) gives a one-line error on stderr and exit code 2, an
 is written.
 """
 
-import argparse
 import csv
-import io
 import math
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run_json import command_flags, read_run_json  # noqa: E402
+from run_json import command_flags, read_run_json, table_main  # noqa: E402
 
 METHODS = ["local", "naive", "static", "dynamic"]
 NOT_COMPARED = {"seed", "outDir", "quiet", "threads", "traces", "traceEvery", "validate",
@@ -469,32 +467,7 @@ TABLES = {"hetero": hetero_table, "hetero-trust": hetero_trust_table,
 
 
 def main(argv):
-    parser = argparse.ArgumentParser(description="Tables of consensus runs")
-    parser.add_argument("table", choices=sorted(TABLES))
-    parser.add_argument("runs", nargs="+", metavar="RUN_DIR")
-    parser.add_argument("--out", default=None, metavar="FILE", help="CSV file (default stdout)")
-    args = parser.parse_args(argv)
-    try:
-        columns, rows = TABLES[args.table]([load_run(d) for d in args.runs])
-        if args.out is not None and not os.path.isdir(
-                os.path.dirname(os.path.abspath(args.out))):
-            raise TableError("no folder for --out: %s" % args.out)
-    except TableError as exc:
-        print("consensus_tables.py: error: %s" % exc, file=sys.stderr)
-        return 2
-    text = io.StringIO()
-    w = csv.DictWriter(text, columns, lineterminator="\n")
-    w.writeheader()
-    w.writerows(rows)
-    if args.out is None:
-        sys.stdout.write(text.getvalue())
-        return 0
-    tmp = args.out + ".tmp"
-    with open(tmp, "w", newline="") as fh:
-        fh.write(text.getvalue())
-    os.replace(tmp, args.out)
-    print("wrote %s (%d rows)" % (args.out, len(rows)))
-    return 0
+    return table_main(argv, "consensus_tables.py", "Tables of consensus runs", TABLES, load_run, TableError)
 
 
 if __name__ == "__main__":

@@ -82,15 +82,12 @@ or without the results the table needs, unlike runs in one row) gives a one-line
 stderr and exit code 2, and nothing is written.
 """
 
-import argparse
-import csv
-import io
 import math
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run_json import command_flags, read_run_json  # noqa: E402
+from run_json import command_flags, read_run_json, table_main  # noqa: E402
 
 METHODS = ["rl", "closest", "most-trusted", "uniform", "gcn", "none"]
 #: Flags that do not make a row: replicates, output and how the run is executed.
@@ -448,29 +445,7 @@ TABLES = {"edges": edges_table, "labelling": labelling_table, "downstream": down
 
 
 def main(argv):
-    parser = argparse.ArgumentParser(description="Tables of graph-discovery runs")
-    parser.add_argument("table", choices=sorted(TABLES))
-    parser.add_argument("runs", nargs="+", metavar="RUN_DIR")
-    parser.add_argument("--out", default=None, metavar="FILE", help="CSV file (default stdout)")
-    args = parser.parse_args(argv)
-    try:
-        columns, rows = TABLES[args.table]([load_run(d) for d in args.runs])
-    except TableError as exc:
-        print("discovery_tables.py: error: %s" % exc, file=sys.stderr)
-        return 2
-    text = io.StringIO()
-    w = csv.DictWriter(text, columns, lineterminator="\n")
-    w.writeheader()
-    w.writerows(rows)
-    if args.out is None:
-        sys.stdout.write(text.getvalue())
-        return 0
-    tmp = args.out + ".tmp"
-    with open(tmp, "w", newline="") as fh:
-        fh.write(text.getvalue())
-    os.replace(tmp, args.out)
-    print("wrote %s (%d rows)" % (args.out, len(rows)))
-    return 0
+    return table_main(argv, "discovery_tables.py", "Tables of graph-discovery runs", TABLES, load_run, TableError)
 
 
 if __name__ == "__main__":

@@ -4,11 +4,20 @@ read_run_json(run_dir, error) returns the parsed document of RUN_DIR/run.json, o
 error (an Exception class) with one line: the folder or the file missing ("the run did not
 finish?"), or the JSON that cannot be parsed.
 
+table_main(argv, prog, description, tables, load_run, error) is the command line shared by the
+table scripts (discovery_tables, cmfl_tables, consensus_tables): TABLE RUN_DIR... [--out FILE],
+the CSV written atomically through a uniquely named temporary file in FILE's folder.
+
 command_flags(params, exclude) returns {flag: value} of parameters.commandLine, the flags a run
 was given, without those named in exclude; a flag given without "=" has the value "".
 """
+import argparse
+import csv
+import io
 import json
 import os
+import sys
+import tempfile
 
 
 def read_run_json(run_dir, error):
@@ -34,3 +43,42 @@ def command_flags(params, exclude=()):
             if name not in exclude:
                 flags[name] = value
     return flags
+
+
+def table_main(argv, prog, description, tables, load_run, error):
+    """TABLE RUN_DIR... [--out FILE]: tables[TABLE](runs) -> (columns, rows) as CSV; exit 2 with
+    one line on error(...). FILE is written through a temporary file of a unique name
+    (O_EXCL, never one already there) in its folder, then renamed."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("table", choices=sorted(tables))
+    parser.add_argument("runs", nargs="+", metavar="RUN_DIR")
+    parser.add_argument("--out", default=None, metavar="FILE", help="CSV file (default stdout)")
+    args = parser.parse_args(argv)
+    try:
+        columns, rows = tables[args.table]([load_run(d) for d in args.runs])
+        if args.out is not None and not os.path.isdir(
+                os.path.dirname(os.path.abspath(args.out))):
+            raise error("no folder for --out: %s" % args.out)
+    except error as exc:
+        print("%s: error: %s" % (prog, exc), file=sys.stderr)
+        return 2
+    text = io.StringIO()
+    w = csv.DictWriter(text, columns, lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    if args.out is None:
+        sys.stdout.write(text.getvalue())
+        return 0
+    out = os.path.abspath(args.out)
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(out) + ".", suffix=".tmp",
+                               dir=os.path.dirname(out))
+    try:
+        with os.fdopen(fd, "w", newline="") as fh:
+            fh.write(text.getvalue())
+        os.replace(tmp, out)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    print("wrote %s (%d rows)" % (args.out, len(rows)))
+    return 0
