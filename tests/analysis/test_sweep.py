@@ -710,7 +710,7 @@ seed = [1, 2, 3]
         # Every campaign in analysis/campaigns parses, names only flags its program has
         # (checked against --PrintHelp), and every value of every swept parameter is
         # accepted by the program's --validate: checked on as many runs as the longest list
-        # (run k takes the k-th value of each list, or its last), not on all ~390 runs,
+        # (run k takes the k-th value of each list, or its last), not on all ~600 runs,
         # which `run` validates (about a second each: the programs' start-up). One
         # campaign goes through --dry-run, which prints the commands and runs nothing.
         folder = os.path.join(REPO, "analysis", "campaigns")
@@ -725,7 +725,18 @@ seed = [1, 2, 3]
                   "paper-graph-discovery.toml": 27, "paper-consensus.toml": 18,
                   "paper-graph-discovery-unsupervised.toml": 39,
                   "paper-graph-discovery-semi.toml": 15,
-                  "paper-consensus-low-quality.toml": 18}
+                  "paper-consensus-low-quality.toml": 18,
+                  "cmfl-former-rules.toml": 28, "cmfl-former-rules-lr.toml": 2,
+                  "paper-bayes-variational.toml": 4, "paper-consensus-gaussian.toml": 2,
+                  "paper-consensus-hetero.toml": 9, "paper-consensus-longer.toml": 3,
+                  "paper-consensus-longer-low-quality.toml": 3,
+                  "paper-consensus-polynomial.toml": 1,
+                  "paper-graph-discovery-downstream.toml": 8,
+                  "paper-graph-discovery-gcn.toml": 3,
+                  "paper-graph-discovery-labeller-downstream.toml": 24,
+                  "paper-graph-discovery-regression.toml": 18,
+                  "paper-graph-discovery-scaling.toml": 6,
+                  "paper-graph-discovery-scaling-density.toml": 3}
         self.assertEqual(sorted(f for f in os.listdir(folder) if f.endswith(".toml")),
                          sorted(counts))
         for name, runs in counts.items():

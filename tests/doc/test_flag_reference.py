@@ -79,6 +79,12 @@ def page_flags(programs, texts):
         for lineno, line in enumerate(text.split("\n"), 1):
             for m in start.finditer(line):
                 program = m.group(1)
+                # the program as a flag's value (`bench-x --bin=build/bin/fedavg --sizes=10`
+                # in a benchmark's stamp) is not a command: the flags after it are the
+                # benchmark's
+                before = line[:m.start(1)].split()
+                if before and "=" in before[-1]:
+                    continue
                 checked += 1
                 for flag in re.findall(r"--([^\s=`'\"|,;)]+)", m.group(2)):
                     flag = flag.rstrip(":.")  # "`fedavg --validate`:" in prose
