@@ -11,6 +11,7 @@ Usage:
     /usr/bin/python3 analysis/discovery_tables.py regression RUN_DIR [RUN_DIR ...] [--out FILE]
     /usr/bin/python3 analysis/discovery_tables.py scaling RUN_DIR [RUN_DIR ...] [--out FILE]
     /usr/bin/python3 analysis/discovery_tables.py targets RUN_DIR [RUN_DIR ...] [--out FILE]
+    /usr/bin/python3 analysis/discovery_tables.py unsupervised-downstream RUN_DIR [...] [--out FILE]
 
 Each RUN_DIR is an --outDir of build/bin/graph-discovery; only its run.json is read. The
 table is written as CSV to FILE (default: stdout), one row per group of runs that differ
@@ -76,6 +77,24 @@ summary.results.targetsReached the round it was reached in ("not reached") and t
 spent by then (energyJ, J, no decimals); the discovery's D2D energy (gdRlEnergyJ +
 gdExchangeEnergyJ, 3 decimals; 0 for none) and its share of the run's D2S energy
 (summary.energy_j d2s_tx + d2s_rx; %, 2 decimals).
+
+unsupervised-downstream (--paradigm=unsupervised with FedAvg of the triplet encoder after
+the exchange; sec. V-B, VI-O): a row per (optimizer, learningRate, rounds) and graph (in
+the order above; parameters.optimizer and .learningRate as run.json records them, the
+scenario's defaults sgd and 0.05 where absent):
+
+  optimizer, learning rate, rounds, graph, seeds, runs
+  W1 after per seed              gdMeanW1ToUniformAfter of each seed's run ("/" between
+                                 them, seeds ascending; 3 decimals)
+  W1 after                       their mean (3 decimals)
+  final accuracy per seed        finalAccuracy (the linear evaluation of FedAvg's encoder
+                                 after the last round) of each seed's run (3 decimals)
+  final accuracy                 their mean (3 decimals)
+  above none on seeds            for a graph other than none: on how many of the seeds it
+                                 shares with the none row of the same optimizer, learning
+                                 rate and rounds its final accuracy is higher ("3 of 3")
+  mean gain over none (points)   the mean over those seeds of 100 (its final accuracy -
+                                 none's) (1 decimal); both empty for none itself
 
 Bad input (a missing folder or run.json, an unparsable run.json, a run of another paradigm
 or without the results the table needs, unlike runs in one row) gives a one-line error on
@@ -440,8 +459,51 @@ def targets_table(runs):
     return columns, rows
 
 
+def unsupervised_downstream_table(runs):
+    """(columns, rows) of the unsupervised-downstream table."""
+    check_paradigm(runs, "unsupervised")
+    for run in runs:
+        for key in ("gdMeanW1ToUniformAfter", "finalAccuracy"):
+            number(run, key)
+
+    def setting(run):
+        p = run["params"]
+        return (str(p.get("optimizer") or "sgd"), str(p.get("learningRate") or "0.05"),
+                str(p.get("rounds") or ""))
+
+    groups = group(runs, lambda r: setting(r) + (str(r["params"]["graph"]),),
+                   ["optimizer", "learningRate", "rounds", "graph"])
+    none = {}  # (setting, seed): final accuracy of the none run
+    for run in runs:
+        if str(run["params"]["graph"]) == "none":
+            none[(setting(run), run["seed"])] = number(run, "finalAccuracy")
+    columns = ["optimizer", "learning rate", "rounds", "graph", "seeds", "runs",
+               "W1 after per seed", "W1 after", "final accuracy per seed", "final accuracy",
+               "above none on seeds", "mean gain over none (points)"]
+    rows = []
+    for key in sorted(groups, key=lambda k: (k[:3], rank(METHODS, k[3]))):
+        members = sorted(groups[key], key=lambda r: (str(type(r["seed"])), r["seed"]))
+        w1 = [number(r, "gdMeanW1ToUniformAfter") for r in members]
+        acc = [number(r, "finalAccuracy") for r in members]
+        paired = [(a, none[(key[:3], r["seed"])]) for r, a in zip(members, acc)
+                  if key[3] != "none" and (key[:3], r["seed"]) in none]
+        rows.append({
+            "optimizer": key[0], "learning rate": key[1], "rounds": key[2], "graph": key[3],
+            "seeds": seed_text([r["seed"] for r in members]), "runs": len(members),
+            "W1 after per seed": "/".join("%.3f" % v for v in w1),
+            "W1 after": "%.3f" % mean(w1),
+            "final accuracy per seed": "/".join("%.3f" % a for a in acc),
+            "final accuracy": "%.3f" % mean(acc),
+            "above none on seeds": "%d of %d" % (sum(1 for a, b in paired if a > b),
+                                                  len(paired)) if paired else "",
+            "mean gain over none (points)": "%+.1f" % (100 * mean([a - b for a, b in paired]))
+            if paired else ""})
+    return columns, rows
+
+
 TABLES = {"edges": edges_table, "labelling": labelling_table, "downstream": downstream_table,
-          "regression": regression_table, "scaling": scaling_table, "targets": targets_table}
+          "regression": regression_table, "scaling": scaling_table, "targets": targets_table,
+          "unsupervised-downstream": unsupervised_downstream_table}
 
 
 def main(argv):

@@ -205,6 +205,14 @@ FIGURES = {
     "paper-graph-discovery-scaling-density": dict(
         table=[PYTHON, "analysis/discovery_tables.py", "scaling", "{runs}", "--out", "{out}"],
         by="`analysis/discovery_tables.py scaling` over its runs"),
+    "paper-graph-discovery-scaling-equal": dict(
+        table=[PYTHON, "analysis/discovery_tables.py", "scaling", "{runs}", "--out", "{out}"],
+        by="`analysis/discovery_tables.py scaling` over its runs"),
+    # Unsupervised paradigm, FedAvg of the triplet encoder after the exchange: sec. VI-O.
+    "paper-graph-discovery-unsupervised-downstream": dict(
+        table=[PYTHON, "analysis/discovery_tables.py", "unsupervised-downstream", "{runs}",
+               "--out", "{out}"],
+        by="`analysis/discovery_tables.py unsupervised-downstream` over its runs"),
     # Regression on the polynomial toy's gap partitions: sec. VI-C4.
     "paper-graph-discovery-regression": dict(
         table=[PYTHON, "analysis/discovery_tables.py", "regression", "{runs}", "--out",

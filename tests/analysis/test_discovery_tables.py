@@ -199,6 +199,44 @@ class DiscoveryTables(unittest.TestCase):
             ["-", "none", "1, 2", "2", "", "2.300", "0.725", "0.700/0.750", "1 of 2"]])
         self.refused("downstream", runs + sup, "one table holds one paradigm")
 
+    def test_unsupervised_downstream(self):
+        d = os.path.join(self.tmp, "unsup")
+
+        def run(opt, lr, rounds, graph, seed, w1, acc):
+            return make_run(os.path.join(d, "%s-%s-s%d" % (opt, graph, seed)), seed,
+                            {"paradigm": "unsupervised", "graph": graph, "optimizer": opt,
+                             "learningRate": lr, "rounds": rounds},
+                            {"gdMeanW1ToUniformAfter": w1, "finalAccuracy": acc})
+
+        runs = [run("sgd", "0.05", 5, "rl", 2, 1.7, 0.678),
+                run("adam", "0.001", 10, "none", 1, 2.56, 0.674),
+                run("adam", "0.001", 10, "rl", 1, 2.08, 0.689),
+                run("sgd", "0.05", 5, "none", 1, 2.56, 0.689),
+                run("adam", "0.001", 10, "rl", 2, 1.72, 0.697),
+                run("sgd", "0.05", 5, "rl", 1, 2.08, 0.658),
+                run("adam", "0.001", 10, "none", 2, 2.02, 0.686),
+                run("sgd", "0.05", 5, "none", 2, 2.02, 0.675)]
+        out = os.path.join(self.tmp, "unsup.csv")
+        proc, rows = table("unsupervised-downstream", runs, out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        # Gains by hand: adam (0.689 - 0.674 + 0.697 - 0.686) / 2 = +0.013 -> +1.3 points;
+        # sgd (0.658 - 0.689 + 0.678 - 0.675) / 2 = -0.014 -> -1.4.
+        self.assertEqual([list(r.values()) for r in rows], [
+            ["adam", "0.001", "10", "rl", "1, 2", "2", "2.080/1.720", "1.900", "0.689/0.697",
+             "0.693", "2 of 2", "+1.3"],
+            ["adam", "0.001", "10", "none", "1, 2", "2", "2.560/2.020", "2.290",
+             "0.674/0.686", "0.680", "", ""],
+            ["sgd", "0.05", "5", "rl", "1, 2", "2", "2.080/1.700", "1.890", "0.658/0.678",
+             "0.668", "1 of 2", "-1.4"],
+            ["sgd", "0.05", "5", "none", "1, 2", "2", "2.560/2.020", "2.290", "0.689/0.675",
+             "0.682", "", ""]])
+        self.refused("unsupervised-downstream", runs + self.lruns[:1], "paradigm is")
+        bare = make_run(os.path.join(d, "bare"), 3,
+                        {"paradigm": "unsupervised", "graph": "rl", "optimizer": "sgd",
+                         "learningRate": "0.05", "rounds": 5},
+                        {"gdMeanW1ToUniformAfter": 2.0})
+        self.refused("unsupervised-downstream", runs + [bare], "finalAccuracy is missing")
+
     def test_regression(self):
         d = os.path.join(self.tmp, "reg")
 

@@ -736,7 +736,9 @@ seed = [1, 2, 3]
                   "paper-graph-discovery-labeller-downstream.toml": 24,
                   "paper-graph-discovery-regression.toml": 18,
                   "paper-graph-discovery-scaling.toml": 6,
-                  "paper-graph-discovery-scaling-density.toml": 3}
+                  "paper-graph-discovery-scaling-density.toml": 3,
+                  "paper-graph-discovery-scaling-equal.toml": 6,
+                  "paper-graph-discovery-unsupervised-downstream.toml": 12}
         self.assertEqual(sorted(f for f in os.listdir(folder) if f.endswith(".toml")),
                          sorted(counts))
         for name, runs in counts.items():
