@@ -359,15 +359,16 @@ main(int argc, char* argv[])
     D2dNetwork network = net.Build(*traces, false);
     if (graph == "range")
     {
-        // i's neighbours are the devices it hears (positions at the start): the channel's one
-        // definition of "in range" (D2dChannel::Hears: closer than RangeM, RSS above the
-        // receiver's sensitivity), the one its deliveries follow.
+        // i's neighbours are the devices it hears (positions at the start): the backend's one
+        // definition of "in range" (D2dNetwork::Hears: on the channel closer than RangeM and
+        // RSS above the receiver's sensitivity, the one its deliveries follow; over Wi-Fi the
+        // received power above the PHYs' preamble detection threshold).
         std::vector<std::vector<bool>> a(n, std::vector<bool>(n, false));
         for (uint32_t i = 0; i < n; ++i)
         {
             for (uint32_t j = 0; j < n; ++j)
             {
-                a[i][j] = i != j && network.channel->Hears(i, j);
+                a[i][j] = i != j && network.Hears(i, j);
             }
         }
         w = D2dBeliefConsensusMatrix::FromGraph(a, weights);
@@ -423,7 +424,7 @@ main(int argc, char* argv[])
     int64_t stream = network.nextStream;
     stream += learner->AssignStreams(stream);
 
-    const std::vector<Ptr<D2dTransport>> transports = network.channel->GetTransports();
+    const std::vector<Ptr<D2dTransport>> transports = network.d2dTransports;
     auto protocol = CreateObject<D2dBeliefConsensus>();
     protocol->SetAttribute("Steps", UintegerValue(steps));
     protocol->SetAttribute("StepInterval", TimeValue(stepInterval));

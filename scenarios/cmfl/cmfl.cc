@@ -260,10 +260,7 @@ main(int argc, char* argv[])
         helper.SetProtocolAttribute("Aggregation", PointerValue(robustRule));
     }
     Ptr<D2dFlProtocol> protocol =
-        helper.Install(learners,
-                       network.channel->GetTransports(),
-                       server ? network.d2s->GetTransports() : std::vector<Ptr<D2dTransport>>{},
-                       network.mode);
+        helper.Install(learners, network.d2dTransports, network.d2sTransports, network.mode);
     stream += helper.AssignStreams(protocol, stream);
     Ptr<D2dCmfl> cmflProtocol = DynamicCast<D2dCmfl>(protocol);
     if (cmflProtocol)

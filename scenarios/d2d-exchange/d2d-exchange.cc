@@ -75,51 +75,24 @@ main(int argc, char* argv[])
 {
     // The network's parameters (devices, channel, energy, RSS, D2S, seed, outDir, quiet).
     D2dNetworkOptions net("results/d2d-exchange");
-    net.mtuBytes = 0; // 0: 1500 on the channel, 1400 over Wi-Fi (resolved after Parse)
     // The traffic's and the backend's.
     uint64_t messageBytes = 100000;  // bytes per message
     bool broadcast = false;          // broadcast instead of unicast to random peers
     double d2sFraction = 0.0;        // fraction of messages sent to the server
     Time duration = Seconds(10);     // simulated time
     Time meanInterval = Seconds(1);  // mean time between a device's messages
-    std::string backend = "channel"; // channel (eq. 18 model) or wifi (802.11 ad hoc)
 
     D2dScenarioSupport support("d2d-exchange");
     D2dScenarioFlags flags(support);
     net.AddFlags(flags);
-    // The Wi-Fi backend sets these from the network's flags too.
-    // 0 (the default): 1500 on the channel, 1400 over Wi-Fi.
-    flags.Find("mtuBytes").Sets("ns3::D2dWifiTransport::MtuBytes").Range(0, 1e7);
-    flags.Find("txPowerDbm").Sets("ns3::WifiPhy::TxPowerStart").Sets("ns3::WifiPhy::TxPowerEnd");
     flags.Add("messageBytes", "Message size, bytes", messageBytes).Range(1, 1e10);
     flags.Add("broadcast", "Broadcast every message instead of unicasting", broadcast);
     flags.Add("d2sFraction", "Fraction of messages sent to the server (D2S)", d2sFraction)
         .Range(0, 1);
     flags.Add("duration", "Simulated time", duration).Positive(1e9);
     flags.Add("meanInterval", "Mean time between a device's messages", meanInterval).Positive(1e9);
-    flags.Add("backend", "Messaging backend (channel: the eq. 18 model; wifi: 802.11)", backend)
-        .Choices({"channel", "wifi"});
     flags.Parse(argc, argv);
 
-    // What involves several flags: one line naming them, before simulating.
-    const bool wifi = backend == "wifi";
-    if (net.mtuBytes == 0)
-    {
-        net.mtuBytes = wifi ? 1400 : 1500;
-    }
-    if (wifi)
-    {
-        // A fragment and its 60 bytes of IP, UDP and d2dlearn headers fit a 1500-byte MTU.
-        support.CheckRange("mtuBytes", net.mtuBytes, 1, 1440);
-    }
-    if (wifi && (d2sFraction > 0 || !net.rssFile.empty() || net.dynamicRssLevels > 0 ||
-                 net.dropProbability >= 0 || net.d2sDropProbability >= 0 || net.printLinks))
-    {
-        support.Fail("--backend=wifi takes its RSS and losses from ns-3's Wi-Fi channel and has "
-                     "no server: --d2sFraction, --rssFile, --dynamicRssLevels, "
-                     "--dropProbability, --d2sDropProbability and --printLinks need "
-                     "--backend=channel");
-    }
     net.Validate(support, 10);
     {
         // Every device sends about duration / meanInterval messages: bounded, so that the
@@ -149,38 +122,11 @@ main(int argc, char* argv[])
     }
     std::unique_ptr<D2dTraceHelper> traces = net.OpenTraces(support);
 
-    // The devices' transports: radios on the D2D channel, or 802.11 ad hoc.
-    D2dNetwork network;
-    std::vector<Ptr<D2dTransport>> transports;
-    int64_t stream = 0;
-    if (wifi)
-    {
-        network.devices = net.CreateDevices();
-        network.mode = net.reliable ? D2dDeliveryMode::RELIABLE : D2dDeliveryMode::UNRELIABLE;
-        D2dWifiHelper wifiHelper;
-        wifiHelper.SetTransportAttribute("MtuBytes", UintegerValue(net.mtuBytes));
-        wifiHelper.SetPhyAttribute("TxPowerStart", DoubleValue(net.txPowerDbm));
-        wifiHelper.SetPhyAttribute("TxPowerEnd", DoubleValue(net.txPowerDbm));
-        for (auto& t : wifiHelper.Install(network.devices))
-        {
-            transports.push_back(t);
-            traces->ConnectTransport(t);
-        }
-        stream = D2dNetworkOptions::FIRST_CHANNEL_STREAM;
-        stream += wifiHelper.AssignStreams(stream);
-        D2dNetworkOptions::EndNetworkStreams(); // the traffic's streams: run 1
-    }
-    else
-    {
-        network = net.Build(*traces, d2sFraction > 0);
-        for (uint32_t i = 0; i < net.nDevices; ++i)
-        {
-            transports.push_back(network.channel->GetRadio(i));
-        }
-        stream = network.nextStream;
-    }
+    // The devices' transports: radios on the D2D channel, or 802.11 ad hoc (--backend).
+    D2dNetwork network = net.Build(*traces, d2sFraction > 0);
+    const std::vector<Ptr<D2dTransport>>& transports = network.d2dTransports;
+    int64_t stream = network.nextStream;
     const uint32_t nDevices = net.nDevices;
-    const Ptr<D2dChannel> d2s = network.d2s;
 
     auto message = Create<D2dMessage>("data", messageBytes);
     std::vector<Traffic> traffic(nDevices);
@@ -188,7 +134,7 @@ main(int argc, char* argv[])
     {
         Traffic& t = traffic[i];
         t.radio = transports[i];
-        t.d2sRadio = d2s ? d2s->GetRadio(i) : nullptr;
+        t.d2sRadio = network.d2sTransports.empty() ? nullptr : network.d2sTransports[i];
         t.nDevices = nDevices;
         t.serverIndex = nDevices;
         t.messageBytes = messageBytes;
@@ -208,10 +154,6 @@ main(int argc, char* argv[])
     // run.json: the command line, every parameter and the attributes in force.
     flags.Record(*traces);
     net.Record(*traces, network);
-    if (wifi)
-    {
-        traces->AddAttributes(transports[0]);
-    }
 
     support.StartProgress(duration / 10, duration);
     Simulator::Stop(duration);

@@ -270,8 +270,7 @@ main(int argc, char* argv[])
     }
     if (graph == "range")
     {
-        DynamicCast<D2dDecentralizedFl>(protocol)->SetGraph(
-            D2dHelper::InNeighbours(network.channel));
+        DynamicCast<D2dDecentralizedFl>(protocol)->SetGraph(network.InNeighbours());
     }
     stream += helper.AssignStreams(protocol, stream);
     protocol->SetTestSet(learning.test);

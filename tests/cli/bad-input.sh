@@ -45,7 +45,10 @@ expect_reject nDevices --nDevices=5 --rssFile="$TMP/w3.csv"
 expect_reject energyModel --energyModel=bogus
 expect_reject energySource --energySource=bogus
 expect_reject backend --backend=bogus
-expect_reject backend --backend=wifi --d2sFraction=0.1
+expect_reject wifiStandard --wifiStandard=80211g
+expect_reject wifiDataMode --backend=wifi --wifiDataMode=ErpOfdmRate6Mbps
+expect_reject wifiDataMode --backend=wifi --wifiRateManager=ideal --wifiDataMode=OfdmRate24Mbps
+expect_reject spectralEfficiency --backend=wifi --spectralEfficiency=3
 expect_reject mtuBytes --backend=wifi --mtuBytes=1500
 # Values of the wrong form, and ns-3 attributes (class, attribute, checker's range).
 expect_reject bandwidthHz --bandwidthHz=abc
@@ -86,8 +89,8 @@ expect_reject d2sDropProbability --d2sDropProbability=1.5
 expect_reject dropProbability --dropProbability=0.2 --rssFile="$TMP/w3.csv"
 expect_reject dropProbability --dropProbability=0.2 --dynamicRssLevels=4
 expect_reject noisePowerW --dropProbability=0.2 --noisePowerW=0
-expect_reject backend --backend=wifi --dropProbability=0.2
-expect_reject backend --backend=wifi --printLinks
+expect_reject dropProbability --backend=wifi --dropProbability=0.2
+expect_reject printLinks --backend=wifi --printLinks
 # Attribute combinations the model would abort on mid-simulation.
 expect_reject MinW --dynamicRssLevels=4 --ns3::DynamicRssModel::MinW=1
 # Times: strictly positive, at most 1e9 s, compared as times.

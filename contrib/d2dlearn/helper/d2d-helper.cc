@@ -102,15 +102,7 @@ D2dHelper::Install(NodeContainer nodes)
     for (uint32_t i = 0; i < nodes.GetN(); ++i)
     {
         Ptr<Node> node = nodes.Get(i);
-        auto source = m_sourceFactory.Create<EnergySource>();
-        source->SetNode(node);
-        auto sources = node->GetObject<EnergySourceContainer>();
-        if (!sources)
-        {
-            sources = CreateObject<EnergySourceContainer>();
-            node->AggregateObject(sources);
-        }
-        sources->Add(source);
+        auto source = AddEnergySource(node);
 
         auto radioEnergy = m_radioEnergyFactory.Create<D2dRadioEnergyModel>();
         radioEnergy->SetNodeIndex(i);
@@ -135,6 +127,36 @@ D2dHelper::Install(NodeContainer nodes)
         compute->Start();
     }
     return m_channel;
+}
+
+Ptr<EnergySource>
+D2dHelper::AddEnergySource(Ptr<Node> node)
+{
+    auto source = m_sourceFactory.Create<EnergySource>();
+    source->SetNode(node);
+    auto sources = node->GetObject<EnergySourceContainer>();
+    if (!sources)
+    {
+        sources = CreateObject<EnergySourceContainer>();
+        node->AggregateObject(sources);
+    }
+    sources->Add(source);
+    return source;
+}
+
+void
+D2dHelper::InstallWithoutRadios(NodeContainer nodes)
+{
+    NS_LOG_FUNCTION(this << nodes.GetN());
+    for (uint32_t i = 0; i < nodes.GetN(); ++i)
+    {
+        auto source = AddEnergySource(nodes.Get(i));
+        auto compute = m_computeFactory.Create<D2dComputeModel>();
+        compute->SetNodeIndex(i);
+        compute->SetEnergySource(source);
+        source->AppendDeviceEnergyModel(compute);
+        compute->Start();
+    }
 }
 
 double

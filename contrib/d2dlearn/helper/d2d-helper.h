@@ -81,6 +81,13 @@ class D2dHelper
     Ptr<D2dChannel> Install(NodeContainer nodes);
 
     /**
+     * \brief Devices without a D2D radio, for another backend (802.11: D2dWifiHelper): on
+     * each node an energy source and a compute model, as Install() makes them.
+     * \param nodes the devices, in index order
+     */
+    void InstallWithoutRadios(NodeContainer nodes);
+
+    /**
      * \brief Add a server reached over a D2S link: a second channel on which device i has
      * a radio with index i (its energy charged as d2s_tx / d2s_rx to the device's source)
      * and the server a full-duplex radio (a base station: it receives uploads while it
@@ -125,6 +132,9 @@ class D2dHelper
     static double MeanPairDistanceM(NodeContainer nodes);
 
   private:
+    /** \return a new energy source on the node, added to its EnergySourceContainer */
+    Ptr<EnergySource> AddEnergySource(Ptr<Node> node);
+
     ObjectFactory m_channelFactory;
     std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_d2sAttributes;
     ObjectFactory m_radioFactory;

@@ -180,7 +180,11 @@ D2dLearningHelper::Install(const NodeContainer& devices,
 Ptr<D2dFlProtocol>
 D2dLearningHelper::Install(const D2dNetwork& network) const
 {
-    return Install(network.devices, network.channel, network.d2s, network.mode);
+    // The transports of the backend (the channel's radios or 802.11's).
+    return Install(InstallLearners(network.devices),
+                   network.d2dTransports,
+                   network.d2sTransports,
+                   network.mode);
 }
 
 int64_t

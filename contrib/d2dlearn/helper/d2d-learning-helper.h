@@ -136,7 +136,8 @@ class D2dLearningHelper
                                D2dDeliveryMode mode) const;
 
     /**
-     * \brief Install(network.devices, network.channel, network.d2s, network.mode).
+     * \brief InstallLearners(network.devices), then the protocol on the network's
+     * transports (network.d2dTransports, d2sTransports: the channel's radios or 802.11's).
      * \param network a network D2dNetworkOptions::Build made
      * \return the protocol
      */

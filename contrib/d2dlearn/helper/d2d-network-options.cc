@@ -5,9 +5,11 @@
 #include "d2d-network-options.h"
 
 #include "ns3/boolean.h"
+#include "ns3/constant-position-mobility-model.h"
 #include "ns3/constant-rss-model.h"
 #include "ns3/d2d-data-rng.h"
 #include "ns3/d2d-helper.h"
+#include "ns3/d2d-wifi-helper.h"
 #include "ns3/double.h"
 #include "ns3/dynamic-rss-model.h"
 #include "ns3/enum.h"
@@ -211,6 +213,30 @@ D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
              traces)
         .Choices({"standard", "full"});
     flags.Add("quiet", "No progress output", quiet);
+    flags
+        .Add("backend",
+             "Messaging backend: channel (the D2D channel, eq. 18 on every link) or wifi "
+             "(ns-3's 802.11 ad hoc MAC and PHY; the server at the centre of the square)",
+             backend)
+        .Choices({"channel", "wifi"});
+    flags.Add("wifiStandard", "Wi-Fi backend: the 802.11 standard", wifiStandard)
+        .Choices({"80211a", "80211g"});
+    flags
+        .Add("wifiRateManager",
+             "Wi-Fi backend: rate control (constant: --wifiDataMode for every frame; ideal, "
+             "minstrel, aarf: ns-3's managers adapt the unicast rate)",
+             wifiRateManager)
+        .Choices({"constant", "ideal", "minstrel", "aarf"});
+    flags.Add("wifiDataMode",
+              "Wi-Fi backend, constant rate: the data mode, e.g. OfdmRate24Mbps (empty: 6 "
+              "Mbit/s of the standard)",
+              wifiDataMode);
+    flags
+        .Add("wifiLossExponent",
+             "Wi-Fi backend: exponent of the log-distance propagation loss",
+             wifiLossExponent)
+        .Sets("ns3::LogDistancePropagationLossModel::Exponent")
+        .Range(1, 10);
 }
 
 void
@@ -226,6 +252,7 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
     }
     // The flags' own ranges are checked by D2dScenarioFlags::Parse(); here what involves
     // several flags or a file, before simulating.
+    ValidateBackend(support);
     if (!rssFile.empty() && dynamicRssLevels > 0)
     {
         support.Fail("--rssFile and --dynamicRssLevels cannot be combined (choose one RSS "
@@ -324,6 +351,89 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
     }
 }
 
+void
+D2dNetworkOptions::ValidateBackend(const D2dScenarioSupport& support)
+{
+    const std::vector<std::string> wifiOnly = {"wifiStandard",
+                                               "wifiRateManager",
+                                               "wifiDataMode",
+                                               "wifiLossExponent"};
+    if (!IsWifi())
+    {
+        for (const auto& name : wifiOnly)
+        {
+            if (m_flags->Given(name))
+            {
+                support.Fail(fmt::format("--{} needs --backend=wifi", name));
+            }
+        }
+        return;
+    }
+    // What only the channel has: refused rather than ignored.
+    for (const char* name : {"spectralEfficiency",
+                             "bandwidthHz",
+                             "noisePowerW",
+                             "maxRetransmissions",
+                             "fastPath",
+                             "rangeM",
+                             "access",
+                             "d2sDistanceFactor",
+                             "energyModel",
+                             "dynamicRssLevels",
+                             "rssStep",
+                             "rssFile",
+                             "dropProbability",
+                             "d2sDropProbability",
+                             "printLinks"})
+    {
+        if (m_flags->Given(name))
+        {
+            support.Fail(fmt::format("--{} is a parameter of the D2D channel: --backend=wifi takes "
+                                     "its links from ns-3's 802.11 PHY and propagation loss "
+                                     "(use --backend=channel)",
+                                     name));
+        }
+    }
+    if (!wifiDataMode.empty() && wifiRateManager != "constant")
+    {
+        support.Fail(fmt::format("--wifiDataMode={} needs --wifiRateManager=constant (the "
+                                 "others choose the rate themselves)",
+                                 wifiDataMode));
+    }
+    if (!wifiDataMode.empty())
+    {
+        // The data modes of ns-3's 802.11a (OFDM) and 802.11g (ERP-OFDM, and DSSS/HR-DSSS).
+        std::vector<std::string> modes;
+        for (const char* rate : {"6", "9", "12", "18", "24", "36", "48", "54"})
+        {
+            modes.push_back(
+                fmt::format("{}OfdmRate{}Mbps", wifiStandard == "80211a" ? "" : "Erp", rate));
+        }
+        if (wifiStandard == "80211g")
+        {
+            for (const char* rate :
+                 {"DsssRate1Mbps", "DsssRate2Mbps", "DsssRate5_5Mbps", "DsssRate11Mbps"})
+            {
+                modes.emplace_back(rate);
+            }
+        }
+        if (std::find(modes.begin(), modes.end(), wifiDataMode) == modes.end())
+        {
+            support.Fail(fmt::format("--wifiDataMode={} is not a data mode of --wifiStandard={} "
+                                     "(accepted: {})",
+                                     wifiDataMode,
+                                     wifiStandard,
+                                     fmt::join(modes, ", ")));
+        }
+    }
+    // A fragment and its 60 bytes of IP, UDP and d2dlearn headers fit a 1500-byte MTU.
+    if (!m_flags->Given("mtuBytes"))
+    {
+        mtuBytes = 1400;
+    }
+    support.CheckRange("mtuBytes", mtuBytes, 1, 1440);
+}
+
 std::unique_ptr<D2dTraceHelper>
 D2dNetworkOptions::OpenTraces(const D2dScenarioSupport& support) const
 {
@@ -391,6 +501,10 @@ D2dNetwork
 D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
 {
     NS_LOG_FUNCTION(this << traces << withServer);
+    if (IsWifi())
+    {
+        return MakeWifi(traces, withServer);
+    }
     D2dNetwork network;
     network.devices = CreateDevices();
 
@@ -454,8 +568,170 @@ D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
         traces->ConnectEnergy(network.devices);
         traces->ConnectChannel(network.channel);
     }
+    network.d2dTransports = network.channel->GetTransports();
+    if (network.d2s)
+    {
+        network.d2sTransports = network.d2s->GetTransports();
+    }
     network.mode = reliable ? D2dDeliveryMode::RELIABLE : D2dDeliveryMode::UNRELIABLE;
     return network;
+}
+
+D2dNetwork
+D2dNetworkOptions::MakeWifi(D2dTraceHelper* traces, bool withServer)
+{
+    NS_LOG_FUNCTION(this << traces << withServer);
+    D2dNetwork network;
+    network.devices = CreateDevices();
+    // Energy sources and compute models as on the channel; the radios are 802.11's.
+    D2dHelper d2d;
+    if (energySource == "liion")
+    {
+        d2d.SetEnergySourceType("ns3::LiIonEnergySource");
+        d2d.SetEnergySourceAttribute("LiIonEnergySourceInitialEnergyJ",
+                                     DoubleValue(initialEnergyJ));
+    }
+    else
+    {
+        d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ",
+                                     DoubleValue(initialEnergyJ));
+    }
+    d2d.InstallWithoutRadios(network.devices);
+
+    auto registry = CreateObject<D2dMessageRegistry>(); // ids unique over both networks
+    auto configure = [&](D2dWifiHelper& wifi, double powerDbm) {
+        wifi.SetStandard(wifiStandard == "80211g" ? WIFI_STANDARD_80211g : WIFI_STANDARD_80211a);
+        if (wifiRateManager != "constant")
+        {
+            wifi.SetRateManager(wifiRateManager == "ideal"      ? "ns3::IdealWifiManager"
+                                : wifiRateManager == "minstrel" ? "ns3::MinstrelWifiManager"
+                                                                : "ns3::AarfWifiManager");
+        }
+        else if (!wifiDataMode.empty())
+        {
+            wifi.SetDataMode(wifiDataMode);
+        }
+        wifi.SetPhyAttribute("TxPowerStart", DoubleValue(powerDbm));
+        wifi.SetPhyAttribute("TxPowerEnd", DoubleValue(powerDbm));
+        wifi.SetTransportAttribute("MtuBytes", UintegerValue(mtuBytes));
+        wifi.SetMessageRegistry(registry);
+        auto loss = CreateObject<LogDistancePropagationLossModel>();
+        loss->SetAttribute("Exponent", DoubleValue(wifiLossExponent));
+        wifi.SetPropagationLoss(loss);
+        return loss;
+    };
+    D2dWifiHelper wifi;
+    network.wifiLoss = configure(wifi, txPowerDbm);
+    network.wifiTxPowerDbm = txPowerDbm;
+    {
+        // What the PHYs detect: their preamble detection threshold (YansWifiPhyHelper's
+        // default ThresholdPreambleDetectionModel), as Config::SetDefault may have set it.
+        TypeId::AttributeInformation info;
+        if (TypeId::LookupByName("ns3::ThresholdPreambleDetectionModel")
+                .LookupAttributeByName("MinimumRssi", &info))
+        {
+            network.wifiHearDbm = DynamicCast<const DoubleValue>(info.initialValue)->Get();
+        }
+    }
+    std::vector<Ptr<D2dWifiTransport>> d2d80211 = wifi.Install(network.devices);
+    std::vector<Ptr<D2dWifiEnergyMeter>> meters = wifi.InstallEnergy("radio", nDevices);
+    int64_t stream = FIRST_CHANNEL_STREAM;
+    stream += wifi.AssignStreams(stream);
+    network.d2dTransports.assign(d2d80211.begin(), d2d80211.end());
+
+    std::vector<Ptr<D2dWifiEnergyMeter>> d2sMeters;
+    if (withServer)
+    {
+        network.server = CreateObject<Node>();
+        auto position = CreateObject<ConstantPositionMobilityModel>();
+        position->SetPosition(Vector(areaSideM / 2, areaSideM / 2, 0));
+        network.server->AggregateObject(position);
+        NodeContainer all(network.devices, NodeContainer(network.server));
+        D2dWifiHelper d2sWifi; // a network of its own: another channel, subnet and port
+        configure(d2sWifi, d2sTxPowerDbm);
+        d2sWifi.SetNetworkBase(Ipv4Address("10.2.0.0"), Ipv4Mask("255.255.0.0"));
+        d2sWifi.SetTransportAttribute("Port", UintegerValue(9998));
+        d2sWifi.SetAggregate(false);
+        std::vector<Ptr<D2dWifiTransport>> d2s80211 = d2sWifi.Install(all);
+        d2sMeters = d2sWifi.InstallEnergy("d2s", nDevices); // the server is mains powered
+        stream += d2sWifi.AssignStreams(stream);
+        network.d2sTransports.assign(d2s80211.begin(), d2s80211.end());
+    }
+    network.nextStream = stream;
+    EndNetworkStreams();
+    // A depleted battery: the PHYs go off (WifiRadioEnergyModelHelper), the transports too.
+    for (uint32_t i = 0; i < nDevices; ++i)
+    {
+        Ptr<D2dComputeModel> compute = D2dHelper::GetComputeModel(network.devices.Get(i));
+        compute->AddDepletionCallback(
+            MakeCallback(&D2dTransport::TurnOff, network.d2dTransports[i]));
+        if (withServer)
+        {
+            compute->AddDepletionCallback(
+                MakeCallback(&D2dTransport::TurnOff, network.d2sTransports[i]));
+        }
+    }
+    if (traces)
+    {
+        traces->ConnectEnergy(network.devices);
+        for (const auto& meter : meters)
+        {
+            traces->ConnectWifiEnergy(meter);
+        }
+        for (const auto& meter : d2sMeters)
+        {
+            traces->ConnectWifiEnergy(meter);
+        }
+        for (const auto& t : network.d2dTransports)
+        {
+            traces->ConnectTransport(t);
+        }
+        for (const auto& t : network.d2sTransports)
+        {
+            traces->ConnectTransport(t);
+        }
+    }
+    network.mode = reliable ? D2dDeliveryMode::RELIABLE : D2dDeliveryMode::UNRELIABLE;
+    return network;
+}
+
+bool
+D2dNetwork::Hears(uint32_t rx, uint32_t tx) const
+{
+    if (channel)
+    {
+        return channel->Hears(rx, tx);
+    }
+    NS_ABORT_MSG_IF(!wifiLoss, "D2dNetwork::Hears: neither a channel nor a Wi-Fi loss model");
+    if (rx == tx)
+    {
+        return false;
+    }
+    auto rxMobility = devices.Get(rx)->GetObject<MobilityModel>();
+    auto txMobility = devices.Get(tx)->GetObject<MobilityModel>();
+    return wifiLoss->CalcRxPower(wifiTxPowerDbm, txMobility, rxMobility) >= wifiHearDbm;
+}
+
+std::vector<std::vector<uint32_t>>
+D2dNetwork::InNeighbours() const
+{
+    if (channel)
+    {
+        return D2dHelper::InNeighbours(channel);
+    }
+    const uint32_t n = devices.GetN();
+    std::vector<std::vector<uint32_t>> in(n);
+    for (uint32_t j = 0; j < n; ++j)
+    {
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            if (Hears(j, i))
+            {
+                in[j].push_back(i);
+            }
+        }
+    }
+    return in;
 }
 
 void
@@ -629,6 +905,12 @@ D2dNetworkOptions::EndNetworkStreams()
 void
 D2dNetworkOptions::Record(D2dTraceHelper& traces, const D2dNetwork& network) const
 {
+    if (!network.channel && !network.d2dTransports.empty())
+    {
+        // Wi-Fi: the transport's attributes and the devices' compute model.
+        traces.AddAttributes(network.d2dTransports[0]);
+        traces.AddAttributes(D2dHelper::GetComputeModel(network.devices.Get(0)));
+    }
     if (network.channel)
     {
         traces.AddAttributes(network.channel->GetRadio(0));

@@ -12,9 +12,11 @@
 #include "ns3/d2d-scenario-flags.h"
 #include "ns3/d2d-scenario-support.h"
 #include "ns3/d2d-trace-helper.h"
+#include "ns3/d2d-transport.h"
 #include "ns3/node-container.h"
 #include "ns3/node.h"
 #include "ns3/nstime.h"
+#include "ns3/propagation-loss-model.h"
 
 #include <cstdint>
 #include <memory>
@@ -33,11 +35,34 @@ namespace ns3
 struct D2dNetwork
 {
     NodeContainer devices;   //!< the devices: device i is node index i
-    Ptr<D2dChannel> channel; //!< the D2D channel (channel->GetRadio(i) is device i's)
-    Ptr<Node> server;        //!< the server, null unless Build(..., withServer = true)
-    Ptr<D2dChannel> d2s;     //!< D2S channel: device i has radio i, the server radio N
+    /** the D2D channel (channel->GetRadio(i) is device i's); null over Wi-Fi */
+    Ptr<D2dChannel> channel;
+    Ptr<Node> server;    //!< the server, null unless Build(..., withServer = true)
+    Ptr<D2dChannel> d2s; //!< D2S channel: device i has radio i, the server radio N; null over Wi-Fi
+    /** device i's D2D transport at index i, whatever the backend */
+    std::vector<Ptr<D2dTransport>> d2dTransports;
+    /** device i's D2S transport at index i and the server's at N; empty without a server */
+    std::vector<Ptr<D2dTransport>> d2sTransports;
     D2dDeliveryMode mode{D2dDeliveryMode::UNRELIABLE}; //!< RELIABLE if --reliable
     int64_t nextStream{0}; //!< first RNG stream index still free for the scenario
+    /** Wi-Fi: the D2D network's loss model (who hears whom); null on the channel */
+    Ptr<PropagationLossModel> wifiLoss;
+    double wifiTxPowerDbm{0}; //!< Wi-Fi: the devices' transmit power, dBm
+    double wifiHearDbm{-82};  //!< Wi-Fi: least received power a PHY detects a frame at, dBm
+
+    /**
+     * \param rx receiver
+     * \param tx transmitter
+     * \return on the channel, channel->Hears(rx, tx); over Wi-Fi, whether the power received
+     *         from tx (the loss model at the positions now) reaches wifiHearDbm, the preamble
+     *         detection threshold of the PHYs (ns3::ThresholdPreambleDetectionModel::MinimumRssi)
+     */
+    bool Hears(uint32_t rx, uint32_t tx) const;
+    /**
+     * \return in[j]: the devices j hears, ascending (on the channel
+     *         D2dHelper::InNeighbours(channel)); e.g. D2dDecentralizedFl::SetGraph's graph
+     */
+    std::vector<std::vector<uint32_t>> InNeighbours() const;
 };
 
 /**
@@ -144,6 +169,29 @@ class D2dNetworkOptions
     std::string traces{"standard"};
 
     /**
+     * --backend: channel (the D2dChannel: eq. (18) of Wagle et al. 2025 on every link) or
+     * wifi (ns-3's 802.11 ad hoc MAC and PHY, D2dWifiHelper; the D2S link a second 802.11
+     * network to a server node at the centre of the square; energy through ns-3's
+     * WifiRadioEnergyModel). Over Wi-Fi the channel's own parameters (RSS sources, drop
+     * probabilities, eq. (18)'s rate and noise, channel access, the D2S distance, the radio
+     * energy model, the fast path) are refused.
+     */
+    std::string backend{"channel"};
+    std::string wifiStandard{"80211a"}; //!< --wifiStandard: 80211a | 80211g
+    std::string wifiRateManager{
+        "constant"}; //!< --wifiRateManager: constant | ideal | minstrel | aarf
+    /** --wifiDataMode: the constant rate's mode ("": 6 Mbit/s of the standard) */
+    std::string wifiDataMode;
+    /** --wifiLossExponent: exponent of the log-distance loss (ns-3's Yans default: 3) */
+    double wifiLossExponent{3.0};
+
+    /** \return true if --backend=wifi */
+    bool IsWifi() const
+    {
+        return backend == "wifi";
+    }
+
+    /**
      * \brief Declare the network flags (each with its range and the attributes it sets).
      * A scenario changes a default by assigning the member before this call.
      * \param flags the scenario's flags; they must outlive Validate()
@@ -233,6 +281,24 @@ class D2dNetworkOptions
     static constexpr uint64_t MAX_LISTED_PAIRS = 4000000;
 
   private:
+    /**
+     * \brief Validate()'s checks of --backend: the Wi-Fi flags need --backend=wifi, the
+     * channel's are refused over Wi-Fi, the data mode is one of the standard's, the MTU
+     * (1400 bytes over Wi-Fi unless given) fits a 1500-byte frame with the headers.
+     * \param support the scenario's support (error messages)
+     */
+    void ValidateBackend(const D2dScenarioSupport& support);
+    /**
+     * \brief Make()'s Wi-Fi network: devices with energy sources and compute models, an
+     * 802.11 ad hoc network among them, and with a server a second one (its own channel and
+     * subnet) among them and the server at the centre of the square; energy through
+     * WifiRadioEnergyModel.
+     * \param traces where messages and energy go, or null
+     * \param withServer add the server and its network
+     * \return the network
+     */
+    D2dNetwork MakeWifi(D2dTraceHelper* traces, bool withServer);
+
     /**
      * \brief Build() without traces (traces null) or with them.
      * \param traces where messages and energy go, or null

@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/d2d-wifi-energy-meter.h"
 #include "ns3/double.h"
 #include "ns3/energy-source-container.h"
 #include "ns3/integer.h"
@@ -558,6 +559,14 @@ D2dTraceHelper::ConnectEnergyModel(Ptr<D2dEnergyModel> model)
 }
 
 void
+D2dTraceHelper::ConnectWifiEnergy(Ptr<D2dWifiEnergyMeter> meter)
+{
+    meter->TraceConnectWithoutContext("EnergyEvent",
+                                      MakeCallback(&D2dTraceHelper::WriteEnergy, this));
+    m_wifiMeters.push_back(meter);
+}
+
+void
 D2dTraceHelper::ConnectEnergy(NodeContainer nodes)
 {
     for (uint32_t i = 0; i < nodes.GetN(); ++i)
@@ -911,6 +920,10 @@ D2dTraceHelper::Finish(uint64_t seed, double wallSeconds)
     for (auto& model : m_energyModels)
     {
         model->Flush();
+    }
+    for (auto& meter : m_wifiMeters)
+    {
+        meter->Flush();
     }
     FlushEnergy();
     m_messages.close();

@@ -26,6 +26,8 @@
 namespace ns3
 {
 
+class D2dWifiEnergyMeter; // d2d-wifi-energy-meter.h: keeps the Wi-Fi headers out of users
+
 /**
  * \ingroup d2dlearn
  * \brief Writes a run's trace folder: messages.csv, energy.csv and run.json.
@@ -127,6 +129,12 @@ class D2dTraceHelper
     void ConnectChannel(Ptr<D2dChannel> channel);
     /** \param model write its energy events */
     void ConnectEnergyModel(Ptr<D2dEnergyModel> model);
+    /**
+     * \brief Write the energy events of a Wi-Fi radio (ns-3's WifiRadioEnergyModel, through
+     * its meter), flushed at Finish() as the D2dEnergyModels are.
+     * \param meter the meter of one device's Wi-Fi radio
+     */
+    void ConnectWifiEnergy(Ptr<D2dWifiEnergyMeter> meter);
     /**
      * \brief Connect the D2dEnergyModels of every energy source of the nodes.
      * \param nodes nodes with an aggregated EnergySourceContainer
@@ -375,6 +383,7 @@ class D2dTraceHelper
     std::vector<Ptr<D2dTransport>> m_transports;         //!< connected, in connection order
     std::unordered_set<const D2dTransport*> m_connected; //!< the same, for lookups
     std::vector<Ptr<D2dEnergyModel>> m_energyModels;
+    std::vector<Ptr<D2dWifiEnergyMeter>> m_wifiMeters; //!< Wi-Fi radios' energy
     /** (name, value as a JSON literal), in the order added */
     std::vector<std::pair<std::string, std::string>> m_parameters;
     uint64_t m_nMessageRows{0};

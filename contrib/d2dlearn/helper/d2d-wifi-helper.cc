@@ -16,6 +16,7 @@
 #include "ns3/wifi-helper.h"
 #include "ns3/wifi-mac-helper.h"
 #include "ns3/wifi-net-device.h"
+#include "ns3/wifi-radio-energy-model-helper.h"
 
 namespace ns3
 {
@@ -70,6 +71,24 @@ D2dWifiHelper::SetDataMode(const std::string& mode)
 }
 
 void
+D2dWifiHelper::SetRateManager(const std::string& type)
+{
+    m_rateManager = type == "ns3::ConstantRateWifiManager" ? "" : type;
+}
+
+void
+D2dWifiHelper::SetPropagationLoss(Ptr<PropagationLossModel> loss)
+{
+    m_loss = loss;
+}
+
+void
+D2dWifiHelper::SetAggregate(bool aggregate)
+{
+    m_aggregate = aggregate;
+}
+
+void
 D2dWifiHelper::SetNetworkBase(Ipv4Address network, Ipv4Mask mask)
 {
     m_base = network;
@@ -94,6 +113,10 @@ D2dWifiHelper::Install(NodeContainer nodes)
     }
 
     m_channel = m_channelHelper.Create();
+    if (m_loss)
+    {
+        m_channel->SetPropagationLossModel(m_loss);
+    }
     YansWifiPhyHelper phy = m_phy;
     phy.SetChannel(m_channel);
 
@@ -101,13 +124,20 @@ D2dWifiHelper::Install(NodeContainer nodes)
         m_standard == WIFI_STANDARD_80211a ? "OfdmRate6Mbps" : "ErpOfdmRate6Mbps";
     WifiHelper wifi;
     wifi.SetStandard(m_standard);
-    wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager",
-                                 "DataMode",
-                                 StringValue(m_dataMode),
-                                 "ControlMode",
-                                 StringValue(controlMode),
-                                 "NonUnicastMode",
-                                 StringValue(m_dataMode));
+    if (m_rateManager.empty())
+    {
+        wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager",
+                                     "DataMode",
+                                     StringValue(m_dataMode),
+                                     "ControlMode",
+                                     StringValue(controlMode),
+                                     "NonUnicastMode",
+                                     StringValue(m_dataMode));
+    }
+    else
+    {
+        wifi.SetRemoteStationManager(m_rateManager);
+    }
     WifiMacHelper mac;
     mac.SetType("ns3::AdhocWifiMac");
     m_devices = wifi.Install(phy, mac, nodes);
@@ -148,10 +178,14 @@ D2dWifiHelper::Install(NodeContainer nodes)
         t->SetNode(node);
         t->SetNetwork(m_network);
         t->SetDevice(DynamicCast<WifiNetDevice>(m_devices.Get(i)));
-        node->AggregateObject(t);
+        if (m_aggregate)
+        {
+            node->AggregateObject(t);
+        }
         m_network->AddTransport(t, interfaces.GetAddress(i));
         transports.push_back(t);
     }
+    m_transports = transports;
     for (auto& t : transports)
     {
         t->Start();
@@ -167,16 +201,38 @@ D2dWifiHelper::AssignStreams(int64_t stream)
     WifiHelper wifi;
     current += wifi.AssignStreams(m_devices, current);
     current += m_channelHelper.AssignStreams(m_channel, current);
-    for (uint32_t i = 0; i < m_devices.GetN(); ++i)
+    for (const auto& t : m_transports)
     {
         // The transports' group jitter (D2dWifiTransport::GroupJitter).
-        Ptr<D2dWifiTransport> t = m_devices.Get(i)->GetNode()->GetObject<D2dWifiTransport>();
-        if (t)
-        {
-            current += t->AssignStreams(current);
-        }
+        current += t->AssignStreams(current);
     }
     return current - stream;
+}
+
+std::vector<Ptr<D2dWifiEnergyMeter>>
+D2dWifiHelper::InstallEnergy(const std::string& prefix, uint32_t nodes)
+{
+    NS_LOG_FUNCTION(this << prefix << nodes);
+    NS_ABORT_MSG_IF(nodes > m_devices.GetN(),
+                    "D2dWifiHelper::InstallEnergy: " << nodes << " nodes, " << m_devices.GetN()
+                                                     << " installed");
+    WifiRadioEnergyModelHelper radioEnergy;
+    std::vector<Ptr<D2dWifiEnergyMeter>> meters;
+    meters.reserve(nodes);
+    for (uint32_t i = 0; i < nodes; ++i)
+    {
+        Ptr<NetDevice> device = m_devices.Get(i);
+        auto sources = device->GetNode()->GetObject<EnergySourceContainer>();
+        NS_ABORT_MSG_IF(!sources || sources->GetN() == 0,
+                        "D2dWifiHelper::InstallEnergy: device " << i << " has no energy source");
+        Ptr<EnergySource> source = sources->Get(0);
+        DeviceEnergyModelContainer models = radioEnergy.Install(device, source);
+        auto model = DynamicCast<WifiRadioEnergyModel>(models.Get(0));
+        auto meter = CreateObject<D2dWifiEnergyMeter>();
+        meter->Setup(model, source, i, prefix);
+        meters.push_back(meter);
+    }
+    return meters;
 }
 
 NetDeviceContainer

@@ -6,11 +6,14 @@
 #define D2D_WIFI_HELPER_H
 
 #include "ns3/d2d-message-registry.h"
+#include "ns3/d2d-wifi-energy-meter.h"
 #include "ns3/d2d-wifi-transport.h"
+#include "ns3/energy-source-container.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
+#include "ns3/propagation-loss-model.h"
 #include "ns3/wifi-standards.h"
 #include "ns3/yans-wifi-helper.h"
 
@@ -67,6 +70,27 @@ class D2dWifiHelper
     /** \param mode fixed Wi-Fi data mode, e.g. "OfdmRate24Mbps" (802.11a) */
     void SetDataMode(const std::string& mode);
     /**
+     * \brief Use another rate manager than the constant rate (whose DataMode is
+     * SetDataMode's), e.g. "ns3::IdealWifiManager" or "ns3::MinstrelWifiManager": unicast
+     * frames adapt their rate; group frames go at the manager's default (lowest) mode.
+     * \param type the WifiRemoteStationManager's TypeId name; "" or
+     * "ns3::ConstantRateWifiManager": the constant rate
+     */
+    void SetRateManager(const std::string& type);
+    /**
+     * \brief Replace the channel's propagation loss model (after the channel helper made it),
+     * so that the caller keeps the model it can evaluate, e.g. to tell who hears whom.
+     * \param loss the loss model (null: the channel helper's)
+     */
+    void SetPropagationLoss(Ptr<PropagationLossModel> loss);
+    /**
+     * \brief Aggregate each transport to its node (the default), so that
+     * node->GetObject<D2dWifiTransport>() finds it. A second Wi-Fi network on the same
+     * nodes (the D2S link) must not: a node aggregates one object per type.
+     * \param aggregate true to aggregate
+     */
+    void SetAggregate(bool aggregate);
+    /**
      * \param network network address of the devices' subnet (default 10.1.0.0)
      * \param mask its mask (default 255.255.0.0)
      */
@@ -83,6 +107,18 @@ class D2dWifiHelper
      * \return the transports, element i for device index i
      */
     std::vector<Ptr<D2dWifiTransport>> Install(NodeContainer nodes);
+
+    /**
+     * \brief Energy of the last Install()'s Wi-Fi devices through ns-3's WifiRadioEnergyModel
+     * (its default currents; WifiRadioEnergyModelHelper: the PHY goes off when the source is
+     * depleted), on the first energy source of each node, with a D2dWifiEnergyMeter per
+     * device that reports it in d2dlearn's energy components.
+     * \param prefix "radio" (D2D network) or "d2s" (D2S network)
+     * \param nodes how many of the installed nodes (in index order) get a model: the
+     *        devices, not a server node without an energy source
+     * \return the meters, element i for device index i
+     */
+    std::vector<Ptr<D2dWifiEnergyMeter>> InstallEnergy(const std::string& prefix, uint32_t nodes);
 
     /**
      * \brief Fix the random streams of the Wi-Fi devices and channel of the last Install().
@@ -108,6 +144,10 @@ class D2dWifiHelper
     Ipv4Address m_base;
     Ipv4Mask m_mask;
     Ptr<D2dMessageRegistry> m_registry;
+    std::string m_rateManager;                       //!< "" : the constant rate
+    Ptr<PropagationLossModel> m_loss;                //!< replaces the channel helper's, if set
+    bool m_aggregate{true};                          //!< aggregate the transports to their nodes
+    std::vector<Ptr<D2dWifiTransport>> m_transports; //!< of the last Install()
 
     NetDeviceContainer m_devices;
     Ptr<D2dWifiNetwork> m_network;

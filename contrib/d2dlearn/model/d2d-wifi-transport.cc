@@ -1016,7 +1016,12 @@ D2dWifiTransport::CloseReceiver(Ptr<MessageState> state,
     rec.sendTime = state->sendTime;
     rec.recvTime = Simulator::Now();
     rec.fragments = state->fragments;
-    rec.fragmentsLost = state->fragments - rx.nGot;
+    // A reception that failed as a whole (the run ended first, ...) lost every fragment, as
+    // messages.csv documents for every backend; otherwise those that did not arrive.
+    rec.fragmentsLost = !delivered && (reason == "unfinished" || reason == "receiver_off" ||
+                                       reason == "sender_off" || reason == "cancelled")
+                            ? state->fragments
+                            : state->fragments - rx.nGot;
     rec.retransmissions = reliable ? state->retransmissions : 0;
     rec.delivered = delivered;
     rec.dropProbability = 0.0; // no eq. (18) model at packet level
