@@ -18,7 +18,7 @@
 # attackers in, in at least half of the rounds, so that the check above can fail; it does
 # fail too for CMFL-I with update-space attacks on the non-IID default (analysis/campaigns/
 # cmfl-update-causes.toml), which is why that setting is not the one tested here.
-# About 10 s a run on one core, 4 runs.
+# About 4 s a run on one core, 4 runs.
 #
 # Usage: bash cmfl-screening.sh PATH/TO/cmfl
 set -euo pipefail
