@@ -724,7 +724,7 @@ seed = [1, 2, 3]
                   "cmfl-robustness-paper-scale-clean.toml": 21,
                   "cmfl-robustness-paper-scale-update.toml": 84,
                   "cmfl-update-causes.toml": 16, "cmfl-update-heterogeneity.toml": 16,
-                  "cmfl-attack-gain.toml": 12, "cmfl-attack-gain-control.toml": 6,
+                  "cmfl-attack-gain.toml": 32, "cmfl-attack-gain-control.toml": 16,
                   "cmfl-clean-causes.toml": 64,
                   "paper-graph-discovery.toml": 27, "paper-consensus.toml": 18,
                   "paper-graph-discovery-unsupervised.toml": 39,
