@@ -6,6 +6,7 @@ and the committee table beside it, how many attackers the CMFL runs let in.
 Usage:
     /usr/bin/python3 analysis/cmfl_tables.py robustness RUN_DIR [RUN_DIR ...] [--out FILE]
     /usr/bin/python3 analysis/cmfl_tables.py committee RUN_DIR [RUN_DIR ...] [--out FILE]
+    /usr/bin/python3 analysis/cmfl_tables.py screening RUN_DIR [RUN_DIR ...] [--out FILE]
 
 Each RUN_DIR is an --outDir of build/bin/cmfl; robustness reads its run.json, committee
 also its committee.csv. The table is written as CSV to FILE (default: stdout).
@@ -44,7 +45,33 @@ among them, n1, n2, n3):
                                     members (2 n2 > committee)
   rounds with an attacker aggregated rounds with n3 > 0
 
-All runs of one table must have been given the same flags (parameters.commandLine) but for
+screening: the runs of a campaign that varies other flags too (the cause campaigns of
+issue 33: cmfl-update-causes.toml, cmfl-attack-gain.toml, cmfl-clean-causes.toml), a row
+per setting, that is per set of runs given the same flags but for the seed (and how the run
+is executed); rows in the order of their flags' values. Columns:
+
+  one per flag that differs among the runs (in name order; "-" where a run was not given
+  it), then
+  seeds                             the seeds of the row's runs
+  final accuracy                    the mean over the seeds, each seed's value in brackets
+                                    with more than one seed (as robustness)
+  attackers training (%)            CMFL runs: 100 sum n1 / sum training over the rounds
+                                    and seeds of committee.csv (1 decimal); empty for the
+                                    other algorithms
+  attackers aggregated (%)          CMFL runs: 100 sum n3 / sum aggregation (the share of
+                                    the aggregated updates that were attackers')
+  rounds with an attacker aggregated  CMFL runs: per seed, the rounds with n3 > 0,
+                                    "/" between the seeds
+  honest accepted (%)               CMFL runs: of the honest clients' turns as training
+                                    clients, the share aggregated: 100 sum aggregated /
+                                    sum training over the devices of aggregation.csv with
+                                    malicious 0 (how selective strategy I or II was among
+                                    the honest clients)
+
+A CMFL run without a readable committee.csv or aggregation.csv is refused, as is a seed
+twice in one row.
+
+robustness and committee: all runs of one table must have been given the same flags (parameters.commandLine) but for
 the seed, the row's and column's keys (algorithm, attack, maliciousPercent, attackSpace) and
 how the run is executed (outDir, quiet, threads, traces, traceEvery, validate): a table
 never mixes, say, 100 and 200 devices. A seed twice in one cell is refused too.
@@ -171,7 +198,7 @@ def robustness_table(runs):
     return columns, rows
 
 
-COMMITTEE_COLUMNS = ["round", "training", "committee", "n1", "n2", "n3"]
+COMMITTEE_COLUMNS = ["round", "training", "committee", "aggregation", "n1", "n2", "n3"]
 
 
 def read_committee(run):
@@ -237,7 +264,98 @@ def committee_table(runs):
     return columns, rows
 
 
-TABLES = {"robustness": robustness_table, "committee": committee_table}
+def read_aggregation(run):
+    """(sum of aggregated, sum of training) over the honest devices of aggregation.csv."""
+    path = os.path.join(run["dir"], "aggregation.csv")
+    need = ["malicious", "training", "aggregated"]
+    try:
+        with open(path, newline="") as fh:
+            reader = csv.DictReader(fh)
+            missing = [c for c in need if c not in (reader.fieldnames or [])]
+            if missing:
+                raise TableError("%s: no column %s" % (path, missing[0]))
+            aggregated = training = 0
+            for r in reader:
+                try:
+                    values = {c: int(r[c]) for c in need}
+                except (TypeError, ValueError):
+                    raise TableError("%s: line %d: not a count: %s"
+                                     % (path, reader.line_num,
+                                        ",".join(str(r[c]) for c in need)))
+                if values["malicious"] == 0:
+                    aggregated += values["aggregated"]
+                    training += values["training"]
+    except OSError as exc:
+        raise TableError("cannot read %s: %s" % (path, exc.strerror or exc))
+    return aggregated, training
+
+
+def value_key(text):
+    """Numbers in numeric order before other values, those by name."""
+    try:
+        return (0, float(text), "")
+    except ValueError:
+        return (1, 0.0, text)
+
+
+def screening_table(runs):
+    """(columns, rows) of the screening table."""
+    settings = {}
+    for run in runs:
+        flags = command_flags(read_run_json(run["dir"], TableError).get("parameters", {}),
+                              NOT_COMPARED)
+        run["all_flags"] = flags
+    names = sorted({n for run in runs for n in run["all_flags"]})
+    varied = [n for n in names
+              if len({run["all_flags"].get(n, "-") for run in runs}) > 1]
+    for run in runs:
+        key = tuple(run["all_flags"].get(n, "-") for n in varied)
+        cell = settings.setdefault(key, {})
+        if run["seed"] in cell:
+            raise TableError("%s and %s: seed %s twice in one setting"
+                             % (cell[run["seed"]]["dir"], run["dir"], run["seed"]))
+        cell[run["seed"]] = run
+    columns = varied + ["seeds", "final accuracy", "attackers training (%)",
+                        "attackers aggregated (%)", "rounds with an attacker aggregated",
+                        "honest accepted (%)"]
+    rows = []
+    for key in sorted(settings, key=lambda k: [value_key(v) for v in k]):
+        cell = settings[key]
+        seeds = sorted(cell, key=seed_key)
+        values = [cell[s]["accuracy"] for s in seeds]
+        accuracy = "%.3f" % (sum(values) / len(values))
+        if len(seeds) > 1:
+            accuracy += " (%s)" % "/".join("%.3f" % v for v in values)
+        row = dict(zip(varied, key))
+        row.update({"seeds": seed_text(seeds), "final accuracy": accuracy,
+                    "attackers training (%)": "", "attackers aggregated (%)": "",
+                    "rounds with an attacker aggregated": "", "honest accepted (%)": ""})
+        if all(cell[s]["algorithm"] in ("cmfl-1", "cmfl-2") for s in seeds):
+            n1 = training = n3 = aggregation = accepted = turns = 0
+            rounds_in = []
+            for s in seeds:
+                c = read_committee(cell[s])
+                for r in c:
+                    n1 += r["n1"]
+                    training += r["training"]
+                    n3 += r["n3"]
+                    aggregation += r["aggregation"]
+                rounds_in.append(str(sum(1 for r in c if r["n3"] > 0)))
+                a, t = read_aggregation(cell[s])
+                accepted += a
+                turns += t
+            row.update({
+                "attackers training (%)": "%.1f" % (100.0 * n1 / training) if training else "",
+                "attackers aggregated (%)":
+                    "%.1f" % (100.0 * n3 / aggregation) if aggregation else "",
+                "rounds with an attacker aggregated": "/".join(rounds_in),
+                "honest accepted (%)": "%.1f" % (100.0 * accepted / turns) if turns else ""})
+        rows.append(row)
+    return columns, rows
+
+
+TABLES = {"robustness": robustness_table, "committee": committee_table,
+          "screening": screening_table}
 
 
 def main(argv):

@@ -333,6 +333,9 @@ CMFL_TABLES = {
                       "{out}"]}
 CMFL_BY = ("`analysis/cmfl_tables.py robustness` (results.csv) and `committee` "
            "(committee.csv) over their runs")
+CMFL_SCREENING = {"results.csv": [PYTHON, "analysis/cmfl_tables.py", "screening", "{runs}",
+                                  "--out", "{out}"]}
+CMFL_SCREENING_BY = "`analysis/cmfl_tables.py screening` over their runs"
 TABLES = {
     # cmfl robustness, reduced (100 devices, C = 4): doc/reproductions/cmfl.md.
     "cmfl-robustness": dict(
@@ -342,10 +345,24 @@ TABLES = {
     "cmfl-robustness-large": dict(
         campaigns=["cmfl-robustness-large-clean", "cmfl-robustness-large"],
         tables=CMFL_TABLES, by=CMFL_BY),
-    # At the authors' active-set size (650 devices, 65 active).
+    # At the authors' active-set size (650 devices, 65 active), both attack spaces.
     "cmfl-robustness-paper-scale": dict(
-        campaigns=["cmfl-robustness-paper-scale-clean", "cmfl-robustness-paper-scale"],
+        campaigns=["cmfl-robustness-paper-scale-clean", "cmfl-robustness-paper-scale",
+                   "cmfl-robustness-paper-scale-update"],
         tables=CMFL_TABLES, by=CMFL_BY),
+    # Issue 33's deciding runs (doc/reproductions/cmfl.md, "Why"): update-space attackers
+    # against local steps and data split, and against the Dirichlet concentration; CMFL-I's
+    # gain under attack and its control; no attack, FedAvg with 65 and 16 clients a round.
+    "cmfl-update-causes": dict(
+        campaigns=["cmfl-update-causes"], tables=CMFL_SCREENING, by=CMFL_SCREENING_BY),
+    "cmfl-update-heterogeneity": dict(
+        campaigns=["cmfl-update-heterogeneity"], tables=CMFL_SCREENING,
+        by=CMFL_SCREENING_BY),
+    "cmfl-attack-gain": dict(
+        campaigns=["cmfl-attack-gain", "cmfl-attack-gain-control"], tables=CMFL_SCREENING,
+        by=CMFL_SCREENING_BY),
+    "cmfl-clean-causes": dict(
+        campaigns=["cmfl-clean-causes"], tables=CMFL_SCREENING, by=CMFL_SCREENING_BY),
     # Consensus, Table 1's cells at 15 rounds x 3 epochs: regular and low quality, one table.
     "paper-consensus-longer": dict(
         campaigns=["paper-consensus-longer", "paper-consensus-longer-low-quality"],

@@ -34,6 +34,24 @@ aggregation, n1, n2, n3):
 Bad input: a CMFL run under attack without committee.csv, or with a count that is not an
 integer, exits 2 with one stderr line.
 
+screening, on other folders (all --attack=back-gradient --maliciousPercent=30
+--attackSpace=update; they differ in --algorithm and --partition, the table's first
+columns, and in the seed). committee.csv rows as above, aggregation.csv rows (malicious,
+training, aggregated) per device:
+
+  cmfl-1 iid seed 1: 0.50; committee (6,4,2,2,1,0) (6,4,2,3,0,0); devices (0,2,1) (0,1,1)
+    (1,2,0).
+  cmfl-1 iid seed 2: 0.60; committee (6,4,2,1,0,1); devices (0,3,1) (1,1,1).
+    -> seeds "1, 2", 0.550 (0.500/0.600); attackers training (2+3+1)/(6+6+6) = 33.3 %,
+    aggregated (0+0+1)/(2+2+2) = 16.7 %, rounds with one aggregated "0/1"; honest
+    accepted (1+1+1)/(2+1+3) = 50.0 %.
+  cmfl-1 dirichlet seed 1: 0.40; committee (6,4,2,3,2,2); devices (0,1,0) (1,1,1)
+    -> "1", 0.400, 50.0, 100.0, "1", 0.0.
+  fedavg iid seed 1: 0.70 -> "1", 0.700 and the committee columns empty.
+
+Rows in the order (cmfl-1, dirichlet), (cmfl-1, iid), (fedavg, iid). A CMFL run without
+aggregation.csv exits 2.
+
 Run it directly: /usr/bin/python3 tests/analysis/test_cmfl_tables.py"""
 
 import csv
@@ -53,7 +71,7 @@ COMMITTEE_HEADER = ["round", "sim_time_s", "training", "committee", "aggregation
 
 
 def make_run(path, algorithm, seed, accuracy, attack="none", epsilon=0, space=None,
-             extra="", summary=True, committee=None):
+             extra="", summary=True, committee=None, devices=None):
     """A cmfl run folder: run.json with the parameters and commandLine that cmfl writes (the
     attack space default "update" when not given) and summary.final_accuracy; committee.csv
     with a row per (training, committee, aggregation, n1, n2, n3) of committee."""
@@ -75,6 +93,12 @@ def make_run(path, algorithm, seed, accuracy, attack="none", epsilon=0, space=No
             w.writerow(COMMITTEE_HEADER)
             for k, row in enumerate(committee, 1):
                 w.writerow([k, "%.1f" % k] + list(row) + ["elected", 0])
+    if devices is not None:
+        with open(os.path.join(path, "aggregation.csv"), "w", newline="") as fh:
+            w = csv.writer(fh)
+            w.writerow(["device", "malicious", "training", "committee", "aggregated"])
+            for k, (malicious, training, aggregated) in enumerate(devices):
+                w.writerow([k, malicious, training, 0, aggregated])
     return path
 
 
@@ -191,6 +215,54 @@ class RobustnessTable(unittest.TestCase):
             json.dump({"seed": 1, "parameters": {"trust": "naive"}}, fh)
         self.assert_refused(self.runs + [foreign], ["not a cmfl run"])
         self.assert_refused(self.runs + [os.path.join(t, "nowhere")], ["nowhere"])
+
+
+class ScreeningTable(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        t = self.dir.name
+        attack = dict(attack="back-gradient", epsilon=30, space="update")
+
+        def run(name, algorithm, seed, accuracy, partition, **kw):
+            return make_run(os.path.join(t, name), algorithm, seed, accuracy,
+                            extra="--partition=%s" % partition, **attack, **kw)
+
+        self.runs = [
+            run("fedavg-iid-1", "fedavg", 1, 0.70, "iid"),
+            run("cmfl1-iid-2", "cmfl-1", 2, 0.60, "iid", committee=[(6, 4, 2, 1, 0, 1)],
+                devices=[(0, 3, 1), (1, 1, 1)]),
+            run("cmfl1-dir-1", "cmfl-1", 1, 0.40, "dirichlet",
+                committee=[(6, 4, 2, 3, 2, 2)], devices=[(0, 1, 0), (1, 1, 1)]),
+            run("cmfl1-iid-1", "cmfl-1", 1, 0.50, "iid",
+                committee=[(6, 4, 2, 2, 1, 0), (6, 4, 2, 3, 0, 0)],
+                devices=[(0, 2, 1), (0, 1, 1), (1, 2, 0)]),
+        ]
+        self.out = os.path.join(t, "table.csv")
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_worked_by_hand(self):
+        proc, rows = table(self.runs, self.out, "screening")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("wrote %s (3 rows)" % self.out, proc.stdout)
+        self.assertEqual(rows[0], ["algorithm", "partition", "seeds", "final accuracy",
+                                   "attackers training (%)", "attackers aggregated (%)",
+                                   "rounds with an attacker aggregated",
+                                   "honest accepted (%)"])
+        self.assertEqual(rows[1:], [
+            ["cmfl-1", "dirichlet", "1", "0.400", "50.0", "100.0", "1", "0.0"],
+            ["cmfl-1", "iid", "1, 2", "0.550 (0.500/0.600)", "33.3", "16.7", "0/1", "50.0"],
+            ["fedavg", "iid", "1", "0.700", "", "", "", ""],
+        ])
+
+    def test_bad_input(self):
+        os.remove(os.path.join(self.dir.name, "cmfl1-iid-2", "aggregation.csv"))
+        proc, _ = table(self.runs, self.out, "screening")
+        self.assertEqual(proc.returncode, 2, proc.stdout)
+        self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
+        self.assertIn("aggregation.csv", proc.stderr)
+        self.assertFalse(os.path.exists(self.out))
 
 
 if __name__ == "__main__":
