@@ -357,7 +357,7 @@ TABLES = {
     "paper-graph-discovery-fig5a": dict(
         campaigns=["paper-graph-discovery-fig5a-ceiling", "paper-graph-discovery-fig5a-points",
                    "paper-graph-discovery-fig5a-skew", "paper-graph-discovery-fig5a-drift",
-                   "paper-graph-discovery-fig5a-lossy", "paper-graph-discovery-fig5a-rounds"],
+                   "paper-graph-discovery-fig5a-lossy"],
         tables={"results.csv": [PYTHON, "analysis/discovery_tables.py", "downstream-ci",
                                 "{runs}", "--out", "{out}"]},
         by="`analysis/discovery_tables.py downstream-ci` over their runs"),

@@ -744,8 +744,7 @@ seed = [1, 2, 3]
                   "paper-graph-discovery-fig5a-points.toml": 20,
                   "paper-graph-discovery-fig5a-skew.toml": 20,
                   "paper-graph-discovery-fig5a-drift.toml": 20,
-                  "paper-graph-discovery-fig5a-lossy.toml": 20,
-                  "paper-graph-discovery-fig5a-rounds.toml": 20}
+                  "paper-graph-discovery-fig5a-lossy.toml": 20}
         self.assertEqual(sorted(f for f in os.listdir(folder) if f.endswith(".toml")),
                          sorted(counts))
         for name, runs in counts.items():
