@@ -8,6 +8,7 @@ Usage:
     /usr/bin/python3 analysis/discovery_tables.py edges RUN_DIR [RUN_DIR ...] [--out FILE]
     /usr/bin/python3 analysis/discovery_tables.py labelling RUN_DIR [RUN_DIR ...] [--out FILE]
     /usr/bin/python3 analysis/discovery_tables.py downstream RUN_DIR [RUN_DIR ...] [--out FILE]
+    /usr/bin/python3 analysis/discovery_tables.py downstream-ci RUN_DIR [RUN_DIR ...] [--out FILE]
     /usr/bin/python3 analysis/discovery_tables.py regression RUN_DIR [RUN_DIR ...] [--out FILE]
     /usr/bin/python3 analysis/discovery_tables.py scaling RUN_DIR [RUN_DIR ...] [--out FILE]
     /usr/bin/python3 analysis/discovery_tables.py targets RUN_DIR [RUN_DIR ...] [--out FILE]
@@ -78,6 +79,30 @@ spent by then (energyJ, J, no decimals); the discovery's D2D energy (gdRlEnergyJ
 gdExchangeEnergyJ, 3 decimals; 0 for none) and its share of the run's D2S energy
 (summary.energy_j d2s_tx + d2s_rx; %, 2 decimals).
 
+downstream-ci (supervised runs with FedAvg after the graph; Fig. 5a, issue 33): a row per
+setting and graph (in the order above), each with the uncertainty of the seeds. The runs
+may differ in other flags than the seed and graph (campaigns of several settings, one
+table): a run's setting is the flags whose value differs from the one most of the runs have
+("--thresholdFraction=0.3"; "(not given)" for a flag the run does not give; empty where it
+has the most common value of every flag); settings in that order, the empty one first:
+
+  setting, graph, seeds, runs
+  W1 after                       mean over the runs of gdMeanW1ToUniformAfter (3 decimals)
+  final accuracy                 mean over the runs of finalAccuracy (3 decimals)
+  final accuracy 95 % CI         the 95 % t-interval of that mean, mean +- t(0.975, n - 1)
+                                 sd / sqrt(n) with sd the sample standard deviation of the
+                                 n runs ("0.712 to 0.731"; empty for one run)
+  rl minus it (points)           for a graph other than rl: the mean over the seeds it
+                                 shares with the rl row of its setting of 100 (rl's final
+                                 accuracy - its)
+                                 (2 decimals, signed); empty for rl itself
+  rl minus it 95 % CI (points)   the paired 95 % t-interval of that mean difference
+                                 ("-0.31 to +0.81"; empty for fewer than two shared seeds)
+  rl above on seeds              on how many of those seeds rl's final accuracy is higher
+                                 ("7 of 10")
+The t quantiles are tabulated (df 1-30, 40, 60, 120; a df between two entries takes the
+smaller one's quantile, the wider interval; above 120, 1.960).
+
 unsupervised-downstream (--paradigm=unsupervised with FedAvg of the triplet encoder after
 the exchange; sec. V-B, VI-O): a row per (optimizer, learningRate, rounds) and graph (in
 the order above; parameters.optimizer and .learningRate as run.json records them, the
@@ -103,6 +128,7 @@ stderr and exit code 2, and nothing is written.
 
 import math
 import os
+import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -333,6 +359,77 @@ def downstream_table(runs):
     return columns, rows
 
 
+#: t(0.975, df): the two-sided 95 % quantile of Student's t, for the intervals of downstream-ci.
+T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+        9: 2.262, 10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131,
+        16: 2.120, 17: 2.110, 18: 2.101, 19: 2.093, 20: 2.086, 21: 2.080, 22: 2.074,
+        23: 2.069, 24: 2.064, 25: 2.060, 26: 2.056, 27: 2.052, 28: 2.048, 29: 2.045,
+        30: 2.042, 40: 2.021, 60: 2.000, 120: 1.980}
+
+
+def t975(df):
+    """t(0.975, df) from T975; between two entries the smaller df's (a wider interval)."""
+    if df < 1:
+        raise ValueError("no t quantile for %d degrees of freedom" % df)
+    if df > max(T975):
+        return 1.960
+    return T975[max(k for k in T975 if k <= df)]
+
+
+def t_interval(values):
+    """(low, high) of the 95 % t-interval of the mean of values (at least two)."""
+    m = mean(values)
+    half = t975(len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values))
+    return m - half, m + half
+
+
+def downstream_ci_table(runs):
+    """(columns, rows) of the downstream-ci table."""
+    check_paradigm(runs, "supervised")
+    for run in runs:
+        for key in ("gdMeanW1ToUniformAfter", "finalAccuracy"):
+            number(run, key)
+    names = sorted({n for r in runs for n in r["flags"]} - {"graph"})
+    common = {}  # flag: the value most runs have (None: not given); a tie takes the smaller
+    for n in names:
+        counts = {}
+        for r in runs:
+            v = r["flags"].get(n)
+            counts[v] = counts.get(v, 0) + 1
+        common[n] = min(counts, key=lambda v: (-counts[v], v is not None, str(v)))
+
+    def setting(run):
+        return ", ".join("--%s=%s" % (n, run["flags"].get(n, "(not given)")) for n in names
+                         if run["flags"].get(n) != common[n])
+
+    groups = group(runs, lambda r: (setting(r), str(r["params"]["graph"])), ["graph"])
+    columns = ["setting", "graph", "seeds", "runs", "W1 after", "final accuracy",
+               "final accuracy 95 % CI", "rl minus it (points)",
+               "rl minus it 95 % CI (points)", "rl above on seeds"]
+    rows = []
+    for key in sorted(groups, key=lambda k: (k[0] != "", k[0], rank(METHODS, k[1]))):
+        graph = key[1]
+        rl = {r["seed"]: number(r, "finalAccuracy") for r in groups.get((key[0], "rl"), [])}
+        members = sorted(groups[key], key=lambda r: (str(type(r["seed"])), r["seed"]))
+        acc = [number(r, "finalAccuracy") for r in members]
+        row = {"setting": key[0], "graph": graph,
+               "seeds": seed_text([r["seed"] for r in members]),
+               "runs": len(members),
+               "W1 after": "%.3f" % mean([number(r, "gdMeanW1ToUniformAfter") for r in members]),
+               "final accuracy": "%.3f" % mean(acc),
+               "final accuracy 95 % CI": "%.3f to %.3f" % t_interval(acc) if len(acc) > 1
+               else "", "rl minus it (points)": "", "rl minus it 95 % CI (points)": "",
+               "rl above on seeds": ""}
+        diff = [100 * (rl[r["seed"]] - a) for r, a in zip(members, acc) if r["seed"] in rl]
+        if graph != "rl" and diff:
+            row["rl minus it (points)"] = "%+.2f" % mean(diff)
+            if len(diff) > 1:
+                row["rl minus it 95 % CI (points)"] = "%+.2f to %+.2f" % t_interval(diff)
+            row["rl above on seeds"] = "%d of %d" % (sum(1 for v in diff if v > 0), len(diff))
+        rows.append(row)
+    return columns, rows
+
+
 def regression_table(runs):
     """(columns, rows) of the regression table."""
     for run in runs:
@@ -502,6 +599,7 @@ def unsupervised_downstream_table(runs):
 
 
 TABLES = {"edges": edges_table, "labelling": labelling_table, "downstream": downstream_table,
+          "downstream-ci": downstream_ci_table,
           "regression": regression_table, "scaling": scaling_table, "targets": targets_table,
           "unsupervised-downstream": unsupervised_downstream_table}
 

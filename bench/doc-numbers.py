@@ -192,6 +192,12 @@ FIGURES = {
                                 "--out", "{out}"]},
         by="`analysis/discovery_tables.py downstream` (results.csv) and `targets` "
            "(targets.csv, Fig. 6e) over its runs"),
+    # Downstream FedAvg accuracy, supervised, every graph over 10 seeds with 95 %
+    # t-intervals (Fig. 5a; issue 33).
+    "paper-graph-discovery-downstream-ci": dict(
+        table=[PYTHON, "analysis/discovery_tables.py", "downstream-ci", "{runs}", "--out",
+               "{out}"],
+        by="`analysis/discovery_tables.py downstream-ci` over its runs"),
     # The GCN baseline alone (App. C): bias, links, training loss, best-link agreement.
     "paper-graph-discovery-gcn": dict(
         columns=["seed", "results.gdMeanW1ToUniformBefore", "results.gdMeanW1ToUniformAfter",
@@ -363,6 +369,15 @@ TABLES = {
         by=CMFL_SCREENING_BY),
     "cmfl-clean-causes": dict(
         campaigns=["cmfl-clean-causes"], tables=CMFL_SCREENING, by=CMFL_SCREENING_BY),
+    # Graph discovery, Fig. 5a: the candidate causes of the missing 8 % (issue 33), one
+    # campaign each, one table (a row per setting and graph, with 95 % t-intervals).
+    "paper-graph-discovery-fig5a": dict(
+        campaigns=["paper-graph-discovery-fig5a-ceiling", "paper-graph-discovery-fig5a-points",
+                   "paper-graph-discovery-fig5a-skew", "paper-graph-discovery-fig5a-drift",
+                   "paper-graph-discovery-fig5a-lossy"],
+        tables={"results.csv": [PYTHON, "analysis/discovery_tables.py", "downstream-ci",
+                                "{runs}", "--out", "{out}"]},
+        by="`analysis/discovery_tables.py downstream-ci` over their runs"),
     # Consensus, Table 1's cells at 15 rounds x 3 epochs: regular and low quality, one table.
     "paper-consensus-longer": dict(
         campaigns=["paper-consensus-longer", "paper-consensus-longer-low-quality"],

@@ -25,6 +25,15 @@ downstream (labeller, graph, seed: labelling accuracy, W1 after, final accuracy)
   given): rl seeds 1, 2: W1 1.8, 1.6, final 0.72, 0.74; none: 2.4, 2.2, 0.70, 0.75: labeller
   "-", labelling accuracy empty, W1 1.700 and 2.300, final 0.730 and 0.725, 1 of 2 each;
   mixed with the semi-supervised runs: refused.
+downstream-ci (supervised; graph, seed: W1 after, final accuracy): rl 1, 2, 3: W1 1.7,
+  1.8, 1.9, final 0.72, 0.74, 0.76; none 1, 2, 3: W1 2.3, final 0.70, 0.71, 0.75; closest 1:
+  W1 2.0, final 0.73. rl: W1 1.800, mean 0.740, sd 0.02, half-width t(0.975, 2) = 4.303 x
+  0.02 / sqrt 3 = 0.0497: 0.690 to 0.790. none: W1 2.300, mean 0.720, sd sqrt(0.0014 / 2) =
+  0.02646, half-width 0.0657: 0.654 to 0.786; rl minus none (points) 2, 3, 1: +2.00, sd 1,
+  half-width 4.303 / sqrt 3 = 2.484: -0.48 to +4.48, rl above 3 of 3. closest: one run, no
+  interval; rl minus it 0.72 - 0.73: -1.00, no interval (one shared seed), 0 of 1. The
+  quantile table: df 35 takes df 30's 2.042, df 200 1.960; with scipy, each tabulated
+  quantile within 0.0005 of scipy's. A semi-supervised run is refused.
 regression (--dataset=polynomial; seed: W1 before, after, points moved, final test MSE):
   rl 1: 0.8, 0.70, 16, 0.13; rl 2: 0.75, 0.72, 17, 2.5; none 1: 0.8, 0.80, 0, 0.15;
   none 2: 0.75, 0.68, 0, 1.9 (below rl): rows rl, none; W1 after 0.710 and 0.740; least
@@ -198,6 +207,65 @@ class DiscoveryTables(unittest.TestCase):
             ["-", "rl", "1, 2", "2", "", "1.700", "0.730", "0.720/0.740", "1 of 2"],
             ["-", "none", "1, 2", "2", "", "2.300", "0.725", "0.700/0.750", "1 of 2"]])
         self.refused("downstream", runs + sup, "one table holds one paradigm")
+
+    def test_downstream_ci(self):
+        d = os.path.join(self.tmp, "ci")
+
+        def run(graph, seed, w1, acc):
+            return make_run(os.path.join(d, "%s-s%d" % (graph, seed)), seed, {"graph": graph},
+                            {"gdMeanW1ToUniformAfter": w1, "finalAccuracy": acc})
+
+        runs = [run("none", 2, 2.3, 0.71), run("rl", 3, 1.9, 0.76), run("closest", 1, 2.0, 0.73),
+                run("rl", 1, 1.7, 0.72), run("none", 1, 2.3, 0.70), run("none", 3, 2.3, 0.75),
+                run("rl", 2, 1.8, 0.74)]
+        out = os.path.join(self.tmp, "ci.csv")
+        proc, rows = table("downstream-ci", runs, out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(list(rows[0]), ["setting", "graph", "seeds", "runs", "W1 after",
+                                         "final accuracy", "final accuracy 95 % CI",
+                                         "rl minus it (points)", "rl minus it 95 % CI (points)",
+                                         "rl above on seeds"])
+        expected = [
+            ["", "rl", "1-3", "3", "1.800", "0.740", "0.690 to 0.790", "", "", ""],
+            ["", "closest", "1", "1", "2.000", "0.730", "", "-1.00", "", "0 of 1"],
+            ["", "none", "1-3", "3", "2.300", "0.720", "0.654 to 0.786", "+2.00",
+             "-0.48 to +4.48", "3 of 3"]]
+        self.assertEqual([list(r.values()) for r in rows], expected)
+        # A second setting (--rounds=60 on rl and none, seeds 1 and 2: 0.80/0.82 against
+        # 0.79/0.80; the others do not give --rounds): its own rows, paired within it. rl
+        # 0.810, sd 0.01414, half-width t(0.975, 1) = 12.706 x 0.01414 / sqrt 2 = 0.127:
+        # 0.683 to 0.937; none 0.795, 0.731 to 0.859; rl minus none 1 and 2 points: +1.50,
+        # 12.706 x 0.7071 / sqrt 2 = 6.353: -4.85 to +7.85.
+        d = os.path.join(self.tmp, "ci60")
+        more = [make_run(os.path.join(d, "%s-s%d" % (g, k)), k, {"graph": g, "rounds": 60},
+                         {"gdMeanW1ToUniformAfter": 2.0, "finalAccuracy": a})
+                for g, k, a in (("rl", 1, 0.80), ("rl", 2, 0.82), ("none", 1, 0.79),
+                                ("none", 2, 0.80))]
+        proc, rows = table("downstream-ci", runs + more, out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual([list(r.values()) for r in rows], expected + [
+            ["--rounds=60", "rl", "1, 2", "2", "2.000", "0.810", "0.683 to 0.937", "", "",
+             ""],
+            ["--rounds=60", "none", "1, 2", "2", "2.000", "0.795", "0.731 to 0.859", "+1.50",
+             "-4.85 to +7.85", "2 of 2"]])
+        semi = make_run(os.path.join(d, "semi"), 4, {"paradigm": "semi-supervised",
+                                                     "graph": "rl"},
+                        {"gdMeanW1ToUniformAfter": 1.0, "finalAccuracy": 0.7})
+        self.refused("downstream-ci", runs + [semi], "this table is of supervised runs")
+
+    def test_t_quantiles(self):
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("discovery_tables", SCRIPT)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        self.assertEqual(mod.t975(35), 2.042)
+        self.assertEqual(mod.t975(200), 1.960)
+        try:
+            from scipy import stats
+        except ImportError:
+            return
+        for df, q in mod.T975.items():
+            self.assertAlmostEqual(q, stats.t.ppf(0.975, df), delta=0.0005, msg=df)
 
     def test_unsupervised_downstream(self):
         d = os.path.join(self.tmp, "unsup")

@@ -742,7 +742,13 @@ seed = [1, 2, 3]
                   "paper-graph-discovery-scaling.toml": 6,
                   "paper-graph-discovery-scaling-density.toml": 3,
                   "paper-graph-discovery-scaling-equal.toml": 6,
-                  "paper-graph-discovery-unsupervised-downstream.toml": 12}
+                  "paper-graph-discovery-unsupervised-downstream.toml": 12,
+                  "paper-graph-discovery-downstream-ci.toml": 50,
+                  "paper-graph-discovery-fig5a-ceiling.toml": 8,
+                  "paper-graph-discovery-fig5a-points.toml": 20,
+                  "paper-graph-discovery-fig5a-skew.toml": 20,
+                  "paper-graph-discovery-fig5a-drift.toml": 20,
+                  "paper-graph-discovery-fig5a-lossy.toml": 20}
         self.assertEqual(sorted(f for f in os.listdir(folder) if f.endswith(".toml")),
                          sorted(counts))
         for name, runs in counts.items():
