@@ -516,8 +516,28 @@ def find_program(campaign, bin_dir):
                      % (name, ", ".join(os.path.dirname(c) or "." for c in candidates)))
 
 
+_OPTIONS = {}  # (program's real path, mtime_ns, size): its program_options()
+
+
 def program_options(program):
-    """{flag: default text} of an ns-3 program (--PrintHelp), or None if it has none."""
+    """{flag: default text} of an ns-3 program (--PrintHelp), or None if it has none. Asked
+    once per program file (about a second of LibTorch start-up each), again if it changes."""
+    try:
+        st = os.stat(program)
+        key = (os.path.realpath(program), st.st_mtime_ns, st.st_size)
+    except OSError:
+        key = None
+    if key is not None and key in _OPTIONS:
+        cached = _OPTIONS[key]
+        return dict(cached) if cached is not None else None
+    options = _program_options(program)
+    if key is not None:
+        _OPTIONS[key] = dict(options) if options is not None else None
+    return options
+
+
+def _program_options(program):
+    """program_options() without the cache."""
     try:
         proc = subprocess.run([program, "--PrintHelp"], stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, universal_newlines=True, timeout=120)
