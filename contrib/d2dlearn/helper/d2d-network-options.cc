@@ -527,17 +527,7 @@ D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
     d2d.SetD2sRadioAttribute("TxPowerDbm", DoubleValue(d2sTxPowerDbm));
     d2d.SetRadioEnergyAttribute("Model",
                                 StringValue(energyModel == "power" ? "Power" : "FirstOrder"));
-    if (energySource == "liion")
-    {
-        d2d.SetEnergySourceType("ns3::LiIonEnergySource");
-        d2d.SetEnergySourceAttribute("LiIonEnergySourceInitialEnergyJ",
-                                     DoubleValue(initialEnergyJ));
-    }
-    else
-    {
-        d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ",
-                                     DoubleValue(initialEnergyJ));
-    }
+    SetEnergySource(d2d);
     // The D2S links' noise, and their RSS for --d2sDropProbability inverted with that same
     // noise (inverted with the D2D noise, the P_D of the D2S links was another).
     const double d2sNoise = d2sNoisePowerW >= 0 ? d2sNoisePowerW : noisePowerW;
@@ -577,14 +567,9 @@ D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
     return network;
 }
 
-D2dNetwork
-D2dNetworkOptions::MakeWifi(D2dTraceHelper* traces, bool withServer)
+void
+D2dNetworkOptions::SetEnergySource(D2dHelper& d2d) const
 {
-    NS_LOG_FUNCTION(this << traces << withServer);
-    D2dNetwork network;
-    network.devices = CreateDevices();
-    // Energy sources and compute models as on the channel; the radios are 802.11's.
-    D2dHelper d2d;
     if (energySource == "liion")
     {
         d2d.SetEnergySourceType("ns3::LiIonEnergySource");
@@ -596,6 +581,17 @@ D2dNetworkOptions::MakeWifi(D2dTraceHelper* traces, bool withServer)
         d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ",
                                      DoubleValue(initialEnergyJ));
     }
+}
+
+D2dNetwork
+D2dNetworkOptions::MakeWifi(D2dTraceHelper* traces, bool withServer)
+{
+    NS_LOG_FUNCTION(this << traces << withServer);
+    D2dNetwork network;
+    network.devices = CreateDevices();
+    // Energy sources and compute models as on the channel; the radios are 802.11's.
+    D2dHelper d2d;
+    SetEnergySource(d2d);
     d2d.InstallWithoutRadios(network.devices);
 
     auto registry = CreateObject<D2dMessageRegistry>(); // ids unique over both networks

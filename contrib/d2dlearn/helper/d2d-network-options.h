@@ -28,6 +28,8 @@
 namespace ns3
 {
 
+class D2dHelper;
+
 /**
  * \ingroup d2dlearn
  * \brief The network a scenario runs on, as D2dNetworkOptions::Build() makes it.
@@ -288,6 +290,11 @@ class D2dNetworkOptions
      * \param support the scenario's support (error messages)
      */
     void ValidateBackend(const D2dScenarioSupport& support);
+    /**
+     * \brief --energySource and --initialEnergyJ on the helper's energy sources (both backends).
+     * \param d2d the helper that makes the devices
+     */
+    void SetEnergySource(D2dHelper& d2d) const;
     /**
      * \brief Make()'s Wi-Fi network: devices with energy sources and compute models, an
      * 802.11 ad hoc network among them, and with a server a second one (its own channel and
