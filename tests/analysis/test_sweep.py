@@ -710,7 +710,7 @@ seed = [1, 2, 3]
         # Every campaign in analysis/campaigns parses, names only flags its program has
         # (checked against --PrintHelp), and every value of every swept parameter is
         # accepted by the program's --validate: checked on as many runs as the longest list
-        # (run k takes the k-th value of each list, or its last), not on all ~600 runs,
+        # (run k takes the k-th value of each list, or its last), not on all ~980 runs,
         # which `run` validates (about a second each: the programs' start-up), and a run
         # only if it has a value not validated yet for its program. One
         # campaign goes through --dry-run, which prints the commands and runs nothing.
