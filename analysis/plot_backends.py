@@ -1,0 +1,125 @@
+#!/usr/bin/python3
+"""The messaging backends side by side in one figure: the D2D channel (`--backend=channel`,
+eq. 18 of Wagle, Das, Love and Brinton, "Multi-Agent Reinforcement Learning for Graph
+Discovery in D2D-Enabled Federated Learning", 2025) against ns-3's 802.11
+(`--backend=wifi`), over runs of d2d-exchange and fedavg.
+
+Usage:
+    /usr/bin/python3 analysis/plot_backends.py RUN_DIR [RUN_DIR ...] --out PLOT_DIR
+                                               [--format png|pdf|svg]
+
+The runs and the numbers are those of `analysis/backend_tables.py channel-vs-wifi` (its
+points, each the mean over the runs of a scenario, backend, area side, devices and message
+size; every number recomputed from messages.csv, energy.csv and rounds.csv). Writes
+PLOT_DIR/channel_vs_wifi.png (in --format): a column per varied parameter (area side,
+devices, message size), a row per measure (fragment loss, message loss, mean latency of
+the complete messages, radio energy per device, final test accuracy), a line per scenario
+and backend through the scenario's base point and the points that vary that parameter
+alone (a line needs two points; a panel without any says so). Latency, energy and the
+message size are on log axes (the backends differ by orders of magnitude); rates and
+accuracies on [0, 1].
+Bad input gives backend_tables.py's one-line error on stderr and exit code 2, and nothing
+is written.
+"""
+
+import argparse
+import math
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import backend_tables  # noqa: E402
+from trace_io import (TraceError, add_format_argument, axis_label,  # noqa: E402
+                      make_out_dir, no_data, save_figure, series_style, set_domain_limits)
+
+PROG = "plot_backends.py"
+#: (column of a point, trace_io column of its label, log axis)
+MEASURES = [("fragment_loss", "loss_rate", False),
+            ("message_loss", "message_loss", False),
+            ("latency", "latency_s", True),
+            ("energy", "radio_energy_j", True),
+            ("accuracy", "final_accuracy", False)]
+#: (key of a point, label of the table's varies column, trace_io column of the x axis)
+SWEEPS = [("area", "area side", "areaSideM"), ("devices", "devices", "nDevices"),
+          ("size", "message size", "messageBytes")]
+COLOURS = {"channel": "tab:blue", "wifi": "tab:orange"}
+
+
+def series(points):
+    """[(label, backend, [points])] per scenario and backend, in the table's order."""
+    out = {}
+    for p in points:
+        key = (p["scenario"], p["backend"])
+        out.setdefault(key, []).append(p)
+    return [("%s, %s" % key, key[1], pts) for key, pts in out.items()]
+
+
+def figure(points):
+    lines = series(points)
+    fig, axes = plt.subplots(len(MEASURES), len(SWEEPS),
+                             figsize=(4.2 * len(SWEEPS), 2.9 * len(MEASURES)),
+                             squeeze=False)
+    for col, (key, label, xcol) in enumerate(SWEEPS):
+        for row, (measure, ycol, log) in enumerate(MEASURES):
+            ax = axes[row][col]
+            drawn = 0
+            for i, (name, backend, pts) in enumerate(lines):
+                sel = sorted((p[key], p[measure]) for p in pts
+                             if p["varies"] in ("base", label)
+                             and p[measure] is not None and not math.isnan(p[measure])
+                             and (not log or p[measure] > 0))
+                if len({x for x, _ in sel}) < 2:
+                    continue
+                style = series_style(i)
+                ax.plot([x for x, _ in sel], [y for _, y in sel], label=name,
+                        color=COLOURS.get(backend), clip_on=False, **style)
+                drawn += 1
+            if not drawn:
+                no_data(ax, "no line: nothing varies\nthe %s alone" % label)
+                continue
+            ax.set_xlabel(axis_label(xcol))
+            if key == "size":
+                ax.set_xscale("log")
+            ax.set_ylabel(axis_label(ycol))
+            if log:
+                ax.set_yscale("log")
+            else:
+                set_domain_limits(ax, ycol)
+            ax.grid(True, alpha=0.3)
+    handles, labels = [], []
+    for ax in axes.flat:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
+    if handles:  # above the panels, where it hides no data
+        fig.legend(handles, labels, loc="upper center", ncol=min(len(handles), 4),
+                   fontsize=8, bbox_to_anchor=(0.5, 1.0))
+    return fig
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n")[0])
+    parser.add_argument("runs", metavar="RUN_DIR", nargs="+")
+    parser.add_argument("--out", metavar="PLOT_DIR", required=True)
+    add_format_argument(parser)
+    args = parser.parse_args(argv)
+    try:
+        pts = backend_tables.points([backend_tables.load_run(d) for d in args.runs])
+        fig = figure(pts)
+        make_out_dir(args.out)
+    except (backend_tables.TableError, TraceError) as exc:
+        print("%s: error: %s" % (PROG, exc), file=sys.stderr)
+        return 2
+    save_figure(fig, args.out, "channel_vs_wifi.%s" % args.format)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
