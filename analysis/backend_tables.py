@@ -29,12 +29,14 @@ and, for fedavg, rounds.csv. Every number is recomputed from the traces:
   idle energy       the radio_idle part of it, J per device
   final accuracy    rounds.csv, node -1, metric accuracy, at the last round (fedavg)
 
-A point is (scenario, backend, area side, devices, message size): the scenario is
+A point is (scenario, backend, area side, devices, message size): the backend is
+parameters.backend, for Wi-Fi followed by a rate manager other than constant and a data mode
+other than the default in parentheses ("wifi (ideal)"); the scenario is
 "d2d-exchange", or "fedavg --algorithm=A" (runs with parameters.algorithm); the message
 size is the most frequent `bytes` of messages.csv (d2d-exchange: --messageBytes; fedavg:
 the model on the air). The runs of a point (seeds, --RngRun) are averaged, each run
 weighing the same; the table has a row per point, in the order scenario, varied parameter,
-its value, backend. The base of a scenario is the most frequent value of each of area side,
+its value, backend (channel first). The base of a scenario is the most frequent value of each of area side,
 devices and message size among its points (the smallest of equally frequent ones); a point
 that differs from the base in one of them is that parameter's sweep (`varies`: area side,
 devices, message size), the base itself "base", any other point "several".
@@ -69,7 +71,6 @@ POINT_FLAGS = {"backend", "areaSideM", "nDevices", "messageBytes"}
 NOT_COMPARED = POINT_FLAGS | {"seed", "RngRun", "outDir", "quiet", "threads", "traces",
                               "validate"}
 VARIES = [("area", "area side"), ("devices", "devices"), ("size", "message size")]
-BACKENDS = ["channel", "wifi"]
 COLUMNS = ["scenario", "backend", "varies", "area side m", "devices", "message bytes",
            "runs", "fragment loss", "message loss", "unfinished", "eq. 18 P_D", "latency s",
            "radio energy J per device", "idle energy J per device", "final accuracy"]
@@ -151,6 +152,11 @@ def load_run(run_dir):
     sizes = Counter(m["bytes"] for m in msgs)
     size = min(s for s, c in sizes.items() if c == max(sizes.values()))
     backend = str(params["backend"])
+    if backend == "wifi":  # the rate control is part of what is compared
+        manager = str(params.get("wifiRateManager") or "constant")
+        mode = str(params.get("wifiDataMode") or "")
+        backend += (" (%s)" % manager if manager != "constant" else "") + (
+            " (%s)" % mode if mode else "")
     return {"dir": run_dir, "path": path, "scenario": scenario, "backend": backend,
             "area": area, "devices": n, "size": size,
             "flags": command_flags(params, NOT_COMPARED),
@@ -223,8 +229,7 @@ def points(runs):
         keyed = {label: key for key, label in VARIES}
         pts.sort(key=lambda p: (order.get(p["varies"], len(order)),
                                 p[keyed[p["varies"]]] if p["varies"] in keyed else 0,
-                                BACKENDS.index(p["backend"]) if p["backend"] in BACKENDS
-                                else len(BACKENDS), p["backend"]))
+                                p["backend"] != "channel", p["backend"]))
         out += pts
     return out
 

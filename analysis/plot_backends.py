@@ -14,7 +14,7 @@ size; every number recomputed from messages.csv, energy.csv and rounds.csv). Wri
 PLOT_DIR/channel_vs_wifi.png (in --format): a column per varied parameter (area side,
 devices, message size), a row per measure (fragment loss, message loss, mean latency of
 the complete messages, radio energy per device, final test accuracy), a line per scenario
-and backend through the scenario's base point and the points that vary that parameter
+and backend (a colour per backend) through the scenario's base point and the points that vary that parameter
 alone (a line needs two points; a panel without any says so). Latency, energy and the
 message size are on log axes (the backends differ by orders of magnitude); rates and
 accuracies on [0, 1].
@@ -47,7 +47,8 @@ MEASURES = [("fragment_loss", "loss_rate", False),
 #: (key of a point, label of the table's varies column, trace_io column of the x axis)
 SWEEPS = [("area", "area side", "areaSideM"), ("devices", "devices", "nDevices"),
           ("size", "message size", "messageBytes")]
-COLOURS = {"channel": "tab:blue", "wifi": "tab:orange"}
+#: a colour per backend (channel first, then the Wi-Fi variants in name order)
+COLOURS = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown"]
 
 
 def series(points):
@@ -61,6 +62,8 @@ def series(points):
 
 def figure(points):
     lines = series(points)
+    backends = sorted({backend for _, backend, _ in lines}, key=lambda b: (b != "channel", b))
+    colours = {b: COLOURS[k % len(COLOURS)] for k, b in enumerate(backends)}
     fig, axes = plt.subplots(len(MEASURES), len(SWEEPS),
                              figsize=(4.2 * len(SWEEPS), 2.9 * len(MEASURES)),
                              squeeze=False)
@@ -75,9 +78,8 @@ def figure(points):
                              and (not log or p[measure] > 0))
                 if len({x for x, _ in sel}) < 2:
                     continue
-                style = series_style(i)
                 ax.plot([x for x, _ in sel], [y for _, y in sel], label=name,
-                        color=COLOURS.get(backend), clip_on=False, **style)
+                        color=colours[backend], clip_on=False, **series_style(i))
                 drawn += 1
             if not drawn:
                 no_data(ax, "no line: nothing varies\nthe %s alone" % label)

@@ -22,12 +22,14 @@ d2d-exchange, 2 devices, 3,000-byte messages of 3 fragments unless said:
     writes 0: the table leaves P_D empty); radio_tx 1, radio_rx 2, radio_idle 3 J (two rows
     of 1.5): 3 J per device, idle 1.5 J.
     -> fragment loss 0.5000, message loss 0.5000, unfinished 0, latency 0.1 s.
+  C2 wifi with --wifiRateManager=ideal, 40 m, seed 1: another backend, "wifi (ideal)":
+    one complete row (0.05 s); radio_idle 0.5 J: 0.25 J per device, idle 0.25.
   D channel, 80 m, seed 1: 3 of 3 lost (loss), p_drop 0.5: fragment and message loss 1,
     no latency (no complete row: empty), P_D 0.5; radio_tx 0.2 J: 0.1 J per device.
   E channel, 40 m, 6,000 bytes (5 fragments), seed 1: 1 of 5 lost (delivered), p_drop
     0.05: fragment loss 0.2, message loss 1, latency empty; radio_tx 0.1 J: 0.05 J.
-  The base: area 40 (3 of 4 points), devices 2, size 3000 (3 of 4): A+B and C are "base",
-  D varies the area side, E the message size.
+  The base: area 40 (4 of 5 points), devices 2, size 3000 (4 of 5): A+B, C and C2 are
+  "base", D varies the area side, E the message size.
 
 fedavg --algorithm=decentralized, 3 devices, 40 m: messages of 31,432 bytes (model, twice)
 and one of 100 bytes (the most frequent size is the message size); a cancelled row (no
@@ -40,8 +42,8 @@ outcome) is left out.
     (0.0 s): fragments 23 + 23 + 1, lost 23: 0.4894; message loss 1/3; latency 0.5 s;
     accuracy 0.6 at round 2; radio_idle 3 J: 1 J per device, idle 1.
 
-Rows: d2d-exchange (channel base, wifi base, channel area side 80, channel message size
-6000), then fedavg (channel, wifi). The figure of the same runs (figure_checks: labelled
+Rows: d2d-exchange (channel base, wifi base, wifi (ideal) base, channel area side 80,
+channel message size 6000), then fedavg (channel, wifi). The figure of the same runs (figure_checks: labelled
 axes, rates in [0, 1]): lines only where two points of a series vary one parameter, so
 "no data" in the devices column (nothing varies them), for the accuracy (fedavg varies
 nothing) and for the latency (D and E have no complete message).
@@ -81,13 +83,15 @@ def msg(bytes_, frags, lost, latency=None, p_drop=0.0, reason="", kind="data"):
 
 
 def make_run(path, backend, area, n, rows, energy, size=3000, seed=1, fedavg=None,
-             extra=""):
+             extra="", rate=None):
     """A run folder: rows of messages.csv, energy {component: [J, ...]}, fedavg None or
-    {round: node -1 accuracy}."""
+    {round: node -1 accuracy}, rate the Wi-Fi rate manager (None: not in run.json)."""
     os.makedirs(path)
     flags = "--backend=%s --areaSideM=%g --nDevices=%d --seed=%d %s--outDir=%s --quiet" % (
         backend, area, n, seed, extra + " " if extra else "", path)
     params = {"backend": backend, "areaSideM": area, "nDevices": n}
+    if rate is not None:
+        params["wifiRateManager"] = rate
     if fedavg is None:
         params["messageBytes"] = size
         flags += " --messageBytes=%d" % size
@@ -147,6 +151,9 @@ class BackendTableTest(unittest.TestCase):
             make_run(os.path.join(t, "C"), "wifi", 40, 2, [
                 msg(3000, 3, 0, 0.1), msg(3000, 3, 3, None, 0.0, "loss")],
                 {"radio_tx": [1], "radio_rx": [2], "radio_idle": [1.5, 1.5]}),
+            make_run(os.path.join(t, "C2"), "wifi", 40, 2, [msg(3000, 3, 0, 0.05)],
+                     {"radio_idle": [0.5]}, extra="--wifiRateManager=ideal",
+                     rate="ideal"),
             make_run(os.path.join(t, "D"), "channel", 80, 2, [
                 msg(3000, 3, 3, None, 0.5, "loss")], {"radio_tx": [0.2]}),
             make_run(os.path.join(t, "E"), "channel", 40, 2, [
@@ -177,6 +184,8 @@ class BackendTableTest(unittest.TestCase):
              "0.1250", "0.1000", "0.025", "0.25", "0", ""],
             ["d2d-exchange", "wifi", "base", "40", "2", "3000", "1", "0.5000", "0.5000",
              "0.0000", "", "0.1", "3", "1.5", ""],
+            ["d2d-exchange", "wifi (ideal)", "base", "40", "2", "3000", "1", "0.0000",
+             "0.0000", "0.0000", "", "0.05", "0.25", "0.25", ""],
             ["d2d-exchange", "channel", "area side", "80", "2", "3000", "1", "1.0000",
              "1.0000", "0.0000", "0.5000", "", "0.1", "0", ""],
             ["d2d-exchange", "channel", "message size", "40", "2", "6000", "1", "0.2000",
