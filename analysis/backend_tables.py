@@ -29,17 +29,19 @@ and, for fedavg, rounds.csv. Every number is recomputed from the traces:
   idle energy       the radio_idle part of it, J per device
   final accuracy    rounds.csv, node -1, metric accuracy, at the last round (fedavg)
 
-A point is (scenario, backend, area side, devices, message size): the backend is
-parameters.backend, for Wi-Fi followed by a rate manager other than constant and a data mode
-other than the default in parentheses ("wifi (ideal)"); the scenario is
-"d2d-exchange", or "fedavg --algorithm=A" (runs with parameters.algorithm); the message
-size is the most frequent `bytes` of messages.csv (d2d-exchange: --messageBytes; fedavg:
-the model on the air). The runs of a point (seeds, --RngRun) are averaged, each run
-weighing the same; the table has a row per point, in the order scenario, varied parameter,
-its value, backend (channel first). The base of a scenario is the most frequent value of each of area side,
-devices and message size among its points (the smallest of equally frequent ones); a point
-that differs from the base in one of them is that parameter's sweep (`varies`: area side,
-devices, message size), the base itself "base", any other point "several".
+A point is (scenario, backend, area side, devices, message size). The backend is
+parameters.backend, for Wi-Fi followed in parentheses by a rate manager other than constant
+and a data mode other than the default ("wifi (ideal)"); the scenario is "d2d-exchange",
+or "fedavg --algorithm=A" (runs with parameters.algorithm); the message size is the most
+frequent `bytes` of messages.csv (d2d-exchange: --messageBytes; fedavg: the model on the
+air). The runs of a point (seeds, --RngRun) are averaged, each run weighing the same (a
+measure a run does not have, as the latency of a run without a complete message, is left
+out of its mean). The table has a row per point, in the order scenario, varied parameter,
+its value, backend (channel first). The base of a scenario is the most frequent value of
+each of area side, devices and message size among its points (the smallest of equally
+frequent ones); a point that differs from the base in one of them is that parameter's
+sweep (`varies`: area side, devices, message size), the base itself "base", any other
+point "several".
 
 Columns: scenario, backend, varies, area side m, devices, message bytes, runs, fragment
 loss, message loss, unfinished, eq. 18 P_D (4 decimals), latency s (4 significant digits),
@@ -49,11 +51,11 @@ radio energy J per device, idle energy J per device (4 significant digits), fina
 The runs of one scenario and backend must have been given the same flags
 (parameters.commandLine) but for the seed, --RngRun, --areaSideM, --nDevices,
 --messageBytes and how the run is executed (outDir, quiet, threads, traces, validate); the
-two backends may differ otherwise (each refuses the other's flags: the channel's
---spectralEfficiency, --noisePowerW, ...; Wi-Fi's --wifiDataMode, ...). Bad input (a missing folder or
-file, an unparsable run.json, a run of another program, a missing column or non-numeric
-value, a run without messages, runs that differ otherwise) gives a one-line error on stderr
-and exit code 2, and nothing is written.
+backends may differ otherwise (each refuses the other's flags: the channel's
+--spectralEfficiency, --noisePowerW, ...; Wi-Fi's --wifiDataMode, ...). Bad input (a
+missing folder or file, an unparsable run.json, a run of another program, a missing column
+or non-numeric value, a run without messages, runs that differ otherwise) gives a one-line
+error on stderr and exit code 2, and nothing is written.
 """
 
 import csv
@@ -133,7 +135,8 @@ def load_run(run_dir):
                      ["bytes", "t_send_s", "t_recv_s", "fragments", "fragments_lost",
                       "complete", "p_drop"], ["reason"])
     if not msgs:
-        raise TableError("%s: messages.csv has no rows" % os.path.join(run_dir, "messages.csv"))
+        raise TableError("%s: messages.csv has no rows"
+                         % os.path.join(run_dir, "messages.csv"))
     known = [m for m in msgs if m["reason"] not in NO_OUTCOME]
     frags = sum(m["fragments"] for m in known)
     complete = [m for m in known if m["complete"] == 1]

@@ -14,10 +14,10 @@ size; every number recomputed from messages.csv, energy.csv and rounds.csv). Wri
 PLOT_DIR/channel_vs_wifi.png (in --format): a column per varied parameter (area side,
 devices, message size), a row per measure (fragment loss, message loss, mean latency of
 the complete messages, radio energy per device, final test accuracy), a line per scenario
-and backend (a colour per backend) through the scenario's base point and the points that vary that parameter
-alone (a line needs two points; a panel without any says so). Latency, energy and the
-message size are on log axes (the backends differ by orders of magnitude); rates and
-accuracies on [0, 1].
+and backend (a colour per backend) through the scenario's base point and the points that
+vary that parameter alone (a line needs two points; a panel without any says so).
+Latency, energy and the message size are on log axes (the backends differ by orders of
+magnitude); rates and accuracies on [0, 1].
 Bad input gives backend_tables.py's one-line error on stderr and exit code 2, and nothing
 is written.
 """

@@ -43,10 +43,10 @@ outcome) is left out.
     accuracy 0.6 at round 2; radio_idle 3 J: 1 J per device, idle 1.
 
 Rows: d2d-exchange (channel base, wifi base, wifi (ideal) base, channel area side 80,
-channel message size 6000), then fedavg (channel, wifi). The figure of the same runs (figure_checks: labelled
-axes, rates in [0, 1]): lines only where two points of a series vary one parameter, so
-"no data" in the devices column (nothing varies them), for the accuracy (fedavg varies
-nothing) and for the latency (D and E have no complete message).
+channel message size 6000), then fedavg (channel, wifi). The figure of the same runs
+(figure_checks: labelled axes, rates in [0, 1]): lines only where two points of a series
+vary one parameter, so "no data" in the devices column (nothing varies them), for the
+accuracy (fedavg varies nothing) and for the latency (D and E have no complete message).
 
 Then bad input: runs of one scenario and backend with different flags, a run without
 messages.csv, a run.json of another program and a non-numeric cell each exit 2 with one
