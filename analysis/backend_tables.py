@@ -30,8 +30,10 @@ and, for fedavg, rounds.csv. Every number is recomputed from the traces:
   final accuracy    rounds.csv, node -1, metric accuracy, at the last round (fedavg)
 
 A point is (scenario, backend, area side, devices, message size). The backend is
-parameters.backend, for Wi-Fi followed in parentheses by a rate manager other than constant
-and a data mode other than the default ("wifi (ideal)"); the scenario is "d2d-exchange",
+parameters.backend followed in parentheses by, for Wi-Fi, a rate manager other than
+constant and a data mode other than the default, and by the ns-3 attributes the command
+line sets, as NAME=VALUE ("wifi (ideal)", "wifi (ReassemblyTimeout=2s)"); the scenario is
+"d2d-exchange",
 or "fedavg --algorithm=A" (runs with parameters.algorithm); the message size is the most
 frequent `bytes` of messages.csv (d2d-exchange: --messageBytes; fedavg: the model on the
 air). The runs of a point (seeds, --RngRun) are averaged, each run weighing the same (a
@@ -155,11 +157,16 @@ def load_run(run_dir):
     sizes = Counter(m["bytes"] for m in msgs)
     size = min(s for s, c in sizes.items() if c == max(sizes.values()))
     backend = str(params["backend"])
-    if backend == "wifi":  # the rate control is part of what is compared
+    notes = []  # what else is compared: the rate control, ns-3 attributes set
+    if backend == "wifi":
         manager = str(params.get("wifiRateManager") or "constant")
-        mode = str(params.get("wifiDataMode") or "")
-        backend += (" (%s)" % manager if manager != "constant" else "") + (
-            " (%s)" % mode if mode else "")
+        notes += [manager] if manager != "constant" else []
+        notes += [str(params["wifiDataMode"])] if params.get("wifiDataMode") else []
+    notes += ["%s=%s" % (name.rsplit("::", 1)[-1], value)
+              for name, value in sorted(command_flags(params).items())
+              if name.startswith("ns3::")]
+    if notes:
+        backend += " (%s)" % ", ".join(notes)
     return {"dir": run_dir, "path": path, "scenario": scenario, "backend": backend,
             "area": area, "devices": n, "size": size,
             "flags": command_flags(params, NOT_COMPARED),

@@ -41,12 +41,15 @@ outcome) is left out.
   G wifi seed 1: one complete (1.0 s), one 23 of 23 lost (loss), the 100-byte complete
     (0.0 s): fragments 23 + 23 + 1, lost 23: 0.4894; message loss 1/3; latency 0.5 s;
     accuracy 0.6 at round 2; radio_idle 3 J: 1 J per device, idle 1.
+  G2 wifi with --ns3::D2dWifiTransport::ReassemblyTimeout=2s: another backend, "wifi
+    (ReassemblyTimeout=2s)": one complete model (2.0 s), accuracy 0.65, radio_idle 6 J.
 
 Rows: d2d-exchange (channel base, wifi base, wifi (ideal) base, channel area side 80,
-channel message size 6000), then fedavg (channel, wifi). The figure of the same runs
-(figure_checks: labelled axes, rates in [0, 1]): lines only where two points of a series
-vary one parameter, so "no data" in the devices column (nothing varies them), for the
-accuracy (fedavg varies nothing) and for the latency (D and E have no complete message).
+channel message size 6000), then fedavg (channel, wifi, wifi (ReassemblyTimeout=2s)). The
+figure of the same runs (figure_checks: labelled axes, rates in [0, 1]): lines only where
+two points of a series vary one parameter, so "no data" in the devices column (nothing
+varies them), for the accuracy (fedavg varies nothing) and for the latency (D and E have no
+complete message).
 
 Then bad input: runs of one scenario and backend with different flags, a run without
 messages.csv, a run.json of another program and a non-numeric cell each exit 2 with one
@@ -167,6 +170,9 @@ class BackendTableTest(unittest.TestCase):
                 msg(M, 23, 0, 1.0, kind="model"), msg(M, 23, 23, None, 0.0, "loss", "model"),
                 msg(100, 1, 0, 0.0, kind="other")],
                 {"radio_idle": [3]}, fedavg={0: 0.1, 2: 0.6}),
+            make_run(os.path.join(t, "G2"), "wifi", 40, 3, [msg(M, 23, 0, 2.0, kind="model")],
+                     {"radio_idle": [6]}, fedavg={2: 0.65},
+                     extra="--ns3::D2dWifiTransport::ReassemblyTimeout=2s"),
         ]
         self.out = os.path.join(t, "table.csv")
 
@@ -193,7 +199,9 @@ class BackendTableTest(unittest.TestCase):
             [fed, "channel", "base", "40", "3", "31432", "1", "0.0000", "0.0000", "0.0000",
              "0.0000", "0.2", "0.3", "0", "0.700"],
             [fed, "wifi", "base", "40", "3", "31432", "1", "0.4894", "0.3333", "0.0000", "",
-             "0.5", "1", "1", "0.600"]])
+             "0.5", "1", "1", "0.600"],
+            [fed, "wifi (ReassemblyTimeout=2s)", "base", "40", "3", "31432", "1", "0.0000",
+             "0.0000", "0.0000", "", "2", "2", "2", "0.650"]])
 
     def test_figure(self):
         rc, _, figs = figure_checks.render("plot_backends", self.runs + [
