@@ -388,12 +388,12 @@ TABLES = {
         by="`analysis/plot_consensus.py --table` over their runs"),
     # The two messaging backends side by side (doc/howto/choose-channel.md): d2d-exchange
     # and decentralized FL over the D2D channel and over 802.11 (d2d-exchange also with
-    # ns-3's ideal rate control), one campaign per scenario and backend (each backend
-    # refuses the other's flags); a table and a figure.
+    # ns-3's ideal rate control, FL also with a 2 s reassembly timeout), one campaign per
+    # scenario and backend (each backend refuses the other's flags); a table and a figure.
     "channel-vs-wifi": dict(
         campaigns=["channel-vs-wifi-exchange-channel", "channel-vs-wifi-exchange-wifi",
                    "channel-vs-wifi-exchange-wifi-ideal", "channel-vs-wifi-fedavg-channel",
-                   "channel-vs-wifi-fedavg-wifi"],
+                   "channel-vs-wifi-fedavg-wifi", "channel-vs-wifi-fedavg-wifi-reassembly"],
         tables={"results.csv": [PYTHON, "analysis/backend_tables.py", "channel-vs-wifi",
                                 "{runs}", "--out", "{out}"]},
         plots=[[PYTHON, "analysis/plot_backends.py", "{runs}", "--out", "{dir}/plots"]],

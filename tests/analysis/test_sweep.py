@@ -710,7 +710,7 @@ seed = [1, 2, 3]
         # Every campaign in analysis/campaigns parses, names only flags its program has
         # (checked against --PrintHelp), and every value of every swept parameter is
         # accepted by the program's --validate: checked on as many runs as the longest list
-        # (run k takes the k-th value of each list, or its last), not on all ~1050 runs,
+        # (run k takes the k-th value of each list, or its last), not on all ~1060 runs,
         # which `run` validates (about a second each: the programs' start-up), and a run
         # only if it has a value not validated yet for its program. One
         # campaign goes through --dry-run, which prints the commands and runs nothing.
@@ -754,7 +754,8 @@ seed = [1, 2, 3]
                   "channel-vs-wifi-exchange-wifi.toml": 16,
                   "channel-vs-wifi-exchange-wifi-ideal.toml": 16,
                   "channel-vs-wifi-fedavg-channel.toml": 12,
-                  "channel-vs-wifi-fedavg-wifi.toml": 12}
+                  "channel-vs-wifi-fedavg-wifi.toml": 12,
+                  "channel-vs-wifi-fedavg-wifi-reassembly.toml": 12}
         self.assertEqual(sorted(f for f in os.listdir(folder) if f.endswith(".toml")),
                          sorted(counts))
         validated = set()  # (program, parameter, value) checked by --validate so far
