@@ -187,6 +187,8 @@ COLUMNS = {
     "retransmissions_per_fragment": ("Retransmissions per fragment", "", NON_NEGATIVE),
     "delivery_rate": ("Delivered fraction", "", RATE),
     "complete_rate": ("Complete fraction (1 \u2212 loss)", "", RATE),
+    "message_loss": ("Message loss (1 \u2212 complete)", "", RATE),
+    "radio_energy_j": ("Radio energy per device", "J", NON_NEGATIVE),
     "cdf": ("Empirical CDF", "", RATE),
     "energy_j": ("Energy", "J", NON_NEGATIVE),
     "remaining_j": ("Remaining battery", "J", NON_NEGATIVE),

@@ -15,9 +15,10 @@ doc/data/campaign-times.csv (runs, wall time of `sweep.py run` including validat
 the campaigns that a reproduction page shows (FIGURES below) it also draws their figures
 and keeps a table of their results in doc/data/NAME/ (figures, results.csv, stamp.md).
 With --table NAME (repeatable; TABLES below) runs the campaigns whose runs make one table
-of a page together (cmfl-robustness: no attack, attacks on the weights and on the update)
-and writes its tables into doc/data/NAME/ (results.csv, for cmfl also committee.csv, and
-stamp.md naming the campaigns, their runs and wall times), updating their rows of
+of a page together (cmfl-robustness: no attack, attacks on the weights and on the update;
+channel-vs-wifi: two scenarios over two backends) and writes its tables into
+doc/data/NAME/ (results.csv, for cmfl also committee.csv, for channel-vs-wifi its figure,
+and stamp.md naming the campaigns, their runs and wall times), updating their rows of
 doc/data/campaign-times.csv too.
 With --perf NAME (repeatable, or "all"; bench/perf_numbers.py's NAMES) runs the benchmark
 programs of doc/performance.md (build/bin/bench-*, bench/*.py) at settings of about two
@@ -332,7 +333,8 @@ def figures(name, toml, camp, outdir, stamp):
 # file (no attack, attacks on the weights, on the update). --table NAME runs each campaign
 # (timed, its row of campaign-times.csv updated, as --campaign does) and writes the table
 # over all their runs into doc/data/NAME/ (stamp.md and the CSV files of "tables": {file:
-# the command that writes it}, {runs} the run folders of all the campaigns, {out} the file).
+# the command that writes it}, {runs} the run folders of all the campaigns, {out} the file)
+# and, with "plots" and "keep", the figures those commands draw into {dir}/plots/.
 CMFL_TABLES = {
     "results.csv": [PYTHON, "analysis/cmfl_tables.py", "robustness", "{runs}", "--out", "{out}"],
     "committee.csv": [PYTHON, "analysis/cmfl_tables.py", "committee", "{runs}", "--out",
@@ -384,6 +386,20 @@ TABLES = {
         tables={"results.csv": [PYTHON, "analysis/plot_consensus.py", "{runs}", "--table",
                                 "{out}"]},
         by="`analysis/plot_consensus.py --table` over their runs"),
+    # The two messaging backends side by side (doc/howto/choose-channel.md): d2d-exchange
+    # and decentralized FL over the D2D channel and over 802.11 (d2d-exchange also with
+    # ns-3's ideal rate control, FL also with a 2 s reassembly timeout), one campaign per
+    # scenario and backend (each backend refuses the other's flags); a table and a figure.
+    "channel-vs-wifi": dict(
+        campaigns=["channel-vs-wifi-exchange-channel", "channel-vs-wifi-exchange-wifi",
+                   "channel-vs-wifi-exchange-wifi-ideal", "channel-vs-wifi-fedavg-channel",
+                   "channel-vs-wifi-fedavg-wifi", "channel-vs-wifi-fedavg-wifi-reassembly"],
+        tables={"results.csv": [PYTHON, "analysis/backend_tables.py", "channel-vs-wifi",
+                                "{runs}", "--out", "{out}"]},
+        plots=[[PYTHON, "analysis/plot_backends.py", "{runs}", "--out", "{dir}/plots"]],
+        keep=["channel_vs_wifi.png"],
+        by="`analysis/backend_tables.py channel-vs-wifi` (results.csv) and "
+           "`analysis/plot_backends.py` (the figure) over their runs"),
     # The former rules (IID, replicas quorum, ...), one campaign, four attacks at 10 %.
     "cmfl-former-rules": dict(
         campaigns=["cmfl-former-rules"], tables={"results.csv": CMFL_TABLES["results.csv"]},
@@ -413,14 +429,22 @@ def run_campaign(bindir, name, camp, stamp, jobs=None):
                 jobs=jobs or min(2, os.cpu_count() or 1))
 
 
-def table_over(name, camps, outdir, stamp, times):
+def table_over(name, camps, outdir, stamp, times, work):
     """TABLES[name] over the runs of the campaign folders camps ({campaign: folder}) into
-    outdir/NAME/ (its tables, stamp.md); times: the campaigns' rows of campaign-times.csv."""
+    outdir/NAME/ (its tables, its figures ("plots", run with {dir} the folder work, and
+    the files of work/plots/ named in "keep"), stamp.md); times: the campaigns' rows of
+    campaign-times.csv."""
     spec = TABLES[name]
     runs = sorted(os.path.join(camp, d) for camp in camps.values() for d in os.listdir(camp)
                   if os.path.exists(os.path.join(camp, d, "run.json")))
     dest = os.path.join(outdir, name)
     os.makedirs(dest, exist_ok=True)
+    for cmd in spec.get("plots", []):
+        subprocess.run(expand(cmd, runs, dir=work), check=True, stdout=subprocess.DEVNULL,
+                       cwd=TOP)
+    for f in spec.get("keep", []):
+        shutil.copyfile(os.path.join(work, "plots", f), os.path.join(dest, f + ".tmp"))
+        os.replace(os.path.join(dest, f + ".tmp"), os.path.join(dest, f))
     for f, cmd in spec["tables"].items():
         table = os.path.join(dest, f + ".tmp")
         subprocess.run(expand(cmd, runs, out=table), check=True, stdout=subprocess.DEVNULL,
@@ -455,7 +479,7 @@ def campaigns(bindir, names, outdir, stamp, jobs=None, tables=()):
             camps = {c: os.path.join(tmp, c) for c in TABLES[name]["campaigns"]}
             for c, camp in camps.items():
                 old[c] = run_campaign(bindir, c, camp, stamp, jobs)
-            table_over(name, camps, outdir, stamp, old)
+            table_over(name, camps, outdir, stamp, old, tmp)
     rows = sorted(old.values(), key=lambda r: r["campaign"])
     with open(path + ".tmp", "w", newline="") as f:
         w = csv.DictWriter(f, fields, extrasaction="ignore")

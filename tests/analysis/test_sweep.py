@@ -710,7 +710,7 @@ seed = [1, 2, 3]
         # Every campaign in analysis/campaigns parses, names only flags its program has
         # (checked against --PrintHelp), and every value of every swept parameter is
         # accepted by the program's --validate: checked on as many runs as the longest list
-        # (run k takes the k-th value of each list, or its last), not on all ~980 runs,
+        # (run k takes the k-th value of each list, or its last), not on all ~1060 runs,
         # which `run` validates (about a second each: the programs' start-up), and a run
         # only if it has a value not validated yet for its program. One
         # campaign goes through --dry-run, which prints the commands and runs nothing.
@@ -749,7 +749,13 @@ seed = [1, 2, 3]
                   "paper-graph-discovery-fig5a-points.toml": 20,
                   "paper-graph-discovery-fig5a-skew.toml": 20,
                   "paper-graph-discovery-fig5a-drift.toml": 20,
-                  "paper-graph-discovery-fig5a-lossy.toml": 20}
+                  "paper-graph-discovery-fig5a-lossy.toml": 20,
+                  "channel-vs-wifi-exchange-channel.toml": 16,
+                  "channel-vs-wifi-exchange-wifi.toml": 16,
+                  "channel-vs-wifi-exchange-wifi-ideal.toml": 16,
+                  "channel-vs-wifi-fedavg-channel.toml": 12,
+                  "channel-vs-wifi-fedavg-wifi.toml": 12,
+                  "channel-vs-wifi-fedavg-wifi-reassembly.toml": 12}
         self.assertEqual(sorted(f for f in os.listdir(folder) if f.endswith(".toml")),
                          sorted(counts))
         validated = set()  # (program, parameter, value) checked by --validate so far
