@@ -10,6 +10,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 #include "ns3/core-module.h"
+#include "ns3/d2d-robust-aggregation.h"
 #include "ns3/d2dlearn-module.h"
 #include "ns3/mobility-module.h"
 
@@ -87,7 +88,7 @@ class GossipAveraging : public D2dPeerProtocol
             values.push_back(
                 std::make_shared<const std::vector<float>>(m_learners[i]->GetParameters()));
             m_learners[i]->SetParameters(
-                WeightedAverage(values, std::vector<double>(values.size(), 1.0)));
+                D2dRobustAggregation::Mean(values, std::vector<double>(values.size(), 1.0)));
         }
         RecordDevices(m_round, LiveDevices());
         EndRound(MakeCallback(&GossipAveraging::StartRound, this));

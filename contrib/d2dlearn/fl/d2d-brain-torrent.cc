@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/d2d-robust-aggregation.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
@@ -325,7 +326,7 @@ D2dBrainTorrent::Merge()
     }
     if (values.size() > 1)
     {
-        learner->SetParameters(WeightedAverage(values, weights));
+        learner->SetParameters(D2dRobustAggregation::Mean(values, weights));
     }
     m_merged = static_cast<uint32_t>(m_models.size());
     m_models.clear();

@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/d2d-robust-aggregation.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -458,7 +459,7 @@ D2dFlProtocol::RecordRegular(uint32_t round, const std::vector<uint32_t>& idle)
             return; // heterogeneous architectures: no mean model
         }
     }
-    const auto mean = WeightedAverage(models, std::vector<double>(models.size(), 1.0));
+    const auto mean = D2dRobustAggregation::Mean(models, std::vector<double>(models.size(), 1.0));
     double distance = 0;
     for (const auto& m : models)
     {
@@ -519,47 +520,6 @@ D2dFlProtocol::PickDevices(uint32_t n, uint32_t k, Ptr<UniformRandomVariable> rn
     order.resize(k);
     std::sort(order.begin(), order.end());
     return order;
-}
-
-std::vector<float>
-D2dFlProtocol::WeightedAverage(const std::vector<std::shared_ptr<const std::vector<float>>>& values,
-                               const std::vector<double>& weights)
-{
-    NS_ABORT_MSG_IF(values.empty() || values.size() != weights.size(),
-                    "WeightedAverage: " << values.size() << " models, " << weights.size()
-                                        << " weights");
-    return WeightedAverage(weights, [&values](std::size_t k) { return values[k]; });
-}
-
-std::vector<float>
-D2dFlProtocol::WeightedAverage(
-    const std::vector<double>& weights,
-    const std::function<std::shared_ptr<const std::vector<float>>(std::size_t)>& value)
-{
-    NS_ABORT_MSG_IF(weights.empty(), "WeightedAverage: no models");
-    double total = 0;
-    for (auto w : weights)
-    {
-        total += w;
-    }
-    std::vector<double> acc;
-    for (std::size_t k = 0; k < weights.size(); ++k)
-    {
-        const auto vk = value(k);
-        NS_ABORT_MSG_IF(!vk, "WeightedAverage: model " << k << " is missing");
-        if (k == 0)
-        {
-            acc.assign(vk->size(), 0.0);
-        }
-        NS_ABORT_MSG_IF(vk->size() != acc.size(), "WeightedAverage: model sizes differ");
-        const double w = weights[k] / total;
-        const float* v = vk->data();
-        for (std::size_t j = 0; j < acc.size(); ++j)
-        {
-            acc[j] += w * v[j];
-        }
-    }
-    return std::vector<float>(acc.begin(), acc.end());
 }
 
 std::vector<uint32_t>

@@ -151,26 +151,6 @@ class D2dFlProtocol : public Object
                                              uint32_t k,
                                              Ptr<UniformRandomVariable> rng);
 
-    /**
-     * \param values models to average, weights
-     * \param weights one weight per model (normalized here)
-     * \return sum_k (weights_k / sum weights) values_k
-     */
-    static std::vector<float> WeightedAverage(
-        const std::vector<std::shared_ptr<const std::vector<float>>>& values,
-        const std::vector<double>& weights);
-
-    /**
-     * \brief The same average over values fetched one at a time (each dropped once it is
-     * added): the arithmetic of the overload above, bit for bit.
-     * \param weights one weight per model (normalized here)
-     * \param value gives model k (k = 0 .. weights.size() - 1, once each, in order)
-     * \return sum_k (weights_k / sum weights) values_k
-     */
-    static std::vector<float> WeightedAverage(
-        const std::vector<double>& weights,
-        const std::function<std::shared_ptr<const std::vector<float>>(std::size_t)>& value);
-
     /** Values of the Compression attribute: how model values go on the air. */
     enum Compression
     {

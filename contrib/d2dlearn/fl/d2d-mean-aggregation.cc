@@ -62,7 +62,7 @@ D2dMeanAggregation::StepFetched(const std::vector<float>& base,
     NS_ABORT_MSG_IF(weights.empty(), "D2dMeanAggregation::StepFetched: no values");
     // The arithmetic of Step(): the mean as Mean() forms it, then (weights) AggregateModels'
     // g = w^t - mean in double, or (gradients) g = mean; then the global step.
-    const std::vector<float> mean = D2dFlProtocol::WeightedAverage(weights, fetch);
+    const std::vector<float> mean = D2dRobustAggregation::Mean(weights, fetch);
     NS_ABORT_MSG_IF(mean.size() != base.size(), "D2dMeanAggregation: model sizes differ");
     if (!models)
     {

@@ -8,6 +8,7 @@
 #include "d2d-locality-order.h"
 
 #include "ns3/abort.h"
+#include "ns3/d2d-robust-aggregation.h"
 #include "ns3/d2d-torch-runtime.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -419,9 +420,8 @@ D2dModelExchange::Average(uint32_t device)
             return models[0]->Resolve();
         }
         return std::make_shared<const std::vector<float>>(
-            D2dFlProtocol::WeightedAverage(weights, [&models](std::size_t k) {
-                return models[k]->Resolve();
-            }));
+            D2dRobustAggregation::Mean(weights,
+                                       [&models](std::size_t k) { return models[k]->Resolve(); }));
     };
     if (m_ledger)
     {

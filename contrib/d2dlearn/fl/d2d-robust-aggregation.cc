@@ -5,7 +5,6 @@
 #include "d2d-robust-aggregation.h"
 
 #include "ns3/abort.h"
-#include "ns3/d2d-fl-protocol.h"
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -41,8 +40,42 @@ std::vector<float>
 D2dRobustAggregation::Mean(const Vectors& g, const std::vector<double>& weights)
 {
     CheckVectors(g, "Mean");
-    // Eq. (aggregation): g = sum_k (n_k / n) g_k.
-    return D2dFlProtocol::WeightedAverage(g, weights);
+    NS_ABORT_MSG_IF(g.size() != weights.size(),
+                    "D2dRobustAggregation::Mean: " << g.size() << " gradients, " << weights.size()
+                                                   << " weights");
+    return Mean(weights, [&g](std::size_t k) { return g[k]; });
+}
+
+std::vector<float>
+D2dRobustAggregation::Mean(const std::vector<double>& weights, const Fetch& fetch)
+{
+    // Eq. (aggregation): g = sum_k (n_k / n) g_k, in double.
+    NS_ABORT_MSG_IF(weights.empty(), "D2dRobustAggregation::Mean: no vectors");
+    double total = 0;
+    for (auto w : weights)
+    {
+        total += w;
+    }
+    std::vector<double> acc;
+    for (std::size_t k = 0; k < weights.size(); ++k)
+    {
+        const auto vk = fetch(k);
+        NS_ABORT_MSG_IF(!vk, "D2dRobustAggregation::Mean: vector " << k << " is missing");
+        if (k == 0)
+        {
+            acc.assign(vk->size(), 0.0);
+        }
+        NS_ABORT_MSG_IF(vk->size() != acc.size(),
+                        "D2dRobustAggregation::Mean: vector sizes " << acc.size() << " and "
+                                                                    << vk->size() << " differ");
+        const double w = weights[k] / total;
+        const float* v = vk->data();
+        for (std::size_t j = 0; j < acc.size(); ++j)
+        {
+            acc[j] += w * v[j];
+        }
+    }
+    return std::vector<float>(acc.begin(), acc.end());
 }
 
 std::vector<float>
@@ -182,7 +215,7 @@ D2dRobustAggregation::MultiKrum(const Vectors& g, uint32_t f, uint32_t m)
     {
         chosen.push_back(g[i]);
     }
-    return D2dFlProtocol::WeightedAverage(chosen, std::vector<double>(chosen.size(), 1.0));
+    return Mean(chosen, std::vector<double>(chosen.size(), 1.0));
 }
 
 std::vector<float>
@@ -201,7 +234,7 @@ D2dRobustAggregation::MultiKrum(const Vectors& g,
         chosen.push_back(g[i]);
         w.push_back(weights[i]);
     }
-    return D2dFlProtocol::WeightedAverage(chosen, w);
+    return Mean(chosen, w);
 }
 
 uint32_t

@@ -6,6 +6,7 @@
 #define D2D_ROBUST_AGGREGATION_H
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -32,13 +33,25 @@ class D2dRobustAggregation
     typedef std::vector<std::shared_ptr<const std::vector<float>>> Vectors;
 
     /**
-     * \brief Eq. (aggregation): g = sum_k (n_k / n) g_k, n = sum_k n_k
-     * (D2dFlProtocol::WeightedAverage).
+     * \brief Eq. (aggregation): g = sum_k (n_k / n) g_k, n = sum_k n_k, accumulated in
+     * double (FedAvg's weighted mean of McMahan et al. 2017 too).
      * \param g the local gradients (not empty, equal sizes)
      * \param weights n_k, one per gradient
      * \return g
      */
     static std::vector<float> Mean(const Vectors& g, const std::vector<double>& weights);
+
+    /** Gives vector k (k = 0 .. K - 1, asked once each, in order). */
+    typedef std::function<std::shared_ptr<const std::vector<float>>(std::size_t)> Fetch;
+
+    /**
+     * \brief The same weighted mean over vectors fetched one at a time (each may be dropped
+     * once it is added): Mean()'s arithmetic, bit for bit, without holding all K.
+     * \param weights n_k, one per vector (not empty; normalized here)
+     * \param fetch gives vector k
+     * \return sum_k (n_k / n) v_k
+     */
+    static std::vector<float> Mean(const std::vector<double>& weights, const Fetch& fetch);
 
     /**
      * \brief Coordinate-wise median (Yin et al. 2018): g_j = median_k g_{k,j}; an even

@@ -5,6 +5,7 @@
 #include "d2d-semi-decentralized-fl.h"
 
 #include "ns3/abort.h"
+#include "ns3/d2d-robust-aggregation.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -378,8 +379,12 @@ D2dSemiDecentralizedFl::Aggregate()
         values.push_back(payload->values);
         weights.push_back(static_cast<double>(payload->samples));
     }
-    auto message =
-        m_codec.Encode("global_model", "weights", m_round, 0, k, WeightedAverage(values, weights));
+    auto message = m_codec.Encode("global_model",
+                                  "weights",
+                                  m_round,
+                                  0,
+                                  k,
+                                  D2dRobustAggregation::Mean(values, weights));
     m_global = *message->GetPayloadAs<D2dModelPayload>()->values;
     m_stage = Stage::DOWNLOAD;
     m_downloaded = 0;

@@ -467,7 +467,7 @@ class FedAvgHooksTestCase : public TestCase
         {
             trained.push_back(std::make_shared<const std::vector<float>>(plain.trained.at(k)));
         }
-        const auto wa = D2dFlProtocol::WeightedAverage(trained, plain.samples);
+        const auto wa = D2dRobustAggregation::Mean(trained, plain.samples);
         std::vector<float> expected(size);
         std::vector<double> average(size);
         for (std::size_t j = 0; j < size; ++j)

@@ -48,6 +48,23 @@ TEST(D2dRobustAggregationMean, WeightedByNk)
     EXPECT_EQ(D2dRobustAggregation::Mean(MakeVectors({{-1.5f, 8}}), {42}), (Floats{-1.5f, 8}));
 }
 
+TEST(D2dRobustAggregationMean, FetchedOneAtATimeIsTheSameBits)
+{
+    // By hand: weights 1, 2, 1 of 4: (0.25 * 1 + 0.5 * 0.1 + 0.25 * 3, ...) = (1.05, ...);
+    // fetched in order, each once, the sum is Mean()'s, bit for bit.
+    const auto v = MakeVectors({{1, -2, 0.3f}, {0.1f, 4, 1e-7f}, {3, 0, -0.3f}});
+    const std::vector<double> w{1, 2, 1};
+    std::vector<std::size_t> asked;
+    const auto fetched = D2dRobustAggregation::Mean(w, [&](std::size_t k) {
+        asked.push_back(k);
+        return v[k];
+    });
+    EXPECT_EQ(fetched, D2dRobustAggregation::Mean(v, w));
+    EXPECT_EQ(asked, (std::vector<std::size_t>{0, 1, 2}));
+    EXPECT_FLOAT_EQ(fetched[0], 1.05f);
+    EXPECT_FLOAT_EQ(fetched[1], 1.5f);
+}
+
 TEST(D2dRobustAggregationMedian, OddCount)
 {
     // Coordinate 0 of {1, 3, 2} -> 2; coordinate 1 of {5, -1, 10} -> 5.
