@@ -74,21 +74,11 @@ main(int argc, char* argv[])
     Ptr<D2dChannel> channel = d2d.Install(nodes);
     d2d.AssignStreams(1);
 
-    // Every D2dEnergyModel of every battery: FindDeviceEnergyModels matches exact types.
-    std::vector<Ptr<D2dEnergyModel>> models;
-    for (uint32_t i = 0; i < nodes.GetN(); ++i)
+    // Every D2dEnergyModel of every battery.
+    std::vector<Ptr<D2dEnergyModel>> models = D2dHelper::GetEnergyModels(nodes);
+    for (const auto& model : models)
     {
-        Ptr<EnergySource> source = nodes.Get(i)->GetObject<EnergySourceContainer>()->Get(0);
-        for (const char* type : {"ns3::D2dRadioEnergyModel", "ns3::D2dComputeModel"})
-        {
-            DeviceEnergyModelContainer found = source->FindDeviceEnergyModels(type);
-            for (auto it = found.Begin(); it != found.End(); ++it)
-            {
-                Ptr<D2dEnergyModel> model = DynamicCast<D2dEnergyModel>(*it);
-                model->TraceConnectWithoutContext("EnergyEvent", MakeCallback(&OnEnergyEvent));
-                models.push_back(model);
-            }
-        }
+        model->TraceConnectWithoutContext("EnergyEvent", MakeCallback(&OnEnergyEvent));
     }
     if (!csv.empty())
     {

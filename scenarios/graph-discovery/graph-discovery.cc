@@ -527,12 +527,6 @@ main(int argc, char* argv[])
         return 0;
     }
     learning.Validate(support, false);
-    if (net.IsWifi())
-    {
-        // The discovery reads each link's P_D and RSS (D2dLinkQuality) from the D2D channel.
-        support.Fail("--backend=wifi is not supported by graph-discovery yet: its link quality "
-                     "comes from the D2D channel (use --backend=channel)");
-    }
     net.Validate(support, 25, 2);
     discovery.Validate(support, flags, learning, net.nDevices);
     support.SetQuiet(net.quiet);

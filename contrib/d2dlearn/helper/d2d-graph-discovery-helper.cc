@@ -574,30 +574,9 @@ D2dGraphDiscoveryHelper::Install(const D2dNetwork& network,
     m_traces = &traces;
     m_quiet = net.quiet;
     m_devices = network.devices;
-    m_links = network.channel;
-    // Every energy model's EnergyEvent, by component family.
-    NodeContainer nodes(network.devices);
-    if (network.server)
-    {
-        nodes.Add(network.server);
-    }
-    for (uint32_t i = 0; i < nodes.GetN(); ++i)
-    {
-        auto sources = nodes.Get(i)->GetObject<EnergySourceContainer>();
-        for (uint32_t s = 0; sources && s < sources->GetN(); ++s)
-        {
-            for (const char* type : {"ns3::D2dRadioEnergyModel", "ns3::D2dComputeModel"})
-            {
-                auto models = sources->Get(s)->FindDeviceEnergyModels(type);
-                for (uint32_t m = 0; m < models.GetN(); ++m)
-                {
-                    models.Get(m)->TraceConnectWithoutContext(
-                        "EnergyEvent",
-                        MakeCallback(&D2dGraphDiscoveryHelper::Energy, this));
-                }
-            }
-        }
-    }
+    m_links = network.links;
+    // Every energy event (radios, D2S, computation), by component family.
+    network.ConnectEnergyEvents(MakeCallback(&D2dGraphDiscoveryHelper::Energy, this));
     m_gd = CreateObject<D2dGraphDiscovery>();
     m_gd->SetAttribute("Paradigm", PointerValue(m_paradigm));
     if (GetGraphName() == "gcn")
@@ -612,7 +591,7 @@ D2dGraphDiscoveryHelper::Install(const D2dNetwork& network,
         // Sec. VI-P: the RSS is redrawn at every RL step.
         m_gd->SetAttribute("IterationPeriod", TimeValue(net.rssStep));
     }
-    m_gd->Setup(network.channel->GetTransports(), network.channel);
+    m_gd->Setup(network.d2dTransports, network.links);
     m_writer = std::make_unique<D2dDiscoveryTraceWriter>(traces, traceEvery);
     m_writer->Connect(m_gd);
     m_energyCsv = &traces.OpenTrace("gd_energy.csv",
@@ -631,7 +610,7 @@ D2dGraphDiscoveryHelper::Install(const D2dNetwork& network,
             "gd_labelling.csv",
             "device,points,labelled,accuracy,unlabelled_accuracy,iterations,subspace,pca_end_s");
     }
-    m_data.server = network.d2s ? network.d2s->GetTransports() : std::vector<Ptr<D2dTransport>>{};
+    m_data.server = network.d2sTransports;
 }
 
 int64_t
@@ -643,9 +622,11 @@ D2dGraphDiscoveryHelper::AssignStreams(int64_t stream)
 void
 D2dGraphDiscoveryHelper::Stage(uint32_t edge, const std::string& stage)
 {
+    // The open periods closed first (a Wi-Fi radio's idle draw is open at any time): the
+    // stage's energy and energy.csv's rows up to now then hold the same m_d2dJ.
+    m_traces->CloseEnergyPeriods();
     (stage == "learned" ? m_rlEnergyJ : m_exchangeEnergyJ) += m_d2dJ - m_stageMarkJ;
     m_stageMarkJ = m_d2dJ;
-    m_traces->FlushEnergy(); // energy.csv up to now holds the m_d2dJ written
     *m_stagesCsv << fmt::format("{},{},{:.9f},{:.17g}\n",
                                 edge,
                                 stage,
@@ -716,8 +697,8 @@ D2dGraphDiscoveryHelper::Prepared()
     if (semi || unsup)
     {
         m_prepEndS = Simulator::Now().GetSeconds();
+        m_traces->CloseEnergyPeriods(); // energy.csv up to m_prepEndS holds m_prepD2sJ
         m_prepD2sJ = m_d2sJ;
-        m_traces->FlushEnergy(); // energy.csv up to m_prepEndS holds m_prepD2sJ
     }
     if (semi)
     {
@@ -800,7 +781,7 @@ D2dGraphDiscoveryHelper::Run(const D2dScenarioSupport& support,
         minLabels[i] = m_paradigm->GetMinLabels(i);
     }
     m_writer->WriteFinal(m_gd, m_links, m_devices, minLabels, m_satisfiedBefore);
-    m_traces->FlushEnergy();
+    m_traces->CloseEnergyPeriods();
     *m_energyCsv << fmt::format("0,{:.9f},{:.9g},{:.9g},{:.9g},{:.9g},\n",
                                 m_discoveryEndS,
                                 m_d2dJ,
@@ -903,7 +884,8 @@ D2dGraphDiscoveryHelper::ApplyExchange(const D2dScenarioSupport& support,
 void
 D2dGraphDiscoveryHelper::RoundEnd(uint32_t round, double accuracy, double)
 {
-    m_traces->FlushEnergy();
+    // The open periods closed: a Wi-Fi radio's idle draw is open at any time.
+    m_traces->CloseEnergyPeriods();
     *m_energyCsv << fmt::format("{},{:.9f},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}\n",
                                 round,
                                 Simulator::Now().GetSeconds(),

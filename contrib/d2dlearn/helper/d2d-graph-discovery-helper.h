@@ -191,7 +191,7 @@ class D2dGraphDiscoveryHelper
     std::ostream* m_labellingCsv{nullptr};             //!< gd_labelling.csv (semi-supervised)
     const D2dScenarioSupport* m_support{nullptr};      //!< Run(): progress
     NodeContainer m_devices;                           //!< Install()
-    Ptr<D2dLinkQuality> m_links;                       //!< Install(): the D2D channel
+    Ptr<D2dLinkQuality> m_links;                       //!< Install(): network.links
     bool m_quiet{false};                               //!< no progress on stderr
     uint64_t m_seed{1};                                //!< Configure()
 

@@ -271,6 +271,28 @@ D2dHelper::GetComputeModel(Ptr<Node> node)
     return nullptr;
 }
 
+std::vector<Ptr<D2dEnergyModel>>
+D2dHelper::GetEnergyModels(NodeContainer nodes)
+{
+    std::vector<Ptr<D2dEnergyModel>> out;
+    for (uint32_t i = 0; i < nodes.GetN(); ++i)
+    {
+        auto sources = nodes.Get(i)->GetObject<EnergySourceContainer>();
+        for (uint32_t s = 0; sources && s < sources->GetN(); ++s)
+        {
+            for (const char* type : {"ns3::D2dRadioEnergyModel", "ns3::D2dComputeModel"})
+            {
+                auto models = sources->Get(s)->FindDeviceEnergyModels(type);
+                for (uint32_t m = 0; m < models.GetN(); ++m)
+                {
+                    out.push_back(DynamicCast<D2dEnergyModel>(models.Get(m)));
+                }
+            }
+        }
+    }
+    return out;
+}
+
 int64_t
 D2dHelper::AssignStreams(int64_t stream)
 {

@@ -113,6 +113,15 @@ class D2dHelper
     static Ptr<D2dComputeModel> GetComputeModel(Ptr<Node> node);
 
     /**
+     * \brief Every D2dEnergyModel (radio and compute) of every energy source of the nodes,
+     * in node, source, then model order: the one list of the module's energy model types
+     * (EnergySource::FindDeviceEnergyModels matches exact types only).
+     * \param nodes nodes, those without an EnergySourceContainer contributing nothing
+     * \return the models
+     */
+    static std::vector<Ptr<D2dEnergyModel>> GetEnergyModels(NodeContainer nodes);
+
+    /**
      * \brief The graph of who hears whom: in[j] lists the devices that j hears (every i
      * with j in channel->GetNeighbours(i)), ascending; e.g. the in-neighbours of
      * D2dDecentralizedFl::SetGraph within RangeM.

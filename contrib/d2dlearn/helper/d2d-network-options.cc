@@ -9,6 +9,7 @@
 #include "ns3/constant-rss-model.h"
 #include "ns3/d2d-data-rng.h"
 #include "ns3/d2d-helper.h"
+#include "ns3/d2d-rss-link-quality.h"
 #include "ns3/d2d-wifi-helper.h"
 #include "ns3/double.h"
 #include "ns3/dynamic-rss-model.h"
@@ -18,6 +19,7 @@
 #include "ns3/mobility-helper.h"
 #include "ns3/pointer.h"
 #include "ns3/position-allocator.h"
+#include "ns3/propagation-rss-model.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rectangle.h"
 #include "ns3/rng-seed-manager.h"
@@ -542,6 +544,7 @@ D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
         d2d.SetD2sChannelAttribute("RssModel", PointerValue(constant));
     }
     network.channel = d2d.Install(network.devices);
+    network.links = network.channel;
     if (withServer)
     {
         network.server = CreateObject<Node>();
@@ -629,13 +632,26 @@ D2dNetworkOptions::MakeWifi(D2dTraceHelper* traces, bool withServer)
             network.wifiHearDbm = DynamicCast<const DoubleValue>(info.initialValue)->Get();
         }
     }
+    {
+        // Eq. (18) at the RSS of the Wi-Fi channel's own loss model (with r and sigma^2 at
+        // D2dRssLinkQuality's defaults: 2 bit/s/Hz, thermal noise of 20 MHz with the PHY's
+        // 7 dB noise figure); what the PHYs do not detect has P_D = 1.
+        auto rss = CreateObject<PropagationRssModel>();
+        rss->SetAttribute("PropagationLossModel", PointerValue(network.wifiLoss));
+        auto links = CreateObject<D2dRssLinkQuality>();
+        links->SetRssModel(rss);
+        links->SetNodes(network.devices);
+        links->SetAttribute("TxPowerDbm", DoubleValue(network.wifiTxPowerDbm));
+        links->SetAttribute("RxSensitivityW",
+                            DoubleValue(std::pow(10.0, network.wifiHearDbm / 10.0) / 1000.0));
+        network.links = links;
+    }
     std::vector<Ptr<D2dWifiTransport>> d2d80211 = wifi.Install(network.devices);
-    std::vector<Ptr<D2dWifiEnergyMeter>> meters = wifi.InstallEnergy("radio", nDevices);
+    network.wifiMeters = wifi.InstallEnergy("radio", nDevices);
     int64_t stream = FIRST_CHANNEL_STREAM;
     stream += wifi.AssignStreams(stream);
     network.d2dTransports.assign(d2d80211.begin(), d2d80211.end());
 
-    std::vector<Ptr<D2dWifiEnergyMeter>> d2sMeters;
     if (withServer)
     {
         network.server = CreateObject<Node>();
@@ -649,7 +665,10 @@ D2dNetworkOptions::MakeWifi(D2dTraceHelper* traces, bool withServer)
         d2sWifi.SetTransportAttribute("Port", UintegerValue(9998));
         d2sWifi.SetAggregate(false);
         std::vector<Ptr<D2dWifiTransport>> d2s80211 = d2sWifi.Install(all);
-        d2sMeters = d2sWifi.InstallEnergy("d2s", nDevices); // the server is mains powered
+        for (auto& meter : d2sWifi.InstallEnergy("d2s", nDevices)) // the server: mains powered
+        {
+            network.wifiMeters.push_back(meter);
+        }
         stream += d2sWifi.AssignStreams(stream);
         network.d2sTransports.assign(d2s80211.begin(), d2s80211.end());
     }
@@ -670,11 +689,7 @@ D2dNetworkOptions::MakeWifi(D2dTraceHelper* traces, bool withServer)
     if (traces)
     {
         traces->ConnectEnergy(network.devices);
-        for (const auto& meter : meters)
-        {
-            traces->ConnectWifiEnergy(meter);
-        }
-        for (const auto& meter : d2sMeters)
+        for (const auto& meter : network.wifiMeters)
         {
             traces->ConnectWifiEnergy(meter);
         }
@@ -689,6 +704,25 @@ D2dNetworkOptions::MakeWifi(D2dTraceHelper* traces, bool withServer)
     }
     network.mode = reliable ? D2dDeliveryMode::RELIABLE : D2dDeliveryMode::UNRELIABLE;
     return network;
+}
+
+void
+D2dNetwork::ConnectEnergyEvents(
+    const Callback<void, Time, uint32_t, const std::string&, double, double>& callback) const
+{
+    NodeContainer nodes(devices);
+    if (server)
+    {
+        nodes.Add(server);
+    }
+    for (const auto& model : D2dHelper::GetEnergyModels(nodes))
+    {
+        model->TraceConnectWithoutContext("EnergyEvent", callback);
+    }
+    for (const auto& meter : wifiMeters)
+    {
+        meter->TraceConnectWithoutContext("EnergyEvent", callback);
+    }
 }
 
 bool

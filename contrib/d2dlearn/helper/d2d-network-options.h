@@ -8,11 +8,13 @@
 #include "ns3/command-line.h"
 #include "ns3/d2d-channel.h"
 #include "ns3/d2d-delivery.h"
+#include "ns3/d2d-link-quality.h"
 #include "ns3/d2d-rss-model.h"
 #include "ns3/d2d-scenario-flags.h"
 #include "ns3/d2d-scenario-support.h"
 #include "ns3/d2d-trace-helper.h"
 #include "ns3/d2d-transport.h"
+#include "ns3/d2d-wifi-energy-meter.h"
 #include "ns3/node-container.h"
 #include "ns3/node.h"
 #include "ns3/nstime.h"
@@ -51,6 +53,25 @@ struct D2dNetwork
     Ptr<PropagationLossModel> wifiLoss;
     double wifiTxPowerDbm{0}; //!< Wi-Fi: the devices' transmit power, dBm
     double wifiHearDbm{-82};  //!< Wi-Fi: least received power a PHY detects a frame at, dBm
+    /**
+     * The link quality a protocol decides with (D2dLinkQuality: P_D and RSS of each link):
+     * on the channel, the channel itself (its eq. (18), what its messages are lost with);
+     * over Wi-Fi, a D2dRssLinkQuality: eq. (18) at the RSS the Wi-Fi loss model gives at the
+     * devices' transmit power (P_D = 1 below wifiHearDbm), an estimate from what a device
+     * measures, while 802.11's PHY decides which frames are lost (messages.csv).
+     */
+    Ptr<D2dLinkQuality> links;
+    /** Wi-Fi: the meters of the 802.11 radios' energy (D2D, then D2S); empty on the channel */
+    std::vector<Ptr<D2dWifiEnergyMeter>> wifiMeters;
+
+    /**
+     * \brief Connect a callback to every energy event of the network, whatever the backend:
+     * the EnergyEvent of each D2dEnergyModel of the devices and the server (D2D and D2S
+     * radios on the channel, computation) and of each Wi-Fi energy meter.
+     * \param callback called with (time, node, component, energy J, remaining J)
+     */
+    void ConnectEnergyEvents(
+        const Callback<void, Time, uint32_t, const std::string&, double, double>& callback) const;
 
     /**
      * \param rx receiver

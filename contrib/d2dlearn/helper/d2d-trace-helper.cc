@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/d2d-helper.h"
 #include "ns3/d2d-wifi-energy-meter.h"
 #include "ns3/double.h"
 #include "ns3/energy-source-container.h"
@@ -569,25 +570,9 @@ D2dTraceHelper::ConnectWifiEnergy(Ptr<D2dWifiEnergyMeter> meter)
 void
 D2dTraceHelper::ConnectEnergy(NodeContainer nodes)
 {
-    for (uint32_t i = 0; i < nodes.GetN(); ++i)
+    for (const auto& model : D2dHelper::GetEnergyModels(nodes))
     {
-        auto sources = nodes.Get(i)->GetObject<EnergySourceContainer>();
-        if (!sources)
-        {
-            continue;
-        }
-        for (uint32_t s = 0; s < sources->GetN(); ++s)
-        {
-            // FindDeviceEnergyModels matches exact types only: ask for each concrete one.
-            for (const char* type : {"ns3::D2dRadioEnergyModel", "ns3::D2dComputeModel"})
-            {
-                auto models = sources->Get(s)->FindDeviceEnergyModels(type);
-                for (uint32_t m = 0; m < models.GetN(); ++m)
-                {
-                    ConnectEnergyModel(DynamicCast<D2dEnergyModel>(models.Get(m)));
-                }
-            }
-        }
+        ConnectEnergyModel(model);
     }
 }
 
@@ -823,6 +808,20 @@ D2dTraceHelper::SetUntracedKinds(const std::set<std::string>& kinds)
 }
 
 void
+D2dTraceHelper::CloseEnergyPeriods()
+{
+    for (auto& model : m_energyModels)
+    {
+        model->Flush();
+    }
+    for (auto& meter : m_wifiMeters)
+    {
+        meter->Flush();
+    }
+    FlushEnergy();
+}
+
+void
 D2dTraceHelper::FlushEnergy()
 {
     if (m_energySums.empty())
@@ -917,15 +916,7 @@ D2dTraceHelper::Finish(uint64_t seed, double wallSeconds)
     {
         transport->ReportUnfinished();
     }
-    for (auto& model : m_energyModels)
-    {
-        model->Flush();
-    }
-    for (auto& meter : m_wifiMeters)
-    {
-        meter->Flush();
-    }
-    FlushEnergy();
+    CloseEnergyPeriods();
     m_messages.close();
     m_energy.close();
     bool failed = m_messages.fail() || m_energy.fail();

@@ -122,6 +122,13 @@ class D2dTraceHelper
      * reported so far. No effect at FULL.
      */
     void FlushEnergy();
+    /**
+     * \brief Close every energy model's and Wi-Fi meter's open period now (its energy up to
+     * now reported: D2dEnergyModel::Flush, D2dWifiEnergyMeter::Flush), then FlushEnergy():
+     * energy.csv's rows up to now then hold all the energy spent up to now, e.g. for a
+     * running total written beside them (graph discovery's gd_energy.csv).
+     */
+    void CloseEnergyPeriods();
 
     /** \param transport write the outcomes of the messages it sends */
     void ConnectTransport(Ptr<D2dTransport> transport);

@@ -116,7 +116,8 @@ class D2dWifiHelper
      * \param prefix "radio" (D2D network) or "d2s" (D2S network)
      * \param nodes how many of the installed nodes (in index order) get a model: the
      *        devices, not a server node without an energy source
-     * \return the meters, element i for device index i
+     * \return the meters, element i for device index i; keep them for the simulation's
+     *         length (the energy models call them, and hold no reference)
      */
     std::vector<Ptr<D2dWifiEnergyMeter>> InstallEnergy(const std::string& prefix, uint32_t nodes);
 

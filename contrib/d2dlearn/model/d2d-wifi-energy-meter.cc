@@ -106,8 +106,11 @@ void
 D2dWifiEnergyMeter::EnergyChanged(double oldJ, double newJ)
 {
     // WifiRadioEnergyModel::ChangeState adds the ended state's energy before it changes
-    // m_currentState: GetCurrentState() is still the state whose energy this is.
-    Report(m_model->GetCurrentState(), newJ - oldJ);
+    // m_currentState: GetCurrentState() is still the state whose energy this is. What
+    // Flush() reported of this state since the model's last update is not reported twice.
+    const double energyJ = newJ - oldJ - m_flushedJ;
+    m_flushedJ = 0;
+    Report(m_model->GetCurrentState(), energyJ);
 }
 
 void
@@ -120,7 +123,12 @@ D2dWifiEnergyMeter::Flush()
     }
     const WifiPhyState state = m_model->GetCurrentState();
     const double seconds = (Simulator::Now() - m_last).GetSeconds();
-    Report(state, seconds * m_source->GetSupplyVoltage() * CurrentA(state));
+    const double energyJ = seconds * m_source->GetSupplyVoltage() * CurrentA(state);
+    if (energyJ > 0 && !ComponentOf(state, m_prefix).empty())
+    {
+        m_flushedJ += energyJ; // part of the model's next increase
+    }
+    Report(state, energyJ);
 }
 
 void

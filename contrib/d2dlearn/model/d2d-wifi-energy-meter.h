@@ -30,9 +30,10 @@ namespace ns3
  * ns-3's WifiRadioEnergyModelHelper sets it up. The meter follows the model's
  * TotalEnergyConsumption: each increase is the energy of the state that just ended
  * (WifiRadioEnergyModel::ChangeState adds it before it changes the state), reported at
- * the time it ends. Flush() reports the state still open, at its current, without touching
- * the model. The trace source has the signature of D2dEnergyModel's EnergyEvent, so that
- * the trace helper writes both alike.
+ * the time it ends. Flush() reports the state still open up to now, at its current, without
+ * touching the model; the model's next increase, which covers that time too, is reported
+ * less what Flush() reported of it, so that Flush() may be called at any time. The trace source has
+ * the signature of D2dEnergyModel's EnergyEvent, so that the trace helper writes both alike.
  */
 class D2dWifiEnergyMeter : public Object
 {
@@ -58,7 +59,10 @@ class D2dWifiEnergyMeter : public Object
                uint32_t node,
                const std::string& prefix);
 
-    /** \brief Report the energy of the state in force since the last report, up to now. */
+    /**
+     * \brief Report the energy of the state in force since the last report, up to now (at
+     * any time: the model's next increase is reported less this).
+     */
     void Flush();
 
     /**
@@ -88,6 +92,7 @@ class D2dWifiEnergyMeter : public Object
     std::string m_prefix{"radio"};
     Time m_last;            //!< end of the last reported period
     double m_reportedJ{0};  //!< energy reported so far, J
+    double m_flushedJ{0};   //!< reported by Flush() of the state still open in the model, J
     bool m_inUpdate{false}; //!< reading the source's remaining energy (re-entrant)
     TracedCallback<Time, uint32_t, const std::string&, double, double> m_energyTrace;
 };
