@@ -102,8 +102,10 @@ a [[zip]] (a value may repeat in one zipped list: the rows must differ), zipped 
 different lengths, a parameter that the program does not have, a missing program) stops
 with a one-line error and exit status 2 before anything runs. Then `run` (local, --slurm,
 --dry-run) calls each distinct command of the runs it would run (those not finished) once
-with --validate appended and --outDir in a temporary folder (removed after), -j at a time,
-from the campaign file's folder: the program checks every flag's value as the run would
+with --validate appended and --outDir in a temporary folder (removed after), in -j batches
+of one program start each (the program forks a child per command: D2DLEARN_CASES; an older
+build without that mode: one process per command, -j at a time), from the campaign file's
+folder: the program checks every flag's value as the run would
 and simulates and writes nothing; if it refuses one, `run` stops with one line naming the
 run's folder and the program's error (exit status 2), and nothing is run, submitted or
 written. A program without --validate (an older build) is noted and not checked so. So does a campaign file
@@ -805,8 +807,10 @@ def execute_run(run, program, out, cwd):
 
 def validate_runs(campaign, program, runs, jobs, options):
     """Call each distinct command of `runs` once with --validate (the program parses and
-    checks every flag as the run would, and simulates and writes nothing), `jobs` at a time,
-    from the campaign's folder and with --outDir in a temporary folder (removed after).
+    checks every flag as the run would, and simulates and writes nothing), from the
+    campaign's folder and with --outDir in a temporary folder (removed after): in `jobs`
+    batches, each one start of the program that forks a child per command (D2DLEARN_CASES),
+    or, for a program without that mode, one process per command, `jobs` at a time.
     SweepError naming the first refused run in campaign order and the program's one-line
     error; nothing is run or written then."""
     if options is not None and "validate" not in options:
@@ -822,6 +826,51 @@ def validate_runs(campaign, program, runs, jobs, options):
     cwd = os.path.dirname(campaign.path)
     tmp = tempfile.mkdtemp(prefix="sweep-validate-")
 
+    def verdict(code, stderr):
+        """None if accepted, else the refusal (exit status code, what was on stderr)."""
+        if code == 0:
+            return None
+        error = error_in(stderr) if stderr.strip() else "(no error message)"
+        if code == 124:
+            return "no answer to --validate within %d s" % VALIDATE_TIMEOUT
+        return error if code < 128 else "%s (killed by signal %d)" % (error, code - 128)
+
+    def validate_batch(b, batch):
+        """The runs of batch (k, run) in one start of the program (D2DLEARN_CASES: one
+        forked child per command line, helper/d2d-case-batch.h); None if the program has no
+        batch mode (its own arguments, --validate, then checked nothing else)."""
+        cases = os.path.join(tmp, "cases-%d" % b)
+        lines = []
+        for k, run in batch:
+            argv = run.argv(program, os.path.join(tmp, str(k)))[1:] + ["--validate"]
+            if any("\t" in a or "\n" in a for a in argv):
+                return None  # not expressible as a case line: one process per run
+            lines.append("\t".join(argv))
+        with open(cases, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        env = dict(os.environ, D2DLEARN_CASES=cases,
+                   D2DLEARN_CASE_TIMEOUT=str(VALIDATE_TIMEOUT))
+        try:
+            # Its own arguments validate the defaults into a folder of its own: a program
+            # without the batch mode does only that, and writes no case's status.
+            subprocess.run([program, "--validate", "--outDir=%s" % os.path.join(tmp, "own-%d" % b)],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           stdin=subprocess.DEVNULL, cwd=cwd, env=env,
+                           timeout=VALIDATE_TIMEOUT * (len(batch) + 1))
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        out = {}
+        for i, (k, _) in enumerate(batch, 1):
+            try:
+                with open("%s.%d.rc" % (cases, i)) as f:
+                    code = int(f.read().strip())
+                with open("%s.%d.err" % (cases, i), errors="replace") as f:
+                    stderr = f.read()
+            except (OSError, ValueError):
+                return None
+            out[k] = verdict(code, stderr)
+        return out
+
     def validate(k, run):
         argv = run.argv(program, os.path.join(tmp, str(k))) + ["--validate"]
         try:
@@ -832,11 +881,29 @@ def validate_runs(campaign, program, runs, jobs, options):
             return "no answer to --validate within %d s" % VALIDATE_TIMEOUT
         except OSError as exc:
             return "cannot start %s: %s" % (program, exc.strerror or exc)
-        if proc.returncode == 0:
-            return None
-        error = error_in(proc.stderr) if proc.stderr.strip() else "(no error message)"
-        return error if proc.returncode > 0 else "%s (killed by signal %d)" % (
-            error, -proc.returncode)
+        return verdict(proc.returncode if proc.returncode >= 0 else 128 - proc.returncode,
+                       proc.stderr)
+
+    # Batches first: `jobs` program starts, each checking a contiguous share of the runs.
+    items = list(enumerate(distinct.values()))
+    if len(items) > 1:
+        size = -(-len(items) // max(1, min(jobs, len(items))))
+        batches = [items[i:i + size] for i in range(0, len(items), size)]
+        try:
+            with concurrent.futures.ThreadPoolExecutor(max_workers=len(batches)) as pool:
+                results = list(pool.map(lambda a: validate_batch(*a), enumerate(batches)))
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        if all(r is not None for r in results):
+            shutil.rmtree(tmp, ignore_errors=True)
+            refused = {k: e for r in results for k, e in r.items() if e is not None}
+            if refused:
+                first = min(refused)
+                raise SweepError("run %s refused by %s --validate: %s (nothing run)"
+                                 % (items[first][1].folder, os.path.basename(program),
+                                    refused[first]))
+            return
 
     refused = {}
     try:

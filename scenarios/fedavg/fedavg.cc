@@ -45,23 +45,6 @@ using namespace ns3;
 
 NS_LOG_COMPONENT_DEFINE("FedAvgScenario");
 
-namespace
-{
-/** \return true if an argument starts with prefix */
-bool
-HasArgument(int argc, char* argv[], const std::string& prefix)
-{
-    for (int i = 1; i < argc; ++i)
-    {
-        if (std::string(argv[i]).rfind(prefix, 0) == 0)
-        {
-            return true;
-        }
-    }
-    return false;
-}
-} // namespace
-
 int
 main(int argc, char* argv[])
 {
@@ -155,7 +138,7 @@ main(int argc, char* argv[])
                      ")");
     }
     // --ns3::D2dFedAvg::Aggregation=CLASS picks the strategy by class name instead.
-    const bool aggregationAttribute = HasArgument(argc, argv, "--ns3::D2dFedAvg::Aggregation=");
+    const bool aggregationAttribute = flags.HasArgument("--ns3::D2dFedAvg::Aggregation=");
     if (aggregationAttribute && flags.Given("aggregation"))
     {
         support.Fail("--ns3::D2dFedAvg::Aggregation and --aggregation both choose the server's "

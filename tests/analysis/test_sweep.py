@@ -380,11 +380,18 @@ seed = [1, 2, 3, 4, 5, 6]
 
     def wrapper(self, validate_ok=False):
         """A program in the temporary folder that logs each call's arguments to calls.log
+        (a batch of command lines, D2DLEARN_CASES: each of its lines, as a call of its own)
         and runs d2d-exchange; with validate_ok, it answers --validate with `valid` itself
-        (a failure no check can foresee: a file gone between the check and the run)."""
+        (a failure no check can foresee: a file gone between the check and the run), and so
+        has no batch mode."""
         path = os.path.join(self.tmp, "d2d-exchange-wrapper")
+        log = os.path.join(self.tmp, "calls.log")
         with open(path, "w") as fh:
-            fh.write('#!/bin/sh\necho "$*" >> %s\n' % os.path.join(self.tmp, "calls.log"))
+            if validate_ok:
+                fh.write('#!/bin/sh\necho "$*" >> %s\n' % log)
+            else:
+                fh.write('#!/bin/sh\nif [ -n "$D2DLEARN_CASES" ]; then tr "\\t" " " < '
+                         '"$D2DLEARN_CASES" >> %s; else echo "$*" >> %s; fi\n' % (log, log))
             if validate_ok:
                 fh.write('for a; do [ "$a" = --validate ] && echo "d2d-exchange: valid" '
                          '&& exit 0; done\n')

@@ -156,6 +156,7 @@ for p in --nDevices --messageBytes --rssFile --seed --outDir --quiet; do
 done
 [ -e "$TMP/help" ] && fail "--PrintHelp created outDir"
 
+run_rejects
 if [ "$failures" -ne 0 ]; then
     echo "bad-input: $failures failure(s)"
     exit 1

@@ -79,5 +79,6 @@ if ! "$BIN" --PrintHelp >/dev/null 2>&1; then
     fail "--PrintHelp failed"
 fi
 
+run_rejects
 echo "$ncase cases, $failures failures"
 [ "$failures" -eq 0 ]

@@ -117,6 +117,7 @@ expect_accept --algorithm=krum --krumF=10
 # The same boundary accepted: 12 segments of one parameter, replicas capped at the peers.
 expect_accept --algorithm=gossipfl --dataset=gaussian-mixture --segments=12 --replicas=100
 
+run_rejects
 if [ "$failures" -ne 0 ]; then
     echo "cmfl-bad-input: $failures of $ncase case(s) failed"
     exit 1

@@ -4,6 +4,7 @@
  */
 #include "d2d-scenario-flags.h"
 
+#include "d2d-case-batch.h"
 #include "d2d-trace-helper.h"
 
 #include "ns3/boolean.h"
@@ -219,6 +220,19 @@ D2dScenarioFlags::Find(const std::string& name) const
 }
 
 bool
+D2dScenarioFlags::HasArgument(const std::string& prefix) const
+{
+    for (int i = 1; i < m_argc; ++i)
+    {
+        if (std::string(m_argv[i]).rfind(prefix, 0) == 0)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool
 D2dScenarioFlags::Given(const std::string& name) const
 {
     return Find(name).m_given;
@@ -373,6 +387,8 @@ D2dScenarioFlags::Parse(int argc, char** argv)
 {
     NS_LOG_FUNCTION(this);
     NS_ABORT_MSG_IF(m_parsed, "D2dScenarioFlags::Parse called twice");
+    // D2DLEARN_CASES: the bad-input tests' batch mode (one forked child per command line).
+    D2dCaseBatch::RunIfRequested(argc, argv);
     m_parsed = true;
     m_argc = argc;
     m_argv = argv;

@@ -186,6 +186,12 @@ class D2dScenarioFlags
      */
     Flag& Find(const std::string& name);
 
+    /**
+     * \param prefix e.g. "--ns3::D2dFedAvg::Aggregation="
+     * \return whether an argument Parse() read starts with prefix (e.g. an attribute set by
+     *         its full name, which is not a flag of the program)
+     */
+    bool HasArgument(const std::string& prefix) const;
     /** \return whether --name was on the command line (after Parse()) \param name the flag */
     bool Given(const std::string& name) const;
 
