@@ -20,6 +20,8 @@
  * --dataFraction=1
  */
 
+#include "bench-timing.h"
+
 #include "ns3/boolean.h"
 #include "ns3/command-line.h"
 #include "ns3/d2d-decentralized-fl.h"
@@ -43,21 +45,7 @@ using namespace ns3;
 
 namespace
 {
-/** \return the peak resident memory of this process (VmHWM), MB, or -1 */
-double
-PeakRssMb()
-{
-    std::ifstream in("/proc/self/status");
-    std::string line;
-    while (std::getline(in, line))
-    {
-        if (line.rfind("VmHWM:", 0) == 0)
-        {
-            return std::stod(line.substr(6)) / 1024.0;
-        }
-    }
-    return -1;
-}
+using d2dbench::PeakRssMb;
 } // namespace
 
 int

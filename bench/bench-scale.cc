@@ -13,6 +13,8 @@
  * --ns3::D2dChannel::FastPath=false or --ns3::D2dChannel::NoisePowerW=1e-13.
  */
 
+#include "bench-timing.h"
+
 #include "ns3/boolean.h"
 #include "ns3/command-line.h"
 #include "ns3/config.h"
@@ -43,21 +45,7 @@ using namespace ns3;
 namespace
 {
 
-/** \return a field of /proc/self/status in kB (VmHWM: peak RSS), or -1 */
-long
-ProcStatusKb(const std::string& field)
-{
-    std::ifstream in("/proc/self/status");
-    std::string line;
-    while (std::getline(in, line))
-    {
-        if (line.compare(0, field.size() + 1, field + ":") == 0)
-        {
-            return std::stol(line.substr(field.size() + 1));
-        }
-    }
-    return -1;
-}
+using d2dbench::ProcStatusKb;
 
 struct Counters
 {

@@ -1,5 +1,5 @@
 /*
- * d2dlearn benchmarks: the clock and the statistic the benchmarks share.
+ * d2dlearn benchmarks: the clock, the memory reading and the statistic the benchmarks share.
  * SPDX-License-Identifier: GPL-2.0-only
  */
 #ifndef D2DLEARN_BENCH_TIMING_H
@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
+#include <string>
 #include <vector>
 
 namespace d2dbench
@@ -26,6 +28,33 @@ Median(std::vector<double> v)
 {
     std::sort(v.begin(), v.end());
     return v.empty() ? 0 : v[v.size() / 2];
+}
+
+/**
+ * \param field a field of /proc/self/status, e.g. "VmHWM" (peak RSS) or "VmRSS"
+ * \return its value, kB, or -1 if absent
+ */
+inline long
+ProcStatusKb(const std::string& field)
+{
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    while (std::getline(in, line))
+    {
+        if (line.compare(0, field.size() + 1, field + ":") == 0)
+        {
+            return std::stol(line.substr(field.size() + 1));
+        }
+    }
+    return -1;
+}
+
+/** \return the peak resident memory of this process (VmHWM), MB, or -1 */
+inline double
+PeakRssMb()
+{
+    const long kb = ProcStatusKb("VmHWM");
+    return kb < 0 ? -1 : kb / 1024.0;
 }
 
 } // namespace d2dbench

@@ -106,6 +106,73 @@ def parse_scale(text):
     return [row]
 
 
+WIFI_SCALE_KEYS = {
+    "mean devices heard": "devices_heard",
+    "sends": "sends",
+    "delivered": "delivered",
+    "packets sent": "packets",
+    "simulator events": "events",
+    "events per packet sent": "events_per_packet",
+    "events per wall s": "events_per_wall_s",
+    "simulated s per wall s": "sim_s_per_wall_s",
+}
+
+
+def parse_wifi_scale(text):
+    """bench-wifi-scale: one row (devices, its counters and rates, wall times, memory)."""
+    row = {}
+    for line in text.splitlines():
+        m = re.match(r"bench-wifi-scale: (\d+) devices in ([\d.]+) m", line)
+        if m:
+            row["devices"], row["side_m"] = m.group(1), m.group(2)
+        m = re.match(r"wall time: setup ([\d.]+) s, run ([\d.]+) s \(run CPU time ([\d.]+) s\)",
+                     line)
+        if m:
+            row["setup_s"], row["run_wall_s"], row["run_cpu_s"] = m.groups()
+        m = re.match(r"peak RSS \(VmHWM\)\s+([\d.]+) MB", line)
+        if m:
+            row["peak_rss_mb"] = m.group(1)
+        m = re.match(r"memory per device\s+(-?[\d.]+) kB", line)
+        if m:
+            row["kb_per_device"] = m.group(1)
+        for label, key in WIFI_SCALE_KEYS.items():
+            m = re.match(re.escape(label) + r"\s+([\d.]+)", line)
+            if m and line.startswith(label + " "):
+                row[key] = m.group(1)
+    return [row]
+
+
+def parse_footprint(text):
+    """bench-footprint: one row per line of the breakdown (devices, part, bytes per device,
+    MB in all), then the idle footprint and the peak RSS as rows of their own."""
+    rows = []
+    devices = section = None
+    for line in text.splitlines():
+        m = re.match(r"bench-footprint: (\d+) devices, ([^,]+),", line)
+        if m:
+            devices = m.group(1)
+            continue
+        if line.startswith("the assembly"):
+            section = "assembly"
+        elif line.startswith("the network's objects"):
+            section = "built alone"
+        m = re.match(r"\s+(.+?)\s+(-?\d+) B per device\s+\(\s*(-?[\d.]+) MB in all\)", line)
+        if m:
+            rows.append(dict(devices=devices, section=section, part=m.group(1),
+                             bytes_per_device=m.group(2), mb=m.group(3)))
+        m = re.match(r"idle per-device footprint (\d+) B", line)
+        if m:
+            rows.append(dict(devices=devices, section="summary", part="idle footprint",
+                             bytes_per_device=m.group(1), mb=""))
+        m = re.match(r"peak RSS \(VmHWM\) ([\d.]+) MB", line)
+        if m:
+            rows.append(dict(devices=devices, section="summary", part="peak RSS",
+                             bytes_per_device="%.0f" % (float(m.group(1)) * 1048576
+                                                        / float(devices)),
+                             mb=m.group(1)))
+    return rows
+
+
 def parse_fedavg(text):
     """bench-fedavg: the medians of the three (LibTorch loop, PyTorch loop, fedavg), the two
     ratios, and with --scale the 1000-device round: one row."""
@@ -289,6 +356,26 @@ def benches(bindir):
             settings="constant density (1,000 devices per km^2: a square of side 1 km x "
                      "sqrt(N / 1,000)), 10 kB unicasts to a random peer at 1 per second per "
                      "device, 30 simulated seconds (+1 s drain)"),
+        "wifi-scale": dict(
+            runs=[("%d devices" % n, [b("bench-wifi-scale"), "--nDevices=%d" % n,
+                                      "--rate=0.5", "--simTime=1"], None)
+                  for n in (10, 30, 100, 300, 1000)],
+            parse=parse_wifi_scale,
+            settings="the 802.11 backend (802.11a, 6 Mbit/s, one YansWifiChannel, "
+                     "log-distance loss, 16 dBm) at constant density (625 m^2 per device), "
+                     "10 kB unicasts to a random device in range at 0.5 per second per device, "
+                     "1 simulated second (+1 s drain), batteries with WifiRadioEnergyModel"),
+        "footprint": dict(
+            runs=[("10,000 devices", [b("bench-footprint"), "--nDevices=10000"], None),
+                  ("100,000 devices", [b("bench-footprint"), "--nDevices=100000"], None),
+                  ("1,000,000 devices", [b("bench-footprint"), "--nDevices=1000000",
+                                         "--stages=false"], None)],
+            parse=parse_footprint,
+            settings="FedAvg over D2S as the fedavg scenario assembles it, the Gaussian "
+                     "mixture (2N samples, at least 20,000), MLP 2-16-4, nothing trained; heap "
+                     "bytes in use (glibc mallinfo2) after each step, per device; the objects "
+                     "built alone at 10,000 and 100,000 devices (`--stages=false` at "
+                     "1,000,000)"),
         "fedavg": dict(
             runs=[(label, [b("bench-fedavg"), "--fedavg=" + b("fedavg"),
                            "--script=" + os.path.join(HERE, "bench-fedavg-pytorch.py")] + a,
@@ -399,8 +486,8 @@ def benches(bindir):
     }
 
 
-NAMES = ["fast-path", "scale", "scale-density", "fedavg", "roofline", "startup", "blas",
-         "devices", "devices-10k", "devices-decentralized", "devices-random", "cmfl"]
+NAMES = ["fast-path", "scale", "scale-density", "wifi-scale", "footprint", "fedavg", "roofline",
+         "startup", "blas", "devices", "devices-10k", "devices-decentralized", "devices-random", "cmfl"]
 
 
 def write_atomic(path, text):
