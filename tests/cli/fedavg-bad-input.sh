@@ -17,6 +17,11 @@ trap 'rm -rf "$TMP"' EXIT
 source "$(dirname "$0")/lib-bad-input.sh"
 
 expect_reject unknownFlag --unknownFlag=3
+# A misspelt flag names the nearest one; ns-3 aborted (exit 134) on an unknown class or group.
+expect_reject "did you mean --nDevices?" --ndevices=3
+expect_reject "did you mean --rounds?" --round=3
+expect_reject "PrintAttributes=ns3::Foo: unknown ns-3 class" --PrintAttributes=ns3::Foo
+expect_reject "PrintGroup=Nope: unknown group" --PrintGroup=Nope
 expect_reject algorithm --algorithm=fedbest
 expect_reject rounds --rounds=0
 expect_reject localEpochs --localEpochs=0
@@ -79,6 +84,8 @@ expect_reject trimPercent --ns3::D2dTrimmedMeanAggregation::TrimPercent=20
 expect_reject krumF --ns3::D2dKrumAggregation::ByzantineCount=1
 expect_reject threads --threads=1000
 expect_reject nDevices --nDevices=1
+expect_reject nDevices --nDevices=1000001
+expect_reject "out of range for --backend=wifi" --backend=wifi --nDevices=70000
 expect_reject dataFraction --nDevices=5000 --dataFraction=0.01
 expect_reject noisePowerW --noisePowerW=-1
 expect_reject seed --seed=0

@@ -102,7 +102,7 @@ D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
         .Add("nDevices",
              "Number of devices (0: the scenario's default, or N of --rssFile)",
              nDevices)
-        .Range(0, 100000);
+        .Range(0, MAX_DEVICES);
     flags.Add("mtuBytes", "Fragment payload size, bytes", mtuBytes)
         .Sets("ns3::D2dChannel::MtuBytes")
         .Range(1, 1e7);
@@ -310,7 +310,15 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
     {
         nDevices = defaultDevices;
     }
-    support.CheckRange("nDevices", nDevices, minDevices, 100000);
+    support.CheckRange("nDevices", nDevices, minDevices, MAX_DEVICES);
+    if (IsWifi() && nDevices > MAX_WIFI_DEVICES)
+    {
+        support.Fail(fmt::format("--nDevices={} is out of range for --backend=wifi (accepted: "
+                                 "{} to {}: the devices' addresses are one IPv4 /16 subnet)",
+                                 nDevices,
+                                 minDevices,
+                                 MAX_WIFI_DEVICES));
+    }
     RngSeedManager::SetSeed(static_cast<uint32_t>(seed));
     RngSeedManager::SetRun(rngRun); // the network's streams; Build() returns to run 1
 

@@ -126,6 +126,10 @@ struct D2dNetwork
 class D2dNetworkOptions
 {
   public:
+    /** The most devices --nDevices accepts (over Wi-Fi: MAX_WIFI_DEVICES). */
+    static constexpr uint32_t MAX_DEVICES = 1000000;
+    /** The most devices over Wi-Fi: one IPv4 /16 subnet (D2dWifiHelper's addresses). */
+    static constexpr uint32_t MAX_WIFI_DEVICES = 65000;
     /** Stream index of the channels' first RNG stream. */
     static constexpr int64_t FIRST_CHANNEL_STREAM = 10;
 

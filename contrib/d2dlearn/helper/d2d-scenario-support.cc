@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <boost/lexical_cast.hpp>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -414,6 +415,48 @@ D2dScenarioSupport::ValueTypeName(Ptr<const AttributeChecker> checker)
     return type.rfind("ns3::", 0) == 0 ? type : "ns3::" + type;
 }
 
+std::string
+D2dScenarioSupport::NearestName(const std::string& name, const std::vector<Param>& params)
+{
+    // Levenshtein distance, case-insensitive (--ndevices is --nDevices misspelt).
+    auto lower = [](std::string t) {
+        std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) {
+            return static_cast<char>(std::tolower(c));
+        });
+        return t;
+    };
+    const std::string a = lower(name);
+    std::string best;
+    std::size_t bestDistance = std::max<std::size_t>(2, a.size() / 4) + 1;
+    for (const auto& p : params)
+    {
+        const std::string b = lower(p.name);
+        std::vector<std::size_t> row(b.size() + 1);
+        for (std::size_t j = 0; j <= b.size(); ++j)
+        {
+            row[j] = j;
+        }
+        for (std::size_t i = 1; i <= a.size(); ++i)
+        {
+            std::size_t diagonal = row[0];
+            row[0] = i;
+            for (std::size_t j = 1; j <= b.size(); ++j)
+            {
+                const std::size_t above = row[j];
+                row[j] = std::min(
+                    {row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+                diagonal = above;
+            }
+        }
+        if (row[b.size()] < bestDistance)
+        {
+            bestDistance = row[b.size()];
+            best = p.name;
+        }
+    }
+    return best;
+}
+
 void
 D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Param>& params) const
 {
@@ -458,6 +501,28 @@ D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Para
         const std::string value = hasValue ? arg.substr(eq + 1) : "";
         if (std::find(builtin.begin(), builtin.end(), name) != builtin.end())
         {
+            // ns-3's CommandLine aborts (exit 134) on a class or group it does not know.
+            TypeId tid;
+            if (name == "PrintAttributes" && !TypeId::LookupByNameFailSafe(value, &tid))
+            {
+                Fail(fmt::format("--PrintAttributes={}: unknown ns-3 class (accepted: a class "
+                                 "name, e.g. ns3::D2dChannel; see --PrintTypeIds)",
+                                 value));
+            }
+            if (name == "PrintGroup")
+            {
+                bool known = false;
+                for (uint16_t k = 0; !known && k < TypeId::GetRegisteredN(); ++k)
+                {
+                    known = TypeId::GetRegistered(k).GetGroupName() == value;
+                }
+                if (!known)
+                {
+                    Fail(fmt::format("--PrintGroup={}: unknown group (accepted: a group name, "
+                                     "e.g. D2dlearn; see --PrintGroups)",
+                                     value));
+                }
+            }
             continue;
         }
         if (name == "RngSeed")
@@ -538,9 +603,11 @@ D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Para
         });
         if (param == params.end())
         {
-            Fail(fmt::format("unknown parameter --{} (see --PrintHelp for the accepted "
+            const std::string near = NearestName(name, params);
+            Fail(fmt::format("unknown parameter --{} ({}see --PrintHelp for the accepted "
                              "parameters)",
-                             name));
+                             name,
+                             near.empty() ? "" : "did you mean --" + near + "? "));
         }
         TypeId::AttributeInformation info;
         const bool checked = !param->checkedBy.empty() && LookupAttribute(param->checkedBy, &info);

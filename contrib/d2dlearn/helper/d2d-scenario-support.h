@@ -72,12 +72,22 @@ class D2dScenarioSupport
      * --ns3::Class::Attribute=value whose class, attribute or value ns-3 does not accept
      * (the form follows the attribute's value type; its checker decides the range) or
      * that a parameter sets (Param::attributes), or --RngSeed (the seed is set by --seed;
-     * --RngRun is a parameter of D2dNetworkOptions).
+     * --RngRun is a parameter of D2dNetworkOptions), or --PrintAttributes / --PrintGroup
+     * naming a class or group ns-3 does not know (CommandLine aborts on those). An unknown
+     * parameter's error names the nearest one (NearestName) when there is one.
      * \param argc argument count
      * \param argv arguments
      * \param params the parameters the program adds with CommandLine::AddValue
      */
     void CheckArguments(int argc, char** argv, const std::vector<Param>& params) const;
+
+    /**
+     * \param name a parameter name that is not one of params
+     * \param params the program's parameters
+     * \return the parameter nearest to name (case-insensitive Levenshtein distance at most
+     *         max(2, length / 4)), or "" if none is that near
+     */
+    static std::string NearestName(const std::string& name, const std::vector<Param>& params);
 
     /**
      * \brief Print "program: error: message" on one line and exit with status 2.

@@ -209,3 +209,20 @@ TEST_F(D2dScenarioSupportTest, NegativeTimesInSeconds)
 }
 
 } // namespace
+
+TEST(D2dScenarioSupportNearestName, NamesTheFlagAMisspellingIsNearest)
+{
+    std::vector<D2dScenarioSupport::Param> params(4);
+    params[0].name = "nDevices";
+    params[1].name = "rounds";
+    params[2].name = "dropProbability";
+    params[3].name = "d2sDropProbability";
+    // Case only (distance 0 once lowered), one letter dropped, two swapped letters.
+    EXPECT_EQ(D2dScenarioSupport::NearestName("ndevices", params), "nDevices");
+    EXPECT_EQ(D2dScenarioSupport::NearestName("round", params), "rounds");
+    EXPECT_EQ(D2dScenarioSupport::NearestName("dropProbabilty", params), "dropProbability");
+    EXPECT_EQ(D2dScenarioSupport::NearestName("d2sDropProb", params), "");
+    // Nothing near: no suggestion (distance 3 > max(2, 6 / 4)).
+    EXPECT_EQ(D2dScenarioSupport::NearestName("seed", params), "");
+    EXPECT_EQ(D2dScenarioSupport::NearestName("xyz", params), "");
+}
