@@ -448,6 +448,18 @@ def benches(bindir):
             parse=parse_devices,
             settings="as `devices` at 10,000 devices, without the fixed part (a little over "
                      "two minutes and up to 9 GB: run it alone)"),
+        # Issue 34's first target: a million devices, 1 % of them training each round.
+        "devices-1m": dict(
+            runs=[("1,000,000 devices, FedAvg, 1 % per round, 3 rounds",
+                   [PYTHON, os.path.join(HERE, "bench-devices.py"), "--bin=" + b("fedavg"),
+                    "--sizes=1000000", "--only=fedavg", "--clientFraction=0.01",
+                    "--rounds=3", "--model=mlp:16", "--extra=--evaluateDevices=false"], None)],
+            parse=parse_devices,
+            settings="FedAvg over D2S, 1,000,000 devices, 1 % of the clients per round, 3 "
+                     "rounds, the 2-D Gaussian mixture with 2,000,000 samples and the MLP "
+                     "2-16-4 (bench-devices.py's rule above 60,000 devices), `--threads=2`, "
+                     "the global model evaluated (`--evaluateDevices=false`); "
+                     "the target of 8 GB and 15 minutes beside it (run it alone: about 10 GB)"),
         # The rows of the decentralized table beyond devices-10k's MLP round.
         "devices-decentralized": dict(
             runs=[(label, [PYTHON, os.path.join(HERE, "bench-devices.py"),
@@ -487,7 +499,8 @@ def benches(bindir):
 
 
 NAMES = ["fast-path", "scale", "scale-density", "wifi-scale", "footprint", "fedavg", "roofline",
-         "startup", "blas", "devices", "devices-10k", "devices-decentralized", "devices-random", "cmfl"]
+         "startup", "blas", "devices", "devices-10k", "devices-1m", "devices-decentralized",
+         "devices-random", "cmfl"]
 
 
 def write_atomic(path, text):

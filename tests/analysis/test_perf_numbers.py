@@ -65,6 +65,40 @@ simulated s per wall s    19.412
 peak RSS (VmHWM)          31.9 MB (VmRSS before Run 31.1 MB)
 """
 
+WIFI_SCALE = """\
+bench-wifi-scale: 30 devices in 137 m x 137 m (625 m^2 each), 802.11a 6 Mbit/s at 16.02 dBm, unreliable unicast messages of 10000 bytes, Poisson 1 msg/s per device for 2 s (+1 s drain), energy on, seed 1
+mean devices heard        7.87
+sends                     64
+delivery records          64
+delivered                 64 (100.0 % of records)
+fragments lost / sent     0.0000
+mean latency (delivered)  0.021210 s
+packets sent              512
+simulator events          116147
+events per packet sent    226.8
+wall time: setup 0.021 s, run 0.288 s (run CPU time 0.288 s)
+events per wall s         402726
+simulated s per wall s    10.4021
+peak RSS (VmHWM)          41.0 MB
+memory per device         67.5 kB (VmRSS after set-up minus at start, / N)
+"""
+
+FOOTPRINT = """\
+bench-footprint: 10000 devices, FedAvg over D2S, gaussian-mixture, model mlp:16, 20000 samples; 0.8 s to assemble
+the assembly (heap bytes in use after each step):
+  data + shards                                     120 B per device  (      1.1 MB in all)
+  network (Build)                                  5847 B per device  (     55.8 MB in all)
+  learners + protocol (Install)                    1972 B per device  (     18.8 MB in all)
+  total                                            7939 B per device  (     75.7 MB in all)
+idle per-device footprint 7819 B (network + learners + protocol)
+the network's objects, built alone on 10000 further nodes:
+  ns3::Node (and its device list)                   314 B per device  (      3.0 MB in all)
+  ConstantPositionMobilityModel                      96 B per device  (      0.9 MB in all)
+  energy source + compute model                    1632 B per device  (     15.6 MB in all)
+  D2D radio + its energy model + channel            938 B per device  (      8.9 MB in all)
+peak RSS (VmHWM) 323.1 MB; heap at start 44.5 MB
+"""
+
 FEDAVG = """\
 FedAvg, 10 devices, 5 rounds x 1 epochs, MLP 784-128-10, data fraction 0.20; LibTorch loop and fedavg on 2 threads, PyTorch loop on 1
   median of 3               wall s     CPU s
@@ -153,6 +187,29 @@ class Parsers(unittest.TestCase):
         self.assertEqual(r["deliveries_per_wall_s"], "169034")
         self.assertEqual(r["events_per_wall_s"], "731882")
         self.assertEqual(r["peak_rss_mb"], "31.9")
+
+    def test_wifi_scale(self):
+        [r] = pn.parse_wifi_scale(WIFI_SCALE)
+        self.assertEqual((r["devices"], r["side_m"]), ("30", "137"))
+        self.assertEqual((r["devices_heard"], r["sends"], r["delivered"]), ("7.87", "64", "64"))
+        self.assertEqual((r["packets"], r["events"], r["events_per_packet"]),
+                         ("512", "116147", "226.8"))
+        self.assertEqual((r["run_wall_s"], r["run_cpu_s"]), ("0.288", "0.288"))
+        self.assertEqual((r["events_per_wall_s"], r["sim_s_per_wall_s"]), ("402726", "10.4021"))
+        self.assertEqual((r["peak_rss_mb"], r["kb_per_device"]), ("41.0", "67.5"))
+
+    def test_footprint(self):
+        rows = pn.parse_footprint(FOOTPRINT)
+        self.assertEqual(len(rows), 10)
+        by = {(r["section"], r["part"]): r for r in rows}
+        self.assertEqual(by[("assembly", "network (Build)")]["bytes_per_device"], "5847")
+        self.assertEqual(by[("assembly", "total")]["mb"], "75.7")
+        self.assertEqual(by[("built alone", "ConstantPositionMobilityModel")]["bytes_per_device"],
+                         "96")
+        self.assertEqual(by[("summary", "idle footprint")]["bytes_per_device"], "7819")
+        # 323.1 MB over 10,000 devices: 323.1 x 1048576 / 10000 = 33879 B.
+        self.assertEqual(by[("summary", "peak RSS")]["bytes_per_device"], "33879")
+        self.assertTrue(all(r["devices"] == "10000" for r in rows))
 
     def test_fedavg(self):
         [r] = pn.parse_fedavg(FEDAVG)
