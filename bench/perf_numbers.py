@@ -83,11 +83,12 @@ SCALE_KEYS = {
 }
 
 
-def parse_scale(text):
-    """bench-scale: one row (its counters, rates, wall and CPU time, peak memory)."""
+def _parse_network_bench(text, program, keys):
+    """The lines bench-scale and bench-wifi-scale share: `PROGRAM: N devices in S m`, the
+    wall and CPU times, the peak RSS, and `label   value` counters (keys: label -> column)."""
     row = {}
     for line in text.splitlines():
-        m = re.match(r"bench-scale: (\d+) devices in ([\d.]+) m", line)
+        m = re.match(re.escape(program) + r": (\d+) devices in ([\d.]+) m", line)
         if m:
             row["devices"], row["side_m"] = m.group(1), m.group(2)
         m = re.match(r"wall time: setup ([\d.]+) s, run ([\d.]+) s \(run CPU time ([\d.]+) s\)",
@@ -97,10 +98,16 @@ def parse_scale(text):
         m = re.match(r"peak RSS \(VmHWM\)\s+([\d.]+) MB", line)
         if m:
             row["peak_rss_mb"] = m.group(1)
-        for label, key in SCALE_KEYS.items():
-            m = re.match(re.escape(label) + r"\s+([\d.]+)", line)
+        for label, key in keys.items():
+            m = re.match(re.escape(label) + r"\s+(-?[\d.]+)", line)
             if m and line.startswith(label + " "):
                 row[key] = m.group(1)
+    return row
+
+
+def parse_scale(text):
+    """bench-scale: one row (its counters, rates, wall and CPU time, peak memory)."""
+    row = _parse_network_bench(text, "bench-scale", SCALE_KEYS)
     if "events" in row and "sends" in row and float(row["sends"]):
         row["events_per_message"] = "%.2f" % (float(row["events"]) / float(row["sends"]))
     return [row]
@@ -115,31 +122,13 @@ WIFI_SCALE_KEYS = {
     "events per packet sent": "events_per_packet",
     "events per wall s": "events_per_wall_s",
     "simulated s per wall s": "sim_s_per_wall_s",
+    "memory per device": "kb_per_device",
 }
 
 
 def parse_wifi_scale(text):
     """bench-wifi-scale: one row (devices, its counters and rates, wall times, memory)."""
-    row = {}
-    for line in text.splitlines():
-        m = re.match(r"bench-wifi-scale: (\d+) devices in ([\d.]+) m", line)
-        if m:
-            row["devices"], row["side_m"] = m.group(1), m.group(2)
-        m = re.match(r"wall time: setup ([\d.]+) s, run ([\d.]+) s \(run CPU time ([\d.]+) s\)",
-                     line)
-        if m:
-            row["setup_s"], row["run_wall_s"], row["run_cpu_s"] = m.groups()
-        m = re.match(r"peak RSS \(VmHWM\)\s+([\d.]+) MB", line)
-        if m:
-            row["peak_rss_mb"] = m.group(1)
-        m = re.match(r"memory per device\s+(-?[\d.]+) kB", line)
-        if m:
-            row["kb_per_device"] = m.group(1)
-        for label, key in WIFI_SCALE_KEYS.items():
-            m = re.match(re.escape(label) + r"\s+([\d.]+)", line)
-            if m and line.startswith(label + " "):
-                row[key] = m.group(1)
-    return [row]
+    return [_parse_network_bench(text, "bench-wifi-scale", WIFI_SCALE_KEYS)]
 
 
 def parse_footprint(text):
