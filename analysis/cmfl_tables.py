@@ -46,9 +46,9 @@ among them, n1, n2, n3):
   rounds with an attacker aggregated rounds with n3 > 0
 
 screening: the runs of a campaign that varies other flags too (the cause campaigns of
-issue 33: cmfl-update-causes.toml, cmfl-attack-gain.toml, cmfl-clean-causes.toml), a row
-per setting, that is per set of runs given the same flags but for the seed (and how the run
-is executed); rows in the order of their flags' values. Columns:
+doc/reproductions/cmfl.md, "Why": cmfl-update-causes.toml, cmfl-attack-gain.toml,
+cmfl-clean-causes.toml), a row per setting, that is per set of runs given the same flags but
+for the seed (and how the run is executed); rows in the order of their flags' values. Columns:
 
   one per flag that differs among the runs (in name order; "-" where a run was not given
   it), then

@@ -79,7 +79,7 @@ spent by then (energyJ, J, no decimals); the discovery's D2D energy (gdRlEnergyJ
 gdExchangeEnergyJ, 3 decimals; 0 for none) and its share of the run's D2S energy
 (summary.energy_j d2s_tx + d2s_rx; %, 2 decimals).
 
-downstream-ci (supervised runs with FedAvg after the graph; Fig. 5a, issue 33): a row per
+downstream-ci (supervised runs with FedAvg after the graph; Fig. 5a): a row per
 setting and graph (in the order above), each with the uncertainty of the seeds. The runs
 may differ in other flags than the seed and graph (campaigns of several settings, one
 table): a run's setting is the flags whose value differs from the one most of the runs have

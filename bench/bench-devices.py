@@ -21,7 +21,7 @@ the models are a few hundred parameters: those rows measure the simulator's per-
 per-message costs, not model storage.
 
 wall time, peak RSS, and peak RSS per device. For decentralized runs it also prints the
-bound of the acceptance of issue 17: 1.2 x devices x parameters x 4 bytes + the data set.
+memory bound decentralized learning must meet: 1.2 x devices x parameters x 4 bytes + the data set.
 The load of the machine (1-minute load average) is printed with each row: other processes
 slow the wall times, not the memory.
 

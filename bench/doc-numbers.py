@@ -194,7 +194,7 @@ FIGURES = {
         by="`analysis/discovery_tables.py downstream` (results.csv) and `targets` "
            "(targets.csv, Fig. 6e) over its runs"),
     # Downstream FedAvg accuracy, supervised, every graph over 10 seeds with 95 %
-    # t-intervals (Fig. 5a; issue 33).
+    # t-intervals (Fig. 5a).
     "paper-graph-discovery-downstream-ci": dict(
         table=[PYTHON, "analysis/discovery_tables.py", "downstream-ci", "{runs}", "--out",
                "{out}"],
@@ -358,7 +358,7 @@ TABLES = {
         campaigns=["cmfl-robustness-paper-scale-clean", "cmfl-robustness-paper-scale",
                    "cmfl-robustness-paper-scale-update"],
         tables=CMFL_TABLES, by=CMFL_BY),
-    # Issue 33's deciding runs (doc/reproductions/cmfl.md, "Why"): update-space attackers
+    # The runs that decide the causes (doc/reproductions/cmfl.md, "Why"): update-space attackers
     # against local steps and data split, and against the Dirichlet concentration; CMFL-I's
     # gain under attack and its control; no attack, FedAvg with 65 and 16 clients a round.
     "cmfl-update-causes": dict(
@@ -371,7 +371,7 @@ TABLES = {
         by=CMFL_SCREENING_BY),
     "cmfl-clean-causes": dict(
         campaigns=["cmfl-clean-causes"], tables=CMFL_SCREENING, by=CMFL_SCREENING_BY),
-    # Graph discovery, Fig. 5a: the candidate causes of the missing 8 % (issue 33), one
+    # Graph discovery, Fig. 5a: the candidate causes of the missing 8 %, one
     # campaign each, one table (a row per setting and graph, with 95 % t-intervals).
     "paper-graph-discovery-fig5a": dict(
         campaigns=["paper-graph-discovery-fig5a-ceiling", "paper-graph-discovery-fig5a-points",

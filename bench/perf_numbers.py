@@ -437,7 +437,7 @@ def benches(bindir):
             parse=parse_devices,
             settings="as `devices` at 10,000 devices, without the fixed part (a little over "
                      "two minutes and up to 9 GB: run it alone)"),
-        # Issue 34's first target: a million devices, 1 % of them training each round.
+        # The scale target: a million devices, 1 % of them training each round.
         "devices-1m": dict(
             runs=[("1,000,000 devices, FedAvg, 1 % per round, 3 rounds",
                    [PYTHON, os.path.join(HERE, "bench-devices.py"), "--bin=" + b("fedavg"),

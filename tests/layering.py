@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Layering test of the d2dlearn sources (issue 35): which folder may include which.
+"""Layering test of the d2dlearn sources: which folder may include which; no tracker numbers.
 
 The layers (doc/reference/layout.md, "Layers"): model (channel, radios, energy, compute,
 transports, messages) -> data -> learning (the learners, the only torch user) -> the
@@ -20,7 +20,10 @@ and the standard library are not in the map and are ignored). Checked:
            pure rule (pure rules sit below their folder's protocols: the gtest units test
            them without a simulator or a learner);
   torch    <torch/...>, <ATen/...> or <c10/...> included by a module file outside learning/
-           (the tests and bench/ may: they measure or test the learners).
+           (the tests and bench/ may: they measure or test the learners);
+  tracker  a line of contrib/d2dlearn, scenarios, examples, bench, analysis, tests or doc
+           (not doc/data or doc/_generated: generated) matching TRACKER, a tracker issue
+           by number: meaningless to a reader of the repository, who is told what it meant.
 
 Violations listed in KNOWN (each with its reason and the move that removes it) are printed
 but pass; any other fails, and so does a KNOWN entry that no longer occurs: the list can
@@ -30,7 +33,8 @@ only shrink (a ratchet). Exit 0 clean, 1 on a violation or a stale KNOWN entry.
   tests/layering.py --self-test    check that the checker passes a copy of the tree, fails it
                                    once an upward include, a cycle, a torch include or an
                                    impure rule is injected, ignores commented-out includes,
-                                   and fails when a KNOWN violation is fixed but still listed
+                                   fails when a KNOWN violation is fixed but still listed,
+                                   and fails a comment citing a tracker issue by number
 """
 
 import argparse
@@ -126,6 +130,15 @@ SOURCE_SUFFIXES = (".h", ".cc")
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 TORCH = re.compile(r"^(torch|ATen|c10)/")
 
+# A reference to the project's private tracker ("issue", then its number, in a comment or
+# the docs): the number means nothing in the repository; say what it refers to instead.
+# Checked in every text file of these folders but the generated ones (this file too: its
+# own strings are written so that they do not match).
+TRACKER = re.compile(r"[Ii]ssues? #?([0-9]+)")
+TRACKER_DIRS = [MODULE] + PROGRAM_DIRS + ["analysis", "tests", "doc"]
+TRACKER_SKIP = {os.path.join("doc", "data"), os.path.join("doc", "_generated")}
+TRACKER_SKIP_NAMES = {"__pycache__", "_build", ".git"}
+
 
 # A comment, or a literal that may hold comment-like text (kept as it is).
 TOKEN = re.compile(r"""//[^\n]*|/\*.*?(?:\*/|\Z)"""
@@ -175,6 +188,35 @@ def includes(path):
         m = INCLUDE.match(line)
         if m:
             yield lineno, m.group(1) == '"', m.group(2)
+
+
+def tracker_files(root):
+    """Every text file the tracker check reads (repository-relative), sorted."""
+    found = []
+    for top in TRACKER_DIRS:
+        for dirpath, dirnames, filenames in os.walk(os.path.join(root, top)):
+            rel_dir = os.path.relpath(dirpath, root)
+            dirnames[:] = sorted(d for d in dirnames if d not in TRACKER_SKIP_NAMES
+                                 and os.path.join(rel_dir, d) not in TRACKER_SKIP)
+            for name in sorted(filenames):
+                found.append(os.path.join(rel_dir, name))
+    return found
+
+
+def tracker_references(root):
+    """(files read, [(file, line, issue number)]) of the tracker references under root;
+    binary files (a NUL byte) are skipped."""
+    files, found = 0, []
+    for rel in tracker_files(root):
+        with open(os.path.join(root, rel), "rb") as f:
+            data = f.read()
+        if b"\0" in data:
+            continue
+        files += 1
+        for lineno, line in enumerate(data.decode("utf-8", "replace").split("\n"), 1):
+            for m in TRACKER.finditer(line):
+                found.append((rel, lineno, m.group(1)))
+    return files, found
 
 
 def header_map(root, files):
@@ -352,10 +394,16 @@ def run(root, out=sys.stdout):
         print(f"  {src} -> {dst}: {len(edges[(src, dst)])}", file=out)
     for comp in summary["cycles"]:
         print("  cycle between folders: " + ", ".join(sorted(comp)), file=out)
+    tracker_read, tracker = tracker_references(root)
+    for rel, lineno, number in tracker:
+        print(f"VIOLATION {rel}:{lineno}: cites the project's tracker (issue {number}): "
+              "say what it refers to", file=out)
+    print(f"layering: {tracker_read} text files read for tracker references, "
+          f"{len(tracker)} found", file=out)
     print(f"layering: {len(new)} new violations, {len(known)} known violations left "
           f"(of {len(KNOWN)} KNOWN), {len(stale)} stale KNOWN entries, "
           f"{len(errors)} errors", file=out)
-    ok = not new and not stale and not errors
+    ok = not new and not stale and not errors and not tracker
     print("layering: " + ("PASS" if ok else "FAIL"), file=out)
     return ok
 
@@ -381,6 +429,9 @@ def edit(path, fn):
 
 def insert_after_first_include(line):
     return lambda text: re.sub(r"(#include [^\n]*\n)", r"\1" + line + "\n", text, count=1)
+
+
+TRACKER_SAMPLE = 12  # the issue number the self-test cites
 
 
 def self_test(root):
@@ -420,6 +471,11 @@ def self_test(root):
         ("a KNOWN violation fixed but still listed",
          [(variational_h, lambda t: t.replace('#include "ns3/d2d-belief-learner.h"\n', ""))],
          False, "STALE     KNOWN entry (upward, contrib/d2dlearn/learning/d2d-variational-learner.h"),
+        # The number is spliced in so that this file's own text cites no tracker issue.
+        ("a comment cites the tracker by number",
+         [(model_cc, insert_after_first_include(f"// see issue {TRACKER_SAMPLE}"))],
+         False, f"{model_cc}:6: cites the project's tracker (issue {TRACKER_SAMPLE}): "
+                "say what it refers to"),
     ]
     failures = 0
     with tempfile.TemporaryDirectory(prefix="layering-") as tmp:

@@ -160,8 +160,8 @@ main(int argc, char* argv[])
     }
     if (const int64_t krumF = flags.Get<IntegerValue>("krumF"); krumF > int64_t(active))
     {
-        // f Byzantine clients among the round's participants (issue 19, item 12): more
-        // than take part cannot be tolerated; Krum used to clamp it silently.
+        // f Byzantine clients among the round's participants: more than take part cannot be
+        // tolerated; Krum used to clamp it silently.
         support.Fail(fmt::format("--krumF={} is above the {} participants of a round "
                                  "(--activationPercent={} of --nDevices={}; accepted: -1 to {})",
                                  krumF,

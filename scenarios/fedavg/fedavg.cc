@@ -170,7 +170,7 @@ main(int argc, char* argv[])
     support.CheckRange("flipDevices", flipDevices, 0, nDevices);
     if (const int64_t krumF = flags.Get<IntegerValue>("krumF"); krumF > int64_t(nDevices))
     {
-        // f Byzantine devices among at most nDevices participants (issue 19, item 12).
+        // f Byzantine devices among at most nDevices participants.
         support.Fail(fmt::format("--krumF={} is above the {} devices (accepted: -1 to {})",
                                  krumF,
                                  nDevices,

@@ -96,7 +96,7 @@ expect_reject MinW --dynamicRssLevels=4 --ns3::DynamicRssModel::MinW=1
 # Times: strictly positive, at most 1e9 s, compared as times.
 expect_reject duration --duration=0s
 expect_reject duration --duration=2e9s
-# Integer flags in exponent notation (issue 19, item 12): only whole numbers that fit.
+# Integer flags in exponent notation: only whole numbers that fit.
 expect_reject nDevices --nDevices=1e10
 expect_reject nDevices --nDevices=2.5e0
 expect_reject messageBytes --messageBytes=1.2345e3

@@ -45,7 +45,7 @@ expect_reject trimPercent --algorithm=trimmed-mean --trimPercent=50
 expect_reject trimPercent --algorithm=trimmed-mean --trimPercent=-1
 expect_reject krumF --algorithm=krum --krumF=-2
 expect_reject krumF --algorithm=krum --krumF=1.5
-# f above the round's participants: 50 % of 20 devices take part (issue 19, item 12).
+# f above the round's participants: 50 % of 20 devices take part.
 expect_reject "accepted: -1 to 10" --algorithm=krum --nDevices=20 --activationPercent=50 --krumF=11
 expect_reject globalLearningRate --globalLearningRate=-0.5
 expect_reject phaseTimeout --phaseTimeout=0s

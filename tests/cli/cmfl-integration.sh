@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 4's integration tests of the cmfl scenario on Fashion-MNIST (10 % of it, 40
+# Integration tests of the cmfl scenario on Fashion-MNIST (10 % of it, 40
 # devices, 50 % active: committee 8, training 12; MLP 784-64-10; 15 rounds; local
 # learning rate 0.02, where the models are still far from converged and a smaller step
 # shows):

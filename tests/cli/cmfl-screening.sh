@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CMFL-I keeps the attackers out of the aggregate where Che et al. 2022 ("A Decentralized
 # Federated Learning Framework via Committee Mechanism with Convergence Guarantee", IEEE
-# TPDS 2022) say it does (issue 33): at the authors' active-set size (650 devices, 10 %
+# TPDS 2022) say it does: at the authors' active-set size (650 devices, 10 %
 # active = 65: committee C = 26, 39 training clients, 16 aggregated; 65 % of Fashion-MNIST,
 # MLP 784-64-10), 30 % malicious clients, back-gradient, 10 rounds:
 #  - on the update (the paper's attack) when the honest updates are alike (IID data, the

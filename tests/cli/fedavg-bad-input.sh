@@ -76,7 +76,7 @@ expect_reject trimPercent --aggregation=trimmed-mean --trimPercent=50
 expect_reject trimPercent --aggregation=trimmed-mean --trimPercent=-1
 expect_reject krumF --aggregation=krum --krumF=-2
 expect_reject krumF --aggregation=krum --krumF=1.5
-# f above the number of devices (issue 19, item 12: accepted before).
+# f above the number of devices (accepted before).
 expect_reject krumF --aggregation=krum --nDevices=5 --krumF=6
 expect_reject aggregationPercent --aggregation=multi-krum --aggregationPercent=0
 expect_reject aggregationPercent --aggregation=multi-krum --aggregationPercent=101

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """graph-discovery: the RL graph leaves less label bias than the closest, uniform and
 most-trusted baselines (Wagle, Das, Love and Brinton, "Multi-Agent Reinforcement Learning
-for Graph Discovery in D2D-Enabled Federated Learning", 2025, Fig. 4; issue 33).
+for Graph Discovery in D2D-Enabled Federated Learning", 2025, Fig. 4).
 
 A small but realistic instance: the scenario's supervised defaults (25 devices of
 Fashion-MNIST, 3 labels at 70/20/10 %, random trust at density 0.5, positions in a 100 m

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Sizes that cannot fit are refused in seconds; sizes that are accepted fit (issue 37, item 8).
+"""Sizes that cannot fit are refused in seconds; sizes that are accepted fit.
 
 For graph-discovery, cmfl and consensus:
 1. Refused: a size whose estimate exceeds the memory available (D2DLEARN_MEMORY_MB caps it, so

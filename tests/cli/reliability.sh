@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hostile input and faults (issue 19), each case a defect found by a probe, checked on the
+# Hostile input and faults, each case a defect found by a probe, checked on the
 # built programs:
 #  1. text flags keep their whole value: --outDir="a b" writes into "a b" (ns-3 3.37's
 #     CommandLine used to cut it at the space: into "a"); --rssFile="my matrix.csv" reads

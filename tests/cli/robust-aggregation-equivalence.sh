@@ -26,7 +26,7 @@ CMFL=${2:?usage: bash robust-aggregation-equivalence.sh PATH/TO/fedavg PATH/TO/c
 source "$(dirname "$0")/lib-checks.sh" robust-aggregation-equivalence
 PYTHON=/usr/bin/python3
 
-# The same (IID) shards for both: cmfl's default partition is Dirichlet since issue 18.
+# The same (IID) shards for both: cmfl's default partition is Dirichlet.
 COMMON=(--nDevices=20 --rounds=2 --dataFraction=0.02 --model=logistic --seed=3
     --roundDeadline=120s --evaluateDevices=false --partition=iid --quiet)
 run() { # run BIN DIR ARGS...

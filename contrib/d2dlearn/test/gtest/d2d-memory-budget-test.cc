@@ -2,7 +2,7 @@
  * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * GoogleTest unit tests of D2dMemoryBudget (issue 37, item 8), torch-free: the estimate is
+ * GoogleTest unit tests of D2dMemoryBudget, torch-free: the estimate is
  * the terms' sum plus the program, the largest size that fits is found exactly (checked
  * against a linear search), the refusal is one line with the size, the estimate, the largest
  * term and the largest size that fits, and D2DLEARN_MEMORY_MB caps the memory available

@@ -2,7 +2,7 @@
  * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * GoogleTest fuzz-style and regression tests of the file parsers (issue 19): the N x N
+ * GoogleTest fuzz-style and regression tests of the file parsers: the N x N
  * matrix CSV reader (--rssFile, --wFile), the gzip idx reader of Fashion-MNIST (--dataDir)
  * and the --model parser. Each fuzz test feeds 10,000 or more inputs mutated from valid
  * ones by a seeded generator; every input must be parsed into a well-formed result or
@@ -235,7 +235,7 @@ TEST(D2dMatrixCsvTest, RandomMatricesReadBackExactly)
     }
 }
 
-// The W reader used to accept what the RSS reader refused (issue 19, item 12): one strict
+// The W reader used to accept what the RSS reader refused: one strict
 // grammar now, with the offending bytes escaped and cut short in the message.
 TEST(D2dMatrixCsvTest, StrictCellsAndEscapedExcerpts)
 {
@@ -354,7 +354,7 @@ TrustError(const std::string& text)
     }
 }
 
-// The graph-discovery trust file (--trustFile) meets the matrix reader's bar (issue 19):
+// The graph-discovery trust file (--trustFile) meets the matrix reader's bar:
 // a non-regular file is refused at once (a FIFO would block, /dev/zero never ends), lines
 // are bounded, bad bytes are quoted short and escaped, a trailing comma is refused.
 TEST(D2dTrustMatricesFileTest, BoundedAndStrict)
@@ -436,7 +436,7 @@ TEST(D2dTrustMatricesFileTest, FuzzMutatedTrustFiles)
     EXPECT_LT(parsed, kCases);
 }
 
-// Regressions of issue 19, item 7: an idx header whose size overflows 64 bits, a header
+// Regressions of the idx reader: a header whose size overflows 64 bits, a header
 // announcing more than the compressed file can hold (a bomb: refused before allocating),
 // trailing bytes after the gzip stream, and two concatenated gzip members (valid).
 TEST(D2dIdxReaderTest, HeaderFirstBoundsAndTrailingBytes)

@@ -2,7 +2,7 @@
  * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Canaries of the sanitized test binary (d2dlearn-gtest-sanitized, issue 19): each disabled
+ * Canaries of the sanitized test binary (d2dlearn-gtest-sanitized): each disabled
  * case commits the error one sanitizer must report, and the CTest tests sanitize-canary-*
  * run it alone and pass only on that report. A clean sanitized run means something only if
  * these fail loudly. Never run in the normal test run (disabled, and only in that binary).
@@ -30,7 +30,7 @@ TEST(D2dSanitizerCanaryTest, DISABLED_HeapOverflow)
 }
 
 // UndefinedBehaviorSanitizer: ns-3 3.37's Time::GetSeconds() of a negative time, the
-// defect of issue 19 (item 11) in its own words.
+// defect the scenarios' ToSeconds avoids, in its own words.
 TEST(D2dSanitizerCanaryTest, DISABLED_NegativeLeftShift)
 {
     volatile int64_t steps = -1;

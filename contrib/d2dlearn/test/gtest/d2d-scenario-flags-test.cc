@@ -139,8 +139,8 @@ TEST_F(D2dScenarioFlagsTest, VariableFlagsAndGiven)
 }
 
 // ns-3 3.37's CommandLine reads a text with operator>>, which stops at the first space:
-// --outDir="a b" used to give "a" (issue 19, item 1). The whole value is kept, spaces,
-// quotes, tabs and all; the last occurrence wins; an untouched flag keeps its default.
+// --outDir="a b" used to give "a". The whole value is kept, spaces, quotes, tabs and all;
+// the last occurrence wins; an untouched flag keeps its default.
 TEST_F(D2dScenarioFlagsTest, TextFlagsKeepTheirWholeValue)
 {
     D2dScenarioSupport support("flags-test");

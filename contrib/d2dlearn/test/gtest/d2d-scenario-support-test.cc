@@ -2,8 +2,8 @@
  * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * GoogleTest unit tests of the scenario programs' number handling (issue 19, items 11 and
- * 12), torch-free so that the sanitized test binary runs them too:
+ * GoogleTest unit tests of the scenario programs' number handling, torch-free so that the
+ * sanitized test binary runs them too:
  * - whole numbers in exponent notation (1e10, as the README writes ranges) are read
  *   exactly by integer flags, bound integer attributes and --ns3::Class::Attribute, and a
  *   number that is not whole or does not fit is refused with one line;
