@@ -853,7 +853,8 @@ def validate_runs(campaign, program, runs, jobs, options):
         try:
             # Its own arguments validate the defaults into a folder of its own: a program
             # without the batch mode does only that, and writes no case's status.
-            subprocess.run([program, "--validate", "--outDir=%s" % os.path.join(tmp, "own-%d" % b)],
+            own = os.path.join(tmp, "own-%d" % b)
+            subprocess.run([program, "--validate", "--outDir=%s" % own],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                            stdin=subprocess.DEVNULL, cwd=cwd, env=env,
                            timeout=VALIDATE_TIMEOUT * (len(batch) + 1))

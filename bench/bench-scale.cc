@@ -37,7 +37,6 @@
 #include <fstream>
 #include <iostream>
 #include <string>
-#include <sys/resource.h>
 #include <vector>
 
 using namespace ns3;
@@ -45,6 +44,7 @@ using namespace ns3;
 namespace
 {
 
+using d2dbench::CpuSeconds;
 using d2dbench::ProcStatusKb;
 
 struct Counters
@@ -63,16 +63,6 @@ struct Counters
 };
 
 Counters g_count;
-
-/** \return CPU time (user + system) of this process so far, s */
-double
-CpuSeconds()
-{
-    rusage ru{};
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
-           1e-6 * (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
-}
 
 void
 OnDelivery(const D2dDeliveryRecord& rec)

@@ -38,10 +38,10 @@
 #include <cstdio>
 #include <iostream>
 #include <string>
-#include <sys/resource.h>
 #include <vector>
 
 using namespace ns3;
+using d2dbench::CpuSeconds;
 using d2dbench::ProcStatusKb;
 using d2dbench::WallSeconds;
 
@@ -59,15 +59,6 @@ struct Counters
 };
 
 Counters g_count;
-
-double
-CpuSeconds()
-{
-    rusage ru{};
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
-           1e-6 * (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
-}
 
 void
 OnDelivery(const D2dDeliveryRecord& rec)

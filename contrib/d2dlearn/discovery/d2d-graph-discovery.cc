@@ -320,12 +320,6 @@ D2dGraphDiscovery::GetLinks() const
     return m_links;
 }
 
-const std::vector<Time>&
-D2dGraphDiscovery::GetLearningEndTimes() const
-{
-    return m_learningEnd;
-}
-
 bool
 D2dGraphDiscovery::IsFinished() const
 {

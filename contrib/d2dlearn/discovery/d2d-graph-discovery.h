@@ -157,8 +157,6 @@ class D2dGraphDiscovery : public Object
     const std::vector<std::vector<int64_t>>& GetGraphs() const;
     /** \return the datapoint exchanges, in order */
     const std::vector<Link>& GetLinks() const;
-    /** \return the simulated time the learning of each edge round ended (its exchange began) */
-    const std::vector<Time>& GetLearningEndTimes() const;
     /** \return true once finished */
     bool IsFinished() const;
     /**

@@ -766,18 +766,6 @@ D2dScenarioSupport::CheckRange(const std::string& name, double value, double lo,
 }
 
 void
-D2dScenarioSupport::CheckPositiveTime(const std::string& name, Time value, Time hi) const
-{
-    if (!value.IsStrictlyPositive() || value > hi)
-    {
-        Fail(fmt::format("--{}={} s is out of range (accepted: more than 0 s, at most {:g} s)",
-                         name,
-                         ToSeconds(value),
-                         ToSeconds(hi)));
-    }
-}
-
-void
 D2dScenarioSupport::SetQuiet(bool quiet)
 {
     m_quiet = quiet;

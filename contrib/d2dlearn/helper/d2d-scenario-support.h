@@ -114,14 +114,6 @@ class D2dScenarioSupport
                      const std::string& value,
                      const std::vector<std::string>& accepted) const;
 
-    /**
-     * \brief Fail unless 0 < value <= hi.
-     * \param name parameter name (without --)
-     * \param value its value
-     * \param hi longest accepted value
-     */
-    void CheckPositiveTime(const std::string& name, Time value, Time hi) const;
-
     /** \param quiet no progress output */
     void SetQuiet(bool quiet);
 

@@ -1095,12 +1095,6 @@ D2dTraceHelper::GetOutDir() const
     return m_outDir;
 }
 
-const D2dRunSummary&
-D2dTraceHelper::GetSummary() const
-{
-    return m_summary;
-}
-
 uint64_t
 D2dTraceHelper::GetNMessageRows() const
 {

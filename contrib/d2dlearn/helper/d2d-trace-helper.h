@@ -317,9 +317,6 @@ class D2dTraceHelper
     /** \return number of energy.csv rows so far */
     uint64_t GetNEnergyRows() const;
 
-    /** \return the summary of the rows written so far (run.json's "summary") */
-    const D2dRunSummary& GetSummary() const;
-
     /** \return the module version written in run.json */
     static std::string Version();
 

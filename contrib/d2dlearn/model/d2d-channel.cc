@@ -340,12 +340,6 @@ D2dChannel::GetRateBps() const
 }
 
 uint32_t
-D2dChannel::GetMtuBytes() const
-{
-    return m_mtuBytes;
-}
-
-uint32_t
 D2dChannel::GetNFragments(uint64_t bytes) const
 {
     const uint64_t n = (bytes + m_mtuBytes - 1) / m_mtuBytes;

@@ -120,8 +120,6 @@ class D2dChannel : public D2dLinkQuality
 
     /** \return link rate r x bandwidth (bit/s) */
     double GetRateBps() const;
-    /** \return MTU (fragment payload, bytes) */
-    uint32_t GetMtuBytes() const;
     /**
      * \param bytes message size
      * \return number of fragments
