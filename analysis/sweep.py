@@ -837,7 +837,7 @@ def validate_runs(campaign, program, runs, jobs, options):
 
     def validate_batch(b, batch):
         """The runs of batch (k, run) in one start of the program (D2DLEARN_CASES: one
-        forked child per command line, helper/d2d-case-batch.h); None if the program has no
+        forked child per command line, core/helper/d2d-case-batch.h); None if the program has no
         batch mode (its own arguments, --validate, then checked nothing else)."""
         cases = os.path.join(tmp, "cases-%d" % b)
         lines = []

@@ -6,7 +6,7 @@
 # bytes of the same run trained inline (--threads=0) and, where the program has it, eagerly
 # (--deferTraining=false): the jobs that did not finish in simulated time leave no rows.
 # Each case runs REPEAT times (default 10), since a race shows only now and then.
-# Before the worker pool's lifetime rule (learning/d2d-torch-runtime.h) the FedAvg-family
+# Before the worker pool's lifetime rule (learning/learner/d2d-torch-runtime.h) the FedAvg-family
 # (deferred training) and graph-discovery cases aborted (double free, corrupted size) or hung
 # at exit in most runs; the semi-decentralized, cmfl and consensus cases, whose jobs are
 # eager (waited for when their learners are disposed), passed: they guard the same rule.

@@ -2,7 +2,7 @@
  * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Test suite "d2d-cmfl": the CMFL protocol of Che et al. 2022 (cmfl/d2d-cmfl.h) end to end
+ * Test suite "d2d-cmfl": the CMFL protocol of Che et al. 2022 (learning/cmfl/d2d-cmfl.h) end to end
  * with real LibTorch learners on the 4-class Gaussian mixture of Fan et al. 2023, sec. 5.1,
  * over the D2D channel with Scheduled access (CMFL and the CCP do no half-duplex scheduling
  * of their own), and over the packet-level Wi-Fi backend.
