@@ -94,7 +94,7 @@ time-order
     the previous round's.
 energy
     energy.csv: documented components, energy_j >= 0, 0 <= remaining_j non-increasing per
-    device; with --energySource=basic: remaining_j <= max(0, initialEnergyJ - the device's
+    device; with --energySource=linear or basic: remaining_j <= max(0, initialEnergyJ - the device's
     energy so far), and its last row's remaining_j = max(0, initialEnergyJ - its total
     energy) (tolerance (1e-14 x initialEnergyJ + 1e-9 J) x (periods + 10): the battery's
     float rounding and 1 ns of a 1 W draw a period of draw, the simulator's time step; a
@@ -888,7 +888,8 @@ def check_csv_times(a, name, rows):
 
 def check_energy(a, energy):
     init = a.params.get("initialEnergyJ")
-    basic = a.params.get("energySource", "basic") == "basic" and isinstance(init, (int, float))
+    basic = (a.params.get("energySource", "basic") in ("linear", "basic")
+             and isinstance(init, (int, float)))
     spent = {}
     count = {}
     last = {}

@@ -76,7 +76,7 @@ Exchange(uint32_t n, double side, double rangeM, uint64_t bytes)
     D2dHelper helper;
     helper.SetChannelAttribute("AccessPolicy", EnumValue(D2dChannelAccess::SCHEDULED));
     helper.SetChannelAttribute("RangeM", DoubleValue(rangeM));
-    helper.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e9));
+    helper.SetInitialEnergyJ(1e9);
     Ptr<D2dChannel> channel = helper.Install(nodes);
     helper.AssignStreams(1);
 

@@ -228,7 +228,7 @@ main(int argc, char* argv[])
 
     D2dHelper helper;
     // No battery runs out in this benchmark: it measures the channel, not energy.
-    helper.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e9));
+    helper.SetInitialEnergyJ(1e9);
     Ptr<D2dChannel> channel = helper.Install(nodes);
     int64_t stream = 1;
     stream += helper.AssignStreams(stream);

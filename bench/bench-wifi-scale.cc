@@ -194,7 +194,7 @@ main(int argc, char* argv[])
     if (!noEnergy)
     {
         D2dHelper d2d; // batteries (and compute models, unused here) as the scenarios have
-        d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e9));
+        d2d.SetInitialEnergyJ(1e9);
         d2d.InstallWithoutRadios(nodes);
     }
     D2dWifiHelper wifi;

@@ -70,7 +70,7 @@ main(int argc, char* argv[])
     mobility.Install(nodes);
 
     D2dHelper d2d;
-    d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(100.0));
+    d2d.SetInitialEnergyJ(100.0);
     Ptr<D2dChannel> channel = d2d.Install(nodes);
     d2d.AssignStreams(1);
 

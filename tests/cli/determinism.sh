@@ -50,7 +50,7 @@ awk -v n=$N 'BEGIN {
 
 variant=0
 for extra in "" "--fastPath=false" "--reliable=true" "--fastPath=false --reliable=true" \
-    "--reliable=true --broadcast=true" "--speedMps=20" "--energySource=liion" \
+    "--reliable=true --broadcast=true" "--speedMps=20" "--energySource=liion" "--energySource=basic" \
     "--dynamicRssLevels=4 --noisePowerW=0.05" "--rssFile=$TMP/w$N.csv"; do
     variant=$((variant + 1))
     read -r -a args <<<"$extra"

@@ -310,7 +310,7 @@ MakeNet(uint32_t n,
     helper.SetChannelAttribute("NoisePowerW", DoubleValue(pDrop > 0 ? 1.0 : 0.0));
     helper.SetChannelAttribute("MtuBytes", UintegerValue(1500));
     helper.SetChannelAttribute("AccessPolicy", EnumValue(access));
-    helper.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e6));
+    helper.SetInitialEnergyJ(1e6);
     net->channel = helper.Install(net->nodes);
     helper.AssignStreams(1);
     net->transports = net->channel->GetTransports();

@@ -244,7 +244,7 @@ class D2dReliableMulticastTestCase : public TestCase
         helper.SetChannelAttribute("FastPath", BooleanValue(m_fastPath));
         helper.SetChannelAttribute("AccessPolicy", EnumValue(D2dChannelAccess::SCHEDULED));
         // A battery that outlasts the run (ns-3's default holds 10 J).
-        helper.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e6));
+        helper.SetInitialEnergyJ(1e6);
         auto channel = helper.Install(nodes);
         helper.AssignStreams(1);
         NS_TEST_ASSERT_MSG_EQ(channel->GetNeighbours(0).size(), 3u, "three neighbours");

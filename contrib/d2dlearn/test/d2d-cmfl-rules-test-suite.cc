@@ -352,7 +352,7 @@ RunHooks(const HookSetup& s)
     NodeContainer nodes = MakeTestNodesOnLine(kDevices, 10.0);
     D2dHelper d2d;
     d2d.SetChannelAttribute("NoisePowerW", DoubleValue(1e-40)); // P_D ~ 0
-    d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e9));
+    d2d.SetInitialEnergyJ(1e9);
     d2d.Install(nodes);
     Ptr<D2dChannel> d2s = d2d.InstallServer(CreateObject<Node>(), nodes, 3.0);
     d2d.AssignStreams(10);

@@ -148,7 +148,7 @@ RunCmfl(const Setup& s)
     D2dHelper d2d; // over Wi-Fi too: the compute models and batteries of the learners
     d2d.SetChannelAttribute("NoisePowerW", DoubleValue(1e-40)); // P_D ~ 0
     d2d.SetChannelAttribute("AccessPolicy", EnumValue(s.access));
-    d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e9));
+    d2d.SetInitialEnergyJ(1e9);
     d2d.SetComputeAttribute("FlopsPerSecond", DoubleValue(1e9));
     Ptr<D2dChannel> channel = d2d.Install(nodes);
     channel->SetAttribute("MaxRetransmissions", UintegerValue(s.maxRetransmissions));

@@ -116,7 +116,7 @@ RunOnce(const Settings& s)
 
     NodeContainer nodes = MakeTestNodesOnLine(kAgents, 10.0);
     D2dHelper net;
-    net.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e9));
+    net.SetInitialEnergyJ(1e9);
     // An ideal MAC: the agents' predictions are ready at the same instant, and raw radios
     // would make their broadcasts collide (half-duplex).
     net.SetChannelAttribute("AccessPolicy", EnumValue(D2dChannelAccess::SCHEDULED));
@@ -581,7 +581,7 @@ class PolynomialLearnerTestCase : public TestCase
 
         NodeContainer nodes = MakeTestNodesOnLine(agents, 10.0);
         D2dHelper net;
-        net.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e9));
+        net.SetInitialEnergyJ(1e9);
         net.SetChannelAttribute("AccessPolicy", EnumValue(D2dChannelAccess::SCHEDULED));
         net.SetChannelAttribute("NoisePowerW", DoubleValue(1e-40));
         Ptr<D2dChannel> channel = net.Install(nodes);
@@ -833,7 +833,7 @@ class HandRoundTestCase : public TestCase
 
         NodeContainer nodes = MakeTestNodesOnLine(agents, 10.0);
         D2dHelper net;
-        net.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e9));
+        net.SetInitialEnergyJ(1e9);
         net.SetChannelAttribute("AccessPolicy", EnumValue(D2dChannelAccess::SCHEDULED));
         net.SetChannelAttribute("NoisePowerW", DoubleValue(1e-40));
         Ptr<D2dChannel> channel = net.Install(nodes);

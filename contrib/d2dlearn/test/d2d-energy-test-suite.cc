@@ -23,6 +23,8 @@
 #include "ns3/energy-source.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
+#include "ns3/object-factory.h"
+#include "ns3/simple-device-energy-model.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
@@ -30,6 +32,7 @@
 
 #include <cmath>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -238,7 +241,7 @@ class D2dPowerModelEnergyTestCase : public TestCase
         helper.SetRadioEnergyAttribute("TxCircuitPowerW", DoubleValue(circuitW));
         helper.SetRadioEnergyAttribute("RxPowerW", DoubleValue(rxW));
         helper.SetRadioEnergyAttribute("IdlePowerW", DoubleValue(idleW));
-        helper.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(e0));
+        helper.SetInitialEnergyJ(e0);
         Ptr<D2dChannel> channel = helper.Install(nodes);
 
         std::vector<EnergyEv> evs;
@@ -336,7 +339,7 @@ class D2dFirstOrderEnergyTestCase : public TestCase
         D2dHelper helper;
         helper.SetChannelAttribute("NoisePowerW", DoubleValue(0.0));
         helper.SetRadioEnergyAttribute("Model", StringValue("FirstOrder"));
-        helper.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(100.0));
+        helper.SetInitialEnergyJ(100.0);
         Ptr<D2dChannel> channel = helper.Install(nodes);
         std::vector<EnergyEv> evs;
         ConnectEnergy(channel, nodes, &evs);
@@ -392,7 +395,7 @@ class D2dComputeEnergyTestCase : public TestCase
         helper.SetComputeAttribute("FlopsPerSecond", DoubleValue(fps));
         helper.SetComputeAttribute("SlowdownFactor", DoubleValue(slowdown));
         helper.SetComputeAttribute("BusyPowerW", DoubleValue(busyW));
-        helper.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(100.0));
+        helper.SetInitialEnergyJ(100.0);
         Ptr<D2dChannel> channel = helper.Install(nodes);
         std::vector<EnergyEv> evs;
         ConnectEnergy(channel, nodes, &evs);
@@ -497,9 +500,14 @@ struct DepletionRun
         helper.SetRadioEnergyAttribute("RxPowerW", DoubleValue(0.1));
         helper.SetComputeAttribute("BusyPowerW", DoubleValue(kComputeW));
         helper.SetComputeAttribute("FlopsPerSecond", DoubleValue(1e10));
-        helper.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(kE0));
-        helper.SetEnergySourceAttribute("PeriodicEnergyUpdateInterval",
-                                        TimeValue(Seconds(updateIntervalS)));
+        helper.SetInitialEnergyJ(kE0);
+        if (updateIntervalS > 0)
+        {
+            // ns-3's BasicEnergySource, updated periodically; 0: D2dEnergySource, never.
+            helper.SetEnergySourceType("ns3::BasicEnergySource");
+            helper.SetEnergySourceAttribute("PeriodicEnergyUpdateInterval",
+                                            TimeValue(Seconds(updateIntervalS)));
+        }
         Ptr<D2dChannel> channel = helper.Install(nodes);
         ConnectEnergy(channel, nodes, &evs);
         Ptr<D2dRadio> radio = channel->GetRadio(0);
@@ -558,7 +566,8 @@ class D2dDepletionTestCase : public TestCase
 {
   public:
     /**
-     * \param updateIntervalS the source's PeriodicEnergyUpdateInterval (s)
+     * \param updateIntervalS the PeriodicEnergyUpdateInterval of a BasicEnergySource (s); 0:
+     * the default D2dEnergySource, which has none
      * \param name test case name
      */
     D2dDepletionTestCase(double updateIntervalS, const std::string& name)
@@ -670,8 +679,120 @@ class D2dDepletionTestCase : public TestCase
 // ---------------------------------------------------------------------------------------
 
 /**
+ * D2dEnergySource against ns-3's BasicEnergySource and the closed form, and its events.
+ *
+ * One ns-3 SimpleDeviceEnergyModel per source changes its current at 0.25, 0.8, 1.7, 3.3,
+ * 3.35 and 7.9 s (0.1, 0.5, 0, 0.33, 1.2, 0.05 A at 3 V, 100 J), and the remaining
+ * energy is read at each change and at 9 s. Expected:
+ * - equal to the bit to a BasicEnergySource whose periodic update never falls in the run
+ *   (interval 1e6 s): the same arithmetic, updated at the same instants;
+ * - within 1 nJ per update of a BasicEnergySource updated every second (its periodic
+ *   updates only add roundings to whole nJ) and of the closed form 100 - sum I V dt;
+ * - no event of its own: the run executes exactly the 7 events the test schedules, where
+ *   the 1 s BasicEnergySource adds one per simulated second.
+ */
+class D2dEnergySourceTestCase : public TestCase
+{
+  public:
+    D2dEnergySourceTestCase()
+        : TestCase("D2dEnergySource: BasicEnergySource's arithmetic, no periodic events")
+    {
+    }
+
+  private:
+    /** Remaining energy at each read (J), and the events the run executed. */
+    struct Result
+    {
+        std::vector<double> remainingJ; //!< at each read, J
+        uint64_t events{0};             //!< Simulator::GetEventCount() after the run
+    };
+
+    /**
+     * \param type the source's TypeId name
+     * \param intervalS a BasicEnergySource's PeriodicEnergyUpdateInterval, s
+     * \return the reads and the event count
+     */
+    static Result RunWith(const std::string& type, double intervalS)
+    {
+        DestroyAtExit guard;
+        ObjectFactory factory(type);
+        if (type == "ns3::BasicEnergySource")
+        {
+            factory.Set("BasicEnergySourceInitialEnergyJ", DoubleValue(100.0));
+            factory.Set("BasicEnergySupplyVoltageV", DoubleValue(3.0));
+            factory.Set("BasicEnergyLowBatteryThreshold", DoubleValue(0.0));
+            factory.Set("PeriodicEnergyUpdateInterval", TimeValue(Seconds(intervalS)));
+        }
+        else
+        {
+            factory.Set("InitialEnergyJ", DoubleValue(100.0));
+            factory.Set("SupplyVoltageV", DoubleValue(3.0));
+        }
+        auto node = CreateObject<Node>();
+        auto source = factory.Create<EnergySource>();
+        source->SetNode(node);
+        auto model = CreateObject<SimpleDeviceEnergyModel>();
+        model->SetNode(node);
+        model->SetEnergySource(source);
+        source->AppendDeviceEnergyModel(model);
+        source->Initialize();
+        auto result = std::make_shared<Result>();
+        const std::vector<std::pair<double, double>> changes{
+            {0.25, 0.1}, {0.8, 0.5}, {1.7, 0.0}, {3.3, 0.33}, {3.35, 1.2}, {7.9, 0.05}};
+        for (const auto& [t, amps] : changes)
+        {
+            const double a = amps;
+            Simulator::Schedule(Seconds(t), [source, model, result, a]() {
+                result->remainingJ.push_back(source->GetRemainingEnergy());
+                model->SetCurrentA(a);
+            });
+        }
+        Simulator::Schedule(Seconds(9.0), [source, result]() {
+            result->remainingJ.push_back(source->GetRemainingEnergy());
+        });
+        Simulator::Stop(Seconds(9.5));
+        Simulator::Run();
+        result->events = Simulator::GetEventCount();
+        return *result;
+    }
+
+    void DoRun() override
+    {
+        const Result d2d = RunWith("ns3::D2dEnergySource", 0.0);
+        const Result never = RunWith("ns3::BasicEnergySource", 1e6);
+        const Result everySecond = RunWith("ns3::BasicEnergySource", 1.0);
+        NS_TEST_ASSERT_MSG_EQ(d2d.remainingJ.size(), 7u, "one read per change and at 9 s");
+        NS_TEST_ASSERT_MSG_EQ(never.remainingJ.size(), 7u, "same reads");
+        NS_TEST_ASSERT_MSG_EQ(everySecond.remainingJ.size(), 7u, "same reads");
+        // Closed form: the current in force over [t_k-1, t_k), at 3 V.
+        const std::vector<double> at{0.25, 0.8, 1.7, 3.3, 3.35, 7.9, 9.0};
+        const std::vector<double> amps{0.0, 0.1, 0.5, 0.0, 0.33, 1.2, 0.05};
+        double closedJ = 100.0;
+        for (std::size_t k = 0; k < at.size(); ++k)
+        {
+            closedJ -= amps[k] * 3.0 * (at[k] - (k == 0 ? 0.0 : at[k - 1]));
+            NS_TEST_EXPECT_MSG_EQ(d2d.remainingJ[k],
+                                  never.remainingJ[k],
+                                  "read " << k << ": BasicEnergySource's value to the bit");
+            NS_TEST_EXPECT_MSG_EQ_TOL(d2d.remainingJ[k],
+                                      everySecond.remainingJ[k],
+                                      10 * 1e-9,
+                                      "read " << k << ": within 1 nJ per periodic update");
+            NS_TEST_EXPECT_MSG_EQ_TOL(d2d.remainingJ[k],
+                                      closedJ,
+                                      (k + 1) * 1e-9,
+                                      "read " << k << ": the closed form, 1 nJ per update");
+        }
+        NS_TEST_EXPECT_MSG_EQ(d2d.events, 7u, "only the test's own 7 events ran");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(everySecond.events,
+                                    7u + 9u,
+                                    "BasicEnergySource adds one event per second");
+    }
+};
+
+/**
  * Radio and compute draw together from one source; the battery empties in the middle of a
- * compute job, with no periodic update of the source before the end (interval 1000 s).
+ * compute job, with no periodic update of the source (a D2dEnergySource has none).
  *
  * E0 = 10 J. Radio: idle 0.1 W; one 125-byte message at 2 s (1000 bit/s: airtime 1 s)
  * drawn at 1 W / 1.0 + 0.1 W = 1.1 W instead of idle. Compute: a 10-s job (1e11 FLOP at
@@ -715,8 +836,7 @@ class D2dDepletionMidJobTestCase : public TestCase
         helper.SetRadioEnergyAttribute("IdlePowerW", DoubleValue(idleW));
         helper.SetComputeAttribute("BusyPowerW", DoubleValue(busyW));
         helper.SetComputeAttribute("FlopsPerSecond", DoubleValue(1e10));
-        helper.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(e0));
-        helper.SetEnergySourceAttribute("PeriodicEnergyUpdateInterval", TimeValue(Seconds(1000)));
+        helper.SetInitialEnergyJ(e0); // D2dEnergySource: no periodic update
         Ptr<D2dChannel> channel = helper.Install(nodes);
         std::vector<EnergyEv> evs;
         ConnectEnergy(channel, nodes, &evs);
@@ -915,6 +1035,11 @@ class D2dEnergyTestSuite : public TestSuite
                                              "Depletion on time between state changes "
                                              "(no periodic update): message 3 cut off"),
                     TestCase::QUICK);
+        AddTestCase(new D2dDepletionTestCase(0.0,
+                                             "Depletion on time on a D2dEnergySource (no "
+                                             "periodic events): message 3 cut off"),
+                    TestCase::QUICK);
+        AddTestCase(new D2dEnergySourceTestCase, TestCase::QUICK);
         AddTestCase(new D2dDepletionMidJobTestCase, TestCase::QUICK);
         AddTestCase(new D2dLiIonSourceTestCase, TestCase::QUICK);
     }

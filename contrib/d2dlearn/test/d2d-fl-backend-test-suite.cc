@@ -70,7 +70,7 @@ RunOnBackend(const std::string& protocol, bool wifi)
     D2dHelper d2d; // the devices' energy sources and compute models (and the channel radios)
     d2d.SetChannelAttribute("NoisePowerW", DoubleValue(1e-40)); // P_D ~ 0
     d2d.SetChannelAttribute("AccessPolicy", EnumValue(D2dChannelAccess::SCHEDULED));
-    d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e9));
+    d2d.SetInitialEnergyJ(1e9);
     Ptr<D2dChannel> channel = d2d.Install(nodes);
     Ptr<Node> server = CreateObject<Node>();
     Ptr<D2dChannel> d2s;

@@ -125,7 +125,7 @@ RunProtocol(const Setup& s)
     // The protocols hand every message to the radios at once: the channel's ideal MAC
     // keeps half-duplex radios from losing them.
     d2d.SetChannelAttribute("AccessPolicy", EnumValue(D2dChannelAccess::SCHEDULED));
-    d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e9));
+    d2d.SetInitialEnergyJ(1e9);
     d2d.SetComputeAttribute("FlopsPerSecond", DoubleValue(s.flopsPerSecond));
     Ptr<D2dChannel> channel = d2d.Install(nodes);
     Ptr<D2dChannel> d2s;
@@ -137,7 +137,7 @@ RunProtocol(const Setup& s)
     for (const auto& [i, joules] : s.energyJ)
     {
         nodes.Get(i)->GetObject<EnergySourceContainer>()->Get(0)->SetAttribute(
-            "BasicEnergySourceInitialEnergyJ",
+            "InitialEnergyJ",
             DoubleValue(joules));
     }
     std::unique_ptr<D2dTraceHelper> traces;

@@ -147,14 +147,14 @@ RunProtocol(const Setup& s)
     // The protocols hand every message to the radios at once: the channel's ideal MAC
     // keeps half-duplex radios from losing them.
     d2d.SetChannelAttribute("AccessPolicy", EnumValue(D2dChannelAccess::SCHEDULED));
-    d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e9));
+    d2d.SetInitialEnergyJ(1e9);
     d2d.SetComputeAttribute("FlopsPerSecond", DoubleValue(s.flopsPerSecond));
     Ptr<D2dChannel> channel = d2d.Install(nodes);
     d2d.AssignStreams(10);
     for (const auto& [i, joules] : s.energyJ)
     {
         nodes.Get(i)->GetObject<EnergySourceContainer>()->Get(0)->SetAttribute(
-            "BasicEnergySourceInitialEnergyJ",
+            "InitialEnergyJ",
             DoubleValue(joules));
     }
     const std::string outDir = s.traces ? TestTempDir("fl-p2p-" + s.protocol) : "";

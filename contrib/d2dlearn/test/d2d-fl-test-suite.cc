@@ -104,7 +104,7 @@ RunFl(const FlSetup& s)
     NodeContainer nodes = MakeTestNodesOnLine(s.nDevices, 10.0);
     D2dHelper d2d;
     d2d.SetChannelAttribute("NoisePowerW", DoubleValue(1e-40)); // P_D ~ 0: exact timing
-    d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e9));
+    d2d.SetInitialEnergyJ(1e9);
     d2d.Install(nodes);
     Ptr<Node> server = CreateObject<Node>();
     Ptr<D2dChannel> d2s = d2d.InstallServer(server, nodes, 3.0);
@@ -484,7 +484,7 @@ RunTracedFedAvg(const std::string& outDir)
     NodeContainer nodes = MakeTestNodesOnLine(n, 10.0);
     D2dHelper d2d;
     d2d.SetChannelAttribute("NoisePowerW", DoubleValue(1e-40));
-    d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e9));
+    d2d.SetInitialEnergyJ(1e9);
     d2d.Install(nodes);
     Ptr<Node> server = CreateObject<Node>();
     Ptr<D2dChannel> d2s = d2d.InstallServer(server, nodes, 3.0);

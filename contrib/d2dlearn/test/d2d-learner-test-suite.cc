@@ -203,13 +203,13 @@ class TrainingTimeTestCase : public TestCase
         D2dHelper d2d;
         d2d.SetComputeAttribute("FlopsPerSecond", DoubleValue(1e9));
         d2d.SetComputeAttribute("BusyPowerW", DoubleValue(2.0));
-        d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e6));
+        d2d.SetInitialEnergyJ(1e6);
         d2d.Install(nodes);
         // Device 1: slowed down 3x, and a battery that lasts 0.05 s of computing.
         auto slow = D2dHelper::GetComputeModel(nodes.Get(1));
         slow->SetAttribute("SlowdownFactor", DoubleValue(3.0));
         nodes.Get(1)->GetObject<EnergySourceContainer>()->Get(0)->SetAttribute(
-            "BasicEnergySourceInitialEnergyJ",
+            "InitialEnergyJ",
             DoubleValue(0.1));
 
         const D2dModelSpec spec = D2dModelSpec::Parse("mlp:64");
@@ -266,7 +266,7 @@ class TrainingTimeTestCase : public TestCase
         dead.Create(1);
         dead.Get(0)->AggregateObject(CreateObject<ConstantPositionMobilityModel>());
         D2dHelper d2d2;
-        d2d2.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e-9));
+        d2d2.SetInitialEnergyJ(1e-9);
         d2d2.SetComputeAttribute("IdlePowerW", DoubleValue(1.0));
         d2d2.Install(dead);
         auto l = CreateObject<D2dLearner>();
@@ -607,7 +607,7 @@ class TripletLearnerTestCase : public TestCase
         NodeContainer nodes = MakeTestNodesOnLine(2, 1.0);
         D2dHelper d2d;
         d2d.SetComputeAttribute("FlopsPerSecond", DoubleValue(1e9));
-        d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e6));
+        d2d.SetInitialEnergyJ(1e6);
         d2d.Install(nodes);
         std::vector<Ptr<D2dLearner>> learners;
         for (uint32_t i = 0; i < 2; ++i)

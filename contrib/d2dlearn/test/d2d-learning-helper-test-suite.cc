@@ -56,7 +56,7 @@ MakeNet()
     net.nodes = MakeTestNodesOnLine(kDevices, 10.0);
     D2dHelper helper;
     helper.SetChannelAttribute("NoisePowerW", DoubleValue(1e-40)); // P_D ~ 0
-    helper.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e9));
+    helper.SetInitialEnergyJ(1e9);
     net.d2d = helper.Install(net.nodes);
     net.d2s = helper.InstallServer(CreateObject<Node>(), net.nodes, 3.0);
     helper.AssignStreams(10);

@@ -103,7 +103,7 @@ class JobTimeTestCase : public TestCase
         NodeContainer nodes;
         nodes.Create(2);
         D2dHelper helper;
-        helper.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ", DoubleValue(1e6));
+        helper.SetInitialEnergyJ(1e6);
         helper.Install(nodes);
         auto shards = D2dPartitioner::LabelsPerDevice(*data.train, 2, 2, {}, 5);
         D2dVariationalConfig config; // logistic

@@ -27,7 +27,7 @@ D2dHelper::D2dHelper()
     m_radioFactory.SetTypeId("ns3::D2dRadio");
     m_radioEnergyFactory.SetTypeId("ns3::D2dRadioEnergyModel");
     m_computeFactory.SetTypeId("ns3::D2dComputeModel");
-    SetEnergySourceType("ns3::BasicEnergySource");
+    SetEnergySourceType("ns3::D2dEnergySource");
 }
 
 void
@@ -76,6 +76,30 @@ D2dHelper::SetEnergySourceType(const std::string& type)
         // Depleted means empty (ns-3's default threshold is 10 % of the initial energy).
         m_sourceFactory.Set("BasicEnergyLowBatteryThreshold", DoubleValue(0.0));
     }
+    if (m_initialEnergyJ >= 0.0)
+    {
+        SetInitialEnergyJ(m_initialEnergyJ);
+    }
+}
+
+void
+D2dHelper::SetInitialEnergyJ(double joules)
+{
+    NS_ABORT_MSG_IF(!(joules >= 0.0), "D2dHelper: initial energy must be >= 0 J, got " << joules);
+    m_initialEnergyJ = joules;
+    const TypeId tid = m_sourceFactory.GetTypeId();
+    for (const char* name :
+         {"InitialEnergyJ", "BasicEnergySourceInitialEnergyJ", "LiIonEnergySourceInitialEnergyJ"})
+    {
+        TypeId::AttributeInformation info;
+        if (tid.LookupAttributeByName(name, &info))
+        {
+            m_sourceFactory.Set(name, DoubleValue(joules));
+            return;
+        }
+    }
+    NS_FATAL_ERROR("D2dHelper: energy source " << tid.GetName()
+                                               << " has no initial-energy attribute");
 }
 
 void

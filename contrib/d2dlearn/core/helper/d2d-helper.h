@@ -23,7 +23,8 @@ namespace ns3
 /**
  * \ingroup d2dlearn
  * \brief Makes devices of nodes: a D2D radio on a shared D2dChannel, an energy source
- * (BasicEnergySource by default, LiIonEnergySource selectable), a D2dRadioEnergyModel and
+ * (D2dEnergySource by default: no periodic events; ns-3's BasicEnergySource and
+ * LiIonEnergySource selectable), a D2dRadioEnergyModel and
  * a D2dComputeModel (the compute profile) on that source; and, optionally, a server
  * with a device-to-server (D2S) link.
  *
@@ -66,8 +67,18 @@ class D2dHelper
     void SetRadioEnergyAttribute(const std::string& n, const AttributeValue& v);
     /** \brief Set an attribute of every compute model. \param n name \param v value */
     void SetComputeAttribute(const std::string& n, const AttributeValue& v);
-    /** \param type TypeId name of the energy source, e.g. ns3::LiIonEnergySource */
+    /**
+     * \param type TypeId name of the energy source, e.g. ns3::LiIonEnergySource (default
+     * ns3::D2dEnergySource); resets the source attributes but the initial energy
+     */
     void SetEnergySourceType(const std::string& type);
+    /**
+     * \brief Set the initial energy of every energy source, whatever its type (its
+     * InitialEnergyJ, BasicEnergySourceInitialEnergyJ or LiIonEnergySourceInitialEnergyJ
+     * attribute), before or after SetEnergySourceType().
+     * \param joules the initial energy, J (>= 0)
+     */
+    void SetInitialEnergyJ(double joules);
     /** \brief Set an attribute of every energy source. \param n name \param v value */
     void SetEnergySourceAttribute(const std::string& n, const AttributeValue& v);
     /** \param model the RSS model of the D2D channel (default PropagationRssModel) */
@@ -144,6 +155,7 @@ class D2dHelper
     /** \return a new energy source on the node, added to its EnergySourceContainer */
     Ptr<EnergySource> AddEnergySource(Ptr<Node> node);
 
+    double m_initialEnergyJ{-1.0}; //!< SetInitialEnergyJ()'s value, J (< 0: not set)
     ObjectFactory m_channelFactory;
     std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_d2sAttributes;
     ObjectFactory m_radioFactory;

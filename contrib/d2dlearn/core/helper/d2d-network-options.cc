@@ -155,6 +155,7 @@ D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
              speedMps)
         .Range(0, 1e5);
     flags.Add("initialEnergyJ", "Battery energy per device, J", initialEnergyJ)
+        .Sets("ns3::D2dEnergySource::InitialEnergyJ")
         .Sets("ns3::BasicEnergySource::BasicEnergySourceInitialEnergyJ")
         .Sets("ns3::LiIonEnergySource::LiIonEnergySourceInitialEnergyJ")
         .Range(1e-12, 1e12);
@@ -162,9 +163,13 @@ D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
         .Sets("ns3::D2dRadioEnergyModel::Model")
         .Choices({"power", "first-order"});
     // D2dHelper sets the threshold of a BasicEnergySource to 0 (empty means depleted).
-    flags.Add("energySource", "Energy source", energySource)
+    flags
+        .Add("energySource",
+             "Energy source: linear (D2dEnergySource, updated at changes of draw, no periodic "
+             "events), basic (ns-3's BasicEnergySource, also updated every second), liion",
+             energySource)
         .Sets("ns3::BasicEnergySource::BasicEnergyLowBatteryThreshold")
-        .Choices({"basic", "liion"});
+        .Choices({"linear", "basic", "liion"});
     flags
         .Add("dynamicRssLevels",
              "Dynamic RSS with this many quantized states (0: off)",
@@ -584,14 +589,12 @@ D2dNetworkOptions::SetEnergySource(D2dHelper& d2d) const
     if (energySource == "liion")
     {
         d2d.SetEnergySourceType("ns3::LiIonEnergySource");
-        d2d.SetEnergySourceAttribute("LiIonEnergySourceInitialEnergyJ",
-                                     DoubleValue(initialEnergyJ));
     }
-    else
+    else if (energySource == "basic")
     {
-        d2d.SetEnergySourceAttribute("BasicEnergySourceInitialEnergyJ",
-                                     DoubleValue(initialEnergyJ));
+        d2d.SetEnergySourceType("ns3::BasicEnergySource");
     }
+    d2d.SetInitialEnergyJ(initialEnergyJ);
 }
 
 D2dNetwork

@@ -27,8 +27,9 @@ namespace
 
 /**
  * A residue this small (J) left in a source at its predicted depletion counts as empty:
- * ns-3.37's BasicEnergySource rounds the energy of each update to 1e-9 J (it multiplies
- * the power by a Time), so such a residue might never be drawn.
+ * ns-3.37's BasicEnergySource (and D2dEnergySource, to the bit) rounds the energy of each
+ * update to 1e-9 J (it multiplies the power by a Time), so such a residue might never be
+ * drawn.
  */
 constexpr double kResidueJ = 1e-9;
 
@@ -38,7 +39,8 @@ constexpr double kMaxCheckDelayS = 1e9;
 /**
  * \param source an energy source
  * \return the energy at or below which it reports depletion (J): its low-battery
- * threshold attribute (BasicEnergySource, LiIonEnergySource) times its initial energy
+ * threshold attribute (D2dEnergySource, BasicEnergySource, LiIonEnergySource) times its
+ * initial energy
  */
 double
 LowBatteryLevelJ(Ptr<EnergySource> source)
@@ -48,7 +50,8 @@ LowBatteryLevelJ(Ptr<EnergySource> source)
         return 0.0;
     }
     const TypeId tid = source->GetInstanceTypeId();
-    for (const char* name : {"BasicEnergyLowBatteryThreshold", "LiIonEnergyLowBatteryThreshold"})
+    for (const char* name :
+         {"LowBatteryThreshold", "BasicEnergyLowBatteryThreshold", "LiIonEnergyLowBatteryThreshold"})
     {
         TypeId::AttributeInformation info;
         if (tid.LookupAttributeByName(name, &info))

@@ -51,9 +51,9 @@ namespace ns3
  * of every update to whole nJ (it multiplies the power by a Time), so a floating-point
  * residue of 1e-15 J would never be drawn by 1-ns re-checks below 0.5 W. A larger
  * remainder (the draw fell since the prediction) schedules the next check. The
- * low-battery level is BasicEnergySource's BasicEnergyLowBatteryThreshold or
- * LiIonEnergySource's LiIonEnergyLowBatteryThreshold times the initial energy, read at
- * SetEnergySource, else 0.
+ * low-battery level is D2dEnergySource's LowBatteryThreshold, BasicEnergySource's
+ * BasicEnergyLowBatteryThreshold or LiIonEnergySource's LiIonEnergyLowBatteryThreshold
+ * times the initial energy, read at SetEnergySource, else 0.
  *
  * Limits: DeviceEnergyModels of other types on the same source are not counted in P (a
  * subclass of D2dEnergyModel of another type counts only in its own predictions): their
