@@ -8,6 +8,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-only
  */
+#include "d2d-test-observer.h"
+
 #include "ns3/boolean.h"
 #include "ns3/constant-position-mobility-model.h"
 #include "ns3/d2d-channel.h"
@@ -33,37 +35,7 @@ namespace
 {
 
 /** What a test observes of a channel. */
-struct Observed
-{
-    std::vector<D2dDeliveryRecord> records;
-    std::map<uint64_t, std::pair<Time, Time>> onAir; //!< msgId -> (start, end) at the sender
-    std::map<uint64_t, uint32_t> sender;
-    std::vector<std::pair<uint64_t, bool>> sendDone;
-    uint32_t receptions{0};
-
-    void Connect(Ptr<D2dChannel> ch)
-    {
-        for (uint32_t i = 0; i < ch->GetNRadios(); ++i)
-        {
-            auto radio = ch->GetRadio(i);
-            radio->TraceConnectWithoutContext(
-                "Delivery",
-                Callback<void, const D2dDeliveryRecord&>(
-                    [this](const D2dDeliveryRecord& r) { records.push_back(r); }));
-            radio->SetReceiveCallback(
-                Callback<void, const D2dReception&>([this](const D2dReception&) { ++receptions; }));
-            radio->SetSendDoneCallback(Callback<void, uint64_t, uint32_t, bool>(
-                [this](uint64_t id, uint32_t, bool ok) { sendDone.emplace_back(id, ok); }));
-        }
-        ch->TraceConnectWithoutContext(
-            "Transmission",
-            Callback<void, uint64_t, uint32_t, uint64_t, Time>(
-                [this](uint64_t id, uint32_t s, uint64_t, Time airtime) {
-                    onAir[id] = {Simulator::Now() - airtime, Simulator::Now()};
-                    sender[id] = s;
-                }));
-    }
-};
+using Observed = D2dTestChannelObserver;
 
 /** \return a D2D channel on nodes at these (x, y) positions, default propagation model */
 Ptr<D2dChannel>
@@ -373,7 +345,7 @@ class D2dOutOfRangeTestCase : public TestCase
         std::map<uint64_t, bool> done(obs.sendDone.begin(), obs.sendDone.end());
         NS_TEST_EXPECT_MSG_EQ(done.at(unicast), false, "the unicast fails");
         NS_TEST_EXPECT_MSG_EQ(done.at(multicast), false, "not every named receiver got it");
-        NS_TEST_EXPECT_MSG_EQ(obs.receptions, 1u, "one reception");
+        NS_TEST_EXPECT_MSG_EQ(obs.receptions.size(), 1u, "one reception");
     }
 };
 
@@ -642,7 +614,7 @@ class D2dCancelTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(obs.onAir.size(), 1u, "one transmission");
         NS_TEST_EXPECT_MSG_EQ(obs.onAir.count(second), 0u, "the cancelled one never aired");
         NS_TEST_EXPECT_MSG_EQ(obs.sendDone.size(), 1u, "send-done for the first only");
-        NS_TEST_EXPECT_MSG_EQ(obs.receptions, 1u, "one reception");
+        NS_TEST_EXPECT_MSG_EQ(obs.receptions.size(), 1u, "one reception");
     }
 
     D2dChannelAccess::Policy m_policy;

@@ -5,6 +5,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-only
  */
+#include "d2d-test-observer.h"
+
 #include "ns3/boolean.h"
 #include "ns3/constant-position-mobility-model.h"
 #include "ns3/d2d-channel.h"
@@ -34,35 +36,11 @@ RssForDrop(double p)
 }
 
 /** A small network with everything a test observes. */
-struct TestNet
+struct TestNet : D2dTestChannelObserver
 {
     NodeContainer nodes;
     Ptr<D2dChannel> channel;
     Ptr<D2dChannel> d2s;
-    std::vector<D2dDeliveryRecord> records;
-    std::vector<D2dReception> receptions;
-    std::vector<std::pair<uint64_t, bool>> sendDone;
-    uint64_t transmissions{0};
-
-    void Connect(Ptr<D2dChannel> ch)
-    {
-        for (uint32_t i = 0; i < ch->GetNRadios(); ++i)
-        {
-            auto radio = ch->GetRadio(i);
-            radio->TraceConnectWithoutContext(
-                "Delivery",
-                Callback<void, const D2dDeliveryRecord&>(
-                    [this](const D2dDeliveryRecord& r) { records.push_back(r); }));
-            radio->SetReceiveCallback(Callback<void, const D2dReception&>(
-                [this](const D2dReception& r) { receptions.push_back(r); }));
-            radio->SetSendDoneCallback(Callback<void, uint64_t, uint32_t, bool>(
-                [this](uint64_t id, uint32_t, bool ok) { sendDone.emplace_back(id, ok); }));
-        }
-        ch->TraceConnectWithoutContext(
-            "Transmission",
-            Callback<void, uint64_t, uint32_t, uint64_t, Time>(
-                [this](uint64_t, uint32_t, uint64_t, Time) { ++transmissions; }));
-    }
 };
 
 /**

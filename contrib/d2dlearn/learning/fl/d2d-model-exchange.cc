@@ -280,14 +280,9 @@ D2dModelExchange::Trained(uint32_t device, uint64_t step, std::shared_ptr<D2dDef
         std::vector<uint32_t> unsent;
         for (uint32_t dst : out)
         {
-            const uint64_t id = m_transports[device]->Send(message, dst, m_mode);
-            if (id == 0)
+            if (m_messages.Send(m_transports[device], device, {dst}, message, m_mode) == 0)
             {
                 unsent.push_back(dst); // the sender is off: nothing will come
-            }
-            else
-            {
-                m_messages[id] = {device, dst};
             }
         }
         for (uint32_t dst : unsent)
@@ -305,18 +300,14 @@ D2dModelExchange::Receive(const D2dReception& r)
     {
         return;
     }
-    auto it = m_messages.find(r.msgId);
-    if (it == m_messages.end())
+    const auto sent = m_messages.Resolve(r.msgId, r.dst);
+    if (!sent)
     {
         return; // a message of an earlier step
     }
-    const uint32_t src = it->second.first;
-    const uint32_t dst = it->second.second;
-    m_messages.erase(it);
-    if (dst != r.dst)
-    {
-        return;
-    }
+    // Resolved by its reception, complete (received) or not (lost).
+    const uint32_t src = sent->src;
+    const uint32_t dst = r.dst;
     DeviceState& s = m_state[dst];
     if (r.IsComplete() && s.pending.count(src) && !s.averaged)
     {
@@ -334,13 +325,12 @@ D2dModelExchange::Delivery(const D2dDeliveryRecord& record)
     {
         return; // a delivered message is resolved by its reception
     }
-    auto it = m_messages.find(record.msgId);
-    if (it == m_messages.end() || it->second.second != record.dst)
+    const auto sent = m_messages.Resolve(record.msgId, record.dst);
+    if (!sent)
     {
         return;
     }
-    const uint32_t src = it->second.first;
-    m_messages.erase(it);
+    const uint32_t src = sent->src;
     NS_LOG_INFO("model of " << src << " to " << record.dst << " lost: " << record.reason);
     Resolve(record.dst, src);
 }
@@ -550,12 +540,8 @@ D2dModelExchange::ComputeModels()
 void
 D2dModelExchange::ForgetMessages()
 {
-    const auto messages = std::move(m_messages);
-    m_messages.clear(); // first: the "cancelled" rows below are stale
-    for (const auto& [id, link] : messages)
-    {
-        m_transports[link.first]->Cancel(id); // false once on the air: it goes on
-    }
+    // Those on the air go on; their outcomes, stale, resolve nothing.
+    m_messages.Withdraw(m_transports, false);
 }
 
 bool

@@ -5,6 +5,7 @@
 #ifndef D2D_MODEL_EXCHANGE_H
 #define D2D_MODEL_EXCHANGE_H
 
+#include "d2d-sent-messages.h"
 #include "d2d-step-progress.h"
 
 #include "ns3/callback.h"
@@ -215,8 +216,7 @@ class D2dModelExchange : public Object
     uint32_t m_received{0};
     std::vector<DeviceState> m_state;
     std::vector<std::vector<uint32_t>> m_out; //!< out[j]: participants that want j's model
-    /** msgId -> (src, dst) of the step's messages not resolved yet */
-    std::map<uint64_t, std::pair<uint32_t, uint32_t>> m_messages;
+    D2dSentMessages m_messages;               //!< the step's messages not resolved yet
     AveragedCallback m_averaged;
     Callback<void> m_done;
 };

@@ -46,7 +46,7 @@ D2dPeerProtocol::DoDispose()
     m_pick = nullptr;
     m_receive = ReceiveCallback();
     m_lost = LostCallback();
-    m_sent.clear();
+    m_sent.Clear();
     D2dFlProtocol::DoDispose();
 }
 
@@ -97,10 +97,7 @@ D2dPeerProtocol::SendMessage(uint32_t src,
 {
     NS_ABORT_MSG_IF(src >= m_transports.size() || receivers.empty(),
                     Name() << ": message " << message->GetKind() << " from " << src);
-    const uint64_t id = receivers.size() == 1
-                            ? m_transports[src]->Send(message, receivers[0], m_mode)
-                            : m_transports[src]->Send(message, receivers, m_mode);
-    if (id == 0)
+    if (m_sent.Send(m_transports[src], src, receivers, message, m_mode) == 0)
     {
         NS_LOG_INFO("device " << src << " is off: " << message->GetKind() << " not sent");
         for (uint32_t dst : receivers)
@@ -112,28 +109,13 @@ D2dPeerProtocol::SendMessage(uint32_t src,
                 }
             });
         }
-        return;
     }
-    m_sent[id] = Sent{src, static_cast<uint32_t>(receivers.size()), message};
 }
 
 void
 D2dPeerProtocol::CancelUnsent()
 {
-    for (auto it = m_sent.begin(); it != m_sent.end();)
-    {
-        const uint64_t id = it->first;
-        const uint32_t src = it->second.src;
-        // Forget it first: its "cancelled" rows are not resolutions.
-        auto next = std::next(it);
-        const Sent sent = it->second;
-        m_sent.erase(it);
-        if (!m_transports[src]->Cancel(id))
-        {
-            m_sent.emplace(id, sent); // on the air: resolved as usual
-        }
-        it = next;
-    }
+    m_sent.Withdraw(m_transports, true); // those on the air: resolved as usual
 }
 
 void
@@ -151,17 +133,15 @@ D2dPeerProtocol::MessageReceived(const D2dReception& r)
 void
 D2dPeerProtocol::MessageDelivery(const D2dDeliveryRecord& record)
 {
-    auto it = m_sent.find(record.msgId);
-    if (it == m_sent.end())
+    // Every row resolves its receiver: lost unless complete (a complete message is handed
+    // over at its reception, MessageReceived).
+    const auto sent = m_sent.Resolve(record.msgId, record.dst);
+    if (!sent)
     {
         return; // not one of SendMessage's, or withdrawn
     }
-    const uint32_t src = it->second.src;
-    const Ptr<const D2dMessage> message = it->second.message;
-    if (--it->second.pending == 0)
-    {
-        m_sent.erase(it);
-    }
+    const uint32_t src = sent->src;
+    const Ptr<const D2dMessage> message = sent->message;
     if (!record.IsComplete())
     {
         NS_LOG_INFO(message->GetKind()

@@ -6,12 +6,12 @@
 #define D2D_PEER_PROTOCOL_H
 
 #include "d2d-fl-protocol.h"
+#include "d2d-sent-messages.h"
 
 #include "ns3/d2d-transport.h"
 #include "ns3/event-id.h"
 #include "ns3/random-variable-stream.h"
 
-#include <map>
 #include <string>
 #include <vector>
 
@@ -27,7 +27,8 @@ namespace ns3
  * device 0's initial weights given to every device, the Weighting attribute's values, the
  * round (or phase) deadline event, and, for those that send their own messages
  * (BrainTorrent, segmented gossip) rather than through a D2dModelExchange, the resolution
- * of every (message, receiver) as received or lost (ConnectMessages, SendMessage).
+ * of every (message, receiver) as received or lost (ConnectMessages, SendMessage; the
+ * record of the messages in flight is D2dSentMessages, as D2dModelExchange's).
  *
  * The protocols never schedule radios: every message goes to the sender's transport at
  * once, and the transport's channel access decides when it goes on the air (set
@@ -127,14 +128,6 @@ class D2dPeerProtocol : public D2dFlProtocol
     EventId m_deadlineEvent;           //!< the round's (phase's) deadline
 
   private:
-    /** A message of SendMessage whose receivers are not all resolved yet. */
-    struct Sent
-    {
-        uint32_t src;                  //!< sender
-        uint32_t pending;              //!< receivers not resolved yet
-        Ptr<const D2dMessage> message; //!< the message
-    };
-
     /** \param r a reception of one of the protocol's kinds */
     void MessageReceived(const D2dReception& r);
     /** \param record an outcome of a message one of the devices sent */
@@ -142,7 +135,7 @@ class D2dPeerProtocol : public D2dFlProtocol
 
     ReceiveCallback m_receive;       //!< ConnectMessages' receive
     LostCallback m_lost;             //!< ConnectMessages' lost
-    std::map<uint64_t, Sent> m_sent; //!< SendMessage's messages by id, until resolved
+    D2dSentMessages m_sent;          //!< SendMessage's messages, until resolved
 };
 
 } // namespace ns3
