@@ -9,12 +9,15 @@
  * ratios. Both paths of a mode use the same seed and run number.
  *
  * The link's drop probability is set by choosing the noise power: with the two devices
- * --distance m apart, NoisePowerW = -ln(1 - targetPd) W / (2^r - 1) (eq. (18) of
- * Wagle et al. 2025 solved for sigma^2), so that P_D equals --targetPd.
+ * --distance m apart, NoisePowerW = W / W_1, where W_1 = (2^r - 1) / (-ln(1 - targetPd)) is
+ * the RSS giving targetPd at a noise of 1 W (ConstantRssModel::ForDropProbability, eq. (18)
+ * of Wagle et al. 2025 solved for W, which is proportional to sigma^2), so that P_D equals
+ * --targetPd.
  */
 
 #include "ns3/boolean.h"
 #include "ns3/command-line.h"
+#include "ns3/constant-rss-model.h"
 #include "ns3/d2d-channel.h"
 #include "ns3/d2d-delivery.h"
 #include "ns3/d2d-helper.h"
@@ -189,7 +192,8 @@ RunOnce(const Options& opt, uint32_t run, D2dDeliveryMode mode, bool fastPath)
     Ptr<D2dChannel> channel = helper.Install(nodes);
     helper.AssignStreams(1);
 
-    // Eq. (18) solved for sigma^2 so that P_D(1, 0) = targetPd.
+    // Eq. (18) solved for sigma^2 so that P_D(1, 0) = targetPd: the RSS that gives targetPd
+    // grows with the noise in proportion, so sigma^2 = W / (that RSS at 1 W of noise).
     double r = 0;
     {
         DoubleValue v;
@@ -197,7 +201,7 @@ RunOnce(const Options& opt, uint32_t run, D2dDeliveryMode mode, bool fastPath)
         r = v.Get();
     }
     const double w = channel->GetRssW(1, 0);
-    const double noise = -std::log(1.0 - opt.targetPd) * w / (std::exp2(r) - 1.0);
+    const double noise = w / ConstantRssModel::ForDropProbability(opt.targetPd, r, 1.0);
     channel->SetAttribute("NoisePowerW", DoubleValue(noise));
 
     Ptr<D2dRadio> sender = channel->GetRadio(0);

@@ -38,6 +38,19 @@ WriteFile(const std::string& path, const std::string& text)
     }
 }
 
+/**
+ * \return the number text reads as (std::atof: its leading decimal number, 0 if none) when
+ * it is > 0, else fallback
+ * \param text the text, e.g. an environment variable's value
+ * \param fallback the value of a text that is not a positive number
+ */
+double
+PositiveOr(const char* text, double fallback)
+{
+    const double value = std::atof(text);
+    return value > 0 ? value : fallback;
+}
+
 /** Points file descriptor fd at path (created, truncated), or exits 3. */
 void
 Redirect(int fd, const std::string& path)
@@ -78,7 +91,7 @@ D2dCaseBatch::RunIfRequested(int& argc, char**& argv)
     double timeoutS = 60;
     if (const char* t = std::getenv("D2DLEARN_CASE_TIMEOUT"))
     {
-        timeoutS = std::atof(t) > 0 ? std::atof(t) : timeoutS;
+        timeoutS = PositiveOr(t, timeoutS);
     }
     std::ifstream in(base);
     if (!in)

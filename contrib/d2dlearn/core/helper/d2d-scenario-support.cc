@@ -7,6 +7,7 @@
 #include "d2d-trace-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/d2d-matrix-csv.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/type-id.h"
@@ -727,22 +728,9 @@ D2dScenarioSupport::ToSeconds(Time t)
 }
 
 std::string
-D2dScenarioSupport::Excerpt(const std::string& text, std::size_t max)
-{
-    std::string out;
-    for (std::size_t i = 0; i < text.size() && i < max; ++i)
-    {
-        const auto c = static_cast<unsigned char>(text[i]);
-        out += c < 0x20 || c >= 0x7f || c == '\\' ? fmt::format("\\x{:02x}", c)
-                                                  : std::string(1, static_cast<char>(c));
-    }
-    return text.size() > max ? out + "..." : out;
-}
-
-std::string
 D2dScenarioSupport::FirstLine(const std::string& text)
 {
-    return Excerpt(text.substr(0, text.find('\n')), 300);
+    return D2dMatrixCsv::Excerpt(text.substr(0, text.find('\n')), 300);
 }
 
 void

@@ -141,17 +141,10 @@ class D2dScenarioSupport
 
     /**
      * \param text an error message, e.g. a LibTorch c10::Error's (message, then a backtrace)
-     * \return its first line, at most 300 bytes, with control and non-ASCII bytes escaped
-     * (\xNN): what a one-line error may quote of it
+     * \return its first line, at most 300 bytes, as D2dMatrixCsv::Excerpt() escapes it:
+     * what a one-line error may quote of it
      */
     static std::string FirstLine(const std::string& text);
-
-    /**
-     * \param text bytes to quote in a message (e.g. from a file)
-     * \param max longest excerpt, bytes (a longer text is cut and ends with "...")
-     * \return text with control and non-ASCII bytes escaped (\xNN)
-     */
-    static std::string Excerpt(const std::string& text, std::size_t max = 40);
 
     /**
      * \brief Read a whole number written in decimal digits or in exponent notation, as the

@@ -116,6 +116,36 @@ D2dMatrixCsv::Excerpt(const std::string& text, std::size_t max)
     return text.size() > max ? out + "..." : out;
 }
 
+D2dMatrixCsv::LineRead
+D2dMatrixCsv::ReadLine(std::istream& in, std::string& line, std::size_t maxBytes)
+{
+    line.clear();
+    std::streambuf* buf = in.rdbuf();
+    bool eof = true;
+    for (int c = buf->sbumpc(); c != std::char_traits<char>::eof(); c = buf->sbumpc())
+    {
+        eof = false;
+        if (c == '\n')
+        {
+            break;
+        }
+        if (line.size() >= maxBytes)
+        {
+            return LineRead::TOO_LONG;
+        }
+        line.push_back(static_cast<char>(c));
+    }
+    if (eof && line.empty())
+    {
+        return LineRead::END;
+    }
+    if (!line.empty() && line.back() == '\r')
+    {
+        line.pop_back();
+    }
+    return LineRead::LINE;
+}
+
 double
 D2dMatrixCsv::AvailableMemoryBytes()
 {
@@ -168,39 +198,22 @@ D2dMatrixCsv::Parse(std::istream& in,
     std::string line;
     std::size_t lineNo = 0;
     std::size_t n = 0; // the first row's values: N
-    std::streambuf* buf = in.rdbuf();
     for (;;)
     {
-        // One line, at most MAX_LINE_BYTES (std::getline would take any length).
-        line.clear();
-        bool eof = true;
-        for (int c = buf->sbumpc(); c != std::char_traits<char>::eof(); c = buf->sbumpc())
+        const LineRead read = ReadLine(in, line, MAX_LINE_BYTES);
+        if (read == LineRead::TOO_LONG)
         {
-            eof = false;
-            if (c == '\n')
-            {
-                break;
-            }
-            if (line.size() >= MAX_LINE_BYTES)
-            {
-                throw std::runtime_error(
-                    fmt::format("{}: line {} is longer than {} bytes (accepted: N lines of N "
-                                "comma-separated numbers)",
-                                what,
-                                lineNo + 1,
-                                MAX_LINE_BYTES));
-            }
-            line.push_back(static_cast<char>(c));
+            throw std::runtime_error(fmt::format("{}: line {} is longer than {} bytes (accepted: "
+                                                 "N lines of N comma-separated numbers)",
+                                                 what,
+                                                 lineNo + 1,
+                                                 MAX_LINE_BYTES));
         }
-        if (eof && line.empty())
+        if (read == LineRead::END)
         {
             break;
         }
         ++lineNo;
-        if (!line.empty() && line.back() == '\r')
-        {
-            line.pop_back();
-        }
         std::size_t first = 0;
         while (first < line.size() && IsBlank(line[first]))
         {

@@ -60,11 +60,37 @@ class D2dMatrixCsv
                                                   double memoryBytes);
 
     /**
+     * \brief The one excerpt of untrusted bytes that the module's error messages quote
+     * (file names, cells of a file, environment variables, the first line of a LibTorch
+     * error).
      * \param text bytes to quote in a message
      * \param max longest excerpt, bytes (a longer text is cut and ends with "...")
      * \return text with control, backslash and non-ASCII bytes escaped (\xNN)
      */
     static std::string Excerpt(const std::string& text, std::size_t max = 40);
+
+    /** What ReadLine() found. */
+    enum class LineRead
+    {
+        LINE,    //!< a line, possibly empty
+        END,     //!< the end of the stream, nothing read
+        TOO_LONG //!< a line longer than the bound
+    };
+
+    /**
+     * \brief Read one line of at most maxBytes bytes, for the parsers of untrusted files
+     * (std::getline would take a line of any length: /dev/zero has no end of line). The
+     * line is the bytes up to the next newline (consumed, not kept) or the end of the
+     * stream, a CR before the newline dropped. Reads the stream's buffer directly: the
+     * stream's state flags are left as they are.
+     * \param in the stream
+     * \param line set to the line (LINE); the line's first maxBytes bytes (TOO_LONG)
+     * \param maxBytes the longest line accepted, bytes, counting a CR before the newline but
+     *        not the newline
+     * \return LINE, END at the end of the stream with no byte read, or TOO_LONG as soon as
+     *         a line's byte maxBytes + 1 is read (the stream is then in the middle of it)
+     */
+    static LineRead ReadLine(std::istream& in, std::string& line, std::size_t maxBytes);
 
     /** \return the memory available (MemAvailable of /proc/meminfo, else physical), bytes */
     static double AvailableMemoryBytes();

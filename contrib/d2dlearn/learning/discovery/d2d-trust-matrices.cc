@@ -5,6 +5,8 @@
 
 #include "d2d-trust-matrices.h"
 
+#include "ns3/d2d-matrix-csv.h"
+
 #include <algorithm>
 #include <fstream>
 #include <istream>
@@ -19,31 +21,6 @@ namespace ns3
 
 namespace
 {
-/**
- * \param text bytes to quote in a message
- * \param max longest excerpt, bytes (a longer text is cut and ends with "...")
- * \return text with control, backslash and non-ASCII bytes escaped (\xNN)
- */
-std::string
-Excerpt(const std::string& text, std::size_t max)
-{
-    static const char* hex = "0123456789abcdef";
-    std::string out;
-    for (std::size_t i = 0; i < text.size() && i < max; ++i)
-    {
-        const auto c = static_cast<unsigned char>(text[i]);
-        if (c < 0x20 || c >= 0x7f || c == '\\')
-        {
-            out += {'\\', 'x', hex[c >> 4], hex[c & 15]};
-        }
-        else
-        {
-            out += static_cast<char>(c);
-        }
-    }
-    return text.size() > max ? out + "..." : out;
-}
-
 /** \return a uniform double in [0, 1) from the generator's top 53 bits (portable) */
 double
 Uniform(std::mt19937_64& rng)
@@ -194,18 +171,18 @@ D2dTrustMatrices::ReadFile(const std::string& path, uint32_t nDevices, uint32_t 
 
     if (stat(path.c_str(), &st) != 0)
     {
-        throw std::runtime_error("cannot read " + Excerpt(path, 200));
+        throw std::runtime_error("cannot read " + D2dMatrixCsv::Excerpt(path, 200));
     }
     if (!S_ISREG(st.st_mode))
     {
-        throw std::runtime_error(Excerpt(path, 200) + ": not a regular file");
+        throw std::runtime_error(D2dMatrixCsv::Excerpt(path, 200) + ": not a regular file");
     }
     std::ifstream in(path, std::ios::binary);
     if (!in)
     {
-        throw std::runtime_error("cannot read " + Excerpt(path, 200));
+        throw std::runtime_error("cannot read " + D2dMatrixCsv::Excerpt(path, 200));
     }
-    return Parse(in, Excerpt(path, 200), nDevices, nLabels);
+    return Parse(in, D2dMatrixCsv::Excerpt(path, 200), nDevices, nLabels);
 }
 
 D2dTrustMatrices
@@ -219,36 +196,19 @@ D2dTrustMatrices::Parse(std::istream& in,
     uint64_t row = 0;
     uint64_t lineNo = 0;
     std::string line;
-    std::streambuf* buf = in.rdbuf();
     for (;;)
     {
-        // One line, at most MAX_LINE_BYTES (std::getline would take any length).
-        line.clear();
-        bool eof = true;
-        for (int c = buf->sbumpc(); c != std::char_traits<char>::eof(); c = buf->sbumpc())
+        const auto read = D2dMatrixCsv::ReadLine(in, line, MAX_LINE_BYTES);
+        if (read == D2dMatrixCsv::LineRead::TOO_LONG)
         {
-            eof = false;
-            if (c == '\n')
-            {
-                break;
-            }
-            if (line.size() >= MAX_LINE_BYTES)
-            {
-                throw std::runtime_error(name + " line " + std::to_string(lineNo + 1) +
-                                         ": longer than " + std::to_string(MAX_LINE_BYTES) +
-                                         " bytes");
-            }
-            line.push_back(static_cast<char>(c));
+            throw std::runtime_error(name + " line " + std::to_string(lineNo + 1) +
+                                     ": longer than " + std::to_string(MAX_LINE_BYTES) + " bytes");
         }
-        if (eof && line.empty())
+        if (read == D2dMatrixCsv::LineRead::END)
         {
             break;
         }
         ++lineNo;
-        if (!line.empty() && line.back() == '\r')
-        {
-            line.pop_back();
-        }
         if (line.find_first_not_of(" \t") == std::string::npos || line[0] == '#')
         {
             continue;
@@ -285,8 +245,8 @@ D2dTrustMatrices::Parse(std::istream& in,
             if (values[l] != "0" && values[l] != "1")
             {
                 throw std::runtime_error(name + " line " + std::to_string(lineNo) +
-                                         ": values must be 0 or 1 (got '" + Excerpt(values[l], 40) +
-                                         "')");
+                                         ": values must be 0 or 1 (got '" +
+                                         D2dMatrixCsv::Excerpt(values[l], 40) + "')");
             }
             t.Set(static_cast<uint32_t>(row / nDevices),
                   static_cast<uint32_t>(row % nDevices),

@@ -354,6 +354,77 @@ TrustError(const std::string& text)
     }
 }
 
+// The one excerpt every error message quotes untrusted bytes with: control, backslash and
+// non-ASCII bytes escaped as \xNN, cut at max bytes of the text with "..." appended.
+TEST(D2dMatrixCsvTest, ExcerptEscapesAndCuts)
+{
+    EXPECT_EQ(D2dMatrixCsv::Excerpt(""), "");
+    EXPECT_EQ(D2dMatrixCsv::Excerpt("w.csv"), "w.csv");
+    EXPECT_EQ(D2dMatrixCsv::Excerpt(std::string("a\0b\\c\x1b\xff\x7f\t", 9)),
+              "a\\x00b\\x5cc\\x1b\\xff\\x7f\\x09");
+    EXPECT_EQ(D2dMatrixCsv::Excerpt(std::string(40, 'z')), std::string(40, 'z'));
+    EXPECT_EQ(D2dMatrixCsv::Excerpt(std::string(41, 'z')), std::string(40, 'z') + "...");
+    EXPECT_EQ(D2dMatrixCsv::Excerpt("abcdef", 3), "abc...");
+    // The cut counts the text's bytes, not the escaped ones.
+    EXPECT_EQ(D2dMatrixCsv::Excerpt("\n\n\nx", 2), "\\x0a\\x0a...");
+}
+
+// The bounded line reader of the matrix and trust files: a line of exactly the bound is
+// read, one byte more is refused; a CR before the newline is dropped (but counted); the last line
+// needs no newline; the end of the stream comes only when no byte is left.
+TEST(D2dMatrixCsvTest, ReadLineIsBounded)
+{
+    using LineRead = D2dMatrixCsv::LineRead;
+    std::istringstream in("abcd\nabc\r\n\nabcde\n");
+    std::string line;
+    EXPECT_EQ(D2dMatrixCsv::ReadLine(in, line, 4), LineRead::LINE);
+    EXPECT_EQ(line, "abcd");
+    EXPECT_EQ(D2dMatrixCsv::ReadLine(in, line, 4), LineRead::LINE);
+    EXPECT_EQ(line, "abc");
+    EXPECT_EQ(D2dMatrixCsv::ReadLine(in, line, 4), LineRead::LINE);
+    EXPECT_EQ(line, "");
+    EXPECT_EQ(D2dMatrixCsv::ReadLine(in, line, 4), LineRead::TOO_LONG);
+    // The CR counts against the bound.
+    std::istringstream crlf("abcd\r\n");
+    EXPECT_EQ(D2dMatrixCsv::ReadLine(crlf, line, 4), LineRead::TOO_LONG);
+    std::istringstream last("x\ny");
+    EXPECT_EQ(D2dMatrixCsv::ReadLine(last, line, 4), LineRead::LINE);
+    EXPECT_EQ(D2dMatrixCsv::ReadLine(last, line, 4), LineRead::LINE);
+    EXPECT_EQ(line, "y");
+    EXPECT_EQ(D2dMatrixCsv::ReadLine(last, line, 4), LineRead::END);
+    std::istringstream cr("\r");
+    EXPECT_EQ(D2dMatrixCsv::ReadLine(cr, line, 4), LineRead::LINE);
+    EXPECT_EQ(line, "");
+    EXPECT_EQ(D2dMatrixCsv::ReadLine(cr, line, 4), LineRead::END);
+    // Both parsers that read with it name the line in the same message as before.
+    const std::string longLine = "1,0\n" + std::string(D2dMatrixCsv::MAX_LINE_BYTES + 1, '1');
+    std::istringstream matrix(longLine);
+    try
+    {
+        D2dMatrixCsv::Parse(matrix, "--wFile=w.csv", 100, 1e9);
+        ADD_FAILURE() << "parsed";
+    }
+    catch (const std::runtime_error& e)
+    {
+        EXPECT_EQ(std::string(e.what()),
+                  fmt::format("--wFile=w.csv: line 2 is longer than {} bytes (accepted: N lines "
+                              "of N comma-separated numbers)",
+                              D2dMatrixCsv::MAX_LINE_BYTES));
+    }
+    std::istringstream trust("0,0,0\n" + std::string(D2dTrustMatrices::MAX_LINE_BYTES + 1, '1'));
+    try
+    {
+        D2dTrustMatrices::Parse(trust, "t.csv", 2, 3);
+        ADD_FAILURE() << "parsed";
+    }
+    catch (const std::runtime_error& e)
+    {
+        EXPECT_EQ(std::string(e.what()),
+                  "t.csv line 2: longer than " + std::to_string(D2dTrustMatrices::MAX_LINE_BYTES) +
+                      " bytes");
+    }
+}
+
 // The graph-discovery trust file (--trustFile) meets the matrix reader's bar:
 // a non-regular file is refused at once (a FIFO would block, /dev/zero never ends), lines
 // are bounded, bad bytes are quoted short and escaped, a trailing comma is refused.
