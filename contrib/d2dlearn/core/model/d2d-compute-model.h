@@ -9,7 +9,7 @@
 
 #include "ns3/event-id.h"
 
-#include <deque>
+#include <list>
 
 namespace ns3
 {
@@ -84,7 +84,7 @@ class D2dComputeModel : public D2dEnergyModel
     double m_idlePowerW;
     double m_slowdown;
     uint64_t m_nextJobId{1};
-    std::deque<Job> m_queue;
+    std::list<Job> m_queue; //!< FIFO; a list: an empty std::deque allocates ~600 bytes
     bool m_busy{false};
     Job m_running{};
     Time m_runningStart;

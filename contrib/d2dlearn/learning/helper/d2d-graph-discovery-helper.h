@@ -7,14 +7,14 @@
 
 #include "d2d-discovery-trace-writer.h"
 #include "d2d-learning-options.h"
-#include "d2d-network-options.h"
-#include "d2d-scenario-flags.h"
-#include "d2d-scenario-support.h"
-#include "d2d-trace-helper.h"
 
 #include "ns3/d2d-discovery-paradigm.h"
 #include "ns3/d2d-fl-protocol.h"
 #include "ns3/d2d-graph-discovery.h"
+#include "ns3/d2d-network-options.h"
+#include "ns3/d2d-scenario-flags.h"
+#include "ns3/d2d-scenario-support.h"
+#include "ns3/d2d-trace-helper.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 
