@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/d2d-attribute-path.h"
 #include "ns3/d2d-helper.h"
 #include "ns3/d2d-json.h"
 #include "ns3/d2d-stop-signals.h"
@@ -431,9 +432,7 @@ D2dTraceHelper::AddAttributes(Ptr<Object> object)
                 continue;
             }
             const std::string name = tid.GetName() + "::" + info.name;
-            // "ns3::DoubleValue", but "BooleanValue" (ns-3 3.37 names it without ns3::).
-            std::string type = info.checker->GetValueTypeName();
-            type = type.rfind("ns3::", 0) == 0 ? type : "ns3::" + type;
+            const std::string type = D2dAttributePath::ValueTypeName(info.checker);
             if (type == "ns3::DoubleValue")
             {
                 AddParameter(name, DynamicCast<DoubleValue>(value)->Get());
