@@ -7,6 +7,7 @@
 #include "d2d-streaming-quantile.h"
 
 #include "ns3/abort.h"
+#include "ns3/d2d-json.h"
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -36,37 +37,11 @@ const std::vector<std::string> kComponents{"radio_tx",
                                            "d2s_tx",
                                            "d2s_rx"};
 
-/** \return value as a JSON number (shortest round-trip form), null if not finite */
-std::string
-Number(double value)
-{
-    return std::isfinite(value) ? fmt::format("{}", value) : std::string("null");
-}
-
 /** \return num / den as a JSON number, null if den is 0 */
 std::string
 Ratio(double num, double den)
 {
-    return den > 0 ? Number(num / den) : std::string("null");
-}
-
-/** \return text as a JSON string (kinds and components are plain identifiers) */
-std::string
-Quote(const std::string& text)
-{
-    std::string out = "\"";
-    for (char c : text)
-    {
-        if (c == '"' || c == '\\')
-        {
-            out += '\\';
-        }
-        if (static_cast<unsigned char>(c) >= 0x20)
-        {
-            out += c;
-        }
-    }
-    return out + "\"";
+    return den > 0 ? D2dJson::Number(num / den) : std::string("null");
 }
 } // namespace
 
@@ -228,10 +203,11 @@ D2dRunSummary::ToJson(double simulatedSeconds, double wallSeconds, const std::st
     }
     if (!metricName.empty())
     {
-        keys.emplace_back("metric", Quote(metricName));
-        keys.emplace_back("metric_from", Quote(from));
-        keys.emplace_back("final_" + metricName, Number(curve.finalValue));
-        keys.emplace_back("best_" + metricName, curve.hasBest ? Number(curve.bestValue) : "null");
+        keys.emplace_back("metric", D2dJson::String(metricName));
+        keys.emplace_back("metric_from", D2dJson::String(from));
+        keys.emplace_back("final_" + metricName, D2dJson::Number(curve.finalValue));
+        keys.emplace_back("best_" + metricName,
+                          curve.hasBest ? D2dJson::Number(curve.bestValue) : "null");
         keys.emplace_back("best_" + metricName + "_round",
                           curve.hasBest ? std::to_string(curve.bestRound) : "null");
     }
@@ -254,10 +230,10 @@ D2dRunSummary::ToJson(double simulatedSeconds, double wallSeconds, const std::st
     {
         auto it = m_energy.find(component);
         energy += fmt::format("{}: {}, ",
-                              Quote(component),
-                              Number(it == m_energy.end() ? 0.0 : it->second));
+                              D2dJson::String(component),
+                              D2dJson::Number(it == m_energy.end() ? 0.0 : it->second));
     }
-    energy += fmt::format("\"total\": {}}}", Number(m_energyTotal));
+    energy += fmt::format("\"total\": {}}}", D2dJson::Number(m_energyTotal));
     keys.emplace_back("energy_j", energy);
 
     uint64_t fragments = m_fragmentsDone;
@@ -286,12 +262,12 @@ D2dRunSummary::ToJson(double simulatedSeconds, double wallSeconds, const std::st
                              "\"latency_mean_s\": {}, \"latency_p95_s\": {}, "
                              "\"latency_p95_estimator\": \"{}\"}}",
                              kinds.size() > 1 ? ", " : "",
-                             Quote(name),
+                             D2dJson::String(name),
                              kind.rows,
                              Ratio(kind.complete, kind.rows),
                              n,
-                             n ? Number(kind.latencySum / n) : "null",
-                             n ? Number(kind.p95.Value()) : "null",
+                             n ? D2dJson::Number(kind.latencySum / n) : "null",
+                             n ? D2dJson::Number(kind.p95.Value()) : "null",
                              kind.p95.IsExact() ? "exact" : "p2");
     }
     keys.emplace_back("kinds", kinds + "}");
@@ -300,7 +276,10 @@ D2dRunSummary::ToJson(double simulatedSeconds, double wallSeconds, const std::st
         std::string results = "{";
         for (const auto& [name, value] : m_results)
         {
-            results += fmt::format("{}{}: {}", results.size() > 1 ? ", " : "", Quote(name), value);
+            results += fmt::format("{}{}: {}",
+                                   results.size() > 1 ? ", " : "",
+                                   D2dJson::String(name),
+                                   value);
         }
         keys.emplace_back("results", results + "}");
     }
@@ -313,7 +292,7 @@ D2dRunSummary::ToJson(double simulatedSeconds, double wallSeconds, const std::st
         json += fmt::format("{}\n{}  {}: {}",
                             i ? "," : "",
                             indent,
-                            Quote(keys[i].first),
+                            D2dJson::String(keys[i].first),
                             keys[i].second);
     }
     return json + "\n" + indent + "}";

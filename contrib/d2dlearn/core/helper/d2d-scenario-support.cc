@@ -7,9 +7,11 @@
 #include "d2d-trace-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/d2d-attribute-path.h"
 #include "ns3/d2d-matrix-csv.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/type-id.h"
 
 #include <algorithm>
@@ -310,8 +312,7 @@ Accepted(Ptr<const AttributeChecker> checker)
     const std::string hiText = info.substr(colon + 1);
     const bool time = type == "ns3::TimeValue";
     auto accepts = [&checker](const std::string& text) {
-        auto value = checker->Create();
-        return value->DeserializeFromString(text, checker) && checker->Check(*value);
+        return checker->CreateValidValue(StringValue(text)) != nullptr;
     };
     double lo = 0;
     double hi = 0;
@@ -375,45 +376,18 @@ Accepted(Ptr<const AttributeChecker> checker)
     return from + ", " + to;
 }
 
-/**
- * \param tid a class
- * \param attribute an attribute name
- * \param info set to the attribute if found
- * \return true if the class defines the attribute itself: ns-3's Config::SetDefault, which
- * CommandLine uses for --ns3::Class::Attribute, does not look in the parent classes
- */
-bool
-DefinesAttribute(TypeId tid, const std::string& attribute, TypeId::AttributeInformation* info)
-{
-    for (uint32_t a = 0; a < tid.GetAttributeN(); ++a)
-    {
-        if (tid.GetAttribute(a).name == attribute)
-        {
-            *info = tid.GetAttribute(a);
-            return true;
-        }
-    }
-    return false;
-}
-
 } // namespace
 
 bool
 D2dScenarioSupport::LookupAttribute(const std::string& path, TypeId::AttributeInformation* info)
 {
-    const std::size_t sep = path.rfind("::");
-    TypeId tid;
-    return sep != std::string::npos && sep > 3 &&
-           TypeId::LookupByNameFailSafe(path.substr(0, sep), &tid) &&
-           DefinesAttribute(tid, path.substr(sep + 2), info);
+    return D2dAttributePath::Lookup(path, info);
 }
 
 std::string
 D2dScenarioSupport::ValueTypeName(Ptr<const AttributeChecker> checker)
 {
-    // "ns3::DoubleValue", but "BooleanValue" (ns-3 3.37 names it without ns3::).
-    const std::string type = checker->GetValueTypeName();
-    return type.rfind("ns3::", 0) == 0 ? type : "ns3::" + type;
+    return D2dAttributePath::ValueTypeName(checker);
 }
 
 std::string
@@ -533,24 +507,24 @@ D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Para
         if (name.rfind("ns3::", 0) == 0)
         {
             // --ns3::Class::Attribute=value
-            const std::size_t sep = name.rfind("::");
-            const std::string className = name.substr(0, sep);
-            const std::string attribute = name.substr(sep + 2);
+            std::string className;
+            std::string attribute;
             TypeId tid;
-            if (sep <= 3 || !TypeId::LookupByNameFailSafe(className, &tid))
+            if (!D2dAttributePath::Split(name, &className, &attribute) ||
+                !TypeId::LookupByNameFailSafe(className, &tid))
             {
                 Fail(fmt::format("--{}: unknown ns-3 class {} (see --PrintTypeIds)",
                                  name,
                                  className));
             }
             TypeId::AttributeInformation info;
-            if (!DefinesAttribute(tid, attribute, &info))
+            if (!D2dAttributePath::DefinedBy(tid, attribute, &info))
             {
                 std::string owner;
                 for (TypeId t = tid.GetParent(); owner.empty() && t != t.GetParent();
                      t = t.GetParent())
                 {
-                    owner = DefinesAttribute(t, attribute, &info) ? t.GetName() : "";
+                    owner = D2dAttributePath::DefinedBy(t, attribute, &info) ? t.GetName() : "";
                 }
                 Fail(owner.empty()
                          ? fmt::format("--{}: {} has no attribute {} (see --PrintAttributes={})",
@@ -573,11 +547,8 @@ D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Para
                     Fail(fmt::format("--{} is set by --{}; use that", name, p.name));
                 }
             }
-            auto checked = info.checker->Create();
             if (value.empty() || !HasAttributeForm(value, info.checker) ||
-                !checked->DeserializeFromString(Deserializable(value, info.checker),
-                                                info.checker) ||
-                !info.checker->Check(*checked))
+                !info.checker->CreateValidValue(StringValue(Deserializable(value, info.checker))))
             {
                 Fail(fmt::format("--{}={} is not accepted (accepted: {})",
                                  name,
@@ -633,11 +604,8 @@ D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Para
             // The attribute's checker decides: its value type parses the text (a boolean
             // flag without value is true) and its range accepts the value.
             const std::string text = hasValue ? value : "true";
-            auto checkedValue = info.checker->Create();
             if (!HasAttributeForm(text, info.checker) ||
-                !checkedValue->DeserializeFromString(Deserializable(text, info.checker),
-                                                     info.checker) ||
-                !info.checker->Check(*checkedValue))
+                !info.checker->CreateValidValue(StringValue(Deserializable(text, info.checker))))
             {
                 Fail(fmt::format("--{}={} is {} (accepted: {})",
                                  name,

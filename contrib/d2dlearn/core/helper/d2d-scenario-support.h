@@ -126,7 +126,8 @@ class D2dScenarioSupport
 
     /**
      * \brief Find an attribute of the class that defines it (Config::SetDefault, which
-     * CommandLine uses for --ns3::Class::Attribute, does not look in parent classes).
+     * CommandLine uses for --ns3::Class::Attribute, does not look in parent classes):
+     * D2dAttributePath::Lookup.
      * \param path "ns3::Class::Attribute"
      * \param info set to the attribute if found
      * \return true if the class exists and defines the attribute itself
@@ -135,7 +136,8 @@ class D2dScenarioSupport
 
     /**
      * \param checker an attribute's checker
-     * \return the name of its value type with the ns3:: prefix ("ns3::DoubleValue")
+     * \return the name of its value type with the ns3:: prefix ("ns3::DoubleValue"):
+     *         D2dAttributePath::ValueTypeName
      */
     static std::string ValueTypeName(Ptr<const AttributeChecker> checker);
 

@@ -6,7 +6,10 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/d2d-attribute-path.h"
 #include "ns3/d2d-helper.h"
+#include "ns3/d2d-json.h"
+#include "ns3/d2d-stop-signals.h"
 #include "ns3/d2d-wifi-energy-meter.h"
 #include "ns3/double.h"
 #include "ns3/energy-source-container.h"
@@ -17,17 +20,12 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <array>
-#include <atomic>
 #include <cerrno>
-#include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <fmt/format.h>
-#include <mutex>
 #include <set>
 #include <stdexcept>
 #include <unistd.h>
@@ -110,151 +108,6 @@ const std::vector<std::string> kLegacyFiles = {"messages.csv",
                                                "ccp.csv",
                                                "aggregation.csv"};
 
-/**
- * The temporary files of the live trace helpers, for the SIGINT/SIGTERM handler, which may
- * only call async-signal-safe functions: fixed slots of C strings, a slot's flag set after
- * its text is complete and cleared before the text changes.
- */
-struct TmpRegistry
-{
-    static constexpr std::size_t kSlots = 256;          //!< temporary files alive at once
-    static constexpr std::size_t kPath = 4096;          //!< longest path (PATH_MAX)
-    std::array<std::atomic<bool>, kSlots> used{};       //!< slot holds a live path
-    std::array<std::array<char, kPath>, kSlots> path{}; //!< the paths
-    std::atomic<int> publishing{0};                     //!< a Finish() is moving files into place
-    std::atomic<int> pending{0};                        //!< a signal that arrived while publishing
-    std::atomic<int> published{0};                      //!< runs whose files are all in place
-    std::mutex mutex; //!< slot allocation (not used by the handler)
-};
-
-TmpRegistry&
-Registry()
-{
-    static TmpRegistry registry;
-    return registry;
-}
-
-/** \return the registry slot of path (-1 if none free or too long) \param path a file */
-int
-RegisterTmp(const std::string& path)
-{
-    auto& r = Registry();
-    std::lock_guard<std::mutex> lock(r.mutex);
-    if (path.size() + 1 > TmpRegistry::kPath)
-    {
-        return -1;
-    }
-    for (std::size_t i = 0; i < TmpRegistry::kSlots; ++i)
-    {
-        if (!r.used[i].load())
-        {
-            std::memcpy(r.path[i].data(), path.c_str(), path.size() + 1);
-            r.used[i].store(true);
-            return static_cast<int>(i);
-        }
-    }
-    return -1;
-}
-
-/** \brief Free a slot of RegisterTmp() \param slot it (-1: none) */
-void
-UnregisterTmp(int slot)
-{
-    if (slot >= 0)
-    {
-        auto& r = Registry();
-        std::lock_guard<std::mutex> lock(r.mutex);
-        r.used[slot].store(false);
-    }
-}
-
-/** The signals that stop a run cleanly (OnTerminate), with what the run says of each. */
-struct StopSignal
-{
-    int sig;
-    const char* what; //!< ": <what>: no traces written" / " after its traces were written"
-};
-
-const StopSignal kStopSignals[] = {
-    {SIGINT, "interrupted (SIGINT)"},
-    {SIGTERM, "terminated (SIGTERM)"},
-    {SIGHUP, "hung up (SIGHUP)"},
-    {SIGQUIT, "quit (SIGQUIT)"},
-    {SIGUSR1, "stopped (SIGUSR1)"},
-    // Its standard output closed (e.g. `graph-discovery --evaluate=... | head -3`).
-    {SIGPIPE, "output closed (SIGPIPE)"},
-};
-
-/** \brief write(2) a C string to stderr (async-signal-safe) \param text it */
-void
-WriteStderr(const char* text)
-{
-    [[maybe_unused]] ssize_t n = write(STDERR_FILENO, text, std::strlen(text));
-}
-
-/**
- * SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGPIPE: delete every temporary trace file and
- * exit with 128 + the signal (130, 143, 129, 131, 138, 141), leaving the output folder as it
- * was before the run; while a run's files are being moved into place, the signal waits until
- * they all are.
- */
-extern "C" void
-OnTerminate(int sig)
-{
-    auto& r = Registry();
-    if (r.publishing.load() > 0)
-    {
-        r.pending.store(sig);
-        return;
-    }
-    for (std::size_t i = 0; i < TmpRegistry::kSlots; ++i)
-    {
-        if (r.used[i].load())
-        {
-            unlink(r.path[i].data());
-        }
-    }
-    const char* what = "stopped by a signal";
-    for (const auto& s : kStopSignals)
-    {
-        if (s.sig == sig)
-        {
-            what = s.what;
-        }
-    }
-    // After a run has published its traces (e.g. a signal during the final clean-up), they
-    // stay: say so rather than "no traces written".
-    WriteStderr(program_invocation_short_name);
-    WriteStderr(": ");
-    WriteStderr(what);
-    WriteStderr(r.published.load() > 0 ? " after its traces were written\n"
-                                       : ": no traces written\n");
-    _exit(128 + sig);
-}
-
-/** \brief Install OnTerminate for kStopSignals (once; not over an ignored signal). */
-void
-InstallSignalHandlers()
-{
-    static std::once_flag once;
-    std::call_once(once, [] {
-        for (const auto& s : kStopSignals)
-        {
-            const int sig = s.sig;
-            struct sigaction old{};
-            sigaction(sig, nullptr, &old);
-            if (old.sa_handler == SIG_IGN) // e.g. a background job: the caller's choice
-            {
-                continue;
-            }
-            struct sigaction action{};
-            action.sa_handler = &OnTerminate;
-            sigemptyset(&action.sa_mask);
-            sigaction(sig, &action, nullptr);
-        }
-    });
-}
-
 /** \return whether name is a plain file name of the folder (no '/', not . or ..) */
 bool
 IsPlainName(const std::string& name)
@@ -290,92 +143,6 @@ WriteAtomically(const std::string& dir, const std::string& file, const std::stri
     }
 }
 
-/**
- * \return the length of the valid UTF-8 sequence at text[i] (1 to 4), or 0 if the bytes
- * there are not one (a stray continuation byte, an overlong form, a surrogate, a value
- * above U+10FFFF or a cut sequence)
- * \param text the bytes \param i where the sequence starts (a byte >= 0x80)
- */
-std::size_t
-Utf8Length(const std::string& text, std::size_t i)
-{
-    const auto byte = [&text](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-    const unsigned char c = byte(i);
-    std::size_t n = 0;
-    unsigned lo = 0x80;
-    unsigned hi = 0xbf;
-    if (c >= 0xc2 && c <= 0xdf)
-    {
-        n = 2;
-    }
-    else if (c >= 0xe0 && c <= 0xef)
-    {
-        n = 3;
-        lo = c == 0xe0 ? 0xa0 : 0x80; // no overlong form
-        hi = c == 0xed ? 0x9f : 0xbf; // no surrogate
-    }
-    else if (c >= 0xf0 && c <= 0xf4)
-    {
-        n = 4;
-        lo = c == 0xf0 ? 0x90 : 0x80;
-        hi = c == 0xf4 ? 0x8f : 0xbf; // at most U+10FFFF
-    }
-    if (n == 0 || i + n > text.size() || byte(i + 1) < lo || byte(i + 1) > hi)
-    {
-        return 0;
-    }
-    for (std::size_t k = 2; k < n; ++k)
-    {
-        if (byte(i + k) < 0x80 || byte(i + k) > 0xbf)
-        {
-            return 0;
-        }
-    }
-    return n;
-}
-
-/**
- * \return value as a JSON string; bytes that are not UTF-8 (e.g. in a path) become U+FFFD,
- * so that run.json stays valid JSON
- */
-std::string
-JsonString(const std::string& value)
-{
-    std::string out = "\"";
-    for (std::size_t i = 0; i < value.size(); ++i)
-    {
-        const char c = value[i];
-        if (static_cast<unsigned char>(c) >= 0x80)
-        {
-            const std::size_t n = Utf8Length(value, i);
-            out += n == 0 ? std::string("\\ufffd") : value.substr(i, n);
-            i += n == 0 ? 0 : n - 1;
-            continue;
-        }
-        switch (c)
-        {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20)
-            {
-                out += fmt::format("\\u{:04x}", static_cast<int>(c));
-            }
-            else
-            {
-                out += c;
-            }
-        }
-    }
-    return out + "\"";
-}
 } // namespace
 
 D2dTraceHelper::D2dTraceHelper(const std::string& outDir)
@@ -389,11 +156,11 @@ D2dTraceHelper::D2dTraceHelper(const std::string& outDir)
     {
         throw std::runtime_error("outDir: cannot create directory '" + outDir + "'");
     }
-    InstallSignalHandlers();
-    m_tmpSlots.push_back(RegisterTmp(TmpName(outDir, "messages.csv")));
-    m_tmpSlots.push_back(RegisterTmp(TmpName(outDir, "energy.csv")));
-    m_tmpSlots.push_back(RegisterTmp(TmpName(outDir, "run.json")));
-    m_tmpSlots.push_back(RegisterTmp(TmpName(outDir, kManifest)));
+    D2dStopSignals::Install();
+    m_tmpSlots.push_back(D2dStopSignals::AddFile(TmpName(outDir, "messages.csv")));
+    m_tmpSlots.push_back(D2dStopSignals::AddFile(TmpName(outDir, "energy.csv")));
+    m_tmpSlots.push_back(D2dStopSignals::AddFile(TmpName(outDir, "run.json")));
+    m_tmpSlots.push_back(D2dStopSignals::AddFile(TmpName(outDir, kManifest)));
     m_messages.rdbuf()->pubsetbuf(m_messagesBuffer.data(), m_messagesBuffer.size());
     m_energy.rdbuf()->pubsetbuf(m_energyBuffer.data(), m_energyBuffer.size());
     OpenNew(m_messages, TmpName(outDir, "messages.csv"));
@@ -421,7 +188,7 @@ D2dTraceHelper::~D2dTraceHelper()
     }
     for (int slot : m_tmpSlots)
     {
-        UnregisterTmp(slot);
+        D2dStopSignals::RemoveFile(slot);
     }
 }
 
@@ -464,7 +231,7 @@ D2dTraceHelper::OpenTrace(const std::string& file, const std::string& header)
     {
         throw std::runtime_error("outDir: '" + file + "' cannot be a trace file name");
     }
-    m_tmpSlots.push_back(RegisterTmp(TmpName(m_outDir, file)));
+    m_tmpSlots.push_back(D2dStopSignals::AddFile(TmpName(m_outDir, file)));
     auto stream = std::make_unique<std::ofstream>();
     OpenNew(*stream, TmpName(m_outDir, file));
     *stream << header << '\n';
@@ -590,7 +357,7 @@ D2dTraceHelper::AddCommandLine(int argc, char** argv)
 void
 D2dTraceHelper::AddParameter(const std::string& name, const std::string& value)
 {
-    m_parameters.emplace_back(name, JsonString(value));
+    m_parameters.emplace_back(name, D2dJson::String(value));
 }
 
 void
@@ -605,38 +372,22 @@ D2dTraceHelper::AddParameter(const std::string& name, bool value)
     m_parameters.emplace_back(name, value ? "true" : "false");
 }
 
-namespace
-{
-/** \return the numbers as a JSON array, non-finite values as null */
-std::string
-JsonArray(const std::vector<double>& values)
-{
-    std::string json = "[";
-    for (std::size_t i = 0; i < values.size(); ++i)
-    {
-        json += (i ? ", " : "") +
-                (std::isfinite(values[i]) ? fmt::format("{}", values[i]) : std::string("null"));
-    }
-    return json + "]";
-}
-} // namespace
-
 void
 D2dTraceHelper::AddParameterArray(const std::string& name, const std::vector<double>& values)
 {
-    AddParameterJson(name, JsonArray(values));
+    AddParameterJson(name, D2dJson::NumberArray(values));
 }
 
 void
 D2dTraceHelper::AddResult(const std::string& name, double value)
 {
-    m_summary.AddResult(name, std::isfinite(value) ? fmt::format("{}", value) : "null");
+    m_summary.AddResult(name, D2dJson::Number(value));
 }
 
 void
 D2dTraceHelper::AddResultArray(const std::string& name, const std::vector<double>& values)
 {
-    m_summary.AddResult(name, JsonArray(values));
+    m_summary.AddResult(name, D2dJson::NumberArray(values));
 }
 
 void
@@ -659,9 +410,7 @@ D2dTraceHelper::AddParameterArray(const std::string& name, const std::vector<uin
 void
 D2dTraceHelper::AddParameter(const std::string& name, double value)
 {
-    // fmt's "{}" is the shortest text that reads back as the same double; JSON has no
-    // infinity or NaN.
-    m_parameters.emplace_back(name, std::isfinite(value) ? fmt::format("{}", value) : "null");
+    m_parameters.emplace_back(name, D2dJson::Number(value));
 }
 
 void
@@ -683,9 +432,7 @@ D2dTraceHelper::AddAttributes(Ptr<Object> object)
                 continue;
             }
             const std::string name = tid.GetName() + "::" + info.name;
-            // "ns3::DoubleValue", but "BooleanValue" (ns-3 3.37 names it without ns3::).
-            std::string type = info.checker->GetValueTypeName();
-            type = type.rfind("ns3::", 0) == 0 ? type : "ns3::" + type;
+            const std::string type = D2dAttributePath::ValueTypeName(info.checker);
             if (type == "ns3::DoubleValue")
             {
                 AddParameter(name, DynamicCast<DoubleValue>(value)->Get());
@@ -956,9 +703,9 @@ D2dTraceHelper::Finish(uint64_t seed, double wallSeconds)
         for (const auto& kind : m_untracedKinds)
         {
             auto it = m_untracedRows.find(kind);
-            json += fmt::format("{}\"{}\": {}",
+            json += fmt::format("{}{}: {}",
                                 k++ ? ", " : "",
-                                kind,
+                                D2dJson::String(kind),
                                 it == m_untracedRows.end() ? 0 : it->second);
         }
         json += "},\n";
@@ -968,7 +715,7 @@ D2dTraceHelper::Finish(uint64_t seed, double wallSeconds)
     {
         json += fmt::format("{}\n    {}: {}",
                             i == 0 ? "" : ",",
-                            JsonString(m_parameters[i].first),
+                            D2dJson::String(m_parameters[i].first),
                             m_parameters[i].second);
     }
     json += "\n  },\n  \"summary\": ";
@@ -991,12 +738,8 @@ D2dTraceHelper::Finish(uint64_t seed, double wallSeconds)
     }
     Publish(files);
     m_finished = true;
-    Registry().published.fetch_add(1);
     // A SIGINT/SIGTERM that came while the files moved: the run is complete; exit as asked.
-    if (const int sig = Registry().pending.exchange(0); sig != 0)
-    {
-        OnTerminate(sig);
-    }
+    D2dStopSignals::Published();
 }
 
 void
@@ -1005,16 +748,8 @@ D2dTraceHelper::Publish(const std::vector<std::string>& files)
     // A folder holds a complete run exactly when it holds run.json: the earlier run.json goes
     // first, then the earlier run's other files (its manifest names them; a folder of
     // d2dlearn 0.1.0 has none: its known trace names), then the new traces, run.json last.
-    // SIGINT/SIGTERM wait meanwhile (OnTerminate).
-    Registry().publishing.fetch_add(1);
-
-    struct Done
-    {
-        ~Done()
-        {
-            Registry().publishing.fetch_sub(1);
-        }
-    } done;
+    // SIGINT/SIGTERM wait meanwhile (D2dStopSignals::Deferral).
+    const D2dStopSignals::Deferral deferral;
     namespace fs = std::filesystem;
     const fs::path dir(m_outDir);
     std::error_code ec;

@@ -39,7 +39,8 @@ class D2dWifiEnergyMeter; // d2d-wifi-energy-meter.h: keeps the Wi-Fi headers ou
  * run.json. A run that fails leaves no trace (the destructor deletes the temporary files);
  * SIGINT and SIGTERM delete them too and exit with 130 or 143, leaving the folder as it was
  * (a complete earlier run, or nothing); a signal that comes while the files are moved into
- * place waits until they all are. A write error (a full disk) stops the simulation when it
+ * place waits until they all are (D2dStopSignals). run.json's strings and numbers are
+ * written by D2dJson. A write error (a full disk) stops the simulation when it
  * happens, and Finish() then throws it.
  *
  * Finish() first calls D2dTransport::ReportUnfinished() on every transport connected
@@ -398,7 +399,7 @@ class D2dTraceHelper
     std::ostream* m_rounds{nullptr}; //!< rounds.csv once EnableRounds() was called
     D2dRunSummary m_summary;         //!< run.json's "summary", fed every row
     std::string m_writeError;        //!< the first write error (CheckWritten)
-    std::vector<int> m_tmpSlots;     //!< the temporary files, for the signal handler
+    std::vector<int> m_tmpSlots;     //!< the temporary files' D2dStopSignals slots
 };
 
 } // namespace ns3

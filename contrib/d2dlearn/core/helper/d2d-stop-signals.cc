@@ -1,0 +1,192 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "d2d-stop-signals.h"
+
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <mutex>
+#include <unistd.h>
+
+namespace ns3
+{
+
+namespace
+{
+/**
+ * The temporary files registered (those of the live trace helpers), for the stop-signal
+ * handler, which may only call async-signal-safe functions: fixed slots of C strings, a
+ * slot's flag set after its text is complete and cleared before the text changes.
+ */
+struct TmpRegistry
+{
+    static constexpr std::size_t kSlots = 256;          //!< temporary files alive at once
+    static constexpr std::size_t kPath = 4096;          //!< longest path (PATH_MAX)
+    std::array<std::atomic<bool>, kSlots> used{};       //!< slot holds a live path
+    std::array<std::array<char, kPath>, kSlots> path{}; //!< the paths
+    std::atomic<int> publishing{0}; //!< Deferrals alive: files moving into place
+    std::atomic<int> pending{0};    //!< a signal that arrived while publishing
+    std::atomic<int> published{0};  //!< runs whose files are all in place
+    std::mutex mutex;               //!< slot allocation (not used by the handler)
+};
+
+TmpRegistry&
+Registry()
+{
+    static TmpRegistry registry;
+    return registry;
+}
+
+} // namespace
+
+int
+D2dStopSignals::AddFile(const std::string& path)
+{
+    auto& r = Registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    if (path.size() + 1 > TmpRegistry::kPath)
+    {
+        return -1;
+    }
+    for (std::size_t i = 0; i < TmpRegistry::kSlots; ++i)
+    {
+        if (!r.used[i].load())
+        {
+            std::memcpy(r.path[i].data(), path.c_str(), path.size() + 1);
+            r.used[i].store(true);
+            return static_cast<int>(i);
+        }
+    }
+    return -1;
+}
+
+void
+D2dStopSignals::RemoveFile(int slot)
+{
+    if (slot >= 0)
+    {
+        auto& r = Registry();
+        std::lock_guard<std::mutex> lock(r.mutex);
+        r.used[slot].store(false);
+    }
+}
+
+namespace
+{
+/** The signals that stop a run cleanly (OnTerminate), with what the run says of each. */
+struct StopSignal
+{
+    int sig;
+    const char* what; //!< ": <what>: no traces written" / " after its traces were written"
+};
+
+const StopSignal kStopSignals[] = {
+    {SIGINT, "interrupted (SIGINT)"},
+    {SIGTERM, "terminated (SIGTERM)"},
+    {SIGHUP, "hung up (SIGHUP)"},
+    {SIGQUIT, "quit (SIGQUIT)"},
+    {SIGUSR1, "stopped (SIGUSR1)"},
+    // Its standard output closed (e.g. `graph-discovery --evaluate=... | head -3`).
+    {SIGPIPE, "output closed (SIGPIPE)"},
+};
+
+/** \brief write(2) a C string to stderr (async-signal-safe) \param text it */
+void
+WriteStderr(const char* text)
+{
+    [[maybe_unused]] ssize_t n = write(STDERR_FILENO, text, std::strlen(text));
+}
+
+/**
+ * SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGPIPE: delete every temporary file registered
+ * (a trace helper's) and exit with 128 + the signal (130, 143, 129, 131, 138, 141), leaving the
+ * output folder as it was before the run; while a run's files are being moved into place, the
+ * signal waits until they all are.
+ */
+extern "C" void
+OnTerminate(int sig)
+{
+    auto& r = Registry();
+    if (r.publishing.load() > 0)
+    {
+        r.pending.store(sig);
+        return;
+    }
+    for (std::size_t i = 0; i < TmpRegistry::kSlots; ++i)
+    {
+        if (r.used[i].load())
+        {
+            unlink(r.path[i].data());
+        }
+    }
+    const char* what = "stopped by a signal";
+    for (const auto& s : kStopSignals)
+    {
+        if (s.sig == sig)
+        {
+            what = s.what;
+        }
+    }
+    // After a run has published its traces (e.g. a signal during the final clean-up), they
+    // stay: say so rather than "no traces written".
+    WriteStderr(program_invocation_short_name);
+    WriteStderr(": ");
+    WriteStderr(what);
+    WriteStderr(r.published.load() > 0 ? " after its traces were written\n"
+                                       : ": no traces written\n");
+    _exit(128 + sig);
+}
+
+} // namespace
+
+void
+D2dStopSignals::Install()
+{
+    static std::once_flag once;
+    std::call_once(once, [] {
+        for (const auto& s : kStopSignals)
+        {
+            const int sig = s.sig;
+            struct sigaction old
+            {
+            };
+            sigaction(sig, nullptr, &old);
+            if (old.sa_handler == SIG_IGN) // e.g. a background job: the caller's choice
+            {
+                continue;
+            }
+            struct sigaction action
+            {
+            };
+            action.sa_handler = &OnTerminate;
+            sigemptyset(&action.sa_mask);
+            sigaction(sig, &action, nullptr);
+        }
+    });
+}
+
+void
+D2dStopSignals::Published()
+{
+    Registry().published.fetch_add(1);
+    if (const int sig = Registry().pending.exchange(0); sig != 0)
+    {
+        OnTerminate(sig);
+    }
+}
+
+D2dStopSignals::Deferral::Deferral()
+{
+    Registry().publishing.fetch_add(1);
+}
+
+D2dStopSignals::Deferral::~Deferral()
+{
+    Registry().publishing.fetch_sub(1);
+}
+
+} // namespace ns3
