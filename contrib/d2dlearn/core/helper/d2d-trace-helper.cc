@@ -300,8 +300,11 @@ D2dTraceHelper::ConnectTransport(Ptr<D2dTransport> transport)
         return; // connected already
     }
     m_transports.push_back(transport);
-    transport->TraceConnectWithoutContext("Delivery",
-                                          MakeCallback(&D2dTraceHelper::WriteDelivery, this));
+    if (m_deliverySink.IsNull())
+    {
+        m_deliverySink = MakeCallback(&D2dTraceHelper::WriteDelivery, this);
+    }
+    transport->TraceConnectWithoutContext("Delivery", m_deliverySink);
 }
 
 void
@@ -321,16 +324,22 @@ D2dTraceHelper::ConnectChannel(Ptr<D2dChannel> channel)
 void
 D2dTraceHelper::ConnectEnergyModel(Ptr<D2dEnergyModel> model)
 {
-    model->TraceConnectWithoutContext("EnergyEvent",
-                                      MakeCallback(&D2dTraceHelper::WriteEnergy, this));
+    if (m_energySink.IsNull())
+    {
+        m_energySink = MakeCallback(&D2dTraceHelper::WriteEnergy, this);
+    }
+    model->TraceConnectWithoutContext("EnergyEvent", m_energySink);
     m_energyModels.push_back(model);
 }
 
 void
 D2dTraceHelper::ConnectWifiEnergy(Ptr<D2dWifiEnergyMeter> meter)
 {
-    meter->TraceConnectWithoutContext("EnergyEvent",
-                                      MakeCallback(&D2dTraceHelper::WriteEnergy, this));
+    if (m_energySink.IsNull())
+    {
+        m_energySink = MakeCallback(&D2dTraceHelper::WriteEnergy, this);
+    }
+    meter->TraceConnectWithoutContext("EnergyEvent", m_energySink);
     m_wifiMeters.push_back(meter);
 }
 
