@@ -123,7 +123,9 @@ main(int argc, char* argv[])
     flags.Add("maxSimTime", "Stop the simulation at this time at the latest", maxSimTime)
         .Positive(9e9);
     learning.AddFlags(flags);
+    const uint32_t defaultDevices = 200; // --nDevices=0
     net.AddFlags(flags);
+    flags.Find("nDevices").ShownDefault(std::to_string(defaultDevices));
     flags.Parse(argc, argv);
 
     // What involves several flags: one line naming them, before simulating.
@@ -140,7 +142,7 @@ main(int argc, char* argv[])
         support.Fail(std::string("--") + e.what());
     }
     learning.Validate(support, false);
-    net.Validate(support, 200, 2);
+    net.Validate(support, defaultDevices, 2);
     const uint32_t nDevices = net.nDevices;
     const double activationPercent = flags.Get<DoubleValue>("activationPercent");
     const double committeePercent = flags.Get<DoubleValue>("committeePercent");

@@ -102,7 +102,13 @@ main(int argc, char* argv[])
         .Default("600s");
     flags.Add("maxSimTime", "Stop the simulation at this time at the latest", maxSimTime)
         .Positive(9e9);
+    // --nDevices=0: the number of devices, the polynomial toy's (three agents) or else.
+    const uint32_t defaultDevices = 10;
+    const uint32_t polynomialDevices = 3;
     net.AddFlags(flags);
+    flags.Find("nDevices")
+        .ShownDefault(
+            fmt::format("{} ({} with --dataset=polynomial)", defaultDevices, polynomialDevices));
     flags.Parse(argc, argv);
 
     // The polynomial toy of App. A.1: three agents, degree-4 polynomials fitted in closed
@@ -149,7 +155,9 @@ main(int argc, char* argv[])
                      ": several architectures need --algorithm="
                      "consensus or local (FedAvg and FedProx average models)");
     }
-    net.Validate(support, polynomial ? 3 : 10, algorithm == "local" ? 1 : 2);
+    net.Validate(support,
+                 polynomial ? polynomialDevices : defaultDevices,
+                 algorithm == "local" ? 1 : 2);
     const uint32_t nDevices = net.nDevices;
     const uint32_t warmup = flags.Get<UintegerValue>("warmupRounds");
     if (algorithm == "consensus" && warmup >= learning.rounds)

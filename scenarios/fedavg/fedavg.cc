@@ -125,7 +125,9 @@ main(int argc, char* argv[])
     flags.Bind("evaluateDevices", "ns3::D2dFlProtocol::EvaluateDevices");
     flags.Add("maxSimTime", "Stop the simulation at this time at the latest", maxSimTime)
         .Positive(9e9);
+    const uint32_t defaultDevices = 10; // --nDevices=0
     net.AddFlags(flags);
+    flags.Find("nDevices").ShownDefault(std::to_string(defaultDevices));
     flags.Parse(argc, argv);
 
     // What involves several flags: one line naming them, before simulating.
@@ -164,7 +166,7 @@ main(int argc, char* argv[])
     {
         neighbours = graph == "range" ? 100000 : 7; // 100000: the --neighbours maximum
     }
-    net.Validate(support, 10, algorithm == "local" ? 1 : 2);
+    net.Validate(support, defaultDevices, algorithm == "local" ? 1 : 2);
     const uint32_t nDevices = net.nDevices;
     support.CheckRange("stragglers", stragglers, 0, nDevices);
     support.CheckRange("flipDevices", flipDevices, 0, nDevices);

@@ -29,6 +29,7 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -234,6 +235,55 @@ TEST_F(D2dScenarioFlagsTest, VariableChecksAndAttributeConflicts)
                             [&t](D2dScenarioFlags& f) { f.Add("t", "a time", t).Positive(9e9); }),
                 ::testing::ExitedWithCode(2),
                 "--t=18446744074s is not accepted");
+}
+
+// --PrintHelp shows the defaults a user gets: times in seconds (ns-3 would print a bound
+// time as "+6e+10ns"), and the real default of a flag resolved after parsing (the 0 of
+// --nDevices stands for the scenario's number) rather than the placeholder.
+TEST_F(D2dScenarioFlagsTest, HelpShowsTheRealDefaults)
+{
+    uint32_t nDevices = 0;
+    uint32_t rounds = 7;
+    Time duration = Seconds(10);
+    Time step = MilliSeconds(250);
+    bool quiet = false;
+    std::string outDir = "results/x";
+    auto declare = [&](D2dScenarioFlags& f) {
+        f.Add("nDevices", "devices (0: the scenario's default)", nDevices).ShownDefault("10");
+        f.Add("rounds", "rounds", rounds);
+        f.Add("duration", "a time", duration);
+        f.Add("step", "a time", step);
+        f.Add("quiet", "no output", quiet);
+        f.Add("outDir", "a folder", outDir);
+        f.Bind("roundDeadline", "ns3::D2dFlProtocol::RoundDeadline").Default("60s");
+    };
+    D2dScenarioSupport support("flags-test");
+    D2dScenarioFlags flags(support);
+    declare(flags);
+    EXPECT_EQ(flags.GetHelpDefault("nDevices"), "10");
+    EXPECT_EQ(flags.GetHelpDefault("rounds"), "7");
+    EXPECT_EQ(flags.GetHelpDefault("duration"), "10s");
+    EXPECT_EQ(flags.GetHelpDefault("step"), "0.25s");
+    EXPECT_EQ(flags.GetHelpDefault("quiet"), "false");
+    EXPECT_EQ(flags.GetHelpDefault("outDir"), "results/x");
+    EXPECT_EQ(flags.GetHelpDefault("roundDeadline"), "60s");
+    // What --PrintHelp prints (to standard output, sent here to the death test's stderr).
+    const auto help = [&declare]() {
+        std::cout.rdbuf(std::cerr.rdbuf());
+        ParseOrExit({"--PrintHelp"}, declare);
+    };
+    EXPECT_EXIT(help(),
+                ::testing::ExitedWithCode(0),
+                "--nDevices: +devices \\(0: [^\n]*\\[10\\]\n");
+    EXPECT_EXIT(help(), ::testing::ExitedWithCode(0), "--duration: +a time \\[10s\\]\n");
+    EXPECT_EXIT(help(), ::testing::ExitedWithCode(0), "--step: +a time \\[0.25s\\]\n");
+    EXPECT_EXIT(help(), ::testing::ExitedWithCode(0), "--roundDeadline: [^\n]*\\[60s\\]\n");
+    // The values are still parsed as ns-3 parses them.
+    Args args({"--nDevices=4", "--duration=2min", "--step=3s"});
+    flags.Parse(args.Argc(), args.Argv());
+    EXPECT_EQ(nDevices, 4u);
+    EXPECT_EQ(duration, Minutes(2));
+    EXPECT_EQ(step, Seconds(3));
 }
 
 TEST_F(D2dScenarioFlagsTest, RecordWritesEachFlagOnce)
