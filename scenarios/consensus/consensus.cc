@@ -32,6 +32,7 @@
 #include "ns3/d2d-network-options.h"
 #include "ns3/d2d-partitioner.h"
 #include "ns3/d2d-prediction-consensus.h"
+#include "ns3/d2d-type-choices.h"
 #include "ns3/d2dlearn-module.h"
 
 #include <algorithm>
@@ -73,8 +74,12 @@ main(int argc, char* argv[])
     D2dScenarioSupport support("consensus");
     D2dScenarioFlags flags(support);
     learning.datasets.push_back("polynomial"); // App. A.1, with the closed-form learner
-    flags.Add("algorithm", "The protocol", algorithm)
-        .Choices({"consensus", "fedavg", "fedprox", "local"});
+    static const D2dTypeChoice protocols("algorithm",
+                                         {{"consensus", "ns3::D2dPredictionConsensus"},
+                                          {"fedavg", "ns3::D2dFedAvg"},
+                                          {"fedprox", "ns3::D2dFedAvg"},
+                                          {"local", "ns3::D2dLocalTraining"}});
+    flags.Add("algorithm", "The protocol", algorithm).Choices(protocols.GetNames());
     learning.AddFlags(flags);
     flags.Bind("trust", "ns3::D2dPredictionConsensus::Trust");
     flags.Bind("confidence", "ns3::D2dPredictionConsensus::Confidence");
@@ -216,9 +221,7 @@ main(int argc, char* argv[])
     }
 
     D2dLearningHelper helper;
-    helper.SetProtocolType(algorithm == "consensus" ? "ns3::D2dPredictionConsensus"
-                           : algorithm == "local"   ? "ns3::D2dLocalTraining"
-                                                    : "ns3::D2dFedAvg");
+    helper.SetProtocolType(protocols.GetTypeName(algorithm));
     if (algorithm == "fedavg" || algorithm == "fedprox")
     {
         helper.SetProtocolAttribute("Variant", StringValue(algorithm));

@@ -20,6 +20,7 @@
 #include "ns3/d2d-scenario-support.h"
 #include "ns3/d2d-trace-helper.h"
 #include "ns3/d2d-trimmed-mean-aggregation.h"
+#include "ns3/d2d-type-choices.h"
 #include "ns3/double.h"
 #include "ns3/nstime.h"
 #include "ns3/pointer.h"
@@ -31,6 +32,7 @@
 #include <gtest/gtest.h>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -284,6 +286,49 @@ TEST_F(D2dScenarioFlagsTest, HelpShowsTheRealDefaults)
     EXPECT_EQ(nDevices, 4u);
     EXPECT_EQ(duration, Minutes(2));
     EXPECT_EQ(step, Seconds(3));
+}
+
+// A text flag whose values select ns-3 classes, declared once: the flag's choices and the
+// class of each value; the one-line error on another value is the flag's.
+TEST_F(D2dScenarioFlagsTest, TypeChoiceNamesTheFlagAndItsValues)
+{
+    const D2dTypeChoice protocols("algorithm",
+                                  {{"consensus", "ns3::D2dPredictionConsensus"},
+                                   {"fedavg", "ns3::D2dFedAvg"},
+                                   {"fedprox", "ns3::D2dFedAvg"},
+                                   {"local", "ns3::D2dLocalTraining"}});
+    EXPECT_EQ(protocols.GetFlag(), "algorithm");
+    EXPECT_EQ(protocols.GetNames(),
+              (std::vector<std::string>{"consensus", "fedavg", "fedprox", "local"}));
+    EXPECT_EQ(protocols.GetTypeName("consensus"), "ns3::D2dPredictionConsensus");
+    EXPECT_EQ(protocols.GetTypeName("fedprox"), "ns3::D2dFedAvg");
+    EXPECT_EQ(protocols.GetTypeName("local"), "ns3::D2dLocalTraining");
+    for (const auto& name : protocols.GetNames())
+    {
+        TypeId tid;
+        EXPECT_TRUE(TypeId::LookupByNameFailSafe(protocols.GetTypeName(name), &tid)) << name;
+    }
+    const std::string expected =
+        "--algorithm=krum is not accepted (consensus, fedavg, fedprox or local)";
+    try
+    {
+        protocols.GetTypeName("krum");
+        ADD_FAILURE() << "krum accepted";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        EXPECT_EQ(std::string(e.what()), expected);
+    }
+    // The flag declared with these choices refuses the value in the same words.
+    std::string algorithm = "consensus";
+    EXPECT_EXIT(
+        ParseOrExit({"--algorithm=krum"},
+                    [&](D2dScenarioFlags& f) {
+                        f.Add("algorithm", "The protocol", algorithm).Choices(protocols.GetNames());
+                    }),
+        ::testing::ExitedWithCode(2),
+        "^flags-test: error: --algorithm=krum is not accepted \\(consensus, fedavg, "
+        "fedprox or local\\)\n$");
 }
 
 TEST_F(D2dScenarioFlagsTest, RecordWritesEachFlagOnce)
