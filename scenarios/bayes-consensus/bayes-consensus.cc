@@ -152,6 +152,17 @@ main(int argc, char* argv[])
              "variational: sigma of q at the first update (0: the prior's)",
              initialSigma)
         .Range(0, 1e3);
+    // --nDevices=0 without a W of fixed size: the number of devices of each mode.
+    const uint32_t discreteDevices = 9;
+    const uint32_t variationalDevices = 5;
+    const uint32_t linearDevices = 2;
+    flags.Find("nDevices")
+        .ShownDefault(fmt::format(
+            "{} ({} with --mode=variational, {} with --mode=gaussian-linear; N of --graph=file "
+            "or example1)",
+            discreteDevices,
+            variationalDevices,
+            linearDevices));
     flags.Parse(argc, argv);
 
     // What involves several flags: one line naming them, before simulating.
@@ -259,7 +270,9 @@ main(int argc, char* argv[])
     {
         net.reliable = true; // a belief of tens of fragments rarely arrives whole otherwise
     }
-    net.Validate(support, discrete ? 9 : (variational ? 5 : 2), 2);
+    net.Validate(support,
+                 discrete ? discreteDevices : (variational ? variationalDevices : linearDevices),
+                 2);
     if (fixedN > 0 && net.nDevices != fixedN)
     {
         support.Fail(fmt::format("--nDevices={} does not match --graph={}, whose W is {} x {} "

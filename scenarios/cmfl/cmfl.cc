@@ -32,6 +32,7 @@
 #include "ns3/d2d-memory-budget.h"
 #include "ns3/d2d-network-options.h"
 #include "ns3/d2d-partitioner.h"
+#include "ns3/d2d-type-choices.h"
 #include "ns3/d2dlearn-module.h"
 
 #include <fmt/format.h>
@@ -66,17 +67,20 @@ main(int argc, char* argv[])
     // (Range() narrows) and sets it for every object of the class.
     D2dScenarioSupport support("cmfl");
     D2dScenarioFlags flags(support);
+    // The protocol of each --algorithm (the FedAvg server's rule: D2dAggregationStrategy).
+    static const D2dTypeChoice protocols("algorithm",
+                                         {{"cmfl-1", "ns3::D2dCmfl"},
+                                          {"cmfl-2", "ns3::D2dCmfl"},
+                                          {"fedavg", "ns3::D2dFedAvg"},
+                                          {"median", "ns3::D2dFedAvg"},
+                                          {"trimmed-mean", "ns3::D2dFedAvg"},
+                                          {"krum", "ns3::D2dFedAvg"},
+                                          {"multi-krum", "ns3::D2dFedAvg"},
+                                          {"braintorrent", "ns3::D2dBrainTorrent"},
+                                          {"gossipfl", "ns3::D2dSegmentedGossip"}});
     flags.Add("algorithm", "The protocol, and a server's aggregation rule", algorithm)
         .Sets("ns3::D2dFedAvg::Aggregation")
-        .Choices({"cmfl-1",
-                  "cmfl-2",
-                  "fedavg",
-                  "median",
-                  "trimmed-mean",
-                  "krum",
-                  "multi-krum",
-                  "braintorrent",
-                  "gossipfl"});
+        .Choices(protocols.GetNames());
     flags.Bind("committeePercent", "ns3::D2dCmfl::CommitteePercent").Range(1, 50);
     flags
         .Bind("aggregationPercent",
@@ -123,7 +127,9 @@ main(int argc, char* argv[])
     flags.Add("maxSimTime", "Stop the simulation at this time at the latest", maxSimTime)
         .Positive(9e9);
     learning.AddFlags(flags);
+    const uint32_t defaultDevices = 200; // --nDevices=0
     net.AddFlags(flags);
+    flags.Find("nDevices").ShownDefault(std::to_string(defaultDevices));
     flags.Parse(argc, argv);
 
     // What involves several flags: one line naming them, before simulating.
@@ -140,7 +146,7 @@ main(int argc, char* argv[])
         support.Fail(std::string("--") + e.what());
     }
     learning.Validate(support, false);
-    net.Validate(support, 200, 2);
+    net.Validate(support, defaultDevices, 2);
     const uint32_t nDevices = net.nDevices;
     const double activationPercent = flags.Get<DoubleValue>("activationPercent");
     const double committeePercent = flags.Get<DoubleValue>("committeePercent");
@@ -223,10 +229,7 @@ main(int argc, char* argv[])
     // The protocol by TypeId, its attributes the flags' (each applies to the class that has
     // it); learners: one per device, seeded from the run seed and the device id.
     D2dLearningHelper helper;
-    helper.SetProtocolType(cmfl                          ? "ns3::D2dCmfl"
-                           : algorithm == "braintorrent" ? "ns3::D2dBrainTorrent"
-                           : algorithm == "gossipfl"     ? "ns3::D2dSegmentedGossip"
-                                                         : "ns3::D2dFedAvg");
+    helper.SetProtocolType(protocols.GetTypeName(algorithm));
     learning.Configure(helper, net.seed); // after the label flips: it takes the shards
     const auto learners = helper.InstallLearners(network.devices);
     const uint64_t segments = flags.Get<UintegerValue>("segments");

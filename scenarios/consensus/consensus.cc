@@ -32,6 +32,7 @@
 #include "ns3/d2d-network-options.h"
 #include "ns3/d2d-partitioner.h"
 #include "ns3/d2d-prediction-consensus.h"
+#include "ns3/d2d-type-choices.h"
 #include "ns3/d2dlearn-module.h"
 
 #include <algorithm>
@@ -73,8 +74,12 @@ main(int argc, char* argv[])
     D2dScenarioSupport support("consensus");
     D2dScenarioFlags flags(support);
     learning.datasets.push_back("polynomial"); // App. A.1, with the closed-form learner
-    flags.Add("algorithm", "The protocol", algorithm)
-        .Choices({"consensus", "fedavg", "fedprox", "local"});
+    static const D2dTypeChoice protocols("algorithm",
+                                         {{"consensus", "ns3::D2dPredictionConsensus"},
+                                          {"fedavg", "ns3::D2dFedAvg"},
+                                          {"fedprox", "ns3::D2dFedAvg"},
+                                          {"local", "ns3::D2dLocalTraining"}});
+    flags.Add("algorithm", "The protocol", algorithm).Choices(protocols.GetNames());
     learning.AddFlags(flags);
     flags.Bind("trust", "ns3::D2dPredictionConsensus::Trust");
     flags.Bind("confidence", "ns3::D2dPredictionConsensus::Confidence");
@@ -102,7 +107,13 @@ main(int argc, char* argv[])
         .Default("600s");
     flags.Add("maxSimTime", "Stop the simulation at this time at the latest", maxSimTime)
         .Positive(9e9);
+    // --nDevices=0: the number of devices, the polynomial toy's (three agents) or else.
+    const uint32_t defaultDevices = 10;
+    const uint32_t polynomialDevices = 3;
     net.AddFlags(flags);
+    flags.Find("nDevices")
+        .ShownDefault(
+            fmt::format("{} ({} with --dataset=polynomial)", defaultDevices, polynomialDevices));
     flags.Parse(argc, argv);
 
     // The polynomial toy of App. A.1: three agents, degree-4 polynomials fitted in closed
@@ -149,7 +160,9 @@ main(int argc, char* argv[])
                      ": several architectures need --algorithm="
                      "consensus or local (FedAvg and FedProx average models)");
     }
-    net.Validate(support, polynomial ? 3 : 10, algorithm == "local" ? 1 : 2);
+    net.Validate(support,
+                 polynomial ? polynomialDevices : defaultDevices,
+                 algorithm == "local" ? 1 : 2);
     const uint32_t nDevices = net.nDevices;
     const uint32_t warmup = flags.Get<UintegerValue>("warmupRounds");
     if (algorithm == "consensus" && warmup >= learning.rounds)
@@ -208,9 +221,7 @@ main(int argc, char* argv[])
     }
 
     D2dLearningHelper helper;
-    helper.SetProtocolType(algorithm == "consensus" ? "ns3::D2dPredictionConsensus"
-                           : algorithm == "local"   ? "ns3::D2dLocalTraining"
-                                                    : "ns3::D2dFedAvg");
+    helper.SetProtocolType(protocols.GetTypeName(algorithm));
     if (algorithm == "fedavg" || algorithm == "fedprox")
     {
         helper.SetProtocolAttribute("Variant", StringValue(algorithm));

@@ -84,7 +84,9 @@ main(int argc, char* argv[])
 
     D2dScenarioSupport support("d2d-exchange");
     D2dScenarioFlags flags(support);
+    const uint32_t defaultDevices = 10; // --nDevices=0
     net.AddFlags(flags);
+    flags.Find("nDevices").ShownDefault(std::to_string(defaultDevices));
     flags.Add("messageBytes", "Message size, bytes", messageBytes).Range(1, 1e10);
     flags.Add("broadcast", "Broadcast every message instead of unicasting", broadcast);
     flags.Add("d2sFraction", "Fraction of messages sent to the server (D2S)", d2sFraction)
@@ -93,7 +95,7 @@ main(int argc, char* argv[])
     flags.Add("meanInterval", "Mean time between a device's messages", meanInterval).Positive(1e9);
     flags.Parse(argc, argv);
 
-    net.Validate(support, 10);
+    net.Validate(support, defaultDevices);
     {
         // Every device sends about duration / meanInterval messages: bounded, so that the
         // queues, the event list and messages.csv stay bounded too.

@@ -34,6 +34,7 @@
 #include "ns3/d2d-partitioner.h"
 #include "ns3/d2d-semi-decentralized-fl.h"
 #include "ns3/d2d-trimmed-mean-aggregation.h"
+#include "ns3/d2d-type-choices.h"
 #include "ns3/d2dlearn-module.h"
 
 #include <algorithm>
@@ -69,8 +70,14 @@ main(int argc, char* argv[])
     // (Range() narrows) and sets it for every object of the class.
     D2dScenarioSupport support("fedavg");
     D2dScenarioFlags flags(support);
-    flags.Add("algorithm", "The protocol", algorithm)
-        .Choices({"fedavg", "fedprox", "fedsgd", "decentralized", "semi-decentralized", "local"});
+    static const D2dTypeChoice protocols("algorithm",
+                                         {{"fedavg", "ns3::D2dFedAvg"},
+                                          {"fedprox", "ns3::D2dFedAvg"},
+                                          {"fedsgd", "ns3::D2dFedAvg"},
+                                          {"decentralized", "ns3::D2dDecentralizedFl"},
+                                          {"semi-decentralized", "ns3::D2dSemiDecentralizedFl"},
+                                          {"local", "ns3::D2dLocalTraining"}});
+    flags.Add("algorithm", "The protocol", algorithm).Choices(protocols.GetNames());
     learning.AddFlags(flags);
     flags.Add("flipDevices", "Devices with flipped labels (low quality)", flipDevices)
         .Sets("ns3::D2dKrumAggregation::ByzantinePercent")
@@ -125,7 +132,9 @@ main(int argc, char* argv[])
     flags.Bind("evaluateDevices", "ns3::D2dFlProtocol::EvaluateDevices");
     flags.Add("maxSimTime", "Stop the simulation at this time at the latest", maxSimTime)
         .Positive(9e9);
+    const uint32_t defaultDevices = 10; // --nDevices=0
     net.AddFlags(flags);
+    flags.Find("nDevices").ShownDefault(std::to_string(defaultDevices));
     flags.Parse(argc, argv);
 
     // What involves several flags: one line naming them, before simulating.
@@ -164,7 +173,7 @@ main(int argc, char* argv[])
     {
         neighbours = graph == "range" ? 100000 : 7; // 100000: the --neighbours maximum
     }
-    net.Validate(support, 10, algorithm == "local" ? 1 : 2);
+    net.Validate(support, defaultDevices, algorithm == "local" ? 1 : 2);
     const uint32_t nDevices = net.nDevices;
     support.CheckRange("stragglers", stragglers, 0, nDevices);
     support.CheckRange("flipDevices", flipDevices, 0, nDevices);
@@ -184,10 +193,7 @@ main(int argc, char* argv[])
     learning.LoadData(support, nDevices, net.seed);
 
     D2dLearningHelper helper;
-    helper.SetProtocolType(algorithm == "decentralized"        ? "ns3::D2dDecentralizedFl"
-                           : algorithm == "semi-decentralized" ? "ns3::D2dSemiDecentralizedFl"
-                           : algorithm == "local"              ? "ns3::D2dLocalTraining"
-                                                               : "ns3::D2dFedAvg");
+    helper.SetProtocolType(protocols.GetTypeName(algorithm));
     if (helper.GetProtocolType() == D2dFedAvg::GetTypeId())
     {
         helper.SetProtocolAttribute("Variant", StringValue(algorithm));

@@ -519,7 +519,9 @@ main(int argc, char* argv[])
               "Downstream FL: round (phase) deadline (0: none)")
         .Default("60s");
     learning.AddFlags(flags);
+    const uint32_t defaultDevices = 25; // --nDevices=0
     net.AddFlags(flags);
+    flags.Find("nDevices").ShownDefault(std::to_string(defaultDevices));
     flags.Parse(argc, argv);
     if (!evaluate.empty())
     {
@@ -527,7 +529,7 @@ main(int argc, char* argv[])
         return 0;
     }
     learning.Validate(support, false);
-    net.Validate(support, 25, 2);
+    net.Validate(support, defaultDevices, 2);
     discovery.Validate(support, flags, learning, net.nDevices);
     support.SetQuiet(net.quiet);
     learning.checkModelMemory = false; // counted by discovery.CheckMemory

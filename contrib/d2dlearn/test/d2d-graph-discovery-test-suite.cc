@@ -122,7 +122,7 @@ SetupAppendixA(Ptr<D2dSupervisedParadigm> paradigm)
         trust.Set(1, 2, l, tk[l]);
     }
     paradigm->Setup({{20, 0, 0, 0, 20}, {20, 20, 20, 20, 20}, {0, 20, 0, 20, 0}},
-                    std::vector<D2dCounts>(3, D2dCounts(5, 10.0)),
+                    std::vector<D2dFractionalCounts>(3, D2dFractionalCounts(5, 10.0)),
                     {3, 3, 3},
                     trust);
 }
@@ -168,9 +168,9 @@ class D2dGdAppendixATestCase : public TestCase
                                                    &gains));
             rig.Run();
             NS_TEST_ASSERT_MSG_EQ(rig.gd->IsFinished(), true, "finished");
-            const std::vector<D2dCounts> expected{{20, 0, 5, 10, 20},
-                                                  {10, 20, 10, 10, 20},
-                                                  {10, 20, 5, 20, 0}};
+            const std::vector<D2dFractionalCounts> expected{{20, 0, 5, 10, 20},
+                                                            {10, 20, 10, 10, 20},
+                                                            {10, 20, 5, 20, 0}};
             for (uint32_t d = 0; d < 3; ++d)
             {
                 for (uint32_t l = 0; l < 5; ++l)
@@ -223,7 +223,7 @@ class D2dGdAppendixATestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ_TOL(gain, want, 1e-6, "g with ThresholdOn=" << thresholdOn);
             // Over the lossy channel the datapoints that arrive are at most U and the
             // transmitter drops all it sent: j ends at [10,20,10,10,20] whatever is lost.
-            const D2dCounts j{10, 20, 10, 10, 20};
+            const D2dFractionalCounts j{10, 20, 10, 10, 20};
             for (uint32_t l = 0; l < 5; ++l)
             {
                 NS_TEST_EXPECT_MSG_EQ(rig.paradigm->GetCounts(1)[l], j[l], "D-hat_j");
@@ -286,14 +286,14 @@ class D2dGdMessageCountTestCase : public TestCase
         std::vector<std::vector<double>> rewards;
         rig.gd->TraceConnectWithoutContext("Iteration",
                                            MakeBoundCallback(&CountIteration, &rewards));
-        std::vector<D2dCounts> counts(n, D2dCounts(nl, 0.0));
+        std::vector<D2dFractionalCounts> counts(n, D2dFractionalCounts(nl, 0.0));
         for (uint32_t i = 0; i < n; ++i)
         {
             counts[i][i % nl] = 30;
             counts[i][(i + 1) % nl] = 8;
         }
         rig.paradigm->Setup(counts,
-                            std::vector<D2dCounts>(n, D2dCounts(nl, 5.0)),
+                            std::vector<D2dFractionalCounts>(n, D2dFractionalCounts(nl, 5.0)),
                             std::vector<uint32_t>(n, 3),
                             D2dTrustMatrices(n, nl, true));
         rig.gd->SetAttribute("Iterations", UintegerValue(iterations));
@@ -385,11 +385,11 @@ class D2dGdLearnsTestCase : public TestCase
         const uint32_t n = 5;
         Rig rig(n, 1e-9);
         // Devices 0 and 2-4 hold label 0 only; device 1 holds both labels plenty.
-        std::vector<D2dCounts> counts(n, D2dCounts{40, 0});
+        std::vector<D2dFractionalCounts> counts(n, D2dFractionalCounts{40, 0});
         counts[1] = {40, 40};
         D2dTrustMatrices trust(n, 2, true);
         rig.paradigm->Setup(counts,
-                            std::vector<D2dCounts>(n, D2dCounts(2, 10.0)),
+                            std::vector<D2dFractionalCounts>(n, D2dFractionalCounts(2, 10.0)),
                             std::vector<uint32_t>(n, 2),
                             trust);
         rig.gd->SetAttribute("Iterations", UintegerValue(300));
@@ -450,10 +450,10 @@ class D2dGdLostGlobalTestCase : public TestCase
         const uint32_t n = 5;
         const uint32_t iterations = 40;
         Rig rig(n, 0.09); // one cluster (P_D <= alpha_D = 0.1), 9 % of messages lost
-        std::vector<D2dCounts> counts(n, D2dCounts{40, 0});
+        std::vector<D2dFractionalCounts> counts(n, D2dFractionalCounts{40, 0});
         counts[1] = {40, 40};
         rig.paradigm->Setup(counts,
-                            std::vector<D2dCounts>(n, D2dCounts(2, 10.0)),
+                            std::vector<D2dFractionalCounts>(n, D2dFractionalCounts(2, 10.0)),
                             std::vector<uint32_t>(n, 2),
                             D2dTrustMatrices(n, 2, true));
         rig.gd->SetAttribute("Iterations", UintegerValue(iterations));
@@ -568,7 +568,7 @@ class D2dGdPrepareAndScorerTestCase : public TestCase
         rig.paradigm->Prepare(in, Callback<void>([&done]() { done = true; }));
         NS_TEST_ASSERT_MSG_EQ(done, true, "the supervised preparation calls back at once");
         // b = floor(0.25 |D_i|): 2, 1, 1, 0; satisfied: 2 (4, 4 >= 2), 1, 3, 3 (0 >= 0).
-        const std::vector<D2dCounts> counts{{4, 4, 0}, {0, 0, 4}, {2, 2, 2}, {0, 1, 0}};
+        const std::vector<D2dFractionalCounts> counts{{4, 4, 0}, {0, 0, 4}, {2, 2, 2}, {0, 1, 0}};
         const std::vector<double> b{2, 1, 1, 0};
         const std::vector<uint32_t> lhat{3, 2, 3, 3};
         for (uint32_t i = 0; i < n; ++i)
@@ -670,10 +670,10 @@ class D2dGdWifiTestCase : public TestCase
         links->SetNodes(nodes);
 
         auto paradigm = CreateObject<D2dSupervisedParadigm>();
-        std::vector<D2dCounts> counts(n, D2dCounts{40, 0});
+        std::vector<D2dFractionalCounts> counts(n, D2dFractionalCounts{40, 0});
         counts[1] = {40, 40};
         paradigm->Setup(counts,
-                        std::vector<D2dCounts>(n, D2dCounts(2, 10.0)),
+                        std::vector<D2dFractionalCounts>(n, D2dFractionalCounts(2, 10.0)),
                         std::vector<uint32_t>(n, 2),
                         D2dTrustMatrices(n, 2, true));
         auto gd = CreateObject<D2dGraphDiscovery>();

@@ -200,11 +200,11 @@ class D2dUnsupervisedAllotTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(p->GainFrom(0, 1, {0, 0}, 0.0, {0, 0}), 0.0, "nothing: 0");
         p->SetAttribute("GainForm", StringValue("sum"));
         NS_TEST_EXPECT_MSG_EQ_TOL(p->SystemAgreement({0, 1}), 0.0, 1e-12, "nothing: ratio 1");
-        D2dCounts farOnly(2, 0.0);
+        D2dFractionalCounts farOnly(2, 0.0);
         farOnly[far] = 10;
         const double g = p->GainFrom(0, 1, farOnly, 0.0, {0, 0});
         NS_TEST_EXPECT_MSG_GT(g, 10.0, "10 points 20 away spread a unit-variance cluster");
-        D2dCounts nearOnly(2, 0.0);
+        D2dFractionalCounts nearOnly(2, 0.0);
         nearOnly[1 - far] = 10;
         p->StartStep();
         const double gNear = p->GainFrom(0, 1, nearOnly, 0.0, {0, 0});

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <sstream>
 #include <type_traits>
 
 namespace ns3
@@ -161,6 +162,13 @@ D2dScenarioFlags::Flag::Default(const std::string& text)
 }
 
 D2dScenarioFlags::Flag&
+D2dScenarioFlags::Flag::ShownDefault(const std::string& text)
+{
+    m_shownDefault = text;
+    return *this;
+}
+
+D2dScenarioFlags::Flag&
 D2dScenarioFlags::Flag::Unrecorded()
 {
     m_record = false;
@@ -252,6 +260,57 @@ D2dScenarioFlags::DefaultAfterParse(const std::string& name, const std::string& 
     {
         Config::SetDefault(attribute, *f.m_value);
     }
+}
+
+std::string
+D2dScenarioFlags::GetHelpDefault(const std::string& name) const
+{
+    const Flag& f = Find(name);
+    if (!f.m_shownDefault.empty())
+    {
+        return f.m_shownDefault;
+    }
+    const auto seconds = [](Time t) {
+        return D2dScenarioSupport::FormatNumber(D2dScenarioSupport::ToSeconds(t)) + "s";
+    };
+    if (f.m_bound)
+    {
+        if (auto t = DynamicCast<const TimeValue>(f.m_value))
+        {
+            return seconds(t->Get());
+        }
+        return f.m_value->SerializeToString(f.m_checker);
+    }
+    return std::visit(
+        [&](auto v) -> std::string {
+            using P = decltype(v);
+            if constexpr (std::is_same_v<P, std::monostate>)
+            {
+                return "";
+            }
+            else if constexpr (std::is_same_v<P, std::string*>)
+            {
+                return *v;
+            }
+            else if constexpr (std::is_same_v<P, Time*>)
+            {
+                return seconds(*v);
+            }
+            else if constexpr (std::is_same_v<P, bool*>)
+            {
+                return *v ? "true" : "false";
+            }
+            else
+            {
+                // As ns-3's CommandLine prints a variable's value.
+                std::stringstream ss;
+                ss << *v;
+                std::string text;
+                ss >> text;
+                return text;
+            }
+        },
+        f.m_variable);
 }
 
 std::vector<D2dScenarioSupport::Param>
@@ -476,7 +535,7 @@ D2dScenarioFlags::Parse(int argc, char** argv)
             cmd.AddValue(f.m_name,
                          f.m_help + " (" + f.m_attributes[0] + ")",
                          MakeCallback(&AcceptBound),
-                         f.m_value->SerializeToString(f.m_checker));
+                         GetHelpDefault(f.m_name));
             continue;
         }
         std::string help = f.m_help;
@@ -496,7 +555,22 @@ D2dScenarioFlags::Parse(int argc, char** argv)
                 }
                 else if constexpr (!std::is_same_v<P, std::monostate>)
                 {
-                    cmd.AddValue(f.m_name, help, *v);
+                    // (A boolean keeps ns-3's item: it alone may be given bare, --quiet.)
+                    if (!std::is_same_v<P, bool*> &&
+                        (std::is_same_v<P, Time*> || !f.m_shownDefault.empty()))
+                    {
+                        // ns-3 would print a time in its resolution unit ("+6e+10ns") and a
+                        // default resolved after parsing as the placeholder: this shows the
+                        // default of GetHelpDefault(), and parses the value as ns-3 does.
+                        Callback<bool, std::string> parse([v](std::string text) {
+                            return CommandLineHelper::UserItemParse(text, *v);
+                        });
+                        cmd.AddValue(f.m_name, help, parse, GetHelpDefault(f.m_name));
+                    }
+                    else
+                    {
+                        cmd.AddValue(f.m_name, help, *v);
+                    }
                 }
             },
             f.m_variable);

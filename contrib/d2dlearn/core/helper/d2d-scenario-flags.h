@@ -106,6 +106,13 @@ class D2dScenarioFlags
          * \return this flag
          */
         Flag& Default(const std::string& text);
+        /**
+         * \brief What --PrintHelp shows as the default, for a default the program resolves
+         * after parsing (e.g. --nDevices=0 stands for the scenario's number of devices).
+         * \param text the default shown
+         * \return this flag
+         */
+        Flag& ShownDefault(const std::string& text);
         /** \brief Leave the flag out of run.json (e.g. a scenario writes it itself). \return this
          * flag */
         Flag& Unrecorded();
@@ -139,6 +146,7 @@ class D2dScenarioFlags
         bool m_record{true};                   //!< written to run.json
         bool m_given{false};                   //!< on the command line
         std::string m_text;                    //!< the value as given (last one)
+        std::string m_shownDefault;            //!< ShownDefault() (empty: the value's)
     };
 
     /** \param support the program's support (its name prefixes the error messages) */
@@ -230,6 +238,14 @@ class D2dScenarioFlags
 
     /** \return the flags as D2dScenarioSupport::CheckArguments() takes them */
     std::vector<D2dScenarioSupport::Param> GetParams() const;
+
+    /**
+     * \brief The default --PrintHelp shows for a flag: its ShownDefault(), else its value in
+     * force before parsing, times in seconds ("60s", where ns-3 would print "+6e+10ns").
+     * \param name the flag (aborts if there is none)
+     * \return the text, e.g. "10" or "60s" (empty for a variable without a default shown)
+     */
+    std::string GetHelpDefault(const std::string& name) const;
 
   private:
     /** \return a new flag \param name its name \param help its help */

@@ -25,7 +25,7 @@ D2dBestLinks::LocalRewards(const D2dDiscoveryParadigm& paradigm,
     const uint32_t n = selection.size();
     const uint32_t nl = paradigm.GetNPartitions();
     // Demands at each transmitter, in requester order (std::map), as D2dGraphDiscovery.
-    std::vector<std::map<uint32_t, D2dCounts>> demandAt(n);
+    std::vector<std::map<uint32_t, D2dFractionalCounts>> demandAt(n);
     for (uint32_t i = 0; i < n; ++i)
     {
         if (selection[i] >= 0)
@@ -34,15 +34,15 @@ D2dBestLinks::LocalRewards(const D2dDiscoveryParadigm& paradigm,
             demandAt[j][i] = paradigm.Demand(i, paradigm.Offer(j, i));
         }
     }
-    std::vector<D2dCounts> allocated(n, D2dCounts(nl, 0.0));
-    std::vector<D2dCounts> sent(n, D2dCounts(nl, 0.0));
+    std::vector<D2dFractionalCounts> allocated(n, D2dFractionalCounts(nl, 0.0));
+    std::vector<D2dFractionalCounts> sent(n, D2dFractionalCounts(nl, 0.0));
     for (uint32_t j = 0; j < n; ++j)
     {
         if (demandAt[j].empty())
         {
             continue;
         }
-        std::vector<D2dCounts> q;
+        std::vector<D2dFractionalCounts> q;
         for (const auto& [i, d] : demandAt[j])
         {
             q.push_back(d);

@@ -24,7 +24,7 @@ D2dDiscoveryParadigm::UsesServer() const
     return false;
 }
 
-D2dCounts
+D2dFractionalCounts
 D2dDiscoveryParadigm::GetLabelCounts(uint32_t device) const
 {
     return GetCounts(device);
@@ -59,10 +59,10 @@ D2dDiscoveryParadigm::StartStep()
 {
 }
 
-std::vector<D2dCounts>
+std::vector<D2dFractionalCounts>
 D2dDiscoveryParadigm::AllocateTo(uint32_t transmitter,
                                  const std::vector<uint32_t>& /* receivers */,
-                                 const std::vector<D2dCounts>& demands) const
+                                 const std::vector<D2dFractionalCounts>& demands) const
 {
     return Allocate(transmitter, demands);
 }
@@ -70,9 +70,9 @@ D2dDiscoveryParadigm::AllocateTo(uint32_t transmitter,
 double
 D2dDiscoveryParadigm::GainFrom(uint32_t receiver,
                                uint32_t /* transmitter */,
-                               const D2dCounts& allocated,
+                               const D2dFractionalCounts& allocated,
                                double pDrop,
-                               const D2dCounts& sent)
+                               const D2dFractionalCounts& sent)
 {
     return Gain(receiver, allocated, pDrop, sent);
 }

@@ -81,7 +81,7 @@ class D2dDiscoveryParadigm : public Object
      * \return the true labels' histogram at device i (the measure of the bias left; by
      *         default GetCounts: the partitions are the labels)
      */
-    virtual D2dCounts GetLabelCounts(uint32_t device) const;
+    virtual D2dFractionalCounts GetLabelCounts(uint32_t device) const;
     /** \return L-hat_i, the labels device i aims to satisfy (0 when the paradigm has none)
      * \param device i */
     virtual uint32_t GetMinLabels(uint32_t device) const;
@@ -91,9 +91,9 @@ class D2dDiscoveryParadigm : public Object
     /** \return L, the number of partitions */
     virtual uint32_t GetNPartitions() const = 0;
     /** \return D_i: the datapoints of each partition at device i */
-    virtual const D2dCounts& GetCounts(uint32_t device) const = 0;
+    virtual const D2dFractionalCounts& GetCounts(uint32_t device) const = 0;
     /** \param device i \param counts its new D_i (after an exchange of datapoints) */
-    virtual void SetCounts(uint32_t device, const D2dCounts& counts) = 0;
+    virtual void SetCounts(uint32_t device, const D2dFractionalCounts& counts) = 0;
 
     /** \return the size of the request on the air, bytes */
     virtual uint64_t GetRequestBytes() const = 0;
@@ -101,16 +101,18 @@ class D2dDiscoveryParadigm : public Object
     virtual uint64_t GetVectorBytes() const = 0;
 
     /** \return V_{j->i}: what transmitter j offers requester i */
-    virtual D2dCounts Offer(uint32_t transmitter, uint32_t receiver) const = 0;
+    virtual D2dFractionalCounts Offer(uint32_t transmitter, uint32_t receiver) const = 0;
     /** \return Q_{j->i}: what receiver i asks for, given the offer */
-    virtual D2dCounts Demand(uint32_t receiver, const D2dCounts& offer) const = 0;
+    virtual D2dFractionalCounts Demand(uint32_t receiver,
+                                       const D2dFractionalCounts& offer) const = 0;
     /**
      * \param transmitter j
      * \param demands the demands that reached j, one per requester
      * \return U_{j->i} for each demand, in order
      */
-    virtual std::vector<D2dCounts> Allocate(uint32_t transmitter,
-                                            const std::vector<D2dCounts>& demands) const = 0;
+    virtual std::vector<D2dFractionalCounts> Allocate(
+        uint32_t transmitter,
+        const std::vector<D2dFractionalCounts>& demands) const = 0;
     /**
      * \brief The diversity score of receiver i for one step (the data term of eq. (13)).
      * \param receiver i
@@ -120,9 +122,9 @@ class D2dDiscoveryParadigm : public Object
      * \return the score g
      */
     virtual double Gain(uint32_t receiver,
-                        const D2dCounts& allocated,
+                        const D2dFractionalCounts& allocated,
                         double pDrop,
-                        const D2dCounts& sent) const = 0;
+                        const D2dFractionalCounts& sent) const = 0;
     /**
      * \param transmitter j
      * \param receiver i
@@ -154,9 +156,10 @@ class D2dDiscoveryParadigm : public Object
      * \param demands the demands, in order
      * \return U_{j->i} for each demand, in order
      */
-    virtual std::vector<D2dCounts> AllocateTo(uint32_t transmitter,
-                                              const std::vector<uint32_t>& receivers,
-                                              const std::vector<D2dCounts>& demands) const;
+    virtual std::vector<D2dFractionalCounts> AllocateTo(
+        uint32_t transmitter,
+        const std::vector<uint32_t>& receivers,
+        const std::vector<D2dFractionalCounts>& demands) const;
     /**
      * \brief Gain with the transmitter known (default: Gain(receiver, allocated, pDrop, sent)).
      * \param receiver i
@@ -168,9 +171,9 @@ class D2dDiscoveryParadigm : public Object
      */
     virtual double GainFrom(uint32_t receiver,
                             uint32_t transmitter,
-                            const D2dCounts& allocated,
+                            const D2dFractionalCounts& allocated,
                             double pDrop,
-                            const D2dCounts& sent);
+                            const D2dFractionalCounts& sent);
     /**
      * \return false (default): r^G of eq. (14) sums the members' r^L / N; true: it uses
      * SystemAgreement instead (eq. (17))
@@ -194,8 +197,8 @@ class D2dDiscoveryParadigm : public Object
     {
         uint32_t transmitter{0}; //!< j
         uint32_t receiver{0};    //!< i
-        D2dCounts allocated;     //!< U_{j->i}: sent (and dropped at j), per partition of j
-        D2dCounts received;      //!< what reached i, per partition of j
+        D2dFractionalCounts allocated; //!< U_{j->i}: sent (and dropped at j), per partition of j
+        D2dFractionalCounts received;  //!< what reached i, per partition of j
     };
 
     /**

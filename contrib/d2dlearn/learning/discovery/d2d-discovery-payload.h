@@ -26,7 +26,7 @@ struct D2dDiscoveryPayload : public D2dPayload
 {
     uint32_t edge{0};             //!< the edge being discovered (Remark 2), from 0
     uint32_t iteration{0};        //!< the iteration the message belongs to
-    D2dCounts values;             //!< V, Q, U, or the datapoints sent per label
+    D2dFractionalCounts values;   //!< V, Q, U, or the datapoints sent per label
     double localReward{0};        //!< reward messages: r^L of the sender
     double interClusterPoints{0}; //!< reward messages: points received over inter-cluster links
     double globalReward{0};       //!< a cluster head's r^G (eq. (14)) to its members

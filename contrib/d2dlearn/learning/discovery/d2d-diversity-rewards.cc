@@ -26,11 +26,11 @@ D2dDiversityRewards::ParseMetric(const std::string& name)
     throw std::invalid_argument("unknown diversity metric '" + name + "' (w1 | js)");
 }
 
-D2dCounts
-D2dDiversityRewards::Normalise(const D2dCounts& counts)
+D2dFractionalCounts
+D2dDiversityRewards::Normalise(const D2dFractionalCounts& counts)
 {
     const double sum = std::accumulate(counts.begin(), counts.end(), 0.0);
-    D2dCounts p(counts.size(), 0.0);
+    D2dFractionalCounts p(counts.size(), 0.0);
     if (sum > 0)
     {
         for (std::size_t l = 0; l < p.size(); ++l)
@@ -42,10 +42,10 @@ D2dDiversityRewards::Normalise(const D2dCounts& counts)
 }
 
 double
-D2dDiversityRewards::Wasserstein1(const D2dCounts& p, const D2dCounts& q)
+D2dDiversityRewards::Wasserstein1(const D2dFractionalCounts& p, const D2dFractionalCounts& q)
 {
-    const D2dCounts a = Normalise(p);
-    const D2dCounts b = Normalise(q);
+    const D2dFractionalCounts a = Normalise(p);
+    const D2dFractionalCounts b = Normalise(q);
     double ca = 0;
     double cb = 0;
     double w = 0;
@@ -59,10 +59,10 @@ D2dDiversityRewards::Wasserstein1(const D2dCounts& p, const D2dCounts& q)
 }
 
 double
-D2dDiversityRewards::JensenShannon(const D2dCounts& p, const D2dCounts& q)
+D2dDiversityRewards::JensenShannon(const D2dFractionalCounts& p, const D2dFractionalCounts& q)
 {
-    const D2dCounts a = Normalise(p);
-    const D2dCounts b = Normalise(q);
+    const D2dFractionalCounts a = Normalise(p);
+    const D2dFractionalCounts b = Normalise(q);
     double jsd = 0;
     for (std::size_t l = 0; l < a.size(); ++l)
     {
@@ -80,19 +80,22 @@ D2dDiversityRewards::JensenShannon(const D2dCounts& p, const D2dCounts& q)
 }
 
 double
-D2dDiversityRewards::Distance(Metric metric, const D2dCounts& p, const D2dCounts& q)
+D2dDiversityRewards::Distance(Metric metric,
+                              const D2dFractionalCounts& p,
+                              const D2dFractionalCounts& q)
 {
     return metric == Metric::W1 ? Wasserstein1(p, q) : JensenShannon(p, q);
 }
 
 double
-D2dDiversityRewards::DistanceToUniform(const D2dCounts& counts)
+D2dDiversityRewards::DistanceToUniform(const D2dFractionalCounts& counts)
 {
-    return Wasserstein1(counts, D2dCounts(counts.size(), 1.0));
+    return Wasserstein1(counts, D2dFractionalCounts(counts.size(), 1.0));
 }
 
 uint32_t
-D2dDiversityRewards::Satisfied(const D2dCounts& counts, const D2dCounts& thresholds)
+D2dDiversityRewards::Satisfied(const D2dFractionalCounts& counts,
+                               const D2dFractionalCounts& thresholds)
 {
     uint32_t k = 0;
     for (std::size_t l = 0; l < counts.size(); ++l)
@@ -104,10 +107,10 @@ D2dDiversityRewards::Satisfied(const D2dCounts& counts, const D2dCounts& thresho
 
 double
 D2dDiversityRewards::Gain(Metric metric,
-                          const D2dCounts& before,
-                          const D2dCounts& after,
-                          const D2dCounts& thresholdCounts,
-                          const D2dCounts& thresholds,
+                          const D2dFractionalCounts& before,
+                          const D2dFractionalCounts& after,
+                          const D2dFractionalCounts& thresholdCounts,
+                          const D2dFractionalCounts& thresholds,
                           uint32_t minLabels)
 {
     if (Satisfied(thresholdCounts, thresholds) < minLabels)

@@ -43,21 +43,24 @@ class D2dDiversityRewards
      * \param counts a histogram (non-negative)
      * \return counts / sum (all zeros if the sum is 0)
      */
-    static D2dCounts Normalise(const D2dCounts& counts);
+    static D2dFractionalCounts Normalise(const D2dFractionalCounts& counts);
     /**
      * \brief 1-Wasserstein distance of two histograms on the labels 0..L-1 after normalising
      * each: sum over l < L-1 of |CDF_p(l) - CDF_q(l)|.
      */
-    static double Wasserstein1(const D2dCounts& p, const D2dCounts& q);
+    static double Wasserstein1(const D2dFractionalCounts& p, const D2dFractionalCounts& q);
     /** \brief Jensen-Shannon distance sqrt(JSD) (base 2) of the normalised histograms. */
-    static double JensenShannon(const D2dCounts& p, const D2dCounts& q);
+    static double JensenShannon(const D2dFractionalCounts& p, const D2dFractionalCounts& q);
     /** \return the distance of the metric between the normalised histograms */
-    static double Distance(Metric metric, const D2dCounts& p, const D2dCounts& q);
+    static double Distance(Metric metric,
+                           const D2dFractionalCounts& p,
+                           const D2dFractionalCounts& q);
     /** \return W1 of the normalised counts to the uniform histogram (the bias left) */
-    static double DistanceToUniform(const D2dCounts& counts);
+    static double DistanceToUniform(const D2dFractionalCounts& counts);
 
     /** \return the labels l with counts[l] >= thresholds[l] (the left side of eq. (8)) */
-    static uint32_t Satisfied(const D2dCounts& counts, const D2dCounts& thresholds);
+    static uint32_t Satisfied(const D2dFractionalCounts& counts,
+                              const D2dFractionalCounts& thresholds);
 
     /**
      * \brief The score g of sec. V-A3: Distance(before, after) when eq. (8) holds on
@@ -72,10 +75,10 @@ class D2dDiversityRewards
      * \return g
      */
     static double Gain(Metric metric,
-                       const D2dCounts& before,
-                       const D2dCounts& after,
-                       const D2dCounts& thresholdCounts,
-                       const D2dCounts& thresholds,
+                       const D2dFractionalCounts& before,
+                       const D2dFractionalCounts& after,
+                       const D2dFractionalCounts& thresholdCounts,
+                       const D2dFractionalCounts& thresholds,
                        uint32_t minLabels);
 
     /** \brief Eq. (13): alpha1 g - alpha2 P_D(i, j). */

@@ -571,7 +571,7 @@ D2dGraphDiscovery::StartIteration()
     m_allocatedBy.assign(m_n, {});
     m_allocationAt.clear();
     m_allocationAt.resize(m_n);
-    m_sentBy.assign(m_n, D2dCounts(nl, 0.0));
+    m_sentBy.assign(m_n, D2dFractionalCounts(nl, 0.0));
     m_localReward.assign(m_n, 0.0);
     m_interCluster.assign(m_n, 0.0);
     m_gain.assign(m_n, 0.0);
@@ -606,7 +606,7 @@ D2dGraphDiscovery::RunPhase(Phase phase)
     const auto control =
         m_controlReliable ? D2dDeliveryMode::RELIABLE : D2dDeliveryMode::UNRELIABLE;
     const uint32_t nl = m_paradigm->GetNPartitions();
-    auto payload = [this](const D2dCounts& v) {
+    auto payload = [this](const D2dFractionalCounts& v) {
         auto p = std::make_shared<D2dDiscoveryPayload>();
         p->edge = m_edge;
         p->iteration = m_iteration;
@@ -621,13 +621,13 @@ D2dGraphDiscovery::RunPhase(Phase phase)
             if (m_sel[i] >= 0)
             {
                 // Without the offer phase the request carries the demand (Alg. 2).
-                SendControl(
-                    i,
-                    {static_cast<uint32_t>(m_sel[i])},
-                    REQUEST,
-                    m_paradigm->GetRequestBytes(),
-                    payload(m_paradigm->HasOfferPhase() ? D2dCounts{} : m_paradigm->Demand(i, {})),
-                    control);
+                SendControl(i,
+                            {static_cast<uint32_t>(m_sel[i])},
+                            REQUEST,
+                            m_paradigm->GetRequestBytes(),
+                            payload(m_paradigm->HasOfferPhase() ? D2dFractionalCounts{}
+                                                                : m_paradigm->Demand(i, {})),
+                            control);
             }
         }
         break;
@@ -666,7 +666,7 @@ D2dGraphDiscovery::RunPhase(Phase phase)
             {
                 continue;
             }
-            std::vector<D2dCounts> q;
+            std::vector<D2dFractionalCounts> q;
             std::vector<uint32_t> requesters;
             for (const auto& [i, d] : m_demandAt[j])
             {
@@ -695,7 +695,7 @@ D2dGraphDiscovery::RunPhase(Phase phase)
     case Phase::REWARD:
         for (uint32_t i = 0; i < m_n; ++i)
         {
-            D2dCounts u(nl, 0.0);
+            D2dFractionalCounts u(nl, 0.0);
             const bool exchanged = m_allocationAt[i] != nullptr;
             if (exchanged)
             {
@@ -788,7 +788,7 @@ D2dGraphDiscovery::RunPhase(Phase phase)
                 link.pDrop = DropProbability(i, j);
                 link.requested = m_demandAt[j].at(i);
                 link.allocated = u;
-                link.received = D2dCounts(nl, 0.0);
+                link.received = D2dFractionalCounts(nl, 0.0);
                 m_links.push_back(link);
                 if (total <= 0)
                 {
@@ -850,7 +850,7 @@ D2dGraphDiscovery::Receive(const D2dReception& r)
     {
         if (m_sel[r.dst] == r.src)
         {
-            m_offerAt[r.dst] = std::make_unique<D2dCounts>(p->values);
+            m_offerAt[r.dst] = std::make_unique<D2dFractionalCounts>(p->values);
         }
     }
     else if (kind == DEMAND)
@@ -861,7 +861,7 @@ D2dGraphDiscovery::Receive(const D2dReception& r)
     {
         if (m_sel[r.dst] == r.src)
         {
-            m_allocationAt[r.dst] = std::make_unique<D2dCounts>(p->values);
+            m_allocationAt[r.dst] = std::make_unique<D2dFractionalCounts>(p->values);
         }
     }
     else if (kind == REWARD)
@@ -1001,7 +1001,7 @@ D2dGraphDiscovery::ApplyData()
 {
     m_graphs.push_back(m_sel);
     const uint32_t nl = m_paradigm->GetNPartitions();
-    std::vector<D2dCounts> counts;
+    std::vector<D2dFractionalCounts> counts;
     for (uint32_t i = 0; i < m_n; ++i)
     {
         counts.push_back(m_paradigm->GetCounts(i));

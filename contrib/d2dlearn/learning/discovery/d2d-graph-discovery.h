@@ -103,9 +103,9 @@ class D2dGraphDiscovery : public Object
         uint32_t receiver{0};    //!< i
         uint32_t transmitter{0}; //!< j
         double pDrop{0};         //!< P_D(i, j) when the data was sent
-        D2dCounts requested;     //!< Q_{j->i} as j received it (zeros if lost)
-        D2dCounts allocated;     //!< U_{j->i}: the datapoints j sent (and dropped)
-        D2dCounts received;      //!< the datapoints that reached i, per partition
+        D2dFractionalCounts requested; //!< Q_{j->i} as j received it (zeros if lost)
+        D2dFractionalCounts allocated; //!< U_{j->i}: the datapoints j sent (and dropped)
+        D2dFractionalCounts received;  //!< the datapoints that reached i, per partition
     };
 
     /**
@@ -225,7 +225,7 @@ class D2dGraphDiscovery : public Object
     typedef void (*HistogramTracedCallback)(const std::string& phase,
                                             uint32_t edge,
                                             uint32_t device,
-                                            const D2dCounts& counts);
+                                            const D2dFractionalCounts& counts);
 
   protected:
     void DoDispose() override;
@@ -321,11 +321,11 @@ class D2dGraphDiscovery : public Object
     std::vector<uint32_t> m_selState;
     std::vector<double> m_selDrop;
     std::vector<std::set<uint32_t>> m_requestsAt;
-    std::vector<std::unique_ptr<D2dCounts>> m_offerAt;
-    std::vector<std::map<uint32_t, D2dCounts>> m_demandAt;
-    std::vector<std::map<uint32_t, D2dCounts>> m_allocatedBy; //!< at j: U to each i
-    std::vector<std::unique_ptr<D2dCounts>> m_allocationAt;
-    std::vector<D2dCounts> m_sentBy;
+    std::vector<std::unique_ptr<D2dFractionalCounts>> m_offerAt;
+    std::vector<std::map<uint32_t, D2dFractionalCounts>> m_demandAt;
+    std::vector<std::map<uint32_t, D2dFractionalCounts>> m_allocatedBy; //!< at j: U to each i
+    std::vector<std::unique_ptr<D2dFractionalCounts>> m_allocationAt;
+    std::vector<D2dFractionalCounts> m_sentBy;
     std::vector<double> m_localReward;
     std::vector<double> m_interCluster;
     std::vector<std::map<uint32_t, std::pair<double, double>>> m_rewardsAt;
@@ -345,7 +345,8 @@ class D2dGraphDiscovery : public Object
                    double,
                    double>
         m_iterationTrace;
-    TracedCallback<const std::string&, uint32_t, uint32_t, const D2dCounts&> m_histogramTrace;
+    TracedCallback<const std::string&, uint32_t, uint32_t, const D2dFractionalCounts&>
+        m_histogramTrace;
     TracedCallback<const Link&> m_linkTrace;
     TracedCallback<uint32_t, const std::string&> m_stageTrace;
 };

@@ -12,12 +12,12 @@
 namespace ns3
 {
 
-D2dCounts
+D2dFractionalCounts
 D2dMessagePassing::Available(const std::vector<uint8_t>& trustRow,
-                             const D2dCounts& countsJ,
-                             const D2dCounts& thresholdsJ)
+                             const D2dFractionalCounts& countsJ,
+                             const D2dFractionalCounts& thresholdsJ)
 {
-    D2dCounts v(countsJ.size(), 0.0);
+    D2dFractionalCounts v(countsJ.size(), 0.0);
     for (std::size_t l = 0; l < v.size(); ++l)
     {
         v[l] = trustRow.at(l) != 0 && countsJ[l] > thresholdsJ.at(l) ? 1.0 : 0.0;
@@ -25,12 +25,12 @@ D2dMessagePassing::Available(const std::vector<uint8_t>& trustRow,
     return v;
 }
 
-D2dCounts
-D2dMessagePassing::Request(const D2dCounts& available,
-                           const D2dCounts& countsI,
-                           const D2dCounts& thresholdsI)
+D2dFractionalCounts
+D2dMessagePassing::Request(const D2dFractionalCounts& available,
+                           const D2dFractionalCounts& countsI,
+                           const D2dFractionalCounts& thresholdsI)
 {
-    D2dCounts q(available.size(), 0.0);
+    D2dFractionalCounts q(available.size(), 0.0);
     for (std::size_t l = 0; l < q.size(); ++l)
     {
         const double r = thresholdsI.at(l) - countsI.at(l);
@@ -39,12 +39,12 @@ D2dMessagePassing::Request(const D2dCounts& available,
     return q;
 }
 
-std::vector<D2dCounts>
-D2dMessagePassing::Allocate(const std::vector<D2dCounts>& requests,
-                            const D2dCounts& countsJ,
-                            const D2dCounts& thresholdsJ)
+std::vector<D2dFractionalCounts>
+D2dMessagePassing::Allocate(const std::vector<D2dFractionalCounts>& requests,
+                            const D2dFractionalCounts& countsJ,
+                            const D2dFractionalCounts& thresholdsJ)
 {
-    std::vector<D2dCounts> u(requests.size(), D2dCounts(countsJ.size(), 0.0));
+    std::vector<D2dFractionalCounts> u(requests.size(), D2dFractionalCounts(countsJ.size(), 0.0));
     for (std::size_t l = 0; l < countsJ.size(); ++l)
     {
         double demand = 0;
@@ -82,11 +82,11 @@ D2dMessagePassing::Run(const D2dExchangeInstance& in)
     }
     const std::size_t nl = n == 0 ? 0 : in.counts[0].size();
     D2dExchangeOutcome out;
-    out.available.assign(n, D2dCounts(nl, 0.0));
-    out.requested.assign(n, D2dCounts(nl, 0.0));
-    out.allocated.assign(n, D2dCounts(nl, 0.0));
-    out.sent.assign(n, D2dCounts(nl, 0.0));
-    out.received.assign(n, D2dCounts(nl, 0.0));
+    out.available.assign(n, D2dFractionalCounts(nl, 0.0));
+    out.requested.assign(n, D2dFractionalCounts(nl, 0.0));
+    out.allocated.assign(n, D2dFractionalCounts(nl, 0.0));
+    out.sent.assign(n, D2dFractionalCounts(nl, 0.0));
+    out.received.assign(n, D2dFractionalCounts(nl, 0.0));
     // Requesters of each transmitter, in receiver order.
     std::vector<std::vector<uint32_t>> requesters(n);
     for (uint32_t i = 0; i < n; ++i)
@@ -111,7 +111,7 @@ D2dMessagePassing::Run(const D2dExchangeInstance& in)
         {
             continue;
         }
-        std::vector<D2dCounts> q;
+        std::vector<D2dFractionalCounts> q;
         for (uint32_t i : requesters[j])
         {
             q.push_back(out.requested[i]);
@@ -141,15 +141,15 @@ D2dMessagePassing::Run(const D2dExchangeInstance& in)
     return out;
 }
 
-D2dCounts
-D2dMessagePassing::Apportion(const D2dCounts& allocated, uint64_t received)
+D2dFractionalCounts
+D2dMessagePassing::Apportion(const D2dFractionalCounts& allocated, uint64_t received)
 {
     double total = 0;
     for (double a : allocated)
     {
         total += a;
     }
-    D2dCounts out(allocated.size(), 0.0);
+    D2dFractionalCounts out(allocated.size(), 0.0);
     if (total <= 0)
     {
         return out;

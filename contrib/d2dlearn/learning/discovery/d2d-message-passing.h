@@ -14,8 +14,14 @@
 namespace ns3
 {
 
-/** Label counts (one value per partition l = 0..L-1); doubles hold expected counts too. */
-typedef std::vector<double> D2dCounts;
+/**
+ * Counts of datapoints per label (one value per partition l = 0..L-1), in datapoints, as
+ * doubles because some are fractional: the expected arrivals (1 - P_D(i, j)) U_{j->i} and the
+ * D-hat_i of eq. (12) (D2dExchangeOutcome), and the normalised label distributions of the
+ * diversity score (D2dDiversityRewards::Normalise, which sum to 1). The others (D_i, b_i, Q, U,
+ * the datapoints sent and received) hold whole numbers; V holds 0 or 1.
+ */
+using D2dFractionalCounts = std::vector<double>;
 
 /**
  * \ingroup d2dlearn
@@ -24,8 +30,8 @@ typedef std::vector<double> D2dCounts;
  */
 struct D2dExchangeInstance
 {
-    std::vector<D2dCounts> counts;     //!< D_i: datapoints per label at device i
-    std::vector<D2dCounts> thresholds; //!< b_i: the diversity threshold per label
+    std::vector<D2dFractionalCounts> counts;     //!< D_i: datapoints per label at device i
+    std::vector<D2dFractionalCounts> thresholds; //!< b_i: the diversity threshold per label
     D2dTrustMatrices trust;            //!< T_j[i][l]
     /** selection[i] = j: receiver i selected transmitter j; -1: no incoming edge */
     std::vector<int64_t> selection;
@@ -39,15 +45,15 @@ struct D2dExchangeInstance
  */
 struct D2dExchangeOutcome
 {
-    std::vector<D2dCounts> available; //!< V_{j->i}, j = selection[i] (zeros without edge)
-    std::vector<D2dCounts> requested; //!< Q_{j->i}
-    std::vector<D2dCounts> allocated; //!< U_{j->i}
-    std::vector<D2dCounts> sent;      //!< sum over i of U_{j->i}, at transmitter j
-    std::vector<D2dCounts> received;  //!< (1 - P_D(i, j)) U_{j->i}: expected arrivals
+    std::vector<D2dFractionalCounts> available; //!< V_{j->i}, j = selection[i] (zeros without edge)
+    std::vector<D2dFractionalCounts> requested; //!< Q_{j->i}
+    std::vector<D2dFractionalCounts> allocated; //!< U_{j->i}
+    std::vector<D2dFractionalCounts> sent;      //!< sum over i of U_{j->i}, at transmitter j
+    std::vector<D2dFractionalCounts> received;  //!< (1 - P_D(i, j)) U_{j->i}: expected arrivals
     /** D_i + U_{j->i} - sent_i: the counts if nothing were lost (loss-free) */
-    std::vector<D2dCounts> afterAllocated;
+    std::vector<D2dFractionalCounts> afterAllocated;
     /** D-hat_i of eq. (12) with the expected arrivals: D_i + received_i - sent_i */
-    std::vector<D2dCounts> afterExpected;
+    std::vector<D2dFractionalCounts> afterExpected;
 };
 
 /**
@@ -70,9 +76,9 @@ class D2dMessagePassing
      * \param thresholdsJ b_j
      * \return V_{j->i}
      */
-    static D2dCounts Available(const std::vector<uint8_t>& trustRow,
-                               const D2dCounts& countsJ,
-                               const D2dCounts& thresholdsJ);
+    static D2dFractionalCounts Available(const std::vector<uint8_t>& trustRow,
+                                         const D2dFractionalCounts& countsJ,
+                                         const D2dFractionalCounts& thresholdsJ);
     /**
      * \brief Eq. (10): Q_{j->i}[l] = R_i[l] = b_i[l] - D_i[l] if it is > 0 and V[l] = 1.
      * \param available V_{j->i}
@@ -80,9 +86,9 @@ class D2dMessagePassing
      * \param thresholdsI b_i
      * \return Q_{j->i}
      */
-    static D2dCounts Request(const D2dCounts& available,
-                             const D2dCounts& countsI,
-                             const D2dCounts& thresholdsI);
+    static D2dFractionalCounts Request(const D2dFractionalCounts& available,
+                                       const D2dFractionalCounts& countsI,
+                                       const D2dFractionalCounts& thresholdsI);
     /**
      * \brief Eq. (11) at transmitter j for all its requesters at once: U = Q where the total
      * demand on label l fits the spare D_j[l] - b_j[l], else floor(Q / demand x spare).
@@ -91,9 +97,10 @@ class D2dMessagePassing
      * \param thresholdsJ b_j
      * \return U_{j->i} of each requester, in the order of requests
      */
-    static std::vector<D2dCounts> Allocate(const std::vector<D2dCounts>& requests,
-                                           const D2dCounts& countsJ,
-                                           const D2dCounts& thresholdsJ);
+    static std::vector<D2dFractionalCounts> Allocate(
+        const std::vector<D2dFractionalCounts>& requests,
+        const D2dFractionalCounts& countsJ,
+        const D2dFractionalCounts& thresholdsJ);
     /**
      * \brief Eqs. (9)-(12) for every selected edge of the instance.
      * \param instance the step's input (sizes must agree)
@@ -109,7 +116,7 @@ class D2dMessagePassing
      * \param received how many arrived (<= their sum)
      * \return the datapoints received per label (sums to received, each <= allocated)
      */
-    static D2dCounts Apportion(const D2dCounts& allocated, uint64_t received);
+    static D2dFractionalCounts Apportion(const D2dFractionalCounts& allocated, uint64_t received);
 };
 
 } // namespace ns3

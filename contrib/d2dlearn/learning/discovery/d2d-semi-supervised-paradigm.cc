@@ -343,10 +343,10 @@ D2dSemiSupervisedParadigm::GetLabelled(uint32_t device) const
     return m_labelled.at(device);
 }
 
-D2dCounts
+D2dFractionalCounts
 D2dSemiSupervisedParadigm::AssignedCounts(uint32_t device) const
 {
-    D2dCounts c(m_train->numClasses, 0.0);
+    D2dFractionalCounts c(m_train->numClasses, 0.0);
     for (int64_t l : m_assigned.at(device))
     {
         c.at(l) += 1;

@@ -132,7 +132,7 @@ class D2dSemiSupervisedParadigm : public D2dSupervisedParadigm
     /** \return device i's labelled points (true), one per shard point */
     const std::vector<bool>& GetLabelled(uint32_t device) const;
     /** \return D_i from the assigned labels */
-    D2dCounts AssignedCounts(uint32_t device) const;
+    D2dFractionalCounts AssignedCounts(uint32_t device) const;
     /** \return the share of i's points whose assigned label is the true one */
     double GetAccuracy(uint32_t device) const;
     /** \return the same share over i's unlabelled points only (1 if none) */

@@ -11,10 +11,10 @@
 namespace ns3
 {
 
-D2dCounts
+D2dFractionalCounts
 D2dShardExchange::Counts(const D2dDataset& train, const D2dShard& shard, uint32_t nLabels)
 {
-    D2dCounts c(nLabels, 0.0);
+    D2dFractionalCounts c(nLabels, 0.0);
     for (std::size_t k = 0; k < shard.indices.size(); ++k)
     {
         const int64_t label = shard.LabelOf(train, k);

@@ -43,7 +43,9 @@ class D2dShardExchange
      * \param nLabels L
      * \return its samples per label (the label map applied)
      */
-    static D2dCounts Counts(const D2dDataset& train, const D2dShard& shard, uint32_t nLabels);
+    static D2dFractionalCounts Counts(const D2dDataset& train,
+                                      const D2dShard& shard,
+                                      uint32_t nLabels);
 };
 
 } // namespace ns3

@@ -103,8 +103,8 @@ D2dSupervisedParadigm::D2dSupervisedParadigm()
 }
 
 void
-D2dSupervisedParadigm::Setup(std::vector<D2dCounts> counts,
-                             std::vector<D2dCounts> thresholds,
+D2dSupervisedParadigm::Setup(std::vector<D2dFractionalCounts> counts,
+                             std::vector<D2dFractionalCounts> thresholds,
                              std::vector<uint32_t> minLabels,
                              D2dTrustMatrices trust)
 {
@@ -149,8 +149,8 @@ D2dSupervisedParadigm::Prepare(const Data& data, Callback<void> done)
     {
         LoadTrust(n, nl, data.seed);
     }
-    std::vector<D2dCounts> counts(n);
-    std::vector<D2dCounts> thresholds(n);
+    std::vector<D2dFractionalCounts> counts(n);
+    std::vector<D2dFractionalCounts> thresholds(n);
     std::vector<uint32_t> minLabels(n);
     for (uint32_t i = 0; i < n; ++i)
     {
@@ -186,14 +186,14 @@ D2dSupervisedParadigm::GetNPartitions() const
     return m_trust.GetNLabels();
 }
 
-const D2dCounts&
+const D2dFractionalCounts&
 D2dSupervisedParadigm::GetCounts(uint32_t device) const
 {
     return m_counts.at(device);
 }
 
 void
-D2dSupervisedParadigm::SetCounts(uint32_t device, const D2dCounts& counts)
+D2dSupervisedParadigm::SetCounts(uint32_t device, const D2dFractionalCounts& counts)
 {
     m_counts.at(device) = counts;
 }
@@ -210,7 +210,7 @@ D2dSupervisedParadigm::GetVectorBytes() const
     return static_cast<uint64_t>(m_bytesPerCount) * GetNPartitions();
 }
 
-D2dCounts
+D2dFractionalCounts
 D2dSupervisedParadigm::Offer(uint32_t transmitter, uint32_t receiver) const
 {
     return D2dMessagePassing::Available(m_trust.Row(transmitter, receiver),
@@ -218,14 +218,15 @@ D2dSupervisedParadigm::Offer(uint32_t transmitter, uint32_t receiver) const
                                         m_thresholds.at(transmitter));
 }
 
-D2dCounts
-D2dSupervisedParadigm::Demand(uint32_t receiver, const D2dCounts& offer) const
+D2dFractionalCounts
+D2dSupervisedParadigm::Demand(uint32_t receiver, const D2dFractionalCounts& offer) const
 {
     return D2dMessagePassing::Request(offer, m_counts.at(receiver), m_thresholds.at(receiver));
 }
 
-std::vector<D2dCounts>
-D2dSupervisedParadigm::Allocate(uint32_t transmitter, const std::vector<D2dCounts>& demands) const
+std::vector<D2dFractionalCounts>
+D2dSupervisedParadigm::Allocate(uint32_t transmitter,
+                                const std::vector<D2dFractionalCounts>& demands) const
 {
     return D2dMessagePassing::Allocate(demands,
                                        m_counts.at(transmitter),
@@ -234,13 +235,13 @@ D2dSupervisedParadigm::Allocate(uint32_t transmitter, const std::vector<D2dCount
 
 double
 D2dSupervisedParadigm::Gain(uint32_t receiver,
-                            const D2dCounts& allocated,
+                            const D2dFractionalCounts& allocated,
                             double pDrop,
-                            const D2dCounts& sent) const
+                            const D2dFractionalCounts& sent) const
 {
-    const D2dCounts& before = m_counts.at(receiver);
-    D2dCounts loss(before.size());
-    D2dCounts expected(before.size());
+    const D2dFractionalCounts& before = m_counts.at(receiver);
+    D2dFractionalCounts loss(before.size());
+    D2dFractionalCounts expected(before.size());
     for (std::size_t l = 0; l < before.size(); ++l)
     {
         loss[l] = before[l] + allocated.at(l) - sent.at(l);
@@ -272,7 +273,7 @@ D2dSupervisedParadigm::Satisfied(uint32_t device) const
     return D2dDiversityRewards::Satisfied(m_counts.at(device), m_thresholds.at(device));
 }
 
-const D2dCounts&
+const D2dFractionalCounts&
 D2dSupervisedParadigm::GetThresholds(uint32_t device) const
 {
     return m_thresholds.at(device);

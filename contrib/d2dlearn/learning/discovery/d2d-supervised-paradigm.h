@@ -67,8 +67,8 @@ class D2dSupervisedParadigm : public D2dDiscoveryParadigm
      * \param minLabels L-hat_i (N)
      * \param trust T_j (N devices, L labels)
      */
-    void Setup(std::vector<D2dCounts> counts,
-               std::vector<D2dCounts> thresholds,
+    void Setup(std::vector<D2dFractionalCounts> counts,
+               std::vector<D2dFractionalCounts> thresholds,
                std::vector<uint32_t> minLabels,
                D2dTrustMatrices trust);
 
@@ -95,23 +95,24 @@ class D2dSupervisedParadigm : public D2dDiscoveryParadigm
 
     uint32_t GetNDevices() const override;
     uint32_t GetNPartitions() const override;
-    const D2dCounts& GetCounts(uint32_t device) const override;
-    void SetCounts(uint32_t device, const D2dCounts& counts) override;
+    const D2dFractionalCounts& GetCounts(uint32_t device) const override;
+    void SetCounts(uint32_t device, const D2dFractionalCounts& counts) override;
     uint64_t GetRequestBytes() const override;
     uint64_t GetVectorBytes() const override;
-    D2dCounts Offer(uint32_t transmitter, uint32_t receiver) const override;
-    D2dCounts Demand(uint32_t receiver, const D2dCounts& offer) const override;
-    std::vector<D2dCounts> Allocate(uint32_t transmitter,
-                                    const std::vector<D2dCounts>& demands) const override;
+    D2dFractionalCounts Offer(uint32_t transmitter, uint32_t receiver) const override;
+    D2dFractionalCounts Demand(uint32_t receiver, const D2dFractionalCounts& offer) const override;
+    std::vector<D2dFractionalCounts> Allocate(
+        uint32_t transmitter,
+        const std::vector<D2dFractionalCounts>& demands) const override;
     double Gain(uint32_t receiver,
-                const D2dCounts& allocated,
+                const D2dFractionalCounts& allocated,
                 double pDrop,
-                const D2dCounts& sent) const override;
+                const D2dFractionalCounts& sent) const override;
     double Shareable(uint32_t transmitter, uint32_t receiver) const override;
     uint32_t Satisfied(uint32_t device) const override;
 
     /** \return b_i */
-    const D2dCounts& GetThresholds(uint32_t device) const;
+    const D2dFractionalCounts& GetThresholds(uint32_t device) const;
     /** \return L-hat_i \param device i */
     uint32_t GetMinLabels(uint32_t device) const override;
     /** \return the labels device i satisfied when Setup gave its D_i (eq. (8) count) */
@@ -120,8 +121,8 @@ class D2dSupervisedParadigm : public D2dDiscoveryParadigm
     const D2dTrustMatrices& GetTrust() const;
 
   private:
-    std::vector<D2dCounts> m_counts;
-    std::vector<D2dCounts> m_thresholds;
+    std::vector<D2dFractionalCounts> m_counts;
+    std::vector<D2dFractionalCounts> m_thresholds;
     std::vector<uint32_t> m_minLabels;
     std::vector<uint32_t> m_satisfiedBefore; //!< Satisfied(i) when Setup ran
     D2dTrustMatrices m_trust;

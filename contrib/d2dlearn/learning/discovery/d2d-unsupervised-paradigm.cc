@@ -220,7 +220,7 @@ D2dUnsupervisedParadigm::Prepare(const Data& data, Callback<void> done)
     m_pca->Start();
 }
 
-D2dCounts
+D2dFractionalCounts
 D2dUnsupervisedParadigm::GetLabelCounts(uint32_t device) const
 {
     return LabelCounts(device, m_nLabels);
@@ -351,14 +351,14 @@ D2dUnsupervisedParadigm::GetNPartitions() const
     return m_nClusters;
 }
 
-const D2dCounts&
+const D2dFractionalCounts&
 D2dUnsupervisedParadigm::GetCounts(uint32_t device) const
 {
     return m_counts.at(device);
 }
 
 void
-D2dUnsupervisedParadigm::SetCounts(uint32_t /* device */, const D2dCounts& /* counts */)
+D2dUnsupervisedParadigm::SetCounts(uint32_t /* device */, const D2dFractionalCounts& /* counts */)
 {
     // The counts follow the points (Exchange); nothing to set.
 }
@@ -401,10 +401,10 @@ D2dUnsupervisedParadigm::HasSystemAgreement() const
     return true;
 }
 
-D2dCounts
+D2dFractionalCounts
 D2dUnsupervisedParadigm::Thresholds(uint32_t device) const
 {
-    D2dCounts b(m_nClusters);
+    D2dFractionalCounts b(m_nClusters);
     for (uint32_t l = 0; l < m_nClusters; ++l)
     {
         b[l] = std::ceil(m_retainFraction * m_counts.at(device)[l]);
@@ -412,11 +412,11 @@ D2dUnsupervisedParadigm::Thresholds(uint32_t device) const
     return b;
 }
 
-D2dCounts
+D2dFractionalCounts
 D2dUnsupervisedParadigm::Offer(uint32_t transmitter, uint32_t /* receiver */) const
 {
     const auto b = Thresholds(transmitter);
-    D2dCounts v(m_nClusters);
+    D2dFractionalCounts v(m_nClusters);
     for (uint32_t l = 0; l < m_nClusters; ++l)
     {
         v[l] = std::max(0.0, m_counts[transmitter][l] - b[l]);
@@ -424,30 +424,32 @@ D2dUnsupervisedParadigm::Offer(uint32_t transmitter, uint32_t /* receiver */) co
     return v;
 }
 
-D2dCounts
-D2dUnsupervisedParadigm::Demand(uint32_t /* receiver */, const D2dCounts& /* offer */) const
+D2dFractionalCounts
+D2dUnsupervisedParadigm::Demand(uint32_t /* receiver */,
+                                const D2dFractionalCounts& /* offer */) const
 {
-    return D2dCounts{static_cast<double>(m_requestPoints)};
+    return D2dFractionalCounts{static_cast<double>(m_requestPoints)};
 }
 
-std::vector<D2dCounts>
-D2dUnsupervisedParadigm::Allocate(uint32_t transmitter, const std::vector<D2dCounts>& demands) const
+std::vector<D2dFractionalCounts>
+D2dUnsupervisedParadigm::Allocate(uint32_t transmitter,
+                                  const std::vector<D2dFractionalCounts>& demands) const
 {
     NS_ABORT_MSG("D2dUnsupervisedParadigm::Allocate: eq. (15) needs the requesters; "
                  "use AllocateTo");
     return AllocateTo(transmitter, std::vector<uint32_t>(demands.size(), 0), demands);
 }
 
-std::vector<D2dCounts>
+std::vector<D2dFractionalCounts>
 D2dUnsupervisedParadigm::AllocateTo(uint32_t transmitter,
                                     const std::vector<uint32_t>& receivers,
-                                    const std::vector<D2dCounts>& demands) const
+                                    const std::vector<D2dFractionalCounts>& demands) const
 {
     NS_ABORT_MSG_IF(receivers.size() != demands.size(),
                     "D2dUnsupervisedParadigm::AllocateTo: one requester per demand");
     // Eq. (15): each request spread over j's clusters by distance to the requester's
     // centroids, in whole points.
-    std::vector<D2dCounts> wanted;
+    std::vector<D2dFractionalCounts> wanted;
     for (std::size_t k = 0; k < demands.size(); ++k)
     {
         const double q = demands[k].empty() ? 0.0 : demands[k][0];
@@ -471,9 +473,9 @@ D2dUnsupervisedParadigm::AllocateTo(uint32_t transmitter,
 
 double
 D2dUnsupervisedParadigm::Gain(uint32_t /* receiver */,
-                              const D2dCounts& /* allocated */,
+                              const D2dFractionalCounts& /* allocated */,
                               double /* pDrop */,
-                              const D2dCounts& /* sent */) const
+                              const D2dFractionalCounts& /* sent */) const
 {
     NS_ABORT_MSG("D2dUnsupervisedParadigm::Gain: the samples need the transmitter; "
                  "use GainFrom");
@@ -489,9 +491,9 @@ D2dUnsupervisedParadigm::StartStep()
 double
 D2dUnsupervisedParadigm::GainFrom(uint32_t receiver,
                                   uint32_t transmitter,
-                                  const D2dCounts& allocated,
+                                  const D2dFractionalCounts& allocated,
                                   double /* pDrop */,
-                                  const D2dCounts& /* sent */)
+                                  const D2dFractionalCounts& /* sent */)
 {
     // Alg. 2 steps 8-10: draw D_{j,l->i} points from each of j's Gaussians, add them to i's
     // nearest clusters, recompute, and score the trace ratio of eq. (16).
@@ -692,10 +694,10 @@ D2dUnsupervisedParadigm::GetIds(uint32_t device) const
     return m_ids.at(device);
 }
 
-D2dCounts
+D2dFractionalCounts
 D2dUnsupervisedParadigm::LabelCounts(uint32_t device, uint32_t numClasses) const
 {
-    D2dCounts c(numClasses, 0.0);
+    D2dFractionalCounts c(numClasses, 0.0);
     for (int64_t l : m_labels.at(device))
     {
         if (l >= 0 && static_cast<uint64_t>(l) < numClasses)

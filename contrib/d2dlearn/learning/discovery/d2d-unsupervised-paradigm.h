@@ -114,7 +114,7 @@ class D2dUnsupervisedParadigm : public D2dDiscoveryParadigm
     /** \return true: the distributed PCA goes over the device-to-server link */
     bool UsesServer() const override;
     /** \return LabelCounts(i, the training set's classes) \param device i */
-    D2dCounts GetLabelCounts(uint32_t device) const override;
+    D2dFractionalCounts GetLabelCounts(uint32_t device) const override;
     /** \return the distributed PCA of Prepare (null before) */
     Ptr<D2dPcaExchange> GetPcaExchange() const;
     /**
@@ -126,18 +126,19 @@ class D2dUnsupervisedParadigm : public D2dDiscoveryParadigm
 
     uint32_t GetNDevices() const override;
     uint32_t GetNPartitions() const override;
-    const D2dCounts& GetCounts(uint32_t device) const override;
-    void SetCounts(uint32_t device, const D2dCounts& counts) override;
+    const D2dFractionalCounts& GetCounts(uint32_t device) const override;
+    void SetCounts(uint32_t device, const D2dFractionalCounts& counts) override;
     uint64_t GetRequestBytes() const override;
     uint64_t GetVectorBytes() const override;
-    D2dCounts Offer(uint32_t transmitter, uint32_t receiver) const override;
-    D2dCounts Demand(uint32_t receiver, const D2dCounts& offer) const override;
-    std::vector<D2dCounts> Allocate(uint32_t transmitter,
-                                    const std::vector<D2dCounts>& demands) const override;
+    D2dFractionalCounts Offer(uint32_t transmitter, uint32_t receiver) const override;
+    D2dFractionalCounts Demand(uint32_t receiver, const D2dFractionalCounts& offer) const override;
+    std::vector<D2dFractionalCounts> Allocate(
+        uint32_t transmitter,
+        const std::vector<D2dFractionalCounts>& demands) const override;
     double Gain(uint32_t receiver,
-                const D2dCounts& allocated,
+                const D2dFractionalCounts& allocated,
                 double pDrop,
-                const D2dCounts& sent) const override;
+                const D2dFractionalCounts& sent) const override;
     double Shareable(uint32_t transmitter, uint32_t receiver) const override;
     uint32_t Satisfied(uint32_t device) const override;
 
@@ -145,14 +146,15 @@ class D2dUnsupervisedParadigm : public D2dDiscoveryParadigm
     uint64_t GetAllocationBytes() const override;
     uint64_t GetRewardExtraBytes() const override;
     void StartStep() override;
-    std::vector<D2dCounts> AllocateTo(uint32_t transmitter,
-                                      const std::vector<uint32_t>& receivers,
-                                      const std::vector<D2dCounts>& demands) const override;
+    std::vector<D2dFractionalCounts> AllocateTo(
+        uint32_t transmitter,
+        const std::vector<uint32_t>& receivers,
+        const std::vector<D2dFractionalCounts>& demands) const override;
     double GainFrom(uint32_t receiver,
                     uint32_t transmitter,
-                    const D2dCounts& allocated,
+                    const D2dFractionalCounts& allocated,
                     double pDrop,
-                    const D2dCounts& sent) override;
+                    const D2dFractionalCounts& sent) override;
     bool HasSystemAgreement() const override;
     double SystemAgreement(const std::vector<uint32_t>& devices) const override;
     bool Exchange(const std::vector<Transfer>& transfers) override;
@@ -175,7 +177,7 @@ class D2dUnsupervisedParadigm : public D2dDiscoveryParadigm
      * \param numClasses the number of labels
      * \return the label histogram of i's real points
      */
-    D2dCounts LabelCounts(uint32_t device, uint32_t numClasses) const;
+    D2dFractionalCounts LabelCounts(uint32_t device, uint32_t numClasses) const;
     /** \return the K-means iterations at device i (Setup) */
     uint32_t GetKMeansIterations(uint32_t device) const;
 
@@ -210,7 +212,7 @@ class D2dUnsupervisedParadigm : public D2dDiscoveryParadigm
     /** Reassign device i's points to its nearest centroids and recompute its statistics. */
     void Recluster(uint32_t device);
     /** \return b_j (ceil(RetainFraction D_j[l])) */
-    D2dCounts Thresholds(uint32_t device) const;
+    D2dFractionalCounts Thresholds(uint32_t device) const;
 
     // Attributes.
     uint32_t m_nClusters;
@@ -231,7 +233,7 @@ class D2dUnsupervisedParadigm : public D2dDiscoveryParadigm
     std::vector<std::vector<uint32_t>> m_assign;
     std::vector<std::vector<double>> m_centroids;
     std::vector<std::vector<D2dGaussianCluster>> m_stats;
-    std::vector<D2dCounts> m_counts;
+    std::vector<D2dFractionalCounts> m_counts;
     std::vector<uint32_t> m_iterations;
     std::vector<std::vector<D2dGaussianCluster>> m_post; //!< this step's statistics after
     std::vector<D2dDataRng> m_sampleRng;                 //!< per device: Gain's draws

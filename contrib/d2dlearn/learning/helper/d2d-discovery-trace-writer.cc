@@ -20,7 +20,7 @@ namespace
 {
 /** \return the sum of the counts */
 double
-Sum(const D2dCounts& c)
+Sum(const D2dFractionalCounts& c)
 {
     double s = 0;
     for (double x : c)
@@ -91,7 +91,7 @@ void
 D2dDiscoveryTraceWriter::Histogram(const std::string& phase,
                                    uint32_t edge,
                                    uint32_t device,
-                                   const D2dCounts& counts)
+                                   const D2dFractionalCounts& counts)
 {
     for (std::size_t l = 0; l < counts.size(); ++l)
     {

@@ -85,7 +85,7 @@ class D2dDiscoveryTraceWriter
     void Histogram(const std::string& phase,
                    uint32_t edge,
                    uint32_t device,
-                   const D2dCounts& counts);
+                   const D2dFractionalCounts& counts);
     void Link(const D2dGraphDiscovery::Link& link);
 
     D2dTraceHelper& m_traces;

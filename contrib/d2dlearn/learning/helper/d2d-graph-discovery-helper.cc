@@ -15,6 +15,7 @@
 #include "ns3/d2d-shard-exchange.h"
 #include "ns3/d2d-supervised-paradigm.h"
 #include "ns3/d2d-torch-runtime.h"
+#include "ns3/d2d-type-choices.h"
 #include "ns3/d2d-unsupervised-paradigm.h"
 #include "ns3/energy-source-container.h"
 #include "ns3/enum.h"
@@ -59,13 +60,15 @@ ParseList(const std::string& text)
     return out;
 }
 
-/** \return the TypeId name of --paradigm's value \param name the value */
-std::string
-ParadigmType(const std::string& name)
+/** --paradigm's values and the D2dDiscoveryParadigm each makes. */
+const D2dTypeChoice&
+Paradigms()
 {
-    return name == "semi-supervised" ? "ns3::D2dSemiSupervisedParadigm"
-           : name == "unsupervised"  ? "ns3::D2dUnsupervisedParadigm"
-                                     : "ns3::D2dSupervisedParadigm";
+    static const D2dTypeChoice paradigms("paradigm",
+                                         {{"supervised", "ns3::D2dSupervisedParadigm"},
+                                          {"semi-supervised", "ns3::D2dSemiSupervisedParadigm"},
+                                          {"unsupervised", "ns3::D2dUnsupervisedParadigm"}});
+    return paradigms;
 }
 
 /**
@@ -101,7 +104,7 @@ DiscoveryDefault(const std::string& name)
 
 D2dGraphDiscoveryHelper::D2dGraphDiscoveryHelper()
 {
-    m_paradigmFactory.SetTypeId(ParadigmType(paradigm));
+    m_paradigmFactory.SetTypeId(Paradigms().GetTypeName(paradigm));
 }
 
 void
@@ -112,7 +115,7 @@ D2dGraphDiscoveryHelper::AddFlags(D2dScenarioFlags& flags)
              "Learning paradigm: labelled shards, or a labelled fraction and label "
              "propagation on distributed-PCA projections (sec. V-A1)",
              paradigm)
-        .Choices({"supervised", "semi-supervised", "unsupervised"});
+        .Choices(Paradigms().GetNames());
     flags
         .Bind("pcaDims",
               "ns3::D2dSemiSupervisedParadigm::PcaDims",
@@ -314,7 +317,7 @@ D2dGraphDiscoveryHelper::Validate(const D2dScenarioSupport& support,
                                   const D2dLearningOptions& learning,
                                   uint32_t nDevices)
 {
-    m_paradigmFactory.SetTypeId(ParadigmType(paradigm));
+    m_paradigmFactory.SetTypeId(Paradigms().GetTypeName(paradigm));
     const bool regression = learning.dataset == "polynomial";
     if (learning.dataset != "fashion-mnist" && !regression)
     {

@@ -207,7 +207,7 @@ class D2dGraphDiscoveryHelper
     double m_discoveryEndS{0};
 
     // Results.
-    std::vector<D2dCounts> m_labelsBefore;   //!< true-label histograms when prepared
+    std::vector<D2dFractionalCounts> m_labelsBefore; //!< true-label histograms when prepared
     std::vector<uint32_t> m_satisfiedBefore; //!< eq. (8) counts when prepared
     std::vector<bool> m_sittingOut;          //!< devices the preparation left out
     std::vector<double> m_w1PerEdge;         //!< unsupervised: mean W1 after each edge

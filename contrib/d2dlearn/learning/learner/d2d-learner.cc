@@ -48,7 +48,7 @@ D2dModelSpec::Parse(const std::string& text)
                                     "cnn[:C1xC2], poly[:D], triplet[:MARGIN])");
     }
     spec.hidden = spec.arch == "cnn"    ? std::vector<int64_t>{16, 32}
-                  : spec.arch == "mlp"  ? std::vector<int64_t>{128}
+                  : spec.arch == "mlp"  ? std::vector<int64_t>{DefaultMlpWidth}
                   : spec.arch == "poly" ? std::vector<int64_t>{4}
                                         : std::vector<int64_t>{};
     if (spec.arch == "triplet")

@@ -41,8 +41,12 @@ struct D2dModelSpec
      * FaceNet's triplet loss, scored by linear evaluation: D2dTripletEncoding; the
      * unsupervised learner of Wagle, Das, Love, Brinton 2025, eq. 4).
      */
+    /** The width of the hidden layer of "mlp" without widths: Parse("mlp") and the default. */
+    static constexpr int64_t DefaultMlpWidth = 128;
+
     std::string arch{"mlp"};
-    std::vector<int64_t> hidden{200}; //!< hidden layer widths (mlp) or channels (cnn)
+    /** hidden layer widths (mlp) or channels (cnn); the default is Parse("mlp")'s */
+    std::vector<int64_t> hidden{DefaultMlpWidth};
     double margin{0.2}; //!< triplet: the triplet loss's margin alpha (squared distances)
 
     /**

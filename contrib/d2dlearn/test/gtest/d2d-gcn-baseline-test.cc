@@ -10,7 +10,7 @@
  * Includes the internal LibTorch header d2d-gcn-modules.h.
  */
 
-#include "../../discovery/d2d-gcn-modules.h"
+#include "../../learning/discovery/d2d-gcn-modules.h"
 
 #include "ns3/d2d-baseline-graphs.h"
 #include "ns3/d2d-best-links.h"
@@ -86,8 +86,8 @@ struct Toy
     {
         const uint32_t n = 10;
         const uint32_t nl = 10;
-        std::vector<D2dCounts> counts(n, D2dCounts(nl, 0.0));
-        std::vector<D2dCounts> thresholds(n, D2dCounts(nl, 10.0));
+        std::vector<D2dFractionalCounts> counts(n, D2dFractionalCounts(nl, 0.0));
+        std::vector<D2dFractionalCounts> thresholds(n, D2dFractionalCounts(nl, 10.0));
         std::vector<uint32_t> minLabels(n, 0);
         for (uint32_t i = 0; i < n; ++i)
         {

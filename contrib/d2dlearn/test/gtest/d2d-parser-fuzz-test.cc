@@ -608,6 +608,17 @@ TEST(D2dModelSpecTest, FuzzMutatedModelTexts)
     EXPECT_GT(parsed, 0);
 }
 
+// A default-constructed spec is the one --model=mlp gives: one width, defined once.
+TEST(D2dModelSpecTest, DefaultIsParsedMlp)
+{
+    const D2dModelSpec byDefault;
+    const D2dModelSpec parsed = D2dModelSpec::Parse("mlp");
+    EXPECT_EQ(byDefault.arch, parsed.arch);
+    EXPECT_EQ(byDefault.hidden, parsed.hidden);
+    EXPECT_EQ(parsed.hidden, std::vector<int64_t>{D2dModelSpec::DefaultMlpWidth});
+    EXPECT_EQ(byDefault.ToString(), parsed.ToString());
+}
+
 // The parameter count used to refuse models too large for the memory, against the
 // architecture written out by hand (784-128-10 MLP; the default cnn on 28 x 28).
 TEST(D2dModelSpecTest, ParameterCountsAndTooSmallImages)

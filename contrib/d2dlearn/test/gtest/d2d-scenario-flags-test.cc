@@ -20,6 +20,7 @@
 #include "ns3/d2d-scenario-support.h"
 #include "ns3/d2d-trace-helper.h"
 #include "ns3/d2d-trimmed-mean-aggregation.h"
+#include "ns3/d2d-type-choices.h"
 #include "ns3/double.h"
 #include "ns3/nstime.h"
 #include "ns3/pointer.h"
@@ -29,7 +30,9 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <iostream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -234,6 +237,98 @@ TEST_F(D2dScenarioFlagsTest, VariableChecksAndAttributeConflicts)
                             [&t](D2dScenarioFlags& f) { f.Add("t", "a time", t).Positive(9e9); }),
                 ::testing::ExitedWithCode(2),
                 "--t=18446744074s is not accepted");
+}
+
+// --PrintHelp shows the defaults a user gets: times in seconds (ns-3 would print a bound
+// time as "+6e+10ns"), and the real default of a flag resolved after parsing (the 0 of
+// --nDevices stands for the scenario's number) rather than the placeholder.
+TEST_F(D2dScenarioFlagsTest, HelpShowsTheRealDefaults)
+{
+    uint32_t nDevices = 0;
+    uint32_t rounds = 7;
+    Time duration = Seconds(10);
+    Time step = MilliSeconds(250);
+    bool quiet = false;
+    std::string outDir = "results/x";
+    auto declare = [&](D2dScenarioFlags& f) {
+        f.Add("nDevices", "devices (0: the scenario's default)", nDevices).ShownDefault("10");
+        f.Add("rounds", "rounds", rounds);
+        f.Add("duration", "a time", duration);
+        f.Add("step", "a time", step);
+        f.Add("quiet", "no output", quiet);
+        f.Add("outDir", "a folder", outDir);
+        f.Bind("roundDeadline", "ns3::D2dFlProtocol::RoundDeadline").Default("60s");
+    };
+    D2dScenarioSupport support("flags-test");
+    D2dScenarioFlags flags(support);
+    declare(flags);
+    EXPECT_EQ(flags.GetHelpDefault("nDevices"), "10");
+    EXPECT_EQ(flags.GetHelpDefault("rounds"), "7");
+    EXPECT_EQ(flags.GetHelpDefault("duration"), "10s");
+    EXPECT_EQ(flags.GetHelpDefault("step"), "0.25s");
+    EXPECT_EQ(flags.GetHelpDefault("quiet"), "false");
+    EXPECT_EQ(flags.GetHelpDefault("outDir"), "results/x");
+    EXPECT_EQ(flags.GetHelpDefault("roundDeadline"), "60s");
+    // What --PrintHelp prints (to standard output, sent here to the death test's stderr).
+    const auto help = [&declare]() {
+        std::cout.rdbuf(std::cerr.rdbuf());
+        ParseOrExit({"--PrintHelp"}, declare);
+    };
+    EXPECT_EXIT(help(),
+                ::testing::ExitedWithCode(0),
+                "--nDevices: +devices \\(0: [^\n]*\\[10\\]\n");
+    EXPECT_EXIT(help(), ::testing::ExitedWithCode(0), "--duration: +a time \\[10s\\]\n");
+    EXPECT_EXIT(help(), ::testing::ExitedWithCode(0), "--step: +a time \\[0.25s\\]\n");
+    EXPECT_EXIT(help(), ::testing::ExitedWithCode(0), "--roundDeadline: [^\n]*\\[60s\\]\n");
+    // The values are still parsed as ns-3 parses them.
+    Args args({"--nDevices=4", "--duration=2min", "--step=3s"});
+    flags.Parse(args.Argc(), args.Argv());
+    EXPECT_EQ(nDevices, 4u);
+    EXPECT_EQ(duration, Minutes(2));
+    EXPECT_EQ(step, Seconds(3));
+}
+
+// A text flag whose values select ns-3 classes, declared once: the flag's choices and the
+// class of each value; the one-line error on another value is the flag's.
+TEST_F(D2dScenarioFlagsTest, TypeChoiceNamesTheFlagAndItsValues)
+{
+    const D2dTypeChoice protocols("algorithm",
+                                  {{"consensus", "ns3::D2dPredictionConsensus"},
+                                   {"fedavg", "ns3::D2dFedAvg"},
+                                   {"fedprox", "ns3::D2dFedAvg"},
+                                   {"local", "ns3::D2dLocalTraining"}});
+    EXPECT_EQ(protocols.GetFlag(), "algorithm");
+    EXPECT_EQ(protocols.GetNames(),
+              (std::vector<std::string>{"consensus", "fedavg", "fedprox", "local"}));
+    EXPECT_EQ(protocols.GetTypeName("consensus"), "ns3::D2dPredictionConsensus");
+    EXPECT_EQ(protocols.GetTypeName("fedprox"), "ns3::D2dFedAvg");
+    EXPECT_EQ(protocols.GetTypeName("local"), "ns3::D2dLocalTraining");
+    for (const auto& name : protocols.GetNames())
+    {
+        TypeId tid;
+        EXPECT_TRUE(TypeId::LookupByNameFailSafe(protocols.GetTypeName(name), &tid)) << name;
+    }
+    const std::string expected =
+        "--algorithm=krum is not accepted (consensus, fedavg, fedprox or local)";
+    try
+    {
+        protocols.GetTypeName("krum");
+        ADD_FAILURE() << "krum accepted";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        EXPECT_EQ(std::string(e.what()), expected);
+    }
+    // The flag declared with these choices refuses the value in the same words.
+    std::string algorithm = "consensus";
+    EXPECT_EXIT(
+        ParseOrExit({"--algorithm=krum"},
+                    [&](D2dScenarioFlags& f) {
+                        f.Add("algorithm", "The protocol", algorithm).Choices(protocols.GetNames());
+                    }),
+        ::testing::ExitedWithCode(2),
+        "^flags-test: error: --algorithm=krum is not accepted \\(consensus, fedavg, "
+        "fedprox or local\\)\n$");
 }
 
 TEST_F(D2dScenarioFlagsTest, RecordWritesEachFlagOnce)
