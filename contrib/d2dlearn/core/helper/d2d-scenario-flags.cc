@@ -319,54 +319,55 @@ D2dScenarioFlags::GetParams() const
     std::vector<D2dScenarioSupport::Param> params;
     for (const auto& f : m_flags)
     {
-        D2dScenarioSupport::Param p{f.m_name, 's', f.m_attributes};
+        using Form = D2dScenarioSupport::Form;
+        D2dScenarioSupport::Param p{f.m_name, Form::TEXT, f.m_attributes};
         if (f.m_bound)
         {
             const std::string type = D2dScenarioSupport::ValueTypeName(f.m_checker);
-            p.kind = type == "ns3::UintegerValue"  ? 'U'
-                     : type == "ns3::IntegerValue" ? 'I'
-                     : type == "ns3::DoubleValue"  ? 'd'
-                     : type == "ns3::BooleanValue" ? 'b'
-                     : type == "ns3::TimeValue"    ? 't'
-                                                   : 's';
+            p.kind = type == "ns3::UintegerValue"  ? Form::UINT64
+                     : type == "ns3::IntegerValue" ? Form::INT64
+                     : type == "ns3::DoubleValue"  ? Form::REAL
+                     : type == "ns3::BooleanValue" ? Form::BOOLEAN
+                     : type == "ns3::TimeValue"    ? Form::TIME
+                                                   : Form::TEXT;
             p.checkedBy = f.m_attributes[0];
         }
         else
         {
             p.kind = std::visit(
-                [](auto v) -> char {
+                [](auto v) -> Form {
                     using P = decltype(v);
                     if constexpr (std::is_same_v<P, uint32_t*>)
                     {
-                        return 'u';
+                        return Form::UINT32;
                     }
                     else if constexpr (std::is_same_v<P, uint64_t*>)
                     {
-                        return 'U';
+                        return Form::UINT64;
                     }
                     else if constexpr (std::is_same_v<P, int32_t*>)
                     {
-                        return 'i';
+                        return Form::INT32;
                     }
                     else if constexpr (std::is_same_v<P, int64_t*>)
                     {
-                        return 'I';
+                        return Form::INT64;
                     }
                     else if constexpr (std::is_same_v<P, double*>)
                     {
-                        return 'd';
+                        return Form::REAL;
                     }
                     else if constexpr (std::is_same_v<P, bool*>)
                     {
-                        return 'b';
+                        return Form::BOOLEAN;
                     }
                     else if constexpr (std::is_same_v<P, Time*>)
                     {
-                        return 't';
+                        return Form::TIME;
                     }
                     else
                     {
-                        return 's';
+                        return Form::TEXT;
                     }
                 },
                 f.m_variable);
@@ -377,7 +378,10 @@ D2dScenarioFlags::GetParams() const
         }
         if (f.m_hasRange)
         {
-            p.accepted = RangeText(f.m_lo, f.m_hi, f.m_loExclusive, p.kind == 't');
+            p.accepted = RangeText(f.m_lo,
+                                   f.m_hi,
+                                   f.m_loExclusive,
+                                   p.kind == D2dScenarioSupport::Form::TIME);
         }
         params.push_back(std::move(p));
     }
@@ -473,8 +477,10 @@ D2dScenarioFlags::Parse(int argc, char** argv)
         }
         for (const auto& p : params)
         {
-            integer = integer ||
-                      (p.name == name && std::string("uUiI").find(p.kind) != std::string::npos);
+            integer = integer || (p.name == name && (p.kind == D2dScenarioSupport::Form::UINT32 ||
+                                                     p.kind == D2dScenarioSupport::Form::UINT64 ||
+                                                     p.kind == D2dScenarioSupport::Form::INT32 ||
+                                                     p.kind == D2dScenarioSupport::Form::INT64));
         }
         if (std::string decimal;
             integer && D2dScenarioSupport::WholeNumber(args[i].substr(eq + 1), &decimal))

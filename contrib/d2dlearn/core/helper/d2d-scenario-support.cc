@@ -146,27 +146,27 @@ IsBoolean(const std::string& text)
 
 /** \return true if text is a value of the given kind (see D2dScenarioSupport::Param) */
 bool
-HasForm(const std::string& text, char kind)
+HasForm(const std::string& text, D2dScenarioSupport::Form kind)
 {
     switch (kind)
     {
-    case 'u':
+    case D2dScenarioSupport::Form::UINT32:
         return IsUnsigned(text, std::numeric_limits<uint32_t>::max());
-    case 'U':
+    case D2dScenarioSupport::Form::UINT64:
         return IsUnsigned(text, std::numeric_limits<uint64_t>::max());
-    case 'i':
+    case D2dScenarioSupport::Form::INT32:
         return IsSigned(text,
                         std::numeric_limits<int32_t>::min(),
                         std::numeric_limits<int32_t>::max());
-    case 'I':
+    case D2dScenarioSupport::Form::INT64:
         return IsSigned(text,
                         std::numeric_limits<int64_t>::min(),
                         std::numeric_limits<int64_t>::max());
-    case 'd':
+    case D2dScenarioSupport::Form::REAL:
         return IsFinite(text);
-    case 'b':
+    case D2dScenarioSupport::Form::BOOLEAN:
         return text.empty() || IsBoolean(text);
-    case 't':
+    case D2dScenarioSupport::Form::TIME:
         return IsTime(text);
     default:
         return true;
@@ -175,27 +175,27 @@ HasForm(const std::string& text, char kind)
 
 /** \return a description of the accepted form of a kind */
 std::string
-FormOf(char kind)
+FormOf(D2dScenarioSupport::Form kind)
 {
     switch (kind)
     {
-    case 'u':
+    case D2dScenarioSupport::Form::UINT32:
         return fmt::format("a whole number from 0 to {}", std::numeric_limits<uint32_t>::max());
-    case 'U':
+    case D2dScenarioSupport::Form::UINT64:
         return fmt::format("a whole number from 0 to {}", std::numeric_limits<uint64_t>::max());
-    case 'i':
+    case D2dScenarioSupport::Form::INT32:
         return fmt::format("a whole number from {} to {}",
                            std::numeric_limits<int32_t>::min(),
                            std::numeric_limits<int32_t>::max());
-    case 'I':
+    case D2dScenarioSupport::Form::INT64:
         return fmt::format("a whole number from {} to {}",
                            std::numeric_limits<int64_t>::min(),
                            std::numeric_limits<int64_t>::max());
-    case 'd':
+    case D2dScenarioSupport::Form::REAL:
         return "a finite number";
-    case 'b':
+    case D2dScenarioSupport::Form::BOOLEAN:
         return "true or false";
-    case 't':
+    case D2dScenarioSupport::Form::TIME:
         return "a time such as 10s, 500ms or 2min, below 9.2e9 s";
     default:
         return "text";
@@ -584,18 +584,23 @@ D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Para
         TypeId::AttributeInformation info;
         const bool checked = !param->checkedBy.empty() && LookupAttribute(param->checkedBy, &info);
         const std::string accepted = !param->accepted.empty() ? param->accepted
-                                     : checked && param->kind != 'b' && param->kind != 's'
+                                     : checked &&
+                                             param->kind != D2dScenarioSupport::Form::BOOLEAN &&
+                                             param->kind != D2dScenarioSupport::Form::TEXT
                                          ? Accepted(info.checker)
                                          : FormOf(param->kind);
-        if (hasValue && value.empty() && param->kind != 'b')
+        if (hasValue && value.empty() && param->kind != D2dScenarioSupport::Form::BOOLEAN)
         {
             // CommandLine takes --name= as a flag without value and prints its whole help.
-            Fail(fmt::format("--{}= has an empty value (accepted: {})",
-                             name,
-                             param->kind == 's' && param->accepted.empty() ? "a non-empty text"
-                                                                           : accepted));
+            Fail(
+                fmt::format("--{}= has an empty value (accepted: {})",
+                            name,
+                            param->kind == D2dScenarioSupport::Form::TEXT && param->accepted.empty()
+                                ? "a non-empty text"
+                                : accepted));
         }
-        if ((!hasValue && param->kind != 'b') || !HasForm(value, param->kind))
+        if ((!hasValue && param->kind != D2dScenarioSupport::Form::BOOLEAN) ||
+            !HasForm(value, param->kind))
         {
             Fail(fmt::format("--{}={} is not accepted (accepted: {})", name, value, accepted));
         }
@@ -610,7 +615,8 @@ D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Para
                 Fail(fmt::format("--{}={} is {} (accepted: {})",
                                  name,
                                  value,
-                                 param->kind == 's' ? "not accepted" : "out of range",
+                                 param->kind == D2dScenarioSupport::Form::TEXT ? "not accepted"
+                                                                               : "out of range",
                                  param->accepted.empty() ? Accepted(info.checker) : accepted));
             }
         }

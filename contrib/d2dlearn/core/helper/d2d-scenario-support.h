@@ -40,14 +40,23 @@ class D2dScenarioSupport
      * A parameter the program adds with CommandLine::AddValue, the form of its value and
      * the ns-3 attributes the program sets from it.
      */
+    /** The form of a parameter's value (the integers checked against their type's range). */
+    enum class Form
+    {
+        UINT32,  //!< uint32_t
+        UINT64,  //!< uint64_t
+        INT32,   //!< int32_t
+        INT64,   //!< int64_t
+        REAL,    //!< a finite real
+        BOOLEAN, //!< true, false, 1, 0, t, f (or no value)
+        TIME,    //!< an ns-3 Time
+        TEXT,    //!< any text
+    };
+
     struct Param
     {
         std::string name; //!< name without the leading --
-        /**
-         * 'u' uint32_t, 'U' uint64_t, 'i' int32_t, 'I' int64_t (each checked against the
-         * range of its type), 'd' finite real, 'b' boolean, 't' ns-3 Time, 's' text
-         */
-        char kind;
+        Form kind;        //!< the form of its value
         /**
          * The ns-3 attributes ("ns3::Class::Attribute", the class that defines the
          * attribute) the program sets from this parameter, overriding their defaults:
