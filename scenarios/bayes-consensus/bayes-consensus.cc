@@ -26,6 +26,7 @@
 #include "ns3/d2d-coordinate-belief-learner.h"
 #include "ns3/d2d-fashion-mnist.h"
 #include "ns3/d2d-gaussian-linear-learner.h"
+#include "ns3/d2d-list-flag.h"
 #include "ns3/d2d-memory-budget.h"
 #include "ns3/d2d-network-options.h"
 #include "ns3/d2d-partitioner.h"
@@ -42,30 +43,6 @@
 using namespace ns3;
 
 NS_LOG_COMPONENT_DEFINE("BayesConsensus");
-
-namespace
-{
-
-/** Parse "2,1,2" into levels; false if malformed. */
-bool
-ParseLevels(const std::string& text, std::vector<uint32_t>& out)
-{
-    out.clear();
-    std::stringstream ss(text);
-    std::string cell;
-    while (std::getline(ss, cell, ','))
-    {
-        if (cell.empty() || cell.find_first_not_of("0123456789") != std::string::npos ||
-            cell.size() > 6)
-        {
-            return false;
-        }
-        out.push_back(static_cast<uint32_t>(std::stoul(cell)));
-    }
-    return !out.empty();
-}
-
-} // namespace
 
 int
 main(int argc, char* argv[])
@@ -138,7 +115,9 @@ main(int argc, char* argv[])
              broadcast)
         .Sets("ns3::D2dBeliefConsensus::Broadcast");
     flags.Add("levels", "discrete: grid levels G per coordinate", levels).Range(2, 1000);
-    flags.Add("thetaTrue", "discrete: theta* as comma-separated levels (D coordinates)", thetaTrue);
+    flags.Add("thetaTrue",
+              "discrete: theta* as levels separated by commas or spaces (D coordinates)",
+              thetaTrue);
     flags.Add("coinEps", "discrete: coin probability p(t) = eps + (1 - 2 eps) t", coinEps)
         .Range(1e-9, 0.499999);
     flags.Add("delta", "Theorem 1: confidence delta", delta).Range(1e-12, 0.999999);
@@ -210,10 +189,21 @@ main(int argc, char* argv[])
                            "(accepted: more than 0, at most 1000)");
     }
     std::vector<uint32_t> thetaLevels;
-    if (!ParseLevels(thetaTrue, thetaLevels))
+    try
+    {
+        for (uint64_t l : D2dListFlag::Whole(thetaTrue, 999999))
+        {
+            thetaLevels.push_back(static_cast<uint32_t>(l));
+        }
+    }
+    catch (const std::invalid_argument&)
+    {
+        thetaLevels.clear();
+    }
+    if (thetaLevels.empty())
     {
         support.Fail("--thetaTrue=" + thetaTrue +
-                     " is not accepted (comma-separated levels, e.g. 2,1,2)");
+                     " is not accepted (levels separated by commas or spaces, e.g. 2,1,2)");
     }
     for (uint32_t l : thetaLevels)
     {

@@ -28,6 +28,7 @@
 #include "ns3/d2d-fed-avg.h"
 #include "ns3/d2d-learning-helper.h"
 #include "ns3/d2d-learning-options.h"
+#include "ns3/d2d-list-flag.h"
 #include "ns3/d2d-memory-budget.h"
 #include "ns3/d2d-network-options.h"
 #include "ns3/d2d-partitioner.h"
@@ -91,7 +92,9 @@ main(int argc, char* argv[])
     flags.Bind("keepOptimizerState", "ns3::D2dLearner::KeepOptimizerState").Default("true");
     flags.Add("xstarFraction", "Share of the training set held out as X*", xstarFraction)
         .Range(1e-9, 0.999999);
-    flags.Add("flipList", "Low-quality agents (labels flipped), comma-separated", flipList);
+    flags.Add("flipList",
+              "Low-quality agents (labels flipped), separated by commas or spaces",
+              flipList);
     flags.Add("flipMode", "How their labels are flipped", flipMode)
         .Choices({"random-shift", "shift", "derangement"});
     flags
@@ -175,27 +178,20 @@ main(int argc, char* argv[])
     }
     std::vector<uint32_t> flipped;
     {
-        std::stringstream in(flipList);
-        std::string item;
-        while (std::getline(in, item, ','))
+        std::vector<uint64_t> agents;
+        try
         {
-            std::size_t used = 0;
-            long long v = -1;
-            try
-            {
-                v = std::stoll(item, &used);
-            }
-            catch (const std::exception&)
-            {
-                used = 0;
-            }
-            if (used != item.size() || v < 0 || v >= nDevices)
-            {
-                support.Fail(fmt::format("--flipList: '{}' is not an agent index (accepted: "
-                                         "integers 0 to {}, comma-separated)",
-                                         item,
-                                         nDevices - 1));
-            }
+            agents = D2dListFlag::Whole(flipList, nDevices - 1);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            support.Fail(fmt::format("--flipList: '{}' is not an agent index (accepted: "
+                                     "integers 0 to {}, separated by commas or spaces)",
+                                     e.what(),
+                                     nDevices - 1));
+        }
+        for (uint64_t v : agents)
+        {
             if (std::find(flipped.begin(), flipped.end(), uint32_t(v)) == flipped.end())
             {
                 flipped.push_back(static_cast<uint32_t>(v));

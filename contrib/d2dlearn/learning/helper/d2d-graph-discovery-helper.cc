@@ -10,6 +10,7 @@
 #include "ns3/d2d-energy-model.h"
 #include "ns3/d2d-gap-partition.h"
 #include "ns3/d2d-gcn-graph-scorer.h"
+#include "ns3/d2d-list-flag.h"
 #include "ns3/d2d-memory-budget.h"
 #include "ns3/d2d-semi-supervised-paradigm.h"
 #include "ns3/d2d-shard-exchange.h"
@@ -40,26 +41,6 @@ NS_LOG_COMPONENT_DEFINE("D2dGraphDiscoveryHelper");
 
 namespace
 {
-/** \return the numbers of a comma-separated list; throws std::invalid_argument */
-std::vector<double>
-ParseList(const std::string& text)
-{
-    std::vector<double> out;
-    std::stringstream ss(text);
-    std::string item;
-    while (std::getline(ss, item, ','))
-    {
-        std::size_t used = 0;
-        const double v = std::stod(item, &used);
-        if (used != item.size() || !std::isfinite(v))
-        {
-            throw std::invalid_argument(item);
-        }
-        out.push_back(v);
-    }
-    return out;
-}
-
 /** --paradigm's values and the D2dDiscoveryParadigm each makes. */
 const D2dTypeChoice&
 Paradigms()
@@ -354,11 +335,12 @@ D2dGraphDiscoveryHelper::Validate(const D2dScenarioSupport& support,
     }
     try
     {
-        m_targets = ParseList(targets);
+        m_targets = D2dListFlag::Reals(targets);
     }
     catch (const std::exception&)
     {
-        support.Fail("--targets=" + targets + ": a comma-separated list of accuracies in [0, 1]");
+        support.Fail("--targets=" + targets +
+                     ": a list of accuracies in [0, 1] (separated by commas or spaces)");
     }
     for (double t : m_targets)
     {

@@ -4,14 +4,14 @@
  */
 #include "d2d-learning-options.h"
 
-#include "ns3/d2d-memory-budget.h"
-
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/d2d-fashion-mnist.h"
 #include "ns3/d2d-helper.h"
 #include "ns3/d2d-learner.h"
+#include "ns3/d2d-list-flag.h"
 #include "ns3/d2d-matrix-csv.h"
+#include "ns3/d2d-memory-budget.h"
 #include "ns3/d2d-model-payload.h"
 #include "ns3/d2d-synthetic-data.h"
 #include "ns3/d2d-torch-runtime.h"
@@ -47,24 +47,6 @@ ShapeText(const std::vector<int64_t>& shape)
     return text.empty() ? "scalars" : text;
 }
 
-/** \return comma-separated numbers \param text the list \throws std::invalid_argument */
-std::vector<double>
-ParseList(const std::string& text)
-{
-    std::vector<double> out;
-    std::stringstream in(text);
-    std::string item;
-    while (std::getline(in, item, ','))
-    {
-        std::size_t used = 0;
-        out.push_back(std::stod(item, &used));
-        if (used != item.size())
-        {
-            throw std::invalid_argument(item);
-        }
-    }
-    return out;
-}
 } // namespace
 
 D2dLearningOptions::D2dLearningOptions()
@@ -122,7 +104,8 @@ D2dLearningOptions::AddFlags(D2dScenarioFlags& flags, bool protocolFlags)
     flags.Add("labelsPerDevice", "labels partition: classes per device", labelsPerDevice)
         .Range(1, 10);
     flags.Add("labelProportions",
-              "labels partition: shares of a device's classes, comma-separated (empty: equal)",
+              "labels partition: shares of a device's classes, separated by commas or spaces "
+              "(empty: equal)",
               labelProportions);
     flags.Add("quantitySkew", "quantity partition: skew of the shard sizes", quantitySkew)
         .Range(0, 100);
@@ -202,13 +185,12 @@ D2dLearningOptions::Validate(const D2dScenarioSupport& support, bool multipleArc
     m_proportions.clear();
     try
     {
-        m_proportions =
-            labelProportions.empty() ? std::vector<double>{} : ParseList(labelProportions);
+        m_proportions = D2dListFlag::Reals(labelProportions);
     }
     catch (const std::exception&)
     {
         support.Fail("--labelProportions=" + labelProportions +
-                     " is not a comma-separated list of numbers");
+                     " is not a list of numbers (separated by commas or spaces)");
     }
     if (partition == "labels" && !m_proportions.empty() && m_proportions.size() != labelsPerDevice)
     {

@@ -16,6 +16,7 @@
 
 #include "ns3/config.h"
 #include "ns3/d2d-channel.h"
+#include "ns3/d2d-list-flag.h"
 #include "ns3/d2d-scenario-flags.h"
 #include "ns3/d2d-scenario-support.h"
 #include "ns3/nstime.h"
@@ -225,4 +226,59 @@ TEST(D2dScenarioSupportNearestName, NamesTheFlagAMisspellingIsNearest)
     // Nothing near: no suggestion (distance 3 > max(2, 6 / 4)).
     EXPECT_EQ(D2dScenarioSupport::NearestName("seed", params), "");
     EXPECT_EQ(D2dScenarioSupport::NearestName("xyz", params), "");
+}
+
+// The one reader of list flags: commas, spaces or both separate the items.
+TEST(D2dListFlagTest, CommasSpacesOrBoth)
+{
+    const std::vector<std::string> want{"0.7", "0.2", "0.1"};
+    EXPECT_EQ(D2dListFlag::Split("0.7,0.2,0.1"), want);
+    EXPECT_EQ(D2dListFlag::Split("0.7, 0.2, 0.1"), want);
+    EXPECT_EQ(D2dListFlag::Split("0.7 0.2 0.1"), want);
+    EXPECT_EQ(D2dListFlag::Split(" 0.7 ,0.2\t 0.1 "), want);
+    EXPECT_TRUE(D2dListFlag::Split("").empty());
+    EXPECT_TRUE(D2dListFlag::Split("  ").empty());
+    // Nothing between two commas, or before or after one: an empty item, not skipped.
+    EXPECT_EQ(D2dListFlag::Split("1,,2"), (std::vector<std::string>{"1", "", "2"}));
+    EXPECT_EQ(D2dListFlag::Split("1, ,2"), (std::vector<std::string>{"1", "", "2"}));
+    EXPECT_EQ(D2dListFlag::Split("1,"), (std::vector<std::string>{"1", ""}));
+    EXPECT_EQ(D2dListFlag::Split(",1"), (std::vector<std::string>{"", "1"}));
+}
+
+TEST(D2dListFlagTest, RealsAndWholeNumbersNameTheBadItem)
+{
+    EXPECT_EQ(D2dListFlag::Reals("1e-3, 2 0.5"), (std::vector<double>{1e-3, 2.0, 0.5}));
+    EXPECT_TRUE(D2dListFlag::Reals("").empty());
+    auto badReal = [](const std::string& text) {
+        try
+        {
+            D2dListFlag::Reals(text);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            return std::string(e.what());
+        }
+        return std::string("(accepted)");
+    };
+    EXPECT_EQ(badReal("1,,2"), "");
+    EXPECT_EQ(badReal("0.5 inf"), "inf");
+    EXPECT_EQ(badReal("nan"), "nan");
+    EXPECT_EQ(badReal("1x,2"), "1x");
+    EXPECT_EQ(D2dListFlag::Whole("0 3,5", 5), (std::vector<uint64_t>{0, 3, 5}));
+    auto badWhole = [](const std::string& text, uint64_t max) {
+        try
+        {
+            D2dListFlag::Whole(text, max);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            return std::string(e.what());
+        }
+        return std::string("(accepted)");
+    };
+    EXPECT_EQ(badWhole("1,6", 5), "6");
+    EXPECT_EQ(badWhole("-1", 5), "-1");
+    EXPECT_EQ(badWhole("+1", 5), "+1");
+    EXPECT_EQ(badWhole("1.0", 5), "1.0");
+    EXPECT_EQ(badWhole("99999999999999999999", UINT64_MAX), "99999999999999999999");
 }
