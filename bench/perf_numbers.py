@@ -323,10 +323,14 @@ def benches(bindir):
     sides = {1000: 1000, 3000: 1732, 10000: 3162, 30000: 5477}
     return {
         "fast-path": dict(
-            runs=[("100 MB, P_D = 0.15", [b("bench-fast-path"), "--reps=10"], None)],
+            runs=[("100 MB, P_D = 0.15", [b("bench-fast-path"), "--reps=10"], None),
+                  ("the same, BasicEnergySource",
+                   [b("bench-fast-path"), "--reps=10", "--energyUpdateS=1"], None)],
             parse=parse_fast_path,
             settings="one 100 MB message between two devices 100 m apart at P_D = 0.15, "
-                     "10 runs per mode and path (the defaults)"),
+                     "10 runs per mode and path (the defaults: D2dEnergySource batteries, no "
+                     "periodic event); again with ns-3's BasicEnergySource updated every "
+                     "second (--energyUpdateS=1)"),
         "scale": dict(
             runs=[(label, [b("bench-scale"), "--simTime=30"] + a, None)
                   for label, a in [("unicast", []), ("broadcast", ["--broadcast"]),

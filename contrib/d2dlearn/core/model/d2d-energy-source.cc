@@ -56,7 +56,7 @@ D2dEnergySource::D2dEnergySource()
       m_lowBatteryTh(0.0),
       m_highBatteryTh(0.15),
       m_depleted(false),
-      m_lastUpdateTime(Simulator::Now())
+      m_lastUpdateTime(Seconds(0)) // as BasicEnergySource; DoInitialize() updates
 {
     NS_LOG_FUNCTION(this);
 }
@@ -114,8 +114,10 @@ D2dEnergySource::UpdateEnergySource()
     NS_LOG_FUNCTION(this);
     const double before = m_remainingEnergyJ;
     const Time now = Simulator::Now();
-    const Time duration = now - m_lastUpdateTime;
-    NS_ASSERT(!duration.IsNegative());
+    // Negative only if the simulator was reset (Simulator::Destroy) since the last update,
+    // e.g. a model disposed after the run: no time passed in this source's run since.
+    // (BasicEnergySource would add the energy back for a negative duration.)
+    const Time duration = std::max(now - m_lastUpdateTime, Time(0));
     // E(t) = E(t0) - I V (t - t0), as BasicEnergySource computes it: the product with the
     // Time is a Time (whole ns of "J"), i.e. the energy in whole nJ.
     const double currentA = CalculateTotalCurrent();
