@@ -93,7 +93,7 @@ for program in RUNS:
                  "%.3g J (1 nJ per periodic update)" % (program, i, ra["remaining_j"],
                                                         rb["remaining_j"], d, bound))
     print("%s: %d trace files, energy.csv %d rows: %d remaining_j differ, the largest "
-          "difference %.2f of the bound; every other file and column identical"
+          "difference %.2g of the bound; every other file and column identical"
           % (program, len(files), len(a), differing, worst))
 
 print("energy-sources: " + ("PASS" if not failures else "FAIL (%d)" % failures))

@@ -187,10 +187,10 @@ D2dLearningOptions::Validate(const D2dScenarioSupport& support, bool multipleArc
     {
         m_proportions = D2dListFlag::Reals(labelProportions);
     }
-    catch (const std::exception&)
+    catch (const std::exception& e)
     {
-        support.Fail("--labelProportions=" + labelProportions +
-                     " is not a list of numbers (separated by commas or spaces)");
+        support.Fail("--labelProportions=" + labelProportions + ": '" + e.what() +
+                     "' is not a number (accepted: shares separated by commas or spaces)");
     }
     if (partition == "labels" && !m_proportions.empty() && m_proportions.size() != labelsPerDevice)
     {
