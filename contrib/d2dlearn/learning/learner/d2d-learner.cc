@@ -257,8 +257,34 @@ struct D2dLearner::Impl
     bool released{false}; //!< ReleaseParameters: hold no weights until SetParameters
     /** The weights (immutable, possibly shared with messages); null: none held. */
     std::shared_ptr<const std::vector<float>> weights;
-    torch::Tensor shard;   //!< this device's sample indices, int64 [n]
-    torch::Tensor targets; //!< this device's labels (int64) or targets (float), [n]
+    // The shard as plain vectors, not tensors: a tensor costs ~300 bytes of TensorImpl and
+    // storage even for two samples, a device's idle footprint at a million devices. A job
+    // views them as tensors (Shard(), Targets()) without copying.
+    std::vector<int64_t> shardIdx;   //!< this device's sample indices, [n]
+    std::vector<int64_t> labels;     //!< their labels (classification), [n]
+    std::vector<float> targetValues; //!< their targets (regression), [n]
+
+    /** eturn the sample indices as an int64 tensor [n] (a view, no copy) */
+    torch::Tensor Shard() const
+    {
+        return torch::from_blob(const_cast<int64_t*>(shardIdx.data()),
+                                {static_cast<int64_t>(shardIdx.size())},
+                                torch::kLong);
+    }
+
+    /** eturn the labels (int64) or targets (float) as a tensor [n] (a view, no copy) */
+    torch::Tensor Targets() const
+    {
+        if (regression)
+        {
+            return torch::from_blob(const_cast<float*>(targetValues.data()),
+                                    {static_cast<int64_t>(targetValues.size())},
+                                    torch::kFloat);
+        }
+        return torch::from_blob(const_cast<int64_t*>(labels.data()),
+                                {static_cast<int64_t>(labels.size())},
+                                torch::kLong);
+    }
     bool regression{false};
     int64_t polyDegree{-1};    //!< >= 0: the closed-form polynomial learner ("poly")
     bool triplet{false};       //!< the self-supervised triplet encoder ("triplet")
@@ -589,7 +615,7 @@ void
 RunClosedForm(D2dLearner::Impl& s, const Job& job)
 {
     const auto& task = job.task;
-    const int64_t n = s.shard.size(0);
+    const int64_t n = static_cast<int64_t>(s.shardIdx.size());
     D2dTrainResult r;
     if (n == 0)
     {
@@ -598,8 +624,8 @@ RunClosedForm(D2dLearner::Impl& s, const Job& job)
     }
     std::vector<double> x;
     std::vector<double> y;
-    const int64_t* idx = s.shard.data_ptr<int64_t>();
-    const float* t = s.targets.data_ptr<float>();
+    const int64_t* idx = s.shardIdx.data();
+    const float* t = s.targetValues.data();
     for (int64_t k = 0; k < n; ++k)
     {
         x.push_back(s.data->features[static_cast<std::size_t>(idx[k])]);
@@ -663,7 +689,7 @@ TripletBatchLoss(D2dLearner::Impl& s,
                  const torch::Tensor& positions)
 {
     const int64_t b = anchors.size(0);
-    const int64_t n = s.shard.size(0);
+    const int64_t n = static_cast<int64_t>(s.shardIdx.size());
     auto& generator = GeneratorOf(s);
     torch::Tensor positives;
     {
@@ -681,7 +707,7 @@ TripletBatchLoss(D2dLearner::Impl& s,
     {
         others = positions;
     }
-    auto negatives = features.index_select(0, s.shard.index_select(0, others));
+    auto negatives = features.index_select(0, s.Shard().index_select(0, others));
     auto z = net->forward(torch::cat({anchors, positives, negatives}, 0));
     return D2dTripletLossOf(z.slice(0, 0, b), z.slice(0, b, 2 * b), z.slice(0, 2 * b), s.margin);
 }
@@ -696,7 +722,9 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
     }
     auto& net = Materialize(s); // draws the initial weights first if they are due
     net->train();
-    const int64_t n = s.shard.size(0);
+    const int64_t n = static_cast<int64_t>(s.shardIdx.size());
+    const torch::Tensor shard = s.Shard();
+    const torch::Tensor targets = s.Targets();
     D2dTrainResult r;
     if (n == 0)
     {
@@ -713,9 +741,9 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
         for (int64_t start = 0; start < n; start += job.batchSize)
         {
             const int64_t end = std::min(n, start + job.batchSize);
-            auto idx = s.shard.slice(0, start, end);
+            auto idx = shard.slice(0, start, end);
             auto x = features.index_select(0, idx);
-            auto y = s.targets.slice(0, start, end);
+            auto y = targets.slice(0, start, end);
             auto loss = s.triplet
                             ? TripletBatchLoss(s,
                                                net,
@@ -816,8 +844,8 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
         {
             // A new epoch's order; its indices and targets gathered once, not per step.
             auto perm = torch::randperm(n, GeneratorOf(s), torch::kLong);
-            epochSamples = s.shard.index_select(0, perm);
-            epochTargets = s.targets.index_select(0, perm);
+            epochSamples = shard.index_select(0, perm);
+            epochTargets = targets.index_select(0, perm);
             epochPositions = perm; // triplet: the anchors' places in the shard
         }
         const int64_t start = static_cast<int64_t>(inEpoch) * job.batchSize;
@@ -1020,29 +1048,26 @@ D2dLearner::Setup(uint32_t id,
     {
         m_nParameters += static_cast<uint64_t>(p.numel());
     }
-    std::vector<int64_t> idx(shard.indices.begin(), shard.indices.end());
-    s.shard = torch::tensor(idx, torch::kLong);
+    s.shardIdx.assign(shard.indices.begin(), shard.indices.end());
+    s.labels.clear();
+    s.targetValues.clear();
     if (s.regression)
     {
-        std::vector<float> t;
-        t.reserve(idx.size());
-        for (auto i : idx)
+        s.targetValues.reserve(s.shardIdx.size());
+        for (auto i : s.shardIdx)
         {
-            t.push_back(data->targets[static_cast<std::size_t>(i)]);
+            s.targetValues.push_back(data->targets[static_cast<std::size_t>(i)]);
         }
-        s.targets = torch::tensor(t, torch::kFloat);
     }
     else
     {
-        std::vector<int64_t> y;
-        y.reserve(idx.size());
-        for (auto i : idx)
+        s.labels.reserve(s.shardIdx.size());
+        for (auto i : s.shardIdx)
         {
             const int64_t label = data->labels[static_cast<std::size_t>(i)];
-            y.push_back(shard.labelMap.empty() ? label
-                                               : shard.labelMap[static_cast<std::size_t>(label)]);
+            s.labels.push_back(
+                shard.labelMap.empty() ? label : shard.labelMap[static_cast<std::size_t>(label)]);
         }
-        s.targets = torch::tensor(y, torch::kLong);
     }
 }
 
@@ -1067,7 +1092,7 @@ D2dLearner::GetNParameters() const
 uint64_t
 D2dLearner::GetNSamples() const
 {
-    return static_cast<uint64_t>(m_impl->shard.size(0));
+    return static_cast<uint64_t>(m_impl->shardIdx.size());
 }
 
 double
