@@ -349,6 +349,17 @@ def benches(bindir):
             settings="constant density (1,000 devices per km^2: a square of side 1 km x "
                      "sqrt(N / 1,000)), 10 kB unicasts to a random peer at 1 per second per "
                      "device, 30 simulated seconds (+1 s drain)"),
+        "scale-1m": dict(
+            runs=[("%d devices" % n, [b("bench-scale"), "--nDevices=%d" % n, "--side=%d" % s,
+                                      "--rate=1", "--simTime=1",
+                                      "--ns3::D2dChannel::RangeM=100"], None)
+                  for n, s in ((10000, 3162), (1000000, 31623))],
+            parse=parse_scale,
+            settings="the exchange of d2d-exchange (10 kB unicasts to a uniformly random "
+                     "peer, Poisson, 1 per second per device) for 1 simulated second (+1 s "
+                     "drain) at the density of the 1,000-device benchmark (1,000 devices per "
+                     "km^2), on a range graph (RangeM 100 m: a peer out of range is an "
+                     "out_of_range row, no transmission), 10,000 and 1,000,000 devices"),
         "wifi-scale": dict(
             runs=[("%d devices" % n, [b("bench-wifi-scale"), "--nDevices=%d" % n,
                                       "--rate=0.5", "--simTime=1"], None)
@@ -491,7 +502,8 @@ def benches(bindir):
     }
 
 
-NAMES = ["fast-path", "scale", "scale-density", "wifi-scale", "footprint", "fedavg", "roofline",
+NAMES = ["fast-path", "scale", "scale-density", "scale-1m", "wifi-scale", "footprint", "fedavg",
+         "roofline",
          "startup", "blas", "devices", "devices-10k", "devices-1m", "devices-decentralized",
          "devices-random", "cmfl"]
 

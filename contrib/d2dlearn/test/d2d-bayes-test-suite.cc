@@ -15,6 +15,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-only
  */
+#include "d2d-test-eq18.h"
+
 #include "ns3/boolean.h"
 #include "ns3/d2d-belief-consensus-matrix.h"
 #include "ns3/d2d-belief-consensus.h"
@@ -54,7 +56,7 @@ namespace
 double
 RssForDrop(double p)
 {
-    return -1.0 / std::log(1.0 - p);
+    return RssForDropW(p, 1.0, 1.0);
 }
 
 /** Undirected ring of n devices. */

@@ -8,6 +8,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-only
  */
+#include "d2d-test-eq18.h"
 #include "d2d-test-observer.h"
 
 #include "ns3/boolean.h"
@@ -202,7 +203,7 @@ class D2dReliableMulticastTestCase : public TestCase
         std::vector<std::vector<double>> w(6, std::vector<double>(6, 0.0));
         for (uint32_t j = 1; j <= 3; ++j)
         {
-            w[j][0] = -1.0 / std::log(1.0 - p[j - 1]); // r = 1, sigma^2 = 1: eq. 18 inverted
+            w[j][0] = RssForDropW(p[j - 1], 1.0, 1.0); // r = 1, sigma^2 = 1
         }
         NodeContainer nodes;
         nodes.Create(6);

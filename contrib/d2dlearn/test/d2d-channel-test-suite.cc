@@ -5,6 +5,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-only
  */
+#include "d2d-test-eq18.h"
 #include "d2d-test-observer.h"
 
 #include "ns3/boolean.h"
@@ -32,7 +33,7 @@ namespace
 double
 RssForDrop(double p)
 {
-    return -1.0 / std::log(1.0 - p);
+    return RssForDropW(p, 1.0, 1.0);
 }
 
 /** A small network with everything a test observes. */

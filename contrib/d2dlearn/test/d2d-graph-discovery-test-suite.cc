@@ -11,6 +11,8 @@
  * run over the 802.11 backend (D2dWifiTransport, P_D from D2dRssLinkQuality).
  */
 
+#include "d2d-test-eq18.h"
+
 #include "ns3/boolean.h"
 #include "ns3/d2d-channel.h"
 #include "ns3/d2d-delivery.h"
@@ -51,7 +53,7 @@ const double R = 2.0;         //!< spectral efficiency r
 double
 RssFor(double p)
 {
-    return (std::pow(2.0, R) - 1.0) * NOISE_W / -std::log(1.0 - p);
+    return RssForDropW(p, NOISE_W, R);
 }
 
 /** A network of n devices with P_D = p on every link, and its discovery protocol. */

@@ -71,20 +71,6 @@ FashionTestData(double fraction, uint64_t trainSeed, uint64_t testSeed)
     return it->second;
 }
 
-double
-NoiseForDropW(double pd, double rssW, double spectralEfficiency)
-{
-    // Eq. 18 solved for sigma^2: sigma^2 = -ln(1 - P_D) W / (2^r - 1).
-    return -std::log(1.0 - pd) * rssW / (std::pow(2.0, spectralEfficiency) - 1.0);
-}
-
-double
-RssForDropW(double pd, double noiseW, double spectralEfficiency)
-{
-    // Eq. 18 solved for W: W = -(2^r - 1) sigma^2 / ln(1 - P_D).
-    return -(std::pow(2.0, spectralEfficiency) - 1.0) * noiseW / std::log(1.0 - pd);
-}
-
 void
 SetUniformDropProbability(Ptr<D2dChannel> channel, double pd, uint32_t rx, uint32_t tx)
 {

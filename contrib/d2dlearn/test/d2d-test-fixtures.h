@@ -10,6 +10,8 @@
 #ifndef D2D_TEST_FIXTURES_H
 #define D2D_TEST_FIXTURES_H
 
+#include "d2d-test-eq18.h"
+
 #include "ns3/d2d-channel.h"
 #include "ns3/d2d-dataset.h"
 #include "ns3/d2d-learner.h"
@@ -69,24 +71,6 @@ std::shared_ptr<const D2dDataset> FashionTestSplit(const std::string& split,
  * \return the two sets (valid until the program ends)
  */
 const D2dTestData& FashionTestData(double fraction, uint64_t trainSeed = 1, uint64_t testSeed = 2);
-
-/**
- * \brief Eq. 18, P_D = 1 - exp(-(2^r - 1) sigma^2 / W), solved for the noise.
- * \param pd drop probability, in [0, 1)
- * \param rssW received signal strength W, W
- * \param spectralEfficiency r, bit/s/Hz
- * \return sigma^2, W
- */
-double NoiseForDropW(double pd, double rssW, double spectralEfficiency);
-
-/**
- * \brief Eq. 18, P_D = 1 - exp(-(2^r - 1) sigma^2 / W), solved for the RSS.
- * \param pd drop probability, in (0, 1)
- * \param noiseW sigma^2, W
- * \param spectralEfficiency r, bit/s/Hz
- * \return W, W
- */
-double RssForDropW(double pd, double noiseW, double spectralEfficiency);
 
 /**
  * \brief Give every link of a channel whose links all have the same RSS the drop

@@ -13,6 +13,8 @@
  * discovery out.
  */
 
+#include "d2d-test-eq18.h"
+
 #include "ns3/d2d-channel.h"
 #include "ns3/d2d-data-rng.h"
 #include "ns3/d2d-delivery.h"
@@ -47,7 +49,7 @@ const double R = 2.0;         //!< spectral efficiency r
 double
 RssFor(double p)
 {
-    return (std::pow(2.0, R) - 1.0) * NOISE_W / -std::log(1.0 - p);
+    return RssForDropW(p, NOISE_W, R);
 }
 
 /**
