@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Same traces from two builds: the check of a refactor (not a CTest test: it needs two).
+
+Runs every scenario program of OLD_BIN and NEW_BIN on the same small settings and seed (the
+determinism tests' settings, over both messaging backends where they are quick) and
+compares every trace file the two write, byte for byte, except run.json (its parameters
+record the flags, which a change may add to). EXTRA arguments go to the NEW programs only,
+e.g. --energySource=basic to compare with a build whose default battery was
+BasicEnergySource. Exit 0 if all are identical, 1 otherwise (the differing files named).
+
+  tests/tools/compare-builds.py OLD_BIN NEW_BIN [EXTRA...]
+"""
+
+import filecmp
+import os
+import subprocess
+import sys
+import tempfile
+
+if len(sys.argv) < 3:
+    sys.exit(__doc__)
+OLD, NEW, EXTRA = sys.argv[1], sys.argv[2], sys.argv[3:]
+
+RUNS = [
+    ("d2d-exchange", ["--nDevices=8", "--duration=3s", "--d2sFraction=0.3", "--seed=7"]),
+    ("d2d-exchange", ["--nDevices=8", "--duration=3s", "--reliable=true", "--seed=7",
+                      "--traces=full"]),
+    ("d2d-exchange", ["--backend=wifi", "--areaSideM=30", "--nDevices=6", "--duration=2s",
+                      "--d2sFraction=0.3"]),
+    ("fedavg", ["--nDevices=4", "--rounds=2", "--dataFraction=0.02", "--model=mlp:16",
+                "--seed=3"]),
+    ("fedavg", ["--algorithm=decentralized", "--nDevices=5", "--rounds=2",
+                "--dataFraction=0.02", "--model=mlp:16", "--seed=3"]),
+    ("fedavg", ["--algorithm=semi-decentralized", "--nDevices=4", "--rounds=2",
+                "--dataFraction=0.02", "--model=mlp:16", "--seed=3"]),
+    ("fedavg", ["--backend=wifi", "--areaSideM=30", "--nDevices=5", "--rounds=2",
+                "--dataFraction=0.05"]),
+    ("cmfl", ["--nDevices=20", "--activationPercent=50", "--rounds=2", "--dataFraction=0.02",
+              "--model=logistic", "--seed=5"]),
+    ("consensus", ["--nDevices=4", "--rounds=3", "--warmupRounds=1", "--dataFraction=0.02",
+                   "--seed=5"]),
+    ("bayes-consensus", ["--nDevices=6", "--steps=5", "--seed=5"]),
+    ("graph-discovery", ["--nDevices=8", "--dataFraction=0.02", "--iterations=40",
+                         "--bufferSize=16", "--traceEvery=1", "--downstream=fedavg",
+                         "--rounds=1", "--seed=5"]),
+]
+
+tmp = tempfile.mkdtemp(prefix="compare-builds.")
+failures = 0
+for k, (program, args) in enumerate(RUNS):
+    dirs = []
+    for side, binary, extra in (("old", OLD, []), ("new", NEW, EXTRA)):
+        out = os.path.join(tmp, "%02d-%s-%s" % (k, program, side))
+        proc = subprocess.run([os.path.join(binary, program), "--quiet", "--outDir=" + out]
+                              + args + extra, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True, timeout=600)
+        if proc.returncode != 0:
+            print("FAIL %s %s (%s): exit %d: %s" % (program, " ".join(args), side,
+                                                   proc.returncode, proc.stdout[-500:]))
+            failures += 1
+        dirs.append(out)
+    a, b = dirs
+    if not (os.path.isdir(a) and os.path.isdir(b)):
+        continue
+    names = sorted(set(os.listdir(a)) | set(os.listdir(b)))
+    differ = [n for n in names if n != "run.json" and (
+        not os.path.isfile(os.path.join(a, n)) or not os.path.isfile(os.path.join(b, n))
+        or not filecmp.cmp(os.path.join(a, n), os.path.join(b, n), shallow=False))]
+    compared = [n for n in names if n != "run.json" and n not in differ]
+    if differ:
+        failures += 1
+    print("%s %s %s: %d files identical%s" % ("FAIL" if differ else "ok  ", program,
+                                              " ".join(args), len(compared),
+                                              ", differ: " + ", ".join(differ) if differ else ""))
+print("compare-builds: " + ("PASS" if not failures else "FAIL (%d)" % failures))
+sys.exit(1 if failures else 0)
