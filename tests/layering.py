@@ -1,13 +1,15 @@
 #!/usr/bin/python3
 """Layering test of the d2dlearn sources: which folder may include which; no tracker numbers.
 
-The layers (doc/reference/layout.md, "Layers"): model (channel, radios, energy, compute,
-transports, messages) -> data -> learning (the learners, the only torch user) -> the
-protocols, one folder per paper or family (fl, cmfl, bayes, consensus, discovery) ->
-helper (assembly, trace writers, scenario options) -> tests, scenarios, examples, bench.
-A folder includes only folders below it (and itself); no two folders include each other.
+The layers (doc/reference/layout.md, "Layers"): one folder per library, core/ (libd2dlearn,
+torch-free) below learning/ (libd2dlearn-learning). core/: model (channel, radios, energy,
+compute, transports, messages) -> data -> bayes (belief consensus) -> helper (assembly,
+trace writers, scenario options). learning/: learner (the learners) -> the protocols, one
+folder per paper or family (fl, cmfl, consensus, discovery) -> helper. Then tests,
+scenarios, examples, bench. A folder includes only folders below it (and itself); no two
+folders include each other; nothing in core/ includes learning/.
 
-From the sources alone (no build): every header of contrib/d2dlearn/*/ is mapped to its
+From the sources alone (no build): every header of contrib/d2dlearn/ is mapped to its
 folder; every `#include "ns3/X"` and `#include "X"` of a .h/.cc (comments stripped) whose X
 is such a header gives a folder -> folder edge, with its file and line (ns-3's own headers
 and the standard library are not in the map and are ignored). Checked:
@@ -16,18 +18,20 @@ and the standard library are not in the map and are ignored). Checked:
            component of the folder graph (folders that include each other, directly or
            round a loop), the cycle it closes is printed with it. ALLOWED itself is
            acyclic (checked), so every cycle has an upward edge to cut: the one reported;
-  rules    a file of PURE_RULES including a header other than model/, data/ or another
+  rules    a file of PURE_RULES including a header other than core/model, core/data or another
            pure rule (pure rules sit below their folder's protocols: the gtest units test
            them without a simulator or a learner);
-  torch    <torch/...>, <ATen/...> or <c10/...> included by a module file outside learning/
-           (the tests and bench/ may: they measure or test the learners);
+  torch    <torch/...>, <ATen/...> or <c10/...> included by a module file outside learning/,
+           or by a header the module publishes as ns3/<name>.h (published(): the headers
+           contrib/d2dlearn/CMakeLists.txt lists; the tests and bench/ may: they measure or
+           test the learners);
   tracker  a line of contrib/d2dlearn, scenarios, examples, bench, analysis, tests or doc
            (not doc/data or doc/_generated: generated) matching TRACKER, a tracker issue
            by number: meaningless to a reader of the repository, who is told what it meant.
 
-Violations listed in KNOWN (each with its reason and the move that removes it) are printed
-but pass; any other fails, and so does a KNOWN entry that no longer occurs: the list can
-only shrink (a ratchet). Exit 0 clean, 1 on a violation or a stale KNOWN entry.
+Violations listed in KNOWN (each with its reason and the move that removes it; empty now)
+are printed but pass; any other fails, and so does a KNOWN entry that no longer occurs: the
+list can only shrink (a ratchet). Exit 0 clean, 1 on a violation or a stale KNOWN entry.
 
   tests/layering.py [--root DIR]   check the tree at DIR (default: this repository)
   tests/layering.py --self-test    check that the checker passes a copy of the tree, fails it
@@ -115,7 +119,7 @@ PURE_RULES = {
 
 # LibTorch: libd2dlearn-learning links it privately, so only the sources of learning/ may
 # include it, and of those not a header the library publishes as ns3/<name>.h (a program
-# that includes the published headers compiles without LibTorch's; PUBLISHED, read from
+# that includes the published headers compiles without LibTorch's; published(), read from
 # contrib/d2dlearn/CMakeLists.txt). Tests, benchmarks and programs may: they measure or
 # test the learners.
 TORCH_ALLOWED = set(LEARNING) | {"test", "test/gtest", "scenarios", "examples", "bench"}
