@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/d2d-energy-source.h"
 #include "ns3/d2d-message-registry.h"
 #include "ns3/double.h"
 #include "ns3/energy-source-container.h"
@@ -88,9 +89,9 @@ D2dHelper::SetInitialEnergyJ(double joules)
     NS_ABORT_MSG_IF(!(joules >= 0.0), "D2dHelper: initial energy must be >= 0 J, got " << joules);
     m_initialEnergyJ = joules;
     const TypeId tid = m_sourceFactory.GetTypeId();
-    for (const char* name :
-         {"InitialEnergyJ", "BasicEnergySourceInitialEnergyJ", "LiIonEnergySourceInitialEnergyJ"})
+    for (const auto& names : D2dEnergySource::KnownSourceAttributes())
     {
+        const char* name = names.initialEnergyJ;
         TypeId::AttributeInformation info;
         if (tid.LookupAttributeByName(name, &info))
         {

@@ -5,6 +5,7 @@
 #include "d2d-energy-model.h"
 
 #include "d2d-compute-model.h"
+#include "d2d-energy-source.h"
 #include "d2d-radio-energy-model.h"
 
 #include "ns3/abort.h"
@@ -50,9 +51,9 @@ LowBatteryLevelJ(Ptr<EnergySource> source)
         return 0.0;
     }
     const TypeId tid = source->GetInstanceTypeId();
-    for (const char* name :
-         {"LowBatteryThreshold", "BasicEnergyLowBatteryThreshold", "LiIonEnergyLowBatteryThreshold"})
+    for (const auto& names : D2dEnergySource::KnownSourceAttributes())
     {
+        const char* name = names.lowBatteryThreshold;
         TypeId::AttributeInformation info;
         if (tid.LookupAttributeByName(name, &info))
         {

@@ -50,6 +50,16 @@ D2dEnergySource::GetTypeId()
     return tid;
 }
 
+const std::vector<D2dEnergySource::SourceAttributes>&
+D2dEnergySource::KnownSourceAttributes()
+{
+    static const std::vector<SourceAttributes> names{
+        {"InitialEnergyJ", "LowBatteryThreshold"},
+        {"BasicEnergySourceInitialEnergyJ", "BasicEnergyLowBatteryThreshold"},
+        {"LiIonEnergySourceInitialEnergyJ", "LiIonEnergyLowBatteryThreshold"}};
+    return names;
+}
+
 D2dEnergySource::D2dEnergySource()
     : m_initialEnergyJ(0.0),
       m_supplyVoltageV(3.0),

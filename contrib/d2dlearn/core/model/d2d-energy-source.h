@@ -5,6 +5,8 @@
 #include "ns3/nstime.h"
 #include "ns3/traced-value.h"
 
+#include <vector>
+
 namespace ns3
 {
 
@@ -65,6 +67,20 @@ class D2dEnergySource : public EnergySource
      * notify the models of a depletion, a recharge or a change.
      */
     void UpdateEnergySource() override;
+
+    /** The attribute names of the energy sources the module uses, per source type. */
+    struct SourceAttributes
+    {
+        const char* initialEnergyJ;      //!< the initial energy, J
+        const char* lowBatteryThreshold; //!< depleted at or below, fraction of initial
+    };
+
+    /**
+     * \return the names of D2dEnergySource's, BasicEnergySource's and LiIonEnergySource's
+     * attributes, in that order: a caller uses the first entry whose attribute a source's
+     * TypeId has (so that a subclass is served too)
+     */
+    static const std::vector<SourceAttributes>& KnownSourceAttributes();
 
     /** \param initialEnergyJ the initial (and remaining) energy, J (>= 0) */
     void SetInitialEnergy(double initialEnergyJ);
