@@ -18,7 +18,8 @@
  * and, to split "network", the same objects built alone on further node sets of the same
  * size: nodes; + ConstantPosition mobility; + an energy source and compute model
  * (D2dHelper::InstallWithoutRadios); + a D2D radio, its energy model and the channel
- * (D2dHelper::Install minus the former).
+ * (D2dHelper::Install minus the former); a D2S radio, its energy model and the D2S channel
+ * (D2dHelper::InstallServer).
  * Nothing is simulated. --stages=false prints the assembly only (for 1,000,000 devices the
  * separate builds double the memory).
  */
@@ -197,6 +198,19 @@ main(int argc, char* argv[])
             b = HeapBytes();
         }
         Row("D2D radio + its energy model + channel", withRadios - (b - a), n);
+        {
+            NodeContainer d2s;
+            d2s.Create(n);
+            mobility.Install(d2s);
+            Ptr<Node> server = CreateObject<Node>();
+            mobility.Install(server);
+            D2dHelper d2d;
+            d2d.Install(d2s);
+            a = HeapBytes();
+            d2d.InstallServer(server, d2s, net.d2sDistanceFactor);
+            b = HeapBytes();
+        }
+        Row("D2S radio + its energy model + channel", b - a, n);
     }
     std::printf("peak RSS (VmHWM) %.1f MB; heap at start %.1f MB\n",
                 d2dbench::PeakRssMb(),

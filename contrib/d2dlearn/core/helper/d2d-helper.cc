@@ -146,7 +146,7 @@ D2dHelper::Install(NodeContainer nodes)
         radio->SetEnergyModel(radioEnergy);
         m_channel->Attach(radio);
         node->AggregateObject(radio);
-        radioEnergy->AddDepletionCallback(MakeCallback(&D2dTransport::TurnOff, radio));
+        radioEnergy->AddDepletionCallback([radio]() { radio->TurnOff(); });
 
         radioEnergy->Start();
         compute->Start();
@@ -181,6 +181,20 @@ D2dHelper::InstallWithoutRadios(NodeContainer nodes)
         compute->SetEnergySource(source);
         source->AppendDeviceEnergyModel(compute);
         compute->Start();
+    }
+}
+
+void
+D2dHelper::FixTimeResolution()
+{
+    // Once per process: ns-3 fixes the resolution once (a second Time::SetResolution, or one
+    // after Simulator::Run, finds no record of Times and crashes in an optimized build).
+    static bool fixed = false;
+    if (!fixed)
+    {
+        fixed = true;
+        // Same unit: the recorded Times keep their values, and ns-3 stops recording new ones.
+        Time::SetResolution(Time::GetResolution());
     }
 }
 
@@ -268,7 +282,7 @@ D2dHelper::InstallServer(Ptr<Node> server, NodeContainer nodes, double distanceF
         radio->SetNode(node);
         radio->SetEnergyModel(energy);
         m_d2sChannel->Attach(radio);
-        energy->AddDepletionCallback(MakeCallback(&D2dTransport::TurnOff, radio));
+        energy->AddDepletionCallback([radio]() { radio->TurnOff(); });
     }
     auto serverRadio = d2sRadioFactory.Create<D2dRadio>();
     // A base station transmits and receives at once (frequency-division duplex): while it

@@ -151,6 +151,21 @@ class D2dHelper
      */
     static double MeanPairDistanceM(NodeContainer nodes);
 
+    /**
+     * \brief Fix the simulator's time resolution at its current unit (ns-3's default, ns,
+     * unless the program chose another before). Until the resolution is fixed, or
+     * Simulator::Run() starts, ns-3 records every Time object it constructs in a std::set
+     * (a node of 48 heap bytes each) so that a later Time::SetResolution() can convert them,
+     * and a device's energy models, radios and learner hold a dozen Times (bench-footprint
+     * measures the difference). Times keep their values. D2dNetworkOptions::Build() calls it;
+     * a program of its own calls it before building its devices. Only the first call of a
+     * process acts, and it must come before Simulator::Run() and after any
+     * Time::SetResolution() of the program's own: ns-3 fixes the resolution once, and a
+     * second fixing (Run() is one) finds no record of Times to convert (an optimized ns-3
+     * crashes).
+     */
+    static void FixTimeResolution();
+
   private:
     /** \return a new energy source on the node, added to its EnergySourceContainer */
     Ptr<EnergySource> AddEnergySource(Ptr<Node> node);

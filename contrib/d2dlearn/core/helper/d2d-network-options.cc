@@ -516,6 +516,7 @@ D2dNetwork
 D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
 {
     NS_LOG_FUNCTION(this << traces << withServer);
+    D2dHelper::FixTimeResolution(); // ns-3 stops recording every Time made from here on
     if (IsWifi())
     {
         return MakeWifi(traces, withServer);
@@ -689,12 +690,12 @@ D2dNetworkOptions::MakeWifi(D2dTraceHelper* traces, bool withServer)
     for (uint32_t i = 0; i < nDevices; ++i)
     {
         Ptr<D2dComputeModel> compute = D2dHelper::GetComputeModel(network.devices.Get(i));
-        compute->AddDepletionCallback(
-            MakeCallback(&D2dTransport::TurnOff, network.d2dTransports[i]));
+        Ptr<D2dTransport> d2d = network.d2dTransports[i];
+        compute->AddDepletionCallback([d2d]() { d2d->TurnOff(); });
         if (withServer)
         {
-            compute->AddDepletionCallback(
-                MakeCallback(&D2dTransport::TurnOff, network.d2sTransports[i]));
+            Ptr<D2dTransport> d2s = network.d2sTransports[i];
+            compute->AddDepletionCallback([d2s]() { d2s->TurnOff(); });
         }
     }
     if (traces)

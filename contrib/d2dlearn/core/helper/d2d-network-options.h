@@ -262,7 +262,8 @@ class D2dNetworkOptions
      * flags, the RSS model (matrix, dynamic or propagation), the D2S server and channel if
      * withServer (its radios at d2sTxPowerDbm), AssignStreams() from
      * FIRST_CHANNEL_STREAM, and the traces connected (energy, transports of both channels);
-     * then EndNetworkStreams(). Call after Validate().
+     * then EndNetworkStreams(). The time resolution is fixed first
+     * (D2dHelper::FixTimeResolution()). Call after Validate() and before Simulator::Run().
      * \param traces where the messages and energy events go
      * \param withServer add a server reached over the D2S channel
      * \return the network

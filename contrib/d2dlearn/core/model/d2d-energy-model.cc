@@ -206,9 +206,9 @@ D2dEnergyModel::GetNodeIndex() const
 }
 
 void
-D2dEnergyModel::AddDepletionCallback(Callback<void> cb)
+D2dEnergyModel::AddDepletionCallback(std::function<void()> cb)
 {
-    m_depletionCallbacks.push_back(cb);
+    m_depletionCallbacks.push_back(std::move(cb));
 }
 
 bool

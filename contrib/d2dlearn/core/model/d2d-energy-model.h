@@ -12,6 +12,7 @@
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -103,8 +104,14 @@ class D2dEnergyModel : public DeviceEnergyModel
     void SetNodeIndex(uint32_t index);
     /** \return the device index */
     uint32_t GetNodeIndex() const;
-    /** \param cb called once when the source is depleted */
-    void AddDepletionCallback(Callback<void> cb);
+    /**
+     * \param cb called once when the source is depleted: any callable, an ns-3 Callback<void>
+     *        as well. Stored as a std::function: an ns-3 Callback bound to a member function
+     *        and an object makes five heap blocks (its implementation, a std::function and a
+     *        vector of two shared bound components), a lambda holding a Ptr one, and the
+     *        helpers add one per radio of every device.
+     */
+    void AddDepletionCallback(std::function<void()> cb);
     /** \return true once the source has been depleted */
     bool IsDepleted() const;
     /** \return the total draw now (W) */
@@ -178,7 +185,7 @@ class D2dEnergyModel : public DeviceEnergyModel
     double m_powerW{0.0};                 //!< sum of m_draw, in its order
     std::shared_ptr<Siblings> m_siblings; //!< the D2D models of the source, shared
     bool m_siblingsStale{true};           //!< look the siblings up again before use
-    std::vector<Callback<void>> m_depletionCallbacks;
+    std::vector<std::function<void()>> m_depletionCallbacks;
     TracedCallback<Time, uint32_t, const std::string&, double, double> m_energyTrace;
 };
 

@@ -264,7 +264,7 @@ struct D2dLearner::Impl
     std::vector<int64_t> labels;     //!< their labels (classification), [n]
     std::vector<float> targetValues; //!< their targets (regression), [n]
 
-    /** eturn the sample indices as an int64 tensor [n] (a view, no copy) */
+    /** \return the sample indices as an int64 tensor [n] (a view, no copy) */
     torch::Tensor Shard() const
     {
         return torch::from_blob(const_cast<int64_t*>(shardIdx.data()),
@@ -272,7 +272,7 @@ struct D2dLearner::Impl
                                 torch::kLong);
     }
 
-    /** eturn the labels (int64) or targets (float) as a tensor [n] (a view, no copy) */
+    /** \return the labels (int64) or targets (float) as a tensor [n] (a view, no copy) */
     torch::Tensor Targets() const
     {
         if (regression)
@@ -293,16 +293,24 @@ struct D2dLearner::Impl
     std::shared_ptr<const D2dDataset> data;
     std::shared_future<void> job;
     D2dTrainResult result;
-    // The optimizer's state kept across jobs (KeepOptimizerState), flat.
-    bool optimizerMade{false}; //!< a first job made the optimizer
-    D2dLearner::Optimizer optimizerKind{D2dLearner::SGD};
-    double optimizerLr{0}; //!< options of the first job's optimizer
-    double optimizerMomentum{0};
-    double optimizerWeightDecay{0};
-    std::vector<uint8_t> optimizerHasState; //!< per parameter tensor
-    std::vector<int64_t> optimizerSteps;    //!< Adam's step count, per tensor with state
-    std::vector<float> optimizerBuffer1;    //!< SGD momentum buffer / Adam exp_avg
-    std::vector<float> optimizerBuffer2;    //!< Adam exp_avg_sq
+
+    /** The optimizer's options and the state kept across jobs (KeepOptimizerState), flat. */
+    struct OptimizerState
+    {
+        bool made{false}; //!< a first job made the optimizer
+        D2dLearner::Optimizer kind{D2dLearner::SGD};
+        double lr{0}; //!< options of the first job's optimizer
+        double momentum{0};
+        double weightDecay{0};
+        std::vector<uint8_t> hasState; //!< per parameter tensor
+        std::vector<int64_t> steps;    //!< Adam's step count, per tensor with state
+        std::vector<float> buffer1;    //!< SGD momentum buffer / Adam exp_avg
+        std::vector<float> buffer2;    //!< Adam exp_avg_sq
+    };
+
+    /** Made by the first training job: a device that never trains (most FedAvg clients
+     *  of a large population) holds none. */
+    std::unique_ptr<OptimizerState> optimizer;
     // A deferred job (D2dTrainTask::deferrable) whose work has not been waited for yet:
     // until then the worker may be using this state, and the event loop leaves it alone.
     std::shared_ptr<D2dDeferredJob> pending;
@@ -441,14 +449,14 @@ StateKey(const torch::Tensor& p)
 
 /** \brief Copy the optimizer's per-parameter state into the learner's flat vectors. */
 void
-SaveOptimizerState(D2dLearner::Impl& s,
+SaveOptimizerState(D2dLearner::Impl::OptimizerState& s,
                    torch::optim::Optimizer& opt,
                    const std::vector<torch::Tensor>& params)
 {
-    s.optimizerHasState.assign(params.size(), 0);
-    s.optimizerSteps.clear();
-    s.optimizerBuffer1.clear();
-    s.optimizerBuffer2.clear();
+    s.hasState.assign(params.size(), 0);
+    s.steps.clear();
+    s.buffer1.clear();
+    s.buffer2.clear();
     auto append = [](std::vector<float>& to, const torch::Tensor& t) {
         auto c = t.detach().contiguous();
         to.insert(to.end(), c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
@@ -460,13 +468,13 @@ SaveOptimizerState(D2dLearner::Impl& s,
         {
             continue;
         }
-        if (s.optimizerKind == D2dLearner::ADAM)
+        if (s.kind == D2dLearner::ADAM)
         {
             const auto& st = static_cast<const torch::optim::AdamParamState&>(*it->second);
             NS_ABORT_MSG_IF(st.max_exp_avg_sq().defined(), "D2dLearner: amsgrad is not kept");
-            s.optimizerSteps.push_back(st.step());
-            append(s.optimizerBuffer1, st.exp_avg());
-            append(s.optimizerBuffer2, st.exp_avg_sq());
+            s.steps.push_back(st.step());
+            append(s.buffer1, st.exp_avg());
+            append(s.buffer2, st.exp_avg_sq());
         }
         else
         {
@@ -475,19 +483,19 @@ SaveOptimizerState(D2dLearner::Impl& s,
             {
                 continue;
             }
-            append(s.optimizerBuffer1, st.momentum_buffer());
+            append(s.buffer1, st.momentum_buffer());
         }
-        s.optimizerHasState[i] = 1;
+        s.hasState[i] = 1;
     }
 }
 
 /** \brief Give a fresh optimizer the state SaveOptimizerState kept (bit for bit). */
 void
-RestoreOptimizerState(const D2dLearner::Impl& s,
+RestoreOptimizerState(const D2dLearner::Impl::OptimizerState& s,
                       torch::optim::Optimizer& opt,
                       const std::vector<torch::Tensor>& params)
 {
-    if (s.optimizerHasState.size() != params.size())
+    if (s.hasState.size() != params.size())
     {
         return; // nothing kept yet
     }
@@ -501,23 +509,23 @@ RestoreOptimizerState(const D2dLearner::Impl& s,
     };
     for (std::size_t i = 0; i < params.size(); ++i)
     {
-        if (!s.optimizerHasState[i])
+        if (!s.hasState[i])
         {
             continue;
         }
         const auto n = static_cast<std::size_t>(params[i].numel());
-        if (s.optimizerKind == D2dLearner::ADAM)
+        if (s.kind == D2dLearner::ADAM)
         {
             auto st = std::make_unique<torch::optim::AdamParamState>();
-            st->step(s.optimizerSteps[k++]);
-            st->exp_avg(take(s.optimizerBuffer1, offset, i));
-            st->exp_avg_sq(take(s.optimizerBuffer2, offset, i));
+            st->step(s.steps[k++]);
+            st->exp_avg(take(s.buffer1, offset, i));
+            st->exp_avg_sq(take(s.buffer2, offset, i));
             opt.state()[StateKey(params[i])] = std::move(st);
         }
         else
         {
             auto st = std::make_unique<torch::optim::SGDParamState>();
-            st->momentum_buffer(take(s.optimizerBuffer1, offset, i));
+            st->momentum_buffer(take(s.buffer1, offset, i));
             opt.state()[StateKey(params[i])] = std::move(st);
         }
         offset += n;
@@ -772,32 +780,36 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
     }
     // A fresh optimizer per job; with KeepOptimizerState, the first job's options and the
     // state the previous job left (flat, in the learner) restored bit for bit.
-    if (!job.keepOptimizer || !s.optimizerMade)
+    if (!s.optimizer)
     {
-        s.optimizerKind = job.optimizer;
-        s.optimizerLr = job.learningRate;
-        s.optimizerMomentum = job.momentum;
-        s.optimizerWeightDecay = job.weightDecay;
-        s.optimizerMade = job.keepOptimizer;
+        s.optimizer = std::make_unique<D2dLearner::Impl::OptimizerState>();
+    }
+    auto& o = *s.optimizer;
+    if (!job.keepOptimizer || !o.made)
+    {
+        o.kind = job.optimizer;
+        o.lr = job.learningRate;
+        o.momentum = job.momentum;
+        o.weightDecay = job.weightDecay;
+        o.made = job.keepOptimizer;
     }
     std::unique_ptr<torch::optim::Optimizer> made;
-    if (s.optimizerKind == D2dLearner::ADAM)
+    if (o.kind == D2dLearner::ADAM)
     {
         made = std::make_unique<torch::optim::Adam>(
             params,
-            torch::optim::AdamOptions(s.optimizerLr).weight_decay(s.optimizerWeightDecay));
+            torch::optim::AdamOptions(o.lr).weight_decay(o.weightDecay));
     }
     else
     {
-        made = std::make_unique<torch::optim::SGD>(params,
-                                                   torch::optim::SGDOptions(s.optimizerLr)
-                                                       .momentum(s.optimizerMomentum)
-                                                       .weight_decay(s.optimizerWeightDecay));
+        made = std::make_unique<torch::optim::SGD>(
+            params,
+            torch::optim::SGDOptions(o.lr).momentum(o.momentum).weight_decay(o.weightDecay));
     }
     torch::optim::Optimizer* opt = made.get();
     if (job.keepOptimizer)
     {
-        RestoreOptimizerState(s, *opt, params);
+        RestoreOptimizerState(o, *opt, params);
     }
     // Prediction consensus: the shared set X* and its pseudo-labels (distillation, eq. 2).
     torch::Tensor distillX;
@@ -900,7 +912,7 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
     }
     if (job.keepOptimizer)
     {
-        SaveOptimizerState(s, *opt, params);
+        SaveOptimizerState(o, *opt, params);
     }
     made.reset();
     s.weights = std::make_shared<const std::vector<float>>(Flatten(*net)); // copy-on-write
