@@ -766,6 +766,10 @@ seed = [1, 2, 3]
         self.assertEqual(sorted(f for f in os.listdir(folder) if f.endswith(".toml")),
                          sorted(counts))
         validated = set()  # (program, parameter, value) checked by --validate so far
+        # Per program: a campaign (they share one folder, the commands' working folder), its
+        # options, the runs to validate and the campaigns they come from; validated in one
+        # call per program (two starts of it), not one per campaign.
+        by_program = {}
         for name, runs in counts.items():
             campaign = sweep.Campaign(os.path.join(folder, name))
             self.assertEqual(len(campaign.runs), runs, name)
@@ -788,10 +792,17 @@ seed = [1, 2, 3]
                 if not fresh or values - validated:
                     fresh.append(r)
                     validated.update(values)
+            entry = by_program.setdefault(program, (campaign, options, [], []))
+            entry[2].extend(fresh)
+            entry[3].append(name)
+        self.assertTrue(all(os.path.dirname(c.path) == folder for c, _, _, _ in
+                            by_program.values()))
+        for program, (campaign, options, fresh, names) in by_program.items():
             try:
                 sweep.validate_runs(campaign, program, fresh, 2, options)
             except sweep.SweepError as exc:
-                self.fail("%s: %s" % (name, exc))
+                self.fail("%s (one of %s): %s" % (os.path.basename(program),
+                                                   ", ".join(names), exc))
         out = os.path.join(self.tmp, "bayes")
         proc = self.sweep("run", os.path.join(folder, "paper-bayes.toml"), "--out", out,
                           "--dry-run", check=0)
