@@ -24,6 +24,7 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -248,8 +249,15 @@ D2dModelSpec::CountParameters(const std::vector<int64_t>& inputShape, int64_t ou
  */
 struct D2dLearner::Impl
 {
-    std::string key; //!< the architecture: spec, sample shape, outputs (the pool's key)
-    D2dModelSpec spec;
+    /** The model and the pool's key (spec, outputs, sample shape): one object shared by the
+     *  learners of an architecture (InternArchitecture), not a copy per device. */
+    struct Architecture
+    {
+        D2dModelSpec spec;
+        std::string key;
+    };
+
+    std::shared_ptr<const Architecture> arch;
     int64_t outputs{1};
     uint64_t generatorSeed{0};
     std::optional<at::Generator> generator; //!< made at its first use
@@ -381,12 +389,32 @@ D2dNet&
 PooledNet(const D2dLearner::Impl& s)
 {
     thread_local std::map<std::string, D2dNet> pool;
-    auto it = pool.find(s.key);
+    auto it = pool.find(s.arch->key);
     if (it == pool.end())
     {
-        it = pool.emplace(s.key, D2dNet(s.spec, s.data->featureShape, s.outputs)).first;
+        it = pool.emplace(s.arch->key, D2dNet(s.arch->spec, s.data->featureShape, s.outputs)).first;
     }
     return it->second;
+}
+
+/**
+ * \param spec the model
+ * \param key the pool's key of the architecture (spec, outputs, sample shape)
+ * \return the one Architecture of that key, made at its first request
+ */
+std::shared_ptr<const D2dLearner::Impl::Architecture>
+InternArchitecture(const D2dModelSpec& spec, const std::string& key)
+{
+    static std::mutex mutex;
+    static std::map<std::string, std::shared_ptr<const D2dLearner::Impl::Architecture>> known;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto& arch = known[key];
+    if (!arch)
+    {
+        arch = std::make_shared<const D2dLearner::Impl::Architecture>(
+            D2dLearner::Impl::Architecture{spec, key});
+    }
+    return arch;
 }
 
 /** \return the device's generator, made at its first use */
@@ -1032,13 +1060,13 @@ D2dLearner::Setup(uint32_t id,
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     z ^= z >> 31;
     s.generatorSeed = z; // the generator and the initial weights are made at first use
-    s.spec = spec;
     s.outputs = s.regression ? 1 : static_cast<int64_t>(data->numClasses);
-    s.key = spec.ToString() + "/" + std::to_string(s.outputs);
+    std::string key = spec.ToString() + "/" + std::to_string(s.outputs);
     for (auto d : data->featureShape)
     {
-        s.key += "/" + std::to_string(d);
+        key += "/" + std::to_string(d);
     }
+    s.arch = InternArchitecture(spec, key);
     // This thread's module of the architecture (made once): its size and FLOPs; it throws
     // std::invalid_argument for samples that do not fit the architecture.
     auto& net = PooledNet(s);
