@@ -41,7 +41,14 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <thread>
-#include <torch/torch.h>
+// The parts of LibTorch used here, not <torch/torch.h> (about 21 s of parsing).
+#include <ATen/CPUGeneratorImpl.h>
+#include <ATen/Parallel.h>
+#include <torch/nn/functional/loss.h>
+#include <torch/nn/modules/activation.h>
+#include <torch/nn/modules/container/sequential.h>
+#include <torch/nn/modules/linear.h>
+#include <torch/optim/sgd.h>
 #include <vector>
 
 using namespace ns3;

@@ -48,7 +48,15 @@
 #include <memory>
 #include <string>
 #include <sys/resource.h>
-#include <torch/torch.h>
+// The parts of LibTorch used here, not <torch/torch.h> (about 21 s of parsing).
+#include <ATen/CPUGeneratorImpl.h>
+#include <ATen/Parallel.h>
+#include <torch/nn/functional/loss.h>
+#include <torch/nn/modules/activation.h>
+#include <torch/nn/modules/container/sequential.h>
+#include <torch/nn/modules/linear.h>
+#include <torch/optim/sgd.h>
+#include <torch/utils.h>
 #include <vector>
 
 using namespace ns3;

@@ -5,7 +5,13 @@
 
 #include "d2d-distributed-pca.h"
 
-#include <ATen/ATen.h>
+// The operators used, not <ATen/ATen.h> (every operator's header: 6 s of parsing).
+#include <ATen/TensorOperators.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/from_blob.h>
+#include <ATen/ops/linalg_matrix_norm.h>
+#include <ATen/ops/linalg_svd.h>
+#include <ATen/ops/matmul.h>
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>

@@ -15,6 +15,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <torch/optim/adam.h>
 
 namespace ns3
 {

@@ -28,6 +28,9 @@
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <torch/nn/functional/loss.h>
+#include <torch/optim/adam.h>
+#include <torch/optim/sgd.h>
 
 namespace ns3
 {

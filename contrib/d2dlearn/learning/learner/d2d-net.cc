@@ -7,6 +7,11 @@
 #include <atomic>
 #include <cmath>
 #include <stdexcept>
+#include <torch/nn/modules/activation.h>
+#include <torch/nn/modules/container/functional.h>
+#include <torch/nn/modules/conv.h>
+#include <torch/nn/modules/linear.h>
+#include <torch/nn/modules/pooling.h>
 
 namespace ns3
 {

@@ -16,7 +16,10 @@
 #include <malloc.h>
 #include <mutex>
 #include <thread>
-#include <torch/torch.h>
+// Two calls into LibTorch (at::set_num_threads, at::manual_seed): their headers, not
+// <torch/torch.h> (about 21 s of parsing on the 2-core machine).
+#include <ATen/Context.h>
+#include <ATen/Parallel.h>
 #include <vector>
 
 namespace ns3
@@ -275,7 +278,7 @@ void
 D2dTorchRuntime::Seed(uint64_t seed)
 {
     FixThreads();
-    torch::manual_seed(seed);
+    at::manual_seed(seed); // what torch::manual_seed is (torch/utils.h: using at::manual_seed)
 }
 
 std::string

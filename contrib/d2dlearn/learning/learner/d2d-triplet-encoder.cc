@@ -6,6 +6,11 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <torch/nn/functional/conv.h>
+#include <torch/nn/functional/loss.h>
+#include <torch/nn/functional/pooling.h>
+#include <torch/nn/functional/vision.h>
+#include <torch/optim/adam.h>
 
 namespace ns3
 {

@@ -18,7 +18,12 @@
 
 #include "ns3/d2d-triplet-encoding.h"
 
-#include <torch/torch.h>
+// The parts of LibTorch used here, not <torch/torch.h> (every LibTorch header: about 21 s
+// of parsing per translation unit on the 2-core machine, twice what these take).
+#include <torch/nn/module.h>
+#include <torch/nn/modules/conv.h>
+#include <torch/nn/modules/linear.h>
+#include <torch/nn/pimpl.h>
 #include <vector>
 
 namespace ns3

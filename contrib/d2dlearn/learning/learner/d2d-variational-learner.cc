@@ -15,6 +15,14 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <torch/nn/functional/activation.h>
+#include <torch/nn/functional/conv.h>
+#include <torch/nn/functional/linear.h>
+#include <torch/nn/functional/loss.h>
+#include <torch/nn/functional/pooling.h>
+#include <torch/nn/modules/activation.h>
+#include <torch/nn/modules/pooling.h>
+#include <torch/optim/adam.h>
 
 namespace ns3
 {
