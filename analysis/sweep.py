@@ -538,16 +538,63 @@ def program_options(program):
     return options
 
 
+def _help_texts(program):
+    """(--PrintHelp's output, --PrintGlobals' output or None) of a program: both from one
+    start of it where it has the batch mode (D2DLEARN_CASES, core/helper/d2d-case-batch.h:
+    one forked child per command line), else from two. None if it does not start."""
+    tmp = tempfile.mkdtemp(prefix="sweep-help-")
+    cases = os.path.join(tmp, "cases")
+    try:
+        with open(cases, "w") as f:
+            f.write("--PrintHelp\n--PrintGlobals\n")
+        env = dict(os.environ, D2DLEARN_CASES=cases,
+                   D2DLEARN_CASE_TIMEOUT=str(VALIDATE_TIMEOUT))
+        try:
+            # Without the batch mode the program prints its help: its own arguments.
+            proc = subprocess.run([program, "--PrintHelp"], stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, universal_newlines=True,
+                                  timeout=120, env=env, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        batched = os.path.exists(cases + ".1.rc")
+        texts = []
+        for i in (1, 2):
+            try:
+                with open("%s.%d.rc" % (cases, i)) as f:
+                    if int(f.read().strip()) != 0:
+                        break
+                with open("%s.%d.out" % (cases, i), errors="replace") as f:
+                    texts.append(f.read())
+            except (OSError, ValueError):
+                break
+        if len(texts) == 2:
+            return texts[0], texts[1]
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    def output(flag):
+        """What `program flag` prints, in a start of its own; None if it does not start."""
+        try:
+            return subprocess.run([program, flag], stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, universal_newlines=True,
+                                  timeout=120, stdin=subprocess.DEVNULL).stdout
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+
+    # Batched but a case failed: the parent printed nothing; each in a start of its own.
+    help_text = output("--PrintHelp") if batched else proc.stdout
+    return (help_text, output("--PrintGlobals")) if help_text is not None else None
+
+
 def _program_options(program):
     """program_options() without the cache."""
-    try:
-        proc = subprocess.run([program, "--PrintHelp"], stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, universal_newlines=True, timeout=120)
-    except (OSError, subprocess.TimeoutExpired):
+    texts = _help_texts(program)
+    if texts is None:
         return None
+    help_text, globals_text = texts
     options = {}
     section = None
-    for line in proc.stdout.splitlines():
+    for line in help_text.splitlines():
         if line.strip().endswith(":") and not line.startswith(" "):
             section = line.strip()
             continue
@@ -556,13 +603,8 @@ def _program_options(program):
             options[m.group(1)] = m.group(3)
     if not options:
         return None
-    try:
-        proc = subprocess.run([program, "--PrintGlobals"], stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, universal_newlines=True, timeout=120)
-        for m in re.finditer(r"^\s+--([A-Za-z0-9_]+)=", proc.stdout, re.M):
-            options.setdefault(m.group(1), None)
-    except (OSError, subprocess.TimeoutExpired):
-        pass
+    for m in re.finditer(r"^\s+--([A-Za-z0-9_]+)=", globals_text or "", re.M):
+        options.setdefault(m.group(1), None)
     return options
 
 

@@ -412,11 +412,18 @@ seed = [1, 2, 3, 4, 5, 6]
         # the campaign is refused with the program's own error, nothing run or written.
         path = self.campaign("scenario = 'fedavg'\n[parameters]\nrounds = 1\n[grid]\n"
                              "algorithm = ['fedavg', 'decentralised']\nseed = [1, 2]\n")
+        line = self.assert_refused(path, "run algorithm=decentralised_seed=1 refused by "
+                                   "fedavg --validate: fedavg: error: "
+                                   "--algorithm=decentralised is not accepted (fedavg, ")
+        self.assertTrue(line.endswith(" (nothing run)\n"), line)
+        # Each way of running a campaign checks first (with d2d-exchange: its start-up
+        # loads no LibTorch, about a second less per sweep.py call than fedavg's).
+        path = self.campaign("scenario = 'd2d-exchange'\n[parameters]\nduration = '1s'\n"
+                             "[grid]\nbackend = ['channel', 'wify']\nseed = [1, 2]\n")
         for options in ((), ("--dry-run",), ("-j", "1")):
-            line = self.assert_refused(path, "run algorithm=decentralised_seed=1 refused by "
-                                       "fedavg --validate: fedavg: error: "
-                                       "--algorithm=decentralised is not accepted (fedavg, ",
-                                       *options)
+            line = self.assert_refused(path, "run backend=wify_seed=1 refused by d2d-exchange "
+                                       "--validate: d2d-exchange: error: --backend=wify is "
+                                       "not accepted (channel or wifi)", *options)
             self.assertTrue(line.endswith(" (nothing run)\n"), line)
         # The same for a value out of range, and for a file that a run would read (relative
         # to the campaign's folder): missing.
