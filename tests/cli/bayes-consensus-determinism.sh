@@ -27,19 +27,28 @@ run() { # run OUTDIR ARGS...
 }
 
 FILES="beliefs.csv consensus.csv rounds.csv messages.csv energy.csv"
+VARIANTS=("" "--lossRule=renormalize" "--cooperation=isolated" "--cooperation=central"
+    "--mode=gaussian-linear" "--mode=gaussian-linear --lossRule=renormalize --steps=50"
+    "--graph=range --rangeM=120 --weights=metropolis" "--noisePowerW=1e-10"
+    "--mode=variational --steps=3 --localSteps=10 --dataFraction=0.05")
+# Run a of each variant in a process of its own; runs b (the same seed) and c (another) forked
+# by one start of the program (run_queued, lib-checks.sh).
 variant=0
-for extra in "" "--lossRule=renormalize" "--cooperation=isolated" "--cooperation=central" \
-    "--mode=gaussian-linear" "--mode=gaussian-linear --lossRule=renormalize --steps=50" \
-    "--graph=range --rangeM=120 --weights=metropolis" "--noisePowerW=1e-10" \
-    "--mode=variational --steps=3 --localSteps=10 --dataFraction=0.05"; do
+for extra in "${VARIANTS[@]}"; do
     variant=$((variant + 1))
-    echo "check: $extra: same seed -> identical traces, other seed -> different beliefs"
-    # shellcheck disable=SC2086
-    run "$TMP/a$variant" --seed=3 $extra || continue
-    # shellcheck disable=SC2086
-    run "$TMP/b$variant" --seed=3 $extra || continue
-    # shellcheck disable=SC2086
-    run "$TMP/c$variant" --seed=4 $extra || continue
+    read -r -a args <<<"$extra"
+    run "$TMP/a$variant" --seed=3 "${args[@]}" || true
+    queue_run "$TMP/b$variant" --seed=3 "${args[@]}" --quiet
+    queue_run "$TMP/c$variant" --seed=4 "${args[@]}" --quiet
+done
+run_queued "$BIN" 60
+variant=0
+for extra in "${VARIANTS[@]}"; do
+    variant=$((variant + 1))
+    echo "check: $extra: same seed -> identical traces (a process, a forked run), other seed -> different beliefs"
+    for d in a b c; do
+        [ -f "$TMP/$d$variant/run.json" ] || continue 2
+    done
     for f in $FILES; do
         if [ ! -f "$TMP/a$variant/$f" ]; then
             fail "no $f"

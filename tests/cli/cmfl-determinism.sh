@@ -52,16 +52,22 @@ same() { # same DIR1 DIR2 WHAT FILE...
         fi
     done
 }
-twice() { # twice NAME "FILES" ARGS... : two runs with --seed=3, compared
+queue() { # queue DIR ARGS...: a run forked by the one start below (run_queued, lib-checks.sh)
+    local dir=$1
+    shift
+    queue_run "$dir" "${SMALL[@]}" "$@"
+}
+# twice NAME "FILES" ARGS... : two runs with --seed=3, compared once the queue has run: one in
+# a process of its own (its traces checked further at once), one forked by one start of the
+# program (run_queued): the same flags, another address layout.
+compared=()
+twice() {
     local name=$1 files=$2
     shift 2
-    echo "check: $* twice with --seed=3 -> identical $files"
+    echo "check: $* (twice with --seed=3: compared below)"
     run "$TMP/$name-a" --seed=3 "$@"
-    run "$TMP/$name-b" --seed=3 "$@"
-    # shellcheck disable=SC2086
-    same "$TMP/$name-a" "$TMP/$name-b" "$name" $files
-    echo "  rounds.csv: $(($(wc -l <"$TMP/$name-a/rounds.csv") - 1)) rows," \
-        "messages.csv: $(($(wc -l <"$TMP/$name-a/messages.csv") - 1)) rows"
+    queue "$TMP/$name-b" --seed=3 "$@"
+    compared+=("$name|$files")
 }
 
 ATTACK=(--algorithm=cmfl-1 --committeePercent=50 --maliciousPercent=10 --attack=back-gradient)
@@ -137,12 +143,23 @@ twice trimmed-same "${TRACES[*]}" --algorithm=trimmed-mean --maliciousPercent=10
 twice braintorrent "${TRACES[*]}" --algorithm=braintorrent
 twice gossipfl "${TRACES[*]}" --algorithm=gossipfl
 
+queue "$TMP/cmfl1-inline" --seed=3 "${ATTACK[@]}" --threads=0
+queue "$TMP/cmfl1-seed4" --seed=4 "${ATTACK[@]}" --threads=2
+queue "$TMP/cmfl1-immediate" --seed=3 "${ATTACK[@]}" --threads=2 --access=immediate
+run_queued "$BIN" 120
+for entry in "${compared[@]}"; do
+    IFS='|' read -r name files <<<"$entry"
+    echo "check: $name: the two runs with --seed=3 -> identical $files"
+    # shellcheck disable=SC2086
+    same "$TMP/$name-a" "$TMP/$name-b" "$name" $files
+    echo "  rounds.csv: $(($(wc -l <"$TMP/$name-a/rounds.csv") - 1)) rows," \
+        "messages.csv: $(($(wc -l <"$TMP/$name-a/messages.csv") - 1)) rows"
+done
+
 echo "check: CMFL-I with --threads=0 (inline) gives the bytes of --threads=2"
-run "$TMP/cmfl1-inline" --seed=3 "${ATTACK[@]}" --threads=0
 same "$TMP/cmfl1-attack-a" "$TMP/cmfl1-inline" "threads" "${CMFL_TRACES[@]}"
 
 echo "check: CMFL-I with --seed=4 gives other messages"
-run "$TMP/cmfl1-seed4" --seed=4 "${ATTACK[@]}" --threads=2
 if [ ! -s "$TMP/cmfl1-seed4/messages.csv" ]; then
     fail "seed 4: messages.csv is missing or empty"
 elif cmp -s "$TMP/cmfl1-attack-a/messages.csv" "$TMP/cmfl1-seed4/messages.csv"; then
@@ -150,7 +167,6 @@ elif cmp -s "$TMP/cmfl1-attack-a/messages.csv" "$TMP/cmfl1-seed4/messages.csv"; 
 fi
 
 echo "check: --access defaults to scheduled (no half-duplex loss), --access=immediate selectable"
-run "$TMP/cmfl1-immediate" --seed=3 "${ATTACK[@]}" --threads=2 --access=immediate
 "$PYTHON" - "$TMP/cmfl1-attack-a" "$TMP/cmfl1-immediate" <<'PY' || fail "channel access of cmfl"
 import json, sys
 import pandas as pd
