@@ -37,29 +37,52 @@ compare() { # compare A B
     done
 }
 
+# Each pair: a run of a process of its own (run) and one forked by a single start of the
+# program (queue, run_queued in lib-checks.sh): the same flags, another address layout.
+queue() { # queue DIR ARGS...
+    local dir=$1
+    shift
+    queue_run "$dir" "${SMALL[@]}" "$@"
+}
+U=(--paradigm=unsupervised --pcaDims=8 --clusters=7 --edges=2 --requestPoints=20
+    --downstream=none)
+run "$TMP/a" --edges=2 --seed=5 || true
+queue "$TMP/b" --edges=2 --seed=5
+queue "$TMP/c" --edges=2 --seed=6
+run "$TMP/d" --graph=uniform --controlReliable=false --downstream=none --seed=2 || true
+queue "$TMP/e" --graph=uniform --controlReliable=false --downstream=none --seed=2
+run "$TMP/f" --paradigm=semi-supervised --pcaDims=10 --seed=3 || true
+queue "$TMP/g" --paradigm=semi-supervised --pcaDims=10 --seed=3
+run "$TMP/h" "${U[@]}" --seed=4 || true
+queue "$TMP/i" "${U[@]}" --seed=4
+run "$TMP/j" "${U[@]}" --exchangeMode=sampled --graph=uniform --seed=4 || true
+queue "$TMP/k" "${U[@]}" --exchangeMode=sampled --graph=uniform --seed=4
+run_queued "$BIN" 300
+ran() { # ran DIR...: every one has its run.json (a failed run was reported already)
+    local d
+    for d in "$@"; do
+        [ -f "$d/run.json" ] || return 1
+    done
+}
+
 echo "check: rl, 2 edges, fedavg: same seed, same bytes"
-run "$TMP/a" --edges=2 --seed=5 && run "$TMP/b" --edges=2 --seed=5 && compare "$TMP/a" "$TMP/b"
+ran "$TMP/a" "$TMP/b" && compare "$TMP/a" "$TMP/b"
 for f in gd_iterations.csv gd_links.csv rounds.csv; do
     [ -s "$TMP/a/$f" ] || fail "$f missing or empty"
 done
 echo "check: another seed gives other links"
-if run "$TMP/c" --edges=2 --seed=6 && cmp -s "$TMP/a/gd_links.csv" "$TMP/c/gd_links.csv"; then
+if ran "$TMP/a" "$TMP/c" && cmp -s "$TMP/a/gd_links.csv" "$TMP/c/gd_links.csv"; then
     fail "seeds 5 and 6 gave the same gd_links.csv"
 fi
 echo "check: uniform graph, unreliable control: same seed, same bytes"
-run "$TMP/d" --graph=uniform --controlReliable=false --downstream=none --seed=2 &&
-    run "$TMP/e" --graph=uniform --controlReliable=false --downstream=none --seed=2 &&
-    compare "$TMP/d" "$TMP/e"
+ran "$TMP/d" "$TMP/e" && compare "$TMP/d" "$TMP/e"
 
 echo "check: semi-supervised (d = 10, k = 7), rl, fedavg: same seed, same bytes"
-run "$TMP/f" --paradigm=semi-supervised --pcaDims=10 --seed=3 &&
-    run "$TMP/g" --paradigm=semi-supervised --pcaDims=10 --seed=3 && compare "$TMP/f" "$TMP/g"
+ran "$TMP/f" "$TMP/g" && compare "$TMP/f" "$TMP/g"
 [ -s "$TMP/f/gd_labelling.csv" ] || fail "gd_labelling.csv missing or empty"
 
 echo "check: unsupervised (d = 8, K = 7, 2 edges), rl, real points: same seed, same bytes"
-U=(--paradigm=unsupervised --pcaDims=8 --clusters=7 --edges=2 --requestPoints=20
-    --downstream=none)
-run "$TMP/h" "${U[@]}" --seed=4 && run "$TMP/i" "${U[@]}" --seed=4 && compare "$TMP/h" "$TMP/i"
+ran "$TMP/h" "$TMP/i" && compare "$TMP/h" "$TMP/i"
 [ -s "$TMP/h/gd_links.csv" ] || fail "unsupervised gd_links.csv missing or empty"
 "$PYTHON" - "$TMP/h/run.json" "$TMP/i/run.json" <<'PY' || fail "W1 per edge differs or missing"
 import json, sys
@@ -67,9 +90,7 @@ a, b = (json.load(open(f))["summary"]["results"]["gdMeanW1ToUniformPerEdge"] for
 sys.exit(0 if a == b and len(a) == 3 and a[2] < a[0] else 1)
 PY
 echo "check: unsupervised, sampled points, uniform graph: same seed, same bytes"
-run "$TMP/j" "${U[@]}" --exchangeMode=sampled --graph=uniform --seed=4 &&
-    run "$TMP/k" "${U[@]}" --exchangeMode=sampled --graph=uniform --seed=4 &&
-    compare "$TMP/j" "$TMP/k"
+ran "$TMP/j" "$TMP/k" && compare "$TMP/j" "$TMP/k"
 
 echo "check: unsupervised without --edges discovers two edges (Remark 2)"
 if run "$TMP/l" --paradigm=unsupervised --pcaDims=8 --graph=closest --downstream=none --seed=4; then
