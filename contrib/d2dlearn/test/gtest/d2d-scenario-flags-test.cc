@@ -26,6 +26,7 @@
 #include "ns3/pointer.h"
 #include "ns3/uinteger.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -167,11 +168,26 @@ TEST_F(D2dScenarioFlagsTest, TextFlagsKeepTheirWholeValue)
     EXPECT_EQ(dataDir, "default dir");
 }
 
+/**
+ * The last word of a death test's child: what it wrote is flushed and it exits with its
+ * status, skipping the teardown of what the test program loaded (LibTorch's static objects
+ * take about half a second to destroy in the child's copy-on-write pages, per EXPECT_EXIT).
+ * The programs' own exit, teardown included, is tested by the process-level tests.
+ */
+void
+ExitWithoutTeardown(int status, void*)
+{
+    std::fflush(nullptr);
+    std::_Exit(status);
+}
+
 /** Parse args with a flag table made by declare; the process exits on bad input. */
 template <typename Declare>
 void
 ParseOrExit(const std::vector<std::string>& a, Declare declare)
 {
+    // Registered last, run first by exit() (the flags' std::exit and the one below).
+    on_exit(&ExitWithoutTeardown, nullptr);
     D2dScenarioSupport support("flags-test");
     D2dScenarioFlags flags(support);
     declare(flags);
