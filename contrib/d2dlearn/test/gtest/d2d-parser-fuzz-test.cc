@@ -10,8 +10,10 @@
  * bound (the matrix reader: the memory it is given; the idx reader: 1032 x the compressed
  * size, gzip's largest expansion, checked before allocating).
  *
- * The --model tests need the learners' library (LibTorch); the sanitized test binary,
- * built without it, defines D2DLEARN_GTEST_TORCH_FREE and runs the others.
+ * The --model tests need the learners' library (LibTorch); the others are torch-free. The
+ * torch-free programs (D2DLEARN_GTEST_TORCH_FREE: the plain and the sanitized one) run the
+ * others, the LibTorch one (D2DLEARN_GTEST_TORCH_PART) only the --model tests: each case
+ * runs once, in a process that loads no more than it needs.
  */
 
 #include "ns3/d2d-fashion-mnist.h"
@@ -42,12 +44,14 @@ namespace
 /** Inputs per fuzz test. */
 constexpr int kCases = 10000;
 
+#ifndef D2DLEARN_GTEST_TORCH_PART
 /** \return whether an error message is one short line \param what the message */
 bool
 OneLine(const std::string& what)
 {
     return !what.empty() && what.find('\n') == std::string::npos && what.size() < 1000;
 }
+#endif // D2DLEARN_GTEST_TORCH_PART
 
 /** Mutates byte strings: the classic operations plus tokens that parsers trip on. */
 class Mutator
@@ -116,6 +120,8 @@ class Mutator
   private:
     std::mt19937_64 m_rng;
 };
+
+#ifndef D2DLEARN_GTEST_TORCH_PART
 
 /** \return the n x n matrix text of the values \param w the rows */
 std::string
@@ -571,6 +577,8 @@ TEST(D2dIdxReaderTest, FuzzMutatedIdxFiles)
     }
     EXPECT_GT(parsed, 0);
 }
+
+#endif // D2DLEARN_GTEST_TORCH_PART
 
 #ifndef D2DLEARN_GTEST_TORCH_FREE
 // Fuzz: 10,000 mutated --model texts: a spec whose sizes are whole numbers in [1, 100000]

@@ -8,9 +8,11 @@
  * "Improved distributed principal component analysis", 2014) against centralised PCA computed
  * independently (GSL's symmetric eigensolver on the stacked data's Gram matrix), and label
  * propagation (Zhu and Ghahramani 2002) on hand-worked graphs and on two Gaussians, and the
- * MLP labeller of App. D-D on two Gaussians. The sanitized torch-free subset
- * (D2DLEARN_GTEST_TORCH_FREE) runs only the label propagation cases: the distributed PCA's
- * SVD and the MLP are LibTorch's.
+ * MLP labeller of App. D-D on two Gaussians. The label propagation cases are torch-free:
+ * the torch-free programs (D2DLEARN_GTEST_TORCH_FREE: the plain and the sanitized one) run
+ * only them, and the LibTorch one (D2DLEARN_GTEST_TORCH_PART) only the others (the
+ * distributed PCA's SVD and the MLP are LibTorch's), so that each case runs once, in a
+ * process that loads no more than it needs.
  */
 
 #ifndef D2DLEARN_GTEST_TORCH_FREE
@@ -262,6 +264,7 @@ TEST(DistributedPca, RefusesBadSizes)
 }
 #endif // D2DLEARN_GTEST_TORCH_FREE
 
+#ifndef D2DLEARN_GTEST_TORCH_PART
 // Points 0, 1, 2, 3.1 on a line, k = 1: 0 -> 1, 1 -> 0 (tie with 2, lower index), 2 -> 1
 // (1 < 1.1), 3 -> 2; made symmetric: the path 0 - 1 - 2 - 3. Point 0 labelled 0, point 3
 // labelled 1. The harmonic solution: f1 = (1 + f2) / 2, f2 = f1 / 2 for label 0, so
@@ -419,6 +422,7 @@ TEST(LabelPropagation, ChooseLabelledCountsAndCoverage)
     const auto b = D2dLabelPropagation::ChooseLabelled({0, 0, 0, 0, 1, 1, 1, 2, 2, 2}, 0.1, 1, 0);
     EXPECT_EQ(std::count(b.begin(), b.end(), true), 3);
 }
+#endif // D2DLEARN_GTEST_TORCH_PART
 
 #ifndef D2DLEARN_GTEST_TORCH_FREE
 // The MLP labeller of App. D-D (a local one-hidden-layer MLP on the labelled points, a real
