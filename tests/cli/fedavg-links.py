@@ -24,6 +24,8 @@ import subprocess
 import sys
 import tempfile
 
+import case_batch
+
 BIN = sys.argv[1] if len(sys.argv) > 1 else sys.exit("usage: fedavg-links.py PATH/TO/fedavg")
 TMP = tempfile.mkdtemp(prefix="fedavg-links.")
 FAST = ["--rounds=1", "--dataFraction=0.02"]  # neither changes a link or the model's size
@@ -36,24 +38,47 @@ def fail(message):
     print("  FAIL: " + message)
 
 
-def run(name, *args):
-    """Run the scenario into TMP/name; return the folder."""
-    out = os.path.join(TMP, name)
-    cmd = [BIN, *FAST, *args, "--quiet", "--outDir=" + out]
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+LOSSY = ["--algorithm=decentralized", "--reliable=false", "--areaSideM=150"]
+# Every run the checks below read (name: its arguments besides FAST), and every --printLinks
+# (its arguments): all forked by one start of the program (case_batch), before the checks.
+RUNS = {"defaults": [],
+        "decentralized": ["--algorithm=decentralized"],
+        "uniform": ["--algorithm=decentralized", "--dropProbability=0.3", "--reliable=false"],
+        "uniform-d2s": ["--d2sDropProbability=0.2", "--rounds=3"],
+        "local-1": ["--algorithm=local", "--rounds=2", "--RngRun=1"],
+        "local-2": ["--algorithm=local", "--rounds=2", "--RngRun=2"],
+        "lossy-default": LOSSY,
+        "lossy-1": LOSSY + ["--RngRun=1"],
+        "lossy-2": LOSSY + ["--RngRun=2"]}
+LINKS = [(), ("--algorithm=decentralized",), ("--algorithm=decentralized", "--dropProbability=0.3"),
+         tuple(LOSSY + ["--RngRun=1"]), tuple(LOSSY + ["--RngRun=2"])]
+NEVER = os.path.join(TMP, "never-written")  # --printLinks's outDir
+
+
+def start_all():
+    """{name or --printLinks arguments: case_batch.Result} of RUNS and LINKS."""
+    keys = list(RUNS) + LINKS
+    argvs = [FAST + RUNS[name] + ["--quiet", "--outDir=" + os.path.join(TMP, name)]
+             for name in RUNS]
+    argvs += [FAST + list(args) + ["--printLinks", "--outDir=" + NEVER] for args in LINKS]
+    return dict(zip(keys, case_batch.run(BIN, argvs, timeout=300)))
+
+
+def run(name):
+    """The folder of RUNS[name], run into TMP/name."""
+    p = RESULTS[name]
     if p.returncode != 0:
-        sys.exit("run failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr))
-    return out
+        sys.exit("run failed (%d): %s\n%s" % (p.returncode, " ".join(p.args), p.stderr))
+    return os.path.join(TMP, name)
 
 
 def links(*args):
-    """--printLinks: (summary lines, rows as dicts); checks that no output folder appears."""
-    out = os.path.join(TMP, "never-written")
-    cmd = [BIN, *FAST, *args, "--printLinks", "--outDir=" + out]
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    """--printLinks with args (one of LINKS): (summary lines, rows as dicts); checks that no
+    output folder appears."""
+    p = RESULTS[args]
     if p.returncode != 0:
-        sys.exit("--printLinks failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr))
-    if os.path.exists(out):
+        sys.exit("--printLinks failed (%d): %s\n%s" % (p.returncode, " ".join(p.args), p.stderr))
+    if os.path.exists(NEVER):
         fail("--printLinks created its outDir")
     lines = p.stdout.splitlines()
     summary = [l for l in lines if l.startswith("#")]
@@ -101,6 +126,7 @@ def model_line(summary, link):
 
 
 try:
+    RESULTS = start_all()
     print("check: --printLinks on the fedavg defaults = the P_D of messages.csv (D2S links)")
     summary, rows = links()
     d2s = [r for r in rows if r["link"] == "d2s"]
@@ -135,7 +161,7 @@ try:
     print("check: --printLinks --algorithm=decentralized = the P_D of messages.csv (D2D links)")
     summary, rows = links("--algorithm=decentralized")
     check_printed_match_run(summary, [r for r in rows if r["link"] == "d2d"],
-                            messages(run("decentralized", "--algorithm=decentralized")),
+                            messages(run("decentralized")),
                             "decentralized")
 
     print("check: --dropProbability=0.3: every D2D link 0.3, losses binomial around it")
@@ -143,8 +169,7 @@ try:
     worst = max(abs(float(r["p_drop"]) - 0.3) for r in rows if r["link"] == "d2d")
     if worst > 1e-15:
         fail("printed D2D P_D off 0.3 by %g" % worst)
-    msgs = messages(run("uniform", "--algorithm=decentralized", "--dropProbability=0.3",
-                        "--reliable=false"))
+    msgs = messages(run("uniform"))
     worst = max(abs(float(m["p_drop"]) - 0.3) for m in msgs)
     sent = sum(int(m["fragments"]) for m in msgs)
     lost = sum(int(m["fragments_lost"]) for m in msgs)
@@ -158,7 +183,7 @@ try:
 
     print("check: --d2sDropProbability=0.2: every D2S link 0.2; ARQ retransmits p/(1-p) of "
           "the uploads' fragments")
-    msgs = messages(run("uniform-d2s", "--d2sDropProbability=0.2", "--rounds=3"))
+    msgs = messages(run("uniform-d2s"))
     worst = max(abs(float(m["p_drop"]) - 0.2) for m in msgs)
     up = [m for m in msgs if m["dst"] == "10"]  # unicast uploads to the server (index N)
     sent = sum(int(m["fragments"]) for m in up)
@@ -173,8 +198,8 @@ try:
         fail("retransmissions per upload fragment are not 0.25 within 4 sd")
 
     print("check: --RngRun=2 keeps data, shards and initial weights: local training identical")
-    a = run("local-1", "--algorithm=local", "--rounds=2", "--RngRun=1")
-    b = run("local-2", "--algorithm=local", "--rounds=2", "--RngRun=2")
+    a = run("local-1")
+    b = run("local-2")
     for f in ("rounds.csv", "energy.csv"):
         if read(a, f) != read(b, f):
             fail("--algorithm=local: %s differs between --RngRun=1 and 2" % f)
@@ -183,10 +208,9 @@ try:
             fail("run.json does not record RngRun 2")
 
     print("check: --RngRun=2 over lossy D2D links: same start and protocol draws, other losses")
-    lossy = ["--algorithm=decentralized", "--reliable=false", "--areaSideM=150"]
-    a = run("lossy-default", *lossy)
-    a1 = run("lossy-1", *lossy, "--RngRun=1")
-    b = run("lossy-2", *lossy, "--RngRun=2")
+    a = run("lossy-default")
+    a1 = run("lossy-1")
+    b = run("lossy-2")
     if read(a, "messages.csv") != read(a1, "messages.csv"):
         fail("--RngRun=1 differs from giving no --RngRun")
     r0 = lambda d: [l for l in read(d, "rounds.csv").splitlines() if l.startswith(b"0,")]
@@ -203,8 +227,8 @@ try:
           % (len(ma), changed, len(link(ma))))
     if changed == 0:
         fail("--RngRun=2 left every P_D as in run 1 (positions did not change)")
-    la = links(*lossy, "--RngRun=1")[1]
-    lb = links(*lossy, "--RngRun=2")[1]
+    la = links(*LOSSY, "--RngRun=1")[1]
+    lb = links(*LOSSY, "--RngRun=2")[1]
     if [r["distance_m"] for r in la] == [r["distance_m"] for r in lb]:
         fail("--printLinks: same distances for --RngRun=1 and 2")
 finally:

@@ -24,9 +24,10 @@ Usage: graph-discovery-rl-diversity.py PATH/TO/graph-discovery [CANDIDATE (defau
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
+
+import case_batch
 
 BIN = sys.argv[1]
 CANDIDATE = sys.argv[2] if len(sys.argv) > 2 else "rl"
@@ -36,21 +37,24 @@ COMMON = ["--dataFraction=0.05", "--iterations=1000", "--downstream=none", "--th
           "--traceEvery=1000", "--quiet"]
 
 
-def w1_after(tmp, graph, seed):
-    out = os.path.join(tmp, f"{graph}-{seed}")
-    cmd = [BIN, f"--graph={graph}", f"--seed={seed}", f"--outDir={out}"] + COMMON
-    res = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    if res.returncode != 0:
-        sys.exit(f"FAIL: {' '.join(cmd)}: {res.stderr.strip()[-300:]}")
-    with open(os.path.join(out, "run.json")) as f:
-        results = json.load(f)["summary"]["results"]
-    return float(results["gdMeanW1ToUniformAfter"])
+def w1_after(tmp, graphs):
+    """{graph: [W1 after, per seed]}: the 32 runs forked by one start of the program."""
+    runs = [(g, s, os.path.join(tmp, f"{g}-{s}")) for g in graphs for s in SEEDS]
+    argvs = [[f"--graph={g}", f"--seed={s}", f"--outDir={out}"] + COMMON for g, s, out in runs]
+    w = {g: [] for g in graphs}
+    for (g, _, out), res in zip(runs, case_batch.run(BIN, argvs, timeout=600)):
+        if res.returncode != 0:
+            sys.exit(f"FAIL: {' '.join(res.args)}: exit {res.returncode}: "
+                     f"{res.stderr.strip()[-300:]}")
+        with open(os.path.join(out, "run.json")) as f:
+            w[g].append(float(json.load(f)["summary"]["results"]["gdMeanW1ToUniformAfter"]))
+    return w
 
 
 def main():
     failures = []
     with tempfile.TemporaryDirectory() as tmp:
-        w = {g: [w1_after(tmp, g, s) for s in SEEDS] for g in (CANDIDATE,) + BASELINES}
+        w = w1_after(tmp, (CANDIDATE,) + BASELINES)
     print(f"W1 after, seeds {SEEDS[0]}-{SEEDS[-1]}:")
     for g, values in w.items():
         print(f"  {g:13s} " + " ".join(f"{v:.3f}" for v in values))

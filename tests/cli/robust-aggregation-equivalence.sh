@@ -29,15 +29,22 @@ PYTHON=/usr/bin/python3
 # The same (IID) shards for both: cmfl's default partition is Dirichlet.
 COMMON=(--nDevices=20 --rounds=2 --dataFraction=0.02 --model=logistic --seed=3
     --roundDeadline=120s --evaluateDevices=false --partition=iid --quiet)
-run() { # run BIN DIR ARGS...
-    local bin=$1 dir=$2
-    shift 2
-    if ! timeout 300 "$bin" "${COMMON[@]}" "$@" --outDir="$dir" >"$TMP/log" 2>&1; then
-        sed 's/^/    | /' "$TMP/log"
-        fail "run failed: $(basename "$bin") $*"
-    fi
-}
-# rows DIR: the accuracy and loss rows of rounds.csv
+# The runs the checks below compare, forked by one start of each program (run_queued).
+RULES=(median trimmed-mean krum multi-krum)
+for rule in "${RULES[@]}"; do
+    queue_run "$TMP/fedavg-$rule" "${COMMON[@]}" --algorithm=fedavg --aggregation=$rule \
+        --flipDevices=4 --clientFraction=1
+done
+queue_run "$TMP/fedavg-class" "${COMMON[@]}" --algorithm=fedavg \
+    --ns3::D2dFedAvg::Aggregation=ns3::D2dMedianAggregation --flipDevices=4 --clientFraction=1
+queue_run "$TMP/fedavg-mean" "${COMMON[@]}" --algorithm=fedavg --aggregation=mean \
+    --flipDevices=4 --clientFraction=1
+run_queued "$FEDAVG" 300
+for rule in "${RULES[@]}"; do
+    queue_run "$TMP/cmfl-$rule" "${COMMON[@]}" --algorithm=$rule --attack=label-flipping \
+        --maliciousPercent=20 --activationPercent=100
+done
+run_queued "$CMFL" 300
 rows() {
     "$PYTHON" - "$1/rounds.csv" <<'PY'
 import sys
@@ -64,13 +71,9 @@ same_rows() { # same_rows DIR1 DIR2 WHAT
     fi
 }
 
-for rule in median trimmed-mean krum multi-krum; do
+for rule in "${RULES[@]}"; do
     echo "check: fedavg --aggregation=$rule --flipDevices=4 = cmfl --algorithm=$rule" \
         "--attack=label-flipping --maliciousPercent=20"
-    run "$FEDAVG" "$TMP/fedavg-$rule" --algorithm=fedavg --aggregation=$rule --flipDevices=4 \
-        --clientFraction=1
-    run "$CMFL" "$TMP/cmfl-$rule" --algorithm=$rule --attack=label-flipping \
-        --maliciousPercent=20 --activationPercent=100
     same_rows "$TMP/fedavg-$rule" "$TMP/cmfl-$rule" "$rule"
 done
 
@@ -88,8 +91,6 @@ PY
     fail "flipped devices differ or run.json lacks them"
 
 echo "check: --ns3::D2dFedAvg::Aggregation=ns3::D2dMedianAggregation = --aggregation=median"
-run "$FEDAVG" "$TMP/fedavg-class" --algorithm=fedavg \
-    --ns3::D2dFedAvg::Aggregation=ns3::D2dMedianAggregation --flipDevices=4 --clientFraction=1
 if ! cmp -s "$TMP/fedavg-class/rounds.csv" "$TMP/fedavg-median/rounds.csv"; then
     fail "rounds.csv differs between the class name and --aggregation=median"
 fi
@@ -100,8 +101,6 @@ if grep -q '"aggregation": "mean"' "$TMP/fedavg-class/run.json"; then
 fi
 
 echo "check: the median differs from the mean (the comparison above can fail)"
-run "$FEDAVG" "$TMP/fedavg-mean" --algorithm=fedavg --aggregation=mean --flipDevices=4 \
-    --clientFraction=1
 rows "$TMP/fedavg-mean" >"$TMP/mean.csv"
 rows "$TMP/fedavg-median" >"$TMP/median.csv"
 if cmp -s "$TMP/mean.csv" "$TMP/median.csv"; then
