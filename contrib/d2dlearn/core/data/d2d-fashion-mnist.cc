@@ -10,9 +10,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <zlib.h>
 
@@ -328,6 +330,24 @@ struct CorruptEntry
 };
 
 /**
+ * Asks the kernel to back the whole 2 MiB pages of [p, p + bytes) with transparent huge
+ * pages where it does so only on request (Debian's "madvise" mode): the first write of the
+ * training set's 188 MB of features then takes about 90 page faults instead of 46,000.
+ * Nothing changes where the kernel refuses (the pages stay 4 KiB).
+ */
+void
+AdviseHugePages(void* p, std::size_t bytes)
+{
+    constexpr std::uintptr_t huge = std::uintptr_t(2) << 20;
+    const auto begin = (reinterpret_cast<std::uintptr_t>(p) + huge - 1) & ~(huge - 1);
+    const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(huge - 1);
+    if (end > begin)
+    {
+        madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+    }
+}
+
+/**
  * \return the samples `kept` (ascending) of raw as a data set, pixels scaled to [0, 1]
  * \throws CorruptEntry if a sample or label of a mapped entry is damaged
  */
@@ -344,6 +364,7 @@ Extract(const D2dIdxCache& raw, const std::vector<std::size_t>* kept)
     // Appended sample by sample into reserved room, not resized (zeroed) first: for the
     // whole training set that pass wrote 188 MB only to overwrite them.
     ds->features.reserve(n * sample);
+    AdviseHugePages(ds->features.data(), ds->features.capacity() * sizeof(float));
     std::vector<float> scaled(sample);
     float table[256];
     for (int v = 0; v < 256; ++v)
