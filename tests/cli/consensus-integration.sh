@@ -11,14 +11,18 @@ set -euo pipefail
 
 BIN=${1:?usage: bash consensus-integration.sh PATH/TO/consensus PATH/TO/plot_consensus.py}
 PLOT=${2:?usage: bash consensus-integration.sh PATH/TO/consensus PATH/TO/plot_consensus.py}
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/consensus-integration.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+# shellcheck source=lib-checks.sh
+source "$(dirname "$0")/lib-checks.sh" consensus-integration
 COMMON=(--dataFraction=0.1 --rounds=8 --warmupRounds=3 --localEpochs=2 --flipList=2,9
         --quiet)
-status=0
+# The six runs forked by one start of the program (run_queued), then checked.
 for seed in 1 2 3; do
-    "$BIN" "${COMMON[@]}" --seed=$seed --outDir="$TMP/consensus-$seed"
-    "$BIN" "${COMMON[@]}" --seed=$seed --algorithm=local --outDir="$TMP/local-$seed"
+    queue_run "$TMP/consensus-$seed" "${COMMON[@]}" --seed=$seed
+    queue_run "$TMP/local-$seed" "${COMMON[@]}" --seed=$seed --algorithm=local
+done
+run_queued "$BIN" 300
+status=$((failures > 0))
+for seed in 1 2 3; do
     /usr/bin/python3 - "$TMP/consensus-$seed" "$TMP/local-$seed" <<'PY' || status=1
 import csv, sys
 cons, local = sys.argv[1], sys.argv[2]
