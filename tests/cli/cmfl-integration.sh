@@ -30,18 +30,30 @@ COMMON=(--rounds=15 --learningRate=0.02 --dataFraction=0.1 --nDevices=40
     --activationPercent=50 --partition=iid --quorum=replicas --failedVote=keep-committee
     --maliciousCommittee=adversarial --multiKrumWeights=uniform --quiet)
 
-run() {
+# P_D = 0.2 on every link (the lossy run below).
+"$PYTHON" - "$TMP/rss.csv" <<'PY'
+import math, sys
+# eq. 18: P_D = 1 - exp(-(2^r - 1) sigma^2 / W) = 0.2 with r = 2, sigma^2 = 1e-13 W.
+w = 3e-13 / -math.log(0.8)
+n = 40
+rows = [",".join("0" if i == j else "%.9e" % w for j in range(n)) for i in range(n)]
+open(sys.argv[1], "w").write("\n".join(rows) + "\n")
+PY
+# The five runs forked by one start of the program (run_queued), then checked.
+run() { # run NAME ARGS...: queued into $TMP/NAME
     local name=$1
     shift
-    if ! timeout 300 "$BIN" "${COMMON[@]}" "$@" --outDir="$TMP/$name" >"$TMP/$name.log" 2>&1; then
-        sed 's/^/    | /' "$TMP/$name.log"
-        fail "$name: cmfl $* failed"
-    fi
+    queue_run "$TMP/$name" "${COMMON[@]}" "$@"
 }
-
-echo "check: 10 % back-gradient attackers, CMFL-I against FedAvg"
 run attack-cmfl1 --algorithm=cmfl-1 --maliciousPercent=10 --attack=back-gradient
 run attack-fedavg --algorithm=fedavg --maliciousPercent=10 --attack=back-gradient
+run clean-cmfl1 --algorithm=cmfl-1
+run clean-cmfl2 --algorithm=cmfl-2
+run lossy --algorithm=cmfl-1 --rounds=8 --rssFile="$TMP/rss.csv" --maxRetransmissions=3 \
+    --phaseTimeout=5s
+run_queued "$BIN" 300
+
+echo "check: 10 % back-gradient attackers, CMFL-I against FedAvg"
 "$PYTHON" - "$TMP" <<'PY' || fail "CMFL-I is not clearly above FedAvg under attack"
 import json, sys
 import pandas as pd
@@ -60,8 +72,6 @@ assert clean >= 0.8, c
 PY
 
 echo "check: no attack, strategy II not worse than strategy I"
-run clean-cmfl1 --algorithm=cmfl-1
-run clean-cmfl2 --algorithm=cmfl-2
 "$PYTHON" - "$TMP" <<'PY' || fail "strategy II is worse than strategy I without attack"
 import sys
 import pandas as pd
@@ -77,16 +87,6 @@ assert last["clean-cmfl2"] >= last["clean-cmfl1"] - 0.01, last
 PY
 
 echo "check: P_D = 0.2 on every link, CCP retries and completes"
-"$PYTHON" - "$TMP/rss.csv" <<'PY'
-import math, sys
-# eq. 18: P_D = 1 - exp(-(2^r - 1) sigma^2 / W) = 0.2 with r = 2, sigma^2 = 1e-13 W.
-w = 3e-13 / -math.log(0.8)
-n = 40
-rows = [",".join("0" if i == j else "%.9e" % w for j in range(n)) for i in range(n)]
-open(sys.argv[1], "w").write("\n".join(rows) + "\n")
-PY
-run lossy --algorithm=cmfl-1 --rounds=8 --rssFile="$TMP/rss.csv" --maxRetransmissions=3 \
-    --phaseTimeout=5s
 "$PYTHON" - "$TMP/lossy" <<'PY' || fail "CCP on lossy links"
 import json, sys
 import pandas as pd
