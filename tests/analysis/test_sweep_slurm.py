@@ -126,9 +126,12 @@ class SlurmTest(unittest.TestCase):
         campaign, no run lost or run twice, with the traces of a local run."""
         path = os.path.join(tmp, "cancelled.toml")
         with open(path, "w") as fh:
-            # About 20 s of wall time a run (a plain 100 s of d2d-exchange takes 0.1 s: the
-            # scancel below raced its end); one task at a time, so the second is pending.
-            fh.write(CAMPAIGN.replace('duration = "3s"', 'duration = "600s"\nnDevices = 50\n'
+            # About 2 s of wall time a run on an idle machine (150 s of 50 devices
+            # broadcasting; the scancel below comes a few tenths of a second after the task
+            # starts, and a plain 100 s of d2d-exchange, 0.1 s, raced its end; 600 s, 7 s a
+            # run, made this the suite's second-longest test: the two runs again through
+            # Slurm one at a time, then locally); one task at a time, so the second is pending.
+            fh.write(CAMPAIGN.replace('duration = "3s"', 'duration = "150s"\nnDevices = 50\n'
                                       'meanInterval = "200ms"\nbroadcast = true')
                      .replace("spectralEfficiency = [0.5, 2]", "spectralEfficiency = [2]")
                      .replace("max_parallel = 2", "max_parallel = 1"))
