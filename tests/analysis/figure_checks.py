@@ -3,6 +3,8 @@
 
 render(script, argv) runs a script's main() in this process and returns its exit status and
 the (file name, Figure) pairs it wrote (analysis/trace_io.py keeps them in DRAWN);
+run_main(script, argv) runs it in this process as its command line would (exit status,
+stdout, stderr);
 problems(name, fig) lists what is wrong with a figure:
 
 - an axis that shows data without a label (x and y; a colour bar's label);
@@ -19,7 +21,7 @@ import importlib.util
 import io
 import os
 import sys
-from contextlib import redirect_stdout
+from contextlib import redirect_stderr, redirect_stdout
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ANALYSIS = os.path.join(os.path.dirname(os.path.dirname(HERE)), "analysis")
@@ -52,6 +54,26 @@ def render(script, argv):
     with redirect_stdout(out):
         rc = module.main(argv)
     return rc, out.getvalue(), list(tio.DRAWN)
+
+
+def run_main(script, argv):
+    """analysis/<script>.py's main(argv) in this process, as its command line would run it
+    (without the second or so a new Python process takes to import pandas and matplotlib):
+    (exit status, stdout, stderr). An exit through SystemExit (argparse's errors and --help,
+    sys.exit) gives its status, and a text status is written to stderr with status 1, as
+    Python does; any other exception propagates (a process would print a traceback). The
+    tests keep a few runs of each script as a process of its own (the command line itself)."""
+    module = load_script(script)
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        try:
+            rc = module.main(argv)
+        except SystemExit as e:
+            rc = e.code
+            if rc is not None and not isinstance(rc, int):
+                print(rc, file=sys.stderr)
+                rc = 1
+    return rc or 0, out.getvalue(), err.getvalue()
 
 
 def is_colorbar(ax):

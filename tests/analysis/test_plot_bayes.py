@@ -61,8 +61,17 @@ def write_run(folder, mode, cooperation, rows_by_node, steps=5):
 
 
 def run_script(*args):
+    """plot_bayes.py with args, its main() in this process (figure_checks.run_main), as
+    its command line runs it: returncode, stdout, stderr."""
+    rc, out, err = figure_checks.run_main("plot_bayes", list(args))
+    return subprocess.CompletedProcess([SCRIPT] + list(args), rc, out, err)
+
+
+def run_process(*args):
+    """plot_bayes.py with args in a process of its own: returncode, stdout, stderr."""
     return subprocess.run([PYTHON, SCRIPT] + list(args), stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+
 
 
 def read_summary(path):
@@ -109,7 +118,7 @@ class PlotBayesTest(unittest.TestCase):
         write_run(i, "gaussian-linear", "isolated", {0: lambda k: 1.2, 1: lambda k: 0.8})
         write_run(n, "gaussian-linear", "network", {0: lambda k: 0.65, 1: lambda k: 0.65})
         out = os.path.join(self.tmp, "plots")
-        proc = run_script(c, i, n, "--out", out)
+        proc = run_process(c, i, n, "--out", out)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         with open(os.path.join(out, "mse.png"), "rb") as fh:
             self.assertEqual(fh.read(8), PNG_SIGNATURE)
@@ -193,7 +202,7 @@ class PlotBayesTest(unittest.TestCase):
         d = os.path.join(self.tmp, "broken")
         write_run(d, "discrete", "network", {0: lambda k: 0.5})
         os.remove(os.path.join(d, "beliefs.csv"))
-        proc = run_script(d, "--out", os.path.join(self.tmp, "plots"))
+        proc = run_process(d, "--out", os.path.join(self.tmp, "plots"))
         self.assertEqual(proc.returncode, 2)
         self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
         self.assertIn("beliefs.csv", proc.stderr)

@@ -136,9 +136,17 @@ def make_run(folder, spec, extra_round_rows=()):
 
 
 def run_script(*args):
+    """plot_cmfl.py with args, its main() in this process (figure_checks.run_main): exit
+    status, stdout, stderr, as its command line gives them."""
+    return figure_checks.run_main("plot_cmfl", list(args))
+
+
+def run_process(*args):
+    """plot_cmfl.py with args in a process of its own: exit status, stdout, stderr."""
     proc = subprocess.run([PYTHON, SCRIPT] + list(args), stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
     return proc.returncode, proc.stdout, proc.stderr
+
 
 
 def import_script():
@@ -332,7 +340,7 @@ class PlotCmflTest(unittest.TestCase):
 
     def test_all_figures_and_table(self):
         out_dir = self.path_of("plots_all")
-        rc, out, err = run_script(self.a, self.b, self.b2, self.c, self.d, "--out", out_dir)
+        rc, out, err = run_process(self.a, self.b, self.b2, self.c, self.d, "--out", out_dir)
         self.assertEqual(rc, 0, "stdout:\n%s\nstderr:\n%s" % (out, err))
         self.assertEqual(err.strip(), "")
         pngs_ok(self, out_dir, PNGS)
@@ -445,7 +453,10 @@ class PlotCmflTest(unittest.TestCase):
                     args = [self.a] + bad_args
                 else:
                     args = [self.a] + bad_args + ["--out", out_dir]
-                rc, out, err = run_script(*args)
+                # Two cases as processes of their own (the command line's exit status
+                # and stderr), the others in this process (figure_checks.run_main).
+                run = run_process if bad_args in ([], [f_json]) else run_script
+                rc, out, err = run(*args)
                 self.assertEqual(rc, 2, "stdout:\n%s\nstderr:\n%s" % (out, err))
                 lines = err.strip().splitlines()
                 self.assertEqual(len(lines), 1, "stderr should be one line:\n%s" % err)

@@ -59,8 +59,17 @@ def write_run(folder, algorithm, accuracy, flipped=(), trust="dynamic"):
 
 
 def run_script(*args):
+    """plot_consensus.py with args, its main() in this process (figure_checks.run_main), as
+    its command line runs it: returncode, stdout, stderr."""
+    rc, out, err = figure_checks.run_main("plot_consensus", list(args))
+    return subprocess.CompletedProcess([SCRIPT] + list(args), rc, out, err)
+
+
+def run_process(*args):
+    """plot_consensus.py with args in a process of its own: returncode, stdout, stderr."""
     return subprocess.run([PYTHON, SCRIPT] + list(args), stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+
 
 
 def read_rows(path):
@@ -84,7 +93,7 @@ class PlotConsensusTest(unittest.TestCase):
         l = os.path.join(self.tmp, "loc")
         write_run(c, "consensus", {0: (0.5, 0.8), 1: (0.2, 0.1), 2: (0.4, 0.6)}, flipped=[1])
         write_run(l, "local", {0: (0.4, 0.5), 1: (0.6, 0.7), 2: (0.2, 0.3)})
-        proc = run_script(c, l, "--out", self.out)
+        proc = run_process(c, l, "--out", self.out)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         table = {r["run"]: r for r in csv.DictReader(io.StringIO(proc.stdout))}
         self.assertEqual(table["cons"]["algorithm"], "consensus/dynamic")
@@ -243,7 +252,7 @@ class PlotConsensusTest(unittest.TestCase):
         p = os.path.join(self.tmp, "poly")
         self.write_polynomial(p)
         os.remove(os.path.join(p, "coefficients.csv"))
-        proc = run_script(p, "--out", self.out)
+        proc = run_process(p, "--out", self.out)
         self.assertEqual(proc.returncode, 2)
         self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
         self.assertIn("coefficients.csv", proc.stderr)

@@ -119,9 +119,17 @@ def make_run_b(folder, with_global=True, with_json=True):
 
 
 def run_script(*args):
+    """plot_rounds.py with args, its main() in this process (figure_checks.run_main): exit
+    status, stdout, stderr, as its command line gives them."""
+    return figure_checks.run_main("plot_rounds", list(args))
+
+
+def run_process(*args):
+    """plot_rounds.py with args in a process of its own: exit status, stdout, stderr."""
     proc = subprocess.run([PYTHON, SCRIPT] + list(args), stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
     return proc.returncode, proc.stdout, proc.stderr
+
 
 
 def import_script():
@@ -208,7 +216,7 @@ class PlotRoundsTest(unittest.TestCase):
         make_run_a(a)
         make_run_b(b)
         out_dir = self.path("two_plots")
-        rc, out, err = run_script(a, b, "--out", out_dir)
+        rc, out, err = run_process(a, b, "--out", out_dir)
         self.assertEqual(rc, 0, "stdout:\n%s\nstderr:\n%s" % (out, err))
         self.assertEqual(err.strip(), "")
         pngs_ok(self, out_dir, PNGS)
@@ -385,7 +393,7 @@ class PlotRoundsTest(unittest.TestCase):
         make_run_a(a)
         make_run_b(b)
         os.remove(os.path.join(b, "rounds.csv"))
-        rc, out, err = run_script(a, b)
+        rc, out, err = run_process(a, b)
         self.assertEqual(rc, 2, "stdout:\n%s\nstderr:\n%s" % (out, err))
         lines = err.strip().splitlines()
         self.assertEqual(len(lines), 1, "stderr should be one line:\n%s" % err)

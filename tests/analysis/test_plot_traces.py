@@ -41,9 +41,17 @@ def write_csv(path, header, rows):
 
 
 def run_script(*args):
+    """plot_traces.py with args, its main() in this process (figure_checks.run_main): exit
+    status, stdout, stderr, as its command line gives them."""
+    return figure_checks.run_main("plot_traces", list(args))
+
+
+def run_process(*args):
+    """plot_traces.py with args in a process of its own: exit status, stdout, stderr."""
     proc = subprocess.run([PYTHON, SCRIPT] + list(args), stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
     return proc.returncode, proc.stdout, proc.stderr
+
 
 
 def make_messages(with_mode=True, with_pdrop=True, bool_words=False):
@@ -178,7 +186,7 @@ class PlotTracesTest(unittest.TestCase):
         erows, totals = make_energy(3)
         write_csv(os.path.join(d, "energy.csv"), ENERGY_HEADER, erows)
 
-        rc, out, err = run_script(d)
+        rc, out, err = run_process(d)
         self.assertEqual(rc, 0, "stdout:\n%s\nstderr:\n%s" % (out, err))
         out_dir = os.path.join(d, "plots")  # default output folder
         pngs_ok(self, out_dir, PNGS)
@@ -424,7 +432,7 @@ class PlotTracesTest(unittest.TestCase):
         d = self.folder("missing")
         erows, _ = make_energy(3)
         write_csv(os.path.join(d, "energy.csv"), ENERGY_HEADER, erows)
-        rc, out, err = run_script(d)
+        rc, out, err = run_process(d)
         self.assertEqual(rc, 2, "stdout:\n%s\nstderr:\n%s" % (out, err))
         lines = err.strip().splitlines()
         self.assertEqual(len(lines), 1, "stderr should be one line:\n%s" % err)
