@@ -148,7 +148,6 @@ def run_process(*args):
     return proc.returncode, proc.stdout, proc.stderr
 
 
-
 def import_script():
     spec = importlib.util.spec_from_file_location("plot_cmfl", SCRIPT)
     module = importlib.util.module_from_spec(spec)

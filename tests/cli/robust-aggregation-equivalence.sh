@@ -45,6 +45,7 @@ for rule in "${RULES[@]}"; do
         --maliciousPercent=20 --activationPercent=100
 done
 run_queued "$CMFL" 300
+# rows DIR: the accuracy and loss rows of rounds.csv
 rows() {
     "$PYTHON" - "$1/rounds.csv" <<'PY'
 import sys
