@@ -73,7 +73,6 @@ def run_process(*args):
                           stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
 
 
-
 def read_summary(path):
     with open(path) as fh:
         return {os.path.basename(r["run"]): r for r in csv.DictReader(fh)}

@@ -71,7 +71,6 @@ def run_process(*args):
                           stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
 
 
-
 def read_rows(path):
     with open(path) as fh:
         return list(csv.DictReader(fh))

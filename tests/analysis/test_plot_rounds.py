@@ -131,7 +131,6 @@ def run_process(*args):
     return proc.returncode, proc.stdout, proc.stderr
 
 
-
 def import_script():
     spec = importlib.util.spec_from_file_location("plot_rounds", SCRIPT)
     module = importlib.util.module_from_spec(spec)

@@ -53,7 +53,6 @@ def run_process(*args):
     return proc.returncode, proc.stdout, proc.stderr
 
 
-
 def make_messages(with_mode=True, with_pdrop=True, bool_words=False):
     """Synthetic messages with known statistics.
 
