@@ -294,6 +294,32 @@ def parse_blas(text):
     return rows
 
 
+def parse_ci(text):
+    """bench-ci.py: one row per part (the whole run, the build, the tests; the tests summed;
+    compilation in all and per CMake target; the slowest tests), its seconds, and for the
+    tests and compilations how many."""
+    rows = []
+    for line in text.splitlines():
+        m = re.match(r"ci: total ([\d.]+) s, build ([\d.]+) s, tests ([\d.]+) s", line)
+        if m:
+            rows += [dict(part="`.ci/run`, in all", seconds=m.group(1), count=""),
+                     dict(part="build (set-up, configure, compile, link)", seconds=m.group(2),
+                          count=""),
+                     dict(part="tests (`ctest -j2`)", seconds=m.group(3), count="")]
+        m = re.match(r"tests: (\d+) of (\d+) passed, ([\d.]+) s summed over (\d+) tests", line)
+        if m:
+            rows.append(dict(part="tests, each one's time summed (%s of %s passed)"
+                             % (m.group(1), m.group(2)), seconds=m.group(3), count=m.group(4)))
+        m = re.match(r"compile(?: (.+?))?: ([\d.]+) s in (\d+) sources", line)
+        if m:
+            rows.append(dict(part="compile: " + (m.group(1) or "all sources"),
+                             seconds=m.group(2), count=m.group(3)))
+        m = re.match(r"test (\S+): ([\d.]+) s", line)
+        if m:
+            rows.append(dict(part="test: " + m.group(1), seconds=m.group(2), count=""))
+    return rows
+
+
 def pivot_cmfl(rows):
     """The page's table: one row per algorithm, a round's simulated time per link rate."""
     out = {}
@@ -499,13 +525,21 @@ def benches(bindir):
             settings="108 devices on 10 % of Fashion-MNIST, MLP 784-64-10, 3 rounds, "
                      "43 committee and 65 training clients, no attack (bench-cmfl.py's "
                      "defaults)"),
+        # CI's own time: not a program of bindir but a clean clone of the committed tree.
+        "ci": dict(
+            runs=[("clean clone, .ci/run", [PYTHON, os.path.join(HERE, "bench-ci.py")],
+                   None)],
+            parse=parse_ci,
+            settings="`bash .ci/run` on a clean clone of the commit below, as CI runs it: "
+                     "a Release build with the sanitized subset, then `ctest -j2` (about 18 "
+                     "minutes; run it alone on an idle machine)"),
     }
 
 
 NAMES = ["fast-path", "scale", "scale-density", "scale-1m", "wifi-scale", "footprint", "fedavg",
          "roofline",
          "startup", "blas", "devices", "devices-10k", "devices-1m", "devices-decentralized",
-         "devices-random", "cmfl"]
+         "devices-random", "cmfl", "ci"]
 
 
 def write_atomic(path, text):

@@ -17,6 +17,8 @@ startup: four cases, the warm / no cache ratio 0.723 and the 0.527 s above the f
   with the floor's 302 libraries.
 devices: two rows, the decentralized one with its bound note.
 blas: two runs, then the medians' ratio 3.50 as a row of its own.
+ci: the whole run, build and tests, the tests summed with their count, compilation in all
+  and per target (CMake's checks under a name of their own), the slowest tests.
 cmfl: two algorithms at two rates pivot to one row each, rounds' time per rate, the wall
   range over the rates.
 
@@ -165,6 +167,17 @@ fedavg         10 Mbit/s  round     0.418 s sim     22.20 MB/round  accuracy 0.2
 algorithm  rate_mbps  round_time_s
 """
 
+CI = """\
+bench-ci: a clean clone of /work/main at f879de2aa1b2, `bash .ci/run`; load average 0.1 at the start
+ci: total 1050.1 s, build 571.2 s, tests 478.9 s; load average 1.9 at the end
+tests: 292 of 292 passed, 956.5 s summed over 292 tests
+compile: 1243.0 s in 265 sources
+compile d2dlearn-learning: 323.7 s in 39 sources
+compile (configure checks): 0.2 s in 1 sources
+test analysis-sweep: 83.3 s
+test gtest.D2dTorchRuntime.ExitRightAfterPoolStartDoesNotHang: 11.6 s
+"""
+
 
 class Parsers(unittest.TestCase):
     def test_fast_path(self):
@@ -275,9 +288,22 @@ class Parsers(unittest.TestCase):
                          ("2.00", "2.40", "0.6916"))
         self.assertEqual(rows[2]["user_s"], "3.50")
 
+    def test_ci(self):
+        rows = pn.parse_ci(CI)
+        self.assertEqual([(r["part"], r["seconds"], r["count"]) for r in rows], [
+            ("`.ci/run`, in all", "1050.1", ""),
+            ("build (set-up, configure, compile, link)", "571.2", ""),
+            ("tests (`ctest -j2`)", "478.9", ""),
+            ("tests, each one's time summed (292 of 292 passed)", "956.5", "292"),
+            ("compile: all sources", "1243.0", "265"),
+            ("compile: d2dlearn-learning", "323.7", "39"),
+            ("compile: (configure checks)", "0.2", "1"),
+            ("test: analysis-sweep", "83.3", ""),
+            ("test: gtest.D2dTorchRuntime.ExitRightAfterPoolStartDoesNotHang", "11.6", "")])
+
     def test_empty_output_gives_no_rows(self):
         for parse in (pn.parse_fast_path, pn.parse_roofline, pn.parse_startup,
-                      pn.parse_devices, pn.parse_cmfl, pn.parse_blas):
+                      pn.parse_devices, pn.parse_cmfl, pn.parse_blas, pn.parse_ci):
             self.assertEqual(parse("nothing here\n"), [])
 
 
