@@ -22,8 +22,9 @@ and stamp.md naming the campaigns, their runs and wall times), updating their ro
 doc/data/campaign-times.csv too.
 With --perf NAME (repeatable, or "all"; bench/perf_numbers.py's NAMES) runs the benchmark
 programs of doc/performance.md (build/bin/bench-*, bench/*.py) at settings of about two
-minutes each and writes doc/data/perf/NAME.csv (the page's table), NAME.md (its stamp, with
-the load average at the start and the end) and NAME.out.json (what they printed).
+minutes each (ci: `bash .ci/run` on a clean clone of the committed tree, about 18 minutes)
+and writes doc/data/perf/NAME.csv (the page's table), NAME.md (its stamp, with the load
+average at the start and the end) and NAME.out.json (what they printed).
 --jobs N runs N campaign runs at once (default: sweep.py's, one per core). Every row names
 the machine (CPU, cores), the date and the git commit measured (that of --source DIR, the
 tree the programs of --bin were built from: default this one; "+changes" if its sources
