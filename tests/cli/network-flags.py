@@ -10,6 +10,7 @@ For each of the six programs, on a small setting:
 - --printLinks prints the links (the summary lines and the link table), exits 0, simulates
   nothing and writes no --outDir. (consensus and graph-discovery once ran the whole
   simulation and wrote their traces.)
+A program's two runs are forked by one start of it (case_batch.py, D2DLEARN_CASES).
 
 Usage: network-flags.py BIN_DIR
 """
@@ -19,7 +20,8 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
+
+import case_batch
 
 BIN = sys.argv[1] if len(sys.argv) > 1 else sys.exit("usage: network-flags.py BIN_DIR")
 TMP = tempfile.mkdtemp(prefix="network-flags.")
@@ -48,18 +50,14 @@ def fail(message):
     print("  FAIL: " + message)
 
 
-def run(program, args, out):
+def argv(program, args, out):
     threads = [] if program == "d2d-exchange" else ["--threads=0"]  # no LibTorch there
-    cmd = [os.path.join(BIN, program), *args, "--quiet", *threads, "--outDir=" + out]
-    start = time.monotonic()
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    return p, time.monotonic() - start, " ".join(cmd[1:])
+    return [*args, "--quiet", *threads, "--outDir=" + out]
 
 
-def check_drop_probabilities(program, flags, server):
+def check_drop_probabilities(program, flags, server, p):
     out = os.path.join(TMP, program)
-    drops = ["--dropProbability=%g" % P] + (["--d2sDropProbability=%g" % Q] if server else [])
-    p, _, cmd = run(program, flags + drops, out)
+    cmd = " ".join(p.args[1:])
     if p.returncode != 0:
         fail("%s %s exited %d: %s" % (program, cmd, p.returncode, p.stderr.strip()[-300:]))
         return
@@ -83,9 +81,9 @@ def check_drop_probabilities(program, flags, server):
           % (program, counts["d2d"], P, counts["d2s"], Q))
 
 
-def check_print_links(program, flags):
+def check_print_links(program, p):
     out = os.path.join(TMP, program + "-links")
-    p, seconds, cmd = run(program, flags + ["--printLinks"], out)
+    cmd = " ".join(p.args[1:])
     if p.returncode != 0:
         fail("%s %s exited %d: %s" % (program, cmd, p.returncode, p.stderr.strip()[-300:]))
         return
@@ -98,8 +96,7 @@ def check_print_links(program, flags):
     if "link,rx,tx,distance_m,rss_w,p_drop" not in lines:
         fail("%s --printLinks: no link table" % program)
     if failures == before:
-        print("  %s --printLinks: %d lines in %.1f s, nothing written"
-              % (program, len(lines), seconds))
+        print("  %s --printLinks: %d lines, nothing written" % (program, len(lines)))
 
 
 for program, (flags, server) in SCENARIOS.items():
@@ -107,8 +104,15 @@ for program, (flags, server) in SCENARIOS.items():
         fail("%s is not built in %s" % (program, BIN))
         continue
     print("check: %s" % program)
-    check_drop_probabilities(program, flags, server)
-    check_print_links(program, flags)
+    drops = ["--dropProbability=%g" % P] + (["--d2sDropProbability=%g" % Q] if server else [])
+    # Both runs forked by one start of the program (case_batch); each child parses its flags
+    # and goes on as a process of its own would.
+    runs = case_batch.run(os.path.join(BIN, program),
+                          [argv(program, flags + drops, os.path.join(TMP, program)),
+                           argv(program, flags + ["--printLinks"],
+                                os.path.join(TMP, program + "-links"))], timeout=300)
+    check_drop_probabilities(program, flags, server, runs[0])
+    check_print_links(program, runs[1])
 
 subprocess.run(["rm", "-rf", TMP])
 if failures:
