@@ -529,7 +529,8 @@ def benches(bindir):
         "ci": dict(
             runs=[("clean clone, .ci/run", [PYTHON, os.path.join(HERE, "bench-ci.py")],
                    None)],
-            parse=parse_ci,
+            parse=parse_ci, table=lambda rows: [{k: v for k, v in r.items() if k != "run"}
+                                                for r in rows],  # one run: no run column
             settings="`bash .ci/run` on a clean clone of the commit below, as CI runs it: "
                      "a Release build with the sanitized subset, then `ctest -j2` (about 18 "
                      "minutes; run it alone on an idle machine)"),
