@@ -134,7 +134,8 @@ def main():
                      % (code, "" if build_end else " before the tests"))
         summary = SUMMARY.findall(text)
         if not summary:
-            sys.exit("bench-ci: no CTest summary in the log (%s)" % log_path)
+            sys.stderr.write("".join(text.splitlines(True)[-40:]))
+            sys.exit("bench-ci: no CTest summary at the end of .ci/run's output")
         _, failed, total = (int(x) for x in summary[-1])
         tests = test_times(os.path.join(clone, "build", "Testing", "Temporary", "LastTest.log"))
         compiled = compile_times(times)
