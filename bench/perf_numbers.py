@@ -572,8 +572,15 @@ def table(spec, runs):
     return rows
 
 
+# An absolute path into a checkout's bench/ or build/ (this one's, or another worktree's
+# where a kept output was measured), alone or after "=".
+CHECKOUT_PATH = re.compile(r"(^|=)/(?:[^/\s=]+/)+?((?:bench|build)/)")
+
+
 def command(argv):
-    return " ".join(a.replace(TOP + "/", "") for a in argv)  # paths from the repository
+    """argv as the stamp shows it: paths from the repository (bench/..., build/...), also
+    for an output kept from another checkout, so that re-parsing it writes the same stamp."""
+    return " ".join(CHECKOUT_PATH.sub(r"\1\2", a.replace(TOP + "/", "")) for a in argv)
 
 
 def stamp_md(name, spec, kept):

@@ -23,7 +23,8 @@ cmfl: two algorithms at two rates pivot to one row each, rounds' time per rate, 
   range over the rates.
 
 Then the kept outputs: every doc/data/perf/NAME.out.json re-parses to the committed
-NAME.csv (nobody edited a table by hand). Run it directly:
+NAME.csv and NAME.md (nobody edited a table or a stamp by hand; a stamp's commands name
+paths from the repository, also for an output measured in another checkout). Run it directly:
 /usr/bin/python3 tests/analysis/test_perf_numbers.py"""
 
 import csv
@@ -314,11 +315,23 @@ class KeptOutputs(unittest.TestCase):
         kept = [n for n in specs if os.path.exists(os.path.join(outdir, n + ".out.json"))]
         for name in kept:
             with open(os.path.join(outdir, name + ".out.json")) as f:
-                runs = json.load(f)["runs"]
+                kept_output = json.load(f)
+            runs = kept_output["runs"]
             with open(os.path.join(outdir, name + ".csv")) as f:
                 committed = list(csv.DictReader(f))
             again = list(csv.DictReader(io.StringIO(pn.to_csv(pn.table(specs[name], runs)))))
             self.assertEqual(committed, again, name)
+            # The stamp too (its commands' paths from the repository, wherever measured).
+            with open(os.path.join(outdir, name + ".md")) as f:
+                self.assertEqual(f.read(), pn.stamp_md(name, specs[name], kept_output), name)
+
+    def test_commands_name_paths_from_the_repository(self):
+        # Measured in another worktree: the stamp still shows bench/... and build/...
+        self.assertEqual(pn.command(["/usr/bin/python3", "/work/other/bench/bench-blas.py",
+                                     "--bin=/work/other/build/bin/fedavg", "--runs=2",
+                                     pn.TOP + "/build/bin/bench-scale", "--x=/usr/lib/y"]),
+                         "/usr/bin/python3 bench/bench-blas.py --bin=build/bin/fedavg --runs=2 "
+                         "build/bin/bench-scale --x=/usr/lib/y")
 
 
 if __name__ == "__main__":
