@@ -55,8 +55,7 @@ def argv(program, args, out):
     return [*args, "--quiet", *threads, "--outDir=" + out]
 
 
-def check_drop_probabilities(program, flags, server, p):
-    out = os.path.join(TMP, program)
+def check_drop_probabilities(program, flags, server, p, out):
     cmd = " ".join(p.args[1:])
     if p.returncode != 0:
         fail("%s %s exited %d: %s" % (program, cmd, p.returncode, p.stderr.strip()[-300:]))
@@ -81,8 +80,7 @@ def check_drop_probabilities(program, flags, server, p):
           % (program, counts["d2d"], P, counts["d2s"], Q))
 
 
-def check_print_links(program, p):
-    out = os.path.join(TMP, program + "-links")
+def check_print_links(program, p, out):
     cmd = " ".join(p.args[1:])
     if p.returncode != 0:
         fail("%s %s exited %d: %s" % (program, cmd, p.returncode, p.stderr.strip()[-300:]))
@@ -107,12 +105,12 @@ for program, (flags, server) in SCENARIOS.items():
     drops = ["--dropProbability=%g" % P] + (["--d2sDropProbability=%g" % Q] if server else [])
     # Both runs forked by one start of the program (case_batch); each child parses its flags
     # and goes on as a process of its own would.
+    out, links_out = os.path.join(TMP, program), os.path.join(TMP, program + "-links")
     runs = case_batch.run(os.path.join(BIN, program),
-                          [argv(program, flags + drops, os.path.join(TMP, program)),
-                           argv(program, flags + ["--printLinks"],
-                                os.path.join(TMP, program + "-links"))], timeout=300)
-    check_drop_probabilities(program, flags, server, runs[0])
-    check_print_links(program, runs[1])
+                          [argv(program, flags + drops, out),
+                           argv(program, flags + ["--printLinks"], links_out)], timeout=300)
+    check_drop_probabilities(program, flags, server, runs[0], out)
+    check_print_links(program, runs[1], links_out)
 
 subprocess.run(["rm", "-rf", TMP])
 if failures:
