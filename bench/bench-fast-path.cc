@@ -15,6 +15,7 @@
  * --targetPd.
  */
 
+#include "ns3/basic-energy-source.h"
 #include "ns3/boolean.h"
 #include "ns3/command-line.h"
 #include "ns3/constant-rss-model.h"
@@ -185,7 +186,7 @@ RunOnce(const Options& opt, uint32_t run, D2dDeliveryMode mode, bool fastPath)
     if (opt.energyUpdateS > 0)
     {
         // ns-3's BasicEnergySource, updated every energyUpdateS besides at changes of draw.
-        helper.SetEnergySourceType("ns3::BasicEnergySource");
+        helper.SetEnergySourceType(BasicEnergySource::GetTypeId().GetName());
         helper.SetEnergySourceAttribute("PeriodicEnergyUpdateInterval",
                                         TimeValue(Seconds(opt.energyUpdateS)));
     }
@@ -282,15 +283,16 @@ main(int argc, char* argv[])
         return 1;
     }
 
-    std::printf("bench-fast-path: one message of %.0f bytes, 2 devices %.1f m apart, target "
-                "P_D %.3f, seed %u, runs %u..%u, energy update interval %g s (0: none, D2dEnergySource)\n",
-                opt.bytes,
-                opt.distanceM,
-                opt.targetPd,
-                opt.seed,
-                opt.run,
-                opt.run + opt.reps - 1,
-                opt.energyUpdateS);
+    std::printf(
+        "bench-fast-path: one message of %.0f bytes, 2 devices %.1f m apart, target "
+        "P_D %.3f, seed %u, runs %u..%u, energy update interval %g s (0: none, D2dEnergySource)\n",
+        opt.bytes,
+        opt.distanceM,
+        opt.targetPd,
+        opt.seed,
+        opt.run,
+        opt.run + opt.reps - 1,
+        opt.energyUpdateS);
     std::printf("(means over the runs; lost/retransm also their standard deviation; wall_s is "
                 "Simulator::Run only)\n");
     std::printf("%-10s %-12s %6s %10s %10s %12s %10s %10s %8s %10s %8s %s\n",

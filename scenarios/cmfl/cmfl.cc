@@ -31,6 +31,7 @@
 #include "ns3/d2d-learning-options.h"
 #include "ns3/d2d-memory-budget.h"
 #include "ns3/d2d-network-options.h"
+#include "ns3/d2d-ns3-compat.h"
 #include "ns3/d2d-partitioner.h"
 #include "ns3/d2d-type-choices.h"
 #include "ns3/d2dlearn-module.h"
@@ -275,7 +276,7 @@ main(int argc, char* argv[])
     {
         // In the weights space the tamper needs w^t, the server's model of the round (the
         // answers of devices that trained from an older one are late and ignored).
-        const auto space = static_cast<D2dAttackSpace>(flags.Get<EnumValue>("attackSpace"));
+        const auto space = static_cast<D2dAttackSpace>(flags.Get<D2dEnumValue<int>>("attackSpace"));
         const D2dFedAvg* server = PeekPointer(fedAvg);
         fedAvg->SetUpdateTamper(
             D2dByzantineAttack::MakeUpdateTamper(malicious,

@@ -31,6 +31,7 @@
 #include "ns3/d2d-list-flag.h"
 #include "ns3/d2d-memory-budget.h"
 #include "ns3/d2d-network-options.h"
+#include "ns3/d2d-ns3-compat.h"
 #include "ns3/d2d-partitioner.h"
 #include "ns3/d2d-prediction-consensus.h"
 #include "ns3/d2d-type-choices.h"
@@ -135,13 +136,14 @@ main(int argc, char* argv[])
         // (D2dTrustRules::RegressionTrustRow; dynamic trust is App. A.2's). The entropy
         // confidence needs class probabilities (naive trust does not use it: runs with
         // naive trust record the flag's default, as before).
-        const auto trust =
-            static_cast<D2dPredictionConsensus::TrustMode>(flags.Get<EnumValue>("trust"));
+        const auto trust = static_cast<D2dPredictionConsensus::TrustMode>(
+            flags.Get<D2dEnumValue<D2dPredictionConsensus::TrustMode>>("trust"));
         if (trust != D2dPredictionConsensus::NAIVE)
         {
             flags.DefaultAfterParse("confidence", "none");
         }
-        const auto confidence = static_cast<D2dConfidence>(flags.Get<EnumValue>("confidence"));
+        const auto confidence =
+            static_cast<D2dConfidence>(flags.Get<D2dEnumValue<int>>("confidence"));
         if (trust != D2dPredictionConsensus::NAIVE && confidence != D2dConfidence::NONE)
         {
             support.Fail("--confidence=" + D2dTrustRules::ToString(confidence) +

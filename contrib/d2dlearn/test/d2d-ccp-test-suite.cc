@@ -1586,39 +1586,39 @@ class D2dCcpTestSuite : public TestSuite
 {
   public:
     D2dCcpTestSuite()
-        : TestSuite("d2d-ccp", UNIT)
+        : TestSuite("d2d-ccp")
     {
-        AddTestCase(new D2dCcpNoLossTestCase, TestCase::QUICK);
-        AddTestCase(new D2dCcpExchangeDeadMemberTestCase, TestCase::QUICK);
-        AddTestCase(new D2dCcpLostRequestTestCase(true), TestCase::QUICK);
-        AddTestCase(new D2dCcpLostRequestTestCase(false), TestCase::QUICK);
-        AddTestCase(new D2dCcpQuorumTestCase(0), TestCase::QUICK);
-        AddTestCase(new D2dCcpQuorumTestCase(1), TestCase::QUICK);
-        AddTestCase(new D2dCcpQuorumTestCase(2), TestCase::QUICK);
+        AddTestCase(new D2dCcpNoLossTestCase);
+        AddTestCase(new D2dCcpExchangeDeadMemberTestCase);
+        AddTestCase(new D2dCcpLostRequestTestCase(true));
+        AddTestCase(new D2dCcpLostRequestTestCase(false));
+        AddTestCase(new D2dCcpQuorumTestCase(0));
+        AddTestCase(new D2dCcpQuorumTestCase(1));
+        AddTestCase(new D2dCcpQuorumTestCase(2));
         // Committee of 4 with one dissenter: the literal quorum (3 of 3 replicas) fails,
         // the majority (2 replicas + the primary) agrees; C = 6: replicas tolerates 1, not 2
         // (ceil(C/2) - 2 = 1); majority tolerates 2, not 3 (no majority left).
         const auto M = D2dQuorumMode::MAJORITY;
         const auto R = D2dQuorumMode::REPLICAS;
-        AddTestCase(new D2dCcpQuorumModeTestCase(4, 1, R, false), TestCase::QUICK);
-        AddTestCase(new D2dCcpQuorumModeTestCase(4, 1, M, true), TestCase::QUICK);
-        AddTestCase(new D2dCcpQuorumModeTestCase(4, 0, R, true), TestCase::QUICK);
-        AddTestCase(new D2dCcpQuorumModeTestCase(4, 2, M, false), TestCase::QUICK);
-        AddTestCase(new D2dCcpQuorumModeTestCase(6, 1, R, true), TestCase::QUICK);
-        AddTestCase(new D2dCcpQuorumModeTestCase(6, 2, R, false), TestCase::QUICK);
-        AddTestCase(new D2dCcpQuorumModeTestCase(6, 2, M, true), TestCase::QUICK);
-        AddTestCase(new D2dCcpQuorumModeTestCase(6, 3, M, false), TestCase::QUICK);
-        AddTestCase(new D2dCcpQuorumModeTestCase(5, 2, M, true), TestCase::QUICK);
-        AddTestCase(new D2dCcpQuorumModeTestCase(5, 2, R, false), TestCase::QUICK);
-        AddTestCase(new D2dCcpQuorumModeTestCase(5, 1, R, true), TestCase::QUICK);
-        AddTestCase(new D2dCcpSilentPrimaryTestCase, TestCase::QUICK);
-        AddTestCase(new D2dCcpPrimaryDrawTestCase, TestCase::QUICK);
-        AddTestCase(new D2dCcpMaxAttemptsTestCase(2), TestCase::QUICK);
-        AddTestCase(new D2dCcpMaxAttemptsTestCase(10), TestCase::QUICK);
-        AddTestCase(new D2dCcpLateRepliesTestCase, TestCase::QUICK);
-        AddTestCase(new D2dCcpLossyTestCase, TestCase::QUICK);
-        AddTestCase(new D2dCcpImmediateAccessTestCase, TestCase::QUICK);
-        AddTestCase(new D2dCcpWifiElectionTestCase, TestCase::QUICK);
+        AddTestCase(new D2dCcpQuorumModeTestCase(4, 1, R, false));
+        AddTestCase(new D2dCcpQuorumModeTestCase(4, 1, M, true));
+        AddTestCase(new D2dCcpQuorumModeTestCase(4, 0, R, true));
+        AddTestCase(new D2dCcpQuorumModeTestCase(4, 2, M, false));
+        AddTestCase(new D2dCcpQuorumModeTestCase(6, 1, R, true));
+        AddTestCase(new D2dCcpQuorumModeTestCase(6, 2, R, false));
+        AddTestCase(new D2dCcpQuorumModeTestCase(6, 2, M, true));
+        AddTestCase(new D2dCcpQuorumModeTestCase(6, 3, M, false));
+        AddTestCase(new D2dCcpQuorumModeTestCase(5, 2, M, true));
+        AddTestCase(new D2dCcpQuorumModeTestCase(5, 2, R, false));
+        AddTestCase(new D2dCcpQuorumModeTestCase(5, 1, R, true));
+        AddTestCase(new D2dCcpSilentPrimaryTestCase);
+        AddTestCase(new D2dCcpPrimaryDrawTestCase);
+        AddTestCase(new D2dCcpMaxAttemptsTestCase(2));
+        AddTestCase(new D2dCcpMaxAttemptsTestCase(10));
+        AddTestCase(new D2dCcpLateRepliesTestCase);
+        AddTestCase(new D2dCcpLossyTestCase);
+        AddTestCase(new D2dCcpImmediateAccessTestCase);
+        AddTestCase(new D2dCcpWifiElectionTestCase);
     }
 };
 

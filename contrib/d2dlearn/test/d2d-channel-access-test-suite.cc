@@ -626,17 +626,17 @@ class D2dChannelAccessTestSuite : public TestSuite
 {
   public:
     D2dChannelAccessTestSuite()
-        : TestSuite("d2d-channel-access", UNIT)
+        : TestSuite("d2d-channel-access")
     {
-        AddTestCase(new D2dSpatialReuseTestCase, TestCase::QUICK);
-        AddTestCase(new D2dReliableMulticastTestCase(true, 4000), TestCase::QUICK);
-        AddTestCase(new D2dReliableMulticastTestCase(false, 400), TestCase::QUICK);
-        AddTestCase(new D2dOutOfRangeTestCase, TestCase::QUICK);
-        AddTestCase(new D2dNeighboursTestCase, TestCase::QUICK);
-        AddTestCase(new D2dReceiveHandlersTestCase, TestCase::QUICK);
-        AddTestCase(new D2dScheduledNoLossTestCase, TestCase::QUICK);
-        AddTestCase(new D2dCancelTestCase(D2dChannelAccess::SCHEDULED), TestCase::QUICK);
-        AddTestCase(new D2dCancelTestCase(D2dChannelAccess::IMMEDIATE), TestCase::QUICK);
+        AddTestCase(new D2dSpatialReuseTestCase);
+        AddTestCase(new D2dReliableMulticastTestCase(true, 4000));
+        AddTestCase(new D2dReliableMulticastTestCase(false, 400));
+        AddTestCase(new D2dOutOfRangeTestCase);
+        AddTestCase(new D2dNeighboursTestCase);
+        AddTestCase(new D2dReceiveHandlersTestCase);
+        AddTestCase(new D2dScheduledNoLossTestCase);
+        AddTestCase(new D2dCancelTestCase(D2dChannelAccess::SCHEDULED));
+        AddTestCase(new D2dCancelTestCase(D2dChannelAccess::IMMEDIATE));
     }
 };
 

@@ -878,24 +878,24 @@ class D2dChannelTestSuite : public TestSuite
 {
   public:
     D2dChannelTestSuite()
-        : TestSuite("d2d-channel", UNIT)
+        : TestSuite("d2d-channel")
     {
         for (bool fast : {true, false})
         {
-            AddTestCase(new D2dLossPerLinkTestCase(fast), TestCase::QUICK);
-            AddTestCase(new D2dLatencyTestCase(fast), TestCase::QUICK);
-            AddTestCase(new D2dReliableTestCase(fast), TestCase::QUICK);
-            AddTestCase(new D2dReliableBroadcastTestCase(fast), TestCase::QUICK);
+            AddTestCase(new D2dLossPerLinkTestCase(fast));
+            AddTestCase(new D2dLatencyTestCase(fast));
+            AddTestCase(new D2dReliableTestCase(fast));
+            AddTestCase(new D2dReliableBroadcastTestCase(fast));
         }
-        AddTestCase(new D2dFastPathAgreementTestCase, TestCase::QUICK);
-        AddTestCase(new D2dBroadcastTestCase, TestCase::QUICK);
-        AddTestCase(new D2dHalfDuplexTestCase, TestCase::QUICK);
-        AddTestCase(new D2dServerLinkTestCase, TestCase::QUICK);
-        AddTestCase(new D2dPartialDeliveryTestCase, TestCase::QUICK);
-        AddTestCase(new D2dUnfinishedTestCase(true), TestCase::QUICK);
-        AddTestCase(new D2dUnfinishedTestCase(false), TestCase::QUICK);
-        AddTestCase(new D2dNoLinkTestCase, TestCase::QUICK);
-        AddTestCase(new D2dTurnOffEnergyTestCase, TestCase::QUICK);
+        AddTestCase(new D2dFastPathAgreementTestCase);
+        AddTestCase(new D2dBroadcastTestCase);
+        AddTestCase(new D2dHalfDuplexTestCase);
+        AddTestCase(new D2dServerLinkTestCase);
+        AddTestCase(new D2dPartialDeliveryTestCase);
+        AddTestCase(new D2dUnfinishedTestCase(true));
+        AddTestCase(new D2dUnfinishedTestCase(false));
+        AddTestCase(new D2dNoLinkTestCase);
+        AddTestCase(new D2dTurnOffEnergyTestCase);
     }
 };
 

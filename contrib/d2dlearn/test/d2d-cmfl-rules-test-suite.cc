@@ -614,12 +614,12 @@ class D2dCmflRulesTestSuite : public TestSuite
 {
   public:
     D2dCmflRulesTestSuite()
-        : TestSuite("d2d-cmfl-rules", UNIT)
+        : TestSuite("d2d-cmfl-rules")
     {
-        AddTestCase(new ScoreTestCase, TestCase::QUICK);
-        AddTestCase(new SelectElectTestCase, TestCase::QUICK);
-        AddTestCase(new AttackTestCase, TestCase::QUICK);
-        AddTestCase(new FedAvgHooksTestCase, TestCase::QUICK);
+        AddTestCase(new ScoreTestCase);
+        AddTestCase(new SelectElectTestCase);
+        AddTestCase(new AttackTestCase);
+        AddTestCase(new FedAvgHooksTestCase);
     }
 };
 

@@ -1084,20 +1084,20 @@ class D2dCmflTestSuite : public TestSuite
 {
   public:
     D2dCmflTestSuite()
-        : TestSuite("d2d-cmfl", UNIT)
+        : TestSuite("d2d-cmfl")
     {
-        AddTestCase(new CmflRoundTestCase, TestCase::QUICK);
-        AddTestCase(new CmflAttackTestCase, TestCase::QUICK);
-        AddTestCase(new CmflLossyTestCase, TestCase::QUICK);
-        AddTestCase(new CmflDeterminismTestCase, TestCase::QUICK);
-        AddTestCase(new CmflHandlersTestCase, TestCase::QUICK);
-        AddTestCase(new CmflWifiTestCase, TestCase::QUICK);
-        AddTestCase(new CmflImmediateAccessTestCase, TestCase::QUICK);
-        AddTestCase(new CmflTraceWriterTestCase, TestCase::QUICK);
-        AddTestCase(new CmflAttackedReferenceTestCase, TestCase::QUICK);
-        AddTestCase(new CmflLivenessTestCase(0), TestCase::QUICK);
-        AddTestCase(new CmflLivenessTestCase(1), TestCase::QUICK);
-        AddTestCase(new CmflLivenessTestCase(2), TestCase::QUICK);
+        AddTestCase(new CmflRoundTestCase);
+        AddTestCase(new CmflAttackTestCase);
+        AddTestCase(new CmflLossyTestCase);
+        AddTestCase(new CmflDeterminismTestCase);
+        AddTestCase(new CmflHandlersTestCase);
+        AddTestCase(new CmflWifiTestCase);
+        AddTestCase(new CmflImmediateAccessTestCase);
+        AddTestCase(new CmflTraceWriterTestCase);
+        AddTestCase(new CmflAttackedReferenceTestCase);
+        AddTestCase(new CmflLivenessTestCase(0));
+        AddTestCase(new CmflLivenessTestCase(1));
+        AddTestCase(new CmflLivenessTestCase(2));
     }
 };
 

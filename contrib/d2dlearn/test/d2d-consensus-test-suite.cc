@@ -953,16 +953,16 @@ class D2dConsensusTestSuite : public TestSuite
 {
   public:
     D2dConsensusTestSuite()
-        : TestSuite("d2d-consensus", UNIT)
+        : TestSuite("d2d-consensus")
     {
-        AddTestCase(new TrustRowsTestCase, TestCase::QUICK);
-        AddTestCase(new LambdaZeroTestCase, TestCase::QUICK);
-        AddTestCase(new StaticDynamicTestCase, TestCase::QUICK);
-        AddTestCase(new LossRuleTestCase, TestCase::QUICK);
-        AddTestCase(new PartialReceptionTestCase, TestCase::QUICK);
-        AddTestCase(new PolynomialLearnerTestCase, TestCase::QUICK);
-        AddTestCase(new AirtimeTestCase, TestCase::QUICK);
-        AddTestCase(new HandRoundTestCase, TestCase::QUICK);
+        AddTestCase(new TrustRowsTestCase);
+        AddTestCase(new LambdaZeroTestCase);
+        AddTestCase(new StaticDynamicTestCase);
+        AddTestCase(new LossRuleTestCase);
+        AddTestCase(new PartialReceptionTestCase);
+        AddTestCase(new PolynomialLearnerTestCase);
+        AddTestCase(new AirtimeTestCase);
+        AddTestCase(new HandRoundTestCase);
     }
 };
 

@@ -1232,18 +1232,18 @@ class D2dDataTestSuite : public TestSuite
 {
   public:
     D2dDataTestSuite()
-        : TestSuite("d2d-data", UNIT)
+        : TestSuite("d2d-data")
     {
-        AddTestCase(new D2dDataRngTestCase, TestCase::QUICK);
-        AddTestCase(new D2dIdxReaderTestCase, TestCase::QUICK);
-        AddTestCase(new D2dIdxCacheTestCase, TestCase::QUICK);
-        AddTestCase(new D2dFashionMnistTestCase, TestCase::QUICK);
-        AddTestCase(new D2dIidTestCase, TestCase::QUICK);
-        AddTestCase(new D2dDirichletTestCase, TestCase::QUICK);
-        AddTestCase(new D2dLabelsPerDeviceTestCase, TestCase::QUICK);
-        AddTestCase(new D2dQuantitySkewTestCase, TestCase::QUICK);
-        AddTestCase(new D2dFlipTestCase, TestCase::QUICK);
-        AddTestCase(new D2dSyntheticTestCase, TestCase::QUICK);
+        AddTestCase(new D2dDataRngTestCase);
+        AddTestCase(new D2dIdxReaderTestCase);
+        AddTestCase(new D2dIdxCacheTestCase);
+        AddTestCase(new D2dFashionMnistTestCase);
+        AddTestCase(new D2dIidTestCase);
+        AddTestCase(new D2dDirichletTestCase);
+        AddTestCase(new D2dLabelsPerDeviceTestCase);
+        AddTestCase(new D2dQuantitySkewTestCase);
+        AddTestCase(new D2dFlipTestCase);
+        AddTestCase(new D2dSyntheticTestCase);
     }
 };
 

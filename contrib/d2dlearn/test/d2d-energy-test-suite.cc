@@ -9,6 +9,7 @@
  * the attribute values the test sets; nothing is taken from the code under test.
  */
 
+#include "ns3/basic-energy-source.h"
 #include "ns3/boolean.h"
 #include "ns3/constant-position-mobility-model.h"
 #include "ns3/d2d-channel.h"
@@ -21,6 +22,9 @@
 #include "ns3/double.h"
 #include "ns3/energy-source-container.h"
 #include "ns3/energy-source.h"
+#if D2DLEARN_HAVE_LIION_SOURCE
+#include "ns3/li-ion-energy-source.h"
+#endif
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
@@ -504,7 +508,7 @@ struct DepletionRun
         if (updateIntervalS > 0)
         {
             // ns-3's BasicEnergySource, updated periodically; 0: D2dEnergySource, never.
-            helper.SetEnergySourceType("ns3::BasicEnergySource");
+            helper.SetEnergySourceType(BasicEnergySource::GetTypeId().GetName());
             helper.SetEnergySourceAttribute("PeriodicEnergyUpdateInterval",
                                             TimeValue(Seconds(updateIntervalS)));
         }
@@ -717,7 +721,7 @@ class D2dEnergySourceTestCase : public TestCase
     {
         DestroyAtExit guard;
         ObjectFactory factory(type);
-        if (type == "ns3::BasicEnergySource")
+        if (TypeId::LookupByName(type) == BasicEnergySource::GetTypeId())
         {
             factory.Set("BasicEnergySourceInitialEnergyJ", DoubleValue(100.0));
             factory.Set("BasicEnergySupplyVoltageV", DoubleValue(3.0));
@@ -738,8 +742,12 @@ class D2dEnergySourceTestCase : public TestCase
         source->AppendDeviceEnergyModel(model);
         source->Initialize();
         auto result = std::make_shared<Result>();
-        const std::vector<std::pair<double, double>> changes{
-            {0.25, 0.1}, {0.8, 0.5}, {1.7, 0.0}, {3.3, 0.33}, {3.35, 1.2}, {7.9, 0.05}};
+        const std::vector<std::pair<double, double>> changes{{0.25, 0.1},
+                                                             {0.8, 0.5},
+                                                             {1.7, 0.0},
+                                                             {3.3, 0.33},
+                                                             {3.35, 1.2},
+                                                             {7.9, 0.05}};
         for (const auto& [t, amps] : changes)
         {
             const double a = amps;
@@ -760,8 +768,8 @@ class D2dEnergySourceTestCase : public TestCase
     void DoRun() override
     {
         const Result d2d = RunWith("ns3::D2dEnergySource", 0.0);
-        const Result never = RunWith("ns3::BasicEnergySource", 1e6);
-        const Result everySecond = RunWith("ns3::BasicEnergySource", 1.0);
+        const Result never = RunWith(BasicEnergySource::GetTypeId().GetName(), 1e6);
+        const Result everySecond = RunWith(BasicEnergySource::GetTypeId().GetName(), 1.0);
         NS_TEST_ASSERT_MSG_EQ(d2d.remainingJ.size(), 7u, "one read per change and at 9 s");
         NS_TEST_ASSERT_MSG_EQ(never.remainingJ.size(), 7u, "same reads");
         NS_TEST_ASSERT_MSG_EQ(everySecond.remainingJ.size(), 7u, "same reads");
@@ -946,6 +954,7 @@ class D2dDepletionMidJobTestCase : public TestCase
 
 // ---------------------------------------------------------------------------------------
 
+#if D2DLEARN_HAVE_LIION_SOURCE
 /** LiIonEnergySource can be selected and is drawn from. */
 class D2dLiIonSourceTestCase : public TestCase
 {
@@ -961,7 +970,7 @@ class D2dLiIonSourceTestCase : public TestCase
         DestroyAtExit guard; // Simulator::Destroy() even if an ASSERT returns early
         NodeContainer nodes = MakeNodes({0.0, 10.0});
         D2dHelper helper;
-        helper.SetEnergySourceType("ns3::LiIonEnergySource");
+        helper.SetEnergySourceType(LiIonEnergySource::GetTypeId().GetName());
         helper.SetChannelAttribute("SpectralEfficiency", DoubleValue(1.0));
         helper.SetChannelAttribute("BandwidthHz", DoubleValue(1000.0));
         helper.SetChannelAttribute("NoisePowerW", DoubleValue(0.0));
@@ -969,8 +978,8 @@ class D2dLiIonSourceTestCase : public TestCase
         helper.SetComputeAttribute("FlopsPerSecond", DoubleValue(1e10));
         Ptr<D2dChannel> channel = helper.Install(nodes);
         Ptr<EnergySource> src = SourceOf(nodes.Get(0));
-        NS_TEST_ASSERT_MSG_EQ(src->GetInstanceTypeId().GetName(),
-                              "ns3::LiIonEnergySource",
+        NS_TEST_ASSERT_MSG_EQ(src->GetInstanceTypeId(),
+                              LiIonEnergySource::GetTypeId(),
                               "source type");
         const double e0 = src->GetInitialEnergy();
         std::vector<EnergyEv> evs;
@@ -1018,6 +1027,7 @@ class D2dLiIonSourceTestCase : public TestCase
         Simulator::Destroy();
     }
 };
+#endif // D2DLEARN_HAVE_LIION_SOURCE
 
 // ---------------------------------------------------------------------------------------
 
@@ -1026,26 +1036,25 @@ class D2dEnergyTestSuite : public TestSuite
 {
   public:
     D2dEnergyTestSuite()
-        : TestSuite("d2d-energy", UNIT)
+        : TestSuite("d2d-energy")
     {
-        AddTestCase(new D2dPowerModelEnergyTestCase, TestCase::QUICK);
-        AddTestCase(new D2dFirstOrderEnergyTestCase, TestCase::QUICK);
-        AddTestCase(new D2dComputeEnergyTestCase, TestCase::QUICK);
+        AddTestCase(new D2dPowerModelEnergyTestCase);
+        AddTestCase(new D2dFirstOrderEnergyTestCase);
+        AddTestCase(new D2dComputeEnergyTestCase);
         AddTestCase(new D2dDepletionTestCase(1.0,
                                              "Depletion on time with periodic updates (1 s): "
-                                             "device stops, sender_off, no completion"),
-                    TestCase::QUICK);
+                                             "device stops, sender_off, no completion"));
         AddTestCase(new D2dDepletionTestCase(1000.0,
                                              "Depletion on time between state changes "
-                                             "(no periodic update): message 3 cut off"),
-                    TestCase::QUICK);
+                                             "(no periodic update): message 3 cut off"));
         AddTestCase(new D2dDepletionTestCase(0.0,
                                              "Depletion on time on a D2dEnergySource (no "
-                                             "periodic events): message 3 cut off"),
-                    TestCase::QUICK);
-        AddTestCase(new D2dEnergySourceTestCase, TestCase::QUICK);
-        AddTestCase(new D2dDepletionMidJobTestCase, TestCase::QUICK);
-        AddTestCase(new D2dLiIonSourceTestCase, TestCase::QUICK);
+                                             "periodic events): message 3 cut off"));
+        AddTestCase(new D2dEnergySourceTestCase);
+        AddTestCase(new D2dDepletionMidJobTestCase);
+#if D2DLEARN_HAVE_LIION_SOURCE
+        AddTestCase(new D2dLiIonSourceTestCase);
+#endif
     }
 };
 

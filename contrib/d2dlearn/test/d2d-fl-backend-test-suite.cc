@@ -332,11 +332,11 @@ class D2dFlBackendTestSuite : public TestSuite
 {
   public:
     D2dFlBackendTestSuite()
-        : TestSuite("d2d-fl-backend", UNIT)
+        : TestSuite("d2d-fl-backend")
     {
         for (const char* p : {"fedavg", "decentralized", "semi", "braintorrent", "gossip"})
         {
-            AddTestCase(new SameOutcomeOnWifiTestCase(p), TestCase::QUICK);
+            AddTestCase(new SameOutcomeOnWifiTestCase(p));
         }
     }
 };

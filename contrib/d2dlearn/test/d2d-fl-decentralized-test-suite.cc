@@ -136,9 +136,8 @@ RunProtocol(const Setup& s)
     d2d.AssignStreams(10);
     for (const auto& [i, joules] : s.energyJ)
     {
-        nodes.Get(i)->GetObject<EnergySourceContainer>()->Get(0)->SetAttribute(
-            "InitialEnergyJ",
-            DoubleValue(joules));
+        nodes.Get(i)->GetObject<EnergySourceContainer>()->Get(0)->SetAttribute("InitialEnergyJ",
+                                                                               DoubleValue(joules));
     }
     std::unique_ptr<D2dTraceHelper> traces;
     if (!s.outDir.empty())
@@ -1026,17 +1025,17 @@ class D2dFlDecentralizedTestSuite : public TestSuite
 {
   public:
     D2dFlDecentralizedTestSuite()
-        : TestSuite("d2d-fl-decentralized", UNIT)
+        : TestSuite("d2d-fl-decentralized")
     {
-        AddTestCase(new RingAveragingTestCase, TestCase::QUICK);
-        AddTestCase(new RandomNeighboursTestCase, TestCase::QUICK);
-        AddTestCase(new SemiDecentralizedTestCase, TestCase::QUICK);
-        AddTestCase(new LocalTrainingTestCase, TestCase::QUICK);
-        AddTestCase(new StragglerTestCase, TestCase::QUICK);
-        AddTestCase(new LossyChannelTestCase, TestCase::QUICK);
-        AddTestCase(new DeterminismTestCase, TestCase::QUICK);
-        AddTestCase(new DeferredTestCase, TestCase::QUICK);
-        AddTestCase(new LearningTestCase, TestCase::QUICK);
+        AddTestCase(new RingAveragingTestCase);
+        AddTestCase(new RandomNeighboursTestCase);
+        AddTestCase(new SemiDecentralizedTestCase);
+        AddTestCase(new LocalTrainingTestCase);
+        AddTestCase(new StragglerTestCase);
+        AddTestCase(new LossyChannelTestCase);
+        AddTestCase(new DeterminismTestCase);
+        AddTestCase(new DeferredTestCase);
+        AddTestCase(new LearningTestCase);
     }
 };
 

@@ -153,9 +153,8 @@ RunProtocol(const Setup& s)
     d2d.AssignStreams(10);
     for (const auto& [i, joules] : s.energyJ)
     {
-        nodes.Get(i)->GetObject<EnergySourceContainer>()->Get(0)->SetAttribute(
-            "InitialEnergyJ",
-            DoubleValue(joules));
+        nodes.Get(i)->GetObject<EnergySourceContainer>()->Get(0)->SetAttribute("InitialEnergyJ",
+                                                                               DoubleValue(joules));
     }
     const std::string outDir = s.traces ? TestTempDir("fl-p2p-" + s.protocol) : "";
     std::unique_ptr<D2dTraceHelper> traces;
@@ -1021,13 +1020,13 @@ class D2dFlP2pTestSuite : public TestSuite
 {
   public:
     D2dFlP2pTestSuite()
-        : TestSuite("d2d-fl-p2p", UNIT)
+        : TestSuite("d2d-fl-p2p")
     {
-        AddTestCase(new BrainTorrentMergeTestCase, TestCase::QUICK);
-        AddTestCase(new SegmentedGossipAverageTestCase, TestCase::QUICK);
-        AddTestCase(new SegmentedGossipConsensusTestCase, TestCase::QUICK);
-        AddTestCase(new LossTestCase, TestCase::QUICK);
-        AddTestCase(new LearningTestCase, TestCase::QUICK);
+        AddTestCase(new BrainTorrentMergeTestCase);
+        AddTestCase(new SegmentedGossipAverageTestCase);
+        AddTestCase(new SegmentedGossipConsensusTestCase);
+        AddTestCase(new LossTestCase);
+        AddTestCase(new LearningTestCase);
     }
 };
 

@@ -749,16 +749,16 @@ class D2dFlTestSuite : public TestSuite
 {
   public:
     D2dFlTestSuite()
-        : TestSuite("d2d-fl", UNIT)
+        : TestSuite("d2d-fl")
     {
-        AddTestCase(new FedAvgStatelessClientsTestCase, TestCase::QUICK);
-        AddTestCase(new FedAvgDeferredTrainingTestCase, TestCase::QUICK);
-        AddTestCase(new FedAvgRoundTimeTestCase, TestCase::QUICK);
-        AddTestCase(new FedAvgStragglerTestCase, TestCase::QUICK);
-        AddTestCase(new FedProxFedSgdTestCase, TestCase::QUICK);
-        AddTestCase(new FedAvgUploadRetryTestCase, TestCase::QUICK);
-        AddTestCase(new FedAvgAccuracyTestCase, TestCase::QUICK);
-        AddTestCase(new FlRoundsWriterTestCase, TestCase::QUICK);
+        AddTestCase(new FedAvgStatelessClientsTestCase);
+        AddTestCase(new FedAvgDeferredTrainingTestCase);
+        AddTestCase(new FedAvgRoundTimeTestCase);
+        AddTestCase(new FedAvgStragglerTestCase);
+        AddTestCase(new FedProxFedSgdTestCase);
+        AddTestCase(new FedAvgUploadRetryTestCase);
+        AddTestCase(new FedAvgAccuracyTestCase);
+        AddTestCase(new FlRoundsWriterTestCase);
     }
 };
 

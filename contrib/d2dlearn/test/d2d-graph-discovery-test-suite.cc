@@ -724,14 +724,14 @@ class D2dGraphDiscoveryTestSuite : public TestSuite
 {
   public:
     D2dGraphDiscoveryTestSuite()
-        : TestSuite("d2d-graph-discovery", UNIT)
+        : TestSuite("d2d-graph-discovery")
     {
-        AddTestCase(new D2dGdAppendixATestCase, TestCase::QUICK);
-        AddTestCase(new D2dGdMessageCountTestCase, TestCase::QUICK);
-        AddTestCase(new D2dGdLearnsTestCase, TestCase::QUICK);
-        AddTestCase(new D2dGdLostGlobalTestCase, TestCase::QUICK);
-        AddTestCase(new D2dGdWifiTestCase, TestCase::QUICK);
-        AddTestCase(new D2dGdPrepareAndScorerTestCase, TestCase::QUICK);
+        AddTestCase(new D2dGdAppendixATestCase);
+        AddTestCase(new D2dGdMessageCountTestCase);
+        AddTestCase(new D2dGdLearnsTestCase);
+        AddTestCase(new D2dGdLostGlobalTestCase);
+        AddTestCase(new D2dGdWifiTestCase);
+        AddTestCase(new D2dGdPrepareAndScorerTestCase);
     }
 };
 

@@ -208,9 +208,8 @@ class TrainingTimeTestCase : public TestCase
         // Device 1: slowed down 3x, and a battery that lasts 0.05 s of computing.
         auto slow = D2dHelper::GetComputeModel(nodes.Get(1));
         slow->SetAttribute("SlowdownFactor", DoubleValue(3.0));
-        nodes.Get(1)->GetObject<EnergySourceContainer>()->Get(0)->SetAttribute(
-            "InitialEnergyJ",
-            DoubleValue(0.1));
+        nodes.Get(1)->GetObject<EnergySourceContainer>()->Get(0)->SetAttribute("InitialEnergyJ",
+                                                                               DoubleValue(0.1));
 
         const D2dModelSpec spec = D2dModelSpec::Parse("mlp:64");
         std::vector<Ptr<D2dLearner>> learners;
@@ -668,17 +667,17 @@ class D2dLearnerTestSuite : public TestSuite
 {
   public:
     D2dLearnerTestSuite()
-        : TestSuite("d2d-learner", UNIT)
+        : TestSuite("d2d-learner")
     {
-        AddTestCase(new ModelMessageTestCase, TestCase::QUICK);
-        AddTestCase(new ModelSizeTestCase, TestCase::QUICK);
-        AddTestCase(new TrainingTimeTestCase, TestCase::QUICK);
-        AddTestCase(new RegressionTestCase, TestCase::QUICK);
-        AddTestCase(new DeterminismTestCase, TestCase::QUICK);
-        AddTestCase(new FlatStorageTestCase, TestCase::QUICK);
-        AddTestCase(new KeptOptimizerStateTestCase, TestCase::QUICK);
-        AddTestCase(new LifetimeTestCase, TestCase::QUICK);
-        AddTestCase(new TripletLearnerTestCase, TestCase::QUICK);
+        AddTestCase(new ModelMessageTestCase);
+        AddTestCase(new ModelSizeTestCase);
+        AddTestCase(new TrainingTimeTestCase);
+        AddTestCase(new RegressionTestCase);
+        AddTestCase(new DeterminismTestCase);
+        AddTestCase(new FlatStorageTestCase);
+        AddTestCase(new KeptOptimizerStateTestCase);
+        AddTestCase(new LifetimeTestCase);
+        AddTestCase(new TripletLearnerTestCase);
     }
 };
 

@@ -273,10 +273,10 @@ class D2dLearningHelperTestSuite : public TestSuite
 {
   public:
     D2dLearningHelperTestSuite()
-        : TestSuite("d2d-learning-helper", UNIT)
+        : TestSuite("d2d-learning-helper")
     {
-        AddTestCase(new CallOrderTestCase, TestCase::QUICK);
-        AddTestCase(new LinksTestCase, TestCase::QUICK);
+        AddTestCase(new CallOrderTestCase);
+        AddTestCase(new LinksTestCase);
     }
 };
 

@@ -231,10 +231,10 @@ class D2dPcaExchangeTestSuite : public TestSuite
 {
   public:
     D2dPcaExchangeTestSuite()
-        : TestSuite("d2d-pca-exchange", UNIT)
+        : TestSuite("d2d-pca-exchange")
     {
-        AddTestCase(new D2dPcaExchangeLosslessTestCase, TestCase::QUICK);
-        AddTestCase(new D2dPcaExchangeLossyTestCase, TestCase::QUICK);
+        AddTestCase(new D2dPcaExchangeLosslessTestCase);
+        AddTestCase(new D2dPcaExchangeLossyTestCase);
     }
 };
 

@@ -686,14 +686,14 @@ class D2dRssTestSuite : public TestSuite
 {
   public:
     D2dRssTestSuite()
-        : TestSuite("d2d-rss", UNIT)
+        : TestSuite("d2d-rss")
     {
-        AddTestCase(new D2dDropProbabilityTestCase, TestCase::QUICK);
-        AddTestCase(new D2dPropagationRssTestCase, TestCase::QUICK);
-        AddTestCase(new D2dMatrixRssTestCase, TestCase::QUICK);
-        AddTestCase(new D2dDynamicRssQuantizedTestCase, TestCase::QUICK);
-        AddTestCase(new D2dDynamicRssMeanTestCase, TestCase::QUICK);
-        AddTestCase(new D2dDynamicRssStreamsTestCase, TestCase::QUICK);
+        AddTestCase(new D2dDropProbabilityTestCase);
+        AddTestCase(new D2dPropagationRssTestCase);
+        AddTestCase(new D2dMatrixRssTestCase);
+        AddTestCase(new D2dDynamicRssQuantizedTestCase);
+        AddTestCase(new D2dDynamicRssMeanTestCase);
+        AddTestCase(new D2dDynamicRssStreamsTestCase);
     }
 };
 

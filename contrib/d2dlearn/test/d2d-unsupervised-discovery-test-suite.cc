@@ -440,12 +440,12 @@ class D2dUnsupervisedDiscoveryTestSuite : public TestSuite
 {
   public:
     D2dUnsupervisedDiscoveryTestSuite()
-        : TestSuite("d2d-unsupervised-discovery", UNIT)
+        : TestSuite("d2d-unsupervised-discovery")
     {
-        AddTestCase(new D2dUnsupervisedAllotTestCase, TestCase::QUICK);
-        AddTestCase(new D2dUnsupervisedMessagesTestCase, TestCase::QUICK);
-        AddTestCase(new D2dUnsupervisedLearnsTestCase, TestCase::QUICK);
-        AddTestCase(new D2dUnsupervisedSitOutTestCase, TestCase::QUICK);
+        AddTestCase(new D2dUnsupervisedAllotTestCase);
+        AddTestCase(new D2dUnsupervisedMessagesTestCase);
+        AddTestCase(new D2dUnsupervisedLearnsTestCase);
+        AddTestCase(new D2dUnsupervisedSitOutTestCase);
     }
 };
 

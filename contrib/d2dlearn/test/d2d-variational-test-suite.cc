@@ -305,11 +305,11 @@ class D2dVariationalTestSuite : public TestSuite
 {
   public:
     D2dVariationalTestSuite()
-        : TestSuite("d2d-variational", UNIT)
+        : TestSuite("d2d-variational")
     {
-        AddTestCase(new KlTestCase, TestCase::QUICK);
-        AddTestCase(new JobTimeTestCase, TestCase::QUICK);
-        AddTestCase(new CooperationTestCase, TestCase::QUICK);
+        AddTestCase(new KlTestCase);
+        AddTestCase(new JobTimeTestCase);
+        AddTestCase(new CooperationTestCase);
     }
 };
 

@@ -1262,21 +1262,21 @@ class D2dWifiTestSuite : public TestSuite
 {
   public:
     D2dWifiTestSuite()
-        : TestSuite("d2d-wifi", UNIT)
+        : TestSuite("d2d-wifi")
     {
-        AddTestCase(new D2dWifiUnicastTestCase, TestCase::QUICK);
-        AddTestCase(new D2dWifiBroadcastTestCase, TestCase::QUICK);
-        AddTestCase(new D2dWifiReliableTestCase, TestCase::QUICK);
-        AddTestCase(new D2dWifiTurnOffTestCase, TestCase::QUICK);
-        AddTestCase(new D2dWifiLossTestCase, TestCase::QUICK);
-        AddTestCase(new D2dWifiPartialTestCase, TestCase::QUICK);
-        AddTestCase(new D2dWifiReportUnfinishedTestCase, TestCase::QUICK);
-        AddTestCase(new D2dSameMessagesBothBackendsTestCase, TestCase::QUICK);
-        AddTestCase(new D2dWifiReliableBroadcastTestCase, TestCase::QUICK);
-        AddTestCase(new D2dWifiMulticastTestCase, TestCase::QUICK);
-        AddTestCase(new D2dWifiReliableMulticastRangeTestCase, TestCase::QUICK);
-        AddTestCase(new D2dWifiReliableBroadcastTurnOffTestCase, TestCase::QUICK);
-        AddTestCase(new D2dWifiCancelTestCase, TestCase::QUICK);
+        AddTestCase(new D2dWifiUnicastTestCase);
+        AddTestCase(new D2dWifiBroadcastTestCase);
+        AddTestCase(new D2dWifiReliableTestCase);
+        AddTestCase(new D2dWifiTurnOffTestCase);
+        AddTestCase(new D2dWifiLossTestCase);
+        AddTestCase(new D2dWifiPartialTestCase);
+        AddTestCase(new D2dWifiReportUnfinishedTestCase);
+        AddTestCase(new D2dSameMessagesBothBackendsTestCase);
+        AddTestCase(new D2dWifiReliableBroadcastTestCase);
+        AddTestCase(new D2dWifiMulticastTestCase);
+        AddTestCase(new D2dWifiReliableMulticastRangeTestCase);
+        AddTestCase(new D2dWifiReliableBroadcastTurnOffTestCase);
+        AddTestCase(new D2dWifiCancelTestCase);
     }
 };
 

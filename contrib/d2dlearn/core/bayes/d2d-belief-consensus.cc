@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/d2d-ns3-compat.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -42,7 +43,7 @@ D2dBeliefConsensus::GetTypeId()
             .AddAttribute("LossRule",
                           "What replaces a neighbour's belief missing at the deadline.",
                           EnumValue(D2dBeliefConsensus::REUSE),
-                          MakeEnumAccessor(&D2dBeliefConsensus::m_lossRule),
+                          D2dMakeEnumAccessor(&D2dBeliefConsensus::m_lossRule),
                           MakeEnumChecker(D2dBeliefConsensus::REUSE,
                                           "Reuse",
                                           D2dBeliefConsensus::RENORMALIZE,
@@ -50,7 +51,7 @@ D2dBeliefConsensus::GetTypeId()
             .AddAttribute("Cooperation",
                           "Network (consensus over the channel), Isolated or Central.",
                           EnumValue(D2dBeliefConsensus::NETWORK),
-                          MakeEnumAccessor(&D2dBeliefConsensus::m_cooperation),
+                          D2dMakeEnumAccessor(&D2dBeliefConsensus::m_cooperation),
                           MakeEnumChecker(D2dBeliefConsensus::NETWORK,
                                           "Network",
                                           D2dBeliefConsensus::ISOLATED,

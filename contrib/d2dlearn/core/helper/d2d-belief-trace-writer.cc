@@ -6,15 +6,15 @@
 
 #include "ns3/abort.h"
 #include "ns3/callback.h"
+#include "ns3/d2d-ns3-compat.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
-#include <string>
-#include <utility>
-
 #include <cmath>
 #include <fmt/format.h>
+#include <string>
+#include <utility>
 
 namespace ns3
 {
@@ -79,7 +79,7 @@ D2dBeliefTraceWriter::WriteMissed(uint32_t k, uint32_t node)
 void
 D2dBeliefTraceWriter::WriteStep(uint32_t k)
 {
-    EnumValue cooperation;
+    D2dEnumValue<D2dBeliefConsensus::Cooperation> cooperation;
     m_protocol->GetAttribute("Cooperation", cooperation);
     const bool central = cooperation.Get() == D2dBeliefConsensus::CENTRAL;
     const int64_t first = central ? -1 : 0;
@@ -97,12 +97,12 @@ D2dBeliefTraceWriter::WriteStep(uint32_t k)
         // NaN only: a log-belief of -inf is a belief of 0, which is legitimate.
         if (m_numericError.empty() && row.find("nan") != std::string::npos)
         {
-            StopOnNonFinite(fmt::format("{}, step {}: the belief holds NaN (it "
-                                        "diverged; accepted: finite beliefs, e.g. with a lower "
-                                        "--learningRate)",
-                                        i < 0 ? std::string("central learner")
-                                              : "device " + std::to_string(i),
-                                        k));
+            StopOnNonFinite(
+                fmt::format("{}, step {}: the belief holds NaN (it "
+                            "diverged; accepted: finite beliefs, e.g. with a lower "
+                            "--learningRate)",
+                            i < 0 ? std::string("central learner") : "device " + std::to_string(i),
+                            k));
         }
         const auto metrics = m_learner->GetMetrics(i);
         for (std::size_t m = 0; m < metrics.size(); ++m)

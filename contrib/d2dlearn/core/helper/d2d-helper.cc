@@ -5,6 +5,7 @@
 #include "d2d-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/basic-energy-source.h"
 #include "ns3/boolean.h"
 #include "ns3/d2d-energy-source.h"
 #include "ns3/d2d-message-registry.h"
@@ -72,7 +73,7 @@ D2dHelper::SetEnergySourceType(const std::string& type)
 {
     m_sourceFactory = ObjectFactory();
     m_sourceFactory.SetTypeId(type);
-    if (type == "ns3::BasicEnergySource")
+    if (m_sourceFactory.GetTypeId() == BasicEnergySource::GetTypeId())
     {
         // Depleted means empty (ns-3's default threshold is 10 % of the initial energy).
         m_sourceFactory.Set("BasicEnergyLowBatteryThreshold", DoubleValue(0.0));

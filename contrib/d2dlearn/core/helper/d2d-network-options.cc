@@ -4,6 +4,7 @@
  */
 #include "d2d-network-options.h"
 
+#include "ns3/basic-energy-source.h"
 #include "ns3/boolean.h"
 #include "ns3/constant-position-mobility-model.h"
 #include "ns3/constant-rss-model.h"
@@ -15,6 +16,9 @@
 #include "ns3/dynamic-rss-model.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#if D2DLEARN_HAVE_LIION_SOURCE
+#include "ns3/li-ion-energy-source.h"
+#endif
 #include "ns3/matrix-rss-model.h"
 #include "ns3/mobility-helper.h"
 #include "ns3/pointer.h"
@@ -156,8 +160,10 @@ D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
         .Range(0, 1e5);
     flags.Add("initialEnergyJ", "Battery energy per device, J", initialEnergyJ)
         .Sets("ns3::D2dEnergySource::InitialEnergyJ")
-        .Sets("ns3::BasicEnergySource::BasicEnergySourceInitialEnergyJ")
-        .Sets("ns3::LiIonEnergySource::LiIonEnergySourceInitialEnergyJ")
+        .Sets(BasicEnergySource::GetTypeId().GetName() + "::BasicEnergySourceInitialEnergyJ")
+#if D2DLEARN_HAVE_LIION_SOURCE
+        .Sets(LiIonEnergySource::GetTypeId().GetName() + "::LiIonEnergySourceInitialEnergyJ")
+#endif
         .Range(1e-12, 1e12);
     flags.Add("energyModel", "Radio energy model", energyModel)
         .Sets("ns3::D2dRadioEnergyModel::Model")
@@ -168,7 +174,7 @@ D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
              "Energy source: linear (D2dEnergySource, updated at changes of draw, no periodic "
              "events), basic (ns-3's BasicEnergySource, also updated every second), liion",
              energySource)
-        .Sets("ns3::BasicEnergySource::BasicEnergyLowBatteryThreshold")
+        .Sets(BasicEnergySource::GetTypeId().GetName() + "::BasicEnergyLowBatteryThreshold")
         .Choices({"linear", "basic", "liion"});
     flags
         .Add("dynamicRssLevels",
@@ -260,6 +266,11 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
     // The flags' own ranges are checked by D2dScenarioFlags::Parse(); here what involves
     // several flags or a file, before simulating.
     ValidateBackend(support);
+    if (energySource == "liion" && !D2DLEARN_HAVE_LIION_SOURCE)
+    {
+        support.Fail("--energySource=liion is not accepted: this ns-3 has no LiIonEnergySource "
+                     "(ns-3 removed it after 3.44; accepted here: linear or basic)");
+    }
     if (!rssFile.empty() && dynamicRssLevels > 0)
     {
         support.Fail("--rssFile and --dynamicRssLevels cannot be combined (choose one RSS "
@@ -587,14 +598,16 @@ D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
 void
 D2dNetworkOptions::SetEnergySource(D2dHelper& d2d) const
 {
-    if (energySource == "liion")
+    if (energySource == "basic")
     {
-        d2d.SetEnergySourceType("ns3::LiIonEnergySource");
+        d2d.SetEnergySourceType(BasicEnergySource::GetTypeId().GetName());
     }
-    else if (energySource == "basic")
+#if D2DLEARN_HAVE_LIION_SOURCE
+    else if (energySource == "liion")
     {
-        d2d.SetEnergySourceType("ns3::BasicEnergySource");
+        d2d.SetEnergySourceType(LiIonEnergySource::GetTypeId().GetName());
     }
+#endif
     d2d.SetInitialEnergyJ(initialEnergyJ);
 }
 

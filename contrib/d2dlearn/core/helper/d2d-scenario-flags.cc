@@ -11,6 +11,7 @@
 #include "ns3/callback.h"
 #include "ns3/command-line.h"
 #include "ns3/config.h"
+#include "ns3/d2d-ns3-compat.h"
 #include "ns3/double.h"
 #include "ns3/integer.h"
 #include "ns3/log.h"
@@ -34,7 +35,7 @@ namespace
  * after (see Parse())
  */
 bool
-AcceptBound(std::string)
+AcceptBound(D2dCommandLineArgument)
 {
     return true;
 }
@@ -568,9 +569,10 @@ D2dScenarioFlags::Parse(int argc, char** argv)
                         // ns-3 would print a time in its resolution unit ("+6e+10ns") and a
                         // default resolved after parsing as the placeholder: this shows the
                         // default of GetHelpDefault(), and parses the value as ns-3 does.
-                        Callback<bool, std::string> parse([v](std::string text) {
-                            return CommandLineHelper::UserItemParse(text, *v);
-                        });
+                        Callback<bool, D2dCommandLineArgument> parse(
+                            [v](D2dCommandLineArgument text) {
+                                return CommandLineHelper::UserItemParse(text, *v);
+                            });
                         cmd.AddValue(f.m_name, help, parse, GetHelpDefault(f.m_name));
                     }
                     else

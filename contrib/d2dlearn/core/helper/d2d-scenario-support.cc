@@ -9,6 +9,7 @@
 #include "ns3/abort.h"
 #include "ns3/d2d-attribute-path.h"
 #include "ns3/d2d-matrix-csv.h"
+#include "ns3/d2d-ns3-compat.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -279,7 +280,7 @@ Accepted(Ptr<const AttributeChecker> checker)
     {
         return "true or false";
     }
-    if (type == "ns3::EnumValue")
+    if (D2dIsEnumValueType(type))
     {
         // "a|b|c"
         std::vector<std::string> names;

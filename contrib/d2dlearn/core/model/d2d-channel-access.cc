@@ -92,7 +92,7 @@ D2dChannelAccess::Enqueue(Ptr<D2dRadio> radio, const D2dRadio::TxJob& job)
     // SCHEDULED: start at once if nothing waits to be examined and its radios are free;
     // otherwise it waits its turn in send order.
     const uint64_t seq = m_nextSeq++;
-    if (!m_pumpEvent.IsRunning())
+    if (m_pumpEvent.IsExpired())
     {
         std::vector<uint32_t> heard;
         if (Blocker(radio, job, heard) < 0)
@@ -162,7 +162,7 @@ D2dChannelAccess::Blocker(Ptr<D2dRadio> radio,
 void
 D2dChannelAccess::SchedulePump()
 {
-    if (!m_pumpEvent.IsRunning())
+    if (m_pumpEvent.IsExpired())
     {
         m_pumpEvent = Simulator::ScheduleNow(&D2dChannelAccess::Pump, this);
     }

@@ -13,6 +13,7 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/constant-position-mobility-model.h"
+#include "ns3/d2d-ns3-compat.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -169,7 +170,7 @@ D2dChannel::GetTypeId()
                           "starts when its sender is idle and none of the receivers that "
                           "hear it is sending; no half-duplex loss).",
                           EnumValue(D2dChannelAccess::IMMEDIATE),
-                          MakeEnumAccessor(&D2dChannel::m_policy),
+                          D2dMakeEnumAccessor(&D2dChannel::m_policy),
                           MakeEnumChecker(D2dChannelAccess::IMMEDIATE,
                                           "Immediate",
                                           D2dChannelAccess::SCHEDULED,

@@ -446,7 +446,7 @@ D2dEnergyModel::DropCheck(bool remove)
         return;
     }
     m_checkPending = false;
-    if (remove && m_depletionCheck.IsRunning())
+    if (remove && !m_depletionCheck.IsExpired())
     {
         Simulator::Remove(m_depletionCheck);
     }

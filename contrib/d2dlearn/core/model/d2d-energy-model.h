@@ -5,6 +5,8 @@
 #ifndef D2D_ENERGY_MODEL_H
 #define D2D_ENERGY_MODEL_H
 
+#include "d2d-ns3-compat.h"
+
 #include "ns3/callback.h"
 #include "ns3/device-energy-model.h"
 #include "ns3/energy-source.h"

@@ -1,6 +1,8 @@
 #ifndef D2D_ENERGY_SOURCE_H
 #define D2D_ENERGY_SOURCE_H
 
+#include "d2d-ns3-compat.h"
+
 #include "ns3/energy-source.h"
 #include "ns3/nstime.h"
 #include "ns3/traced-value.h"

@@ -4,6 +4,7 @@
  */
 #include "d2d-radio-energy-model.h"
 
+#include "ns3/d2d-ns3-compat.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -27,7 +28,7 @@ D2dRadioEnergyModel::GetTypeId()
                           "How transmit/receive energy is computed: Power (tx power, PA "
                           "efficiency, airtime) or FirstOrder (E_elec k + eps_amp k d^2).",
                           EnumValue(D2dRadioEnergyModel::POWER),
-                          MakeEnumAccessor(&D2dRadioEnergyModel::m_model),
+                          D2dMakeEnumAccessor(&D2dRadioEnergyModel::m_model),
                           MakeEnumChecker(D2dRadioEnergyModel::POWER,
                                           "Power",
                                           D2dRadioEnergyModel::FIRST_ORDER,

@@ -5,6 +5,8 @@
 #ifndef D2D_WIFI_ENERGY_METER_H
 #define D2D_WIFI_ENERGY_METER_H
 
+#include "d2d-ns3-compat.h"
+
 #include "ns3/energy-source.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"

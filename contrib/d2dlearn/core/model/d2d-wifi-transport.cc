@@ -584,7 +584,7 @@ D2dWifiTransport::DoSend(uint64_t msgId,
 void
 D2dWifiTransport::SchedulePump()
 {
-    if (m_pumpEvent.IsRunning() || IsOff())
+    if (!m_pumpEvent.IsExpired() || IsOff())
     {
         return;
     }

@@ -5,6 +5,7 @@
 #include "d2d-cmfl.h"
 
 #include "ns3/abort.h"
+#include "ns3/d2d-ns3-compat.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -115,7 +116,7 @@ D2dCmfl::GetTypeId()
                 "unicast (one message per member, as the paper's complexity "
                 "analysis counts) or broadcast (one multicast to the members)",
                 EnumValue(D2dCmfl::UNICAST),
-                MakeEnumAccessor(&D2dCmfl::m_upload),
+                D2dMakeEnumAccessor(&D2dCmfl::m_upload),
                 MakeEnumChecker(D2dCmfl::UNICAST, "unicast", D2dCmfl::BROADCAST, "broadcast"))
             .AddAttribute(
                 "FailedVote",
@@ -125,7 +126,7 @@ D2dCmfl::GetTypeId()
                 "(w^t and the committee are kept: the former rule, which lets a committee "
                 "that cannot agree stall every later round)",
                 EnumValue(static_cast<int>(D2dFailedVote::STEP_DOWN)),
-                MakeEnumAccessor(&D2dCmfl::m_failedVote),
+                D2dMakeEnumAccessor(&D2dCmfl::m_failedVote),
                 MakeEnumChecker(static_cast<int>(D2dFailedVote::STEP_DOWN),
                                 "step-down",
                                 static_cast<int>(D2dFailedVote::KEEP_COMMITTEE),
@@ -137,7 +138,7 @@ D2dCmfl::GetTypeId()
                 "the rules, as in the authors' code) or adversarial (inverted scores "
                 "||g_k - g_c||^2 and the opposite proposals: an extension)",
                 EnumValue(static_cast<int>(MaliciousCommittee::ATTACKED_REFERENCE)),
-                MakeEnumAccessor(&D2dCmfl::m_maliciousCommittee),
+                D2dMakeEnumAccessor(&D2dCmfl::m_maliciousCommittee),
                 MakeEnumChecker(static_cast<int>(MaliciousCommittee::ATTACKED_REFERENCE),
                                 "attacked-reference",
                                 static_cast<int>(MaliciousCommittee::ADVERSARIAL),
@@ -147,7 +148,7 @@ D2dCmfl::GetTypeId()
                           "the paper's text) or weights (the uploaded w_k, as in the authors' "
                           "runs: g_k = w^t - attack(w_k))",
                           EnumValue(static_cast<int>(D2dAttackSpace::UPDATE)),
-                          MakeEnumAccessor(&D2dCmfl::m_attackSpace),
+                          D2dMakeEnumAccessor(&D2dCmfl::m_attackSpace),
                           MakeEnumChecker(static_cast<int>(D2dAttackSpace::UPDATE),
                                           "update",
                                           static_cast<int>(D2dAttackSpace::WEIGHTS),
@@ -158,7 +159,7 @@ D2dCmfl::GetTypeId()
                           "clients, committee included, as in the authors' code); at most "
                           "the scored clients are accepted",
                           EnumValue(static_cast<int>(AggregationBase::TRAINING)),
-                          MakeEnumAccessor(&D2dCmfl::m_aggregationBase),
+                          D2dMakeEnumAccessor(&D2dCmfl::m_aggregationBase),
                           MakeEnumChecker(static_cast<int>(AggregationBase::TRAINING),
                                           "training",
                                           static_cast<int>(AggregationBase::ACTIVE),

@@ -5,6 +5,7 @@
 #include "d2d-committee-consensus.h"
 
 #include "ns3/abort.h"
+#include "ns3/d2d-ns3-compat.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
@@ -56,7 +57,7 @@ D2dCommitteeConsensus::GetTypeId()
                 "members are a majority) or replicas (floor(C/2) + 1 replica replies, the "
                 "paper's CCP step 6 read literally: tolerates ceil(C/2) - 2 malicious members)",
                 EnumValue(static_cast<int>(D2dQuorumMode::MAJORITY)),
-                MakeEnumAccessor(&D2dCommitteeConsensus::m_quorumMode),
+                D2dMakeEnumAccessor(&D2dCommitteeConsensus::m_quorumMode),
                 MakeEnumChecker(static_cast<int>(D2dQuorumMode::MAJORITY),
                                 "majority",
                                 static_cast<int>(D2dQuorumMode::REPLICAS),

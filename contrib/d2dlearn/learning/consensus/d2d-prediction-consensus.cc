@@ -9,6 +9,7 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/d2d-model-payload.h"
+#include "ns3/d2d-ns3-compat.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -40,7 +41,7 @@ D2dPredictionConsensus::GetTypeId()
                           "Trust weights: naive (1/N), static (eq. 6 once, at the first "
                           "collaboration round), dynamic (eq. 6 every TrustEvery rounds)",
                           EnumValue(D2dPredictionConsensus::DYNAMIC),
-                          MakeEnumAccessor(&D2dPredictionConsensus::m_trust),
+                          D2dMakeEnumAccessor(&D2dPredictionConsensus::m_trust),
                           MakeEnumChecker(D2dPredictionConsensus::NAIVE,
                                           "naive",
                                           D2dPredictionConsensus::STATIC,
@@ -51,7 +52,7 @@ D2dPredictionConsensus::GetTypeId()
                           "beta_i(x) of eq. 6: entropy-plus-one (1/(H+1), the authors' code), "
                           "entropy (1/H, the paper's sec. 4.3), none (1)",
                           EnumValue(static_cast<int>(D2dConfidence::ENTROPY_PLUS_ONE)),
-                          MakeEnumAccessor(&D2dPredictionConsensus::m_confidence),
+                          D2dMakeEnumAccessor(&D2dPredictionConsensus::m_confidence),
                           MakeEnumChecker(static_cast<int>(D2dConfidence::ENTROPY_PLUS_ONE),
                                           "entropy-plus-one",
                                           static_cast<int>(D2dConfidence::ENTROPY),
@@ -62,7 +63,7 @@ D2dPredictionConsensus::GetTypeId()
                           "Predictions missing at the end of the exchange: renormalize (drop "
                           "that column) or reuse (the last ones received from that peer)",
                           EnumValue(D2dPredictionConsensus::RENORMALIZE),
-                          MakeEnumAccessor(&D2dPredictionConsensus::m_lossRule),
+                          D2dMakeEnumAccessor(&D2dPredictionConsensus::m_lossRule),
                           MakeEnumChecker(D2dPredictionConsensus::RENORMALIZE,
                                           "renormalize",
                                           D2dPredictionConsensus::REUSE,

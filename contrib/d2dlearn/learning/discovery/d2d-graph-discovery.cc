@@ -11,6 +11,7 @@
 #include "d2d-supervised-paradigm.h"
 
 #include "ns3/boolean.h"
+#include "ns3/d2d-ns3-compat.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -51,7 +52,7 @@ D2dGraphDiscovery::GetTypeId()
                           "most-trusted, uniform, gcn (SetLinkScores), none, fixed "
                           "(SetFixedGraph: the iterations run on it without learning)",
                           EnumValue(D2dGraphDiscovery::RL),
-                          MakeEnumAccessor(&D2dGraphDiscovery::m_graph),
+                          D2dMakeEnumAccessor(&D2dGraphDiscovery::m_graph),
                           MakeEnumChecker(D2dGraphDiscovery::RL,
                                           "rl",
                                           D2dGraphDiscovery::CLOSEST,
@@ -110,7 +111,7 @@ D2dGraphDiscovery::GetTypeId()
             .AddAttribute("BufferMode",
                           "per-action (a buffer per (state, action)) or shared (one per device)",
                           EnumValue(D2dGraphDiscovery::BUFFER_PER_ACTION),
-                          MakeEnumAccessor(&D2dGraphDiscovery::m_bufferMode),
+                          D2dMakeEnumAccessor(&D2dGraphDiscovery::m_bufferMode),
                           MakeEnumChecker(D2dGraphDiscovery::BUFFER_PER_ACTION,
                                           "per-action",
                                           D2dGraphDiscovery::BUFFER_SHARED,
@@ -118,7 +119,7 @@ D2dGraphDiscovery::GetTypeId()
             .AddAttribute("BetaMode",
                           "sign-aware (below-mean R -> R - delta |R|) or literal ((1-delta) R)",
                           EnumValue(D2dGraphDiscovery::BETA_SIGN_AWARE),
-                          MakeEnumAccessor(&D2dGraphDiscovery::m_betaMode),
+                          D2dMakeEnumAccessor(&D2dGraphDiscovery::m_betaMode),
                           MakeEnumChecker(D2dGraphDiscovery::BETA_SIGN_AWARE,
                                           "sign-aware",
                                           D2dGraphDiscovery::BETA_LITERAL,
@@ -127,7 +128,7 @@ D2dGraphDiscovery::GetTypeId()
                           "Dynamic RSS: per-link (action j's state is the quantised W_ij) or "
                           "row (the whole quantised row, the literal state)",
                           EnumValue(D2dGraphDiscovery::STATE_PER_LINK),
-                          MakeEnumAccessor(&D2dGraphDiscovery::m_stateMode),
+                          D2dMakeEnumAccessor(&D2dGraphDiscovery::m_stateMode),
                           MakeEnumChecker(D2dGraphDiscovery::STATE_PER_LINK,
                                           "per-link",
                                           D2dGraphDiscovery::STATE_ROW,
@@ -172,7 +173,7 @@ D2dGraphDiscovery::GetTypeId()
                           "head -> members with r^G; O(1) messages per device) or multicast "
                           "(every member to every other, the literal reading)",
                           EnumValue(D2dGraphDiscovery::CLUSTER_HEAD),
-                          MakeEnumAccessor(&D2dGraphDiscovery::m_rewardSharing),
+                          D2dMakeEnumAccessor(&D2dGraphDiscovery::m_rewardSharing),
                           MakeEnumChecker(D2dGraphDiscovery::CLUSTER_HEAD,
                                           "cluster-head",
                                           D2dGraphDiscovery::MULTICAST,

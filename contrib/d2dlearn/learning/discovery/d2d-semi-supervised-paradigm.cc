@@ -10,6 +10,7 @@
 #include "d2d-mlp-labeller.h"
 
 #include "ns3/abort.h"
+#include "ns3/d2d-ns3-compat.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -60,7 +61,7 @@ D2dSemiSupervisedParadigm::GetTypeId()
                           "distributed-PCA projections (sec. V-A1), or a local MLP on the raw "
                           "features (App. D-D; ns3::D2dMlpLabeller)",
                           EnumValue(D2dSemiSupervisedParadigm::PROPAGATION),
-                          MakeEnumAccessor(&D2dSemiSupervisedParadigm::m_labeller),
+                          D2dMakeEnumAccessor(&D2dSemiSupervisedParadigm::m_labeller),
                           MakeEnumChecker(D2dSemiSupervisedParadigm::PROPAGATION,
                                           "propagation",
                                           D2dSemiSupervisedParadigm::MLP,

@@ -7,6 +7,7 @@
 
 #include "d2d-shard-exchange.h"
 
+#include "ns3/d2d-ns3-compat.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -35,7 +36,7 @@ D2dSupervisedParadigm::GetTypeId()
                           "Counts eq. (8) is checked on inside g: allocated (loss-free "
                           "D_i + U - sent) or expected (D-hat_i, the literal reading)",
                           EnumValue(D2dSupervisedParadigm::ON_ALLOCATED),
-                          MakeEnumAccessor(&D2dSupervisedParadigm::m_thresholdOn),
+                          D2dMakeEnumAccessor(&D2dSupervisedParadigm::m_thresholdOn),
                           MakeEnumChecker(D2dSupervisedParadigm::ON_ALLOCATED,
                                           "allocated",
                                           D2dSupervisedParadigm::ON_EXPECTED,
@@ -43,7 +44,7 @@ D2dSupervisedParadigm::GetTypeId()
             .AddAttribute("Metric",
                           "Distance of the label histograms before and after: w1 or js",
                           EnumValue(D2dSupervisedParadigm::METRIC_W1),
-                          MakeEnumAccessor(&D2dSupervisedParadigm::m_metric),
+                          D2dMakeEnumAccessor(&D2dSupervisedParadigm::m_metric),
                           MakeEnumChecker(D2dSupervisedParadigm::METRIC_W1,
                                           "w1",
                                           D2dSupervisedParadigm::METRIC_JS,
@@ -73,7 +74,7 @@ D2dSupervisedParadigm::GetTypeId()
                           "Trust matrices T_j: random, row-sparse, column-sparse, block (App. F "
                           "structures) or file (TrustFile)",
                           EnumValue(D2dSupervisedParadigm::TRUST_RANDOM),
-                          MakeEnumAccessor(&D2dSupervisedParadigm::m_trustStructure),
+                          D2dMakeEnumAccessor(&D2dSupervisedParadigm::m_trustStructure),
                           MakeEnumChecker(D2dSupervisedParadigm::TRUST_RANDOM,
                                           "random",
                                           D2dSupervisedParadigm::TRUST_ROW_SPARSE,

@@ -9,6 +9,7 @@
 #include "d2d-message-passing.h"
 
 #include "ns3/abort.h"
+#include "ns3/d2d-ns3-compat.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -61,7 +62,7 @@ D2dUnsupervisedParadigm::GetTypeId()
                           "Means of h^A in eq. (17): post-exchange (N(mu-tilde, Sigma-tilde)) or "
                           "printed (N(mu, Sigma-tilde), as the paper's text prints it)",
                           EnumValue(D2dGaussianClusters::POST_EXCHANGE),
-                          MakeEnumAccessor(&D2dUnsupervisedParadigm::m_mix),
+                          D2dMakeEnumAccessor(&D2dUnsupervisedParadigm::m_mix),
                           MakeEnumChecker(D2dGaussianClusters::POST_EXCHANGE,
                                           "post-exchange",
                                           D2dGaussianClusters::PRINTED,
@@ -70,7 +71,7 @@ D2dUnsupervisedParadigm::GetTypeId()
                           "eq. (17)'s agreement: mean (sum / terms - 1, App. B's scale) or sum "
                           "(the printed sum of the ratios)",
                           EnumValue(D2dUnsupervisedParadigm::SCALE_MEAN),
-                          MakeEnumAccessor(&D2dUnsupervisedParadigm::m_agreementScale),
+                          D2dMakeEnumAccessor(&D2dUnsupervisedParadigm::m_agreementScale),
                           MakeEnumChecker(D2dUnsupervisedParadigm::SCALE_MEAN,
                                           "mean",
                                           D2dUnsupervisedParadigm::SCALE_SUM,
@@ -79,7 +80,7 @@ D2dUnsupervisedParadigm::GetTypeId()
                           "g of eq. (16): excess (sum_l Tr ratio - L, 0 when nothing arrives) "
                           "or sum (the printed sum of the ratios, L when nothing arrives)",
                           EnumValue(D2dUnsupervisedParadigm::GAIN_EXCESS),
-                          MakeEnumAccessor(&D2dUnsupervisedParadigm::m_gainForm),
+                          D2dMakeEnumAccessor(&D2dUnsupervisedParadigm::m_gainForm),
                           MakeEnumChecker(D2dUnsupervisedParadigm::GAIN_EXCESS,
                                           "excess",
                                           D2dUnsupervisedParadigm::GAIN_SUM,
@@ -94,7 +95,7 @@ D2dUnsupervisedParadigm::GetTypeId()
                           "What the final exchange moves: real (the transmitter's points) or "
                           "sampled (the receiver draws from the transmitter's Gaussians)",
                           EnumValue(D2dUnsupervisedParadigm::REAL),
-                          MakeEnumAccessor(&D2dUnsupervisedParadigm::m_exchangeMode),
+                          D2dMakeEnumAccessor(&D2dUnsupervisedParadigm::m_exchangeMode),
                           MakeEnumChecker(D2dUnsupervisedParadigm::REAL,
                                           "real",
                                           D2dUnsupervisedParadigm::SAMPLED,

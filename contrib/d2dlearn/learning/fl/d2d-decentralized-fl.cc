@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/d2d-ns3-compat.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -39,7 +40,7 @@ D2dDecentralizedFl::GetTypeId()
                           "Averaging weights: uniform (1 per model) or samples (the "
                           "models' training sample counts n_k)",
                           EnumValue(D2dPeerProtocol::UNIFORM),
-                          MakeEnumAccessor(&D2dDecentralizedFl::m_weighting),
+                          D2dMakeEnumAccessor(&D2dDecentralizedFl::m_weighting),
                           MakeEnumChecker(D2dPeerProtocol::UNIFORM,
                                           "uniform",
                                           D2dPeerProtocol::SAMPLES,

@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/d2d-ns3-compat.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -36,7 +37,7 @@ D2dFedAvg::GetTypeId()
                           "fedavg (upload the trained weights), fedprox (the same with the "
                           "proximal term) or fedsgd (upload one mean gradient)",
                           EnumValue(D2dFedAvg::FEDAVG),
-                          MakeEnumAccessor(&D2dFedAvg::m_variant),
+                          D2dMakeEnumAccessor(&D2dFedAvg::m_variant),
                           MakeEnumChecker(D2dFedAvg::FEDAVG,
                                           "fedavg",
                                           D2dFedAvg::FEDPROX,
@@ -59,7 +60,7 @@ D2dFedAvg::GetTypeId()
                 "transmission naming them; every device's radio receives it) or "
                 "unicast (one transmission each, queued at the server)",
                 EnumValue(D2dFedAvg::BROADCAST),
-                MakeEnumAccessor(&D2dFedAvg::m_downlink),
+                D2dMakeEnumAccessor(&D2dFedAvg::m_downlink),
                 MakeEnumChecker(D2dFedAvg::BROADCAST, "broadcast", D2dFedAvg::UNICAST, "unicast"))
             .AddAttribute("UploadRetries",
                           "Reliable mode: times a device sends its update again after the "

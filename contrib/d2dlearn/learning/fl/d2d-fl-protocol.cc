@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/d2d-ns3-compat.h"
 #include "ns3/d2d-robust-aggregation.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -54,7 +55,7 @@ D2dFlProtocol::GetTypeId()
                 "Compression",
                 "Model values on the air: float32 (4 bytes each) or float16 (2 bytes each)",
                 EnumValue(D2dFlProtocol::FLOAT32),
-                MakeEnumAccessor(&D2dFlProtocol::SetCompression, &D2dFlProtocol::GetCompression),
+                D2dMakeEnumAccessor(&D2dFlProtocol::SetCompression, &D2dFlProtocol::GetCompression),
                 MakeEnumChecker(D2dFlProtocol::FLOAT32,
                                 "float32",
                                 D2dFlProtocol::FLOAT16,

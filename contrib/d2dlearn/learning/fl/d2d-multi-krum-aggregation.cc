@@ -6,6 +6,7 @@
 
 #include "d2d-robust-aggregation.h"
 
+#include "ns3/d2d-ns3-compat.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -35,7 +36,7 @@ D2dMultiKrumAggregation::GetTypeId()
                           "clients' sample counts n_k, as Che et al. 2022's code) or uniform "
                           "(the plain mean of Blanchard et al. 2017)",
                           EnumValue(static_cast<int>(Weights::SAMPLES)),
-                          MakeEnumAccessor(&D2dMultiKrumAggregation::m_weights),
+                          D2dMakeEnumAccessor(&D2dMultiKrumAggregation::m_weights),
                           MakeEnumChecker(static_cast<int>(Weights::SAMPLES),
                                           "samples",
                                           static_cast<int>(Weights::UNIFORM),

@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/d2d-ns3-compat.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -43,7 +44,7 @@ D2dSegmentedGossip::GetTypeId()
                           "Segment averaging weights: samples (the devices' training "
                           "sample counts n_k, as Combo) or uniform (1 per model)",
                           EnumValue(D2dPeerProtocol::SAMPLES),
-                          MakeEnumAccessor(&D2dSegmentedGossip::m_weighting),
+                          D2dMakeEnumAccessor(&D2dSegmentedGossip::m_weighting),
                           MakeEnumChecker(D2dPeerProtocol::UNIFORM,
                                           "uniform",
                                           D2dPeerProtocol::SAMPLES,

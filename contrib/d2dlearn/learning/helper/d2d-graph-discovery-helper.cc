@@ -12,6 +12,7 @@
 #include "ns3/d2d-gcn-graph-scorer.h"
 #include "ns3/d2d-list-flag.h"
 #include "ns3/d2d-memory-budget.h"
+#include "ns3/d2d-ns3-compat.h"
 #include "ns3/d2d-semi-supervised-paradigm.h"
 #include "ns3/d2d-shard-exchange.h"
 #include "ns3/d2d-supervised-paradigm.h"
@@ -274,7 +275,8 @@ D2dGraphDiscoveryHelper::CheckMemory(const D2dScenarioSupport& support,
 {
     const double iterations = flags.Get<UintegerValue>("iterations");
     const double edges = flags.Get<UintegerValue>("edges");
-    const bool gcn = flags.Get<EnumValue>("graph") == D2dGraphDiscovery::GCN;
+    const bool gcn =
+        flags.Get<D2dEnumValue<D2dGraphDiscovery::GraphMode>>("graph") == D2dGraphDiscovery::GCN;
     const double perHolder = downstream == "none" ? 0.0 : learning.ModelBytesPerHolder();
     const double dataBytes = learning.DataBytes();
     // T_j[i][l]: one byte per pair and label (D2dTrustMatrices), the supervised paradigms'.
@@ -324,7 +326,8 @@ D2dGraphDiscoveryHelper::Validate(const D2dScenarioSupport& support,
                                  partitions,
                                  D2dLearningOptions::PolynomialPoints));
     }
-    const bool gcn = flags.Get<EnumValue>("graph") == D2dGraphDiscovery::GCN;
+    const bool gcn =
+        flags.Get<D2dEnumValue<D2dGraphDiscovery::GraphMode>>("graph") == D2dGraphDiscovery::GCN;
     const uint32_t subset = flags.Get<UintegerValue>("gcnSubsetSize");
     const uint32_t systemDevices = flags.Get<UintegerValue>("gcnSystemDevices");
     if (gcn && subset > systemDevices)
@@ -346,13 +349,15 @@ D2dGraphDiscoveryHelper::Validate(const D2dScenarioSupport& support,
     {
         support.CheckRange("targets", t, 0, 1);
     }
-    if (flags.Get<EnumValue>("trust") == D2dSupervisedParadigm::TRUST_FILE &&
+    if (flags.Get<D2dEnumValue<D2dSupervisedParadigm::Trust>>("trust") ==
+            D2dSupervisedParadigm::TRUST_FILE &&
         flags.Get<StringValue>("trustFile").empty())
     {
         support.Fail("--trust=file needs --trustFile=PATH");
     }
     if (paradigm != "semi-supervised" &&
-        flags.Get<EnumValue>("labeller") != D2dSemiSupervisedParadigm::PROPAGATION)
+        flags.Get<D2dEnumValue<D2dSemiSupervisedParadigm::Labeller>>("labeller") !=
+            D2dSemiSupervisedParadigm::PROPAGATION)
     {
         support.Fail("--labeller=mlp: labels only the semi-supervised paradigm's points "
                      "(--paradigm=semi-supervised; accepted: propagation, mlp)");

@@ -11,6 +11,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/d2d-ns3-compat.h"
 #include "ns3/d2d-polynomial-fit.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -296,6 +297,7 @@ struct D2dLearner::Impl
                                 {static_cast<int64_t>(labels.size())},
                                 torch::kLong);
     }
+
     bool regression{false};
     int64_t polyDegree{-1};    //!< >= 0: the closed-form polynomial learner ("poly")
     bool triplet{false};       //!< the self-supervised triplet encoder ("triplet")
@@ -970,7 +972,7 @@ D2dLearner::GetTypeId()
                           "Local optimizer: sgd or adam (its state is reset at every job: "
                           "each job starts from the weights it is given)",
                           EnumValue(D2dLearner::SGD),
-                          MakeEnumAccessor(&D2dLearner::m_optimizer),
+                          D2dMakeEnumAccessor(&D2dLearner::m_optimizer),
                           MakeEnumChecker(D2dLearner::SGD, "sgd", D2dLearner::ADAM, "adam"))
             .AddAttribute("Momentum",
                           "SGD momentum",
