@@ -222,19 +222,6 @@ ChildrenUsage()
             u.ru_maxrss / 1024.0};
 }
 
-/** \return the value of key=value in text ("" if absent) */
-std::string
-Field(const std::string& text, const std::string& key)
-{
-    const auto at = text.find(key + "=");
-    if (at == std::string::npos)
-    {
-        return "";
-    }
-    const auto from = at + key.size() + 1;
-    return text.substr(from, text.find_first_of(" \n", from) - from);
-}
-
 /** \return the last global accuracy in a rounds.csv ("?" if none) */
 std::string
 FinalAccuracy(const std::string& path)
