@@ -15,8 +15,11 @@
 # Used by the top-level CMakeLists.txt and by the installed d2dlearnConfig.cmake.
 function(d2dlearn_filter_ns3_targets)
   get_directory_property(pending IMPORTED_TARGETS)
-  list(APPEND pending ns3::libcore ns3::libnetwork ns3::libenergy ns3::libmobility
-       ns3::libpropagation ns3::libwifi ns3::libinternet)
+  # D2DLEARN_NS3_MODULES (d2dlearnNs3.cmake), in both target-name styles (ns3::libcore up
+  # to ns-3.42, ns3::core from 3.43).
+  foreach(module core network energy mobility propagation wifi internet)
+    list(APPEND pending ns3::lib${module} ns3::${module})
+  endforeach()
   set(done "")
   while(pending)
     list(POP_FRONT pending target)

@@ -1,0 +1,75 @@
+# d2dlearn and the ns-3 releases it builds against: 3.37 to 3.48. The one place in CMake that
+# knows what differs between them (the C++ side is contrib/d2dlearn/core/model/d2d-ns3-compat.h):
+#
+#   ns-3       C++ standard   exported targets   energy classes
+#   3.37-3.40  17             ns3::libcore       ns3::EnergySource
+#   3.41       20             ns3::libcore       ns3::EnergySource
+#   3.42       20             ns3::libcore       ns3::energy::EnergySource
+#   3.43-3.47  20             ns3::core          ns3::energy::EnergySource
+#   3.48       23             ns3::core          ns3::energy::EnergySource
+#
+# Used by the top-level CMakeLists.txt (standalone and inside an ns-3 source tree) and by
+# the installed d2dlearnConfig.cmake.
+
+set(D2DLEARN_NS3_MIN_VERSION 3.37)
+set(D2DLEARN_NS3_MAX_VERSION 3.48)
+# The ns-3 modules d2dlearn links (their own dependencies come with them).
+set(D2DLEARN_NS3_MODULES core network energy mobility propagation wifi internet)
+
+# d2dlearn_ns3_check_version(VERSION): a one-line error for an ns-3 outside the range.
+function(d2dlearn_ns3_check_version version)
+  if(version VERSION_LESS D2DLEARN_NS3_MIN_VERSION OR version VERSION_GREATER D2DLEARN_NS3_MAX_VERSION)
+    message(FATAL_ERROR "d2dlearn: ns-3 ${version} is not supported (accepted: ns-3 "
+                        "${D2DLEARN_NS3_MIN_VERSION} to ${D2DLEARN_NS3_MAX_VERSION})")
+  endif()
+endfunction()
+
+# d2dlearn_ns3_version_number(VERSION OUT): "3.48" -> 348, the value of the C++ macro
+# D2DLEARN_NS3_VERSION.
+function(d2dlearn_ns3_version_number version out)
+  if(NOT version MATCHES "^([0-9]+)\\.([0-9]+)")
+    message(FATAL_ERROR "d2dlearn: cannot read the ns-3 version '${version}'")
+  endif()
+  math(EXPR number "${CMAKE_MATCH_1} * 100 + ${CMAKE_MATCH_2}")
+  set(${out} ${number} PARENT_SCOPE)
+endfunction()
+
+# d2dlearn_ns3_cxx_standard(VERSION OUT): the C++ standard that ns-3 release requires.
+function(d2dlearn_ns3_cxx_standard version out)
+  if(version VERSION_GREATER_EQUAL 3.48)
+    set(${out} 23 PARENT_SCOPE)
+  elseif(version VERSION_GREATER_EQUAL 3.41)
+    set(${out} 20 PARENT_SCOPE)
+  else()
+    set(${out} 17 PARENT_SCOPE)
+  endif()
+endfunction()
+
+# d2dlearn_ns3_targets(OUT): the imported targets of D2DLEARN_NS3_MODULES of the installed
+# ns-3 found by find_package(ns3): ns3::libcore (to 3.42) or ns3::core (3.43 on).
+function(d2dlearn_ns3_targets out)
+  set(targets "")
+  foreach(module ${D2DLEARN_NS3_MODULES})
+    if(TARGET ns3::lib${module})
+      list(APPEND targets ns3::lib${module})
+    elseif(TARGET ns3::${module})
+      list(APPEND targets ns3::${module})
+    else()
+      message(FATAL_ERROR "d2dlearn: the installed ns-3 has no module '${module}' "
+                          "(neither ns3::lib${module} nor ns3::${module}); d2dlearn needs "
+                          "${D2DLEARN_NS3_MODULES}")
+    endif()
+  endforeach()
+  set(${out} ${targets} PARENT_SCOPE)
+endfunction()
+
+# d2dlearn_ns3_warning_flags(VERSION OUT): the warnings ns-3's debug profile gives its modules
+# in that release (-Wall -Werror; -Wpedantic from 3.44), which the standalone build applies to
+# d2dlearn's own code too, so that it compiles there as in an ns-3 tree.
+function(d2dlearn_ns3_warning_flags version out)
+  set(flags -Wall -Werror -Wno-error=deprecated-declarations)
+  if(version VERSION_GREATER_EQUAL 3.44)
+    list(APPEND flags -Wpedantic)
+  endif()
+  set(${out} ${flags} PARENT_SCOPE)
+endfunction()

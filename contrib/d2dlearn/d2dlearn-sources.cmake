@@ -1,0 +1,368 @@
+# d2dlearn's sources, headers and test suites, in lists (paths relative to this folder), and
+# the check that each library's files lie in its folder. Included by this folder's
+# CMakeLists.txt (standalone build) and by the repository's top-level CMakeLists.txt inside an
+# ns-3 source tree (cmake/d2dlearnInTree.cmake), so both build the same files.
+set(d2dlearn_sources
+    core/model/d2d-message.cc
+    core/model/d2d-delivery.cc
+    core/model/d2d-message-registry.cc
+    core/model/d2d-transport.cc
+    core/model/d2d-energy-source.cc
+    core/model/d2d-energy-model.cc
+    core/model/d2d-radio-energy-model.cc
+    core/model/d2d-compute-model.cc
+    core/model/d2d-rss-model.cc
+    core/model/propagation-rss-model.cc
+    core/model/matrix-rss-model.cc
+    core/model/constant-rss-model.cc
+    core/model/d2d-matrix-csv.cc
+    core/model/dynamic-rss-model.cc
+    core/model/d2d-radio.cc
+    core/model/d2d-channel-access.cc
+    core/model/d2d-link-quality.cc
+    core/model/d2d-rss-link-quality.cc
+    core/model/d2d-channel.cc
+    core/model/d2d-wifi-transport.cc
+    core/model/d2d-wifi-energy-meter.cc
+    core/helper/d2d-helper.cc
+    core/helper/d2d-wifi-helper.cc
+    core/helper/d2d-run-summary.cc
+    core/helper/d2d-streaming-quantile.cc
+    core/helper/d2d-json.cc
+    core/helper/d2d-attribute-path.cc
+    core/helper/d2d-stop-signals.cc
+    core/helper/d2d-trace-helper.cc
+    core/helper/d2d-scenario-support.cc
+    core/helper/d2d-scenario-flags.cc
+    core/helper/d2d-case-batch.cc
+    core/helper/d2d-list-flag.cc
+    core/helper/d2d-network-options.cc
+    core/helper/d2d-memory-budget.cc
+    core/helper/d2d-type-choices.cc
+)
+set(d2dlearn_headers
+    core/model/d2d-ns3-compat.h
+    core/model/d2d-message.h
+    core/model/d2d-delivery.h
+    core/model/d2d-message-registry.h
+    core/model/d2d-transport.h
+    core/model/d2d-energy-source.h
+    core/model/d2d-energy-model.h
+    core/model/d2d-radio-energy-model.h
+    core/model/d2d-compute-model.h
+    core/model/d2d-rss-model.h
+    core/model/propagation-rss-model.h
+    core/model/matrix-rss-model.h
+    core/model/constant-rss-model.h
+    core/model/d2d-matrix-csv.h
+    core/model/dynamic-rss-model.h
+    core/model/d2d-radio.h
+    core/model/d2d-channel-access.h
+    core/model/d2d-link-quality.h
+    core/model/d2d-rss-link-quality.h
+    core/model/d2d-channel.h
+    core/model/d2d-wifi-transport.h
+    core/model/d2d-wifi-energy-meter.h
+    core/helper/d2d-helper.h
+    core/helper/d2d-wifi-helper.h
+    core/helper/d2d-run-summary.h
+    core/helper/d2d-streaming-quantile.h
+    core/helper/d2d-json.h
+    core/helper/d2d-attribute-path.h
+    core/helper/d2d-stop-signals.h
+    core/helper/d2d-trace-helper.h
+    core/helper/d2d-scenario-support.h
+    core/helper/d2d-scenario-flags.h
+    core/helper/d2d-case-batch.h
+    core/helper/d2d-list-flag.h
+    core/helper/d2d-network-options.h
+    core/helper/d2d-memory-budget.h
+    core/helper/d2d-type-choices.h
+)
+# core/bayes/: Lalitha et al. 2018, Bayesian belief consensus (discrete and Gaussian beliefs).
+set(d2dlearn_bayes_sources
+    core/bayes/d2d-belief-consensus-matrix.cc
+    core/bayes/d2d-discrete-belief.cc
+    core/bayes/d2d-gaussian-belief.cc
+    core/bayes/d2d-belief-learner.cc
+    core/bayes/d2d-coordinate-belief-learner.cc
+    core/bayes/d2d-gaussian-linear-learner.cc
+    core/bayes/d2d-belief-consensus.cc
+    core/helper/d2d-belief-trace-writer.cc
+)
+set(d2dlearn_bayes_headers
+    core/bayes/d2d-belief-consensus-matrix.h
+    core/bayes/d2d-discrete-belief.h
+    core/bayes/d2d-gaussian-belief.h
+    core/bayes/d2d-belief-payload.h
+    core/bayes/d2d-belief-learner.h
+    core/bayes/d2d-coordinate-belief-learner.h
+    core/bayes/d2d-gaussian-linear-learner.h
+    core/bayes/d2d-belief-consensus.h
+    core/helper/d2d-belief-trace-writer.h
+)
+# core/data/: data sets and partitions (torch-free: features are float arrays, labels integers).
+set(d2dlearn_data_sources
+    core/data/d2d-dataset.cc
+    core/data/d2d-data-rng.cc
+    core/data/d2d-idx-cache.cc
+    core/data/d2d-fashion-mnist.cc
+    core/data/d2d-synthetic-data.cc
+    core/data/d2d-partitioner.cc
+)
+set(d2dlearn_data_headers
+    core/data/d2d-dataset.h
+    core/data/d2d-data-rng.h
+    core/data/d2d-idx-cache.h
+    core/data/d2d-fashion-mnist.h
+    core/data/d2d-synthetic-data.h
+    core/data/d2d-partitioner.h
+)
+list(APPEND d2dlearn_sources ${d2dlearn_bayes_sources} ${d2dlearn_data_sources})
+list(APPEND d2dlearn_headers ${d2dlearn_bayes_headers} ${d2dlearn_data_headers})
+
+# learning/discovery/: Wagle, Das, Love and Brinton 2025, D2D graph discovery by multi-agent RL
+# (supervised paradigm): trust matrices, message passing, rewards, policies, baseline graphs.
+set(d2dlearn_discovery_sources
+    learning/discovery/d2d-trust-matrices.cc
+    learning/discovery/d2d-message-passing.cc
+    learning/discovery/d2d-diversity-rewards.cc
+    learning/discovery/d2d-link-policy.cc
+    learning/discovery/d2d-baseline-graphs.cc
+    learning/discovery/d2d-best-links.cc
+    learning/discovery/d2d-gap-partition.cc
+    learning/discovery/d2d-discovery-paradigm.cc
+    learning/discovery/d2d-supervised-paradigm.cc
+    learning/discovery/d2d-graph-discovery.cc
+    learning/discovery/d2d-link-scorer.cc
+    learning/discovery/d2d-shard-exchange.cc
+    learning/discovery/d2d-label-propagation.cc
+    learning/discovery/d2d-gaussian-clusters.cc
+    learning/helper/d2d-discovery-trace-writer.cc
+)
+set(d2dlearn_discovery_headers
+    learning/discovery/d2d-trust-matrices.h
+    learning/discovery/d2d-message-passing.h
+    learning/discovery/d2d-diversity-rewards.h
+    learning/discovery/d2d-link-policy.h
+    learning/discovery/d2d-baseline-graphs.h
+    learning/discovery/d2d-best-links.h
+    learning/discovery/d2d-gap-partition.h
+    learning/discovery/d2d-discovery-payload.h
+    learning/discovery/d2d-discovery-paradigm.h
+    learning/discovery/d2d-supervised-paradigm.h
+    learning/discovery/d2d-graph-discovery.h
+    learning/discovery/d2d-link-scorer.h
+    learning/discovery/d2d-shard-exchange.h
+    learning/discovery/d2d-label-propagation.h
+    learning/discovery/d2d-gaussian-clusters.h
+    learning/helper/d2d-discovery-trace-writer.h
+)
+# The semi-supervised paradigm (sec. V-A1): distributed PCA (Liang et al. 2014) takes
+# LAPACK's SVD through LibTorch (the GCN baseline its layers); their headers are torch-free
+# but d2d-gcn-modules.h, which is internal (not published).
+set(d2dlearn_discovery_learning_sources
+    learning/discovery/d2d-distributed-pca.cc
+    learning/discovery/d2d-pca-exchange.cc
+    learning/discovery/d2d-mlp-labeller.cc
+    learning/discovery/d2d-semi-supervised-paradigm.cc
+    learning/discovery/d2d-unsupervised-paradigm.cc
+    learning/discovery/d2d-gcn-graph-scorer.cc
+    learning/helper/d2d-graph-discovery-helper.cc
+    learning/discovery/d2d-gcn-link-scorer.cc
+)
+set(d2dlearn_discovery_learning_headers
+    learning/discovery/d2d-distributed-pca.h
+    learning/discovery/d2d-pca-exchange.h
+    learning/discovery/d2d-mlp-labeller.h
+    learning/discovery/d2d-semi-supervised-paradigm.h
+    learning/discovery/d2d-unsupervised-paradigm.h
+    learning/discovery/d2d-gcn-graph-scorer.h
+    learning/helper/d2d-graph-discovery-helper.h
+    learning/discovery/d2d-gcn-link-scorer.h
+)
+set(d2dlearn_discovery_test_sources test/d2d-graph-discovery-test-suite.cc
+                                    test/d2d-unsupervised-discovery-test-suite.cc
+                                    test/d2d-pca-exchange-test-suite.cc)
+set(d2dlearn_discovery_test_suites d2d-graph-discovery d2d-unsupervised-discovery
+                                   d2d-pca-exchange)
+
+# learning/learner/: the learners. Only learning/'s sources include LibTorch, built into a
+# library of their own (d2dlearn-learning) so that core/ compiles without torch headers.
+set(d2dlearn_learning_sources
+    learning/learner/d2d-torch-runtime.cc
+    learning/learner/d2d-net.cc
+    learning/learner/d2d-triplet-encoder.cc
+    learning/learner/d2d-triplet-encoding.cc
+    learning/learner/d2d-learner.cc
+    learning/learner/d2d-model-payload.cc
+    learning/learner/d2d-deferred-job.cc
+    learning/learner/d2d-variational-learner.cc
+    learning/helper/d2d-learning-options.cc
+    learning/helper/d2d-learning-helper.cc
+)
+set(d2dlearn_learning_headers
+    learning/learner/d2d-torch-runtime.h
+    learning/learner/d2d-learner.h
+    learning/learner/d2d-triplet-encoding.h
+    learning/learner/d2d-model-payload.h
+    learning/learner/d2d-deferred-job.h
+    learning/learner/d2d-variational-learner.h
+    learning/helper/d2d-learning-options.h
+    learning/helper/d2d-learning-helper.h
+)
+# learning/fl/: FedAvg, FedProx, FedSGD, decentralized and semi-decentralized FL, local training,
+# the server aggregation strategies (mean and the robust rules) and upload with retry.
+set(d2dlearn_fl_sources
+    learning/fl/d2d-fl-protocol.cc
+    learning/fl/d2d-fed-avg.cc
+    learning/fl/d2d-model-exchange.cc
+    learning/fl/d2d-decentralized-fl.cc
+    learning/fl/d2d-semi-decentralized-fl.cc
+    learning/fl/d2d-local-training.cc
+    learning/fl/d2d-brain-torrent.cc
+    learning/fl/d2d-segmented-gossip.cc
+    learning/fl/d2d-peer-protocol.cc
+    learning/fl/d2d-sent-messages.cc
+    learning/fl/d2d-upload-retry.cc
+)
+# fl/'s torch-free part (among the rules below): the robust-aggregation rules, the
+# aggregation strategies that apply them, and the locality order.
+set(d2dlearn_fl_rules_sources
+    learning/fl/d2d-robust-aggregation.cc
+    learning/fl/d2d-aggregation-strategy.cc
+    learning/fl/d2d-mean-aggregation.cc
+    learning/fl/d2d-median-aggregation.cc
+    learning/fl/d2d-trimmed-mean-aggregation.cc
+    learning/fl/d2d-krum-aggregation.cc
+    learning/fl/d2d-multi-krum-aggregation.cc
+    learning/fl/d2d-locality-order.cc
+)
+set(d2dlearn_fl_headers
+    learning/fl/d2d-fl-protocol.h
+    learning/fl/d2d-fed-avg.h
+    learning/fl/d2d-model-exchange.h
+    learning/fl/d2d-locality-order.h
+    learning/fl/d2d-decentralized-fl.h
+    learning/fl/d2d-semi-decentralized-fl.h
+    learning/fl/d2d-local-training.h
+    learning/fl/d2d-brain-torrent.h
+    learning/fl/d2d-segmented-gossip.h
+    learning/fl/d2d-peer-protocol.h
+    learning/fl/d2d-sent-messages.h
+    learning/fl/d2d-step-progress.h
+    learning/fl/d2d-robust-aggregation.h
+    learning/fl/d2d-aggregation-strategy.h
+    learning/fl/d2d-mean-aggregation.h
+    learning/fl/d2d-median-aggregation.h
+    learning/fl/d2d-trimmed-mean-aggregation.h
+    learning/fl/d2d-krum-aggregation.h
+    learning/fl/d2d-multi-krum-aggregation.h
+    learning/fl/d2d-upload-retry.h
+)
+list(APPEND d2dlearn_learning_sources ${d2dlearn_fl_sources} ${d2dlearn_fl_rules_sources}
+     ${d2dlearn_discovery_sources}
+     ${d2dlearn_discovery_learning_sources})
+list(APPEND d2dlearn_learning_headers ${d2dlearn_fl_headers} ${d2dlearn_discovery_headers}
+     ${d2dlearn_discovery_learning_headers})
+# learning/cmfl/: Che et al. 2022, Committee Mechanism based FL: scoring, selection and election rules
+# and Byzantine attacks (rules), the committee consensus protocol (ccp) and the CMFL
+# protocol itself (its robust-aggregation baselines are fl/'s aggregation strategies).
+set(d2dlearn_cmfl_rules_sources
+    learning/cmfl/d2d-committee-rules.cc
+    learning/cmfl/d2d-byzantine-attack.cc
+)
+set(d2dlearn_cmfl_rules_headers
+    learning/cmfl/d2d-committee-rules.h
+    learning/cmfl/d2d-byzantine-attack.h
+)
+set(d2dlearn_cmfl_ccp_sources
+    learning/cmfl/d2d-committee-consensus.cc
+)
+set(d2dlearn_cmfl_ccp_headers
+    learning/cmfl/d2d-ccp-payload.h
+    learning/cmfl/d2d-committee-consensus.h
+)
+set(d2dlearn_cmfl_sources
+    learning/cmfl/d2d-cmfl.cc
+    learning/helper/d2d-cmfl-trace-writer.cc
+)
+set(d2dlearn_cmfl_headers
+    learning/cmfl/d2d-cmfl.h
+    learning/helper/d2d-cmfl-trace-writer.h
+)
+list(APPEND d2dlearn_learning_sources ${d2dlearn_cmfl_rules_sources}
+     ${d2dlearn_cmfl_ccp_sources} ${d2dlearn_cmfl_sources})
+list(APPEND d2dlearn_learning_headers ${d2dlearn_cmfl_rules_headers}
+     ${d2dlearn_cmfl_ccp_headers} ${d2dlearn_cmfl_headers})
+
+# learning/consensus/: Fan, Mendler-Dünner, Jaggi 2023, prediction consensus. The trust and
+# pseudo-label rules are torch-free, as is the closed-form polynomial learner of its toys,
+# a learner (learning/learner/) that D2dLearner runs without LibTorch.
+set(d2dlearn_consensus_rules_sources
+    learning/consensus/d2d-trust-rules.cc
+    learning/learner/d2d-polynomial-fit.cc
+)
+set(d2dlearn_consensus_rules_headers
+    learning/consensus/d2d-trust-rules.h
+    learning/learner/d2d-polynomial-fit.h
+)
+list(APPEND d2dlearn_learning_sources ${d2dlearn_consensus_rules_sources})
+list(APPEND d2dlearn_learning_headers ${d2dlearn_consensus_rules_headers})
+# The protocol and its trace writer.
+set(d2dlearn_consensus_sources
+    learning/consensus/d2d-prediction-consensus.cc
+    learning/helper/d2d-consensus-trace-writer.cc
+)
+set(d2dlearn_consensus_headers
+    learning/consensus/d2d-prediction-payload.h
+    learning/consensus/d2d-prediction-consensus.h
+    learning/helper/d2d-consensus-trace-writer.h
+)
+list(APPEND d2dlearn_learning_sources ${d2dlearn_consensus_sources})
+list(APPEND d2dlearn_learning_headers ${d2dlearn_consensus_headers})
+
+set(d2dlearn_test_sources
+    test/d2d-channel-test-suite.cc
+    test/d2d-channel-access-test-suite.cc
+    test/d2d-energy-test-suite.cc
+    test/d2d-rss-test-suite.cc
+    test/d2d-wifi-test-suite.cc
+    test/d2d-data-test-suite.cc
+    test/d2d-bayes-test-suite.cc
+    test/d2d-test-observer.cc
+)
+list(APPEND d2dlearn_test_sources ${d2dlearn_discovery_test_sources})
+# One entry per ns-3 TestSuite name (each runs as its own CTest test).
+set(d2dlearn_test_suites d2d-channel d2d-channel-access d2d-energy d2d-rss d2d-wifi d2d-data d2d-bayes)
+list(APPEND d2dlearn_test_suites ${d2dlearn_discovery_test_suites})
+# Suites of the learners and protocols (linked with LibTorch).
+set(d2dlearn_learning_test_sources
+    test/d2d-fl-test-suite.cc
+    test/d2d-learner-test-suite.cc
+    test/d2d-variational-test-suite.cc
+    test/d2d-fl-decentralized-test-suite.cc
+    test/d2d-ccp-test-suite.cc
+    test/d2d-cmfl-rules-test-suite.cc
+    test/d2d-fl-p2p-test-suite.cc
+    test/d2d-cmfl-test-suite.cc
+    test/d2d-fl-backend-test-suite.cc
+    test/d2d-learning-helper-test-suite.cc
+    test/d2d-test-fixtures.cc
+)
+set(d2dlearn_learning_test_suites d2d-variational d2d-fl d2d-fl-decentralized d2d-fl-p2p d2d-learner d2d-cmfl-rules d2d-ccp d2d-cmfl d2d-fl-backend d2d-learning-helper)
+# Prediction consensus (Fan et al. 2023).
+list(APPEND d2dlearn_learning_test_sources test/d2d-consensus-test-suite.cc)
+list(APPEND d2dlearn_learning_test_suites d2d-consensus)
+
+# One folder per library: core/ is libd2dlearn, learning/ is libd2dlearn-learning.
+foreach(f ${d2dlearn_sources} ${d2dlearn_headers})
+  if(NOT f MATCHES "^core/")
+    message(FATAL_ERROR "d2dlearn: ${f} is built into libd2dlearn but lies outside core/")
+  endif()
+endforeach()
+foreach(f ${d2dlearn_learning_sources} ${d2dlearn_learning_headers})
+  if(NOT f MATCHES "^learning/")
+    message(FATAL_ERROR "d2dlearn: ${f} is built into libd2dlearn-learning but lies outside learning/")
+  endif()
+endforeach()
