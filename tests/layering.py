@@ -23,7 +23,7 @@ and the standard library are not in the map and are ignored). Checked:
            them without a simulator or a learner);
   torch    <torch/...>, <ATen/...> or <c10/...> included by a module file outside learning/,
            or by a header the module publishes as ns3/<name>.h (published(): the headers
-           contrib/d2dlearn/CMakeLists.txt lists; the tests and bench/ may: they measure or
+           contrib/d2dlearn/d2dlearn-sources.cmake lists; the tests and bench/ may: they measure or
            test the learners);
   tracker  a line of contrib/d2dlearn, scenarios, examples, bench, analysis, tests or doc
            (not doc/data or doc/_generated: generated) matching TRACKER, a tracker issue
@@ -120,7 +120,7 @@ PURE_RULES = {
 # LibTorch: libd2dlearn-learning links it privately, so only the sources of learning/ may
 # include it, and of those not a header the library publishes as ns3/<name>.h (a program
 # that includes the published headers compiles without LibTorch's; published(), read from
-# contrib/d2dlearn/CMakeLists.txt). Tests, benchmarks and programs may: they measure or
+# contrib/d2dlearn/d2dlearn-sources.cmake). Tests, benchmarks and programs may: they measure or
 # test the learners.
 TORCH_ALLOWED = set(LEARNING) | {"test", "test/gtest", "scenarios", "examples", "bench"}
 
@@ -303,9 +303,9 @@ def check_table():
 
 
 def published(root):
-    """The header names contrib/d2dlearn/CMakeLists.txt publishes as ns3/<name>.h (every
-    .h it lists; an internal header such as d2d-gcn-modules.h is not listed)."""
-    with open(os.path.join(root, MODULE, "CMakeLists.txt"), encoding="utf-8") as f:
+    """The header names contrib/d2dlearn/d2dlearn-sources.cmake lists, which both builds
+    publish as ns3/<name>.h (an internal header such as d2d-gcn-modules.h is not listed)."""
+    with open(os.path.join(root, MODULE, "d2dlearn-sources.cmake"), encoding="utf-8") as f:
         text = re.sub(r"#[^\n]*", "", f.read())
     return {os.path.basename(h) for h in re.findall(r"[\w./-]+\.h\b", text)}
 
@@ -432,7 +432,7 @@ def run(root, out=sys.stdout, known_table=None):
 
 
 def copy_tree(root, dest):
-    for rel in sources(root) + [os.path.join(MODULE, "CMakeLists.txt")]:
+    for rel in sources(root) + [os.path.join(MODULE, "d2dlearn-sources.cmake")]:
         os.makedirs(os.path.join(dest, os.path.dirname(rel)), exist_ok=True)
         shutil.copy2(os.path.join(root, rel), os.path.join(dest, rel))
 

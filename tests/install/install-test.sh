@@ -113,6 +113,30 @@ cat "$TMP/out"
 [ "$rc" -eq 0 ] && ok "$name exit status 0" || fail "$name exit status $rc"
 grep -Eq "$EXPECT" "$TMP/out" && ok "output matches $EXPECT" || fail "no output line matches $EXPECT"
 
+echo "== an ns-3 other than the one d2dlearn was built against is refused"
+# A hand-made ns-3 package of another release, found before the real one: the installed
+# d2dlearnConfig.cmake must refuse it in one clear line naming both releases.
+built=$(sed -n 's/^ns3_VERSION:[A-Z]*=//p' "$BUILD/CMakeCache.txt")
+[ -n "$built" ] || built=$(sed -n 's/.*PACKAGE_VERSION "\([0-9.]*\)".*/\1/p' \
+    "$(sed -n 's/^ns3_DIR:PATH=//p' "$BUILD/CMakeCache.txt")/ns3ConfigVersion.cmake")
+other=3.48
+[ "$built" = 3.48 ] && other=3.37
+mkdir -p "$TMP/other-ns3/lib/cmake/ns3"
+echo "set(PACKAGE_VERSION $other)
+set(PACKAGE_VERSION_COMPATIBLE TRUE)" >"$TMP/other-ns3/lib/cmake/ns3/ns3ConfigVersion.cmake"
+echo "# no targets: d2dlearnConfig.cmake must stop before it needs them" \
+    >"$TMP/other-ns3/lib/cmake/ns3/ns3Config.cmake"
+rc=0
+"$CMAKE" -S "$SRC/tests/install" -B "$TMP/build-other" -DCMAKE_PREFIX_PATH="$TMP/other-ns3;$P" \
+    -DD2DLEARN_EXAMPLE="$EXAMPLE" >"$TMP/other.log" 2>&1 || rc=$?
+if [ "$rc" -ne 0 ] && tr '\n' ' ' <"$TMP/other.log" | tr -s ' ' |
+    grep -q "was built against ns-3 $built, but this project found ns-3 $other"; then
+    ok "ns-3 $other refused: d2dlearn was built against ns-3 $built"
+else
+    cat "$TMP/other.log"
+    fail "ns-3 $other not refused in one line (exit status $rc)"
+fi
+
 echo "== installed programs and scripts"
 rc=0
 "$P/bin/d2d-exchange" --nDevices=4 --duration=2s --outDir="$TMP/x" --quiet || rc=$?

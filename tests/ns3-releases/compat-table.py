@@ -1,0 +1,91 @@
+#!/usr/bin/python3
+"""The ns-3 compatibility table of the README and the manual, from the recorded results.
+
+    compat-table.py [--records DIR] [--write] [--check]
+
+DIR (default doc/data/ns3-releases) holds one JSON file per tested combination, written by
+in-tree.py (the whole in-tree path on a release) and compile-check.py --record (every source
+compiled against a release). The table is printed; --write replaces it between the markers
+<!-- ns3-compat:begin --> and <!-- ns3-compat:end --> in README.md and doc/howto/install.md;
+--check exits 1 if either file's table differs from the records (a CTest test runs it).
+"""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+PAGES = [REPO / "README.md", REPO / "doc" / "howto" / "install.md"]
+BEGIN, END = "<!-- ns3-compat:begin -->", "<!-- ns3-compat:end -->"
+# The standalone build that CI runs (the README's two commands), by definition of the project.
+STANDALONE = ("3.37", "standalone, Debian 12 package", "17",
+              "CI on every change: `bash .ci/run` (the README's test command: build, every test)")
+
+
+def how(r):
+    if r["mode"] == "in-tree":
+        suites = r.get("test_py", [])
+        progs = r.get("programs", [])
+        comp = r.get("comparison", {})
+        same = comp.get("scenarios", [])
+        parts = [f"`./ns3 build` ({r.get('build', {}).get('seconds', '?')} s)",
+                 f"`./test.py`: {sum(s['ok'] for s in suites)} of {len(suites)} d2dlearn suites",
+                 f"`./ns3 run`: {sum(p['ok'] for p in progs)} of {len(progs)} programs"]
+        if same:
+            parts.append(f"traces identical to the standalone build's: "
+                         f"{sum(c['identical'] for c in same)} of {len(same)} scenarios")
+        return "; ".join(parts)
+    return (f"every source compiled (`-fsyntax-only`, ns-3's debug flags, `-Werror`): "
+            f"{r['sources'] - len(r['failed'])} of {r['sources']}")
+
+
+def table(records):
+    rows = ["| d2dlearn commit | ns-3 | build mode | C++ | tested how | result | date |",
+            "|---|---|---|---|---|---|---|"]
+    v, mode, std, tested = STANDALONE
+    rows.append(f"| every commit | {v} | {mode} | {std} | {tested} | CI | continuous |")
+    key = lambda r: (int(r["release"].split(".")[1]), r["mode"])
+    for r in sorted(records, key=key):
+        mode = {"in-tree": f"in an ns-3 source tree ({r.get('profile', '?')} profile)",
+                "compile-check": "in an ns-3 source tree, compile only"}[r["mode"]]
+        rows.append(f"| {r['commit']} | {r['release']} | {mode} | {r.get('cxx_standard', '?')} | "
+                    f"{how(r)} | {'passed' if r['ok'] else 'FAILED'} | {r['date']} |")
+    return "\n".join(rows) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--records", type=Path, default=REPO / "doc" / "data" / "ns3-releases")
+    ap.add_argument("--write", action="store_true")
+    ap.add_argument("--check", action="store_true")
+    args = ap.parse_args()
+    records = [json.loads(p.read_text()) for p in sorted(args.records.glob("ns-*.json"))]
+    text = table(records)
+    stale = []
+    for page in PAGES:
+        content = page.read_text()
+        if BEGIN not in content or END not in content:
+            stale.append(f"{page.relative_to(REPO)}: no {BEGIN} ... {END} markers")
+            continue
+        head, rest = content.split(BEGIN, 1)
+        _, tail = rest.split(END, 1)
+        new = f"{head}{BEGIN}\n{text}{END}{tail}"
+        if new != content:
+            if args.write:
+                page.write_text(new)
+            else:
+                stale.append(f"{page.relative_to(REPO)}: the table differs from {args.records}")
+    if not args.check:
+        print(text, end="")
+    if args.check and stale:
+        print("compat-table: " + "; ".join(stale) + " (run tests/ns3-releases/compat-table.py "
+              "--write)")
+        return 1
+    if args.check:
+        print(f"compat-table: README.md and doc/howto/install.md match {len(records)} records")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,281 @@
+#!/usr/bin/python3
+"""d2dlearn inside one ns-3 release's source tree, the whole way a user goes, recorded.
+
+    in-tree.py --release 3.48 [--sources DIR] [--work DIR] [--standalone BUILD] [--jobs N]
+               [--profile default] [--record DIR]
+
+1. The release (ns-3.XX.tar.gz or ns-3.XX/ in DIR; default D2DLEARN_NS3_SOURCES, else
+   ../shared/ns-3) is unpacked into the work folder (reused), this repository linked as its
+   contrib/d2dlearn, then `./ns3 configure -d PROFILE --enable-examples --enable-tests
+   --enable-modules=d2dlearn` and `./ns3 build -j N` (the first build of a tree compiles ns-3's
+   modules too: tens of minutes on 2 cores).
+2. `./test.py --no-build -s SUITE` for every d2dlearn TestSuite (the d2d-* suites of the test
+   runner).
+3. Each scenario program and example once through `./ns3 run --no-build "PROGRAM ARGS"`, the
+   scenario programs with the README's quick settings, each writing into its own folder, and
+   analysis/audit.py on every scenario's traces.
+4. The same scenario commands with the standalone build's programs (BUILD/bin, default
+   build/ of this repository; skipped if absent), and every trace file compared byte for byte
+   (run.json: its summary and parameters, without the wall times, versions and paths).
+5. The result (release, profile, C++ standard, what passed, times, the comparison, machine,
+   date, commit) into RECORD/ns-3.XX-in-tree.json (default doc/data/ns3-releases), which
+   compat-table.py turns into the README's compatibility table.
+
+Exit 0 if everything passed and the traces are identical, 1 otherwise (the record is written
+either way).
+"""
+
+import argparse
+import json
+import os
+import platform
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import ns3_tree  # noqa: E402
+
+REPO = ns3_tree.REPO
+# The README's quick example per scenario (its runnable block), --quiet.
+SCENARIOS = {
+    "fedavg": "--rounds=3 --dataFraction=0.05",
+    "cmfl": "--rounds=3 --dataFraction=0.05 --attack=back-gradient",
+    "consensus": "--rounds=3 --warmupRounds=1 --dataFraction=0.05",
+    "bayes-consensus": "--steps=20",
+    "graph-discovery": "--iterations=50 --rounds=2 --dataFraction=0.05",
+    "d2d-exchange": "--nDevices=50 --reliable=true",
+}
+# The examples, as tests/examples runs them in the standalone build (no arguments but these).
+EXAMPLES = {
+    "send-message": "",
+    "energy-trace": "",
+    "wifi-backend": "",
+    "range-graph": "",
+    "gossip-averaging": "--nDevices=6 --rounds=2 --dataFraction=0.02",
+}
+# run.json keys that differ between any two runs or builds by nature.
+RUN_JSON_VOLATILE = {"wall_time_s", "version", "ns3_version", "started", "finished", "host",
+                     "command_line", "out_dir", "outDir", "program", "pid"}
+
+
+def machine():
+    cpu = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {"host": platform.node(), "cpu": cpu, "cores": os.cpu_count(),
+            "os": platform.platform(), "compiler": compiler_version()}
+
+
+def compiler_version():
+    try:
+        return subprocess.run(["c++", "--version"], capture_output=True, text=True
+                              ).stdout.splitlines()[0]
+    except (OSError, IndexError):
+        return ""
+
+
+def commit():
+    def git(*a):
+        return subprocess.run(["git", *a], cwd=REPO, capture_output=True, text=True).stdout.strip()
+    rev = git("rev-parse", "--short", "HEAD")
+    return rev + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
+
+
+def timed(cmd, cwd, log, env=None):
+    t0 = time.monotonic()
+    rc = ns3_tree.run(cmd, cwd, log, env)
+    return rc, round(time.monotonic() - t0, 1)
+
+
+def normalise_run_json(path):
+    """run.json without what differs by nature (wall times, versions, paths)."""
+    def strip(x):
+        if isinstance(x, dict):
+            return {k: strip(v) for k, v in x.items() if k not in RUN_JSON_VOLATILE}
+        if isinstance(x, list):
+            return [strip(v) for v in x]
+        return x
+    data = json.loads(Path(path).read_text())
+    return {k: strip(data.get(k)) for k in ("summary", "parameters", "seed") if k in data}
+
+
+def compare_dirs(a, b):
+    """Differences between two runs' folders: [(file, what)]."""
+    diffs = []
+    files_a = {p.relative_to(a) for p in Path(a).rglob("*") if p.is_file()}
+    files_b = {p.relative_to(b) for p in Path(b).rglob("*") if p.is_file()}
+    for f in sorted(files_a ^ files_b):
+        diffs.append((str(f), "only in " + ("in-tree" if f in files_a else "standalone")))
+    for f in sorted(files_a & files_b):
+        if f.suffix in (".png", ".pdf", ".svg") or "plots" in f.parts:
+            continue
+        if f.name == "run.json":
+            ra, rb = normalise_run_json(Path(a) / f), normalise_run_json(Path(b) / f)
+            if ra != rb:
+                keys = sorted(k for k in set(ra.get("summary", {})) | set(rb.get("summary", {}))
+                              if ra.get("summary", {}).get(k) != rb.get("summary", {}).get(k))
+                diffs.append((str(f), "summary/parameters differ" +
+                              (f" (summary keys: {', '.join(keys[:8])})" if keys else "")))
+            continue
+        ta, tb = (Path(a) / f).read_bytes(), (Path(b) / f).read_bytes()
+        if ta != tb:
+            la, lb = ta.splitlines(), tb.splitlines()
+            line = next((i + 1 for i, (x, y) in enumerate(zip(la, lb)) if x != y),
+                        min(len(la), len(lb)) + 1)
+            diffs.append((str(f), f"first difference at line {line} ({len(la)} vs {len(lb)} "
+                                  f"lines)"))
+    return diffs
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--release", required=True)
+    ap.add_argument("--sources", type=Path, default=None)
+    ap.add_argument("--work", type=Path, default=Path("/tmp/d2dlearn-ns3-trees"))
+    ap.add_argument("--standalone", type=Path, default=REPO / "build")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--profile", default="default",
+                    help="ns-3 build profile: debug, default, release, optimized")
+    ap.add_argument("--record", type=Path, default=REPO / "doc" / "data" / "ns3-releases")
+    args = ap.parse_args()
+
+    sources = args.sources or ns3_tree.default_sources()
+    releases = ns3_tree.find_releases(sources)
+    if args.release not in releases:
+        print(f"in-tree: no ns-3 {args.release} in {sources} (found: {', '.join(releases)})")
+        return 2
+    work = args.work.resolve()
+    tree = ns3_tree.unpack(releases[args.release], work)
+    ns3_tree.link_module(tree)
+    log = work / f"in-tree-{args.release}.log"
+    log.write_text("")
+    out = work / f"runs-{args.release}"
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    py = sys.executable
+    record = {"release": args.release, "mode": "in-tree", "profile": args.profile,
+              "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"), "commit": commit(),
+              "machine": machine(), "log": str(log)}
+    ok = True
+
+    rc, secs = timed([py, "ns3", "configure", "-d", args.profile, "--enable-examples",
+                      "--enable-tests", "--enable-modules=d2dlearn",
+                      "--filter-module-examples-and-tests=d2dlearn"], tree, log)
+    record["configure"] = {"ok": rc == 0, "seconds": secs}
+    cache = (tree / "cmake-cache" / "CMakeCache.txt")
+    std = re.search(r"^CMAKE_CXX_STANDARD:\w+=(\d+)", cache.read_text(), re.M) if cache.is_file() else None
+    record["cxx_standard"] = int(std.group(1)) if std else None
+    if rc != 0:
+        print(ns3_tree.log_tail(log))
+        record["ok"] = False
+        return finish(record, args.record)
+    rc, secs = timed([py, "ns3", "build", "-j", str(args.jobs)], tree, log)
+    record["build"] = {"ok": rc == 0, "seconds": secs}
+    print(f"in-tree {args.release}: configure {record['configure']['seconds']} s, build {secs} s,"
+          f" {'ok' if rc == 0 else 'FAILED'}", flush=True)
+    if rc != 0:
+        print(ns3_tree.log_tail(log))
+        record["ok"] = False
+        return finish(record, args.record)
+
+    # 2. The TestSuites.
+    listing = subprocess.run([py, "test.py", "--no-build", "--list"], cwd=tree,
+                             capture_output=True, text=True).stdout
+    suites = sorted(set(re.findall(r"\b(d2d-[a-z0-9-]+)\b", listing)))
+    record["test_py"] = []
+    for suite in suites:
+        rc, secs = timed([py, "test.py", "--no-build", "-s", suite], tree, log)
+        text = ns3_tree.log_tail(log, 15)
+        passed = rc == 0 and f"PASS: TestSuite {suite}" in text
+        record["test_py"].append({"suite": suite, "ok": passed, "seconds": secs})
+        ok &= passed
+        print(f"  test.py -s {suite}: {'PASS' if passed else 'FAIL'} ({secs} s)", flush=True)
+    if not suites:
+        ok = False
+        record["test_py_error"] = "test.py --list shows no d2d-* suite"
+
+    # 3. The programs through ./ns3 run, and the audit of the scenarios' traces.
+    record["programs"] = []
+    for name, flags in list(SCENARIOS.items()) + list(EXAMPLES.items()):
+        scenario = name in SCENARIOS
+        cmdline = f"{name} {flags}" + (f" --quiet=true --outDir={out / 'in-tree' / name}"
+                                       if scenario else "")
+        rc, secs = timed([py, "ns3", "run", "--no-build", cmdline.strip()], tree, log)
+        entry = {"program": name, "ok": rc == 0, "seconds": secs}
+        if scenario and rc == 0:
+            arc = subprocess.run(["/usr/bin/python3", str(REPO / "analysis" / "audit.py"),
+                                  str(out / "in-tree" / name)], capture_output=True, text=True)
+            entry["audit"] = (arc.stdout.strip().splitlines() or [""])[-1]
+            entry["ok"] = arc.returncode == 0
+        record["programs"].append(entry)
+        ok &= entry["ok"]
+        print(f"  ./ns3 run {name}: {'ok' if entry['ok'] else 'FAILED'} ({secs} s)"
+              + (f"; {entry['audit']}" if "audit" in entry else ""), flush=True)
+
+    # 4. Standalone, the same commands, and the traces compared.
+    bindir = args.standalone / "bin"
+    comparison = []
+    if not (bindir / "fedavg").is_file():
+        record["comparison"] = {"skipped": f"no standalone build in {args.standalone}"}
+    else:
+        for name, flags in SCENARIOS.items():
+            dest = out / "standalone" / name
+            rc, _ = timed([str(bindir / name), *shlex.split(flags), "--quiet=true",
+                           f"--outDir={dest}"], REPO, log)
+            if rc != 0:
+                comparison.append({"scenario": name, "identical": False,
+                                   "differences": [["(run)", f"standalone exit {rc}"]]})
+                ok = False
+                continue
+            diffs = compare_dirs(out / "in-tree" / name, dest)
+            comparison.append({"scenario": name, "identical": not diffs,
+                               "differences": [list(d) for d in diffs]})
+            print(f"  traces {name}: " + ("identical" if not diffs else
+                                          "; ".join(f"{f}: {w}" for f, w in diffs[:4])),
+                  flush=True)
+        record["comparison"] = {"against": f"standalone build {args.standalone} (ns-3 "
+                                           f"{standalone_ns3(args.standalone)})",
+                                "scenarios": comparison}
+        ok &= all(c["identical"] for c in comparison)
+    record["ok"] = ok
+    return finish(record, args.record)
+
+
+def standalone_ns3(build):
+    cache = Path(build) / "CMakeCache.txt"
+    if not cache.is_file():
+        return "?"
+    m = re.search(r"^ns3_DIR:PATH=(.*)$", cache.read_text(), re.M)
+    version = "?"
+    if m:
+        vf = Path(m.group(1)) / "ns3ConfigVersion.cmake"
+        if vf.is_file():
+            v = re.search(r'set\(PACKAGE_VERSION "([^"]+)"\)', vf.read_text())
+            version = v.group(1) if v else "?"
+    return version
+
+
+def finish(record, folder):
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"ns-{record['release']}-{record['mode']}.json"
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(record, indent=2) + "\n")
+    tmp.replace(path)
+    print(f"in-tree {record['release']}: {'PASSED' if record['ok'] else 'FAILED'}; "
+          f"recorded in {path}")
+    return 0 if record["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

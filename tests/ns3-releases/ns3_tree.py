@@ -1,0 +1,116 @@
+"""ns-3 release source trees with d2dlearn in contrib/d2dlearn, as a user makes them.
+
+Shared by compile-check.py (the CTest test: every d2dlearn source compiled against each
+release's headers with ns-3's own flags) and in-tree.py (the whole in-tree path on one
+release: build, ./test.py, ./ns3 run, trace comparison).
+
+A release comes as ns-3's tarball (ns-3.XX.tar.gz, e.g. from ../shared/ns-3) or an unpacked
+tree (ns-3.XX/). It is unpacked once into a work folder and reused; contrib/d2dlearn is a
+folder of links to this repository's top-level items (CMakeLists.txt, cmake/, contrib/,
+examples/, scenarios/, test/), which is what `git clone <repository> contrib/d2dlearn` gives
+ns-3's CMake, without a link back to the repository root (whose build/ may hold the tree).
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+# What ns-3's CMake reads of the module folder (the rest of the repository is not the module's).
+MODULE_ITEMS = ["CMakeLists.txt", "cmake", "contrib", "examples", "scenarios", "test"]
+RELEASE_RE = re.compile(r"^ns-3\.(\d+)(?:\.tar\.gz)?$")
+
+
+def default_sources():
+    """D2DLEARN_NS3_SOURCES, else ../shared/ns-3 beside the repository (None if absent)."""
+    env = os.environ.get("D2DLEARN_NS3_SOURCES")
+    if env:
+        return Path(env)
+    shared = REPO.parent / "shared" / "ns-3"
+    return shared if shared.is_dir() else None
+
+
+def find_releases(sources):
+    """{"3.48": path} of the tarballs and unpacked trees in sources, oldest first."""
+    found = {}
+    if sources is None or not Path(sources).is_dir():
+        return found
+    for entry in sorted(Path(sources).iterdir()):
+        m = RELEASE_RE.match(entry.name)
+        if not m:
+            continue
+        version = f"3.{m.group(1)}"
+        if entry.is_dir() and (entry / "ns3").is_file():
+            found[version] = entry
+        elif entry.is_file() and entry.name.endswith(".tar.gz"):
+            found.setdefault(version, entry)
+    return dict(sorted(found.items(), key=lambda kv: int(kv[0].split(".")[1])))
+
+
+def unpack(release_path, work):
+    """The release's tree under work (unpacked once; an unpacked tree is copied once)."""
+    work = Path(work)
+    work.mkdir(parents=True, exist_ok=True)
+    name = release_path.name[: -len(".tar.gz")] if release_path.is_file() else release_path.name
+    tree = work / name
+    done = tree / ".d2dlearn-unpacked"
+    if done.is_file():
+        return tree
+    if tree.exists():
+        shutil.rmtree(tree)
+    if release_path.is_file():
+        # The tarballs are git archives of the release tag: one top folder, ns-3.XX/.
+        subprocess.run(["tar", "-xzf", str(release_path), "-C", str(work)], check=True)
+    else:
+        shutil.copytree(release_path, tree, symlinks=True)
+    if not (tree / "ns3").is_file():
+        raise SystemExit(f"{release_path}: not an ns-3 release (no ns3 script in {tree})")
+    done.write_text("")
+    return tree
+
+
+def link_module(tree):
+    """contrib/d2dlearn in the tree: links to the repository's module items."""
+    module = Path(tree) / "contrib" / "d2dlearn"
+    if module.is_symlink() or module.is_file():
+        module.unlink()
+    module.mkdir(parents=True, exist_ok=True)
+    for item in MODULE_ITEMS:
+        link = module / item
+        if link.is_symlink() or link.exists():
+            if link.is_symlink() and os.readlink(link) == str(REPO / item):
+                continue
+            if link.is_dir() and not link.is_symlink():
+                shutil.rmtree(link)
+            else:
+                link.unlink()
+        link.symlink_to(REPO / item)
+    return module
+
+
+def run(cmd, cwd, log, env=None):
+    """Run cmd in cwd, output appended to log; return the exit status."""
+    with open(log, "a") as out:
+        out.write(f"$ {' '.join(str(c) for c in cmd)}\n")
+        out.flush()
+        return subprocess.call(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=env)
+
+
+def configure(tree, profile, log, extra=()):
+    """./ns3 configure with d2dlearn, its examples and tests; returns the exit status."""
+    cmd = [sys.executable, "ns3", "configure", "-d", profile, "--enable-examples",
+           "--enable-tests", "--enable-modules=d2dlearn",
+           "--filter-module-examples-and-tests=d2dlearn", *extra]
+    return run(cmd, tree, log)
+
+
+def log_tail(log, lines=30):
+    """The last lines of a log, for a failure message."""
+    try:
+        text = Path(log).read_text(errors="replace").splitlines()
+    except OSError:
+        return ""
+    return "\n".join(text[-lines:])
