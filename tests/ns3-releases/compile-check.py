@@ -186,13 +186,13 @@ def main():
           f"{configured - start:.1f} s, compile {compile_s:.1f} s of CPU, "
           f"{time.monotonic() - start:.1f} s in all")
     if args.record:
-        write_record(args.record, {
+        ns3_tree.write_record(args.record, {
             "release": args.release, "mode": "compile-check", "profile": "debug",
             "cxx_standard": cxx_standard(entries[0]), "ok": not failed,
             "sources": len(results), "failed": [str(s) for s, _ in failed],
             "configure_seconds": round(configured - start, 1),
             "compile_cpu_seconds": round(compile_s, 1),
-            "seconds": round(time.monotonic() - start, 1), **stamp()})
+            "seconds": round(time.monotonic() - start, 1), **ns3_tree.stamp()})
     return 1 if failed else 0
 
 
@@ -200,31 +200,6 @@ def cxx_standard(entry):
     """The -std= of a compile line, as a number (23 for c++23 or gnu++23)."""
     m = re.search(r"-std=(?:c|gnu)\+\+(\d+)", " ".join(syntax_command(entry)))
     return int(m.group(1)) if m else None
-
-
-def stamp():
-    """Date, commit and machine of a record."""
-    def git(*a):
-        return subprocess.run(["git", *a], cwd=ns3_tree.REPO, capture_output=True,
-                              text=True).stdout.strip()
-    rev = git("rev-parse", "--short", "HEAD")
-    if git("status", "--porcelain", "--untracked-files=no"):
-        rev += "+changes"
-    cpu = next((l.split(":", 1)[1].strip() for l in Path("/proc/cpuinfo").read_text()
-                .splitlines() if l.startswith("model name")), "")
-    return {"date": time.strftime("%Y-%m-%d", time.gmtime()), "commit": rev,
-            "machine": {"cpu": cpu, "cores": os.cpu_count(),
-                        "compiler": subprocess.run(["c++", "--version"], capture_output=True,
-                                                   text=True).stdout.splitlines()[0]}}
-
-
-def write_record(folder, record):
-    """RECORD/ns-3.XX-compile.json, atomically."""
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"ns-{record['release']}-compile.json"
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(record, indent=2) + "\n")
-    tmp.replace(path)
 
 
 if __name__ == "__main__":

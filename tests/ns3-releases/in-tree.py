@@ -27,15 +27,12 @@ either way).
 
 import argparse
 import json
-import os
-import platform
 import re
 import shlex
 import shutil
 import subprocess
 import sys
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -60,36 +57,7 @@ EXAMPLES = {
     "gossip-averaging": "--nDevices=6 --rounds=2 --dataFraction=0.02",
 }
 # run.json keys that differ between any two runs or builds by nature.
-RUN_JSON_VOLATILE = {"wall_time_s", "version", "ns3_version", "started", "finished", "host",
-                     "command_line", "out_dir", "outDir", "program", "pid"}
-
-
-def machine():
-    cpu = ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {"host": platform.node(), "cpu": cpu, "cores": os.cpu_count(),
-            "os": platform.platform(), "compiler": compiler_version()}
-
-
-def compiler_version():
-    try:
-        return subprocess.run(["c++", "--version"], capture_output=True, text=True
-                              ).stdout.splitlines()[0]
-    except (OSError, IndexError):
-        return ""
-
-
-def commit():
-    def git(*a):
-        return subprocess.run(["git", *a], cwd=REPO, capture_output=True, text=True).stdout.strip()
-    rev = git("rev-parse", "--short", "HEAD")
-    return rev + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
+RUN_JSON_VOLATILE = {"wall_time_s", "commandLine", "outDir"}
 
 
 def timed(cmd, cwd, log, env=None):
@@ -107,7 +75,7 @@ def normalise_run_json(path):
             return [strip(v) for v in x]
         return x
     data = json.loads(Path(path).read_text())
-    return {k: strip(data.get(k)) for k in ("summary", "parameters", "seed") if k in data}
+    return strip(data)
 
 
 def compare_dirs(a, b):
@@ -122,11 +90,16 @@ def compare_dirs(a, b):
             continue
         if f.name == "run.json":
             ra, rb = normalise_run_json(Path(a) / f), normalise_run_json(Path(b) / f)
-            if ra != rb:
-                keys = sorted(k for k in set(ra.get("summary", {})) | set(rb.get("summary", {}))
-                              if ra.get("summary", {}).get(k) != rb.get("summary", {}).get(k))
-                diffs.append((str(f), "summary/parameters differ" +
-                              (f" (summary keys: {', '.join(keys[:8])})" if keys else "")))
+            for part in sorted(set(ra) | set(rb)):
+                pa, pb = ra.get(part), rb.get(part)
+                if pa == pb:
+                    continue
+                if isinstance(pa, dict) and isinstance(pb, dict):
+                    keys = sorted(k for k in set(pa) | set(pb) if pa.get(k) != pb.get(k))
+                    diffs.append((f"{f}:{part}", "differs in " + ", ".join(keys[:10])
+                                  + (f" (+{len(keys) - 10} more)" if len(keys) > 10 else "")))
+                else:
+                    diffs.append((f"{f}:{part}", f"{pa!r} vs {pb!r}"))
             continue
         ta, tb = (Path(a) / f).read_bytes(), (Path(b) / f).read_bytes()
         if ta != tb:
@@ -165,8 +138,7 @@ def main():
     out.mkdir(parents=True)
     py = sys.executable
     record = {"release": args.release, "mode": "in-tree", "profile": args.profile,
-              "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"), "commit": commit(),
-              "machine": machine(), "log": str(log)}
+              **ns3_tree.stamp(), "log": str(log)}
     ok = True
 
     rc, secs = timed([py, "ns3", "configure", "-d", args.profile, "--enable-examples",
@@ -267,15 +239,10 @@ def standalone_ns3(build):
 
 
 def finish(record, folder):
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"ns-{record['release']}-{record['mode']}.json"
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(record, indent=2) + "\n")
-    tmp.replace(path)
+    path = ns3_tree.write_record(folder, record)
     print(f"in-tree {record['release']}: {'PASSED' if record['ok'] else 'FAILED'}; "
           f"recorded in {path}")
     return 0 if record["ok"] else 1
-
 
 if __name__ == "__main__":
     sys.exit(main())

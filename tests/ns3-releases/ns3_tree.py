@@ -11,11 +11,14 @@ examples/, scenarios/, test/), which is what `git clone <repository> contrib/d2d
 ns-3's CMake, without a link back to the repository root (whose build/ may hold the tree).
 """
 
+import json
 import os
+import platform
 import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -114,3 +117,38 @@ def log_tail(log, lines=30):
     except OSError:
         return ""
     return "\n".join(text[-lines:])
+
+
+def stamp():
+    """Date, commit (+changes if the work tree differs from it) and machine of a record."""
+    def git(*a):
+        return subprocess.run(["git", *a], cwd=REPO, capture_output=True, text=True).stdout.strip()
+    rev = git("rev-parse", "--short", "HEAD")
+    if git("status", "--porcelain", "--untracked-files=no"):
+        rev += "+changes"
+    try:
+        cpu = next((l.split(":", 1)[1].strip() for l in Path("/proc/cpuinfo").read_text()
+                    .splitlines() if l.startswith("model name")), "")
+    except OSError:
+        cpu = ""
+    try:
+        compiler = subprocess.run(["c++", "--version"], capture_output=True,
+                                  text=True).stdout.splitlines()[0]
+    except (OSError, IndexError):
+        compiler = ""
+    return {"date": time.strftime("%Y-%m-%d", time.gmtime()), "commit": rev,
+            "machine": {"host": platform.node(), "cpu": cpu, "cores": os.cpu_count(),
+                        "os": platform.platform(), "compiler": compiler}}
+
+
+def write_record(folder, record):
+    """folder/ns-3.XX-MODE.json (MODE: compile-check's "compile", in-tree.py's "in-tree"),
+    written atomically; returns its path."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    suffix = "compile" if record["mode"] == "compile-check" else record["mode"]
+    path = folder / f"ns-{record['release']}-{suffix}.json"
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(record, indent=2) + "\n")
+    tmp.replace(path)
+    return path
