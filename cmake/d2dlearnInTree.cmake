@@ -4,18 +4,18 @@
 #   ./ns3 build
 # Included by the top-level CMakeLists.txt when ns-3's build_lib exists, which then calls
 # build_lib itself (ns-3 finds a module's dependencies in the text of its CMakeLists.txt, the
-# ${libcore} ... of LIBRARIES_TO_LINK). It builds one ns-3 module library, d2dlearn (libd2dlearn and libd2dlearn-learning of the standalone build in
-# one), its TestSuites into ns-3's test runner (./test.py -s d2d-channel), and the scenario
-# programs and examples as ns-3 examples (./ns3 run "fedavg --rounds=1"; examples/CMakeLists.txt).
-# Logging and asserts follow ns-3's build profile (debug and default: on; release and optimized:
-# off), as for every ns-3 module; the standalone build always has them on.
+# ${libcore} ... of LIBRARIES_TO_LINK). That builds one ns-3 module library, d2dlearn
+# (libd2dlearn and libd2dlearn-learning of the standalone build in one), its TestSuites into
+# ns-3's test runner (./test.py -s d2d-channel), and the scenario programs and examples as
+# ns-3 examples (./ns3 run "fedavg --rounds=1"; examples/CMakeLists.txt). Logging and asserts
+# follow ns-3's build profile (debug and default: on; release and optimized: off), as for
+# every ns-3 module; the standalone build always has them on.
 
 include(${CMAKE_CURRENT_LIST_DIR}/d2dlearnNs3.cmake)
 d2dlearn_ns3_check_version(${NS3_VER})
 d2dlearn_ns3_version_number(${NS3_VER} D2DLEARN_NS3_VERSION_NUMBER)
 
-set(d2dlearn_module_dir ${CMAKE_CURRENT_SOURCE_DIR}/contrib/d2dlearn)
-include(${d2dlearn_module_dir}/d2dlearn-sources.cmake)
+include(${CMAKE_CURRENT_SOURCE_DIR}/contrib/d2dlearn/d2dlearn-sources.cmake)
 foreach(list d2dlearn_sources d2dlearn_learning_sources d2dlearn_headers d2dlearn_learning_headers
              d2dlearn_test_sources d2dlearn_learning_test_sources)
   list(TRANSFORM ${list} PREPEND contrib/d2dlearn/)
