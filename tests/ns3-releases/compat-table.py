@@ -35,6 +35,12 @@ def how(r):
         if same:
             parts.append(f"traces identical to the standalone build's: "
                          f"{sum(c['identical'] for c in same)} of {len(same)} scenarios")
+        wifi = r.get("wifi_base_point", {}).get("runs", [])
+        if wifi:
+            n_same = sum(bool(w.get("identical")) for w in wifi)
+            parts.append(f"Wi-Fi base point: {n_same} of {len(wifi)} seeds identical"
+                         + ("" if n_same == len(wifi) else " (the measures of both builds are "
+                            f"in ns-{r['release']}-in-tree.json)"))
         return "; ".join(parts)
     return (f"every source compiled (`-fsyntax-only`, ns-3's debug flags, `-Werror`): "
             f"{r['sources'] - len(r['failed'])} of {r['sources']}")

@@ -13,10 +13,14 @@
    runner).
 3. Each scenario program and example once through `./ns3 run --no-build "PROGRAM ARGS"`, the
    scenario programs with the README's quick settings, each writing into its own folder, and
-   analysis/audit.py on every scenario's traces.
+   analysis/audit.py on every scenario's traces; also the runs of choices only some releases
+   have (RELEASE_ONLY: --energySource=generic from 3.40), audited but not compared.
 4. The same scenario commands with the standalone build's programs (BUILD/bin, default
    build/ of this repository; skipped if absent), and every trace file compared byte for byte
-   (run.json: its summary and parameters, without the wall times, versions and paths).
+   (run.json: its summary and parameters, without the wall times, versions and paths); and
+   the Wi-Fi base point of the channel-vs-wifi campaigns, where ns-3's 802.11 models may
+   differ between releases: compared the same way, with its loss, latency and energy
+   (analysis/backend_tables.py's measures) from each build.
 5. The result (release, profile, C++ standard, what passed, times, the comparison, machine,
    date, commit) into RECORD/ns-3.XX-in-tree.json (default doc/data/ns3-releases), which
    compat-table.py turns into the README's compatibility table.
@@ -56,6 +60,20 @@ EXAMPLES = {
     "range-graph": "",
     "gossip-averaging": "--nDevices=6 --rounds=2 --dataFraction=0.02",
 }
+# Runs of choices that exist only in some releases (audited, not compared with the
+# standalone build, whose ns-3.37 lacks them): name -> (program, flags, first release).
+RELEASE_ONLY = {
+    "d2d-exchange-generic-battery": ("d2d-exchange",
+                                     "--nDevices=50 --reliable=true --energySource=generic "
+                                     "--initialEnergyJ=2000", 340),
+}
+# The Wi-Fi base point of the channel-vs-wifi campaigns
+# (analysis/campaigns/channel-vs-wifi-exchange-wifi.toml: 10 devices in a 40 m square, 20 kB
+# messages, 1400-byte packets), both seeds: ns-3's 802.11 models change between releases, so
+# these runs may differ; the measures of analysis/backend_tables.py say by how much.
+WIFI_BASE = "--backend=wifi --mtuBytes=1400 --areaSideM=40 --nDevices=10 --messageBytes=20000"
+WIFI_SEEDS = (1, 2)
+WIFI_MEASURES = ("fragment_loss", "message_loss", "unfinished", "latency", "energy", "idle")
 # run.json keys that differ between any two runs or builds by nature.
 RUN_JSON_VOLATILE = {"wall_time_s", "commandLine", "outDir"}
 
@@ -179,12 +197,18 @@ def main():
 
     # 3. The programs through ./ns3 run, and the audit of the scenarios' traces.
     record["programs"] = []
-    for name, flags in list(SCENARIOS.items()) + list(EXAMPLES.items()):
-        scenario = name in SCENARIOS
-        cmdline = f"{name} {flags}" + (f" --quiet=true --outDir={out / 'in-tree' / name}"
-                                       if scenario else "")
+    runs = [(name, name, flags, True) for name, flags in SCENARIOS.items()]
+    runs += [(name, name, flags, False) for name, flags in EXAMPLES.items()]
+    major, minor = (int(x) for x in args.release.split(".")[:2])
+    runs += [(name, program, flags, True) for name, (program, flags, first)
+             in RELEASE_ONLY.items() if 100 * major + minor >= first]
+    for name, program, flags, scenario in runs:
+        cmdline = f"{program} {flags}" + (f" --quiet=true --outDir={out / 'in-tree' / name}"
+                                          if scenario else "")
         rc, secs = timed([py, "ns3", "run", "--no-build", cmdline.strip()], tree, log)
         entry = {"program": name, "ok": rc == 0, "seconds": secs}
+        if program != name:
+            entry["command"] = cmdline.split(" --outDir=")[0]
         if scenario and rc == 0:
             arc = subprocess.run(["/usr/bin/python3", str(REPO / "analysis" / "audit.py"),
                                   str(out / "in-tree" / name)], capture_output=True, text=True)
@@ -216,12 +240,43 @@ def main():
             print(f"  traces {name}: " + ("identical" if not diffs else
                                           "; ".join(f"{f}: {w}" for f, w in diffs[:4])),
                   flush=True)
+        record["wifi_base_point"] = compare_wifi(tree, bindir, out, log)
+        ok &= all(r["ok"] for r in record["wifi_base_point"]["runs"])
         record["comparison"] = {"against": f"standalone build {args.standalone} (ns-3 "
                                            f"{standalone_ns3(args.standalone)})",
                                 "scenarios": comparison}
         ok &= all(c["identical"] for c in comparison)
     record["ok"] = ok
     return finish(record, args.record)
+
+
+def compare_wifi(tree, bindir, out, log):
+    """The Wi-Fi base point in both builds: identical traces, or the measures of each."""
+    sys.path.insert(0, str(REPO / "analysis"))
+    import backend_tables  # noqa: E402
+    result = {"flags": WIFI_BASE, "seeds": list(WIFI_SEEDS), "runs": []}
+    for seed in WIFI_SEEDS:
+        dirs = {"in-tree": out / "in-tree" / f"wifi-base-{seed}",
+                "standalone": out / "standalone" / f"wifi-base-{seed}"}
+        flags = f"{WIFI_BASE} --seed={seed} --quiet=true"
+        rc_a, _ = timed([sys.executable, "ns3", "run", "--no-build",
+                         f"d2d-exchange {flags} --outDir={dirs['in-tree']}"], tree, log)
+        rc_b, _ = timed([str(bindir / "d2d-exchange"), *shlex.split(flags),
+                         f"--outDir={dirs['standalone']}"], REPO, log)
+        entry = {"seed": seed, "ok": rc_a == 0 and rc_b == 0}
+        if entry["ok"]:
+            diffs = compare_dirs(dirs["in-tree"], dirs["standalone"])
+            entry["identical"] = not diffs
+            entry["differences"] = [list(d) for d in diffs]
+            for build, folder in dirs.items():
+                m = backend_tables.load_run(str(folder))
+                entry[build] = {k: m[k] for k in WIFI_MEASURES}
+        result["runs"].append(entry)
+        print(f"  wifi base point, seed {seed}: "
+              + ("identical" if entry.get("identical") else
+                 json.dumps({b: entry.get(b) for b in dirs}) if entry["ok"] else "FAILED"),
+              flush=True)
+    return result
 
 
 def standalone_ns3(build):

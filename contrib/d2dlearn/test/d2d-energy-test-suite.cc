@@ -22,6 +22,9 @@
 #include "ns3/double.h"
 #include "ns3/energy-source-container.h"
 #include "ns3/energy-source.h"
+#if D2DLEARN_HAVE_GENERIC_BATTERY
+#include "ns3/generic-battery-model.h"
+#endif
 #if D2DLEARN_HAVE_LIION_SOURCE
 #include "ns3/li-ion-energy-source.h"
 #endif
@@ -1031,6 +1034,226 @@ class D2dLiIonSourceTestCase : public TestCase
 
 // ---------------------------------------------------------------------------------------
 
+#if D2DLEARN_HAVE_GENERIC_BATTERY
+/** Reads a double attribute. */
+double
+DoubleAttribute(Ptr<Object> object, const std::string& name)
+{
+    DoubleValue v;
+    object->GetAttribute(name, v);
+    return v.Get();
+}
+
+/** Samples a GenericBatteryModel's voltage and drained charge (after an update). */
+void
+SampleBattery(Ptr<GenericBatteryModel> battery, std::vector<std::pair<double, double>>* out)
+{
+    battery->UpdateEnergySource();
+    out->emplace_back(battery->GetSupplyVoltage(), battery->GetDrainedCapacity());
+}
+
+/**
+ * A GenericBatteryModel scaled to an energy by D2dHelper::ScaleGenericBatteryToEnergy() is k
+ * cells in parallel: its initial energy is the one asked for, and at k times the current it
+ * discharges along the single cell's voltage curve, k times the cell's drained charge.
+ */
+class D2dGenericBatteryPackTestCase : public TestCase
+{
+  public:
+    D2dGenericBatteryPackTestCase()
+        : TestCase("GenericBatteryModel pack: initial energy as asked, the cell's voltage curve "
+                   "at k x the current")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        DestroyAtExit guard;
+        auto cell = CreateObject<GenericBatteryModel>();
+        auto pack = CreateObject<GenericBatteryModel>();
+        // The cell's energy by the model's formula, Q x V_full x 3600, from its attributes.
+        const double cellJ =
+            DoubleAttribute(cell, "MaxCapacity") * DoubleAttribute(cell, "FullVoltage") * 3600;
+        const double k = 3.7; // not whole on purpose
+        D2dHelper::ScaleGenericBatteryToEnergy(pack, k * cellJ);
+        NS_TEST_EXPECT_MSG_EQ_TOL(pack->GetInitialEnergy(),
+                                  k * cellJ,
+                                  1e-12 * k * cellJ,
+                                  "initial energy");
+        NS_TEST_EXPECT_MSG_EQ_TOL(DoubleAttribute(pack, "NominalCapacity"),
+                                  k * DoubleAttribute(cell, "NominalCapacity"),
+                                  1e-12,
+                                  "nominal capacity x k");
+        NS_TEST_EXPECT_MSG_EQ_TOL(DoubleAttribute(pack, "InternalResistance"),
+                                  DoubleAttribute(cell, "InternalResistance") / k,
+                                  1e-12,
+                                  "internal resistance / k");
+
+        // 1 A from the cell, k A from the pack (0.43 C: the Li-ion cell's 2.45 Ah lasts
+        // well over the 3,600 s below, above its 3.3 V cut-off).
+        const double cellA = 1.0;
+        auto cellLoad = CreateObject<SimpleDeviceEnergyModel>();
+        auto packLoad = CreateObject<SimpleDeviceEnergyModel>();
+        cellLoad->SetEnergySource(cell);
+        cell->AppendDeviceEnergyModel(cellLoad);
+        packLoad->SetEnergySource(pack);
+        pack->AppendDeviceEnergyModel(packLoad);
+        Simulator::ScheduleNow(&GenericBatteryModel::UpdateEnergySource, cell);
+        Simulator::ScheduleNow(&GenericBatteryModel::UpdateEnergySource, pack);
+        Simulator::Schedule(Seconds(1), &SimpleDeviceEnergyModel::SetCurrentA, cellLoad, cellA);
+        Simulator::Schedule(Seconds(1), &SimpleDeviceEnergyModel::SetCurrentA, packLoad, k * cellA);
+        std::vector<std::pair<double, double>> cellSamples;
+        std::vector<std::pair<double, double>> packSamples;
+        for (double t : {10.0, 60.0, 600.0, 1800.0, 3600.0})
+        {
+            Simulator::Schedule(Seconds(t), &SampleBattery, cell, &cellSamples);
+            Simulator::Schedule(Seconds(t), &SampleBattery, pack, &packSamples);
+        }
+        Simulator::Stop(Seconds(3601));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(packSamples.size(), cellSamples.size(), "samples");
+        for (std::size_t i = 0; i < cellSamples.size(); ++i)
+        {
+            // The same arithmetic on numbers k times larger: equal to rounding (1e-9 V).
+            NS_TEST_EXPECT_MSG_EQ_TOL(packSamples[i].first,
+                                      cellSamples[i].first,
+                                      1e-9,
+                                      "pack voltage = cell voltage, sample " << i);
+            NS_TEST_EXPECT_MSG_EQ_TOL(packSamples[i].second,
+                                      k * cellSamples[i].second,
+                                      1e-9,
+                                      "pack drained charge = k x cell's, sample " << i);
+        }
+        // Hand value: 1 A for 3,599 s is 0.99972 Ah drawn from the cell (to 1e-6 Ah; the
+        // model integrates between its updates, all after the current is set).
+        NS_TEST_EXPECT_MSG_EQ_TOL(cellSamples.back().second, 3599.0 / 3600.0, 1e-6, "cell Ah");
+        NS_TEST_EXPECT_MSG_GT(cellSamples.front().first,
+                              cellSamples.back().first,
+                              "the voltage falls as the cell discharges");
+        NS_TEST_EXPECT_MSG_GT(cellSamples.back().first,
+                              DoubleAttribute(cell, "CutoffVoltage"),
+                              "above the cut-off after 1 Ah");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * --energySource=generic through D2dHelper: the D2D models draw from the pack, and the
+ * charge drawn (Ah) is the reported energy over the voltage; a small pack is depleted at its
+ * cut-off voltage, before its nominal energy is spent, and stops its device.
+ */
+class D2dGenericBatteryDrawTestCase : public TestCase
+{
+  public:
+    D2dGenericBatteryDrawTestCase()
+        : TestCase("GenericBatteryModel selectable: drained charge = reported energy / "
+                   "voltage; depleted at the cut-off voltage")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        DestroyAtExit guard;
+        {
+            NodeContainer nodes = MakeNodes({0.0, 10.0});
+            D2dHelper helper;
+            helper.SetEnergySourceType(GenericBatteryModel::GetTypeId().GetName());
+            // 1 MJ: 27 cells in parallel; over 27 J drawn its voltage moves by < 0.1 mV.
+            helper.SetInitialEnergyJ(1e6);
+            helper.SetChannelAttribute("SpectralEfficiency", DoubleValue(1.0));
+            helper.SetChannelAttribute("BandwidthHz", DoubleValue(1000.0));
+            helper.SetChannelAttribute("NoisePowerW", DoubleValue(0.0));
+            helper.SetComputeAttribute("BusyPowerW", DoubleValue(2.0));
+            helper.SetComputeAttribute("FlopsPerSecond", DoubleValue(1e10));
+            Ptr<D2dChannel> channel = helper.Install(nodes);
+            auto battery = DynamicCast<GenericBatteryModel>(SourceOf(nodes.Get(0)));
+            NS_TEST_ASSERT_MSG_NE(battery, nullptr, "a GenericBatteryModel");
+            NS_TEST_EXPECT_MSG_EQ_TOL(battery->GetInitialEnergy(), 1e6, 1e-6, "pack energy");
+            std::vector<EnergyEv> evs;
+            ConnectEnergy(channel, nodes, &evs);
+            std::vector<uint64_t> ids;
+            std::vector<uint64_t> jobIds;
+            bool jobDone = false;
+            std::vector<std::pair<double, double>> samples;
+            Simulator::Schedule(Seconds(0.5), &SampleBattery, battery, &samples);
+            for (int m = 0; m < 3; ++m)
+            {
+                Simulator::Schedule(Seconds(1), &DoSend, channel->GetRadio(0), 1000, 1u, &ids);
+            }
+            Simulator::Schedule(Seconds(1),
+                                &DoStartJob,
+                                D2dHelper::GetComputeModel(nodes.Get(0)),
+                                1e11,
+                                MakeBoundCallback(&SetFlag, &jobDone),
+                                &jobIds);
+            Simulator::Stop(Seconds(30));
+            Simulator::Run();
+            FlushAll(channel, nodes);
+            SampleBattery(battery, &samples);
+            const double reported = SumEnergy(Select(evs, 0));
+            NS_TEST_EXPECT_MSG_EQ(jobDone, true, "job completed");
+            // Hand values as for LiIonEnergySource: 7.2 J radio + 20 J compute, plus idle.
+            NS_TEST_EXPECT_MSG_GT(reported, 27.2, "reported energy");
+            const double v0 = samples.front().first;
+            const double drainedAh = samples.back().second;
+            // The models draw I = P / V: the charge is the energy over the voltage, which
+            // stays within 0.1 mV of v0 in this pack (tolerance 1e-4 of the charge).
+            NS_TEST_EXPECT_MSG_EQ_TOL(drainedAh * 3600.0 * v0,
+                                      reported,
+                                      1e-4 * reported,
+                                      "charge x voltage = reported energy");
+            Simulator::Destroy();
+        }
+        {
+            // 5 kJ: 0.136 of a cell (R = 0.61 Ohm), 2 W of compute, about 0.5 A.
+            const double e0 = 5000.0;
+            const double busyW = 2.0;
+            NodeContainer nodes = MakeNodes({0.0, 10.0});
+            D2dHelper helper;
+            helper.SetEnergySourceType(GenericBatteryModel::GetTypeId().GetName());
+            helper.SetInitialEnergyJ(e0);
+            helper.SetRadioEnergyAttribute("IdlePowerW", DoubleValue(0.0));
+            helper.SetComputeAttribute("BusyPowerW", DoubleValue(busyW));
+            helper.SetComputeAttribute("FlopsPerSecond", DoubleValue(1e10));
+            Ptr<D2dChannel> channel = helper.Install(nodes);
+            auto battery = DynamicCast<GenericBatteryModel>(SourceOf(nodes.Get(0)));
+            Ptr<D2dComputeModel> compute = D2dHelper::GetComputeModel(nodes.Get(0));
+            std::vector<double> depleted;
+            std::vector<double> voltageAtDepletion; // the update that found it
+            compute->AddDepletionCallback([&depleted, &voltageAtDepletion, battery]() {
+                depleted.push_back(Simulator::Now().GetSeconds());
+                voltageAtDepletion.push_back(battery->GetSupplyVoltage());
+            });
+            std::vector<uint64_t> jobIds;
+            bool jobDone = false;
+            // A job of 10,000 s at 2 W: 20 kJ, four times the pack.
+            Simulator::Schedule(Seconds(1),
+                                &DoStartJob,
+                                compute,
+                                1e14,
+                                MakeBoundCallback(&SetFlag, &jobDone),
+                                &jobIds);
+            Simulator::Stop(Seconds(10000));
+            Simulator::Run();
+            NS_TEST_ASSERT_MSG_EQ(depleted.size(), 1u, "depleted once");
+            NS_TEST_EXPECT_MSG_EQ(jobDone, false, "job stopped by the depletion");
+            // The cut-off comes before the nominal energy is spent (e0 / busyW = 2,500 s of
+            // draw from t = 1 s), and is found within one periodic update (1 s).
+            NS_TEST_EXPECT_MSG_LT(depleted.front(), 1.0 + e0 / busyW, "before 2,501 s");
+            NS_TEST_EXPECT_MSG_GT(depleted.front(), 1.0, "after the job started");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(voltageAtDepletion.front(),
+                                        DoubleAttribute(battery, "CutoffVoltage"),
+                                        "depleted at or below the cut-off voltage");
+            Simulator::Destroy();
+        }
+    }
+};
+#endif // D2DLEARN_HAVE_GENERIC_BATTERY
+
+// ---------------------------------------------------------------------------------------
+
 /** The d2d-energy test suite. */
 class D2dEnergyTestSuite : public TestSuite
 {
@@ -1054,6 +1277,10 @@ class D2dEnergyTestSuite : public TestSuite
         AddTestCase(new D2dDepletionMidJobTestCase);
 #if D2DLEARN_HAVE_LIION_SOURCE
         AddTestCase(new D2dLiIonSourceTestCase);
+#endif
+#if D2DLEARN_HAVE_GENERIC_BATTERY
+        AddTestCase(new D2dGenericBatteryPackTestCase);
+        AddTestCase(new D2dGenericBatteryDrawTestCase);
 #endif
     }
 };

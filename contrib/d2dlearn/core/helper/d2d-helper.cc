@@ -11,17 +11,42 @@
 #include "ns3/d2d-message-registry.h"
 #include "ns3/double.h"
 #include "ns3/energy-source-container.h"
+#if D2DLEARN_HAVE_GENERIC_BATTERY
+#include "ns3/generic-battery-model.h"
+#endif
 #include "ns3/log.h"
 #include "ns3/mobility-model.h"
+#include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/vector.h"
 
+#include <cmath>
 #include <vector>
 
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("D2dHelper");
+
+namespace
+{
+
+/**
+ * \param tid an energy source's TypeId
+ * \return whether it is ns-3's GenericBatteryModel or a subclass (never before ns-3.40)
+ */
+bool
+IsGenericBattery([[maybe_unused]] TypeId tid)
+{
+#if D2DLEARN_HAVE_GENERIC_BATTERY
+    return tid == GenericBatteryModel::GetTypeId() ||
+           tid.IsChildOf(GenericBatteryModel::GetTypeId());
+#else
+    return false;
+#endif
+}
+
+} // namespace
 
 D2dHelper::D2dHelper()
 {
@@ -78,6 +103,12 @@ D2dHelper::SetEnergySourceType(const std::string& type)
         // Depleted means empty (ns-3's default threshold is 10 % of the initial energy).
         m_sourceFactory.Set("BasicEnergyLowBatteryThreshold", DoubleValue(0.0));
     }
+    if (IsGenericBattery(m_sourceFactory.GetTypeId()))
+    {
+        // GenericBatteryModel reports depletion at its cut-off voltage; its threshold
+        // (default 10 % of the initial energy) is read only by d2dlearn's energy models.
+        m_sourceFactory.Set("LowBatteryThreshold", DoubleValue(0.0));
+    }
     if (m_initialEnergyJ >= 0.0)
     {
         SetInitialEnergyJ(m_initialEnergyJ);
@@ -90,6 +121,13 @@ D2dHelper::SetInitialEnergyJ(double joules)
     NS_ABORT_MSG_IF(!(joules >= 0.0), "D2dHelper: initial energy must be >= 0 J, got " << joules);
     m_initialEnergyJ = joules;
     const TypeId tid = m_sourceFactory.GetTypeId();
+    if (IsGenericBattery(tid))
+    {
+        NS_ABORT_MSG_IF(!(joules > 0.0),
+                        "D2dHelper: a GenericBatteryModel's initial energy must be > 0 J, got "
+                            << joules);
+        return; // each battery is scaled to it as it is made: AddEnergySource()
+    }
     for (const auto& names : D2dEnergySource::KnownSourceAttributes())
     {
         const char* name = names.initialEnergyJ;
@@ -155,11 +193,48 @@ D2dHelper::Install(NodeContainer nodes)
     return m_channel;
 }
 
+void
+D2dHelper::ScaleGenericBatteryToEnergy(Ptr<EnergySource> battery, double joules)
+{
+    NS_LOG_FUNCTION(battery << joules);
+    NS_ABORT_MSG_IF(!battery || !IsGenericBattery(battery->GetInstanceTypeId()),
+                    "D2dHelper::ScaleGenericBatteryToEnergy: not a GenericBatteryModel");
+    NS_ABORT_MSG_IF(!(joules > 0.0) || !std::isfinite(joules),
+                    "D2dHelper::ScaleGenericBatteryToEnergy: energy must be > 0 J, got " << joules);
+    auto get = [&battery](const char* name) {
+        DoubleValue v;
+        battery->GetAttribute(name, v);
+        return v.Get();
+    };
+    // The cell's energy, J: GenericBatteryModel::GetInitialEnergy(), Q x V_full x 3600.
+    const double cellJ = get("MaxCapacity") * get("FullVoltage") * 3600.0;
+    NS_ABORT_MSG_IF(!(cellJ > 0.0),
+                    "D2dHelper::ScaleGenericBatteryToEnergy: the cell holds no energy (" << cellJ
+                                                                                         << " J)");
+    const double k = joules / cellJ; // cells in parallel
+    for (const char* name :
+         {"MaxCapacity", "NominalCapacity", "ExponentialCapacity", "TypicalDischargeCurrent"})
+    {
+        battery->SetAttribute(name, DoubleValue(get(name) * k));
+    }
+    battery->SetAttribute("InternalResistance", DoubleValue(get("InternalResistance") / k));
+}
+
 Ptr<EnergySource>
 D2dHelper::AddEnergySource(Ptr<Node> node)
 {
     auto source = m_sourceFactory.Create<EnergySource>();
     source->SetNode(node);
+    if (IsGenericBattery(source->GetInstanceTypeId()))
+    {
+        if (m_initialEnergyJ > 0.0)
+        {
+            ScaleGenericBatteryToEnergy(source, m_initialEnergyJ);
+        }
+        // GenericBatteryModel computes its voltage at its first update only (until then
+        // GetSupplyVoltage() is undefined), and ns-3 makes no update before Run().
+        Simulator::ScheduleNow(&EnergySource::UpdateEnergySource, source);
+    }
     auto sources = node->GetObject<EnergySourceContainer>();
     if (!sources)
     {

@@ -23,8 +23,9 @@ namespace ns3
 /**
  * \ingroup d2dlearn
  * \brief Makes devices of nodes: a D2D radio on a shared D2dChannel, an energy source
- * (D2dEnergySource by default: no periodic events; ns-3's BasicEnergySource and
- * LiIonEnergySource selectable), a D2dRadioEnergyModel and
+ * (D2dEnergySource by default: no periodic events; ns-3's BasicEnergySource,
+ * LiIonEnergySource (to ns-3.44) and GenericBatteryModel (from ns-3.40) selectable), a
+ * D2dRadioEnergyModel and
  * a D2dComputeModel (the compute profile) on that source; and, optionally, a server
  * with a device-to-server (D2S) link.
  *
@@ -68,15 +69,20 @@ class D2dHelper
     /** \brief Set an attribute of every compute model. \param n name \param v value */
     void SetComputeAttribute(const std::string& n, const AttributeValue& v);
     /**
-     * \param type TypeId name of the energy source, e.g. ns3::LiIonEnergySource (default
-     * ns3::D2dEnergySource); resets the source attributes but the initial energy
+     * \param type TypeId name of the energy source, e.g. BasicEnergySource's (default
+     * ns3::D2dEnergySource); resets the source attributes but the initial energy. A
+     * BasicEnergySource's and a GenericBatteryModel's low-battery threshold is set to 0:
+     * depleted means empty, and for a GenericBatteryModel the cut-off voltage (ns-3's own
+     * criterion for that model).
      */
     void SetEnergySourceType(const std::string& type);
     /**
      * \brief Set the initial energy of every energy source, whatever its type (its
      * InitialEnergyJ, BasicEnergySourceInitialEnergyJ or LiIonEnergySourceInitialEnergyJ
-     * attribute), before or after SetEnergySourceType().
-     * \param joules the initial energy, J (>= 0)
+     * attribute), before or after SetEnergySourceType(). A GenericBatteryModel has no such
+     * attribute (its energy is MaxCapacity x FullVoltage x 3600): each one is made a pack of
+     * the factory's cell in parallel, ScaleGenericBatteryToEnergy().
+     * \param joules the initial energy, J (> 0 for a GenericBatteryModel, else >= 0)
      */
     void SetInitialEnergyJ(double joules);
     /** \brief Set an attribute of every energy source. \param n name \param v value */
@@ -165,6 +171,26 @@ class D2dHelper
      * crashes).
      */
     static void FixTimeResolution();
+
+    /**
+     * \brief Make a battery of ns-3's GenericBatteryModel (ns-3.40 and later) a pack of k of
+     * its cells in parallel, k = joules / (MaxCapacity x FullVoltage x 3600), so that its
+     * initial energy (GetInitialEnergy(), MaxCapacity x FullVoltage x 3600) is joules.
+     *
+     * The model is that of O. Tremblay and L.-A. Dessaint, "Experimental Validation of a
+     * Battery Dynamic Model for EV Applications", World Electric Vehicle Journal, 2009, as
+     * ns-3 implements it for one cell. k cells in parallel carry k times the charge and the
+     * current at the cell's voltage: the capacities (MaxCapacity, NominalCapacity,
+     * ExponentialCapacity, Ah) and TypicalDischargeCurrent (A) are multiplied by k and
+     * InternalResistance (Ohm) divided by k, the voltages kept. Every term of the model's
+     * voltage (the exponential zone A exp(-B it) with B = 3 / ExponentialCapacity, the
+     * polarisation K Q / (Q - it) it and K Q / (it + 0.1 Q) i*, the ohmic drop R i) is then
+     * unchanged when the drawn charge it and the current i are k times the cell's: the pack
+     * discharges along the cell's voltage curve (tested). k need not be whole.
+     * \param battery a GenericBatteryModel, not yet drawn from
+     * \param joules the pack's initial energy, J (> 0)
+     */
+    static void ScaleGenericBatteryToEnergy(Ptr<EnergySource> battery, double joules);
 
   private:
     /** \return a new energy source on the node, added to its EnergySourceContainer */

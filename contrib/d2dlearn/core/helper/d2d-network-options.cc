@@ -15,6 +15,9 @@
 #include "ns3/double.h"
 #include "ns3/dynamic-rss-model.h"
 #include "ns3/enum.h"
+#if D2DLEARN_HAVE_GENERIC_BATTERY
+#include "ns3/generic-battery-model.h"
+#endif
 #include "ns3/log.h"
 #if D2DLEARN_HAVE_LIION_SOURCE
 #include "ns3/li-ion-energy-source.h"
@@ -172,10 +175,13 @@ D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
     flags
         .Add("energySource",
              "Energy source: linear (D2dEnergySource, updated at changes of draw, no periodic "
-             "events), basic (ns-3's BasicEnergySource, also updated every second), liion",
+             "events), basic (ns-3's BasicEnergySource, also updated every second), liion "
+             "(ns-3's LiIonEnergySource, ns-3.37 to 3.44), generic (ns-3's GenericBatteryModel, "
+             "a Li-ion cell's pack of --initialEnergyJ, depleted at its cut-off voltage, "
+             "ns-3.40 and later)",
              energySource)
         .Sets(BasicEnergySource::GetTypeId().GetName() + "::BasicEnergyLowBatteryThreshold")
-        .Choices({"linear", "basic", "liion"});
+        .Choices({"linear", "basic", "liion", "generic"});
     flags
         .Add("dynamicRssLevels",
              "Dynamic RSS with this many quantized states (0: off)",
@@ -269,7 +275,13 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
     if (energySource == "liion" && !D2DLEARN_HAVE_LIION_SOURCE)
     {
         support.Fail("--energySource=liion is not accepted: this ns-3 has no LiIonEnergySource "
-                     "(ns-3 removed it after 3.44; accepted here: linear or basic)");
+                     "(ns-3 removed it after 3.44; accepted here: linear, basic or generic)");
+    }
+    if (energySource == "generic" && !D2DLEARN_HAVE_GENERIC_BATTERY)
+    {
+        support.Fail("--energySource=generic is not accepted: this ns-3 has no "
+                     "GenericBatteryModel (ns-3 added it in 3.40; accepted here: linear, basic "
+                     "or liion)");
     }
     if (!rssFile.empty() && dynamicRssLevels > 0)
     {
@@ -606,6 +618,12 @@ D2dNetworkOptions::SetEnergySource(D2dHelper& d2d) const
     else if (energySource == "liion")
     {
         d2d.SetEnergySourceType(LiIonEnergySource::GetTypeId().GetName());
+    }
+#endif
+#if D2DLEARN_HAVE_GENERIC_BATTERY
+    else if (energySource == "generic")
+    {
+        d2d.SetEnergySourceType(GenericBatteryModel::GetTypeId().GetName());
     }
 #endif
     d2d.SetInitialEnergyJ(initialEnergyJ);

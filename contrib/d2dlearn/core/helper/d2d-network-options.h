@@ -160,7 +160,7 @@ class D2dNetworkOptions
     double speedMps{0.0};              //!< --speedMps: > 0: random walk in the square, m/s
     double initialEnergyJ{10000.0};    //!< --initialEnergyJ: battery per device, J
     std::string energyModel{"power"};  //!< --energyModel: power | first-order
-    std::string energySource{"linear"}; //!< --energySource: linear | basic | liion
+    std::string energySource{"linear"}; //!< --energySource: linear | basic | liion | generic
     uint32_t dynamicRssLevels{
         0};                   //!< --dynamicRssLevels: > 0: dynamic RSS (Wagle et al. 2025, VI-P)
     Time rssStep{Seconds(1)}; //!< --rssStep: dynamic RSS: time between redraws
