@@ -14,6 +14,9 @@
 include(${CMAKE_CURRENT_LIST_DIR}/d2dlearnNs3.cmake)
 d2dlearn_ns3_check_version(${NS3_VER})
 d2dlearn_ns3_version_number(${NS3_VER} D2DLEARN_NS3_VERSION_NUMBER)
+# The tree's own energy headers decide what it has (not /usr/include/ns3, where Debian's
+# ns-3.37 may be).
+d2dlearn_ns3_definitions(${NS3_VER} ${PROJECT_SOURCE_DIR}/src/energy/model D2DLEARN_NS3_DEFINITIONS)
 
 include(${CMAKE_CURRENT_SOURCE_DIR}/contrib/d2dlearn/d2dlearn-sources.cmake)
 foreach(list d2dlearn_sources d2dlearn_learning_sources d2dlearn_headers d2dlearn_learning_headers
@@ -42,14 +45,14 @@ endforeach()
 # requirements of the libraries it links: LibTorch's headers by folder (as system headers, so
 # that ns-3's warnings, -Werror in the debug profile, stay on d2dlearn's own code).
 include_directories(SYSTEM ${TORCH_INCLUDE_DIRS})
-# The ns-3 release for d2d-ns3-compat.h: every target of this folder (module, object library,
-# tests, examples) and, as a usage requirement, the programs that link the module.
-add_compile_definitions(D2DLEARN_NS3_VERSION=${D2DLEARN_NS3_VERSION_NUMBER})
+# The ns-3 release and what it has, for d2d-ns3-compat.h: every target of this folder (module,
+# object library, tests, examples) and, as a usage requirement, the programs that link the
+# module.
+add_compile_definitions(${D2DLEARN_NS3_DEFINITIONS})
 
-# After build_lib: D2DLEARN_NS3_VERSION as a usage requirement of the module library, for the
+# After build_lib: D2DLEARN_NS3_DEFINITIONS as a usage requirement of the module library, for the
 # programs elsewhere in the tree (scratch/, other modules) that include d2dlearn's headers.
 # (Here, not in CMakeLists.txt: ns-3 reads every ${lib...} there as a dependency.)
 function(d2dlearn_in_tree_usage_requirements)
-  target_compile_definitions(${libd2dlearn} INTERFACE
-                             D2DLEARN_NS3_VERSION=${D2DLEARN_NS3_VERSION_NUMBER})
+  target_compile_definitions(${libd2dlearn} INTERFACE ${D2DLEARN_NS3_DEFINITIONS})
 endfunction()

@@ -8,6 +8,11 @@
 #   3.43-3.47  20             ns3::core          ns3::energy::EnergySource
 #   3.48       23             ns3::core          ns3::energy::EnergySource
 #
+# LiIonEnergySource (deprecated in 3.40, gone by 3.48) is looked for in that release's own
+# energy headers, never by the compiler's search path: with Debian's ns-3 installed, a newer
+# tree's missing header would be found in /usr/include/ns3 (3.37's) and the class would not
+# link (d2dlearn_ns3_definitions).
+#
 # Used by the top-level CMakeLists.txt (standalone and inside an ns-3 source tree) and by
 # the installed d2dlearnConfig.cmake.
 
@@ -72,4 +77,47 @@ function(d2dlearn_ns3_warning_flags version out)
     list(APPEND flags -Wpedantic)
   endif()
   set(${out} ${flags} PARENT_SCOPE)
+endfunction()
+
+# d2dlearn_ns3_definitions(VERSION HEADER_FOLDERS OUT): the compile definitions that tell
+# d2d-ns3-compat.h which ns-3 it is compiled against, a usage requirement of the d2dlearn
+# targets: D2DLEARN_NS3_VERSION (348 for 3.48) and D2DLEARN_NS3_LIION_SOURCE (1 if that
+# release has ns3/li-ion-energy-source.h). HEADER_FOLDERS are candidate folders of ns-3's energy
+# headers (the installed "<include>/ns3" folders of the energy target, or the tree's
+# src/energy/model); the first that holds energy-source.h (every release has it) is that
+# release's, and only it is asked.
+function(d2dlearn_ns3_definitions version folders out)
+  d2dlearn_ns3_version_number(${version} number)
+  set(energy_folder "")
+  foreach(folder ${folders})
+    if(EXISTS "${folder}/energy-source.h")
+      set(energy_folder "${folder}")
+      break()
+    endif()
+  endforeach()
+  if(energy_folder STREQUAL "")
+    message(FATAL_ERROR "d2dlearn: ns-3 ${version}'s energy headers (energy-source.h) are in "
+                        "none of: ${folders}")
+  endif()
+  if(EXISTS "${energy_folder}/li-ion-energy-source.h")
+    set(liion 1)
+  else()
+    set(liion 0)
+  endif()
+  set(${out} D2DLEARN_NS3_VERSION=${number} D2DLEARN_NS3_LIION_SOURCE=${liion} PARENT_SCOPE)
+endfunction()
+
+# d2dlearn_ns3_energy_header_folders(OUT): the "<include>/ns3" folders of the installed ns-3's
+# energy target (ns3::libenergy or ns3::energy), in its order, for d2dlearn_ns3_definitions.
+function(d2dlearn_ns3_energy_header_folders out)
+  set(folders "")
+  foreach(target ns3::libenergy ns3::energy)
+    if(TARGET ${target})
+      get_target_property(dirs ${target} INTERFACE_INCLUDE_DIRECTORIES)
+      foreach(dir ${dirs})
+        list(APPEND folders "${dir}/ns3")
+      endforeach()
+    endif()
+  endforeach()
+  set(${out} ${folders} PARENT_SCOPE)
 endfunction()

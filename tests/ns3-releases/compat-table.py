@@ -4,8 +4,9 @@
     compat-table.py [--records DIR] [--write] [--check]
 
 DIR (default doc/data/ns3-releases) holds one JSON file per tested combination, written by
-in-tree.py (the whole in-tree path on a release) and compile-check.py --record (every source
-compiled against a release). The table is printed; --write replaces it between the markers
+in-tree.py (the whole in-tree path on a release), prefix.py (standalone against the release
+installed into a prefix) and compile-check.py --record (every source compiled against a
+release). The table is printed; --write replaces it between the markers
 <!-- ns3-compat:begin --> and <!-- ns3-compat:end --> in README.md and doc/howto/install.md;
 --check exits 1 if either file's table differs from the records (a CTest test runs it).
 """
@@ -42,6 +43,12 @@ def how(r):
                          + ("" if n_same == len(wifi) else " (the measures of both builds are "
                             f"in ns-{r['release']}-in-tree.json)"))
         return "; ".join(parts)
+    if r["mode"] == "prefix":
+        ct = r.get("ctest", {})
+        return (f"ns-3's `./ns3 install` into a prefix, d2dlearn built against it with "
+                f"`-DCMAKE_PREFIX_PATH` ({r.get('build', {}).get('seconds', '?')} s); "
+                f"CTest: {ct.get('passed', 0)} passed, {len(ct.get('failed', []))} failed "
+                f"(GoogleTest, TestSuites, examples, d2d-exchange's CLI, the installed package)")
     return (f"every source compiled (`-fsyntax-only`, ns-3's debug flags, `-Werror`): "
             f"{r['sources'] - len(r['failed'])} of {r['sources']}")
 
@@ -54,7 +61,9 @@ def table(records):
     key = lambda r: (int(r["release"].split(".")[1]), r["mode"])
     for r in sorted(records, key=key):
         mode = {"in-tree": f"in an ns-3 source tree ({r.get('profile', '?')} profile)",
-                "compile-check": "in an ns-3 source tree, compile only"}[r["mode"]]
+                "compile-check": "in an ns-3 source tree, compile only",
+                "prefix": f"standalone, ns-3 installed into a prefix ({r.get('profile', '?')} "
+                          f"profile)"}[r["mode"]]
         rows.append(f"| {r['commit']} | {r['release']} | {mode} | {r.get('cxx_standard', '?')} | "
                     f"{how(r)} | {'passed' if r['ok'] else 'FAILED'} | {r['date']} |")
     return "\n".join(rows) + "\n"

@@ -188,18 +188,12 @@ def main():
     if args.record:
         ns3_tree.write_record(args.record, {
             "release": args.release, "mode": "compile-check", "profile": "debug",
-            "cxx_standard": cxx_standard(entries[0]), "ok": not failed,
+            "cxx_standard": ns3_tree.cxx_standard(" ".join(syntax_command(entries[0]))), "ok": not failed,
             "sources": len(results), "failed": [str(s) for s, _ in failed],
             "configure_seconds": round(configured - start, 1),
             "compile_cpu_seconds": round(compile_s, 1),
             "seconds": round(time.monotonic() - start, 1), **ns3_tree.stamp()})
     return 1 if failed else 0
-
-
-def cxx_standard(entry):
-    """The -std= of a compile line, as a number (23 for c++23 or gnu++23)."""
-    m = re.search(r"-std=(?:c|gnu)\+\+(\d+)", " ".join(syntax_command(entry)))
-    return int(m.group(1)) if m else None
 
 
 if __name__ == "__main__":

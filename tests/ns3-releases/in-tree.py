@@ -163,9 +163,7 @@ def main():
                       "--enable-tests", "--enable-modules=d2dlearn",
                       "--filter-module-examples-and-tests=d2dlearn"], tree, log)
     record["configure"] = {"ok": rc == 0, "seconds": secs}
-    cache = (tree / "cmake-cache" / "CMakeCache.txt")
-    std = re.search(r"^CMAKE_CXX_STANDARD:\w+=(\d+)", cache.read_text(), re.M) if cache.is_file() else None
-    record["cxx_standard"] = int(std.group(1)) if std else None
+    record["cxx_standard"] = ns3_tree.tree_cxx_standard(tree)
     if rc != 0:
         print(ns3_tree.log_tail(log))
         record["ok"] = False
@@ -185,8 +183,10 @@ def main():
     suites = sorted(set(re.findall(r"\b(d2d-[a-z0-9-]+)\b", listing)))
     record["test_py"] = []
     for suite in suites:
-        rc, secs = timed([py, "test.py", "--no-build", "-s", suite], tree, log)
-        text = ns3_tree.log_tail(log, 15)
+        rc, secs = timed([py, "test.py", "--no-build", "--nocolor", "-s", suite], tree, log)
+        # test.py colours its PASS (an escape between PASS and ": TestSuite"): --nocolor (every
+        # release has it), and any escape left is removed before the match.
+        text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", ns3_tree.log_tail(log, 15))
         passed = rc == 0 and f"PASS: TestSuite {suite}" in text
         record["test_py"].append({"suite": suite, "ok": passed, "seconds": secs})
         ok &= passed

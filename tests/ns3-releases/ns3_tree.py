@@ -119,6 +119,26 @@ def log_tail(log, lines=30):
     return "\n".join(text[-lines:])
 
 
+def cxx_standard(command):
+    """The -std= of a compile command line, as a number (23 for c++23 or gnu++23)."""
+    m = re.search(r"-std=(?:c|gnu)\+\+(\d+)", command)
+    return int(m.group(1)) if m else None
+
+
+def tree_cxx_standard(tree):
+    """The C++ standard ns-3's CMake compiles d2dlearn with in a configured tree (from its
+    compile_commands.json: no release keeps CMAKE_CXX_STANDARD in the cache)."""
+    path = Path(tree) / "cmake-cache" / "compile_commands.json"
+    try:
+        entries = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    for entry in entries:
+        if "d2dlearn" in entry.get("file", ""):
+            return cxx_standard(entry.get("command", " ".join(entry.get("arguments", []))))
+    return None
+
+
 def stamp():
     """Date, commit (+changes if the work tree differs from it) and machine of a record."""
     def git(*a):

@@ -16,8 +16,11 @@
  * What changed, by release (ns-3's CHANGES.md), and how it is met here:
  * - 3.38: CommandLine::AddValue's callback takes `const std::string&`: D2dCommandLineArgument.
  * - 3.40: GenericBatteryModel added, LiIonEnergySource deprecated (later removed; present in
- *   3.44, gone in 3.48): D2DLEARN_HAVE_GENERIC_BATTERY, D2DLEARN_HAVE_LIION_SOURCE (the
- *   header's presence), which decide whether --energySource=liion is accepted.
+ *   3.44, gone in 3.48): D2DLEARN_HAVE_GENERIC_BATTERY, D2DLEARN_HAVE_LIION_SOURCE (CMake's
+ *   D2DLEARN_NS3_LIION_SOURCE: whether that release's own energy headers have
+ *   li-ion-energy-source.h; not __has_include, which would find Debian's 3.37 header in
+ *   /usr/include/ns3 when compiling in a newer tree), which decide whether --energySource=liion
+ *   and --energySource=generic are accepted.
  * - 3.41: EnumValue is a class template (MakeEnumAccessor<T>, EnumValue<T>):
  *   D2dMakeEnumAccessor, D2dEnumValue, D2dIsEnumValueType.
  * - 3.42: the energy module in namespace ns3::energy: the using-declarations below.
@@ -42,8 +45,12 @@
 #error "d2dlearn needs ns-3.37 or newer"
 #endif
 
-// LiIonEnergySource: 3.37 to the release that removed it (present in 3.44, gone in 3.48).
-#if __has_include("ns3/li-ion-energy-source.h")
+// LiIonEnergySource: 3.37 to the release that removed it (present in 3.44, gone in 3.48),
+// as d2dlearn's CMake found it in the release's energy headers (d2dlearn_ns3_definitions).
+#ifndef D2DLEARN_NS3_LIION_SOURCE
+#error "D2DLEARN_NS3_LIION_SOURCE is not defined: d2dlearn's CMake defines it (1 if the ns-3 in use has LiIonEnergySource)"
+#endif
+#if D2DLEARN_NS3_LIION_SOURCE
 #define D2DLEARN_HAVE_LIION_SOURCE 1
 #else
 #define D2DLEARN_HAVE_LIION_SOURCE 0
