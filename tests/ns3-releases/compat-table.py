@@ -7,18 +7,23 @@ DIR (default doc/data/ns3-releases) holds one JSON file per tested combination, 
 in-tree.py (the whole in-tree path on a release), prefix.py (standalone against the release
 installed into a prefix) and compile-check.py --record (every source compiled against a
 release). The table is printed; --write replaces it between the markers
-<!-- ns3-compat:begin --> and <!-- ns3-compat:end --> in README.md and doc/howto/install.md;
---check exits 1 if either file's table differs from the records (a CTest test runs it).
+<!-- ns3-compat:begin --> and <!-- ns3-compat:end --> in README.md and doc/howto/install.md,
+and the Wi-Fi base point's measures per build between <!-- ns3-wifi:begin --> and
+<!-- ns3-wifi:end --> in doc/explanation/validation.md; --check exits 1 if a page's table
+differs from the records (a CTest test runs it).
 """
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 PAGES = [REPO / "README.md", REPO / "doc" / "howto" / "install.md"]
 BEGIN, END = "<!-- ns3-compat:begin -->", "<!-- ns3-compat:end -->"
+VALIDATION = REPO / "doc" / "explanation" / "validation.md"
+WIFI_BEGIN, WIFI_END = "<!-- ns3-wifi:begin -->", "<!-- ns3-wifi:end -->"
 # The standalone build that CI runs (the README's two commands), by definition of the project.
 STANDALONE = ("3.37", "standalone, Debian 12 package", "17",
               "CI on every change: `bash .ci/run` (the README's test command: build, every test)")
@@ -34,8 +39,18 @@ def how(r):
                  f"`./test.py`: {sum(s['ok'] for s in suites)} of {len(suites)} d2dlearn suites",
                  f"`./ns3 run`: {sum(p['ok'] for p in progs)} of {len(progs)} programs"]
         if same:
-            parts.append(f"traces identical to the standalone build's: "
-                         f"{sum(c['identical'] for c in same)} of {len(same)} scenarios")
+            n_same = sum(c["identical"] for c in same)
+            text = (f"traces identical to the standalone build's: {n_same} of {len(same)} "
+                    f"scenarios")
+            explained = [c for c in same if not c["identical"] and c.get("explained")]
+            if explained:
+                worst = max(float(re.search(r"at most ([0-9.e+-]+) relative", d["what"]).group(1))
+                            for c in explained for d in c["differences"])
+                cols = sorted({d["file"] for c in explained for d in c["differences"]})
+                text += (f"; {len(explained)} differ only in {', '.join(cols)}, by at most "
+                         f"{worst:.0e} relative, for a cause checked in the tree (validation "
+                         f"page)")
+            parts.append(text)
         wifi = r.get("wifi_base_point", {}).get("runs", [])
         if wifi:
             n_same = sum(bool(w.get("identical")) for w in wifi)
@@ -69,6 +84,41 @@ def table(records):
     return "\n".join(rows) + "\n"
 
 
+# The Wi-Fi base point's measures (in-tree.py's WIFI_MEASURES), with their units
+# (analysis/backend_tables.py).
+WIFI_ROWS = [("fragment_loss", "fragment loss", "share"), ("message_loss", "message loss", "share"),
+             ("unfinished", "unfinished", "share of messages"),
+             ("latency", "latency", "s"), ("energy", "radio energy", "J per device"),
+             ("idle", "idle energy", "J per device")]
+
+
+def wifi_table(records):
+    """validation.md's table: the Wi-Fi base point in each in-tree release and in the
+    standalone build, per seed, and the difference."""
+    rows = ["| ns-3 (in-tree) | seed | measure | unit | in-tree | standalone (3.37) | "
+            "difference |", "|---|---|---|---|---|---|---|"]
+    for r in sorted(records, key=lambda r: int(r["release"].split(".")[1])):
+        for run in r.get("wifi_base_point", {}).get("runs", []):
+            if not run.get("ok"):
+                rows.append(f"| {r['release']} | {run['seed']} | (a run failed) | | | | |")
+                continue
+            for key, name, unit in WIFI_ROWS:
+                a, b = run["in-tree"][key], run["standalone"][key]
+                rel = "" if a == b else (f" ({(a - b) / b:+.2%})" if b else "")
+                rows.append(f"| {r['release']} | {run['seed']} | {name} | {unit} | {a:.6g} | "
+                            f"{b:.6g} | {a - b:+.3g}{rel} |")
+    return "\n".join(rows) + "\n"
+
+
+def replace_between(content, begin, end, text):
+    """content with text between the markers (None if they are missing)."""
+    if begin not in content or end not in content:
+        return None
+    head, rest = content.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    return f"{head}{begin}\n{text}{end}{tail}"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--records", type=Path, default=REPO / "doc" / "data" / "ns3-releases")
@@ -78,14 +128,15 @@ def main():
     records = [json.loads(p.read_text()) for p in sorted(args.records.glob("ns-*.json"))]
     text = table(records)
     stale = []
-    for page in PAGES:
+    jobs = [(page, BEGIN, END, text) for page in PAGES]
+    jobs.append((VALIDATION, WIFI_BEGIN, WIFI_END,
+                 wifi_table([r for r in records if r["mode"] == "in-tree"])))
+    for page, begin, end, body in jobs:
         content = page.read_text()
-        if BEGIN not in content or END not in content:
-            stale.append(f"{page.relative_to(REPO)}: no {BEGIN} ... {END} markers")
+        new = replace_between(content, begin, end, body)
+        if new is None:
+            stale.append(f"{page.relative_to(REPO)}: no {begin} ... {end} markers")
             continue
-        head, rest = content.split(BEGIN, 1)
-        _, tail = rest.split(END, 1)
-        new = f"{head}{BEGIN}\n{text}{END}{tail}"
         if new != content:
             if args.write:
                 page.write_text(new)
@@ -98,7 +149,8 @@ def main():
               "--write)")
         return 1
     if args.check:
-        print(f"compat-table: README.md and doc/howto/install.md match {len(records)} records")
+        print(f"compat-table: README.md, doc/howto/install.md and validation.md's Wi-Fi table "
+              f"match {len(records)} records")
     return 0
 
 

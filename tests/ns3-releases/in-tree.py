@@ -17,7 +17,8 @@
    have (RELEASE_ONLY: --energySource=generic from 3.40), audited but not compared.
 4. The same scenario commands with the standalone build's programs (BUILD/bin, default
    build/ of this repository; skipped if absent), and every trace file compared byte for byte
-   (run.json: its summary and parameters, without the wall times, versions and paths); and
+   (run.json: its summary and parameters, without the wall times, versions and paths; a CSV
+   that differs: column by column, with the largest relative difference of each); and
    the Wi-Fi base point of the channel-vs-wifi campaigns, where ns-3's 802.11 models may
    differ between releases: compared the same way, with its loss, latency and energy
    (analysis/backend_tables.py's measures) from each build.
@@ -25,11 +26,13 @@
    date, commit) into RECORD/ns-3.XX-in-tree.json (default doc/data/ns3-releases), which
    compat-table.py turns into the README's compatibility table.
 
-Exit 0 if everything passed and the traces are identical, 1 otherwise (the record is written
-either way).
+Exit 0 if everything passed and the traces are identical or differ only where a known cause,
+checked in the release's tree, explains it (known_cause: a column of a CSV trace, by how much),
+1 otherwise (the record is written either way).
 """
 
 import argparse
+import csv
 import json
 import re
 import shlex
@@ -76,6 +79,9 @@ WIFI_SEEDS = (1, 2)
 WIFI_MEASURES = ("fragment_loss", "message_loss", "unfinished", "latency", "energy", "idle")
 # run.json keys that differ between any two runs or builds by nature.
 RUN_JSON_VOLATILE = {"wall_time_s", "commandLine", "outDir"}
+# The largest relative difference of a trace value that rounding in the last bits of a
+# double explains: a few units in the last place (2.2e-16 each) carried through log10 and pow.
+RSS_ROUNDING = 1e-12
 
 
 def timed(cmd, cwd, log, env=None):
@@ -96,13 +102,55 @@ def normalise_run_json(path):
     return strip(data)
 
 
-def compare_dirs(a, b):
-    """Differences between two runs' folders: [(file, what)]."""
+def compare_csv(a, b):
+    """Two CSV traces of the same shape, column by column: {column: {"rows": rows that differ,
+    "max_rel": their largest relative difference (None if a value is not a number)}}, and the
+    number of rows; None if the shapes (header, rows, fields) differ."""
+    with open(a, newline="") as fa, open(b, newline="") as fb:
+        ra, rb = list(csv.reader(fa)), list(csv.reader(fb))
+    if not ra or len(ra) != len(rb) or ra[0] != rb[0] or any(
+            len(x) != len(y) for x, y in zip(ra, rb)):
+        return None
+    header, columns = ra[0], {}
+    for x, y in zip(ra[1:], rb[1:]):
+        for name, u, v in zip(header, x, y):
+            if u == v:
+                continue
+            c = columns.setdefault(name, {"rows": 0, "max_rel": 0.0})
+            c["rows"] += 1
+            try:
+                fu, fv = float(u), float(v)
+                rel = abs(fu - fv) / max(abs(fu), abs(fv))
+                if c["max_rel"] is not None:
+                    c["max_rel"] = max(c["max_rel"], rel)
+            except ValueError:
+                c["max_rel"] = None
+    return columns, len(ra) - 1
+
+
+def known_cause(tree, file, column, info):
+    """The cause of a CSV column's difference, if it is one this script knows and checks in
+    the release's tree; None otherwise (an unexplained difference)."""
+    vector_cc = Path(tree) / "src" / "core" / "model" / "vector.cc"
+    hypot = vector_cc.is_file() and "std::hypot" in vector_cc.read_text(errors="replace")
+    # Eq. (18)'s drop probability from the RSS of the log-distance model, whose distance is
+    # ns-3's Vector3D::GetLength: std::hypot in this release (sqrt(x*x + y*y + z*z) in 3.37 to
+    # 3.44), which rounds differently in the last bits. Only such rounding is accepted.
+    if (Path(file).name == "messages.csv" and column == "p_drop" and hypot
+            and info["max_rel"] is not None and info["max_rel"] <= RSS_ROUNDING):
+        return ("ns-3's Vector3D::GetLength is std::hypot in this release (3.37's is "
+                "sqrt(x*x + y*y + z*z)): the distances of the log-distance RSS, hence p_drop, "
+                "differ in the last bits")
+    return None
+
+
+def compare_dirs(a, b, tree=None):
+    """Differences between two runs' folders: [(file, what, cause or None)]."""
     diffs = []
     files_a = {p.relative_to(a) for p in Path(a).rglob("*") if p.is_file()}
     files_b = {p.relative_to(b) for p in Path(b).rglob("*") if p.is_file()}
     for f in sorted(files_a ^ files_b):
-        diffs.append((str(f), "only in " + ("in-tree" if f in files_a else "standalone")))
+        diffs.append((str(f), "only in " + ("in-tree" if f in files_a else "standalone"), None))
     for f in sorted(files_a & files_b):
         if f.suffix in (".png", ".pdf", ".svg") or "plots" in f.parts:
             continue
@@ -115,17 +163,29 @@ def compare_dirs(a, b):
                 if isinstance(pa, dict) and isinstance(pb, dict):
                     keys = sorted(k for k in set(pa) | set(pb) if pa.get(k) != pb.get(k))
                     diffs.append((f"{f}:{part}", "differs in " + ", ".join(keys[:10])
-                                  + (f" (+{len(keys) - 10} more)" if len(keys) > 10 else "")))
+                                  + (f" (+{len(keys) - 10} more)" if len(keys) > 10 else ""),
+                                  None))
                 else:
-                    diffs.append((f"{f}:{part}", f"{pa!r} vs {pb!r}"))
+                    diffs.append((f"{f}:{part}", f"{pa!r} vs {pb!r}", None))
             continue
         ta, tb = (Path(a) / f).read_bytes(), (Path(b) / f).read_bytes()
-        if ta != tb:
-            la, lb = ta.splitlines(), tb.splitlines()
-            line = next((i + 1 for i, (x, y) in enumerate(zip(la, lb)) if x != y),
-                        min(len(la), len(lb)) + 1)
-            diffs.append((str(f), f"first difference at line {line} ({len(la)} vs {len(lb)} "
-                                  f"lines)"))
+        if ta == tb:
+            continue
+        by_column = compare_csv(Path(a) / f, Path(b) / f) if f.suffix == ".csv" else None
+        if by_column:
+            columns, rows = by_column
+            for name, info in columns.items():
+                size = ("not numbers" if info["max_rel"] is None
+                        else f"at most {info['max_rel']:.1e} relative")
+                only = "; every other column is identical" if len(columns) == 1 else ""
+                diffs.append((f"{f}:{name}", f"{info['rows']} of {rows} rows differ ({size}){only}",
+                              known_cause(tree, f, name, info) if tree else None))
+            continue
+        la, lb = ta.splitlines(), tb.splitlines()
+        line = next((i + 1 for i, (x, y) in enumerate(zip(la, lb)) if x != y),
+                    min(len(la), len(lb)) + 1)
+        diffs.append((str(f), f"first difference at line {line} ({len(la)} vs {len(lb)} "
+                              f"lines)", None))
     return diffs
 
 
@@ -180,7 +240,10 @@ def main():
     # 2. The TestSuites.
     listing = subprocess.run([py, "test.py", "--no-build", "--list"], cwd=tree,
                              capture_output=True, text=True).stdout
-    suites = sorted(set(re.findall(r"\b(d2d-[a-z0-9-]+)\b", listing)))
+    # "unit  d2d-channel" lines (the type, then the suite); "example  d2d-exchange ..." lines
+    # are the examples-to-run.py entries, not suites.
+    suites = sorted(set(re.findall(r"^(?!example\b)\w+\s+(d2d-[a-z0-9-]+)\s*$", listing,
+                                   re.M)))
     record["test_py"] = []
     for suite in suites:
         rc, secs = timed([py, "test.py", "--no-build", "--nocolor", "-s", suite], tree, log)
@@ -230,22 +293,27 @@ def main():
             rc, _ = timed([str(bindir / name), *shlex.split(flags), "--quiet=true",
                            f"--outDir={dest}"], REPO, log)
             if rc != 0:
-                comparison.append({"scenario": name, "identical": False,
-                                   "differences": [["(run)", f"standalone exit {rc}"]]})
+                comparison.append({"scenario": name, "identical": False, "explained": False,
+                                   "differences": [{"file": "(run)",
+                                                    "what": f"standalone exit {rc}",
+                                                    "cause": None}]})
                 ok = False
                 continue
-            diffs = compare_dirs(out / "in-tree" / name, dest)
+            diffs = compare_dirs(out / "in-tree" / name, dest, tree)
             comparison.append({"scenario": name, "identical": not diffs,
-                               "differences": [list(d) for d in diffs]})
-            print(f"  traces {name}: " + ("identical" if not diffs else
-                                          "; ".join(f"{f}: {w}" for f, w in diffs[:4])),
-                  flush=True)
+                               "explained": all(c for _, _, c in diffs),
+                               "differences": [{"file": f, "what": w, "cause": c}
+                                               for f, w, c in diffs]})
+            print(f"  traces {name}: " + ("identical" if not diffs else "; ".join(
+                f"{f}: {w}" + (" [explained]" if c else " [UNEXPLAINED]")
+                for f, w, c in diffs[:4])), flush=True)
         record["wifi_base_point"] = compare_wifi(tree, bindir, out, log)
         ok &= all(r["ok"] for r in record["wifi_base_point"]["runs"])
         record["comparison"] = {"against": f"standalone build {args.standalone} (ns-3 "
                                            f"{standalone_ns3(args.standalone)})",
                                 "scenarios": comparison}
-        ok &= all(c["identical"] for c in comparison)
+        # Item 4 of issue 49: identical, or every difference listed with its cause.
+        ok &= all(c["identical"] or c.get("explained") for c in comparison)
     record["ok"] = ok
     return finish(record, args.record)
 
@@ -265,9 +333,9 @@ def compare_wifi(tree, bindir, out, log):
                          f"--outDir={dirs['standalone']}"], REPO, log)
         entry = {"seed": seed, "ok": rc_a == 0 and rc_b == 0}
         if entry["ok"]:
-            diffs = compare_dirs(dirs["in-tree"], dirs["standalone"])
+            diffs = compare_dirs(dirs["in-tree"], dirs["standalone"], tree)
             entry["identical"] = not diffs
-            entry["differences"] = [list(d) for d in diffs]
+            entry["differences"] = [{"file": f, "what": w, "cause": c} for f, w, c in diffs]
             for build, folder in dirs.items():
                 m = backend_tables.load_run(str(folder))
                 entry[build] = {k: m[k] for k in WIFI_MEASURES}

@@ -111,10 +111,13 @@ struct BayesRun
         protocol = CreateObject<D2dBeliefConsensus>();
         protocol->SetAttribute("Steps", UintegerValue(steps));
         protocol->SetAttribute("Cooperation",
-                               EnumValue(cooperation == "network"    ? 0
-                                         : cooperation == "isolated" ? 1
-                                                                     : 2));
-        protocol->SetAttribute("LossRule", EnumValue(lossRule == "reuse" ? 0 : 1));
+                               EnumValue(cooperation == "network" ? D2dBeliefConsensus::NETWORK
+                                         : cooperation == "isolated"
+                                             ? D2dBeliefConsensus::ISOLATED
+                                             : D2dBeliefConsensus::CENTRAL));
+        protocol->SetAttribute("LossRule",
+                               EnumValue(lossRule == "reuse" ? D2dBeliefConsensus::REUSE
+                                                             : D2dBeliefConsensus::RENORMALIZE));
         protocol->SetLearner(learner);
         protocol->SetMatrix(w);
         protocol->SetTransports(transports);

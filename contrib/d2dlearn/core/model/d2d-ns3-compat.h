@@ -22,7 +22,9 @@
  *   /usr/include/ns3 when compiling in a newer tree), which decide whether --energySource=liion
  *   and --energySource=generic are accepted.
  * - 3.41: EnumValue is a class template (MakeEnumAccessor<T>, EnumValue<T>):
- *   D2dMakeEnumAccessor, D2dEnumValue, D2dIsEnumValueType.
+ *   D2dMakeEnumAccessor, D2dEnumValue, D2dIsEnumValueType. An attribute refuses, at run time,
+ *   an EnumValue of another type (EnumValue(0) is EnumValue<int>): d2dlearn sets enumeration
+ *   attributes with the enumeration's own constants.
  * - 3.42: the energy module in namespace ns3::energy: the using-declarations below.
  * - 3.42: EventId::IsRunning deprecated (removed in 3.46): d2dlearn calls !IsExpired(), which
  *   every release has.
@@ -30,6 +32,13 @@
  *   3.46): the test suites use the defaults (QUICK, UNIT), which every release has.
  * - 3.43: the energy TypeIds named ns3::energy::... (the old names deprecated): d2dlearn
  *   compares TypeIds and takes names from GetTypeId().GetName(), never from a string.
+ * - 3.44 (3.41 still initializes it): a default-constructed UintegerValue, DoubleValue, ...
+ *   holds an indeterminate value: d2dlearn gives every value it may read without a
+ *   GetAttribute an initial one.
+ * - 3.45 to 3.48 (3.44 still has sqrt(x*x + y*y + z*z)): Vector3D::GetLength is std::hypot,
+ *   which rounds differently in the last bits: distances, hence the log-distance RSS and
+ *   eq. (18)'s drop probability, differ from 3.37's by a few units in the last place (see
+ *   the validation page; nothing to meet here).
  */
 
 #include "ns3/attribute-accessor-helper.h"

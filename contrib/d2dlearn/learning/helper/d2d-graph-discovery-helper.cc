@@ -443,8 +443,10 @@ D2dGraphDiscoveryHelper::Configure(const D2dScenarioSupport& support,
                                      nl));
         }
     }
-    UintegerValue pcaDims;
-    UintegerValue rank;
+    // Zero unless a PCA paradigm sets them (a default-constructed UintegerValue holds an
+    // indeterminate value from ns-3.44 on).
+    UintegerValue pcaDims(0);
+    UintegerValue rank(0);
     if (auto semi = DynamicCast<D2dSemiSupervisedParadigm>(m_paradigm))
     {
         for (const auto& shard : learning.shards)
