@@ -959,6 +959,54 @@ class D2dDepletionMidJobTestCase : public TestCase
 
 // ---------------------------------------------------------------------------------------
 
+namespace
+{
+
+/**
+ * The battery tests' channel and compute: 1 b/s per Hz over 1 kHz, no noise, 2 W busy at
+ * 1e10 flop/s.
+ * \param helper the helper, before Install
+ */
+void
+ConfigureBatteryDraw(D2dHelper& helper)
+{
+    helper.SetChannelAttribute("SpectralEfficiency", DoubleValue(1.0));
+    helper.SetChannelAttribute("BandwidthHz", DoubleValue(1000.0));
+    helper.SetChannelAttribute("NoisePowerW", DoubleValue(0.0));
+    helper.SetComputeAttribute("BusyPowerW", DoubleValue(2.0));
+    helper.SetComputeAttribute("FlopsPerSecond", DoubleValue(1e10));
+}
+
+/**
+ * The battery tests' draw: node 0 sends three 1,000-byte messages to node 1 (8 s each at
+ * 0.3 W: 7.2 J) and runs a 1e11-flop job (10 s at 2 W: 20 J), all from 1 s; the simulation
+ * runs to 30 s and the energy models are flushed.
+ * \param channel the channel of ConfigureBatteryDraw's helper
+ * \param nodes its two nodes
+ * \param jobDone set when the job completes
+ */
+void
+RunBatteryDraw(Ptr<D2dChannel> channel, NodeContainer nodes, bool* jobDone)
+{
+    std::vector<uint64_t> ids; // filled while Run() runs, below
+    std::vector<uint64_t> jobIds;
+    for (int m = 0; m < 3; ++m)
+    {
+        Simulator::Schedule(Seconds(1), &DoSend, channel->GetRadio(0), 1000, 1u, &ids);
+    }
+    Simulator::Schedule(Seconds(1),
+                        &DoStartJob,
+                        D2dHelper::GetComputeModel(nodes.Get(0)),
+                        1e11,
+                        MakeBoundCallback(&SetFlag, jobDone),
+                        &jobIds);
+    Simulator::Stop(Seconds(30));
+    Simulator::Run();
+    FlushAll(channel, nodes);
+}
+
+} // namespace
+
 #if D2DLEARN_HAVE_LIION_SOURCE
 /** LiIonEnergySource can be selected and is drawn from. */
 class D2dLiIonSourceTestCase : public TestCase
@@ -976,11 +1024,7 @@ class D2dLiIonSourceTestCase : public TestCase
         NodeContainer nodes = MakeNodes({0.0, 10.0});
         D2dHelper helper;
         helper.SetEnergySourceType(LiIonEnergySource::GetTypeId().GetName());
-        helper.SetChannelAttribute("SpectralEfficiency", DoubleValue(1.0));
-        helper.SetChannelAttribute("BandwidthHz", DoubleValue(1000.0));
-        helper.SetChannelAttribute("NoisePowerW", DoubleValue(0.0));
-        helper.SetComputeAttribute("BusyPowerW", DoubleValue(2.0));
-        helper.SetComputeAttribute("FlopsPerSecond", DoubleValue(1e10));
+        ConfigureBatteryDraw(helper);
         Ptr<D2dChannel> channel = helper.Install(nodes);
         Ptr<EnergySource> src = SourceOf(nodes.Get(0));
         NS_TEST_ASSERT_MSG_EQ(src->GetInstanceTypeId(),
@@ -989,22 +1033,8 @@ class D2dLiIonSourceTestCase : public TestCase
         const double e0 = src->GetInitialEnergy();
         std::vector<EnergyEv> evs;
         ConnectEnergy(channel, nodes, &evs);
-        std::vector<uint64_t> ids;
-        std::vector<uint64_t> jobIds;
         bool jobDone = false;
-        for (int m = 0; m < 3; ++m)
-        {
-            Simulator::Schedule(Seconds(1), &DoSend, channel->GetRadio(0), 1000, 1u, &ids);
-        }
-        Simulator::Schedule(Seconds(1),
-                            &DoStartJob,
-                            D2dHelper::GetComputeModel(nodes.Get(0)),
-                            1e11,
-                            MakeBoundCallback(&SetFlag, &jobDone),
-                            &jobIds);
-        Simulator::Stop(Seconds(30));
-        Simulator::Run();
-        FlushAll(channel, nodes);
+        RunBatteryDraw(channel, nodes, &jobDone);
 
         // Hand values: 3 messages x 8 s x 0.3 W = 7.2 J radio, 10 s x 2 W = 20 J compute.
         auto all = Select(evs, 0);
@@ -1165,19 +1195,13 @@ class D2dGenericBatteryDrawTestCase : public TestCase
             helper.SetEnergySourceType(GenericBatteryModel::GetTypeId().GetName());
             // 1 MJ: 27 cells in parallel.
             helper.SetInitialEnergyJ(1e6);
-            helper.SetChannelAttribute("SpectralEfficiency", DoubleValue(1.0));
-            helper.SetChannelAttribute("BandwidthHz", DoubleValue(1000.0));
-            helper.SetChannelAttribute("NoisePowerW", DoubleValue(0.0));
-            helper.SetComputeAttribute("BusyPowerW", DoubleValue(2.0));
-            helper.SetComputeAttribute("FlopsPerSecond", DoubleValue(1e10));
+            ConfigureBatteryDraw(helper);
             Ptr<D2dChannel> channel = helper.Install(nodes);
             auto battery = DynamicCast<GenericBatteryModel>(SourceOf(nodes.Get(0)));
             NS_TEST_ASSERT_MSG_NE(battery, nullptr, "a GenericBatteryModel");
             NS_TEST_EXPECT_MSG_EQ_TOL(battery->GetInitialEnergy(), 1e6, 1e-6, "pack energy");
             std::vector<EnergyEv> evs;
             ConnectEnergy(channel, nodes, &evs);
-            std::vector<uint64_t> ids;
-            std::vector<uint64_t> jobIds;
             bool jobDone = false;
             // The voltage before any draw (0.5 s) and every 0.25 s while the models draw.
             std::vector<std::pair<double, double>> samples;
@@ -1185,19 +1209,7 @@ class D2dGenericBatteryDrawTestCase : public TestCase
             {
                 Simulator::Schedule(Seconds(0.25 * q), &SampleBattery, battery, &samples);
             }
-            for (int m = 0; m < 3; ++m)
-            {
-                Simulator::Schedule(Seconds(1), &DoSend, channel->GetRadio(0), 1000, 1u, &ids);
-            }
-            Simulator::Schedule(Seconds(1),
-                                &DoStartJob,
-                                D2dHelper::GetComputeModel(nodes.Get(0)),
-                                1e11,
-                                MakeBoundCallback(&SetFlag, &jobDone),
-                                &jobIds);
-            Simulator::Stop(Seconds(30));
-            Simulator::Run();
-            FlushAll(channel, nodes);
+            RunBatteryDraw(channel, nodes, &jobDone);
             SampleBattery(battery, &samples);
             const double reported = SumEnergy(Select(evs, 0));
             NS_TEST_EXPECT_MSG_EQ(jobDone, true, "job completed");
