@@ -191,23 +191,13 @@ def compare_dirs(a, b, tree=None):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--release", required=True)
-    ap.add_argument("--sources", type=Path, default=None)
-    ap.add_argument("--work", type=Path, default=Path("/tmp/d2dlearn-ns3-trees"))
+    ns3_tree.add_release_arguments(ap)
     ap.add_argument("--standalone", type=Path, default=REPO / "build")
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--profile", default="default",
-                    help="ns-3 build profile: debug, default, release, optimized")
-    ap.add_argument("--record", type=Path, default=REPO / "doc" / "data" / "ns3-releases")
     args = ap.parse_args()
 
-    sources = args.sources or ns3_tree.default_sources()
-    releases = ns3_tree.find_releases(sources)
-    if args.release not in releases:
-        print(f"in-tree: no ns-3 {args.release} in {sources} (found: {', '.join(releases)})")
+    tree, work = ns3_tree.release_tree(args, "in-tree")
+    if tree is None:
         return 2
-    work = args.work.resolve()
-    tree = ns3_tree.unpack(releases[args.release], work)
     ns3_tree.link_module(tree)
     log = work / f"in-tree-{args.release}.log"
     log.write_text("")

@@ -94,6 +94,30 @@ def link_module(tree):
     return module
 
 
+def add_release_arguments(ap, jobs=2):
+    """The options in-tree.py and prefix.py share: --release, --sources, --work, --jobs,
+    --profile and --record."""
+    ap.add_argument("--release", required=True)
+    ap.add_argument("--sources", type=Path, default=None)
+    ap.add_argument("--work", type=Path, default=Path("/tmp/d2dlearn-ns3-trees"))
+    ap.add_argument("--jobs", type=int, default=jobs)
+    ap.add_argument("--profile", default="default",
+                    help="ns-3 build profile: debug, default, release, optimized")
+    ap.add_argument("--record", type=Path, default=REPO / "doc" / "data" / "ns3-releases")
+
+
+def release_tree(args, who):
+    """The tree of args.release under args.work (unpacked once) and the resolved work folder;
+    (None, None) with a line naming the releases found if there is no such release."""
+    sources = args.sources or default_sources()
+    releases = find_releases(sources)
+    if args.release not in releases:
+        print(f"{who}: no ns-3 {args.release} in {sources} (found: {', '.join(releases)})")
+        return None, None
+    work = args.work.resolve()
+    return unpack(releases[args.release], work), work
+
+
 def run(cmd, cwd, log, env=None):
     """Run cmd in cwd, output appended to log; return the exit status."""
     with open(log, "a") as out:

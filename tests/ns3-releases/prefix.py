@@ -50,23 +50,13 @@ def ns3_modules():
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--release", required=True)
-    ap.add_argument("--sources", type=Path, default=None)
-    ap.add_argument("--work", type=Path, default=Path("/tmp/d2dlearn-ns3-trees"))
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--profile", default="default",
-                    help="ns-3 build profile: debug, default, release, optimized")
+    ns3_tree.add_release_arguments(ap)
     ap.add_argument("--tests", default=DEFAULT_TESTS, help="ctest -R regex")
-    ap.add_argument("--record", type=Path, default=REPO / "doc" / "data" / "ns3-releases")
     args = ap.parse_args()
 
-    sources = args.sources or ns3_tree.default_sources()
-    releases = ns3_tree.find_releases(sources)
-    if args.release not in releases:
-        print(f"prefix: no ns-3 {args.release} in {sources} (found: {', '.join(releases)})")
+    tree, work = ns3_tree.release_tree(args, "prefix")
+    if tree is None:
         return 2
-    work = args.work.resolve()
-    tree = ns3_tree.unpack(releases[args.release], work)
     prefix = work / f"prefix-{args.release}"
     build = work / f"standalone-{args.release}"
     log = work / f"prefix-{args.release}.log"
