@@ -68,13 +68,27 @@ function(d2dlearn_ns3_targets out)
   set(${out} ${targets} PARENT_SCOPE)
 endfunction()
 
-# d2dlearn_ns3_warning_flags(VERSION OUT): the warnings ns-3's debug profile gives its modules
-# in that release (-Wall -Werror; -Wpedantic from 3.44), which the standalone build applies to
-# d2dlearn's own code too, so that it compiles there as in an ns-3 tree.
+# d2dlearn_ns3_warning_flags(VERSION OUT [COMPILER_ID COMPILER_VERSION]): the warnings ns-3's
+# debug profile gives its modules in that release (-Wall -Werror; -Wpedantic from 3.44;
+# -Wno-restrict with GCC 12.1 to 12.3.1 from 3.41, whose false -Wrestrict on std::string
+# under C++20, https://gcc.gnu.org/bugzilla/show_bug.cgi?id=105545, ns-3 switches off
+# there: build-support/custom-modules/ns3-compiler-and-linker-support.cmake), which the
+# standalone build applies to d2dlearn's own code too, so that it compiles there as in an
+# ns-3 tree. The compiler defaults to the calling project's C++ compiler.
 function(d2dlearn_ns3_warning_flags version out)
+  set(id "${CMAKE_CXX_COMPILER_ID}")
+  set(cxx "${CMAKE_CXX_COMPILER_VERSION}")
+  if(ARGC GREATER 3)
+    set(id "${ARGV2}")
+    set(cxx "${ARGV3}")
+  endif()
   set(flags -Wall -Werror -Wno-error=deprecated-declarations)
   if(version VERSION_GREATER_EQUAL 3.44)
     list(APPEND flags -Wpedantic)
+  endif()
+  if(version VERSION_GREATER_EQUAL 3.41 AND id STREQUAL "GNU" AND cxx VERSION_GREATER_EQUAL 12.1.0
+     AND cxx VERSION_LESS 12.3.2)
+    list(APPEND flags -Wno-restrict)
   endif()
   set(${out} ${flags} PARENT_SCOPE)
 endfunction()
