@@ -48,9 +48,13 @@ awk -v n=$N 'BEGIN {
     }
 }' >"$TMP/w$N.csv"
 
+# The ns-3 battery model this ns-3 has (D2DLEARN_NS3_LIION_SOURCE from CMake: LiIonEnergySource,
+# else GenericBatteryModel, its successor).
+battery=liion
+[ "${D2DLEARN_NS3_LIION_SOURCE:-1}" -eq 1 ] || battery=generic
 variant=0
 for extra in "" "--fastPath=false" "--reliable=true" "--fastPath=false --reliable=true" \
-    "--reliable=true --broadcast=true" "--speedMps=20" "--energySource=liion" "--energySource=basic" \
+    "--reliable=true --broadcast=true" "--speedMps=20" "--energySource=$battery" "--energySource=basic" \
     "--dynamicRssLevels=4 --noisePowerW=0.05" "--rssFile=$TMP/w$N.csv"; do
     variant=$((variant + 1))
     read -r -a args <<<"$extra"

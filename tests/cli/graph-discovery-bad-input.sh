@@ -68,6 +68,12 @@ expect_reject trustFile "${SMALL[@]}" --trustFile="$TMP/rows.csv"
 sed '3s/.*/0,1,0,1,0,1,0,1,0,2/' "$TMP/ok.csv" >"$TMP/value.csv"
 expect_reject trustFile "${SMALL[@]}" --trustFile="$TMP/value.csv"
 expect_reject trustFile "${SMALL[@]}" --trustFile="$TMP/missing.csv"
+# A path with spaces is taken whole: ns-3's StringValue parser aborted on it (exit 134); now
+# the file's content, or its absence, is what is refused.
+mkdir -p "$TMP/sp dir"
+cp "$TMP/short.csv" "$TMP/sp dir/short  trust.csv"
+expect_reject trustFile "${SMALL[@]}" --trust=file "--trustFile=$TMP/sp dir/short  trust.csv"
+expect_reject trustFile "${SMALL[@]}" --trust=file "--trustFile=$TMP/sp dir/missing.csv"
 expect_reject paradigm "${SMALL[@]}" --paradigm=reinforcement
 U=("${SMALL[@]}" --paradigm=unsupervised --pcaDims=8)
 expect_reject clusters "${U[@]}" --clusters=0
@@ -130,10 +136,19 @@ printf '{"counts": [[1,2],[3,4]], "counts": [[1,2],[3,4]], "thresholds": 1, "min
  "trust": [[[0,0],[0,0]],[[0,0],[0,0]]], "selection": [-1,-1], "pDrop": 0}' >"$TMP/twice.json"
 expect_reject evaluate --evaluate="$TMP/twice.json"
 
-# The well-formed trust file is accepted: a tiny run exits 0 and writes run.json.
+# The well-formed trust file is accepted: a tiny run exits 0 and writes run.json; so it is
+# in a folder with spaces, into an --outDir with spaces, and run.json names it whole.
 echo "check: a 16-line trust file of 10 values is accepted"
 if ! timeout 120 "$BIN" "${SMALL[@]}" --trustFile="$TMP/ok.csv" --quiet --outDir="$TMP/okrun" \
     >"$TMP/log" 2>&1 || [ ! -s "$TMP/okrun/run.json" ]; then
     fail "the run with a good trust file failed: $(tail -n 3 "$TMP/log")"
+fi
+echo "check: the same trust file at a path with spaces is accepted and recorded whole"
+cp "$TMP/ok.csv" "$TMP/sp dir/ok  trust.csv"
+if ! timeout 120 "$BIN" "${SMALL[@]}" --trust=file "--trustFile=$TMP/sp dir/ok  trust.csv" \
+    --quiet "--outDir=$TMP/ok run" >"$TMP/log" 2>&1 || [ ! -s "$TMP/ok run/run.json" ]; then
+    fail "the run with a trust file at a path with spaces failed: $(tail -n 3 "$TMP/log")"
+elif ! grep -qF "\"$TMP/sp dir/ok  trust.csv\"" "$TMP/ok run/run.json"; then
+    fail "run.json does not name the trust file whole"
 fi
 finish graph-discovery-bad-input

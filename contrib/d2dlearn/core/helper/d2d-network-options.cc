@@ -176,7 +176,8 @@ D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
         .Add("energySource",
              "Energy source: linear (D2dEnergySource, updated at changes of draw, no periodic "
              "events), basic (ns-3's BasicEnergySource, also updated every second), liion "
-             "(ns-3's LiIonEnergySource, ns-3.37 to 3.44), generic (ns-3's GenericBatteryModel, "
+             "(ns-3's LiIonEnergySource, from ns-3.37 until ns-3 removed it: 3.45 has it, 3.48 "
+             "not), generic (ns-3's GenericBatteryModel, "
              "a Li-ion cell's pack of --initialEnergyJ, depleted at its cut-off voltage, "
              "ns-3.40 and later)",
              energySource)
@@ -275,7 +276,7 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
     if (energySource == "liion" && !D2DLEARN_HAVE_LIION_SOURCE)
     {
         support.Fail("--energySource=liion is not accepted: this ns-3 has no LiIonEnergySource "
-                     "(ns-3 removed it after 3.44; accepted here: linear, basic or generic)");
+                     "(ns-3 removed it after 3.45; accepted here: linear, basic or generic)");
     }
     if (energySource == "generic" && !D2DLEARN_HAVE_GENERIC_BATTERY)
     {

@@ -15,6 +15,7 @@
 #include "ns3/double.h"
 #include "ns3/integer.h"
 #include "ns3/log.h"
+#include "ns3/string.h"
 #include "ns3/type-id.h"
 #include "ns3/uinteger.h"
 
@@ -38,6 +39,27 @@ bool
 AcceptBound(D2dCommandLineArgument)
 {
     return true;
+}
+
+/**
+ * The value of a bound flag's text. A string attribute takes the text whole: ns-3's
+ * StringValue::DeserializeFromString reads it with operator>>, up to the first space, and
+ * aborts on the rest (a path such as "my dir/trust.csv" or free text), so it is never called
+ * on one. Other types are left to DeserializeFromString, which the flag's form check
+ * (D2dScenarioSupport::CheckArguments) has made safe.
+ * \param checker the attribute's checker
+ * \param text the flag's value
+ * \return the value, or null if the checker's type does not parse the text
+ */
+Ptr<AttributeValue>
+ParseValue(Ptr<const AttributeChecker> checker, const std::string& text)
+{
+    if (D2dScenarioSupport::ValueTypeName(checker) == "ns3::StringValue")
+    {
+        return Create<StringValue>(text);
+    }
+    auto value = checker->Create();
+    return value->DeserializeFromString(text, checker) ? value : nullptr;
 }
 
 /**
@@ -154,8 +176,8 @@ D2dScenarioFlags::Flag&
 D2dScenarioFlags::Flag::Default(const std::string& text)
 {
     NS_ABORT_MSG_IF(!m_bound, "D2dScenarioFlags: --" << m_name << " is not bound");
-    auto value = m_checker->Create();
-    NS_ABORT_MSG_UNLESS(value->DeserializeFromString(text, m_checker) && m_checker->Check(*value),
+    auto value = ParseValue(m_checker, text);
+    NS_ABORT_MSG_UNLESS(value && m_checker->Check(*value),
                         "D2dScenarioFlags: --" << m_name << ": default " << text
                                                << " is not accepted by " << m_attributes[0]);
     m_value = value;
@@ -513,10 +535,9 @@ D2dScenarioFlags::Parse(int argc, char** argv)
             f.m_text = eq == std::string::npos ? "" : typed.substr(typed.find('=') + 1);
             if (f.m_bound)
             {
-                auto value = f.m_checker->Create();
                 const std::string text = eq == std::string::npos ? "true" : arg.substr(eq + 1);
-                NS_ABORT_MSG_UNLESS(value->DeserializeFromString(text, f.m_checker),
-                                    "D2dScenarioFlags: --" << name << "=" << text);
+                auto value = ParseValue(f.m_checker, text);
+                NS_ABORT_MSG_UNLESS(value, "D2dScenarioFlags: --" << name << "=" << text);
                 f.m_value = value;
             }
         }

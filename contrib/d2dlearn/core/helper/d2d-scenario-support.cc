@@ -204,6 +204,25 @@ FormOf(D2dScenarioSupport::Form kind)
 }
 
 /**
+ * \param checker an enumeration attribute's checker
+ * \return the names it accepts, from its GetUnderlyingTypeInformation(), "a|b|c"
+ */
+std::vector<std::string>
+EnumNames(Ptr<const AttributeChecker> checker)
+{
+    const std::string info = checker->GetUnderlyingTypeInformation();
+    std::vector<std::string> names;
+    std::size_t start = 0;
+    for (std::size_t bar = info.find('|'); bar != std::string::npos; bar = info.find('|', start))
+    {
+        names.push_back(info.substr(start, bar - start));
+        start = bar + 1;
+    }
+    names.push_back(info.substr(start));
+    return names;
+}
+
+/**
  * \param value text of an attribute value
  * \param checker the attribute's checker
  * \return true if value has the form that DeserializeFromString of the checker's value type
@@ -213,6 +232,13 @@ bool
 HasAttributeForm(const std::string& value, Ptr<const AttributeChecker> checker)
 {
     const std::string type = D2dScenarioSupport::ValueTypeName(checker);
+    if (D2dIsEnumValueType(type))
+    {
+        // One of the names, as written: from ns-3.41 EnumChecker asserts on another name
+        // (3.37 returned false).
+        const auto names = EnumNames(checker);
+        return std::find(names.begin(), names.end(), value) != names.end();
+    }
     if (type == "ns3::UintegerValue")
     {
         return IsUnsigned(value, std::numeric_limits<uint64_t>::max());
@@ -282,16 +308,7 @@ Accepted(Ptr<const AttributeChecker> checker)
     }
     if (D2dIsEnumValueType(type))
     {
-        // "a|b|c"
-        std::vector<std::string> names;
-        std::size_t start = 0;
-        for (std::size_t bar = info.find('|'); bar != std::string::npos;
-             bar = info.find('|', start))
-        {
-            names.push_back(info.substr(start, bar - start));
-            start = bar + 1;
-        }
-        names.push_back(info.substr(start));
+        const std::vector<std::string> names = EnumNames(checker);
         std::string list;
         for (std::size_t i = 0; i < names.size(); ++i)
         {
