@@ -35,7 +35,9 @@ def how(r):
         progs = r.get("programs", [])
         comp = r.get("comparison", {})
         same = comp.get("scenarios", [])
-        parts = [f"`./ns3 build` ({r.get('build', {}).get('seconds', '?')} s)",
+        build = r.get("build", {})
+        steps = (f", {build['steps']} build steps" if "steps" in build else "")
+        parts = [f"`./ns3 build` ({build.get('seconds', '?')} s{steps})",
                  f"`./test.py`: {sum(s['ok'] for s in suites)} of {len(suites)} d2dlearn suites",
                  f"`./ns3 run`: {sum(p['ok'] for p in progs)} of {len(progs)} programs"]
         if same:

@@ -126,6 +126,9 @@ def main():
               f"{', '.join(releases)})")
         return SKIP
     start = time.monotonic()
+    # The commit (and whether the work tree differs from it) of the sources compiled: taken
+    # before they are read, as in-tree.py and prefix.py do.
+    stamp = ns3_tree.stamp()
     work = args.work.resolve()
     tree = ns3_tree.unpack(releases[args.release], work)
     ns3_tree.link_module(tree)
@@ -192,7 +195,7 @@ def main():
             "sources": len(results), "failed": [str(s) for s, _ in failed],
             "configure_seconds": round(configured - start, 1),
             "compile_cpu_seconds": round(compile_s, 1),
-            "seconds": round(time.monotonic() - start, 1), **ns3_tree.stamp()})
+            "seconds": round(time.monotonic() - start, 1), **stamp})
     return 1 if failed else 0
 
 

@@ -219,7 +219,11 @@ def main():
         record["ok"] = False
         return finish(record, args.record)
     rc, secs = timed([py, "ns3", "build", "-j", str(args.jobs)], tree, log)
-    record["build"] = {"ok": rc == 0, "seconds": secs}
+    # The build steps ninja ran ("[k/N]"): N is the whole tree on a first build (about 750 to
+    # 800), a few after an edit; the seconds mean nothing without it.
+    steps = [int(n) for n in re.findall(r"^\[\d+/(\d+)\]", log.read_text(errors="replace"),
+                                        re.M)]
+    record["build"] = {"ok": rc == 0, "seconds": secs, "steps": max(steps, default=0)}
     print(f"in-tree {args.release}: configure {record['configure']['seconds']} s, build {secs} s,"
           f" {'ok' if rc == 0 else 'FAILED'}", flush=True)
     if rc != 0:
