@@ -51,9 +51,11 @@ names longer than 100 characters or with characters other than letters, digits a
 FOLDER/sweep.log; FOLDER/sweep-run.json records, before it starts, its command line,
 host and pid. The state of a run, from its folder:
 
-    finished     FOLDER/run.json (the scenarios write it last): skipped by `run`.
+    finished     FOLDER/run.json (the scenarios write it last) and the program exited 0:
+                 skipped by `run`.
     failed       FOLDER/sweep-failed.json (exit code, one-line error, reason): the program
-                 exited non-zero by itself or crashed (reason "error"), or a local run
+                 exited non-zero by itself or crashed (reason "error"; also after it wrote
+                 run.json: the exit status decides, not the file), or a local run
                  ran past [local] time_limit (reason "timed out"); rerun only with
                  --retry-failed.
     interrupted  FOLDER/sweep-interrupted.json, or a record whose process is gone: stopped
@@ -663,10 +665,14 @@ def run_state(out, run):
     process is alive on this host) or 'missing'."""
     d = run_dir(out, run)
     record = read_json(os.path.join(d, RECORD_FILE))
-    for name, state in (("run.json", "done"), (FAILED_FILE, "failed")):
+    # The exit status decides, not run.json: a run that wrote run.json and then crashed
+    # (SIGABRT, exit -6) has its FAILED_FILE beside it and is failed.
+    for name, state in ((FAILED_FILE, "failed"), ("run.json", "done")):
         if os.path.isfile(os.path.join(d, name)):
             # No record: finished by a sweep.py that kept none; taken as current.
             current = record is None or record.get("command_hash") == run.command_hash()
+            if state == "done" and os.path.isfile(os.path.join(d, INTERRUPTED_FILE)):
+                return "interrupted" if current else "stale"
             return state if current else "stale"
     if os.path.isfile(os.path.join(d, INTERRUPTED_FILE)):
         return "interrupted"

@@ -378,12 +378,13 @@ seed = [1, 2, 3, 4, 5, 6]
                           ("5", "1:30", "1:00:00", "2-3", "2-3:04", "2-3:04:05")],
                          [300, 90, 3600, 183600, 183840, 183845])
 
-    def wrapper(self, validate_ok=False):
+    def wrapper(self, validate_ok=False, abort_after=False):
         """A program in the temporary folder that logs each call's arguments to calls.log
         (a batch of command lines, D2DLEARN_CASES: each of its lines, as a call of its own)
         and runs d2d-exchange; with validate_ok, it answers --validate with `valid` itself
         (a failure no check can foresee: a file gone between the check and the run), and so
-        has no batch mode."""
+        has no batch mode; with abort_after, it ends by SIGABRT after d2d-exchange finished
+        (a crash after run.json was written)."""
         path = os.path.join(self.tmp, "d2d-exchange-wrapper")
         log = os.path.join(self.tmp, "calls.log")
         with open(path, "w") as fh:
@@ -395,7 +396,10 @@ seed = [1, 2, 3, 4, 5, 6]
             if validate_ok:
                 fh.write('for a; do [ "$a" = --validate ] && echo "d2d-exchange: valid" '
                          '&& exit 0; done\n')
-            fh.write('exec %s "$@"\n' % os.path.join(BIN, "d2d-exchange"))
+            if abort_after:
+                fh.write('%s "$@" && kill -ABRT $$\n' % os.path.join(BIN, "d2d-exchange"))
+            else:
+                fh.write('exec %s "$@"\n' % os.path.join(BIN, "d2d-exchange"))
         os.chmod(path, 0o755)
         return path
 
@@ -462,6 +466,31 @@ seed = [1, 2, 3, 4, 5, 6]
         proc = self.sweep("run", path, "--out", out, check=0)
         self.assertIn("6 runs: 0 ran", proc.stdout)
         self.assertEqual(len([c for c in self.calls() if "--validate" in c]), 6)
+
+    def test_crash_after_run_json_is_failed(self):
+        # A run that wrote run.json and then crashed is failed everywhere: the exit status
+        # decides (status, collect, run and --retry-failed agree).
+        path = self.campaign("""\
+scenario = "%s"
+[parameters]
+duration = "1s"
+quiet = true
+[grid]
+seed = [1]
+""" % self.wrapper(validate_ok=True, abort_after=True))
+        out = os.path.join(self.tmp, "out")
+        proc = self.sweep("run", path, "--out", out, check=1)
+        self.assertIn("1 ran (0 finished, 1 failed)", proc.stdout)
+        self.assertTrue(os.path.isfile(os.path.join(out, "seed=1", "run.json")))
+        proc = self.sweep("status", path, "--out", out, check=0)
+        self.assertIn("finished 0, failed 1", proc.stdout)
+        self.assertIn("killed by SIGABRT", proc.stdout)
+        self.sweep("collect", path, "--out", out, check=0)
+        self.assertEqual(read_table(os.path.join(out, "results.csv")), [])
+        proc = self.sweep("run", path, "--out", out, check=1)
+        self.assertIn("0 ran", proc.stdout)
+        proc = self.sweep("run", path, "--out", out, "--retry-failed", check=1)
+        self.assertIn("1 ran (0 finished, 1 failed)", proc.stdout)
 
     def test_failed_runs(self):
         # --rssFile names a file relative to the campaign's folder, missing at first; the
