@@ -11,7 +11,9 @@ violation is one line
 
 (ROW is the line number in the CSV file, header = line 1; for run.json the key path). Exit
 status 1 if any violation, else 0 with one line "audit: N runs, M checks, 0 violations".
-A missing folder or a folder without run.json: one line on stderr, exit status 2.
+A missing folder or a folder without run.json: one line on stderr, exit status 2. A trace
+the checks cannot read is a violation, in one line ("could not be audited"), never a
+traceback.
 
 Checks (CHECK names as printed):
 
@@ -61,6 +63,10 @@ run-json
     linkRateBps equals spectralEfficiency x bandwidthHz (the rate eq. 18 assumes).
 header
     messages.csv and energy.csv have their documented columns.
+format
+    every CSV file ends with a newline (a file cut while written does not) and each of its
+    rows has as many fields as its header (a row cut mid-way, or with a field too many, is a
+    violation with its line, and left out of the other checks).
 resolution
     each (msg_id, dst) has exactly one row (delivered or lost, never twice); a row is
     delivered exactly when its reason is empty; reason is one of the documented ones.
@@ -173,17 +179,38 @@ class Audit:
 
     # -- reading -------------------------------------------------------------------
     def read_csv(self, name, columns=None, required=False):
-        """Rows of name as dicts with their line number in '_line'; None if absent."""
+        """Rows of name as dicts with their line number in '_line'; None if absent. A file
+        whose last line has no newline (cut while written) and a row with another number of
+        fields than the header are violations ("format"); such a row is left out."""
         path = os.path.join(self.dir, name)
         if not os.path.exists(path):
             self.expect(not required, name, "header", "file missing", "a file", "none")
             return None
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            size = fh.tell()
+            if size:
+                fh.seek(size - 1)
+                last = fh.read(1)
+        self.expect(size == 0 or last == b"\n", name, "format",
+                    "the last line is cut (no newline at its end)", "a newline", "none")
         with open(path, newline="") as fh:
             reader = csv.DictReader(fh)
             rows = []
-            for line, row in enumerate(reader, start=2):
+            for row in reader:
+                # The line the row ends on (a quoted field may span lines).
+                line = reader.line_num
+                fields = len(reader.fieldnames or [])
+                got = fields - sum(1 for k, v in row.items() if k is not None and v is None) \
+                    + len(row.get(None) or [])
+                if got != fields:  # one violation a row; the file's check counted below
+                    self.expect(False, "%s:%d" % (name, line), "format", "fields in the row",
+                                fields, got)
+                    self.checks -= 1
+                    continue
                 row["_line"] = line
                 rows.append(row)
+            self.checks += 1
             header = reader.fieldnames or []
         if columns is not None:
             self.expect(header == columns, name + ":1", "header", "columns", ",".join(columns),
@@ -1111,9 +1138,15 @@ def main(argv):
     for run_dir in argv:
         try:
             a = audit(run_dir)
-        except (OSError, ValueError) as e:  # unreadable file or invalid JSON
-            print("audit: RUN_DIR: '%s': %s" % (run_dir, e), file=sys.stderr)
+        except (OSError, ValueError, UnicodeDecodeError) as e:  # unreadable file or JSON
+            print("audit: RUN_DIR: '%s': %s" % (run_dir, " ".join(str(e).split())),
+                  file=sys.stderr)
             return 2
+        except Exception as e:  # noqa: BLE001 - a trace the checks did not foresee
+            # One line, never a traceback: the run cannot be audited, which is a violation.
+            violations.append("%s: (audit): could not be audited: %s: %s"
+                              % (run_dir, type(e).__name__, " ".join(str(e).split())))
+            continue
         checks += a.checks
         violations += a.violations
     for line in violations:

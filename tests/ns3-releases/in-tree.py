@@ -77,8 +77,9 @@ RELEASE_ONLY = {
 WIFI_BASE = "--backend=wifi --mtuBytes=1400 --areaSideM=40 --nDevices=10 --messageBytes=20000"
 WIFI_SEEDS = (1, 2)
 WIFI_MEASURES = ("fragment_loss", "message_loss", "unfinished", "latency", "energy", "idle")
-# run.json keys that differ between any two runs or builds by nature.
-RUN_JSON_VOLATILE = {"wall_time_s", "commandLine", "outDir"}
+# run.json keys that differ between any two runs or builds by nature, and trace_files (each
+# trace's rows and CRC-32: the traces themselves are compared, column by column).
+RUN_JSON_VOLATILE = {"wall_time_s", "commandLine", "outDir", "trace_files"}
 # The largest relative difference of a trace value that rounding in the last bits of a
 # double explains: a few units in the last place (2.2e-16 each) carried through log10 and pow.
 RSS_ROUNDING = 1e-12
