@@ -164,11 +164,13 @@ def tree_cxx_standard(tree):
 
 
 def stamp():
-    """Date, commit (+changes if the work tree differs from it) and machine of a record."""
+    """Date, commit (+changes if the work tree differs from it: the records these scripts
+    write, doc/data/ns3-releases/, do not count) and machine of a record."""
     def git(*a):
         return subprocess.run(["git", *a], cwd=REPO, capture_output=True, text=True).stdout.strip()
     rev = git("rev-parse", "--short", "HEAD")
-    if git("status", "--porcelain", "--untracked-files=no"):
+    if git("status", "--porcelain", "--untracked-files=no", "--", ".",
+           ":(exclude)doc/data/ns3-releases"):
         rev += "+changes"
     try:
         cpu = next((l.split(":", 1)[1].strip() for l in Path("/proc/cpuinfo").read_text()
