@@ -63,6 +63,10 @@ run-json
     linkRateBps equals spectralEfficiency x bandwidthHz (the rate eq. 18 assumes).
 header
     messages.csv and energy.csv have their documented columns.
+trace-files
+    run.json's trace_files lists every CSV file of the folder, and each listed file is there
+    with the data rows (lines after the header) and the CRC-32 (zlib's) the run wrote it
+    with: a file that lost rows, was cut or had a value changed since is a violation.
 format
     every CSV file ends with a newline (a file cut while written does not) and each of its
     rows has as many fields as its header (a row cut mid-way, or with a field too many, is a
@@ -122,6 +126,7 @@ import json
 import math
 import os
 import sys
+import zlib
 
 MESSAGE_COLUMNS = ["msg_id", "kind", "src", "dst", "bytes", "t_send_s", "t_recv_s",
                    "fragments", "fragments_lost", "retransmissions", "delivered", "complete",
@@ -704,6 +709,36 @@ def check_run_json(a, messages, energy):
                        p["spectralEfficiency"] * p["bandwidthHz"], p["linkRateBps"])
 
 
+def check_trace_files(a):
+    """run.json's trace_files against the folder: every CSV file listed, each with the data
+    rows (lines after the header) and the CRC-32 the run wrote it with."""
+    listed = a.run.get("trace_files")
+    if not a.expect(isinstance(listed, dict), "run.json:trace_files", "trace-files",
+                    "the trace files' rows and CRC-32 (a run.json of an older d2dlearn has "
+                    "none)", "an object", type(listed).__name__):
+        return
+    present = sorted(n for n in os.listdir(a.dir) if n.endswith(".csv"))
+    for name in present:
+        a.expect(name in listed, name, "trace-files", "a CSV file run.json lists",
+                 "listed", "not listed")
+    for name, entry in sorted(listed.items()):
+        path = os.path.join(a.dir, name)
+        if not a.expect(os.path.isfile(path), name, "trace-files", "a file run.json lists",
+                        "present", "missing"):
+            continue
+        lines, crc = 0, 0
+        with open(path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 16), b""):
+                lines += block.count(b"\n")
+                crc = zlib.crc32(block, crc)
+        entry = entry if isinstance(entry, dict) else {}
+        a.expect(entry.get("rows") == max(lines - 1, 0), name, "trace-files",
+                 "data rows (lines after the header)", entry.get("rows"), max(lines - 1, 0))
+        a.expect(entry.get("crc32") == "%08x" % crc, name, "trace-files",
+                 "CRC-32 of the file as the run wrote it (the file changed since)",
+                 entry.get("crc32"), "%08x" % crc)
+
+
 def check_resolution(a, messages):
     seen = {}
     for r in messages:
@@ -1095,6 +1130,7 @@ def audit(run_dir):
         parse_times(a, rounds, "rounds.csv", ("sim_time_s",))
     check_summary(a, messages, energy, rounds)
     check_run_json(a, messages, energy)
+    check_trace_files(a)
     check_resolution(a, messages)
     check_complete(a, messages)
     check_fragments(a, messages)

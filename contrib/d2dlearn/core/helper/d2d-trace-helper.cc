@@ -29,6 +29,7 @@
 #include <set>
 #include <stdexcept>
 #include <unistd.h>
+#include <zlib.h>
 
 namespace ns3
 {
@@ -43,6 +44,38 @@ const char* kMessagesHeader =
 const char* kEnergyHeader = "sim_time_s,node,component,energy_j,remaining_j\n";
 /** energy.csv's header at Level STANDARD: periods = the periods of draw a row sums */
 const char* kEnergyHeaderStandard = "sim_time_s,node,component,energy_j,remaining_j,periods\n";
+
+/**
+ * The data rows (lines after the header) and the CRC-32 (zlib's, as Python's zlib.crc32) of a
+ * closed trace file, for run.json's trace_files: a reader can tell a file that lost rows, was
+ * cut or changed since the run wrote it.
+ * \param path the file
+ * \return (rows, CRC-32)
+ */
+std::pair<uint64_t, uint32_t>
+FileRowsAndCrc(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+    {
+        throw std::runtime_error("outDir: cannot read back '" + path + "'");
+    }
+    std::vector<char> buffer(1 << 16);
+    uint64_t lines = 0;
+    uLong crc = crc32(0L, Z_NULL, 0);
+    while (in)
+    {
+        in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+        const auto n = static_cast<std::size_t>(in.gcount());
+        lines += static_cast<uint64_t>(std::count(buffer.begin(), buffer.begin() + n, '\n'));
+        crc = crc32(crc, reinterpret_cast<const Bytef*>(buffer.data()), static_cast<uInt>(n));
+    }
+    if (in.bad())
+    {
+        throw std::runtime_error("outDir: cannot read back '" + path + "'");
+    }
+    return {lines > 0 ? lines - 1 : 0, static_cast<uint32_t>(crc)};
+}
 
 /**
  * \return the temporary name of dir/file while this process writes it: hidden, and unique to
@@ -705,6 +738,23 @@ D2dTraceHelper::Finish(uint64_t seed, double wallSeconds)
     json += fmt::format("  \"message_rows\": {},\n", m_nMessageRows);
     json += fmt::format("  \"energy_rows\": {},\n", m_nEnergyRows);
     json += fmt::format("  \"traces\": \"{}\",\n", m_level == FULL ? "full" : "standard");
+    std::vector<std::string> files{"messages.csv", "energy.csv"};
+    for (const auto& [file, stream] : m_extra)
+    {
+        files.push_back(file);
+    }
+    // Every trace file as written: its data rows and CRC-32 (analysis/audit.py checks them).
+    json += "  \"trace_files\": {";
+    for (std::size_t i = 0; i < files.size(); ++i)
+    {
+        const auto [rows, crc] = FileRowsAndCrc(TmpName(m_outDir, files[i]));
+        json += fmt::format("{}\n    {}: {{\"rows\": {}, \"crc32\": \"{:08x}\"}}",
+                            i == 0 ? "" : ",",
+                            D2dJson::String(files[i]),
+                            rows,
+                            crc);
+    }
+    json += "\n  },\n";
     if (!m_untracedKinds.empty() && m_level == STANDARD)
     {
         json += "  \"untraced_message_rows\": {";
@@ -739,11 +789,6 @@ D2dTraceHelper::Finish(uint64_t seed, double wallSeconds)
         {
             throw std::runtime_error("outDir: error writing run.json in '" + m_outDir + "'");
         }
-    }
-    std::vector<std::string> files{"messages.csv", "energy.csv"};
-    for (const auto& [file, stream] : m_extra)
-    {
-        files.push_back(file);
     }
     Publish(files);
     m_finished = true;
