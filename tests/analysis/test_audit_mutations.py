@@ -34,7 +34,7 @@ BIN = None
 RUNS = {
     "fedavg": ["--rounds=2", "--nDevices=6", "--dataFraction=0.02", "--model=mlp:16"],
     "cmfl": ["--rounds=1", "--dataFraction=0.02"],
-    "consensus": ["--rounds=1", "--warmupRounds=1", "--dataFraction=0.02"],
+    "consensus": ["--rounds=2", "--warmupRounds=1", "--dataFraction=0.02"],
     "bayes-consensus": ["--steps=5"],
     "graph-discovery": ["--iterations=10", "--rounds=1", "--dataFraction=0.02"],
     "d2d-exchange": ["--nDevices=10", "--duration=5s"],
