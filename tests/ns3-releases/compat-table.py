@@ -63,7 +63,7 @@ def how(r):
     if r["mode"] == "prefix":
         ct = r.get("ctest", {})
         return (f"ns-3's `./ns3 install` into a prefix, d2dlearn built against it with "
-                f"`-DCMAKE_PREFIX_PATH` ({r.get('build', {}).get('seconds', '?')} s); "
+                f"`-DCMAKE_PREFIX_PATH`; "
                 f"CTest, the whole suite but the in-tree compile tests: {ct.get('passed', 0)} "
                 f"passed, {len(ct.get('failed', []))} failed, {ct.get('skipped', 0)} skipped")
     return (f"every source compiled (`-fsyntax-only`, ns-3's debug flags, `-Werror`): "
