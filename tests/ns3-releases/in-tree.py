@@ -34,6 +34,7 @@ checked in the release's tree, explains it (known_cause: a column of a CSV trace
 import argparse
 import csv
 import json
+import math
 import re
 import shlex
 import shutil
@@ -121,11 +122,13 @@ def compare_csv(a, b):
             c["rows"] += 1
             try:
                 fu, fv = float(u), float(v)
-                rel = abs(fu - fv) / max(abs(fu), abs(fv))
-                if c["max_rel"] is not None:
-                    c["max_rel"] = max(c["max_rel"], rel)
             except ValueError:
                 c["max_rel"] = None
+                continue
+            if not (math.isfinite(fu) and math.isfinite(fv)):
+                c["max_rel"] = None  # a NaN or an infinity against another text
+            elif c["max_rel"] is not None and fu != fv:  # "0" and "0.0" are equal
+                c["max_rel"] = max(c["max_rel"], abs(fu - fv) / max(abs(fu), abs(fv)))
     return columns, len(ra) - 1
 
 
