@@ -29,6 +29,8 @@ expect_reject d2sFraction --d2sFraction=1.5
 expect_reject d2sFraction --d2sFraction=-0.1
 expect_reject messageBytes --messageBytes=0
 expect_reject nDevices --nDevices=1
+# A value given as the next argument gets the form to use.
+expect_reject "use --nDevices=3" --nDevices 3
 expect_reject rssFile --rssFile="$TMP/does-not-exist.csv"
 expect_reject rssFile --rssFile="$TMP/a-directory"
 if [ "$(id -u)" -ne 0 ]; then

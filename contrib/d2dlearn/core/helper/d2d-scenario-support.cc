@@ -617,6 +617,16 @@ D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Para
                                 ? "a non-empty text"
                                 : accepted));
         }
+        if (!hasValue && param->kind != D2dScenarioSupport::Form::BOOLEAN && i + 1 < argc &&
+            std::string(argv[i + 1]).rfind("--", 0) != 0)
+        {
+            // "--nDevices 3": the value given as the next argument.
+            Fail(fmt::format("--{} {}: a value follows '=' (use --{}={})",
+                             name,
+                             argv[i + 1],
+                             name,
+                             argv[i + 1]));
+        }
         if ((!hasValue && param->kind != D2dScenarioSupport::Form::BOOLEAN) ||
             !HasForm(value, param->kind))
         {
