@@ -261,5 +261,23 @@ check "write error: found when it happened (simulated time < 10000 s)" \
     grep -qE "at simulated [0-9]{1,4}\.[0-9]+ s" "$TMP/err"
 check "write error: no run.json" [ ! -e "$TMP/full/run.json" ]
 check "write error: no temporary file" no_tmp "$TMP/full"
+# The same limit without the shell ignoring SIGXFSZ for them: the programs ignore it
+# themselves (it killed them with exit 153 and their .tmp files left), and report the write
+# error with its cause.
+for prog in "$EXCHANGE" "$FEDAVG"; do
+    name=$(basename "$prog")
+    args=(--nDevices=20 --duration=100s --quiet)
+    [ "$prog" = "$FEDAVG" ] && args=("${SMALL[@]}" --rounds=2)
+    rc=0
+    (
+        ulimit -f 4
+        exec timeout 300 "$prog" "${args[@]}" --outDir="$TMP/xfsz-$name"
+    ) >/dev/null 2>"$TMP/err" || rc=$?
+    check "$name past ulimit -f 4: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+    check "$name past ulimit -f 4: one line naming the cause: $(head -c 300 "$TMP/err")" \
+        one_line "$TMP/err" "File too large"
+    check "$name past ulimit -f 4: no run.json" [ ! -e "$TMP/xfsz-$name/run.json" ]
+    check "$name past ulimit -f 4: no temporary file" no_tmp "$TMP/xfsz-$name"
+done
 
 finish "all checks passed"

@@ -10,6 +10,7 @@
 #include "ns3/d2d-attribute-path.h"
 #include "ns3/d2d-matrix-csv.h"
 #include "ns3/d2d-ns3-compat.h"
+#include "ns3/d2d-stop-signals.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -34,6 +35,8 @@ D2dScenarioSupport::D2dScenarioSupport(std::string program, bool quiet)
       m_quiet(quiet),
       m_start(std::chrono::steady_clock::now())
 {
+    // From the start of every program: no uncaught exception or SIGXFSZ ends it with an abort.
+    D2dStopSignals::Install();
 }
 
 namespace

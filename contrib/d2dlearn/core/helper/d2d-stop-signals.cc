@@ -8,8 +8,12 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <mutex>
+#include <new>
+#include <string>
 #include <unistd.h>
 
 namespace ns3
@@ -141,6 +145,58 @@ OnTerminate(int sig)
     _exit(128 + sig);
 }
 
+/** The terminate handler in force before OnUncaught (the C++ run time's: abort). */
+std::terminate_handler g_previousTerminate = nullptr;
+
+/**
+ * std::terminate with an exception that nothing caught (a std::runtime_error of a trace
+ * file that cannot be created, std::bad_alloc, ...): delete every temporary file registered,
+ * one line on stderr ("program: error: what"), exit status 2, instead of "terminate called
+ * after throwing ..." and SIGABRT with the files left. A terminate without an exception
+ * (ns-3's NS_FATAL_ERROR, NS_ABORT_MSG: a fault of the program, which has said what) goes on
+ * to the previous handler.
+ */
+[[noreturn]] void
+OnUncaught()
+{
+    const std::exception_ptr error = std::current_exception();
+    if (!error)
+    {
+        (g_previousTerminate ? g_previousTerminate : std::abort)();
+        std::abort();
+    }
+    std::string what = "an exception of unknown type";
+    try
+    {
+        std::rethrow_exception(error);
+    }
+    catch (const std::bad_alloc&)
+    {
+        what = "out of memory (std::bad_alloc): ask for less (fewer devices, a smaller model or "
+               "data set) or run with more memory";
+    }
+    catch (const std::exception& e)
+    {
+        what = e.what();
+    }
+    catch (...)
+    {
+    }
+    auto& r = Registry();
+    for (std::size_t i = 0; i < TmpRegistry::kSlots; ++i)
+    {
+        if (r.used[i].load())
+        {
+            unlink(r.path[i].data());
+        }
+    }
+    WriteStderr(program_invocation_short_name);
+    WriteStderr(": error: ");
+    WriteStderr(what.c_str());
+    WriteStderr("\n");
+    _exit(2);
+}
+
 } // namespace
 
 void
@@ -148,6 +204,10 @@ D2dStopSignals::Install()
 {
     static std::once_flag once;
     std::call_once(once, [] {
+        g_previousTerminate = std::set_terminate(&OnUncaught);
+        // Past the file size limit (ulimit -f) a write fails with EFBIG, which the trace
+        // writers report in one line, instead of SIGXFSZ killing the run with its files left.
+        std::signal(SIGXFSZ, SIG_IGN);
         for (const auto& s : kStopSignals)
         {
             const int sig = s.sig;

@@ -17,15 +17,19 @@ namespace ns3
  * (130, 143, 129, 131, 138, 141), after one line on stderr ("program: interrupted (SIGINT):
  * no traces written", or "... after its traces were written" once a run has published them,
  * Published()). While a Deferral is alive (files being moved into place) a signal waits;
- * Published() then acts on it. The handler calls only async-signal-safe functions.
+ * Published() then acts on it. The handler calls only async-signal-safe functions. SIGXFSZ
+ * is ignored (a write past the file size limit fails, and the writer says so), and an
+ * exception that nothing catches ends the run like a Fail(): the registered files deleted,
+ * "program: error: what", exit status 2.
  * D2dTraceHelper uses it for its temporary trace files.
  */
 class D2dStopSignals
 {
   public:
     /**
-     * \brief Install the handler for the signals above, once per process; a signal that is
-     * ignored when this is first called (e.g. SIGINT of a background job) stays ignored.
+     * \brief Install the handler for the signals above and the terminate handler for
+     * uncaught exceptions, once per process; a signal that is ignored when this is first
+     * called (e.g. SIGINT of a background job) stays ignored.
      */
     static void Install();
 

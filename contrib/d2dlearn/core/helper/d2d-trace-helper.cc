@@ -787,7 +787,9 @@ D2dTraceHelper::Finish(uint64_t seed, double wallSeconds)
         out.close();
         if (out.fail())
         {
-            throw std::runtime_error("outDir: error writing run.json in '" + m_outDir + "'");
+            throw std::runtime_error(fmt::format("outDir: error writing run.json in '{}': {}",
+                                                 m_outDir,
+                                                 std::strerror(errno ? errno : EIO)));
         }
     }
     Publish(files);

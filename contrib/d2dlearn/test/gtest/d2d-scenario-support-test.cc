@@ -19,6 +19,7 @@
 #include "ns3/d2d-list-flag.h"
 #include "ns3/d2d-scenario-flags.h"
 #include "ns3/d2d-scenario-support.h"
+#include "ns3/d2d-stop-signals.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/uinteger.h"
@@ -27,7 +28,10 @@
 #include <cstdlib>
 #include <gtest/gtest.h>
 #include <limits>
+#include <new>
+#include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace ns3;
@@ -281,4 +285,36 @@ TEST(D2dListFlagTest, RealsAndWholeNumbersNameTheBadItem)
     EXPECT_EQ(badWhole("+1", 5), "+1");
     EXPECT_EQ(badWhole("1.0", 5), "1.0");
     EXPECT_EQ(badWhole("99999999999999999999", UINT64_MAX), "99999999999999999999");
+}
+
+// An exception nothing catches ends a program that made a D2dScenarioSupport in one line and
+// exit status 2 (D2dStopSignals' terminate handler), not "terminate called ..." and SIGABRT;
+// a registered temporary file is deleted. A bad_alloc says it is memory.
+TEST(D2dUncaughtExceptionTest, OneLineAndExitTwo)
+{
+    const std::string tmp = ::testing::TempDir() + "d2d-uncaught.tmp";
+    auto uncaught = [&tmp](bool memory) {
+        D2dScenarioSupport support("support-test");
+        std::FILE* f = std::fopen(tmp.c_str(), "w");
+        std::fclose(f);
+        D2dStopSignals::AddFile(tmp);
+        // Thrown on a thread of its own: nothing catches it there (gtest does on this one).
+        std::thread([memory] {
+            if (memory)
+            {
+                throw std::bad_alloc();
+            }
+            throw std::runtime_error("outDir: cannot create '.rounds.csv.1.tmp'");
+        }).join();
+    };
+    EXPECT_EXIT(uncaught(false),
+                ::testing::ExitedWithCode(2),
+                "^[^\n]*: error: outDir: cannot create '.rounds.csv.1.tmp'\n$");
+    EXPECT_EXIT(uncaught(true), ::testing::ExitedWithCode(2), "error: out of memory");
+    std::FILE* left = std::fopen(tmp.c_str(), "r");
+    EXPECT_EQ(left, nullptr) << "the temporary file was left";
+    if (left)
+    {
+        std::fclose(left);
+    }
 }
