@@ -261,6 +261,25 @@ check "write error: found when it happened (simulated time < 10000 s)" \
     grep -qE "at simulated [0-9]{1,4}\.[0-9]+ s" "$TMP/err"
 check "write error: no run.json" [ ! -e "$TMP/full/run.json" ]
 check "write error: no temporary file" no_tmp "$TMP/full"
+# A run killed by SIGKILL cannot delete its temporary files: the next run into the folder
+# deletes those of processes that no longer exist, and leaves a live process's.
+mkdir -p "$TMP/dead"
+sleep 0 &
+dead=$!
+wait "$dead"
+sleep 300 &
+live=$!
+head -c 40000 /dev/zero >"$TMP/dead/.messages.csv.$dead.tmp"
+: >"$TMP/dead/.rounds.csv.$dead.tmp"
+: >"$TMP/dead/.energy.csv.$live.tmp"
+rc=0
+"$EXCHANGE" --nDevices=4 --duration=1s --quiet --outDir="$TMP/dead" >/dev/null 2>&1 || rc=$?
+check "rerun into a folder with a dead run's temporary files: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "the dead run's temporary files are deleted" \
+    test ! -e "$TMP/dead/.messages.csv.$dead.tmp" -a ! -e "$TMP/dead/.rounds.csv.$dead.tmp"
+check "a live process's temporary file stays" [ -e "$TMP/dead/.energy.csv.$live.tmp" ]
+kill "$live" 2>/dev/null || true
+wait "$live" 2>/dev/null || true
 # The same limit without the shell ignoring SIGXFSZ for them: the programs ignore it
 # themselves (it killed them with exit 153 and their .tmp files left), and report the write
 # error with its cause.

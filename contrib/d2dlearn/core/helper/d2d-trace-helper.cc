@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -44,6 +45,44 @@ const char* kMessagesHeader =
 const char* kEnergyHeader = "sim_time_s,node,component,energy_j,remaining_j\n";
 /** energy.csv's header at Level STANDARD: periods = the periods of draw a row sums */
 const char* kEnergyHeaderStandard = "sim_time_s,node,component,energy_j,remaining_j,periods\n";
+
+/**
+ * Delete the temporary files (TmpName()) that runs which no longer exist left in dir (a run
+ * killed by SIGKILL or the OOM killer cannot delete its own): ".NAME.PID.tmp" whose PID is
+ * not a live process. Those of a live process (another run writing into the folder) stay.
+ * \param dir the output folder
+ */
+void
+RemoveDeadRunsTmp(const std::string& dir)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    {
+        const std::string name = it->path().filename().string();
+        if (name.size() < 7 || name[0] != '.' || name.compare(name.size() - 4, 4, ".tmp") != 0)
+        {
+            continue;
+        }
+        const std::size_t dot = name.rfind('.', name.size() - 5); // the dot before PID
+        if (dot == std::string::npos || dot == 0)
+        {
+            continue;
+        }
+        const std::string digits = name.substr(dot + 1, name.size() - 4 - dot - 1);
+        if (digits.empty() || digits.size() > 9 ||
+            digits.find_first_not_of("0123456789") != std::string::npos)
+        {
+            continue;
+        }
+        const auto pid = static_cast<pid_t>(std::stol(digits));
+        if (pid > 0 && pid != getpid() && kill(pid, 0) == -1 && errno == ESRCH)
+        {
+            std::error_code rm;
+            fs::remove(it->path(), rm);
+        }
+    }
+}
 
 /**
  * The data rows (lines after the header) and the CRC-32 (zlib's, as Python's zlib.crc32) of a
@@ -189,6 +228,7 @@ D2dTraceHelper::D2dTraceHelper(const std::string& outDir)
     {
         throw std::runtime_error("outDir: cannot create directory '" + outDir + "'");
     }
+    RemoveDeadRunsTmp(outDir);
     D2dStopSignals::Install();
     m_tmpSlots.push_back(D2dStopSignals::AddFile(TmpName(outDir, "messages.csv")));
     m_tmpSlots.push_back(D2dStopSignals::AddFile(TmpName(outDir, "energy.csv")));
