@@ -24,10 +24,8 @@ import sys
 import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
-SCRIPT = os.path.join(REPO, "analysis", "audit.py")
-PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+from test_audit import PYTHON, SCRIPT  # audit.py and the interpreter, as test_audit runs them
+
 BIN = None
 
 # The quick runs of test/examples-to-run.py, a little smaller where that is quicker.
