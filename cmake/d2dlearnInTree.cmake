@@ -13,7 +13,6 @@
 
 include(${CMAKE_CURRENT_LIST_DIR}/d2dlearnNs3.cmake)
 d2dlearn_ns3_check_version(${NS3_VER})
-d2dlearn_ns3_version_number(${NS3_VER} D2DLEARN_NS3_VERSION_NUMBER)
 # The tree's own energy headers decide what it has (not /usr/include/ns3, where Debian's
 # ns-3.37 may be).
 d2dlearn_ns3_definitions(${NS3_VER} ${PROJECT_SOURCE_DIR}/src/energy/model D2DLEARN_NS3_DEFINITIONS)
