@@ -31,6 +31,7 @@ set(d2dlearn_sources
     core/helper/d2d-json.cc
     core/helper/d2d-attribute-path.cc
     core/helper/d2d-stop-signals.cc
+    core/helper/d2d-trace-file.cc
     core/helper/d2d-trace-helper.cc
     core/helper/d2d-scenario-support.cc
     core/helper/d2d-scenario-flags.cc
@@ -70,6 +71,7 @@ set(d2dlearn_headers
     core/helper/d2d-json.h
     core/helper/d2d-attribute-path.h
     core/helper/d2d-stop-signals.h
+    core/helper/d2d-trace-file.h
     core/helper/d2d-trace-helper.h
     core/helper/d2d-scenario-support.h
     core/helper/d2d-scenario-flags.h

@@ -10,6 +10,7 @@
 #include "ns3/d2d-helper.h"
 #include "ns3/d2d-json.h"
 #include "ns3/d2d-stop-signals.h"
+#include "ns3/d2d-trace-file.h"
 #include "ns3/d2d-wifi-energy-meter.h"
 #include "ns3/double.h"
 #include "ns3/energy-source-container.h"
@@ -129,39 +130,6 @@ TmpName(const std::string& dir, const std::string& file)
 }
 
 /**
- * \brief Open a temporary file as a new file: O_CREAT | O_EXCL | O_NOFOLLOW, so that
- * whatever is already at that name (a symbolic link, a FIFO, a stale file) is neither
- * followed, nor opened, nor blocked on. The stream is then opened on the new file through
- * its descriptor (/proc/self/fd), so that the name cannot be swapped in between.
- * \param out the stream (its buffer may be set before)
- * \param path the temporary file
- * \throws std::runtime_error naming the file and the reason
- */
-void
-OpenNew(std::ofstream& out, const std::string& path)
-{
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd < 0)
-    {
-        const int error = errno;
-        throw std::runtime_error("outDir: cannot create the temporary file '" + path +
-                                 "': " + std::strerror(error) +
-                                 (error == EEXIST ? " (something is in the way: remove it)" : ""));
-    }
-    out.open("/proc/self/fd/" + std::to_string(fd), std::ios::trunc);
-    if (!out.is_open())
-    {
-        out.clear();
-        out.open(path, std::ios::trunc); // no /proc: the name, just created by this process
-    }
-    ::close(fd);
-    if (!out)
-    {
-        throw std::runtime_error("outDir: cannot write the temporary file '" + path + "'");
-    }
-}
-
-/**
  * The hidden file listing the files a run published, one name a line: the next run into the
  * folder removes them (those it does not write itself) before its own appear.
  */
@@ -196,15 +164,16 @@ void
 WriteAtomically(const std::string& dir, const std::string& file, const std::string& text)
 {
     const std::string tmp = TmpName(dir, file);
-    std::ofstream out;
-    OpenNew(out, tmp);
+    D2dTraceFile out;
+    out.OpenNew(tmp);
     out << text;
-    out.close();
+    out.Close();
     std::error_code ec;
     if (out.fail())
     {
         std::filesystem::remove(tmp, ec);
-        throw std::runtime_error("outDir: error writing " + file + " in '" + dir + "'");
+        throw std::runtime_error("outDir: error writing " + file + " in '" + dir +
+                                 "': " + out.ErrorText());
     }
     std::filesystem::rename(tmp, dir + "/" + file, ec);
     if (ec)
@@ -234,10 +203,12 @@ D2dTraceHelper::D2dTraceHelper(const std::string& outDir)
     m_tmpSlots.push_back(D2dStopSignals::AddFile(TmpName(outDir, "energy.csv")));
     m_tmpSlots.push_back(D2dStopSignals::AddFile(TmpName(outDir, "run.json")));
     m_tmpSlots.push_back(D2dStopSignals::AddFile(TmpName(outDir, kManifest)));
-    m_messages.rdbuf()->pubsetbuf(m_messagesBuffer.data(), m_messagesBuffer.size());
-    m_energy.rdbuf()->pubsetbuf(m_energyBuffer.data(), m_energyBuffer.size());
-    OpenNew(m_messages, TmpName(outDir, "messages.csv"));
-    OpenNew(m_energy, TmpName(outDir, "energy.csv"));
+    m_messages.OpenNew(TmpName(outDir, "messages.csv"),
+                       m_messagesBuffer.data(),
+                       static_cast<std::streamsize>(m_messagesBuffer.size()));
+    m_energy.OpenNew(TmpName(outDir, "energy.csv"),
+                     m_energyBuffer.data(),
+                     static_cast<std::streamsize>(m_energyBuffer.size()));
     m_messages << kMessagesHeader;
     m_energy << kEnergyHeader;
 }
@@ -247,13 +218,13 @@ D2dTraceHelper::~D2dTraceHelper()
     if (!m_finished)
     {
         // No half-written output: a run that did not finish leaves no traces.
-        m_messages.close();
-        m_energy.close();
+        m_messages.Close();
+        m_energy.Close();
         std::remove(TmpName(m_outDir, "messages.csv").c_str());
         std::remove(TmpName(m_outDir, "energy.csv").c_str());
         for (auto& [file, stream] : m_extra)
         {
-            stream->close();
+            stream->Close();
             std::remove(TmpName(m_outDir, file).c_str());
         }
         std::remove(TmpName(m_outDir, "run.json").c_str());
@@ -266,7 +237,7 @@ D2dTraceHelper::~D2dTraceHelper()
 }
 
 void
-D2dTraceHelper::CheckWritten(const std::ostream& stream, const std::string& file)
+D2dTraceHelper::CheckWritten(const D2dTraceFile& stream, const std::string& file)
 {
     if (stream.good() || !m_writeError.empty())
     {
@@ -278,7 +249,7 @@ D2dTraceHelper::CheckWritten(const std::ostream& stream, const std::string& file
                                file,
                                m_outDir,
                                Simulator::Now().GetSeconds(),
-                               std::strerror(errno ? errno : EIO));
+                               stream.ErrorText());
     NS_LOG_WARN(m_writeError);
     Simulator::Stop();
 }
@@ -305,8 +276,8 @@ D2dTraceHelper::OpenTrace(const std::string& file, const std::string& header)
         throw std::runtime_error("outDir: '" + file + "' cannot be a trace file name");
     }
     m_tmpSlots.push_back(D2dStopSignals::AddFile(TmpName(m_outDir, file)));
-    auto stream = std::make_unique<std::ofstream>();
-    OpenNew(*stream, TmpName(m_outDir, file));
+    auto stream = std::make_unique<D2dTraceFile>();
+    stream->OpenNew(TmpName(m_outDir, file));
     *stream << header << '\n';
     m_extra.emplace_back(file, std::move(stream));
     return *m_extra.back().second;
@@ -317,7 +288,8 @@ D2dTraceHelper::EnableRounds()
 {
     if (!m_rounds)
     {
-        m_rounds = &OpenTrace("rounds.csv", "round,sim_time_s,node,metric,value");
+        OpenTrace("rounds.csv", "round,sim_time_s,node,metric,value");
+        m_rounds = m_extra.back().second.get();
         m_summary.EnableRounds();
     }
 }
@@ -746,18 +718,21 @@ D2dTraceHelper::Finish(uint64_t seed, double wallSeconds)
         transport->ReportUnfinished();
     }
     CloseEnergyPeriods();
-    m_messages.close();
-    m_energy.close();
-    bool failed = m_messages.fail() || m_energy.fail();
+    m_messages.Close();
+    m_energy.Close();
+    // The first file that failed, and why (the errno of its failed write).
+    const D2dTraceFile* failed = m_messages.fail() ? &m_messages
+                                 : m_energy.fail() ? &m_energy
+                                                   : nullptr;
     std::string failedFile = m_messages.fail() ? "messages.csv" : "energy.csv";
     for (auto& [file, stream] : m_extra)
     {
-        stream->close();
+        stream->Close();
         if (stream->fail() && !failed)
         {
+            failed = stream.get();
             failedFile = file;
         }
-        failed = failed || stream->fail();
     }
     if (!m_writeError.empty())
     {
@@ -768,7 +743,7 @@ D2dTraceHelper::Finish(uint64_t seed, double wallSeconds)
         throw std::runtime_error(fmt::format("outDir: error writing {} in '{}': {}",
                                              failedFile,
                                              m_outDir,
-                                             std::strerror(errno ? errno : EIO)));
+                                             failed->ErrorText()));
     }
     std::string json = "{\n";
     json += fmt::format("  \"version\": \"{}\",\n", Version());
@@ -821,15 +796,15 @@ D2dTraceHelper::Finish(uint64_t seed, double wallSeconds)
     json += m_summary.ToJson(Simulator::Now().GetSeconds(), wallSeconds, "  ");
     json += "\n}\n";
     {
-        std::ofstream out;
-        OpenNew(out, TmpName(m_outDir, "run.json"));
+        D2dTraceFile out;
+        out.OpenNew(TmpName(m_outDir, "run.json"));
         out << json;
-        out.close();
+        out.Close();
         if (out.fail())
         {
             throw std::runtime_error(fmt::format("outDir: error writing run.json in '{}': {}",
                                                  m_outDir,
-                                                 std::strerror(errno ? errno : EIO)));
+                                                 out.ErrorText()));
         }
     }
     Publish(files);

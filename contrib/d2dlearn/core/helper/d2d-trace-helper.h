@@ -9,6 +9,7 @@
 #include "ns3/d2d-delivery.h"
 #include "ns3/d2d-energy-model.h"
 #include "ns3/d2d-run-summary.h"
+#include "ns3/d2d-trace-file.h"
 #include "ns3/d2d-transport.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
@@ -328,7 +329,7 @@ class D2dTraceHelper
      * \param stream the stream written
      * \param file its file name
      */
-    void CheckWritten(const std::ostream& stream, const std::string& file);
+    void CheckWritten(const D2dTraceFile& stream, const std::string& file);
     /**
      * \brief Move the run's files into place: the earlier run.json and the earlier run's
      * other files first, run.json last.
@@ -383,8 +384,8 @@ class D2dTraceHelper
     // The buffers outlive the streams that use them: declared first, destroyed last.
     std::vector<char> m_messagesBuffer; //!< buffer of m_messages
     std::vector<char> m_energyBuffer;   //!< buffer of m_energy
-    std::ofstream m_messages;
-    std::ofstream m_energy;
+    D2dTraceFile m_messages; //!< messages.csv's temporary file
+    D2dTraceFile m_energy;   //!< energy.csv's temporary file
     std::vector<Ptr<D2dTransport>> m_transports;         //!< connected, in connection order
     std::unordered_set<const D2dTransport*> m_connected; //!< the same, for lookups
     std::vector<Ptr<D2dEnergyModel>> m_energyModels;
@@ -399,8 +400,8 @@ class D2dTraceHelper
     uint64_t m_nEnergyRows{0};
     bool m_finished{false};
     /** Further trace files (OpenTrace), in opening order: (file name, stream). */
-    std::vector<std::pair<std::string, std::unique_ptr<std::ofstream>>> m_extra;
-    std::ostream* m_rounds{nullptr}; //!< rounds.csv once EnableRounds() was called
+    std::vector<std::pair<std::string, std::unique_ptr<D2dTraceFile>>> m_extra;
+    D2dTraceFile* m_rounds{nullptr}; //!< rounds.csv once EnableRounds() was called
     D2dRunSummary m_summary;         //!< run.json's "summary", fed every row
     std::string m_writeError;        //!< the first write error (CheckWritten)
     std::vector<int> m_tmpSlots;     //!< the temporary files' D2dStopSignals slots
