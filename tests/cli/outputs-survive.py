@@ -7,6 +7,10 @@
 - Stop signals: SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1 and SIGPIPE (its output closed, as
   `... | head -3`) stop a run with exit status 128 + the signal, one line on stderr, and no
   temporary file left in --outDir.
+- One run per folder: a folder whose lock (.run-lock, flock) another process holds is
+  refused by every program in one line naming that process's pid, exit status 2, with
+  nothing written into the folder; a real second run beside a running one likewise; once
+  the holder is gone (even by SIGKILL) the next run goes ahead.
 - Temporary names: a symbolic link, a FIFO and a stale file at the temporary names a run
   of an older version used (.messages.csv.tmp, ...) are neither followed nor opened: the
   run succeeds, the link's target is untouched and the published traces are regular files.
@@ -133,10 +137,69 @@ def check_temporary_names():
     print("  symbolic link, FIFO and stale file at the old temporary names: left alone")
 
 
+def check_folder_lock():
+    import fcntl
+    # A process holding the lock as a run does: flock on .run-lock, "PID HOST" in it.
+    out = os.path.join(TMP, "locked")
+    os.makedirs(out)
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import fcntl, os, socket, sys, time\n"
+         "f = open(os.path.join(sys.argv[1], '.run-lock'), 'a+')\n"
+         "fcntl.flock(f, fcntl.LOCK_EX)\n"
+         "f.seek(0); f.truncate(); f.write('%d %s\\n' % (os.getpid(), socket.gethostname()))\n"
+         "f.flush(); print('held', flush=True); time.sleep(600)\n", out],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        if holder.stdout.readline().strip() != "held":
+            fail("the lock holder did not start")
+            return
+        before = sorted(os.listdir(out))
+        for name, (good, _, _) in PROGRAMS.items():
+            p = subprocess.run([program(name), *good, "--outDir=" + out], capture_output=True,
+                               text=True, timeout=300)
+            lines = p.stderr.strip().splitlines()
+            expected = "is in use by another run (pid %d on host" % holder.pid
+            if p.returncode != 2 or len(lines) != 1 or expected not in lines[0]:
+                fail("%s into a locked folder: exit %d, stderr %r (expected exit 2 and one "
+                     "line: %s)" % (name, p.returncode, p.stderr[-300:], expected))
+            if sorted(os.listdir(out)) != before:
+                fail("%s into a locked folder wrote %s" % (name, sorted(os.listdir(out))))
+    finally:
+        holder.kill()  # SIGKILL: the kernel releases the lock
+        holder.wait()
+    p = subprocess.run([program("d2d-exchange"), "--nDevices=4", "--duration=1s", "--quiet",
+                        "--outDir=" + out], capture_output=True, text=True, timeout=60)
+    if p.returncode != 0 or not os.path.isfile(os.path.join(out, "run.json")):
+        fail("the folder stayed locked after its holder was killed: exit %d, %s"
+             % (p.returncode, p.stderr[-300:]))
+    # Two real runs: the second, started while the first writes, is refused.
+    out = os.path.join(TMP, "two-runs")
+    first = subprocess.Popen([program("d2d-exchange"), "--nDevices=20", "--duration=40000s",
+                              "--quiet", "--outDir=" + out],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while not leftovers(out) and time.monotonic() < deadline:
+            time.sleep(0.05)  # until it writes
+        p = subprocess.run([program("fedavg"), *PROGRAMS["fedavg"][0], "--outDir=" + out],
+                           capture_output=True, text=True, timeout=300)
+        if p.returncode != 2 or "in use by another run (pid %d" % first.pid not in p.stderr:
+            fail("a second run beside a running one: exit %d, %r"
+                 % (p.returncode, p.stderr[-300:]))
+    finally:
+        first.terminate()
+        first.wait()
+    print("  one run per folder: %d programs refused a locked folder; a second run refused; "
+          "a killed holder's lock released" % len(PROGRAMS))
+
+
 print("check: --validate")
 check_validate()
 print("check: stop signals")
 check_signals()
+print("check: one run per folder")
+check_folder_lock()
 print("check: temporary names")
 check_temporary_names()
 subprocess.run(["rm", "-rf", TMP])

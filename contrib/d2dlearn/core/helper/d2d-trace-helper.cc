@@ -30,6 +30,8 @@
 #include <fmt/format.h>
 #include <set>
 #include <stdexcept>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -184,6 +186,88 @@ WriteAtomically(const std::string& dir, const std::string& file, const std::stri
     }
 }
 
+/** The lock file of an output folder (LockFolder()). */
+const char* kLockFile = ".run-lock";
+
+/** Write "PID HOST" into the lock file fd (at path), for a second run's refusal. */
+void
+WriteHolder(int fd, const std::string& path)
+{
+    char host[200] = {};
+    if (::gethostname(host, sizeof(host) - 1) != 0 || !host[0])
+    {
+        std::strcpy(host, "unknown");
+    }
+    const std::string holder = std::to_string(getpid()) + " " + host + "\n";
+    if (::ftruncate(fd, 0) != 0 ||
+        ::pwrite(fd, holder.data(), holder.size(), 0) != static_cast<ssize_t>(holder.size()))
+    {
+        NS_LOG_WARN("cannot write the holder into '" << path << "'");
+    }
+}
+
+/**
+ * \brief Take the output folder's lock: one run writes into a folder at a time (the same
+ * kind of lock analysis/sweep.py takes for a campaign folder). An flock on dir/.run-lock,
+ * which the kernel releases however the process ends (even SIGKILL); the file names the
+ * holder (pid and host) for the refusal of a second run.
+ * \param dir the output folder
+ * \return the lock file's descriptor, to be closed when the run ends (-1: the file system
+ *         has no locks, e.g. some network file systems; the run goes on without)
+ * \throws std::runtime_error "outDir: 'dir' is in use by another run (pid N on host H)"
+ */
+int
+LockFolder(const std::string& dir)
+{
+    const std::string path = dir + "/" + kLockFile;
+    // A run removes the lock file when it ends (Unlock()), while it holds the lock: a run that
+    // opened that file before and locks it after finds it no longer at the path, and retries.
+    for (int attempt = 0;; ++attempt)
+    {
+        const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0)
+        {
+            throw std::runtime_error("outDir: cannot create the lock file '" + path +
+                                     "': " + std::strerror(errno));
+        }
+        if (::flock(fd, LOCK_EX | LOCK_NB) != 0)
+        {
+            const int error = errno;
+            if (error != EWOULDBLOCK)
+            {
+                ::close(fd);
+                NS_LOG_WARN("no lock on '" << path << "' (" << std::strerror(error)
+                                           << "): a second run into the folder is not refused");
+                return -1;
+            }
+            char text[256] = {};
+            const ssize_t n = ::pread(fd, text, sizeof(text) - 1, 0);
+            ::close(fd);
+            unsigned long pid = 0;
+            char host[200] = {};
+            const bool named = n > 0 && std::sscanf(text, "%lu %199s", &pid, host) == 2;
+            throw std::runtime_error("outDir: '" + dir + "' is in use by another run (" +
+                                     (named ? "pid " + std::to_string(pid) + " on host " + host
+                                            : std::string("its pid not written yet")) +
+                                     "): wait for it or stop it, or choose another --outDir");
+        }
+        struct stat held = {};
+        struct stat named = {};
+        if (::fstat(fd, &held) == 0 && ::lstat(path.c_str(), &named) == 0 &&
+            held.st_dev == named.st_dev && held.st_ino == named.st_ino)
+        {
+            WriteHolder(fd, path);
+            return fd;
+        }
+        ::close(fd); // removed by the run that held it: take the new one
+        if (attempt == 100)
+        {
+            throw std::runtime_error("outDir: cannot take the lock '" + path +
+                                     "': it keeps being replaced");
+        }
+    }
+}
+
 } // namespace
 
 D2dTraceHelper::D2dTraceHelper(const std::string& outDir)
@@ -197,8 +281,44 @@ D2dTraceHelper::D2dTraceHelper(const std::string& outDir)
     {
         throw std::runtime_error("outDir: cannot create directory '" + outDir + "'");
     }
+    m_lockFd = LockFolder(outDir);
+    try
+    {
+        Open();
+    }
+    catch (...)
+    {
+        // No destructor runs: the temporary files created so far go here (those of this
+        // process only: one that could not be created may be something else's).
+        for (const auto& [stream, file] :
+             {std::pair{&m_messages, "messages.csv"}, std::pair{&m_energy, "energy.csv"}})
+        {
+            if (stream->IsOpen())
+            {
+                stream->Close();
+                std::remove(TmpName(m_outDir, file).c_str());
+            }
+        }
+        for (int slot : m_tmpSlots)
+        {
+            D2dStopSignals::RemoveFile(slot);
+        }
+        Unlock();
+        throw;
+    }
+}
+
+void
+D2dTraceHelper::Open()
+{
+    const std::string& outDir = m_outDir;
     RemoveDeadRunsTmp(outDir);
     D2dStopSignals::Install();
+    if (m_lockFd >= 0)
+    {
+        // A stop signal or an uncaught exception leaves no lock file either.
+        m_tmpSlots.push_back(D2dStopSignals::AddFile(m_outDir + "/" + kLockFile));
+    }
     m_tmpSlots.push_back(D2dStopSignals::AddFile(TmpName(outDir, "messages.csv")));
     m_tmpSlots.push_back(D2dStopSignals::AddFile(TmpName(outDir, "energy.csv")));
     m_tmpSlots.push_back(D2dStopSignals::AddFile(TmpName(outDir, "run.json")));
@@ -230,9 +350,23 @@ D2dTraceHelper::~D2dTraceHelper()
         std::remove(TmpName(m_outDir, "run.json").c_str());
         std::remove(TmpName(m_outDir, kManifest).c_str());
     }
+    Unlock();
     for (int slot : m_tmpSlots)
     {
         D2dStopSignals::RemoveFile(slot);
+    }
+}
+
+void
+D2dTraceHelper::Unlock()
+{
+    if (m_lockFd >= 0)
+    {
+        // The file goes while the lock is held (LockFolder() retries on a removed file): a
+        // folder keeps no lock file after its run.
+        std::remove((m_outDir + "/" + kLockFile).c_str());
+        ::close(m_lockFd); // releases the flock
+        m_lockFd = -1;
     }
 }
 
@@ -270,8 +404,8 @@ D2dTraceHelper::OpenTrace(const std::string& file, const std::string& header)
             throw std::runtime_error("outDir: trace file '" + file + "' is open already");
         }
     }
-    if (!IsPlainName(file) || file == "run.json" || file == kManifest ||
-        file == "messages.csv" || file == "energy.csv")
+    if (!IsPlainName(file) || file == "run.json" || file == kManifest || file == "messages.csv" ||
+        file == "energy.csv")
     {
         throw std::runtime_error("outDir: '" + file + "' cannot be a trace file name");
     }
@@ -665,9 +799,8 @@ D2dTraceHelper::WriteEnergy(Time time,
     {
         // The period is over: its rows, then the period this one ends in.
         FlushEnergy();
-        const int64_t periods = (time - m_energyPeriodEnd).GetTimeStep() /
-                                    m_energyPeriod.GetTimeStep() +
-                                1;
+        const int64_t periods =
+            (time - m_energyPeriodEnd).GetTimeStep() / m_energyPeriod.GetTimeStep() + 1;
         m_energyPeriodEnd += m_energyPeriod * periods;
     }
     auto& sum = m_energySums[{node, component}];

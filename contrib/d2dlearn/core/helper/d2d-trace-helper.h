@@ -80,9 +80,11 @@ class D2dTraceHelper
 {
   public:
     /**
-     * \brief Open the trace files in outDir (created if missing).
+     * \brief Open the trace files in outDir (created if missing), holding the folder's
+     * lock (outDir/.run-lock, flock) until destroyed: one run into a folder at a time.
      * \param outDir output folder
-     * \throws std::runtime_error if the folder or the files cannot be created
+     * \throws std::runtime_error if the folder or the files cannot be created, or another
+     * run (named by its pid and host) writes into the folder
      */
     explicit D2dTraceHelper(const std::string& outDir);
     ~D2dTraceHelper();
@@ -330,6 +332,15 @@ class D2dTraceHelper
      * \param file its file name
      */
     void CheckWritten(const D2dTraceFile& stream, const std::string& file);
+
+    /**
+     * \brief The constructor's work after the folder's lock is held: the temporary trace
+     * files opened, their headers written.
+     */
+    void Open();
+
+    /** \brief Release the output folder's lock (closing its file), if held. */
+    void Unlock();
     /**
      * \brief Move the run's files into place: the earlier run.json and the earlier run's
      * other files first, run.json last.
@@ -373,19 +384,19 @@ class D2dTraceHelper
     };
 
     std::string m_outDir;
-    Level m_level{FULL};                    //!< trace level
-    Time m_energyPeriod{Seconds(1)};        //!< STANDARD: period of the energy.csv rows
-    Time m_energyPeriodEnd{Seconds(1)};     //!< STANDARD: end of the current energy period
-    std::set<std::string> m_untracedKinds;  //!< STANDARD: kinds left out of messages.csv
+    Level m_level{FULL};                            //!< trace level
+    Time m_energyPeriod{Seconds(1)};                //!< STANDARD: period of the energy.csv rows
+    Time m_energyPeriodEnd{Seconds(1)};             //!< STANDARD: end of the current energy period
+    std::set<std::string> m_untracedKinds;          //!< STANDARD: kinds left out of messages.csv
     std::map<std::string, uint64_t> m_untracedRows; //!< their rows, per kind
     /** STANDARD: energy since the last row, per (device, component) */
     std::map<std::pair<uint32_t, std::string>, EnergySum> m_energySums;
     uint64_t m_energyEvents{0}; //!< STANDARD: energy periods reported so far
     // The buffers outlive the streams that use them: declared first, destroyed last.
-    std::vector<char> m_messagesBuffer; //!< buffer of m_messages
-    std::vector<char> m_energyBuffer;   //!< buffer of m_energy
-    D2dTraceFile m_messages; //!< messages.csv's temporary file
-    D2dTraceFile m_energy;   //!< energy.csv's temporary file
+    std::vector<char> m_messagesBuffer;                  //!< buffer of m_messages
+    std::vector<char> m_energyBuffer;                    //!< buffer of m_energy
+    D2dTraceFile m_messages;                             //!< messages.csv's temporary file
+    D2dTraceFile m_energy;                               //!< energy.csv's temporary file
     std::vector<Ptr<D2dTransport>> m_transports;         //!< connected, in connection order
     std::unordered_set<const D2dTransport*> m_connected; //!< the same, for lookups
     std::vector<Ptr<D2dEnergyModel>> m_energyModels;
@@ -405,6 +416,7 @@ class D2dTraceHelper
     D2dRunSummary m_summary;         //!< run.json's "summary", fed every row
     std::string m_writeError;        //!< the first write error (CheckWritten)
     std::vector<int> m_tmpSlots;     //!< the temporary files' D2dStopSignals slots
+    int m_lockFd{-1}; //!< the output folder's lock file (.run-lock, flock), -1 if none
 };
 
 } // namespace ns3
