@@ -1450,33 +1450,61 @@ def flatten(prefix, value, into):
         into[prefix] = value
 
 
-def collect(campaign, out):
-    """(columns, rows, runs not finished) of the finished runs, in campaign order."""
+def collect(campaign, out, include_failed=False):
+    """(columns, rows, runs not finished, failed runs left out) of the finished runs, in
+    campaign order. With `include_failed`, the failed runs (and the interrupted ones that
+    left a run.json) have rows too, marked: columns `state` (finished, failed or
+    interrupted), `exit_code` and `error` follow `run`, and such a row holds run.json's
+    summary only if the run wrote one."""
     params = campaign.parameter_names()
-    columns = ["run"] + params
-    rows, missing, stale = [], [], []
+    marks = ["state", "exit_code", "error"] if include_failed else []
+    columns = ["run"] + marks + params
+    rows, missing, stale, failed = [], [], [], []
     for r in campaign.runs:
-        path = os.path.join(run_dir(out, r), "run.json")
+        d = run_dir(out, r)
+        path = os.path.join(d, "run.json")
         state = run_state(out, r)
+        mark = None
         if state == "stale":
             stale.append(r)  # its row would show parameters it did not run with
-        elif state != "done":
-            missing.append(r)
-        if state != "done":
             continue
-        try:
-            with open(path) as fh:
-                doc = json.load(fh)
-        except (OSError, ValueError) as exc:
-            raise SweepError("%s: unreadable (%s)" % (path, " ".join(str(exc).split())))
+        if state == "failed":
+            failed.append(r)
+            if include_failed:
+                code, error = read_failure(out, r)
+                mark = {"state": "failed", "exit_code": code, "error": error}
+        elif state == "interrupted" and include_failed and os.path.isfile(path):
+            doc = read_json(os.path.join(d, INTERRUPTED_FILE)) or {}
+            mark = {"state": "interrupted", "exit_code": doc.get("exit_code"),
+                    "error": "stopped by %s" % (doc.get("signal") or "a signal")}
+        if state != "done":
+            missing.append(r)
+            if mark is None:
+                continue
         row = {"run": r.folder}
+        if include_failed:
+            row.update(mark or {"state": "finished", "exit_code": 0, "error": ""})
         row.update(r.parameters)
+        if mark is not None and not os.path.isfile(path):
+            doc = {}  # failed before it wrote run.json: its parameters and failure only
+        else:
+            try:
+                with open(path) as fh:
+                    doc = json.load(fh)
+            except (OSError, ValueError) as exc:
+                if mark is not None:
+                    doc = {}  # a failed run's half-written run.json: not a summary
+                else:
+                    raise SweepError("%s: unreadable (%s)"
+                                     % (path, " ".join(str(exc).split())))
+            if not isinstance(doc, dict):
+                doc = {}
         if "seed" not in row and "seed" in doc:
             row["seed"] = doc["seed"]
         summary = doc.get("summary")
         if isinstance(summary, dict):
             flatten("", summary, row)
-        else:
+        elif mark is None:
             note("%s has no summary (a program older than run.json's summary?): its row "
                  "holds the parameters only" % path)
         for k in row:
@@ -1488,7 +1516,7 @@ def collect(campaign, out):
                          "parameters than the campaign's now; `run` reruns them\n"
                          % (PROG, len(stale), ", ".join(r.folder for r in stale[:3]),
                             ", ..." if len(stale) > 3 else ""))
-    return columns, rows, missing
+    return columns, rows, missing, ([] if include_failed else failed)
 
 
 def csv_text(value):
@@ -1505,7 +1533,7 @@ def cmd_collect(args):
     import csv
     campaign = Campaign(args.file)
     out = output_dir(args, campaign)
-    columns, rows, missing = collect(campaign, out)
+    columns, rows, missing, failed = collect(campaign, out, args.include_failed)
     if not os.path.isdir(out):
         raise SweepError("no campaign folder %s: run the campaign first" % out)
     path = os.path.join(out, "results.csv")
@@ -1524,10 +1552,17 @@ def cmd_collect(args):
         except OSError:
             pass
         raise
-    print("wrote %s (%d rows, %d columns)" % (path, len(rows), len(columns)))
-    if missing:
+    marked = sum(1 for row in rows if row.get("state") not in (None, "finished"))
+    print("wrote %s (%d rows, %d columns%s)"
+          % (path, len(rows), len(columns),
+             "; %d of them not finished, marked in column state" % marked if marked else ""))
+    if failed:
+        note("%d failed run(s) left out (--include-failed adds them, marked in column "
+             "state)" % len(failed))
+    others = len(missing) - len(failed) - marked
+    if others:
         note("%d of %d runs not finished are left out (%s status %s)"
-             % (len(missing), len(campaign.runs), PROG, args.file))
+             % (others, len(campaign.runs), PROG, args.file))
     return 0
 
 
@@ -1597,7 +1632,7 @@ def same_value(value, text):
 def cmd_plot(args):
     campaign = Campaign(args.file)
     out = output_dir(args, campaign)
-    columns, rows, missing = collect(campaign, out)
+    columns, rows, missing, _ = collect(campaign, out)
     if missing:
         note("%d of %d runs not finished are left out" % (len(missing), len(campaign.runs)))
     params = campaign.parameter_names()
@@ -1800,6 +1835,9 @@ def main(argv=None):
 
     p = sub.add_parser("collect", help="write DIR/results.csv")
     common(p)
+    p.add_argument("--include-failed", action="store_true",
+                   help="add rows for the failed runs (and the interrupted ones that wrote "
+                   "run.json), marked in columns state, exit_code and error")
     p.set_defaults(func=cmd_collect)
 
     p = sub.add_parser("plot", help="a summary metric against a swept parameter")

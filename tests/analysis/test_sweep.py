@@ -492,6 +492,54 @@ seed = [1]
         proc = self.sweep("run", path, "--out", out, "--retry-failed", check=1)
         self.assertIn("1 ran (0 finished, 1 failed)", proc.stdout)
 
+    def test_failed_run_collected_only_when_asked(self):
+        # One run of two crashes after writing run.json (SIGABRT): status lists it as
+        # failed, collect leaves it out and says so, collect --include-failed adds its row
+        # marked (state, exit_code, error), and run --retry-failed runs it again.
+        program = self.wrapper(validate_ok=True)
+        with open(program) as fh:  # it execs d2d-exchange; seed 2 aborts after it
+            text = fh.read()
+        text = text.replace('exec %s "$@"' % os.path.join(BIN, "d2d-exchange"),
+                            '%s "$@" || exit $?\ncase "$*" in *--seed=2*) kill -ABRT $$;; '
+                            'esac' % os.path.join(BIN, "d2d-exchange"))
+        with open(program, "w") as fh:
+            fh.write(text)
+        path = self.campaign("""\
+scenario = "%s"
+[parameters]
+duration = "1s"
+quiet = true
+[grid]
+seed = [1, 2]
+""" % program)
+        out = os.path.join(self.tmp, "out")
+        proc = self.sweep("run", path, "--out", out, check=1)
+        self.assertIn("2 ran (1 finished, 1 failed)", proc.stdout)
+        self.assertTrue(os.path.isfile(os.path.join(out, "seed=2", "run.json")))
+        proc = self.sweep("status", path, "--out", out, check=0)
+        self.assertIn("finished 1, failed 1", proc.stdout)
+        self.assertIn("failed: seed=2: exit -6: killed by SIGABRT", proc.stdout)
+        proc = self.sweep("collect", path, "--out", out, check=0)
+        rows = read_table(os.path.join(out, "results.csv"))
+        self.assertEqual([r["run"] for r in rows], ["seed=1"])
+        self.assertNotIn("state", rows[0])
+        self.assertIn("1 failed run(s) left out (--include-failed adds them, marked in "
+                      "column state)", proc.stderr)
+        proc = self.sweep("collect", path, "--out", out, "--include-failed", check=0)
+        self.assertIn("1 of them not finished, marked in column state", proc.stdout)
+        self.assertNotIn("left out", proc.stderr)
+        rows = read_table(os.path.join(out, "results.csv"))
+        self.assertEqual([(r["run"], r["state"], r["exit_code"], r["error"]) for r in rows],
+                         [("seed=1", "finished", "0", ""),
+                          ("seed=2", "failed", "-6", "killed by SIGABRT")])
+        self.assertEqual(list(rows[0])[:4], ["run", "state", "exit_code", "error"])
+        self.assertNotEqual(rows[1]["messages"], "")  # its run.json's summary, marked
+        proc = self.sweep("run", path, "--out", out, check=1)
+        self.assertIn("0 ran", proc.stdout)
+        proc = self.sweep("run", path, "--out", out, "--retry-failed", check=1)
+        self.assertIn("1 ran (0 finished, 1 failed)", proc.stdout)
+        self.assertIn("1 finished before", proc.stdout)
+
     def test_failed_runs(self):
         # --rssFile names a file relative to the campaign's folder, missing at first; the
         # program's --validate is bypassed (it would refuse the campaign up front) to fail
