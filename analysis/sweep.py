@@ -124,6 +124,7 @@ Only Debian's python3 (tomllib) with its pandas and matplotlib packages is neede
 
 import argparse
 import ctypes
+import fractions
 import fcntl
 import hashlib
 import itertools
@@ -152,6 +153,14 @@ LOCAL_KEYS = {"time_limit": str}
 TIME_RE = re.compile(r"^(?:(\d+)-)?(\d+)(?::(\d+))?(?::(\d+))?$")
 NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*(::[A-Za-z][A-Za-z0-9_]*)*$")
 FOLDER_SAFE = re.compile(r"[^A-Za-z0-9._+=-]")
+NUMBER_RE = re.compile(r"^\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*$")
+# ns-3 Time strings (nstime.h): a number and one of these units, in seconds.
+TIME_UNITS = {"y": 365 * 86400, "d": 86400, "h": 3600, "min": 60, "s": 1,
+              "ms": fractions.Fraction(1, 10 ** 3), "us": fractions.Fraction(1, 10 ** 6),
+              "ns": fractions.Fraction(1, 10 ** 9), "ps": fractions.Fraction(1, 10 ** 12),
+              "fs": fractions.Fraction(1, 10 ** 15)}
+TIME_VALUE_RE = re.compile(r"^\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*(%s)\s*$"
+                           % "|".join(sorted(TIME_UNITS, key=len, reverse=True)))
 MAX_FOLDER = 100
 ARRAY_CHUNK = 1000
 MAX_RUNS = 1000000
@@ -213,6 +222,22 @@ def check_time(where, label, text, unlimited=False):
     raise SweepError("%s: %s=%r is not a time of 1 s or more (accepted: as Slurm's --time: "
                      "MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS%s)"
                      % (where, label, text, "; or UNLIMITED" if unlimited else ""))
+
+
+def value_key(value):
+    """What a value means as a flag, to find the same value spelt twice: a number (given as
+    a number or as text: 2, 2.0, "2", "2e0") as its exact decimal value, an ns-3 Time
+    string ("1s", "1000ms", "0.5min") as its exact number of seconds (the same number:
+    a Time given without unit is in seconds), anything else as its flag text."""
+    if not isinstance(value, bool):
+        text = flag_text(value)
+        m = NUMBER_RE.match(text)
+        if m:
+            return ("number", fractions.Fraction(m.group(1)))
+        m = TIME_VALUE_RE.match(text)
+        if m:
+            return ("number", fractions.Fraction(m.group(1)) * TIME_UNITS[m.group(2)])
+    return ("text", flag_text(value))
 
 
 def check_value(where, value):
@@ -327,10 +352,9 @@ class Campaign:
                                                             for n, v in zip(names, lists))))
             seen = {}
             for row, values in enumerate(zip(*lists), start=1):
-                # Numbers compare by value (2 and 2.0), other values by their flag text.
-                key = tuple(("number", float(v)) if isinstance(v, (int, float))
-                            and not isinstance(v, bool) else ("text", flag_text(v))
-                            for v in values)
+                # Numbers compare by value (2, 2.0 and "2"), times in seconds ("1s" and
+                # "1000ms"), other values by their flag text.
+                key = tuple(value_key(v) for v in values)
                 if key in seen:
                     same = ", ".join("%s=%s" % (n, flag_text(v)) for n, v in zip(names, values))
                     raise SweepError("%s: %s: rows %d and %d are the same (%s): the same runs "
@@ -402,20 +426,18 @@ class Campaign:
             check_value("%s: %s" % (where, label), v)
         if not distinct:
             return values
-        # The same value twice would run the same command twice (into two folders):
-        # 2 and 2.0 (numbers compare by value) or 2 and "2" (the same flag text).
+        # The same value twice would run the same command twice (into two folders): 2 and
+        # 2.0 or "2" (numbers compare by value), "1s" and "1000ms" (times, in seconds).
         seen = {}
         for v in values:
-            keys = [("text", flag_text(v))]
-            if isinstance(v, (int, float)) and not isinstance(v, bool):
-                keys.append(("number", v))
-            first = next((seen[k] for k in keys if k in seen), None)
+            key = value_key(v)
+            first = seen.get(key)
             if first is not None:
                 if flag_text(first) == flag_text(v):
                     raise SweepError("%s: %s holds %s twice" % (where, label, flag_text(v)))
                 raise SweepError("%s: %s holds %s and %s, the same value twice; keep one"
                                  % (where, label, flag_text(first), flag_text(v)))
-            seen.update((k, v) for k in keys)
+            seen[key] = v
         return values
 
     def expand(self):

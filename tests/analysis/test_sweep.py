@@ -662,6 +662,31 @@ seed = [1, 2]
                                           "seed = [1, 2, 2.0]\n"),
                             "[grid] seed holds 2 and 2.0, the same value twice; keep one")
 
+    def test_grid_same_value_after_units(self):
+        # The same value in two spellings would run the same command into two folders:
+        # times compare in seconds (exact: "0.1s" is 100 ms), numbers given as text by value.
+        for values, first, second in (('"1s", "1000ms"', "1s", "1000ms"),
+                                      ('"1e3", 1000', "1e3", "1000"),
+                                      ('"0.5", 0.5', "0.5", "0.5"),
+                                      ('"2min", "100ms", "120s"', "2min", "120s"),
+                                      ('"0.1s", "100ms"', "0.1s", "100ms"),
+                                      ('1e-1, "0.1"', "0.1", "0.1")):
+            text = "scenario = 'd2d-exchange'\n[grid]\nduration = [%s]\n" % values
+            expected = ("[grid] duration holds %s twice" % first if first == second else
+                        "[grid] duration holds %s and %s, the same value twice; keep one"
+                        % (first, second))
+            self.assert_file_refused(self.campaign(text), expected, "--dry-run")
+        # Distinct values stay distinct (1 us is not 1 ms; 1.5 s is not 1 s).
+        c = sweep.Campaign(self.campaign("scenario = 'd2d-exchange'\n[grid]\n"
+                                         "duration = ['1ms', '1us', '1.5s', '1s', 2]\n"))
+        self.assertEqual(len(c.runs), 5)
+        # The rows of a [[zip]] too.
+        self.assert_file_refused(self.campaign("scenario = 'd2d-exchange'\n[[zip]]\n"
+                                               "duration = ['1s', '2s', '1000ms']\n"
+                                               "nDevices = [5, 6, '5']\n"),
+                                 "[[zip]] #1: rows 1 and 3 are the same (duration=1000ms, "
+                                 "nDevices=5): the same runs twice; keep one")
+
     def test_zip_value_repeated_in_one_list(self):
         # A value may repeat in one zipped list (Table 1 of the consensus paper: three runs of
         # algorithm consensus, one per trust mode); the same row twice is refused.
