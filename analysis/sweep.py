@@ -29,6 +29,11 @@ The campaign file (FILE, TOML):
     [local]                          # optional: the wall time limit of one local run
     time_limit = "0:10:00"
 
+`scenario` is one of the project's programs (fedavg, cmfl, consensus, bayes-consensus,
+graph-discovery, d2d-exchange), looked up in the bin folders; any other name or a path is
+refused, unless the top-level key `program = "PATH"` names the executable to run (relative
+to the campaign file's folder; a note says so): a campaign file never makes sweep.py run
+a program by accident.
 Optional top-level keys: `seeds = [1, 2]` (the same as a grid entry `seed`),
 `threads_per_run` (the cores one run uses: the default -j is the number of cores over it;
 by default the `threads` parameter, else the program's --threads default, else 1) and
@@ -145,8 +150,11 @@ PROG = "sweep.py"
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-TOP_KEYS = {"scenario", "parameters", "grid", "zip", "seeds", "threads_per_run", "slurm",
-            "local", "description"}
+TOP_KEYS = {"scenario", "program", "parameters", "grid", "zip", "seeds", "threads_per_run",
+            "slurm", "local", "description"}
+# The project's scenario programs: the only names `scenario` takes (else `program = PATH`).
+SCENARIOS = ("fedavg", "cmfl", "consensus", "bayes-consensus", "graph-discovery",
+             "d2d-exchange")
 SLURM_KEYS = {"time": str, "mem": str, "max_parallel": int, "cpus_per_task": int,
               "partition": str, "account": str, "extra_args": list}
 LOCAL_KEYS = {"time_limit": str}
@@ -303,6 +311,22 @@ class Campaign:
         if not isinstance(self.scenario, str) or not self.scenario.strip():
             raise SweepError("%s: scenario must name a program, e.g. scenario = \"fedavg\""
                              % where)
+        # An explicit program = PATH runs that executable (relative to the campaign's
+        # folder); without it, scenario names one of the project's programs, never a path
+        # or a command that a campaign file (shared, downloaded) would make sweep.py run.
+        self.program = doc.get("program")
+        if self.program is not None:
+            if not isinstance(self.program, str) or not self.program.strip():
+                raise SweepError("%s: program must be the path of an executable, e.g. "
+                                 "program = \"build/bin/d2d-exchange\"" % where)
+            if not re.match(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$", self.scenario):
+                raise SweepError("%s: scenario=%r is not a name (with program = PATH, "
+                                 "scenario names what it runs: letters, digits, - and _)"
+                                 % (where, self.scenario))
+        elif self.scenario not in SCENARIOS:
+            raise SweepError("%s: scenario=%r is not one of the project's programs "
+                             "(accepted: %s; another executable: give program = \"PATH\")"
+                             % (where, self.scenario, ", ".join(SCENARIOS)))
         self.description = doc.get("description", "")
         self.fixed = {}
         params = doc.get("parameters", {})
@@ -513,27 +537,33 @@ def folder_name(swept):
 # --------------------------------------------------------------------------
 
 def find_program(campaign, bin_dir):
-    """Absolute path of the campaign's program."""
+    """Absolute path of the campaign's program: its `program = PATH` (relative to the
+    campaign file's folder), else its scenario's program looked up in the bin folders."""
     name = campaign.scenario
-    if os.sep in name:
-        path = name if os.path.isabs(name) else os.path.join(os.path.dirname(campaign.path),
-                                                             name)
-        candidates = [path]
-    else:
-        candidates = []
-        if bin_dir:
-            candidates.append(os.path.join(bin_dir, name))
-        if os.environ.get("D2DLEARN_BIN"):
-            candidates.append(os.path.join(os.environ["D2DLEARN_BIN"], name))
-        repo = os.path.dirname(HERE)
-        candidates.append(os.path.join(repo, "build", "bin", name))  # source tree
-        # Installed: P/share/d2dlearn/analysis/sweep.py and P/bin.
-        candidates.append(os.path.join(os.path.dirname(os.path.dirname(repo)), "bin", name))
-        found = shutil.which(name)
-        if found:
-            candidates.append(found)
-        if bin_dir:
-            candidates = candidates[:1]
+    if campaign.program is not None:
+        path = os.path.join(os.path.dirname(campaign.path),
+                            os.path.expanduser(campaign.program))
+        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            raise SweepError("%s: program %s: not an executable file"
+                             % (os.path.basename(campaign.path), campaign.program))
+        path = os.path.abspath(path)
+        note("scenario %s runs %s (program = in %s)"
+             % (name, path, os.path.basename(campaign.path)))
+        return path
+    candidates = []
+    if bin_dir:
+        candidates.append(os.path.join(bin_dir, name))
+    if os.environ.get("D2DLEARN_BIN"):
+        candidates.append(os.path.join(os.environ["D2DLEARN_BIN"], name))
+    repo = os.path.dirname(HERE)
+    candidates.append(os.path.join(repo, "build", "bin", name))  # source tree
+    # Installed: P/share/d2dlearn/analysis/sweep.py and P/bin.
+    candidates.append(os.path.join(os.path.dirname(os.path.dirname(repo)), "bin", name))
+    found = shutil.which(name)
+    if found:
+        candidates.append(found)
+    if bin_dir:
+        candidates = candidates[:1]
     for c in candidates:
         if os.path.isfile(c) and os.access(c, os.X_OK):
             return os.path.abspath(c)

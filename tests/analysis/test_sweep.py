@@ -445,11 +445,15 @@ seed = [1, 2, 3, 4, 5, 6]
         # a temporary folder (not the run's folder), removed afterwards; then a valid
         # campaign runs as before, and a second `run` validates nothing (all finished).
         program = self.wrapper()
-        path = self.campaign("scenario = '%s'\n[parameters]\nduration = '200ms'\n[grid]\n"
+        path = self.campaign("scenario = 'd2d-exchange'\nprogram = '%s'\n[parameters]\n"
+                             "duration = '200ms'\n[grid]\n"
                              "spectralEfficiency = [1, 2]\nseed = [1, 2, 3]\n" % program)
         out = os.path.join(self.tmp, "out")
         proc = self.sweep("run", path, "--out", out, "-j", "2", check=0)
         self.assertIn("6 runs: 6 ran (6 finished, 0 failed)", proc.stdout)
+        # program = PATH runs that executable, and a note says so.
+        self.assertIn("note: scenario d2d-exchange runs %s (program = in c.toml)" % program,
+                      proc.stderr)
         calls = [c for c in self.calls() if "--outDir=" in c]  # not --PrintHelp
         validations = [c for c in calls if c.endswith(" --validate")]
         runs = [c for c in calls if "--validate" not in c]
@@ -471,7 +475,8 @@ seed = [1, 2, 3, 4, 5, 6]
         # A run that wrote run.json and then crashed is failed everywhere: the exit status
         # decides (status, collect, run and --retry-failed agree).
         path = self.campaign("""\
-scenario = "%s"
+scenario = "d2d-exchange"
+program = "%s"
 [parameters]
 duration = "1s"
 quiet = true
@@ -505,7 +510,8 @@ seed = [1]
         with open(program, "w") as fh:
             fh.write(text)
         path = self.campaign("""\
-scenario = "%s"
+scenario = "d2d-exchange"
+program = "%s"
 [parameters]
 duration = "1s"
 quiet = true
@@ -545,7 +551,8 @@ seed = [1, 2]
         # program's --validate is bypassed (it would refuse the campaign up front) to fail
         # the runs themselves.
         path = self.campaign("""\
-scenario = "%s"
+scenario = "d2d-exchange"
+program = "%s"
 [parameters]
 duration = "2s"
 rssFile = "W.csv"
@@ -592,7 +599,13 @@ seed = [1, 2]
             ("scenario = 'd2d-exchange'\n[parameters]\nspectralefficiency = 2\n",
              "spectralefficiency is not a flag of d2d-exchange (did you mean "
              "spectralEfficiency?)"),
-            ("scenario = 'no-such-program'\n", "scenario no-such-program: no such program"),
+            ("scenario = 'no-such-program'\n", "scenario='no-such-program' is not one of the "
+             "project's programs (accepted: fedavg, cmfl, consensus, bayes-consensus, "
+             "graph-discovery, d2d-exchange; another executable: give program = \"PATH\")"),
+            ("scenario = '/bin/echo'\n", "scenario='/bin/echo' is not one of the project's"),
+            ("scenario = 'echo'\n", "scenario='echo' is not one of the project's"),
+            ("scenario = 'd2d-exchange'\nprogram = 'no-such-file'\n",
+             "program no-such-file: not an executable file"),
             ("scenario = 'd2d-exchange'\nthreads_per_run = 0\n", "threads_per_run=0"),
             ("scenario = 'd2d-exchange'\n[slurm]\nmemory = '1G'\n", "[slurm] unknown key"),
             ("scenario = 'd2d-exchange'\n[grid\n", "not valid TOML"),
