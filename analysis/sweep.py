@@ -144,6 +144,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 PROG = "sweep.py"
@@ -185,11 +186,23 @@ ORPHAN_WAIT = 10.0
 PR_SET_PDEATHSIG = 1
 LOG_FILE = "sweep.log"
 VALIDATE_TIMEOUT = 120
+# Up to this many runs to check, `run` validates every command (about 25 a second on 2
+# cores with d2d-exchange: 80 s); above it, each value of each swept parameter once.
+VALIDATE_ALL = 2000
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 
 
 class SweepError(Exception):
     """Bad input: reported as one line, exit status 2."""
+
+
+class Stopped(Exception):
+    """A stop signal (SIGINT, SIGTERM, SIGHUP) before any run started: its helper processes
+    killed, its temporary folder removed; reported as one line, exit status 130."""
+
+    def __init__(self, signum):
+        Exception.__init__(self, signum)
+        self.signum = signum
 
 
 def note(text):
@@ -406,7 +419,8 @@ class Campaign:
                     else "about 10^%d" % int(math.log10(count)))
             raise SweepError("%s: the grid has %s runs; accepted: up to %d"
                              % (where, size, MAX_RUNS))
-        self.runs = self.expand()
+        self.runs = Runs(self)
+        self.check_folders(where)
 
     @staticmethod
     def check_table(where, doc, table, keys):
@@ -464,25 +478,97 @@ class Campaign:
             seen[key] = v
         return values
 
-    def expand(self):
-        """The runs, in order (the last axis varies fastest): a list of Run."""
-        runs = []
-        folders = {}
-        for combo in itertools.product(*[values for _, values in self.axes]):
-            swept = []
-            for (names, _), values in zip(self.axes, combo):
-                swept.extend(zip(names, values))
-            run = Run(self, swept)
-            if run.folder in folders:
+    def folders_distinct(self):
+        """Whether every run's folder is its plain name=value_... text, distinct by
+        construction: no value's flag text holds "_" (a value then ends at the first "_"
+        after its "name=", so two runs with different values, which they have, cannot
+        spell the same name) or a character the folder name replaces, and the longest
+        combination stays within MAX_FOLDER (no hash, which could collide)."""
+        longest = -1
+        for names, rows in self.axes:
+            for i, name in enumerate(names):
+                texts = [flag_text(row[i]) for row in rows]
+                if any("_" in t or FOLDER_SAFE.search(t) for t in texts):
+                    return False
+                longest += len(name) + 2 + max(len(t) for t in texts)
+        return longest <= MAX_FOLDER
+
+    def check_folders(self, where):
+        """SweepError if two runs map to one folder. Distinct by construction in most
+        campaigns (folders_distinct: checked on the values, not the runs); otherwise every
+        folder name is computed once and an 8-byte digest of each kept (about 60 MB for
+        10^6 runs, not the names), a digest seen twice confirmed on the names."""
+        if self.folders_distinct():
+            return
+        seen = set()
+        clash = None
+        for r in self.runs:
+            key = hashlib.blake2b(r.folder.encode(), digest_size=8).digest()
+            if key in seen:
+                clash = r
+                break
+            seen.add(key)
+        if clash is None:
+            return
+        del seen
+        for r in self.runs:
+            if r.folder == clash.folder:
+                if r.swept != clash.swept:
+                    raise SweepError("%s: two runs map to folder %s (%s and %s)"
+                                     % (where, r.folder, dict(r.swept), dict(clash.swept)))
+                break
+        # A digest collision of two different names: check by the names themselves.
+        names = set()
+        for r in self.runs:
+            if r.folder in names:
+                first = next(o for o in self.runs if o.folder == r.folder)
                 raise SweepError("%s: two runs map to folder %s (%s and %s)"
-                                 % (os.path.basename(self.path), run.folder,
-                                    folders[run.folder], dict(swept)))
-            folders[run.folder] = dict(swept)
-            runs.append(run)
-        return runs
+                                 % (where, r.folder, dict(first.swept), dict(r.swept)))
+            names.add(r.folder)
 
     def parameter_names(self):
         return list(self.fixed) + self.swept
+
+
+class Runs:
+    """The runs of a campaign, in order (the last axis varies fastest), made one at a time
+    when asked for: the axes are kept, not the runs (a campaign of 10^6 runs is a few
+    lists of values). A sequence: len(), iteration, runs[i] (mixed radix over the axes)."""
+
+    def __init__(self, campaign):
+        self.campaign = campaign
+        self.sizes = [len(values) for _, values in campaign.axes]
+        self.count = math.prod(self.sizes)
+
+    def __len__(self):
+        return self.count
+
+    def make(self, combo):
+        swept = []
+        for (names, _), values in zip(self.campaign.axes, combo):
+            swept.extend(zip(names, values))
+        return Run(self.campaign, swept)
+
+    def __iter__(self):
+        for combo in itertools.product(*[values for _, values in self.campaign.axes]):
+            yield self.make(combo)
+
+    def at(self, indices):
+        """The run with value number indices[a] of each axis a."""
+        return self.make([values[i] for (_, values), i in zip(self.campaign.axes, indices)])
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.count))]
+        if index < 0:
+            index += self.count
+        if not 0 <= index < self.count:
+            raise IndexError("run %d of %d" % (index, self.count))
+        indices = []
+        for size in reversed(self.sizes):
+            index, i = divmod(index, size)
+            indices.append(i)
+        return self.at(indices[::-1])
 
 
 class Run:
@@ -596,7 +682,7 @@ def _help_texts(program):
     """(--PrintHelp's output, --PrintGlobals' output or None) of a program: both from one
     start of it where it has the batch mode (D2DLEARN_CASES, core/helper/d2d-case-batch.h:
     one forked child per command line), else from two. None if it does not start."""
-    tmp = tempfile.mkdtemp(prefix="sweep-help-")
+    tmp = helper_folder("help")
     cases = os.path.join(tmp, "cases")
     try:
         with open(cases, "w") as f:
@@ -605,9 +691,9 @@ def _help_texts(program):
                    D2DLEARN_CASE_TIMEOUT=str(VALIDATE_TIMEOUT))
         try:
             # Without the batch mode the program prints its help: its own arguments.
-            proc = subprocess.run([program, "--PrintHelp"], stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT, universal_newlines=True,
-                                  timeout=120, env=env, stdin=subprocess.DEVNULL)
+            _, own_help, _ = run_child([program, "--PrintHelp"], 120, stdout=subprocess.PIPE,
+                                       stderr=subprocess.STDOUT, universal_newlines=True,
+                                       env=env, stdin=subprocess.DEVNULL)
         except (OSError, subprocess.TimeoutExpired):
             return None
         batched = os.path.exists(cases + ".1.rc")
@@ -629,14 +715,14 @@ def _help_texts(program):
     def output(flag):
         """What `program flag` prints, in a start of its own; None if it does not start."""
         try:
-            return subprocess.run([program, flag], stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT, universal_newlines=True,
-                                  timeout=120, stdin=subprocess.DEVNULL).stdout
+            return run_child([program, flag], 120, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, universal_newlines=True,
+                             stdin=subprocess.DEVNULL)[1]
         except (OSError, subprocess.TimeoutExpired):
             return None
 
     # Batched but a case failed: the parent printed nothing; each in a start of its own.
-    help_text = output("--PrintHelp") if batched else proc.stdout
+    help_text = output("--PrintHelp") if batched else own_help
     return (help_text, output("--PrintGlobals")) if help_text is not None else None
 
 
@@ -902,21 +988,134 @@ def execute_run(run, program, out, cwd):
 
 
 # --------------------------------------------------------------------------
+# Helper processes (--PrintHelp, --validate): they die with sweep.py
+# --------------------------------------------------------------------------
+
+_children = []        # the helper processes alive (Popen), each leading its process group
+_children_lock = threading.Lock()
+_stopping = []        # the stop signal received, once one was
+
+
+def libc():
+    if not _libc:
+        try:
+            _libc.append(ctypes.CDLL(None, use_errno=True))
+        except OSError:
+            pass  # not Linux: helpers may outlive a sweep.py killed by SIGKILL
+    return _libc[0] if _libc else None
+
+
+def die_with_sweep(parent):
+    """In a helper process before exec: SIGKILL when sweep.py (pid `parent`) dies, however
+    it dies (prctl PR_SET_PDEATHSIG); a batch program then forks no further case."""
+    if _libc:
+        _libc[0].prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # sweep.py died before prctl
+        os._exit(128 + signal.SIGKILL)
+
+
+def run_child(argv, timeout, **kwargs):
+    """subprocess.run for a helper process: (exit status, stdout, stderr). It leads a
+    process group of its own (with the cases a batch program forks), killed whole on a
+    timeout (subprocess.TimeoutExpired) or a stop signal (stop_children), and dies with
+    sweep.py (die_with_sweep)."""
+    libc()
+    parent = os.getpid()
+    with _children_lock:
+        if _stopping:
+            raise Stopped(_stopping[0])
+        proc = subprocess.Popen(argv, start_new_session=True,
+                                preexec_fn=lambda: die_with_sweep(parent), **kwargs)
+        _children.append(proc)
+    try:
+        if _stopping:  # the signal came while it started
+            signal_group(proc, signal.SIGKILL)
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except BaseException:
+            signal_group(proc, signal.SIGKILL)
+            proc.communicate()
+            raise
+    finally:
+        with _children_lock:
+            _children.remove(proc)
+    return proc.returncode, out, err
+
+
+def stop_children(signum, frame):
+    """Handler of the stop signals while no run has started: the helper processes are
+    killed (their process groups) and Stopped raised, once."""
+    first = not _stopping
+    _stopping.append(signum)
+    for proc in list(_children):
+        signal_group(proc, signal.SIGKILL)
+    if first:
+        raise Stopped(signum)
+
+
+def helper_folder(kind):
+    """A temporary folder for helper processes, named with sweep.py's pid
+    (sweep-KIND-PID-XXXX), after removing those of sweep.py processes that are gone (killed
+    by SIGKILL, they could not remove their own)."""
+    top = tempfile.gettempdir()
+    try:
+        names = os.listdir(top)
+    except OSError:
+        names = []
+    for name in names:
+        m = re.match(r"^sweep-(?:validate|help)-(\d+)-", name)
+        if not m or int(m.group(1)) == os.getpid():
+            continue
+        path = os.path.join(top, name)
+        try:
+            if os.lstat(path).st_uid != os.getuid():
+                continue
+            os.kill(int(m.group(1)), 0)
+            continue  # its sweep.py is alive
+        except ProcessLookupError:
+            shutil.rmtree(path, ignore_errors=True)
+        except OSError:
+            continue
+    return tempfile.mkdtemp(prefix="sweep-%s-%d-" % (kind, os.getpid()))
+
+
+# --------------------------------------------------------------------------
 # Validation: every command checked by its program before any run starts
 # --------------------------------------------------------------------------
 
-def validate_runs(campaign, program, runs, jobs, options):
-    """Call each distinct command of `runs` once with --validate (the program parses and
-    checks every flag as the run would, and simulates and writes nothing), from the
-    campaign's folder and with --outDir in a temporary folder (removed after): in `jobs`
-    batches, each one start of the program that forks a child per command (D2DLEARN_CASES),
-    or, for a program without that mode, one process per command, `jobs` at a time.
-    SweepError naming the first refused run in campaign order and the program's one-line
-    error; nothing is run or written then."""
+def axis_representatives(campaign):
+    """One run per value of each axis, the other axes at their first value, in campaign
+    order: sum of the axes' lengths minus (axes - 1) runs, every swept value in one."""
+    indices = set()
+    sizes = campaign.runs.sizes
+    for a, size in enumerate(sizes):
+        for i in range(size):
+            indices.add(tuple(i if b == a else 0 for b in range(len(sizes))))
+    return [campaign.runs.at(ix) for ix in sorted(indices)]
+
+
+def validate_runs(campaign, program, runs, jobs, options, count=None):
+    """Call each distinct command of the `count` runs (default: len) of `runs` once with
+    --validate (the program parses and checks every flag as the run would, and simulates
+    and writes nothing), from the campaign's folder and with --outDir in a temporary
+    folder (removed after): in `jobs` batches, each one start of the program that forks a
+    child per command (D2DLEARN_CASES), or, for a program without that mode, one process
+    per command, `jobs` at a time. Above VALIDATE_ALL runs, each value of each swept
+    parameter once instead (axis_representatives: the combinations are checked by each
+    run at its start). SweepError naming the first refused run in campaign order and the
+    program's one-line error; nothing is run or written then."""
     if options is not None and "validate" not in options:
         note("%s has no --validate (an older build?): the runs' values are not checked "
              "before they start" % os.path.basename(program))
         return
+    if count is None:
+        count = len(runs)
+    if count > VALIDATE_ALL:
+        runs = axis_representatives(campaign)
+        note("%d runs to check, more than %d: each value of each swept parameter is "
+             "validated once (%d commands, the other parameters at their first value); "
+             "a combination the program refuses fails its run at its start, with its "
+             "one-line error" % (count, VALIDATE_ALL, len(runs)))
     distinct = {}
     for r in runs:
         distinct.setdefault(tuple(r.command()), r)
@@ -924,7 +1123,7 @@ def validate_runs(campaign, program, runs, jobs, options):
         return
     import concurrent.futures
     cwd = os.path.dirname(campaign.path)
-    tmp = tempfile.mkdtemp(prefix="sweep-validate-")
+    tmp = helper_folder("validate")
 
     def verdict(code, stderr):
         """None if accepted, else the refusal (exit status code, what was on stderr)."""
@@ -954,10 +1153,9 @@ def validate_runs(campaign, program, runs, jobs, options):
             # Its own arguments validate the defaults into a folder of its own: a program
             # without the batch mode does only that, and writes no case's status.
             own = os.path.join(tmp, "own-%d" % b)
-            subprocess.run([program, "--validate", "--outDir=%s" % own],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                           stdin=subprocess.DEVNULL, cwd=cwd, env=env,
-                           timeout=VALIDATE_TIMEOUT * (len(batch) + 1))
+            run_child([program, "--validate", "--outDir=%s" % own],
+                      VALIDATE_TIMEOUT * (len(batch) + 1), stdout=subprocess.DEVNULL,
+                      stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, cwd=cwd, env=env)
         except (OSError, subprocess.TimeoutExpired):
             return None
         out = {}
@@ -975,15 +1173,14 @@ def validate_runs(campaign, program, runs, jobs, options):
     def validate(k, run):
         argv = run.argv(program, os.path.join(tmp, str(k))) + ["--validate"]
         try:
-            proc = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                  stdin=subprocess.DEVNULL, cwd=cwd, timeout=VALIDATE_TIMEOUT,
-                                  universal_newlines=True, errors="replace")
+            code, _, stderr = run_child(argv, VALIDATE_TIMEOUT, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                        cwd=cwd, universal_newlines=True, errors="replace")
         except subprocess.TimeoutExpired:
             return "no answer to --validate within %d s" % VALIDATE_TIMEOUT
         except OSError as exc:
             return "cannot start %s: %s" % (program, exc.strerror or exc)
-        return verdict(proc.returncode if proc.returncode >= 0 else 128 - proc.returncode,
-                       proc.stderr)
+        return verdict(code if code >= 0 else 128 - code, stderr)
 
     # Batches first: `jobs` program starts, each checking a contiguous share of the runs.
     items = list(enumerate(distinct.values()))
@@ -1121,16 +1318,18 @@ def run_local(campaign, program, out, todo, jobs, already):
     cwd = os.path.dirname(campaign.path)
     limit = campaign.time_limit
     progress = Progress(len(campaign.runs), already)
-    queue = list(todo)
+    queue = iter(todo)  # made one at a time (a campaign of 10^6 runs holds -j of them)
+    left = len(todo)
     running = []
     stopping = []
     old = catch_stop_signals(lambda signum, frame: stopping.append(signum))
     done, failed, interrupted = [], [], []
     try:
         progress.update(0, "start: %d to run, %d finished before" % (len(todo), already))
-        while (queue and not stopping) or running:
-            while queue and not stopping and len(running) < jobs:
-                run = queue.pop(0)
+        while (left and not stopping) or running:
+            while left and not stopping and len(running) < jobs:
+                run = next(queue)
+                left -= 1
                 running.append(Slot(run, start_run(run, program, out, cwd)))
             time.sleep(0.05)
             for slot in running:
@@ -1193,49 +1392,131 @@ def lock_campaign(out):
 def wait_for_orphans(campaign, out, states, queued):
     """Runs alive from a runner that died (they got SIGTERM with it, and end): wait up to
     ORPHAN_WAIT s for them, then update `states`; a run still alive is left alone."""
+    if "running" not in states.values():
+        return
     alive = [r for r in campaign.runs
-             if states[r.folder] == "running" and r.folder not in queued]
+             if states.get(r.folder) == "running" and r.folder not in queued]
     deadline = time.monotonic() + ORPHAN_WAIT
     while alive and time.monotonic() < deadline:
         time.sleep(0.1)
         alive = [r for r in alive if run_state(out, r) == "running"]
     for r in campaign.runs:
-        states[r.folder] = run_state(out, r)
+        if r.folder in states:
+            states[r.folder] = run_state(out, r)
     for r in alive:
         note("%s: its process from an earlier run is still alive: left alone" % r.folder)
 
 
+class Subset:
+    """Some runs of a campaign by their index (all of them if `indices` is None), made one
+    at a time when asked for (Runs)."""
+
+    def __init__(self, runs, indices=None):
+        self.runs = runs
+        self.indices = indices
+
+    def __len__(self):
+        return len(self.runs) if self.indices is None else len(self.indices)
+
+    def __iter__(self):
+        if self.indices is None:
+            return iter(self.runs)
+        return (self.runs[i] for i in self.indices)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self.runs[i] for i in range(len(self.runs))[index]] \
+                if self.indices is None else [self.runs[i] for i in self.indices[index]]
+        return self.runs[index if self.indices is None else self.indices[index]]
+
+
+def folder_entries(out):
+    """The names in the campaign folder but its dot files (no run has begun in a folder
+    not listed: it is 'missing' without a look at it)."""
+    try:
+        return {e for e in os.listdir(out) if not e.startswith(".")}
+    except OSError:
+        return set()
+
+
+def pending_runs(campaign, out, wanted, queued):
+    """(count, iterable) of the runs in a state of `wanted` and not queued on Slurm; the
+    campaign folder listed once, so a new campaign of 10^6 runs costs no file look-up."""
+    existing = folder_entries(out)
+    if not existing and not queued and "missing" in wanted:
+        return len(campaign.runs), campaign.runs
+
+    class Pending:
+        def __iter__(self):
+            for r in campaign.runs:
+                if r.folder not in queued and (run_state(out, r) if r.folder in existing
+                                               else "missing") in wanted:
+                    yield r
+    return sum(1 for _ in Pending()), Pending()
+
+
+def print_dry_run(campaign, program, out, todo):
+    """--dry-run: the commands, printed as they are made (flushed every 1000 lines and at
+    the end), so that a campaign of 10^6 runs starts printing at once and holds none."""
+    cwd = os.path.dirname(campaign.path)
+    try:
+        print("# %d runs, %d to run (cwd %s)" % (len(campaign.runs), len(todo), cwd),
+              flush=True)
+        absout = os.path.abspath(out)
+        for k, r in enumerate(todo, 1):
+            sys.stdout.write(" ".join(r.argv(program, os.path.join(absout, r.folder))) + "\n")
+            if k % 1000 == 0:
+                sys.stdout.flush()
+        sys.stdout.flush()
+    except BrokenPipeError:  # | head: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
 def cmd_run(args):
-    campaign = Campaign(args.file)
-    out = output_dir(args, campaign)
-    program = find_program(campaign, args.bin)
-    options = check_parameters(campaign, program)
-    jobs = args.jobs or max(1, (os.cpu_count() or 1) // threads_per_run(campaign, options))
-    again = ({"missing", "interrupted"} | ({"failed"} if args.retry_failed else set())
-             | (set() if args.keep_stale else {"stale"}))
-    # Every command that may run (a "running" one may be an orphan about to end) is checked
-    # by its program before the campaign folder is touched.
-    queued = slurm_queued(out) if os.path.isdir(os.path.join(out, STATE_DIR)) else {}
-    validate_runs(campaign, program,
-                  [r for r in campaign.runs if r.folder not in queued
-                   and run_state(out, r) in again | {"running"}], jobs, options)
+    # Until a run starts, a stop signal kills the helper processes and ends sweep.py at
+    # once (Stopped), its temporary folders removed.
+    old = catch_stop_signals(stop_children)
+    try:
+        campaign = Campaign(args.file)
+        out = output_dir(args, campaign)
+        program = find_program(campaign, args.bin)
+        options = check_parameters(campaign, program)
+        jobs = args.jobs or max(1, (os.cpu_count() or 1)
+                                // threads_per_run(campaign, options))
+        again = ({"missing", "interrupted"} | ({"failed"} if args.retry_failed else set())
+                 | (set() if args.keep_stale else {"stale"}))
+        # Every command that may run (a "running" one may be an orphan about to end) is
+        # checked by its program before the campaign folder is touched.
+        queued = slurm_queued(out) if os.path.isdir(os.path.join(out, STATE_DIR)) else {}
+        count, pending = pending_runs(campaign, out, again | {"running"}, queued)
+        validate_runs(campaign, program, pending, jobs, options, count)
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
     if not args.dry_run:
         os.makedirs(out, exist_ok=True)
         lock_campaign(out)
         queued = slurm_queued(out) if os.path.isdir(os.path.join(out, STATE_DIR)) else {}
-    states = {r.folder: run_state(out, r) for r in campaign.runs}
+    # The state of each run whose folder exists (the others are missing): a campaign
+    # folder of a new campaign holds nothing to look at.
+    existing = folder_entries(out)
+    states = {}
+    if existing:
+        states = {r.folder: run_state(out, r) for r in campaign.runs if r.folder in existing}
     if not args.dry_run:
         wait_for_orphans(campaign, out, states, queued)
-    todo = [r for r in campaign.runs if states[r.folder] in again and r.folder not in queued]
+    if not states and not queued:
+        todo = Subset(campaign.runs)  # every run, none made yet
+    else:
+        todo = Subset(campaign.runs, [i for i, r in enumerate(campaign.runs)
+                                      if states.get(r.folder, "missing") in again
+                                      and r.folder not in queued])
     already = sum(1 for s in states.values() if s == "done")
-    old_failed = [r for r in campaign.runs
-                  if states[r.folder] == "failed" and not args.retry_failed]
+    old_failed = [] if args.retry_failed else \
+        [r for r in campaign.runs if states.get(r.folder) == "failed"]
     if args.dry_run:
-        cwd = os.path.dirname(campaign.path)
-        print("# %d runs, %d to run (cwd %s)" % (len(campaign.runs), len(todo), cwd))
-        for r in todo:
-            print(" ".join(r.argv(program, os.path.abspath(run_dir(out, r)))))
-        return 0
+        return print_dry_run(campaign, program, out, todo)
     if queued:
         note("%d run(s) queued or running on Slurm are left to it" % len(queued))
     stale = sum(1 for s in states.values() if s == "stale")
@@ -1926,6 +2207,11 @@ def main(argv=None):
         sys.stdout.flush()
         sys.stderr.write("%s: error: %s\n" % (PROG, exc))
         return 2
+    except Stopped as exc:
+        sys.stdout.flush()
+        sys.stderr.write("%s: stopped by %s before any run started: nothing run\n"
+                         % (PROG, signal.Signals(exc.signum).name))
+        return 130
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ figure_checks.py (bands in the metric's domain, every --band, units, legends, no
 
 import csv
 import importlib.util
+import itertools
 import json
 import os
 import re
@@ -668,6 +669,126 @@ seed = [1, 2]
                                           % (", ".join(map(str, range(1001))),
                                              ", ".join(map(str, range(1000))))),
                             "the grid has 1001000 runs")
+
+    def test_million_runs_dry_run(self):
+        # A campaign of 10^6 runs, the accepted maximum (6 axes of 10 values): the runs are
+        # made one at a time, each value of each axis validated once (55 commands, not 10^6),
+        # and --dry-run prints as it goes: its first lines within seconds, and the whole of
+        # it in bounded memory. Nothing is simulated (no campaign folder, no run.json).
+        axes = {"nDevices": range(2, 12), "spectralEfficiency": [0.5 * k for k in
+                                                                 range(1, 11)],
+                "txPowerDbm": range(10, 20), "areaSideM": range(100, 1100, 100),
+                "messageBytes": range(1000, 11000, 1000), "seed": range(1, 11)}
+        path = self.campaign("scenario = 'd2d-exchange'\n[parameters]\nduration = '1s'\n"
+                             "quiet = true\n[grid]\n" + "".join(
+                                 "%s = [%s]\n" % (k, ", ".join(str(v) for v in vs))
+                                 for k, vs in axes.items()))
+        out = os.path.join(self.tmp, "out")
+        start = time.monotonic()
+        proc = subprocess.Popen([PYTHON, SCRIPT, "run", path, "--out", out, "--dry-run"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                env=dict(os.environ, D2DLEARN_BIN=BIN))
+        header = proc.stdout.readline()
+        first = proc.stdout.readline()
+        first_at = time.monotonic() - start
+        lines, last = 2, b""
+        for chunk in iter(lambda: proc.stdout.read(1 << 20), b""):
+            lines += chunk.count(b"\n")
+            last = (last + chunk)[-400:]
+        stderr = proc.stderr.read().decode()
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        proc.stdout.close()
+        proc.stderr.close()
+        total = time.monotonic() - start
+        print("\n10^6-run --dry-run: first command after %.1f s, all after %.1f s, peak RSS "
+              "%.0f MB" % (first_at, total, usage.ru_maxrss / 1024), file=sys.stderr)
+        self.assertEqual(proc.returncode, 0, stderr)
+        self.assertEqual(header.decode().split(" (cwd")[0], "# 1000000 runs, 1000000 to run")
+        self.assertTrue(first.decode().endswith(" --outDir=%s\n" % os.path.join(
+            out, "nDevices=2_spectralEfficiency=0.5_txPowerDbm=10_areaSideM=100_"
+            "messageBytes=1000_seed=1")), first)
+        self.assertTrue(last.decode().endswith("nDevices=11_spectralEfficiency=5.0_"
+                                               "txPowerDbm=19_areaSideM=1000_"
+                                               "messageBytes=10000_seed=10\n"), last[-200:])
+        self.assertEqual(lines, 1000001)
+        self.assertIn("note: 1000000 runs to check, more than 2000: each value of each swept "
+                      "parameter is validated once (55 commands, the other parameters at "
+                      "their first value)", stderr)
+        self.assertLess(first_at, 30)
+        self.assertLess(usage.ru_maxrss / 1024, 300)
+        self.assertFalse(os.path.exists(out))
+        # runs[i] is the i-th run of the iteration (mixed radix, the last axis fastest).
+        c = sweep.Campaign(path)
+        self.assertEqual(len(c.runs), 10 ** 6)
+        for i in (0, 1, 9, 10, 123456, 999999):
+            self.assertEqual(c.runs[i].folder,
+                             next(itertools.islice(iter(c.runs), i, None)).folder)
+
+    def validate_markers(self, pid):
+        """The processes whose command line holds sweep.py `pid`'s validation folder (its
+        --validate batch and the cases it forks)."""
+        marker = ("sweep-validate-%d-" % pid).encode()
+        found = []
+        for d in os.listdir("/proc"):
+            try:
+                with open("/proc/%s/cmdline" % d, "rb") as fh:
+                    if marker in fh.read() and process_alive(int(d)):
+                        found.append(int(d))
+            except (OSError, ValueError):
+                continue
+        return found
+
+    def test_signals_during_validation(self):
+        # 2000 runs, every command validated, one batch at a time (a few seconds): SIGINT,
+        # SIGTERM and SIGHUP end sweep.py at once, in one line, exit status 130 (as an
+        # interrupted `run`), its --validate processes killed and its temporary folder
+        # removed; with SIGKILL its processes die with it (PR_SET_PDEATHSIG), and the folder
+        # it could not remove goes at the next start of sweep.py.
+        path = self.campaign("scenario = 'd2d-exchange'\n[parameters]\nduration = '1s'\n"
+                             "[grid]\nseed = [%s]\nnDevices = [%s]\n"
+                             % (", ".join(map(str, range(1, 101))),
+                                ", ".join(map(str, range(2, 22)))))
+        out = os.path.join(self.tmp, "out")
+        tmpdir = os.path.join(self.tmp, "tmpdir")
+        os.mkdir(tmpdir)
+        env = dict(os.environ, D2DLEARN_BIN=BIN, TMPDIR=tmpdir)
+
+        def start():
+            proc = subprocess.Popen([PYTHON, SCRIPT, "run", path, "--out", out, "-j", "1"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    universal_newlines=True, env=env)
+            self.wait_for(lambda: self.validate_markers(proc.pid) or proc.poll() is not None,
+                          "a --validate batch")
+            self.assertIsNone(proc.poll(), "validation ended before the signal")
+            time.sleep(0.3)
+            return proc
+
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            proc = start()
+            sent = time.monotonic()
+            proc.send_signal(signum)
+            stdout, stderr = proc.communicate(timeout=30)
+            self.assertLess(time.monotonic() - sent, 5)
+            self.assertEqual(proc.returncode, 130, stdout + stderr)
+            self.assertEqual(stderr, "sweep.py: stopped by %s before any run started: nothing "
+                             "run\n" % signal.Signals(signum).name)
+            self.assertEqual(self.validate_markers(proc.pid), [])
+            self.assertEqual(os.listdir(tmpdir), [])
+            self.assertFalse(os.path.exists(out))
+        proc = start()
+        proc.kill()
+        proc.communicate(timeout=30)
+        self.wait_for(lambda: not self.validate_markers(proc.pid),
+                      "the validation processes to die with sweep.py", timeout=10)
+        left = os.listdir(tmpdir)
+        self.assertEqual([n.startswith("sweep-validate-%d-" % proc.pid) for n in left], [True])
+        small = self.campaign("scenario = 'd2d-exchange'\n[parameters]\nduration = '1s'\n",
+                              "small.toml")
+        subprocess.run([PYTHON, SCRIPT, "run", small, "--out", out, "--dry-run"], env=env,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
+                       timeout=120)
+        self.assertEqual(os.listdir(tmpdir), [])
 
     def test_grid_same_number_twice(self):
         # 2 and 2.0 are the same number: two folders would run the same command.
