@@ -582,13 +582,14 @@ class Run:
         self.program_name = os.path.basename(campaign.scenario)
 
     @classmethod
-    def from_manifest(cls, entry, program):
-        """The run of a Slurm manifest entry ({"folder", "parameters"})."""
+    def from_manifest(cls, entry, program, scenario=None):
+        """The run of a Slurm manifest entry ({"folder", "parameters"}); `scenario`, the
+        campaign's (its command's name, also when program = PATH runs another file)."""
         run = cls.__new__(cls)
         run.swept = None
         run.parameters = entry["parameters"]
         run.folder = entry["folder"]
-        run.program_name = os.path.basename(program)
+        run.program_name = os.path.basename(scenario or program)
         return run
 
     def flags(self):
@@ -1642,7 +1643,8 @@ def submit_slurm(campaign, program, out, todo, options, args):
         d = os.path.join(slurm_dir(out), stamp)
         os.makedirs(d)
         manifest = {
-            "campaign": campaign.path, "program": program, "out": os.path.abspath(out),
+            "campaign": campaign.path, "program": program, "scenario": campaign.scenario,
+            "out": os.path.abspath(out),
             "cwd": os.path.dirname(campaign.path),
             "runs": [{"folder": r.folder, "parameters": r.parameters} for r in chunk],
         }
@@ -1732,7 +1734,8 @@ def cmd_task(args):
     """One Slurm array task: the manifest's run number INDEX, exactly as a local run."""
     with open(args.manifest) as fh:
         manifest = json.load(fh)
-    run = Run.from_manifest(manifest["runs"][args.index], manifest["program"])
+    run = Run.from_manifest(manifest["runs"][args.index], manifest["program"],
+                            manifest.get("scenario"))
     if run_state(manifest["out"], run) == "done":
         return 0  # finished meanwhile (e.g. by a local run)
     return execute_run(run, manifest["program"], manifest["out"], manifest["cwd"])

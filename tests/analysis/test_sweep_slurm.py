@@ -12,7 +12,9 @@ with a value d2d-exchange's --validate rejects (nothing submitted). Runs a 4-run
 campaign of d2d-exchange with `run --slurm --wait` and the same campaign locally, then
 checks that the collected tables are identical (every column but the wall times) and that
 every trace file is identical byte for byte; then cancels (scancel) a running run and
-checks that it is interrupted, not failed, and that a plain `run --slurm` runs it again.
+checks that it is interrupted, not failed, and that a plain `run --slurm` runs it again;
+a run that crashes after writing run.json is failed as locally (status, collect and its
+--include-failed, --retry-failed).
 The daemons are stopped by their process ids afterwards (the script's stop), whatever
 happens, and its status then says none runs.
 
@@ -167,6 +169,53 @@ class SlurmTest(unittest.TestCase):
                     self.assertTrue(a.read() == b.read(), "cancelled and rerun: %s/%s "
                                     "differs from the local run" % (run, f))
 
+    def check_crash_is_failed(self, tmp, env):
+        """A run that crashes through Slurm after writing run.json (SIGABRT) is failed as
+        locally: the exit status decides; status lists it, collect leaves it out (and
+        --include-failed adds it, marked), a plain `run --slurm` does not submit it again,
+        `run --slurm --retry-failed` does."""
+        program = os.path.join(tmp, "d2d-exchange-crash")
+        with open(program, "w") as fh:
+            fh.write('#!/bin/sh\nfor a; do [ "$a" = --validate ] && exit 0; done\n'
+                     '%s "$@" || exit $?\ncase "$*" in *--seed=2*) kill -ABRT $$;; esac\n'
+                     % os.path.join(BIN, "d2d-exchange"))
+        os.chmod(program, 0o755)
+        path = os.path.join(tmp, "crash.toml")
+        with open(path, "w") as fh:
+            fh.write(CAMPAIGN.replace('scenario = "d2d-exchange"\n',
+                                      'scenario = "d2d-exchange"\nprogram = "%s"\n' % program)
+                     .replace("spectralEfficiency = [0.5, 2]", "spectralEfficiency = [2]"))
+        out = os.path.join(tmp, "crash")
+
+        def sweep(*args, check=0):
+            proc = subprocess.run([PYTHON, SCRIPT] + list(args) + ["--out", out], env=env,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  universal_newlines=True, timeout=600)
+            self.assertEqual(proc.returncode, check, proc.stdout + proc.stderr)
+            return proc
+
+        proc = sweep("run", path, "--slurm", "--wait", check=1)
+        self.assertIn("2 runs: 1 finished, 1 failed, 0 missing, 0 interrupted", proc.stdout)
+        self.assertIn("failed: spectralEfficiency=2_seed=2: exit -6: killed by SIGABRT",
+                      proc.stdout)
+        self.assertTrue(os.path.isfile(os.path.join(out, "spectralEfficiency=2_seed=2",
+                                                    "run.json")))
+        proc = sweep("status", path)
+        self.assertIn("finished 1, failed 1,", proc.stdout)
+        proc = sweep("collect", path)
+        self.assertIn("1 failed run(s) left out (--include-failed adds them", proc.stderr)
+        with open(os.path.join(out, "results.csv"), newline="") as fh:
+            self.assertEqual(len(list(csv.reader(fh))), 2)
+        sweep("collect", path, "--include-failed")
+        with open(os.path.join(out, "results.csv"), newline="") as fh:
+            rows = list(csv.DictReader(fh))
+        self.assertEqual([(r["state"], r["exit_code"]) for r in rows],
+                         [("finished", "0"), ("failed", "-6")])
+        proc = sweep("run", path, "--slurm", check=1)
+        self.assertIn("nothing to submit", proc.stdout)
+        proc = sweep("run", path, "--slurm", "--retry-failed", "--wait", check=1)
+        self.assertIn("submitted 1 run(s) as job array", proc.stdout)
+
     def check_invalid_not_submitted(self, tmp, cluster, env):
         """A campaign with a value the program refuses (--validate) is refused before
         anything is submitted: one line with the program's error, no job, no folder."""
@@ -210,6 +259,7 @@ class SlurmTest(unittest.TestCase):
                 return proc
 
             self.check_invalid_not_submitted(tmp, cluster, env)
+            self.check_crash_is_failed(tmp, env)
             slurm, local = os.path.join(tmp, "slurm"), os.path.join(tmp, "local")
             t1 = time.monotonic()
             proc = sweep("run", path, "--out", slurm, "--slurm", "--wait")
