@@ -186,8 +186,9 @@ ORPHAN_WAIT = 10.0
 PR_SET_PDEATHSIG = 1
 LOG_FILE = "sweep.log"
 VALIDATE_TIMEOUT = 120
-# Up to this many runs to check, `run` validates every command (about 25 a second on 2
-# cores with d2d-exchange: 80 s); above it, each value of each swept parameter once.
+# Up to this many runs to check, `run` validates every command (2000 d2d-exchange
+# commands: 5 s on 2 cores, forked from one start per -j); above it, each value of each
+# swept parameter once (axis_representatives).
 VALIDATE_ALL = 2000
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 
@@ -1514,7 +1515,7 @@ def cmd_run(args):
                                       if states.get(r.folder, "missing") in again
                                       and r.folder not in queued])
     already = sum(1 for s in states.values() if s == "done")
-    old_failed = [] if args.retry_failed else \
+    old_failed = [] if args.retry_failed or "failed" not in states.values() else \
         [r for r in campaign.runs if states.get(r.folder) == "failed"]
     if args.dry_run:
         return print_dry_run(campaign, program, out, todo)
@@ -1552,7 +1553,7 @@ def run_and_report(campaign, program, out, todo, jobs, already, failed_before):
     print("%s: %d runs: %d ran (%d finished, %d failed), %d finished before%s"
           % (PROG, len(campaign.runs), len(done) + len(failed), len(done), len(failed),
              already, ", %d failed before" % failed_before if failed_before else ""))
-    order = {r.folder: i for i, r in enumerate(campaign.runs)}
+    order = {r.folder: i for i, r in enumerate(campaign.runs)} if failed else {}
     for r in sorted(failed, key=lambda r: order[r.folder]):
         code, error = read_failure(out, r)
         print("failed: %s: exit %d: %s" % (r.folder, code, error))

@@ -715,7 +715,7 @@ seed = [1, 2]
         self.assertIn("note: 1000000 runs to check, more than 2000: each value of each swept "
                       "parameter is validated once (55 commands, the other parameters at "
                       "their first value)", stderr)
-        self.assertLess(first_at, 30)
+        self.assertLess(first_at, 10)
         self.assertLess(usage.ru_maxrss / 1024, 300)
         self.assertFalse(os.path.exists(out))
         # runs[i] is the i-th run of the iteration (mixed radix, the last axis fastest).
