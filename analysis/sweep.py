@@ -7,7 +7,7 @@ Usage:
                                              [--keep-stale] [--slurm [--wait]]
                                              [--bin DIR] [--dry-run]
     /usr/bin/python3 analysis/sweep.py status FILE [--out DIR] [--list]
-    /usr/bin/python3 analysis/sweep.py collect FILE [--out DIR]
+    /usr/bin/python3 analysis/sweep.py collect FILE [--out DIR] [--include-failed]
     /usr/bin/python3 analysis/sweep.py plot FILE [--out DIR] --metric M --x P [--hue P]
                                              [--where P=V ...] [--format png|pdf|svg]
                                              [--band ci|sd|minmax|none] [--no-points]
@@ -93,7 +93,10 @@ array per 1000 runs (`sbatch --array=0-N%max_parallel`); every task calls this s
 state and lists the failed ones; `collect` writes DIR/results.csv, one row per finished
 run: `run` (the folder), every campaign parameter, `seed` (from run.json if the campaign
 does not set it) and every key of run.json's summary (nested keys joined by dots:
-`energy_j.total`, `kinds.model.latency_mean_s`). `plot` draws a summary metric against a
+`energy_j.total`, `kinds.model.latency_mean_s`); the failed runs are left out (a note
+says how many) unless --include-failed, which adds them and the interrupted runs that
+wrote a run.json, marked in columns `state` (finished, failed, interrupted), `exit_code`
+and `error` after `run`. `plot` draws a summary metric against a
 swept parameter, one line per value of --hue (a legend of at most 8 entries), the mean
 over the values of --replicate (default seed) with a band (--band: ci, the 95 %
 confidence interval of the mean, Student t, the default; sd, mean +- 1 standard
@@ -104,18 +107,29 @@ unit (trace_io.axis_label). The table printed (CSV) has the band's limits as com
 unclipped. A campaign with no finished run gives a figure that says so.
 
 Bad input (a campaign that does not parse, an unknown key, an empty list, the same value
-twice in a list (2 and 2.0 are the same number: refused, not merged), the same row twice in
+twice in a list (compared by meaning: 2, 2.0 and "2" are one number, "1s" and "1000ms"
+one time, in exact seconds: refused, not merged), the same row twice in
 a [[zip]] (a value may repeat in one zipped list: the rows must differ), zipped lists of
-different lengths, a parameter that the program does not have, a missing program) stops
+different lengths, a parameter that the program does not have, a missing program, a
+scenario not one of the project's programs without program = PATH) stops
 with a one-line error and exit status 2 before anything runs. Then `run` (local, --slurm,
 --dry-run) calls each distinct command of the runs it would run (those not finished) once
-with --validate appended and --outDir in a temporary folder (removed after), in -j batches
+with --validate appended and --outDir in a temporary folder (sweep-validate-PID-*,
+removed after), in -j batches
 of one program start each (the program forks a child per command: D2DLEARN_CASES; an older
 build without that mode: one process per command, -j at a time), from the campaign file's
 folder: the program checks every flag's value as the run would
 and simulates and writes nothing; if it refuses one, `run` stops with one line naming the
 run's folder and the program's error (exit status 2), and nothing is run, submitted or
-written. A program without --validate (an older build) is noted and not checked so. So does a campaign file
+written. Above VALIDATE_ALL (2000) runs to check, each value of each swept parameter is
+validated once (the other parameters at their first value) and a note says so: a
+combination the program refuses then fails its run at its start. The runs are made one
+at a time from the axes (never all in memory), and --dry-run prints them as they are made.
+A SIGINT, SIGTERM or SIGHUP before the runs start (reading the flags, validating) ends
+sweep.py at once with one line and exit status 130, the helper processes' groups killed
+and their temporary folder removed; they die with sweep.py if it is killed
+(PR_SET_PDEATHSIG), and the folder it then leaves is removed by the next sweep.py.
+A program without --validate (an older build) is noted and not checked so. So does a campaign file
 that is not a regular file (a FIFO is never opened for reading), is larger than 1 MiB,
 binary or not UTF-8, nests arrays or tables too deeply to parse, or whose grid has more
 than 1,000,000 runs (counted before the runs are listed, also for --dry-run). So does a
