@@ -1772,7 +1772,8 @@ def cmd_status(args):
         if state != "done" and r.folder in queued:
             state = "running" if queued[r.folder] == "RUNNING" else "queued"
         counts[state] += 1
-        rows.append((r, state))
+        if state in ("failed", "stale") or args.list:
+            rows.append((r, state))  # only the lines printed: 10^6 runs are not kept
     print("campaign %s (%s): %d runs in %s" % (campaign.name, campaign.scenario,
                                                len(campaign.runs), out))
     print("  finished %d, failed %d, running %d, queued %d, not started %d, interrupted %d, "
