@@ -11,6 +11,8 @@
   refused by every program in one line naming that process's pid, exit status 2, with
   nothing written into the folder; a real second run beside a running one likewise; once
   the holder is gone (even by SIGKILL) the next run goes ahead.
+- Case batches (D2DLEARN_CASES, what sweep.py validates with): a forked case dies with
+  the batch process when that is killed by SIGKILL (PR_SET_PDEATHSIG), not left running.
 - Temporary names: a symbolic link, a FIFO and a stale file at the temporary names a run
   of an older version used (.messages.csv.tmp, ...) are neither followed nor opened: the
   run succeeds, the link's target is untouched and the published traces are regular files.
@@ -194,12 +196,61 @@ def check_folder_lock():
           "a killed holder's lock released" % len(PROGRAMS))
 
 
+def check_case_batch_dies():
+    tmp = os.path.join(TMP, "batch")
+    os.makedirs(tmp)
+    cases = os.path.join(tmp, "cases")
+    with open(cases, "w") as fh:
+        fh.write("\t".join(["--backend=wifi", "--nDevices=20", "--duration=40000s", "--quiet",
+                            "--outDir=" + os.path.join(tmp, "out")]) + "\n")
+    batch = subprocess.Popen([program("d2d-exchange")],
+                             env=dict(os.environ, D2DLEARN_CASES=cases),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    child = None
+    try:
+        deadline = time.monotonic() + 30
+        while child is None and time.monotonic() < deadline:
+            try:
+                with open("/proc/%d/task/%d/children" % (batch.pid, batch.pid)) as fh:
+                    pids = fh.read().split()
+                child = int(pids[0]) if pids else None
+            except OSError:
+                break
+            time.sleep(0.05)
+        if child is None:
+            fail("case batch: no forked case seen")
+            return
+        batch.kill()
+        batch.wait()
+        deadline = time.monotonic() + 10
+        while os.path.exists("/proc/%d" % child) and time.monotonic() < deadline:
+            with open("/proc/%d/stat" % child) as fh:
+                if fh.read().split(")")[-1].split()[0] == "Z":
+                    break  # dead, waiting for init to reap it
+            time.sleep(0.05)
+        alive = os.path.exists("/proc/%d" % child)
+        if alive:
+            with open("/proc/%d/stat" % child) as fh:
+                alive = fh.read().split(")")[-1].split()[0] != "Z"
+        if alive:
+            os.kill(child, signal.SIGKILL)
+            fail("case batch: the forked case %d outlived its batch killed by SIGKILL" % child)
+            return
+    finally:
+        if batch.poll() is None:
+            batch.kill()
+            batch.wait()
+    print("  case batch: a forked case dies with its batch (SIGKILL)")
+
+
 print("check: --validate")
 check_validate()
 print("check: stop signals")
 check_signals()
 print("check: one run per folder")
 check_folder_lock()
+print("check: case batch")
+check_case_batch_dies()
 print("check: temporary names")
 check_temporary_names()
 subprocess.run(["rm", "-rf", TMP])

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -114,6 +115,7 @@ D2dCaseBatch::RunIfRequested(int& argc, char**& argv)
     for (std::size_t k = 0; k < cases.size(); ++k)
     {
         const std::string prefix = base + "." + std::to_string(k + 1);
+        const pid_t parent = getpid();
         const pid_t pid = fork();
         if (pid < 0)
         {
@@ -123,6 +125,13 @@ D2dCaseBatch::RunIfRequested(int& argc, char**& argv)
         if (pid == 0)
         {
             // The child: the program goes on with the case's arguments (kept for its life).
+            // It dies with the batch (killed with its caller, e.g. sweep.py by SIGKILL):
+            // PR_SET_PDEATHSIG, and at once if the batch died before the call.
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (getppid() != parent)
+            {
+                std::_Exit(137);
+            }
             unsetenv("D2DLEARN_CASES");
             on_exit(&ExitNow, nullptr);
             Redirect(STDOUT_FILENO, prefix + ".out");
