@@ -13,6 +13,7 @@ set(d2dlearn_sources
     core/model/d2d-compute-model.cc
     core/model/d2d-rss-model.cc
     core/model/propagation-rss-model.cc
+    core/model/d2d-random-walk-mobility-model.cc
     core/model/matrix-rss-model.cc
     core/model/constant-rss-model.cc
     core/model/d2d-matrix-csv.cc
@@ -53,6 +54,7 @@ set(d2dlearn_headers
     core/model/d2d-compute-model.h
     core/model/d2d-rss-model.h
     core/model/propagation-rss-model.h
+    core/model/d2d-random-walk-mobility-model.h
     core/model/matrix-rss-model.h
     core/model/constant-rss-model.h
     core/model/d2d-matrix-csv.h
@@ -329,6 +331,7 @@ set(d2dlearn_test_sources
     test/d2d-channel-access-test-suite.cc
     test/d2d-energy-test-suite.cc
     test/d2d-rss-test-suite.cc
+    test/d2d-mobility-test-suite.cc
     test/d2d-wifi-test-suite.cc
     test/d2d-data-test-suite.cc
     test/d2d-bayes-test-suite.cc
@@ -336,7 +339,8 @@ set(d2dlearn_test_sources
 )
 list(APPEND d2dlearn_test_sources ${d2dlearn_discovery_test_sources})
 # One entry per ns-3 TestSuite name (each runs as its own CTest test).
-set(d2dlearn_test_suites d2d-channel d2d-channel-access d2d-energy d2d-rss d2d-wifi d2d-data d2d-bayes)
+set(d2dlearn_test_suites d2d-channel d2d-channel-access d2d-energy d2d-rss d2d-mobility d2d-wifi d2d-data
+    d2d-bayes)
 list(APPEND d2dlearn_test_suites ${d2dlearn_discovery_test_suites})
 # Suites of the learners and protocols (linked with LibTorch).
 set(d2dlearn_learning_test_sources

@@ -514,8 +514,10 @@ D2dNetworkOptions::CreateDevices() const
     if (speedMps > 0)
     {
         // RSS, P_D, delays and first-order distances follow the positions at send time.
+        // d2dlearn's walk (the legs of ns-3's RandomWalk2dMobilityModel, reflections in
+        // closed form): ns-3's never ended at 1e5 m/s (rebounds at 0 ns delays).
         mobility.SetMobilityModel(
-            "ns3::RandomWalk2dMobilityModel",
+            "ns3::D2dRandomWalkMobilityModel",
             "Bounds",
             RectangleValue(Rectangle(0, areaSideM, 0, areaSideM)),
             "Speed",
