@@ -15,7 +15,7 @@ campaign folder, and hostile campaign files (not UTF-8, binary, nested deeply, a
 astronomical grid, 2 and 2.0). Commands refused by the program's --validate stop `run`
 (local, --dry-run) before anything runs; the plot's matplotlib figure is checked with
 figure_checks.py (bands in the metric's domain, every --band, units, legends, no data).
-Issue 50: a crashed run left out of collect unless --include-failed (then marked); the
+Reliability: a crashed run left out of collect unless --include-failed (then marked); the
 same value in two spellings ("1s", "1000ms") refused; scenario limited to the project's
 programs unless program = PATH; a campaign of 10^6 runs through --dry-run (streamed,
 bounded memory, each axis value validated once); SIGINT, SIGTERM, SIGHUP and SIGKILL

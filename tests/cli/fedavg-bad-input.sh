@@ -87,6 +87,12 @@ expect_reject nDevices --nDevices=1
 expect_reject nDevices --nDevices=1000001
 expect_reject "out of range for --backend=wifi" --backend=wifi --nDevices=70000
 expect_reject dataFraction --nDevices=5000 --dataFraction=0.01
+# A synthetic set too small for the devices names --syntheticSamples (it was blamed on
+# --dataFraction, even at --dataFraction=1) and the least value that gives each a sample.
+expect_reject "syntheticSamples=1 with --dataFraction=0.25 leaves 1 training samples for 10 devices (accepted: at least one sample per device, --syntheticSamples=40 or more)" \
+    --dataset=gaussian-mixture --syntheticSamples=1 --dataFraction=0.25
+expect_reject "syntheticSamples=5 leaves 5 training samples for 10 devices (accepted: at least one sample per device, --syntheticSamples=10 or more)" \
+    --dataset=gaussian-mixture --syntheticSamples=5 --dataFraction=1
 expect_reject noisePowerW --noisePowerW=-1
 expect_reject seed --seed=0
 expect_reject ns3::D2dLearner::LearningRate --ns3::D2dLearner::LearningRate=0.1

@@ -39,6 +39,8 @@
  *   which rounds differently in the last bits: distances, hence the log-distance RSS and
  *   eq. (18)'s drop probability, differ from 3.37's by a few units in the last place (see
  *   the validation page; nothing to meet here).
+ * - 3.46: MobilityModel::Copy() is pure virtual (every mobility model implements it):
+ *   D2DLEARN_HAVE_MOBILITY_COPY, under which D2dRandomWalkMobilityModel implements it.
  */
 
 #include "ns3/attribute-accessor-helper.h"
@@ -63,6 +65,12 @@
 #define D2DLEARN_HAVE_LIION_SOURCE 1
 #else
 #define D2DLEARN_HAVE_LIION_SOURCE 0
+#endif
+// MobilityModel::Copy(), pure virtual: 3.46 and later.
+#if D2DLEARN_NS3_VERSION >= 346
+#define D2DLEARN_HAVE_MOBILITY_COPY 1
+#else
+#define D2DLEARN_HAVE_MOBILITY_COPY 0
 #endif
 // GenericBatteryModel: 3.40 and later.
 #if D2DLEARN_NS3_VERSION >= 340

@@ -5,6 +5,8 @@
 #ifndef D2D_RANDOM_WALK_MOBILITY_MODEL_H
 #define D2D_RANDOM_WALK_MOBILITY_MODEL_H
 
+#include "d2d-ns3-compat.h"
+
 #include "ns3/event-id.h"
 #include "ns3/mobility-model.h"
 #include "ns3/nstime.h"
@@ -44,6 +46,17 @@ class D2dRandomWalkMobilityModel : public MobilityModel
 
     D2dRandomWalkMobilityModel();
     ~D2dRandomWalkMobilityModel() override;
+
+#if D2DLEARN_HAVE_MOBILITY_COPY
+    /**
+     * \brief A copy of this model (ns-3 3.46 and later), as ns-3's own models make theirs.
+     * \return the copy
+     */
+    Ptr<MobilityModel> Copy() const override
+    {
+        return CreateObject<D2dRandomWalkMobilityModel>(*this);
+    }
+#endif
 
     /**
      * \brief Fold a coordinate of a straight-line walk into [lo, hi] (specular reflections

@@ -287,6 +287,26 @@ D2dLearningOptions::LoadData(const D2dScenarioSupport& support, uint32_t nDevice
                                      ShapeText(train->featureShape)));
         }
         CheckModelMemory(support, nDevices);
+        if (train->Size() < nDevices && dataset == "gaussian-mixture")
+        {
+            // The set is --syntheticSamples x --dataFraction: the flag that sizes it is
+            // named first, with the least value that gives every device a sample.
+            auto least = static_cast<uint64_t>(std::ceil(nDevices / dataFraction));
+            while (static_cast<double>(least) * dataFraction < nDevices)
+            {
+                ++least;
+            }
+            support.Fail(fmt::format("--syntheticSamples={}{} leaves {} training samples for {} "
+                                     "devices (accepted: at least one sample per device, "
+                                     "--syntheticSamples={} or more)",
+                                     syntheticSamples,
+                                     dataFraction < 1
+                                         ? fmt::format(" with --dataFraction={}", dataFraction)
+                                         : std::string(),
+                                     train->Size(),
+                                     nDevices,
+                                     least));
+        }
         if (train->Size() < nDevices)
         {
             support.Fail(fmt::format("--dataFraction={} leaves {} training samples for {} "
