@@ -24,7 +24,8 @@
 #     Wi-Fi broadcast (which passed validation, then aborted) runs.
 #  9. a FIFO or /dev/zero as --rssFile / --wFile is refused at once (no blocking, no
 #     endless read); 12. a 1 x 1 W names --wFile, not --nDevices; 26. devices at 1e5 m/s (the
-#     highest accepted speed) in a 10 m square: 1 s simulated ends, on both backends.
+#     highest accepted speed) in a 10 m square: 1 s simulated ends, on both backends; 27. an
+#     address-space limit too small for LibTorch's BLAS: refused in one line, not a hang.
 #
 # Usage: bash reliability.sh PATH/TO/d2d-exchange PATH/TO/fedavg PATH/TO/bayes-consensus
 set -euo pipefail
@@ -135,6 +136,26 @@ for backend in channel wifi; do
     check "$backend, 1e5 m/s in 10 m: ends with exit 0 (got $rc: $(head -c 300 "$TMP/err"))" \
         [ "$rc" -eq 0 ]
 done
+# 27: under an address-space limit too small for LibTorch's BLAS buffers (prlimit --as,
+# ulimit -v) a run hung in OpenBLAS, which retries its 128 MiB allocation for ever; now the
+# memory check counts the limit: refused in one line naming it. (Below about 700 MB LibTorch
+# itself fails while loading, before any of d2dlearn's code runs: not tested.)
+if command -v prlimit >/dev/null; then
+    refused_under_limit() {
+        rm -rf "$TMP/out"
+        rc=0
+        # The default model (a small one's products may not need the buffers; this one's hung).
+        timeout 60 prlimit --as=$((1000 * 1024 * 1024)) "$FEDAVG" --rounds=1 --dataFraction=0.02 \
+            --quiet --outDir="$TMP/out" >/dev/null 2>"$TMP/err" || rc=$?
+        check "fedavg under a 1000 MB address-space limit -> exit 2 (got $rc)" [ "$rc" -eq 2 ]
+        check "one line naming the limit: $(head -c 300 "$TMP/err")" \
+            one_line "$TMP/err" "address-space limit (ulimit -v)"
+        check "no output" [ -z "$(find "$TMP/out" -mindepth 1 -print -quit 2>/dev/null)" ]
+    }
+    refused_under_limit
+else
+    echo "  skipped 27: no prlimit (util-linux) on this machine"
+fi
 mkfifo "$TMP/fifo"
 refused "$EXCHANGE" "rssFile" --rssFile="$TMP/fifo"
 refused "$EXCHANGE" "rssFile" --rssFile=/dev/zero

@@ -14,6 +14,9 @@
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <sys/resource.h>
+#include <thread>
+#include <unistd.h>
 
 namespace ns3
 {
@@ -85,13 +88,14 @@ D2dMemoryBudget::Refusal(const std::string& scenario, uint64_t n, double availab
     const uint64_t fits = MaxDevices(available, n);
     const std::string terms = Describe(n);
     return fmt::format("--nDevices={}: {} holds about {:.3g} GB for {} devices ({}), more than "
-                       "the {:.3g} GB available (accepted here: {})",
+                       "the {:.3g} GB available{} (accepted here: {})",
                        n,
                        scenario,
                        need / 1e9,
                        n,
                        terms.empty() ? "the program itself" : terms,
                        available / 1e9,
+                       AvailableNote(available),
                        fits == 0 ? std::string("no size; free memory, or raise D2DLEARN_MEMORY_MB")
                                  : fmt::format("at most {} devices", fits));
 }
@@ -160,6 +164,57 @@ CgroupRoom()
 } // namespace
 
 double
+D2dMemoryBudget::AddressSpaceRoomBytes()
+{
+    rlimit limit{};
+    if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+    {
+        return -1;
+    }
+    const double mapped = MappedBytes();
+    if (mapped < 0)
+    {
+        return -1;
+    }
+    return std::max(0.0, static_cast<double>(limit.rlim_cur) - mapped - BlasBytes());
+}
+
+double
+D2dMemoryBudget::MappedBytes()
+{
+    std::ifstream statm("/proc/self/statm");
+    double pages = 0;
+    if (!(statm >> pages))
+    {
+        return -1;
+    }
+    return pages * static_cast<double>(sysconf(_SC_PAGESIZE));
+}
+
+double
+D2dMemoryBudget::BlasBytes()
+{
+    return BlasBufferBytes * std::max(1U, std::thread::hardware_concurrency());
+}
+
+std::string
+D2dMemoryBudget::AvailableNote(double available)
+{
+    const double room = AddressSpaceRoomBytes();
+    if (room < 0 || room > available)
+    {
+        return "";
+    }
+    rlimit limit{};
+    getrlimit(RLIMIT_AS, &limit);
+    return fmt::format(" under the address-space limit (ulimit -v) of {:.3g} GB, of which the "
+                       "program has mapped {:.3g} GB and LibTorch's BLAS needs {:.3g} GB",
+                       static_cast<double>(limit.rlim_cur) / 1e9,
+                       MappedBytes() / 1e9,
+                       BlasBytes() / 1e9);
+}
+
+double
 D2dMemoryBudget::AvailableBytes()
 {
     double available = D2dMatrixCsv::AvailableMemoryBytes();
@@ -167,6 +222,11 @@ D2dMemoryBudget::AvailableBytes()
     if (room >= 0)
     {
         available = std::min(available, room);
+    }
+    const double addressSpace = AddressSpaceRoomBytes();
+    if (addressSpace >= 0)
+    {
+        available = std::min(available, addressSpace);
     }
     if (const char* mb = std::getenv("D2DLEARN_MEMORY_MB"))
     {

@@ -92,12 +92,43 @@ class D2dMemoryBudget
 
     /**
      * \return the memory available to the program, bytes: the smallest of MemAvailable, the
-     *         room left under its cgroup's memory.max (a Slurm job's --mem), and
-     *         D2DLEARN_MEMORY_MB when set (a budget of one's own, e.g. for several runs at
-     *         once); throws std::invalid_argument when D2DLEARN_MEMORY_MB is not a number > 0
+     *         room left under its cgroup's memory.max (a Slurm job's --mem), the room under its
+     *         address-space limit (AddressSpaceRoomBytes()), and D2DLEARN_MEMORY_MB when set
+     *         (a budget of one's own, e.g. for several runs at once); throws
+     *         std::invalid_argument when D2DLEARN_MEMORY_MB is not a number > 0
      */
     static double AvailableBytes();
 
+    /**
+     * Address space one BLAS thread of LibTorch takes at its first product, bytes: OpenBLAS's
+     * buffer (BUFFER_SIZE, 128 MiB on x86-64, Debian's libopenblas0). Without it, under an
+     * address-space limit, OpenBLAS retries the allocation for ever (a run under
+     * `prlimit --as` of 800 MB to 1 GB hung in its first evaluation).
+     */
+    static constexpr double BlasBufferBytes = 128.0 * 1024 * 1024;
+
+    /**
+     * \return the room left under the process's address-space limit (RLIMIT_AS: `ulimit -v`,
+     *         `prlimit --as`), bytes: the limit less what is mapped now and one BLAS buffer
+     *         (BlasBufferBytes) per hardware thread, at least 0; -1 when there is no limit
+     */
+    static double AddressSpaceRoomBytes();
+
+    /**
+     * \param available what AvailableBytes() gave
+     * \return "" unless the address-space limit is what bounds available; then the words
+     *         that say so, for a refusal (" under the address-space limit (ulimit -v) of ...")
+     */
+    static std::string AvailableNote(double available);
+
+  private:
+    /** \return the address space the process has mapped (/proc/self/statm), bytes, or -1 */
+    static double MappedBytes();
+
+    /** \return the address space LibTorch's BLAS takes: BlasBufferBytes per hardware thread */
+    static double BlasBytes();
+
+  public:
   private:
     std::function<Terms(uint64_t)> m_terms; //!< the terms for N devices
 };

@@ -476,14 +476,17 @@ D2dLearningOptions::CheckModelMemory(const D2dScenarioSupport& support, uint32_t
         const double need = parameters * bytesPerParameter * (std::ceil(holding * nDevices) + 1);
         if (checkModelMemory && need > available)
         {
+            const std::string note = D2dMemoryBudget::AvailableNote(available);
             support.Fail(fmt::format("--model={}: {:.3g} parameters x {} devices need about "
-                                     "{:.3g} GB of memory, more than the {:.3g} GB available "
-                                     "(accepted: a smaller model or fewer devices)",
+                                     "{:.3g} GB of memory, more than the {:.3g} GB available{} "
+                                     "(accepted: {}a smaller model or fewer devices)",
                                      spec.ToString(),
                                      parameters,
                                      nDevices,
                                      need / 1e9,
-                                     available / 1e9));
+                                     available / 1e9,
+                                     note,
+                                     note.empty() ? "" : "a higher limit, "));
         }
     }
 }
@@ -531,9 +534,10 @@ D2dLearningOptions::ModelBytesPerHolder() const
     double most = 0;
     for (const auto& spec : m_specs)
     {
-        most = std::max(most,
-                        bytesPerParameter *
-                            static_cast<double>(spec.CountParameters(train->featureShape, outputs)));
+        most =
+            std::max(most,
+                     bytesPerParameter *
+                         static_cast<double>(spec.CountParameters(train->featureShape, outputs)));
     }
     return most;
 }
