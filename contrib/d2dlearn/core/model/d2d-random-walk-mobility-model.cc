@@ -54,6 +54,17 @@ D2dRandomWalkMobilityModel::D2dRandomWalkMobilityModel() = default;
 
 D2dRandomWalkMobilityModel::~D2dRandomWalkMobilityModel() = default;
 
+namespace
+{
+/** \return where u lies in the period 2 W of the fold, in [0, 2 W) (W = hi - lo > 0) */
+double
+Phase(double u, double lo, double w)
+{
+    const double r = std::fmod(u - lo, 2 * w);
+    return r < 0 ? r + 2 * w : r;
+}
+} // namespace
+
 double
 D2dRandomWalkMobilityModel::Fold(double u, double lo, double hi)
 {
@@ -62,11 +73,7 @@ D2dRandomWalkMobilityModel::Fold(double u, double lo, double hi)
     {
         return lo;
     }
-    double r = std::fmod(u - lo, 2 * w);
-    if (r < 0)
-    {
-        r += 2 * w;
-    }
+    const double r = Phase(u, lo, w);
     return lo + (r <= w ? r : 2 * w - r);
 }
 
@@ -74,16 +81,7 @@ double
 D2dRandomWalkMobilityModel::FoldSign(double u, double lo, double hi)
 {
     const double w = hi - lo;
-    if (w <= 0)
-    {
-        return 1.0;
-    }
-    double r = std::fmod(u - lo, 2 * w);
-    if (r < 0)
-    {
-        r += 2 * w;
-    }
-    return r < w ? 1.0 : -1.0;
+    return w <= 0 || Phase(u, lo, w) < w ? 1.0 : -1.0;
 }
 
 void
