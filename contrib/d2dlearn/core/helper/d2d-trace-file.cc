@@ -62,6 +62,10 @@ D2dTraceFile::OpenExisting(const std::string& path)
 void
 D2dTraceFile::Close()
 {
+    if (!m_buffer.is_open())
+    {
+        return; // closed already (or never opened): nothing to write
+    }
     errno = 0;
     if (!m_buffer.close())
     {

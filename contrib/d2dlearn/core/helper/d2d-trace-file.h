@@ -49,7 +49,8 @@ class D2dTraceFile : public std::ostream
     bool OpenExisting(const std::string& path);
 
     /**
-     * \brief Write what is buffered and close the file; failbit is set if that failed.
+     * \brief Write what is buffered and close the file; failbit is set if that failed. A file
+     * that is not open is left as it is.
      */
     void Close();
 

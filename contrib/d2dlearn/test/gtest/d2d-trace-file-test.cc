@@ -64,6 +64,8 @@ TEST(D2dTraceFileTest, FailedFlushAtCloseIsReportedAsFull)
     file.Close();
     EXPECT_TRUE(file.fail());
     EXPECT_EQ(file.Error(), ENOSPC);
+    file.Close(); // closed already: the first error stays
+    EXPECT_EQ(file.Error(), ENOSPC);
 }
 
 TEST(D2dTraceFileTest, GoodFileHasNoErrorAndHoldsWhatWasWritten)
