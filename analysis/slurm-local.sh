@@ -91,12 +91,27 @@ s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
 # Start a daemon detached from this shell (its own session, output in DIR/log/NAME.out) and
-# record its pid in DIR/NAME.pid (the daemon writes the same pid there itself).
+# record its pid in DIR/NAME.pid (the daemon writes the same pid there itself) and in
+# DIR/NAME.spawned (which only this script writes: see spawned_alive).
 spawn() {
     local name=$1
     shift
     setsid "$@" > "$DIR/log/$name.out" 2>&1 < /dev/null &
     echo $! > "$DIR/$name.pid"
+    echo $! > "$DIR/$name.spawned"
+}
+
+# Whether the process spawn started for NAME still runs (not a zombie), whatever its name:
+# while it starts it may still be `setsid` (not yet the daemon, which daemon_pid wants), and
+# the daemon truncates and rewrites NAME.pid (an empty file for an instant). Checking
+# daemon_pid there said "munged exited" of a munged that was starting (a CI run under load).
+spawned_alive() {
+    local pid stat
+    pid=$(tr -dc '0-9' 2> /dev/null < "$DIR/$1.spawned" || true)
+    [[ -n "$pid" ]] || return 1
+    stat=$(cat "/proc/$pid/stat" 2> /dev/null) || return 1
+    stat=${stat##*) }
+    [[ "${stat%% *}" != Z ]]
 }
 
 logs() {
@@ -137,8 +152,15 @@ stop_daemons() {
                 say "$name (pid $pid) did not stop in 20 s: killed"
             fi
             say "stopped $name (pid $pid)"
+        elif spawned_alive "$name"; then
+            # Started by spawn but not yet the daemon (still setsid): killed before it is.
+            pid=$(tr -dc '0-9' < "$DIR/$name.spawned")
+            if [[ "$(cat "/proc/$pid/comm" 2> /dev/null)" =~ ^(setsid|$name)$ ]]; then
+                kill -KILL "$pid" 2> /dev/null || true
+                say "stopped $name (pid $pid) while it started"
+            fi
         fi
-        rm -f "$DIR/$name.pid"
+        rm -f "$DIR/$name.pid" "$DIR/$name.spawned"
     done
     local sock_dir
     sock_dir=$(socket_dir)
@@ -184,7 +206,7 @@ cmd_start() {
     local k
     for ((k = 0; k < 400; k++)); do  # 20 s
         [[ ! -S "$sock" ]] || break
-        [[ -n "$(daemon_pid munged)" ]] || { say "munged exited"; false; }
+        spawned_alive munged || { say "munged exited"; false; }
         sleep 0.05
     done
     [[ -S "$sock" ]] || { say "munged did not open its socket in 20 s"; false; }
@@ -227,7 +249,7 @@ EOF
         state=$("$sinfo" -h -o %T 2> /dev/null || true)
         [[ "$state" != idle ]] || break
         for name in "${DAEMONS[@]}"; do
-            [[ -n "$(daemon_pid "$name")" ]] || { say "$name exited"; false; }
+            spawned_alive "$name" || { say "$name exited"; false; }
         done
         sleep 0.2
     done

@@ -14,7 +14,8 @@ checks that the collected tables are identical (every column but the wall times)
 every trace file is identical byte for byte; then cancels (scancel) a running run and
 checks that it is interrupted, not failed, and that a plain `run --slurm` runs it again;
 a run that crashes after writing run.json is failed as locally (status, collect and its
---include-failed, --retry-failed).
+--include-failed, --retry-failed). A daemon slow to start (setsid taking 0.3 s before it
+execs) is waited for, not taken for one that exited.
 The daemons are stopped by their process ids afterwards (the script's stop), whatever
 happens, and its status then says none runs.
 
@@ -77,7 +78,7 @@ class Cluster:
         self.env["SLURM_CONF"] = os.path.join(root, "slurm.conf")
 
     def script(self, command):
-        return subprocess.run(["bash", CLUSTER_SCRIPT, command, self.root],
+        return subprocess.run(["bash", CLUSTER_SCRIPT, command, self.root], env=self.env,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               universal_newlines=True, timeout=120)
 
@@ -122,6 +123,27 @@ class Cluster:
 
 
 class SlurmTest(unittest.TestCase):
+    def test_slow_exec_is_not_an_exit(self):
+        # A daemon that is still starting (here `setsid` takes 0.3 s before it execs, as on a
+        # loaded machine) is not "exited": slurm-local.sh said "munged exited" of one that
+        # was not yet called munged (a CI run).
+        tmp = tempfile.mkdtemp(prefix="sweep-slurm-slow-")
+        shim = os.path.join(tmp, "bin")
+        os.makedirs(shim)
+        with open(os.path.join(shim, "setsid"), "w") as fh:
+            fh.write("#!/bin/sh\nsleep 0.3\nexec %s \"$@\"\n" % which("setsid"))
+        os.chmod(os.path.join(shim, "setsid"), 0o755)
+        cluster = Cluster(os.path.join(tmp, "cluster"))
+        cluster.env["PATH"] = shim + os.pathsep + cluster.env.get("PATH", "")
+        os.makedirs(cluster.root)
+        try:
+            cluster.start()
+        finally:
+            try:
+                cluster.stop()
+            finally:
+                shutil.rmtree(tmp)
+
     def check_scancel_interrupts(self, tmp, cluster, sweep):
         """A job array cancelled (scancel) mid-campaign, one run running and one pending:
         the running run is interrupted, not failed; a plain `run --slurm` completes the
