@@ -163,20 +163,31 @@ CgroupRoom()
 
 } // namespace
 
+namespace
+{
+/** \return the process's address-space limit (RLIMIT_AS), bytes, or -1 if it has none */
 double
-D2dMemoryBudget::AddressSpaceRoomBytes()
+AddressSpaceLimitBytes()
 {
     rlimit limit{};
     if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
     {
         return -1;
     }
+    return static_cast<double>(limit.rlim_cur);
+}
+} // namespace
+
+double
+D2dMemoryBudget::AddressSpaceRoomBytes()
+{
+    const double limit = AddressSpaceLimitBytes();
     const double mapped = MappedBytes();
-    if (mapped < 0)
+    if (limit < 0 || mapped < 0)
     {
         return -1;
     }
-    return std::max(0.0, static_cast<double>(limit.rlim_cur) - mapped - BlasBytes());
+    return std::max(0.0, limit - mapped - BlasBytes());
 }
 
 double
@@ -205,11 +216,9 @@ D2dMemoryBudget::AvailableNote(double available)
     {
         return "";
     }
-    rlimit limit{};
-    getrlimit(RLIMIT_AS, &limit);
     return fmt::format(" under the address-space limit (ulimit -v) of {:.3g} GB, of which the "
                        "program has mapped {:.3g} GB and LibTorch's BLAS needs {:.3g} GB",
-                       static_cast<double>(limit.rlim_cur) / 1e9,
+                       AddressSpaceLimitBytes() / 1e9,
                        MappedBytes() / 1e9,
                        BlasBytes() / 1e9);
 }

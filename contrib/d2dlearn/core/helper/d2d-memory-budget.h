@@ -128,8 +128,6 @@ class D2dMemoryBudget
     /** \return the address space LibTorch's BLAS takes: BlasBufferBytes per hardware thread */
     static double BlasBytes();
 
-  public:
-  private:
     std::function<Terms(uint64_t)> m_terms; //!< the terms for N devices
 };
 
