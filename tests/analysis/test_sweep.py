@@ -99,6 +99,18 @@ class SweepTest(unittest.TestCase):
             fh.write(text)
         return path
 
+    def program_campaign(self, program, seeds):
+        """A campaign of 1 s d2d-exchange runs, one per seed, through program = PATH."""
+        return self.campaign("""\
+scenario = "d2d-exchange"
+program = "%s"
+[parameters]
+duration = "1s"
+quiet = true
+[grid]
+seed = %s
+""" % (program, seeds))
+
     def sweep(self, *args, check=None, cwd=None):
         proc = subprocess.run([PYTHON, SCRIPT] + list(args), stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, universal_newlines=True, timeout=300,
@@ -480,15 +492,7 @@ seed = [1, 2, 3, 4, 5, 6]
     def test_crash_after_run_json_is_failed(self):
         # A run that wrote run.json and then crashed is failed everywhere: the exit status
         # decides (status, collect, run and --retry-failed agree).
-        path = self.campaign("""\
-scenario = "d2d-exchange"
-program = "%s"
-[parameters]
-duration = "1s"
-quiet = true
-[grid]
-seed = [1]
-""" % self.wrapper(validate_ok=True, abort_after=True))
+        path = self.program_campaign(self.wrapper(validate_ok=True, abort_after=True), [1])
         out = os.path.join(self.tmp, "out")
         proc = self.sweep("run", path, "--out", out, check=1)
         self.assertIn("1 ran (0 finished, 1 failed)", proc.stdout)
@@ -515,15 +519,7 @@ seed = [1]
                             'esac' % os.path.join(BIN, "d2d-exchange"))
         with open(program, "w") as fh:
             fh.write(text)
-        path = self.campaign("""\
-scenario = "d2d-exchange"
-program = "%s"
-[parameters]
-duration = "1s"
-quiet = true
-[grid]
-seed = [1, 2]
-""" % program)
+        path = self.program_campaign(program, [1, 2])
         out = os.path.join(self.tmp, "out")
         proc = self.sweep("run", path, "--out", out, check=1)
         self.assertIn("2 ran (1 finished, 1 failed)", proc.stdout)
