@@ -269,10 +269,15 @@ for sig in INT TERM; do
         [ "$(find "$TMP/int" -mindepth 1 | wc -l)" -eq "$(wc -l <"$TMP/before")" ]
 done
 set +m
-# A fresh folder interrupted: nothing at all.
-"$EXCHANGE" --nDevices=50 --duration=10000s --outDir="$TMP/fresh" >/dev/null 2>&1 &
+# A fresh folder interrupted: nothing at all. A run that cannot end within the test (Wi-Fi,
+# 40000 s: minutes), stopped once it writes (its temporary files exist): a channel run of
+# 10000 s, stopped after a fixed 2 s, sometimes ended first on a quiet machine.
+"$EXCHANGE" --backend=wifi --nDevices=20 --duration=40000s --outDir="$TMP/fresh" >/dev/null 2>&1 &
 pid=$!
-sleep 2
+for _ in $(seq 1 300); do
+    no_tmp "$TMP/fresh" || break
+    sleep 0.1
+done
 kill -TERM "$pid"
 rc=0
 wait "$pid" || rc=$?
