@@ -35,6 +35,7 @@ set(d2dlearn_sources
     core/helper/d2d-trace-file.cc
     core/helper/d2d-trace-helper.cc
     core/helper/d2d-scenario-support.cc
+    core/helper/d2d-flag-scope.cc
     core/helper/d2d-scenario-flags.cc
     core/helper/d2d-case-batch.cc
     core/helper/d2d-list-flag.cc
@@ -76,6 +77,7 @@ set(d2dlearn_headers
     core/helper/d2d-trace-file.h
     core/helper/d2d-trace-helper.h
     core/helper/d2d-scenario-support.h
+    core/helper/d2d-flag-scope.h
     core/helper/d2d-scenario-flags.h
     core/helper/d2d-case-batch.h
     core/helper/d2d-list-flag.h

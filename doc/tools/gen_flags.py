@@ -19,6 +19,8 @@ from concurrent.futures import ThreadPoolExecutor
 PROGRAMS = ["fedavg", "cmfl", "consensus", "bayes-consensus", "graph-discovery",
             "d2d-exchange"]
 FLAG = re.compile(r"^\s+--([^:\s]+):\s*(.*)$")
+# D2dFlagScope::Describe(): where a flag acts, at the end of its help
+ACTS = re.compile(r"\s*\(acts with: ([^()]*)\)$")
 
 
 def parse_help(text):
@@ -63,11 +65,26 @@ def render(program, rows):
         sel = [r for r in rows if r[0] == section]
         if not sel:
             continue
-        out += ["**%s** of `%s` (%d):" % (section, program, len(sel)), "",
-                "| flag | default | meaning |", "|---|---|---|"]
+        scoped = section == "Program Options"
+        out += ["**%s** of `%s` (%d):" % (section, program, len(sel)), ""]
+        if scoped:
+            # D2dFlagScope's table, as --PrintHelp ends a flag's help with it: a flag given
+            # outside it (at another value than its default) is refused.
+            out += ["A flag with conditions under *acts with* is refused, at any value but its "
+                    "default, in a configuration that does not meet them all (`--printScope` "
+                    "says which flags act in a configuration, and why the others do not).", "",
+                    "| flag | default | meaning | acts with |", "|---|---|---|---|"]
+        else:
+            out += ["| flag | default | meaning |", "|---|---|---|"]
         for _, flag, meaning, default in sel:
             d = "" if default is None else ("`%s`" % default if default else "(empty)")
-            out.append("| `--%s` | %s | %s |" % (flag, d, cell(meaning)))
+            if scoped:
+                acts = ACTS.search(meaning)
+                where = acts.group(1) if acts else "every configuration"
+                meaning = meaning[:acts.start()] if acts else meaning
+                out.append("| `--%s` | %s | %s | %s |" % (flag, d, cell(meaning), cell(where)))
+            else:
+                out.append("| `--%s` | %s | %s |" % (flag, d, cell(meaning)))
         out.append("")
     return "\n".join(out)
 

@@ -260,6 +260,14 @@ main(int argc, char* argv[])
     {
         net.reliable = true; // a belief of tens of fragments rarely arrives whole otherwise
     }
+    {
+        // Only devices that combine their beliefs over the network send (D2D broadcasts).
+        D2dTraffic traffic;
+        traffic.chosen = "--cooperation=" + cooperation;
+        traffic.d2d = cooperation == "network";
+        traffic.d2dUsers = "--cooperation=network";
+        net.SetTraffic(traffic);
+    }
     net.Validate(support,
                  discrete ? discreteDevices : (variational ? variationalDevices : linearDevices),
                  2);

@@ -147,6 +147,7 @@ main(int argc, char* argv[])
         support.Fail(std::string("--") + e.what());
     }
     learning.Validate(support, false);
+    net.SetTraffic(D2dLearningHelper::GetTraffic(protocols, algorithm));
     net.Validate(support, defaultDevices, 2);
     const uint32_t nDevices = net.nDevices;
     const double activationPercent = flags.Get<DoubleValue>("activationPercent");

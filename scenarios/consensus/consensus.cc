@@ -165,6 +165,7 @@ main(int argc, char* argv[])
                      ": several architectures need --algorithm="
                      "consensus or local (FedAvg and FedProx average models)");
     }
+    net.SetTraffic(D2dLearningHelper::GetTraffic(protocols, algorithm));
     net.Validate(support,
                  polynomial ? polynomialDevices : defaultDevices,
                  algorithm == "local" ? 1 : 2);

@@ -76,11 +76,11 @@ main(int argc, char* argv[])
     // The network's parameters (devices, channel, energy, RSS, D2S, seed, outDir, quiet).
     D2dNetworkOptions net("results/d2d-exchange");
     // The traffic's and the backend's.
-    uint64_t messageBytes = 100000;  // bytes per message
-    bool broadcast = false;          // broadcast instead of unicast to random peers
-    double d2sFraction = 0.0;        // fraction of messages sent to the server
-    Time duration = Seconds(10);     // simulated time
-    Time meanInterval = Seconds(1);  // mean time between a device's messages
+    uint64_t messageBytes = 100000; // bytes per message
+    bool broadcast = false;         // broadcast instead of unicast to random peers
+    double d2sFraction = 0.0;       // fraction of messages sent to the server
+    Time duration = Seconds(10);    // simulated time
+    Time meanInterval = Seconds(1); // mean time between a device's messages
 
     D2dScenarioSupport support("d2d-exchange");
     D2dScenarioFlags flags(support);
@@ -95,6 +95,16 @@ main(int argc, char* argv[])
     flags.Add("meanInterval", "Mean time between a device's messages", meanInterval).Positive(1e9);
     flags.Parse(argc, argv);
 
+    {
+        // A message goes to the server with probability d2sFraction, else to a device.
+        D2dTraffic traffic;
+        traffic.chosen = "--d2sFraction=" + D2dScenarioSupport::FormatNumber(d2sFraction);
+        traffic.d2d = d2sFraction < 1;
+        traffic.d2s = d2sFraction > 0;
+        traffic.d2dUsers = "--d2sFraction below 1";
+        traffic.d2sUsers = "--d2sFraction above 0";
+        net.SetTraffic(traffic);
+    }
     net.Validate(support, defaultDevices);
     {
         // Every device sends about duration / meanInterval messages: bounded, so that the

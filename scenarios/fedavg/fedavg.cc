@@ -138,14 +138,9 @@ main(int argc, char* argv[])
     flags.Parse(argc, argv);
 
     // What involves several flags: one line naming them, before simulating.
+    // (Which flag acts with which --algorithm is D2dFlagScope's table: net.Validate().)
     const bool fedAvgFamily =
         algorithm == "fedavg" || algorithm == "fedprox" || algorithm == "fedsgd";
-    if (aggregation != "mean" && !fedAvgFamily)
-    {
-        support.Fail("--aggregation=" + aggregation +
-                     " is for --algorithm=fedavg, fedprox or fedsgd (got --algorithm=" + algorithm +
-                     ")");
-    }
     // --ns3::D2dFedAvg::Aggregation=CLASS picks the strategy by class name instead.
     const bool aggregationAttribute = flags.HasArgument("--ns3::D2dFedAvg::Aggregation=");
     if (aggregationAttribute && flags.Given("aggregation"))
@@ -160,20 +155,19 @@ main(int argc, char* argv[])
                      ": several architectures (assigned round-robin) need "
                      "--algorithm=local: the other algorithms average models");
     }
-    if (graph == "range" && algorithm != "decentralized")
-    {
-        support.Fail(
-            "--graph=range is for --algorithm=decentralized (got --algorithm=" + algorithm + ")");
-    }
-    if (graph == "range" && net.rangeM <= 0)
-    {
-        support.Fail("--graph=range needs --rangeM > 0 (the hearing range, m)");
-    }
     if (neighbours == 0)
     {
         neighbours = graph == "range" ? 100000 : 7; // 100000: the --neighbours maximum
     }
+    net.SetTraffic(D2dLearningHelper::GetTraffic(protocols, algorithm));
     net.Validate(support, defaultDevices, algorithm == "local" ? 1 : 2);
+    if (graph == "range" && !net.IsWifi() && net.rangeM <= 0)
+    {
+        // Over Wi-Fi the in-neighbours are who hears whom (D2dNetwork::InNeighbours()).
+        support.Fail("--graph=range needs --rangeM > 0 on the channel backend (the hearing "
+                     "range, m; over --backend=wifi the neighbours are the devices a device's "
+                     "802.11 PHY hears)");
+    }
     const uint32_t nDevices = net.nDevices;
     support.CheckRange("stragglers", stragglers, 0, nDevices);
     support.CheckRange("flipDevices", flipDevices, 0, nDevices);

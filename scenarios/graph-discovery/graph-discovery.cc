@@ -529,6 +529,7 @@ main(int argc, char* argv[])
         return 0;
     }
     learning.Validate(support, false);
+    net.DeferScope(); // the paradigm, made by Configure(), says if it has a server
     net.Validate(support, defaultDevices, 2);
     discovery.Validate(support, flags, learning, net.nDevices);
     support.SetQuiet(net.quiet);
@@ -536,6 +537,21 @@ main(int argc, char* argv[])
     learning.LoadData(support, net.nDevices, net.seed);
     discovery.CheckMemory(support, flags, learning, net.nDevices); // before Configure's trust
     discovery.Configure(support, learning, net.seed);
+    {
+        // (Known once Configure() made the paradigm.) The discovery's link tests and the
+        // decentralized downstream learning are D2D messages; the distributed PCA and a server's
+        // downstream learning D2S ones.
+        D2dTraffic traffic;
+        traffic.chosen = "--paradigm=" + flags.GetParsedText("paradigm") +
+                         " --downstream=" + discovery.downstream;
+        traffic.d2d = true;
+        traffic.d2s = discovery.UsesServer();
+        traffic.d2dUsers = "every --paradigm";
+        traffic.d2sUsers = "--paradigm=unsupervised, semi-supervised with --labeller=propagation, "
+                           "or a --downstream other than none and decentralized";
+        net.SetTraffic(traffic);
+    }
+    net.CheckScope(support);
     if (net.printLinks)
     {
         // The links of the discovery (D2S for the distributed PCA) and of the downstream

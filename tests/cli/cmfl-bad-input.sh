@@ -111,7 +111,8 @@ expect_accept --algorithm=cmfl-1 --maliciousPercent=0
 expect_accept --algorithm=cmfl-2 --attack=none --maliciousPercent=10
 # 50 % of 10 active clients: 5 members (the largest committee), 5 training clients.
 expect_accept --algorithm=cmfl-1 --committeePercent=50 --aggregationPercent=100
-expect_accept --algorithm=trimmed-mean --trimPercent=0 --krumF=0
+expect_accept --algorithm=trimmed-mean --trimPercent=0
+expect_accept --algorithm=multi-krum --krumF=0
 # The largest f: every participant of a round (10 of the 20 devices).
 expect_accept --algorithm=krum --krumF=10
 # The same boundary accepted: 12 segments of one parameter, replicas capped at the peers.

@@ -39,6 +39,7 @@
 #include <cstdlib>
 #include <fmt/format.h>
 #include <functional>
+#include <iostream>
 #include <numeric>
 #include <stdexcept>
 
@@ -224,6 +225,12 @@ D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
              "error) without simulating or writing anything",
              validate)
         .Unrecorded();
+    flags
+        .Add("printScope",
+             "Print every flag and whether it can change a run of this configuration (and why "
+             "not), then exit without simulating or writing anything",
+             printScope)
+        .Unrecorded();
     flags.Add("outDir", "Folder for the traces", outDir);
     flags
         .Add("traces",
@@ -260,6 +267,32 @@ D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
 }
 
 void
+D2dNetworkOptions::SetTraffic(D2dTraffic traffic)
+{
+    m_traffic = std::move(traffic);
+    m_traffic.known = true;
+}
+
+void
+D2dNetworkOptions::DeferScope()
+{
+    m_deferScope = true;
+}
+
+void
+D2dNetworkOptions::CheckScope(const D2dScenarioSupport& support)
+{
+    NS_ABORT_MSG_IF(!m_flags, "D2dNetworkOptions::CheckScope before AddFlags and Parse");
+    m_traffic.d2sFollowsTx = m_d2sFollowsTx && !m_flags->Given("d2sTxPowerDbm");
+    if (printScope)
+    {
+        D2dFlagScope::Print(std::cout, *m_flags, m_traffic);
+        std::exit(0);
+    }
+    D2dFlagScope::Check(*m_flags, m_traffic, support);
+}
+
+void
 D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
                             uint32_t defaultDevices,
                             uint32_t minDevices)
@@ -269,6 +302,10 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
     if (m_d2sFollowsTx && !m_flags->Given("d2sTxPowerDbm"))
     {
         d2sTxPowerDbm = txPowerDbm;
+    }
+    if (!m_deferScope)
+    {
+        CheckScope(support); // which flags can change this run, before anything else
     }
     // The flags' own ranges are checked by D2dScenarioFlags::Parse(); here what involves
     // several flags or a file, before simulating.
@@ -393,51 +430,10 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
 void
 D2dNetworkOptions::ValidateBackend(const D2dScenarioSupport& support)
 {
-    const std::vector<std::string> wifiOnly = {"wifiStandard",
-                                               "wifiRateManager",
-                                               "wifiDataMode",
-                                               "wifiLossExponent"};
+    // Which flags act over which backend: D2dFlagScope (Validate() checked them first).
     if (!IsWifi())
     {
-        for (const auto& name : wifiOnly)
-        {
-            if (m_flags->Given(name))
-            {
-                support.Fail(fmt::format("--{} needs --backend=wifi", name));
-            }
-        }
         return;
-    }
-    // What only the channel has: refused rather than ignored.
-    for (const char* name : {"spectralEfficiency",
-                             "bandwidthHz",
-                             "noisePowerW",
-                             "maxRetransmissions",
-                             "fastPath",
-                             "rangeM",
-                             "access",
-                             "d2sDistanceFactor",
-                             "energyModel",
-                             "dynamicRssLevels",
-                             "rssStep",
-                             "rssFile",
-                             "dropProbability",
-                             "d2sDropProbability",
-                             "printLinks"})
-    {
-        if (m_flags->Given(name))
-        {
-            support.Fail(fmt::format("--{} is a parameter of the D2D channel: --backend=wifi takes "
-                                     "its links from ns-3's 802.11 PHY and propagation loss "
-                                     "(use --backend=channel)",
-                                     name));
-        }
-    }
-    if (!wifiDataMode.empty() && wifiRateManager != "constant")
-    {
-        support.Fail(fmt::format("--wifiDataMode={} needs --wifiRateManager=constant (the "
-                                 "others choose the rate themselves)",
-                                 wifiDataMode));
     }
     if (!wifiDataMode.empty())
     {

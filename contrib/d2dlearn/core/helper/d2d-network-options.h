@@ -8,6 +8,7 @@
 #include "ns3/command-line.h"
 #include "ns3/d2d-channel.h"
 #include "ns3/d2d-delivery.h"
+#include "ns3/d2d-flag-scope.h"
 #include "ns3/d2d-link-quality.h"
 #include "ns3/d2d-rss-model.h"
 #include "ns3/d2d-scenario-flags.h"
@@ -38,7 +39,7 @@ class D2dHelper;
  */
 struct D2dNetwork
 {
-    NodeContainer devices;   //!< the devices: device i is node index i
+    NodeContainer devices; //!< the devices: device i is node index i
     /** the D2D channel (channel->GetRadio(i) is device i's); null over Wi-Fi */
     Ptr<D2dChannel> channel;
     Ptr<Node> server;    //!< the server, null unless Build(..., withServer = true)
@@ -151,15 +152,15 @@ class D2dNetworkOptions
      * it follows --txPowerDbm, as D2S radios did before this parameter existed.
      */
     double d2sTxPowerDbm{20.0};
-    bool reliable{false};              //!< --reliable: retransmit lost fragments
-    bool fastPath{true};               //!< --fastPath: O(1) events per message
-    double rangeM{0.0};                //!< --rangeM: hearing range, m (0: no limit)
-    std::string access{"immediate"};   //!< --access: immediate | scheduled (channel access)
-    double d2sDistanceFactor{3.0};     //!< --d2sDistanceFactor: D2S / mean D2D distance
-    double areaSideM{200.0};           //!< --areaSideM: side of the square, m
-    double speedMps{0.0};              //!< --speedMps: > 0: random walk in the square, m/s
-    double initialEnergyJ{10000.0};    //!< --initialEnergyJ: battery per device, J
-    std::string energyModel{"power"};  //!< --energyModel: power | first-order
+    bool reliable{false};               //!< --reliable: retransmit lost fragments
+    bool fastPath{true};                //!< --fastPath: O(1) events per message
+    double rangeM{0.0};                 //!< --rangeM: hearing range, m (0: no limit)
+    std::string access{"immediate"};    //!< --access: immediate | scheduled (channel access)
+    double d2sDistanceFactor{3.0};      //!< --d2sDistanceFactor: D2S / mean D2D distance
+    double areaSideM{200.0};            //!< --areaSideM: side of the square, m
+    double speedMps{0.0};               //!< --speedMps: > 0: random walk in the square, m/s
+    double initialEnergyJ{10000.0};     //!< --initialEnergyJ: battery per device, J
+    std::string energyModel{"power"};   //!< --energyModel: power | first-order
     std::string energySource{"linear"}; //!< --energySource: linear | basic | liion | generic
     uint32_t dynamicRssLevels{
         0};                   //!< --dynamicRssLevels: > 0: dynamic RSS (Wagle et al. 2025, VI-P)
@@ -189,6 +190,12 @@ class D2dNetworkOptions
      * every run of a campaign before it starts any.
      */
     bool validate{false};
+    /**
+     * --printScope: print, for the configuration on the command line, every flag and whether
+     * it can change the run (and why not: D2dFlagScope), then exit 0 at Validate(), before
+     * anything is checked further, written or simulated.
+     */
+    bool printScope{false};
     std::string outDir; //!< --outDir: trace folder
     bool quiet{false};  //!< --quiet: no progress on stderr
     /** --traces: standard (energy.csv per second, a scenario's untraced kinds left out of
@@ -224,6 +231,31 @@ class D2dNetworkOptions
      * \param flags the scenario's flags; they must outlive Validate()
      */
     void AddFlags(D2dScenarioFlags& flags);
+
+    /**
+     * \brief Which links the run's messages use (after D2dScenarioFlags::Parse(), before
+     * Validate()): Validate() then refuses a flag given with a value that cannot change the
+     * run (D2dFlagScope), e.g. --dropProbability for a protocol that sends nothing over D2D
+     * links. A program that does not call it gets the checks that do not depend on traffic
+     * (backend, other flags' values) alone.
+     * \param traffic the run's links (traffic.known is set here)
+     */
+    void SetTraffic(D2dTraffic traffic);
+
+    /**
+     * \brief The program knows its traffic only after Validate() (e.g. graph-discovery, whose
+     * paradigm, made with the number of devices, says whether it has a server): Validate()
+     * leaves --printScope and the scope rule to CheckScope(), which the program calls after
+     * SetTraffic().
+     */
+    void DeferScope();
+
+    /**
+     * \brief --printScope (print and exit 0), then D2dFlagScope::Check() with the traffic of
+     * SetTraffic(). Validate() calls it unless DeferScope() was called.
+     * \param support the scenario's support (error messages)
+     */
+    void CheckScope(const D2dScenarioSupport& support);
 
     /**
      * \brief After D2dScenarioFlags::Parse() (which checks each flag's range): --rssFile read (its
@@ -310,8 +342,8 @@ class D2dNetworkOptions
 
   private:
     /**
-     * \brief Validate()'s checks of --backend: the Wi-Fi flags need --backend=wifi, the
-     * channel's are refused over Wi-Fi, the data mode is one of the standard's, the MTU
+     * \brief Validate()'s checks of --backend (which flags act over which backend is
+     * D2dFlagScope's): the data mode is one of the standard's, the MTU
      * (1400 bytes over Wi-Fi unless given) fits a 1500-byte frame with the headers.
      * \param support the scenario's support (error messages)
      */
@@ -342,6 +374,8 @@ class D2dNetworkOptions
 
     double m_initialD2sTxPowerDbm;             //!< d2sTxPowerDbm as constructed
     const D2dScenarioFlags* m_flags{nullptr};  //!< the flags AddFlags() declared
+    D2dTraffic m_traffic;                      //!< SetTraffic()'s (not known if not called)
+    bool m_deferScope{false};                  //!< DeferScope() was called
     bool m_d2sFollowsTx{true};                 //!< d2sTxPowerDbm follows txPowerDbm
     std::vector<std::vector<double>> m_matrix; //!< the --rssFile matrix, W
     Ptr<D2dRssModel> m_rss;                    //!< null: the channel's propagation model

@@ -5,6 +5,7 @@
 #include "d2d-scenario-flags.h"
 
 #include "d2d-case-batch.h"
+#include "d2d-flag-scope.h"
 #include "d2d-trace-helper.h"
 
 #include "ns3/boolean.h"
@@ -279,6 +280,7 @@ D2dScenarioFlags::DefaultAfterParse(const std::string& name, const std::string& 
         return;
     }
     f.Default(text);
+    f.m_parsedText = ValueText(f);
     for (const auto& attribute : f.m_attributes)
     {
         Config::SetDefault(attribute, *f.m_value);
@@ -293,6 +295,60 @@ D2dScenarioFlags::GetHelpDefault(const std::string& name) const
     {
         return f.m_shownDefault;
     }
+    return ValueText(f);
+}
+
+bool
+D2dScenarioFlags::Has(const std::string& name) const
+{
+    return std::any_of(m_flags.begin(), m_flags.end(), [&](const Flag& f) {
+        return f.m_name == name;
+    });
+}
+
+bool
+D2dScenarioFlags::AtDefault(const std::string& name) const
+{
+    NS_ABORT_MSG_UNLESS(m_parsed, "D2dScenarioFlags::AtDefault before Parse");
+    const Flag& f = Find(name);
+    return !f.m_given || f.m_parsedText == f.m_defaultText;
+}
+
+std::string
+D2dScenarioFlags::GetParsedText(const std::string& name) const
+{
+    NS_ABORT_MSG_UNLESS(m_parsed, "D2dScenarioFlags::GetParsedText before Parse");
+    return Find(name).m_parsedText;
+}
+
+std::string
+D2dScenarioFlags::GetDefaultText(const std::string& name) const
+{
+    NS_ABORT_MSG_UNLESS(m_parsed, "D2dScenarioFlags::GetDefaultText before Parse");
+    const Flag& f = Find(name);
+    return f.m_shownDefault.empty() ? f.m_defaultText : f.m_shownDefault;
+}
+
+std::vector<std::string>
+D2dScenarioFlags::GetNames() const
+{
+    std::vector<std::string> names;
+    for (const auto& f : m_flags)
+    {
+        names.push_back(f.m_name);
+    }
+    return names;
+}
+
+const std::string&
+D2dScenarioFlags::GetProgram() const
+{
+    return m_support.GetProgram();
+}
+
+std::string
+D2dScenarioFlags::ValueText(const Flag& f) const
+{
     const auto seconds = [](Time t) {
         return D2dScenarioSupport::FormatNumber(D2dScenarioSupport::ToSeconds(t)) + "s";
     };
@@ -478,6 +534,10 @@ D2dScenarioFlags::Parse(int argc, char** argv)
     m_parsed = true;
     m_argc = argc;
     m_argv = argv;
+    for (auto& f : m_flags)
+    {
+        f.m_defaultText = ValueText(f); // what AtDefault() compares with
+    }
     const auto params = GetParams();
     m_support.CheckArguments(argc, argv, params);
     // Whole numbers are accepted in exponent notation (1e10, as the README writes ranges),
@@ -561,7 +621,8 @@ D2dScenarioFlags::Parse(int argc, char** argv)
         if (f.m_bound)
         {
             cmd.AddValue(f.m_name,
-                         f.m_help + " (" + f.m_attributes[0] + ")",
+                         f.m_help + " (" + f.m_attributes[0] + ")" +
+                             D2dFlagScope::Describe(GetProgram(), f.m_name),
                          MakeCallback(&AcceptBound),
                          GetHelpDefault(f.m_name));
             continue;
@@ -572,6 +633,7 @@ D2dScenarioFlags::Parse(int argc, char** argv)
             help +=
                 (i == 0 ? ": " : (i + 1 == f.m_choices.size() ? " or " : ", ")) + f.m_choices[i];
         }
+        help += D2dFlagScope::Describe(GetProgram(), f.m_name);
         std::visit(
             [&](auto v) {
                 using P = decltype(v);
@@ -612,12 +674,13 @@ D2dScenarioFlags::Parse(int argc, char** argv)
             **text = f.m_text; // the whole value, spaces and quotes included (the last one)
         }
     }
-    for (const auto& f : m_flags)
+    for (auto& f : m_flags)
     {
         if (!f.m_bound && f.m_given) // a program's own default may mean "resolve later"
         {
             CheckValue(f);
         }
+        f.m_parsedText = ValueText(f);
     }
 }
 

@@ -147,6 +147,8 @@ class D2dScenarioFlags
         bool m_given{false};                   //!< on the command line
         std::string m_text;                    //!< the value as given (last one)
         std::string m_shownDefault;            //!< ShownDefault() (empty: the value's)
+        std::string m_defaultText;             //!< the value before Parse(), as text
+        std::string m_parsedText;              //!< the value Parse() left, as text
     };
 
     /** \param support the program's support (its name prefixes the error messages) */
@@ -202,6 +204,32 @@ class D2dScenarioFlags
     bool HasArgument(const std::string& prefix) const;
     /** \return whether --name was on the command line (after Parse()) \param name the flag */
     bool Given(const std::string& name) const;
+    /** \return whether the program declares --name \param name a flag, without -- */
+    bool Has(const std::string& name) const;
+    /**
+     * \param name the flag (aborts if there is none)
+     * \return after Parse(): true unless --name was given with a value other than its
+     *         default (the value before Parse(), compared as text: --dropProbability=-1.0 is
+     *         at its default -1)
+     */
+    bool AtDefault(const std::string& name) const;
+    /**
+     * \param name the flag (aborts if there is none)
+     * \return its value as Parse() left it, as text (numbers as ns-3's CommandLine prints them,
+     *         times in seconds with "s", booleans true or false), whatever the program did to
+     *         its variable afterwards
+     */
+    std::string GetParsedText(const std::string& name) const;
+    /**
+     * \param name the flag (aborts if there is none)
+     * \return after Parse(): its default as --PrintHelp showed it (ShownDefault(), else the
+     *         value before Parse())
+     */
+    std::string GetDefaultText(const std::string& name) const;
+    /** \return the flags' names, in declaration order */
+    std::vector<std::string> GetNames() const;
+    /** \return the program's name (D2dScenarioSupport::GetProgram()) */
+    const std::string& GetProgram() const;
 
     /**
      * \brief After Parse(): a bound flag that was not on the command line takes this value
@@ -254,6 +282,8 @@ class D2dScenarioFlags
     const Flag& Find(const std::string& name) const;
     /** \brief Fail unless the flag's value is in its Range() and Choices(). \param flag it */
     void CheckValue(const Flag& flag) const;
+    /** \return the flag's value in force, as text (times in seconds) \param f the flag */
+    std::string ValueText(const Flag& f) const;
 
     const D2dScenarioSupport& m_support; //!< error messages
     std::deque<Flag> m_flags;            //!< in declaration order (references stay valid)

@@ -85,6 +85,50 @@ D2dLearningHelper::ProtocolUsesD2s() const
     return uses;
 }
 
+D2dTraffic
+D2dLearningHelper::GetTraffic(const D2dTypeChoice& protocols, const std::string& chosen)
+{
+    D2dTraffic traffic;
+    traffic.chosen = "--" + protocols.GetFlag() + "=" + chosen;
+    std::vector<std::string> d2d;
+    std::vector<std::string> d2s;
+    for (const auto& name : protocols.GetNames())
+    {
+        ObjectFactory factory;
+        factory.SetTypeId(protocols.GetTypeName(name));
+        auto probe = factory.Create<D2dFlProtocol>();
+        const bool usesD2d = probe->UsesD2d();
+        const bool usesD2s = probe->UsesD2s();
+        probe->Dispose();
+        if (usesD2d)
+        {
+            d2d.push_back(name);
+        }
+        if (usesD2s)
+        {
+            d2s.push_back(name);
+        }
+        if (name == chosen)
+        {
+            traffic.d2d = usesD2d;
+            traffic.d2s = usesD2s;
+        }
+    }
+    auto list = [&](const std::vector<std::string>& names) {
+        std::string out;
+        for (std::size_t i = 0; i < names.size(); ++i)
+        {
+            out += (i == 0 ? "--" + protocols.GetFlag() + "="
+                           : (i + 1 == names.size() ? " or " : ", ")) +
+                   names[i];
+        }
+        return out;
+    };
+    traffic.d2dUsers = list(d2d);
+    traffic.d2sUsers = list(d2s);
+    return traffic;
+}
+
 void
 D2dLearningHelper::SetLearnerAttribute(const std::string& name, const AttributeValue& value)
 {

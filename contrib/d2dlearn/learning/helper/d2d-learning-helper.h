@@ -13,6 +13,7 @@
 #include "ns3/d2d-network-options.h"
 #include "ns3/d2d-partitioner.h"
 #include "ns3/d2d-transport.h"
+#include "ns3/d2d-type-choices.h"
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
 
@@ -71,6 +72,15 @@ class D2dLearningHelper
     bool ProtocolUsesD2d() const;
     /** \return true if the chosen protocol has a server reached over D2S */
     bool ProtocolUsesD2s() const;
+    /**
+     * \brief The links of a protocol chosen by a flag, and which of the flag's values send
+     * D2D messages or have a server (each class's UsesD2d() and UsesD2s()): what
+     * D2dNetworkOptions::SetTraffic() takes.
+     * \param protocols the flag's values and the classes they select
+     * \param chosen the value in force
+     * \return the traffic of chosen
+     */
+    static D2dTraffic GetTraffic(const D2dTypeChoice& protocols, const std::string& chosen);
 
     /**
      * \param name an attribute of D2dLearner (LearningRate, BatchSize, Optimizer, ...)

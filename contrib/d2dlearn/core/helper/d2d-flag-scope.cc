@@ -1,0 +1,415 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "d2d-flag-scope.h"
+
+#include "d2d-scenario-flags.h"
+#include "d2d-scenario-support.h"
+
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("D2dFlagScope");
+
+namespace
+{
+
+using Need = D2dFlagScope::Need;
+using Condition = D2dFlagScope::Condition;
+
+/** \return the condition "D2D messages" */
+Condition
+D2d()
+{
+    return {Need::D2D, "", {}, "", ""};
+}
+
+/** \return the condition "a server" */
+Condition
+D2s()
+{
+    return {Need::D2S, "", {}, "", ""};
+}
+
+/** \return the condition "messages at all" */
+Condition
+Messages()
+{
+    return {Need::MESSAGES, "", {}, "", ""};
+}
+
+/**
+ * \param flag another flag
+ * \param values the values under which the row's flag acts
+ * \param text how to say it (empty: --flag=v1 or v2)
+ * \param orArgument an argument prefix that chooses the same thing otherwise
+ * \return the condition
+ */
+Condition
+Is(const std::string& flag,
+   std::vector<std::string> values,
+   const std::string& text = "",
+   const std::string& orArgument = "")
+{
+    return {Need::IS, flag, std::move(values), text, orArgument};
+}
+
+/**
+ * \param flag another flag
+ * \param values the values under which the row's flag does not act
+ * \param text how to say where it acts, e.g. "--dynamicRssLevels > 0"
+ * \return the condition
+ */
+Condition
+IsNot(const std::string& flag, std::vector<std::string> values, const std::string& text)
+{
+    return {Need::IS_NOT, flag, std::move(values), text, ""};
+}
+
+/** \return the D2D channel backend */
+Condition
+Channel()
+{
+    return Is("backend", {"channel"});
+}
+
+/** \return the Wi-Fi backend */
+Condition
+Wifi()
+{
+    return Is("backend", {"wifi"});
+}
+
+/** fedavg's FedAvg family: one server, its aggregation rule. */
+const std::vector<std::string> FED_AVG_FAMILY = {"fedavg", "fedprox", "fedsgd"};
+
+/** cmfl's serverless CMFL (the committee consensus protocol). */
+const std::vector<std::string> CMFL = {"cmfl-1", "cmfl-2"};
+
+/** cmfl's --algorithm values other than CMFL. */
+const std::vector<std::string> CMFL_BASELINES =
+    {"fedavg", "median", "trimmed-mean", "krum", "multi-krum", "braintorrent", "gossipfl"};
+
+/** The rows that choose the server rule of the FedAvg family by --aggregation. */
+Condition
+Aggregation(std::vector<std::string> rules)
+{
+    return Is("aggregation", std::move(rules), "", "--ns3::D2dFedAvg::Aggregation=");
+}
+
+} // namespace
+
+const std::vector<D2dFlagScope::Row>&
+D2dFlagScope::GetTable()
+{
+    // The backend comes first in a row: over the wrong backend that is the reason to give.
+    static const std::vector<Row> table = {
+        // D2dNetworkOptions: the network of every scenario.
+        {"mtuBytes", "", {Messages()}},
+        {"maxRetransmissions",
+         "",
+         {Channel(), Messages(), Is("reliable", {"true"}, "--reliable")}},
+        {"spectralEfficiency", "", {Channel(), Messages()}},
+        {"bandwidthHz", "", {Channel(), Messages()}},
+        {"noisePowerW", "", {Channel(), Messages()}},
+        {"txPowerDbm", "", {{Need::TX_RADIOS, "", {}, "", ""}}},
+        {"d2sTxPowerDbm", "", {D2s()}},
+        {"reliable", "", {Messages()}},
+        {"fastPath", "", {Channel(), Messages()}},
+        {"rangeM", "", {Channel(), D2d()}},
+        {"access", "", {Channel(), Messages()}},
+        {"d2sDistanceFactor", "", {Channel(), D2s()}},
+        {"areaSideM", "", {Messages()}},
+        {"speedMps", "", {{Need::POSITIONS, "", {}, "", ""}}},
+        {"energyModel", "", {Channel(), Messages()}},
+        {"dynamicRssLevels", "", {Channel(), D2d()}},
+        {"rssStep",
+         "",
+         {Channel(), D2d(), IsNot("dynamicRssLevels", {"0"}, "--dynamicRssLevels > 0")}},
+        {"rssFile", "", {Channel(), D2d()}},
+        {"dropProbability", "", {Channel(), D2d()}},
+        {"d2sDropProbability", "", {Channel(), D2s()}},
+        {"printLinks", "", {Channel()}},
+        {"wifiStandard", "", {Wifi(), Messages()}},
+        {"wifiRateManager", "", {Wifi(), Messages()}},
+        {"wifiDataMode", "", {Wifi(), Messages(), Is("wifiRateManager", {"constant"})}},
+        {"wifiLossExponent", "", {Wifi(), Messages()}},
+
+        // fedavg: the FedAvg family, decentralized, semi-decentralized and local FL.
+        {"aggregation", "fedavg", {Is("algorithm", FED_AVG_FAMILY)}},
+        {"trimPercent", "fedavg", {Is("algorithm", FED_AVG_FAMILY), Aggregation({"trimmed-mean"})}},
+        {"krumF", "fedavg", {Is("algorithm", FED_AVG_FAMILY), Aggregation({"krum", "multi-krum"})}},
+        {"aggregationPercent",
+         "fedavg",
+         {Is("algorithm", FED_AVG_FAMILY), Aggregation({"multi-krum"})}},
+        {"clientFraction", "fedavg", {Is("algorithm", FED_AVG_FAMILY)}},
+        {"mu", "fedavg", {Is("algorithm", {"fedprox"})}},
+        {"globalLearningRate", "fedavg", {Is("algorithm", FED_AVG_FAMILY)}},
+        {"deferTraining",
+         "fedavg",
+         {Is("algorithm", {"fedavg", "fedprox", "fedsgd", "decentralized"})}},
+        {"stragglerSlowdown", "fedavg", {IsNot("stragglers", {"0"}, "--stragglers > 0")}},
+        {"graph", "fedavg", {Is("algorithm", {"decentralized"})}},
+        {"neighbours", "fedavg", {Is("algorithm", {"decentralized"})}},
+        {"groupSize", "fedavg", {Is("algorithm", {"semi-decentralized"})}},
+        {"stepsPerExchange", "fedavg", {Is("algorithm", {"semi-decentralized"})}},
+        {"exchangesPerRound", "fedavg", {Is("algorithm", {"semi-decentralized"})}},
+
+        // cmfl: serverless CMFL (the committee consensus protocol) and its baselines.
+        {"committeePercent", "cmfl", {Is("algorithm", CMFL)}},
+        {"aggregationPercent", "cmfl", {Is("algorithm", {"cmfl-1", "cmfl-2", "multi-krum"})}},
+        {"phaseTimeout", "cmfl", {Is("algorithm", CMFL)}},
+        {"requestTimeout", "cmfl", {Is("algorithm", CMFL)}},
+        {"maxAttempts", "cmfl", {Is("algorithm", CMFL)}},
+        {"quorum", "cmfl", {Is("algorithm", CMFL)}},
+        {"gradientUpload", "cmfl", {Is("algorithm", CMFL)}},
+        {"failedVote", "cmfl", {Is("algorithm", CMFL)}},
+        {"maliciousCommittee", "cmfl", {Is("algorithm", CMFL)}},
+        {"aggregationBase", "cmfl", {Is("algorithm", CMFL)}},
+        {"trimPercent", "cmfl", {Is("algorithm", {"trimmed-mean"})}},
+        {"krumF", "cmfl", {Is("algorithm", {"krum", "multi-krum"})}},
+        {"multiKrumWeights", "cmfl", {Is("algorithm", {"multi-krum"})}},
+        {"segments", "cmfl", {Is("algorithm", {"gossipfl"})}},
+        {"replicas", "cmfl", {Is("algorithm", {"gossipfl"})}},
+        {"roundDeadline", "cmfl", {Is("algorithm", CMFL_BASELINES)}},
+        {"scalingLow", "cmfl", {Is("attack", {"gradient-scaling"})}},
+    };
+    return table;
+}
+
+const D2dFlagScope::Row*
+D2dFlagScope::Find(const std::string& program, const std::string& flag)
+{
+    const Row* general = nullptr;
+    for (const auto& row : GetTable())
+    {
+        if (row.flag != flag)
+        {
+            continue;
+        }
+        if (row.program == program)
+        {
+            return &row;
+        }
+        if (row.program.empty() && !general)
+        {
+            general = &row;
+        }
+    }
+    return general;
+}
+
+namespace
+{
+
+/**
+ * \param c an IS or IS_NOT condition
+ * \return how to say where it holds, e.g. "--algorithm=fedavg, fedprox or fedsgd"
+ */
+std::string
+Where(const Condition& c)
+{
+    if (!c.text.empty())
+    {
+        return c.text;
+    }
+    std::string out = "--" + c.flag + "=";
+    for (std::size_t i = 0; i < c.values.size(); ++i)
+    {
+        out += (i == 0 ? "" : (i + 1 == c.values.size() ? " or " : ", ")) + c.values[i];
+    }
+    return out;
+}
+
+/**
+ * \param c a condition
+ * \return its text in --PrintHelp, e.g. "D2D messages"
+ */
+std::string
+Describe(const Condition& c)
+{
+    switch (c.need)
+    {
+    case Need::D2D:
+        return "D2D messages";
+    case Need::D2S:
+        return "a server (D2S links)";
+    case Need::MESSAGES:
+        return "messages";
+    case Need::TX_RADIOS:
+        return "D2D messages, or D2S ones without --d2sTxPowerDbm";
+    case Need::POSITIONS:
+        return "D2D messages, or a server over Wi-Fi";
+    case Need::IS:
+        return Where(c);
+    case Need::IS_NOT:
+        return Where(c);
+    }
+    return "";
+}
+
+} // namespace
+
+std::string
+D2dFlagScope::Describe(const std::string& program, const std::string& flag)
+{
+    const Row* row = Find(program, flag);
+    if (!row)
+    {
+        return "";
+    }
+    std::string out = " (acts with: ";
+    for (std::size_t i = 0; i < row->conditions.size(); ++i)
+    {
+        out += (i == 0 ? "" : "; ") + ns3::Describe(row->conditions[i]);
+    }
+    return out + ")";
+}
+
+std::string
+D2dFlagScope::WhyInert(const D2dScenarioFlags& flags,
+                       const D2dTraffic& traffic,
+                       const std::string& flag)
+{
+    const Row* row = Find(flags.GetProgram(), flag);
+    if (!row)
+    {
+        return "";
+    }
+    const std::string chosen = traffic.chosen.empty() ? "this run" : traffic.chosen;
+    auto users = [&](const std::string& what, const std::string& who) {
+        return who.empty() ? fmt::format("no configuration of {} has {}", flags.GetProgram(), what)
+                           : fmt::format("{}: {}", what, who);
+    };
+    const bool wifi = flags.Has("backend") && flags.GetParsedText("backend") == "wifi";
+    for (const auto& c : row->conditions)
+    {
+        switch (c.need)
+        {
+        case Need::D2D:
+            if (traffic.known && !traffic.d2d)
+            {
+                return fmt::format("it acts on D2D links, and {} sends no D2D messages ({})",
+                                   chosen,
+                                   users("D2D messages", traffic.d2dUsers));
+            }
+            break;
+        case Need::D2S:
+            if (traffic.known && !traffic.d2s)
+            {
+                return fmt::format("it acts on device-to-server links, and {} has no server ({})",
+                                   chosen,
+                                   users("a server", traffic.d2sUsers));
+            }
+            break;
+        case Need::MESSAGES:
+            if (traffic.known && !traffic.d2d && !traffic.d2s)
+            {
+                return fmt::format("it acts on messages, and {} sends none ({}; {})",
+                                   chosen,
+                                   users("D2D messages", traffic.d2dUsers),
+                                   users("a server", traffic.d2sUsers));
+            }
+            break;
+        case Need::TX_RADIOS:
+            if (traffic.known && !traffic.d2d && !(traffic.d2s && traffic.d2sFollowsTx))
+            {
+                return fmt::format(
+                    "it sets the D2D radios' transmit power, and {} sends no D2D messages ({}); "
+                    "{}",
+                    chosen,
+                    users("D2D messages", traffic.d2dUsers),
+                    traffic.d2s ? "the device-to-server radios' is --d2sTxPowerDbm"
+                                : "it has no server either");
+            }
+            break;
+        case Need::POSITIONS:
+            if (traffic.known && !traffic.d2d && !(traffic.d2s && wifi))
+            {
+                return fmt::format(
+                    "the devices' positions reach no link of this run: {} sends no D2D messages "
+                    "({}), and {}",
+                    chosen,
+                    users("D2D messages", traffic.d2dUsers),
+                    traffic.d2s ? "its device-to-server links on the channel backend have one "
+                                  "length (--d2sDistanceFactor; over --backend=wifi the server "
+                                  "is a node at a place)"
+                                : "it has no server");
+            }
+            break;
+        case Need::IS:
+        case Need::IS_NOT: {
+            if (!flags.Has(c.flag) || (!c.orArgument.empty() && flags.HasArgument(c.orArgument)))
+            {
+                break;
+            }
+            const std::string value = flags.GetParsedText(c.flag);
+            const bool in = std::find(c.values.begin(), c.values.end(), value) != c.values.end();
+            if (in != (c.need == Need::IS))
+            {
+                return fmt::format("it acts with {} (here --{}={})", Where(c), c.flag, value);
+            }
+            break;
+        }
+        }
+    }
+    return "";
+}
+
+void
+D2dFlagScope::Check(const D2dScenarioFlags& flags,
+                    const D2dTraffic& traffic,
+                    const D2dScenarioSupport& support)
+{
+    for (const auto& name : flags.GetNames())
+    {
+        if (flags.AtDefault(name))
+        {
+            continue;
+        }
+        if (const std::string why = WhyInert(flags, traffic, name); !why.empty())
+        {
+            support.Fail(fmt::format("--{}={} cannot change this run: {}; leave it out (its "
+                                     "default: {})",
+                                     name,
+                                     flags.GetParsedText(name),
+                                     why,
+                                     flags.GetDefaultText(name)));
+        }
+    }
+}
+
+void
+D2dFlagScope::Print(std::ostream& os, const D2dScenarioFlags& flags, const D2dTraffic& traffic)
+{
+    os << fmt::format("# flags of {} in this configuration ({}; D2D messages: {}, server: {})\n",
+                      flags.GetProgram(),
+                      traffic.chosen.empty() ? "the command line" : traffic.chosen,
+                      traffic.known ? (traffic.d2d ? "yes" : "no") : "not said",
+                      traffic.known ? (traffic.d2s ? "yes" : "no") : "not said");
+    os << "flag,acts,why\n";
+    for (const auto& name : flags.GetNames())
+    {
+        const std::string why = WhyInert(flags, traffic, name);
+        std::string quoted = why;
+        if (why.find_first_of(",\"") != std::string::npos)
+        {
+            quoted.clear();
+            for (char ch : why)
+            {
+                quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+            }
+            quoted = "\"" + quoted + "\"";
+        }
+        os << fmt::format("{},{},{}\n", name, why.empty() ? "yes" : "no", quoted);
+    }
+    os.flush();
+}
+
+} // namespace ns3

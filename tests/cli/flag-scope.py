@@ -1,0 +1,329 @@
+#!/usr/bin/env python3
+"""No silent flags: D2dFlagScope's table, run against every scenario program.
+
+For each of the six programs and each configuration that changes which links its messages
+use (its --algorithm, --cooperation, --d2sFraction or paradigm, over both backends):
+- `--printScope` lists every flag of the program once, each "yes" (it acts) or "no" with a
+  reason;
+- every flag it lists as "no" is given at a value other than its default (VALUES below,
+  this test's own) with `--validate`: the program must refuse it with exit status 2, one
+  line on stderr naming the flag and saying "cannot change this run", nothing on stdout;
+- the same flag at its default value is accepted (a default never counts as given).
+Then it samples flags the table says act (SAMPLES below: D2D, D2S, Wi-Fi, per-algorithm and
+per-mode flags in every program), checks that --printScope lists them as "yes", runs the
+configuration with and without the flag on a small setting and expects the named trace to
+differ. And a few reasons are checked word for word against what they must say (server
+FedAvg sends no D2D messages, a Wi-Fi flag on the channel, ...), independently of the table.
+
+A program's runs are forked by one start of it (case_batch.py, D2DLEARN_CASES).
+
+Usage: flag-scope.py BIN_DIR
+"""
+
+import csv
+import hashlib
+import io
+import os
+import re
+import sys
+import tempfile
+
+import case_batch
+
+BIN = sys.argv[1] if len(sys.argv) > 1 else sys.exit("usage: flag-scope.py BIN_DIR")
+TMP = tempfile.mkdtemp(prefix="flag-scope.")
+failures = 0
+
+# A value other than the default for every flag the table may find inert; two where the
+# default may be one of them (the first that differs from the default is taken).
+RSS_FILE = os.path.join(TMP, "w.csv")
+VALUES = {
+    "mtuBytes": ["1000", "1200"],
+    "maxRetransmissions": ["3", "4"],
+    "spectralEfficiency": ["3", "4"],
+    "bandwidthHz": ["5e6", "2e7"],
+    "noisePowerW": ["2e-13", "3e-13"],
+    "txPowerDbm": ["10", "12"],
+    "d2sTxPowerDbm": ["10", "12"],
+    "reliable": ["false", "true"],
+    "fastPath": ["false", "true"],
+    "rangeM": ["30", "40"],
+    "access": ["immediate", "scheduled"],
+    "d2sDistanceFactor": ["2", "4"],
+    "areaSideM": ["70", "80"],
+    "speedMps": ["5", "6"],
+    "energyModel": ["first-order", "power"],
+    "dynamicRssLevels": ["4", "5"],
+    "rssStep": ["2s", "3s"],
+    "rssFile": [RSS_FILE],
+    "dropProbability": ["0.3", "0.4"],
+    "d2sDropProbability": ["0.3", "0.4"],
+    "printLinks": ["true", "false"],
+    "wifiStandard": ["80211g", "80211a"],
+    "wifiRateManager": ["ideal", "constant"],
+    "wifiDataMode": ["OfdmRate24Mbps"],
+    "wifiLossExponent": ["3.5", "4"],
+    # fedavg
+    "aggregation": ["median", "mean"],
+    "trimPercent": ["20", "30"],
+    "krumF": ["1", "2"],
+    "aggregationPercent": ["50", "60"],
+    "clientFraction": ["0.5", "0.6"],
+    "mu": ["0.1", "0.2"],
+    "globalLearningRate": ["0.5", "0.6"],
+    "deferTraining": ["false", "true"],
+    "stragglerSlowdown": ["5", "6"],
+    "graph": ["range", "random"],
+    "neighbours": ["3", "4"],
+    "groupSize": ["3", "4"],
+    "stepsPerExchange": ["3", "4"],
+    "exchangesPerRound": ["2", "3"],
+    # cmfl
+    "committeePercent": ["30", "35"],
+    "phaseTimeout": ["30s", "40s"],
+    "requestTimeout": ["1s", "3s"],
+    "maxAttempts": ["2", "3"],
+    "quorum": ["replicas", "majority"],
+    "gradientUpload": ["broadcast", "unicast"],
+    "failedVote": ["keep-committee", "step-down"],
+    "maliciousCommittee": ["adversarial", "attacked-reference"],
+    "aggregationBase": ["active", "training"],
+    "multiKrumWeights": ["uniform", "samples"],
+    "segments": ["5", "6"],
+    "replicas": ["2", "4"],
+    "roundDeadline": ["30s", "40s"],
+    "scalingLow": ["0.3", "0.4"],
+}
+
+# program -> (the choices that decide its links, a small setting for the sampled runs)
+PROGRAMS = {
+    "fedavg": ([["--algorithm=" + a] for a in
+                ["fedavg", "fedprox", "fedsgd", "decentralized", "semi-decentralized", "local"]],
+               ["--nDevices=4", "--rounds=1", "--dataFraction=0.02", "--model=mlp:16"]),
+    "cmfl": ([["--algorithm=" + a] for a in
+              ["cmfl-1", "cmfl-2", "fedavg", "median", "trimmed-mean", "krum", "multi-krum",
+               "braintorrent", "gossipfl"]],
+             ["--nDevices=20", "--activationPercent=50", "--rounds=1", "--dataFraction=0.02",
+              "--model=logistic"]),
+    "consensus": ([["--algorithm=" + a] for a in ["consensus", "fedavg", "fedprox", "local"]],
+                  ["--nDevices=4", "--rounds=2", "--warmupRounds=1", "--dataFraction=0.05",
+                   "--dataset=gaussian-mixture", "--model=mlp:8"]),
+    "bayes-consensus": ([["--cooperation=" + c] for c in ["network", "isolated", "central"]],
+                        ["--nDevices=6", "--steps=5"]),
+    "d2d-exchange": ([["--d2sFraction=" + f] for f in ["0", "0.5", "1"]],
+                     ["--nDevices=6", "--duration=1s"]),
+    "graph-discovery": ([["--paradigm=supervised", "--downstream=none"],
+                         ["--paradigm=supervised", "--downstream=decentralized"],
+                         ["--paradigm=unsupervised", "--downstream=none"]],
+                        ["--nDevices=10", "--dataFraction=0.05", "--pcaDims=8", "--clusters=7",
+                         "--edges=2", "--iterations=50"]),
+}
+BACKENDS = [["--backend=channel"], ["--backend=wifi"]]
+
+# (program, configuration, flag=value, the trace that must change): flags the table says act.
+SAMPLES = [
+    ("fedavg", ["--algorithm=decentralized"], "--dropProbability=0.6", "messages.csv"),
+    ("fedavg", ["--algorithm=fedavg"], "--d2sDropProbability=0.3", "messages.csv"),
+    ("fedavg", ["--algorithm=fedprox"], "--mu=5", "rounds.csv"),
+    ("fedavg", ["--algorithm=semi-decentralized"], "--groupSize=2", "messages.csv"),
+    ("fedavg", ["--algorithm=decentralized", "--backend=wifi", "--areaSideM=30"],
+     "--wifiLossExponent=4", "messages.csv"),
+    # the range graph over Wi-Fi: who hears whom (no --rangeM there)
+    ("fedavg", ["--algorithm=decentralized", "--backend=wifi", "--areaSideM=300"],
+     "--graph=range", "messages.csv"),
+    ("cmfl", ["--algorithm=cmfl-1"], "--gradientUpload=broadcast", "messages.csv"),
+    ("cmfl", ["--algorithm=fedavg"], "--d2sDropProbability=0.3", "messages.csv"),
+    ("consensus", ["--algorithm=consensus"], "--dropProbability=0.6", "messages.csv"),
+    ("bayes-consensus", ["--cooperation=network"], "--mtuBytes=200", "messages.csv"),
+    ("d2d-exchange", ["--d2sFraction=0.5"], "--d2sDropProbability=0.5", "messages.csv"),
+    ("graph-discovery", ["--paradigm=unsupervised", "--downstream=none"],
+     "--d2sDropProbability=0.3", "messages.csv"),
+]
+
+# (program, configuration, flag=value, words the one line must hold): the reasons, checked
+# against what the issue asks them to say rather than against the table.
+REASONS = [
+    ("fedavg", [], "--dropProbability=0.5", "--algorithm=fedavg sends no D2D messages"),
+    ("fedavg", ["--algorithm=decentralized"], "--d2sDropProbability=0.1",
+     "--algorithm=decentralized has no server"),
+    ("fedavg", [], "--wifiStandard=80211g", "it acts with --backend=wifi"),
+    ("fedavg", ["--backend=wifi"], "--noisePowerW=1e-12", "it acts with --backend=channel"),
+    ("fedavg", ["--algorithm=fedavg"], "--mu=0.5", "it acts with --algorithm=fedprox"),
+    ("cmfl", ["--algorithm=krum"], "--committeePercent=30",
+     "it acts with --algorithm=cmfl-1 or cmfl-2"),
+    ("d2d-exchange", [], "--d2sTxPowerDbm=10", "--d2sFraction=0 has no server"),
+]
+
+
+def fail(message):
+    global failures
+    failures += 1
+    print("  FAIL: " + message)
+
+
+def defaults(program):
+    """{flag: default} from --PrintHelp (the last [...] of a flag's line)."""
+    out = case_batch.run(os.path.join(BIN, program), [["--PrintHelp"]])[0].stdout
+    result = {}
+    section = None
+    for line in out.splitlines():
+        if line.strip().endswith(":") and not line.startswith(" "):
+            section = line.strip()[:-1]
+            continue
+        if section != "Program Options":
+            continue
+        m = re.match(r"^\s+--([^:\s]+):\s*(.*?)\s*$", line)
+        if m:
+            d = re.search(r"\[([^\[\]]*)\]$", m.group(2))
+            result[m.group(1)] = d.group(1) if d else None
+    return result
+
+
+def scope(result):
+    """{flag: (acts, why)} of a --printScope output."""
+    lines = [line for line in result.stdout.splitlines() if not line.startswith("#")]
+    return {row["flag"]: (row["acts"] == "yes", row["why"])
+            for row in csv.DictReader(io.StringIO("\n".join(lines)))}
+
+
+def pick(flag, default):
+    for value in VALUES.get(flag, []):
+        if value != default:
+            return value
+    return None
+
+
+def refused(result, flag):
+    lines = result.stderr.strip().splitlines()
+    return (result.returncode == 2 and len(lines) == 1 and "--" + flag + "=" in lines[0]
+            and "cannot change this run" in lines[0] and not result.stdout.strip())
+
+
+def check_program(program, configurations):
+    """Every inert flag of every configuration refused, and accepted at its default."""
+    binary = os.path.join(BIN, program)
+    default = defaults(program)
+    configs = [c + b for c in configurations for b in BACKENDS]
+    scopes = case_batch.run(binary, [c + ["--printScope"] for c in configs])
+    cases, meta = [], []
+    inert_total = 0
+    for config, result in zip(configs, scopes):
+        if result.returncode != 0:
+            fail("%s %s --printScope exited %d: %s"
+                 % (program, " ".join(config), result.returncode, result.stderr.strip()[:200]))
+            continue
+        table = scope(result)
+        if set(table) != set(default):
+            fail("%s %s --printScope lists other flags than --PrintHelp: %s"
+                 % (program, " ".join(config), sorted(set(table) ^ set(default))))
+        for flag, (acts, why) in table.items():
+            if acts:
+                continue
+            inert_total += 1
+            if not why:
+                fail("%s %s: --%s inert without a reason" % (program, " ".join(config), flag))
+            value = pick(flag, default.get(flag))
+            if value is None:
+                fail("%s: --%s is inert in %s, and this test has no value for it (add one to "
+                     "VALUES)" % (program, flag, " ".join(config)))
+                continue
+            cases.append(config + ["--%s=%s" % (flag, value), "--validate"])
+            meta.append((config, flag, "refused"))
+            if default.get(flag) is not None and flag not in ("rssFile",):
+                cases.append(config + ["--%s=%s" % (flag, default[flag]), "--validate"])
+                meta.append((config, flag, "accepted"))
+    results = case_batch.run(binary, cases)
+    n_refused = n_accepted = 0
+    for (config, flag, want), result in zip(meta, results):
+        where = "%s %s" % (program, " ".join(result.args[1:]))
+        if want == "refused":
+            if refused(result, flag):
+                n_refused += 1
+            else:
+                fail("%s: want a one-line refusal naming --%s, got exit %d: %s"
+                     % (where, flag, result.returncode, result.stderr.strip()[:300]))
+        else:
+            if "cannot change this run" in result.stderr:
+                fail("%s: a flag at its default was refused: %s"
+                     % (where, result.stderr.strip()[:300]))
+            else:
+                n_accepted += 1
+    print("  %s: %d configurations, %d inert (flag, configuration) pairs: %d refused, "
+          "%d accepted at their default" % (program, len(configs), inert_total, n_refused,
+                                             n_accepted))
+
+
+def digest(path):
+    with open(path, "rb") as f:
+        return hashlib.md5(f.read()).hexdigest()
+
+
+def check_samples():
+    """Flags the table says act change a trace."""
+    by_program = {}
+    for sample in SAMPLES:
+        by_program.setdefault(sample[0], []).append(sample)
+    for program, samples in by_program.items():
+        binary = os.path.join(BIN, program)
+        small = PROGRAMS[program][1]
+        threads = [] if program == "d2d-exchange" else ["--threads=0"]
+        scopes = case_batch.run(binary, [config + small + [flag, "--printScope"]
+                                         for _, config, flag, _ in samples])
+        runs, outs = [], []
+        for k, ((_, config, flag, _), result) in enumerate(zip(samples, scopes)):
+            name = flag[2:].split("=")[0]
+            table = scope(result) if result.returncode == 0 else {}
+            if not table.get(name, (False,))[0]:
+                fail("%s %s: --printScope does not list --%s as acting: %s"
+                     % (program, " ".join(config), name, result.stderr.strip()[:200]))
+            for variant, extra in (("base", []), ("flag", [flag])):
+                out = os.path.join(TMP, "%s-%d-%s" % (program, k, variant))
+                outs.append(out)
+                runs.append(config + small + extra + threads + ["--quiet", "--outDir=" + out])
+        results = case_batch.run(binary, runs, timeout=300)
+        for k, (_, config, flag, trace) in enumerate(samples):
+            base, with_flag = results[2 * k], results[2 * k + 1]
+            if base.returncode != 0 or with_flag.returncode != 0:
+                fail("%s %s %s: runs exited %d and %d: %s"
+                     % (program, " ".join(config), flag, base.returncode, with_flag.returncode,
+                        (base.stderr + with_flag.stderr).strip()[:300]))
+                continue
+            a = digest(os.path.join(outs[2 * k], trace))
+            b = digest(os.path.join(outs[2 * k + 1], trace))
+            if a == b:
+                fail("%s %s %s: %s unchanged (md5 %s)" % (program, " ".join(config), flag,
+                                                          trace, a))
+            else:
+                print("  %s %s %s: %s changed (md5 %s -> %s)"
+                      % (program, " ".join(config), flag, trace, a[:8], b[:8]))
+
+
+def check_reasons():
+    for program, config, flag, words in REASONS:
+        result = case_batch.run(os.path.join(BIN, program), [config + [flag, "--validate"]])[0]
+        line = result.stderr.strip()
+        if result.returncode != 2 or words not in line:
+            fail("%s %s %s: want exit 2 and '%s', got exit %d: %s"
+                 % (program, " ".join(config), flag, words, result.returncode, line[:300]))
+        else:
+            print("  %s %s %s: %s" % (program, " ".join(config), flag, line))
+
+
+def main():
+    with open(RSS_FILE, "w") as f:  # read only when --rssFile acts; 4 devices otherwise
+        f.write("0,1e-9,1e-9,1e-9\n1e-9,0,1e-9,1e-9\n1e-9,1e-9,0,1e-9\n1e-9,1e-9,1e-9,0\n")
+    print("check: the reasons")
+    check_reasons()
+    for program, (configurations, _) in PROGRAMS.items():
+        print("check: every inert flag of %s" % program)
+        check_program(program, configurations)
+    print("check: sampled flags that act change a trace")
+    check_samples()
+    if failures:
+        print("flag-scope: %d failure(s)" % failures)
+        sys.exit(1)
+    print("flag-scope: ok")
+
+
+if __name__ == "__main__":
+    main()
