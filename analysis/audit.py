@@ -93,8 +93,16 @@ p_drop
         noisePowerW from run.json's parameters (W <= 0: 1);
       D2D rows with --dynamicRssLevels=L > 0: eq. 18 of one of the L bin centres
         MinW + (k + 1/2)(MaxW - MinW)/L (ns3::DynamicRssModel attributes in parameters);
-      all to 1e-9. Always: every D2S row has the same p_drop (every D2S link has the same
-      length); without movement (speedMps = 0) and without dynamic RSS, each D2D link
+      all to 1e-9. D2S rows with --d2sLinks=equal (or a run.json without d2sLinks): every
+      one has the same p_drop (every D2S link has the same length). D2S rows with
+      --d2sLinks=distance on the channel: without movement (speedMps = 0) each device's
+      rows (uplink and downlink) keep one p_drop; and where the audit knows the loss (the
+      default log-distance model: no --ns3::...PropagationLossModel... argument, no
+      --d2sDropProbability, the default mobility), the distance that p_drop stands for
+      (eq. 18 and the log-distance loss inverted: exponent 3, 46.6777 dB at 1 m, at
+      d2sTxPowerDbm, sigma^2 = d2sNoisePowerW or noisePowerW) lies between the server's
+      (run.json serverPosition) least and greatest distance to the square [0,
+      areaSideM]^2, relative 1e-6. Without movement and without dynamic RSS, each D2D link
       (src, dst) keeps one p_drop.
 time-order
     messages.csv: t_recv_s is empty exactly when delivered = 0, and not before t_send_s;
@@ -860,11 +868,53 @@ def read_matrix(path):
     return rows if rows and all(len(r) == len(rows) for r in rows) else None
 
 
+LOG_DISTANCE_REF_LOSS_DB = 46.6777  # ns-3 LogDistancePropagationLossModel at 1 m
+LOG_DISTANCE_EXPONENT = 3.0
+
+
+def d2s_distance_bounds(a):
+    """(least, greatest) distance of the server to the square and a function p_drop ->
+    the D2S distance it stands for (m), or None where the audit cannot know the loss."""
+    p = a.params
+    if p.get("d2sLinks") != "distance" or p.get("backend") == "wifi" \
+            or p.get("d2sDropProbability", -1) >= 0 or p.get("mobility") is not None \
+            or "PropagationLossModel" in str(p.get("commandLine", "")):
+        return None
+    try:
+        server = [float(x) for x in str(p.get("serverPosition")).split(",")]
+        side = float(p["areaSideM"])
+        tx_dbm = float(p["d2sTxPowerDbm"])
+        r_eff = float(p["spectralEfficiency"])
+        noise = float(p.get("d2sNoisePowerW", p["noisePowerW"]))
+    except (KeyError, TypeError, ValueError):
+        return None
+    if len(server) != 3 or not noise > 0:
+        return None
+    sx, sy, sz = server
+    near = math.sqrt(max(0.0, -sx, sx - side) ** 2 + max(0.0, -sy, sy - side) ** 2 + sz ** 2)
+    far = max(math.sqrt((cx - sx) ** 2 + (cy - sy) ** 2 + sz ** 2)
+              for cx in (0.0, side) for cy in (0.0, side))
+
+    def distance(p_drop):
+        if not 0.0 < p_drop < 1.0:
+            return None
+        rss_w = -(2.0 ** r_eff - 1.0) * noise / math.log1p(-p_drop)
+        loss_db = tx_dbm - (10.0 * math.log10(rss_w) + 30.0)
+        # Below the reference distance (1 m) the loss is the reference loss: "1 m or less".
+        return 10.0 ** ((loss_db - LOG_DISTANCE_REF_LOSS_DB) / (10.0 * LOG_DISTANCE_EXPONENT))
+    return near, far, distance
+
+
 def check_p_drop(a, messages):
     expected = link_expectation(a)
     n = a.params.get("nDevices")
     static = (a.params.get("speedMps", 0) == 0 and not a.params.get("dynamicRssLevels"))
+    # Runs from before --d2sLinks had equal D2S links.
+    d2s_equal = a.params.get("d2sLinks", "equal") == "equal" and a.params.get("backend") != "wifi"
+    d2s_static = a.params.get("speedMps", 0) == 0
+    bounds = d2s_distance_bounds(a)
     d2s_first = None
+    d2s_device_first = {}
     link_first = {}
     for r in messages:
         where = "messages.csv:%d" % r["_line"]
@@ -882,10 +932,27 @@ def check_p_drop(a, messages):
         elif value is not None:
             a.expect_close(where, "p_drop", what, value, p, rel=0.0, abs_tol=P_DROP_TOL)
         if n is not None and (r["src#"] == n or r["dst#"] == n):
-            if d2s_first is None:
-                d2s_first = (r["_line"], p)
-            a.expect(p == d2s_first[1], where, "p_drop",
-                     "every D2S link has the p_drop of row %d" % d2s_first[0], d2s_first[1], p)
+            device = r["dst"] if r["src#"] == n else r["src"]
+            if d2s_equal:
+                if d2s_first is None:
+                    d2s_first = (r["_line"], p)
+                a.expect(p == d2s_first[1], where, "p_drop",
+                         "every D2S link has the p_drop of row %d (--d2sLinks=equal)"
+                         % d2s_first[0], d2s_first[1], p)
+            elif d2s_static:
+                first = d2s_device_first.setdefault(device, (r["_line"], p))
+                a.expect(p == first[1], where, "p_drop",
+                         "device %s's D2S link keeps the p_drop of row %d (static devices, "
+                         "--d2sLinks=distance)" % (device, first[0]), first[1], p)
+            if bounds is not None:
+                near, far, distance = bounds
+                d = distance(p)
+                if d is not None:
+                    a.expect(near * (1 - 1e-6) - 1e-6 <= max(d, 1.0)
+                             and d <= max(far, 1.0) * (1 + 1e-6), where, "p_drop",
+                             "the D2S distance of device %s's p_drop (eq. 18, log-distance) "
+                             "within the server's reach of the square" % device,
+                             "%.6g to %.6g m" % (near, far), "%.6g m" % d)
         elif static:
             link = (r["src"], r["dst"])
             first = link_first.setdefault(link, (r["_line"], p))

@@ -334,6 +334,7 @@ set(d2dlearn_test_sources
     test/d2d-energy-test-suite.cc
     test/d2d-rss-test-suite.cc
     test/d2d-mobility-test-suite.cc
+    test/d2d-server-position-test-suite.cc
     test/d2d-wifi-test-suite.cc
     test/d2d-data-test-suite.cc
     test/d2d-bayes-test-suite.cc
@@ -341,7 +342,7 @@ set(d2dlearn_test_sources
 )
 list(APPEND d2dlearn_test_sources ${d2dlearn_discovery_test_sources})
 # One entry per ns-3 TestSuite name (each runs as its own CTest test).
-set(d2dlearn_test_suites d2d-channel d2d-channel-access d2d-energy d2d-rss d2d-mobility d2d-wifi d2d-data
+set(d2dlearn_test_suites d2d-channel d2d-channel-access d2d-energy d2d-rss d2d-mobility d2d-server-position d2d-wifi d2d-data
     d2d-bayes)
 list(APPEND d2dlearn_test_suites ${d2dlearn_discovery_test_suites})
 # Suites of the learners and protocols (linked with LibTorch).

@@ -210,6 +210,27 @@ class AuditTest(unittest.TestCase):
         self.edit_csv(d, "messages.csv", change)
         self.assertViolation(d, "p_drop")
 
+    def test_d2s_p_drop_of_a_device_changed(self):
+        # fedavg's D2S links follow each device's distance to the server (--d2sLinks=distance):
+        # a static device keeps one p_drop on its uplink and downlink.
+        d = self.copy("fedavg")
+
+        def change(rows):
+            d2s = [r for r in rows if r["src"] == "6" or r["dst"] == "6"]
+            device = d2s[0]["dst"] if d2s[0]["src"] == "6" else d2s[0]["src"]
+            other = [r for r in d2s[1:] if device in (r["src"], r["dst"])]
+            self.assertTrue(other, "device %s has one D2S row" % device)
+            other[-1]["p_drop"] = repr(float(other[-1]["p_drop"]) * 1.001)
+        self.edit_csv(d, "messages.csv", change)
+        self.assertViolation(d, "p_drop", "keeps the p_drop")
+
+    def test_d2s_distance_out_of_reach(self):
+        # The same p_drop values, but run.json's server 10 km away: no device in the 50 m square
+        # is as close to it as the p_drop values say.
+        d = self.copy("fedavg")
+        self.edit_json(d, lambda run: run["parameters"].update(serverPosition="10000,0,0"))
+        self.assertViolation(d, "p_drop", "within the server's reach")
+
     def test_p_drop_from_rss_file(self):
         d = self.copy("d2d-exchange")
         n = 6

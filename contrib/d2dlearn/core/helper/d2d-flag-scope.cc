@@ -112,9 +112,7 @@ D2dFlagScope::GetTable()
     static const std::vector<Row> table = {
         // D2dNetworkOptions: the network of every scenario.
         {"mtuBytes", "", {Messages()}},
-        {"maxRetransmissions",
-         "",
-         {Channel(), Messages(), Is("reliable", {"true"}, "--reliable")}},
+        {"maxRetransmissions", "", {Channel(), Messages(), Is("reliable", {"true"}, "--reliable")}},
         {"spectralEfficiency", "", {Channel(), Messages()}},
         {"bandwidthHz", "", {Channel(), Messages()}},
         {"noisePowerW", "", {Channel(), Messages()}},
@@ -124,7 +122,9 @@ D2dFlagScope::GetTable()
         {"fastPath", "", {Channel(), Messages()}},
         {"rangeM", "", {Channel(), D2d()}},
         {"access", "", {Channel(), Messages()}},
-        {"d2sDistanceFactor", "", {Channel(), D2s()}},
+        {"d2sLinks", "", {Channel(), D2s()}},
+        {"d2sDistanceFactor", "", {Channel(), D2s(), Is("d2sLinks", {"equal"}, "", "--rssFile=")}},
+        {"serverPosition", "", {{Need::SERVER_PLACE, "", {}, "", ""}}},
         {"areaSideM", "", {Messages()}},
         {"speedMps", "", {{Need::POSITIONS, "", {}, "", ""}}},
         {"energyModel", "", {Channel(), Messages()}},
@@ -132,7 +132,7 @@ D2dFlagScope::GetTable()
         {"rssStep",
          "",
          {Channel(), D2d(), IsNot("dynamicRssLevels", {"0"}, "--dynamicRssLevels > 0")}},
-        {"rssFile", "", {Channel(), D2d()}},
+        {"rssFile", "", {Channel()}}, // also the number of devices
         {"dropProbability", "", {Channel(), D2d()}},
         {"d2sDropProbability", "", {Channel(), D2s()}},
         {"printLinks", "", {Channel()}},
@@ -245,7 +245,9 @@ Describe(const Condition& c)
     case Need::TX_RADIOS:
         return "D2D messages, or D2S ones without --d2sTxPowerDbm";
     case Need::POSITIONS:
-        return "D2D messages, or a server over Wi-Fi";
+        return "D2D messages, or a server at a place";
+    case Need::SERVER_PLACE:
+        return "a server at a place: --d2sLinks=distance without --rssFile, or --backend=wifi";
     case Need::IS:
         return Where(c);
     case Need::IS_NOT:
@@ -288,6 +290,12 @@ D2dFlagScope::WhyInert(const D2dScenarioFlags& flags,
                            : fmt::format("{}: {}", what, who);
     };
     const bool wifi = flags.Has("backend") && flags.GetParsedText("backend") == "wifi";
+    // The server is a node at a place (D2dNetworkOptions: --d2sLinks and --rssFile on the
+    // channel; always over Wi-Fi), so the devices' positions reach their D2S links.
+    const bool serverPlace =
+        (!traffic.known || traffic.d2s) &&
+        (wifi || (flags.Has("d2sLinks") && flags.GetParsedText("d2sLinks") == "distance" &&
+                  !(flags.Has("rssFile") && flags.Given("rssFile"))));
     for (const auto& c : row->conditions)
     {
         switch (c.need)
@@ -330,17 +338,35 @@ D2dFlagScope::WhyInert(const D2dScenarioFlags& flags,
             }
             break;
         case Need::POSITIONS:
-            if (traffic.known && !traffic.d2d && !(traffic.d2s && wifi))
+            if (traffic.known && !traffic.d2d && !serverPlace)
             {
                 return fmt::format(
                     "the devices' positions reach no link of this run: {} sends no D2D messages "
                     "({}), and {}",
                     chosen,
                     users("D2D messages", traffic.d2dUsers),
-                    traffic.d2s ? "its device-to-server links on the channel backend have one "
-                                  "length (--d2sDistanceFactor; over --backend=wifi the server "
-                                  "is a node at a place)"
+                    traffic.d2s ? "its device-to-server links all have one length "
+                                  "(--d2sLinks=equal: --d2sDistanceFactor x the mean D2D "
+                                  "distance)"
                                 : "it has no server");
+            }
+            break;
+        case Need::SERVER_PLACE:
+            if (traffic.known && !traffic.d2s)
+            {
+                return fmt::format("it places the server, and {} has no server ({})",
+                                   chosen,
+                                   users("a server", traffic.d2sUsers));
+            }
+            if (!serverPlace)
+            {
+                return fmt::format(
+                    "it places the server, and the device-to-server links of this run all have "
+                    "one length whatever its place ({}: --d2sDistanceFactor x the mean D2D "
+                    "distance; a server at a place: {}--backend=wifi)",
+                    flags.Given("rssFile") ? "--rssFile implies --d2sLinks=equal"
+                                           : "--d2sLinks=equal",
+                    flags.Given("rssFile") ? "no --rssFile and " : "--d2sLinks=distance or ");
             }
             break;
         case Need::IS:

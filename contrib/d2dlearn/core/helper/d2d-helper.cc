@@ -324,14 +324,33 @@ D2dHelper::InstallServer(Ptr<Node> server, NodeContainer nodes, double distanceF
     NS_ABORT_MSG_IF(!m_channel, "D2dHelper::InstallServer: call Install() first");
     NS_ABORT_MSG_IF(distanceFactor <= 0,
                     "D2dHelper::InstallServer: distanceFactor must be > 0, got " << distanceFactor);
-    const double distance = std::max(1.0, distanceFactor * MeanPairDistanceM(nodes));
-    // The same radio technology as the D2D links unless told otherwise.
+    // Wagle et al. 2025, sec. VI-G: every D2S link distanceFactor x the mean D2D distance.
+    return MakeServer(server, nodes, std::max(1.0, distanceFactor * MeanPairDistanceM(nodes)));
+}
+
+Ptr<D2dChannel>
+D2dHelper::InstallServer(Ptr<Node> server, NodeContainer nodes)
+{
+    NS_LOG_FUNCTION(this << server);
+    NS_ABORT_MSG_IF(!m_channel, "D2dHelper::InstallServer: call Install() first");
+    NS_ABORT_MSG_IF(!server->GetObject<MobilityModel>(),
+                    "D2dHelper::InstallServer: the server node has no MobilityModel (its place)");
+    return MakeServer(server, nodes, 0.0);
+}
+
+Ptr<D2dChannel>
+D2dHelper::MakeServer(Ptr<Node> server, NodeContainer nodes, double fixedDistanceM)
+{
+    // The same radio technology as the D2D links unless told otherwise, but no hearing
+    // range: --rangeM is the D2D radios' (a channel with FixedDistanceM ignores it anyway).
     m_d2sChannel = m_channelFactory.Create<D2dChannel>();
+    m_d2sChannel->SetAttribute("RangeM", DoubleValue(0.0));
     for (const auto& [name, value] : m_d2sAttributes)
     {
         m_d2sChannel->SetAttribute(name, *value);
     }
-    m_d2sChannel->SetAttribute("FixedDistanceM", DoubleValue(distance));
+    m_d2sChannel->SetAttribute("FixedDistanceM", DoubleValue(fixedDistanceM));
+    const bool byPosition = fixedDistanceM <= 0;
     // One network, one id space: the D2S channel shares the D2D channel's registry.
     m_d2sChannel->SetMessageRegistry(m_channel->GetMessageRegistry());
     // The D2D radios' attributes, with the D2S radios' own on top (a later Set of the same
@@ -356,6 +375,14 @@ D2dHelper::InstallServer(Ptr<Node> server, NodeContainer nodes, double distanceF
         auto radio = d2sRadioFactory.Create<D2dRadio>();
         radio->SetIndex(i);
         radio->SetNode(node);
+        if (byPosition)
+        {
+            // The device's own mobility: its D2S link follows it as it moves.
+            auto mobility = node->GetObject<MobilityModel>();
+            NS_ABORT_MSG_IF(!mobility,
+                            "D2dHelper::InstallServer: node " << i << " has no mobility");
+            radio->SetMobility(mobility);
+        }
         radio->SetEnergyModel(energy);
         m_d2sChannel->Attach(radio);
         energy->AddDepletionCallback([radio]() { radio->TurnOff(); });
@@ -366,6 +393,10 @@ D2dHelper::InstallServer(Ptr<Node> server, NodeContainer nodes, double distanceF
     serverRadio->SetAttribute("HalfDuplex", BooleanValue(false));
     serverRadio->SetIndex(nodes.GetN());
     serverRadio->SetNode(server);
+    if (byPosition)
+    {
+        serverRadio->SetMobility(server->GetObject<MobilityModel>());
+    }
     m_d2sChannel->Attach(serverRadio);
     server->AggregateObject(serverRadio);
     return m_d2sChannel;

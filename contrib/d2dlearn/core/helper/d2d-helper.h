@@ -105,17 +105,34 @@ class D2dHelper
     void InstallWithoutRadios(NodeContainer nodes);
 
     /**
-     * \brief Add a server reached over a D2S link: a second channel on which device i has
-     * a radio with index i (its energy charged as d2s_tx / d2s_rx to the device's source)
-     * and the server a full-duplex radio (a base station: it receives uploads while it
-     * transmits) with index N = nodes.GetN(). Every D2S link is
-     * distanceFactor x the mean D2D distance long (Wagle et al. 2025, sec. VI-G: 3x).
+     * \brief Add a server reached over D2S links of equal length: a second channel on which
+     * device i has a radio with index i (its energy charged as d2s_tx / d2s_rx to the
+     * device's source) and the server a full-duplex radio (a base station: it receives
+     * uploads while it transmits) with index N = nodes.GetN(). Every D2S link is
+     * distanceFactor x the mean D2D distance long whatever the positions (the channel's
+     * FixedDistanceM), as in Wagle, Das, Love and Brinton, "Multi-Agent Reinforcement
+     * Learning for Graph Discovery in D2D-Enabled Federated Learning", 2025, sec. VI-G ("the
+     * D2S distance is 3x the average D2D distance").
      * \param server the server node (no energy source: mains powered)
      * \param nodes the devices, as given to Install()
-     * \param distanceFactor D2S distance over the mean D2D distance
+     * \param distanceFactor D2S distance over the mean D2D distance (> 0)
      * \return the D2S channel
      */
     Ptr<D2dChannel> InstallServer(Ptr<Node> server, NodeContainer nodes, double distanceFactor);
+
+    /**
+     * \brief Add a server at its own place: the D2S channel and radios of
+     * InstallServer(server, nodes, distanceFactor), but each D2S link is as long as the
+     * device's distance to the server now (the server node's MobilityModel and the device's),
+     * through the D2S channel's RSS model (by default ns-3's log-distance loss, as on the D2D
+     * links) and eq. (18): a device that moves away from the server sees its P_D rise. The
+     * D2S channel has no hearing range (RangeM 0) unless SetD2sChannelAttribute() gives one.
+     * \param server the server node, with a MobilityModel (e.g. a
+     *        ConstantPositionMobilityModel at the access point); no energy source
+     * \param nodes the devices, as given to Install(), with their MobilityModels
+     * \return the D2S channel
+     */
+    Ptr<D2dChannel> InstallServer(Ptr<Node> server, NodeContainer nodes);
 
     /**
      * \param stream first RNG stream index
@@ -193,6 +210,15 @@ class D2dHelper
     static void ScaleGenericBatteryToEnergy(Ptr<EnergySource> battery, double joules);
 
   private:
+    /**
+     * \brief The D2S channel and radios of both InstallServer()s.
+     * \param server the server node
+     * \param nodes the devices
+     * \param fixedDistanceM > 0: every link this long (FixedDistanceM); 0: the radios follow
+     *        the nodes' MobilityModels
+     * \return the D2S channel
+     */
+    Ptr<D2dChannel> MakeServer(Ptr<Node> server, NodeContainer nodes, double fixedDistanceM);
     /** \return a new energy source on the node, added to its EnergySourceContainer */
     Ptr<EnergySource> AddEnergySource(Ptr<Node> node);
 

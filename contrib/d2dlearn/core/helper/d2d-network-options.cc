@@ -34,6 +34,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -154,8 +155,20 @@ D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
              access)
         .Sets("ns3::D2dChannel::AccessPolicy")
         .Choices({"immediate", "scheduled"});
+    flags
+        .Add("d2sLinks",
+             "Length of the device-to-server links: distance (each device's own distance to "
+             "the server at --serverPosition, through the propagation loss and eq. 18, "
+             "followed as it moves) or equal (every link --d2sDistanceFactor x the mean D2D "
+             "distance, Wagle et al. 2025, sec. VI-G; --rssFile implies it)",
+             d2sLinks)
+        .Choices({"distance", "equal"});
     flags.Add("d2sDistanceFactor", "D2S distance over the mean D2D distance", d2sDistanceFactor)
         .Range(1e-3, 1e6);
+    flags.Add("serverPosition",
+              "Position of the server (access point, base station), m: x,y or x,y,z (also "
+              "ns-3's x:y:z), each -1e7 to 1e7, or centre (the centre of the square, z 0)",
+              serverPosition);
     flags.Add("areaSideM", "Side of the square area, m", areaSideM).Range(1e-3, 1e7);
     flags
         .Add("speedMps",
@@ -243,7 +256,7 @@ D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
     flags
         .Add("backend",
              "Messaging backend: channel (the D2D channel, eq. 18 on every link) or wifi "
-             "(ns-3's 802.11 ad hoc MAC and PHY; the server at the centre of the square)",
+             "(ns-3's 802.11 ad hoc MAC and PHY; the server at --serverPosition)",
              backend)
         .Choices({"channel", "wifi"});
     flags.Add("wifiStandard", "Wi-Fi backend: the 802.11 standard", wifiStandard)
@@ -310,6 +323,7 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
     // The flags' own ranges are checked by D2dScenarioFlags::Parse(); here what involves
     // several flags or a file, before simulating.
     ValidateBackend(support);
+    ValidateServer(support);
     if (energySource == "liion" && !D2DLEARN_HAVE_LIION_SOURCE)
     {
         support.Fail("--energySource=liion is not accepted: this ns-3 has no LiIonEnergySource "
@@ -469,6 +483,82 @@ D2dNetworkOptions::ValidateBackend(const D2dScenarioSupport& support)
     support.CheckRange("mtuBytes", mtuBytes, 1, 1440);
 }
 
+bool
+D2dNetworkOptions::ParsePositionM(const std::string& text, Vector& position)
+{
+    // One kind of separator: "x,y[,z]" (the flag's own form) or "x:y[:z]" (ns-3's Vector).
+    const char separator = text.find(',') != std::string::npos ? ',' : ':';
+    std::vector<double> coordinates;
+    std::size_t start = 0;
+    while (true)
+    {
+        const std::size_t end = text.find(separator, start);
+        const std::string part =
+            text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        // A number and nothing else: no blanks, no other separator, finite, within 1e7 m.
+        if (part.empty() || std::isspace(static_cast<unsigned char>(part.front())))
+        {
+            return false;
+        }
+        char* stop = nullptr;
+        const double value = std::strtod(part.c_str(), &stop);
+        if (stop != part.c_str() + part.size() || !std::isfinite(value) || std::abs(value) > 1e7)
+        {
+            return false;
+        }
+        coordinates.push_back(value);
+        if (end == std::string::npos)
+        {
+            break;
+        }
+        start = end + 1;
+    }
+    if (coordinates.size() < 2 || coordinates.size() > 3)
+    {
+        return false;
+    }
+    position = Vector(coordinates[0], coordinates[1], coordinates.size() == 3 ? coordinates[2] : 0);
+    return true;
+}
+
+void
+D2dNetworkOptions::ValidateServer(const D2dScenarioSupport& support)
+{
+    const Vector centre(areaSideM / 2, areaSideM / 2, 0);
+    if (serverPosition == "centre")
+    {
+        m_serverPositionM = centre;
+    }
+    else if (!ParsePositionM(serverPosition, m_serverPositionM))
+    {
+        support.Fail(fmt::format("--serverPosition={} is not accepted (x,y or x,y,z in m, each "
+                                 "-1e7 to 1e7; also ns-3's x:y:z; or centre, the centre of "
+                                 "the square)",
+                                 serverPosition));
+    }
+    // Where --d2sLinks, --d2sDistanceFactor and --serverPosition act: D2dFlagScope's table.
+    if (IsWifi())
+    {
+        d2sLinks = "distance"; // the 802.11 server is a node at --serverPosition
+    }
+    else if (!rssFile.empty())
+    {
+        if (m_flags->Given("d2sLinks") && d2sLinks == "distance")
+        {
+            support.Fail("--d2sLinks=distance cannot be combined with --rssFile: the matrix "
+                         "gives the D2D links without positions, so a device's distance to the "
+                         "server would agree with nothing in it (use --d2sLinks=equal or "
+                         "--d2sDropProbability)");
+        }
+        d2sLinks = "equal";
+    }
+    // run.json records the place in force (D2dScenarioFlags::Record()).
+    serverPosition = fmt::format("{},{},{}",
+                                 D2dScenarioSupport::FormatNumber(m_serverPositionM.x),
+                                 D2dScenarioSupport::FormatNumber(m_serverPositionM.y),
+                                 D2dScenarioSupport::FormatNumber(m_serverPositionM.z));
+}
+
 std::unique_ptr<D2dTraceHelper>
 D2dNetworkOptions::OpenTraces(const D2dScenarioSupport& support) const
 {
@@ -584,7 +674,13 @@ D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
     if (withServer)
     {
         network.server = CreateObject<Node>();
-        network.d2s = d2d.InstallServer(network.server, network.devices, d2sDistanceFactor);
+        auto place = CreateObject<ConstantPositionMobilityModel>();
+        place->SetPosition(m_serverPositionM);
+        network.server->AggregateObject(place);
+        // Each device's own distance to the server, or Wagle et al. 2025's equal links.
+        network.d2s = d2sLinks == "equal"
+                          ? d2d.InstallServer(network.server, network.devices, d2sDistanceFactor)
+                          : d2d.InstallServer(network.server, network.devices);
         if (traces)
         {
             traces->ConnectChannel(network.d2s);
@@ -698,7 +794,7 @@ D2dNetworkOptions::MakeWifi(D2dTraceHelper* traces, bool withServer)
     {
         network.server = CreateObject<Node>();
         auto position = CreateObject<ConstantPositionMobilityModel>();
-        position->SetPosition(Vector(areaSideM / 2, areaSideM / 2, 0));
+        position->SetPosition(m_serverPositionM); // --serverPosition: the access point
         network.server->AggregateObject(position);
         NodeContainer all(network.devices, NodeContainer(network.server));
         D2dWifiHelper d2sWifi; // a network of its own: another channel, subnet and port
@@ -930,6 +1026,14 @@ D2dNetworkOptions::PrintLinks(std::ostream& os,
                           n,
                           n,
                           Distribution(d2sDrop));
+        os << (d2sLinks == "equal"
+                   ? fmt::format("# d2s links: equal, every one {:.6g} m (--d2sDistanceFactor={} "
+                                 "x the mean D2D distance)\n",
+                                 d2s->GetDistanceM(n, 0),
+                                 D2dScenarioSupport::FormatNumber(d2sDistanceFactor))
+                   : fmt::format("# d2s links: distance, each device's own to the server at "
+                                 "{} m\n",
+                                 serverPosition));
         describe("d2s", d2s, d2sDrop);
     }
     if (!listed)

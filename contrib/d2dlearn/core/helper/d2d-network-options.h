@@ -20,6 +20,7 @@
 #include "ns3/node.h"
 #include "ns3/nstime.h"
 #include "ns3/propagation-loss-model.h"
+#include "ns3/vector.h"
 
 #include <cstdint>
 #include <memory>
@@ -152,11 +153,26 @@ class D2dNetworkOptions
      * it follows --txPowerDbm, as D2S radios did before this parameter existed.
      */
     double d2sTxPowerDbm{20.0};
-    bool reliable{false};               //!< --reliable: retransmit lost fragments
-    bool fastPath{true};                //!< --fastPath: O(1) events per message
-    double rangeM{0.0};                 //!< --rangeM: hearing range, m (0: no limit)
-    std::string access{"immediate"};    //!< --access: immediate | scheduled (channel access)
-    double d2sDistanceFactor{3.0};      //!< --d2sDistanceFactor: D2S / mean D2D distance
+    bool reliable{false};            //!< --reliable: retransmit lost fragments
+    bool fastPath{true};             //!< --fastPath: O(1) events per message
+    double rangeM{0.0};              //!< --rangeM: hearing range, m (0: no limit)
+    std::string access{"immediate"}; //!< --access: immediate | scheduled (channel access)
+    double d2sDistanceFactor{3.0};   //!< --d2sDistanceFactor: D2S / mean D2D distance
+    /**
+     * --d2sLinks: how long the device-to-server links are. "distance": each device's own
+     * distance to the server node at --serverPosition, through the D2S channel's propagation
+     * loss and eq. (18), followed as the device moves; "equal": every link
+     * d2sDistanceFactor x the mean D2D distance whatever the positions (Wagle et al. 2025,
+     * sec. VI-G). After Validate() the mode in force: "equal" with --rssFile (no positions
+     * the matrix would agree with), "distance" over Wi-Fi (the 802.11 server has a place).
+     */
+    std::string d2sLinks{"distance"};
+    /**
+     * --serverPosition: where the server (access point, base station) is, m: "x,y" or
+     * "x,y,z" (or ns-3's Vector form "x:y:z"), or "centre", the centre of the square at
+     * z = 0. After Validate() the position in force as "x,y,z" (GetServerPositionM()).
+     */
+    std::string serverPosition{"centre"};
     double areaSideM{200.0};            //!< --areaSideM: side of the square, m
     double speedMps{0.0};               //!< --speedMps: > 0: random walk in the square, m/s
     double initialEnergyJ{10000.0};     //!< --initialEnergyJ: battery per device, J
@@ -224,6 +240,21 @@ class D2dNetworkOptions
     {
         return backend == "wifi";
     }
+
+    /** \return after Validate(): the server node's position, m (--serverPosition) */
+    Vector GetServerPositionM() const
+    {
+        return m_serverPositionM;
+    }
+
+    /**
+     * \brief Parse a --serverPosition value.
+     * \param text "x,y", "x,y,z", "x:y", "x:y:z" (m; one kind of separator; z 0 if left
+     *        out), each coordinate a finite number of at most 1e7 in magnitude
+     * \param[out] position the position, m
+     * \return whether text is one of those forms ("centre" is not: the caller resolves it)
+     */
+    static bool ParsePositionM(const std::string& text, Vector& position);
 
     /**
      * \brief Declare the network flags (each with its range and the attributes it sets).
@@ -349,6 +380,15 @@ class D2dNetworkOptions
      */
     void ValidateBackend(const D2dScenarioSupport& support);
     /**
+     * \brief Validate()'s checks of the server's place and of the D2S link lengths:
+     * --serverPosition parsed (one-line error naming the accepted forms), --d2sLinks
+     * resolved for the backend and --rssFile, and the flags that would not act refused:
+     * --d2sDistanceFactor away from its default under --d2sLinks=distance, --serverPosition
+     * away from the centre under --d2sLinks=equal on the channel.
+     * \param support the scenario's support (error messages)
+     */
+    void ValidateServer(const D2dScenarioSupport& support);
+    /**
      * \brief --energySource and --initialEnergyJ on the helper's energy sources (both backends).
      * \param d2d the helper that makes the devices
      */
@@ -373,6 +413,7 @@ class D2dNetworkOptions
     D2dNetwork Make(D2dTraceHelper* traces, bool withServer);
 
     double m_initialD2sTxPowerDbm;             //!< d2sTxPowerDbm as constructed
+    Vector m_serverPositionM;                  //!< the server's position, m (Validate())
     const D2dScenarioFlags* m_flags{nullptr};  //!< the flags AddFlags() declared
     D2dTraffic m_traffic;                      //!< SetTraffic()'s (not known if not called)
     bool m_deferScope{false};                  //!< DeferScope() was called

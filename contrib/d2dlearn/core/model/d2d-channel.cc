@@ -159,7 +159,8 @@ D2dChannel::GetTypeId()
                           "Hearing range, m (0: no limit). With positions a receiver "
                           "hears when closer than this; with an RSS matrix or dynamic RSS "
                           "when W_ij exceeds the default propagation model's RSS at this "
-                          "distance. Ignored by a channel with FixedDistanceM (D2S).",
+                          "distance. Ignored by a channel with FixedDistanceM; D2dHelper "
+                          "makes its D2S channels with 0.",
                           DoubleValue(0.0),
                           MakeDoubleAccessor(&D2dChannel::m_rangeM),
                           MakeDoubleChecker<double>(0.0))
@@ -187,8 +188,9 @@ D2dChannel::GetTypeId()
                           MakeBooleanAccessor(&D2dChannel::m_fastPath),
                           MakeBooleanChecker())
             .AddAttribute("FixedDistanceM",
-                          "If > 0, every link has this length whatever the positions "
-                          "(device-to-server link), m.",
+                          "If > 0, every link has this length whatever the positions (the "
+                          "equal-length device-to-server links of Wagle et al. 2025, sec. "
+                          "VI-G); 0: each link as long as its radios are apart now, m.",
                           DoubleValue(0.0),
                           MakeDoubleAccessor(&D2dChannel::m_fixedDistanceM),
                           MakeDoubleChecker<double>(0.0))
@@ -263,6 +265,14 @@ D2dChannel::Attach(Ptr<D2dRadio> radio)
     radio->SetChannel(this);
     m_static = -1; // a new radio: what is known of the links is stale
     InvalidateNeighbours();
+    if (m_courseChangeConnected && radio->GetMobility())
+    {
+        // The others' positions are watched already (IsStatic()): watch this one's too, or a
+        // move of it would leave the neighbour lists stale.
+        radio->GetMobility()->TraceConnectWithoutContext(
+            "CourseChange",
+            MakeCallback(&D2dChannel::PositionChanged, this));
+    }
     if (!m_releaseScheduled)
     {
         // Radios refer to their channel and the channel to them, transmissions to their

@@ -73,9 +73,11 @@ class PropagationRssModel;
  * its size: one at the sender and two per receiver. The per-fragment
  * path schedules every fragment; both give the same distributions.
  *
- * With FixedDistanceM > 0 every link has that length whatever the positions: the
- * device-to-server (D2S) link of Wagle et al. 2025, sec. VI-G, whose server is at a fixed multiple
- * of the mean D2D distance.
+ * With FixedDistanceM > 0 every link has that length whatever the positions: the equal-length
+ * device-to-server (D2S) links of Wagle et al. 2025, sec. VI-G, whose server is at a fixed
+ * multiple of the mean D2D distance from every device. With FixedDistanceM = 0 a D2S channel
+ * whose radios carry the devices' and the server's MobilityModels (D2dHelper::InstallServer(
+ * server, nodes)) gives each device's D2S link its own length, followed as it moves.
  *
  * As a D2dLinkQuality it tells protocols the P_D its messages are lost with and, with a
  * DynamicRssModel, the quantized state of each link.
