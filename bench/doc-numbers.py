@@ -401,6 +401,16 @@ TABLES = {
         keep=["channel_vs_wifi.png"],
         by="`analysis/backend_tables.py channel-vs-wifi` (results.csv) and "
            "`analysis/plot_backends.py` (the figure) over their runs"),
+    # What the wireless parameters do (issue: every wireless parameter acts): fedavg's
+    # accuracy, round time and energy against the server's place, P_D and speed.
+    "wireless-effects": dict(
+        campaigns=["wireless-effects-server", "wireless-effects-drop", "wireless-effects-speed",
+                   "wireless-effects-speed-wifi"],
+        tables={"results.csv": [PYTHON, "analysis/wireless_effects.py", "{runs}", "--table",
+                                "{out}"]},
+        plots=[[PYTHON, "analysis/wireless_effects.py", "{runs}", "--figure", "{dir}/plots"]],
+        keep=["wireless_effects.png"],
+        by="`analysis/wireless_effects.py` (results.csv and the figure) over their runs"),
     # The former rules (IID, replicas quorum, ...), one campaign, four attacks at 10 %.
     "cmfl-former-rules": dict(
         campaigns=["cmfl-former-rules"], tables={"results.csv": CMFL_TABLES["results.csv"]},

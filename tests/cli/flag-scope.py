@@ -25,6 +25,7 @@ import hashlib
 import io
 import os
 import re
+import shutil
 import sys
 import tempfile
 
@@ -334,4 +335,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    finally:
+        shutil.rmtree(TMP, ignore_errors=True)

@@ -1,0 +1,207 @@
+#!/usr/bin/python3
+"""What the wireless parameters do to federated learning: final accuracy, mean round time
+and energy per device of fedavg runs against the server's place (the length of the
+device-to-server links), the D2D drop probability P_D of eq. 18 of Wagle, Das, Love and
+Brinton, "Multi-Agent Reinforcement Learning for Graph Discovery in D2D-Enabled Federated
+Learning", 2025, and the devices' speed (the manual's "What the wireless parameters do";
+the campaigns analysis/campaigns/wireless-effects-*.toml).
+
+Usage:
+    /usr/bin/python3 analysis/wireless_effects.py RUN_DIR [RUN_DIR ...]
+                     [--table FILE] [--figure DIR]
+
+Each RUN_DIR is an --outDir of build/bin/fedavg: run.json (parameters algorithm, backend,
+serverPosition, areaSideM, dropProbability, speedMps, nDevices, rounds), rounds.csv and
+energy.csv. Every number is recomputed from the traces:
+
+  accuracy      rounds.csv, node -1, metric accuracy, at the last round
+  round time    the simulated time of the last round's row over the rounds it ran (the
+                rounds start at 0 s and follow one another), s
+  energy        every energy.csv row (radios and computation) summed, over the devices, J
+
+A run with a dropProbability (>= 0) belongs to that sweep; another run to the sweep of the
+one parameter it moves from the base (server at the area's centre, speedMps 0; a run at the
+base belongs to both): the server's distance from the centre of the area (m, from
+serverPosition and areaSideM), speedMps. A series is (algorithm, backend); the runs of a
+point (seeds) give its mean and its standard deviation (the error bar).
+
+--table FILE writes the points (sweep,algorithm,backend,x,runs,accuracy,accuracy_sd,
+round_time_s,round_time_sd,energy_j,energy_sd), --figure DIR the figure
+wireless_effects.png: a column per sweep, a row per measure (time and energy on log axes:
+the backends differ by two orders of magnitude), axes with units, one colour per series in
+every panel; a panel without two points of a series says so instead of drawing a line.
+"""
+import argparse
+import csv
+import json
+import math
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from trace_io import (TraceError, error_bars, legend, make_out_dir, no_data,  # noqa: E402
+                      plt, read_trace, save_figure, series_style, to_numeric)
+
+SWEEPS = [("server", "server's distance from the area's centre [m]"),
+          ("dropProbability", "D2D drop probability P_D (eq. 18)"),
+          ("speedMps", "devices' speed [m/s]")]
+MEASURES = [("accuracy", "final accuracy", (0.0, 1.0)),
+            ("round_time_s", "mean round time [s]", (0.0, None)),
+            ("energy_j", "energy per device [J]", (0.0, None))]
+
+
+def server_distance(params):
+    """The server's distance from the centre of the square, m (serverPosition "x,y,z" or
+    "centre", as run.json records it)."""
+    side = float(params.get("areaSideM", 0))
+    text = str(params.get("serverPosition", "centre"))
+    if text == "centre":
+        return 0.0
+    parts = [float(v) for v in text.replace(":", ",").split(",")]
+    x, y = parts[0], parts[1]
+    z = parts[2] if len(parts) > 2 else 0.0
+    return math.sqrt((x - side / 2) ** 2 + (y - side / 2) ** 2 + z ** 2)
+
+
+def measure(run):
+    """(params, {accuracy, round_time_s, energy_j}) of a run folder."""
+    try:
+        with open(os.path.join(run, "run.json")) as f:
+            params = json.load(f)["parameters"]
+    except (OSError, ValueError, KeyError) as exc:
+        raise TraceError("%s: no readable run.json parameters (%s)" % (run, exc))
+    path = os.path.join(run, "rounds.csv")
+    rounds = read_trace(path, ["round", "sim_time_s", "node", "metric", "value"])
+    to_numeric(rounds, ["round", "sim_time_s", "node", "value"], path)
+    acc = rounds[(rounds["node"] == -1) & (rounds["metric"] == "accuracy")]
+    if acc.empty:
+        raise TraceError("%s: no accuracy row of node -1" % path)
+    last = acc[acc["round"] == acc["round"].max()].iloc[-1]
+    ran = int(last["round"])
+    path = os.path.join(run, "energy.csv")
+    energy = read_trace(path, ["sim_time_s", "node", "component", "energy_j"])
+    to_numeric(energy, ["energy_j"], path)
+    devices = int(params.get("nDevices", 0)) or 1
+    return params, {"accuracy": float(last["value"]),
+                    "round_time_s": float(last["sim_time_s"]) / ran if ran > 0 else math.nan,
+                    "energy_j": float(energy["energy_j"].sum()) / devices}
+
+
+def sweeps_of(params):
+    """The sweeps a run belongs to, with its x in each: a run with a --dropProbability
+    (>= 0) to that sweep alone; else a run that moves the server or the speed to that sweep,
+    and a run at the base to both."""
+    drop = float(params.get("dropProbability", -1))
+    if drop >= 0:
+        return [("dropProbability", drop)]
+    x = {"server": server_distance(params), "speedMps": float(params.get("speedMps", 0))}
+    moved = [name for name in x if x[name] != 0.0]
+    if len(moved) > 1:
+        return []  # moves two parameters at once: no sweep of one
+    return [(n, x[n]) for n in (moved or list(x))]
+
+
+def points(runs):
+    """{(sweep, algorithm, backend, x): [measures of each run]}."""
+    out = {}
+    for run in runs:
+        params, values = measure(run)
+        series = (str(params.get("algorithm", "fedavg")), str(params.get("backend", "channel")))
+        for sweep, x in sweeps_of(params):
+            out.setdefault((sweep,) + series + (x,), []).append(values)
+    return out
+
+
+def summarise(values, key):
+    v = [r[key] for r in values if not math.isnan(r[key])]
+    if not v:
+        return math.nan, math.nan
+    return statistics.fmean(v), (statistics.stdev(v) if len(v) > 1 else 0.0)
+
+
+def write_table(pts, path):
+    rows = []
+    for (sweep, algorithm, backend, x), values in sorted(pts.items()):
+        row = {"sweep": sweep, "algorithm": algorithm, "backend": backend, "x": "%.6g" % x,
+               "runs": len(values)}
+        for key, _, _ in MEASURES:
+            mean, sd = summarise(values, key)
+            short = key.replace("_s", "").replace("_j", "")
+            row[key] = "%.6g" % mean
+            row[short + "_sd"] = "%.6g" % sd
+        rows.append(row)
+    fields = ["sweep", "algorithm", "backend", "x", "runs", "accuracy", "accuracy_sd",
+              "round_time_s", "round_time_sd", "energy_j", "energy_sd"]
+    tmp = path + ".tmp"
+    with open(tmp, "w", newline="") as f:
+        w = csv.DictWriter(f, fields)
+        w.writeheader()
+        w.writerows(rows)
+    os.replace(tmp, path)
+    print("wrote %s" % path)
+
+
+def draw(pts, out_dir):
+    make_out_dir(out_dir)
+    fig, axes = plt.subplots(len(MEASURES), len(SWEEPS), figsize=(13, 9.5), squeeze=False)
+    series = sorted({(a, b) for (_, a, b, _) in pts})
+    for col, (sweep, xlabel) in enumerate(SWEEPS):
+        for row, (key, ylabel, (lo, hi)) in enumerate(MEASURES):
+            ax = axes[row][col]
+            drawn = 0
+            for i, (algorithm, backend) in enumerate(series):
+                xs = sorted(x for (s, a, b, x) in pts
+                            if s == sweep and a == algorithm and b == backend)
+                if len(xs) < 2:
+                    continue
+                stats = [summarise(pts[(sweep, algorithm, backend, x)], key) for x in xs]
+                ys = [m for m, _ in stats]
+                style = dict(series_style(i), color="C%d" % i)  # one colour per series
+                ax.plot(xs, ys, label="%s, %s" % (algorithm, backend), **style)
+                error_bars(ax, xs, ys, [sd for _, sd in stats], key,
+                           ecolor=style.get("color", "black"))
+                drawn += 1
+            if not drawn:
+                no_data(ax, "no series with two points of this sweep")
+                continue
+            ax.set_xlabel(xlabel)
+            ax.set_ylabel(ylabel)
+            if hi is not None:
+                ax.set_ylim(lo, hi)
+            else:
+                # times and energies over two orders of magnitude (the channel, Wi-Fi)
+                ax.set_yscale("log")
+            if sweep == "dropProbability":
+                ax.set_xscale("symlog", linthresh=1e-3)
+            if row == 0:
+                legend(ax)
+    fig.suptitle("fedavg: mean and standard deviation over the seeds")
+    fig.tight_layout()
+    save_figure(fig, out_dir, "wireless_effects.png")
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("runs", nargs="+", help="fedavg --outDir folders")
+    p.add_argument("--table", help="write the points as CSV here")
+    p.add_argument("--figure", help="draw wireless_effects.png into this folder")
+    args = p.parse_args(argv)
+    if not args.table and not args.figure:
+        p.error("give --table FILE, --figure DIR or both")
+    try:
+        pts = points(args.runs)
+        if not pts:
+            raise TraceError("no run moves one parameter from the base")
+        if args.table:
+            write_table(pts, args.table)
+        if args.figure:
+            draw(pts, args.figure)
+    except TraceError as exc:
+        print("wireless_effects.py: error: %s" % exc, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
