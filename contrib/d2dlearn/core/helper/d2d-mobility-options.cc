@@ -109,7 +109,6 @@ D2dMobilityOptions::AddFlags(D2dScenarioFlags& flags)
              "(ns-3's GaussMarkovMobilityModel in the square, z = 0) or ns2 (an ns-2 mobility "
              "trace, --mobilityTrace, through ns-3's Ns2MobilityHelper)",
              model)
-        .ShownDefault("constant (random-walk if --speedMps > 0)")
         .Choices({"constant", "random-walk", "random-waypoint", "gauss-markov", "ns2"});
     flags
         .Add("waypointMinSpeedMps",

@@ -158,7 +158,8 @@ D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
     flags.Add("areaSideM", "Side of the square area, m", areaSideM).Range(1e-3, 1e7);
     flags
         .Add("speedMps",
-             "Speed of a random walk in the square, m/s (0: devices do not move)",
+             "Speed of a random walk in the square, m/s (0: devices do not move; > 0 without "
+             "--mobility means --mobility=random-walk)",
              speedMps)
         .Range(0, D2dMobilityOptions::MAX_SPEED_MPS);
     mobility.AddFlags(flags);
