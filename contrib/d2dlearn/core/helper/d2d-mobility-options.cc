@@ -211,6 +211,30 @@ D2dMobilityOptions::Validate(const D2dScenarioSupport& support,
                                  D2dScenarioSupport::FormatNumber(waypointMinSpeedMps),
                                  D2dScenarioSupport::FormatNumber(waypointMaxSpeedMps)));
     }
+    if (model == "gauss-markov")
+    {
+        // ns-3's model keeps a device in its box only by reversing, at each step, a velocity
+        // that would cross a side within the step, and reports the positions between steps
+        // unclamped: a step longer than half the side leaves the square (measured: at 1e5 m/s
+        // with 1 ms steps in a 10 m square, devices 100 m outside). The speed: the mean plus
+        // the bound of ns-3's default NormalVelocity term (10 m/s, 10 standard deviations).
+        const double step = (gaussMarkovMeanSpeedMps + GAUSS_MARKOV_SPEED_MARGIN_MPS) *
+                            D2dScenarioSupport::ToSeconds(gaussMarkovTimeStep);
+        if (step > areaSideM / 2)
+        {
+            support.Fail(fmt::format(
+                "--gaussMarkovMeanSpeedMps={} with --gaussMarkovTimeStep={} s moves a device up "
+                "to {} m a step, more than half --areaSideM={} m (ns-3's GaussMarkovMobilityModel "
+                "then leaves the square between steps; accepted: (speed + {} m/s) x step <= "
+                "side / 2)",
+                D2dScenarioSupport::FormatNumber(gaussMarkovMeanSpeedMps),
+                D2dScenarioSupport::FormatNumber(
+                    D2dScenarioSupport::ToSeconds(gaussMarkovTimeStep)),
+                D2dScenarioSupport::FormatNumber(step),
+                D2dScenarioSupport::FormatNumber(areaSideM),
+                D2dScenarioSupport::FormatNumber(GAUSS_MARKOV_SPEED_MARGIN_MPS)));
+        }
+    }
     if (model == "ns2")
     {
         if (mobilityTrace.empty())

@@ -48,7 +48,8 @@ struct D2dNs2TraceInfo
  *   and NormalPitch 0, so that the devices stay in the plane z = 0), mean speed
  *   --gaussMarkovMeanSpeedMps, Alpha --gaussMarkovAlpha, TimeStep --gaussMarkovTimeStep, mean
  *   direction uniform in [0, 2 pi), ns-3's default Gaussian terms (NormalVelocity,
- *   NormalDirection);
+ *   NormalDirection); (mean speed + 10 m/s) x TimeStep at most half the side, as ns-3's model
+ *   leaves the square between steps otherwise;
  * - ns2: ns3::Ns2MobilityHelper on --mobilityTrace (ns3::ConstantVelocityMobilityModel per
  *   node), whose node count must be --nDevices, every node with its initial X_ and Y_, every
  *   coordinate in the square.
@@ -65,6 +66,12 @@ class D2dMobilityOptions
   public:
     /** Highest speed a model accepts, m/s (as --speedMps: one event per leg or step). */
     static constexpr double MAX_SPEED_MPS = 1e5;
+    /**
+     * Gauss-Markov: what the speed may exceed the mean by, m/s (the Bound of ns-3's default
+     * NormalVelocity, 10 standard deviations); (mean + this) x TimeStep must be at most half
+     * the square's side, or ns-3's model leaves the square between steps.
+     */
+    static constexpr double GAUSS_MARKOV_SPEED_MARGIN_MPS = 10.0;
     /** First RNG stream of the mobility models (MobilityHelper::AssignStreams). */
     static constexpr int64_t FIRST_STREAM = 1000;
     /** The positions trace's file name. */
