@@ -95,10 +95,11 @@ p_drop
         MinW + (k + 1/2)(MaxW - MinW)/L (ns3::DynamicRssModel attributes in parameters);
       all to 1e-9. D2S rows with --d2sLinks=equal (or a run.json without d2sLinks): every
       one has the same p_drop (every D2S link has the same length). D2S rows with
-      --d2sLinks=distance on the channel: without movement (speedMps = 0) each device's
+      --d2sLinks=distance on the channel: without movement (mobility constant) each device's
       rows (uplink and downlink) keep one p_drop; and where the audit knows the loss (the
       default log-distance model: no --ns3::...PropagationLossModel... argument, no
-      --d2sDropProbability, the default mobility), the distance that p_drop stands for
+      --d2sDropProbability, a mobility that keeps the devices in the square: not
+      gauss-markov), the distance that p_drop stands for
       (eq. 18 and the log-distance loss inverted: exponent 3, 46.6777 dB at 1 m, at
       d2sTxPowerDbm, sigma^2 = d2sNoisePowerW or noisePowerW) lies between the server's
       (run.json serverPosition) least and greatest distance to the square [0,
@@ -121,6 +122,15 @@ energy
     gd_energy.csv (graph-discovery, per group): total_j = d2d_j + d2s_j + compute_j, and
     each group equals energy.csv's rows of that group up to the row's sim_time_s
     (radio_* = d2d, d2s_* = d2s, compute), relative 1e-8 (9 significant digits printed).
+positions
+    positions.csv (sim_time_s,node,x_m,y_m,z_m; written unless --rssFile, which has no
+    positions): the samples at 0, positionEvery_s, 2 positionEvery_s, ... with none missing
+    (time 0 only when positionEvery_s is 0); each sample one row per device 0..N-1 in order
+    (N = nDevices), then the server's (node N) if any sample has it; 0 <= x_m, y_m <= areaSideM
+    and z_m = 0 (1e-6 m); with mobility constant, every device where its first row puts it;
+    with constant mobility, a positive rangeM on the D2D channel and RSS from the positions
+    (no --rssFile, no --dynamicRssLevels), every messages.csv D2D row that is not out_of_range
+    joins devices closer than rangeM at positions.csv's positions (1e-5 m: 6 decimals).
 network-mean
     where node -1 is a mean over the devices, in every round and metric that has device
     rows, node -1 equals the mean of the device rows over the regular agents, relative
@@ -877,7 +887,7 @@ def d2s_distance_bounds(a):
     the D2S distance it stands for (m), or None where the audit cannot know the loss."""
     p = a.params
     if p.get("d2sLinks") != "distance" or p.get("backend") == "wifi" \
-            or p.get("d2sDropProbability", -1) >= 0 or p.get("mobility") is not None \
+            or p.get("d2sDropProbability", -1) >= 0 or p.get("mobility") == "gauss-markov" \
             or "PropagationLossModel" in str(p.get("commandLine", "")):
         return None
     try:
@@ -908,10 +918,10 @@ def d2s_distance_bounds(a):
 def check_p_drop(a, messages):
     expected = link_expectation(a)
     n = a.params.get("nDevices")
-    static = (a.params.get("speedMps", 0) == 0 and not a.params.get("dynamicRssLevels"))
+    static = (not moves(a) and not a.params.get("dynamicRssLevels"))
     # Runs from before --d2sLinks had equal D2S links.
     d2s_equal = a.params.get("d2sLinks", "equal") == "equal" and a.params.get("backend") != "wifi"
-    d2s_static = a.params.get("speedMps", 0) == 0
+    d2s_static = not moves(a)
     bounds = d2s_distance_bounds(a)
     d2s_first = None
     d2s_device_first = {}
@@ -959,6 +969,102 @@ def check_p_drop(a, messages):
             a.expect(p == first[1], where, "p_drop",
                      "link %s->%s keeps the p_drop of row %d (static devices)"
                      % (link[0], link[1], first[0]), first[1], p)
+
+
+def moves(a):
+    """Whether the devices move: run.json's mobility (a run of an older d2dlearn: speedMps)."""
+    mobility = a.params.get("mobility")
+    if mobility is None:
+        return a.params.get("speedMps", 0) != 0
+    return mobility != "constant"
+
+
+POSITION_COLUMNS = ["sim_time_s", "node", "x_m", "y_m", "z_m"]
+POSITION_TOL_M = 1e-6
+
+
+def check_positions(a, messages):
+    """positions.csv: the sampling grid, the nodes of each sample, the square, and for static
+    devices their positions against messages.csv's links within rangeM."""
+    p = a.params
+    if p.get("rssFile"):
+        a.expect(not os.path.exists(os.path.join(a.dir, "positions.csv")), "positions.csv",
+                 "positions", "no positions.csv with --rssFile", "none", "a file")
+        return
+    if "positionEvery_s" not in p:
+        return  # a run of a d2dlearn before positions.csv
+    rows = a.read_csv("positions.csv", POSITION_COLUMNS, required=True)
+    if rows is None:
+        return
+    n = p.get("nDevices")
+    side = p.get("areaSideM")
+    every = seconds_ns_or_none(p.get("positionEvery_s"))
+    a.number(rows, "positions.csv", "node", int, "positions")
+    for col in ("x_m", "y_m", "z_m"):
+        a.number(rows, "positions.csv", col, float, "positions")
+    parse_times(a, rows, "positions.csv", ("sim_time_s",))
+    samples = []  # [(time ns, [rows])]
+    for r in rows:
+        t = r.get("sim_time_ns")
+        if samples and samples[-1][0] == t:
+            samples[-1][1].append(r)
+        else:
+            samples.append((t, [r]))
+    if not a.expect(bool(samples), "positions.csv", "positions", "samples", "at least one",
+                    "none"):
+        return
+    server = any(len(group) == n + 1 for _, group in samples) if isinstance(n, int) else False
+    end = seconds_ns_or_none(a.run.get("simulated_time_s"))
+    for k, (t, group) in enumerate(samples):
+        where = "positions.csv:%d" % group[0]["_line"]
+        if end is not None and t is not None:
+            a.expect(t <= end, where, "time-order", "sim_time_s not after simulated_time_s",
+                     "<= %.9f" % (end / 1e9), group[0]["sim_time_s"])
+        if every is not None:
+            a.expect(t == k * every, where, "positions",
+                     "sample %d at %d x positionEvery_s" % (k, k), "%.9f" % (k * every / 1e9),
+                     group[0]["sim_time_s"])
+            if every == 0:
+                a.expect(k == 0, where, "positions", "one sample (positionEvery_s = 0)",
+                         "time 0 only", group[0]["sim_time_s"])
+        if isinstance(n, int):
+            want = list(range(n + (1 if server else 0)))
+            a.expect([r.get("node#") for r in group] == want, where, "positions",
+                     "one row per node 0..%d in order" % (want[-1] if want else -1),
+                     "%d rows" % len(want), "%d rows" % len(group))
+    first = {}
+    for r in rows:
+        where = "positions.csv:%d" % r["_line"]
+        x, y, z = r.get("x_m#"), r.get("y_m#"), r.get("z_m#")
+        if None in (x, y, z):
+            continue
+        if isinstance(side, (int, float)):
+            a.expect(-POSITION_TOL_M <= x <= side + POSITION_TOL_M
+                     and -POSITION_TOL_M <= y <= side + POSITION_TOL_M, where, "positions",
+                     "a position in the square of side areaSideM = %s m" % side,
+                     "0..%s" % side, "(%s, %s)" % (r["x_m"], r["y_m"]))
+        a.expect(abs(z) <= POSITION_TOL_M, where, "positions", "z_m in the plane", 0, z)
+        if not moves(a):
+            node = r.get("node#")
+            x0 = first.setdefault(node, (x, y, r["_line"]))
+            a.expect((x, y) == x0[:2], where, "positions",
+                     "node %s where row %d puts it (constant mobility)" % (node, x0[2]),
+                     "(%s, %s)" % x0[:2], "(%s, %s)" % (x, y))
+    range_m = p.get("rangeM")
+    if (moves(a) or p.get("backend", "channel") != "channel" or p.get("dynamicRssLevels")
+            or not isinstance(range_m, (int, float)) or range_m <= 0 or not isinstance(n, int)):
+        return
+    at = {node: xy for node, xy in ((k, v[:2]) for k, v in first.items())}
+    for r in messages:
+        src, dst = r.get("src#"), r.get("dst#")
+        if src is None or dst is None or src >= n or dst >= n or r["reason"] == "out_of_range":
+            continue
+        if src not in at or dst not in at:
+            continue
+        d = math.hypot(at[src][0] - at[dst][0], at[src][1] - at[dst][1])
+        a.expect(d < range_m + 1e-5, "messages.csv:%d" % r["_line"], "positions",
+                 "a link %d->%d within rangeM at positions.csv's positions" % (src, dst),
+                 "< %s m" % range_m, "%.6f m" % d)
 
 
 def check_message_times(a, messages):
@@ -1205,8 +1311,9 @@ def audit(run_dir):
     check_message_times(a, messages)
     check_energy(a, energy)
     check_network_mean(a, rounds)
+    check_positions(a, messages)
     for name in sorted(os.listdir(run_dir)):
-        if not name.endswith(".csv") or name == "messages.csv":
+        if not name.endswith(".csv") or name in ("messages.csv", "positions.csv"):
             continue
         rows = {"energy.csv": energy, "rounds.csv": rounds}.get(name)
         if rows is None:

@@ -40,6 +40,8 @@ set(d2dlearn_sources
     core/helper/d2d-case-batch.cc
     core/helper/d2d-list-flag.cc
     core/helper/d2d-network-options.cc
+    core/helper/d2d-mobility-options.cc
+    core/helper/d2d-position-trace-writer.cc
     core/helper/d2d-memory-budget.cc
     core/helper/d2d-type-choices.cc
 )
@@ -82,6 +84,8 @@ set(d2dlearn_headers
     core/helper/d2d-case-batch.h
     core/helper/d2d-list-flag.h
     core/helper/d2d-network-options.h
+    core/helper/d2d-mobility-options.h
+    core/helper/d2d-position-trace-writer.h
     core/helper/d2d-memory-budget.h
     core/helper/d2d-type-choices.h
 )

@@ -294,8 +294,8 @@ seed = [1, 2, 3, 4, 5, 6]
         for seed in range(1, 9):
             d = os.path.join(out, "seed=%d" % seed)
             self.assertEqual(sorted(os.listdir(d)),
-                             [".run-files", "energy.csv", "messages.csv", "run.json",
-                              sweep.RECORD_FILE, sweep.LOG_FILE], d)
+                             [".run-files", "energy.csv", "messages.csv", "positions.csv",
+                              "run.json", sweep.RECORD_FILE, sweep.LOG_FILE], d)
             with open(os.path.join(d, "run.json")) as fh:
                 self.assertEqual(json.load(fh)["seed"], seed)
             self.assertFalse(process_alive(self.started(out, "seed=%d" % seed)), d)

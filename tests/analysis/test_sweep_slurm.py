@@ -318,7 +318,7 @@ class SlurmTest(unittest.TestCase):
                             open(os.path.join(slurm, run, f), "rb") as b:
                         self.assertTrue(a.read() == b.read(), "%s/%s differs" % (run, f))
                     compared += 1
-            self.assertEqual(compared, 8)  # messages.csv and energy.csv of 4 runs
+            self.assertEqual(compared, 12)  # messages, energy and positions.csv of 4 runs
             self.check_scancel_interrupts(tmp, cluster, sweep)
             print("\ncluster up in %.1f s; 4-run campaign through Slurm in %.1f s"
                   % (started, ran), file=sys.stderr)

@@ -175,7 +175,7 @@ check "rounds.csv of the fedavg run is gone" [ ! -e "$TMP/used/rounds.csv" ]
 check "run.json is the new run's" grep -q '"duration_s": 1' "$TMP/used/run.json"
 check "notes.txt stays" [ -f "$TMP/used/notes.txt" ]
 check "the manifest names the run's files" \
-    [ "$(sort "$TMP/used/.run-files" | tr '\n' ' ')" = "energy.csv messages.csv run.json " ]
+    [ "$(sort "$TMP/used/.run-files" | tr '\n' ' ')" = "energy.csv messages.csv positions.csv run.json " ]
 # A folder of an earlier version: run.json, no manifest.
 mkdir "$TMP/legacy"
 printf '{}\n' >"$TMP/legacy/run.json"

@@ -9,9 +9,22 @@
  * - speed: at 1e5 m/s in a 10 m square, 1 s of simulated time ends (ns-3's
  *   RandomWalk2dMobilityModel did not end it in 120 s: its rebounds at a corner repeat at one
  *   instant once their delay rounds to 0 ns) with one course change per 1 m leg, and every
- *   sampled position inside the square.
+ *   sampled position inside the square;
+ * - range loss: a device moving away from another at a constant velocity
+ *   (ConstantVelocityMobilityModel) loses the link at t* = (R - d0) / v, the moment the
+ *   geometry says, for D2dChannel RangeM = R: Hears() changes at t* or the nanosecond after
+ *   it (checked every nanosecond from t* - 5 ns to t* + 5 ns), a message sent 1 ms before t*
+ *   delivered, one sent 1 ms after it (and 1 s after) not, with reason out_of_range; and the
+ *   reverse with a device moving back into range.
  */
 
+#include "d2d-test-observer.h"
+
+#include "ns3/constant-position-mobility-model.h"
+#include "ns3/constant-velocity-mobility-model.h"
+#include "ns3/d2d-channel.h"
+#include "ns3/d2d-helper.h"
+#include "ns3/d2d-message.h"
 #include "ns3/d2d-random-walk-mobility-model.h"
 #include "ns3/double.h"
 #include "ns3/node.h"
@@ -206,6 +219,127 @@ class D2dFastWalkTestCase : public TestCase
 };
 
 /** The d2d-mobility test suite. */
+/**
+ * Device 1 leaves device 0's range R at a constant speed v from d0 (then, in a second run,
+ * comes back into it from d0 > R): the link goes (comes) at t* = |R - d0| / v, as the
+ * geometry says, to the nanosecond the simulator resolves.
+ */
+class D2dRangeLossTestCase : public TestCase
+{
+  public:
+    D2dRangeLossTestCase()
+        : TestCase("A device that leaves the range loses its links at t* = (R - d0) over v")
+    {
+    }
+
+  private:
+    static constexpr double R = 50.0;  //!< RangeM, m
+    static constexpr double D0 = 20.0; //!< initial distance, m
+    static constexpr double V = 10.0;  //!< speed, m/s (t* = 3 s)
+
+    /**
+     * rief One run: device 0 at the origin, device 1 at d0 on the x axis moving at vx.
+     * \param d0 initial distance, m
+     * \param vx velocity along x, m/s
+     * \param leaving true: heard before t*, not after; false: the reverse
+     */
+    void RunOne(double d0, double vx, bool leaving)
+    {
+        const double tStar = std::abs(R - d0) / std::abs(vx);
+        NodeContainer nodes;
+        nodes.Create(2);
+        auto still = CreateObject<ConstantPositionMobilityModel>();
+        still->SetPosition(Vector(0, 0, 0));
+        nodes.Get(0)->AggregateObject(still);
+        auto moving = CreateObject<ConstantVelocityMobilityModel>();
+        moving->SetPosition(Vector(d0, 0, 0));
+        moving->SetVelocity(Vector(vx, 0, 0));
+        nodes.Get(1)->AggregateObject(moving);
+        D2dHelper helper;
+        helper.SetChannelAttribute("RangeM", DoubleValue(R));
+        helper.SetChannelAttribute("NoisePowerW", DoubleValue(0.0)); // P_D = 0: range only
+        Ptr<D2dChannel> channel = helper.Install(nodes);
+        helper.AssignStreams(1);
+        D2dTestChannelObserver observed;
+        observed.Connect(channel);
+
+        // Hears() every nanosecond from t* - 5 ns to t* + 5 ns: where the link changes.
+        const Time star = Seconds(tStar);
+        Time change = Seconds(-1);
+        bool before = false;
+        for (int64_t k = -5; k <= 5; ++k)
+        {
+            Simulator::Schedule(star + NanoSeconds(k), [&, k]() {
+                const bool hears = channel->Hears(0, 1) && channel->Hears(1, 0);
+                if (k > -5 && hears != before && change.IsStrictlyNegative())
+                {
+                    change = Simulator::Now();
+                }
+                before = hears;
+            });
+        }
+        // A message 1 ms before t*, 1 ms after it and 1 s after it, from device 1 to 0.
+        std::vector<uint64_t> ids;
+        for (double dt : {-1e-3, 1e-3, 1.0})
+        {
+            Simulator::Schedule(Seconds(tStar + dt), [&]() {
+                ids.push_back(channel->GetRadio(1)->Send(Create<D2dMessage>("model", 100),
+                                                         0,
+                                                         D2dDeliveryMode::UNRELIABLE));
+            });
+        }
+        Simulator::Stop(Seconds(tStar + 2));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(change.IsStrictlyNegative(), false, "the link changed near t*");
+        // The geometry: in range while closer than R (Hears: distance < RangeM). At t* itself
+        // the distance is R up to the rounding of t* in seconds (1e-15 m, where a nanosecond
+        // moves the device 1e-8 m): the change is at t* or the nanosecond after it.
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(change, star, "the link changes at t* = " << star.As(Time::S));
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(change,
+                                    star + NanoSeconds(1),
+                                    "the link changes at t* = " << star.As(Time::S));
+        NS_TEST_EXPECT_MSG_EQ(before, !leaving, "after t*");
+        std::map<uint64_t, const D2dDeliveryRecord*> byId;
+        for (const auto& r : observed.records)
+        {
+            byId[r.msgId] = &r;
+        }
+        NS_TEST_ASSERT_MSG_EQ(ids.size(), 3U, "three sends");
+        for (std::size_t i = 0; i < ids.size(); ++i)
+        {
+            const bool heard = (i == 0) == leaving; // the send 1 ms before t* when leaving
+            if (ids[i] == 0 || byId.count(ids[i]) == 0)
+            {
+                // A send none can hear may not get an id's record: then not delivered.
+                NS_TEST_EXPECT_MSG_EQ(heard, false, "send " << i << ": no record");
+                continue;
+            }
+            const D2dDeliveryRecord& r = *byId[ids[i]];
+            NS_TEST_EXPECT_MSG_EQ(r.delivered,
+                                  heard,
+                                  "send " << i << " (leaving " << leaving << ")");
+            if (!heard)
+            {
+                NS_TEST_EXPECT_MSG_EQ(r.reason, "out_of_range", "send " << i);
+            }
+        }
+        uint64_t received = 0;
+        for (const auto& rx : observed.receptions)
+        {
+            received += rx.message ? 1 : 0;
+        }
+        NS_TEST_EXPECT_MSG_EQ(received, leaving ? 1U : 2U, "messages received");
+        Simulator::Destroy();
+    }
+
+    void DoRun() override
+    {
+        RunOne(D0, V, true);             // leaves at (50 - 20) / 10 = 3 s
+        RunOne(R + (R - D0), -V, false); // 80 m away, back in range at 3 s
+    }
+};
+
 class D2dMobilityTestSuite : public TestSuite
 {
   public:
@@ -215,6 +349,7 @@ class D2dMobilityTestSuite : public TestSuite
         AddTestCase(new D2dFoldTestCase);
         AddTestCase(new D2dReflectionTestCase);
         AddTestCase(new D2dFastWalkTestCase);
+        AddTestCase(new D2dRangeLossTestCase);
     }
 };
 

@@ -172,9 +172,11 @@ D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
     flags.Add("areaSideM", "Side of the square area, m", areaSideM).Range(1e-3, 1e7);
     flags
         .Add("speedMps",
-             "Speed of a random walk in the square, m/s (0: devices do not move)",
+             "Speed of a random walk in the square, m/s (0: devices do not move; > 0 without "
+             "--mobility means --mobility=random-walk)",
              speedMps)
-        .Range(0, 1e5);
+        .Range(0, D2dMobilityOptions::MAX_SPEED_MPS);
+    mobility.AddFlags(flags);
     flags.Add("initialEnergyJ", "Battery energy per device, J", initialEnergyJ)
         .Sets("ns3::D2dEnergySource::InitialEnergyJ")
         .Sets(BasicEnergySource::GetTypeId().GetName() + "::BasicEnergySourceInitialEnergyJ")
@@ -386,6 +388,7 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
         }
         nDevices = static_cast<uint32_t>(m_matrix.size());
     }
+    mobility.Validate(support, *m_flags, speedMps, areaSideM, rssFile, nDevices);
     if (nDevices == 0)
     {
         nDevices = defaultDevices;
@@ -588,40 +591,16 @@ D2dNetworkOptions::CreateDevices() const
     NS_LOG_FUNCTION(this << nDevices);
     NodeContainer devices;
     devices.Create(nDevices);
-    MobilityHelper mobility;
-    auto position = CreateObject<RandomRectanglePositionAllocator>();
-    auto side = CreateObject<UniformRandomVariable>();
-    side->SetAttribute("Min", DoubleValue(0.0));
-    side->SetAttribute("Max", DoubleValue(areaSideM));
-    position->SetX(side);
-    position->SetY(side);
-    position->AssignStreams(0);
-    mobility.SetPositionAllocator(position);
-    if (speedMps > 0)
-    {
-        // RSS, P_D, delays and first-order distances follow the positions at send time.
-        // d2dlearn's walk (the legs of ns-3's RandomWalk2dMobilityModel, reflections in
-        // closed form): ns-3's never ended at 1e5 m/s (rebounds at 0 ns delays).
-        mobility.SetMobilityModel(
-            "ns3::D2dRandomWalkMobilityModel",
-            "Bounds",
-            RectangleValue(Rectangle(0, areaSideM, 0, areaSideM)),
-            "Speed",
-            StringValue(fmt::format("ns3::ConstantRandomVariable[Constant={}]", speedMps)));
-    }
-    else
-    {
-        mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
-    }
-    mobility.Install(devices);
-    mobility.AssignStreams(devices, 1000);
+    mobility.Install(devices, areaSideM, speedMps);
     return devices;
 }
 
 D2dNetwork
 D2dNetworkOptions::Build(D2dTraceHelper& traces, bool withServer)
 {
-    return Make(&traces, withServer);
+    D2dNetwork network = Make(&traces, withServer);
+    mobility.StartTrace(traces, network.devices, network.server, rssFile);
+    return network;
 }
 
 D2dNetwork

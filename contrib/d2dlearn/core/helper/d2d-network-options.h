@@ -10,6 +10,7 @@
 #include "ns3/d2d-delivery.h"
 #include "ns3/d2d-flag-scope.h"
 #include "ns3/d2d-link-quality.h"
+#include "ns3/d2d-mobility-options.h"
 #include "ns3/d2d-rss-model.h"
 #include "ns3/d2d-scenario-flags.h"
 #include "ns3/d2d-scenario-support.h"
@@ -234,6 +235,8 @@ class D2dNetworkOptions
     std::string wifiDataMode;
     /** --wifiLossExponent: exponent of the log-distance loss (ns-3's Yans default: 3) */
     double wifiLossExponent{3.0};
+    /** --mobility, the models' parameters and --positionEvery (CreateDevices(), Build()) */
+    D2dMobilityOptions mobility;
 
     /** \return true if --backend=wifi */
     bool IsWifi() const
@@ -313,8 +316,9 @@ class D2dNetworkOptions
     std::unique_ptr<D2dTraceHelper> OpenTraces(const D2dScenarioSupport& support) const;
 
     /**
-     * \brief The devices alone: nDevices nodes placed uniformly in the square (stream 0),
-     * with constant positions or a random walk (--speedMps, streams from 1000). Build()
+     * \brief The devices alone: nDevices nodes placed uniformly in the square (stream 0)
+     * and moving as --mobility says (D2dMobilityOptions::Install(): constant, random walk
+     * (--speedMps), random waypoint, Gauss-Markov or an ns-2 trace, streams from 1000). Build()
      * calls it; a scenario with a backend of its own (Wi-Fi) may call it instead.
      * \return the nodes, device i = node i
      */
@@ -325,7 +329,8 @@ class D2dNetworkOptions
      * flags, the RSS model (matrix, dynamic or propagation), the D2S server and channel if
      * withServer (its radios at d2sTxPowerDbm), AssignStreams() from
      * FIRST_CHANNEL_STREAM, and the traces connected (energy, transports of both channels);
-     * then EndNetworkStreams(). The time resolution is fixed first
+     * then EndNetworkStreams(); positions.csv started (D2dMobilityOptions::StartTrace(): the
+     * devices, and the server if it has a position). The time resolution is fixed first
      * (D2dHelper::FixTimeResolution()). Call after Validate() and before Simulator::Run().
      * \param traces where the messages and energy events go
      * \param withServer add a server reached over the D2S channel
