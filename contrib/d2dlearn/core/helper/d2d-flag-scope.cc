@@ -27,21 +27,21 @@ using Condition = D2dFlagScope::Condition;
 Condition
 D2d()
 {
-    return {Need::D2D, "", {}, "", ""};
+    return {Need::D2D, "", {}, "", "", false};
 }
 
 /** \return the condition "a server" */
 Condition
 D2s()
 {
-    return {Need::D2S, "", {}, "", ""};
+    return {Need::D2S, "", {}, "", "", false};
 }
 
 /** \return the condition "messages at all" */
 Condition
 Messages()
 {
-    return {Need::MESSAGES, "", {}, "", ""};
+    return {Need::MESSAGES, "", {}, "", "", false};
 }
 
 /**
@@ -57,7 +57,7 @@ Is(const std::string& flag,
    const std::string& text = "",
    const std::string& orArgument = "")
 {
-    return {Need::IS, flag, std::move(values), text, orArgument};
+    return {Need::IS, flag, std::move(values), text, orArgument, false};
 }
 
 /**
@@ -69,7 +69,7 @@ Is(const std::string& flag,
 Condition
 IsNot(const std::string& flag, std::vector<std::string> values, const std::string& text)
 {
-    return {Need::IS_NOT, flag, std::move(values), text, ""};
+    return {Need::IS_NOT, flag, std::move(values), text, "", false};
 }
 
 /** \return the D2D channel backend */
@@ -116,7 +116,7 @@ D2dFlagScope::GetTable()
         {"spectralEfficiency", "", {Channel(), Messages()}},
         {"bandwidthHz", "", {Channel(), Messages()}},
         {"noisePowerW", "", {Channel(), Messages()}},
-        {"txPowerDbm", "", {{Need::TX_RADIOS, "", {}, "", ""}}},
+        {"txPowerDbm", "", {{Need::TX_RADIOS, "", {}, "", "", false}}},
         {"d2sTxPowerDbm", "", {D2s()}},
         {"reliable", "", {Messages()}},
         {"fastPath", "", {Channel(), Messages()}},
@@ -124,9 +124,25 @@ D2dFlagScope::GetTable()
         {"access", "", {Channel(), Messages()}},
         {"d2sLinks", "", {Channel(), D2s()}},
         {"d2sDistanceFactor", "", {Channel(), D2s(), Is("d2sLinks", {"equal"}, "", "--rssFile=")}},
-        {"serverPosition", "", {{Need::SERVER_PLACE, "", {}, "", ""}}},
+        {"serverPosition", "", {{Need::SERVER_PLACE, "", {}, "", "", false}}},
         {"areaSideM", "", {Messages()}},
-        {"speedMps", "", {{Need::POSITIONS, "", {}, "", ""}}},
+        {"mobility", "", {{Need::POSITIONS, "", {}, "", "", false}}},
+        {"speedMps",
+         "",
+         {{Need::POSITIONS, "", {}, "", "", false},
+          {Need::IS,
+           "mobility",
+           {"random-walk"},
+           "--mobility=random-walk (--speedMps > 0 alone is one)",
+           "",
+           true}}},
+        {"waypointMinSpeedMps", "", {Is("mobility", {"random-waypoint"})}},
+        {"waypointMaxSpeedMps", "", {Is("mobility", {"random-waypoint"})}},
+        {"waypointPause", "", {Is("mobility", {"random-waypoint"})}},
+        {"gaussMarkovMeanSpeedMps", "", {Is("mobility", {"gauss-markov"})}},
+        {"gaussMarkovAlpha", "", {Is("mobility", {"gauss-markov"})}},
+        {"gaussMarkovTimeStep", "", {Is("mobility", {"gauss-markov"})}},
+        {"mobilityTrace", "", {Is("mobility", {"ns2"})}},
         {"energyModel", "", {Channel(), Messages()}},
         {"dynamicRssLevels", "", {Channel(), D2d()}},
         {"rssStep",
@@ -371,7 +387,8 @@ D2dFlagScope::WhyInert(const D2dScenarioFlags& flags,
             break;
         case Need::IS:
         case Need::IS_NOT: {
-            if (!flags.Has(c.flag) || (!c.orArgument.empty() && flags.HasArgument(c.orArgument)))
+            if (!flags.Has(c.flag) || (!c.orArgument.empty() && flags.HasArgument(c.orArgument)) ||
+                (c.onlyIfGiven && !flags.Given(c.flag)))
             {
                 break;
             }

@@ -80,6 +80,9 @@ class D2dFlagScope
         /** IS, IS_NOT: the condition also holds when an argument starts with this (another
          * way to choose what flag chooses, e.g. "--ns3::D2dFedAvg::Aggregation=") */
         std::string orArgument;
+        /** IS, IS_NOT: the condition holds while the other flag is not given (its default
+         * stands for a choice of its own, e.g. --speedMps > 0 alone is a random walk) */
+        bool onlyIfGiven{false};
     };
 
     /** One row: where a flag acts. */

@@ -36,22 +36,6 @@ NS_LOG_COMPONENT_DEFINE("D2dMobilityOptions");
 namespace
 {
 
-/** Each model's parameters (flag names), for the refusal of a parameter of another model. */
-const std::vector<std::pair<std::string, std::string>>&
-ModelParameters()
-{
-    static const std::vector<std::pair<std::string, std::string>> parameters = {
-        {"waypointMinSpeedMps", "random-waypoint"},
-        {"waypointMaxSpeedMps", "random-waypoint"},
-        {"waypointPause", "random-waypoint"},
-        {"gaussMarkovMeanSpeedMps", "gauss-markov"},
-        {"gaussMarkovAlpha", "gauss-markov"},
-        {"gaussMarkovTimeStep", "gauss-markov"},
-        {"mobilityTrace", "ns2"},
-    };
-    return parameters;
-}
-
 /**
  * \param token e.g. "$node_(12)"
  * \param id set to the node index
@@ -175,24 +159,7 @@ D2dMobilityOptions::Validate(const D2dScenarioSupport& support,
     {
         support.Fail("--mobility=random-walk needs --speedMps > 0 (the walk's speed, m/s)");
     }
-    // Without --mobility, --speedMps chooses (0: constant), as a sweep over it expects.
-    if (model != "random-walk" && flags.Given("speedMps") && flags.Given("mobility"))
-    {
-        support.Fail(fmt::format("--speedMps is a parameter of --mobility=random-walk (this run: "
-                                 "--mobility={})",
-                                 model));
-    }
-    for (const auto& [name, owner] : ModelParameters())
-    {
-        if (flags.Given(name) && model != owner)
-        {
-            support.Fail(fmt::format("--{} is a parameter of --mobility={} (this run: "
-                                     "--mobility={})",
-                                     name,
-                                     owner,
-                                     model));
-        }
-    }
+    // Which model's parameters act with which --mobility: D2dFlagScope's table.
     if (!rssFile.empty() && Moves())
     {
         support.Fail(fmt::format("--mobility={} cannot be combined with --rssFile: the matrix, "
