@@ -251,7 +251,14 @@ main(int argc, char* argv[])
             strategy->SetAttribute("ByzantinePercent", DoubleValue(100.0 * flipDevices / nDevices));
         }
     }
-    if (graph == "range")
+    if (graph == "range" && net.mobility.Moves())
+    {
+        // Who hears whom at each round's start, where the devices are then.
+        DynamicCast<D2dDecentralizedFl>(protocol)->SetGraphSource(
+            Callback<std::vector<std::vector<uint32_t>>>(
+                [&network]() { return network.InNeighbours(); }));
+    }
+    else if (graph == "range")
     {
         DynamicCast<D2dDecentralizedFl>(protocol)->SetGraph(network.InNeighbours());
     }

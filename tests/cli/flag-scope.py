@@ -141,6 +141,9 @@ SAMPLES = [
     ("fedavg", ["--algorithm=semi-decentralized"], "--groupSize=2", "messages.csv"),
     ("fedavg", ["--algorithm=decentralized", "--backend=wifi", "--areaSideM=30"],
      "--wifiLossExponent=4", "messages.csv"),
+    # the range graph redrawn each round where the devices are (SetGraphSource)
+    ("fedavg", ["--algorithm=decentralized", "--graph=range", "--rangeM=25"], "--speedMps=10",
+     "messages.csv"),
     # the range graph over Wi-Fi: who hears whom (no --rangeM there)
     ("fedavg", ["--algorithm=decentralized", "--backend=wifi", "--areaSideM=300"],
      "--graph=range", "messages.csv"),

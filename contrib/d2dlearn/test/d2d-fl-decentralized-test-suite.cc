@@ -51,6 +51,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -72,6 +73,8 @@ struct Setup
     std::string weighting{"uniform"};
     uint32_t neighbours{7};
     std::vector<std::vector<uint32_t>> graph;
+    /** decentralized: a graph per round through SetGraphSource() (the last one repeats) */
+    std::vector<std::vector<std::vector<uint32_t>>> graphs;
     std::string partition{"iid"}; //!< iid, labels1, quantity
     bool fashion{false};
     std::string model{"mlp:16"};
@@ -209,6 +212,14 @@ RunProtocol(const Setup& s)
         if (!s.graph.empty())
         {
             dec->SetGraph(s.graph);
+        }
+        if (!s.graphs.empty())
+        {
+            auto asked = std::make_shared<uint32_t>(0);
+            const auto graphs = s.graphs;
+            dec->SetGraphSource(Callback<std::vector<std::vector<uint32_t>>>([asked, graphs]() {
+                return graphs[std::min<std::size_t>((*asked)++, graphs.size() - 1)];
+            }));
         }
         dec->AssignStreams(100);
         dec->TraceConnectWithoutContext(
@@ -432,6 +443,55 @@ class RingAveragingTestCase : public TestCase
         NS_TEST_ASSERT_MSG_GT(d0, 0.0, "distinct initial models");
         NS_TEST_ASSERT_MSG_LT_OR_EQ(ratio, bound * (1 + 1e-6), "lambda_2 bound");
         NS_TEST_ASSERT_MSG_LT(ratio, 0.02, "the distance shrinks by more than 50x in 10 rounds");
+    }
+};
+
+/**
+ * A graph asked for at each round's start (SetGraphSource(), as --graph=range does while the
+ * devices move): round 1 averages over the left neighbour on a ring of 6, round 2 over the
+ * right one, round 3 over both (the last graph repeats).
+ */
+class GraphSourceTestCase : public TestCase
+{
+  public:
+    GraphSourceTestCase()
+        : TestCase("A graph source gives each round its own in-neighbours")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Setup s;
+        s.nDevices = 6;
+        s.rounds = 3;
+        s.learningRate = 0.0;
+        std::vector<std::vector<uint32_t>> left(6);
+        std::vector<std::vector<uint32_t>> right(6);
+        std::vector<std::vector<uint32_t>> both(6);
+        for (uint32_t i = 0; i < 6; ++i)
+        {
+            left[i] = {(i + 5) % 6};
+            right[i] = {(i + 1) % 6};
+            both[i] = {(i + 5) % 6, (i + 1) % 6};
+        }
+        s.graphs = {left, right, both};
+        const Outcome o = RunProtocol(s);
+        NS_TEST_ASSERT_MSG_EQ(o.roundsDone, s.rounds, "every round completes");
+        for (uint32_t r = 0; r < s.rounds; ++r)
+        {
+            for (uint32_t i = 0; i < 6; ++i)
+            {
+                std::vector<uint32_t> want = s.graphs[r][i];
+                want.push_back(i);
+                std::sort(want.begin(), want.end());
+                NS_TEST_ASSERT_MSG_EQ(
+                    (o.contributors.at(r).count(i) && o.contributors.at(r).at(i) == want),
+                    true,
+                    "round " << r + 1 << ", device " << i
+                             << ": the contributors are that round's graph");
+            }
+        }
     }
 };
 
@@ -1028,6 +1088,7 @@ class D2dFlDecentralizedTestSuite : public TestSuite
         : TestSuite("d2d-fl-decentralized")
     {
         AddTestCase(new RingAveragingTestCase);
+        AddTestCase(new GraphSourceTestCase);
         AddTestCase(new RandomNeighboursTestCase);
         AddTestCase(new SemiDecentralizedTestCase);
         AddTestCase(new LocalTrainingTestCase);

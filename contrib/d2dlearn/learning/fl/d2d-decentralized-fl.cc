@@ -95,9 +95,14 @@ D2dDecentralizedFl::SetGraph(std::vector<std::vector<uint32_t>> adjacency)
 }
 
 void
-D2dDecentralizedFl::DoStart()
+D2dDecentralizedFl::SetGraphSource(Callback<std::vector<std::vector<uint32_t>>> source)
 {
-    const bool bySamples = m_weighting == SAMPLES;
+    m_graphSource = source;
+}
+
+void
+D2dDecentralizedFl::CheckGraph() const
+{
     const uint32_t k = GetNDevices();
     NS_ABORT_MSG_IF(!m_graph.empty() && m_graph.size() != k,
                     "D2dDecentralizedFl: graph of " << m_graph.size() << " devices, " << k
@@ -110,6 +115,13 @@ D2dDecentralizedFl::DoStart()
                             "D2dDecentralizedFl: graph edge " << j << " -> " << i);
         }
     }
+}
+
+void
+D2dDecentralizedFl::DoStart()
+{
+    const bool bySamples = m_weighting == SAMPLES;
+    CheckGraph();
     m_exchange->SetSampleWeighting(bySamples);
     m_exchange->SetDeferred(m_deferTraining);
     if (m_commonInitialModel)
@@ -127,6 +139,11 @@ D2dDecentralizedFl::StartRound()
     m_roundStart = Simulator::Now();
     m_nAveraged = 0;
     const uint32_t k = GetNDevices();
+    if (!m_graphSource.IsNull())
+    {
+        m_graph = m_graphSource(); // e.g. who hears whom where the devices are now
+        CheckGraph();
+    }
     // Neighbour draws: partial Fisher-Yates over each device's candidates, in index order.
     std::vector<std::vector<uint32_t>> in(k);
     std::vector<uint32_t> candidates;

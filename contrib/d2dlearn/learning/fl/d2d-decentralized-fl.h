@@ -72,6 +72,13 @@ class D2dDecentralizedFl : public D2dPeerProtocol
     void SetGraph(std::vector<std::vector<uint32_t>> adjacency);
 
     /**
+     * \brief The graph of each round, asked for at the round's start, e.g. who hears whom
+     * as the devices move (D2dNetwork::InNeighbours()); replaces SetGraph()'s.
+     * \param source returns the adjacency as SetGraph() takes it
+     */
+    void SetGraphSource(Callback<std::vector<std::vector<uint32_t>>> source);
+
+    /**
      * Signature of the Averaged trace: (round, device, contributors: the devices whose
      * models it averaged, itself included, ascending).
      */
@@ -104,6 +111,10 @@ class D2dDecentralizedFl : public D2dPeerProtocol
     bool m_commonInitialModel;
     bool m_deferTraining; //!< DeferTraining: the exchange's deferred mode
     std::vector<std::vector<uint32_t>> m_graph;
+    /** SetGraphSource()'s: the graph of each round (null: m_graph throughout) */
+    Callback<std::vector<std::vector<uint32_t>>> m_graphSource;
+    /** \brief Abort unless m_graph is empty or a graph of the learners without self-loops. */
+    void CheckGraph() const;
     Ptr<D2dModelExchange> m_exchange;
     uint32_t m_nAveraged{0};
     TracedCallback<uint32_t, uint32_t, const std::vector<uint32_t>&> m_averagedTrace;
