@@ -1006,7 +1006,9 @@ seed = [1, 2, 3]
                   "channel-vs-wifi-exchange-wifi-ideal.toml": 16,
                   "channel-vs-wifi-fedavg-channel.toml": 12,
                   "channel-vs-wifi-fedavg-wifi.toml": 12,
-                  "channel-vs-wifi-fedavg-wifi-reassembly.toml": 12}
+                  "channel-vs-wifi-fedavg-wifi-reassembly.toml": 12,
+                  "wireless-effects-server.toml": 18, "wireless-effects-drop.toml": 12,
+                  "wireless-effects-speed.toml": 24, "wireless-effects-speed-wifi.toml": 12}
         self.assertEqual(sorted(f for f in os.listdir(folder) if f.endswith(".toml")),
                          sorted(counts))
         validated = set()  # (program, parameter, value) checked by --validate so far

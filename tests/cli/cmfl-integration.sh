@@ -28,7 +28,8 @@ source "$(dirname "$0")/lib-checks.sh" cmfl-integration
 # since are non-IID data, the majority quorum, the step-down and attacked references).
 COMMON=(--rounds=15 --learningRate=0.02 --dataFraction=0.1 --nDevices=40
     --activationPercent=50 --partition=iid --quorum=replicas --failedVote=keep-committee
-    --maliciousCommittee=adversarial --multiKrumWeights=uniform --quiet)
+    --maliciousCommittee=adversarial --multiKrumWeights=uniform --quiet
+    --inertFlags=record)  # the CMFL rules ride along with the baselines, listed in run.json
 
 # P_D = 0.2 on every link (the lossy run below).
 "$PYTHON" - "$TMP/rss.csv" <<'PY'

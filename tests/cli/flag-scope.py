@@ -23,6 +23,7 @@ Usage: flag-scope.py BIN_DIR
 import csv
 import hashlib
 import io
+import json
 import os
 import re
 import shutil
@@ -335,11 +336,31 @@ def check_reasons():
             print("  %s %s %s: %s" % (program, " ".join(config), flag, line))
 
 
+def check_record():
+    """--inertFlags=record: the inert flag accepted and listed in run.json."""
+    out = os.path.join(TMP, "record")
+    result = case_batch.run(os.path.join(BIN, "fedavg"),
+                            [PROGRAMS["fedavg"][1] + ["--dropProbability=0.5", "--mu=0.5",
+                                                      "--inertFlags=record", "--threads=0",
+                                                      "--quiet", "--outDir=" + out]])[0]
+    if result.returncode != 0:
+        fail("--inertFlags=record: exit %d: %s" % (result.returncode, result.stderr[:300]))
+        return
+    with open(os.path.join(out, "run.json")) as f:
+        given = json.load(f)["parameters"].get("inertFlagsGiven")
+    if given != "mu,dropProbability":
+        fail("--inertFlags=record: run.json inertFlagsGiven %r, want 'mu,dropProbability'"
+             % given)
+    else:
+        print("  --inertFlags=record: accepted, run.json inertFlagsGiven = %s" % given)
+
+
 def main():
     with open(RSS_FILE, "w") as f:  # read only when --rssFile acts; 4 devices otherwise
         f.write("0,1e-9,1e-9,1e-9\n1e-9,0,1e-9,1e-9\n1e-9,1e-9,0,1e-9\n1e-9,1e-9,1e-9,0\n")
     print("check: the reasons")
     check_reasons()
+    check_record()
     for program, (configurations, _) in PROGRAMS.items():
         print("check: every inert flag of %s" % program)
         check_program(program, configurations)

@@ -37,7 +37,7 @@ case $GROUP in
             "fedsgd-limit|fedavg|--deferTraining=false|$small --algorithm=fedsgd --rounds=1 --nDevices=2 --maxSimTime=0.2s"
             "fedprox-limit|fedavg|--deferTraining=false|$small --algorithm=fedprox --rounds=1 --nDevices=2 --maxSimTime=0.2s"
             "decentralized-limit|fedavg|--deferTraining=false|$small --algorithm=decentralized --rounds=2 --nDevices=4 --maxSimTime=0.3s"
-            "semi-decentralized-limit|fedavg|--deferTraining=false|$small --algorithm=semi-decentralized --rounds=2 --nDevices=4 --maxSimTime=0.3s"
+            "semi-decentralized-limit|fedavg||$small --algorithm=semi-decentralized --rounds=2 --nDevices=4 --maxSimTime=0.3s"
         )
         ;;
     cmfl)

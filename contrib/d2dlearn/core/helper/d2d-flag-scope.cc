@@ -428,6 +428,20 @@ D2dFlagScope::Check(const D2dScenarioFlags& flags,
     }
 }
 
+std::vector<std::string>
+D2dFlagScope::GivenInert(const D2dScenarioFlags& flags, const D2dTraffic& traffic)
+{
+    std::vector<std::string> inert;
+    for (const auto& name : flags.GetNames())
+    {
+        if (!flags.AtDefault(name) && !WhyInert(flags, traffic, name).empty())
+        {
+            inert.push_back(name);
+        }
+    }
+    return inert;
+}
+
 void
 D2dFlagScope::Print(std::ostream& os, const D2dScenarioFlags& flags, const D2dTraffic& traffic)
 {

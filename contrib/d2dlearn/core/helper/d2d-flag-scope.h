@@ -135,6 +135,16 @@ class D2dFlagScope
                       const D2dScenarioSupport& support);
 
     /**
+     * \param flags the parsed flags of the program
+     * \param traffic the run's links
+     * \return the flags given with a value other than their default that cannot change the
+     *         run, in declaration order (what Check() refuses; --inertFlags=record lists them
+     *         in run.json instead)
+     */
+    static std::vector<std::string> GivenInert(const D2dScenarioFlags& flags,
+                                               const D2dTraffic& traffic);
+
+    /**
      * \brief --printScope: every flag of the program, in declaration order, one CSV row each:
      * flag,acts,why (acts "yes" or "no"; why empty when it acts), after a '#' line naming the
      * configuration.

@@ -241,6 +241,13 @@ D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
              validate)
         .Unrecorded();
     flags
+        .Add("inertFlags",
+             "A flag given at another value than its default where it cannot change the run: "
+             "refuse (a one-line error) or record (accepted, listed in run.json's "
+             "inertFlagsGiven; for campaigns whose fixed parameters span several algorithms)",
+             inertFlags)
+        .Choices({"refuse", "record"});
+    flags
         .Add("printScope",
              "Print every flag and whether it can change a run of this configuration (and why "
              "not), then exit without simulating or writing anything",
@@ -304,7 +311,14 @@ D2dNetworkOptions::CheckScope(const D2dScenarioSupport& support)
         D2dFlagScope::Print(std::cout, *m_flags, m_traffic);
         std::exit(0);
     }
-    D2dFlagScope::Check(*m_flags, m_traffic, support);
+    if (inertFlags == "record")
+    {
+        m_inertGiven = D2dFlagScope::GivenInert(*m_flags, m_traffic);
+    }
+    else
+    {
+        D2dFlagScope::Check(*m_flags, m_traffic, support);
+    }
 }
 
 void
@@ -1060,6 +1074,16 @@ D2dNetworkOptions::EndNetworkStreams()
 void
 D2dNetworkOptions::Record(D2dTraceHelper& traces, const D2dNetwork& network) const
 {
+    if (inertFlags == "record")
+    {
+        // The flags given that could not change this run (D2dFlagScope), comma-separated.
+        std::string names;
+        for (const auto& name : m_inertGiven)
+        {
+            names += (names.empty() ? "" : ",") + name;
+        }
+        traces.AddParameter("inertFlagsGiven", names);
+    }
     if (!network.channel && !network.d2dTransports.empty())
     {
         // Wi-Fi: the transport's attributes and the devices' compute model.

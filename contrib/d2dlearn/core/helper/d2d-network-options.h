@@ -213,6 +213,13 @@ class D2dNetworkOptions
      * anything is checked further, written or simulated.
      */
     bool printScope{false};
+    /**
+     * --inertFlags: what a flag given at a value that cannot change the run does: refuse (one
+     * line, exit 2: D2dFlagScope) or record (accepted and listed in run.json's
+     * inertFlagsGiven: a campaign whose fixed parameters span several algorithms, e.g. CMFL's
+     * rules beside its FedAvg baseline).
+     */
+    std::string inertFlags{"refuse"};
     std::string outDir; //!< --outDir: trace folder
     bool quiet{false};  //!< --quiet: no progress on stderr
     /** --traces: standard (energy.csv per second, a scenario's untraced kinds left out of
@@ -422,6 +429,7 @@ class D2dNetworkOptions
     const D2dScenarioFlags* m_flags{nullptr};  //!< the flags AddFlags() declared
     D2dTraffic m_traffic;                      //!< SetTraffic()'s (not known if not called)
     bool m_deferScope{false};                  //!< DeferScope() was called
+    std::vector<std::string> m_inertGiven;     //!< --inertFlags=record: the flags it let pass
     bool m_d2sFollowsTx{true};                 //!< d2sTxPowerDbm follows txPowerDbm
     std::vector<std::vector<double>> m_matrix; //!< the --rssFile matrix, W
     Ptr<D2dRssModel> m_rss;                    //!< null: the channel's propagation model
