@@ -106,9 +106,10 @@ class D2dHelper
 
     /**
      * \brief Add a server reached over a D2S link: a second channel on which device i has
-     * a radio with index i (its energy charged as d2s_tx / d2s_rx to the device's source)
-     * and the server a full-duplex radio (a base station: it receives uploads while it
-     * transmits) with index N = nodes.GetN(). Every D2S link is
+     * a radio with index i (its energy charged as d2s_tx / d2s_rx / d2s_idle to the
+     * device's source; it idles from now on at the radio energy model's IdlePowerW, as the
+     * D2D radio does) and the server a full-duplex radio (a base station: it receives
+     * uploads while it transmits) with index N = nodes.GetN(). Every D2S link is
      * distanceFactor x the mean D2D distance long (Wagle et al. 2025, sec. VI-G: 3x).
      * \param server the server node (no energy source: mains powered)
      * \param nodes the devices, as given to Install()
