@@ -2,7 +2,7 @@
  * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Test suite "d2d-idle-energy": radios that idle (issue 51, item 4).
+ * Test suite "d2d-idle-energy": radios that idle.
  *
  * - An idle network (devices, a server, no traffic) built the way the scenarios build it
  *   (D2dNetworkOptions::Build) costs, on each backend, per radio (D2D and D2S) and device,
