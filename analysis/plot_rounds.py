@@ -316,8 +316,9 @@ def plot_vs_energy(runs, metric, out_dir, name):
         return None
     groups = ENERGY_GROUPS + [("total", None)]
     rows = -(-len(groups) // ENERGY_COLUMNS)
-    fig, axes = plt.subplots(rows, ENERGY_COLUMNS, figsize=(4.6 * ENERGY_COLUMNS, 4.2 * rows),
+    fig, axes = plt.subplots(rows, ENERGY_COLUMNS, figsize=(4.6 * ENERGY_COLUMNS, 4.6 * rows),
                              squeeze=False)
+    fig.subplots_adjust(hspace=0.45, wspace=0.3)  # two-line x labels clear the next row
     panels = list(axes.flat)
     for ax in panels[len(groups):]:
         ax.remove()
