@@ -150,7 +150,7 @@ MESSAGE_COLUMNS = ["msg_id", "kind", "src", "dst", "bytes", "t_send_s", "t_recv_
                    "fragments", "fragments_lost", "retransmissions", "delivered", "complete",
                    "mode", "p_drop", "reason"]
 ENERGY_COLUMNS = ["sim_time_s", "node", "component", "energy_j", "remaining_j"]
-COMPONENTS = ["radio_tx", "radio_rx", "radio_idle", "compute", "d2s_tx", "d2s_rx"]
+COMPONENTS = ["radio_tx", "radio_rx", "radio_idle", "compute", "d2s_tx", "d2s_rx", "d2s_idle"]
 REASONS = {"", "loss", "retry_limit", "half_duplex", "out_of_range", "receiver_off",
            "sender_off", "cancelled", "unfinished"}
 METRICS = [("accuracy", True), ("mse", False), ("error", False)]

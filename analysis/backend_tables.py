@@ -24,9 +24,10 @@ and, for fedavg, rounds.csv. Every number is recomputed from the traces:
                     has no eq. 18 and writes 0)
   latency           the mean of t_recv_s - t_send_s over the complete rows, s
   radio energy      the energy.csv rows of the radio components (radio_tx, radio_rx,
-                    radio_idle, d2s_tx, d2s_rx; compute left out) summed and divided by
-                    the devices (run.json's nDevices), J per device over the run
-  idle energy       the radio_idle part of it, J per device
+                    radio_idle, d2s_tx, d2s_rx, d2s_idle; compute left out) summed and
+                    divided by the devices (run.json's nDevices), J per device over the run
+  idle energy       the idle part of it (radio_idle + d2s_idle: both radios listening),
+                    J per device
   final accuracy    rounds.csv, node -1, metric accuracy, at the last round (fedavg)
 
 A point is (scenario, backend, area side, devices, message size). The backend is
@@ -69,7 +70,8 @@ from collections import Counter
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from run_json import command_flags, read_run_json, table_main  # noqa: E402
 
-RADIO = ("radio_tx", "radio_rx", "radio_idle", "d2s_tx", "d2s_rx")
+RADIO = ("radio_tx", "radio_rx", "radio_idle", "d2s_tx", "d2s_rx", "d2s_idle")
+IDLE = ("radio_idle", "d2s_idle")
 NO_OUTCOME = ("unfinished", "cancelled")
 POINT_FLAGS = {"backend", "areaSideM", "nDevices", "messageBytes"}
 NOT_COMPARED = POINT_FLAGS | {"seed", "RngRun", "outDir", "quiet", "threads", "traces",
@@ -145,7 +147,7 @@ def load_run(run_dir):
     latency = [m["t_recv_s"] - m["t_send_s"] for m in complete]
     energy = read_rows(run_dir, "energy.csv", ["energy_j"], ["component"])
     radio = sum(e["energy_j"] for e in energy if e["component"] in RADIO)
-    idle = sum(e["energy_j"] for e in energy if e["component"] == "radio_idle")
+    idle = sum(e["energy_j"] for e in energy if e["component"] in IDLE)
     accuracy = None
     if scenario != "d2d-exchange":
         acc = [r for r in read_rows(run_dir, "rounds.csv", ["round", "node", "value"],

@@ -19,9 +19,11 @@ first RUN_DIR/plots), METRIC being --metric (default accuracy), in --format (def
   METRIC_vs_time    the same against the round's sim_time_s
   METRIC_vs_energy  the same against the cumulative energy spent up to the round's
                     sim_time_s (energy_j of all rows with sim_time_s <= that time,
-                    summed over all nodes), four panels: D2D communication
-                    (radio_tx + radio_rx + radio_idle), D2S (d2s_tx + d2s_rx), compute,
-                    and the total of every row
+                    summed over all nodes), six panels, one per radio and state: D2D
+                    radio transmit + receive (radio_tx + radio_rx), D2D radio idle
+                    (radio_idle: listening), D2S radio transmit + receive (d2s_tx +
+                    d2s_rx), D2S radio idle (d2s_idle), compute, and the total of every
+                    row
 
 If no run has rows of the metric and the metric is `accuracy`, `loss` is plotted instead
 (with a note; e.g. a regression dataset).  A run without node -1 rows of the metric is
@@ -70,11 +72,17 @@ from trace_io import (  # noqa: E402
 
 ROUND_COLUMNS = ["round", "sim_time_s", "node", "metric", "value"]
 #: Component groups of the energy panels and of the summary, in this order.
+#: Each names the radio and its state: an idle radio (listening, no traffic) is not
+#: communication.
 ENERGY_GROUPS = [
-    ("D2D communication", ["radio_tx", "radio_rx", "radio_idle"]),
-    ("D2S communication", ["d2s_tx", "d2s_rx"]),
+    ("D2D radio, transmit + receive", ["radio_tx", "radio_rx"]),
+    ("D2D radio, idle", ["radio_idle"]),
+    ("D2S radio, transmit + receive", ["d2s_tx", "d2s_rx"]),
+    ("D2S radio, idle", ["d2s_idle"]),
     ("compute", ["compute"]),
 ]
+#: Panels per row of the energy figure.
+ENERGY_COLUMNS = 3
 KNOWN_COMPONENTS = {c for _, comps in ENERGY_GROUPS for c in comps}
 
 # --------------------------------------------------------------------------
@@ -307,9 +315,15 @@ def plot_vs_energy(runs, metric, out_dir, name):
         note("%s skipped: no plotted run has energy.csv rows" % name)
         return None
     groups = ENERGY_GROUPS + [("total", None)]
-    fig, axes = plt.subplots(1, len(groups), figsize=(4.6 * len(groups), 4.2),
+    rows = -(-len(groups) // ENERGY_COLUMNS)
+    fig, axes = plt.subplots(rows, ENERGY_COLUMNS, figsize=(4.6 * ENERGY_COLUMNS, 4.6 * rows),
                              squeeze=False)
-    for ax, (group, comps) in zip(axes[0], groups):
+    fig.subplots_adjust(hspace=0.45, wspace=0.3)  # two-line x labels clear the next row
+    panels = list(axes.flat)
+    for ax in panels[len(groups):]:
+        ax.remove()
+    panels = panels[:len(groups)]
+    for ax, (group, comps) in zip(panels, groups):
         idle = 0
         for r in with_energy:
             wanted = comps if comps is not None else sorted(set(r["energy"]["component"]))
@@ -320,8 +334,7 @@ def plot_vs_energy(runs, metric, out_dir, name):
                 continue
             draw_curve(ax, x, r["curve"], r, metric)
         if idle == len(with_energy):
-            no_data(ax, "no %s energy in any run\n(no %s)" % (
-                group, group.replace("communication", "traffic")))
+            no_data(ax, "%s: no energy in any run" % group)
         else:
             if idle:
                 ax.text(0.02, 0.02, "%d run(s) without %s energy: not drawn" % (idle, group),
@@ -333,7 +346,7 @@ def plot_vs_energy(runs, metric, out_dir, name):
             set_domain_limits(ax, metric)
         ax.set_title(group, fontsize=10)
         ax.grid(True, alpha=0.3)
-    drawn = [ax for ax in axes[0] if ax.lines]
+    drawn = [ax for ax in panels if ax.lines]
     if drawn:
         legend(drawn[-1])
     fig.suptitle("Test %s against energy spent%s" % (metric, band_note(runs)), fontsize=10)

@@ -66,7 +66,7 @@ MESSAGE_COLUMNS = [
     "fragments", "fragments_lost", "retransmissions", "delivered",
 ]
 LINK_COLUMNS = ["rx", "tx", "p_drop"]
-COMPONENT_ORDER = ["radio_tx", "radio_rx", "radio_idle", "compute", "d2s_tx", "d2s_rx"]
+COMPONENT_ORDER = ["radio_tx", "radio_rx", "radio_idle", "compute", "d2s_tx", "d2s_rx", "d2s_idle"]
 MODE_ORDER = ["unreliable", "reliable", "all"]
 MAX_BAR_NODES = 60
 FIGURES = ["latency_cdf", "link_loss", "link_retransmissions", "energy_per_node"]

@@ -336,6 +336,7 @@ set(d2dlearn_test_sources
     test/d2d-channel-test-suite.cc
     test/d2d-channel-access-test-suite.cc
     test/d2d-energy-test-suite.cc
+    test/d2d-idle-energy-test-suite.cc
     test/d2d-rss-test-suite.cc
     test/d2d-mobility-test-suite.cc
     test/d2d-server-position-test-suite.cc
@@ -346,7 +347,8 @@ set(d2dlearn_test_sources
 )
 list(APPEND d2dlearn_test_sources ${d2dlearn_discovery_test_sources})
 # One entry per ns-3 TestSuite name (each runs as its own CTest test).
-set(d2dlearn_test_suites d2d-channel d2d-channel-access d2d-energy d2d-rss d2d-mobility d2d-server-position d2d-wifi d2d-data
+set(d2dlearn_test_suites d2d-channel d2d-channel-access d2d-energy d2d-idle-energy d2d-rss d2d-mobility
+    d2d-server-position d2d-wifi d2d-data
     d2d-bayes)
 list(APPEND d2dlearn_test_suites ${d2dlearn_discovery_test_suites})
 # Suites of the learners and protocols (linked with LibTorch).

@@ -48,6 +48,7 @@ A_ENERGY = [
     (20.0,        2, "radio_tx",   0.0625),  # exactly at round 2: counted
     (35.0,        1, "compute",    0.5),
     (50.0,        2, "radio_tx",   16.0),  # after the last round
+    (30.0,        1, "d2s_idle",   1.0),   # the D2S radio listening: a panel of its own
 ]
 D2D = ["radio_tx", "radio_rx", "radio_idle"]
 D2S = ["d2s_tx", "d2s_rx"]
@@ -57,7 +58,10 @@ A_CUM = {
     "d2s": [2.0, 2.0 + 4.0, 6.0, 6.0],
     "compute": [1.0, 1.0, 1.0 + 3.0, 4.5],
 }
-A_TOTAL = {"D2D communication": 24.9375, "D2S communication": 6.0, "compute": 4.5}
+# Per radio and state: D2D tx + rx 0.5 + 0.0625 + 16 + 8 + 0.25, D2D idle 0.125, D2S tx + rx
+# 2 + 4, D2S idle 1, compute 1 + 3 + 0.5.
+A_TOTAL = {"D2D radio, transmit + receive": 24.8125, "D2D radio, idle": 0.125,
+           "D2S radio, transmit + receive": 6.0, "D2S radio, idle": 1.0, "compute": 4.5}
 
 # Run B (decentralized, dirichlet): node -1 plus three devices, rounds 1..3 at 7, 14, 21 s.
 B_TIMES = [7.0, 14.0, 21.0]
@@ -227,7 +231,8 @@ class PlotRoundsTest(unittest.TestCase):
         self.assertEqual(number(r"total simulated time: ([0-9.eE+-]+) s \(run\.json\)", block),
                          45.0)
         for group, total in A_TOTAL.items():
-            got = number(r"total energy %s \([a-z0-9_+]+\): ([0-9.eE+-]+) J" % group, block)
+            got = number(r"total energy %s \([a-z0-9_+]+\): ([0-9.eE+-]+) J" % re.escape(group),
+                         block)
             self.assertAlmostEqual(got, total, places=4)
         self.assertAlmostEqual(number(r"total energy all groups: ([0-9.eE+-]+) J", block),
                                sum(A_TOTAL.values()), places=4)
@@ -235,7 +240,9 @@ class PlotRoundsTest(unittest.TestCase):
         block = run_block(out, "decentralized, dirichlet")
         self.assertIn("rounds: 3 (last round 3)", block)
         self.assertEqual(number(r"final accuracy: ([0-9.eE+-]+)", block), 0.6)
-        self.assertEqual(number(r"total energy D2S communication \(d2s_tx\+d2s_rx\): "
+        self.assertEqual(number(r"total energy D2S radio, transmit \+ receive "
+                                r"\(d2s_tx\+d2s_rx\): ([0-9.eE+-]+) J", block), 0.0)
+        self.assertEqual(number(r"total energy D2S radio, idle \(d2s_idle\): "
                                 r"([0-9.eE+-]+) J", block), 0.0)
 
     def test_labels_default_out_and_mean_fallback(self):
@@ -278,8 +285,9 @@ class PlotRoundsTest(unittest.TestCase):
             run_block(out, "fedavg, iid (s%d)" % k)
 
     def test_total_energy_panel(self):
-        # The fourth panel: energy of every row up to each round, the sum of the three groups:
-        # 0.75 + 2 + 1, 0.9375 + 6 + 1, 8.9375 + 6 + 4, 8.9375 + 6 + 4.5.
+        # The last panel: energy of every row up to each round, the sum of the groups:
+        # 0.75 + 2 + 1, 0.9375 + 6 + 1, 8.9375 + 6 + 1 + 4, 8.9375 + 6 + 1 + 4.5 (the D2S
+        # idle row at 30 s counts from round 3 on).
         d = self.path("total")
         make_run_a(d)
         mod = import_script()
@@ -292,10 +300,12 @@ class PlotRoundsTest(unittest.TestCase):
         mod.plot_vs_energy([run], "accuracy", d, "x.png")
         axes = figures[0].axes
         self.assertEqual([ax.get_title() for ax in axes],
-                         ["D2D communication", "D2S communication", "compute", "total"])
-        x = list(axes[3].get_lines()[0].get_xdata())
-        self.assertEqual(x, [3.75, 7.9375, 18.9375, 19.4375])
-        self.assertEqual(list(axes[3].get_lines()[0].get_ydata()), A_ACC)
+                         ["D2D radio, transmit + receive", "D2D radio, idle",
+                          "D2S radio, transmit + receive", "D2S radio, idle", "compute",
+                          "total"])
+        x = list(axes[5].get_lines()[0].get_xdata())
+        self.assertEqual(x, [3.75, 7.9375, 19.9375, 20.4375])
+        self.assertEqual(list(axes[5].get_lines()[0].get_ydata()), A_ACC)
 
     def test_figures_labelled_in_domain_and_empty_d2s_panel_says_so(self):
         # Items 1, 2, 4, 5, 7: labels with units, rates in [0, 1], energies >= 0; run B has
@@ -312,9 +322,12 @@ class PlotRoundsTest(unittest.TestCase):
         self.assertTrue(os.path.isdir(out))
         self.assertEqual(figure_checks.all_problems(figs), [])
         energy = figure_checks.figure(figs, "accuracy_vs_energy")
-        self.assertEqual(len(figure_checks.no_data_texts(energy)), 1)
-        self.assertIn("no D2S", figure_checks.no_data_texts(energy)[0])
-        self.assertEqual(len(energy.axes[1].lines), 0)
+        texts = figure_checks.no_data_texts(energy)
+        self.assertEqual(len(texts), 2)  # D2S transmit + receive, D2S idle
+        self.assertTrue(all(t.startswith("D2S radio") and "no energy" in t for t in texts),
+                        texts)
+        self.assertEqual(len(energy.axes[2].lines), 0)
+        self.assertEqual(len(energy.axes[3].lines), 0)
         self.assertTrue(all("[J]" in ax.get_xlabel() for ax in energy.axes if ax.lines))
         time_fig = figure_checks.figure(figs, "accuracy_vs_time")
         self.assertIn("[s]", time_fig.axes[0].get_xlabel())

@@ -26,7 +26,7 @@ import tempfile
 import unittest
 
 BINARIES = {}
-COMPONENTS = ["radio_tx", "radio_rx", "radio_idle", "compute", "d2s_tx", "d2s_rx"]
+COMPONENTS = ["radio_tx", "radio_rx", "radio_idle", "compute", "d2s_tx", "d2s_rx", "d2s_idle"]
 
 
 def percentile(values, q):

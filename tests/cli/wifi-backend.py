@@ -8,7 +8,8 @@ independently:
 - per device, the sum of its energy.csv rows equals the initial energy minus the remaining
   energy of its last row (to 1e-5 J, 1e-9 of the battery: the source integrates the draw in
   its own steps, the rows add the states' energies);
-- per device, the Wi-Fi radios' energy (radio_tx + radio_rx + radio_idle + d2s_tx + d2s_rx)
+- per device, the Wi-Fi radios' energy (radio_tx + radio_rx + radio_idle + d2s_tx + d2s_rx
+  + d2s_idle)
   lies between what its radios draw idle and what they draw transmitting for the whole run:
   a radio is never off here, and its currents at the source's 3 V are 0.273 A idle, 0.313 A
   receiving and 0.380 A transmitting (the model's defaults), so for R radios (1, or 2 with

@@ -103,6 +103,9 @@ struct BayesRun
         helper.SetChannelAttribute("BandwidthHz", DoubleValue(20e6));
         helper.SetChannelAttribute("NoisePowerW", DoubleValue(1.0));
         helper.SetChannelAttribute("AccessPolicy", EnumValue(D2dChannelAccess::SCHEDULED));
+        // Batteries that outlast the run: the radios idle at 0.819 W (D2dRadioEnergyModel's
+        // IdlePowerW), which would empty the source's default 10 J in about 12 s.
+        helper.SetInitialEnergyJ(1e4);
         channel = helper.Install(nodes);
         int64_t stream = 1;
         stream += helper.AssignStreams(stream);

@@ -366,8 +366,10 @@ D2dHelper::MakeServer(Ptr<Node> server, NodeContainer nodes, double fixedDistanc
         Ptr<Node> node = nodes.Get(i);
         auto source = node->GetObject<EnergySourceContainer>()->Get(0);
         auto energy = m_radioEnergyFactory.Create<D2dRadioEnergyModel>();
+        // The D2S radio is a second radio of the device: it listens (idles) as the D2D
+        // radio does, at the same IdlePowerW, under its own components d2s_tx, d2s_rx and
+        // d2s_idle (over Wi-Fi, the D2S 802.11 radio's WifiRadioEnergyModel idles too).
         energy->SetAttribute("ComponentPrefix", StringValue("d2s"));
-        energy->SetAttribute("IdlePowerW", DoubleValue(0.0)); // idle is the D2D radio's
         energy->SetNodeIndex(i);
         energy->SetEnergySource(source);
         source->AppendDeviceEnergyModel(energy);
@@ -386,7 +388,10 @@ D2dHelper::MakeServer(Ptr<Node> server, NodeContainer nodes, double fixedDistanc
         radio->SetEnergyModel(energy);
         m_d2sChannel->Attach(radio);
         energy->AddDepletionCallback([radio]() { radio->TurnOff(); });
+        energy->Start();
     }
+    // The server's radio has no energy model: the server is mains powered (over Wi-Fi, its
+    // 802.11 radio gets no WifiRadioEnergyModel either).
     auto serverRadio = d2sRadioFactory.Create<D2dRadio>();
     // A base station transmits and receives at once (frequency-division duplex): while it
     // sends a model to one device it still hears the others' uploads.

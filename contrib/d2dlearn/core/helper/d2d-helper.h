@@ -105,9 +105,10 @@ class D2dHelper
     void InstallWithoutRadios(NodeContainer nodes);
 
     /**
-     * \brief Add a server reached over D2S links of equal length: a second channel on which
-     * device i has a radio with index i (its energy charged as d2s_tx / d2s_rx to the
-     * device's source) and the server a full-duplex radio (a base station: it receives
+     * rief Add a server reached over D2S links of equal length: a second channel on which
+     * device i has a radio with index i (its energy charged as d2s_tx / d2s_rx / d2s_idle to
+     * the device's source; it idles from now on at the radio energy model's IdlePowerW, as
+     * the D2D radio does) and the server a full-duplex radio (a base station: it receives
      * uploads while it transmits) with index N = nodes.GetN(). Every D2S link is
      * distanceFactor x the mean D2D distance long whatever the positions (the channel's
      * FixedDistanceM), as in Wagle, Das, Love and Brinton, "Multi-Agent Reinforcement

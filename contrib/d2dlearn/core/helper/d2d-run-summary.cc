@@ -30,12 +30,8 @@ const std::vector<std::pair<std::string, bool>> kMetrics{{"accuracy", true},
                                                          {"error", false}};
 
 /** The energy.csv components every summary lists. */
-const std::vector<std::string> kComponents{"radio_tx",
-                                           "radio_rx",
-                                           "radio_idle",
-                                           "compute",
-                                           "d2s_tx",
-                                           "d2s_rx"};
+const std::vector<std::string>
+    kComponents{"radio_tx", "radio_rx", "radio_idle", "compute", "d2s_tx", "d2s_rx", "d2s_idle"};
 
 /** \return num / den as a JSON number, null if den is 0 */
 std::string

@@ -4,6 +4,7 @@
  */
 #include "d2d-radio-energy-model.h"
 
+#include "ns3/abort.h"
 #include "ns3/d2d-ns3-compat.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -34,7 +35,9 @@ D2dRadioEnergyModel::GetTypeId()
                                           D2dRadioEnergyModel::FIRST_ORDER,
                                           "FirstOrder"))
             .AddAttribute("ComponentPrefix",
-                          "Prefix of the tx/rx energy components: radio or d2s.",
+                          "Prefix of the energy components <prefix>_tx, <prefix>_rx and "
+                          "<prefix>_idle: radio (the D2D radio) or d2s (the device-to-server "
+                          "radio).",
                           StringValue("radio"),
                           MakeStringAccessor(&D2dRadioEnergyModel::m_prefix),
                           MakeStringChecker())
@@ -54,8 +57,11 @@ D2dRadioEnergyModel::GetTypeId()
                           MakeDoubleAccessor(&D2dRadioEnergyModel::m_rxPowerW),
                           MakeDoubleChecker<double>(0.0))
             .AddAttribute("IdlePowerW",
-                          "Power drawn while neither transmitting nor receiving, W.",
-                          DoubleValue(0.0),
+                          "Power drawn while the radio is on and neither transmits nor "
+                          "receives (idle listening), W. Default: ns-3's "
+                          "WifiRadioEnergyModel IdleCurrentA (0.273 A) x BasicEnergySource's "
+                          "BasicEnergySupplyVoltageV (3 V), what the Wi-Fi backend charges.",
+                          DoubleValue(D2dRadioEnergyModel::DEFAULT_IDLE_POWER_W),
                           MakeDoubleAccessor(&D2dRadioEnergyModel::m_idlePowerW),
                           MakeDoubleChecker<double>(0.0))
             .AddAttribute("ElecJPerBit",
@@ -102,19 +108,29 @@ D2dRadioEnergyModel::GetRxDrawW(double rateBps) const
 void
 D2dRadioEnergyModel::Start()
 {
+    NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_IF(m_prefix != "radio" && m_prefix != "d2s",
+                    "D2dRadioEnergyModel: ComponentPrefix must be radio or d2s, got " << m_prefix);
     UpdateIdle();
+}
+
+std::string
+D2dRadioEnergyModel::GetIdleComponent() const
+{
+    return m_prefix + "_idle";
 }
 
 void
 D2dRadioEnergyModel::NotifyOff()
 {
     NS_LOG_FUNCTION(this);
+    m_off = true;
     m_transmitting = false;
     m_nRx = 0;
     m_rxDrawW = 0.0;
     SetDraw(m_prefix + "_tx", 0.0);
     SetDraw(m_prefix + "_rx", 0.0);
-    SetDraw("radio_idle", 0.0);
+    SetDraw(GetIdleComponent(), 0.0);
 }
 
 void
@@ -122,7 +138,7 @@ D2dRadioEnergyModel::NotifyTxStart(double txPowerW, double rateBps, double dista
 {
     NS_LOG_FUNCTION(this << txPowerW << rateBps << distanceM);
     m_transmitting = true;
-    SetDraw("radio_idle", 0.0);
+    SetDraw(GetIdleComponent(), 0.0);
     SetDraw(m_prefix + "_tx", GetTxDrawW(txPowerW, rateBps, distanceM));
 }
 
@@ -141,7 +157,7 @@ D2dRadioEnergyModel::NotifyRxStart(double rateBps)
     NS_LOG_FUNCTION(this << rateBps);
     ++m_nRx;
     m_rxDrawW += GetRxDrawW(rateBps);
-    SetDraw("radio_idle", 0.0);
+    SetDraw(GetIdleComponent(), 0.0);
     SetDraw(m_prefix + "_rx", m_rxDrawW);
 }
 
@@ -159,9 +175,9 @@ D2dRadioEnergyModel::NotifyRxEnd(double rateBps)
 void
 D2dRadioEnergyModel::UpdateIdle()
 {
-    if (!m_transmitting && m_nRx == 0)
+    if (!m_off && !m_transmitting && m_nRx == 0)
     {
-        SetDraw("radio_idle", m_idlePowerW);
+        SetDraw(GetIdleComponent(), m_idlePowerW);
     }
 }
 

@@ -7,6 +7,8 @@
 
 #include "d2d-energy-model.h"
 
+#include <string>
+
 namespace ns3
 {
 
@@ -22,9 +24,19 @@ namespace ns3
  *   E_rx(k) = E_elec k for k bits over distance d. At a link rate of R bit/s this is a
  *   draw of R (E_elec + eps_amp d^2) while transmitting and R E_elec per reception, so
  *   a message of k bits costs exactly the formula.
- * Idle draw is IdlePowerW whenever the radio neither transmits nor receives.
- * Components: "<prefix>_tx", "<prefix>_rx" and "radio_idle", prefix = "radio" for the D2D
- * radio and "d2s" for the device-to-server radio.
+ * Idle (listening) draw is IdlePowerW whenever the radio is on and neither transmits nor
+ * receives, from Start() until the radio is switched off (NotifyOff()) or its battery is
+ * depleted; a radio that is off draws nothing. The default is what ns-3's
+ * WifiRadioEnergyModel charges for its IDLE state with ns-3's defaults (see
+ * DEFAULT_IDLE_POWER_W), so that an idle network costs the same on the channel backend as
+ * over Wi-Fi (--backend=wifi).
+ *
+ * There is no sleep state: nothing in d2dlearn puts a channel radio to sleep (the protocols
+ * keep their radios listening; a depleted or switched-off radio is off and draws 0 W), so
+ * the model has no sleep power.
+ *
+ * Components: "<prefix>_tx", "<prefix>_rx" and "<prefix>_idle", prefix = "radio" for the
+ * D2D radio and "d2s" for the device-to-server radio (energy.csv's `component`).
  */
 class D2dRadioEnergyModel : public D2dEnergyModel
 {
@@ -35,6 +47,17 @@ class D2dRadioEnergyModel : public D2dEnergyModel
         POWER,      //!< from transmit power, efficiency and airtime
         FIRST_ORDER //!< E_tx = E_elec k + eps_amp k d^2, E_rx = E_elec k
     };
+
+    /**
+     * Default IdlePowerW, W: ns-3's WifiRadioEnergyModel attribute IdleCurrentA (0.273 A,
+     * src/wifi/model/wifi-radio-energy-model.cc, the same from ns-3.37 to ns-3.48) times the
+     * default supply voltage of ns-3's BasicEnergySource (BasicEnergySupplyVoltageV = 3.0 V,
+     * src/energy/model/basic-energy-source.cc), which is also D2dEnergySource's
+     * SupplyVoltageV default: 0.819 W. The Wi-Fi backend draws I x V of the device's source,
+     * so with another supply voltage (or a LiIonEnergySource, whose voltage falls as it
+     * discharges) the two backends' idle draws differ unless IdlePowerW is set to match.
+     */
+    static constexpr double DEFAULT_IDLE_POWER_W = 0.273 * 3.0;
 
     /**
      * \brief Get the type ID.
@@ -60,8 +83,10 @@ class D2dRadioEnergyModel : public D2dEnergyModel
 
     /** \brief Start drawing idle power (call once the source is attached). */
     void Start();
-    /** \brief The radio is switched off: it draws nothing from now on. */
+    /** \brief The radio is switched off: it draws nothing from now on, idle power included. */
     void NotifyOff();
+    /** \return the energy component of the idle state, "<prefix>_idle" */
+    std::string GetIdleComponent() const;
     /** \brief A transmission starts (arguments as GetTxDrawW). */
     void NotifyTxStart(double txPowerW, double rateBps, double distanceM);
     /** \brief The transmission ends. */
@@ -75,17 +100,18 @@ class D2dRadioEnergyModel : public D2dEnergyModel
     /** \brief Set the idle draw if the radio neither transmits nor receives. */
     void UpdateIdle();
 
-    Model m_model;
-    std::string m_prefix;
-    double m_paEfficiency;
-    double m_txCircuitW;
-    double m_rxPowerW;
-    double m_idlePowerW;
-    double m_elecJPerBit;
-    double m_ampJPerBitM2;
-    bool m_transmitting{false};
-    double m_rxDrawW{0.0}; //!< sum over ongoing receptions
-    uint32_t m_nRx{0};
+    Model m_model;              //!< how transmit and receive energy are computed
+    std::string m_prefix;       //!< component prefix: "radio" (D2D) or "d2s"
+    double m_paEfficiency;      //!< power amplifier efficiency, (0, 1]
+    double m_txCircuitW;        //!< circuit power while transmitting, W
+    double m_rxPowerW;          //!< power per ongoing reception, W
+    double m_idlePowerW;        //!< power while on, neither transmitting nor receiving, W
+    double m_elecJPerBit;       //!< E_elec of the first-order model, J/bit
+    double m_ampJPerBitM2;      //!< eps_amp of the first-order model, J/bit/m^2
+    bool m_transmitting{false}; //!< a transmission is ongoing
+    bool m_off{false};          //!< switched off (NotifyOff): no idle draw any more
+    double m_rxDrawW{0.0};      //!< sum over ongoing receptions, W
+    uint32_t m_nRx{0};          //!< number of ongoing receptions
 };
 
 } // namespace ns3

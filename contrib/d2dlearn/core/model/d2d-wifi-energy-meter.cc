@@ -75,8 +75,8 @@ D2dWifiEnergyMeter::ComponentOf(WifiPhyState state, const std::string& prefix)
         return prefix + "_rx";
     case WifiPhyState::OFF:
         return "";
-    default: // IDLE, CCA_BUSY, SWITCHING, SLEEP
-        return "radio_idle";
+    default: // IDLE, CCA_BUSY, SWITCHING, SLEEP: the radio's idle, as on the channel
+        return prefix + "_idle";
     }
 }
 

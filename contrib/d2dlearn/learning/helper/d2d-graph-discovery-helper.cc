@@ -549,7 +549,7 @@ D2dGraphDiscoveryHelper::Energy(Time,
     }
     else if (component.rfind("d2s_", 0) == 0)
     {
-        m_d2sJ += energyJ; // d2s_tx + d2s_rx
+        m_d2sJ += energyJ; // d2s_tx + d2s_rx + d2s_idle
     }
     else if (component == "compute")
     {

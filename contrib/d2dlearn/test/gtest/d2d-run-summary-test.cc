@@ -105,10 +105,11 @@ TEST(D2dRunSummary, HandWorkedRun)
     EXPECT_TRUE(Holds(json, "\"best_accuracy_round\": 2,"));
     EXPECT_TRUE(Holds(json, "\"rounds_completed\": 3,"));
     // Energy: radio_tx 0.75, compute 2, the others 0, custom 1; total 3.75.
-    EXPECT_TRUE(Holds(json,
-                      "\"energy_j\": {\"radio_tx\": 0.75, \"radio_rx\": 0, \"radio_idle\": 0, "
-                      "\"compute\": 2, \"d2s_tx\": 0, \"d2s_rx\": 0, \"custom\": 1, "
-                      "\"total\": 3.75}"));
+    EXPECT_TRUE(
+        Holds(json,
+              "\"energy_j\": {\"radio_tx\": 0.75, \"radio_rx\": 0, \"radio_idle\": 0, "
+              "\"compute\": 2, \"d2s_tx\": 0, \"d2s_rx\": 0, \"d2s_idle\": 0, \"custom\": 1, "
+              "\"total\": 3.75}"));
     // 4 rows, 2 complete (message 1 twice), 3 delivered; 3 messages.
     EXPECT_TRUE(Holds(json, "\"message_rows\": 4,"));
     EXPECT_TRUE(Holds(json, "\"messages\": 3,"));
