@@ -27,8 +27,8 @@ point (seeds) give its mean and its standard deviation (the error bar).
 
 --table FILE writes the points (sweep,algorithm,backend,x,runs,accuracy,accuracy_sd,
 round_time_s,round_time_sd,energy_j,energy_sd), --figure DIR the figure
-wireless_effects.png: a column per sweep, a row per measure (time and energy on log axes:
-the backends differ by two orders of magnitude), axes with units, one colour per series in
+wireless_effects.png: a column per sweep, a row per measure (time and energy on a log axis
+where a panel's means span a factor of 10 or more: the channel beside Wi-Fi, else from 0), axes with units, one colour per series in
 every panel; a panel without two points of a series says so instead of drawing a line.
 """
 import argparse
@@ -150,6 +150,7 @@ def draw(pts, out_dir):
         for row, (key, ylabel, (lo, hi)) in enumerate(MEASURES):
             ax = axes[row][col]
             drawn = 0
+            panel = []  # every mean drawn in the panel (the axis' scale)
             for i, (algorithm, backend) in enumerate(series):
                 xs = sorted(x for (s, a, b, x) in pts
                             if s == sweep and a == algorithm and b == backend)
@@ -157,6 +158,7 @@ def draw(pts, out_dir):
                     continue
                 stats = [summarise(pts[(sweep, algorithm, backend, x)], key) for x in xs]
                 ys = [m for m, _ in stats]
+                panel += [y for y in ys if y > 0 and not math.isnan(y)]
                 style = dict(series_style(i), color="C%d" % i)  # one colour per series
                 ax.plot(xs, ys, label="%s, %s" % (algorithm, backend), **style)
                 error_bars(ax, xs, ys, [sd for _, sd in stats], key,
@@ -169,9 +171,11 @@ def draw(pts, out_dir):
             ax.set_ylabel(ylabel)
             if hi is not None:
                 ax.set_ylim(lo, hi)
-            else:
-                # times and energies over two orders of magnitude (the channel, Wi-Fi)
+            elif panel and max(panel) >= 10 * min(panel):
+                # times and energies over orders of magnitude (the channel beside Wi-Fi)
                 ax.set_yscale("log")
+            else:
+                ax.set_ylim(bottom=lo)
             if sweep == "dropProbability":
                 ax.set_xscale("symlog", linthresh=1e-3)
             if row == 0:
