@@ -235,12 +235,7 @@ Where(const Condition& c)
     {
         return c.text;
     }
-    std::string out = "--" + c.flag + "=";
-    for (std::size_t i = 0; i < c.values.size(); ++i)
-    {
-        out += (i == 0 ? "" : (i + 1 == c.values.size() ? " or " : ", ")) + c.values[i];
-    }
-    return out;
+    return "--" + c.flag + "=" + D2dScenarioSupport::OrList(c.values);
 }
 
 /**
@@ -410,21 +405,16 @@ D2dFlagScope::Check(const D2dScenarioFlags& flags,
                     const D2dTraffic& traffic,
                     const D2dScenarioSupport& support)
 {
-    for (const auto& name : flags.GetNames())
+    const std::vector<std::string> inert = GivenInert(flags, traffic);
+    if (!inert.empty())
     {
-        if (flags.AtDefault(name))
-        {
-            continue;
-        }
-        if (const std::string why = WhyInert(flags, traffic, name); !why.empty())
-        {
-            support.Fail(fmt::format("--{}={} cannot change this run: {}; leave it out (its "
-                                     "default: {})",
-                                     name,
-                                     flags.GetParsedText(name),
-                                     why,
-                                     flags.GetDefaultText(name)));
-        }
+        const std::string& name = inert.front();
+        support.Fail(fmt::format("--{}={} cannot change this run: {}; leave it out (its "
+                                 "default: {})",
+                                 name,
+                                 flags.GetParsedText(name),
+                                 WhyInert(flags, traffic, name),
+                                 flags.GetDefaultText(name)));
     }
 }
 

@@ -628,10 +628,9 @@ D2dScenarioFlags::Parse(int argc, char** argv)
             continue;
         }
         std::string help = f.m_help;
-        for (std::size_t i = 0; i < f.m_choices.size(); ++i)
+        if (!f.m_choices.empty())
         {
-            help +=
-                (i == 0 ? ": " : (i + 1 == f.m_choices.size() ? " or " : ", ")) + f.m_choices[i];
+            help += ": " + D2dScenarioSupport::OrList(f.m_choices);
         }
         help += D2dFlagScope::Describe(GetProgram(), f.m_name);
         std::visit(

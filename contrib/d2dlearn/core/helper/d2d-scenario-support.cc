@@ -311,13 +311,7 @@ Accepted(Ptr<const AttributeChecker> checker)
     }
     if (D2dIsEnumValueType(type))
     {
-        const std::vector<std::string> names = EnumNames(checker);
-        std::string list;
-        for (std::size_t i = 0; i < names.size(); ++i)
-        {
-            list += (i == 0 ? "" : (i + 1 == names.size() ? " or " : ", ")) + names[i];
-        }
-        return list;
+        return D2dScenarioSupport::OrList(EnumNames(checker));
     }
     const bool number =
         type == "ns3::DoubleValue" || type == "ns3::UintegerValue" || type == "ns3::IntegerValue";
@@ -701,6 +695,17 @@ D2dScenarioSupport::WholeNumber(const std::string& text, std::string* decimal)
 }
 
 std::string
+D2dScenarioSupport::OrList(const std::vector<std::string>& names)
+{
+    std::string list;
+    for (std::size_t i = 0; i < names.size(); ++i)
+    {
+        list += (i == 0 ? "" : (i + 1 == names.size() ? " or " : ", ")) + names[i];
+    }
+    return list;
+}
+
+std::string
 D2dScenarioSupport::FormatNumber(double value)
 {
     if (value == 0)
@@ -794,12 +799,7 @@ D2dScenarioSupport::CheckChoice(const std::string& name,
     {
         return;
     }
-    std::string list;
-    for (size_t i = 0; i < accepted.size(); ++i)
-    {
-        list += (i == 0 ? "" : (i + 1 == accepted.size() ? " or " : ", ")) + accepted[i];
-    }
-    Fail(fmt::format("--{}={} is not accepted ({})", name, value, list));
+    Fail(fmt::format("--{}={} is not accepted ({})", name, value, OrList(accepted)));
 }
 
 void

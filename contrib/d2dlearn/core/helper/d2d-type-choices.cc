@@ -5,6 +5,8 @@
 
 #include "d2d-type-choices.h"
 
+#include "d2d-scenario-support.h"
+
 #include "ns3/abort.h"
 
 #include <stdexcept>
@@ -56,12 +58,8 @@ D2dTypeChoice::GetTypeName(const std::string& value) const
             return o.typeName;
         }
     }
-    std::string list;
-    for (std::size_t i = 0; i < m_options.size(); ++i)
-    {
-        list += (i == 0 ? "" : (i + 1 == m_options.size() ? " or " : ", ")) + m_options[i].name;
-    }
-    throw std::invalid_argument("--" + m_flag + "=" + value + " is not accepted (" + list + ")");
+    throw std::invalid_argument("--" + m_flag + "=" + value + " is not accepted (" +
+                                D2dScenarioSupport::OrList(GetNames()) + ")");
 }
 
 } // namespace ns3

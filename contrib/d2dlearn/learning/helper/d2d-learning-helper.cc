@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/d2d-helper.h"
+#include "ns3/d2d-scenario-support.h"
 #include "ns3/d2d-torch-runtime.h"
 #include "ns3/log.h"
 #include "ns3/rng-seed-manager.h"
@@ -114,15 +115,10 @@ D2dLearningHelper::GetTraffic(const D2dTypeChoice& protocols, const std::string&
             traffic.d2s = usesD2s;
         }
     }
+    // "--algorithm=decentralized or semi-decentralized" ("" if none)
     auto list = [&](const std::vector<std::string>& names) {
-        std::string out;
-        for (std::size_t i = 0; i < names.size(); ++i)
-        {
-            out += (i == 0 ? "--" + protocols.GetFlag() + "="
-                           : (i + 1 == names.size() ? " or " : ", ")) +
-                   names[i];
-        }
-        return out;
+        return names.empty() ? std::string()
+                             : "--" + protocols.GetFlag() + "=" + D2dScenarioSupport::OrList(names);
     };
     traffic.d2dUsers = list(d2d);
     traffic.d2sUsers = list(d2s);
