@@ -202,6 +202,8 @@ set(d2dlearn_discovery_test_suites d2d-graph-discovery d2d-unsupervised-discover
 set(d2dlearn_learning_sources
     learning/learner/d2d-torch-runtime.cc
     learning/learner/d2d-net.cc
+    learning/learner/d2d-flop-counter.cc
+    learning/learner/d2d-script-model.cc
     learning/learner/d2d-triplet-encoder.cc
     learning/learner/d2d-triplet-encoding.cc
     learning/learner/d2d-learner.cc

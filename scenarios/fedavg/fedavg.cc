@@ -184,6 +184,7 @@ main(int argc, char* argv[])
     // Data: loaded and split before any output exists (a corrupt file is bad input). The
     // FedAvg family's clients hold a model only while sampled (the memory check).
     learning.holdingFraction = fedAvgFamily ? flags.Get<DoubleValue>("clientFraction") : 1.0;
+    learning.gradientsBy = algorithm == "fedsgd" ? "--algorithm=fedsgd" : "";
     learning.LoadData(support, nDevices, net.seed);
 
     D2dLearningHelper helper;

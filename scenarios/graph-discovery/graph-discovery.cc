@@ -537,6 +537,7 @@ main(int argc, char* argv[])
     discovery.Validate(support, flags, learning, net.nDevices);
     support.SetQuiet(net.quiet);
     learning.checkModelMemory = false; // counted by discovery.CheckMemory
+    learning.gradientsBy = discovery.downstream == "fedsgd" ? "--downstream=fedsgd" : "";
     learning.LoadData(support, net.nDevices, net.seed);
     discovery.CheckMemory(support, flags, learning, net.nDevices); // before Configure's trust
     discovery.Configure(support, learning, net.seed);

@@ -81,10 +81,21 @@ D2dLearningOptions::AddFlags(D2dScenarioFlags& flags, bool protocolFlags)
     }
     flags.Add("model",
               std::find(datasets.begin(), datasets.end(), "polynomial") != datasets.end()
-                  ? "linear, logistic, mlp[:WxW..], cnn[:C1xC2], poly[:D], triplet[:MARGIN]"
+                  ? "linear, logistic, mlp[:WxW..], cnn[:C1xC2], poly[:D], triplet[:MARGIN], "
+                    "torchscript:PATH (a module saved by torch.jit.script(model).save(PATH))"
                   : "linear, logistic, mlp[:WxW..], cnn[:C1xC2], triplet[:MARGIN] (a "
-                    "self-supervised encoder scored by linear evaluation)",
+                    "self-supervised encoder scored by linear evaluation), torchscript:PATH (a "
+                    "module saved by torch.jit.script(model).save(PATH))",
               model);
+    flags
+        .Add(
+            "modelFlops",
+            "FLOPs of one sample's forward pass charged to the compute model (training 3 x, "
+            "prediction 1 x); 0: the model's own (a torchscript model's counted multiply-adds x 2, "
+            "printed at the start and in run.json forwardFlopsPerSample)",
+            modelFlops)
+        .Sets("ns3::D2dLearner::ForwardFlopsPerSample")
+        .Range(0, 1e18);
     if (protocolFlags)
     {
         flags.Add("dataset", "Data set", dataset).Choices(datasets);
@@ -165,6 +176,12 @@ D2dLearningOptions::Validate(const D2dScenarioSupport& support, bool multipleArc
         {
             support.Fail("--model=linear is a regression model; the data sets here are "
                          "classification (logistic, mlp, cnn)");
+        }
+        if (s.arch == "torchscript" && dataset == "polynomial")
+        {
+            support.Fail("--model=" + s.ToString() +
+                         ": --dataset=polynomial is trained by the closed-form polynomial "
+                         "learner (accepted: poly[:D])");
         }
         if (s.arch == "cnn" && dataset != "fashion-mnist")
         {
@@ -473,6 +490,20 @@ D2dLearningOptions::CheckModelMemory(const D2dScenarioSupport& support, uint32_t
             what = what.rfind("model: ", 0) == 0 ? what.substr(7) : what;
             support.Fail("--model=" + spec.ToString() + ": " + what);
         }
+        if (!gradientsBy.empty())
+        {
+            const double buffers = spec.CountBufferValues(train->featureShape, outputs);
+            if (buffers > 0)
+            {
+                support.Fail(fmt::format("--model={} has {} buffer values (BatchNorm running "
+                                         "statistics), which {} cannot average: it sends "
+                                         "gradients, and buffers have none (accepted: a model "
+                                         "without buffers, or a protocol that sends models)",
+                                         spec.ToString(),
+                                         buffers,
+                                         gradientsBy));
+            }
+        }
         const double need = parameters * bytesPerParameter * (std::ceil(holding * nDevices) + 1);
         if (checkModelMemory && need > available)
         {
@@ -576,6 +607,8 @@ D2dLearningOptions::Record(D2dTraceHelper& traces, Ptr<D2dLearner> first) const
     if (first)
     {
         traces.AddParameter("modelParameters", first->GetNParameters());
+        traces.AddParameter("modelBufferValues", first->GetNBufferValues());
+        traces.AddParameter("forwardFlopsPerSample", first->GetForwardFlopsPerSample());
         traces.AddParameter("trainingFlopsPerSample", first->GetTrainingFlopsPerSample());
     }
     // Same seed, same bytes holds for the same BLAS on the same CPU.
@@ -596,6 +629,21 @@ D2dLearningOptions::Run(const D2dScenarioSupport& support,
 {
     NS_LOG_FUNCTION(this << seed << maxSimTime);
     Record(*traces, protocol->GetLearners()[0]);
+    const auto first = protocol->GetLearners()[0];
+    if (!quiet && first->GetSpec().arch == "torchscript")
+    {
+        // What the compute model charges for a model the program does not know.
+        std::fprintf(stderr,
+                     "%s: --model=%s: %llu values of state (%llu of them buffers), %.6g forward "
+                     "FLOPs per sample (%s), %.6g per training sample\n",
+                     support.GetProgram().c_str(),
+                     first->GetSpec().ToString().c_str(),
+                     static_cast<unsigned long long>(first->GetNParameters()),
+                     static_cast<unsigned long long>(first->GetNBufferValues()),
+                     first->GetForwardFlopsPerSample(),
+                     modelFlops > 0 ? "--modelFlops" : "counted",
+                     first->GetTrainingFlopsPerSample());
+    }
     traces->AddAttributes(protocol->GetLearners()[0]);
     traces->AddAttributes(protocol);
     protocol->SetFinishedCallback(Callback<void>([] { Simulator::Stop(); }));

@@ -63,13 +63,15 @@ class D2dLearningOptions
 
     // The flags' values. A scenario may change them before AddFlags() to set its own
     // defaults; after Validate() they hold the values in force.
-    uint32_t rounds{20};                  //!< --rounds: communication rounds
-    uint32_t localEpochs{1};              //!< --localEpochs: epochs over the shard per job
-    uint64_t localSteps{0};               //!< --localSteps: > 0: mini-batch steps per job
-    uint32_t batchSize{32};               //!< --batchSize: samples per mini-batch
-    double learningRate{0.05};            //!< --learningRate: local learning rate
-    std::string optimizer{"sgd"};         //!< --optimizer: sgd | adam
-    std::string model{"mlp"};             //!< --model: linear | logistic | mlp[:WxW] | cnn[:C1xC2] | triplet[:M]
+    uint32_t rounds{20};          //!< --rounds: communication rounds
+    uint32_t localEpochs{1};      //!< --localEpochs: epochs over the shard per job
+    uint64_t localSteps{0};       //!< --localSteps: > 0: mini-batch steps per job
+    uint32_t batchSize{32};       //!< --batchSize: samples per mini-batch
+    double learningRate{0.05};    //!< --learningRate: local learning rate
+    std::string optimizer{"sgd"}; //!< --optimizer: sgd | adam
+    std::string model{"mlp"};     //!< --model: linear | logistic | mlp[:WxW] | cnn[:C1xC2] |
+                                  //!< triplet[:M] | torchscript:PATH
+    double modelFlops{0};         //!< --modelFlops: forward FLOPs per sample (0: the model's own)
     std::string dataset{"fashion-mnist"}; //!< --dataset: one of datasets
     /**
      * The --dataset choices a scenario offers: fashion-mnist, gaussian-mixture (Fan et al.
@@ -158,6 +160,13 @@ class D2dLearningOptions
      * and partitions the rest; X* is then in heldOut. A scenario sets it before LoadData().
      */
     double holdOutFraction{0};
+    /**
+     * The flag that makes the protocol send gradients instead of models (e.g.
+     * "--algorithm=fedsgd"), or empty: a scenario sets it before LoadData(), which then
+     * refuses a model with buffers (BatchNorm statistics have no gradient: the global model
+     * would keep its initial statistics).
+     */
+    std::string gradientsBy;
     static constexpr uint32_t PolynomialPoints = 50; //!< polynomial: points per agent
     static constexpr uint32_t PolynomialXstar = 50;  //!< polynomial: points of X*
     std::shared_ptr<D2dDataset> heldOut; //!< X* (after LoadData() with holdOutFraction > 0)
@@ -256,12 +265,11 @@ class D2dLearningOptions
 
     /**
      * \brief Fail unless every architecture of --model fits the samples (a cnn needs images
-     * of at least 4 x 4) and (checkModelMemory) the models the devices hold fit in the memory available: two
-     * flat copies per holding device (its own and one in flight or waiting to be averaged),
-     * plus kept optimizer state (KeepOptimizerState: Adam 2, SGD 1 more), plus the global
-     * model.
-     * \param support for the one-line error
-     * \param nDevices devices, each with its own model
+     * of at least 4 x 4) and (checkModelMemory) the models the devices hold fit in the memory
+     * available: two flat copies per holding device (its own and one in flight or waiting to be
+     * averaged), plus kept optimizer state (KeepOptimizerState: Adam 2, SGD 1 more), plus the
+     * global model. \param support for the one-line error \param nDevices devices, each with its
+     * own model
      */
     void CheckModelMemory(const D2dScenarioSupport& support, uint32_t nDevices) const;
 

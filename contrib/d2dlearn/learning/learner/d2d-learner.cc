@@ -6,6 +6,7 @@
 
 #include "d2d-deferred-job.h"
 #include "d2d-net.h"
+#include "d2d-script-model.h"
 #include "d2d-torch-runtime.h"
 #include "d2d-triplet-encoder.h"
 
@@ -45,12 +46,27 @@ D2dModelSpec::Parse(const std::string& text)
     D2dModelSpec spec;
     const auto colon = text.find(':');
     spec.arch = text.substr(0, colon);
+    if (spec.arch == "torchscript")
+    {
+        // torchscript:PATH, everything after the first colon (a path may hold colons).
+        spec.hidden.clear();
+        spec.path = colon == std::string::npos ? std::string() : text.substr(colon + 1);
+        if (spec.path.empty())
+        {
+            throw std::invalid_argument("model: '" + text +
+                                        "': torchscript needs the module's file "
+                                        "(torchscript:PATH, a module saved by "
+                                        "torch.jit.script(model).save(PATH))");
+        }
+        return spec;
+    }
     if (spec.arch != "linear" && spec.arch != "logistic" && spec.arch != "mlp" &&
         spec.arch != "cnn" && spec.arch != "poly" && spec.arch != "triplet")
     {
         throw std::invalid_argument("model: '" + text +
                                     "' is not accepted (linear, logistic, mlp[:WxW...], "
-                                    "cnn[:C1xC2], poly[:D], triplet[:MARGIN])");
+                                    "cnn[:C1xC2], poly[:D], triplet[:MARGIN], "
+                                    "torchscript:PATH)");
     }
     spec.hidden = spec.arch == "cnn"    ? std::vector<int64_t>{16, 32}
                   : spec.arch == "mlp"  ? std::vector<int64_t>{DefaultMlpWidth}
@@ -148,6 +164,10 @@ std::string
 D2dModelSpec::ToString() const
 {
     std::string text = arch;
+    if (arch == "torchscript")
+    {
+        return text + ":" + path;
+    }
     if (arch == "triplet")
     {
         return margin == D2dTripletEncoding::DefaultMargin ? text
@@ -169,6 +189,11 @@ D2dModelSpec::CountParameters(const std::vector<int64_t>& inputShape, int64_t ou
         inputs *= static_cast<double>(d);
     }
     const double out = static_cast<double>(outputs);
+    if (arch == "torchscript")
+    {
+        const auto fit = D2dScriptModel::Load(path)->CheckData(inputShape, outputs);
+        return fit.parameters + fit.floatBuffers;
+    }
     if (arch == "poly")
     {
         if (inputs != 1 || outputs != 1)
@@ -245,6 +270,14 @@ D2dModelSpec::CountParameters(const std::vector<int64_t>& inputShape, int64_t ou
         w /= 2;
     }
     return count + (c * static_cast<double>(h * w) + 1) * out;
+}
+
+double
+D2dModelSpec::CountBufferValues(const std::vector<int64_t>& inputShape, int64_t outputs) const
+{
+    return arch == "torchscript"
+               ? D2dScriptModel::Load(path)->CheckData(inputShape, outputs).floatBuffers
+               : 0.0;
 }
 
 /**
@@ -347,18 +380,35 @@ FeaturesOf(const D2dDataset& data)
     return torch::from_blob(const_cast<float*>(data.features.data()), shape, torch::kFloat);
 }
 
-/** \return the parameters flattened into one vector */
+/**
+ * \return the model's state: its parameters, then its buffers (a torchscript model's
+ * floating-point buffers, e.g. BatchNorm's running statistics; the built-in models have
+ * none), in registration order
+ */
+std::vector<torch::Tensor>
+StateOf(torch::nn::Module& net)
+{
+    auto state = net.parameters();
+    for (auto& b : net.buffers())
+    {
+        state.push_back(b);
+    }
+    return state;
+}
+
+/** \return the state (parameters, then buffers) flattened into one vector */
 std::vector<float>
 Flatten(torch::nn::Module& net)
 {
     std::vector<float> out;
     std::size_t total = 0;
-    for (const auto& p : net.parameters())
+    const auto state = StateOf(net);
+    for (const auto& p : state)
     {
         total += static_cast<std::size_t>(p.numel());
     }
     out.reserve(total); // exactly: grown by insert, the capacity would reach twice the size
-    for (const auto& p : net.parameters())
+    for (const auto& p : state)
     {
         auto c = p.detach().contiguous();
         const float* d = c.data_ptr<float>();
@@ -367,13 +417,13 @@ Flatten(torch::nn::Module& net)
     return out;
 }
 
-/** \brief Copy flat values into the parameters. */
+/** \brief Copy flat values into the state (parameters, then buffers). */
 void
 Unflatten(torch::nn::Module& net, const std::vector<float>& values)
 {
     torch::NoGradGuard noGrad;
     std::size_t offset = 0;
-    for (auto& p : net.parameters())
+    for (auto& p : StateOf(net))
     {
         const auto n = static_cast<std::size_t>(p.numel());
         NS_ABORT_MSG_IF(offset + n > values.size(), "D2dLearner: too few parameter values");
@@ -800,9 +850,21 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
         grad->reserve(s.weights->size());
         for (auto& p : params)
         {
+            if (!p.grad().defined())
+            {
+                // A parameter the loss does not reach, or one saved with requires_grad off.
+                grad->insert(grad->end(), static_cast<std::size_t>(p.numel()), 0.0F);
+                continue;
+            }
             auto g = p.grad().contiguous();
             grad->insert(grad->end(), g.data_ptr<float>(), g.data_ptr<float>() + g.numel());
             p.mutable_grad() = torch::Tensor(); // free the gradient buffers between jobs
+        }
+        // Buffers (BatchNorm statistics) are not trained by gradients: zeros, so that the
+        // gradient has the state's length and a step w - lr g leaves them as they were.
+        for (const auto& b : net->buffers())
+        {
+            grad->insert(grad->end(), static_cast<std::size_t>(b.numel()), 0.0F);
         }
         r.samples = n;
         r.steps = 0;
@@ -991,6 +1053,13 @@ D2dLearner::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&D2dLearner::m_keepOptimizerState),
                           MakeBooleanChecker())
+            .AddAttribute("ForwardFlopsPerSample",
+                          "FLOPs of one sample's forward pass charged to the compute model "
+                          "(training: 3 x; prediction: 1 x); 0: the model's own (the built-in "
+                          "models' formula; a torchscript model's counted multiply-adds x 2)",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&D2dLearner::m_forwardFlopsOverride),
+                          MakeDoubleChecker<double>(0.0, 1e18))
             .AddAttribute("BatchSize",
                           "Mini-batch size, samples",
                           UintegerValue(32),
@@ -1075,7 +1144,7 @@ D2dLearner::Setup(uint32_t id,
     // This thread's module of the architecture (made once): its size and FLOPs; it throws
     // std::invalid_argument for samples that do not fit the architecture.
     auto& net = PooledNet(s);
-    m_forwardFlops = net->forwardFlops;
+    m_forwardFlops = m_forwardFlopsOverride > 0 ? m_forwardFlopsOverride : net->forwardFlops;
     m_trainFlops = 3.0 * m_forwardFlops;
     if (s.triplet)
     {
@@ -1089,10 +1158,16 @@ D2dLearner::Setup(uint32_t id,
         m_trainFlops = 3.0 * m_trainFlops + (12.0 + 50.0) * pixels;
     }
     m_nParameters = 0;
+    m_nBufferValues = 0;
     for (const auto& p : net->parameters())
     {
         m_nParameters += static_cast<uint64_t>(p.numel());
     }
+    for (const auto& b : net->buffers())
+    {
+        m_nBufferValues += static_cast<uint64_t>(b.numel());
+    }
+    m_nParameters += m_nBufferValues;
     s.shardIdx.assign(shard.indices.begin(), shard.indices.end());
     s.labels.clear();
     s.targetValues.clear();
@@ -1138,6 +1213,18 @@ uint64_t
 D2dLearner::GetNSamples() const
 {
     return static_cast<uint64_t>(m_impl->shardIdx.size());
+}
+
+uint64_t
+D2dLearner::GetNBufferValues() const
+{
+    return m_nBufferValues;
+}
+
+double
+D2dLearner::GetForwardFlopsPerSample() const
+{
+    return m_forwardFlops;
 }
 
 double

@@ -39,7 +39,12 @@ struct D2dModelSpec
      * regression toys of Fan, Mendler-Dünner, Jaggi 2023, App. A), "triplet" (a
      * self-supervised convolutional encoder with an 8-dimensional embedding trained with
      * FaceNet's triplet loss, scored by linear evaluation: D2dTripletEncoding; the
-     * unsupervised learner of Wagle, Das, Love, Brinton 2025, eq. 4).
+     * unsupervised learner of Wagle, Das, Love, Brinton 2025, eq. 4), "torchscript" (a
+     * module saved from Python by torch.jit.script or torch.jit.trace, at `path`: its
+     * forward takes [B, sample shape...] float32 and gives [B, classes] logits; every device
+     * starts from the file's weights; the state a device holds, sends and averages is its
+     * parameters followed by its floating-point buffers, e.g. BatchNorm's running
+     * statistics: D2dScriptModel).
      */
     /** The width of the hidden layer of "mlp" without widths: Parse("mlp") and the default. */
     static constexpr int64_t DefaultMlpWidth = 128;
@@ -48,11 +53,13 @@ struct D2dModelSpec
     /** hidden layer widths (mlp) or channels (cnn); the default is Parse("mlp")'s */
     std::vector<int64_t> hidden{DefaultMlpWidth};
     double margin{0.2}; //!< triplet: the triplet loss's margin alpha (squared distances)
+    std::string path;   //!< torchscript: the module's file
 
     /**
      * \brief Parse "mlp", "mlp:256x64", "cnn", "cnn:16x32", "logistic", "linear", "poly",
      * "poly:4" (poly's degree: 0 to 20, default 4), "triplet", "triplet:0.5" (the triplet
-     * loss's margin: a number in (0, 4], default 0.2).
+     * loss's margin: a number in (0, 4], default 0.2), "torchscript:PATH" (PATH: everything
+     * after the first colon; the file is read by CountParameters and by the learners).
      * \param text the description
      * \return the spec
      * \throws std::invalid_argument (one line naming "model") if it is not one of those
@@ -72,9 +79,19 @@ struct D2dModelSpec
      * architecture: a cnn needs images [channels, height, width] of at least 4 x 4 pixels
      * (two 2x2 poolings); poly needs scalar samples and one output (regression); triplet
      * needs images of at least 8 x 8 pixels (three 2x2 poolings) and classes (its linear
-     * evaluation)
+     * evaluation); torchscript: the file is loaded and its forward run on one zero sample,
+     * which must give [1, outputs] (the count is then of its state: parameters and
+     * floating-point buffers)
      */
     double CountParameters(const std::vector<int64_t>& inputShape, int64_t outputs) const;
+
+    /**
+     * \brief Of CountParameters(), the values that are floating-point buffers (BatchNorm's
+     * running statistics): not trained by gradients. 0 for the built-in models.
+     * \param inputShape as CountParameters \param outputs as CountParameters
+     * \return the buffer values
+     */
+    double CountBufferValues(const std::vector<int64_t>& inputShape, int64_t outputs) const;
 };
 
 /** \brief What a training job did (visible when its completion event fires). */
@@ -219,8 +236,18 @@ class D2dLearner : public Object
 
     /** \return the architecture */
     const D2dModelSpec& GetSpec() const;
-    /** \return the number of scalar parameters */
+    /**
+     * \return the number of values of the model's state: its parameters, then its
+     * floating-point buffers (BatchNorm statistics of a torchscript model; the built-in
+     * models have none), in the order of GetParameters()
+     */
     uint64_t GetNParameters() const;
+    /** \return the values of those that are floating-point buffers (not trained by the
+     *  optimizer; a FedSGD gradient holds zeros for them) */
+    uint64_t GetNBufferValues() const;
+    /** \return modelled FLOPs of one sample's forward pass (ForwardFlopsPerSample if set, else
+     *  the architecture's own: D2dNetImpl, D2dFlopCounter for torchscript) */
+    double GetForwardFlopsPerSample() const;
     /** \return samples in the shard */
     uint64_t GetNSamples() const;
     /**
@@ -349,6 +376,8 @@ class D2dLearner : public Object
     double m_forwardFlops{0}; //!< 2 x multiply-adds of one sample's forward pass
     double m_trainFlops{0};   //!< modelled FLOPs of one training sample
     uint64_t m_nParameters{0};
+    uint64_t m_nBufferValues{0};   //!< of m_nParameters, floating-point buffer values
+    double m_forwardFlopsOverride; //!< ForwardFlopsPerSample (0: the model's own)
     Ptr<D2dComputeModel> m_compute;
     D2dModelSpec m_spec;
     uint32_t m_id{0};

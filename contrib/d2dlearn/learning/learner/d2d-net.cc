@@ -4,6 +4,9 @@
  */
 #include "d2d-net.h"
 
+#include "d2d-script-model.h"
+
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <stdexcept>
@@ -102,6 +105,33 @@ D2dNetImpl::D2dNetImpl(const D2dModelSpec& spec,
         layers->push_back(torch::nn::Linear(c * h * w, outputs));
         forwardFlops += 2.0 * c * h * w * outputs;
     }
+    else if (spec.arch == "torchscript")
+    {
+        // The file's module, checked on these samples (its FLOPs counted), copied for this
+        // thread; its parameters and floating-point buffers registered here under names
+        // without dots ("conv1.weight" -> "conv1_weight", prefixed by their position).
+        const auto model = D2dScriptModel::Load(spec.path);
+        forwardFlops = model->CheckData(inputShape, outputs).forwardFlops;
+        script = std::make_shared<torch::jit::Module>(model->Instantiate());
+        auto safe = [](std::size_t i, std::string name) {
+            std::replace(name.begin(), name.end(), '.', '_');
+            return "s" + std::to_string(i) + "_" + name;
+        };
+        std::size_t i = 0;
+        for (const auto& p : script->named_parameters(/*recurse=*/true))
+        {
+            register_parameter(safe(i++, p.name), p.value, p.value.requires_grad());
+            initialState.push_back(p.value.detach().clone());
+        }
+        for (const auto& b : script->named_buffers(/*recurse=*/true))
+        {
+            if (b.value.is_floating_point())
+            {
+                register_buffer(safe(i++, b.name), b.value);
+                initialState.push_back(b.value.detach().clone());
+            }
+        }
+    }
     else if (spec.arch == "triplet")
     {
         spec.CountParameters(inputShape, outputs); // throws on samples that are not images
@@ -121,13 +151,42 @@ D2dNetImpl::D2dNetImpl(const D2dModelSpec& spec,
 torch::Tensor
 D2dNetImpl::forward(torch::Tensor x)
 {
+    if (script)
+    {
+        return script->forward({x}).toTensor();
+    }
     return layers->forward(x);
+}
+
+void
+D2dNetImpl::train(bool on)
+{
+    torch::nn::Module::train(on);
+    if (script)
+    {
+        script->train(on);
+    }
 }
 
 void
 D2dNetImpl::Initialize(at::Generator& generator)
 {
     torch::NoGradGuard noGrad;
+    if (script)
+    {
+        // The file's weights are every device's initial weights (the generator is not
+        // drawn from: the batch order is the same as with any other initial weights).
+        std::size_t i = 0;
+        for (auto& p : parameters())
+        {
+            p.copy_(initialState[i++]);
+        }
+        for (auto& b : buffers())
+        {
+            b.copy_(initialState[i++]);
+        }
+        return;
+    }
     // Every layer, nested ones (the triplet encoder's) included, in registration order.
     for (auto& module : layers->modules(/*include_self=*/false))
     {

@@ -13,9 +13,15 @@
 
 // The parts of LibTorch used here, not <torch/torch.h> (every LibTorch header: about 21 s
 // of parsing per translation unit on the 2-core machine, twice what these take).
+#include <memory>
 #include <torch/nn/module.h>
 #include <torch/nn/modules/container/sequential.h>
 #include <torch/nn/pimpl.h>
+
+namespace torch::jit
+{
+struct Module;
+} // namespace torch::jit
 
 namespace ns3
 {
@@ -24,7 +30,11 @@ namespace ns3
  * \ingroup d2dlearn
  * \brief A device's network, built from a D2dModelSpec: every layer is registered in one
  * Sequential ("layers"); for "triplet" that Sequential holds one D2dTripletEncoder (its
- * forward gives the embeddings).
+ * forward gives the embeddings). For "torchscript" the network is a deep copy of the
+ * loaded module (D2dScriptModel): its parameters are registered as this module's
+ * parameters and its floating-point buffers as its buffers (the same tensors), so that
+ * parameters(), buffers(), the optimizers and the learner's flat state see them as those
+ * of a built-in model; forward and train() go to the TorchScript module.
  */
 struct D2dNetImpl : torch::nn::Module
 {
@@ -52,9 +62,21 @@ struct D2dNetImpl : torch::nn::Module
      */
     void Initialize(at::Generator& generator);
 
+    /**
+     * \brief Training or evaluation mode, for this module and, for "torchscript", the
+     * TorchScript module (BatchNorm and dropout read it).
+     * \param on true: training mode
+     */
+    void train(bool on = true) override;
+
     torch::nn::Sequential layers{nullptr}; //!< the layers, in order
     D2dTripletEncoder encoder{nullptr};    //!< triplet: the encoder (also in layers)
     double forwardFlops{0};                //!< 2 x multiply-adds of one sample's forward pass
+    /** torchscript: this thread's copy of the module (null for the built-in models) */
+    std::shared_ptr<torch::jit::Module> script;
+    /** torchscript: the file's state (parameters, then floating-point buffers), which
+     *  Initialize() restores: every device starts from the weights in the file */
+    std::vector<torch::Tensor> initialState;
 };
 
 TORCH_MODULE(D2dNet);

@@ -1,0 +1,290 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "d2d-script-model.h"
+
+#include "d2d-flop-counter.h"
+
+#include <fmt/format.h>
+#include <fstream>
+#include <stdexcept>
+#include <torch/csrc/jit/runtime/graph_executor.h>
+
+namespace ns3
+{
+
+namespace
+{
+/** \return the first line of a (LibTorch) error message \param what the message */
+std::string
+FirstLine(const std::string& what)
+{
+    const auto end = what.find('\n');
+    return what.substr(0, end);
+}
+
+/** \return a shape as "3 x 32 x 32" \param shape it */
+std::string
+ShapeText(const std::vector<int64_t>& shape)
+{
+    std::string text;
+    for (std::size_t i = 0; i < shape.size(); ++i)
+    {
+        text += (i ? " x " : "") + std::to_string(shape[i]);
+    }
+    return text.empty() ? "scalars" : text;
+}
+} // namespace
+
+D2dScriptModel::D2dScriptModel(std::string path, torch::jit::Module module)
+    : m_path(std::move(path)),
+      m_module(std::move(module))
+{
+}
+
+std::shared_ptr<const D2dScriptModel>
+D2dScriptModel::Load(const std::string& path)
+{
+    static std::mutex mutex;
+    static std::map<std::string, std::shared_ptr<const D2dScriptModel>> loaded;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto& model = loaded[path];
+    if (model)
+    {
+        return model;
+    }
+    const std::string name = "model: torchscript:" + path + ": ";
+    if (!std::ifstream(path))
+    {
+        loaded.erase(path);
+        throw std::invalid_argument(name + "no such file, or unreadable (accepted: a module "
+                                           "saved by torch.jit.script(model).save(PATH))");
+    }
+    // Unoptimised graph executor: no recompilation at moments that depend on threads.
+    torch::jit::setGraphExecutorOptimize(false);
+    torch::jit::Module module;
+    try
+    {
+        module = torch::jit::load(path);
+    }
+    catch (const std::exception& e)
+    {
+        loaded.erase(path);
+        throw std::invalid_argument(name + "not a TorchScript archive (" + FirstLine(e.what()) +
+                                    "; accepted: torch.jit.script(model).save(PATH))");
+    }
+    if (!module.find_method("forward"))
+    {
+        loaded.erase(path);
+        throw std::invalid_argument(name + "the module has no forward method");
+    }
+    if (module.parameters().size() == 0)
+    {
+        loaded.erase(path);
+        throw std::invalid_argument(name + "the module has no parameters to train (frozen by "
+                                           "torch.jit.freeze? save torch.jit.script(model) "
+                                           "unfrozen)");
+    }
+    bool trainable = false;
+    for (const auto& p : module.parameters(true))
+    {
+        trainable = trainable || p.requires_grad();
+    }
+    if (!trainable)
+    {
+        loaded.erase(path);
+        throw std::invalid_argument(name + "no parameter of the module requires a gradient "
+                                           "(accepted: a module with trainable parameters, "
+                                           "nn.Parameter's default)");
+    }
+    for (const auto& p : module.named_parameters(true))
+    {
+        if (p.value.scalar_type() != torch::kFloat)
+        {
+            loaded.erase(path);
+            throw std::invalid_argument(
+                name + fmt::format("parameter {} is {} (accepted: float32 parameters; "
+                                   "model.float() before saving)",
+                                   p.name,
+                                   std::string(c10::toString(p.value.scalar_type()))));
+        }
+    }
+    for (const auto& b : module.named_buffers(true))
+    {
+        if (b.value.is_floating_point() && b.value.scalar_type() != torch::kFloat)
+        {
+            loaded.erase(path);
+            throw std::invalid_argument(
+                name + fmt::format("buffer {} is {} (accepted: float32 "
+                                   "buffers; model.float() before "
+                                   "saving)",
+                                   b.name,
+                                   std::string(c10::toString(b.value.scalar_type()))));
+        }
+    }
+    model = std::shared_ptr<const D2dScriptModel>(new D2dScriptModel(path, std::move(module)));
+    return model;
+}
+
+const std::string&
+D2dScriptModel::GetPath() const
+{
+    return m_path;
+}
+
+torch::jit::Module
+D2dScriptModel::Instantiate() const
+{
+    std::lock_guard<std::mutex> lock(m_mutex);
+    // Copied without autograd (a copy made with it would be a non-leaf result of a clone,
+    // which no optimizer takes), then each parameter trainable as in the file.
+    torch::jit::Module copy;
+    {
+        torch::NoGradGuard noGrad;
+        copy = m_module.deepcopy();
+    }
+    const auto original = m_module.parameters(/*recurse=*/true);
+    auto from = original.begin();
+    for (auto p : copy.parameters(/*recurse=*/true))
+    {
+        p.set_requires_grad((*from).requires_grad());
+        ++from;
+    }
+    return copy;
+}
+
+std::optional<std::vector<int64_t>>
+D2dScriptModel::GetDeclaredInput() const
+{
+    if (!m_module.hasattr("input_shape"))
+    {
+        return std::nullopt;
+    }
+    const auto value = m_module.attr("input_shape");
+    if (!value.isIntList())
+    {
+        return std::nullopt;
+    }
+    return value.toIntVector();
+}
+
+std::optional<int64_t>
+D2dScriptModel::GetDeclaredClasses() const
+{
+    if (!m_module.hasattr("num_classes"))
+    {
+        return std::nullopt;
+    }
+    const auto value = m_module.attr("num_classes");
+    return value.isInt() ? std::optional<int64_t>(value.toInt()) : std::nullopt;
+}
+
+D2dScriptModel::Fit
+D2dScriptModel::CheckData(const std::vector<int64_t>& inputShape, int64_t outputs) const
+{
+    std::string key = std::to_string(outputs);
+    for (auto d : inputShape)
+    {
+        key += "/" + std::to_string(d);
+    }
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        auto it = m_fits.find(key);
+        if (it != m_fits.end())
+        {
+            return it->second;
+        }
+    }
+    const auto declaredInput = GetDeclaredInput();
+    const auto declaredClasses = GetDeclaredClasses();
+    // "expects samples of 3 x 32 x 32 and 10 classes", from what the module declares.
+    std::string expects;
+    if (declaredInput)
+    {
+        expects = "samples of " + ShapeText(*declaredInput);
+    }
+    if (declaredClasses)
+    {
+        expects += (expects.empty() ? "" : " and ") + std::to_string(*declaredClasses) + " classes";
+    }
+    const std::string data = fmt::format("the data's samples are {} with {} {}",
+                                         ShapeText(inputShape),
+                                         outputs,
+                                         outputs == 1 ? "output" : "classes");
+    const std::string name = "model: torchscript:" + m_path + ": ";
+    if ((declaredInput && *declaredInput != inputShape) ||
+        (declaredClasses && *declaredClasses != outputs))
+    {
+        throw std::invalid_argument(name + "the model expects " + expects + "; " + data);
+    }
+    auto module = Instantiate();
+    Fit fit;
+    for (const auto& p : module.parameters(true))
+    {
+        fit.parameters += static_cast<double>(p.numel());
+    }
+    for (const auto& b : module.buffers(true))
+    {
+        if (b.is_floating_point())
+        {
+            fit.floatBuffers += static_cast<double>(b.numel());
+        }
+        else
+        {
+            ++fit.otherBuffers;
+        }
+    }
+    std::vector<int64_t> batch{1};
+    batch.insert(batch.end(), inputShape.begin(), inputShape.end());
+    torch::Tensor out;
+    {
+        torch::NoGradGuard noGrad;
+        module.eval();
+        D2dFlopCounter counter;
+        try
+        {
+            auto result = module.forward({torch::zeros(batch, torch::kFloat)});
+            if (!result.isTensor())
+            {
+                throw std::invalid_argument(name + "forward returns no tensor (accepted: "
+                                                   "logits [B, classes])");
+            }
+            out = result.toTensor();
+        }
+        catch (const std::invalid_argument&)
+        {
+            throw;
+        }
+        catch (const std::exception& e)
+        {
+            throw std::invalid_argument(name + "forward fails on the data's samples of " +
+                                        ShapeText(inputShape) + " (" + FirstLine(e.what()) + ")");
+        }
+        fit.forwardFlops = 2.0 * counter.GetMultiplyAdds();
+        for (const auto& [op, macs] : counter.GetByOperator())
+        {
+            fit.flopsByOperator[op] = 2.0 * macs;
+        }
+    }
+    if (out.dim() != 2 || out.size(0) != 1 || out.size(1) != outputs)
+    {
+        throw std::invalid_argument(
+            name + fmt::format("forward gives {} for one sample; {} (accepted: [1, {}]){}",
+                               "[" + ShapeText(out.sizes().vec()) + "]",
+                               data,
+                               outputs,
+                               expects.empty() ? "" : "; the model declares " + expects));
+    }
+    if (out.scalar_type() != torch::kFloat)
+    {
+        throw std::invalid_argument(name + "forward gives " +
+                                    std::string(c10::toString(out.scalar_type())) +
+                                    " (accepted: float32 logits)");
+    }
+    std::lock_guard<std::mutex> lock(m_mutex);
+    m_fits[key] = fit;
+    return fit;
+}
+
+} // namespace ns3
