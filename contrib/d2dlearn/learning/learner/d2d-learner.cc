@@ -813,6 +813,16 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
     }
     auto& net = Materialize(s); // draws the initial weights first if they are due
     net->train();
+    // A torchscript model whose forward draws from LibTorch's global generator (dropout):
+    // one such job at a time, the global generator seeded from the device's own.
+    std::unique_lock<std::mutex> globalGenerator;
+    if (net->drawsRandom)
+    {
+        globalGenerator = std::unique_lock<std::mutex>(D2dScriptModel::GlobalGeneratorMutex());
+        const uint64_t seed = at::check_generator<at::CPUGeneratorImpl>(GeneratorOf(s))->random64();
+        auto global = at::detail::getDefaultCPUGenerator();
+        global.set_current_seed(seed);
+    }
     const int64_t n = static_cast<int64_t>(s.shardIdx.size());
     const torch::Tensor shard = s.Shard();
     const torch::Tensor targets = s.Targets();

@@ -111,7 +111,9 @@ D2dNetImpl::D2dNetImpl(const D2dModelSpec& spec,
         // thread; its parameters and floating-point buffers registered here under names
         // without dots ("conv1.weight" -> "conv1_weight", prefixed by their position).
         const auto model = D2dScriptModel::Load(spec.path);
-        forwardFlops = model->CheckData(inputShape, outputs).forwardFlops;
+        const auto fit = model->CheckData(inputShape, outputs);
+        forwardFlops = fit.forwardFlops;
+        drawsRandom = fit.drawsRandom;
         script = std::make_shared<torch::jit::Module>(model->Instantiate());
         auto safe = [](std::size_t i, std::string name) {
             std::replace(name.begin(), name.end(), '.', '_');

@@ -77,6 +77,9 @@ struct D2dNetImpl : torch::nn::Module
     /** torchscript: the file's state (parameters, then floating-point buffers), which
      *  Initialize() restores: every device starts from the weights in the file */
     std::vector<torch::Tensor> initialState;
+    /** torchscript: its training-mode forward draws from LibTorch's global generator
+     *  (dropout; D2dScriptModel::Fit::drawsRandom) */
+    bool drawsRandom{false};
 };
 
 TORCH_MODULE(D2dNet);

@@ -6,6 +6,7 @@
 
 #include "d2d-flop-counter.h"
 
+#include <ATen/CPUGeneratorImpl.h>
 #include <fmt/format.h>
 #include <fstream>
 #include <stdexcept>
@@ -125,6 +126,13 @@ D2dScriptModel::Load(const std::string& path)
     }
     model = std::shared_ptr<const D2dScriptModel>(new D2dScriptModel(path, std::move(module)));
     return model;
+}
+
+std::mutex&
+D2dScriptModel::GlobalGeneratorMutex()
+{
+    static std::mutex mutex;
+    return mutex;
 }
 
 const std::string&
@@ -266,6 +274,23 @@ D2dScriptModel::CheckData(const std::vector<int64_t>& inputShape, int64_t output
         {
             fit.flopsByOperator[op] = 2.0 * macs;
         }
+    }
+    if (out.dim() == 2 && out.size(0) == 1 && out.size(1) == outputs)
+    {
+        // Does the training-mode forward draw random numbers? Two forwards of the same batch
+        // (two samples, so that batch statistics exist) after two seeds of the global
+        // generator: dropout gives different outputs. This copy is thrown away after.
+        torch::NoGradGuard noGrad;
+        std::lock_guard<std::mutex> lock(GlobalGeneratorMutex());
+        module.train();
+        batch[0] = 2;
+        const auto x = torch::ones(batch, torch::kFloat);
+        auto global = at::detail::getDefaultCPUGenerator();
+        global.set_current_seed(1);
+        const auto first = module.forward({x}).toTensor().clone();
+        global.set_current_seed(2);
+        const auto second = module.forward({x}).toTensor();
+        fit.drawsRandom = !torch::equal(first, second);
     }
     if (out.dim() != 2 || out.size(0) != 1 || out.size(1) != outputs)
     {

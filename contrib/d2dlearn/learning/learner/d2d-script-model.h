@@ -69,7 +69,17 @@ class D2dScriptModel
         uint32_t otherBuffers{0}; //!< buffers of other types (num_batches_tracked), tensors
         double forwardFlops{0};   //!< 2 x multiply-adds of one sample's forward pass
         std::map<std::string, double> flopsByOperator; //!< forward FLOPs per operator
+        /**
+         * Its training-mode forward draws random numbers (dropout): from LibTorch's global
+         * generator, which no device owns. The learner then runs its jobs one at a time,
+         * the global generator seeded from the device's own at the start of each
+         * (D2dScriptModel::GlobalGeneratorMutex), so that results do not depend on threads.
+         */
+        bool drawsRandom{false};
     };
+
+    /** \return the mutex a job holds while it uses LibTorch's global generator */
+    static std::mutex& GlobalGeneratorMutex();
 
     /**
      * \brief Check the module on samples of a shape: one eval-mode forward of a zero sample

@@ -126,6 +126,7 @@ TEST(D2dScriptModel, StateChecksAndCountedFlops)
     EXPECT_DOUBLE_EQ(fit.floatBuffers, 8);
     EXPECT_EQ(fit.otherBuffers, 1U);
     EXPECT_DOUBLE_EQ(fit.forwardFlops, 2.0 * SmallCnnMacs(3, 32, 32, 10));
+    EXPECT_FALSE(fit.drawsRandom); // BatchNorm is deterministic
     // The spec counts the state: parameters and floating-point buffers.
     const auto spec = D2dModelSpec::Parse("torchscript:" + path);
     EXPECT_EQ(spec.path, path);
@@ -154,6 +155,21 @@ TEST(D2dScriptModel, StateChecksAndCountedFlops)
     auto generator = at::make_generator<at::CPUGeneratorImpl>(7);
     net->Initialize(generator);
     EXPECT_DOUBLE_EQ(net->buffers()[0].abs().sum().item<double>(), 0.0);
+}
+
+TEST(D2dScriptModel, FindsADropoutForward)
+{
+    // Dropout draws from LibTorch's global generator (the learner then runs its jobs one at
+    // a time, seeded from the device's generator).
+    torch::jit::Module m("WithDropout");
+    m.register_attribute("training", c10::BoolType::get(), true);
+    m.register_parameter("w", torch::ones({10, 784}).set_requires_grad(true), false);
+    m.define("def forward(self, x):\n"
+             "    return torch.dropout(torch.linear(torch.flatten(x, 1), self.w), 0.5, "
+             "self.training)\n");
+    const auto path = TempPath("dropout.pt");
+    m.save(path);
+    EXPECT_TRUE(D2dScriptModel::Load(path)->CheckData({1, 28, 28}, 10).drawsRandom);
 }
 
 TEST(D2dScriptModel, RefusesDataOfAnotherShapeInOneLine)
