@@ -1,0 +1,94 @@
+# d2dlearn model zoo: the command line every export script shares.
+# SPDX-License-Identifier: GPL-2.0-only
+#
+#   /usr/bin/python3 examples/models/NAME.py OUT.pt [--seed S] [--classes C] [model options]
+#
+# builds the model after torch.manual_seed(S) (so the saved weights, every device's initial
+# weights, depend on S only), scripts it (torch.jit.script, not frozen: the parameters stay
+# trainable), saves it to a temporary file beside OUT.pt, loads that file back and checks its
+# input_shape / num_classes attributes and parameter count, then renames it to OUT.pt (a
+# failed export leaves no OUT.pt that looks complete) and prints one line:
+#   NAME parameters=P input_shape=[...] classes=C multiply_adds=M forward_flops=2M seed=S out=OUT.pt
+# Bad arguments stop it with one line naming the argument and its accepted range, exit 2.
+
+import argparse
+import os
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True  # keep __pycache__ out of the source tree
+
+import torch  # noqa: E402
+
+import flops  # noqa: E402
+
+
+def parameter_count(model):
+    """Trainable parameters (BatchNorm's running statistics are buffers, not counted)."""
+    return sum(p.numel() for p in model.parameters())
+
+
+def save_atomic(scripted, out, expect_parameters):
+    """scripted.save to a temporary file in OUT's folder, checked by a reload, renamed to OUT."""
+    folder = os.path.dirname(os.path.abspath(out))
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(out) + ".", suffix=".tmp",
+                               dir=folder)
+    os.close(fd)
+    try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 would hide OUT from other users
+        scripted.save(tmp)
+        loaded = torch.jit.load(tmp)
+        got = (list(loaded.input_shape), int(loaded.num_classes), parameter_count(loaded))
+        want = (list(scripted.input_shape), int(scripted.num_classes), expect_parameters)
+        if got != want:
+            raise RuntimeError(f"the reloaded module has (input_shape, num_classes, "
+                               f"parameters) {got}, not {want}")
+        os.replace(tmp, out)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def positive_int(name, low):
+    def parse(text):
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"--{name}: '{text}' is not an integer "
+                                             f"(accepted range [{low}, inf))")
+        if v < low:
+            raise argparse.ArgumentTypeError(f"--{name}: {v} is outside the accepted range "
+                                             f"[{low}, inf)")
+        return v
+    return parse
+
+
+def main(name, description, build, default_classes, add_options=None, argv=None):
+    """The export command of one model. build(seed=, classes=, **options) returns the eager
+    nn.Module (seeded by build itself); add_options(parser) adds the model's own options."""
+    p = argparse.ArgumentParser(prog=f"{name}.py", description=description)
+    p.add_argument("out", help="the TorchScript file to write (e.g. {}.pt)".format(name))
+    p.add_argument("--seed", type=positive_int("seed", 0), default=0,
+                   help="torch.manual_seed before building: the initial weights (default 0)")
+    p.add_argument("--classes", type=positive_int("classes", 2), default=default_classes,
+                   help=f"number of classes, the logits' width (default {default_classes})")
+    if add_options:
+        add_options(p)
+    a = p.parse_args(argv)
+    options = {k: v for k, v in vars(a).items() if k != "out"}
+    folder = os.path.dirname(os.path.abspath(a.out))
+    if not os.path.isdir(folder):
+        p.exit(2, f"{name}.py: out: the folder {folder} does not exist\n")
+    model = build(**options)
+    params = parameter_count(model)
+    shape = list(model.input_shape)
+    macs = flops.multiply_adds(model, shape)
+    scripted = torch.jit.script(model)
+    save_atomic(scripted, a.out, params)
+    print(f"{name} parameters={params} input_shape=[{','.join(map(str, shape))}] "
+          f"classes={model.num_classes} multiply_adds={macs} forward_flops={2 * macs} "
+          f"seed={a.seed} out={a.out}")
+    return 0
