@@ -9,9 +9,11 @@
 # input_shape / num_classes attributes and parameter count, then renames it to OUT.pt (a
 # failed export leaves no OUT.pt that looks complete) and prints one line:
 #   NAME parameters=P input_shape=[...] classes=C multiply_adds=M forward_flops=2M seed=S out=OUT.pt
+# The same seed gives a byte-identical file (the command runs itself under PYTHONHASHSEED=0).
 # Bad arguments stop it with one line naming the argument and its accepted range, exit 2.
 
 import argparse
+import io
 import os
 import sys
 import tempfile
@@ -38,7 +40,14 @@ def save_atomic(scripted, out, expect_parameters):
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 would hide OUT from other users
-        scripted.save(tmp)
+        # Saved through a buffer: a file name would become the archive's top folder (a
+        # random temporary name), so that two exports of one seed would differ in bytes.
+        buf = io.BytesIO()
+        torch.jit.save(scripted, buf)
+        with open(tmp, "wb") as f:
+            f.write(buf.getvalue())
+            f.flush()
+            os.fsync(f.fileno())
         loaded = torch.jit.load(tmp)
         got = (list(loaded.input_shape), int(loaded.num_classes), parameter_count(loaded))
         want = (list(scripted.input_shape), int(scripted.num_classes), expect_parameters)
@@ -52,15 +61,15 @@ def save_atomic(scripted, out, expect_parameters):
         raise
 
 
-def positive_int(name, low):
+def int_at_least(low):
     def parse(text):
         try:
             v = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"--{name}: '{text}' is not an integer "
+            raise argparse.ArgumentTypeError(f"'{text}' is not an integer "
                                              f"(accepted range [{low}, inf))")
         if v < low:
-            raise argparse.ArgumentTypeError(f"--{name}: {v} is outside the accepted range "
+            raise argparse.ArgumentTypeError(f"{v} is outside the accepted range "
                                              f"[{low}, inf)")
         return v
     return parse
@@ -69,11 +78,18 @@ def positive_int(name, low):
 def main(name, description, build, default_classes, add_options=None, argv=None):
     """The export command of one model. build(seed=, classes=, **options) returns the eager
     nn.Module (seeded by build itself); add_options(parser) adds the model's own options."""
+    if argv is None and os.environ.get("PYTHONHASHSEED") != "0":
+        # TorchScript writes a module's constants in the order of a Python set of their
+        # names, which string hashing randomises per process: one seed gives byte-identical
+        # files only under a fixed hash seed. Run again under one (same arguments).
+        env = dict(os.environ, PYTHONHASHSEED="0")
+        sys.stdout.flush()
+        os.execve(sys.executable, [sys.executable] + sys.argv, env)
     p = argparse.ArgumentParser(prog=f"{name}.py", description=description)
     p.add_argument("out", help="the TorchScript file to write (e.g. {}.pt)".format(name))
-    p.add_argument("--seed", type=positive_int("seed", 0), default=0,
+    p.add_argument("--seed", type=int_at_least(0), default=0,
                    help="torch.manual_seed before building: the initial weights (default 0)")
-    p.add_argument("--classes", type=positive_int("classes", 2), default=default_classes,
+    p.add_argument("--classes", type=int_at_least(2), default=default_classes,
                    help=f"number of classes, the logits' width (default {default_classes})")
     if add_options:
         add_options(p)
