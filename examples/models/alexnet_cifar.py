@@ -39,12 +39,15 @@ from typing import List
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.dont_write_bytecode = True
 
+import export_common  # noqa: E402
+
+if __name__ == "__main__":
+    export_common.rerun_under_fixed_hash_seed()  # byte-identical files for one seed
+
 import argparse  # noqa: E402
 
 import torch  # noqa: E402
 from torch import nn  # noqa: E402
-
-import export_common  # noqa: E402
 
 INPUT_SHAPE = [3, 32, 32]
 

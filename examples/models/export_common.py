@@ -20,9 +20,16 @@ import tempfile
 
 sys.dont_write_bytecode = True  # keep __pycache__ out of the source tree
 
-import torch  # noqa: E402
 
-import flops  # noqa: E402
+def rerun_under_fixed_hash_seed():
+    """Run this command again under PYTHONHASHSEED=0 unless it already is (call it before
+    importing torch, which then loads once). TorchScript writes a module's constants in the
+    order of a Python set of their names, which string hashing randomises per process: one
+    seed gives byte-identical files only under a fixed hash seed."""
+    if os.environ.get("PYTHONHASHSEED") != "0":
+        env = dict(os.environ, PYTHONHASHSEED="0")
+        sys.stdout.flush()
+        os.execve(sys.executable, [sys.executable] + sys.argv, env)
 
 
 def parameter_count(model):
@@ -32,6 +39,7 @@ def parameter_count(model):
 
 def save_atomic(scripted, out, expect_parameters):
     """scripted.save to a temporary file in OUT's folder, checked by a reload, renamed to OUT."""
+    import torch
     folder = os.path.dirname(os.path.abspath(out))
     fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(out) + ".", suffix=".tmp",
                                dir=folder)
@@ -78,13 +86,8 @@ def int_at_least(low):
 def main(name, description, build, default_classes, add_options=None, argv=None):
     """The export command of one model. build(seed=, classes=, **options) returns the eager
     nn.Module (seeded by build itself); add_options(parser) adds the model's own options."""
-    if argv is None and os.environ.get("PYTHONHASHSEED") != "0":
-        # TorchScript writes a module's constants in the order of a Python set of their
-        # names, which string hashing randomises per process: one seed gives byte-identical
-        # files only under a fixed hash seed. Run again under one (same arguments).
-        env = dict(os.environ, PYTHONHASHSEED="0")
-        sys.stdout.flush()
-        os.execve(sys.executable, [sys.executable] + sys.argv, env)
+    import torch
+    import flops
     p = argparse.ArgumentParser(prog=f"{name}.py", description=description)
     p.add_argument("out", help="the TorchScript file to write (e.g. {}.pt)".format(name))
     p.add_argument("--seed", type=int_at_least(0), default=0,
