@@ -15,13 +15,15 @@ torch.jit.load and checked against hand counts from its layer table:
   change in train mode and not in eval mode; the saved buffers are the initial ones, the
   LSTM's initialisation LEAF's (forget-gate bias 1);
 - the export is deterministic: one seed gives identical state_dicts and byte-identical files
-  (the command run twice), another seed other weights.
+  (the command run twice), another seed other weights;
+- bench/torch-step.py's JSON line on two exported files (a smoke test of the benchmark).
 
 Needs Debian's python3-torch: without it the test is skipped (exit 77, the reason printed).
 Run it directly: /usr/bin/python3 tests/models/test_export.py"""
 
 import contextlib
 import io
+import json
 import math
 import os
 import re
@@ -379,6 +381,29 @@ class ExportTest(unittest.TestCase):
             for f in os.listdir(again):
                 os.unlink(os.path.join(again, f))
             os.rmdir(again)
+
+    def test_bench_torch_step(self):
+        """bench/torch-step.py, the Python half of the step benchmark: its JSON line on an
+        exported file (one step at batch 2: a smoke test, not a measurement)."""
+        import importlib.util
+        spec = importlib.util.spec_from_file_location(
+            "torch_step", os.path.join(TOP, "bench", "torch-step.py"))
+        bench = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(bench)
+        for name in ("resnet20", "leaf_shakespeare_lstm"):
+            with self.subTest(name):
+                buf = io.StringIO()
+                with contextlib.redirect_stdout(buf):
+                    bench.main(["--model", self.paths[name], "--batch", "2", "--warmup", "0",
+                                "--steps", "1"])
+                row = json.loads(buf.getvalue())
+                self.assertEqual(row["bench"], "torch-step")
+                self.assertEqual(row["parameters"], CASES[name]["params"])
+                self.assertEqual(row["forward_flops_per_sample"], 2 * CASES[name]["macs"])
+                self.assertEqual(row["input_shape"], CASES[name]["shape"])
+                self.assertGreater(row["median_ms"], 0)
+                self.assertTrue(math.isfinite(row["loss"]))
+        torch.set_num_threads(1)
 
     def test_command_line(self):
         """The one command, as a user runs it: twice, byte-identical; a missing folder refused in
