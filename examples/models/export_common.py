@@ -101,12 +101,17 @@ def main(name, description, build, default_classes, add_options=None, argv=None)
     folder = os.path.dirname(os.path.abspath(a.out))
     if not os.path.isdir(folder):
         p.exit(2, f"{name}.py: out: the folder {folder} does not exist\n")
+    if os.path.isdir(a.out):
+        p.exit(2, f"{name}.py: out: {a.out} is a folder, not a file name\n")
     model = build(**options)
     params = parameter_count(model)
     shape = list(model.input_shape)
     macs = flops.multiply_adds(model, shape)
     scripted = torch.jit.script(model)
-    save_atomic(scripted, a.out, params)
+    try:
+        save_atomic(scripted, a.out, params)
+    except OSError as e:
+        p.exit(1, f"{name}.py: out: cannot write {a.out}: {e.strerror or e}\n")
     print(f"{name} parameters={params} input_shape=[{','.join(map(str, shape))}] "
           f"classes={model.num_classes} multiply_adds={macs} forward_flops={2 * macs} "
           f"seed={a.seed} out={a.out}")

@@ -446,6 +446,7 @@ class ExportTest(unittest.TestCase):
                     ("resnet20", [out, "--seed", "x"], "--seed: 'x' is not an integer"),
                     ("resnet20", [out, "--shortcut", "C"], "--shortcut: invalid choice"),
                     ("resnet20", [], "out"),
+                    ("resnet20", [tmp], f"out: {tmp} is a folder"),
                     ("leaf_shakespeare_lstm", [out, "--hidden", "0"], "--hidden: 0 is outside"),
                     ("alexnet_cifar", [out, "--dropout", "1"], "--dropout: 1.0 is outside the "
                                                                "accepted range [0, 1)")):
@@ -458,6 +459,14 @@ class ExportTest(unittest.TestCase):
                     self.assertEqual(e.exception.code, 2)
                     self.assertIn(said, err.getvalue().strip().splitlines()[-1])
                     self.assertEqual(os.listdir(tmp), [])
+            if os.geteuid() != 0:  # root writes anywhere
+                os.chmod(tmp, 0o500)
+                err = io.StringIO()
+                with contextlib.redirect_stderr(err), self.assertRaises(SystemExit) as e:
+                    export("leaf_shakespeare_lstm", out)
+                os.chmod(tmp, 0o700)
+                self.assertEqual(e.exception.code, 1)
+                self.assertIn("cannot write", err.getvalue())
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
