@@ -487,7 +487,10 @@ D2dNpy::Load(const std::string& dir,
     }
     const std::string xName = dir + "/" + split + "_x.npy";
     const std::string yName = dir + "/" + split + "_y.npy";
-    auto all = ToDataset(ReadFile(xName), ReadFile(yName), xName, yName);
+    // x first (argument evaluation order is unspecified): a missing folder names train_x.npy.
+    const Array x = ReadFile(xName);
+    const Array y = ReadFile(yName);
+    auto all = ToDataset(x, y, xName, yName);
     all->name = "tensors-" + split;
     if (fileSamples)
     {
