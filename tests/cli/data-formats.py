@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The published data formats through fedavg (issue 52 part 4): stand-in files of each
+"""The published data formats through fedavg: stand-in files of each
 format (a few hundred samples, written here with NumPy, gzip and json in the formats as
 distributed), each trained for one round with a small model; then bad files.
 
