@@ -43,6 +43,7 @@ PACKAGES=(cmake g++ libns3-dev ns3 libgsl-dev libtorch-dev libfmt-dev libboost-d
           libopenblas0-pthread # LibTorch's BLAS (held to 1 thread): the libblas.so.3 alternative
           python3-torch # bench-fedavg's plain PyTorch loop (Debian's build of the same LibTorch)
           make # CMake's build tool: only a Recommends of cmake, so name it
+          nlohmann-json3-dev # parses LEAF's JSON data sets (--dataset=leaf); header-only
           python3-sphinx python3-myst-parser # the manual (doc/, Markdown pages): target doc
           doxygen) # the manual's C++ API reference (public headers)
 

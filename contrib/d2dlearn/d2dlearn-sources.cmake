@@ -117,6 +117,10 @@ set(d2dlearn_data_sources
     core/data/d2d-data-rng.cc
     core/data/d2d-idx-cache.cc
     core/data/d2d-fashion-mnist.cc
+    core/data/d2d-idx-folder.cc
+    core/data/d2d-cifar.cc
+    core/data/d2d-npy.cc
+    core/data/d2d-leaf.cc
     core/data/d2d-synthetic-data.cc
     core/data/d2d-partitioner.cc
 )
@@ -125,6 +129,10 @@ set(d2dlearn_data_headers
     core/data/d2d-data-rng.h
     core/data/d2d-idx-cache.h
     core/data/d2d-fashion-mnist.h
+    core/data/d2d-idx-folder.h
+    core/data/d2d-cifar.h
+    core/data/d2d-npy.h
+    core/data/d2d-leaf.h
     core/data/d2d-synthetic-data.h
     core/data/d2d-partitioner.h
 )

@@ -38,7 +38,7 @@ expect_reject model --model=triplet:5
 expect_reject model --model=triplet:x
 expect_reject model --model=triplet --dataset=gaussian-mixture
 expect_reject model --model=triplet,mlp --algorithm=local
-expect_reject dataset --dataset=cifar10
+expect_reject dataset --dataset=imagenet
 expect_reject dataFraction --dataFraction=0
 expect_reject dataFraction --dataFraction=1.5
 expect_reject partition --partition=zipf

@@ -75,6 +75,9 @@ VALUES = {
     "wifiRateManager": ["ideal", "constant"],
     "wifiDataMode": ["OfdmRate24Mbps"],
     "wifiLossExponent": ["3.5", "4"],
+    # the data set
+    "syntheticSamples": ["1000", "2000"],
+    "cifarLabels": ["coarse"],
     # fedavg
     "aggregation": ["median", "mean"],
     "trimPercent": ["20", "30"],

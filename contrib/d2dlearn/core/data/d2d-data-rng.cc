@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 
 namespace ns3
 {
@@ -165,6 +167,50 @@ D2dApportion(const std::vector<double>& weights, std::size_t total)
         }
     }
     return counts;
+}
+
+std::vector<std::size_t>
+D2dStratifiedKeep(std::size_t n,
+                  uint32_t numClasses,
+                  const std::function<uint32_t(std::size_t)>& label,
+                  double fraction,
+                  uint64_t seed,
+                  uint32_t purpose)
+{
+    const auto keep = static_cast<std::size_t>(std::llround(fraction * double(n)));
+    if (keep == 0)
+    {
+        throw std::invalid_argument("fraction: " + std::to_string(fraction) +
+                                    " keeps no sample of " + std::to_string(n) +
+                                    "; accepted range [1/" + std::to_string(2 * n) + ", 1]");
+    }
+    std::vector<std::vector<std::size_t>> byClass(numClasses);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        const uint32_t c = label(i);
+        if (c >= numClasses)
+        {
+            throw std::out_of_range("label " + std::to_string(c) + " of sample " +
+                                    std::to_string(i) + " outside 0.." +
+                                    std::to_string(numClasses) + " - 1");
+        }
+        byClass[c].push_back(i);
+    }
+    std::vector<double> w;
+    for (const auto& c : byClass)
+    {
+        w.push_back(double(c.size()));
+    }
+    const auto counts = D2dApportion(w, keep);
+    D2dDataRng rng(seed, purpose);
+    std::vector<std::size_t> kept;
+    for (std::size_t c = 0; c < byClass.size(); ++c)
+    {
+        rng.Shuffle(byClass[c]);
+        kept.insert(kept.end(), byClass[c].begin(), byClass[c].begin() + counts[c]);
+    }
+    std::sort(kept.begin(), kept.end());
+    return kept;
 }
 
 } // namespace ns3

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <vector>
 
@@ -41,6 +42,7 @@ class D2dDataRng
         QUANTITY_SKEW = 0x50410004,     //!< D2dPartitioner::QuantitySkew
         FLIP = 0x50410005,              //!< D2dPartitioner::FlipLabels (sub = device)
         HOLD_OUT = 0x50410006,          //!< D2dPartitioner::HoldOut
+        DATA_FRACTION = 0x46460002,     //!< --dataFraction of the file readers but Fashion-MNIST
     };
 
     /**
@@ -103,6 +105,27 @@ class D2dDataRng
  *         remainders go to the lower index
  */
 std::vector<std::size_t> D2dApportion(const std::vector<double>& weights, std::size_t total);
+
+/**
+ * \brief The samples a stratified random fraction of a labelled set keeps (--dataFraction of
+ * the file readers): round(fraction x n) samples, each class keeping its share (D2dApportion,
+ * largest remainder), chosen within the class by a permutation of D2dDataRng(seed, purpose).
+ * \param n samples
+ * \param numClasses classes (labels in 0..numClasses - 1)
+ * \param label the label of sample i (< numClasses; else std::out_of_range)
+ * \param fraction in (0, 1)
+ * \param seed the run's seed for this draw
+ * \param purpose the D2dDataRng purpose (FASHION_FRACTION for Fashion-MNIST, DATA_FRACTION
+ *        for the other readers)
+ * \return the kept samples, ascending (file order)
+ * \throws std::invalid_argument "fraction: F keeps no sample of N; ..." if none is kept
+ */
+std::vector<std::size_t> D2dStratifiedKeep(std::size_t n,
+                                           uint32_t numClasses,
+                                           const std::function<uint32_t(std::size_t)>& label,
+                                           double fraction,
+                                           uint64_t seed,
+                                           uint32_t purpose);
 
 } // namespace ns3
 

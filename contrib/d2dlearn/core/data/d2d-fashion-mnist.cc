@@ -151,17 +151,17 @@ ReadIdxFile(const std::string& path, uint32_t wantMagic, std::vector<uint32_t>& 
     if (stat(path.c_str(), &st) != 0)
     {
         Fail(path,
-             "missing or unreadable (expected a gzip idx file of Fashion-MNIST, e.g. "
+             "missing or unreadable (expected a gzip idx file of Fashion-MNIST or MNIST, e.g. "
              "from Debian's dataset-fashion-mnist)");
     }
     if (!S_ISREG(st.st_mode))
     {
-        Fail(path, "not a regular file (expected a gzip idx file of Fashion-MNIST)");
+        Fail(path, "not a regular file (expected a gzip idx file)");
     }
     std::ifstream in(path, std::ios::binary);
     if (!in)
     {
-        Fail(path, "missing or unreadable (expected a gzip idx file of Fashion-MNIST)");
+        Fail(path, "missing or unreadable (expected a gzip idx file)");
     }
     return D2dFashionMnist::ReadIdxGzip(in,
                                         path,
@@ -194,7 +194,8 @@ D2dFashionMnist::ReadIdxGzip(std::istream& in,
     if (in.gcount() != 2 || static_cast<uint8_t>(gzMagic[0]) != 0x1f ||
         static_cast<uint8_t>(gzMagic[1]) != 0x8b)
     {
-        Fail(name, "not a gzip file (expected the .gz idx files of Fashion-MNIST)");
+        Fail(name,
+             "not a gzip file (expected the .gz idx files of Fashion-MNIST, MNIST or EMNIST)");
     }
     in.clear();
     in.seekg(0);
@@ -285,7 +286,9 @@ D2dFashionMnist::ReadIdxGzip(std::istream& in,
 }
 
 D2dIdxCache::Decoded
-D2dFashionMnist::DecodeIdx(const std::string& imagesGz, const std::string& labelsGz)
+D2dFashionMnist::DecodeIdx(const std::string& imagesGz,
+                           const std::string& labelsGz,
+                           uint32_t maxLabel)
 {
     NS_LOG_FUNCTION(imagesGz << labelsGz);
     std::vector<uint32_t> ldims;
@@ -306,11 +309,11 @@ D2dFashionMnist::DecodeIdx(const std::string& imagesGz, const std::string& label
     }
     for (std::size_t i = 0; i < lb.size(); ++i)
     {
-        if (lb[i] > 9)
+        if (lb[i] > maxLabel)
         {
             Fail(labelsGz,
                  "label " + std::to_string(lb[i]) + " of sample " + std::to_string(i) +
-                     " outside 0..9");
+                     " outside 0.." + std::to_string(maxLabel));
         }
     }
     D2dIdxCache::Decoded d;
@@ -349,17 +352,18 @@ AdviseHugePages(void* p, std::size_t bytes)
 
 /**
  * \return the samples `kept` (ascending) of raw as a data set, pixels scaled to [0, 1]
+ * \param raw the decoded set \param kept the samples (null: all) \param numClasses classes
  * \throws CorruptEntry if a sample or label of a mapped entry is damaged
  */
 std::shared_ptr<D2dDataset>
-Extract(const D2dIdxCache& raw, const std::vector<std::size_t>* kept)
+Extract(const D2dIdxCache& raw, const std::vector<std::size_t>* kept, uint32_t numClasses)
 {
     const std::size_t n = kept ? kept->size() : raw.Count();
     const std::size_t sample = std::size_t(raw.Rows()) * raw.Cols();
     auto ds = std::make_shared<D2dDataset>();
     ds->name = "fashion-mnist";
     ds->featureShape = {1, int64_t(raw.Rows()), int64_t(raw.Cols())};
-    ds->numClasses = 10;
+    ds->numClasses = numClasses;
     ds->labels.resize(n);
     // Appended sample by sample into reserved room, not resized (zeroed) first: for the
     // whole training set that pass wrote 188 MB only to overwrite them.
@@ -375,7 +379,7 @@ Extract(const D2dIdxCache& raw, const std::vector<std::size_t>* kept)
     {
         const auto i = static_cast<uint32_t>(kept ? (*kept)[k] : k);
         const uint8_t label = raw.Labels()[i];
-        if (label > 9 || !raw.SampleIntact(i))
+        if (label >= numClasses || !raw.SampleIntact(i))
         {
             throw CorruptEntry();
         }
@@ -392,47 +396,37 @@ Extract(const D2dIdxCache& raw, const std::vector<std::size_t>* kept)
 
 /**
  * \return the samples a stratified fraction keeps (ascending), null for all
- * \param labels the labels of all samples \param n their number
+ * \param labels the labels of all samples \param n their number \param numClasses classes
+ * \param fraction the fraction \param seed its seed \param purpose its D2dDataRng purpose
+ * \throws CorruptEntry if a label is out of range (a damaged entry)
  */
 std::unique_ptr<std::vector<std::size_t>>
-KeptSamples(const uint8_t* labels, std::size_t n, double fraction, uint64_t seed)
+KeptSamples(const uint8_t* labels,
+            std::size_t n,
+            uint32_t numClasses,
+            double fraction,
+            uint64_t seed,
+            uint32_t purpose)
 {
     if (fraction >= 1.0)
     {
         return nullptr;
     }
-    const auto keep = static_cast<std::size_t>(std::llround(fraction * double(n)));
-    if (keep == 0)
-    {
-        throw std::invalid_argument("fraction: " + std::to_string(fraction) +
-                                    " keeps no sample of " + std::to_string(n) +
-                                    "; accepted range [1/" + std::to_string(2 * n) + ", 1]");
-    }
-    // Stratified: each class keeps its share (largest remainder), chosen at random.
-    std::vector<std::vector<std::size_t>> byClass(10);
     for (std::size_t i = 0; i < n; ++i)
     {
-        if (labels[i] > 9)
+        if (labels[i] >= numClasses)
         {
             throw CorruptEntry();
         }
-        byClass[labels[i]].push_back(i);
     }
-    std::vector<double> w;
-    for (const auto& c : byClass)
-    {
-        w.push_back(double(c.size()));
-    }
-    auto counts = D2dApportion(w, keep);
-    D2dDataRng rng(seed, D2dDataRng::FASHION_FRACTION);
-    auto kept = std::make_unique<std::vector<std::size_t>>();
-    for (std::size_t c = 0; c < byClass.size(); ++c)
-    {
-        rng.Shuffle(byClass[c]);
-        kept->insert(kept->end(), byClass[c].begin(), byClass[c].begin() + counts[c]);
-    }
-    std::sort(kept->begin(), kept->end());
-    return kept;
+    // Stratified: each class keeps its share (largest remainder), chosen at random.
+    return std::make_unique<std::vector<std::size_t>>(D2dStratifiedKeep(
+        n,
+        numClasses,
+        [labels](std::size_t i) { return uint32_t(labels[i]); },
+        fraction,
+        seed,
+        purpose));
 }
 } // namespace
 
@@ -442,7 +436,7 @@ D2dFashionMnist::ReadIdx(const std::string& imagesGz, const std::string& labelsG
     NS_LOG_FUNCTION(imagesGz << labelsGz);
     auto raw =
         D2dIdxCache::Open(imagesGz, labelsGz, "", [&] { return DecodeIdx(imagesGz, labelsGz); });
-    auto ds = Extract(*raw, nullptr);
+    auto ds = Extract(*raw, nullptr, 10);
     NS_LOG_INFO("read " << raw->Count() << " samples of " << raw->Rows() << "x" << raw->Cols()
                         << " from " << imagesGz);
     return ds;
@@ -484,10 +478,35 @@ D2dFashionMnist::Load(const std::string& dir,
                                     " is outside the accepted range (0, 1]");
     }
     const std::string base = dir.empty() ? DefaultDir() : dir;
-    const std::string images = base + "/" + prefix + "-images-idx3-ubyte.gz";
-    const std::string labels = base + "/" + prefix + "-labels-idx1-ubyte.gz";
+    auto ds = LoadFiles(base + "/" + prefix + "-images-idx3-ubyte.gz",
+                        base + "/" + prefix + "-labels-idx1-ubyte.gz",
+                        10,
+                        fraction,
+                        seed,
+                        D2dDataRng::FASHION_FRACTION,
+                        cacheDir);
+    ds->name = "fashion-mnist-" + split;
+    return ds;
+}
+
+std::shared_ptr<D2dDataset>
+D2dFashionMnist::LoadFiles(const std::string& images,
+                           const std::string& labels,
+                           uint32_t numClasses,
+                           double fraction,
+                           uint64_t seed,
+                           uint32_t purpose,
+                           const std::string& cacheDir,
+                           std::size_t* fileSamples)
+{
+    NS_LOG_FUNCTION(images << labels << numClasses << fraction << seed << cacheDir);
+    if (!(fraction > 0.0 && fraction <= 1.0))
+    {
+        throw std::invalid_argument("fraction: " + std::to_string(fraction) +
+                                    " is outside the accepted range (0, 1]");
+    }
     auto decode = [&] {
-        return DecodeIdx(images, labels);
+        return DecodeIdx(images, labels, numClasses == 0 ? 255 : numClasses - 1);
     };
     // Only the kept samples are read from the (mapped) cache and scaled to floats; a sample
     // that fails its CRC-32 has the entry rebuilt from the sources, once.
@@ -496,9 +515,20 @@ D2dFashionMnist::Load(const std::string& dir,
         auto raw = D2dIdxCache::Open(images, labels, cacheDir, decode, rebuild);
         try
         {
-            auto kept = KeptSamples(raw->Labels(), raw->Count(), fraction, seed);
-            auto ds = Extract(*raw, kept.get());
-            ds->name = "fashion-mnist-" + split;
+            uint32_t classes = numClasses;
+            if (classes == 0)
+            {
+                // The labels' range: the largest label + 1 (EMNIST balanced 47, byclass 62).
+                const uint8_t* l = raw->Labels();
+                classes =
+                    raw->Count() == 0 ? 1 : uint32_t(*std::max_element(l, l + raw->Count())) + 1;
+            }
+            auto kept = KeptSamples(raw->Labels(), raw->Count(), classes, fraction, seed, purpose);
+            auto ds = Extract(*raw, kept.get(), classes);
+            if (fileSamples)
+            {
+                *fileSamples = raw->Count();
+            }
             NS_LOG_INFO("kept " << ds->Size() << " of " << raw->Count() << " samples of " << images
                                 << " (cache: " << int(raw->GetOrigin()) << ")");
             return ds;

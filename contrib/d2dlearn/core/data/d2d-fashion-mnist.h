@@ -8,6 +8,7 @@
 #include "d2d-dataset.h"
 #include "d2d-idx-cache.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <istream>
 #include <memory>
@@ -87,10 +88,37 @@ class D2dFashionMnist
      * of ReadIdx().
      * \param imagesGz path of the images file
      * \param labelsGz path of the labels file
+     * \param maxLabel the largest label accepted (Fashion-MNIST: 9)
      * \return the labels and unscaled pixels
      * \throws std::runtime_error (see class description)
      */
-    static D2dIdxCache::Decoded DecodeIdx(const std::string& imagesGz, const std::string& labelsGz);
+    static D2dIdxCache::Decoded DecodeIdx(const std::string& imagesGz,
+                                          const std::string& labelsGz,
+                                          uint32_t maxLabel = 9);
+
+    /**
+     * \brief The loader of any gzip idx image set (Fashion-MNIST, MNIST, EMNIST: D2dIdxFolder
+     * finds their files), through the cache of decoded files, with a stratified fraction.
+     * \param images path of the gzip idx3 images file
+     * \param labels path of the gzip idx1 labels file
+     * \param numClasses classes: labels above numClasses - 1 are refused; 0 = the labels' range
+     *        (the largest label of this file + 1)
+     * \param fraction in (0, 1], as in Load() (stratified per class)
+     * \param seed seed of the fraction's permutation
+     * \param purpose its D2dDataRng purpose (FASHION_FRACTION for Fashion-MNIST)
+     * \param cacheDir the cache directory ("" : none)
+     * \param fileSamples if not null, receives the samples in the file (before the fraction)
+     * \return the data set: features {1, rows, cols} scaled to [0, 1]
+     * \throws std::invalid_argument for a bad fraction, std::runtime_error for a bad file
+     */
+    static std::shared_ptr<D2dDataset> LoadFiles(const std::string& images,
+                                                 const std::string& labels,
+                                                 uint32_t numClasses,
+                                                 double fraction,
+                                                 uint64_t seed,
+                                                 uint32_t purpose,
+                                                 const std::string& cacheDir,
+                                                 std::size_t* fileSamples = nullptr);
 
     /** Largest idx payload accepted, bytes: 256 MiB, 5.7 times Fashion-MNIST's training
      * images (47 MB), so that a small gzip announcing (and holding) a gigabyte of zeros is

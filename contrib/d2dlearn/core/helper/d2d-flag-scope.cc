@@ -157,6 +157,10 @@ D2dFlagScope::GetTable()
         {"wifiDataMode", "", {Wifi(), Messages(), Is("wifiRateManager", {"constant"})}},
         {"wifiLossExponent", "", {Wifi(), Messages()}},
 
+        // D2dLearningOptions: the data set's own flags.
+        {"syntheticSamples", "", {Is("dataset", {"gaussian-mixture"})}},
+        {"cifarLabels", "", {Is("dataset", {"cifar100"})}},
+
         // fedavg: the FedAvg family, decentralized, semi-decentralized and local FL.
         {"aggregation", "fedavg", {Is("algorithm", FED_AVG_FAMILY)}},
         {"trimPercent", "fedavg", {Is("algorithm", FED_AVG_FAMILY), Aggregation({"trimmed-mean"})}},

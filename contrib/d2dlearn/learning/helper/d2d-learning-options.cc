@@ -6,13 +6,18 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/d2d-cifar.h"
 #include "ns3/d2d-fashion-mnist.h"
 #include "ns3/d2d-helper.h"
+#include "ns3/d2d-idx-cache.h"
+#include "ns3/d2d-idx-folder.h"
+#include "ns3/d2d-leaf.h"
 #include "ns3/d2d-learner.h"
 #include "ns3/d2d-list-flag.h"
 #include "ns3/d2d-matrix-csv.h"
 #include "ns3/d2d-memory-budget.h"
 #include "ns3/d2d-model-payload.h"
+#include "ns3/d2d-npy.h"
 #include "ns3/d2d-synthetic-data.h"
 #include "ns3/d2d-torch-runtime.h"
 #include "ns3/double.h"
@@ -45,6 +50,19 @@ ShapeText(const std::vector<int64_t>& shape)
         text += (i ? " x " : "") + std::to_string(shape[i]);
     }
     return text.empty() ? "scalars" : text;
+}
+
+/** The data sets whose samples are images (channels x rows x cols), for cnn and triplet;
+ * tensors' samples are checked once loaded. */
+const std::vector<std::string> IMAGE_DATASETS =
+    {"fashion-mnist", "mnist", "cifar10", "cifar100", "tensors", "leaf"};
+
+/** \return whether --dataset=name reads files of --dataDir \param name the data set */
+bool
+IsFileDataset(const std::string& name)
+{
+    return name == "fashion-mnist" || name == "mnist" || name == "cifar10" || name == "cifar100" ||
+           name == "tensors";
 }
 
 } // namespace
@@ -106,11 +124,28 @@ D2dLearningOptions::AddFlags(D2dScenarioFlags& flags, bool protocolFlags)
                  syntheticSamples)
             .Range(1, 1e8);
     }
-    flags.Add("dataDir", "Folder of the Fashion-MNIST idx .gz files", dataDir);
-    flags.Add("dataFraction", "Fraction of the train and test sets used", dataFraction)
+    if (protocolFlags && std::find(datasets.begin(), datasets.end(), "cifar100") != datasets.end())
+    {
+        flags
+            .Add("cifarLabels",
+                 "cifar100: the fine labels (100 classes) or the coarse ones (20 superclasses)",
+                 cifarLabels)
+            .Choices({"fine", "coarse"});
+    }
+    flags.Add("dataDir", DataDirHelp(), dataDir);
+    flags
+        .Add("dataFraction",
+             "Fraction of the train and test sets used (stratified per class; leaf: the "
+             "fraction of users kept, with all their samples)",
+             dataFraction)
         .Range(1e-6, 1);
-    flags.Add("partition", "How the training set is split among the devices", partition)
-        .Choices({"iid", "dirichlet", "labels", "quantity"});
+    flags
+        .Add("partition",
+             "How the training set is split among the devices; natural (--dataset=leaf only): "
+             "device i gets the samples of LEAF users i, i+N, i+2N, ... of N devices, in the "
+             "files' order",
+             partition)
+        .Choices({"iid", "dirichlet", "labels", "quantity", "natural"});
     flags.Add("alpha", "Dirichlet concentration", alpha).Range(1e-6, 1e6);
     flags.Add("labelsPerDevice", "labels partition: classes per device", labelsPerDevice)
         .Range(1, 10);
@@ -183,14 +218,18 @@ D2dLearningOptions::Validate(const D2dScenarioSupport& support, bool multipleArc
                          ": --dataset=polynomial is trained by the closed-form polynomial "
                          "learner (accepted: poly[:D])");
         }
-        if (s.arch == "cnn" && dataset != "fashion-mnist")
+        const bool images = std::find(IMAGE_DATASETS.begin(), IMAGE_DATASETS.end(), dataset) !=
+                            IMAGE_DATASETS.end();
+        if (s.arch == "cnn" && !images)
         {
-            support.Fail("--model=cnn needs --dataset=fashion-mnist (images)");
+            support.Fail("--model=cnn needs images (accepted: --dataset=" +
+                         D2dScenarioSupport::OrList(IMAGE_DATASETS) + ")");
         }
-        if (s.arch == "triplet" && dataset != "fashion-mnist")
+        if (s.arch == "triplet" && !images)
         {
             support.Fail("--model=" + s.ToString() +
-                         " needs --dataset=fashion-mnist (images to rotate and blur)");
+                         " needs images to rotate and blur (accepted: " + "--dataset=" +
+                         D2dScenarioSupport::OrList(IMAGE_DATASETS) + ")");
         }
         if (s.arch == "triplet" && m_specs.size() > 1)
         {
@@ -198,6 +237,12 @@ D2dLearningOptions::Validate(const D2dScenarioSupport& support, bool multipleArc
                          ": triplet is scored by linear evaluation and mixes with no other "
                          "architecture (accepted: triplet[:MARGIN] alone)");
         }
+    }
+    if (partition == "natural" && dataset != "leaf")
+    {
+        support.Fail("--partition=natural splits LEAF's data by its users; --dataset=" + dataset +
+                     " has none (accepted: --dataset=leaf, or --partition=iid, dirichlet, labels "
+                     "or quantity)");
     }
     m_proportions.clear();
     try
@@ -267,10 +312,46 @@ D2dLearningOptions::LoadData(const D2dScenarioSupport& support, uint32_t nDevice
             LoadPolynomial(nDevices, seed);
             return;
         }
-        if (dataset == "fashion-mnist")
+        D2dLeaf::Split leaf;
+        if (dataset == "leaf")
         {
-            train = LoadFashionMnist(support, "train", seed);
-            test = LoadFashionMnist(support, "test", seed + 1);
+            // --dataFraction keeps a share of the users, with all their samples.
+            leaf = D2dLeaf::LoadSplit(dataDir, "train");
+            auto leafTest = D2dLeaf::LoadSplit(dataDir, "test");
+            m_trainRead = leaf.data->Size();
+            m_testRead = leafTest.data->Size();
+            m_leafUsers = leaf.users.size();
+            leaf = D2dLeaf::KeepUsers(leaf, dataFraction, seed);
+            leafTest = D2dLeaf::KeepUsers(leafTest, dataFraction, seed + 1);
+            m_leafUsersKept = leaf.users.size();
+            if (leaf.kind != leafTest.kind)
+            {
+                support.Fail(fmt::format("--dataDir={}: the training samples are {}, the test "
+                                         "samples {} (accepted: one kind)",
+                                         dataDir,
+                                         leaf.kind,
+                                         leafTest.kind));
+            }
+            train = leaf.data;
+            test = leafTest.data;
+            train->numClasses = test->numClasses = std::max(train->numClasses, test->numClasses);
+        }
+        else if (IsFileDataset(dataset))
+        {
+            train = LoadFileSet(support, "train", seed, m_trainRead);
+            test = LoadFileSet(support, "test", seed + 1, m_testRead);
+            m_published = dataset == "cifar10" || dataset == "cifar100"
+                              ? int(D2dCifar::MatchesPublished(m_trainRead, m_testRead))
+                          : dataset == "mnist"
+                              ? int(D2dIdxFolder::MatchesPublished(m_trainRead, m_testRead))
+                              : -1;
+            if (train->numClasses != test->numClasses &&
+                (dataset == "mnist" || dataset == "tensors"))
+            {
+                // The classes are the labels' range: the larger of the two sets'.
+                train->numClasses = test->numClasses =
+                    std::max(train->numClasses, test->numClasses);
+            }
         }
         else
         {
@@ -349,7 +430,27 @@ D2dLearningOptions::LoadData(const D2dScenarioSupport& support, uint32_t nDevice
             heldOut = train->Subset(D2dPartitioner::HoldOut(*train, m, seed, &rest));
             pool = &rest;
         }
-        if (partition == "iid")
+        if (partition == "natural")
+        {
+            shards = D2dLeaf::NaturalShards(leaf, nDevices);
+            if (pool)
+            {
+                // X* held out first: a user's samples in X* are no longer its own.
+                std::vector<bool> free(train->Size(), false);
+                for (auto i : *pool)
+                {
+                    free[i] = true;
+                }
+                for (auto& shard : shards)
+                {
+                    shard.indices.erase(std::remove_if(shard.indices.begin(),
+                                                       shard.indices.end(),
+                                                       [&free](std::size_t i) { return !free[i]; }),
+                                        shard.indices.end());
+                }
+            }
+        }
+        else if (partition == "iid")
         {
             shards = D2dPartitioner::Iid(*train, nDevices, seed, pool);
         }
@@ -378,13 +479,39 @@ D2dLearningOptions::LoadData(const D2dScenarioSupport& support, uint32_t nDevice
 }
 
 std::shared_ptr<D2dDataset>
-D2dLearningOptions::LoadFashionMnist(const D2dScenarioSupport& support,
-                                     const std::string& split,
-                                     uint64_t seed) const
+D2dLearningOptions::LoadFileSet(const D2dScenarioSupport& support,
+                                const std::string& split,
+                                uint64_t seed,
+                                std::size_t& fileSamples) const
 {
     try
     {
-        return D2dFashionMnist::Load(dataDir, split, dataFraction, seed);
+        if (dataset == "mnist")
+        {
+            return D2dIdxFolder::Load(dataDir,
+                                      split,
+                                      dataFraction,
+                                      seed,
+                                      D2dIdxCache::DefaultDir(),
+                                      &fileSamples);
+        }
+        if (dataset == "cifar10" || dataset == "cifar100")
+        {
+            return D2dCifar::Load(dataDir,
+                                  dataset,
+                                  split,
+                                  cifarLabels == "coarse",
+                                  dataFraction,
+                                  seed,
+                                  &fileSamples);
+        }
+        if (dataset == "tensors")
+        {
+            return D2dNpy::Load(dataDir, split, dataFraction, seed, &fileSamples);
+        }
+        auto set = D2dFashionMnist::Load(dataDir, split, dataFraction, seed);
+        fileSamples = 0; // not known without decoding: Fashion-MNIST records no counts
+        return set;
     }
     catch (const std::invalid_argument& e)
     {
@@ -393,7 +520,7 @@ D2dLearningOptions::LoadFashionMnist(const D2dScenarioSupport& support,
         {
             throw;
         }
-        // D2dFashionMnist names its own argument ("fraction: F keeps no sample of N; ...");
+        // The readers name their own argument ("fraction: F keeps no sample of N; ...");
         // the flag is --dataFraction, and the set is the one that came out empty.
         const auto of = what.find(" of ");
         const auto end = what.find(';', of);
@@ -413,6 +540,47 @@ D2dLearningOptions::LoadFashionMnist(const D2dScenarioSupport& support,
                                             which,
                                             n));
     }
+}
+
+std::string
+D2dLearningOptions::DataDirHelp() const
+{
+    std::string help = "Folder of the data set's files:";
+    for (const auto& d : datasets)
+    {
+        if (d == "fashion-mnist")
+        {
+            help += " fashion-mnist: train-images-idx3-ubyte.gz, train-labels-idx1-ubyte.gz, "
+                    "t10k-images-idx3-ubyte.gz, t10k-labels-idx1-ubyte.gz (default: Debian's "
+                    "dataset-fashion-mnist);";
+        }
+        else if (d == "mnist")
+        {
+            help += " mnist: exactly one file ending in each of those four names (MNIST, or one "
+                    "EMNIST set such as emnist-balanced-*);";
+        }
+        else if (d == "cifar10")
+        {
+            help += " cifar10: data_batch_1.bin ... data_batch_5.bin, test_batch.bin (the binary "
+                    "version; or its parent folder);";
+        }
+        else if (d == "cifar100")
+        {
+            help += " cifar100: train.bin, test.bin (the binary version; or its parent folder);";
+        }
+        else if (d == "leaf")
+        {
+            help += " leaf: train/*.json and test/*.json of LEAF (FEMNIST images or Shakespeare "
+                    "next characters);";
+        }
+        else if (d == "tensors")
+        {
+            help += " tensors: train_x.npy, train_y.npy, test_x.npy, test_y.npy (NumPy; x "
+                    "float32, float64 or uint8 with samples first, y integer labels);";
+        }
+    }
+    help.pop_back();
+    return help;
 }
 
 void
@@ -603,6 +771,22 @@ D2dLearningOptions::Record(D2dTraceHelper& traces, Ptr<D2dLearner> first) const
     if (test)
     {
         traces.AddParameter("testSamples", static_cast<uint64_t>(test->Size()));
+    }
+    if (m_trainRead > 0)
+    {
+        // The files' own counts, before --dataFraction, and whether they are the published
+        // data (stand-in files of tests hold a few hundred records).
+        traces.AddParameter("dataTrainSamplesRead", static_cast<uint64_t>(m_trainRead));
+        traces.AddParameter("dataTestSamplesRead", static_cast<uint64_t>(m_testRead));
+    }
+    if (m_leafUsers > 0)
+    {
+        traces.AddParameter("dataUsers", static_cast<uint64_t>(m_leafUsers));
+        traces.AddParameter("dataUsersKept", static_cast<uint64_t>(m_leafUsersKept));
+    }
+    if (m_published >= 0)
+    {
+        traces.AddParameter("dataMatchesPublished", m_published == 1);
     }
     if (first)
     {

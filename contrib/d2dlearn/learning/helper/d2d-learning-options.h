@@ -75,14 +75,24 @@ class D2dLearningOptions
     std::string dataset{"fashion-mnist"}; //!< --dataset: one of datasets
     /**
      * The --dataset choices a scenario offers: fashion-mnist, gaussian-mixture (Fan et al.
-     * 2023, sec. 5.1) and, where the scenario adds it, polynomial (Fan et al. 2023, App.
-     * A.1: regression, one agent per shard, X* fixed; LoadData() fills heldOut).
+     * 2023, sec. 5.1), the published formats read from --dataDir (mnist: any gzip idx set,
+     * D2dIdxFolder; cifar10, cifar100: D2dCifar; tensors: NumPy .npy, D2dNpy; leaf: LEAF's
+     * JSON, D2dLeaf, with --partition=natural) and, where the scenario adds it, polynomial
+     * (Fan et al. 2023, App. A.1: regression, one agent per shard, X* fixed; LoadData() fills
+     * heldOut).
      */
-    std::vector<std::string> datasets{"fashion-mnist", "gaussian-mixture"};
-    std::string dataDir;              //!< --dataDir: Fashion-MNIST idx .gz files
+    std::vector<std::string> datasets{"fashion-mnist",
+                                      "gaussian-mixture",
+                                      "mnist",
+                                      "cifar10",
+                                      "cifar100",
+                                      "tensors",
+                                      "leaf"};
+    std::string dataDir;              //!< --dataDir: the data set's files (see DataDirHelp())
+    std::string cifarLabels{"fine"};  //!< --cifarLabels: cifar100: fine (100) or coarse (20)
     double dataFraction{0.25};        //!< --dataFraction: fraction of train and test used
     uint64_t syntheticSamples{20000}; //!< --syntheticSamples: gaussian-mixture samples
-    std::string partition{"iid"};     //!< --partition: iid | dirichlet | labels | quantity
+    std::string partition{"iid"};     //!< --partition: iid | dirichlet | labels | quantity | natural
     double alpha{0.5};                //!< --alpha: Dirichlet concentration
     uint32_t labelsPerDevice{3};      //!< --labelsPerDevice: labels partition: classes
     /** --labelProportions: labels partition: shares of a device's classes (Wagle et al. 2025, App.
@@ -243,18 +253,24 @@ class D2dLearningOptions
      *          features, labels and targets, and the shards' sample indices; after LoadData() */
     double DataBytes() const;
 
+    /** \return the help of --dataDir: what each data set of datasets expects there */
+    std::string DataDirHelp() const;
+
   private:
     /**
-     * \brief Load one Fashion-MNIST set of --dataDir at --dataFraction; a fraction that
-     * keeps no sample, or a set that holds none, fails naming that set.
+     * \brief Load one set of a file data set (fashion-mnist, mnist, cifar10, cifar100,
+     * tensors) of --dataDir at --dataFraction; a fraction that keeps no sample, or a set that
+     * holds none, fails naming that set.
      * \param support the scenario's support (errors)
      * \param split "train" or "test"
      * \param seed the draw of the fraction
+     * \param fileSamples receives the samples in the files (before the fraction)
      * \return the set
      */
-    std::shared_ptr<D2dDataset> LoadFashionMnist(const D2dScenarioSupport& support,
-                                                 const std::string& split,
-                                                 uint64_t seed) const;
+    std::shared_ptr<D2dDataset> LoadFileSet(const D2dScenarioSupport& support,
+                                            const std::string& split,
+                                            uint64_t seed,
+                                            std::size_t& fileSamples) const;
 
     /**
      * \brief LoadData() of --dataset=polynomial (see there).
@@ -275,6 +291,13 @@ class D2dLearningOptions
 
     std::vector<D2dModelSpec> m_specs; //!< the architectures of --model
     std::vector<double> m_proportions; //!< the shares of --labelProportions in force
+    std::size_t m_trainRead{0};        //!< training samples in the files (before the fraction)
+    std::size_t m_testRead{0};         //!< test samples in the files (before the fraction)
+    std::size_t m_leafUsers{0};        //!< leaf: training users in the files
+    std::size_t m_leafUsersKept{0};    //!< leaf: training users kept by --dataFraction
+    /** whether the files hold the published counts: 1 yes, 0 no, -1 not known (no file set,
+     * or one without published counts, e.g. tensors) */
+    int m_published{-1};
 };
 
 } // namespace ns3

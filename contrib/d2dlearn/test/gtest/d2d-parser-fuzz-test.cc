@@ -16,8 +16,11 @@
  * runs once, in a process that loads no more than it needs.
  */
 
+#include "ns3/d2d-cifar.h"
 #include "ns3/d2d-fashion-mnist.h"
+#include "ns3/d2d-leaf.h"
 #include "ns3/d2d-matrix-csv.h"
+#include "ns3/d2d-npy.h"
 #include "ns3/d2d-trust-matrices.h"
 #ifndef D2DLEARN_GTEST_TORCH_FREE
 #include "ns3/d2d-learner.h"
@@ -574,6 +577,183 @@ TEST(D2dIdxReaderTest, FuzzMutatedIdxFiles)
     {
         const std::string gz = Gzip(IdxImages(2, 4, 4));
         parsed += ReadIdxChecked(mutator.Mutate(gz), 0x803);
+    }
+    EXPECT_GT(parsed, 0);
+}
+
+/**
+ * \brief Read bytes as a CIFAR file of the claimed size; check the result is well formed or
+ * the error one line naming the file.
+ * \return true if it was parsed
+ */
+bool
+ReadCifarChecked(const std::string& bytes, uint64_t size, bool cifar100, bool coarse)
+{
+    std::istringstream in(bytes);
+    D2dCifar::Records records;
+    try
+    {
+        D2dCifar::ReadBinary(in, "fuzz.bin", size, cifar100, coarse, records);
+        EXPECT_EQ(records.labels.size(), records.count);
+        EXPECT_EQ(records.pixels.size(), records.count * D2dCifar::PIXEL_BYTES);
+        EXPECT_EQ(records.count * D2dCifar::RecordBytes(cifar100), bytes.size());
+        for (auto l : records.labels)
+        {
+            EXPECT_LT(l, cifar100 ? (coarse ? 20 : 100) : 10);
+        }
+        return true;
+    }
+    catch (const std::runtime_error& e)
+    {
+        EXPECT_TRUE(OneLine(e.what())) << e.what();
+        EXPECT_EQ(std::string(e.what()).rfind("dataDir: fuzz.bin: ", 0), 0u) << e.what();
+        return false;
+    }
+}
+
+// Fuzz: 10,000 CIFAR-10 and CIFAR-100 files of 1 to 3 records, mutated (sizes, labels,
+// pixels), read with their true size or a claimed one that differs.
+TEST(D2dCifarReaderTest, FuzzMutatedCifarFiles)
+{
+    Mutator mutator(2009);
+    int parsed = 0;
+    for (int t = 0; t < kCases; ++t)
+    {
+        const bool cifar100 = mutator.Pick(2) == 0;
+        const uint32_t n = 1 + mutator.Pick(3);
+        std::string data;
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            data += static_cast<char>(r % 10);
+            if (cifar100)
+            {
+                data += static_cast<char>(r % 100);
+            }
+            data += std::string(D2dCifar::PIXEL_BYTES, static_cast<char>(r * 40));
+        }
+        // Mutate the labels' region, not just the pixels' (3072 bytes to land in).
+        std::string mutated = mutator.Pick(2) == 0
+                                  ? mutator.Mutate(data)
+                                  : mutator.Mutate(data.substr(0, 3)) + data.substr(3);
+        const uint64_t size =
+            mutator.Pick(8) == 0 ? mutator.Pick(4 * 3074 + 1) : uint64_t(mutated.size());
+        parsed += ReadCifarChecked(mutated, size, cifar100, mutator.Pick(2) == 0);
+    }
+    EXPECT_GT(parsed, 0);
+}
+
+/** \return a small valid .npy file (version 1.0) \param descr dtype \param shape its text
+ * \param bytes the data */
+std::string
+NpyFile(const std::string& descr, const std::string& shape, const std::string& bytes)
+{
+    std::string header =
+        "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
+    while ((10 + header.size() + 1) % 64 != 0)
+    {
+        header += ' ';
+    }
+    header += '\n';
+    return std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size() & 0xff) +
+           static_cast<char>(header.size() >> 8) + header + bytes;
+}
+
+/**
+ * \brief Read bytes as a .npy file; check the result is well formed (its bytes are the
+ * shape's) or the error one line naming the file.
+ * \return true if it was parsed
+ */
+bool
+ReadNpyChecked(const std::string& bytes)
+{
+    std::istringstream in(bytes);
+    try
+    {
+        auto a = D2dNpy::Read(in, "fuzz.npy", bytes.size());
+        uint64_t product = a.itemBytes;
+        for (auto d : a.shape)
+        {
+            product *= d;
+        }
+        EXPECT_EQ(a.data.size(), product);
+        EXPECT_LE(a.data.size(), bytes.size()); // the allocation bound: the file's bytes
+        return true;
+    }
+    catch (const std::runtime_error& e)
+    {
+        EXPECT_TRUE(OneLine(e.what())) << e.what();
+        EXPECT_EQ(std::string(e.what()).rfind("dataDir: fuzz.npy: ", 0), 0u) << e.what();
+        return false;
+    }
+}
+
+// Fuzz: 10,000 .npy files of each accepted dtype mutated (header and data).
+TEST(D2dNpyReaderTest, FuzzMutatedNpyFiles)
+{
+    Mutator mutator(1998);
+    const std::vector<std::pair<std::string, uint32_t>> dtypes = {{"<f4", 4},
+                                                                  {"<f8", 8},
+                                                                  {"|u1", 1},
+                                                                  {"<i8", 8},
+                                                                  {"<i4", 4}};
+    int parsed = 0;
+    for (int t = 0; t < kCases; ++t)
+    {
+        const auto& [descr, item] = dtypes[mutator.Pick(dtypes.size())];
+        const uint32_t n = 1 + mutator.Pick(4);
+        const uint32_t m = 1 + mutator.Pick(3);
+        const std::string file =
+            NpyFile(descr,
+                    fmt::format("({}, {})", n, m),
+                    std::string(std::size_t(n) * m * item, static_cast<char>(t)));
+        parsed += ReadNpyChecked(mutator.Mutate(file));
+    }
+    EXPECT_GT(parsed, 0);
+}
+
+// Fuzz: 10,000 LEAF JSON texts (images and next characters, two users) mutated; each parsed
+// into a consistent split (num_samples, users and samples agree) or refused in one line.
+TEST(D2dLeafReaderTest, FuzzMutatedLeafFiles)
+{
+    Mutator mutator(2018);
+    const std::string images =
+        "{\"users\": [\"a\", \"b\"], \"num_samples\": [2, 1], \"hierarchies\": [], "
+        "\"user_data\": {\"a\": {\"x\": [[0.5, 1, 0, 0.25], [1, 1, 0, 0]], \"y\": [3, 61]}, "
+        "\"b\": {\"x\": [[0, 0, 0, 0.125]], \"y\": [0]}}}";
+    const std::string text =
+        "{\"users\": [\"KING\", \"FOOL\"], \"num_samples\": [1, 2], \"user_data\": "
+        "{\"KING\": {\"x\": [\"to be, or n\"], \"y\": [\"o\"]}, \"FOOL\": {\"x\": "
+        "[\"nuncle!\\n  Lea\", \"ar, what s\"], \"y\": [\"r\", \"a\"]}}}";
+    int parsed = 0;
+    for (int t = 0; t < kCases; ++t)
+    {
+        const std::string input = mutator.Mutate(t % 2 ? images : text);
+        D2dLeaf::Split split;
+        try
+        {
+            D2dLeaf::Parse(input, "fuzz.json", split);
+            std::size_t total = 0;
+            EXPECT_EQ(split.users.size(), split.count.size());
+            EXPECT_EQ(split.users.size(), split.first.size());
+            for (std::size_t u = 0; u < split.users.size(); ++u)
+            {
+                EXPECT_EQ(split.first[u], total);
+                total += split.count[u];
+            }
+            EXPECT_EQ(split.data->Size(), total);
+            EXPECT_EQ(split.data->labels.size(), total);
+            EXPECT_EQ(split.data->features.size(), total * split.data->FeatureSize());
+            if (total > 0)
+            {
+                EXPECT_NO_THROW(split.data->Validate());
+            }
+            ++parsed;
+        }
+        catch (const std::runtime_error& e)
+        {
+            EXPECT_TRUE(OneLine(e.what())) << e.what();
+            EXPECT_EQ(std::string(e.what()).rfind("dataDir: fuzz.json: ", 0), 0u) << e.what();
+        }
     }
     EXPECT_GT(parsed, 0);
 }

@@ -1,0 +1,384 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "d2d-leaf.h"
+
+#include "d2d-data-rng.h"
+
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <stdexcept>
+#include <sys/stat.h>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("D2dLeaf");
+
+namespace
+{
+using Json = nlohmann::json;
+
+/** What a LEAF file must hold, for messages. */
+const char* const ACCEPTED =
+    "(accepted: LEAF's JSON, {\"users\": [...], \"num_samples\": [...], \"user_data\": {user: "
+    "{\"x\": [...], \"y\": [...]}}}, x 784 numbers per sample (FEMNIST) or an 80-character "
+    "string (Shakespeare))";
+
+/** \brief Throws the one-line data error naming the parameter "dataDir". */
+[[noreturn]] void
+Fail(const std::string& file, const std::string& what)
+{
+    // what may quote the file (nlohmann's "last read"): control bytes become '?' (one line).
+    std::string text = what.size() > 300 ? what.substr(0, 297) + "..." : what;
+    for (auto& ch : text)
+    {
+        ch = static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f ? '?' : ch;
+    }
+    throw std::runtime_error("dataDir: " + file + ": " + text + " " + ACCEPTED);
+}
+
+/** \return the text of a JSON value, cut to 40 characters, for messages \param v it */
+std::string
+Excerpt(const Json& v)
+{
+    std::string s = v.dump();
+    return s.size() > 40 ? s.substr(0, 37) + "..." : s;
+}
+} // namespace
+
+const std::string&
+D2dLeaf::AllLetters()
+{
+    // LEAF, models/utils/language_utils.py: ALL_LETTERS.
+    static const std::string letters =
+        "\n !\"&'(),-.0123456789:;>?ABCDEFGHIJKLMNOPQRSTUVWXYZ[]abcdefghijklmnopqrstuvwxyz}";
+    return letters;
+}
+
+void
+D2dLeaf::Parse(const std::string& text, const std::string& name, Split& out)
+{
+    Json doc;
+    try
+    {
+        doc = Json::parse(text);
+    }
+    catch (const Json::exception& e)
+    {
+        Fail(name, std::string("not JSON (") + e.what() + ")");
+    }
+    if (!doc.is_object())
+    {
+        Fail(name, "not a JSON object");
+    }
+    for (const char* key : {"users", "num_samples", "user_data"})
+    {
+        if (!doc.contains(key))
+        {
+            Fail(name, std::string("no \"") + key + "\"");
+        }
+    }
+    const Json& users = doc["users"];
+    const Json& counts = doc["num_samples"];
+    const Json& data = doc["user_data"];
+    if (!users.is_array() || !counts.is_array() || !data.is_object())
+    {
+        Fail(name, "\"users\" and \"num_samples\" must be lists, \"user_data\" an object");
+    }
+    if (users.size() != counts.size())
+    {
+        Fail(name,
+             std::to_string(users.size()) + " users but " + std::to_string(counts.size()) +
+                 " num_samples");
+    }
+    std::set<std::string> seen(out.users.begin(), out.users.end());
+    std::set<std::string> listed;
+    for (const auto& u : users)
+    {
+        if (!u.is_string())
+        {
+            Fail(name, "user " + Excerpt(u) + " is not a string");
+        }
+        if (!listed.insert(u.get<std::string>()).second || seen.count(u.get<std::string>()))
+        {
+            Fail(name, "user \"" + u.get<std::string>() + "\" listed twice");
+        }
+    }
+    for (const auto& [key, value] : data.items())
+    {
+        if (!listed.count(key))
+        {
+            Fail(name, "user_data has user \"" + key + "\", not in \"users\" (an unknown user)");
+        }
+    }
+    if (!out.data)
+    {
+        out.data = std::make_shared<D2dDataset>();
+    }
+    D2dDataset& ds = *out.data;
+    for (std::size_t u = 0; u < users.size(); ++u)
+    {
+        const std::string user = users[u].get<std::string>();
+        const std::string where = "user \"" + user + "\"";
+        if (!data.contains(user))
+        {
+            Fail(name, where + " has no user_data");
+        }
+        const Json& ud = data[user];
+        if (!ud.is_object() || !ud.contains("x") || !ud.contains("y") || !ud["x"].is_array() ||
+            !ud["y"].is_array())
+        {
+            Fail(name, where + ": user_data is not {\"x\": [...], \"y\": [...]}");
+        }
+        const Json& xs = ud["x"];
+        const Json& ys = ud["y"];
+        if (!counts[u].is_number_integer() || counts[u].get<int64_t>() < 0 ||
+            static_cast<std::size_t>(counts[u].get<int64_t>()) != xs.size() ||
+            xs.size() != ys.size())
+        {
+            Fail(name,
+                 where + ": num_samples " + Excerpt(counts[u]) + " but " +
+                     std::to_string(xs.size()) + " x and " + std::to_string(ys.size()) + " y");
+        }
+        out.users.push_back(user);
+        out.first.push_back(ds.Size());
+        out.count.push_back(xs.size());
+        for (std::size_t k = 0; k < xs.size(); ++k)
+        {
+            const Json& x = xs[k];
+            const Json& y = ys[k];
+            const std::string sample = where + ", sample " + std::to_string(k);
+            const std::string kind = x.is_string() ? "text" : x.is_array() ? "numbers" : "";
+            if (kind.empty())
+            {
+                Fail(name, sample + ": x " + Excerpt(x) + " is neither a list nor a string");
+            }
+            if (out.kind.empty())
+            {
+                // The first sample fixes the kind and the size.
+                if (kind == "text")
+                {
+                    out.kind = "text";
+                    ds.featureShape = {int64_t(x.get_ref<const std::string&>().size())};
+                    ds.numClasses = uint32_t(AllLetters().size());
+                }
+                else if (x.size() == 784)
+                {
+                    out.kind = "images";
+                    ds.featureShape = {1, 28, 28};
+                    ds.numClasses = 62;
+                }
+                else
+                {
+                    out.kind = "vectors";
+                    ds.featureShape = {int64_t(x.size())};
+                    ds.numClasses = 0;
+                }
+                if (ds.FeatureSize() == 0)
+                {
+                    Fail(name, sample + ": x is empty");
+                }
+            }
+            const std::size_t size = ds.FeatureSize();
+            if ((kind == "text") != (out.kind == "text"))
+            {
+                Fail(name,
+                     sample + ": x is " + (kind == "text" ? "a string" : "a list") +
+                         ", earlier samples' " + (kind == "text" ? "lists" : "strings") +
+                         " (accepted: samples of one kind)");
+            }
+            if (kind == "text")
+            {
+                const auto& s = x.get_ref<const std::string&>();
+                if (s.size() != size)
+                {
+                    Fail(name,
+                         sample + ": x has " + std::to_string(s.size()) + " characters, " +
+                             "earlier samples " + std::to_string(size) +
+                             " (non-uniform sample sizes)");
+                }
+                for (char c : s)
+                {
+                    const auto at = AllLetters().find(c);
+                    if (at == std::string::npos)
+                    {
+                        Fail(name,
+                             sample + ": character " + Excerpt(Json(std::string(1, c))) +
+                                 " is not in LEAF's ALL_LETTERS");
+                    }
+                    ds.features.push_back(static_cast<float>(at));
+                }
+                if (!y.is_string() || y.get_ref<const std::string&>().size() != 1 ||
+                    AllLetters().find(y.get_ref<const std::string&>()[0]) == std::string::npos)
+                {
+                    Fail(name, sample + ": y " + Excerpt(y) + " is not one letter of ALL_LETTERS");
+                }
+                ds.labels.push_back(int64_t(AllLetters().find(y.get_ref<const std::string&>()[0])));
+                continue;
+            }
+            if (x.size() != size)
+            {
+                Fail(name,
+                     sample + ": x has " + std::to_string(x.size()) + " values, earlier samples " +
+                         std::to_string(size) + " (non-uniform sample sizes)");
+            }
+            for (const auto& v : x)
+            {
+                if (!v.is_number() || !std::isfinite(v.get<double>()))
+                {
+                    Fail(name, sample + ": x holds " + Excerpt(v) + ", not a finite number");
+                }
+                ds.features.push_back(v.get<float>());
+            }
+            const bool integral =
+                y.is_number_integer() ||
+                (y.is_number_float() && std::floor(y.get<double>()) == y.get<double>() &&
+                 std::fabs(y.get<double>()) < 1e9);
+            const int64_t label = integral ? y.get<int64_t>() : -1;
+            const int64_t most = out.kind == "images" ? 61 : 1000000;
+            if (!integral || label < 0 || label > most)
+            {
+                Fail(name,
+                     sample + ": y " + Excerpt(y) + " is not a class 0.." + std::to_string(most));
+            }
+            ds.labels.push_back(label);
+            if (out.kind == "vectors")
+            {
+                ds.numClasses = std::max(ds.numClasses, uint32_t(label + 1));
+            }
+        }
+    }
+}
+
+D2dLeaf::Split
+D2dLeaf::LoadSplit(const std::string& dir, const std::string& split)
+{
+    NS_LOG_FUNCTION(dir << split);
+    namespace fs = std::filesystem;
+    const std::string folder = dir + "/" + split;
+    std::error_code ec;
+    std::vector<std::string> files;
+    if (fs::is_directory(folder, ec))
+    {
+        for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec))
+        {
+            if (it->path().extension() == ".json")
+            {
+                files.push_back(it->path().string());
+            }
+        }
+    }
+    if (files.empty())
+    {
+        Fail(folder, "missing, or holds no .json file (expected LEAF's train/ and test/ folders)");
+    }
+    std::sort(files.begin(), files.end());
+    Split out;
+    for (const auto& path : files)
+    {
+        struct stat st = {};
+        if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+        {
+            Fail(path, "not a readable regular file");
+        }
+        if (static_cast<uint64_t>(st.st_size) > MAX_JSON_BYTES)
+        {
+            Fail(path,
+                 std::to_string(st.st_size) + " bytes, more than the " +
+                     std::to_string(MAX_JSON_BYTES) + " accepted per file");
+        }
+        std::ifstream in(path, std::ios::binary);
+        std::string text(static_cast<std::size_t>(st.st_size), '\0');
+        in.read(text.data(), static_cast<std::streamsize>(text.size()));
+        if (!in || static_cast<uint64_t>(in.gcount()) != static_cast<uint64_t>(st.st_size))
+        {
+            Fail(path, "unreadable");
+        }
+        Parse(text, path, out);
+        NS_LOG_INFO("read " << path << ": " << out.users.size() << " users so far");
+    }
+    if (!out.data || out.data->Size() == 0)
+    {
+        Fail(folder, "its files hold no sample");
+    }
+    out.data->name = "leaf-" + split;
+    return out;
+}
+
+D2dLeaf::Split
+D2dLeaf::KeepUsers(const Split& in, double fraction, uint64_t seed)
+{
+    if (fraction >= 1.0)
+    {
+        return in;
+    }
+    const std::size_t n = in.users.size();
+    const auto keep = std::max<std::size_t>(1, std::llround(fraction * double(n)));
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        order[i] = i;
+    }
+    D2dDataRng rng(seed, D2dDataRng::DATA_FRACTION);
+    rng.Shuffle(order);
+    order.resize(std::min(keep, n));
+    std::sort(order.begin(), order.end());
+    Split out;
+    out.kind = in.kind;
+    std::vector<std::size_t> samples;
+    for (auto u : order)
+    {
+        out.users.push_back(in.users[u]);
+        out.first.push_back(samples.size());
+        out.count.push_back(in.count[u]);
+        for (std::size_t k = 0; k < in.count[u]; ++k)
+        {
+            samples.push_back(in.first[u] + k);
+        }
+    }
+    out.data = in.data->Subset(samples);
+    out.data->name = in.data->name;
+    return out;
+}
+
+std::vector<D2dShard>
+D2dLeaf::NaturalShards(const Split& train, uint32_t nDevices)
+{
+    if (train.users.size() < nDevices)
+    {
+        throw std::invalid_argument(
+            "partition: natural gives each device the data of LEAF users, and --dataDir's "
+            "training files (after --dataFraction) hold " +
+            std::to_string(train.users.size()) + " users for " + std::to_string(nDevices) +
+            " devices (accepted: at least one user per device)");
+    }
+    std::vector<D2dShard> shards(nDevices);
+    for (std::size_t u = 0; u < train.users.size(); ++u)
+    {
+        auto& idx = shards[u % nDevices].indices;
+        for (std::size_t k = 0; k < train.count[u]; ++k)
+        {
+            idx.push_back(train.first[u] + k);
+        }
+    }
+    for (uint32_t i = 0; i < nDevices; ++i)
+    {
+        if (shards[i].indices.empty())
+        {
+            throw std::invalid_argument("partition: natural gives device " + std::to_string(i) +
+                                        " LEAF users without samples (accepted: users with "
+                                        "samples, at least one per device)");
+        }
+    }
+    return shards;
+}
+
+} // namespace ns3
