@@ -180,6 +180,14 @@ main(int argc, char* argv[])
     }
     const double rangeM = net.rangeM;
     learning.Validate(support, false);
+    if (learning.GetSpecs()[0].arch == "torchscript")
+    {
+        // The variational posterior is a mean and a variance per weight of the built-in
+        // layers (D2dVariationalLearner), which a TorchScript module does not expose.
+        support.Fail("--model=" + learning.model +
+                     ": the variational learner keeps a Gaussian per weight of its own layers "
+                     "(accepted: logistic, mlp[:WxW..] or cnn[:C1xC2])");
+    }
     if (learning.localSteps == 0 || learning.learningRate == 0)
     {
         support.Fail(learning.localSteps == 0

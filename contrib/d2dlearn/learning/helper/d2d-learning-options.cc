@@ -105,17 +105,18 @@ D2dLearningOptions::AddFlags(D2dScenarioFlags& flags, bool protocolFlags)
                     "self-supervised encoder scored by linear evaluation), torchscript:PATH (a "
                     "module saved by torch.jit.script(model).save(PATH))",
               model);
-    flags
-        .Add(
-            "modelFlops",
-            "FLOPs of one sample's forward pass charged to the compute model (training 3 x, "
-            "prediction 1 x); 0: the model's own (a torchscript model's counted multiply-adds x 2, "
-            "printed at the start and in run.json forwardFlopsPerSample)",
-            modelFlops)
-        .Sets("ns3::D2dLearner::ForwardFlopsPerSample")
-        .Range(0, 1e18);
     if (protocolFlags)
     {
+        // D2dLearner's own models (not the variational learner of bayes-consensus).
+        flags
+            .Add("modelFlops",
+                 "FLOPs of one sample's forward pass charged to the compute model (training "
+                 "3 x, prediction 1 x); 0: the model's own (a torchscript model's counted "
+                 "multiply-adds x 2, printed at the start and in run.json "
+                 "forwardFlopsPerSample)",
+                 modelFlops)
+            .Sets("ns3::D2dLearner::ForwardFlopsPerSample")
+            .Range(0, 1e18);
         flags.Add("dataset", "Data set", dataset).Choices(datasets);
         flags
             .Add("syntheticSamples",
@@ -656,6 +657,9 @@ D2dLearningOptions::CheckModelMemory(const D2dScenarioSupport& support, uint32_t
         {
             std::string what = e.what();
             what = what.rfind("model: ", 0) == 0 ? what.substr(7) : what;
+            // A torchscript model's errors name it ("torchscript:PATH: ..."), as --model does.
+            const std::string named = spec.ToString() + ": ";
+            what = what.rfind(named, 0) == 0 ? what.substr(named.size()) : what;
             support.Fail("--model=" + spec.ToString() + ": " + what);
         }
         if (!gradientsBy.empty())
@@ -753,6 +757,7 @@ D2dLearningOptions::Configure(D2dLearningHelper& helper, uint64_t seed) const
     helper.SetSeed(seed);
     helper.SetLearnerAttribute("LearningRate", DoubleValue(learningRate));
     helper.SetLearnerAttribute("BatchSize", UintegerValue(batchSize));
+    helper.SetLearnerAttribute("ForwardFlopsPerSample", DoubleValue(modelFlops));
     helper.SetLearnerAttribute("Optimizer", StringValue(optimizer));
     helper.SetProtocolAttribute("Rounds", UintegerValue(rounds));
     helper.SetProtocolAttribute("LocalEpochs", UintegerValue(localEpochs));
