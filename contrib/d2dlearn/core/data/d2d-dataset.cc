@@ -129,4 +129,15 @@ D2dDataset::Validate() const
     }
 }
 
+std::string
+D2dDataset::ShapeText(const std::vector<int64_t>& shape)
+{
+    std::string text;
+    for (std::size_t i = 0; i < shape.size(); ++i)
+    {
+        text += (i ? " x " : "") + std::to_string(shape[i]);
+    }
+    return text.empty() ? "scalars" : text;
+}
+
 } // namespace ns3

@@ -60,6 +60,11 @@ class D2dDataset
      */
     std::shared_ptr<D2dDataset> Subset(const std::vector<std::size_t>& indices) const;
     /**
+     * \param shape a sample shape, e.g. featureShape
+     * \return it as text for messages: "3 x 32 x 32"; "scalars" for an empty shape
+     */
+    static std::string ShapeText(const std::vector<int64_t>& shape);
+    /**
      * \brief Checks the invariants (sizes agree, labels in range).
      * \throws std::logic_error naming what is wrong
      */

@@ -40,18 +40,6 @@ NS_LOG_COMPONENT_DEFINE("D2dLearningOptions");
 
 namespace
 {
-/** \return a sample shape as "1 x 28 x 28" \param shape it */
-std::string
-ShapeText(const std::vector<int64_t>& shape)
-{
-    std::string text;
-    for (std::size_t i = 0; i < shape.size(); ++i)
-    {
-        text += (i ? " x " : "") + std::to_string(shape[i]);
-    }
-    return text.empty() ? "scalars" : text;
-}
-
 /** The data sets whose samples are images (channels x rows x cols), for cnn and triplet;
  * tensors' samples are checked once loaded. */
 const std::vector<std::string> IMAGE_DATASETS =
@@ -382,8 +370,8 @@ D2dLearningOptions::LoadData(const D2dScenarioSupport& support, uint32_t nDevice
             support.Fail(fmt::format("--dataDir={}: the test samples are {}, the training "
                                      "samples {} (accepted: samples of one shape)",
                                      dataDir,
-                                     ShapeText(test->featureShape),
-                                     ShapeText(train->featureShape)));
+                                     D2dDataset::ShapeText(test->featureShape),
+                                     D2dDataset::ShapeText(train->featureShape)));
         }
         CheckModelMemory(support, nDevices);
         if (train->Size() < nDevices && dataset == "gaussian-mixture")

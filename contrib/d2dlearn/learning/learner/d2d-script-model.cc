@@ -6,6 +6,8 @@
 
 #include "d2d-flop-counter.h"
 
+#include "ns3/d2d-dataset.h"
+
 #include <ATen/CPUGeneratorImpl.h>
 #include <fmt/format.h>
 #include <fstream>
@@ -23,18 +25,6 @@ FirstLine(const std::string& what)
 {
     const auto end = what.find('\n');
     return what.substr(0, end);
-}
-
-/** \return a shape as "3 x 32 x 32" \param shape it */
-std::string
-ShapeText(const std::vector<int64_t>& shape)
-{
-    std::string text;
-    for (std::size_t i = 0; i < shape.size(); ++i)
-    {
-        text += (i ? " x " : "") + std::to_string(shape[i]);
-    }
-    return text.empty() ? "scalars" : text;
 }
 } // namespace
 
@@ -210,14 +200,14 @@ D2dScriptModel::CheckData(const std::vector<int64_t>& inputShape, int64_t output
     std::string expects;
     if (declaredInput)
     {
-        expects = "samples of " + ShapeText(*declaredInput);
+        expects = "samples of " + D2dDataset::ShapeText(*declaredInput);
     }
     if (declaredClasses)
     {
         expects += (expects.empty() ? "" : " and ") + std::to_string(*declaredClasses) + " classes";
     }
     const std::string data = fmt::format("the data's samples are {} with {} {}",
-                                         ShapeText(inputShape),
+                                         D2dDataset::ShapeText(inputShape),
                                          outputs,
                                          outputs == 1 ? "output" : "classes");
     const std::string name = "model: torchscript:" + m_path + ": ";
@@ -267,7 +257,8 @@ D2dScriptModel::CheckData(const std::vector<int64_t>& inputShape, int64_t output
         catch (const std::exception& e)
         {
             throw std::invalid_argument(name + "forward fails on the data's samples of " +
-                                        ShapeText(inputShape) + " (" + FirstLine(e.what()) + ")");
+                                        D2dDataset::ShapeText(inputShape) + " (" +
+                                        FirstLine(e.what()) + ")");
         }
         fit.forwardFlops = 2.0 * counter.GetMultiplyAdds();
         for (const auto& [op, macs] : counter.GetByOperator())
@@ -296,7 +287,7 @@ D2dScriptModel::CheckData(const std::vector<int64_t>& inputShape, int64_t output
     {
         throw std::invalid_argument(
             name + fmt::format("forward gives {} for one sample; {} (accepted: [1, {}]){}",
-                               "[" + ShapeText(out.sizes().vec()) + "]",
+                               "[" + D2dDataset::ShapeText(out.sizes().vec()) + "]",
                                data,
                                outputs,
                                expects.empty() ? "" : "; the model declares " + expects));
