@@ -320,6 +320,60 @@ def parse_ci(text):
     return rows
 
 
+def parse_torchscript(text):
+    """bench-torchscript: its JSON line, one row per figure (figure, what, value, unit,
+    target): (a) the MLP's step built in and as TorchScript and their ratio, (b) ResNet-20's
+    step in d2dlearn and in python3-torch, their ratio, and where the time goes, (c) heap
+    bytes per idle device at each device count."""
+    data = None
+    for line in text.splitlines():
+        if line.startswith('{"bench": "torchscript"'):
+            data = json.loads(line)
+    if data is None:
+        return []
+    rows = []
+
+    def add(figure, what, key, unit, target="", fmt="%.2f"):
+        if key in data:
+            rows.append(dict(figure=figure, what=what, value=fmt % data[key], unit=unit,
+                             target=target))
+
+    a = "(a) MLP 784-128-10 step"
+    add(a, "built-in mlp:128, D2dLearner", "mlp_builtin_us", "us wall")
+    add(a, "torchscript (same module), D2dLearner", "mlp_torchscript_us", "us wall")
+    add(a, "torchscript / built-in", "mlp_ratio", "ratio (wall)", "<= 1.15", "%.3f")
+    add(a, "torchscript / built-in", "mlp_ratio_cpu", "ratio (CPU)", "", "%.3f")
+    b = "(b) ResNet-20 step"
+    add(b, "d2dlearn (D2dLearner, torchscript)", "resnet_d2dlearn_ms", "ms wall")
+    add(b, "python3-torch (torch-step.py)", "resnet_python_ms", "ms wall")
+    add(b, "d2dlearn / python", "resnet_ratio", "ratio (wall)", "<= 1.0", "%.3f")
+    add(b, "d2dlearn / python", "resnet_ratio_cpu", "ratio (CPU)", "", "%.3f")
+    add(b, "plain LibTorch loop, main thread, executor unoptimised", "resnet_plain_ms",
+        "ms wall")
+    add(b, "plain LibTorch loop, main thread, executor optimised", "resnet_plain_optimised_ms",
+        "ms wall")
+    add(b, "plain LibTorch loop, worker thread, executor unoptimised", "resnet_plain_worker_ms",
+        "ms wall")
+    add(b, "torch-step.py, executor unoptimised", "resnet_python_unoptimised_ms", "ms wall")
+    add(b, "minor page faults: D2dLearner job", "resnet_faults_learner", "per step", "", "%.1f")
+    add(b, "minor page faults: plain loop, main thread", "resnet_faults_main", "per step", "",
+        "%.1f")
+    add(b, "minor page faults: plain loop, worker thread", "resnet_faults_worker", "per step",
+        "", "%.1f")
+    counts = sorted({int(k.split("_")[1]) for k in data if k.startswith("devices_")})
+    for n in counts:
+        c = "(c) ResNet-20, %s idle devices" % "{:,}".format(n)
+        k = "devices_%d_" % n
+        add(c, "state (parameters and buffers, 4 B a value)", k + "state_bytes", "B per device",
+            "floor", "%.0f")
+        add(c, "set up (initial state not drawn yet)", k + "setup_bytes", "B per device", "",
+            "%.0f")
+        add(c, "holding its initial state", k + "holding_bytes", "B per device", "", "%.0f")
+        add(c, "released (stateless FedAvg client)", k + "released_bytes", "B per device", "",
+            "%.0f")
+    return rows
+
+
 def pivot_cmfl(rows):
     """The page's table: one row per algorithm, a round's simulated time per link rate."""
     out = {}
@@ -525,6 +579,16 @@ def benches(bindir):
             settings="108 devices on 10 % of Fashion-MNIST, MLP 784-64-10, 3 rounds, "
                      "43 committee and 65 training clients, no attack (bench-cmfl.py's "
                      "defaults)"),
+        "torchscript": dict(
+            runs=[("MLP, ResNet-20, idle devices", [b("bench-torchscript")], None)],
+            parse=parse_torchscript,
+            settings="one LibTorch and one BLAS thread; (a) MLP 784-128-10 on random 1 x 28 x 28 "
+                     "samples, batch 32, SGD, jobs of 1,000 steps after a warm-up job, 7 per "
+                     "model taking turns, medians per step; (b) ResNet-20 (examples/models/"
+                     "resnet20.py) on random 3 x 32 x 32 samples, batch 32, 6 jobs of 8 steps "
+                     "after a warm-up job taking turns with the plain loops (8 steps each), "
+                     "against torch-step.py (30 steps after 5) on the same file; (c) learners of ResNet-20 with 2 samples each, heap "
+                     "bytes per device at 1,000 and 10,000 devices (the defaults)"),
         # CI's own time: not a program of bindir but a clean clone of the committed tree.
         "ci": dict(
             runs=[("clean clone, .ci/run", [PYTHON, os.path.join(HERE, "bench-ci.py")],
@@ -538,7 +602,7 @@ def benches(bindir):
 
 
 NAMES = ["fast-path", "scale", "scale-density", "scale-1m", "wifi-scale", "footprint", "fedavg",
-         "roofline",
+         "roofline", "torchscript",
          "startup", "blas", "devices", "devices-10k", "devices-1m", "devices-decentralized",
          "devices-random", "cmfl", "ci"]
 

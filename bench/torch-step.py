@@ -15,6 +15,9 @@
 # examples/models/*.py); without it, ResNet-20 is built and scripted here (seed 0, the same
 # module examples/models/resnet20.py saves). --eager times the unscripted module instead.
 # One BLAS thread (OPENBLAS_NUM_THREADS=1 unless set, as d2dlearn's programs hold OpenBLAS to).
+# --no-optimize runs TorchScript's graph executor unoptimised, as d2dlearn does (Python's
+# default optimises: profiling runs, then a specialised plan); cpu_median_ms is the median of
+# the steps' process CPU times (time.process_time), beside the wall times.
 #
 # Prints one JSON line (wall times in ms) for a C++ benchmark to parse:
 #   {"bench": "torch-step", "model": ..., "threads": 1, "batch": 32, "median_ms": ..., ...}
@@ -98,10 +101,14 @@ def main(argv=None):
     p.add_argument("--warmup", type=at_least(0), default=5, help="steps not timed")
     p.add_argument("--steps", type=at_least(1), default=20, help="timed steps")
     p.add_argument("--lr", type=at_least(0.0, float), default=0.1, help="SGD learning rate")
+    p.add_argument("--no-optimize", action="store_true",
+                   help="TorchScript's graph executor unoptimised (as d2dlearn runs it)")
     a = p.parse_args(argv)
     if a.model and not os.path.isfile(a.model):
         p.exit(2, f"torch-step.py: --model: {a.model} is not a file\n")
     torch.set_num_threads(a.threads)
+    if a.no_optimize:
+        torch._C._set_graph_executor_optimize(False)
     torch.manual_seed(0)
     if a.model and a.eager:
         p.exit(2, "torch-step.py: --eager: only for the built-in ResNet-20, not with --model\n")
@@ -115,16 +122,20 @@ def main(argv=None):
     model.train()
     opt = torch.optim.SGD(model.parameters(), lr=a.lr)
     times = []
+    cpu = []
     loss = None
     for i in range(a.warmup + a.steps):
         t0 = time.perf_counter()
+        c0 = time.process_time()
         opt.zero_grad()
         loss = F.cross_entropy(model(x), y)
         loss.backward()
         opt.step()
         dt = time.perf_counter() - t0
+        dc = time.process_time() - c0
         if i >= a.warmup:
             times.append(dt * 1e3)
+            cpu.append(dc * 1e3)
     median = statistics.median(times)
     row = {
         "bench": "torch-step", "model": name, "mode": "eager" if a.eager else "script",
@@ -133,7 +144,9 @@ def main(argv=None):
         "parameters": sum(q.numel() for q in model.parameters()),
         "warmup": a.warmup, "steps": a.steps,
         "median_ms": round(median, 4), "min_ms": round(min(times), 4),
-        "max_ms": round(max(times), 4), "samples_per_s": round(a.batch / median * 1e3, 2),
+        "max_ms": round(max(times), 4),
+        "cpu_median_ms": round(statistics.median(cpu), 4),
+        "executor_optimized": torch._C._get_graph_executor_optimize(), "samples_per_s": round(a.batch / median * 1e3, 2),
         "forward_flops_per_sample": flops_per_sample,
         "loss": round(loss.item(), 6),
         "torch": torch.__version__, "blas": blas_library(),

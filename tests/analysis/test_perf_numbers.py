@@ -19,6 +19,8 @@ devices: two rows, the decentralized one with its bound note.
 blas: two runs, then the medians' ratio 3.50 as a row of its own.
 ci: the whole run, build and tests, the tests summed with their count, compilation in all
   and per target (CMake's checks under a name of their own), the slowest tests.
+torchscript: the JSON line's figures: the MLP ratio 1.047 with its target, ResNet-20's
+  146.2 ms against 150.0 ms, and per device count (1,000 and 10,000, sorted) four rows.
 cmfl: two algorithms at two rates pivot to one row each, rounds' time per rate, the wall
   range over the rates.
 
@@ -179,6 +181,19 @@ test analysis-sweep: 83.3 s
 test gtest.D2dTorchRuntime.ExitRightAfterPoolStartDoesNotHang: 11.6 s
 """
 
+TORCHSCRIPT = """\
+bench-torchscript: BLAS x (y); CPU z; 1 LibTorch thread, 1 BLAS thread, jobs on 1 worker
+  torchscript / built-in      wall 1.047   CPU 1.040   (target <= 1.15: met)
+
+{"bench": "torchscript", "mlp_builtin_us": 250.5, "mlp_torchscript_us": 262.3, \
+"mlp_ratio": 1.04711, "mlp_ratio_cpu": 1.04, "resnet_d2dlearn_ms": 146.24, \
+"resnet_python_ms": 150, "resnet_ratio": 0.974933, "devices_10000_setup_bytes": 900.4, \
+"devices_10000_holding_bytes": 1087654, "devices_10000_released_bytes": 5000, \
+"devices_10000_state_bytes": 1084200, "devices_1000_setup_bytes": 950, \
+"devices_1000_holding_bytes": 1090000, "devices_1000_released_bytes": 5100, \
+"devices_1000_state_bytes": 1084200}
+"""
+
 
 class Parsers(unittest.TestCase):
     def test_fast_path(self):
@@ -302,8 +317,26 @@ class Parsers(unittest.TestCase):
             ("test: analysis-sweep", "83.3", ""),
             ("test: gtest.D2dTorchRuntime.ExitRightAfterPoolStartDoesNotHang", "11.6", "")])
 
+    def test_torchscript(self):
+        rows = pn.parse_torchscript(TORCHSCRIPT)
+        by = {(r["figure"], r["what"], r["unit"]): r for r in rows}
+        ratio = by[("(a) MLP 784-128-10 step", "torchscript / built-in", "ratio (wall)")]
+        self.assertEqual((ratio["value"], ratio["target"]), ("1.047", "<= 1.15"))
+        self.assertEqual(by[("(b) ResNet-20 step", "d2dlearn (D2dLearner, torchscript)",
+                             "ms wall")]["value"], "146.24")
+        self.assertEqual(by[("(b) ResNet-20 step", "python3-torch (torch-step.py)",
+                             "ms wall")]["value"], "150.00")
+        self.assertEqual(by[("(b) ResNet-20 step", "d2dlearn / python", "ratio (wall)")]
+                         ["target"], "<= 1.0")
+        devices = [r for r in rows if r["figure"].startswith("(c)")]
+        self.assertEqual([r["figure"] for r in devices[::4]],
+                         ["(c) ResNet-20, 1,000 idle devices",
+                          "(c) ResNet-20, 10,000 idle devices"])
+        self.assertEqual([r["value"] for r in devices[4:]], ["1084200", "900", "1087654", "5000"])
+        self.assertEqual(len(rows), 7 + 8)  # absent keys (no side measurements) give no row
+
     def test_empty_output_gives_no_rows(self):
-        for parse in (pn.parse_fast_path, pn.parse_roofline, pn.parse_startup,
+        for parse in (pn.parse_fast_path, pn.parse_roofline, pn.parse_torchscript, pn.parse_startup,
                       pn.parse_devices, pn.parse_cmfl, pn.parse_blas, pn.parse_ci):
             self.assertEqual(parse("nothing here\n"), [])
 

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cmath>
 #include <stdexcept>
+#include <torch/csrc/jit/runtime/graph_executor.h>
 #include <torch/nn/modules/activation.h>
 #include <torch/nn/modules/container/functional.h>
 #include <torch/nn/modules/conv.h>
@@ -155,6 +156,12 @@ D2dNetImpl::forward(torch::Tensor x)
 {
     if (script)
     {
+        // Unoptimised in every thread: LibTorch's switch is thread_local, so what
+        // D2dScriptModel::Load set in the loading thread is not what a worker thread reads
+        // (there the optimising executor would profile, then recompile at a call count that
+        // every thread's copy shares, i.e. at a job that depends on threads). Held off for
+        // this call only, and the thread's switch restored.
+        torch::jit::GraphOptimizerEnabledGuard unoptimised(false);
         return script->forward({x}).toTensor();
     }
     return layers->forward(x);

@@ -52,7 +52,9 @@ D2dScriptModel::Load(const std::string& path)
         throw std::invalid_argument(name + "no such file, or unreadable (accepted: a module "
                                            "saved by torch.jit.script(model).save(PATH))");
     }
-    // Unoptimised graph executor: no recompilation at moments that depend on threads.
+    // Unoptimised graph executor: no recompilation at moments that depend on threads. The
+    // switch is thread_local: D2dNetImpl::forward and CheckData also hold it off in the
+    // thread that runs the module (a worker's is on).
     torch::jit::setGraphExecutorOptimize(false);
     torch::jit::Module module;
     try
@@ -217,6 +219,9 @@ D2dScriptModel::CheckData(const std::vector<int64_t>& inputShape, int64_t output
         throw std::invalid_argument(name + "the model expects " + expects + "; " + data);
     }
     auto module = Instantiate();
+    // Unoptimised in this thread too (the switch is thread_local: CheckData may run in a
+    // worker thread that did not load the module); restored on return.
+    torch::jit::GraphOptimizerEnabledGuard unoptimised(false);
     Fit fit;
     for (const auto& p : module.parameters(true))
     {

@@ -17,8 +17,11 @@
 
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <gtest/gtest.h>
 #include <string>
+#include <thread>
+#include <torch/csrc/jit/runtime/graph_executor.h>
 #include <unistd.h>
 
 namespace
@@ -170,6 +173,62 @@ TEST(D2dScriptModel, FindsADropoutForward)
     const auto path = TempPath("dropout.pt");
     m.save(path);
     EXPECT_TRUE(D2dScriptModel::Load(path)->CheckData({1, 28, 28}, 10).drawsRandom);
+}
+
+/** \return true if graph, or a block nested in it, has a node of kind */
+bool
+HasNode(const torch::jit::Block* block, c10::Symbol kind)
+{
+    for (const auto* node : block->nodes())
+    {
+        if (node->kind() == kind)
+        {
+            return true;
+        }
+        for (const auto* inner : node->blocks())
+        {
+            if (HasNode(inner, kind))
+            {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+TEST(D2dScriptModel, RunsUnoptimisedInEveryThread)
+{
+    // TorchScript's optimisation switch is per thread (thread_local in LibTorch, on by
+    // default): in a thread other than the one that loaded the module (a worker of
+    // D2dTorchRuntime), the optimising executor would first run a profiling plan (prim::profile
+    // nodes), then a plan compiled from the profiles at a call count shared by every thread's
+    // copy, i.e. by whichever device's job comes first. The module's forward must run the
+    // unoptimised plan in any thread, and leave the thread's switch as it was.
+    const auto path = SaveSmallCnn(3, 8, 8, 10);
+    const auto spec = D2dModelSpec::Parse("torchscript:" + path);
+    D2dNet(spec, std::vector<int64_t>{3, 8, 8}, int64_t{10}); // loaded in this thread
+    bool profiled = true;
+    bool switchAfter = false;
+    std::thread worker([&] {
+        ASSERT_TRUE(torch::jit::getGraphExecutorOptimize()); // a fresh thread's default
+        D2dNet net(spec, std::vector<int64_t>{3, 8, 8}, int64_t{10});
+        net->train();
+        for (int i = 0; i < 3; ++i)
+        {
+            net->forward(torch::randn({4, 3, 8, 8})).sum().backward();
+            const auto graph = torch::jit::lastExecutedOptimizedGraph();
+            ASSERT_TRUE(graph);
+            profiled = HasNode(graph->block(), c10::Symbol::fromQualString("prim::profile"));
+            if (profiled)
+            {
+                break;
+            }
+        }
+        switchAfter = torch::jit::getGraphExecutorOptimize();
+    });
+    worker.join();
+    EXPECT_FALSE(profiled);
+    EXPECT_TRUE(switchAfter);
 }
 
 TEST(D2dScriptModel, RefusesDataOfAnotherShapeInOneLine)
