@@ -23,8 +23,9 @@
  *     unoptimised in the worker thread that runs the jobs, each taking turns with the jobs,
  *     with the minor page faults per step; and torch-step.py unoptimised (--no-optimize).
  * (c) Heap bytes per idle device for ResNet-20 at --devices (1,000 and 10,000): learners set
- *     up (the initial state not drawn yet), then holding their initial state (each its own
- *     flat copy, as after GetParameters or a job), then released as a stateless FedAvg
+ *     up (the initial state not drawn yet), then holding their initial state (the file's, one
+ *     vector shared by every device), then weights of their own (a vector each, as after a
+ *     job), then released as a stateless FedAvg
  *     client between rounds (ReleaseParameters). The floor of a device holding its weights is
  *     its state, 4 bytes per value (parameters and BatchNorm buffers).
  *
@@ -538,9 +539,17 @@ main(int argc, char* argv[])
         const double h1 = HeapBytes();
         for (auto& l : learners)
         {
-            l->GetSharedParameters(); // the initial state, drawn (copied) into the learner
+            l->GetSharedParameters(); // the initial state: the file's, one vector shared
         }
         const double h2 = HeapBytes();
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            // Weights of its own, as after a job or a received model: a vector each.
+            auto own = learners[i]->GetParameters();
+            own[0] += 1e-3F * static_cast<float>(i + 1);
+            learners[i]->SetParameters(std::move(own));
+        }
+        const double hOwn = HeapBytes();
         const double peak = d2dbench::PeakRssMb();
         for (auto& l : learners)
         {
@@ -551,22 +560,26 @@ main(int argc, char* argv[])
         const double floor = 4.0 * values;
         std::printf("  %u devices: state %.0f values (%.0f B); per device:\n", n, values, floor);
         std::printf("    %-44s %12.0f B\n", "set up (initial state not drawn yet)", (h1 - h0) / n);
+        std::printf("    %-44s %12.0f B\n",
+                    "holding its initial state (the file's, shared)",
+                    (h2 - h0) / n);
         std::printf("    %-44s %12.0f B  (%.3f x the state)\n",
-                    "holding its initial state",
-                    (h2 - h0) / n,
-                    (h2 - h0) / n / floor);
+                    "holding weights of its own (as after a job)",
+                    (hOwn - h0) / n,
+                    (hOwn - h0) / n / floor);
         std::printf("    %-44s %12.0f B\n", "released (a stateless FedAvg client)", (h3 - h0) / n);
         std::printf("    beyond the weights: %.0f B at set-up (learner, shard, labels), "
-                    "%.0f B the generator made at the first draw, %.0f B the weights' "
-                    "vector beyond its %.0f B\n",
+                    "%.0f B kept after release, %.0f B the own weights' vector beyond its "
+                    "%.0f B\n",
                     (h1 - h0) / n,
                     (h3 - h1) / n,
-                    (h2 - h3) / n - floor,
+                    (hOwn - h3) / n - floor,
                     floor);
         std::printf("    peak RSS so far %.0f MB\n", peak);
         const std::string k = "devices_" + std::to_string(n) + "_";
         Put(k + "setup_bytes", (h1 - h0) / n);
         Put(k + "holding_bytes", (h2 - h0) / n);
+        Put(k + "own_bytes", (hOwn - h0) / n);
         Put(k + "released_bytes", (h3 - h0) / n);
         Put(k + "state_bytes", floor);
         for (auto& l : learners)

@@ -368,7 +368,11 @@ def parse_torchscript(text):
             "floor", "%.0f")
         add(c, "set up (initial state not drawn yet)", k + "setup_bytes", "B per device", "",
             "%.0f")
-        add(c, "holding its initial state", k + "holding_bytes", "B per device", "", "%.0f")
+        add(c, "holding its initial state (the file's, shared)", k + "holding_bytes",
+            "B per device", "", "%.0f")
+        if k + "own_bytes" in data:
+            add(c, "holding weights of its own (as after a job)", k + "own_bytes",
+                "B per device", "", "%.0f")
         add(c, "released (stateless FedAvg client)", k + "released_bytes", "B per device", "",
             "%.0f")
     return rows

@@ -292,6 +292,10 @@ struct D2dLearner::Impl
     {
         D2dModelSpec spec;
         std::string key;
+        /** torchscript: the file's state, flat, made once and shared by every device that
+         *  holds it (copy-on-write, as all weights): a device does not copy it */
+        mutable std::shared_ptr<const std::vector<float>> fileState;
+        mutable std::mutex fileStateMutex; //!< guards fileState (worker threads read it)
     };
 
     std::shared_ptr<const Architecture> arch;
@@ -466,8 +470,10 @@ InternArchitecture(const D2dModelSpec& spec, const std::string& key)
     auto& arch = known[key];
     if (!arch)
     {
-        arch = std::make_shared<const D2dLearner::Impl::Architecture>(
-            D2dLearner::Impl::Architecture{spec, key});
+        auto made = std::make_shared<D2dLearner::Impl::Architecture>();
+        made->spec = spec;
+        made->key = key;
+        arch = made;
     }
     return arch;
 }
@@ -496,6 +502,24 @@ DrawInitialWeights(D2dLearner::Impl& s, D2dNet& net)
 {
     if (s.initialDrawn)
     {
+        return false;
+    }
+    if (net->script)
+    {
+        // The file's weights, the same for every device: one shared vector (no copy per
+        // device, and no generator made for it).
+        net->InitializeFromFile();
+        s.initialDrawn = true;
+        if (!s.weights && !s.released)
+        {
+            std::lock_guard<std::mutex> lock(s.arch->fileStateMutex);
+            if (!s.arch->fileState)
+            {
+                s.arch->fileState = std::make_shared<const std::vector<float>>(Flatten(*net));
+            }
+            s.weights = s.arch->fileState;
+            return true;
+        }
         return false;
     }
     net->Initialize(GeneratorOf(s));

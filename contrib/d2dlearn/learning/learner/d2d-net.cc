@@ -183,17 +183,7 @@ D2dNetImpl::Initialize(at::Generator& generator)
     torch::NoGradGuard noGrad;
     if (script)
     {
-        // The file's weights are every device's initial weights (the generator is not
-        // drawn from: the batch order is the same as with any other initial weights).
-        std::size_t i = 0;
-        for (auto& p : parameters())
-        {
-            p.copy_(initialState[i++]);
-        }
-        for (auto& b : buffers())
-        {
-            b.copy_(initialState[i++]);
-        }
+        InitializeFromFile(); // the generator is not drawn from
         return;
     }
     // Every layer, nested ones (the triplet encoder's) included, in registration order.
@@ -223,6 +213,22 @@ D2dNetImpl::Initialize(at::Generator& generator)
         {
             bias.uniform_(-bound, bound, generator);
         }
+    }
+}
+
+void
+D2dNetImpl::InitializeFromFile()
+{
+    // The file's weights are every device's initial weights.
+    torch::NoGradGuard noGrad;
+    std::size_t i = 0;
+    for (auto& p : parameters())
+    {
+        p.copy_(initialState[i++]);
+    }
+    for (auto& b : buffers())
+    {
+        b.copy_(initialState[i++]);
     }
 }
 

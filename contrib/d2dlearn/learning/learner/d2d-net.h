@@ -62,6 +62,9 @@ struct D2dNetImpl : torch::nn::Module
      */
     void Initialize(at::Generator& generator);
 
+    /** \brief torchscript: restore the file's state (parameters and buffers); no draw. */
+    void InitializeFromFile();
+
     /**
      * \brief Training or evaluation mode, for this module and, for "torchscript", the
      * TorchScript module (BatchNorm and dropout read it).
