@@ -10,6 +10,8 @@ distributed), each trained for one round with a small model; then bad files.
   images and Shakespeare-like text, with --partition=natural and more users than devices):
   exit status 0, the traces and run.json exist, run.json records the counts read and
   whether they are the published ones, the natural split's shard sizes are the users'.
+- cmfl and consensus on tensors, graph-discovery on CIFAR-10 (its datapoints weigh 3073 bytes
+  on the air).
 - Bad files (truncated, mislabelled, ambiguous, big-endian, num_samples that disagree), a
   natural partition of a set without users, too few users, --cifarLabels without cifar100:
   a non-zero exit status, exactly one line on stderr naming what is wrong, nothing on
@@ -157,6 +159,33 @@ for (name, args, n_train, n_test, published), r in zip(GOOD, results):
         fail("%s: dataUsers %r, trainSamples %r" % (name, params.get("dataUsers"),
                                                     params.get("trainSamples")))
 
+# The other training scenarios take the same sets: cmfl and consensus on tensors, and
+# graph-discovery on CIFAR-10, whose exchanged datapoints then weigh 3072 pixel bytes and a
+# label byte each (Fashion-MNIST's weigh 785).
+OTHERS = [
+    ("cmfl", ["--dataset=tensors", "--dataDir=" + tensors, "--nDevices=20",
+              "--activationPercent=50", "--rounds=1", "--model=logistic", "--quiet"]),
+    ("consensus", ["--dataset=tensors", "--dataDir=" + tensors, "--nDevices=4", "--rounds=2",
+                   "--warmupRounds=1", "--model=logistic", "--quiet"]),
+    ("graph-discovery", ["--dataset=cifar10", "--dataDir=" + cifar10, "--nDevices=6",
+                         "--rounds=1", "--model=logistic", "--dataFraction=1", "--quiet"]),
+]
+for program, args in OTHERS:
+    out = os.path.join(TMP, "out", program)
+    print("check: %s %s -> exit 0, traces" % (program, args[0]))
+    r = case_batch.run(os.path.join(BIN, program), [args + ["--outDir=" + out]], timeout=120)[0]
+    if r.returncode != 0:
+        fail("%s: exit status %d: %s" % (program, r.returncode, r.stderr.strip()[-400:]))
+        continue
+    if not os.path.isfile(os.path.join(out, "rounds.csv")):
+        fail("%s: no rounds.csv" % program)
+    if program == "graph-discovery":
+        with open(os.path.join(out, "messages.csv")) as f:
+            rows = [line.split(",") for line in f.read().splitlines()[1:]]
+        sizes = {int(row[4]) % 3073 for row in rows if row[1] == "gd_data"}
+        if not rows or sizes != {0}:
+            fail("graph-discovery: gd_data sizes are not multiples of 3073 bytes: %s" % sizes)
+
 BAD_DIRS = {}
 
 
@@ -227,4 +256,5 @@ shutil.rmtree(TMP)
 if failures:
     print("data-formats: %d failure(s)" % failures)
     sys.exit(1)
-print("data-formats: %d formats trained, %d bad inputs refused" % (len(GOOD), len(BAD)))
+print("data-formats: %d formats trained by fedavg, %d other scenarios, %d bad inputs refused"
+      % (len(GOOD), len(OTHERS), len(BAD)))

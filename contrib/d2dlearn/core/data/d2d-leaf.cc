@@ -232,11 +232,13 @@ D2dLeaf::Parse(const std::string& text, const std::string& name, Split& out)
             }
             for (const auto& v : x)
             {
-                if (!v.is_number() || !std::isfinite(v.get<double>()))
+                // Finite as a float too: 1e300 is a finite double but an infinite feature.
+                if (!v.is_number() || !std::isfinite(static_cast<float>(v.get<double>())))
                 {
-                    Fail(name, sample + ": x holds " + Excerpt(v) + ", not a finite number");
+                    Fail(name,
+                         sample + ": x holds " + Excerpt(v) + ", not a finite float32 number");
                 }
-                ds.features.push_back(v.get<float>());
+                ds.features.push_back(static_cast<float>(v.get<double>()));
             }
             const bool integral =
                 y.is_number_integer() ||

@@ -154,7 +154,8 @@ D2dGraphDiscovery::GetTypeId()
                           MakeBooleanAccessor(&D2dGraphDiscovery::m_dataReliable),
                           MakeBooleanChecker())
             .AddAttribute("BytesPerPoint",
-                          "Size of a datapoint on the air (785: a Fashion-MNIST image + label)",
+                          "Size of a datapoint on the air (785: a Fashion-MNIST image + label; "
+                          "D2dGraphDiscoveryHelper sets it from the data set unless given)",
                           UintegerValue(785),
                           MakeUintegerAccessor(&D2dGraphDiscovery::m_bytesPerPoint),
                           MakeUintegerChecker<uint32_t>(1, 100000000))

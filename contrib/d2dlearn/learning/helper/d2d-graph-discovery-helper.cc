@@ -302,12 +302,20 @@ D2dGraphDiscoveryHelper::Validate(const D2dScenarioSupport& support,
 {
     m_paradigmFactory.SetTypeId(Paradigms().GetTypeName(paradigm));
     const bool regression = learning.dataset == "polynomial";
-    if (learning.dataset != "fashion-mnist" && !regression)
+    // Labelled datapoints from files (Fashion-MNIST and the published formats), or the
+    // partitioned regression data; not the 2-D Gaussian mixture.
+    const std::vector<std::string> pointSets =
+        {"fashion-mnist", "mnist", "cifar10", "cifar100", "tensors", "leaf"};
+    if (std::find(pointSets.begin(), pointSets.end(), learning.dataset) == pointSets.end() &&
+        !regression)
     {
         support.Fail("--dataset=" + learning.dataset +
-                     ": graph-discovery exchanges labelled datapoints (fashion-mnist) or "
-                     "partitioned regression data (polynomial)");
+                     ": graph-discovery exchanges labelled datapoints (fashion-mnist, mnist, "
+                     "cifar10, cifar100, tensors, leaf) or partitioned regression data "
+                     "(polynomial)");
     }
+    // A datapoint's size on the air follows the data set unless the attribute is given.
+    m_bytesPerPointGiven = flags.HasArgument("--ns3::D2dGraphDiscovery::BytesPerPoint=");
     if (regression && paradigm != "supervised")
     {
         support.Fail("--paradigm=" + paradigm +
@@ -391,6 +399,18 @@ D2dGraphDiscoveryHelper::Configure(const D2dScenarioSupport& support,
                                    uint64_t seed)
 {
     m_seed = seed;
+    // Byte-valued samples (pixels of the idx and CIFAR files, LEAF's characters) travel as
+    // bytes plus a label byte (Fashion-MNIST: 785); float samples (tensors, LEAF's FEMNIST) as
+    // float32 values plus a 4-byte label.
+    const std::size_t features = learning.train->FeatureSize();
+    const bool bytes = learning.dataset == "fashion-mnist" || learning.dataset == "mnist" ||
+                       learning.dataset == "cifar10" || learning.dataset == "cifar100" ||
+                       (learning.dataset == "leaf" && learning.train->featureShape.size() == 1 &&
+                        learning.train->numClasses == 80);
+    // Regression (polynomial) keeps the attribute's default, as before.
+    m_bytesPerPoint = learning.dataset == "polynomial"
+                          ? 0
+                          : static_cast<uint32_t>(bytes ? features + 1 : 4 * features + 4);
     const auto n = static_cast<uint32_t>(learning.shards.size());
     // Regression (sec. VI-C4): a copy of the training set whose labels are each point's gap
     // partition at its device; the discovery and the exchange move points by these labels,
@@ -571,6 +591,10 @@ D2dGraphDiscoveryHelper::Install(const D2dNetwork& network,
     network.ConnectEnergyEvents(MakeCallback(&D2dGraphDiscoveryHelper::Energy, this));
     m_gd = CreateObject<D2dGraphDiscovery>();
     m_gd->SetAttribute("Paradigm", PointerValue(m_paradigm));
+    if (!m_bytesPerPointGiven && m_bytesPerPoint > 0)
+    {
+        m_gd->SetAttribute("BytesPerPoint", UintegerValue(m_bytesPerPoint));
+    }
     if (GetGraphName() == "gcn")
     {
         // The GCN baseline (App. C) trains at the server once the partitions are known.

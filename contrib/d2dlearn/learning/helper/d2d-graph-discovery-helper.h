@@ -194,6 +194,10 @@ class D2dGraphDiscoveryHelper
     Ptr<D2dLinkQuality> m_links;                       //!< Install(): network.links
     bool m_quiet{false};                               //!< no progress on stderr
     uint64_t m_seed{1};                                //!< Configure()
+    /** a datapoint's bytes on the air for the data set (Configure(); 0: the attribute's
+     * default, for regression) */
+    uint32_t m_bytesPerPoint{0};
+    bool m_bytesPerPointGiven{false}; //!< --ns3::D2dGraphDiscovery::BytesPerPoint given
 
     // Energy, J, by component family; at the stages; at the preparation's end.
     double m_d2dJ{0};

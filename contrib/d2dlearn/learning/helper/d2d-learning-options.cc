@@ -121,7 +121,10 @@ D2dLearningOptions::AddFlags(D2dScenarioFlags& flags, bool protocolFlags)
                  cifarLabels)
             .Choices({"fine", "coarse"});
     }
-    flags.Add("dataDir", DataDirHelp(), dataDir);
+    // Without the protocol flags (bayes-consensus' variational mode) only Fashion-MNIST.
+    flags.Add("dataDir",
+              protocolFlags ? DataDirHelp() : "Folder of the Fashion-MNIST idx .gz files",
+              dataDir);
     flags
         .Add("dataFraction",
              "Fraction of the train and test sets used (stratified per class; leaf: the "

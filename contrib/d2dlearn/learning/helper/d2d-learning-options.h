@@ -147,7 +147,10 @@ class D2dLearningOptions
     const std::vector<D2dModelSpec>& GetSpecs() const;
 
     /**
-     * \brief Load the train and test sets (Fashion-MNIST with seeds seed and seed + 1, or
+     * \brief Load the train and test sets (Fashion-MNIST or another file data set of
+     * --dataDir: mnist, cifar10, cifar100, tensors, each with seeds seed and seed + 1 for
+     * --dataFraction, leaf with --partition=natural, see the manual's "How to use data sets in
+     * their published formats"; or
      * the Gaussian mixture of Fan et al. 2023, sec. 5.1 with 20000 x dataFraction training
      * samples) and partition the training set into nDevices shards. polynomial (Fan et al.
      * 2023, App. A.1): f(x) = 0.5x^3 + 0.3x^2 - 5x + 4; agent i has PolynomialPoints points

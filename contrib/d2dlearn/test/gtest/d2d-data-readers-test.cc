@@ -720,6 +720,10 @@ TEST(D2dLeafTest, BadFilesRefusedInOneLine)
     ExpectRefused(load, f, "not JSON");
     WriteFile(f, "{\"users\": [\"a\"], \"user_data\": {}}");
     ExpectRefused(load, f, "no \"num_samples\"");
+    WriteFile(f,
+              "{\"users\": [\"a\"], \"num_samples\": [1], \"user_data\": {\"a\": {\"x\": "
+              "[[1e300]], \"y\": [0]}}}");
+    ExpectRefused(load, f, "x holds 1e+300, not a finite float32 number");
     // Larger than the bound: refused from its size (a sparse file), before reading.
     WriteFile(f, "");
     fs::resize_file(f, D2dLeaf::MAX_JSON_BYTES + 1);

@@ -3,12 +3,14 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * GoogleTest fuzz-style and regression tests of the file parsers: the N x N
- * matrix CSV reader (--rssFile, --wFile), the gzip idx reader of Fashion-MNIST (--dataDir)
- * and the --model parser. Each fuzz test feeds 10,000 or more inputs mutated from valid
+ * matrix CSV reader (--rssFile, --wFile), the gzip idx reader of Fashion-MNIST (--dataDir),
+ * the readers of the published data formats (CIFAR binary, NumPy .npy, LEAF JSON) and the
+ * --model parser. Each fuzz test feeds 10,000 or more inputs mutated from valid
  * ones by a seeded generator; every input must be parsed into a well-formed result or
  * refused with a one-line std::exception, never crash, hang or allocate beyond the stated
  * bound (the matrix reader: the memory it is given; the idx reader: 1032 x the compressed
- * size, gzip's largest expansion, checked before allocating).
+ * size, gzip's largest expansion, checked before allocating; the CIFAR and .npy readers: the
+ * size of the file, checked against what the header or record size announces).
  *
  * The --model tests need the learners' library (LibTorch); the others are torch-free. The
  * torch-free programs (D2DLEARN_GTEST_TORCH_FREE: the plain and the sanitized one) run the
