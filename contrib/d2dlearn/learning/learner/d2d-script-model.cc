@@ -52,10 +52,6 @@ D2dScriptModel::Load(const std::string& path)
         throw std::invalid_argument(name + "no such file, or unreadable (accepted: a module "
                                            "saved by torch.jit.script(model).save(PATH))");
     }
-    // Unoptimised graph executor: no recompilation at moments that depend on threads. The
-    // switch is thread_local: D2dNetImpl::forward and CheckData also hold it off in the
-    // thread that runs the module (a worker's is on).
-    torch::jit::setGraphExecutorOptimize(false);
     torch::jit::Module module;
     try
     {

@@ -34,12 +34,11 @@ namespace ns3
  * (List[int]) and `num_classes` (int) let the errors name what the model expects.
  * The saved weights are every device's initial weights.
  *
- * TorchScript's graph executor is switched to its unoptimised mode when a module is
- * loaded (torch::jit::setGraphExecutorOptimize(false)): the profiling executor would
+ * A module runs with TorchScript's graph executor unoptimised: the profiling executor would
  * recompile during the first calls, at moments that depend on how the devices' jobs fall on
  * the worker threads, and same seed must give the same bytes whatever --threads. LibTorch's
- * switch is thread_local, so it is also held off (GraphOptimizerEnabledGuard) around every
- * run of a module, in the thread that runs it: D2dNetImpl::forward and CheckData.
+ * switch is thread_local, so it is held off (GraphOptimizerEnabledGuard) around every run
+ * of a module, in the thread that runs it: D2dNetImpl::forward and CheckData.
  */
 class D2dScriptModel
 {
