@@ -68,15 +68,6 @@ using d2dbench::Median;
 namespace
 {
 
-/** \return the process's CPU time, seconds */
-double
-CpuNow()
-{
-    struct timespec t = {};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
-}
-
 /** \return the heap bytes in use: small blocks (uordblks) and mmapped ones (hblkhd) */
 double
 HeapBytes()
@@ -164,13 +155,13 @@ TimeJob(Ptr<D2dLearner> learner, uint64_t steps, Times* t)
     D2dTrainTask task;
     task.maxSteps = steps;
     const double w = d2dbench::WallSeconds();
-    const double c = CpuNow();
+    const double c = d2dbench::CpuSeconds();
     learner->Train(task, MakeNullCallback<void, const D2dTrainResult&>());
     Simulator::Run();
     if (t)
     {
         t->wall.push_back((d2dbench::WallSeconds() - w) / double(steps));
-        t->cpu.push_back((CpuNow() - c) / double(steps));
+        t->cpu.push_back((d2dbench::CpuSeconds() - c) / double(steps));
     }
 }
 
@@ -203,7 +194,7 @@ PlainLoop(torch::jit::Module& module,
     for (int i = 0; i < warmup + steps; ++i)
     {
         const double w = d2dbench::WallSeconds();
-        const double c = CpuNow();
+        const double c = d2dbench::CpuSeconds();
         for (auto& p : params)
         {
             p.mutable_grad() = torch::Tensor();
@@ -214,7 +205,7 @@ PlainLoop(torch::jit::Module& module,
         if (i >= warmup)
         {
             t.wall.push_back(d2dbench::WallSeconds() - w);
-            t.cpu.push_back(CpuNow() - c);
+            t.cpu.push_back(d2dbench::CpuSeconds() - c);
         }
     }
     return t;

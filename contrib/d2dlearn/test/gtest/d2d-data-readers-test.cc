@@ -9,6 +9,8 @@
  * file. Torch-free. (Their fuzzing is in d2d-parser-fuzz-test.cc.)
  */
 
+#include "d2d-test-gzip.h"
+
 #include "ns3/d2d-cifar.h"
 #include "ns3/d2d-data-rng.h"
 #include "ns3/d2d-idx-folder.h"
@@ -409,22 +411,7 @@ TEST(D2dNpyTest, BadFilesRefusedInOneLine)
     ExpectRefused(load, y, "labels of dtype '<f4'");
 }
 
-/** \return data gzip-compressed \param data the bytes */
-std::string
-Gzip(const std::string& data)
-{
-    z_stream z{};
-    EXPECT_EQ(deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
-    std::string out(deflateBound(&z, data.size()) + 64, '\0');
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-    z.avail_in = static_cast<uInt>(data.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = static_cast<uInt>(out.size());
-    EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
-    out.resize(z.total_out);
-    deflateEnd(&z);
-    return out;
-}
+using d2dtest::Gzip;
 
 /** \return the big-endian bytes of v */
 std::string

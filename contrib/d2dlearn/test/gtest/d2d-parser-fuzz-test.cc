@@ -28,6 +28,8 @@
 #include "ns3/d2d-learner.h"
 #endif
 
+#include "d2d-test-gzip.h"
+
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -144,22 +146,7 @@ MatrixText(const std::vector<std::vector<double>>& w)
     return text;
 }
 
-/** \return data gzip-compressed (one member) \param data the bytes */
-std::string
-Gzip(const std::string& data)
-{
-    z_stream z{};
-    EXPECT_EQ(deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
-    std::string out(deflateBound(&z, data.size()) + 64, '\0');
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-    z.avail_in = static_cast<uInt>(data.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = static_cast<uInt>(out.size());
-    EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
-    out.resize(z.total_out);
-    deflateEnd(&z);
-    return out;
-}
+using d2dtest::Gzip;
 
 /** \return an idx header: magic and dimensions, big-endian \param magic it \param dims them */
 std::string
