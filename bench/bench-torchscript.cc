@@ -2,9 +2,10 @@
  * d2dlearn benchmark: --model=torchscript:PATH against the built-in models and plain PyTorch.
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Run by hand from the build folder (Release); prints its figures and one JSON line. Issue 52
- * ("Fast"): three figures in one run, one LibTorch thread and one BLAS thread throughout (a
- * training job runs on one worker of D2dTorchRuntime's pool, --threads=1):
+ * Run by hand from the build folder (Release); prints its figures and one JSON line. What
+ * --model=torchscript:PATH costs: three figures in one run, one LibTorch thread and one BLAS
+ * thread throughout (a training job runs on one worker of D2dTorchRuntime's pool,
+ * --threads=1):
  *
  * (a) The MLP 784-128-10 on Fashion-MNIST-shaped samples (1 x 28 x 28, 10 classes), built in
  *     (--model=mlp:128: Flatten, Linear(784, 128), ReLU, Linear(128, 10)) and as TorchScript

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""--model=torchscript:PATH end to end (issue 52's acceptance), on files this test writes:
+"""--model=torchscript:PATH end to end, on files this test writes:
 
 1. A model none of the repository's code knows (a small CNN with BatchNorm, defined in a
    Python file written here), exported with torch.jit.script, trained by fedavg on
