@@ -40,17 +40,66 @@ NS_LOG_COMPONENT_DEFINE("D2dLearningOptions");
 
 namespace
 {
-/** The data sets whose samples are images (channels x rows x cols), for cnn and triplet;
- * tensors' samples are checked once loaded. */
-const std::vector<std::string> IMAGE_DATASETS =
-    {"fashion-mnist", "mnist", "cifar10", "cifar100", "tensors", "leaf"};
-
-/** \return whether --dataset=name reads files of --dataDir \param name the data set */
-bool
-IsFileDataset(const std::string& name)
+/** A data set read from --dataDir's files. */
+struct FileDataset
 {
-    return name == "fashion-mnist" || name == "mnist" || name == "cifar10" || name == "cifar100" ||
-           name == "tensors";
+    const char* name;  //!< its --dataset value
+    const char* holds; //!< what --dataDir holds for it (the flag's help)
+    bool fileSet;      //!< LoadFileSet reads it (leaf: LoadData, by users)
+};
+
+/**
+ * The data sets read from --dataDir, one row each, in the order the messages list them.
+ * Their samples are images (channels x rows x cols) for cnn and triplet (tensors' and leaf's
+ * are checked once loaded).
+ */
+const std::vector<FileDataset> FILE_DATASETS = {
+    {"fashion-mnist",
+     "train-images-idx3-ubyte.gz, train-labels-idx1-ubyte.gz, t10k-images-idx3-ubyte.gz, "
+     "t10k-labels-idx1-ubyte.gz (default: Debian's dataset-fashion-mnist)",
+     true},
+    {"mnist",
+     "exactly one file ending in each of those four names (MNIST, or one EMNIST set such as "
+     "emnist-balanced-*)",
+     true},
+    {"cifar10",
+     "data_batch_1.bin ... data_batch_5.bin, test_batch.bin (the binary version; or its parent "
+     "folder)",
+     true},
+    {"cifar100", "train.bin, test.bin (the binary version; or its parent folder)", true},
+    {"tensors",
+     "train_x.npy, train_y.npy, test_x.npy, test_y.npy (NumPy; x float32, float64 or uint8 "
+     "with samples first, y integer labels)",
+     true},
+    {"leaf",
+     "train/*.json and test/*.json of LEAF (FEMNIST images or Shakespeare next characters)",
+     false},
+};
+
+/** \return the row of a data set, or null if it is not read from files \param name it */
+const FileDataset*
+FindFileDataset(const std::string& name)
+{
+    for (const auto& d : FILE_DATASETS)
+    {
+        if (name == d.name)
+        {
+            return &d;
+        }
+    }
+    return nullptr;
+}
+
+/** \return the data sets whose samples are images: those read from files */
+std::vector<std::string>
+ImageDatasets()
+{
+    std::vector<std::string> names;
+    for (const auto& d : FILE_DATASETS)
+    {
+        names.emplace_back(d.name);
+    }
+    return names;
 }
 
 } // namespace
@@ -210,18 +259,17 @@ D2dLearningOptions::Validate(const D2dScenarioSupport& support, bool multipleArc
                          ": --dataset=polynomial is trained by the closed-form polynomial "
                          "learner (accepted: poly[:D])");
         }
-        const bool images = std::find(IMAGE_DATASETS.begin(), IMAGE_DATASETS.end(), dataset) !=
-                            IMAGE_DATASETS.end();
+        const bool images = FindFileDataset(dataset) != nullptr;
         if (s.arch == "cnn" && !images)
         {
             support.Fail("--model=cnn needs images (accepted: --dataset=" +
-                         D2dScenarioSupport::OrList(IMAGE_DATASETS) + ")");
+                         D2dScenarioSupport::OrList(ImageDatasets()) + ")");
         }
         if (s.arch == "triplet" && !images)
         {
             support.Fail("--model=" + s.ToString() +
                          " needs images to rotate and blur (accepted: " + "--dataset=" +
-                         D2dScenarioSupport::OrList(IMAGE_DATASETS) + ")");
+                         D2dScenarioSupport::OrList(ImageDatasets()) + ")");
         }
         if (s.arch == "triplet" && m_specs.size() > 1)
         {
@@ -328,7 +376,7 @@ D2dLearningOptions::LoadData(const D2dScenarioSupport& support, uint32_t nDevice
             test = leafTest.data;
             train->numClasses = test->numClasses = std::max(train->numClasses, test->numClasses);
         }
-        else if (IsFileDataset(dataset))
+        else if (const auto* files = FindFileDataset(dataset); files && files->fileSet)
         {
             train = LoadFileSet(support, "train", seed, m_trainRead);
             test = LoadFileSet(support, "test", seed + 1, m_testRead);
@@ -540,35 +588,9 @@ D2dLearningOptions::DataDirHelp() const
     std::string help = "Folder of the data set's files:";
     for (const auto& d : datasets)
     {
-        if (d == "fashion-mnist")
+        if (const auto* files = FindFileDataset(d))
         {
-            help += " fashion-mnist: train-images-idx3-ubyte.gz, train-labels-idx1-ubyte.gz, "
-                    "t10k-images-idx3-ubyte.gz, t10k-labels-idx1-ubyte.gz (default: Debian's "
-                    "dataset-fashion-mnist);";
-        }
-        else if (d == "mnist")
-        {
-            help += " mnist: exactly one file ending in each of those four names (MNIST, or one "
-                    "EMNIST set such as emnist-balanced-*);";
-        }
-        else if (d == "cifar10")
-        {
-            help += " cifar10: data_batch_1.bin ... data_batch_5.bin, test_batch.bin (the binary "
-                    "version; or its parent folder);";
-        }
-        else if (d == "cifar100")
-        {
-            help += " cifar100: train.bin, test.bin (the binary version; or its parent folder);";
-        }
-        else if (d == "leaf")
-        {
-            help += " leaf: train/*.json and test/*.json of LEAF (FEMNIST images or Shakespeare "
-                    "next characters);";
-        }
-        else if (d == "tensors")
-        {
-            help += " tensors: train_x.npy, train_y.npy, test_x.npy, test_y.npy (NumPy; x "
-                    "float32, float64 or uint8 with samples first, y integer labels);";
+            help += " " + d + ": " + files->holds + ";";
         }
     }
     help.pop_back();
