@@ -19,6 +19,7 @@ set(d2dlearn_sources
     core/model/d2d-matrix-csv.cc
     core/model/dynamic-rss-model.cc
     core/model/d2d-radio.cc
+    core/model/d2d-spectrum.cc
     core/model/d2d-channel-access.cc
     core/model/d2d-link-quality.cc
     core/model/d2d-rss-link-quality.cc
@@ -63,6 +64,7 @@ set(d2dlearn_headers
     core/model/d2d-matrix-csv.h
     core/model/dynamic-rss-model.h
     core/model/d2d-radio.h
+    core/model/d2d-spectrum.h
     core/model/d2d-channel-access.h
     core/model/d2d-link-quality.h
     core/model/d2d-rss-link-quality.h
@@ -350,6 +352,7 @@ set(d2dlearn_test_sources
     test/d2d-rss-test-suite.cc
     test/d2d-mobility-test-suite.cc
     test/d2d-server-position-test-suite.cc
+    test/d2d-spectrum-test-suite.cc
     test/d2d-wifi-test-suite.cc
     test/d2d-data-test-suite.cc
     test/d2d-bayes-test-suite.cc
@@ -358,7 +361,7 @@ set(d2dlearn_test_sources
 list(APPEND d2dlearn_test_sources ${d2dlearn_discovery_test_sources})
 # One entry per ns-3 TestSuite name (each runs as its own CTest test).
 set(d2dlearn_test_suites d2d-channel d2d-channel-access d2d-energy d2d-idle-energy d2d-rss d2d-mobility
-    d2d-server-position d2d-wifi d2d-data
+    d2d-server-position d2d-spectrum d2d-wifi d2d-data
     d2d-bayes)
 list(APPEND d2dlearn_test_suites ${d2dlearn_discovery_test_suites})
 # Suites of the learners and protocols (linked with LibTorch).

@@ -51,6 +51,13 @@ VALUES = {
     "fastPath": ["false", "true"],
     "rangeM": ["30", "40"],
     "access": ["immediate", "scheduled"],
+    "subChannels": ["3", "5"],
+    "d2sSubChannels": ["3", "5"],
+    "subChannelsPerTransmission": ["2", "3"],
+    "receiveChains": ["1", "2"],
+    "interference": ["false", "true"],
+    "spectrumReuse": ["hearing", "none"],
+    "reuseDistanceM": ["30", "40"],
     "d2sDistanceFactor": ["2", "4"],
     "d2sLinks": ["equal", "distance"],
     "serverPosition": ["0,0", "1,1"],
@@ -151,6 +158,11 @@ SAMPLES = [
     # the range graph over Wi-Fi: who hears whom (no --rangeM there)
     ("fedavg", ["--algorithm=decentralized", "--backend=wifi", "--areaSideM=300"],
      "--graph=range", "messages.csv"),
+    # a finite spectrum: the D2D band, the D2S cell, co-channel interference
+    ("fedavg", ["--algorithm=decentralized"], "--subChannels=2", "messages.csv"),
+    ("fedavg", ["--algorithm=fedavg"], "--d2sSubChannels=2", "messages.csv"),
+    ("fedavg", ["--algorithm=decentralized", "--access=immediate", "--subChannels=1"],
+     "--interference=false", "messages.csv"),
     ("cmfl", ["--algorithm=cmfl-1"], "--gradientUpload=broadcast", "messages.csv"),
     ("cmfl", ["--algorithm=fedavg"], "--d2sDropProbability=0.3", "messages.csv"),
     ("consensus", ["--algorithm=consensus"], "--dropProbability=0.6", "messages.csv"),
@@ -182,6 +194,10 @@ REASONS = [
     ("cmfl", ["--algorithm=krum"], "--committeePercent=30",
      "it acts with --algorithm=cmfl-1 or cmfl-2"),
     ("d2d-exchange", [], "--d2sTxPowerDbm=10", "--d2sFraction=0 has no server"),
+    ("fedavg", ["--algorithm=decentralized", "--subChannels=2"], "--interference=false",
+     "no two transmissions share a sub-channel"),
+    ("fedavg", ["--algorithm=decentralized"], "--receiveChains=1",
+     "every link of this run has an unlimited one"),
 ]
 
 

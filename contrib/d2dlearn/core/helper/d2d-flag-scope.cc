@@ -79,6 +79,13 @@ Channel()
     return Is("backend", {"channel"});
 }
 
+/** \return the condition "a finite spectrum on some link of the run" */
+Condition
+FiniteSpectrum()
+{
+    return {Need::FINITE_SPECTRUM, "", {}, "", "", false};
+}
+
 /** \return the Wi-Fi backend */
 Condition
 Wifi()
@@ -122,6 +129,26 @@ D2dFlagScope::GetTable()
         {"fastPath", "", {Channel(), Messages()}},
         {"rangeM", "", {Channel(), D2d()}},
         {"access", "", {Channel(), Messages()}},
+        {"subChannels", "", {Channel(), {Need::D2D_BAND, "", {}, "", "", false}}},
+        {"d2sSubChannels", "", {Channel(), D2s()}},
+        {"subChannelsPerTransmission", "", {Channel(), Messages(), FiniteSpectrum()}},
+        {"receiveChains", "", {Channel(), Messages(), FiniteSpectrum()}},
+        {"interference",
+         "",
+         {Channel(), Messages(), FiniteSpectrum(), {Need::CO_CHANNEL, "", {}, "", "", false}}},
+        {"spectrumReuse",
+         "",
+         {Channel(),
+          D2d(),
+          Is("access", {"scheduled"}),
+          IsNot("subChannels", {"0"}, "--subChannels > 0")}},
+        {"reuseDistanceM",
+         "",
+         {Channel(),
+          D2d(),
+          Is("access", {"scheduled"}),
+          IsNot("subChannels", {"0"}, "--subChannels > 0"),
+          Is("spectrumReuse", {"hearing"})}},
         {"d2sLinks", "", {Channel(), D2s()}},
         {"d2sDistanceFactor", "", {Channel(), D2s(), Is("d2sLinks", {"equal"}, "", "--rssFile=")}},
         {"serverPosition", "", {{Need::SERVER_PLACE, "", {}, "", "", false}}},
@@ -263,6 +290,13 @@ Describe(const Condition& c)
         return "D2D messages, or a server at a place";
     case Need::SERVER_PLACE:
         return "a server at a place: --d2sLinks=distance without --rssFile, or --backend=wifi";
+    case Need::D2D_BAND:
+        return "D2D messages, or a server whose cell follows it (--d2sSubChannels=-1)";
+    case Need::FINITE_SPECTRUM:
+        return "--subChannels > 0 (D2D messages) or --d2sSubChannels > 0 (a server)";
+    case Need::CO_CHANNEL:
+        return "transmissions that share a sub-channel: --access=immediate, or "
+               "--spectrumReuse=hearing on D2D links";
     case Need::IS:
         return Where(c);
     case Need::IS_NOT:
@@ -384,6 +418,54 @@ D2dFlagScope::WhyInert(const D2dScenarioFlags& flags,
                     flags.Given("rssFile") ? "no --rssFile and " : "--d2sLinks=distance or ");
             }
             break;
+        case Need::D2D_BAND:
+            if (traffic.known && !traffic.d2d &&
+                !(traffic.d2s && (!flags.Has("d2sSubChannels") ||
+                                  std::stod(flags.GetParsedText("d2sSubChannels")) < 0)))
+            {
+                return fmt::format("it divides the D2D band, and {} sends no D2D messages ({}); "
+                                   "{}",
+                                   chosen,
+                                   users("D2D messages", traffic.d2dUsers),
+                                   traffic.d2s ? "its server's cell has --d2sSubChannels"
+                                               : "it has no server either");
+            }
+            break;
+        case Need::FINITE_SPECTRUM:
+        case Need::CO_CHANNEL: {
+            // The spectrum in force on each kind of link the run has.
+            auto number = [&flags](const std::string& name) {
+                return flags.Has(name) ? std::stod(flags.GetParsedText(name)) : 0.0;
+            };
+            const double k = number("subChannels");
+            const double d2sGiven = number("d2sSubChannels");
+            const double d2sK = flags.Has("d2sSubChannels") && d2sGiven >= 0 ? d2sGiven : k;
+            const bool d2d = !traffic.known || traffic.d2d;
+            const bool d2s = !traffic.known || traffic.d2s;
+            const bool finiteD2d = d2d && k > 0;
+            const bool finiteD2s = d2s && d2sK > 0;
+            if (!finiteD2d && !finiteD2s)
+            {
+                return "it acts on a finite spectrum, and every link of this run has an "
+                       "unlimited one (--subChannels=0 and --d2sSubChannels=0 or -1, or links "
+                       "this run does not use)";
+            }
+            if (c.need == Need::CO_CHANNEL)
+            {
+                const bool immediate =
+                    flags.Has("access") && flags.GetParsedText("access") == "immediate";
+                const bool hearing =
+                    flags.Has("spectrumReuse") && flags.GetParsedText("spectrumReuse") == "hearing";
+                if (!immediate && !(finiteD2d && hearing))
+                {
+                    return "under --access=scheduled with --spectrumReuse=none no two "
+                           "transmissions share a sub-channel, so there is no interference to "
+                           "leave out (it acts with --access=immediate, or "
+                           "--spectrumReuse=hearing on D2D links)";
+                }
+            }
+            break;
+        }
         case Need::IS:
         case Need::IS_NOT: {
             if (!flags.Has(c.flag) || (!c.orArgument.empty() && flags.HasArgument(c.orArgument)) ||

@@ -58,16 +58,20 @@ class D2dFlagScope
     /** What a condition asks of the configuration. */
     enum class Need
     {
-        D2D,          //!< the run sends messages over D2D links
-        D2S,          //!< the run has device-to-server links
-        MESSAGES,     //!< the run sends messages at all (D2D or D2S)
-        TX_RADIOS,    //!< D2D messages, or D2S messages on radios that take --txPowerDbm
-        POSITIONS,    //!< the devices' positions reach the links: D2D messages, or
-                      //!< SERVER_PLACE
-        SERVER_PLACE, //!< a server at a place: over Wi-Fi, or --d2sLinks=distance without
-                      //!< --rssFile
-        IS,           //!< another flag's value (as parsed) is one of values
-        IS_NOT        //!< another flag's value (as parsed) is none of values
+        D2D,             //!< the run sends messages over D2D links
+        D2S,             //!< the run has device-to-server links
+        MESSAGES,        //!< the run sends messages at all (D2D or D2S)
+        TX_RADIOS,       //!< D2D messages, or D2S messages on radios that take --txPowerDbm
+        POSITIONS,       //!< the devices' positions reach the links: D2D messages, or
+                         //!< SERVER_PLACE
+        SERVER_PLACE,    //!< a server at a place: over Wi-Fi, or --d2sLinks=distance without
+                         //!< --rssFile
+        D2D_BAND,        //!< D2D messages, or D2S ones with --d2sSubChannels=-1 (it follows)
+        FINITE_SPECTRUM, //!< --subChannels > 0 on D2D links or --d2sSubChannels > 0 on D2S
+        CO_CHANNEL,      //!< transmissions may share a sub-channel (immediate access, or
+                         //!< --spectrumReuse=hearing on D2D links)
+        IS,              //!< another flag's value (as parsed) is one of values
+        IS_NOT           //!< another flag's value (as parsed) is none of values
     };
 
     /** One condition of a row. */

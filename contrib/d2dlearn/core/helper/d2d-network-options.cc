@@ -156,6 +156,56 @@ D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
         .Sets("ns3::D2dChannel::AccessPolicy")
         .Choices({"immediate", "scheduled"});
     flags
+        .Add("subChannels",
+             "Sub-channels K of the D2D band (OFDMA resource blocks): a transmission occupies "
+             "--subChannelsPerTransmission of them at r x bandwidth x that / K bit/s, and "
+             "waits (scheduled access) or collides (immediate) when they are taken; 0: "
+             "unlimited, every link the whole band at once",
+             subChannels)
+        .Sets("ns3::D2dChannel::SubChannels")
+        .Range(0, 100000);
+    flags
+        .Add("d2sSubChannels",
+             "Sub-channels of the device-to-server cell, whose uploads share its band (-1: "
+             "--subChannels; 0: unlimited)",
+             d2sSubChannels)
+        .Range(-1, 100000);
+    flags
+        .Add("subChannelsPerTransmission",
+             "Sub-channels one transmission occupies (1 to --subChannels)",
+             subChannelsPerTransmission)
+        .Sets("ns3::D2dChannel::SubChannelsPerTransmission")
+        .Range(1, 100000);
+    flags
+        .Add("receiveChains",
+             "Receptions a radio takes part in at once with a finite spectrum (0: one per "
+             "sub-channel)",
+             receiveChains)
+        .Sets("ns3::D2dRadio::ReceiveChains")
+        .Range(0, 100000);
+    flags
+        .Add("interference",
+             "Co-channel transmissions a receiver hears add their power to the noise of eq. "
+             "(18): P_D = 1 - exp(-(2^r - 1)(sigma^2 + I) / W)",
+             interference)
+        .Sets("ns3::D2dChannel::Interference");
+    flags
+        .Add("spectrumReuse",
+             "Which D2D transmissions share a sub-channel under scheduled access: none (one "
+             "at a time, a single cell) or hearing (when no receiver of one hears the other's "
+             "sender within --reuseDistanceM)",
+             spectrumReuse)
+        .Sets("ns3::D2dChannel::SpectrumReuse")
+        .Choices({"none", "hearing"});
+    flags
+        .Add("reuseDistanceM",
+             "--spectrumReuse=hearing: receivers this far or farther from a co-channel sender "
+             "let it share their sub-channel (its power still counts as interference), m (0: "
+             "hearing alone decides)",
+             reuseDistanceM)
+        .Sets("ns3::D2dChannel::ReuseDistanceM")
+        .Range(0, 1e7);
+    flags
         .Add("d2sLinks",
              "Length of the device-to-server links: distance (each device's own distance to "
              "the server at --serverPosition, through the propagation loss and eq. 18, "
@@ -340,6 +390,19 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
     // several flags or a file, before simulating.
     ValidateBackend(support);
     ValidateServer(support);
+    for (const auto& [name, k] : {std::pair<const char*, uint32_t>{"subChannels", subChannels},
+                                  {"d2sSubChannels", GetD2sSubChannels()}})
+    {
+        if (k > 0 && subChannelsPerTransmission > k)
+        {
+            support.Fail(fmt::format("--subChannelsPerTransmission={} is not accepted with "
+                                     "--{}={} (accepted: 1 to {})",
+                                     subChannelsPerTransmission,
+                                     name,
+                                     k,
+                                     k));
+        }
+    }
     if (energySource == "liion" && !D2DLEARN_HAVE_LIION_SOURCE)
     {
         support.Fail("--energySource=liion is not accepted: this ns-3 has no LiIonEnergySource "
@@ -576,6 +639,12 @@ D2dNetworkOptions::ValidateServer(const D2dScenarioSupport& support)
                                  D2dScenarioSupport::FormatNumber(m_serverPositionM.z));
 }
 
+uint32_t
+D2dNetworkOptions::GetD2sSubChannels() const
+{
+    return d2sSubChannels < 0 ? subChannels : static_cast<uint32_t>(d2sSubChannels);
+}
+
 std::unique_ptr<D2dTraceHelper>
 D2dNetworkOptions::OpenTraces(const D2dScenarioSupport& support) const
 {
@@ -644,6 +713,23 @@ D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
     d2d.SetChannelAttribute("AccessPolicy",
                             EnumValue(access == "scheduled" ? D2dChannelAccess::SCHEDULED
                                                             : D2dChannelAccess::IMMEDIATE));
+    // The band: K sub-channels on the D2D channel; the D2S cell has its own K (it shares the
+    // D2D channel's other attributes, D2dHelper::InstallServer) and is always a single cell.
+    d2d.SetChannelAttribute("SubChannels", UintegerValue(subChannels));
+    d2d.SetChannelAttribute("SubChannelsPerTransmission",
+                            UintegerValue(subChannelsPerTransmission));
+    d2d.SetChannelAttribute("Interference", BooleanValue(interference));
+    d2d.SetChannelAttribute(
+        "SpectrumReuse",
+        EnumValue(spectrumReuse == "hearing" ? D2dSpectrum::HEARING : D2dSpectrum::NONE));
+    d2d.SetChannelAttribute("ReuseDistanceM", DoubleValue(reuseDistanceM));
+    d2d.SetD2sChannelAttribute("SubChannels", UintegerValue(GetD2sSubChannels()));
+    d2d.SetD2sChannelAttribute("SpectrumReuse", EnumValue(D2dSpectrum::NONE));
+    d2d.SetRadioAttribute("ReceiveChains", UintegerValue(receiveChains));
+    if (traces && (subChannels > 0 || (withServer && GetD2sSubChannels() > 0)))
+    {
+        traces->SetSpectrumColumns(true); // t_start_s, airtime_s, sub_channel, interference_w
+    }
     d2d.SetRadioAttribute("TxPowerDbm", DoubleValue(txPowerDbm));
     d2d.SetD2sRadioAttribute("TxPowerDbm", DoubleValue(d2sTxPowerDbm));
     d2d.SetRadioEnergyAttribute("Model",

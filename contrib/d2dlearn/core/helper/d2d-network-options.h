@@ -158,7 +158,21 @@ class D2dNetworkOptions
     bool fastPath{true};             //!< --fastPath: O(1) events per message
     double rangeM{0.0};              //!< --rangeM: hearing range, m (0: no limit)
     std::string access{"immediate"}; //!< --access: immediate | scheduled (channel access)
-    double d2sDistanceFactor{3.0};   //!< --d2sDistanceFactor: D2S / mean D2D distance
+    /**
+     * --subChannels: sub-channels K of the D2D band (OFDMA resource blocks, D2dSpectrum): a
+     * transmission gets r x bandwidth x subChannelsPerTransmission / K and waits (scheduled
+     * access) or collides (immediate) when they are taken. 0: unlimited (every link the whole
+     * band at once, the literal reading of Wagle et al. 2025, App. C).
+     */
+    uint32_t subChannels{0};
+    /** --d2sSubChannels: sub-channels of the device-to-server cell (-1: --subChannels) */
+    int64_t d2sSubChannels{-1};
+    uint32_t subChannelsPerTransmission{1}; //!< --subChannelsPerTransmission: m, 1 to K
+    uint32_t receiveChains{0};         //!< --receiveChains: receptions at once per radio (0: K)
+    bool interference{true};           //!< --interference: co-channel I in eq. (18)
+    std::string spectrumReuse{"none"}; //!< --spectrumReuse: none | hearing (D2D band)
+    double reuseDistanceM{0.0};        //!< --reuseDistanceM: hearing reuse distance, m
+    double d2sDistanceFactor{3.0};     //!< --d2sDistanceFactor: D2S / mean D2D distance
     /**
      * --d2sLinks: how long the device-to-server links are. "distance": each device's own
      * distance to the server node at --serverPosition, through the D2S channel's propagation
@@ -250,6 +264,9 @@ class D2dNetworkOptions
     {
         return backend == "wifi";
     }
+
+    /** \return the sub-channels of the device-to-server cell in force (--d2sSubChannels) */
+    uint32_t GetD2sSubChannels() const;
 
     /** \return after Validate(): the server node's position, m (--serverPosition) */
     Vector GetServerPositionM() const

@@ -45,6 +45,8 @@ namespace
 const char* kMessagesHeader =
     "msg_id,kind,src,dst,bytes,t_send_s,t_recv_s,fragments,"
     "fragments_lost,retransmissions,delivered,complete,mode,p_drop,reason\n";
+/** messages.csv's further columns with a finite spectrum (SetSpectrumColumns()) */
+const char* kSpectrumColumns = ",t_start_s,airtime_s,sub_channel,interference_w";
 const char* kEnergyHeader = "sim_time_s,node,component,energy_j,remaining_j\n";
 /** energy.csv's header at Level STANDARD: periods = the periods of draw a row sums */
 const char* kEnergyHeaderStandard = "sim_time_s,node,component,energy_j,remaining_j,periods\n";
@@ -677,7 +679,7 @@ D2dTraceHelper::WriteDelivery(const D2dDeliveryRecord& r)
         fmt::format_to(std::back_inserter(row), "{:.9f}", r.recvTime.GetSeconds());
     }
     fmt::format_to(std::back_inserter(row),
-                   ",{},{},{},{},{},{},{},{}\n",
+                   ",{},{},{},{},{},{},{},{}",
                    r.fragments,
                    r.fragmentsLost,
                    r.retransmissions,
@@ -686,10 +688,58 @@ D2dTraceHelper::WriteDelivery(const D2dDeliveryRecord& r)
                    ToString(r.mode),
                    r.dropProbability,
                    r.reason);
+    if (m_spectrumColumns)
+    {
+        // t_start_s, airtime_s (empty if it never went on the air), its sub-channels joined
+        // by '+', interference_w
+        row.push_back(',');
+        if (r.onAir)
+        {
+            fmt::format_to(std::back_inserter(row),
+                           "{:.9f},{:.9f}",
+                           r.startTime.GetSeconds(),
+                           r.airtime.GetSeconds());
+        }
+        else
+        {
+            row.push_back(',');
+        }
+        row.push_back(',');
+        for (std::size_t i = 0; i < r.subChannels.size(); ++i)
+        {
+            fmt::format_to(std::back_inserter(row), "{}{}", i > 0 ? "+" : "", r.subChannels[i]);
+        }
+        fmt::format_to(std::back_inserter(row), ",{}", r.interferenceW);
+    }
+    row.push_back('\n');
     m_messages.write(row.data(), static_cast<std::streamsize>(row.size()));
     CheckWritten(m_messages, "messages.csv");
     ++m_nMessageRows;
     m_summary.AddDelivery(r);
+}
+
+void
+D2dTraceHelper::SetSpectrumColumns(bool on)
+{
+    NS_ABORT_MSG_IF(m_nMessageRows > 0 || m_untracedRows.size() > 0,
+                    "D2dTraceHelper::SetSpectrumColumns after rows were written");
+    if (on && !m_spectrumColumns)
+    {
+        // Only the header is in the file: the longer one replaces it.
+        std::string header = kMessagesHeader;
+        header.insert(header.size() - 1, kSpectrumColumns);
+        m_messages.seekp(0);
+        m_messages << header;
+    }
+    NS_ABORT_MSG_IF(!on && m_spectrumColumns,
+                    "D2dTraceHelper::SetSpectrumColumns cannot be undone");
+    m_spectrumColumns = on;
+}
+
+bool
+D2dTraceHelper::HasSpectrumColumns() const
+{
+    return m_spectrumColumns;
 }
 
 void

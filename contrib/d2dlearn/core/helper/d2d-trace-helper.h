@@ -91,6 +91,18 @@ class D2dTraceHelper
     D2dTraceHelper(const D2dTraceHelper&) = delete;
     D2dTraceHelper& operator=(const D2dTraceHelper&) = delete;
 
+    /**
+     * \brief With a finite spectrum (a D2dChannel with SubChannels > 0), messages.csv gets
+     * four more columns: t_start_s (when the transmission started: t_start_s - t_send_s is
+     * the queueing delay), airtime_s (its airtime, retransmissions included), sub_channel
+     * (its sub-channels, joined by '+') and interference_w (the co-channel interference I
+     * at the receiver in eq. 18). Call before any row is written; cannot be undone.
+     * \param on whether to write them
+     */
+    void SetSpectrumColumns(bool on);
+    /** \return whether messages.csv has the spectrum columns */
+    bool HasSpectrumColumns() const;
+
     /** What the trace files hold (see the class description). */
     enum Level
     {
@@ -385,6 +397,7 @@ class D2dTraceHelper
 
     std::string m_outDir;
     Level m_level{FULL};                            //!< trace level
+    bool m_spectrumColumns{false};                  //!< messages.csv's spectrum columns
     Time m_energyPeriod{Seconds(1)};                //!< STANDARD: period of the energy.csv rows
     Time m_energyPeriodEnd{Seconds(1)};             //!< STANDARD: end of the current energy period
     std::set<std::string> m_untracedKinds;          //!< STANDARD: kinds left out of messages.csv

@@ -46,6 +46,8 @@ D2dChannelAccess::DoDispose()
     m_fifo.clear();
     m_waiting.clear();
     m_waitingOn.clear();
+    m_chainWaiting.clear();
+    m_spectrumWaiting.clear();
     Object::DoDispose();
 }
 
@@ -95,7 +97,7 @@ D2dChannelAccess::Enqueue(Ptr<D2dRadio> radio, const D2dRadio::TxJob& job)
     if (m_pumpEvent.IsExpired())
     {
         std::vector<uint32_t> heard;
-        if (Blocker(radio, job, heard) < 0)
+        if (Blocker(radio, job, heard).kind == Block::FREE)
         {
             m_channel->StartTransmission(radio, job, heard);
             return;
@@ -135,7 +137,7 @@ D2dChannelAccess::RadioFree(Ptr<D2dRadio> radio)
     // SCHEDULED: radios are released by the channel's outcomes (ReleaseReceiver/Sender).
 }
 
-int64_t
+D2dChannelAccess::Block
 D2dChannelAccess::Blocker(Ptr<D2dRadio> radio,
                           const D2dRadio::TxJob& job,
                           std::vector<uint32_t>& heard) const
@@ -144,7 +146,7 @@ D2dChannelAccess::Blocker(Ptr<D2dRadio> radio,
     if (radio->IsTransmitting() || m_txOpen[s] > 0 ||
         (radio->IsHalfDuplex() && (m_rxOpen[s] > 0 || radio->GetNReceptions() > 0)))
     {
-        return s;
+        return {Block::RADIO, s};
     }
     heard = m_channel->HeardReceivers(s, job);
     for (uint32_t r : heard)
@@ -153,10 +155,45 @@ D2dChannelAccess::Blocker(Ptr<D2dRadio> radio,
         if (rx->IsHalfDuplex() && !rx->IsOff() &&
             (rx->IsTransmitting() || (r < m_txOpen.size() && m_txOpen[r] > 0)))
         {
-            return r;
+            return {Block::RADIO, r};
         }
     }
-    return -1;
+    // A finite spectrum: every receive chain of a receiver taken, or no sub-channel free of
+    // conflicts (D2dSpectrum's reuse rule).
+    for (uint32_t r : heard)
+    {
+        if (r < m_rxOpen.size() && m_rxOpen[r] >= m_channel->GetReceiveChains(r))
+        {
+            return {Block::CHAINS, r};
+        }
+    }
+    if (m_channel->IsSpectrumFinite() && !heard.empty())
+    {
+        std::vector<uint32_t> subChannels;
+        if (!m_channel->GetSpectrum()->Find(s, heard, true, subChannels))
+        {
+            return {Block::SPECTRUM, 0};
+        }
+    }
+    return {Block::FREE, 0};
+}
+
+void
+D2dChannelAccess::SpectrumReleased()
+{
+    if (m_policy != SCHEDULED || m_spectrumWaiting.empty())
+    {
+        return;
+    }
+    m_spectrumReleased = true;
+    SchedulePump();
+}
+
+uint32_t
+D2dChannelAccess::FreeChains(uint32_t receiver) const
+{
+    const uint32_t chains = m_channel->GetReceiveChains(receiver);
+    return chains > m_rxOpen[receiver] ? chains - m_rxOpen[receiver] : 0;
 }
 
 void
@@ -175,39 +212,117 @@ D2dChannelAccess::Pump()
     // radio. Every other waiting message is still blocked by a radio that is still busy,
     // and starting messages only occupies radios: examining the candidates in send order
     // gives what examining every waiting message would.
-    std::vector<uint64_t> candidates;
-    candidates.swap(m_new);
-    for (uint32_t r : m_released)
+    //
+    // A finite spectrum adds two kinds of wait, each kept in send order: for a receive chain
+    // of a receiver, and for a sub-channel. A receiver that frees chains lets as many of its
+    // first waiters be examined as it has free chains, and free sub-channels of a cell
+    // (SpectrumReuse None) as many as they can carry; when some of those turn out to be held
+    // by another radio instead, the next ones are examined in another pass. So n uploads to
+    // one server cost O(n log n), not O(n^2). With SpectrumReuse Hearing a free sub-channel
+    // may serve any waiter far enough from its users: every sub-channel waiter is examined.
+    bool again = true;
+    while (again)
     {
-        auto& on = m_waitingOn[r];
-        candidates.insert(candidates.end(), on.begin(), on.end());
-        on.clear();
-    }
-    m_released.clear();
-    std::sort(candidates.begin(), candidates.end());
-    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
-    std::vector<uint32_t> heard;
-    for (uint64_t seq : candidates)
-    {
-        auto it = m_waiting.find(seq);
-        if (it == m_waiting.end())
+        again = false;
+        std::vector<uint64_t> candidates;
+        candidates.swap(m_new);
+        for (uint32_t r : m_released)
         {
-            continue; // its sender's queue was taken (battery died)
+            auto& on = m_waitingOn[r];
+            candidates.insert(candidates.end(), on.begin(), on.end());
+            on.clear();
         }
-        const int64_t blocker = Blocker(it->second.radio, it->second.job, heard);
-        if (blocker >= 0)
+        m_released.clear();
+        std::vector<uint32_t> chainsTaken;
+        for (uint32_t r : m_chainReleased)
         {
-            m_waitingOn[blocker].push_back(seq);
-            continue;
+            auto it = m_chainWaiting.find(r);
+            if (it == m_chainWaiting.end())
+            {
+                continue;
+            }
+            const uint32_t free = FreeChains(r);
+            for (uint32_t i = 0; i < free && !it->second.empty(); ++i)
+            {
+                candidates.push_back(*it->second.begin());
+                it->second.erase(it->second.begin());
+            }
+            if (it->second.empty())
+            {
+                m_chainWaiting.erase(it);
+            }
+            else if (free > 0)
+            {
+                chainsTaken.push_back(r);
+            }
         }
-        Waiting w = std::move(it->second);
-        m_waiting.erase(it);
-        const uint32_t s = w.radio->GetIndex();
-        if (--m_nWaiting[s] == 0)
+        m_chainReleased.clear();
+        bool spectrumTaken = false;
+        if (m_spectrumReleased)
         {
-            m_mine[s].clear(); // its entries are all stale now
+            m_spectrumReleased = false;
+            Ptr<D2dSpectrum> spectrum = m_channel->GetSpectrum();
+            std::size_t take = spectrum->GetReuse() == D2dSpectrum::NONE
+                                   ? spectrum->GetNFree() / spectrum->GetPerTransmission()
+                                   : m_spectrumWaiting.size();
+            for (; take > 0 && !m_spectrumWaiting.empty(); --take)
+            {
+                candidates.push_back(*m_spectrumWaiting.begin());
+                m_spectrumWaiting.erase(m_spectrumWaiting.begin());
+                spectrumTaken = true;
+            }
         }
-        m_channel->StartTransmission(w.radio, w.job, heard);
+        std::sort(candidates.begin(), candidates.end());
+        candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+        std::vector<uint32_t> heard;
+        for (uint64_t seq : candidates)
+        {
+            auto it = m_waiting.find(seq);
+            if (it == m_waiting.end())
+            {
+                continue; // its sender's queue was taken (battery died), or it was withdrawn
+            }
+            const Block block = Blocker(it->second.radio, it->second.job, heard);
+            if (block.kind == Block::RADIO)
+            {
+                m_waitingOn[block.index].push_back(seq);
+                continue;
+            }
+            if (block.kind == Block::CHAINS)
+            {
+                m_chainWaiting[block.index].insert(seq);
+                continue;
+            }
+            if (block.kind == Block::SPECTRUM)
+            {
+                m_spectrumWaiting.insert(seq);
+                continue;
+            }
+            Waiting w = std::move(it->second);
+            m_waiting.erase(it);
+            const uint32_t s = w.radio->GetIndex();
+            if (--m_nWaiting[s] == 0)
+            {
+                m_mine[s].clear(); // its entries are all stale now
+            }
+            m_channel->StartTransmission(w.radio, w.job, heard);
+        }
+        // Capacity left where the examined waiters turned out to be held elsewhere.
+        for (uint32_t r : chainsTaken)
+        {
+            if (m_chainWaiting.count(r) && FreeChains(r) > 0)
+            {
+                m_chainReleased.push_back(r);
+                again = true;
+            }
+        }
+        if (spectrumTaken && !m_spectrumWaiting.empty() &&
+            m_channel->GetSpectrum()->GetReuse() == D2dSpectrum::NONE &&
+            m_channel->GetSpectrum()->GetNFree() >= m_channel->GetSpectrum()->GetPerTransmission())
+        {
+            m_spectrumReleased = true;
+            again = true;
+        }
     }
 }
 
@@ -239,6 +354,11 @@ D2dChannelAccess::ReleaseReceiver(uint32_t receiver)
     {
         m_released.push_back(receiver);
         SchedulePump(); // not from inside the channel's event
+    }
+    if (m_chainWaiting.count(receiver))
+    {
+        m_chainReleased.push_back(receiver); // a receive chain is free
+        SchedulePump();
     }
 }
 

@@ -12,6 +12,7 @@
 
 #include <list>
 #include <map>
+#include <set>
 #include <vector>
 
 namespace ns3
@@ -38,9 +39,11 @@ class D2dChannel;
  *    sender and those receivers: transmissions whose radios are disjoint overlap in time
  *    (spatial reuse); radios that cannot hear it are not involved. Receptions from several
  *    senders still overlap at one radio (the channel's orthogonal sub-channels, OFDMA as in
- *    Wagle et al. 2025, App. C). Waiting messages start greedily in the order they were sent (a
- *    later message may go first when an earlier one's radios are busy), each time radios
- *    are released; so no message is lost to half-duplex. A message waits on one radio
+ *    Wagle et al. 2025, App. C); with a finite spectrum (D2dChannel SubChannels) at most its
+ *    receive chains, and a message also waits for a sub-channel that D2dSpectrum's reuse
+ *    rule gives it (a scheduler over sub-channels and receivers). Waiting messages start greedily
+ * in the order they were sent (a later message may go first when an earlier one's radios are busy),
+ * each time radios are released; so no message is lost to half-duplex. A message waits on one radio
  *    that blocks it and is examined again only when that radio is released: a release
  *    costs O(messages waiting on it), not O(messages waiting).
  */
@@ -114,6 +117,8 @@ class D2dChannelAccess : public Object
     void ReleaseReceiver(uint32_t receiver);
     /** \param sender a sender every one of whose receivers' outcomes is known */
     void ReleaseSender(uint32_t sender);
+    /** \brief A transmission left its sub-channels (finite spectrum). */
+    void SpectrumReleased();
 
   protected:
     void DoDispose() override;
@@ -126,6 +131,22 @@ class D2dChannelAccess : public Object
         D2dRadio::TxJob job;
     };
 
+    /** What keeps a message from starting now (SCHEDULED). */
+    struct Block
+    {
+        /** The kind of wait. */
+        enum Kind
+        {
+            FREE,    //!< it may start
+            RADIO,   //!< a radio (index) is busy: sending, or half-duplex
+            CHAINS,  //!< a receiver (index) has every receive chain taken
+            SPECTRUM //!< no sub-channel is free of conflicts
+        };
+
+        Kind kind{FREE};   //!< the kind
+        uint32_t index{0}; //!< RADIO, CHAINS: the radio
+    };
+
     /** \brief IMMEDIATE: start the radio's next message if it may. \param radio the radio */
     void TryStartHead(Ptr<D2dRadio> radio);
     /**
@@ -133,11 +154,13 @@ class D2dChannelAccess : public Object
      * \param radio the sender
      * \param job the message
      * \param heard out: its receivers that hear it (filled when it may start)
-     * \return the blocking radio's index, or -1 if it may start
+     * \return what keeps it waiting (Block::FREE: it may start)
      */
-    int64_t Blocker(Ptr<D2dRadio> radio,
-                    const D2dRadio::TxJob& job,
-                    std::vector<uint32_t>& heard) const;
+    Block Blocker(Ptr<D2dRadio> radio,
+                  const D2dRadio::TxJob& job,
+                  std::vector<uint32_t>& heard) const;
+    /** \param receiver a radio \return its receive chains not taken now */
+    uint32_t FreeChains(uint32_t receiver) const;
     /** \brief SCHEDULED: examine the messages waiting on released radios, in send order. */
     void Pump();
     /** \brief Run Pump() in an event scheduled now (once). */
@@ -163,6 +186,11 @@ class D2dChannelAccess : public Object
     std::vector<uint32_t> m_rxOpen;                 //!< per radio: open receptions
     std::vector<uint32_t> m_released;               //!< radios released since the last pump
     std::vector<uint64_t> m_new;                    //!< messages queued since the last pump
+    /// Finite spectrum: per receiver whose chains are all taken, its waiters in send order.
+    std::map<uint32_t, std::set<uint64_t>> m_chainWaiting;
+    std::vector<uint32_t> m_chainReleased; //!< receivers that freed a chain since the last pump
+    std::set<uint64_t> m_spectrumWaiting;  //!< waiting for a sub-channel, in send order
+    bool m_spectrumReleased{false};        //!< a sub-channel was freed since the last pump
     EventId m_pumpEvent;
 };
 

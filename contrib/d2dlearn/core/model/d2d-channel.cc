@@ -6,6 +6,7 @@
 
 #include "constant-rss-model.h"
 #include "d2d-message-registry.h"
+#include "d2d-spectrum.h"
 #include "dynamic-rss-model.h"
 #include "matrix-rss-model.h"
 #include "propagation-rss-model.h"
@@ -24,6 +25,7 @@
 #include <algorithm>
 #include <boost/random/binomial_distribution.hpp>
 #include <cmath>
+#include <limits>
 
 namespace ns3
 {
@@ -61,12 +63,14 @@ struct D2dChannel::Receiver
 {
     Ptr<D2dRadio> radio;
     uint32_t index{0};
-    double pDrop{0.0};     //!< P_D of the link when the transmission started
-    Time prop;             //!< propagation delay
-    bool reserved{false};  //!< channel access holds the receiver until its outcome
-    bool started{false};   //!< BeginRx accepted the reception
-    bool ended{false};     //!< RxEnd ran
-    bool delivered{false}; //!< the outcome
+    double pDrop{0.0};         //!< P_D of the link when the transmission started
+    double rssW{0.0};          //!< W_ij when the transmission started (W)
+    double interferenceW{0.0}; //!< co-channel interference I when it started (W)
+    Time prop;                 //!< propagation delay
+    bool reserved{false};      //!< channel access holds the receiver until its outcome
+    bool started{false};       //!< BeginRx accepted the reception
+    bool ended{false};         //!< RxEnd ran
+    bool delivered{false};     //!< the outcome
     std::string failReason;
     uint32_t lost{0};      //!< fast path: fragments lost (reliable: still missing at the end)
     uint32_t received{0};  //!< per-fragment path: fragments arrived
@@ -90,6 +94,9 @@ struct D2dChannel::Transmission : public SimpleRefCount<D2dChannel::Transmission
     bool reserved{false};       //!< channel access holds the sender until every outcome
     bool someOutOfRange{false}; //!< a named receiver does not hear (reliable: a failure)
     double rateBps{0.0};
+    bool onAir{false};                 //!< it went on the air (start and airtime hold)
+    std::vector<uint32_t> subChannels; //!< finite spectrum: the sub-channels it occupies
+    bool occupying{false};             //!< it holds its sub-channels (until TxEnd)
     std::vector<Receiver> rx;
     EventId txEndEvent;
     bool aborted{false};
@@ -176,6 +183,47 @@ D2dChannel::GetTypeId()
                                           "Immediate",
                                           D2dChannelAccess::SCHEDULED,
                                           "Scheduled"))
+            .AddAttribute("SubChannels",
+                          "Sub-channels K the band is divided into (OFDMA resource blocks, "
+                          "Wagle et al. 2025, App. C): a transmission occupies "
+                          "SubChannelsPerTransmission of them for its airtime, at the rate r x "
+                          "BandwidthHz x SubChannelsPerTransmission / K; a receiver receives at "
+                          "most K at once (D2dRadio::ReceiveChains). 0: unlimited, every link "
+                          "the whole band whatever else is on the air (the literal reading).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&D2dChannel::m_subChannels),
+                          MakeUintegerChecker<uint32_t>(0, 100000))
+            .AddAttribute("SubChannelsPerTransmission",
+                          "Sub-channels one transmission occupies, 1 to SubChannels (with "
+                          "a finite spectrum).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&D2dChannel::m_perTransmission),
+                          MakeUintegerChecker<uint32_t>(1, 100000))
+            .AddAttribute("Interference",
+                          "With a finite spectrum: transmissions on the same sub-channel that a "
+                          "receiver hears add their RSS to the noise of eq. (18), "
+                          "P_D = 1 - exp(-(2^r - 1)(sigma^2 + I) / W_ij), I evaluated when a "
+                          "transmission starts (per fragment on the per-fragment path); false: "
+                          "the interference-free reading (I = 0).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&D2dChannel::m_interference),
+                          MakeBooleanChecker())
+            .AddAttribute(
+                "SpectrumReuse",
+                "With a finite spectrum and Scheduled access, which transmissions "
+                "may share a sub-channel: None (one at a time on this channel: a "
+                "cell) or Hearing (two, when no receiver of one hears the other's "
+                "transmitter within ReuseDistanceM).",
+                EnumValue(D2dSpectrum::NONE),
+                D2dMakeEnumAccessor(&D2dChannel::m_reuse),
+                MakeEnumChecker(D2dSpectrum::NONE, "None", D2dSpectrum::HEARING, "Hearing"))
+            .AddAttribute("ReuseDistanceM",
+                          "SpectrumReuse Hearing: a receiver this far or farther from a "
+                          "co-channel transmitter does not keep it off its sub-channel (its "
+                          "power still counts in I), m; 0: hearing alone decides.",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&D2dChannel::m_reuseDistanceM),
+                          MakeDoubleChecker<double>(0.0))
             .AddAttribute("MaxRetransmissions",
                           "Reliable mode: retransmissions allowed per fragment.",
                           UintegerValue(7),
@@ -244,6 +292,11 @@ D2dChannel::DoDispose()
     {
         m_access->Dispose();
         m_access = nullptr;
+    }
+    if (m_spectrum)
+    {
+        m_spectrum->Dispose();
+        m_spectrum = nullptr;
     }
     m_rangeReference = nullptr;
     m_grid.clear();
@@ -338,6 +391,34 @@ D2dChannel::GetAccess()
     return m_access;
 }
 
+Ptr<D2dSpectrum>
+D2dChannel::GetSpectrum()
+{
+    if (!m_spectrum)
+    {
+        m_spectrum = CreateObject<D2dSpectrum>();
+        m_spectrum->Setup(this, m_subChannels, m_perTransmission, m_reuse, m_reuseDistanceM);
+    }
+    return m_spectrum;
+}
+
+bool
+D2dChannel::IsSpectrumFinite() const
+{
+    return m_subChannels > 0;
+}
+
+uint32_t
+D2dChannel::GetReceiveChains(uint32_t index) const
+{
+    const uint32_t own = m_radios[index]->GetReceiveChains();
+    if (m_subChannels == 0)
+    {
+        return own == 0 ? std::numeric_limits<uint32_t>::max() : own;
+    }
+    return own == 0 ? m_subChannels : std::min(own, m_subChannels);
+}
+
 Ptr<D2dRssModel>
 D2dChannel::GetRssModel() const
 {
@@ -347,7 +428,12 @@ D2dChannel::GetRssModel() const
 double
 D2dChannel::GetRateBps() const
 {
-    return m_spectralEfficiency * m_bandwidthHz;
+    // A transmission's share of the band: m of K sub-channels (all of it if unlimited).
+    const double share =
+        m_subChannels == 0
+            ? 1.0
+            : static_cast<double>(std::min(m_perTransmission, m_subChannels)) / m_subChannels;
+    return m_spectralEfficiency * m_bandwidthHz * share;
 }
 
 uint32_t
@@ -377,7 +463,8 @@ D2dChannel::DropProbability(double rssW, double spectralEfficiency, double noise
         return 1.0;
     }
     // Eq. (18) of Wagle et al. 2025 (eq. (19) in its App. C):
-    // P_D(i, j) = 1 - exp(-(2^r - 1) sigma^2 / W_ij).
+    // P_D(i, j) = 1 - exp(-(2^r - 1) sigma^2 / W_ij); with co-channel interference the
+    // caller passes sigma^2 + I (the SINR form, D2dChannel::LinkDropProbability).
     return 1.0 - std::exp(-(std::exp2(spectralEfficiency) - 1.0) * noisePowerW / rssW);
 }
 
@@ -424,9 +511,11 @@ D2dChannel::IsDynamic() const
 }
 
 double
-D2dChannel::LinkDropProbability(double rssW) const
+D2dChannel::LinkDropProbability(double rssW, double interferenceW) const
 {
-    return DropProbability(rssW, m_spectralEfficiency, m_noisePowerW);
+    // Eq. (18) with the co-channel interference I added to the noise:
+    // P_D = 1 - exp(-(2^r - 1)(sigma^2 + I) / W_ij); I = 0 gives eq. (18) as written.
+    return DropProbability(rssW, m_spectralEfficiency, m_noisePowerW + interferenceW);
 }
 
 bool
@@ -617,7 +706,8 @@ D2dChannel::MakeReceiver(Ptr<D2dRadio> radio, uint32_t sender) const
     Receiver r;
     r.radio = radio;
     r.index = radio->GetIndex();
-    r.pDrop = LinkDropProbability(GetRssW(r.index, sender));
+    r.rssW = GetRssW(r.index, sender);
+    r.pDrop = LinkDropProbability(r.rssW);
     r.prop = GetPropagationDelay(r.index, sender);
     return r;
 }
@@ -764,6 +854,26 @@ D2dChannel::StartTransmission(Ptr<D2dRadio> sender,
         maxDistance = std::max(maxDistance, GetDistanceM(r.index, s));
         tx->rx.push_back(r);
     }
+    if (IsSpectrumFinite())
+    {
+        // Its sub-channels: under scheduled access free of conflicts (channel access waited
+        // for them), under immediate access the least interfered. Eq. (18) with the
+        // interference of the transmissions on the air now.
+        const bool scheduled = GetAccess()->GetPolicy() == D2dChannelAccess::SCHEDULED;
+        const bool found = GetSpectrum()->Find(s, heard, scheduled, tx->subChannels);
+        NS_ABORT_MSG_IF(!found, "D2dChannel: no sub-channel for message " << job.msgId);
+        if (m_interference)
+        {
+            for (auto& r : tx->rx)
+            {
+                r.interferenceW = m_spectrum->InterferenceW(r.index, tx->subChannels, job.msgId);
+                r.pDrop = LinkDropProbability(r.rssW, r.interferenceW);
+            }
+        }
+        m_spectrum->Occupy(job.msgId, s, heard, tx->subChannels);
+        tx->occupying = true;
+    }
+    tx->onAir = true;
     RememberLive(tx);
     m_current[s] = tx;
     // Channel access holds the sender and these receivers until their outcomes are known.
@@ -957,7 +1067,15 @@ D2dChannel::FragmentSent(Ptr<Transmission> tx)
         {
             continue; // a receiver that has the fragment ignores its retransmission
         }
-        const bool lost = m_uniform->GetValue() < r.pDrop;
+        // Per fragment: eq. (18) with the interference of the transmissions on the air as
+        // this fragment ends (the fast path takes the one at the transmission's start).
+        const double pDrop =
+            tx->occupying && m_interference
+                ? LinkDropProbability(
+                      r.rssW,
+                      m_spectrum->InterferenceW(r.index, tx->subChannels, tx->job.msgId))
+                : r.pDrop;
+        const bool lost = m_uniform->GetValue() < pDrop;
         if (!lost)
         {
             if (tx->reliable)
@@ -1018,6 +1136,7 @@ D2dChannel::TxEnd(Ptr<Transmission> tx)
     {
         m_current[s] = nullptr;
     }
+    LeaveSpectrum(tx);
     m_transmissionTrace(tx->job.msgId, s, tx->fragmentTransmissions, tx->airtime);
     if (tx->rx.empty())
     {
@@ -1065,6 +1184,11 @@ D2dChannel::RxStart(Ptr<Transmission> tx, std::size_t k)
     if (r.radio->IsOff())
     {
         r.failReason = "receiver_off";
+    }
+    else if (r.radio->GetNReceptions() >= GetReceiveChains(r.index) &&
+             !(r.radio->IsHalfDuplex() && r.radio->IsTransmitting()))
+    {
+        r.failReason = "rx_busy"; // every receive chain is taken (immediate access)
     }
     else if (!r.radio->BeginRx(tx->rateBps))
     {
@@ -1148,6 +1272,14 @@ D2dChannel::Report(Ptr<Transmission> tx, Receiver& r, bool delivered, const std:
     rec.delivered = delivered;
     rec.dropProbability = r.pDrop;
     rec.reason = reason;
+    rec.onAir = tx->onAir;
+    if (tx->onAir)
+    {
+        rec.startTime = tx->start;
+        rec.airtime = tx->airtime;
+    }
+    rec.subChannels = tx->subChannels;
+    rec.interferenceW = r.interferenceW;
     rec.lastRow = tx->nEnded + 1 == tx->rx.size(); // nEnded counts this row below
     tx->sender->ReportDelivery(rec);
     if (r.reserved)
@@ -1178,6 +1310,7 @@ D2dChannel::AbortTransmission(Ptr<D2dRadio> sender)
     m_current[s] = nullptr;
     tx->aborted = true;
     CancelEvents(tx);
+    LeaveSpectrum(tx);
     ForgetLive(tx); // (also when it has no receiver to report)
     for (auto& r : tx->rx)
     {
@@ -1207,6 +1340,7 @@ D2dChannel::ReportUnfinished(Ptr<D2dRadio> sender)
     {
         tx->aborted = true; // nothing of it may happen any more
         CancelEvents(tx);
+        LeaveSpectrum(tx);
         if (s < m_current.size() && m_current[s] == tx)
         {
             m_current[s] = nullptr;
@@ -1222,6 +1356,18 @@ D2dChannel::ReportUnfinished(Ptr<D2dRadio> sender)
         }
         ForgetLive(tx);
     }
+}
+
+void
+D2dChannel::LeaveSpectrum(Ptr<Transmission> tx)
+{
+    if (!tx->occupying)
+    {
+        return;
+    }
+    tx->occupying = false;
+    m_spectrum->Release(tx->job.msgId);
+    m_access->SpectrumReleased(); // a waiting transmission may take its sub-channels
 }
 
 void

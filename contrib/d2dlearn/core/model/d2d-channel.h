@@ -9,6 +9,7 @@
 #include "d2d-link-quality.h"
 #include "d2d-radio.h"
 #include "d2d-rss-model.h"
+#include "d2d-spectrum.h"
 
 #include "ns3/event-id.h"
 #include "ns3/object.h"
@@ -68,6 +69,18 @@ class PropagationRssModel;
  * D2dChannelAccess: IMMEDIATE (raw radios, half-duplex losses) or SCHEDULED (an ideal MAC
  * with spatial reuse).
  *
+ * Spectrum (SubChannels K, D2dSpectrum): with K = 0 (the default of this class) every link has
+ * the whole band whatever else is on the air, as above. With K > 0 the band is K sub-channels
+ * (OFDMA resource blocks): a transmission occupies SubChannelsPerTransmission m of them from
+ * its start to its end at the sender, at the rate r x BandwidthHz x m / K; a receiver takes
+ * part in at most D2dRadio::ReceiveChains (default K) receptions at once (under immediate
+ * access a further one is lost there, reason "rx_busy"); under scheduled access a
+ * transmission waits for its sub-channels (SpectrumReuse) and its receivers' chains. With
+ * Interference, eq. (18) takes the co-channel interference I at the receiver:
+ * P_D = 1 - exp(-(2^r - 1)(sigma^2 + I) / W_ij). The fast path evaluates I once, when the
+ * transmission starts, over the transmissions then on the air (so its O(1) events per
+ * message stay); the per-fragment path evaluates it at the end of every fragment.
+ *
  * Fast path (attribute FastPath, default on): the loss and retransmission counts are
  * drawn from their distributions (binomials), so a message costs O(1) events whatever
  * its size: one at the sender and two per receiver. The per-fragment
@@ -120,7 +133,10 @@ class D2dChannel : public D2dLinkQuality
     /** \return the RSS model */
     Ptr<D2dRssModel> GetRssModel() const;
 
-    /** \return link rate r x bandwidth (bit/s) */
+    /**
+     * \return the rate of one transmission (bit/s): r x BandwidthHz, times
+     *         SubChannelsPerTransmission / SubChannels with a finite spectrum
+     */
     double GetRateBps() const;
     /**
      * \param bytes message size
@@ -180,6 +196,16 @@ class D2dChannel : public D2dLinkQuality
     double GetRangeThresholdW(double txPowerDbm) const;
     /** \return the channel-access object (its policy is the AccessPolicy attribute) */
     Ptr<D2dChannelAccess> GetAccess();
+    /** \return the band (its sub-channels are the SubChannels attribute, 0: unlimited) */
+    Ptr<D2dSpectrum> GetSpectrum();
+    /** \return true if SubChannels > 0: the band is a finite resource */
+    bool IsSpectrumFinite() const;
+    /**
+     * \param index a radio's index
+     * \return receptions it can take part in at once: its ReceiveChains, at most K (K if 0);
+     *         unlimited (UINT32_MAX) with an unlimited spectrum and ReceiveChains 0
+     */
+    uint32_t GetReceiveChains(uint32_t index) const;
     /**
      * \param rx receiver index
      * \param tx transmitter index
@@ -280,9 +306,12 @@ class D2dChannel : public D2dLinkQuality
     Ptr<MobilityModel> MobilityOf(uint32_t index, bool isReceiver) const;
     /**
      * \param rssW RSS of a link that is heard (W)
-     * \return its drop probability, eq. (18)
+     * \param interferenceW co-channel interference at its receiver (W)
+     * \return its drop probability, eq. (18) with sigma^2 + I
      */
-    double LinkDropProbability(double rssW) const;
+    double LinkDropProbability(double rssW, double interferenceW = 0.0) const;
+    /** \brief A transmission leaves the air: free its sub-channels (finite spectrum). */
+    void LeaveSpectrum(Ptr<Transmission> tx);
     /**
      * \param radio a receiving radio
      * \param sender the transmitter's index
@@ -326,6 +355,12 @@ class D2dChannel : public D2dLinkQuality
     double m_rangeM;
     D2dChannelAccess::Policy m_policy;
     Ptr<D2dChannelAccess> m_access;
+    uint32_t m_subChannels;      //!< K, sub-channels of the band (0: unlimited)
+    uint32_t m_perTransmission;  //!< sub-channels one transmission occupies
+    bool m_interference;         //!< co-channel interference in eq. (18)
+    D2dSpectrum::Reuse m_reuse;  //!< which transmissions share a sub-channel
+    double m_reuseDistanceM;     //!< Hearing reuse: distance, m (0: hearing alone)
+    Ptr<D2dSpectrum> m_spectrum; //!< the band (made on first use)
     /** RangeM without positions: the reference propagation model (made on first use) */
     mutable Ptr<PropagationRssModel> m_rangeReference;
     mutable std::map<double, double> m_rangeThresholds; //!< by transmit power (dBm)
@@ -337,7 +372,7 @@ class D2dChannel : public D2dLinkQuality
     bool m_gridKnown{false};
     std::unordered_map<int64_t, std::vector<uint32_t>> m_grid; //!< RangeM cells: devices
     bool m_releaseScheduled{false};
-    std::map<uint64_t, Ptr<Transmission>> m_live; //!< transmissions with open outcomes
+    std::map<uint64_t, Ptr<Transmission>> m_live;           //!< transmissions with open outcomes
     std::set<std::pair<uint32_t, uint64_t>> m_liveBySender; //!< (sender, msgId) of m_live
     Ptr<D2dRssModel> m_rss;
     Ptr<PropagationDelayModel> m_delay;

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -93,8 +94,13 @@ struct D2dDeliveryRecord
     uint32_t fragmentsLost{0};                         //!< fragments that never arrived
     uint32_t retransmissions{0};                       //!< fragment retransmissions (reliable mode)
     bool delivered{false};                             //!< the receiver's callback was invoked
-    double dropProbability{0.0}; //!< P_D of the link (eq. 18) when its transmission started
-    std::string reason;          //!< why not delivered: "", "loss", "retry_limit", ...
+    double dropProbability{0.0};       //!< P_D of the link (eq. 18) when its transmission started
+    std::string reason;                //!< why not delivered: "", "loss", "retry_limit", ...
+    bool onAir{false};                 //!< the message went on the air (startTime, airtime hold)
+    Time startTime;                    //!< when its transmission started (after channel access)
+    Time airtime;                      //!< its transmission's airtime (retransmissions included)
+    std::vector<uint32_t> subChannels; //!< finite spectrum: the sub-channels it occupied
+    double interferenceW{0.0};         //!< co-channel interference I at the receiver at start (W)
     /** the message's last row: every receiver's outcome is known (a summary can forget the
      * message's state after it; not a messages.csv column) */
     bool lastRow{false};

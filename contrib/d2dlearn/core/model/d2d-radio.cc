@@ -13,6 +13,7 @@
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 #include <cmath>
 
@@ -40,7 +41,14 @@ D2dRadio::GetTypeId()
                           "receptions to end before transmitting.",
                           BooleanValue(true),
                           MakeBooleanAccessor(&D2dRadio::m_halfDuplex),
-                          MakeBooleanChecker());
+                          MakeBooleanChecker())
+            .AddAttribute("ReceiveChains",
+                          "Receptions the radio can take part in at once with a finite "
+                          "spectrum (D2dChannel SubChannels > 0; at most that many); 0: one "
+                          "per sub-channel (unlimited with an unlimited spectrum).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&D2dRadio::m_receiveChains),
+                          MakeUintegerChecker<uint32_t>());
     return tid;
 }
 
@@ -109,6 +117,12 @@ bool
 D2dRadio::IsTransmitting() const
 {
     return m_transmitting;
+}
+
+uint32_t
+D2dRadio::GetReceiveChains() const
+{
+    return m_receiveChains;
 }
 
 bool

@@ -26,7 +26,9 @@ class D2dRadioEnergyModel;
  * reuse), so queueing delay is real. It is half-duplex (attribute HalfDuplex): a message
  * whose first fragment reaches the radio while it transmits is lost at this radio, and a
  * queued transmission waits until the radio's ongoing receptions end. Receptions from different
- * transmitters overlap freely (orthogonal sub-channels, OFDMA as in Wagle et al. 2025, App. C).
+ * transmitters overlap freely with an unlimited spectrum (orthogonal sub-channels, OFDMA as in
+ * Wagle et al. 2025, App. C); with a finite one (D2dChannel SubChannels) at most ReceiveChains
+ * at once.
  * Transmit and receive energy go to the radio's D2dRadioEnergyModel; when its battery is depleted
  * the radio switches off (D2dTransport::TurnOff).
  */
@@ -61,6 +63,8 @@ class D2dRadio : public D2dTransport
     bool IsTransmitting() const;
     /** \return the HalfDuplex attribute */
     bool IsHalfDuplex() const;
+    /** \return the ReceiveChains attribute (0: one per sub-channel of the channel) */
+    uint32_t GetReceiveChains() const;
     /** \return number of ongoing receptions */
     uint32_t GetNReceptions() const;
     /** \return messages waiting for channel access (D2dChannelAccess) */
@@ -123,6 +127,7 @@ class D2dRadio : public D2dTransport
     Ptr<MobilityModel> m_mobility;
     double m_txPowerDbm;
     bool m_halfDuplex;
+    uint32_t m_receiveChains{0}; //!< receptions at once (0: the channel's sub-channels)
     bool m_transmitting{false};
     uint32_t m_nRx{0};
 };

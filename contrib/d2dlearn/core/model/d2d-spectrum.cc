@@ -1,0 +1,285 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "d2d-spectrum.h"
+
+#include "d2d-channel.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <numeric>
+#include <tuple>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("D2dSpectrum");
+NS_OBJECT_ENSURE_REGISTERED(D2dSpectrum);
+
+TypeId
+D2dSpectrum::GetTypeId()
+{
+    // Its parameters are the channel's Attributes (SubChannels, SubChannelsPerTransmission,
+    // SpectrumReuse, ReuseDistanceM): one place to set them, D2dChannel::GetSpectrum() hands
+    // them over.
+    static TypeId tid = TypeId("ns3::D2dSpectrum")
+                            .SetParent<Object>()
+                            .SetGroupName("D2dlearn")
+                            .AddConstructor<D2dSpectrum>();
+    return tid;
+}
+
+D2dSpectrum::D2dSpectrum()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+D2dSpectrum::~D2dSpectrum()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+D2dSpectrum::DoDispose()
+{
+    m_channel = nullptr;
+    m_on.clear();
+    m_where.clear();
+    Object::DoDispose();
+}
+
+void
+D2dSpectrum::Setup(D2dChannel* channel,
+                   uint32_t subChannels,
+                   uint32_t perTransmission,
+                   Reuse reuse,
+                   double reuseDistanceM)
+{
+    NS_ABORT_MSG_IF(subChannels > 0 && (perTransmission < 1 || perTransmission > subChannels),
+                    "D2dChannel: SubChannelsPerTransmission must be 1 to SubChannels ("
+                        << subChannels << "), not " << perTransmission);
+    m_channel = channel;
+    m_k = subChannels;
+    m_perTransmission = subChannels > 0 ? perTransmission : 1;
+    m_reuse = reuse;
+    m_reuseDistanceM = reuseDistanceM;
+    m_on.assign(m_k, {});
+    m_nFree = m_k;
+    m_where.clear();
+}
+
+bool
+D2dSpectrum::IsUnlimited() const
+{
+    return m_k == 0;
+}
+
+uint32_t
+D2dSpectrum::GetSubChannels() const
+{
+    return m_k;
+}
+
+uint32_t
+D2dSpectrum::GetPerTransmission() const
+{
+    return m_perTransmission;
+}
+
+double
+D2dSpectrum::GetBandShare() const
+{
+    return m_k == 0 ? 1.0 : static_cast<double>(m_perTransmission) / m_k;
+}
+
+D2dSpectrum::Reuse
+D2dSpectrum::GetReuse() const
+{
+    return m_reuse;
+}
+
+uint32_t
+D2dSpectrum::GetNFree() const
+{
+    return m_nFree;
+}
+
+bool
+D2dSpectrum::Near(uint32_t rx, uint32_t tx) const
+{
+    if (rx == tx)
+    {
+        return true; // a radio is never far from itself
+    }
+    if (!m_channel->Hears(rx, tx))
+    {
+        return false;
+    }
+    return m_reuseDistanceM <= 0 || m_channel->GetDistanceM(rx, tx) < m_reuseDistanceM;
+}
+
+bool
+D2dSpectrum::Conflicts(uint32_t sender,
+                       const std::vector<uint32_t>& receivers,
+                       const Occupant& other) const
+{
+    if (m_reuse == NONE)
+    {
+        return true;
+    }
+    for (uint32_t r : receivers)
+    {
+        if (Near(r, other.sender))
+        {
+            return true; // it would be interfered with
+        }
+    }
+    for (uint32_t r : other.receivers)
+    {
+        if (Near(r, sender))
+        {
+            return true; // it would interfere
+        }
+    }
+    return false;
+}
+
+bool
+D2dSpectrum::Find(uint32_t sender,
+                  const std::vector<uint32_t>& receivers,
+                  bool clearOnly,
+                  std::vector<uint32_t>& out) const
+{
+    out.clear();
+    if (clearOnly && m_reuse == NONE)
+    {
+        // A cell: the lowest free sub-channels (none of them carries interference).
+        if (m_nFree < m_perTransmission)
+        {
+            return false;
+        }
+        for (uint32_t c = 0; c < m_k && out.size() < m_perTransmission; ++c)
+        {
+            if (m_on[c].empty())
+            {
+                out.push_back(c);
+            }
+        }
+        return true;
+    }
+    // (interference summed over the receivers, occupants, index) of each qualifying one
+    std::vector<std::tuple<double, std::size_t, uint32_t>> ranked;
+    ranked.reserve(m_k);
+    for (uint32_t c = 0; c < m_k; ++c)
+    {
+        bool ok = true;
+        double interference = 0.0;
+        for (const Occupant& o : m_on[c])
+        {
+            if (clearOnly && Conflicts(sender, receivers, o))
+            {
+                ok = false;
+                break;
+            }
+            for (uint32_t r : receivers)
+            {
+                if (r != o.sender && m_channel->Hears(r, o.sender))
+                {
+                    interference += m_channel->GetRssW(r, o.sender);
+                }
+            }
+        }
+        if (ok)
+        {
+            ranked.emplace_back(interference, m_on[c].size(), c);
+        }
+    }
+    if (ranked.size() < m_perTransmission)
+    {
+        return false;
+    }
+    std::partial_sort(ranked.begin(), ranked.begin() + m_perTransmission, ranked.end());
+    for (uint32_t i = 0; i < m_perTransmission; ++i)
+    {
+        out.push_back(std::get<2>(ranked[i]));
+    }
+    std::sort(out.begin(), out.end());
+    return true;
+}
+
+void
+D2dSpectrum::Occupy(uint64_t id,
+                    uint32_t sender,
+                    const std::vector<uint32_t>& receivers,
+                    const std::vector<uint32_t>& subChannels)
+{
+    for (uint32_t c : subChannels)
+    {
+        NS_ASSERT(c < m_k);
+        if (m_on[c].empty())
+        {
+            --m_nFree;
+        }
+        Occupant o;
+        o.id = id;
+        o.sender = sender;
+        if (m_reuse == HEARING)
+        {
+            o.receivers = receivers;
+        }
+        m_on[c].push_back(std::move(o));
+    }
+    m_where[id] = subChannels;
+}
+
+void
+D2dSpectrum::Release(uint64_t id)
+{
+    auto it = m_where.find(id);
+    if (it == m_where.end())
+    {
+        return;
+    }
+    for (uint32_t c : it->second)
+    {
+        auto& on = m_on[c];
+        on.erase(
+            std::remove_if(on.begin(), on.end(), [id](const Occupant& o) { return o.id == id; }),
+            on.end());
+        if (on.empty())
+        {
+            ++m_nFree;
+        }
+    }
+    m_where.erase(it);
+}
+
+double
+D2dSpectrum::InterferenceW(uint32_t receiver,
+                           const std::vector<uint32_t>& subChannels,
+                           uint64_t exclude) const
+{
+    if (subChannels.empty())
+    {
+        return 0.0;
+    }
+    // The interference power averaged over the transmission's sub-channels: a co-channel
+    // transmitter on c of its m sub-channels adds W_ik x c / m.
+    double sum = 0.0;
+    for (uint32_t c : subChannels)
+    {
+        for (const Occupant& o : m_on[c])
+        {
+            if (o.id != exclude && o.sender != receiver && m_channel->Hears(receiver, o.sender))
+            {
+                sum += m_channel->GetRssW(receiver, o.sender);
+            }
+        }
+    }
+    return sum / static_cast<double>(subChannels.size());
+}
+
+} // namespace ns3
