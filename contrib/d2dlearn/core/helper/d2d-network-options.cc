@@ -1179,7 +1179,14 @@ D2dNetworkOptions::Record(D2dTraceHelper& traces, const D2dNetwork& network) con
     if (network.channel)
     {
         traces.AddAttributes(network.channel->GetRadio(0));
+        // The rate of one transmission: r x bandwidth, x m / K with a finite spectrum.
         traces.AddParameter("linkRateBps", network.channel->GetRateBps());
+        if (network.d2s)
+        {
+            traces.AddParameter("d2sLinkRateBps", network.d2s->GetRateBps());
+            traces.AddParameter("d2sSubChannelsInForce",
+                                network.d2s->GetSpectrum()->GetSubChannels());
+        }
         traces.AddAttributes(network.channel);
         traces.AddAttributes(network.channel->GetRadio(0)->GetEnergyModel());
         traces.AddAttributes(D2dHelper::GetComputeModel(network.devices.Get(0)));
