@@ -63,6 +63,7 @@ main(int argc, char* argv[])
     net.areaSideM = 50.0;     // a room-sized cluster of devices, m
     net.d2sTxPowerDbm = 30.0; // the FL baselines' device-to-server link, dBm
     net.access = "scheduled"; // CMFL and the CCP leave half-duplex scheduling to the channel
+    net.subChannels = D2dNetworkOptions::SHARED_BAND_SUB_CHANNELS; // uploads share a band
 
     // Each flag once: a flag bound to an attribute takes its help, default and range from it
     // (Range() narrows) and sets it for every object of the class.

@@ -72,6 +72,7 @@ main(int argc, char* argv[])
     net.areaSideM = 50.0;
     net.d2sTxPowerDbm = 30.0;
     net.access = "scheduled";
+    net.subChannels = D2dNetworkOptions::SHARED_BAND_SUB_CHANNELS; // uploads share a band
 
     D2dScenarioSupport support("consensus");
     D2dScenarioFlags flags(support);

@@ -139,6 +139,15 @@ class D2dNetworkOptions
     /** \param defaultOutDir the default of --outDir */
     explicit D2dNetworkOptions(std::string defaultOutDir);
 
+    /**
+     * The learning scenarios' default --subChannels (fedavg, cmfl, consensus): a band of K
+     * sub-channels that every upload and broadcast shares, so that a round's simulated time
+     * grows with the number of devices that send in it, as on a shared band. Measured in
+     * doc/explanation/channel-model.md's section "Spectrum": FedAvg's round time against the
+     * number of devices for K = 0, 1, 4, 16.
+     */
+    static constexpr uint32_t SHARED_BAND_SUB_CHANNELS = 4;
+
     // The flags' values. A scenario may change them before AddFlags() to set its own
     // defaults; after Validate() they hold the values in force.
     uint32_t nDevices{0};           //!< --nDevices (0: the scenario's default or N of --rssFile)
