@@ -288,6 +288,27 @@ def expand(cmd, runs, **names):
     return argv
 
 
+def spectrum_of(runs):
+    """One sentence: the spectrum the runs used, from their run.json (the channel's
+    --subChannels and the server's cell in force; Wi-Fi runs have 802.11's own medium)."""
+    seen = set()
+    for run in runs:
+        with open(os.path.join(run, "run.json")) as f:
+            p = json.load(f).get("parameters", {})
+        if p.get("backend") == "wifi":
+            seen.add("802.11 (--backend=wifi)")
+            continue
+        k = int(p.get("subChannels", 0))
+        d2s = p.get("d2sSubChannelsInForce")
+        text = ("the unlimited band (every link the whole band at once, --subChannels=0)"
+                if k == 0 else "a D2D band of %d sub-channels" % k)
+        if d2s is not None and int(d2s) != k:
+            text += (", the server's cell unlimited" if int(d2s) == 0
+                     else ", the server's cell %d sub-channels" % int(d2s))
+        seen.add(text)
+    return "Spectrum: " + "; ".join(sorted(seen)) + "." if seen else ""
+
+
 def figures(name, toml, camp, outdir, stamp):
     """The campaign's figures and table into outdir/NAME/, with a stamp.md naming the run."""
     spec = FIGURES[name]
@@ -325,9 +346,9 @@ def figures(name, toml, camp, outdir, stamp):
                  "<!-- Written by bench/doc-numbers.py; do not edit: re-run it. -->\n"
                  "Measured by `bench/doc-numbers.py --campaign %s` (`analysis/sweep.py run` of "
                  "`analysis/campaigns/%s.toml`, %d runs, then %s) on %s, with a 1-minute "
-                 "load average of %s before the campaign, %s, commit %s.\n"
+                 "load average of %s before the campaign, %s, commit %s. %s\n"
                  % (name, name, len(runs), spec.get("by", "the plots above"), stamp["machine"],
-                    stamp["load"], stamp["date"], stamp["commit"]))
+                    stamp["load"], stamp["date"], stamp["commit"], spectrum_of(runs)))
 
 
 # Tables over several campaigns: a page's table whose rows come from more than one campaign
@@ -467,9 +488,10 @@ def table_over(name, camps, outdir, stamp, times, work):
                  "<!-- Written by bench/doc-numbers.py; do not edit: re-run it. -->\n"
                  "Measured by `bench/doc-numbers.py --table %s` (`analysis/sweep.py run "
                  "--jobs %s` of %s; %d runs, then %s) on %s, with a 1-minute load average of "
-                 "%s before the campaigns, %s, commit %s.\n"
+                 "%s before the campaigns, %s, commit %s. %s\n"
                  % (name, times[spec["campaigns"][0]]["jobs"], ran, len(runs), spec["by"],
-                    stamp["machine"], stamp["load"], stamp["date"], stamp["commit"]))
+                    stamp["machine"], stamp["load"], stamp["date"], stamp["commit"],
+                    spectrum_of(runs)))
 
 
 def campaigns(bindir, names, outdir, stamp, jobs=None, tables=()):
