@@ -60,9 +60,15 @@ run-json
     message_rows / energy_rows equal the data rows of messages.csv / energy.csv; traces is
     standard or full, and messages.csv has no row of a kind untraced_message_rows lists
     (--traces=standard leaves those kinds out; the summary describes the rows written);
-    linkRateBps equals spectralEfficiency x bandwidthHz (the rate eq. 18 assumes).
+    linkRateBps equals spectralEfficiency x bandwidthHz (the rate eq. 18 assumes), times
+    m / K with a finite spectrum (m = subChannelsPerTransmission, K = subChannels > 0); with
+    a server, d2sLinkRateBps the same with K = d2sSubChannelsInForce, which equals
+    d2sSubChannels (subChannels where it is -1).
 header
-    messages.csv and energy.csv have their documented columns.
+    messages.csv and energy.csv have their documented columns; messages.csv has the four
+    spectrum columns (t_start_s, airtime_s, sub_channel, interference_w) after reason
+    exactly when a K in force is > 0 (run.json's subChannels or d2sSubChannelsInForce, on
+    the channel backend).
 trace-files
     run.json's trace_files lists every CSV file of the folder, and each listed file is there
     with the data rows (lines after the header) and the CRC-32 (zlib's) the run wrote it
@@ -73,7 +79,8 @@ format
     violation with its line, and left out of the other checks).
 resolution
     each (msg_id, dst) has exactly one row (delivered or lost, never twice); a row is
-    delivered exactly when its reason is empty; reason is one of the documented ones.
+    delivered exactly when its reason is empty; reason is one of the documented ones
+    (rx_busy among them: see receive-chains).
 complete
     complete = 1 implies delivered = 1; complete = delivered and fragments_lost = 0.
 fragments
@@ -93,15 +100,19 @@ p_drop
         noisePowerW from run.json's parameters (W <= 0: 1);
       D2D rows with --dynamicRssLevels=L > 0: eq. 18 of one of the L bin centres
         MinW + (k + 1/2)(MaxW - MinW)/L (ns3::DynamicRssModel attributes in parameters);
-      all to 1e-9. D2S rows with --d2sLinks=equal (or a run.json without d2sLinks): every
-      one has the same p_drop (every D2S link has the same length). D2S rows with
+      all to 1e-9. With the spectrum columns, sigma^2 + interference_w in eq. 18 (a fixed
+      drop probability P is an RSS inverted with sigma^2 alone: 1 - (1 - P)^((sigma^2 + I)
+      / sigma^2)); the rows below that keep one p_drop are those with interference_w 0
+      (the others: check sinr). D2S rows with --d2sLinks=equal (or a run.json without
+      d2sLinks): every one has the same p_drop (every D2S link has the same length). D2S rows with
       --d2sLinks=distance on the channel: without movement (mobility constant) each device's
       rows (uplink and downlink) keep one p_drop; and where the audit knows the loss (the
       default log-distance model: no --ns3::...PropagationLossModel... argument, no
       --d2sDropProbability, a mobility that keeps the devices in the square: not
       gauss-markov), the distance that p_drop stands for
       (eq. 18 and the log-distance loss inverted: exponent 3, 46.6777 dB at 1 m, at
-      d2sTxPowerDbm, sigma^2 = d2sNoisePowerW or noisePowerW) lies between the server's
+      d2sTxPowerDbm, sigma^2 = d2sNoisePowerW if >= 0 else noisePowerW, plus
+      interference_w) lies between the server's
       (run.json serverPosition) least and greatest distance to the square [0,
       areaSideM]^2, relative 1e-6. Without movement and without dynamic RSS, each D2D link
       (src, dst) keeps one p_drop.
@@ -131,6 +142,56 @@ positions
     with constant mobility, a positive rangeM on the D2D channel and RSS from the positions
     (no --rssFile, no --dynamicRssLevels), every messages.csv D2D row that is not out_of_range
     joins devices closer than rangeM at positions.csv's positions (1e-5 m: 6 decimals).
+spectrum
+    (messages.csv with the spectrum columns; a row is on the D2S cell when src or dst is the
+    server, N = nDevices, else on the D2D channel, each with its own K.) t_start_s and
+    airtime_s are both given or both empty; given on every row whose transmission went on
+    the air (delivered, loss, retry_limit, half_duplex, rx_busy, receiver_off), empty on
+    out_of_range and cancelled rows (sender_off and unfinished: either); sub_channel empty
+    off the air or on a channel with K = 0, else m distinct ascending indices in 0..K-1
+    joined by '+'; interference_w >= 0, and 0 off the air, with K = 0, with
+    --interference=false and on a single cell (scheduled access and spectrumReuse none:
+    the D2S cell always); the rows of one msg_id on the air agree on t_start_s, airtime_s
+    and sub_channel. On a single cell no two messages are on one sub-channel at once:
+    each starts at or after (1 ns) the end t_start_s + airtime_s of every earlier one (a
+    message cut short, sender_off or unfinished, left the air at an unknown time: only its
+    start counts). interference_w > 0 needs another message on one of its sub-channels on
+    the air at its t_start_s (1 ns; not checked at --traces=standard with untraced kinds,
+    which may have been on the air).
+airtime
+    airtime_s = bits / rate of its channel (linkRateBps, D2S d2sLinkRateBps), to 1 ns (the
+    simulator's Time rounding): full fragments (mtuBytes + FragmentHeaderBytes) x 8 bits,
+    the last (bytes - (fragments - 1) mtuBytes + header) x 8; unreliable (fragments - 1)
+    full and one last; reliable (fragments + retransmissions - L) full and L last for some
+    L in 1..maxRetransmissions + 1 (the last fragment's transmissions, between the bounds
+    (fragments + retransmissions) x last and x full bits). sender_off and unfinished rows
+    (the transmission may have stopped early): between 0 and (fragments +
+    retransmissions) full fragments.
+time-order (spectrum)
+    t_start_s not before t_send_s (the queueing delay >= 0) nor after simulated_time_s; a
+    delivered row's t_recv_s - (t_start_s + airtime_s), the propagation delay, between 0 and
+    P (1 ns): P the light time over the square's diagonal on D2D links; on D2S links over the
+    server's farthest distance to the square (--d2sLinks=distance) or d2sDistanceFactor
+    diagonals (equal: the fixed D2S length is that factor times the mean D2D distance);
+    1e-4 s where the audit does not know the geometry (--rssFile, gauss-markov, another
+    PropagationDelayModel).
+receive-chains
+    on a channel with K > 0, at most C = min(receiveChains or K, K) receptions at once at a
+    receiver: the rows received to the end (delivered, loss, retry_limit) each take a chain
+    over [t_start_s + P, t_start_s + airtime_s - 1 ns) (the part certainly at the receiver
+    whatever its propagation delay, P as above). An rx_busy row: only under immediate
+    access with finite chains (K > 0 or receiveChains > 0), and (spectrum columns, no
+    untraced kinds) C other messages possibly in progress at its receiver when it arrived
+    (started by t_start_s + P, not ended before t_start_s).
+sinr
+    where each link's RSS W stays constant (mobility constant, no --dynamicRssLevels; a
+    --dropProbability is a constant W too), W = -(2^r - 1)(sigma^2 + interference_w) /
+    ln(1 - p_drop) from each row with 0 < p_drop < 1 (sigma^2: noisePowerW; D2S
+    d2sNoisePowerW if >= 0) is the same on every row of a D2D link (src, dst), of a device's
+    D2S uplink and downlink, of every D2S link with --d2sLinks=equal: relative 1e-9 plus
+    4.4e-16 / ((1 - p) |ln(1 - p)|) (p_drop = 1 - exp(-x) in double carries no more digits
+    of x). It can hold only if the channel used I as eq. 18 says: a changed interference_w
+    (or p_drop) moves that row's W.
 network-mean
     where node -1 is a mean over the devices, in every round and metric that has device
     rows, node -1 equals the mean of the device rows over the regular agents, relative
@@ -139,6 +200,7 @@ network-mean
     network and fedavg's decentralized and local algorithms average every device row.
 """
 
+import bisect
 import csv
 import json
 import math
@@ -152,7 +214,22 @@ MESSAGE_COLUMNS = ["msg_id", "kind", "src", "dst", "bytes", "t_send_s", "t_recv_
 ENERGY_COLUMNS = ["sim_time_s", "node", "component", "energy_j", "remaining_j"]
 COMPONENTS = ["radio_tx", "radio_rx", "radio_idle", "compute", "d2s_tx", "d2s_rx", "d2s_idle"]
 REASONS = {"", "loss", "retry_limit", "half_duplex", "out_of_range", "receiver_off",
-           "sender_off", "cancelled", "unfinished"}
+           "sender_off", "cancelled", "unfinished", "rx_busy"}
+# messages.csv's further columns when a K in force is > 0 (doc/reference/traces.md).
+SPECTRUM_COLUMNS = ["t_start_s", "airtime_s", "sub_channel", "interference_w"]
+# Reasons of a transmission that went on the air and ran to its end (t_start_s given, its
+# airtime the formula's); out_of_range and cancelled rows never went on the air; sender_off
+# and unfinished rows may have (their airtime may stop short).
+ON_AIR_REASONS = {"", "loss", "retry_limit", "half_duplex", "rx_busy", "receiver_off"}
+NEVER_ON_AIR_REASONS = {"out_of_range", "cancelled"}
+CUT_SHORT_REASONS = {"sender_off", "unfinished"}
+# Rows whose reception began and ran to the transmission's end (a receive chain taken).
+RECEIVED_REASONS = {"", "loss", "retry_limit"}
+# Rows whose reception never began at the receiver.
+NOT_RECEIVED_REASONS = {"rx_busy", "receiver_off", "half_duplex", "out_of_range", "cancelled"}
+LIGHT_SPEED_MPS = 299792458.0  # ns-3's ConstantSpeedPropagationDelayModel
+PROPAGATION_S = 1e-4  # propagation delay bound where the geometry is unknown
+NS_TOL = 1  # ns: the simulator's time step (Time rounding)
 METRICS = [("accuracy", True), ("mse", False), ("error", False)]
 ALLOW_LISTED = {"wall_time_s": "the wall clock of the run: no trace records it (compared "
                                "with run.json's top-level wall_time_s only)"}
@@ -201,10 +278,11 @@ class Audit:
                            expected, got)
 
     # -- reading -------------------------------------------------------------------
-    def read_csv(self, name, columns=None, required=False):
+    def read_csv(self, name, columns=None, required=False, why=""):
         """Rows of name as dicts with their line number in '_line'; None if absent. A file
         whose last line has no newline (cut while written) and a row with another number of
-        fields than the header are violations ("format"); such a row is left out."""
+        fields than the header are violations ("format"); such a row is left out. A header
+        other than columns is a violation ("header"), why saying why those columns."""
         path = os.path.join(self.dir, name)
         if not os.path.exists(path):
             self.expect(not required, name, "header", "file missing", "a file", "none")
@@ -236,8 +314,8 @@ class Audit:
             self.checks += 1
             header = reader.fieldnames or []
         if columns is not None:
-            self.expect(header == columns, name + ":1", "header", "columns", ",".join(columns),
-                        ",".join(header))
+            self.expect(header == columns, name + ":1", "header", "columns" + why,
+                        ",".join(columns), ",".join(header))
         return rows
 
     def number(self, rows, name, column, kind=float, check="header"):
@@ -720,11 +798,24 @@ def check_run_json(a, messages, energy):
                      "a row of a kind run.json lists as untraced", "no row", r["kind"])
             break
     p = a.params
-    if all(isinstance(p.get(k), (int, float)) for k in
-           ("linkRateBps", "spectralEfficiency", "bandwidthHz")):
-        a.expect_close("run.json:parameters.linkRateBps", "run-json",
-                       "spectralEfficiency x bandwidthHz",
-                       p["spectralEfficiency"] * p["bandwidthHz"], p["linkRateBps"])
+    k_d2d = p.get("subChannels", 0)
+    k_d2s = p.get("d2sSubChannels", -1)
+    k_d2s = k_d2d if isinstance(k_d2s, (int, float)) and k_d2s < 0 else k_d2s
+    if "d2sSubChannelsInForce" in p:
+        a.expect(p["d2sSubChannelsInForce"] == k_d2s, "run.json:parameters.d2sSubChannelsInForce",
+                 "run-json", "d2sSubChannels, or subChannels where it is -1", k_d2s,
+                 p["d2sSubChannelsInForce"])
+    m = p.get("subChannelsPerTransmission", 1)
+    for key, k in (("linkRateBps", k_d2d), ("d2sLinkRateBps", p.get("d2sSubChannelsInForce"))):
+        if not all(isinstance(v, (int, float)) for v in
+                   (p.get(key), p.get("spectralEfficiency"), p.get("bandwidthHz"), k, m)):
+            continue
+        share, what = 1.0, "spectralEfficiency x bandwidthHz"
+        if k > 0:
+            share = min(m, k) / k
+            what += " x subChannelsPerTransmission / K (%d of %d sub-channels)" % (min(m, k), k)
+        a.expect_close("run.json:parameters." + key, "run-json", what,
+                       p["spectralEfficiency"] * p["bandwidthHz"] * share, p[key])
 
 
 def check_trace_files(a):
@@ -842,27 +933,43 @@ def link_expectation(a):
         hi = p.get("ns3::DynamicRssModel::MaxW")
         if isinstance(lo, (int, float)) and isinstance(hi, (int, float)):
             width = (hi - lo) / levels
-            centres = [eq18(lo + (k + 0.5) * width, r_eff, noise) for k in range(levels)]
+            centres = [lo + (k + 0.5) * width for k in range(levels)]
 
     def expected(row):
         src, dst = row["src#"], row["dst#"]
+        # sigma^2 + I: a finite spectrum's co-channel interference at this receiver (eq. 18).
+        noise_i = noise + (row.get("interference_w#") or 0.0)
+        with_i = (" (with interference_w: 1 - (1 - P)^((sigma^2 + I) / sigma^2))"
+                  if row.get("interference_w#") else "")
         d2s = n is not None and (src == n or dst == n)
         if wifi:
             return 0.0, "--backend=wifi"
         if d2s:
             if isinstance(d2s_fixed, (int, float)) and d2s_fixed >= 0:
-                return float(d2s_fixed), "--d2sDropProbability on a D2S link"
+                return fixed_with_interference(d2s_fixed, d2s_noise(p), row), \
+                    "--d2sDropProbability on a D2S link" + with_i
             return None, ""
         if isinstance(d2d_fixed, (int, float)) and d2d_fixed >= 0:
-            return float(d2d_fixed), "--dropProbability on a D2D link"
+            return fixed_with_interference(d2d_fixed, noise, row), \
+                "--dropProbability on a D2D link" + with_i
         if matrix is not None and src is not None and dst is not None \
                 and dst < len(matrix) and src < len(matrix[dst]):
-            return eq18(matrix[dst][src], r_eff, noise), \
+            return eq18(matrix[dst][src], r_eff, noise_i), \
                 "eq. 18 of W[%d][%d] = %r (--rssFile)" % (dst, src, matrix[dst][src])
         if centres is not None:
-            return centres, "eq. 18 of a dynamic RSS bin centre"
+            return [eq18(w, r_eff, noise_i) for w in centres], \
+                "eq. 18 of a dynamic RSS bin centre"
         return None, ""
     return expected
+
+
+def fixed_with_interference(fixed, noise_w, row):
+    """A fixed drop probability P is an RSS W inverted from eq. 18 with sigma^2 alone: with
+    co-channel interference I, eq. 18 gives 1 - (1 - P)^((sigma^2 + I) / sigma^2)."""
+    i_w = row.get("interference_w#") or 0.0
+    if not i_w or fixed >= 1.0 or not isinstance(noise_w, (int, float)) or noise_w <= 0:
+        return float(fixed)
+    return -math.expm1(math.log1p(-fixed) * (noise_w + i_w) / noise_w)
 
 
 def read_matrix(path):
@@ -895,7 +1002,7 @@ def d2s_distance_bounds(a):
         side = float(p["areaSideM"])
         tx_dbm = float(p["d2sTxPowerDbm"])
         r_eff = float(p["spectralEfficiency"])
-        noise = float(p.get("d2sNoisePowerW", p["noisePowerW"]))
+        noise = float(d2s_noise(p))
     except (KeyError, TypeError, ValueError):
         return None
     if len(server) != 3 or not noise > 0:
@@ -905,10 +1012,10 @@ def d2s_distance_bounds(a):
     far = max(math.sqrt((cx - sx) ** 2 + (cy - sy) ** 2 + sz ** 2)
               for cx in (0.0, side) for cy in (0.0, side))
 
-    def distance(p_drop):
+    def distance(p_drop, interference_w=0.0):
         if not 0.0 < p_drop < 1.0:
             return None
-        rss_w = -(2.0 ** r_eff - 1.0) * noise / math.log1p(-p_drop)
+        rss_w = -(2.0 ** r_eff - 1.0) * (noise + interference_w) / math.log1p(-p_drop)
         loss_db = tx_dbm - (10.0 * math.log10(rss_w) + 30.0)
         # Below the reference distance (1 m) the loss is the reference loss: "1 m or less".
         return 10.0 ** ((loss_db - LOG_DISTANCE_REF_LOSS_DB) / (10.0 * LOG_DISTANCE_EXPONENT))
@@ -936,6 +1043,9 @@ def check_p_drop(a, messages):
             a.expect(p == 1.0, where, "p_drop", "a link that is not heard", 1.0, p)
             continue
         value, what = expected(r)
+        # With co-channel interference a link's p_drop varies: rows with I > 0 are compared
+        # through the W they stand for (check sinr), those with I = 0 keep one p_drop.
+        quiet = not r.get("interference_w#")
         if isinstance(value, list):
             a.expect(any(abs(v - p) <= P_DROP_TOL for v in value), where, "p_drop", what,
                      "one of " + ",".join(repr(v) for v in value), p)
@@ -943,27 +1053,27 @@ def check_p_drop(a, messages):
             a.expect_close(where, "p_drop", what, value, p, rel=0.0, abs_tol=P_DROP_TOL)
         if n is not None and (r["src#"] == n or r["dst#"] == n):
             device = r["dst"] if r["src#"] == n else r["src"]
-            if d2s_equal:
+            if d2s_equal and quiet:
                 if d2s_first is None:
                     d2s_first = (r["_line"], p)
                 a.expect(p == d2s_first[1], where, "p_drop",
                          "every D2S link has the p_drop of row %d (--d2sLinks=equal)"
                          % d2s_first[0], d2s_first[1], p)
-            elif d2s_static:
+            elif d2s_static and quiet and not d2s_equal:
                 first = d2s_device_first.setdefault(device, (r["_line"], p))
                 a.expect(p == first[1], where, "p_drop",
                          "device %s's D2S link keeps the p_drop of row %d (static devices, "
                          "--d2sLinks=distance)" % (device, first[0]), first[1], p)
             if bounds is not None:
                 near, far, distance = bounds
-                d = distance(p)
+                d = distance(p, r.get("interference_w#") or 0.0)
                 if d is not None:
                     a.expect(near * (1 - 1e-6) - 1e-6 <= max(d, 1.0)
                              and d <= max(far, 1.0) * (1 + 1e-6), where, "p_drop",
                              "the D2S distance of device %s's p_drop (eq. 18, log-distance) "
                              "within the server's reach of the square" % device,
                              "%.6g to %.6g m" % (near, far), "%.6g m" % d)
-        elif static:
+        elif static and quiet:
             link = (r["src"], r["dst"])
             first = link_first.setdefault(link, (r["_line"], p))
             a.expect(p == first[1], where, "p_drop",
@@ -1086,6 +1196,438 @@ def check_message_times(a, messages):
 
 def seconds_ns_or_none(value):
     return None if not isinstance(value, (int, float)) else int(round(value * 1e9))
+
+
+# -- the finite spectrum (messages.csv's t_start_s, airtime_s, sub_channel, interference_w) --
+class Spectrum:
+    """What run.json's parameters say of the band: K in force on the D2D channel and on the
+    D2S cell, m, the receive chains, the access, the reuse rule; the rate of a transmission
+    on each channel. A row is on the D2S cell when src or dst is the server (nDevices)."""
+
+    def __init__(self, a):
+        p = a.params
+        channel = p.get("backend", "channel") == "channel"
+        self.n = p.get("nDevices")
+        k = p.get("subChannels", 0)
+        d2s = p.get("d2sSubChannelsInForce", 0)  # recorded only when the run has a server
+        self.k = {"D2D": int(k) if channel and isinstance(k, (int, float)) else 0,
+                  "D2S": int(d2s) if channel and isinstance(d2s, (int, float)) else 0}
+        self.finite = self.k["D2D"] > 0 or self.k["D2S"] > 0
+        self.m = p.get("subChannelsPerTransmission", 1)
+        self.chains_flag = p.get("receiveChains", p.get("ns3::D2dRadio::ReceiveChains", 0)) or 0
+        self.scheduled = p.get("access") == "scheduled"
+        self.interference = p.get("interference", True) is not False
+        self.reuse = {"D2D": p.get("spectrumReuse", "none"), "D2S": "none"}  # a cell: none
+        self.rate = {"D2D": p.get("linkRateBps"), "D2S": p.get("d2sLinkRateBps")}
+        self.mtu = p.get("mtuBytes")
+        self.header = p.get("ns3::D2dChannel::FragmentHeaderBytes", 0)
+        self.max_tx = (p["maxRetransmissions"] + 1
+                       if isinstance(p.get("maxRetransmissions"), int) else None)
+        self.untraced = bool(a.run.get("untraced_message_rows"))
+        self.propagation_ns = {c: int(math.ceil(propagation_bound_s(a, c == "D2S") * 1e9))
+                               + NS_TOL for c in ("D2D", "D2S")}
+
+    def columns_why(self):
+        if self.finite:
+            return (" (K in force %d on the D2D channel, %d on the D2S cell: the spectrum "
+                    "columns %s after reason)" % (self.k["D2D"], self.k["D2S"],
+                                                  ",".join(SPECTRUM_COLUMNS)))
+        return " (no finite spectrum: subChannels and the D2S cell's K are 0, no spectrum " \
+               "columns)"
+
+    def channel(self, row):
+        return "D2S" if self.n is not None and self.n in (row["src#"], row["dst#"]) else "D2D"
+
+    def chains(self, channel):
+        """Receptions a radio of that channel takes part in at once (None: unlimited):
+        D2dChannel::GetReceiveChains."""
+        k, own = self.k[channel], self.chains_flag
+        if k == 0:
+            return own if own > 0 else None
+        return k if own == 0 else min(own, k)
+
+    def single_cell(self, channel):
+        """No two transmissions on one sub-channel at once: scheduled access, reuse none."""
+        return self.scheduled and self.k[channel] > 0 and self.reuse[channel] == "none"
+
+
+def propagation_bound_s(a, d2s):
+    """The longest propagation delay of a D2D (or D2S) link at the speed of light, where the
+    devices stay in the square with the default delay model: the square's diagonal; a D2S
+    link the server's farthest corner (--d2sLinks=distance) or d2sDistanceFactor times the
+    diagonal (equal: the links' fixed length, that factor times the mean D2D distance).
+    Elsewhere (--rssFile, gauss-markov, another delay model) PROPAGATION_S."""
+    p = a.params
+    command = str(p.get("commandLine", ""))
+    if p.get("rssFile") or p.get("mobility") == "gauss-markov" \
+            or "PropagationDelayModel" in command:
+        return PROPAGATION_S
+    try:
+        diagonal = float(p["areaSideM"]) * math.sqrt(2.0)
+        if not d2s:
+            # (A D2D channel with FixedDistanceM puts every pair that far apart.)
+            fixed = float(p.get("ns3::D2dChannel::FixedDistanceM") or 0.0)
+            return max(diagonal, fixed) / LIGHT_SPEED_MPS
+        if p.get("d2sLinks", "equal") == "equal":
+            return float(p["d2sDistanceFactor"]) * diagonal / LIGHT_SPEED_MPS
+        side = float(p["areaSideM"])
+        sx, sy, sz = [float(x) for x in str(p.get("serverPosition")).split(",")]
+    except (KeyError, TypeError, ValueError):
+        return PROPAGATION_S
+    far = max(math.sqrt((cx - sx) ** 2 + (cy - sy) ** 2 + sz ** 2)
+              for cx in (0.0, side) for cy in (0.0, side))
+    return far / LIGHT_SPEED_MPS
+
+
+def parse_sub_channels(text):
+    """'3' or '1+2' -> [1, 2]; '' -> []; None if not sub-channel indices."""
+    if text in (None, ""):
+        return []
+    parts = text.split("+")
+    if not all(x.isdigit() for x in parts):
+        return None
+    return [int(x) for x in parts]
+
+
+def check_spectrum(a, messages, sp):
+    """Each row's spectrum columns against its reason, its channel's K and m, the access and
+    the reuse rule; the rows of one msg_id agree on t_start_s, airtime_s and sub_channel."""
+    first = {}
+    for r in messages:
+        where = "messages.csv:%d" % r["_line"]
+        ch = sp.channel(r)
+        k = sp.k[ch]
+        start, air, subs, i_w = (r["t_start_ns"], r["airtime_ns"], r["sub_channels"],
+                                 r["interference_w#"])
+        on_air = start is not None
+        a.expect(on_air == (air is not None), where, "spectrum",
+                 "t_start_s and airtime_s both given or both empty",
+                 "both" if on_air else "neither",
+                 "t_start_s=%s airtime_s=%s" % (r["t_start_s"] or "empty",
+                                                r["airtime_s"] or "empty"))
+        if r["reason"] in ON_AIR_REASONS:
+            a.expect(on_air, where, "spectrum",
+                     "a transmission on the air (reason %s) has its t_start_s"
+                     % (r["reason"] or "none: delivered"), "a time", "empty")
+        elif r["reason"] in NEVER_ON_AIR_REASONS:
+            a.expect(not on_air, where, "spectrum",
+                     "a message never on the air (%s) has no t_start_s" % r["reason"],
+                     "empty", r["t_start_s"])
+        if subs is None:
+            a.expect(False, where, "spectrum", "sub_channel: sub-channel indices joined by +",
+                     "e.g. 3 or 1+2", r["sub_channel"])
+        elif not on_air or k == 0:
+            a.expect(subs == [], where, "spectrum",
+                     "no sub_channel %s" % ("off the air" if not on_air else
+                                            "on the %s link's unlimited band (K = 0)" % ch),
+                     "empty", r["sub_channel"])
+        else:
+            ok = (len(subs) == sp.m and subs == sorted(set(subs))
+                  and all(0 <= c < k for c in subs))
+            a.expect(ok, where, "spectrum",
+                     "sub_channel: %s distinct ascending sub-channels of the %s link's 0..%d"
+                     % (sp.m, ch, k - 1), "%s of 0..%d" % (sp.m, k - 1), r["sub_channel"])
+        if i_w is not None:
+            a.expect(i_w >= 0 and not math.isinf(i_w), where, "spectrum",
+                     "interference_w >= 0 (W)", ">= 0", i_w)
+            zero = None
+            if not on_air:
+                zero = "off the air"
+            elif k == 0:
+                zero = "on the %s link's unlimited band" % ch
+            elif not sp.interference:
+                zero = "--interference=false"
+            elif sp.single_cell(ch):
+                zero = "scheduled access, one transmission per sub-channel on the %s channel" % ch
+            if zero is not None:
+                a.expect(i_w == 0.0, where, "spectrum", "interference_w 0 (%s)" % zero, 0.0, i_w)
+        if on_air:
+            key = (ch, r["msg_id"])
+            same = (r["t_start_s"], r["airtime_s"], r["sub_channel"])
+            if key in first:
+                line, other = first[key]
+                a.expect(same == other, where, "spectrum",
+                         "msg_id %s: t_start_s, airtime_s, sub_channel as at row %d"
+                         % (r["msg_id"], line), ",".join(other), ",".join(same))
+            else:
+                first[key] = (r["_line"], same)
+
+
+def transmissions(messages, sp):
+    """{(channel, msg_id): [row, start ns, planned end ns, cut short]} of the rows on the
+    air (the first row of each message: its rows agree, check_spectrum)."""
+    out = {}
+    for r in messages:
+        if r["t_start_ns"] is None or r["airtime_ns"] is None or r["sub_channels"] is None:
+            continue
+        key = (sp.channel(r), r["msg_id"])
+        cut = r["reason"] in CUT_SHORT_REASONS
+        if key not in out:
+            out[key] = [r, r["t_start_ns"], r["t_start_ns"] + r["airtime_ns"], cut]
+        elif cut:
+            out[key][3] = True
+    return out
+
+
+def check_sub_channel_use(a, messages, sp):
+    """Scheduled access with reuse none (the D2S cell always): no two transmissions on one
+    sub-channel at once. interference_w > 0: another transmission on one of its sub-channels
+    on the air when it started."""
+    on_air = transmissions(messages, sp)
+    by_sub = {}
+    for (ch, msg), (r, start, end, cut) in on_air.items():
+        for c in r["sub_channels"]:
+            # A transmission cut short (sender_off, unfinished) left the air at an unknown
+            # time before its planned end: only its start is certain.
+            by_sub.setdefault((ch, c), []).append((start, end, cut, msg, r))
+    for (ch, c), lst in sorted(by_sub.items()):
+        lst.sort(key=lambda t: (t[0], t[4]["_line"]))
+        if sp.single_cell(ch):
+            last = None  # (certain end, msg, row) of the latest-ending so far
+            for start, end, cut, msg, r in lst:
+                if last is not None:
+                    a.expect(start >= last[0] - NS_TOL, "messages.csv:%d" % r["_line"],
+                             "spectrum",
+                             "msg_id %s on sub-channel %d of the %s channel starts while msg_id "
+                             "%s (row %d) is on the air there (scheduled access, spectrumReuse "
+                             "none: one transmission per sub-channel)"
+                             % (msg, c, ch, last[1], last[2]["_line"]),
+                             ">= %.9f" % (last[0] / 1e9), r["t_start_s"])
+                certain = start if cut else end
+                if last is None or certain > last[0]:
+                    last = (certain, msg, r)
+    if sp.untraced:
+        return  # kinds left out of messages.csv may have been on the air
+    index = {}
+    for key, lst in by_sub.items():
+        starts = [t[0] for t in lst]
+        best = []  # running top two (planned end, msg) of the prefix
+        top = []
+        for t in lst:
+            top = sorted(top + [(t[1], t[3])], reverse=True)[:2]
+            best.append(top)
+        index[key] = (starts, best)
+    for r in messages:
+        i_w = r.get("interference_w#")
+        if not i_w or r["t_start_ns"] is None or not r["sub_channels"]:
+            continue
+        ch, s = sp.channel(r), r["t_start_ns"]
+        found = False
+        for c in r["sub_channels"]:
+            starts, best = index.get((ch, c), ([], []))
+            i = bisect.bisect_right(starts, s + NS_TOL) - 1
+            if i >= 0:
+                others = [e for e, msg in best[i] if msg != r["msg_id"]]
+                if others and others[0] >= s - NS_TOL:
+                    found = True
+                    break
+        a.expect(found, "messages.csv:%d" % r["_line"], "spectrum",
+                 "interference_w > 0: another transmission on sub-channel %s of the %s channel "
+                 "on the air at t_start_s" % (r["sub_channel"], ch), "one", "none")
+
+
+def check_airtime(a, messages, sp):
+    """airtime_s = the bits of its fragments (retransmissions included) / the rate of its
+    channel, to 1 ns: unreliable (F - 1) full fragments and the last one; reliable
+    (F + R - L) full and L last ones for some L in 1..maxRetransmissions + 1 (the last
+    fragment's transmissions; F = 1: L = R + 1)."""
+    if not isinstance(sp.mtu, int) or sp.mtu <= 0 or not isinstance(sp.header, int):
+        return
+    full = (sp.mtu + sp.header) * 8
+    for r in messages:
+        air = r["airtime_ns"]
+        rate = sp.rate[sp.channel(r)]
+        frags, retx, size = r["fragments#"], r["retransmissions#"], r["bytes#"]
+        if air is None or not isinstance(rate, (int, float)) or rate <= 0 \
+                or None in (frags, retx, size) or frags < 1:
+            continue
+        where = "messages.csv:%d" % r["_line"]
+        last = (size - (frags - 1) * sp.mtu + sp.header) * 8
+        if r["reason"] in CUT_SHORT_REASONS:
+            bound = (frags + retx) * full / rate * 1e9
+            a.expect(0 <= air <= bound + NS_TOL, where, "airtime",
+                     "a transmission cut short (%s): airtime_s <= (fragments + "
+                     "retransmissions) full fragments / rate" % r["reason"],
+                     "0 to %.9f" % (bound / 1e9), r["airtime_s"])
+            continue
+        if r["mode"] != "reliable":
+            lo = hi = 1
+        else:
+            total = frags + retx
+            lo = max(1, total - (frags - 1) * sp.max_tx) if sp.max_tx else 1
+            hi = min(retx + 1, sp.max_tx) if sp.max_tx else retx + 1
+            if frags == 1:
+                lo = max(lo, retx + 1)
+        ok = False
+        candidates = []
+        for n_last in range(lo, hi + 1):
+            expected = ((frags + retx - n_last) * full + n_last * last) / rate * 1e9
+            candidates.append(expected)
+            if abs(air - expected) <= NS_TOL + 1e-12 * expected:
+                ok = True
+                break
+        if r["mode"] != "reliable":
+            what = ("(fragments - 1) x (mtuBytes + header) x 8 + (last fragment + header) x 8 "
+                    "bits at %r bit/s (%s)" % (rate, sp.channel(r)))
+            want = "%.9f" % (candidates[0] / 1e9) if candidates else "none"
+        else:
+            what = ("(fragments + retransmissions - L) full and L last fragments for an L in "
+                    "%d..%d at %r bit/s (%s, reliable)" % (lo, hi, rate, sp.channel(r)))
+            want = ("%.9f to %.9f" % (min(candidates) / 1e9, max(candidates) / 1e9)
+                    if candidates else "no L (retransmissions beyond maxRetransmissions)")
+        a.expect(ok, where, "airtime", what, want, r["airtime_s"])
+
+
+def check_spectrum_times(a, messages, sp):
+    """t_start_s not before t_send_s (the queueing delay) nor after simulated_time_s;
+    delivered rows: t_recv_s - (t_start_s + airtime_s), the propagation delay, between 0 and
+    the link's longest (1 ns)."""
+    end = seconds_ns_or_none(a.run.get("simulated_time_s"))
+    for r in messages:
+        start, air = r["t_start_ns"], r["airtime_ns"]
+        if start is None:
+            continue
+        where = "messages.csv:%d" % r["_line"]
+        if r["t_send_ns"] is not None:
+            a.expect(start >= r["t_send_ns"], where, "time-order",
+                     "t_start_s not before t_send_s (a queueing delay >= 0)",
+                     ">= " + r["t_send_s"], r["t_start_s"])
+        if end is not None:
+            a.expect(start <= end, where, "time-order", "t_start_s not after simulated_time_s",
+                     "<= %.9f" % (end / 1e9), r["t_start_s"])
+        if r["t_recv_ns"] is not None and air is not None:
+            prop = r["t_recv_ns"] - start - air
+            bound = sp.propagation_ns[sp.channel(r)]
+            a.expect(-NS_TOL <= prop <= bound, where, "time-order",
+                     "t_recv_s - (t_start_s + airtime_s), the propagation delay of a %s link"
+                     % sp.channel(r), "0 to %.9f s" % (bound / 1e9), "%.9f s" % (prop / 1e9))
+
+
+def check_receive_chains(a, messages, sp):
+    """At most the receive chains C (receiveChains, at most K; K if 0) receptions at once at
+    a receiver on a finite channel: the rows that received to the end (delivered, loss,
+    retry_limit), each [t_start_s + P, t_start_s + airtime_s) with P the channel's longest
+    propagation delay (certainly at the receiver, whatever the link's delay). rx_busy: only
+    under immediate access, and C receptions possibly in progress at the receiver then."""
+    received = {}
+    possible = {}
+    for r in messages:
+        start, air = r["t_start_ns"], r["airtime_ns"]
+        if start is None or air is None or r["dst#"] is None:
+            continue
+        key = (sp.channel(r), r["dst#"])
+        if r["reason"] in RECEIVED_REASONS:
+            received.setdefault(key, []).append((start, start + air, r))
+        if r["reason"] not in NOT_RECEIVED_REASONS:
+            possible.setdefault(key, []).append((start, start + air, r))
+    for (ch, dst), lst in sorted(received.items()):
+        chains = sp.chains(ch)
+        if chains is None or sp.k[ch] == 0:
+            continue
+        prop = sp.propagation_ns[ch]
+        events = []
+        for start, end, r in lst:
+            lo, hi = start + prop, end - NS_TOL
+            if lo < hi:
+                events.append((lo, 1, r))
+                events.append((hi, 0, r))
+        events.sort(key=lambda e: (e[0], e[1], e[2]["_line"]))  # ends first at one time
+        on = {}
+        for t, kind, r in events:
+            if kind == 0:
+                on.pop(r["_line"], None)
+                continue
+            on[r["_line"]] = r
+            if len(on) > chains:
+                a.expect(False, "messages.csv:%d" % r["_line"], "receive-chains",
+                         "receptions at once at %s %d (rows %s)"
+                         % ("the server" if ch == "D2S" and dst == sp.n else "device", dst,
+                            ",".join(str(x) for x in sorted(on))),
+                         "<= %d" % chains, len(on))
+            else:
+                a.checks += 1
+    windows = {}
+    for key, lst in possible.items():
+        lst.sort(key=lambda t: t[0])
+        windows[key] = ([t[0] for t in lst], lst, max(t[1] - t[0] for t in lst))
+    for r in messages:
+        if r["reason"] != "rx_busy":
+            continue
+        where = "messages.csv:%d" % r["_line"]
+        ch = sp.channel(r)
+        chains = sp.chains(ch)
+        if not a.expect(not sp.scheduled and chains is not None, where, "receive-chains",
+                        "rx_busy only under immediate access with finite receive chains "
+                        "(scheduled access waits for a chain)", "--access=immediate",
+                        "--access=%s, %s chains" % ("scheduled" if sp.scheduled else
+                                                   "immediate", chains or "unlimited")):
+            continue
+        if sp.untraced or r["t_start_ns"] is None:
+            continue
+        s, prop = r["t_start_ns"], sp.propagation_ns[ch]
+        starts, lst, longest = windows[(ch, r["dst#"])] if (ch, r["dst#"]) in windows \
+            else ([], [], 0)
+        busy = set()
+        # Only those started at most the longest airtime before can still be on the air.
+        lo = bisect.bisect_left(starts, s - NS_TOL - prop - longest)
+        for start, end, other in lst[lo:bisect.bisect_right(starts, s + prop)]:
+            if other["msg_id"] != r["msg_id"] and end + prop > s - NS_TOL:
+                busy.add(other["msg_id"])
+        a.expect(len(busy) >= chains, where, "receive-chains",
+                 "rx_busy: every receive chain of %d taken when it arrived (receptions "
+                 "possibly in progress there)" % r["dst#"], ">= %d" % chains, len(busy))
+
+
+def check_sinr(a, messages, sp):
+    """Where each link's RSS stays constant (no movement, no dynamic RSS; a drop probability
+    override is an RSS inverted from eq. 18, constant too), W = -(2^r - 1)(sigma^2 + I) /
+    ln(1 - p_drop) recovered from each row with 0 < p_drop < 1 is the same on every row of a
+    (src, dst) D2D link, of a device's D2S links (every D2S link with --d2sLinks=equal):
+    relative 1e-9, plus the rounding of p_drop = 1 - exp(-x) in the
+    channel, 4.4e-16 / ((1 - p) |ln(1 - p)|) (a tiny p_drop carries few digits of W)."""
+    p = a.params
+    if moves(a) or p.get("dynamicRssLevels") or p.get("backend", "channel") != "channel":
+        return
+    r_eff = p.get("spectralEfficiency")
+    if not isinstance(r_eff, (int, float)):
+        return
+    factor = 2.0 ** r_eff - 1.0
+    first = {}
+    for r in messages:
+        pd, i_w = r["p_drop#"], r.get("interference_w#")
+        if pd is None or i_w is None or not 0.0 < pd < 1.0 or r["reason"] == "out_of_range":
+            continue
+        ch = sp.channel(r)
+        # (A drop probability override is a constant RSS too: inverted from eq. 18.)
+        noise = d2s_noise(p) if ch == "D2S" else p.get("noisePowerW")
+        if not isinstance(noise, (int, float)):
+            continue
+        x = -math.log1p(-pd)
+        w = factor * (noise + i_w) / x
+        tol = 1e-9 + 4.4e-16 / ((1.0 - pd) * x)
+        # The links of one RSS: a D2D link (src, dst); a device's D2S uplink and downlink,
+        # or every D2S link with --d2sLinks=equal (as check p_drop holds their p_drop).
+        if ch == "D2D":
+            link, label = (r["src"], r["dst"]), "link %s->%s" % (r["src"], r["dst"])
+        elif p.get("d2sLinks", "equal") == "equal":
+            link, label = ("D2S",), "every D2S link (--d2sLinks=equal)"
+        else:
+            device = r["dst"] if r["src#"] == sp.n else r["src"]
+            link, label = ("D2S", device), "device %s's D2S link" % device
+        if link not in first:
+            first[link] = (r["_line"], w, tol)
+            continue
+        line, w0, tol0 = first[link]
+        a.expect(abs(w - w0) <= (tol + tol0) * max(w, w0), "messages.csv:%d" % r["_line"],
+                 "sinr", "%s: W = -(2^r - 1)(sigma^2 + interference_w) / ln(1 - p_drop) as at "
+                 "row %d (a constant RSS)" % (label, line), w0, w)
+
+
+def d2s_noise(p):
+    """sigma^2 of the D2S cell: d2sNoisePowerW when >= 0 (graph-discovery), else
+    noisePowerW."""
+    d2s = p.get("d2sNoisePowerW", -1)
+    return d2s if isinstance(d2s, (int, float)) and d2s >= 0 else p.get("noisePowerW")
 
 
 def check_csv_times(a, name, rows):
@@ -1266,8 +1808,17 @@ def parse_messages(a, messages):
                       ("p_drop", float)):
         a.number(messages, "messages.csv", col, kind)
     parse_times(a, messages, "messages.csv", ("t_send_s", "t_recv_s"))
+    spectrum = bool(messages) and all(c in messages[0] for c in SPECTRUM_COLUMNS)
+    if spectrum:
+        parse_times(a, messages, "messages.csv", ("t_start_s", "airtime_s"))
+        a.number(messages, "messages.csv", "interference_w", float, "spectrum")
     for r in messages:
         r["t_send_ns"], r["t_recv_ns"] = r.get("t_send_s#"), r.get("t_recv_s#")
+        # Without the spectrum columns: nothing on record of the air (checks skip the row).
+        r["t_start_ns"], r["airtime_ns"] = r.get("t_start_s#"), r.get("airtime_s#")
+        r["sub_channels"] = parse_sub_channels(r["sub_channel"]) if spectrum else []
+        r.setdefault("interference_w#", None)
+    return spectrum
 
 
 def parse_times(a, rows, name, columns):
@@ -1284,12 +1835,15 @@ def parse_times(a, rows, name, columns):
 
 def audit(run_dir):
     a = Audit(run_dir)
-    messages = a.read_csv("messages.csv", MESSAGE_COLUMNS, required=True) or []
+    sp = Spectrum(a)
+    messages = a.read_csv("messages.csv",
+                          MESSAGE_COLUMNS + (SPECTRUM_COLUMNS if sp.finite else []),
+                          required=True, why=sp.columns_why()) or []
     standard = a.run.get("traces") == "standard"
     energy = a.read_csv("energy.csv", ENERGY_COLUMNS + (["periods"] if standard else []),
                         required=True) or []
     rounds = a.read_csv("rounds.csv")
-    parse_messages(a, messages)
+    spectrum = parse_messages(a, messages)
     a.number(energy, "energy.csv", "node", int)
     a.number(energy, "energy.csv", "energy_j")
     a.number(energy, "energy.csv", "remaining_j")
@@ -1309,6 +1863,13 @@ def audit(run_dir):
     check_fragments(a, messages)
     check_p_drop(a, messages)
     check_message_times(a, messages)
+    if spectrum:
+        check_spectrum(a, messages, sp)
+        check_sub_channel_use(a, messages, sp)
+        check_airtime(a, messages, sp)
+        check_spectrum_times(a, messages, sp)
+        check_sinr(a, messages, sp)
+    check_receive_chains(a, messages, sp)  # (rx_busy: with or without the columns)
     check_energy(a, energy)
     check_network_mean(a, rounds)
     check_positions(a, messages)

@@ -3,9 +3,12 @@
 
 Run:  /usr/bin/python3 tests/analysis/test_audit.py BIN_DIR
 BIN_DIR holds the built scenario programs (fedavg, cmfl, consensus, bayes-consensus,
-graph-discovery, d2d-exchange). Each program runs once on a small setting (a few seconds)
-and the audit must pass on it; then, for each check, a copy of a real run with one
-number changed by hand must make the audit exit 1 with a line naming that check. Two
+graph-discovery, d2d-exchange). Each program runs once on a small setting (a few seconds),
+and three runs have a finite spectrum (messages.csv's t_start_s, airtime_s, sub_channel and
+interference_w: uploads queued on the server's sub-channels, co-channel interference under
+immediate access, reliable airtimes); the audit must pass on each; then, for each check, a
+copy of a real run with one number changed by hand must make the audit exit 1 with a line
+naming that check. Two
 runs that once reported wrong numbers pass, and their old numbers written back by hand are
 flagged: consensus --algorithm=local with flipped agents in node -1 (network-mean), and
 graph-discovery's D2S rows at another P_D than --d2sDropProbability (p_drop).
@@ -48,6 +51,19 @@ RUNS = {
     "graph-discovery": ["--nDevices=8", "--dataFraction=0.02", "--iterations=40",
                         "--bufferSize=16", "--traceEvery=1", "--rounds=1", "--model=logistic",
                         "--threads=0"],
+    # A finite spectrum (messages.csv's t_start_s, airtime_s, sub_channel, interference_w):
+    # the server's cell on 2 sub-channels, scheduled: the 6 uploads queue in waves of 2.
+    "fedavg-spectrum-d2s": ["--nDevices=6", "--rounds=2", "--dataFraction=0.03",
+                            "--model=mlp:32", "--d2sSubChannels=2", "--access=scheduled"],
+    # 8 devices on 2 sub-channels at once (immediate access): co-channel interference in
+    # eq. 18 (interference_w > 0) and receptions lost with every chain taken (rx_busy).
+    "fedavg-spectrum-interference": ["--algorithm=decentralized", "--nDevices=8", "--rounds=2",
+                                     "--dataFraction=0.02", "--model=mlp:16",
+                                     "--subChannels=2", "--access=immediate"],
+    # Reliable: airtimes with retransmissions; D2D and D2S both scheduled on 2 sub-channels.
+    "d2d-exchange-spectrum-reliable": ["--nDevices=8", "--duration=3s", "--subChannels=2",
+                                       "--access=scheduled", "--reliable=true",
+                                       "--d2sFraction=0.3", "--meanInterval=0.2s"],
 }
 # The known bugs: the exact commands (besides --quiet --outDir).
 BUG_LOCAL_FLIPPED = ["--algorithm=local", "--flipList=2,9", "--rounds=4"]
@@ -394,6 +410,138 @@ class AuditTest(unittest.TestCase):
         d = self.copy("consensus")
         self.edit_json(d, lambda run: run.update(energy_rows=run["energy_rows"] + 1))
         self.assertViolation(d, "run-json", "energy.csv")
+
+    # -- the finite spectrum ---------------------------------------------------------
+    def spectrum_rows(self, name):
+        header, rows = read_rows(os.path.join(self.runs[name], "messages.csv"))
+        self.assertEqual(header[-4:], ["t_start_s", "airtime_s", "sub_channel", "interference_w"])
+        return rows
+
+    def test_spectrum_runs_exercise_the_checks(self):
+        # The clean audits above are not vacuous: uploads queued, interference, rx_busy and
+        # retransmissions occurred.
+        rows = self.spectrum_rows("fedavg-spectrum-d2s")
+        uploads = [r for r in rows if r["dst"] == "6" and r["t_start_s"]]
+        self.assertTrue(any(r["t_start_s"] > r["t_send_s"] for r in uploads))
+        self.assertEqual({r["sub_channel"] for r in uploads}, {"0", "1"})
+        rows = self.spectrum_rows("fedavg-spectrum-interference")
+        self.assertTrue(any(float(r["interference_w"]) > 0 for r in rows))
+        self.assertIn("rx_busy", {r["reason"] for r in rows})
+        rows = self.spectrum_rows("d2d-exchange-spectrum-reliable")
+        self.assertTrue(any(int(r["retransmissions"]) > 0 for r in rows if r["t_start_s"]))
+
+    def test_spectrum_overlap_on_a_sub_channel(self):
+        # Two uploads on the air at once on sub-channels 0 and 1 of the scheduled D2S cell:
+        # the second moved onto the first's sub-channel.
+        d = self.copy("fedavg-spectrum-d2s")
+
+        def change(rows):
+            up = [r for r in rows if r["dst"] == "6" and r["t_start_s"]]
+            a, b = next((a, b) for a in up for b in up
+                        if a["sub_channel"] != b["sub_channel"]
+                        and float(a["t_start_s"]) <= float(b["t_start_s"])
+                        < float(a["t_start_s"]) + float(a["airtime_s"]))
+            b["sub_channel"] = a["sub_channel"]
+        self.edit_csv(d, "messages.csv", change)
+        self.assertViolation(d, "spectrum", "one transmission per sub-channel")
+
+    def test_spectrum_airtime_off_by_a_microsecond(self):
+        d = self.copy("fedavg-spectrum-d2s")
+
+        def change(rows):
+            row = next(r for r in rows if r["t_start_s"])
+            for r in rows:
+                if r["msg_id"] == row["msg_id"]:
+                    r["airtime_s"] = "%.9f" % (float(r["airtime_s"]) + 1e-6)
+        self.edit_csv(d, "messages.csv", change)
+        self.assertViolation(d, "airtime", "bit/s")
+
+    def test_spectrum_airtime_reliable(self):
+        # A reliable message with retransmissions: its airtime 1 us longer (10 bits at
+        # 10 Mbit/s, no whole number of bytes: no other count of last fragments gives it).
+        d = self.copy("d2d-exchange-spectrum-reliable")
+
+        def change(rows):
+            row = next(r for r in rows if r["t_start_s"] and r["reason"] != "unfinished"
+                       and int(r["retransmissions"]) > 0)
+            for r in rows:
+                if r["msg_id"] == row["msg_id"]:
+                    r["airtime_s"] = "%.9f" % (float(r["airtime_s"]) + 1e-6)
+        self.edit_csv(d, "messages.csv", change)
+        self.assertViolation(d, "airtime", "reliable")
+
+    def test_spectrum_start_before_send(self):
+        d = self.copy("fedavg-spectrum-d2s")
+
+        def change(rows):
+            row = next(r for r in rows if r["t_start_s"] and float(r["t_send_s"]) > 0)
+            for r in rows:
+                if r["msg_id"] == row["msg_id"]:
+                    r["t_start_s"] = "%.9f" % (float(r["t_send_s"]) - 1e-6)
+        self.edit_csv(d, "messages.csv", change)
+        self.assertViolation(d, "time-order", "t_start_s not before t_send_s")
+
+    def test_spectrum_interference_changed(self):
+        # interference_w doubled on a row of a link with other rows: the RSS W it stands for
+        # in eq. 18 (sigma^2 + I) is no longer the link's.
+        d = self.copy("fedavg-spectrum-interference")
+
+        def change(rows):
+            usable = [r for r in rows if 0 < float(r["p_drop"]) < 1]
+            row = next(r for r in usable if float(r["interference_w"]) > 0
+                       and sum((o["src"], o["dst"]) == (r["src"], r["dst"]) for o in usable) > 1)
+            row["interference_w"] = repr(2 * float(row["interference_w"]))
+        self.edit_csv(d, "messages.csv", change)
+        self.assertViolation(d, "sinr", "sigma^2 + interference_w")
+
+    def test_spectrum_interference_without_a_co_channel_transmission(self):
+        # Under scheduled access on a single cell every interference_w is 0.
+        d = self.copy("fedavg-spectrum-d2s")
+        self.edit_csv(d, "messages.csv",
+                      lambda rows: next(r for r in rows if r["t_start_s"]).update(
+                          interference_w="1e-12"))
+        self.assertViolation(d, "spectrum", "interference_w 0 (scheduled access")
+
+    def test_spectrum_receptions_beyond_the_chains(self):
+        # rx_busy under scheduled access, and a third upload moved into a wave of two at the
+        # server (2 receive chains).
+        d = self.copy("fedavg-spectrum-d2s")
+
+        def change(rows):
+            up = [r for r in rows if r["dst"] == "6" and r["t_start_s"]]
+            up[2]["t_start_s"] = up[0]["t_start_s"]
+            up[2]["t_recv_s"] = up[0]["t_recv_s"]
+            rows[-1]["reason"], rows[-1]["delivered"] = "rx_busy", "0"
+        self.edit_csv(d, "messages.csv", change)
+        self.assertViolation(d, "receive-chains", "receptions at once at the server")
+        self.assertViolation(d, "receive-chains", "rx_busy only under immediate access")
+
+    def test_spectrum_sub_channel_out_of_range(self):
+        d = self.copy("fedavg-spectrum-d2s")
+        self.edit_csv(d, "messages.csv", lambda rows: next(
+            r for r in rows if r["sub_channel"]).update(sub_channel="2"))
+        self.assertViolation(d, "spectrum", "sub-channels of the D2S link's 0..1")
+
+    def test_spectrum_columns_missing_or_extra(self):
+        d = self.copy("fedavg-spectrum-d2s")
+        path = os.path.join(d, "messages.csv")
+        header, rows = read_rows(path)
+        write_rows(path, header[:-4], [{k: r[k] for k in header[:-4]} for r in rows])
+        self.assertViolation(d, "header", "spectrum columns")
+        # K = 0 on both channels (d2d-exchange's default): no spectrum columns.
+        d = self.copy("d2d-exchange")
+        path = os.path.join(d, "messages.csv")
+        header, rows = read_rows(path)
+        extra = ["t_start_s", "airtime_s", "sub_channel", "interference_w"]
+        write_rows(path, header + extra, [dict(r, **{k: "" for k in extra}) for r in rows])
+        self.assertViolation(d, "header", "no spectrum columns")
+
+    def test_spectrum_rate_changed(self):
+        d = self.copy("fedavg-spectrum-d2s")
+        self.edit_json(d, lambda run: run["parameters"].update(
+            d2sLinkRateBps=run["parameters"]["d2sLinkRateBps"] * 2))
+        self.assertViolation(d, "run-json", "subChannelsPerTransmission / K")
+        self.assertViolation(d, "airtime", "bit/s")
 
     def test_header(self):
         d = self.copy("d2d-exchange")

@@ -3,7 +3,8 @@
 
 Run:  /usr/bin/python3 tests/analysis/test_audit_mutations.py BIN_DIR
 BIN_DIR holds the built scenario programs. Each of the six scenarios runs once on a small
-setting and analysis/audit.py must pass on it. Then, for every CSV trace file of that run and
+setting (d2d-exchange also with a finite spectrum: messages.csv's four spectrum columns) and
+analysis/audit.py must pass on it. Then, for every CSV trace file of that run and
 on a fresh copy of the run each time, three mutations:
 
   drop-last-row   the file's last line removed (a run cut before its last row);
@@ -36,7 +37,13 @@ RUNS = {
     "bayes-consensus": ["--steps=5"],
     "graph-discovery": ["--iterations=10", "--rounds=1", "--dataFraction=0.02"],
     "d2d-exchange": ["--nDevices=10", "--duration=5s"],
+    # A finite spectrum: messages.csv with t_start_s, airtime_s, sub_channel, interference_w
+    # (immediate access: co-channel interference, rx_busy; the D2S cell too).
+    "d2d-exchange-spectrum": ["--nDevices=10", "--duration=5s", "--subChannels=2",
+                              "--access=immediate", "--d2sFraction=0.3"],
 }
+# The program of a RUNS entry that is a variant of a scenario.
+PROGRAM = {"d2d-exchange-spectrum": "d2d-exchange"}
 
 
 def mutations(data):
@@ -77,7 +84,7 @@ class AuditMutationTest(unittest.TestCase):
 
     def check_scenario(self, program):
         run = os.path.join(self.tmp, program)
-        proc = subprocess.run([os.path.join(BIN, program)] + RUNS[program]
+        proc = subprocess.run([os.path.join(BIN, PROGRAM.get(program, program))] + RUNS[program]
                               + ["--quiet=true", "--outDir=" + run],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               universal_newlines=True, timeout=600)
@@ -124,6 +131,9 @@ class AuditMutationTest(unittest.TestCase):
 
     def test_d2d_exchange(self):
         self.check_scenario("d2d-exchange")
+
+    def test_d2d_exchange_spectrum(self):
+        self.check_scenario("d2d-exchange-spectrum")
 
 
 if __name__ == "__main__":
