@@ -104,6 +104,11 @@ expect_reject dropProbability --dropProbability=0.2 --rssFile="$TMP/w3.csv"
 expect_reject dropProbability --dropProbability=0.2 --dynamicRssLevels=4
 expect_reject noisePowerW --dropProbability=0.2 --noisePowerW=0
 expect_reject dropProbability --backend=wifi --dropProbability=0.2
+# a finite spectrum: K ranges, m within K, a fixed p_drop that interference would raise
+expect_reject subChannels --subChannels=-1
+expect_reject subChannelsPerTransmission --subChannels=2 --subChannelsPerTransmission=3
+expect_reject d2sBandwidthHz --d2sFraction=0.5 --d2sBandwidthHz=0.5
+expect_reject dropProbability --subChannels=2 --dropProbability=0.2
 expect_reject printLinks --backend=wifi --printLinks
 # Attribute combinations the model would abort on mid-simulation.
 expect_reject MinW --dynamicRssLevels=4 --ns3::DynamicRssModel::MinW=1
@@ -132,6 +137,8 @@ expect_accept() {
 }
 
 expect_accept --nDevices=2 --duration=1ns
+expect_accept --nDevices=3 --duration=1s --subChannels=2 --dropProbability=0.2 \
+    --interference=false
 expect_accept --nDevices=3 --duration=1s --dropProbability=0 --noisePowerW=0
 expect_accept --nDevices=3 --duration=1s --dropProbability=0.5 --d2sDropProbability=0.1 \
     --d2sFraction=0.5 --RngRun=7

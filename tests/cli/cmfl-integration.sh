@@ -29,7 +29,8 @@ source "$(dirname "$0")/lib-checks.sh" cmfl-integration
 COMMON=(--rounds=15 --learningRate=0.02 --dataFraction=0.1 --nDevices=40
     --activationPercent=50 --partition=iid --quorum=replicas --failedVote=keep-committee
     --maliciousCommittee=adversarial --multiKrumWeights=uniform --quiet
-    --inertFlags=record)  # the CMFL rules ride along with the baselines, listed in run.json
+    --inertFlags=record   # the CMFL rules ride along with the baselines, listed in run.json
+    --subChannels=0)      # the unlimited band these numbers were measured on (5 s phases)
 
 # P_D = 0.2 on every link (the lossy run below).
 "$PYTHON" - "$TMP/rss.csv" <<'PY'

@@ -30,7 +30,7 @@ PYTHON=/usr/bin/python3
 
 PAPER=(--nDevices=650 --activationPercent=10 --committeePercent=40 --aggregationPercent=40
     --dataFraction=0.65 --rounds=10 --attack=back-gradient --maliciousPercent=30 --threads=1
-    --quiet)
+    --quiet --subChannels=0) # the unlimited band the claims below were measured on
 run() { # run DIR ARGS...
     local dir=$1
     shift

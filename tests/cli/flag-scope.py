@@ -53,6 +53,7 @@ VALUES = {
     "access": ["immediate", "scheduled"],
     "subChannels": ["3", "5"],
     "d2sSubChannels": ["3", "5"],
+    "d2sBandwidthHz": ["5e6", "2e7"],
     "subChannelsPerTransmission": ["2", "3"],
     "receiveChains": ["1", "2"],
     "interference": ["false", "true"],
@@ -161,6 +162,7 @@ SAMPLES = [
     # a finite spectrum: the D2D band, the D2S cell, co-channel interference
     ("fedavg", ["--algorithm=decentralized"], "--subChannels=2", "messages.csv"),
     ("fedavg", ["--algorithm=fedavg"], "--d2sSubChannels=2", "messages.csv"),
+    ("fedavg", ["--algorithm=fedavg"], "--d2sBandwidthHz=5e6", "messages.csv"),
     ("fedavg", ["--algorithm=decentralized", "--access=immediate", "--subChannels=1"],
      "--interference=false", "messages.csv"),
     ("cmfl", ["--algorithm=cmfl-1"], "--gradientUpload=broadcast", "messages.csv"),
@@ -196,7 +198,7 @@ REASONS = [
     ("d2d-exchange", [], "--d2sTxPowerDbm=10", "--d2sFraction=0 has no server"),
     ("fedavg", ["--algorithm=decentralized", "--subChannels=2"], "--interference=false",
      "no two transmissions share a sub-channel"),
-    ("fedavg", ["--algorithm=decentralized"], "--receiveChains=1",
+    ("fedavg", ["--algorithm=decentralized", "--subChannels=0"], "--receiveChains=1",
      "every link of this run has an unlimited one"),
 ]
 

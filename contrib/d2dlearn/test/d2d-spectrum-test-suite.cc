@@ -397,6 +397,7 @@ class D2dSpectrumTestSuite : public TestSuite
         AddTestCase(new D2dUploadsTestCase(5, 1));
         AddTestCase(new D2dUploadsTestCase(7, 0));
         AddTestCase(new D2dUploadsTestCase(3, 8));
+        AddTestCase(new D2dUploadsTestCase(1, 5)); // alone on B / 5: 5 x the airtime of K = 0
         AddTestCase(new D2dInterferenceTestCase(true, true));
         AddTestCase(new D2dInterferenceTestCase(false, true));
         AddTestCase(new D2dInterferenceTestCase(true, false));

@@ -131,6 +131,7 @@ D2dFlagScope::GetTable()
         {"access", "", {Channel(), Messages()}},
         {"subChannels", "", {Channel(), {Need::D2D_BAND, "", {}, "", "", false}}},
         {"d2sSubChannels", "", {Channel(), D2s()}},
+        {"d2sBandwidthHz", "", {Channel(), D2s()}},
         {"subChannelsPerTransmission", "", {Channel(), Messages(), FiniteSpectrum()}},
         {"receiveChains", "", {Channel(), Messages(), FiniteSpectrum()}},
         {"interference",

@@ -43,6 +43,7 @@
 #include <iostream>
 #include <numeric>
 #include <stdexcept>
+#include <tuple>
 
 namespace ns3
 {
@@ -170,6 +171,12 @@ D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
              "--subChannels; 0: unlimited)",
              d2sSubChannels)
         .Range(-1, 100000);
+    flags
+        .Add("d2sBandwidthHz",
+             "Bandwidth of the device-to-server cell, a band of its own beside the D2D one, "
+             "Hz (-1: --bandwidthHz)",
+             d2sBandwidthHz)
+        .Range(-1, 1e12);
     flags
         .Add("subChannelsPerTransmission",
              "Sub-channels one transmission occupies (1 to --subChannels)",
@@ -390,6 +397,30 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
     // several flags or a file, before simulating.
     ValidateBackend(support);
     ValidateServer(support);
+    // --dropProbability promises that p_drop in every row; co-channel interference would
+    // raise it (eq. 18 with sigma^2 + I).
+    const bool coChannelD2d =
+        subChannels > 0 && interference && (access == "immediate" || spectrumReuse == "hearing");
+    const bool coChannelD2s = GetD2sSubChannels() > 0 && interference && access == "immediate";
+    for (const auto& [name, p, co] :
+         {std::tuple<const char*, double, bool>{"dropProbability", dropProbability, coChannelD2d},
+          {"d2sDropProbability", d2sDropProbability, coChannelD2s}})
+    {
+        if (p >= 0 && co && !IsWifi())
+        {
+            support.Fail(fmt::format("--{}={} gives every row that p_drop, and co-channel "
+                                     "interference would raise it: add --interference=false "
+                                     "(or use --access=scheduled with --spectrumReuse=none)",
+                                     name,
+                                     p));
+        }
+    }
+    if (d2sBandwidthHz >= 0 && d2sBandwidthHz < 1)
+    {
+        support.Fail(fmt::format("--d2sBandwidthHz={} is not accepted (1 to 1e12 Hz, or -1: "
+                                 "--bandwidthHz)",
+                                 d2sBandwidthHz));
+    }
     for (const auto& [name, k] : {std::pair<const char*, uint32_t>{"subChannels", subChannels},
                                   {"d2sSubChannels", GetD2sSubChannels()}})
     {
@@ -724,6 +755,10 @@ D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
         EnumValue(spectrumReuse == "hearing" ? D2dSpectrum::HEARING : D2dSpectrum::NONE));
     d2d.SetChannelAttribute("ReuseDistanceM", DoubleValue(reuseDistanceM));
     d2d.SetD2sChannelAttribute("SubChannels", UintegerValue(GetD2sSubChannels()));
+    if (d2sBandwidthHz > 0)
+    {
+        d2d.SetD2sChannelAttribute("BandwidthHz", DoubleValue(d2sBandwidthHz));
+    }
     d2d.SetD2sChannelAttribute("SpectrumReuse", EnumValue(D2dSpectrum::NONE));
     d2d.SetRadioAttribute("ReceiveChains", UintegerValue(receiveChains));
     if (traces && (subChannels > 0 || (withServer && GetD2sSubChannels() > 0)))

@@ -176,6 +176,8 @@ class D2dNetworkOptions
     uint32_t subChannels{0};
     /** --d2sSubChannels: sub-channels of the device-to-server cell (-1: --subChannels) */
     int64_t d2sSubChannels{-1};
+    /** --d2sBandwidthHz: the device-to-server cell's own band, Hz (-1: --bandwidthHz) */
+    double d2sBandwidthHz{-1};
     uint32_t subChannelsPerTransmission{1}; //!< --subChannelsPerTransmission: m, 1 to K
     uint32_t receiveChains{0};         //!< --receiveChains: receptions at once per radio (0: K)
     bool interference{true};           //!< --interference: co-channel I in eq. (18)
