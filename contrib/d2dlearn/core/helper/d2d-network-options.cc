@@ -1126,8 +1126,18 @@ D2dNetworkOptions::PrintLinks(std::ostream& os,
                       seed,
                       rngRun,
                       reliable ? "reliable" : "unreliable");
-    os << fmt::format("# d2d: rate {} bit/s; {} ordered pairs{}, {} hear; p_drop of those: {}\n",
+    // A transmission's share of the band: the whole of it, or m of K sub-channels.
+    auto band = [](Ptr<D2dChannel> channel) {
+        Ptr<D2dSpectrum> spectrum = channel->GetSpectrum();
+        return spectrum->IsUnlimited() ? std::string("the whole band, unlimited sub-channels")
+                                       : fmt::format("{} of {} sub-channels",
+                                                     spectrum->GetPerTransmission(),
+                                                     spectrum->GetSubChannels());
+    };
+    os << fmt::format("# d2d: rate {} bit/s ({}); {} ordered pairs{}, {} hear; p_drop of those: "
+                      "{}\n",
                       d2d->GetRateBps(),
+                      band(d2d),
                       pairs,
                       listed ? "" : fmt::format(" (a random sample of {} evaluated)", evaluated),
                       d2dDrop.size(),
@@ -1135,8 +1145,9 @@ D2dNetworkOptions::PrintLinks(std::ostream& os,
     describe("d2d", d2d, d2dDrop);
     if (d2s)
     {
-        os << fmt::format("# d2s: rate {} bit/s; {} uplinks and {} downlinks; p_drop: {}\n",
+        os << fmt::format("# d2s: rate {} bit/s ({}); {} uplinks and {} downlinks; p_drop: {}\n",
                           d2s->GetRateBps(),
+                          band(d2s),
                           n,
                           n,
                           Distribution(d2sDrop));
