@@ -16,12 +16,21 @@ of the rounds from 1 on (BrainTorrent's round 0 is every device's initial traini
 round of the protocol):
 
   round time        the metric round_time_s (the simulated time from a round's start to its
-                    end), its mean over the rounds of a run, s
+                    end), its mean over the rounds of a run that ended before the
+                    protocol's round deadline (run.json roundDeadline_s, 0: none), s
+  at the deadline   the rounds whose round_time_s reached that deadline, left out of the
+                    round time: such a round ended because the deadline did, not because
+                    its uploads were in (over Wi-Fi: a device whose global model never
+                    arrived, so it never uploads and the server waits for it), and its time
+                    is the deadline's whatever the number of devices
   models per round  the mean of the metric participants (fedavg: the clients that train and
                     upload) or models_received (BrainTorrent: the models the round's
-                    aggregator merged) over those rounds: how many uploads a round carried
+                    aggregator merged) over the rounds of the round time: how many uploads
+                    a round carried
 
-A run without a round_time_s row of a round >= 1 is an error (its round time is unknown).
+A run without a round_time_s row of a round >= 1 is an error (its round time is unknown); a
+run whose every round reached the deadline has no round time (its point averages the
+others; empty cells if none has one).
 
 The protocol is "fedavg --algorithm=A" (a run with parameters.clientFraction) or
 "cmfl --algorithm=A" (a run with parameters.committeePercent). The setting is the backend
@@ -32,9 +41,11 @@ d2sSubChannelsInForce) where the protocol has a server, else the D2D band (subCh
 setting, devices); its runs (seeds) each weigh the same: the mean of their round times, the
 sample standard deviation over them (empty with one run), the least and the largest.
 
-Columns: protocol, setting, devices, runs, rounds (per run, the fewest), round time s,
-round time sd s, round time min s, round time max s (4 significant digits), models per
-round (1 decimal; empty if rounds.csv records neither metric). Rows in the order protocol
+Columns: protocol, setting, devices, runs, rounds (the rounds of the round time, all runs
+together), rounds at the deadline (all runs together), round time s, round time sd s, round
+time min s, round time max s (rounded to the microsecond, then 4 significant digits: the
+channel's seeds differ by nanoseconds of propagation delay), models per round (1 decimal;
+empty if rounds.csv records neither metric). Rows in the order protocol
 (fedavg's first), setting (the channel's finite spectra by K, its unlimited band, then
 Wi-Fi), devices.
 
@@ -60,8 +71,9 @@ NOT_COMPARED = {"nDevices", "seed", "RngRun", "outDir", "quiet", "threads", "tra
                 "validate"}
 #: the rounds.csv metric that counts a round's uploads, per program
 MODELS = {"fedavg": "participants", "cmfl": "models_received"}
-COLUMNS = ["protocol", "setting", "devices", "runs", "rounds", "round time s",
-           "round time sd s", "round time min s", "round time max s", "models per round"]
+COLUMNS = ["protocol", "setting", "devices", "runs", "rounds", "rounds at the deadline",
+           "round time s", "round time sd s", "round time min s", "round time max s",
+           "models per round"]
 
 
 def spectrum_k(params):
@@ -120,40 +132,57 @@ def load_run(run_dir):
         n = int(params["nDevices"])
     except (TypeError, ValueError):
         raise TableError("%s: parameters.nDevices is %r" % (path, params["nDevices"]))
+    try:
+        deadline = float(params.get("roundDeadline_s") or 0)
+    except (TypeError, ValueError):
+        raise TableError("%s: parameters.roundDeadline_s is %r"
+                         % (path, params["roundDeadline_s"]))
     rows = [r for r in read_rows(run_dir, "rounds.csv", ["round", "node", "value"],
                                  ["metric"])
             if r["node"] == -1 and r["round"] >= 1]
-    times = [r["value"] for r in rows if r["metric"] == "round_time_s"]
+    times = {r["round"]: r["value"] for r in rows if r["metric"] == "round_time_s"}
     if not times:
         raise TableError("%s: no round_time_s row of node -1 from round 1 on"
                          % os.path.join(run_dir, "rounds.csv"))
-    models = [r["value"] for r in rows if r["metric"] == MODELS[program]]
+    late = {k for k, t in times.items() if deadline > 0 and t >= deadline - 1e-9}
+    kept = [t for k, t in times.items() if k not in late]
+    models = [r["value"] for r in rows
+              if r["metric"] == MODELS[program] and r["round"] in times
+              and r["round"] not in late]
     return {"dir": run_dir, "path": path,
             "protocol": "%s --algorithm=%s" % (program, params["algorithm"]),
             "setting": setting_of(params), "devices": n,
             "flags": command_flags(params, NOT_COMPARED),
-            "rounds": len(times), "round_time": mean(times), "models": mean(models)}
+            "rounds": len(kept), "late": len(late), "round_time": mean(kept),
+            "models": mean(models)}
 
 
 def points(runs):
-    """[{protocol, setting, devices, runs: [run...], rounds, round_time (mean over the
-    runs), sd, min, max, models}] in the table's order."""
+    """[{protocol, setting, devices, runs: [run...], rounds, late, round_time (mean over
+    the runs that have one), sd, min, max, models}] in the table's order."""
     same_flags(runs, lambda run: (run["protocol"], run["setting"]))
     groups = {}
     for run in runs:
         groups.setdefault((run["protocol"], run["setting"], run["devices"]), []).append(run)
     out = []
     for (protocol, setting, devices), group in groups.items():
-        times = [r["round_time"] for r in group]
+        times = [r["round_time"] for r in group if not math.isnan(r["round_time"])]
         out.append({"protocol": protocol, "setting": setting, "devices": devices,
-                    "runs": group, "rounds": min(r["rounds"] for r in group),
-                    "round_time": statistics.fmean(times),
+                    "runs": group, "rounds": sum(r["rounds"] for r in group),
+                    "late": sum(r["late"] for r in group),
+                    "round_time": statistics.fmean(times) if times else math.nan,
                     "sd": statistics.stdev(times) if len(times) > 1 else math.nan,
-                    "min": min(times), "max": max(times),
+                    "min": min(times) if times else math.nan,
+                    "max": max(times) if times else math.nan,
                     "models": mean(r["models"] for r in group)})
     out.sort(key=lambda p: (protocol_order(p["protocol"]), setting_order(p["setting"]),
                             p["devices"]))
     return out
+
+
+def seconds(value):
+    """A time rounded to the microsecond, 4 significant digits ("" for NaN)."""
+    return fmt(value if math.isnan(value) else round(value, 6) + 0.0, "%.4g")
 
 
 def round_time_vs_devices_table(runs):
@@ -161,10 +190,11 @@ def round_time_vs_devices_table(runs):
     for p in points(runs):
         rows.append({"protocol": p["protocol"], "setting": p["setting"],
                      "devices": p["devices"], "runs": len(p["runs"]), "rounds": p["rounds"],
-                     "round time s": fmt(p["round_time"], "%.4g"),
-                     "round time sd s": fmt(p["sd"], "%.4g"),
-                     "round time min s": fmt(p["min"], "%.4g"),
-                     "round time max s": fmt(p["max"], "%.4g"),
+                     "rounds at the deadline": p["late"],
+                     "round time s": seconds(p["round_time"]),
+                     "round time sd s": seconds(p["sd"]),
+                     "round time min s": seconds(p["min"]),
+                     "round time max s": seconds(p["max"]),
                      "models per round": fmt(p["models"], "%.1f")})
     return COLUMNS, rows
 

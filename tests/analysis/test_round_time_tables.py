@@ -5,7 +5,8 @@ analysis/plot_round_times.py (its figure) on hand-made run folders, against a ta
 out by hand.
 
 rounds.csv rows of node -1 from round 1 on count; a node 0 row (round_time_s 99) and
-BrainTorrent's round 0 (the initial training, round_time_s 0.001) are left out.
+BrainTorrent's round 0 (the initial training, round_time_s 0.001) are left out, and so is a
+round that reached the round deadline (run.json roundDeadline_s: fedavg 60 s, cmfl 120 s).
 
 fedavg --algorithm=fedavg (run.json has clientFraction):
   F1 channel, server's cell K=4 (d2sSubChannelsInForce 4), 10 devices, seed 1: round times
@@ -17,8 +18,13 @@ fedavg --algorithm=fedavg (run.json has clientFraction):
      one run), models 19.0
   F4, F5 --d2sSubChannels=0 (in force 0): "channel, unlimited band (K=0)", 10 and 20
      devices, 0.1 s each, participants 10 and 20
-  F6, F7 wifi, 10 and 20 devices: 0.4 s and one round of 1.6 s (rounds 1), participants 10
-     and 20
+  F4b the same as F4, seed 2, 20 ns longer rounds: sd 1.4e-8 s, rounded to the microsecond
+     "0"; the point: runs 2, rounds 4, 0.1 s
+  F6 wifi, 10 devices: 0.4 s, participants 10
+  F7 wifi, 20 devices: round 1 1.6 s (participants 20), round 2 at the 60 s deadline
+     (participants 19): left out -> 1.6 s, models 20.0
+  F8 the same, seed 2: its one round at the deadline: no round time of its own
+     -> point: runs 2, rounds 1, at the deadline 2, 1.6 s, sd empty
 cmfl --algorithm=braintorrent (run.json has committeePercent; no server: the D2D band's
 subChannels decides):
   B1 channel, subChannels 4, 10 devices: round 0 0.001 s (left out), rounds 1 and 2 0.3
@@ -26,7 +32,8 @@ subChannels decides):
   B2 the same, 20 devices: 0.9 and 0.9 s, models 19 and 17 -> 18.0
   B3 wifi, 10 devices: 2.0 and 2.0 s, no models_received row -> models empty
 
-Rows: fedavg (K=4 at 10, 20; unlimited at 10, 20; wifi at 10, 20), then cmfl (K=4 at 10,
+Rows (rounds counted over a point's runs): fedavg (K=4 at 10, 20; unlimited at 10, 20;
+wifi at 10, 20), then cmfl (K=4 at 10,
 20; wifi at 10). The figure (figure_checks: labelled axes, times >= 0): a panel per
 protocol, fedavg's with three lines on a log y axis (0.1 to 1.6 s: a factor 16), cmfl's
 with one line (wifi has one number of devices) on a linear axis from 0; without B1 and B2
@@ -64,7 +71,8 @@ def make_run(path, program, backend, n, times, models=None, seed=1, k=4, extra="
     flags = "--backend=%s --nDevices=%d --seed=%d --algorithm=%s --rounds=2 %s--outDir=%s" \
             " --quiet" % (backend, n, seed, algorithm, extra + " " if extra else "", path)
     params = {"commandLine": flags, "algorithm": algorithm, "backend": backend,
-              "nDevices": n, "subChannels": 4}
+              "nDevices": n, "subChannels": 4,
+              "roundDeadline_s": 60 if program == "fedavg" else 120}
     if program == "fedavg":
         params["clientFraction"] = 1
         if backend == "channel":
@@ -114,10 +122,13 @@ class RoundTimeTableTest(unittest.TestCase):
             make_run(t("F3"), "fedavg", "channel", 20, {1: 1.2, 2: 1.2}, {1: 20, 2: 18}),
             make_run(t("F4"), "fedavg", "channel", 10, {1: 0.1, 2: 0.1}, {1: 10, 2: 10},
                      k=0, extra="--d2sSubChannels=0"),
+            make_run(t("F4b"), "fedavg", "channel", 10, {1: 0.10000002, 2: 0.10000002},
+                     {1: 10, 2: 10}, seed=2, k=0, extra="--d2sSubChannels=0"),
             make_run(t("F5"), "fedavg", "channel", 20, {1: 0.1, 2: 0.1}, {1: 20, 2: 20},
                      k=0, extra="--d2sSubChannels=0"),
             make_run(t("F6"), "fedavg", "wifi", 10, {1: 0.4, 2: 0.4}, {1: 10, 2: 10}),
-            make_run(t("F7"), "fedavg", "wifi", 20, {1: 1.6}, {1: 20}),
+            make_run(t("F7"), "fedavg", "wifi", 20, {1: 1.6, 2: 60.0}, {1: 20, 2: 19}),
+            make_run(t("F8"), "fedavg", "wifi", 20, {1: 60.0}, {1: 19}, seed=2),
         ]
         self.cmfl_channel = [
             make_run(t("B1"), "cmfl", "channel", 10, {1: 0.3, 2: 0.5}, {1: 9, 2: 9},
@@ -134,20 +145,21 @@ class RoundTimeTableTest(unittest.TestCase):
         proc, rows = table(self.runs, self.out)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         got = [[r[c] for c in ("protocol", "setting", "devices", "runs", "rounds",
-                               "round time s", "round time sd s", "round time min s",
-                               "round time max s", "models per round")] for r in rows]
+                               "rounds at the deadline", "round time s", "round time sd s",
+                               "round time min s", "round time max s", "models per round")]
+               for r in rows]
         fed, bt = "fedavg --algorithm=fedavg", "cmfl --algorithm=braintorrent"
         k4, k0 = "channel, K=4 sub-channels", "channel, unlimited band (K=0)"
         self.assertEqual(got, [
-            [fed, k4, "10", "2", "2", "0.75", "0.2121", "0.6", "0.9", "10.0"],
-            [fed, k4, "20", "1", "2", "1.2", "", "1.2", "1.2", "19.0"],
-            [fed, k0, "10", "1", "2", "0.1", "", "0.1", "0.1", "10.0"],
-            [fed, k0, "20", "1", "2", "0.1", "", "0.1", "0.1", "20.0"],
-            [fed, "wifi", "10", "1", "2", "0.4", "", "0.4", "0.4", "10.0"],
-            [fed, "wifi", "20", "1", "1", "1.6", "", "1.6", "1.6", "20.0"],
-            [bt, k4, "10", "1", "2", "0.4", "", "0.4", "0.4", "9.0"],
-            [bt, k4, "20", "1", "2", "0.9", "", "0.9", "0.9", "18.0"],
-            [bt, "wifi", "10", "1", "2", "2", "", "2", "2", ""]])
+            [fed, k4, "10", "2", "4", "0", "0.75", "0.2121", "0.6", "0.9", "10.0"],
+            [fed, k4, "20", "1", "2", "0", "1.2", "", "1.2", "1.2", "19.0"],
+            [fed, k0, "10", "2", "4", "0", "0.1", "0", "0.1", "0.1", "10.0"],
+            [fed, k0, "20", "1", "2", "0", "0.1", "", "0.1", "0.1", "20.0"],
+            [fed, "wifi", "10", "1", "2", "0", "0.4", "", "0.4", "0.4", "10.0"],
+            [fed, "wifi", "20", "2", "1", "2", "1.6", "", "1.6", "1.6", "20.0"],
+            [bt, k4, "10", "1", "2", "0", "0.4", "", "0.4", "0.4", "9.0"],
+            [bt, k4, "20", "1", "2", "0", "0.9", "", "0.9", "0.9", "18.0"],
+            [bt, "wifi", "10", "1", "2", "0", "2", "", "2", "2", ""]])
 
     def test_figure(self):
         rc, _, figs = figure_checks.render("plot_round_times", self.runs + [
