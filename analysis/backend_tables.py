@@ -114,6 +114,39 @@ def read_rows(run_dir, name, numeric, text=()):
     return rows
 
 
+def backend_label(params):
+    """The backend of a run's run.json parameters as the table names it:
+    parameters.backend followed in parentheses by, for Wi-Fi, a rate manager other than
+    constant and a data mode other than the default, and by the ns-3 attributes the command
+    line sets, as NAME=VALUE."""
+    backend = str(params["backend"])
+    notes = []  # what else is compared: the rate control, ns-3 attributes set
+    if backend == "wifi":
+        manager = str(params.get("wifiRateManager") or "constant")
+        notes += [manager] if manager != "constant" else []
+        notes += [str(params["wifiDataMode"])] if params.get("wifiDataMode") else []
+    notes += ["%s=%s" % (name.rsplit("::", 1)[-1], value)
+              for name, value in sorted(command_flags(params).items())
+              if name.startswith("ns3::")]
+    if notes:
+        backend += " (%s)" % ", ".join(notes)
+    return backend
+
+
+def same_flags(runs, group_of):
+    """TableError unless the runs of each group (group_of(run): a tuple of names, e.g.
+    scenario and backend) were given the same flags (run["flags"])."""
+    first = {}
+    for run in runs:
+        key = group_of(run)
+        other = first.setdefault(key, run)
+        if run["flags"] != other["flags"]:
+            diff = sorted(k for k in set(run["flags"]) | set(other["flags"])
+                          if run["flags"].get(k) != other["flags"].get(k))
+            raise TableError("%s and %s: runs of %s differ in --%s"
+                             % (other["dir"], run["dir"], " over ".join(key), diff[0]))
+
+
 def load_run(run_dir):
     """The measures of one run folder (see the module's docstring)."""
     path = os.path.join(run_dir, "run.json")
@@ -158,17 +191,7 @@ def load_run(run_dir):
         accuracy = max(acc, key=lambda r: r["round"])["value"]
     sizes = Counter(m["bytes"] for m in msgs)
     size = min(s for s, c in sizes.items() if c == max(sizes.values()))
-    backend = str(params["backend"])
-    notes = []  # what else is compared: the rate control, ns-3 attributes set
-    if backend == "wifi":
-        manager = str(params.get("wifiRateManager") or "constant")
-        notes += [manager] if manager != "constant" else []
-        notes += [str(params["wifiDataMode"])] if params.get("wifiDataMode") else []
-    notes += ["%s=%s" % (name.rsplit("::", 1)[-1], value)
-              for name, value in sorted(command_flags(params).items())
-              if name.startswith("ns3::")]
-    if notes:
-        backend += " (%s)" % ", ".join(notes)
+    backend = backend_label(params)
     return {"dir": run_dir, "path": path, "scenario": scenario, "backend": backend,
             "area": area, "devices": n, "size": size,
             "flags": command_flags(params, NOT_COMPARED),
@@ -212,15 +235,7 @@ def points(runs):
     out = []
     for scenario in sorted(by_scenario):
         members = by_scenario[scenario]
-        first = {}
-        for run in members:
-            other = first.setdefault(run["backend"], run)
-            if run["flags"] != other["flags"]:
-                diff = sorted(k for k in set(run["flags"]) | set(other["flags"])
-                              if run["flags"].get(k) != other["flags"].get(k))
-                raise TableError("%s and %s: runs of %s over %s differ in --%s"
-                                 % (other["dir"], run["dir"], scenario, run["backend"],
-                                    diff[0]))
+        same_flags(members, lambda run: (run["scenario"], run["backend"]))
         groups = {}
         for run in members:
             key = (run["backend"], run["area"], run["devices"], run["size"])

@@ -16,8 +16,9 @@ the campaigns that a reproduction page shows (FIGURES below) it also draws their
 and keeps a table of their results in doc/data/NAME/ (figures, results.csv, stamp.md).
 With --table NAME (repeatable; TABLES below) runs the campaigns whose runs make one table
 of a page together (cmfl-robustness: no attack, attacks on the weights and on the update;
-channel-vs-wifi: two scenarios over two backends) and writes its tables into
-doc/data/NAME/ (results.csv, for cmfl also committee.csv, for channel-vs-wifi its figure,
+channel-vs-wifi: two scenarios over two backends; round-time-vs-devices: two protocols
+over three channels) and writes its tables into doc/data/NAME/ (results.csv, for cmfl also
+committee.csv, for channel-vs-wifi and round-time-vs-devices their figures,
 and stamp.md naming the campaigns, their runs and wall times), updating their rows of
 doc/data/campaign-times.csv too.
 With --perf NAME (repeatable, or "all"; bench/perf_numbers.py's NAMES) runs the benchmark
@@ -422,6 +423,22 @@ TABLES = {
         keep=["channel_vs_wifi.png"],
         by="`analysis/backend_tables.py channel-vs-wifi` (results.csv) and "
            "`analysis/plot_backends.py` (the figure) over their runs"),
+    # Round time against the devices that upload (doc/howto/choose-channel.md): fedavg and
+    # cmfl's BrainTorrent (a fan-in over D2D) over the channel's default shared band, its
+    # unlimited band (the literal reading) and 802.11, one campaign per protocol and
+    # setting; a table and a figure.
+    "round-time-vs-devices": dict(
+        campaigns=["round-time-vs-devices-fedavg-channel",
+                   "round-time-vs-devices-fedavg-literal", "round-time-vs-devices-fedavg-wifi",
+                   "round-time-vs-devices-braintorrent-channel",
+                   "round-time-vs-devices-braintorrent-literal",
+                   "round-time-vs-devices-braintorrent-wifi"],
+        tables={"results.csv": [PYTHON, "analysis/round_time_tables.py",
+                                "round-time-vs-devices", "{runs}", "--out", "{out}"]},
+        plots=[[PYTHON, "analysis/plot_round_times.py", "{runs}", "--out", "{dir}/plots"]],
+        keep=["round_time_vs_devices.png"],
+        by="`analysis/round_time_tables.py round-time-vs-devices` (results.csv) and "
+           "`analysis/plot_round_times.py` (the figure) over their runs"),
     # What the wireless parameters do (issue: every wireless parameter acts): fedavg's
     # accuracy, round time and energy against the server's place, P_D and speed.
     "wireless-effects": dict(

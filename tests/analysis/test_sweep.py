@@ -1008,7 +1008,13 @@ seed = [1, 2, 3]
                   "channel-vs-wifi-fedavg-wifi.toml": 12,
                   "channel-vs-wifi-fedavg-wifi-reassembly.toml": 12,
                   "wireless-effects-server.toml": 18, "wireless-effects-drop.toml": 12,
-                  "wireless-effects-speed.toml": 24, "wireless-effects-speed-wifi.toml": 12}
+                  "wireless-effects-speed.toml": 24, "wireless-effects-speed-wifi.toml": 12,
+                  "round-time-vs-devices-fedavg-channel.toml": 8,
+                  "round-time-vs-devices-fedavg-literal.toml": 8,
+                  "round-time-vs-devices-fedavg-wifi.toml": 8,
+                  "round-time-vs-devices-braintorrent-channel.toml": 8,
+                  "round-time-vs-devices-braintorrent-literal.toml": 8,
+                  "round-time-vs-devices-braintorrent-wifi.toml": 8}
         self.assertEqual(sorted(f for f in os.listdir(folder) if f.endswith(".toml")),
                          sorted(counts))
         validated = set()  # (program, parameter, value) checked by --validate so far
