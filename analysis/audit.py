@@ -67,8 +67,8 @@ run-json
 header
     messages.csv and energy.csv have their documented columns; messages.csv has the four
     spectrum columns (t_start_s, airtime_s, sub_channel, interference_w) after reason
-    exactly when a K in force is > 0 (run.json's subChannels or d2sSubChannelsInForce, on
-    the channel backend).
+    exactly when a K in force is > 0 (run.json's subChannelsInForce, the D2D band's K when the
+    run sends D2D messages, or d2sSubChannelsInForce, on the channel backend).
 trace-files
     run.json's trace_files lists every CSV file of the folder, and each listed file is there
     with the data rows (lines after the header) and the CRC-32 (zlib's) the run wrote it
@@ -1208,7 +1208,8 @@ class Spectrum:
         p = a.params
         channel = p.get("backend", "channel") == "channel"
         self.n = p.get("nDevices")
-        k = p.get("subChannels", 0)
+        # the D2D band's K on the links the run uses (0 when it sends no D2D messages)
+        k = p.get("subChannelsInForce", p.get("subChannels", 0))
         d2s = p.get("d2sSubChannelsInForce", 0)  # recorded only when the run has a server
         self.k = {"D2D": int(k) if channel and isinstance(k, (int, float)) else 0,
                   "D2S": int(d2s) if channel and isinstance(d2s, (int, float)) else 0}

@@ -671,6 +671,13 @@ D2dNetworkOptions::ValidateServer(const D2dScenarioSupport& support)
 }
 
 uint32_t
+D2dNetworkOptions::GetSubChannelsInForce() const
+{
+    // The D2D band's K where the run sends D2D messages (or the scenario did not say).
+    return (!m_traffic.known || m_traffic.d2d) ? subChannels : 0;
+}
+
+uint32_t
 D2dNetworkOptions::GetD2sSubChannels() const
 {
     return d2sSubChannels < 0 ? subChannels : static_cast<uint32_t>(d2sSubChannels);
@@ -761,7 +768,7 @@ D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
     }
     d2d.SetD2sChannelAttribute("SpectrumReuse", EnumValue(D2dSpectrum::NONE));
     d2d.SetRadioAttribute("ReceiveChains", UintegerValue(receiveChains));
-    if (traces && (subChannels > 0 || (withServer && GetD2sSubChannels() > 0)))
+    if (traces && (GetSubChannelsInForce() > 0 || (withServer && GetD2sSubChannels() > 0)))
     {
         traces->SetSpectrumColumns(true); // t_start_s, airtime_s, sub_channel, interference_w
     }
@@ -1227,6 +1234,7 @@ D2dNetworkOptions::Record(D2dTraceHelper& traces, const D2dNetwork& network) con
         traces.AddAttributes(network.channel->GetRadio(0));
         // The rate of one transmission: r x bandwidth, x m / K with a finite spectrum.
         traces.AddParameter("linkRateBps", network.channel->GetRateBps());
+        traces.AddParameter("subChannelsInForce", GetSubChannelsInForce());
         if (network.d2s)
         {
             traces.AddParameter("d2sLinkRateBps", network.d2s->GetRateBps());

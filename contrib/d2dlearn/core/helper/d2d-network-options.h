@@ -276,6 +276,12 @@ class D2dNetworkOptions
         return backend == "wifi";
     }
 
+    /**
+     * \return the D2D band's K on the links the run uses: --subChannels if it sends D2D
+     *         messages (or the scenario did not say, SetTraffic()), else 0. messages.csv has
+     *         the spectrum columns when this or the D2S cell's K is > 0.
+     */
+    uint32_t GetSubChannelsInForce() const;
     /** \return the sub-channels of the device-to-server cell in force (--d2sSubChannels) */
     uint32_t GetD2sSubChannels() const;
 
