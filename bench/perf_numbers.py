@@ -123,7 +123,9 @@ def parse_spectrum(text):
     times and peak memory, and the costs per message: events_per_message = (simulator events
     - devices) / messages sent (ns-3 initialises each node in an event of its own at time 0:
     N events that no message causes), events_per_row the same per delivery row (one per
-    (message, receiver)), us_per_message the run's wall time per message sent."""
+    (message, receiver)), us_per_message the run's wall time per message sent and
+    cpu_us_per_message its CPU time (other work on the machine slows the one more than the
+    other)."""
     row = _parse_network_bench(text, "bench-scale", SPECTRUM_KEYS)
     if not all(k in row for k in ("devices", "events", "sends", "records", "run_wall_s")):
         return [row] if row else []
@@ -132,6 +134,8 @@ def parse_spectrum(text):
     if sends:
         row["events_per_message"] = "%.2f" % (above / sends)
         row["us_per_message"] = "%.1f" % (float(row["run_wall_s"]) / sends * 1e6)
+        if "run_cpu_s" in row:
+            row["cpu_us_per_message"] = "%.2f" % (float(row["run_cpu_s"]) / sends * 1e6)
     if records:
         row["events_per_row"] = "%.2f" % (above / records)
     return [row]
@@ -140,8 +144,8 @@ def parse_spectrum(text):
 def table_spectrum(rows):
     """The page's table: one row per (workload, devices, access, spectrum), the run's label
     being "WORKLOAD | ACCESS | SPECTRUM"; with each finite spectrum the ratios of its events
-    per message, its run's wall time per message and its peak memory to those of the
-    unlimited band (a SPECTRUM starting "K=0") under the same workload, devices and access."""
+    per message, its run's wall time and CPU time per message and its peak memory to those
+    of the unlimited band (a SPECTRUM starting "K=0") under the same workload, devices and access."""
     def key(r):
         workload, access, _ = r["run"].split(" | ")
         return workload, r.get("devices"), access
@@ -162,7 +166,7 @@ def table_spectrum(rows):
                              if r.get("latency_s") else ""))
         b = base.get(key(r))
         for col, src in (("events_ratio", "events_per_message"), ("wall_ratio", "us_per_message"),
-                         ("peak_ratio", "peak_rss_mb")):
+                         ("cpu_ratio", "cpu_us_per_message"), ("peak_ratio", "peak_rss_mb")):
             o[col] = ("%.2f" % (float(r[src]) / float(b[src]))
                       if b is not None and b is not r and r.get(src) and b.get(src)
                       and float(b[src]) else "")
@@ -459,11 +463,12 @@ def pivot_cmfl(rows):
 
 # --- what runs: per benchmark, its runs (label, argv, cwd) and how each is parsed ------------
 
-# The spectrum benchmark's workloads (bench-scale flags at N devices: about 20,000 messages),
+# The spectrum benchmark's workloads (bench-scale flags at N devices: about 20,000 messages;
+# one cell about 100,000, its runs being the shortest),
 # its configurations ((access, spectrum) -> ns-3 attributes) and its runs (devices, workload,
 # access, spectrum), each K = 4 configuration after the unlimited band of its access.
 SPECTRUM_WORKLOADS = {
-    "one cell": lambda n: ["--rate=%g" % (125.0 / n), "--simTime=160"],
+    "one cell": lambda n: ["--rate=%g" % (125.0 / n), "--simTime=800"],  # 100,000: short runs
     "range 100 m": lambda n: ["--broadcast", "--rate=0.2", "--simTime=%g" % (1e5 / n),
                               "--ns3::D2dChannel::RangeM=100"],
     "whole square": lambda n: ["--rate=1", "--simTime=%g" % (2e4 / n)],
@@ -548,7 +553,8 @@ def benches(bindir):
             settings="bench-scale at constant density (1,000 devices per km^2), 10 kB "
                      "messages, unreliable, the fast path, about 20,000 messages per run (+1 s "
                      "drain); workloads: one cell (unicasts to a random peer anywhere, 125 per "
-                     "second in all: half of what K = 4 sub-channels carry with reuse none), "
+                     "second in all: half of what K = 4 sub-channels carry with reuse none; "
+                     "800 simulated seconds, about 100,000 messages), "
                      "range 100 m (`RangeM=100`, broadcasts at 0.2 per second per device to "
                      "the about 31 devices in range), whole square (unicasts to a random peer "
                      "anywhere, 1 per second per device: every device hears every "
@@ -570,7 +576,7 @@ def benches(bindir):
                      "`--threads=2`), scheduled access, with the unlimited band "
                      "(`--subChannels=0`) and with K = 4 sub-channels (`--subChannels=4`; the "
                      "server's cell follows it: 10,000 uploads a round share 4 sub-channels); "
-                     "the target of 8 GB beside it (run it alone: about 6 GB each)"),
+                     "the target of 8 GB beside it (run it alone: about 7 GB each)"),
         "wifi-scale": dict(
             runs=[("%d devices" % n, [b("bench-wifi-scale"), "--nDevices=%d" % n,
                                       "--rate=0.5", "--simTime=1"], None)

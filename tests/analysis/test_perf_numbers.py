@@ -26,8 +26,9 @@ cmfl: two algorithms at two rates pivot to one row each, rounds' time per rate, 
 spectrum: 10000 devices, 10010 sends, 305383 delivery rows, 918888 events: (918888 - 10000)
   / 10010 = 90.80 events per message, / 305383 = 2.98 per row, 3.769 s / 10010 = 376.5 us
   per message, mean latency 16.97 ms; against the unlimited band of the same workload,
-  devices and access (640787 events, 1.090 s, 59.8 MB): events 90.80 / 63.02 = 1.44, wall
-  376.5 / 108.9 = 3.46, peak 60.2 / 59.8 = 1.01; a finite spectrum with no such baseline
+  devices and access (640787 events, 1.090 s, 1.023 s CPU, 59.8 MB): events 90.80 / 63.02 =
+  1.44, wall 376.5 / 108.9 = 3.46, CPU 340.06 / 102.20 us = 3.33, peak 60.2 / 59.8 = 1.01;
+  a finite spectrum with no such baseline
   (other access) gets no ratios, nor does the baseline itself.
 
 Then the kept outputs: every doc/data/perf/NAME.out.json re-parses to the committed
@@ -260,8 +261,8 @@ class Parsers(unittest.TestCase):
         [r] = pn.parse_spectrum(SPECTRUM_K4)
         self.assertEqual((r["devices"], r["sends"], r["records"], r["events"]),
                          ("10000", "10010", "305383", "918888"))
-        self.assertEqual((r["events_per_message"], r["events_per_row"], r["us_per_message"]),
-                         ("90.80", "2.98", "376.5"))
+        self.assertEqual((r["events_per_message"], r["events_per_row"], r["us_per_message"],
+                          r["cpu_us_per_message"]), ("90.80", "2.98", "376.5", "340.06"))
         self.assertEqual((r["latency_s"], r["peak_rss_mb"]), ("0.016968", "60.2"))
         runs = [("range 100 m | immediate | K=0 (unlimited)", SPECTRUM_K0),
                 ("range 100 m | immediate | K=4, interference", SPECTRUM_K4),
@@ -276,11 +277,12 @@ class Parsers(unittest.TestCase):
         base, finite, alone = table
         self.assertEqual((base["events_per_message"], base["us_per_message"]),
                          ("63.02", "108.9"))
-        self.assertEqual((finite["events_ratio"], finite["wall_ratio"], finite["peak_ratio"]),
-                         ("1.44", "3.46", "1.01"))
+        self.assertEqual((finite["events_ratio"], finite["wall_ratio"], finite["cpu_ratio"],
+                          finite["peak_ratio"]), ("1.44", "3.46", "3.33", "1.01"))
         self.assertEqual((finite["rows_per_message"], finite["latency_ms"]), ("30.5", "16.97"))
         for t in (base, alone):
-            self.assertEqual((t["events_ratio"], t["wall_ratio"], t["peak_ratio"]), ("", "", ""))
+            self.assertEqual((t["events_ratio"], t["wall_ratio"], t["cpu_ratio"],
+                              t["peak_ratio"]), ("", "", "", ""))
         self.assertEqual(pn.parse_spectrum("nothing here\n"), [])
 
     def test_wifi_scale(self):
