@@ -3,7 +3,7 @@
 
     bench/doc-numbers.py [--bin DIR] [--repeat N] [--campaign NAME ...] [--table NAME ...]
                          [--perf NAME ...] [--jobs N] [--source DIR] [--out DIR]
-                         [--no-main-job]
+                         [--no-main-job] [--note TEXT]
 
 Runs the main job (fedavg on its defaults, the command of `bash setup.sh --run`) --repeat
 times (3) and writes doc/data/main-job.csv and doc/data/main-job.md (its wall time, the
@@ -25,7 +25,8 @@ With --perf NAME (repeatable, or "all"; bench/perf_numbers.py's NAMES) runs the 
 programs of doc/performance.md (build/bin/bench-*, bench/*.py) at settings of about two
 minutes each (ci: `bash .ci/run` on a clean clone of the committed tree, about 18 minutes)
 and writes doc/data/perf/NAME.csv (the page's table), NAME.md (its stamp, with the load
-average at the start and the end) and NAME.out.json (what they printed).
+average at the start and the end, and --note TEXT if given: what else ran on the machine)
+and NAME.out.json (what they printed).
 --jobs N runs N campaign runs at once (default: sweep.py's, one per core). Every row names
 the machine (CPU, cores), the date and the git commit measured (that of --source DIR, the
 tree the programs of --bin were built from: default this one; "+changes" if its sources
@@ -549,6 +550,9 @@ def main():
                    choices=perf_numbers.NAMES + ["all"],
                    help="a benchmark of doc/performance.md: runs it, writes doc/data/perf/")
     p.add_argument("--no-main-job", action="store_true")
+    p.add_argument("--note", default="",
+                   help="--perf: what the stamp says of the conditions of the runs (e.g. that "
+                        "a build ran beside them), kept with the output")
     p.add_argument("--jobs", type=int, default=None,
                    help="campaign runs at once (sweep.py run --jobs; default: one per core)")
     p.add_argument("--source", default=TOP,
@@ -566,7 +570,7 @@ def main():
         campaigns(a.bin, [c[:-5] if c.endswith(".toml") else c for c in a.campaign], a.out,
                   stamp, a.jobs, a.table)
     for name in perf_numbers.NAMES if "all" in a.perf else a.perf:
-        perf_numbers.run(name, a.bin, os.path.join(a.out, "perf"), stamp)
+        perf_numbers.run(name, a.bin, os.path.join(a.out, "perf"), stamp, a.note)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,8 @@ keeps what they printed in doc/data/perf/NAME.out.json (argv, output, wall time 
 run), parses it into doc/data/perf/NAME.csv (the rows of the page's table) and writes
 doc/data/perf/NAME.md: the stamp, naming the commands, the machine, the date, the commit
 and the 1-minute load average at the start and at the end of the runs (other work on the
-machine slows wall times: the page prefers ratios). The parsers are plain functions of the
+machine slows wall times: the page prefers ratios), and what --note said of the conditions
+(doc-numbers.py --note: e.g. a build running beside the benchmark). The parsers are plain functions of the
 printed text, tested by tests/analysis/test_perf_numbers.py; --parse-only re-parses the kept
 outputs without running anything (after a change to a parser).
 """
@@ -111,6 +112,66 @@ def parse_scale(text):
     if "events" in row and "sends" in row and float(row["sends"]):
         row["events_per_message"] = "%.2f" % (float(row["events"]) / float(row["sends"]))
     return [row]
+
+
+SPECTRUM_KEYS = dict(SCALE_KEYS, **{"delivery records": "records",
+                                     "mean latency (delivered)": "latency_s"})
+
+
+def parse_spectrum(text):
+    """bench-scale, for the finite spectrum's benchmark: one row with its counters, wall
+    times and peak memory, and the costs per message: events_per_message = (simulator events
+    - devices) / messages sent (ns-3 initialises each node in an event of its own at time 0:
+    N events that no message causes), events_per_row the same per delivery row (one per
+    (message, receiver)), us_per_message the run's wall time per message sent and
+    cpu_us_per_message its CPU time (other work on the machine slows the one more than the
+    other)."""
+    row = _parse_network_bench(text, "bench-scale", SPECTRUM_KEYS)
+    if not all(k in row for k in ("devices", "events", "sends", "records", "run_wall_s")):
+        return [row] if row else []
+    sends, records = float(row["sends"]), float(row["records"])
+    above = float(row["events"]) - float(row["devices"])
+    if sends:
+        row["events_per_message"] = "%.2f" % (above / sends)
+        row["us_per_message"] = "%.1f" % (float(row["run_wall_s"]) / sends * 1e6)
+        if "run_cpu_s" in row:
+            row["cpu_us_per_message"] = "%.2f" % (float(row["run_cpu_s"]) / sends * 1e6)
+    if records:
+        row["events_per_row"] = "%.2f" % (above / records)
+    return [row]
+
+
+def table_spectrum(rows):
+    """The page's table: one row per (workload, devices, access, spectrum), the run's label
+    being "WORKLOAD | ACCESS | SPECTRUM"; with each finite spectrum the ratios of its events
+    per message, its run's wall time and CPU time per message and its peak memory to those
+    of the unlimited band (a SPECTRUM starting "K=0") under the same workload, devices and access."""
+    def key(r):
+        workload, access, _ = r["run"].split(" | ")
+        return workload, r.get("devices"), access
+
+    base = {key(r): r for r in rows if r["run"].split(" | ")[2].startswith("K=0")}
+    out = []
+    for r in rows:
+        workload, access, spectrum = r["run"].split(" | ")
+        o = dict(workload=workload, devices=r.get("devices", ""), access=access,
+                 spectrum=spectrum, messages=r.get("sends", ""),
+                 rows_per_message=("%.1f" % (float(r["records"]) / float(r["sends"]))
+                                   if r.get("records") and float(r.get("sends", 0)) else ""),
+                 events_per_message=r.get("events_per_message", ""),
+                 events_per_row=r.get("events_per_row", ""),
+                 run_wall_s=r.get("run_wall_s", ""), us_per_message=r.get("us_per_message", ""),
+                 peak_rss_mb=r.get("peak_rss_mb", ""),
+                 latency_ms=("%.2f" % (float(r["latency_s"]) * 1e3)
+                             if r.get("latency_s") else ""))
+        b = base.get(key(r))
+        for col, src in (("events_ratio", "events_per_message"), ("wall_ratio", "us_per_message"),
+                         ("cpu_ratio", "cpu_us_per_message"), ("peak_ratio", "peak_rss_mb")):
+            o[col] = ("%.2f" % (float(r[src]) / float(b[src]))
+                      if b is not None and b is not r and r.get(src) and b.get(src)
+                      and float(b[src]) else "")
+        out.append(o)
+    return out
 
 
 WIFI_SCALE_KEYS = {
@@ -402,6 +463,41 @@ def pivot_cmfl(rows):
 
 # --- what runs: per benchmark, its runs (label, argv, cwd) and how each is parsed ------------
 
+# The spectrum benchmark's workloads (bench-scale flags at N devices: about 20,000 messages;
+# one cell about 100,000, its runs being the shortest),
+# its configurations ((access, spectrum) -> ns-3 attributes) and its runs (devices, workload,
+# access, spectrum), each K = 4 configuration after the unlimited band of its access.
+SPECTRUM_WORKLOADS = {
+    "one cell": lambda n: ["--rate=%g" % (125.0 / n), "--simTime=800"],  # 100,000: short runs
+    "range 100 m": lambda n: ["--broadcast", "--rate=0.2", "--simTime=%g" % (1e5 / n),
+                              "--ns3::D2dChannel::RangeM=100"],
+    "whole square": lambda n: ["--rate=1", "--simTime=%g" % (2e4 / n)],
+}
+_SCHEDULED = ["--ns3::D2dChannel::AccessPolicy=Scheduled"]
+_K4 = ["--ns3::D2dChannel::SubChannels=4"]
+SPECTRUM_CONFIGS = {
+    ("immediate", "K=0 (unlimited)"): [],
+    ("scheduled", "K=0 (unlimited)"): _SCHEDULED,
+    ("scheduled", "K=4, reuse none"): _SCHEDULED + _K4,
+    ("scheduled", "K=4, reuse hearing"): _SCHEDULED + _K4
+    + ["--ns3::D2dChannel::SpectrumReuse=Hearing"],
+    ("immediate", "K=4, interference"): _K4 + ["--ns3::D2dChannel::Interference=true"],
+}
+SPECTRUM_RUNS = [
+    (n, w, a, k)
+    for n in (1000, 10000, 100000)
+    for w, configs in (
+        ("one cell", [("immediate", "K=0 (unlimited)"), ("scheduled", "K=0 (unlimited)"),
+                      ("scheduled", "K=4, reuse none")]),
+        ("whole square", [("immediate", "K=0 (unlimited)"),
+                          ("immediate", "K=4, interference")]),
+        ("range 100 m", [("immediate", "K=0 (unlimited)"), ("scheduled", "K=0 (unlimited)"),
+                         ("scheduled", "K=4, reuse hearing"),
+                         ("immediate", "K=4, interference")]))
+    for a, k in configs] + [
+    (1000000, "one cell", "scheduled", "K=0 (unlimited)"),
+    (1000000, "one cell", "scheduled", "K=4, reuse none")]
+
 def benches(bindir):
     b = lambda name: os.path.join(bindir, name)  # noqa: E731
     sides = {1000: 1000, 3000: 1732, 10000: 3162, 30000: 5477}
@@ -444,6 +540,43 @@ def benches(bindir):
                      "drain) at the density of the 1,000-device benchmark (1,000 devices per "
                      "km^2), on a range graph (RangeM 100 m: a peer out of range is an "
                      "out_of_range row, no transmission), 10,000 and 1,000,000 devices"),
+        # The finite spectrum (D2dChannel SubChannels K) against the unlimited band (K = 0)
+        # at 1,000 to 100,000 devices at constant density, on three workloads of about 20,000
+        # messages each; and 1,000,000 devices in one cell for the memory.
+        "spectrum": dict(
+            runs=[("%s | %s | %s" % (w, access, spectrum),
+                   [b("bench-scale"), "--nDevices=%d" % n,
+                    "--side=%d" % round(1000 * (n / 1000) ** 0.5)] + SPECTRUM_WORKLOADS[w](n)
+                   + SPECTRUM_CONFIGS[(access, spectrum)], None)
+                  for n, w, access, spectrum in SPECTRUM_RUNS],
+            parse=parse_spectrum, table=table_spectrum,
+            settings="bench-scale at constant density (1,000 devices per km^2), 10 kB "
+                     "messages, unreliable, the fast path, about 20,000 messages per run (+1 s "
+                     "drain); workloads: one cell (unicasts to a random peer anywhere, 125 per "
+                     "second in all: half of what K = 4 sub-channels carry with reuse none; "
+                     "800 simulated seconds, about 100,000 messages), "
+                     "range 100 m (`RangeM=100`, broadcasts at 0.2 per second per device to "
+                     "the about 31 devices in range), whole square (unicasts to a random peer "
+                     "anywhere, 1 per second per device: every device hears every "
+                     "transmission); K = 4 sub-channels, one per transmission (5 Mbit/s, 16 ms "
+                     "for 10 kB), receive chains K, interference on under immediate access"),
+        # A million devices with a finite spectrum: the run of devices-1m (FedAvg over D2S,
+        # the target of 8 GB) with the unlimited band and with K = 4, scheduled.
+        "spectrum-1m": dict(
+            runs=[(label, [PYTHON, os.path.join(HERE, "bench-devices.py"), "--bin=" + b("fedavg"),
+                           "--sizes=1000000", "--only=fedavg", "--clientFraction=0.01",
+                           "--rounds=3", "--model=mlp:16",
+                           "--extra=--evaluateDevices=false " + extra], None)
+                  for label, extra in [
+                      ("K=0 (unlimited), scheduled", "--subChannels=0 --access=scheduled"),
+                      ("K=4, scheduled", "--subChannels=4 --access=scheduled")]],
+            parse=parse_devices,
+            settings="as devices-1m (FedAvg over D2S, 1,000,000 devices, 1 % of the clients "
+                     "per round, 3 rounds, the Gaussian mixture and the MLP 2-16-4, "
+                     "`--threads=2`), scheduled access, with the unlimited band "
+                     "(`--subChannels=0`) and with K = 4 sub-channels (`--subChannels=4`; the "
+                     "server's cell follows it: 10,000 uploads a round share 4 sub-channels); "
+                     "the target of 8 GB beside it (run it alone: about 7 GB each)"),
         "wifi-scale": dict(
             runs=[("%d devices" % n, [b("bench-wifi-scale"), "--nDevices=%d" % n,
                                       "--rate=0.5", "--simTime=1"], None)
@@ -605,7 +738,8 @@ def benches(bindir):
     }
 
 
-NAMES = ["fast-path", "scale", "scale-density", "scale-1m", "wifi-scale", "footprint", "fedavg",
+NAMES = ["fast-path", "scale", "scale-density", "scale-1m", "spectrum", "spectrum-1m",
+         "wifi-scale", "footprint", "fedavg",
          "roofline", "torchscript",
          "startup", "blas", "devices", "devices-10k", "devices-1m", "devices-decentralized",
          "devices-random", "cmfl", "ci"]
@@ -658,9 +792,10 @@ def stamp_md(name, spec, kept):
             "Measured by `bench/doc-numbers.py --perf %s` (%s; settings: %s) on %s, %s, "
             "commit %s, with a 1-minute load average of %s at the start and %s at the end "
             "(%.0f s of wall time in all; other work on the machine slows wall times, not "
-            "ratios of runs measured together).\n"
+            "ratios of runs measured together).%s\n"
             % (name, name, cmds, kept.get("settings", spec["settings"]), s["machine"], s["date"], s["commit"],
-               kept["load_start"], kept["load_end"], kept["wall_s"]))
+               kept["load_start"], kept["load_end"], kept["wall_s"],
+               " Note: %s" % kept["note"] if kept.get("note") else ""))
 
 
 def write(name, spec, kept, outdir):
@@ -668,8 +803,9 @@ def write(name, spec, kept, outdir):
     write_atomic(os.path.join(outdir, name + ".md"), stamp_md(name, spec, kept))
 
 
-def run(name, bindir, outdir, stamp):
-    """Runs benchmark NAME, keeps its output (NAME.out.json), writes NAME.csv and NAME.md."""
+def run(name, bindir, outdir, stamp, note=""):
+    """Runs benchmark NAME, keeps its output (NAME.out.json), writes NAME.csv and NAME.md
+    (note: what the stamp should say of the conditions, e.g. a machine shared with a build)."""
     spec = benches(bindir)[name]
     os.makedirs(outdir, exist_ok=True)
     load_start = "%.1f" % os.getloadavg()[0]
@@ -685,6 +821,8 @@ def run(name, bindir, outdir, stamp):
     kept = dict(stamp=stamp, settings=spec["settings"], load_start=load_start,
                 load_end="%.1f" % os.getloadavg()[0],
                 wall_s=round(time.monotonic() - t0, 1), runs=runs)
+    if note:
+        kept["note"] = note
     write_atomic(os.path.join(outdir, name + ".out.json"), json.dumps(kept, indent=1) + "\n")
     write(name, spec, kept, outdir)
 

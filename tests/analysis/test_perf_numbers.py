@@ -23,10 +23,18 @@ torchscript: the JSON line's figures: the MLP ratio 1.047 with its target, ResNe
   146.2 ms against 150.0 ms, and per device count (1,000 and 10,000, sorted) four rows.
 cmfl: two algorithms at two rates pivot to one row each, rounds' time per rate, the wall
   range over the rates.
+spectrum: 10000 devices, 10010 sends, 305383 delivery rows, 918888 events: (918888 - 10000)
+  / 10010 = 90.80 events per message, / 305383 = 2.98 per row, 3.769 s / 10010 = 376.5 us
+  per message, mean latency 16.97 ms; against the unlimited band of the same workload,
+  devices and access (640787 events, 1.090 s, 1.023 s CPU, 59.8 MB): events 90.80 / 63.02 =
+  1.44, wall 376.5 / 108.9 = 3.46, CPU 340.06 / 102.20 us = 3.33, peak 60.2 / 59.8 = 1.01;
+  a finite spectrum with no such baseline
+  (other access) gets no ratios, nor does the baseline itself.
 
 Then the kept outputs: every doc/data/perf/NAME.out.json re-parses to the committed
 NAME.csv and NAME.md (nobody edited a table or a stamp by hand; a stamp's commands name
-paths from the repository, also for an output measured in another checkout). Run it directly:
+paths from the repository, also for an output measured in another checkout; a kept note,
+doc-numbers.py --note, ends the stamp). Run it directly:
 /usr/bin/python3 tests/analysis/test_perf_numbers.py"""
 
 import csv
@@ -68,6 +76,37 @@ records per wall s        178117
 events per wall s         731882
 simulated s per wall s    19.412
 peak RSS (VmHWM)          31.9 MB (VmRSS before Run 31.1 MB)
+"""
+
+SPECTRUM_HEAD = ("bench-scale: 10000 devices in 3162 m x 3162 m, unreliable broadcast "
+                 "messages of 10000 bytes, Poisson 0.2 msg/s per device for 5 s (+1 s drain), "
+                 "FastPath=true, radio energy on, seed 1 run 1\n")
+SPECTRUM_K4 = SPECTRUM_HEAD + """\
+sends                     10010 (refused 0)
+delivery records          305383
+delivered                 305383 (100.0 % of records)
+not delivered: half-duplex 0, other non-loss 0
+mean P_D of records       0.0006
+fragments lost / sent     0.0006 (retransmissions 0)
+mean latency (delivered)  0.016968 s
+simulator events          918888
+simulated time            6.000 s
+wall time: setup 0.357 s, run 3.769 s (run CPU time 3.404 s)
+deliveries per wall s     81031
+records per wall s        81031
+events per wall s         243818
+simulated s per wall s    1.592
+peak RSS (VmHWM)          60.2 MB (VmRSS before Run 56.4 MB)
+"""
+SPECTRUM_K0 = SPECTRUM_HEAD + """\
+sends                     10010 (refused 0)
+delivery records          305383
+delivered                 305379 (100.0 % of records)
+mean latency (delivered)  0.004061 s
+simulator events          640787
+simulated time            6.000 s
+wall time: setup 0.378 s, run 1.090 s (run CPU time 1.023 s)
+peak RSS (VmHWM)          59.8 MB (VmRSS before Run 56.3 MB)
 """
 
 WIFI_SCALE = """\
@@ -218,6 +257,34 @@ class Parsers(unittest.TestCase):
         self.assertEqual(r["events_per_wall_s"], "731882")
         self.assertEqual(r["peak_rss_mb"], "31.9")
 
+    def test_spectrum(self):
+        [r] = pn.parse_spectrum(SPECTRUM_K4)
+        self.assertEqual((r["devices"], r["sends"], r["records"], r["events"]),
+                         ("10000", "10010", "305383", "918888"))
+        self.assertEqual((r["events_per_message"], r["events_per_row"], r["us_per_message"],
+                          r["cpu_us_per_message"]), ("90.80", "2.98", "376.5", "340.06"))
+        self.assertEqual((r["latency_s"], r["peak_rss_mb"]), ("0.016968", "60.2"))
+        runs = [("range 100 m | immediate | K=0 (unlimited)", SPECTRUM_K0),
+                ("range 100 m | immediate | K=4, interference", SPECTRUM_K4),
+                ("range 100 m | scheduled | K=4, reuse hearing", SPECTRUM_K4)]
+        table = pn.table(dict(parse=pn.parse_spectrum, table=pn.table_spectrum),
+                         [dict(label=label, output=out) for label, out in runs])
+        self.assertEqual([(t["workload"], t["devices"], t["access"], t["spectrum"])
+                          for t in table],
+                         [("range 100 m", "10000", "immediate", "K=0 (unlimited)"),
+                          ("range 100 m", "10000", "immediate", "K=4, interference"),
+                          ("range 100 m", "10000", "scheduled", "K=4, reuse hearing")])
+        base, finite, alone = table
+        self.assertEqual((base["events_per_message"], base["us_per_message"]),
+                         ("63.02", "108.9"))
+        self.assertEqual((finite["events_ratio"], finite["wall_ratio"], finite["cpu_ratio"],
+                          finite["peak_ratio"]), ("1.44", "3.46", "3.33", "1.01"))
+        self.assertEqual((finite["rows_per_message"], finite["latency_ms"]), ("30.5", "16.97"))
+        for t in (base, alone):
+            self.assertEqual((t["events_ratio"], t["wall_ratio"], t["cpu_ratio"],
+                              t["peak_ratio"]), ("", "", "", ""))
+        self.assertEqual(pn.parse_spectrum("nothing here\n"), [])
+
     def test_wifi_scale(self):
         [r] = pn.parse_wifi_scale(WIFI_SCALE)
         self.assertEqual((r["devices"], r["side_m"]), ("30", "137"))
@@ -360,6 +427,16 @@ class KeptOutputs(unittest.TestCase):
             # The stamp too (its commands' paths from the repository, wherever measured).
             with open(os.path.join(outdir, name + ".md")) as f:
                 self.assertEqual(f.read(), pn.stamp_md(name, specs[name], kept_output), name)
+
+    def test_a_note_is_said_in_the_stamp(self):
+        kept = dict(stamp=dict(machine="m", date="d", commit="c"), settings="s",
+                    load_start="1.0", load_end="2.0", wall_s=3.0,
+                    runs=[dict(label="x", argv=[pn.TOP + "/build/bin/bench-scale"], output="")])
+        spec = dict(settings="s")
+        self.assertNotIn("Note:", pn.stamp_md("x", spec, kept))
+        kept["note"] = "a build ran beside it."
+        self.assertTrue(pn.stamp_md("x", spec, kept).endswith(
+            "measured together). Note: a build ran beside it.\n"))
 
     def test_commands_name_paths_from_the_repository(self):
         # Measured in another worktree: the stamp still shows bench/... and build/...
