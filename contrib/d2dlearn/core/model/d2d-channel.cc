@@ -567,6 +567,12 @@ D2dChannel::Hears(uint32_t rx, uint32_t tx) const
     return true;
 }
 
+double
+D2dChannel::GetHearingDistanceM() const
+{
+    return m_rangeM > 0 && UsesPositions() ? m_rangeM : 0.0;
+}
+
 bool
 D2dChannel::IsStatic()
 {

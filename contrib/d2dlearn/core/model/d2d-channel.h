@@ -185,6 +185,11 @@ class D2dChannel : public D2dLinkQuality
      */
     bool Hears(uint32_t rx, uint32_t tx) const;
     /**
+     * \return the distance beyond which no radio hears another (m): RangeM when the range is
+     *         a distance between positions (UsesPositions()), else 0 (no such bound)
+     */
+    double GetHearingDistanceM() const;
+    /**
      * \param index a device
      * \return the devices that hear it now (its neighbours), ascending
      */

@@ -8,8 +8,10 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/mobility-model.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <tuple>
 
@@ -69,6 +71,83 @@ D2dSpectrum::Setup(D2dChannel* channel,
     m_on.assign(m_k, {});
     m_nFree = m_k;
     m_where.clear();
+    // A hearing range between positions bounds who can matter to whom: a grid of that side.
+    m_cellM = m_k > 0 ? channel->GetHearingDistanceM() : 0.0;
+    m_senderCells.assign(m_cellM > 0 ? m_k : 0, {});
+    m_receiverCells.assign(m_cellM > 0 ? m_k : 0, {});
+    m_cells.clear();
+}
+
+int64_t
+D2dSpectrum::CellOf(uint32_t index) const
+{
+    const Vector p = m_channel->GetRadio(index)->GetMobility()->GetPosition();
+    const auto cx = static_cast<int64_t>(std::floor(p.x / m_cellM));
+    const auto cy = static_cast<int64_t>(std::floor(p.y / m_cellM));
+    return (cx << 32) ^ (cy & 0xFFFFFFFF);
+}
+
+void
+D2dSpectrum::Nearby(uint32_t c,
+                    const std::vector<uint32_t>& radios,
+                    bool bySender,
+                    std::vector<const Occupant*>& out) const
+{
+    const auto& cells = bySender ? m_senderCells[c] : m_receiverCells[c];
+    if (cells.empty())
+    {
+        return;
+    }
+    for (uint32_t r : radios)
+    {
+        const Vector p = m_channel->GetRadio(r)->GetMobility()->GetPosition();
+        const auto cx = static_cast<int64_t>(std::floor(p.x / m_cellM));
+        const auto cy = static_cast<int64_t>(std::floor(p.y / m_cellM));
+        for (int64_t dx = -1; dx <= 1; ++dx)
+        {
+            for (int64_t dy = -1; dy <= 1; ++dy)
+            {
+                auto it = cells.find(((cx + dx) << 32) ^ ((cy + dy) & 0xFFFFFFFF));
+                if (it == cells.end())
+                {
+                    continue;
+                }
+                for (uint64_t q : it->second)
+                {
+                    out.push_back(&m_on[c].at(q));
+                }
+            }
+        }
+    }
+}
+
+std::vector<const D2dSpectrum::Occupant*>
+D2dSpectrum::Candidates(uint32_t c, uint32_t sender, const std::vector<uint32_t>& receivers) const
+{
+    std::vector<const Occupant*> out;
+    if (m_cellM <= 0)
+    {
+        out.reserve(m_on[c].size());
+        for (const auto& [q, o] : m_on[c])
+        {
+            out.push_back(&o);
+        }
+        return out;
+    }
+    // Those whose transmitter one of the receivers may hear, and (a sender that must not
+    // disturb) those with a receiver that may hear the sender; in the order they went on the
+    // air, so that sums keep the order of a scan of every occupant (the others add nothing).
+    Nearby(c, receivers, true, out);
+    if (m_reuse == HEARING && sender != NO_SENDER)
+    {
+        Nearby(c, {sender}, false, out);
+        Nearby(c, {sender}, true, out); // the sender's own transmission, if on this channel
+    }
+    std::sort(out.begin(), out.end(), [](const Occupant* a, const Occupant* b) {
+        return a->seq < b->seq;
+    });
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
 }
 
 bool
@@ -177,8 +256,9 @@ D2dSpectrum::Find(uint32_t sender,
     {
         bool ok = true;
         double interference = 0.0;
-        for (const Occupant& o : m_on[c])
+        for (const Occupant* occupant : Candidates(c, clearOnly ? sender : NO_SENDER, receivers))
         {
+            const Occupant& o = *occupant;
             if (clearOnly && Conflicts(sender, receivers, o))
             {
                 ok = false;
@@ -216,6 +296,22 @@ D2dSpectrum::Occupy(uint64_t id,
                     const std::vector<uint32_t>& receivers,
                     const std::vector<uint32_t>& subChannels)
 {
+    const uint64_t seq = m_nextSeq++;
+    std::pair<int64_t, std::vector<int64_t>> cells;
+    if (m_cellM > 0)
+    {
+        cells.first = CellOf(sender);
+        if (m_reuse == HEARING)
+        {
+            for (uint32_t r : receivers)
+            {
+                cells.second.push_back(CellOf(r));
+            }
+            std::sort(cells.second.begin(), cells.second.end());
+            cells.second.erase(std::unique(cells.second.begin(), cells.second.end()),
+                               cells.second.end());
+        }
+    }
     for (uint32_t c : subChannels)
     {
         NS_ASSERT(c < m_k);
@@ -225,14 +321,27 @@ D2dSpectrum::Occupy(uint64_t id,
         }
         Occupant o;
         o.id = id;
+        o.seq = seq;
         o.sender = sender;
         if (m_reuse == HEARING)
         {
             o.receivers = receivers;
         }
-        m_on[c].push_back(std::move(o));
+        m_on[c].emplace(seq, std::move(o));
+        if (m_cellM > 0)
+        {
+            m_senderCells[c][cells.first].push_back(seq);
+            for (int64_t cell : cells.second)
+            {
+                m_receiverCells[c][cell].push_back(seq);
+            }
+        }
     }
-    m_where[id] = subChannels;
+    if (m_cellM > 0)
+    {
+        m_cells[seq] = std::move(cells);
+    }
+    m_where[id] = {subChannels, seq};
 }
 
 void
@@ -243,16 +352,39 @@ D2dSpectrum::Release(uint64_t id)
     {
         return;
     }
-    for (uint32_t c : it->second)
+    const uint64_t seq = it->second.second;
+    auto drop = [seq](std::unordered_map<int64_t, std::vector<uint64_t>>& cells, int64_t cell) {
+        auto at = cells.find(cell);
+        if (at != cells.end())
+        {
+            auto& v = at->second;
+            v.erase(std::remove(v.begin(), v.end(), seq), v.end());
+            if (v.empty())
+            {
+                cells.erase(at);
+            }
+        }
+    };
+    auto cells = m_cells.find(seq);
+    for (uint32_t c : it->second.first)
     {
-        auto& on = m_on[c];
-        on.erase(
-            std::remove_if(on.begin(), on.end(), [id](const Occupant& o) { return o.id == id; }),
-            on.end());
-        if (on.empty())
+        m_on[c].erase(seq);
+        if (m_on[c].empty())
         {
             ++m_nFree;
         }
+        if (cells != m_cells.end())
+        {
+            drop(m_senderCells[c], cells->second.first);
+            for (int64_t cell : cells->second.second)
+            {
+                drop(m_receiverCells[c], cell);
+            }
+        }
+    }
+    if (cells != m_cells.end())
+    {
+        m_cells.erase(cells);
     }
     m_where.erase(it);
 }
@@ -271,8 +403,9 @@ D2dSpectrum::InterferenceW(uint32_t receiver,
     double sum = 0.0;
     for (uint32_t c : subChannels)
     {
-        for (const Occupant& o : m_on[c])
+        for (const Occupant* occupant : Candidates(c, NO_SENDER, {receiver}))
         {
+            const Occupant& o = *occupant;
             if (o.id != exclude && o.sender != receiver && m_channel->Hears(receiver, o.sender))
             {
                 sum += m_channel->GetRssW(receiver, o.sender);

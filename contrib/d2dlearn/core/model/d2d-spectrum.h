@@ -8,7 +8,9 @@
 #include "ns3/object.h"
 
 #include <cstdint>
+#include <map>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -48,7 +50,12 @@ class D2dChannel;
  * receiver hears beyond ReuseDistanceM add their power to its interference).
  *
  * Cost: Find() and InterferenceW() examine the K sub-channels and the transmissions on the
- * air on them, O(K + co-channel transmissions x their receivers), per transmission.
+ * air on them that may matter: all of them when hearing has no distance bound; with a
+ * hearing range between positions (D2dChannel::GetHearingDistanceM() > 0) only those whose
+ * transmitter or a receiver lies in the 3 x 3 grid cells of that size around the radios in
+ * question (positions taken when each transmission starts), so that a network of many
+ * devices with a range costs per message what its neighbourhood holds, not what the whole
+ * network has on the air.
  */
 class D2dSpectrum : public Object
 {
@@ -144,14 +151,40 @@ class D2dSpectrum : public Object
     void DoDispose() override;
 
   private:
+    /** Candidates() without a sender: only the receivers' neighbourhood matters. */
+    static constexpr uint32_t NO_SENDER = 0xFFFFFFFFu;
+
     /** A transmission on the air. */
     struct Occupant
     {
         uint64_t id{0};                  //!< its id
+        uint64_t seq{0};                 //!< when it went on the air (Occupy() order)
         uint32_t sender{0};              //!< its transmitter
         std::vector<uint32_t> receivers; //!< its receivers that hear it (HEARING only)
     };
 
+    /** \return the grid cell of a radio's position now (hearing distance as side) */
+    int64_t CellOf(uint32_t index) const;
+    /**
+     * \param c a sub-channel
+     * \param radios radios whose neighbourhood matters
+     * \param bySender look up transmitters (true) or receivers (false) in their 3 x 3 cells
+     * \param out the occupants found (appended; may repeat)
+     */
+    void Nearby(uint32_t c,
+                const std::vector<uint32_t>& radios,
+                bool bySender,
+                std::vector<const Occupant*>& out) const;
+    /**
+     * \param c a sub-channel
+     * \param sender a transmitter that must not disturb them (NO_SENDER: none)
+     * \param receivers receivers they must not disturb
+     * \return the occupants of c that may matter, in the order they went on the air (every
+     *         occupant without a grid)
+     */
+    std::vector<const Occupant*> Candidates(uint32_t c,
+                                            uint32_t sender,
+                                            const std::vector<uint32_t>& receivers) const;
     /** \return true if a receiver of one is near (HEARING) the other's transmitter */
     bool Conflicts(uint32_t sender,
                    const std::vector<uint32_t>& receivers,
@@ -159,14 +192,24 @@ class D2dSpectrum : public Object
     /** \return true if rx hears tx and, with ReuseDistanceM, is closer than it */
     bool Near(uint32_t rx, uint32_t tx) const;
 
-    D2dChannel* m_channel{nullptr};          //!< the owner (not a Ptr: it owns this object)
-    uint32_t m_k{0};                         //!< K, sub-channels (0: unlimited)
-    uint32_t m_perTransmission{1};           //!< m, sub-channels per transmission
-    Reuse m_reuse{NONE};                     //!< the reuse rule
-    double m_reuseDistanceM{0.0};            //!< HEARING: reuse distance, m (0: hearing only)
-    uint32_t m_nFree{0};                     //!< sub-channels with no occupant
-    std::vector<std::vector<Occupant>> m_on; //!< per sub-channel
-    std::unordered_map<uint64_t, std::vector<uint32_t>> m_where; //!< id -> sub-channels
+    D2dChannel* m_channel{nullptr}; //!< the owner (not a Ptr: it owns this object)
+    uint32_t m_k{0};                //!< K, sub-channels (0: unlimited)
+    uint32_t m_perTransmission{1};  //!< m, sub-channels per transmission
+    Reuse m_reuse{NONE};            //!< the reuse rule
+    double m_reuseDistanceM{0.0};   //!< HEARING: reuse distance, m (0: hearing only)
+    uint32_t m_nFree{0};            //!< sub-channels with no occupant
+    /// Per sub-channel, its occupants by seq (the order they went on the air)
+    std::vector<std::map<uint64_t, Occupant>> m_on;
+    /// id -> (its sub-channels, its seq)
+    std::unordered_map<uint64_t, std::pair<std::vector<uint32_t>, uint64_t>> m_where;
+    uint64_t m_nextSeq{0}; //!< the next occupant's seq
+    double m_cellM{0.0};   //!< grid cell side, m (the hearing distance; 0: no grid)
+    /// With a grid: per sub-channel, cell -> seqs of its occupants whose transmitter is there
+    std::vector<std::unordered_map<int64_t, std::vector<uint64_t>>> m_senderCells;
+    /// With a grid: per sub-channel, cell -> seqs of its occupants with a receiver there
+    std::vector<std::unordered_map<int64_t, std::vector<uint64_t>>> m_receiverCells;
+    /// With a grid: seq -> (the cell of its transmitter, those of its receivers)
+    std::unordered_map<uint64_t, std::pair<int64_t, std::vector<int64_t>>> m_cells;
 };
 
 } // namespace ns3
