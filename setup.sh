@@ -40,6 +40,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 PACKAGES=(cmake g++ libns3-dev ns3 libgsl-dev libtorch-dev libfmt-dev libboost-dev
           libboost-program-options-dev libgtest-dev dataset-fashion-mnist python3-pandas
           python3-matplotlib slurm-wlm munge
+          python3-scipy # analysis/stats.py: Student t quantiles
           libopenblas0-pthread # LibTorch's BLAS (held to 1 thread): the libblas.so.3 alternative
           python3-torch # bench-fedavg's plain PyTorch loop (Debian's build of the same LibTorch)
           make # CMake's build tool: only a Recommends of cmake, so name it

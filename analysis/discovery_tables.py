@@ -133,6 +133,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from run_json import command_flags, read_run_json, table_main  # noqa: E402
+import stats as analysis_stats  # noqa: E402
 
 METHODS = ["rl", "closest", "most-trusted", "uniform", "gcn", "none"]
 #: Flags that do not make a row: replicates, output and how the run is executed.
@@ -359,21 +360,9 @@ def downstream_table(runs):
     return columns, rows
 
 
-#: t(0.975, df): the two-sided 95 % quantile of Student's t, for the intervals of downstream-ci.
-T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
-        9: 2.262, 10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131,
-        16: 2.120, 17: 2.110, 18: 2.101, 19: 2.093, 20: 2.086, 21: 2.080, 22: 2.074,
-        23: 2.069, 24: 2.064, 25: 2.060, 26: 2.056, 27: 2.052, 28: 2.048, 29: 2.045,
-        30: 2.042, 40: 2.021, 60: 2.000, 120: 1.980}
-
-
 def t975(df):
-    """t(0.975, df) from T975; between two entries the smaller df's (a wider interval)."""
-    if df < 1:
-        raise ValueError("no t quantile for %d degrees of freedom" % df)
-    if df > max(T975):
-        return 1.960
-    return T975[max(k for k in T975 if k <= df)]
+    """t(0.975, df), from the one implementation (stats.py: SciPy's Student t)."""
+    return analysis_stats.t975(df)
 
 
 def t_interval(values):

@@ -164,6 +164,7 @@ import time
 PROG = "sweep.py"
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import stats as analysis_stats  # noqa: E402  (stats.py: the one t quantile)
 
 TOP_KEYS = {"scenario", "program", "parameters", "grid", "zip", "seeds", "threads_per_run",
             "slurm", "local", "description"}
@@ -1922,21 +1923,9 @@ def cmd_collect(args):
 # plot
 # --------------------------------------------------------------------------
 
-#: Student t quantiles t_{0.975, df} for df = 1..30.
-T975 = [12.706204736, 4.302652730, 3.182446305, 2.776445105, 2.570581836, 2.446911851,
-        2.364624252, 2.306004135, 2.262157163, 2.228138852, 2.200985160, 2.178812830,
-        2.160368656, 2.144786688, 2.131449546, 2.119905299, 2.109815578, 2.100922040,
-        2.093024054, 2.085963447, 2.079613845, 2.073873068, 2.068657610, 2.063898562,
-        2.059538553, 2.055529439, 2.051830516, 2.048407142, 2.045229642, 2.042272456]
-
-
 def t975(df):
-    """t_{0.975, df}: the table up to 30, beyond it the Cornish-Fisher expansion."""
-    if df <= len(T975):
-        return T975[df - 1]
-    z = 1.959963985
-    return (z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
-            + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * df ** 3))
+    """t_{0.975, df}, from the one implementation (stats.py: SciPy's Student t)."""
+    return analysis_stats.t975(df)
 
 
 def mean_ci(values):
