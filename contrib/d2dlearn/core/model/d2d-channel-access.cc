@@ -234,6 +234,11 @@ D2dChannelAccess::Pump()
         }
         m_released.clear();
         std::vector<uint32_t> chainsTaken;
+        // A receiver that freed several chains since the last pass is listed once per chain:
+        // its free chains are counted once.
+        std::sort(m_chainReleased.begin(), m_chainReleased.end());
+        m_chainReleased.erase(std::unique(m_chainReleased.begin(), m_chainReleased.end()),
+                              m_chainReleased.end());
         for (uint32_t r : m_chainReleased)
         {
             auto it = m_chainWaiting.find(r);

@@ -78,13 +78,29 @@ D2dSpectrum::Setup(D2dChannel* channel,
     m_cells.clear();
 }
 
+namespace
+{
+/** \return the key of grid cell (cx, cy) */
+int64_t
+CellKey(int64_t cx, int64_t cy)
+{
+    return (cx << 32) ^ (cy & 0xFFFFFFFF);
+}
+} // namespace
+
+std::pair<int64_t, int64_t>
+D2dSpectrum::CellXY(uint32_t index) const
+{
+    const Vector p = m_channel->GetRadio(index)->GetMobility()->GetPosition();
+    return {static_cast<int64_t>(std::floor(p.x / m_cellM)),
+            static_cast<int64_t>(std::floor(p.y / m_cellM))};
+}
+
 int64_t
 D2dSpectrum::CellOf(uint32_t index) const
 {
-    const Vector p = m_channel->GetRadio(index)->GetMobility()->GetPosition();
-    const auto cx = static_cast<int64_t>(std::floor(p.x / m_cellM));
-    const auto cy = static_cast<int64_t>(std::floor(p.y / m_cellM));
-    return (cx << 32) ^ (cy & 0xFFFFFFFF);
+    const auto [cx, cy] = CellXY(index);
+    return CellKey(cx, cy);
 }
 
 void
@@ -100,14 +116,12 @@ D2dSpectrum::Nearby(uint32_t c,
     }
     for (uint32_t r : radios)
     {
-        const Vector p = m_channel->GetRadio(r)->GetMobility()->GetPosition();
-        const auto cx = static_cast<int64_t>(std::floor(p.x / m_cellM));
-        const auto cy = static_cast<int64_t>(std::floor(p.y / m_cellM));
+        const auto [cx, cy] = CellXY(r);
         for (int64_t dx = -1; dx <= 1; ++dx)
         {
             for (int64_t dy = -1; dy <= 1; ++dy)
             {
-                auto it = cells.find(((cx + dx) << 32) ^ ((cy + dy) & 0xFFFFFFFF));
+                auto it = cells.find(CellKey(cx + dx, cy + dy));
                 if (it == cells.end())
                 {
                     continue;

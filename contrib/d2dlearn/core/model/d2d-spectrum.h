@@ -163,7 +163,9 @@ class D2dSpectrum : public Object
         std::vector<uint32_t> receivers; //!< its receivers that hear it (HEARING only)
     };
 
-    /** \return the grid cell of a radio's position now (hearing distance as side) */
+    /** \return the grid coordinates of a radio's position now (hearing distance as side) */
+    std::pair<int64_t, int64_t> CellXY(uint32_t index) const;
+    /** \return the key of the grid cell of a radio's position now */
     int64_t CellOf(uint32_t index) const;
     /**
      * \param c a sub-channel
