@@ -67,8 +67,7 @@ import os
 import sys
 from collections import Counter
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run_json import command_flags, read_run_json, table_main  # noqa: E402
+from d2dlearn_analysis.run_json import command_flags, read_run_json, table_main  # noqa: E402
 
 RADIO = ("radio_tx", "radio_rx", "radio_idle", "d2s_tx", "d2s_rx", "d2s_idle")
 IDLE = ("radio_idle", "d2s_idle")

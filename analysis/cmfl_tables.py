@@ -87,8 +87,7 @@ import math
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run_json import command_flags, read_run_json, table_main  # noqa: E402
+from d2dlearn_analysis.run_json import command_flags, read_run_json, table_main  # noqa: E402
 
 #: --algorithm names in the table's column order, with the paper's names.
 ALGORITHMS = [("cmfl-1", "CMFL-I"), ("cmfl-2", "CMFL-II"), ("fedavg", "FedAvg"),

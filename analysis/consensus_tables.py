@@ -81,8 +81,7 @@ import math
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run_json import command_flags, read_run_json, table_main  # noqa: E402
+from d2dlearn_analysis.run_json import command_flags, read_run_json, table_main  # noqa: E402
 
 METHODS = ["local", "naive", "static", "dynamic"]
 NOT_COMPARED = {"seed", "outDir", "quiet", "threads", "traces", "traceEvery", "validate",

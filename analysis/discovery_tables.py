@@ -130,9 +130,8 @@ import os
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run_json import command_flags, read_run_json, table_main  # noqa: E402
-import stats as analysis_stats  # noqa: E402
+from d2dlearn_analysis.run_json import command_flags, read_run_json, table_main  # noqa: E402
+from d2dlearn_analysis import stats as analysis_stats  # noqa: E402
 
 METHODS = ["rl", "closest", "most-trusted", "uniform", "gcn", "none"]
 #: Flags that do not make a row: replicates, output and how the run is executed.

@@ -34,9 +34,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import MaxNLocator, NullFormatter  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import backend_tables  # noqa: E402
-from trace_io import (TraceError, add_format_argument, axis_label,  # noqa: E402
+from d2dlearn_analysis.traces import (TraceError, add_format_argument, axis_label,  # noqa: E402
                       make_out_dir, no_data, save_figure, set_domain_limits)
 
 PROG = "plot_backends.py"

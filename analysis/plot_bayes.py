@@ -40,8 +40,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from trace_io import (MAX_LEGEND_ENTRIES, add_format_argument, axis_label,  # noqa: E402
+from d2dlearn_analysis.traces import (MAX_LEGEND_ENTRIES, add_format_argument, axis_label,  # noqa: E402
                       legend, remove_stale_figures, save_figure, set_domain_limits)
 
 PROG = "plot_bayes.py"

@@ -75,10 +75,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from matplotlib.patches import Patch  # noqa: E402
-from run_json import command_flags  # noqa: E402
-from trace_io import (TraceError, add_format_argument, axis_label, legend,  # noqa: E402
+from d2dlearn_analysis.run_json import command_flags  # noqa: E402
+from d2dlearn_analysis.traces import (TraceError, add_format_argument, axis_label, legend,  # noqa: E402
                       make_out_dir, note, read_trace, save_figure, series_style,
                       set_domain_limits, text_colour_on, to_numeric)
 

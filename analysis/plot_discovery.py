@@ -53,9 +53,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run_json import command_flags, read_run_json  # noqa: E402
-from trace_io import (TraceError, add_format_argument, axis_label, error_bars,  # noqa: E402
+from d2dlearn_analysis.run_json import command_flags, read_run_json  # noqa: E402
+from d2dlearn_analysis.traces import (TraceError, add_format_argument, axis_label, error_bars,  # noqa: E402
                       legend, make_out_dir, no_data, note, read_trace, save_figure,
                       series_style, set_domain_limits, to_numeric)
 

@@ -26,7 +26,7 @@ positions.csv or run.json, or a T outside the trace's times, is refused with a o
 on stderr and exit code 2. Above 2,000 devices the links are not drawn (a note says so) and
 at most 500 trajectories are.
 
-Only Debian's python3 with numpy and matplotlib is needed (and trace_io.py beside it).
+Only Debian's python3 with numpy and matplotlib is needed (and the d2dlearn_analysis package beside it).
 """
 
 import argparse
@@ -43,8 +43,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.collections import LineCollection  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from trace_io import (  # noqa: E402
+from d2dlearn_analysis.traces import (  # noqa: E402
     TraceError,
     add_format_argument,
     make_out_dir,

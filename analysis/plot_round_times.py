@@ -27,10 +27,9 @@ import math
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import round_time_tables  # noqa: E402
 from matplotlib.ticker import NullFormatter  # noqa: E402
-from trace_io import (TraceError, add_format_argument, axis_label, draw_band,  # noqa: E402
+from d2dlearn_analysis.traces import (TraceError, add_format_argument, axis_label, draw_band,  # noqa: E402
                       legend, make_out_dir, no_data, plt, save_figure, series_style,
                       set_domain_limits)
 

@@ -44,8 +44,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from trace_io import (  # noqa: E402
+from d2dlearn_analysis.traces import (  # noqa: E402
     TraceError,
     add_format_argument,
     axis_label,

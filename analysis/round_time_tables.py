@@ -62,10 +62,9 @@ import os
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from backend_tables import (TableError, backend_label, fmt, mean, read_rows,  # noqa: E402
                             same_flags)
-from run_json import command_flags, read_run_json, table_main  # noqa: E402
+from d2dlearn_analysis.run_json import command_flags, read_run_json, table_main  # noqa: E402
 
 NOT_COMPARED = {"nDevices", "seed", "RngRun", "outDir", "quiet", "threads", "traces",
                 "validate"}

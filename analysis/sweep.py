@@ -163,8 +163,7 @@ import time
 
 PROG = "sweep.py"
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import stats as analysis_stats  # noqa: E402  (stats.py: the one t quantile)
+from d2dlearn_analysis import stats as analysis_stats  # noqa: E402  (stats.py: the one t quantile)
 
 TOP_KEYS = {"scenario", "program", "parameters", "grid", "zip", "seeds", "threads_per_run",
             "slurm", "local", "description"}
@@ -2019,7 +2018,7 @@ def cmd_plot(args):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import matplotlib.ticker
-    import trace_io
+    from d2dlearn_analysis import traces as trace_io
 
     def order(values):
         return sorted(set(values), key=lambda v: (isinstance(v, str), v))
@@ -2106,7 +2105,7 @@ def cmd_plot(args):
 
 
 def save_plot(args, out, fig):
-    from trace_io import save_figure
+    from d2dlearn_analysis.traces import save_figure
     plots = args.plots or os.path.join(out, "plots")
     os.makedirs(plots, exist_ok=True)
     name = args.name or "%s_vs_%s%s" % (args.metric, args.x,

@@ -39,8 +39,7 @@ import os
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from trace_io import (TraceError, error_bars, legend, make_out_dir, no_data,  # noqa: E402
+from d2dlearn_analysis.traces import (TraceError, error_bars, legend, make_out_dir, no_data,  # noqa: E402
                       plt, read_trace, save_figure, series_style, to_numeric)
 
 SWEEPS = [("server", "server's distance from the area's centre [m]"),

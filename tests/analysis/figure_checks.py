@@ -2,7 +2,7 @@
 (shared by them, imported from this folder).
 
 render(script, argv) runs a script's main() in this process and returns its exit status and
-the (file name, Figure) pairs it wrote (analysis/trace_io.py keeps them in DRAWN);
+the (file name, Figure) pairs it wrote (analysis/d2dlearn_analysis/traces.py keeps them in DRAWN);
 run_main(script, argv) runs it in this process as its command line would (exit status,
 stdout, stderr);
 problems(name, fig) lists what is wrong with a figure:
@@ -28,8 +28,13 @@ ANALYSIS = os.path.join(os.path.dirname(os.path.dirname(HERE)), "analysis")
 EPS = 1e-9
 
 
+if ANALYSIS not in sys.path:  # the scripts import the d2dlearn_analysis package beside them
+    sys.path.insert(0, ANALYSIS)
+
+
 def load_script(name):
-    """Import analysis/<name>.py as a module (its trace_io is analysis/trace_io.py)."""
+    """Import analysis/<name>.py as a module (its traces module is
+    analysis/d2dlearn_analysis/traces.py)."""
     spec = importlib.util.spec_from_file_location(
         "under_test_" + name, os.path.join(ANALYSIS, name + ".py"))
     module = importlib.util.module_from_spec(spec)
@@ -38,9 +43,7 @@ def load_script(name):
 
 
 def trace_io():
-    if ANALYSIS not in sys.path:
-        sys.path.insert(0, ANALYSIS)
-    import trace_io as module
+    from d2dlearn_analysis import traces as module
     return module
 
 

@@ -57,12 +57,15 @@ unwritten. Run it directly: /usr/bin/python3 tests/analysis/test_discovery_table
 import csv
 import json
 import os
+import sys
 import subprocess
 import tempfile
 import unittest
 
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "analysis",
                       "discovery_tables.py")
+# the scripts import the d2dlearn_analysis package beside them
+sys.path.insert(0, os.path.dirname(os.path.abspath(SCRIPT)))
 PY = "/usr/bin/python3"
 
 

@@ -26,6 +26,8 @@ import figure_checks
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 SCRIPT = os.path.join(REPO, "analysis", "plot_cmfl.py")
+# the scripts import the d2dlearn_analysis package beside them
+sys.path.insert(0, os.path.dirname(os.path.abspath(SCRIPT)))
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

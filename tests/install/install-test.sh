@@ -53,7 +53,7 @@ fi
 for f in lib/libd2dlearn.so lib/libd2dlearn-learning.so \
          lib/cmake/d2dlearn/d2dlearnConfig.cmake lib/cmake/d2dlearn/d2dlearnConfigVersion.cmake \
          lib/cmake/d2dlearn/d2dlearnTargets.cmake lib/cmake/d2dlearn/d2dlearnFilterNs3Targets.cmake \
-         share/d2dlearn/analysis/trace_io.py; do
+         share/d2dlearn/analysis/d2dlearn_analysis/traces.py; do
     [ -f "$P/$f" ] && ok "$f" || fail "$f not installed"
 done
 for f in bin/fedavg bin/cmfl bin/bayes-consensus bin/d2d-exchange \

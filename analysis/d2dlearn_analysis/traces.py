@@ -4,7 +4,7 @@ energy.csv, writing figures atomically, and drawing them truthfully: axis labels
 panel, legends of at most MAX_LEGEND_ENTRIES entries, series styles that keep coinciding
 curves visible.
 
-Imported by the plot scripts and sweep.py (which put this folder on sys.path).
+Imported by the plot scripts and sweep.py as d2dlearn_analysis.traces.
 """
 
 import math
@@ -18,14 +18,17 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from d2dlearn_analysis.errors import AnalysisError  # noqa: E402
+
 ENERGY_COLUMNS = ["sim_time_s", "node", "component", "energy_j", "remaining_j"]
 
 _UMASK = os.umask(0)
 os.umask(_UMASK)
 
 
-class TraceError(Exception):
-    """A problem with an input file or argument; reported as one line, exit code 2."""
+#: The analysis tools' one error type (errors.AnalysisError), under the name the plot
+#: scripts have always caught.
+TraceError = AnalysisError
 
 
 def note(text):
