@@ -133,6 +133,13 @@ energy
     gd_energy.csv (graph-discovery, per group): total_j = d2d_j + d2s_j + compute_j, and
     each group equals energy.csv's rows of that group up to the row's sim_time_s
     (radio_* = d2d, d2s_* = d2s, compute), relative 1e-8 (9 significant digits printed).
+round-energy
+    rounds.csv's energy rows (node -1: `energy_j`, the energy of all devices up to that
+    time, and `energy_j.COMPONENT`): one set at every (round, sim_time_s) that has rows,
+    when energy.csv has rows; each at least energy.csv's rows of its components stamped up
+    to that time and at most those plus, per (node, component), the first row after it
+    (--traces=full: the row closing the period of draw open then) or plus every later row
+    (standard); the total the sum of its components; relative 1e-8.
 positions
     positions.csv (sim_time_s,node,x_m,y_m,z_m; written unless --rssFile, which has no
     positions): the samples at 0, positionEvery_s, 2 positionEvery_s, ... with none missing
@@ -1706,6 +1713,93 @@ def check_energy(a, energy):
                            abs_tol=tol)
 
 
+def check_round_energy(a, energy, rounds):
+    """rounds.csv's energy rows (node -1, `energy_j` and `energy_j.COMPONENT`, after the
+    first row of each (round, sim_time_s)): each within its bounds from energy.csv, the
+    total the sum of its components, one set per (round, time). The energy drawn up to t
+    (open periods of draw included) is at least the rows stamped up to t (a row holds
+    periods that ended by its stamp, at both trace levels) and at most those plus, per
+    (node, component), the first row after t (--traces=full: the row that closes the
+    period open at t) or plus all later rows (standard: a row sums the periods of a
+    second)."""
+    if not rounds:
+        return
+    standard = a.run.get("traces") == "standard"
+    points = {}   # (round, t) -> {metric: (value, line)}
+    keys = []     # the (round, t) of every row, in order
+    for r in rounds:
+        if r.get("round#") is None or r.get("sim_time_ns") is None or r.get("value#") is None:
+            continue
+        key = (r["round#"], r["sim_time_ns"])
+        if not keys or keys[-1] != key:
+            keys.append(key)
+        if r.get("node#") == -1 and (r["metric"] == "energy_j"
+                                     or r["metric"].startswith("energy_j.")):
+            points.setdefault(key, {})[r["metric"]] = (r["value#"], r["_line"])
+    if not points:
+        a.expect(not energy, "rounds.csv", "round-energy",
+                 "energy_j rows (node -1) at each (round, time), energy being traced",
+                 "energy_j rows", "none")
+        return
+    for key in dict.fromkeys(keys):
+        a.expect("energy_j" in points.get(key, {}), "rounds.csv", "round-energy",
+                 "an energy_j row at round %d, t = %.9f s" % (key[0], key[1] / 1e9),
+                 "a row", "none")
+    # energy.csv per component: times sorted with cumulative sums; per (node, component)
+    # its rows' times and energies (the first row after t).
+    by_comp, by_key = {}, {}
+    for r in energy:
+        t, e = r.get("sim_time_ns"), r.get("energy_j#")
+        if t is None or e is None:
+            continue
+        by_comp.setdefault(r["component"], []).append((t, e))
+        by_key.setdefault((r["node"], r["component"]), []).append((t, e))
+    cum = {}
+    for comp, rows in by_comp.items():
+        rows.sort(key=lambda x: x[0])
+        sums = [0.0]
+        for _, e in rows:
+            sums.append(sums[-1] + e)
+        cum[comp] = ([t for t, _ in rows], sums)
+    keyed = {k: ([t for t, _ in v], [e for _, e in v]) for k, v in by_key.items()}
+
+    def bounds(comps, t):
+        lo = hi = 0.0
+        for c in comps:
+            if c not in cum:
+                continue
+            times, sums = cum[c]
+            i = bisect.bisect_right(times, t)
+            lo += sums[i]
+            hi += sums[-1] if standard else sums[i]
+        if not standard:
+            for (node, c), (times, es) in keyed.items():
+                if c in comps:
+                    i = bisect.bisect_right(times, t)
+                    if i < len(times):
+                        hi += es[i]
+        return lo, hi
+
+    every = sorted(set(by_comp) | {m[len("energy_j."):] for p in points.values() for m in p
+                                   if m != "energy_j"})
+    for (rnd, t), got in sorted(points.items()):
+        parts = 0.0
+        for metric, (value, line) in sorted(got.items()):
+            comps = every if metric == "energy_j" else [metric[len("energy_j."):]]
+            lo, hi = bounds(comps, t)
+            tol = 1e-8 * max(abs(hi), abs(value)) + 1e-12
+            a.expect(lo - tol <= value <= hi + tol, "rounds.csv:%d" % line, "round-energy",
+                     "%s at round %d, t = %.9f s within energy.csv's bounds" % (
+                         metric, rnd, t / 1e9), "[%r, %r]" % (lo, hi), value)
+            if metric != "energy_j":
+                parts += value
+        if "energy_j" in got and len(got) > 1:
+            total, line = got["energy_j"]
+            a.expect_close("rounds.csv:%d" % line, "round-energy",
+                           "energy_j = the sum of its energy_j.COMPONENT rows", parts, total,
+                           rel=1e-8, abs_tol=1e-12)
+
+
 def battery_tolerance(initial_j, rows):
     """The battery's rounding after rows of a device: its float rounding (1e-14 of the
     initial energy a row) and one nanosecond of a 1 W draw a row (the source and the rows
@@ -1872,6 +1966,7 @@ def audit(run_dir):
         check_sinr(a, messages, sp)
     check_receive_chains(a, messages, sp)  # (rx_busy: with or without the columns)
     check_energy(a, energy)
+    check_round_energy(a, energy, rounds)
     check_network_mean(a, rounds)
     check_positions(a, messages)
     for name in sorted(os.listdir(run_dir)):

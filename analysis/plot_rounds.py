@@ -17,9 +17,14 @@ first RUN_DIR/plots), METRIC being --metric (default accuracy), in --format (def
   METRIC_vs_round   the node -1 value of the metric against round; where per-device
                     rows (node >= 0) exist, a light band spans their min..max per round
   METRIC_vs_time    the same against the round's sim_time_s
-  METRIC_vs_energy  the same against the cumulative energy spent up to the round's
-                    sim_time_s (energy_j of all rows with sim_time_s <= that time,
-                    summed over all nodes), six panels, one per radio and state: D2D
+  METRIC_vs_energy  the same against the cumulative energy of all nodes at the round's
+                    sim_time_s: rounds.csv's own node -1 rows `energy_j` (the total)
+                    and `energy_j.COMPONENT` at that (round, time), which the programs
+                    write exactly at every trace level; for run folders without them
+                    (older traces) the energy.csv rows with sim_time_s <= that time,
+                    with a note, as at --traces=standard those are summed per simulated
+                    second and the curve becomes a staircase. Six panels, one per radio
+                    and state: D2D
                     radio transmit + receive (radio_tx + radio_rx), D2D radio idle
                     (radio_idle: listening), D2S radio transmit + receive (d2s_tx +
                     d2s_rx), D2S radio idle (d2s_idle), compute, and the total of every
@@ -138,6 +143,33 @@ def cumulative_energy(energy, times, components):
     t_sorted = rows["sim_time_s"].to_numpy(dtype=float)[order]
     csum = np.concatenate(([0.0], np.cumsum(rows["energy_j"].to_numpy(dtype=float)[order])))
     return csum[np.searchsorted(t_sorted, times, side="right")]
+
+
+def round_energy(rounds, curve, components):
+    """Energy [J] of all nodes at each point of `curve` from rounds.csv's own energy rows
+    (node -1; metric `energy_j` if components is None, else the sum of `energy_j.C` over
+    the components C): per round, the row of that round at the latest sim_time_s not after
+    the curve point's time. Returns a numpy array, or None if the run has no such rows."""
+    if rounds.empty:
+        return None
+    names = ["energy_j"] if components is None else ["energy_j." + c for c in components]
+    rows = rounds[rounds["metric"].isin(names) & (rounds["node"] == -1)
+                  & rounds["round"].notna() & rounds["value"].notna()]
+    if rows.empty or not (rounds["metric"] == "energy_j").any():
+        return None
+    per_point = rows.groupby(["round", "sim_time_s"], sort=True)["value"].sum()
+    out = []
+    for rnd, t in zip(curve.index, curve["time_s"]):
+        try:
+            at_round = per_point.loc[rnd]
+        except KeyError:
+            at_round = None
+        if at_round is None or at_round.empty:
+            out.append(np.nan)
+            continue
+        before = at_round[at_round.index <= t + 1e-12]
+        out.append(float(before.iloc[-1]) if not before.empty else np.nan)
+    return np.asarray(out, dtype=float)
 
 
 def metric_curve(rounds, metric):
@@ -322,13 +354,21 @@ def plot_vs_energy(runs, metric, out_dir, name):
     for ax in panels[len(groups):]:
         ax.remove()
     panels = panels[:len(groups)]
+    coarse = [r["label"] for r in with_energy
+              if round_energy(r["rounds"], r["curve"], None) is None]
+    if coarse:
+        note("%s: rounds.csv has no energy_j rows (traces of an older d2dlearn): energy from "
+             "energy.csv rows up to each round's time, per simulated second at "
+             "--traces=standard" % ", ".join(coarse))
     for ax, (group, comps) in zip(panels, groups):
         idle = 0
         for r in with_energy:
-            wanted = comps if comps is not None else sorted(set(r["energy"]["component"]))
-            x = cumulative_energy(r["energy"], r["curve"]["time_s"].to_numpy(dtype=float),
-                                  wanted)
-            if not len(x) or float(x.max()) == 0.0:
+            x = round_energy(r["rounds"], r["curve"], comps)
+            if x is None:
+                wanted = comps if comps is not None else sorted(set(r["energy"]["component"]))
+                x = cumulative_energy(r["energy"], r["curve"]["time_s"].to_numpy(dtype=float),
+                                      wanted)
+            if not np.isfinite(x).any() or float(np.nanmax(x)) == 0.0:
                 idle += 1  # nothing spent: its curve would be a vertical line at 0 J
                 continue
             draw_curve(ax, x, r["curve"], r, metric)

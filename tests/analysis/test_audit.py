@@ -430,6 +430,28 @@ class AuditTest(unittest.TestCase):
         rows = self.spectrum_rows("d2d-exchange-spectrum-reliable")
         self.assertTrue(any(int(r["retransmissions"]) > 0 for r in rows if r["t_start_s"]))
 
+    def test_round_energy_rows(self):
+        # rounds.csv's energy at each round's end (node -1): the total rises with the round,
+        # is the sum of its components and lies within energy.csv's bounds (the audit passes
+        # on the unmutated runs); halved, or its row removed, it is found.
+        header, rows = read_rows(os.path.join(self.runs["fedavg"], "rounds.csv"))
+        total = [(int(r["round"]), float(r["value"])) for r in rows
+                 if r["metric"] == "energy_j" and r["node"] == "-1"]
+        self.assertEqual([k for k, _ in total], [0, 1, 2])
+        self.assertTrue(all(b[1] > a[1] for a, b in zip(total, total[1:])), total)
+        d = self.copy("fedavg")
+
+        def halve(rows):
+            row = [r for r in rows if r["metric"] == "energy_j"][-1]
+            row["value"] = repr(float(row["value"]) / 2)
+        self.edit_csv(d, "rounds.csv", halve)
+        self.assertViolation(d, "round-energy", "within energy.csv's bounds")
+        self.assertViolation(d, "round-energy", "the sum of its energy_j.COMPONENT rows")
+        d = self.copy("fedavg")
+        self.edit_csv(d, "rounds.csv", lambda rows: [
+            r for r in rows if not (r["round"] == "1" and r["metric"].startswith("energy_j"))])
+        self.assertViolation(d, "round-energy", "an energy_j row at round 1")
+
     def test_spectrum_overlap_on_a_sub_channel(self):
         # Two uploads on the air at once on sub-channels 0 and 1 of the scheduled D2S cell:
         # the second moved onto the first's sub-channel.

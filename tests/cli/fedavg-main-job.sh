@@ -4,7 +4,9 @@
 # traces. Checks the trace files and headers, that the global model learns (accuracy
 # rises by more than 0.15 and ends above 0.75), that every round is in rounds.csv, that
 # models crossed the D2S link, that run.json names the BLAS and the CPU, and the three
-# plots.
+# plots; in the accuracy-against-energy figure, read from the figure's own data, the
+# total energy rises strictly from round to round (rounds.csv's exact energy_j rows at the
+# default trace level, not energy.csv's per-second sums).
 #
 # Usage: bash fedavg-main-job.sh PATH/TO/fedavg PATH/TO/analysis/plot_rounds.py
 set -euo pipefail
@@ -78,4 +80,35 @@ for png in accuracy_vs_round.png accuracy_vs_time.png accuracy_vs_energy.png; do
     fi
 done
 
-finish "the main job learns and its plots are written"
+
+echo "check: accuracy against energy: the energy of each round above the last's"
+"$PYTHON" - "$out" "$TMP/figure" "$(dirname "$0")/../analysis" <<'PY' || fail "energy does not rise with the round in accuracy_vs_energy"
+import sys
+import numpy as np
+sys.path.insert(0, sys.argv[3])
+import figure_checks  # renders a script's figures here and keeps them (traces.DRAWN)
+status, out, figs = figure_checks.render("plot_rounds", [sys.argv[1], "--out", sys.argv[2]])
+assert status == 0, out
+fig = dict(figs)["accuracy_vs_energy.png"]
+total = [ax for ax in fig.axes if ax.get_title() == "total"]
+assert len(total) == 1, [ax.get_title() for ax in fig.axes]
+lines = [l for l in total[0].lines if len(l.get_xdata()) > 1]
+assert lines, "no curve in the total panel"
+x = np.asarray(lines[0].get_xdata(), dtype=float)
+print("  total energy at rounds 0..%d: %s J" % (len(x) - 1, " ".join("%.4g" % v for v in x)))
+assert np.all(np.isfinite(x)) and np.all(np.diff(x) > 0), x
+# ... and they are rounds.csv's exact energy at each round's end (the join with energy.csv's
+# per-second rows that the figure used before gave 0, 10.7, 46.0 J where these are 0,
+# 49.7, 99.3 J: a staircase below the truth)
+import pandas as pd
+r = pd.read_csv(sys.argv[1] + "/rounds.csv")
+e = r[(r.node == -1) & (r.metric == "energy_j")].groupby("round").last()["value"]
+assert len(e) == len(x) and np.allclose(x, e.to_numpy(), rtol=1e-12, atol=0), (x, e)
+for ax in fig.axes:  # every panel: never less energy at a later round
+    for line in ax.lines:
+        xs = np.asarray(line.get_xdata(), dtype=float)
+        if len(xs) > 1:
+            assert np.all(np.diff(xs[np.isfinite(xs)]) >= 0), (ax.get_title(), xs)
+PY
+
+finish "the main job learns, its plots are written, energy rises with the round"

@@ -19,6 +19,7 @@
 #include "ns3/d2d-message.h"
 #include "ns3/d2d-radio-energy-model.h"
 #include "ns3/d2d-radio.h"
+#include "ns3/d2d-trace-helper.h"
 #include "ns3/double.h"
 #include "ns3/energy-source-container.h"
 #include "ns3/energy-source.h"
@@ -39,9 +40,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <stdlib.h> // mkdtemp
 #include <string>
 #include <vector>
 
@@ -381,6 +384,117 @@ class D2dFirstOrderEnergyTestCase : public TestCase
 };
 
 // ---------------------------------------------------------------------------------------
+
+/**
+ * The energy so far at any time (D2dTraceHelper::GetEnergySoFar, what rounds.csv records at
+ * each round's end as `energy_j`), worked by hand: node 0 computes from 0.5 s to 1.5 s at
+ * 2 W, both radios idle at DEFAULT_IDLE_POWER_W throughout. At 1.0 s (mid-job, every period
+ * open): compute 2 x 0.5 = 1 J, idle 2 x 0.819 x 1.0 J; at 3.0 s: compute 2 J, idle 2 x
+ * 0.819 x 3.0 J. Asking reports nothing: the models' events are the same with and without.
+ */
+class D2dEnergySoFarTestCase : public TestCase
+{
+  public:
+    D2dEnergySoFarTestCase()
+        : TestCase("Energy so far (rounds.csv energy_j) = hand-worked integral of the draws, "
+                   "open periods included, and asking for it reports nothing")
+    {
+    }
+
+  private:
+    /** (seconds, energy per component, events reported so far) of one probe */
+    struct Probe
+    {
+        double t;                                  //!< when, s
+        std::map<std::string, double> byComponent; //!< GetEnergySoFar() then, J
+        std::size_t events;                        //!< energy events reported by then
+    };
+
+    /** One run; with probes, GetEnergySoFar() at 1 s and 3 s. \return the energy events */
+    std::vector<EnergyEv> Run(bool probe, std::vector<Probe>* probes)
+    {
+        NodeContainer nodes = MakeNodes({0.0, 10.0});
+        D2dHelper helper;
+        helper.SetComputeAttribute("FlopsPerSecond", DoubleValue(1e9));
+        helper.SetComputeAttribute("BusyPowerW", DoubleValue(2.0));
+        helper.SetInitialEnergyJ(100.0);
+        Ptr<D2dChannel> channel = helper.Install(nodes);
+        std::vector<EnergyEv> evs;
+        ConnectEnergy(channel, nodes, &evs);
+        std::string pattern =
+            (std::filesystem::temp_directory_path() / "d2d-energy-so-far-XXXXXX").string();
+        NS_ABORT_MSG_IF(!mkdtemp(pattern.data()), "mkdtemp " << pattern);
+        auto traces = std::make_unique<D2dTraceHelper>(pattern);
+        traces->SetLevel(D2dTraceHelper::STANDARD);
+        traces->ConnectEnergy(nodes);
+        Ptr<D2dComputeModel> compute = D2dHelper::GetComputeModel(nodes.Get(0));
+        std::vector<uint64_t> ids;
+        std::vector<std::pair<int, double>> done;
+        Simulator::Schedule(Seconds(0.5),
+                            &DoStartJob,
+                            compute,
+                            1e9,
+                            MakeBoundCallback(&RecordJob, &done, 1),
+                            &ids);
+        if (probe)
+        {
+            for (double t : {1.0, 3.0})
+            {
+                Simulator::Schedule(Seconds(t), [&traces, &evs, probes, t]() {
+                    probes->push_back({t, traces->GetEnergySoFar(), evs.size()});
+                });
+            }
+        }
+        Simulator::Stop(Seconds(4.0));
+        Simulator::Run();
+        FlushAll(channel, nodes);
+        traces.reset(); // unfinished: its files are removed
+        std::filesystem::remove_all(pattern);
+        Simulator::Destroy();
+        return evs;
+    }
+
+    void DoRun() override
+    {
+        DestroyAtExit guard;
+        std::vector<Probe> probes;
+        const std::vector<EnergyEv> with = Run(true, &probes);
+        const std::vector<EnergyEv> without = Run(false, nullptr);
+        const double idleW = D2dRadioEnergyModel::DEFAULT_IDLE_POWER_W;
+        NS_TEST_ASSERT_MSG_EQ(probes.size(), 2u, "two probes");
+        const double expectCompute[] = {1.0, 2.0};
+        for (std::size_t i = 0; i < probes.size(); ++i)
+        {
+            const Probe& p = probes[i];
+            double total = 0;
+            for (const auto& [component, joules] : p.byComponent)
+            {
+                total += joules;
+            }
+            NS_TEST_EXPECT_MSG_EQ_TOL(p.byComponent.count("compute") ? p.byComponent.at("compute")
+                                                                     : -1.0,
+                                      expectCompute[i],
+                                      1e-12,
+                                      "compute energy at " << p.t << " s");
+            NS_TEST_EXPECT_MSG_EQ_TOL(
+                p.byComponent.count("radio_idle") ? p.byComponent.at("radio_idle") : -1.0,
+                2 * idleW * p.t,
+                1e-12,
+                "radio idle energy at " << p.t << " s");
+            NS_TEST_EXPECT_MSG_EQ_TOL(total,
+                                      expectCompute[i] + 2 * idleW * p.t,
+                                      1e-12,
+                                      "every component at " << p.t << " s");
+        }
+        NS_TEST_EXPECT_MSG_EQ(probes[0].events, 0u, "at 1 s every period is still open");
+        NS_TEST_ASSERT_MSG_EQ(with.size(), without.size(), "asking reports no period");
+        for (std::size_t i = 0; i < with.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(with[i].t, without[i].t, "event " << i << " time");
+            NS_TEST_EXPECT_MSG_EQ(with[i].energyJ, without[i].energyJ, "event " << i);
+        }
+    }
+};
 
 /** Compute model: job duration, energy, FIFO queueing. */
 class D2dComputeEnergyTestCase : public TestCase
@@ -1311,6 +1425,7 @@ class D2dEnergyTestSuite : public TestSuite
         AddTestCase(new D2dPowerModelEnergyTestCase);
         AddTestCase(new D2dFirstOrderEnergyTestCase);
         AddTestCase(new D2dComputeEnergyTestCase);
+        AddTestCase(new D2dEnergySoFarTestCase);
         AddTestCase(new D2dDepletionTestCase(1.0,
                                              "Depletion on time with periodic updates (1 s): "
                                              "device stops, sender_off, no completion"));

@@ -33,6 +33,17 @@ const std::vector<std::pair<std::string, bool>> kMetrics{{"accuracy", true},
 const std::vector<std::string>
     kComponents{"radio_tx", "radio_rx", "radio_idle", "compute", "d2s_tx", "d2s_rx", "d2s_idle"};
 
+} // namespace
+
+const std::vector<std::string>&
+D2dRunSummary::EnergyComponents()
+{
+    return kComponents;
+}
+
+namespace
+{
+
 /** \return num / den as a JSON number, null if den is 0 */
 std::string
 Ratio(double num, double den)

@@ -113,6 +113,11 @@ class D2dRunSummary
      * \return the percentile
      */
     static double Percentile(std::vector<double> values, double q);
+    /**
+     * \return the energy.csv components every summary lists, in its order (radio_tx,
+     *         radio_rx, radio_idle, compute, d2s_tx, d2s_rx, d2s_idle)
+     */
+    static const std::vector<std::string>& EnergyComponents();
 
     /**
      * \param value a double

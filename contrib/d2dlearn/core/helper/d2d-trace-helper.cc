@@ -471,6 +471,50 @@ D2dTraceHelper::WriteRound(uint32_t round,
     m_rounds->write(row.data(), static_cast<std::streamsize>(row.size()));
     CheckWritten(*m_rounds, "rounds.csv");
     m_summary.AddRound(round, node, metric, value);
+    const std::pair<int64_t, Time> key{round, time};
+    if ((!m_energyModels.empty() || !m_wifiMeters.empty()) && key != m_lastEnergyRound &&
+        time == Simulator::Now())
+    {
+        // The energy so far at this (round, time), once: exact at every trace level (a row
+        // stamped with another time than now, which no protocol writes, gets none).
+        m_lastEnergyRound = key;
+        const std::map<std::string, double> byComponent = GetEnergySoFar();
+        std::vector<std::string> components = D2dRunSummary::EnergyComponents();
+        double totalJ = 0;
+        for (const auto& [component, joules] : byComponent)
+        {
+            totalJ += joules;
+            if (std::find(components.begin(), components.end(), component) == components.end())
+            {
+                components.push_back(component);
+            }
+        }
+        WriteRound(round, time, -1, "energy_j", totalJ);
+        for (const auto& component : components)
+        {
+            const auto it = byComponent.find(component);
+            WriteRound(round,
+                       time,
+                       -1,
+                       "energy_j." + component,
+                       it == byComponent.end() ? 0.0 : it->second);
+        }
+    }
+}
+
+std::map<std::string, double>
+D2dTraceHelper::GetEnergySoFar() const
+{
+    std::map<std::string, double> byComponent = m_reportedEnergyJ;
+    for (const auto& model : m_energyModels)
+    {
+        model->AddOpenEnergy(byComponent);
+    }
+    for (const auto& meter : m_wifiMeters)
+    {
+        meter->AddOpenEnergy(byComponent);
+    }
+    return byComponent;
 }
 
 void
@@ -840,6 +884,7 @@ D2dTraceHelper::WriteEnergy(Time time,
                             double energyJ,
                             double remainingJ)
 {
+    m_reportedEnergyJ[component] += energyJ;
     if (m_level == FULL)
     {
         WriteEnergyRow(time, node, component, energyJ, remainingJ);

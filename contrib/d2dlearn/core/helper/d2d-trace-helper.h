@@ -59,8 +59,16 @@ class D2dWifiEnergyMeter; // d2d-wifi-energy-meter.h: keeps the Wi-Fi headers ou
  * messages.csv: msg_id,kind,src,dst,bytes,t_send_s,t_recv_s,fragments,fragments_lost,
  * retransmissions,delivered,complete,mode,p_drop,reason — one row per (message, receiver).
  * rounds.csv (EnableRounds(), ConnectRounds()): round,sim_time_s,node,metric,value — one
- * row per measurement of a learning protocol. Protocol-specific files are opened with
- * OpenTrace() by their writers (D2dCmflTraceWriter, D2dBeliefTraceWriter).
+ * row per measurement of a learning protocol; and, where energy is traced, after the first
+ * row of each (round, sim_time_s), the energy every connected model has drawn up to that
+ * time, at every trace level (node -1: metric `energy_j` the total, `energy_j.COMPONENT`
+ * each of D2dRunSummary::EnergyComponents() and any other component seen; J): exact, the
+ * open periods of draw included up to that time (GetEnergySoFar()), so that a figure of a
+ * metric against energy needs no join with energy.csv's periods. Its bounds from
+ * energy.csv: at least the rows stamped up to that time, at most those plus, per (node,
+ * component), the first row after it (FULL) or all rows (STANDARD).
+ * Protocol-specific files are opened with OpenTrace() by their writers (D2dCmflTraceWriter,
+ * D2dBeliefTraceWriter).
  * energy.csv: sim_time_s,node,component,energy_j,remaining_j — one row per period of
  * constant draw of a component (see D2dEnergyModel).
  *
@@ -317,6 +325,14 @@ class D2dTraceHelper
                     double value);
 
     /**
+     * \brief The energy drawn up to now by every connected energy model and Wi-Fi meter,
+     * per component: the periods reported so far plus the open ones up to now, which are
+     * not closed (nothing is written, no source updated).
+     * \return energy per component (J); components without energy are absent
+     */
+    std::map<std::string, double> GetEnergySoFar() const;
+
+    /**
      * \brief Report the unfinished messages of every connected transport, flush the energy
      * models' open periods, close the trace files, write run.json and move everything into
      * place.
@@ -426,10 +442,14 @@ class D2dTraceHelper
     /** Further trace files (OpenTrace), in opening order: (file name, stream). */
     std::vector<std::pair<std::string, std::unique_ptr<D2dTraceFile>>> m_extra;
     D2dTraceFile* m_rounds{nullptr}; //!< rounds.csv once EnableRounds() was called
-    D2dRunSummary m_summary;         //!< run.json's "summary", fed every row
-    std::string m_writeError;        //!< the first write error (CheckWritten)
-    std::vector<int> m_tmpSlots;     //!< the temporary files' D2dStopSignals slots
-    int m_lockFd{-1}; //!< the output folder's lock file (.run-lock, flock), -1 if none
+    /** energy of the periods reported so far, per component (J): GetEnergySoFar() */
+    std::map<std::string, double> m_reportedEnergyJ;
+    /** (round, time) of the last rounds.csv energy rows; round -1 before the first */
+    std::pair<int64_t, Time> m_lastEnergyRound{-1, Time()};
+    D2dRunSummary m_summary;     //!< run.json's "summary", fed every row
+    std::string m_writeError;    //!< the first write error (CheckWritten)
+    std::vector<int> m_tmpSlots; //!< the temporary files' D2dStopSignals slots
+    int m_lockFd{-1};            //!< the output folder's lock file (.run-lock, flock), -1 if none
 };
 
 } // namespace ns3

@@ -154,6 +154,23 @@ D2dEnergyModel::GetTotalEnergyConsumption() const
 }
 
 void
+D2dEnergyModel::AddOpenEnergy(std::map<std::string, double>& byComponentJ) const
+{
+    const double seconds = (Simulator::Now() - m_periodStart).GetSeconds();
+    if (seconds <= 0)
+    {
+        return;
+    }
+    for (const auto& [component, power] : m_draw) // cleared on depletion: nothing open then
+    {
+        if (power > 0)
+        {
+            byComponentJ[component] += power * seconds; // as ClosePeriod() will report it
+        }
+    }
+}
+
+void
 D2dEnergyModel::ChangeState(int newState)
 {
     NS_LOG_FUNCTION(this << newState);

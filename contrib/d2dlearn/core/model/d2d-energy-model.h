@@ -15,6 +15,7 @@
 #include "ns3/traced-callback.h"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -120,6 +121,13 @@ class D2dEnergyModel : public DeviceEnergyModel
     double GetPowerW() const;
     /** \brief Close the open period now (at the end of a run) so that it is reported. */
     void Flush();
+    /**
+     * \brief Add the energy of the open period up to now, per component (draw x time since
+     * the period started), without closing it: nothing is reported and no source is
+     * updated, so the traces are as without the call.
+     * \param[in,out] byComponentJ energy per component (J), added to
+     */
+    void AddOpenEnergy(std::map<std::string, double>& byComponentJ) const;
 
   protected:
     void DoDispose() override;

@@ -159,4 +159,21 @@ D2dWifiEnergyMeter::GetTotalEnergyJ() const
     return m_reportedJ;
 }
 
+void
+D2dWifiEnergyMeter::AddOpenEnergy(std::map<std::string, double>& byComponentJ) const
+{
+    if (!m_model)
+    {
+        return;
+    }
+    const WifiPhyState state = m_model->GetCurrentState();
+    const std::string component = ComponentOf(state, m_prefix);
+    const double seconds = (Simulator::Now() - m_last).GetSeconds();
+    const double energyJ = seconds * m_source->GetSupplyVoltage() * CurrentA(state);
+    if (energyJ > 0 && !component.empty())
+    {
+        byComponentJ[component] += energyJ; // as Flush() would report it now
+    }
+}
+
 } // namespace ns3

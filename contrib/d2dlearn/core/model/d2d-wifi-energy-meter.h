@@ -14,6 +14,7 @@
 #include "ns3/wifi-phy-state.h"
 #include "ns3/wifi-radio-energy-model.h"
 
+#include <map>
 #include <string>
 
 namespace ns3
@@ -79,6 +80,13 @@ class D2dWifiEnergyMeter : public Object
 
     /** \return energy reported so far, J */
     double GetTotalEnergyJ() const;
+    /**
+     * \brief Add the energy of the state in force since the last report, up to now, to its
+     * component, without reporting it (the model and its source are not updated: the
+     * traces are as without the call).
+     * \param[in,out] byComponentJ energy per component (J), added to
+     */
+    void AddOpenEnergy(std::map<std::string, double>& byComponentJ) const;
 
   protected:
     void DoDispose() override;
