@@ -29,7 +29,8 @@ import sys
 
 import round_time_tables  # noqa: E402
 from matplotlib.ticker import NullFormatter  # noqa: E402
-from d2dlearn_analysis.traces import (TraceError, add_format_argument, axis_label, draw_band,  # noqa: E402
+from d2dlearn_analysis.errors import AnalysisError, report  # noqa: E402
+from d2dlearn_analysis.traces import (add_format_argument, axis_label, draw_band,  # noqa: E402
                       legend, make_out_dir, no_data, plt, save_figure, series_style,
                       set_domain_limits)
 
@@ -91,9 +92,8 @@ def main(argv=None):
             [round_time_tables.load_run(d) for d in args.runs])
         fig = figure(pts)
         make_out_dir(args.out)
-    except (round_time_tables.TableError, TraceError) as exc:
-        print("%s: error: %s" % (PROG, exc), file=sys.stderr)
-        return 2
+    except AnalysisError as exc:
+        return report(PROG, exc)
     save_figure(fig, args.out, "round_time_vs_devices.%s" % args.format)
     return 0
 

@@ -33,12 +33,13 @@ every panel; a panel without two points of a series says so instead of drawing a
 """
 import argparse
 import csv
-import json
 import math
 import os
 import statistics
 import sys
 
+from d2dlearn_analysis.errors import AnalysisError, report  # noqa: E402
+from d2dlearn_analysis.reader import read_run_json  # noqa: E402
 from d2dlearn_analysis.traces import (TraceError, error_bars, legend, make_out_dir, no_data,  # noqa: E402
                       plt, read_trace, save_figure, series_style, to_numeric)
 
@@ -65,11 +66,9 @@ def server_distance(params):
 
 def measure(run):
     """(params, {accuracy, round_time_s, energy_j}) of a run folder."""
-    try:
-        with open(os.path.join(run, "run.json")) as f:
-            params = json.load(f)["parameters"]
-    except (OSError, ValueError, KeyError) as exc:
-        raise TraceError("%s: no readable run.json parameters (%s)" % (run, exc))
+    params = read_run_json(run).get("parameters")
+    if not isinstance(params, dict):
+        raise TraceError("%s: no run.json parameters" % run)
     path = os.path.join(run, "rounds.csv")
     rounds = read_trace(path, ["round", "sim_time_s", "node", "metric", "value"])
     to_numeric(rounds, ["round", "sim_time_s", "node", "value"], path)
@@ -200,9 +199,8 @@ def main(argv):
             write_table(pts, args.table)
         if args.figure:
             draw(pts, args.figure)
-    except TraceError as exc:
-        print("wireless_effects.py: error: %s" % exc, file=sys.stderr)
-        return 2
+    except AnalysisError as exc:
+        return report("wireless_effects.py", exc)
     return 0
 
 
