@@ -4,9 +4,9 @@
 Usage:  /usr/bin/python3 analysis/audit.py RUN_DIR [RUN_DIR ...]
 
 Standard library only (csv, json, math), no code shared with the C++ writers, nor with the
-plotting scripts but the reading of run.json (d2dlearn_analysis.run_json) and the one-line
-errors (d2dlearn_analysis.errors): every number is recomputed here. For each RUN_DIR (a folder holding run.json) every check below runs; each
-violation is one line
+plotting scripts but the reading of run.json (d2dlearn_analysis.reader) and the one-line
+errors (d2dlearn_analysis.errors): every number is recomputed here. For each RUN_DIR (a
+folder holding run.json) every check below runs; each violation is one line
 
     RUN_DIR: FILE:ROW: CHECK: what, expected X got Y
 
@@ -210,7 +210,7 @@ import sys
 import zlib
 
 from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report
-from d2dlearn_analysis.run_json import read_run_json
+from d2dlearn_analysis.reader import read_run_json
 
 MESSAGE_COLUMNS = ["msg_id", "kind", "src", "dst", "bytes", "t_send_s", "t_recv_s",
                    "fragments", "fragments_lost", "retransmissions", "delivered", "complete",

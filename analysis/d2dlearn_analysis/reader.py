@@ -3,7 +3,9 @@
 Every analysis script reads a d2dlearn trace through read_trace (or read_columns, load_energy)
 and run.json through read_run_json (run_json.py, standard library only, re-exported here);
 a problem is an AnalysisError of one line naming the file, and where it is a cell, its line
-and column. This module needs pandas, not matplotlib: the table scripts import it alone.
+and column. This module needs pandas, not matplotlib (the table scripts import it alone),
+and imports pandas when a trace is first read: a script that reads only run.json
+(discovery_tables.py, audit.py) does not pay its 0.7 s.
 
     read_trace(path, required)      DataFrame of a CSV trace with the required columns
     read_columns(path, numeric, text, counts)
@@ -15,9 +17,6 @@ and column. This module needs pandas, not matplotlib: the table scripts import i
 """
 
 import os
-
-import numpy as np
-import pandas as pd
 
 from d2dlearn_analysis.errors import AnalysisError
 from d2dlearn_analysis.run_json import read_run_json  # noqa: F401  (re-exported)
@@ -33,6 +32,7 @@ def read_trace(path, required):
     """Read a CSV trace; returns a DataFrame (possibly empty) or raises TraceError, one line:
     the file missing or unreadable ("cannot read PATH: ..."), not CSV ("cannot parse"), or
     without a required column. The analysis scripts read every trace through it."""
+    import pandas as pd  # here, not at the top: see the module's docstring
     if not os.path.isfile(path):
         raise TraceError("cannot read %s: missing trace file" % path)
     try:
@@ -55,12 +55,14 @@ def line_of(df, mask):
     """The file line of the first row of df where mask holds (header = line 1): df's index
     is read_trace's row number, kept through filtering (exact for the programs' traces, which
     have no blank line and no line break inside a field)."""
+    import numpy as np
     return int(df.index[np.flatnonzero(np.asarray(mask))[0]]) + 2
 
 
 def to_numeric(df, columns, path):
     """The columns as numbers (an empty cell: NaN), or TraceError naming the line, the value
     and the column of the first cell that is not a number."""
+    import pandas as pd
     for col in columns:
         converted = pd.to_numeric(df[col], errors="coerce")
         bad = converted.isna() & df[col].notna() & (df[col].astype(str).str.strip() != "")
@@ -74,6 +76,8 @@ def to_numeric(df, columns, path):
 def check_counts(df, column, path):
     """The column as numbers, or TraceError unless every cell is a count: an integer >= 0,
     not empty."""
+    import numpy as np
+    import pandas as pd
     raw = df[column]
     values = pd.to_numeric(raw, errors="coerce")
     bad = values.isna() | (values < 0) | (values != np.floor(values))
