@@ -27,7 +27,6 @@ output folder is created). Figures of these names older than the traces and not 
 are removed.
 """
 
-import argparse
 import csv
 import os
 import sys
@@ -39,7 +38,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from d2dlearn_analysis.errors import AnalysisError, report  # noqa: E402
+from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
 from d2dlearn_analysis.reader import read_run_json, read_trace  # noqa: E402
 from d2dlearn_analysis.traces import (MAX_LEGEND_ENTRIES, add_format_argument, axis_label,  # noqa: E402
                       legend, remove_stale_figures, save_figure, set_domain_limits)
@@ -192,7 +191,7 @@ def write_summary(path, rows):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n")[0])
+    parser = ArgumentParser(prog=PROG, description=__doc__.split("\n")[0])
     parser.add_argument("runs", metavar="RUN_DIR", nargs="+")
     parser.add_argument("--out", metavar="PLOT_DIR", required=True)
     add_format_argument(parser)

@@ -61,7 +61,6 @@ Bad input (a missing folder or file, a missing column, a non-numeric value) give
 one-line error on stderr and exit code 2 before anything is written.
 """
 
-import argparse
 import csv
 import io
 import os
@@ -75,7 +74,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from matplotlib.patches import Patch  # noqa: E402
-from d2dlearn_analysis.errors import AnalysisError, report  # noqa: E402
+from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
 from d2dlearn_analysis.reader import read_run_json  # noqa: E402
 from d2dlearn_analysis.run_flags import distinguishing_flags  # noqa: E402
 from d2dlearn_analysis.traces import (TraceError, add_format_argument, axis_label, legend,  # noqa: E402
@@ -491,7 +490,7 @@ def plot_metric(runs, metric, detail, name, out, fmt):
 
 
 def main(argv):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="+")
     parser.add_argument("--out")
     parser.add_argument("--round", type=int)

@@ -42,7 +42,6 @@ inputs exist is skipped with a `note:` line; a table per run is printed to stdou
 gives a one-line error on stderr and exit code 2 before anything is written.
 """
 
-import argparse
 import math
 import os
 import sys
@@ -54,7 +53,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 
-from d2dlearn_analysis.errors import AnalysisError, report  # noqa: E402
+from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
 from d2dlearn_analysis.reader import read_run_json  # noqa: E402
 from d2dlearn_analysis.run_flags import distinguishing_flags  # noqa: E402
 from d2dlearn_analysis.traces import (TraceError, add_format_argument, axis_label, error_bars,  # noqa: E402
@@ -325,7 +324,7 @@ def label_gain_figure(gains):
 
 
 def main(argv):
-    parser = argparse.ArgumentParser(description="Plots of graph-discovery runs")
+    parser = ArgumentParser(description="Plots of graph-discovery runs")
     parser.add_argument("runs", nargs="+", metavar="RUN_DIR")
     parser.add_argument("--out", default=None)
     add_format_argument(parser)

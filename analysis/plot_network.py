@@ -29,7 +29,6 @@ at most 500 trajectories are.
 Only Debian's python3 with numpy and matplotlib is needed (and the d2dlearn_analysis package beside it).
 """
 
-import argparse
 import bisect
 import os
 import sys
@@ -41,7 +40,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.collections import LineCollection  # noqa: E402
 
-from d2dlearn_analysis.errors import AnalysisError, report  # noqa: E402
+from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
 from d2dlearn_analysis.reader import line_of, read_columns, read_run_json  # noqa: E402
 from d2dlearn_analysis.traces import (  # noqa: E402
     TraceError,
@@ -169,7 +168,7 @@ def plot(run_dir, samples, params, when, range_arg, out_dir, fmt):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         description="Draw a run's devices, trajectories and D2D links (positions.csv).")
     parser.add_argument("run_dir", metavar="RUN_DIR", help="folder holding positions.csv")
     parser.add_argument("--time", type=float, default=None, metavar="T",

@@ -22,14 +22,13 @@ Bad input gives round_time_tables.py's one-line error on stderr and exit code 2,
 is written.
 """
 
-import argparse
 import math
 import os
 import sys
 
 import round_time_tables  # noqa: E402
 from matplotlib.ticker import NullFormatter  # noqa: E402
-from d2dlearn_analysis.errors import AnalysisError, report  # noqa: E402
+from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
 from d2dlearn_analysis.traces import (add_format_argument, axis_label, draw_band,  # noqa: E402
                       legend, make_out_dir, no_data, plt, save_figure, series_style,
                       set_domain_limits)
@@ -82,7 +81,7 @@ def figure(points):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n")[0])
+    parser = ArgumentParser(prog=PROG, description=__doc__.split("\n")[0])
     parser.add_argument("runs", metavar="RUN_DIR", nargs="+")
     parser.add_argument("--out", metavar="PLOT_DIR", required=True)
     add_format_argument(parser)

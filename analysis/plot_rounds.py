@@ -39,7 +39,6 @@ folder) are removed.
 Only Debian's python3 with its pandas and matplotlib packages is needed.
 """
 
-import argparse
 import os
 import sys
 
@@ -50,7 +49,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from d2dlearn_analysis.errors import AnalysisError, report  # noqa: E402
+from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
 from d2dlearn_analysis.reader import read_run_json  # noqa: E402
 from d2dlearn_analysis.traces import (  # noqa: E402
     TraceError,
@@ -353,7 +352,7 @@ def plot_vs_energy(runs, metric, out_dir, name):
 # --------------------------------------------------------------------------
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         description="Plot learning runs (rounds.csv, energy.csv), one curve per run.")
     parser.add_argument("runs", metavar="RUN_DIR", nargs="+",
                         help="run folders holding rounds.csv and energy.csv (run.json optional)")

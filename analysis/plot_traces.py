@@ -32,7 +32,6 @@ older than the traces and not written now (a rerun folder) are removed.
 Only Debian's python3 with its pandas and matplotlib packages is needed.
 """
 
-import argparse
 import os
 import sys
 
@@ -43,7 +42,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from d2dlearn_analysis.errors import AnalysisError, report  # noqa: E402
+from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
 from d2dlearn_analysis.reader import read_run_json  # noqa: E402
 from d2dlearn_analysis.traces import (  # noqa: E402
     TraceError,
@@ -457,7 +456,7 @@ def plot_energy(energy, out_dir):
 # --------------------------------------------------------------------------
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         description="Plot d2dlearn traces (messages.csv, energy.csv) into figures.")
     parser.add_argument("trace_dir", metavar="TRACE_DIR",
                         help="folder holding messages.csv and energy.csv")

@@ -31,14 +31,13 @@ wireless_effects.png: a column per sweep, a row per measure (time and energy on 
 where a panel's means span a factor of 10 or more: the channel beside Wi-Fi, else from 0), axes with units, one colour per series in
 every panel; a panel without two points of a series says so instead of drawing a line.
 """
-import argparse
 import csv
 import math
 import os
 import statistics
 import sys
 
-from d2dlearn_analysis.errors import AnalysisError, report  # noqa: E402
+from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
 from d2dlearn_analysis.reader import read_run_json  # noqa: E402
 from d2dlearn_analysis.traces import (TraceError, error_bars, legend, make_out_dir, no_data,  # noqa: E402
                       plt, read_trace, save_figure, series_style, to_numeric)
@@ -184,7 +183,7 @@ def draw(pts, out_dir):
 
 
 def main(argv):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("runs", nargs="+", help="fedavg --outDir folders")
     p.add_argument("--table", help="write the points as CSV here")
     p.add_argument("--figure", help="draw wireless_effects.png into this folder")

@@ -7,9 +7,9 @@
   one AnalysisError of one line naming the file;
 - errors.report and errors.ArgumentParser: one line "PROG: error: TEXT", status 2;
 - every script of analysis/ (sweep.py aside: its own SweepError) given a missing run folder,
-  and those that read run.json first given an unparsable one: status 2, one stderr line
-  "SCRIPT: error: ..." naming the problem, nothing written (the scripts run in this process:
-  about 3 s).
+  and those that read run.json first given an unparsable one, and every one given an
+  unknown option: status 2, one stderr line "SCRIPT: error: ..." naming the problem, nothing
+  written (the scripts run in this process: about 3 s).
 
 Run it: /usr/bin/python3 tests/analysis/test_analysis_errors.py
 """
@@ -58,14 +58,19 @@ def load(name):
     return module
 
 
-def call(function, *args):
-    """(exit status, stdout, stderr) of function(*args) in this process."""
+def call(function, *args, prog=None):
+    """(exit status, stdout, stderr) of function(*args) in this process (sys.argv[0]: prog,
+    argparse's name of the program)."""
     out, err = io.StringIO(), io.StringIO()
+    argv0 = sys.argv[0]
+    sys.argv[0] = prog or argv0
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             rc = function(*args)
         except SystemExit as exc:
             rc = exc.code
+        finally:
+            sys.argv[0] = argv0
     return rc, out.getvalue(), err.getvalue()
 
 
@@ -192,12 +197,26 @@ class Scripts(unittest.TestCase):
                 with self.subTest(script=name, run=run_dir):
                     out = os.path.join(self.tmp, "out-" + name)
                     argv = before + [run_dir] + [a.replace("OUT", out) for a in after]
-                    rc, _, err = call(module.main, argv)
+                    rc, _, err = call(module.main, argv, prog=name + ".py")
                     self.assertEqual(rc, 2, err)
                     self.assertEqual(len(err.splitlines()), 1, err)
                     self.assertTrue(err.startswith("%s.py: error: " % name), err)
                     self.assertIn(needle, err)
                     self.assertFalse(os.path.exists(out))
+
+
+    def test_bad_argument_one_line(self):
+        """argparse's errors too are one line (errors.ArgumentParser), not the usage."""
+        for name, (before, after, _) in sorted(SCRIPTS.items()):
+            with self.subTest(script=name):
+                out = os.path.join(self.tmp, "out-" + name)
+                argv = (before + [self.bad] + [a.replace("OUT", out) for a in after]
+                        + ["--no-such-option"])
+                rc, _, err = call(load(name).main, argv, prog=name + ".py")
+                self.assertEqual(rc, 2, err)
+                self.assertEqual(err, "%s.py: error: unrecognized arguments: --no-such-option\n"
+                                 % name)
+                self.assertFalse(os.path.exists(out))
 
 
 if __name__ == "__main__":
