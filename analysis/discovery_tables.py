@@ -591,7 +591,8 @@ TABLES = {"edges": edges_table, "labelling": labelling_table, "downstream": down
 
 
 def main(argv):
-    return table_main(argv, "discovery_tables.py", "Tables of graph-discovery runs", TABLES, load_run)
+    return table_main(argv, "discovery_tables.py", "Tables of graph-discovery runs", TABLES,
+                      load_run)
 
 
 if __name__ == "__main__":

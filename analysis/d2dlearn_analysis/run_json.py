@@ -55,8 +55,8 @@ def command_flags(params, exclude=()):
 
 def table_main(argv, prog, description, tables, load_run):
     """TABLE RUN_DIR... [--out FILE]: tables[TABLE](runs) -> (columns, rows) as CSV; exit 2 with
-    one line on an AnalysisError (or a bad argument). FILE is written through a temporary file of a unique name
-    (O_EXCL, never one already there) in its folder, then renamed."""
+    one line on an AnalysisError (or a bad argument). FILE is written through a temporary file
+    of a unique name (O_EXCL, never one already there) in its folder, then renamed."""
     parser = ArgumentParser(prog=prog, description=description)
     parser.add_argument("table", choices=sorted(tables))
     parser.add_argument("runs", nargs="+", metavar="RUN_DIR")

@@ -205,6 +205,17 @@ class Scripts(unittest.TestCase):
                     self.assertFalse(os.path.exists(out))
 
 
+    def test_plot_consensus_table(self):
+        """plot_consensus.py --table FILE: its other way out."""
+        module = load("plot_consensus")
+        table = os.path.join(self.tmp, "t.csv")
+        for run_dir in (os.path.join(self.tmp, "none"), self.bad):
+            rc, _, err = call(module.main, [run_dir, "--table", table], prog="plot_consensus.py")
+            self.assertEqual(rc, 2, err)
+            self.assertEqual(len(err.splitlines()), 1, err)
+            self.assertTrue(err.startswith("plot_consensus.py: error: "), err)
+            self.assertFalse(os.path.exists(table))
+
     def test_bad_argument_one_line(self):
         """argparse's errors too are one line (errors.ArgumentParser), not the usage."""
         for name, (before, after, _) in sorted(SCRIPTS.items()):
