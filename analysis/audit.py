@@ -3,15 +3,17 @@
 
 Usage:  /usr/bin/python3 analysis/audit.py RUN_DIR [RUN_DIR ...]
 
-Standard library only (csv, json, math), no code shared with the C++ writers or with the
-plotting scripts. For each RUN_DIR (a folder holding run.json) every check below runs; each
-violation is one line
+Standard library only (csv, json, math), no code shared with the C++ writers, nor with the
+plotting scripts but the reading of run.json (d2dlearn_analysis.reader) and the one-line
+errors (d2dlearn_analysis.errors): every number is recomputed here. For each RUN_DIR (a
+folder holding run.json) every check below runs; each violation is one line
 
     RUN_DIR: FILE:ROW: CHECK: what, expected X got Y
 
 (ROW is the line number in the CSV file, header = line 1; for run.json the key path). Exit
 status 1 if any violation, else 0 with one line "audit: N runs, M checks, 0 violations".
-A missing folder or a folder without run.json: one line on stderr, exit status 2. A trace
+A missing folder, a folder without run.json or an unparsable run.json: one line on stderr
+(audit.py: error: RUN_DIR: ...), exit status 2, before any run is audited. A trace
 the checks cannot read is a violation, in one line ("could not be audited"), never a
 traceback.
 
@@ -209,11 +211,13 @@ network-mean
 
 import bisect
 import csv
-import json
 import math
 import os
 import sys
 import zlib
+
+from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report
+from d2dlearn_analysis.reader import read_run_json
 
 MESSAGE_COLUMNS = ["msg_id", "kind", "src", "dst", "bytes", "t_send_s", "t_recv_s",
                    "fragments", "fragments_lost", "retransmissions", "delivered", "complete",
@@ -262,12 +266,11 @@ P2_RANK_WINDOW = 0.02
 class Audit:
     """The checks of one run folder; violations collects the lines."""
 
-    def __init__(self, run_dir):
+    def __init__(self, run_dir, run):
         self.dir = run_dir
         self.checks = 0
         self.violations = []
-        with open(os.path.join(run_dir, "run.json")) as fh:
-            self.run = json.load(fh)
+        self.run = run  # the parsed run.json
         self.params = self.run.get("parameters", {})
         self.summary = self.run.get("summary", {})
 
@@ -302,6 +305,11 @@ class Audit:
                 last = fh.read(1)
         self.expect(size == 0 or last == b"\n", name, "format",
                     "the last line is cut (no newline at its end)", "a newline", "none")
+        # csv.DictReader, not reader.read_trace (pandas): a row with another number of fields
+        # than the header must be a violation at its line (pandas refuses the whole file for
+        # one too many, fills one too few with NaN), every row needs the line it ends on,
+        # and a number must be Python's correctly rounded float(), compared at 1e-9 (pandas'
+        # default parser is not round-trip exact).
         with open(path, newline="") as fh:
             reader = csv.DictReader(fh)
             rows = []
@@ -1928,8 +1936,9 @@ def parse_times(a, rows, name, columns):
         r["sim_time_ns"] = r.get("sim_time_s#")
 
 
-def audit(run_dir):
-    a = Audit(run_dir)
+def audit(run_dir, run=None):
+    """The Audit of a run folder (run: its parsed run.json, read here if None)."""
+    a = Audit(run_dir, read_run_json(run_dir) if run is None else run)
     sp = Spectrum(a)
     messages = a.read_csv("messages.csv",
                           MESSAGE_COLUMNS + (SPECTRUM_COLUMNS if sp.finite else []),
@@ -1988,27 +1997,25 @@ def audit(run_dir):
 
 
 def main(argv):
-    if not argv:
-        print("audit: RUN_DIR: no run folder given (usage: audit.py RUN_DIR...)",
-              file=sys.stderr)
-        return 2
-    for run_dir in argv:
-        if not os.path.isdir(run_dir):
-            print("audit: RUN_DIR: '%s' is not a folder" % run_dir, file=sys.stderr)
-            return 2
-        if not os.path.isfile(os.path.join(run_dir, "run.json")):
-            print("audit: RUN_DIR: '%s' holds no run.json (not a complete run)" % run_dir,
-                  file=sys.stderr)
-            return 2
+    parser = ArgumentParser(prog="audit.py",
+                            description="Audit every number a d2dlearn run reports against "
+                                        "its own traces.")
+    parser.add_argument("runs", nargs="+", metavar="RUN_DIR",
+                        help="a run folder (--outDir of a d2dlearn program, holding run.json)")
+    args = parser.parse_args(argv)
+    docs = []
+    for run_dir in args.runs:  # every run.json read before any run is audited
+        try:
+            docs.append(read_run_json(run_dir))
+        except AnalysisError as e:
+            return report(parser.prog, "RUN_DIR: %s" % e)
     checks = 0
     violations = []
-    for run_dir in argv:
+    for run_dir, doc in zip(args.runs, docs):
         try:
-            a = audit(run_dir)
-        except (OSError, ValueError, UnicodeDecodeError) as e:  # unreadable file or JSON
-            print("audit: RUN_DIR: '%s': %s" % (run_dir, " ".join(str(e).split())),
-                  file=sys.stderr)
-            return 2
+            a = audit(run_dir, doc)
+        except (OSError, ValueError, UnicodeDecodeError) as e:  # unreadable file
+            return report(parser.prog, "RUN_DIR: '%s': %s" % (run_dir, e))
         except Exception as e:  # noqa: BLE001 - a trace the checks did not foresee
             # One line, never a traceback: the run cannot be audited, which is a violation.
             violations.append("%s: (audit): could not be audited: %s: %s"
@@ -2018,7 +2025,7 @@ def main(argv):
         violations += a.violations
     for line in violations:
         print(line)
-    print("audit: %d runs, %d checks, %d violations" % (len(argv), checks, len(violations)))
+    print("audit: %d runs, %d checks, %d violations" % (len(args.runs), checks, len(violations)))
     return 1 if violations else 0
 
 

@@ -52,8 +52,9 @@ radio energy J per device, idle energy J per device (4 significant digits), fina
 (3 decimals; empty for d2d-exchange).
 
 The runs of one scenario and backend must have been given the same flags
-(parameters.commandLine) but for the seed, --RngRun, --areaSideM, --nDevices,
---messageBytes and how the run is executed (outDir, quiet, threads, traces, validate); the
+(parameters.commandLine) but for --areaSideM, --nDevices, --messageBytes and the flags
+that do not distinguish runs (d2dlearn_analysis/run_flags.py: the seed, --RngRun and how
+the run is executed or traced: outDir, quiet, threads, traces, traceEvery, ...); the
 backends may differ otherwise (each refuses the other's flags: the channel's
 --spectralEfficiency, --noisePowerW, ...; Wi-Fi's --wifiDataMode, ...). Bad input (a
 missing folder or file, an unparsable run.json, a run of another program, a missing column
@@ -61,56 +62,31 @@ or non-numeric value, a run without messages, runs that differ otherwise) gives 
 error on stderr and exit code 2, and nothing is written.
 """
 
-import csv
 import math
 import os
 import sys
 from collections import Counter
 
-from d2dlearn_analysis.run_json import command_flags, read_run_json, table_main  # noqa: E402
+from d2dlearn_analysis.errors import AnalysisError
+from d2dlearn_analysis.reader import read_columns, read_run_json
+from d2dlearn_analysis.run_flags import distinguishing_flags
+from d2dlearn_analysis.run_json import command_flags, table_main
 
 RADIO = ("radio_tx", "radio_rx", "radio_idle", "d2s_tx", "d2s_rx", "d2s_idle")
 IDLE = ("radio_idle", "d2s_idle")
 NO_OUTCOME = ("unfinished", "cancelled")
 POINT_FLAGS = {"backend", "areaSideM", "nDevices", "messageBytes"}
-NOT_COMPARED = POINT_FLAGS | {"seed", "RngRun", "outDir", "quiet", "threads", "traces",
-                              "validate"}
 VARIES = [("area", "area side"), ("devices", "devices"), ("size", "message size")]
 COLUMNS = ["scenario", "backend", "varies", "area side m", "devices", "message bytes",
            "runs", "fragment loss", "message loss", "unfinished", "eq. 18 P_D", "latency s",
            "radio energy J per device", "idle energy J per device", "final accuracy"]
 
 
-class TableError(Exception):
-    pass
-
-
 def read_rows(run_dir, name, numeric, text=()):
-    """The rows of RUN_DIR/name with the numeric columns as floats (an empty cell: NaN)."""
-    path = os.path.join(run_dir, name)
-    rows = []
-    try:
-        with open(path, newline="") as fh:
-            reader = csv.DictReader(fh)
-            missing = [c for c in list(numeric) + list(text)
-                       if c not in (reader.fieldnames or [])]
-            if missing:
-                raise TableError("%s: no column %s" % (path, missing[0]))
-            for r in reader:
-                row = {}
-                for c in numeric:
-                    cell = (r[c] or "").strip()
-                    try:
-                        row[c] = float(cell) if cell else math.nan
-                    except ValueError:
-                        raise TableError("%s: line %d: not a number in %s: %r"
-                                         % (path, reader.line_num, c, cell))
-                for c in text:
-                    row[c] = (r[c] or "").strip()
-                rows.append(row)
-    except OSError as exc:
-        raise TableError("cannot read %s: %s" % (path, exc.strerror or exc))
-    return rows
+    """The rows of RUN_DIR/name (reader.read_columns) as dicts, the numeric columns as floats
+    (an empty cell: NaN), the text columns as stripped strings."""
+    df = read_columns(os.path.join(run_dir, name), numeric, text)
+    return df[list(numeric) + list(text)].astype({c: float for c in numeric}).to_dict("records")
 
 
 def backend_label(params):
@@ -133,7 +109,7 @@ def backend_label(params):
 
 
 def same_flags(runs, group_of):
-    """TableError unless the runs of each group (group_of(run): a tuple of names, e.g.
+    """AnalysisError unless the runs of each group (group_of(run): a tuple of names, e.g.
     scenario and backend) were given the same flags (run["flags"])."""
     first = {}
     for run in runs:
@@ -142,36 +118,36 @@ def same_flags(runs, group_of):
         if run["flags"] != other["flags"]:
             diff = sorted(k for k in set(run["flags"]) | set(other["flags"])
                           if run["flags"].get(k) != other["flags"].get(k))
-            raise TableError("%s and %s: runs of %s differ in --%s"
+            raise AnalysisError("%s and %s: runs of %s differ in --%s"
                              % (other["dir"], run["dir"], " over ".join(key), diff[0]))
 
 
 def load_run(run_dir):
     """The measures of one run folder (see the module's docstring)."""
     path = os.path.join(run_dir, "run.json")
-    doc = read_run_json(run_dir, TableError)
+    doc = read_run_json(run_dir)
     params = doc.get("parameters") if isinstance(doc, dict) else None
     if not isinstance(params, dict) or "backend" not in params or "nDevices" not in params:
-        raise TableError("%s: not a run of d2d-exchange or fedavg (no parameters.backend "
+        raise AnalysisError("%s: not a run of d2d-exchange or fedavg (no parameters.backend "
                          "and nDevices)" % path)
     if "algorithm" in params:
         scenario = "fedavg --algorithm=%s" % params["algorithm"]
     elif "messageBytes" in params:
         scenario = "d2d-exchange"
     else:
-        raise TableError("%s: not a run of d2d-exchange or fedavg" % path)
+        raise AnalysisError("%s: not a run of d2d-exchange or fedavg" % path)
     try:
         n = int(params["nDevices"])
         area = float(params["areaSideM"])
     except (KeyError, TypeError, ValueError):
-        raise TableError("%s: no parameters.nDevices or areaSideM" % path)
+        raise AnalysisError("%s: no parameters.nDevices or areaSideM" % path)
     if n < 1:
-        raise TableError("%s: parameters.nDevices is %r" % (path, params["nDevices"]))
+        raise AnalysisError("%s: parameters.nDevices is %r" % (path, params["nDevices"]))
     msgs = read_rows(run_dir, "messages.csv",
                      ["bytes", "t_send_s", "t_recv_s", "fragments", "fragments_lost",
                       "complete", "p_drop"], ["reason"])
     if not msgs:
-        raise TableError("%s: messages.csv has no rows"
+        raise AnalysisError("%s: messages.csv has no rows"
                          % os.path.join(run_dir, "messages.csv"))
     known = [m for m in msgs if m["reason"] not in NO_OUTCOME]
     frags = sum(m["fragments"] for m in known)
@@ -186,14 +162,14 @@ def load_run(run_dir):
                                     ["metric"])
                if r["metric"] == "accuracy" and r["node"] == -1]
         if not acc:
-            raise TableError("%s: rounds.csv has no accuracy rows of node -1" % run_dir)
+            raise AnalysisError("%s: rounds.csv has no accuracy rows of node -1" % run_dir)
         accuracy = max(acc, key=lambda r: r["round"])["value"]
     sizes = Counter(m["bytes"] for m in msgs)
     size = min(s for s, c in sizes.items() if c == max(sizes.values()))
     backend = backend_label(params)
     return {"dir": run_dir, "path": path, "scenario": scenario, "backend": backend,
             "area": area, "devices": n, "size": size,
-            "flags": command_flags(params, NOT_COMPARED),
+            "flags": distinguishing_flags(params, POINT_FLAGS),
             "fragment_loss": (sum(m["fragments_lost"] for m in known) / frags
                               if frags > 0 else math.nan),
             "message_loss": 1 - len(complete) / len(known) if known else math.nan,
@@ -291,7 +267,7 @@ TABLES = {"channel-vs-wifi": channel_vs_wifi_table}
 
 def main(argv):
     return table_main(argv, "backend_tables.py", "The messaging backends side by side",
-                      TABLES, load_run, TableError)
+                      TABLES, load_run)
 
 
 if __name__ == "__main__":

@@ -72,8 +72,9 @@ A CMFL run without a readable committee.csv or aggregation.csv is refused, as is
 twice in one row.
 
 robustness and committee: all runs of one table must have been given the same flags (parameters.commandLine) but for
-the seed, the row's and column's keys (algorithm, attack, maliciousPercent, attackSpace) and
-how the run is executed (outDir, quiet, threads, traces, traceEvery, validate): a table
+the row's and column's keys (algorithm, attack, maliciousPercent, attackSpace) and the flags
+that do not distinguish runs (d2dlearn_analysis/run_flags.py: the seed, --RngRun and how
+the run is executed or traced: outDir, quiet, threads, traces, ...): a table
 never mixes, say, 100 and 200 devices. A seed twice in one cell is refused too.
 
 Bad input (a missing folder or run.json, an unparsable run.json, a run that is not cmfl's or
@@ -82,12 +83,14 @@ the table cannot hold together) gives a one-line error on
 stderr and exit code 2, and nothing is written.
 """
 
-import csv
 import math
 import os
 import sys
 
-from d2dlearn_analysis.run_json import command_flags, read_run_json, table_main  # noqa: E402
+from d2dlearn_analysis.errors import AnalysisError
+from d2dlearn_analysis.reader import read_columns, read_run_json
+from d2dlearn_analysis.run_flags import distinguishing_flags
+from d2dlearn_analysis.run_json import table_main
 
 #: --algorithm names in the table's column order, with the paper's names.
 ALGORITHMS = [("cmfl-1", "CMFL-I"), ("cmfl-2", "CMFL-II"), ("fedavg", "FedAvg"),
@@ -95,36 +98,31 @@ ALGORITHMS = [("cmfl-1", "CMFL-I"), ("cmfl-2", "CMFL-II"), ("fedavg", "FedAvg"),
               ("multi-krum", "Multi-Krum")]
 ATTACKS = ["none", "back-gradient", "gradient-scaling"]
 SPACES = ["weights", "update"]
-#: Flags that do not tell runs apart: replicates, output and how the run is executed.
-NOT_COMPARED = {"seed", "outDir", "quiet", "threads", "traces", "traceEvery", "validate"}
 #: The table's own keys: the row's and the column's.
 OWN = {"algorithm", "attack", "maliciousPercent", "attackSpace"}
-
-
-class TableError(Exception):
-    pass
 
 
 def load_run(run_dir):
     """{dir, path, seed, algorithm, attack, epsilon, space, accuracy, flags} of a run folder."""
     path = os.path.join(run_dir, "run.json")
-    doc = read_run_json(run_dir, TableError)
+    doc = read_run_json(run_dir)
     params = doc.get("parameters") if isinstance(doc, dict) else None
     if not isinstance(params, dict) or "algorithm" not in params or "attack" not in params:
-        raise TableError("%s: not a cmfl run (no parameters.algorithm and attack)" % path)
+        raise AnalysisError("%s: not a cmfl run (no parameters.algorithm and attack)" % path)
     acc = (doc.get("summary") or {}).get("final_accuracy")
     if isinstance(acc, bool) or not isinstance(acc, (int, float)) or not math.isfinite(acc):
-        raise TableError("%s: summary.final_accuracy is %s, not a number"
+        raise AnalysisError("%s: summary.final_accuracy is %s, not a number"
                          % (path, "missing" if acc is None else repr(acc)))
     seed = doc.get("seed", params.get("seed"))
     if seed is None:
-        raise TableError("%s: no seed" % path)
+        raise AnalysisError("%s: no seed" % path)
     attack = str(params["attack"])
     none = attack == "none"
     return {"dir": run_dir, "path": path, "seed": seed, "algorithm": str(params["algorithm"]),
             "attack": attack, "epsilon": 0 if none else params.get("maliciousPercent", 0),
             "space": "-" if none else str(params.get("attackSpace", "")),
-            "accuracy": float(acc), "flags": command_flags(params, NOT_COMPARED | OWN)}
+            "accuracy": float(acc), "flags": distinguishing_flags(params, OWN),
+            "all_flags": distinguishing_flags(params)}
 
 
 def check_alike(runs):
@@ -135,7 +133,7 @@ def check_alike(runs):
         differ = [n for n in names if first["flags"].get(n) != run["flags"].get(n)]
         if differ:
             n = differ[0]
-            raise TableError("%s and %s: one table, but --%s differs (%s against %s): a table "
+            raise AnalysisError("%s and %s: one table, but --%s differs (%s against %s): a table "
                              "holds runs that differ only in their seed, algorithm and attack"
                              % (first["dir"], run["dir"], n,
                                 first["flags"].get(n, "(not given)"),
@@ -167,7 +165,7 @@ def robustness_table(runs):
         key = (run["attack"], run["epsilon"], run["space"], run["algorithm"])
         cell = cells.setdefault(key, {})
         if run["seed"] in cell:
-            raise TableError("%s and %s: seed %s twice in one cell (%s, epsilon %s, space %s, "
+            raise AnalysisError("%s and %s: seed %s twice in one cell (%s, epsilon %s, space %s, "
                              "%s)" % (cell[run["seed"]]["dir"], run["dir"], run["seed"], *key))
         cell[run["seed"]] = run
     known = [a for a, _ in ALGORITHMS]
@@ -203,25 +201,10 @@ COMMITTEE_COLUMNS = ["round", "training", "committee", "aggregation", "n1", "n2"
 def read_committee(run):
     """[{column: int}] of the rows of a run's committee.csv (the columns the table needs)."""
     path = os.path.join(run["dir"], "committee.csv")
-    try:
-        with open(path, newline="") as fh:
-            reader = csv.DictReader(fh)
-            missing = [c for c in COMMITTEE_COLUMNS if c not in (reader.fieldnames or [])]
-            if missing:
-                raise TableError("%s: no column %s" % (path, missing[0]))
-            rows = []
-            for r in reader:
-                try:
-                    rows.append({c: int(r[c]) for c in COMMITTEE_COLUMNS})
-                except (TypeError, ValueError):
-                    raise TableError("%s: line %d: not a count: %s"
-                                     % (path, reader.line_num,
-                                        ",".join(str(r[c]) for c in COMMITTEE_COLUMNS)))
-    except OSError as exc:
-        raise TableError("cannot read %s: %s" % (path, exc.strerror or exc))
-    if not rows:
-        raise TableError("%s: no rounds" % path)
-    return rows
+    df = read_columns(path, COMMITTEE_COLUMNS, counts=COMMITTEE_COLUMNS)
+    if df.empty:
+        raise AnalysisError("%s: no rounds" % path)
+    return df[COMMITTEE_COLUMNS].astype(int).to_dict("records")
 
 
 def span(values):
@@ -237,7 +220,7 @@ def committee_table(runs):
     for run in cmfl:
         key = (run["algorithm"], run["attack"], run["epsilon"], run["space"], run["seed"])
         if key in seen:
-            raise TableError("%s and %s: seed %s twice in one setting (%s, %s, epsilon %s, "
+            raise AnalysisError("%s and %s: seed %s twice in one setting (%s, %s, epsilon %s, "
                              "space %s)" % (seen[key]["dir"], run["dir"], run["seed"], *key[:4]))
         seen[key] = run
     names = dict(ALGORITHMS)
@@ -265,28 +248,10 @@ def committee_table(runs):
 
 def read_aggregation(run):
     """(sum of aggregated, sum of training) over the honest devices of aggregation.csv."""
-    path = os.path.join(run["dir"], "aggregation.csv")
     need = ["malicious", "training", "aggregated"]
-    try:
-        with open(path, newline="") as fh:
-            reader = csv.DictReader(fh)
-            missing = [c for c in need if c not in (reader.fieldnames or [])]
-            if missing:
-                raise TableError("%s: no column %s" % (path, missing[0]))
-            aggregated = training = 0
-            for r in reader:
-                try:
-                    values = {c: int(r[c]) for c in need}
-                except (TypeError, ValueError):
-                    raise TableError("%s: line %d: not a count: %s"
-                                     % (path, reader.line_num,
-                                        ",".join(str(r[c]) for c in need)))
-                if values["malicious"] == 0:
-                    aggregated += values["aggregated"]
-                    training += values["training"]
-    except OSError as exc:
-        raise TableError("cannot read %s: %s" % (path, exc.strerror or exc))
-    return aggregated, training
+    df = read_columns(os.path.join(run["dir"], "aggregation.csv"), need, counts=need)
+    honest = df[df["malicious"] == 0]
+    return int(honest["aggregated"].sum()), int(honest["training"].sum())
 
 
 def value_key(text):
@@ -300,10 +265,6 @@ def value_key(text):
 def screening_table(runs):
     """(columns, rows) of the screening table."""
     settings = {}
-    for run in runs:
-        flags = command_flags(read_run_json(run["dir"], TableError).get("parameters", {}),
-                              NOT_COMPARED)
-        run["all_flags"] = flags
     names = sorted({n for run in runs for n in run["all_flags"]})
     varied = [n for n in names
               if len({run["all_flags"].get(n, "-") for run in runs}) > 1]
@@ -311,7 +272,7 @@ def screening_table(runs):
         key = tuple(run["all_flags"].get(n, "-") for n in varied)
         cell = settings.setdefault(key, {})
         if run["seed"] in cell:
-            raise TableError("%s and %s: seed %s twice in one setting"
+            raise AnalysisError("%s and %s: seed %s twice in one setting"
                              % (cell[run["seed"]]["dir"], run["dir"], run["seed"]))
         cell[run["seed"]] = run
     columns = varied + ["seeds", "final accuracy", "attackers training (%)",
@@ -358,7 +319,7 @@ TABLES = {"robustness": robustness_table, "committee": committee_table,
 
 
 def main(argv):
-    return table_main(argv, "cmfl_tables.py", "Tables of cmfl runs", TABLES, load_run, TableError)
+    return table_main(argv, "cmfl_tables.py", "Tables of cmfl runs", TABLES, load_run)
 
 
 if __name__ == "__main__":

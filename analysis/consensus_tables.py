@@ -69,75 +69,62 @@ the most of any round (0 in a round without a bytes_sent row: local training sen
 nothing); runs of one method are compared (flags) with each other only.
 
 All runs of one table must have been given the same flags (parameters.commandLine) but for
-the seed, the method (algorithm, trust) and how the run is executed (outDir, quiet,
-threads, traces, validate). Bad input (a missing folder or file, an unparsable run.json, a
+the method (algorithm, trust) and the flags that do not distinguish runs
+(d2dlearn_analysis/run_flags.py: the seed, --RngRun and how the run is executed or traced:
+outDir, quiet, threads, traces, ...). Bad input (a missing folder or file, an unparsable run.json, a
 run with one model, a missing column or non-numeric value, a seed twice for one method,
 runs that differ otherwise) gives a one-line error on stderr and exit code 2, and nothing
 is written.
 """
 
-import csv
 import math
 import os
 import sys
 
-from d2dlearn_analysis.run_json import command_flags, read_run_json, table_main  # noqa: E402
+from d2dlearn_analysis.errors import AnalysisError
+from d2dlearn_analysis.reader import line_of, read_columns, read_run_json
+from d2dlearn_analysis.run_flags import distinguishing_flags
+from d2dlearn_analysis.run_json import table_main
 
 METHODS = ["local", "naive", "static", "dynamic"]
-NOT_COMPARED = {"seed", "outDir", "quiet", "threads", "traces", "traceEvery", "validate",
-                "algorithm", "trust"}
-
-
-class TableError(Exception):
-    pass
+#: The method: the table's own key.
+OWN = {"algorithm", "trust"}
 
 
 def load_run(run_dir):
     """{dir, path, seed, method, models, model_of, flipped, flags} of a consensus run folder."""
     path = os.path.join(run_dir, "run.json")
-    doc = read_run_json(run_dir, TableError)
+    doc = read_run_json(run_dir)
     params = doc.get("parameters") if isinstance(doc, dict) else None
     if not isinstance(params, dict) or "algorithm" not in params or "model" not in params:
-        raise TableError("%s: not a consensus run (no parameters.algorithm and model)" % path)
+        raise AnalysisError("%s: not a consensus run (no parameters.algorithm and model)" % path)
     algorithm = str(params["algorithm"])
     method = str(params.get("trust")) if algorithm == "consensus" else algorithm
     models = [m for m in str(params["model"]).split(",") if m]
     try:
         n = int(params["nDevices"])
     except (KeyError, TypeError, ValueError):
-        raise TableError("%s: no parameters.nDevices" % path)
+        raise AnalysisError("%s: no parameters.nDevices" % path)
     blocks = str(params.get("modelAssignment", "blocks")) == "blocks"
     model_of = {i: models[i * len(models) // n] if blocks else models[i % len(models)]
                 for i in range(n)}
     seed = doc.get("seed", params.get("seed"))
     return {"dir": run_dir, "path": path, "seed": seed, "method": method, "models": models,
             "model_of": model_of, "flipped": {int(v) for v in params.get("flippedDevices") or []},
-            "flags": command_flags(params, NOT_COMPARED)}
+            "flags": distinguishing_flags(params, OWN)}
 
 
 def read_rows(run, name, columns, numeric):
-    """The rows of RUN/name (a CSV trace) with the numeric columns as floats."""
+    """The rows of RUN/name (a CSV trace, reader.read_columns) as dicts, the numeric columns
+    as floats, which must be finite (an empty cell is not)."""
     path = os.path.join(run["dir"], name)
-    try:
-        with open(path, newline="") as fh:
-            reader = csv.DictReader(fh)
-            missing = [c for c in columns if c not in (reader.fieldnames or [])]
-            if missing:
-                raise TableError("%s: no column %s" % (path, missing[0]))
-            rows = []
-            for r in reader:
-                try:
-                    row = {c: float(r[c]) for c in numeric}
-                except (TypeError, ValueError):
-                    raise TableError("%s: line %d: not a number in %s"
-                                     % (path, reader.line_num, ",".join(numeric)))
-                if not all(math.isfinite(v) for v in row.values()):
-                    raise TableError("%s: line %d: not a finite number" % (path, reader.line_num))
-                row.update({c: r[c] for c in columns if c not in numeric})
-                rows.append(row)
-    except OSError as exc:
-        raise TableError("cannot read %s: %s" % (path, exc.strerror or exc))
-    return rows
+    df = read_columns(path, numeric, [c for c in columns if c not in numeric])
+    values = df[list(numeric)].astype(float)
+    bad = values.isna().any(axis=1) | (values.abs() == math.inf).any(axis=1)
+    if bad.any():
+        raise AnalysisError("%s: line %d: not a finite number in %s"
+                            % (path, line_of(df, bad), ",".join(numeric)))
+    return df[list(columns)].astype({c: float for c in numeric}).to_dict("records")
 
 
 def final_accuracy(run):
@@ -146,7 +133,7 @@ def final_accuracy(run):
                                  ["round", "node", "value"])
             if r["metric"] == "accuracy" and r["node"] >= 0]
     if not rows:
-        raise TableError("%s: rounds.csv has no accuracy rows of the agents" % run["dir"])
+        raise AnalysisError("%s: rounds.csv has no accuracy rows of the agents" % run["dir"])
     last = max(r["round"] for r in rows)
     return {int(r["node"]): r["value"] for r in rows if r["round"] == last}
 
@@ -160,14 +147,14 @@ def check(runs):
         differ = [n for n in names if first["flags"].get(n) != run["flags"].get(n)]
         if differ:
             n = differ[0]
-            raise TableError("%s and %s: one table, but --%s differs (%s against %s): a table "
+            raise AnalysisError("%s and %s: one table, but --%s differs (%s against %s): a table "
                              "holds runs that differ only in their seed and method"
                              % (first["dir"], run["dir"], n,
                                 first["flags"].get(n, "(not given)"),
                                 run["flags"].get(n, "(not given)")))
         key = (run["method"], run["seed"])
         if key in seen:
-            raise TableError("%s and %s: seed %s twice for %s"
+            raise AnalysisError("%s and %s: seed %s twice for %s"
                              % (seen[key]["dir"], run["dir"], run["seed"], run["method"]))
         seen[key] = run
 
@@ -191,7 +178,7 @@ def agents_text(agents):
 def check_heterogeneous(runs):
     for run in runs:
         if len(run["models"]) < 2:
-            raise TableError("%s: parameters.model is %s: one model, no heterogeneous table"
+            raise AnalysisError("%s: parameters.model is %s: one model, no heterogeneous table"
                              % (run["path"], ",".join(run["models"])))
 
 
@@ -220,7 +207,7 @@ def hetero_table(runs):
                     continue
                 missing = [i for i in agents if i not in acc[id(run)]]
                 if missing:
-                    raise TableError("%s: rounds.csv has no accuracy of agent %d at the last "
+                    raise AnalysisError("%s: rounds.csv has no accuracy of agent %d at the last "
                                      "round" % (run["dir"], missing[0]))
                 per_seed[run["seed"]] = sum(acc[id(run)][i] for i in agents) / len(agents)
             values = list(per_seed.values())
@@ -240,13 +227,13 @@ def hetero_trust_table(runs):
     trusting = [r for r in runs if r["method"] not in ("local", "naive")
                 and r["method"] in METHODS]
     if not trusting:
-        raise TableError("no consensus run with static or dynamic trust among the runs")
+        raise AnalysisError("no consensus run with static or dynamic trust among the runs")
     for run in sorted(trusting, key=lambda r: (rank(METHODS, r["method"]), seed_key(r["seed"]))):
         trust = read_rows(run, "trust.csv", ["round", "node", "peer", "w"],
                           ["round", "node", "peer", "w"])
         rounds = sorted({r["round"] for r in trust})
         if not rounds:
-            raise TableError("%s: trust.csv has no rows" % run["dir"])
+            raise AnalysisError("%s: trust.csv has no rows" % run["dir"])
         middle = rounds[(len(rounds) - 1) // 2]
         sums = {}
         for r in trust:
@@ -277,12 +264,12 @@ def polynomial_table(runs):
         xstar = [r for r in read_rows(run, "samples.csv", ["set", "node", "x", "y"],
                                       ["node", "x", "y"]) if r["set"] == "xstar"]
         if not xstar:
-            raise TableError("%s: samples.csv has no xstar rows" % run["dir"])
+            raise AnalysisError("%s: samples.csv has no xstar rows" % run["dir"])
         coef = read_rows(run, "coefficients.csv", ["round", "node", "power", "coefficient"],
                          ["round", "node", "power", "coefficient"])
         rounds = sorted({r["round"] for r in coef})
         if not rounds:
-            raise TableError("%s: coefficients.csv has no rows" % run["dir"])
+            raise AnalysisError("%s: coefficients.csv has no rows" % run["dir"])
         for rnd in (rounds[0], rounds[-1]) if len(rounds) > 1 else rounds[:1]:
             polys = {}
             for r in coef:
@@ -329,7 +316,7 @@ def boundary_table(runs):
         grid = read_rows(run, "boundary.csv", ["round", "node", "x1", "x2", "class"],
                          ["round", "node", "x1", "x2", "class"])
         if not grid:
-            raise TableError("%s: boundary.csv has no rows" % run["dir"])
+            raise AnalysisError("%s: boundary.csv has no rows" % run["dir"])
         acc = {}
         for r in read_rows(run, "rounds.csv", ["round", "node", "metric", "value"],
                            ["round", "node", "value"]):
@@ -381,14 +368,14 @@ def trust_columns_table(runs):
     consensus = [r for r in runs if r["method"] in METHODS and r["method"] != "local"
                  and os.path.isfile(os.path.join(r["dir"], "consensus.csv"))]
     if not consensus:
-        raise TableError("no consensus run with a consensus.csv among the runs")
+        raise AnalysisError("no consensus run with a consensus.csv among the runs")
     check(consensus)
     for run in sorted(consensus, key=lambda r: (rank(METHODS, r["method"]),
                                                 seed_key(r["seed"]))):
         c = read_rows(run, "consensus.csv", CONSENSUS_COLUMNS, CONSENSUS_COLUMNS)
         rounds = sorted({r["round"] for r in c})
         if not rounds:
-            raise TableError("%s: consensus.csv has no rows" % run["dir"])
+            raise AnalysisError("%s: consensus.csv has no rows" % run["dir"])
         middle = rounds[(len(rounds) - 1) // 2]
         sums = {int(r["node"]): r["column_sum_offdiag"] for r in c if r["round"] == middle}
         flipped = sorted(run["flipped"])
@@ -444,7 +431,7 @@ def bytes_table(runs):
                 if r["metric"] == "bytes_sent" and r["node"] == -1:
                     per[int(r["round"])] = r["value"]
             if not rounds:
-                raise TableError("%s: rounds.csv has no rows of rounds >= 1" % run["dir"])
+                raise AnalysisError("%s: rounds.csv has no rows of rounds >= 1" % run["dir"])
             # a round without a bytes_sent row sent nothing (local training writes none)
             per = {k: per.get(k, 0.0) for k in rounds}
             last.append(per[max(per)])
@@ -466,7 +453,7 @@ TABLES = {"hetero": hetero_table, "hetero-trust": hetero_trust_table,
 
 
 def main(argv):
-    return table_main(argv, "consensus_tables.py", "Tables of consensus runs", TABLES, load_run, TableError)
+    return table_main(argv, "consensus_tables.py", "Tables of consensus runs", TABLES, load_run)
 
 
 if __name__ == "__main__":

@@ -16,8 +16,10 @@ Usage:
 
 Each RUN_DIR is an --outDir of build/bin/graph-discovery; only its run.json is read. The
 table is written as CSV to FILE (default: stdout), one row per group of runs that differ
-only in their seed; runs that differ in any other flag of run.json's commandLine than the
-table's own keys are never averaged together (an error).
+only in their seed (or in another flag that does not distinguish runs:
+d2dlearn_analysis/run_flags.py, --RngRun, --traceEvery, how the run is executed); runs that
+differ in any other flag of run.json's commandLine than the table's own keys are never
+averaged together (an error).
 
 edges (--paradigm=unsupervised): a row per (parameters.requestPoints, parameters.graph), Q
 ascending, then graph in the order rl, closest, most-trusted, uniform, gcn, none. From
@@ -130,27 +132,24 @@ import os
 import statistics
 import sys
 
-from d2dlearn_analysis.run_json import command_flags, read_run_json, table_main  # noqa: E402
-from d2dlearn_analysis import stats as analysis_stats  # noqa: E402
+from d2dlearn_analysis import stats as analysis_stats
+from d2dlearn_analysis.errors import AnalysisError
+from d2dlearn_analysis.reader import read_run_json
+from d2dlearn_analysis.run_flags import distinguishing_flags
+from d2dlearn_analysis.run_json import table_main
 
 METHODS = ["rl", "closest", "most-trusted", "uniform", "gcn", "none"]
-#: Flags that do not make a row: replicates, output and how the run is executed.
-NOT_ROW = {"seed", "outDir", "quiet", "threads", "traces", "traceEvery", "validate"}
-
-
-class TableError(Exception):
-    pass
 
 
 def load_run(run_dir):
     """{dir, seed, params, results, flags} of a run folder."""
     path = os.path.join(run_dir, "run.json")
-    doc = read_run_json(run_dir, TableError)
+    doc = read_run_json(run_dir)
     params = doc.get("parameters") if isinstance(doc, dict) else None
     if not isinstance(params, dict) or "graph" not in params:
-        raise TableError("%s: not a graph-discovery run (no parameters.graph)" % path)
+        raise AnalysisError("%s: not a graph-discovery run (no parameters.graph)" % path)
     results = (doc.get("summary") or {}).get("results")
-    flags = command_flags(params, NOT_ROW)
+    flags = distinguishing_flags(params)
     summary = doc.get("summary") if isinstance(doc.get("summary"), dict) else {}
     return {"dir": run_dir, "path": path, "seed": doc.get("seed", params.get("seed")),
             "params": params, "results": results if isinstance(results, dict) else {},
@@ -159,11 +158,11 @@ def load_run(run_dir):
 
 
 def number(run, key):
-    """summary.results[key] of a run as a finite float, or a TableError."""
+    """summary.results[key] of a run as a finite float, or a AnalysisError."""
     value = run["results"].get(key)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(
             value):
-        raise TableError("%s: summary.results.%s is %s, not a number"
+        raise AnalysisError("%s: summary.results.%s is %s, not a number"
                          % (run["path"], key, "missing" if value is None else repr(value)))
     return float(value)
 
@@ -172,7 +171,7 @@ def check_paradigm(runs, paradigm):
     for run in runs:
         got = str(run["params"].get("paradigm") or "supervised")
         if got != paradigm:
-            raise TableError("%s: parameters.paradigm is %s; this table is of %s runs"
+            raise AnalysisError("%s: parameters.paradigm is %s; this table is of %s runs"
                              % (run["path"], got, paradigm))
 
 
@@ -189,7 +188,7 @@ def group(runs, key, own):
             differ = [n for n in names if first["flags"].get(n) != run["flags"].get(n)]
             if differ:
                 n = differ[0]
-                raise TableError("%s and %s: one row, but --%s differs (%s against %s): only "
+                raise AnalysisError("%s and %s: one row, but --%s differs (%s against %s): only "
                                  "runs that differ in their seed are averaged"
                                  % (first["dir"], run["dir"], n,
                                     first["flags"].get(n, "(not given)"),
@@ -197,7 +196,7 @@ def group(runs, key, own):
         seeds = [r["seed"] for r in members]
         twice = sorted({s for s in seeds if seeds.count(s) > 1}, key=str)
         if twice:
-            raise TableError("%s: seed %s twice in one row" % (members[0]["dir"], twice[0]))
+            raise AnalysisError("%s: seed %s twice in one row" % (members[0]["dir"], twice[0]))
     return groups
 
 
@@ -228,16 +227,16 @@ def edges_table(runs):
         if (not isinstance(w, list) or len(w) < 2 or any(
                 isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)
                 for v in w)):
-            raise TableError("%s: summary.results.gdMeanW1ToUniformPerEdge is %s, not a list "
+            raise AnalysisError("%s: summary.results.gdMeanW1ToUniformPerEdge is %s, not a list "
                              "of numbers before and after each edge"
                              % (run["path"], "missing" if w is None else repr(w)))
         if w[0] <= 0:
-            raise TableError("%s: W1 before is %r: no fall can be given as a share of it"
+            raise AnalysisError("%s: W1 before is %r: no fall can be given as a share of it"
                              % (run["path"], w[0]))
         per_edge[id(run)] = [float(v) for v in w]
     lengths = {len(w) for w in per_edge.values()}
     if len(lengths) > 1:
-        raise TableError("the runs have different numbers of edges (%s): one table holds one"
+        raise AnalysisError("the runs have different numbers of edges (%s): one table holds one"
                          % ", ".join(str(n - 1) for n in sorted(lengths)))
     edges = lengths.pop() - 1
     groups = group(runs, lambda r: (r["params"].get("requestPoints"), str(r["params"]["graph"])),
@@ -316,10 +315,10 @@ def downstream_table(runs):
 
     for run in runs:
         if paradigm(run) not in ("supervised", "semi-supervised"):
-            raise TableError("%s: parameters.paradigm is %s; this table is of supervised or "
+            raise AnalysisError("%s: parameters.paradigm is %s; this table is of supervised or "
                              "semi-supervised runs" % (run["path"], paradigm(run)))
     if len({paradigm(r) for r in runs}) > 1:
-        raise TableError("supervised and semi-supervised runs: one table holds one paradigm")
+        raise AnalysisError("supervised and semi-supervised runs: one table holds one paradigm")
     semi = paradigm(runs[0]) == "semi-supervised"
     for run in runs:
         for key in ("gdMeanW1ToUniformAfter", "finalAccuracy"):
@@ -421,7 +420,7 @@ def regression_table(runs):
     """(columns, rows) of the regression table."""
     for run in runs:
         if str(run["params"].get("dataset") or "") != "polynomial":
-            raise TableError("%s: parameters.dataset is %s; this table is of polynomial "
+            raise AnalysisError("%s: parameters.dataset is %s; this table is of polynomial "
                              "(regression) runs" % (run["path"], run["params"].get("dataset")))
         for key in ("gdMeanW1ToUniformBefore", "gdMeanW1ToUniformAfter", "gdPointsMoved",
                     "finalTestMse"):
@@ -461,14 +460,14 @@ def scaling_table(runs):
         number(run, "gdRlEnergyJ")
         number(run, "gdMeanLinkPDrop")
         if number(run, "gdRlEnergyJ") <= 0:
-            raise TableError("%s: summary.results.gdRlEnergyJ is %r: no ratio to it"
+            raise AnalysisError("%s: summary.results.gdRlEnergyJ is %r: no ratio to it"
                              % (run["path"], number(run, "gdRlEnergyJ")))
 
     def n(run):
         try:
             return int(run["params"]["nDevices"])
         except (KeyError, TypeError, ValueError):
-            raise TableError("%s: no parameters.nDevices" % run["path"])
+            raise AnalysisError("%s: no parameters.nDevices" % run["path"])
 
     sizes = sorted({n(r) for r in runs})
     groups = group(runs, lambda r: (str(r["params"].get("rewardSharing") or "cluster-head"),
@@ -506,7 +505,7 @@ def targets_table(runs):
     for run in runs:
         t = run["results"].get("targetsReached")
         if not isinstance(t, list) or not all(isinstance(e, dict) and "target" in e for e in t):
-            raise TableError("%s: summary.results.targetsReached is %s, not a list of targets"
+            raise AnalysisError("%s: summary.results.targetsReached is %s, not a list of targets"
                              % (run["path"], "missing" if t is None else repr(t)))
         targets |= {float(e["target"]) for e in t}
         for key in ("gdRlEnergyJ", "gdExchangeEnergyJ"):
@@ -515,7 +514,7 @@ def targets_table(runs):
         for key in ("d2s_tx", "d2s_rx"):
             v = run["energy"].get(key)
             if isinstance(v, bool) or not isinstance(v, (int, float)):
-                raise TableError("%s: summary.energy_j.%s is %s, not a number"
+                raise AnalysisError("%s: summary.energy_j.%s is %s, not a number"
                                  % (run["path"], key, "missing" if v is None else repr(v)))
     targets = sorted(targets)
     group(runs, lambda r: str(r["params"]["graph"]), ["graph"])
@@ -592,7 +591,8 @@ TABLES = {"edges": edges_table, "labelling": labelling_table, "downstream": down
 
 
 def main(argv):
-    return table_main(argv, "discovery_tables.py", "Tables of graph-discovery runs", TABLES, load_run, TableError)
+    return table_main(argv, "discovery_tables.py", "Tables of graph-discovery runs", TABLES,
+                      load_run)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,6 @@ Bad input gives backend_tables.py's one-line error on stderr and exit code 2, an
 is written.
 """
 
-import argparse
 import math
 import os
 import sys
@@ -35,7 +34,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import MaxNLocator, NullFormatter  # noqa: E402
 
 import backend_tables  # noqa: E402
-from d2dlearn_analysis.traces import (TraceError, add_format_argument, axis_label,  # noqa: E402
+from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
+from d2dlearn_analysis.traces import (add_format_argument, axis_label,  # noqa: E402
                       make_out_dir, no_data, save_figure, set_domain_limits)
 
 PROG = "plot_backends.py"
@@ -137,7 +137,7 @@ def figure(points):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n")[0])
+    parser = ArgumentParser(prog=PROG, description=__doc__.split("\n")[0])
     parser.add_argument("runs", metavar="RUN_DIR", nargs="+")
     parser.add_argument("--out", metavar="PLOT_DIR", required=True)
     add_format_argument(parser)
@@ -146,9 +146,8 @@ def main(argv=None):
         pts = backend_tables.points([backend_tables.load_run(d) for d in args.runs])
         fig = figure(pts)
         make_out_dir(args.out)
-    except (backend_tables.TableError, TraceError) as exc:
-        print("%s: error: %s" % (PROG, exc), file=sys.stderr)
-        return 2
+    except AnalysisError as exc:
+        return report(PROG, exc)
     save_figure(fig, args.out, "channel_vs_wifi.%s" % args.format)
     return 0
 

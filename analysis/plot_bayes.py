@@ -27,9 +27,7 @@ output folder is created). Figures of these names older than the traces and not 
 are removed.
 """
 
-import argparse
 import csv
-import json
 import os
 import sys
 import tempfile
@@ -40,6 +38,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
+from d2dlearn_analysis.reader import read_run_json, read_trace  # noqa: E402
 from d2dlearn_analysis.traces import (MAX_LEGEND_ENTRIES, add_format_argument, axis_label,  # noqa: E402
                       legend, remove_stale_figures, save_figure, set_domain_limits)
 
@@ -52,43 +52,34 @@ FIGURES = ["belief_true", "error", "mse", "accuracy"]
 DETAILS = {"error": None, "mse": None, "accuracy": "posterior-mean model"}
 
 
-class PlotError(Exception):
-    """Bad input: one line on stderr, exit status 2."""
-
-
 def load(run_dir):
     """Return a run: dict with dir, params, mode, metric, beliefs, rounds."""
     paths = {name: os.path.join(run_dir, name)
              for name in ("run.json", "beliefs.csv", "rounds.csv")}
     for name, path in paths.items():
         if not os.path.isfile(path):
-            raise PlotError("{} has no {}".format(run_dir, name))
-    try:
-        with open(paths["run.json"]) as fh:
-            params = json.load(fh)["parameters"]
-        beliefs = pd.read_csv(paths["beliefs.csv"])
-        rounds = pd.read_csv(paths["rounds.csv"])
-    except (ValueError, KeyError, TypeError, pd.errors.ParserError) as e:
-        raise PlotError("{}: unreadable trace ({})".format(run_dir, " ".join(str(e).split())))
+            raise AnalysisError("{} has no {}".format(run_dir, name))
+    params = read_run_json(run_dir).get("parameters")
+    if not isinstance(params, dict):
+        raise AnalysisError("{}: run.json has no object `parameters`".format(paths["run.json"]))
+    beliefs = read_trace(paths["beliefs.csv"], [])
+    rounds = read_trace(paths["rounds.csv"], ["round", "node", "metric", "value"])
     if beliefs.empty or rounds.empty:
-        raise PlotError("{}: beliefs.csv or rounds.csv holds no rows".format(run_dir))
-    missing = [c for c in ("round", "node", "metric", "value") if c not in rounds.columns]
-    if missing:
-        raise PlotError("{}: rounds.csv lacks column(s) {}".format(run_dir, ",".join(missing)))
+        raise AnalysisError("{}: beliefs.csv or rounds.csv holds no rows".format(run_dir))
     mode = params.get("mode")
     if mode not in METRICS:
         present = [m for m, metric in METRICS.items() if (rounds["metric"] == metric).any()]
         if mode is not None or not present:
-            raise PlotError("{}: unknown mode {!r} (accepted: {})".format(
+            raise AnalysisError("{}: unknown mode {!r} (accepted: {})".format(
                 run_dir, mode, ", ".join(METRICS)))
         mode = present[0]
     metric = METRICS[mode]
     rows = rounds[rounds["metric"] == metric]
     if rows.empty:
-        raise PlotError("{}: rounds.csv has no '{}' rows (mode {})".format(run_dir, metric,
+        raise AnalysisError("{}: rounds.csv has no '{}' rows (mode {})".format(run_dir, metric,
                                                                           mode))
     if mode == "discrete" and not {"step", "node", "belief_true"} <= set(beliefs.columns):
-        raise PlotError("{}: beliefs.csv lacks step,node,belief_true".format(run_dir))
+        raise AnalysisError("{}: beliefs.csv lacks step,node,belief_true".format(run_dir))
     return {"dir": run_dir, "params": params, "mode": mode, "metric": metric,
             "beliefs": beliefs, "rows": rows,
             "traces": [paths["beliefs.csv"], paths["rounds.csv"]]}
@@ -200,7 +191,7 @@ def write_summary(path, rows):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n")[0])
+    parser = ArgumentParser(prog=PROG, description=__doc__.split("\n")[0])
     parser.add_argument("runs", metavar="RUN_DIR", nargs="+")
     parser.add_argument("--out", metavar="PLOT_DIR", required=True)
     add_format_argument(parser)
@@ -212,12 +203,11 @@ def main(argv=None):
         figures = [("belief_true", figure_beliefs(runs))]
         figures += [(m, figure_metric(runs, m)) for m in ("error", "mse", "accuracy")]
         summary = summary_rows(runs)
-    except PlotError as e:
+    except AnalysisError as e:
         for _, fig in figures:
             if fig is not None:
                 plt.close(fig)
-        print("{}: error: {}".format(PROG, e), file=sys.stderr)
-        return 2
+        return report(PROG, e)
     created = not os.path.isdir(args.out)
     written = []
     try:

@@ -43,8 +43,6 @@ older than the traces and not written now (a rerun folder) are removed.
 Only Debian's python3 with its pandas and matplotlib packages is needed.
 """
 
-import argparse
-import json
 import math
 import os
 import sys
@@ -57,8 +55,11 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
+from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
+from d2dlearn_analysis.reader import read_run_json  # noqa: E402
 from d2dlearn_analysis.traces import (  # noqa: E402
     TraceError,
+    check_counts,
     add_format_argument,
     axis_label,
     legend,
@@ -120,12 +121,6 @@ DISTINGUISH = [
 ]
 
 
-class OneLineParser(argparse.ArgumentParser):
-    def error(self, message):
-        sys.stderr.write("%s: error: %s\n" % (PROG, message))
-        sys.exit(2)
-
-
 # --------------------------------------------------------------------------
 # Reading
 # --------------------------------------------------------------------------
@@ -138,26 +133,11 @@ def load_csv(path, columns, numeric, text=()):
     return df
 
 
-def check_counts(df, column, path):
-    """Counts must be non-negative integers (no empty cells)."""
-    values = df[column]
-    bad = values.isna() | (values < 0) | (values != np.floor(values))
-    if bad.any():
-        row = int(np.flatnonzero(bad.to_numpy())[0]) + 2  # +1 header, +1 from 1
-        raise TraceError("%s: line %d: column %s must be a count (integer >= 0), got %s"
-                         % (path, row, column, "empty" if pd.isna(values[bad].iloc[0])
-                            else repr(values[bad].iloc[0])))
-
-
-def load_run_json(path):
-    if not os.path.isfile(path):
-        raise TraceError("missing run.json: %s (the run did not finish?)" % path)
-    try:
-        with open(path) as fh:
-            doc = json.load(fh)
-    except (OSError, ValueError) as exc:
-        raise TraceError("cannot parse %s: %s" % (path, " ".join(str(exc).split())))
-    if not isinstance(doc, dict) or not isinstance(doc.get("parameters", {}), dict):
+def load_run_json(run_dir):
+    """(parameters, wall_time_s or NaN) of RUN_DIR/run.json (reader.read_run_json)."""
+    path = os.path.join(run_dir, "run.json")
+    doc = read_run_json(run_dir)
+    if not isinstance(doc.get("parameters", {}), dict):
         raise TraceError("%s: expected a JSON object with an object `parameters`" % path)
     wall = doc.get("wall_time_s")
     if wall is not None and (isinstance(wall, bool) or not isinstance(wall, (int, float))):
@@ -180,9 +160,7 @@ def number_param(params, key):
 
 
 def load_run(run_dir):
-    if not os.path.isdir(run_dir):
-        raise TraceError("run folder not found: %s" % run_dir)
-    params, wall = load_run_json(os.path.join(run_dir, "run.json"))
+    params, wall = load_run_json(run_dir)
     path = os.path.join(run_dir, "rounds.csv")
     rounds = load_csv(path, ROUND_COLUMNS, ["round", "sim_time_s", "node", "value"],
                       ["metric"])
@@ -709,7 +687,7 @@ def check_out_dir(out_dir):
 
 
 def main(argv=None):
-    parser = OneLineParser(
+    parser = ArgumentParser(
         prog=PROG,
         description="Plot cmfl runs: accuracy/loss per attack, malicious clients, "
                     "aggregation counts, communication, CCP outcomes.")
@@ -748,10 +726,8 @@ def main(argv=None):
         traces = [os.path.join(d, f) for d in args.runs
                   for f in ("rounds.csv", "committee.csv", "ccp.csv", "aggregation.csv")]
         remove_stale_figures(out_dir, FIGURES, traces, written)
-    except TraceError as exc:
-        sys.stdout.flush()
-        sys.stderr.write("%s: error: %s\n" % (PROG, exc))
-        return 2
+    except AnalysisError as exc:
+        return report(PROG, exc)
     return 0
 
 

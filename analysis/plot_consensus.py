@@ -53,18 +53,16 @@ consensus (trust naive, static, dynamic); a fedprox row per mu. Columns:
   X* accuracy, X* seed S    the same for X* accuracy (empty where not measured: fedavg,
                             fedprox, local)
 
-Runs of one row that differ in another flag of run.json's commandLine than the seed (or
-outDir, quiet, threads, traces, validate), hold a seed twice or have no accuracy rows
-are an error.
+Runs of one row that differ in another flag of run.json's commandLine than those that do not
+distinguish runs (d2dlearn_analysis/run_flags.py: the seed, --RngRun, outDir, quiet, threads,
+traces, ...), hold a seed twice or have no accuracy rows are an error.
 
 Bad input (a missing folder or file, a missing column, a non-numeric value) gives a
 one-line error on stderr and exit code 2 before anything is written.
 """
 
-import argparse
 import csv
 import io
-import json
 import os
 import sys
 import tempfile
@@ -76,11 +74,14 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from matplotlib.patches import Patch  # noqa: E402
-from d2dlearn_analysis.run_json import command_flags  # noqa: E402
+from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
+from d2dlearn_analysis.reader import read_run_json  # noqa: E402
+from d2dlearn_analysis.run_flags import distinguishing_flags  # noqa: E402
 from d2dlearn_analysis.traces import (TraceError, add_format_argument, axis_label, legend,  # noqa: E402
                       make_out_dir, note, read_trace, save_figure, series_style,
                       set_domain_limits, text_colour_on, to_numeric)
 
+PROG = "plot_consensus.py"
 ROUNDS_COLUMNS = ["round", "sim_time_s", "node", "metric", "value"]
 TRUST_COLUMNS = ["round", "sim_time_s", "node", "peer", "w", "received"]
 SAMPLES_COLUMNS = ["set", "node", "x", "y"]
@@ -91,20 +92,10 @@ GAUSSIAN_MEANS = np.array([[-2.0, 2.0], [2.0, 2.0], [-2.0, -2.0], [2.0, -2.0]])
 #: Table 1's order of algorithms and trust modes.
 TABLE_ALGORITHMS = ["fedavg", "fedprox", "local", "consensus"]
 TABLE_TRUST = ["naive", "static", "dynamic"]
-#: Flags of the commandLine that do not make a row of --table: replicates, output and how
-#: the run is executed.
-NOT_ROW = {"seed", "outDir", "quiet", "threads", "traces", "validate"}
 
 
 def load_run(folder):
-    if not os.path.isdir(folder):
-        raise TraceError("not a folder: %s" % folder)
-    path = os.path.join(folder, "run.json")
-    try:
-        with open(path) as fh:
-            meta = json.load(fh)
-    except (OSError, ValueError) as exc:
-        raise TraceError("cannot read %s: %s" % (path, " ".join(str(exc).split())))
+    meta = read_run_json(folder)
     params = meta.get("parameters", {})
     rounds_path = os.path.join(folder, "rounds.csv")
     rounds = read_trace(rounds_path, ROUNDS_COLUMNS)
@@ -131,7 +122,7 @@ def load_run(folder):
     flipped = params.get("flippedDevices", []) or []
     algorithm = str(params.get("algorithm", "?"))
     label = algorithm + ("/" + str(params.get("trust")) if algorithm == "consensus" else "")
-    flags = command_flags(params, NOT_ROW)
+    flags = distinguishing_flags(params)
     return {"folder": folder, "params": params, "rounds": rounds, "trust": trust,
             "seed": meta.get("seed", params.get("seed")), "flags": flags,
             "flipped": [int(v) for v in flipped], "algorithm": algorithm, "label": label,
@@ -499,7 +490,7 @@ def plot_metric(runs, metric, detail, name, out, fmt):
 
 
 def main(argv):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="+")
     parser.add_argument("--out")
     parser.add_argument("--round", type=int)
@@ -512,18 +503,16 @@ def main(argv):
             columns, rows = table1([load_run(f) for f in args.runs])
             if not os.path.isdir(os.path.dirname(os.path.abspath(args.table))):
                 raise TraceError("no folder for --table: %s" % args.table)
-        except TraceError as exc:
-            print("error: %s" % exc, file=sys.stderr)
-            return 2
+        except AnalysisError as exc:
+            return report(PROG, exc)
         write_table(args.table, columns, rows)
         print("wrote %s (%d rows)" % (args.table, len(rows)))
         return 0
     try:
         runs = [load_run(f) for f in args.runs]
         out = make_out_dir(args.out or args.runs[0])
-    except TraceError as exc:
-        print("error: %s" % exc, file=sys.stderr)
-        return 2
+    except AnalysisError as exc:
+        return report(PROG, exc)
     print("run,algorithm,flipped,test_accuracy_regular,xstar_accuracy_regular")
     for run in runs:
         print("%s,%s,%s,%.4f,%.4f" % (os.path.basename(os.path.normpath(run["folder"])),
@@ -532,17 +521,15 @@ def main(argv):
                                       regular_mean(run, "xstar_accuracy")))
     try:
         plot_trust(runs, args.round, out, args.format)
-    except TraceError as exc:
-        print("error: %s" % exc, file=sys.stderr)
-        return 2
+    except AnalysisError as exc:
+        return report(PROG, exc)
     plot_metric(runs, "xstar_accuracy", "regular agents", "xstar", out, args.format)
     plot_metric(runs, "bytes_sent", "handed to all radios", "bytes", out, args.format)
     try:
         plot_polynomial(runs, out, args.format)
         plot_boundary(runs, out, args.format)
-    except TraceError as exc:
-        print("error: %s" % exc, file=sys.stderr)
-        return 2
+    except AnalysisError as exc:
+        return report(PROG, exc)
     return 0
 
 

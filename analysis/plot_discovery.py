@@ -35,13 +35,13 @@ RUN_DIR), in --format (default png):
 A method is a (paradigm, graph) pair: parameters.paradigm (default supervised) and
 parameters.graph, and the values of every other flag of run.json's commandLine in which
 that pair's runs differ (rl with --bufferMode=shared is another method than rl): runs that
-differ only in their seed are averaged, never unlike runs; each bar says how many runs it
+differ only in their seed (or another flag that does not distinguish runs:
+d2dlearn_analysis/run_flags.py) are averaged, never unlike runs; each bar says how many runs it
 averages (n). A figure none of whose
 inputs exist is skipped with a `note:` line; a table per run is printed to stdout. Bad input (missing folder or run.json, unparsable file, missing column)
 gives a one-line error on stderr and exit code 2 before anything is written.
 """
 
-import argparse
 import math
 import os
 import sys
@@ -53,7 +53,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 
-from d2dlearn_analysis.run_json import command_flags, read_run_json  # noqa: E402
+from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
+from d2dlearn_analysis.reader import read_run_json  # noqa: E402
+from d2dlearn_analysis.run_flags import distinguishing_flags  # noqa: E402
 from d2dlearn_analysis.traces import (TraceError, add_format_argument, axis_label, error_bars,  # noqa: E402
                       legend, make_out_dir, no_data, note, read_trace, save_figure,
                       series_style, set_domain_limits, to_numeric)
@@ -72,7 +74,7 @@ LEVEL_COLOURS = ["tab:red", "tab:orange", "tab:green"]
 
 def load_run(run_dir):
     path = os.path.join(run_dir, "run.json")
-    doc = read_run_json(run_dir, TraceError)
+    doc = read_run_json(run_dir)
     params = doc.get("parameters", {})
     if not isinstance(params, dict) or "graph" not in params:
         raise TraceError("%s: not a graph-discovery run (no parameters.graph)" % path)
@@ -165,14 +167,14 @@ def rank(order, value):
     return (order.index(value) if value in order else len(order), value)
 
 
-# Flags that do not make a method: replicates, output and how the run is executed.
-NOT_METHOD = {"seed", "outDir", "quiet", "threads", "traces", "traceEvery", "graph", "paradigm",
-              "validate"}
+#: The method's own keys (the flags that do not distinguish runs are left out too).
+METHOD_KEYS = {"graph", "paradigm"}
 
 
 def given_flags(run):
-    """{flag: value} of the run's command line (run.json's commandLine), without NOT_METHOD."""
-    return command_flags(run["params"], NOT_METHOD)
+    """{flag: value} of the run's command line (run.json's commandLine) but the flags that do
+    not distinguish runs (run_flags) and METHOD_KEYS."""
+    return distinguishing_flags(run["params"], METHOD_KEYS)
 
 
 def by_method(runs):
@@ -322,7 +324,7 @@ def label_gain_figure(gains):
 
 
 def main(argv):
-    parser = argparse.ArgumentParser(description="Plots of graph-discovery runs")
+    parser = ArgumentParser(description="Plots of graph-discovery runs")
     parser.add_argument("runs", nargs="+", metavar="RUN_DIR")
     parser.add_argument("--out", default=None)
     add_format_argument(parser)
@@ -330,9 +332,8 @@ def main(argv):
     try:
         runs = [load_run(d) for d in args.runs]
         make_out_dir(args.out or args.runs[0])
-    except TraceError as exc:
-        print("plot_discovery.py: error: %s" % exc, file=sys.stderr)
-        return 2
+    except AnalysisError as exc:
+        return report("plot_discovery.py", exc)
     out = args.out or args.runs[0]
     ext = "." + args.format
     figures = []

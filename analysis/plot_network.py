@@ -29,10 +29,7 @@ at most 500 trajectories are.
 Only Debian's python3 with numpy and matplotlib is needed (and the d2dlearn_analysis package beside it).
 """
 
-import argparse
 import bisect
-import csv
-import json
 import os
 import sys
 
@@ -43,6 +40,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.collections import LineCollection  # noqa: E402
 
+from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
+from d2dlearn_analysis.reader import line_of, read_columns, read_run_json  # noqa: E402
 from d2dlearn_analysis.traces import (  # noqa: E402
     TraceError,
     add_format_argument,
@@ -59,31 +58,23 @@ def read_positions(path):
     if not os.path.isfile(path):
         raise TraceError("no positions.csv in %s (a run with --rssFile has no positions)"
                          % os.path.dirname(path))
-    samples = {}
-    with open(path, newline="") as fh:
-        reader = csv.DictReader(fh)
-        missing = {"sim_time_s", "node", "x_m", "y_m"} - set(reader.fieldnames or [])
-        if missing:
-            raise TraceError("%s: no column %s" % (path, ", ".join(sorted(missing))))
-        for line, r in enumerate(reader, 2):
-            try:
-                t = float(r["sim_time_s"])
-                samples.setdefault(t, {})[int(r["node"])] = (float(r["x_m"]), float(r["y_m"]))
-            except (TypeError, ValueError):
-                raise TraceError("%s:%d: not a position row: %s" % (path, line, r))
-    if not samples:
+    df = read_columns(path, ["sim_time_s", "x_m", "y_m"], counts=["node"])
+    if df.empty:
         raise TraceError("%s: no positions (header only)" % path)
+    bad = df[["sim_time_s", "x_m", "y_m"]].isna().any(axis=1)
+    if bad.any():
+        raise TraceError("%s: line %d: an empty cell in a position row" % (path, line_of(df, bad)))
+    samples = {}
+    for t, x, y, node in zip(df["sim_time_s"].tolist(), df["x_m"].tolist(), df["y_m"].tolist(),
+                             df["node"].astype(int).tolist()):
+        samples.setdefault(t, {})[node] = (x, y)
     return dict(sorted(samples.items()))
 
 
-def read_run(path):
-    if not os.path.isfile(path):
-        raise TraceError("no run.json in %s (not a complete run)" % os.path.dirname(path))
-    with open(path) as fh:
-        try:
-            return json.load(fh).get("parameters", {})
-        except ValueError as exc:
-            raise TraceError("%s: not JSON: %s" % (path, exc))
+def read_run(run_dir):
+    """run.json's parameters (reader.read_run_json)."""
+    params = read_run_json(run_dir).get("parameters", {})
+    return params if isinstance(params, dict) else {}
 
 
 def links_at(xy, range_m):
@@ -177,7 +168,7 @@ def plot(run_dir, samples, params, when, range_arg, out_dir, fmt):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         description="Draw a run's devices, trajectories and D2D links (positions.csv).")
     parser.add_argument("run_dir", metavar="RUN_DIR", help="folder holding positions.csv")
     parser.add_argument("--time", type=float, default=None, metavar="T",
@@ -193,7 +184,7 @@ def main(argv=None):
     try:
         if args.rangeM is not None and not args.rangeM > 0:
             raise TraceError("--rangeM %g is not accepted (a distance > 0, m)" % args.rangeM)
-        params = read_run(os.path.join(args.run_dir, "run.json"))
+        params = read_run(args.run_dir)
         samples = read_positions(os.path.join(args.run_dir, "positions.csv"))
         # Checked before the output folder exists: a refused --time writes nothing.
         times = list(samples)
@@ -203,10 +194,8 @@ def main(argv=None):
         make_out_dir(out_dir)
         plot(args.run_dir, samples, params, args.time, args.rangeM, out_dir,
              args.format or "png")
-    except TraceError as exc:
-        sys.stdout.flush()
-        sys.stderr.write("plot_network.py: error: %s\n" % exc)
-        return 2
+    except AnalysisError as exc:
+        return report("plot_network.py", exc)
     return 0
 
 

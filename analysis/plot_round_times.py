@@ -22,14 +22,14 @@ Bad input gives round_time_tables.py's one-line error on stderr and exit code 2,
 is written.
 """
 
-import argparse
 import math
 import os
 import sys
 
 import round_time_tables  # noqa: E402
 from matplotlib.ticker import NullFormatter  # noqa: E402
-from d2dlearn_analysis.traces import (TraceError, add_format_argument, axis_label, draw_band,  # noqa: E402
+from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
+from d2dlearn_analysis.traces import (add_format_argument, axis_label, draw_band,  # noqa: E402
                       legend, make_out_dir, no_data, plt, save_figure, series_style,
                       set_domain_limits)
 
@@ -81,7 +81,7 @@ def figure(points):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n")[0])
+    parser = ArgumentParser(prog=PROG, description=__doc__.split("\n")[0])
     parser.add_argument("runs", metavar="RUN_DIR", nargs="+")
     parser.add_argument("--out", metavar="PLOT_DIR", required=True)
     add_format_argument(parser)
@@ -91,9 +91,8 @@ def main(argv=None):
             [round_time_tables.load_run(d) for d in args.runs])
         fig = figure(pts)
         make_out_dir(args.out)
-    except (round_time_tables.TableError, TraceError) as exc:
-        print("%s: error: %s" % (PROG, exc), file=sys.stderr)
-        return 2
+    except AnalysisError as exc:
+        return report(PROG, exc)
     save_figure(fig, args.out, "round_time_vs_devices.%s" % args.format)
     return 0
 

@@ -44,8 +44,6 @@ folder) are removed.
 Only Debian's python3 with its pandas and matplotlib packages is needed.
 """
 
-import argparse
-import json
 import os
 import sys
 
@@ -56,6 +54,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
+from d2dlearn_analysis.reader import read_run_json  # noqa: E402
 from d2dlearn_analysis.traces import (  # noqa: E402
     TraceError,
     add_format_argument,
@@ -104,17 +104,12 @@ def load_rounds(path):
 
 def load_run_json(run_dir):
     """Return (parameters dict, simulated_time_s or None); both empty if no usable run.json."""
-    path = os.path.join(run_dir, "run.json")
-    if not os.path.isfile(path):
+    if not os.path.isfile(os.path.join(run_dir, "run.json")):
         return {}, None
     try:
-        with open(path) as fh:
-            doc = json.load(fh)
-    except (OSError, ValueError) as exc:
-        note("%s unreadable (%s); ignored" % (path, " ".join(str(exc).split())))
-        return {}, None
-    if not isinstance(doc, dict):
-        note("%s is not a JSON object; ignored" % path)
+        doc = read_run_json(run_dir)
+    except AnalysisError as exc:
+        note("%s; ignored" % exc)
         return {}, None
     params = doc.get("parameters", {})
     sim = doc.get("simulated_time_s")
@@ -397,7 +392,7 @@ def plot_vs_energy(runs, metric, out_dir, name):
 # --------------------------------------------------------------------------
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         description="Plot learning runs (rounds.csv, energy.csv), one curve per run.")
     parser.add_argument("runs", metavar="RUN_DIR", nargs="+",
                         help="run folders holding rounds.csv and energy.csv (run.json optional)")
@@ -475,10 +470,8 @@ def main(argv=None):
                    plot_vs_time(plotted, metric, out_dir, names[1]),
                    plot_vs_energy(plotted, metric, out_dir, names[2])]
         remove_stale_figures(out_dir, bases, traces, [w for w in written if w])
-    except TraceError as exc:
-        sys.stdout.flush()
-        sys.stderr.write("plot_rounds.py: error: %s\n" % exc)
-        return 2
+    except AnalysisError as exc:
+        return report("plot_rounds.py", exc)
     return 0
 
 

@@ -32,8 +32,6 @@ older than the traces and not written now (a rerun folder) are removed.
 Only Debian's python3 with its pandas and matplotlib packages is needed.
 """
 
-import argparse
-import json
 import os
 import sys
 
@@ -44,6 +42,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
+from d2dlearn_analysis.reader import read_run_json  # noqa: E402
 from d2dlearn_analysis.traces import (  # noqa: E402
     TraceError,
     add_format_argument,
@@ -308,12 +308,10 @@ def plot_link_loss(msgs, trace_dir, out_dir):
 
 def max_retransmissions(trace_dir):
     """ns3::D2dChannel::MaxRetransmissions of run.json's parameters, or None."""
-    path = os.path.join(trace_dir, "run.json")
     try:
-        with open(path) as fh:
-            value = json.load(fh)["parameters"]["ns3::D2dChannel::MaxRetransmissions"]
+        value = read_run_json(trace_dir)["parameters"]["ns3::D2dChannel::MaxRetransmissions"]
         return int(value) if int(value) == value and value >= 0 else None
-    except (OSError, ValueError, KeyError, TypeError):
+    except (AnalysisError, ValueError, KeyError, TypeError):
         return None
 
 
@@ -458,7 +456,7 @@ def plot_energy(energy, out_dir):
 # --------------------------------------------------------------------------
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         description="Plot d2dlearn traces (messages.csv, energy.csv) into figures.")
     parser.add_argument("trace_dir", metavar="TRACE_DIR",
                         help="folder holding messages.csv and energy.csv")
@@ -490,10 +488,8 @@ def main(argv=None):
                    plot_energy(energy, out_dir)]
         remove_stale_figures(out_dir, FIGURES, [msg_path, energy_path],
                              [w for w in written if w])
-    except TraceError as exc:
-        sys.stdout.flush()
-        sys.stderr.write("plot_traces.py: error: %s\n" % exc)
-        return 2
+    except AnalysisError as exc:
+        return report("plot_traces.py", exc)
     return 0
 
 

@@ -50,8 +50,9 @@ empty if rounds.csv records neither metric). Rows in the order protocol
 Wi-Fi), devices.
 
 The runs of one protocol and setting must have been given the same flags
-(parameters.commandLine) but for the seed, --RngRun, --nDevices and how the run is executed
-(outDir, quiet, threads, traces, validate). Bad input (a missing folder or file, an
+(parameters.commandLine) but for --nDevices and the flags that do not distinguish runs
+(d2dlearn_analysis/run_flags.py: the seed, --RngRun and how the run is executed or traced:
+outDir, quiet, threads, traces, ...). Bad input (a missing folder or file, an
 unparsable run.json, a run of another program, a missing column or non-numeric value, no
 round time, runs that differ otherwise) gives a one-line error on stderr and exit code 2,
 and nothing is written.
@@ -62,12 +63,12 @@ import os
 import statistics
 import sys
 
-from backend_tables import (TableError, backend_label, fmt, mean, read_rows,  # noqa: E402
-                            same_flags)
-from d2dlearn_analysis.run_json import command_flags, read_run_json, table_main  # noqa: E402
+from backend_tables import backend_label, fmt, mean, read_rows, same_flags
+from d2dlearn_analysis.errors import AnalysisError
+from d2dlearn_analysis.reader import read_run_json
+from d2dlearn_analysis.run_flags import distinguishing_flags
+from d2dlearn_analysis.run_json import table_main
 
-NOT_COMPARED = {"nDevices", "seed", "RngRun", "outDir", "quiet", "threads", "traces",
-                "validate"}
 #: the rounds.csv metric that counts a round's uploads, per program
 MODELS = {"fedavg": "participants", "cmfl": "models_received"}
 COLUMNS = ["protocol", "setting", "devices", "runs", "rounds", "rounds at the deadline",
@@ -83,7 +84,7 @@ def spectrum_k(params):
             try:
                 return int(params[key])
             except (TypeError, ValueError):
-                raise TableError("parameters.%s is %r" % (key, params[key]))
+                raise AnalysisError("parameters.%s is %r" % (key, params[key]))
     return 0  # a run from before the finite spectrum: the unlimited band
 
 
@@ -115,33 +116,33 @@ def protocol_order(protocol):
 def load_run(run_dir):
     """The round times and uploads of one run folder (see the module's docstring)."""
     path = os.path.join(run_dir, "run.json")
-    doc = read_run_json(run_dir, TableError)
+    doc = read_run_json(run_dir)
     params = doc.get("parameters") if isinstance(doc, dict) else None
     if not isinstance(params, dict) or "backend" not in params or "nDevices" not in params \
             or "algorithm" not in params:
-        raise TableError("%s: not a run of fedavg or cmfl (no parameters.backend, nDevices "
+        raise AnalysisError("%s: not a run of fedavg or cmfl (no parameters.backend, nDevices "
                          "and algorithm)" % path)
     if "committeePercent" in params:
         program = "cmfl"
     elif "clientFraction" in params:
         program = "fedavg"
     else:
-        raise TableError("%s: not a run of fedavg or cmfl" % path)
+        raise AnalysisError("%s: not a run of fedavg or cmfl" % path)
     try:
         n = int(params["nDevices"])
     except (TypeError, ValueError):
-        raise TableError("%s: parameters.nDevices is %r" % (path, params["nDevices"]))
+        raise AnalysisError("%s: parameters.nDevices is %r" % (path, params["nDevices"]))
     try:
         deadline = float(params.get("roundDeadline_s") or 0)
     except (TypeError, ValueError):
-        raise TableError("%s: parameters.roundDeadline_s is %r"
+        raise AnalysisError("%s: parameters.roundDeadline_s is %r"
                          % (path, params["roundDeadline_s"]))
     rows = [r for r in read_rows(run_dir, "rounds.csv", ["round", "node", "value"],
                                  ["metric"])
             if r["node"] == -1 and r["round"] >= 1]
     times = {r["round"]: r["value"] for r in rows if r["metric"] == "round_time_s"}
     if not times:
-        raise TableError("%s: no round_time_s row of node -1 from round 1 on"
+        raise AnalysisError("%s: no round_time_s row of node -1 from round 1 on"
                          % os.path.join(run_dir, "rounds.csv"))
     late = {k for k, t in times.items() if deadline > 0 and t >= deadline - 1e-9}
     kept = [t for k, t in times.items() if k not in late]
@@ -151,7 +152,7 @@ def load_run(run_dir):
     return {"dir": run_dir, "path": path,
             "protocol": "%s --algorithm=%s" % (program, params["algorithm"]),
             "setting": setting_of(params), "devices": n,
-            "flags": command_flags(params, NOT_COMPARED),
+            "flags": distinguishing_flags(params, {"nDevices"}),
             "rounds": len(kept), "late": len(late), "round_time": mean(kept),
             "models": mean(models)}
 
@@ -204,7 +205,7 @@ TABLES = {"round-time-vs-devices": round_time_vs_devices_table}
 def main(argv):
     return table_main(argv, "round_time_tables.py",
                       "Round time against the number of devices, per protocol and channel",
-                      TABLES, load_run, TableError)
+                      TABLES, load_run)
 
 
 if __name__ == "__main__":

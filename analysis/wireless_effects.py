@@ -31,14 +31,14 @@ wireless_effects.png: a column per sweep, a row per measure (time and energy on 
 where a panel's means span a factor of 10 or more: the channel beside Wi-Fi, else from 0), axes with units, one colour per series in
 every panel; a panel without two points of a series says so instead of drawing a line.
 """
-import argparse
 import csv
-import json
 import math
 import os
 import statistics
 import sys
 
+from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
+from d2dlearn_analysis.reader import read_run_json  # noqa: E402
 from d2dlearn_analysis.traces import (TraceError, error_bars, legend, make_out_dir, no_data,  # noqa: E402
                       plt, read_trace, save_figure, series_style, to_numeric)
 
@@ -65,11 +65,9 @@ def server_distance(params):
 
 def measure(run):
     """(params, {accuracy, round_time_s, energy_j}) of a run folder."""
-    try:
-        with open(os.path.join(run, "run.json")) as f:
-            params = json.load(f)["parameters"]
-    except (OSError, ValueError, KeyError) as exc:
-        raise TraceError("%s: no readable run.json parameters (%s)" % (run, exc))
+    params = read_run_json(run).get("parameters")
+    if not isinstance(params, dict):
+        raise TraceError("%s: no run.json parameters" % run)
     path = os.path.join(run, "rounds.csv")
     rounds = read_trace(path, ["round", "sim_time_s", "node", "metric", "value"])
     to_numeric(rounds, ["round", "sim_time_s", "node", "value"], path)
@@ -185,7 +183,7 @@ def draw(pts, out_dir):
 
 
 def main(argv):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("runs", nargs="+", help="fedavg --outDir folders")
     p.add_argument("--table", help="write the points as CSV here")
     p.add_argument("--figure", help="draw wireless_effects.png into this folder")
@@ -200,9 +198,8 @@ def main(argv):
             write_table(pts, args.table)
         if args.figure:
             draw(pts, args.figure)
-    except TraceError as exc:
-        print("wireless_effects.py: error: %s" % exc, file=sys.stderr)
-        return 2
+    except AnalysisError as exc:
+        return report("wireless_effects.py", exc)
     return 0
 
 

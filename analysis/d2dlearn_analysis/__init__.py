@@ -7,9 +7,14 @@ lines; a researcher's own script imports the same pieces, with that folder on PY
     PYTHONPATH=analysis python3 -c 'from d2dlearn_analysis import stats; print(stats.t975(9))'
 
 Modules:
-    errors    AnalysisError, the one error type (one line, exit status 2)
-    traces    reading CSV traces (pandas) with one-line errors; drawing figures truthfully:
-              axis labels with units, bands clipped to a quantity's domain, atomic writes
-    run_json  reading a run folder's run.json; the table scripts' command line
-    stats     Student t (SciPy), the intervals of a mean and of a rate
+    errors     AnalysisError, the one error type (one line ``PROG: error: TEXT``, exit status
+               2); report(prog, exc); ArgumentParser, argparse with one-line errors
+    reader     reading CSV traces (pandas) and run.json, with one-line errors (no matplotlib)
+    traces     drawing figures truthfully: axis labels with units, bands clipped to a
+               quantity's domain, atomic writes (and the reader's functions, re-exported)
+    run_json   reading a run folder's run.json (standard library only); the table scripts'
+               command line
+    run_flags  the flags that do not distinguish runs (replicates, how a run is executed),
+               with the reason for each
+    stats      Student t (SciPy), the intervals of a mean and of a rate
 """

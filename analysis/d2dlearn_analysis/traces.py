@@ -1,5 +1,6 @@
-"""What the analysis scripts share: reading d2dlearn CSV traces with one-line errors,
-energy.csv, writing figures atomically, and drawing them truthfully: axis labels with units
+"""What the analysis scripts share: reading d2dlearn CSV traces with one-line errors
+(reader's functions, re-exported here so that a plot script imports one module), writing
+figures atomically, and drawing them truthfully: axis labels with units
 (COLUMNS, axis_label), bands clipped to a quantity's domain, a text instead of an empty
 panel, legends of at most MAX_LEGEND_ENTRIES entries, series styles that keep coinciding
 curves visible.
@@ -16,60 +17,17 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
 
-from d2dlearn_analysis.errors import AnalysisError  # noqa: E402
-
-ENERGY_COLUMNS = ["sim_time_s", "node", "component", "energy_j", "remaining_j"]
+from d2dlearn_analysis.reader import (  # noqa: E402,F401  (re-exported)
+    ENERGY_COLUMNS, TraceError, check_counts, line_of, load_energy, read_columns, read_trace,
+    to_numeric)
 
 _UMASK = os.umask(0)
 os.umask(_UMASK)
 
 
-#: The analysis tools' one error type (errors.AnalysisError), under the name the plot
-#: scripts have always caught.
-TraceError = AnalysisError
-
-
 def note(text):
     print("note: " + text)
-
-
-def read_trace(path, required):
-    """Read a CSV trace; returns a DataFrame (possibly empty) or raises TraceError."""
-    if not os.path.isfile(path):
-        raise TraceError("missing trace file: %s" % path)
-    try:
-        df = pd.read_csv(path, skipinitialspace=True)
-    except pd.errors.EmptyDataError:
-        return pd.DataFrame(columns=required)  # zero-byte file: like header-only
-    except (pd.errors.ParserError, UnicodeDecodeError, OSError) as exc:
-        msg = " ".join(str(exc).split())
-        raise TraceError("cannot parse %s: %s" % (path, msg))
-    df.columns = [str(c).strip() for c in df.columns]
-    missing = [c for c in required if c not in df.columns]
-    if missing:
-        raise TraceError("%s lacks required column(s): %s" % (path, ",".join(missing)))
-    return df
-
-
-def to_numeric(df, columns, path):
-    for col in columns:
-        converted = pd.to_numeric(df[col], errors="coerce")
-        bad = converted.isna() & df[col].notna() & (df[col].astype(str).str.strip() != "")
-        if bad.any():
-            first = df.loc[bad, col].iloc[0]
-            raise TraceError("%s: non-numeric value %r in column %s" % (path, first, col))
-        df[col] = converted
-
-
-def load_energy(path):
-    df = read_trace(path, ENERGY_COLUMNS)
-    if df.empty:
-        return df
-    to_numeric(df, ["sim_time_s", "node", "energy_j", "remaining_j"], path)
-    df["component"] = df["component"].fillna("").astype(str).str.strip()
-    return df
 
 
 FORMATS = ("png", "pdf", "svg")

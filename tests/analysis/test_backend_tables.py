@@ -241,7 +241,7 @@ class BackendTableTest(unittest.TestCase):
         self.bad([self.runs[0], os.path.join(t, "I")], "not a run of d2d-exchange or fedavg")
         with open(os.path.join(self.runs[0], "messages.csv"), "a") as fh:
             fh.write("9,data,0,1,3000,x,,3,0,0,1,1,unreliable,0,\n")
-        self.bad([self.runs[0]], "not a number in t_send_s")
+        self.bad([self.runs[0]], "non-numeric value 'x' in column t_send_s")
         self.bad([os.path.join(t, "missing")], "run folder not found")
 
 

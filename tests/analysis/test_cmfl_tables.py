@@ -189,7 +189,9 @@ class RobustnessTable(unittest.TestCase):
         self.assert_refused(self.runs + [bare], ["cannot read", "committee.csv"], "committee")
         with open(os.path.join(bare, "committee.csv"), "w") as fh:
             fh.write(",".join(COMMITTEE_HEADER) + "\n1,1.0,6,4,2,x,0,0,elected,0\n")
-        self.assert_refused(self.runs + [bare], ["line 2", "not a count"], "committee")
+        self.assert_refused(self.runs + [bare],
+                            ["committee.csv: line 2: column n1 must be a count", "'x'"],
+                            "committee")
 
     def assert_refused(self, runs, words, kind="robustness"):
         proc, _ = table(runs, self.out, kind)

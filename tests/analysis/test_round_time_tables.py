@@ -206,7 +206,7 @@ class RoundTimeTableTest(unittest.TestCase):
         self.bad([self.runs[0], os.path.join(t, "I")], "not a run of fedavg or cmfl")
         with open(os.path.join(self.runs[0], "rounds.csv"), "a") as fh:
             fh.write("3,9,-1,round_time_s,x\n")
-        self.bad([self.runs[0]], "not a number in value")
+        self.bad([self.runs[0]], "non-numeric value 'x' in column value")
         self.bad([os.path.join(t, "missing")], "run folder not found")
 
 
