@@ -178,8 +178,8 @@ def integer_tick_problems(where, ax, axis, label):
     locs = locs[(locs >= lo - pad) & (locs <= hi + pad)]
     bad = locs[np.abs(locs - np.round(locs)) > 1e-9]
     if len(bad):
-        return ["%s: %s axis of %r has ticks at fractions: %s" % (where, axis, label,
-                                                                 ", ".join("%g" % v for v in bad[:4]))]
+        return ["%s: %s axis of %r has ticks at fractions: %s"
+                % (where, axis, label, ", ".join("%g" % v for v in bad[:4]))]
     return []
 
 
