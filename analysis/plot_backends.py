@@ -16,7 +16,8 @@ devices, message size), a row per measure (fragment loss, message loss, mean lat
 the complete messages, radio energy per device, final test accuracy), a line per scenario
 and backend (a colour and a marker per backend, a line style per scenario) through the
 scenario's base point and the points that vary that parameter alone (a line needs two
-points; a panel without any says so). Latency, energy and the message size are on log axes
+points; a panel without any says so; a column or row without any line is left out, and
+named beneath the panels). Latency, energy and the message size are on log axes
 (the backends differ by orders of magnitude); the losses from 0 to a little above the
 largest (at most 1), the accuracy on [0, 1].
 Bad input gives backend_tables.py's one-line error on stderr and exit code 2, and nothing
@@ -26,6 +27,7 @@ is written.
 import math
 import os
 import sys
+import textwrap
 
 import matplotlib
 
@@ -83,28 +85,60 @@ def styles(lines):
     return out
 
 
+def panel_lines(lines, key, label, measure, axis):
+    """[(name, scenario, backend, [(x, y)])] of one panel: the series with two or more x
+    values among their base point and the points that vary `label` alone."""
+    out = []
+    for name, scenario, backend, pts in lines:
+        sel = sorted((p[key], p[measure]) for p in pts
+                     if p["varies"] in ("base", label)
+                     and p[measure] is not None and not math.isnan(p[measure])
+                     and (axis != "log" or p[measure] > 0))
+        if len({x for x, _ in sel}) >= 2:
+            out.append((name, scenario, backend, sel))
+    return out
+
+
 def figure(points):
+    """The figure: the columns (varied parameters) and rows (measures) that have a line in
+    some panel; those without are left out and named once beneath the panels (all of
+    them: one panel that says so)."""
     lines = series(points)
     style = styles(lines)
-    fig, axes = plt.subplots(len(MEASURES), len(SWEEPS),
-                             figsize=(4.2 * len(SWEEPS), 2.9 * len(MEASURES)),
+    panels = {(col, row): panel_lines(lines, key, label, measure, axis)
+              for col, (key, label, _) in enumerate(SWEEPS)
+              for row, (measure, _, axis) in enumerate(MEASURES)}
+    cols = [c for c in range(len(SWEEPS)) if any(panels[(c, r)] for r in range(len(MEASURES)))]
+    rows = [r for r in range(len(MEASURES)) if any(panels[(c, r)] for c in cols)]
+    left_out = []
+    if len(cols) < len(SWEEPS):
+        left_out.append("nothing varies the %s alone" % " or the ".join(
+            SWEEPS[c][1] for c in range(len(SWEEPS)) if c not in cols))
+    if cols and len(rows) < len(MEASURES):
+        left_out.append("no line of the %s" % ", the ".join(
+            MEASURES[r][0].replace("_", " ") for r in range(len(MEASURES)) if r not in rows))
+    if not cols:
+        fig, ax = plt.subplots(figsize=(6.4, 3.2))
+        no_data(ax, "no data: %s (a line needs two points of a scenario and backend)"
+                % left_out[0])
+        ax.set_title("Channel against Wi-Fi", fontsize=10)
+        return fig
+    fig, axes = plt.subplots(len(rows), len(cols),
+                             figsize=(4.2 * max(len(cols), 2), 2.9 * len(rows) + 0.4),
                              squeeze=False)
-    for col, (key, label, xcol) in enumerate(SWEEPS):
-        for row, (measure, ycol, axis) in enumerate(MEASURES):
-            ax = axes[row][col]
+    for j, col in enumerate(cols):
+        key, label, xcol = SWEEPS[col]
+        for i, row in enumerate(rows):
+            measure, ycol, axis = MEASURES[row]
+            ax = axes[i][j]
             top = 0.0
-            for name, scenario, backend, pts in lines:
-                sel = sorted((p[key], p[measure]) for p in pts
-                             if p["varies"] in ("base", label)
-                             and p[measure] is not None and not math.isnan(p[measure])
-                             and (axis != "log" or p[measure] > 0))
-                if len({x for x, _ in sel}) < 2:
-                    continue
+            for name, scenario, backend, sel in panels[(col, row)]:
                 ax.plot([x for x, _ in sel], [y for _, y in sel], label=name,
                         clip_on=False, **style[(scenario, backend)])
                 top = max([top] + [y for _, y in sel])
             if not ax.lines:
-                no_data(ax, "no line: nothing varies\nthe %s alone" % label)
+                no_data(ax, "no line of the %s:\nnothing varies the %s alone"
+                        % (measure.replace("_", " "), label))
                 continue
             ax.set_xlabel(axis_label(xcol))
             if key == "devices":
@@ -129,7 +163,15 @@ def figure(points):
             if lab not in labels:
                 handles.append(h)
                 labels.append(lab)
-    fig.tight_layout(rect=(0, 0, 1, 0.96))
+    height = fig.get_figheight()
+    bottom = 0.0
+    if left_out:  # beneath the panels, a line of about 11 points each
+        text = textwrap.fill("Not shown: " + "; ".join(left_out) + ".", 45 * len(cols))
+        fig.text(0.5, 0.005, text, ha="center", va="bottom", fontsize=8, color="dimgrey")
+        bottom = (0.16 * (text.count("\n") + 1) + 0.05) / height
+    # above the panels: the legend, two entries a line
+    top = 1.0 - (0.17 * math.ceil(len(handles) / 2) + 0.1) / height
+    fig.tight_layout(rect=(0, bottom, 1, top))
     if handles:  # above the panels, where it hides no data
         fig.legend(handles, labels, loc="upper center", ncol=2, fontsize=8,
                    bbox_to_anchor=(0.5, 1.0))

@@ -42,6 +42,7 @@ from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # no
 from d2dlearn_analysis.reader import read_run_json, read_trace  # noqa: E402
 from d2dlearn_analysis.traces import (MAX_LEGEND_ENTRIES, add_format_argument, axis_label,  # noqa: E402
                       legend, remove_stale_figures, save_figure, set_domain_limits)
+from d2dlearn_analysis.traces import integer_ticks  # noqa: E402
 
 PROG = "plot_bayes.py"
 COLOURS = {"central": "black", "isolated": "tab:red", "network": "tab:blue"}
@@ -119,6 +120,7 @@ def figure_beliefs(runs):
                     label="central" if node < 0 else "node {}".format(node))
         ax.set_title(label_of(run), fontsize=9)
         ax.set_xlabel(axis_label("step"))
+        integer_ticks(ax)
         ax.set_ylabel(axis_label("belief_true"))
         set_domain_limits(ax, "belief_true")
         if many:
@@ -153,6 +155,7 @@ def figure_metric(runs, metric):
                 for _, g in rows[rows["node"] >= 0].groupby("node"):
                     ax.plot(g["round"], g["value"], color=colour, lw=0.5, alpha=0.3)
     ax.set_xlabel(axis_label("step"))
+    integer_ticks(ax)
     ax.set_ylabel(axis_label(metric, DETAILS[metric]))
     if metric == "mse":
         ax.set_yscale("log")

@@ -72,6 +72,7 @@ from d2dlearn_analysis.traces import (  # noqa: E402
     set_domain_limits,
     to_numeric,
 )
+from d2dlearn_analysis.traces import limits_from_zero  # noqa: E402
 
 PROG = "plot_cmfl.py"
 
@@ -624,6 +625,8 @@ def figure_ccp(runs):
     ax1.set_ylabel(axis_label("attempts", "aggregation + election votes"))
     ax1.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax1.yaxis.set_major_locator(MaxNLocator(integer=True))
+    # From 0: two attempts every round is a constant 2, not a 1.9..2.1 axis.
+    limits_from_zero(ax1, [v for attempts, _, _ in summaries for v in attempts])
     ax1.set_title("CCP attempts per round", fontsize=10)
     ax1.grid(True, alpha=0.3)
     legend(ax1)

@@ -59,6 +59,7 @@ from d2dlearn_analysis.run_flags import distinguishing_flags  # noqa: E402
 from d2dlearn_analysis.traces import (TraceError, add_format_argument, axis_label, error_bars,  # noqa: E402
                       legend, make_out_dir, no_data, note, read_trace, save_figure,
                       series_style, set_domain_limits, to_numeric)
+from d2dlearn_analysis.traces import integer_ticks  # noqa: E402
 
 NODE_COLUMNS = ["node", "x_m", "y_m", "cluster", "satisfied_before", "satisfied_after",
                 "min_labels"]
@@ -351,6 +352,7 @@ def main(argv):
                                         if several else "", run["seed"]),
                     **series_style(i))
         ax.set_xlabel(axis_label("round"))
+        integer_ticks(ax)
         ax.set_ylabel(axis_label("accuracy", "global model"))
         set_domain_limits(ax, "accuracy")
         legend(ax, outside=len(with_acc) > 4)

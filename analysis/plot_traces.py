@@ -21,6 +21,11 @@ needed, TRACE_DIR/links.csv and TRACE_DIR/run.json) and writes into PLOT_DIR
                        ns3::D2dChannel::MaxRetransmissions m, the limited mean
                        sum_{t=1..m} P_D^t; the post-ARQ loss of a reliable link is
                        0 and says nothing about the link
+  Over the Wi-Fi backend (run.json parameters.backend wifi) messages.csv has no P_D per
+  link (p_drop is written 0; frames are lost in the 802.11 PHY and MAC, whose own retries
+  are not traced), and its retransmissions are whole messages resent after an ACK timeout:
+  link_loss and link_retransmissions are then one panel that says so (their totals are
+  printed), not every link at P_D = 0.
   energy_per_node      stacked bar of total energy per node by component
 
 A short text summary is printed to stdout.  A missing trace file gives a
@@ -34,6 +39,7 @@ Only Debian's python3 with its pandas and matplotlib packages is needed.
 
 import os
 import sys
+import textwrap
 
 import matplotlib
 
@@ -48,7 +54,9 @@ from d2dlearn_analysis.traces import (  # noqa: E402
     TraceError,
     add_format_argument,
     axis_label,
+    draw_cdf,
     legend,
+    no_data,
     load_energy,
     make_out_dir,
     note,
@@ -189,15 +197,12 @@ def plot_latency_cdf(msgs, out_dir):
     for ax, mode in zip(axes[0], modes):
         sub = lat[lat["mode"] == mode]
         for i, kind in enumerate(kinds):
-            x = np.sort(sub.loc[sub["kind"] == kind, "latency_s"].to_numpy(dtype=float))
-            n = len(x)
-            if n == 0:
+            x = sub.loc[sub["kind"] == kind, "latency_s"].to_numpy(dtype=float)
+            if len(x) == 0:
                 continue
-            y = np.arange(1, n + 1) / n
-            x, y = np.concatenate(([x[0]], x)), np.concatenate(([0.0], y))  # start at 0
             style = dict(series_style(i), marker=None)
-            ax.step(x, y, where="post", color="C%d" % (i % 10), label="%s (n=%d)" % (kind, n),
-                    **style)
+            draw_cdf(ax, x, color="C%d" % (i % 10), label="%s (n=%d)" % (kind, len(x)),
+                     **style)
         ax.set_xlabel(axis_label("latency_s"))
         ax.set_ylabel(axis_label("cdf"))
         set_domain_limits(ax, "cdf")
@@ -240,6 +245,18 @@ def plot_link_loss(msgs, trace_dir, out_dir):
     if msgs.empty:
         note(figure("link_loss") + " skipped: messages.csv has no rows")
         return
+    if run_backend(trace_dir) == "wifi":
+        rows = msgs[msgs["fragments"].notna() & (msgs["fragments"] > 0)]
+        rows = rows[rows["mode"] != "reliable"]
+        if rows.empty:
+            note(figure("link_loss") + " skipped: no unreliable rows")
+            return None
+        lost, frags = rows["fragments_lost"].sum(), rows["fragments"].sum()
+        print("link loss (Wi-Fi, unreliable rows): %d link(s), %d fragments, observed loss "
+              "%.6f, no P_D" % (len(rows.groupby(["src", "dst"])), int(frags), lost / frags))
+        return nothing_to_show(out_dir, "link_loss", "Per-link fragment loss against P_D",
+                               WIFI_NO_PD + ": the observed loss has nothing to be "
+                               "compared with")
     p_drop, source = link_p_drop(msgs, trace_dir)
     if p_drop is None:
         note(figure("link_loss") + " skipped: no P_D available (%s)" % source)
@@ -315,6 +332,35 @@ def max_retransmissions(trace_dir):
         return None
 
 
+def run_backend(trace_dir):
+    """parameters.backend of run.json ("channel", "wifi"), or None (no run.json, or none
+    given)."""
+    try:
+        with open(os.path.join(trace_dir, "run.json")) as fh:
+            value = json.load(fh)["parameters"]["backend"]
+        return str(value).strip().lower() or None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+#: Why the link figures have nothing to show over the Wi-Fi backend (run.json backend wifi):
+#: its messages.csv writes p_drop 0 (there is no eq. 18 loss model; frames are lost in the
+#: 802.11 PHY and MAC, whose own retries are not traced), so every link would stand at
+#: P_D = 0.
+WIFI_NO_PD = ("Wi-Fi backend: no P_D per link (messages.csv writes p_drop 0; frames are "
+              "lost in ns-3's 802.11 PHY and MAC, whose retries are not traced)")
+
+
+def nothing_to_show(out_dir, base, title, why):
+    """A figure of one panel that says why it has nothing to show (instead of every link
+    at x = 0)."""
+    fig, ax = plt.subplots(figsize=(5.6, 3.2))
+    no_data(ax, textwrap.fill("no data: " + why, 60))
+    ax.set_title(title, fontsize=10)
+    note("%s: %s" % (figure(base), why))
+    return save_figure(fig, out_dir, figure(base))
+
+
 def link_retransmissions(msgs):
     """Per link (src, dst) of reliable unicast rows whose outcome is the channel's (reason
     empty or retry_limit): fragments, retransmissions, their ratio, mean P_D and
@@ -352,6 +398,15 @@ def plot_link_retransmissions(msgs, trace_dir, out_dir):
         note("%s skipped: no reliable unicast rows with P_D < 1 (broadcasts left out)" % name)
         return None
     frags = per_link["fragments"].sum()
+    title = "Per-link retransmissions against P_D"
+    if run_backend(trace_dir) == "wifi":
+        print("link retransmissions (Wi-Fi, reliable unicast rows): %d link(s), %d fragments, "
+              "whole-message retransmissions per fragment %.6f, no P_D"
+              % (len(per_link), int(frags), per_link["retransmissions"].sum() / frags))
+        return nothing_to_show(out_dir, "link_retransmissions", title, WIFI_NO_PD
+                               + "; its retransmissions are whole messages resent after an "
+                               "ACK timeout, not the ARQ of a fragment")
+
     print("link retransmissions (reliable unicast rows): %d link(s), %d fragments, "
           "retransmissions per fragment %.6f, fragment-weighted mean P_D/(1-P_D) %.6f"
           % (len(per_link), int(frags), per_link["retransmissions"].sum() / frags,

@@ -29,7 +29,8 @@ point (seeds) give its mean and its standard deviation (the error bar).
 round_time_s,round_time_sd,energy_j,energy_sd), --figure DIR the figure
 wireless_effects.png: a column per sweep, a row per measure (time and energy on a log axis
 where a panel's means span a factor of 10 or more: the channel beside Wi-Fi, else from 0), axes with units, one colour per series in
-every panel; a panel without two points of a series says so instead of drawing a line.
+every panel; a panel without two points of a series says so instead of drawing a line, and
+a sweep without any (a column of such panels) is left out and named beneath the panels.
 """
 import csv
 import math
@@ -141,9 +142,21 @@ def write_table(pts, path):
 
 def draw(pts, out_dir):
     make_out_dir(out_dir)
-    fig, axes = plt.subplots(len(MEASURES), len(SWEEPS), figsize=(13, 9.5), squeeze=False)
     series = sorted({(a, b) for (_, a, b, _) in pts})
-    for col, (sweep, xlabel) in enumerate(SWEEPS):
+    # A sweep none of whose series has two points would be a column of empty panels: it is
+    # left out, and named once beneath the panels.
+    sweeps = [(sweep, xlabel) for sweep, xlabel in SWEEPS
+              if any(len({x for (s, a, b, x) in pts if s == sweep and (a, b) == ab}) >= 2
+                     for ab in series)]
+    left_out = [sweep for sweep, _ in SWEEPS if sweep not in dict(sweeps)]
+    if not sweeps:
+        fig, ax = plt.subplots(figsize=(6.4, 3.2))
+        no_data(ax, "no data: no series has two points of a sweep (%s)" % ", ".join(left_out))
+        save_figure(fig, out_dir, "wireless_effects.png")
+        return
+    fig, axes = plt.subplots(len(MEASURES), len(sweeps),
+                             figsize=(1.0 + 4.0 * len(sweeps), 9.5), squeeze=False)
+    for col, (sweep, xlabel) in enumerate(sweeps):
         for row, (key, ylabel, (lo, hi)) in enumerate(MEASURES):
             ax = axes[row][col]
             drawn = 0
@@ -178,7 +191,13 @@ def draw(pts, out_dir):
             if row == 0:
                 legend(ax)
     fig.suptitle("fedavg: mean and standard deviation over the seeds")
-    fig.tight_layout()
+    if left_out:
+        fig.text(0.5, 0.005, "Not shown: no series has two points of the sweep of %s."
+                 % " or ".join(left_out), ha="center", va="bottom", fontsize=8,
+                 color="dimgrey")
+        fig.tight_layout(rect=(0, 0.03, 1, 1))
+    else:
+        fig.tight_layout()
     save_figure(fig, out_dir, "wireless_effects.png")
 
 

@@ -3,7 +3,8 @@
 figures atomically, and drawing them truthfully: axis labels with units
 (COLUMNS, axis_label), bands clipped to a quantity's domain, a text instead of an empty
 panel, legends of at most MAX_LEGEND_ENTRIES entries, series styles that keep coinciding
-curves visible.
+curves visible, integer ticks on axes of rounds (integer_ticks), empirical CDFs drawn up to
+1 (draw_cdf), a constant shown as a constant (limits_from_zero).
 
 Imported by the plot scripts and sweep.py as d2dlearn_analysis.traces.
 """
@@ -16,6 +17,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 
 from d2dlearn_analysis.reader import (  # noqa: E402,F401  (re-exported)
@@ -215,7 +217,15 @@ SUFFIX_UNITS = [("_bytes", "B", NON_NEGATIVE), ("_s", "s", NON_NEGATIVE),
                 ("_j", "J", NON_NEGATIVE), ("_w", "W", NON_NEGATIVE), ("_m", "m", OPEN)]
 #: Every label axis_label made -> the domain of its quantity (what the tests check against).
 LABEL_DOMAINS = {}
+#: Columns whose values are whole numbers of rounds or steps: an axis of one gets integer
+#: ticks (integer_ticks), never "2.5" rounds.
+INTEGER_COLUMNS = {"round", "rounds", "step", "rounds_completed", "best_accuracy_round",
+                   "best_mse_round", "best_error_round"}
+#: Every label axis_label made of an INTEGER_COLUMNS column (what the tests check).
+INTEGER_LABELS = set()
 NO_DATA_GID = "no-data"
+#: gid of the line of an empirical CDF (draw_cdf): the tests check that it ends at 1.
+CDF_GID = "ecdf"
 MAX_LEGEND_ENTRIES = 8
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 DASHES = ["-", "--", "-.", ":"]
@@ -260,7 +270,29 @@ def axis_label(column, detail=None, unit=None, summary=False):
     unit = col_unit if unit is None else unit
     text = "%s [%s]" % (label, unit) if unit else label
     LABEL_DOMAINS[text] = dom
+    if column in INTEGER_COLUMNS:
+        INTEGER_LABELS.add(text)
     return text
+
+
+def integer_ticks(ax, axis="x"):
+    """Ticks at whole numbers only on an axis of rounds or steps (no "0.5" round)."""
+    getattr(ax, axis + "axis").set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+
+
+def limits_from_zero(ax, values, axis="y", margin=0.1):
+    """Limits from 0 to a margin above the largest |value| (below, for negative values):
+    a count or a quantity >= 0 that may be constant is then drawn as a constant, not
+    zoomed into a window 1.9..2.1 with offset ticks; [0, 1] when every value is 0."""
+    values = np.asarray(values, dtype=float)
+    values = values[np.isfinite(values)]
+    hi = float(values.max()) if len(values) else 0.0
+    lo = float(values.min()) if len(values) else 0.0
+    setter = ax.set_ylim if axis == "y" else ax.set_xlim
+    if hi <= 0 and lo < 0:
+        setter((1 + margin) * lo, 0)
+    else:
+        setter(0, (1 + margin) * hi if hi > 0 else 1.0)
 
 
 def clip_to_domain(values, column):
@@ -296,6 +328,28 @@ def set_domain_limits(ax, column, axis="y"):
         setter(lo, hi)
     elif lo is not None:
         setter(bottom=lo) if axis == "y" else setter(left=lo)
+
+
+def draw_cdf(ax, values, **kwargs):
+    """The empirical CDF of values on ax: a step from 0 at the smallest value up to 1 at the
+    largest, continued at 1 a little to the right (so that the curve is seen to reach 1,
+    not to stop on the last step below it), drawn over the axes' frame (an axis of [0, 1]
+    puts y = 1 on the top spine). The line has gid CDF_GID. Returns the Line2D, or None
+    if there is no finite value."""
+    x = np.sort(np.asarray(values, dtype=float))
+    x = x[np.isfinite(x)]
+    n = len(x)
+    if n == 0:
+        return None
+    span = x[-1] - x[0]
+    pad = 0.05 * span if span > 0 else (0.05 * abs(x[-1]) or 1.0)
+    y = np.arange(1, n + 1) / n
+    xs = np.concatenate(([x[0]], x, [x[-1] + pad]))
+    ys = np.concatenate(([0.0], y, [1.0]))
+    kwargs.setdefault("clip_on", False)
+    kwargs.setdefault("zorder", 3)
+    line, = ax.plot(xs, ys, drawstyle="steps-post", gid=CDF_GID, **kwargs)
+    return line
 
 
 def no_data(ax, text):

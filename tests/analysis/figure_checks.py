@@ -13,19 +13,31 @@ problems(name, fig) lists what is wrong with a figure:
   for a rate, axis limits outside [0, 1];
 - a panel whose lines all stand at one x (degenerate vertical lines);
 - a panel with no data and no "no data" text (trace_io.NO_DATA_GID), or a "no data" panel
-  that still draws data;
-- a legend of more than trace_io.MAX_LEGEND_ENTRIES entries.
+  that still draws data; the same "no data" text in several panels of a figure (a row or
+  column of empty panels: leave them out, or say it once);
+- a legend of more than trace_io.MAX_LEGEND_ENTRIES entries;
+- an axis of rounds or steps (a label of trace_io.INTEGER_LABELS, or one that starts with
+  "Round"/"Step", not "Round time") with a tick at a fraction;
+- a line of an empirical CDF (gid trace_io.CDF_GID, or any line on an axis labelled
+  "Empirical CDF") not drawn as a step that reaches exactly 1 and goes on at 1 (the last
+  step drawn, not cut off by the axis limits);
+- a constant shown as a varying quantity: the data on an axis all one value c != 0 (within
+  CONSTANT_RELATIVE of it) and limits that span less than half of |c| (a 1.9..2.1 axis
+  with offset ticks for a constant 2; on a log axis, less than a factor 2).
 """
 
 import importlib.util
 import io
 import os
+import re
 import sys
 from contextlib import redirect_stderr, redirect_stdout
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ANALYSIS = os.path.join(os.path.dirname(os.path.dirname(HERE)), "analysis")
 EPS = 1e-9
+#: Data on an axis whose spread is at most this fraction of its size is a constant.
+CONSTANT_RELATIVE = 1e-6
 
 
 if ANALYSIS not in sys.path:  # the scripts import the d2dlearn_analysis package beside them
@@ -132,12 +144,116 @@ def outside(values, dom):
     return values[bad]
 
 
+def data_axes(artist, ax):
+    """(x in data coordinates, y in data coordinates) of an artist: an axhline's x and an
+    axvline's y are in axes coordinates, not data."""
+    try:
+        transform = artist.get_transform()
+        import matplotlib.collections as mcoll
+        if isinstance(artist, mcoll.PathCollection):
+            transform = artist.get_offset_transform()
+        x, y = transform.contains_branch_seperately(ax.transData)
+        return bool(x), bool(y)
+    except (AttributeError, ValueError):
+        return True, True
+
+
+def is_integer_axis(label):
+    """An axis of rounds or steps: its label made from trace_io.INTEGER_COLUMNS, or one that
+    starts with Round(s) or Step(s) (not "Round time")."""
+    if label in trace_io().INTEGER_LABELS:
+        return True
+    name = label.strip().lower()
+    return bool(re.match(r"(rounds?|steps?)\b", name)) and not name.startswith("round time")
+
+
+def integer_tick_problems(where, ax, axis, label):
+    """Ticks at fractions on an axis of rounds or steps."""
+    import numpy as np
+    if not is_integer_axis(label):
+        return []
+    lo, hi = sorted(ax.get_xlim() if axis == "x" else ax.get_ylim())
+    pad = 1e-9 * max(1.0, hi - lo)
+    locs = np.asarray(getattr(ax, axis + "axis").get_majorticklocs(), dtype=float)
+    locs = locs[(locs >= lo - pad) & (locs <= hi + pad)]
+    bad = locs[np.abs(locs - np.round(locs)) > 1e-9]
+    if len(bad):
+        return ["%s: %s axis of %r has ticks at fractions: %s"
+                % (where, axis, label, ", ".join("%g" % v for v in bad[:4]))]
+    return []
+
+
+def cdf_problems(where, ax):
+    """CDF lines that do not reach 1 and go on at 1, or lines on a CDF axis not drawn by
+    trace_io.draw_cdf."""
+    import numpy as np
+    tio = trace_io()
+    cdf_label = tio.axis_label("cdf")
+    found = []
+    on_cdf_axis = ax.get_ylabel() == cdf_label
+    for ln in ax.lines:
+        if ln.get_gid() != tio.CDF_GID:
+            if on_cdf_axis and len(ln.get_xdata()) > 1:
+                found.append("%s: line %r on a CDF axis not drawn by traces.draw_cdf"
+                             % (where, ln.get_label()))
+            continue
+        x = np.asarray(ln.get_xdata(), dtype=float)
+        y = np.asarray(ln.get_ydata(), dtype=float)
+        name = "%s: CDF %r" % (where, ln.get_label())
+        if len(y) < 2 or y[-1] != 1.0:
+            found.append("%s ends at %s, not at 1" % (name, y[-1] if len(y) else "nothing"))
+            continue
+        if ln.get_drawstyle() != "steps-post":
+            found.append("%s drawn as %s, not as steps (steps-post)"
+                         % (name, ln.get_drawstyle()))
+        if np.any(np.diff(y) < 0) or y[0] != 0.0:
+            found.append("%s does not rise from 0" % name)
+        first = int(np.argmax(y == 1.0))
+        if not x[-1] > x[first]:
+            found.append("%s stops where it reaches 1 (no step drawn at 1)" % name)
+        if max(ax.get_xlim()) < x[first] or max(ax.get_ylim()) < 1.0:
+            found.append("%s reaches 1 outside the axis limits %s, %s"
+                         % (name, ax.get_xlim(), ax.get_ylim()))
+    return found
+
+
+def constant_problems(where, ax, arts, axis, label):
+    """The data on an axis all one value c != 0, shown in limits that span less than |c| / 2
+    (a factor 2 on a log axis)."""
+    import numpy as np
+    values = []
+    for art in arts:
+        in_data = data_axes(art, ax)[0 if axis == "x" else 1]
+        if not in_data:
+            continue
+        xs, ys = points(art)
+        values.append(np.asarray(xs if axis == "x" else ys, dtype=float))
+    values = np.concatenate(values) if values else np.array([])
+    values = values[np.isfinite(values)]
+    if not len(values):
+        return []
+    c = float(np.median(values))
+    if c == 0.0 or np.ptp(values) > CONSTANT_RELATIVE * np.max(np.abs(values)):
+        return []
+    lo, hi = sorted(ax.get_xlim() if axis == "x" else ax.get_ylim())
+    scale = ax.get_xscale() if axis == "x" else ax.get_yscale()
+    if scale == "log":
+        narrow = lo <= 0 or hi / lo < 2.0
+    else:
+        narrow = hi - lo < 0.5 * abs(c)
+    if narrow:
+        return ["%s: %s axis of %r shows the constant %g in limits %g..%g (a constant "
+                "drawn as if it varied)" % (where, axis, label, c, lo, hi)]
+    return []
+
+
 def problems(name, fig):
     import matplotlib.legend as mlegend
     import matplotlib.lines as mlines
     import numpy as np
     tio = trace_io()
     found = []
+    said = {}  # "no data" text -> the panels that say it
     legends = list(fig.legends)
     for k, ax in enumerate(fig.axes):
         where = "%s axes %d (%r)" % (name, k, ax.get_title())
@@ -156,6 +272,7 @@ def problems(name, fig):
             if arts:
                 found.append("%s: says %r but draws %d artist(s)"
                              % (where, nodata[0].get_text(), len(arts)))
+            said.setdefault(nodata[0].get_text(), []).append(k)
             continue
         if not arts:
             found.append("%s: an empty panel without a 'no data' text" % where)
@@ -164,6 +281,8 @@ def problems(name, fig):
             if not label.strip():
                 found.append("%s: no %s label" % (where, axis))
                 continue
+            found += integer_tick_problems(where, ax, axis, label)
+            found += constant_problems(where, ax, arts, axis, label)
             dom = tio.LABEL_DOMAINS.get(label)
             if dom is None:
                 continue
@@ -178,10 +297,15 @@ def problems(name, fig):
                 if len(outside(lim, dom)):
                     found.append("%s: %s limits %s of rate %r outside [0, 1]"
                                  % (where, axis, lim, label))
+        found += cdf_problems(where, ax)
         xs = [np.asarray(ln.get_xdata(), dtype=float) for ln in ax.lines
               if isinstance(ln, mlines.Line2D) and len(ln.get_xdata()) > 1]
         if xs and len(arts) == len(ax.lines) and np.ptp(np.concatenate(xs)) == 0:
             found.append("%s: every line at x = %g (a degenerate panel)" % (where, xs[0][0]))
+    for text, panels in said.items():
+        if len(panels) > 1:
+            found.append("%s: %d panels (axes %s) say %r: leave them out or say it once"
+                         % (name, len(panels), ", ".join(map(str, panels)), text))
     for lg in legends:
         n = len(lg.get_texts())
         if n > tio.MAX_LEGEND_ENTRIES:

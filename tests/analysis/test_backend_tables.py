@@ -127,6 +127,11 @@ def make_run(path, backend, area, n, rows, energy, size=3000, seed=1, fedavg=Non
     return path
 
 
+def notes(fig):
+    """The texts written on the figure itself (beneath the panels), on one line each."""
+    return [" ".join(t.get_text().split()) for t in fig.texts]
+
+
 def table(runs, out):
     proc = subprocess.run([PY, SCRIPT, "channel-vs-wifi"] + runs + ["--out", out],
                           capture_output=True, text=True)
@@ -211,15 +216,57 @@ class BackendTableTest(unittest.TestCase):
         self.assertEqual(figure_checks.all_problems(figs), [])
         fig = figs[0][1]
         # Only d2d-exchange over the channel varies the side and the size: one line each
-        # in those columns; nothing varies the devices; no run with accuracy varies anything.
-        texts = figure_checks.no_data_texts(fig)
-        # the devices column; accuracy and latency (D and E have no complete message) in
-        # the other two
-        self.assertEqual(len(texts), 5 + 2 + 2, texts)
+        # in those columns; nothing varies the devices, no run with accuracy varies
+        # anything, and D and E have no complete message (no latency): the devices column
+        # and the latency and accuracy rows are left out, and named once beneath.
+        self.assertEqual(figure_checks.no_data_texts(fig), [])
+        panels = [ax for ax in fig.axes if ax.axison]
+        self.assertEqual(len(panels), 2 * 3)
+        self.assertEqual(sorted({ax.get_xlabel() for ax in panels}),
+                         ["Area side [m]", "Message size [B]"])
+        self.assertEqual(notes(fig), ["Not shown: nothing varies the devices alone; no line "
+                                      "of the latency, the accuracy."])
         labels = figure_checks.labels(fig)
         self.assertIn("Area side [m]", labels)
         self.assertIn("Observed fragment loss rate", labels)
         self.assertTrue(any(lab.startswith("Radio energy per device [J]") for lab in labels))
+
+    def test_figure_of_fedavg_runs(self):
+        # FedAvg over both backends at 40 and 80 m: a line per backend in the area column;
+        # nothing varies the devices or the size (no empty panels: named once beneath).
+        t = self.tmp.name
+        M = 31432
+        runs = self.runs[6:8] + [
+            make_run(os.path.join(t, "F80"), "channel", 80, 3, [
+                msg(M, 23, 0, 0.3, kind="model"), msg(M, 23, 23, None, 0.5, "loss", "model")],
+                {"radio_rx": [0.6]}, fedavg={2: 0.5}),
+            make_run(os.path.join(t, "G80"), "wifi", 80, 3, [
+                msg(M, 23, 23, None, 0.0, "loss", "model")],
+                {"radio_idle": [3]}, fedavg={2: 0.2})]
+        rc, _, figs = figure_checks.render("plot_backends", runs + [
+            "--out", os.path.join(t, "fedavg-plots")])
+        self.assertEqual(rc, 0)
+        self.assertEqual(figure_checks.all_problems(figs), [])
+        fig = figs[0][1]
+        panels = [ax for ax in fig.axes if ax.axison]
+        self.assertEqual({ax.get_xlabel() for ax in panels}, {"Area side [m]"})
+        # the latency: G80 has no complete message, the Wi-Fi line one point
+        texts = figure_checks.no_data_texts(fig)
+        self.assertEqual(len(panels), 5)
+        self.assertEqual(texts, [])
+        self.assertEqual(notes(fig), ["Not shown: nothing varies the devices or the message "
+                                      "size alone."])
+        self.assertEqual(len(panels[0].lines), 2)
+        # Runs of which nothing varies anything: one panel that says so.
+        rc, _, figs = figure_checks.render("plot_backends", self.runs[6:8] + [
+            "--out", os.path.join(t, "fedavg-plots")])
+        self.assertEqual(rc, 0)
+        self.assertEqual(figure_checks.all_problems(figs), [])
+        self.assertEqual(len(figs[0][1].axes), 1)
+        self.assertEqual([s.replace("\n", " ") for s in figure_checks.no_data_texts(
+            figs[0][1])], ["no data: nothing varies the area side or the devices or the "
+                           "message size alone (a line needs two points of a scenario and "
+                           "backend)"])
 
     def bad(self, runs, needle):
         proc, _ = table(runs, self.out)

@@ -337,6 +337,21 @@ class PlotCmflTest(unittest.TestCase):
         self.assertTrue(rate_axes)
         self.assertTrue(all(ax.get_ylim() == (0.0, 1.0) for ax in rate_axes))
 
+    def test_constant_attempts_drawn_as_constant(self):
+        # Two votes (aggregation, election) each round: ccp.png's attempts are a constant
+        # 2, on an axis from 0 (not 1.9..2.1 with offset ticks), rounds at whole numbers.
+        folder = self.path_of("cmfl1_constant")
+        make_run(folder, dict(A, ccp=[(k, step, 1, "consensus") for k in (1, 2, 3, 4)
+                                      for step in ("aggregation", "election")]))
+        rc, _, figs = figure_checks.render("plot_cmfl", [folder, "--out",
+                                                         self.path_of("constant_plots")])
+        self.assertEqual(rc, 0)
+        self.assertEqual(figure_checks.all_problems(figs), [])
+        ax = figure_checks.figure(figs, "ccp").axes[0]
+        self.assertEqual(list(ax.lines[0].get_ydata()), [2, 2, 2, 2])
+        self.assertEqual(ax.get_ylim(), (0.0, 2.2))
+        self.assertEqual([t for t in ax.get_xticks() if 1 <= t <= 4], [1, 2, 3, 4])
+
     # ---------------------------------------------------------------- the program
 
     def test_all_figures_and_table(self):

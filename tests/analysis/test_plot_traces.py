@@ -429,6 +429,55 @@ class PlotTracesTest(unittest.TestCase):
         entries = [t.get_text().split(" ")[0] for t in fig.axes[0].get_legend().get_texts()]
         self.assertEqual(entries, ["data", "model"])
 
+    def test_latency_cdf_reaches_one(self):
+        # Each curve rises from 0 at its least latency to exactly 1 at its largest, and
+        # goes on at 1 beyond it (not stopping on the step below 1).
+        figs = self.figures("cdf")
+        fig = figure_checks.figure(figs, "latency_cdf")
+        for ax in fig.axes:
+            for ln in ax.lines:
+                x, y = list(ln.get_xdata()), list(ln.get_ydata())
+                n = int(ln.get_label().split("n=")[1].rstrip(")"))
+                self.assertEqual(len(y), n + 2)
+                self.assertEqual((y[0], y[-2], y[-1]), (0.0, 1.0, 1.0))
+                self.assertGreater(x[-1], x[-2])
+                self.assertEqual(ln.get_drawstyle(), "steps-post")
+
+    def test_wifi_link_figures_say_why_they_are_empty(self):
+        # A --backend=wifi run: p_drop 0 on every row (no eq. 18 model), retransmissions of
+        # whole messages. The link figures say so instead of every link at P_D = 0; the
+        # totals are printed.
+        d = self.folder("wifi")
+        header = MSG_HEADER + ["complete", "mode", "p_drop", "reason"]
+        rows = []
+        for i in range(6):
+            rows.append([i, "model", i % 3, (i + 1) % 3, 4000, "1.0", "1.2", 4, 0,
+                         4 if i == 0 else 0, 1, 1, "reliable", 0, ""])
+        for i in range(4):
+            rows.append([10 + i, "data", 0, 1, 4000, "2.0", "" if i == 0 else "2.1", 4,
+                         4 if i == 0 else 0, 0, int(i != 0), int(i != 0), "unreliable", 0,
+                         "loss" if i == 0 else ""])
+        write_csv(os.path.join(d, "messages.csv"), header, rows)
+        erows, _ = make_energy(3)
+        write_csv(os.path.join(d, "energy.csv"), ENERGY_HEADER, erows)
+        with open(os.path.join(d, "run.json"), "w") as fh:
+            json.dump({"parameters": {"backend": "wifi"}}, fh)
+        rc, out, figs = figure_checks.render("plot_traces", [d])
+        self.assertEqual(rc, 0, out)
+        self.assertEqual(figure_checks.all_problems(figs), [])
+        for name in ("link_loss", "link_retransmissions"):
+            fig = figure_checks.figure(figs, name)
+            self.assertEqual(len(fig.axes), 1, name)
+            self.assertEqual(figure_checks.data_artists(fig.axes[0]), [], name)
+            texts = figure_checks.no_data_texts(fig)
+            self.assertEqual(len(texts), 1, name)
+            self.assertIn("Wi-Fi backend: no P_D per link", " ".join(texts[0].split()))
+        self.assertIn("link retransmissions (Wi-Fi, reliable unicast rows): 3 link(s), 24 "
+                      "fragments, whole-message retransmissions per fragment 0.166667, "
+                      "no P_D", out)
+        self.assertIn("link loss (Wi-Fi, unreliable rows): 1 link(s), 16 fragments, "
+                      "observed loss 0.250000, no P_D", out)
+
     def test_missing_messages_csv_exits_2(self):
         d = self.folder("missing")
         erows, _ = make_energy(3)

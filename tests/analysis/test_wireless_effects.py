@@ -13,7 +13,8 @@ hand-made fedavg run folders, against a table worked out by hand.
   D decentralized, --dropProbability 0.01: accuracy 0.3 at round 1 (1.5 s), 3 J -> drop
     sweep only, x 0.01, round time 1.5 s, energy 0.3 J
   E moves the server and the speed: in no sweep
-And: a folder without run.json is one line and exit 2; the figure is written.
+And: a folder without run.json is one line and exit 2; the figure is written, and passes
+figure_checks (only the server sweep has a line: its column alone, the others named once).
 """
 import csv
 import json
@@ -22,6 +23,9 @@ import os
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import figure_checks  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(TOP, "analysis", "wireless_effects.py")
@@ -90,6 +94,22 @@ def main():
                       "%s %s = %s, want %g" % (point, key, row[key], v))
         png = os.path.join(figs, "wireless_effects.png")
         check(os.path.isfile(png) and os.path.getsize(png) > 10000, "no figure at %s" % png)
+        # The figure drawn here (figure_checks): only the server sweep has a series of
+        # two points; the drop-probability and speed columns would be empty panels, so
+        # they are left out and named once beneath.
+        rc, _, drawn = figure_checks.render("wireless_effects",
+                                            [*runs, "--figure", os.path.join(tmp, "f2")])
+        check(rc == 0, "in process: exit %d" % rc)
+        fig = drawn[0][1] if drawn else None
+        problems = figure_checks.all_problems(drawn)
+        check(problems == [], "figure problems: %s" % problems)
+        check(fig is not None and len([ax for ax in fig.axes if ax.axison]) == 3,
+              "one column of three panels")
+        check(fig is not None and figure_checks.no_data_texts(fig) == [], "no empty panel")
+        check(fig is not None and [t.get_text() for t in fig.texts][1:] == [
+            "Not shown: no series has two points of the sweep of dropProbability or "
+            "speedMps."], "the sweeps left out named: %s"
+            % ([t.get_text() for t in fig.texts] if fig else None))
         os.remove(os.path.join(runs[0], "run.json"))
         p = subprocess.run(["/usr/bin/python3", SCRIPT, runs[0], "--table", table],
                            capture_output=True, text=True)
