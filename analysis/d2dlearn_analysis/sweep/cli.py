@@ -21,6 +21,9 @@ from d2dlearn_analysis.sweep.state import (
     run_state)
 
 
+#: What `sweep.py --help` says last.
+EPILOG = ("Each command has its --help (sweep.py plot --help). The campaign file, the states "
+          "of a run and the outputs: analysis/sweep.py's docstring and doc/howto/sweep.md.")
 #: What `sweep.py --help` says first (the first paragraph of analysis/sweep.py's docstring).
 DESCRIPTION = ("Campaigns of d2dlearn runs: a parameter sweep described in a TOML file, run "
                "locally on a process pool or as a Slurm job array, collected into one table "
@@ -143,8 +146,27 @@ def positive_int(text):
     return value
 
 
+class OneName(argparse.Action):
+    """--metric and --y, one option under two names: given twice with different values,
+    refused in one line."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = getattr(namespace, self.dest, None)
+        if given is not None and given != values:
+            parser.error("--metric/--y given twice, %s and %s: --y is --metric's other "
+                         "name; give one" % (given, values))
+        setattr(namespace, self.dest, values)
+
+
+PLOT_DESCRIPTION = (
+    "Draw a summary metric (--metric, or --y) against a swept parameter or another summary "
+    "metric (--x), the mean over the replicates (--replicate, default seed) with a band or "
+    "error bars (--band), and print the points as CSV: each interval named (column "
+    "interval) and inside the metric's domain, as drawn.")
+
+
 def main(argv=None):
-    parser = OneLineParser(prog=PROG, description=DESCRIPTION)
+    parser = OneLineParser(prog=PROG, description=DESCRIPTION, epilog=EPILOG)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
@@ -154,7 +176,13 @@ def main(argv=None):
                        help="campaign folder (default results/<campaign name> in the "
                        "campaign file's folder)")
 
-    p = sub.add_parser("run", help="run the runs that are not finished")
+    p = sub.add_parser("run", help="run the runs that are not finished",
+                       description="Run the campaign's runs that are not finished (not "
+                       "started, interrupted, stale; failed ones with --retry-failed) on a "
+                       "local pool of -j processes or as a Slurm job array (--slurm), each "
+                       "in its folder under DIR, after the program checked every command "
+                       "(--validate). Exit status 0, 1 while failed runs are left, 2 on bad "
+                       "input, 130 if interrupted.")
     common(p)
     p.add_argument("-j", "--jobs", type=positive_int, default=None,
                    help="runs at a time (default: cores / threads per run)")
@@ -169,36 +197,55 @@ def main(argv=None):
                    help="--slurm: a further sbatch argument (repeatable)")
     p.set_defaults(func=cmd_run)
 
-    p = sub.add_parser("status", help="finished, failed, queued and missing runs")
+    p = sub.add_parser("status", help="finished, failed, queued and missing runs",
+                       description="Count the campaign's runs in each state (finished, "
+                       "failed, running, queued on Slurm, not started, interrupted, stale) "
+                       "and list the failed ones with their exit status and error.")
     common(p)
     p.add_argument("--list", action="store_true", help="list every run and its state")
     p.set_defaults(func=cmd_status)
 
-    p = sub.add_parser("collect", help="write DIR/results.csv")
+    p = sub.add_parser("collect", help="write DIR/results.csv",
+                       description="Write DIR/results.csv: one row per finished run, its "
+                       "folder, every campaign parameter and every key of run.json's "
+                       "summary (nested keys joined by dots: energy_j.total).")
     common(p)
     p.add_argument("--include-failed", action="store_true",
                    help="add rows for the failed runs (and the interrupted ones that wrote "
                    "run.json), marked in columns state, exit_code and error")
     p.set_defaults(func=cmd_collect)
 
-    p = sub.add_parser("plot", help="a summary metric against a swept parameter")
+    p = sub.add_parser("plot", help="a summary metric against a swept parameter or another "
+                       "metric", description=PLOT_DESCRIPTION)
     common(p)
-    p.add_argument("--metric", required=True, help="a results.csv summary column")
-    p.add_argument("--x", required=True, help="the swept parameter on the x axis")
-    p.add_argument("--hue", default=None, help="one line per value of this parameter")
-    p.add_argument("--replicate", default="seed",
+    p.add_argument("--metric", "--y", dest="metric", metavar="METRIC", action=OneName,
+                   default=None, help="the y axis: a results.csv summary column "
+                   "(complete_delivery_rate, energy_j.total, final_accuracy, ...); --y is "
+                   "its other name")
+    p.add_argument("--x", required=True, metavar="X",
+                   help="the x axis: a swept parameter (the metric's mean at each of its "
+                   "values), or a summary column (one marker per point of the swept grid, "
+                   "with error bars in both directions)")
+    p.add_argument("--hue", default=None, metavar="P",
+                   help="one line per value of this swept parameter (--x a parameter only)")
+    p.add_argument("--replicate", default="seed", metavar="P",
                    help="parameter whose values are replicates (default seed)")
     p.add_argument("--where", action="append", default=[], metavar="P=V",
                    help="keep only the runs with this parameter value (repeatable)")
-    p.add_argument("--format", choices=["png", "pdf", "svg"], default="png")
+    p.add_argument("--format", choices=["png", "pdf", "svg"], default="png",
+                   help="figure file format (default png)")
     p.add_argument("--plots", metavar="DIR", default=None,
                    help="output folder (default DIR/plots)")
-    p.add_argument("--name", default=None, help="file name without extension")
-    p.add_argument("--logx", action="store_true")
-    p.add_argument("--logy", action="store_true")
+    p.add_argument("--name", default=None,
+                   help="file name without extension (default METRIC_vs_X[_by_HUE])")
+    p.add_argument("--logx", action="store_true", help="a logarithmic x axis")
+    p.add_argument("--logy", action="store_true", help="a logarithmic y axis")
     p.add_argument("--band", choices=sorted(BANDS), default="ci",
-                   help="band around the mean: ci (95 %% Student t interval, default), sd "
-                   "(mean +- 1 standard deviation), minmax, none")
+                   help="band (error bars) around the mean: ci (default), its 95 %% "
+                   "interval in the metric's domain (bootstrap95 for a bounded metric, t95 "
+                   "for an unbounded one, wilson95 for one run of a rate with known "
+                   "counts); sd, mean +- 1 standard deviation cut at the domain; minmax, "
+                   "the extremes; none")
     p.add_argument("--no-points", dest="points", action="store_false",
                    help="do not draw each replicate's value as a dot")
     p.set_defaults(func=cmd_plot)
