@@ -8,8 +8,9 @@ Usage:
                                              [--bin DIR] [--dry-run]
     /usr/bin/python3 analysis/sweep.py status FILE [--out DIR] [--list]
     /usr/bin/python3 analysis/sweep.py collect FILE [--out DIR] [--include-failed]
-    /usr/bin/python3 analysis/sweep.py plot FILE [--out DIR] --metric M --x P [--hue P]
-                                             [--where P=V ...] [--format png|pdf|svg]
+    /usr/bin/python3 analysis/sweep.py plot FILE [--out DIR] --metric M --x P|METRIC
+                                             [--hue P] [--where P=V ...]
+                                             [--format png|pdf|svg]
                                              [--band ci|sd|minmax|none] [--no-points]
 
 The campaign file (FILE, TOML):
@@ -96,15 +97,24 @@ does not set it) and every key of run.json's summary (nested keys joined by dots
 `energy_j.total`, `kinds.model.latency_mean_s`); the failed runs are left out (a note
 says how many) unless --include-failed, which adds them and the interrupted runs that
 wrote a run.json, marked in columns `state` (finished, failed, interrupted), `exit_code`
-and `error` after `run`. `plot` draws a summary metric against a
-swept parameter, one line per value of --hue (a legend of at most 8 entries), the mean
-over the values of --replicate (default seed) with a band (--band: ci, the 95 %
-confidence interval of the mean, Student t, the default; sd, mean +- 1 standard
-deviation; minmax; none) and each replicate's value as a dot (unless --no-points). Band,
-dots and axis stay in the metric's domain (rates and accuracies in [0, 1]; energies,
-times and bytes >= 0: trace_io.COLUMNS); the axes are labelled with the quantity and its
-unit (trace_io.axis_label). The table printed (CSV) has the band's limits as computed,
-unclipped. A campaign with no finished run gives a figure that says so.
+and `error` after `run`. `plot` draws a summary metric (--metric, or
+--y: one option, two names) against a swept parameter (--x P), one line per value of
+--hue (a legend of at most 8 entries), the mean over the values of --replicate (default
+seed) with a band, and each replicate's value as a dot (unless --no-points); or against
+another summary metric (--x METRIC), one marker per point of the swept grid (its swept
+values but --replicate) at the two means, with error bars in both directions. The band
+(--band): ci (default), the 95 % interval of the mean in the metric's domain
+(d2dlearn_analysis/stats.py): for a bounded metric (a rate or accuracy in [0, 1]; an
+energy, time, size or count >= 0) the percentile bootstrap of the mean (9999 resamples,
+seeded: the same values give the same interval; within the replicates' range), for an
+unbounded one Student's t, and for one run of a rate whose counts run.json gives
+(complete_delivery_rate, delivered_rate of message_rows; kinds.K.complete_rate of
+kinds.K.rows) Wilson's interval of its counts; sd, mean +- 1 standard deviation cut at the
+domain; minmax; none. Band, error bars, dots, axes and the printed limits stay in the
+metric's domain (traces.COLUMNS, SUMMARY_COLUMNS, RESULT_COLUMNS); the axes are labelled
+with the quantity and its unit (traces.axis_label). The table printed (CSV) names each
+row's interval in a column `interval` (t95, bootstrap95, wilson95, sd, sd_cut, minmax).
+A campaign with no finished run gives a figure that says so.
 
 Bad input (a campaign that does not parse, an unknown key, an empty list, the same value
 twice in a list (compared by meaning: 2, 2.0 and "2" are one number, "1s" and "1000ms"
@@ -138,7 +148,7 @@ first ends however it ends, names its pid and host. `run` exits 130 if interrupt
 (sweep.py stopped, or a run stopped by a signal: run the same command to resume), else
 1 while failed runs are left (one line says how many; --retry-failed reruns them).
 
-Only Debian's python3 (tomllib) with its pandas and matplotlib packages is needed.
+Only Debian's python3 (tomllib) with its pandas, matplotlib and scipy packages is needed.
 """
 
 import sys

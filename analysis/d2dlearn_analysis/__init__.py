@@ -11,5 +11,8 @@ Modules:
     traces    reading CSV traces (pandas) with one-line errors; drawing figures truthfully:
               axis labels with units, bands clipped to a quantity's domain, atomic writes
     run_json  reading a run folder's run.json; the table scripts' command line
-    stats     Student t (SciPy), the intervals of a mean and of a rate
+    stats     Student t (SciPy), the intervals of a mean and of a rate that stay in the
+              quantity's domain: t, percentile bootstrap, Wilson
+    sweep     sweep.py's campaigns, one module per job (campaign, programs, helpers,
+              state, local, slurm, collect, plot, cli)
 """

@@ -302,10 +302,10 @@ DASHES = ["-", "--", "-.", ":"]
 
 def column_info(column, summary=False):
     """(label, unit, domain) of a column (`summary`: a run.json summary key, SUMMARY_COLUMNS
-    first, results.KEY from RESULT_COLUMNS); a dotted name (`energy_j.total`, a summary's statistic) is its base column's
-    with the statistic after a comma, or its last part's with the rest in parentheses
-    (`kinds.model.latency_mean_s`); an unknown column is its own label, with the unit of
-    its suffix (_bytes, _s, _j, _w, _m)."""
+    first, results.KEY from RESULT_COLUMNS); a dotted name (`energy_j.total`, a summary's
+    statistic) is its base column's with the statistic after a comma, or its last part's
+    with the rest in parentheses (`kinds.model.latency_mean_s`); an unknown column is its
+    own label, with the unit of its suffix (_bytes, _s, _j, _w, _m)."""
     if summary and column in SUMMARY_COLUMNS:
         return SUMMARY_COLUMNS[column]
     if summary and column.startswith("results.") and column[8:] in RESULT_COLUMNS:

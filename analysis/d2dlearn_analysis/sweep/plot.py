@@ -1,5 +1,20 @@
-"""`sweep.py plot`: a summary metric against a swept parameter (mean over the replicates with
-a band), drawn in the metric's domain with units.
+"""`sweep.py plot`: a summary metric against a swept parameter (the mean over the
+replicates with a band) or against another summary metric (one marker per point of the
+swept grid, error bars in both directions), drawn with units and in each metric's domain.
+
+The intervals (--band ci), per metric (doc/howto/sweep.md has the table):
+
+    rate with counts in run.json, one run   wilson95     complete_delivery_rate,
+                                                         delivered_rate (of message_rows),
+                                                         kinds.K.complete_rate (of
+                                                         kinds.K.rows)
+    bounded: [0, 1] or >= 0, n >= 2         bootstrap95  rates, accuracies, shares,
+                                                         energies, times, sizes, counts
+    unbounded, n >= 2                       t95          a column of unknown domain
+                                                         (traces.domain: None, None)
+
+The printed table names each row's interval (column `interval`); its limits, like the
+figure's, are inside the metric's domain (traces.domain with summary=True).
 """
 
 import math
