@@ -10,6 +10,8 @@ import signal
 import sys
 import tempfile
 
+from d2dlearn_analysis.errors import AnalysisError
+
 
 PROG = "sweep.py"
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -21,8 +23,9 @@ ANALYSIS = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__fil
 SCRIPT = os.path.join(ANALYSIS, "sweep.py")
 
 
-class SweepError(Exception):
-    """Bad input: reported as one line, exit status 2."""
+class SweepError(AnalysisError):
+    """Bad input: reported as one line, exit status 2 (the analysis tools' one error type,
+    d2dlearn_analysis.errors.AnalysisError)."""
 
 
 class Stopped(Exception):

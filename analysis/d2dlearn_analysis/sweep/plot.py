@@ -35,7 +35,7 @@ def t975(df):
 
 
 #: --band: what the band around the mean shows (title text, CSV column prefix); the
-#: interval of ci depends on the metric (INTERVAL_TITLES, interval_of).
+#: interval of ci depends on the metric (band_limits, INTERVAL_TITLES).
 BANDS = {"ci": ("95 % CI", "ci95"), "sd": ("\u00b1 1 sd", "sd"),
          "minmax": ("min to max", "min_max"), "none": (None, None)}
 #: The interval names of the printed tables (column `interval`), as the figures' titles
@@ -47,7 +47,7 @@ INTERVAL_TITLES = {"t95": "Student t", "bootstrap95": "percentile bootstrap",
 
 def metric_domain(metric):
     """The domain (low, high; None = unbounded) of a summary metric or parameter
-    (d2dlearn_analysis.traces.COLUMNS and SUMMARY_COLUMNS)."""
+    (d2dlearn_analysis.traces: COLUMNS, SUMMARY_COLUMNS, RESULT_COLUMNS)."""
     from d2dlearn_analysis import traces as trace_io
     return trace_io.domain(metric, summary=True) if metric else (None, None)
 
@@ -67,14 +67,15 @@ def trials_column(metric):
 
 def counts_of(row, metric):
     """(successes, trials) of a run's rate metric where run.json gives its trials, else
-    None."""
+    None (also for a rate outside [0, 1], which no count makes)."""
     column = trials_column(metric)
     trials = row.get(column) if column else None
     value = row.get(metric)
     if (isinstance(trials, bool) or not isinstance(trials, (int, float)) or trials <= 0
             or isinstance(value, bool) or not isinstance(value, (int, float))):
         return None
-    return int(round(value * trials)), int(trials)
+    successes = int(round(value * trials))
+    return (successes, int(trials)) if 0 <= successes <= trials else None
 
 
 def band_limits(values, band, metric=None, counts=None):
@@ -131,12 +132,10 @@ def csv_number(value):
 def plot_axes(args):
     """The y metric of --metric (or --y, its other name: cli.OneName refuses both with
     different values)."""
-    metric = args.metric
-    if metric is None:
+    if args.metric is None:
         raise SweepError("give the metric of the y axis: --y METRIC (or --metric METRIC), "
                          "a results.csv summary column")
-    args.metric = metric
-    return metric
+    return args.metric
 
 
 def cmd_plot(args):
@@ -286,7 +285,7 @@ def shown_text(args, nrep, used, metrics):
     rep = args.replicate
     shown = "mean"
     if used:
-        shown += " and %s (%s)" % (BANDS[args.band][0], ", ".join(
+        shown += " and %s (%s)" % (BANDS[args.band][0], "; ".join(
             dict.fromkeys(INTERVAL_TITLES[u] for u in used)))
     if nrep > 1:
         shown += " over %d %s values" % (nrep, rep)
@@ -300,6 +299,20 @@ def shown_text(args, nrep, used, metrics):
                         else "%g" % lo if lo is not None else "%g" % hi)
         shown += "; band cut at %s" % " and ".join(dict.fromkeys(cuts))
     return shown
+
+
+def value_label(trace_io, name, value):
+    """`Label = value unit` of a swept parameter's value (a legend entry)."""
+    label, unit, _ = trace_io.column_info(name)
+    return "%s = %s%s" % (label, csv_text(value), " " + unit if unit else "")
+
+
+def err(stat):
+    """Error bar lengths [[below], [above]] the mean of a band_limits result (0 where the
+    band is undefined)."""
+    _, m, lo, hi, _ = stat
+    return [[0.0 if math.isnan(lo) else max(m - lo, 0.0)],
+            [0.0 if math.isnan(hi) else max(hi - m, 0.0)]]
 
 
 def plot_metrics(args, campaign, out, rows):
@@ -355,18 +368,10 @@ def plot_metrics(args, campaign, out, rows):
             if name and name not in used:
                 used.append(name)
         print(",".join(cells))
-        label = ", ".join(
-            "%s = %s%s" % (trace_io.column_info(k)[0], csv_text(point[keys.index(k)]),
-                           " " + trace_io.column_info(k)[1] if trace_io.column_info(k)[1]
-                           else "") for k in varying) or None
+        label = ", ".join(value_label(trace_io, k, point[keys.index(k)])
+                          for k in varying) or None
         style = trace_io.series_style(i)
         colour = "C%d" % (i % 10)
-
-        def err(stat):
-            """[[below], [above]] the mean (0 where the band is undefined)."""
-            _, m, lo, hi, _ = stat
-            return [[0.0 if math.isnan(lo) else max(m - lo, 0.0)],
-                    [0.0 if math.isnan(hi) else max(hi - m, 0.0)]]
         ax.errorbar([sx[1]], [sy[1]], xerr=err(sx) if prefix else None,
                     yerr=err(sy) if prefix else None, fmt=style["marker"], color=colour,
                     markerfacecolor=style["markerfacecolor"], markersize=6, capsize=3,
