@@ -102,7 +102,8 @@ has the most common value of every flag); settings in that order, the empty one 
                                  ("-0.31 to +0.81"; empty for fewer than two shared seeds)
   rl above on seeds              on how many of those seeds rl's final accuracy is higher
                                  ("7 of 10")
-The t quantiles are SciPy's (analysis/stats.py, the one implementation sweep.py uses too).
+The t quantiles are SciPy's (d2dlearn_analysis/stats.py, the one implementation sweep.py
+uses too).
 
 unsupervised-downstream (--paradigm=unsupervised with FedAvg of the triplet encoder after
 the exchange; sec. V-B, VI-O): a row per (optimizer, learningRate, rounds) and graph (in

@@ -16,5 +16,8 @@ Modules:
                command line
     run_flags  the flags that do not distinguish runs (replicates, how a run is executed),
                with the reason for each
-    stats      Student t (SciPy), the intervals of a mean and of a rate
+    stats      Student t (SciPy), the intervals of a mean and of a rate that stay in the
+               quantity's domain: t, percentile bootstrap, Wilson
+    sweep      sweep.py's campaigns, one module per job (campaign, programs, helpers,
+               state, local, slurm, collect, plot, cli)
 """

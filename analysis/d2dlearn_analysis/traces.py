@@ -212,6 +212,43 @@ SUMMARY_COLUMNS = {
     "bytes_sent": ("Bytes sent (each message once)", "B", NON_NEGATIVE),
     "simulated_time_s": ("Simulated time at the end", "s", NON_NEGATIVE),
 }
+#: run.json's summary "results" (a scenario's headline results, AddResult in the
+#: scenarios): key -> (label, unit, domain); sweep.py collects them as results.KEY.
+RESULT_COLUMNS = {
+    "finalAccuracy": ("Final test accuracy", "", RATE),
+    "finalTestMse": ("Final test MSE", "", NON_NEGATIVE),
+    "roundsCompleted": ("Rounds completed", "", NON_NEGATIVE),
+    "bytesSent": ("Bytes sent", "B", NON_NEGATIVE),
+    "consensusVotes": ("Consensus votes", "", NON_NEGATIVE),
+    "ccpAttempts": ("CCP attempts", "", NON_NEGATIVE),
+    "missedLocalUpdates": ("Missed local updates", "", NON_NEGATIVE),
+    "gdMeanW1ToUniformBefore": ("Mean W1 to uniform, before discovery", "", NON_NEGATIVE),
+    "gdMeanW1ToUniformAfter": ("Mean W1 to uniform, after discovery", "", NON_NEGATIVE),
+    "gdMeanLinkPDrop": ("Mean P_D of the links found", "", RATE),
+    "gdEdgesFound": ("Links found", "", NON_NEGATIVE),
+    "gdPointsSent": ("Points sent", "", NON_NEGATIVE),
+    "gdPointsReceived": ("Points received", "", NON_NEGATIVE),
+    "gdPointsMoved": ("Points moved", "", NON_NEGATIVE),
+    "gdDeliveredFraction": ("Delivered fraction of the points", "", RATE),
+    "gdRlEnergyJ": ("Energy of the RL phase", "J", NON_NEGATIVE),
+    "gdExchangeEnergyJ": ("Energy of the exchange phase", "J", NON_NEGATIVE),
+    "gdDiscoveryEndS": ("End of discovery (simulated)", "s", NON_NEGATIVE),
+    "gdPcaBytes": ("PCA exchange bytes", "B", NON_NEGATIVE),
+    "gdPcaEndS": ("End of the PCA exchange (simulated)", "s", NON_NEGATIVE),
+    "gdPcaD2sEnergyJ": ("Energy of the PCA exchange to the server", "J", NON_NEGATIVE),
+    "gdPcaSketchesReceived": ("PCA sketches received", "", NON_NEGATIVE),
+    "gdPcaSubspaceMissed": ("Devices that missed the PCA subspace", "", NON_NEGATIVE),
+    "gdDevicesTakingPart": ("Devices taking part", "", NON_NEGATIVE),
+    "gdGcnSystems": ("GCN training systems", "", NON_NEGATIVE),
+    "gdGcnLossBefore": ("GCN loss before training", "", NON_NEGATIVE),
+    "gdGcnLossAfter": ("GCN loss after training", "", NON_NEGATIVE),
+    "gdGcnBestLinkAgreement": ("Share of receivers whose top score is the best link", "",
+                               RATE),
+    "gdLabellingEndS": ("End of labelling (simulated)", "s", NON_NEGATIVE),
+    "gdLabellingMeanAccuracy": ("Mean labelling accuracy", "", RATE),
+    "gdLabellingMeanUnlabelledAccuracy": ("Mean labelling accuracy, unlabelled points", "",
+                                          RATE),
+}
 #: Unit of a column not in COLUMNS, from its name's suffix (longest first).
 SUFFIX_UNITS = [("_bytes", "B", NON_NEGATIVE), ("_s", "s", NON_NEGATIVE),
                 ("_j", "J", NON_NEGATIVE), ("_w", "W", NON_NEGATIVE), ("_m", "m", OPEN)]
@@ -233,12 +270,14 @@ DASHES = ["-", "--", "-.", ":"]
 
 def column_info(column, summary=False):
     """(label, unit, domain) of a column (`summary`: a run.json summary key, SUMMARY_COLUMNS
-    first); a dotted name (`energy_j.total`, a summary's statistic) is its base column's
-    with the statistic after a comma, or its last part's with the rest in parentheses
-    (`kinds.model.latency_mean_s`); an unknown column is its own label, with the unit of
-    its suffix (_bytes, _s, _j, _w, _m)."""
+    first, results.KEY from RESULT_COLUMNS); a dotted name (`energy_j.total`, a summary's
+    statistic) is its base column's with the statistic after a comma, or its last part's
+    with the rest in parentheses (`kinds.model.latency_mean_s`); an unknown column is its
+    own label, with the unit of its suffix (_bytes, _s, _j, _w, _m)."""
     if summary and column in SUMMARY_COLUMNS:
         return SUMMARY_COLUMNS[column]
+    if summary and column.startswith("results.") and column[8:] in RESULT_COLUMNS:
+        return RESULT_COLUMNS[column[8:]]
     if column in COLUMNS:
         return COLUMNS[column]
     base, dot, detail = column.partition(".")
@@ -295,9 +334,10 @@ def limits_from_zero(ax, values, axis="y", margin=0.1):
         setter(0, (1 + margin) * hi if hi > 0 else 1.0)
 
 
-def clip_to_domain(values, column):
-    """The values clipped to the column's domain (NaN stays NaN)."""
-    lo, hi = domain(column)
+def clip_to_domain(values, column, summary=False):
+    """The values clipped to the column's domain (NaN stays NaN; `summary`: a run.json
+    summary key)."""
+    lo, hi = domain(column, summary)
     return np.clip(np.asarray(values, dtype=float), -math.inf if lo is None else lo,
                    math.inf if hi is None else hi)
 
@@ -319,10 +359,10 @@ def error_bars(ax, x, y, err, column, **kwargs):
     return ax.errorbar(x, y, yerr=[np.maximum(y - lo, 0), np.maximum(hi - y, 0)], **kwargs)
 
 
-def set_domain_limits(ax, column, axis="y"):
+def set_domain_limits(ax, column, axis="y", summary=False):
     """Axis limits within the column's domain: [0, 1] for a rate, from 0 for an energy,
-    a time or a byte count (the other end automatic)."""
-    lo, hi = domain(column)
+    a time or a byte count (the other end automatic; `summary`: a run.json summary key)."""
+    lo, hi = domain(column, summary)
     setter = ax.set_ylim if axis == "y" else ax.set_xlim
     if lo is not None and hi is not None:
         setter(lo, hi)

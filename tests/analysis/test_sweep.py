@@ -923,7 +923,7 @@ seed = [1, 2, 3]
 
     def test_plot_mean_and_interval(self):
         # Values 1, 2, 3 over seeds: mean 2, s = 1, half-width t_{0.975,2} / sqrt(3)
-        # = 4.302652730 / 1.732050808 = 2.484137709.
+        # = 4.302652730 / 1.732050808 = 2.484137709 (m is unbounded: the t interval, t95).
         values = {}
         for seed, v in zip((1, 2, 3), (1.0, 2.0, 3.0)):
             values[(1e-13, 1, seed)] = v
@@ -935,13 +935,13 @@ seed = [1, 2, 3]
                           "--x", "spectralEfficiency", "--hue", "noisePowerW", "--format",
                           "pdf", check=0)
         table = {(r[0], r[1]): r[2:] for r in csv.reader(proc.stdout.splitlines()[1:5])}
-        n, mean, lo, hi = table[("1e-13", "1")]
-        self.assertEqual((n, float(mean)), ("3", 2.0))
+        n, mean, lo, hi, interval = table[("1e-13", "1")]
+        self.assertEqual((n, float(mean), interval), ("3", 2.0, "t95"))
         self.assertAlmostEqual(float(hi) - 2.0, 2.484137709, places=8)
         self.assertAlmostEqual(2.0 - float(lo), 2.484137709, places=8)
-        n, mean, lo, hi = table[("1e-13", "2")]
+        n, mean, lo, hi, _ = table[("1e-13", "2")]
         self.assertAlmostEqual(float(hi) - 20.0, 24.84137709, places=7)
-        self.assertEqual(table[("1e-11", "1")][1:], ["5.0", "5.0", "5.0"])  # no spread
+        self.assertEqual(table[("1e-11", "1")][1:], ["5.0", "5.0", "5.0", "t95"])  # no spread
         pdf = os.path.join(out, "plots", "m_vs_spectralEfficiency_by_noisePowerW.pdf")
         with open(pdf, "rb") as fh:
             self.assertEqual(fh.read(5), b"%PDF-")
@@ -952,7 +952,7 @@ seed = [1, 2, 3]
         proc = self.sweep("plot", path, "--out", out, "--metric", "m", "--x",
                           "spectralEfficiency", "--where", "noisePowerW=1e-11", "--format",
                           "svg", check=0)
-        self.assertEqual(proc.stdout.splitlines()[1], "1,3,5.0,5.0,5.0")
+        self.assertEqual(proc.stdout.splitlines()[1], "1,3,5.0,5.0,5.0,t95")
         self.assertTrue(os.path.isfile(os.path.join(out, "plots",
                                                     "m_vs_spectralEfficiency.svg")))
         proc = self.sweep("plot", path, "--out", out, "--metric", "nope", "--x",
@@ -1099,32 +1099,35 @@ seed = [1, 2, 3]
         return path, out
 
     def test_plot_band_in_domain(self):
-        # Two seeds whose t interval (t_{0.975,1} = 12.7) leaves [0, 1] on both sides:
-        # the band drawn, every per-seed point and the axis stay in [0, 1]; the energy's
-        # band stays >= 0; the axes name the quantity with its unit.
+        # Two seeds whose t interval (t_{0.975,1} = 12.7) would leave [0, 1] on both sides
+        # (0.1 and 0.9: -4.6 to 5.6): a rate gets the percentile bootstrap instead, printed
+        # and drawn in [0, 1] (of two values: their range); every per-seed point and the
+        # axis stay in [0, 1]; the energy's band stays >= 0; the axes name the quantity
+        # with its unit.
         values = {(0.5, 1): 0.95, (0.5, 2): 0.99, (1, 1): 0.1, (1, 2): 0.9,
                   (2, 1): 0.0, (2, 2): 0.04}
         path, out = self.rate_campaign(values)
         stdout, fig = self.plot(path, out, "--metric", "complete_delivery_rate",
                                 "--x", "spectralEfficiency", "--logx")
         rows = list(csv.DictReader(stdout.splitlines()[:4]))
-        self.assertLess(float(rows[1]["ci95_low"]), -3)  # the interval itself, as computed
-        self.assertGreater(float(rows[1]["ci95_high"]), 4)
+        self.assertEqual([float(rows[1]["ci95_low"]), float(rows[1]["ci95_high"])],
+                         [0.1, 0.9])
+        self.assertEqual({r["interval"] for r in rows}, {"bootstrap95"})
         ax = fig.axes[0]
         bands = [c for c in ax.collections if type(c).__name__ in ("PolyCollection",
                                                                    "FillBetweenPolyCollection")]
         self.assertEqual(len(bands), 1)
         _, ys = figure_checks.points(bands[0])
         self.assertAlmostEqual(min(ys), 0.0)
-        self.assertAlmostEqual(max(ys), 1.0)
+        self.assertAlmostEqual(max(ys), 0.99)
         dots = [c for c in ax.collections if type(c).__name__ == "PathCollection"]
         self.assertEqual(len(dots), 1)
         self.assertEqual(len(dots[0].get_offsets()), 6)
         self.assertEqual(ax.get_ylim(), (0.0, 1.0))
         self.assertEqual(ax.get_xlabel(), "Spectral efficiency r [bit/s/Hz]")
         self.assertEqual(ax.get_ylabel(), "Complete delivery rate (models arrived whole)")
-        self.assertIn("95 % CI (Student t) over 2 seed values", ax.get_title())
-        self.assertIn("band cut at [0, 1]", ax.get_title())  # the reader is told
+        self.assertIn("95 % CI (percentile bootstrap) over 2 seed values", ax.get_title())
+        self.assertNotIn("band cut", ax.get_title())  # nothing to cut
         _, fig = self.plot(path, out, "--metric", "energy_j.total",
                            "--x", "spectralEfficiency")
         ax = fig.axes[0]
@@ -1141,8 +1144,8 @@ seed = [1, 2, 3]
         common = ["--metric", "complete_delivery_rate", "--x", "spectralEfficiency"]
         s = 0.08 ** 0.5  # the sd of 0.1 and 0.5 (at r = 1)
         expected = {"sd": (0.3 - s, 0.3 + s), "minmax": (0.1, 0.5)}
-        columns = {"ci": ",ci95_low,ci95_high", "sd": ",sd_low,sd_high",
-                   "minmax": ",min_max_low,min_max_high", "none": ""}
+        columns = {"ci": ",ci95_low,ci95_high,interval", "sd": ",sd_low,sd_high,interval",
+                   "minmax": ",min_max_low,min_max_high,interval", "none": ""}
         for band in ("ci", "sd", "minmax", "none"):
             stdout, fig = self.plot(path, out, *common, "--band", band)
             ax = fig.axes[0]

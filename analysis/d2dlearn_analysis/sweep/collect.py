@@ -1,0 +1,137 @@
+"""`sweep.py collect`: one row per finished run (its folder, its parameters and run.json's
+summary flattened, nested keys joined by dots: energy_j.total), written to DIR/results.csv.
+"""
+
+import json
+import os
+import sys
+import tempfile
+
+from d2dlearn_analysis.sweep.campaign import Campaign
+from d2dlearn_analysis.sweep.common import PROG, SweepError, note, read_json
+from d2dlearn_analysis.sweep.state import (
+    INTERRUPTED_FILE, output_dir, read_failure, run_dir, run_state)
+
+
+def flatten(prefix, value, into):
+    if isinstance(value, dict):
+        for k, v in value.items():
+            flatten("%s.%s" % (prefix, k) if prefix else k, v, into)
+    else:
+        into[prefix] = value
+
+
+def collect(campaign, out, include_failed=False):
+    """(columns, rows, runs not finished, failed runs left out) of the finished runs, in
+    campaign order. With `include_failed`, the failed runs (and the interrupted ones that
+    left a run.json) have rows too, marked: columns `state` (finished, failed or
+    interrupted), `exit_code` and `error` follow `run`, and such a row holds run.json's
+    summary only if the run wrote one."""
+    params = campaign.parameter_names()
+    marks = ["state", "exit_code", "error"] if include_failed else []
+    columns = ["run"] + marks + params
+    rows, missing, stale, failed = [], [], [], []
+    for r in campaign.runs:
+        d = run_dir(out, r)
+        path = os.path.join(d, "run.json")
+        state = run_state(out, r)
+        mark = None
+        if state == "stale":
+            stale.append(r)  # its row would show parameters it did not run with
+            continue
+        if state == "failed":
+            failed.append(r)
+            if include_failed:
+                code, error = read_failure(out, r)
+                mark = {"state": "failed", "exit_code": code, "error": error}
+        elif state == "interrupted" and include_failed and os.path.isfile(path):
+            doc = read_json(os.path.join(d, INTERRUPTED_FILE)) or {}
+            mark = {"state": "interrupted", "exit_code": doc.get("exit_code"),
+                    "error": "stopped by %s" % (doc.get("signal") or "a signal")}
+        if state != "done":
+            missing.append(r)
+            if mark is None:
+                continue
+        row = {"run": r.folder}
+        if include_failed:
+            row.update(mark or {"state": "finished", "exit_code": 0, "error": ""})
+        row.update(r.parameters)
+        if mark is not None and not os.path.isfile(path):
+            doc = {}  # failed before it wrote run.json: its parameters and failure only
+        else:
+            try:
+                with open(path) as fh:
+                    doc = json.load(fh)
+            except (OSError, ValueError) as exc:
+                if mark is not None:
+                    doc = {}  # a failed run's half-written run.json: not a summary
+                else:
+                    raise SweepError("%s: unreadable (%s)"
+                                     % (path, " ".join(str(exc).split())))
+            if not isinstance(doc, dict):
+                doc = {}
+        if "seed" not in row and "seed" in doc:
+            row["seed"] = doc["seed"]
+        summary = doc.get("summary")
+        if isinstance(summary, dict):
+            flatten("", summary, row)
+        elif mark is None:
+            note("%s has no summary (a program older than run.json's summary?): its row "
+                 "holds the parameters only" % path)
+        for k in row:
+            if k not in columns:
+                columns.append(k)
+        rows.append(row)
+    if stale:
+        sys.stderr.write("%s: warning: %d stale run(s) left out (%s%s): they ran with other "
+                         "parameters than the campaign's now; `run` reruns them\n"
+                         % (PROG, len(stale), ", ".join(r.folder for r in stale[:3]),
+                            ", ..." if len(stale) > 3 else ""))
+    return columns, rows, missing, ([] if include_failed else failed)
+
+
+def csv_text(value):
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def cmd_collect(args):
+    import csv
+    campaign = Campaign(args.file)
+    out = output_dir(args, campaign)
+    columns, rows, missing, failed = collect(campaign, out, args.include_failed)
+    if not os.path.isdir(out):
+        raise SweepError("no campaign folder %s: run the campaign first" % out)
+    path = os.path.join(out, "results.csv")
+    fd, tmp = tempfile.mkstemp(prefix=".results.csv.", dir=out)
+    try:
+        with os.fdopen(fd, "w", newline="") as fh:
+            w = csv.writer(fh, lineterminator="\n")
+            w.writerow(columns)
+            for row in rows:
+                w.writerow([csv_text(row.get(c)) for c in columns])
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    marked = sum(1 for row in rows if row.get("state") not in (None, "finished"))
+    print("wrote %s (%d rows, %d columns%s)"
+          % (path, len(rows), len(columns),
+             "; %d of them not finished, marked in column state" % marked if marked else ""))
+    if failed:
+        note("%d failed run(s) left out (--include-failed adds them, marked in column "
+             "state)" % len(failed))
+    others = len(missing) - len(failed) - marked
+    if others:
+        note("%d of %d runs not finished are left out (%s status %s)"
+             % (others, len(campaign.runs), PROG, args.file))
+    return 0

@@ -1,0 +1,411 @@
+"""`sweep.py plot`: a summary metric against a swept parameter (the mean over the
+replicates with a band) or against another summary metric (one marker per point of the
+swept grid, error bars in both directions), drawn with units and in each metric's domain.
+
+The intervals (--band ci), per metric (doc/howto/sweep.md has the table):
+
+    rate with counts in run.json, one run   wilson95     complete_delivery_rate,
+                                                         delivered_rate (of message_rows),
+                                                         kinds.K.complete_rate (of
+                                                         kinds.K.rows)
+    bounded: [0, 1] or >= 0, n >= 2         bootstrap95  rates, accuracies, shares,
+                                                         energies, times, sizes, counts
+    unbounded, n >= 2                       t95          a column of unknown domain
+                                                         (traces.domain: None, None)
+
+The printed table names each row's interval (column `interval`); its limits, like the
+figure's, are inside the metric's domain (traces.domain with summary=True).
+"""
+
+import math
+import os
+import statistics
+
+from d2dlearn_analysis import stats as analysis_stats
+
+from d2dlearn_analysis.sweep.campaign import Campaign, FOLDER_SAFE
+from d2dlearn_analysis.sweep.collect import collect, csv_text
+from d2dlearn_analysis.sweep.common import SweepError, note
+from d2dlearn_analysis.sweep.state import output_dir
+
+
+def t975(df):
+    """t_{0.975, df}, from the one implementation (stats.py: SciPy's Student t)."""
+    return analysis_stats.t975(df)
+
+
+#: --band: what the band around the mean shows (title text, CSV column prefix); the
+#: interval of ci depends on the metric (band_limits, INTERVAL_TITLES).
+BANDS = {"ci": ("95 % CI", "ci95"), "sd": ("\u00b1 1 sd", "sd"),
+         "minmax": ("min to max", "min_max"), "none": (None, None)}
+#: The interval names of the printed tables (column `interval`), as the figures' titles
+#: name them.
+INTERVAL_TITLES = {"t95": "Student t", "bootstrap95": "percentile bootstrap",
+                   "wilson95": "Wilson, from the counts", "sd": "\u00b1 1 sd",
+                   "sd_cut": "\u00b1 1 sd", "minmax": "min to max"}
+
+
+def metric_domain(metric):
+    """The domain (low, high; None = unbounded) of a summary metric or parameter
+    (d2dlearn_analysis.traces: COLUMNS, SUMMARY_COLUMNS, RESULT_COLUMNS)."""
+    from d2dlearn_analysis import traces as trace_io
+    return trace_io.domain(metric, summary=True) if metric else (None, None)
+
+
+def trials_column(metric):
+    """The summary column that counts the trials of a rate metric, if run.json has one:
+    complete_delivery_rate and delivered_rate are shares of message_rows, a kind's
+    complete_rate (kinds.K.complete_rate) a share of its rows (kinds.K.rows); None for
+    any other metric (its counts are not known)."""
+    if metric in ("complete_delivery_rate", "delivered_rate"):
+        return "message_rows"
+    prefix, dot, last = (metric or "").rpartition(".")
+    if dot and prefix.startswith("kinds.") and last == "complete_rate":
+        return prefix + ".rows"
+    return None
+
+
+def counts_of(row, metric):
+    """(successes, trials) of a run's rate metric where run.json gives its trials, else
+    None (also for a rate outside [0, 1], which no count makes)."""
+    column = trials_column(metric)
+    trials = row.get(column) if column else None
+    value = row.get(metric)
+    if (isinstance(trials, bool) or not isinstance(trials, (int, float)) or trials <= 0
+            or isinstance(value, bool) or not isinstance(value, (int, float))):
+        return None
+    successes = int(round(value * trials))
+    return (successes, int(trials)) if 0 <= successes <= trials else None
+
+
+def band_limits(values, band, metric=None, counts=None):
+    """(n, mean, low, high, interval) of the replicates `values` of `metric` for --band:
+    ci, the 95 % interval of the mean in the metric's domain (stats.mean_interval:
+    bootstrap95 for a bounded metric, t95 for an unbounded one, wilson95 for one run whose
+    counts are known, `counts` one (successes, trials) or None per value); sd, mean +- 1
+    standard deviation, cut at the metric's domain ("sd_cut" if it was); minmax, the
+    extremes. low = high = NaN and interval "" where the band is undefined (n < 2 and no
+    counts, or band none). Every low and high is in the metric's domain."""
+    domain = metric_domain(metric)
+    n = len(values)
+    mean = sum(values) / n
+    nan = float("nan")
+    if band == "ci":
+        return analysis_stats.mean_interval(values, domain, counts)
+    if band == "sd" and n > 1:
+        sd = statistics.stdev(values)
+        lo, hi = domain
+        low = mean - sd if lo is None else max(lo, mean - sd)
+        high = mean + sd if hi is None else min(hi, mean + sd)
+        cut = (low, high) != (mean - sd, mean + sd)
+        return n, mean, low, high, "sd_cut" if cut else "sd"
+    if band == "minmax" and n > 1:
+        return n, mean, min(values), max(values), "minmax"
+    return n, mean, nan, nan, ""
+
+
+def same_value(value, text):
+    """Whether a campaign value equals a --where value given as text (1e-11 = 1.0e-11)."""
+    if csv_text(value) == text.strip():
+        return True
+    if isinstance(value, bool):
+        return False
+    try:
+        return float(value) == float(text)
+    except (TypeError, ValueError):
+        return False
+
+
+def number(value):
+    """A summary value as a float, None if it has none (missing, empty, null)."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(value)
+    return float(value)
+
+
+def csv_number(value):
+    return "" if math.isnan(value) else csv_text(value)
+
+
+def plot_axes(args):
+    """The y metric of --metric (or --y, its other name: cli.OneName refuses both with
+    different values)."""
+    if args.metric is None:
+        raise SweepError("give the metric of the y axis: --y METRIC (or --metric METRIC), "
+                         "a results.csv summary column")
+    return args.metric
+
+
+def cmd_plot(args):
+    plot_axes(args)
+    campaign = Campaign(args.file)
+    out = output_dir(args, campaign)
+    columns, rows, missing, _ = collect(campaign, out)
+    if missing:
+        note("%d of %d runs not finished are left out" % (len(missing), len(campaign.runs)))
+    params = campaign.parameter_names()
+    metrics = [c for c in columns if c not in params and c != "run"]
+    # --x: a swept parameter (the metric's mean at each of its values), or a summary
+    # metric (one marker per point of the swept grid, the replicates averaged).
+    x_metric = args.x not in campaign.swept and args.x in metrics
+    if not x_metric and args.x not in campaign.swept:
+        raise SweepError("--x %s: not a swept parameter (swept: %s) nor a summary column%s"
+                         % (args.x, ", ".join(campaign.swept) or "none",
+                            " (columns: %s)" % ", ".join(metrics) if rows else
+                            " (no finished run yet)"))
+    if args.hue is not None and args.hue not in campaign.swept:
+        raise SweepError("--hue %s: not a swept parameter (swept: %s)"
+                         % (args.hue, ", ".join(campaign.swept) or "none"))
+    if x_metric and args.hue is not None:
+        raise SweepError("--hue %s: with --x a summary metric, each point of the swept grid "
+                         "is a marker of its own already (--where P=V keeps some)" % args.hue)
+    if rows and args.metric not in metrics:
+        raise SweepError("--metric %s: not a summary column (columns: %s)"
+                         % (args.metric, ", ".join(metrics)))
+    for cond in args.where:
+        name, _, value = cond.partition("=")
+        if name not in params or not _:
+            raise SweepError("--where %s: give PARAMETER=VALUE with a campaign parameter"
+                             % cond)
+        if rows:
+            rows = [r for r in rows if same_value(r.get(name), value)]
+            if not rows:
+                raise SweepError("--where %s: no finished run has this value" % cond)
+    if x_metric:
+        return plot_metrics(args, campaign, out, rows)
+    rep = args.replicate
+    fixed_by_where = {c.partition("=")[0] for c in args.where}
+    for name in campaign.swept:
+        if name in (args.x, args.hue, rep) or name in fixed_by_where:
+            continue
+        values = {csv_text(r.get(name)) for r in rows}
+        if len(values) > 1:
+            raise SweepError("parameter %s takes %d values (%s): give --hue %s or --where "
+                             "%s=VALUE" % (name, len(values), ", ".join(sorted(values)),
+                                           name, name))
+    groups = {}
+    counts = {}
+    for r in rows:
+        try:
+            value = number(r.get(args.metric))
+        except ValueError as exc:
+            raise SweepError("--metric %s: %r is not a number" % (args.metric, exc.args[0]))
+        if value is None:
+            continue
+        hue = r.get(args.hue) if args.hue else None
+        groups.setdefault((hue, r[args.x]), []).append(value)
+        counts.setdefault((hue, r[args.x]), []).append(counts_of(r, args.metric))
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import matplotlib.ticker
+    from d2dlearn_analysis import traces as trace_io
+
+    def order(values):
+        return sorted(set(values), key=lambda v: (isinstance(v, str), v))
+
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    ax.set_xlabel(trace_io.axis_label(args.x))
+    ax.set_ylabel(trace_io.axis_label(args.metric, summary=True))
+    band_text, prefix = BANDS[args.band]
+    if not groups:
+        # A figure that says why it is empty rather than an empty axis (the campaign has
+        # not finished a run yet, or no finished run has the metric).
+        why = ("no finished run yet (0 of %d runs)" % len(campaign.runs) if not rows
+               else "no finished run has a value of %s" % args.metric)
+        note("%s: %s; the figure says so" % (campaign.name, why))
+        trace_io.no_data(ax, why)
+        ax.set_title("%s: %s" % (campaign.name, args.metric), fontsize=10)
+        return save_plot(args, out, fig)
+    hues = order(h for h, _ in groups) if args.hue else [None]
+    hue_label, hue_unit, _ = trace_io.column_info(args.hue) if args.hue else (None, "", None)
+    print("%s%s,n,mean%s" % ("%s," % args.hue if args.hue else "", args.x,
+                             ",%s_low,%s_high,interval" % (prefix, prefix) if prefix else ""))
+    numeric_x = all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                    for _, x in groups)
+    xs_all = order(x for _, x in groups)
+    position = {x: (x if numeric_x else k) for k, x in enumerate(xs_all)}
+    used = []
+    for hue in hues:
+        xs = order(x for h, x in groups if h == hue)
+        stats = [band_limits(groups[(hue, x)], args.band, args.metric, counts[(hue, x)])
+                 for x in xs]
+        for x, (n, m, lo, hi, name) in zip(xs, stats):
+            print("%s%s,%d,%s%s" % ("%s," % csv_text(hue) if args.hue else "", csv_text(x),
+                                     n, csv_text(m),
+                                     ",%s,%s,%s" % (csv_number(lo), csv_number(hi), name)
+                                     if prefix else ""))
+            if name and name not in used:
+                used.append(name)
+        px = [position[x] for x in xs]
+        label = None
+        if args.hue:
+            label = "%s = %s%s" % (hue_label, csv_text(hue), " " + hue_unit if hue_unit else "")
+        line, = ax.plot(px, trace_io.clip_to_domain([m for _, m, _, _, _ in stats],
+                                                    args.metric, summary=True),
+                        marker="o", markersize=4, label=label, zorder=3)
+        colour = line.get_color()
+        if prefix and any(not math.isnan(lo) for _, _, lo, _, _ in stats):
+            # A point without a band (one replicate, counts unknown): the band narrows to
+            # its mean. Every limit is in the metric's domain (band_limits).
+            lo = [m if math.isnan(b) else b for _, m, b, _, _ in stats]
+            hi = [m if math.isnan(b) else b for _, m, _, b, _ in stats]
+            ax.fill_between(px, lo, hi, color=colour, alpha=0.2, linewidth=0, zorder=1)
+        if args.points:
+            pts = [(position[x], v) for x in xs for v in groups[(hue, x)]]
+            ax.scatter([p for p, _ in pts],
+                       trace_io.clip_to_domain([v for _, v in pts], args.metric,
+                                               summary=True),
+                       s=10, color=colour, alpha=0.45, linewidths=0, zorder=2)
+    if args.logx:
+        ax.set_xscale("log")
+    # The swept values themselves as ticks (a log axis would label 6x10^-1).
+    ax.set_xticks([position[x] for x in xs_all])
+    ax.set_xticklabels([csv_text(x) for x in xs_all])
+    ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+    if args.logy:
+        ax.set_yscale("log")
+    else:
+        trace_io.set_domain_limits(ax, args.metric, summary=True)
+    nrep = max(len(v) for v in groups.values())
+    ax.set_title("%s: %s\n%s" % (campaign.name, args.metric,
+                                 shown_text(args, nrep, used, [args.metric])), fontsize=9)
+    ax.grid(True, alpha=0.3)
+    if args.hue:
+        trace_io.legend(ax)
+    return save_plot(args, out, fig)
+
+
+def shown_text(args, nrep, used, metrics):
+    """The title's second line: what the markers, the band and the dots show."""
+    from d2dlearn_analysis import traces as trace_io
+    rep = args.replicate
+    shown = "mean"
+    if used:
+        shown += " and %s (%s)" % (BANDS[args.band][0], "; ".join(
+            dict.fromkeys(INTERVAL_TITLES[u] for u in used)))
+    if nrep > 1:
+        shown += " over %d %s values" % (nrep, rep)
+        if args.points:
+            shown += "; dots: each %s" % rep
+    if "sd_cut" in used:
+        cuts = []
+        for metric in metrics:
+            lo, hi = trace_io.domain(metric, summary=True)
+            cuts.append("[%g, %g]" % (lo, hi) if lo is not None and hi is not None
+                        else "%g" % lo if lo is not None else "%g" % hi)
+        shown += "; band cut at %s" % " and ".join(dict.fromkeys(cuts))
+    return shown
+
+
+def value_label(trace_io, name, value):
+    """`Label = value unit` of a swept parameter's value (a legend entry)."""
+    label, unit, _ = trace_io.column_info(name)
+    return "%s = %s%s" % (label, csv_text(value), " " + unit if unit else "")
+
+
+def err(stat):
+    """Error bar lengths [[below], [above]] the mean of a band_limits result (0 where the
+    band is undefined)."""
+    _, m, lo, hi, _ = stat
+    return [[0.0 if math.isnan(lo) else max(m - lo, 0.0)],
+            [0.0 if math.isnan(hi) else max(hi - m, 0.0)]]
+
+
+def plot_metrics(args, campaign, out, rows):
+    """`plot --x METRIC --y METRIC`: one marker per point of the swept grid (the swept
+    parameters but --replicate), at the means of the two metrics over its replicates,
+    with error bars of --band in both directions, each in its metric's domain."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from d2dlearn_analysis import traces as trace_io
+
+    rep = args.replicate
+    keys = [n for n in campaign.swept if n != rep]
+    points = {}  # grid point -> [(x, y, x counts, y counts)], in campaign order
+    for r in rows:
+        try:
+            pair = [number(r.get(m)) for m in (args.x, args.metric)]
+        except ValueError as exc:
+            raise SweepError("--x %s / --y %s: %r is not a number"
+                             % (args.x, args.metric, exc.args[0]))
+        if None in pair:
+            continue
+        point = tuple(r.get(n) for n in keys)
+        points.setdefault(point, []).append(
+            (pair[0], pair[1], counts_of(r, args.x), counts_of(r, args.metric)))
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    ax.set_xlabel(trace_io.axis_label(args.x, summary=True))
+    ax.set_ylabel(trace_io.axis_label(args.metric, summary=True))
+    if not points:
+        why = ("no finished run yet (0 of %d runs)" % len(campaign.runs) if not rows
+               else "no finished run has values of both %s and %s" % (args.x, args.metric))
+        note("%s: %s; the figure says so" % (campaign.name, why))
+        trace_io.no_data(ax, why)
+        ax.set_title("%s: %s against %s" % (campaign.name, args.metric, args.x), fontsize=10)
+        return save_plot(args, out, fig)
+    # The parameters that tell the markers apart: those with more than one value here.
+    varying = [k for i, k in enumerate(keys) if len({csv_text(p[i]) for p in points}) > 1]
+    _, prefix = BANDS[args.band]
+    head = varying + ["n"]
+    for m in (args.x, args.metric):
+        head += ["%s_mean" % m] + (["%s_%s_low" % (m, prefix), "%s_%s_high" % (m, prefix),
+                                    "%s_interval" % m] if prefix else [])
+    print(",".join(head))
+    used = []
+    for i, (point, runs) in enumerate(points.items()):
+        sx = band_limits([x for x, _, _, _ in runs], args.band, args.x,
+                         [c for _, _, c, _ in runs])
+        sy = band_limits([y for _, y, _, _ in runs], args.band, args.metric,
+                         [c for _, _, _, c in runs])
+        cells = [csv_text(point[keys.index(k)]) for k in varying] + [str(len(runs))]
+        for n, m, lo, hi, name in (sx, sy):
+            cells += [csv_text(m)] + ([csv_number(lo), csv_number(hi), name] if prefix else [])
+            if name and name not in used:
+                used.append(name)
+        print(",".join(cells))
+        label = ", ".join(value_label(trace_io, k, point[keys.index(k)])
+                          for k in varying) or None
+        style = trace_io.series_style(i)
+        colour = "C%d" % (i % 10)
+        ax.errorbar([sx[1]], [sy[1]], xerr=err(sx) if prefix else None,
+                    yerr=err(sy) if prefix else None, fmt=style["marker"], color=colour,
+                    markerfacecolor=style["markerfacecolor"], markersize=6, capsize=3,
+                    elinewidth=1, label=label, zorder=3)
+        if args.points:
+            ax.scatter(trace_io.clip_to_domain([x for x, _, _, _ in runs], args.x,
+                                               summary=True),
+                       trace_io.clip_to_domain([y for _, y, _, _ in runs], args.metric,
+                                               summary=True),
+                       s=10, color=colour, alpha=0.45, linewidths=0, zorder=2)
+    if args.logx:
+        ax.set_xscale("log")
+    else:
+        trace_io.set_domain_limits(ax, args.x, axis="x", summary=True)
+    if args.logy:
+        ax.set_yscale("log")
+    else:
+        trace_io.set_domain_limits(ax, args.metric, summary=True)
+    nrep = max(len(v) for v in points.values())
+    ax.set_title("%s: %s against %s\n%s" % (campaign.name, args.metric, args.x,
+                                           shown_text(args, nrep, used,
+                                                      [args.x, args.metric])), fontsize=9)
+    ax.grid(True, alpha=0.3)
+    if varying:
+        trace_io.legend(ax, outside=len(points) > 4)
+    return save_plot(args, out, fig)
+
+
+def save_plot(args, out, fig):
+    from d2dlearn_analysis.traces import save_figure
+    plots = args.plots or os.path.join(out, "plots")
+    os.makedirs(plots, exist_ok=True)
+    name = args.name or "%s_vs_%s%s" % (args.metric, args.x,
+                                        "_by_" + args.hue if args.hue else "")
+    save_figure(fig, plots, "%s.%s" % (FOLDER_SAFE.sub("-", name), args.format),
+                fmt=args.format)
+    return 0
