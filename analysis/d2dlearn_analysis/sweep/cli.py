@@ -7,9 +7,10 @@ import os
 import signal
 import sys
 
+from d2dlearn_analysis.errors import AnalysisError
 from d2dlearn_analysis.sweep.campaign import Campaign
 from d2dlearn_analysis.sweep.collect import cmd_collect
-from d2dlearn_analysis.sweep.common import PROG, Stopped, SweepError, catch_stop_signals, note
+from d2dlearn_analysis.sweep.common import PROG, Stopped, catch_stop_signals, note
 from d2dlearn_analysis.sweep.helpers import stop_children
 from d2dlearn_analysis.sweep.local import print_dry_run, run_and_report, wait_for_orphans
 from d2dlearn_analysis.sweep.plot import BANDS, cmd_plot
@@ -258,7 +259,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except SweepError as exc:
+    except AnalysisError as exc:  # SweepError, and the shared readers' errors
         sys.stdout.flush()
         sys.stderr.write("%s: error: %s\n" % (PROG, exc))
         return 2

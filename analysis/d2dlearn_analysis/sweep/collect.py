@@ -2,11 +2,12 @@
 summary flattened, nested keys joined by dots: energy_j.total), written to DIR/results.csv.
 """
 
-import json
 import os
 import sys
 import tempfile
 
+from d2dlearn_analysis.errors import AnalysisError
+from d2dlearn_analysis.run_json import read_run_json
 from d2dlearn_analysis.sweep.campaign import Campaign
 from d2dlearn_analysis.sweep.common import PROG, SweepError, note, read_json
 from d2dlearn_analysis.sweep.state import (
@@ -60,16 +61,11 @@ def collect(campaign, out, include_failed=False):
             doc = {}  # failed before it wrote run.json: its parameters and failure only
         else:
             try:
-                with open(path) as fh:
-                    doc = json.load(fh)
-            except (OSError, ValueError) as exc:
-                if mark is not None:
-                    doc = {}  # a failed run's half-written run.json: not a summary
-                else:
-                    raise SweepError("%s: unreadable (%s)"
-                                     % (path, " ".join(str(exc).split())))
-            if not isinstance(doc, dict):
-                doc = {}
+                doc = read_run_json(d)  # the analysis tools' one reader of run.json
+            except AnalysisError:
+                if mark is None:
+                    raise
+                doc = {}  # a failed run's half-written run.json: not a summary
         if "seed" not in row and "seed" in doc:
             row["seed"] = doc["seed"]
         summary = doc.get("summary")
