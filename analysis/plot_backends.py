@@ -25,7 +25,6 @@ is written.
 """
 
 import math
-import os
 import sys
 import textwrap
 

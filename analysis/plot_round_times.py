@@ -23,7 +23,6 @@ is written.
 """
 
 import math
-import os
 import sys
 
 import round_time_tables  # noqa: E402

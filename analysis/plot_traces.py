@@ -336,10 +336,9 @@ def run_backend(trace_dir):
     """parameters.backend of run.json ("channel", "wifi"), or None (no run.json, or none
     given)."""
     try:
-        with open(os.path.join(trace_dir, "run.json")) as fh:
-            value = json.load(fh)["parameters"]["backend"]
+        value = read_run_json(trace_dir)["parameters"]["backend"]
         return str(value).strip().lower() or None
-    except (OSError, ValueError, KeyError, TypeError):
+    except (AnalysisError, KeyError, TypeError):
         return None
 
 
