@@ -30,7 +30,6 @@ are removed.
 import csv
 import os
 import sys
-import tempfile
 
 import matplotlib
 
@@ -38,6 +37,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from d2dlearn_analysis.atomic import atomic_open  # noqa: E402
 from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
 from d2dlearn_analysis.reader import read_run_json, read_trace  # noqa: E402
 from d2dlearn_analysis.traces import (MAX_LEGEND_ENTRIES, add_format_argument, axis_label,  # noqa: E402
@@ -180,15 +180,8 @@ def summary_rows(runs):
 
 
 def write_summary(path, rows):
-    fd, tmp = tempfile.mkstemp(prefix=".summary.csv.", dir=os.path.dirname(path) or ".")
-    try:
-        with os.fdopen(fd, "w", newline="") as fh:
-            pd.DataFrame(rows).to_csv(fh, index=False, quoting=csv.QUOTE_MINIMAL)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    with atomic_open(path, "w", newline="") as fh:
+        pd.DataFrame(rows).to_csv(fh, index=False, quoting=csv.QUOTE_MINIMAL)
     print("wrote %s" % path)
     return path
 

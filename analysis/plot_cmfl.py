@@ -56,7 +56,7 @@ import pandas as pd  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
-from d2dlearn_analysis.reader import read_run_json  # noqa: E402
+from d2dlearn_analysis.reader import load_rounds, read_run_json  # noqa: E402
 from d2dlearn_analysis.traces import (  # noqa: E402
     TraceError,
     check_counts,
@@ -76,7 +76,6 @@ from d2dlearn_analysis.traces import limits_from_zero  # noqa: E402
 
 PROG = "plot_cmfl.py"
 
-ROUND_COLUMNS = ["round", "sim_time_s", "node", "metric", "value"]
 COMMITTEE_COLUMNS = ["round", "sim_time_s", "training", "committee", "aggregation",
                      "n1", "n2", "n3"]
 CCP_COLUMNS = ["round", "step", "attempt", "primary", "replies", "quorum", "outcome",
@@ -163,8 +162,7 @@ def number_param(params, key):
 def load_run(run_dir):
     params, wall = load_run_json(run_dir)
     path = os.path.join(run_dir, "rounds.csv")
-    rounds = load_csv(path, ROUND_COLUMNS, ["round", "sim_time_s", "node", "value"],
-                      ["metric"])
+    rounds = load_rounds(path)
     run = {"dir": run_dir, "name": os.path.basename(os.path.normpath(run_dir)) or run_dir,
            "params": params, "wall_time_s": wall, "rounds": rounds}
     optional = {

@@ -65,7 +65,6 @@ import csv
 import io
 import os
 import sys
-import tempfile
 
 import matplotlib
 
@@ -74,15 +73,15 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from matplotlib.patches import Patch  # noqa: E402
+from d2dlearn_analysis.atomic import atomic_open  # noqa: E402
 from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
-from d2dlearn_analysis.reader import read_run_json  # noqa: E402
+from d2dlearn_analysis.reader import load_rounds, read_run_json  # noqa: E402
 from d2dlearn_analysis.run_flags import distinguishing_flags  # noqa: E402
 from d2dlearn_analysis.traces import (TraceError, add_format_argument, axis_label, legend,  # noqa: E402
                       make_out_dir, note, read_trace, save_figure, series_style,
                       set_domain_limits, text_colour_on, to_numeric)
 
 PROG = "plot_consensus.py"
-ROUNDS_COLUMNS = ["round", "sim_time_s", "node", "metric", "value"]
 TRUST_COLUMNS = ["round", "sim_time_s", "node", "peer", "w", "received"]
 SAMPLES_COLUMNS = ["set", "node", "x", "y"]
 COEFFICIENTS_COLUMNS = ["round", "sim_time_s", "node", "power", "coefficient"]
@@ -98,8 +97,7 @@ def load_run(folder):
     meta = read_run_json(folder)
     params = meta.get("parameters", {})
     rounds_path = os.path.join(folder, "rounds.csv")
-    rounds = read_trace(rounds_path, ROUNDS_COLUMNS)
-    to_numeric(rounds, ["round", "node", "value"], rounds_path)
+    rounds = load_rounds(rounds_path)
     trust = None
     trust_path = os.path.join(folder, "trust.csv")
     if os.path.isfile(trust_path):
@@ -132,16 +130,8 @@ def load_run(folder):
 
 def write_text(out, name, text):
     """Write out/name atomically (temporary file, then rename)."""
-    fd, tmp = tempfile.mkstemp(prefix="." + name + ".", suffix=".tmp", dir=out)
-    try:
-        with os.fdopen(fd, "w") as fh:
-            fh.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, os.path.join(out, name))
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    with atomic_open(os.path.join(out, name), "w") as fh:
+        fh.write(text)
 
 
 def run_name(run):
@@ -397,18 +387,8 @@ def write_table(path, columns, rows):
     w = csv.DictWriter(text, columns, lineterminator="\n")
     w.writeheader()
     w.writerows(rows)
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp",
-                               dir=folder)
-    try:
-        with os.fdopen(fd, "w", newline="") as fh:
-            fh.write(text.getvalue())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    with atomic_open(path, "w", newline="") as fh:
+        fh.write(text.getvalue())
 
 
 def plot_trust(runs, round_choice, out, fmt):

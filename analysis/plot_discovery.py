@@ -54,7 +54,7 @@ import numpy as np  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 
 from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
-from d2dlearn_analysis.reader import read_run_json  # noqa: E402
+from d2dlearn_analysis.reader import load_rounds, read_run_json  # noqa: E402
 from d2dlearn_analysis.run_flags import distinguishing_flags  # noqa: E402
 from d2dlearn_analysis.traces import (TraceError, add_format_argument, axis_label, error_bars,  # noqa: E402
                       legend, make_out_dir, no_data, note, read_trace, save_figure,
@@ -95,8 +95,7 @@ def load_run(run_dir):
     rounds_path = os.path.join(run_dir, "rounds.csv")
     run["accuracy"] = None
     if os.path.isfile(rounds_path):
-        rounds = read_trace(rounds_path, ["round", "sim_time_s", "node", "metric", "value"])
-        to_numeric(rounds, ["round", "node", "value"], rounds_path)
+        rounds = load_rounds(rounds_path)
         acc = rounds[(rounds["node"] == -1) & (rounds["metric"] == "accuracy")]
         run["accuracy"] = acc.groupby("round")["value"].last()
     return run

@@ -55,7 +55,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
-from d2dlearn_analysis.reader import read_run_json  # noqa: E402
+from d2dlearn_analysis.reader import load_rounds, read_run_json  # noqa: E402
 from d2dlearn_analysis.traces import (  # noqa: E402
     TraceError,
     add_format_argument,
@@ -66,15 +66,12 @@ from d2dlearn_analysis.traces import (  # noqa: E402
     make_out_dir,
     no_data,
     note,
-    read_trace,
     remove_stale_figures,
     save_figure,
     series_style,
     set_domain_limits,
-    to_numeric,
 )
 
-ROUND_COLUMNS = ["round", "sim_time_s", "node", "metric", "value"]
 #: Component groups of the energy panels and of the summary, in this order.
 #: Each names the radio and its state: an idle radio (listening, no traffic) is not
 #: communication.
@@ -92,15 +89,6 @@ KNOWN_COMPONENTS = {c for _, comps in ENERGY_GROUPS for c in comps}
 # --------------------------------------------------------------------------
 # Reading
 # --------------------------------------------------------------------------
-
-def load_rounds(path):
-    df = read_trace(path, ROUND_COLUMNS)
-    if df.empty:
-        return df
-    to_numeric(df, ["round", "sim_time_s", "node", "value"], path)
-    df["metric"] = df["metric"].fillna("").astype(str).str.strip()
-    return df
-
 
 def load_run_json(run_dir):
     """Return (parameters dict, simulated_time_s or None); both empty if no usable run.json."""

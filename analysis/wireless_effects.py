@@ -39,7 +39,7 @@ import statistics
 import sys
 
 from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
-from d2dlearn_analysis.reader import read_run_json  # noqa: E402
+from d2dlearn_analysis.reader import load_rounds, read_run_json  # noqa: E402
 from d2dlearn_analysis.traces import (TraceError, error_bars, legend, make_out_dir, no_data,  # noqa: E402
                       plt, read_trace, save_figure, series_style, to_numeric)
 
@@ -70,8 +70,7 @@ def measure(run):
     if not isinstance(params, dict):
         raise TraceError("%s: no run.json parameters" % run)
     path = os.path.join(run, "rounds.csv")
-    rounds = read_trace(path, ["round", "sim_time_s", "node", "metric", "value"])
-    to_numeric(rounds, ["round", "sim_time_s", "node", "value"], path)
+    rounds = load_rounds(path)
     acc = rounds[(rounds["node"] == -1) & (rounds["metric"] == "accuracy")]
     if acc.empty:
         raise TraceError("%s: no accuracy row of node -1" % path)

@@ -14,6 +14,7 @@ Modules:
                quantity's domain, atomic writes (and the reader's functions, re-exported)
     run_json   reading a run folder's run.json (standard library only); the table scripts'
                command line
+    atomic     atomic_open: every output written to a temporary file, then renamed
     run_flags  the flags that do not distinguish runs (replicates, how a run is executed),
                with the reason for each
     stats      Student t (SciPy), the intervals of a mean and of a rate that stay in the

@@ -22,6 +22,7 @@ from d2dlearn_analysis.errors import AnalysisError
 from d2dlearn_analysis.run_json import read_run_json  # noqa: F401  (re-exported)
 
 ENERGY_COLUMNS = ["sim_time_s", "node", "component", "energy_j", "remaining_j"]
+ROUND_COLUMNS = ["round", "sim_time_s", "node", "metric", "value"]
 
 #: The analysis tools' one error type (errors.AnalysisError), under the name the plot
 #: scripts have always raised.
@@ -105,9 +106,11 @@ def read_columns(path, numeric=(), text=(), counts=()):
 
 def load_energy(path):
     """energy.csv: ENERGY_COLUMNS, the numbers as numbers, component a stripped string."""
-    df = read_trace(path, ENERGY_COLUMNS)
-    if df.empty:
-        return df
-    to_numeric(df, ["sim_time_s", "node", "energy_j", "remaining_j"], path)
-    df["component"] = df["component"].fillna("").astype(str).str.strip()
-    return df
+    return read_columns(path, ["sim_time_s", "node", "energy_j", "remaining_j"], ["component"])
+
+
+def load_rounds(path):
+    """rounds.csv: ROUND_COLUMNS, the numbers as numbers, metric a stripped string (node -1:
+    the global or mean model, and the energy of all devices at the round's end, metric
+    energy_j and energy_j.COMPONENT)."""
+    return read_columns(path, ["round", "sim_time_s", "node", "value"], ["metric"])

@@ -19,8 +19,8 @@ import io
 import json
 import os
 import sys
-import tempfile
 
+from d2dlearn_analysis.atomic import atomic_open
 from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report
 
 
@@ -76,16 +76,7 @@ def table_main(argv, prog, description, tables, load_run):
     if args.out is None:
         sys.stdout.write(text.getvalue())
         return 0
-    out = os.path.abspath(args.out)
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(out) + ".", suffix=".tmp",
-                               dir=os.path.dirname(out))
-    try:
-        with os.fdopen(fd, "w", newline="") as fh:
-            fh.write(text.getvalue())
-        os.replace(tmp, out)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    with atomic_open(args.out, "w", newline="") as fh:
+        fh.write(text.getvalue())
     print("wrote %s (%d rows)" % (args.out, len(rows)))
     return 0

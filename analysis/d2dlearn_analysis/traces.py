@@ -11,7 +11,6 @@ Imported by the plot scripts and sweep.py as d2dlearn_analysis.traces.
 
 import math
 import os
-import tempfile
 
 import matplotlib
 
@@ -20,12 +19,11 @@ import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 
+from d2dlearn_analysis.atomic import atomic_open  # noqa: E402
 from d2dlearn_analysis.reader import (  # noqa: E402,F401  (re-exported)
     ENERGY_COLUMNS, TraceError, check_counts, line_of, load_energy, read_columns, read_trace,
     to_numeric)
 
-_UMASK = os.umask(0)
-os.umask(_UMASK)
 
 
 def note(text):
@@ -51,22 +49,11 @@ def save_figure(fig, out_dir, name, fmt=None):
     the name's extension."""
     fmt = fmt or os.path.splitext(name)[1].lstrip(".") or "png"
     final = os.path.join(out_dir, name)
-    fd, tmp = tempfile.mkstemp(prefix="." + name + ".", suffix=".tmp", dir=out_dir)
     try:
-        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp creates 0600; use normal permissions
-        with os.fdopen(fd, "wb") as fh:
+        with atomic_open(final, "wb") as fh:
             # No creation date in PDF and SVG metadata: same figure, same bytes.
             meta = {"png": {}, "pdf": {"CreationDate": None}, "svg": {"Date": None}}[fmt]
             fig.savefig(fh, format=fmt, dpi=120, bbox_inches="tight", metadata=meta)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, final)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
     finally:
         plt.close(fig)
     DRAWN.append((name, fig))

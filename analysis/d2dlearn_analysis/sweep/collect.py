@@ -4,8 +4,8 @@ summary flattened, nested keys joined by dots: energy_j.total), written to DIR/r
 
 import os
 import sys
-import tempfile
 
+from d2dlearn_analysis.atomic import atomic_open
 from d2dlearn_analysis.errors import AnalysisError
 from d2dlearn_analysis.run_json import read_run_json
 from d2dlearn_analysis.sweep.campaign import Campaign
@@ -104,21 +104,11 @@ def cmd_collect(args):
     if not os.path.isdir(out):
         raise SweepError("no campaign folder %s: run the campaign first" % out)
     path = os.path.join(out, "results.csv")
-    fd, tmp = tempfile.mkstemp(prefix=".results.csv.", dir=out)
-    try:
-        with os.fdopen(fd, "w", newline="") as fh:
-            w = csv.writer(fh, lineterminator="\n")
-            w.writerow(columns)
-            for row in rows:
-                w.writerow([csv_text(row.get(c)) for c in columns])
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    with atomic_open(path, "w", newline="") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(columns)
+        for row in rows:
+            w.writerow([csv_text(row.get(c)) for c in columns])
     marked = sum(1 for row in rows if row.get("state") not in (None, "finished"))
     print("wrote %s (%d rows, %d columns%s)"
           % (path, len(rows), len(columns),

@@ -8,8 +8,8 @@ import json
 import os
 import signal
 import sys
-import tempfile
 
+from d2dlearn_analysis.atomic import atomic_open
 from d2dlearn_analysis.errors import AnalysisError
 
 
@@ -52,19 +52,9 @@ def read_json(path):
 
 
 def write_json_atomic(path, doc):
-    folder = os.path.dirname(path) or "."
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", dir=folder)
-    try:
-        with os.fdopen(fd, "w") as fh:
-            json.dump(doc, fh, indent=1)
-            fh.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    with atomic_open(path, "w") as fh:
+        json.dump(doc, fh, indent=1)
+        fh.write("\n")
 
 
 _libc = []
