@@ -243,8 +243,8 @@ SUFFIX_UNITS = [("_bytes", "B", NON_NEGATIVE), ("_s", "s", NON_NEGATIVE),
 LABEL_DOMAINS = {}
 #: Columns whose values are whole numbers of rounds or steps: an axis of one gets integer
 #: ticks (integer_ticks), never "2.5" rounds.
-INTEGER_COLUMNS = {"round", "rounds", "step", "rounds_completed", "best_accuracy_round",
-                   "best_mse_round", "best_error_round"}
+INTEGER_COLUMNS = {"round", "rounds", "step", "rounds_completed", "roundsCompleted",
+                   "best_accuracy_round", "best_mse_round", "best_error_round"}
 #: Every label axis_label made of an INTEGER_COLUMNS column (what the tests check).
 INTEGER_LABELS = set()
 NO_DATA_GID = "no-data"
@@ -296,13 +296,19 @@ def axis_label(column, detail=None, unit=None, summary=False):
     unit = col_unit if unit is None else unit
     text = "%s [%s]" % (label, unit) if unit else label
     LABEL_DOMAINS[text] = dom
-    if column in INTEGER_COLUMNS:
+    if column.rsplit(".", 1)[-1] in INTEGER_COLUMNS:  # results.roundsCompleted too
         INTEGER_LABELS.add(text)
     return text
 
 
 def integer_ticks(ax, axis="x"):
-    """Ticks at whole numbers only on an axis of rounds or steps (no "0.5" round)."""
+    """Ticks at whole numbers only on an axis of rounds or steps (no "0.5" round); an axis
+    spanning less than one unit is widened to the whole numbers around it, where the
+    locator would otherwise fall back to fractions."""
+    lo, hi = ax.get_ylim() if axis == "y" else ax.get_xlim()
+    if hi - lo < 1:
+        lo, hi = math.floor(lo), max(math.ceil(hi), math.floor(lo) + 1)
+        (ax.set_ylim if axis == "y" else ax.set_xlim)(lo, hi)
     getattr(ax, axis + "axis").set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
 
 
@@ -344,6 +350,18 @@ def error_bars(ax, x, y, err, column, **kwargs):
     kwargs.setdefault("ecolor", "black")
     kwargs.setdefault("capsize", 3)
     return ax.errorbar(x, y, yerr=[np.maximum(y - lo, 0), np.maximum(hi - y, 0)], **kwargs)
+
+
+def constant_from_zero(ax, axis="y"):
+    """If everything drawn on ax is one value c != 0 along the axis (a spread of at most
+    1e-6 of its size: ax.dataLim), limits from 0 past c (limits_from_zero), so that a
+    constant is drawn as a constant and not zoomed into a window around it."""
+    lo, hi = ax.dataLim.intervaly if axis == "y" else ax.dataLim.intervalx
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return
+    size = max(abs(lo), abs(hi))
+    if size > 0 and hi - lo <= 1e-6 * size:
+        limits_from_zero(ax, [lo, hi], axis)
 
 
 def set_domain_limits(ax, column, axis="y", summary=False):

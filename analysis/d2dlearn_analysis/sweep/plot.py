@@ -269,7 +269,10 @@ def cmd_plot(args):
     if args.logy:
         ax.set_yscale("log")
     else:
+        trace_io.constant_from_zero(ax, "y")  # then the domain: [0, 1] for a rate
         trace_io.set_domain_limits(ax, args.metric, summary=True)
+        if ax.get_ylabel() in trace_io.INTEGER_LABELS:
+            trace_io.integer_ticks(ax, "y")  # rounds: whole numbers on the axis
     nrep = max(len(v) for v in groups.values())
     ax.set_title("%s: %s\n%s" % (campaign.name, args.metric,
                                  shown_text(args, nrep, used, [args.metric])), fontsize=9)
@@ -385,11 +388,17 @@ def plot_metrics(args, campaign, out, rows):
     if args.logx:
         ax.set_xscale("log")
     else:
+        trace_io.constant_from_zero(ax, "x")
         trace_io.set_domain_limits(ax, args.x, axis="x", summary=True)
+        if ax.get_xlabel() in trace_io.INTEGER_LABELS:
+            trace_io.integer_ticks(ax, "x")
     if args.logy:
         ax.set_yscale("log")
     else:
+        trace_io.constant_from_zero(ax, "y")  # then the domain: [0, 1] for a rate
         trace_io.set_domain_limits(ax, args.metric, summary=True)
+        if ax.get_ylabel() in trace_io.INTEGER_LABELS:
+            trace_io.integer_ticks(ax, "y")
     nrep = max(len(v) for v in points.values())
     ax.set_title("%s: %s against %s\n%s" % (campaign.name, args.metric, args.x,
                                            shown_text(args, nrep, used,
