@@ -13,6 +13,11 @@ extensions = ["myst_parser"]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 myst_heading_anchors = 3
 myst_enable_extensions = ["colon_fence"]
+# No typographic replacement on any page: docutils' smart quotes would render `--flag` as an
+# en dash ("–flag", which a shell refuses when pasted) and straighten nothing a reader needs.
+# MyST's own "smartquotes" and "replacements" extensions stay off for the same reason
+# (tests/doc/test_html_flags.py copies every flag out of the HTML).
+smartquotes = False
 
 exclude_patterns = ["_build", "tools", "README.md"]
 html_theme = "alabaster"
