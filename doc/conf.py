@@ -19,9 +19,12 @@ myst_enable_extensions = ["colon_fence"]
 # (tests/doc/test_html_flags.py copies every flag out of the HTML).
 smartquotes = False
 
-exclude_patterns = ["_build", "tools", "README.md"]
+exclude_patterns = ["_build", "_static", "tools", "README.md"]
 html_theme = "alabaster"
-html_static_path = []
+# _static/d2dlearn.css: wide tables and commands scroll sideways in the text column
+# (tests/doc/test_html_layout.py loads every page at 1280 px)
+html_static_path = ["_static"]
+html_css_files = ["d2dlearn.css"]
 html_show_sourcelink = False
 # The Doxygen API reference is copied next to the HTML by the build (reference/api.md).
 html_extra_path = [p for p in [os.environ.get("D2DLEARN_DOXYGEN_HTML", "")] if p]
