@@ -200,6 +200,7 @@ network-mean
     network and fedavg's decentralized and local algorithms average every device row.
 """
 
+import argparse
 import bisect
 import csv
 import json
@@ -1893,6 +1894,14 @@ def audit(run_dir):
 
 
 def main(argv):
+    parser = argparse.ArgumentParser(
+        prog="audit.py", description=__doc__.split("\n\n")[0],
+        epilog="Each violation is one line (RUN_DIR: FILE:ROW: CHECK: what, expected X got Y); "
+               "exit status 1 if any, else 0 with one line \"audit: N runs, M checks, 0 "
+               "violations\". The checks are listed at the top of analysis/audit.py.")
+    parser.add_argument("runs", nargs="*", metavar="RUN_DIR",
+                        help="a run's folder (its --outDir), holding run.json and the traces")
+    argv = parser.parse_args(argv).runs
     if not argv:
         print("audit: RUN_DIR: no run folder given (usage: audit.py RUN_DIR...)",
               file=sys.stderr)

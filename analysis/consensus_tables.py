@@ -466,7 +466,7 @@ TABLES = {"hetero": hetero_table, "hetero-trust": hetero_trust_table,
 
 
 def main(argv):
-    return table_main(argv, "consensus_tables.py", "Tables of consensus runs", TABLES, load_run, TableError)
+    return table_main(argv, "consensus_tables.py", __doc__, TABLES, load_run, TableError)
 
 
 if __name__ == "__main__":

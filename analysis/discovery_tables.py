@@ -592,7 +592,7 @@ TABLES = {"edges": edges_table, "labelling": labelling_table, "downstream": down
 
 
 def main(argv):
-    return table_main(argv, "discovery_tables.py", "Tables of graph-discovery runs", TABLES, load_run, TableError)
+    return table_main(argv, "discovery_tables.py", __doc__, TABLES, load_run, TableError)
 
 
 if __name__ == "__main__":

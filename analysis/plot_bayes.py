@@ -34,6 +34,9 @@ import os
 import sys
 import tempfile
 
+# first: with a python3 that lacks matplotlib (pandas, SciPy), one line naming its Debian
+# package and exit status 2, not a traceback (d2dlearn_analysis/requirements.py)
+import d2dlearn_analysis  # noqa: F401
 import matplotlib
 
 matplotlib.use("Agg")
@@ -200,9 +203,12 @@ def write_summary(path, rows):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n")[0])
-    parser.add_argument("runs", metavar="RUN_DIR", nargs="+")
-    parser.add_argument("--out", metavar="PLOT_DIR", required=True)
+    # the docstring's first paragraph, whole: --help never stops mid-sentence
+    parser = argparse.ArgumentParser(prog=PROG, description=" ".join(__doc__.split("\n\n")[0].split()))
+    parser.add_argument("runs", metavar="RUN_DIR", nargs="+",
+                        help="run folders (each a program's --outDir)")
+    parser.add_argument("--out", metavar="PLOT_DIR", required=True,
+                        help="folder for the figures (made if missing)")
     add_format_argument(parser)
     args = parser.parse_args(argv)
     figures = []

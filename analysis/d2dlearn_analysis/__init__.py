@@ -12,4 +12,10 @@ Modules:
               axis labels with units, bands clipped to a quantity's domain, atomic writes
     run_json  reading a run folder's run.json; the table scripts' command line
     stats     Student t (SciPy), the intervals of a mean and of a rate
+    requirements  the Debian package of each third-party module: importing this package
+              first makes a missing matplotlib, pandas, NumPy or SciPy one line naming its
+              package (exit status 2) instead of a traceback
 """
+from d2dlearn_analysis import requirements as _requirements
+
+_requirements.install()

@@ -49,9 +49,13 @@ def table_main(argv, prog, description, tables, load_run, error):
     """TABLE RUN_DIR... [--out FILE]: tables[TABLE](runs) -> (columns, rows) as CSV; exit 2 with
     one line on error(...). FILE is written through a temporary file of a unique name
     (O_EXCL, never one already there) in its folder, then renamed."""
-    parser = argparse.ArgumentParser(prog=prog, description=description)
-    parser.add_argument("table", choices=sorted(tables))
-    parser.add_argument("runs", nargs="+", metavar="RUN_DIR")
+    # description: the script's docstring; its first paragraph, whole, so that --help never
+    # stops mid-sentence
+    parser = argparse.ArgumentParser(
+        prog=prog, description=" ".join(description.split("\n\n")[0].split()))
+    parser.add_argument("table", choices=sorted(tables), help="the table to write")
+    parser.add_argument("runs", nargs="+", metavar="RUN_DIR",
+                        help="run folders (each a program's --outDir)")
     parser.add_argument("--out", default=None, metavar="FILE", help="CSV file (default stdout)")
     args = parser.parse_args(argv)
     try:
