@@ -49,8 +49,9 @@ def other_python():
     found = shutil.which("python3")
     if not found or os.path.realpath(found) == os.path.realpath(DEBIAN_PYTHON):
         return None
+    works = subprocess.run([found, "-c", "import sys"], capture_output=True)
     proc = subprocess.run([found, "-c", "import matplotlib"], capture_output=True)
-    return found if proc.returncode != 0 else None
+    return found if works.returncode == 0 and proc.returncode != 0 else None
 
 
 def balanced(text):

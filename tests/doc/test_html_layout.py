@@ -125,6 +125,7 @@ def main(argv):
             f.write(HARNESS % {"width": width, "pages": json.dumps(urls)})
         proc = subprocess.run(
             [CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu",
+             "--disable-dev-shm-usage",  # a container's small /dev/shm
              "--allow-file-access-from-files", "--user-data-dir=" + os.path.join(tmp, "profile"),
              "--window-size=%d,1000" % (width + 40), "--virtual-time-budget=600000",
              "--dump-dom", "file://" + urllib.parse.quote(harness)],
