@@ -46,6 +46,7 @@ PACKAGES=(cmake g++ libns3-dev ns3 libgsl-dev libtorch-dev libfmt-dev libboost-d
           make # CMake's build tool: only a Recommends of cmake, so name it
           nlohmann-json3-dev # parses LEAF's JSON data sets (--dataset=leaf); header-only
           python3-sphinx python3-myst-parser # the manual (doc/, Markdown pages): target doc
+          chromium # headless: test doc-html-layout loads every page of the manual at 1280 px
           doxygen) # the manual's C++ API reference (public headers)
 
 installed() {

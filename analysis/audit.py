@@ -1997,11 +1997,13 @@ def audit(run_dir, run=None):
 
 
 def main(argv):
-    parser = ArgumentParser(prog="audit.py",
-                            description="Audit every number a d2dlearn run reports against "
-                                        "its own traces.")
+    parser = ArgumentParser(
+        prog="audit.py", description=__doc__,
+        epilog="Each violation is one line (RUN_DIR: FILE:ROW: CHECK: what, expected X got Y); "
+               "exit status 1 if any, else 0 with one line \"audit: N runs, M checks, 0 "
+               "violations\". The checks are listed at the top of analysis/audit.py.")
     parser.add_argument("runs", nargs="+", metavar="RUN_DIR",
-                        help="a run folder (--outDir of a d2dlearn program, holding run.json)")
+                        help="a run's folder (its --outDir), holding run.json and the traces")
     args = parser.parse_args(argv)
     docs = []
     for run_dir in args.runs:  # every run.json read before any run is audited

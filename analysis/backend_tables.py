@@ -266,7 +266,7 @@ TABLES = {"channel-vs-wifi": channel_vs_wifi_table}
 
 
 def main(argv):
-    return table_main(argv, "backend_tables.py", "The messaging backends side by side",
+    return table_main(argv, "backend_tables.py", __doc__,
                       TABLES, load_run)
 
 

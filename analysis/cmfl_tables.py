@@ -319,7 +319,7 @@ TABLES = {"robustness": robustness_table, "committee": committee_table,
 
 
 def main(argv):
-    return table_main(argv, "cmfl_tables.py", "Tables of cmfl runs", TABLES, load_run)
+    return table_main(argv, "cmfl_tables.py", __doc__, TABLES, load_run)
 
 
 if __name__ == "__main__":

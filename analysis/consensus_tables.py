@@ -453,7 +453,7 @@ TABLES = {"hetero": hetero_table, "hetero-trust": hetero_trust_table,
 
 
 def main(argv):
-    return table_main(argv, "consensus_tables.py", "Tables of consensus runs", TABLES, load_run)
+    return table_main(argv, "consensus_tables.py", __doc__, TABLES, load_run)
 
 
 if __name__ == "__main__":

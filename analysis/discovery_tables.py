@@ -592,8 +592,7 @@ TABLES = {"edges": edges_table, "labelling": labelling_table, "downstream": down
 
 
 def main(argv):
-    return table_main(argv, "discovery_tables.py", "Tables of graph-discovery runs", TABLES,
-                      load_run)
+    return table_main(argv, "discovery_tables.py", __doc__, TABLES, load_run)
 
 
 if __name__ == "__main__":

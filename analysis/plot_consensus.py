@@ -66,6 +66,9 @@ import io
 import os
 import sys
 
+# first: with a python3 that lacks matplotlib (pandas, SciPy), one line naming its Debian
+# package and exit status 2, not a traceback (d2dlearn_analysis/requirements.py)
+import d2dlearn_analysis  # noqa: F401
 import matplotlib
 
 matplotlib.use("Agg")
@@ -470,10 +473,14 @@ def plot_metric(runs, metric, detail, name, out, fmt):
 
 
 def main(argv):
-    parser = ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("runs", nargs="+")
-    parser.add_argument("--out")
-    parser.add_argument("--round", type=int)
+    parser = ArgumentParser(description=__doc__)
+    parser.add_argument("runs", nargs="+", metavar="RUN_DIR",
+                        help="consensus run folders (each its --outDir)")
+    parser.add_argument("--out", metavar="PLOT_DIR",
+                        help="folder for the figures (default: the first RUN_DIR)")
+    parser.add_argument("--round", type=int, metavar="N",
+                        help="round of the trust matrix drawn (default: the middle round "
+                             "of trust.csv)")
     parser.add_argument("--table", metavar="FILE",
                         help="write Table 1 (mean over seeds) as CSV to FILE, no figures")
     add_format_argument(parser)

@@ -46,6 +46,9 @@ import math
 import os
 import sys
 
+# first: with a python3 that lacks matplotlib (pandas, SciPy), one line naming its Debian
+# package and exit status 2, not a traceback (d2dlearn_analysis/requirements.py)
+import d2dlearn_analysis  # noqa: F401
 import matplotlib
 
 matplotlib.use("Agg")
@@ -324,9 +327,11 @@ def label_gain_figure(gains):
 
 
 def main(argv):
-    parser = ArgumentParser(description="Plots of graph-discovery runs")
-    parser.add_argument("runs", nargs="+", metavar="RUN_DIR")
-    parser.add_argument("--out", default=None)
+    parser = ArgumentParser(description=__doc__)
+    parser.add_argument("runs", nargs="+", metavar="RUN_DIR",
+                        help="graph-discovery run folders (each its --outDir)")
+    parser.add_argument("--out", default=None, metavar="PLOT_DIR",
+                        help="folder for the figures (default: the first RUN_DIR)")
     add_format_argument(parser)
     args = parser.parse_args(argv)
     try:

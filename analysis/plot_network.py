@@ -33,6 +33,9 @@ import bisect
 import os
 import sys
 
+# first: with a python3 that lacks matplotlib (pandas, SciPy), one line naming its Debian
+# package and exit status 2, not a traceback (d2dlearn_analysis/requirements.py)
+import d2dlearn_analysis  # noqa: F401
 import matplotlib
 
 matplotlib.use("Agg")

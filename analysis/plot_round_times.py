@@ -80,9 +80,11 @@ def figure(points):
 
 
 def main(argv=None):
-    parser = ArgumentParser(prog=PROG, description=__doc__.split("\n")[0])
-    parser.add_argument("runs", metavar="RUN_DIR", nargs="+")
-    parser.add_argument("--out", metavar="PLOT_DIR", required=True)
+    parser = ArgumentParser(prog=PROG, description=__doc__)
+    parser.add_argument("runs", metavar="RUN_DIR", nargs="+",
+                        help="run folders (each a program's --outDir)")
+    parser.add_argument("--out", metavar="PLOT_DIR", required=True,
+                        help="folder for the figures (made if missing)")
     add_format_argument(parser)
     args = parser.parse_args(argv)
     try:

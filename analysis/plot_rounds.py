@@ -47,6 +47,9 @@ Only Debian's python3 with its pandas and matplotlib packages is needed.
 import os
 import sys
 
+# first: with a python3 that lacks matplotlib (pandas, SciPy), one line naming its Debian
+# package and exit status 2, not a traceback (d2dlearn_analysis/requirements.py)
+import d2dlearn_analysis  # noqa: F401
 import matplotlib
 
 matplotlib.use("Agg")

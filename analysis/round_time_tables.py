@@ -203,8 +203,7 @@ TABLES = {"round-time-vs-devices": round_time_vs_devices_table}
 
 
 def main(argv):
-    return table_main(argv, "round_time_tables.py",
-                      "Round time against the number of devices, per protocol and channel",
+    return table_main(argv, "round_time_tables.py", __doc__,
                       TABLES, load_run)
 
 

@@ -21,6 +21,7 @@ import io
 import json
 import os
 import re
+import shlex
 import subprocess
 import time
 
@@ -781,8 +782,11 @@ CHECKOUT_PATH = re.compile(r"(^|=)/(?:[^/\s=]+/)+?((?:bench|build)/)")
 
 def command(argv):
     """argv as the stamp shows it: paths from the repository (bench/..., build/...), also
-    for an output kept from another checkout, so that re-parsing it writes the same stamp."""
-    return " ".join(CHECKOUT_PATH.sub(r"\1\2", a.replace(TOP + "/", "")) for a in argv)
+    for an output kept from another checkout, so that re-parsing it writes the same stamp;
+    quoted as a shell needs it, so that the command pasted runs (--extra='--a=1 --b=2' is one
+    argument)."""
+    return " ".join(shlex.quote(CHECKOUT_PATH.sub(r"\1\2", a.replace(TOP + "/", "")))
+                    for a in argv)
 
 
 def stamp_md(name, spec, kept):

@@ -21,4 +21,10 @@ Modules:
                quantity's domain: t, percentile bootstrap, Wilson
     sweep      sweep.py's campaigns, one module per job (campaign, programs, helpers,
                state, local, slurm, collect, plot, cli)
+    requirements  the Debian package of each third-party module: importing this package
+               first makes a missing matplotlib, pandas, NumPy or SciPy one line naming its
+               package (exit status 2) instead of a traceback
 """
+from d2dlearn_analysis import requirements as _requirements
+
+_requirements.install()

@@ -25,7 +25,14 @@ def report(prog, exc):
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse.ArgumentParser whose errors are one line, ``PROG: error: TEXT``, exit 2."""
+    """argparse.ArgumentParser whose errors are one line, ``PROG: error: TEXT``, exit 2; a
+    description given as a script's docstring is its first paragraph, whole (--help never
+    stops mid-sentence)."""
+
+    def __init__(self, *args, description=None, **kwargs):
+        if description:
+            description = " ".join(description.strip().split("\n\n")[0].split())
+        super().__init__(*args, description=description, **kwargs)
 
     def error(self, message):
         sys.exit(report(self.prog, message))

@@ -56,10 +56,12 @@ def command_flags(params, exclude=()):
 def table_main(argv, prog, description, tables, load_run):
     """TABLE RUN_DIR... [--out FILE]: tables[TABLE](runs) -> (columns, rows) as CSV; exit 2 with
     one line on an AnalysisError (or a bad argument). FILE is written through a temporary file
-    of a unique name (O_EXCL, never one already there) in its folder, then renamed."""
+    of a unique name (O_EXCL, never one already there) in its folder, then renamed.
+    description: the script's docstring (its first paragraph is --help's description)."""
     parser = ArgumentParser(prog=prog, description=description)
-    parser.add_argument("table", choices=sorted(tables))
-    parser.add_argument("runs", nargs="+", metavar="RUN_DIR")
+    parser.add_argument("table", choices=sorted(tables), help="the table to write")
+    parser.add_argument("runs", nargs="+", metavar="RUN_DIR",
+                        help="run folders (each a program's --outDir)")
     parser.add_argument("--out", default=None, metavar="FILE", help="CSV file (default stdout)")
     args = parser.parse_args(argv)
     try:

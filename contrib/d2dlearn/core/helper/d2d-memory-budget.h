@@ -30,8 +30,8 @@ class D2dScenarioSupport;
  * until the allocator or the kernel stops it.
  *
  * The per-device and per-pair constants are sizes of the structures named beside them plus
- * their allocator overhead, checked against measured peaks by `bench/bench-memory.py
- * --sizes` (estimate / measured, printed per scenario and size).
+ * their allocator overhead, checked against measured peaks by
+ * `bench/bench-memory-budget.py` (estimate / peak, printed per scenario and size).
  */
 class D2dMemoryBudget
 {
