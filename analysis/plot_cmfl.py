@@ -61,7 +61,6 @@ from matplotlib.ticker import MaxNLocator  # noqa: E402
 from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
 from d2dlearn_analysis.reader import load_rounds, read_run_json  # noqa: E402
 from d2dlearn_analysis.traces import (  # noqa: E402
-    TraceError,
     check_counts,
     add_format_argument,
     axis_label,
@@ -141,10 +140,10 @@ def load_run_json(run_dir):
     path = os.path.join(run_dir, "run.json")
     doc = read_run_json(run_dir)
     if not isinstance(doc.get("parameters", {}), dict):
-        raise TraceError("%s: expected a JSON object with an object `parameters`" % path)
+        raise AnalysisError("%s: expected a JSON object with an object `parameters`" % path)
     wall = doc.get("wall_time_s")
     if wall is not None and (isinstance(wall, bool) or not isinstance(wall, (int, float))):
-        raise TraceError("%s: wall_time_s is %r, not a number" % (path, wall))
+        raise AnalysisError("%s: wall_time_s is %r, not a number" % (path, wall))
     return doc.get("parameters", {}), (float(wall) if wall is not None else math.nan)
 
 
@@ -680,14 +679,14 @@ def print_table(runs):
 def check_out_dir(out_dir):
     """Fail early (before any output) if PLOT_DIR cannot be a writable folder."""
     if out_dir == "":
-        raise TraceError("--out: empty; give a folder for the PNGs")
+        raise AnalysisError("--out: empty; give a folder for the PNGs")
     probe = os.path.abspath(out_dir)
     while not os.path.exists(probe):
         probe = os.path.dirname(probe)
     if not os.path.isdir(probe):
-        raise TraceError("--out: %s is not a folder" % probe)
+        raise AnalysisError("--out: %s is not a folder" % probe)
     if not os.access(probe, os.W_OK | os.X_OK):
-        raise TraceError("--out: folder %s is not writable" % probe)
+        raise AnalysisError("--out: folder %s is not writable" % probe)
 
 
 def main(argv=None):
@@ -725,7 +724,7 @@ def main(argv=None):
                 for _, rest in figures[i + 1:]:
                     if rest is not None:
                         plt.close(rest)
-                raise TraceError("cannot write %s: %s"
+                raise AnalysisError("cannot write %s: %s"
                                  % (os.path.join(out_dir, n), exc.strerror or exc))
         traces = [os.path.join(d, f) for d in args.runs
                   for f in ("rounds.csv", "committee.csv", "ccp.csv", "aggregation.csv")]

@@ -80,7 +80,7 @@ from d2dlearn_analysis.atomic import atomic_open  # noqa: E402
 from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
 from d2dlearn_analysis.reader import load_rounds, read_run_json  # noqa: E402
 from d2dlearn_analysis.run_flags import distinguishing_flags  # noqa: E402
-from d2dlearn_analysis.traces import (TraceError, add_format_argument, axis_label, legend,  # noqa: E402
+from d2dlearn_analysis.traces import (add_format_argument, axis_label, legend,  # noqa: E402
                       make_out_dir, note, read_trace, save_figure, series_style,
                       set_domain_limits, text_colour_on, to_numeric)
 
@@ -117,9 +117,9 @@ def load_run(folder):
             extra[name] = read_trace(path, columns)
             to_numeric(extra[name], numeric, path)
     if (extra["samples"] is None) != (extra["coefficients"] is None):
-        raise TraceError("%s: samples.csv and coefficients.csv go together" % folder)
+        raise AnalysisError("%s: samples.csv and coefficients.csv go together" % folder)
     if extra["samples"] is not None and not (extra["samples"]["set"] == "xstar").any():
-        raise TraceError("%s: samples.csv has no xstar rows" % folder)
+        raise AnalysisError("%s: samples.csv has no xstar rows" % folder)
     flipped = params.get("flippedDevices", []) or []
     algorithm = str(params.get("algorithm", "?"))
     label = algorithm + ("/" + str(params.get("trust")) if algorithm == "consensus" else "")
@@ -163,7 +163,7 @@ def polynomial_rows(run):
     disagreement on X*."""
     xstar = run["samples"][run["samples"]["set"] == "xstar"].sort_values("x")
     if xstar.empty:
-        raise TraceError("%s: samples.csv has no xstar rows" % run["folder"])
+        raise AnalysisError("%s: samples.csv has no xstar rows" % run["folder"])
     x = xstar["x"].to_numpy(dtype=float)
     truth = xstar["y"].to_numpy(dtype=float)
     rows = []
@@ -341,7 +341,7 @@ def table1(runs):
             differ = [n for n in names if first["flags"].get(n) != run["flags"].get(n)]
             if differ:
                 n = differ[0]
-                raise TraceError("%s and %s: one row of the table, but --%s differs (%s "
+                raise AnalysisError("%s and %s: one row of the table, but --%s differs (%s "
                                  "against %s): only runs that differ in their seed are "
                                  "averaged" % (first["folder"], run["folder"], n,
                                                first["flags"].get(n, "(not given)"),
@@ -349,13 +349,13 @@ def table1(runs):
         seeds = [r["seed"] for r in members]
         twice = sorted({str(s) for s in seeds if seeds.count(s) > 1})
         if twice:
-            raise TraceError("%s: seed %s twice in one row of the table"
+            raise AnalysisError("%s: seed %s twice in one row of the table"
                              % (first["folder"], twice[0]))
     values = {}
     for run in runs:
         test = regular_mean(run, "accuracy")
         if not np.isfinite(test):
-            raise TraceError("%s: rounds.csv has no accuracy rows" % run["folder"])
+            raise AnalysisError("%s: rounds.csv has no accuracy rows" % run["folder"])
         values[id(run)] = (test, regular_mean(run, "xstar_accuracy"))
     seeds = sorted({r["seed"] for r in runs}, key=lambda v: (str(type(v)), v))
     columns = (["setting", "flipped agents", "algorithm", "trust", "seeds", "runs",
@@ -406,7 +406,7 @@ def plot_trust(runs, round_choice, out, fmt):
         rounds = sorted(t["round"].unique())
         r = round_choice if round_choice is not None else rounds[len(rounds) // 2]
         if r not in rounds:
-            raise TraceError("%s: trust.csv has no round %d" % (run["folder"], r))
+            raise AnalysisError("%s: trust.csv has no round %d" % (run["folder"], r))
         sel = t[t["round"] == r]
         n = int(max(sel["node"].max(), sel["peer"].max())) + 1
         w = np.full((n, n), np.nan)
@@ -489,7 +489,7 @@ def main(argv):
         try:
             columns, rows = table1([load_run(f) for f in args.runs])
             if not os.path.isdir(os.path.dirname(os.path.abspath(args.table))):
-                raise TraceError("no folder for --table: %s" % args.table)
+                raise AnalysisError("no folder for --table: %s" % args.table)
         except AnalysisError as exc:
             return report(PROG, exc)
         write_table(args.table, columns, rows)

@@ -59,7 +59,7 @@ from matplotlib.lines import Line2D  # noqa: E402
 from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
 from d2dlearn_analysis.reader import load_rounds, read_run_json  # noqa: E402
 from d2dlearn_analysis.run_flags import distinguishing_flags  # noqa: E402
-from d2dlearn_analysis.traces import (TraceError, add_format_argument, axis_label, error_bars,  # noqa: E402
+from d2dlearn_analysis.traces import (add_format_argument, axis_label, error_bars,  # noqa: E402
                       legend, make_out_dir, no_data, note, read_trace, save_figure,
                       series_style, set_domain_limits, to_numeric)
 from d2dlearn_analysis.traces import integer_ticks  # noqa: E402
@@ -81,7 +81,7 @@ def load_run(run_dir):
     doc = read_run_json(run_dir)
     params = doc.get("parameters", {})
     if not isinstance(params, dict) or "graph" not in params:
-        raise TraceError("%s: not a graph-discovery run (no parameters.graph)" % path)
+        raise AnalysisError("%s: not a graph-discovery run (no parameters.graph)" % path)
     # Inputs (parameters) and what the run found (summary.results: gdMeanW1ToUniformAfter,
     # gdDeliveredFraction, targetsReached, ...), read as one mapping.
     results = (doc.get("summary") or {}).get("results") or {}

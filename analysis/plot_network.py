@@ -46,7 +46,6 @@ from matplotlib.collections import LineCollection  # noqa: E402
 from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
 from d2dlearn_analysis.reader import line_of, read_columns, read_run_json  # noqa: E402
 from d2dlearn_analysis.traces import (  # noqa: E402
-    TraceError,
     add_format_argument,
     make_out_dir,
     save_figure,
@@ -59,14 +58,14 @@ MAX_TRAJECTORIES = 500
 def read_positions(path):
     """{time s: {node: (x, y)}} in time order, from positions.csv."""
     if not os.path.isfile(path):
-        raise TraceError("no positions.csv in %s (a run with --rssFile has no positions)"
+        raise AnalysisError("no positions.csv in %s (a run with --rssFile has no positions)"
                          % os.path.dirname(path))
     df = read_columns(path, ["sim_time_s", "x_m", "y_m"], counts=["node"])
     if df.empty:
-        raise TraceError("%s: no positions (header only)" % path)
+        raise AnalysisError("%s: no positions (header only)" % path)
     bad = df[["sim_time_s", "x_m", "y_m"]].isna().any(axis=1)
     if bad.any():
-        raise TraceError("%s: line %d: an empty cell in a position row" % (path, line_of(df, bad)))
+        raise AnalysisError("%s: line %d: an empty cell in a position row" % (path, line_of(df, bad)))
     samples = {}
     for t, x, y, node in zip(df["sim_time_s"].tolist(), df["x_m"].tolist(), df["y_m"].tolist(),
                              df["node"].astype(int).tolist()):
@@ -98,7 +97,7 @@ def plot(run_dir, samples, params, when, range_arg, out_dir, fmt):
     if when is None:
         when = times[0]
     if not times[0] <= when <= times[-1]:
-        raise TraceError("--time %g s is outside the trace (positions.csv: %g to %g s)"
+        raise AnalysisError("--time %g s is outside the trace (positions.csv: %g to %g s)"
                          % (when, times[0], times[-1]))
     at = times[bisect.bisect_right(times, when + 1e-12) - 1]
     n = params.get("nDevices")
@@ -186,13 +185,13 @@ def main(argv=None):
     out_dir = args.out if args.out is not None else os.path.join(args.run_dir, "plots")
     try:
         if args.rangeM is not None and not args.rangeM > 0:
-            raise TraceError("--rangeM %g is not accepted (a distance > 0, m)" % args.rangeM)
+            raise AnalysisError("--rangeM %g is not accepted (a distance > 0, m)" % args.rangeM)
         params = read_run(args.run_dir)
         samples = read_positions(os.path.join(args.run_dir, "positions.csv"))
         # Checked before the output folder exists: a refused --time writes nothing.
         times = list(samples)
         if args.time is not None and not times[0] <= args.time <= times[-1]:
-            raise TraceError("--time %g s is outside the trace (positions.csv: %g to %g s)"
+            raise AnalysisError("--time %g s is outside the trace (positions.csv: %g to %g s)"
                              % (args.time, times[0], times[-1]))
         make_out_dir(out_dir)
         plot(args.run_dir, samples, params, args.time, args.rangeM, out_dir,

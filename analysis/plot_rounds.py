@@ -60,7 +60,6 @@ import pandas as pd  # noqa: E402
 from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
 from d2dlearn_analysis.reader import load_rounds, read_run_json  # noqa: E402
 from d2dlearn_analysis.traces import (  # noqa: E402
-    TraceError,
     add_format_argument,
     axis_label,
     draw_band,
@@ -204,7 +203,7 @@ def run_labels(run_dirs, params, labels_arg):
     if labels_arg is not None:
         labels = [s.strip() for s in labels_arg.split(",")]
         if len(labels) != len(run_dirs):
-            raise TraceError("--labels: %d label(s) for %d run folder(s); give one per folder"
+            raise AnalysisError("--labels: %d label(s) for %d run folder(s); give one per folder"
                              % (len(labels), len(run_dirs)))
         return labels
     labels = []
@@ -404,12 +403,12 @@ def main(argv=None):
             for name in ("rounds.csv", "energy.csv"):
                 path = os.path.join(d, name)
                 if not os.path.isfile(path):
-                    raise TraceError("missing trace file: %s" % path)
+                    raise AnalysisError("missing trace file: %s" % path)
         if args.labels is not None:
             run_labels(args.runs, [{}] * len(args.runs), args.labels)
         metric_arg = args.metric.strip()
         if metric_arg == "":
-            raise TraceError("--metric: empty; give a metric name of rounds.csv, e.g. accuracy")
+            raise AnalysisError("--metric: empty; give a metric name of rounds.csv, e.g. accuracy")
 
         runs = []
         params = []

@@ -54,7 +54,6 @@ import pandas as pd  # noqa: E402
 from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
 from d2dlearn_analysis.reader import read_run_json  # noqa: E402
 from d2dlearn_analysis.traces import (  # noqa: E402
-    TraceError,
     add_format_argument,
     axis_label,
     draw_cdf,
@@ -100,7 +99,7 @@ def parse_bool(series, path):
             return True
         if text in _FALSE:
             return False
-        raise TraceError("%s: cannot read %r as delivered flag" % (path, value))
+        raise AnalysisError("%s: cannot read %r as delivered flag" % (path, value))
     return series.map(conv).astype(bool)
 
 
@@ -533,7 +532,7 @@ def main(argv=None):
         # Check both required files before producing any output.
         for path in (msg_path, energy_path):
             if not os.path.isfile(path):
-                raise TraceError("missing trace file: %s" % path)
+                raise AnalysisError("missing trace file: %s" % path)
         msgs = load_messages(msg_path)
         energy = load_energy(energy_path)
         make_out_dir(out_dir)

@@ -40,7 +40,7 @@ import sys
 
 from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
 from d2dlearn_analysis.reader import load_rounds, read_run_json  # noqa: E402
-from d2dlearn_analysis.traces import (TraceError, error_bars, legend, make_out_dir, no_data,  # noqa: E402
+from d2dlearn_analysis.traces import (error_bars, legend, make_out_dir, no_data,  # noqa: E402
                       plt, read_trace, save_figure, series_style, to_numeric)
 
 SWEEPS = [("server", "server's distance from the area's centre [m]"),
@@ -68,12 +68,12 @@ def measure(run):
     """(params, {accuracy, round_time_s, energy_j}) of a run folder."""
     params = read_run_json(run).get("parameters")
     if not isinstance(params, dict):
-        raise TraceError("%s: no run.json parameters" % run)
+        raise AnalysisError("%s: no run.json parameters" % run)
     path = os.path.join(run, "rounds.csv")
     rounds = load_rounds(path)
     acc = rounds[(rounds["node"] == -1) & (rounds["metric"] == "accuracy")]
     if acc.empty:
-        raise TraceError("%s: no accuracy row of node -1" % path)
+        raise AnalysisError("%s: no accuracy row of node -1" % path)
     last = acc[acc["round"] == acc["round"].max()].iloc[-1]
     ran = int(last["round"])
     path = os.path.join(run, "energy.csv")
@@ -211,7 +211,7 @@ def main(argv):
     try:
         pts = points(args.runs)
         if not pts:
-            raise TraceError("no run moves one parameter from the base")
+            raise AnalysisError("no run moves one parameter from the base")
         if args.table:
             write_table(pts, args.table)
         if args.figure:

@@ -30,25 +30,25 @@ TraceError = AnalysisError
 
 
 def read_trace(path, required):
-    """Read a CSV trace; returns a DataFrame (possibly empty) or raises TraceError, one line:
+    """Read a CSV trace; returns a DataFrame (possibly empty) or raises AnalysisError, one line:
     the file missing or unreadable ("cannot read PATH: ..."), not CSV ("cannot parse"), or
     without a required column. The analysis scripts read every trace through it."""
     import pandas as pd  # here, not at the top: see the module's docstring
     if not os.path.isfile(path):
-        raise TraceError("cannot read %s: missing trace file" % path)
+        raise AnalysisError("cannot read %s: missing trace file" % path)
     try:
         df = pd.read_csv(path, skipinitialspace=True)
     except pd.errors.EmptyDataError:
         return pd.DataFrame(columns=required)  # zero-byte file: like header-only
     except OSError as exc:
-        raise TraceError("cannot read %s: %s" % (path, exc.strerror or exc))
+        raise AnalysisError("cannot read %s: %s" % (path, exc.strerror or exc))
     except (pd.errors.ParserError, UnicodeDecodeError) as exc:
         msg = " ".join(str(exc).split())
-        raise TraceError("cannot parse %s: %s" % (path, msg))
+        raise AnalysisError("cannot parse %s: %s" % (path, msg))
     df.columns = [str(c).strip() for c in df.columns]
     missing = [c for c in required if c not in df.columns]
     if missing:
-        raise TraceError("%s lacks required column(s): %s" % (path, ",".join(missing)))
+        raise AnalysisError("%s lacks required column(s): %s" % (path, ",".join(missing)))
     return df
 
 
@@ -61,7 +61,7 @@ def line_of(df, mask):
 
 
 def to_numeric(df, columns, path):
-    """The columns as numbers (an empty cell: NaN), or TraceError naming the line, the value
+    """The columns as numbers (an empty cell: NaN), or AnalysisError naming the line, the value
     and the column of the first cell that is not a number."""
     import pandas as pd
     for col in columns:
@@ -69,13 +69,13 @@ def to_numeric(df, columns, path):
         bad = converted.isna() & df[col].notna() & (df[col].astype(str).str.strip() != "")
         if bad.any():
             first = df.loc[bad, col].iloc[0]
-            raise TraceError("%s: line %d: non-numeric value %r in column %s"
+            raise AnalysisError("%s: line %d: non-numeric value %r in column %s"
                              % (path, line_of(df, bad), first, col))
         df[col] = converted
 
 
 def check_counts(df, column, path):
-    """The column as numbers, or TraceError unless every cell is a count: an integer >= 0,
+    """The column as numbers, or AnalysisError unless every cell is a count: an integer >= 0,
     not empty."""
     import numpy as np
     import pandas as pd
@@ -84,7 +84,7 @@ def check_counts(df, column, path):
     bad = values.isna() | (values < 0) | (values != np.floor(values))
     if bad.any():
         first = raw[bad].iloc[0]
-        raise TraceError("%s: line %d: column %s must be a count (integer >= 0), got %s"
+        raise AnalysisError("%s: line %d: column %s must be a count (integer >= 0), got %s"
                          % (path, line_of(df, bad), column,
                             "empty" if pd.isna(first) else repr(first)))
     df[column] = values

@@ -20,6 +20,7 @@ import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 
 from d2dlearn_analysis.atomic import atomic_open  # noqa: E402
+from d2dlearn_analysis.errors import AnalysisError  # noqa: E402
 from d2dlearn_analysis.reader import (  # noqa: E402,F401  (re-exported)
     ENERGY_COLUMNS, TraceError, check_counts, line_of, load_energy, read_columns, read_trace,
     to_numeric)
@@ -62,14 +63,15 @@ def save_figure(fig, out_dir, name, fmt=None):
 
 
 def make_out_dir(out_dir):
-    """Create the output folder (and its parents) if it does not exist; TraceError if it
+    """Create the output folder (and its parents) if it does not exist; AnalysisError if it
     cannot be."""
     if out_dir == "":
-        raise TraceError("--out: empty; give a folder for the figures")
+        raise AnalysisError("--out: empty; give a folder for the figures")
     try:
         os.makedirs(out_dir, exist_ok=True)
     except OSError as exc:
-        raise TraceError("cannot create output folder %s: %s" % (out_dir, exc.strerror or exc))
+        raise AnalysisError("cannot create output folder %s: %s"
+                            % (out_dir, exc.strerror or exc))
     return out_dir
 
 
