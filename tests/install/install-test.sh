@@ -61,6 +61,19 @@ for f in bin/fedavg bin/cmfl bin/bayes-consensus bin/d2d-exchange \
          share/d2dlearn/analysis/plot_cmfl.py share/d2dlearn/analysis/plot_bayes.py; do
     [ -x "$P/$f" ] && ok "$f" || fail "$f not installed as a program"
 done
+# Every analysis script as a program, beside the package it imports (the one that imports a
+# sibling script too: plot_round_times.py, round_time_tables.py).
+missing=""
+for f in "$SRC"/analysis/*.py; do
+    [ -x "$P/share/d2dlearn/analysis/$(basename "$f")" ] || missing+=" $(basename "$f")"
+done
+[ -z "$missing" ] && ok "every analysis/*.py installed as a program" ||
+    fail "analysis scripts not installed as programs:$missing"
+if "$P/share/d2dlearn/analysis/plot_round_times.py" --help >"$TMP/prt.log" 2>&1; then
+    ok "installed plot_round_times.py --help"
+else
+    fail "installed plot_round_times.py --help: $(tail -n 1 "$TMP/prt.log")"
+fi
 # (Text files only: compiled programs may quote header paths in assertion messages.)
 if grep -rlF "$BUILD" "$P/include" "$P/lib/cmake" "$P/share" >"$TMP/names-build"; then
     fail "installed files name the build tree: $(tr '\n' ' ' <"$TMP/names-build")"
