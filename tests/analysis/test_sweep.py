@@ -1099,11 +1099,12 @@ seed = [1, 2, 3]
         return path, out
 
     def test_plot_band_in_domain(self):
-        # Two seeds whose t interval (t_{0.975,1} = 12.7) would leave [0, 1] on both sides
-        # (0.1 and 0.9: -4.6 to 5.6): a rate gets the percentile bootstrap instead, printed
-        # and drawn in [0, 1] (of two values: their range); every per-seed point and the
-        # axis stay in [0, 1]; the energy's band stays >= 0; the axes name the quantity
-        # with its unit.
+        # Two seeds whose t interval (t_{0.975,1} = 12.706) leaves [0, 1] on both sides
+        # (0.1 and 0.9: 0.5 +- 12.706 * 0.566 / 1.414 = -4.58 to 5.58): a rate of 2 seeds
+        # gets that interval cut at [0, 1] (t95_cut), printed and drawn in [0, 1]; at
+        # r = 0.5 (0.95, 0.99: 0.97 +- 0.254) it is cut above only, at r = 2 (0.0, 0.04:
+        # 0.02 +- 0.254) below only. Every per-seed point and the axis stay in [0, 1]; the
+        # energy's band stays >= 0; the axes name the quantity with its unit.
         values = {(0.5, 1): 0.95, (0.5, 2): 0.99, (1, 1): 0.1, (1, 2): 0.9,
                   (2, 1): 0.0, (2, 2): 0.04}
         path, out = self.rate_campaign(values)
@@ -1111,23 +1112,29 @@ seed = [1, 2, 3]
                                 "--x", "spectralEfficiency", "--logx")
         rows = list(csv.DictReader(stdout.splitlines()[:4]))
         self.assertEqual([float(rows[1]["ci95_low"]), float(rows[1]["ci95_high"])],
-                         [0.1, 0.9])
-        self.assertEqual({r["interval"] for r in rows}, {"bootstrap95"})
+                         [0.0, 1.0])
+        half = 12.706204736 * 0.02  # t s / sqrt(2), s = 0.04 / sqrt(2)
+        self.assertAlmostEqual(float(rows[0]["ci95_low"]), 0.97 - half, places=8)
+        self.assertEqual(float(rows[0]["ci95_high"]), 1.0)
+        self.assertEqual(float(rows[2]["ci95_low"]), 0.0)
+        self.assertAlmostEqual(float(rows[2]["ci95_high"]), 0.02 + half, places=8)
+        self.assertEqual({r["interval"] for r in rows}, {"t95_cut"})
         ax = fig.axes[0]
         bands = [c for c in ax.collections if type(c).__name__ in ("PolyCollection",
                                                                    "FillBetweenPolyCollection")]
         self.assertEqual(len(bands), 1)
         _, ys = figure_checks.points(bands[0])
         self.assertAlmostEqual(min(ys), 0.0)
-        self.assertAlmostEqual(max(ys), 0.99)
+        self.assertAlmostEqual(max(ys), 1.0)
         dots = [c for c in ax.collections if type(c).__name__ == "PathCollection"]
         self.assertEqual(len(dots), 1)
         self.assertEqual(len(dots[0].get_offsets()), 6)
         self.assertEqual(ax.get_ylim(), (0.0, 1.0))
         self.assertEqual(ax.get_xlabel(), "Spectral efficiency r [bit/s/Hz]")
         self.assertEqual(ax.get_ylabel(), "Complete delivery rate (models arrived whole)")
-        self.assertIn("95 % CI (percentile bootstrap) over 2 seed values", ax.get_title())
-        self.assertNotIn("band cut", ax.get_title())  # nothing to cut
+        self.assertIn("95 % CI (Student t, cut at the domain) over 2 seed values",
+                      ax.get_title())
+        self.assertNotIn("band cut", ax.get_title())  # (the note of --band sd's cut)
         _, fig = self.plot(path, out, "--metric", "energy_j.total",
                            "--x", "spectralEfficiency")
         ax = fig.axes[0]
