@@ -11,7 +11,8 @@ Usage:
     /usr/bin/python3 analysis/sweep.py plot FILE [--out DIR] --metric M --x P|METRIC
                                              [--hue P] [--where P=V ...]
                                              [--format png|pdf|svg]
-                                             [--band ci|sd|minmax|none] [--no-points]
+                                             [--band ci|bootstrap|sd|minmax|none]
+                                             [--no-points]
 
 The campaign file (FILE, TOML):
 
@@ -105,18 +106,17 @@ another summary metric (--x METRIC), one marker per point of the swept grid (its
 values but --replicate) at the two means, with error bars in both directions. The band
 (--band): ci (default), the 95 % interval of the mean in the metric's domain
 (d2dlearn_analysis/stats.py): for a bounded metric (a rate or accuracy in [0, 1]; an
-energy, time, size or count >= 0) Student's t interval of the mean cut at the domain with
-2 to 9 replicates (t95_cut: the percentile bootstrap of so few under-covers, of two
-replicates it is at most their range) and the percentile bootstrap of the mean with 10 or
-more (9999 resamples, seeded: the same values give the same interval; within the
-replicates' range), for an unbounded one Student's t, and for one run of a rate whose
+energy, time, size or count >= 0) Student's t interval of the mean cut at the domain
+(t95_cut), for an unbounded one Student's t, and for one run of a rate whose
 counts run.json gives
 (complete_delivery_rate, delivered_rate of message_rows; kinds.K.complete_rate of
-kinds.K.rows) Wilson's interval of its counts; sd, mean +- 1 standard deviation cut at the
-domain; minmax; none. Band, error bars, dots, axes and the printed limits stay in the
-metric's domain (traces.COLUMNS, SUMMARY_COLUMNS, RESULT_COLUMNS); the axes are labelled
-with the quantity and its unit (traces.axis_label). The table printed (CSV) names each
-row's interval in a column `interval` (t95, t95_cut, bootstrap95, wilson95, sd, sd_cut,
+kinds.K.rows) Wilson's interval of its counts; bootstrap, the percentile bootstrap of the
+mean (bootstrap95: 9999 resamples, seeded, within the replicates' range, but short of its
+nominal 95 %, of two replicates at most their range: stats.BOOTSTRAP_COVERAGE); sd, mean
++- 1 standard deviation cut at the domain; minmax; none. Band, error bars, dots, axes and
+the printed limits stay in the metric's domain (traces.COLUMNS, SUMMARY_COLUMNS,
+RESULT_COLUMNS); the axes are labelled with the quantity and its unit (traces.axis_label).
+The table printed (CSV) names each row's interval in a column `interval` (t95, t95_cut, bootstrap95, wilson95, sd, sd_cut,
 minmax).
 A campaign with no finished run gives a figure that says so.
 

@@ -5,15 +5,13 @@ they bound:
 
     t_interval          mean +- t(0.975, n - 1) s / sqrt(n): a mean of an unbounded quantity
     t_cut_interval      the t interval intersected with the quantity's domain: a mean of
-                        fewer than BOOTSTRAP_MIN_N replicates of a quantity bounded to
-                        [0, 1] or >= 0; the true mean lies in the domain, so the cut removes
-                        only impossible values and the interval keeps the t interval's
-                        coverage
+                        replicates of a quantity bounded to [0, 1] or >= 0; the true mean
+                        lies in the domain, so the cut removes only impossible values and
+                        the interval keeps the t interval's coverage
     bootstrap_interval  percentile bootstrap of the mean (scipy.stats.bootstrap, seeded:
-                        the same values give the same interval): a mean of BOOTSTRAP_MIN_N
-                        or more replicates of a bounded quantity; every resampled mean is a
+                        the same values give the same interval); every resampled mean is a
                         mean of the values, so the interval lies within [min, max] of the
-                        values
+                        values. Not a default: it under-covers (below)
     wilson_interval     Wilson's score interval of a proportion k / n from its counts
                         (Wilson 1927, "Probable inference, the law of succession, and
                         statistical inference"): within [0, 1], and not empty at k = 0 or n
@@ -24,10 +22,10 @@ they bound:
 Before this module, sweep.py and discovery_tables.py each tabulated t(0.975, df) and the two
 disagreed above 30 degrees of freedom (at df = 35: 2.030 against 2.042; the exact value is
 2.0301). A t interval of a rate leaves [0, 1] easily (two seeds 0.1 and 0.9: -4.6 to 5.6),
-hence intervals in the domain for bounded quantities. The percentile bootstrap alone is not
-one for few replicates: of two values it is at most their range, which holds the mean about
-half of the time, not 95 % (tests/analysis/test_sweep_intervals.py measures it); hence the
-t interval cut at the domain below BOOTSTRAP_MIN_N replicates.
+hence intervals in the domain for bounded quantities: the t interval cut at the domain. The
+percentile bootstrap, the other interval that stays in the domain, is short of 95 % at every
+number of replicates measured (BOOTSTRAP_COVERAGE); sweep.py offers it as --band bootstrap,
+never as its 95 % CI.
 """
 
 import math
@@ -47,16 +45,16 @@ BOOTSTRAP_RESAMPLES = 9999
 BOOTSTRAP_SEED = 20240229
 
 #: The fewest replicates of a bounded quantity whose mean gets the percentile bootstrap;
-#: fewer get the t interval cut at the domain. The percentile bootstrap takes the spread of
-#: the resampled means, narrower than the mean's by sqrt((n - 1) / n), and in effect a
-#: normal quantile where Student's t belongs (about 1.96 against t(0.975, n - 1): 12.7 at
-#: n = 2, 2.26 at n = 10), so it under-covers at small n: of replicates drawn from Beta(3, 7) (a rate of
-#: mean 0.3) it holds the mean in about 50 % of draws at n = 2 (it is at most the two
-#: values' range), 74 % at n = 3, 83 % at n = 5, 90 % at n = 10, 93 % at n = 20, where the
-#: t interval holds it in 94 to 95 % (test_sweep_intervals.py measures n = 2 and 3). From
-#: 10 replicates the bootstrap's shortfall is a few points, and it keeps what the symmetric
-#: t interval cannot: the skew of a quantity near its bound.
-BOOTSTRAP_MIN_N = 10
+#: How often the percentile bootstrap and the t interval cut at [0, 1] hold the mean of n
+#: replicates drawn from Beta(3, 7) (a rate of mean 0.3), measured by Monte Carlo (400,000
+#: draws for t, 20,000 for the bootstrap at n = 2 to 10; 2,000 each at 20 and 30): the
+#: bootstrap takes the spread of the resampled means, narrower than the mean's by
+#: sqrt((n - 1) / n), and in effect a normal quantile where Student's t belongs (1.96
+#: against t(0.975, n - 1): 12.7 at n = 2, 2.26 at n = 10), so it falls short at every n
+#: (two values: at most their range), and on a rate piled up near 0 (Beta(0.5, 3)) too
+#: (0.46 to 0.87 at n = 2 to 10, against 0.85 to 0.90 for t). {n: (bootstrap, t cut)}:
+BOOTSTRAP_COVERAGE = {2: (0.50, 0.945), 3: (0.74, 0.941), 5: (0.83, 0.941),
+                      10: (0.90, 0.944), 20: (0.915, 0.944), 30: (0.934, 0.947)}
 
 #: The name of each interval, as the tables print it.
 INTERVALS = {"t": "t95", "t_cut": "t95_cut", "bootstrap": "bootstrap95",
@@ -111,9 +109,9 @@ def bootstrap_interval(values, seed=BOOTSTRAP_SEED, resamples=BOOTSTRAP_RESAMPLE
     Tibshirani 1993, "An Introduction to the Bootstrap", ch. 13): the 2.5 and 97.5
     percentiles of the means of `resamples` resamples drawn with replacement, from a
     generator seeded with `seed` (deterministic). Within [min, max] of the values, so in
-    any interval domain that holds them. (NaN, NaN) if n < 2. With few values it is too
-    narrow for its level (two values: their range at most, which holds the mean about half
-    of the time), hence mean_interval's BOOTSTRAP_MIN_N."""
+    any interval domain that holds them. (NaN, NaN) if n < 2. It is too narrow for its level
+    (two values: their range at most, which holds the mean about half of the time; see
+    BOOTSTRAP_COVERAGE), hence not mean_interval's choice."""
     values = np.asarray(values, dtype=float)
     if len(values) < 2:
         return float("nan"), float("nan")
@@ -157,11 +155,9 @@ def mean_interval(values, domain, counts=None):
 
       - one replicate whose counts (successes, trials) are known (`counts`, one pair per
         value): Wilson's interval of its proportion (wilson95);
-      - a bounded quantity (a rate in [0, 1], a count, an energy or a time >= 0),
-        2 <= n < BOOTSTRAP_MIN_N: Student's t interval cut at the domain (t95_cut; so named
-        whether or not the cut moved an end);
-      - a bounded quantity, n >= BOOTSTRAP_MIN_N: the percentile bootstrap of the mean
-        (bootstrap95);
+      - a bounded quantity (a rate in [0, 1], a count, an energy or a time >= 0), n >= 2:
+        Student's t interval cut at the domain (t95_cut; so named whether or not the cut
+        moved an end);
       - an unbounded quantity, n >= 2: Student's t (t95);
       - otherwise no interval: low = high = NaN, name "".
     """
@@ -174,11 +170,8 @@ def mean_interval(values, domain, counts=None):
         return n, mean, low, high, INTERVALS["wilson"]
     if n < 2:
         return n, mean, nan, nan, ""
-    if bounded(domain) and n < BOOTSTRAP_MIN_N:
+    if bounded(domain):
         low, high = t_cut_interval(values, domain)
         return n, mean, low, high, INTERVALS["t_cut"]
-    if bounded(domain):
-        low, high = bootstrap_interval(values)
-        return n, mean, low, high, INTERVALS["bootstrap"]
     low, high = t_interval(values)
     return n, mean, low, high, INTERVALS["t"]

@@ -14,13 +14,13 @@ BIN_DIR holds the built d2d-exchange.
 - Every metric in its domain: every numeric column collect gives for that campaign, and
   every summary key traces.py knows (COLUMNS, SUMMARY_COLUMNS, RESULT_COLUMNS), given
   deliberately extreme replicate values (a rate's seeds at 0 and 1, a count's at 0 and
-  1e9): every printed mean, low and high of every band (ci, sd, minmax), against a swept
+  1e9): every printed mean, low and high of every band (ci, bootstrap, sd, minmax), against a swept
   parameter and as the x of another metric, and with one replicate (Wilson's interval of
   a rate whose counts run.json gives), lies in the metric's domain (traces.domain), and
   so does every drawn artist (figure_checks).
-- The interval by the number of replicates: a rate's or an energy's mean of 2 to 9
-  replicates gets Student's t cut at the domain (t95_cut), of 10 or more the percentile
-  bootstrap (bootstrap95), both recomputed here.
+- The interval of a rate's or an energy's mean, of 2 or of 10 replicates: Student's t cut
+  at the domain (t95_cut); the percentile bootstrap (bootstrap95) only with --band
+  bootstrap; both recomputed here.
 - stats.py: Wilson's interval against published values, the bootstrap deterministic and
   within the values' range, the t interval of SciPy's t, t95_cut the t interval
   (scipy.stats.t.interval) clipped to the domain; no other quantile table in analysis/.
@@ -318,7 +318,7 @@ class EveryMetricInDomain(unittest.TestCase):
         self.assertGreater(len(metrics), 80)
         path, out = self.campaign(metrics)
         base = ["plot", path, "--out", out]
-        prefixes = {"ci": "ci95", "sd": "sd", "minmax": "min_max"}
+        prefixes = {b: sweep_plot.BANDS[b][1] for b in ("ci", "bootstrap", "sd", "minmax")}
         names = set()
         for m in metrics:
             domain = traces.domain(m, summary=True)
@@ -360,7 +360,8 @@ class EveryMetricInDomain(unittest.TestCase):
                 self.assertEqual({r["interval"] for r in rows},
                                  {"wilson95" if counted else ""}, where)
                 names |= {r["interval"] for r in rows}
-        self.assertEqual(names, {"t95", "t95_cut", "wilson95", "sd", "sd_cut", "minmax", ""})
+        self.assertEqual(names, {"t95", "t95_cut", "bootstrap95", "wilson95", "sd", "sd_cut",
+                                 "minmax", ""})
 
     def test_rate_of_two_seeds_zero_and_one(self):
         # A rate whose uncut t interval would be printed as -0.768 .. 2.101 (0, 1, 1: mean
@@ -374,18 +375,18 @@ class EveryMetricInDomain(unittest.TestCase):
             "1,3,%r,0.0,1.0,t95_cut" % (2 / 3), "2,3,%r,0.0,1.0,t95_cut" % (1 / 3)])
 
     def test_interval_by_number_of_replicates(self):
-        # A rate and an energy over 9 and over 10 seeds at each of two spectral efficiencies
+        # A rate and an energy over 2 and over 10 seeds at each of two spectral efficiencies
         # (the values spread inside the domain, an energy reaching 0; at r = 2 the rate
-        # halved): with 9 (< stats.BOOTSTRAP_MIN_N) Student's t cut at the domain, with 10
-        # the percentile bootstrap; both recomputed here.
-        self.assertEqual(stats.BOOTSTRAP_MIN_N, 10)
+        # halved): Student's t cut at the domain at any number of seeds (--band ci), the
+        # percentile bootstrap only when asked for (--band bootstrap); both recomputed here.
         rates = [0.05, 0.1, 0.15, 0.2, 0.3, 0.35, 0.5, 0.8, 0.95, 0.9]
-        for n, name in ((9, "t95_cut"), (10, "bootstrap95")):
-            path = os.path.join(self.tmp, "c%d.toml" % n)
+        for n, band, name in ((2, "ci", "t95_cut"), (10, "ci", "t95_cut"),
+                              (10, "bootstrap", "bootstrap95")):
+            path = os.path.join(self.tmp, "c%d-%s.toml" % (n, band))
             with open(path, "w") as fh:
                 fh.write("scenario = 'd2d-exchange'\n[grid]\nspectralEfficiency = [1, 2]\n"
                          "seed = [%s]\n" % ", ".join(str(s) for s in range(1, n + 1)))
-            out = os.path.join(self.tmp, "out%d" % n)
+            out = os.path.join(self.tmp, "out%d-%s" % (n, band))
             for run in Campaign(path).runs:
                 seed = run.parameters["seed"]
                 os.makedirs(os.path.join(out, run.folder))
@@ -395,9 +396,10 @@ class EveryMetricInDomain(unittest.TestCase):
                         "final_accuracy": v, "energy_j": {"total": max(0.0, 10 * v - 0.5)}}},
                         fh)
             for metric in ("final_accuracy", "energy_j.total"):
-                where = "%s, %d seeds" % (metric, n)
+                where = "%s, %d seeds, --band %s" % (metric, n, band)
                 rc, stdout, drawn = render_unsaved(["plot", path, "--out", out, "--metric",
-                                                    metric, "--x", "spectralEfficiency"])
+                                                    metric, "--x", "spectralEfficiency",
+                                                    "--band", band])
                 self.assertEqual(rc, 0, where)
                 self.assertEqual(figure_checks.all_problems(drawn), [], where)
                 rows = read_csv_text(stdout)
@@ -412,12 +414,14 @@ class EveryMetricInDomain(unittest.TestCase):
                     else:
                         low, high = stats.bootstrap_interval(values)
                         self.assertTrue(min(values) <= low < high <= max(values), where)
-                    self.assertAlmostEqual(float(row["ci95_low"]), low, places=9, msg=where)
-                    self.assertAlmostEqual(float(row["ci95_high"]), high, places=9,
+                    prefix = sweep_plot.BANDS[band][1]
+                    self.assertAlmostEqual(float(row[prefix + "_low"]), low, places=9,
                                            msg=where)
-                self.assertIn("95 %% CI (%s) over %d seed values"
-                              % (sweep_plot.INTERVAL_TITLES[name], n),
-                              drawn[0][1].axes[0].get_title(), where)
+                    self.assertAlmostEqual(float(row[prefix + "_high"]), high, places=9,
+                                           msg=where)
+                self.assertIn("%s (%s) over %d seed values"
+                              % (sweep_plot.BANDS[band][0], sweep_plot.INTERVAL_TITLES[name],
+                                 n), drawn[0][1].axes[0].get_title(), where)
 
 
 class Stats(unittest.TestCase):
@@ -474,11 +478,11 @@ class Stats(unittest.TestCase):
         low, high = stats.mean_interval([0.4, 0.5, 0.45], (0.0, 1.0))[2:4]
         self.assertEqual((low, high), stats.t_interval([0.4, 0.5, 0.45]))  # no cut
         self.assertEqual(stats.mean_interval([0.3, 0.3], (0.0, 1.0))[2:4], (0.3, 0.3))
-        # From BOOTSTRAP_MIN_N replicates: the percentile bootstrap; unbounded: t95 at any n.
+        # Bounded: t95_cut at any n (never the bootstrap); unbounded: t95 at any n.
         values = [0.1, 0.9, 0.5, 0.52, 0.61, 0.2, 0.33, 0.7, 0.8, 0.45]
         self.assertEqual(stats.mean_interval(values, (0.0, 1.0))[2:],
-                         stats.bootstrap_interval(values) + ("bootstrap95",))
-        self.assertEqual(stats.mean_interval(values[:9], (0.0, 1.0))[4], "t95_cut")
+                         stats.t_cut_interval(values, (0.0, 1.0)) + ("t95_cut",))
+        self.assertEqual(stats.mean_interval(values * 5, (0.0, None))[4], "t95_cut")
         self.assertEqual(stats.mean_interval(values, (None, None))[2:],
                          stats.t_interval(values) + ("t95",))
 

@@ -7,7 +7,6 @@ import os
 import signal
 import sys
 
-from d2dlearn_analysis import stats as analysis_stats
 from d2dlearn_analysis.errors import AnalysisError
 from d2dlearn_analysis.sweep.campaign import Campaign
 from d2dlearn_analysis.sweep.collect import cmd_collect
@@ -243,13 +242,14 @@ def main(argv=None):
     p.add_argument("--logx", action="store_true", help="a logarithmic x axis")
     p.add_argument("--logy", action="store_true", help="a logarithmic y axis")
     p.add_argument("--band", choices=sorted(BANDS), default="ci",
-                   help="band (error bars) around the mean: ci (default), its 95 %%%% "
+                   help="band (error bars) around the mean: ci (default), its 95 %% "
                    "interval in the metric's domain (for a bounded metric t95_cut, "
-                   "Student's t cut at the domain, with 2 to %d runs, bootstrap95 with %d "
-                   "or more; t95 for an unbounded one; wilson95 for one run of a rate "
-                   "with known counts); sd, mean +- 1 standard deviation cut at the "
-                   "domain; minmax, the extremes; none"
-                   % (analysis_stats.BOOTSTRAP_MIN_N - 1, analysis_stats.BOOTSTRAP_MIN_N))
+                   "Student's t cut at the domain; t95 for an unbounded one; wilson95 for "
+                   "one run of a rate with known counts); bootstrap, the percentile "
+                   "bootstrap of the mean (bootstrap95: in the domain, but it holds the "
+                   "mean less often than 95 %%: of two runs, at most their range); sd, "
+                   "mean +- 1 standard deviation cut at the domain; minmax, the extremes; "
+                   "none")
     p.add_argument("--no-points", dest="points", action="store_false",
                    help="do not draw each replicate's value as a dot")
     p.set_defaults(func=cmd_plot)
