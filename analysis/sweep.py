@@ -116,8 +116,8 @@ nominal 95 %, of two replicates at most their range: stats.BOOTSTRAP_COVERAGE); 
 +- 1 standard deviation cut at the domain; minmax; none. Band, error bars, dots, axes and
 the printed limits stay in the metric's domain (traces.COLUMNS, SUMMARY_COLUMNS,
 RESULT_COLUMNS); the axes are labelled with the quantity and its unit (traces.axis_label).
-The table printed (CSV) names each row's interval in a column `interval` (t95, t95_cut, bootstrap95, wilson95, sd, sd_cut,
-minmax).
+The table printed (CSV) names each row's interval in a column `interval` (t95, t95_cut,
+bootstrap95, wilson95, sd, sd_cut, minmax).
 A campaign with no finished run gives a figure that says so.
 
 Bad input (a campaign that does not parse, an unknown key, an empty list, the same value
