@@ -117,6 +117,21 @@ def band_limits(values, band, metric=None, counts=None):
     return n, mean, nan, nan, ""
 
 
+def scale_axis(ax, metric, axis, log):
+    """A log scale, or limits that show the summary metric truthfully: a constant from 0
+    (traces.constant_from_zero), then the metric's domain ([0, 1] for a rate), and whole
+    numbers on an axis of rounds."""
+    from d2dlearn_analysis import traces as trace_io
+    if log:
+        (ax.set_yscale if axis == "y" else ax.set_xscale)("log")
+        return
+    trace_io.constant_from_zero(ax, axis)
+    trace_io.set_domain_limits(ax, metric, axis=axis, summary=True)
+    label = ax.get_ylabel() if axis == "y" else ax.get_xlabel()
+    if label in trace_io.INTEGER_LABELS:
+        trace_io.integer_ticks(ax, axis)
+
+
 def same_value(value, text):
     """Whether a campaign value equals a --where value given as text (1e-11 = 1.0e-11)."""
     if csv_text(value) == text.strip():
@@ -279,13 +294,7 @@ def cmd_plot(args):
     ax.set_xticks([position[x] for x in xs_all])
     ax.set_xticklabels([csv_text(x) for x in xs_all])
     ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
-    if args.logy:
-        ax.set_yscale("log")
-    else:
-        trace_io.constant_from_zero(ax, "y")  # then the domain: [0, 1] for a rate
-        trace_io.set_domain_limits(ax, args.metric, summary=True)
-        if ax.get_ylabel() in trace_io.INTEGER_LABELS:
-            trace_io.integer_ticks(ax, "y")  # rounds: whole numbers on the axis
+    scale_axis(ax, args.metric, "y", args.logy)
     nrep = max(len(v) for v in groups.values())
     ax.set_title("%s: %s\n%s" % (campaign.name, args.metric,
                                  shown_text(args, nrep, used, [args.metric])), fontsize=9)
@@ -398,20 +407,8 @@ def plot_metrics(args, campaign, out, rows):
                        trace_io.clip_to_domain([y for _, y, _, _ in runs], args.metric,
                                                summary=True),
                        s=10, color=colour, alpha=0.45, linewidths=0, zorder=2)
-    if args.logx:
-        ax.set_xscale("log")
-    else:
-        trace_io.constant_from_zero(ax, "x")
-        trace_io.set_domain_limits(ax, args.x, axis="x", summary=True)
-        if ax.get_xlabel() in trace_io.INTEGER_LABELS:
-            trace_io.integer_ticks(ax, "x")
-    if args.logy:
-        ax.set_yscale("log")
-    else:
-        trace_io.constant_from_zero(ax, "y")  # then the domain: [0, 1] for a rate
-        trace_io.set_domain_limits(ax, args.metric, summary=True)
-        if ax.get_ylabel() in trace_io.INTEGER_LABELS:
-            trace_io.integer_ticks(ax, "y")
+    scale_axis(ax, args.x, "x", args.logx)
+    scale_axis(ax, args.metric, "y", args.logy)
     nrep = max(len(v) for v in points.values())
     ax.set_title("%s: %s against %s\n%s" % (campaign.name, args.metric, args.x,
                                            shown_text(args, nrep, used,
