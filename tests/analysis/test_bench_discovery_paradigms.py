@@ -62,7 +62,8 @@ class Arithmetic(unittest.TestCase):
                 ("unsupervised", 10): [(4, 2, 3.0), (12, 2, 7.0)],
                 ("unsupervised", 25): [(4, 2, 10.0), (12, 2, 26.0)]}
         rows = {(r["paradigm"], r["devices"]): r for r in bd.figures(runs, 5000)}
-        s, u, u25 = rows[("supervised", 10)], rows[("unsupervised", 10)], rows[("unsupervised", 25)]
+        s = rows[("supervised", 10)]
+        u, u25 = rows[("unsupervised", 10)], rows[("unsupervised", 25)]
         self.assertAlmostEqual(s["s_per_iteration"], 0.1)
         self.assertAlmostEqual(s["preparation_s"], 1.0)
         self.assertAlmostEqual(s["projected_default_s"], 501.0)
@@ -79,7 +80,8 @@ class Arithmetic(unittest.TestCase):
 
     def test_default_iterations(self):
         self.assertEqual(bd.default_iterations(
-            "    --iterations:    RL iterations per edge (ns3::D2dGraphDiscovery::Iterations) [5000]\n"
+            "    --iterations:    RL iterations per edge"
+            " (ns3::D2dGraphDiscovery::Iterations) [5000]\n"
             "    --bufferSize:    H [256]\n"), 5000)
         with self.assertRaises(ValueError):
             bd.default_iterations("--bufferSize: H [256]")
