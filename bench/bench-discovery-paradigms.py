@@ -174,7 +174,7 @@ def figures(runs, default_iters):
 def growth(rows, par, a, b):
     """Per-iteration cost at b devices over that at a, or None."""
     by = {r["devices"]: r["s_per_iteration"] for r in rows if r["paradigm"] == par}
-    return by[b] / by[a] if a in by and b in by and by[a] > 0 else None
+    return by[b] / by[a] if a in by and b in by and by[a] > 0 and by[b] > 0 else None
 
 
 def fmt_ratio(x):

@@ -13,8 +13,9 @@ iterations_done: gd_iterations.csv keeping iterations 0 and 5 of edges 0 and 1 (
 default_iterations: read off a --PrintHelp line `[5000]`.
 Bad input: each of --devices, --iterations, --paradigms, --bin exits 2 with one line naming
   the parameter.
-End to end on a fake graph-discovery (writes run.json and gd_iterations.csv, no waiting):
-  every (paradigm, devices) row, with the iterations done per edge x edges counted.
+End to end on a fake graph-discovery (writes run.json and gd_iterations.csv after sleeping
+  0.05 s per RL iteration): every (paradigm, devices) row, with the iterations done per edge
+  x edges counted and a slope near 0.05 s (0.03 to 0.5 on a loaded machine).
 
 Run it directly: /usr/bin/python3 tests/analysis/test_bench_discovery_paradigms.py"""
 
@@ -33,13 +34,14 @@ bd = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bd)
 
 FAKE = r'''#!/usr/bin/python3
-import json, os, sys
+import json, os, sys, time
 a = dict(x[2:].split("=", 1) for x in sys.argv[1:] if "=" in x)
 if "--PrintHelp" in sys.argv:
     print("    --iterations:   RL iterations per edge (ns3::D2dGraphDiscovery::Iterations) [5000]")
     sys.exit(0)
 edges = 2 if a.get("paradigm") == "unsupervised" else 1
 it = int(a["iterations"])
+time.sleep(0.05 * it * edges)
 os.makedirs(a["outDir"], exist_ok=True)
 with open(os.path.join(a["outDir"], "gd_iterations.csv"), "w") as f:
     f.write("edge,iteration,node\n")
@@ -77,6 +79,9 @@ class Arithmetic(unittest.TestCase):
         self.assertIsNone(u25["ratio_per_iteration"])
         self.assertAlmostEqual(bd.growth(list(rows.values()), "unsupervised", 10, 25), 4.0)
         self.assertIsNone(bd.growth(list(rows.values()), "supervised", 10, 25))
+        noisy = [dict(paradigm="x", devices=10, s_per_iteration=0.1),
+                 dict(paradigm="x", devices=25, s_per_iteration=-0.1)]
+        self.assertIsNone(bd.growth(noisy, "x", 10, 25))
 
     def test_default_iterations(self):
         self.assertEqual(bd.default_iterations(
@@ -143,6 +148,9 @@ class Command(unittest.TestCase):
         self.assertEqual(u["default_iterations"], 10000)
         s = next(x for x in rows if x["paradigm"] == "supervised" and x["devices"] == 4)
         self.assertEqual(s["iterations"], [1, 3])
+        # 0.05 s a iteration, the fixed start-up cost cancelled by the slope
+        for x in rows:
+            self.assertTrue(0.03 < x["s_per_iteration"] < 0.5, x)
         self.assertIn("growth unsupervised 3 -> 4 devices", r.stdout)
 
 
