@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Cost of graph discovery's RL iterations per paradigm (issue 56, first slice): for each
+"""Cost of graph discovery's RL iterations per paradigm: for each
 paradigm (supervised, semi-supervised, unsupervised, regression) and device count it runs
 
     build/bin/graph-discovery --downstream=none --quiet=true --seed=1 --nDevices=N
