@@ -157,6 +157,7 @@ set(d2dlearn_discovery_sources
     learning/discovery/d2d-link-scorer.cc
     learning/discovery/d2d-shard-exchange.cc
     learning/discovery/d2d-label-propagation.cc
+    learning/discovery/d2d-agreement-cache.cc
     learning/discovery/d2d-gaussian-clusters.cc
     learning/helper/d2d-discovery-trace-writer.cc
 )
@@ -175,6 +176,7 @@ set(d2dlearn_discovery_headers
     learning/discovery/d2d-link-scorer.h
     learning/discovery/d2d-shard-exchange.h
     learning/discovery/d2d-label-propagation.h
+    learning/discovery/d2d-agreement-cache.h
     learning/discovery/d2d-gaussian-clusters.h
     learning/helper/d2d-discovery-trace-writer.h
 )

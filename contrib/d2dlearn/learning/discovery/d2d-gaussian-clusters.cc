@@ -5,6 +5,8 @@
 
 #include "d2d-gaussian-clusters.h"
 
+#include "d2d-agreement-cache.h"
+
 #include "ns3/d2d-data-rng.h"
 
 #include <cmath>
@@ -29,23 +31,6 @@ SquaredDistance(const double* a, const double* b, std::size_t d)
         s += e * e;
     }
     return s;
-}
-
-/** Solves L y = b (forward substitution), L lower triangular row-major. */
-std::vector<double>
-Forward(const std::vector<double>& l, const std::vector<double>& b, std::size_t d)
-{
-    std::vector<double> y(d);
-    for (std::size_t r = 0; r < d; ++r)
-    {
-        double s = b[r];
-        for (std::size_t c = 0; c < r; ++c)
-        {
-            s -= l[r * d + c] * y[c];
-        }
-        y[r] = s / l[r * d + r];
-    }
-    return y;
 }
 } // namespace
 
@@ -203,23 +188,38 @@ D2dGaussianClusters::Statistics(const std::vector<double>& x,
             m = c.count > 0 ? m / c.count : 0.0;
         }
     }
+    // Sigma[r][q] = sum_p (x_pr - mu_r)(x_pq - mu_q) / n, the sum in point order. Element
+    // (q, r) adds the same products (multiplication commutes exactly) in the same order as
+    // (r, q), so the lower triangle is accumulated and mirrored: the same bits as the full
+    // square, for half the work.
+    std::vector<double> diff(d);
     for (std::size_t p = 0; p < assign.size(); ++p)
     {
         auto& c = s[assign[p]];
+        for (std::size_t e = 0; e < d; ++e)
+        {
+            diff[e] = x[p * d + e] - c.mean[e];
+        }
         for (std::size_t r = 0; r < d; ++r)
         {
-            const double dr = x[p * d + r] - c.mean[r];
-            for (std::size_t q = 0; q < d; ++q)
+            const double dr = diff[r];
+            double* row = &c.cov[r * d];
+            for (std::size_t q = 0; q <= r; ++q)
             {
-                c.cov[r * d + q] += dr * (x[p * d + q] - c.mean[q]);
+                row[q] += dr * diff[q];
             }
         }
     }
     for (auto& c : s)
     {
-        for (double& v : c.cov)
+        for (std::size_t r = 0; r < d; ++r)
         {
-            v = c.count > 0 ? v / c.count : 0.0;
+            for (std::size_t q = 0; q <= r; ++q)
+            {
+                const double v = c.count > 0 ? c.cov[r * d + q] / c.count : 0.0;
+                c.cov[r * d + q] = v;
+                c.cov[q * d + r] = v;
+            }
         }
     }
     return s;
@@ -261,31 +261,69 @@ D2dGaussianClusters::Cholesky(const std::vector<double>& a, std::size_t d, std::
     {
         throw std::invalid_argument("D2dGaussianClusters::Cholesky: a must be d x d");
     }
+    // L[r][c] = (a[r][c] - sum_{k<c} L[r][k] L[c][k]) / L[c][c], the sum taken in increasing
+    // k, and L[c][c] = sqrt(a[c][c] - sum_{k<c} L[c][k]^2): column by column, every row of a
+    // column in a lane of its own (a transposed copy keeps the lanes contiguous). Each
+    // element sees the same operations in the same order as a row-by-row loop, so the same
+    // bits, but the rows of a column do not wait for one another.
     l.assign(d * d, 0.0);
-    for (std::size_t r = 0; r < d; ++r)
+    std::vector<double> lt(d * d, 0.0); // lt[c d + r] = L[r][c]
+    std::vector<double> w(d);
+    for (std::size_t c = 0; c < d; ++c)
     {
-        for (std::size_t c = 0; c <= r; ++c)
+        for (std::size_t r = c; r < d; ++r)
         {
-            double s = a[r * d + c];
-            for (std::size_t k = 0; k < c; ++k)
+            w[r] = a[r * d + c];
+        }
+        for (std::size_t k = 0; k < c; ++k)
+        {
+            const double lck = l[c * d + k];
+            const double* col = &lt[k * d];
+            for (std::size_t r = c; r < d; ++r)
             {
-                s -= l[r * d + k] * l[c * d + k];
+                w[r] -= col[r] * lck;
             }
-            if (r == c)
-            {
-                if (!(s > 0) || !std::isfinite(s))
-                {
-                    return false;
-                }
-                l[r * d + r] = std::sqrt(s);
-            }
-            else
-            {
-                l[r * d + c] = s / l[c * d + c];
-            }
+        }
+        if (!(w[c] > 0) || !std::isfinite(w[c]))
+        {
+            return false;
+        }
+        const double pivot = std::sqrt(w[c]);
+        l[c * d + c] = pivot;
+        lt[c * d + c] = pivot;
+        for (std::size_t r = c + 1; r < d; ++r)
+        {
+            const double v = w[r] / pivot;
+            l[r * d + c] = v;
+            lt[c * d + r] = v;
         }
     }
     return true;
+}
+
+D2dGaussianFactor
+D2dGaussianClusters::Factor(const std::vector<double>& cov, std::size_t d, double ridge)
+{
+    if (d == 0 || cov.size() != d * d)
+    {
+        throw std::invalid_argument("D2dGaussianClusters::Factor: cov must be d x d");
+    }
+    D2dGaussianFactor f;
+    auto a = cov;
+    for (std::size_t e = 0; e < d; ++e)
+    {
+        a[e * d + e] += ridge;
+    }
+    f.ok = Cholesky(a, d, f.l);
+    if (f.ok)
+    {
+        f.logDiag.resize(d);
+        for (std::size_t e = 0; e < d; ++e)
+        {
+            f.logDiag[e] = std::log(f.l[e * d + e]);
+        }
+    }
+    return f;
 }
 
 double
@@ -300,47 +338,78 @@ D2dGaussianClusters::KlDivergence(const std::vector<double>& m1,
     {
         throw std::invalid_argument("D2dGaussianClusters::KlDivergence: sizes disagree");
     }
-    auto a1 = s1;
-    auto a2 = s2;
-    for (std::size_t e = 0; e < d; ++e)
-    {
-        a1[e * d + e] += ridge;
-        a2[e * d + e] += ridge;
-    }
-    std::vector<double> l1;
-    std::vector<double> l2;
-    if (!Cholesky(a1, d, l1) || !Cholesky(a2, d, l2))
+    return KlDivergence(m1, Factor(s1, d, ridge), m2, Factor(s2, d, ridge));
+}
+
+double
+D2dGaussianClusters::KlDivergence(const std::vector<double>& m1,
+                                  const D2dGaussianFactor& f1,
+                                  const std::vector<double>& m2,
+                                  const D2dGaussianFactor& f2)
+{
+    const std::size_t d = m1.size();
+    if (!f1.ok || !f2.ok)
     {
         return std::numeric_limits<double>::infinity();
     }
-    // tr(S2^-1 S1) = ||L2^-1 L1||_F^2, column by column.
+    if (d == 0 || m2.size() != d || f1.l.size() != d * d || f2.l.size() != d * d)
+    {
+        throw std::invalid_argument("D2dGaussianClusters::KlDivergence: sizes disagree");
+    }
+    const auto& l1 = f1.l;
+    const auto& l2 = f2.l;
+    // tr(S2^-1 S1) = ||L2^-1 L1||_F^2: Y = L2^-1 L1 by forward substitution, each column of
+    // L1 solved in a lane of its own, row by row: Y[r][c] = (L1[r][c] - sum_{k<r} L2[r][k]
+    // Y[k][c]) / L2[r][r], the sum in increasing k. Y is lower triangular like L1 (Y[k][c] =
+    // 0 for k < c, whose terms would subtract zero and change no bit), so lane c starts at
+    // k = c. The squares are then added column by column, row by row: the order of a solve of
+    // one column at a time, and so its bits.
+    std::vector<double> y(d * d);
+    for (std::size_t r = 0; r < d; ++r)
+    {
+        double* yr = &y[r * d];
+        for (std::size_t c = 0; c <= r; ++c)
+        {
+            yr[c] = l1[r * d + c];
+        }
+        for (std::size_t k = 0; k < r; ++k)
+        {
+            const double a = l2[r * d + k];
+            const double* yk = &y[k * d];
+            for (std::size_t c = 0; c <= k; ++c)
+            {
+                yr[c] -= a * yk[c];
+            }
+        }
+        const double pivot = l2[r * d + r];
+        for (std::size_t c = 0; c <= r; ++c)
+        {
+            yr[c] /= pivot;
+        }
+    }
     double trace = 0;
     for (std::size_t c = 0; c < d; ++c)
     {
-        std::vector<double> col(d);
-        for (std::size_t r = 0; r < d; ++r)
+        for (std::size_t r = c; r < d; ++r)
         {
-            col[r] = l1[r * d + c];
+            trace += y[r * d + c] * y[r * d + c];
         }
-        for (double v : Forward(l2, col, d))
-        {
-            trace += v * v;
-        }
-    }
-    std::vector<double> diff(d);
-    for (std::size_t e = 0; e < d; ++e)
-    {
-        diff[e] = m2[e] - m1[e];
     }
     double maha = 0;
-    for (double v : Forward(l2, diff, d))
+    for (std::size_t r = 0; r < d; ++r)
     {
-        maha += v * v;
+        double s = m2[r] - m1[r];
+        for (std::size_t k = 0; k < r; ++k)
+        {
+            s -= l2[r * d + k] * y[k];
+        }
+        y[r] = s / l2[r * d + r];
+        maha += y[r] * y[r];
     }
     double logDet = 0; // ln det S2 - ln det S1
     for (std::size_t e = 0; e < d; ++e)
     {
-        logDet += 2.0 * (std::log(l2[e * d + e]) - std::log(l1[e * d + e]));
+        logDet += 2.0 * (f2.logDiag[e] - f1.logDiag[e]);
     }
     return 0.5 * (trace + maha - static_cast<double>(d) + logDet);
 }
@@ -435,42 +504,16 @@ D2dGaussianClusters::SystemAgreement(const std::vector<std::vector<D2dGaussianCl
     {
         throw std::invalid_argument("D2dGaussianClusters::SystemAgreement: shapes differ");
     }
-    Agreement a;
-    for (std::size_t i = 0; i < before.size(); ++i)
+    // One implementation of the sum: the cache's, with nothing cached yet.
+    D2dAgreementCache cache(mix, ridge);
+    cache.Reset(before.size());
+    std::vector<uint32_t> devices(before.size());
+    for (uint32_t i = 0; i < devices.size(); ++i)
     {
-        for (std::size_t j = 0; j < before.size(); ++j)
-        {
-            if (i == j)
-            {
-                continue;
-            }
-            for (std::size_t l = 0; l < before[i].size(); ++l)
-            {
-                for (std::size_t m = 0; m < before[j].size(); ++m)
-                {
-                    const auto& bi = before[i][l];
-                    const auto& bj = before[j][m];
-                    const auto& ai = after[i].at(l);
-                    const auto& aj = after[j].at(m);
-                    if (bi.count < 2 || bj.count < 2 || ai.count < 2 || aj.count < 2)
-                    {
-                        continue;
-                    }
-                    const double hb = KlDivergence(bi.mean, bi.cov, bj.mean, bj.cov, ridge);
-                    const double ha = mix == POST_EXCHANGE
-                                          ? KlDivergence(ai.mean, ai.cov, aj.mean, aj.cov, ridge)
-                                          : KlDivergence(bi.mean, ai.cov, bj.mean, aj.cov, ridge);
-                    if (!std::isfinite(hb) || !std::isfinite(ha) || !(ha > 0))
-                    {
-                        continue;
-                    }
-                    a.sum += hb / ha;
-                    ++a.terms;
-                }
-            }
-        }
+        devices[i] = i;
+        cache.AfterChanged(i);
     }
-    return a;
+    return cache.Sum(devices, before, after);
 }
 
 uint64_t

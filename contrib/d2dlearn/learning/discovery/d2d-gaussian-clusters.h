@@ -29,6 +29,20 @@ struct D2dGaussianCluster
 
 /**
  * \ingroup d2dlearn
+ * \brief A covariance prepared for the KL divergences of eq. (17): the Cholesky factor of
+ * Sigma + ridge I and the logarithms of its diagonal. Computing it once per cluster and
+ * reusing it in every divergence the cluster takes part in gives the same bits as factoring
+ * afresh (D2dGaussianClusters::KlDivergence does exactly this).
+ */
+struct D2dGaussianFactor
+{
+    std::vector<double> l;       //!< L, d x d row-major, L L^T = Sigma + ridge I (if ok)
+    std::vector<double> logDiag; //!< ln L_ee, d values (if ok)
+    bool ok{false};              //!< false if Sigma + ridge I is not positive definite
+};
+
+/**
+ * \ingroup d2dlearn
  * \brief The pure parts of the unsupervised paradigm of Wagle, Das, Love and Brinton,
  * "Multi-Agent Reinforcement Learning for Graph Discovery in D2D-Enabled Federated Learning",
  * 2025, sec. V-B and Alg. 2: K-means with k-means++ seeding on the PCA projections (the
@@ -138,6 +152,30 @@ class D2dGaussianClusters
                                const std::vector<double>& m2,
                                const std::vector<double>& s2,
                                double ridge = 0.0);
+
+    /**
+     * \brief The factor of cov + ridge I that KlDivergence uses.
+     * \param cov Sigma, d x d
+     * \param d dimension
+     * \param ridge added to the diagonal (>= 0)
+     * \return the factor (ok false if not positive definite)
+     */
+    static D2dGaussianFactor Factor(const std::vector<double>& cov, std::size_t d, double ridge);
+
+    /**
+     * \brief KlDivergence from prepared factors: the same arithmetic, in the same order, as
+     * KlDivergence(m1, s1, m2, s2, ridge) with f1 = Factor(s1, d, ridge), f2 = Factor(s2, d,
+     * ridge), so the same bits.
+     * \param m1 mean 1 (d values)
+     * \param f1 factor of covariance 1
+     * \param m2 mean 2
+     * \param f2 factor of covariance 2
+     * \return the divergence in nats; +infinity if a factor is not ok
+     */
+    static double KlDivergence(const std::vector<double>& m1,
+                               const D2dGaussianFactor& f1,
+                               const std::vector<double>& m2,
+                               const D2dGaussianFactor& f2);
 
     /**
      * \brief Alg. 2 step 8: count points from N(mean, cov), mean + L z with z standard normal

@@ -125,6 +125,7 @@ D2dUnsupervisedParadigm::D2dUnsupervisedParadigm()
 void
 D2dUnsupervisedParadigm::DoDispose()
 {
+    NS_LOG_INFO("eq. (17): " << m_agreement.GetDivergences() << " KL divergences computed");
     m_pca = nullptr;
     m_train = nullptr;
     D2dDiscoveryParadigm::DoDispose();
@@ -315,6 +316,8 @@ D2dUnsupervisedParadigm::Setup(std::vector<std::vector<double>> projections,
         m_sendRng.emplace_back(seed, EXCHANGE_DRAW, i);
     }
     m_post = m_stats;
+    m_agreement = D2dAgreementCache(m_mix, m_klRidge);
+    m_agreement.Reset(n);
     m_edgeRound = 0;
 }
 
@@ -328,6 +331,7 @@ D2dUnsupervisedParadigm::Recluster(uint32_t i)
         m_assign[i][p] = D2dGaussianClusters::Nearest(&m_points[i][p * m_d], m_centroids[i], m_d);
     }
     m_stats[i] = D2dGaussianClusters::Statistics(m_points[i], m_d, m_assign[i], m_nClusters);
+    m_agreement.BeforeChanged(i);
     for (uint32_t l = 0; l < m_nClusters; ++l)
     {
         m_counts[i][l] = m_stats[i][l].count;
@@ -487,6 +491,7 @@ void
 D2dUnsupervisedParadigm::StartStep()
 {
     m_post = m_stats;
+    m_agreement.AfterReset();
 }
 
 double
@@ -498,14 +503,19 @@ D2dUnsupervisedParadigm::GainFrom(uint32_t receiver,
 {
     // Alg. 2 steps 8-10: draw D_{j,l->i} points from each of j's Gaussians, add them to i's
     // nearest clusters, recompute, and score the trace ratio of eq. (16).
-    std::vector<double> x = m_points.at(receiver);
-    std::vector<uint32_t> a = m_assign.at(receiver);
+    std::vector<double> x;
+    std::vector<uint32_t> a;
     for (uint32_t l = 0; l < m_nClusters && l < allocated.size(); ++l)
     {
         const auto count = static_cast<uint64_t>(std::max(0.0, allocated[l]) + 0.5);
         if (count == 0)
         {
             continue;
+        }
+        if (x.empty())
+        {
+            x = m_points.at(receiver);
+            a = m_assign.at(receiver);
         }
         const auto s = D2dGaussianClusters::Sample(m_stats.at(transmitter)[l],
                                                    count,
@@ -516,7 +526,18 @@ D2dUnsupervisedParadigm::GainFrom(uint32_t receiver,
         }
         x.insert(x.end(), s.begin(), s.end());
     }
-    m_post.at(receiver) = D2dGaussianClusters::Statistics(x, m_d, a, m_nClusters);
+    if (x.empty())
+    {
+        // Nothing drawn: the statistics after are those before (the same points, the same
+        // arithmetic, so the same bits).
+        m_post.at(receiver) = m_stats.at(receiver);
+        m_agreement.AfterSameAsBefore(receiver);
+    }
+    else
+    {
+        m_post.at(receiver) = D2dGaussianClusters::Statistics(x, m_d, a, m_nClusters);
+        m_agreement.AfterChanged(receiver);
+    }
     const double ratio = D2dGaussianClusters::TraceRatio(m_stats[receiver], m_post[receiver]);
     return m_gainForm == GAIN_SUM ? ratio : ratio - m_nClusters;
 }
@@ -524,14 +545,7 @@ D2dUnsupervisedParadigm::GainFrom(uint32_t receiver,
 double
 D2dUnsupervisedParadigm::SystemAgreement(const std::vector<uint32_t>& devices) const
 {
-    std::vector<std::vector<D2dGaussianCluster>> before;
-    std::vector<std::vector<D2dGaussianCluster>> after;
-    for (uint32_t i : devices)
-    {
-        before.push_back(m_stats.at(i));
-        after.push_back(m_post.at(i));
-    }
-    const auto a = D2dGaussianClusters::SystemAgreement(before, after, m_mix, m_klRidge);
+    const auto a = m_agreement.Sum(devices, m_stats, m_post);
     if (m_agreementScale == SCALE_SUM)
     {
         return a.sum;
@@ -626,6 +640,7 @@ D2dUnsupervisedParadigm::Exchange(const std::vector<Transfer>& transfers)
         Recluster(j);
     }
     m_post = m_stats;
+    m_agreement.AfterReset();
     ++m_edgeRound;
     return true;
 }

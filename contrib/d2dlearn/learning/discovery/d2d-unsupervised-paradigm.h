@@ -6,6 +6,7 @@
 #ifndef D2D_UNSUPERVISED_PARADIGM_H
 #define D2D_UNSUPERVISED_PARADIGM_H
 
+#include "d2d-agreement-cache.h"
 #include "d2d-discovery-paradigm.h"
 #include "d2d-gaussian-clusters.h"
 #include "d2d-pca-exchange.h"
@@ -236,8 +237,10 @@ class D2dUnsupervisedParadigm : public D2dDiscoveryParadigm
     std::vector<D2dFractionalCounts> m_counts;
     std::vector<uint32_t> m_iterations;
     std::vector<std::vector<D2dGaussianCluster>> m_post; //!< this step's statistics after
-    std::vector<D2dDataRng> m_sampleRng;                 //!< per device: Gain's draws
-    std::vector<D2dDataRng> m_sendRng;                   //!< per device: points sent / drawn
+    /** Eq. (17)'s factors and terms of m_stats and m_post, kept while they do not change */
+    mutable D2dAgreementCache m_agreement;
+    std::vector<D2dDataRng> m_sampleRng; //!< per device: Gain's draws
+    std::vector<D2dDataRng> m_sendRng;   //!< per device: points sent / drawn
     uint32_t m_edgeRound{0};
     std::vector<bool> m_out;                   //!< devices sitting out (Setup)
     uint32_t m_pcaDims;                        //!< attribute PcaDims

@@ -1,0 +1,506 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * GoogleTest unit tests of the cached system agreement of eq. (17) (Wagle, Das, Love and
+ * Brinton, "Multi-Agent Reinforcement Learning for Graph Discovery in D2D-Enabled Federated
+ * Learning", 2025) and of the faster, same-bits arithmetic under it: the column-by-column
+ * Cholesky factor, the KL divergence from prepared factors, the half-square covariance and
+ * D2dAgreementCache. Each is compared bit for bit with a plain implementation written here the
+ * way the formulas read (row-by-row Cholesky, one forward solve per column, full-square
+ * covariance, every divergence computed afresh), and the divergence once with an independent
+ * computation through explicit inverses.
+ */
+
+#include "ns3/d2d-agreement-cache.h"
+#include "ns3/d2d-data-rng.h"
+#include "ns3/d2d-gaussian-clusters.h"
+
+#include <cmath>
+#include <cstring>
+#include <gtest/gtest.h>
+#include <limits>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+/** Same bits (NaN payloads aside: none is produced here). */
+bool
+SameBits(double a, double b)
+{
+    return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+/** Row-by-row Cholesky: the textbook loop. */
+bool
+PlainCholesky(const std::vector<double>& a, std::size_t d, std::vector<double>& l)
+{
+    l.assign(d * d, 0.0);
+    for (std::size_t r = 0; r < d; ++r)
+    {
+        for (std::size_t c = 0; c <= r; ++c)
+        {
+            double s = a[r * d + c];
+            for (std::size_t k = 0; k < c; ++k)
+            {
+                s -= l[r * d + k] * l[c * d + k];
+            }
+            if (r == c)
+            {
+                if (!(s > 0) || !std::isfinite(s))
+                {
+                    return false;
+                }
+                l[r * d + r] = std::sqrt(s);
+            }
+            else
+            {
+                l[r * d + c] = s / l[c * d + c];
+            }
+        }
+    }
+    return true;
+}
+
+/** L y = b by forward substitution. */
+std::vector<double>
+PlainForward(const std::vector<double>& l, const std::vector<double>& b, std::size_t d)
+{
+    std::vector<double> y(d);
+    for (std::size_t r = 0; r < d; ++r)
+    {
+        double s = b[r];
+        for (std::size_t c = 0; c < r; ++c)
+        {
+            s -= l[r * d + c] * y[c];
+        }
+        y[r] = s / l[r * d + r];
+    }
+    return y;
+}
+
+/** KL(N(m1, s1) || N(m2, s2)) through Cholesky factors, one column solve at a time. */
+double
+PlainKl(const std::vector<double>& m1,
+        const std::vector<double>& s1,
+        const std::vector<double>& m2,
+        const std::vector<double>& s2,
+        double ridge)
+{
+    const std::size_t d = m1.size();
+    auto a1 = s1;
+    auto a2 = s2;
+    for (std::size_t e = 0; e < d; ++e)
+    {
+        a1[e * d + e] += ridge;
+        a2[e * d + e] += ridge;
+    }
+    std::vector<double> l1;
+    std::vector<double> l2;
+    if (!PlainCholesky(a1, d, l1) || !PlainCholesky(a2, d, l2))
+    {
+        return std::numeric_limits<double>::infinity();
+    }
+    double trace = 0;
+    for (std::size_t c = 0; c < d; ++c)
+    {
+        std::vector<double> col(d);
+        for (std::size_t r = 0; r < d; ++r)
+        {
+            col[r] = l1[r * d + c];
+        }
+        for (double v : PlainForward(l2, col, d))
+        {
+            trace += v * v;
+        }
+    }
+    std::vector<double> diff(d);
+    for (std::size_t e = 0; e < d; ++e)
+    {
+        diff[e] = m2[e] - m1[e];
+    }
+    double maha = 0;
+    for (double v : PlainForward(l2, diff, d))
+    {
+        maha += v * v;
+    }
+    double logDet = 0;
+    for (std::size_t e = 0; e < d; ++e)
+    {
+        logDet += 2.0 * (std::log(l2[e * d + e]) - std::log(l1[e * d + e]));
+    }
+    return 0.5 * (trace + maha - static_cast<double>(d) + logDet);
+}
+
+/** Eq. (17) with every divergence computed afresh. */
+D2dGaussianClusters::Agreement
+PlainAgreement(const std::vector<std::vector<D2dGaussianCluster>>& before,
+               const std::vector<std::vector<D2dGaussianCluster>>& after,
+               D2dGaussianClusters::AgreementMix mix,
+               double ridge)
+{
+    D2dGaussianClusters::Agreement a;
+    for (std::size_t i = 0; i < before.size(); ++i)
+    {
+        for (std::size_t j = 0; j < before.size(); ++j)
+        {
+            if (i == j)
+            {
+                continue;
+            }
+            for (std::size_t l = 0; l < before[i].size(); ++l)
+            {
+                for (std::size_t m = 0; m < before[j].size(); ++m)
+                {
+                    const auto& bi = before[i][l];
+                    const auto& bj = before[j][m];
+                    const auto& ai = after[i][l];
+                    const auto& aj = after[j][m];
+                    if (bi.count < 2 || bj.count < 2 || ai.count < 2 || aj.count < 2)
+                    {
+                        continue;
+                    }
+                    const double hb = PlainKl(bi.mean, bi.cov, bj.mean, bj.cov, ridge);
+                    const double ha = mix == D2dGaussianClusters::POST_EXCHANGE
+                                          ? PlainKl(ai.mean, ai.cov, aj.mean, aj.cov, ridge)
+                                          : PlainKl(bi.mean, ai.cov, bj.mean, aj.cov, ridge);
+                    if (!std::isfinite(hb) || !std::isfinite(ha) || !(ha > 0))
+                    {
+                        continue;
+                    }
+                    a.sum += hb / ha;
+                    ++a.terms;
+                }
+            }
+        }
+    }
+    return a;
+}
+
+/** A random covariance B B^T / m of rank min(m, d) (m < d: singular, so ridge matters). */
+std::vector<double>
+RandomCov(std::size_t d, std::size_t m, D2dDataRng& rng)
+{
+    std::vector<double> b(d * m);
+    for (double& v : b)
+    {
+        v = rng.Normal() * (1 + 3 * rng.Uniform());
+    }
+    std::vector<double> s(d * d, 0.0);
+    for (std::size_t r = 0; r < d; ++r)
+    {
+        for (std::size_t c = 0; c < d; ++c)
+        {
+            for (std::size_t k = 0; k < m; ++k)
+            {
+                s[r * d + c] += b[r * m + k] * b[c * m + k];
+            }
+            s[r * d + c] /= static_cast<double>(m);
+        }
+    }
+    return s;
+}
+
+/** A device's L random clusters; some with fewer than 2 points, some singular. */
+std::vector<D2dGaussianCluster>
+RandomClusters(uint32_t L, std::size_t d, D2dDataRng& rng)
+{
+    std::vector<D2dGaussianCluster> c(L);
+    for (auto& g : c)
+    {
+        g.mean.resize(d);
+        for (double& v : g.mean)
+        {
+            v = 4 * rng.Normal();
+        }
+        const uint64_t kind = rng.Below(8);
+        g.count = kind == 0 ? 1 : 2 + static_cast<double>(rng.Below(60));
+        g.cov =
+            kind == 1 ? std::vector<double>(d * d, 0.0) : RandomCov(d, 1 + rng.Below(2 * d), rng);
+    }
+    return c;
+}
+} // namespace
+
+TEST(D2dAgreementCache, CholeskyEqualsTheRowByRowLoopBitForBit)
+{
+    D2dDataRng rng(7, 1, 0);
+    for (std::size_t d : {1, 2, 3, 7, 50})
+    {
+        for (int t = 0; t < 20; ++t)
+        {
+            // Full-rank, singular and indefinite matrices.
+            auto a = RandomCov(d, t % 3 == 0 ? d / 2 + 1 : 2 * d, rng);
+            if (t % 5 == 4)
+            {
+                a[(d - 1) * d + (d - 1)] -= 1e3; // indefinite at the last pivot
+            }
+            std::vector<double> got;
+            std::vector<double> want;
+            const bool ok = D2dGaussianClusters::Cholesky(a, d, got);
+            ASSERT_EQ(ok, PlainCholesky(a, d, want)) << "d " << d << " t " << t;
+            if (ok)
+            {
+                for (std::size_t e = 0; e < d * d; ++e)
+                {
+                    ASSERT_TRUE(SameBits(got[e], want[e])) << "d " << d << " element " << e;
+                }
+            }
+        }
+    }
+}
+
+TEST(D2dAgreementCache, KlFromFactorsEqualsThePlainDivergenceBitForBit)
+{
+    D2dDataRng rng(7, 2, 0);
+    for (std::size_t d : {1, 2, 5, 50})
+    {
+        for (double ridge : {0.0, 1e-6})
+        {
+            for (int t = 0; t < 10; ++t)
+            {
+                std::vector<double> m1(d);
+                std::vector<double> m2(d);
+                for (std::size_t e = 0; e < d; ++e)
+                {
+                    m1[e] = rng.Normal();
+                    m2[e] = 3 * rng.Normal();
+                }
+                const auto s1 = RandomCov(d, 1 + rng.Below(2 * d), rng);
+                const auto s2 = RandomCov(d, 1 + rng.Below(2 * d), rng);
+                const double want = PlainKl(m1, s1, m2, s2, ridge);
+                const double got =
+                    D2dGaussianClusters::KlDivergence(m1,
+                                                      D2dGaussianClusters::Factor(s1, d, ridge),
+                                                      m2,
+                                                      D2dGaussianClusters::Factor(s2, d, ridge));
+                ASSERT_TRUE(SameBits(got, want))
+                    << "d " << d << " ridge " << ridge << ": " << got << " vs " << want;
+                ASSERT_TRUE(
+                    SameBits(D2dGaussianClusters::KlDivergence(m1, s1, m2, s2, ridge), want));
+            }
+        }
+    }
+}
+
+TEST(D2dAgreementCache, KlAgreesWithExplicitInverses)
+{
+    // Independently: (tr(S2^-1 S1) + dm^T S2^-1 dm - d + ln det S2 - ln det S1) / 2 with the
+    // inverse and determinants of well-conditioned 3 x 3 matrices by cofactors.
+    const std::vector<double> s1{2.0, 0.3, 0.1, 0.3, 1.5, -0.2, 0.1, -0.2, 1.0};
+    const std::vector<double> s2{1.0, -0.1, 0.2, -0.1, 2.5, 0.4, 0.2, 0.4, 3.0};
+    const std::vector<double> m1{0.5, -1.0, 2.0};
+    const std::vector<double> m2{-0.5, 0.0, 1.0};
+    auto det = [](const std::vector<double>& a) {
+        return a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) +
+               a[2] * (a[3] * a[7] - a[4] * a[6]);
+    };
+    const double d2 = det(s2);
+    const std::vector<double> inv{(s2[4] * s2[8] - s2[5] * s2[7]) / d2,
+                                  -(s2[1] * s2[8] - s2[2] * s2[7]) / d2,
+                                  (s2[1] * s2[5] - s2[2] * s2[4]) / d2,
+                                  -(s2[3] * s2[8] - s2[5] * s2[6]) / d2,
+                                  (s2[0] * s2[8] - s2[2] * s2[6]) / d2,
+                                  -(s2[0] * s2[5] - s2[2] * s2[3]) / d2,
+                                  (s2[3] * s2[7] - s2[4] * s2[6]) / d2,
+                                  -(s2[0] * s2[7] - s2[1] * s2[6]) / d2,
+                                  (s2[0] * s2[4] - s2[1] * s2[3]) / d2};
+    double trace = 0;
+    double maha = 0;
+    for (int r = 0; r < 3; ++r)
+    {
+        for (int c = 0; c < 3; ++c)
+        {
+            trace += inv[r * 3 + c] * s1[c * 3 + r];
+            maha += (m2[r] - m1[r]) * inv[r * 3 + c] * (m2[c] - m1[c]);
+        }
+    }
+    const double want = 0.5 * (trace + maha - 3 + std::log(d2 / det(s1)));
+    const double got = D2dGaussianClusters::KlDivergence(m1,
+                                                         D2dGaussianClusters::Factor(s1, 3, 0),
+                                                         m2,
+                                                         D2dGaussianClusters::Factor(s2, 3, 0));
+    EXPECT_NEAR(got, want, 1e-12 * want);
+}
+
+TEST(D2dAgreementCache, StatisticsEqualTheFullSquareBitForBit)
+{
+    D2dDataRng rng(7, 3, 0);
+    const std::size_t d = 13;
+    const uint32_t k = 4;
+    const std::size_t n = 301;
+    std::vector<double> x(n * d);
+    std::vector<uint32_t> assign(n);
+    for (std::size_t p = 0; p < n; ++p)
+    {
+        assign[p] = static_cast<uint32_t>(rng.Below(k - 1)); // cluster k - 1 stays empty
+        for (std::size_t e = 0; e < d; ++e)
+        {
+            x[p * d + e] = 10 * rng.Normal() + assign[p];
+        }
+    }
+    const auto got = D2dGaussianClusters::Statistics(x, d, assign, k);
+    // The full square, point by point.
+    for (uint32_t c = 0; c < k; ++c)
+    {
+        std::vector<double> mean(d, 0.0);
+        double count = 0;
+        for (std::size_t p = 0; p < n; ++p)
+        {
+            if (assign[p] == c)
+            {
+                count += 1;
+                for (std::size_t e = 0; e < d; ++e)
+                {
+                    mean[e] += x[p * d + e];
+                }
+            }
+        }
+        for (double& m : mean)
+        {
+            m = count > 0 ? m / count : 0.0;
+        }
+        std::vector<double> cov(d * d, 0.0);
+        for (std::size_t p = 0; p < n; ++p)
+        {
+            if (assign[p] != c)
+            {
+                continue;
+            }
+            for (std::size_t r = 0; r < d; ++r)
+            {
+                const double dr = x[p * d + r] - mean[r];
+                for (std::size_t q = 0; q < d; ++q)
+                {
+                    cov[r * d + q] += dr * (x[p * d + q] - mean[q]);
+                }
+            }
+        }
+        ASSERT_EQ(got[c].count, count);
+        for (std::size_t e = 0; e < d * d; ++e)
+        {
+            const double want = count > 0 ? cov[e] / count : 0.0;
+            ASSERT_TRUE(SameBits(got[c].cov[e], want)) << "cluster " << c << " element " << e;
+        }
+        for (std::size_t e = 0; e < d; ++e)
+        {
+            ASSERT_TRUE(SameBits(got[c].mean[e], mean[e]));
+        }
+    }
+}
+
+TEST(D2dAgreementCache, SumEqualsThePlainSumBitForBitThroughChanges)
+{
+    // Random changes to devices' clusters before and after, and sums over random subsets in
+    // random orders: the cache must give the plain sum's bits every time, with fewer
+    // divergences.
+    for (auto mix : {D2dGaussianClusters::POST_EXCHANGE, D2dGaussianClusters::PRINTED})
+    {
+        D2dDataRng rng(11, 4, mix);
+        const uint32_t n = 6;
+        const uint32_t L = 3;
+        const std::size_t d = 4;
+        const double ridge = 1e-6;
+        D2dAgreementCache::Clusters before(n);
+        for (auto& b : before)
+        {
+            b = RandomClusters(L, d, rng);
+        }
+        auto after = before;
+        D2dAgreementCache cache(mix, ridge);
+        cache.Reset(n);
+        uint64_t plainDivergences = 0;
+        for (int step = 0; step < 300; ++step)
+        {
+            const uint32_t i = static_cast<uint32_t>(rng.Below(n));
+            switch (rng.Below(5))
+            {
+            case 0:
+                before[i] = RandomClusters(L, d, rng);
+                after[i] = before[i];
+                cache.BeforeChanged(i);
+                break;
+            case 1:
+                after[i] = RandomClusters(L, d, rng);
+                cache.AfterChanged(i);
+                break;
+            case 2:
+                after[i] = before[i];
+                cache.AfterSameAsBefore(i);
+                break;
+            case 3:
+                after = before;
+                cache.AfterReset();
+                break;
+            default:
+                break; // no change: the next sum comes from the cache
+            }
+            std::vector<uint32_t> devices;
+            for (uint32_t k = 0; k < n; ++k)
+            {
+                if (rng.Below(3) > 0)
+                {
+                    devices.push_back(k);
+                }
+            }
+            rng.Shuffle(devices);
+            D2dAgreementCache::Clusters b;
+            D2dAgreementCache::Clusters a;
+            for (uint32_t k : devices)
+            {
+                b.push_back(before[k]);
+                a.push_back(after[k]);
+            }
+            const auto want = PlainAgreement(b, a, mix, ridge);
+            const auto got = cache.Sum(devices, before, after);
+            ASSERT_EQ(got.terms, want.terms) << "step " << step;
+            ASSERT_TRUE(SameBits(got.sum, want.sum))
+                << "step " << step << ": " << got.sum << " vs " << want.sum;
+            const auto once = D2dGaussianClusters::SystemAgreement(b, a, mix, ridge);
+            ASSERT_TRUE(SameBits(once.sum, want.sum)) << "step " << step;
+            const uint64_t m = devices.size();
+            plainDivergences += 2 * m * (m > 0 ? m - 1 : 0) * L * L; // h^B and h^A, afresh
+        }
+        EXPECT_LT(cache.GetDivergences(), plainDivergences / 4);
+    }
+}
+
+TEST(D2dAgreementCache, OnlyTheChangedDevicesPairsAreComputedAgain)
+{
+    D2dDataRng rng(3, 5, 0);
+    const uint32_t L = 2;
+    const std::size_t d = 3;
+    D2dAgreementCache::Clusters before(3);
+    for (auto& b : before)
+    {
+        b = RandomClusters(L, d, rng);
+        for (auto& c : b)
+        {
+            c.count = 10;
+            c.cov = RandomCov(d, 2 * d, rng);
+        }
+    }
+    auto after = before;
+    D2dAgreementCache cache(D2dGaussianClusters::POST_EXCHANGE, 1e-6);
+    cache.Reset(3);
+    const std::vector<uint32_t> all{0, 1, 2};
+    const auto first = cache.Sum(all, before, after);
+    // 6 ordered pairs x L^2 terms, h^B only (after == before: h^A is h^B, ratio 1).
+    EXPECT_EQ(cache.GetDivergences(), 6U * L * L);
+    EXPECT_EQ(first.terms, 6U * L * L);
+    EXPECT_DOUBLE_EQ(first.sum, 6.0 * L * L);
+    cache.Sum(all, before, after);
+    EXPECT_EQ(cache.GetDivergences(), 6U * L * L) << "nothing changed: nothing computed";
+    after[1][0].cov[0] *= 2;
+    cache.AfterChanged(1);
+    cache.Sum(all, before, after);
+    // h^A of the 4 ordered pairs with device 1.
+    EXPECT_EQ(cache.GetDivergences(), 6U * L * L + 4U * L * L);
+    cache.Sum({0, 2}, before, after);
+    EXPECT_EQ(cache.GetDivergences(), 6U * L * L + 4U * L * L) << "pairs without 1 kept";
+    cache.AfterReset();
+    after = before;
+    EXPECT_DOUBLE_EQ(cache.Sum(all, before, after).sum, 6.0 * L * L);
+}
