@@ -6,10 +6,13 @@ paradigm (supervised, semi-supervised, unsupervised, regression) and device coun
         --iterations=I PARADIGM'S FLAGS
 
 at two iteration counts I1 < I2 per edge (by default 1 and 2001, unsupervised 1 and
-6: its iterations cost hundreds of times more) and prints the wall time of each run, the RL
+41: its iterations cost tens of times more) and prints the wall time of each run, the RL
 iterations done, the wall time per RL iteration, the ratio to supervised at the same device
 count, and the projected wall time of the default run (the default iterations per edge, read
-off --PrintHelp, x the run's edges). Run by hand; not a test (tests/analysis/
+off --PrintHelp, x the run's edges). Each run's line also gives its reward clusters
+(gd_nodes.csv): how many, the largest, and the ordered pairs of devices inside them, which
+the unsupervised paradigm's eq. (17) compares every iteration; the growth lines print the
+pairs beside the growth of the cost. Run by hand; not a test (tests/analysis/
 test_bench_discovery_paradigms.py tests its arithmetic and parsing on a fake program).
 
 Paradigms and their flags: supervised --paradigm=supervised; semi-supervised
@@ -65,8 +68,10 @@ PARADIGMS = {
 # I1,I2 per edge when --iterations is not given: a difference of a few tenths of a second of
 # iterations at least (below that the slope is start-up noise), a few seconds at most.
 # (401 left semi-supervised's slope at 10 devices inside its start-up noise of +-0.3 s.)
+# Unsupervised's cost per iteration varies by tens of percent from one iteration to the next
+# (the links chosen, the points drawn): 40 iterations at least average it.
 DEFAULT_ITERATIONS = {"supervised": (1, 2001), "semi-supervised": (1, 2001),
-                      "unsupervised": (1, 6), "regression": (1, 2001)}
+                      "unsupervised": (1, 41), "regression": (1, 2001)}
 COMMON = ["--downstream=none", "--quiet=true", "--seed=1"]
 MAX_DEVICES = 1000
 MAX_ITERATIONS = 100000
@@ -144,6 +149,18 @@ def iterations_done(outdir):
     return done, edges
 
 
+def reward_pairs(outdir):
+    """The reward clusters of the run in outdir (gd_nodes.csv's cluster column): their count,
+    the largest one's size, and the ordered pairs of distinct devices inside clusters,
+    sum |C| (|C| - 1): the pairs whose statistics eq. (17)'s system agreement compares (L^2
+    KL divergences each) in each RL iteration of the unsupervised paradigm."""
+    sizes = {}
+    with open(os.path.join(outdir, "gd_nodes.csv")) as f:
+        for row in csv.DictReader(f):
+            sizes[row["cluster"]] = sizes.get(row["cluster"], 0) + 1
+    return len(sizes), max(sizes.values(), default=0), sum(m * (m - 1) for m in sizes.values())
+
+
 def fit(n1, w1, n2, w2):
     """Two points (iterations done, wall s) -> (seconds per iteration, preparation s)."""
     slope = (w2 - w1) / (n2 - n1)
@@ -155,9 +172,11 @@ def figures(runs, default_iters):
     (dict) per (paradigm, devices) with the fit, the projection and the ratio of the
     per-iteration cost and of the projected default run to supervised at the same devices."""
     rows = []
-    for (par, n), ((i1, edges, w1), (i2, _, w2)) in runs.items():
+    for (par, n), ((i1, edges, w1, *_), (i2, _, w2, *more)) in runs.items():
         slope, prep = fit(i1, w1, i2, w2)
+        clusters, largest, pairs = more[0] if more else (None, None, None)
         rows.append(dict(paradigm=par, devices=n, edges=edges, iterations=[i1, i2],
+                         reward_clusters=clusters, largest_cluster=largest, pairs=pairs,
                          wall_s=[w1, w2], s_per_iteration=slope, preparation_s=prep,
                          default_iterations=default_iters * edges,
                          projected_default_s=prep + slope * default_iters * edges))
@@ -212,7 +231,7 @@ def run_one(program, par, n, iters, outdir):
         err = (res.stderr.strip().splitlines() or ["exit %d" % res.returncode])[-1]
         sys.exit(f"{' '.join(cmd)}: {err}")
     done, edges = iterations_done(outdir)
-    return done, edges, wall
+    return done, edges, wall, reward_pairs(outdir)
 
 
 def main(argv=None):
@@ -239,8 +258,10 @@ def main(argv=None):
                 for it in a.iterations[par]:
                     out = os.path.join(tmp, f"{par}-{n}-{it}")
                     pts.append(run_one(a.program, par, n, it, out))
+                    k, m, pairs = pts[-1][3]
                     print(f"  run {par:16s} N={n:<4d} iterations/edge {it:<6d} "
-                          f"done {pts[-1][0]:<6d} wall {pts[-1][2]:8.2f} s", flush=True)
+                          f"done {pts[-1][0]:<6d} wall {pts[-1][2]:8.2f} s  reward clusters "
+                          f"{k}, largest {m}, pairs {pairs}", flush=True)
                 runs[(par, n)] = pts
     rows = figures(runs, dflt)
     print(f"{'paradigm':16s} {'N':>4s} {'E':>2s} {'wall_I1_s':>9s} {'wall_I2_s':>9s} "
@@ -260,7 +281,10 @@ def main(argv=None):
         for x, y in zip(a.devices, a.devices[1:]):
             g = growth(rows, par, x, y)
             if g is not None:
-                print(f"growth {par} {x} -> {y} devices: per-iteration cost x {g:.2f}")
+                pa = {r["devices"]: r["pairs"] for r in rows if r["paradigm"] == par}
+                pg = (f"; ordered pairs in reward clusters {pa[x]} -> {pa[y]}"
+                      if pa.get(x) and pa.get(y) else "")
+                print(f"growth {par} {x} -> {y} devices: per-iteration cost x {g:.2f}{pg}")
     print(f"load at the end {os.getloadavg()[0]:.2f}")
     if a.out:
         with open(a.out, "w") as f:

@@ -338,6 +338,28 @@ def parse_cmfl(text):
     return rows
 
 
+def parse_discovery_paradigms(text):
+    """bench-discovery-paradigms.py: its table, one row per (paradigm, devices): the cost per
+    RL iteration, the preparation (the fit's intercept), the projected default run and both
+    as ratios to supervised at the same devices; then one row per growth line."""
+    rows = []
+    for line in text.splitlines():
+        f = line.split()
+        if (len(f) == 11 and f[0] in ("supervised", "semi-supervised", "unsupervised",
+                                      "regression") and f[1].isdigit()):
+            rows.append(dict(paradigm=f[0], devices=f[1], edges=f[2], ms_per_iteration=f[6],
+                             preparation_s=f[7], x_supervised_per_iteration=f[8],
+                             default_run_s=f[9], default_x_supervised=f[10]))
+        m = re.match(r"growth (\S+) (\d+) -> (\d+) devices: per-iteration cost x ([\d.]+)",
+                     line)
+        if m:
+            rows.append(dict(paradigm=m.group(1), devices="%s -> %s" % (m.group(2), m.group(3)),
+                             edges="", ms_per_iteration="x " + m.group(4), preparation_s="",
+                             x_supervised_per_iteration="", default_run_s="",
+                             default_x_supervised=""))
+    return rows
+
+
 def parse_blas(text):
     """bench-blas.py: one row per run (case, the BLAS it loaded, user CPU, wall, accuracy),
     then the medians' ratio reference / selected as a row of its own."""
@@ -717,6 +739,19 @@ def benches(bindir):
             settings="108 devices on 10 % of Fashion-MNIST, MLP 784-64-10, 3 rounds, "
                      "43 committee and 65 training clients, no attack (bench-cmfl.py's "
                      "defaults)"),
+        # Graph discovery's four paradigms at 10, 25 and 100 devices (the issue's target:
+        # each default run within 3x supervised's).
+        "discovery-paradigms": dict(
+            runs=[("10, 25, 100 devices", [PYTHON, os.path.join(HERE, "bench-discovery-paradigms.py"),
+                                           "--bin=" + bindir], None)],
+            parse=parse_discovery_paradigms,
+            settings="`graph-discovery --downstream=none --quiet=true --seed=1` and the "
+                     "paradigm's flags (regression: `--dataset=polynomial --model=poly:3`), "
+                     "Fashion-MNIST at its default fraction, PCA d = 50, K = 7 clusters, one "
+                     "edge (unsupervised two); per paradigm and size two runs at two "
+                     "iteration counts (the script's defaults), the cost per RL iteration "
+                     "their slope and the preparation their intercept; the default run "
+                     "projected at 5,000 iterations per edge"),
         "torchscript": dict(
             runs=[("MLP, ResNet-20, idle devices", [b("bench-torchscript")], None)],
             parse=parse_torchscript,
@@ -743,7 +778,7 @@ NAMES = ["fast-path", "scale", "scale-density", "scale-1m", "spectrum", "spectru
          "wifi-scale", "footprint", "fedavg",
          "roofline", "torchscript",
          "startup", "blas", "devices", "devices-10k", "devices-1m", "devices-decentralized",
-         "devices-random", "cmfl", "ci"]
+         "devices-random", "cmfl", "discovery-paradigms", "ci"]
 
 
 def write_atomic(path, text):

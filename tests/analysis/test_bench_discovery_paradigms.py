@@ -8,13 +8,16 @@ figures: supervised at 10 devices (2, 1.2 s), (6, 1.6 s): 0.1 s/iter, prep 1.0 s
   prep 1.0 s, ratio 5.0, default 1.0 + 0.5 x 10000 = 5001 s, ratio 5001 / 501 = 9.98;
   unsupervised at 25 devices (4, 10 s), (12, 26 s): 2.0 s/iter, no supervised there: no ratio;
   growth 10 -> 25: 2.0 / 0.5 = 4.
+reward_pairs: gd_nodes.csv with clusters of 3, 1 and 2 devices: 3 clusters, the largest 3,
+  ordered pairs 3 x 2 + 0 + 2 x 1 = 8.
 iterations_done: gd_iterations.csv keeping iterations 0 and 5 of edges 0 and 1 (traceEvery
   skipping the middle): 6 + 6 = 12, two edges; a run.json saying 7 x 2 is refused.
 default_iterations: read off a --PrintHelp line `[5000]`.
 Bad input: each of --devices, --iterations, --paradigms, --bin exits 2 with one line naming
   the parameter.
 End to end on a fake graph-discovery (writes run.json and gd_iterations.csv after sleeping
-  0.05 s per RL iteration): every (paradigm, devices) row, with the iterations done per edge
+  0.05 s per RL iteration, and gd_nodes.csv with devices 2k and 2k + 1 in cluster k): every
+  (paradigm, devices) row, with its reward pairs (3 devices: 2; 4 devices: 4), with the iterations done per edge
   x edges counted and a slope near 0.05 s (0.03 to 0.5 on a loaded machine).
 
 Run it directly: /usr/bin/python3 tests/analysis/test_bench_discovery_paradigms.py"""
@@ -50,6 +53,10 @@ with open(os.path.join(a["outDir"], "gd_iterations.csv"), "w") as f:
             f.write("%d,%d,0\n" % (e, i))
 with open(os.path.join(a["outDir"], "run.json"), "w") as f:
     json.dump(dict(parameters=dict(iterations=it, edges=edges)), f)
+with open(os.path.join(a["outDir"], "gd_nodes.csv"), "w") as f:
+    f.write("node,x_m,y_m,cluster\n")
+    for i in range(int(a["nDevices"])):
+        f.write("%d,0,0,%d\n" % (i, i // 2))
 '''
 
 
@@ -90,6 +97,13 @@ class Arithmetic(unittest.TestCase):
             "    --bufferSize:    H [256]\n"), 5000)
         with self.assertRaises(ValueError):
             bd.default_iterations("--bufferSize: H [256]")
+
+    def test_reward_pairs(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "gd_nodes.csv"), "w") as f:
+                f.write("node,x_m,y_m,cluster\n0,0,0,0\n1,0,0,1\n2,0,0,0\n3,0,0,2\n"
+                        "4,0,0,0\n5,0,0,2\n")
+            self.assertEqual(bd.reward_pairs(d), (3, 3, 8))
 
     def test_iterations_done(self):
         with tempfile.TemporaryDirectory() as d:
@@ -152,6 +166,8 @@ class Command(unittest.TestCase):
         for x in rows:
             self.assertTrue(0.03 < x["s_per_iteration"] < 0.5, x)
         self.assertIn("growth unsupervised 3 -> 4 devices", r.stdout)
+        self.assertIn("ordered pairs in reward clusters 2 -> 4", r.stdout)
+        self.assertEqual((u["reward_clusters"], u["largest_cluster"], u["pairs"]), (2, 2, 4))
 
 
 if __name__ == "__main__":

@@ -200,6 +200,15 @@ run selected  blas=/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 user_
 median user CPU: reference 7.00 s, selected 2.00 s, reference / selected 3.50
 """
 
+DISCOVERY = """\
+paradigm            N  E wall_I1_s wall_I2_s     iters    ms/iter   prep_s   x_sup  default_s def_x_sup
+supervised         25  1      0.89      3.58    1,2001       1.35     0.89    1.00        7.6      1.00
+unsupervised       25  2      4.88      8.73    2,82        48.18     4.78   35.79      486.6     63.87
+regression        100  1      1.18     15.66    1,2001       7.24     1.18       -       37.4         -
+growth unsupervised 25 -> 100 devices: per-iteration cost x 11.90; ordered pairs in reward clusters 58 -> 882
+load at the end 1.08
+"""
+
 CMFL = """\
 cmfl-1          1 Mbit/s  round    73.200 s sim    569.30 MB/round  accuracy 0.361  wall    8.0 s
 fedavg          1 Mbit/s  round     4.170 s sim     22.20 MB/round  accuracy 0.263  wall    6.0 s
@@ -350,6 +359,20 @@ class Parsers(unittest.TestCase):
         self.assertEqual(rows[0]["note"], "")
         self.assertEqual(rows[1]["note"], "bound 1.2 x N x P x 4 + data = 708 MB")
 
+    def test_discovery_paradigms(self):
+        rows = pn.parse_discovery_paradigms(DISCOVERY)
+        self.assertEqual([(r["paradigm"], r["devices"]) for r in rows],
+                         [("supervised", "25"), ("unsupervised", "25"), ("regression", "100"),
+                          ("unsupervised", "25 -> 100")])
+        u = rows[1]
+        self.assertEqual((u["edges"], u["ms_per_iteration"], u["preparation_s"],
+                          u["x_supervised_per_iteration"], u["default_run_s"],
+                          u["default_x_supervised"]),
+                         ("2", "48.18", "4.78", "35.79", "486.6", "63.87"))
+        self.assertEqual((rows[2]["x_supervised_per_iteration"], rows[2]["default_x_supervised"]),
+                         ("-", "-"))
+        self.assertEqual(rows[3]["ms_per_iteration"], "x 11.90")
+
     def test_cmfl(self):
         rows = pn.parse_cmfl(CMFL)
         self.assertEqual(len(rows), 4)
@@ -407,7 +430,8 @@ class Parsers(unittest.TestCase):
 
     def test_empty_output_gives_no_rows(self):
         for parse in (pn.parse_fast_path, pn.parse_roofline, pn.parse_torchscript, pn.parse_startup,
-                      pn.parse_devices, pn.parse_cmfl, pn.parse_blas, pn.parse_ci):
+                      pn.parse_devices, pn.parse_cmfl, pn.parse_blas, pn.parse_ci,
+                      pn.parse_discovery_paradigms):
             self.assertEqual(parse("nothing here\n"), [])
 
 
