@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 namespace ns3
 {
@@ -210,6 +211,14 @@ D2dAgreementCache::Sum(const std::vector<uint32_t>& devices,
                        const Clusters& before,
                        const Clusters& after)
 {
+    for (uint32_t i : devices)
+    {
+        if (i >= m_devices.size() || i >= before.size() || i >= after.size())
+        {
+            throw std::invalid_argument("D2dAgreementCache::Sum: device " + std::to_string(i) +
+                                        " beyond the devices of Reset or the clusters given");
+        }
+    }
     D2dGaussianClusters::Agreement a;
     for (uint32_t i : devices)
     {

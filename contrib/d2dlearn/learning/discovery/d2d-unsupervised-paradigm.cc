@@ -505,6 +505,7 @@ D2dUnsupervisedParadigm::GainFrom(uint32_t receiver,
     // nearest clusters, recompute, and score the trace ratio of eq. (16).
     std::vector<double> x;
     std::vector<uint32_t> a;
+    bool drawn = false;
     for (uint32_t l = 0; l < m_nClusters && l < allocated.size(); ++l)
     {
         const auto count = static_cast<uint64_t>(std::max(0.0, allocated[l]) + 0.5);
@@ -512,10 +513,11 @@ D2dUnsupervisedParadigm::GainFrom(uint32_t receiver,
         {
             continue;
         }
-        if (x.empty())
+        if (!drawn)
         {
             x = m_points.at(receiver);
             a = m_assign.at(receiver);
+            drawn = true;
         }
         const auto s = D2dGaussianClusters::Sample(m_stats.at(transmitter)[l],
                                                    count,
@@ -526,7 +528,7 @@ D2dUnsupervisedParadigm::GainFrom(uint32_t receiver,
         }
         x.insert(x.end(), s.begin(), s.end());
     }
-    if (x.empty())
+    if (!drawn)
     {
         // Nothing drawn: the statistics after are those before (the same points, the same
         // arithmetic, so the same bits).

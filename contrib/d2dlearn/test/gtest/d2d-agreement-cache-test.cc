@@ -20,6 +20,7 @@
 #include <cstring>
 #include <gtest/gtest.h>
 #include <limits>
+#include <stdexcept>
 #include <vector>
 
 using namespace ns3;
@@ -503,4 +504,5 @@ TEST(D2dAgreementCache, OnlyTheChangedDevicesPairsAreComputedAgain)
     cache.AfterReset();
     after = before;
     EXPECT_DOUBLE_EQ(cache.Sum(all, before, after).sum, 6.0 * L * L);
+    EXPECT_THROW(cache.Sum({0, 3}, before, after), std::invalid_argument) << "no device 3";
 }
