@@ -17,7 +17,7 @@ D2dEnergySource::GetTypeId()
     static TypeId tid =
         TypeId("ns3::D2dEnergySource")
             .SetParent<EnergySource>()
-            .SetGroupName("D2dLearn")
+            .SetGroupName("D2dlearn")
             .AddConstructor<D2dEnergySource>()
             .AddAttribute("InitialEnergyJ",
                           "Initial energy stored in the source, J",

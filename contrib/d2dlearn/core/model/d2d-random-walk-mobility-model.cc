@@ -25,7 +25,7 @@ D2dRandomWalkMobilityModel::GetTypeId()
     static TypeId tid =
         TypeId("ns3::D2dRandomWalkMobilityModel")
             .SetParent<MobilityModel>()
-            .SetGroupName("D2dLearn")
+            .SetGroupName("D2dlearn")
             .AddConstructor<D2dRandomWalkMobilityModel>()
             .AddAttribute("Bounds",
                           "The rectangle walked in (m); the walk reflects off its sides.",

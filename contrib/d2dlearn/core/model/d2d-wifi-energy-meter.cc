@@ -23,7 +23,7 @@ D2dWifiEnergyMeter::GetTypeId()
     static TypeId tid =
         TypeId("ns3::D2dWifiEnergyMeter")
             .SetParent<Object>()
-            .SetGroupName("D2dLearn")
+            .SetGroupName("D2dlearn")
             .AddConstructor<D2dWifiEnergyMeter>()
             .AddTraceSource("EnergyEvent",
                             "Energy of a period of one PHY state: (time, node, component, "
