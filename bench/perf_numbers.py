@@ -341,22 +341,32 @@ def parse_cmfl(text):
 def parse_discovery_paradigms(text):
     """bench-discovery-paradigms.py: its table, one row per (paradigm, devices): the cost per
     RL iteration, the preparation (the fit's intercept), the projected default run and both
-    as ratios to supervised at the same devices; then one row per growth line."""
+    as ratios to supervised at the same devices, and the ordered pairs in reward clusters
+    (from the run lines); then one row per growth line: the growth of the cost per
+    iteration and of the pairs."""
     rows = []
+    pairs = {}
     for line in text.splitlines():
+        m = re.match(r"\s+run (\S+)\s+N=(\d+) .* pairs (\d+)$", line)
+        if m:
+            pairs[(m.group(1), m.group(2))] = m.group(3)
+            continue
         f = line.split()
-        if (len(f) == 11 and f[0] in ("supervised", "semi-supervised", "unsupervised",
-                                      "regression") and f[1].isdigit()):
+        if len(f) == 11 and f[1].isdigit():
             rows.append(dict(paradigm=f[0], devices=f[1], edges=f[2], ms_per_iteration=f[6],
                              preparation_s=f[7], x_supervised_per_iteration=f[8],
-                             default_run_s=f[9], default_x_supervised=f[10]))
-        m = re.match(r"growth (\S+) (\d+) -> (\d+) devices: per-iteration cost x ([\d.]+)",
-                     line)
+                             default_run_s=f[9], default_x_supervised=f[10],
+                             growth_per_iteration="",
+                             reward_pairs=pairs.get((f[0], f[1]), "")))
+        m = re.match(r"growth (\S+) (\d+) -> (\d+) devices: per-iteration cost x ([\d.]+)"
+                     r"(?:; ordered pairs in reward clusters (\d+) -> (\d+))?", line)
         if m:
             rows.append(dict(paradigm=m.group(1), devices="%s -> %s" % (m.group(2), m.group(3)),
-                             edges="", ms_per_iteration="x " + m.group(4), preparation_s="",
+                             edges="", ms_per_iteration="", preparation_s="",
                              x_supervised_per_iteration="", default_run_s="",
-                             default_x_supervised=""))
+                             default_x_supervised="", growth_per_iteration="x " + m.group(4),
+                             reward_pairs=("%s -> %s" % (m.group(5), m.group(6))
+                                           if m.group(5) else "")))
     return rows
 
 

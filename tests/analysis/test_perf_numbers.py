@@ -201,6 +201,7 @@ median user CPU: reference 7.00 s, selected 2.00 s, reference / selected 3.50
 """
 
 DISCOVERY = """\
+  run unsupervised     N=25   iterations/edge 41     done 82     wall     8.73 s  reward clusters 10, largest 5, pairs 58
 paradigm            N  E wall_I1_s wall_I2_s     iters    ms/iter   prep_s   x_sup  default_s def_x_sup
 supervised         25  1      0.89      3.58    1,2001       1.35     0.89    1.00        7.6      1.00
 unsupervised       25  2      4.88      8.73    2,82        48.18     4.78   35.79      486.6     63.87
@@ -371,7 +372,9 @@ class Parsers(unittest.TestCase):
                          ("2", "48.18", "4.78", "35.79", "486.6", "63.87"))
         self.assertEqual((rows[2]["x_supervised_per_iteration"], rows[2]["default_x_supervised"]),
                          ("-", "-"))
-        self.assertEqual(rows[3]["ms_per_iteration"], "x 11.90")
+        self.assertEqual((u["reward_pairs"], rows[0]["reward_pairs"]), ("58", ""))
+        self.assertEqual((rows[3]["growth_per_iteration"], rows[3]["reward_pairs"],
+                          rows[3]["ms_per_iteration"]), ("x 11.90", "58 -> 882", ""))
 
     def test_cmfl(self):
         rows = pn.parse_cmfl(CMFL)
