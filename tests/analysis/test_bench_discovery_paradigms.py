@@ -151,17 +151,17 @@ class Command(unittest.TestCase):
 
     def test_end_to_end(self):
         out = os.path.join(self.tmp.name, "f.json")
-        r = self.run_script("--devices", "3,4", "--iterations", "1,3", "--out", out)
+        r = self.run_script("--devices", "3,4", "--iterations", "1,5", "--out", out)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("method: two-point fit", r.stdout)
         with open(out) as f:
             rows = json.load(f)["rows"]
         self.assertEqual(len(rows), 8)
         u = next(x for x in rows if x["paradigm"] == "unsupervised" and x["devices"] == 4)
-        self.assertEqual(u["iterations"], [2, 6])
+        self.assertEqual(u["iterations"], [2, 10])
         self.assertEqual(u["default_iterations"], 10000)
         s = next(x for x in rows if x["paradigm"] == "supervised" and x["devices"] == 4)
-        self.assertEqual(s["iterations"], [1, 3])
+        self.assertEqual(s["iterations"], [1, 5])
         # 0.05 s a iteration, the fixed start-up cost cancelled by the slope
         for x in rows:
             self.assertTrue(0.03 < x["s_per_iteration"] < 0.5, x)
