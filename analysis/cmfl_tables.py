@@ -88,14 +88,16 @@ import os
 import sys
 
 from d2dlearn_analysis.errors import AnalysisError
+from d2dlearn_analysis.protocols import for_program, labelled, protocol
 from d2dlearn_analysis.reader import read_columns, read_run_json
 from d2dlearn_analysis.run_flags import distinguishing_flags
 from d2dlearn_analysis.run_json import table_main
 
-#: --algorithm names in the table's column order, with the paper's names.
-ALGORITHMS = [("cmfl-1", "CMFL-I"), ("cmfl-2", "CMFL-II"), ("fedavg", "FedAvg"),
-              ("median", "Median"), ("trimmed-mean", "Trimmed Mean"), ("krum", "Krum"),
-              ("multi-krum", "Multi-Krum")]
+#: --algorithm names in the table's column order, with the paper's names: the cmfl
+#: scenario's protocols of the robustness table, CMFL and those with a server (not the
+#: serverless efficiency baselines), from the library's registry.
+ALGORITHMS = labelled([n for n in for_program("cmfl")
+                       if protocol(n)["usesD2s"] or protocol(n)["class"] == "ns3::D2dCmfl"])
 ATTACKS = ["none", "back-gradient", "gradient-scaling"]
 SPACES = ["weights", "update"]
 #: The table's own keys: the row's and the column's.

@@ -59,6 +59,7 @@ import pandas as pd  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
+from d2dlearn_analysis.protocols import for_program, labelled  # noqa: E402
 from d2dlearn_analysis.reader import load_rounds, read_run_json  # noqa: E402
 from d2dlearn_analysis.traces import (  # noqa: E402
     check_counts,
@@ -84,13 +85,9 @@ CCP_COLUMNS = ["round", "step", "attempt", "primary", "replies", "quorum", "outc
                "sim_time_s"]
 AGGREGATION_COLUMNS = ["device", "malicious", "training", "committee", "aggregated"]
 
-#: --algorithm values of the cmfl scenario and their labels in the paper, in legend order.
-ALGORITHMS = [
-    ("cmfl-1", "CMFL-I"), ("cmfl-2", "CMFL-II"), ("fedavg", "FedAvg"),
-    ("median", "Median"), ("trimmed-mean", "Trimmed Mean"), ("krum", "Krum"),
-    ("multi-krum", "Multi-Krum"), ("braintorrent", "BrainTorrent"),
-    ("gossipfl", "GossipFL"),
-]
+#: --algorithm values of the cmfl scenario and their labels in the paper, in legend order
+#: (the library's registry, d2dlearn_analysis.protocols).
+ALGORITHMS = labelled(for_program("cmfl"))
 ALGORITHM_LABELS = dict(ALGORITHMS)
 ALGORITHM_ORDER = {key: i for i, (key, _) in enumerate(ALGORITHMS)}
 #: --attack values and the column titles, in column order.

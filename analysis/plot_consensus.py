@@ -78,6 +78,7 @@ import numpy as np  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from d2dlearn_analysis.atomic import atomic_open  # noqa: E402
 from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
+from d2dlearn_analysis.protocols import for_program  # noqa: E402
 from d2dlearn_analysis.reader import load_rounds, read_run_json  # noqa: E402
 from d2dlearn_analysis.run_flags import distinguishing_flags  # noqa: E402
 from d2dlearn_analysis.traces import (add_format_argument, axis_label, legend,  # noqa: E402
@@ -91,8 +92,9 @@ COEFFICIENTS_COLUMNS = ["round", "sim_time_s", "node", "power", "coefficient"]
 BOUNDARY_COLUMNS = ["round", "node", "x1", "x2", "class"]
 # Sec. 5.1 of the paper: the four class means of the 2-D toy (unit covariance).
 GAUSSIAN_MEANS = np.array([[-2.0, 2.0], [2.0, 2.0], [-2.0, -2.0], [2.0, -2.0]])
-#: Table 1's order of algorithms and trust modes.
-TABLE_ALGORITHMS = ["fedavg", "fedprox", "local", "consensus"]
+#: Table 1's order of algorithms (the consensus scenario's protocols, in the registry's
+#: order: d2dlearn_analysis.protocols) and trust modes.
+TABLE_ALGORITHMS = for_program("consensus")
 TABLE_TRUST = ["naive", "static", "dynamic"]
 
 

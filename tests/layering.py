@@ -97,6 +97,7 @@ ALLOWED = {
     "scenarios": set(LIBRARY),
     "examples": set(LIBRARY),
     "bench": set(LIBRARY),
+    "utils": set(LIBRARY),
 }
 
 # Pure rules: functions of numbers (no simulator, no ns-3 object, no learner), tested by
@@ -131,7 +132,7 @@ KNOWN = {}
 # ----------------------------------------------------------------------------------------
 
 MODULE = os.path.join("contrib", "d2dlearn")
-PROGRAM_DIRS = ["scenarios", "examples", "bench"]
+PROGRAM_DIRS = ["scenarios", "examples", "bench", "utils"]
 SOURCE_SUFFIXES = (".h", ".cc")
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 TORCH = re.compile(r"^(torch|ATen|c10)/")

@@ -224,6 +224,7 @@ set(d2dlearn_learning_sources
     learning/learner/d2d-variational-learner.cc
     learning/helper/d2d-learning-options.cc
     learning/helper/d2d-learning-helper.cc
+    learning/helper/d2d-protocol-registry.cc
 )
 set(d2dlearn_learning_headers
     learning/learner/d2d-torch-runtime.h
@@ -234,6 +235,7 @@ set(d2dlearn_learning_headers
     learning/learner/d2d-variational-learner.h
     learning/helper/d2d-learning-options.h
     learning/helper/d2d-learning-helper.h
+    learning/helper/d2d-protocol-registry.h
 )
 # learning/fl/: FedAvg, FedProx, FedSGD, decentralized and semi-decentralized FL, local training,
 # the server aggregation strategies (mean and the robust rules) and upload with retry.

@@ -33,7 +33,8 @@
 #include "ns3/d2d-network-options.h"
 #include "ns3/d2d-ns3-compat.h"
 #include "ns3/d2d-partitioner.h"
-#include "ns3/d2d-type-choices.h"
+#include "ns3/d2d-protocol-registry.h"
+#include "ns3/d2d-segmented-gossip.h"
 #include "ns3/d2dlearn-module.h"
 
 #include <fmt/format.h>
@@ -69,17 +70,9 @@ main(int argc, char* argv[])
     // (Range() narrows) and sets it for every object of the class.
     D2dScenarioSupport support("cmfl");
     D2dScenarioFlags flags(support);
-    // The protocol of each --algorithm (the FedAvg server's rule: D2dAggregationStrategy).
-    static const D2dTypeChoice protocols("algorithm",
-                                         {{"cmfl-1", "ns3::D2dCmfl"},
-                                          {"cmfl-2", "ns3::D2dCmfl"},
-                                          {"fedavg", "ns3::D2dFedAvg"},
-                                          {"median", "ns3::D2dFedAvg"},
-                                          {"trimmed-mean", "ns3::D2dFedAvg"},
-                                          {"krum", "ns3::D2dFedAvg"},
-                                          {"multi-krum", "ns3::D2dFedAvg"},
-                                          {"braintorrent", "ns3::D2dBrainTorrent"},
-                                          {"gossipfl", "ns3::D2dSegmentedGossip"}});
+    // The protocols of --algorithm (D2dProtocolRegistry; median, trimmed-mean, krum and
+    // multi-krum are D2dFedAvg with that aggregation rule).
+    static const D2dProtocolChoice protocols("algorithm", "cmfl");
     flags.Add("algorithm", "The protocol, and a server's aggregation rule", algorithm)
         .Sets("ns3::D2dFedAvg::Aggregation")
         .Choices(protocols.GetNames());
@@ -135,9 +128,9 @@ main(int argc, char* argv[])
     flags.Parse(argc, argv);
 
     // What involves several flags: one line naming them, before simulating.
-    const bool cmfl = algorithm == "cmfl-1" || algorithm == "cmfl-2";
-    const bool peers = algorithm == "braintorrent" || algorithm == "gossipfl";
-    const bool server = !cmfl && !peers;
+    const bool cmfl = protocols.IsA(algorithm, D2dCmfl::GetTypeId());
+    const D2dTraffic traffic = protocols.GetTraffic(algorithm);
+    const bool server = traffic.d2s; // the FedAvg family's
     D2dAttackType attackType = D2dAttackType::NONE;
     try
     {
@@ -148,7 +141,7 @@ main(int argc, char* argv[])
         support.Fail(std::string("--") + e.what());
     }
     learning.Validate(support, false);
-    net.SetTraffic(D2dLearningHelper::GetTraffic(protocols, algorithm));
+    net.SetTraffic(traffic);
     net.Validate(support, defaultDevices, 2);
     const uint32_t nDevices = net.nDevices;
     const double activationPercent = flags.Get<DoubleValue>("activationPercent");
@@ -232,11 +225,12 @@ main(int argc, char* argv[])
     // The protocol by TypeId, its attributes the flags' (each applies to the class that has
     // it); learners: one per device, seeded from the run seed and the device id.
     D2dLearningHelper helper;
-    helper.SetProtocolType(protocols.GetTypeName(algorithm));
+    helper.SetProtocol(algorithm); // its class and presets (cmfl-2: Strategy=2; krum: its rule)
     learning.Configure(helper, net.seed); // after the label flips: it takes the shards
     const auto learners = helper.InstallLearners(network.devices);
     const uint64_t segments = flags.Get<UintegerValue>("segments");
-    if (algorithm == "gossipfl" && segments > learners[0]->GetNParameters())
+    if (protocols.IsA(algorithm, D2dSegmentedGossip::GetTypeId()) &&
+        segments > learners[0]->GetNParameters())
     {
         // D2dSegmentedGossip would abort at Start: a segment holds at least one parameter.
         traces.reset(); // deletes the temporary files (Fail exits without unwinding)
@@ -255,20 +249,22 @@ main(int argc, char* argv[])
     Config::SetDefault("ns3::D2dFedAvg::ClientFraction", DoubleValue(activationPercent / 100.0));
     if (cmfl)
     {
-        helper.SetProtocolAttribute("Strategy", UintegerValue(algorithm == "cmfl-2" ? 2 : 1));
         helper.SetProtocolAttribute("RoundDeadline", TimeValue(Seconds(0))); // the CCP's timers
-    }
-    // median, trimmed-mean, krum, multi-krum: the server's rule (fedavg: the default mean).
-    // Krum's f with --krumF=-1 is epsilon x the round's participants.
-    Ptr<D2dAggregationStrategy> robustRule = D2dAggregationStrategy::CreateByName(algorithm);
-    if (robustRule)
-    {
-        helper.SetProtocolAttribute("Aggregation", PointerValue(robustRule));
     }
     Ptr<D2dFlProtocol> protocol =
         helper.Install(learners, network.d2dTransports, network.d2sTransports, network.mode);
     stream += helper.AssignStreams(protocol, stream);
     Ptr<D2dCmfl> cmflProtocol = DynamicCast<D2dCmfl>(protocol);
+    // median, trimmed-mean, krum, multi-krum: the server's rule, a preset of the protocol
+    // (fedavg: the default mean, not recorded). Krum's f with --krumF=-1 is epsilon x the
+    // round's participants.
+    Ptr<D2dAggregationStrategy> robustRule;
+    if (const auto& rule = D2dProtocolRegistry::GetProtocol(algorithm).aggregation; !rule.empty())
+    {
+        PointerValue chosen;
+        protocol->GetAttribute("Aggregation", chosen);
+        robustRule = chosen.Get<D2dAggregationStrategy>();
+    }
     if (cmflProtocol)
     {
         cmflProtocol->SetMalicious(malicious, attackType, scalingLow);

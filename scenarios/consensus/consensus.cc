@@ -34,7 +34,7 @@
 #include "ns3/d2d-ns3-compat.h"
 #include "ns3/d2d-partitioner.h"
 #include "ns3/d2d-prediction-consensus.h"
-#include "ns3/d2d-type-choices.h"
+#include "ns3/d2d-protocol-registry.h"
 #include "ns3/d2dlearn-module.h"
 
 #include <algorithm>
@@ -77,11 +77,7 @@ main(int argc, char* argv[])
     D2dScenarioSupport support("consensus");
     D2dScenarioFlags flags(support);
     learning.datasets.push_back("polynomial"); // App. A.1, with the closed-form learner
-    static const D2dTypeChoice protocols("algorithm",
-                                         {{"consensus", "ns3::D2dPredictionConsensus"},
-                                          {"fedavg", "ns3::D2dFedAvg"},
-                                          {"fedprox", "ns3::D2dFedAvg"},
-                                          {"local", "ns3::D2dLocalTraining"}});
+    static const D2dProtocolChoice protocols("algorithm", "consensus"); // D2dProtocolRegistry
     flags.Add("algorithm", "The protocol", algorithm).Choices(protocols.GetNames());
     learning.AddFlags(flags);
     flags.Bind("trust", "ns3::D2dPredictionConsensus::Trust");
@@ -160,13 +156,13 @@ main(int argc, char* argv[])
     }
 
     learning.Validate(support, true);
-    if (learning.GetSpecs().size() > 1 && (algorithm == "fedavg" || algorithm == "fedprox"))
+    if (learning.GetSpecs().size() > 1 && protocols.IsA(algorithm, D2dFedAvg::GetTypeId()))
     {
         support.Fail("--model=" + learning.model +
                      ": several architectures need --algorithm="
                      "consensus or local (FedAvg and FedProx average models)");
     }
-    net.SetTraffic(D2dLearningHelper::GetTraffic(protocols, algorithm));
+    net.SetTraffic(protocols.GetTraffic(algorithm));
     net.Validate(support,
                  polynomial ? polynomialDevices : defaultDevices,
                  algorithm == "local" ? 1 : 2);
@@ -221,12 +217,11 @@ main(int argc, char* argv[])
     }
 
     D2dLearningHelper helper;
-    helper.SetProtocolType(protocols.GetTypeName(algorithm));
-    if (algorithm == "fedavg" || algorithm == "fedprox")
+    helper.SetProtocol(algorithm); // its class and presets (fedprox: Variant=fedprox)
+    if (protocols.IsA(algorithm, D2dFedAvg::GetTypeId()))
     {
-        helper.SetProtocolAttribute("Variant", StringValue(algorithm));
         helper.SetProtocolAttribute("Aggregation",
-                                    PointerValue(D2dAggregationStrategy::CreateByName("mean")));
+                                    PointerValue(D2dProtocolRegistry::CreateAggregation("mean")));
     }
     learning.Configure(helper, net.seed); // after the label flips: it takes the shards
     const auto& specs = learning.GetSpecs();

@@ -26,15 +26,10 @@
 #include "ns3/d2d-learner.h"
 #include "ns3/d2d-learning-helper.h"
 #include "ns3/d2d-learning-options.h"
-#include "ns3/d2d-local-training.h"
-#include "ns3/d2d-mean-aggregation.h"
-#include "ns3/d2d-median-aggregation.h"
-#include "ns3/d2d-multi-krum-aggregation.h"
 #include "ns3/d2d-network-options.h"
 #include "ns3/d2d-partitioner.h"
+#include "ns3/d2d-protocol-registry.h"
 #include "ns3/d2d-semi-decentralized-fl.h"
-#include "ns3/d2d-trimmed-mean-aggregation.h"
-#include "ns3/d2d-type-choices.h"
 #include "ns3/d2dlearn-module.h"
 
 #include <algorithm>
@@ -71,20 +66,14 @@ main(int argc, char* argv[])
     // (Range() narrows) and sets it for every object of the class.
     D2dScenarioSupport support("fedavg");
     D2dScenarioFlags flags(support);
-    static const D2dTypeChoice protocols("algorithm",
-                                         {{"fedavg", "ns3::D2dFedAvg"},
-                                          {"fedprox", "ns3::D2dFedAvg"},
-                                          {"fedsgd", "ns3::D2dFedAvg"},
-                                          {"decentralized", "ns3::D2dDecentralizedFl"},
-                                          {"semi-decentralized", "ns3::D2dSemiDecentralizedFl"},
-                                          {"local", "ns3::D2dLocalTraining"}});
+    static const D2dProtocolChoice protocols("algorithm", "fedavg"); // D2dProtocolRegistry
     flags.Add("algorithm", "The protocol", algorithm).Choices(protocols.GetNames());
     learning.AddFlags(flags);
     flags.Add("flipDevices", "Devices with flipped labels (low quality)", flipDevices)
         .Sets("ns3::D2dKrumAggregation::ByzantinePercent")
         .Range(0, 1e5);
     flags.Add("aggregation", "fedavg, fedprox, fedsgd: the server's rule", aggregation)
-        .Choices({"mean", "median", "trimmed-mean", "krum", "multi-krum"});
+        .Choices(D2dProtocolRegistry::GetAggregationNames());
     flags.Bind("trimPercent", "ns3::D2dTrimmedMeanAggregation::TrimPercent");
     flags.Bind("krumF",
                "ns3::D2dKrumAggregation::ByzantineCount",
@@ -140,8 +129,7 @@ main(int argc, char* argv[])
 
     // What involves several flags: one line naming them, before simulating.
     // (Which flag acts with which --algorithm is D2dFlagScope's table: net.Validate().)
-    const bool fedAvgFamily =
-        algorithm == "fedavg" || algorithm == "fedprox" || algorithm == "fedsgd";
+    const bool fedAvgFamily = protocols.IsA(algorithm, D2dFedAvg::GetTypeId());
     // --ns3::D2dFedAvg::Aggregation=CLASS picks the strategy by class name instead.
     const bool aggregationAttribute = flags.HasArgument("--ns3::D2dFedAvg::Aggregation=");
     if (aggregationAttribute && flags.Given("aggregation"))
@@ -160,7 +148,7 @@ main(int argc, char* argv[])
     {
         neighbours = graph == "range" ? 100000 : 7; // 100000: the --neighbours maximum
     }
-    net.SetTraffic(D2dLearningHelper::GetTraffic(protocols, algorithm));
+    net.SetTraffic(protocols.GetTraffic(algorithm));
     net.Validate(support, defaultDevices, algorithm == "local" ? 1 : 2);
     if (graph == "range" && !net.IsWifi() && net.rangeM <= 0)
     {
@@ -189,11 +177,7 @@ main(int argc, char* argv[])
     learning.LoadData(support, nDevices, net.seed);
 
     D2dLearningHelper helper;
-    helper.SetProtocolType(protocols.GetTypeName(algorithm));
-    if (helper.GetProtocolType() == D2dFedAvg::GetTypeId())
-    {
-        helper.SetProtocolAttribute("Variant", StringValue(algorithm));
-    }
+    helper.SetProtocol(algorithm); // its class and presets (fedprox: Variant=fedprox)
     // The flags bound to attributes are the classes' defaults already; what follows from
     // several of them:
     const double globalLearningRate = flags.Get<DoubleValue>("globalLearningRate");
@@ -237,7 +221,7 @@ main(int argc, char* argv[])
     {
         helper.SetProtocolAttribute(
             "Aggregation",
-            PointerValue(D2dAggregationStrategy::CreateByName(aggregation)));
+            PointerValue(D2dProtocolRegistry::CreateAggregation(aggregation)));
     }
     learning.Configure(helper, net.seed); // after the label flips: it takes the shards
     Ptr<D2dFlProtocol> protocol = helper.Install(network);

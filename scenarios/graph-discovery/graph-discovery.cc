@@ -588,11 +588,7 @@ main(int argc, char* argv[])
 
     // Downstream FL on the shards as the exchange left them.
     D2dLearningHelper helper;
-    helper.SetProtocolType(discovery.GetDownstreamType());
-    if (helper.GetProtocolType() == D2dFedAvg::GetTypeId())
-    {
-        helper.SetProtocolAttribute("Variant", StringValue(discovery.downstream));
-    }
+    helper.SetProtocol(discovery.downstream); // D2dProtocolRegistry: class and presets
     if (discovery.downstream == "fedsgd")
     {
         Config::SetDefault("ns3::D2dFedAvg::GlobalLearningRate",

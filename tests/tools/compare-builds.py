@@ -44,6 +44,24 @@ RUNS = [
                          "--bufferSize=16", "--traceEvery=1", "--downstream=fedavg",
                          "--rounds=1", "--seed=5"]),
 ]
+# Every other protocol each program offers (D2dProtocolRegistry), on the same small
+# settings: the registry must make each one exactly as the programs made it before.
+FEDAVG = ["--nDevices=4", "--rounds=2", "--dataFraction=0.02", "--model=mlp:16", "--seed=3"]
+for algorithm in ["fedprox", "fedsgd", "local"]:
+    RUNS.append(("fedavg", ["--algorithm=" + algorithm] + FEDAVG))
+RUNS.append(("fedavg", ["--aggregation=krum", "--flipDevices=1"] + FEDAVG))
+CMFL = ["--nDevices=20", "--activationPercent=50", "--rounds=2", "--dataFraction=0.02",
+        "--model=logistic", "--seed=5", "--maliciousPercent=10"]
+for algorithm in ["cmfl-2", "fedavg", "median", "trimmed-mean", "krum", "multi-krum",
+                  "braintorrent", "gossipfl"]:
+    RUNS.append(("cmfl", ["--algorithm=" + algorithm] + CMFL))
+for algorithm in ["fedavg", "fedprox", "local"]:
+    RUNS.append(("consensus", ["--algorithm=" + algorithm, "--nDevices=4", "--rounds=3",
+                               "--dataFraction=0.02", "--seed=5"]))
+for downstream in ["fedprox", "decentralized", "semi-decentralized"]:
+    RUNS.append(("graph-discovery", ["--nDevices=8", "--dataFraction=0.02", "--iterations=20",
+                                     "--bufferSize=16", "--downstream=" + downstream,
+                                     "--rounds=1", "--seed=5"]))
 
 tmp = tempfile.mkdtemp(prefix="compare-builds.")
 failures = 0

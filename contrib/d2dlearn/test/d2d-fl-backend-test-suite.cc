@@ -17,7 +17,9 @@
 #include "ns3/d2d-fed-avg.h"
 #include "ns3/d2d-helper.h"
 #include "ns3/d2d-learner.h"
+#include "ns3/d2d-learning-helper.h"
 #include "ns3/d2d-partitioner.h"
+#include "ns3/d2d-protocol-registry.h"
 #include "ns3/d2d-segmented-gossip.h"
 #include "ns3/d2d-semi-decentralized-fl.h"
 #include "ns3/d2d-wifi-helper.h"
@@ -25,11 +27,13 @@
 #include "ns3/enum.h"
 #include "ns3/mobility-helper.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <string>
 #include <tuple>
@@ -56,15 +60,15 @@ struct BackendOutcome
 /**
  * \brief Run two rounds of a protocol among 4 devices 10 m apart (and a server 5 m off the
  * line for fedavg and semi), Gaussian-mixture data, an MLP, reliable delivery.
- * \param protocol fedavg, decentralized, semi, braintorrent or gossip
- * \param wifi true: D2dWifiTransports; false: the D2D (and D2S) channel's radios
- * \return the outcome
+ * \param protocol fedavg, decentralized, semi-decentralized, braintorrent or gossipfl
+ * (D2dProtocolRegistry names) \param wifi true: D2dWifiTransports; false: the D2D (and D2S)
+ * channel's radios \return the outcome
  */
 BackendOutcome
 RunOnBackend(const std::string& protocol, bool wifi)
 {
     const uint32_t n = 4;
-    const bool withServer = protocol == "fedavg" || protocol == "semi";
+    const bool withServer = D2dProtocolRegistry::GetTraits(protocol).usesD2s;
     const D2dTestData& data = GaussianTestData(11, 12, 2000, 1000);
     NodeContainer nodes = MakeTestNodesOnLine(n, 10.0);
     D2dHelper d2d; // the devices' energy sources and compute models (and the channel radios)
@@ -135,69 +139,51 @@ RunOnBackend(const std::string& protocol, bool wifi)
         out.averages.emplace_back(round, device, c);
     };
 
-    Ptr<D2dFlProtocol> fl;
-    Ptr<D2dFedAvg> fedAvg;
-    Ptr<D2dSemiDecentralizedFl> semi;
-    if (protocol == "fedavg")
+    // The protocol by its registry name (class and presets), with this test's settings;
+    // then its averaging trace, by class.
+    static const std::map<std::string, std::vector<std::pair<std::string, std::string>>> settings{
+        {"fedavg", {{"ClientFraction", "0.75"}}},
+        {"decentralized", {{"Neighbours", "2"}}},
+        {"semi-decentralized",
+         {{"GroupSize", "2"}, {"StepsPerExchange", "2"}, {"ExchangesPerRound", "2"}}},
+        {"gossipfl", {{"Segments", "2"}, {"Replicas", "2"}}}};
+    D2dLearningHelper helper;
+    helper.SetProtocol(protocol);
+    if (const auto it = settings.find(protocol); it != settings.end())
     {
-        fedAvg = CreateObjectWithAttributes<D2dFedAvg>("ClientFraction", DoubleValue(0.75));
-        fedAvg->SetLearners(learners);
-        fedAvg->SetD2sTransports(d2sTransports, mode);
-        fedAvg->AssignStreams(100);
-        fl = fedAvg;
+        for (const auto& [name, value] : it->second)
+        {
+            helper.SetProtocolAttribute(name, StringValue(value));
+        }
     }
-    else if (protocol == "decentralized")
+    Ptr<D2dFlProtocol> fl = helper.Install(learners, d2dTransports, d2sTransports, mode);
+    fl->AssignStreams(100);
+    Ptr<D2dFedAvg> fedAvg = DynamicCast<D2dFedAvg>(fl);
+    Ptr<D2dSemiDecentralizedFl> semi = DynamicCast<D2dSemiDecentralizedFl>(fl);
+    if (DynamicCast<D2dDecentralizedFl>(fl))
     {
-        auto dec = CreateObjectWithAttributes<D2dDecentralizedFl>("Neighbours", UintegerValue(2));
-        dec->SetLearners(learners);
-        dec->SetTransports(d2dTransports, mode);
-        dec->AssignStreams(100);
-        dec->TraceConnectWithoutContext(
+        fl->TraceConnectWithoutContext(
             "Averaged",
             Callback<void, uint32_t, uint32_t, const std::vector<uint32_t>&>(record));
-        fl = dec;
     }
-    else if (protocol == "semi")
+    else if (semi)
     {
-        semi = CreateObjectWithAttributes<D2dSemiDecentralizedFl>("GroupSize",
-                                                                  UintegerValue(2),
-                                                                  "StepsPerExchange",
-                                                                  UintegerValue(2),
-                                                                  "ExchangesPerRound",
-                                                                  UintegerValue(2));
-        semi->SetLearners(learners);
-        semi->SetTransports(d2dTransports, mode);
-        semi->SetD2sTransports(d2sTransports, mode);
-        semi->AssignStreams(100);
         semi->TraceConnectWithoutContext(
             "Selected",
             Callback<void, uint32_t, const std::vector<uint32_t>&>(
                 [&out](uint32_t round, const std::vector<uint32_t>& chosen) {
                     out.averages.emplace_back(round, UINT32_MAX, chosen);
                 }));
-        fl = semi;
     }
-    else if (protocol == "braintorrent")
+    else if (DynamicCast<D2dBrainTorrent>(fl))
     {
-        auto bt = CreateObject<D2dBrainTorrent>();
-        bt->SetLearners(learners);
-        bt->SetTransports(d2dTransports, mode);
-        bt->AssignStreams(100);
-        bt->TraceConnectWithoutContext(
+        fl->TraceConnectWithoutContext(
             "Merged",
             Callback<void, uint32_t, uint32_t, const std::vector<uint32_t>&>(record));
-        fl = bt;
     }
-    else
+    else if (DynamicCast<D2dSegmentedGossip>(fl))
     {
-        auto sg = CreateObjectWithAttributes<D2dSegmentedGossip>("Segments",
-                                                                 UintegerValue(2),
-                                                                 "Replicas",
-                                                                 UintegerValue(2));
-        sg->SetLearners(learners);
-        sg->SetTransports(d2dTransports, mode);
-        sg->AssignStreams(100);
-        sg->TraceConnectWithoutContext(
+        fl->TraceConnectWithoutContext(
             "Averaged",
             Callback<void, uint32_t, uint32_t, uint32_t, const std::vector<uint32_t>&>(
                 [&out](uint32_t round,
@@ -206,7 +192,6 @@ RunOnBackend(const std::string& protocol, bool wifi)
                        const std::vector<uint32_t>& c) {
                     out.averages.emplace_back(round, device * 1000 + segment, c);
                 }));
-        fl = sg;
     }
     fl->SetAttribute("Rounds", UintegerValue(2));
     fl->SetAttribute("RoundDeadline", TimeValue(Seconds(0))); // wait for every message
@@ -262,7 +247,8 @@ MaxRelDifference(const std::vector<float>& a, const std::vector<float>& b)
 class SameOutcomeOnWifiTestCase : public TestCase
 {
   public:
-    /** \param protocol fedavg, decentralized, semi, braintorrent or gossip */
+    /** \param protocol fedavg, decentralized, semi-decentralized, braintorrent or gossipfl
+     * (D2dProtocolRegistry names) */
     explicit SameOutcomeOnWifiTestCase(const std::string& protocol)
         : TestCase(protocol + " over the channel model and over Wi-Fi: same averages, same "
                               "weights"),
@@ -334,7 +320,8 @@ class D2dFlBackendTestSuite : public TestSuite
     D2dFlBackendTestSuite()
         : TestSuite("d2d-fl-backend")
     {
-        for (const char* p : {"fedavg", "decentralized", "semi", "braintorrent", "gossip"})
+        for (const char* p :
+             {"fedavg", "decentralized", "semi-decentralized", "braintorrent", "gossipfl"})
         {
             AddTestCase(new SameOutcomeOnWifiTestCase(p));
         }

@@ -18,7 +18,7 @@ class D2dScenarioSupport;
 /**
  * \ingroup d2dlearn
  * \brief Which links a run's messages use: what decides whether a wireless flag can change it.
- * A scenario fills it after parsing (e.g. from D2dLearningHelper::GetTraffic() for its
+ * A scenario fills it after parsing (e.g. from D2dProtocolChoice::GetTraffic() for its
  * --algorithm) and gives it to D2dNetworkOptions::SetTraffic() before Validate().
  */
 struct D2dTraffic

@@ -6,9 +6,6 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
-#include "ns3/object-factory.h"
-
-#include <map>
 
 namespace ns3
 {
@@ -65,20 +62,6 @@ D2dAggregationStrategy::AggregateModels(const std::vector<float>& base,
     }
     const std::vector<float> out = Aggregate(g, weights, participants);
     return std::vector<double>(out.begin(), out.end());
-}
-
-Ptr<D2dAggregationStrategy>
-D2dAggregationStrategy::CreateByName(const std::string& rule)
-{
-    static const std::map<std::string, std::string> classes{
-        {"mean", "ns3::D2dMeanAggregation"},
-        {"median", "ns3::D2dMedianAggregation"},
-        {"trimmed-mean", "ns3::D2dTrimmedMeanAggregation"},
-        {"krum", "ns3::D2dKrumAggregation"},
-        {"multi-krum", "ns3::D2dMultiKrumAggregation"}};
-    const auto it = classes.find(rule);
-    return it == classes.end() ? nullptr
-                               : ObjectFactory(it->second).Create<D2dAggregationStrategy>();
 }
 
 std::vector<float>

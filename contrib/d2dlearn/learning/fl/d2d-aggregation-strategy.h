@@ -45,15 +45,6 @@ class D2dAggregationStrategy : public Object
      */
     static TypeId GetTypeId();
 
-    /**
-     * \brief The strategy a scenario's rule name stands for, with the defaults of its
-     * class's attributes in force (Config::SetDefault).
-     * \param rule mean, median, trimmed-mean, krum or multi-krum
-     * \return a new D2dMeanAggregation, D2dMedianAggregation, D2dTrimmedMeanAggregation,
-     *         D2dKrumAggregation or D2dMultiKrumAggregation; null for another name
-     */
-    static Ptr<D2dAggregationStrategy> CreateByName(const std::string& rule);
-
     /** The local gradients (or models) of a round, one shared vector each. */
     typedef std::vector<std::shared_ptr<const std::vector<float>>> Vectors;
 

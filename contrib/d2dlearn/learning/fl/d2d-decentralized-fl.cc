@@ -138,12 +138,29 @@ D2dDecentralizedFl::StartRound()
     ++m_round;
     m_roundStart = Simulator::Now();
     m_nAveraged = 0;
-    const uint32_t k = GetNDevices();
     if (!m_graphSource.IsNull())
     {
         m_graph = m_graphSource(); // e.g. who hears whom where the devices are now
         CheckGraph();
     }
+    const std::vector<std::vector<uint32_t>> in = DrawInNeighbours(m_round);
+    const uint32_t participants =
+        m_exchange->Begin(m_round,
+                          in,
+                          LocalTask(),
+                          MakeCallback(&D2dDecentralizedFl::Averaged, this),
+                          MakeCallback(&D2dDecentralizedFl::AllAveraged, this));
+    NS_LOG_INFO("round " << m_round << ": " << participants << " participants");
+    if (participants > 0 && m_deadline > Seconds(0))
+    {
+        m_deadlineEvent = Simulator::Schedule(m_deadline, &D2dDecentralizedFl::Deadline, this);
+    }
+}
+
+std::vector<std::vector<uint32_t>>
+D2dDecentralizedFl::DrawInNeighbours(uint32_t /* round */)
+{
+    const uint32_t k = GetNDevices();
     // Neighbour draws: partial Fisher-Yates over each device's candidates, in index order.
     std::vector<std::vector<uint32_t>> in(k);
     std::vector<uint32_t> candidates;
@@ -175,17 +192,7 @@ D2dDecentralizedFl::StartRound()
         in[i].assign(candidates.begin(), candidates.begin() + m);
         std::sort(in[i].begin(), in[i].end());
     }
-    const uint32_t participants =
-        m_exchange->Begin(m_round,
-                          in,
-                          LocalTask(),
-                          MakeCallback(&D2dDecentralizedFl::Averaged, this),
-                          MakeCallback(&D2dDecentralizedFl::AllAveraged, this));
-    NS_LOG_INFO("round " << m_round << ": " << participants << " participants");
-    if (participants > 0 && m_deadline > Seconds(0))
-    {
-        m_deadlineEvent = Simulator::Schedule(m_deadline, &D2dDecentralizedFl::Deadline, this);
-    }
+    return in;
 }
 
 void

@@ -91,6 +91,17 @@ class D2dDecentralizedFl : public D2dPeerProtocol
     void DoDispose() override;
     void ConnectTransports() override;
 
+    /**
+     * \brief The step a variant overrides to choose who averages with whom: device i's
+     * in-neighbours of a round (the devices whose models it averages with its own). This
+     * class draws min(Neighbours, |candidates|) of each device's candidates (every other
+     * device, or its neighbours in SetGraph's graph) without replacement, on the protocol's
+     * RNG stream, devices in index order.
+     * \param round the round starting (1, 2, ...)
+     * \return device i's in-neighbours at index i, ascending, without i
+     */
+    virtual std::vector<std::vector<uint32_t>> DrawInNeighbours(uint32_t round);
+
   private:
     /** \brief Draw the neighbours, start the local jobs, arm the deadline. */
     void StartRound();

@@ -13,6 +13,7 @@
 #include "ns3/d2d-list-flag.h"
 #include "ns3/d2d-memory-budget.h"
 #include "ns3/d2d-ns3-compat.h"
+#include "ns3/d2d-protocol-registry.h"
 #include "ns3/d2d-semi-supervised-paradigm.h"
 #include "ns3/d2d-shard-exchange.h"
 #include "ns3/d2d-supervised-paradigm.h"
@@ -51,6 +52,15 @@ Paradigms()
                                           {"semi-supervised", "ns3::D2dSemiSupervisedParadigm"},
                                           {"unsupervised", "ns3::D2dUnsupervisedParadigm"}});
     return paradigms;
+}
+
+/** --downstream's values: the registry's protocols of graph-discovery, then none. */
+std::vector<std::string>
+DownstreamChoices()
+{
+    auto names = D2dProtocolRegistry::ForProgram("graph-discovery");
+    names.emplace_back("none");
+    return names;
 }
 
 /**
@@ -254,7 +264,7 @@ D2dGraphDiscoveryHelper::AddFlags(D2dScenarioFlags& flags)
               "g's distance: 1-Wasserstein or Jensen-Shannon")
         .Choices({"w1", "js"});
     flags.Add("downstream", "The FL protocol trained on the exchanged shards", downstream)
-        .Choices({"fedavg", "fedprox", "fedsgd", "decentralized", "semi-decentralized", "none"});
+        .Choices(DownstreamChoices());
     flags.Add("targets", "Accuracies whose first round and energy run.json records", targets);
     flags.Add("traceEvery", "gd_iterations.csv: keep every this many iterations", traceEvery)
         .Range(1, 1e9);
@@ -531,17 +541,8 @@ D2dGraphDiscoveryHelper::Configure(const D2dScenarioSupport& support,
 bool
 D2dGraphDiscoveryHelper::UsesServer() const
 {
-    return (downstream != "none" && downstream != "decentralized") ||
+    return (downstream != "none" && D2dProtocolRegistry::GetTraits(downstream).usesD2s) ||
            (m_paradigm && m_paradigm->UsesServer());
-}
-
-std::string
-D2dGraphDiscoveryHelper::GetDownstreamType() const
-{
-    return downstream == "none"                 ? ""
-           : downstream == "decentralized"      ? "ns3::D2dDecentralizedFl"
-           : downstream == "semi-decentralized" ? "ns3::D2dSemiDecentralizedFl"
-                                                : "ns3::D2dFedAvg";
 }
 
 std::string

@@ -117,8 +117,6 @@ class D2dGraphDiscoveryHelper
     /** \return whether the network needs its server: the paradigm's preparation or the
      * downstream protocol uses the device-to-server link (after Configure()) */
     bool UsesServer() const;
-    /** \return the downstream protocol's TypeId name (empty for --downstream=none) */
-    std::string GetDownstreamType() const;
     /** \return the graph mode's name (--graph) */
     std::string GetGraphName() const;
 
@@ -212,9 +210,9 @@ class D2dGraphDiscoveryHelper
 
     // Results.
     std::vector<D2dFractionalCounts> m_labelsBefore; //!< true-label histograms when prepared
-    std::vector<uint32_t> m_satisfiedBefore; //!< eq. (8) counts when prepared
-    std::vector<bool> m_sittingOut;          //!< devices the preparation left out
-    std::vector<double> m_w1PerEdge;         //!< unsupervised: mean W1 after each edge
+    std::vector<uint32_t> m_satisfiedBefore;         //!< eq. (8) counts when prepared
+    std::vector<bool> m_sittingOut;                  //!< devices the preparation left out
+    std::vector<double> m_w1PerEdge;                 //!< unsupervised: mean W1 after each edge
     double m_labelAccuracy{0};
     double m_unlabelledAccuracy{0};
     double m_w1Before{0};

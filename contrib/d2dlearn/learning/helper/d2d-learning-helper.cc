@@ -6,10 +6,12 @@
 
 #include "ns3/abort.h"
 #include "ns3/d2d-helper.h"
+#include "ns3/d2d-protocol-registry.h"
 #include "ns3/d2d-scenario-support.h"
 #include "ns3/d2d-torch-runtime.h"
 #include "ns3/log.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/string.h"
 
 namespace ns3
 {
@@ -31,6 +33,19 @@ D2dLearningHelper::SetProtocolType(const std::string& type)
                         "D2dLearningHelper::SetProtocolType: no class " << type);
     m_protocolType = tid;
     CheckProtocolType();
+}
+
+void
+D2dLearningHelper::SetProtocol(const std::string& name)
+{
+    NS_LOG_FUNCTION(this << name);
+    const ObjectFactory factory = D2dProtocolRegistry::GetFactory(name);
+    m_protocolType = factory.GetTypeId();
+    CheckProtocolType();
+    for (const auto& [attribute, value] : D2dProtocolRegistry::GetAttributes(name))
+    {
+        SetProtocolAttribute(attribute, StringValue(value));
+    }
 }
 
 void
@@ -84,45 +99,6 @@ D2dLearningHelper::ProtocolUsesD2s() const
     const bool uses = probe->UsesD2s();
     probe->Dispose();
     return uses;
-}
-
-D2dTraffic
-D2dLearningHelper::GetTraffic(const D2dTypeChoice& protocols, const std::string& chosen)
-{
-    D2dTraffic traffic;
-    traffic.chosen = "--" + protocols.GetFlag() + "=" + chosen;
-    std::vector<std::string> d2d;
-    std::vector<std::string> d2s;
-    for (const auto& name : protocols.GetNames())
-    {
-        ObjectFactory factory;
-        factory.SetTypeId(protocols.GetTypeName(name));
-        auto probe = factory.Create<D2dFlProtocol>();
-        const bool usesD2d = probe->UsesD2d();
-        const bool usesD2s = probe->UsesD2s();
-        probe->Dispose();
-        if (usesD2d)
-        {
-            d2d.push_back(name);
-        }
-        if (usesD2s)
-        {
-            d2s.push_back(name);
-        }
-        if (name == chosen)
-        {
-            traffic.d2d = usesD2d;
-            traffic.d2s = usesD2s;
-        }
-    }
-    // "--algorithm=decentralized or semi-decentralized" ("" if none)
-    auto list = [&](const std::vector<std::string>& names) {
-        return names.empty() ? std::string()
-                             : "--" + protocols.GetFlag() + "=" + D2dScenarioSupport::OrList(names);
-    };
-    traffic.d2dUsers = list(d2d);
-    traffic.d2sUsers = list(d2s);
-    return traffic;
 }
 
 void

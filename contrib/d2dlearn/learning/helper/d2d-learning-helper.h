@@ -13,7 +13,6 @@
 #include "ns3/d2d-network-options.h"
 #include "ns3/d2d-partitioner.h"
 #include "ns3/d2d-transport.h"
-#include "ns3/d2d-type-choices.h"
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
 
@@ -62,6 +61,13 @@ class D2dLearningHelper
      */
     void SetProtocolType(const std::string& type);
     /**
+     * \brief A protocol of D2dProtocolRegistry by its name: its class, then its presets
+     * (Variant=fedprox, an aggregation rule, ...) added to the protocol attributes set so
+     * far (SetProtocolAttribute() after it overrides them).
+     * \param name a protocol's name in the registry, e.g. "fedprox"
+     */
+    void SetProtocol(const std::string& name);
+    /**
      * \param name an attribute of the protocol type (or of its parents)
      * \param value its value
      */
@@ -72,15 +78,6 @@ class D2dLearningHelper
     bool ProtocolUsesD2d() const;
     /** \return true if the chosen protocol has a server reached over D2S */
     bool ProtocolUsesD2s() const;
-    /**
-     * \brief The links of a protocol chosen by a flag, and which of the flag's values send
-     * D2D messages or have a server (each class's UsesD2d() and UsesD2s()): what
-     * D2dNetworkOptions::SetTraffic() takes.
-     * \param protocols the flag's values and the classes they select
-     * \param chosen the value in force
-     * \return the traffic of chosen
-     */
-    static D2dTraffic GetTraffic(const D2dTypeChoice& protocols, const std::string& chosen);
 
     /**
      * \param name an attribute of D2dLearner (LearningRate, BatchSize, Optimizer, ...)

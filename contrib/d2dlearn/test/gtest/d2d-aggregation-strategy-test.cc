@@ -220,21 +220,3 @@ TEST(D2dAggregationStrategy, CreatedByTypeName)
 }
 
 } // namespace
-
-TEST(D2dAggregationStrategy, CreateByNameMapsTheScenariosRuleNames)
-{
-    const std::vector<std::pair<std::string, std::string>> expected{
-        {"mean", "ns3::D2dMeanAggregation"},
-        {"median", "ns3::D2dMedianAggregation"},
-        {"trimmed-mean", "ns3::D2dTrimmedMeanAggregation"},
-        {"krum", "ns3::D2dKrumAggregation"},
-        {"multi-krum", "ns3::D2dMultiKrumAggregation"}};
-    for (const auto& [rule, type] : expected)
-    {
-        auto strategy = D2dAggregationStrategy::CreateByName(rule);
-        ASSERT_TRUE(strategy) << rule;
-        EXPECT_EQ(strategy->GetInstanceTypeId().GetName(), type) << rule;
-    }
-    EXPECT_FALSE(D2dAggregationStrategy::CreateByName("fedavg"));
-    EXPECT_FALSE(D2dAggregationStrategy::CreateByName("Median"));
-}

@@ -308,43 +308,45 @@ TEST_F(D2dScenarioFlagsTest, HelpShowsTheRealDefaults)
 // class of each value; the one-line error on another value is the flag's.
 TEST_F(D2dScenarioFlagsTest, TypeChoiceNamesTheFlagAndItsValues)
 {
-    const D2dTypeChoice protocols("algorithm",
-                                  {{"consensus", "ns3::D2dPredictionConsensus"},
-                                   {"fedavg", "ns3::D2dFedAvg"},
-                                   {"fedprox", "ns3::D2dFedAvg"},
-                                   {"local", "ns3::D2dLocalTraining"}});
-    EXPECT_EQ(protocols.GetFlag(), "algorithm");
-    EXPECT_EQ(protocols.GetNames(),
-              (std::vector<std::string>{"consensus", "fedavg", "fedprox", "local"}));
-    EXPECT_EQ(protocols.GetTypeName("consensus"), "ns3::D2dPredictionConsensus");
-    EXPECT_EQ(protocols.GetTypeName("fedprox"), "ns3::D2dFedAvg");
-    EXPECT_EQ(protocols.GetTypeName("local"), "ns3::D2dLocalTraining");
-    for (const auto& name : protocols.GetNames())
+    // (The protocols' choices are D2dProtocolChoice's, of the registry: its own test.)
+    const D2dTypeChoice paradigms("paradigm",
+                                  {{"supervised", "ns3::D2dSupervisedParadigm"},
+                                   {"semi-supervised", "ns3::D2dSemiSupervisedParadigm"},
+                                   {"unsupervised", "ns3::D2dUnsupervisedParadigm"},
+                                   {"labels", "ns3::D2dSupervisedParadigm"}});
+    EXPECT_EQ(paradigms.GetFlag(), "paradigm");
+    EXPECT_EQ(
+        paradigms.GetNames(),
+        (std::vector<std::string>{"supervised", "semi-supervised", "unsupervised", "labels"}));
+    EXPECT_EQ(paradigms.GetTypeName("semi-supervised"), "ns3::D2dSemiSupervisedParadigm");
+    EXPECT_EQ(paradigms.GetTypeName("labels"), "ns3::D2dSupervisedParadigm");
+    EXPECT_EQ(paradigms.GetTypeName("unsupervised"), "ns3::D2dUnsupervisedParadigm");
+    for (const auto& name : paradigms.GetNames())
     {
         TypeId tid;
-        EXPECT_TRUE(TypeId::LookupByNameFailSafe(protocols.GetTypeName(name), &tid)) << name;
+        EXPECT_TRUE(TypeId::LookupByNameFailSafe(paradigms.GetTypeName(name), &tid)) << name;
     }
-    const std::string expected =
-        "--algorithm=krum is not accepted (consensus, fedavg, fedprox or local)";
+    const std::string expected = "--paradigm=rl is not accepted (supervised, semi-supervised, "
+                                 "unsupervised or labels)";
     try
     {
-        protocols.GetTypeName("krum");
-        ADD_FAILURE() << "krum accepted";
+        paradigms.GetTypeName("rl");
+        ADD_FAILURE() << "rl accepted";
     }
     catch (const std::invalid_argument& e)
     {
         EXPECT_EQ(std::string(e.what()), expected);
     }
     // The flag declared with these choices refuses the value in the same words.
-    std::string algorithm = "consensus";
+    std::string paradigm = "supervised";
     EXPECT_EXIT(
-        ParseOrExit({"--algorithm=krum"},
+        ParseOrExit({"--paradigm=rl"},
                     [&](D2dScenarioFlags& f) {
-                        f.Add("algorithm", "The protocol", algorithm).Choices(protocols.GetNames());
+                        f.Add("paradigm", "The paradigm", paradigm).Choices(paradigms.GetNames());
                     }),
         ::testing::ExitedWithCode(2),
-        "^flags-test: error: --algorithm=krum is not accepted \\(consensus, fedavg, "
-        "fedprox or local\\)\n$");
+        "^flags-test: error: --paradigm=rl is not accepted \\(supervised, semi-supervised, "
+        "unsupervised or labels\\)\n$");
 }
 
 TEST_F(D2dScenarioFlagsTest, RecordWritesEachFlagOnce)
