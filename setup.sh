@@ -47,7 +47,8 @@ PACKAGES=(cmake g++ libns3-dev ns3 libgsl-dev libtorch-dev libfmt-dev libboost-d
           nlohmann-json3-dev # parses LEAF's JSON data sets (--dataset=leaf); header-only
           python3-sphinx python3-myst-parser # the manual (doc/, Markdown pages): target doc
           chromium # headless: test doc-html-layout loads every page of the manual at 1280 px
-          doxygen) # the manual's C++ API reference (public headers)
+          doxygen # the manual's C++ API reference (public headers)
+          universal-ctags) # tests/structure.py: function lengths and class members
 
 installed() {
     dpkg-query -W -f='${Status}\n' "$1" 2>/dev/null | grep -q 'ok installed$'

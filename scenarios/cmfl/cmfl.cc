@@ -44,36 +44,34 @@ using namespace ns3;
 
 NS_LOG_COMPONENT_DEFINE("CmflScenario");
 
-int
-main(int argc, char* argv[])
+namespace
+{
+
+/** --nDevices=0: this many devices. */
+constexpr uint32_t DEFAULT_DEVICES = 200;
+
+/** The program's own flags (those every learning scenario shares: D2dLearningOptions and
+ *  D2dNetworkOptions), on their defaults. */
+struct CmflFlags
 {
     std::string algorithm = "cmfl-1";     // the protocol and, for a server, its rule
     std::string attack = "back-gradient"; // what the malicious clients do
     double scalingLow = 0.5;              // gradient scaling: lambda in [scalingLow, 1)
     Time maxSimTime = Seconds(1e7);       // safety stop of the simulation
-    D2dLearningOptions learning;
-    learning.rounds = 20;
-    learning.dataFraction = 0.25;
-    learning.model = "mlp:64";
-    // Non-IID by default, as the paper's data sets (FEMNIST, Sentiment140, Shakespeare) are
-    // by nature: a Dirichlet(0.5) split of the labels (--partition=iid for the former default).
-    learning.partition = "dirichlet";
-    learning.alpha = 0.5;
-    D2dNetworkOptions net("results/cmfl");
-    net.reliable = true;      // gradients and models are useless with a missing fragment
-    net.areaSideM = 50.0;     // a room-sized cluster of devices, m
-    net.d2sTxPowerDbm = 30.0; // the FL baselines' device-to-server link, dBm
-    net.access = "scheduled"; // CMFL and the CCP leave half-duplex scheduling to the channel
-    net.subChannels = D2dNetworkOptions::SHARED_BAND_SUB_CHANNELS; // uploads share a band
+};
 
-    // Each flag once: a flag bound to an attribute takes its help, default and range from it
-    // (Range() narrows) and sets it for every object of the class.
-    D2dScenarioSupport support("cmfl");
-    D2dScenarioFlags flags(support);
-    // The protocols of --algorithm (D2dProtocolRegistry; median, trimmed-mean, krum and
-    // multi-krum are D2dFedAvg with that aggregation rule).
-    static const D2dProtocolChoice protocols("algorithm", "cmfl");
-    flags.Add("algorithm", "The protocol, and a server's aggregation rule", algorithm)
+/**
+ * \brief Declare every flag once: a flag bound to an attribute takes its help, default and
+ * range from it (Range() narrows) and sets it for every object of the class.
+ */
+void
+AddFlags(D2dScenarioFlags& flags,
+         const D2dProtocolChoice& protocols,
+         CmflFlags& f,
+         D2dLearningOptions& learning,
+         D2dNetworkOptions& net)
+{
+    flags.Add("algorithm", "The protocol, and a server's aggregation rule", f.algorithm)
         .Sets("ns3::D2dFedAvg::Aggregation")
         .Choices(protocols.GetNames());
     flags.Bind("committeePercent", "ns3::D2dCmfl::CommitteePercent").Range(1, 50);
@@ -89,8 +87,8 @@ main(int argc, char* argv[])
                "epsilon: % of all clients that are malicious (also Krum's f with --krumF=-1)");
     flags.Add("attack",
               "none, gradient-scaling, same-value, back-gradient or label-flipping",
-              attack);
-    flags.Add("scalingLow", "gradient-scaling: lambda drawn in [scalingLow, 1)", scalingLow)
+              f.attack);
+    flags.Add("scalingLow", "gradient-scaling: lambda drawn in [scalingLow, 1)", f.scalingLow)
         .Range(0, 0.999999);
     flags.Bind("trimPercent", "ns3::D2dTrimmedMeanAggregation::TrimPercent");
     flags.Bind("krumF", "ns3::D2dKrumAggregation::ByzantineCount");
@@ -119,22 +117,32 @@ main(int argc, char* argv[])
               "Baselines: round deadline (0: none)")
         .Default("120s");
     flags.Bind("evaluateDevices", "ns3::D2dFlProtocol::EvaluateDevices").Default("false");
-    flags.Add("maxSimTime", "Stop the simulation at this time at the latest", maxSimTime)
+    flags.Add("maxSimTime", "Stop the simulation at this time at the latest", f.maxSimTime)
         .Positive(9e9);
     learning.AddFlags(flags);
-    const uint32_t defaultDevices = 200; // --nDevices=0
     net.AddFlags(flags);
-    flags.Find("nDevices").ShownDefault(std::to_string(defaultDevices));
-    flags.Parse(argc, argv);
+    flags.Find("nDevices").ShownDefault(std::to_string(DEFAULT_DEVICES));
+}
 
-    // What involves several flags: one line naming them, before simulating.
-    const bool cmfl = protocols.IsA(algorithm, D2dCmfl::GetTypeId());
-    const D2dTraffic traffic = protocols.GetTraffic(algorithm);
-    const bool server = traffic.d2s; // the FedAvg family's
+/**
+ * \brief What involves several flags: one line naming them, before simulating.
+ * \param cmfl the protocol is CMFL (a committee)
+ * \param traffic the links of the protocol
+ * \return the attack of the malicious clients (--attack)
+ */
+D2dAttackType
+Validate(const D2dScenarioSupport& support,
+         const D2dScenarioFlags& flags,
+         const CmflFlags& f,
+         bool cmfl,
+         const D2dTraffic& traffic,
+         D2dLearningOptions& learning,
+         D2dNetworkOptions& net)
+{
     D2dAttackType attackType = D2dAttackType::NONE;
     try
     {
-        attackType = D2dByzantineAttack::Parse(attack);
+        attackType = D2dByzantineAttack::Parse(f.attack);
     }
     catch (const std::exception& e)
     {
@@ -142,7 +150,7 @@ main(int argc, char* argv[])
     }
     learning.Validate(support, false);
     net.SetTraffic(traffic);
-    net.Validate(support, defaultDevices, 2);
+    net.Validate(support, DEFAULT_DEVICES, 2);
     const uint32_t nDevices = net.nDevices;
     const double activationPercent = flags.Get<DoubleValue>("activationPercent");
     const double committeePercent = flags.Get<DoubleValue>("committeePercent");
@@ -172,6 +180,110 @@ main(int argc, char* argv[])
                                  nDevices,
                                  active));
     }
+    return attackType;
+}
+
+/**
+ * \brief What the run holds for N devices (D2dMemoryBudget): every device's objects and, as the
+ * rounds activate them all, its model; a round's uploads, T training clients to C members (each
+ * send's transport, channel-access and retry state, measured about 260 bytes); the members' score
+ * views (C^2 shared vectors, 64 bytes a map entry) and the gradients each member holds by client (C
+ * x T entries of 64 bytes, the scores 16 bytes each).
+ */
+void
+CheckMemory(const D2dScenarioSupport& support,
+            const D2dLearningOptions& learning,
+            bool cmfl,
+            double activationPercent,
+            double committeePercent,
+            uint32_t nDevices)
+{
+    const double perHolder = learning.ModelBytesPerHolder();
+    const double dataBytes = learning.DataBytes();
+    const double activeShare = activationPercent / 100.0;
+    const double committeeShare = committeePercent / 100.0;
+    D2dMemoryBudget([=](uint64_t n) {
+        const double a = std::min<double>(n, std::round(activeShare * n));
+        const double c = cmfl ? std::round(committeeShare * a) : 0;
+        const double t = a - c;
+        return D2dMemoryBudget::Terms{
+            {"devices", D2dMemoryBudget::DeviceBytes * n},
+            {"data", dataBytes},
+            {"models", perHolder * (n + 1.0)},
+            {"a round's uploads", 260.0 * std::max(t * std::max(c, 1.0), a)},
+            {"committee views", 64.0 * c * c + 80.0 * c * t}};
+    }).Check(support, "cmfl", nDevices);
+}
+
+/**
+ * \brief The malicious clients' attack: CMFL's clients tamper themselves; a FedAvg server's
+ * answers are tampered on arrival. In the weights space the tamper needs w^t, the server's
+ * model of the round (the answers of devices that trained from an older one are late and
+ * ignored).
+ */
+void
+ArmAttack(Ptr<D2dFlProtocol> protocol,
+          const std::vector<uint32_t>& malicious,
+          D2dAttackType attackType,
+          Ptr<UniformRandomVariable> attackRng,
+          double scalingLow,
+          D2dAttackSpace space)
+{
+    if (auto cmflProtocol = DynamicCast<D2dCmfl>(protocol))
+    {
+        cmflProtocol->SetMalicious(malicious, attackType, scalingLow);
+    }
+    auto fedAvg = DynamicCast<D2dFedAvg>(protocol);
+    if (fedAvg && !malicious.empty())
+    {
+        const D2dFedAvg* server = PeekPointer(fedAvg);
+        fedAvg->SetUpdateTamper(
+            D2dByzantineAttack::MakeUpdateTamper(malicious,
+                                                 attackType,
+                                                 attackRng,
+                                                 scalingLow,
+                                                 space,
+                                                 [server]() { return server->GetGlobalModel(); }));
+    }
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    CmflFlags f; // --algorithm, --attack, ...: the program's own flags
+    D2dLearningOptions learning;
+    learning.rounds = 20;
+    learning.dataFraction = 0.25;
+    learning.model = "mlp:64";
+    // Non-IID by default, as the paper's data sets (FEMNIST, Sentiment140, Shakespeare) are
+    // by nature: a Dirichlet(0.5) split of the labels (--partition=iid for the former default).
+    learning.partition = "dirichlet";
+    learning.alpha = 0.5;
+    D2dNetworkOptions net("results/cmfl");
+    net.reliable = true;      // gradients and models are useless with a missing fragment
+    net.areaSideM = 50.0;     // a room-sized cluster of devices, m
+    net.d2sTxPowerDbm = 30.0; // the FL baselines' device-to-server link, dBm
+    net.access = "scheduled"; // CMFL and the CCP leave half-duplex scheduling to the channel
+    net.subChannels = D2dNetworkOptions::SHARED_BAND_SUB_CHANNELS; // uploads share a band
+
+    // Each flag once: a flag bound to an attribute takes its help, default and range from it
+    // (Range() narrows) and sets it for every object of the class.
+    D2dScenarioSupport support("cmfl");
+    D2dScenarioFlags flags(support);
+    // The protocols of --algorithm (D2dProtocolRegistry; median, trimmed-mean, krum and
+    // multi-krum are D2dFedAvg with that aggregation rule).
+    static const D2dProtocolChoice protocols("algorithm", "cmfl");
+    AddFlags(flags, protocols, f, learning, net);
+    flags.Parse(argc, argv);
+    const bool cmfl = protocols.IsA(f.algorithm, D2dCmfl::GetTypeId());
+    const D2dTraffic traffic = protocols.GetTraffic(f.algorithm);
+    const bool server = traffic.d2s; // the FedAvg family's
+    const D2dAttackType attackType = Validate(support, flags, f, cmfl, traffic, learning, net);
+    const uint32_t nDevices = net.nDevices;
+    const double activationPercent = flags.Get<DoubleValue>("activationPercent");
+    const double committeePercent = flags.Get<DoubleValue>("committeePercent");
     support.SetQuiet(net.quiet);
     learning.checkModelMemory = false; // counted in the memory budget below
     learning.LoadData(support, nDevices, net.seed);
@@ -181,29 +293,7 @@ main(int argc, char* argv[])
         net.PrintLinks(std::cout, server, learning.ModelMessages());
         return 0;
     }
-    {
-        // What the run holds for N devices (D2dMemoryBudget): every device's objects and, as
-        // the rounds activate them all, its model; a round's uploads, T training clients to C
-        // members (each send's transport, channel-access and retry state, measured about
-        // 260 bytes); the members' score views (C^2 shared vectors, 64 bytes a map entry) and
-        // the gradients each member holds by client (C x T entries of 64 bytes, the scores
-        // 16 bytes each).
-        const double perHolder = learning.ModelBytesPerHolder();
-        const double dataBytes = learning.DataBytes();
-        const double activeShare = activationPercent / 100.0;
-        const double committeeShare = committeePercent / 100.0;
-        D2dMemoryBudget([=](uint64_t n) {
-            const double a = std::min<double>(n, std::round(activeShare * n));
-            const double c = cmfl ? std::round(committeeShare * a) : 0;
-            const double t = a - c;
-            return D2dMemoryBudget::Terms{
-                {"devices", D2dMemoryBudget::DeviceBytes * n},
-                {"data", dataBytes},
-                {"models", perHolder * (n + 1.0)},
-                {"a round's uploads", 260.0 * std::max(t * std::max(c, 1.0), a)},
-                {"committee views", 64.0 * c * c + 80.0 * c * t}};
-        }).Check(support, "cmfl", nDevices);
-    }
+    CheckMemory(support, learning, cmfl, activationPercent, committeePercent, nDevices);
     auto traces = net.OpenTraces(support);
     D2dNetwork network = net.Build(*traces, server);
     int64_t stream = network.nextStream;
@@ -225,11 +315,11 @@ main(int argc, char* argv[])
     // The protocol by TypeId, its attributes the flags' (each applies to the class that has
     // it); learners: one per device, seeded from the run seed and the device id.
     D2dLearningHelper helper;
-    helper.SetProtocol(algorithm); // its class and presets (cmfl-2: Strategy=2; krum: its rule)
+    helper.SetProtocol(f.algorithm); // its class and presets (cmfl-2: Strategy=2; krum: its rule)
     learning.Configure(helper, net.seed); // after the label flips: it takes the shards
     const auto learners = helper.InstallLearners(network.devices);
     const uint64_t segments = flags.Get<UintegerValue>("segments");
-    if (protocols.IsA(algorithm, D2dSegmentedGossip::GetTypeId()) &&
+    if (protocols.IsA(f.algorithm, D2dSegmentedGossip::GetTypeId()) &&
         segments > learners[0]->GetNParameters())
     {
         // D2dSegmentedGossip would abort at Start: a segment holds at least one parameter.
@@ -259,31 +349,18 @@ main(int argc, char* argv[])
     // (fedavg: the default mean, not recorded). Krum's f with --krumF=-1 is epsilon x the
     // round's participants.
     Ptr<D2dAggregationStrategy> robustRule;
-    if (const auto& rule = D2dProtocolRegistry::GetProtocol(algorithm).aggregation; !rule.empty())
+    if (const auto& rule = D2dProtocolRegistry::GetProtocol(f.algorithm).aggregation; !rule.empty())
     {
         PointerValue chosen;
         protocol->GetAttribute("Aggregation", chosen);
         robustRule = chosen.Get<D2dAggregationStrategy>();
     }
-    if (cmflProtocol)
-    {
-        cmflProtocol->SetMalicious(malicious, attackType, scalingLow);
-    }
-    auto fedAvg = DynamicCast<D2dFedAvg>(protocol);
-    if (fedAvg && !malicious.empty())
-    {
-        // In the weights space the tamper needs w^t, the server's model of the round (the
-        // answers of devices that trained from an older one are late and ignored).
-        const auto space = static_cast<D2dAttackSpace>(flags.Get<D2dEnumValue<int>>("attackSpace"));
-        const D2dFedAvg* server = PeekPointer(fedAvg);
-        fedAvg->SetUpdateTamper(
-            D2dByzantineAttack::MakeUpdateTamper(malicious,
-                                                 attackType,
-                                                 attackRng,
-                                                 scalingLow,
-                                                 space,
-                                                 [server]() { return server->GetGlobalModel(); }));
-    }
+    ArmAttack(protocol,
+              malicious,
+              attackType,
+              attackRng,
+              f.scalingLow,
+              static_cast<D2dAttackSpace>(flags.Get<D2dEnumValue<int>>("attackSpace")));
     traces->ConnectRounds(protocol);
     std::unique_ptr<D2dCmflTraceWriter> cmflTraces; // committee.csv, ccp.csv, aggregation.csv
     if (cmflProtocol)
@@ -305,7 +382,7 @@ main(int argc, char* argv[])
         traces->AddAttributes(robustRule);
     }
 
-    learning.Run(support, traces, protocol, algorithm, net.seed, maxSimTime, net.quiet, [&]() {
+    learning.Run(support, traces, protocol, f.algorithm, net.seed, f.maxSimTime, net.quiet, [&]() {
         if (cmflProtocol)
         {
             cmflTraces->WriteClientCounts();

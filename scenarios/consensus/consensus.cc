@@ -46,8 +46,16 @@ using namespace ns3;
 
 NS_LOG_COMPONENT_DEFINE("ConsensusScenario");
 
-int
-main(int argc, char* argv[])
+namespace
+{
+
+/** --nDevices=0: this many devices, or the polynomial toy's three agents. */
+constexpr uint32_t DEFAULT_DEVICES = 10;
+constexpr uint32_t POLYNOMIAL_DEVICES = 3; //!< the polynomial toy's agents (App. A.1)
+
+/** The program's own flags (those every learning scenario shares: D2dLearningOptions and
+ *  D2dNetworkOptions), on their defaults. */
+struct ConsensusFlags
 {
     std::string algorithm = "consensus";
     double xstarFraction = 0.05;           // X*: 5 % of the data (App. G.1)
@@ -55,30 +63,20 @@ main(int argc, char* argv[])
     std::string flipMode = "random-shift"; // how their labels are flipped
     std::string modelAssignment = "blocks";
     Time maxSimTime = Seconds(1e7);
-    // The paper's training set-up (App. G.1), at a reduced scale by default: Adam, lr 5e-3,
-    // batch 64, Dirichlet(1) over 10 agents, 5 local epochs; rounds and data reduced.
-    D2dLearningOptions learning;
-    learning.rounds = 20;
-    learning.localEpochs = 5;
-    learning.batchSize = 64;
-    learning.learningRate = 5e-3;
-    learning.optimizer = "adam";
-    learning.partition = "dirichlet";
-    learning.alpha = 1.0;
-    learning.model = "mlp:64";
-    learning.dataFraction = 0.1;
-    D2dNetworkOptions net("results/consensus");
-    net.reliable = true;
-    net.areaSideM = 50.0;
-    net.d2sTxPowerDbm = 30.0;
-    net.access = "scheduled";
-    net.subChannels = D2dNetworkOptions::SHARED_BAND_SUB_CHANNELS; // uploads share a band
+};
 
-    D2dScenarioSupport support("consensus");
-    D2dScenarioFlags flags(support);
-    learning.datasets.push_back("polynomial"); // App. A.1, with the closed-form learner
-    static const D2dProtocolChoice protocols("algorithm", "consensus"); // D2dProtocolRegistry
-    flags.Add("algorithm", "The protocol", algorithm).Choices(protocols.GetNames());
+/**
+ * \brief Declare every flag once: a flag bound to an attribute takes its help, default and
+ * range from it (Range() narrows) and sets it for every object of the class.
+ */
+void
+AddFlags(D2dScenarioFlags& flags,
+         const D2dProtocolChoice& protocols,
+         ConsensusFlags& f,
+         D2dLearningOptions& learning,
+         D2dNetworkOptions& net)
+{
+    flags.Add("algorithm", "The protocol", f.algorithm).Choices(protocols.GetNames());
     learning.AddFlags(flags);
     flags.Bind("trust", "ns3::D2dPredictionConsensus::Trust");
     flags.Bind("confidence", "ns3::D2dPredictionConsensus::Confidence");
@@ -88,17 +86,17 @@ main(int argc, char* argv[])
     flags.Bind("lossRule", "ns3::D2dPredictionConsensus::LossRule");
     flags.Bind("distillBatch", "ns3::D2dPredictionConsensus::DistillBatch");
     flags.Bind("keepOptimizerState", "ns3::D2dLearner::KeepOptimizerState").Default("true");
-    flags.Add("xstarFraction", "Share of the training set held out as X*", xstarFraction)
+    flags.Add("xstarFraction", "Share of the training set held out as X*", f.xstarFraction)
         .Range(1e-9, 0.999999);
     flags.Add("flipList",
               "Low-quality agents (labels flipped), separated by commas or spaces",
-              flipList);
-    flags.Add("flipMode", "How their labels are flipped", flipMode)
+              f.flipList);
+    flags.Add("flipMode", "How their labels are flipped", f.flipMode)
         .Choices({"random-shift", "shift", "derangement"});
     flags
         .Add("modelAssignment",
              "With --model=A,B: blocks (first agents A, then B) or round-robin",
-             modelAssignment)
+             f.modelAssignment)
         .Choices({"blocks", "round-robin"});
     flags.Bind("mu", "ns3::D2dFedAvg::ProximalMu").Range(0, 1e6);
     flags
@@ -106,17 +104,26 @@ main(int argc, char* argv[])
               "ns3::D2dFlProtocol::RoundDeadline",
               "Phase deadline: prediction exchange, then training (0: none)")
         .Default("600s");
-    flags.Add("maxSimTime", "Stop the simulation at this time at the latest", maxSimTime)
+    flags.Add("maxSimTime", "Stop the simulation at this time at the latest", f.maxSimTime)
         .Positive(9e9);
-    // --nDevices=0: the number of devices, the polynomial toy's (three agents) or else.
-    const uint32_t defaultDevices = 10;
-    const uint32_t polynomialDevices = 3;
     net.AddFlags(flags);
     flags.Find("nDevices")
         .ShownDefault(
-            fmt::format("{} ({} with --dataset=polynomial)", defaultDevices, polynomialDevices));
-    flags.Parse(argc, argv);
+            fmt::format("{} ({} with --dataset=polynomial)", DEFAULT_DEVICES, POLYNOMIAL_DEVICES));
+}
 
+/**
+ * \brief What involves several flags: one line naming them, before simulating.
+ * \return the low-quality agents (--flipList), ascending, each once
+ */
+std::vector<uint32_t>
+Validate(const D2dScenarioSupport& support,
+         D2dScenarioFlags& flags,
+         const D2dProtocolChoice& protocols,
+         const ConsensusFlags& f,
+         D2dLearningOptions& learning,
+         D2dNetworkOptions& net)
+{
     // The polynomial toy of App. A.1: three agents, degree-4 polynomials fitted in closed
     // form, uniform trust 1/3 and lambda = 1, one round of local fitting first.
     const bool polynomial = learning.dataset == "polynomial";
@@ -147,28 +154,28 @@ main(int argc, char* argv[])
                          " weighs by the entropy of class probabilities; --dataset=polynomial "
                          "is regression (accepted: none)");
         }
-        if (!flipList.empty())
+        if (!f.flipList.empty())
         {
-            support.Fail("--flipList=" + flipList +
+            support.Fail("--flipList=" + f.flipList +
                          " flips class labels; --dataset=polynomial is regression (accepted: "
                          "empty)");
         }
     }
 
     learning.Validate(support, true);
-    if (learning.GetSpecs().size() > 1 && protocols.IsA(algorithm, D2dFedAvg::GetTypeId()))
+    if (learning.GetSpecs().size() > 1 && protocols.IsA(f.algorithm, D2dFedAvg::GetTypeId()))
     {
         support.Fail("--model=" + learning.model +
                      ": several architectures need --algorithm="
                      "consensus or local (FedAvg and FedProx average models)");
     }
-    net.SetTraffic(protocols.GetTraffic(algorithm));
+    net.SetTraffic(protocols.GetTraffic(f.algorithm));
     net.Validate(support,
-                 polynomial ? polynomialDevices : defaultDevices,
-                 algorithm == "local" ? 1 : 2);
+                 polynomial ? POLYNOMIAL_DEVICES : DEFAULT_DEVICES,
+                 f.algorithm == "local" ? 1 : 2);
     const uint32_t nDevices = net.nDevices;
     const uint32_t warmup = flags.Get<UintegerValue>("warmupRounds");
-    if (algorithm == "consensus" && warmup >= learning.rounds)
+    if (f.algorithm == "consensus" && warmup >= learning.rounds)
     {
         support.Fail(fmt::format("--warmupRounds={} leaves no collaboration round of --rounds={} "
                                  "(accepted: 0 to {})",
@@ -181,7 +188,7 @@ main(int argc, char* argv[])
         std::vector<uint64_t> agents;
         try
         {
-            agents = D2dListFlag::Whole(flipList, nDevices - 1);
+            agents = D2dListFlag::Whole(f.flipList, nDevices - 1);
         }
         catch (const std::invalid_argument& e)
         {
@@ -199,10 +206,48 @@ main(int argc, char* argv[])
         }
         std::sort(flipped.begin(), flipped.end());
     }
+    return flipped;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    ConsensusFlags f; // --algorithm, --xstarFraction, ...: the program's own flags
+    // The paper's training set-up (App. G.1), at a reduced scale by default: Adam, lr 5e-3,
+    // batch 64, Dirichlet(1) over 10 agents, 5 local epochs; rounds and data reduced.
+    D2dLearningOptions learning;
+    learning.rounds = 20;
+    learning.localEpochs = 5;
+    learning.batchSize = 64;
+    learning.learningRate = 5e-3;
+    learning.optimizer = "adam";
+    learning.partition = "dirichlet";
+    learning.alpha = 1.0;
+    learning.model = "mlp:64";
+    learning.dataFraction = 0.1;
+    D2dNetworkOptions net("results/consensus");
+    net.reliable = true;
+    net.areaSideM = 50.0;
+    net.d2sTxPowerDbm = 30.0;
+    net.access = "scheduled";
+    net.subChannels = D2dNetworkOptions::SHARED_BAND_SUB_CHANNELS; // uploads share a band
+
+    D2dScenarioSupport support("consensus");
+    D2dScenarioFlags flags(support);
+    learning.datasets.push_back("polynomial"); // App. A.1, with the closed-form learner
+    static const D2dProtocolChoice protocols("algorithm", "consensus"); // D2dProtocolRegistry
+    AddFlags(flags, protocols, f, learning, net);
+    flags.Parse(argc, argv);
+    const std::vector<uint32_t> flipped = Validate(support, flags, protocols, f, learning, net);
+    const bool polynomial = learning.dataset == "polynomial";
+    const uint32_t nDevices = net.nDevices;
+    const uint32_t warmup = flags.Get<UintegerValue>("warmupRounds");
     support.SetQuiet(net.quiet);
 
     // Data: X* held out (class-balanced) before the partition, all before any output.
-    learning.holdOutFraction = xstarFraction;
+    learning.holdOutFraction = f.xstarFraction;
     learning.checkModelMemory = false; // counted in the memory budget below
     learning.LoadData(support, nDevices, net.seed);
     if (!flipped.empty())
@@ -211,21 +256,21 @@ main(int argc, char* argv[])
                                    flipped,
                                    learning.train->numClasses,
                                    net.seed,
-                                   flipMode == "shift"         ? D2dFlipMode::SHIFT
-                                   : flipMode == "derangement" ? D2dFlipMode::DERANGEMENT
-                                                               : D2dFlipMode::RANDOM_SHIFT);
+                                   f.flipMode == "shift"         ? D2dFlipMode::SHIFT
+                                   : f.flipMode == "derangement" ? D2dFlipMode::DERANGEMENT
+                                                                 : D2dFlipMode::RANDOM_SHIFT);
     }
 
     D2dLearningHelper helper;
-    helper.SetProtocol(algorithm); // its class and presets (fedprox: Variant=fedprox)
-    if (protocols.IsA(algorithm, D2dFedAvg::GetTypeId()))
+    helper.SetProtocol(f.algorithm); // its class and presets (fedprox: Variant=fedprox)
+    if (protocols.IsA(f.algorithm, D2dFedAvg::GetTypeId()))
     {
         helper.SetProtocolAttribute("Aggregation",
                                     PointerValue(D2dProtocolRegistry::CreateAggregation("mean")));
     }
     learning.Configure(helper, net.seed); // after the label flips: it takes the shards
     const auto& specs = learning.GetSpecs();
-    if (specs.size() > 1 && modelAssignment == "blocks")
+    if (specs.size() > 1 && f.modelAssignment == "blocks")
     {
         // Agent i gets specs[i k / N]: the first N/k agents the first model, and so on.
         std::vector<D2dModelSpec> perDevice;
@@ -250,7 +295,7 @@ main(int argc, char* argv[])
         // (|X*| x classes floats each; at most two of each sender's live at once).
         const double perHolder = learning.ModelBytesPerHolder();
         const double dataBytes = learning.DataBytes();
-        const bool pairwise = algorithm == "consensus";
+        const bool pairwise = f.algorithm == "consensus";
         const double predictionBytes =
             4.0 * static_cast<double>(learning.heldOut ? learning.heldOut->Size() : 0) *
             std::max<uint32_t>(1, learning.train->numClasses);
@@ -287,7 +332,7 @@ main(int argc, char* argv[])
     else if (learning.train->featureShape == std::vector<int64_t>{2})
     {
         std::set<uint32_t> drawn{learning.rounds};
-        if (algorithm == "consensus" && warmup > 0)
+        if (f.algorithm == "consensus" && warmup > 0)
         {
             drawn.insert(warmup);
         }
@@ -304,6 +349,6 @@ main(int argc, char* argv[])
     }
     net.Record(*traces, network);
 
-    learning.Run(support, traces, protocol, algorithm, net.seed, maxSimTime, net.quiet);
+    learning.Run(support, traces, protocol, f.algorithm, net.seed, f.maxSimTime, net.quiet);
     return 0;
 }

@@ -41,8 +41,15 @@ using namespace ns3;
 
 NS_LOG_COMPONENT_DEFINE("FedAvgScenario");
 
-int
-main(int argc, char* argv[])
+namespace
+{
+
+/** --nDevices=0: this many devices. */
+constexpr uint32_t DEFAULT_DEVICES = 10;
+
+/** The program's own flags (those every learning scenario shares: D2dLearningOptions and
+ *  D2dNetworkOptions), on their defaults. */
+struct FedAvgFlags
 {
     std::string algorithm = "fedavg"; // the protocol
     uint32_t flipDevices = 0;         // devices whose labels are flipped (low quality)
@@ -52,27 +59,25 @@ main(int argc, char* argv[])
     std::string graph = "random";     // decentralized: random (any device) or range
     uint32_t neighbours = 0;          // decentralized: in-neighbours per round (0: 7 or all)
     Time maxSimTime = Seconds(1e7);   // safety stop of the simulation
-    // Model, optimizer, data set and partition, rounds, local work, compression, threads:
-    // the flags every learning scenario shares, on their defaults.
-    D2dLearningOptions learning;
-    D2dNetworkOptions net("results/fedavg");
-    net.reliable = true;      // models are useless with a missing fragment: retransmit
-    net.areaSideM = 50.0;     // a room-sized cluster of devices, m
-    net.d2sTxPowerDbm = 30.0; // the device-to-server uplink/downlink, dBm
-    net.access = "scheduled"; // an ideal MAC: the protocols do not schedule radios themselves
-    net.subChannels = D2dNetworkOptions::SHARED_BAND_SUB_CHANNELS; // uploads share a band
+};
 
-    // Each flag once: a flag bound to an attribute takes its help, default and range from it
-    // (Range() narrows) and sets it for every object of the class.
-    D2dScenarioSupport support("fedavg");
-    D2dScenarioFlags flags(support);
-    static const D2dProtocolChoice protocols("algorithm", "fedavg"); // D2dProtocolRegistry
-    flags.Add("algorithm", "The protocol", algorithm).Choices(protocols.GetNames());
+/**
+ * \brief Declare every flag once: a flag bound to an attribute takes its help, default and
+ * range from it (Range() narrows) and sets it for every object of the class.
+ */
+void
+AddFlags(D2dScenarioFlags& flags,
+         const D2dProtocolChoice& protocols,
+         FedAvgFlags& f,
+         D2dLearningOptions& learning,
+         D2dNetworkOptions& net)
+{
+    flags.Add("algorithm", "The protocol", f.algorithm).Choices(protocols.GetNames());
     learning.AddFlags(flags);
-    flags.Add("flipDevices", "Devices with flipped labels (low quality)", flipDevices)
+    flags.Add("flipDevices", "Devices with flipped labels (low quality)", f.flipDevices)
         .Sets("ns3::D2dKrumAggregation::ByzantinePercent")
         .Range(0, 1e5);
-    flags.Add("aggregation", "fedavg, fedprox, fedsgd: the server's rule", aggregation)
+    flags.Add("aggregation", "fedavg, fedprox, fedsgd: the server's rule", f.aggregation)
         .Choices(D2dProtocolRegistry::GetAggregationNames());
     flags.Bind("trimPercent", "ns3::D2dTrimmedMeanAggregation::TrimPercent");
     flags.Bind("krumF",
@@ -99,58 +104,65 @@ main(int argc, char* argv[])
               "ns3::D2dFlProtocol::RoundDeadline",
               "Round (phase) deadline (0: none)")
         .Default("60s");
-    flags.Add("stragglers", "Devices slowed down by stragglerSlowdown", stragglers).Range(0, 1e5);
-    flags.Add("stragglerSlowdown", "Compute slow-down of a straggler", stragglerSlowdown)
+    flags.Add("stragglers", "Devices slowed down by stragglerSlowdown", f.stragglers).Range(0, 1e5);
+    flags.Add("stragglerSlowdown", "Compute slow-down of a straggler", f.stragglerSlowdown)
         .Sets("ns3::D2dComputeModel::SlowdownFactor")
         .Range(1, 1e9);
     flags
         .Add("graph",
              "decentralized: who may be an in-neighbour (random: any device; range: the "
              "devices it hears, --rangeM)",
-             graph)
+             f.graph)
         .Choices({"random", "range"});
     flags
         .Add("neighbours",
              "decentralized: in-neighbours drawn per round (0: 7 with --graph=random, every "
              "neighbour with --graph=range)",
-             neighbours)
+             f.neighbours)
         .Sets("ns3::D2dDecentralizedFl::Neighbours")
         .Range(0, 1e5);
     flags.Bind("groupSize", "ns3::D2dSemiDecentralizedFl::GroupSize").Range(1, 1e5);
     flags.Bind("stepsPerExchange", "ns3::D2dSemiDecentralizedFl::StepsPerExchange").Range(1, 1e6);
     flags.Bind("exchangesPerRound", "ns3::D2dSemiDecentralizedFl::ExchangesPerRound").Range(1, 1e6);
     flags.Bind("evaluateDevices", "ns3::D2dFlProtocol::EvaluateDevices");
-    flags.Add("maxSimTime", "Stop the simulation at this time at the latest", maxSimTime)
+    flags.Add("maxSimTime", "Stop the simulation at this time at the latest", f.maxSimTime)
         .Positive(9e9);
-    const uint32_t defaultDevices = 10; // --nDevices=0
     net.AddFlags(flags);
-    flags.Find("nDevices").ShownDefault(std::to_string(defaultDevices));
-    flags.Parse(argc, argv);
+    flags.Find("nDevices").ShownDefault(std::to_string(DEFAULT_DEVICES));
+}
 
-    // What involves several flags: one line naming them, before simulating.
-    // (Which flag acts with which --algorithm is D2dFlagScope's table: net.Validate().)
-    const bool fedAvgFamily = protocols.IsA(algorithm, D2dFedAvg::GetTypeId());
+/**
+ * \brief What involves several flags: one line naming them, before simulating (which flag
+ * acts with which --algorithm is D2dFlagScope's table: net.Validate()).
+ */
+void
+Validate(const D2dScenarioSupport& support,
+         const D2dScenarioFlags& flags,
+         const D2dProtocolChoice& protocols,
+         FedAvgFlags& f,
+         D2dLearningOptions& learning,
+         D2dNetworkOptions& net)
+{
     // --ns3::D2dFedAvg::Aggregation=CLASS picks the strategy by class name instead.
-    const bool aggregationAttribute = flags.HasArgument("--ns3::D2dFedAvg::Aggregation=");
-    if (aggregationAttribute && flags.Given("aggregation"))
+    if (flags.HasArgument("--ns3::D2dFedAvg::Aggregation=") && flags.Given("aggregation"))
     {
         support.Fail("--ns3::D2dFedAvg::Aggregation and --aggregation both choose the server's "
                      "rule; use one of them");
     }
     learning.Validate(support, true);
-    if (learning.GetSpecs().size() > 1 && algorithm != "local")
+    if (learning.GetSpecs().size() > 1 && f.algorithm != "local")
     {
         support.Fail("--model=" + learning.model +
                      ": several architectures (assigned round-robin) need "
                      "--algorithm=local: the other algorithms average models");
     }
-    if (neighbours == 0)
+    if (f.neighbours == 0)
     {
-        neighbours = graph == "range" ? 100000 : 7; // 100000: the --neighbours maximum
+        f.neighbours = f.graph == "range" ? 100000 : 7; // 100000: the --neighbours maximum
     }
-    net.SetTraffic(protocols.GetTraffic(algorithm));
-    net.Validate(support, defaultDevices, algorithm == "local" ? 1 : 2);
-    if (graph == "range" && !net.IsWifi() && net.rangeM <= 0)
+    net.SetTraffic(protocols.GetTraffic(f.algorithm));
+    net.Validate(support, DEFAULT_DEVICES, f.algorithm == "local" ? 1 : 2);
+    if (f.graph == "range" && !net.IsWifi() && net.rangeM <= 0)
     {
         // Over Wi-Fi the in-neighbours are who hears whom (D2dNetwork::InNeighbours()).
         support.Fail("--graph=range needs --rangeM > 0 on the channel backend (the hearing "
@@ -158,8 +170,8 @@ main(int argc, char* argv[])
                      "802.11 PHY hears)");
     }
     const uint32_t nDevices = net.nDevices;
-    support.CheckRange("stragglers", stragglers, 0, nDevices);
-    support.CheckRange("flipDevices", flipDevices, 0, nDevices);
+    support.CheckRange("stragglers", f.stragglers, 0, nDevices);
+    support.CheckRange("flipDevices", f.flipDevices, 0, nDevices);
     if (const int64_t krumF = flags.Get<IntegerValue>("krumF"); krumF > int64_t(nDevices))
     {
         // f Byzantine devices among at most nDevices participants.
@@ -168,30 +180,58 @@ main(int argc, char* argv[])
                                  nDevices,
                                  nDevices));
     }
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    FedAvgFlags f; // --algorithm, --aggregation, ...: the program's own flags
+    // Model, optimizer, data set and partition, rounds, local work, compression, threads:
+    // the flags every learning scenario shares, on their defaults.
+    D2dLearningOptions learning;
+    D2dNetworkOptions net("results/fedavg");
+    net.reliable = true;      // models are useless with a missing fragment: retransmit
+    net.areaSideM = 50.0;     // a room-sized cluster of devices, m
+    net.d2sTxPowerDbm = 30.0; // the device-to-server uplink/downlink, dBm
+    net.access = "scheduled"; // an ideal MAC: the protocols do not schedule radios themselves
+    net.subChannels = D2dNetworkOptions::SHARED_BAND_SUB_CHANNELS; // uploads share a band
+
+    D2dScenarioSupport support("fedavg");
+    D2dScenarioFlags flags(support);
+    static const D2dProtocolChoice protocols("algorithm", "fedavg"); // D2dProtocolRegistry
+    AddFlags(flags, protocols, f, learning, net);
+    flags.Parse(argc, argv);
+    Validate(support, flags, protocols, f, learning, net);
+    const bool fedAvgFamily = protocols.IsA(f.algorithm, D2dFedAvg::GetTypeId());
+    // --ns3::D2dFedAvg::Aggregation=CLASS picks the strategy by class name instead.
+    const bool aggregationAttribute = flags.HasArgument("--ns3::D2dFedAvg::Aggregation=");
+    const uint32_t nDevices = net.nDevices;
     support.SetQuiet(net.quiet);
 
     // Data: loaded and split before any output exists (a corrupt file is bad input). The
     // FedAvg family's clients hold a model only while sampled (the memory check).
     learning.holdingFraction = fedAvgFamily ? flags.Get<DoubleValue>("clientFraction") : 1.0;
-    learning.gradientsBy = algorithm == "fedsgd" ? "--algorithm=fedsgd" : "";
+    learning.gradientsBy = f.algorithm == "fedsgd" ? "--algorithm=fedsgd" : "";
     learning.LoadData(support, nDevices, net.seed);
 
     D2dLearningHelper helper;
-    helper.SetProtocol(algorithm); // its class and presets (fedprox: Variant=fedprox)
+    helper.SetProtocol(f.algorithm); // its class and presets (fedprox: Variant=fedprox)
     // The flags bound to attributes are the classes' defaults already; what follows from
     // several of them:
     const double globalLearningRate = flags.Get<DoubleValue>("globalLearningRate");
-    if (algorithm == "fedsgd" && globalLearningRate == 0)
+    if (f.algorithm == "fedsgd" && globalLearningRate == 0)
     {
         Config::SetDefault("ns3::D2dFedAvg::GlobalLearningRate",
                            DoubleValue(learning.learningRate));
     }
     Config::SetDefault("ns3::D2dDecentralizedFl::Neighbours",
-                       UintegerValue(std::min(neighbours, nDevices - 1)));
+                       UintegerValue(std::min(f.neighbours, nDevices - 1)));
     // Krum's f with --krumF=-1: the flipped share of the devices x the round's participants
     // (the cmfl scenario's epsilon x participants).
     Config::SetDefault("ns3::D2dKrumAggregation::ByzantinePercent",
-                       DoubleValue(100.0 * flipDevices / nDevices));
+                       DoubleValue(100.0 * f.flipDevices / nDevices));
 
     if (net.printLinks)
     {
@@ -203,16 +243,16 @@ main(int argc, char* argv[])
     int64_t stream = network.nextStream;
     auto pick = CreateObject<UniformRandomVariable>();
     pick->SetStream(stream++);
-    const auto flipped = D2dFlProtocol::PickDevices(nDevices, flipDevices, pick);
+    const auto flipped = D2dFlProtocol::PickDevices(nDevices, f.flipDevices, pick);
     if (!flipped.empty())
     {
         D2dPartitioner::FlipLabels(learning.shards, flipped, learning.train->numClasses, net.seed);
     }
-    const auto slow = D2dFlProtocol::PickDevices(nDevices, stragglers, pick);
+    const auto slow = D2dFlProtocol::PickDevices(nDevices, f.stragglers, pick);
     for (auto i : slow)
     {
         D2dHelper::GetComputeModel(network.devices.Get(i))
-            ->SetAttribute("SlowdownFactor", DoubleValue(stragglerSlowdown));
+            ->SetAttribute("SlowdownFactor", DoubleValue(f.stragglerSlowdown));
     }
 
     // The protocol, by TypeId; its attributes are the flags' (they apply to the class that
@@ -221,7 +261,7 @@ main(int argc, char* argv[])
     {
         helper.SetProtocolAttribute(
             "Aggregation",
-            PointerValue(D2dProtocolRegistry::CreateAggregation(aggregation)));
+            PointerValue(D2dProtocolRegistry::CreateAggregation(f.aggregation)));
     }
     learning.Configure(helper, net.seed); // after the label flips: it takes the shards
     Ptr<D2dFlProtocol> protocol = helper.Install(network);
@@ -234,17 +274,18 @@ main(int argc, char* argv[])
         if (aggregationAttribute && DynamicCast<D2dKrumAggregation>(strategy))
         {
             // Made while the arguments were parsed, before nDevices was known.
-            strategy->SetAttribute("ByzantinePercent", DoubleValue(100.0 * flipDevices / nDevices));
+            strategy->SetAttribute("ByzantinePercent",
+                                   DoubleValue(100.0 * f.flipDevices / nDevices));
         }
     }
-    if (graph == "range" && net.mobility.Moves())
+    if (f.graph == "range" && net.mobility.Moves())
     {
         // Who hears whom at each round's start, where the devices are then.
         DynamicCast<D2dDecentralizedFl>(protocol)->SetGraphSource(
             Callback<std::vector<std::vector<uint32_t>>>(
                 [&network]() { return network.InNeighbours(); }));
     }
-    else if (graph == "range")
+    else if (f.graph == "range")
     {
         DynamicCast<D2dDecentralizedFl>(protocol)->SetGraph(network.InNeighbours());
     }
@@ -256,7 +297,7 @@ main(int argc, char* argv[])
     // run.json: the command line, every parameter and the attributes in force.
     if (aggregationAttribute && strategy)
     {
-        aggregation = strategy->GetInstanceTypeId().GetName(); // the class chosen instead
+        f.aggregation = strategy->GetInstanceTypeId().GetName(); // the class chosen instead
     }
     flags.Record(*traces);
     traces->AddParameterArray("flippedDevices", flipped);
@@ -271,6 +312,6 @@ main(int argc, char* argv[])
         traces->AddAttributes(strategy);
     }
 
-    learning.Run(support, traces, protocol, algorithm, net.seed, maxSimTime, net.quiet);
+    learning.Run(support, traces, protocol, f.algorithm, net.seed, f.maxSimTime, net.quiet);
     return 0;
 }
