@@ -86,8 +86,6 @@ KNOWN = {
         "the test fixture's network and learners (test/d2d-test-fixtures)",
     ("function", "scenarios/bayes-consensus/bayes-consensus.cc", "main"):
         "the scenario layer: flags, validation and run outside main()",
-    ("function", "scenarios/graph-discovery/graph-discovery.cc", "Evaluate"):
-        "graph-discovery's JSON calculator out of the scenario file",
     ("members", "contrib/d2dlearn/learning/discovery/d2d-graph-discovery.h",
      "D2dGraphDiscovery"):
         "graph discovery in parts: iteration state, RL policies, data exchange",

@@ -225,6 +225,7 @@ set(d2dlearn_learning_sources
     learning/helper/d2d-learning-options.cc
     learning/helper/d2d-learning-helper.cc
     learning/helper/d2d-protocol-registry.cc
+    learning/helper/d2d-discovery-calculator.cc
 )
 set(d2dlearn_learning_headers
     learning/learner/d2d-torch-runtime.h
@@ -236,6 +237,7 @@ set(d2dlearn_learning_headers
     learning/helper/d2d-learning-options.h
     learning/helper/d2d-learning-helper.h
     learning/helper/d2d-protocol-registry.h
+    learning/helper/d2d-discovery-calculator.h
 )
 # learning/fl/: FedAvg, FedProx, FedSGD, decentralized and semi-decentralized FL, local training,
 # the server aggregation strategies (mean and the robust rules) and upload with retry.

@@ -43,31 +43,15 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 #include "ns3/core-module.h"
-#include "ns3/d2d-diversity-rewards.h"
-#include "ns3/d2d-fed-avg.h"
+#include "ns3/d2d-discovery-calculator.h"
 #include "ns3/d2d-graph-discovery-helper.h"
 #include "ns3/d2d-learning-helper.h"
 #include "ns3/d2d-learning-options.h"
-#include "ns3/d2d-message-passing.h"
 #include "ns3/d2d-network-options.h"
-#include "ns3/d2d-trust-matrices.h"
 
-// Boost 1.74's JSON parser includes <boost/bind.hpp>, which asks for this to stay quiet.
-#define BOOST_BIND_GLOBAL_PLACEHOLDERS
 #include <algorithm>
-#include <boost/property_tree/json_parser.hpp>
-#include <boost/property_tree/ptree.hpp>
-#include <cmath>
-#include <cstdio>
-#include <cstring>
-#include <fmt/format.h>
-#include <fstream>
 #include <iostream>
-#include <numeric>
-#include <set>
-#include <sstream>
-#include <stdexcept>
-#include <sys/stat.h>
+#include <string>
 
 using namespace ns3;
 
@@ -75,175 +59,20 @@ NS_LOG_COMPONENT_DEFINE("GraphDiscoveryScenario");
 
 namespace
 {
-using boost::property_tree::ptree;
 
 /**
- * \return the numbers of a JSON array node, each finite and in [lo, hi]
- * \param node the array
- * \param key its name (errors)
- * \param lo smallest accepted
- * \param hi largest accepted
- * \throws std::runtime_error naming the key, the value and the range
- */
-std::vector<double>
-Numbers(const ptree& node, const std::string& key, double lo, double hi)
-{
-    std::vector<double> v;
-    for (const auto& child : node)
-    {
-        if (!child.second.empty())
-        {
-            throw std::runtime_error(key + ": a list of numbers expected, found a nested value");
-        }
-        const auto x = child.second.get_value_optional<double>();
-        if (!x || !std::isfinite(*x) || *x < lo || *x > hi)
-        {
-            throw std::runtime_error(fmt::format("{}: '{}' is out of range (accepted: numbers "
-                                                 "in [{}, {}])",
-                                                 key,
-                                                 child.second.data(),
-                                                 lo,
-                                                 hi));
-        }
-        v.push_back(*x);
-    }
-    return v;
-}
-
-/**
- * \return the integers of a JSON array node (Numbers() with no fraction allowed)
- * \param node the array
- * \param key its name (errors)
- * \param lo smallest accepted
- * \param hi largest accepted
- */
-std::vector<int64_t>
-Integers(const ptree& node, const std::string& key, double lo, double hi)
-{
-    std::vector<int64_t> out;
-    for (double x : Numbers(node, key, lo, hi))
-    {
-        if (x != std::floor(x))
-        {
-            throw std::runtime_error(
-                fmt::format("{}: {} is not an integer (accepted: integers in [{}, {}])",
-                            key,
-                            x,
-                            lo,
-                            hi));
-        }
-        out.push_back(static_cast<int64_t>(x));
-    }
-    return out;
-}
-
-/** The calculator's instances: the paper's are a few hundred bytes; a parsed tree takes
- * about 160 times its text, so 1 MiB bounds the memory to about 200 MB. */
-constexpr std::size_t kMaxInstanceBytes = 1 << 20;
-/** Deepest nesting of an instance: {"trust": [[[0, 1]]]} is 4 levels. */
-constexpr int kMaxInstanceDepth = 8;
-
-/**
- * \brief Read a calculator instance: a regular file (a FIFO or device is never opened for
- * reading), at most kMaxInstanceBytes, nested at most kMaxInstanceDepth deep (the JSON parser
- * recurses: 2,000,000 '[' overflowed its stack).
- * \param path the file
- * \return its text
- * \throws std::runtime_error saying what is wrong
- */
-std::string
-ReadInstance(const std::string& path)
-{
-    struct stat st
-    {
-    };
-
-    if (stat(path.c_str(), &st) != 0)
-    {
-        throw std::runtime_error(std::strerror(errno));
-    }
-    if (!S_ISREG(st.st_mode))
-    {
-        throw std::runtime_error("not a regular file (accepted: a JSON file)");
-    }
-    if (static_cast<std::size_t>(st.st_size) > kMaxInstanceBytes)
-    {
-        throw std::runtime_error(
-            fmt::format("{} bytes (accepted: at most {})", st.st_size, kMaxInstanceBytes));
-    }
-    std::ifstream in(path, std::ios::binary);
-    std::string text(kMaxInstanceBytes + 1, '\0');
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    text.resize(static_cast<std::size_t>(in.gcount()));
-    if (text.size() > kMaxInstanceBytes)
-    {
-        throw std::runtime_error(fmt::format("more than {} bytes", kMaxInstanceBytes));
-    }
-    int depth = 0;
-    bool inString = false;
-    for (std::size_t k = 0; k < text.size(); ++k)
-    {
-        const char c = text[k];
-        if (inString)
-        {
-            k += c == '\\' ? 1 : 0;
-            inString = c != '"';
-        }
-        else if (c == '"')
-        {
-            inString = true;
-        }
-        else if ((c == '[' || c == '{') && ++depth > kMaxInstanceDepth)
-        {
-            throw std::runtime_error(
-                fmt::format("nested more than {} levels deep", kMaxInstanceDepth));
-        }
-        else if (c == ']' || c == '}')
-        {
-            --depth;
-        }
-    }
-    return text;
-}
-
-/** \return a JSON array of numbers */
-std::string
-Json(const std::vector<double>& v)
-{
-    std::string s = "[";
-    for (std::size_t k = 0; k < v.size(); ++k)
-    {
-        s += (k ? ", " : "") + fmt::format("{:.9g}", v[k]);
-    }
-    return s + "]";
-}
-
-/** \return a JSON array of arrays */
-std::string
-Json(const std::vector<std::vector<double>>& m)
-{
-    std::string s = "[";
-    for (std::size_t k = 0; k < m.size(); ++k)
-    {
-        s += (k ? ",\n    " : "") + Json(m[k]);
-    }
-    return s + "]";
-}
-
-/**
- * \brief The calculator: one message-passing step and the rewards on a JSON instance.
+ * \brief --evaluate=PATH: the calculator's result on standard output (D2dDiscoveryCalculator),
+ * or one line naming the file and what is wrong with it.
  * \param support errors
  * \param path the instance
- * \return the JSON printed
  */
-std::string
-Evaluate(const D2dScenarioSupport& support, const std::string& path)
+void
+PrintCalculation(const D2dScenarioSupport& support, const std::string& path)
 {
-    ptree in;
+    std::string instance;
     try
     {
-        std::istringstream text(ReadInstance(path));
-        boost::property_tree::read_json(text, in);
+        instance = D2dDiscoveryCalculator::ReadInstance(path);
     }
     catch (const std::exception& e)
     {
@@ -252,234 +81,14 @@ Evaluate(const D2dScenarioSupport& support, const std::string& path)
     }
     try
     {
-        // Every key once, and only the known ones.
-        const std::set<std::string> known{"counts",
-                                          "thresholds",
-                                          "pDrop",
-                                          "trust",
-                                          "selection",
-                                          "minLabels",
-                                          "alpha1",
-                                          "alpha2",
-                                          "alpha3",
-                                          "gamma",
-                                          "budget",
-                                          "reliabilityThreshold",
-                                          "thresholdOn",
-                                          "diversity"};
-        std::set<std::string> seen;
-        for (const auto& [key, value] : in)
-        {
-            if (!known.count(key))
-            {
-                throw std::runtime_error("unknown key '" + key +
-                                         "' (accepted: counts, "
-                                         "thresholds, pDrop, trust, selection, minLabels, "
-                                         "alpha1, alpha2, alpha3, gamma, budget, "
-                                         "reliabilityThreshold, thresholdOn, diversity)");
-            }
-            if (!seen.insert(key).second)
-            {
-                throw std::runtime_error("key '" + key + "' given twice");
-            }
-        }
-        D2dExchangeInstance inst;
-        for (const auto& row : in.get_child("counts"))
-        {
-            inst.counts.push_back(Numbers(row.second, "counts", 0, 1e15));
-        }
-        const uint32_t n = inst.counts.size();
-        if (n < 2 || inst.counts[0].empty())
-        {
-            throw std::runtime_error("counts must be N >= 2 rows of L >= 1 numbers");
-        }
-        const uint32_t nl = inst.counts[0].size();
-        for (const auto& c : inst.counts)
-        {
-            if (c.size() != nl)
-            {
-                throw std::runtime_error("every row of counts must have L values");
-            }
-        }
-        // A number for every entry, or N rows of cols numbers, each in [lo, hi].
-        auto matrix = [&](const std::string& key, uint32_t cols, double lo, double hi) {
-            std::vector<std::vector<double>> m;
-            const auto& node = in.get_child(key);
-            if (node.empty())
-            {
-                ptree one;
-                one.push_back({"", node});
-                return std::vector<std::vector<double>>(
-                    n,
-                    std::vector<double>(cols, Numbers(one, key, lo, hi)[0]));
-            }
-            for (const auto& row : node)
-            {
-                m.push_back(Numbers(row.second, key, lo, hi));
-                if (m.back().size() != cols)
-                {
-                    throw std::runtime_error(key + ": every row must have " + std::to_string(cols) +
-                                             " values");
-                }
-            }
-            if (m.size() != n)
-            {
-                throw std::runtime_error(key + ": expected N = " + std::to_string(n) + " rows");
-            }
-            return m;
-        };
-        inst.thresholds = matrix("thresholds", nl, 0, 1e15);
-        inst.pDrop = matrix("pDrop", n, 0, 1);
-        inst.trust = D2dTrustMatrices(n, nl, false);
-        uint32_t j = 0;
-        for (const auto& tj : in.get_child("trust"))
-        {
-            uint32_t i = 0;
-            for (const auto& row : tj.second)
-            {
-                const auto v = Numbers(row.second, "trust", 0, 1);
-                if (v.size() != nl || i >= n)
-                {
-                    throw std::runtime_error("trust must be N x N x L (trust[j][i][l])");
-                }
-                for (uint32_t l = 0; l < nl; ++l)
-                {
-                    if (v[l] != 0 && v[l] != 1)
-                    {
-                        throw std::runtime_error("trust values must be 0 or 1");
-                    }
-                    inst.trust.Set(j, i, l, v[l] == 1);
-                }
-                ++i;
-            }
-            if (i != n)
-            {
-                throw std::runtime_error("trust must be N x N x L (trust[j][i][l])");
-            }
-            ++j;
-        }
-        if (j != n)
-        {
-            throw std::runtime_error("trust must be N x N x L (trust[j][i][l])");
-        }
-        inst.selection = Integers(in.get_child("selection"), "selection", -1, n - 1.0);
-        if (inst.selection.size() != n)
-        {
-            throw std::runtime_error("selection must have N entries (-1: none)");
-        }
-        std::vector<uint32_t> minLabels;
-        const auto& ml = in.get_child("minLabels");
-        ptree mlList;
-        if (ml.empty())
-        {
-            mlList.push_back({"", ml}); // one number for every device
-        }
-        for (int64_t v : Integers(ml.empty() ? mlList : ml, "minLabels", 0, nl))
-        {
-            minLabels.push_back(static_cast<uint32_t>(v));
-        }
-        if (ml.empty())
-        {
-            minLabels.assign(n, minLabels.front());
-        }
-        if (minLabels.size() != n)
-        {
-            throw std::runtime_error("minLabels must be a number or N numbers");
-        }
-        // A scalar key: its value (or the default), in the range of the flag of that name.
-        auto scalar = [&](const std::string& key, double fallback, double lo, double hi) {
-            const auto node = in.get_child_optional(key);
-            if (!node)
-            {
-                return fallback;
-            }
-            ptree one;
-            one.push_back({"", *node});
-            return Numbers(one, key, lo, hi)[0];
-        };
-        const double alpha1 = scalar("alpha1", 1.0, 0, 1e6);
-        const double alpha2 = scalar("alpha2", 1.0, 0, 1e6);
-        const double alpha3 = scalar("alpha3", 0.0, 0, 1e6);
-        const double gamma = scalar("gamma", 0.5, 0, 1e6);
-        const double budget = scalar("budget", 0.0, 0, 1e12);
-        const double alphaD = scalar("reliabilityThreshold", 0.1, 0, 1);
-        const std::string thresholdOn = in.get("thresholdOn", std::string("allocated"));
-        if (thresholdOn != "allocated" && thresholdOn != "expected")
-        {
-            throw std::runtime_error("thresholdOn must be allocated or expected");
-        }
-        const auto metric =
-            D2dDiversityRewards::ParseMetric(in.get("diversity", std::string("w1")));
-
-        const auto out = D2dMessagePassing::Run(inst);
-        const auto clusters = D2dDiversityRewards::Clusters(inst.pDrop, alphaD);
-        std::vector<double> gain(n, 0.0);
-        std::vector<double> local(n, 0.0);
-        std::vector<double> global(n, 0.0);
-        std::vector<double> reward(n, 0.0);
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            if (inst.selection[i] < 0)
-            {
-                continue;
-            }
-            const double p = inst.pDrop[i][inst.selection[i]];
-            gain[i] = D2dDiversityRewards::Gain(metric,
-                                                inst.counts[i],
-                                                out.afterExpected[i],
-                                                thresholdOn == "allocated" ? out.afterAllocated[i]
-                                                                           : out.afterExpected[i],
-                                                inst.thresholds[i],
-                                                minLabels[i]);
-            local[i] = D2dDiversityRewards::LocalReward(gain[i], p, alpha1, alpha2);
-        }
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            std::vector<double> members;
-            double points = 0;
-            for (uint32_t m = 0; m < n; ++m)
-            {
-                if (clusters[m] != clusters[i])
-                {
-                    continue;
-                }
-                members.push_back(local[m]);
-                if (inst.selection[m] >= 0 && clusters[inst.selection[m]] != clusters[m])
-                {
-                    for (double x : out.allocated[m])
-                    {
-                        points += x;
-                    }
-                }
-            }
-            global[i] = D2dDiversityRewards::GlobalReward(members,
-                                                          n,
-                                                          budget > 0 ? alpha3 : 0.0,
-                                                          budget,
-                                                          budget > 0 ? points : 0.0);
-            reward[i] = local[i] + gamma * global[i];
-        }
-        std::vector<double> clusterOf(clusters.begin(), clusters.end());
-        std::string s = "{\n";
-        s += "  \"V\": " + Json(out.available) + ",\n";
-        s += "  \"Q\": " + Json(out.requested) + ",\n";
-        s += "  \"U\": " + Json(out.allocated) + ",\n";
-        s += "  \"sent\": " + Json(out.sent) + ",\n";
-        s += "  \"received\": " + Json(out.received) + ",\n";
-        s += "  \"Dhat\": " + Json(out.afterExpected) + ",\n";
-        s += "  \"DhatAllocated\": " + Json(out.afterAllocated) + ",\n";
-        s += "  \"clusters\": " + Json(clusterOf) + ",\n";
-        s += "  \"gain\": " + Json(gain) + ",\n";
-        s += "  \"localReward\": " + Json(local) + ",\n";
-        s += "  \"globalReward\": " + Json(global) + ",\n";
-        s += "  \"reward\": " + Json(reward) + "\n}\n";
-        return s;
+        std::cout << D2dDiscoveryCalculator::Evaluate(instance);
     }
     catch (const std::exception& e)
     {
         support.Fail("--evaluate=" + path + ": " + e.what());
     }
 }
+
 } // namespace
 
 int
@@ -528,7 +137,7 @@ main(int argc, char* argv[])
     flags.Parse(argc, argv);
     if (!evaluate.empty())
     {
-        std::cout << Evaluate(support, evaluate);
+        PrintCalculation(support, evaluate);
         return 0;
     }
     learning.Validate(support, false);
