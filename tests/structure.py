@@ -84,8 +84,6 @@ KNOWN = {
         "the test fixture's network and learners (test/d2d-test-fixtures)",
     ("function", "contrib/d2dlearn/test/d2d-fl-backend-test-suite.cc", "RunOnBackend"):
         "the test fixture's network and learners (test/d2d-test-fixtures)",
-    ("function", "scenarios/bayes-consensus/bayes-consensus.cc", "main"):
-        "the scenario layer: flags, validation and run outside main()",
     ("members", "contrib/d2dlearn/learning/discovery/d2d-graph-discovery.h",
      "D2dGraphDiscovery"):
         "graph discovery in parts: iteration state, RL policies, data exchange",

@@ -44,14 +44,18 @@ using namespace ns3;
 
 NS_LOG_COMPONENT_DEFINE("BayesConsensus");
 
-int
-main(int argc, char* argv[])
+namespace
 {
-    D2dNetworkOptions net("results/bayes-consensus");
-    // Every device sends its belief in the same instant (step 3 of the algorithm): the
-    // channel's scheduled access keeps half-duplex radios from losing them. Set before the
-    // flags are parsed, so that --access=immediate still chooses the raw radios.
-    net.access = "scheduled";
+
+// --nDevices=0 without a W of fixed size: the number of devices of each mode.
+constexpr uint32_t DISCRETE_DEVICES = 9;    //!< --mode=discrete
+constexpr uint32_t VARIATIONAL_DEVICES = 5; //!< --mode=variational
+constexpr uint32_t LINEAR_DEVICES = 2;      //!< --mode=gaussian-linear
+
+/** The program's own flags (the network's: D2dNetworkOptions; variational's learning flags:
+ *  D2dLearningOptions), on their defaults. */
+struct BayesFlags
+{
     std::string mode = "discrete";         // the beliefs
     std::string cooperation = "network";   // network | isolated | central
     uint32_t steps = 100;                  // steps (samples per device)
@@ -66,38 +70,38 @@ main(int argc, char* argv[])
     double coinEps = 0.1;                  // discrete: eps of p(t) = eps + (1 - 2 eps) t
     double delta = 0.1;                    // Theorem 1 confidence delta
     uint32_t nTest = 1000;                 // gaussian-linear: test-set size
-    // variational: the shared learning flags (model, data, partition, local steps, batch,
-    // learning rate, threads) with this mode's defaults, and the variational posterior's.
-    D2dLearningOptions learning;
-    learning.model = "logistic";
-    learning.dataFraction = 0.1;
-    learning.partition = "labels"; // each device sees some classes
-    learning.labelsPerDevice = 2;
-    learning.labelProportions = ""; // equal shares
-    learning.localSteps = 50;       // Adam steps (mini-batches) per local update
-    learning.learningRate = 0.01;   // Adam step size
-    uint32_t mcSamples = 1;         // weight draws per mini-batch
-    double priorVariance = 0.01;    // prior N(0, priorVariance) per weight
-    double initialSigma = 0.0;      // sigma of q at the first update (0: the prior's)
+    // variational: the posterior's flags
+    uint32_t mcSamples = 1;      // weight draws per mini-batch
+    double priorVariance = 0.01; // prior N(0, priorVariance) per weight
+    double initialSigma = 0.0;   // sigma of q at the first update (0: the prior's)
+};
 
-    D2dScenarioSupport support("bayes-consensus");
-    D2dScenarioFlags flags(support);
+/**
+ * \brief Declare every flag once (those that set an attribute of D2dBeliefConsensus say
+ * which).
+ */
+void
+AddFlags(D2dScenarioFlags& flags,
+         BayesFlags& f,
+         D2dLearningOptions& learning,
+         D2dNetworkOptions& net)
+{
     net.AddFlags(flags);
     flags.Find("reliable").Sets("ns3::D2dBeliefConsensus::Reliable");
-    flags.Add("mode", "Beliefs", mode).Choices({"discrete", "gaussian-linear", "variational"});
-    flags.Add("cooperation", "Who combines beliefs", cooperation)
+    flags.Add("mode", "Beliefs", f.mode).Choices({"discrete", "gaussian-linear", "variational"});
+    flags.Add("cooperation", "Who combines beliefs", f.cooperation)
         .Sets("ns3::D2dBeliefConsensus::Cooperation")
         .Choices({"network", "isolated", "central"});
-    flags.Add("steps", "Number of steps (samples per device; variational default 20)", steps)
+    flags.Add("steps", "Number of steps (samples per device; variational default 20)", f.steps)
         .Sets("ns3::D2dBeliefConsensus::Steps")
         .Range(1, 1e7);
     flags
         .Add("stepInterval",
              "Time between steps; beliefs must arrive within it (variational default 1s)",
-             stepInterval)
+             f.stepInterval)
         .Sets("ns3::D2dBeliefConsensus::StepInterval")
         .Positive(1e6);
-    flags.Add("lossRule", "Missing neighbour belief", lossRule)
+    flags.Add("lossRule", "Missing neighbour belief", f.lossRule)
         .Sets("ns3::D2dBeliefConsensus::LossRule")
         .Choices({"reuse", "renormalize"});
     flags
@@ -105,80 +109,86 @@ main(int argc, char* argv[])
              "W from (range: devices within --rangeM; file: --wFile; example1: Lalitha et "
              "al.'s 2-user W); default ring (discrete, variational), example1 "
              "(gaussian-linear)",
-             graph)
+             f.graph)
         .Choices({"ring", "complete", "range", "file", "example1"});
-    flags.Add("wFile", "CSV file with the N x N stochastic matrix W (--graph=file)", wFile);
-    flags.Add("weights", "Weights of a graph", weights).Choices({"uniform", "metropolis"});
+    flags.Add("wFile", "CSV file with the N x N stochastic matrix W (--graph=file)", f.wFile);
+    flags.Add("weights", "Weights of a graph", f.weights).Choices({"uniform", "metropolis"});
     flags
         .Add("broadcast",
              "Send a belief as one broadcast (else one unicast per neighbour)",
-             broadcast)
+             f.broadcast)
         .Sets("ns3::D2dBeliefConsensus::Broadcast");
-    flags.Add("levels", "discrete: grid levels G per coordinate", levels).Range(2, 1000);
+    flags.Add("levels", "discrete: grid levels G per coordinate", f.levels).Range(2, 1000);
     flags.Add("thetaTrue",
               "discrete: theta* as levels separated by commas or spaces (D coordinates)",
-              thetaTrue);
-    flags.Add("coinEps", "discrete: coin probability p(t) = eps + (1 - 2 eps) t", coinEps)
+              f.thetaTrue);
+    flags.Add("coinEps", "discrete: coin probability p(t) = eps + (1 - 2 eps) t", f.coinEps)
         .Range(1e-9, 0.499999);
-    flags.Add("delta", "Theorem 1: confidence delta", delta).Range(1e-12, 0.999999);
-    flags.Add("nTest", "gaussian-linear: test-set size", nTest).Range(1, 1e7);
+    flags.Add("delta", "Theorem 1: confidence delta", f.delta).Range(1e-12, 0.999999);
+    flags.Add("nTest", "gaussian-linear: test-set size", f.nTest).Range(1, 1e7);
     learning.AddFlags(flags, false);
-    flags.Add("mcSamples", "variational: weight draws per mini-batch", mcSamples).Range(1, 1000);
-    flags.Add("priorVariance", "variational: prior variance per weight", priorVariance)
+    flags.Add("mcSamples", "variational: weight draws per mini-batch", f.mcSamples).Range(1, 1000);
+    flags.Add("priorVariance", "variational: prior variance per weight", f.priorVariance)
         .Range(1e-12, 1e6);
     flags
         .Add("initialSigma",
              "variational: sigma of q at the first update (0: the prior's)",
-             initialSigma)
+             f.initialSigma)
         .Range(0, 1e3);
-    // --nDevices=0 without a W of fixed size: the number of devices of each mode.
-    const uint32_t discreteDevices = 9;
-    const uint32_t variationalDevices = 5;
-    const uint32_t linearDevices = 2;
     flags.Find("nDevices")
         .ShownDefault(fmt::format(
             "{} ({} with --mode=variational, {} with --mode=gaussian-linear; N of --graph=file "
             "or example1)",
-            discreteDevices,
-            variationalDevices,
-            linearDevices));
-    flags.Parse(argc, argv);
+            DISCRETE_DEVICES,
+            VARIATIONAL_DEVICES,
+            LINEAR_DEVICES));
+}
 
-    // What involves several flags: one line naming them, before simulating.
-    const bool variational = mode == "variational";
-    const bool discrete = mode == "discrete";
+/**
+ * \brief What involves several flags, before W and the network: the mode's defaults, the
+ * graph's file, the variational model, theta*.
+ * \return theta* as levels, one per coordinate
+ */
+std::vector<uint32_t>
+ValidateFlags(const D2dScenarioSupport& support,
+              const D2dScenarioFlags& flags,
+              BayesFlags& f,
+              D2dLearningOptions& learning,
+              D2dNetworkOptions& net)
+{
+    const bool variational = f.mode == "variational";
+    const bool discrete = f.mode == "discrete";
     if (variational && !flags.Given("steps"))
     {
-        steps = 20;
+        f.steps = 20;
     }
     if (variational && !flags.Given("stepInterval"))
     {
-        stepInterval = Seconds(1);
+        f.stepInterval = Seconds(1);
     }
-    if (graph.empty())
+    if (f.graph.empty())
     {
-        graph = discrete || variational ? "ring" : "example1";
+        f.graph = discrete || variational ? "ring" : "example1";
     }
-    if (graph == "file" && wFile.empty())
+    if (f.graph == "file" && f.wFile.empty())
     {
         support.Fail("--graph=file needs --wFile (a CSV file with the N x N matrix W)");
     }
-    if (graph != "file" && !wFile.empty())
+    if (f.graph != "file" && !f.wFile.empty())
     {
-        support.Fail("--wFile is only read with --graph=file (got --graph=" + graph + ")");
+        support.Fail("--wFile is only read with --graph=file (got --graph=" + f.graph + ")");
     }
-    if (graph == "range" && !net.rssFile.empty())
+    if (f.graph == "range" && !net.rssFile.empty())
     {
         support.Fail("--graph=range needs device positions, which --rssFile replaces (accepted "
                      "with --rssFile: ring, complete, file or example1)");
     }
     // --rangeM is the network's hearing range; --graph=range links the devices within it
     // (100 m unless given), so that W's edges are the links that hear.
-    if (graph == "range" && net.rangeM == 0)
+    if (f.graph == "range" && net.rangeM == 0)
     {
         net.rangeM = 100.0;
     }
-    const double rangeM = net.rangeM;
     learning.Validate(support, false);
     if (learning.GetSpecs()[0].arch == "torchscript")
     {
@@ -199,7 +209,7 @@ main(int argc, char* argv[])
     std::vector<uint32_t> thetaLevels;
     try
     {
-        for (uint64_t l : D2dListFlag::Whole(thetaTrue, 999999))
+        for (uint64_t l : D2dListFlag::Whole(f.thetaTrue, 999999))
         {
             thetaLevels.push_back(static_cast<uint32_t>(l));
         }
@@ -210,39 +220,56 @@ main(int argc, char* argv[])
     }
     if (thetaLevels.empty())
     {
-        support.Fail("--thetaTrue=" + thetaTrue +
+        support.Fail("--thetaTrue=" + f.thetaTrue +
                      " is not accepted (levels separated by commas or spaces, e.g. 2,1,2)");
     }
     for (uint32_t l : thetaLevels)
     {
-        if (l >= levels)
+        if (l >= f.levels)
         {
             support.Fail(fmt::format("--thetaTrue={} has level {} (accepted: 0 .. levels - 1 = {})",
-                                     thetaTrue,
+                                     f.thetaTrue,
                                      l,
-                                     levels - 1));
+                                     f.levels - 1));
         }
     }
-    if (discrete && std::pow(double(levels), double(thetaLevels.size())) > 1e6)
+    if (discrete && std::pow(double(f.levels), double(thetaLevels.size())) > 1e6)
     {
         support.Fail(fmt::format("--levels={} with {} coordinates in --thetaTrue makes M = "
                                  "levels^D above 1e6 (accepted: M <= 1e6)",
-                                 levels,
+                                 f.levels,
                                  thetaLevels.size()));
     }
+    return thetaLevels;
+}
 
+/**
+ * \brief W (but --graph=range's, which needs the network), and the number of devices: W's
+ * N for a W of fixed size; then the network's flags and the memory W takes.
+ * \param thetaLevels theta* (discrete: a device per coordinate at least)
+ * \return W (empty for --graph=range)
+ */
+D2dBeliefConsensusMatrix
+MakeMatrix(const D2dScenarioSupport& support,
+           const D2dScenarioFlags& flags,
+           const BayesFlags& f,
+           const std::vector<uint32_t>& thetaLevels,
+           D2dNetworkOptions& net)
+{
+    const bool variational = f.mode == "variational";
+    const bool discrete = f.mode == "discrete";
     // W from a file or the example: its N sets the number of devices when --nDevices=0.
     D2dBeliefConsensusMatrix w;
-    if (graph == "file")
+    if (f.graph == "file")
     {
         try
         {
-            w = D2dBeliefConsensusMatrix::FromCsv(wFile);
+            w = D2dBeliefConsensusMatrix::FromCsv(f.wFile);
             if (w.GetN() < 2) // else reported as --nDevices=1
             {
                 support.Fail(fmt::format("--wFile={}: a {} x {} matrix (accepted: N x N with N "
                                          ">= 2 devices)",
-                                         wFile,
+                                         f.wFile,
                                          w.GetN(),
                                          w.GetN()));
             }
@@ -252,14 +279,14 @@ main(int argc, char* argv[])
         {
             support.Fail(std::string(e.what()).rfind("--wFile", 0) == 0
                              ? e.what()
-                             : "--wFile=" + wFile + ": " + e.what());
+                             : "--wFile=" + f.wFile + ": " + e.what());
         }
     }
-    else if (graph == "example1")
+    else if (f.graph == "example1")
     {
         w = D2dBeliefConsensusMatrix({{0.9, 0.1}, {0.6, 0.4}});
     }
-    const uint32_t fixedN = (graph == "file" || graph == "example1") ? w.GetN() : 0;
+    const uint32_t fixedN = (f.graph == "file" || f.graph == "example1") ? w.GetN() : 0;
     if (fixedN > 0 && net.nDevices == 0 && net.rssFile.empty())
     {
         net.nDevices = fixedN;
@@ -271,20 +298,20 @@ main(int argc, char* argv[])
     {
         // Only devices that combine their beliefs over the network send (D2D broadcasts).
         D2dTraffic traffic;
-        traffic.chosen = "--cooperation=" + cooperation;
-        traffic.d2d = cooperation == "network";
+        traffic.chosen = "--cooperation=" + f.cooperation;
+        traffic.d2d = f.cooperation == "network";
         traffic.d2dUsers = "--cooperation=network";
         net.SetTraffic(traffic);
     }
     net.Validate(support,
-                 discrete ? discreteDevices : (variational ? variationalDevices : linearDevices),
+                 discrete ? DISCRETE_DEVICES : (variational ? VARIATIONAL_DEVICES : LINEAR_DEVICES),
                  2);
     if (fixedN > 0 && net.nDevices != fixedN)
     {
         support.Fail(fmt::format("--nDevices={} does not match --graph={}, whose W is {} x {} "
                                  "(accepted: {} devices)",
                                  net.nDevices,
-                                 graph,
+                                 f.graph,
                                  fixedN,
                                  fixedN,
                                  fixedN));
@@ -307,16 +334,16 @@ main(int argc, char* argv[])
                                  thetaLevels.size(),
                                  thetaLevels.size()));
     }
-    if (graph == "ring" || graph == "complete")
+    if (f.graph == "ring" || f.graph == "complete")
     {
-        std::vector<std::vector<bool>> a(n, std::vector<bool>(n, graph == "complete"));
-        for (uint32_t i = 0; graph == "ring" && i < n; ++i)
+        std::vector<std::vector<bool>> a(n, std::vector<bool>(n, f.graph == "complete"));
+        for (uint32_t i = 0; f.graph == "ring" && i < n; ++i)
         {
             a[i][(i + 1) % n] = a[(i + 1) % n][i] = true;
         }
-        w = D2dBeliefConsensusMatrix::FromGraph(a, weights);
+        w = D2dBeliefConsensusMatrix::FromGraph(a, f.weights);
     }
-    if (graph != "range")
+    if (f.graph != "range")
     {
         try
         {
@@ -324,95 +351,124 @@ main(int argc, char* argv[])
         }
         catch (const std::exception& e)
         {
-            support.Fail("--graph=" + graph + ": " + e.what());
+            support.Fail("--graph=" + f.graph + ": " + e.what());
         }
     }
-    // variational: Fashion-MNIST loaded and split before any output exists (a missing or
-    // corrupt file is bad input).
-    Ptr<D2dVariationalLearner> vlearner;
-    if (variational)
-    {
-        learning.LoadData(support, n, net.seed);
-        if (learning.train->Size() < 10 * n)
-        {
-            support.Fail(fmt::format("--dataFraction={} leaves {} training samples for {} "
-                                     "devices (accepted: at least 10 per device)",
-                                     learning.dataFraction,
-                                     learning.train->Size(),
-                                     n));
-        }
-        for (const auto& shard : learning.shards)
-        {
-            if (shard.indices.empty())
-            {
-                support.Fail(fmt::format("--dataFraction={} with --partition={} leaves a device "
-                                         "without samples (accepted: a larger dataFraction)",
-                                         learning.dataFraction,
-                                         learning.partition));
-            }
-        }
-        D2dTorchRuntime::SetWorkers(learning.threads);
-        D2dTorchRuntime::Seed(net.seed);
-        D2dVariationalConfig config;
-        config.spec = learning.GetSpecs()[0];
-        config.localSteps = static_cast<uint32_t>(learning.localSteps);
-        config.batchSize = learning.batchSize;
-        config.mcSamples = mcSamples;
-        config.learningRate = learning.learningRate;
-        config.priorVariance = priorVariance;
-        config.initialSigma = initialSigma;
-        vlearner = Create<D2dVariationalLearner>(config,
-                                                 learning.train,
-                                                 learning.shards,
-                                                 learning.test,
-                                                 net.seed);
-    }
-    support.SetQuiet(net.quiet);
-    if (net.printLinks)
-    {
-        // The belief's size is known once the learner exists: rates and P_D only.
-        net.PrintLinks(std::cout, false, {});
-        return 0;
-    }
-    std::unique_ptr<D2dTraceHelper> traces = net.OpenTraces(support);
-    D2dNetwork network = net.Build(*traces, false);
-    if (graph == "range")
-    {
-        // i's neighbours are the devices it hears (positions at the start): the backend's one
-        // definition of "in range" (D2dNetwork::Hears: on the channel closer than RangeM and
-        // RSS above the receiver's sensitivity, the one its deliveries follow; over Wi-Fi the
-        // received power above the PHYs' preamble detection threshold).
-        std::vector<std::vector<bool>> a(n, std::vector<bool>(n, false));
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            for (uint32_t j = 0; j < n; ++j)
-            {
-                a[i][j] = i != j && network.Hears(i, j);
-            }
-        }
-        w = D2dBeliefConsensusMatrix::FromGraph(a, weights);
-        try
-        {
-            w.Check();
-        }
-        catch (const std::exception& e)
-        {
-            traces.reset(); // deletes the temporary files (Fail exits without unwinding)
-            Simulator::Destroy();
-            support.Fail(fmt::format("--graph=range --rangeM={}: {}", rangeM, e.what()));
-        }
-    }
-    net.Record(*traces, network);
+    return w;
+}
 
-    // The learner and the protocol.
-    Ptr<D2dBeliefLearner> learner;
-    Ptr<D2dCoordinateBeliefLearner> coordinate;
-    if (discrete)
+/**
+ * \brief --mode=variational: Fashion-MNIST loaded and split before any output exists (a
+ * missing or corrupt file is bad input), and the learner of every device.
+ * \param n devices
+ * \param seed the run's seed
+ * \return the learner
+ */
+Ptr<D2dVariationalLearner>
+MakeVariationalLearner(const D2dScenarioSupport& support,
+                       const BayesFlags& f,
+                       D2dLearningOptions& learning,
+                       uint32_t n,
+                       uint64_t seed)
+{
+    learning.LoadData(support, n, seed);
+    if (learning.train->Size() < 10 * n)
     {
-        coordinate = Create<D2dCoordinateBeliefLearner>(n, levels, thetaLevels, coinEps);
-        learner = coordinate;
+        support.Fail(fmt::format("--dataFraction={} leaves {} training samples for {} "
+                                 "devices (accepted: at least 10 per device)",
+                                 learning.dataFraction,
+                                 learning.train->Size(),
+                                 n));
     }
-    else if (variational)
+    for (const auto& shard : learning.shards)
+    {
+        if (shard.indices.empty())
+        {
+            support.Fail(fmt::format("--dataFraction={} with --partition={} leaves a device "
+                                     "without samples (accepted: a larger dataFraction)",
+                                     learning.dataFraction,
+                                     learning.partition));
+        }
+    }
+    D2dTorchRuntime::SetWorkers(learning.threads);
+    D2dTorchRuntime::Seed(seed);
+    D2dVariationalConfig config;
+    config.spec = learning.GetSpecs()[0];
+    config.localSteps = static_cast<uint32_t>(learning.localSteps);
+    config.batchSize = learning.batchSize;
+    config.mcSamples = f.mcSamples;
+    config.learningRate = learning.learningRate;
+    config.priorVariance = f.priorVariance;
+    config.initialSigma = f.initialSigma;
+    return Create<D2dVariationalLearner>(config,
+                                         learning.train,
+                                         learning.shards,
+                                         learning.test,
+                                         seed);
+}
+
+/**
+ * \brief --graph=range: W of the devices each device hears (positions at the start).
+ * \param weights the graph's weights (--weights)
+ * \param rangeM the hearing range, m (errors)
+ * \param traces closed before an error (their temporary files deleted)
+ * \return W
+ */
+D2dBeliefConsensusMatrix
+RangeMatrix(const D2dScenarioSupport& support,
+            const D2dNetwork& network,
+            const std::string& weights,
+            double rangeM,
+            std::unique_ptr<D2dTraceHelper>& traces)
+{
+    const uint32_t n = network.devices.GetN();
+    // i's neighbours are the devices it hears (positions at the start): the backend's one
+    // definition of "in range" (D2dNetwork::Hears: on the channel closer than RangeM and
+    // RSS above the receiver's sensitivity, the one its deliveries follow; over Wi-Fi the
+    // received power above the PHYs' preamble detection threshold).
+    std::vector<std::vector<bool>> a(n, std::vector<bool>(n, false));
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        for (uint32_t j = 0; j < n; ++j)
+        {
+            a[i][j] = i != j && network.Hears(i, j);
+        }
+    }
+    D2dBeliefConsensusMatrix w = D2dBeliefConsensusMatrix::FromGraph(a, weights);
+    try
+    {
+        w.Check();
+    }
+    catch (const std::exception& e)
+    {
+        traces.reset(); // deletes the temporary files (Fail exits without unwinding)
+        Simulator::Destroy();
+        support.Fail(fmt::format("--graph=range --rangeM={}: {}", rangeM, e.what()));
+    }
+    return w;
+}
+
+/**
+ * \brief The belief learner of the mode: discrete (D2dCoordinateBeliefLearner), variational
+ * (given, on the devices' compute models: a local update must fit in a step) or
+ * gaussian-linear (D2dGaussianLinearLearner).
+ * \param traces closed before an error (their temporary files deleted)
+ * \return the learner
+ */
+Ptr<D2dBeliefLearner>
+MakeLearner(const D2dScenarioSupport& support,
+            const BayesFlags& f,
+            const D2dNetwork& network,
+            const std::vector<uint32_t>& thetaLevels,
+            Ptr<D2dVariationalLearner> vlearner,
+            std::unique_ptr<D2dTraceHelper>& traces)
+{
+    const uint32_t n = network.devices.GetN();
+    if (f.mode == "discrete")
+    {
+        return Create<D2dCoordinateBeliefLearner>(n, f.levels, thetaLevels, f.coinEps);
+    }
+    if (f.mode == "variational")
     {
         std::vector<Ptr<D2dComputeModel>> compute;
         Time longest;
@@ -422,39 +478,138 @@ main(int argc, char* argv[])
             longest =
                 std::max(longest, compute.back()->GetJobDuration(vlearner->GetLocalUpdateFlops(i)));
         }
-        if (longest >= stepInterval)
+        if (longest >= f.stepInterval)
         {
             traces.reset(); // deletes the temporary files (Fail exits without unwinding)
             Simulator::Destroy();
             support.Fail(fmt::format("--stepInterval={}s is not longer than a local update's "
                                      "modelled training time, {}s (accepted: stepInterval > "
                                      "{}s, or fewer --localSteps / a smaller --model)",
-                                     stepInterval.GetSeconds(),
+                                     f.stepInterval.GetSeconds(),
                                      longest.GetSeconds(),
                                      longest.GetSeconds()));
         }
         vlearner->SetComputeModels(compute);
-        learner = vlearner;
+        return vlearner;
+    }
+    return Create<D2dGaussianLinearLearner>(n, f.nTest);
+}
+
+/**
+ * \brief run.json: W's spectrum and the quantities of Theorem 1 (discrete), or the
+ * variational model's flags and size.
+ * \param n devices
+ */
+void
+RecordBeliefModel(D2dTraceHelper& traces,
+                  const BayesFlags& f,
+                  const D2dBeliefConsensusMatrix& w,
+                  uint32_t n,
+                  Ptr<D2dBeliefLearner> learner,
+                  const D2dLearningOptions& learning,
+                  Ptr<D2dVariationalLearner> vlearner)
+{
+    const double lambdaMax = w.LambdaMax();
+    const auto v = w.StationaryDistribution();
+    traces.AddParameter("lambda_max", lambdaMax);
+    traces.AddParameterArray("stationary_distribution", v);
+    if (auto coordinate = DynamicCast<D2dCoordinateBeliefLearner>(learner))
+    {
+        traces.AddParameter("thetaTrueIndex", coordinate->GetTrueIndex());
+        traces.AddParameter("M", coordinate->GetM());
+        const double k = coordinate->ComputeK(v);
+        traces.AddParameter("theorem1_K", k);
+        traces.AddParameter("theorem1_C", coordinate->GetC());
+        traces.AddParameter("theorem1_bound",
+                            D2dBeliefConsensusMatrix::Theorem1Bound(n,
+                                                                    coordinate->GetM(),
+                                                                    lambdaMax,
+                                                                    k,
+                                                                    coordinate->GetC(),
+                                                                    f.delta));
+    }
+    else if (vlearner)
+    {
+        learning.Record(traces, nullptr);
+        traces.AddParameter("parameters", vlearner->GetNParameters());
+        traces.AddParameter("localUpdateFlops", vlearner->GetLocalUpdateFlops(0));
+        // Gaussian posteriors over a network's weights: Theorem 1 does not apply.
+        traces.AddParameterJson("theorem1_bound", "null");
     }
     else
     {
-        learner = Create<D2dGaussianLinearLearner>(n, nTest);
+        // Gaussian likelihoods are unbounded (Remark 2): Theorem 1 does not apply.
+        traces.AddParameterJson("theorem1_bound", "null");
     }
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    D2dNetworkOptions net("results/bayes-consensus");
+    // Every device sends its belief in the same instant (step 3 of the algorithm): the
+    // channel's scheduled access keeps half-duplex radios from losing them. Set before the
+    // flags are parsed, so that --access=immediate still chooses the raw radios.
+    net.access = "scheduled";
+    BayesFlags f; // --mode, --cooperation, ...: the program's own flags
+    // variational: the shared learning flags (model, data, partition, local steps, batch,
+    // learning rate, threads) with this mode's defaults, and the variational posterior's.
+    D2dLearningOptions learning;
+    learning.model = "logistic";
+    learning.dataFraction = 0.1;
+    learning.partition = "labels"; // each device sees some classes
+    learning.labelsPerDevice = 2;
+    learning.labelProportions = ""; // equal shares
+    learning.localSteps = 50;       // Adam steps (mini-batches) per local update
+    learning.learningRate = 0.01;   // Adam step size
+
+    D2dScenarioSupport support("bayes-consensus");
+    D2dScenarioFlags flags(support);
+    AddFlags(flags, f, learning, net);
+    flags.Parse(argc, argv);
+
+    // What involves several flags: one line naming them, before simulating.
+    const std::vector<uint32_t> thetaLevels = ValidateFlags(support, flags, f, learning, net);
+    const double rangeM = net.rangeM;
+    D2dBeliefConsensusMatrix w = MakeMatrix(support, flags, f, thetaLevels, net);
+    const uint32_t n = net.nDevices;
+    const bool variational = f.mode == "variational";
+    const Ptr<D2dVariationalLearner> vlearner =
+        variational ? MakeVariationalLearner(support, f, learning, n, net.seed) : nullptr;
+    support.SetQuiet(net.quiet);
+    if (net.printLinks)
+    {
+        // The belief's size is known once the learner exists: rates and P_D only.
+        net.PrintLinks(std::cout, false, {});
+        return 0;
+    }
+    std::unique_ptr<D2dTraceHelper> traces = net.OpenTraces(support);
+    D2dNetwork network = net.Build(*traces, false);
+    if (f.graph == "range")
+    {
+        w = RangeMatrix(support, network, f.weights, rangeM, traces);
+    }
+    net.Record(*traces, network);
+
+    // The learner and the protocol.
+    Ptr<D2dBeliefLearner> learner = MakeLearner(support, f, network, thetaLevels, vlearner, traces);
     int64_t stream = network.nextStream;
     stream += learner->AssignStreams(stream);
 
     const std::vector<Ptr<D2dTransport>> transports = network.d2dTransports;
     auto protocol = CreateObject<D2dBeliefConsensus>();
-    protocol->SetAttribute("Steps", UintegerValue(steps));
-    protocol->SetAttribute("StepInterval", TimeValue(stepInterval));
+    protocol->SetAttribute("Steps", UintegerValue(f.steps));
+    protocol->SetAttribute("StepInterval", TimeValue(f.stepInterval));
     protocol->SetAttribute("LossRule",
-                           EnumValue(lossRule == "reuse" ? D2dBeliefConsensus::REUSE
-                                                         : D2dBeliefConsensus::RENORMALIZE));
+                           EnumValue(f.lossRule == "reuse" ? D2dBeliefConsensus::REUSE
+                                                           : D2dBeliefConsensus::RENORMALIZE));
     protocol->SetAttribute("Cooperation",
-                           EnumValue(cooperation == "network"    ? D2dBeliefConsensus::NETWORK
-                                     : cooperation == "isolated" ? D2dBeliefConsensus::ISOLATED
-                                                                 : D2dBeliefConsensus::CENTRAL));
-    protocol->SetAttribute("Broadcast", BooleanValue(broadcast));
+                           EnumValue(f.cooperation == "network"    ? D2dBeliefConsensus::NETWORK
+                                     : f.cooperation == "isolated" ? D2dBeliefConsensus::ISOLATED
+                                                                   : D2dBeliefConsensus::CENTRAL));
+    protocol->SetAttribute("Broadcast", BooleanValue(f.broadcast));
     protocol->SetAttribute("Reliable", BooleanValue(network.mode == D2dDeliveryMode::RELIABLE));
     protocol->SetLearner(learner);
     protocol->SetMatrix(w);
@@ -470,38 +625,7 @@ main(int argc, char* argv[])
     traces->AddParameter("beliefBytes",
                          uint64_t(learner->GetNValues()) * learner->GetBytesPerValue());
     traces->AddParameterJson("W", w.ToJson());
-    const double lambdaMax = w.LambdaMax();
-    const auto v = w.StationaryDistribution();
-    traces->AddParameter("lambda_max", lambdaMax);
-    traces->AddParameterArray("stationary_distribution", v);
-    if (discrete)
-    {
-        traces->AddParameter("thetaTrueIndex", coordinate->GetTrueIndex());
-        traces->AddParameter("M", coordinate->GetM());
-        const double k = coordinate->ComputeK(v);
-        traces->AddParameter("theorem1_K", k);
-        traces->AddParameter("theorem1_C", coordinate->GetC());
-        traces->AddParameter("theorem1_bound",
-                             D2dBeliefConsensusMatrix::Theorem1Bound(n,
-                                                                     coordinate->GetM(),
-                                                                     lambdaMax,
-                                                                     k,
-                                                                     coordinate->GetC(),
-                                                                     delta));
-    }
-    else if (variational)
-    {
-        learning.Record(*traces, nullptr);
-        traces->AddParameter("parameters", vlearner->GetNParameters());
-        traces->AddParameter("localUpdateFlops", vlearner->GetLocalUpdateFlops(0));
-        // Gaussian posteriors over a network's weights: Theorem 1 does not apply.
-        traces->AddParameterJson("theorem1_bound", "null");
-    }
-    else
-    {
-        // Gaussian likelihoods are unbounded (Remark 2): Theorem 1 does not apply.
-        traces->AddParameterJson("theorem1_bound", "null");
-    }
+    RecordBeliefModel(*traces, f, w, n, learner, learning, vlearner);
     traces->AddAttributes(protocol);
 
     protocol->Start();

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Scenario programs read like ns-3 examples: graph-discovery's main() is at most 150 lines
-and sets no attribute itself; every flag of every scenario is declared once (its --help lists
+"""Scenario programs read like ns-3 examples: every scenario's main() is at most 150 lines,
+graph-discovery's sets no attribute itself; every flag of every scenario is declared once (its --help lists
 each name once) and, in graph-discovery, every flag that names an attribute is bound to it
 (--help shows the attribute beside the flag).
 
@@ -30,8 +30,10 @@ def main_body(path):
     return lines[start - 1:end + 1]  # the return type's line too
 
 
+for name in SCENARIOS:
+    lines = len(main_body(os.path.join(SRC, f"scenarios/{name}/{name}.cc")))
+    check(lines <= 150, f"{name} main() is {lines} lines (at most 150)")
 body = main_body(os.path.join(SRC, "scenarios/graph-discovery/graph-discovery.cc"))
-check(len(body) <= 150, f"graph-discovery main() is {len(body)} lines (at most 150)")
 setters = [line.strip() for line in body if "SetAttribute(" in line]
 check(not setters, f"graph-discovery main() sets no attribute itself ({setters[:2]})")
 

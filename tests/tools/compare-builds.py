@@ -58,6 +58,11 @@ for algorithm in ["cmfl-2", "fedavg", "median", "trimmed-mean", "krum", "multi-k
 for algorithm in ["fedavg", "fedprox", "local"]:
     RUNS.append(("consensus", ["--algorithm=" + algorithm, "--nDevices=4", "--rounds=3",
                                "--dataFraction=0.02", "--seed=5"]))
+for extra in [["--mode=gaussian-linear", "--graph=ring", "--steps=5"],
+              ["--graph=range", "--cooperation=isolated", "--steps=5"],
+              ["--graph=complete", "--weights=metropolis", "--cooperation=central", "--steps=5"],
+              ["--mode=variational", "--steps=3", "--dataFraction=0.05"]]:
+    RUNS.append(("bayes-consensus", ["--nDevices=6", "--seed=5"] + extra))
 for downstream in ["fedprox", "decentralized", "semi-decentralized"]:
     RUNS.append(("graph-discovery", ["--nDevices=8", "--dataFraction=0.02", "--iterations=20",
                                      "--bufferSize=16", "--downstream=" + downstream,
