@@ -35,6 +35,12 @@ if [ -n "$doxyfile" ]; then
     { cat "$doxyfile"; echo "OUTPUT_DIRECTORY = $out/api"
       echo "WARN_LOGFILE = $out/doxygen-warnings.log"; } | doxygen - >"$out/doxygen.log" 2>&1 ||
         { tail -n 20 "$out/doxygen.log" >&2; echo "build-doc.sh: error: doxygen failed" >&2; exit 1; }
+    # Warnings are errors, as Sphinx's below (WARN_IF_UNDOCUMENTED: every public member).
+    if [ -s "$out/doxygen-warnings.log" ]; then
+        head -n 20 "$out/doxygen-warnings.log" >&2
+        echo "build-doc.sh: error: doxygen warned $(grep -c 'warning:' "$out/doxygen-warnings.log") times ($out/doxygen-warnings.log)" >&2
+        exit 1
+    fi
 fi
 
 # 3. Sphinx, every warning an error; -n: a broken cross-reference is a warning too.

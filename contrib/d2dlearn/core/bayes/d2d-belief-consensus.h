@@ -135,6 +135,7 @@ class D2dBeliefConsensus : public Object
     typedef void (*LocalUpdateMissedTracedCallback)(uint32_t step, uint32_t node);
 
   protected:
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
 
   private:

@@ -75,7 +75,8 @@ class D2dNpy
      * \brief A classification set from a features array and a labels array.
      * \param x the features (float32, float64 or uint8; at least 2-D)
      * \param y the labels (int64, int32 or uint8; 1-D, x's sample count, none negative)
-     * \param xName \param yName their files, for messages
+     * \param xName x's file, for messages
+     * \param yName y's file, for messages
      * \return the set (numClasses = largest label + 1)
      * \throws std::runtime_error with one line naming the file at fault
      */

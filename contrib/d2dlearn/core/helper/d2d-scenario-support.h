@@ -53,6 +53,7 @@ class D2dScenarioSupport
         TEXT,    //!< any text
     };
 
+    /** A flag's declaration: its name, what it accepts and its range. */
     struct Param
     {
         std::string name; //!< name without the leading --

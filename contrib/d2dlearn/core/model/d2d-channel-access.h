@@ -121,6 +121,7 @@ class D2dChannelAccess : public Object
     void SpectrumReleased();
 
   protected:
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
 
   private:

@@ -273,6 +273,7 @@ class D2dChannel : public D2dLinkQuality
                                                Time airtime);
 
   protected:
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
 
   private:

@@ -62,6 +62,7 @@ class D2dComputeModel : public D2dEnergyModel
     typedef void (*JobDoneTracedCallback)(uint64_t jobId, Time start, Time end);
 
   protected:
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
     void DoDepletion() override;
 

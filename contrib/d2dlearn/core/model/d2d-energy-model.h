@@ -94,13 +94,17 @@ class D2dEnergyModel : public DeviceEnergyModel
                                               double energyJ,
                                               double remainingJ);
 
+    /** \param source the energy source this model draws from (DeviceEnergyModel) */
     void SetEnergySource(Ptr<EnergySource> source) override;
     /** \return energy consumed so far, including the open period (J) */
     double GetTotalEnergyConsumption() const override;
     /** Not used: the draw is set per component; logs and ignores. */
     void ChangeState(int newState) override;
+    /** \brief The source is depleted: the component draws nothing from now on (traced). */
     void HandleEnergyDepletion() override;
+    /** \brief The source is recharged: the component may draw again. */
     void HandleEnergyRecharged() override;
+    /** \brief The source's energy changed: nothing to do (the draw is per component). */
     void HandleEnergyChanged() override;
 
     /** \param index device index written in energy traces */
@@ -130,6 +134,7 @@ class D2dEnergyModel : public DeviceEnergyModel
     void AddOpenEnergy(std::map<std::string, double>& byComponentJ) const;
 
   protected:
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
     /**
      * \brief Set the draw of one component from now on.

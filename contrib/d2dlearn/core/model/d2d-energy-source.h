@@ -90,7 +90,9 @@ class D2dEnergySource : public EnergySource
     void SetSupplyVoltage(double supplyVoltageV);
 
   private:
+    /** \brief Finish the set-up once every attribute is set (Object::DoInitialize). */
     void DoInitialize() override;
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
 
     double m_initialEnergyJ;                //!< initial energy, J

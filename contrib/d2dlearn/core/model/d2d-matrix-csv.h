@@ -65,7 +65,7 @@ class D2dMatrixCsv
      * error).
      * \param text bytes to quote in a message
      * \param max longest excerpt, bytes (a longer text is cut and ends with "...")
-     * \return text with control, backslash and non-ASCII bytes escaped (\xNN)
+     * \return text with control, backslash and non-ASCII bytes escaped (\\xNN)
      */
     static std::string Excerpt(const std::string& text, std::size_t max = 40);
 

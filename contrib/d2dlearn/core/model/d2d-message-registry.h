@@ -52,6 +52,7 @@ class D2dMessageRegistry : public Object
     std::size_t GetNInFlight() const;
 
   protected:
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
 
   private:

@@ -61,18 +61,24 @@
 #ifndef D2DLEARN_NS3_LIION_SOURCE
 #error "D2DLEARN_NS3_LIION_SOURCE is not defined: d2dlearn's CMake defines it (1 if the ns-3 in use has LiIonEnergySource)"
 #endif
+/** \def D2DLEARN_HAVE_LIION_SOURCE
+ * 1 if the ns-3 in use has LiIonEnergySource, else 0 */
 #if D2DLEARN_NS3_LIION_SOURCE
 #define D2DLEARN_HAVE_LIION_SOURCE 1
 #else
 #define D2DLEARN_HAVE_LIION_SOURCE 0
 #endif
 // MobilityModel::Copy(), pure virtual: 3.46 and later.
+/** \def D2DLEARN_HAVE_MOBILITY_COPY
+ * 1 if MobilityModel has Copy() (ns-3.46 and later), else 0 */
 #if D2DLEARN_NS3_VERSION >= 346
 #define D2DLEARN_HAVE_MOBILITY_COPY 1
 #else
 #define D2DLEARN_HAVE_MOBILITY_COPY 0
 #endif
 // GenericBatteryModel: 3.40 and later.
+/** \def D2DLEARN_HAVE_GENERIC_BATTERY
+ * 1 if the ns-3 in use has GenericBatteryModel (3.40 and later), else 0 */
 #if D2DLEARN_NS3_VERSION >= 340
 #define D2DLEARN_HAVE_GENERIC_BATTERY 1
 #else

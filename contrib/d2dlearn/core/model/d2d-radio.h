@@ -107,6 +107,7 @@ class D2dRadio : public D2dTransport
     void ReportSendDone(uint64_t msgId, uint32_t dst, bool success);
 
   protected:
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
     void DoSend(uint64_t msgId,
                 Ptr<const D2dMessage> message,

@@ -79,7 +79,9 @@ class D2dRandomWalkMobilityModel : public MobilityModel
     static double FoldSign(double u, double lo, double hi);
 
   private:
+    /** \brief Finish the set-up once every attribute is set (Object::DoInitialize). */
     void DoInitialize() override;
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
     Vector DoGetPosition() const override;
     void DoSetPosition(const Vector& position) override;

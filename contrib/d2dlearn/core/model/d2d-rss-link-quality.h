@@ -59,6 +59,7 @@ class D2dRssLinkQuality : public D2dLinkQuality
     bool IsDynamic() const override;
 
   protected:
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
 
   private:

@@ -148,6 +148,7 @@ class D2dSpectrum : public Object
                          uint64_t exclude) const;
 
   protected:
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
 
   private:

@@ -154,6 +154,7 @@ class D2dTransport : public Object
     void ReportUnfinished();
 
   protected:
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
 
     /**

@@ -89,6 +89,7 @@ class D2dWifiEnergyMeter : public Object
     void AddOpenEnergy(std::map<std::string, double>& byComponentJ) const;
 
   protected:
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
 
   private:

@@ -54,10 +54,18 @@ class D2dWifiFragmentHeader : public Header
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+    /** \return GetTypeId() */
     TypeId GetInstanceTypeId() const override;
+    /** \return the header's size on the wire, bytes */
     uint32_t GetSerializedSize() const override;
+    /** \param start where to write the header */
     void Serialize(Buffer::Iterator start) const override;
+    /**
+     * \param start where to read the header
+     * \return the bytes read
+     */
     uint32_t Deserialize(Buffer::Iterator start) override;
+    /** \param os where to print the header's fields */
     void Print(std::ostream& os) const override;
 
     Type type{DATA};                                   //!< DATA or ACK
@@ -185,6 +193,7 @@ class D2dWifiNetwork : public Object
     std::size_t GetNInFlight() const;
 
   protected:
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
 
   private:
@@ -326,6 +335,7 @@ class D2dWifiTransport : public D2dTransport
     int64_t AssignStreams(int64_t stream);
 
   protected:
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
     void DoSend(uint64_t msgId,
                 Ptr<const D2dMessage> message,

@@ -65,6 +65,7 @@ class DynamicRssModel : public D2dRssModel
     uint64_t GetStep() const;
 
   protected:
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
 
   private:

@@ -39,6 +39,7 @@ class PropagationRssModel : public D2dRssModel
     Ptr<PropagationLossModel> GetPropagationLossModel() const;
 
   protected:
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
 
   private:

@@ -235,6 +235,7 @@ class D2dCmfl : public D2dFlProtocol
     typedef void (*CommitteeTracedCallback)(const CommitteeRecord& record);
 
   protected:
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
     /** \brief Check the set-up, then connect to the transports (see UsesD2d). */
     void DoInitialize() override;

@@ -284,6 +284,7 @@ class D2dCommitteeConsensus : public Object
     bool IsExchanging() const;
 
   protected:
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
 
   private:

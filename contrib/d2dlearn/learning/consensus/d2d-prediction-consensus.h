@@ -104,8 +104,8 @@ class D2dPredictionConsensus : public D2dFlProtocol
     /** One Consensus record: an agent's view of a collaboration round. */
     struct ConsensusRecord
     {
-        uint32_t round{0};
-        uint32_t node{0};
+        uint32_t round{0};          //!< the collaboration round
+        uint32_t node{0};           //!< the agent
         uint32_t fresh{0};          //!< peers' predictions received this round (itself included)
         uint32_t reused{0};         //!< peers whose last predictions were reused
         uint32_t missing{0};        //!< peers left out
@@ -132,8 +132,10 @@ class D2dPredictionConsensus : public D2dFlProtocol
     bool UsesD2d() const override;
 
   protected:
+    /** \brief Finish the set-up once every attribute is set (Object::DoInitialize). */
     void DoInitialize() override;
     void DoStart() override;
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
 
   private:

@@ -58,6 +58,8 @@ class D2dBaselineGraphs
      * baseline with one edge per receiver).
      * \param nDevices N
      * \param uniform a uniform number in [0, 1) per call
+     * \param excluded excluded[i][j]: j may not be i's transmitter
+     * \return the transmitter of each device (-1: none)
      */
     static std::vector<int64_t> Uniform(uint32_t nDevices,
                                         const std::function<double()>& uniform,

@@ -228,6 +228,7 @@ class D2dGraphDiscovery : public Object
                                             const D2dFractionalCounts& counts);
 
   protected:
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
 
   private:

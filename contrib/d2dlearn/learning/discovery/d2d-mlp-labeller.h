@@ -86,6 +86,7 @@ class D2dMlpLabeller : public Object
     bool IsDone() const;
 
   protected:
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
 
   private:

@@ -71,6 +71,7 @@ class D2dPcaExchange : public Object
     uint32_t GetSketchesReceived() const;
 
   protected:
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
 
   private:

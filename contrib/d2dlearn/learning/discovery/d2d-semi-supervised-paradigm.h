@@ -141,6 +141,7 @@ class D2dSemiSupervisedParadigm : public D2dSupervisedParadigm
     uint32_t GetIterations(uint32_t device) const;
 
   protected:
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
 
   private:

@@ -204,6 +204,7 @@ class D2dUnsupervisedParadigm : public D2dDiscoveryParadigm
     };
 
   protected:
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
 
   private:

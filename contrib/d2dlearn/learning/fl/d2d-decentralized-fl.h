@@ -88,6 +88,7 @@ class D2dDecentralizedFl : public D2dPeerProtocol
 
   protected:
     void DoStart() override;
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
     void ConnectTransports() override;
 

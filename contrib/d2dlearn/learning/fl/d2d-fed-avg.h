@@ -126,6 +126,7 @@ class D2dFedAvg : public D2dFlProtocol
     void SetUpdateTamper(UpdateTamper tamper);
 
   protected:
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
     /** \brief Check the set-up, then connect to the D2S transports. */
     void DoInitialize() override;

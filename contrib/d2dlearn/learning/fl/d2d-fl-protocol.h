@@ -175,6 +175,7 @@ class D2dFlProtocol : public Object
                                               double value);
 
   protected:
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
     /**
      * \brief Check the set-up (learners, test set, the transports of the links the

@@ -48,6 +48,7 @@ class D2dLocalTraining : public D2dFlProtocol
 
   protected:
     void DoStart() override;
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
 
   private:

@@ -161,6 +161,7 @@ class D2dModelExchange : public Object
     uint32_t GetNModelsReceived() const;
 
   protected:
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
 
   private:

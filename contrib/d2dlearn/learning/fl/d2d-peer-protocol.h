@@ -65,6 +65,7 @@ class D2dPeerProtocol : public D2dFlProtocol
 
   protected:
     D2dPeerProtocol();
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
 
     /** \brief Check the set-up, then ConnectTransports(). */

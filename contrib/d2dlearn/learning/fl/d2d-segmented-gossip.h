@@ -129,6 +129,7 @@ class D2dSegmentedGossip : public D2dPeerProtocol
 
   protected:
     void DoStart() override;
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
     void ConnectTransports() override;
 

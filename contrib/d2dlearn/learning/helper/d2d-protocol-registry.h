@@ -195,6 +195,7 @@ class D2dProtocolChoice
     D2dTraffic GetTraffic(const std::string& chosen) const;
     /**
      * \param chosen the value in force
+     * \param tid a class
      * \return true if chosen's class is tid or one of its subclasses
      */
     bool IsA(const std::string& chosen, TypeId tid) const;

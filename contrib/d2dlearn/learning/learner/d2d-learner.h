@@ -49,7 +49,7 @@ struct D2dModelSpec
     /** The width of the hidden layer of "mlp" without widths: Parse("mlp") and the default. */
     static constexpr int64_t DefaultMlpWidth = 128;
 
-    std::string arch{"mlp"};
+    std::string arch{"mlp"}; //!< logistic, mlp, cnn, triplet, poly or torchscript
     /** hidden layer widths (mlp) or channels (cnn); the default is Parse("mlp")'s */
     std::vector<int64_t> hidden{DefaultMlpWidth};
     double margin{0.2}; //!< triplet: the triplet loss's margin alpha (squared distances)
@@ -123,7 +123,7 @@ struct D2dEvalResult
 {
     double accuracy{0}; //!< fraction of correct predictions (classification)
     double loss{0};     //!< mean cross-entropy (classification) or squared error (regression)
-    uint64_t samples{0};
+    uint64_t samples{0}; //!< test samples evaluated
 };
 
 /** \brief One local training job. */
@@ -359,6 +359,7 @@ class D2dLearner : public Object
     struct Impl;
 
   protected:
+    /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
 
   private:
