@@ -63,9 +63,6 @@ KNOWN = {
     ("function", "contrib/d2dlearn/learning/learner/d2d-learner.cc", "RunTraining"):
         "the batch loop and the epoch bookkeeping split",
     ("function", "contrib/d2dlearn/learning/discovery/d2d-graph-discovery.cc",
-     "D2dGraphDiscovery::RunPhase"):
-        "graph discovery in parts: an iteration-state struct and the RL policies in a class",
-    ("function", "contrib/d2dlearn/learning/discovery/d2d-graph-discovery.cc",
      "D2dGraphDiscovery::GetTypeId"):
         "graph discovery in parts: the policy and exchange attributes on their classes",
     ("function", "contrib/d2dlearn/learning/helper/d2d-learning-options.cc",
@@ -81,8 +78,6 @@ KNOWN = {
     ("function", "contrib/d2dlearn/test/d2d-cmfl-test-suite.cc", "RunCmfl"):
         "the test fixture's network and learners (test/d2d-test-fixtures)",
     ("function", "contrib/d2dlearn/test/d2d-consensus-test-suite.cc", "RunOnce"):
-        "the test fixture's network and learners (test/d2d-test-fixtures)",
-    ("function", "contrib/d2dlearn/test/d2d-fl-backend-test-suite.cc", "RunOnBackend"):
         "the test fixture's network and learners (test/d2d-test-fixtures)",
     ("members", "contrib/d2dlearn/learning/discovery/d2d-graph-discovery.h",
      "D2dGraphDiscovery"):

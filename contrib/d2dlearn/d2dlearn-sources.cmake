@@ -170,6 +170,7 @@ set(d2dlearn_discovery_headers
     learning/discovery/d2d-best-links.h
     learning/discovery/d2d-gap-partition.h
     learning/discovery/d2d-discovery-payload.h
+    learning/discovery/d2d-discovery-iteration.h
     learning/discovery/d2d-discovery-paradigm.h
     learning/discovery/d2d-supervised-paradigm.h
     learning/discovery/d2d-graph-discovery.h

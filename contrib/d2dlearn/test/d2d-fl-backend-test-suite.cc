@@ -58,6 +58,52 @@ struct BackendOutcome
 };
 
 /**
+ * \brief Record every averaging of the protocol in out.averages, through the trace its
+ * class has (decentralized: Averaged; semi-decentralized: Selected, device UINT32_MAX;
+ * BrainTorrent: Merged; segmented gossip: Averaged, device x 1000 + segment).
+ */
+void
+ConnectAverages(Ptr<D2dFlProtocol> fl, BackendOutcome& out)
+{
+    auto record = [&out](uint32_t round, uint32_t device, const std::vector<uint32_t>& c) {
+        out.averages.emplace_back(round, device, c);
+    };
+    if (DynamicCast<D2dDecentralizedFl>(fl))
+    {
+        fl->TraceConnectWithoutContext(
+            "Averaged",
+            Callback<void, uint32_t, uint32_t, const std::vector<uint32_t>&>(record));
+    }
+    else if (DynamicCast<D2dSemiDecentralizedFl>(fl))
+    {
+        fl->TraceConnectWithoutContext(
+            "Selected",
+            Callback<void, uint32_t, const std::vector<uint32_t>&>(
+                [&out](uint32_t round, const std::vector<uint32_t>& chosen) {
+                    out.averages.emplace_back(round, UINT32_MAX, chosen);
+                }));
+    }
+    else if (DynamicCast<D2dBrainTorrent>(fl))
+    {
+        fl->TraceConnectWithoutContext(
+            "Merged",
+            Callback<void, uint32_t, uint32_t, const std::vector<uint32_t>&>(record));
+    }
+    else if (DynamicCast<D2dSegmentedGossip>(fl))
+    {
+        fl->TraceConnectWithoutContext(
+            "Averaged",
+            Callback<void, uint32_t, uint32_t, uint32_t, const std::vector<uint32_t>&>(
+                [&out](uint32_t round,
+                       uint32_t device,
+                       uint32_t segment,
+                       const std::vector<uint32_t>& c) {
+                    out.averages.emplace_back(round, device * 1000 + segment, c);
+                }));
+    }
+}
+
+/**
  * \brief Run two rounds of a protocol among 4 devices 10 m apart (and a server 5 m off the
  * line for fedavg and semi), Gaussian-mixture data, an MLP, reliable delivery.
  * \param protocol fedavg, decentralized, semi-decentralized, braintorrent or gossipfl
@@ -135,9 +181,6 @@ RunOnBackend(const std::string& protocol, bool wifi)
         out.initial.push_back(learners.back()->GetParameters());
     }
     const D2dDeliveryMode mode = D2dDeliveryMode::RELIABLE;
-    auto record = [&out](uint32_t round, uint32_t device, const std::vector<uint32_t>& c) {
-        out.averages.emplace_back(round, device, c);
-    };
 
     // The protocol by its registry name (class and presets), with this test's settings;
     // then its averaging trace, by class.
@@ -160,39 +203,7 @@ RunOnBackend(const std::string& protocol, bool wifi)
     fl->AssignStreams(100);
     Ptr<D2dFedAvg> fedAvg = DynamicCast<D2dFedAvg>(fl);
     Ptr<D2dSemiDecentralizedFl> semi = DynamicCast<D2dSemiDecentralizedFl>(fl);
-    if (DynamicCast<D2dDecentralizedFl>(fl))
-    {
-        fl->TraceConnectWithoutContext(
-            "Averaged",
-            Callback<void, uint32_t, uint32_t, const std::vector<uint32_t>&>(record));
-    }
-    else if (semi)
-    {
-        semi->TraceConnectWithoutContext(
-            "Selected",
-            Callback<void, uint32_t, const std::vector<uint32_t>&>(
-                [&out](uint32_t round, const std::vector<uint32_t>& chosen) {
-                    out.averages.emplace_back(round, UINT32_MAX, chosen);
-                }));
-    }
-    else if (DynamicCast<D2dBrainTorrent>(fl))
-    {
-        fl->TraceConnectWithoutContext(
-            "Merged",
-            Callback<void, uint32_t, uint32_t, const std::vector<uint32_t>&>(record));
-    }
-    else if (DynamicCast<D2dSegmentedGossip>(fl))
-    {
-        fl->TraceConnectWithoutContext(
-            "Averaged",
-            Callback<void, uint32_t, uint32_t, uint32_t, const std::vector<uint32_t>&>(
-                [&out](uint32_t round,
-                       uint32_t device,
-                       uint32_t segment,
-                       const std::vector<uint32_t>& c) {
-                    out.averages.emplace_back(round, device * 1000 + segment, c);
-                }));
-    }
+    ConnectAverages(fl, out);
     fl->SetAttribute("Rounds", UintegerValue(2));
     fl->SetAttribute("RoundDeadline", TimeValue(Seconds(0))); // wait for every message
     fl->SetAttribute("LocalEpochs", UintegerValue(1));

@@ -522,9 +522,9 @@ D2dGraphDiscovery::StartIteration()
 {
     m_iterationStart = Simulator::Now();
     const uint32_t nl = m_paradigm->GetNPartitions();
-    m_sel.assign(m_n, -1);
-    m_selState.assign(m_n, 0);
-    m_selDrop.assign(m_n, 0.0);
+    m_it.sel.assign(m_n, -1);
+    m_it.selState.assign(m_n, 0);
+    m_it.selDrop.assign(m_n, 0.0);
     if (m_graph == RL)
     {
         for (uint32_t i = 0; i < m_n; ++i)
@@ -543,43 +543,30 @@ D2dGraphDiscovery::StartIteration()
             const double u = m_uniform->GetValue();
             const uint32_t j =
                 m_final ? D2dLinkPolicy::Greedy(probs) : D2dLinkPolicy::Sample(probs, u);
-            m_sel[i] = j;
-            m_selState[i] = states[j];
+            m_it.sel[i] = j;
+            m_it.selState[i] = states[j];
         }
     }
     else if (m_graph == FIXED)
     {
-        m_sel = m_fixed;
+        m_it.sel = m_fixed;
     }
     else
     {
-        m_sel = BaselineGraph();
+        m_it.sel = BaselineGraph();
     }
     for (uint32_t i = 0; i < m_n; ++i)
     {
-        if (m_sel[i] >= 0 && (m_out[i] || m_out[m_sel[i]]))
+        if (m_it.sel[i] >= 0 && (m_out[i] || m_out[m_it.sel[i]]))
         {
-            m_sel[i] = -1; // a fixed graph's link of a device that sits out
+            m_it.sel[i] = -1; // a fixed graph's link of a device that sits out
         }
-        if (m_sel[i] >= 0)
+        if (m_it.sel[i] >= 0)
         {
-            m_selDrop[i] = DropProbability(i, m_sel[i]);
+            m_it.selDrop[i] = DropProbability(i, m_it.sel[i]);
         }
     }
-    m_requestsAt.assign(m_n, {});
-    m_offerAt.clear();
-    m_offerAt.resize(m_n);
-    m_demandAt.assign(m_n, {});
-    m_allocatedBy.assign(m_n, {});
-    m_allocationAt.clear();
-    m_allocationAt.resize(m_n);
-    m_sentBy.assign(m_n, D2dFractionalCounts(nl, 0.0));
-    m_localReward.assign(m_n, 0.0);
-    m_interCluster.assign(m_n, 0.0);
-    m_gain.assign(m_n, 0.0);
-    m_rewardsAt.assign(m_n, {});
-    m_global.assign(m_n, 0.0);
-    m_globalArrived.assign(m_n, false);
+    m_it.ResetMessages(m_n, nl);
     m_paradigm->StartStep();
     RunPhase(Phase::REQUEST);
 }
@@ -605,215 +592,271 @@ void
 D2dGraphDiscovery::RunPhase(Phase phase)
 {
     m_phase = phase;
-    const auto control =
-        m_controlReliable ? D2dDeliveryMode::RELIABLE : D2dDeliveryMode::UNRELIABLE;
-    const uint32_t nl = m_paradigm->GetNPartitions();
-    auto payload = [this](const D2dFractionalCounts& v) {
-        auto p = std::make_shared<D2dDiscoveryPayload>();
-        p->edge = m_edge;
-        p->iteration = m_iteration;
-        p->values = v;
-        return p;
-    };
     switch (phase)
     {
     case Phase::REQUEST:
-        for (uint32_t i = 0; i < m_n; ++i)
-        {
-            if (m_sel[i] >= 0)
-            {
-                // Without the offer phase the request carries the demand (Alg. 2).
-                SendControl(i,
-                            {static_cast<uint32_t>(m_sel[i])},
-                            REQUEST,
-                            m_paradigm->GetRequestBytes(),
-                            payload(m_paradigm->HasOfferPhase() ? D2dFractionalCounts{}
-                                                                : m_paradigm->Demand(i, {})),
-                            control);
-            }
-        }
+        SendRequests();
         break;
     case Phase::OFFER:
-        for (uint32_t j = 0; j < m_n; ++j)
-        {
-            for (uint32_t i : m_requestsAt[j])
-            {
-                SendControl(j,
-                            {i},
-                            OFFER,
-                            m_paradigm->GetVectorBytes(),
-                            payload(m_paradigm->Offer(j, i)),
-                            control);
-            }
-        }
+        SendOffers();
         break;
     case Phase::DEMAND:
-        for (uint32_t i = 0; i < m_n; ++i)
-        {
-            if (m_offerAt[i] && m_sel[i] >= 0)
-            {
-                SendControl(i,
-                            {static_cast<uint32_t>(m_sel[i])},
-                            DEMAND,
-                            m_paradigm->GetVectorBytes(),
-                            payload(m_paradigm->Demand(i, *m_offerAt[i])),
-                            control);
-            }
-        }
+        SendDemands();
         break;
     case Phase::ALLOCATION:
-        for (uint32_t j = 0; j < m_n; ++j)
-        {
-            if (m_demandAt[j].empty())
-            {
-                continue;
-            }
-            std::vector<D2dFractionalCounts> q;
-            std::vector<uint32_t> requesters;
-            for (const auto& [i, d] : m_demandAt[j])
-            {
-                q.push_back(d);
-                requesters.push_back(i);
-            }
-            const auto u = m_paradigm->AllocateTo(j, requesters, q);
-            std::size_t k = 0;
-            for (const auto& [i, d] : m_demandAt[j])
-            {
-                m_allocatedBy[j][i] = u[k];
-                for (uint32_t l = 0; l < nl; ++l)
-                {
-                    m_sentBy[j][l] += u[k][l];
-                }
-                SendControl(j,
-                            {i},
-                            ALLOCATION,
-                            m_paradigm->GetAllocationBytes(),
-                            payload(u[k]),
-                            control);
-                ++k;
-            }
-        }
+        SendAllocations();
         break;
     case Phase::REWARD:
-        for (uint32_t i = 0; i < m_n; ++i)
-        {
-            D2dFractionalCounts u(nl, 0.0);
-            const bool exchanged = m_allocationAt[i] != nullptr;
-            if (exchanged)
-            {
-                u = *m_allocationAt[i];
-            }
-            const double g = m_sel[i] < 0
-                                 ? 0.0
-                                 : m_paradigm->GainFrom(i, m_sel[i], u, m_selDrop[i], m_sentBy[i]);
-            m_localReward[i] =
-                m_sel[i] < 0
-                    ? 0.0
-                    : D2dDiversityRewards::LocalReward(g, m_selDrop[i], m_alpha1, m_alpha2);
-            double points = 0;
-            if (m_sel[i] >= 0 && m_clusters[m_sel[i]] != m_clusters[i])
-            {
-                for (double x : u)
-                {
-                    points += x;
-                }
-            }
-            m_interCluster[i] = points;
-            m_gain[i] = g;
-            const auto& members = m_clusterMembers[m_clusters[i]];
-            std::vector<uint32_t> others;
-            if (m_rewardSharing == CLUSTER_HEAD)
-            {
-                if (members.front() != i)
-                {
-                    others.push_back(members.front()); // to the head only
-                }
-            }
-            else
-            {
-                for (uint32_t m : members)
-                {
-                    if (m != i)
-                    {
-                        others.push_back(m);
-                    }
-                }
-            }
-            if (!others.empty())
-            {
-                auto p = payload({});
-                p->localReward = m_localReward[i];
-                p->interClusterPoints = points;
-                SendControl(i,
-                            others,
-                            REWARD,
-                            m_rewardBytes + m_paradigm->GetRewardExtraBytes(),
-                            p,
-                            control);
-            }
-        }
+        SendRewards();
         break;
     case Phase::GLOBAL:
-        // ClusterHead: each head forms r^G of eq. (14) from what reached it and sends it to
-        // the other members of its cluster in one multicast.
-        for (const auto& members : m_clusterMembers)
-        {
-            const uint32_t head = members.front();
-            m_global[head] = m_out[head] ? 0.0 : ClusterGlobalReward(head);
-            if (members.size() > 1)
-            {
-                auto p = payload({});
-                p->globalReward = m_global[head];
-                SendControl(head,
-                            std::vector<uint32_t>(members.begin() + 1, members.end()),
-                            GLOBAL,
-                            m_globalRewardBytes,
-                            p,
-                            control);
-            }
-        }
+        SendGlobalRewards();
         break;
     case Phase::DATA:
-        for (uint32_t j = 0; j < m_n; ++j)
-        {
-            for (const auto& [i, u] : m_allocatedBy[j])
-            {
-                double total = 0;
-                for (double x : u)
-                {
-                    total += x;
-                }
-                Link link;
-                link.edge = m_edge;
-                link.receiver = i;
-                link.transmitter = j;
-                link.pDrop = DropProbability(i, j);
-                link.requested = m_demandAt[j].at(i);
-                link.allocated = u;
-                link.received = D2dFractionalCounts(nl, 0.0);
-                m_links.push_back(link);
-                if (total <= 0)
-                {
-                    continue;
-                }
-                const auto items = static_cast<uint64_t>(total + 0.5);
-                auto msg = Create<D2dMessage>(DATA, items * m_bytesPerPoint, payload(u), items);
-                const uint64_t id = m_transports[j]->Send(
-                    msg,
-                    std::vector<uint32_t>{i},
-                    m_dataReliable ? D2dDeliveryMode::RELIABLE : D2dDeliveryMode::UNRELIABLE);
-                if (id > 0)
-                {
-                    m_pending.insert(id);
-                    m_dataLinks[id] = m_links.size() - 1;
-                }
-            }
-        }
+        SendData();
         break;
     }
     if (m_pending.empty())
     {
         PhaseDone();
+    }
+}
+
+std::shared_ptr<D2dDiscoveryPayload>
+D2dGraphDiscovery::MakePayload(const D2dFractionalCounts& values) const
+{
+    auto p = std::make_shared<D2dDiscoveryPayload>();
+    p->edge = m_edge;
+    p->iteration = m_iteration;
+    p->values = values;
+    return p;
+}
+
+D2dDeliveryMode
+D2dGraphDiscovery::ControlMode() const
+{
+    return m_controlReliable ? D2dDeliveryMode::RELIABLE : D2dDeliveryMode::UNRELIABLE;
+}
+
+void
+D2dGraphDiscovery::SendRequests()
+{
+    const auto control = ControlMode();
+    for (uint32_t i = 0; i < m_n; ++i)
+    {
+        if (m_it.sel[i] >= 0)
+        {
+            // Without the offer phase the request carries the demand (Alg. 2).
+            SendControl(i,
+                        {static_cast<uint32_t>(m_it.sel[i])},
+                        REQUEST,
+                        m_paradigm->GetRequestBytes(),
+                        MakePayload(m_paradigm->HasOfferPhase() ? D2dFractionalCounts{}
+                                                                : m_paradigm->Demand(i, {})),
+                        control);
+        }
+    }
+}
+
+void
+D2dGraphDiscovery::SendOffers()
+{
+    const auto control = ControlMode();
+    for (uint32_t j = 0; j < m_n; ++j)
+    {
+        for (uint32_t i : m_it.requestsAt[j])
+        {
+            SendControl(j,
+                        {i},
+                        OFFER,
+                        m_paradigm->GetVectorBytes(),
+                        MakePayload(m_paradigm->Offer(j, i)),
+                        control);
+        }
+    }
+}
+
+void
+D2dGraphDiscovery::SendDemands()
+{
+    const auto control = ControlMode();
+    for (uint32_t i = 0; i < m_n; ++i)
+    {
+        if (m_it.offerAt[i] && m_it.sel[i] >= 0)
+        {
+            SendControl(i,
+                        {static_cast<uint32_t>(m_it.sel[i])},
+                        DEMAND,
+                        m_paradigm->GetVectorBytes(),
+                        MakePayload(m_paradigm->Demand(i, *m_it.offerAt[i])),
+                        control);
+        }
+    }
+}
+
+void
+D2dGraphDiscovery::SendAllocations()
+{
+    const uint32_t nl = m_paradigm->GetNPartitions();
+    const auto control = ControlMode();
+    for (uint32_t j = 0; j < m_n; ++j)
+    {
+        if (m_it.demandAt[j].empty())
+        {
+            continue;
+        }
+        std::vector<D2dFractionalCounts> q;
+        std::vector<uint32_t> requesters;
+        for (const auto& [i, d] : m_it.demandAt[j])
+        {
+            q.push_back(d);
+            requesters.push_back(i);
+        }
+        const auto u = m_paradigm->AllocateTo(j, requesters, q);
+        std::size_t k = 0;
+        for (const auto& [i, d] : m_it.demandAt[j])
+        {
+            m_it.allocatedBy[j][i] = u[k];
+            for (uint32_t l = 0; l < nl; ++l)
+            {
+                m_it.sentBy[j][l] += u[k][l];
+            }
+            SendControl(j,
+                        {i},
+                        ALLOCATION,
+                        m_paradigm->GetAllocationBytes(),
+                        MakePayload(u[k]),
+                        control);
+            ++k;
+        }
+    }
+}
+
+void
+D2dGraphDiscovery::SendRewards()
+{
+    const uint32_t nl = m_paradigm->GetNPartitions();
+    const auto control = ControlMode();
+    for (uint32_t i = 0; i < m_n; ++i)
+    {
+        D2dFractionalCounts u(nl, 0.0);
+        const bool exchanged = m_it.allocationAt[i] != nullptr;
+        if (exchanged)
+        {
+            u = *m_it.allocationAt[i];
+        }
+        const double g =
+            m_it.sel[i] < 0
+                ? 0.0
+                : m_paradigm->GainFrom(i, m_it.sel[i], u, m_it.selDrop[i], m_it.sentBy[i]);
+        m_it.localReward[i] =
+            m_it.sel[i] < 0
+                ? 0.0
+                : D2dDiversityRewards::LocalReward(g, m_it.selDrop[i], m_alpha1, m_alpha2);
+        double points = 0;
+        if (m_it.sel[i] >= 0 && m_clusters[m_it.sel[i]] != m_clusters[i])
+        {
+            for (double x : u)
+            {
+                points += x;
+            }
+        }
+        m_it.interCluster[i] = points;
+        m_it.gain[i] = g;
+        const auto& members = m_clusterMembers[m_clusters[i]];
+        std::vector<uint32_t> others;
+        if (m_rewardSharing == CLUSTER_HEAD)
+        {
+            if (members.front() != i)
+            {
+                others.push_back(members.front()); // to the head only
+            }
+        }
+        else
+        {
+            for (uint32_t m : members)
+            {
+                if (m != i)
+                {
+                    others.push_back(m);
+                }
+            }
+        }
+        if (!others.empty())
+        {
+            auto p = MakePayload({});
+            p->localReward = m_it.localReward[i];
+            p->interClusterPoints = points;
+            SendControl(i,
+                        others,
+                        REWARD,
+                        m_rewardBytes + m_paradigm->GetRewardExtraBytes(),
+                        p,
+                        control);
+        }
+    }
+}
+
+void
+D2dGraphDiscovery::SendGlobalRewards()
+{
+    const auto control = ControlMode();
+    for (const auto& members : m_clusterMembers)
+    {
+        const uint32_t head = members.front();
+        m_it.global[head] = m_out[head] ? 0.0 : ClusterGlobalReward(head);
+        if (members.size() > 1)
+        {
+            auto p = MakePayload({});
+            p->globalReward = m_it.global[head];
+            SendControl(head,
+                        std::vector<uint32_t>(members.begin() + 1, members.end()),
+                        GLOBAL,
+                        m_globalRewardBytes,
+                        p,
+                        control);
+        }
+    }
+}
+
+void
+D2dGraphDiscovery::SendData()
+{
+    const uint32_t nl = m_paradigm->GetNPartitions();
+    for (uint32_t j = 0; j < m_n; ++j)
+    {
+        for (const auto& [i, u] : m_it.allocatedBy[j])
+        {
+            double total = 0;
+            for (double x : u)
+            {
+                total += x;
+            }
+            Link link;
+            link.edge = m_edge;
+            link.receiver = i;
+            link.transmitter = j;
+            link.pDrop = DropProbability(i, j);
+            link.requested = m_it.demandAt[j].at(i);
+            link.allocated = u;
+            link.received = D2dFractionalCounts(nl, 0.0);
+            m_links.push_back(link);
+            if (total <= 0)
+            {
+                continue;
+            }
+            const auto items = static_cast<uint64_t>(total + 0.5);
+            auto msg = Create<D2dMessage>(DATA, items * m_bytesPerPoint, MakePayload(u), items);
+            const uint64_t id = m_transports[j]->Send(msg,
+                                                      std::vector<uint32_t>{i},
+                                                      m_dataReliable ? D2dDeliveryMode::RELIABLE
+                                                                     : D2dDeliveryMode::UNRELIABLE);
+            if (id > 0)
+            {
+                m_pending.insert(id);
+                m_dataLinks[id] = m_links.size() - 1;
+            }
+        }
     }
 }
 
@@ -842,38 +885,38 @@ D2dGraphDiscovery::Receive(const D2dReception& r)
     }
     if (kind == REQUEST)
     {
-        m_requestsAt[r.dst].insert(r.src);
+        m_it.requestsAt[r.dst].insert(r.src);
         if (!m_paradigm->HasOfferPhase())
         {
-            m_demandAt[r.dst][r.src] = p->values;
+            m_it.demandAt[r.dst][r.src] = p->values;
         }
     }
     else if (kind == OFFER)
     {
-        if (m_sel[r.dst] == r.src)
+        if (m_it.sel[r.dst] == r.src)
         {
-            m_offerAt[r.dst] = std::make_unique<D2dFractionalCounts>(p->values);
+            m_it.offerAt[r.dst] = std::make_unique<D2dFractionalCounts>(p->values);
         }
     }
     else if (kind == DEMAND)
     {
-        m_demandAt[r.dst][r.src] = p->values;
+        m_it.demandAt[r.dst][r.src] = p->values;
     }
     else if (kind == ALLOCATION)
     {
-        if (m_sel[r.dst] == r.src)
+        if (m_it.sel[r.dst] == r.src)
         {
-            m_allocationAt[r.dst] = std::make_unique<D2dFractionalCounts>(p->values);
+            m_it.allocationAt[r.dst] = std::make_unique<D2dFractionalCounts>(p->values);
         }
     }
     else if (kind == REWARD)
     {
-        m_rewardsAt[r.dst][r.src] = {p->localReward, p->interClusterPoints};
+        m_it.rewardsAt[r.dst][r.src] = {p->localReward, p->interClusterPoints};
     }
     else if (kind == GLOBAL)
     {
-        m_global[r.dst] = p->globalReward;
-        m_globalArrived[r.dst] = true;
+        m_it.global[r.dst] = p->globalReward;
+        m_it.globalArrived[r.dst] = true;
     }
 }
 
@@ -928,10 +971,10 @@ double
 D2dGraphDiscovery::ClusterGlobalReward(uint32_t i) const
 {
     const uint32_t k = m_clusters[i];
-    std::vector<double> members{m_localReward[i]};
+    std::vector<double> members{m_it.localReward[i]};
     std::vector<uint32_t> devices{i};
-    double points = m_interCluster[i];
-    for (const auto& [m, rp] : m_rewardsAt[i])
+    double points = m_it.interCluster[i];
+    for (const auto& [m, rp] : m_it.rewardsAt[i])
     {
         if (m_clusters[m] == k)
         {
@@ -959,21 +1002,21 @@ D2dGraphDiscovery::EndIteration()
     {
         // Multicast, a head, or a member whose r^G was lost: from the rewards at i.
         const bool fromHead = m_rewardSharing == CLUSTER_HEAD &&
-                              m_clusterMembers[m_clusters[i]].front() != i && m_globalArrived[i];
-        const double global = m_out[i] ? 0.0 : fromHead ? m_global[i] : ClusterGlobalReward(i);
-        const double reward = m_localReward[i] + m_gamma * global;
-        if (m_sel[i] >= 0 && m_graph == RL)
+                              m_clusterMembers[m_clusters[i]].front() != i && m_it.globalArrived[i];
+        const double global = m_out[i] ? 0.0 : fromHead ? m_it.global[i] : ClusterGlobalReward(i);
+        const double reward = m_it.localReward[i] + m_gamma * global;
+        if (m_it.sel[i] >= 0 && m_graph == RL)
         {
-            m_policies[m_edge][i].Update(m_selState[i], m_sel[i], reward);
+            m_policies[m_edge][i].Update(m_it.selState[i], m_it.sel[i], reward);
         }
         m_iterationTrace(m_edge,
                          m_iteration,
                          i,
-                         m_sel[i],
-                         m_selDrop[i],
-                         m_allocationAt[i] != nullptr,
-                         m_gain[i],
-                         m_localReward[i],
+                         m_it.sel[i],
+                         m_it.selDrop[i],
+                         m_it.allocationAt[i] != nullptr,
+                         m_it.gain[i],
+                         m_it.localReward[i],
                          global,
                          reward);
     }
@@ -1001,7 +1044,7 @@ D2dGraphDiscovery::EndIteration()
 void
 D2dGraphDiscovery::ApplyData()
 {
-    m_graphs.push_back(m_sel);
+    m_graphs.push_back(m_it.sel);
     const uint32_t nl = m_paradigm->GetNPartitions();
     std::vector<D2dFractionalCounts> counts;
     for (uint32_t i = 0; i < m_n; ++i)
@@ -1037,9 +1080,9 @@ D2dGraphDiscovery::ApplyData()
             m_paradigm->SetCounts(i, counts[i]);
         }
         m_histogramTrace("after", m_edge, i, counts[i]);
-        if (m_sel[i] >= 0)
+        if (m_it.sel[i] >= 0)
         {
-            m_excluded[i][m_sel[i]] = true;
+            m_excluded[i][m_it.sel[i]] = true;
         }
     }
     m_dataLinks.clear();

@@ -6,6 +6,7 @@
 #ifndef D2D_GRAPH_DISCOVERY_H
 #define D2D_GRAPH_DISCOVERY_H
 
+#include "d2d-discovery-iteration.h"
 #include "d2d-discovery-paradigm.h"
 #include "d2d-discovery-payload.h"
 #include "d2d-link-policy.h"
@@ -99,10 +100,10 @@ class D2dGraphDiscovery : public Object
     /** One edge's datapoint exchange: a row of gd_links.csv. */
     struct Link
     {
-        uint32_t edge{0};        //!< the edge round (Remark 2), from 0
-        uint32_t receiver{0};    //!< i
-        uint32_t transmitter{0}; //!< j
-        double pDrop{0};         //!< P_D(i, j) when the data was sent
+        uint32_t edge{0};              //!< the edge round (Remark 2), from 0
+        uint32_t receiver{0};          //!< i
+        uint32_t transmitter{0};       //!< j
+        double pDrop{0};               //!< P_D(i, j) when the data was sent
         D2dFractionalCounts requested; //!< Q_{j->i} as j received it (zeros if lost)
         D2dFractionalCounts allocated; //!< U_{j->i}: the datapoints j sent (and dropped)
         D2dFractionalCounts received;  //!< the datapoints that reached i, per partition
@@ -246,6 +247,30 @@ class D2dGraphDiscovery : public Object
     void StartEdge();
     void StartIteration();
     void RunPhase(Phase phase);
+    /** \brief Each receiver's request to its transmitter (with the demand when the paradigm has no
+     * offer phase, Alg. 2). */
+    void SendRequests();
+    /** \brief Each transmitter's offer V to each receiver that requested (eq. (9)). */
+    void SendOffers();
+    /** \brief Each receiver's demand Q to its transmitter, from the offer (eq. (10)). */
+    void SendDemands();
+    /** \brief Each transmitter's allocation U to its requesters (eqs. (11)-(12)). */
+    void SendAllocations();
+    /** \brief Each receiver's gain and local reward r^L (eq. (13)), sent to its cluster (the head
+     * only, or every member). */
+    void SendRewards();
+    /** \brief ClusterHead: each head forms r^G of eq. (14) from what reached it and sends it to the
+     * other members of its cluster in one multicast. */
+    void SendGlobalRewards();
+    /** \brief The final exchange: the datapoints of every allocation, a Link record each. */
+    void SendData();
+    /**
+     * \param values the vector the message carries (V, Q, U or the datapoints)
+     * \return a payload of this edge and iteration
+     */
+    std::shared_ptr<D2dDiscoveryPayload> MakePayload(const D2dFractionalCounts& values) const;
+    /** \return the delivery mode of the control messages (ControlReliable) */
+    D2dDeliveryMode ControlMode() const;
     void PhaseDone();
     void EndIteration();
     void ApplyData();
@@ -318,21 +343,7 @@ class D2dGraphDiscovery : public Object
     Time m_iterationStart;
     Phase m_phase{Phase::REQUEST};
     std::set<uint64_t> m_pending;
-    std::vector<int64_t> m_sel;
-    std::vector<uint32_t> m_selState;
-    std::vector<double> m_selDrop;
-    std::vector<std::set<uint32_t>> m_requestsAt;
-    std::vector<std::unique_ptr<D2dFractionalCounts>> m_offerAt;
-    std::vector<std::map<uint32_t, D2dFractionalCounts>> m_demandAt;
-    std::vector<std::map<uint32_t, D2dFractionalCounts>> m_allocatedBy; //!< at j: U to each i
-    std::vector<std::unique_ptr<D2dFractionalCounts>> m_allocationAt;
-    std::vector<D2dFractionalCounts> m_sentBy;
-    std::vector<double> m_localReward;
-    std::vector<double> m_interCluster;
-    std::vector<std::map<uint32_t, std::pair<double, double>>> m_rewardsAt;
-    std::vector<double> m_global;      //!< r^G of each device this iteration
-    std::vector<bool> m_globalArrived; //!< ClusterHead: r^G reached the member
-    std::vector<double> m_gain;
+    D2dDiscoveryIteration m_it; //!< the iteration's selection, messages and rewards
     std::map<uint64_t, std::size_t> m_dataLinks; //!< data msgId -> index in m_links
 
     TracedCallback<uint32_t,
