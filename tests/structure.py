@@ -50,16 +50,8 @@ KNOWN = {
     ("function", "contrib/d2dlearn/core/helper/d2d-scenario-support.cc",
      "D2dScenarioSupport::CheckArguments"):
         "the argument checks by kind (spelling, duplicates, values), with the scenario layer",
-    ("function", "contrib/d2dlearn/core/helper/d2d-scenario-flags.cc",
-     "D2dScenarioFlags::Parse"):
-        "the bound-attribute pass in a function of its own, with the scenario layer",
-    ("function", "contrib/d2dlearn/core/helper/d2d-flag-scope.cc", "D2dFlagScope::WhyInert"):
-        "one function per kind of condition",
     ("function", "contrib/d2dlearn/core/data/d2d-leaf.cc", "D2dLeaf::Parse"):
         "the user records and the sample arrays parsed by functions of their own",
-    ("function", "contrib/d2dlearn/core/data/d2d-partitioner.cc",
-     "D2dPartitioner::LabelsPerDevice"):
-        "the label assignment and the shard draw in functions of their own",
     ("function", "contrib/d2dlearn/learning/learner/d2d-learner.cc", "RunTraining"):
         "the batch loop and the epoch bookkeeping split",
     ("function", "contrib/d2dlearn/learning/discovery/d2d-graph-discovery.cc",
@@ -74,10 +66,6 @@ KNOWN = {
     ("function", "contrib/d2dlearn/test/d2d-fl-p2p-test-suite.cc", "RunProtocol"):
         "the test fixture's network and learners (test/d2d-test-fixtures)",
     ("function", "contrib/d2dlearn/test/d2d-fl-decentralized-test-suite.cc", "RunProtocol"):
-        "the test fixture's network and learners (test/d2d-test-fixtures)",
-    ("function", "contrib/d2dlearn/test/d2d-cmfl-test-suite.cc", "RunCmfl"):
-        "the test fixture's network and learners (test/d2d-test-fixtures)",
-    ("function", "contrib/d2dlearn/test/d2d-consensus-test-suite.cc", "RunOnce"):
         "the test fixture's network and learners (test/d2d-test-fixtures)",
     ("members", "contrib/d2dlearn/learning/discovery/d2d-graph-discovery.h",
      "D2dGraphDiscovery"):

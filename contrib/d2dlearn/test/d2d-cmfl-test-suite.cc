@@ -133,18 +133,61 @@ struct Outcome
     std::vector<RoundRecord> roundRecords; //!< RoundRecord records as fired
 };
 
-Outcome
-RunCmfl(const Setup& s)
+/** \return n devices 3 m apart in rows of 5 */
+NodeContainer
+MakeGridNodes(uint32_t n)
 {
-    const D2dTestData& data = GaussianTestData(21, 22, 2000, 500);
     NodeContainer nodes;
-    nodes.Create(s.nDevices);
-    for (uint32_t i = 0; i < s.nDevices; ++i)
+    nodes.Create(n);
+    for (uint32_t i = 0; i < n; ++i)
     {
         auto m = CreateObject<ConstantPositionMobilityModel>();
         m->SetPosition(Vector(3.0 * (i % 5), 3.0 * (i / 5), 0));
         nodes.Get(i)->AggregateObject(m);
     }
+    return nodes;
+}
+
+/**
+ * \return the packet-level backend's transports on the nodes (802.11a ad hoc, 6 Mbit/s; the
+ * devices are at most 13 m apart, well within range); the D2D radios stay idle
+ * \param nodes the devices
+ */
+std::vector<Ptr<D2dTransport>>
+WifiTransports(const NodeContainer& nodes)
+{
+    D2dWifiHelper wifi;
+    std::vector<Ptr<D2dTransport>> transports;
+    for (const auto& t : wifi.Install(nodes))
+    {
+        // The simultaneous score multicasts are spread by the transports' GroupJitter.
+        transports.push_back(t);
+    }
+    wifi.AssignStreams(1000);
+    return transports;
+}
+
+/** \brief Count the messages received by kind, and the half-duplex losses, into out. */
+void
+CountMessages(const std::vector<Ptr<D2dTransport>>& transports, Outcome& out)
+{
+    for (const auto& t : transports)
+    {
+        t->AddReceiveHandler(Callback<void, const D2dReception&>(
+            [&out](const D2dReception& r) { ++out.kinds[r.message->GetKind()]; }));
+        t->TraceConnectWithoutContext(
+            "Delivery",
+            Callback<void, const D2dDeliveryRecord&>([&out](const D2dDeliveryRecord& r) {
+                out.halfDuplex += r.reason == "half_duplex";
+            }));
+    }
+}
+
+Outcome
+RunCmfl(const Setup& s)
+{
+    const D2dTestData& data = GaussianTestData(21, 22, 2000, 500);
+    NodeContainer nodes = MakeGridNodes(s.nDevices);
     D2dHelper d2d; // over Wi-Fi too: the compute models and batteries of the learners
     d2d.SetChannelAttribute("NoisePowerW", DoubleValue(1e-40)); // P_D ~ 0
     d2d.SetChannelAttribute("AccessPolicy", EnumValue(s.access));
@@ -156,28 +199,10 @@ RunCmfl(const Setup& s)
     std::vector<Ptr<D2dTransport>> transports = channel->GetTransports();
     if (s.wifi)
     {
-        // The packet-level backend on the same nodes (802.11a ad hoc, 6 Mbit/s; the
-        // devices are at most 13 m apart, well within range). The D2D radios stay idle.
-        D2dWifiHelper wifi;
-        transports.clear();
-        for (const auto& t : wifi.Install(nodes))
-        {
-            // The simultaneous score multicasts are spread by the transports' GroupJitter.
-            transports.push_back(t);
-        }
-        wifi.AssignStreams(1000);
+        transports = WifiTransports(nodes);
     }
     Outcome out;
-    for (const auto& t : transports)
-    {
-        t->AddReceiveHandler(Callback<void, const D2dReception&>(
-            [&out](const D2dReception& r) { ++out.kinds[r.message->GetKind()]; }));
-        t->TraceConnectWithoutContext(
-            "Delivery",
-            Callback<void, const D2dDeliveryRecord&>([&out](const D2dDeliveryRecord& r) {
-                out.halfDuplex += r.reason == "half_duplex";
-            }));
-    }
+    CountMessages(transports, out);
     if (s.dropProbability > 0)
     {
         // Eq. 18: every link gets the same P_D by fixing the RSS (FixedDistanceM) and

@@ -91,6 +91,24 @@ struct Outcome
     uint32_t headerBytes{0};
 };
 
+/** \brief The channel's rate and framing parameters in force, into out (for the checks). */
+void
+ReadLinkParameters(Ptr<D2dChannel> channel, Outcome& out)
+{
+    DoubleValue r;
+    DoubleValue b;
+    UintegerValue m;
+    UintegerValue h;
+    channel->GetAttribute("SpectralEfficiency", r);
+    channel->GetAttribute("BandwidthHz", b);
+    channel->GetAttribute("MtuBytes", m);
+    channel->GetAttribute("FragmentHeaderBytes", h);
+    out.spectralEfficiency = r.Get();
+    out.bandwidthHz = b.Get();
+    out.mtuBytes = static_cast<uint32_t>(m.Get());
+    out.headerBytes = static_cast<uint32_t>(h.Get());
+}
+
 /** A run's settings. */
 struct Settings
 {
@@ -139,20 +157,7 @@ RunOnce(const Settings& s)
 
     Outcome out;
     out.points = static_cast<uint32_t>(xstar->Size());
-    {
-        DoubleValue r;
-        DoubleValue b;
-        UintegerValue m;
-        UintegerValue h;
-        channel->GetAttribute("SpectralEfficiency", r);
-        channel->GetAttribute("BandwidthHz", b);
-        channel->GetAttribute("MtuBytes", m);
-        channel->GetAttribute("FragmentHeaderBytes", h);
-        out.spectralEfficiency = r.Get();
-        out.bandwidthHz = b.Get();
-        out.mtuBytes = static_cast<uint32_t>(m.Get());
-        out.headerBytes = static_cast<uint32_t>(h.Get());
-    }
+    ReadLinkParameters(channel, out);
     for (const auto& t : channel->GetTransports())
     {
         t->TraceConnectWithoutContext("Send",

@@ -142,6 +142,43 @@ Deal(const std::vector<std::size_t>& order, const std::vector<std::size_t>& size
     return shards;
 }
 
+/**
+ * \return the share of each of a device's k labels, rank by rank: proportions, or k equal
+ * shares if it is empty
+ * \param proportions k values in [0, 1] summing to 1 (within 1e-6), or none
+ * \param k labels per device
+ * \throws std::invalid_argument (Bad) naming "proportions" otherwise
+ */
+std::vector<double>
+CheckedProportions(const std::vector<double>& proportions, uint32_t k)
+{
+    std::vector<double> prop = proportions;
+    if (prop.empty())
+    {
+        prop.assign(k, 1.0 / k);
+    }
+    if (prop.size() != k)
+    {
+        Bad("proportions",
+            "has " + std::to_string(prop.size()) + " values; accepted: k = " + std::to_string(k) +
+                " values in [0, 1] summing to 1, or none");
+    }
+    double sum = 0;
+    for (double x : prop)
+    {
+        if (!(x >= 0 && x <= 1))
+        {
+            Bad("proportions", Num(x) + " is outside the accepted range [0, 1]");
+        }
+        sum += x;
+    }
+    if (std::fabs(sum - 1.0) > 1e-6)
+    {
+        Bad("proportions", "sum to " + Num(sum) + "; accepted: a sum of 1 (within 1e-6)");
+    }
+    return prop;
+}
+
 } // namespace
 
 int64_t
@@ -227,30 +264,7 @@ D2dPartitioner::LabelsPerDevice(const D2dDataset& data,
             std::to_string(k) + " is outside the accepted range [1, " + std::to_string(nc) +
                 "] (1 .. numClasses)");
     }
-    std::vector<double> prop = proportions;
-    if (prop.empty())
-    {
-        prop.assign(k, 1.0 / k);
-    }
-    if (prop.size() != k)
-    {
-        Bad("proportions",
-            "has " + std::to_string(prop.size()) + " values; accepted: k = " + std::to_string(k) +
-                " values in [0, 1] summing to 1, or none");
-    }
-    double sum = 0;
-    for (double x : prop)
-    {
-        if (!(x >= 0 && x <= 1))
-        {
-            Bad("proportions", Num(x) + " is outside the accepted range [0, 1]");
-        }
-        sum += x;
-    }
-    if (std::fabs(sum - 1.0) > 1e-6)
-    {
-        Bad("proportions", "sum to " + Num(sum) + "; accepted: a sum of 1 (within 1e-6)");
-    }
+    const std::vector<double> prop = CheckedProportions(proportions, k);
     auto p = GetPool(data, pool);
     CheckDevices(nDevices, p.size());
     auto byClass = ByClass(data, p);

@@ -306,6 +306,49 @@ Describe(const Condition& c)
     return "";
 }
 
+/**
+ * \return why a flag of a finite spectrum (or, with coChannel, of co-channel interference)
+ * cannot act in this run, or "" if it can
+ * \param flags the program's flags, parsed
+ * \param traffic the run's links
+ * \param coChannel the flag needs transmissions that may share a sub-channel too
+ */
+std::string
+WhySpectrumInert(const D2dScenarioFlags& flags, const D2dTraffic& traffic, bool coChannel)
+{
+    // The spectrum in force on each kind of link the run has.
+    auto number = [&flags](const std::string& name) {
+        return flags.Has(name) ? std::stod(flags.GetParsedText(name)) : 0.0;
+    };
+    const double k = number("subChannels");
+    const double d2sGiven = number("d2sSubChannels");
+    const double d2sK = flags.Has("d2sSubChannels") && d2sGiven >= 0 ? d2sGiven : k;
+    const bool d2d = !traffic.known || traffic.d2d;
+    const bool d2s = !traffic.known || traffic.d2s;
+    const bool finiteD2d = d2d && k > 0;
+    const bool finiteD2s = d2s && d2sK > 0;
+    if (!finiteD2d && !finiteD2s)
+    {
+        return "it acts on a finite spectrum, and every link of this run has an "
+               "unlimited one (--subChannels=0 and --d2sSubChannels=0 or -1, or links "
+               "this run does not use)";
+    }
+    if (coChannel)
+    {
+        const bool immediate = flags.Has("access") && flags.GetParsedText("access") == "immediate";
+        const bool hearing =
+            flags.Has("spectrumReuse") && flags.GetParsedText("spectrumReuse") == "hearing";
+        if (!immediate && !(finiteD2d && hearing))
+        {
+            return "under --access=scheduled with --spectrumReuse=none no two "
+                   "transmissions share a sub-channel, so there is no interference to "
+                   "leave out (it acts with --access=immediate, or "
+                   "--spectrumReuse=hearing on D2D links)";
+        }
+    }
+    return "";
+}
+
 } // namespace
 
 std::string
@@ -433,40 +476,13 @@ D2dFlagScope::WhyInert(const D2dScenarioFlags& flags,
             }
             break;
         case Need::FINITE_SPECTRUM:
-        case Need::CO_CHANNEL: {
-            // The spectrum in force on each kind of link the run has.
-            auto number = [&flags](const std::string& name) {
-                return flags.Has(name) ? std::stod(flags.GetParsedText(name)) : 0.0;
-            };
-            const double k = number("subChannels");
-            const double d2sGiven = number("d2sSubChannels");
-            const double d2sK = flags.Has("d2sSubChannels") && d2sGiven >= 0 ? d2sGiven : k;
-            const bool d2d = !traffic.known || traffic.d2d;
-            const bool d2s = !traffic.known || traffic.d2s;
-            const bool finiteD2d = d2d && k > 0;
-            const bool finiteD2s = d2s && d2sK > 0;
-            if (!finiteD2d && !finiteD2s)
+        case Need::CO_CHANNEL:
+            if (auto why = WhySpectrumInert(flags, traffic, c.need == Need::CO_CHANNEL);
+                !why.empty())
             {
-                return "it acts on a finite spectrum, and every link of this run has an "
-                       "unlimited one (--subChannels=0 and --d2sSubChannels=0 or -1, or links "
-                       "this run does not use)";
-            }
-            if (c.need == Need::CO_CHANNEL)
-            {
-                const bool immediate =
-                    flags.Has("access") && flags.GetParsedText("access") == "immediate";
-                const bool hearing =
-                    flags.Has("spectrumReuse") && flags.GetParsedText("spectrumReuse") == "hearing";
-                if (!immediate && !(finiteD2d && hearing))
-                {
-                    return "under --access=scheduled with --spectrumReuse=none no two "
-                           "transmissions share a sub-channel, so there is no interference to "
-                           "leave out (it acts with --access=immediate, or "
-                           "--spectrumReuse=hearing on D2D links)";
-                }
+                return why;
             }
             break;
-        }
         case Need::IS:
         case Need::IS_NOT: {
             if (!flags.Has(c.flag) || (!c.orArgument.empty() && flags.HasArgument(c.orArgument)) ||

@@ -124,6 +124,49 @@ RangeText(double lo, double hi, bool loExclusive, bool time)
                                      high)
                        : D2dScenarioSupport::FormatNumber(lo) + unit + " to " + high;
 }
+
+/**
+ * \return the arguments with every whole number of an integer flag or attribute in decimal
+ * digits (1e10 -> 10000000000): ns-3 would read 1e10 as 1
+ * \param argc argument count
+ * \param argv the arguments
+ * \param params the program's flags
+ */
+std::vector<std::string>
+WithWholeNumbers(int argc, char** argv, const std::vector<D2dScenarioSupport::Param>& params)
+{
+    std::vector<std::string> args(argv, argv + argc);
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::size_t eq = args[i].find('=');
+        if (eq == std::string::npos || args[i].rfind("--", 0) != 0)
+        {
+            continue;
+        }
+        const std::string name = args[i].substr(2, eq - 2);
+        bool integer = false;
+        if (TypeId::AttributeInformation info;
+            name.rfind("ns3::", 0) == 0 && D2dScenarioSupport::LookupAttribute(name, &info))
+        {
+            const std::string type = D2dScenarioSupport::ValueTypeName(info.checker);
+            integer = type == "ns3::UintegerValue" || type == "ns3::IntegerValue";
+        }
+        for (const auto& p : params)
+        {
+            integer = integer || (p.name == name && (p.kind == D2dScenarioSupport::Form::UINT32 ||
+                                                     p.kind == D2dScenarioSupport::Form::UINT64 ||
+                                                     p.kind == D2dScenarioSupport::Form::INT32 ||
+                                                     p.kind == D2dScenarioSupport::Form::INT64));
+        }
+        if (std::string decimal;
+            integer && D2dScenarioSupport::WholeNumber(args[i].substr(eq + 1), &decimal))
+        {
+            args[i] = args[i].substr(0, eq + 1) + decimal;
+        }
+    }
+    return args;
+}
+
 } // namespace
 
 D2dScenarioFlags::Flag&
@@ -542,35 +585,7 @@ D2dScenarioFlags::Parse(int argc, char** argv)
     m_support.CheckArguments(argc, argv, params);
     // Whole numbers are accepted in exponent notation (1e10, as the README writes ranges),
     // which ns-3 would read as 1: what is parsed below has them in decimal digits.
-    std::vector<std::string> args(argv, argv + argc);
-    for (int i = 1; i < argc; ++i)
-    {
-        const std::size_t eq = args[i].find('=');
-        if (eq == std::string::npos || args[i].rfind("--", 0) != 0)
-        {
-            continue;
-        }
-        const std::string name = args[i].substr(2, eq - 2);
-        bool integer = false;
-        if (TypeId::AttributeInformation info;
-            name.rfind("ns3::", 0) == 0 && D2dScenarioSupport::LookupAttribute(name, &info))
-        {
-            const std::string type = D2dScenarioSupport::ValueTypeName(info.checker);
-            integer = type == "ns3::UintegerValue" || type == "ns3::IntegerValue";
-        }
-        for (const auto& p : params)
-        {
-            integer = integer || (p.name == name && (p.kind == D2dScenarioSupport::Form::UINT32 ||
-                                                     p.kind == D2dScenarioSupport::Form::UINT64 ||
-                                                     p.kind == D2dScenarioSupport::Form::INT32 ||
-                                                     p.kind == D2dScenarioSupport::Form::INT64));
-        }
-        if (std::string decimal;
-            integer && D2dScenarioSupport::WholeNumber(args[i].substr(eq + 1), &decimal))
-        {
-            args[i] = args[i].substr(0, eq + 1) + decimal;
-        }
-    }
+    std::vector<std::string> args = WithWholeNumbers(argc, argv, params);
     std::vector<char*> normalized;
     for (auto& arg : args)
     {
