@@ -5,8 +5,8 @@
 # Included by the top-level CMakeLists.txt when ns-3's build_lib exists, which then calls
 # build_lib itself (ns-3 finds a module's dependencies in the text of its CMakeLists.txt, the
 # ${libcore} ... of LIBRARIES_TO_LINK). That builds one ns-3 module library, d2dlearn
-# (libd2dlearn and libd2dlearn-learning of the standalone build in one), its TestSuites into
-# ns-3's test runner (./test.py -s d2d-channel), and the scenario programs and examples as
+# (libd2dlearn, libd2dlearn-learning and libd2dlearn-scenario of the standalone build in
+# one), its TestSuites into ns-3's test runner (./test.py -s d2d-channel), and the scenario programs and examples as
 # ns-3 examples (./ns3 run "fedavg --rounds=1"; examples/CMakeLists.txt). Logging and asserts
 # follow ns-3's build profile (debug and default: on; release and optimized: off), as for
 # every ns-3 module; the standalone build always has them on.
@@ -18,8 +18,9 @@ d2dlearn_ns3_check_version(${NS3_VER})
 d2dlearn_ns3_definitions(${NS3_VER} ${PROJECT_SOURCE_DIR}/src/energy/model D2DLEARN_NS3_DEFINITIONS)
 
 include(${CMAKE_CURRENT_SOURCE_DIR}/contrib/d2dlearn/d2dlearn-sources.cmake)
-foreach(list d2dlearn_sources d2dlearn_learning_sources d2dlearn_headers d2dlearn_learning_headers
-             d2dlearn_test_sources d2dlearn_learning_test_sources)
+foreach(list d2dlearn_sources d2dlearn_learning_sources d2dlearn_scenario_sources d2dlearn_headers
+             d2dlearn_learning_headers d2dlearn_scenario_headers d2dlearn_test_sources
+             d2dlearn_learning_test_sources)
   list(TRANSFORM ${list} PREPEND contrib/d2dlearn/)
 endforeach()
 

@@ -74,9 +74,7 @@ main(int argc, char* argv[])
     // This program's choices: the registry's protocols of "ring-protocol" (the one above).
     const D2dProtocolChoice protocols("algorithm", "ring-protocol");
     CommandLine cmd(__FILE__);
-    cmd.AddValue("algorithm",
-                 "The protocol: " + D2dScenarioSupport::OrList(protocols.GetNames()),
-                 algorithm);
+    cmd.AddValue("algorithm", "The protocol: " + D2dText::OrList(protocols.GetNames()), algorithm);
     cmd.AddValue("nDevices", "Devices (at least 3)", nDevices);
     cmd.AddValue("dataFraction", "Fraction of Fashion-MNIST used", dataFraction);
     cmd.AddValue("rounds", "ns3::D2dFlProtocol::Rounds");
@@ -85,7 +83,7 @@ main(int argc, char* argv[])
     if (std::find(names.begin(), names.end(), algorithm) == names.end() || nDevices < 3)
     {
         std::cerr << "ring-protocol: error: --algorithm=" << algorithm << " --nDevices=" << nDevices
-                  << " (accepted: " << D2dScenarioSupport::OrList(names) << ", at least 3 devices)"
+                  << " (accepted: " << D2dText::OrList(names) << ", at least 3 devices)"
                   << std::endl;
         return 2;
     }

@@ -2,12 +2,14 @@
 """Layering test of the d2dlearn sources: which folder may include which; no tracker numbers.
 
 The layers (doc/reference/layout.md, "Layers"): one folder per library, core/ (libd2dlearn,
-torch-free) below learning/ (libd2dlearn-learning). core/: model (channel, radios, energy,
-compute, transports, messages) -> data -> bayes (belief consensus) -> helper (assembly,
-trace writers, scenario options). learning/: learner (the learners) -> the protocols, one
-folder per paper or family (fl, cmfl, consensus, discovery) -> helper. Then tests,
-scenarios, examples, bench. A folder includes only folders below it (and itself); no two
-folders include each other; nothing in core/ includes learning/.
+torch-free) below learning/ (libd2dlearn-learning) below scenario/ (libd2dlearn-scenario).
+core/: model (channel, radios, energy, compute, transports, messages) -> data -> bayes
+(belief consensus) -> helper (assembly, trace writers). learning/: learner (the learners)
+-> the protocols, one folder per paper or family (fl, cmfl, consensus, discovery) -> helper.
+scenario/: the scenario layer (flags, their checks, network and learning options, memory
+budget), on both libraries' helpers. Then tests, scenarios, examples, bench. A folder
+includes only folders below it (and itself); no two folders include each other; nothing in
+core/ includes learning/ or scenario/, nothing in learning/ includes scenario/.
 
 From the sources alone (no build): every header of contrib/d2dlearn/ is mapped to its
 folder; every `#include "ns3/X"` and `#include "X"` of a .h/.cc (comments stripped) whose X
@@ -35,8 +37,8 @@ list can only shrink (a ratchet). Exit 0 clean, 1 on a violation or a stale KNOW
 
   tests/layering.py [--root DIR]   check the tree at DIR (default: this repository)
   tests/layering.py --self-test    check that the checker passes a copy of the tree, fails it
-                                   once an upward include, a cycle, a torch include or an
-                                   impure rule is injected, ignores commented-out includes,
+                                   once an upward include (into the scenario layer too), a
+                                   cycle, a torch include or an impure rule is injected, ignores commented-out includes,
                                    fails when a KNOWN violation is fixed but still listed,
                                    and fails a comment citing a tracker issue by number
 """
@@ -52,8 +54,9 @@ import tempfile
 # The table: which folder may include which (besides itself). Nothing else is allowed.
 # contrib/d2dlearn has one folder per library: core/ is libd2dlearn (torch-free: the
 # network, the data, belief consensus and their helpers), learning/ is libd2dlearn-learning
-# (the LibTorch learners and the learning protocols). The whole of learning/ sits above
-# core/; within each, the layers run model -> data -> learners -> protocols -> helper.
+# (the LibTorch learners and the learning protocols), scenario/ is libd2dlearn-scenario (the
+# scenario layer). The whole of learning/ sits above core/, and scenario/ above both; within
+# each, the layers run model -> data -> learners -> protocols -> helper.
 MODEL = "core/model"
 DATA = "core/data"
 BAYES = "core/bayes"
@@ -62,9 +65,10 @@ LEARNER = "learning/learner"
 PROTOCOLS = ["learning/fl", "learning/cmfl", "learning/consensus", "learning/discovery",
              BAYES]
 LEARNING_HELPER = "learning/helper"
+SCENARIO = "scenario"
 CORE = [MODEL, DATA, BAYES, CORE_HELPER]
 LEARNING = [LEARNER] + [p for p in PROTOCOLS if p.startswith("learning/")] + [LEARNING_HELPER]
-LIBRARY = CORE + LEARNING
+LIBRARY = CORE + LEARNING + [SCENARIO]
 
 ALLOWED = {
     MODEL: set(),
@@ -72,7 +76,7 @@ ALLOWED = {
     DATA: {MODEL},
     # Belief consensus (Bayesian, torch-free learners of its own).
     BAYES: {MODEL, DATA},
-    # The torch-free helpers: network assembly, traces, scenario flags, belief consensus's.
+    # The torch-free helpers: network assembly, traces, belief consensus's trace writer.
     CORE_HELPER: {MODEL, DATA, BAYES},
     # The learners train on data sets and charge the compute model; the variational learner
     # implements bayes's D2dBeliefLearner interface (the learning library sits above core/).
@@ -90,6 +94,9 @@ ALLOWED = {
     # The learning helpers assemble all of the above (graph-discovery's downstream FL
     # included) on the core helpers.
     LEARNING_HELPER: set(CORE) | set(LEARNING) - {LEARNING_HELPER},
+    # The scenario layer: flags, their checks and the options of a scenario program, on the
+    # helpers (and what they take: channels, data sets, protocols, paradigms).
+    SCENARIO: set(CORE) | set(LEARNING),
     # The ns-3 TestSuites and the GoogleTest units test everything.
     "test": set(LIBRARY),
     "test/gtest": set(LIBRARY) | {"test"},
@@ -465,6 +472,8 @@ def self_test(root):
     learner_cc = os.path.join(MODULE, "learning", "learner", "d2d-learner.cc")
     learner_h = os.path.join(MODULE, "learning", "learner", "d2d-learner.h")
     bayes_cc = os.path.join(MODULE, "core", "bayes", "d2d-belief-consensus.cc")
+    helper_cc = os.path.join(MODULE, "learning", "helper", "d2d-learning-helper.cc")
+    trace_cc = os.path.join(MODULE, "core", "helper", "d2d-trace-helper.cc")
     # A KNOWN entry for a violation that does not occur (as after its fix).
     fixed = {("upward", model_cc, "d2d-learner.h"): "fixed since"}
     cases = [
@@ -488,6 +497,14 @@ def self_test(root):
          False, "folder core/bayes includes folder learning/learner (d2d-learner.h): not "
                 "allowed by the table; closes the cycle core/bayes -> learning/learner -> "
                 "core/bayes"),
+        ("the learning helpers do not include the scenario layer",
+         [(helper_cc, insert_after_first_include('#include "ns3/d2d-network-options.h"'))],
+         False, "folder learning/helper includes folder scenario (d2d-network-options.h): not "
+                "allowed by the table; closes the cycle learning/helper -> scenario -> "
+                "learning/helper"),
+        ("the core helpers do not include the scenario layer",
+         [(trace_cc, insert_after_first_include('#include "ns3/d2d-scenario-flags.h"'))],
+         False, "folder core/helper includes folder scenario (d2d-scenario-flags.h)"),
         ("protocols do not include each other",
          [(fl_cc, insert_after_first_include('#include "ns3/d2d-cmfl.h"'))],
          False, "folder learning/fl includes folder learning/cmfl (d2d-cmfl.h): not allowed "

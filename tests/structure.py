@@ -37,17 +37,17 @@ CTAGS = ["ctags", "-R", "--languages=C++", "--langmap=C++:+.h", "--kinds-C++=+m-
 # Known violations, removed as they are fixed: (kind, file, name) -> the move that removes
 # it. kind: "function" (name: scope::function) or "members" (name: the class).
 KNOWN = {
-    ("function", "contrib/d2dlearn/core/helper/d2d-network-options.cc",
+    ("function", "contrib/d2dlearn/scenario/d2d-network-options.cc",
      "D2dNetworkOptions::AddFlags"):
         "the flag groups (channel, spectrum, Wi-Fi, energy, mobility) each in a function of "
         "their own, with the scenario layer",
-    ("function", "contrib/d2dlearn/core/helper/d2d-network-options.cc",
+    ("function", "contrib/d2dlearn/scenario/d2d-network-options.cc",
      "D2dNetworkOptions::PrintLinks"):
         "the table's rows and its header in functions of their own",
-    ("function", "contrib/d2dlearn/core/helper/d2d-network-options.cc",
+    ("function", "contrib/d2dlearn/scenario/d2d-network-options.cc",
      "D2dNetworkOptions::Validate"):
         "validation by flag group, with the scenario layer",
-    ("function", "contrib/d2dlearn/core/helper/d2d-scenario-support.cc",
+    ("function", "contrib/d2dlearn/scenario/d2d-scenario-support.cc",
      "D2dScenarioSupport::CheckArguments"):
         "the argument checks by kind (spelling, duplicates, values), with the scenario layer",
     ("function", "contrib/d2dlearn/core/data/d2d-leaf.cc", "D2dLeaf::Parse"):
@@ -57,10 +57,10 @@ KNOWN = {
     ("function", "contrib/d2dlearn/learning/discovery/d2d-graph-discovery.cc",
      "D2dGraphDiscovery::GetTypeId"):
         "graph discovery in parts: the policy and exchange attributes on their classes",
-    ("function", "contrib/d2dlearn/learning/helper/d2d-learning-options.cc",
+    ("function", "contrib/d2dlearn/scenario/d2d-learning-options.cc",
      "D2dLearningOptions::LoadData"):
         "one function per data source (Fashion-MNIST, CIFAR, LEAF, files, synthetic)",
-    ("function", "contrib/d2dlearn/learning/helper/d2d-graph-discovery-helper.cc",
+    ("function", "contrib/d2dlearn/scenario/d2d-graph-discovery-helper.cc",
      "D2dGraphDiscoveryHelper::AddFlags"):
         "a factory-based helper: the flags move to the scenario layer",
     ("function", "contrib/d2dlearn/test/d2d-fl-p2p-test-suite.cc", "RunProtocol"):
@@ -70,16 +70,16 @@ KNOWN = {
     ("members", "contrib/d2dlearn/learning/discovery/d2d-graph-discovery.h",
      "D2dGraphDiscovery"):
         "graph discovery in parts: iteration state, RL policies, data exchange",
-    ("members", "contrib/d2dlearn/core/helper/d2d-network-options.h", "D2dNetworkOptions"):
+    ("members", "contrib/d2dlearn/scenario/d2d-network-options.h", "D2dNetworkOptions"):
         "the scenario layer: flag groups as structs of their own",
-    ("members", "contrib/d2dlearn/learning/helper/d2d-graph-discovery-helper.h",
+    ("members", "contrib/d2dlearn/scenario/d2d-graph-discovery-helper.h",
      "D2dGraphDiscoveryHelper"):
         "a factory-based helper; energy and summary bookkeeping in a recorder",
     ("members", "contrib/d2dlearn/learning/cmfl/d2d-cmfl.h", "D2dCmfl"):
         "the round state in a struct of its own",
     ("members", "contrib/d2dlearn/core/model/d2d-channel.h", "D2dChannel"):
         "the spectrum and link-budget state in the classes that own them",
-    ("members", "contrib/d2dlearn/learning/helper/d2d-learning-options.h",
+    ("members", "contrib/d2dlearn/scenario/d2d-learning-options.h",
      "D2dLearningOptions"):
         "the scenario layer: flag groups as structs of their own",
 }

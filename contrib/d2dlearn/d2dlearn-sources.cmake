@@ -1,8 +1,24 @@
-# d2dlearn's sources, headers and test suites, in lists (paths relative to this folder), and
-# the check that each library's files lie in its folder. Included by this folder's
-# CMakeLists.txt (standalone build) and by the repository's top-level CMakeLists.txt inside an
-# ns-3 source tree (cmake/d2dlearnInTree.cmake), so both build the same files.
-set(d2dlearn_sources
+# d2dlearn's sources, headers and test suites, in lists (paths relative to this folder), one
+# list per folder in the order of the layers, each file listed once; and the check that each
+# library's files lie in its folder. Included by this folder's CMakeLists.txt (standalone
+# build) and by the repository's top-level CMakeLists.txt inside an ns-3 source tree
+# (cmake/d2dlearnInTree.cmake), so both build the same files.
+#
+#   core/      libd2dlearn            model, data, bayes, helper (torch-free)
+#   learning/  libd2dlearn-learning   learner, fl, cmfl, consensus, discovery, helper
+#   scenario/  libd2dlearn-scenario   the scenario layer, on both
+#
+# d2dlearn_<folder>_sources / _headers: a folder's sources and published headers (a
+# header not listed is internal). d2dlearn_<folder>_rules_sources: the learning folders'
+# torch-free rules, part of the folder's sources (compiled once, into the learning library
+# and the torch-free GoogleTest program). d2dlearn_scenario_core_sources: the scenario
+# layer's sources that need core/ only (also compiled into the torch-free GoogleTest
+# program).
+
+# core/model/: the network: messages, delivery, transports, energy sources and models, the
+# compute model, RSS models, radios, spectrum and channel access, link quality, the D2D channel
+# (eq. (18) of Wagle, Das, Love and Brinton 2025), Wi-Fi transport and energy meter.
+set(d2dlearn_model_sources
     core/model/d2d-message.cc
     core/model/d2d-delivery.cc
     core/model/d2d-message-registry.cc
@@ -26,27 +42,8 @@ set(d2dlearn_sources
     core/model/d2d-channel.cc
     core/model/d2d-wifi-transport.cc
     core/model/d2d-wifi-energy-meter.cc
-    core/helper/d2d-helper.cc
-    core/helper/d2d-wifi-helper.cc
-    core/helper/d2d-run-summary.cc
-    core/helper/d2d-streaming-quantile.cc
-    core/helper/d2d-json.cc
-    core/helper/d2d-attribute-path.cc
-    core/helper/d2d-stop-signals.cc
-    core/helper/d2d-trace-file.cc
-    core/helper/d2d-trace-helper.cc
-    core/helper/d2d-scenario-support.cc
-    core/helper/d2d-flag-scope.cc
-    core/helper/d2d-scenario-flags.cc
-    core/helper/d2d-case-batch.cc
-    core/helper/d2d-list-flag.cc
-    core/helper/d2d-network-options.cc
-    core/helper/d2d-mobility-options.cc
-    core/helper/d2d-position-trace-writer.cc
-    core/helper/d2d-memory-budget.cc
-    core/helper/d2d-type-choices.cc
 )
-set(d2dlearn_headers
+set(d2dlearn_model_headers
     core/model/d2d-ns3-compat.h
     core/model/d2d-message.h
     core/model/d2d-delivery.h
@@ -71,48 +68,8 @@ set(d2dlearn_headers
     core/model/d2d-channel.h
     core/model/d2d-wifi-transport.h
     core/model/d2d-wifi-energy-meter.h
-    core/helper/d2d-helper.h
-    core/helper/d2d-wifi-helper.h
-    core/helper/d2d-run-summary.h
-    core/helper/d2d-streaming-quantile.h
-    core/helper/d2d-json.h
-    core/helper/d2d-attribute-path.h
-    core/helper/d2d-stop-signals.h
-    core/helper/d2d-trace-file.h
-    core/helper/d2d-trace-helper.h
-    core/helper/d2d-scenario-support.h
-    core/helper/d2d-flag-scope.h
-    core/helper/d2d-scenario-flags.h
-    core/helper/d2d-case-batch.h
-    core/helper/d2d-list-flag.h
-    core/helper/d2d-network-options.h
-    core/helper/d2d-mobility-options.h
-    core/helper/d2d-position-trace-writer.h
-    core/helper/d2d-memory-budget.h
-    core/helper/d2d-type-choices.h
 )
-# core/bayes/: Lalitha et al. 2018, Bayesian belief consensus (discrete and Gaussian beliefs).
-set(d2dlearn_bayes_sources
-    core/bayes/d2d-belief-consensus-matrix.cc
-    core/bayes/d2d-discrete-belief.cc
-    core/bayes/d2d-gaussian-belief.cc
-    core/bayes/d2d-belief-learner.cc
-    core/bayes/d2d-coordinate-belief-learner.cc
-    core/bayes/d2d-gaussian-linear-learner.cc
-    core/bayes/d2d-belief-consensus.cc
-    core/helper/d2d-belief-trace-writer.cc
-)
-set(d2dlearn_bayes_headers
-    core/bayes/d2d-belief-consensus-matrix.h
-    core/bayes/d2d-discrete-belief.h
-    core/bayes/d2d-gaussian-belief.h
-    core/bayes/d2d-belief-payload.h
-    core/bayes/d2d-belief-learner.h
-    core/bayes/d2d-coordinate-belief-learner.h
-    core/bayes/d2d-gaussian-linear-learner.h
-    core/bayes/d2d-belief-consensus.h
-    core/helper/d2d-belief-trace-writer.h
-)
+
 # core/data/: data sets and partitions (torch-free: features are float arrays, labels integers).
 set(d2dlearn_data_sources
     core/data/d2d-dataset.cc
@@ -138,81 +95,68 @@ set(d2dlearn_data_headers
     core/data/d2d-synthetic-data.h
     core/data/d2d-partitioner.h
 )
-list(APPEND d2dlearn_sources ${d2dlearn_bayes_sources} ${d2dlearn_data_sources})
-list(APPEND d2dlearn_headers ${d2dlearn_bayes_headers} ${d2dlearn_data_headers})
 
-# learning/discovery/: Wagle, Das, Love and Brinton 2025, D2D graph discovery by multi-agent RL
-# (supervised paradigm): trust matrices, message passing, rewards, policies, baseline graphs.
-set(d2dlearn_discovery_sources
-    learning/discovery/d2d-trust-matrices.cc
-    learning/discovery/d2d-message-passing.cc
-    learning/discovery/d2d-diversity-rewards.cc
-    learning/discovery/d2d-link-policy.cc
-    learning/discovery/d2d-baseline-graphs.cc
-    learning/discovery/d2d-best-links.cc
-    learning/discovery/d2d-gap-partition.cc
-    learning/discovery/d2d-discovery-paradigm.cc
-    learning/discovery/d2d-supervised-paradigm.cc
-    learning/discovery/d2d-graph-discovery.cc
-    learning/discovery/d2d-link-scorer.cc
-    learning/discovery/d2d-shard-exchange.cc
-    learning/discovery/d2d-label-propagation.cc
-    learning/discovery/d2d-agreement-cache.cc
-    learning/discovery/d2d-gaussian-clusters.cc
-    learning/helper/d2d-discovery-trace-writer.cc
+# core/bayes/: Lalitha, Javidi and Sarwate 2018, Bayesian belief consensus (discrete and
+# Gaussian beliefs).
+set(d2dlearn_bayes_sources
+    core/bayes/d2d-belief-consensus-matrix.cc
+    core/bayes/d2d-discrete-belief.cc
+    core/bayes/d2d-gaussian-belief.cc
+    core/bayes/d2d-belief-learner.cc
+    core/bayes/d2d-coordinate-belief-learner.cc
+    core/bayes/d2d-gaussian-linear-learner.cc
+    core/bayes/d2d-belief-consensus.cc
 )
-set(d2dlearn_discovery_headers
-    learning/discovery/d2d-trust-matrices.h
-    learning/discovery/d2d-message-passing.h
-    learning/discovery/d2d-diversity-rewards.h
-    learning/discovery/d2d-link-policy.h
-    learning/discovery/d2d-baseline-graphs.h
-    learning/discovery/d2d-best-links.h
-    learning/discovery/d2d-gap-partition.h
-    learning/discovery/d2d-discovery-payload.h
-    learning/discovery/d2d-discovery-iteration.h
-    learning/discovery/d2d-discovery-paradigm.h
-    learning/discovery/d2d-supervised-paradigm.h
-    learning/discovery/d2d-graph-discovery.h
-    learning/discovery/d2d-link-scorer.h
-    learning/discovery/d2d-shard-exchange.h
-    learning/discovery/d2d-label-propagation.h
-    learning/discovery/d2d-agreement-cache.h
-    learning/discovery/d2d-gaussian-clusters.h
-    learning/helper/d2d-discovery-trace-writer.h
+set(d2dlearn_bayes_headers
+    core/bayes/d2d-belief-consensus-matrix.h
+    core/bayes/d2d-discrete-belief.h
+    core/bayes/d2d-gaussian-belief.h
+    core/bayes/d2d-belief-payload.h
+    core/bayes/d2d-belief-learner.h
+    core/bayes/d2d-coordinate-belief-learner.h
+    core/bayes/d2d-gaussian-linear-learner.h
+    core/bayes/d2d-belief-consensus.h
 )
-# The semi-supervised paradigm (sec. V-A1): distributed PCA (Liang et al. 2014) takes
-# LAPACK's SVD through LibTorch (the GCN baseline its layers); their headers are torch-free
-# but d2d-gcn-modules.h, which is internal (not published).
-set(d2dlearn_discovery_learning_sources
-    learning/discovery/d2d-distributed-pca.cc
-    learning/discovery/d2d-pca-exchange.cc
-    learning/discovery/d2d-mlp-labeller.cc
-    learning/discovery/d2d-semi-supervised-paradigm.cc
-    learning/discovery/d2d-unsupervised-paradigm.cc
-    learning/discovery/d2d-gcn-graph-scorer.cc
-    learning/helper/d2d-graph-discovery-helper.cc
-    learning/discovery/d2d-gcn-link-scorer.cc
+
+# core/helper/: assembly (D2dHelper, D2dWifiHelper, D2dNetwork) and the trace writers
+# (D2dTraceHelper with its run summary, atomic files and stop signals, positions, beliefs).
+set(d2dlearn_core_helper_sources
+    core/helper/d2d-helper.cc
+    core/helper/d2d-wifi-helper.cc
+    core/helper/d2d-run-summary.cc
+    core/helper/d2d-streaming-quantile.cc
+    core/helper/d2d-json.cc
+    core/helper/d2d-attribute-path.cc
+    core/helper/d2d-stop-signals.cc
+    core/helper/d2d-trace-file.cc
+    core/helper/d2d-trace-helper.cc
+    core/helper/d2d-network.cc
+    core/helper/d2d-text.cc
+    core/helper/d2d-position-trace-writer.cc
+    core/helper/d2d-belief-trace-writer.cc
 )
-set(d2dlearn_discovery_learning_headers
-    learning/discovery/d2d-distributed-pca.h
-    learning/discovery/d2d-pca-exchange.h
-    learning/discovery/d2d-mlp-labeller.h
-    learning/discovery/d2d-semi-supervised-paradigm.h
-    learning/discovery/d2d-unsupervised-paradigm.h
-    learning/discovery/d2d-gcn-graph-scorer.h
-    learning/helper/d2d-graph-discovery-helper.h
-    learning/discovery/d2d-gcn-link-scorer.h
+set(d2dlearn_core_helper_headers
+    core/helper/d2d-helper.h
+    core/helper/d2d-wifi-helper.h
+    core/helper/d2d-run-summary.h
+    core/helper/d2d-streaming-quantile.h
+    core/helper/d2d-json.h
+    core/helper/d2d-attribute-path.h
+    core/helper/d2d-stop-signals.h
+    core/helper/d2d-trace-file.h
+    core/helper/d2d-trace-helper.h
+    core/helper/d2d-network.h
+    core/helper/d2d-text.h
+    core/helper/d2d-position-trace-writer.h
+    core/helper/d2d-belief-trace-writer.h
 )
-set(d2dlearn_discovery_test_sources test/d2d-graph-discovery-test-suite.cc
-                                    test/d2d-unsupervised-discovery-test-suite.cc
-                                    test/d2d-pca-exchange-test-suite.cc)
-set(d2dlearn_discovery_test_suites d2d-graph-discovery d2d-unsupervised-discovery
-                                   d2d-pca-exchange)
 
 # learning/learner/: the learners. Only learning/'s sources include LibTorch, built into a
 # library of their own (d2dlearn-learning) so that core/ compiles without torch headers.
-set(d2dlearn_learning_sources
+set(d2dlearn_learner_rules_sources
+    learning/learner/d2d-polynomial-fit.cc
+)
+set(d2dlearn_learner_sources
     learning/learner/d2d-torch-runtime.cc
     learning/learner/d2d-net.cc
     learning/learner/d2d-flop-counter.cc
@@ -223,25 +167,31 @@ set(d2dlearn_learning_sources
     learning/learner/d2d-model-payload.cc
     learning/learner/d2d-deferred-job.cc
     learning/learner/d2d-variational-learner.cc
-    learning/helper/d2d-learning-options.cc
-    learning/helper/d2d-learning-helper.cc
-    learning/helper/d2d-protocol-registry.cc
-    learning/helper/d2d-discovery-calculator.cc
+    ${d2dlearn_learner_rules_sources}
 )
-set(d2dlearn_learning_headers
+set(d2dlearn_learner_headers
     learning/learner/d2d-torch-runtime.h
     learning/learner/d2d-learner.h
     learning/learner/d2d-triplet-encoding.h
     learning/learner/d2d-model-payload.h
     learning/learner/d2d-deferred-job.h
     learning/learner/d2d-variational-learner.h
-    learning/helper/d2d-learning-options.h
-    learning/helper/d2d-learning-helper.h
-    learning/helper/d2d-protocol-registry.h
-    learning/helper/d2d-discovery-calculator.h
+    learning/learner/d2d-polynomial-fit.h
 )
+
 # learning/fl/: FedAvg, FedProx, FedSGD, decentralized and semi-decentralized FL, local training,
-# the server aggregation strategies (mean and the robust rules) and upload with retry.
+# BrainTorrent, segmented gossip, the server aggregation strategies (mean and the robust
+# rules) and upload with retry.
+set(d2dlearn_fl_rules_sources
+    learning/fl/d2d-robust-aggregation.cc
+    learning/fl/d2d-aggregation-strategy.cc
+    learning/fl/d2d-mean-aggregation.cc
+    learning/fl/d2d-median-aggregation.cc
+    learning/fl/d2d-trimmed-mean-aggregation.cc
+    learning/fl/d2d-krum-aggregation.cc
+    learning/fl/d2d-multi-krum-aggregation.cc
+    learning/fl/d2d-locality-order.cc
+)
 set(d2dlearn_fl_sources
     learning/fl/d2d-fl-protocol.cc
     learning/fl/d2d-fed-avg.cc
@@ -254,18 +204,7 @@ set(d2dlearn_fl_sources
     learning/fl/d2d-peer-protocol.cc
     learning/fl/d2d-sent-messages.cc
     learning/fl/d2d-upload-retry.cc
-)
-# fl/'s torch-free part (among the rules below): the robust-aggregation rules, the
-# aggregation strategies that apply them, and the locality order.
-set(d2dlearn_fl_rules_sources
-    learning/fl/d2d-robust-aggregation.cc
-    learning/fl/d2d-aggregation-strategy.cc
-    learning/fl/d2d-mean-aggregation.cc
-    learning/fl/d2d-median-aggregation.cc
-    learning/fl/d2d-trimmed-mean-aggregation.cc
-    learning/fl/d2d-krum-aggregation.cc
-    learning/fl/d2d-multi-krum-aggregation.cc
-    learning/fl/d2d-locality-order.cc
+    ${d2dlearn_fl_rules_sources}
 )
 set(d2dlearn_fl_headers
     learning/fl/d2d-fl-protocol.h
@@ -289,68 +228,168 @@ set(d2dlearn_fl_headers
     learning/fl/d2d-multi-krum-aggregation.h
     learning/fl/d2d-upload-retry.h
 )
-list(APPEND d2dlearn_learning_sources ${d2dlearn_fl_sources} ${d2dlearn_fl_rules_sources}
-     ${d2dlearn_discovery_sources}
-     ${d2dlearn_discovery_learning_sources})
-list(APPEND d2dlearn_learning_headers ${d2dlearn_fl_headers} ${d2dlearn_discovery_headers}
-     ${d2dlearn_discovery_learning_headers})
-# learning/cmfl/: Che et al. 2022, Committee Mechanism based FL: scoring, selection and election rules
-# and Byzantine attacks (rules), the committee consensus protocol (ccp) and the CMFL
+
+# learning/cmfl/: Che et al. 2022, Committee Mechanism based FL: scoring, selection and election
+# rules and Byzantine attacks (rules), the committee consensus protocol (ccp) and the CMFL
 # protocol itself (its robust-aggregation baselines are fl/'s aggregation strategies).
 set(d2dlearn_cmfl_rules_sources
     learning/cmfl/d2d-committee-rules.cc
     learning/cmfl/d2d-byzantine-attack.cc
-)
-set(d2dlearn_cmfl_rules_headers
-    learning/cmfl/d2d-committee-rules.h
-    learning/cmfl/d2d-byzantine-attack.h
-)
-set(d2dlearn_cmfl_ccp_sources
     learning/cmfl/d2d-committee-consensus.cc
-)
-set(d2dlearn_cmfl_ccp_headers
-    learning/cmfl/d2d-ccp-payload.h
-    learning/cmfl/d2d-committee-consensus.h
 )
 set(d2dlearn_cmfl_sources
     learning/cmfl/d2d-cmfl.cc
-    learning/helper/d2d-cmfl-trace-writer.cc
+    ${d2dlearn_cmfl_rules_sources}
 )
 set(d2dlearn_cmfl_headers
+    learning/cmfl/d2d-committee-rules.h
+    learning/cmfl/d2d-byzantine-attack.h
+    learning/cmfl/d2d-ccp-payload.h
+    learning/cmfl/d2d-committee-consensus.h
     learning/cmfl/d2d-cmfl.h
-    learning/helper/d2d-cmfl-trace-writer.h
 )
-list(APPEND d2dlearn_learning_sources ${d2dlearn_cmfl_rules_sources}
-     ${d2dlearn_cmfl_ccp_sources} ${d2dlearn_cmfl_sources})
-list(APPEND d2dlearn_learning_headers ${d2dlearn_cmfl_rules_headers}
-     ${d2dlearn_cmfl_ccp_headers} ${d2dlearn_cmfl_headers})
 
-# learning/consensus/: Fan, Mendler-Dünner, Jaggi 2023, prediction consensus. The trust and
-# pseudo-label rules are torch-free, as is the closed-form polynomial learner of its toys,
-# a learner (learning/learner/) that D2dLearner runs without LibTorch.
+# learning/consensus/: Fan, Mendler-Dünner and Jaggi 2023, prediction consensus.
 set(d2dlearn_consensus_rules_sources
     learning/consensus/d2d-trust-rules.cc
-    learning/learner/d2d-polynomial-fit.cc
 )
-set(d2dlearn_consensus_rules_headers
-    learning/consensus/d2d-trust-rules.h
-    learning/learner/d2d-polynomial-fit.h
-)
-list(APPEND d2dlearn_learning_sources ${d2dlearn_consensus_rules_sources})
-list(APPEND d2dlearn_learning_headers ${d2dlearn_consensus_rules_headers})
-# The protocol and its trace writer.
 set(d2dlearn_consensus_sources
     learning/consensus/d2d-prediction-consensus.cc
-    learning/helper/d2d-consensus-trace-writer.cc
+    ${d2dlearn_consensus_rules_sources}
 )
 set(d2dlearn_consensus_headers
+    learning/consensus/d2d-trust-rules.h
     learning/consensus/d2d-prediction-payload.h
     learning/consensus/d2d-prediction-consensus.h
+)
+
+# learning/discovery/: Wagle, Das, Love and Brinton 2025, D2D graph discovery by multi-agent RL:
+# trust matrices, message passing, rewards, policies, baseline graphs, the paradigms
+# (supervised; semi-supervised with distributed PCA, Liang et al. 2014; unsupervised), GCN
+# baselines. Their headers are torch-free but d2d-gcn-modules.h, which is internal.
+set(d2dlearn_discovery_rules_sources
+    learning/discovery/d2d-trust-matrices.cc
+    learning/discovery/d2d-message-passing.cc
+    learning/discovery/d2d-diversity-rewards.cc
+    learning/discovery/d2d-link-policy.cc
+    learning/discovery/d2d-baseline-graphs.cc
+    learning/discovery/d2d-gap-partition.cc
+    learning/discovery/d2d-shard-exchange.cc
+    learning/discovery/d2d-label-propagation.cc
+    learning/discovery/d2d-agreement-cache.cc
+    learning/discovery/d2d-gaussian-clusters.cc
+)
+set(d2dlearn_discovery_sources
+    learning/discovery/d2d-best-links.cc
+    learning/discovery/d2d-discovery-paradigm.cc
+    learning/discovery/d2d-supervised-paradigm.cc
+    learning/discovery/d2d-graph-discovery.cc
+    learning/discovery/d2d-link-scorer.cc
+    learning/discovery/d2d-distributed-pca.cc
+    learning/discovery/d2d-pca-exchange.cc
+    learning/discovery/d2d-mlp-labeller.cc
+    learning/discovery/d2d-semi-supervised-paradigm.cc
+    learning/discovery/d2d-unsupervised-paradigm.cc
+    learning/discovery/d2d-gcn-graph-scorer.cc
+    learning/discovery/d2d-gcn-link-scorer.cc
+    ${d2dlearn_discovery_rules_sources}
+)
+set(d2dlearn_discovery_headers
+    learning/discovery/d2d-trust-matrices.h
+    learning/discovery/d2d-message-passing.h
+    learning/discovery/d2d-diversity-rewards.h
+    learning/discovery/d2d-link-policy.h
+    learning/discovery/d2d-baseline-graphs.h
+    learning/discovery/d2d-best-links.h
+    learning/discovery/d2d-gap-partition.h
+    learning/discovery/d2d-discovery-payload.h
+    learning/discovery/d2d-discovery-iteration.h
+    learning/discovery/d2d-discovery-paradigm.h
+    learning/discovery/d2d-supervised-paradigm.h
+    learning/discovery/d2d-graph-discovery.h
+    learning/discovery/d2d-link-scorer.h
+    learning/discovery/d2d-shard-exchange.h
+    learning/discovery/d2d-label-propagation.h
+    learning/discovery/d2d-agreement-cache.h
+    learning/discovery/d2d-gaussian-clusters.h
+    learning/discovery/d2d-distributed-pca.h
+    learning/discovery/d2d-pca-exchange.h
+    learning/discovery/d2d-mlp-labeller.h
+    learning/discovery/d2d-semi-supervised-paradigm.h
+    learning/discovery/d2d-unsupervised-paradigm.h
+    learning/discovery/d2d-gcn-graph-scorer.h
+    learning/discovery/d2d-gcn-link-scorer.h
+)
+
+# learning/helper/: the protocol registry, D2dLearningHelper and the protocols' trace writers.
+set(d2dlearn_learning_helper_sources
+    learning/helper/d2d-learning-helper.cc
+    learning/helper/d2d-protocol-registry.cc
+    learning/helper/d2d-discovery-trace-writer.cc
+    learning/helper/d2d-cmfl-trace-writer.cc
+    learning/helper/d2d-consensus-trace-writer.cc
+)
+set(d2dlearn_learning_helper_headers
+    learning/helper/d2d-learning-helper.h
+    learning/helper/d2d-protocol-registry.h
+    learning/helper/d2d-discovery-trace-writer.h
+    learning/helper/d2d-cmfl-trace-writer.h
     learning/helper/d2d-consensus-trace-writer.h
 )
-list(APPEND d2dlearn_learning_sources ${d2dlearn_consensus_sources})
-list(APPEND d2dlearn_learning_headers ${d2dlearn_consensus_headers})
 
+# scenario/: the scenario layer (libd2dlearn-scenario), above both libraries' helpers:
+# command-line flags and their checks, the network and learning options, the memory budget,
+# graph discovery's scenario assembly and calculator.
+set(d2dlearn_scenario_core_sources
+    scenario/d2d-scenario-support.cc
+    scenario/d2d-flag-scope.cc
+    scenario/d2d-scenario-flags.cc
+    scenario/d2d-case-batch.cc
+    scenario/d2d-list-flag.cc
+    scenario/d2d-network-options.cc
+    scenario/d2d-mobility-options.cc
+    scenario/d2d-memory-budget.cc
+    scenario/d2d-type-choices.cc
+)
+set(d2dlearn_scenario_sources
+    ${d2dlearn_scenario_core_sources}
+    scenario/d2d-learning-options.cc
+    scenario/d2d-discovery-calculator.cc
+    scenario/d2d-graph-discovery-helper.cc
+    scenario/d2d-protocol-choice.cc
+)
+set(d2dlearn_scenario_headers
+    scenario/d2d-scenario-support.h
+    scenario/d2d-flag-scope.h
+    scenario/d2d-scenario-flags.h
+    scenario/d2d-case-batch.h
+    scenario/d2d-list-flag.h
+    scenario/d2d-network-options.h
+    scenario/d2d-mobility-options.h
+    scenario/d2d-memory-budget.h
+    scenario/d2d-type-choices.h
+    scenario/d2d-learning-options.h
+    scenario/d2d-discovery-calculator.h
+    scenario/d2d-graph-discovery-helper.h
+    scenario/d2d-protocol-choice.h
+)
+
+# The libraries' lists.
+set(d2dlearn_sources ${d2dlearn_model_sources} ${d2dlearn_data_sources} ${d2dlearn_bayes_sources}
+                     ${d2dlearn_core_helper_sources})
+set(d2dlearn_headers ${d2dlearn_model_headers} ${d2dlearn_data_headers} ${d2dlearn_bayes_headers}
+                     ${d2dlearn_core_helper_headers})
+set(d2dlearn_learning_sources ${d2dlearn_learner_sources} ${d2dlearn_fl_sources}
+    ${d2dlearn_cmfl_sources} ${d2dlearn_consensus_sources} ${d2dlearn_discovery_sources}
+    ${d2dlearn_learning_helper_sources})
+set(d2dlearn_learning_headers ${d2dlearn_learner_headers} ${d2dlearn_fl_headers}
+    ${d2dlearn_cmfl_headers} ${d2dlearn_consensus_headers} ${d2dlearn_discovery_headers}
+    ${d2dlearn_learning_helper_headers})
+set(d2dlearn_learning_rules_sources ${d2dlearn_learner_rules_sources} ${d2dlearn_fl_rules_sources}
+    ${d2dlearn_cmfl_rules_sources} ${d2dlearn_consensus_rules_sources}
+    ${d2dlearn_discovery_rules_sources})
+
+# The ns-3 TestSuites of core/ and graph discovery, one CTest test per suite name.
 set(d2dlearn_test_sources
     test/d2d-channel-test-suite.cc
     test/d2d-channel-access-test-suite.cc
@@ -364,14 +403,14 @@ set(d2dlearn_test_sources
     test/d2d-data-test-suite.cc
     test/d2d-bayes-test-suite.cc
     test/d2d-test-observer.cc
+    test/d2d-graph-discovery-test-suite.cc
+    test/d2d-unsupervised-discovery-test-suite.cc
+    test/d2d-pca-exchange-test-suite.cc
 )
-list(APPEND d2dlearn_test_sources ${d2dlearn_discovery_test_sources})
-# One entry per ns-3 TestSuite name (each runs as its own CTest test).
-set(d2dlearn_test_suites d2d-channel d2d-channel-access d2d-energy d2d-idle-energy d2d-rss d2d-mobility
-    d2d-server-position d2d-spectrum d2d-wifi d2d-data
-    d2d-bayes)
-list(APPEND d2dlearn_test_suites ${d2dlearn_discovery_test_suites})
-# Suites of the learners and protocols (linked with LibTorch).
+set(d2dlearn_test_suites d2d-channel d2d-channel-access d2d-energy d2d-idle-energy d2d-rss
+    d2d-mobility d2d-server-position d2d-spectrum d2d-wifi d2d-data d2d-bayes d2d-graph-discovery
+    d2d-unsupervised-discovery d2d-pca-exchange)
+# Suites of the learners, the protocols and the scenario layer (linked with LibTorch).
 set(d2dlearn_learning_test_sources
     test/d2d-fl-test-suite.cc
     test/d2d-learner-test-suite.cc
@@ -384,20 +423,19 @@ set(d2dlearn_learning_test_sources
     test/d2d-fl-backend-test-suite.cc
     test/d2d-learning-helper-test-suite.cc
     test/d2d-test-fixtures.cc
+    test/d2d-consensus-test-suite.cc
 )
-set(d2dlearn_learning_test_suites d2d-variational d2d-fl d2d-fl-decentralized d2d-fl-p2p d2d-learner d2d-cmfl-rules d2d-ccp d2d-cmfl d2d-fl-backend d2d-learning-helper)
-# Prediction consensus (Fan et al. 2023).
-list(APPEND d2dlearn_learning_test_sources test/d2d-consensus-test-suite.cc)
-list(APPEND d2dlearn_learning_test_suites d2d-consensus)
+set(d2dlearn_learning_test_suites d2d-variational d2d-fl d2d-fl-decentralized d2d-fl-p2p
+    d2d-learner d2d-cmfl-rules d2d-ccp d2d-cmfl d2d-fl-backend d2d-learning-helper d2d-consensus)
 
-# One folder per library: core/ is libd2dlearn, learning/ is libd2dlearn-learning.
-foreach(f ${d2dlearn_sources} ${d2dlearn_headers})
-  if(NOT f MATCHES "^core/")
-    message(FATAL_ERROR "d2dlearn: ${f} is built into libd2dlearn but lies outside core/")
-  endif()
-endforeach()
-foreach(f ${d2dlearn_learning_sources} ${d2dlearn_learning_headers})
-  if(NOT f MATCHES "^learning/")
-    message(FATAL_ERROR "d2dlearn: ${f} is built into libd2dlearn-learning but lies outside learning/")
-  endif()
+# One folder per library: core/ is libd2dlearn, learning/ libd2dlearn-learning, scenario/
+# libd2dlearn-scenario.
+foreach(library "core;d2dlearn" "learning;d2dlearn_learning" "scenario;d2dlearn_scenario")
+  list(GET library 0 folder)
+  list(GET library 1 prefix)
+  foreach(f ${${prefix}_sources} ${${prefix}_headers})
+    if(NOT f MATCHES "^${folder}/")
+      message(FATAL_ERROR "d2dlearn: ${f}, in ${prefix}_sources or _headers, lies outside ${folder}/")
+    endif()
+  endforeach()
 endforeach()

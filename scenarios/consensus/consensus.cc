@@ -34,6 +34,7 @@
 #include "ns3/d2d-ns3-compat.h"
 #include "ns3/d2d-partitioner.h"
 #include "ns3/d2d-prediction-consensus.h"
+#include "ns3/d2d-protocol-choice.h"
 #include "ns3/d2d-protocol-registry.h"
 #include "ns3/d2dlearn-module.h"
 

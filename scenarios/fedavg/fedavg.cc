@@ -28,6 +28,7 @@
 #include "ns3/d2d-learning-options.h"
 #include "ns3/d2d-network-options.h"
 #include "ns3/d2d-partitioner.h"
+#include "ns3/d2d-protocol-choice.h"
 #include "ns3/d2d-protocol-registry.h"
 #include "ns3/d2d-semi-decentralized-fl.h"
 #include "ns3/d2dlearn-module.h"

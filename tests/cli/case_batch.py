@@ -1,6 +1,6 @@
 """Runs of one scenario program forked by a single start of it, for the Python CLI tests.
 
-With D2DLEARN_CASES=FILE (core/helper/d2d-case-batch.h), a scenario program reads one
+With D2DLEARN_CASES=FILE (scenario/d2d-case-batch.h), a scenario program reads one
 command line per line of FILE (arguments separated by tabs), forks a child per line at its
 flag parsing and writes each child's exit status, standard output and standard error to
 FILE.K.rc, FILE.K.out and FILE.K.err (K from 1). Each child goes on as a fresh process of

@@ -6,7 +6,7 @@
 #
 # The cases run in batches: expect_reject queues a case, and `run_rejects` (called by
 # finish, or by a script before it reads $failures) runs the queue in one start of the
-# program, D2DLEARN_CASES=FILE (D2dCaseBatch, core/helper/d2d-case-batch.h): the program forks
+# program, D2DLEARN_CASES=FILE (D2dCaseBatch, scenario/d2d-case-batch.h): the program forks
 # one child per case at its flag parsing, each going on with the case's arguments as a
 # fresh process would, with its own stdout, stderr and exit status, 60 s at most. A start
 # of the program (loading LibTorch) takes about a second; a case then costs a fork.

@@ -21,7 +21,7 @@ finish() {
     echo "$d2d_check_name: $*"
 }
 
-# Runs of one program in one start of it (D2DLEARN_CASES, core/helper/d2d-case-batch.h):
+# Runs of one program in one start of it (D2DLEARN_CASES, scenario/d2d-case-batch.h):
 # `queue_run DIR ARGS...` queues a run with ARGS --outDir=DIR; `run_queued PROGRAM [SECONDS]`
 # starts PROGRAM once, which forks a child per queued run at its flag parsing (each goes on
 # as a fresh process would, with the libraries, LibTorch's among them, loaded once: a run

@@ -5,7 +5,7 @@
 #
 # 1. `cmake --install BUILD_DIR --prefix P` into a temporary folder; checks that P has
 #    the headers exactly as BUILD_DIR/include/ns3 publishes them (d2dlearn-module.h and
-#    every header it includes), both libraries, the four scenario programs, the analysis
+#    every header it includes), the three libraries, the four scenario programs, the analysis
 #    scripts and the CMake package, and that nothing installed names BUILD_DIR.
 # 2. Configures tests/install/ (find_package(d2dlearn REQUIRED)) against P only, builds
 #    EXAMPLE_SOURCE linked with d2dlearn::learning and the usage checks (usage-check.cc,
@@ -50,7 +50,7 @@ if [ -f "$module" ] && cmp -s "$module" "$BUILD/include/ns3/d2dlearn-module.h"; 
 else
     fail "d2dlearn-module.h missing or not the build tree's"
 fi
-for f in lib/libd2dlearn.so lib/libd2dlearn-learning.so \
+for f in lib/libd2dlearn.so lib/libd2dlearn-learning.so lib/libd2dlearn-scenario.so \
          lib/cmake/d2dlearn/d2dlearnConfig.cmake lib/cmake/d2dlearn/d2dlearnConfigVersion.cmake \
          lib/cmake/d2dlearn/d2dlearnTargets.cmake lib/cmake/d2dlearn/d2dlearnFilterNs3Targets.cmake \
          share/d2dlearn/analysis/d2dlearn_analysis/traces.py; do
@@ -102,13 +102,13 @@ ns3dir=$(sed -n 's/^ns3_DIR:PATH=//p' "$BUILD/CMakeCache.txt")
     { cat "$TMP/build.log"; fail "build"; exit 1; }
 ok "configured and built $name and the usage checks"
 # Each program loads the libraries of P (those it needs: the linker drops the others).
-for check in d2dlearn learning; do
+for check in d2dlearn learning scenario; do
     rc=0
     "$TMP/build/usage-check-$check" >"$TMP/out" 2>&1 || rc=$?
     [ "$rc" -eq 0 ] && ok "usage-check-$check: $(cat "$TMP/out")" ||
         fail "usage-check-$check: exit status $rc: $(cat "$TMP/out")"
 done
-for prog in usage-check-learning "$name"; do
+for prog in usage-check-learning usage-check-scenario "$name"; do
     libs=$(ldd "$TMP/build/$prog" | sed -n 's/.*\(libd2dlearn[a-z-]*\.so\) => \([^ ]*\).*/\1=\2/p')
     [ -n "$libs" ] || fail "$prog loads no d2dlearn library"
     for entry in $libs; do

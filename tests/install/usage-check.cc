@@ -1,6 +1,7 @@
 /*
- * Built against the installed d2dlearn targets (tests/install/CMakeLists.txt), twice:
- * linked with d2dlearn::d2dlearn, and with d2dlearn::learning (D2DLEARN_CHECK_LEARNING).
+ * Built against the installed d2dlearn targets (tests/install/CMakeLists.txt), three times:
+ * linked with d2dlearn::d2dlearn, with d2dlearn::learning (D2DLEARN_CHECK_LEARNING) and with
+ * d2dlearn::scenario (D2DLEARN_CHECK_SCENARIO: a symbol of libd2dlearn-scenario.so).
  * It does not compile if the targets' usage requirements are incomplete or bring
  * LibTorch's headers along; it does not link if a library the target needs is missing
  * (the learning check uses a symbol of libd2dlearn-learning.so, whose libtorch the
@@ -23,11 +24,18 @@
 #endif
 
 #include <iostream>
+#include <string>
+#include <vector>
 
 int
 main()
 {
-#ifdef D2DLEARN_CHECK_LEARNING
+#if defined(D2DLEARN_CHECK_SCENARIO)
+    // A symbol of libd2dlearn-scenario.so: the fedavg program's flag over the registry.
+    const std::vector<std::string> names = ns3::D2dProtocolChoice("algorithm", "fedavg").GetNames();
+    const std::string name = names.empty() ? std::string() : names.front();
+    const std::string expected = "fedavg";
+#elif defined(D2DLEARN_CHECK_LEARNING)
     const std::string name = ns3::D2dLearner::GetTypeId().GetName();
     const std::string expected = "ns3::D2dLearner";
 #else

@@ -80,7 +80,7 @@ def program_options(program):
 
 def _help_texts(program):
     """(--PrintHelp's output, --PrintGlobals' output or None) of a program: both from one
-    start of it where it has the batch mode (D2DLEARN_CASES, core/helper/d2d-case-batch.h:
+    start of it where it has the batch mode (D2DLEARN_CASES, scenario/d2d-case-batch.h:
     one forked child per command line), else from two. None if it does not start."""
     tmp = helper_folder("help")
     cases = os.path.join(tmp, "cases")
@@ -232,7 +232,7 @@ def validate_runs(campaign, program, runs, jobs, options, count=None):
 
     def validate_batch(b, batch):
         """The runs of batch (k, run) in one start of the program (D2DLEARN_CASES: one
-        forked child per command line, core/helper/d2d-case-batch.h); None if the program has no
+        forked child per command line, scenario/d2d-case-batch.h); None if the program has no
         batch mode (its own arguments, --validate, then checked nothing else)."""
         cases = os.path.join(tmp, "cases-%d" % b)
         lines = []

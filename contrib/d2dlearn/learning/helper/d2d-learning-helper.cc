@@ -7,7 +7,6 @@
 #include "ns3/abort.h"
 #include "ns3/d2d-helper.h"
 #include "ns3/d2d-protocol-registry.h"
-#include "ns3/d2d-scenario-support.h"
 #include "ns3/d2d-torch-runtime.h"
 #include "ns3/log.h"
 #include "ns3/rng-seed-manager.h"

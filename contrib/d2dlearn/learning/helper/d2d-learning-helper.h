@@ -10,7 +10,7 @@
 #include "ns3/d2d-delivery.h"
 #include "ns3/d2d-fl-protocol.h"
 #include "ns3/d2d-learner.h"
-#include "ns3/d2d-network-options.h"
+#include "ns3/d2d-network.h"
 #include "ns3/d2d-partitioner.h"
 #include "ns3/d2d-transport.h"
 #include "ns3/node-container.h"

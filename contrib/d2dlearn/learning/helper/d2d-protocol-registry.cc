@@ -7,7 +7,7 @@
 #include "ns3/abort.h"
 #include "ns3/d2d-aggregation-strategy.h"
 #include "ns3/d2d-fl-protocol.h"
-#include "ns3/d2d-scenario-support.h"
+#include "ns3/d2d-text.h"
 #include "ns3/string.h"
 
 #include <algorithm>
@@ -188,7 +188,7 @@ Find(const std::vector<Entry>& table, const std::string& name, const std::string
     if (it == table.end())
     {
         throw std::invalid_argument("no " + what + " " + name + " (" +
-                                    D2dScenarioSupport::OrList(NamesOf(table)) + ")");
+                                    D2dText::OrList(NamesOf(table)) + ")");
     }
     return *it;
 }
@@ -359,42 +359,6 @@ D2dProtocolRegistry::GetTraits(const std::string& name)
     return traits;
 }
 
-D2dTraffic
-D2dProtocolRegistry::GetTraffic(const std::string& flag,
-                                const std::vector<std::string>& names,
-                                const std::string& chosen)
-{
-    D2dTraffic traffic;
-    traffic.chosen = "--" + flag + "=" + chosen;
-    std::vector<std::string> d2d;
-    std::vector<std::string> d2s;
-    for (const auto& name : names)
-    {
-        const D2dProtocolTraits traits = GetTraits(name);
-        if (traits.usesD2d)
-        {
-            d2d.push_back(name);
-        }
-        if (traits.usesD2s)
-        {
-            d2s.push_back(name);
-        }
-        if (name == chosen)
-        {
-            traffic.d2d = traits.usesD2d;
-            traffic.d2s = traits.usesD2s;
-        }
-    }
-    // "--algorithm=decentralized or semi-decentralized" ("" if none)
-    auto list = [&](const std::vector<std::string>& users) {
-        return users.empty() ? std::string()
-                             : "--" + flag + "=" + D2dScenarioSupport::OrList(users);
-    };
-    traffic.d2dUsers = list(d2d);
-    traffic.d2sUsers = list(d2s);
-    return traffic;
-}
-
 void
 D2dProtocolRegistry::PrintJson(std::ostream& os)
 {
@@ -429,39 +393,6 @@ D2dProtocolRegistry::PrintJson(std::ostream& os)
            << (i + 1 < rules.size() ? "," : "") << "\n";
     }
     os << "  ]\n}\n";
-}
-
-D2dProtocolChoice::D2dProtocolChoice(std::string flag, const std::string& program)
-    : m_flag(std::move(flag)),
-      m_names(D2dProtocolRegistry::ForProgram(program))
-{
-    NS_ABORT_MSG_IF(m_names.empty(),
-                    "D2dProtocolChoice: no protocol of the registry names program " << program);
-}
-
-const std::string&
-D2dProtocolChoice::GetFlag() const
-{
-    return m_flag;
-}
-
-const std::vector<std::string>&
-D2dProtocolChoice::GetNames() const
-{
-    return m_names;
-}
-
-D2dTraffic
-D2dProtocolChoice::GetTraffic(const std::string& chosen) const
-{
-    return D2dProtocolRegistry::GetTraffic(m_flag, m_names, chosen);
-}
-
-bool
-D2dProtocolChoice::IsA(const std::string& chosen, TypeId tid) const
-{
-    const TypeId of = D2dProtocolRegistry::GetFactory(chosen).GetTypeId();
-    return of == tid || of.IsChildOf(tid); // IsChildOf is false for the class itself
 }
 
 } // namespace ns3

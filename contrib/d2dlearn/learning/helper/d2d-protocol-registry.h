@@ -5,7 +5,6 @@
 #ifndef D2D_PROTOCOL_REGISTRY_H
 #define D2D_PROTOCOL_REGISTRY_H
 
-#include "ns3/d2d-flag-scope.h"
 #include "ns3/object-factory.h"
 #include "ns3/ptr.h"
 
@@ -149,60 +148,12 @@ class D2dProtocolRegistry
     static D2dProtocolTraits GetTraits(const std::string& name);
 
     /**
-     * \brief The links of a protocol chosen by a flag, and which of the flag's values send
-     * D2D messages or have a server: what D2dNetworkOptions::SetTraffic() takes.
-     * \param flag the flag's name, without -- (e.g. "algorithm")
-     * \param names the flag's values (protocol names)
-     * \param chosen the value in force (one of names)
-     * \return the traffic of chosen
-     */
-    static D2dTraffic GetTraffic(const std::string& flag,
-                                 const std::vector<std::string>& names,
-                                 const std::string& chosen);
-
-    /**
      * \brief The table as JSON: {"protocols": [{name, class, label, reference, presets,
      * aggregation, programs, usesD2d, usesD2s, traceSources}], "aggregations": [{name,
      * class, label, reference}]}, keys and entries in a fixed order.
      * \param os where to write
      */
     static void PrintJson(std::ostream& os);
-};
-
-/**
- * \ingroup d2dlearn
- * \brief The protocols a program's flag offers (D2dProtocolRegistry::ForProgram), declared
- * once: the flag's Choices() come from GetNames(), the traffic of the value in force from
- * GetTraffic().
- */
-class D2dProtocolChoice
-{
-  public:
-    /**
-     * \param flag the flag's name, without -- (e.g. "algorithm")
-     * \param program the program whose protocols it offers (e.g. "cmfl")
-     */
-    D2dProtocolChoice(std::string flag, const std::string& program);
-
-    /** \return the flag's name, without -- */
-    const std::string& GetFlag() const;
-    /** \return the accepted values, in the table's order */
-    const std::vector<std::string>& GetNames() const;
-    /**
-     * \param chosen the value in force
-     * \return D2dProtocolRegistry::GetTraffic over this flag's values
-     */
-    D2dTraffic GetTraffic(const std::string& chosen) const;
-    /**
-     * \param chosen the value in force
-     * \param tid a class
-     * \return true if chosen's class is tid or one of its subclasses
-     */
-    bool IsA(const std::string& chosen, TypeId tid) const;
-
-  private:
-    std::string m_flag;               //!< the flag's name
-    std::vector<std::string> m_names; //!< the accepted values, in order
 };
 
 } // namespace ns3

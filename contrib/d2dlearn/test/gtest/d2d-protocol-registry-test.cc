@@ -11,6 +11,7 @@
 #include "ns3/d2d-cmfl.h"
 #include "ns3/d2d-fed-avg.h"
 #include "ns3/d2d-fl-protocol.h"
+#include "ns3/d2d-protocol-choice.h"
 #include "ns3/d2d-protocol-registry.h"
 #include "ns3/enum.h"
 #include "ns3/pointer.h"

@@ -92,9 +92,9 @@ class D2dLearningOptions
     std::string cifarLabels{"fine"};  //!< --cifarLabels: cifar100: fine (100) or coarse (20)
     double dataFraction{0.25};        //!< --dataFraction: fraction of train and test used
     uint64_t syntheticSamples{20000}; //!< --syntheticSamples: gaussian-mixture samples
-    std::string partition{"iid"};     //!< --partition: iid | dirichlet | labels | quantity | natural
-    double alpha{0.5};                //!< --alpha: Dirichlet concentration
-    uint32_t labelsPerDevice{3};      //!< --labelsPerDevice: labels partition: classes
+    std::string partition{"iid"}; //!< --partition: iid | dirichlet | labels | quantity | natural
+    double alpha{0.5};            //!< --alpha: Dirichlet concentration
+    uint32_t labelsPerDevice{3};  //!< --labelsPerDevice: labels partition: classes
     /** --labelProportions: labels partition: shares of a device's classes (Wagle et al. 2025, App.
      * C) */
     std::string labelProportions{"0.7,0.2,0.1"};

@@ -5,10 +5,10 @@
 #ifndef D2D_GRAPH_DISCOVERY_HELPER_H
 #define D2D_GRAPH_DISCOVERY_HELPER_H
 
-#include "d2d-discovery-trace-writer.h"
 #include "d2d-learning-options.h"
 
 #include "ns3/d2d-discovery-paradigm.h"
+#include "ns3/d2d-discovery-trace-writer.h"
 #include "ns3/d2d-fl-protocol.h"
 #include "ns3/d2d-graph-discovery.h"
 #include "ns3/d2d-network-options.h"

@@ -8,6 +8,7 @@
 #include "d2d-scenario-support.h"
 
 #include "ns3/abort.h"
+#include "ns3/d2d-text.h"
 
 #include <stdexcept>
 
@@ -59,7 +60,7 @@ D2dTypeChoice::GetTypeName(const std::string& value) const
         }
     }
     throw std::invalid_argument("--" + m_flag + "=" + value + " is not accepted (" +
-                                D2dScenarioSupport::OrList(GetNames()) + ")");
+                                D2dText::OrList(GetNames()) + ")");
 }
 
 } // namespace ns3

@@ -7,6 +7,7 @@
 #include "d2d-scenario-flags.h"
 #include "d2d-scenario-support.h"
 
+#include "ns3/d2d-text.h"
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -267,7 +268,7 @@ Where(const Condition& c)
     {
         return c.text;
     }
-    return "--" + c.flag + "=" + D2dScenarioSupport::OrList(c.values);
+    return "--" + c.flag + "=" + D2dText::OrList(c.values);
 }
 
 /**

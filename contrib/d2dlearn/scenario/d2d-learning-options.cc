@@ -19,6 +19,7 @@
 #include "ns3/d2d-model-payload.h"
 #include "ns3/d2d-npy.h"
 #include "ns3/d2d-synthetic-data.h"
+#include "ns3/d2d-text.h"
 #include "ns3/d2d-torch-runtime.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
@@ -263,13 +264,13 @@ D2dLearningOptions::Validate(const D2dScenarioSupport& support, bool multipleArc
         if (s.arch == "cnn" && !images)
         {
             support.Fail("--model=cnn needs images (accepted: --dataset=" +
-                         D2dScenarioSupport::OrList(ImageDatasets()) + ")");
+                         D2dText::OrList(ImageDatasets()) + ")");
         }
         if (s.arch == "triplet" && !images)
         {
             support.Fail("--model=" + s.ToString() +
                          " needs images to rotate and blur (accepted: " + "--dataset=" +
-                         D2dScenarioSupport::OrList(ImageDatasets()) + ")");
+                         D2dText::OrList(ImageDatasets()) + ")");
         }
         if (s.arch == "triplet" && m_specs.size() > 1)
         {

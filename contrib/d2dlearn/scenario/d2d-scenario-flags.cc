@@ -6,13 +6,14 @@
 
 #include "d2d-case-batch.h"
 #include "d2d-flag-scope.h"
-#include "d2d-trace-helper.h"
 
 #include "ns3/boolean.h"
 #include "ns3/callback.h"
 #include "ns3/command-line.h"
 #include "ns3/config.h"
 #include "ns3/d2d-ns3-compat.h"
+#include "ns3/d2d-text.h"
+#include "ns3/d2d-trace-helper.h"
 #include "ns3/double.h"
 #include "ns3/integer.h"
 #include "ns3/log.h"
@@ -645,7 +646,7 @@ D2dScenarioFlags::Parse(int argc, char** argv)
         std::string help = f.m_help;
         if (!f.m_choices.empty())
         {
-            help += ": " + D2dScenarioSupport::OrList(f.m_choices);
+            help += ": " + D2dText::OrList(f.m_choices);
         }
         help += D2dFlagScope::Describe(GetProgram(), f.m_name);
         std::visit(

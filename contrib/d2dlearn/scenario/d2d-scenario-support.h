@@ -135,13 +135,6 @@ class D2dScenarioSupport
     static std::string FormatNumber(double value);
 
     /**
-     * \param names e.g. {"a", "b", "c"}
-     * \return "a, b or c" (one name alone; "" for none): how the error lines and --PrintHelp
-     *         list the accepted values
-     */
-    static std::string OrList(const std::vector<std::string>& names);
-
-    /**
      * \brief Find an attribute of the class that defines it (Config::SetDefault, which
      * CommandLine uses for --ns3::Class::Attribute, does not look in parent classes):
      * D2dAttributePath::Lookup.

@@ -4,13 +4,13 @@
  */
 #include "d2d-scenario-support.h"
 
-#include "d2d-trace-helper.h"
-
 #include "ns3/abort.h"
 #include "ns3/d2d-attribute-path.h"
 #include "ns3/d2d-matrix-csv.h"
 #include "ns3/d2d-ns3-compat.h"
 #include "ns3/d2d-stop-signals.h"
+#include "ns3/d2d-text.h"
+#include "ns3/d2d-trace-helper.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -311,7 +311,7 @@ Accepted(Ptr<const AttributeChecker> checker)
     }
     if (D2dIsEnumValueType(type))
     {
-        return D2dScenarioSupport::OrList(EnumNames(checker));
+        return D2dText::OrList(EnumNames(checker));
     }
     const bool number =
         type == "ns3::DoubleValue" || type == "ns3::UintegerValue" || type == "ns3::IntegerValue";
@@ -695,17 +695,6 @@ D2dScenarioSupport::WholeNumber(const std::string& text, std::string* decimal)
 }
 
 std::string
-D2dScenarioSupport::OrList(const std::vector<std::string>& names)
-{
-    std::string list;
-    for (std::size_t i = 0; i < names.size(); ++i)
-    {
-        list += (i == 0 ? "" : (i + 1 == names.size() ? " or " : ", ")) + names[i];
-    }
-    return list;
-}
-
-std::string
 D2dScenarioSupport::FormatNumber(double value)
 {
     if (value == 0)
@@ -799,7 +788,7 @@ D2dScenarioSupport::CheckChoice(const std::string& name,
     {
         return;
     }
-    Fail(fmt::format("--{}={} is not accepted ({})", name, value, OrList(accepted)));
+    Fail(fmt::format("--{}={} is not accepted ({})", name, value, D2dText::OrList(accepted)));
 }
 
 void

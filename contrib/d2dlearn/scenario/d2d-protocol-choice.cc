@@ -1,0 +1,79 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "d2d-protocol-choice.h"
+
+#include "ns3/abort.h"
+#include "ns3/d2d-protocol-registry.h"
+#include "ns3/d2d-text.h"
+#include "ns3/object-factory.h"
+
+#include <utility>
+
+namespace ns3
+{
+
+D2dProtocolChoice::D2dProtocolChoice(std::string flag, const std::string& program)
+    : m_flag(std::move(flag)),
+      m_names(D2dProtocolRegistry::ForProgram(program))
+{
+    NS_ABORT_MSG_IF(m_names.empty(),
+                    "D2dProtocolChoice: no protocol of the registry names program " << program);
+}
+
+const std::string&
+D2dProtocolChoice::GetFlag() const
+{
+    return m_flag;
+}
+
+const std::vector<std::string>&
+D2dProtocolChoice::GetNames() const
+{
+    return m_names;
+}
+
+D2dTraffic
+D2dProtocolChoice::GetTraffic(const std::string& chosen) const
+{
+    const std::string& flag = m_flag;
+    const std::vector<std::string>& names = m_names;
+    D2dTraffic traffic;
+    traffic.chosen = "--" + flag + "=" + chosen;
+    std::vector<std::string> d2d;
+    std::vector<std::string> d2s;
+    for (const auto& name : names)
+    {
+        const D2dProtocolTraits traits = D2dProtocolRegistry::GetTraits(name);
+        if (traits.usesD2d)
+        {
+            d2d.push_back(name);
+        }
+        if (traits.usesD2s)
+        {
+            d2s.push_back(name);
+        }
+        if (name == chosen)
+        {
+            traffic.d2d = traits.usesD2d;
+            traffic.d2s = traits.usesD2s;
+        }
+    }
+    // "--algorithm=decentralized or semi-decentralized" ("" if none)
+    auto list = [&](const std::vector<std::string>& users) {
+        return users.empty() ? std::string() : "--" + flag + "=" + D2dText::OrList(users);
+    };
+    traffic.d2dUsers = list(d2d);
+    traffic.d2sUsers = list(d2s);
+    return traffic;
+}
+
+bool
+D2dProtocolChoice::IsA(const std::string& chosen, TypeId tid) const
+{
+    const TypeId of = D2dProtocolRegistry::GetFactory(chosen).GetTypeId();
+    return of == tid || of.IsChildOf(tid); // IsChildOf is false for the class itself
+}
+
+} // namespace ns3
