@@ -47,9 +47,6 @@ KNOWN = {
     ("function", "contrib/d2dlearn/scenario/d2d-network-options.cc",
      "D2dNetworkOptions::Validate"):
         "validation by flag group, with the scenario layer",
-    ("function", "contrib/d2dlearn/scenario/d2d-scenario-support.cc",
-     "D2dScenarioSupport::CheckArguments"):
-        "the argument checks by kind (spelling, duplicates, values), with the scenario layer",
     ("function", "contrib/d2dlearn/core/data/d2d-leaf.cc", "D2dLeaf::Parse"):
         "the user records and the sample arrays parsed by functions of their own",
     ("function", "contrib/d2dlearn/learning/learner/d2d-learner.cc", "RunTraining"):

@@ -450,15 +450,55 @@ D2dScenarioSupport::NearestName(const std::string& name, const std::vector<Param
 void
 D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Param>& params) const
 {
-    static const std::vector<std::string> builtin = {"PrintHelp",
-                                                     "help",
-                                                     "PrintGlobals",
-                                                     "PrintGroups",
-                                                     "PrintGroup",
-                                                     "PrintTypeIds",
-                                                     "PrintAttributes",
-                                                     "PrintVersion",
-                                                     "version"};
+    CheckDeclarations(params);
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::string arg = argv[i];
+        if (arg.rfind("--", 0) != 0)
+        {
+            Fail(fmt::format("unknown parameter '{}' (parameters are --name=value; see "
+                             "--PrintHelp)",
+                             arg));
+        }
+        const std::size_t eq = arg.find('=');
+        const std::string name =
+            arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+        const bool hasValue = eq != std::string::npos;
+        const std::string value = hasValue ? arg.substr(eq + 1) : "";
+        if (CheckBuiltin(name, value))
+        {
+            continue;
+        }
+        if (name == "RngSeed")
+        {
+            Fail("--RngSeed is not accepted: the seed is set by --seed; use that");
+        }
+        if (name.rfind("ns3::", 0) == 0)
+        {
+            CheckAttributeArgument(name, value, params);
+            continue;
+        }
+        // ns-3 globals are accepted too; CommandLine checks them.
+        static const std::vector<std::string> globals = {"SimulatorImplementationType",
+                                                         "SchedulerType",
+                                                         "ChecksumEnabled"};
+        if (std::find(globals.begin(), globals.end(), name) != globals.end())
+        {
+            if (value.empty()) // CommandLine would print its whole help
+            {
+                Fail(
+                    fmt::format("--{} needs a value (--{}=VALUE; see --PrintGlobals)", name, name));
+            }
+            continue;
+        }
+        const char* next = i + 1 < argc ? argv[i + 1] : nullptr;
+        CheckParameterArgument(name, hasValue, value, next, params);
+    }
+}
+
+void
+D2dScenarioSupport::CheckDeclarations(const std::vector<Param>& params)
+{
     for (const auto& p : params)
     {
         auto attributes = p.attributes;
@@ -475,175 +515,160 @@ D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Para
                                                             "defined by that class");
         }
     }
-    for (int i = 1; i < argc; ++i)
+}
+
+bool
+D2dScenarioSupport::CheckBuiltin(const std::string& name, const std::string& value) const
+{
+    static const std::vector<std::string> builtin = {"PrintHelp",
+                                                     "help",
+                                                     "PrintGlobals",
+                                                     "PrintGroups",
+                                                     "PrintGroup",
+                                                     "PrintTypeIds",
+                                                     "PrintAttributes",
+                                                     "PrintVersion",
+                                                     "version"};
+    if (std::find(builtin.begin(), builtin.end(), name) == builtin.end())
     {
-        const std::string arg = argv[i];
-        if (arg.rfind("--", 0) != 0)
+        return false;
+    }
+    // ns-3's CommandLine aborts (exit 134) on a class or group it does not know.
+    TypeId tid;
+    if (name == "PrintAttributes" && !TypeId::LookupByNameFailSafe(value, &tid))
+    {
+        Fail(fmt::format("--PrintAttributes={}: unknown ns-3 class (accepted: a class "
+                         "name, e.g. ns3::D2dChannel; see --PrintTypeIds)",
+                         value));
+    }
+    if (name == "PrintGroup")
+    {
+        bool known = false;
+        for (uint16_t k = 0; !known && k < TypeId::GetRegisteredN(); ++k)
         {
-            Fail(fmt::format("unknown parameter '{}' (parameters are --name=value; see "
-                             "--PrintHelp)",
-                             arg));
+            known = TypeId::GetRegistered(k).GetGroupName() == value;
         }
-        const std::size_t eq = arg.find('=');
-        const std::string name =
-            arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
-        const bool hasValue = eq != std::string::npos;
-        const std::string value = hasValue ? arg.substr(eq + 1) : "";
-        if (std::find(builtin.begin(), builtin.end(), name) != builtin.end())
+        if (!known)
         {
-            // ns-3's CommandLine aborts (exit 134) on a class or group it does not know.
-            TypeId tid;
-            if (name == "PrintAttributes" && !TypeId::LookupByNameFailSafe(value, &tid))
-            {
-                Fail(fmt::format("--PrintAttributes={}: unknown ns-3 class (accepted: a class "
-                                 "name, e.g. ns3::D2dChannel; see --PrintTypeIds)",
-                                 value));
-            }
-            if (name == "PrintGroup")
-            {
-                bool known = false;
-                for (uint16_t k = 0; !known && k < TypeId::GetRegisteredN(); ++k)
-                {
-                    known = TypeId::GetRegistered(k).GetGroupName() == value;
-                }
-                if (!known)
-                {
-                    Fail(fmt::format("--PrintGroup={}: unknown group (accepted: a group name, "
-                                     "e.g. D2dlearn; see --PrintGroups)",
-                                     value));
-                }
-            }
-            continue;
+            Fail(fmt::format("--PrintGroup={}: unknown group (accepted: a group name, "
+                             "e.g. D2dlearn; see --PrintGroups)",
+                             value));
         }
-        if (name == "RngSeed")
+    }
+    return true;
+}
+
+void
+D2dScenarioSupport::CheckAttributeArgument(const std::string& name,
+                                           const std::string& value,
+                                           const std::vector<Param>& params) const
+{
+    // --ns3::Class::Attribute=value
+    std::string className;
+    std::string attribute;
+    TypeId tid;
+    if (!D2dAttributePath::Split(name, &className, &attribute) ||
+        !TypeId::LookupByNameFailSafe(className, &tid))
+    {
+        Fail(fmt::format("--{}: unknown ns-3 class {} (see --PrintTypeIds)", name, className));
+    }
+    TypeId::AttributeInformation info;
+    if (!D2dAttributePath::DefinedBy(tid, attribute, &info))
+    {
+        std::string owner;
+        for (TypeId t = tid.GetParent(); owner.empty() && t != t.GetParent(); t = t.GetParent())
         {
-            Fail("--RngSeed is not accepted: the seed is set by --seed; use that");
+            owner = D2dAttributePath::DefinedBy(t, attribute, &info) ? t.GetName() : "";
         }
-        if (name.rfind("ns3::", 0) == 0)
+        Fail(owner.empty() ? fmt::format("--{}: {} has no attribute {} (see --PrintAttributes={})",
+                                         name,
+                                         className,
+                                         attribute,
+                                         className)
+                           : fmt::format("--{}: {} is an attribute of the parent class {}; use "
+                                         "--{}::{}",
+                                         name,
+                                         attribute,
+                                         owner,
+                                         owner,
+                                         attribute));
+    }
+    for (const auto& p : params)
+    {
+        if (std::find(p.attributes.begin(), p.attributes.end(), name) != p.attributes.end())
         {
-            // --ns3::Class::Attribute=value
-            std::string className;
-            std::string attribute;
-            TypeId tid;
-            if (!D2dAttributePath::Split(name, &className, &attribute) ||
-                !TypeId::LookupByNameFailSafe(className, &tid))
-            {
-                Fail(fmt::format("--{}: unknown ns-3 class {} (see --PrintTypeIds)",
-                                 name,
-                                 className));
-            }
-            TypeId::AttributeInformation info;
-            if (!D2dAttributePath::DefinedBy(tid, attribute, &info))
-            {
-                std::string owner;
-                for (TypeId t = tid.GetParent(); owner.empty() && t != t.GetParent();
-                     t = t.GetParent())
-                {
-                    owner = D2dAttributePath::DefinedBy(t, attribute, &info) ? t.GetName() : "";
-                }
-                Fail(owner.empty()
-                         ? fmt::format("--{}: {} has no attribute {} (see --PrintAttributes={})",
-                                       name,
-                                       className,
-                                       attribute,
-                                       className)
-                         : fmt::format("--{}: {} is an attribute of the parent class {}; use "
-                                       "--{}::{}",
-                                       name,
-                                       attribute,
-                                       owner,
-                                       owner,
-                                       attribute));
-            }
-            for (const auto& p : params)
-            {
-                if (std::find(p.attributes.begin(), p.attributes.end(), name) != p.attributes.end())
-                {
-                    Fail(fmt::format("--{} is set by --{}; use that", name, p.name));
-                }
-            }
-            if (value.empty() || !HasAttributeForm(value, info.checker) ||
-                !info.checker->CreateValidValue(StringValue(Deserializable(value, info.checker))))
-            {
-                Fail(fmt::format("--{}={} is not accepted (accepted: {})",
-                                 name,
-                                 value,
-                                 Accepted(info.checker)));
-            }
-            continue;
+            Fail(fmt::format("--{} is set by --{}; use that", name, p.name));
         }
-        // ns-3 globals are accepted too; CommandLine checks them.
-        static const std::vector<std::string> globals = {"SimulatorImplementationType",
-                                                         "SchedulerType",
-                                                         "ChecksumEnabled"};
-        if (std::find(globals.begin(), globals.end(), name) != globals.end())
+    }
+    if (value.empty() || !HasAttributeForm(value, info.checker) ||
+        !info.checker->CreateValidValue(StringValue(Deserializable(value, info.checker))))
+    {
+        Fail(fmt::format("--{}={} is not accepted (accepted: {})",
+                         name,
+                         value,
+                         Accepted(info.checker)));
+    }
+}
+
+void
+D2dScenarioSupport::CheckParameterArgument(const std::string& name,
+                                           bool hasValue,
+                                           const std::string& value,
+                                           const char* next,
+                                           const std::vector<Param>& params) const
+{
+    auto param = std::find_if(params.begin(), params.end(), [&name](const Param& p) {
+        return p.name == name;
+    });
+    if (param == params.end())
+    {
+        const std::string near = NearestName(name, params);
+        Fail(fmt::format("unknown parameter --{} ({}see --PrintHelp for the accepted "
+                         "parameters)",
+                         name,
+                         near.empty() ? "" : "did you mean --" + near + "? "));
+    }
+    TypeId::AttributeInformation info;
+    const bool checked = !param->checkedBy.empty() && LookupAttribute(param->checkedBy, &info);
+    const std::string accepted = !param->accepted.empty() ? param->accepted
+                                 : checked && param->kind != D2dScenarioSupport::Form::BOOLEAN &&
+                                         param->kind != D2dScenarioSupport::Form::TEXT
+                                     ? Accepted(info.checker)
+                                     : FormOf(param->kind);
+    if (hasValue && value.empty() && param->kind != D2dScenarioSupport::Form::BOOLEAN)
+    {
+        // CommandLine takes --name= as a flag without value and prints its whole help.
+        Fail(fmt::format("--{}= has an empty value (accepted: {})",
+                         name,
+                         param->kind == D2dScenarioSupport::Form::TEXT && param->accepted.empty()
+                             ? "a non-empty text"
+                             : accepted));
+    }
+    if (!hasValue && param->kind != D2dScenarioSupport::Form::BOOLEAN && next != nullptr &&
+        std::string(next).rfind("--", 0) != 0)
+    {
+        // "--nDevices 3": the value given as the next argument.
+        Fail(fmt::format("--{} {}: a value follows '=' (use --{}={})", name, next, name, next));
+    }
+    if ((!hasValue && param->kind != D2dScenarioSupport::Form::BOOLEAN) ||
+        !HasForm(value, param->kind))
+    {
+        Fail(fmt::format("--{}={} is not accepted (accepted: {})", name, value, accepted));
+    }
+    if (checked)
+    {
+        // The attribute's checker decides: its value type parses the text (a boolean
+        // flag without value is true) and its range accepts the value.
+        const std::string text = hasValue ? value : "true";
+        if (!HasAttributeForm(text, info.checker) ||
+            !info.checker->CreateValidValue(StringValue(Deserializable(text, info.checker))))
         {
-            if (value.empty()) // CommandLine would print its whole help
-            {
-                Fail(
-                    fmt::format("--{} needs a value (--{}=VALUE; see --PrintGlobals)", name, name));
-            }
-            continue;
-        }
-        auto param = std::find_if(params.begin(), params.end(), [&name](const Param& p) {
-            return p.name == name;
-        });
-        if (param == params.end())
-        {
-            const std::string near = NearestName(name, params);
-            Fail(fmt::format("unknown parameter --{} ({}see --PrintHelp for the accepted "
-                             "parameters)",
+            Fail(fmt::format("--{}={} is {} (accepted: {})",
                              name,
-                             near.empty() ? "" : "did you mean --" + near + "? "));
-        }
-        TypeId::AttributeInformation info;
-        const bool checked = !param->checkedBy.empty() && LookupAttribute(param->checkedBy, &info);
-        const std::string accepted = !param->accepted.empty() ? param->accepted
-                                     : checked &&
-                                             param->kind != D2dScenarioSupport::Form::BOOLEAN &&
-                                             param->kind != D2dScenarioSupport::Form::TEXT
-                                         ? Accepted(info.checker)
-                                         : FormOf(param->kind);
-        if (hasValue && value.empty() && param->kind != D2dScenarioSupport::Form::BOOLEAN)
-        {
-            // CommandLine takes --name= as a flag without value and prints its whole help.
-            Fail(
-                fmt::format("--{}= has an empty value (accepted: {})",
-                            name,
-                            param->kind == D2dScenarioSupport::Form::TEXT && param->accepted.empty()
-                                ? "a non-empty text"
-                                : accepted));
-        }
-        if (!hasValue && param->kind != D2dScenarioSupport::Form::BOOLEAN && i + 1 < argc &&
-            std::string(argv[i + 1]).rfind("--", 0) != 0)
-        {
-            // "--nDevices 3": the value given as the next argument.
-            Fail(fmt::format("--{} {}: a value follows '=' (use --{}={})",
-                             name,
-                             argv[i + 1],
-                             name,
-                             argv[i + 1]));
-        }
-        if ((!hasValue && param->kind != D2dScenarioSupport::Form::BOOLEAN) ||
-            !HasForm(value, param->kind))
-        {
-            Fail(fmt::format("--{}={} is not accepted (accepted: {})", name, value, accepted));
-        }
-        if (checked)
-        {
-            // The attribute's checker decides: its value type parses the text (a boolean
-            // flag without value is true) and its range accepts the value.
-            const std::string text = hasValue ? value : "true";
-            if (!HasAttributeForm(text, info.checker) ||
-                !info.checker->CreateValidValue(StringValue(Deserializable(text, info.checker))))
-            {
-                Fail(fmt::format("--{}={} is {} (accepted: {})",
-                                 name,
-                                 value,
-                                 param->kind == D2dScenarioSupport::Form::TEXT ? "not accepted"
-                                                                               : "out of range",
-                                 param->accepted.empty() ? Accepted(info.checker) : accepted));
-            }
+                             value,
+                             param->kind == D2dScenarioSupport::Form::TEXT ? "not accepted"
+                                                                           : "out of range",
+                             param->accepted.empty() ? Accepted(info.checker) : accepted));
         }
     }
 }

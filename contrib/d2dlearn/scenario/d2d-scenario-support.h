@@ -221,6 +221,47 @@ class D2dScenarioSupport
     /** \brief Print one progress line and schedule the next. */
     void Progress(Time interval, Time stop);
 
+    /**
+     * \brief CheckArguments' check of the program itself: abort (a program error, not the
+     * user's) unless every attribute a parameter declares exists.
+     * \param params the program's parameters
+     */
+    static void CheckDeclarations(const std::vector<Param>& params);
+    /**
+     * \brief CheckArguments on one of CommandLine's own arguments (--PrintHelp, --version,
+     * ...): --PrintAttributes and --PrintGroup must name a known class or group.
+     * \param name the argument's name, without --
+     * \param value its value ("" if none)
+     * \return true if name is one of them (checked), false otherwise
+     */
+    bool CheckBuiltin(const std::string& name, const std::string& value) const;
+    /**
+     * \brief CheckArguments on --ns3::Class::Attribute=value: a known class, an attribute
+     * it defines itself (the error names the parent class that does), not one a parameter
+     * sets, and a value its checker accepts.
+     * \param name the argument's name, without --
+     * \param value its value
+     * \param params the program's parameters
+     */
+    void CheckAttributeArgument(const std::string& name,
+                                const std::string& value,
+                                const std::vector<Param>& params) const;
+    /**
+     * \brief CheckArguments on --name=value of the program's own parameters: a known name
+     * (or the nearest one named), a non-empty value of the parameter's form (not given as
+     * the next argument), in the range of the attribute that checks it.
+     * \param name the argument's name, without --
+     * \param hasValue whether the argument has '='
+     * \param value its value ("" if none)
+     * \param next the next argument, null if none
+     * \param params the program's parameters
+     */
+    void CheckParameterArgument(const std::string& name,
+                                bool hasValue,
+                                const std::string& value,
+                                const char* next,
+                                const std::vector<Param>& params) const;
+
     std::string m_program;
     bool m_quiet;
     std::chrono::steady_clock::time_point m_start;
