@@ -54,9 +54,6 @@ KNOWN = {
     ("function", "contrib/d2dlearn/learning/discovery/d2d-graph-discovery.cc",
      "D2dGraphDiscovery::GetTypeId"):
         "graph discovery in parts: the policy and exchange attributes on their classes",
-    ("function", "contrib/d2dlearn/scenario/d2d-learning-options.cc",
-     "D2dLearningOptions::LoadData"):
-        "one function per data source (Fashion-MNIST, CIFAR, LEAF, files, synthetic)",
     ("function", "contrib/d2dlearn/scenario/d2d-graph-discovery-helper.cc",
      "D2dGraphDiscoveryHelper::AddFlags"):
         "a factory-based helper: the flags move to the scenario layer",

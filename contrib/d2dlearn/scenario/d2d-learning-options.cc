@@ -356,43 +356,11 @@ D2dLearningOptions::LoadData(const D2dScenarioSupport& support, uint32_t nDevice
         D2dLeaf::Split leaf;
         if (dataset == "leaf")
         {
-            // --dataFraction keeps a share of the users, with all their samples.
-            leaf = D2dLeaf::LoadSplit(dataDir, "train");
-            auto leafTest = D2dLeaf::LoadSplit(dataDir, "test");
-            m_trainRead = leaf.data->Size();
-            m_testRead = leafTest.data->Size();
-            m_leafUsers = leaf.users.size();
-            leaf = D2dLeaf::KeepUsers(leaf, dataFraction, seed);
-            leafTest = D2dLeaf::KeepUsers(leafTest, dataFraction, seed + 1);
-            m_leafUsersKept = leaf.users.size();
-            if (leaf.kind != leafTest.kind)
-            {
-                support.Fail(fmt::format("--dataDir={}: the training samples are {}, the test "
-                                         "samples {} (accepted: one kind)",
-                                         dataDir,
-                                         leaf.kind,
-                                         leafTest.kind));
-            }
-            train = leaf.data;
-            test = leafTest.data;
-            train->numClasses = test->numClasses = std::max(train->numClasses, test->numClasses);
+            leaf = LoadLeaf(support, seed);
         }
         else if (const auto* files = FindFileDataset(dataset); files && files->fileSet)
         {
-            train = LoadFileSet(support, "train", seed, m_trainRead);
-            test = LoadFileSet(support, "test", seed + 1, m_testRead);
-            m_published = dataset == "cifar10" || dataset == "cifar100"
-                              ? int(D2dCifar::MatchesPublished(m_trainRead, m_testRead))
-                          : dataset == "mnist"
-                              ? int(D2dIdxFolder::MatchesPublished(m_trainRead, m_testRead))
-                              : -1;
-            if (train->numClasses != test->numClasses &&
-                (dataset == "mnist" || dataset == "tensors"))
-            {
-                // The classes are the labels' range: the larger of the two sets'.
-                train->numClasses = test->numClasses =
-                    std::max(train->numClasses, test->numClasses);
-            }
+            LoadFiles(support, seed);
         }
         else
         {
@@ -403,57 +371,7 @@ D2dLearningOptions::LoadData(const D2dScenarioSupport& support, uint32_t nDevice
             train = D2dSyntheticData::GaussianMixture(means, 1.0, {}, n, seed);
             test = D2dSyntheticData::GaussianMixture(means, 1.0, {}, n / 4 + 1, seed + 1);
         }
-        // An empty set is named before any comparison of shapes (an empty training set
-        // has none, and a shape mismatch would blame the test set).
-        for (const auto& [set, which] :
-             {std::make_pair(train, "training"), std::make_pair(test, "test")})
-        {
-            if (set->Size() == 0)
-            {
-                support.Fail(fmt::format("--dataFraction={} leaves no {} sample in --dataDir={} "
-                                         "(accepted: a fraction that keeps at least one)",
-                                         dataFraction,
-                                         which,
-                                         dataDir));
-            }
-        }
-        if (test->featureShape != train->featureShape)
-        {
-            support.Fail(fmt::format("--dataDir={}: the test samples are {}, the training "
-                                     "samples {} (accepted: samples of one shape)",
-                                     dataDir,
-                                     D2dDataset::ShapeText(test->featureShape),
-                                     D2dDataset::ShapeText(train->featureShape)));
-        }
-        CheckModelMemory(support, nDevices);
-        if (train->Size() < nDevices && dataset == "gaussian-mixture")
-        {
-            // The set is --syntheticSamples x --dataFraction: the flag that sizes it is
-            // named first, with the least value that gives every device a sample.
-            auto least = static_cast<uint64_t>(std::ceil(nDevices / dataFraction));
-            while (static_cast<double>(least) * dataFraction < nDevices)
-            {
-                ++least;
-            }
-            support.Fail(fmt::format("--syntheticSamples={}{} leaves {} training samples for {} "
-                                     "devices (accepted: at least one sample per device, "
-                                     "--syntheticSamples={} or more)",
-                                     syntheticSamples,
-                                     dataFraction < 1
-                                         ? fmt::format(" with --dataFraction={}", dataFraction)
-                                         : std::string(),
-                                     train->Size(),
-                                     nDevices,
-                                     least));
-        }
-        if (train->Size() < nDevices)
-        {
-            support.Fail(fmt::format("--dataFraction={} leaves {} training samples for {} "
-                                     "devices (accepted: at least one sample per device)",
-                                     dataFraction,
-                                     train->Size(),
-                                     nDevices));
-        }
+        CheckSets(support, nDevices);
         // The shared set X* of prediction consensus, held out before partitioning.
         std::vector<std::size_t> rest;
         const std::vector<std::size_t>* pool = nullptr;
@@ -471,51 +389,158 @@ D2dLearningOptions::LoadData(const D2dScenarioSupport& support, uint32_t nDevice
             heldOut = train->Subset(D2dPartitioner::HoldOut(*train, m, seed, &rest));
             pool = &rest;
         }
-        if (partition == "natural")
-        {
-            shards = D2dLeaf::NaturalShards(leaf, nDevices);
-            if (pool)
-            {
-                // X* held out first: a user's samples in X* are no longer its own.
-                std::vector<bool> free(train->Size(), false);
-                for (auto i : *pool)
-                {
-                    free[i] = true;
-                }
-                for (auto& shard : shards)
-                {
-                    shard.indices.erase(std::remove_if(shard.indices.begin(),
-                                                       shard.indices.end(),
-                                                       [&free](std::size_t i) { return !free[i]; }),
-                                        shard.indices.end());
-                }
-            }
-        }
-        else if (partition == "iid")
-        {
-            shards = D2dPartitioner::Iid(*train, nDevices, seed, pool);
-        }
-        else if (partition == "dirichlet")
-        {
-            shards = D2dPartitioner::Dirichlet(*train, nDevices, alpha, seed, pool);
-        }
-        else if (partition == "labels")
-        {
-            shards = D2dPartitioner::LabelsPerDevice(*train,
-                                                     nDevices,
-                                                     labelsPerDevice,
-                                                     m_proportions,
-                                                     seed,
-                                                     pool);
-        }
-        else
-        {
-            shards = D2dPartitioner::QuantitySkew(*train, nDevices, quantitySkew, seed, pool);
-        }
+        Partition(leaf, nDevices, seed, pool);
     }
     catch (const std::exception& e)
     {
         support.Fail("--" + std::string(e.what()));
+    }
+}
+
+D2dLeaf::Split
+D2dLearningOptions::LoadLeaf(const D2dScenarioSupport& support, uint64_t seed)
+{
+    // --dataFraction keeps a share of the users, with all their samples.
+    D2dLeaf::Split leaf = D2dLeaf::LoadSplit(dataDir, "train");
+    auto leafTest = D2dLeaf::LoadSplit(dataDir, "test");
+    m_trainRead = leaf.data->Size();
+    m_testRead = leafTest.data->Size();
+    m_leafUsers = leaf.users.size();
+    leaf = D2dLeaf::KeepUsers(leaf, dataFraction, seed);
+    leafTest = D2dLeaf::KeepUsers(leafTest, dataFraction, seed + 1);
+    m_leafUsersKept = leaf.users.size();
+    if (leaf.kind != leafTest.kind)
+    {
+        support.Fail(fmt::format("--dataDir={}: the training samples are {}, the test "
+                                 "samples {} (accepted: one kind)",
+                                 dataDir,
+                                 leaf.kind,
+                                 leafTest.kind));
+    }
+    train = leaf.data;
+    test = leafTest.data;
+    train->numClasses = test->numClasses = std::max(train->numClasses, test->numClasses);
+    return leaf;
+}
+
+void
+D2dLearningOptions::LoadFiles(const D2dScenarioSupport& support, uint64_t seed)
+{
+    train = LoadFileSet(support, "train", seed, m_trainRead);
+    test = LoadFileSet(support, "test", seed + 1, m_testRead);
+    m_published = dataset == "cifar10" || dataset == "cifar100"
+                      ? int(D2dCifar::MatchesPublished(m_trainRead, m_testRead))
+                  : dataset == "mnist"
+                      ? int(D2dIdxFolder::MatchesPublished(m_trainRead, m_testRead))
+                      : -1;
+    if (train->numClasses != test->numClasses && (dataset == "mnist" || dataset == "tensors"))
+    {
+        // The classes are the labels' range: the larger of the two sets'.
+        train->numClasses = test->numClasses = std::max(train->numClasses, test->numClasses);
+    }
+}
+
+void
+D2dLearningOptions::CheckSets(const D2dScenarioSupport& support, uint32_t nDevices) const
+{
+    // An empty set is named before any comparison of shapes (an empty training set
+    // has none, and a shape mismatch would blame the test set).
+    for (const auto& [set, which] :
+         {std::make_pair(train, "training"), std::make_pair(test, "test")})
+    {
+        if (set->Size() == 0)
+        {
+            support.Fail(fmt::format("--dataFraction={} leaves no {} sample in --dataDir={} "
+                                     "(accepted: a fraction that keeps at least one)",
+                                     dataFraction,
+                                     which,
+                                     dataDir));
+        }
+    }
+    if (test->featureShape != train->featureShape)
+    {
+        support.Fail(fmt::format("--dataDir={}: the test samples are {}, the training "
+                                 "samples {} (accepted: samples of one shape)",
+                                 dataDir,
+                                 D2dDataset::ShapeText(test->featureShape),
+                                 D2dDataset::ShapeText(train->featureShape)));
+    }
+    CheckModelMemory(support, nDevices);
+    if (train->Size() < nDevices && dataset == "gaussian-mixture")
+    {
+        // The set is --syntheticSamples x --dataFraction: the flag that sizes it is
+        // named first, with the least value that gives every device a sample.
+        auto least = static_cast<uint64_t>(std::ceil(nDevices / dataFraction));
+        while (static_cast<double>(least) * dataFraction < nDevices)
+        {
+            ++least;
+        }
+        support.Fail(fmt::format(
+            "--syntheticSamples={}{} leaves {} training samples for {} "
+            "devices (accepted: at least one sample per device, "
+            "--syntheticSamples={} or more)",
+            syntheticSamples,
+            dataFraction < 1 ? fmt::format(" with --dataFraction={}", dataFraction) : std::string(),
+            train->Size(),
+            nDevices,
+            least));
+    }
+    if (train->Size() < nDevices)
+    {
+        support.Fail(fmt::format("--dataFraction={} leaves {} training samples for {} "
+                                 "devices (accepted: at least one sample per device)",
+                                 dataFraction,
+                                 train->Size(),
+                                 nDevices));
+    }
+}
+
+void
+D2dLearningOptions::Partition(const D2dLeaf::Split& leaf,
+                              uint32_t nDevices,
+                              uint64_t seed,
+                              const std::vector<std::size_t>* pool)
+{
+    if (partition == "natural")
+    {
+        shards = D2dLeaf::NaturalShards(leaf, nDevices);
+        if (pool)
+        {
+            // X* held out first: a user's samples in X* are no longer its own.
+            std::vector<bool> free(train->Size(), false);
+            for (auto i : *pool)
+            {
+                free[i] = true;
+            }
+            for (auto& shard : shards)
+            {
+                shard.indices.erase(std::remove_if(shard.indices.begin(),
+                                                   shard.indices.end(),
+                                                   [&free](std::size_t i) { return !free[i]; }),
+                                    shard.indices.end());
+            }
+        }
+    }
+    else if (partition == "iid")
+    {
+        shards = D2dPartitioner::Iid(*train, nDevices, seed, pool);
+    }
+    else if (partition == "dirichlet")
+    {
+        shards = D2dPartitioner::Dirichlet(*train, nDevices, alpha, seed, pool);
+    }
+    else if (partition == "labels")
+    {
+        shards = D2dPartitioner::LabelsPerDevice(*train,
+                                                 nDevices,
+                                                 labelsPerDevice,
+                                                 m_proportions,
+                                                 seed,
+                                                 pool);
+    }
+    else
+    {
+        shards = D2dPartitioner::QuantitySkew(*train, nDevices, quantitySkew, seed, pool);
     }
 }
 

@@ -8,6 +8,7 @@
 #include "ns3/command-line.h"
 #include "ns3/d2d-dataset.h"
 #include "ns3/d2d-fl-protocol.h"
+#include "ns3/d2d-leaf.h"
 #include "ns3/d2d-learner.h"
 #include "ns3/d2d-learning-helper.h"
 #include "ns3/d2d-partitioner.h"
@@ -281,6 +282,44 @@ class D2dLearningOptions
      * \param seed the run's seed
      */
     void LoadPolynomial(uint32_t nDevices, uint64_t seed);
+
+    /**
+     * \brief LoadData() of --dataset=leaf: both splits of --dataDir, --dataFraction of the
+     * users kept with all their samples.
+     * \param support for the one-line error
+     * \param seed the run's seed
+     * \return the training split, with its users (for --partition=natural)
+     */
+    D2dLeaf::Split LoadLeaf(const D2dScenarioSupport& support, uint64_t seed);
+
+    /**
+     * \brief LoadData() of a data set read from files (Fashion-MNIST, MNIST, CIFAR, tensors):
+     * both splits, and whether their sizes are the published ones.
+     * \param support for the one-line error
+     * \param seed the run's seed
+     */
+    void LoadFiles(const D2dScenarioSupport& support, uint64_t seed);
+
+    /**
+     * \brief Fail unless both sets hold samples of one shape, the models fit
+     * (CheckModelMemory) and every device can have a training sample.
+     * \param support for the one-line error
+     * \param nDevices devices
+     */
+    void CheckSets(const D2dScenarioSupport& support, uint32_t nDevices) const;
+
+    /**
+     * \brief The devices' shards by --partition, of pool (the samples not held out) if
+     * not null, else of the whole training set.
+     * \param leaf the LEAF training split (its users: --partition=natural)
+     * \param nDevices devices
+     * \param seed the run's seed
+     * \param pool the training samples to partition, or null for all
+     */
+    void Partition(const D2dLeaf::Split& leaf,
+                   uint32_t nDevices,
+                   uint64_t seed,
+                   const std::vector<std::size_t>* pool);
 
     /**
      * \brief Fail unless every architecture of --model fits the samples (a cnn needs images
