@@ -50,8 +50,6 @@ KNOWN = {
     ("function", "contrib/d2dlearn/core/helper/d2d-scenario-support.cc",
      "D2dScenarioSupport::CheckArguments"):
         "the argument checks by kind (spelling, duplicates, values), with the scenario layer",
-    ("function", "contrib/d2dlearn/core/data/d2d-leaf.cc", "D2dLeaf::Parse"):
-        "the user records and the sample arrays parsed by functions of their own",
     ("function", "contrib/d2dlearn/learning/learner/d2d-learner.cc", "RunTraining"):
         "the batch loop and the epoch bookkeeping split",
     ("function", "contrib/d2dlearn/learning/discovery/d2d-graph-discovery.cc",
