@@ -50,8 +50,6 @@ KNOWN = {
     ("function", "contrib/d2dlearn/core/helper/d2d-scenario-support.cc",
      "D2dScenarioSupport::CheckArguments"):
         "the argument checks by kind (spelling, duplicates, values), with the scenario layer",
-    ("function", "contrib/d2dlearn/learning/learner/d2d-learner.cc", "RunTraining"):
-        "the batch loop and the epoch bookkeeping split",
     ("function", "contrib/d2dlearn/learning/discovery/d2d-graph-discovery.cc",
      "D2dGraphDiscovery::GetTypeId"):
         "graph discovery in parts: the policy and exchange attributes on their classes",
