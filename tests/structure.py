@@ -59,10 +59,6 @@ KNOWN = {
     ("function", "contrib/d2dlearn/learning/helper/d2d-graph-discovery-helper.cc",
      "D2dGraphDiscoveryHelper::AddFlags"):
         "a factory-based helper: the flags move to the scenario layer",
-    ("function", "contrib/d2dlearn/test/d2d-fl-p2p-test-suite.cc", "RunProtocol"):
-        "the test fixture's network and learners (test/d2d-test-fixtures)",
-    ("function", "contrib/d2dlearn/test/d2d-fl-decentralized-test-suite.cc", "RunProtocol"):
-        "the test fixture's network and learners (test/d2d-test-fixtures)",
     ("members", "contrib/d2dlearn/learning/discovery/d2d-graph-discovery.h",
      "D2dGraphDiscovery"):
         "graph discovery in parts: iteration state, RL policies, data exchange",
