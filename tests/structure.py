@@ -67,8 +67,6 @@ KNOWN = {
     ("members", "contrib/d2dlearn/learning/helper/d2d-graph-discovery-helper.h",
      "D2dGraphDiscoveryHelper"):
         "a factory-based helper; energy and summary bookkeeping in a recorder",
-    ("members", "contrib/d2dlearn/core/model/d2d-channel.h", "D2dChannel"):
-        "the spectrum and link-budget state in the classes that own them",
     ("members", "contrib/d2dlearn/learning/helper/d2d-learning-options.h",
      "D2dLearningOptions"):
         "the scenario layer: flag groups as structs of their own",
