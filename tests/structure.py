@@ -47,20 +47,12 @@ KNOWN = {
     ("function", "contrib/d2dlearn/scenario/d2d-network-options.cc",
      "D2dNetworkOptions::Validate"):
         "validation by flag group, with the scenario layer",
-    ("function", "contrib/d2dlearn/core/data/d2d-leaf.cc", "D2dLeaf::Parse"):
-        "the user records and the sample arrays parsed by functions of their own",
-    ("function", "contrib/d2dlearn/learning/learner/d2d-learner.cc", "RunTraining"):
-        "the batch loop and the epoch bookkeeping split",
     ("function", "contrib/d2dlearn/learning/discovery/d2d-graph-discovery.cc",
      "D2dGraphDiscovery::GetTypeId"):
         "graph discovery in parts: the policy and exchange attributes on their classes",
     ("function", "contrib/d2dlearn/scenario/d2d-graph-discovery-helper.cc",
      "D2dGraphDiscoveryHelper::AddFlags"):
         "a factory-based helper: the flags move to the scenario layer",
-    ("function", "contrib/d2dlearn/test/d2d-fl-p2p-test-suite.cc", "RunProtocol"):
-        "the test fixture's network and learners (test/d2d-test-fixtures)",
-    ("function", "contrib/d2dlearn/test/d2d-fl-decentralized-test-suite.cc", "RunProtocol"):
-        "the test fixture's network and learners (test/d2d-test-fixtures)",
     ("members", "contrib/d2dlearn/learning/discovery/d2d-graph-discovery.h",
      "D2dGraphDiscovery"):
         "graph discovery in parts: iteration state, RL policies, data exchange",
@@ -69,10 +61,6 @@ KNOWN = {
     ("members", "contrib/d2dlearn/scenario/d2d-graph-discovery-helper.h",
      "D2dGraphDiscoveryHelper"):
         "a factory-based helper; energy and summary bookkeeping in a recorder",
-    ("members", "contrib/d2dlearn/learning/cmfl/d2d-cmfl.h", "D2dCmfl"):
-        "the round state in a struct of its own",
-    ("members", "contrib/d2dlearn/core/model/d2d-channel.h", "D2dChannel"):
-        "the spectrum and link-budget state in the classes that own them",
     ("members", "contrib/d2dlearn/scenario/d2d-learning-options.h",
      "D2dLearningOptions"):
         "the scenario layer: flag groups as structs of their own",

@@ -37,8 +37,6 @@
 #include "ns3/d2d-semi-decentralized-fl.h"
 #include "ns3/d2d-torch-runtime.h"
 #include "ns3/d2d-trace-helper.h"
-#include "ns3/double.h"
-#include "ns3/energy-source-container.h"
 #include "ns3/enum.h"
 #include "ns3/node-container.h"
 #include "ns3/simulator.h"
@@ -115,6 +113,130 @@ struct Outcome
     std::string messages;     //!< messages.csv (with outDir)
 };
 
+/**
+ * \brief The run's network: the D2D channel of devices 10 m apart (and, semi, the server's
+ * D2S channel), the run's noise, compute and batteries.
+ * \param s the run
+ * \param nodes the devices' nodes
+ * \param d2d the helper to install with
+ * \param d2s set to the D2S channel (semi), left null otherwise
+ * \return the D2D channel
+ */
+Ptr<D2dChannel>
+InstallNetwork(const Setup& s, const NodeContainer& nodes, D2dHelper& d2d, Ptr<D2dChannel>& d2s)
+{
+    ConfigureTestProtocolHelper(d2d, s.noiseW, s.flopsPerSecond);
+    Ptr<D2dChannel> channel = d2d.Install(nodes);
+    if (s.protocol == "semi")
+    {
+        d2s = d2d.InstallServer(CreateObject<Node>(), nodes, 3.0);
+    }
+    d2d.AssignStreams(10);
+    SetTestBatteries(nodes, s.energyJ);
+    return channel;
+}
+
+/**
+ * \param s the run (its partition and devices)
+ * \param train the training set
+ * \return every device's shard
+ */
+std::vector<D2dShard>
+MakeShards(const Setup& s, const D2dDataset& train)
+{
+    if (s.partition == "iid")
+    {
+        return D2dPartitioner::Iid(train, s.nDevices, 7);
+    }
+    if (s.partition == "labels1")
+    {
+        return D2dPartitioner::LabelsPerDevice(train, s.nDevices, 1, {}, 7);
+    }
+    return D2dPartitioner::QuantitySkew(train, s.nDevices, 1.0, 7);
+}
+
+/**
+ * \brief Fully decentralized FL on the run's learners, its averages recorded.
+ * \param s the run
+ * \param learners the learners
+ * \param channel the D2D channel
+ * \param out the outcome whose contributors fill
+ * \return the protocol
+ */
+Ptr<D2dDecentralizedFl>
+MakeDecentralized(const Setup& s,
+                  const std::vector<Ptr<D2dLearner>>& learners,
+                  Ptr<D2dChannel> channel,
+                  Outcome& out)
+{
+    auto dec = CreateObjectWithAttributes<D2dDecentralizedFl>("Neighbours",
+                                                              UintegerValue(s.neighbours),
+                                                              "Weighting",
+                                                              StringValue(s.weighting),
+                                                              "CommonInitialModel",
+                                                              BooleanValue(s.commonInit),
+                                                              "DeferTraining",
+                                                              BooleanValue(s.deferTraining));
+    dec->SetLearners(learners);
+    dec->SetTransports(channel->GetTransports(), s.mode);
+    if (!s.graph.empty())
+    {
+        dec->SetGraph(s.graph);
+    }
+    if (!s.graphs.empty())
+    {
+        auto asked = std::make_shared<uint32_t>(0);
+        const auto graphs = s.graphs;
+        dec->SetGraphSource(Callback<std::vector<std::vector<uint32_t>>>([asked, graphs]() {
+            return graphs[std::min<std::size_t>((*asked)++, graphs.size() - 1)];
+        }));
+    }
+    dec->AssignStreams(100);
+    dec->TraceConnectWithoutContext(
+        "Averaged",
+        Callback<void, uint32_t, uint32_t, const std::vector<uint32_t>&>(
+            [&out](uint32_t round, uint32_t device, const std::vector<uint32_t>& c) {
+                if (out.contributors.size() < round)
+                {
+                    out.contributors.resize(round);
+                }
+                out.contributors[round - 1][device] = c;
+            }));
+    return dec;
+}
+
+/**
+ * \brief Semi-decentralized FL on the run's learners, its selections recorded.
+ * \param learners the learners (they must outlive the run)
+ * \param channel the D2D channel
+ * \param d2s the D2S channel
+ * \param lastTrained device -> its model after its last local job (must outlive the run)
+ * \param out the outcome whose selected, atSelection and trainedAtSelection fill
+ * \return the protocol
+ */
+Ptr<D2dSemiDecentralizedFl>
+MakeSemi(const std::vector<Ptr<D2dLearner>>& learners,
+         Ptr<D2dChannel> channel,
+         Ptr<D2dChannel> d2s,
+         const std::map<uint32_t, std::vector<float>>& lastTrained,
+         Outcome& out)
+{
+    auto semi = CreateObject<D2dSemiDecentralizedFl>();
+    semi->SetLearners(learners);
+    semi->SetTransports(channel->GetTransports(), D2dDeliveryMode::RELIABLE);
+    semi->SetD2sTransports(d2s->GetTransports(), D2dDeliveryMode::RELIABLE);
+    semi->AssignStreams(100);
+    semi->TraceConnectWithoutContext(
+        "Selected",
+        Callback<void, uint32_t, const std::vector<uint32_t>&>(
+            [&out, &learners, &lastTrained](uint32_t, const std::vector<uint32_t>& c) {
+                out.selected.push_back(c);
+                out.atSelection.push_back(TestModelsNow(learners));
+                out.trainedAtSelection.push_back(lastTrained);
+            }));
+    return semi;
+}
+
 Outcome
 RunProtocol(const Setup& s)
 {
@@ -124,24 +246,8 @@ RunProtocol(const Setup& s)
         s.fashion ? FashionTestData(0.1) : GaussianTestData(11, 12, 2000, 1000);
     NodeContainer nodes = MakeTestNodesOnLine(s.nDevices, 10.0);
     D2dHelper d2d;
-    d2d.SetChannelAttribute("NoisePowerW", DoubleValue(s.noiseW));
-    // The protocols hand every message to the radios at once: the channel's ideal MAC
-    // keeps half-duplex radios from losing them.
-    d2d.SetChannelAttribute("AccessPolicy", EnumValue(D2dChannelAccess::SCHEDULED));
-    d2d.SetInitialEnergyJ(1e9);
-    d2d.SetComputeAttribute("FlopsPerSecond", DoubleValue(s.flopsPerSecond));
-    Ptr<D2dChannel> channel = d2d.Install(nodes);
     Ptr<D2dChannel> d2s;
-    if (s.protocol == "semi")
-    {
-        d2s = d2d.InstallServer(CreateObject<Node>(), nodes, 3.0);
-    }
-    d2d.AssignStreams(10);
-    for (const auto& [i, joules] : s.energyJ)
-    {
-        nodes.Get(i)->GetObject<EnergySourceContainer>()->Get(0)->SetAttribute("InitialEnergyJ",
-                                                                               DoubleValue(joules));
-    }
+    Ptr<D2dChannel> channel = InstallNetwork(s, nodes, d2d, d2s);
     std::unique_ptr<D2dTraceHelper> traces;
     if (!s.outDir.empty())
     {
@@ -149,35 +255,23 @@ RunProtocol(const Setup& s)
         traces->ConnectChannel(channel);
     }
 
-    std::vector<D2dShard> shards;
-    if (s.partition == "iid")
-    {
-        shards = D2dPartitioner::Iid(*data.train, s.nDevices, 7);
-    }
-    else if (s.partition == "labels1")
-    {
-        shards = D2dPartitioner::LabelsPerDevice(*data.train, s.nDevices, 1, {}, 7);
-    }
-    else
-    {
-        shards = D2dPartitioner::QuantitySkew(*data.train, s.nDevices, 1.0, 7);
-    }
+    const std::vector<D2dShard> shards = MakeShards(s, *data.train);
     const D2dModelSpec spec = D2dModelSpec::Parse(s.model);
     Outcome out;
-    std::vector<Ptr<D2dLearner>> learners;
     std::map<uint32_t, std::vector<float>> lastTrained;
-    for (uint32_t i = 0; i < s.nDevices; ++i)
+    D2dTestLearners made =
+        MakeTestLearners(nodes, spec, data.train, shards, 3, s.learningRate, s.slowdown);
+    const std::vector<Ptr<D2dLearner>>& learners = made.learners;
+    out.samples = made.samples;
+    out.initial = made.initial;
+    for (const auto& l : learners)
     {
-        auto l = MakeTestLearner(nodes, i, spec, data.train, shards, 3, s.learningRate, s.slowdown);
-        out.samples.push_back(static_cast<double>(l->GetNSamples()));
-        out.initial.push_back(l->GetParameters());
         l->TraceConnectWithoutContext(
             "TrainingDone",
             Callback<void, uint32_t, Time, Time, const D2dTrainResult&>(
                 [&lastTrained, l](uint32_t id, Time, Time, const D2dTrainResult&) {
                     lastTrained[id] = l->GetParameters();
                 }));
-        learners.push_back(l);
     }
     auto countSends = [](uint64_t* counter) {
         return Callback<void, uint64_t, Ptr<const D2dMessage>, uint32_t>(
@@ -199,61 +293,11 @@ RunProtocol(const Setup& s)
     Ptr<D2dSemiDecentralizedFl> semi;
     if (s.protocol == "decentralized")
     {
-        auto dec = CreateObjectWithAttributes<D2dDecentralizedFl>("Neighbours",
-                                                                  UintegerValue(s.neighbours),
-                                                                  "Weighting",
-                                                                  StringValue(s.weighting),
-                                                                  "CommonInitialModel",
-                                                                  BooleanValue(s.commonInit),
-                                                                  "DeferTraining",
-                                                                  BooleanValue(s.deferTraining));
-        dec->SetLearners(learners);
-        dec->SetTransports(channel->GetTransports(), s.mode);
-        if (!s.graph.empty())
-        {
-            dec->SetGraph(s.graph);
-        }
-        if (!s.graphs.empty())
-        {
-            auto asked = std::make_shared<uint32_t>(0);
-            const auto graphs = s.graphs;
-            dec->SetGraphSource(Callback<std::vector<std::vector<uint32_t>>>([asked, graphs]() {
-                return graphs[std::min<std::size_t>((*asked)++, graphs.size() - 1)];
-            }));
-        }
-        dec->AssignStreams(100);
-        dec->TraceConnectWithoutContext(
-            "Averaged",
-            Callback<void, uint32_t, uint32_t, const std::vector<uint32_t>&>(
-                [&out](uint32_t round, uint32_t device, const std::vector<uint32_t>& c) {
-                    if (out.contributors.size() < round)
-                    {
-                        out.contributors.resize(round);
-                    }
-                    out.contributors[round - 1][device] = c;
-                }));
-        fl = dec;
+        fl = MakeDecentralized(s, learners, channel, out);
     }
     else if (s.protocol == "semi")
     {
-        semi = CreateObject<D2dSemiDecentralizedFl>();
-        semi->SetLearners(learners);
-        semi->SetTransports(channel->GetTransports(), D2dDeliveryMode::RELIABLE);
-        semi->SetD2sTransports(d2s->GetTransports(), D2dDeliveryMode::RELIABLE);
-        semi->AssignStreams(100);
-        semi->TraceConnectWithoutContext(
-            "Selected",
-            Callback<void, uint32_t, const std::vector<uint32_t>&>(
-                [&out, &learners, &lastTrained](uint32_t, const std::vector<uint32_t>& c) {
-                    out.selected.push_back(c);
-                    std::vector<std::vector<float>> now;
-                    for (auto& l : learners)
-                    {
-                        now.push_back(l->IsTraining() ? std::vector<float>() : l->GetParameters());
-                    }
-                    out.atSelection.push_back(now);
-                    out.trainedAtSelection.push_back(lastTrained);
-                }));
+        semi = MakeSemi(learners, channel, d2s, lastTrained, out);
         fl = semi;
     }
     else
@@ -279,12 +323,7 @@ RunProtocol(const Setup& s)
         "RoundEnd",
         Callback<void, uint32_t, double, double>([&out, &learners, semi](uint32_t, double, double) {
             out.endTimes.push_back(Simulator::Now().GetSeconds());
-            std::vector<std::vector<float>> now;
-            for (auto& l : learners)
-            {
-                now.push_back(l->IsTraining() ? std::vector<float>() : l->GetParameters());
-            }
-            out.params.push_back(now);
+            out.params.push_back(TestModelsNow(learners));
             if (semi)
             {
                 out.global.push_back(semi->GetGlobalModel());

@@ -39,9 +39,6 @@
 #include "ns3/d2d-partitioner.h"
 #include "ns3/d2d-segmented-gossip.h"
 #include "ns3/d2d-trace-helper.h"
-#include "ns3/double.h"
-#include "ns3/energy-source-container.h"
-#include "ns3/enum.h"
 #include "ns3/matrix-rss-model.h"
 #include "ns3/node-container.h"
 #include "ns3/simulator.h"
@@ -131,54 +128,39 @@ struct Outcome
     std::vector<double> deviceAccuracy; //!< final, per device (-1: still training)
 };
 
-Outcome
-RunProtocol(const Setup& s)
+/**
+ * \brief The run's network: every link at kRssW (MatrixRssModel), the run's noise, compute
+ * and batteries.
+ * \param s the run
+ * \param nodes the devices' nodes
+ * \param d2d the helper to install with
+ * \return the D2D channel
+ */
+Ptr<D2dChannel>
+InstallP2pChannel(const Setup& s, const NodeContainer& nodes, D2dHelper& d2d)
 {
-    // The Gaussian mixture of Fan et al. 2023, sec. 5.1 (4 classes in 2-D, sd 1).
-    const D2dTestData& data = GaussianTestData(11, 12, 2000, 1000);
-    NodeContainer nodes;
-    nodes.Create(s.nDevices);
     auto matrix = CreateObject<MatrixRssModel>();
     matrix->SetMatrix(
         std::vector<std::vector<double>>(s.nDevices, std::vector<double>(s.nDevices, kRssW)));
-    D2dHelper d2d;
     d2d.SetRssModel(matrix);
-    d2d.SetChannelAttribute("NoisePowerW", DoubleValue(s.noiseW));
-    // The protocols hand every message to the radios at once: the channel's ideal MAC
-    // keeps half-duplex radios from losing them.
-    d2d.SetChannelAttribute("AccessPolicy", EnumValue(D2dChannelAccess::SCHEDULED));
-    d2d.SetInitialEnergyJ(1e9);
-    d2d.SetComputeAttribute("FlopsPerSecond", DoubleValue(s.flopsPerSecond));
+    ConfigureTestProtocolHelper(d2d, s.noiseW, s.flopsPerSecond);
     Ptr<D2dChannel> channel = d2d.Install(nodes);
     d2d.AssignStreams(10);
-    for (const auto& [i, joules] : s.energyJ)
-    {
-        nodes.Get(i)->GetObject<EnergySourceContainer>()->Get(0)->SetAttribute("InitialEnergyJ",
-                                                                               DoubleValue(joules));
-    }
-    const std::string outDir = s.traces ? TestTempDir("fl-p2p-" + s.protocol) : "";
-    std::unique_ptr<D2dTraceHelper> traces;
-    if (s.traces)
-    {
-        traces = std::make_unique<D2dTraceHelper>(outDir);
-        traces->ConnectChannel(channel);
-    }
+    SetTestBatteries(nodes, s.energyJ);
+    return channel;
+}
 
-    const auto shards = s.partition == "labels1"
-                            ? D2dPartitioner::LabelsPerDevice(*data.train, s.nDevices, 1, {}, 7)
-                            : D2dPartitioner::QuantitySkew(*data.train, s.nDevices, 1.0, 7);
-    const D2dModelSpec spec = D2dModelSpec::Parse("mlp:16");
-    Outcome out;
-    std::vector<Ptr<D2dLearner>> learners;
-    for (uint32_t i = 0; i < s.nDevices; ++i)
-    {
-        auto l = MakeTestLearner(nodes, i, spec, data.train, shards, 3, s.learningRate, s.slowdown);
-        out.samples.push_back(static_cast<double>(l->GetNSamples()));
-        out.initial.push_back(l->GetParameters());
-        learners.push_back(l);
-    }
-    out.nParams = learners[0]->GetNParameters();
-    for (uint32_t i = 0; i < s.nDevices; ++i)
+/**
+ * \brief Record every message the radios are handed (Send, with what its payload says) and
+ * every delivery (Delivery).
+ * \param channel the D2D channel
+ * \param nDevices its devices
+ * \param out the outcome whose sent, delivered and lostRecords fill
+ */
+void
+RecordMessages(Ptr<D2dChannel> channel, uint32_t nDevices, Outcome& out)
+{
+    for (uint32_t i = 0; i < nDevices; ++i)
     {
         Ptr<D2dRadio> radio = channel->GetRadio(i);
         radio->TraceConnectWithoutContext(
@@ -230,53 +212,161 @@ RunProtocol(const Setup& s)
                 }
             }));
     }
+}
+
+/**
+ * \brief BrainTorrent on the run's learners, its merges recorded.
+ * \param s the run
+ * \param learners the learners
+ * \param channel the D2D channel
+ * \param out the outcome whose aggregator and merged fill
+ * \return the protocol
+ */
+Ptr<D2dBrainTorrent>
+MakeBrainTorrent(const Setup& s,
+                 const std::vector<Ptr<D2dLearner>>& learners,
+                 Ptr<D2dChannel> channel,
+                 Outcome& out)
+{
+    auto bt = CreateObjectWithAttributes<D2dBrainTorrent>("CommonInitialModel",
+                                                          BooleanValue(s.commonInit));
+    bt->SetLearners(learners);
+    bt->SetTransports(channel->GetTransports(), s.mode);
+    bt->AssignStreams(100);
+    bt->TraceConnectWithoutContext(
+        "Merged",
+        Callback<void, uint32_t, uint32_t, const std::vector<uint32_t>&>(
+            [&out](uint32_t round, uint32_t aggregator, const std::vector<uint32_t>& c) {
+                out.aggregator.resize(round);
+                out.merged.resize(round);
+                out.aggregator[round - 1] = aggregator;
+                out.merged[round - 1] = c;
+            }));
+    return bt;
+}
+
+/**
+ * \brief Segmented gossip on the run's learners, its averages recorded.
+ * \param s the run
+ * \param learners the learners
+ * \param channel the D2D channel
+ * \param out the outcome whose segAverage and averageTime fill
+ * \return the protocol
+ */
+Ptr<D2dSegmentedGossip>
+MakeSegmentedGossip(const Setup& s,
+                    const std::vector<Ptr<D2dLearner>>& learners,
+                    Ptr<D2dChannel> channel,
+                    Outcome& out)
+{
+    auto sg = CreateObjectWithAttributes<D2dSegmentedGossip>("CommonInitialModel",
+                                                             BooleanValue(s.commonInit),
+                                                             "Segments",
+                                                             UintegerValue(s.segments),
+                                                             "Replicas",
+                                                             UintegerValue(s.replicas),
+                                                             "Weighting",
+                                                             StringValue(s.weighting));
+    sg->SetLearners(learners);
+    sg->SetTransports(channel->GetTransports(), s.mode);
+    sg->AssignStreams(100);
+    sg->TraceConnectWithoutContext(
+        "Averaged",
+        Callback<void, uint32_t, uint32_t, uint32_t, const std::vector<uint32_t>&>(
+            [&out](uint32_t round,
+                   uint32_t device,
+                   uint32_t segment,
+                   const std::vector<uint32_t>& c) {
+                out.segAverage.resize(std::max<std::size_t>(out.segAverage.size(), round));
+                out.averageTime.resize(out.segAverage.size());
+                out.segAverage[round - 1][{device, segment}] = c;
+                out.averageTime[round - 1][device] = Simulator::Now().GetSeconds();
+            }));
+    return sg;
+}
+
+/**
+ * \brief The network-wide rows (node -1) of a run's rounds.csv into the outcome.
+ * \param path the file
+ * \param out the outcome whose roundBytes, roundTime, consensus and meanModel fill
+ */
+void
+ReadRoundsCsv(const std::string& path, Outcome& out)
+{
+    const std::vector<std::string> lines = ReadTextLines(path);
+    for (std::size_t row = 1; row < lines.size(); ++row)
+    {
+        // round,sim_time_s,node,metric,value
+        std::vector<std::string> f = SplitCsvLine(lines[row]);
+        f.resize(5);
+        const std::string& round = f[0];
+        const std::string& node = f[2];
+        const std::string& metric = f[3];
+        const std::string& value = f[4];
+        if (node != "-1")
+        {
+            continue;
+        }
+        if (metric == "bytes_sent")
+        {
+            out.roundBytes[std::stoul(round)] = std::stod(value);
+        }
+        else if (metric == "round_time_s")
+        {
+            out.roundTime[std::stoul(round)] = std::stod(value);
+        }
+        else if (metric == "consensus_distance")
+        {
+            out.consensus[std::stoul(round)] = std::stod(value);
+        }
+        else if (metric == "mean_model_accuracy")
+        {
+            out.meanModel[std::stoul(round)] = std::stod(value);
+        }
+    }
+}
+
+Outcome
+RunProtocol(const Setup& s)
+{
+    // The Gaussian mixture of Fan et al. 2023, sec. 5.1 (4 classes in 2-D, sd 1).
+    const D2dTestData& data = GaussianTestData(11, 12, 2000, 1000);
+    NodeContainer nodes;
+    nodes.Create(s.nDevices);
+    D2dHelper d2d;
+    Ptr<D2dChannel> channel = InstallP2pChannel(s, nodes, d2d);
+    const std::string outDir = s.traces ? TestTempDir("fl-p2p-" + s.protocol) : "";
+    std::unique_ptr<D2dTraceHelper> traces;
+    if (s.traces)
+    {
+        traces = std::make_unique<D2dTraceHelper>(outDir);
+        traces->ConnectChannel(channel);
+    }
+
+    const auto shards = s.partition == "labels1"
+                            ? D2dPartitioner::LabelsPerDevice(*data.train, s.nDevices, 1, {}, 7)
+                            : D2dPartitioner::QuantitySkew(*data.train, s.nDevices, 1.0, 7);
+    const D2dModelSpec spec = D2dModelSpec::Parse("mlp:16");
+    Outcome out;
+    D2dTestLearners made =
+        MakeTestLearners(nodes, spec, data.train, shards, 3, s.learningRate, s.slowdown);
+    const std::vector<Ptr<D2dLearner>>& learners = made.learners;
+    out.samples = made.samples;
+    out.initial = made.initial;
+    out.nParams = learners[0]->GetNParameters();
+    RecordMessages(channel, s.nDevices, out);
 
     Ptr<D2dFlProtocol> fl;
     Ptr<D2dBrainTorrent> bt;
     Ptr<D2dSegmentedGossip> sg;
     if (s.protocol == "bt")
     {
-        bt = CreateObjectWithAttributes<D2dBrainTorrent>("CommonInitialModel",
-                                                         BooleanValue(s.commonInit));
-        bt->SetLearners(learners);
-        bt->SetTransports(channel->GetTransports(), s.mode);
-        bt->AssignStreams(100);
-        bt->TraceConnectWithoutContext(
-            "Merged",
-            Callback<void, uint32_t, uint32_t, const std::vector<uint32_t>&>(
-                [&out](uint32_t round, uint32_t aggregator, const std::vector<uint32_t>& c) {
-                    out.aggregator.resize(round);
-                    out.merged.resize(round);
-                    out.aggregator[round - 1] = aggregator;
-                    out.merged[round - 1] = c;
-                }));
+        bt = MakeBrainTorrent(s, learners, channel, out);
         fl = bt;
     }
     else
     {
-        sg = CreateObjectWithAttributes<D2dSegmentedGossip>("CommonInitialModel",
-                                                            BooleanValue(s.commonInit),
-                                                            "Segments",
-                                                            UintegerValue(s.segments),
-                                                            "Replicas",
-                                                            UintegerValue(s.replicas),
-                                                            "Weighting",
-                                                            StringValue(s.weighting));
-        sg->SetLearners(learners);
-        sg->SetTransports(channel->GetTransports(), s.mode);
-        sg->AssignStreams(100);
-        sg->TraceConnectWithoutContext(
-            "Averaged",
-            Callback<void, uint32_t, uint32_t, uint32_t, const std::vector<uint32_t>&>(
-                [&out](uint32_t round,
-                       uint32_t device,
-                       uint32_t segment,
-                       const std::vector<uint32_t>& c) {
-                    out.segAverage.resize(std::max<std::size_t>(out.segAverage.size(), round));
-                    out.averageTime.resize(out.segAverage.size());
-                    out.segAverage[round - 1][{device, segment}] = c;
-                    out.averageTime[round - 1][device] = Simulator::Now().GetSeconds();
-                }));
+        sg = MakeSegmentedGossip(s, learners, channel, out);
         fl = sg;
     }
     fl->SetAttribute("Rounds", UintegerValue(s.rounds));
@@ -293,12 +383,7 @@ RunProtocol(const Setup& s)
         "RoundEnd",
         Callback<void, uint32_t, double, double>([&out, &learners](uint32_t, double, double) {
             out.endTimes.push_back(Simulator::Now().GetSeconds());
-            std::vector<std::vector<float>> now;
-            for (auto& l : learners)
-            {
-                now.push_back(l->IsTraining() ? std::vector<float>() : l->GetParameters());
-            }
-            out.params.push_back(now);
+            out.params.push_back(TestModelsNow(learners));
         }));
     Simulator::ScheduleNow(&D2dFlProtocol::Start, fl);
     Simulator::Stop(Seconds(1e4)); // safety: the protocol stops the simulator itself
@@ -315,37 +400,7 @@ RunProtocol(const Setup& s)
     if (traces)
     {
         traces->Finish(1, 0.0);
-        const std::vector<std::string> lines = ReadTextLines(outDir + "/rounds.csv");
-        for (std::size_t row = 1; row < lines.size(); ++row)
-        {
-            // round,sim_time_s,node,metric,value
-            std::vector<std::string> f = SplitCsvLine(lines[row]);
-            f.resize(5);
-            const std::string& round = f[0];
-            const std::string& node = f[2];
-            const std::string& metric = f[3];
-            const std::string& value = f[4];
-            if (node != "-1")
-            {
-                continue;
-            }
-            if (metric == "bytes_sent")
-            {
-                out.roundBytes[std::stoul(round)] = std::stod(value);
-            }
-            else if (metric == "round_time_s")
-            {
-                out.roundTime[std::stoul(round)] = std::stod(value);
-            }
-            else if (metric == "consensus_distance")
-            {
-                out.consensus[std::stoul(round)] = std::stod(value);
-            }
-            else if (metric == "mean_model_accuracy")
-            {
-                out.meanModel[std::stoul(round)] = std::stod(value);
-            }
-        }
+        ReadRoundsCsv(outDir + "/rounds.csv", out);
         std::filesystem::remove_all(outDir);
     }
     Simulator::Destroy();

@@ -7,10 +7,13 @@
 
 #include "ns3/abort.h"
 #include "ns3/constant-position-mobility-model.h"
+#include "ns3/d2d-channel-access.h"
 #include "ns3/d2d-fashion-mnist.h"
 #include "ns3/d2d-helper.h"
 #include "ns3/d2d-synthetic-data.h"
 #include "ns3/double.h"
+#include "ns3/energy-source-container.h"
+#include "ns3/enum.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -124,6 +127,58 @@ MakeTestLearner(const NodeContainer& nodes,
     }
     l->SetComputeModel(compute);
     return l;
+}
+
+void
+ConfigureTestProtocolHelper(D2dHelper& d2d, double noiseW, double flopsPerSecond)
+{
+    d2d.SetChannelAttribute("NoisePowerW", DoubleValue(noiseW));
+    // The protocols hand every message to the radios at once: the channel's ideal MAC
+    // keeps half-duplex radios from losing them.
+    d2d.SetChannelAttribute("AccessPolicy", EnumValue(D2dChannelAccess::SCHEDULED));
+    d2d.SetInitialEnergyJ(1e9);
+    d2d.SetComputeAttribute("FlopsPerSecond", DoubleValue(flopsPerSecond));
+}
+
+void
+SetTestBatteries(const NodeContainer& nodes, const std::map<uint32_t, double>& energyJ)
+{
+    for (const auto& [i, joules] : energyJ)
+    {
+        nodes.Get(i)->GetObject<EnergySourceContainer>()->Get(0)->SetAttribute("InitialEnergyJ",
+                                                                               DoubleValue(joules));
+    }
+}
+
+D2dTestLearners
+MakeTestLearners(const NodeContainer& nodes,
+                 const D2dModelSpec& spec,
+                 std::shared_ptr<const D2dDataset> train,
+                 const std::vector<D2dShard>& shards,
+                 uint64_t seed,
+                 double learningRate,
+                 const std::map<uint32_t, double>& slowdown)
+{
+    D2dTestLearners t;
+    for (uint32_t i = 0; i < nodes.GetN(); ++i)
+    {
+        auto l = MakeTestLearner(nodes, i, spec, train, shards, seed, learningRate, slowdown);
+        t.samples.push_back(static_cast<double>(l->GetNSamples()));
+        t.initial.push_back(l->GetParameters());
+        t.learners.push_back(l);
+    }
+    return t;
+}
+
+std::vector<std::vector<float>>
+TestModelsNow(const std::vector<Ptr<D2dLearner>>& learners)
+{
+    std::vector<std::vector<float>> now;
+    for (const auto& l : learners)
+    {
+        now.push_back(l->IsTraining() ? std::vector<float>() : l->GetParameters());
+    }
+    return now;
 }
 
 std::string

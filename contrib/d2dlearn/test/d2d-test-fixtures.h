@@ -4,7 +4,8 @@
  *
  * Fixtures the module's test suites share (not part of the module's API): the data sets,
  * loaded once per argument set; eq. 18 solved for the noise or the RSS of a drop
- * probability; the learner set-up of the protocol suites; temporary folders and files.
+ * probability; the network and learner set-up of the protocol suites; temporary folders and
+ * files.
  */
 
 #ifndef D2D_TEST_FIXTURES_H
@@ -14,6 +15,7 @@
 
 #include "ns3/d2d-channel.h"
 #include "ns3/d2d-dataset.h"
+#include "ns3/d2d-helper.h"
 #include "ns3/d2d-learner.h"
 #include "ns3/d2d-partitioner.h"
 #include "ns3/node-container.h"
@@ -116,6 +118,59 @@ Ptr<D2dLearner> MakeTestLearner(const NodeContainer& nodes,
                                 uint64_t seed,
                                 double learningRate,
                                 const std::map<uint32_t, double>& slowdown = {});
+
+/**
+ * \brief Configure a helper as the protocol suites do: the channel's NoisePowerW, the
+ * SCHEDULED access policy (the protocols hand every message to the radios at once: the
+ * channel's ideal MAC keeps half-duplex radios from losing them), 1e9 J batteries and the
+ * compute models' FlopsPerSecond.
+ * \param d2d the helper, before its Install
+ * \param noiseW NoisePowerW, W
+ * \param flopsPerSecond FlopsPerSecond of every device's compute model, FLOP/s
+ */
+void ConfigureTestProtocolHelper(D2dHelper& d2d, double noiseW, double flopsPerSecond);
+
+/**
+ * \brief Give devices batteries of their own: InitialEnergyJ of each listed device's first
+ * energy source.
+ * \param nodes the devices' nodes (each holds its EnergySourceContainer)
+ * \param energyJ device index -> initial battery energy, J
+ */
+void SetTestBatteries(const NodeContainer& nodes, const std::map<uint32_t, double>& energyJ);
+
+/** The learners of a protocol suite's run, with what they held before it. */
+struct D2dTestLearners
+{
+    std::vector<Ptr<D2dLearner>> learners;   //!< device i's learner at i
+    std::vector<double> samples;             //!< each learner's samples, n_k
+    std::vector<std::vector<float>> initial; //!< each learner's parameters, before the run
+};
+
+/**
+ * \brief The learners of all devices, device by device (MakeTestLearner), with their samples
+ * and initial parameters.
+ * \param nodes the devices' nodes, one learner each
+ * \param spec the model
+ * \param train the training set
+ * \param shards every device's samples
+ * \param seed seed of every learner
+ * \param learningRate LearningRate
+ * \param slowdown device index -> SlowdownFactor (devices not in it keep the default)
+ * \return the learners
+ */
+D2dTestLearners MakeTestLearners(const NodeContainer& nodes,
+                                 const D2dModelSpec& spec,
+                                 std::shared_ptr<const D2dDataset> train,
+                                 const std::vector<D2dShard>& shards,
+                                 uint64_t seed,
+                                 double learningRate,
+                                 const std::map<uint32_t, double>& slowdown = {});
+
+/**
+ * \param learners the learners
+ * \return each learner's parameters now, empty for a learner still training
+ */
+std::vector<std::vector<float>> TestModelsNow(const std::vector<Ptr<D2dLearner>>& learners);
 
 /**
  * \brief A fresh, empty, uniquely named folder in the system's temporary directory.

@@ -63,6 +63,266 @@ D2dLeaf::AllLetters()
     return letters;
 }
 
+namespace
+{
+/**
+ * \brief Checks a LEAF file's user list: strings, none listed twice (in the file or before
+ * it, in out), and no user in user_data that the list lacks.
+ * \param users the file's "users"
+ * \param data the file's "user_data"
+ * \param name the file, for messages
+ * \param out the split so far (its users)
+ */
+void
+CheckUsers(const Json& users, const Json& data, const std::string& name, const D2dLeaf::Split& out)
+{
+    std::set<std::string> seen(out.users.begin(), out.users.end());
+    std::set<std::string> listed;
+    for (const auto& u : users)
+    {
+        if (!u.is_string())
+        {
+            Fail(name, "user " + Excerpt(u) + " is not a string");
+        }
+        if (!listed.insert(u.get<std::string>()).second || seen.count(u.get<std::string>()))
+        {
+            Fail(name, "user \"" + u.get<std::string>() + "\" listed twice");
+        }
+    }
+    for (const auto& [key, value] : data.items())
+    {
+        if (!listed.count(key))
+        {
+            Fail(name, "user_data has user \"" + key + "\", not in \"users\" (an unknown user)");
+        }
+    }
+}
+
+/**
+ * \brief The first sample of a split fixes its kind, the feature shape and the classes.
+ * \param x the sample's x
+ * \param kind "text" (x a string) or "numbers" (x a list)
+ * \param sample the sample, for messages
+ * \param name the file, for messages
+ * \param out the split, whose kind is set
+ * \param ds its data set, whose featureShape and numClasses are set
+ */
+void
+FixKind(const Json& x,
+        const std::string& kind,
+        const std::string& sample,
+        const std::string& name,
+        D2dLeaf::Split& out,
+        D2dDataset& ds)
+{
+    if (kind == "text")
+    {
+        out.kind = "text";
+        ds.featureShape = {int64_t(x.get_ref<const std::string&>().size())};
+        ds.numClasses = uint32_t(D2dLeaf::AllLetters().size());
+    }
+    else if (x.size() == 784)
+    {
+        out.kind = "images";
+        ds.featureShape = {1, 28, 28};
+        ds.numClasses = 62;
+    }
+    else
+    {
+        out.kind = "vectors";
+        ds.featureShape = {int64_t(x.size())};
+        ds.numClasses = 0;
+    }
+    if (ds.FeatureSize() == 0)
+    {
+        Fail(name, sample + ": x is empty");
+    }
+}
+
+/**
+ * \brief Appends a text sample (Shakespeare): each character of x as its index in
+ * ALL_LETTERS, y's index as the label.
+ * \param x the sample's x, a string
+ * \param y its y
+ * \param size the characters every sample has
+ * \param sample the sample, for messages
+ * \param name the file, for messages
+ * \param ds the data set to extend
+ */
+void
+AppendText(const Json& x,
+           const Json& y,
+           std::size_t size,
+           const std::string& sample,
+           const std::string& name,
+           D2dDataset& ds)
+{
+    const auto& letters = D2dLeaf::AllLetters();
+    const auto& s = x.get_ref<const std::string&>();
+    if (s.size() != size)
+    {
+        Fail(name,
+             sample + ": x has " + std::to_string(s.size()) + " characters, " + "earlier samples " +
+                 std::to_string(size) + " (non-uniform sample sizes)");
+    }
+    for (char c : s)
+    {
+        const auto at = letters.find(c);
+        if (at == std::string::npos)
+        {
+            Fail(name,
+                 sample + ": character " + Excerpt(Json(std::string(1, c))) +
+                     " is not in LEAF's ALL_LETTERS");
+        }
+        ds.features.push_back(static_cast<float>(at));
+    }
+    if (!y.is_string() || y.get_ref<const std::string&>().size() != 1 ||
+        letters.find(y.get_ref<const std::string&>()[0]) == std::string::npos)
+    {
+        Fail(name, sample + ": y " + Excerpt(y) + " is not one letter of ALL_LETTERS");
+    }
+    ds.labels.push_back(int64_t(letters.find(y.get_ref<const std::string&>()[0])));
+}
+
+/**
+ * \brief Appends a sample of numbers (FEMNIST's images, other vectors): x's values as
+ * float32 features, y as the class (vectors: the classes grow to cover it).
+ * \param x the sample's x, a list
+ * \param y its y
+ * \param size the values every sample has
+ * \param sample the sample, for messages
+ * \param name the file, for messages
+ * \param kind the split's kind, "images" or "vectors"
+ * \param ds the data set to extend
+ */
+void
+AppendNumbers(const Json& x,
+              const Json& y,
+              std::size_t size,
+              const std::string& sample,
+              const std::string& name,
+              const std::string& kind,
+              D2dDataset& ds)
+{
+    if (x.size() != size)
+    {
+        Fail(name,
+             sample + ": x has " + std::to_string(x.size()) + " values, earlier samples " +
+                 std::to_string(size) + " (non-uniform sample sizes)");
+    }
+    for (const auto& v : x)
+    {
+        // Finite as a float too: 1e300 is a finite double but an infinite feature.
+        if (!v.is_number() || !std::isfinite(static_cast<float>(v.get<double>())))
+        {
+            Fail(name, sample + ": x holds " + Excerpt(v) + ", not a finite float32 number");
+        }
+        ds.features.push_back(static_cast<float>(v.get<double>()));
+    }
+    const bool integral = y.is_number_integer() ||
+                          (y.is_number_float() && std::floor(y.get<double>()) == y.get<double>() &&
+                           std::fabs(y.get<double>()) < 1e9);
+    const int64_t label = integral ? y.get<int64_t>() : -1;
+    const int64_t most = kind == "images" ? 61 : 1000000;
+    if (!integral || label < 0 || label > most)
+    {
+        Fail(name, sample + ": y " + Excerpt(y) + " is not a class 0.." + std::to_string(most));
+    }
+    ds.labels.push_back(label);
+    if (kind == "vectors")
+    {
+        ds.numClasses = std::max(ds.numClasses, uint32_t(label + 1));
+    }
+}
+
+/**
+ * \brief Parses one sample of a user into the split (the split's first sample fixes the
+ * kind and the size of all).
+ * \param x the sample's x: a list of numbers or a string
+ * \param y its y
+ * \param sample the sample ("user \"u\", sample k"), for messages
+ * \param name the file, for messages
+ * \param out the split to extend
+ */
+void
+ParseSample(const Json& x,
+            const Json& y,
+            const std::string& sample,
+            const std::string& name,
+            D2dLeaf::Split& out)
+{
+    D2dDataset& ds = *out.data;
+    const std::string kind = x.is_string() ? "text" : x.is_array() ? "numbers" : "";
+    if (kind.empty())
+    {
+        Fail(name, sample + ": x " + Excerpt(x) + " is neither a list nor a string");
+    }
+    if (out.kind.empty())
+    {
+        FixKind(x, kind, sample, name, out, ds);
+    }
+    const std::size_t size = ds.FeatureSize();
+    if ((kind == "text") != (out.kind == "text"))
+    {
+        Fail(name,
+             sample + ": x is " + (kind == "text" ? "a string" : "a list") + ", earlier samples' " +
+                 (kind == "text" ? "lists" : "strings") + " (accepted: samples of one kind)");
+    }
+    if (kind == "text")
+    {
+        AppendText(x, y, size, sample, name, ds);
+    }
+    else
+    {
+        AppendNumbers(x, y, size, sample, name, out.kind, ds);
+    }
+}
+
+/**
+ * \brief Parses one user's record: its x and y against its num_samples, then its samples.
+ * \param user the user
+ * \param count its num_samples
+ * \param data the file's "user_data"
+ * \param name the file, for messages
+ * \param out the split to extend (the user, its first sample and count, its samples)
+ */
+void
+ParseUser(const std::string& user,
+          const Json& count,
+          const Json& data,
+          const std::string& name,
+          D2dLeaf::Split& out)
+{
+    const std::string where = "user \"" + user + "\"";
+    if (!data.contains(user))
+    {
+        Fail(name, where + " has no user_data");
+    }
+    const Json& ud = data[user];
+    if (!ud.is_object() || !ud.contains("x") || !ud.contains("y") || !ud["x"].is_array() ||
+        !ud["y"].is_array())
+    {
+        Fail(name, where + ": user_data is not {\"x\": [...], \"y\": [...]}");
+    }
+    const Json& xs = ud["x"];
+    const Json& ys = ud["y"];
+    if (!count.is_number_integer() || count.get<int64_t>() < 0 ||
+        static_cast<std::size_t>(count.get<int64_t>()) != xs.size() || xs.size() != ys.size())
+    {
+        Fail(name,
+             where + ": num_samples " + Excerpt(count) + " but " + std::to_string(xs.size()) +
+                 " x and " + std::to_string(ys.size()) + " y");
+    }
+    out.users.push_back(user);
+    out.first.push_back(out.data->Size());
+    out.count.push_back(xs.size());
+    for (std::size_t k = 0; k < xs.size(); ++k)
+    {
+        ParseSample(xs[k], ys[k], where + ", sample " + std::to_string(k), name, out);
+    }
+}
+} // namespace
+
 void
 D2dLeaf::Parse(const std::string& text, const std::string& name, Split& out)
 {
@@ -99,164 +359,14 @@ D2dLeaf::Parse(const std::string& text, const std::string& name, Split& out)
              std::to_string(users.size()) + " users but " + std::to_string(counts.size()) +
                  " num_samples");
     }
-    std::set<std::string> seen(out.users.begin(), out.users.end());
-    std::set<std::string> listed;
-    for (const auto& u : users)
-    {
-        if (!u.is_string())
-        {
-            Fail(name, "user " + Excerpt(u) + " is not a string");
-        }
-        if (!listed.insert(u.get<std::string>()).second || seen.count(u.get<std::string>()))
-        {
-            Fail(name, "user \"" + u.get<std::string>() + "\" listed twice");
-        }
-    }
-    for (const auto& [key, value] : data.items())
-    {
-        if (!listed.count(key))
-        {
-            Fail(name, "user_data has user \"" + key + "\", not in \"users\" (an unknown user)");
-        }
-    }
+    CheckUsers(users, data, name, out);
     if (!out.data)
     {
         out.data = std::make_shared<D2dDataset>();
     }
-    D2dDataset& ds = *out.data;
     for (std::size_t u = 0; u < users.size(); ++u)
     {
-        const std::string user = users[u].get<std::string>();
-        const std::string where = "user \"" + user + "\"";
-        if (!data.contains(user))
-        {
-            Fail(name, where + " has no user_data");
-        }
-        const Json& ud = data[user];
-        if (!ud.is_object() || !ud.contains("x") || !ud.contains("y") || !ud["x"].is_array() ||
-            !ud["y"].is_array())
-        {
-            Fail(name, where + ": user_data is not {\"x\": [...], \"y\": [...]}");
-        }
-        const Json& xs = ud["x"];
-        const Json& ys = ud["y"];
-        if (!counts[u].is_number_integer() || counts[u].get<int64_t>() < 0 ||
-            static_cast<std::size_t>(counts[u].get<int64_t>()) != xs.size() ||
-            xs.size() != ys.size())
-        {
-            Fail(name,
-                 where + ": num_samples " + Excerpt(counts[u]) + " but " +
-                     std::to_string(xs.size()) + " x and " + std::to_string(ys.size()) + " y");
-        }
-        out.users.push_back(user);
-        out.first.push_back(ds.Size());
-        out.count.push_back(xs.size());
-        for (std::size_t k = 0; k < xs.size(); ++k)
-        {
-            const Json& x = xs[k];
-            const Json& y = ys[k];
-            const std::string sample = where + ", sample " + std::to_string(k);
-            const std::string kind = x.is_string() ? "text" : x.is_array() ? "numbers" : "";
-            if (kind.empty())
-            {
-                Fail(name, sample + ": x " + Excerpt(x) + " is neither a list nor a string");
-            }
-            if (out.kind.empty())
-            {
-                // The first sample fixes the kind and the size.
-                if (kind == "text")
-                {
-                    out.kind = "text";
-                    ds.featureShape = {int64_t(x.get_ref<const std::string&>().size())};
-                    ds.numClasses = uint32_t(AllLetters().size());
-                }
-                else if (x.size() == 784)
-                {
-                    out.kind = "images";
-                    ds.featureShape = {1, 28, 28};
-                    ds.numClasses = 62;
-                }
-                else
-                {
-                    out.kind = "vectors";
-                    ds.featureShape = {int64_t(x.size())};
-                    ds.numClasses = 0;
-                }
-                if (ds.FeatureSize() == 0)
-                {
-                    Fail(name, sample + ": x is empty");
-                }
-            }
-            const std::size_t size = ds.FeatureSize();
-            if ((kind == "text") != (out.kind == "text"))
-            {
-                Fail(name,
-                     sample + ": x is " + (kind == "text" ? "a string" : "a list") +
-                         ", earlier samples' " + (kind == "text" ? "lists" : "strings") +
-                         " (accepted: samples of one kind)");
-            }
-            if (kind == "text")
-            {
-                const auto& s = x.get_ref<const std::string&>();
-                if (s.size() != size)
-                {
-                    Fail(name,
-                         sample + ": x has " + std::to_string(s.size()) + " characters, " +
-                             "earlier samples " + std::to_string(size) +
-                             " (non-uniform sample sizes)");
-                }
-                for (char c : s)
-                {
-                    const auto at = AllLetters().find(c);
-                    if (at == std::string::npos)
-                    {
-                        Fail(name,
-                             sample + ": character " + Excerpt(Json(std::string(1, c))) +
-                                 " is not in LEAF's ALL_LETTERS");
-                    }
-                    ds.features.push_back(static_cast<float>(at));
-                }
-                if (!y.is_string() || y.get_ref<const std::string&>().size() != 1 ||
-                    AllLetters().find(y.get_ref<const std::string&>()[0]) == std::string::npos)
-                {
-                    Fail(name, sample + ": y " + Excerpt(y) + " is not one letter of ALL_LETTERS");
-                }
-                ds.labels.push_back(int64_t(AllLetters().find(y.get_ref<const std::string&>()[0])));
-                continue;
-            }
-            if (x.size() != size)
-            {
-                Fail(name,
-                     sample + ": x has " + std::to_string(x.size()) + " values, earlier samples " +
-                         std::to_string(size) + " (non-uniform sample sizes)");
-            }
-            for (const auto& v : x)
-            {
-                // Finite as a float too: 1e300 is a finite double but an infinite feature.
-                if (!v.is_number() || !std::isfinite(static_cast<float>(v.get<double>())))
-                {
-                    Fail(name,
-                         sample + ": x holds " + Excerpt(v) + ", not a finite float32 number");
-                }
-                ds.features.push_back(static_cast<float>(v.get<double>()));
-            }
-            const bool integral =
-                y.is_number_integer() ||
-                (y.is_number_float() && std::floor(y.get<double>()) == y.get<double>() &&
-                 std::fabs(y.get<double>()) < 1e9);
-            const int64_t label = integral ? y.get<int64_t>() : -1;
-            const int64_t most = out.kind == "images" ? 61 : 1000000;
-            if (!integral || label < 0 || label > most)
-            {
-                Fail(name,
-                     sample + ": y " + Excerpt(y) + " is not a class 0.." + std::to_string(most));
-            }
-            ds.labels.push_back(label);
-            if (out.kind == "vectors")
-            {
-                ds.numClasses = std::max(ds.numClasses, uint32_t(label + 1));
-            }
-        }
+        ParseUser(users[u].get<std::string>(), counts[u], data, name, out);
     }
 }
 

@@ -299,8 +299,8 @@ D2dChannel::DoDispose()
         m_spectrum = nullptr;
     }
     m_rangeReference = nullptr;
-    m_grid.clear();
-    m_neighbours.clear();
+    m_neighbourCache.grid.clear();
+    m_neighbourCache.neighbours.clear();
     Object::DoDispose();
 }
 
@@ -316,9 +316,9 @@ D2dChannel::Attach(Ptr<D2dRadio> radio)
     NS_ABORT_MSG_IF(m_radios[index], "D2dChannel: two radios with index " << index);
     m_radios[index] = radio;
     radio->SetChannel(this);
-    m_static = -1; // a new radio: what is known of the links is stale
+    m_neighbourCache.staticLinks = -1; // a new radio: what is known of the links is stale
     InvalidateNeighbours();
-    if (m_courseChangeConnected && radio->GetMobility())
+    if (m_neighbourCache.courseChangeConnected && radio->GetMobility())
     {
         // The others' positions are watched already (IsStatic()): watch this one's too, or a
         // move of it would leave the neighbour lists stale.
@@ -376,7 +376,7 @@ void
 D2dChannel::SetRssModel(Ptr<D2dRssModel> model)
 {
     m_rss = model;
-    m_static = -1;
+    m_neighbourCache.staticLinks = -1;
     InvalidateNeighbours();
 }
 
@@ -576,9 +576,9 @@ D2dChannel::GetHearingDistanceM() const
 bool
 D2dChannel::IsStatic()
 {
-    if (m_static >= 0)
+    if (m_neighbourCache.staticLinks >= 0)
     {
-        return m_static == 1;
+        return m_neighbourCache.staticLinks == 1;
     }
     bool fixed = m_fixedDistanceM > 0 || DynamicCast<MatrixRssModel>(m_rss);
     if (!fixed && UsesPositions())
@@ -587,7 +587,7 @@ D2dChannel::IsStatic()
         fixed = std::all_of(m_radios.begin(), m_radios.end(), [](const Ptr<D2dRadio>& r) {
             return !r || DynamicCast<ConstantPositionMobilityModel>(r->GetMobility());
         });
-        if (fixed && !m_courseChangeConnected)
+        if (fixed && !m_neighbourCache.courseChangeConnected)
         {
             for (const auto& r : m_radios)
             {
@@ -598,10 +598,10 @@ D2dChannel::IsStatic()
                         MakeCallback(&D2dChannel::PositionChanged, this));
                 }
             }
-            m_courseChangeConnected = true;
+            m_neighbourCache.courseChangeConnected = true;
         }
     }
-    m_static = fixed ? 1 : 0;
+    m_neighbourCache.staticLinks = fixed ? 1 : 0;
     return fixed;
 }
 
@@ -614,8 +614,8 @@ D2dChannel::PositionChanged(Ptr<const MobilityModel>)
 void
 D2dChannel::InvalidateNeighbours()
 {
-    m_neighboursKnown.assign(m_neighboursKnown.size(), false);
-    m_gridKnown = false;
+    m_neighbourCache.neighboursKnown.assign(m_neighbourCache.neighboursKnown.size(), false);
+    m_neighbourCache.gridKnown = false;
 }
 
 namespace
@@ -645,20 +645,21 @@ D2dChannel::ComputeNeighbours(uint32_t index, std::vector<uint32_t>& out)
         return;
     }
     // Only devices within RangeM can hear: look in the 3 x 3 cells of side RangeM around it.
-    if (!m_gridKnown || !IsStatic())
+    if (!m_neighbourCache.gridKnown || !IsStatic())
     {
-        m_grid.clear();
+        m_neighbourCache.grid.clear();
         for (uint32_t j = 0; j < m_radios.size(); ++j)
         {
             if (m_radios[j])
             {
                 const Vector p = m_radios[j]->GetMobility()->GetPosition();
-                m_grid[CellKey(static_cast<int64_t>(std::floor(p.x / m_rangeM)),
-                               static_cast<int64_t>(std::floor(p.y / m_rangeM)))]
+                m_neighbourCache
+                    .grid[CellKey(static_cast<int64_t>(std::floor(p.x / m_rangeM)),
+                                  static_cast<int64_t>(std::floor(p.y / m_rangeM)))]
                     .push_back(j);
             }
         }
-        m_gridKnown = true;
+        m_neighbourCache.gridKnown = true;
     }
     const Vector p = m_radios[index]->GetMobility()->GetPosition();
     const auto cx = static_cast<int64_t>(std::floor(p.x / m_rangeM));
@@ -667,8 +668,8 @@ D2dChannel::ComputeNeighbours(uint32_t index, std::vector<uint32_t>& out)
     {
         for (int64_t dy = -1; dy <= 1; ++dy)
         {
-            auto it = m_grid.find(CellKey(cx + dx, cy + dy));
-            if (it == m_grid.end())
+            auto it = m_neighbourCache.grid.find(CellKey(cx + dx, cy + dy));
+            if (it == m_neighbourCache.grid.end())
             {
                 continue;
             }
@@ -690,20 +691,20 @@ D2dChannel::GetNeighbours(uint32_t index)
     NS_ABORT_MSG_IF(!GetRadio(index), "D2dChannel: no radio " << index);
     if (!IsStatic())
     {
-        ComputeNeighbours(index, m_scratch);
-        return m_scratch;
+        ComputeNeighbours(index, m_neighbourCache.scratch);
+        return m_neighbourCache.scratch;
     }
-    if (m_neighbours.size() != m_radios.size())
+    if (m_neighbourCache.neighbours.size() != m_radios.size())
     {
-        m_neighbours.resize(m_radios.size());
-        m_neighboursKnown.assign(m_radios.size(), false);
+        m_neighbourCache.neighbours.resize(m_radios.size());
+        m_neighbourCache.neighboursKnown.assign(m_radios.size(), false);
     }
-    if (!m_neighboursKnown[index])
+    if (!m_neighbourCache.neighboursKnown[index])
     {
-        ComputeNeighbours(index, m_neighbours[index]);
-        m_neighboursKnown[index] = true;
+        ComputeNeighbours(index, m_neighbourCache.neighbours[index]);
+        m_neighbourCache.neighboursKnown[index] = true;
     }
-    return m_neighbours[index];
+    return m_neighbourCache.neighbours[index];
 }
 
 D2dChannel::Receiver

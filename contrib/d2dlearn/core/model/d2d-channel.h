@@ -280,6 +280,24 @@ class D2dChannel : public D2dLinkQuality
     struct Transmission;
     struct Receiver;
 
+    /**
+     * \brief What the channel knows of who hears whom (GetNeighbours): whether the links are
+     * static, the neighbour lists of static links and the RangeM grid of the devices
+     * (InvalidateNeighbours forgets the lists and the grid).
+     */
+    struct NeighbourCache
+    {
+        int staticLinks{-1};               //!< IsStatic(): 1 static, 0 not, -1 unknown
+        bool courseChangeConnected{false}; //!< the radios' CourseChange traces are connected
+        /** each device's neighbours, ascending, by device index (static links) */
+        std::vector<std::vector<uint32_t>> neighbours;
+        std::vector<bool> neighboursKnown; //!< whether neighbours[i] is current, by device
+        std::vector<uint32_t> scratch;     //!< the neighbours of links that are not static
+        bool gridKnown{false};             //!< whether grid is current
+        /** the RangeM grid: the devices in each cell of side RangeM, by cell key */
+        std::unordered_map<int64_t, std::vector<uint32_t>> grid;
+    };
+
     /** \return a job's named receivers, or for D2D_BROADCAST the sender's neighbours */
     std::vector<uint32_t> Addressees(uint32_t sender, const D2dRadio::TxJob& job);
     /**
@@ -370,13 +388,7 @@ class D2dChannel : public D2dLinkQuality
     /** RangeM without positions: the reference propagation model (made on first use) */
     mutable Ptr<PropagationRssModel> m_rangeReference;
     mutable std::map<double, double> m_rangeThresholds; //!< by transmit power (dBm)
-    int m_static{-1};                                   //!< IsStatic(): -1 unknown
-    bool m_courseChangeConnected{false};
-    std::vector<std::vector<uint32_t>> m_neighbours; //!< cached lists (static RSS)
-    std::vector<bool> m_neighboursKnown;
-    std::vector<uint32_t> m_scratch; //!< neighbours of non-static RSS
-    bool m_gridKnown{false};
-    std::unordered_map<int64_t, std::vector<uint32_t>> m_grid; //!< RangeM cells: devices
+    NeighbourCache m_neighbourCache;                    //!< who hears whom, as far as it is known
     bool m_releaseScheduled{false};
     std::map<uint64_t, Ptr<Transmission>> m_live;           //!< transmissions with open outcomes
     std::set<std::pair<uint32_t, uint64_t>> m_liveBySender; //!< (sender, msgId) of m_live

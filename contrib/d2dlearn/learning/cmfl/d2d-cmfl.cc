@@ -200,7 +200,7 @@ D2dCmfl::DoDispose()
     m_pick = nullptr;
     m_attackRng = nullptr;
     m_state.clear();
-    m_aggregates.clear();
+    m_roundState.aggregates.clear();
     m_uploadRetry.Clear();
     m_aggregation = nullptr;
     D2dFlProtocol::DoDispose();
@@ -299,7 +299,7 @@ D2dCmfl::GetTraining() const
 const std::vector<uint32_t>&
 D2dCmfl::GetAggregated() const
 {
-    return m_aggregated;
+    return m_roundState.aggregated;
 }
 
 uint32_t
@@ -378,15 +378,7 @@ D2dCmfl::Broadcast(uint32_t sender)
 {
     ++m_round;
     m_roundStart = Simulator::Now();
-    m_aggregated.clear();
-    m_nextCommittee.clear();
-    m_aggregates.clear();
-    m_electionProposals.clear();
-    m_primary = -1;
-    m_exchanging = false;
-    m_roundAttempts = 0;
-    m_roundConsensus = false;
-    m_electionAgreed = false;
+    m_roundState = RoundState();
     NS_LOG_INFO("round " << m_round << ": device " << sender << " sends w^t to "
                          << m_committee.size() << " committee and " << m_training.size()
                          << " training clients");
@@ -532,14 +524,14 @@ D2dCmfl::SendDone(uint64_t msgId, uint32_t dst, bool success)
 {
     // The link's retransmissions ran out: send the gradient again while the member still
     // collects (its round is open and the score exchange has not begun).
-    m_uploadRetry.SendDone(msgId, dst, success, m_round, !m_exchanging);
+    m_uploadRetry.SendDone(msgId, dst, success, m_round, !m_roundState.exchanging);
 }
 
 void
 D2dCmfl::TryScore(uint32_t device, bool timeout)
 {
     DeviceState& st = m_state[device];
-    if (m_exchanging || st.round != m_round || !st.committee || !st.trained || st.scored)
+    if (m_roundState.exchanging || st.round != m_round || !st.committee || !st.trained || st.scored)
     {
         return;
     }
@@ -578,7 +570,7 @@ D2dCmfl::TryScore(uint32_t device, bool timeout)
 void
 D2dCmfl::PhaseTimeout(uint32_t round)
 {
-    if (round != m_round || m_exchanging)
+    if (round != m_round || m_roundState.exchanging)
     {
         return;
     }
@@ -593,7 +585,7 @@ D2dCmfl::PhaseTimeout(uint32_t round)
 void
 D2dCmfl::ExchangeScores()
 {
-    m_exchanging = true;
+    m_roundState.exchanging = true;
     m_phaseEvent.Cancel();
     std::map<uint32_t, D2dScoreVector> own;
     for (auto c : m_committee)
@@ -613,7 +605,7 @@ D2dCmfl::ScoresExchanged(const D2dCommitteeConsensus::ScoreViews& views)
     // Each member: P_k = C_k / sum_c 1/P_k^c (eq. (8)) over the score vectors it
     // holds, then its proposals: S_a by the selection strategy, S_c^{t+1} by the election.
     std::map<uint32_t, std::vector<uint32_t>> aggregation;
-    m_electionProposals.clear();
+    m_roundState.electionProposals.clear();
     const uint32_t size = m_committeeSize;
     for (const auto& [member, byOrigin] : views)
     {
@@ -653,7 +645,8 @@ D2dCmfl::ScoresExchanged(const D2dCommitteeConsensus::ScoreViews& views)
         aggregation[member] = D2dCommitteeRules::SelectCount(clients, finals, m, strategy);
         if (honest)
         {
-            m_electionProposals[member] = D2dCommitteeRules::Elect(clients, finals, size);
+            m_roundState.electionProposals[member] =
+                D2dCommitteeRules::Elect(clients, finals, size);
         }
         else
         {
@@ -662,7 +655,7 @@ D2dCmfl::ScoresExchanged(const D2dCommitteeConsensus::ScoreViews& views)
             const std::size_t take = std::min<std::size_t>(size, ranked.size());
             std::vector<uint32_t> bottom(ranked.end() - take, ranked.end());
             std::sort(bottom.begin(), bottom.end());
-            m_electionProposals[member] = bottom;
+            m_roundState.electionProposals[member] = bottom;
         }
     }
     m_ccp->Vote(m_round,
@@ -676,8 +669,8 @@ D2dCmfl::ScoresExchanged(const D2dCommitteeConsensus::ScoreViews& views)
 const std::pair<std::vector<float>, uint64_t>&
 D2dCmfl::Aggregate(const std::vector<uint32_t>& set)
 {
-    auto it = m_aggregates.find(set);
-    if (it != m_aggregates.end())
+    auto it = m_roundState.aggregates.find(set);
+    if (it != m_roundState.aggregates.end())
     {
         return it->second;
     }
@@ -714,7 +707,7 @@ D2dCmfl::Aggregate(const std::vector<uint32_t>& set)
                                                static_cast<uint32_t>(m_training.size()),
                                                m_globalLearningRate);
     const uint64_t digest = Digest(w);
-    return m_aggregates.emplace(set, std::make_pair(std::move(w), digest)).first->second;
+    return m_roundState.aggregates.emplace(set, std::make_pair(std::move(w), digest)).first->second;
 }
 
 void
@@ -736,7 +729,7 @@ D2dCmfl::ExecuteAggregation(uint32_t member,
 void
 D2dCmfl::AggregationVoted(const D2dCcpOutcome& outcome)
 {
-    m_roundAttempts += outcome.attempts;
+    m_roundState.attempts += outcome.attempts;
     m_ccpAttempts += outcome.attempts;
     if (!outcome.consensus)
     {
@@ -750,10 +743,10 @@ D2dCmfl::AggregationVoted(const D2dCcpOutcome& outcome)
         return;
     }
     ++m_consensusVotes;
-    m_roundConsensus = true;
-    m_aggregated = outcome.set;
+    m_roundState.consensus = true;
+    m_roundState.aggregated = outcome.set;
     m_global = Aggregate(outcome.set).first;
-    m_primary = outcome.primary;
+    m_roundState.primary = outcome.primary;
     VoteElection();
 }
 
@@ -763,7 +756,7 @@ D2dCmfl::VoteElection()
     m_ccp->Vote(m_round,
                 "election",
                 m_committee,
-                m_electionProposals,
+                m_roundState.electionProposals,
                 Callback<void, uint32_t, const std::vector<uint32_t>&, Callback<void, uint64_t>>(
                     [](uint32_t, const std::vector<uint32_t>& set, Callback<void, uint64_t> done) {
                         const uint64_t digest = Digest(set);
@@ -775,13 +768,13 @@ D2dCmfl::VoteElection()
 void
 D2dCmfl::ElectionVoted(const D2dCcpOutcome& outcome)
 {
-    m_roundAttempts += outcome.attempts;
+    m_roundState.attempts += outcome.attempts;
     m_ccpAttempts += outcome.attempts;
     if (outcome.consensus)
     {
         ++m_consensusVotes;
-        m_electionAgreed = true;
-        m_nextCommittee = outcome.set; // used if it has >= 3 members (NextCommittee)
+        m_roundState.electionAgreed = true;
+        m_roundState.nextCommittee = outcome.set; // used if it has >= 3 members (NextCommittee)
     }
     FinishRound();
 }
@@ -821,45 +814,47 @@ D2dCmfl::FinishRound()
     {
         ++m_counts[c].committee;
     }
-    for (auto k : m_aggregated)
+    for (auto k : m_roundState.aggregated)
     {
         ++m_counts[k].aggregated;
     }
     // Where S_c^{t+1} comes from (an agreed election of >= 3, a draw, or the old committee).
     const D2dNextCommittee next =
-        D2dCommitteeRules::NextCommittee(m_electionAgreed,
-                                         m_nextCommittee.size(),
-                                         m_roundConsensus,
+        D2dCommitteeRules::NextCommittee(m_roundState.electionAgreed,
+                                         m_roundState.nextCommittee.size(),
+                                         m_roundState.consensus,
                                          static_cast<D2dFailedVote>(m_failedVote));
     if (next == D2dNextCommittee::DRAWN)
     {
-        m_nextCommittee = DrawCommittee();
+        m_roundState.nextCommittee = DrawCommittee();
         NS_LOG_INFO("round " << m_round << ": no agreed election; the committee steps down "
-                             << "and " << m_nextCommittee.size() << " members are drawn");
+                             << "and " << m_roundState.nextCommittee.size()
+                             << " members are drawn");
     }
     else if (next == D2dNextCommittee::KEPT)
     {
-        m_nextCommittee.clear();
+        m_roundState.nextCommittee.clear();
     }
     CommitteeRecord record;
     record.round = m_round;
     record.next = next;
-    record.nextCommittee = m_nextCommittee.empty() ? m_committee : m_nextCommittee;
+    record.nextCommittee =
+        m_roundState.nextCommittee.empty() ? m_committee : m_roundState.nextCommittee;
     record.maliciousNext = CountMalicious(record.nextCommittee);
     record.training = m_training;
     record.committee = m_committee;
-    record.aggregated = m_aggregated;
+    record.aggregated = m_roundState.aggregated;
     record.maliciousTraining = CountMalicious(m_training);
     record.maliciousCommittee = CountMalicious(m_committee);
-    record.maliciousAggregated = CountMalicious(m_aggregated);
+    record.maliciousAggregated = CountMalicious(m_roundState.aggregated);
     m_committeeTrace(record);
     RecordGlobal(m_round, m_global);
     WriteRow(m_round, -1, "round_time_s", (Simulator::Now() - m_roundStart).GetSeconds());
     WriteRow(m_round, -1, "training_clients", static_cast<double>(m_training.size()));
     WriteRow(m_round, -1, "committee_clients", static_cast<double>(m_committee.size()));
-    WriteRow(m_round, -1, "aggregated", static_cast<double>(m_aggregated.size()));
-    WriteRow(m_round, -1, "ccp_attempts", static_cast<double>(m_roundAttempts));
-    WriteRow(m_round, -1, "consensus", m_roundConsensus ? 1.0 : 0.0);
+    WriteRow(m_round, -1, "aggregated", static_cast<double>(m_roundState.aggregated.size()));
+    WriteRow(m_round, -1, "ccp_attempts", static_cast<double>(m_roundState.attempts));
+    WriteRow(m_round, -1, "consensus", m_roundState.consensus ? 1.0 : 0.0);
     if (m_mode == D2dDeliveryMode::RELIABLE)
     {
         WriteRow(m_round,
@@ -873,9 +868,9 @@ D2dCmfl::FinishRound()
     // Who sends w^{t+1}: the aggregation vote's primary; without consensus, the committee's
     // lowest-id member whose radio still works (the round is repeated with w^t).
     int64_t sender = -1;
-    if (m_primary >= 0 && !m_transports[m_primary]->IsOff())
+    if (m_roundState.primary >= 0 && !m_transports[m_roundState.primary]->IsOff())
     {
-        sender = m_primary;
+        sender = m_roundState.primary;
     }
     for (std::size_t i = 0; sender < 0 && i < m_committee.size(); ++i)
     {
@@ -885,9 +880,9 @@ D2dCmfl::FinishRound()
         }
     }
     // Step down: the elected members form S_c^{t+1}; S_b^{t+1} is drawn among the others.
-    if (!m_nextCommittee.empty())
+    if (!m_roundState.nextCommittee.empty())
     {
-        m_committee = m_nextCommittee;
+        m_committee = m_roundState.nextCommittee;
     }
     const uint32_t k = GetNDevices();
     const auto n = static_cast<uint32_t>(m_training.size());

@@ -256,6 +256,27 @@ class D2dCmfl : public D2dFlProtocol
     };
 
     /**
+     * \brief What the current round's votes produce, from its score exchange to its
+     * election; a round begins with the defaults (Broadcast).
+     */
+    struct RoundState
+    {
+        std::vector<uint32_t> aggregated; //!< S_a^t agreed on (empty: none)
+        /** S_c^{t+1}: elected (used if it has >= 3 members) or drawn; empty: S_c^t kept */
+        std::vector<uint32_t> nextCommittee;
+        /** the aggregated models w^t - eta sum p_k g_k and their digests, by aggregation set
+         * (memoised by Aggregate) */
+        std::map<std::vector<uint32_t>, std::pair<std::vector<float>, uint64_t>> aggregates;
+        /** each committee member's proposal of S_c^{t+1}, by member (the election vote) */
+        std::map<uint32_t, std::vector<uint32_t>> electionProposals;
+        int64_t primary{-1};        //!< primary of the aggregation vote (-1: none)
+        bool exchanging{false};     //!< the score exchange has begun
+        uint32_t attempts{0};       //!< CCP attempts (primaries tried) of the round's votes
+        bool consensus{false};      //!< the aggregation vote reached consensus
+        bool electionAgreed{false}; //!< the election vote agreed
+    };
+
+    /**
      * \brief Start round m_round + 1: the sender sends w to the round's committee and
      * training clients (one multicast), with their roles.
      * \param sender the device that sends the model
@@ -353,20 +374,12 @@ class D2dCmfl : public D2dFlProtocol
     double m_scalingLow{0.5};
 
     std::vector<DeviceState> m_state;
-    std::vector<float> m_global;        //!< w^t (the last model agreed on)
-    uint32_t m_committeeSize{0};        //!< C, from CommitteePercent of the active clients
-    uint32_t m_activeCount{0};          //!< active clients per round (committee + training)
-    bool m_electionAgreed{false};       //!< the election vote of this round agreed
-    std::vector<uint32_t> m_committee;  //!< S_c^t
-    std::vector<uint32_t> m_training;   //!< S_b^t
-    std::vector<uint32_t> m_aggregated; //!< S_a^t agreed on (empty: none)
-    std::vector<uint32_t> m_nextCommittee;
-    std::map<std::vector<uint32_t>, std::pair<std::vector<float>, uint64_t>> m_aggregates;
-    std::map<uint32_t, std::vector<uint32_t>> m_electionProposals;
-    int64_t m_primary{-1};    //!< primary of the aggregation vote (-1: none)
-    bool m_exchanging{false}; //!< the score exchange of this round has begun
-    uint32_t m_roundAttempts{0};
-    bool m_roundConsensus{false};
+    std::vector<float> m_global;       //!< w^t (the last model agreed on)
+    uint32_t m_committeeSize{0};       //!< C, from CommitteePercent of the active clients
+    uint32_t m_activeCount{0};         //!< active clients per round (committee + training)
+    std::vector<uint32_t> m_committee; //!< S_c^t
+    std::vector<uint32_t> m_training;  //!< S_b^t
+    RoundState m_roundState;           //!< the round's votes, reset as each round begins
     EventId m_phaseEvent;
     uint32_t m_consensusVotes{0};
     uint32_t m_ccpAttempts{0};

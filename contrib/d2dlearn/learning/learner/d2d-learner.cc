@@ -827,6 +827,267 @@ TripletBatchLoss(D2dLearner::Impl& s,
     return D2dTripletLossOf(z.slice(0, 0, b), z.slice(0, b, 2 * b), z.slice(0, 2 * b), s.margin);
 }
 
+/**
+ * \brief FedSGD's job: the mean gradient of the loss over the whole shard, no step (the
+ * result's gradient, buffers as zeros).
+ * \param s the learner
+ * \param job the job
+ * \param net the learner's model
+ * \param features the data set's features
+ * \param shard the shard's sample indices
+ * \param targets their labels or targets
+ * \param params the model's parameters
+ */
+void
+RunGradientOnly(D2dLearner::Impl& s,
+                const Job& job,
+                D2dNet& net,
+                const torch::Tensor& features,
+                const torch::Tensor& shard,
+                const torch::Tensor& targets,
+                std::vector<torch::Tensor>& params)
+{
+    const int64_t n = static_cast<int64_t>(s.shardIdx.size());
+    D2dTrainResult r;
+    net->zero_grad();
+    double lossSum = 0;
+    for (int64_t start = 0; start < n; start += job.batchSize)
+    {
+        const int64_t end = std::min(n, start + job.batchSize);
+        auto idx = shard.slice(0, start, end);
+        auto x = features.index_select(0, idx);
+        auto y = targets.slice(0, start, end);
+        auto loss =
+            s.triplet
+                ? TripletBatchLoss(s, net, features, x, torch::arange(start, end, torch::kLong)) *
+                      (static_cast<double>(end - start) / static_cast<double>(n))
+                : Loss(s.regression, net->forward(x), y, true) / static_cast<double>(n);
+        loss.backward();
+        lossSum += loss.item<double>();
+    }
+    auto grad = std::make_shared<std::vector<float>>();
+    grad->reserve(s.weights->size());
+    for (auto& p : params)
+    {
+        if (!p.grad().defined())
+        {
+            // A parameter the loss does not reach, or one saved with requires_grad off.
+            grad->insert(grad->end(), static_cast<std::size_t>(p.numel()), 0.0F);
+            continue;
+        }
+        auto g = p.grad().contiguous();
+        grad->insert(grad->end(), g.data_ptr<float>(), g.data_ptr<float>() + g.numel());
+        p.mutable_grad() = torch::Tensor(); // free the gradient buffers between jobs
+    }
+    // Buffers (BatchNorm statistics) are not trained by gradients: zeros, so that the
+    // gradient has the state's length and a step w - lr g leaves them as they were.
+    for (const auto& b : net->buffers())
+    {
+        grad->insert(grad->end(), static_cast<std::size_t>(b.numel()), 0.0F);
+    }
+    r.samples = n;
+    r.steps = 0;
+    r.meanLoss = lossSum;
+    r.gradient = grad;
+    s.result = r;
+}
+
+/**
+ * \brief A fresh optimizer for a job; with KeepOptimizerState, the first job's options and
+ * the state the previous job left (flat, in the learner) restored bit for bit.
+ * \param s the learner (its optimizer state, made at the first job)
+ * \param job the job
+ * \param params the model's parameters
+ * \return the optimizer (Adam or SGD)
+ */
+std::unique_ptr<torch::optim::Optimizer>
+MakeOptimizer(D2dLearner::Impl& s, const Job& job, const std::vector<torch::Tensor>& params)
+{
+    if (!s.optimizer)
+    {
+        s.optimizer = std::make_unique<D2dLearner::Impl::OptimizerState>();
+    }
+    auto& o = *s.optimizer;
+    if (!job.keepOptimizer || !o.made)
+    {
+        o.kind = job.optimizer;
+        o.lr = job.learningRate;
+        o.momentum = job.momentum;
+        o.weightDecay = job.weightDecay;
+        o.made = job.keepOptimizer;
+    }
+    std::unique_ptr<torch::optim::Optimizer> made;
+    if (o.kind == D2dLearner::ADAM)
+    {
+        made = std::make_unique<torch::optim::Adam>(
+            params,
+            torch::optim::AdamOptions(o.lr).weight_decay(o.weightDecay));
+    }
+    else
+    {
+        made = std::make_unique<torch::optim::SGD>(
+            params,
+            torch::optim::SGDOptions(o.lr).momentum(o.momentum).weight_decay(o.weightDecay));
+    }
+    if (job.keepOptimizer)
+    {
+        RestoreOptimizerState(o, *made, params);
+    }
+    return made;
+}
+
+/**
+ * \brief A training job's state across its steps (RunTraining): its optimizer, the extra
+ * terms of its local objective and the current epoch's order of the shard.
+ */
+struct LocalRun
+{
+    torch::optim::Optimizer* opt{nullptr}; //!< the job's optimizer
+    /** prediction consensus: the shared set X* (undefined without distillation) */
+    torch::Tensor distillX;
+    torch::Tensor distillY; //!< prediction consensus: X*'s pseudo-labels, nStar x outputs
+    int64_t nStar{0};       //!< rows of X*, 0 without distillation
+    /** FedProx: the round's global weights, per parameter, as views of the shared vector
+     * (empty without the proximal term) */
+    std::vector<torch::Tensor> center;
+    torch::Tensor epochSamples;   //!< the epoch's sample indices, in its random order
+    torch::Tensor epochTargets;   //!< their labels or targets
+    torch::Tensor epochPositions; //!< their places in the shard (triplet: the anchors')
+    torch::Tensor lossSum;        //!< the batches' losses, summed as a double (no sync per step)
+};
+
+/**
+ * \brief The extra terms of a job's local objective: prediction consensus's X* and its
+ * pseudo-labels (distillation, eq. 2), FedProx's center.
+ * \param s the learner
+ * \param job the job
+ * \param params the model's parameters
+ * \param run the job's state, whose distillX, distillY, nStar and center are set
+ */
+void
+SetLocalTerms(const D2dLearner::Impl& s,
+              const Job& job,
+              const std::vector<torch::Tensor>& params,
+              LocalRun& run)
+{
+    const auto& task = job.task;
+    if (task.distillWeight > 0 && task.distillSet && task.distillTargets)
+    {
+        run.distillX = FeaturesOf(*task.distillSet);
+        run.nStar = run.distillX.size(0);
+        const int64_t nStar = run.nStar;
+        const int64_t width = s.regression ? 1 : static_cast<int64_t>(s.data->numClasses);
+        NS_ABORT_MSG_IF(static_cast<int64_t>(task.distillTargets->size()) != nStar * width,
+                        "D2dLearner: " << task.distillTargets->size() << " targets for " << nStar
+                                       << " x " << width << " outputs");
+        run.distillY = torch::from_blob(const_cast<float*>(task.distillTargets->data()),
+                                        {nStar, width},
+                                        torch::kFloat);
+    }
+    if (job.task.proximalMu > 0 && job.task.proxCenter)
+    {
+        std::size_t offset = 0;
+        for (const auto& p : params)
+        {
+            run.center.push_back(
+                torch::from_blob(const_cast<float*>(job.task.proxCenter->data()) + offset,
+                                 p.sizes(),
+                                 torch::kFloat));
+            offset += static_cast<std::size_t>(p.numel());
+        }
+    }
+}
+
+/**
+ * \brief A new epoch's order of the shard; its indices and targets gathered once, not per
+ * step.
+ * \param s the learner (its generator draws the order)
+ * \param shard the shard's sample indices
+ * \param targets their labels or targets
+ * \param run the job's state, whose epoch order is set
+ */
+void
+NewEpoch(D2dLearner::Impl& s,
+         const torch::Tensor& shard,
+         const torch::Tensor& targets,
+         LocalRun& run)
+{
+    const int64_t n = static_cast<int64_t>(s.shardIdx.size());
+    auto perm = torch::randperm(n, GeneratorOf(s), torch::kLong);
+    run.epochSamples = shard.index_select(0, perm);
+    run.epochTargets = targets.index_select(0, perm);
+    run.epochPositions = perm; // triplet: the anchors' places in the shard
+}
+
+/**
+ * \brief One step on a batch of the epoch's order: the loss (summed into run.lossSum), the
+ * local objective's extra terms, the gradients and the optimizer's step.
+ * \param s the learner
+ * \param net its model
+ * \param job the job
+ * \param features the data set's features
+ * \param params the model's parameters
+ * \param run the job's state
+ * \param inEpoch the step's position in its epoch
+ * \param start the batch's first position in the epoch's order
+ * \param end one past its last
+ */
+void
+TrainBatch(D2dLearner::Impl& s,
+           D2dNet& net,
+           const Job& job,
+           const torch::Tensor& features,
+           std::vector<torch::Tensor>& params,
+           LocalRun& run,
+           uint64_t inEpoch,
+           int64_t start,
+           int64_t end)
+{
+    const auto& task = job.task;
+    auto x = features.index_select(0, run.epochSamples.slice(0, start, end));
+    auto y = run.epochTargets.slice(0, start, end);
+    // Gradients dropped rather than zeroed (the optimizer's zero_grad): backward then
+    // writes them instead of adding to zeros, which gives the same values and saves two
+    // kernels per parameter and step.
+    for (auto& p : params)
+    {
+        p.mutable_grad() = torch::Tensor();
+    }
+    auto loss = s.triplet
+                    ? TripletBatchLoss(s, net, features, x, run.epochPositions.slice(0, start, end))
+                    : Loss(s.regression, net->forward(x), y);
+    run.lossSum += loss.detach().to(torch::kDouble);
+    if (!run.center.empty())
+    {
+        // FedProx local objective: F_k(w) + (mu / 2) ||w - w^t||^2.
+        auto prox = torch::zeros({}, torch::kFloat);
+        for (std::size_t i = 0; i < params.size(); ++i)
+        {
+            prox = prox + (params[i] - run.center[i]).pow(2).sum();
+        }
+        loss = loss + 0.5 * job.task.proximalMu * prox;
+    }
+    if (run.nStar > 0)
+    {
+        const auto rows = DistillRows(inEpoch, run.nStar, task.distillBatch);
+        auto out = net->forward(run.distillX.slice(0, rows.first, rows.second));
+        auto target = run.distillY.slice(0, rows.first, rows.second);
+        torch::Tensor dist;
+        if (s.regression)
+        {
+            dist = (out - target).pow(2).mean();
+        }
+        else
+        {
+            // cross-entropy against soft labels: -sum_c psi_c log softmax(f)_c, batch mean
+            dist = -(target * torch::log_softmax(out, 1)).sum(1).mean();
+        }
+        loss = loss + task.distillWeight * dist;
+    }
+    loss.backward();
+    run.opt->step();
+}
+
 void
 RunTraining(D2dLearner::Impl& s, const Job& job)
 {
@@ -860,179 +1121,28 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
     auto params = net->parameters();
     if (job.task.gradientOnly)
     {
-        // FedSGD: mean gradient of the loss over the whole shard (no step).
-        net->zero_grad();
-        double lossSum = 0;
-        for (int64_t start = 0; start < n; start += job.batchSize)
-        {
-            const int64_t end = std::min(n, start + job.batchSize);
-            auto idx = shard.slice(0, start, end);
-            auto x = features.index_select(0, idx);
-            auto y = targets.slice(0, start, end);
-            auto loss = s.triplet
-                            ? TripletBatchLoss(s,
-                                               net,
-                                               features,
-                                               x,
-                                               torch::arange(start, end, torch::kLong)) *
-                                  (static_cast<double>(end - start) / static_cast<double>(n))
-                            : Loss(s.regression, net->forward(x), y, true) / static_cast<double>(n);
-            loss.backward();
-            lossSum += loss.item<double>();
-        }
-        auto grad = std::make_shared<std::vector<float>>();
-        grad->reserve(s.weights->size());
-        for (auto& p : params)
-        {
-            if (!p.grad().defined())
-            {
-                // A parameter the loss does not reach, or one saved with requires_grad off.
-                grad->insert(grad->end(), static_cast<std::size_t>(p.numel()), 0.0F);
-                continue;
-            }
-            auto g = p.grad().contiguous();
-            grad->insert(grad->end(), g.data_ptr<float>(), g.data_ptr<float>() + g.numel());
-            p.mutable_grad() = torch::Tensor(); // free the gradient buffers between jobs
-        }
-        // Buffers (BatchNorm statistics) are not trained by gradients: zeros, so that the
-        // gradient has the state's length and a step w - lr g leaves them as they were.
-        for (const auto& b : net->buffers())
-        {
-            grad->insert(grad->end(), static_cast<std::size_t>(b.numel()), 0.0F);
-        }
-        r.samples = n;
-        r.steps = 0;
-        r.meanLoss = lossSum;
-        r.gradient = grad;
-        s.result = r;
+        RunGradientOnly(s, job, net, features, shard, targets, params);
         return;
     }
-    // A fresh optimizer per job; with KeepOptimizerState, the first job's options and the
-    // state the previous job left (flat, in the learner) restored bit for bit.
-    if (!s.optimizer)
-    {
-        s.optimizer = std::make_unique<D2dLearner::Impl::OptimizerState>();
-    }
-    auto& o = *s.optimizer;
-    if (!job.keepOptimizer || !o.made)
-    {
-        o.kind = job.optimizer;
-        o.lr = job.learningRate;
-        o.momentum = job.momentum;
-        o.weightDecay = job.weightDecay;
-        o.made = job.keepOptimizer;
-    }
-    std::unique_ptr<torch::optim::Optimizer> made;
-    if (o.kind == D2dLearner::ADAM)
-    {
-        made = std::make_unique<torch::optim::Adam>(
-            params,
-            torch::optim::AdamOptions(o.lr).weight_decay(o.weightDecay));
-    }
-    else
-    {
-        made = std::make_unique<torch::optim::SGD>(
-            params,
-            torch::optim::SGDOptions(o.lr).momentum(o.momentum).weight_decay(o.weightDecay));
-    }
-    torch::optim::Optimizer* opt = made.get();
-    if (job.keepOptimizer)
-    {
-        RestoreOptimizerState(o, *opt, params);
-    }
-    // Prediction consensus: the shared set X* and its pseudo-labels (distillation, eq. 2).
-    torch::Tensor distillX;
-    torch::Tensor distillY;
-    int64_t nStar = 0;
-    const auto& task = job.task;
-    if (task.distillWeight > 0 && task.distillSet && task.distillTargets)
-    {
-        distillX = FeaturesOf(*task.distillSet);
-        nStar = distillX.size(0);
-        const int64_t width = s.regression ? 1 : static_cast<int64_t>(s.data->numClasses);
-        NS_ABORT_MSG_IF(static_cast<int64_t>(task.distillTargets->size()) != nStar * width,
-                        "D2dLearner: " << task.distillTargets->size() << " targets for " << nStar
-                                       << " x " << width << " outputs");
-        distillY = torch::from_blob(const_cast<float*>(task.distillTargets->data()),
-                                    {nStar, width},
-                                    torch::kFloat);
-    }
-    // FedProx: the round's global weights, per parameter, as views of the shared vector.
-    std::vector<torch::Tensor> center;
-    if (job.task.proximalMu > 0 && job.task.proxCenter)
-    {
-        std::size_t offset = 0;
-        for (auto& p : params)
-        {
-            center.push_back(
-                torch::from_blob(const_cast<float*>(job.task.proxCenter->data()) + offset,
-                                 p.sizes(),
-                                 torch::kFloat));
-            offset += static_cast<std::size_t>(p.numel());
-        }
-    }
+    // A fresh optimizer per job (KeepOptimizerState: the previous job's state restored).
+    std::unique_ptr<torch::optim::Optimizer> made = MakeOptimizer(s, job, params);
+    LocalRun run;
+    run.opt = made.get();
+    SetLocalTerms(s, job, params, run);
     const uint64_t stepsPerEpoch = static_cast<uint64_t>((n + job.batchSize - 1) / job.batchSize);
     const uint64_t totalSteps =
         job.task.maxSteps > 0 ? job.task.maxSteps : stepsPerEpoch * job.task.epochs;
-    auto lossSum = torch::zeros({}, torch::kDouble); // summed without a sync per step
-    torch::Tensor epochSamples;   // the epoch's sample indices, in its random order
-    torch::Tensor epochTargets;   // their labels or targets
-    torch::Tensor epochPositions; // their places in the shard
+    run.lossSum = torch::zeros({}, torch::kDouble); // summed without a sync per step
     for (uint64_t step = 0; step < totalSteps; ++step)
     {
         const uint64_t inEpoch = step % stepsPerEpoch;
         if (inEpoch == 0)
         {
-            // A new epoch's order; its indices and targets gathered once, not per step.
-            auto perm = torch::randperm(n, GeneratorOf(s), torch::kLong);
-            epochSamples = shard.index_select(0, perm);
-            epochTargets = targets.index_select(0, perm);
-            epochPositions = perm; // triplet: the anchors' places in the shard
+            NewEpoch(s, shard, targets, run);
         }
         const int64_t start = static_cast<int64_t>(inEpoch) * job.batchSize;
         const int64_t end = std::min(n, start + job.batchSize);
-        auto x = features.index_select(0, epochSamples.slice(0, start, end));
-        auto y = epochTargets.slice(0, start, end);
-        // Gradients dropped rather than zeroed (the optimizer's zero_grad): backward then
-        // writes them instead of adding to zeros, which gives the same values and saves two
-        // kernels per parameter and step.
-        for (auto& p : params)
-        {
-            p.mutable_grad() = torch::Tensor();
-        }
-        auto loss = s.triplet
-                        ? TripletBatchLoss(s, net, features, x, epochPositions.slice(0, start, end))
-                        : Loss(s.regression, net->forward(x), y);
-        lossSum += loss.detach().to(torch::kDouble);
-        if (!center.empty())
-        {
-            // FedProx local objective: F_k(w) + (mu / 2) ||w - w^t||^2.
-            auto prox = torch::zeros({}, torch::kFloat);
-            for (std::size_t i = 0; i < params.size(); ++i)
-            {
-                prox = prox + (params[i] - center[i]).pow(2).sum();
-            }
-            loss = loss + 0.5 * job.task.proximalMu * prox;
-        }
-        if (nStar > 0)
-        {
-            const auto rows = DistillRows(inEpoch, nStar, task.distillBatch);
-            auto out = net->forward(distillX.slice(0, rows.first, rows.second));
-            auto target = distillY.slice(0, rows.first, rows.second);
-            torch::Tensor dist;
-            if (s.regression)
-            {
-                dist = (out - target).pow(2).mean();
-            }
-            else
-            {
-                // cross-entropy against soft labels: -sum_c psi_c log softmax(f)_c, batch mean
-                dist = -(target * torch::log_softmax(out, 1)).sum(1).mean();
-            }
-            loss = loss + task.distillWeight * dist;
-        }
-        loss.backward();
-        opt->step();
+        TrainBatch(s, net, job, features, params, run, inEpoch, start, end);
         r.samples += static_cast<uint64_t>(end - start);
     }
     for (auto& p : params)
@@ -1041,12 +1151,14 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
     }
     if (job.keepOptimizer)
     {
-        SaveOptimizerState(o, *opt, params);
+        SaveOptimizerState(*s.optimizer, *run.opt, params);
     }
+    run.opt = nullptr;
     made.reset();
     s.weights = std::make_shared<const std::vector<float>>(Flatten(*net)); // copy-on-write
     r.steps = totalSteps;
-    r.meanLoss = totalSteps > 0 ? lossSum.item<double>() / static_cast<double>(totalSteps) : 0.0;
+    r.meanLoss =
+        totalSteps > 0 ? run.lossSum.item<double>() / static_cast<double>(totalSteps) : 0.0;
     s.result = r;
 }
 } // namespace
