@@ -37,16 +37,6 @@ CTAGS = ["ctags", "-R", "--languages=C++", "--langmap=C++:+.h", "--kinds-C++=+m-
 # Known violations, removed as they are fixed: (kind, file, name) -> the move that removes
 # it. kind: "function" (name: scope::function) or "members" (name: the class).
 KNOWN = {
-    ("function", "contrib/d2dlearn/scenario/d2d-network-options.cc",
-     "D2dNetworkOptions::AddFlags"):
-        "the flag groups (channel, spectrum, Wi-Fi, energy, mobility) each in a function of "
-        "their own, with the scenario layer",
-    ("function", "contrib/d2dlearn/scenario/d2d-network-options.cc",
-     "D2dNetworkOptions::PrintLinks"):
-        "the table's rows and its header in functions of their own",
-    ("function", "contrib/d2dlearn/scenario/d2d-network-options.cc",
-     "D2dNetworkOptions::Validate"):
-        "validation by flag group, with the scenario layer",
     ("function", "contrib/d2dlearn/learning/discovery/d2d-graph-discovery.cc",
      "D2dGraphDiscovery::GetTypeId"):
         "graph discovery in parts: the policy and exchange attributes on their classes",
@@ -56,8 +46,6 @@ KNOWN = {
     ("members", "contrib/d2dlearn/learning/discovery/d2d-graph-discovery.h",
      "D2dGraphDiscovery"):
         "graph discovery in parts: iteration state, RL policies, data exchange",
-    ("members", "contrib/d2dlearn/scenario/d2d-network-options.h", "D2dNetworkOptions"):
-        "the scenario layer: flag groups as structs of their own",
     ("members", "contrib/d2dlearn/scenario/d2d-graph-discovery-helper.h",
      "D2dGraphDiscoveryHelper"):
         "a factory-based helper; energy and summary bookkeeping in a recorder",

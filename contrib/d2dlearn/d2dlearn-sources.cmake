@@ -364,6 +364,7 @@ set(d2dlearn_scenario_headers
     scenario/d2d-scenario-flags.h
     scenario/d2d-case-batch.h
     scenario/d2d-list-flag.h
+    scenario/d2d-network-option-groups.h
     scenario/d2d-network-options.h
     scenario/d2d-mobility-options.h
     scenario/d2d-memory-budget.h

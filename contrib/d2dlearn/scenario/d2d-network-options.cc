@@ -94,12 +94,129 @@ Distribution(std::vector<double> p)
                        mean);
 }
 
+/**
+ * \brief Visit the ordered D2D pairs (rx, tx) of PrintLinks: all of them, or a sample.
+ * \param n devices
+ * \param sample the (rx, tx) pairs to visit, or null for every ordered pair of n devices
+ * \param visit called with (rx, tx)
+ */
+void
+ForEachPair(uint32_t n,
+            const std::vector<std::pair<uint32_t, uint32_t>>* sample,
+            const std::function<void(uint32_t, uint32_t)>& visit)
+{
+    if (sample)
+    {
+        for (const auto& [rx, tx] : *sample)
+        {
+            visit(rx, tx);
+        }
+        return;
+    }
+    for (uint32_t rx = 0; rx < n; ++rx)
+    {
+        for (uint32_t tx = 0; tx < n; ++tx)
+        {
+            if (rx != tx)
+            {
+                visit(rx, tx);
+            }
+        }
+    }
+}
+
+/**
+ * \param channel a channel
+ * \return a transmission's share of its band: the whole of it, or m of K sub-channels
+ */
+std::string
+BandShare(Ptr<D2dChannel> channel)
+{
+    Ptr<D2dSpectrum> spectrum = channel->GetSpectrum();
+    return spectrum->IsUnlimited() ? std::string("the whole band, unlimited sub-channels")
+                                   : fmt::format("{} of {} sub-channels",
+                                                 spectrum->GetPerTransmission(),
+                                                 spectrum->GetSubChannels());
+}
+
+/**
+ * \brief PrintLinks' lines of each message kind on a channel: fragments and airtime per
+ * transmission, and with reliable delivery the expected transmissions of a fragment on the
+ * mean link: with loss p and at most K = maxRetransmissions retransmissions,
+ * sum_{k=0..K} p^k.
+ * \param os where to print
+ * \param name the link's name (d2d, d2s)
+ * \param channel the channel
+ * \param messages (kind, bytes) of the scenario's messages
+ * \param drops the links' P_D with reliable delivery; null without
+ * \param maxRetransmissions K
+ */
+void
+PrintAirtimes(std::ostream& os,
+              const std::string& name,
+              Ptr<D2dChannel> channel,
+              const std::vector<std::pair<std::string, uint64_t>>& messages,
+              const std::vector<double>* drops,
+              uint32_t maxRetransmissions)
+{
+    double transmissions = 1.0;
+    if (drops && !drops->empty())
+    {
+        double sum = 0;
+        for (double p : *drops)
+        {
+            const double k = maxRetransmissions + 1.0; // transmissions at most
+            sum += p < 1 ? (1 - std::pow(p, k)) / (1 - p) : k;
+        }
+        transmissions = sum / static_cast<double>(drops->size());
+    }
+    for (const auto& [kind, bytes] : messages)
+    {
+        const double airtime = channel->GetAirtime(bytes).GetSeconds();
+        os << fmt::format("# {} {} of {} bytes: {} fragments, airtime {:.6g} s per "
+                          "transmission",
+                          name,
+                          kind,
+                          bytes,
+                          channel->GetNFragments(bytes),
+                          airtime);
+        if (drops)
+        {
+            os << fmt::format("; reliable unicast: {:.6g} transmissions per fragment, "
+                              "{:.6g} s, on the mean link",
+                              transmissions,
+                              airtime * transmissions);
+        }
+        os << "\n";
+    }
+}
+
+/**
+ * \brief One row of PrintLinks' table: link,rx,tx,distance_m,rss_w,p_drop.
+ * \param os where to print
+ * \param link d2d or d2s
+ * \param channel its channel
+ * \param rx receiver
+ * \param tx transmitter
+ */
+void
+PrintLinkRow(std::ostream& os, const char* link, Ptr<D2dChannel> channel, uint32_t rx, uint32_t tx)
+{
+    os << fmt::format("{},{},{},{},{},{}\n",
+                      link,
+                      rx,
+                      tx,
+                      channel->GetDistanceM(rx, tx),
+                      channel->GetRssW(rx, tx),
+                      channel->GetDropProbability(rx, tx));
+}
+
 } // namespace
 
 D2dNetworkOptions::D2dNetworkOptions(std::string defaultOutDir)
-    : outDir(std::move(defaultOutDir)),
-      m_initialD2sTxPowerDbm(d2sTxPowerDbm)
+    : m_initialD2sTxPowerDbm(d2sTxPowerDbm)
 {
+    outDir = std::move(defaultOutDir);
 }
 
 void
@@ -108,6 +225,18 @@ D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
     // A scenario that changed d2sTxPowerDbm before this call chose a D2S power of its own.
     m_d2sFollowsTx = d2sTxPowerDbm == m_initialD2sTxPowerDbm;
     m_flags = &flags;
+    AddLinkFlags(flags);
+    AddSpectrumFlags(flags);
+    AddPlacementFlags(flags);
+    AddEnergyFlags(flags);
+    AddRssFlags(flags);
+    AddRunFlags(flags);
+    AddWifiFlags(flags);
+}
+
+void
+D2dNetworkOptions::AddLinkFlags(D2dScenarioFlags& flags)
+{
     flags
         .Add("nDevices",
              "Number of devices (0: the scenario's default, or N of --rssFile)",
@@ -156,6 +285,11 @@ D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
              access)
         .Sets("ns3::D2dChannel::AccessPolicy")
         .Choices({"immediate", "scheduled"});
+}
+
+void
+D2dNetworkOptions::AddSpectrumFlags(D2dScenarioFlags& flags)
+{
     flags
         .Add("subChannels",
              "Sub-channels K of the D2D band (OFDMA resource blocks): a transmission occupies "
@@ -212,6 +346,11 @@ D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
              reuseDistanceM)
         .Sets("ns3::D2dChannel::ReuseDistanceM")
         .Range(0, 1e7);
+}
+
+void
+D2dNetworkOptions::AddPlacementFlags(D2dScenarioFlags& flags)
+{
     flags
         .Add("d2sLinks",
              "Length of the device-to-server links: distance (each device's own distance to "
@@ -234,6 +373,11 @@ D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
              speedMps)
         .Range(0, D2dMobilityOptions::MAX_SPEED_MPS);
     mobility.AddFlags(flags);
+}
+
+void
+D2dNetworkOptions::AddEnergyFlags(D2dScenarioFlags& flags)
+{
     flags.Add("initialEnergyJ", "Battery energy per device, J", initialEnergyJ)
         .Sets("ns3::D2dEnergySource::InitialEnergyJ")
         .Sets(BasicEnergySource::GetTypeId().GetName() + "::BasicEnergySourceInitialEnergyJ")
@@ -256,6 +400,11 @@ D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
              energySource)
         .Sets(BasicEnergySource::GetTypeId().GetName() + "::BasicEnergyLowBatteryThreshold")
         .Choices({"linear", "basic", "liion", "generic"});
+}
+
+void
+D2dNetworkOptions::AddRssFlags(D2dScenarioFlags& flags)
+{
     flags
         .Add("dynamicRssLevels",
              "Dynamic RSS with this many quantized states (0: off)",
@@ -278,6 +427,11 @@ D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
              "distance)",
              d2sDropProbability)
         .Range(-1, 1);
+}
+
+void
+D2dNetworkOptions::AddRunFlags(D2dScenarioFlags& flags)
+{
     // The seed is run.json's own "seed" (D2dTraceHelper::Finish()).
     flags.Add("seed", "Seed of every random stream", seed).Range(1, 4294967295.0).Unrecorded();
     flags
@@ -319,6 +473,11 @@ D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
              traces)
         .Choices({"standard", "full"});
     flags.Add("quiet", "No progress output", quiet);
+}
+
+void
+D2dNetworkOptions::AddWifiFlags(D2dScenarioFlags& flags)
+{
     flags
         .Add("backend",
              "Messaging backend: channel (the D2D channel, eq. 18 on every link) or wifi "
@@ -397,6 +556,32 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
     // several flags or a file, before simulating.
     ValidateBackend(support);
     ValidateServer(support);
+    ValidateSpectrum(support);
+    ValidateEnergy(support);
+    ValidateRss(support);
+    mobility.Validate(support, *m_flags, speedMps, areaSideM, rssFile, nDevices);
+    if (nDevices == 0)
+    {
+        nDevices = defaultDevices;
+    }
+    support.CheckRange("nDevices", nDevices, minDevices, MAX_DEVICES);
+    if (IsWifi() && nDevices > MAX_WIFI_DEVICES)
+    {
+        support.Fail(fmt::format("--nDevices={} is out of range for --backend=wifi (accepted: "
+                                 "{} to {}: the devices' addresses are one IPv4 /16 subnet)",
+                                 nDevices,
+                                 minDevices,
+                                 MAX_WIFI_DEVICES));
+    }
+    RngSeedManager::SetSeed(static_cast<uint32_t>(seed));
+    RngSeedManager::SetRun(rngRun); // the network's streams; Build() returns to run 1
+
+    MakeRssModel(support); // checked like the parameters: before the trace files exist
+}
+
+void
+D2dNetworkOptions::ValidateSpectrum(const D2dScenarioSupport& support) const
+{
     // --dropProbability promises that p_drop in every row; co-channel interference would
     // raise it (eq. 18 with sigma^2 + I).
     const bool coChannelD2d =
@@ -434,6 +619,11 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
                                      k));
         }
     }
+}
+
+void
+D2dNetworkOptions::ValidateEnergy(const D2dScenarioSupport& support) const
+{
     if (energySource == "liion" && !D2DLEARN_HAVE_LIION_SOURCE)
     {
         support.Fail("--energySource=liion is not accepted: this ns-3 has no LiIonEnergySource "
@@ -445,6 +635,11 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
                      "GenericBatteryModel (ns-3 added it in 3.40; accepted here: linear, basic "
                      "or liion)");
     }
+}
+
+void
+D2dNetworkOptions::ValidateRss(const D2dScenarioSupport& support)
+{
     if (!rssFile.empty() && dynamicRssLevels > 0)
     {
         support.Fail("--rssFile and --dynamicRssLevels cannot be combined (choose one RSS "
@@ -496,24 +691,11 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
         }
         nDevices = static_cast<uint32_t>(m_matrix.size());
     }
-    mobility.Validate(support, *m_flags, speedMps, areaSideM, rssFile, nDevices);
-    if (nDevices == 0)
-    {
-        nDevices = defaultDevices;
-    }
-    support.CheckRange("nDevices", nDevices, minDevices, MAX_DEVICES);
-    if (IsWifi() && nDevices > MAX_WIFI_DEVICES)
-    {
-        support.Fail(fmt::format("--nDevices={} is out of range for --backend=wifi (accepted: "
-                                 "{} to {}: the devices' addresses are one IPv4 /16 subnet)",
-                                 nDevices,
-                                 minDevices,
-                                 MAX_WIFI_DEVICES));
-    }
-    RngSeedManager::SetSeed(static_cast<uint32_t>(seed));
-    RngSeedManager::SetRun(rngRun); // the network's streams; Build() returns to run 1
+}
 
-    // The RSS model, checked like the parameters: before the trace files exist.
+void
+D2dNetworkOptions::MakeRssModel(const D2dScenarioSupport& support)
+{
     m_rss = nullptr;
     if (!m_matrix.empty())
     {
@@ -994,24 +1176,7 @@ D2dNetworkOptions::PrintLinks(std::ostream& os,
     std::vector<double> d2dDrop;
     uint64_t evaluated = 0;
     auto forEachPair = [&](const std::function<void(uint32_t, uint32_t)>& visit) {
-        if (!listed)
-        {
-            for (const auto& [rx, tx] : sample)
-            {
-                visit(rx, tx);
-            }
-            return;
-        }
-        for (uint32_t rx = 0; rx < n; ++rx)
-        {
-            for (uint32_t tx = 0; tx < n; ++tx)
-            {
-                if (rx != tx)
-                {
-                    visit(rx, tx);
-                }
-            }
-        }
+        ForEachPair(n, listed ? nullptr : &sample, visit);
     };
     forEachPair([&](uint32_t rx, uint32_t tx) {
         ++evaluated;
@@ -1030,44 +1195,11 @@ D2dNetworkOptions::PrintLinks(std::ostream& os,
         }
     }
 
-    // Expected transmissions of a fragment on a unicast link with loss p: one without
-    // retransmissions; with at most K = maxRetransmissions, sum_{k=0..K} p^k.
-    auto meanTransmissions = [this](const std::vector<double>& drops) {
-        if (!reliable || drops.empty())
-        {
-            return 1.0;
-        }
-        double sum = 0;
-        for (double p : drops)
-        {
-            const double k = maxRetransmissions + 1.0; // transmissions at most
-            sum += p < 1 ? (1 - std::pow(p, k)) / (1 - p) : k;
-        }
-        return sum / static_cast<double>(drops.size());
+    auto describe = [&](const std::string& name,
+                        Ptr<D2dChannel> channel,
+                        const std::vector<double>& drops) {
+        PrintAirtimes(os, name, channel, messages, reliable ? &drops : nullptr, maxRetransmissions);
     };
-    auto describe =
-        [&](const std::string& name, Ptr<D2dChannel> channel, const std::vector<double>& drops) {
-            const double transmissions = meanTransmissions(drops);
-            for (const auto& [kind, bytes] : messages)
-            {
-                const double airtime = channel->GetAirtime(bytes).GetSeconds();
-                os << fmt::format("# {} {} of {} bytes: {} fragments, airtime {:.6g} s per "
-                                  "transmission",
-                                  name,
-                                  kind,
-                                  bytes,
-                                  channel->GetNFragments(bytes),
-                                  airtime);
-                if (reliable)
-                {
-                    os << fmt::format("; reliable unicast: {:.6g} transmissions per fragment, "
-                                      "{:.6g} s, on the mean link",
-                                      transmissions,
-                                      airtime * transmissions);
-                }
-                os << "\n";
-            }
-        };
 
     os << fmt::format("# links of this configuration (nothing simulated): {} devices, --seed={} "
                       "--RngRun={}, {} delivery\n",
@@ -1075,18 +1207,10 @@ D2dNetworkOptions::PrintLinks(std::ostream& os,
                       seed,
                       rngRun,
                       reliable ? "reliable" : "unreliable");
-    // A transmission's share of the band: the whole of it, or m of K sub-channels.
-    auto band = [](Ptr<D2dChannel> channel) {
-        Ptr<D2dSpectrum> spectrum = channel->GetSpectrum();
-        return spectrum->IsUnlimited() ? std::string("the whole band, unlimited sub-channels")
-                                       : fmt::format("{} of {} sub-channels",
-                                                     spectrum->GetPerTransmission(),
-                                                     spectrum->GetSubChannels());
-    };
     os << fmt::format("# d2d: rate {} bit/s ({}); {} ordered pairs{}, {} hear; p_drop of those: "
                       "{}\n",
                       d2d->GetRateBps(),
-                      band(d2d),
+                      BandShare(d2d),
                       pairs,
                       listed ? "" : fmt::format(" (a random sample of {} evaluated)", evaluated),
                       d2dDrop.size(),
@@ -1096,7 +1220,7 @@ D2dNetworkOptions::PrintLinks(std::ostream& os,
     {
         os << fmt::format("# d2s: rate {} bit/s ({}); {} uplinks and {} downlinks; p_drop: {}\n",
                           d2s->GetRateBps(),
-                          band(d2s),
+                          BandShare(d2s),
                           n,
                           n,
                           Distribution(d2sDrop));
@@ -1118,13 +1242,7 @@ D2dNetworkOptions::PrintLinks(std::ostream& os,
     }
     os << "link,rx,tx,distance_m,rss_w,p_drop\n";
     auto row = [&os](const char* link, Ptr<D2dChannel> channel, uint32_t rx, uint32_t tx) {
-        os << fmt::format("{},{},{},{},{},{}\n",
-                          link,
-                          rx,
-                          tx,
-                          channel->GetDistanceM(rx, tx),
-                          channel->GetRssW(rx, tx),
-                          channel->GetDropProbability(rx, tx));
+        PrintLinkRow(os, link, channel, rx, tx);
     };
     if (d2s)
     {

@@ -11,6 +11,7 @@
 #include "ns3/d2d-flag-scope.h"
 #include "ns3/d2d-link-quality.h"
 #include "ns3/d2d-mobility-options.h"
+#include "ns3/d2d-network-option-groups.h"
 #include "ns3/d2d-network.h"
 #include "ns3/d2d-rss-model.h"
 #include "ns3/d2d-scenario-flags.h"
@@ -42,6 +43,12 @@ class D2dHelper;
  * devices, the D2D channel (eq. (18) of Wagle et al. 2025), energy, RSS and the D2S link, their
  * checks, the network they describe, and their record in run.json.
  *
+ * The flags' values are public members of its bases, one struct per flag group
+ * (D2dLinkOptions, D2dSpectrumOptions, D2dPlacementOptions, D2dEnergyOptions, D2dRssOptions,
+ * D2dRunOptions, D2dWifiOptions): net.nDevices, net.subChannels, ... A scenario may change
+ * them before AddFlags() to set its own defaults; after Validate() they hold the values in
+ * force.
+ *
  * Use, in a scenario's main():
  * \code
  *   D2dScenarioSupport support("my-scenario");
@@ -71,7 +78,13 @@ class D2dHelper;
  * draws). So --RngRun replicates the network's randomness alone: same shards, same initial
  * models, same client draws, other positions and other losses.
  */
-class D2dNetworkOptions
+class D2dNetworkOptions : public D2dLinkOptions,
+                          public D2dSpectrumOptions,
+                          public D2dPlacementOptions,
+                          public D2dEnergyOptions,
+                          public D2dRssOptions,
+                          public D2dRunOptions,
+                          public D2dWifiOptions
 {
   public:
     /** The most devices --nDevices accepts (over Wi-Fi: MAX_WIFI_DEVICES). */
@@ -93,133 +106,8 @@ class D2dNetworkOptions
      */
     static constexpr uint32_t SHARED_BAND_SUB_CHANNELS = 4;
 
-    // The flags' values. A scenario may change them before AddFlags() to set its own
-    // defaults; after Validate() they hold the values in force.
-    uint32_t nDevices{0};           //!< --nDevices (0: the scenario's default or N of --rssFile)
-    uint32_t mtuBytes{1500};        //!< --mtuBytes: fragment payload, bytes
-    uint32_t maxRetransmissions{7}; //!< --maxRetransmissions: reliable mode, per fragment
-    double spectralEfficiency{2.0}; //!< --spectralEfficiency: r of eq. (18), bit/s/Hz
-    double bandwidthHz{10e6};       //!< --bandwidthHz: Hz; link rate = r x bandwidth
-    double noisePowerW{1e-13};      //!< --noisePowerW: sigma^2 of eq. (18), W
-    double txPowerDbm{20.0};        //!< --txPowerDbm: D2D transmit power, dBm
-    /**
-     * --d2sTxPowerDbm: transmit power of the D2S radios (devices' and server's), dBm.
-     * Unless given on the command line (or changed by the scenario before AddFlags()),
-     * it follows --txPowerDbm, as D2S radios did before this parameter existed.
-     */
-    double d2sTxPowerDbm{20.0};
-    bool reliable{false};            //!< --reliable: retransmit lost fragments
-    bool fastPath{true};             //!< --fastPath: O(1) events per message
-    double rangeM{0.0};              //!< --rangeM: hearing range, m (0: no limit)
-    std::string access{"immediate"}; //!< --access: immediate | scheduled (channel access)
-    /**
-     * --subChannels: sub-channels K of the D2D band (OFDMA resource blocks, D2dSpectrum): a
-     * transmission gets r x bandwidth x subChannelsPerTransmission / K and waits (scheduled
-     * access) or collides (immediate) when they are taken. 0: unlimited (every link the whole
-     * band at once, the literal reading of Wagle et al. 2025, App. C).
-     */
-    uint32_t subChannels{0};
-    /** --d2sSubChannels: sub-channels of the device-to-server cell (-1: --subChannels) */
-    int64_t d2sSubChannels{-1};
-    /** --d2sBandwidthHz: the device-to-server cell's own band, Hz (-1: --bandwidthHz) */
-    double d2sBandwidthHz{-1};
-    uint32_t subChannelsPerTransmission{1}; //!< --subChannelsPerTransmission: m, 1 to K
-    uint32_t receiveChains{0};         //!< --receiveChains: receptions at once per radio (0: K)
-    bool interference{true};           //!< --interference: co-channel I in eq. (18)
-    std::string spectrumReuse{"none"}; //!< --spectrumReuse: none | hearing (D2D band)
-    double reuseDistanceM{0.0};        //!< --reuseDistanceM: hearing reuse distance, m
-    double d2sDistanceFactor{3.0};     //!< --d2sDistanceFactor: D2S / mean D2D distance
-    /**
-     * --d2sLinks: how long the device-to-server links are. "distance": each device's own
-     * distance to the server node at --serverPosition, through the D2S channel's propagation
-     * loss and eq. (18), followed as the device moves; "equal": every link
-     * d2sDistanceFactor x the mean D2D distance whatever the positions (Wagle et al. 2025,
-     * sec. VI-G). After Validate() the mode in force: "equal" with --rssFile (no positions
-     * the matrix would agree with), "distance" over Wi-Fi (the 802.11 server has a place).
-     */
-    std::string d2sLinks{"distance"};
-    /**
-     * --serverPosition: where the server (access point, base station) is, m: "x,y" or
-     * "x,y,z" (or ns-3's Vector form "x:y:z"), or "centre", the centre of the square at
-     * z = 0. After Validate() the position in force as "x,y,z" (GetServerPositionM()).
-     */
-    std::string serverPosition{"centre"};
-    double areaSideM{200.0};            //!< --areaSideM: side of the square, m
-    double speedMps{0.0};               //!< --speedMps: > 0: random walk in the square, m/s
-    double initialEnergyJ{10000.0};     //!< --initialEnergyJ: battery per device, J
-    std::string energyModel{"power"};   //!< --energyModel: power | first-order
-    std::string energySource{"linear"}; //!< --energySource: linear | basic | liion | generic
-    uint32_t dynamicRssLevels{
-        0};                   //!< --dynamicRssLevels: > 0: dynamic RSS (Wagle et al. 2025, VI-P)
-    Time rssStep{Seconds(1)}; //!< --rssStep: dynamic RSS: time between redraws
-    std::string rssFile;      //!< --rssFile: N x N RSS matrix (W), replaces positions
-    /**
-     * --dropProbability: >= 0: every D2D link has this P_D (a ConstantRssModel whose W gives
-     * it through eq. (18)); -1: P_D from the RSS (positions, --rssFile or dynamic RSS)
-     */
-    double dropProbability{-1};
-    /** --d2sDropProbability: >= 0: every D2S link has this P_D; -1: from the D2S distance */
-    double d2sDropProbability{-1};
-    /**
-     * sigma^2 of eq. (18) on the D2S links, W (-1: noisePowerW, the D2D links'). Set by a
-     * scenario with a flag of its own (graph-discovery's --d2sNoisePowerW) before Validate();
-     * the D2S channel gets it at Build(), and --d2sDropProbability is inverted with it, so
-     * that the D2S links have exactly the P_D asked for.
-     */
-    double d2sNoisePowerW{-1};
-    uint64_t seed{1};       //!< --seed: seeds every RNG stream
-    uint64_t rngRun{1};     //!< --RngRun: ns-3 run of the network's streams (see the class)
-    bool printLinks{false}; //!< --printLinks: print the links (PrintLinks()) and exit
-    /**
-     * --validate: parse and check every flag as a run would (data found, ranges, the
-     * checks between flags), then say so and exit 0 at OpenTraces(), before anything is
-     * written or simulated; or exit with the run's one-line error. What sweep.py runs for
-     * every run of a campaign before it starts any.
-     */
-    bool validate{false};
-    /**
-     * --printScope: print, for the configuration on the command line, every flag and whether
-     * it can change the run (and why not: D2dFlagScope), then exit 0 at Validate(), before
-     * anything is checked further, written or simulated.
-     */
-    bool printScope{false};
-    /**
-     * --inertFlags: what a flag given at a value that cannot change the run does: refuse (one
-     * line, exit 2: D2dFlagScope) or record (accepted and listed in run.json's
-     * inertFlagsGiven: a campaign whose fixed parameters span several algorithms, e.g. CMFL's
-     * rules beside its FedAvg baseline).
-     */
-    std::string inertFlags{"refuse"};
-    std::string outDir; //!< --outDir: trace folder
-    bool quiet{false};  //!< --quiet: no progress on stderr
-    /** --traces: standard (energy.csv per second, a scenario's untraced kinds left out of
-     * messages.csv) or full (every row); see D2dTraceHelper */
-    std::string traces{"standard"};
-
-    /**
-     * --backend: channel (the D2dChannel: eq. (18) of Wagle et al. 2025 on every link) or
-     * wifi (ns-3's 802.11 ad hoc MAC and PHY, D2dWifiHelper; the D2S link a second 802.11
-     * network to a server node at the centre of the square; energy through ns-3's
-     * WifiRadioEnergyModel). Over Wi-Fi the channel's own parameters (RSS sources, drop
-     * probabilities, eq. (18)'s rate and noise, channel access, the D2S distance, the radio
-     * energy model, the fast path) are refused.
-     */
-    std::string backend{"channel"};
-    std::string wifiStandard{"80211a"}; //!< --wifiStandard: 80211a | 80211g
-    std::string wifiRateManager{
-        "constant"}; //!< --wifiRateManager: constant | ideal | minstrel | aarf
-    /** --wifiDataMode: the constant rate's mode ("": 6 Mbit/s of the standard) */
-    std::string wifiDataMode;
-    /** --wifiLossExponent: exponent of the log-distance loss (ns-3's Yans default: 3) */
-    double wifiLossExponent{3.0};
     /** --mobility, the models' parameters and --positionEvery (CreateDevices(), Build()) */
     D2dMobilityOptions mobility;
-
-    /** \return true if --backend=wifi */
-    bool IsWifi() const
-    {
-        return backend == "wifi";
-    }
 
     /**
      * \return the D2D band's K on the links the run uses: --subChannels if it sends D2D
@@ -363,6 +251,67 @@ class D2dNetworkOptions
     static constexpr uint64_t MAX_LISTED_PAIRS = 4000000;
 
   private:
+    /**
+     * \brief Validate() of the spectrum: --dropProbability and --d2sDropProbability without
+     * co-channel interference that would raise them, the D2S band, and
+     * --subChannelsPerTransmission within each band's sub-channels.
+     * \param support for the one-line error
+     */
+    void ValidateSpectrum(const D2dScenarioSupport& support) const;
+    /**
+     * \brief Validate() of the energy source: the one chosen exists in this ns-3.
+     * \param support for the one-line error
+     */
+    void ValidateEnergy(const D2dScenarioSupport& support) const;
+    /**
+     * \brief Validate() of the RSS sources: one at a time, drop probabilities in range with
+     * noise, the --rssFile matrix read (m_matrix) and nDevices taken from it.
+     * \param support for the one-line error
+     */
+    void ValidateRss(const D2dScenarioSupport& support);
+    /**
+     * \brief The RSS model of the flags in force (m_rss: the --rssFile matrix, dynamic RSS,
+     * a constant RSS for --dropProbability, or null: the positions), checked as the
+     * parameters are: before the trace files exist.
+     * \param support for the one-line error
+     */
+    void MakeRssModel(const D2dScenarioSupport& support);
+    /**
+     * \brief AddFlags() of the links (D2dLinkOptions), in the order --PrintHelp and run.json list
+     * them. \param flags where to declare them
+     */
+    void AddLinkFlags(D2dScenarioFlags& flags);
+    /**
+     * \brief AddFlags() of the spectrum (D2dSpectrumOptions), in the order --PrintHelp and run.json
+     * list them. \param flags where to declare them
+     */
+    void AddSpectrumFlags(D2dScenarioFlags& flags);
+    /**
+     * \brief AddFlags() of the placement (D2dPlacementOptions) and the mobility
+     * (D2dMobilityOptions), in the order --PrintHelp and run.json list them. \param flags where to
+     * declare them
+     */
+    void AddPlacementFlags(D2dScenarioFlags& flags);
+    /**
+     * \brief AddFlags() of the energy (D2dEnergyOptions), in the order --PrintHelp and run.json
+     * list them. \param flags where to declare them
+     */
+    void AddEnergyFlags(D2dScenarioFlags& flags);
+    /**
+     * \brief AddFlags() of the RSS sources (D2dRssOptions), in the order --PrintHelp and run.json
+     * list them. \param flags where to declare them
+     */
+    void AddRssFlags(D2dScenarioFlags& flags);
+    /**
+     * \brief AddFlags() of the run (D2dRunOptions), in the order --PrintHelp and run.json list
+     * them. \param flags where to declare them
+     */
+    void AddRunFlags(D2dScenarioFlags& flags);
+    /**
+     * \brief AddFlags() of the backend (D2dWifiOptions), in the order --PrintHelp and run.json list
+     * them. \param flags where to declare them
+     */
+    void AddWifiFlags(D2dScenarioFlags& flags);
     /**
      * \brief Validate()'s checks of --backend (which flags act over which backend is
      * D2dFlagScope's): the data mode is one of the standard's, the MTU
