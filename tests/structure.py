@@ -54,9 +54,6 @@ KNOWN = {
         "the user records and the sample arrays parsed by functions of their own",
     ("function", "contrib/d2dlearn/learning/learner/d2d-learner.cc", "RunTraining"):
         "the batch loop and the epoch bookkeeping split",
-    ("function", "contrib/d2dlearn/learning/discovery/d2d-graph-discovery.cc",
-     "D2dGraphDiscovery::GetTypeId"):
-        "graph discovery in parts: the policy and exchange attributes on their classes",
     ("function", "contrib/d2dlearn/learning/helper/d2d-learning-options.cc",
      "D2dLearningOptions::LoadData"):
         "one function per data source (Fashion-MNIST, CIFAR, LEAF, files, synthetic)",
@@ -67,9 +64,6 @@ KNOWN = {
         "the test fixture's network and learners (test/d2d-test-fixtures)",
     ("function", "contrib/d2dlearn/test/d2d-fl-decentralized-test-suite.cc", "RunProtocol"):
         "the test fixture's network and learners (test/d2d-test-fixtures)",
-    ("members", "contrib/d2dlearn/learning/discovery/d2d-graph-discovery.h",
-     "D2dGraphDiscovery"):
-        "graph discovery in parts: iteration state, RL policies, data exchange",
     ("members", "contrib/d2dlearn/core/helper/d2d-network-options.h", "D2dNetworkOptions"):
         "the scenario layer: flag groups as structs of their own",
     ("members", "contrib/d2dlearn/learning/helper/d2d-graph-discovery-helper.h",
