@@ -155,6 +155,7 @@ set(d2dlearn_discovery_sources
     learning/discovery/d2d-supervised-paradigm.cc
     learning/discovery/d2d-graph-discovery.cc
     learning/discovery/d2d-discovery-policies.cc
+    learning/discovery/d2d-datapoint-exchange.cc
     learning/discovery/d2d-link-scorer.cc
     learning/discovery/d2d-shard-exchange.cc
     learning/discovery/d2d-label-propagation.cc
@@ -177,6 +178,7 @@ set(d2dlearn_discovery_headers
     learning/discovery/d2d-graph-discovery.h
     learning/discovery/d2d-discovery-modes.h
     learning/discovery/d2d-discovery-policies.h
+    learning/discovery/d2d-datapoint-exchange.h
     learning/discovery/d2d-link-scorer.h
     learning/discovery/d2d-shard-exchange.h
     learning/discovery/d2d-label-propagation.h

@@ -411,7 +411,7 @@ D2dGraphDiscovery::GetGraphs() const
 const std::vector<D2dGraphDiscovery::Link>&
 D2dGraphDiscovery::GetLinks() const
 {
-    return m_links;
+    return m_exchange.GetLinks();
 }
 
 bool
@@ -838,7 +838,7 @@ D2dGraphDiscovery::SendData()
             link.requested = m_it.demandAt[j].at(i);
             link.allocated = u;
             link.received = D2dFractionalCounts(nl, 0.0);
-            m_links.push_back(link);
+            const std::size_t index = m_exchange.AddLink(link);
             if (total <= 0)
             {
                 continue;
@@ -852,7 +852,7 @@ D2dGraphDiscovery::SendData()
             if (id > 0)
             {
                 m_pending.insert(id);
-                m_dataLinks[id] = m_links.size() - 1;
+                m_exchange.AddMessage(id, index);
             }
         }
     }
@@ -869,12 +869,7 @@ D2dGraphDiscovery::Receive(const D2dReception& r)
     const std::string& kind = r.message->GetKind();
     if (kind == DATA)
     {
-        const auto it = m_dataLinks.find(r.msgId);
-        if (it != m_dataLinks.end())
-        {
-            m_links[it->second].received =
-                D2dMessagePassing::Apportion(p->values, r.ItemsReceived());
-        }
+        m_exchange.Receive(r.msgId, p->values, r.ItemsReceived());
         return;
     }
     if (!r.IsComplete())
@@ -1011,30 +1006,12 @@ void
 D2dGraphDiscovery::ApplyData()
 {
     m_graphs.push_back(m_it.sel);
-    const uint32_t nl = m_paradigm->GetNPartitions();
     std::vector<D2dFractionalCounts> counts;
-    for (uint32_t i = 0; i < m_n; ++i)
-    {
-        counts.push_back(m_paradigm->GetCounts(i));
-    }
-    std::vector<D2dDiscoveryParadigm::Transfer> transfers;
-    for (auto& link : m_links)
-    {
-        if (link.edge != m_edge)
-        {
-            continue;
-        }
-        for (uint32_t l = 0; l < nl; ++l)
-        {
-            counts[link.transmitter][l] -= link.allocated[l];
-            counts[link.receiver][l] += link.received[l];
-        }
-        transfers.push_back({link.transmitter, link.receiver, link.allocated, link.received});
-        m_linkTrace(link);
-    }
-    // A paradigm whose partitions differ between devices (unsupervised clusters) moves the
-    // points itself; otherwise the counts above are the new D_i.
-    const bool moved = m_paradigm->Exchange(transfers);
+    const bool moved = m_exchange.Settle(
+        m_edge,
+        *m_paradigm,
+        [this](const Link& link) { m_linkTrace(link); },
+        counts);
     for (uint32_t i = 0; i < m_n; ++i)
     {
         if (moved)
@@ -1051,7 +1028,6 @@ D2dGraphDiscovery::ApplyData()
             m_excluded[i][m_it.sel[i]] = true;
         }
     }
-    m_dataLinks.clear();
     m_stageTrace(m_edge, "exchanged");
     ++m_edge;
     if (m_edge < m_edges && m_graph != NONE)

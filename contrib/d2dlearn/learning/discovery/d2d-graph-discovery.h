@@ -6,6 +6,7 @@
 #ifndef D2D_GRAPH_DISCOVERY_H
 #define D2D_GRAPH_DISCOVERY_H
 
+#include "d2d-datapoint-exchange.h"
 #include "d2d-discovery-iteration.h"
 #include "d2d-discovery-modes.h"
 #include "d2d-discovery-paradigm.h"
@@ -90,7 +91,8 @@ namespace ns3
  *
  * The policies and the rewards are a D2dDiscoveryPolicies of its own, which stores the
  * attributes that configure them; the enumeration values they take are D2dDiscoveryModes'
- * (BUFFER_SHARED, MULTICAST, ...), inherited.
+ * (BUFFER_SHARED, MULTICAST, ...), inherited. The records of the datapoint exchange are a
+ * D2dDatapointExchange of its own.
  */
 class D2dGraphDiscovery : public Object, public D2dDiscoveryModes
 {
@@ -103,17 +105,8 @@ class D2dGraphDiscovery : public Object, public D2dDiscoveryModes
     D2dGraphDiscovery();
     ~D2dGraphDiscovery() override;
 
-    /** One edge's datapoint exchange: a row of gd_links.csv. */
-    struct Link
-    {
-        uint32_t edge{0};              //!< the edge round (Remark 2), from 0
-        uint32_t receiver{0};          //!< i
-        uint32_t transmitter{0};       //!< j
-        double pDrop{0};               //!< P_D(i, j) when the data was sent
-        D2dFractionalCounts requested; //!< Q_{j->i} as j received it (zeros if lost)
-        D2dFractionalCounts allocated; //!< U_{j->i}: the datapoints j sent (and dropped)
-        D2dFractionalCounts received;  //!< the datapoints that reached i, per partition
-    };
+    /** One edge's datapoint exchange: a row of gd_links.csv (D2dDatapointExchange). */
+    using Link = D2dDatapointExchange::Link;
 
     /**
      * \param transports device i's D2D transport at index i (any backend)
@@ -317,6 +310,7 @@ class D2dGraphDiscovery : public Object, public D2dDiscoveryModes
     Ptr<D2dDiscoveryParadigm> m_paradigm; //!< attribute Paradigm
     Ptr<D2dLinkScorer> m_linkScorer;      //!< attribute LinkScorer (Graph gcn)
     D2dDiscoveryPolicies m_rl;            //!< the RL policies and rewards, and their attributes
+    D2dDatapointExchange m_exchange;      //!< the datapoint exchanges
 
     std::vector<Ptr<D2dTransport>> m_transports;
     Ptr<D2dLinkQuality> m_linkQuality;
@@ -326,7 +320,6 @@ class D2dGraphDiscovery : public Object, public D2dDiscoveryModes
 
     // Run state.
     std::vector<std::vector<int64_t>> m_graphs;
-    std::vector<Link> m_links;
     std::vector<std::vector<bool>> m_excluded;
     std::vector<int64_t> m_fixed;
     std::vector<std::vector<double>> m_linkScores; //!< Graph = gcn
@@ -337,7 +330,6 @@ class D2dGraphDiscovery : public Object, public D2dDiscoveryModes
     Phase m_phase{Phase::REQUEST};
     std::set<uint64_t> m_pending;
     D2dDiscoveryIteration m_it; //!< the iteration's selection, messages and rewards
-    std::map<uint64_t, std::size_t> m_dataLinks; //!< data msgId -> index in m_links
 
     TracedCallback<uint32_t,
                    uint32_t,
