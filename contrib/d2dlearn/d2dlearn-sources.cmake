@@ -284,6 +284,8 @@ set(d2dlearn_discovery_sources
     learning/discovery/d2d-discovery-paradigm.cc
     learning/discovery/d2d-supervised-paradigm.cc
     learning/discovery/d2d-graph-discovery.cc
+    learning/discovery/d2d-discovery-policies.cc
+    learning/discovery/d2d-datapoint-exchange.cc
     learning/discovery/d2d-link-scorer.cc
     learning/discovery/d2d-distributed-pca.cc
     learning/discovery/d2d-pca-exchange.cc
@@ -306,6 +308,9 @@ set(d2dlearn_discovery_headers
     learning/discovery/d2d-discovery-iteration.h
     learning/discovery/d2d-discovery-paradigm.h
     learning/discovery/d2d-supervised-paradigm.h
+    learning/discovery/d2d-discovery-modes.h
+    learning/discovery/d2d-discovery-policies.h
+    learning/discovery/d2d-datapoint-exchange.h
     learning/discovery/d2d-graph-discovery.h
     learning/discovery/d2d-link-scorer.h
     learning/discovery/d2d-shard-exchange.h

@@ -7,7 +7,6 @@
 
 #include "d2d-baseline-graphs.h"
 #include "d2d-discovery-payload.h"
-#include "d2d-diversity-rewards.h"
 #include "d2d-supervised-paradigm.h"
 
 #include "ns3/boolean.h"
@@ -42,149 +41,60 @@ const std::string DATA = "gd_data";
 TypeId
 D2dGraphDiscovery::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::D2dGraphDiscovery")
-            .SetParent<Object>()
-            .SetGroupName("D2dlearn")
-            .AddConstructor<D2dGraphDiscovery>()
-            .AddAttribute("Graph",
-                          "How the graph is found: rl (the policies learn it), closest, "
-                          "most-trusted, uniform, gcn (SetLinkScores), none, fixed "
-                          "(SetFixedGraph: the iterations run on it without learning)",
-                          EnumValue(D2dGraphDiscovery::RL),
-                          D2dMakeEnumAccessor(&D2dGraphDiscovery::m_graph),
-                          MakeEnumChecker(D2dGraphDiscovery::RL,
-                                          "rl",
-                                          D2dGraphDiscovery::CLOSEST,
-                                          "closest",
-                                          D2dGraphDiscovery::MOST_TRUSTED,
-                                          "most-trusted",
-                                          D2dGraphDiscovery::UNIFORM,
-                                          "uniform",
-                                          D2dGraphDiscovery::GCN,
-                                          "gcn",
-                                          D2dGraphDiscovery::NONE,
-                                          "none",
-                                          D2dGraphDiscovery::FIXED,
-                                          "fixed"))
-            .AddAttribute("Iterations",
-                          "RL iterations per edge round",
-                          UintegerValue(5000),
-                          MakeUintegerAccessor(&D2dGraphDiscovery::m_iterations),
-                          MakeUintegerChecker<uint32_t>(1, 10000000))
-            .AddAttribute("BufferSize",
-                          "H: rewards an experience buffer holds",
-                          UintegerValue(256),
-                          MakeUintegerAccessor(&D2dGraphDiscovery::m_bufferSize),
-                          MakeUintegerChecker<uint32_t>(1, 10000000))
-            .AddAttribute("Gamma",
-                          "gamma: weight of the global reward",
-                          DoubleValue(0.5),
-                          MakeDoubleAccessor(&D2dGraphDiscovery::m_gamma),
-                          MakeDoubleChecker<double>(0, 1e6))
-            .AddAttribute("Delta",
-                          "delta: reduction of below-mean rewards",
-                          DoubleValue(0.9),
-                          MakeDoubleAccessor(&D2dGraphDiscovery::m_delta),
-                          MakeDoubleChecker<double>(0, 1))
-            .AddAttribute("Alpha1",
-                          "alpha1: weight of the diversity score in eq. (13)",
-                          DoubleValue(1.0),
-                          MakeDoubleAccessor(&D2dGraphDiscovery::m_alpha1),
-                          MakeDoubleChecker<double>(0, 1e6))
-            .AddAttribute("Alpha2",
-                          "alpha2: weight of P_D in eq. (13)",
-                          DoubleValue(1.0),
-                          MakeDoubleAccessor(&D2dGraphDiscovery::m_alpha2),
-                          MakeDoubleChecker<double>(0, 1e6))
-            .AddAttribute("Alpha3",
-                          "alpha3: weight of the cluster budget in eq. (14), per datapoint (-1: "
-                          "0 without a Budget, 1 / Budget with one; Start sets the value used)",
-                          DoubleValue(-1.0),
-                          MakeDoubleAccessor(&D2dGraphDiscovery::m_alpha3),
-                          MakeDoubleChecker<double>(-1, 1e6))
-            .AddAttribute("Budget",
-                          "B_k: datapoints a cluster may receive over inter-cluster links",
-                          DoubleValue(0.0),
-                          MakeDoubleAccessor(&D2dGraphDiscovery::m_budget),
-                          MakeDoubleChecker<double>(0, 1e12))
-            .AddAttribute("BufferMode",
-                          "per-action (a buffer per (state, action)) or shared (one per device)",
-                          EnumValue(D2dGraphDiscovery::BUFFER_PER_ACTION),
-                          D2dMakeEnumAccessor(&D2dGraphDiscovery::m_bufferMode),
-                          MakeEnumChecker(D2dGraphDiscovery::BUFFER_PER_ACTION,
-                                          "per-action",
-                                          D2dGraphDiscovery::BUFFER_SHARED,
-                                          "shared"))
-            .AddAttribute("BetaMode",
-                          "sign-aware (below-mean R -> R - delta |R|) or literal ((1-delta) R)",
-                          EnumValue(D2dGraphDiscovery::BETA_SIGN_AWARE),
-                          D2dMakeEnumAccessor(&D2dGraphDiscovery::m_betaMode),
-                          MakeEnumChecker(D2dGraphDiscovery::BETA_SIGN_AWARE,
-                                          "sign-aware",
-                                          D2dGraphDiscovery::BETA_LITERAL,
-                                          "literal"))
-            .AddAttribute("StateMode",
-                          "Dynamic RSS: per-link (action j's state is the quantised W_ij) or "
-                          "row (the whole quantised row, the literal state)",
-                          EnumValue(D2dGraphDiscovery::STATE_PER_LINK),
-                          D2dMakeEnumAccessor(&D2dGraphDiscovery::m_stateMode),
-                          MakeEnumChecker(D2dGraphDiscovery::STATE_PER_LINK,
-                                          "per-link",
-                                          D2dGraphDiscovery::STATE_ROW,
-                                          "row"))
-            .AddAttribute("Edges",
-                          "E: incoming edges per device, discovered one after another",
-                          UintegerValue(1),
-                          MakeUintegerAccessor(&D2dGraphDiscovery::m_edges),
-                          MakeUintegerChecker<uint32_t>(1, 1000))
-            .AddAttribute("ReliabilityThreshold",
-                          "alpha_D: P_D bound on every pair of a reliable cluster (eq. (1))",
-                          DoubleValue(0.1),
-                          MakeDoubleAccessor(&D2dGraphDiscovery::m_alphaD),
-                          MakeDoubleChecker<double>(0, 1))
-            .AddAttribute("ControlReliable",
-                          "Send the control messages (request, V, Q, U, reward) reliably",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&D2dGraphDiscovery::m_controlReliable),
-                          MakeBooleanChecker())
-            .AddAttribute("DataReliable",
-                          "Send the datapoints reliably",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&D2dGraphDiscovery::m_dataReliable),
-                          MakeBooleanChecker())
-            .AddAttribute("BytesPerPoint",
-                          "Size of a datapoint on the air (785: a Fashion-MNIST image + label; "
-                          "D2dGraphDiscoveryHelper sets it from the data set unless given)",
-                          UintegerValue(785),
-                          MakeUintegerAccessor(&D2dGraphDiscovery::m_bytesPerPoint),
-                          MakeUintegerChecker<uint32_t>(1, 100000000))
-            .AddAttribute("RewardBytes",
-                          "Size of a reward message (r^L and d' as two float32), bytes",
-                          UintegerValue(8),
-                          MakeUintegerAccessor(&D2dGraphDiscovery::m_rewardBytes),
-                          MakeUintegerChecker<uint32_t>(1, 1500))
-            .AddAttribute("GlobalRewardBytes",
-                          "Size of a cluster head's r^G message (one float32), bytes",
-                          UintegerValue(4),
-                          MakeUintegerAccessor(&D2dGraphDiscovery::m_globalRewardBytes),
-                          MakeUintegerChecker<uint32_t>(1, 1500))
-            .AddAttribute("RewardSharing",
-                          "How local rewards reach the cluster: cluster-head (members -> head, "
-                          "head -> members with r^G; O(1) messages per device) or multicast "
-                          "(every member to every other, the literal reading)",
-                          EnumValue(D2dGraphDiscovery::CLUSTER_HEAD),
-                          D2dMakeEnumAccessor(&D2dGraphDiscovery::m_rewardSharing),
-                          MakeEnumChecker(D2dGraphDiscovery::CLUSTER_HEAD,
-                                          "cluster-head",
-                                          D2dGraphDiscovery::MULTICAST,
-                                          "multicast"))
-            .AddAttribute("IterationPeriod",
-                          "Iterations start at multiples of this period (0: each right after "
-                          "the previous); with dynamic RSS, the RSS step",
-                          TimeValue(Seconds(0)),
-                          MakeTimeAccessor(&D2dGraphDiscovery::m_iterationPeriod),
-                          MakeTimeChecker(Seconds(0)))
+    static TypeId tid = [] {
+        TypeId t = TypeId("ns3::D2dGraphDiscovery")
+                       .SetParent<Object>()
+                       .SetGroupName("D2dlearn")
+                       .AddConstructor<D2dGraphDiscovery>()
+                       .AddAttribute("Graph",
+                                     "How the graph is found: rl (the policies learn it), closest, "
+                                     "most-trusted, uniform, gcn (SetLinkScores), none, fixed "
+                                     "(SetFixedGraph: the iterations run on it without learning)",
+                                     EnumValue(D2dGraphDiscovery::RL),
+                                     D2dMakeEnumAccessor(&D2dGraphDiscovery::m_graph),
+                                     MakeEnumChecker(D2dGraphDiscovery::RL,
+                                                     "rl",
+                                                     D2dGraphDiscovery::CLOSEST,
+                                                     "closest",
+                                                     D2dGraphDiscovery::MOST_TRUSTED,
+                                                     "most-trusted",
+                                                     D2dGraphDiscovery::UNIFORM,
+                                                     "uniform",
+                                                     D2dGraphDiscovery::GCN,
+                                                     "gcn",
+                                                     D2dGraphDiscovery::NONE,
+                                                     "none",
+                                                     D2dGraphDiscovery::FIXED,
+                                                     "fixed"))
+                       .AddAttribute("Iterations",
+                                     "RL iterations per edge round",
+                                     UintegerValue(5000),
+                                     MakeUintegerAccessor(&D2dGraphDiscovery::m_iterations),
+                                     MakeUintegerChecker<uint32_t>(1, 10000000));
+        // The attributes keep their former order, which run.json follows.
+        AddPolicyAttributes(t);
+        t.AddAttribute("Edges",
+                       "E: incoming edges per device, discovered one after another",
+                       UintegerValue(1),
+                       MakeUintegerAccessor(&D2dGraphDiscovery::m_edges),
+                       MakeUintegerChecker<uint32_t>(1, 1000))
+            .AddAttribute(
+                "ReliabilityThreshold",
+                "alpha_D: P_D bound on every pair of a reliable cluster (eq. (1))",
+                DoubleValue(0.1),
+                MakeDoubleAccessor(
+                    &D2dGraphDiscovery::
+                        SetPolicyParameter<double, &D2dDiscoveryPolicies::Parameters::alphaD>,
+                    &D2dGraphDiscovery::
+                        GetPolicyParameter<double, &D2dDiscoveryPolicies::Parameters::alphaD>),
+                MakeDoubleChecker<double>(0, 1));
+        AddMessageAttributes(t);
+        t.AddAttribute("IterationPeriod",
+                       "Iterations start at multiples of this period (0: each right after "
+                       "the previous); with dynamic RSS, the RSS step",
+                       TimeValue(Seconds(0)),
+                       MakeTimeAccessor(&D2dGraphDiscovery::m_iterationPeriod),
+                       MakeTimeChecker(Seconds(0)))
             .AddAttribute("GuardTime",
                           "Time between the end of a phase's last message and the next phase",
                           TimeValue(MilliSeconds(1)),
@@ -196,28 +106,210 @@ D2dGraphDiscovery::GetTypeId()
                           MakePointerAccessor(&D2dGraphDiscovery::m_paradigm),
                           MakePointerChecker<D2dDiscoveryParadigm>())
             .AddAttribute("LinkScorer",
-                          "Graph gcn: scores every link at Start unless SetLinkScores gave the "
+                          "Graph gcn: scores every link at Start unless SetLinkScores gave "
+                          "the "
                           "scores (e.g. D2dGcnGraphScorer, the GCN baseline of App. C)",
                           PointerValue(),
                           MakePointerAccessor(&D2dGraphDiscovery::m_linkScorer),
-                          MakePointerChecker<D2dLinkScorer>())
-            .AddTraceSource("Iteration",
-                            "One device's choice and rewards in one iteration",
-                            MakeTraceSourceAccessor(&D2dGraphDiscovery::m_iterationTrace),
-                            "ns3::D2dGraphDiscovery::IterationTracedCallback")
-            .AddTraceSource("Histogram",
-                            "A device's partition counts before and after an edge's exchange",
-                            MakeTraceSourceAccessor(&D2dGraphDiscovery::m_histogramTrace),
-                            "ns3::D2dGraphDiscovery::HistogramTracedCallback")
-            .AddTraceSource("Link",
-                            "One datapoint exchange over an edge",
-                            MakeTraceSourceAccessor(&D2dGraphDiscovery::m_linkTrace),
-                            "ns3::D2dGraphDiscovery::LinkTracedCallback")
-            .AddTraceSource("Stage",
-                            "An edge round's learning ended or its datapoints moved",
-                            MakeTraceSourceAccessor(&D2dGraphDiscovery::m_stageTrace),
-                            "ns3::D2dGraphDiscovery::StageTracedCallback");
+                          MakePointerChecker<D2dLinkScorer>());
+        AddTraceSources(t);
+        return t;
+    }();
     return tid;
+}
+
+void
+D2dGraphDiscovery::AddPolicyAttributes(TypeId& tid)
+{
+    tid.AddAttribute(
+           "BufferSize",
+           "H: rewards an experience buffer holds",
+           UintegerValue(256),
+           MakeUintegerAccessor(
+               &D2dGraphDiscovery::
+                   SetPolicyParameter<uint32_t, &D2dDiscoveryPolicies::Parameters::bufferSize>,
+               &D2dGraphDiscovery::
+                   GetPolicyParameter<uint32_t, &D2dDiscoveryPolicies::Parameters::bufferSize>),
+           MakeUintegerChecker<uint32_t>(1, 10000000))
+        .AddAttribute(
+            "Gamma",
+            "gamma: weight of the global reward",
+            DoubleValue(0.5),
+            MakeDoubleAccessor(
+                &D2dGraphDiscovery::SetPolicyParameter<double,
+                                                       &D2dDiscoveryPolicies::Parameters::gamma>,
+                &D2dGraphDiscovery::GetPolicyParameter<double,
+                                                       &D2dDiscoveryPolicies::Parameters::gamma>),
+            MakeDoubleChecker<double>(0, 1e6))
+        .AddAttribute(
+            "Delta",
+            "delta: reduction of below-mean rewards",
+            DoubleValue(0.9),
+            MakeDoubleAccessor(
+                &D2dGraphDiscovery::SetPolicyParameter<double,
+                                                       &D2dDiscoveryPolicies::Parameters::delta>,
+                &D2dGraphDiscovery::GetPolicyParameter<double,
+                                                       &D2dDiscoveryPolicies::Parameters::delta>),
+            MakeDoubleChecker<double>(0, 1))
+        .AddAttribute(
+            "Alpha1",
+            "alpha1: weight of the diversity score in eq. (13)",
+            DoubleValue(1.0),
+            MakeDoubleAccessor(
+                &D2dGraphDiscovery::SetPolicyParameter<double,
+                                                       &D2dDiscoveryPolicies::Parameters::alpha1>,
+                &D2dGraphDiscovery::GetPolicyParameter<double,
+                                                       &D2dDiscoveryPolicies::Parameters::alpha1>),
+            MakeDoubleChecker<double>(0, 1e6))
+        .AddAttribute(
+            "Alpha2",
+            "alpha2: weight of P_D in eq. (13)",
+            DoubleValue(1.0),
+            MakeDoubleAccessor(
+                &D2dGraphDiscovery::SetPolicyParameter<double,
+                                                       &D2dDiscoveryPolicies::Parameters::alpha2>,
+                &D2dGraphDiscovery::GetPolicyParameter<double,
+                                                       &D2dDiscoveryPolicies::Parameters::alpha2>),
+            MakeDoubleChecker<double>(0, 1e6))
+        .AddAttribute(
+            "Alpha3",
+            "alpha3: weight of the cluster budget in eq. (14), per datapoint (-1: "
+            "0 without a Budget, 1 / Budget with one; Start sets the value used)",
+            DoubleValue(-1.0),
+            MakeDoubleAccessor(
+                &D2dGraphDiscovery::SetPolicyParameter<double,
+                                                       &D2dDiscoveryPolicies::Parameters::alpha3>,
+                &D2dGraphDiscovery::GetPolicyParameter<double,
+                                                       &D2dDiscoveryPolicies::Parameters::alpha3>),
+            MakeDoubleChecker<double>(-1, 1e6))
+        .AddAttribute(
+            "Budget",
+            "B_k: datapoints a cluster may receive over inter-cluster links",
+            DoubleValue(0.0),
+            MakeDoubleAccessor(
+                &D2dGraphDiscovery::SetPolicyParameter<double,
+                                                       &D2dDiscoveryPolicies::Parameters::budget>,
+                &D2dGraphDiscovery::GetPolicyParameter<double,
+                                                       &D2dDiscoveryPolicies::Parameters::budget>),
+            MakeDoubleChecker<double>(0, 1e12))
+        .AddAttribute(
+            "BufferMode",
+            "per-action (a buffer per (state, action)) or shared (one per device)",
+            EnumValue(D2dGraphDiscovery::BUFFER_PER_ACTION),
+            D2dMakeEnumAccessor(
+                &D2dGraphDiscovery::
+                    SetPolicyParameter<BufferMode, &D2dDiscoveryPolicies::Parameters::bufferMode>,
+                &D2dGraphDiscovery::
+                    GetPolicyParameter<BufferMode, &D2dDiscoveryPolicies::Parameters::bufferMode>),
+            MakeEnumChecker(D2dGraphDiscovery::BUFFER_PER_ACTION,
+                            "per-action",
+                            D2dGraphDiscovery::BUFFER_SHARED,
+                            "shared"))
+        .AddAttribute(
+            "BetaMode",
+            "sign-aware (below-mean R -> R - delta |R|) or literal ((1-delta) R)",
+            EnumValue(D2dGraphDiscovery::BETA_SIGN_AWARE),
+            D2dMakeEnumAccessor(
+                &D2dGraphDiscovery::SetPolicyParameter<BetaMode,
+                                                       &D2dDiscoveryPolicies::Parameters::betaMode>,
+                &D2dGraphDiscovery::
+                    GetPolicyParameter<BetaMode, &D2dDiscoveryPolicies::Parameters::betaMode>),
+            MakeEnumChecker(D2dGraphDiscovery::BETA_SIGN_AWARE,
+                            "sign-aware",
+                            D2dGraphDiscovery::BETA_LITERAL,
+                            "literal"))
+        .AddAttribute(
+            "StateMode",
+            "Dynamic RSS: per-link (action j's state is the quantised W_ij) or "
+            "row (the whole quantised row, the literal state)",
+            EnumValue(D2dGraphDiscovery::STATE_PER_LINK),
+            D2dMakeEnumAccessor(
+                &D2dGraphDiscovery::
+                    SetPolicyParameter<StateMode, &D2dDiscoveryPolicies::Parameters::stateMode>,
+                &D2dGraphDiscovery::
+                    GetPolicyParameter<StateMode, &D2dDiscoveryPolicies::Parameters::stateMode>),
+            MakeEnumChecker(D2dGraphDiscovery::STATE_PER_LINK,
+                            "per-link",
+                            D2dGraphDiscovery::STATE_ROW,
+                            "row"));
+}
+
+void
+D2dGraphDiscovery::AddMessageAttributes(TypeId& tid)
+{
+    tid.AddAttribute("ControlReliable",
+                     "Send the control messages (request, V, Q, U, reward) reliably",
+                     BooleanValue(true),
+                     MakeBooleanAccessor(&D2dGraphDiscovery::m_controlReliable),
+                     MakeBooleanChecker())
+        .AddAttribute("DataReliable",
+                      "Send the datapoints reliably",
+                      BooleanValue(false),
+                      MakeBooleanAccessor(&D2dGraphDiscovery::m_dataReliable),
+                      MakeBooleanChecker())
+        .AddAttribute("BytesPerPoint",
+                      "Size of a datapoint on the air (785: a Fashion-MNIST image + label; "
+                      "D2dGraphDiscoveryHelper sets it from the data set unless given)",
+                      UintegerValue(785),
+                      MakeUintegerAccessor(&D2dGraphDiscovery::m_bytesPerPoint),
+                      MakeUintegerChecker<uint32_t>(1, 100000000))
+        .AddAttribute(
+            "RewardBytes",
+            "Size of a reward message (r^L and d' as two float32), bytes",
+            UintegerValue(8),
+            MakeUintegerAccessor(
+                &D2dGraphDiscovery::
+                    SetPolicyParameter<uint32_t, &D2dDiscoveryPolicies::Parameters::rewardBytes>,
+                &D2dGraphDiscovery::
+                    GetPolicyParameter<uint32_t, &D2dDiscoveryPolicies::Parameters::rewardBytes>),
+            MakeUintegerChecker<uint32_t>(1, 1500))
+        .AddAttribute(
+            "GlobalRewardBytes",
+            "Size of a cluster head's r^G message (one float32), bytes",
+            UintegerValue(4),
+            MakeUintegerAccessor(&D2dGraphDiscovery::SetPolicyParameter<
+                                     uint32_t,
+                                     &D2dDiscoveryPolicies::Parameters::globalRewardBytes>,
+                                 &D2dGraphDiscovery::GetPolicyParameter<
+                                     uint32_t,
+                                     &D2dDiscoveryPolicies::Parameters::globalRewardBytes>),
+            MakeUintegerChecker<uint32_t>(1, 1500))
+        .AddAttribute("RewardSharing",
+                      "How local rewards reach the cluster: cluster-head (members -> head, "
+                      "head -> members with r^G; O(1) messages per device) or multicast "
+                      "(every member to every other, the literal reading)",
+                      EnumValue(D2dGraphDiscovery::CLUSTER_HEAD),
+                      D2dMakeEnumAccessor(&D2dGraphDiscovery::SetPolicyParameter<
+                                              RewardSharing,
+                                              &D2dDiscoveryPolicies::Parameters::rewardSharing>,
+                                          &D2dGraphDiscovery::GetPolicyParameter<
+                                              RewardSharing,
+                                              &D2dDiscoveryPolicies::Parameters::rewardSharing>),
+                      MakeEnumChecker(D2dGraphDiscovery::CLUSTER_HEAD,
+                                      "cluster-head",
+                                      D2dGraphDiscovery::MULTICAST,
+                                      "multicast"));
+}
+
+void
+D2dGraphDiscovery::AddTraceSources(TypeId& tid)
+{
+    tid.AddTraceSource("Iteration",
+                       "One device's choice and rewards in one iteration",
+                       MakeTraceSourceAccessor(&D2dGraphDiscovery::m_iterationTrace),
+                       "ns3::D2dGraphDiscovery::IterationTracedCallback")
+        .AddTraceSource("Histogram",
+                        "A device's partition counts before and after an edge's exchange",
+                        MakeTraceSourceAccessor(&D2dGraphDiscovery::m_histogramTrace),
+                        "ns3::D2dGraphDiscovery::HistogramTracedCallback")
+        .AddTraceSource("Link",
+                        "One datapoint exchange over an edge",
+                        MakeTraceSourceAccessor(&D2dGraphDiscovery::m_linkTrace),
+                        "ns3::D2dGraphDiscovery::LinkTracedCallback")
+        .AddTraceSource("Stage",
+                        "An edge round's learning ended or its datapoints moved",
+                        MakeTraceSourceAccessor(&D2dGraphDiscovery::m_stageTrace),
+                        "ns3::D2dGraphDiscovery::StageTracedCallback");
 }
 
 D2dGraphDiscovery::D2dGraphDiscovery()
@@ -301,13 +393,13 @@ D2dGraphDiscovery::GetParadigm() const
 const std::vector<uint32_t>&
 D2dGraphDiscovery::GetClusters() const
 {
-    return m_clusters;
+    return m_rl.GetClusters();
 }
 
 const std::vector<std::vector<D2dLinkPolicy>>&
 D2dGraphDiscovery::GetPolicies() const
 {
-    return m_policies;
+    return m_rl.GetPolicies();
 }
 
 const std::vector<std::vector<int64_t>>&
@@ -319,7 +411,7 @@ D2dGraphDiscovery::GetGraphs() const
 const std::vector<D2dGraphDiscovery::Link>&
 D2dGraphDiscovery::GetLinks() const
 {
-    return m_links;
+    return m_exchange.GetLinks();
 }
 
 bool
@@ -337,22 +429,7 @@ D2dGraphDiscovery::DropProbability(uint32_t rx, uint32_t tx) const
 std::vector<uint32_t>
 D2dGraphDiscovery::CurrentStates(uint32_t rx)
 {
-    std::vector<uint32_t> states(m_n, 0);
-    if (!m_linkQuality->IsDynamic())
-    {
-        return states; // static RSS: one state (App. C, S = 1)
-    }
-    for (uint32_t j = 0; j < m_n; ++j)
-    {
-        states[j] = j == rx ? 0 : m_linkQuality->GetLinkState(rx, j);
-    }
-    if (m_stateMode == STATE_ROW)
-    {
-        auto& ids = m_rowStates[rx];
-        const auto it = ids.emplace(states, ids.size()).first;
-        std::fill(states.begin(), states.end(), it->second);
-    }
-    return states;
+    return m_rl.CurrentStates(rx, *m_linkQuality);
 }
 
 void
@@ -372,10 +449,6 @@ D2dGraphDiscovery::Start()
     NS_ABORT_MSG_IF(m_graph == GCN && m_linkScores.size() != m_n,
                     "D2dGraphDiscovery: Graph gcn needs a LinkScorer or SetLinkScores with N x N "
                     "scores");
-    if (m_alpha3 < 0)
-    {
-        m_alpha3 = m_budget > 0 ? 1.0 / m_budget : 0.0; // the value used, as run.json records it
-    }
     std::vector<std::vector<double>> p(m_n, std::vector<double>(m_n, 0.0));
     for (uint32_t i = 0; i < m_n; ++i)
     {
@@ -384,48 +457,11 @@ D2dGraphDiscovery::Start()
             p[i][j] = i == j ? 0.0 : DropProbability(i, j);
         }
     }
-    m_clusters = D2dDiversityRewards::Clusters(p, m_alphaD);
-    m_out.assign(m_n, false);
-    for (uint32_t i = 0; i < m_n; ++i)
-    {
-        m_out[i] = !m_paradigm->TakesPart(i);
-    }
-    if (std::find(m_out.begin(), m_out.end(), true) != m_out.end())
-    {
-        // A device sitting out is a cluster of its own (it sends and receives no reward);
-        // the others keep their clusters, numbered again in order of first member.
-        std::map<uint32_t, uint32_t> renumbered;
-        std::vector<uint32_t> clusters(m_n, 0);
-        uint32_t next = 0;
-        for (uint32_t i = 0; i < m_n; ++i)
-        {
-            if (m_out[i])
-            {
-                clusters[i] = next++;
-                continue;
-            }
-            auto it = renumbered.find(m_clusters[i]);
-            if (it == renumbered.end())
-            {
-                it = renumbered.emplace(m_clusters[i], next++).first;
-            }
-            clusters[i] = it->second;
-        }
-        m_clusters = std::move(clusters);
-    }
-    m_clusterMembers.clear();
-    for (uint32_t i = 0; i < m_n; ++i)
-    {
-        if (m_clusters[i] >= m_clusterMembers.size())
-        {
-            m_clusterMembers.resize(m_clusters[i] + 1);
-        }
-        m_clusterMembers[m_clusters[i]].push_back(i);
-    }
+    m_rl.Start(p, *m_paradigm);
     m_excluded.assign(m_n, std::vector<bool>(m_n, false));
     for (uint32_t out = 0; out < m_n; ++out)
     {
-        if (!m_out[out])
+        if (!m_rl.SitsOut(out))
         {
             continue;
         }
@@ -435,7 +471,6 @@ D2dGraphDiscovery::Start()
             m_excluded[out][i] = true; // nor into it
         }
     }
-    m_rowStates.assign(m_n, {});
     m_edge = 0;
     StartEdge();
 }
@@ -447,27 +482,11 @@ D2dGraphDiscovery::StartEdge()
     {
         m_histogramTrace("before", m_edge, i, m_paradigm->GetCounts(i));
     }
-    m_policies.emplace_back();
-    if (m_graph == RL)
-    {
-        for (uint32_t i = 0; i < m_n; ++i)
-        {
-            m_policies.back().emplace_back(
-                m_n,
-                i,
-                m_bufferSize,
-                m_delta,
-                m_bufferMode == BUFFER_SHARED ? D2dLinkPolicy::BufferMode::SHARED
-                                              : D2dLinkPolicy::BufferMode::PER_ACTION,
-                m_betaMode == BETA_LITERAL ? D2dLinkPolicy::BetaMode::LITERAL
-                                           : D2dLinkPolicy::BetaMode::SIGN_AWARE);
-        }
-    }
+    m_rl.AddEdge(m_graph == RL);
     m_iteration = 0;
     m_final = m_graph != RL && m_graph != FIXED;
     if (m_final)
     {
-        m_learningEnd.push_back(Simulator::Now());
         m_stageTrace(m_edge, "learned");
     }
     StartIteration();
@@ -520,7 +539,6 @@ D2dGraphDiscovery::BaselineGraph()
 void
 D2dGraphDiscovery::StartIteration()
 {
-    m_iterationStart = Simulator::Now();
     const uint32_t nl = m_paradigm->GetNPartitions();
     m_it.sel.assign(m_n, -1);
     m_it.selState.assign(m_n, 0);
@@ -539,7 +557,7 @@ D2dGraphDiscovery::StartIteration()
             {
                 continue;
             }
-            const auto probs = m_policies[m_edge][i].Probabilities(states, allowed);
+            const auto probs = m_rl.GetPolicy(m_edge, i).Probabilities(states, allowed);
             const double u = m_uniform->GetValue();
             const uint32_t j =
                 m_final ? D2dLinkPolicy::Greedy(probs) : D2dLinkPolicy::Sample(probs, u);
@@ -557,7 +575,7 @@ D2dGraphDiscovery::StartIteration()
     }
     for (uint32_t i = 0; i < m_n; ++i)
     {
-        if (m_it.sel[i] >= 0 && (m_out[i] || m_out[m_it.sel[i]]))
+        if (m_it.sel[i] >= 0 && (m_rl.SitsOut(i) || m_rl.SitsOut(m_it.sel[i])))
         {
             m_it.sel[i] = -1; // a fixed graph's link of a device that sits out
         }
@@ -749,12 +767,9 @@ D2dGraphDiscovery::SendRewards()
             m_it.sel[i] < 0
                 ? 0.0
                 : m_paradigm->GainFrom(i, m_it.sel[i], u, m_it.selDrop[i], m_it.sentBy[i]);
-        m_it.localReward[i] =
-            m_it.sel[i] < 0
-                ? 0.0
-                : D2dDiversityRewards::LocalReward(g, m_it.selDrop[i], m_alpha1, m_alpha2);
+        m_it.localReward[i] = m_it.sel[i] < 0 ? 0.0 : m_rl.LocalReward(g, m_it.selDrop[i]);
         double points = 0;
-        if (m_it.sel[i] >= 0 && m_clusters[m_it.sel[i]] != m_clusters[i])
+        if (m_it.sel[i] >= 0 && m_rl.IsInterCluster(i, m_it.sel[i]))
         {
             for (double x : u)
             {
@@ -763,25 +778,7 @@ D2dGraphDiscovery::SendRewards()
         }
         m_it.interCluster[i] = points;
         m_it.gain[i] = g;
-        const auto& members = m_clusterMembers[m_clusters[i]];
-        std::vector<uint32_t> others;
-        if (m_rewardSharing == CLUSTER_HEAD)
-        {
-            if (members.front() != i)
-            {
-                others.push_back(members.front()); // to the head only
-            }
-        }
-        else
-        {
-            for (uint32_t m : members)
-            {
-                if (m != i)
-                {
-                    others.push_back(m);
-                }
-            }
-        }
+        const auto others = m_rl.RewardDestinations(i);
         if (!others.empty())
         {
             auto p = MakePayload({});
@@ -790,7 +787,7 @@ D2dGraphDiscovery::SendRewards()
             SendControl(i,
                         others,
                         REWARD,
-                        m_rewardBytes + m_paradigm->GetRewardExtraBytes(),
+                        m_rl.GetParameters().rewardBytes + m_paradigm->GetRewardExtraBytes(),
                         p,
                         control);
         }
@@ -801,10 +798,11 @@ void
 D2dGraphDiscovery::SendGlobalRewards()
 {
     const auto control = ControlMode();
-    for (const auto& members : m_clusterMembers)
+    for (const auto& members : m_rl.GetClusterMembers())
     {
         const uint32_t head = members.front();
-        m_it.global[head] = m_out[head] ? 0.0 : ClusterGlobalReward(head);
+        m_it.global[head] =
+            m_rl.SitsOut(head) ? 0.0 : m_rl.ClusterGlobalReward(head, m_it, *m_paradigm);
         if (members.size() > 1)
         {
             auto p = MakePayload({});
@@ -812,7 +810,7 @@ D2dGraphDiscovery::SendGlobalRewards()
             SendControl(head,
                         std::vector<uint32_t>(members.begin() + 1, members.end()),
                         GLOBAL,
-                        m_globalRewardBytes,
+                        m_rl.GetParameters().globalRewardBytes,
                         p,
                         control);
         }
@@ -840,7 +838,7 @@ D2dGraphDiscovery::SendData()
             link.requested = m_it.demandAt[j].at(i);
             link.allocated = u;
             link.received = D2dFractionalCounts(nl, 0.0);
-            m_links.push_back(link);
+            const std::size_t index = m_exchange.AddLink(link);
             if (total <= 0)
             {
                 continue;
@@ -854,7 +852,7 @@ D2dGraphDiscovery::SendData()
             if (id > 0)
             {
                 m_pending.insert(id);
-                m_dataLinks[id] = m_links.size() - 1;
+                m_exchange.AddMessage(id, index);
             }
         }
     }
@@ -871,12 +869,7 @@ D2dGraphDiscovery::Receive(const D2dReception& r)
     const std::string& kind = r.message->GetKind();
     if (kind == DATA)
     {
-        const auto it = m_dataLinks.find(r.msgId);
-        if (it != m_dataLinks.end())
-        {
-            m_links[it->second].received =
-                D2dMessagePassing::Apportion(p->values, r.ItemsReceived());
-        }
+        m_exchange.Receive(r.msgId, p->values, r.ItemsReceived());
         return;
     }
     if (!r.IsComplete())
@@ -949,7 +942,7 @@ D2dGraphDiscovery::PhaseDone()
         RunPhase(m_final ? Phase::DATA : Phase::REWARD);
         break;
     case Phase::REWARD:
-        if (m_rewardSharing == CLUSTER_HEAD)
+        if (m_rl.SharesThroughHead())
         {
             RunPhase(Phase::GLOBAL);
         }
@@ -967,47 +960,16 @@ D2dGraphDiscovery::PhaseDone()
     }
 }
 
-double
-D2dGraphDiscovery::ClusterGlobalReward(uint32_t i) const
-{
-    const uint32_t k = m_clusters[i];
-    std::vector<double> members{m_it.localReward[i]};
-    std::vector<uint32_t> devices{i};
-    double points = m_it.interCluster[i];
-    for (const auto& [m, rp] : m_it.rewardsAt[i])
-    {
-        if (m_clusters[m] == k)
-        {
-            members.push_back(rp.first);
-            devices.push_back(m);
-            points += rp.second;
-        }
-    }
-    if (m_paradigm->HasSystemAgreement())
-    {
-        // Eq. (17): the system agreement of the devices whose statistics reached i, then the
-        // budget term.
-        return m_paradigm->SystemAgreement(devices) +
-               (m_budget > 0 ? m_alpha3 * (m_budget - points) : 0.0);
-    }
-    return m_budget > 0
-               ? D2dDiversityRewards::GlobalReward(members, m_n, m_alpha3, m_budget, points)
-               : D2dDiversityRewards::GlobalReward(members, m_n, 0.0, 0.0, 0.0);
-}
-
 void
 D2dGraphDiscovery::EndIteration()
 {
     for (uint32_t i = 0; i < m_n; ++i)
     {
-        // Multicast, a head, or a member whose r^G was lost: from the rewards at i.
-        const bool fromHead = m_rewardSharing == CLUSTER_HEAD &&
-                              m_clusterMembers[m_clusters[i]].front() != i && m_it.globalArrived[i];
-        const double global = m_out[i] ? 0.0 : fromHead ? m_it.global[i] : ClusterGlobalReward(i);
-        const double reward = m_it.localReward[i] + m_gamma * global;
+        const double global = m_rl.GlobalRewardAt(i, m_it, *m_paradigm);
+        const double reward = m_rl.Reward(m_it.localReward[i], global);
         if (m_it.sel[i] >= 0 && m_graph == RL)
         {
-            m_policies[m_edge][i].Update(m_it.selState[i], m_it.sel[i], reward);
+            m_rl.GetPolicy(m_edge, i).Update(m_it.selState[i], m_it.sel[i], reward);
         }
         m_iterationTrace(m_edge,
                          m_iteration,
@@ -1024,7 +986,6 @@ D2dGraphDiscovery::EndIteration()
     if (m_iteration >= m_iterations)
     {
         m_final = true;
-        m_learningEnd.push_back(Simulator::Now());
         m_stageTrace(m_edge, "learned");
     }
     if (m_iterationPeriod.IsStrictlyPositive())
@@ -1045,30 +1006,12 @@ void
 D2dGraphDiscovery::ApplyData()
 {
     m_graphs.push_back(m_it.sel);
-    const uint32_t nl = m_paradigm->GetNPartitions();
     std::vector<D2dFractionalCounts> counts;
-    for (uint32_t i = 0; i < m_n; ++i)
-    {
-        counts.push_back(m_paradigm->GetCounts(i));
-    }
-    std::vector<D2dDiscoveryParadigm::Transfer> transfers;
-    for (auto& link : m_links)
-    {
-        if (link.edge != m_edge)
-        {
-            continue;
-        }
-        for (uint32_t l = 0; l < nl; ++l)
-        {
-            counts[link.transmitter][l] -= link.allocated[l];
-            counts[link.receiver][l] += link.received[l];
-        }
-        transfers.push_back({link.transmitter, link.receiver, link.allocated, link.received});
-        m_linkTrace(link);
-    }
-    // A paradigm whose partitions differ between devices (unsupervised clusters) moves the
-    // points itself; otherwise the counts above are the new D_i.
-    const bool moved = m_paradigm->Exchange(transfers);
+    const bool moved = m_exchange.Settle(
+        m_edge,
+        *m_paradigm,
+        [this](const Link& link) { m_linkTrace(link); },
+        counts);
     for (uint32_t i = 0; i < m_n; ++i)
     {
         if (moved)
@@ -1085,7 +1028,6 @@ D2dGraphDiscovery::ApplyData()
             m_excluded[i][m_it.sel[i]] = true;
         }
     }
-    m_dataLinks.clear();
     m_stageTrace(m_edge, "exchanged");
     ++m_edge;
     if (m_edge < m_edges && m_graph != NONE)

@@ -6,9 +6,12 @@
 #ifndef D2D_GRAPH_DISCOVERY_H
 #define D2D_GRAPH_DISCOVERY_H
 
+#include "d2d-datapoint-exchange.h"
 #include "d2d-discovery-iteration.h"
+#include "d2d-discovery-modes.h"
 #include "d2d-discovery-paradigm.h"
 #include "d2d-discovery-payload.h"
+#include "d2d-discovery-policies.h"
 #include "d2d-link-policy.h"
 #include "d2d-link-scorer.h"
 
@@ -85,8 +88,13 @@ namespace ns3
  * A device the paradigm says does not take part (TakesPart) sits the discovery out: no
  * receiver may pick it, it picks no transmitter, and it is a reliable cluster of its own, so
  * it sends and receives no reward (its r^L and r^G are 0 in the traces).
+ *
+ * The policies and the rewards are a D2dDiscoveryPolicies of its own, which stores the
+ * attributes that configure them; the enumeration values they take are D2dDiscoveryModes'
+ * (BUFFER_SHARED, MULTICAST, ...), inherited. The records of the datapoint exchange are a
+ * D2dDatapointExchange of its own.
  */
-class D2dGraphDiscovery : public Object
+class D2dGraphDiscovery : public Object, public D2dDiscoveryModes
 {
   public:
     /**
@@ -97,17 +105,8 @@ class D2dGraphDiscovery : public Object
     D2dGraphDiscovery();
     ~D2dGraphDiscovery() override;
 
-    /** One edge's datapoint exchange: a row of gd_links.csv. */
-    struct Link
-    {
-        uint32_t edge{0};              //!< the edge round (Remark 2), from 0
-        uint32_t receiver{0};          //!< i
-        uint32_t transmitter{0};       //!< j
-        double pDrop{0};               //!< P_D(i, j) when the data was sent
-        D2dFractionalCounts requested; //!< Q_{j->i} as j received it (zeros if lost)
-        D2dFractionalCounts allocated; //!< U_{j->i}: the datapoints j sent (and dropped)
-        D2dFractionalCounts received;  //!< the datapoints that reached i, per partition
-    };
+    /** One edge's datapoint exchange: a row of gd_links.csv (D2dDatapointExchange). */
+    using Link = D2dDatapointExchange::Link;
 
     /**
      * \param transports device i's D2D transport at index i (any backend)
@@ -176,34 +175,6 @@ class D2dGraphDiscovery : public Object
         GCN,          //!< highest link score (SetLinkScores, D2dBaselineGraphs::HighestScore)
         NONE,         //!< no graph: nothing is exchanged
         FIXED         //!< SetFixedGraph: iterations on a given graph, no learning
-    };
-
-    /** Values of BufferMode: the experience buffers (D2dLinkPolicy::BufferMode). */
-    enum BufferMode
-    {
-        BUFFER_PER_ACTION, //!< one ring of H rewards per (state, action)
-        BUFFER_SHARED      //!< one ring per device (the literal reading)
-    };
-
-    /** Values of BetaMode: how a below-mean reward is reduced (D2dLinkPolicy::BetaMode). */
-    enum BetaMode
-    {
-        BETA_SIGN_AWARE, //!< R - delta |R|
-        BETA_LITERAL     //!< (1 - delta) R
-    };
-
-    /** Values of StateMode: the RL state with dynamic RSS. */
-    enum StateMode
-    {
-        STATE_PER_LINK, //!< action j's state is the quantised W_ij
-        STATE_ROW       //!< the whole quantised row (the literal state)
-    };
-
-    /** How the local rewards reach the cluster (see the class description). */
-    enum RewardSharing
-    {
-        CLUSTER_HEAD, //!< members -> head (r^L), head -> members (r^G)
-        MULTICAST     //!< every member -> every other member (r^L)
     };
 
     /** Signature of the Iteration trace. */
@@ -286,37 +257,60 @@ class D2dGraphDiscovery : public Object
     void SendDone(uint64_t msgId, uint32_t dst, bool success);
     double DropProbability(uint32_t rx, uint32_t tx) const;
     /**
-     * \param i a device
-     * \return r^G of eq. (14) for i's cluster from i's own reward and the members' rewards
-     * that reached i
+     * \brief Add the attributes of the RL policies (BufferSize to StateMode), stored in
+     * m_rl's parameters.
+     * \param tid the TypeId being built (GetTypeId)
      */
-    double ClusterGlobalReward(uint32_t i) const;
+    static void AddPolicyAttributes(TypeId& tid);
+    /**
+     * \brief Add the attributes of the messages (ControlReliable to RewardSharing); those of
+     * the rewards are stored in m_rl's parameters.
+     * \param tid the TypeId being built (GetTypeId)
+     */
+    static void AddMessageAttributes(TypeId& tid);
+    /**
+     * \brief Add the trace sources (Iteration, Histogram, Link, Stage).
+     * \param tid the TypeId being built (GetTypeId)
+     */
+    static void AddTraceSources(TypeId& tid);
 
-    // Attributes.
-    GraphMode m_graph;
-    uint32_t m_iterations;
-    uint32_t m_bufferSize;
-    double m_gamma;
-    double m_delta;
-    double m_alpha1;
-    double m_alpha2;
-    double m_alpha3;
-    double m_budget;
-    BufferMode m_bufferMode; //!< attribute BufferMode
-    BetaMode m_betaMode;     //!< attribute BetaMode
-    StateMode m_stateMode;   //!< attribute StateMode
-    uint32_t m_edges;
-    double m_alphaD;
-    bool m_controlReliable;
-    bool m_dataReliable;
-    uint32_t m_bytesPerPoint;
-    uint32_t m_rewardBytes;
-    uint32_t m_globalRewardBytes;
-    RewardSharing m_rewardSharing;
-    Time m_iterationPeriod;
-    Time m_guard;
-    Ptr<D2dDiscoveryParadigm> m_paradigm;
-    Ptr<D2dLinkScorer> m_linkScorer; //!< attribute LinkScorer (Graph gcn)
+    /**
+     * \brief The setter of an attribute stored in m_rl's parameters.
+     * \tparam V the attribute's type
+     * \tparam field its field in D2dDiscoveryPolicies::Parameters
+     * \param value the value
+     */
+    template <typename V, V D2dDiscoveryPolicies::Parameters::*field>
+    void SetPolicyParameter(V value)
+    {
+        m_rl.GetParameters().*field = value;
+    }
+
+    /**
+     * \brief The getter of an attribute stored in m_rl's parameters.
+     * \tparam V the attribute's type
+     * \tparam field its field in D2dDiscoveryPolicies::Parameters
+     * \return the value
+     */
+    template <typename V, V D2dDiscoveryPolicies::Parameters::*field>
+    V GetPolicyParameter() const
+    {
+        return m_rl.GetParameters().*field;
+    }
+
+    // Attributes (those of the policies and rewards: m_rl).
+    GraphMode m_graph;                    //!< attribute Graph
+    uint32_t m_iterations;                //!< attribute Iterations: RL iterations per edge round
+    uint32_t m_edges;                     //!< attribute Edges: E, edge rounds
+    bool m_controlReliable;               //!< attribute ControlReliable
+    bool m_dataReliable;                  //!< attribute DataReliable
+    uint32_t m_bytesPerPoint;             //!< attribute BytesPerPoint: a datapoint's size, bytes
+    Time m_iterationPeriod;               //!< attribute IterationPeriod
+    Time m_guard;                         //!< attribute GuardTime
+    Ptr<D2dDiscoveryParadigm> m_paradigm; //!< attribute Paradigm
+    Ptr<D2dLinkScorer> m_linkScorer;      //!< attribute LinkScorer (Graph gcn)
+    D2dDiscoveryPolicies m_rl;            //!< the RL policies and rewards, and their attributes
+    D2dDatapointExchange m_exchange;      //!< the datapoint exchanges
 
     std::vector<Ptr<D2dTransport>> m_transports;
     Ptr<D2dLinkQuality> m_linkQuality;
@@ -325,26 +319,17 @@ class D2dGraphDiscovery : public Object
     uint32_t m_n{0};
 
     // Run state.
-    std::vector<uint32_t> m_clusters;
-    std::vector<std::vector<uint32_t>> m_clusterMembers;
-    std::vector<std::vector<D2dLinkPolicy>> m_policies;
     std::vector<std::vector<int64_t>> m_graphs;
-    std::vector<Link> m_links;
-    std::vector<Time> m_learningEnd;
     std::vector<std::vector<bool>> m_excluded;
-    std::vector<bool> m_out; //!< devices that sit the discovery out (paradigm's TakesPart)
     std::vector<int64_t> m_fixed;
     std::vector<std::vector<double>> m_linkScores; //!< Graph = gcn
-    std::vector<std::map<std::vector<uint32_t>, uint32_t>> m_rowStates;
     uint32_t m_edge{0};
     uint32_t m_iteration{0};
     bool m_final{false};
     bool m_finishedFlag{false};
-    Time m_iterationStart;
     Phase m_phase{Phase::REQUEST};
     std::set<uint64_t> m_pending;
     D2dDiscoveryIteration m_it; //!< the iteration's selection, messages and rewards
-    std::map<uint64_t, std::size_t> m_dataLinks; //!< data msgId -> index in m_links
 
     TracedCallback<uint32_t,
                    uint32_t,
