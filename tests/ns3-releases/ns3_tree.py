@@ -127,7 +127,20 @@ def run(cmd, cwd, log, env=None):
 
 
 def configure(tree, profile, log, extra=()):
-    """./ns3 configure with d2dlearn, its examples and tests; returns the exit status."""
+    """./ns3 configure with d2dlearn, its examples and tests; returns the exit status.
+
+    First removes the tree's forwarding headers of d2dlearn (build/include/ns3/X.h, each an
+    #include of the module's header by its path): ns-3's CMake writes one for a header it does
+    not have one for and leaves the others, so a header that moved between folders would
+    still be forwarded to its old path in a reused tree. Configure writes them all again."""
+    stubs = Path(tree) / "build" / "include" / "ns3"
+    if stubs.is_dir():
+        for stub in stubs.glob("*.h"):
+            try:
+                if "/contrib/d2dlearn/" in stub.read_text(errors="replace")[:4096]:
+                    stub.unlink()
+            except OSError:
+                pass
     cmd = [sys.executable, "ns3", "configure", "-d", profile, "--enable-examples",
            "--enable-tests", "--enable-modules=d2dlearn",
            "--filter-module-examples-and-tests=d2dlearn", *extra]
