@@ -43,9 +43,6 @@ KNOWN = {
     ("members", "contrib/d2dlearn/scenario/d2d-graph-discovery-helper.h",
      "D2dGraphDiscoveryHelper"):
         "a factory-based helper; energy and summary bookkeeping in a recorder",
-    ("members", "contrib/d2dlearn/scenario/d2d-learning-options.h",
-     "D2dLearningOptions"):
-        "the scenario layer: flag groups as structs of their own",
 }
 
 ANON = re.compile(r"__anon\w+(::)?")

@@ -374,6 +374,7 @@ set(d2dlearn_scenario_headers
     scenario/d2d-mobility-options.h
     scenario/d2d-memory-budget.h
     scenario/d2d-type-choices.h
+    scenario/d2d-learning-option-groups.h
     scenario/d2d-learning-options.h
     scenario/d2d-discovery-calculator.h
     scenario/d2d-graph-discovery-helper.h

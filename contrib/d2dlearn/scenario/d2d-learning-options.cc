@@ -106,8 +106,8 @@ ImageDatasets()
 } // namespace
 
 D2dLearningOptions::D2dLearningOptions()
-    : dataDir(D2dFashionMnist::DefaultDir())
 {
+    dataDir = D2dFashionMnist::DefaultDir();
 }
 
 void
