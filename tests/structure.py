@@ -36,14 +36,7 @@ CTAGS = ["ctags", "-R", "--languages=C++", "--langmap=C++:+.h", "--kinds-C++=+m-
 
 # Known violations, removed as they are fixed: (kind, file, name) -> the move that removes
 # it. kind: "function" (name: scope::function) or "members" (name: the class).
-KNOWN = {
-    ("function", "contrib/d2dlearn/scenario/d2d-graph-discovery-helper.cc",
-     "D2dGraphDiscoveryHelper::AddFlags"):
-        "a factory-based helper: the flags move to the scenario layer",
-    ("members", "contrib/d2dlearn/scenario/d2d-graph-discovery-helper.h",
-     "D2dGraphDiscoveryHelper"):
-        "a factory-based helper; energy and summary bookkeeping in a recorder",
-}
+KNOWN = {}
 
 ANON = re.compile(r"__anon\w+(::)?")
 

@@ -360,6 +360,7 @@ set(d2dlearn_scenario_sources
     ${d2dlearn_scenario_core_sources}
     scenario/d2d-learning-options.cc
     scenario/d2d-discovery-calculator.cc
+    scenario/d2d-discovery-recorder.cc
     scenario/d2d-graph-discovery-helper.cc
     scenario/d2d-protocol-choice.cc
 )
@@ -377,6 +378,7 @@ set(d2dlearn_scenario_headers
     scenario/d2d-learning-option-groups.h
     scenario/d2d-learning-options.h
     scenario/d2d-discovery-calculator.h
+    scenario/d2d-discovery-recorder.h
     scenario/d2d-graph-discovery-helper.h
     scenario/d2d-protocol-choice.h
 )

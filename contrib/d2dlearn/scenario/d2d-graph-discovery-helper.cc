@@ -102,6 +102,15 @@ D2dGraphDiscoveryHelper::D2dGraphDiscoveryHelper()
 void
 D2dGraphDiscoveryHelper::AddFlags(D2dScenarioFlags& flags)
 {
+    AddParadigmFlags(flags);
+    AddGraphFlags(flags);
+    AddPolicyFlags(flags);
+    AddRunFlags(flags);
+}
+
+void
+D2dGraphDiscoveryHelper::AddParadigmFlags(D2dScenarioFlags& flags)
+{
     flags
         .Add("paradigm",
              "Learning paradigm: labelled shards, or a labelled fraction and label "
@@ -162,6 +171,11 @@ D2dGraphDiscoveryHelper::AddFlags(D2dScenarioFlags& flags)
               "ns3::D2dUnsupervisedParadigm::AgreementScale",
               "Unsupervised, eq. 17's agreement: mean ratio - 1, or the printed sum")
         .Choices({"mean", "sum"});
+}
+
+void
+D2dGraphDiscoveryHelper::AddGraphFlags(D2dScenarioFlags& flags)
+{
     flags.Bind("graph", "ns3::D2dGraphDiscovery::Graph", "How the D2D graph is found")
         .Choices({"rl", "closest", "most-trusted", "uniform", "gcn", "none"});
     flags
@@ -191,6 +205,11 @@ D2dGraphDiscoveryHelper::AddFlags(D2dScenarioFlags& flags)
              "(0: 3)",
              partitions)
         .Range(0, 1e6);
+}
+
+void
+D2dGraphDiscoveryHelper::AddPolicyFlags(D2dScenarioFlags& flags)
+{
     flags.Bind("iterations", "ns3::D2dGraphDiscovery::Iterations", "RL iterations per edge")
         .Range(1, 1e7);
     flags.Bind("bufferSize", "ns3::D2dGraphDiscovery::BufferSize").Range(1, 1e7);
@@ -263,6 +282,11 @@ D2dGraphDiscoveryHelper::AddFlags(D2dScenarioFlags& flags)
               "ns3::D2dSupervisedParadigm::Metric",
               "g's distance: 1-Wasserstein or Jensen-Shannon")
         .Choices({"w1", "js"});
+}
+
+void
+D2dGraphDiscoveryHelper::AddRunFlags(D2dScenarioFlags& flags)
+{
     flags.Add("downstream", "The FL protocol trained on the exchanged shards", downstream)
         .Choices(DownstreamChoices());
     flags.Add("targets", "Accuracies whose first round and energy run.json records", targets);
@@ -558,27 +582,6 @@ D2dGraphDiscoveryHelper::GetDiscovery() const
 }
 
 void
-D2dGraphDiscoveryHelper::Energy(Time,
-                                uint32_t,
-                                const std::string& component,
-                                double energyJ,
-                                double)
-{
-    if (component.rfind("radio_", 0) == 0)
-    {
-        m_d2dJ += energyJ; // radio_tx + radio_rx + radio_idle
-    }
-    else if (component.rfind("d2s_", 0) == 0)
-    {
-        m_d2sJ += energyJ; // d2s_tx + d2s_rx + d2s_idle
-    }
-    else if (component == "compute")
-    {
-        m_computeJ += energyJ;
-    }
-}
-
-void
 D2dGraphDiscoveryHelper::Install(const D2dNetwork& network,
                                  D2dTraceHelper& traces,
                                  const D2dNetworkOptions& net)
@@ -589,7 +592,7 @@ D2dGraphDiscoveryHelper::Install(const D2dNetwork& network,
     m_devices = network.devices;
     m_links = network.links;
     // Every energy event (radios, D2S, computation), by component family.
-    network.ConnectEnergyEvents(MakeCallback(&D2dGraphDiscoveryHelper::Energy, this));
+    network.ConnectEnergyEvents(MakeCallback(&D2dDiscoveryRecorder::Energy, &m_record));
     m_gd = CreateObject<D2dGraphDiscovery>();
     m_gd->SetAttribute("Paradigm", PointerValue(m_paradigm));
     if (!m_bytesPerPointGiven && m_bytesPerPoint > 0)
@@ -640,15 +643,14 @@ void
 D2dGraphDiscoveryHelper::Stage(uint32_t edge, const std::string& stage)
 {
     // The open periods closed first (a Wi-Fi radio's idle draw is open at any time): the
-    // stage's energy and energy.csv's rows up to now then hold the same m_d2dJ.
+    // stage's energy and energy.csv's rows up to now then hold the same m_record.d2dJ.
     m_traces->CloseEnergyPeriods();
-    (stage == "learned" ? m_rlEnergyJ : m_exchangeEnergyJ) += m_d2dJ - m_stageMarkJ;
-    m_stageMarkJ = m_d2dJ;
+    m_record.MarkStage(stage);
     *m_stagesCsv << fmt::format("{},{},{:.9f},{:.17g}\n",
                                 edge,
                                 stage,
                                 Simulator::Now().GetSeconds(),
-                                m_d2dJ);
+                                m_record.d2dJ);
     if (!m_quiet)
     {
         std::fprintf(stderr,
@@ -662,7 +664,7 @@ D2dGraphDiscoveryHelper::Stage(uint32_t edge, const std::string& stage)
     {
         // The paper's Fig. 8d: the mean W1 of the label histograms to uniform after each edge
         // round (the labels are used for nothing else).
-        m_w1PerEdge.push_back(MeanLabelW1());
+        m_record.w1PerEdge.push_back(MeanLabelW1());
     }
 }
 
@@ -672,14 +674,15 @@ D2dGraphDiscoveryHelper::Counted(uint32_t i) const
     // A device that the preparation left out (the unsupervised one that the common subspace
     // F did not reach) sits the discovery out: the means are over those that took part (all,
     // if none did).
-    return !m_sittingOut[i] ||
-           std::find(m_sittingOut.begin(), m_sittingOut.end(), false) == m_sittingOut.end();
+    return !m_record.sittingOut[i] ||
+           std::find(m_record.sittingOut.begin(), m_record.sittingOut.end(), false) ==
+               m_record.sittingOut.end();
 }
 
 double
 D2dGraphDiscoveryHelper::MeanLabelW1() const
 {
-    const uint32_t n = m_sittingOut.size();
+    const uint32_t n = m_record.sittingOut.size();
     uint32_t m = 0;
     for (uint32_t i = 0; i < n; ++i)
     {
@@ -700,22 +703,23 @@ void
 D2dGraphDiscoveryHelper::Prepared()
 {
     const uint32_t n = m_paradigm->GetNDevices();
-    m_sittingOut.assign(n, false);
-    m_labelsBefore.clear();
-    m_satisfiedBefore.clear();
+    m_record.sittingOut.assign(n, false);
+    m_record.labelsBefore.clear();
+    m_record.satisfiedBefore.clear();
     for (uint32_t i = 0; i < n; ++i)
     {
-        m_sittingOut[i] = !m_paradigm->TakesPart(i);
-        m_labelsBefore.push_back(m_paradigm->GetLabelCounts(i));
-        m_satisfiedBefore.push_back(m_paradigm->Satisfied(i));
+        m_record.sittingOut[i] = !m_paradigm->TakesPart(i);
+        m_record.labelsBefore.push_back(m_paradigm->GetLabelCounts(i));
+        m_record.satisfiedBefore.push_back(m_paradigm->Satisfied(i));
     }
     auto semi = DynamicCast<D2dSemiSupervisedParadigm>(m_paradigm);
     auto unsup = DynamicCast<D2dUnsupervisedParadigm>(m_paradigm);
     if (semi || unsup)
     {
-        m_prepEndS = Simulator::Now().GetSeconds();
-        m_traces->CloseEnergyPeriods(); // energy.csv up to m_prepEndS holds m_prepD2sJ
-        m_prepD2sJ = m_d2sJ;
+        m_record.prepEndS = Simulator::Now().GetSeconds();
+        m_traces
+            ->CloseEnergyPeriods(); // energy.csv up to m_record.prepEndS holds m_record.prepD2sJ
+        m_record.prepD2sJ = m_record.d2sJ;
     }
     if (semi)
     {
@@ -723,8 +727,8 @@ D2dGraphDiscoveryHelper::Prepared()
         for (uint32_t i = 0; i < n; ++i)
         {
             const auto& marks = semi->GetLabelled(i);
-            m_labelAccuracy += semi->GetAccuracy(i) / n;
-            m_unlabelledAccuracy += semi->GetUnlabelledAccuracy(i) / n;
+            m_record.labelAccuracy += semi->GetAccuracy(i) / n;
+            m_record.unlabelledAccuracy += semi->GetUnlabelledAccuracy(i) / n;
             *m_labellingCsv << fmt::format("{},{},{},{:.9g},{:.9g},{},{},{:.9f}\n",
                                            i,
                                            semi->GetAssigned(i).size(),
@@ -736,7 +740,7 @@ D2dGraphDiscoveryHelper::Prepared()
                                            : mlp                         ? "raw"
                                            : semi->UsedCommonSubspace(i) ? "common"
                                                                          : "local",
-                                           m_prepEndS);
+                                           m_record.prepEndS);
         }
         if (!m_quiet)
         {
@@ -745,22 +749,23 @@ D2dGraphDiscoveryHelper::Prepared()
                                "accuracy %.4f (unlabelled %.4f)\n"
                              : "graph-discovery: distributed PCA done at %.3f s; labels "
                                "propagated, accuracy %.4f (unlabelled %.4f)\n",
-                         m_prepEndS,
-                         m_labelAccuracy,
-                         m_unlabelledAccuracy);
+                         m_record.prepEndS,
+                         m_record.labelAccuracy,
+                         m_record.unlabelledAccuracy);
         }
     }
     if (unsup)
     {
-        m_w1PerEdge.push_back(MeanLabelW1());
+        m_record.w1PerEdge.push_back(MeanLabelW1());
         if (!m_quiet)
         {
-            const auto out = std::count(m_sittingOut.begin(), m_sittingOut.end(), true);
+            const auto out =
+                std::count(m_record.sittingOut.begin(), m_record.sittingOut.end(), true);
             std::fprintf(stderr,
                          "graph-discovery: distributed PCA (%llu bytes) done at %.3f s; K-means "
                          "done; %ld device(s) missed the subspace F and sit the discovery out\n",
                          static_cast<unsigned long long>(unsup->GetPcaExchange()->GetBytesSent()),
-                         m_prepEndS,
+                         m_record.prepEndS,
                          static_cast<long>(out));
         }
     }
@@ -790,21 +795,21 @@ D2dGraphDiscoveryHelper::Run(const D2dScenarioSupport& support,
         support.Fail("discovery did not finish before --maxSimTime=" +
                      std::to_string(maxSimTime.GetSeconds()) + " s");
     }
-    m_discoveryEndS = Simulator::Now().GetSeconds();
+    m_record.discoveryEndS = Simulator::Now().GetSeconds();
     const uint32_t n = m_paradigm->GetNDevices();
     std::vector<uint32_t> minLabels(n);
     for (uint32_t i = 0; i < n; ++i)
     {
         minLabels[i] = m_paradigm->GetMinLabels(i);
     }
-    m_writer->WriteFinal(m_gd, m_links, m_devices, minLabels, m_satisfiedBefore);
+    m_writer->WriteFinal(m_gd, m_links, m_devices, minLabels, m_record.satisfiedBefore);
     m_traces->CloseEnergyPeriods();
     *m_energyCsv << fmt::format("0,{:.9f},{:.9g},{:.9g},{:.9g},{:.9g},\n",
-                                m_discoveryEndS,
-                                m_d2dJ,
-                                m_d2sJ,
-                                m_computeJ,
-                                m_d2dJ + m_d2sJ + m_computeJ);
+                                m_record.discoveryEndS,
+                                m_record.d2dJ,
+                                m_record.d2sJ,
+                                m_record.computeJ,
+                                m_record.d2dJ + m_record.d2sJ + m_record.computeJ);
 
     // The exchange's outcome: bias left, links' P_D, delivered fraction.
     uint32_t partaking = 0;
@@ -816,8 +821,9 @@ D2dGraphDiscoveryHelper::Run(const D2dScenarioSupport& support,
     {
         if (Counted(i))
         {
-            m_w1Before += D2dDiversityRewards::DistanceToUniform(m_labelsBefore[i]) / partaking;
-            m_w1After +=
+            m_record.w1Before +=
+                D2dDiversityRewards::DistanceToUniform(m_record.labelsBefore[i]) / partaking;
+            m_record.w1After +=
                 D2dDiversityRewards::DistanceToUniform(m_paradigm->GetLabelCounts(i)) / partaking;
         }
     }
@@ -830,17 +836,17 @@ D2dGraphDiscoveryHelper::Run(const D2dScenarioSupport& support,
             "label_w1_after,pca_end_s");
         for (uint32_t i = 0; i < n; ++i)
         {
-            const auto& before = m_labelsBefore[i];
+            const auto& before = m_record.labelsBefore[i];
             subspaceCsv << fmt::format(
                 "{},{},{},{},{},{:.9g},{:.9g},{:.9f}\n",
                 i,
                 before.empty() ? 0.0 : std::accumulate(before.begin(), before.end(), 0.0),
                 unsup->GetLabels(i).size(),
-                m_sittingOut[i] ? "none" : "common",
+                m_record.sittingOut[i] ? "none" : "common",
                 unsup->GetKMeansIterations(i),
                 D2dDiversityRewards::DistanceToUniform(before),
                 D2dDiversityRewards::DistanceToUniform(unsup->GetLabelCounts(i)),
-                m_prepEndS);
+                m_record.prepEndS);
         }
     }
     for (const auto& g : m_gd->GetGraphs())
@@ -849,8 +855,8 @@ D2dGraphDiscoveryHelper::Run(const D2dScenarioSupport& support,
         {
             if (g[i] >= 0)
             {
-                m_pDropSum += m_links->GetDropProbability(i, g[i]);
-                ++m_edgesFound;
+                m_record.pDropSum += m_links->GetDropProbability(i, g[i]);
+                ++m_record.edgesFound;
             }
         }
     }
@@ -858,8 +864,8 @@ D2dGraphDiscoveryHelper::Run(const D2dScenarioSupport& support,
     {
         for (std::size_t l = 0; l < link.allocated.size(); ++l)
         {
-            m_pointsSent += link.allocated[l];
-            m_pointsReceived += link.received[l];
+            m_record.pointsSent += link.allocated[l];
+            m_record.pointsReceived += link.received[l];
         }
     }
     if (!m_quiet)
@@ -868,13 +874,13 @@ D2dGraphDiscoveryHelper::Run(const D2dScenarioSupport& support,
                      "graph-discovery: %s graph, mean W1 to uniform %.4f -> %.4f, mean link P_D "
                      "%.4f, %.0f of %.0f points delivered, RL energy %.3f J\n",
                      GetGraphName().c_str(),
-                     m_w1Before,
-                     m_w1After,
-                     m_edgesFound ? m_pDropSum / m_edgesFound
-                                  : std::numeric_limits<double>::quiet_NaN(),
-                     m_pointsReceived,
-                     m_pointsSent,
-                     m_rlEnergyJ);
+                     m_record.w1Before,
+                     m_record.w1After,
+                     m_record.edgesFound ? m_record.pDropSum / m_record.edgesFound
+                                         : std::numeric_limits<double>::quiet_NaN(),
+                     m_record.pointsReceived,
+                     m_record.pointsSent,
+                     m_record.rlEnergyJ);
     }
 }
 
@@ -885,12 +891,12 @@ D2dGraphDiscoveryHelper::ApplyExchange(const D2dScenarioSupport& support,
     if (auto unsup = DynamicCast<D2dUnsupervisedParadigm>(m_paradigm))
     {
         unsup->MoveShards(learning.shards);
-        m_moved = static_cast<uint64_t>(m_pointsReceived + 0.5);
+        m_record.moved = static_cast<uint64_t>(m_record.pointsReceived + 0.5);
         return;
     }
     try
     {
-        m_moved = D2dShardExchange::Apply(*m_partData, learning.shards, m_gd->GetLinks());
+        m_record.moved = D2dShardExchange::Apply(*m_partData, learning.shards, m_gd->GetLinks());
     }
     catch (const std::exception& e)
     {
@@ -906,16 +912,16 @@ D2dGraphDiscoveryHelper::RoundEnd(uint32_t round, double accuracy, double)
     *m_energyCsv << fmt::format("{},{:.9f},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}\n",
                                 round,
                                 Simulator::Now().GetSeconds(),
-                                m_d2dJ,
-                                m_d2sJ,
-                                m_computeJ,
-                                m_d2dJ + m_d2sJ + m_computeJ,
+                                m_record.d2dJ,
+                                m_record.d2sJ,
+                                m_record.computeJ,
+                                m_record.d2dJ + m_record.d2sJ + m_record.computeJ,
                                 accuracy);
     for (std::size_t k = 0; k < m_targets.size(); ++k)
     {
         if (m_reached[k].round < 0 && accuracy >= m_targets[k])
         {
-            m_reached[k] = {round, m_d2dJ, m_d2sJ, m_computeJ};
+            m_reached[k] = {round, m_record.d2dJ, m_record.d2sJ, m_record.computeJ};
         }
     }
 }
@@ -944,29 +950,31 @@ D2dGraphDiscoveryHelper::Record(D2dTraceHelper& traces) const
         }
         traces.AddParameterArray("minLabelsPerDevice", lhat);
     }
-    traces.AddResult("gdMeanW1ToUniformBefore", m_w1Before);
-    traces.AddResult("gdMeanW1ToUniformAfter", m_w1After);
+    traces.AddResult("gdMeanW1ToUniformBefore", m_record.w1Before);
+    traces.AddResult("gdMeanW1ToUniformAfter", m_record.w1After);
     // A mean over no link and a fraction of no datapoint are undefined: null.
     const double undefined = std::numeric_limits<double>::quiet_NaN();
-    traces.AddResult("gdMeanLinkPDrop", m_edgesFound ? m_pDropSum / m_edgesFound : undefined);
-    traces.AddResult("gdEdgesFound", m_edgesFound);
-    traces.AddResult("gdPointsSent", m_pointsSent);
-    traces.AddResult("gdPointsReceived", m_pointsReceived);
-    traces.AddResult("gdPointsMoved", m_moved);
+    traces.AddResult("gdMeanLinkPDrop",
+                     m_record.edgesFound ? m_record.pDropSum / m_record.edgesFound : undefined);
+    traces.AddResult("gdEdgesFound", m_record.edgesFound);
+    traces.AddResult("gdPointsSent", m_record.pointsSent);
+    traces.AddResult("gdPointsReceived", m_record.pointsReceived);
+    traces.AddResult("gdPointsMoved", m_record.moved);
     traces.AddResult("gdDeliveredFraction",
-                     m_pointsSent > 0 ? m_pointsReceived / m_pointsSent : undefined);
-    traces.AddResult("gdRlEnergyJ", m_rlEnergyJ);
-    traces.AddResult("gdExchangeEnergyJ", m_exchangeEnergyJ);
-    traces.AddResult("gdDiscoveryEndS", m_discoveryEndS);
-    const auto n = static_cast<uint32_t>(m_sittingOut.size());
-    const auto out =
-        static_cast<uint32_t>(std::count(m_sittingOut.begin(), m_sittingOut.end(), true));
+                     m_record.pointsSent > 0 ? m_record.pointsReceived / m_record.pointsSent
+                                             : undefined);
+    traces.AddResult("gdRlEnergyJ", m_record.rlEnergyJ);
+    traces.AddResult("gdExchangeEnergyJ", m_record.exchangeEnergyJ);
+    traces.AddResult("gdDiscoveryEndS", m_record.discoveryEndS);
+    const auto n = static_cast<uint32_t>(m_record.sittingOut.size());
+    const auto out = static_cast<uint32_t>(
+        std::count(m_record.sittingOut.begin(), m_record.sittingOut.end(), true));
     if (auto unsup = DynamicCast<D2dUnsupervisedParadigm>(m_paradigm))
     {
         traces.AddResult("gdPcaBytes", unsup->GetPcaExchange()->GetBytesSent());
-        traces.AddResult("gdPcaEndS", m_prepEndS);
-        traces.AddResult("gdPcaD2sEnergyJ", m_prepD2sJ);
-        traces.AddResultArray("gdMeanW1ToUniformPerEdge", m_w1PerEdge);
+        traces.AddResult("gdPcaEndS", m_record.prepEndS);
+        traces.AddResult("gdPcaD2sEnergyJ", m_record.prepD2sJ);
+        traces.AddResultArray("gdMeanW1ToUniformPerEdge", m_record.w1PerEdge);
         traces.AddResult("gdPcaSketchesReceived", unsup->GetPcaExchange()->GetSketchesReceived());
         traces.AddResult("gdPcaSubspaceMissed", out);
         traces.AddResult("gdDevicesTakingPart", n - out);
@@ -991,15 +999,15 @@ D2dGraphDiscoveryHelper::Record(D2dTraceHelper& traces) const
         {
             traces.AddResult("gdPcaBytes", pca->GetBytesSent());
             traces.AddResult("gdPcaSketchesReceived", pca->GetSketchesReceived());
-            traces.AddResult("gdPcaEndS", m_prepEndS);
-            traces.AddResult("gdPcaD2sEnergyJ", m_prepD2sJ);
+            traces.AddResult("gdPcaEndS", m_record.prepEndS);
+            traces.AddResult("gdPcaD2sEnergyJ", m_record.prepD2sJ);
         }
         else
         {
-            traces.AddResult("gdLabellingEndS", m_prepEndS); // mlp: no PCA
+            traces.AddResult("gdLabellingEndS", m_record.prepEndS); // mlp: no PCA
         }
-        traces.AddResult("gdLabellingMeanAccuracy", m_labelAccuracy);
-        traces.AddResult("gdLabellingMeanUnlabelledAccuracy", m_unlabelledAccuracy);
+        traces.AddResult("gdLabellingMeanAccuracy", m_record.labelAccuracy);
+        traces.AddResult("gdLabellingMeanUnlabelledAccuracy", m_record.unlabelledAccuracy);
     }
     if (!m_downstreamRan)
     {

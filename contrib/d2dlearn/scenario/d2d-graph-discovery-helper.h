@@ -8,6 +8,7 @@
 #include "d2d-learning-options.h"
 
 #include "ns3/d2d-discovery-paradigm.h"
+#include "ns3/d2d-discovery-recorder.h"
 #include "ns3/d2d-discovery-trace-writer.h"
 #include "ns3/d2d-fl-protocol.h"
 #include "ns3/d2d-graph-discovery.h"
@@ -163,6 +164,30 @@ class D2dGraphDiscoveryHelper
     Ptr<D2dGraphDiscovery> GetDiscovery() const;
 
   private:
+    /**
+     * \brief AddFlags() of the paradigm: its preparation (PCA, labels, clusters, the data requests
+     * and agreements), in the order --PrintHelp and run.json list them. \param flags where to
+     * declare them
+     */
+    void AddParadigmFlags(D2dScenarioFlags& flags);
+    /**
+     * \brief AddFlags() of how the graph is found: RL, the baselines (closest, most-trusted,
+     * uniform, gcn, none) and the partitions, in the order --PrintHelp and run.json list them.
+     * \param flags where to declare them
+     */
+    void AddGraphFlags(D2dScenarioFlags& flags);
+    /**
+     * \brief AddFlags() of the RL policies, their rewards and the trust (eqs. (1)-(17) of Wagle et
+     * al. 2025), in the order --PrintHelp and run.json list them. \param flags where to declare
+     * them
+     */
+    void AddPolicyFlags(D2dScenarioFlags& flags);
+    /**
+     * \brief AddFlags() of the downstream protocol, the recorded targets, the traces and the
+     * control messages, in the order --PrintHelp and run.json list them. \param flags where to
+     * declare them
+     */
+    void AddRunFlags(D2dScenarioFlags& flags);
     /** The paradigm's preparation ended: record it, then start the discovery. */
     void Prepared();
     /** A discovery stage ended: its D2D energy. \param edge edge round \param stage name */
@@ -171,8 +196,6 @@ class D2dGraphDiscoveryHelper
     double MeanLabelW1() const;
     /** \return whether device i counts in the means (took part, or none did) \param i device */
     bool Counted(uint32_t i) const;
-    /** Running energy totals per component family (EnergyEvent). */
-    void Energy(Time, uint32_t, const std::string& component, double energyJ, double);
     /** \param round downstream round \param accuracy test accuracy */
     void RoundEnd(uint32_t round, double accuracy, double);
 
@@ -197,31 +220,7 @@ class D2dGraphDiscoveryHelper
     uint32_t m_bytesPerPoint{0};
     bool m_bytesPerPointGiven{false}; //!< --ns3::D2dGraphDiscovery::BytesPerPoint given
 
-    // Energy, J, by component family; at the stages; at the preparation's end.
-    double m_d2dJ{0};
-    double m_d2sJ{0};
-    double m_computeJ{0};
-    double m_rlEnergyJ{0};
-    double m_exchangeEnergyJ{0};
-    double m_stageMarkJ{0};
-    double m_prepEndS{0};
-    double m_prepD2sJ{0};
-    double m_discoveryEndS{0};
-
-    // Results.
-    std::vector<D2dFractionalCounts> m_labelsBefore; //!< true-label histograms when prepared
-    std::vector<uint32_t> m_satisfiedBefore;         //!< eq. (8) counts when prepared
-    std::vector<bool> m_sittingOut;                  //!< devices the preparation left out
-    std::vector<double> m_w1PerEdge;                 //!< unsupervised: mean W1 after each edge
-    double m_labelAccuracy{0};
-    double m_unlabelledAccuracy{0};
-    double m_w1Before{0};
-    double m_w1After{0};
-    double m_pDropSum{0};
-    uint32_t m_edgesFound{0};
-    double m_pointsSent{0};
-    double m_pointsReceived{0};
-    uint64_t m_moved{0};
+    D2dDiscoveryRecorder m_record; //!< energy by family and stage, the results
 
     /** A --targets accuracy: the first round that reached it, the energy spent by then. */
     struct Reached
