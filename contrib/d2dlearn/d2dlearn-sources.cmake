@@ -281,6 +281,9 @@ set(d2dlearn_discovery_rules_sources
 )
 set(d2dlearn_discovery_sources
     learning/discovery/d2d-best-links.cc
+    learning/discovery/d2d-label-counts.cc
+    learning/discovery/d2d-discovery-messages.cc
+    learning/discovery/d2d-discovery-scoring.cc
     learning/discovery/d2d-discovery-paradigm.cc
     learning/discovery/d2d-supervised-paradigm.cc
     learning/discovery/d2d-graph-discovery.cc
@@ -306,6 +309,9 @@ set(d2dlearn_discovery_headers
     learning/discovery/d2d-gap-partition.h
     learning/discovery/d2d-discovery-payload.h
     learning/discovery/d2d-discovery-iteration.h
+    learning/discovery/d2d-label-counts.h
+    learning/discovery/d2d-discovery-messages.h
+    learning/discovery/d2d-discovery-scoring.h
     learning/discovery/d2d-discovery-paradigm.h
     learning/discovery/d2d-supervised-paradigm.h
     learning/discovery/d2d-discovery-modes.h
