@@ -1241,15 +1241,12 @@ D2dNetworkOptions::PrintLinks(std::ostream& os,
                           MAX_LISTED_PAIRS);
     }
     os << "link,rx,tx,distance_m,rss_w,p_drop\n";
-    auto row = [&os](const char* link, Ptr<D2dChannel> channel, uint32_t rx, uint32_t tx) {
-        PrintLinkRow(os, link, channel, rx, tx);
-    };
     if (d2s)
     {
         for (uint32_t i = 0; i < n; ++i)
         {
-            row("d2s", d2s, n, i);
-            row("d2s", d2s, i, n);
+            PrintLinkRow(os, "d2s", d2s, n, i);
+            PrintLinkRow(os, "d2s", d2s, i, n);
         }
     }
     if (listed)
@@ -1257,7 +1254,7 @@ D2dNetworkOptions::PrintLinks(std::ostream& os,
         forEachPair([&](uint32_t rx, uint32_t tx) {
             if (d2d->Hears(rx, tx))
             {
-                row("d2d", d2d, rx, tx);
+                PrintLinkRow(os, "d2d", d2d, rx, tx);
             }
         });
     }

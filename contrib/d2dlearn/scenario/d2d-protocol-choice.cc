@@ -37,13 +37,11 @@ D2dProtocolChoice::GetNames() const
 D2dTraffic
 D2dProtocolChoice::GetTraffic(const std::string& chosen) const
 {
-    const std::string& flag = m_flag;
-    const std::vector<std::string>& names = m_names;
     D2dTraffic traffic;
-    traffic.chosen = "--" + flag + "=" + chosen;
+    traffic.chosen = "--" + m_flag + "=" + chosen;
     std::vector<std::string> d2d;
     std::vector<std::string> d2s;
-    for (const auto& name : names)
+    for (const auto& name : m_names)
     {
         const D2dProtocolTraits traits = D2dProtocolRegistry::GetTraits(name);
         if (traits.usesD2d)
@@ -62,7 +60,7 @@ D2dProtocolChoice::GetTraffic(const std::string& chosen) const
     }
     // "--algorithm=decentralized or semi-decentralized" ("" if none)
     auto list = [&](const std::vector<std::string>& users) {
-        return users.empty() ? std::string() : "--" + flag + "=" + D2dText::OrList(users);
+        return users.empty() ? std::string() : "--" + m_flag + "=" + D2dText::OrList(users);
     };
     traffic.d2dUsers = list(d2d);
     traffic.d2sUsers = list(d2s);
