@@ -32,11 +32,6 @@ import math
 import statistics
 import warnings
 
-import numpy as np
-from scipy.stats import bootstrap as _bootstrap
-from scipy.stats import norm as _normal
-from scipy.stats import t as _student_t
-
 #: Confidence level of every interval here.
 LEVEL = 0.95
 #: Resamples of bootstrap_interval (the percentiles move by about 0.1 % of the values'
@@ -61,13 +56,23 @@ INTERVALS = {"t": "t95", "t_cut": "t95_cut", "bootstrap": "bootstrap95",
              "wilson": "wilson95"}
 
 
+def _scipy_stats():
+    """scipy.stats, imported at its first use (so is NumPy, in bootstrap_interval): the
+    imports take most of a second, which every start of sweep.py (run, status, collect:
+    none of them needs them) and of the scripts that import this module would otherwise
+    pay."""
+    import scipy.stats
+
+    return scipy.stats
+
+
 def t_quantile(p, df):
     """The p quantile of Student's t with df degrees of freedom (df >= 1)."""
     if df < 1:
         raise ValueError("no t quantile for %s degrees of freedom" % df)
     if not 0 < p < 1:
         raise ValueError("no t quantile at p = %s (0 < p < 1)" % p)
-    return float(_student_t.ppf(p, df))
+    return float(_scipy_stats().t.ppf(p, df))
 
 
 def t975(df):
@@ -112,6 +117,8 @@ def bootstrap_interval(values, seed=BOOTSTRAP_SEED, resamples=BOOTSTRAP_RESAMPLE
     any interval domain that holds them. (NaN, NaN) if n < 2. It is too narrow for its level
     (two values: their range at most, which holds the mean about half of the time; see
     BOOTSTRAP_COVERAGE), hence not mean_interval's choice."""
+    import numpy as np
+
     values = np.asarray(values, dtype=float)
     if len(values) < 2:
         return float("nan"), float("nan")
@@ -120,7 +127,7 @@ def bootstrap_interval(values, seed=BOOTSTRAP_SEED, resamples=BOOTSTRAP_RESAMPLE
         return low, high
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # SciPy's note on a degenerate resample
-        res = _bootstrap((values,), np.mean, confidence_level=LEVEL, n_resamples=resamples,
+        res = _scipy_stats().bootstrap((values,), np.mean, confidence_level=LEVEL, n_resamples=resamples,
                          method="percentile", vectorized=True,
                          random_state=np.random.default_rng(seed))
     ci = res.confidence_interval
@@ -135,7 +142,7 @@ def wilson_interval(successes, trials):
         return float("nan"), float("nan")
     if not 0 <= successes <= trials:
         raise ValueError("no proportion of %s in %s trials" % (successes, trials))
-    z = float(_normal.ppf(0.5 + LEVEL / 2))
+    z = float(_scipy_stats().norm.ppf(0.5 + LEVEL / 2))
     p = successes / trials
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
