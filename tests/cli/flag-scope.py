@@ -8,7 +8,8 @@ use (its --algorithm, --cooperation, --d2sFraction or paradigm, over both backen
 - every flag it lists as "no" is given at a value other than its default (VALUES below,
   this test's own) with `--validate`: the program must refuse it with exit status 2, one
   line on stderr naming the flag and saying "cannot change this run", nothing on stdout;
-- the same flag at its default value is accepted (a default never counts as given).
+- the same flag at its default value is accepted (a default never counts as given): all
+  inert flags of a configuration at their defaults in one run, which a refusal would name.
 Then it samples flags the table says act (SAMPLES below: D2D, D2S, Wi-Fi, per-algorithm and
 per-mode flags in every program), checks that --printScope lists them as "yes", runs the
 configuration with and without the flag on a small setting and expects the named trace to
@@ -256,6 +257,7 @@ def check_program(program, configurations):
     cases, meta = [], []
     inert_total = 0
     for config, result in zip(configs, scopes):
+        at_default = []
         if result.returncode != 0:
             fail("%s %s --printScope exited %d: %s"
                  % (program, " ".join(config), result.returncode, result.stderr.strip()[:200]))
@@ -276,26 +278,36 @@ def check_program(program, configurations):
                      "VALUES)" % (program, flag, " ".join(config)))
                 continue
             cases.append(config + ["--%s=%s" % (flag, value), "--validate"])
-            meta.append((config, flag, "refused"))
-            if default.get(flag) is not None and flag not in ("rssFile",):
-                cases.append(config + ["--%s=%s" % (flag, default[flag]), "--validate"])
-                meta.append((config, flag, "accepted"))
+            meta.append((config, [flag], "refused"))
+            # --mtuBytes over Wi-Fi: 1400 when not given (a fragment and its 60 header bytes
+            # in a 1500-byte MTU), and its printed default, the channel's 1500, is above
+            # Wi-Fi's 1440: refused as out of range, as any value above 1440 is.
+            wifi_mtu = flag == "mtuBytes" and "--backend=wifi" in config
+            if default.get(flag) is not None and flag not in ("rssFile",) and not wifi_mtu:
+                at_default.append("--%s=%s" % (flag, default[flag]))
+        # Every inert flag of the configuration at its default, in one run: a refusal names
+        # the flag it refuses, so one run checks them all.
+        if at_default:
+            cases.append(config + at_default + ["--validate"])
+            meta.append((config, [a[2:].split("=")[0] for a in at_default], "accepted"))
     results = case_batch.run(binary, cases)
     n_refused = n_accepted = 0
-    for (config, flag, want), result in zip(meta, results):
+    for (config, flags, want), result in zip(meta, results):
         where = "%s %s" % (program, " ".join(result.args[1:]))
         if want == "refused":
-            if refused(result, flag):
+            if refused(result, flags[0]):
                 n_refused += 1
             else:
                 fail("%s: want a one-line refusal naming --%s, got exit %d: %s"
-                     % (where, flag, result.returncode, result.stderr.strip()[:300]))
+                     % (where, flags[0], result.returncode, result.stderr.strip()[:300]))
         else:
-            if "cannot change this run" in result.stderr:
-                fail("%s: a flag at its default was refused: %s"
-                     % (where, result.stderr.strip()[:300]))
+            if result.returncode != 0:
+                fail("%s %s: its inert flags at their defaults: exit %d, want 0 (a default "
+                     "never counts as given): %s" % (program, " ".join(config),
+                                                     result.returncode,
+                                                     result.stderr.strip()[:300]))
             else:
-                n_accepted += 1
+                n_accepted += len(flags)
     print("  %s: %d configurations, %d inert (flag, configuration) pairs: %d refused, "
           "%d accepted at their default" % (program, len(configs), inert_total, n_refused,
                                              n_accepted))
