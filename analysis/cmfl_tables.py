@@ -12,7 +12,7 @@ Each RUN_DIR is an --outDir of build/bin/cmfl; robustness reads its run.json, co
 also its committee.csv. The table is written as CSV to FILE (default: stdout).
 
 robustness: a row per attack setting, a column per algorithm. The row is (parameters.attack,
-parameters.maliciousPercent, parameters.attackSpace); runs without attack (attack none) make
+parameters.maliciousFraction, parameters.attackSpace); runs without attack (attack none) make
 one row whatever their attack space (it changes nothing without attackers), with epsilon 0
 and space "-". Rows in the order: no attack, back-gradient, gradient-scaling, then the other
 attacks by name; epsilon ascending; space weights before update. Columns:
@@ -72,7 +72,7 @@ A CMFL run without a readable committee.csv or aggregation.csv is refused, as is
 twice in one row.
 
 robustness and committee: all runs of one table must have been given the same flags (parameters.commandLine) but for
-the row's and column's keys (algorithm, attack, maliciousPercent, attackSpace) and the flags
+the row's and column's keys (algorithm, attack, maliciousFraction, attackSpace) and the flags
 that do not distinguish runs (d2dlearn_analysis/run_flags.py: the seed, --RngRun and how
 the run is executed or traced: outDir, quiet, threads, traces, ...): a table
 never mixes, say, 100 and 200 devices. A seed twice in one cell is refused too.
@@ -90,6 +90,7 @@ import sys
 from d2dlearn_analysis.errors import AnalysisError
 from d2dlearn_analysis.protocols import for_program, labelled, protocol
 from d2dlearn_analysis.reader import read_columns, read_run_json
+from d2dlearn_analysis.run_json import as_percent
 from d2dlearn_analysis.run_flags import distinguishing_flags
 from d2dlearn_analysis.run_json import table_main
 
@@ -101,7 +102,7 @@ ALGORITHMS = labelled([n for n in for_program("cmfl")
 ATTACKS = ["none", "back-gradient", "gradient-scaling"]
 SPACES = ["weights", "update"]
 #: The table's own keys: the row's and the column's.
-OWN = {"algorithm", "attack", "maliciousPercent", "attackSpace"}
+OWN = {"algorithm", "attack", "maliciousFraction", "attackSpace"}
 
 
 def load_run(run_dir):
@@ -121,7 +122,7 @@ def load_run(run_dir):
     attack = str(params["attack"])
     none = attack == "none"
     return {"dir": run_dir, "path": path, "seed": seed, "algorithm": str(params["algorithm"]),
-            "attack": attack, "epsilon": 0 if none else params.get("maliciousPercent", 0),
+            "attack": attack, "epsilon": 0 if none else as_percent(params.get("maliciousFraction", 0)),
             "space": "-" if none else str(params.get("attackSpace", "")),
             "accuracy": float(acc), "flags": distinguishing_flags(params, OWN),
             "all_flags": distinguishing_flags(params)}

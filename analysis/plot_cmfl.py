@@ -8,7 +8,7 @@ Usage:
 
 Each RUN_DIR is an --outDir of build/bin/cmfl: rounds.csv
 (`round,sim_time_s,node,metric,value`, node -1 rows: accuracy, loss, round_time_s,
-bytes_sent, ...) and run.json (parameters algorithm, attack, maliciousPercent,
+bytes_sent, ...) and run.json (parameters algorithm, attack, maliciousFraction,
 linkRateBps, ...; top-level wall_time_s), and for CMFL runs committee.csv
 (`round,sim_time_s,training,committee,aggregation,n1,n2,n3`), ccp.csv
 (`round,step,attempt,primary,replies,quorum,outcome,sim_time_s`) and aggregation.csv
@@ -61,6 +61,7 @@ from matplotlib.ticker import MaxNLocator  # noqa: E402
 from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
 from d2dlearn_analysis.protocols import for_program, labelled  # noqa: E402
 from d2dlearn_analysis.reader import load_rounds, read_run_json  # noqa: E402
+from d2dlearn_analysis.run_json import as_percent  # noqa: E402
 from d2dlearn_analysis.traces import (  # noqa: E402
     check_counts,
     add_format_argument,
@@ -112,10 +113,10 @@ LINESTYLES = ["-", "--", "-.", ":"]
 #: Parameters that tell runs with the same label apart (appended to the label).
 DISTINGUISH = [
     ("attack", lambda v: str(v)),
-    ("maliciousPercent", lambda v: "\u03b5=%g%%" % v),
-    ("committeePercent", lambda v: "\u03c9=%g%%" % v),
-    ("aggregationPercent", lambda v: "\u03b1=%g%%" % v),
-    ("activationPercent", lambda v: "activation %g%%" % v),
+    ("maliciousFraction", lambda v: "\u03b5=%g%%" % as_percent(v)),
+    ("committeeFraction", lambda v: "\u03c9=%g%%" % as_percent(v)),
+    ("aggregationFraction", lambda v: "\u03b1=%g%%" % as_percent(v)),
+    ("activationFraction", lambda v: "activation %g%%" % as_percent(v)),
     ("linkRateBps", lambda v: rate_text(v)),
 ]
 
@@ -383,8 +384,9 @@ def line_styles(runs, colours):
 
 
 def percent_text(run, key, symbol):
+    """A share parameter (in [0, 1]) as a percent label: "\u03b5 = 10%"."""
     v = number_param(run["params"], key)
-    return "%s = %g%%" % (symbol, v) if v is not None else "%s n/a" % symbol
+    return "%s = %g%%" % (symbol, as_percent(v)) if v is not None else "%s n/a" % symbol
 
 
 def panel_grid(n, width, height):
@@ -426,7 +428,7 @@ def figure_accuracy(runs):
                 if not s.empty:
                     axes[i][j].plot(s.index.to_numpy(dtype=float), s.to_numpy(dtype=float),
                                     color=colour, linestyle=ls, linewidth=1.4, label=lab)
-        eps = {percent_text(r, "maliciousPercent", "\u03b5") for r in col}
+        eps = {percent_text(r, "maliciousFraction", "\u03b5") for r in col}
         title = attack_title(attack)
         if attack != "none" and len(eps) == 1:
             title += " (%s)" % eps.pop()
@@ -478,7 +480,7 @@ def figure_malicious(runs):
     if not have:
         return None
     base = ["%s, %s, %s" % (r["label"], r["attack"],
-                             percent_text(r, "maliciousPercent", "\u03b5")) for r in have]
+                             percent_text(r, "maliciousFraction", "\u03b5")) for r in have]
     titles = unique_labels(have, base)
     fig, axes = panel_grid(len(have), 4.8, 3.6)
     series = [("n1", "N1 (training)", "tab:blue", "o"),

@@ -33,7 +33,7 @@ run whose every round reached the deadline has no round time (its point averages
 others; empty cells if none has one).
 
 The protocol is "fedavg --algorithm=A" (a run with parameters.clientFraction) or
-"cmfl --algorithm=A" (a run with parameters.committeePercent). The setting is the backend
+"cmfl --algorithm=A" (a run with parameters.committeeFraction). The setting is the backend
 (backend_tables.backend_label: "wifi", with its rate control and the ns-3 attributes set)
 and, for the channel, the spectrum the uploads used: the server's cell (run.json
 d2sSubChannelsInForce) where the protocol has a server, else the D2D band (subChannels):
@@ -122,7 +122,7 @@ def load_run(run_dir):
             or "algorithm" not in params:
         raise AnalysisError("%s: not a run of fedavg or cmfl (no parameters.backend, nDevices "
                          "and algorithm)" % path)
-    if "committeePercent" in params:
+    if "committeeFraction" in params:
         program = "cmfl"
     elif "clientFraction" in params:
         program = "fedavg"

@@ -3,7 +3,7 @@
 
 The paper's efficiency experiment: 43 committee and 65 training clients, alpha = 40 %,
 no attack, link rates of 1, 10 and 100 Mbit/s. Here: 108 devices, all active
-(--activationPercent=100, --committeePercent=40 gives 43 + 65), Fashion-MNIST (10 %),
+(--activationFraction=1, --committeeFraction=0.4 gives 43 + 65), Fashion-MNIST (10 %),
 MLP 784-64-10 (50,890 parameters, 203,592 bytes per model message), reliable links in a
 50 m square, the link rate set through --bandwidthHz (spectral efficiency 2 bit/s/Hz).
 For each algorithm and rate it runs build/bin/cmfl and reports the simulated time and the
@@ -38,9 +38,9 @@ def run(binary, algorithm, rate, rounds, out):
         "--algorithm=" + name,
         "--gradientUpload=" + (upload or "unicast"),
         "--nDevices=108",
-        "--activationPercent=100",
-        "--committeePercent=40",
-        "--aggregationPercent=40",
+        "--activationFraction=1",
+        "--committeeFraction=0.4",
+        "--aggregationFraction=0.4",
         "--rounds=%d" % rounds,
         "--dataFraction=0.1",
         "--model=mlp:64",

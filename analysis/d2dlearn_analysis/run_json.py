@@ -3,7 +3,9 @@ every script reads run.json through read_run_json.
 
 read_run_json(run_dir) returns the parsed document of RUN_DIR/run.json, or raises
 AnalysisError with one line: the folder or the file missing ("the run did not finish?"),
-or the JSON that cannot be parsed.
+or the JSON that cannot be parsed. Its parameters are those of the current programs: every share
+is in [0, 1] (current_shares converts the percent keys of older runs, committeePercent 30 ->
+committeeFraction 0.3); as_percent(share) gives a share back in percent for a label or table.
 
 table_main(argv, prog, description, tables, load_run) is the command line shared by the
 table scripts (discovery_tables, cmfl_tables, consensus_tables, backend_tables,
@@ -24,6 +26,77 @@ from d2dlearn_analysis.atomic import atomic_open
 from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report
 
 
+#: The shares older programs took and recorded in percent (0 to 100), by their former name ->
+#: the current one (a share in [0, 1]): flags, and attributes by their own name (of any class
+#: path, ns3::D2dCmfl::CommitteePercent). The programs refuse the former names.
+FORMER_PERCENT = {
+    "activationPercent": "activationFraction",
+    "aggregationPercent": "aggregationFraction",
+    "committeePercent": "committeeFraction",
+    "maliciousPercent": "maliciousFraction",
+    "trimPercent": "trimFraction",
+    "ActivationPercent": "ActivationFraction",
+    "AggregationPercent": "AggregationFraction",
+    "CommitteePercent": "CommitteeFraction",
+    "ByzantinePercent": "ByzantineFraction",
+    "SelectPercent": "SelectFraction",
+    "TrimPercent": "TrimFraction",
+}
+
+
+def _current_name(name):
+    """The current name of a parameter or flag name (itself if it was not renamed)."""
+    head, sep, last = name.rpartition("::")
+    if sep and name.startswith("ns3::"):
+        return head + sep + FORMER_PERCENT[last] if last[:1].isupper() and last in \
+            FORMER_PERCENT else name
+    return FORMER_PERCENT[name] if name[:1].islower() and name in FORMER_PERCENT else name
+
+
+def _share_text(text):
+    """A percent's text ("30") as a share's ("0.3"); text that is not a number unchanged."""
+    try:
+        share = float(text) / 100
+    except ValueError:
+        return text
+    out = repr(share)
+    return out[:-2] if out.endswith(".0") else out
+
+
+def current_shares(params):
+    """params (run.json's) with every former percent key as its share: committeePercent 30 ->
+    committeeFraction 0.3, in the keys and in parameters.commandLine
+    (--committeePercent=30 -> --committeeFraction=0.3). A run of the current programs is
+    returned unchanged: the one place old run.json files are read as new ones."""
+    if not isinstance(params, dict):
+        return params
+    out = {}
+    for key, value in params.items():
+        name = _current_name(key)
+        if name != key and isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = value / 100
+        out[name] = value
+    line = params.get("commandLine")
+    if isinstance(line, str):
+        args = []
+        for arg in line.split(" "):
+            name, eq, value = arg[2:].partition("=")
+            if arg.startswith("--") and _current_name(name) != name:
+                arg = "--" + _current_name(name) + eq + (_share_text(value) if eq else "")
+            args.append(arg)
+        out["commandLine"] = " ".join(args)
+    return out
+
+
+def as_percent(share):
+    """A share in [0, 1] in percent for a label or a table: 0.1 -> 10 (an int when whole, not
+    10.000000000000002); None stays None."""
+    if share is None or isinstance(share, bool) or not isinstance(share, (int, float)):
+        return share
+    percent = round(share * 100, 9)
+    return int(percent) if percent == int(percent) else percent
+
+
 def read_run_json(run_dir):
     """The parsed run.json of run_dir; a one-line AnalysisError when it is missing or
     malformed."""
@@ -39,6 +112,8 @@ def read_run_json(run_dir):
         raise AnalysisError("cannot parse %s: %s" % (path, " ".join(str(exc).split())))
     if not isinstance(doc, dict):
         raise AnalysisError("cannot parse %s: not a JSON object" % path)
+    if isinstance(doc.get("parameters"), dict):
+        doc["parameters"] = current_shares(doc["parameters"])
     return doc
 
 

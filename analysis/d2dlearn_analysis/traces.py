@@ -188,7 +188,7 @@ COLUMNS = {
     "dropProbability": ("Fixed drop probability P_D", "", RATE),
     "d2sFraction": ("Share of messages to the server", "", RATE),
     "dataFraction": ("Share of the training data", "", RATE),
-    "maliciousPercent": ("Malicious devices", "%", (0.0, 100.0)),
+    "maliciousFraction": ("Share of malicious devices", "", RATE),
     "messageBytes": ("Message size", "B", NON_NEGATIVE),
     "rounds": ("Rounds", "", NON_NEGATIVE),
     "seed": ("Seed", "", OPEN),

@@ -17,7 +17,8 @@
 
 # core/model/: the network: messages, delivery, transports, energy sources and models, the
 # compute model, RSS models, radios, spectrum and channel access, link quality, the D2D channel
-# (eq. (18) of Wagle, Das, Love and Brinton 2025), Wi-Fi transport and energy meter.
+# (eq. (18) of Wagle, Das, Love and Brinton 2025), Wi-Fi transport and energy meter; D2dShare
+# (the count a share in [0, 1] of n items gives).
 set(d2dlearn_model_sources
     core/model/d2d-message.cc
     core/model/d2d-delivery.cc
@@ -42,6 +43,7 @@ set(d2dlearn_model_sources
     core/model/d2d-channel.cc
     core/model/d2d-wifi-transport.cc
     core/model/d2d-wifi-energy-meter.cc
+    core/model/d2d-share.cc
 )
 set(d2dlearn_model_headers
     core/model/d2d-ns3-compat.h
@@ -68,6 +70,7 @@ set(d2dlearn_model_headers
     core/model/d2d-channel.h
     core/model/d2d-wifi-transport.h
     core/model/d2d-wifi-energy-meter.h
+    core/model/d2d-share.h
 )
 
 # core/data/: data sets and partitions (torch-free: features are float arrays, labels integers).

@@ -2,7 +2,7 @@
  * d2dlearn scenario: Committee Mechanism based Federated Learning (Che et al. 2022) and its
  * baselines over D2D links, with Byzantine clients.
  *
- * K devices, each with a LibTorch learner and a shard of Fashion-MNIST; epsilon% of them
+ * K devices, each with a LibTorch learner and a shard of Fashion-MNIST; a share epsilon of them
  * are malicious. Algorithms:
  *   cmfl-1, cmfl-2          serverless CMFL, selection strategy I or II: committee, scoring,
  *                           selection, aggregation and election agreed by the committee
@@ -36,10 +36,12 @@
 #include "ns3/d2d-protocol-choice.h"
 #include "ns3/d2d-protocol-registry.h"
 #include "ns3/d2d-segmented-gossip.h"
+#include "ns3/d2d-share.h"
 #include "ns3/d2dlearn-module.h"
 
 #include <fmt/format.h>
 #include <iostream>
+#include <limits>
 
 using namespace ns3;
 
@@ -75,23 +77,25 @@ AddFlags(D2dScenarioFlags& flags,
     flags.Add("algorithm", "The protocol, and a server's aggregation rule", f.algorithm)
         .Sets("ns3::D2dFedAvg::Aggregation")
         .Choices(protocols.GetNames());
-    flags.Bind("committeePercent", "ns3::D2dCmfl::CommitteePercent").Range(1, 50);
+    flags.Bind("committeeFraction", "ns3::D2dCmfl::CommitteeFraction").Range(0.01, 0.5);
     flags
-        .Bind("aggregationPercent",
-              "ns3::D2dCmfl::AggregationPercent",
-              "alpha: % of the training clients aggregated (also Multi-Krum's share)")
-        .Also("ns3::D2dMultiKrumAggregation::SelectPercent")
-        .Range(1, 100);
-    flags.Bind("activationPercent", "ns3::D2dCmfl::ActivationPercent").Range(1, 100);
-    flags.Bind("maliciousPercent",
-               "ns3::D2dKrumAggregation::ByzantinePercent",
-               "epsilon: % of all clients that are malicious (also Krum's f with --krumF=-1)");
+        .Bind("aggregationFraction",
+              "ns3::D2dCmfl::AggregationFraction",
+              "alpha: the training clients aggregated, a share in [0, 1] (also Multi-Krum's "
+              "share)")
+        .Also("ns3::D2dMultiKrumAggregation::SelectFraction")
+        .Range(0.01, 1);
+    flags.Bind("activationFraction", "ns3::D2dCmfl::ActivationFraction").Range(0.01, 1);
+    flags.Bind("maliciousFraction",
+               "ns3::D2dKrumAggregation::ByzantineFraction",
+               "epsilon: all clients that are malicious, a share in [0, 1] (also Krum's f with "
+               "--krumF=-1)");
     flags.Add("attack",
               "none, gradient-scaling, same-value, back-gradient or label-flipping",
               f.attack);
     flags.Add("scalingLow", "gradient-scaling: lambda drawn in [scalingLow, 1)", f.scalingLow)
         .Range(0, 0.999999);
-    flags.Bind("trimPercent", "ns3::D2dTrimmedMeanAggregation::TrimPercent");
+    flags.Bind("trimFraction", "ns3::D2dTrimmedMeanAggregation::TrimFraction");
     flags.Bind("krumF", "ns3::D2dKrumAggregation::ByzantineCount");
     flags.Bind("globalLearningRate", "ns3::D2dCmfl::GlobalLearningRate")
         .Also("ns3::D2dFedAvg::GlobalLearningRate")
@@ -153,18 +157,17 @@ Validate(const D2dScenarioSupport& support,
     net.SetTraffic(traffic);
     net.Validate(support, DEFAULT_DEVICES, 2);
     const uint32_t nDevices = net.nDevices;
-    const double activationPercent = flags.Get<DoubleValue>("activationPercent");
-    const double committeePercent = flags.Get<DoubleValue>("committeePercent");
-    const auto active = static_cast<uint32_t>(
-        std::min<double>(nDevices, std::round(activationPercent / 100.0 * nDevices)));
-    const auto committee = static_cast<uint32_t>(std::round(committeePercent / 100.0 * active));
+    const double activation = flags.Get<DoubleValue>("activationFraction");
+    const double omega = flags.Get<DoubleValue>("committeeFraction");
+    const uint32_t active = D2dCommitteeRules::ActiveCount(nDevices, activation);
+    const uint32_t committee = D2dCommitteeRules::CommitteeSize(active, omega);
     if (cmfl && (committee < 3 || active <= committee))
     {
-        support.Fail(fmt::format("--committeePercent={} of --activationPercent={} of "
+        support.Fail(fmt::format("--committeeFraction={} of --activationFraction={} of "
                                  "--nDevices={} gives {} committee members and {} training "
                                  "clients (accepted: at least 3 members and 1 training client)",
-                                 committeePercent,
-                                 activationPercent,
+                                 omega,
+                                 activation,
                                  nDevices,
                                  committee,
                                  active > committee ? active - committee : 0));
@@ -174,10 +177,10 @@ Validate(const D2dScenarioSupport& support,
         // f Byzantine clients among the round's participants: more than take part cannot be
         // tolerated; Krum used to clamp it silently.
         support.Fail(fmt::format("--krumF={} is above the {} participants of a round "
-                                 "(--activationPercent={} of --nDevices={}; accepted: -1 to {})",
+                                 "(--activationFraction={} of --nDevices={}; accepted: -1 to {})",
                                  krumF,
                                  active,
-                                 activationPercent,
+                                 activation,
                                  nDevices,
                                  active));
     }
@@ -195,17 +198,18 @@ void
 CheckMemory(const D2dScenarioSupport& support,
             const D2dLearningOptions& learning,
             bool cmfl,
-            double activationPercent,
-            double committeePercent,
+            double activation,
+            double omega,
             uint32_t nDevices)
 {
     const double perHolder = learning.ModelBytesPerHolder();
     const double dataBytes = learning.DataBytes();
-    const double activeShare = activationPercent / 100.0;
-    const double committeeShare = committeePercent / 100.0;
     D2dMemoryBudget([=](uint64_t n) {
-        const double a = std::min<double>(n, std::round(activeShare * n));
-        const double c = cmfl ? std::round(committeeShare * a) : 0;
+        const uint32_t active = D2dCommitteeRules::ActiveCount(
+            static_cast<uint32_t>(std::min<uint64_t>(n, std::numeric_limits<uint32_t>::max())),
+            activation);
+        const double a = active;
+        const double c = cmfl ? D2dCommitteeRules::CommitteeSize(active, omega) : 0;
         const double t = a - c;
         return D2dMemoryBudget::Terms{
             {"devices", D2dMemoryBudget::DeviceBytes * n},
@@ -283,8 +287,8 @@ main(int argc, char* argv[])
     const bool server = traffic.d2s; // the FedAvg family's
     const D2dAttackType attackType = Validate(support, flags, f, cmfl, traffic, learning, net);
     const uint32_t nDevices = net.nDevices;
-    const double activationPercent = flags.Get<DoubleValue>("activationPercent");
-    const double committeePercent = flags.Get<DoubleValue>("committeePercent");
+    const double activation = flags.Get<DoubleValue>("activationFraction");
+    const double omega = flags.Get<DoubleValue>("committeeFraction");
     support.SetQuiet(net.quiet);
     learning.checkModelMemory = false; // counted in the memory budget below
     learning.LoadData(support, nDevices, net.seed);
@@ -294,18 +298,19 @@ main(int argc, char* argv[])
         net.PrintLinks(std::cout, server, learning.ModelMessages());
         return 0;
     }
-    CheckMemory(support, learning, cmfl, activationPercent, committeePercent, nDevices);
+    CheckMemory(support, learning, cmfl, activation, omega, nDevices);
     auto traces = net.OpenTraces(support);
     D2dNetwork network = net.Build(*traces, server);
     int64_t stream = network.nextStream;
-    // The malicious clients: epsilon% of K, drawn with the run's seed.
+    // The malicious clients: epsilon x K, drawn with the run's seed.
     auto pick = CreateObject<UniformRandomVariable>();
     pick->SetStream(stream++);
-    const auto malicious = D2dFlProtocol::PickDevices(
-        nDevices,
-        static_cast<uint32_t>(
-            std::round(flags.Get<DoubleValue>("maliciousPercent") / 100.0 * nDevices)),
-        pick);
+    const auto malicious =
+        D2dFlProtocol::PickDevices(nDevices,
+                                   D2dShare::Count(nDevices,
+                                                   flags.Get<DoubleValue>("maliciousFraction"),
+                                                   D2dShare::Rounding::NEAREST),
+                                   pick);
     if (attackType == D2dAttackType::LABEL_FLIPPING && !malicious.empty())
     {
         D2dPartitioner::FlipLabels(learning.shards,
@@ -337,7 +342,7 @@ main(int argc, char* argv[])
     attackRng->SetStream(stream++);
     // The flags bound to attributes are the classes' defaults already; what follows from
     // several of them:
-    Config::SetDefault("ns3::D2dFedAvg::ClientFraction", DoubleValue(activationPercent / 100.0));
+    Config::SetDefault("ns3::D2dFedAvg::ClientFraction", DoubleValue(activation));
     if (cmfl)
     {
         helper.SetProtocolAttribute("RoundDeadline", TimeValue(Seconds(0))); // the CCP's timers

@@ -76,16 +76,17 @@ AddFlags(D2dScenarioFlags& flags,
     flags.Add("algorithm", "The protocol", f.algorithm).Choices(protocols.GetNames());
     learning.AddFlags(flags);
     flags.Add("flipDevices", "Devices with flipped labels (low quality)", f.flipDevices)
-        .Sets("ns3::D2dKrumAggregation::ByzantinePercent")
+        .Sets("ns3::D2dKrumAggregation::ByzantineFraction")
         .Range(0, 1e5);
     flags.Add("aggregation", "fedavg, fedprox, fedsgd: the server's rule", f.aggregation)
         .Choices(D2dProtocolRegistry::GetAggregationNames());
-    flags.Bind("trimPercent", "ns3::D2dTrimmedMeanAggregation::TrimPercent");
+    flags.Bind("trimFraction", "ns3::D2dTrimmedMeanAggregation::TrimFraction");
     flags.Bind("krumF",
                "ns3::D2dKrumAggregation::ByzantineCount",
                "krum, multi-krum: Byzantine count f (-1: flipDevices / nDevices x "
                "participants)");
-    flags.Bind("aggregationPercent", "ns3::D2dMultiKrumAggregation::SelectPercent").Range(1, 100);
+    flags.Bind("aggregationFraction", "ns3::D2dMultiKrumAggregation::SelectFraction")
+        .Range(0.01, 1);
     flags.Bind("clientFraction", "ns3::D2dFedAvg::ClientFraction").Range(1e-9, 1);
     flags.Bind("mu", "ns3::D2dFedAvg::ProximalMu").Range(0, 1e6);
     flags
@@ -231,8 +232,8 @@ main(int argc, char* argv[])
                        UintegerValue(std::min(f.neighbours, nDevices - 1)));
     // Krum's f with --krumF=-1: the flipped share of the devices x the round's participants
     // (the cmfl scenario's epsilon x participants).
-    Config::SetDefault("ns3::D2dKrumAggregation::ByzantinePercent",
-                       DoubleValue(100.0 * f.flipDevices / nDevices));
+    Config::SetDefault("ns3::D2dKrumAggregation::ByzantineFraction",
+                       DoubleValue(static_cast<double>(f.flipDevices) / nDevices));
 
     if (net.printLinks)
     {
@@ -275,8 +276,8 @@ main(int argc, char* argv[])
         if (aggregationAttribute && DynamicCast<D2dKrumAggregation>(strategy))
         {
             // Made while the arguments were parsed, before nDevices was known.
-            strategy->SetAttribute("ByzantinePercent",
-                                   DoubleValue(100.0 * f.flipDevices / nDevices));
+            strategy->SetAttribute("ByzantineFraction",
+                                   DoubleValue(static_cast<double>(f.flipDevices) / nDevices));
         }
     }
     if (f.graph == "range" && net.mobility.Moves())

@@ -43,7 +43,7 @@ RUNS = {
                              "--dataFraction=0.02", "--model=mlp:16", "--flipDevices=1"],
     "fedavg-semi-decentralized": ["--algorithm=semi-decentralized", "--nDevices=4",
                                   "--rounds=2", "--dataFraction=0.02", "--model=mlp:16"],
-    "cmfl": ["--nDevices=20", "--activationPercent=50", "--rounds=2", "--dataFraction=0.02",
+    "cmfl": ["--nDevices=20", "--activationFraction=0.5", "--rounds=2", "--dataFraction=0.02",
              "--model=logistic"],
     "consensus": ["--dataset=gaussian-mixture", "--dataFraction=0.05", "--nDevices=4",
                   "--rounds=4", "--warmupRounds=1", "--model=mlp:8", "--flipList=3"],

@@ -34,7 +34,7 @@ aggregation, n1, n2, n3):
 Bad input: a CMFL run under attack without committee.csv, or with a count that is not an
 integer, exits 2 with one stderr line.
 
-screening, on other folders (all --attack=back-gradient --maliciousPercent=30
+screening, on other folders (all --attack=back-gradient --maliciousFraction=0.3
 --attackSpace=update; they differ in --algorithm and --partition, the table's first
 columns, and in the seed). committee.csv rows as above, aggregation.csv rows (malicious,
 training, aggregated) per device:
@@ -71,17 +71,26 @@ COMMITTEE_HEADER = ["round", "sim_time_s", "training", "committee", "aggregation
 
 
 def make_run(path, algorithm, seed, accuracy, attack="none", epsilon=0, space=None,
-             extra="", summary=True, committee=None, devices=None):
+             extra="", summary=True, committee=None, devices=None, percent=False):
     """A cmfl run folder: run.json with the parameters and commandLine that cmfl writes (the
-    attack space default "update" when not given) and summary.final_accuracy; committee.csv
-    with a row per (training, committee, aggregation, n1, n2, n3) of committee."""
+    attack space default "update" when not given; epsilon in percent, written as the share
+    maliciousFraction, or with percent=True as an older cmfl wrote it: maliciousPercent and
+    --activationPercent=10) and summary.final_accuracy; committee.csv with a row per
+    (training, committee, aggregation, n1, n2, n3) of committee."""
     os.makedirs(path)
-    line = ("--nDevices=100 --activationPercent=10 --attack=%s --maliciousPercent=%d "
+    shares = ("--activationPercent=10 --attack=%s --maliciousPercent=%g" % (attack, epsilon)
+              if percent else "--activationFraction=0.1 --attack=%s --maliciousFraction=%g"
+              % (attack, epsilon / 100))
+    line = ("--nDevices=100 %s "
             "--rounds=20 --threads=1 --quiet=true %s%s--algorithm=%s --seed=%d --outDir=%s"
-            % (attack, epsilon, "--attackSpace=%s " % space if space else "",
+            % (shares, "--attackSpace=%s " % space if space else "",
                extra + " " if extra else "", algorithm, seed, path))
     params = {"commandLine": line, "algorithm": algorithm, "attack": attack,
-              "maliciousPercent": epsilon, "attackSpace": space or "update", "nDevices": 100}
+              "attackSpace": space or "update", "nDevices": 100}
+    if percent:
+        params["maliciousPercent"] = epsilon
+    else:
+        params["maliciousFraction"] = epsilon / 100
     doc = {"seed": seed, "parameters": params}
     if summary:
         doc["summary"] = {"final_accuracy": accuracy, "rounds_completed": 20}
@@ -122,7 +131,9 @@ class RobustnessTable(unittest.TestCase):
             return make_run(os.path.join(t, name), *args, **kw)
 
         self.runs = [
-            run("gs30-krum-3", "krum", 3, 0.4, "gradient-scaling", 30, "weights"),
+            # An older cmfl's run.json (shares in percent) reads as the current one's.
+            run("gs30-krum-3", "krum", 3, 0.4, "gradient-scaling", 30, "weights",
+                percent=True),
             run("bg10u-cmfl1-1", "cmfl-1", 1, 0.3333, "back-gradient", 10, "update",
                 committee=[(6, 3, 2, 1, 2, 2)]),
             run("bg10w-fedavg-1", "fedavg", 1, 0.10, "back-gradient", 10, "weights"),
@@ -133,7 +144,8 @@ class RobustnessTable(unittest.TestCase):
             run("clean-cmfl1-1", "cmfl-1", 1, 0.50),
             run("gs30-krum-1", "krum", 1, 0.2, "gradient-scaling", 30, "weights"),
             run("bg10w-cmfl1-1", "cmfl-1", 1, 0.40, "back-gradient", 10, "weights",
-                committee=[(6, 4, 2, 1, 0, 0), (6, 4, 2, 3, 3, 1), (5, 4, 2, 2, 2, 0)]),
+                committee=[(6, 4, 2, 1, 0, 0), (6, 4, 2, 3, 3, 1), (5, 4, 2, 2, 2, 0)],
+                percent=True),
             run("clean-fedavg-1", "fedavg", 1, 0.62),
             run("gs30-krum-2", "krum", 2, 0.3, "gradient-scaling", 30, "weights"),
             run("clean-cmfl1-2", "cmfl-1", 2, 0.60),

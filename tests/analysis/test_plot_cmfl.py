@@ -41,9 +41,9 @@ AGGREGATION_HEADER = ["device", "malicious", "training", "committee", "aggregate
 
 # Run A: CMFL-I under back-gradient attack at 1 Mbit/s, rounds 1..4.
 A = {
-    "params": {"algorithm": "cmfl-1", "attack": "back-gradient", "maliciousPercent": 10,
-               "committeePercent": 40, "aggregationPercent": 40,
-               "activationPercent": 10, "linkRateBps": 1e6, "maliciousDevices": [2, 5]},
+    "params": {"algorithm": "cmfl-1", "attack": "back-gradient", "maliciousFraction": 0.1,
+               "committeeFraction": 0.4, "aggregationFraction": 0.4,
+               "activationFraction": 0.1, "linkRateBps": 1e6, "maliciousDevices": [2, 5]},
     "wall": 12.5,
     "accuracy": [0.25, 0.5, 0.625, 0.75],
     "loss": [2.0, 1.5, 1.25, 1.0],
@@ -72,7 +72,7 @@ A_OUTCOMES = {"aggregation": {"consensus": 2, "timeout": 3, "failed": 1},
               "election": {"consensus": 3, "timeout": 1, "failed": 0}}
 
 # Run B and B2: FedAvg under back-gradient attack at 1 Mbit/s (two seeds).
-B = {"params": {"algorithm": "fedavg", "attack": "back-gradient", "maliciousPercent": 10,
+B = {"params": {"algorithm": "fedavg", "attack": "back-gradient", "maliciousFraction": 0.1,
                 "linkRateBps": 1e6},
      "wall": 3.0, "accuracy": [0.3, 0.4, 0.45], "loss": [2.1, 1.9, 1.8],
      "round_time_s": [1.0, 1.0, 2.5], "bytes_sent": [500, 500, 800]}   # 1.5 s, 600 B
@@ -80,7 +80,7 @@ B2 = {"params": B["params"], "wall": 5.0, "accuracy": [0.35, 0.375], "loss": [2.
       "round_time_s": [0.5, 1.5], "bytes_sent": [400, 400]}            # 1.0 s, 400 B
 
 # Run C: CMFL-II without attack at 10 Mbit/s, header-only ccp.csv.
-C = {"params": {"algorithm": "cmfl-2", "attack": "none", "maliciousPercent": 0,
+C = {"params": {"algorithm": "cmfl-2", "attack": "none", "maliciousFraction": 0,
                 "linkRateBps": 1e7},
      "wall": 8.0, "accuracy": [0.5, 0.8], "loss": [1.0, 0.5],
      "round_time_s": [0.25, 0.75], "bytes_sent": [100, 300],            # 0.5 s, 200 B
@@ -89,6 +89,7 @@ C = {"params": {"algorithm": "cmfl-2", "attack": "none", "maliciousPercent": 0,
 C_AGG_COUNTS = [1, 0, 2]
 
 # Run D: Median under same-value attack at 100 Mbit/s; no round_time_s / bytes_sent rows.
+# Its run.json is an older cmfl's (the share in percent: maliciousPercent 10 is 0.1).
 D = {"params": {"algorithm": "median", "attack": "same-value", "maliciousPercent": 10,
                 "linkRateBps": 1e8},
      "wall": 2.0, "accuracy": [0.2, 0.4, 0.6], "loss": [2.5, 2.0, 1.5]}

@@ -25,8 +25,8 @@ fedavg --algorithm=fedavg (run.json has clientFraction):
      (participants 19): left out -> 1.6 s, models 20.0
   F8 the same, seed 2: its one round at the deadline: no round time of its own
      -> point: runs 2, rounds 1, at the deadline 2, 1.6 s, sd empty
-cmfl --algorithm=braintorrent (run.json has committeePercent; no server: the D2D band's
-subChannels decides):
+cmfl --algorithm=braintorrent (run.json has committeeFraction, B2's that of an older cmfl
+committeePercent; no server: the D2D band's subChannels decides):
   B1 channel, subChannels 4, 10 devices: round 0 0.001 s (left out), rounds 1 and 2 0.3
      and 0.5 s -> 0.4 s, models_received 9 and 9 -> 9.0
   B2 the same, 20 devices: 0.9 and 0.9 s, models 19 and 17 -> 18.0
@@ -78,7 +78,10 @@ def make_run(path, program, backend, n, times, models=None, seed=1, k=4, extra="
         if backend == "channel":
             params["d2sSubChannelsInForce"] = k
     else:
-        params["committeePercent"] = 40
+        if n == 20:
+            params["committeePercent"] = 40  # an older cmfl's run.json: the share in percent
+        else:
+            params["committeeFraction"] = 0.4
         params["subChannels"] = k
     with open(os.path.join(path, "run.json"), "w") as fh:
         json.dump({"seed": seed, "parameters": params}, fh)

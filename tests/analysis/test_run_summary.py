@@ -244,9 +244,9 @@ class SummaryTest(unittest.TestCase):
     def test_cmfl(self):
         if "cmfl" not in BINARIES:
             self.skipTest("no cmfl program given")
-        folder, doc = self.run_program("cmfl", "--nDevices=20", "--activationPercent=50",
+        folder, doc = self.run_program("cmfl", "--nDevices=20", "--activationFraction=0.5",
                                        "--rounds=2", "--dataFraction=0.02", "--threads=1",
-                                       "--maliciousPercent=10")
+                                       "--maliciousFraction=0.1")
         s = self.check(folder, doc, learning=True)
         p = s["results"]
         self.assertNotIn("roundsCompleted", doc["parameters"])  # results are not inputs

@@ -29,7 +29,7 @@ source "$(dirname "$0")/lib-checks.sh" cmfl-determinism
 PYTHON=/usr/bin/python3
 
 # 20 devices, 10 active per round (CMFL: 4 committee members, 6 training clients).
-SMALL=(--nDevices=20 --activationPercent=50 --rounds=2 --dataFraction=0.02 --model=logistic
+SMALL=(--nDevices=20 --activationFraction=0.5 --rounds=2 --dataFraction=0.02 --model=logistic
     --quiet)
 run() { # run DIR ARGS...
     local dir=$1
@@ -70,10 +70,10 @@ twice() {
     compared+=("$name|$files")
 }
 
-ATTACK=(--algorithm=cmfl-1 --committeePercent=50 --maliciousPercent=10 --attack=back-gradient)
+ATTACK=(--algorithm=cmfl-1 --committeeFraction=0.5 --maliciousFraction=0.1 --attack=back-gradient)
 twice cmfl1-attack "${CMFL_TRACES[*]}" "${ATTACK[@]}" --threads=2
-twice cmfl2-flip "${CMFL_TRACES[*]}" --algorithm=cmfl-2 --committeePercent=50 \
-    --maliciousPercent=10 --attack=label-flipping
+twice cmfl2-flip "${CMFL_TRACES[*]}" --algorithm=cmfl-2 --committeeFraction=0.5 \
+    --maliciousFraction=0.1 --attack=label-flipping
 for name in cmfl1-attack cmfl2-flip; do
     "$PYTHON" - "$TMP/$name-a" <<'PY' || fail "$name: no attacker active or no consensus"
 import sys
@@ -88,8 +88,8 @@ assert len(c) == 2 and c.n1.sum() + c.n2.sum() > 0, c
 assert (votes.outcome == "consensus").all() and len(votes) == 4, votes
 PY
 done
-twice cmfl1-stalled "${CMFL_TRACES[*]}" --algorithm=cmfl-1 --committeePercent=40 \
-    --maliciousPercent=10 --attack=back-gradient --quorum=replicas \
+twice cmfl1-stalled "${CMFL_TRACES[*]}" --algorithm=cmfl-1 --committeeFraction=0.4 \
+    --maliciousFraction=0.1 --attack=back-gradient --quorum=replicas \
     --failedVote=keep-committee --maliciousCommittee=adversarial
 "$PYTHON" - "$TMP/cmfl1-stalled-a" <<'PY' || fail "cmfl1-stalled: no CCP timeouts"
 import sys
@@ -101,8 +101,8 @@ print("  votes", out, "next committees", c.next_committee.value_counts().to_dict
 assert out.get("timeout", 0) > 0 and out.get("failed", 0) > 0, out
 assert (c.next_committee == "kept").all(), c
 PY
-twice cmfl1-live "${CMFL_TRACES[*]}" --algorithm=cmfl-1 --committeePercent=40 \
-    --maliciousPercent=10 --attack=back-gradient --maliciousCommittee=adversarial
+twice cmfl1-live "${CMFL_TRACES[*]}" --algorithm=cmfl-1 --committeeFraction=0.4 \
+    --maliciousFraction=0.1 --attack=back-gradient --maliciousCommittee=adversarial
 "$PYTHON" - "$TMP/cmfl1-live-a" <<'PY' || fail "cmfl1-live: a round neither agreed nor stepped down"
 import sys
 import pandas as pd
@@ -136,9 +136,9 @@ assert abs(p - 0.2) < 1e-6, p
 print("  p_drop %.3f, reasons %s" % (p, m["reason"].value_counts().to_dict()))
 PY
 
-twice multikrum-scaling "${TRACES[*]}" --algorithm=multi-krum --maliciousPercent=10 \
+twice multikrum-scaling "${TRACES[*]}" --algorithm=multi-krum --maliciousFraction=0.1 \
     --attack=gradient-scaling
-twice trimmed-same "${TRACES[*]}" --algorithm=trimmed-mean --maliciousPercent=10 \
+twice trimmed-same "${TRACES[*]}" --algorithm=trimmed-mean --maliciousFraction=0.1 \
     --attack=same-value
 twice braintorrent "${TRACES[*]}" --algorithm=braintorrent
 twice gossipfl "${TRACES[*]}" --algorithm=gossipfl

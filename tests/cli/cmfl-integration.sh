@@ -27,7 +27,7 @@ source "$(dirname "$0")/lib-checks.sh" cmfl-integration
 # IID data and the former CMFL rules (the measured numbers below are theirs; the defaults
 # since are non-IID data, the majority quorum, the step-down and attacked references).
 COMMON=(--rounds=15 --learningRate=0.02 --dataFraction=0.1 --nDevices=40
-    --activationPercent=50 --partition=iid --quorum=replicas --failedVote=keep-committee
+    --activationFraction=0.5 --partition=iid --quorum=replicas --failedVote=keep-committee
     --maliciousCommittee=adversarial --multiKrumWeights=uniform --quiet
     --inertFlags=record   # the CMFL rules ride along with the baselines, listed in run.json
     --subChannels=0)      # the unlimited band these numbers were measured on (5 s phases)
@@ -47,8 +47,8 @@ run() { # run NAME ARGS...: queued into $TMP/NAME
     shift
     queue_run "$TMP/$name" "${COMMON[@]}" "$@"
 }
-run attack-cmfl1 --algorithm=cmfl-1 --maliciousPercent=10 --attack=back-gradient
-run attack-fedavg --algorithm=fedavg --maliciousPercent=10 --attack=back-gradient
+run attack-cmfl1 --algorithm=cmfl-1 --maliciousFraction=0.1 --attack=back-gradient
+run attack-fedavg --algorithm=fedavg --maliciousFraction=0.1 --attack=back-gradient
 run clean-cmfl1 --algorithm=cmfl-1
 run clean-cmfl2 --algorithm=cmfl-2
 run lossy --algorithm=cmfl-1 --rounds=8 --rssFile="$TMP/rss.csv" --maxRetransmissions=3 \

@@ -28,8 +28,8 @@ BIN=${1:?usage: bash cmfl-screening.sh PATH/TO/cmfl}
 source "$(dirname "$0")/lib-checks.sh" cmfl-screening
 PYTHON=/usr/bin/python3
 
-PAPER=(--nDevices=650 --activationPercent=10 --committeePercent=40 --aggregationPercent=40
-    --dataFraction=0.65 --rounds=10 --attack=back-gradient --maliciousPercent=30 --threads=1
+PAPER=(--nDevices=650 --activationFraction=0.1 --committeeFraction=0.4 --aggregationFraction=0.4
+    --dataFraction=0.65 --rounds=10 --attack=back-gradient --maliciousFraction=0.3 --threads=1
     --quiet --subChannels=0) # the unlimited band the claims below were measured on
 run() { # run DIR ARGS...
     local dir=$1

@@ -164,7 +164,7 @@ for (name, args, n_train, n_test, published), r in zip(GOOD, results):
 # label byte each (Fashion-MNIST's weigh 785).
 OTHERS = [
     ("cmfl", ["--dataset=tensors", "--dataDir=" + tensors, "--nDevices=20",
-              "--activationPercent=50", "--rounds=1", "--model=logistic", "--quiet"]),
+              "--activationFraction=0.5", "--rounds=1", "--model=logistic", "--quiet"]),
     ("consensus", ["--dataset=tensors", "--dataDir=" + tensors, "--nDevices=4", "--rounds=2",
                    "--warmupRounds=1", "--model=logistic", "--quiet"]),
     ("graph-discovery", ["--dataset=cifar10", "--dataDir=" + cifar10, "--nDevices=6",

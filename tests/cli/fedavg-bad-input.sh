@@ -4,8 +4,9 @@
 # on stdout and nothing in --outDir (see lib-bad-input.sh). Covers the learning
 # parameters, the data set (missing and corrupt files), the partitions, the server's
 # aggregation rule and its parameters (--aggregation, or a class name through
-# --ns3::D2dFedAvg::Aggregation, not both) and the network parameters it shares with the
-# other scenarios.
+# --ns3::D2dFedAvg::Aggregation, not both), the shares' former percent flags and
+# attributes (each refused with its new name) and the network parameters it shares with
+# the other scenarios.
 #
 # Usage: bash fedavg-bad-input.sh PATH/TO/fedavg
 set -euo pipefail
@@ -72,15 +73,30 @@ expect_reject ns3::D2dFedAvg::Aggregation --ns3::D2dFedAvg::Aggregation=ns3::D2d
 expect_reject ns3::D2dFedAvg::Aggregation --ns3::D2dFedAvg::Aggregation=ns3::D2dFedAvg
 expect_reject ns3::D2dFedAvg::Variant --ns3::D2dFedAvg::Variant=fedbest
 expect_reject ns3::D2dFedAvg::Downlink --ns3::D2dFedAvg::Downlink=multicast
-expect_reject trimPercent --aggregation=trimmed-mean --trimPercent=50
-expect_reject trimPercent --aggregation=trimmed-mean --trimPercent=-1
+expect_reject "--trimFraction=0.5 is out of range (accepted: at least 0, below 0.5)" \
+    --aggregation=trimmed-mean --trimFraction=0.5
+expect_reject trimFraction --aggregation=trimmed-mean --trimFraction=-0.01
+expect_reject trimFraction --aggregation=trimmed-mean --trimFraction=20
 expect_reject krumF --aggregation=krum --krumF=-2
 expect_reject krumF --aggregation=krum --krumF=1.5
 # f above the number of devices (accepted before).
 expect_reject krumF --aggregation=krum --nDevices=5 --krumF=6
-expect_reject aggregationPercent --aggregation=multi-krum --aggregationPercent=0
-expect_reject aggregationPercent --aggregation=multi-krum --aggregationPercent=101
-expect_reject trimPercent --ns3::D2dTrimmedMeanAggregation::TrimPercent=20
+expect_reject aggregationFraction --aggregation=multi-krum --aggregationFraction=0
+expect_reject aggregationFraction --aggregation=multi-krum --aggregationFraction=1.01
+expect_reject trimFraction --ns3::D2dTrimmedMeanAggregation::TrimFraction=0.2
+# The former percent names: one line naming the new one and the value as a share.
+expect_reject "--trimPercent: renamed; use --trimFraction, a share in [0, 1] (20 percent is 0.2)" \
+    --aggregation=trimmed-mean --trimPercent=20
+expect_reject "--aggregationPercent: renamed; use --aggregationFraction, a share in [0, 1] (60 percent is 0.6)" \
+    --aggregation=multi-krum --aggregationPercent=60
+expect_reject "--ns3::D2dTrimmedMeanAggregation::TrimPercent: renamed; use --ns3::D2dTrimmedMeanAggregation::TrimFraction, a share in [0, 1] (30 percent is 0.3)" \
+    --ns3::D2dTrimmedMeanAggregation::TrimPercent=abc
+expect_reject "--ns3::D2dMultiKrumAggregation::SelectPercent: renamed; use --ns3::D2dMultiKrumAggregation::SelectFraction, a share in [0, 1] (40 percent is 0.4)" \
+    --ns3::D2dMultiKrumAggregation::SelectPercent=40
+expect_reject "--ns3::D2dKrumAggregation::ByzantinePercent: renamed; use --ns3::D2dKrumAggregation::ByzantineFraction, a share in [0, 1] (25 percent is 0.25)" \
+    --ns3::D2dKrumAggregation::ByzantinePercent=25
+# A program without the flag's new name: an unknown parameter, as any other.
+expect_reject "unknown parameter --committeePercent" --committeePercent=30
 expect_reject krumF --ns3::D2dKrumAggregation::ByzantineCount=1
 expect_reject threads --threads=1000
 expect_reject nDevices --nDevices=1

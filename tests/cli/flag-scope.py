@@ -89,9 +89,9 @@ VALUES = {
     "cifarLabels": ["coarse"],
     # fedavg
     "aggregation": ["median", "mean"],
-    "trimPercent": ["20", "30"],
+    "trimFraction": ["0.2", "0.3"],
     "krumF": ["1", "2"],
-    "aggregationPercent": ["50", "60"],
+    "aggregationFraction": ["0.5", "0.6"],
     "clientFraction": ["0.5", "0.6"],
     "mu": ["0.1", "0.2"],
     "globalLearningRate": ["0.5", "0.6"],
@@ -103,7 +103,7 @@ VALUES = {
     "stepsPerExchange": ["3", "4"],
     "exchangesPerRound": ["2", "3"],
     # cmfl
-    "committeePercent": ["30", "35"],
+    "committeeFraction": ["0.3", "0.35"],
     "phaseTimeout": ["30s", "40s"],
     "requestTimeout": ["1s", "3s"],
     "maxAttempts": ["2", "3"],
@@ -127,7 +127,7 @@ PROGRAMS = {
     "cmfl": ([["--algorithm=" + a] for a in
               ["cmfl-1", "cmfl-2", "fedavg", "median", "trimmed-mean", "krum", "multi-krum",
                "braintorrent", "gossipfl"]],
-             ["--nDevices=20", "--activationPercent=50", "--rounds=1", "--dataFraction=0.02",
+             ["--nDevices=20", "--activationFraction=0.5", "--rounds=1", "--dataFraction=0.02",
               "--model=logistic"]),
     "consensus": ([["--algorithm=" + a] for a in ["consensus", "fedavg", "fedprox", "local"]],
                   ["--nDevices=4", "--rounds=2", "--warmupRounds=1", "--dataFraction=0.05",
@@ -194,7 +194,7 @@ REASONS = [
      "it acts with --mobility=random-waypoint (here --mobility=gauss-markov)"),
     ("d2d-exchange", ["--mobility=random-waypoint"], "--speedMps=3",
      "it acts with --mobility=random-walk"),
-    ("cmfl", ["--algorithm=krum"], "--committeePercent=30",
+    ("cmfl", ["--algorithm=krum"], "--committeeFraction=0.3",
      "it acts with --algorithm=cmfl-1 or cmfl-2"),
     ("d2d-exchange", [], "--d2sTxPowerDbm=10", "--d2sFraction=0 has no server"),
     ("fedavg", ["--algorithm=decentralized", "--subChannels=2"], "--interference=false",

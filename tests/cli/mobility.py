@@ -355,7 +355,7 @@ for name in MODELS:
 print("every scenario accepts the models' flags (--validate)")
 SCENARIOS = {
     "fedavg": ["--nDevices=5", "--rounds=1", "--dataFraction=0.02"],
-    "cmfl": ["--nDevices=20", "--activationPercent=50", "--rounds=1", "--dataFraction=0.02",
+    "cmfl": ["--nDevices=20", "--activationFraction=0.5", "--rounds=1", "--dataFraction=0.02",
              "--model=logistic"],
     "consensus": ["--nDevices=4", "--rounds=2", "--warmupRounds=1", "--dataFraction=0.05"],
     "bayes-consensus": ["--nDevices=6", "--steps=5"],

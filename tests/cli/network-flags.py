@@ -33,7 +33,7 @@ SCENARIOS = {
     "d2d-exchange": (["--nDevices=6", "--duration=1s", "--d2sFraction=0.3"], True),
     "fedavg": (["--algorithm=semi-decentralized", "--nDevices=4", "--rounds=1",
                 "--dataFraction=0.02", "--model=mlp:16"], True),
-    "cmfl": (["--nDevices=20", "--activationPercent=50", "--rounds=1", "--dataFraction=0.02",
+    "cmfl": (["--nDevices=20", "--activationFraction=0.5", "--rounds=1", "--dataFraction=0.02",
               "--model=logistic"], False),
     "consensus": (["--nDevices=4", "--rounds=2", "--warmupRounds=1", "--dataFraction=0.05",
                    "--dataset=gaussian-mixture", "--model=mlp:8"], False),

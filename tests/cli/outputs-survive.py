@@ -38,7 +38,7 @@ PROGRAMS = {
                      "spectralEfficiency"),
     "fedavg": (["--nDevices=3", "--rounds=1", "--dataFraction=0.02"],
                "--algorithm=decentralised", "algorithm"),
-    "cmfl": (["--nDevices=20", "--activationPercent=50", "--rounds=1", "--dataFraction=0.02"], "--rounds=0", "rounds"),
+    "cmfl": (["--nDevices=20", "--activationFraction=0.5", "--rounds=1", "--dataFraction=0.02"], "--rounds=0", "rounds"),
     "consensus": (["--nDevices=4", "--rounds=2", "--warmupRounds=1", "--dataFraction=0.02"],
                   "--flipList=99", "flipList"),
     "bayes-consensus": (["--nDevices=6", "--steps=5"], "--nDevices=1", "nDevices"),

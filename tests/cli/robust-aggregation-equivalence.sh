@@ -4,7 +4,7 @@
 # D2dKrumAggregation, D2dMultiKrumAggregation), so a matching configuration gives the same
 # numbers on the same seed:
 #   fedavg --aggregation=RULE --flipDevices=4 --clientFraction=1
-#   cmfl   --algorithm=RULE --attack=label-flipping --maliciousPercent=20 --activationPercent=100
+#   cmfl   --algorithm=RULE --attack=label-flipping --maliciousFraction=0.2 --activationFraction=1
 # (20 devices, 2 rounds, logistic model on 2 % of Fashion-MNIST). Both scenarios draw the
 # flipped (malicious) devices first from the same stream with the same partial shuffle and
 # flip their labels with the run's seed; the learners are seeded from the run's seed and the
@@ -42,7 +42,7 @@ queue_run "$TMP/fedavg-mean" "${COMMON[@]}" --algorithm=fedavg --aggregation=mea
 run_queued "$FEDAVG" 300
 for rule in "${RULES[@]}"; do
     queue_run "$TMP/cmfl-$rule" "${COMMON[@]}" --algorithm=$rule --attack=label-flipping \
-        --maliciousPercent=20 --activationPercent=100
+        --maliciousFraction=0.2 --activationFraction=1
 done
 run_queued "$CMFL" 300
 # rows DIR: the accuracy and loss rows of rounds.csv
@@ -74,7 +74,7 @@ same_rows() { # same_rows DIR1 DIR2 WHAT
 
 for rule in "${RULES[@]}"; do
     echo "check: fedavg --aggregation=$rule --flipDevices=4 = cmfl --algorithm=$rule" \
-        "--attack=label-flipping --maliciousPercent=20"
+        "--attack=label-flipping --maliciousFraction=0.2"
     same_rows "$TMP/fedavg-$rule" "$TMP/cmfl-$rule" "$rule"
 done
 

@@ -42,7 +42,7 @@ case $GROUP in
         ;;
     cmfl)
         cases+=(
-            "limit-mid-round|cmfl||--quiet --nDevices=20 --activationPercent=50 --rounds=2 --dataFraction=0.1 --maxSimTime=0.45s"
+            "limit-mid-round|cmfl||--quiet --nDevices=20 --activationFraction=0.5 --rounds=2 --dataFraction=0.1 --maxSimTime=0.45s"
         )
         ;;
     consensus)

@@ -8,6 +8,11 @@ record the flags, which a change may add to). EXTRA arguments go to the NEW prog
 e.g. --energySource=basic to compare with a build whose default battery was
 BasicEnergySource. Exit 0 if all are identical, 1 otherwise (the differing files named).
 
+The command lines spell every share in [0, 1] (--activationFraction=0.5). A program of OLD_BIN
+that takes shares in percent under their former names (a build before the shares became
+fractions: its --PrintHelp has --activationPercent) is given them so (--activationPercent=50),
+by SPELLED_IN_PERCENT: the same settings on both sides.
+
   tests/tools/compare-builds.py OLD_BIN NEW_BIN [EXTRA...]
 """
 
@@ -16,6 +21,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from decimal import Decimal
 
 if len(sys.argv) < 3:
     sys.exit(__doc__)
@@ -35,8 +41,11 @@ RUNS = [
                 "--dataFraction=0.02", "--model=mlp:16", "--seed=3"]),
     ("fedavg", ["--backend=wifi", "--areaSideM=30", "--nDevices=5", "--rounds=2",
                 "--dataFraction=0.05"]),
-    ("cmfl", ["--nDevices=20", "--activationPercent=50", "--rounds=2", "--dataFraction=0.02",
+    ("cmfl", ["--nDevices=20", "--activationFraction=0.5", "--rounds=2", "--dataFraction=0.02",
               "--model=logistic", "--seed=5"]),
+    ("cmfl", ["--nDevices=20", "--activationFraction=0.6", "--committeeFraction=0.25",
+              "--aggregationFraction=0.3", "--maliciousFraction=0.15", "--attack=back-gradient",
+              "--rounds=2", "--dataFraction=0.02", "--model=logistic", "--seed=5"]),
     ("consensus", ["--nDevices=4", "--rounds=3", "--warmupRounds=1", "--dataFraction=0.02",
                    "--seed=5"]),
     ("bayes-consensus", ["--nDevices=6", "--steps=5", "--seed=5"]),
@@ -50,11 +59,17 @@ FEDAVG = ["--nDevices=4", "--rounds=2", "--dataFraction=0.02", "--model=mlp:16",
 for algorithm in ["fedprox", "fedsgd", "local"]:
     RUNS.append(("fedavg", ["--algorithm=" + algorithm] + FEDAVG))
 RUNS.append(("fedavg", ["--aggregation=krum", "--flipDevices=1"] + FEDAVG))
-CMFL = ["--nDevices=20", "--activationPercent=50", "--rounds=2", "--dataFraction=0.02",
-        "--model=logistic", "--seed=5", "--maliciousPercent=10"]
+RUNS.append(("fedavg", ["--aggregation=trimmed-mean", "--trimFraction=0.3", "--flipDevices=1"]
+             + FEDAVG))
+RUNS.append(("fedavg", ["--aggregation=multi-krum", "--aggregationFraction=0.7",
+                        "--flipDevices=1"] + FEDAVG))
+CMFL = ["--nDevices=20", "--activationFraction=0.5", "--rounds=2", "--dataFraction=0.02",
+        "--model=logistic", "--seed=5", "--maliciousFraction=0.1"]
 for algorithm in ["cmfl-2", "fedavg", "median", "trimmed-mean", "krum", "multi-krum",
                   "braintorrent", "gossipfl"]:
     RUNS.append(("cmfl", ["--algorithm=" + algorithm] + CMFL))
+RUNS.append(("cmfl", ["--algorithm=trimmed-mean", "--trimFraction=0.3"] + CMFL))
+RUNS.append(("cmfl", ["--algorithm=multi-krum", "--aggregationFraction=0.3"] + CMFL))
 for algorithm in ["fedavg", "fedprox", "local"]:
     RUNS.append(("consensus", ["--algorithm=" + algorithm, "--nDevices=4", "--rounds=3",
                                "--dataFraction=0.02", "--seed=5"]))
@@ -68,14 +83,44 @@ for downstream in ["fedprox", "decentralized", "semi-decentralized"]:
                                      "--bufferSize=16", "--downstream=" + downstream,
                                      "--rounds=1", "--seed=5"]))
 
+# The shares' former percent flags: current name -> former name (the value x 100).
+SPELLED_IN_PERCENT = {"activationFraction": "activationPercent",
+                      "aggregationFraction": "aggregationPercent",
+                      "committeeFraction": "committeePercent",
+                      "maliciousFraction": "maliciousPercent",
+                      "trimFraction": "trimPercent"}
+in_percent = {}  # program of OLD_BIN -> whether it takes the former percent flags
+
+
+def old_spelling(program, args):
+    """args as OLD_BIN's program takes them: the shares in percent if it has the former
+    flags (--activationFraction=0.5 -> --activationPercent=50)."""
+    if program not in in_percent:
+        shown = subprocess.run([os.path.join(OLD, program), "--PrintHelp"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        in_percent[program] = any("--%s" % name in shown.stdout
+                                  for name in SPELLED_IN_PERCENT.values())
+    if not in_percent[program]:
+        return args
+    out = []
+    for arg in args:
+        name, _, value = arg[2:].partition("=")
+        if arg.startswith("--") and name in SPELLED_IN_PERCENT:
+            arg = "--%s=%s" % (SPELLED_IN_PERCENT[name],
+                               format((Decimal(value) * 100).normalize(), "f"))
+        out.append(arg)
+    return out
+
+
 tmp = tempfile.mkdtemp(prefix="compare-builds.")
 failures = 0
 for k, (program, args) in enumerate(RUNS):
     dirs = []
-    for side, binary, extra in (("old", OLD, []), ("new", NEW, EXTRA)):
+    for side, binary, line in (("old", OLD, old_spelling(program, args)),
+                               ("new", NEW, args + EXTRA)):
         out = os.path.join(tmp, "%02d-%s-%s" % (k, program, side))
         proc = subprocess.run([os.path.join(binary, program), "--quiet", "--outDir=" + out]
-                              + args + extra, stdout=subprocess.PIPE,
+                              + line, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True, timeout=600)
         if proc.returncode != 0:
             print("FAIL %s %s (%s): exit %d: %s" % (program, " ".join(args), side,

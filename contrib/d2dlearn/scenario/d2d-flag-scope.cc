@@ -192,9 +192,11 @@ D2dFlagScope::GetTable()
 
         // fedavg: the FedAvg family, decentralized, semi-decentralized and local FL.
         {"aggregation", "fedavg", {Is("algorithm", FED_AVG_FAMILY)}},
-        {"trimPercent", "fedavg", {Is("algorithm", FED_AVG_FAMILY), Aggregation({"trimmed-mean"})}},
+        {"trimFraction",
+         "fedavg",
+         {Is("algorithm", FED_AVG_FAMILY), Aggregation({"trimmed-mean"})}},
         {"krumF", "fedavg", {Is("algorithm", FED_AVG_FAMILY), Aggregation({"krum", "multi-krum"})}},
-        {"aggregationPercent",
+        {"aggregationFraction",
          "fedavg",
          {Is("algorithm", FED_AVG_FAMILY), Aggregation({"multi-krum"})}},
         {"clientFraction", "fedavg", {Is("algorithm", FED_AVG_FAMILY)}},
@@ -211,8 +213,8 @@ D2dFlagScope::GetTable()
         {"exchangesPerRound", "fedavg", {Is("algorithm", {"semi-decentralized"})}},
 
         // cmfl: serverless CMFL (the committee consensus protocol) and its baselines.
-        {"committeePercent", "cmfl", {Is("algorithm", CMFL)}},
-        {"aggregationPercent", "cmfl", {Is("algorithm", {"cmfl-1", "cmfl-2", "multi-krum"})}},
+        {"committeeFraction", "cmfl", {Is("algorithm", CMFL)}},
+        {"aggregationFraction", "cmfl", {Is("algorithm", {"cmfl-1", "cmfl-2", "multi-krum"})}},
         {"phaseTimeout", "cmfl", {Is("algorithm", CMFL)}},
         {"requestTimeout", "cmfl", {Is("algorithm", CMFL)}},
         {"maxAttempts", "cmfl", {Is("algorithm", CMFL)}},
@@ -221,7 +223,7 @@ D2dFlagScope::GetTable()
         {"failedVote", "cmfl", {Is("algorithm", CMFL)}},
         {"maliciousCommittee", "cmfl", {Is("algorithm", CMFL)}},
         {"aggregationBase", "cmfl", {Is("algorithm", CMFL)}},
-        {"trimPercent", "cmfl", {Is("algorithm", {"trimmed-mean"})}},
+        {"trimFraction", "cmfl", {Is("algorithm", {"trimmed-mean"})}},
         {"krumF", "cmfl", {Is("algorithm", {"krum", "multi-krum"})}},
         {"multiKrumWeights", "cmfl", {Is("algorithm", {"multi-krum"})}},
         {"segments", "cmfl", {Is("algorithm", {"gossipfl"})}},

@@ -44,11 +44,11 @@ class D2dTraceHelper;
  * \code
  *   D2dScenarioSupport support("cmfl");
  *   D2dScenarioFlags flags(support);
- *   flags.Bind("committeePercent", "ns3::D2dCmfl::CommitteePercent").Range(1, 50);
+ *   flags.Bind("committeeFraction", "ns3::D2dCmfl::CommitteeFraction").Range(0.01, 0.5);
  *   flags.Add("maxSimTime", "Stop the simulation at this time at the latest", maxSimTime)
  *       .Positive(1e12);
  *   flags.Parse(argc, argv);
- *   const double omega = flags.Get<DoubleValue>("committeePercent");
+ *   const double omega = flags.Get<DoubleValue>("committeeFraction");
  *   ...
  *   flags.Record(*traces); // run.json: every flag's value
  * \endcode
@@ -88,7 +88,7 @@ class D2dScenarioFlags
          * \brief The program sets this attribute ("ns3::Class::Attribute", of the class
          * that defines it) from the flag's variable: --ns3::Class::Attribute is then
          * rejected, and, unless Range() or Choices() say what the flag accepts (e.g. a
-         * count from which the program computes a percentage), the first such attribute's
+         * count from which the program computes a share), the first such attribute's
          * checker checks the value.
          * \param attribute the attribute
          * \return this flag

@@ -473,6 +473,7 @@ D2dScenarioSupport::CheckArguments(int argc, char** argv, const std::vector<Para
         {
             Fail("--RngSeed is not accepted: the seed is set by --seed; use that");
         }
+        CheckRenamed(name, value, params);
         if (name.rfind("ns3::", 0) == 0)
         {
             CheckAttributeArgument(name, value, params);
@@ -556,6 +557,63 @@ D2dScenarioSupport::CheckBuiltin(const std::string& name, const std::string& val
         }
     }
     return true;
+}
+
+std::string
+D2dScenarioSupport::RenamedShare(const std::string& name)
+{
+    // Former percent (0-100) -> share (0-1): the flags, then the attributes' own names (of any
+    // class path: ns3::D2dCmfl::CommitteePercent).
+    static const std::vector<std::pair<std::string, std::string>> renamed = {
+        {"activationPercent", "activationFraction"},
+        {"aggregationPercent", "aggregationFraction"},
+        {"committeePercent", "committeeFraction"},
+        {"maliciousPercent", "maliciousFraction"},
+        {"trimPercent", "trimFraction"},
+        {"ActivationPercent", "ActivationFraction"},
+        {"AggregationPercent", "AggregationFraction"},
+        {"CommitteePercent", "CommitteeFraction"},
+        {"ByzantinePercent", "ByzantineFraction"},
+        {"SelectPercent", "SelectFraction"},
+        {"TrimPercent", "TrimFraction"},
+    };
+    const std::size_t colons = name.rfind("::");
+    const bool attribute = name.rfind("ns3::", 0) == 0 && colons != std::string::npos;
+    const std::string last = attribute ? name.substr(colons + 2) : name;
+    for (const auto& [before, after] : renamed)
+    {
+        if (last == before &&
+            attribute == (std::isupper(static_cast<unsigned char>(before[0])) != 0))
+        {
+            return attribute ? name.substr(0, colons + 2) + after : after;
+        }
+    }
+    return "";
+}
+
+void
+D2dScenarioSupport::CheckRenamed(const std::string& name,
+                                 const std::string& value,
+                                 const std::vector<Param>& params) const
+{
+    const std::string renamed = RenamedShare(name);
+    const bool attribute = name.rfind("ns3::", 0) == 0;
+    if (renamed.empty() ||
+        (!attribute && std::none_of(params.begin(), params.end(), [&renamed](const Param& p) {
+            return p.name == renamed;
+        })))
+    {
+        return;
+    }
+    // The value given, as a share, if it is a number; else an example.
+    std::string example = "30 percent is 0.3";
+    char* end = nullptr;
+    const double percent = value.empty() ? 0 : std::strtod(value.c_str(), &end);
+    if (!value.empty() && end && *end == '\0' && std::isfinite(percent))
+    {
+        example = fmt::format("{} percent is {}", value, FormatNumber(percent / 100.0));
+    }
+    Fail(fmt::format("--{}: renamed; use --{}, a share in [0, 1] ({})", name, renamed, example));
 }
 
 void

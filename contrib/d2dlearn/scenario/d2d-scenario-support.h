@@ -83,7 +83,8 @@ class D2dScenarioSupport
      * (the form follows the attribute's value type; its checker decides the range) or
      * that a parameter sets (Param::attributes), or --RngSeed (the seed is set by --seed;
      * --RngRun is a parameter of D2dNetworkOptions), or --PrintAttributes / --PrintGroup
-     * naming a class or group ns-3 does not know (CommandLine aborts on those). An unknown
+     * naming a class or group ns-3 does not know (CommandLine aborts on those), or a share's
+     * former percent name (RenamedShare: the error names the new one). An unknown
      * parameter's error names the nearest one (NearestName) when there is one.
      * \param argc argument count
      * \param argv arguments
@@ -98,6 +99,16 @@ class D2dScenarioSupport
      *         max(2, length / 4)), or "" if none is that near
      */
     static std::string NearestName(const std::string& name, const std::vector<Param>& params);
+
+    /**
+     * \brief The one table of the shares renamed when every share became a fraction in
+     * [0, 1] (a percent in [0, 100] before): the flags (committeePercent ->
+     * committeeFraction) and the attributes (ns3::D2dCmfl::CommitteePercent ->
+     * ns3::D2dCmfl::CommitteeFraction), which CheckArguments refuses with the new name.
+     * \param name a flag name or an attribute path, without --
+     * \return the new name, or "" if name was not renamed
+     */
+    static std::string RenamedShare(const std::string& name);
 
     /**
      * \brief Print "program: error: message" on one line and exit with status 2.
@@ -235,6 +246,18 @@ class D2dScenarioSupport
      * \return true if name is one of them (checked), false otherwise
      */
     bool CheckBuiltin(const std::string& name, const std::string& value) const;
+    /**
+     * \brief CheckArguments on a share's former percent name (RenamedShare): fail with the
+     * new name and the value as a share ("--committeePercent: renamed; use
+     * --committeeFraction, a share in [0, 1] (30 percent is 0.3)"). A flag is refused so only
+     * if the program has its new name (else it is an unknown parameter).
+     * \param name the argument's name, without --
+     * \param value its value ("" if none)
+     * \param params the program's parameters
+     */
+    void CheckRenamed(const std::string& name,
+                      const std::string& value,
+                      const std::vector<Param>& params) const;
     /**
      * \brief CheckArguments on --ns3::Class::Attribute=value: a known class, an attribute
      * it defines itself (the error names the parent class that does), not one a parameter

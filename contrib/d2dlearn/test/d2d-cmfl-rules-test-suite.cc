@@ -113,36 +113,40 @@ class SelectElectTestCase : public TestCase
                               true,
                               "rank 11 14 10 12 13");
 
-        // m = max(1, round(alpha n / 100)), at most n.
-        NS_TEST_ASSERT_MSG_EQ(D2dCommitteeRules::SelectionSize(5, 40), 2u, "40 % of 5 = 2");
-        NS_TEST_ASSERT_MSG_EQ(D2dCommitteeRules::SelectionSize(5, 30), 2u, "1.5 -> 2");
-        NS_TEST_ASSERT_MSG_EQ(D2dCommitteeRules::SelectionSize(7, 50), 4u, "3.5 -> 4");
-        NS_TEST_ASSERT_MSG_EQ(D2dCommitteeRules::SelectionSize(10, 44), 4u, "4.4 -> 4");
-        NS_TEST_ASSERT_MSG_EQ(D2dCommitteeRules::SelectionSize(5, 1), 1u, "0.05 -> at least 1");
-        NS_TEST_ASSERT_MSG_EQ(D2dCommitteeRules::SelectionSize(5, 0), 1u, "0 % -> at least 1");
-        NS_TEST_ASSERT_MSG_EQ(D2dCommitteeRules::SelectionSize(3, 100), 3u, "all");
-        NS_TEST_ASSERT_MSG_EQ(D2dCommitteeRules::SelectionSize(0, 40), 0u, "none of 0");
+        // m = max(1, round(alpha n)), at most n.
+        NS_TEST_ASSERT_MSG_EQ(D2dCommitteeRules::SelectionSize(5, 0.4), 2u, "0.4 of 5 = 2");
+        NS_TEST_ASSERT_MSG_EQ(D2dCommitteeRules::SelectionSize(5, 0.3), 2u, "1.5 -> 2");
+        NS_TEST_ASSERT_MSG_EQ(D2dCommitteeRules::SelectionSize(7, 0.5), 4u, "3.5 -> 4");
+        NS_TEST_ASSERT_MSG_EQ(D2dCommitteeRules::SelectionSize(10, 0.44), 4u, "4.4 -> 4");
+        NS_TEST_ASSERT_MSG_EQ(D2dCommitteeRules::SelectionSize(5, 0.01), 1u, "0.05 -> at least 1");
+        NS_TEST_ASSERT_MSG_EQ(D2dCommitteeRules::SelectionSize(5, 0), 1u, "0 -> at least 1");
+        NS_TEST_ASSERT_MSG_EQ(D2dCommitteeRules::SelectionSize(3, 1), 3u, "all");
+        NS_TEST_ASSERT_MSG_EQ(D2dCommitteeRules::SelectionSize(0, 0.4), 0u, "none of 0");
 
-        // alpha 40 of 5 -> m = 2. I: the top 2 = {11, 14}; II: the bottom 2 = {12, 13}.
+        // alpha 0.4 of 5 -> m = 2. I: the top 2 = {11, 14}; II: the bottom 2 = {12, 13}.
+        NS_TEST_ASSERT_MSG_EQ((D2dCommitteeRules::Select(clients,
+                                                         scores,
+                                                         0.4,
+                                                         D2dSelectionStrategy::HIGHEST_SCORES) ==
+                               std::vector<uint32_t>{11, 14}),
+                              true,
+                              "strategy I");
         NS_TEST_ASSERT_MSG_EQ(
-            (D2dCommitteeRules::Select(clients, scores, 40, D2dSelectionStrategy::HIGHEST_SCORES) ==
-             std::vector<uint32_t>{11, 14}),
-            true,
-            "strategy I");
-        NS_TEST_ASSERT_MSG_EQ(
-            (D2dCommitteeRules::Select(clients, scores, 40, D2dSelectionStrategy::LOWEST_SCORES) ==
+            (D2dCommitteeRules::Select(clients, scores, 0.4, D2dSelectionStrategy::LOWEST_SCORES) ==
              std::vector<uint32_t>{12, 13}),
             true,
             "strategy II");
-        // alpha 60 -> m = 3: the tie 10 / 12 at the boundary goes to the lower id (I), and
+        // alpha 0.6 -> m = 3: the tie 10 / 12 at the boundary goes to the lower id (I), and
         // II's bottom 3 are 10, 12, 13.
+        NS_TEST_ASSERT_MSG_EQ((D2dCommitteeRules::Select(clients,
+                                                         scores,
+                                                         0.6,
+                                                         D2dSelectionStrategy::HIGHEST_SCORES) ==
+                               std::vector<uint32_t>{10, 11, 14}),
+                              true,
+                              "strategy I, tie at the boundary");
         NS_TEST_ASSERT_MSG_EQ(
-            (D2dCommitteeRules::Select(clients, scores, 60, D2dSelectionStrategy::HIGHEST_SCORES) ==
-             std::vector<uint32_t>{10, 11, 14}),
-            true,
-            "strategy I, tie at the boundary");
-        NS_TEST_ASSERT_MSG_EQ(
-            (D2dCommitteeRules::Select(clients, scores, 20, D2dSelectionStrategy::LOWEST_SCORES) ==
+            (D2dCommitteeRules::Select(clients, scores, 0.2, D2dSelectionStrategy::LOWEST_SCORES) ==
              std::vector<uint32_t>{13}),
             true,
             "strategy II, one client");

@@ -70,9 +70,9 @@ struct Setup
     uint32_t nDevices{10};
     uint32_t rounds{1};
     uint32_t strategy{1};
-    double committeePercent{40};
-    double aggregationPercent{50};
-    double activationPercent{100};
+    double committeeFraction{0.4};
+    double aggregationFraction{0.5};
+    double activationFraction{1};
     uint32_t maliciousTraining{0};  //!< training clients of round 1 made back-gradient attackers
     uint32_t maliciousMembers{0};   //!< committee members of round 1 made attackers too
     std::string quorum{"majority"}; //!< the CCP's Quorum
@@ -225,12 +225,12 @@ RunCmfl(const Setup& s)
         learners.push_back(l);
         out.samples.push_back(l->GetNSamples());
     }
-    auto cmfl = CreateObjectWithAttributes<D2dCmfl>("CommitteePercent",
-                                                    DoubleValue(s.committeePercent),
-                                                    "AggregationPercent",
-                                                    DoubleValue(s.aggregationPercent),
-                                                    "ActivationPercent",
-                                                    DoubleValue(s.activationPercent),
+    auto cmfl = CreateObjectWithAttributes<D2dCmfl>("CommitteeFraction",
+                                                    DoubleValue(s.committeeFraction),
+                                                    "AggregationFraction",
+                                                    DoubleValue(s.aggregationFraction),
+                                                    "ActivationFraction",
+                                                    DoubleValue(s.activationFraction),
                                                     "Strategy",
                                                     UintegerValue(s.strategy),
                                                     "PhaseTimeout",
@@ -456,7 +456,7 @@ class CmflAttackTestCase : public TestCase
             s.nDevices = 20;
             s.rounds = 1;
             s.strategy = strategy;
-            s.aggregationPercent = 25; // m = round(0.25 x 12) = 3 of n = 12
+            s.aggregationFraction = 0.25; // m = round(0.25 x 12) = 3 of n = 12
             s.maliciousTraining = 2;
             s.outDir = TestTempDir("cmfl-attack" + std::to_string(strategy));
             const Outcome o = RunCmfl(s);
@@ -501,8 +501,8 @@ class CmflLossyTestCase : public TestCase
         s.nDevices = 10;
         s.rounds = 20;
         s.dropProbability = 0.2;
-        s.maxRetransmissions = 1; // ARQ that can fail: 0.2^2 = 0.04 per fragment
-        s.committeePercent = 50;  // C = 5: a quorum of 2 of the 4 replicas (+ the primary)
+        s.maxRetransmissions = 1;  // ARQ that can fail: 0.2^2 = 0.04 per fragment
+        s.committeeFraction = 0.5; // C = 5: a quorum of 2 of the 4 replicas (+ the primary)
         s.outDir = TestTempDir("cmfl-lossy");
         const Outcome o = RunCmfl(s);
         NS_TEST_ASSERT_MSG_EQ(o.roundsDone, 20u, "every round completes");
@@ -735,7 +735,7 @@ class CmflTraceWriterTestCase : public TestCase
         s.maliciousTraining = 2;
         s.dropProbability = 0.2;
         s.maxRetransmissions = 1; // ARQ that can fail: CCP timeouts and retries
-        s.committeePercent = 50;
+        s.committeeFraction = 0.5;
         s.outDir = TestTempDir("cmfl-writer");
         const Outcome o = RunCmfl(s);
         NS_TEST_ASSERT_MSG_EQ(o.roundsDone, 4u, "every round completes");
@@ -938,8 +938,8 @@ class CmflLivenessTestCase : public TestCase
             Setup s;
             s.nDevices = 10;
             s.rounds = 6;
-            s.committeePercent = 40; // C = 4
-            s.aggregationPercent = 50;
+            s.committeeFraction = 0.4; // C = 4
+            s.aggregationFraction = 0.5;
             s.maliciousTraining = 1;
             s.maliciousMembers = 1;
             s.maliciousCommittee = "adversarial";

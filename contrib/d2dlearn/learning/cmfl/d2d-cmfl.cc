@@ -69,25 +69,26 @@ D2dCmfl::GetTypeId()
             .SetParent<D2dFlProtocol>()
             .SetGroupName("D2dlearn")
             .AddConstructor<D2dCmfl>()
-            .AddAttribute("CommitteePercent",
-                          "omega: percentage of the activated clients on the committee",
-                          DoubleValue(40.0),
-                          MakeDoubleAccessor(&D2dCmfl::m_committeePercent),
-                          MakeDoubleChecker<double>(0.0, 100.0))
-            .AddAttribute("AggregationPercent",
-                          "alpha: percentage of the training clients whose gradients are "
-                          "aggregated",
-                          DoubleValue(40.0),
-                          MakeDoubleAccessor(&D2dCmfl::m_aggregationPercent),
-                          MakeDoubleChecker<double>(0.0, 100.0))
-            .AddAttribute("ActivationPercent",
-                          "Percentage of all clients active in a round (committee + training)",
-                          DoubleValue(10.0),
-                          MakeDoubleAccessor(&D2dCmfl::m_activationPercent),
-                          MakeDoubleChecker<double>(0.0, 100.0))
+            .AddAttribute("CommitteeFraction",
+                          "omega: the activated clients on the committee, a share in [0, 1]",
+                          DoubleValue(0.4),
+                          MakeDoubleAccessor(&D2dCmfl::m_committeeFraction),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("AggregationFraction",
+                          "alpha: the training clients whose gradients are aggregated, a "
+                          "share in [0, 1]",
+                          DoubleValue(0.4),
+                          MakeDoubleAccessor(&D2dCmfl::m_aggregationFraction),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("ActivationFraction",
+                          "All clients active in a round (committee + training), a share in "
+                          "[0, 1]",
+                          DoubleValue(0.1),
+                          MakeDoubleAccessor(&D2dCmfl::m_activationFraction),
+                          MakeDoubleChecker<double>(0.0, 1.0))
             .AddAttribute("Strategy",
-                          "Selection strategy: 1 accepts the top alpha% by score (robust), "
-                          "2 the bottom alpha% (faster without attacks)",
+                          "Selection strategy: 1 accepts the top alpha by score (robust), "
+                          "2 the bottom alpha (faster without attacks)",
                           UintegerValue(1),
                           MakeUintegerAccessor(&D2dCmfl::m_strategy),
                           MakeUintegerChecker<uint32_t>(1, 2))
@@ -154,7 +155,7 @@ D2dCmfl::GetTypeId()
                                           static_cast<int>(D2dAttackSpace::WEIGHTS),
                                           "weights"))
             .AddAttribute("AggregationBase",
-                          "What alpha (AggregationPercent) is a share of: training (the scored "
+                          "What alpha (AggregationFraction) is a share of: training (the scored "
                           "training clients, the paper's text) or active (the round's active "
                           "clients, committee included, as in the authors' code); at most "
                           "the scored clients are accepted",
@@ -345,11 +346,10 @@ D2dCmfl::DoStart()
     const uint32_t k = GetNDevices();
     m_state.assign(k, DeviceState());
     m_counts.assign(k, ClientCounts());
-    // Activated clients A = activation% of K; omega% of them on the committee, the rest
+    // Activated clients A = activation x K; omega x A of them on the committee, the rest
     // training clients (Che et al. 2022, "Hyper-parameter Notation").
-    const auto active =
-        static_cast<uint32_t>(std::min<double>(k, std::round(m_activationPercent / 100.0 * k)));
-    const auto c = static_cast<uint32_t>(std::round(m_committeePercent / 100.0 * active));
+    const uint32_t active = D2dCommitteeRules::ActiveCount(k, m_activationFraction);
+    const uint32_t c = D2dCommitteeRules::CommitteeSize(active, m_committeeFraction);
     NS_ABORT_MSG_IF(c < 3 || active <= c,
                     "D2dCmfl: " << active << " active clients with a committee of " << c
                                 << " (need >= 3 committee members and >= 1 training client)");
@@ -641,7 +641,7 @@ D2dCmfl::ScoresExchanged(const D2dCommitteeConsensus::ScoreViews& views)
             static_cast<AggregationBase>(m_aggregationBase) == AggregationBase::ACTIVE
                 ? m_activeCount
                 : scored,
-            m_aggregationPercent);
+            m_aggregationFraction);
         aggregation[member] = D2dCommitteeRules::SelectCount(clients, finals, m, strategy);
         if (honest)
         {

@@ -81,7 +81,7 @@ class D2dCmflModelPayload : public D2dModelPayload
  *  4. CCP (D2dCommitteeConsensus): the members send their scores once every member
  *     has scored or at PhaseTimeout (members without scores stay silent); each member
  *     computes P_k = C_k / sum_c 1/P_k^c (eq. (8), over the C_k scores of k it
- *     holds) and proposes S_a^t by the selection strategy (I: top alpha%, II: bottom; alpha%
+ *     holds) and proposes S_a^t by the selection strategy (I: top alpha, II: bottom; alpha
  *     of the scored training clients, or with AggregationBase "active" of the round's
  *     active clients as in the authors' code, at most the scored clients);
  *     a vote on S_a^t whose operation is the aggregation
@@ -350,9 +350,9 @@ class D2dCmfl : public D2dFlProtocol
      */
     uint32_t CountMalicious(const std::vector<uint32_t>& devices) const;
 
-    double m_committeePercent;
-    double m_aggregationPercent;
-    double m_activationPercent;
+    double m_committeeFraction;   //!< omega, a share in [0, 1] of the active clients
+    double m_aggregationFraction; //!< alpha, a share in [0, 1] (AggregationBase)
+    double m_activationFraction;  //!< the active clients, a share in [0, 1] of all
     uint32_t m_strategy;
     double m_globalLearningRate;
     Time m_phaseTimeout;
@@ -375,7 +375,7 @@ class D2dCmfl : public D2dFlProtocol
 
     std::vector<DeviceState> m_state;
     std::vector<float> m_global;       //!< w^t (the last model agreed on)
-    uint32_t m_committeeSize{0};       //!< C, from CommitteePercent of the active clients
+    uint32_t m_committeeSize{0};       //!< C, from CommitteeFraction of the active clients
     uint32_t m_activeCount{0};         //!< active clients per round (committee + training)
     std::vector<uint32_t> m_committee; //!< S_c^t
     std::vector<uint32_t> m_training;  //!< S_b^t

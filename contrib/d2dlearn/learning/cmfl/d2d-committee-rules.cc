@@ -5,6 +5,7 @@
 #include "d2d-committee-rules.h"
 
 #include "ns3/abort.h"
+#include "ns3/d2d-share.h"
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -91,30 +92,40 @@ D2dCommitteeRules::RankByScore(const std::vector<uint32_t>& clients,
 }
 
 uint32_t
-D2dCommitteeRules::SelectionSize(uint32_t n, double alphaPercent)
+D2dCommitteeRules::SelectionSize(uint32_t n, double alpha)
 {
-    NS_ABORT_MSG_IF(!(alphaPercent >= 0 && alphaPercent <= 100),
-                    "D2dCommitteeRules::SelectionSize: alpha " << alphaPercent
-                                                               << " % not in [0, 100]");
+    NS_ABORT_MSG_IF(!(alpha >= 0 && alpha <= 1),
+                    "D2dCommitteeRules::SelectionSize: alpha " << alpha << " not in [0, 1]");
     if (n == 0)
     {
         return 0;
     }
-    // alpha * n first: integer alphas give exact halves (alpha 30 of 5 = 1.5 -> 2).
-    const double m = std::max(1.0, std::round(alphaPercent * static_cast<double>(n) / 100.0));
-    return std::min(n, static_cast<uint32_t>(m));
+    // D2dShare::Count gives exact halves (alpha 0.3 of 5 = 1.5 -> 2).
+    return std::max<uint32_t>(1, D2dShare::Count(n, alpha, D2dShare::Rounding::NEAREST));
+}
+
+uint32_t
+D2dCommitteeRules::ActiveCount(uint32_t k, double activation)
+{
+    return D2dShare::Count(k, activation, D2dShare::Rounding::NEAREST);
+}
+
+uint32_t
+D2dCommitteeRules::CommitteeSize(uint32_t active, double omega)
+{
+    return D2dShare::Count(active, omega, D2dShare::Rounding::NEAREST);
 }
 
 std::vector<uint32_t>
 D2dCommitteeRules::Select(const std::vector<uint32_t>& clients,
                           const std::vector<double>& scores,
-                          double alphaPercent,
+                          double alpha,
                           D2dSelectionStrategy strategy)
 {
-    // Strategy I: the top alpha %; strategy II: the bottom alpha %.
+    // Strategy I: the top alpha; strategy II: the bottom alpha.
     return SelectCount(clients,
                        scores,
-                       SelectionSize(static_cast<uint32_t>(clients.size()), alphaPercent),
+                       SelectionSize(static_cast<uint32_t>(clients.size()), alpha),
                        strategy);
 }
 
@@ -140,13 +151,13 @@ D2dCommitteeRules::SelectCount(const std::vector<uint32_t>& clients,
 }
 
 uint32_t
-D2dCommitteeRules::AcceptedCount(uint32_t scored, uint32_t base, double alphaPercent)
+D2dCommitteeRules::AcceptedCount(uint32_t scored, uint32_t base, double alpha)
 {
     if (scored == 0)
     {
         return 0;
     }
-    return std::min(scored, SelectionSize(base, alphaPercent));
+    return std::min(scored, SelectionSize(base, alpha));
 }
 
 D2dNextCommittee

@@ -88,12 +88,30 @@ class D2dCommitteeRules
 
     /**
      * \brief m, the number of gradients accepted of n ("only accept the top alpha %"):
-     * max(1, round(alpha n / 100)), at most n.
+     * max(1, round(alpha n)) (D2dShare::Count), at most n.
      * \param n number of training clients
-     * \param alphaPercent alpha, percent in [0, 100]
+     * \param alpha a share in [0, 1]
      * \return m; 0 if n = 0
      */
-    static uint32_t SelectionSize(uint32_t n, double alphaPercent);
+    static uint32_t SelectionSize(uint32_t n, double alpha);
+
+    /**
+     * \brief A, the clients active in a round (committee + training) of K: round(activation
+     * K) (D2dShare::Count; Che et al. 2022, "Hyper-parameter Notation").
+     * \param k number of clients K
+     * \param activation a share in [0, 1]
+     * \return A in [0, K]
+     */
+    static uint32_t ActiveCount(uint32_t k, double activation);
+
+    /**
+     * \brief C, the committee of A active clients: round(omega A) (D2dShare::Count; Che et al.
+     * 2022, "Hyper-parameter Notation"); the other A - C are training clients.
+     * \param active A
+     * \param omega a share in [0, 1]
+     * \return C in [0, A]
+     */
+    static uint32_t CommitteeSize(uint32_t active, double omega);
 
     /**
      * \brief Selection strategy I (HIGHEST_SCORES: the top m of RankByScore) or II
@@ -101,13 +119,13 @@ class D2dCommitteeRules
      * set S_a^t.
      * \param clients training clients S_b^t
      * \param scores their final scores P_k
-     * \param alphaPercent alpha, percent in [0, 100]
+     * \param alpha a share in [0, 1]
      * \param strategy I or II
      * \return S_a^t, ascending by id
      */
     static std::vector<uint32_t> Select(const std::vector<uint32_t>& clients,
                                         const std::vector<double>& scores,
-                                        double alphaPercent,
+                                        double alpha,
                                         D2dSelectionStrategy strategy);
 
     /**
@@ -125,16 +143,16 @@ class D2dCommitteeRules
                                              D2dSelectionStrategy strategy);
 
     /**
-     * \brief How many gradients the committee accepts: alpha% of a base count, at most the
+     * \brief How many gradients the committee accepts: alpha of a base count, at most the
      * scored clients. The paper's "accept the top alpha % of them" (of the local gradients)
      * takes the scored training clients as the base; the authors' code takes the round's
      * active clients (committee + training), int(K x activation x alpha).
      * \param scored training clients with a final score
      * \param base the count alpha applies to (scored, or the active clients)
-     * \param alphaPercent alpha, percent in [0, 100]
+     * \param alpha a share in [0, 1]
      * \return min(scored, SelectionSize(base, alpha)); 0 if scored = 0
      */
-    static uint32_t AcceptedCount(uint32_t scored, uint32_t base, double alphaPercent);
+    static uint32_t AcceptedCount(uint32_t scored, uint32_t base, double alpha);
 
     /**
      * \brief Where S_c^{t+1} comes from at the end of round t.

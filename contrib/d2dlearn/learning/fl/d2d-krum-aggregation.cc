@@ -26,23 +26,25 @@ D2dKrumAggregation::GetTypeId()
             .AddConstructor<D2dKrumAggregation>()
             .AddAttribute("ByzantineCount",
                           "f, the number of Byzantine devices tolerated (-1: "
-                          "ByzantinePercent of the round's participants)",
+                          "ByzantineFraction of the round's participants)",
                           IntegerValue(-1),
                           MakeIntegerAccessor(&D2dKrumAggregation::m_byzantineCount),
                           MakeIntegerChecker<int64_t>(-1, 1000000))
-            .AddAttribute("ByzantinePercent",
-                          "With ByzantineCount -1: f = round(ByzantinePercent / 100 x the "
-                          "devices sampled for the round), percent",
+            .AddAttribute("ByzantineFraction",
+                          "With ByzantineCount -1: f = round(ByzantineFraction x the "
+                          "devices sampled for the round); a share in [0, 1]",
                           DoubleValue(0.0),
-                          MakeDoubleAccessor(&D2dKrumAggregation::m_byzantinePercent),
-                          MakeDoubleChecker<double>(0.0, 100.0));
+                          MakeDoubleAccessor(&D2dKrumAggregation::m_byzantineFraction),
+                          MakeDoubleChecker<double>(0.0, 1.0));
     return tid;
 }
 
 uint32_t
 D2dKrumAggregation::ByzantineCountFor(uint32_t participants) const
 {
-    return D2dRobustAggregation::ByzantineCount(m_byzantineCount, m_byzantinePercent, participants);
+    return D2dRobustAggregation::ByzantineCount(m_byzantineCount,
+                                                m_byzantineFraction,
+                                                participants);
 }
 
 std::vector<float>

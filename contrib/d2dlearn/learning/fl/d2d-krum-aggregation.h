@@ -17,7 +17,8 @@ namespace ns3
  * s_i = sum of ||g_i - g_j||^2 over the n - f - 2 gradients nearest to g_i (at least 1).
  *
  * The tolerated Byzantine count f is ByzantineCount, or, if that is -1,
- * round(ByzantinePercent / 100 x participants) of the round (the devices it sampled).
+ * round(ByzantineFraction x participants) of the round (the devices it sampled;
+ * ByzantineFraction a share in [0, 1]).
  * The weights n_k are ignored.
  */
 class D2dKrumAggregation : public D2dAggregationStrategy
@@ -36,13 +37,13 @@ class D2dKrumAggregation : public D2dAggregationStrategy
   protected:
     /**
      * \param participants the devices sampled for the round
-     * \return f: ByzantineCount, or round(ByzantinePercent / 100 x participants)
+     * \return f: ByzantineCount, or round(ByzantineFraction x participants)
      */
     uint32_t ByzantineCountFor(uint32_t participants) const;
 
   private:
-    int64_t m_byzantineCount;  //!< f (-1: from m_byzantinePercent)
-    double m_byzantinePercent; //!< Byzantine share of the participants, percent
+    int64_t m_byzantineCount;   //!< f (-1: from m_byzantineFraction)
+    double m_byzantineFraction; //!< Byzantine share of the participants, a share in [0, 1]
 };
 
 } // namespace ns3

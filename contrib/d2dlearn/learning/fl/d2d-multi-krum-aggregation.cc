@@ -25,12 +25,13 @@ D2dMultiKrumAggregation::GetTypeId()
             .SetParent<D2dKrumAggregation>()
             .SetGroupName("D2dlearn")
             .AddConstructor<D2dMultiKrumAggregation>()
-            .AddAttribute("SelectPercent",
-                          "m, the gradients averaged: max(1, round(SelectPercent / 100 x the "
-                          "devices sampled for the round)), at most those that arrived, percent",
-                          DoubleValue(40.0),
-                          MakeDoubleAccessor(&D2dMultiKrumAggregation::m_selectPercent),
-                          MakeDoubleChecker<double>(0.0, 100.0))
+            .AddAttribute("SelectFraction",
+                          "m, the gradients averaged: max(1, round(SelectFraction x the "
+                          "devices sampled for the round)), at most those that arrived; a "
+                          "share in [0, 1]",
+                          DoubleValue(0.4),
+                          MakeDoubleAccessor(&D2dMultiKrumAggregation::m_selectFraction),
+                          MakeDoubleChecker<double>(0.0, 1.0))
             .AddAttribute("Weights",
                           "How the m chosen gradients are averaged: samples (weighted by the "
                           "clients' sample counts n_k, as Che et al. 2022's code) or uniform "
@@ -50,7 +51,7 @@ D2dMultiKrumAggregation::Aggregate(const Vectors& g,
                                    uint32_t participants) const
 {
     const uint32_t f = ByzantineCountFor(participants);
-    const uint32_t m = D2dRobustAggregation::SelectCount(m_selectPercent,
+    const uint32_t m = D2dRobustAggregation::SelectCount(m_selectFraction,
                                                          participants,
                                                          static_cast<uint32_t>(g.size()));
     NS_LOG_INFO("Multi-Krum of " << g.size() << " gradients, f = " << f << ", m = " << m);

@@ -19,9 +19,9 @@ namespace ns3
  * choice) or plain (Weights "uniform", the mean of Blanchard et al.).
  *
  * A Krum that overrides only the aggregation step: f as for D2dKrumAggregation (its
- * ByzantineCount, or ByzantinePercent of the round's participants); m = max(1, round(SelectPercent
- * / 100 x participants)), at most the number of gradients that arrived (the cmfl scenario's
- * Multi-Krum: alpha% of the participants).
+ * ByzantineCount, or ByzantineFraction of the round's participants); m = max(1,
+ * round(SelectFraction x participants)), SelectFraction a share in [0, 1], at most the number
+ * of gradients that arrived (the cmfl scenario's Multi-Krum: alpha of the participants).
  */
 class D2dMultiKrumAggregation : public D2dKrumAggregation
 {
@@ -44,7 +44,7 @@ class D2dMultiKrumAggregation : public D2dKrumAggregation
     };
 
   private:
-    double m_selectPercent; //!< m as a share of the participants, percent
+    double m_selectFraction; //!< m as a share of the participants, a share in [0, 1]
     int m_weights{static_cast<int>(Weights::SAMPLES)}; //!< a Weights (EnumValue converts via int)
 };
 

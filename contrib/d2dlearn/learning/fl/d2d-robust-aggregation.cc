@@ -5,6 +5,7 @@
 #include "d2d-robust-aggregation.h"
 
 #include "ns3/abort.h"
+#include "ns3/d2d-share.h"
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -109,16 +110,14 @@ D2dRobustAggregation::Median(const Vectors& g)
 }
 
 std::vector<float>
-D2dRobustAggregation::TrimmedMean(const Vectors& g, double betaPercent)
+D2dRobustAggregation::TrimmedMean(const Vectors& g, double beta)
 {
     const std::size_t size = CheckVectors(g, "TrimmedMean");
-    NS_ABORT_MSG_IF(!(betaPercent >= 0 && betaPercent < 50),
-                    "D2dRobustAggregation::TrimmedMean: beta " << betaPercent
-                                                               << " % not in [0, 50)");
+    NS_ABORT_MSG_IF(!(beta >= 0 && beta < 0.5),
+                    "D2dRobustAggregation::TrimmedMean: beta " << beta << " not in [0, 0.5)");
     const std::size_t n = g.size();
-    // b = floor(beta n / 100) < n / 2: at least one value remains.
-    const auto b =
-        static_cast<std::size_t>(std::floor(betaPercent * static_cast<double>(n) / 100.0));
+    // b = floor(beta n) < n / 2: at least one value remains.
+    const std::size_t b = D2dShare::Count(static_cast<uint32_t>(n), beta, D2dShare::Rounding::DOWN);
     std::vector<float> out(size);
     std::vector<float> column(n);
     for (std::size_t j = 0; j < size; ++j)
@@ -238,26 +237,27 @@ D2dRobustAggregation::MultiKrum(const Vectors& g,
 }
 
 uint32_t
-D2dRobustAggregation::ByzantineCount(int64_t count, double percent, uint32_t participants)
+D2dRobustAggregation::ByzantineCount(int64_t count, double fraction, uint32_t participants)
 {
     NS_ABORT_MSG_IF(count < -1, "D2dRobustAggregation::ByzantineCount: count " << count);
-    NS_ABORT_MSG_IF(!(percent >= 0 && percent <= 100),
-                    "D2dRobustAggregation::ByzantineCount: " << percent << " % not in [0, 100]");
+    NS_ABORT_MSG_IF(!(fraction >= 0 && fraction <= 1),
+                    "D2dRobustAggregation::ByzantineCount: " << fraction << " not in [0, 1]");
     if (count >= 0)
     {
         return static_cast<uint32_t>(count);
     }
-    // The expression of the cmfl scenario's krumF = -1, kept for identical results.
-    return static_cast<uint32_t>(std::round(percent / 100.0 * participants));
+    // The rule of the cmfl scenario's krumF = -1 (its malicious clients), for identical results.
+    return D2dShare::Count(participants, fraction, D2dShare::Rounding::NEAREST);
 }
 
 uint32_t
-D2dRobustAggregation::SelectCount(double percent, uint32_t participants, uint32_t n)
+D2dRobustAggregation::SelectCount(double fraction, uint32_t participants, uint32_t n)
 {
-    NS_ABORT_MSG_IF(!(percent >= 0 && percent <= 100),
-                    "D2dRobustAggregation::SelectCount: " << percent << " % not in [0, 100]");
+    NS_ABORT_MSG_IF(!(fraction >= 0 && fraction <= 1),
+                    "D2dRobustAggregation::SelectCount: " << fraction << " not in [0, 1]");
     NS_ABORT_MSG_IF(n == 0, "D2dRobustAggregation::SelectCount: no gradients");
-    const uint32_t m = std::max<uint32_t>(1, std::round(percent / 100.0 * participants));
+    const uint32_t m =
+        std::max<uint32_t>(1, D2dShare::Count(participants, fraction, D2dShare::Rounding::NEAREST));
     return std::min<uint32_t>(m, n);
 }
 

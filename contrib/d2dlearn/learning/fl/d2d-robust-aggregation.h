@@ -63,13 +63,13 @@ class D2dRobustAggregation
 
     /**
      * \brief Coordinate-wise beta-trimmed mean (Yin et al. 2018): per coordinate, drop the
-     * b = floor(beta n / 100) largest and the b smallest of the n values and average the
-     * n - 2b others.
+     * b = floor(beta n) largest and the b smallest of the n values (D2dShare::Count) and
+     * average the n - 2b others.
      * \param g the local gradients (not empty, equal sizes)
-     * \param betaPercent beta, percent in [0, 50)
+     * \param beta a share in [0, 0.5)
      * \return g
      */
-    static std::vector<float> TrimmedMean(const Vectors& g, double betaPercent);
+    static std::vector<float> TrimmedMean(const Vectors& g, double beta);
 
     /**
      * \brief Krum scores (Blanchard et al. 2017): s_i = sum of ||g_i - g_j||^2 over the
@@ -123,24 +123,24 @@ class D2dRobustAggregation
 
     /**
      * \brief The Byzantine count f of a round: count itself if count >= 0, else
-     * round(percent / 100 x participants) (the cmfl scenario's krumF = -1: epsilon x
-     * participants).
-     * \param count f, or -1 to derive it from percent
-     * \param percent the Byzantine share, percent in [0, 100]
+     * round(fraction x participants) (D2dShare::Count; the cmfl scenario's krumF = -1:
+     * epsilon x participants).
+     * \param count f, or -1 to derive it from fraction
+     * \param fraction the Byzantine share, a share in [0, 1]
      * \param participants devices sampled for the round
      * \return f
      */
-    static uint32_t ByzantineCount(int64_t count, double percent, uint32_t participants);
+    static uint32_t ByzantineCount(int64_t count, double fraction, uint32_t participants);
 
     /**
-     * \brief Multi-Krum's m of a round: max(1, round(percent / 100 x participants)), at
-     * most the n gradients that arrived.
-     * \param percent the share averaged, percent in [0, 100]
+     * \brief Multi-Krum's m of a round: max(1, round(fraction x participants))
+     * (D2dShare::Count), at most the n gradients that arrived.
+     * \param fraction the share averaged, a share in [0, 1]
      * \param participants devices sampled for the round
      * \param n gradients that arrived (at least 1)
      * \return m in [1, n]
      */
-    static uint32_t SelectCount(double percent, uint32_t participants, uint32_t n);
+    static uint32_t SelectCount(double fraction, uint32_t participants, uint32_t n);
 };
 
 } // namespace ns3

@@ -25,12 +25,12 @@ D2dTrimmedMeanAggregation::GetTypeId()
             .SetParent<D2dAggregationStrategy>()
             .SetGroupName("D2dlearn")
             .AddConstructor<D2dTrimmedMeanAggregation>()
-            .AddAttribute("TrimPercent",
-                          "beta, percent in [0, 50): b = floor(beta n / 100) values are dropped "
-                          "at each end of every coordinate",
-                          DoubleValue(10.0),
-                          MakeDoubleAccessor(&D2dTrimmedMeanAggregation::m_trimPercent),
-                          MakeDoubleChecker<double>(0.0, std::nextafter(50.0, 0.0)));
+            .AddAttribute("TrimFraction",
+                          "beta, a share in [0, 0.5): b = floor(beta n) values are dropped at "
+                          "each end of every coordinate",
+                          DoubleValue(0.1),
+                          MakeDoubleAccessor(&D2dTrimmedMeanAggregation::m_trimFraction),
+                          MakeDoubleChecker<double>(0.0, std::nextafter(0.5, 0.0)));
     return tid;
 }
 
@@ -39,7 +39,7 @@ D2dTrimmedMeanAggregation::Aggregate(const Vectors& g,
                                      const std::vector<double>& /* weights */,
                                      uint32_t /* participants */) const
 {
-    return D2dRobustAggregation::TrimmedMean(g, m_trimPercent);
+    return D2dRobustAggregation::TrimmedMean(g, m_trimFraction);
 }
 
 } // namespace ns3

@@ -14,8 +14,8 @@ namespace ns3
  * \ingroup d2dlearn
  * \brief Coordinate-wise beta-trimmed mean (Yin et al., "Byzantine-Robust Distributed
  * Learning: Towards Optimal Statistical Rates", ICML 2018): per coordinate, drop the
- * b = floor(beta n / 100) largest and the b smallest of the n values and average the
- * n - 2b others (beta: TrimPercent). The weights n_k are ignored.
+ * b = floor(beta n) largest and the b smallest of the n values and average the n - 2b
+ * others (beta: TrimFraction, a share in [0, 0.5)). The weights n_k are ignored.
  */
 class D2dTrimmedMeanAggregation : public D2dAggregationStrategy
 {
@@ -31,7 +31,7 @@ class D2dTrimmedMeanAggregation : public D2dAggregationStrategy
                                  uint32_t participants) const override;
 
   private:
-    double m_trimPercent; //!< beta, percent in [0, 50)
+    double m_trimFraction; //!< beta, a share in [0, 0.5)
 };
 
 } // namespace ns3

@@ -4,9 +4,9 @@
  *
  * GoogleTest unit tests of the aggregation strategies (D2dAggregationStrategy and its
  * subclasses): the global step w - eta g, the mean's model arithmetic (FedAvg's, bit for
- * bit), g_k = w^t - w_k for the robust rules, and the attributes (TrimPercent,
- * ByzantineCount / ByzantinePercent of the round's participants, SelectPercent), with
- * numbers worked out by hand.
+ * bit), g_k = w^t - w_k for the robust rules, and the attributes (TrimFraction,
+ * ByzantineCount / ByzantineFraction of the round's participants, SelectFraction: shares in
+ * [0, 1]), with numbers worked out by hand.
  */
 
 #include "ns3/d2d-aggregation-strategy.h"
@@ -122,16 +122,17 @@ TEST(D2dAggregationStrategy, TrimmedMeanAttribute)
     const auto five = MakeVectors({{100, 1}, {2, -50}, {3, 3}, {1, 0}, {4, 2}});
     auto trimmed = CreateObject<D2dTrimmedMeanAggregation>();
     DoubleValue beta;
-    trimmed->GetAttribute("TrimPercent", beta);
-    EXPECT_EQ(beta.Get(), 10.0); // default: b = floor(0.5) = 0 of 5 -> the mean
+    trimmed->GetAttribute("TrimFraction", beta);
+    EXPECT_EQ(beta.Get(), 0.1); // default: b = floor(0.5) = 0 of 5 -> the mean
     EXPECT_EQ(trimmed->Aggregate(five, {1, 1, 1, 1, 1}, 5),
               (Floats{22.0f, static_cast<float>(-44.0 / 5.0)}));
-    trimmed->SetAttribute("TrimPercent", DoubleValue(20)); // b = 1 -> (3, 1)
+    trimmed->SetAttribute("TrimFraction", DoubleValue(0.2)); // b = 1 -> (3, 1)
     EXPECT_EQ(trimmed->Aggregate(five, {1, 1, 1, 1, 1}, 5), (Floats{3, 1}));
-    // The checker: [0, 50).
-    EXPECT_FALSE(trimmed->SetAttributeFailSafe("TrimPercent", DoubleValue(50)));
-    EXPECT_FALSE(trimmed->SetAttributeFailSafe("TrimPercent", DoubleValue(-0.1)));
-    EXPECT_TRUE(trimmed->SetAttributeFailSafe("TrimPercent", DoubleValue(49.9)));
+    // The checker: [0, 0.5).
+    EXPECT_FALSE(trimmed->SetAttributeFailSafe("TrimFraction", DoubleValue(0.5)));
+    EXPECT_FALSE(trimmed->SetAttributeFailSafe("TrimFraction", DoubleValue(-0.001)));
+    EXPECT_FALSE(trimmed->SetAttributeFailSafe("TrimFraction", DoubleValue(20)));
+    EXPECT_TRUE(trimmed->SetAttributeFailSafe("TrimFraction", DoubleValue(0.499)));
 }
 
 TEST(D2dAggregationStrategy, KrumCountFromParticipantsAtAggregationTime)
@@ -139,55 +140,56 @@ TEST(D2dAggregationStrategy, KrumCountFromParticipantsAtAggregationTime)
     const auto g = FivePoints();
     const Doubles ones(5, 1.0);
     auto krum = CreateObject<D2dKrumAggregation>();
-    // Defaults: ByzantineCount -1, ByzantinePercent 0 -> f = 0 -> v1.
+    // Defaults: ByzantineCount -1, ByzantineFraction 0 -> f = 0 -> v1.
     EXPECT_EQ(krum->Aggregate(g, ones, 5), (Floats{1, 0}));
     krum->SetAttribute("ByzantineCount", IntegerValue(1)); // f = 1 -> v0
     EXPECT_EQ(krum->Aggregate(g, ones, 5), (Floats{0, 0}));
-    // ByzantinePercent 20 of the round's participants: 5 sampled -> f = 1 -> v0; 2 sampled
+    // ByzantineFraction 0.2 of the round's participants: 5 sampled -> f = 1 -> v0; 2 sampled
     // -> f = round(0.4) = 0 -> v1.
     krum->SetAttribute("ByzantineCount", IntegerValue(-1));
-    krum->SetAttribute("ByzantinePercent", DoubleValue(20));
+    krum->SetAttribute("ByzantineFraction", DoubleValue(0.2));
     EXPECT_EQ(krum->Aggregate(g, ones, 5), (Floats{0, 0}));
     EXPECT_EQ(krum->Aggregate(g, ones, 2), (Floats{1, 0}));
     EXPECT_FALSE(krum->SetAttributeFailSafe("ByzantineCount", IntegerValue(-2)));
-    EXPECT_FALSE(krum->SetAttributeFailSafe("ByzantinePercent", DoubleValue(100.5)));
+    EXPECT_FALSE(krum->SetAttributeFailSafe("ByzantineFraction", DoubleValue(1.005)));
+    EXPECT_FALSE(krum->SetAttributeFailSafe("ByzantineFraction", DoubleValue(20)));
 }
 
-TEST(D2dAggregationStrategy, MultiKrumSelectPercentOfParticipants)
+TEST(D2dAggregationStrategy, MultiKrumSelectFractionOfParticipants)
 {
     const auto g = FivePoints();
     const Doubles ones(5, 1.0);
     auto mk = CreateObject<D2dMultiKrumAggregation>();
     mk->SetAttribute("ByzantineCount", IntegerValue(1));
-    // SelectPercent 60 of 5 participants: m = 3 -> mean of v0, v1, v2 = (1/3, 2/3).
-    mk->SetAttribute("SelectPercent", DoubleValue(60));
+    // SelectFraction 0.6 of 5 participants: m = 3 -> mean of v0, v1, v2 = (1/3, 2/3).
+    mk->SetAttribute("SelectFraction", DoubleValue(0.6));
     const auto three = mk->Aggregate(g, ones, 5);
     EXPECT_NEAR(three[0], 1.0 / 3, 1e-7);
     EXPECT_NEAR(three[1], 2.0 / 3, 1e-7);
-    // 60 % of 10 sampled = 6, but only 5 arrived: m = 5, the plain mean (2.6, 2.8).
+    // 0.6 of 10 sampled = 6, but only 5 arrived: m = 5, the plain mean (2.6, 2.8).
     const auto all = mk->Aggregate(g, ones, 10);
     EXPECT_NEAR(all[0], 2.6, 1e-6);
     EXPECT_NEAR(all[1], 2.8, 1e-6);
-    // Default 40 % of 5 = 2: v0 and v1 (scores 5, 6 with f = 1) -> (0.5, 0).
+    // Default 0.4 of 5 = 2: v0 and v1 (scores 5, 6 with f = 1) -> (0.5, 0).
     auto byDefault = CreateObject<D2dMultiKrumAggregation>();
     byDefault->SetAttribute("ByzantineCount", IntegerValue(1));
     EXPECT_EQ(byDefault->Aggregate(g, ones, 5), (Floats{0.5f, 0}));
-    // f from ByzantinePercent: 40 % of 5 = 2 -> 1 neighbour: scores 1, 1, 4, 4, 128;
+    // f from ByzantineFraction: 0.4 of 5 = 2 -> 1 neighbour: scores 1, 1, 4, 4, 128;
     // m = 2: v0 and v1 again.
     byDefault->SetAttribute("ByzantineCount", IntegerValue(-1));
-    byDefault->SetAttribute("ByzantinePercent", DoubleValue(40));
+    byDefault->SetAttribute("ByzantineFraction", DoubleValue(0.4));
     EXPECT_EQ(byDefault->Aggregate(g, ones, 5), (Floats{0.5f, 0}));
 }
 
 TEST(D2dAggregationStrategy, MultiKrumWeightsAttribute)
 {
-    // f = 1, SelectPercent 60 of 5: v0, v1, v2 with n_k = 1, 2, 3: by default weighted,
+    // f = 1, SelectFraction 0.6 of 5: v0, v1, v2 with n_k = 1, 2, 3: by default weighted,
     // (2/6, 6/6) = (1/3, 1); Weights "uniform": the plain mean (1/3, 2/3).
     const auto g = FivePoints();
     const Doubles nk = {1, 2, 3, 4, 5};
     auto mk = CreateObject<D2dMultiKrumAggregation>();
     mk->SetAttribute("ByzantineCount", IntegerValue(1));
-    mk->SetAttribute("SelectPercent", DoubleValue(60));
+    mk->SetAttribute("SelectFraction", DoubleValue(0.6));
     const auto weighted = mk->Aggregate(g, nk, 5);
     EXPECT_NEAR(weighted[0], 1.0 / 3, 1e-7);
     EXPECT_NEAR(weighted[1], 1.0, 1e-7);

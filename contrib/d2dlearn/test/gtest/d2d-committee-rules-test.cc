@@ -118,20 +118,40 @@ TEST(D2dCommitteeRulesNextCommittee, StepDownAfterAFailedVote)
 
 TEST(D2dCommitteeRulesSelection, AcceptedCountOfTheTwoBases)
 {
-    // alpha = 40 % with 6 scored training clients of 10 active: the training base accepts
+    // alpha = 0.4 with 6 scored training clients of 10 active: the training base accepts
     // round(2.4) = 2, the active base round(4.0) = 4.
-    EXPECT_EQ(D2dCommitteeRules::AcceptedCount(6, 6, 40), 2u);
-    EXPECT_EQ(D2dCommitteeRules::AcceptedCount(6, 10, 40), 4u);
-    // The active base never accepts more than were scored: 40 % of 10 = 4 > 3 scored.
-    EXPECT_EQ(D2dCommitteeRules::AcceptedCount(3, 10, 40), 3u);
-    // At least one (SelectionSize): 10 % of 4 = 0.4 -> 1; nothing scored -> 0.
-    EXPECT_EQ(D2dCommitteeRules::AcceptedCount(4, 4, 10), 1u);
-    EXPECT_EQ(D2dCommitteeRules::AcceptedCount(0, 10, 40), 0u);
-    // The authors' setting of the issue: 65 active, omega = 40 % -> 26 committee, 39
-    // training; alpha = 40 %: round(15.6) = 16 of the training clients, round(26) = 26 of
-    // the active ones.
-    EXPECT_EQ(D2dCommitteeRules::AcceptedCount(39, 39, 40), 16u);
-    EXPECT_EQ(D2dCommitteeRules::AcceptedCount(39, 65, 40), 26u);
+    EXPECT_EQ(D2dCommitteeRules::AcceptedCount(6, 6, 0.4), 2u);
+    EXPECT_EQ(D2dCommitteeRules::AcceptedCount(6, 10, 0.4), 4u);
+    // The active base never accepts more than were scored: 0.4 of 10 = 4 > 3 scored.
+    EXPECT_EQ(D2dCommitteeRules::AcceptedCount(3, 10, 0.4), 3u);
+    // At least one (SelectionSize): 0.1 of 4 = 0.4 -> 1; nothing scored -> 0.
+    EXPECT_EQ(D2dCommitteeRules::AcceptedCount(4, 4, 0.1), 1u);
+    EXPECT_EQ(D2dCommitteeRules::AcceptedCount(0, 10, 0.4), 0u);
+    // The authors' setting: 65 active, omega = 0.4 -> 26 committee, 39 training; alpha =
+    // 0.4: round(15.6) = 16 of the training clients, round(26) = 26 of the active ones.
+    EXPECT_EQ(D2dCommitteeRules::AcceptedCount(39, 39, 0.4), 16u);
+    EXPECT_EQ(D2dCommitteeRules::AcceptedCount(39, 65, 0.4), 26u);
+}
+
+TEST(D2dCommitteeRulesSelection, ActiveClientsAndCommitteeByHand)
+{
+    // "Hyper-parameter Notation" of Che et al. 2022: A = round(activation K), C = round(omega
+    // A). The paper's scale: 650 clients, activation 0.1 -> 65; omega 0.4 -> 26.
+    EXPECT_EQ(D2dCommitteeRules::ActiveCount(650, 0.1), 65u);
+    EXPECT_EQ(D2dCommitteeRules::CommitteeSize(65, 0.4), 26u);
+    // The tests' small runs: 20 devices, activation 0.5 -> 10; omega 0.4 -> 4, 0.5 -> 5.
+    EXPECT_EQ(D2dCommitteeRules::ActiveCount(20, 0.5), 10u);
+    EXPECT_EQ(D2dCommitteeRules::CommitteeSize(10, 0.4), 4u);
+    EXPECT_EQ(D2dCommitteeRules::CommitteeSize(10, 0.5), 5u);
+    // Products on integers and halves: 20 x 0.3 = 6; 5 x 0.3 = 1.5 -> 2; 50 x 0.29 = 14.5
+    // -> 15 (14.499999999999998 in doubles); 90 x 0.7 = 63 (62.99999999999999).
+    EXPECT_EQ(D2dCommitteeRules::CommitteeSize(20, 0.3), 6u);
+    EXPECT_EQ(D2dCommitteeRules::CommitteeSize(5, 0.3), 2u);
+    EXPECT_EQ(D2dCommitteeRules::ActiveCount(50, 0.29), 15u);
+    EXPECT_EQ(D2dCommitteeRules::ActiveCount(90, 0.7), 63u);
+    // All and none.
+    EXPECT_EQ(D2dCommitteeRules::ActiveCount(7, 1), 7u);
+    EXPECT_EQ(D2dCommitteeRules::CommitteeSize(7, 0), 0u);
 }
 
 TEST(D2dCommitteeRulesSelection, SelectCountTopAndBottom)
@@ -153,8 +173,8 @@ TEST(D2dCommitteeRulesSelection, SelectCountTopAndBottom)
     EXPECT_TRUE(
         D2dCommitteeRules::SelectCount(clients, scores, 0, D2dSelectionStrategy::LOWEST_SCORES)
             .empty());
-    // Select(alpha) is SelectCount(SelectionSize(n, alpha)): 40 % of 5 = 2 -> {3, 4}.
-    EXPECT_EQ(D2dCommitteeRules::Select(clients, scores, 40, D2dSelectionStrategy::HIGHEST_SCORES),
+    // Select(alpha) is SelectCount(SelectionSize(n, alpha)): 0.4 of 5 = 2 -> {3, 4}.
+    EXPECT_EQ(D2dCommitteeRules::Select(clients, scores, 0.4, D2dSelectionStrategy::HIGHEST_SCORES),
               (Ids{3, 4}));
 }
 

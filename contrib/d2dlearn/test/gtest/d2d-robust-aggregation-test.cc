@@ -90,38 +90,43 @@ TEST(D2dRobustAggregationMedian, SingleVector)
     EXPECT_EQ(D2dRobustAggregation::Median(MakeVectors({{7, -3}})), (Floats{7, -3}));
 }
 
-TEST(D2dRobustAggregationTrimmedMean, TrimsFloorBetaNOver100AtEachEnd)
+TEST(D2dRobustAggregationTrimmedMean, TrimsFloorBetaNAtEachEnd)
 {
     // 5 vectors; coordinate 0 holds {100, 2, 3, 1, 4}, coordinate 1 {1, -50, 3, 0, 2}.
     const auto five = MakeVectors({{100, 1}, {2, -50}, {3, 3}, {1, 0}, {4, 2}});
-    // beta 20: b = floor(20 x 5 / 100) = 1: drop 1 and 100 -> (2 + 3 + 4) / 3 = 3; drop -50
+    // beta 0.2: b = floor(0.2 x 5) = 1: drop 1 and 100 -> (2 + 3 + 4) / 3 = 3; drop -50
     // and 3 -> (0 + 1 + 2) / 3 = 1.
-    EXPECT_EQ(D2dRobustAggregation::TrimmedMean(five, 20), (Floats{3, 1}));
-    // beta 0 and 19 (b = floor(0.95) = 0): the plain mean (110 / 5, -44 / 5).
+    EXPECT_EQ(D2dRobustAggregation::TrimmedMean(five, 0.2), (Floats{3, 1}));
+    // beta 0 and 0.19 (b = floor(0.95) = 0): the plain mean (110 / 5, -44 / 5).
     const Floats plain{22.0f, static_cast<float>(-44.0 / 5.0)};
     EXPECT_EQ(D2dRobustAggregation::TrimmedMean(five, 0), plain);
-    EXPECT_EQ(D2dRobustAggregation::TrimmedMean(five, 19), plain);
-    // beta 40: b = 2, only the median is left: (3, 1).
-    EXPECT_EQ(D2dRobustAggregation::TrimmedMean(five, 40), (Floats{3, 1}));
+    EXPECT_EQ(D2dRobustAggregation::TrimmedMean(five, 0.19), plain);
+    // beta 0.4: b = 2, only the median is left: (3, 1).
+    EXPECT_EQ(D2dRobustAggregation::TrimmedMean(five, 0.4), (Floats{3, 1}));
 }
 
 TEST(D2dRobustAggregationTrimmedMean, EdgesOfBeta)
 {
-    // beta 49 of 10 values: b = floor(4.9) = 4; {1..10} keeps 5 and 6 -> 5.5.
+    // beta 0.49 of 10 values: b = floor(4.9) = 4; {1..10} keeps 5 and 6 -> 5.5.
     std::vector<std::vector<float>> ten;
     for (int i = 10; i >= 1; --i)
     {
         ten.push_back({static_cast<float>(i)});
     }
-    EXPECT_EQ(D2dRobustAggregation::TrimmedMean(MakeVectors(ten), 49), (Floats{5.5f}));
-    // beta 25 of 4 values {8, 0, 2, 4}: b = 1, keeps 2 and 4 -> 3 (the even median).
-    EXPECT_EQ(D2dRobustAggregation::TrimmedMean(MakeVectors({{8}, {0}, {2}, {4}}), 25),
+    EXPECT_EQ(D2dRobustAggregation::TrimmedMean(MakeVectors(ten), 0.49), (Floats{5.5f}));
+    // beta 0.25 of 4 values {8, 0, 2, 4}: b = 1, keeps 2 and 4 -> 3 (the even median).
+    EXPECT_EQ(D2dRobustAggregation::TrimmedMean(MakeVectors({{8}, {0}, {2}, {4}}), 0.25),
               (Floats{3}));
-    // beta 24.9 of 4 values: b = floor(0.996) = 0 -> the mean 14 / 4 = 3.5.
-    EXPECT_EQ(D2dRobustAggregation::TrimmedMean(MakeVectors({{8}, {0}, {2}, {4}}), 24.9),
+    // beta 0.249 of 4 values: b = floor(0.996) = 0 -> the mean 14 / 4 = 3.5.
+    EXPECT_EQ(D2dRobustAggregation::TrimmedMean(MakeVectors({{8}, {0}, {2}, {4}}), 0.249),
               (Floats{3.5f}));
-    // One vector, beta 49: b = floor(0.49) = 0 -> itself.
-    EXPECT_EQ(D2dRobustAggregation::TrimmedMean(MakeVectors({{-2, 5}}), 49), (Floats{-2, 5}));
+    // One vector, beta 0.49: b = floor(0.49) = 0 -> itself.
+    EXPECT_EQ(D2dRobustAggregation::TrimmedMean(MakeVectors({{-2, 5}}), 0.49), (Floats{-2, 5}));
+    // beta 0.29 of 100 values, 71 zeros and 29 ones: 100 x 0.29 is 28.999999999999996 in
+    // doubles; b = 29 (D2dShare::Count) drops every one -> 0 (b = 28 would leave a one: 1/44).
+    std::vector<std::vector<float>> hundred(100, {0.0f});
+    std::fill(hundred.begin() + 71, hundred.end(), std::vector<float>{1.0f});
+    EXPECT_EQ(D2dRobustAggregation::TrimmedMean(MakeVectors(hundred), 0.29), (Floats{0.0f}));
 }
 
 /** v0 = (0,0), v1 = (1,0), v2 = (0,2), v3 = (2,2), v4 = (10,10). */
@@ -220,25 +225,27 @@ TEST(D2dRobustAggregationMultiKrum, WeightedByNkAsInTheCmflCode)
 
 TEST(D2dRobustAggregationCounts, ByzantineCount)
 {
-    EXPECT_EQ(D2dRobustAggregation::ByzantineCount(2, 50, 10), 2u); // f given
-    EXPECT_EQ(D2dRobustAggregation::ByzantineCount(0, 50, 10), 0u);
-    // -1: round(percent / 100 x participants): 10 % of 20 = 2; 25 % of 10 = 2.5 -> 3
-    // (halves away from zero); 10 % of 4 = 0.4 -> 0; 0 % -> 0.
-    EXPECT_EQ(D2dRobustAggregation::ByzantineCount(-1, 10, 20), 2u);
-    EXPECT_EQ(D2dRobustAggregation::ByzantineCount(-1, 25, 10), 3u);
-    EXPECT_EQ(D2dRobustAggregation::ByzantineCount(-1, 10, 4), 0u);
+    EXPECT_EQ(D2dRobustAggregation::ByzantineCount(2, 0.5, 10), 2u); // f given
+    EXPECT_EQ(D2dRobustAggregation::ByzantineCount(0, 0.5, 10), 0u);
+    // -1: round(fraction x participants): 0.1 of 20 = 2; 0.25 of 10 = 2.5 -> 3 (halves away
+    // from zero); 0.1 of 4 = 0.4 -> 0; 0 -> 0; 0.29 of 50 = 14.5 -> 15 (14.499999999999998
+    // in doubles).
+    EXPECT_EQ(D2dRobustAggregation::ByzantineCount(-1, 0.1, 20), 2u);
+    EXPECT_EQ(D2dRobustAggregation::ByzantineCount(-1, 0.25, 10), 3u);
+    EXPECT_EQ(D2dRobustAggregation::ByzantineCount(-1, 0.1, 4), 0u);
     EXPECT_EQ(D2dRobustAggregation::ByzantineCount(-1, 0, 100), 0u);
+    EXPECT_EQ(D2dRobustAggregation::ByzantineCount(-1, 0.29, 50), 15u);
 }
 
 TEST(D2dRobustAggregationCounts, SelectCount)
 {
-    // max(1, round(percent / 100 x participants)), at most n.
-    EXPECT_EQ(D2dRobustAggregation::SelectCount(40, 10, 10), 4u);
-    EXPECT_EQ(D2dRobustAggregation::SelectCount(45, 10, 10), 5u); // 4.5 -> 5
-    EXPECT_EQ(D2dRobustAggregation::SelectCount(40, 10, 3), 3u);  // only 3 arrived
-    EXPECT_EQ(D2dRobustAggregation::SelectCount(1, 10, 10), 1u);  // round(0.1) = 0 -> 1
+    // max(1, round(fraction x participants)), at most n.
+    EXPECT_EQ(D2dRobustAggregation::SelectCount(0.4, 10, 10), 4u);
+    EXPECT_EQ(D2dRobustAggregation::SelectCount(0.45, 10, 10), 5u); // 4.5 -> 5
+    EXPECT_EQ(D2dRobustAggregation::SelectCount(0.4, 10, 3), 3u);   // only 3 arrived
+    EXPECT_EQ(D2dRobustAggregation::SelectCount(0.01, 10, 10), 1u); // round(0.1) = 0 -> 1
     EXPECT_EQ(D2dRobustAggregation::SelectCount(0, 10, 10), 1u);
-    EXPECT_EQ(D2dRobustAggregation::SelectCount(100, 7, 7), 7u);
+    EXPECT_EQ(D2dRobustAggregation::SelectCount(1, 7, 7), 7u);
 }
 
 // Bad input aborts (NS_ABORT_MSG) with a message naming the rule.
@@ -248,12 +255,13 @@ TEST(D2dRobustAggregationDeathTest, BadInputAborts)
     EXPECT_DEATH(D2dRobustAggregation::Median({}), "Median: no gradients");
     EXPECT_DEATH(D2dRobustAggregation::Median(MakeVectors({{1, 2}, {3}})),
                  "gradient sizes 2 and 1 differ");
-    EXPECT_DEATH(D2dRobustAggregation::TrimmedMean(g, 50), "not in \\[0, 50\\)");
-    EXPECT_DEATH(D2dRobustAggregation::TrimmedMean(g, -1), "not in \\[0, 50\\)");
+    EXPECT_DEATH(D2dRobustAggregation::TrimmedMean(g, 0.5), "not in \\[0, 0.5\\)");
+    EXPECT_DEATH(D2dRobustAggregation::TrimmedMean(g, -0.01), "not in \\[0, 0.5\\)");
     EXPECT_DEATH(D2dRobustAggregation::MultiKrumSelect(g, 0, 0), "m = 0 of 5");
     EXPECT_DEATH(D2dRobustAggregation::MultiKrumSelect(g, 0, 6), "m = 6 of 5");
     EXPECT_DEATH(D2dRobustAggregation::ByzantineCount(-2, 0, 1), "count -2");
-    EXPECT_DEATH(D2dRobustAggregation::SelectCount(101, 1, 1), "not in \\[0, 100\\]");
+    EXPECT_DEATH(D2dRobustAggregation::SelectCount(1.01, 1, 1), "not in \\[0, 1\\]");
+    EXPECT_DEATH(D2dRobustAggregation::ByzantineCount(-1, 20, 10), "not in \\[0, 1\\]");
 }
 
 } // namespace

@@ -106,21 +106,22 @@ TEST_F(D2dScenarioFlagsTest, AlsoSetsTheSecondAttribute)
 }
 
 // --ns3::D2dFedAvg::Aggregation=ns3::D2dTrimmedMeanAggregation makes the strategy while
-// CommandLine parses; the bound --trimPercent, later on the line, must reach it anyway.
+// CommandLine parses; the bound --trimFraction, later on the line, must reach it anyway.
 TEST_F(D2dScenarioFlagsTest, BoundValueReachesObjectsMadeWhileParsing)
 {
     D2dScenarioSupport support("flags-test");
     D2dScenarioFlags flags(support);
-    flags.Bind("trimPercent", "ns3::D2dTrimmedMeanAggregation::TrimPercent");
-    Args args({"--ns3::D2dFedAvg::Aggregation=ns3::D2dTrimmedMeanAggregation", "--trimPercent=20"});
+    flags.Bind("trimFraction", "ns3::D2dTrimmedMeanAggregation::TrimFraction");
+    Args args(
+        {"--ns3::D2dFedAvg::Aggregation=ns3::D2dTrimmedMeanAggregation", "--trimFraction=0.2"});
     flags.Parse(args.Argc(), args.Argv());
     PointerValue strategy;
     CreateObject<D2dFedAvg>()->GetAttribute("Aggregation", strategy);
     auto trimmed = strategy.Get<D2dTrimmedMeanAggregation>();
     ASSERT_TRUE(trimmed);
     DoubleValue beta;
-    trimmed->GetAttribute("TrimPercent", beta);
-    EXPECT_DOUBLE_EQ(beta.Get(), 20.0);
+    trimmed->GetAttribute("TrimFraction", beta);
+    EXPECT_DOUBLE_EQ(beta.Get(), 0.2);
 }
 
 TEST_F(D2dScenarioFlagsTest, VariableFlagsAndGiven)
@@ -217,14 +218,51 @@ TEST_F(D2dScenarioFlagsTest, BoundRangeFromTheCheckerInOneLine)
     EXPECT_EXIT(ParseOrExit({"--spectralEfficiency=x"}, narrowed),
                 ::testing::ExitedWithCode(2),
                 "--spectralEfficiency=x is not accepted \\(accepted: 0.5 to 8\\)");
-    // An exclusive bound of the checker (TrimPercent < 50) is said so.
-    EXPECT_EXIT(ParseOrExit({"--trimPercent=50"},
+    // An exclusive bound of the checker (TrimFraction < 0.5) is said so.
+    EXPECT_EXIT(ParseOrExit({"--trimFraction=0.5"},
                             [](D2dScenarioFlags& f) {
-                                f.Bind("trimPercent",
-                                       "ns3::D2dTrimmedMeanAggregation::TrimPercent");
+                                f.Bind("trimFraction",
+                                       "ns3::D2dTrimmedMeanAggregation::TrimFraction");
                             }),
                 ::testing::ExitedWithCode(2),
-                "accepted: at least 0, below 50\\)");
+                "accepted: at least 0, below 0.5\\)");
+}
+
+// The shares' former percent names: one table (RenamedShare), refused in one line that
+// names the new one and the value as a share.
+TEST_F(D2dScenarioFlagsTest, FormerPercentNamesRefusedWithTheNewOne)
+{
+    EXPECT_EQ(D2dScenarioSupport::RenamedShare("committeePercent"), "committeeFraction");
+    EXPECT_EQ(D2dScenarioSupport::RenamedShare("maliciousPercent"), "maliciousFraction");
+    EXPECT_EQ(D2dScenarioSupport::RenamedShare("ns3::D2dKrumAggregation::ByzantinePercent"),
+              "ns3::D2dKrumAggregation::ByzantineFraction");
+    EXPECT_EQ(D2dScenarioSupport::RenamedShare("ns3::D2dCmfl::ActivationPercent"),
+              "ns3::D2dCmfl::ActivationFraction");
+    // A flag is not an attribute, nor the reverse; the new names are not renamed.
+    EXPECT_EQ(D2dScenarioSupport::RenamedShare("CommitteePercent"), "");
+    EXPECT_EQ(D2dScenarioSupport::RenamedShare("ns3::D2dCmfl::committeePercent"), "");
+    EXPECT_EQ(D2dScenarioSupport::RenamedShare("committeeFraction"), "");
+    EXPECT_EQ(D2dScenarioSupport::RenamedShare("clientFraction"), "");
+    auto bind = [](D2dScenarioFlags& f) {
+        f.Bind("trimFraction", "ns3::D2dTrimmedMeanAggregation::TrimFraction");
+    };
+    EXPECT_EXIT(ParseOrExit({"--trimPercent=20"}, bind),
+                ::testing::ExitedWithCode(2),
+                "^flags-test: error: --trimPercent: renamed; use --trimFraction, a share in "
+                "\\[0, 1\\] \\(20 percent is 0.2\\)\n$");
+    EXPECT_EXIT(ParseOrExit({"--trimPercent=many"}, bind),
+                ::testing::ExitedWithCode(2),
+                "^flags-test: error: --trimPercent: renamed; use --trimFraction, a share in "
+                "\\[0, 1\\] \\(30 percent is 0.3\\)\n$");
+    EXPECT_EXIT(ParseOrExit({"--ns3::D2dCmfl::CommitteePercent=40"}, bind),
+                ::testing::ExitedWithCode(2),
+                "^flags-test: error: --ns3::D2dCmfl::CommitteePercent: renamed; use "
+                "--ns3::D2dCmfl::CommitteeFraction, a share in \\[0, 1\\] \\(40 percent is "
+                "0.4\\)\n$");
+    // A program without the new flag: an unknown parameter.
+    EXPECT_EXIT(ParseOrExit({"--committeePercent=40"}, bind),
+                ::testing::ExitedWithCode(2),
+                "unknown parameter --committeePercent");
 }
 
 TEST_F(D2dScenarioFlagsTest, VariableChecksAndAttributeConflicts)
