@@ -127,9 +127,10 @@ def bootstrap_interval(values, seed=BOOTSTRAP_SEED, resamples=BOOTSTRAP_RESAMPLE
         return low, high
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # SciPy's note on a degenerate resample
-        res = _scipy_stats().bootstrap((values,), np.mean, confidence_level=LEVEL, n_resamples=resamples,
-                         method="percentile", vectorized=True,
-                         random_state=np.random.default_rng(seed))
+        res = _scipy_stats().bootstrap((values,), np.mean, confidence_level=LEVEL,
+                                       n_resamples=resamples, method="percentile",
+                                       vectorized=True,
+                                       random_state=np.random.default_rng(seed))
     ci = res.confidence_interval
     # Rounding alone could put a resampled mean a last bit past the values' extremes.
     return min(max(float(ci.low), low), high), min(max(float(ci.high), low), high)
