@@ -23,6 +23,10 @@ import sys
 import tempfile
 from decimal import Decimal
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "analysis"))
+from d2dlearn_analysis.run_json import FORMER_PERCENT  # noqa: E402
+
 if len(sys.argv) < 3:
     sys.exit(__doc__)
 OLD, NEW, EXTRA = sys.argv[1], sys.argv[2], sys.argv[3:]
@@ -83,12 +87,10 @@ for downstream in ["fedprox", "decentralized", "semi-decentralized"]:
                                      "--bufferSize=16", "--downstream=" + downstream,
                                      "--rounds=1", "--seed=5"]))
 
-# The shares' former percent flags: current name -> former name (the value x 100).
-SPELLED_IN_PERCENT = {"activationFraction": "activationPercent",
-                      "aggregationFraction": "aggregationPercent",
-                      "committeeFraction": "committeePercent",
-                      "maliciousFraction": "maliciousPercent",
-                      "trimFraction": "trimPercent"}
+# The shares' former percent flags: current name -> former name (the value x 100), from the
+# analysis package's table of the renamed shares (flags: the lower-case names).
+SPELLED_IN_PERCENT = {current: former for former, current in FORMER_PERCENT.items()
+                      if former[:1].islower()}
 in_percent = {}  # program of OLD_BIN -> whether it takes the former percent flags
 
 
