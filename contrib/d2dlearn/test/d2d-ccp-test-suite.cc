@@ -78,13 +78,13 @@ using namespace ns3;
 namespace
 {
 
-const double kRateBps = 20e6; // SpectralEfficiency 1 x BandwidthHz 20 MHz
+const double kLinkRateBps = 20e6; // SpectralEfficiency 1 x BandwidthHz 20 MHz
 
 /** Airtime of a one-fragment message of `bytes` bytes (no fragment header). */
 Time
 Airtime(uint64_t bytes)
 {
-    return Seconds(bytes * 8.0 / kRateBps);
+    return Seconds(bytes * 8.0 / kLinkRateBps);
 }
 
 /** FNV-1a of a set: the result digest of the test's operation. */

@@ -29,13 +29,6 @@ using namespace ns3;
 namespace
 {
 
-/** RSS W giving drop probability p with r = 1 bit/s/Hz and sigma^2 = 1 W (eq. 18 inverted). */
-double
-RssForDrop(double p)
-{
-    return RssForDropW(p, 1.0, 1.0);
-}
-
 /** A small network with everything a test observes. */
 struct TestNet : D2dTestChannelObserver
 {

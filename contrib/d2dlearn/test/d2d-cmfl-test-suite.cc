@@ -65,7 +65,7 @@ using namespace ns3;
 namespace
 {
 
-struct Setup
+struct CmflSetup
 {
     uint32_t nDevices{10};
     uint32_t rounds{1};
@@ -112,7 +112,7 @@ struct RoundRecord
     double value;
 };
 
-struct Outcome
+struct CmflOutcome
 {
     std::vector<float> w1;                         //!< w^1
     std::vector<uint32_t> committee1;              //!< S_c^1
@@ -169,7 +169,7 @@ WifiTransports(const NodeContainer& nodes)
 
 /** \brief Count the messages received by kind, and the half-duplex losses, into out. */
 void
-CountMessages(const std::vector<Ptr<D2dTransport>>& transports, Outcome& out)
+CountMessages(const std::vector<Ptr<D2dTransport>>& transports, CmflOutcome& out)
 {
     for (const auto& t : transports)
     {
@@ -183,8 +183,8 @@ CountMessages(const std::vector<Ptr<D2dTransport>>& transports, Outcome& out)
     }
 }
 
-Outcome
-RunCmfl(const Setup& s)
+CmflOutcome
+RunCmfl(const CmflSetup& s)
 {
     const D2dTestData& data = GaussianTestData(21, 22, 2000, 500);
     NodeContainer nodes = MakeGridNodes(s.nDevices);
@@ -201,7 +201,7 @@ RunCmfl(const Setup& s)
     {
         transports = WifiTransports(nodes);
     }
-    Outcome out;
+    CmflOutcome out;
     CountMessages(transports, out);
     if (s.dropProbability > 0)
     {
@@ -338,7 +338,7 @@ RunCmfl(const Setup& s)
  *        included (the authors' attacked reference)
  */
 std::map<uint32_t, double>
-IndependentFinalScores(const Outcome& o, bool weights = false)
+IndependentFinalScores(const CmflOutcome& o, bool weights = false)
 {
     auto gradient = [&o, weights](uint32_t d) {
         const bool bad = std::count(o.malicious.begin(), o.malicious.end(), d) > 0;
@@ -385,9 +385,9 @@ class CmflRoundTestCase : public TestCase
     {
         for (uint32_t strategy : {1u, 2u})
         {
-            Setup s;
+            CmflSetup s;
             s.strategy = strategy;
-            const Outcome o = RunCmfl(s);
+            const CmflOutcome o = RunCmfl(s);
             NS_TEST_ASSERT_MSG_EQ(o.roundsDone, 1u, "the round completes");
             // 10 devices active: C = round(0.4 x 10) = 4, n = 6, m = round(0.5 x 6) = 3.
             NS_TEST_ASSERT_MSG_EQ(o.committee1.size(), 4u, "C");
@@ -452,14 +452,14 @@ class CmflAttackTestCase : public TestCase
     {
         for (uint32_t strategy : {1u, 2u})
         {
-            Setup s;
+            CmflSetup s;
             s.nDevices = 20;
             s.rounds = 1;
             s.strategy = strategy;
             s.aggregationFraction = 0.25; // m = round(0.25 x 12) = 3 of n = 12
             s.maliciousTraining = 2;
             s.outDir = TestTempDir("cmfl-attack" + std::to_string(strategy));
-            const Outcome o = RunCmfl(s);
+            const CmflOutcome o = RunCmfl(s);
             NS_TEST_ASSERT_MSG_EQ(o.aggregated1.size(), 3u, "m");
             uint32_t n3 = 0;
             for (auto k : o.aggregated1)
@@ -497,14 +497,14 @@ class CmflLossyTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Setup s;
+        CmflSetup s;
         s.nDevices = 10;
         s.rounds = 20;
         s.dropProbability = 0.2;
         s.maxRetransmissions = 1;  // ARQ that can fail: 0.2^2 = 0.04 per fragment
         s.committeeFraction = 0.5; // C = 5: a quorum of 2 of the 4 replicas (+ the primary)
         s.outDir = TestTempDir("cmfl-lossy");
-        const Outcome o = RunCmfl(s);
+        const CmflOutcome o = RunCmfl(s);
         NS_TEST_ASSERT_MSG_EQ(o.roundsDone, 20u, "every round completes");
         // Committee size per round (committee.csv: round,sim_time_s,training,committee,...).
         std::map<uint32_t, uint32_t> committeeSize;
@@ -566,7 +566,7 @@ class CmflDeterminismTestCase : public TestCase
         std::vector<std::string> texts[2];
         for (int run = 0; run < 2; ++run)
         {
-            Setup s;
+            CmflSetup s;
             s.rounds = 4;
             s.dropProbability = 0.2;
             s.mode = D2dDeliveryMode::UNRELIABLE;
@@ -598,9 +598,9 @@ class CmflHandlersTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Setup s;
+        CmflSetup s;
         s.rounds = 2;
-        const Outcome o = RunCmfl(s);
+        const CmflOutcome o = RunCmfl(s);
         NS_TEST_ASSERT_MSG_EQ(o.roundsDone, 2u, "both rounds complete (CMFL got its kinds)");
         for (const char* kind :
              {"global_model", "gradient", "ccp_score", "ccp_request", "ccp_reply"})
@@ -633,10 +633,10 @@ class CmflWifiTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Setup s;
-        const Outcome channel = RunCmfl(s);
+        CmflSetup s;
+        const CmflOutcome channel = RunCmfl(s);
         s.wifi = true;
-        const Outcome wifi = RunCmfl(s);
+        const CmflOutcome wifi = RunCmfl(s);
         NS_TEST_ASSERT_MSG_EQ(wifi.roundsDone, 1u, "the round completes over Wi-Fi");
         NS_TEST_ASSERT_MSG_EQ(channel.roundsDone, 1u, "the round completes over the channel");
         const bool sameRoles =
@@ -690,10 +690,10 @@ class CmflImmediateAccessTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Setup s;
+        CmflSetup s;
         s.rounds = 3;
         s.access = D2dChannelAccess::IMMEDIATE;
-        const Outcome o = RunCmfl(s);
+        const CmflOutcome o = RunCmfl(s);
         NS_TEST_ASSERT_MSG_EQ(o.roundsDone, 3u, "every round completes");
         NS_TEST_ASSERT_MSG_GT(o.halfDuplex, 0u, "simultaneous sends meet half-duplex radios");
     }
@@ -730,14 +730,14 @@ class CmflTraceWriterTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Setup s;
+        CmflSetup s;
         s.rounds = 4;
         s.maliciousTraining = 2;
         s.dropProbability = 0.2;
         s.maxRetransmissions = 1; // ARQ that can fail: CCP timeouts and retries
         s.committeeFraction = 0.5;
         s.outDir = TestTempDir("cmfl-writer");
-        const Outcome o = RunCmfl(s);
+        const CmflOutcome o = RunCmfl(s);
         NS_TEST_ASSERT_MSG_EQ(o.roundsDone, 4u, "every round completes");
         auto isMalicious = [&o](uint32_t d) {
             return std::count(o.malicious.begin(), o.malicious.end(), d) > 0;
@@ -873,12 +873,12 @@ class CmflTraceWriterTestCase : public TestCase
 
         // No writer: the same run, in an empty working folder, fires the same records and
         // writes nothing.
-        Setup quiet = s;
+        CmflSetup quiet = s;
         quiet.outDir.clear();
         const std::string dir = TestTempDir("cmfl-nowriter");
         const auto cwd = std::filesystem::current_path();
         std::filesystem::current_path(dir);
-        const Outcome q = RunCmfl(quiet);
+        const CmflOutcome q = RunCmfl(quiet);
         std::filesystem::current_path(cwd);
         NS_TEST_ASSERT_MSG_EQ(std::filesystem::is_empty(dir), true, "no file written");
         std::filesystem::remove_all(dir);
@@ -935,7 +935,7 @@ class CmflLivenessTestCase : public TestCase
     {
         for (uint64_t seed = 1; seed <= 3; ++seed)
         {
-            Setup s;
+            CmflSetup s;
             s.nDevices = 10;
             s.rounds = 6;
             s.committeeFraction = 0.4; // C = 4
@@ -946,7 +946,7 @@ class CmflLivenessTestCase : public TestCase
             s.quorum = m_variant == 0 ? "majority" : "replicas";
             s.failedVote = m_variant == 2 ? "keep-committee" : "step-down";
             s.seed = seed;
-            const Outcome o = RunCmfl(s);
+            const CmflOutcome o = RunCmfl(s);
             NS_TEST_ASSERT_MSG_EQ(o.roundsDone, 6u, "every round ends (seed " << seed << ")");
             NS_TEST_ASSERT_MSG_EQ(o.committeeRecords.size(), 6u, "a Committee record per round");
             std::map<uint32_t, double> accuracy; // by round, 0 = w^1
@@ -1063,12 +1063,12 @@ class CmflAttackedReferenceTestCase : public TestCase
     {
         for (const std::string base : {"training", "active"})
         {
-            Setup s;
+            CmflSetup s;
             s.maliciousMembers = 1;
             s.maliciousTraining = 1;
             s.attackSpace = "weights";
             s.aggregationBase = base;
-            const Outcome o = RunCmfl(s);
+            const CmflOutcome o = RunCmfl(s);
             NS_TEST_ASSERT_MSG_EQ(o.roundsDone, 1u, "the round completes");
             const auto finals = IndependentFinalScores(o, true);
             NS_TEST_ASSERT_MSG_EQ(finals.size(), 6u, "n = 6 scored");

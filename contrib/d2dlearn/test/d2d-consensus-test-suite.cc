@@ -64,7 +64,7 @@ namespace
 const uint32_t kAgents = 4;
 
 /** What a run showed. */
-struct Outcome
+struct ConsensusOutcome
 {
     /** (round, node, peer) -> (w, received) */
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::pair<double, std::string>> trust;
@@ -93,7 +93,7 @@ struct Outcome
 
 /** \brief The channel's rate and framing parameters in force, into out (for the checks). */
 void
-ReadLinkParameters(Ptr<D2dChannel> channel, Outcome& out)
+ReadLinkParameters(Ptr<D2dChannel> channel, ConsensusOutcome& out)
 {
     DoubleValue r;
     DoubleValue b;
@@ -123,7 +123,7 @@ struct Settings
     uint32_t headerBytes{0}; //!< the channel's FragmentHeaderBytes
 };
 
-Outcome
+ConsensusOutcome
 RunOnce(const Settings& s)
 {
     const D2dTestData& data = GaussianTestData(31, 32, 1200, 400);
@@ -155,7 +155,7 @@ RunOnce(const Settings& s)
     }
     net.AssignStreams(10);
 
-    Outcome out;
+    ConsensusOutcome out;
     out.points = static_cast<uint32_t>(xstar->Size());
     ReadLinkParameters(channel, out);
     for (const auto& t : channel->GetTransports())
@@ -284,7 +284,7 @@ class TrustRowsTestCase : public TestCase
     {
         Settings s;
         s.rounds = 3;
-        const Outcome out = RunOnce(s);
+        const ConsensusOutcome out = RunOnce(s);
         NS_TEST_ASSERT_MSG_EQ(out.rounds, 3u, "every round completes");
         // Rounds 2 and 3 collaborate (one warm-up round): N messages each, none in round 1.
         NS_TEST_ASSERT_MSG_EQ(out.perRound.count(1), 0u, "no message in the warm-up round");
@@ -334,7 +334,7 @@ class TrustRowsTestCase : public TestCase
         Settings h;
         h.rounds = 2;
         h.compression = "float16";
-        const Outcome half = RunOnce(h);
+        const ConsensusOutcome half = RunOnce(h);
         for (auto b : half.messageBytes)
         {
             NS_TEST_ASSERT_MSG_EQ(b, uint64_t(half.points) * 4 * 2 + 32, "float16 message");
@@ -359,8 +359,8 @@ class LambdaZeroTestCase : public TestCase
         c.lambda = 0;
         Settings l;
         l.algorithm = "local";
-        const Outcome consensus = RunOnce(c);
-        const Outcome local = RunOnce(l);
+        const ConsensusOutcome consensus = RunOnce(c);
+        const ConsensusOutcome local = RunOnce(l);
         uint32_t compared = 0;
         for (const auto& [key, value] : local.rows)
         {
@@ -376,7 +376,7 @@ class LambdaZeroTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(compared, 2 * kAgents * 5, "4 rounds + round 0, 4 agents, 2 rows");
         // ... while with lambda > 0 the agents learn something else.
         Settings d;
-        const Outcome distilled = RunOnce(d);
+        const ConsensusOutcome distilled = RunOnce(d);
         bool differs = false;
         for (uint32_t i = 0; i < kAgents; ++i)
         {
@@ -401,9 +401,9 @@ class StaticDynamicTestCase : public TestCase
     {
         Settings st;
         st.trust = "static";
-        const Outcome stat = RunOnce(st);
+        const ConsensusOutcome stat = RunOnce(st);
         Settings dy;
-        const Outcome dyn = RunOnce(dy);
+        const ConsensusOutcome dyn = RunOnce(dy);
         double staticChange = 0;
         double dynamicChange = 0;
         for (uint32_t round = 3; round <= 4; ++round)
@@ -454,7 +454,7 @@ class LossRuleTestCase : public TestCase
             s.dropProbability = 0.05; // per fragment: most 2 kB messages lose a fragment
             s.lossRule = rule;
             s.rounds = 5;
-            const Outcome out = RunOnce(s);
+            const ConsensusOutcome out = RunOnce(s);
             NS_TEST_ASSERT_MSG_EQ(out.rounds, 5u, "the protocol carries on");
             std::map<std::string, uint32_t> kinds;
             std::map<std::pair<uint32_t, uint32_t>, double> sums;
@@ -512,7 +512,7 @@ class PartialReceptionTestCase : public TestCase
             s.mtuBytes = 100;
             s.lossRule = rule;
             s.rounds = 5;
-            const Outcome out = RunOnce(s);
+            const ConsensusOutcome out = RunOnce(s);
             NS_TEST_ASSERT_MSG_EQ(out.rounds, 5u, "the protocol carries on");
             NS_TEST_ASSERT_MSG_GT(out.partial.size(), 0u, "some deliveries are partial");
             NS_TEST_ASSERT_MSG_GT(out.complete.size(), 0u, "some deliveries are complete");
@@ -729,7 +729,7 @@ class AirtimeTestCase : public TestCase
             s.rounds = 3; // two collaboration rounds
             s.mtuBytes = v.mtu;
             s.headerBytes = v.header;
-            const Outcome out = RunOnce(s);
+            const ConsensusOutcome out = RunOnce(s);
             NS_TEST_ASSERT_MSG_EQ(out.rounds, 3u, "every round completes");
             NS_TEST_ASSERT_MSG_EQ(out.points, 60u, "n* = 60 as the numbers by hand assume");
             const uint64_t bytes = uint64_t(out.points) * 4 * 4 + 32;

@@ -9,6 +9,8 @@
  * the attribute values the test sets; nothing is taken from the code under test.
  */
 
+#include "d2d-test-simulation.h"
+
 #include "ns3/basic-energy-source.h"
 #include "ns3/boolean.h"
 #include "ns3/constant-position-mobility-model.h"
@@ -75,12 +77,6 @@ RecordEnergy(std::vector<EnergyEv>* out,
 }
 
 void
-RecordDelivery(std::vector<D2dDeliveryRecord>* out, const D2dDeliveryRecord& rec)
-{
-    out->push_back(rec);
-}
-
-void
 RecordTime(std::vector<double>* out)
 {
     out->push_back(Simulator::Now().GetSeconds());
@@ -90,21 +86,6 @@ void
 RecordJob(std::vector<std::pair<int, double>>* out, int tag)
 {
     out->emplace_back(tag, Simulator::Now().GetSeconds());
-}
-
-/** Nodes with ConstantPositionMobilityModels at the given x coordinates (m). */
-NodeContainer
-MakeNodes(const std::vector<double>& xs)
-{
-    NodeContainer nodes;
-    nodes.Create(static_cast<uint32_t>(xs.size()));
-    for (uint32_t i = 0; i < nodes.GetN(); ++i)
-    {
-        auto m = CreateObject<ConstantPositionMobilityModel>();
-        m->SetPosition(Vector(xs[i], 0.0, 0.0));
-        nodes.Get(i)->AggregateObject(m);
-    }
-    return nodes;
 }
 
 Ptr<EnergySource>
@@ -168,25 +149,12 @@ SumEnergy(const std::vector<EnergyEv>& evs)
 }
 
 void
-DoSend(Ptr<D2dRadio> radio, uint64_t bytes, uint32_t dst, std::vector<uint64_t>* ids)
-{
-    auto message = Create<D2dMessage>("test", bytes);
-    ids->push_back(radio->Send(message, dst, D2dDeliveryMode::UNRELIABLE));
-}
-
-void
 DoStartJob(Ptr<D2dComputeModel> compute,
            double flops,
            Callback<void> done,
            std::vector<uint64_t>* ids)
 {
     ids->push_back(compute->StartJob(flops, done));
-}
-
-void
-MoveTo(Ptr<Node> node, Vector v)
-{
-    node->GetObject<MobilityModel>()->SetPosition(v);
 }
 
 void
@@ -200,15 +168,6 @@ CheckBusy(Ptr<D2dComputeModel> compute, std::vector<std::pair<bool, std::size_t>
 {
     out->emplace_back(compute->IsBusy(), compute->GetNQueued());
 }
-
-/** Calls Simulator::Destroy() when DoRun returns, including early returns. */
-struct DestroyAtExit
-{
-    ~DestroyAtExit()
-    {
-        Simulator::Destroy();
-    }
-};
 
 } // namespace
 
@@ -243,7 +202,7 @@ class D2dPowerModelEnergyTestCase : public TestCase
         const double tSend = 1.0;     // s
         const double tEnd = 3.0;      // s
 
-        NodeContainer nodes = MakeNodes({0.0, 10.0});
+        NodeContainer nodes = MakeTestNodesAtX({0.0, 10.0});
         D2dHelper helper;
         helper.SetChannelAttribute("SpectralEfficiency", DoubleValue(r));
         helper.SetChannelAttribute("BandwidthHz", DoubleValue(bw));
@@ -259,10 +218,16 @@ class D2dPowerModelEnergyTestCase : public TestCase
         std::vector<EnergyEv> evs;
         ConnectEnergy(channel, nodes, &evs);
         std::vector<D2dDeliveryRecord> recs;
-        channel->GetRadio(0)->TraceConnectWithoutContext("Delivery",
-                                                         MakeBoundCallback(&RecordDelivery, &recs));
+        channel->GetRadio(0)->TraceConnectWithoutContext(
+            "Delivery",
+            MakeBoundCallback(&RecordTestDelivery, &recs));
         std::vector<uint64_t> ids;
-        Simulator::Schedule(Seconds(tSend), &DoSend, channel->GetRadio(0), bytes, 1u, &ids);
+        Simulator::Schedule(Seconds(tSend),
+                            &SendTestMessage,
+                            channel->GetRadio(0),
+                            bytes,
+                            1u,
+                            &ids);
         Simulator::Stop(Seconds(tEnd));
         Simulator::Run();
         FlushAll(channel, nodes);
@@ -347,7 +312,7 @@ class D2dFirstOrderEnergyTestCase : public TestCase
         DestroyAtExit guard;         // Simulator::Destroy() even if an ASSERT returns early
         const double eElec = 50e-9;  // J/bit (default ElecJPerBit)
         const double eAmp = 100e-12; // J/bit/m^2 (default AmpJPerBitM2)
-        NodeContainer nodes = MakeNodes({0.0, 30.0});
+        NodeContainer nodes = MakeTestNodesAtX({0.0, 30.0});
         D2dHelper helper;
         helper.SetChannelAttribute("NoisePowerW", DoubleValue(0.0));
         helper.SetRadioEnergyAttribute("Model", StringValue("FirstOrder"));
@@ -358,9 +323,9 @@ class D2dFirstOrderEnergyTestCase : public TestCase
 
         // 1000 bytes over 30 m; then the receiver moves to 60 m and gets 3000 bytes.
         std::vector<uint64_t> ids;
-        Simulator::Schedule(Seconds(0.5), &DoSend, channel->GetRadio(0), 1000, 1u, &ids);
-        Simulator::Schedule(Seconds(1.0), &MoveTo, nodes.Get(1), Vector(0.0, 60.0, 0.0));
-        Simulator::Schedule(Seconds(1.5), &DoSend, channel->GetRadio(0), 3000, 1u, &ids);
+        Simulator::Schedule(Seconds(0.5), &SendTestMessage, channel->GetRadio(0), 1000, 1u, &ids);
+        Simulator::Schedule(Seconds(1.0), &MoveTestNode, nodes.Get(1), Vector(0.0, 60.0, 0.0));
+        Simulator::Schedule(Seconds(1.5), &SendTestMessage, channel->GetRadio(0), 3000, 1u, &ids);
         Simulator::Stop(Seconds(2.0));
         Simulator::Run();
 
@@ -413,7 +378,7 @@ class D2dEnergySoFarTestCase : public TestCase
     /** One run; with probes, GetEnergySoFar() at 1 s and 3 s. \return the energy events */
     std::vector<EnergyEv> Run(bool probe, std::vector<Probe>* probes)
     {
-        NodeContainer nodes = MakeNodes({0.0, 10.0});
+        NodeContainer nodes = MakeTestNodesAtX({0.0, 10.0});
         D2dHelper helper;
         helper.SetComputeAttribute("FlopsPerSecond", DoubleValue(1e9));
         helper.SetComputeAttribute("BusyPowerW", DoubleValue(2.0));
@@ -513,7 +478,7 @@ class D2dComputeEnergyTestCase : public TestCase
         const double fps = 1e9;
         const double slowdown = 2.5;
         const double busyW = 2.0;
-        NodeContainer nodes = MakeNodes({0.0, 10.0});
+        NodeContainer nodes = MakeTestNodesAtX({0.0, 10.0});
         D2dHelper helper;
         helper.SetComputeAttribute("FlopsPerSecond", DoubleValue(fps));
         helper.SetComputeAttribute("SlowdownFactor", DoubleValue(slowdown));
@@ -616,7 +581,7 @@ struct DepletionRun
 
     void Run(double updateIntervalS)
     {
-        NodeContainer nodes = MakeNodes({0.0, 10.0});
+        NodeContainer nodes = MakeTestNodesAtX({0.0, 10.0});
         D2dHelper helper;
         helper.SetChannelAttribute("SpectralEfficiency", DoubleValue(1.0));
         helper.SetChannelAttribute("BandwidthHz", DoubleValue(1000.0));
@@ -642,7 +607,8 @@ struct DepletionRun
         Ptr<D2dChannel> channel = helper.Install(nodes);
         ConnectEnergy(channel, nodes, &evs);
         Ptr<D2dRadio> radio = channel->GetRadio(0);
-        radio->TraceConnectWithoutContext("Delivery", MakeBoundCallback(&RecordDelivery, &recs));
+        radio->TraceConnectWithoutContext("Delivery",
+                                          MakeBoundCallback(&RecordTestDelivery, &recs));
         radio->GetEnergyModel()->AddDepletionCallback(MakeBoundCallback(&RecordTime, &depletedAt));
         Ptr<D2dComputeModel> compute = D2dHelper::GetComputeModel(nodes.Get(0));
         compute->AddDepletionCallback(MakeBoundCallback(&RecordTime, &computeDepletedAt));
@@ -655,9 +621,9 @@ struct DepletionRun
                             &jobIds);
         for (int m = 0; m < 5; ++m)
         {
-            Simulator::Schedule(Seconds(0), &DoSend, radio, 1000, 1u, &ids);
+            Simulator::Schedule(Seconds(0), &SendTestMessage, radio, 1000, 1u, &ids);
         }
-        Simulator::Schedule(Seconds(30), &DoSend, radio, 1000, 1u, &lateIds);
+        Simulator::Schedule(Seconds(30), &SendTestMessage, radio, 1000, 1u, &lateIds);
         Simulator::Schedule(Seconds(30),
                             &DoStartJob,
                             compute,
@@ -963,7 +929,7 @@ class D2dDepletionMidJobTestCase : public TestCase
         const double airtime = 125 * 8.0 / 1000.0; // 1 s
         const double tMsgEnd = tMsg + airtime;
 
-        NodeContainer nodes = MakeNodes({0.0, 10.0});
+        NodeContainer nodes = MakeTestNodesAtX({0.0, 10.0});
         D2dHelper helper;
         helper.SetChannelAttribute("SpectralEfficiency", DoubleValue(1.0));
         helper.SetChannelAttribute("BandwidthHz", DoubleValue(1000.0));
@@ -981,7 +947,8 @@ class D2dDepletionMidJobTestCase : public TestCase
         ConnectEnergy(channel, nodes, &evs);
         Ptr<D2dRadio> radio = channel->GetRadio(0);
         std::vector<D2dDeliveryRecord> recs;
-        radio->TraceConnectWithoutContext("Delivery", MakeBoundCallback(&RecordDelivery, &recs));
+        radio->TraceConnectWithoutContext("Delivery",
+                                          MakeBoundCallback(&RecordTestDelivery, &recs));
         Ptr<D2dComputeModel> compute = D2dHelper::GetComputeModel(nodes.Get(0));
         std::vector<double> radioDepleted;
         std::vector<double> computeDepleted;
@@ -999,7 +966,7 @@ class D2dDepletionMidJobTestCase : public TestCase
                             1e11,
                             MakeBoundCallback(&RecordJob, &jobsDone, 1),
                             &jobIds);
-        Simulator::Schedule(Seconds(tMsg), &DoSend, radio, 125, 1u, &ids);
+        Simulator::Schedule(Seconds(tMsg), &SendTestMessage, radio, 125, 1u, &ids);
         Simulator::Schedule(Seconds(4.0),
                             &DoStartJob,
                             compute,
@@ -1012,7 +979,7 @@ class D2dDepletionMidJobTestCase : public TestCase
                             1e9,
                             MakeBoundCallback(&RecordJob, &jobsDone, 3),
                             &jobIds);
-        Simulator::Schedule(Seconds(6.0), &DoSend, radio, 125, 1u, &lateIds);
+        Simulator::Schedule(Seconds(6.0), &SendTestMessage, radio, 125, 1u, &lateIds);
         Simulator::Stop(Seconds(20));
         Simulator::Run();
         FlushAll(channel, nodes);
@@ -1114,7 +1081,7 @@ RunBatteryDraw(Ptr<D2dChannel> channel, NodeContainer nodes, bool* jobDone)
     std::vector<uint64_t> jobIds;
     for (int m = 0; m < 3; ++m)
     {
-        Simulator::Schedule(Seconds(1), &DoSend, channel->GetRadio(0), 1000, 1u, &ids);
+        Simulator::Schedule(Seconds(1), &SendTestMessage, channel->GetRadio(0), 1000, 1u, &ids);
     }
     Simulator::Schedule(Seconds(1),
                         &DoStartJob,
@@ -1143,7 +1110,7 @@ class D2dLiIonSourceTestCase : public TestCase
     void DoRun() override
     {
         DestroyAtExit guard; // Simulator::Destroy() even if an ASSERT returns early
-        NodeContainer nodes = MakeNodes({0.0, 10.0});
+        NodeContainer nodes = MakeTestNodesAtX({0.0, 10.0});
         D2dHelper helper;
         helper.SetEnergySourceType(LiIonEnergySource::GetTypeId().GetName());
         ConfigureBatteryDraw(helper);
@@ -1318,7 +1285,7 @@ class D2dGenericBatteryDrawTestCase : public TestCase
     {
         DestroyAtExit guard;
         {
-            NodeContainer nodes = MakeNodes({0.0, 10.0});
+            NodeContainer nodes = MakeTestNodesAtX({0.0, 10.0});
             D2dHelper helper;
             helper.SetEnergySourceType(GenericBatteryModel::GetTypeId().GetName());
             // 1 MJ: 27 cells in parallel.
@@ -1371,7 +1338,7 @@ class D2dGenericBatteryDrawTestCase : public TestCase
             // 5 kJ: 0.136 of a cell (R = 0.61 Ohm), 2 W of compute, about 0.5 A.
             const double e0 = 5000.0;
             const double busyW = 2.0;
-            NodeContainer nodes = MakeNodes({0.0, 10.0});
+            NodeContainer nodes = MakeTestNodesAtX({0.0, 10.0});
             D2dHelper helper;
             helper.SetEnergySourceType(GenericBatteryModel::GetTypeId().GetName());
             helper.SetInitialEnergyJ(e0);

@@ -88,7 +88,7 @@ struct Setup
 };
 
 /** What a run showed. */
-struct Outcome
+struct DecentralizedOutcome
 {
     std::vector<std::vector<float>> initial;             //!< per device, before Start
     std::vector<std::vector<std::vector<float>>> params; //!< [round-1][device] at RoundEnd
@@ -167,7 +167,7 @@ Ptr<D2dDecentralizedFl>
 MakeDecentralized(const Setup& s,
                   const std::vector<Ptr<D2dLearner>>& learners,
                   Ptr<D2dChannel> channel,
-                  Outcome& out)
+                  DecentralizedOutcome& out)
 {
     auto dec = CreateObjectWithAttributes<D2dDecentralizedFl>("Neighbours",
                                                               UintegerValue(s.neighbours),
@@ -219,7 +219,7 @@ MakeSemi(const std::vector<Ptr<D2dLearner>>& learners,
          Ptr<D2dChannel> channel,
          Ptr<D2dChannel> d2s,
          const std::map<uint32_t, std::vector<float>>& lastTrained,
-         Outcome& out)
+         DecentralizedOutcome& out)
 {
     auto semi = CreateObject<D2dSemiDecentralizedFl>();
     semi->SetLearners(learners);
@@ -237,7 +237,7 @@ MakeSemi(const std::vector<Ptr<D2dLearner>>& learners,
     return semi;
 }
 
-Outcome
+DecentralizedOutcome
 RunProtocol(const Setup& s)
 {
     // Fashion-MNIST, 10 % of each split, or the Gaussian mixture of Fan et al. 2023,
@@ -257,7 +257,7 @@ RunProtocol(const Setup& s)
 
     const std::vector<D2dShard> shards = MakeShards(s, *data.train);
     const D2dModelSpec spec = D2dModelSpec::Parse(s.model);
-    Outcome out;
+    DecentralizedOutcome out;
     std::map<uint32_t, std::vector<float>> lastTrained;
     D2dTestLearners made =
         MakeTestLearners(nodes, spec, data.train, shards, 3, s.learningRate, s.slowdown);
@@ -429,7 +429,7 @@ class RingAveragingTestCase : public TestCase
         {
             s.graph.push_back({(i + s.nDevices - 1) % s.nDevices, (i + 1) % s.nDevices});
         }
-        const Outcome o = RunProtocol(s);
+        const DecentralizedOutcome o = RunProtocol(s);
         NS_TEST_ASSERT_MSG_EQ(o.roundsDone, s.rounds, "every round completes");
         // Neighbours 7 is capped at the degree 2: every device averages i-1, i, i+1.
         bool neighboursOk = true;
@@ -515,7 +515,7 @@ class GraphSourceTestCase : public TestCase
             both[i] = {(i + 5) % 6, (i + 1) % 6};
         }
         s.graphs = {left, right, both};
-        const Outcome o = RunProtocol(s);
+        const DecentralizedOutcome o = RunProtocol(s);
         NS_TEST_ASSERT_MSG_EQ(o.roundsDone, s.rounds, "every round completes");
         for (uint32_t r = 0; r < s.rounds; ++r)
         {
@@ -554,7 +554,7 @@ class RandomNeighboursTestCase : public TestCase
         s.commonInit = false;
         s.weighting = "samples";
         s.partition = "quantity"; // Zipf sizes: the weights matter
-        const Outcome o = RunProtocol(s);
+        const DecentralizedOutcome o = RunProtocol(s);
         NS_TEST_ASSERT_MSG_EQ(o.roundsDone, s.rounds, "every round completes");
         std::vector<std::vector<double>> x;
         for (const auto& m : o.initial)
@@ -628,9 +628,9 @@ class LearningTestCase : public TestCase
         s.rounds = 8;
         s.partition = "labels1"; // each device sees one of the 4 classes
         s.learningRate = 0.1;
-        const Outcome dec = RunProtocol(s);
+        const DecentralizedOutcome dec = RunProtocol(s);
         s.protocol = "local";
-        const Outcome loc = RunProtocol(s);
+        const DecentralizedOutcome loc = RunProtocol(s);
         double decMean = 0;
         double locMean = 0;
         double decMin = 1;
@@ -663,7 +663,7 @@ class LearningTestCase : public TestCase
         f.localEpochs = 2;
         f.model = "mlp:32";
         f.learningRate = 0.1;
-        const Outcome fm = RunProtocol(f);
+        const DecentralizedOutcome fm = RunProtocol(f);
         double fmMean = 0;
         for (auto a : fm.deviceAccuracy)
         {
@@ -695,7 +695,7 @@ class SemiDecentralizedTestCase : public TestCase
         s.rounds = 3;
         s.partition = "quantity";
         s.learningRate = 0.1;
-        const Outcome o = RunProtocol(s);
+        const DecentralizedOutcome o = RunProtocol(s);
         NS_TEST_ASSERT_MSG_EQ(o.roundsDone, s.rounds, "every round completes");
         NS_TEST_ASSERT_MSG_EQ(o.groups.size(), 2u, "two groups of 5");
         NS_TEST_ASSERT_MSG_EQ(o.selected.size(), s.rounds, "a selection per round");
@@ -775,7 +775,7 @@ class LocalTrainingTestCase : public TestCase
         s.nDevices = 4;
         s.rounds = 2;
         s.outDir = TestTempDir("fl-dec-local");
-        const Outcome o = RunProtocol(s);
+        const DecentralizedOutcome o = RunProtocol(s);
         NS_TEST_ASSERT_MSG_EQ(o.roundsDone, 2u, "two rounds");
         NS_TEST_ASSERT_MSG_EQ(o.d2dSends, 0u, "no Send");
         const std::string messages = ReadTextFile(s.outDir + "/messages.csv");
@@ -825,7 +825,7 @@ class StragglerTestCase : public TestCase
         s.flopsPerSecond = 1e7;
         s.slowdown[4] = 1000.0;
         s.deadline = Seconds(1.0);
-        const Outcome o = RunProtocol(s);
+        const DecentralizedOutcome o = RunProtocol(s);
         NS_TEST_ASSERT_MSG_EQ(o.roundsDone, 3u, "decentralized: all rounds");
         NS_TEST_ASSERT_MSG_EQ_TOL(o.endTimes[0], 1.0, 1e-12, "round 1 ends at the deadline");
         for (uint32_t r = 1; r < 3; ++r)
@@ -847,7 +847,7 @@ class StragglerTestCase : public TestCase
 
         s.protocol = "semi";
         s.nDevices = 10;
-        const Outcome m = RunProtocol(s);
+        const DecentralizedOutcome m = RunProtocol(s);
         NS_TEST_ASSERT_MSG_EQ(m.roundsDone, 3u, "semi-decentralized: all rounds");
         for (const auto& sel : m.selected)
         {
@@ -857,7 +857,7 @@ class StragglerTestCase : public TestCase
 
         s.protocol = "local";
         s.nDevices = 5;
-        const Outcome l = RunProtocol(s);
+        const DecentralizedOutcome l = RunProtocol(s);
         NS_TEST_ASSERT_MSG_EQ(l.roundsDone, 3u, "local: all rounds");
         NS_TEST_ASSERT_MSG_EQ_TOL(l.endTimes[0], 1.0, 1e-12, "local round 1 at the deadline");
 
@@ -869,7 +869,7 @@ class StragglerTestCase : public TestCase
         d.flopsPerSecond = 1e7;
         d.energyJ[2] = 0.02;
         d.deadline = Seconds(1.0);
-        const Outcome dead = RunProtocol(d);
+        const DecentralizedOutcome dead = RunProtocol(d);
         NS_TEST_ASSERT_MSG_EQ(dead.roundsDone, 3u, "dead battery: all rounds");
         NS_TEST_ASSERT_MSG_EQ(dead.trainingAtEnd[2], true, "depleted mid-job: never completes");
         NS_TEST_ASSERT_MSG_EQ(dead.radioOffAtEnd[2], true, "its radio is off");
@@ -908,7 +908,7 @@ class LossyChannelTestCase : public TestCase
         s.mode = D2dDeliveryMode::UNRELIABLE;
         s.learningRate = 0.0;
         s.commonInit = false;
-        const Outcome o = RunProtocol(s);
+        const DecentralizedOutcome o = RunProtocol(s);
         NS_TEST_ASSERT_MSG_EQ(o.roundsDone, 3u, "all rounds, no deadline needed");
         uint32_t arrived = 0;
         uint32_t averaged = 0;
@@ -947,10 +947,10 @@ class LossyChannelTestCase : public TestCase
 };
 
 /** Same seed, same traces. */
-class DeterminismTestCase : public TestCase
+class DecentralizedDeterminismTestCase : public TestCase
 {
   public:
-    DeterminismTestCase()
+    DecentralizedDeterminismTestCase()
         : TestCase("Two decentralized runs with the same seed give identical rounds.csv and "
                    "messages.csv")
     {
@@ -1058,11 +1058,11 @@ class DeferredTestCase : public TestCase
             s.deadline = c.deadline;
             s.deferTraining = false;
             s.outDir = TestTempDir("fl-dec-eager");
-            const Outcome eager = RunProtocol(s);
+            const DecentralizedOutcome eager = RunProtocol(s);
             std::filesystem::remove_all(s.outDir);
             s.deferTraining = true;
             s.outDir = TestTempDir("fl-dec-deferred");
-            const Outcome deferred = RunProtocol(s);
+            const DecentralizedOutcome deferred = RunProtocol(s);
             std::filesystem::remove_all(s.outDir);
             NS_TEST_ASSERT_MSG_EQ(eager.roundsDone, 3u, c.name << ": every round ends");
             NS_TEST_ASSERT_MSG_EQ((deferred.params == eager.params),
@@ -1133,7 +1133,7 @@ class D2dFlDecentralizedTestSuite : public TestSuite
         AddTestCase(new LocalTrainingTestCase);
         AddTestCase(new StragglerTestCase);
         AddTestCase(new LossyChannelTestCase);
-        AddTestCase(new DeterminismTestCase);
+        AddTestCase(new DecentralizedDeterminismTestCase);
         AddTestCase(new DeferredTestCase);
         AddTestCase(new LearningTestCase);
     }

@@ -64,7 +64,7 @@ namespace
 constexpr double kRssW = 1e-9;
 
 /** One run of one of the two protocols. */
-struct Setup
+struct P2pSetup
 {
     std::string protocol{"bt"}; //!< bt (BrainTorrent) or sg (segmented gossip)
     uint32_t nDevices{6};
@@ -102,7 +102,7 @@ struct SentMessage
 };
 
 /** What a run showed. */
-struct Outcome
+struct P2pOutcome
 {
     std::vector<std::vector<float>> initial;             //!< per device, before Start
     std::vector<std::vector<std::vector<float>>> params; //!< [round-1][device] at RoundEnd
@@ -137,7 +137,7 @@ struct Outcome
  * \return the D2D channel
  */
 Ptr<D2dChannel>
-InstallP2pChannel(const Setup& s, const NodeContainer& nodes, D2dHelper& d2d)
+InstallP2pChannel(const P2pSetup& s, const NodeContainer& nodes, D2dHelper& d2d)
 {
     auto matrix = CreateObject<MatrixRssModel>();
     matrix->SetMatrix(
@@ -158,7 +158,7 @@ InstallP2pChannel(const Setup& s, const NodeContainer& nodes, D2dHelper& d2d)
  * \param out the outcome whose sent, delivered and lostRecords fill
  */
 void
-RecordMessages(Ptr<D2dChannel> channel, uint32_t nDevices, Outcome& out)
+RecordMessages(Ptr<D2dChannel> channel, uint32_t nDevices, P2pOutcome& out)
 {
     for (uint32_t i = 0; i < nDevices; ++i)
     {
@@ -223,10 +223,10 @@ RecordMessages(Ptr<D2dChannel> channel, uint32_t nDevices, Outcome& out)
  * \return the protocol
  */
 Ptr<D2dBrainTorrent>
-MakeBrainTorrent(const Setup& s,
+MakeBrainTorrent(const P2pSetup& s,
                  const std::vector<Ptr<D2dLearner>>& learners,
                  Ptr<D2dChannel> channel,
-                 Outcome& out)
+                 P2pOutcome& out)
 {
     auto bt = CreateObjectWithAttributes<D2dBrainTorrent>("CommonInitialModel",
                                                           BooleanValue(s.commonInit));
@@ -254,10 +254,10 @@ MakeBrainTorrent(const Setup& s,
  * \return the protocol
  */
 Ptr<D2dSegmentedGossip>
-MakeSegmentedGossip(const Setup& s,
+MakeSegmentedGossip(const P2pSetup& s,
                     const std::vector<Ptr<D2dLearner>>& learners,
                     Ptr<D2dChannel> channel,
-                    Outcome& out)
+                    P2pOutcome& out)
 {
     auto sg = CreateObjectWithAttributes<D2dSegmentedGossip>("CommonInitialModel",
                                                              BooleanValue(s.commonInit),
@@ -291,7 +291,7 @@ MakeSegmentedGossip(const Setup& s,
  * \param out the outcome whose roundBytes, roundTime, consensus and meanModel fill
  */
 void
-ReadRoundsCsv(const std::string& path, Outcome& out)
+ReadRoundsCsv(const std::string& path, P2pOutcome& out)
 {
     const std::vector<std::string> lines = ReadTextLines(path);
     for (std::size_t row = 1; row < lines.size(); ++row)
@@ -326,8 +326,8 @@ ReadRoundsCsv(const std::string& path, Outcome& out)
     }
 }
 
-Outcome
-RunProtocol(const Setup& s)
+P2pOutcome
+RunP2pProtocol(const P2pSetup& s)
 {
     // The Gaussian mixture of Fan et al. 2023, sec. 5.1 (4 classes in 2-D, sd 1).
     const D2dTestData& data = GaussianTestData(11, 12, 2000, 1000);
@@ -347,7 +347,7 @@ RunProtocol(const Setup& s)
                             ? D2dPartitioner::LabelsPerDevice(*data.train, s.nDevices, 1, {}, 7)
                             : D2dPartitioner::QuantitySkew(*data.train, s.nDevices, 1.0, 7);
     const D2dModelSpec spec = D2dModelSpec::Parse("mlp:16");
-    Outcome out;
+    P2pOutcome out;
     D2dTestLearners made =
         MakeTestLearners(nodes, spec, data.train, shards, 3, s.learningRate, s.slowdown);
     const std::vector<Ptr<D2dLearner>>& learners = made.learners;
@@ -472,11 +472,11 @@ class BrainTorrentMergeTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Setup s;
+        P2pSetup s;
         s.protocol = "bt";
         s.nDevices = 6;
         s.rounds = 10; // more rounds than devices: aggregators repeat
-        const Outcome o = RunProtocol(s);
+        const P2pOutcome o = RunP2pProtocol(s);
         const uint32_t k = s.nDevices;
         NS_TEST_ASSERT_MSG_EQ(o.roundsDone, s.rounds, "every round completes");
         NS_TEST_ASSERT_MSG_EQ(o.aggregator.size(), s.rounds, "a merge per round");
@@ -605,7 +605,7 @@ class BrainTorrentMergeTestCase : public TestCase
 
 /** \return the messages of a kind and round */
 std::vector<SentMessage>
-Messages(const Outcome& o, const std::string& kind, uint32_t round)
+Messages(const P2pOutcome& o, const std::string& kind, uint32_t round)
 {
     std::vector<SentMessage> v;
     for (const auto& m : o.sent)
@@ -624,7 +624,7 @@ Messages(const Outcome& o, const std::string& kind, uint32_t round)
  * \return the worst relative error over rounds and whether the traced contributors matched
  */
 std::pair<double, bool>
-ReplaySegments(const Setup& s, const Outcome& o, bool onlyDelivered)
+ReplaySegments(const P2pSetup& s, const P2pOutcome& o, bool onlyDelivered)
 {
     const auto ranges = D2dSegmentedGossip::SegmentRanges(o.nParams, s.segments);
     auto x = ToDouble(o.initial);
@@ -692,14 +692,14 @@ class SegmentedGossipAverageTestCase : public TestCase
     {
         for (const std::string weighting : {"samples", "uniform"})
         {
-            Setup s;
+            P2pSetup s;
             s.protocol = "sg";
             s.nDevices = 6;
             s.rounds = 2;
             s.segments = 4;
             s.replicas = 2;
             s.weighting = weighting;
-            const Outcome o = RunProtocol(s);
+            const P2pOutcome o = RunP2pProtocol(s);
             NS_TEST_ASSERT_MSG_EQ(o.roundsDone, 2u, "every round completes");
             NS_TEST_ASSERT_MSG_EQ(o.lostRecords, 0u, "no message lost (half-duplex scheduled)");
             const auto ranges = D2dSegmentedGossip::SegmentRanges(o.nParams, s.segments);
@@ -767,14 +767,14 @@ class SegmentedGossipAverageTestCase : public TestCase
 
         // A slow device (job 1000 times longer): the others average before it pulls from
         // them, and still serve it their w^{t+1/2}, not their averaged model.
-        Setup w;
+        P2pSetup w;
         w.protocol = "sg";
         w.nDevices = 6;
         w.rounds = 2;
         w.segments = 4;
         w.replicas = 1;
         w.slowdown[0] = 1000.0;
-        const Outcome slow = RunProtocol(w);
+        const P2pOutcome slow = RunP2pProtocol(w);
         uint32_t servedAfter = 0;
         for (uint32_t r = 1; r <= w.rounds; ++r)
         {
@@ -794,14 +794,14 @@ class SegmentedGossipAverageTestCase : public TestCase
         NS_TEST_ASSERT_MSG_LT(slowWorst, 1e-6, "slow device: averages of w^{t+1/2} segments");
 
         // float16: 2 bytes per value on the air.
-        Setup h;
+        P2pSetup h;
         h.protocol = "sg";
         h.nDevices = 5;
         h.rounds = 1;
         h.segments = 10;
         h.replicas = 3;
         h.compression = "float16";
-        const Outcome o = RunProtocol(h);
+        const P2pOutcome o = RunP2pProtocol(h);
         NS_TEST_ASSERT_MSG_EQ(o.roundBytes.at(1),
                               5.0 * 3 * (2 * 10 * 32 + 2 * 116),
                               "float16 bytes");
@@ -821,13 +821,13 @@ class SegmentedGossipConsensusTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Setup s;
+        P2pSetup s;
         s.protocol = "sg";
         s.nDevices = 8;
         s.rounds = 5;
         s.segments = 10;
         s.replicas = 3;
-        const Outcome o = RunProtocol(s);
+        const P2pOutcome o = RunP2pProtocol(s);
         NS_TEST_ASSERT_MSG_EQ(o.roundsDone, 5u, "every round completes");
         const double d0 = ConsensusDistance(ToDouble(o.initial));
         NS_TEST_ASSERT_MSG_EQ_TOL(o.consensus.at(0), d0, 1e-6 * d0, "round 0: the initial models");
@@ -862,7 +862,7 @@ class LossTestCase : public TestCase
     {
         for (const std::string protocol : {"sg", "bt"})
         {
-            Setup s;
+            P2pSetup s;
             s.protocol = protocol;
             s.nDevices = 8;
             s.rounds = protocol == "sg" ? 3 : 8;
@@ -871,7 +871,7 @@ class LossTestCase : public TestCase
             s.noiseW = NoiseForDropW(0.1, kRssW, 2.0);
             s.mode = D2dDeliveryMode::UNRELIABLE;
             s.deadline = Seconds(1.0);
-            const Outcome o = RunProtocol(s);
+            const P2pOutcome o = RunP2pProtocol(s);
             uint32_t sent = 0;
             for (const auto& m : o.sent)
             {
@@ -935,12 +935,12 @@ class LossTestCase : public TestCase
             }
 
             // Device 2's battery (0.02 J) dies in its first job (2 W for 23 ms).
-            Setup d = s;
+            P2pSetup d = s;
             d.noiseW = 1e-40;
             d.mode = D2dDeliveryMode::RELIABLE;
             d.flopsPerSecond = 1e7;
             d.energyJ[2] = 0.02;
-            const Outcome dead = RunProtocol(d);
+            const P2pOutcome dead = RunP2pProtocol(d);
             NS_TEST_ASSERT_MSG_EQ(dead.roundsDone, d.rounds, protocol << ": rounds go on");
             NS_TEST_ASSERT_MSG_EQ(dead.radioOffAtEnd[2], true, "device 2's radio is off");
             bool out = true;
@@ -980,10 +980,10 @@ class LossTestCase : public TestCase
 };
 
 /** With learning, on one label per device, both protocols learn every class. */
-class LearningTestCase : public TestCase
+class P2pLearningTestCase : public TestCase
 {
   public:
-    LearningTestCase()
+    P2pLearningTestCase()
         : TestCase("With learning (LearningRate 0.1, one label per device) the devices learn "
                    "the classes of the others")
     {
@@ -994,7 +994,7 @@ class LearningTestCase : public TestCase
     {
         for (const std::string protocol : {"sg", "bt"})
         {
-            Setup s;
+            P2pSetup s;
             s.protocol = protocol;
             s.nDevices = 8;
             s.rounds = protocol == "sg" ? 5 : 16;
@@ -1003,7 +1003,7 @@ class LearningTestCase : public TestCase
             s.learningRate = 0.1;
             s.commonInit = true;
             s.partition = "labels1";
-            const Outcome o = RunProtocol(s);
+            const P2pOutcome o = RunP2pProtocol(s);
             double mean = 0;
             double worst = 1;
             for (auto a : o.deviceAccuracy)
@@ -1033,7 +1033,7 @@ class LearningTestCase : public TestCase
             std::printf("\n");
             NS_TEST_ASSERT_MSG_EQ(o.roundsDone, s.rounds, protocol << ": every round");
             // Same seed, same run: the same messages at the same times, the same models.
-            const Outcome again = RunProtocol(s);
+            const P2pOutcome again = RunP2pProtocol(s);
             bool same = again.sent.size() == o.sent.size() && again.params == o.params;
             for (std::size_t m = 0; same && m < o.sent.size(); ++m)
             {
@@ -1081,7 +1081,7 @@ class D2dFlP2pTestSuite : public TestSuite
         AddTestCase(new SegmentedGossipAverageTestCase);
         AddTestCase(new SegmentedGossipConsensusTestCase);
         AddTestCase(new LossTestCase);
-        AddTestCase(new LearningTestCase);
+        AddTestCase(new P2pLearningTestCase);
     }
 };
 

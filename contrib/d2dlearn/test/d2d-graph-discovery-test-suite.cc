@@ -46,16 +46,6 @@ using namespace ns3;
 
 namespace
 {
-const double NOISE_W = 1e-13; //!< sigma^2 of eq. (18)
-const double R = 2.0;         //!< spectral efficiency r
-
-/** \return W giving P_D = p with r = 2 and sigma^2 = NOISE_W (eq. (18) inverted) */
-double
-RssFor(double p)
-{
-    return RssForDropW(p, NOISE_W, R);
-}
-
 /** A network of n devices with P_D = p on every link, and its discovery protocol. */
 struct Rig
 {
@@ -71,12 +61,12 @@ struct Rig
     Rig(uint32_t n, double p)
     {
         nodes.Create(n);
-        std::vector<std::vector<double>> w(n, std::vector<double>(n, RssFor(p)));
+        std::vector<std::vector<double>> w(n, std::vector<double>(n, RssForDiscoveryDrop(p)));
         auto model = CreateObject<MatrixRssModel>();
         model->SetMatrix(w);
         D2dHelper helper;
-        helper.SetChannelAttribute("SpectralEfficiency", DoubleValue(R));
-        helper.SetChannelAttribute("NoisePowerW", DoubleValue(NOISE_W));
+        helper.SetChannelAttribute("SpectralEfficiency", DoubleValue(kDiscoverySpectralEfficiency));
+        helper.SetChannelAttribute("NoisePowerW", DoubleValue(kDiscoveryNoiseW));
         helper.SetChannelAttribute("AccessPolicy", StringValue("Scheduled"));
         helper.SetRssModel(model);
         channel = helper.Install(nodes);

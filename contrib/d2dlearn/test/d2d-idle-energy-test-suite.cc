@@ -14,6 +14,8 @@
  * - A radio switched off draws nothing any more, idle included.
  */
 
+#include "d2d-test-simulation.h"
+
 #include "ns3/config.h"
 #include "ns3/constant-position-mobility-model.h"
 #include "ns3/d2d-channel.h"
@@ -105,41 +107,10 @@ MakeTempDir(const std::string& name)
     return dir;
 }
 
-/** Calls Simulator::Destroy() and Config::Reset() when DoRun returns, early returns too. */
-struct DestroyAtExit
-{
-    ~DestroyAtExit()
-    {
-        Simulator::Destroy();
-        Config::Reset();
-    }
-};
-
-void
-DoSend(Ptr<D2dRadio> radio, uint64_t bytes, uint32_t dst)
-{
-    radio->Send(Create<D2dMessage>("test", bytes), dst, D2dDeliveryMode::UNRELIABLE);
-}
-
 void
 DoTurnOff(Ptr<D2dRadio> radio)
 {
     radio->TurnOff();
-}
-
-/** Nodes with constant positions at the given x coordinates (m). */
-NodeContainer
-MakeNodes(const std::vector<double>& xs)
-{
-    NodeContainer nodes;
-    nodes.Create(static_cast<uint32_t>(xs.size()));
-    for (uint32_t i = 0; i < nodes.GetN(); ++i)
-    {
-        auto m = CreateObject<ConstantPositionMobilityModel>();
-        m->SetPosition(Vector(xs[i], 0.0, 0.0));
-        nodes.Get(i)->AggregateObject(m);
-    }
-    return nodes;
 }
 
 } // namespace
@@ -173,7 +144,7 @@ class D2dIdleBackendsTestCase : public TestCase
      */
     EnergyTable RunIdle(const std::string& backend, std::vector<double>* voltsV)
     {
-        DestroyAtExit guard;
+        DestroyAtExit guard{true};
         const std::string dir = MakeTempDir("idle-" + backend);
         EnergyTable table;
         {
@@ -287,10 +258,10 @@ class D2dIdlePartitionTestCase : public TestCase
   private:
     void DoRun() override
     {
-        DestroyAtExit guard;
+        DestroyAtExit guard{true};
         const double tSend = 1.0;
         const double tEnd = 3.0;
-        NodeContainer nodes = MakeNodes({0.0, 10.0});
+        NodeContainer nodes = MakeTestNodesAtX({0.0, 10.0});
         D2dHelper helper;
         helper.SetChannelAttribute("SpectralEfficiency", DoubleValue(2.0));
         helper.SetChannelAttribute("BandwidthHz", DoubleValue(1e6));
@@ -312,7 +283,12 @@ class D2dIdlePartitionTestCase : public TestCase
                         rows.emplace_back(t.GetSeconds(), n, c, e);
                     }));
         }
-        Simulator::Schedule(Seconds(tSend), &DoSend, channel->GetRadio(0), 3000, 1u);
+        Simulator::Schedule(Seconds(tSend),
+                            &SendTestMessage,
+                            channel->GetRadio(0),
+                            3000,
+                            1u,
+                            nullptr);
         Simulator::Stop(Seconds(tEnd));
         Simulator::Run();
         for (const auto& model : D2dHelper::GetEnergyModels(nodes))
@@ -383,8 +359,8 @@ class D2dIdleOffTestCase : public TestCase
   private:
     void DoRun() override
     {
-        DestroyAtExit guard;
-        NodeContainer nodes = MakeNodes({0.0, 10.0});
+        DestroyAtExit guard{true};
+        NodeContainer nodes = MakeTestNodesAtX({0.0, 10.0});
         D2dHelper helper;
         helper.SetInitialEnergyJ(1000.0);
         Ptr<D2dChannel> channel = helper.Install(nodes);

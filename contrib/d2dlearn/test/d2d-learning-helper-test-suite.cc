@@ -39,21 +39,21 @@ using namespace ns3;
 namespace
 {
 
-const uint32_t kDevices = 4;
+const uint32_t kHelperDevices = 4;
 
 /** The devices, a D2D channel and a D2S channel with a server, on ideal links. */
-struct TestNet
+struct HelperNet
 {
     NodeContainer nodes;
     Ptr<D2dChannel> d2d;
     Ptr<D2dChannel> d2s;
 };
 
-TestNet
+HelperNet
 MakeNet()
 {
-    TestNet net;
-    net.nodes = MakeTestNodesOnLine(kDevices, 10.0);
+    HelperNet net;
+    net.nodes = MakeTestNodesOnLine(kHelperDevices, 10.0);
     D2dHelper helper;
     helper.SetChannelAttribute("NoisePowerW", DoubleValue(1e-40)); // P_D ~ 0
     helper.SetInitialEnergyJ(1e9);
@@ -64,7 +64,7 @@ MakeNet()
 }
 
 /** What a run showed. */
-struct Outcome
+struct HelperOutcome
 {
     std::set<uint64_t> modelBytes;           //!< sizes of the messages sent over D2D
     uint64_t d2dMessages{0};                 //!< messages handed to the D2D transports
@@ -95,7 +95,7 @@ Watch(Ptr<D2dChannel> channel, uint64_t& count, std::set<uint64_t>* sizes)
 
 /** \brief Run the protocol to its end and fill the outcome. */
 void
-Run(Ptr<D2dFlProtocol> protocol, Outcome& out)
+Run(Ptr<D2dFlProtocol> protocol, HelperOutcome& out)
 {
     for (const auto& l : protocol->GetLearners())
     {
@@ -122,14 +122,14 @@ enum class Order
     HELPER             //!< D2dLearningHelper, attribute given before the type
 };
 
-Outcome
+HelperOutcome
 RunDecentralized(Order order)
 {
     const D2dTestData& data = FashionTestData(0.02);
-    TestNet net = MakeNet();
-    Outcome out;
+    HelperNet net = MakeNet();
+    HelperOutcome out;
     Watch(net.d2d, out.d2dMessages, &out.modelBytes);
-    const auto shards = D2dPartitioner::Iid(*data.train, kDevices, 7);
+    const auto shards = D2dPartitioner::Iid(*data.train, kHelperDevices, 7);
     const D2dModelSpec spec = D2dModelSpec::Parse("mlp:8");
     Ptr<D2dFlProtocol> fl;
     if (order == Order::HELPER)
@@ -149,7 +149,7 @@ RunDecentralized(Order order)
     else
     {
         std::vector<Ptr<D2dLearner>> learners;
-        for (uint32_t i = 0; i < kDevices; ++i)
+        for (uint32_t i = 0; i < kHelperDevices; ++i)
         {
             learners.push_back(MakeTestLearner(net.nodes, i, spec, data.train, shards, 3, 0.05));
         }
@@ -186,13 +186,13 @@ class CallOrderTestCase : public TestCase
   private:
     void DoRun() override
     {
-        const Outcome first = RunDecentralized(Order::COMPRESSION_FIRST);
-        const Outcome after = RunDecentralized(Order::COMPRESSION_AFTER);
-        const Outcome helper = RunDecentralized(Order::HELPER);
+        const HelperOutcome first = RunDecentralized(Order::COMPRESSION_FIRST);
+        const HelperOutcome after = RunDecentralized(Order::COMPRESSION_AFTER);
+        const HelperOutcome helper = RunDecentralized(Order::HELPER);
         // MLP 784-8-10: 784 x 8 + 8 + 8 x 10 + 10 = 6370 parameters; float16: 2 bytes each
         // plus the 32-byte header.
         const std::set<uint64_t> expected{32 + 2 * 6370};
-        for (const Outcome* o : {&first, &after, &helper})
+        for (const HelperOutcome* o : {&first, &after, &helper})
         {
             NS_TEST_ASSERT_MSG_EQ(o->rounds, 2, "both rounds completed");
             NS_TEST_ASSERT_MSG_GT(o->d2dMessages, 0, "models were exchanged");
@@ -210,18 +210,18 @@ class CallOrderTestCase : public TestCase
 };
 
 /** \return what a run of the protocol type showed, assembled by the helper on both links */
-Outcome
+HelperOutcome
 RunWithHelper(const std::string& type)
 {
     const D2dTestData& data = FashionTestData(0.02);
-    TestNet net = MakeNet();
-    Outcome out;
+    HelperNet net = MakeNet();
+    HelperOutcome out;
     Watch(net.d2d, out.d2dMessages, nullptr);
     Watch(net.d2s, out.d2sMessages, nullptr);
     D2dLearningHelper helper;
     helper.SetProtocolType(type);
     helper.SetProtocolAttribute("Rounds", UintegerValue(1));
-    helper.SetData(data.train, D2dPartitioner::Iid(*data.train, kDevices, 7), data.test);
+    helper.SetData(data.train, D2dPartitioner::Iid(*data.train, kHelperDevices, 7), data.test);
     helper.SetModel(D2dModelSpec::Parse("logistic"));
     helper.SetSeed(3);
     auto fl = helper.Install(net.nodes, net.d2d, net.d2s, D2dDeliveryMode::RELIABLE);
@@ -250,19 +250,19 @@ class LinksTestCase : public TestCase
                               true,
                               "semi-decentralized: both links");
 
-        const Outcome fedAvg = RunWithHelper("ns3::D2dFedAvg");
+        const HelperOutcome fedAvg = RunWithHelper("ns3::D2dFedAvg");
         NS_TEST_ASSERT_MSG_EQ(fedAvg.rounds, 1, "FedAvg ran");
         NS_TEST_ASSERT_MSG_EQ(fedAvg.d2dMessages, 0, "FedAvg sent nothing over D2D");
         // One broadcast of w^0 and one update per device.
-        NS_TEST_ASSERT_MSG_EQ(fedAvg.d2sMessages, 1 + kDevices, "FedAvg over D2S");
-        const Outcome dec = RunWithHelper("ns3::D2dDecentralizedFl");
+        NS_TEST_ASSERT_MSG_EQ(fedAvg.d2sMessages, 1 + kHelperDevices, "FedAvg over D2S");
+        const HelperOutcome dec = RunWithHelper("ns3::D2dDecentralizedFl");
         NS_TEST_ASSERT_MSG_EQ(dec.rounds, 1, "decentralized FL ran");
         NS_TEST_ASSERT_MSG_EQ(dec.d2sMessages, 0, "decentralized FL sent nothing over D2S");
         // Every device pulls the models of its K - 1 candidates (Neighbours 7, capped).
         NS_TEST_ASSERT_MSG_EQ(dec.d2dMessages,
-                              kDevices * (kDevices - 1),
+                              kHelperDevices * (kHelperDevices - 1),
                               "one model per (in-neighbour, device) edge");
-        const Outcome local = RunWithHelper("ns3::D2dLocalTraining");
+        const HelperOutcome local = RunWithHelper("ns3::D2dLocalTraining");
         NS_TEST_ASSERT_MSG_EQ(local.rounds, 1, "local training ran");
         NS_TEST_ASSERT_MSG_EQ(local.d2dMessages + local.d2sMessages, 0, "no messages");
         NS_TEST_ASSERT_MSG_EQ((local.final != local.initial), true, "the devices trained");

@@ -10,6 +10,8 @@
  * formulas written in this file; nothing is taken from the code under test.
  */
 
+#include "d2d-test-simulation.h"
+
 #include "ns3/constant-position-mobility-model.h"
 #include "ns3/d2d-channel.h"
 #include "ns3/d2d-delivery.h"
@@ -38,47 +40,6 @@ using namespace ns3;
 
 namespace
 {
-
-/** Calls Simulator::Destroy() when DoRun returns, including early returns. */
-struct DestroyAtExit
-{
-    ~DestroyAtExit()
-    {
-        Simulator::Destroy();
-    }
-};
-
-NodeContainer
-MakeNodes(const std::vector<Vector>& positions)
-{
-    NodeContainer nodes;
-    nodes.Create(static_cast<uint32_t>(positions.size()));
-    for (uint32_t i = 0; i < nodes.GetN(); ++i)
-    {
-        auto m = CreateObject<ConstantPositionMobilityModel>();
-        m->SetPosition(positions[i]);
-        nodes.Get(i)->AggregateObject(m);
-    }
-    return nodes;
-}
-
-void
-MoveTo(Ptr<Node> node, Vector v)
-{
-    node->GetObject<MobilityModel>()->SetPosition(v);
-}
-
-void
-DoSend(Ptr<D2dRadio> radio, uint32_t dst, std::vector<uint64_t>* ids)
-{
-    ids->push_back(radio->Send(Create<D2dMessage>("probe", 100), dst, D2dDeliveryMode::UNRELIABLE));
-}
-
-void
-RecordDelivery(std::vector<D2dDeliveryRecord>* out, const D2dDeliveryRecord& rec)
-{
-    out->push_back(rec);
-}
 
 void
 SampleRss(Ptr<D2dChannel> channel, uint32_t rx, uint32_t tx, std::vector<double>* out)
@@ -264,7 +225,7 @@ class D2dPropagationRssTestCase : public TestCase
             std::pow(10.0, (20.0 - 46.6777 - 30.0 * std::log10(100.0) - 30.0) / 10.0);
         NS_TEST_EXPECT_MSG_EQ_TOL(rss100, byFormula, 1e-12 * rss100, "literal check");
 
-        NodeContainer nodes = MakeNodes({Vector(0, 0, 0), Vector(100, 0, 0)});
+        NodeContainer nodes = MakeTestNodesAt({Vector(0, 0, 0), Vector(100, 0, 0)});
         D2dHelper helper;
         helper.SetChannelAttribute("SpectralEfficiency", DoubleValue(2.0));
         helper.SetChannelAttribute("NoisePowerW", DoubleValue(1e-13));
@@ -282,14 +243,15 @@ class D2dPropagationRssTestCase : public TestCase
         // Send at 0.5 s (100 m), move the receiver to 200 m at 1 s, send at 1.5 s: each
         // delivery record carries the P_D of the positions at its send time.
         std::vector<D2dDeliveryRecord> recs;
-        channel->GetRadio(0)->TraceConnectWithoutContext("Delivery",
-                                                         MakeBoundCallback(&RecordDelivery, &recs));
+        channel->GetRadio(0)->TraceConnectWithoutContext(
+            "Delivery",
+            MakeBoundCallback(&RecordTestDelivery, &recs));
         std::vector<uint64_t> ids;
         std::vector<double> samples;
-        Simulator::Schedule(Seconds(0.5), &DoSend, channel->GetRadio(0), 1u, &ids);
-        Simulator::Schedule(Seconds(1.0), &MoveTo, nodes.Get(1), Vector(0, 200, 0));
+        Simulator::Schedule(Seconds(0.5), &SendTestMessage, channel->GetRadio(0), 100, 1u, &ids);
+        Simulator::Schedule(Seconds(1.0), &MoveTestNode, nodes.Get(1), Vector(0, 200, 0));
         Simulator::Schedule(Seconds(1.25), &SampleRss, channel, 1u, 0u, &samples);
-        Simulator::Schedule(Seconds(1.5), &DoSend, channel->GetRadio(0), 1u, &ids);
+        Simulator::Schedule(Seconds(1.5), &SendTestMessage, channel->GetRadio(0), 100, 1u, &ids);
         Simulator::Stop(Seconds(3.0));
         Simulator::Run();
 
@@ -307,7 +269,7 @@ class D2dPropagationRssTestCase : public TestCase
                                   "P_D of the second send (200 m)");
 
         // Transmit power enters the RSS: 23 dBm at 50 m, on a second network.
-        NodeContainer nodes2 = MakeNodes({Vector(0, 0, 0), Vector(30, 40, 0)});
+        NodeContainer nodes2 = MakeTestNodesAt({Vector(0, 0, 0), Vector(30, 40, 0)});
         D2dHelper helper2;
         helper2.SetRadioAttribute("TxPowerDbm", DoubleValue(23.0));
         Ptr<D2dChannel> channel2 = helper2.Install(nodes2);

@@ -17,6 +17,7 @@
  */
 
 #include "d2d-test-observer.h"
+#include "d2d-test-simulation.h"
 
 #include "ns3/constant-position-mobility-model.h"
 #include "ns3/constant-velocity-mobility-model.h"
@@ -64,15 +65,6 @@ HandDropProbability(double distanceM)
 {
     return 1.0 - std::exp(-(std::pow(2.0, RATE_R) - 1.0) * NOISE_W / HandRssW(distanceM));
 }
-
-/** Calls Simulator::Destroy() when DoRun returns, including early returns. */
-struct DestroyAtExit
-{
-    ~DestroyAtExit()
-    {
-        Simulator::Destroy();
-    }
-};
 
 /**
  * \param position a place, m

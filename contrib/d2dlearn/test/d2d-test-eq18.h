@@ -45,6 +45,33 @@ RssForDropW(double pd, double noiseW, double spectralEfficiency)
     return -(std::pow(2.0, spectralEfficiency) - 1.0) * noiseW / std::log(1.0 - pd);
 }
 
+/**
+ * \brief RssForDropW at the unit setting of the channel and Bayesian suites.
+ * \param pd drop probability, in (0, 1)
+ * \return W giving P_D = pd with sigma^2 = 1 W and r = 1 bit/s/Hz, W
+ */
+inline double
+RssForDrop(double pd)
+{
+    return RssForDropW(pd, 1.0, 1.0);
+}
+
+/** sigma^2 of the graph-discovery suites, W */
+constexpr double kDiscoveryNoiseW = 1e-13;
+/** spectral efficiency r of the graph-discovery suites, bit/s/Hz */
+constexpr double kDiscoverySpectralEfficiency = 2.0;
+
+/**
+ * \brief RssForDropW at the graph-discovery suites' setting.
+ * \param pd drop probability, in (0, 1)
+ * \return W giving P_D = pd with sigma^2 = kDiscoveryNoiseW and r = 2, W
+ */
+inline double
+RssForDiscoveryDrop(double pd)
+{
+    return RssForDropW(pd, kDiscoveryNoiseW, kDiscoverySpectralEfficiency);
+}
+
 } // namespace ns3
 
 #endif /* D2D_TEST_EQ18_H */

@@ -42,16 +42,6 @@ using namespace ns3;
 
 namespace
 {
-const double NOISE_W = 1e-13; //!< sigma^2 of eq. (18)
-const double R = 2.0;         //!< spectral efficiency r
-
-/** \return W giving P_D = p with r = 2 and sigma^2 = NOISE_W (eq. (18) inverted) */
-double
-RssFor(double p)
-{
-    return RssForDropW(p, NOISE_W, R);
-}
-
 /**
  * Device i's 2-D points: n around centre (cx, cy) with standard deviation 1; labels: the
  * device's index; ids: 1000 i + k.
@@ -79,7 +69,7 @@ Blob(std::vector<std::vector<double>>& x,
 }
 
 /** A network of n devices with P_D = p on every link and the unsupervised protocol. */
-struct Rig
+struct UnsupervisedRig
 {
     NodeContainer nodes;
     Ptr<D2dChannel> channel;
@@ -91,15 +81,15 @@ struct Rig
     std::map<uint64_t, bool> seen;
     std::map<uint32_t, uint64_t> touching; //!< delivery rows from or to each device
 
-    Rig(uint32_t n, double p)
+    UnsupervisedRig(uint32_t n, double p)
     {
         nodes.Create(n);
-        std::vector<std::vector<double>> w(n, std::vector<double>(n, RssFor(p)));
+        std::vector<std::vector<double>> w(n, std::vector<double>(n, RssForDiscoveryDrop(p)));
         auto model = CreateObject<MatrixRssModel>();
         model->SetMatrix(w);
         D2dHelper helper;
-        helper.SetChannelAttribute("SpectralEfficiency", DoubleValue(R));
-        helper.SetChannelAttribute("NoisePowerW", DoubleValue(NOISE_W));
+        helper.SetChannelAttribute("SpectralEfficiency", DoubleValue(kDiscoverySpectralEfficiency));
+        helper.SetChannelAttribute("NoisePowerW", DoubleValue(kDiscoveryNoiseW));
         helper.SetChannelAttribute("AccessPolicy", StringValue("Scheduled"));
         helper.SetRssModel(model);
         channel = helper.Install(nodes);
@@ -111,7 +101,7 @@ struct Rig
         gd->AssignStreams(100);
         for (auto& t : channel->GetTransports())
         {
-            t->TraceConnectWithoutContext("Delivery", MakeCallback(&Rig::Row, this));
+            t->TraceConnectWithoutContext("Delivery", MakeCallback(&UnsupervisedRig::Row, this));
         }
     }
 
@@ -234,7 +224,7 @@ class D2dUnsupervisedMessagesTestCase : public TestCase
         const uint32_t nl = 3;
         const uint32_t d = 2;
         const uint32_t iterations = 6;
-        Rig rig(n, 1e-9); // P_D ~ 0: one reliable cluster, nothing lost
+        UnsupervisedRig rig(n, 1e-9); // P_D ~ 0: one reliable cluster, nothing lost
         std::vector<std::vector<double>> x;
         std::vector<std::vector<int64_t>> labels;
         std::vector<std::vector<uint64_t>> ids;
@@ -317,7 +307,7 @@ class D2dUnsupervisedLearnsTestCase : public TestCase
     void DoRun() override
     {
         const uint32_t n = 5;
-        Rig rig(n, 1e-9);
+        UnsupervisedRig rig(n, 1e-9);
         std::vector<std::vector<double>> x;
         std::vector<std::vector<int64_t>> labels;
         std::vector<std::vector<uint64_t>> ids;
@@ -370,7 +360,7 @@ class D2dUnsupervisedSitOutTestCase : public TestCase
             const uint32_t nl = 3;
             const uint32_t d = 2;
             const uint32_t iterations = 6;
-            Rig rig(n, 1e-9); // one reliable cluster, nothing lost
+            UnsupervisedRig rig(n, 1e-9); // one reliable cluster, nothing lost
             std::vector<std::vector<double>> x;
             std::vector<std::vector<int64_t>> labels;
             std::vector<std::vector<uint64_t>> ids;

@@ -44,7 +44,7 @@ using namespace ns3;
 namespace
 {
 
-const double kFashionFraction = 0.05; // of each Fashion-MNIST split (seeds 1 and 2)
+const double kVariationalFashionFraction = 0.05; // of each Fashion-MNIST split (seeds 1 and 2)
 
 /** \return rho with softplus(rho) = sigma, ln(e^sigma - 1) */
 float
@@ -99,7 +99,7 @@ class JobTimeTestCase : public TestCase
   private:
     void DoRun() override
     {
-        const D2dTestData& data = FashionTestData(kFashionFraction);
+        const D2dTestData& data = FashionTestData(kVariationalFashionFraction);
         NodeContainer nodes;
         nodes.Create(2);
         D2dHelper helper;
@@ -183,7 +183,7 @@ struct VariationalRun
 VariationalRun
 RunVariational(const std::string& cooperation, uint32_t steps)
 {
-    const D2dTestData& data = FashionTestData(kFashionFraction);
+    const D2dTestData& data = FashionTestData(kVariationalFashionFraction);
     const uint32_t n = 4;
     NodeContainer nodes;
     nodes.Create(n);
