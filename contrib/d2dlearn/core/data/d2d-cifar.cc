@@ -31,7 +31,7 @@ Accepted(bool cifar100)
 
 /** \brief Throws the one-line data error naming the parameter "dataDir". */
 [[noreturn]] void
-Fail(const std::string& file, const std::string& what, bool cifar100)
+FailCifar(const std::string& file, const std::string& what, bool cifar100)
 {
     throw std::runtime_error("dataDir: " + file + ": " + what + " " + Accepted(cifar100));
 }
@@ -62,21 +62,22 @@ D2dCifar::ReadBinary(std::istream& in,
     const uint64_t record = RecordBytes(cifar100);
     if (size == 0)
     {
-        Fail(name, "empty file", cifar100);
+        FailCifar(name, "empty file", cifar100);
     }
     if (size > MAX_FILE_BYTES)
     {
-        Fail(name,
-             std::to_string(size) + " bytes, more than the " + std::to_string(MAX_FILE_BYTES) +
-                 " accepted per file",
-             cifar100);
+        FailCifar(name,
+                  std::to_string(size) + " bytes, more than the " + std::to_string(MAX_FILE_BYTES) +
+                      " accepted per file",
+                  cifar100);
     }
     if (size % record != 0)
     {
-        Fail(name,
-             std::to_string(size) + " bytes is not a whole number of " + std::to_string(record) +
-                 "-byte records (truncated, or another data set's file)",
-             cifar100);
+        FailCifar(name,
+                  std::to_string(size) + " bytes is not a whole number of " +
+                      std::to_string(record) +
+                      "-byte records (truncated, or another data set's file)",
+                  cifar100);
     }
     const uint64_t n = size / record;
     // Bounded by MAX_FILE_BYTES (checked above): read record by record into reserved room.
@@ -89,30 +90,30 @@ D2dCifar::ReadBinary(std::istream& in,
         in.read(reinterpret_cast<char*>(buffer.data()), static_cast<std::streamsize>(record));
         if (static_cast<uint64_t>(in.gcount()) != record)
         {
-            Fail(name,
-                 "truncated: record " + std::to_string(r) + " of " + std::to_string(n) +
-                     " ends early",
-                 cifar100);
+            FailCifar(name,
+                      "truncated: record " + std::to_string(r) + " of " + std::to_string(n) +
+                          " ends early",
+                      cifar100);
         }
         uint8_t label = buffer[0];
         if (cifar100)
         {
             if (buffer[0] > 19 || buffer[1] > 99)
             {
-                Fail(name,
-                     "record " + std::to_string(r) + " has coarse label " +
-                         std::to_string(buffer[0]) + " and fine label " +
-                         std::to_string(buffer[1]) + " (a label out of range)",
-                     cifar100);
+                FailCifar(name,
+                          "record " + std::to_string(r) + " has coarse label " +
+                              std::to_string(buffer[0]) + " and fine label " +
+                              std::to_string(buffer[1]) + " (a label out of range)",
+                          cifar100);
             }
             label = coarse ? buffer[0] : buffer[1];
         }
         else if (label > 9)
         {
-            Fail(name,
-                 "record " + std::to_string(r) + " has label " + std::to_string(label) +
-                     ", outside 0..9",
-                 cifar100);
+            FailCifar(name,
+                      "record " + std::to_string(r) + " has label " + std::to_string(label) +
+                          ", outside 0..9",
+                      cifar100);
         }
         out.labels.push_back(label);
         out.pixels.insert(out.pixels.end(), buffer.begin() + (record - PIXEL_BYTES), buffer.end());
@@ -121,7 +122,7 @@ D2dCifar::ReadBinary(std::istream& in,
     char extra = 0;
     if (in.read(&extra, 1).gcount() != 0)
     {
-        Fail(name, "more bytes than its size of " + std::to_string(size), cifar100);
+        FailCifar(name, "more bytes than its size of " + std::to_string(size), cifar100);
     }
 }
 
@@ -188,22 +189,22 @@ D2dCifar::Load(const std::string& dir,
         struct stat st = {};
         if (stat(path.c_str(), &st) != 0)
         {
-            Fail(path,
-                 std::string("missing or unreadable (expected ") +
-                     (cifar100 ? "train.bin and test.bin in --dataDir or its cifar-100-binary/"
-                               : "data_batch_1.bin ... data_batch_5.bin and test_batch.bin in "
-                                 "--dataDir or its cifar-10-batches-bin/") +
-                     ")",
-                 cifar100);
+            FailCifar(path,
+                      std::string("missing or unreadable (expected ") +
+                          (cifar100 ? "train.bin and test.bin in --dataDir or its cifar-100-binary/"
+                                    : "data_batch_1.bin ... data_batch_5.bin and test_batch.bin in "
+                                      "--dataDir or its cifar-10-batches-bin/") +
+                          ")",
+                      cifar100);
         }
         if (!S_ISREG(st.st_mode))
         {
-            Fail(path, "not a regular file", cifar100);
+            FailCifar(path, "not a regular file", cifar100);
         }
         std::ifstream in(path, std::ios::binary);
         if (!in)
         {
-            Fail(path, "unreadable", cifar100);
+            FailCifar(path, "unreadable", cifar100);
         }
         ReadBinary(in, path, static_cast<uint64_t>(st.st_size), cifar100, coarse, records);
     }

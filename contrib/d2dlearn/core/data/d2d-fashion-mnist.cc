@@ -28,7 +28,7 @@ namespace
 
 /** \brief Throws the one-line data error naming the parameter "dataDir". */
 [[noreturn]] void
-Fail(const std::string& file, const std::string& what)
+FailFashion(const std::string& file, const std::string& what)
 {
     throw std::runtime_error("dataDir: " + file + ": " + what);
 }
@@ -48,7 +48,7 @@ class Inflater
     {
         if (inflateInit2(&m_stream, 16 + MAX_WBITS) != Z_OK) // 16: gzip wrapper
         {
-            Fail(name, "zlib cannot start");
+            FailFashion(name, "zlib cannot start");
         }
     }
 
@@ -75,9 +75,9 @@ class Inflater
             }
             if (m_stream.avail_in == 0 && !Refill())
             {
-                Fail(m_name,
-                     "truncated or corrupt gzip data (the file ends inside the compressed "
-                     "stream)");
+                FailFashion(m_name,
+                            "truncated or corrupt gzip data (the file ends inside the compressed "
+                            "stream)");
             }
             const std::size_t want = std::min<std::size_t>(n - got, 1u << 30);
             m_stream.next_out = out + got;
@@ -90,9 +90,10 @@ class Inflater
             }
             else if (rc != Z_OK && rc != Z_BUF_ERROR)
             {
-                Fail(m_name,
-                     std::string("truncated or corrupt gzip data (zlib: ") +
-                         (m_stream.msg ? m_stream.msg : "error " + std::to_string(rc)) + ")");
+                FailFashion(m_name,
+                            std::string("truncated or corrupt gzip data (zlib: ") +
+                                (m_stream.msg ? m_stream.msg : "error " + std::to_string(rc)) +
+                                ")");
             }
         }
         return got;
@@ -118,7 +119,7 @@ class Inflater
         }
         if (m_stream.next_in[0] != 0x1f)
         {
-            Fail(m_name, "corrupt: bytes after the end of the gzip data");
+            FailFashion(m_name, "corrupt: bytes after the end of the gzip data");
         }
         inflateReset(&m_stream);
         m_ended = false;
@@ -150,18 +151,19 @@ ReadIdxFile(const std::string& path, uint32_t wantMagic, std::vector<uint32_t>& 
     struct stat st = {};
     if (stat(path.c_str(), &st) != 0)
     {
-        Fail(path,
-             "missing or unreadable (expected a gzip idx file of Fashion-MNIST or MNIST, e.g. "
-             "from Debian's dataset-fashion-mnist)");
+        FailFashion(
+            path,
+            "missing or unreadable (expected a gzip idx file of Fashion-MNIST or MNIST, e.g. "
+            "from Debian's dataset-fashion-mnist)");
     }
     if (!S_ISREG(st.st_mode))
     {
-        Fail(path, "not a regular file (expected a gzip idx file)");
+        FailFashion(path, "not a regular file (expected a gzip idx file)");
     }
     std::ifstream in(path, std::ios::binary);
     if (!in)
     {
-        Fail(path, "missing or unreadable (expected a gzip idx file)");
+        FailFashion(path, "missing or unreadable (expected a gzip idx file)");
     }
     return D2dFashionMnist::ReadIdxGzip(in,
                                         path,
@@ -194,8 +196,9 @@ D2dFashionMnist::ReadIdxGzip(std::istream& in,
     if (in.gcount() != 2 || static_cast<uint8_t>(gzMagic[0]) != 0x1f ||
         static_cast<uint8_t>(gzMagic[1]) != 0x8b)
     {
-        Fail(name,
-             "not a gzip file (expected the .gz idx files of Fashion-MNIST, MNIST or EMNIST)");
+        FailFashion(
+            name,
+            "not a gzip file (expected the .gz idx files of Fashion-MNIST, MNIST or EMNIST)");
     }
     in.clear();
     in.seekg(0);
@@ -205,23 +208,23 @@ D2dFashionMnist::ReadIdxGzip(std::istream& in,
     std::size_t got = z.Read(head, 4);
     if (got < 4)
     {
-        Fail(name, "truncated: " + std::to_string(got) + " bytes, no idx header");
+        FailFashion(name, "truncated: " + std::to_string(got) + " bytes, no idx header");
     }
     const uint32_t magic = BigEndian32(head);
     if (magic != wantMagic)
     {
         char text[16];
         std::snprintf(text, sizeof(text), "0x%08x", magic);
-        Fail(name,
-             std::string("bad idx magic ") + text + " (expected " + hex + ", an " + kind +
-                 " file of unsigned bytes)");
+        FailFashion(name,
+                    std::string("bad idx magic ") + text + " (expected " + hex + ", an " + kind +
+                        " file of unsigned bytes)");
     }
     got = z.Read(head + 4, header - 4);
     if (got < header - 4)
     {
-        Fail(name,
-             "truncated: " + std::to_string(4 + got) + " bytes, idx header needs " +
-                 std::to_string(header));
+        FailFashion(name,
+                    "truncated: " + std::to_string(4 + got) + " bytes, idx header needs " +
+                        std::to_string(header));
     }
     dims.clear();
     uint64_t payload = 1;
@@ -240,17 +243,17 @@ D2dFashionMnist::ReadIdxGzip(std::istream& in,
     }
     if (tooLarge || payload > MAX_IDX_BYTES)
     {
-        Fail(name,
-             "the idx header announces " + shape + " bytes (accepted: at most " +
-                 std::to_string(MAX_IDX_BYTES) + " data bytes)");
+        FailFashion(name,
+                    "the idx header announces " + shape + " bytes (accepted: at most " +
+                        std::to_string(MAX_IDX_BYTES) + " data bytes)");
     }
     // gzip expands at most about 1032:1: a larger announcement cannot be in the file.
     if (payload > compressedSize * 1032 + 1024)
     {
-        Fail(name,
-             "truncated: the header announces " + std::to_string(payload) +
-                 " data bytes, more than a gzip file of " + std::to_string(compressedSize) +
-                 " bytes can hold");
+        FailFashion(name,
+                    "truncated: the header announces " + std::to_string(payload) +
+                        " data bytes, more than a gzip file of " + std::to_string(compressedSize) +
+                        " bytes can hold");
     }
     // Inflated in chunks: the memory follows the bytes the stream actually produces, not what
     // its header announces (a short or lying stream fails before the announced size is held).
@@ -271,16 +274,16 @@ D2dFashionMnist::ReadIdxGzip(std::istream& in,
     got = data.size();
     if (got < payload)
     {
-        Fail(name,
-             "truncated: header announces " + std::to_string(payload) + " data bytes, file holds " +
-                 std::to_string(got));
+        FailFashion(name,
+                    "truncated: header announces " + std::to_string(payload) +
+                        " data bytes, file holds " + std::to_string(got));
     }
     uint8_t extra = 0;
     if (z.Read(&extra, 1) != 0)
     {
-        Fail(name,
-             "corrupt: bytes after the " + std::to_string(payload) +
-                 " data bytes the header announces");
+        FailFashion(name,
+                    "corrupt: bytes after the " + std::to_string(payload) +
+                        " data bytes the header announces");
     }
     return data;
 }
@@ -297,9 +300,9 @@ D2dFashionMnist::DecodeIdx(const std::string& imagesGz,
     std::vector<uint8_t> ib = ReadIdxFile(imagesGz, 0x00000803, idims);
     if (idims[1] == 0 || idims[2] == 0)
     {
-        Fail(imagesGz,
-             "image size " + std::to_string(idims[1]) + " x " + std::to_string(idims[2]) +
-                 " is empty");
+        FailFashion(imagesGz,
+                    "image size " + std::to_string(idims[1]) + " x " + std::to_string(idims[2]) +
+                        " is empty");
     }
     if (idims[0] != ldims[0])
     {
@@ -311,9 +314,9 @@ D2dFashionMnist::DecodeIdx(const std::string& imagesGz,
     {
         if (lb[i] > maxLabel)
         {
-            Fail(labelsGz,
-                 "label " + std::to_string(lb[i]) + " of sample " + std::to_string(i) +
-                     " outside 0.." + std::to_string(maxLabel));
+            FailFashion(labelsGz,
+                        "label " + std::to_string(lb[i]) + " of sample " + std::to_string(i) +
+                            " outside 0.." + std::to_string(maxLabel));
         }
     }
     D2dIdxCache::Decoded d;

@@ -6,6 +6,7 @@
 
 #include "ns3/log.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstddef>
@@ -13,7 +14,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
-#include <algorithm>
 #include <filesystem>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -40,11 +40,11 @@ struct SourceId
 };
 
 /** The entry's header, at offset 0 (machine-local: native byte order, checked). */
-struct Header
+struct IdxHeader
 {
     char magic[8];        //!< "D2DIDXC\0"
     uint32_t version;     //!< VERSION
-    uint32_t headerBytes; //!< sizeof(Header)
+    uint32_t headerBytes; //!< sizeof(IdxHeader)
     uint64_t byteOrder;   //!< BYTE_ORDER_TAG as written by this machine
     SourceId images;
     SourceId labels;
@@ -111,14 +111,14 @@ SameSource(const SourceId& a, const SourceId& b)
 
 /** \brief The offsets of an entry of count samples of rows x cols pixels. */
 bool
-Layout(uint64_t count, uint64_t rows, uint64_t cols, Header& h)
+Layout(uint64_t count, uint64_t rows, uint64_t cols, IdxHeader& h)
 {
     if (rows == 0 || cols == 0 || count > MAX_PIXEL_BYTES || rows * cols > MAX_PIXEL_BYTES ||
         count * rows * cols > MAX_PIXEL_BYTES)
     {
         return false;
     }
-    h.labelsOffset = sizeof(Header);
+    h.labelsOffset = sizeof(IdxHeader);
     h.crcOffset = (h.labelsOffset + count + 3) / 4 * 4;
     h.pixelsOffset = (h.crcOffset + 4 * count + 4095) / 4096 * 4096; // page-aligned pixels
     h.fileBytes = h.pixelsOffset + count * rows * cols;
@@ -127,9 +127,9 @@ Layout(uint64_t count, uint64_t rows, uint64_t cols, Header& h)
 
 /** \return the CRC-32 of the header's bytes before headerCrc */
 uint32_t
-HeaderCrc(const Header& h)
+HeaderCrc(const IdxHeader& h)
 {
-    return Crc(&h, offsetof(Header, headerCrc));
+    return Crc(&h, offsetof(IdxHeader, headerCrc));
 }
 
 /** What reading an existing entry found. */
@@ -179,19 +179,19 @@ MapFile(const std::string& path, bool& exists)
 Found
 Check(const Mapping& m, const SourceId& images, const SourceId& labels)
 {
-    if (m.bytes < sizeof(Header))
+    if (m.bytes < sizeof(IdxHeader))
     {
         return Found::CORRUPT;
     }
-    Header h;
-    std::memcpy(&h, m.data, sizeof(Header));
+    IdxHeader h;
+    std::memcpy(&h, m.data, sizeof(IdxHeader));
     if (std::memcmp(h.magic, MAGIC, sizeof(MAGIC)) != 0 || h.version != VERSION ||
-        h.headerBytes != sizeof(Header) || h.byteOrder != BYTE_ORDER_TAG ||
+        h.headerBytes != sizeof(IdxHeader) || h.byteOrder != BYTE_ORDER_TAG ||
         h.headerCrc != HeaderCrc(h))
     {
         return Found::CORRUPT;
     }
-    Header want = h;
+    IdxHeader want = h;
     if (!Layout(h.count, h.rows, h.cols, want) || want.labelsOffset != h.labelsOffset ||
         want.crcOffset != h.crcOffset || want.pixelsOffset != h.pixelsOffset ||
         want.fileBytes != h.fileBytes || h.fileBytes != m.bytes)
@@ -217,11 +217,11 @@ WriteEntry(const std::string& path,
            const SourceId& labels,
            const D2dIdxCache::Decoded& d)
 {
-    Header h;
+    IdxHeader h;
     std::memset(&h, 0, sizeof(h));
     std::memcpy(h.magic, MAGIC, sizeof(MAGIC));
     h.version = VERSION;
-    h.headerBytes = sizeof(Header);
+    h.headerBytes = sizeof(IdxHeader);
     h.byteOrder = BYTE_ORDER_TAG;
     h.images = images;
     h.labels = labels;
@@ -298,7 +298,7 @@ Fnv1a(const std::string& s)
 uint64_t
 D2dIdxCache::EntryBytes(const Decoded& d)
 {
-    Header h{};
+    IdxHeader h{};
     return Layout(d.count, d.rows, d.cols, h) ? h.fileBytes : UINT64_MAX;
 }
 
@@ -431,8 +431,8 @@ D2dIdxCache::Open(const std::string& imagesPath,
         found = m.data ? Check(m, images, labels) : (exists ? Found::CORRUPT : Found::MISSING);
         if (found == Found::OK)
         {
-            Header h;
-            std::memcpy(&h, m.data, sizeof(Header));
+            IdxHeader h;
+            std::memcpy(&h, m.data, sizeof(IdxHeader));
             c->m_origin = MAPPED;
             c->m_map = m.data;
             c->m_mapBytes = m.bytes;

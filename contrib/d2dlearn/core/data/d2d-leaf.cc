@@ -27,14 +27,14 @@ namespace
 using Json = nlohmann::json;
 
 /** What a LEAF file must hold, for messages. */
-const char* const ACCEPTED =
+const char* const LEAF_ACCEPTED =
     "(accepted: LEAF's JSON, {\"users\": [...], \"num_samples\": [...], \"user_data\": {user: "
     "{\"x\": [...], \"y\": [...]}}}, x 784 numbers per sample (FEMNIST) or an 80-character "
     "string (Shakespeare))";
 
 /** \brief Throws the one-line data error naming the parameter "dataDir". */
 [[noreturn]] void
-Fail(const std::string& file, const std::string& what)
+FailLeaf(const std::string& file, const std::string& what)
 {
     // what may quote the file (nlohmann's "last read"): control bytes become '?' (one line).
     std::string text = what.size() > 300 ? what.substr(0, 297) + "..." : what;
@@ -42,7 +42,7 @@ Fail(const std::string& file, const std::string& what)
     {
         ch = static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f ? '?' : ch;
     }
-    throw std::runtime_error("dataDir: " + file + ": " + text + " " + ACCEPTED);
+    throw std::runtime_error("dataDir: " + file + ": " + text + " " + LEAF_ACCEPTED);
 }
 
 /** \return the text of a JSON value, cut to 40 characters, for messages \param v it */
@@ -82,18 +82,19 @@ CheckUsers(const Json& users, const Json& data, const std::string& name, const D
     {
         if (!u.is_string())
         {
-            Fail(name, "user " + Excerpt(u) + " is not a string");
+            FailLeaf(name, "user " + Excerpt(u) + " is not a string");
         }
         if (!listed.insert(u.get<std::string>()).second || seen.count(u.get<std::string>()))
         {
-            Fail(name, "user \"" + u.get<std::string>() + "\" listed twice");
+            FailLeaf(name, "user \"" + u.get<std::string>() + "\" listed twice");
         }
     }
     for (const auto& [key, value] : data.items())
     {
         if (!listed.count(key))
         {
-            Fail(name, "user_data has user \"" + key + "\", not in \"users\" (an unknown user)");
+            FailLeaf(name,
+                     "user_data has user \"" + key + "\", not in \"users\" (an unknown user)");
         }
     }
 }
@@ -135,7 +136,7 @@ FixKind(const Json& x,
     }
     if (ds.FeatureSize() == 0)
     {
-        Fail(name, sample + ": x is empty");
+        FailLeaf(name, sample + ": x is empty");
     }
 }
 
@@ -161,25 +162,25 @@ AppendText(const Json& x,
     const auto& s = x.get_ref<const std::string&>();
     if (s.size() != size)
     {
-        Fail(name,
-             sample + ": x has " + std::to_string(s.size()) + " characters, " + "earlier samples " +
-                 std::to_string(size) + " (non-uniform sample sizes)");
+        FailLeaf(name,
+                 sample + ": x has " + std::to_string(s.size()) + " characters, " +
+                     "earlier samples " + std::to_string(size) + " (non-uniform sample sizes)");
     }
     for (char c : s)
     {
         const auto at = letters.find(c);
         if (at == std::string::npos)
         {
-            Fail(name,
-                 sample + ": character " + Excerpt(Json(std::string(1, c))) +
-                     " is not in LEAF's ALL_LETTERS");
+            FailLeaf(name,
+                     sample + ": character " + Excerpt(Json(std::string(1, c))) +
+                         " is not in LEAF's ALL_LETTERS");
         }
         ds.features.push_back(static_cast<float>(at));
     }
     if (!y.is_string() || y.get_ref<const std::string&>().size() != 1 ||
         letters.find(y.get_ref<const std::string&>()[0]) == std::string::npos)
     {
-        Fail(name, sample + ": y " + Excerpt(y) + " is not one letter of ALL_LETTERS");
+        FailLeaf(name, sample + ": y " + Excerpt(y) + " is not one letter of ALL_LETTERS");
     }
     ds.labels.push_back(int64_t(letters.find(y.get_ref<const std::string&>()[0])));
 }
@@ -206,16 +207,16 @@ AppendNumbers(const Json& x,
 {
     if (x.size() != size)
     {
-        Fail(name,
-             sample + ": x has " + std::to_string(x.size()) + " values, earlier samples " +
-                 std::to_string(size) + " (non-uniform sample sizes)");
+        FailLeaf(name,
+                 sample + ": x has " + std::to_string(x.size()) + " values, earlier samples " +
+                     std::to_string(size) + " (non-uniform sample sizes)");
     }
     for (const auto& v : x)
     {
         // Finite as a float too: 1e300 is a finite double but an infinite feature.
         if (!v.is_number() || !std::isfinite(static_cast<float>(v.get<double>())))
         {
-            Fail(name, sample + ": x holds " + Excerpt(v) + ", not a finite float32 number");
+            FailLeaf(name, sample + ": x holds " + Excerpt(v) + ", not a finite float32 number");
         }
         ds.features.push_back(static_cast<float>(v.get<double>()));
     }
@@ -226,7 +227,7 @@ AppendNumbers(const Json& x,
     const int64_t most = kind == "images" ? 61 : 1000000;
     if (!integral || label < 0 || label > most)
     {
-        Fail(name, sample + ": y " + Excerpt(y) + " is not a class 0.." + std::to_string(most));
+        FailLeaf(name, sample + ": y " + Excerpt(y) + " is not a class 0.." + std::to_string(most));
     }
     ds.labels.push_back(label);
     if (kind == "vectors")
@@ -255,7 +256,7 @@ ParseSample(const Json& x,
     const std::string kind = x.is_string() ? "text" : x.is_array() ? "numbers" : "";
     if (kind.empty())
     {
-        Fail(name, sample + ": x " + Excerpt(x) + " is neither a list nor a string");
+        FailLeaf(name, sample + ": x " + Excerpt(x) + " is neither a list nor a string");
     }
     if (out.kind.empty())
     {
@@ -264,9 +265,10 @@ ParseSample(const Json& x,
     const std::size_t size = ds.FeatureSize();
     if ((kind == "text") != (out.kind == "text"))
     {
-        Fail(name,
-             sample + ": x is " + (kind == "text" ? "a string" : "a list") + ", earlier samples' " +
-                 (kind == "text" ? "lists" : "strings") + " (accepted: samples of one kind)");
+        FailLeaf(name,
+                 sample + ": x is " + (kind == "text" ? "a string" : "a list") +
+                     ", earlier samples' " + (kind == "text" ? "lists" : "strings") +
+                     " (accepted: samples of one kind)");
     }
     if (kind == "text")
     {
@@ -296,22 +298,22 @@ ParseUser(const std::string& user,
     const std::string where = "user \"" + user + "\"";
     if (!data.contains(user))
     {
-        Fail(name, where + " has no user_data");
+        FailLeaf(name, where + " has no user_data");
     }
     const Json& ud = data[user];
     if (!ud.is_object() || !ud.contains("x") || !ud.contains("y") || !ud["x"].is_array() ||
         !ud["y"].is_array())
     {
-        Fail(name, where + ": user_data is not {\"x\": [...], \"y\": [...]}");
+        FailLeaf(name, where + ": user_data is not {\"x\": [...], \"y\": [...]}");
     }
     const Json& xs = ud["x"];
     const Json& ys = ud["y"];
     if (!count.is_number_integer() || count.get<int64_t>() < 0 ||
         static_cast<std::size_t>(count.get<int64_t>()) != xs.size() || xs.size() != ys.size())
     {
-        Fail(name,
-             where + ": num_samples " + Excerpt(count) + " but " + std::to_string(xs.size()) +
-                 " x and " + std::to_string(ys.size()) + " y");
+        FailLeaf(name,
+                 where + ": num_samples " + Excerpt(count) + " but " + std::to_string(xs.size()) +
+                     " x and " + std::to_string(ys.size()) + " y");
     }
     out.users.push_back(user);
     out.first.push_back(out.data->Size());
@@ -333,17 +335,17 @@ D2dLeaf::Parse(const std::string& text, const std::string& name, Split& out)
     }
     catch (const Json::exception& e)
     {
-        Fail(name, std::string("not JSON (") + e.what() + ")");
+        FailLeaf(name, std::string("not JSON (") + e.what() + ")");
     }
     if (!doc.is_object())
     {
-        Fail(name, "not a JSON object");
+        FailLeaf(name, "not a JSON object");
     }
     for (const char* key : {"users", "num_samples", "user_data"})
     {
         if (!doc.contains(key))
         {
-            Fail(name, std::string("no \"") + key + "\"");
+            FailLeaf(name, std::string("no \"") + key + "\"");
         }
     }
     const Json& users = doc["users"];
@@ -351,13 +353,13 @@ D2dLeaf::Parse(const std::string& text, const std::string& name, Split& out)
     const Json& data = doc["user_data"];
     if (!users.is_array() || !counts.is_array() || !data.is_object())
     {
-        Fail(name, "\"users\" and \"num_samples\" must be lists, \"user_data\" an object");
+        FailLeaf(name, "\"users\" and \"num_samples\" must be lists, \"user_data\" an object");
     }
     if (users.size() != counts.size())
     {
-        Fail(name,
-             std::to_string(users.size()) + " users but " + std::to_string(counts.size()) +
-                 " num_samples");
+        FailLeaf(name,
+                 std::to_string(users.size()) + " users but " + std::to_string(counts.size()) +
+                     " num_samples");
     }
     CheckUsers(users, data, name, out);
     if (!out.data)
@@ -390,7 +392,8 @@ D2dLeaf::LoadSplit(const std::string& dir, const std::string& split)
     }
     if (files.empty())
     {
-        Fail(folder, "missing, or holds no .json file (expected LEAF's train/ and test/ folders)");
+        FailLeaf(folder,
+                 "missing, or holds no .json file (expected LEAF's train/ and test/ folders)");
     }
     std::sort(files.begin(), files.end());
     Split out;
@@ -399,27 +402,27 @@ D2dLeaf::LoadSplit(const std::string& dir, const std::string& split)
         struct stat st = {};
         if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
         {
-            Fail(path, "not a readable regular file");
+            FailLeaf(path, "not a readable regular file");
         }
         if (static_cast<uint64_t>(st.st_size) > MAX_JSON_BYTES)
         {
-            Fail(path,
-                 std::to_string(st.st_size) + " bytes, more than the " +
-                     std::to_string(MAX_JSON_BYTES) + " accepted per file");
+            FailLeaf(path,
+                     std::to_string(st.st_size) + " bytes, more than the " +
+                         std::to_string(MAX_JSON_BYTES) + " accepted per file");
         }
         std::ifstream in(path, std::ios::binary);
         std::string text(static_cast<std::size_t>(st.st_size), '\0');
         in.read(text.data(), static_cast<std::streamsize>(text.size()));
         if (!in || static_cast<uint64_t>(in.gcount()) != static_cast<uint64_t>(st.st_size))
         {
-            Fail(path, "unreadable");
+            FailLeaf(path, "unreadable");
         }
         Parse(text, path, out);
         NS_LOG_INFO("read " << path << ": " << out.users.size() << " users so far");
     }
     if (!out.data || out.data->Size() == 0)
     {
-        Fail(folder, "its files hold no sample");
+        FailLeaf(folder, "its files hold no sample");
     }
     out.data->name = "leaf-" + split;
     return out;

@@ -28,7 +28,9 @@ const char* const ACCEPTED_FILE =
 
 /** \brief Throws the one-line data error naming the parameter "dataDir". */
 [[noreturn]] void
-Fail(const std::string& file, const std::string& what, const std::string& accepted = ACCEPTED_FILE)
+FailNpy(const std::string& file,
+        const std::string& what,
+        const std::string& accepted = ACCEPTED_FILE)
 {
     // what may quote the header: its control and non-ASCII bytes become '?' (one line).
     std::string text = what;
@@ -111,7 +113,7 @@ class HeaderParser
   private:
     [[noreturn]] void Bad(const std::string& what) const
     {
-        Fail(m_name, "bad header at byte " + std::to_string(m_at) + ": " + what);
+        FailNpy(m_name, "bad header at byte " + std::to_string(m_at) + ": " + what);
     }
 
     void Skip()
@@ -266,49 +268,50 @@ D2dNpy::Read(std::istream& in, const std::string& name, uint64_t size)
     in.read(pre, 8);
     if (in.gcount() != 8 || std::memcmp(pre, "\x93NUMPY", 6) != 0)
     {
-        Fail(name, "not a .npy file (no \\x93NUMPY magic)");
+        FailNpy(name, "not a .npy file (no \\x93NUMPY magic)");
     }
     const int major = static_cast<uint8_t>(pre[6]);
     const int minor = static_cast<uint8_t>(pre[7]);
     if (major < 1 || major > 3 || minor != 0)
     {
-        Fail(name,
-             "format version " + std::to_string(major) + "." + std::to_string(minor) + " unknown");
+        FailNpy(name,
+                "format version " + std::to_string(major) + "." + std::to_string(minor) +
+                    " unknown");
     }
     const int lenBytes = major == 1 ? 2 : 4;
     uint8_t len[4] = {};
     in.read(reinterpret_cast<char*>(len), lenBytes);
     if (in.gcount() != lenBytes)
     {
-        Fail(name, "truncated inside the header");
+        FailNpy(name, "truncated inside the header");
     }
     const uint64_t headerLen = uint64_t(len[0]) | (uint64_t(len[1]) << 8) |
                                (uint64_t(len[2]) << 16) | (uint64_t(len[3]) << 24);
     const uint64_t offset = 8 + lenBytes + headerLen;
     if (headerLen > MAX_HEADER_BYTES)
     {
-        Fail(name,
-             "header of " + std::to_string(headerLen) + " bytes, more than the " +
-                 std::to_string(MAX_HEADER_BYTES) + " accepted");
+        FailNpy(name,
+                "header of " + std::to_string(headerLen) + " bytes, more than the " +
+                    std::to_string(MAX_HEADER_BYTES) + " accepted");
     }
     if (offset > size)
     {
-        Fail(name,
-             "truncated: the header needs " + std::to_string(offset) + " bytes, the file has " +
-                 std::to_string(size));
+        FailNpy(name,
+                "truncated: the header needs " + std::to_string(offset) + " bytes, the file has " +
+                    std::to_string(size));
     }
     std::string header(headerLen, '\0');
     in.read(header.data(), static_cast<std::streamsize>(headerLen));
     if (static_cast<uint64_t>(in.gcount()) != headerLen)
     {
-        Fail(name, "truncated inside the header");
+        FailNpy(name, "truncated inside the header");
     }
     Array a;
     bool fortran = false;
     HeaderParser(header, name).Parse(a.descr, fortran, a.shape);
     if (fortran)
     {
-        Fail(name, "fortran_order is True (Fortran order)");
+        FailNpy(name, "fortran_order is True (Fortran order)");
     }
     if (a.descr == "<f4" || a.descr == "<i4")
     {
@@ -324,39 +327,39 @@ D2dNpy::Read(std::istream& in, const std::string& name, uint64_t size)
     }
     else
     {
-        Fail(name, "dtype '" + a.descr + "' not supported");
+        FailNpy(name, "dtype '" + a.descr + "' not supported");
     }
     uint64_t bytes = a.itemBytes;
     for (uint64_t d : a.shape)
     {
         if (d != 0 && bytes > MAX_NPY_BYTES / d)
         {
-            Fail(name,
-                 "shape " + ShapeText(a.shape) + " of '" + a.descr + "' is more than the " +
-                     std::to_string(MAX_NPY_BYTES) + " data bytes accepted");
+            FailNpy(name,
+                    "shape " + ShapeText(a.shape) + " of '" + a.descr + "' is more than the " +
+                        std::to_string(MAX_NPY_BYTES) + " data bytes accepted");
         }
         bytes *= d;
     }
     if (bytes > MAX_NPY_BYTES)
     {
-        Fail(name,
-             "shape " + ShapeText(a.shape) + " of '" + a.descr + "' is more than the " +
-                 std::to_string(MAX_NPY_BYTES) + " data bytes accepted");
+        FailNpy(name,
+                "shape " + ShapeText(a.shape) + " of '" + a.descr + "' is more than the " +
+                    std::to_string(MAX_NPY_BYTES) + " data bytes accepted");
     }
     if (size - offset != bytes)
     {
-        Fail(name,
-             std::string(size - offset < bytes ? "truncated" : "trailing bytes") + ": shape " +
-                 ShapeText(a.shape) + " of '" + a.descr + "' needs " + std::to_string(bytes) +
-                 " data bytes, the file has " + std::to_string(size - offset));
+        FailNpy(name,
+                std::string(size - offset < bytes ? "truncated" : "trailing bytes") + ": shape " +
+                    ShapeText(a.shape) + " of '" + a.descr + "' needs " + std::to_string(bytes) +
+                    " data bytes, the file has " + std::to_string(size - offset));
     }
     a.data.resize(bytes);
     in.read(reinterpret_cast<char*>(a.data.data()), static_cast<std::streamsize>(bytes));
     if (static_cast<uint64_t>(in.gcount()) != bytes)
     {
-        Fail(name,
-             "truncated: " + std::to_string(in.gcount()) + " of " + std::to_string(bytes) +
-                 " data bytes");
+        FailNpy(name,
+                "truncated: " + std::to_string(in.gcount()) + " of " + std::to_string(bytes) +
+                    " data bytes");
     }
     return a;
 }
@@ -368,18 +371,18 @@ D2dNpy::ReadFile(const std::string& path)
     struct stat st = {};
     if (stat(path.c_str(), &st) != 0)
     {
-        Fail(path,
-             "missing or unreadable",
-             "(accepted: a folder holding train_x.npy, train_y.npy, test_x.npy, test_y.npy)");
+        FailNpy(path,
+                "missing or unreadable",
+                "(accepted: a folder holding train_x.npy, train_y.npy, test_x.npy, test_y.npy)");
     }
     if (!S_ISREG(st.st_mode))
     {
-        Fail(path, "not a regular file");
+        FailNpy(path, "not a regular file");
     }
     std::ifstream in(path, std::ios::binary);
     if (!in)
     {
-        Fail(path, "unreadable");
+        FailNpy(path, "unreadable");
     }
     return Read(in, path, static_cast<uint64_t>(st.st_size));
 }
@@ -392,38 +395,38 @@ D2dNpy::ToDataset(const Array& x,
 {
     if (x.descr != "<f4" && x.descr != "<f8" && x.itemBytes != 1)
     {
-        Fail(xName,
-             "features of dtype '" + x.descr + "'",
-             "(accepted: features float32 '<f4', float64 '<f8' or uint8 '|u1')");
+        FailNpy(xName,
+                "features of dtype '" + x.descr + "'",
+                "(accepted: features float32 '<f4', float64 '<f8' or uint8 '|u1')");
     }
     if (x.shape.size() < 2)
     {
-        Fail(xName,
-             "features of shape " + ShapeText(x.shape),
-             "(accepted: samples x a sample's shape, at least 2 dimensions)");
+        FailNpy(xName,
+                "features of shape " + ShapeText(x.shape),
+                "(accepted: samples x a sample's shape, at least 2 dimensions)");
     }
     for (std::size_t d = 1; d < x.shape.size(); ++d)
     {
         if (x.shape[d] == 0)
         {
-            Fail(xName,
-                 "features of shape " + ShapeText(x.shape) + " have empty samples",
-                 "(accepted: samples of at least one value)");
+            FailNpy(xName,
+                    "features of shape " + ShapeText(x.shape) + " have empty samples",
+                    "(accepted: samples of at least one value)");
         }
     }
     if (y.descr != "<i8" && y.descr != "<i4" && y.itemBytes != 1)
     {
-        Fail(yName,
-             "labels of dtype '" + y.descr + "'",
-             "(accepted: integer labels int64 '<i8', int32 '<i4' or uint8 '|u1')");
+        FailNpy(yName,
+                "labels of dtype '" + y.descr + "'",
+                "(accepted: integer labels int64 '<i8', int32 '<i4' or uint8 '|u1')");
     }
     if (y.shape.size() != 1 || y.shape[0] != x.shape[0])
     {
-        Fail(yName,
-             "labels of shape " + ShapeText(y.shape) + " for features of shape " +
-                 ShapeText(x.shape),
-             "(accepted: one dimension, as many labels as samples: (" + std::to_string(x.shape[0]) +
-                 ",))");
+        FailNpy(yName,
+                "labels of shape " + ShapeText(y.shape) + " for features of shape " +
+                    ShapeText(x.shape),
+                "(accepted: one dimension, as many labels as samples: (" +
+                    std::to_string(x.shape[0]) + ",))");
     }
     const std::size_t n = x.shape[0];
     auto ds = std::make_shared<D2dDataset>();
@@ -438,9 +441,9 @@ D2dNpy::ToDataset(const Array& x,
         const int64_t l = IntAt(y, i);
         if (l < 0 || l > 1000000)
         {
-            Fail(yName,
-                 "label " + std::to_string(l) + " of sample " + std::to_string(i),
-                 "(accepted: class ids 0 to 1000000)");
+            FailNpy(yName,
+                    "label " + std::to_string(l) + " of sample " + std::to_string(i),
+                    "(accepted: class ids 0 to 1000000)");
         }
         ds->labels[i] = l;
         most = std::max(most, l);

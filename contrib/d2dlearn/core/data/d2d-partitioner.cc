@@ -23,13 +23,13 @@ namespace
 {
 
 [[noreturn]] void
-Bad(const std::string& param, const std::string& what)
+BadPartition(const std::string& param, const std::string& what)
 {
     throw std::invalid_argument(param + ": " + what);
 }
 
 std::string
-Num(double x)
+PartitionNum(double x)
 {
     std::ostringstream os;
     os << x;
@@ -52,14 +52,15 @@ GetPool(const D2dDataset& data, const std::vector<std::size_t>* pool)
     std::sort(p.begin(), p.end());
     if (std::adjacent_find(p.begin(), p.end()) != p.end())
     {
-        Bad("pool",
-            "holds an index twice (accepted: distinct indices < " + std::to_string(n) + ")");
+        BadPartition("pool",
+                     "holds an index twice (accepted: distinct indices < " + std::to_string(n) +
+                         ")");
     }
     if (!p.empty() && p.back() >= n)
     {
-        Bad("pool",
-            "index " + std::to_string(p.back()) + " outside the accepted range [0, " +
-                std::to_string(n) + ")");
+        BadPartition("pool",
+                     "index " + std::to_string(p.back()) + " outside the accepted range [0, " +
+                         std::to_string(n) + ")");
     }
     return p;
 }
@@ -69,9 +70,9 @@ CheckDevices(uint32_t nDevices, std::size_t poolSize)
 {
     if (nDevices == 0 || nDevices > poolSize)
     {
-        Bad("nDevices",
-            std::to_string(nDevices) + " is outside the accepted range [1, " +
-                std::to_string(poolSize) + "] (1 .. samples available)");
+        BadPartition("nDevices",
+                     std::to_string(nDevices) + " is outside the accepted range [1, " +
+                         std::to_string(poolSize) + "] (1 .. samples available)");
     }
 }
 
@@ -80,7 +81,7 @@ CheckClassification(const D2dDataset& data, const std::string& what)
 {
     if (data.numClasses == 0)
     {
-        Bad("data", what + " needs a classification data set (numClasses > 0)");
+        BadPartition("data", what + " needs a classification data set (numClasses > 0)");
     }
 }
 
@@ -147,7 +148,7 @@ Deal(const std::vector<std::size_t>& order, const std::vector<std::size_t>& size
  * shares if it is empty
  * \param proportions k values in [0, 1] summing to 1 (within 1e-6), or none
  * \param k labels per device
- * \throws std::invalid_argument (Bad) naming "proportions" otherwise
+ * \throws std::invalid_argument (BadPartition) naming "proportions" otherwise
  */
 std::vector<double>
 CheckedProportions(const std::vector<double>& proportions, uint32_t k)
@@ -159,22 +160,23 @@ CheckedProportions(const std::vector<double>& proportions, uint32_t k)
     }
     if (prop.size() != k)
     {
-        Bad("proportions",
-            "has " + std::to_string(prop.size()) + " values; accepted: k = " + std::to_string(k) +
-                " values in [0, 1] summing to 1, or none");
+        BadPartition("proportions",
+                     "has " + std::to_string(prop.size()) + " values; accepted: k = " +
+                         std::to_string(k) + " values in [0, 1] summing to 1, or none");
     }
     double sum = 0;
     for (double x : prop)
     {
         if (!(x >= 0 && x <= 1))
         {
-            Bad("proportions", Num(x) + " is outside the accepted range [0, 1]");
+            BadPartition("proportions", PartitionNum(x) + " is outside the accepted range [0, 1]");
         }
         sum += x;
     }
     if (std::fabs(sum - 1.0) > 1e-6)
     {
-        Bad("proportions", "sum to " + Num(sum) + "; accepted: a sum of 1 (within 1e-6)");
+        BadPartition("proportions",
+                     "sum to " + PartitionNum(sum) + "; accepted: a sum of 1 (within 1e-6)");
     }
     return prop;
 }
@@ -220,7 +222,7 @@ D2dPartitioner::Dirichlet(const D2dDataset& data,
     CheckClassification(data, "Dirichlet");
     if (!(alpha > 0) || !std::isfinite(alpha))
     {
-        Bad("alpha", Num(alpha) + " is outside the accepted range (0, inf)");
+        BadPartition("alpha", PartitionNum(alpha) + " is outside the accepted range (0, inf)");
     }
     auto p = GetPool(data, pool);
     CheckDevices(nDevices, p.size());
@@ -260,9 +262,9 @@ D2dPartitioner::LabelsPerDevice(const D2dDataset& data,
     const uint32_t nc = data.numClasses;
     if (k == 0 || k > nc)
     {
-        Bad("k",
-            std::to_string(k) + " is outside the accepted range [1, " + std::to_string(nc) +
-                "] (1 .. numClasses)");
+        BadPartition("k",
+                     std::to_string(k) + " is outside the accepted range [1, " +
+                         std::to_string(nc) + "] (1 .. numClasses)");
     }
     const std::vector<double> prop = CheckedProportions(proportions, k);
     auto p = GetPool(data, pool);
@@ -278,10 +280,10 @@ D2dPartitioner::LabelsPerDevice(const D2dDataset& data,
     }
     if (present.size() < k)
     {
-        Bad("k",
-            std::to_string(k) + " exceeds the " + std::to_string(present.size()) +
-                " classes present in the pool; accepted range [1, " +
-                std::to_string(present.size()) + "]");
+        BadPartition("k",
+                     std::to_string(k) + " exceeds the " + std::to_string(present.size()) +
+                         " classes present in the pool; accepted range [1, " +
+                         std::to_string(present.size()) + "]");
     }
     D2dDataRng rng(seed, D2dDataRng::LABELS_PER_DEVICE);
     for (auto& idx : byClass)
@@ -359,11 +361,11 @@ D2dPartitioner::LabelsPerDevice(const D2dDataset& data,
     }
     if (s == 0)
     {
-        Bad("nDevices",
-            std::to_string(nDevices) + " devices with " + std::to_string(k) +
-                " labels each cannot all get samples from this pool; accepted "
-                "range [1, " +
-                std::to_string(p.size()) + "] with enough samples per class");
+        BadPartition("nDevices",
+                     std::to_string(nDevices) + " devices with " + std::to_string(k) +
+                         " labels each cannot all get samples from this pool; accepted "
+                         "range [1, " +
+                         std::to_string(p.size()) + "] with enough samples per class");
     }
     std::vector<std::size_t> taken(nc, 0);
     std::vector<D2dShard> shards(nDevices);
@@ -394,7 +396,7 @@ D2dPartitioner::QuantitySkew(const D2dDataset& data,
     NS_LOG_FUNCTION(nDevices << skew << seed);
     if (!(skew >= 0) || !std::isfinite(skew))
     {
-        Bad("skew", Num(skew) + " is outside the accepted range [0, inf)");
+        BadPartition("skew", PartitionNum(skew) + " is outside the accepted range [0, inf)");
     }
     auto p = GetPool(data, pool);
     CheckDevices(nDevices, p.size());
@@ -433,15 +435,16 @@ D2dPartitioner::FlipLabels(std::vector<D2dShard>& shards,
     NS_LOG_FUNCTION(devices.size() << numClasses << seed);
     if (numClasses < 2)
     {
-        Bad("numClasses", std::to_string(numClasses) + " is outside the accepted range [2, inf)");
+        BadPartition("numClasses",
+                     std::to_string(numClasses) + " is outside the accepted range [2, inf)");
     }
     for (uint32_t d : devices)
     {
         if (d >= shards.size())
         {
-            Bad("devices",
-                "device " + std::to_string(d) + " is outside the accepted range [0, " +
-                    std::to_string(shards.size()) + ")");
+            BadPartition("devices",
+                         "device " + std::to_string(d) + " is outside the accepted range [0, " +
+                             std::to_string(shards.size()) + ")");
         }
     }
     for (uint32_t d : devices)
@@ -488,9 +491,10 @@ D2dPartitioner::FlipLabels(std::vector<D2dShard>& shards,
         {
             if (map.size() != numClasses)
             {
-                Bad("numClasses",
-                    std::to_string(numClasses) + " differs from device " + std::to_string(d) +
-                        "'s label map size " + std::to_string(map.size()));
+                BadPartition("numClasses",
+                             std::to_string(numClasses) + " differs from device " +
+                                 std::to_string(d) + "'s label map size " +
+                                 std::to_string(map.size()));
             }
             for (auto& l : map)
             {
@@ -511,9 +515,9 @@ D2dPartitioner::HoldOut(const D2dDataset& data,
     auto p = GetPool(data, pool);
     if (m > p.size())
     {
-        Bad("m",
-            std::to_string(m) + " is outside the accepted range [0, " + std::to_string(p.size()) +
-                "] (0 .. samples available)");
+        BadPartition("m",
+                     std::to_string(m) + " is outside the accepted range [0, " +
+                         std::to_string(p.size()) + "] (0 .. samples available)");
     }
     D2dDataRng rng(seed, D2dDataRng::HOLD_OUT);
     std::vector<std::size_t> held;

@@ -82,7 +82,7 @@ namespace
 {
 /** \return the key of grid cell (cx, cy) */
 int64_t
-CellKey(int64_t cx, int64_t cy)
+SpectrumCellKey(int64_t cx, int64_t cy)
 {
     return (cx << 32) ^ (cy & 0xFFFFFFFF);
 }
@@ -100,7 +100,7 @@ int64_t
 D2dSpectrum::CellOf(uint32_t index) const
 {
     const auto [cx, cy] = CellXY(index);
-    return CellKey(cx, cy);
+    return SpectrumCellKey(cx, cy);
 }
 
 void
@@ -121,7 +121,7 @@ D2dSpectrum::Nearby(uint32_t c,
         {
             for (int64_t dy = -1; dy <= 1; ++dy)
             {
-                auto it = cells.find(CellKey(cx + dx, cy + dy));
+                auto it = cells.find(SpectrumCellKey(cx + dx, cy + dy));
                 if (it == cells.end())
                 {
                     continue;

@@ -22,7 +22,7 @@ namespace
 constexpr uint32_t KMEANS_SEEDING = 0x47440002;
 
 double
-SquaredDistance(const double* a, const double* b, std::size_t d)
+ClusterSquaredDistance(const double* a, const double* b, std::size_t d)
 {
     double s = 0;
     for (std::size_t c = 0; c < d; ++c)
@@ -44,7 +44,7 @@ D2dGaussianClusters::Nearest(const double* point,
     double bestD = std::numeric_limits<double>::infinity();
     for (std::size_t c = 0; c < k; ++c)
     {
-        const double dist = SquaredDistance(point, &centroids[c * d], d);
+        const double dist = ClusterSquaredDistance(point, &centroids[c * d], d);
         if (dist < bestD)
         {
             bestD = dist;
@@ -77,7 +77,7 @@ D2dGaussianClusters::KMeans(const std::vector<double>& x,
     std::vector<double> nearest(n);
     for (std::size_t p = 0; p < n; ++p)
     {
-        nearest[p] = SquaredDistance(&x[p * d], &x[first * d], d);
+        nearest[p] = ClusterSquaredDistance(&x[p * d], &x[first * d], d);
     }
     for (uint32_t c = 1; c < k; ++c)
     {
@@ -109,7 +109,7 @@ D2dGaussianClusters::KMeans(const std::vector<double>& x,
         res.centroids.insert(res.centroids.end(), &x[pick * d], &x[pick * d] + d);
         for (std::size_t p = 0; p < n; ++p)
         {
-            nearest[p] = std::min(nearest[p], SquaredDistance(&x[p * d], &x[pick * d], d));
+            nearest[p] = std::min(nearest[p], ClusterSquaredDistance(&x[p * d], &x[pick * d], d));
         }
     }
     // Lloyd's iterations.
@@ -243,7 +243,7 @@ D2dGaussianClusters::AllotShares(const std::vector<double>& receiver,
     {
         for (std::size_t m = 0; m < li; ++m)
         {
-            share[l] += std::sqrt(SquaredDistance(&receiver[m * d], &transmitter[l * d], d));
+            share[l] += std::sqrt(ClusterSquaredDistance(&receiver[m * d], &transmitter[l * d], d));
         }
         total += share[l];
     }

@@ -375,14 +375,6 @@ struct D2dLearner::Impl
 
 namespace
 {
-/** \return the data set's features as a tensor [N, shape...] sharing its memory */
-torch::Tensor
-FeaturesOf(const D2dDataset& data)
-{
-    std::vector<int64_t> shape{static_cast<int64_t>(data.Size())};
-    shape.insert(shape.end(), data.featureShape.begin(), data.featureShape.end());
-    return torch::from_blob(const_cast<float*>(data.features.data()), shape, torch::kFloat);
-}
 
 /**
  * \return the model's state: its parameters, then its buffers (a torchscript model's
@@ -683,7 +675,7 @@ Outputs(D2dLearner::Impl& s, const D2dDataset& data)
     torch::NoGradGuard noGrad;
     auto& net = Materialize(s);
     net->eval();
-    auto x = FeaturesOf(data);
+    auto x = D2dFeaturesOf(data);
     const int64_t n = x.size(0);
     std::vector<float> out;
     for (int64_t start = 0; start < n; start += 1000)
@@ -973,7 +965,7 @@ SetLocalTerms(const D2dLearner::Impl& s,
     const auto& task = job.task;
     if (task.distillWeight > 0 && task.distillSet && task.distillTargets)
     {
-        run.distillX = FeaturesOf(*task.distillSet);
+        run.distillX = D2dFeaturesOf(*task.distillSet);
         run.nStar = run.distillX.size(0);
         const int64_t nStar = run.nStar;
         const int64_t width = s.regression ? 1 : static_cast<int64_t>(s.data->numClasses);
@@ -1117,7 +1109,7 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
         s.result = r;
         return;
     }
-    const auto features = FeaturesOf(*s.data);
+    const auto features = D2dFeaturesOf(*s.data);
     auto params = net->parameters();
     if (job.task.gradientOnly)
     {
@@ -1680,7 +1672,7 @@ EvaluateNet(D2dNet& net, const D2dDataset& test)
     torch::NoGradGuard noGrad;
     net->eval();
     const bool regression = test.numClasses == 0;
-    auto x = FeaturesOf(test);
+    auto x = D2dFeaturesOf(test);
     const int64_t n = x.size(0);
     D2dEvalResult r;
     double lossSum = 0;
@@ -1740,9 +1732,9 @@ LinearEvaluation(const D2dLearner::Impl& s, D2dNet& net, const D2dDataset& test)
                                              torch::kLong);
     const int64_t classes = std::max<int64_t>(s.data->numClasses, test.numClasses);
     return D2dLinearEvaluation(net->encoder,
-                               FeaturesOf(*s.data),
+                               D2dFeaturesOf(*s.data),
                                trainLabels,
-                               FeaturesOf(test),
+                               D2dFeaturesOf(test),
                                testLabels,
                                classes);
 }

@@ -17,6 +17,7 @@
 #include <torch/nn/module.h>
 #include <torch/nn/modules/container/sequential.h>
 #include <torch/nn/pimpl.h>
+#include <vector>
 
 namespace torch::jit
 {
@@ -86,6 +87,18 @@ struct D2dNetImpl : torch::nn::Module
 };
 
 TORCH_MODULE(D2dNet);
+
+/**
+ * \param data a data set
+ * \return its features as a tensor [N, shape...] sharing its memory: a D2dNet's inputs
+ */
+inline torch::Tensor
+D2dFeaturesOf(const D2dDataset& data)
+{
+    std::vector<int64_t> shape{static_cast<int64_t>(data.Size())};
+    shape.insert(shape.end(), data.featureShape.begin(), data.featureShape.end());
+    return torch::from_blob(const_cast<float*>(data.features.data()), shape, torch::kFloat);
+}
 
 } // namespace ns3
 

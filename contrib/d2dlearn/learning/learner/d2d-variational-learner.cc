@@ -339,15 +339,6 @@ MakeDevice(uint32_t id,
     return d;
 }
 
-/** \return the data set's features as a tensor [N, shape...] sharing its memory */
-torch::Tensor
-FeaturesOf(const D2dDataset& data)
-{
-    std::vector<int64_t> shape{static_cast<int64_t>(data.Size())};
-    shape.insert(shape.end(), data.featureShape.begin(), data.featureShape.end());
-    return torch::from_blob(const_cast<float*>(data.features.data()), shape, torch::kFloat);
-}
-
 } // namespace
 
 D2dVariationalLearner::D2dVariationalLearner(const D2dVariationalConfig& config,
@@ -412,8 +403,8 @@ D2dVariationalLearner::D2dVariationalLearner(const D2dVariationalConfig& config,
         s.init.push_back(t.detach().clone());
     }
     NS_ABORT_MSG_IF(param != s.shapes.size(), "D2dVariationalLearner: layers without bias");
-    s.features = FeaturesOf(*train);
-    s.testFeatures = FeaturesOf(*test);
+    s.features = D2dFeaturesOf(*train);
+    s.testFeatures = D2dFeaturesOf(*test);
     s.testLabels = torch::tensor(test->labels, torch::kLong);
     const auto prior = s.Prior(config.priorVariance);
     std::vector<std::size_t> all;

@@ -9,6 +9,8 @@
  * [0, 1]), with numbers worked out by hand.
  */
 
+#include "d2d-test-vectors.h"
+
 #include "ns3/d2d-aggregation-strategy.h"
 #include "ns3/d2d-krum-aggregation.h"
 #include "ns3/d2d-mean-aggregation.h"
@@ -34,25 +36,6 @@ namespace
 using Floats = std::vector<float>;
 using Doubles = std::vector<double>;
 
-D2dAggregationStrategy::Vectors
-MakeVectors(const std::vector<std::vector<float>>& v)
-{
-    D2dAggregationStrategy::Vectors out;
-    for (const auto& x : v)
-    {
-        out.push_back(std::make_shared<const std::vector<float>>(x));
-    }
-    return out;
-}
-
-/** v0 = (0,0), v1 = (1,0), v2 = (0,2), v3 = (2,2), v4 = (10,10) (Krum scores by hand in
- * d2d-robust-aggregation-test.cc: f = 1 picks v0, f = 0 picks v1). */
-D2dAggregationStrategy::Vectors
-FivePoints()
-{
-    return MakeVectors({{0, 0}, {1, 0}, {0, 2}, {2, 2}, {10, 10}});
-}
-
 TEST(D2dAggregationStrategy, GlobalStep)
 {
     // (1, 2) - 0.5 (0.5, -1) = (0.75, 2.5), from a float or a double gradient.
@@ -72,10 +55,10 @@ TEST(D2dAggregationStrategy, MeanOfGradientsIsTheWeightedMean)
 {
     auto mean = CreateObject<D2dMeanAggregation>();
     // Weights 1 and 3: (2.5, 5); the participant count does not matter.
-    EXPECT_EQ(mean->Aggregate(MakeVectors({{1, 2}, {3, 6}}), {1, 3}, 2), (Floats{2.5f, 5}));
-    EXPECT_EQ(mean->Aggregate(MakeVectors({{1, 2}, {3, 6}}), {1, 3}, 10), (Floats{2.5f, 5}));
+    EXPECT_EQ(mean->Aggregate(MakeTestVectors({{1, 2}, {3, 6}}), {1, 3}, 2), (Floats{2.5f, 5}));
+    EXPECT_EQ(mean->Aggregate(MakeTestVectors({{1, 2}, {3, 6}}), {1, 3}, 10), (Floats{2.5f, 5}));
     // Step, eta = 0.5, w^t = (0, 0): w = -0.5 (2.5, 5).
-    EXPECT_EQ(mean->Step({0, 0}, MakeVectors({{1, 2}, {3, 6}}), false, {1, 3}, 2, 0.5),
+    EXPECT_EQ(mean->Step({0, 0}, MakeTestVectors({{1, 2}, {3, 6}}), false, {1, 3}, 2, 0.5),
               (Floats{-1.25f, -2.5f}));
 }
 
@@ -85,7 +68,7 @@ TEST(D2dAggregationStrategy, MeanOfModelsIsFedAvgArithmetic)
     // w^t = (1, 1); w_k = (0, 2), (1, 0) with n_k = 1, 3: sum (n_k / n) w_k = (0.75, 0.5),
     // g = w^t - that = (0.25, 0.5); eta = 1 gives the weighted average of the models.
     const Floats base{1, 1};
-    const auto models = MakeVectors({{0, 2}, {1, 0}});
+    const auto models = MakeTestVectors({{0, 2}, {1, 0}});
     EXPECT_EQ(mean->AggregateModels(base, models, {1, 3}, 2), (Doubles{0.25, 0.5}));
     EXPECT_EQ(mean->Step(base, models, true, {1, 3}, 2, 1.0), (Floats{0.75f, 0.5f}));
     // The difference is taken in double, not rounded to float: w^t = 1 + 2^-23 (the float
@@ -95,7 +78,7 @@ TEST(D2dAggregationStrategy, MeanOfModelsIsFedAvgArithmetic)
     // median gives w = 0.
     const float one = 1.0f + 1.0f / (1 << 23);
     const float tinyValue = 1.0f / (1 << 30);
-    const auto tiny = MakeVectors({{tinyValue}, {tinyValue}});
+    const auto tiny = MakeTestVectors({{tinyValue}, {tinyValue}});
     EXPECT_EQ(mean->AggregateModels({one}, tiny, {1, 1}, 2),
               (Doubles{static_cast<double>(one) - tinyValue}));
     EXPECT_EQ(mean->Step({one}, tiny, true, {1, 1}, 2, 1.0), (Floats{tinyValue}));
@@ -109,17 +92,17 @@ TEST(D2dAggregationStrategy, RobustRulesSeeGkEqualsWtMinusWk)
     // w^t = (1, 1); w_k = (0, 2), (1, 0), (4, 1): g_k = (1, -1), (0, 1), (-3, 0);
     // median g = (0, 0); w = w^t.
     const Floats base{1, 1};
-    const auto models = MakeVectors({{0, 2}, {1, 0}, {4, 1}});
+    const auto models = MakeTestVectors({{0, 2}, {1, 0}, {4, 1}});
     EXPECT_EQ(median->AggregateModels(base, models, {1, 1, 1}, 3), (Doubles{0, 0}));
     EXPECT_EQ(median->Step(base, models, true, {1, 1, 1}, 3, 1.0), base);
     // Gradients straight: median of {1, 0, -3} = 0, of {-1, 1, 0} = 0; weights ignored.
-    EXPECT_EQ(median->Aggregate(MakeVectors({{1, -1}, {0, 1}, {-3, 0}}), {100, 1, 1}, 3),
+    EXPECT_EQ(median->Aggregate(MakeTestVectors({{1, -1}, {0, 1}, {-3, 0}}), {100, 1, 1}, 3),
               (Floats{0, 0}));
 }
 
 TEST(D2dAggregationStrategy, TrimmedMeanAttribute)
 {
-    const auto five = MakeVectors({{100, 1}, {2, -50}, {3, 3}, {1, 0}, {4, 2}});
+    const auto five = MakeTestVectors({{100, 1}, {2, -50}, {3, 3}, {1, 0}, {4, 2}});
     auto trimmed = CreateObject<D2dTrimmedMeanAggregation>();
     DoubleValue beta;
     trimmed->GetAttribute("TrimFraction", beta);
@@ -137,7 +120,7 @@ TEST(D2dAggregationStrategy, TrimmedMeanAttribute)
 
 TEST(D2dAggregationStrategy, KrumCountFromParticipantsAtAggregationTime)
 {
-    const auto g = FivePoints();
+    const auto g = FiveTestPoints();
     const Doubles ones(5, 1.0);
     auto krum = CreateObject<D2dKrumAggregation>();
     // Defaults: ByzantineCount -1, ByzantineFraction 0 -> f = 0 -> v1.
@@ -157,7 +140,7 @@ TEST(D2dAggregationStrategy, KrumCountFromParticipantsAtAggregationTime)
 
 TEST(D2dAggregationStrategy, MultiKrumSelectFractionOfParticipants)
 {
-    const auto g = FivePoints();
+    const auto g = FiveTestPoints();
     const Doubles ones(5, 1.0);
     auto mk = CreateObject<D2dMultiKrumAggregation>();
     mk->SetAttribute("ByzantineCount", IntegerValue(1));
@@ -185,7 +168,7 @@ TEST(D2dAggregationStrategy, MultiKrumWeightsAttribute)
 {
     // f = 1, SelectFraction 0.6 of 5: v0, v1, v2 with n_k = 1, 2, 3: by default weighted,
     // (2/6, 6/6) = (1/3, 1); Weights "uniform": the plain mean (1/3, 2/3).
-    const auto g = FivePoints();
+    const auto g = FiveTestPoints();
     const Doubles nk = {1, 2, 3, 4, 5};
     auto mk = CreateObject<D2dMultiKrumAggregation>();
     mk->SetAttribute("ByzantineCount", IntegerValue(1));
