@@ -280,8 +280,9 @@ def check_program(program, configurations):
             cases.append(config + ["--%s=%s" % (flag, value), "--validate"])
             meta.append((config, [flag], "refused"))
             # --mtuBytes over Wi-Fi: 1400 when not given (a fragment and its 60 header bytes
-            # in a 1500-byte MTU), and its printed default, the channel's 1500, is above
-            # Wi-Fi's 1440: refused as out of range, as any value above 1440 is.
+            # in a 1500-byte MTU), as its help says beside the printed default, the
+            # channel's 1500, which is above Wi-Fi's 1440: refused as out of range, as any
+            # value above 1440 is.
             wifi_mtu = flag == "mtuBytes" and "--backend=wifi" in config
             if default.get(flag) is not None and flag not in ("rssFile",) and not wifi_mtu:
                 at_default.append("--%s=%s" % (flag, default[flag]))

@@ -242,7 +242,10 @@ D2dNetworkOptions::AddLinkFlags(D2dScenarioFlags& flags)
              "Number of devices (0: the scenario's default, or N of --rssFile)",
              nDevices)
         .Range(0, MAX_DEVICES);
-    flags.Add("mtuBytes", "Fragment payload size, bytes", mtuBytes)
+    flags
+        .Add("mtuBytes",
+             "Fragment payload size, bytes (--backend=wifi: 1400 when not given, at most 1440)",
+             mtuBytes)
         .Sets("ns3::D2dChannel::MtuBytes")
         .Range(1, 1e7);
     flags
