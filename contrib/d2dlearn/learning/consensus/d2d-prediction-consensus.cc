@@ -229,24 +229,10 @@ D2dPredictionConsensus::StartRound()
     m_phase = EXCHANGE;
     D2dTrainTask predict;
     predict.predictOn = m_xstar;
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        if (m_dead[i] || m_learners[i]->IsTraining())
-        {
-            continue;
-        }
-        const uint32_t round = m_round;
-        if (m_learners[i]->Train(predict, [this, i, round](const D2dTrainResult& r) {
-                Predicted(i, round, r);
-            }))
-        {
-            m_predicting.insert(i);
-        }
-        else
-        {
-            m_dead[i] = true;
-        }
-    }
+    const uint32_t round = m_round;
+    m_predicting = StartLiveJobs(predict, [this, round](uint32_t i, const D2dTrainResult& r) {
+        Predicted(i, round, r);
+    });
     NS_LOG_INFO("round " << m_round << ": " << m_predicting.size() << " agents predict");
     if (m_deadline > Seconds(0))
     {
@@ -459,33 +445,19 @@ D2dPredictionConsensus::StartTraining(
 {
     m_phase = TRAINING;
     m_completed = 0;
-    m_running.clear();
-    const D2dTrainTask local = LocalTask();
-    for (uint32_t i = 0; i < GetNDevices(); ++i)
-    {
-        if (m_dead[i] || m_learners[i]->IsTraining())
-        {
-            continue;
-        }
-        D2dTrainTask task = local;
-        if (psi[i] && m_lambda > 0)
-        {
-            task.distillSet = m_xstar;
-            task.distillTargets = psi[i];
-            task.distillWeight = m_lambda;
-            task.distillBatch = m_distillBatch;
-        }
-        const uint32_t round = m_round;
-        if (m_learners[i]->Train(task,
-                                 [this, i, round](const D2dTrainResult&) { Trained(i, round); }))
-        {
-            m_running.insert(i);
-        }
-        else
-        {
-            m_dead[i] = true;
-        }
-    }
+    const uint32_t round = m_round;
+    m_running = StartLiveJobs(
+        LocalTask(),
+        [this, round](uint32_t i, const D2dTrainResult&) { Trained(i, round); },
+        [this, &psi](uint32_t i, D2dTrainTask& task) {
+            if (psi[i] && m_lambda > 0)
+            {
+                task.distillSet = m_xstar;
+                task.distillTargets = psi[i];
+                task.distillWeight = m_lambda;
+                task.distillBatch = m_distillBatch;
+            }
+        });
     if (m_running.empty())
     {
         Simulator::ScheduleNow(&D2dPredictionConsensus::EndOfRound, this);

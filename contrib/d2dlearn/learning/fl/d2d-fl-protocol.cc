@@ -537,4 +537,42 @@ D2dFlProtocol::LiveDevices() const
     return live;
 }
 
+std::set<uint32_t>
+D2dFlProtocol::StartLiveJobs(const D2dTrainTask& task,
+                             const std::function<void(uint32_t, const D2dTrainResult&)>& done,
+                             const std::function<void(uint32_t, D2dTrainTask&)>& adjust)
+{
+    std::set<uint32_t> started;
+    for (uint32_t i = 0; i < GetNDevices(); ++i)
+    {
+        if (m_dead[i] || m_learners[i]->IsTraining())
+        {
+            continue; // depleted, or a straggler still on an earlier round's job
+        }
+        auto end = [done, i](const D2dTrainResult& r) {
+            done(i, r);
+        };
+        bool ok;
+        if (adjust)
+        {
+            D2dTrainTask own = task;
+            adjust(i, own);
+            ok = m_learners[i]->Train(own, end);
+        }
+        else
+        {
+            ok = m_learners[i]->Train(task, end);
+        }
+        if (ok)
+        {
+            started.insert(i);
+        }
+        else
+        {
+            m_dead[i] = true;
+        }
+    }
+    return started;
+}
+
 } // namespace ns3

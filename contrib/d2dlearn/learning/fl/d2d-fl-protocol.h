@@ -265,6 +265,21 @@ class D2dFlProtocol : public Object
     std::vector<uint32_t> LiveDevices() const;
 
     /**
+     * \brief Opens a round's jobs: gives each live device (m_dead false) that is idle (not
+     * still on an earlier round's job) the job task, in ascending order, its end reported
+     * to done(device); a device whose learner refuses the job (battery empty) is marked
+     * dead.
+     * \param task the job
+     * \param done called with the device when its job ends
+     * \param adjust if set, called on a copy of task for each device before it is given
+     * \return the devices whose job started, ascending
+     */
+    std::set<uint32_t> StartLiveJobs(
+        const D2dTrainTask& task,
+        const std::function<void(uint32_t, const D2dTrainResult&)>& done,
+        const std::function<void(uint32_t, D2dTrainTask&)>& adjust = nullptr);
+
+    /**
      * \brief Note the first NaN or infinity (what, naming device and round) and stop the
      * simulation after the current event.
      * \param what the one-line description

@@ -74,25 +74,10 @@ D2dLocalTraining::StartRound()
     m_roundStart = Simulator::Now();
     m_roundOpen = true;
     m_completed = 0;
-    m_running.clear();
-    const D2dTrainTask task = LocalTask();
-    for (uint32_t i = 0; i < GetNDevices(); ++i)
-    {
-        if (m_dead[i] || m_learners[i]->IsTraining())
-        {
-            continue; // depleted, or a straggler still on an earlier round's job
-        }
-        const uint32_t round = m_round;
-        if (m_learners[i]->Train(task,
-                                 [this, i, round](const D2dTrainResult&) { Trained(i, round); }))
-        {
-            m_running.insert(i);
-        }
-        else
-        {
-            m_dead[i] = true;
-        }
-    }
+    const uint32_t round = m_round;
+    m_running = StartLiveJobs(LocalTask(), [this, round](uint32_t i, const D2dTrainResult&) {
+        Trained(i, round);
+    });
     NS_LOG_INFO("round " << m_round << ": " << m_running.size() << " jobs");
     if (m_running.empty())
     {
