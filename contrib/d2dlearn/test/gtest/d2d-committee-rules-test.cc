@@ -7,8 +7,11 @@
  * the CCP quorum in its two readings and the malicious members each tolerates (checked
  * against a brute-force count of replies), where the next committee comes from after a
  * failed vote (step-down or the former keep-committee rule), the accepted count of the
- * two aggregation bases, the selection with an explicit count, and the attacks in the
- * update and in the weights space. Every expected number is worked out in the comments.
+ * two aggregation bases, the selection with an explicit count, the scoring system (eqs. (7)
+ * and (8)), the ranking, selection strategies I and II and the election strategy, and the
+ * Byzantine attacks (gradient scaling from a seeded ns-3 stream, same value, back gradient,
+ * the adversarial score, their names), in the update and in the weights space. Every
+ * expected number is worked out in the comments.
  */
 
 #include "ns3/d2d-byzantine-attack.h"
@@ -17,7 +20,11 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/rng-seed-manager.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
+#include <limits>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 using namespace ns3;
@@ -263,6 +270,196 @@ TEST(D2dByzantineAttackSpace, ParseSpace)
     catch (const std::invalid_argument& e)
     {
         EXPECT_STREQ(e.what(), "attackSpace=model is not accepted (update or weights)");
+    }
+}
+
+TEST(D2dCommitteeRulesScore, SquaredDistanceAndEq8ByHand)
+{
+    // Scoring system (Che et al. 2022, eq. (7)): P_k^c = 1 / ||g_k - g_c||^2.
+    const double inf = std::numeric_limits<double>::infinity();
+    // ||(1,2) - (0,0)||^2 = 1 + 4 = 5 -> 0.2.
+    EXPECT_NEAR(D2dCommitteeRules::Score({1, 2}, {0, 0}), 0.2, 1e-15);
+    // ||(1,2) - (3,-1)||^2 = 4 + 9 = 13.
+    EXPECT_NEAR(D2dCommitteeRules::Score({1, 2}, {3, -1}), 1.0 / 13, 1e-15);
+    EXPECT_EQ(D2dCommitteeRules::Score({1.5f, -2}, {1.5f, -2}), inf) << "identical: +inf";
+    // Accumulated in double: (1e20)^2 = 1e40 overflows a float (max 3.4e38), not a double,
+    // so the score is 1e-40, not 0.
+    EXPECT_NEAR(D2dCommitteeRules::Score({1e20f}, {0.0f}) * 1e40, 1.0, 1e-6);
+
+    // Eq. (8): P_k = C / sum_c 1/P_k^c = 2 / (5 + 2) = 0.285714...
+    EXPECT_NEAR(D2dCommitteeRules::FinalScore({0.2, 0.5}), 2.0 / 7.0, 1e-15);
+    // = 1 / mean squared distance: distances 5, 2, 11 -> 3 / 18.
+    EXPECT_NEAR(D2dCommitteeRules::FinalScore({0.2, 0.5, 1.0 / 11}), 3.0 / 18.0, 1e-15);
+    // +inf adds 0: 2 / (0 + 2) = 1.
+    EXPECT_NEAR(D2dCommitteeRules::FinalScore({inf, 0.5}), 1.0, 1e-15);
+    EXPECT_EQ(D2dCommitteeRules::FinalScore({inf, inf}), inf);
+    EXPECT_EQ(D2dCommitteeRules::FinalScore({}), 0.0) << "no scores: 0";
+}
+
+TEST(D2dCommitteeRulesSelection, RankingSizesAndStrategiesIAndII)
+{
+    // Clients 12, 11, 10, 13, 14 with scores 0.3, 0.9, 0.3, 0.1, 0.5: descending
+    // 11 (0.9), 14 (0.5), 10 and 12 (0.3 each: lower id first), 13 (0.1).
+    const Ids clients{12, 11, 10, 13, 14};
+    const std::vector<double> scores{0.3, 0.9, 0.3, 0.1, 0.5};
+    EXPECT_EQ(D2dCommitteeRules::RankByScore(clients, scores), (Ids{11, 14, 10, 12, 13}));
+
+    // m = max(1, round(alpha n)), at most n.
+    EXPECT_EQ(D2dCommitteeRules::SelectionSize(5, 0.4), 2u) << "0.4 of 5 = 2";
+    EXPECT_EQ(D2dCommitteeRules::SelectionSize(5, 0.3), 2u) << "1.5 -> 2";
+    EXPECT_EQ(D2dCommitteeRules::SelectionSize(7, 0.5), 4u) << "3.5 -> 4";
+    EXPECT_EQ(D2dCommitteeRules::SelectionSize(10, 0.44), 4u) << "4.4 -> 4";
+    EXPECT_EQ(D2dCommitteeRules::SelectionSize(5, 0.01), 1u) << "0.05 -> at least 1";
+    EXPECT_EQ(D2dCommitteeRules::SelectionSize(5, 0), 1u) << "0 -> at least 1";
+    EXPECT_EQ(D2dCommitteeRules::SelectionSize(3, 1), 3u) << "all";
+    EXPECT_EQ(D2dCommitteeRules::SelectionSize(0, 0.4), 0u) << "none of 0";
+
+    // alpha 0.4 of 5 -> m = 2. I: the top 2 = {11, 14}; II: the bottom 2 = {12, 13}.
+    EXPECT_EQ(D2dCommitteeRules::Select(clients, scores, 0.4, D2dSelectionStrategy::HIGHEST_SCORES),
+              (Ids{11, 14}));
+    EXPECT_EQ(D2dCommitteeRules::Select(clients, scores, 0.4, D2dSelectionStrategy::LOWEST_SCORES),
+              (Ids{12, 13}));
+    // alpha 0.6 -> m = 3: the tie 10 / 12 at the boundary goes to the lower id (I); II with
+    // alpha 0.2 keeps one client, the lowest.
+    EXPECT_EQ(D2dCommitteeRules::Select(clients, scores, 0.6, D2dSelectionStrategy::HIGHEST_SCORES),
+              (Ids{10, 11, 14}));
+    EXPECT_EQ(D2dCommitteeRules::Select(clients, scores, 0.2, D2dSelectionStrategy::LOWEST_SCORES),
+              (Ids{13}));
+}
+
+TEST(D2dCommitteeRulesElection, MiddleRanksByHand)
+{
+    // 7 clients 0..6 with scores 0.7 0.1 0.5 0.3 0.6 0.2 0.4: ranking 0 4 2 6 3 5 1.
+    // C = 3: start = (7 - 3) / 2 = 2, ranks 2, 3, 4 = clients 2, 6, 3.
+    const Ids seven{0, 1, 2, 3, 4, 5, 6};
+    const std::vector<double> s7{0.7, 0.1, 0.5, 0.3, 0.6, 0.2, 0.4};
+    EXPECT_EQ(D2dCommitteeRules::Elect(seven, s7, 3), (Ids{2, 3, 6}));
+    // C = 4: start = 3 / 2 = 1, ranks 1..4 = clients 4, 2, 6, 3.
+    EXPECT_EQ(D2dCommitteeRules::Elect(seven, s7, 4), (Ids{2, 3, 4, 6}));
+    // C = 1: start = 3, the median rank: client 6.
+    EXPECT_EQ(D2dCommitteeRules::Elect(seven, s7, 1), (Ids{6}));
+    EXPECT_EQ(D2dCommitteeRules::Elect(seven, s7, 9), seven) << "C >= n: everyone";
+    EXPECT_TRUE(D2dCommitteeRules::Elect(seven, s7, 0).empty()) << "C = 0";
+    // Equal scores: ranking by id 0..6, ranks 2..4.
+    EXPECT_EQ(D2dCommitteeRules::Elect(seven, std::vector<double>(7, 1.0), 3), (Ids{2, 3, 4}));
+}
+
+TEST(D2dByzantineAttacks, GradientScalingDrawsOneFactorPerElementInAToOne)
+{
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(1);
+    // Gradient scaling: each element times its own lambda in [0.5, 1).
+    const std::size_t n = 1000;
+    Floats base(n);
+    for (std::size_t j = 0; j < n; ++j)
+    {
+        base[j] = (j % 2 ? -1.0f : 1.0f) * (1.0f + static_cast<float>(j) / 100.0f);
+    }
+    auto scaled = base;
+    auto rng = CreateObject<UniformRandomVariable>();
+    rng->SetStream(5);
+    D2dByzantineAttack::Apply(D2dAttackType::GRADIENT_SCALING, scaled, rng);
+    double lo = 1;
+    double hi = 0;
+    double sum = 0;
+    for (std::size_t j = 0; j < n; ++j)
+    {
+        const double lambda = static_cast<double>(scaled[j]) / base[j];
+        lo = std::min(lo, lambda);
+        hi = std::max(hi, lambda);
+        sum += lambda;
+    }
+    EXPECT_GE(lo, 0.5 - 1e-6) << "lambda >= a";
+    EXPECT_LT(hi, 1.0) << "lambda < 1";
+    // 1000 draws of U[0.5, 1): min below 0.51 and max above 0.99 (each fails with
+    // probability 0.98^1000 ~ 2e-9), mean 0.75 +- 0.02 (sd 0.144 / sqrt(1000) = 0.0046).
+    EXPECT_LT(lo, 0.51);
+    EXPECT_GT(hi, 0.99);
+    EXPECT_NEAR(sum / n, 0.75, 0.02);
+    // Element order, one draw each, from the given stream: the same stream again gives the
+    // same bytes, element j scaled by the j-th draw.
+    auto rng2 = CreateObject<UniformRandomVariable>();
+    rng2->SetStream(5);
+    for (std::size_t j = 0; j < n; ++j)
+    {
+        const float expected =
+            static_cast<float>(static_cast<double>(base[j]) * rng2->GetValue(0.5, 1.0));
+        ASSERT_EQ(scaled[j], expected) << j;
+    }
+    auto other = base;
+    auto rng3 = CreateObject<UniformRandomVariable>();
+    rng3->SetStream(6);
+    D2dByzantineAttack::Apply(D2dAttackType::GRADIENT_SCALING, other, rng3);
+    EXPECT_NE(other, scaled) << "another stream, other factors";
+    // a = 0.9: lambda in [0.9, 1).
+    auto narrow = base;
+    D2dByzantineAttack::Apply(D2dAttackType::GRADIENT_SCALING, narrow, rng3, 0.9);
+    for (std::size_t j = 0; j < n; ++j)
+    {
+        const double lambda = static_cast<double>(narrow[j]) / base[j];
+        EXPECT_GE(lambda, 0.9 - 1e-6) << j;
+        EXPECT_LT(lambda, 1.0) << j;
+    }
+}
+
+TEST(D2dByzantineAttacks, SameValueBackGradientAndNone)
+{
+    const Floats g{1.0f, -2.0f, 3.5f, 0.0f};
+    auto same = g;
+    D2dByzantineAttack::Apply(D2dAttackType::SAME_VALUE, same, nullptr);
+    EXPECT_EQ(same, Floats(4, 0.0f)) << "same value: zeros";
+    auto back = g;
+    D2dByzantineAttack::Apply(D2dAttackType::BACK_GRADIENT, back, nullptr);
+    EXPECT_EQ(back, (Floats{-1.0f, 2.0f, -3.5f, -0.0f})) << "back gradient: -g";
+    auto none = g;
+    D2dByzantineAttack::Apply(D2dAttackType::NONE, none, nullptr);
+    D2dByzantineAttack::Apply(D2dAttackType::LABEL_FLIPPING, none, nullptr);
+    EXPECT_EQ(none, g) << "none / label flipping: unchanged";
+}
+
+TEST(D2dByzantineAttacks, AdversarialScoreInvertsTheRanking)
+{
+    // Adversarial score = ||g_k - g_c||^2 = 5 = 1 / Score.
+    EXPECT_NEAR(D2dByzantineAttack::AdversarialScore({1, 2}, {0, 0}), 5.0, 1e-15);
+    EXPECT_EQ(D2dByzantineAttack::AdversarialScore({1, 2}, {1, 2}), 0.0);
+    // A malicious member's scores invert the ranking: honest (0.1, 0) and (0, 0.2) near its
+    // own (0, 0) rank last; the malicious (-3, -3) first. Honest scores: 1 / 0.01 = 100,
+    // 1 / 0.04 = 25, 1 / 18.
+    const Floats gc{0, 0};
+    const std::vector<Floats> gk{{0.1f, 0}, {0, 0.2f}, {-3, -3}};
+    std::vector<double> honest;
+    std::vector<double> adversarial;
+    for (const auto& v : gk)
+    {
+        honest.push_back(D2dCommitteeRules::Score(v, gc));
+        adversarial.push_back(D2dByzantineAttack::AdversarialScore(v, gc));
+    }
+    EXPECT_EQ(D2dCommitteeRules::RankByScore({0, 1, 2}, honest), (Ids{0, 1, 2}));
+    EXPECT_EQ(D2dCommitteeRules::RankByScore({0, 1, 2}, adversarial), (Ids{2, 1, 0}));
+}
+
+TEST(D2dByzantineAttacks, NamesRoundTripAndOthersRefusedInOneLine)
+{
+    for (const std::string name :
+         {"none", "gradient-scaling", "same-value", "back-gradient", "label-flipping"})
+    {
+        EXPECT_EQ(D2dByzantineAttack::ToString(D2dByzantineAttack::Parse(name)), name);
+    }
+    EXPECT_EQ(D2dByzantineAttack::Parse("back-gradient"), D2dAttackType::BACK_GRADIENT);
+    for (const std::string bad : {"Back-Gradient", "scaling", ""})
+    {
+        try
+        {
+            D2dByzantineAttack::Parse(bad);
+            ADD_FAILURE() << "no exception for '" << bad << "'";
+        }
+        catch (const std::invalid_argument& e)
+        {
+            EXPECT_EQ(std::string(e.what()),
+                      "attack=" + bad +
+                          " is not accepted (none, gradient-scaling, same-value, "
+                          "back-gradient or label-flipping)");
+        }
     }
 }
 
