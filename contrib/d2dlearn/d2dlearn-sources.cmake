@@ -18,7 +18,8 @@
 # core/model/: the network: messages, delivery, transports, energy sources and models, the
 # compute model, RSS models, radios, spectrum and channel access, link quality, the D2D channel
 # (eq. (18) of Wagle, Das, Love and Brinton 2025), Wi-Fi transport and energy meter; D2dShare
-# (the count a share in [0, 1] of n items gives).
+# (the count a share in [0, 1] of n items gives); D2dText (how every layer's messages write a
+# list of names and quote an error's first line).
 set(d2dlearn_model_sources
     core/model/d2d-message.cc
     core/model/d2d-delivery.cc
@@ -44,6 +45,7 @@ set(d2dlearn_model_sources
     core/model/d2d-wifi-transport.cc
     core/model/d2d-wifi-energy-meter.cc
     core/model/d2d-share.cc
+    core/model/d2d-text.cc
 )
 set(d2dlearn_model_headers
     core/model/d2d-ns3-compat.h
@@ -71,6 +73,7 @@ set(d2dlearn_model_headers
     core/model/d2d-wifi-transport.h
     core/model/d2d-wifi-energy-meter.h
     core/model/d2d-share.h
+    core/model/d2d-text.h
 )
 
 # core/data/: data sets and partitions (torch-free: features are float arrays, labels integers).
@@ -134,7 +137,6 @@ set(d2dlearn_core_helper_sources
     core/helper/d2d-trace-file.cc
     core/helper/d2d-trace-helper.cc
     core/helper/d2d-network.cc
-    core/helper/d2d-text.cc
     core/helper/d2d-position-trace-writer.cc
     core/helper/d2d-belief-trace-writer.cc
 )
@@ -149,7 +151,6 @@ set(d2dlearn_core_helper_headers
     core/helper/d2d-trace-file.h
     core/helper/d2d-trace-helper.h
     core/helper/d2d-network.h
-    core/helper/d2d-text.h
     core/helper/d2d-position-trace-writer.h
     core/helper/d2d-belief-trace-writer.h
 )

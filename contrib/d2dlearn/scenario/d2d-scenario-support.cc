@@ -812,7 +812,7 @@ D2dScenarioSupport::ToSeconds(Time t)
 std::string
 D2dScenarioSupport::FirstLine(const std::string& text)
 {
-    return D2dMatrixCsv::Excerpt(text.substr(0, text.find('\n')), 300);
+    return D2dMatrixCsv::Excerpt(D2dText::FirstLine(text), 300);
 }
 
 void

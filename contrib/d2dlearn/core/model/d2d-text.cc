@@ -18,4 +18,10 @@ D2dText::OrList(const std::vector<std::string>& names)
     return list;
 }
 
+std::string
+D2dText::FirstLine(const std::string& text)
+{
+    return text.substr(0, text.find('\n'));
+}
+
 } // namespace ns3

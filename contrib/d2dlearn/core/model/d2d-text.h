@@ -13,9 +13,9 @@ namespace ns3
 
 /**
  * \ingroup d2dlearn
- * \brief How d2dlearn's messages write a list of accepted values: one rule for the helpers'
- * errors (e.g. D2dProtocolRegistry's unknown name), the scenario layer's one-line input
- * errors and --PrintHelp.
+ * \brief How d2dlearn's messages write text: a list of accepted values (one rule for the
+ * helpers' errors, e.g. D2dProtocolRegistry's unknown name, the scenario layer's one-line
+ * input errors and --PrintHelp), and the first line of a longer message they quote.
  */
 class D2dText
 {
@@ -25,6 +25,12 @@ class D2dText
      * \return "a, b or c" (one name alone; "" for none)
      */
     static std::string OrList(const std::vector<std::string>& names);
+
+    /**
+     * \param text e.g. an exception's what(), which LibTorch makes several lines long
+     * \return text up to its first newline, without it (all of text if it has none)
+     */
+    static std::string FirstLine(const std::string& text);
 };
 
 } // namespace ns3

@@ -7,6 +7,7 @@
 #include "d2d-flop-counter.h"
 
 #include "ns3/d2d-dataset.h"
+#include "ns3/d2d-text.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <fmt/format.h>
@@ -16,17 +17,6 @@
 
 namespace ns3
 {
-
-namespace
-{
-/** \return the first line of a (LibTorch) error message \param what the message */
-std::string
-FirstLine(const std::string& what)
-{
-    const auto end = what.find('\n');
-    return what.substr(0, end);
-}
-} // namespace
 
 D2dScriptModel::D2dScriptModel(std::string path, torch::jit::Module module)
     : m_path(std::move(path)),
@@ -60,7 +50,8 @@ D2dScriptModel::Load(const std::string& path)
     catch (const std::exception& e)
     {
         loaded.erase(path);
-        throw std::invalid_argument(name + "not a TorchScript archive (" + FirstLine(e.what()) +
+        throw std::invalid_argument(name + "not a TorchScript archive (" +
+                                    D2dText::FirstLine(e.what()) +
                                     "; accepted: torch.jit.script(model).save(PATH))");
     }
     if (!module.find_method("forward"))
@@ -259,7 +250,7 @@ D2dScriptModel::CheckData(const std::vector<int64_t>& inputShape, int64_t output
         {
             throw std::invalid_argument(name + "forward fails on the data's samples of " +
                                         D2dDataset::ShapeText(inputShape) + " (" +
-                                        FirstLine(e.what()) + ")");
+                                        D2dText::FirstLine(e.what()) + ")");
         }
         fit.forwardFlops = 2.0 * counter.GetMultiplyAdds();
         for (const auto& [op, macs] : counter.GetByOperator())
