@@ -124,6 +124,7 @@ PURE_RULES = {
     "learning/discovery/d2d-label-propagation",
     "learning/discovery/d2d-gaussian-clusters",
     "learning/discovery/d2d-agreement-cache",
+    "learning/discovery/d2d-squared-distance",
 }
 
 # LibTorch: libd2dlearn-learning links it privately, so only the sources of learning/ may

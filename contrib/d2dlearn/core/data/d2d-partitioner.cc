@@ -4,6 +4,7 @@
  */
 #include "d2d-partitioner.h"
 
+#include "d2d-data-errors.h"
 #include "d2d-data-rng.h"
 
 #include "ns3/log.h"
@@ -22,20 +23,6 @@ NS_LOG_COMPONENT_DEFINE("D2dPartitioner");
 namespace
 {
 
-[[noreturn]] void
-BadPartition(const std::string& param, const std::string& what)
-{
-    throw std::invalid_argument(param + ": " + what);
-}
-
-std::string
-PartitionNum(double x)
-{
-    std::ostringstream os;
-    os << x;
-    return os.str();
-}
-
 /** \return the pool, ascending (all samples if null), checked */
 std::vector<std::size_t>
 GetPool(const D2dDataset& data, const std::vector<std::size_t>* pool)
@@ -52,15 +39,15 @@ GetPool(const D2dDataset& data, const std::vector<std::size_t>* pool)
     std::sort(p.begin(), p.end());
     if (std::adjacent_find(p.begin(), p.end()) != p.end())
     {
-        BadPartition("pool",
-                     "holds an index twice (accepted: distinct indices < " + std::to_string(n) +
-                         ")");
+        D2dDataErrors::Refuse("pool",
+                              "holds an index twice (accepted: distinct indices < " +
+                                  std::to_string(n) + ")");
     }
     if (!p.empty() && p.back() >= n)
     {
-        BadPartition("pool",
-                     "index " + std::to_string(p.back()) + " outside the accepted range [0, " +
-                         std::to_string(n) + ")");
+        D2dDataErrors::Refuse("pool",
+                              "index " + std::to_string(p.back()) +
+                                  " outside the accepted range [0, " + std::to_string(n) + ")");
     }
     return p;
 }
@@ -70,9 +57,9 @@ CheckDevices(uint32_t nDevices, std::size_t poolSize)
 {
     if (nDevices == 0 || nDevices > poolSize)
     {
-        BadPartition("nDevices",
-                     std::to_string(nDevices) + " is outside the accepted range [1, " +
-                         std::to_string(poolSize) + "] (1 .. samples available)");
+        D2dDataErrors::Refuse("nDevices",
+                              std::to_string(nDevices) + " is outside the accepted range [1, " +
+                                  std::to_string(poolSize) + "] (1 .. samples available)");
     }
 }
 
@@ -81,7 +68,7 @@ CheckClassification(const D2dDataset& data, const std::string& what)
 {
     if (data.numClasses == 0)
     {
-        BadPartition("data", what + " needs a classification data set (numClasses > 0)");
+        D2dDataErrors::Refuse("data", what + " needs a classification data set (numClasses > 0)");
     }
 }
 
@@ -160,23 +147,26 @@ CheckedProportions(const std::vector<double>& proportions, uint32_t k)
     }
     if (prop.size() != k)
     {
-        BadPartition("proportions",
-                     "has " + std::to_string(prop.size()) + " values; accepted: k = " +
-                         std::to_string(k) + " values in [0, 1] summing to 1, or none");
+        D2dDataErrors::Refuse("proportions",
+                              "has " + std::to_string(prop.size()) + " values; accepted: k = " +
+                                  std::to_string(k) + " values in [0, 1] summing to 1, or none");
     }
     double sum = 0;
     for (double x : prop)
     {
         if (!(x >= 0 && x <= 1))
         {
-            BadPartition("proportions", PartitionNum(x) + " is outside the accepted range [0, 1]");
+            D2dDataErrors::Refuse("proportions",
+                                  D2dDataErrors::Number(x) +
+                                      " is outside the accepted range [0, 1]");
         }
         sum += x;
     }
     if (std::fabs(sum - 1.0) > 1e-6)
     {
-        BadPartition("proportions",
-                     "sum to " + PartitionNum(sum) + "; accepted: a sum of 1 (within 1e-6)");
+        D2dDataErrors::Refuse("proportions",
+                              "sum to " + D2dDataErrors::Number(sum) +
+                                  "; accepted: a sum of 1 (within 1e-6)");
     }
     return prop;
 }
@@ -222,7 +212,9 @@ D2dPartitioner::Dirichlet(const D2dDataset& data,
     CheckClassification(data, "Dirichlet");
     if (!(alpha > 0) || !std::isfinite(alpha))
     {
-        BadPartition("alpha", PartitionNum(alpha) + " is outside the accepted range (0, inf)");
+        D2dDataErrors::Refuse("alpha",
+                              D2dDataErrors::Number(alpha) +
+                                  " is outside the accepted range (0, inf)");
     }
     auto p = GetPool(data, pool);
     CheckDevices(nDevices, p.size());
@@ -262,9 +254,9 @@ D2dPartitioner::LabelsPerDevice(const D2dDataset& data,
     const uint32_t nc = data.numClasses;
     if (k == 0 || k > nc)
     {
-        BadPartition("k",
-                     std::to_string(k) + " is outside the accepted range [1, " +
-                         std::to_string(nc) + "] (1 .. numClasses)");
+        D2dDataErrors::Refuse("k",
+                              std::to_string(k) + " is outside the accepted range [1, " +
+                                  std::to_string(nc) + "] (1 .. numClasses)");
     }
     const std::vector<double> prop = CheckedProportions(proportions, k);
     auto p = GetPool(data, pool);
@@ -280,10 +272,10 @@ D2dPartitioner::LabelsPerDevice(const D2dDataset& data,
     }
     if (present.size() < k)
     {
-        BadPartition("k",
-                     std::to_string(k) + " exceeds the " + std::to_string(present.size()) +
-                         " classes present in the pool; accepted range [1, " +
-                         std::to_string(present.size()) + "]");
+        D2dDataErrors::Refuse("k",
+                              std::to_string(k) + " exceeds the " + std::to_string(present.size()) +
+                                  " classes present in the pool; accepted range [1, " +
+                                  std::to_string(present.size()) + "]");
     }
     D2dDataRng rng(seed, D2dDataRng::LABELS_PER_DEVICE);
     for (auto& idx : byClass)
@@ -361,11 +353,11 @@ D2dPartitioner::LabelsPerDevice(const D2dDataset& data,
     }
     if (s == 0)
     {
-        BadPartition("nDevices",
-                     std::to_string(nDevices) + " devices with " + std::to_string(k) +
-                         " labels each cannot all get samples from this pool; accepted "
-                         "range [1, " +
-                         std::to_string(p.size()) + "] with enough samples per class");
+        D2dDataErrors::Refuse("nDevices",
+                              std::to_string(nDevices) + " devices with " + std::to_string(k) +
+                                  " labels each cannot all get samples from this pool; accepted "
+                                  "range [1, " +
+                                  std::to_string(p.size()) + "] with enough samples per class");
     }
     std::vector<std::size_t> taken(nc, 0);
     std::vector<D2dShard> shards(nDevices);
@@ -396,7 +388,9 @@ D2dPartitioner::QuantitySkew(const D2dDataset& data,
     NS_LOG_FUNCTION(nDevices << skew << seed);
     if (!(skew >= 0) || !std::isfinite(skew))
     {
-        BadPartition("skew", PartitionNum(skew) + " is outside the accepted range [0, inf)");
+        D2dDataErrors::Refuse("skew",
+                              D2dDataErrors::Number(skew) +
+                                  " is outside the accepted range [0, inf)");
     }
     auto p = GetPool(data, pool);
     CheckDevices(nDevices, p.size());
@@ -435,16 +429,18 @@ D2dPartitioner::FlipLabels(std::vector<D2dShard>& shards,
     NS_LOG_FUNCTION(devices.size() << numClasses << seed);
     if (numClasses < 2)
     {
-        BadPartition("numClasses",
-                     std::to_string(numClasses) + " is outside the accepted range [2, inf)");
+        D2dDataErrors::Refuse("numClasses",
+                              std::to_string(numClasses) +
+                                  " is outside the accepted range [2, inf)");
     }
     for (uint32_t d : devices)
     {
         if (d >= shards.size())
         {
-            BadPartition("devices",
-                         "device " + std::to_string(d) + " is outside the accepted range [0, " +
-                             std::to_string(shards.size()) + ")");
+            D2dDataErrors::Refuse("devices",
+                                  "device " + std::to_string(d) +
+                                      " is outside the accepted range [0, " +
+                                      std::to_string(shards.size()) + ")");
         }
     }
     for (uint32_t d : devices)
@@ -491,10 +487,10 @@ D2dPartitioner::FlipLabels(std::vector<D2dShard>& shards,
         {
             if (map.size() != numClasses)
             {
-                BadPartition("numClasses",
-                             std::to_string(numClasses) + " differs from device " +
-                                 std::to_string(d) + "'s label map size " +
-                                 std::to_string(map.size()));
+                D2dDataErrors::Refuse("numClasses",
+                                      std::to_string(numClasses) + " differs from device " +
+                                          std::to_string(d) + "'s label map size " +
+                                          std::to_string(map.size()));
             }
             for (auto& l : map)
             {
@@ -515,9 +511,9 @@ D2dPartitioner::HoldOut(const D2dDataset& data,
     auto p = GetPool(data, pool);
     if (m > p.size())
     {
-        BadPartition("m",
-                     std::to_string(m) + " is outside the accepted range [0, " +
-                         std::to_string(p.size()) + "] (0 .. samples available)");
+        D2dDataErrors::Refuse("m",
+                              std::to_string(m) + " is outside the accepted range [0, " +
+                                  std::to_string(p.size()) + "] (0 .. samples available)");
     }
     D2dDataRng rng(seed, D2dDataRng::HOLD_OUT);
     std::vector<std::size_t> held;

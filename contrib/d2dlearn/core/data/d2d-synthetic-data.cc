@@ -4,6 +4,7 @@
  */
 #include "d2d-synthetic-data.h"
 
+#include "d2d-data-errors.h"
 #include "d2d-data-rng.h"
 
 #include "ns3/log.h"
@@ -19,20 +20,6 @@ NS_LOG_COMPONENT_DEFINE("D2dSyntheticData");
 
 namespace
 {
-[[noreturn]] void
-Bad(const std::string& param, const std::string& what)
-{
-    throw std::invalid_argument(param + ": " + what);
-}
-
-std::string
-Num(double x)
-{
-    std::ostringstream os;
-    os << x;
-    return os.str();
-}
-
 /** f(x) = sum_k c_k x^k (Horner). */
 double
 Poly(const std::vector<double>& c, double x)
@@ -62,20 +49,23 @@ D2dSyntheticData::GaussianMixture(const std::vector<std::vector<double>>& means,
     NS_LOG_FUNCTION(means.size() << sd << n << seed);
     if (means.empty() || means[0].empty())
     {
-        Bad("means", "needs at least one class mean of dimension >= 1");
+        D2dDataErrors::Refuse("means", "needs at least one class mean of dimension >= 1");
     }
     const std::size_t d = means[0].size();
     for (const auto& m : means)
     {
         if (m.size() != d)
         {
-            Bad("means",
-                "all class means must have the same dimension (" + std::to_string(d) + ")");
+            D2dDataErrors::Refuse("means",
+                                  "all class means must have the same dimension (" +
+                                      std::to_string(d) + ")");
         }
     }
     if (!(sd > 0) || !std::isfinite(sd))
     {
-        Bad("sd", Num(sd) + " is outside the accepted range (0, inf)");
+        D2dDataErrors::Refuse("sd",
+                              D2dDataErrors::Number(sd) +
+                                  " is outside the accepted range (0, inf)");
     }
     std::vector<double> w = classWeights;
     if (w.empty())
@@ -87,15 +77,15 @@ D2dSyntheticData::GaussianMixture(const std::vector<std::vector<double>>& means,
     {
         if (!(x >= 0) || !std::isfinite(x))
         {
-            Bad("classWeights", "each weight must be in [0, inf)");
+            D2dDataErrors::Refuse("classWeights", "each weight must be in [0, inf)");
         }
         wsum += x;
     }
     if (w.size() != means.size() || wsum <= 0)
     {
-        Bad("classWeights",
-            "needs one weight per class (" + std::to_string(means.size()) +
-                ") with a positive sum, or none");
+        D2dDataErrors::Refuse("classWeights",
+                              "needs one weight per class (" + std::to_string(means.size()) +
+                                  ") with a positive sum, or none");
     }
     D2dDataRng rng(seed, D2dDataRng::GAUSSIAN_MIXTURE);
     auto counts = D2dApportion(w, n);
@@ -128,11 +118,13 @@ D2dSyntheticData::FlipLabelFraction(const D2dDataset& data, double fraction, uin
 {
     if (data.numClasses < 2)
     {
-        Bad("data", "label noise needs a classification set with >= 2 classes");
+        D2dDataErrors::Refuse("data", "label noise needs a classification set with >= 2 classes");
     }
     if (!(fraction >= 0 && fraction <= 1))
     {
-        Bad("fraction", Num(fraction) + " is outside the accepted range [0, 1]");
+        D2dDataErrors::Refuse("fraction",
+                              D2dDataErrors::Number(fraction) +
+                                  " is outside the accepted range [0, 1]");
     }
     auto out = data.Subset([&data] {
         std::vector<std::size_t> all(data.Size());
@@ -179,15 +171,19 @@ D2dSyntheticData::PolynomialRegression(const std::vector<double>& coefficients,
     NS_LOG_FUNCTION(xMean << xSd << noiseSd << n << seed);
     if (coefficients.empty())
     {
-        Bad("coefficients", "needs at least one coefficient");
+        D2dDataErrors::Refuse("coefficients", "needs at least one coefficient");
     }
     if (!(xSd >= 0) || !std::isfinite(xSd))
     {
-        Bad("xSd", Num(xSd) + " is outside the accepted range [0, inf)");
+        D2dDataErrors::Refuse("xSd",
+                              D2dDataErrors::Number(xSd) +
+                                  " is outside the accepted range [0, inf)");
     }
     if (!(noiseSd >= 0) || !std::isfinite(noiseSd))
     {
-        Bad("noiseSd", Num(noiseSd) + " is outside the accepted range [0, inf)");
+        D2dDataErrors::Refuse("noiseSd",
+                              D2dDataErrors::Number(noiseSd) +
+                                  " is outside the accepted range [0, inf)");
     }
     D2dDataRng rng(seed, D2dDataRng::POLYNOMIAL);
     auto ds = std::make_shared<D2dDataset>();
@@ -214,15 +210,17 @@ D2dSyntheticData::PolynomialGrid(const std::vector<double>& coefficients,
 {
     if (coefficients.empty())
     {
-        Bad("coefficients", "needs at least one coefficient");
+        D2dDataErrors::Refuse("coefficients", "needs at least one coefficient");
     }
     if (!(hi >= lo) || !std::isfinite(lo) || !std::isfinite(hi))
     {
-        Bad("hi", Num(hi) + " must be finite and >= lo (" + Num(lo) + ")");
+        D2dDataErrors::Refuse("hi",
+                              D2dDataErrors::Number(hi) + " must be finite and >= lo (" +
+                                  D2dDataErrors::Number(lo) + ")");
     }
     if (n == 0)
     {
-        Bad("n", "0 is outside the accepted range [1, inf)");
+        D2dDataErrors::Refuse("n", "0 is outside the accepted range [1, inf)");
     }
     auto ds = std::make_shared<D2dDataset>();
     ds->name = "polynomial-grid";
@@ -256,23 +254,26 @@ LinearImpl(const std::vector<double>& theta,
 {
     if (theta.size() < 2)
     {
-        Bad("theta", "needs the intercept and at least one slope (size >= 2)");
+        D2dDataErrors::Refuse("theta", "needs the intercept and at least one slope (size >= 2)");
     }
     const std::size_t d = theta.size() - 1;
     if (xLow.size() != d || xHigh.size() != d)
     {
-        Bad("xLow", "xLow and xHigh need " + std::to_string(d) + " bounds each");
+        D2dDataErrors::Refuse("xLow", "xLow and xHigh need " + std::to_string(d) + " bounds each");
     }
     for (std::size_t k = 0; k < d; ++k)
     {
         if (!(xHigh[k] >= xLow[k]) || !std::isfinite(xLow[k]) || !std::isfinite(xHigh[k]))
         {
-            Bad("xHigh", "bound " + std::to_string(k) + " must be finite and >= xLow");
+            D2dDataErrors::Refuse("xHigh",
+                                  "bound " + std::to_string(k) + " must be finite and >= xLow");
         }
     }
     if (!(noiseSd >= 0) || !std::isfinite(noiseSd))
     {
-        Bad("noiseSd", Num(noiseSd) + " is outside the accepted range [0, inf)");
+        D2dDataErrors::Refuse("noiseSd",
+                              D2dDataErrors::Number(noiseSd) +
+                                  " is outside the accepted range [0, inf)");
     }
     D2dDataRng rng(seed, D2dDataRng::LINEAR, sub);
     auto ds = std::make_shared<D2dDataset>();
@@ -328,7 +329,8 @@ D2dSyntheticData::Example1(int user, std::size_t n, uint64_t seed)
         ds->name = "linear-test";
         break;
     default:
-        Bad("user", std::to_string(user) + " is not one of 0 (A), 1 (B), -1 (test)");
+        D2dDataErrors::Refuse("user",
+                              std::to_string(user) + " is not one of 0 (A), 1 (B), -1 (test)");
     }
     return ds;
 }

@@ -6,6 +6,7 @@
 #include "d2d-gaussian-clusters.h"
 
 #include "d2d-agreement-cache.h"
+#include "d2d-squared-distance.h"
 
 #include "ns3/d2d-data-rng.h"
 
@@ -20,18 +21,6 @@ namespace
 {
 /** Purpose constant of the k-means++ seeding stream (D2dDataRng). */
 constexpr uint32_t KMEANS_SEEDING = 0x47440002;
-
-double
-ClusterSquaredDistance(const double* a, const double* b, std::size_t d)
-{
-    double s = 0;
-    for (std::size_t c = 0; c < d; ++c)
-    {
-        const double e = a[c] - b[c];
-        s += e * e;
-    }
-    return s;
-}
 } // namespace
 
 uint32_t
@@ -44,7 +33,7 @@ D2dGaussianClusters::Nearest(const double* point,
     double bestD = std::numeric_limits<double>::infinity();
     for (std::size_t c = 0; c < k; ++c)
     {
-        const double dist = ClusterSquaredDistance(point, &centroids[c * d], d);
+        const double dist = D2dSquaredDistance::Of(point, &centroids[c * d], d);
         if (dist < bestD)
         {
             bestD = dist;
@@ -77,7 +66,7 @@ D2dGaussianClusters::KMeans(const std::vector<double>& x,
     std::vector<double> nearest(n);
     for (std::size_t p = 0; p < n; ++p)
     {
-        nearest[p] = ClusterSquaredDistance(&x[p * d], &x[first * d], d);
+        nearest[p] = D2dSquaredDistance::Of(&x[p * d], &x[first * d], d);
     }
     for (uint32_t c = 1; c < k; ++c)
     {
@@ -109,7 +98,7 @@ D2dGaussianClusters::KMeans(const std::vector<double>& x,
         res.centroids.insert(res.centroids.end(), &x[pick * d], &x[pick * d] + d);
         for (std::size_t p = 0; p < n; ++p)
         {
-            nearest[p] = std::min(nearest[p], ClusterSquaredDistance(&x[p * d], &x[pick * d], d));
+            nearest[p] = std::min(nearest[p], D2dSquaredDistance::Of(&x[p * d], &x[pick * d], d));
         }
     }
     // Lloyd's iterations.
@@ -243,7 +232,7 @@ D2dGaussianClusters::AllotShares(const std::vector<double>& receiver,
     {
         for (std::size_t m = 0; m < li; ++m)
         {
-            share[l] += std::sqrt(ClusterSquaredDistance(&receiver[m * d], &transmitter[l * d], d));
+            share[l] += std::sqrt(D2dSquaredDistance::Of(&receiver[m * d], &transmitter[l * d], d));
         }
         total += share[l];
     }

@@ -5,6 +5,8 @@
 
 #include "d2d-label-propagation.h"
 
+#include "d2d-squared-distance.h"
+
 #include "ns3/d2d-data-rng.h"
 
 #include <algorithm>
@@ -22,18 +24,6 @@ namespace
 {
 /** Purpose constant of the labelled-point draw (D2dDataRng). */
 constexpr uint32_t LABELLED_DRAW = 0x47440001;
-
-double
-SquaredDistance(const double* a, const double* b, std::size_t dims)
-{
-    double s = 0;
-    for (std::size_t c = 0; c < dims; ++c)
-    {
-        const double d = a[c] - b[c];
-        s += d * d;
-    }
-    return s;
-}
 } // namespace
 
 std::vector<std::vector<uint32_t>>
@@ -61,7 +51,7 @@ D2dLabelPropagation::KnnGraph(const std::vector<double>& x,
         {
             if (j != i)
             {
-                dist.emplace_back(SquaredDistance(&x[i * dims], &x[j * dims], dims),
+                dist.emplace_back(D2dSquaredDistance::Of(&x[i * dims], &x[j * dims], dims),
                                   static_cast<uint32_t>(j));
             }
         }
@@ -192,7 +182,7 @@ D2dLabelPropagation::Propagate(const std::vector<double>& x,
         double bestD = std::numeric_limits<double>::infinity();
         for (std::size_t j : labelledPoints)
         {
-            const double dd = SquaredDistance(&x[i * dims], &x[j * dims], dims);
+            const double dd = D2dSquaredDistance::Of(&x[i * dims], &x[j * dims], dims);
             if (dd < bestD)
             {
                 bestD = dd;
