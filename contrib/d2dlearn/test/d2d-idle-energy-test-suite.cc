@@ -96,17 +96,6 @@ SupplyVoltageV(Ptr<Node> node)
     return node->GetObject<EnergySourceContainer>()->Get(0)->GetSupplyVoltage();
 }
 
-/** \return a new empty folder under the system's temporary folder */
-std::string
-MakeTempDir(const std::string& name)
-{
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / ("d2d-" + name + "-XXXXXX")).string();
-    const char* dir = mkdtemp(pattern.data());
-    NS_ABORT_MSG_IF(!dir, "mkdtemp " << pattern);
-    return dir;
-}
-
 void
 DoTurnOff(Ptr<D2dRadio> radio)
 {
@@ -145,7 +134,7 @@ class D2dIdleBackendsTestCase : public TestCase
     EnergyTable RunIdle(const std::string& backend, std::vector<double>* voltsV)
     {
         DestroyAtExit guard{true};
-        const std::string dir = MakeTempDir("idle-" + backend);
+        const std::string dir = TestTempDir("idle-" + backend);
         EnergyTable table;
         {
             D2dScenarioSupport support("idle-energy-test", true);

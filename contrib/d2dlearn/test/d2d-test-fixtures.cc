@@ -182,18 +182,6 @@ TestModelsNow(const std::vector<Ptr<D2dLearner>>& learners)
 }
 
 std::string
-TestTempDir(const std::string& name)
-{
-    const std::string pattern =
-        (std::filesystem::temp_directory_path() / ("d2d-" + name + "-XXXXXX")).string();
-    std::vector<char> buf(pattern.begin(), pattern.end());
-    buf.push_back('\0');
-    const char* dir = mkdtemp(buf.data());
-    NS_ABORT_MSG_IF(!dir, "mkdtemp " << pattern);
-    return dir;
-}
-
-std::string
 ReadTextFile(const std::string& path)
 {
     std::ifstream in(path);

@@ -12,6 +12,7 @@
 #define D2D_TEST_FIXTURES_H
 
 #include "d2d-test-eq18.h"
+#include "d2d-test-simulation.h"
 
 #include "ns3/d2d-channel.h"
 #include "ns3/d2d-dataset.h"
@@ -171,13 +172,6 @@ D2dTestLearners MakeTestLearners(const NodeContainer& nodes,
  * \return each learner's parameters now, empty for a learner still training
  */
 std::vector<std::vector<float>> TestModelsNow(const std::vector<Ptr<D2dLearner>>& learners);
-
-/**
- * \brief A fresh, empty, uniquely named folder in the system's temporary directory.
- * \param name part of the folder's name ("d2d-<name>-XXXXXX")
- * \return its path
- */
-std::string TestTempDir(const std::string& name);
 
 /**
  * \param path a file

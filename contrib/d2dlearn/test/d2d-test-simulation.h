@@ -5,6 +5,7 @@
 #ifndef D2D_TEST_SIMULATION_H
 #define D2D_TEST_SIMULATION_H
 
+#include "ns3/abort.h"
 #include "ns3/config.h"
 #include "ns3/constant-position-mobility-model.h"
 #include "ns3/d2d-delivery.h"
@@ -18,6 +19,9 @@
 #include "ns3/vector.h"
 
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -114,6 +118,21 @@ SendTestMessage(Ptr<D2dRadio> radio, uint64_t bytes, uint32_t dst, std::vector<u
     {
         ids->push_back(id);
     }
+}
+
+/**
+ * \brief A fresh, empty, uniquely named folder in the system's temporary directory.
+ * \param name part of the folder's name ("d2d-<name>-XXXXXX")
+ * \return its path
+ */
+inline std::string
+TestTempDir(const std::string& name)
+{
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / ("d2d-" + name + "-XXXXXX")).string();
+    const char* dir = mkdtemp(pattern.data());
+    NS_ABORT_MSG_IF(!dir, "mkdtemp " << pattern);
+    return dir;
 }
 
 } // namespace ns3
