@@ -543,6 +543,12 @@ D2dFlProtocol::StartLiveJobs(const D2dTrainTask& task,
                              const std::function<void(uint32_t, D2dTrainTask&)>& adjust)
 {
     std::set<uint32_t> started;
+    // A device beyond m_dead is live, as in LiveDevices(): a protocol that does not track
+    // batteries need not size it; a refusal below marks the device there.
+    if (m_dead.size() < GetNDevices())
+    {
+        m_dead.resize(GetNDevices(), false);
+    }
     for (uint32_t i = 0; i < GetNDevices(); ++i)
     {
         if (m_dead[i] || m_learners[i]->IsTraining())
