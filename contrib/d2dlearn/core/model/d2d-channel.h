@@ -345,14 +345,55 @@ class D2dChannel : public D2dLinkQuality
     /** \return a binomial draw */
     uint64_t Binomial(uint64_t n, double p);
 
+    /**
+     * \brief The transmission's start reaches a receiver (one propagation delay after it
+     * started): the radio begins the reception, or the receiver fails ("receiver_off",
+     * "rx_busy", "half_duplex").
+     * \param tx the transmission
+     * \param k the receiver's position in tx's receivers
+     */
     void RxStart(Ptr<Transmission> tx, std::size_t k);
+    /**
+     * \brief The transmission's end reaches a receiver: end its reception, report its
+     * outcome and, if delivered, hand the (possibly partial) message to its radio.
+     * \param tx the transmission
+     * \param k the receiver's position in tx's receivers
+     */
     void RxEnd(Ptr<Transmission> tx, std::size_t k);
+    /**
+     * \brief The sender finished the transmission: free its sub-channels, fire the
+     * Transmission trace, schedule each receiver's RxEnd, and report the send-done (reliable
+     * mode: via ReliableAck) before the sender's next transmission may start.
+     * \param tx the transmission
+     */
     void TxEnd(Ptr<Transmission> tx);
+    /**
+     * \brief Per-fragment path: a fragment left the sender; draw its loss at each receiver
+     * (eq. (18) of Wagle et al. 2025), then send the next fragment, start the next ARQ round
+     * (reliable mode) or end the transmission.
+     * \param tx the transmission
+     */
     void FragmentSent(Ptr<Transmission> tx);
+    /**
+     * \brief Per-fragment path: a fragment that was not lost reached a receiver; count it.
+     * \param tx the transmission
+     * \param k the receiver's position in tx's receivers
+     */
     void FragmentArrived(Ptr<Transmission> tx, std::size_t k);
+    /**
+     * \brief Per-fragment path: schedule FragmentSent at the end of the airtime of the
+     * current round's next fragment.
+     * \param tx the transmission
+     */
     void SendNextFragment(Ptr<Transmission> tx);
     /** \brief Fast path, reliable mode: draw airtime, retransmissions and losses. */
     void DrawReliableOutcome(Ptr<Transmission> tx);
+    /**
+     * \brief Reliable mode: the last acknowledgement reached the sender (two propagation
+     * delays after TxEnd): report the send-done, successful if every receiver got the
+     * message and no named receiver was out of range.
+     * \param tx the transmission
+     */
     void ReliableAck(Ptr<Transmission> tx);
     /** \brief Cancel a transmission's pending events and drop their ids. */
     void CancelEvents(Ptr<Transmission> tx);
@@ -367,39 +408,42 @@ class D2dChannel : public D2dLinkQuality
     /** \brief Fill and report one record. */
     void Report(Ptr<Transmission> tx, Receiver& r, bool delivered, const std::string& reason);
 
-    double m_spectralEfficiency;
-    double m_bandwidthHz;
-    double m_noisePowerW;
-    uint32_t m_mtuBytes;
-    uint32_t m_headerBytes;
-    uint32_t m_maxRetransmissions;
-    bool m_fastPath;
-    double m_fixedDistanceM;
-    double m_rxSensitivityW;
-    double m_rangeM;
-    D2dChannelAccess::Policy m_policy;
-    Ptr<D2dChannelAccess> m_access;
-    uint32_t m_subChannels;      //!< K, sub-channels of the band (0: unlimited)
-    uint32_t m_perTransmission;  //!< sub-channels one transmission occupies
-    bool m_interference;         //!< co-channel interference in eq. (18)
-    D2dSpectrum::Reuse m_reuse;  //!< which transmissions share a sub-channel
-    double m_reuseDistanceM;     //!< Hearing reuse: distance, m (0: hearing alone)
-    Ptr<D2dSpectrum> m_spectrum; //!< the band (made on first use)
+    double m_spectralEfficiency;       //!< rate of transmission r of eq. (18) (bit/s/Hz)
+    double m_bandwidthHz;              //!< channel bandwidth (Hz); link rate r x this (bit/s)
+    double m_noisePowerW;              //!< noise power sigma^2 of eq. (18) (W)
+    uint32_t m_mtuBytes;               //!< fragment payload size (bytes)
+    uint32_t m_headerBytes;            //!< per-fragment header sent on the air (bytes)
+    uint32_t m_maxRetransmissions;     //!< reliable mode: retransmissions allowed per fragment
+    bool m_fastPath;                   //!< draw counts per message, not every fragment
+    double m_fixedDistanceM;           //!< length of every link (m); 0: from the positions
+    double m_rxSensitivityW;           //!< links with RSS at or below this are not heard (W)
+    double m_rangeM;                   //!< hearing range (m); 0: no limit
+    D2dChannelAccess::Policy m_policy; //!< AccessPolicy: IMMEDIATE or SCHEDULED
+    Ptr<D2dChannelAccess> m_access;    //!< channel access with m_policy (made on first use)
+    uint32_t m_subChannels;            //!< K, sub-channels of the band (0: unlimited)
+    uint32_t m_perTransmission;        //!< sub-channels one transmission occupies
+    bool m_interference;               //!< co-channel interference in eq. (18)
+    D2dSpectrum::Reuse m_reuse;        //!< which transmissions share a sub-channel
+    double m_reuseDistanceM;           //!< Hearing reuse: distance, m (0: hearing alone)
+    Ptr<D2dSpectrum> m_spectrum;       //!< the band (made on first use)
     /** RangeM without positions: the reference propagation model (made on first use) */
     mutable Ptr<PropagationRssModel> m_rangeReference;
     mutable std::map<double, double> m_rangeThresholds; //!< by transmit power (dBm)
     NeighbourCache m_neighbourCache;                    //!< who hears whom, as far as it is known
-    bool m_releaseScheduled{false};
+    bool m_releaseScheduled{false}; //!< DisposeAtDestroy is scheduled (by the first Attach)
     std::map<uint64_t, Ptr<Transmission>> m_live;           //!< transmissions with open outcomes
     std::set<std::pair<uint32_t, uint64_t>> m_liveBySender; //!< (sender, msgId) of m_live
-    Ptr<D2dRssModel> m_rss;
-    Ptr<PropagationDelayModel> m_delay;
-    Ptr<D2dMessageRegistry> m_registry;
-    Ptr<UniformRandomVariable> m_uniform;
+    Ptr<D2dRssModel> m_rss;                                 //!< the RSS model W_ij (RssModel)
+    Ptr<PropagationDelayModel> m_delay;                     //!< the propagation delay model
+    Ptr<D2dMessageRegistry> m_registry;                     //!< allocates network-wide message ids
+    Ptr<UniformRandomVariable> m_uniform;                   //!< U(0,1) for loss and binomial draws
+    /** FixedDistanceM > 0: the position of every link's transmitter (the origin) */
     Ptr<MobilityModel> m_fixedA;
+    /** FixedDistanceM > 0: the position of every link's receiver (FixedDistanceM along x) */
     Ptr<MobilityModel> m_fixedB;
     std::vector<Ptr<D2dRadio>> m_radios;      //!< by index
     std::vector<Ptr<Transmission>> m_current; //!< ongoing transmission by sender index
+    /** A transmission ended at the sender: (msgId, sender, fragment transmissions, airtime). */
     TracedCallback<uint64_t, uint32_t, uint64_t, Time> m_transmissionTrace;
 };
 

@@ -71,10 +71,10 @@ class D2dMessage : public SimpleRefCount<D2dMessage>
     }
 
   private:
-    std::string m_kind;
-    uint64_t m_sizeBytes;
-    std::shared_ptr<const D2dPayload> m_payload;
-    uint64_t m_items;
+    std::string m_kind;                          //!< kind, e.g. "model_update" (messages.csv)
+    uint64_t m_sizeBytes;                        //!< size on the air (bytes, > 0)
+    std::shared_ptr<const D2dPayload> m_payload; //!< shared immutable content (may be null)
+    uint64_t m_items;                            //!< independent items carried (0: not itemised)
 };
 
 } // namespace ns3

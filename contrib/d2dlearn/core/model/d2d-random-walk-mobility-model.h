@@ -83,9 +83,28 @@ class D2dRandomWalkMobilityModel : public MobilityModel
     void DoInitialize() override;
     /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
+    /**
+     * \brief The current position: the leg's straight-line position folded into m_bounds.
+     * \return the position now (m)
+     */
     Vector DoGetPosition() const override;
+    /**
+     * \brief Move the device: it stands still there and, once initialised, starts a new leg
+     * now (fires CourseChange).
+     * \param position the new position (m)
+     */
     void DoSetPosition(const Vector& position) override;
+    /**
+     * \brief The current velocity: the leg's, each component's sign flipped after an odd
+     * number of reflections (z is 0).
+     * \return the velocity now (m/s)
+     */
     Vector DoGetVelocity() const override;
+    /**
+     * \brief Assign streams to the Speed (stream) and Direction (stream + 1) variables.
+     * \param stream the first stream index
+     * \return the number of streams used (2)
+     */
     int64_t DoAssignStreams(int64_t stream) override;
 
     /** \brief Start a leg where the device is: draw direction and speed, schedule the next. */

@@ -201,12 +201,12 @@ class D2dTransport : public Object
                     const std::vector<uint32_t>& receivers,
                     D2dDeliveryMode mode);
 
-    uint32_t m_index{0};
-    Ptr<Node> m_node;
-    bool m_off{false};
+    uint32_t m_index{0}; //!< device index: trace id and destination address of this device
+    Ptr<Node> m_node;    //!< the node this transport belongs to
+    bool m_off{false};   //!< switched off for good by TurnOff() (battery depleted)
     /** Receive handlers and the kind each takes ("" = every kind), in registration order. */
     std::vector<std::pair<std::string, ReceiveCallback>> m_receiveHandlers;
-    std::vector<SendDoneCallback> m_sendDoneHandlers;
+    std::vector<SendDoneCallback> m_sendDoneHandlers; //!< send-done handlers, in registration order
     /** One (message, receiver) outcome: a row of messages.csv. */
     TracedCallback<const D2dDeliveryRecord&> m_deliveryTrace;
     /** Message handed to the backend: (msgId, message, dst). */

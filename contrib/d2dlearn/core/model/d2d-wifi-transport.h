@@ -197,11 +197,11 @@ class D2dWifiNetwork : public Object
     void DoDispose() override;
 
   private:
-    Ptr<D2dMessageRegistry> m_registry;
-    std::vector<Ptr<D2dWifiTransport>> m_transports;
-    std::vector<Ipv4Address> m_addresses;
-    Ipv4Address m_broadcast;
-    std::map<uint64_t, Ptr<MessageState>> m_messages;
+    Ptr<D2dMessageRegistry> m_registry;               //!< message id -> message, shared by all
+    std::vector<Ptr<D2dWifiTransport>> m_transports;  //!< transports, by device index
+    std::vector<Ipv4Address> m_addresses;             //!< IPv4 addresses, by device index
+    Ipv4Address m_broadcast;                          //!< subnet-directed broadcast address
+    std::map<uint64_t, Ptr<MessageState>> m_messages; //!< message id -> state, while in flight
 };
 
 /**
@@ -347,6 +347,7 @@ class D2dWifiTransport : public D2dTransport
     void DoReportUnfinished() override;
 
   private:
+    /** A message in flight, as the shared D2dWifiNetwork keeps it. */
     using MessageState = D2dWifiNetwork::MessageState;
 
     /** \brief One attempt of one message waiting to be handed to the socket. */
@@ -453,26 +454,30 @@ class D2dWifiTransport : public D2dTransport
     void MaybeRelease(Ptr<MessageState> state);
 
     // Attributes
-    uint16_t m_port;
-    uint32_t m_mtuBytes;
+    uint16_t m_port;     //!< UDP port of the socket, the same on every device (Port)
+    uint32_t m_mtuBytes; //!< payload bytes per fragment (bytes, MtuBytes)
+    /** Unreliable mode: a receiver delivers the fragments it has this long after the last one
+     * arrived (ReassemblyTimeout). */
     Time m_reassemblyTimeout;
+    /** Reliable mode: the message is retransmitted if no ACK came this long after the MAC
+     * finished with its last fragment (AckTimeout). */
     Time m_ackTimeout;
-    uint32_t m_maxRetransmissions;
-    uint32_t m_maxQueuedPackets;
-    Time m_groupJitter;
+    uint32_t m_maxRetransmissions; //!< reliable: end-to-end retransmissions before the send fails
+    uint32_t m_maxQueuedPackets;   //!< packets of this device kept in the MAC queue at most
+    Time m_groupJitter;            //!< a broadcast/multicast attempt waits U[0, this) (RFC 5148)
 
     Ptr<UniformRandomVariable> m_jitter; //!< the jitter of group attempts
     std::map<std::pair<uint64_t, uint32_t>, EventId> m_jitterEvents; //!< (msgId, attempt)
-    Ptr<D2dWifiNetwork> m_network;
-    Ptr<WifiNetDevice> m_device;
-    Ptr<WifiMacQueue> m_macQueue;
-    Ptr<Socket> m_socket;
-    std::list<TxItem> m_txQueue; //!< a list: an empty std::deque allocates ~600 bytes
-    EventId m_pumpEvent;
+    Ptr<D2dWifiNetwork> m_network; //!< state shared by the transports of the network
+    Ptr<WifiNetDevice> m_device;   //!< this node's 802.11 device (null: no pacing)
+    Ptr<WifiMacQueue> m_macQueue;  //!< the device's best-effort queue, watched for pacing
+    Ptr<Socket> m_socket;          //!< the UDP socket, bound to m_port by Start()
+    std::list<TxItem> m_txQueue;   //!< a list: an empty std::deque allocates ~600 bytes
+    EventId m_pumpEvent;           //!< the pending Pump() (SchedulePump schedules at most one)
     /** Packet uid of the last fragment of an attempt -> (msgId, attempt). */
     std::unordered_map<uint64_t, std::pair<uint64_t, uint32_t>> m_lastFragmentUids;
-    uint64_t m_nSent{0};
-    uint64_t m_nReceived{0};
+    uint64_t m_nSent{0};     //!< packets handed to the socket (fragments and ACKs)
+    uint64_t m_nReceived{0}; //!< packets read from the socket, ignored ones included
 };
 
 } // namespace ns3

@@ -291,51 +291,53 @@ class D2dCommitteeConsensus : public Object
     /** A score multicast of the open exchange. */
     struct ScoreSend
     {
-        uint32_t sender{0};
-        bool sendDone{false};
+        uint32_t sender{0};         //!< the member whose scores it carries
+        bool sendDone{false};       //!< its send-done was reported
         std::set<uint32_t> pending; //!< committee members whose outcome is not known
     };
 
     /** State of the open score exchange. */
     struct Exchange
     {
-        bool open{false};
-        bool ending{false}; //!< FinishExchange is scheduled
-        uint64_t serial{0};
-        uint32_t round{0};
-        std::vector<uint32_t> committee;
-        std::set<uint32_t> members;
-        std::map<uint64_t, ScoreSend> sends; //!< by message id
-        ScoreViews views;
-        uint32_t arrived{0};
-        uint32_t sent{0}; //!< score messages handed to a transport
-        Callback<void, const ScoreViews&> done;
-        EventId event;
+        bool open{false};                       //!< an exchange is open
+        bool ending{false};                     //!< FinishExchange is scheduled
+        uint64_t serial{0};                     //!< its serial (from m_serial)
+        uint32_t round{0};                      //!< round t
+        std::vector<uint32_t> committee;        //!< S_c^t, in the caller's order
+        std::set<uint32_t> members;             //!< the same members, for look-ups
+        std::map<uint64_t, ScoreSend> sends;    //!< by message id
+        ScoreViews views;                       //!< what each member holds so far
+        uint32_t arrived{0};                    //!< vectors that arrived complete (own excluded)
+        uint32_t sent{0};                       //!< score messages handed to a transport
+        Callback<void, const ScoreViews&> done; //!< called with the views at the end
+        EventId event;                          //!< the scheduled FinishExchange
     };
 
     /** State of the open vote. */
     struct VoteState
     {
-        bool open{false};
-        uint64_t serial{0};
-        uint32_t round{0};
-        std::string step;
-        std::vector<uint32_t> committee;
+        bool open{false};                //!< a vote is open
+        uint64_t serial{0};              //!< its serial (from m_serial)
+        uint32_t round{0};               //!< round t
+        std::string step;                //!< the operation's name ("aggregation", "election")
+        std::vector<uint32_t> committee; //!< S_c^t (C members)
+        /** member -> its proposed set S^k (members without a proposal are silent) */
         std::map<uint32_t, std::vector<uint32_t>> proposals;
-        ExecuteCallback execute;
-        Callback<void, const D2dCcpOutcome&> done;
-        uint32_t quorum{0};
-        uint32_t maxAttempts{0};
-        uint32_t attempt{0};
+        ExecuteCallback execute;                   //!< the operation
+        Callback<void, const D2dCcpOutcome&> done; //!< called once with the outcome
+        uint32_t quorum{0};       //!< matching replica replies needed, Quorum(C, mode)
+        uint32_t maxAttempts{0};  //!< attempts before the vote fails (MaxAttempts, <= C)
+        uint32_t attempt{0};      //!< current attempt (1-based)
         std::set<uint32_t> tried; //!< members that were primary
-        uint32_t primary{0};
-        Time attemptStart;
-        bool requestSent{false};
-        uint64_t digest{0}; //!< the primary's digest
+        uint32_t primary{0};      //!< the current attempt's primary p
+        Time attemptStart;        //!< when the current attempt began
+        bool requestSent{false};  //!< the primary's request was handed to its transport
+        uint64_t digest{0};       //!< the primary's digest
+        /** the primary's request of the current attempt (null until it leaves) */
         std::shared_ptr<const D2dCcpPayload> request;
         std::set<uint32_t> acted;   //!< replicas that received the request
         std::set<uint32_t> replies; //!< replicas whose matching reply arrived
-        EventId timer;
+        EventId timer;              //!< the attempt's expiry (RequestTimeout)
     };
 
     /** \brief End the exchange (an event of its own). \param serial exchange */
@@ -400,15 +402,17 @@ class D2dCommitteeConsensus : public Object
     /** \return true if a transport with that index exists */
     bool HasTransport(uint32_t index) const;
 
+    /** RequestTimeout: how long a primary waits for replies after its request was handed to
+     * its radio, or the committee for a primary that sends none (from the attempt's start) */
     Time m_requestTimeout;
-    uint32_t m_maxAttempts;
+    uint32_t m_maxAttempts; //!< MaxAttempts: primaries tried per vote (0: the committee size)
     int m_quorumMode{static_cast<int>(D2dQuorumMode::MAJORITY)}; //!< a D2dQuorumMode (EnumValue)
     std::vector<Ptr<D2dTransport>> m_transports;                 //!< by device index
-    D2dDeliveryMode m_mode{D2dDeliveryMode::UNRELIABLE};
-    Ptr<UniformRandomVariable> m_rng;
-    uint64_t m_serial{0}; //!< last vote / exchange serial
-    Exchange m_exchange;
-    VoteState m_vote;
+    D2dDeliveryMode m_mode{D2dDeliveryMode::UNRELIABLE}; //!< delivery mode of every CCP message
+    Ptr<UniformRandomVariable> m_rng;  //!< the committee's common seed: draws the primaries
+    uint64_t m_serial{0};              //!< last vote / exchange serial
+    Exchange m_exchange;               //!< the open (or last) score exchange
+    VoteState m_vote;                  //!< the open vote (reset when it ends)
     std::vector<EventId> m_doneEvents; //!< done() events not fired yet
     /** Step: (round, step, attempt, primary, replies, quorum, outcome) */
     TracedCallback<uint32_t,

@@ -215,8 +215,16 @@ class D2dGraphDiscovery : public Object, public D2dDiscoveryModes
         GLOBAL,
         DATA
     };
+    /** \brief Start edge round m_edge: trace the "before" histograms, add its policies (Graph
+     * rl) and run its first iteration (a baseline graph goes straight to the final one). */
     void StartEdge();
+    /** \brief Start an iteration: each device's transmitter (sampled from its policy, greedy in
+     * the final message passing; the fixed or baseline graph otherwise), then Phase::REQUEST. */
     void StartIteration();
+    /**
+     * \brief Send a phase's messages; with none pending, the phase is done at once.
+     * \param phase the phase to run (becomes m_phase)
+     */
     void RunPhase(Phase phase);
     /** \brief Each receiver's request to its transmitter (with the demand when the paradigm has no
      * offer phase, Alg. 2). */
@@ -242,19 +250,59 @@ class D2dGraphDiscovery : public Object, public D2dDiscoveryModes
     std::shared_ptr<D2dDiscoveryPayload> MakePayload(const D2dFractionalCounts& values) const;
     /** \return the delivery mode of the control messages (ControlReliable) */
     D2dDeliveryMode ControlMode() const;
+    /** \brief Every message of the phase has ended (and GuardTime passed): run the next phase,
+     * end the iteration, or settle the datapoint exchange. */
     void PhaseDone();
+    /** \brief Update each device's policy with R = r^L + gamma r^G (Graph rl), trace the
+     * iteration, and start the next one (at the next multiple of IterationPeriod if set). */
     void EndIteration();
+    /** \brief The exchange's messages have ended: record the edge round's graph, settle the
+     * datapoints received, trace "after" histograms, exclude the edges used, go on or finish. */
     void ApplyData();
+    /** \brief Mark the discovery finished and call the finished callback. */
     void Finish();
+    /**
+     * \brief The graph of a baseline (Graph none, gcn, uniform, closest, most-trusted), edges
+     * already used or into/out of a device that sits out excluded.
+     * \return the transmitter of each device (-1: none)
+     */
     std::vector<int64_t> BaselineGraph();
+    /**
+     * \brief Send a control message and count it as pending in the current phase.
+     * \param src the sender's device index
+     * \param dst the receivers' device indices
+     * \param kind the message kind ("gd_request", ...)
+     * \param bytes its size (bytes)
+     * \param payload its content
+     * \param mode its delivery mode
+     * \return the message id (0: the sender is off, nothing sent)
+     */
     uint64_t SendControl(uint32_t src,
                          const std::vector<uint32_t>& dst,
                          const std::string& kind,
                          uint64_t bytes,
                          std::shared_ptr<const D2dDiscoveryPayload> payload,
                          D2dDeliveryMode mode);
+    /**
+     * \brief A message reached a device: store what it carries in m_it (a datapoint message
+     * goes to m_exchange); stragglers of an earlier iteration and incomplete control
+     * messages are ignored.
+     * \param reception the reception
+     */
     void Receive(const D2dReception& reception);
+    /**
+     * \brief A send ended: once the phase's last pending message has ended, PhaseDone() after
+     * GuardTime.
+     * \param msgId the message
+     * \param dst its receiver (unused)
+     * \param success whether it was delivered (unused)
+     */
     void SendDone(uint64_t msgId, uint32_t dst, bool success);
+    /**
+     * \param rx receiver index i
+     * \param tx transmitter index j
+     * \return P_D(i, j) now, from the link quality (eq. (18) of Wagle et al. 2025)
+     */
     double DropProbability(uint32_t rx, uint32_t tx) const;
     /**
      * \brief Add the attributes of the RL policies (BufferSize to StateMode), stored in
@@ -312,25 +360,28 @@ class D2dGraphDiscovery : public Object, public D2dDiscoveryModes
     D2dDiscoveryPolicies m_rl;            //!< the RL policies and rewards, and their attributes
     D2dDatapointExchange m_exchange;      //!< the datapoint exchanges
 
-    std::vector<Ptr<D2dTransport>> m_transports;
-    Ptr<D2dLinkQuality> m_linkQuality;
-    Ptr<UniformRandomVariable> m_uniform;
-    Callback<void> m_finished;
-    uint32_t m_n{0};
+    std::vector<Ptr<D2dTransport>> m_transports; //!< device index -> its D2D transport
+    Ptr<D2dLinkQuality> m_linkQuality;           //!< P_D(i, j) and link states of the devices
+    Ptr<UniformRandomVariable> m_uniform;        //!< policy samples and the uniform baseline
+    Callback<void> m_finished;                   //!< called once when every edge round is done
+    uint32_t m_n{0};                             //!< N, number of devices
 
     // Run state.
-    std::vector<std::vector<int64_t>> m_graphs;
+    std::vector<std::vector<int64_t>> m_graphs; //!< [e][i]: device i's transmitter in round e
+    /** [i][j]: the edge j -> i may not be chosen (used in an earlier edge round, or i or j
+     * sits out) */
     std::vector<std::vector<bool>> m_excluded;
-    std::vector<int64_t> m_fixed;
+    std::vector<int64_t> m_fixed; //!< Graph = fixed: device i's transmitter (-1: none)
     std::vector<std::vector<double>> m_linkScores; //!< Graph = gcn
-    uint32_t m_edge{0};
-    uint32_t m_iteration{0};
-    bool m_final{false};
-    bool m_finishedFlag{false};
-    Phase m_phase{Phase::REQUEST};
-    std::set<uint64_t> m_pending;
+    uint32_t m_edge{0};                            //!< current edge round
+    uint32_t m_iteration{0};                       //!< current iteration of the edge round
+    bool m_final{false};                           //!< in the final message passing and exchange
+    bool m_finishedFlag{false};                    //!< every edge round is done (IsFinished)
+    Phase m_phase{Phase::REQUEST};                 //!< the phase running
+    std::set<uint64_t> m_pending;                  //!< ids of the phase's messages not ended yet
     D2dDiscoveryIteration m_it; //!< the iteration's selection, messages and rewards
 
+    /** One device's choice and rewards in one iteration (IterationTracedCallback). */
     TracedCallback<uint32_t,
                    uint32_t,
                    uint32_t,
@@ -342,9 +393,11 @@ class D2dGraphDiscovery : public Object, public D2dDiscoveryModes
                    double,
                    double>
         m_iterationTrace;
+    /** A device's partition counts before and after an edge round's exchange. */
     TracedCallback<const std::string&, uint32_t, uint32_t, const D2dFractionalCounts&>
         m_histogramTrace;
-    TracedCallback<const Link&> m_linkTrace;
+    TracedCallback<const Link&> m_linkTrace; //!< one datapoint exchange over an edge
+    /** An edge round's learning ended ("learned") or its datapoints moved ("exchanged"). */
     TracedCallback<uint32_t, const std::string&> m_stageTrace;
 };
 

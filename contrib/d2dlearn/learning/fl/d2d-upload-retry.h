@@ -73,16 +73,16 @@ class D2dUploadRetry
     /** An update on its way. */
     struct Upload
     {
-        Ptr<D2dTransport> transport; //!< the sender's
-        uint32_t round;              //!< the round it belongs to
-        uint32_t attempts;           //!< sent again so far
-        Ptr<const D2dMessage> message;
+        Ptr<D2dTransport> transport;   //!< the sender's
+        uint32_t round;                //!< the round it belongs to
+        uint32_t attempts;             //!< sent again so far
+        Ptr<const D2dMessage> message; //!< the update, sent again as it is on a retry
     };
 
     std::map<uint64_t, Upload> m_uploads; //!< by message id
-    uint32_t m_maxRetries{0};
-    uint32_t m_roundRetries{0};
-    uint64_t m_totalRetries{0};
+    uint32_t m_maxRetries{0};             //!< times one update may be sent again (0: no retry)
+    uint32_t m_roundRetries{0};           //!< retries since ResetRound() (upload_retries)
+    uint64_t m_totalRetries{0};           //!< retries in all rounds
 };
 
 } // namespace ns3
