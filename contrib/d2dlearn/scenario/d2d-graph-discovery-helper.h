@@ -225,10 +225,10 @@ class D2dGraphDiscoveryHelper
     /** A --targets accuracy: the first round that reached it, the energy spent by then. */
     struct Reached
     {
-        int64_t round{-1};
-        double d2d{0};
-        double d2s{0};
-        double compute{0};
+        int64_t round{-1}; //!< the first downstream round that reached it (-1: none yet)
+        double d2d{0};     //!< D2D radios' energy spent by the end of that round, J
+        double d2s{0};     //!< D2S radios' energy spent by the end of that round, J
+        double compute{0}; //!< computation's energy spent by the end of that round, J
     };
 
     std::vector<Reached> m_reached; //!< per target

@@ -285,9 +285,10 @@ class D2dScenarioSupport
                                 const char* next,
                                 const std::vector<Param>& params) const;
 
-    std::string m_program;
-    bool m_quiet;
-    std::chrono::steady_clock::time_point m_start;
+    std::string m_program; //!< the program's name, the prefix of its messages
+    bool m_quiet;          //!< no progress on stderr (SetQuiet)
+    std::chrono::steady_clock::time_point
+        m_start; //!< construction time (WallSeconds counts from it)
 };
 
 } // namespace ns3

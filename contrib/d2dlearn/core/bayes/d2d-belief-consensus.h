@@ -156,16 +156,16 @@ class D2dBeliefConsensus : public Object
     /** \param i device \return true if its battery is not depleted */
     bool IsLive(uint32_t i) const;
 
-    Time m_stepInterval;
-    uint32_t m_steps;
-    LossRule m_lossRule;
-    Cooperation m_cooperation;
-    bool m_broadcast;
-    bool m_reliable;
+    Time m_stepInterval;       //!< one step's duration, start to deadline (attribute StepInterval)
+    uint32_t m_steps;          //!< n: steps, samples per device (attribute Steps)
+    LossRule m_lossRule;       //!< attribute LossRule
+    Cooperation m_cooperation; //!< attribute Cooperation
+    bool m_broadcast;          //!< attribute Broadcast (false: a unicast per out-neighbour)
+    bool m_reliable;           //!< attribute Reliable: beliefs sent with ARQ
 
-    Ptr<D2dBeliefLearner> m_learner;
-    D2dBeliefConsensusMatrix m_w;
-    std::vector<Ptr<D2dTransport>> m_transports;
+    Ptr<D2dBeliefLearner> m_learner; //!< every device's beliefs: eqs. (2) and (3)
+    D2dBeliefConsensusMatrix m_w;    //!< W: W_ij is the weight of j's belief at i in eq. (3)
+    std::vector<Ptr<D2dTransport>> m_transports; //!< device i's transport at i
     /** The handler registered on every transport for kind "belief" (null until Start). */
     D2dTransport::ReceiveCallback m_receiveCb;
     std::vector<std::vector<uint32_t>> m_in;  //!< in-neighbours of each device, ascending
@@ -174,14 +174,16 @@ class D2dBeliefConsensus : public Object
     std::vector<std::vector<std::shared_ptr<const D2dBeliefPayload>>> m_last;
     std::vector<std::shared_ptr<const D2dBeliefPayload>> m_initial; //!< b_j^(0)
     std::vector<std::shared_ptr<const D2dBeliefPayload>> m_public;  //!< b_i^(k)
-    uint32_t m_currentStep{0};
-    uint32_t m_completed{0};
+    uint32_t m_currentStep{0}; //!< the step begun last (0: none yet)
+    uint32_t m_completed{0};   //!< the last step whose deadline has passed (0: none)
+    /** Over all steps and devices: in-neighbours fresh, reused, renormalized out */
     std::vector<uint64_t> m_totals{0, 0, 0};
     uint64_t m_missed{0}; //!< local updates not completed by their deadline
 
+    /** Consensus: (step, device, fresh, reused, renormalized out) after eq. (3) */
     TracedCallback<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t> m_consensusTrace;
-    TracedCallback<uint32_t> m_stepDoneTrace;
-    TracedCallback<uint32_t, uint32_t> m_missedTrace;
+    TracedCallback<uint32_t> m_stepDoneTrace;         //!< StepDone: (step)
+    TracedCallback<uint32_t, uint32_t> m_missedTrace; //!< LocalUpdateMissed: (step, device)
 };
 
 } // namespace ns3

@@ -58,9 +58,9 @@ class D2dBeliefPayload : public D2dPayload
     static constexpr uint64_t BYTES_PER_VALUE = 8;
 
   private:
-    uint32_t m_sender;
-    uint32_t m_step;
-    std::vector<double> m_values;
+    uint32_t m_sender;            //!< j, the sending device's index
+    uint32_t m_step;              //!< k, the step (1-based; 0: the initial belief b_j^(0))
+    std::vector<double> m_values; //!< the belief's values (log-probabilities or natural parameters)
 };
 
 } // namespace ns3

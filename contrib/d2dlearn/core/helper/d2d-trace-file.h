@@ -80,8 +80,24 @@ class D2dTraceFile : public std::ostream
         void Record();
 
       protected:
+        /**
+         * \brief std::filebuf::overflow (a full buffer written to the file, or what close()
+         * flushes); Record() if it fails.
+         * \param c the character to put after the buffer (eof: none)
+         * \return eof if the write failed, something else otherwise
+         */
         int_type overflow(int_type c) override;
+        /**
+         * \brief std::filebuf::xsputn; Record() if fewer than n characters were written.
+         * \param s the characters
+         * \param n how many
+         * \return the characters written
+         */
         std::streamsize xsputn(const char_type* s, std::streamsize n) override;
+        /**
+         * \brief std::filebuf::sync (the buffer written to the file); Record() if it fails.
+         * \return 0 on success, -1 on failure
+         */
         int sync() override;
     };
 

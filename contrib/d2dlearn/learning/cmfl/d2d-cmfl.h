@@ -239,6 +239,11 @@ class D2dCmfl : public D2dFlProtocol
     void DoDispose() override;
     /** \brief Check the set-up, then connect to the transports (see UsesD2d). */
     void DoInitialize() override;
+    /**
+     * \brief Round 1: draw the active clients (ActivationFraction), the committee S_c^1
+     * (CommitteeFraction of them, at least 3) and the training clients S_b^1, then a random
+     * member sends its initial weights as w^1 (Broadcast).
+     */
     void DoStart() override;
 
   private:
@@ -353,40 +358,42 @@ class D2dCmfl : public D2dFlProtocol
     double m_committeeFraction;   //!< omega, a share in [0, 1] of the active clients
     double m_aggregationFraction; //!< alpha, a share in [0, 1] (AggregationBase)
     double m_activationFraction;  //!< the active clients, a share in [0, 1] of all
-    uint32_t m_strategy;
-    double m_globalLearningRate;
-    Time m_phaseTimeout;
-    GradientUpload m_upload;
+    uint32_t m_strategy;          //!< attribute Strategy: 1 the top alpha by score, 2 the bottom
+    double m_globalLearningRate;  //!< eta_t of eq. (6) (attribute GlobalLearningRate)
+    Time m_phaseTimeout;          //!< attribute PhaseTimeout (0: no timer)
+    GradientUpload m_upload;      //!< attribute GradientUpload
     // Enumerations held as int: ns-3's EnumValue accessors convert through int, which
     // scoped enumerations do not do implicitly.
     int m_failedVote{static_cast<int>(D2dFailedVote::STEP_DOWN)}; //!< a D2dFailedVote
+    /** a MaliciousCommittee (attribute MaliciousCommittee) */
     int m_maliciousCommittee{static_cast<int>(MaliciousCommittee::ATTACKED_REFERENCE)};
     int m_attackSpace{static_cast<int>(D2dAttackSpace::UPDATE)};        //!< a D2dAttackSpace
     int m_aggregationBase{static_cast<int>(AggregationBase::TRAINING)}; //!< an AggregationBase
     Ptr<D2dAggregationStrategy> m_aggregation; //!< the aggregation of S_a (eq. (5))
 
     std::vector<uint32_t> m_maliciousDevices; //!< SetMalicious' devices
-    Ptr<D2dCommitteeConsensus> m_ccp;
+    Ptr<D2dCommitteeConsensus> m_ccp;         //!< the CCP: score exchange and votes
+    /** The committee's common draws: round 1's roles and sender, S_b^{t+1}, drawn committees */
     Ptr<UniformRandomVariable> m_pick;
-    Ptr<UniformRandomVariable> m_attackRng;
-    std::vector<bool> m_malicious;
-    D2dAttackType m_attack{D2dAttackType::NONE};
-    double m_scalingLow{0.5};
+    Ptr<UniformRandomVariable> m_attackRng;      //!< the malicious clients' attack draws
+    std::vector<bool> m_malicious;               //!< device id -> malicious (ResolveMalicious)
+    D2dAttackType m_attack{D2dAttackType::NONE}; //!< SetMalicious' attack on g_k (or w_k)
+    double m_scalingLow{0.5}; //!< gradient scaling: lambda is drawn in [m_scalingLow, 1)
 
-    std::vector<DeviceState> m_state;
+    std::vector<DeviceState> m_state;  //!< device id -> what it knows in the current round
     std::vector<float> m_global;       //!< w^t (the last model agreed on)
     uint32_t m_committeeSize{0};       //!< C, from CommitteeFraction of the active clients
     uint32_t m_activeCount{0};         //!< active clients per round (committee + training)
     std::vector<uint32_t> m_committee; //!< S_c^t
     std::vector<uint32_t> m_training;  //!< S_b^t
     RoundState m_roundState;           //!< the round's votes, reset as each round begins
-    EventId m_phaseEvent;
-    uint32_t m_consensusVotes{0};
-    uint32_t m_ccpAttempts{0};
+    EventId m_phaseEvent;              //!< the current round's PhaseTimeout event
+    uint32_t m_consensusVotes{0};      //!< CCP votes that reached consensus so far
+    uint32_t m_ccpAttempts{0};         //!< CCP attempts (primaries tried) so far
 
-    D2dUploadRetry m_uploadRetry; //!< gradient unicasts sent again (reliable mode)
-    uint32_t m_uploadRetries;
-    std::vector<ClientCounts> m_counts;
+    D2dUploadRetry m_uploadRetry;       //!< gradient unicasts sent again (reliable mode)
+    uint32_t m_uploadRetries;           //!< attribute UploadRetries
+    std::vector<ClientCounts> m_counts; //!< device id -> its counts of the rounds finished
     TracedCallback<const CommitteeRecord&> m_committeeTrace; //!< Committee
 };
 

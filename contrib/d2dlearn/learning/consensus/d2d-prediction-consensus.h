@@ -129,11 +129,20 @@ class D2dPredictionConsensus : public D2dFlProtocol
     /** Signature of the Consensus trace. */
     typedef void (*ConsensusTracedCallback)(const ConsensusRecord& record);
 
+    /**
+     * \return true: the predictions are broadcast over D2D (SetTransports); initialization
+     * registers a receive handler (kind "predictions") and a send-done handler on each
+     * transport
+     */
     bool UsesD2d() const override;
 
   protected:
     /** \brief Finish the set-up once every attribute is set (Object::DoInitialize). */
     void DoInitialize() override;
+    /**
+     * \brief With CommonInitialModel, every device of device 0's architecture takes device 0's
+     * initial weights; then round 0's record (before training) and round 1.
+     */
     void DoStart() override;
     /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
@@ -160,26 +169,27 @@ class D2dPredictionConsensus : public D2dFlProtocol
     /** \brief The round's rounds.csv figures of the agents (round 0: before training). */
     void EndOfRoundRecord(uint32_t round);
 
-    std::shared_ptr<const D2dDataset> m_xstar;
-    TrustMode m_trust;
-    int m_confidence; //!< a D2dConfidence (the Confidence attribute)
-    LossRule m_lossRule;
-    double m_lambda;
-    uint32_t m_warmup;
-    uint32_t m_trustEvery;
-    uint32_t m_distillBatch;
-    bool m_commonInitialModel;
-    Time m_receptionGuard; //!< unreliable: wait after the last send-done for receptions
-    uint32_t m_classes{0}; //!< C (1 for regression)
+    std::shared_ptr<const D2dDataset> m_xstar; //!< X*, the shared unlabelled set (SetSharedSet)
+    TrustMode m_trust;                         //!< attribute Trust
+    int m_confidence;                          //!< a D2dConfidence (the Confidence attribute)
+    LossRule m_lossRule;                       //!< attribute LossRule
+    double m_lambda;           //!< weight of eq. 2's disagreement term (0: local training)
+    uint32_t m_warmup;         //!< rounds of local training only (attribute WarmupRounds)
+    uint32_t m_trustEvery;     //!< dynamic trust: collaboration rounds between recomputations
+    uint32_t m_distillBatch;   //!< X* rows per training step in the distillation term
+    bool m_commonInitialModel; //!< attribute CommonInitialModel
+    Time m_receptionGuard;     //!< unreliable: wait after the last send-done for receptions
+    uint32_t m_classes{0};     //!< C (1 for regression)
 
+    /** Where the current round is. */
     enum Phase
     {
-        IDLE,
-        EXCHANGE,
-        TRAINING
+        IDLE,     //!< no round running (before round 1, between EndOfRound and the next)
+        EXCHANGE, //!< the agents predict on X* and broadcast their predictions
+        TRAINING  //!< the training jobs run (warm-up rounds start here)
     };
 
-    Phase m_phase{IDLE};
+    Phase m_phase{IDLE};                         //!< the current round's phase
     bool m_exchangeEnding{false};                //!< EndExchange is scheduled
     uint32_t m_collaborationRound{0};            //!< collaboration rounds begun
     std::set<uint32_t> m_predicting;             //!< prediction jobs not completed
@@ -196,10 +206,12 @@ class D2dPredictionConsensus : public D2dFlProtocol
     std::vector<std::shared_ptr<const std::vector<float>>> m_psi;
     std::vector<std::vector<double>> m_product; //!< W^(t) ... W^(first)
     std::set<uint32_t> m_running;               //!< training jobs not completed
-    uint32_t m_completed{0};
+    uint32_t m_completed{0}; //!< training jobs of the round completed (its participants)
+    /** The phase's end: RoundDeadline, or the end of the exchange after ReceptionGuard */
     EventId m_deadlineEvent;
+    /** Trust: (round, agent, peer, w_ij, "fresh"|"reused"|"missing") */
     TracedCallback<uint32_t, uint32_t, uint32_t, double, const std::string&> m_trustTrace;
-    TracedCallback<const ConsensusRecord&> m_consensusTrace;
+    TracedCallback<const ConsensusRecord&> m_consensusTrace; //!< Consensus
 };
 
 } // namespace ns3

@@ -95,23 +95,23 @@ class D2dMlpLabeller : public Object
     /** \brief Label a device without labelled points (or with one label only). */
     void LabelTrivially(uint32_t device);
 
-    uint32_t m_hidden;
-    uint32_t m_epochs;
-    double m_learningRate;
-    uint32_t m_batchSize;
+    uint32_t m_hidden;     //!< ReLU units of the one hidden layer (attribute Hidden)
+    uint32_t m_epochs;     //!< passes over each device's labelled points (attribute Epochs)
+    double m_learningRate; //!< Adam's learning rate (attribute LearningRate)
+    uint32_t m_batchSize;  //!< mini-batch size, labelled points (attribute BatchSize)
 
-    std::shared_ptr<const D2dDataset> m_data;
-    std::vector<std::vector<std::size_t>> m_points;
-    std::vector<std::vector<int64_t>> m_given;
-    uint64_t m_seed{0};
-    std::vector<Ptr<D2dComputeModel>> m_compute;
-    std::vector<Ptr<D2dLearner>> m_learners;
-    std::vector<std::vector<int64_t>> m_labels;
-    std::vector<uint64_t> m_steps;
-    std::vector<double> m_loss;
-    uint32_t m_pending{0};
-    bool m_done{false};
-    Callback<void> m_callback;
+    std::shared_ptr<const D2dDataset> m_data;       //!< the data set given to Setup (features)
+    std::vector<std::vector<std::size_t>> m_points; //!< device i's sample indices into m_data at i
+    std::vector<std::vector<int64_t>> m_given; //!< device i's given labels at i (-1: unlabelled)
+    uint64_t m_seed{0}; //!< the run seed (the learners' seed is it xor a constant)
+    std::vector<Ptr<D2dComputeModel>> m_compute; //!< device i's compute model at i (may be empty)
+    std::vector<Ptr<D2dLearner>> m_learners;     //!< device i's MLP at i (null: labelled trivially)
+    std::vector<std::vector<int64_t>> m_labels;  //!< device i's labels at i, one per point
+    std::vector<uint64_t> m_steps;               //!< device i's optimizer steps at i
+    std::vector<double> m_loss;                  //!< device i's mean training loss at i
+    uint32_t m_pending{0};                       //!< training jobs started and not yet completed
+    bool m_done{false};                          //!< whether every job has completed (done called)
+    Callback<void> m_callback;                   //!< Start's done, called at the last completion
 };
 
 } // namespace ns3

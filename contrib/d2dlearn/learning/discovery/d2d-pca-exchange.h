@@ -75,25 +75,50 @@ class D2dPcaExchange : public Object
     void DoDispose() override;
 
   private:
+    /**
+     * \brief The server's receive handler of "pca_sketch": keeps a complete sketch as the
+     * sender's (a partial one is dropped).
+     * \param reception the reception at the server
+     */
     void ServerReceive(const D2dReception& reception);
+    /**
+     * \brief A device's receive handler of "pca_subspace": a complete F marks its receiver as
+     * reached.
+     * \param reception the reception at a device
+     */
     void DeviceReceive(const D2dReception& reception);
+    /**
+     * \brief A send-done of any of the transports: a message of this exchange is done (those
+     * of other protocols are ignored); then MaybeFinish.
+     * \param msgId the message id
+     * \param dst its receiver (unused)
+     * \param success see D2dTransport::SendDoneCallback (unused: a lost sketch is given up on)
+     */
     void SendDone(uint64_t msgId, uint32_t dst, bool success);
+    /**
+     * \brief Once no message is pending: the first time, F from the sketches that arrived
+     * (if they stack at least d rows) multicast to every device; the next time (or if F cannot
+     * be computed or sent), the end: the finished callback.
+     */
     void MaybeFinish();
 
-    uint32_t m_bytesPerValue;
+    uint32_t m_bytesPerValue; //!< bytes per matrix value on the air (attribute BytesPerValue)
+    /** The device-to-server transports: device i at index i, the server at index N */
     std::vector<Ptr<D2dTransport>> m_d2s;
-    std::vector<std::vector<double>> m_sketches;
-    std::size_t m_cols{0};
-    std::size_t m_d{0};
+    std::vector<std::vector<double>> m_sketches; //!< device i's sketch at i, rows x D values
+    std::size_t m_cols{0};                       //!< D, the values per sketch row (features)
+    std::size_t m_d{0};                          //!< d, the rows of F^T
+    /** Called once at the end with F^T and, per device, whether F reached it */
     Callback<void, const std::vector<double>&, const std::vector<bool>&> m_finished;
+    /** Device i's sketch at i as it reached the server (empty: it did not) */
     std::vector<std::vector<double>> m_arrived;
-    std::vector<bool> m_sketchIn;
-    std::vector<bool> m_subspaceIn;
-    std::vector<double> m_basis;
-    std::set<uint64_t> m_pending;
-    bool m_subspaceSent{false};
-    bool m_done{false};
-    uint64_t m_bytes{0};
+    std::vector<bool> m_sketchIn;   //!< per device: whether its sketch reached the server
+    std::vector<bool> m_subspaceIn; //!< per device: whether F reached it
+    std::vector<double> m_basis;    //!< F^T, d x D row-major (empty: not computed)
+    std::set<uint64_t> m_pending;   //!< ids of this exchange's messages not yet done
+    bool m_subspaceSent{false};     //!< whether the server has sent F
+    bool m_done{false};             //!< whether the finished callback has run
+    uint64_t m_bytes{0};            //!< bytes put on the air (sketches and F)
 };
 
 } // namespace ns3

@@ -125,40 +125,119 @@ class D2dUnsupervisedParadigm : public D2dDiscoveryParadigm
      */
     void MoveShards(std::vector<D2dShard>& shards) const;
 
+    /** \return N, the devices given to Setup */
     uint32_t GetNDevices() const override;
+    /** \return L, the clusters per device (attribute Clusters) */
     uint32_t GetNPartitions() const override;
+    /** \return D_i: the points in each of device i's L clusters (zeros if i sits out)
+     * \param device i */
     const D2dFractionalCounts& GetCounts(uint32_t device) const override;
+    /**
+     * \brief Does nothing: the counts follow the points moved by Exchange.
+     * \param device i (unused)
+     * \param counts unused
+     */
     void SetCounts(uint32_t device, const D2dFractionalCounts& counts) override;
+    /** \return 4 + 4 d L bytes: Q (a 32-bit count) and the receiver's L centroids (float32) */
     uint64_t GetRequestBytes() const override;
+    /** \return GetAllocationBytes(), bytes (there is no offer nor demand message) */
     uint64_t GetVectorBytes() const override;
+    /**
+     * \param transmitter j
+     * \param receiver i (unused)
+     * \return V of eq. (9) without trust: max(0, D_j[l] - b_j[l]) for each of j's clusters l
+     */
     D2dFractionalCounts Offer(uint32_t transmitter, uint32_t receiver) const override;
+    /**
+     * \param receiver i (unused)
+     * \param offer unused (no offer phase)
+     * \return {Q_{j->i}}: one value, RequestPoints
+     */
     D2dFractionalCounts Demand(uint32_t receiver, const D2dFractionalCounts& offer) const override;
+    /**
+     * \brief Aborts: eq. (15) needs the requesters' centroids; the protocol calls AllocateTo.
+     * \param transmitter j
+     * \param demands the demands that reached j
+     * \return nothing (aborts)
+     */
     std::vector<D2dFractionalCounts> Allocate(
         uint32_t transmitter,
         const std::vector<D2dFractionalCounts>& demands) const override;
+    /**
+     * \brief Aborts: the points drawn need the transmitter's Gaussians; the protocol calls
+     * GainFrom.
+     * \param receiver i
+     * \param allocated U_{j->i}
+     * \param pDrop P_D(i, j)
+     * \param sent what i allocates to its own requesters
+     * \return nothing (aborts)
+     */
     double Gain(uint32_t receiver,
                 const D2dFractionalCounts& allocated,
                 double pDrop,
                 const D2dFractionalCounts& sent) const override;
+    /**
+     * \param transmitter j
+     * \param receiver i
+     * \return the points j can give i: the sum over l of Offer(j, i)[l]
+     */
     double Shareable(uint32_t transmitter, uint32_t receiver) const override;
+    /** \return the clusters of device i holding at least two points (no label thresholds here)
+     * \param device i */
     uint32_t Satisfied(uint32_t device) const override;
 
+    /** \return false: the request carries Q and the centroids, j answers with U (Alg. 2) */
     bool HasOfferPhase() const override;
+    /** \return L (4 (d + d^2) + 1) bytes: U = {mu_j^l, Sigma_j^l, D_{j,l->i}} per cluster */
     uint64_t GetAllocationBytes() const override;
+    /** \return 2 L 4 (d + d^2) bytes: the sender's means and covariances before and after */
     uint64_t GetRewardExtraBytes() const override;
+    /** \brief Resets the statistics after (m_post) to those before, for eq. (17). */
     void StartStep() override;
+    /**
+     * \brief Eq. (15): spreads each Q over j's clusters by distance to the requester's
+     * centroids (whole points, largest remainders), then caps by V shared among the
+     * requesters as eq. (11), floored to whole points.
+     * \param transmitter j
+     * \param receivers the requester i of each demand
+     * \param demands {Q_{j->i}} of each requester, in order
+     * \return U_{j->i}: the points of each of j's clusters for each demand, in order
+     */
     std::vector<D2dFractionalCounts> AllocateTo(
         uint32_t transmitter,
         const std::vector<uint32_t>& receivers,
         const std::vector<D2dFractionalCounts>& demands) const override;
+    /**
+     * \brief Alg. 2 steps 8-10: draws D_{j,l->i} points from N(mu_j^l, Sigma_j^l), adds them
+     * to i's nearest clusters and keeps i's statistics after (for eq. (17)).
+     * \param receiver i
+     * \param transmitter j
+     * \param allocated U_{j->i}: the points of each of j's clusters (zeros: nothing arrived)
+     * \param pDrop P_D(i, j) (unused: the protocol subtracts it in r^L)
+     * \param sent unused (Alg. 2 adds the generated data only)
+     * \return g of eq. (16): the trace ratio sum, minus L with GainForm excess
+     */
     double GainFrom(uint32_t receiver,
                     uint32_t transmitter,
                     const D2dFractionalCounts& allocated,
                     double pDrop,
                     const D2dFractionalCounts& sent) override;
+    /** \return true: r^G uses SystemAgreement (eq. (17)) */
     bool HasSystemAgreement() const override;
+    /**
+     * \param devices the devices whose statistics before and after reached the head
+     * \return eq. (17)'s agreement over their ordered pairs and clusters, on the scale of
+     * AgreementScale
+     */
     double SystemAgreement(const std::vector<uint32_t>& devices) const override;
+    /**
+     * \brief Moves the points of one edge round (ExchangeMode), then every device that takes
+     * part reassigns its points to its centroids (Recluster).
+     * \param transfers the edge round's exchanges, in order
+     * \return true: the paradigm updated the counts itself
+     */
     bool Exchange(const std::vector<Transfer>& transfers) override;
+    /** \return false if device i sits out (Setup's sittingOut) \param device i */
     bool TakesPart(uint32_t device) const override;
 
     /** \return d */
@@ -217,35 +296,38 @@ class D2dUnsupervisedParadigm : public D2dDiscoveryParadigm
     D2dFractionalCounts Thresholds(uint32_t device) const;
 
     // Attributes.
-    uint32_t m_nClusters;
-    uint32_t m_requestPoints;
-    double m_retainFraction;
-    D2dGaussianClusters::AgreementMix m_mix;
-    AgreementScale m_agreementScale; //!< attribute AgreementScale
-    GainForm m_gainForm;             //!< attribute GainForm
-    double m_klRidge;
-    ExchangeMode m_exchangeMode;
-    uint32_t m_kmeansIterations;
+    uint32_t m_nClusters;     //!< L, clusters per device (attribute Clusters)
+    uint32_t m_requestPoints; //!< Q_{j->i}, points a receiver requests (attribute RequestPoints)
+    double m_retainFraction;  //!< b_j[l] / D_j[l] (attribute RetainFraction)
+    D2dGaussianClusters::AgreementMix m_mix; //!< means of h^A in eq. (17) (attribute AgreementMix)
+    AgreementScale m_agreementScale;         //!< attribute AgreementScale
+    GainForm m_gainForm;                     //!< attribute GainForm
+    double m_klRidge; //!< added to the covariances' diagonal in eq. (17)'s KL (attribute KlRidge)
+    ExchangeMode m_exchangeMode; //!< attribute ExchangeMode
+    uint32_t m_kmeansIterations; //!< bound on Lloyd's iterations (attribute KMeansIterations)
 
-    uint32_t m_d{0};
-    uint64_t m_seed{0};
-    std::vector<std::vector<double>> m_points;
+    uint32_t m_d{0};                           //!< d, the dimension of the projections (Setup)
+    uint64_t m_seed{0};                        //!< the run's seed given to Setup
+    std::vector<std::vector<double>> m_points; //!< per device: its points on F, n_i x d, row-major
+    /** Per device: each point's true label (-1: a sampled point) */
     std::vector<std::vector<int64_t>> m_labels;
+    /** Per device: each point's index in the dataset (UINT64_MAX: a sampled point) */
     std::vector<std::vector<uint64_t>> m_ids;
-    std::vector<std::vector<uint32_t>> m_assign;
-    std::vector<std::vector<double>> m_centroids;
+    std::vector<std::vector<uint32_t>> m_assign;  //!< per device: each point's cluster
+    std::vector<std::vector<double>> m_centroids; //!< per device: its L centroids, L x d
+    /** Per device: its L clusters' statistics (mean, covariance, count) before the step */
     std::vector<std::vector<D2dGaussianCluster>> m_stats;
-    std::vector<D2dFractionalCounts> m_counts;
-    std::vector<uint32_t> m_iterations;
+    std::vector<D2dFractionalCounts> m_counts; //!< per device: D_i, the points in each cluster
+    std::vector<uint32_t> m_iterations;        //!< per device: K-means iterations in Setup
     std::vector<std::vector<D2dGaussianCluster>> m_post; //!< this step's statistics after
     /** Eq. (17)'s factors and terms of m_stats and m_post, kept while they do not change */
     mutable D2dAgreementCache m_agreement;
     std::vector<D2dDataRng> m_sampleRng; //!< per device: Gain's draws
     std::vector<D2dDataRng> m_sendRng;   //!< per device: points sent / drawn
-    uint32_t m_edgeRound{0};
-    std::vector<bool> m_out;                   //!< devices sitting out (Setup)
-    uint32_t m_pcaDims;                        //!< attribute PcaDims
-    uint32_t m_pcaLocalRank;                   //!< attribute PcaLocalRank
+    uint32_t m_edgeRound{0};             //!< edge rounds exchanged (Exchange calls) since Setup
+    std::vector<bool> m_out;             //!< devices sitting out (Setup)
+    uint32_t m_pcaDims;                  //!< attribute PcaDims
+    uint32_t m_pcaLocalRank;             //!< attribute PcaLocalRank
     std::shared_ptr<const D2dDataset> m_train; //!< Prepare's training set
     std::vector<D2dShard> m_shards;            //!< Prepare's shards
     uint32_t m_nLabels{0};                     //!< the training set's classes

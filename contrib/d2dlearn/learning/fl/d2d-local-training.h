@@ -47,6 +47,10 @@ class D2dLocalTraining : public D2dFlProtocol
     D2dLocalTraining();
 
   protected:
+    /**
+     * \brief With CommonInitialModel, every device of device 0's architecture takes device 0's
+     * initial weights; then round 0's rows (before training) and round 1.
+     */
     void DoStart() override;
     /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
@@ -62,11 +66,11 @@ class D2dLocalTraining : public D2dFlProtocol
     /** \brief Record and go on. */
     void EndOfRound();
 
-    bool m_commonInitialModel;
+    bool m_commonInitialModel;    //!< attribute CommonInitialModel
     std::set<uint32_t> m_running; //!< jobs of the current round not completed
-    uint32_t m_completed{0};
-    bool m_roundOpen{false};
-    EventId m_deadlineEvent;
+    uint32_t m_completed{0};      //!< jobs of the current round completed (its participants)
+    bool m_roundOpen{false};      //!< a round is running (EndOfRound not yet reached)
+    EventId m_deadlineEvent;      //!< the current round's RoundDeadline (none if 0)
 };
 
 } // namespace ns3

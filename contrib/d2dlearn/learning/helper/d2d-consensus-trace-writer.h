@@ -103,15 +103,15 @@ class D2dConsensusTraceWriter
     /** \param r Consensus sink: a consensus.csv row */
     void WriteConsensus(const D2dPredictionConsensus::ConsensusRecord& r);
 
-    D2dTraceHelper& m_traces;
-    Ptr<D2dPredictionConsensus> m_protocol;
-    Ptr<D2dFlProtocol> m_fitted;           //!< the protocol of RoundEnd
-    std::ostream* m_coefficients{nullptr}; //!< coefficients.csv (polynomial data)
-    std::ostream* m_boundary{nullptr};     //!< boundary.csv (2-D data)
-    std::set<uint32_t> m_boundaryRounds;   //!< rounds drawn in boundary.csv
-    std::shared_ptr<D2dDataset> m_grid;    //!< boundary.csv's points
-    std::ostream* m_trust{nullptr};
-    std::ostream* m_consensus{nullptr};
+    D2dTraceHelper& m_traces;               //!< the run's trace folder (OpenTrace)
+    Ptr<D2dPredictionConsensus> m_protocol; //!< Connect's protocol (disconnected at the end)
+    Ptr<D2dFlProtocol> m_fitted;            //!< the protocol of RoundEnd
+    std::ostream* m_coefficients{nullptr};  //!< coefficients.csv (polynomial data)
+    std::ostream* m_boundary{nullptr};      //!< boundary.csv (2-D data)
+    std::set<uint32_t> m_boundaryRounds;    //!< rounds drawn in boundary.csv
+    std::shared_ptr<D2dDataset> m_grid;     //!< boundary.csv's points
+    std::ostream* m_trust{nullptr};         //!< trust.csv (Connect)
+    std::ostream* m_consensus{nullptr};     //!< consensus.csv (Connect)
 };
 
 } // namespace ns3
