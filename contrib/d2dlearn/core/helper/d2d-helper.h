@@ -223,17 +223,19 @@ class D2dHelper
     /** \return a new energy source on the node, added to its EnergySourceContainer */
     Ptr<EnergySource> AddEnergySource(Ptr<Node> node);
 
-    double m_initialEnergyJ{-1.0}; //!< SetInitialEnergyJ()'s value, J (< 0: not set)
-    ObjectFactory m_channelFactory;
+    double m_initialEnergyJ{-1.0};  //!< SetInitialEnergyJ()'s value, J (< 0: not set)
+    ObjectFactory m_channelFactory; //!< makes both channels (SetChannelAttribute)
+    /** (name, value) set on the D2S channel after the D2D channel's (SetD2sChannelAttribute) */
     std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_d2sAttributes;
-    ObjectFactory m_radioFactory;
+    ObjectFactory m_radioFactory; //!< makes every radio (SetRadioAttribute)
+    /** (name, value) set on the D2S radios over m_radioFactory's (SetD2sRadioAttribute) */
     std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_d2sRadioAttributes;
-    ObjectFactory m_radioEnergyFactory;
-    ObjectFactory m_computeFactory;
-    ObjectFactory m_sourceFactory;
-    Ptr<D2dRssModel> m_rss;
-    Ptr<D2dChannel> m_channel;
-    Ptr<D2dChannel> m_d2sChannel;
+    ObjectFactory m_radioEnergyFactory; //!< makes each D2D and D2S radio's energy model
+    ObjectFactory m_computeFactory;     //!< makes each device's compute model
+    ObjectFactory m_sourceFactory;      //!< makes each device's energy source (SetEnergySourceType)
+    Ptr<D2dRssModel> m_rss;             //!< the D2D channel's RSS model (null: the channel's own)
+    Ptr<D2dChannel> m_channel;          //!< the D2D channel made by Install() (null before)
+    Ptr<D2dChannel> m_d2sChannel;       //!< the D2S channel made by InstallServer() (null before)
 };
 
 } // namespace ns3

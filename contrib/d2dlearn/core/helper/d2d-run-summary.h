@@ -176,23 +176,23 @@ class D2dRunSummary
         std::map<uint32_t, std::pair<double, uint64_t>> devices;
     };
 
-    uint64_t m_rows{0};      //!< messages.csv rows
-    uint64_t m_complete{0};  //!< rows with complete = 1
-    uint64_t m_delivered{0}; //!< rows with delivered = 1
-    std::map<std::string, Kind> m_kinds;
+    uint64_t m_rows{0};                  //!< messages.csv rows
+    uint64_t m_complete{0};              //!< rows with complete = 1
+    uint64_t m_delivered{0};             //!< rows with delivered = 1
+    std::map<std::string, Kind> m_kinds; //!< message kind -> its messages.csv statistics
     /** Messages whose last row has not come (D2dDeliveryRecord::lastRow); the others are
      * folded into the totals below, so that memory holds the messages in flight only. */
     std::unordered_map<uint64_t, Message> m_messages;
-    uint64_t m_messagesDone{0};             //!< messages whose last row came
-    uint64_t m_fragmentsDone{0};            //!< their fragments
-    uint64_t m_retransmissionsDone{0};      //!< their retransmissions
-    uint64_t m_bytesDone{0};                //!< their bytes
-    std::map<std::string, double> m_energy; //!< per component, J
-    double m_energyTotal{0};                //!< all rows, J
-    std::map<std::string, Metric> m_metrics;
-    bool m_rounds{false};   //!< rounds.csv is written
-    bool m_anyRound{false}; //!< some rounds.csv row came
-    uint32_t m_maxRound{0}; //!< highest round of any row
+    uint64_t m_messagesDone{0};              //!< messages whose last row came
+    uint64_t m_fragmentsDone{0};             //!< their fragments
+    uint64_t m_retransmissionsDone{0};       //!< their retransmissions
+    uint64_t m_bytesDone{0};                 //!< their bytes
+    std::map<std::string, double> m_energy;  //!< per component, J
+    double m_energyTotal{0};                 //!< all rows, J
+    std::map<std::string, Metric> m_metrics; //!< known rounds.csv metric name -> its rows
+    bool m_rounds{false};                    //!< rounds.csv is written
+    bool m_anyRound{false};                  //!< some rounds.csv row came
+    uint32_t m_maxRound{0};                  //!< highest round of any row
 };
 
 } // namespace ns3

@@ -136,23 +136,23 @@ class D2dWifiHelper
     Ptr<YansWifiChannel> GetChannel() const;
 
   private:
-    ObjectFactory m_transportFactory;
-    YansWifiChannelHelper m_channelHelper;
-    YansWifiPhyHelper m_phy;
-    WifiStandard m_standard;
-    std::string m_dataMode;
-    bool m_dataModeSet{false};
-    Ipv4Address m_base;
-    Ipv4Mask m_mask;
-    Ptr<D2dMessageRegistry> m_registry;
-    std::string m_rateManager;                       //!< "" : the constant rate
-    Ptr<PropagationLossModel> m_loss;                //!< replaces the channel helper's, if set
-    bool m_aggregate{true};                          //!< aggregate the transports to their nodes
+    ObjectFactory m_transportFactory;      //!< makes the transports (SetTransportAttribute)
+    YansWifiChannelHelper m_channelHelper; //!< makes the channel (SetChannelHelper)
+    YansWifiPhyHelper m_phy;               //!< PHY attributes (SetPhyAttribute)
+    WifiStandard m_standard;               //!< 802.11a or 802.11g (SetStandard)
+    std::string m_dataMode;                //!< constant-rate data and non-unicast mode
+    bool m_dataModeSet{false};             //!< SetDataMode was called: SetStandard keeps it
+    Ipv4Address m_base;                    //!< network address of the subnet (10.1.0.0)
+    Ipv4Mask m_mask;                       //!< mask of the subnet (255.255.0.0)
+    Ptr<D2dMessageRegistry> m_registry;    //!< shared registry (null: the network's own)
+    std::string m_rateManager;             //!< "" : the constant rate
+    Ptr<PropagationLossModel> m_loss;      //!< replaces the channel helper's, if set
+    bool m_aggregate{true};                //!< aggregate the transports to their nodes
     std::vector<Ptr<D2dWifiTransport>> m_transports; //!< of the last Install()
 
-    NetDeviceContainer m_devices;
-    Ptr<D2dWifiNetwork> m_network;
-    Ptr<YansWifiChannel> m_channel;
+    NetDeviceContainer m_devices;   //!< the Wi-Fi devices of the last Install(), in index order
+    Ptr<D2dWifiNetwork> m_network;  //!< the shared network state of the last Install()
+    Ptr<YansWifiChannel> m_channel; //!< the Wi-Fi channel of the last Install()
 };
 
 } // namespace ns3

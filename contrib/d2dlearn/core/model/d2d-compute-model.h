@@ -64,15 +64,16 @@ class D2dComputeModel : public D2dEnergyModel
   protected:
     /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
+    /** \brief The battery is depleted: cancel the running job and drop the queued ones. */
     void DoDepletion() override;
 
   private:
     /** A queued job. */
     struct Job
     {
-        uint64_t id;
-        double flops;
-        Callback<void> done;
+        uint64_t id;         //!< job id (> 0), as StartJob returns it
+        double flops;        //!< floating-point operations of the job
+        Callback<void> done; //!< called when the job completes (may be null)
     };
 
     /** \brief Start the next queued job if idle. */
@@ -80,16 +81,17 @@ class D2dComputeModel : public D2dEnergyModel
     /** \brief The running job completes. */
     void Complete();
 
-    double m_flopsPerSecond;
-    double m_busyPowerW;
-    double m_idlePowerW;
-    double m_slowdown;
-    uint64_t m_nextJobId{1};
-    std::list<Job> m_queue; //!< FIFO; a list: an empty std::deque allocates ~600 bytes
-    bool m_busy{false};
-    Job m_running{};
-    Time m_runningStart;
-    EventId m_completion;
+    double m_flopsPerSecond; //!< sustained compute speed (FLOP/s), attribute FlopsPerSecond
+    double m_busyPowerW;     //!< power drawn while a job runs (W), attribute BusyPowerW
+    double m_idlePowerW;     //!< power drawn while idle (W), attribute IdlePowerW
+    double m_slowdown;       //!< multiplies every job's duration, attribute SlowdownFactor
+    uint64_t m_nextJobId{1}; //!< id given to the next queued job
+    std::list<Job> m_queue;  //!< FIFO; a list: an empty std::deque allocates ~600 bytes
+    bool m_busy{false};      //!< true while a job runs (m_running holds it)
+    Job m_running{};         //!< the running job; a default Job when none runs
+    Time m_runningStart;     //!< simulated time at which the running job started
+    EventId m_completion;    //!< completion event of the running job
+    /** JobDone trace source: (job id, start time, end time). */
     TracedCallback<uint64_t, Time, Time> m_jobDoneTrace;
 };
 

@@ -56,7 +56,8 @@ class D2dMessageRegistry : public Object
     void DoDispose() override;
 
   private:
-    uint64_t m_nextId{1};
+    uint64_t m_nextId{1}; //!< id the next AllocateId() returns
+    /** message id -> the message registered under it (Register() until Release()) */
     std::unordered_map<uint64_t, Ptr<const D2dMessage>> m_inFlight;
 };
 

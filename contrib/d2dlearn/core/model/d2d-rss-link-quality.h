@@ -46,6 +46,11 @@ class D2dRssLinkQuality : public D2dLinkQuality
     /** \param nodes the devices, node i for device index i (their MobilityModels) */
     void SetNodes(const NodeContainer& nodes);
 
+    /**
+     * \param rx receiver index i
+     * \param tx transmitter index j
+     * \return P_D(i, j) of eq. (18) at W_ij now; 1 if W_ij <= RxSensitivityW
+     */
     double GetDropProbability(uint32_t rx, uint32_t tx) const override;
     /** \return W_ij now, W \param rx receiver index i \param tx transmitter index j */
     double GetRssW(uint32_t rx, uint32_t tx) const override;
@@ -63,7 +68,7 @@ class D2dRssLinkQuality : public D2dLinkQuality
     void DoDispose() override;
 
   private:
-    Ptr<D2dRssModel> m_rss;
+    Ptr<D2dRssModel> m_rss;                     //!< gives W_ij (SetRssModel)
     std::vector<Ptr<MobilityModel>> m_mobility; //!< by device index (may be null)
     double m_spectralEfficiency;                //!< r, bit/s/Hz
     double m_noisePowerW;                       //!< sigma^2, W

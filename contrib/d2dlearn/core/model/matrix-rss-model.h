@@ -49,6 +49,14 @@ class MatrixRssModel : public D2dRssModel
     /** \return N */
     uint32_t GetN() const;
 
+    /**
+     * \param rx receiver index i (row)
+     * \param tx transmitter index j (column)
+     * \param rxMobility not used
+     * \param txMobility not used
+     * \param txPowerDbm not used (dBm)
+     * \return W_ij in watts (0: no link); aborts if i or j >= N
+     */
     double GetRssW(uint32_t rx,
                    uint32_t tx,
                    Ptr<MobilityModel> rxMobility,
@@ -56,7 +64,7 @@ class MatrixRssModel : public D2dRssModel
                    double txPowerDbm) override;
 
   private:
-    std::vector<std::vector<double>> m_w;
+    std::vector<std::vector<double>> m_w; //!< W: m_w[i][j] RSS at receiver i of transmitter j, W
 };
 
 } // namespace ns3

@@ -28,11 +28,23 @@ class PropagationRssModel : public D2dRssModel
 
     PropagationRssModel();
 
+    /**
+     * \param rx receiver index i
+     * \param tx transmitter index j
+     * \param rxMobility receiver's mobility (its position now)
+     * \param txMobility transmitter's mobility (its position now)
+     * \param txPowerDbm transmitter's power (dBm)
+     * \return W_ij in watts: the loss model's received power, converted from dBm
+     */
     double GetRssW(uint32_t rx,
                    uint32_t tx,
                    Ptr<MobilityModel> rxMobility,
                    Ptr<MobilityModel> txMobility,
                    double txPowerDbm) override;
+    /**
+     * \param stream first RNG stream index to use (the loss model's)
+     * \return number of streams the loss model used
+     */
     int64_t AssignStreams(int64_t stream) override;
 
     /** \return the loss model */
@@ -43,7 +55,7 @@ class PropagationRssModel : public D2dRssModel
     void DoDispose() override;
 
   private:
-    Ptr<PropagationLossModel> m_loss;
+    Ptr<PropagationLossModel> m_loss; //!< the loss model (PropagationLossModel attribute)
 };
 
 } // namespace ns3

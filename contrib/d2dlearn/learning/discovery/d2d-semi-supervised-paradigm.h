@@ -151,20 +151,25 @@ class D2dSemiSupervisedParadigm : public D2dSupervisedParadigm
     /** \return device i's feature rows, n_i x D */
     std::vector<double> Features(uint32_t device) const;
 
-    uint32_t m_pcaDims;
-    uint32_t m_localRank;
-    double m_labelledFraction;
-    uint32_t m_knn;
-    uint32_t m_bytesPerValue;
-    Labeller m_labeller;
-    Ptr<Object> m_mlp;  //!< the D2dMlpLabeller of LabelWithMlp
-    uint64_t m_seed{0}; //!< ChooseLabelled's seed (the MLP labeller's too)
-    std::shared_ptr<const D2dDataset> m_train;
-    std::vector<D2dShard> m_shards;
+    uint32_t m_pcaDims;        //!< d: dimension of the common subspace F (PcaDims)
+    uint32_t m_localRank;      //!< t: singular vectors a device sends (PcaLocalRank; 0: d)
+    double m_labelledFraction; //!< share of each device's points that is labelled
+    uint32_t m_knn;            //!< k of label propagation's symmetric k-nearest-neighbour graph
+    uint32_t m_bytesPerValue;  //!< bytes per matrix value of the PCA messages (BytesPerValue)
+    Labeller m_labeller;       //!< how the unlabelled points are labelled (Labeller)
+    Ptr<Object> m_mlp;         //!< the D2dMlpLabeller of LabelWithMlp
+    uint64_t m_seed{0};        //!< ChooseLabelled's seed (the MLP labeller's too)
+    std::shared_ptr<const D2dDataset> m_train; //!< the training set (SetData)
+    std::vector<D2dShard> m_shards;            //!< device i's points at index i (SetData)
+    /** device i -> true label of each of its shard points, in order (SetData) */
     std::vector<std::vector<int64_t>> m_truth;
+    /** device i -> whether each of its shard points is labelled (ChooseLabelled) */
     std::vector<std::vector<bool>> m_labelled;
+    /** device i -> label assigned to each of its shard points (Label, LabelWithMlp) */
     std::vector<std::vector<int64_t>> m_assigned;
+    /** device i -> propagation iterations (labeller mlp: optimizer steps) */
     std::vector<uint32_t> m_iterations;
+    /** device i -> it projected on the common F (false: on its local subspace) */
     std::vector<bool> m_common;
     Data m_data;               //!< Prepare's data
     Ptr<D2dPcaExchange> m_pca; //!< Prepare's distributed PCA (labeller propagation)

@@ -130,6 +130,10 @@ class D2dFedAvg : public D2dFlProtocol
     void DoDispose() override;
     /** \brief Check the set-up, then connect to the D2S transports. */
     void DoInitialize() override;
+    /**
+     * \brief Take w^0 from device 0's initial weights, release the clients' models, record
+     * the accuracy before any round and start round 1.
+     */
     void DoStart() override;
 
   private:
@@ -159,23 +163,23 @@ class D2dFedAvg : public D2dFlProtocol
                        std::shared_ptr<const std::vector<float>> base,
                        const D2dTrainResult& result);
 
-    Variant m_variant;
-    Downlink m_downlink;
-    double m_clientFraction;
-    double m_mu;
-    double m_globalLearningRate;
-    Ptr<UniformRandomVariable> m_pick;
-    std::vector<float> m_global;                      //!< w^t
+    Variant m_variant;                 //!< what the devices do with w^t (Variant attribute)
+    Downlink m_downlink;               //!< how w^t reaches the sampled devices (Downlink)
+    double m_clientFraction;           //!< C: fraction of the devices sampled each round
+    double m_mu;                       //!< FedProx proximal coefficient mu (ProximalMu)
+    double m_globalLearningRate;       //!< server step eta of w <- w - eta g
+    Ptr<UniformRandomVariable> m_pick; //!< draws the client sample (AssignStreams)
+    std::vector<float> m_global;       //!< w^t
     std::shared_ptr<const std::vector<float>> m_sent; //!< w^t as sent (codec-rounded)
     std::set<uint32_t> m_selected;                    //!< sampled this round
     std::map<uint32_t, std::shared_ptr<const D2dModelPayload>> m_answers; //!< arrived
 
     Ptr<D2dAggregationStrategy> m_aggregation; //!< the server's aggregation step
     D2dUploadRetry m_uploadRetry;              //!< failed reliable updates sent again
-    uint32_t m_uploadRetries;
-    uint64_t m_totalParticipants{0};
-    EventId m_deadlineEvent;
-    bool m_roundOpen{false};
+    uint32_t m_uploadRetries;        //!< UploadRetries: resends of a failed reliable update
+    uint64_t m_totalParticipants{0}; //!< answers aggregated in all rounds so far
+    EventId m_deadlineEvent;         //!< EndOfRound() at RoundDeadline (none if 0)
+    bool m_roundOpen{false};         //!< true from StartRound() to EndOfRound()
     bool m_deferTraining;        //!< clients' LibTorch work runs when the server reads the update
     UpdateTamper m_updateTamper; //!< null: honest devices
 };

@@ -201,25 +201,25 @@ class D2dModelExchange : public Object
     /** \brief Withdraw the step's models not on the air yet; forget its messages. */
     void ForgetMessages();
 
-    std::vector<Ptr<D2dLearner>> m_learners;
-    std::vector<Ptr<D2dTransport>> m_transports;
-    D2dDeliveryMode m_mode{D2dDeliveryMode::RELIABLE};
-    D2dModelCodec m_codec;
-    bool m_bySamples{false};
-    bool m_deferred{false}; //!< SetDeferred
+    std::vector<Ptr<D2dLearner>> m_learners;           //!< device id -> its learner
+    std::vector<Ptr<D2dTransport>> m_transports;       //!< device id -> its D2D transport
+    D2dDeliveryMode m_mode{D2dDeliveryMode::RELIABLE}; //!< delivery mode of the model messages
+    D2dModelCodec m_codec;                             //!< how models become messages
+    bool m_bySamples{false};                           //!< true: a_k = n_k; false: a_k = 1
+    bool m_deferred{false};                            //!< SetDeferred
     /** Deferred mode: the current step's jobs (the last step's until ComputeModels). */
     std::shared_ptr<JobLedger> m_ledger;
 
-    uint64_t m_step{0}; //!< step counter (stale events carry an older one)
-    uint32_t m_round{0};
-    bool m_open{false};
-    uint32_t m_waiting{0}; //!< participants that have not averaged
-    uint32_t m_received{0};
-    std::vector<DeviceState> m_state;
+    uint64_t m_step{0};                       //!< step counter (stale events carry an older one)
+    uint32_t m_round{0};                      //!< round number the step's messages carry (Begin)
+    bool m_open{false};                       //!< true between Begin() and the step's end (IsOpen)
+    uint32_t m_waiting{0};                    //!< participants that have not averaged
+    uint32_t m_received{0};                   //!< the step's model messages that arrived complete
+    std::vector<DeviceState> m_state;         //!< device id -> its state in the step
     std::vector<std::vector<uint32_t>> m_out; //!< out[j]: participants that want j's model
     D2dSentMessages m_messages;               //!< the step's messages not resolved yet
-    AveragedCallback m_averaged;
-    Callback<void> m_done;
+    AveragedCallback m_averaged;              //!< Begin()'s averaged: called at each averaging
+    Callback<void> m_done;                    //!< Begin()'s done: called once all have averaged
 };
 
 } // namespace ns3

@@ -128,9 +128,15 @@ class D2dSegmentedGossip : public D2dPeerProtocol
                                            const std::vector<uint32_t>& contributors);
 
   protected:
+    /**
+     * \brief Check that the devices' models have the same size, split it into segments,
+     * give every device device 0's initial weights (CommonInitialModel), record round 0 and
+     * start round 1.
+     */
     void DoStart() override;
     /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
+    /** \brief Receive the requests and segments, and learn of those lost. */
     void ConnectTransports() override;
 
   private:
@@ -178,19 +184,20 @@ class D2dSegmentedGossip : public D2dPeerProtocol
     /** \brief Write the round's rows and go on. */
     void EndOfRound();
 
-    uint32_t m_segments;
-    uint32_t m_replicas;
-    Weighting m_weighting;
-    bool m_bySamples{true}; //!< Weighting is "samples" (set at Start)
-    bool m_commonInitialModel;
+    uint32_t m_segments;       //!< S: segments a model is split into (Segments attribute)
+    uint32_t m_replicas;       //!< R: peers each segment is pulled from per round (Replicas)
+    Weighting m_weighting;     //!< averaging weights a_k (Weighting attribute)
+    bool m_bySamples{true};    //!< Weighting is "samples" (set at Start)
+    bool m_commonInitialModel; //!< every device starts from device 0's initial weights
     std::vector<std::pair<uint64_t, uint64_t>> m_ranges; //!< segment index ranges
 
-    bool m_open{false};
-    std::vector<DeviceState> m_state;
-    uint32_t m_waiting{0}; //!< participants that have not averaged
-    uint32_t m_nAveraged{0};
-    uint32_t m_segmentsReceived{0};
-    EventId m_endEvent;
+    bool m_open{false};               //!< the round is running: its events are not ignored
+    std::vector<DeviceState> m_state; //!< device id -> its state in the round
+    uint32_t m_waiting{0};            //!< participants that have not averaged
+    uint32_t m_nAveraged{0};          //!< participants that averaged this round (participants)
+    uint32_t m_segmentsReceived{0};   //!< segments that arrived complete this round
+    EventId m_endEvent;               //!< EndOfRound() once every participant has averaged
+    /** Averaged trace source: (round, device, segment, contributors) */
     TracedCallback<uint32_t, uint32_t, uint32_t, const std::vector<uint32_t>&> m_averagedTrace;
 };
 

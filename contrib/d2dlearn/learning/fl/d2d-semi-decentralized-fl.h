@@ -84,9 +84,17 @@ class D2dSemiDecentralizedFl : public D2dPeerProtocol
     typedef void (*SelectedTracedCallback)(uint32_t round, const std::vector<uint32_t>& chosen);
 
   protected:
+    /**
+     * \brief Form the groups (GroupSize blocks unless SetGroups gave them) and check them,
+     * give every device w^0 (device 0's initial weights), record round 0, start round 1.
+     */
     void DoStart() override;
     /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
+    /**
+     * \brief Set up the group exchange on the D2D transports; over D2S, receive the uploads
+     * at the server and w^{t+1} at the devices, and follow their Delivery traces.
+     */
     void ConnectTransports() override;
 
   private:
@@ -117,30 +125,33 @@ class D2dSemiDecentralizedFl : public D2dPeerProtocol
     /** \brief Trace, record and go on. */
     void EndOfRound();
 
-    uint32_t m_groupSize;
-    uint32_t m_stepsPerExchange;
-    uint32_t m_exchangesPerRound;
+    uint32_t m_groupSize;         //!< devices per group of index blocks (GroupSize attribute)
+    uint32_t m_stepsPerExchange;  //!< local mini-batch steps of a phase (StepsPerExchange)
+    uint32_t m_exchangesPerRound; //!< phases of a round (ExchangesPerRound attribute)
+    /** group index -> its devices, ascending (SetGroups, or GroupSize blocks at Start) */
     std::vector<std::vector<uint32_t>> m_groups;
-    std::vector<uint32_t> m_groupOf; //!< device -> group
-    Ptr<D2dModelExchange> m_exchange;
-    std::vector<float> m_global; //!< w^t as sent
+    std::vector<uint32_t> m_groupOf;  //!< device -> group
+    Ptr<D2dModelExchange> m_exchange; //!< runs each phase's exchange inside the groups
+    std::vector<float> m_global;      //!< w^t as sent
 
+    /** Where the round is. */
     enum class Stage
     {
-        IDLE,
-        EXCHANGE,
-        UPLOAD,
-        DOWNLOAD
+        IDLE,     //!< no stage runs (between rounds)
+        EXCHANGE, //!< a phase of group exchanges
+        UPLOAD,   //!< the chosen devices upload to the server
+        DOWNLOAD  //!< the server broadcasts w^{t+1}
     };
-    Stage m_stage{Stage::IDLE};
-    uint32_t m_phase{0};
-    uint32_t m_stragglers{0};
+    Stage m_stage{Stage::IDLE}; //!< where the current round is
+    uint32_t m_phase{0};        //!< the round's current phase, 1..ExchangesPerRound
+    uint32_t m_stragglers{0};   //!< the round's participants left out at phase deadlines
     std::map<uint64_t, uint32_t> m_uploadIds;                             //!< upload msgId -> group
     std::map<uint32_t, std::shared_ptr<const D2dModelPayload>> m_uploads; //!< by group
-    uint32_t m_uploadsPending{0};
-    uint64_t m_broadcastId{0};
+    uint32_t m_uploadsPending{0};         //!< uploads neither arrived nor reported lost
+    uint64_t m_broadcastId{0};            //!< message id of the broadcast of w^{t+1} (0: none)
     std::set<uint32_t> m_downloadPending; //!< devices whose copy of w^{t+1} is awaited
-    uint32_t m_downloaded{0};
+    uint32_t m_downloaded{0};             //!< devices that loaded w^{t+1} this round
+    /** Selected trace source: (round, the chosen device of each group) */
     TracedCallback<uint32_t, const std::vector<uint32_t>&> m_selectedTrace;
 };
 

@@ -150,10 +150,10 @@ class D2dDeferredJob : public std::enable_shared_from_this<D2dDeferredJob>
     std::shared_future<void> m_future;               //!< m_claim's: ready when it has run
     std::shared_ptr<const std::vector<float>> m_out; //!< the result (written by the work)
     std::function<void()> m_done;                    //!< the done hook
-    bool m_started{false};
+    bool m_started{false};  //!< MarkStarted() ran: submitted to the pool or run by a consumer
     bool m_waited{false};   //!< the done hook ran
     bool m_resident{false}; //!< counted in GetResident()
-    bool m_released{false};
+    bool m_released{false}; //!< Release() was called: result dropped, Get() aborts
 };
 
 } // namespace ns3

@@ -121,8 +121,8 @@ struct D2dTrainResult
 /** \brief Test-set figures of a model. */
 struct D2dEvalResult
 {
-    double accuracy{0}; //!< fraction of correct predictions (classification)
-    double loss{0};     //!< mean cross-entropy (classification) or squared error (regression)
+    double accuracy{0};  //!< fraction of correct predictions (classification)
+    double loss{0};      //!< mean cross-entropy (classification) or squared error (regression)
     uint64_t samples{0}; //!< test samples evaluated
 };
 
@@ -373,26 +373,28 @@ class D2dLearner : public Object
     /** \brief A deferred job's work has run (its done hook): fire TrainingDone. */
     void DeferredDone();
 
+    /** LibTorch state (data, shard, weights, jobs), shared with the worker running a job */
     std::shared_ptr<Impl> m_impl;
-    double m_forwardFlops{0}; //!< 2 x multiply-adds of one sample's forward pass
-    double m_trainFlops{0};   //!< modelled FLOPs of one training sample
-    uint64_t m_nParameters{0};
-    uint64_t m_nBufferValues{0};   //!< of m_nParameters, floating-point buffer values
-    double m_forwardFlopsOverride; //!< ForwardFlopsPerSample (0: the model's own)
-    Ptr<D2dComputeModel> m_compute;
-    D2dModelSpec m_spec;
-    uint32_t m_id{0};
-    double m_learningRate;
-    Optimizer m_optimizer;
-    double m_momentum;
-    double m_weightDecay;
-    uint32_t m_batchSize;
-    bool m_keepOptimizerState; //!< reuse the optimizer (and its state) across jobs
-    bool m_training{false};
-    Time m_jobStart;
-    double m_jobFlops{0};        //!< modelled FLOPs of the running job
-    bool m_jobDeferrable{false}; //!< the running job may be deferred
-    Callback<void, const D2dTrainResult&> m_done;
+    double m_forwardFlops{0};       //!< 2 x multiply-adds of one sample's forward pass
+    double m_trainFlops{0};         //!< modelled FLOPs of one training sample
+    uint64_t m_nParameters{0};      //!< values of the model's state (GetNParameters)
+    uint64_t m_nBufferValues{0};    //!< of m_nParameters, floating-point buffer values
+    double m_forwardFlopsOverride;  //!< ForwardFlopsPerSample (0: the model's own)
+    Ptr<D2dComputeModel> m_compute; //!< runs the jobs in simulated time (null: instantly)
+    D2dModelSpec m_spec;            //!< the architecture, as given to Setup()
+    uint32_t m_id{0};               //!< device id, as given to Setup()
+    double m_learningRate;          //!< local learning rate (LearningRate attribute)
+    Optimizer m_optimizer;          //!< local optimizer (Optimizer attribute)
+    double m_momentum;              //!< SGD momentum (Momentum attribute)
+    double m_weightDecay;           //!< L2 weight decay (WeightDecay attribute)
+    uint32_t m_batchSize;           //!< mini-batch size, samples (BatchSize attribute)
+    bool m_keepOptimizerState;      //!< reuse the optimizer (and its state) across jobs
+    bool m_training{false};         //!< a job runs (stays true if depleted mid-job)
+    Time m_jobStart;                //!< simulated time at which the running job started
+    double m_jobFlops{0};           //!< modelled FLOPs of the running job
+    bool m_jobDeferrable{false};    //!< the running job may be deferred
+    Callback<void, const D2dTrainResult&> m_done; //!< the running job's Train() callback
+    /** TrainingDone trace source: (device id, start, end, result) */
     TracedCallback<uint32_t, Time, Time, const D2dTrainResult&> m_trainingDoneTrace;
 };
 

@@ -173,7 +173,7 @@ class D2dModelCodec
     static void RoundToHalf(std::vector<float>& values);
 
   private:
-    std::string m_compression;
+    std::string m_compression; //!< "float32" (4 bytes a value) or "float16" (2, rounded)
 };
 
 } // namespace ns3
