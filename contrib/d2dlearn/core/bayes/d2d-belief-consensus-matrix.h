@@ -122,6 +122,7 @@ class D2dBeliefConsensusMatrix
     /** \param transpose follow edges backwards \return devices reached from 0 */
     std::vector<bool> Reach(bool transpose) const;
 
+    /** W, N rows of N values: m_w[i][j] = W_ij, receiver i's weight of sender j */
     std::vector<std::vector<double>> m_w;
 };
 

@@ -46,17 +46,45 @@ class D2dCoordinateBeliefLearner : public D2dBeliefLearner
                                std::vector<uint32_t> thetaTrue,
                                double eps);
 
+    /** \return number of devices N */
     uint32_t GetNDevices() const override;
+    /** \return M = G^D: a public belief is log b(theta) for every theta of Theta_M */
     uint32_t GetNValues() const override;
+    /** \param i device \return the uniform prior, log(1/M) for every theta */
     std::vector<double> GetInitialPublic(uint32_t i) const override;
+    /**
+     * \brief Device i flips its coin (DrawLabel) and applies eq. (2) to its private belief.
+     * \param i device
+     * \return log b_i^(k)
+     */
     std::vector<double> LocalUpdate(uint32_t i) override;
+    /**
+     * \brief Eq. (3): log rho_i^(k) from the weighted public log beliefs.
+     * \param i device
+     * \param weights the weights (W_ij, or W_ij renormalized)
+     * \param publicBeliefs log b_j, one per weight
+     */
     void Consensus(uint32_t i,
                    const std::vector<double>& weights,
                    const std::vector<const std::vector<double>*>& publicBeliefs) override;
+    /** \brief The central learner: eq. (2) with every device's coin of the step in turn. */
     void CentralStep() override;
+    /** \return "estimate,belief_true,log_belief_true,error" */
     std::string GetBeliefsHeader() const override;
+    /**
+     * \param node device, or -1 for the central learner
+     * \return argmax rho, rho(theta*), log rho(theta*) and the 0/1 error
+     */
     std::string GetBeliefsRow(int64_t node) const override;
+    /**
+     * \param node device, or -1 for the central learner
+     * \return error (1 if argmax rho != theta*, else 0) and belief_true (rho(theta*))
+     */
     std::vector<std::pair<std::string, double>> GetMetrics(int64_t node) const override;
+    /**
+     * \param stream first RNG stream index: device i's coin gets stream + i
+     * \return N, the streams used
+     */
     int64_t AssignStreams(int64_t stream) override;
 
     /** \return M = G^D */
@@ -91,18 +119,18 @@ class D2dCoordinateBeliefLearner : public D2dBeliefLearner
     /** \param i device \return its label for this step (Bernoulli(p(theta*_c(i)))) */
     uint32_t DrawLabel(uint32_t i);
 
-    uint32_t m_n;
-    uint32_t m_levels;
-    std::vector<uint32_t> m_thetaTrue;
-    double m_eps;
-    uint32_t m_d;
-    uint32_t m_m;
-    uint32_t m_trueIndex;
+    uint32_t m_n;                               //!< number of devices N
+    uint32_t m_levels;                          //!< G, grid levels per coordinate (>= 2)
+    std::vector<uint32_t> m_thetaTrue;          //!< theta*: per coordinate c, its level index (< G)
+    double m_eps;                               //!< eps of p(t) = eps + (1 - 2 eps) t, in (0, 0.5)
+    uint32_t m_d;                               //!< D, number of coordinates (size of theta*)
+    uint32_t m_m;                               //!< M = G^D, the size of Theta_M
+    uint32_t m_trueIndex;                       //!< index of theta* in Theta_M
     std::vector<std::vector<double>> m_logLik1; //!< per device: log l(1; theta)
     std::vector<std::vector<double>> m_logLik0; //!< per device: log l(0; theta)
     std::vector<std::vector<double>> m_private; //!< log rho_i
     std::vector<double> m_central;              //!< log rho of the central learner
-    std::vector<Ptr<UniformRandomVariable>> m_coin;
+    std::vector<Ptr<UniformRandomVariable>> m_coin; //!< per device: U(0, 1) for its coin flips
 };
 
 } // namespace ns3

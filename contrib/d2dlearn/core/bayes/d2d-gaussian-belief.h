@@ -84,7 +84,7 @@ class D2dGaussianBelief
     /** \param b right-hand side \return Lambda^-1 b */
     std::vector<double> Solve(std::vector<double> b) const;
 
-    uint32_t m_d{0};
+    uint32_t m_d{0};                 //!< d, the dimension of theta (0: default-constructed)
     std::vector<double> m_precision; //!< Lambda, row-major
     std::vector<double> m_eta;       //!< Lambda mu
 };

@@ -38,16 +38,40 @@ class D2dGaussianLinearLearner : public D2dBeliefLearner
      */
     D2dGaussianLinearLearner(uint32_t nDevices, uint32_t nTest);
 
+    /** \return number of devices N */
     uint32_t GetNDevices() const override;
+    /** \return D2dGaussianBelief::VectorSize(DIM): the natural parameters as sent (9) */
     uint32_t GetNValues() const override;
+    /** \param i device \return the prior N(0, PRIOR_VAR I) as D2dGaussianBelief::ToVector() */
     std::vector<double> GetInitialPublic(uint32_t i) const override;
+    /**
+     * \brief Device i draws one sample (Draw) and applies eq. (2) to its private belief.
+     * \param i device
+     * \return b_i^(k) as D2dGaussianBelief::ToVector()
+     */
     std::vector<double> LocalUpdate(uint32_t i) override;
+    /**
+     * \brief Eq. (3): rho_i^(k) as the weighted sums of the public natural parameters.
+     * \param i device
+     * \param weights the weights (W_ij, or W_ij renormalized)
+     * \param publicBeliefs b_j as D2dGaussianBelief::ToVector(), one per weight
+     */
     void Consensus(uint32_t i,
                    const std::vector<double>& weights,
                    const std::vector<const std::vector<double>*>& publicBeliefs) override;
+    /** \brief The central learner: eq. (2) with every device's sample of the step in turn. */
     void CentralStep() override;
+    /** \return "mean_0,mean_1,mean_2,var_0,var_1,var_2" */
     std::string GetBeliefsHeader() const override;
+    /**
+     * \param node device, or -1 for the central learner
+     * \return the posterior mean and variance of each coordinate
+     */
     std::string GetBeliefsRow(int64_t node) const override;
+    /**
+     * \param node device, or -1 for the central learner
+     * \return mse (TestMse) and excess_mse (TestExcessMse)
+     */
     std::vector<std::pair<std::string, double>> GetMetrics(int64_t node) const override;
     /** Draws the test set too (from the first stream). */
     int64_t AssignStreams(int64_t stream) override;
@@ -73,17 +97,17 @@ class D2dGaussianLinearLearner : public D2dBeliefLearner
      */
     double Draw(uint32_t i, std::vector<double>& phi);
 
-    uint32_t m_n;
-    uint32_t m_nTest;
-    std::vector<D2dGaussianBelief> m_private;
-    D2dGaussianBelief m_central;
-    std::vector<Ptr<UniformRandomVariable>> m_x;
-    std::vector<Ptr<NormalRandomVariable>> m_noise;
-    Ptr<UniformRandomVariable> m_testX;
-    Ptr<NormalRandomVariable> m_testNoise;
-    std::vector<std::vector<double>> m_testPhi;
-    std::vector<double> m_testY;     //!< noisy labels
-    std::vector<double> m_testClean; //!< f_theta*(x)
+    uint32_t m_n;                                   //!< number of devices N
+    uint32_t m_nTest;                               //!< test-set size
+    std::vector<D2dGaussianBelief> m_private;       //!< per device: its private belief rho_i
+    D2dGaussianBelief m_central;                    //!< the central learner's belief
+    std::vector<Ptr<UniformRandomVariable>> m_x;    //!< per device: its input x_1 or x_2
+    std::vector<Ptr<NormalRandomVariable>> m_noise; //!< per device: eta ~ N(0, NOISE_SD^2)
+    Ptr<UniformRandomVariable> m_testX;             //!< the test set's inputs x_1 and x_2
+    Ptr<NormalRandomVariable> m_testNoise;          //!< the test labels' noise, N(0, NOISE_SD^2)
+    std::vector<std::vector<double>> m_testPhi;     //!< per test point: features [1, x_1, x_2]
+    std::vector<double> m_testY;                    //!< noisy labels
+    std::vector<double> m_testClean;                //!< f_theta*(x)
 };
 
 } // namespace ns3

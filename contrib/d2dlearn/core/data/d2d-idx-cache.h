@@ -149,15 +149,16 @@ class D2dIdxCache
   private:
     D2dIdxCache() = default;
 
-    Origin m_origin{UNCACHED};
-    Decoded m_owned;               //!< the data when decoded in this run
-    const uint8_t* m_map{nullptr}; //!< the mapped entry, or null
-    std::size_t m_mapBytes{0};     //!< its length, bytes
-    uint32_t m_count{0};
-    uint32_t m_rows{0};
-    uint32_t m_cols{0};
-    const uint8_t* m_labels{nullptr};
-    const uint32_t* m_crcs{nullptr}; //!< per-sample CRC-32 (mapped entries only)
+    Origin m_origin{UNCACHED};        //!< what Open() did (GetOrigin)
+    Decoded m_owned;                  //!< the data when decoded in this run
+    const uint8_t* m_map{nullptr};    //!< the mapped entry, or null
+    std::size_t m_mapBytes{0};        //!< its length, bytes
+    uint32_t m_count{0};              //!< number of samples
+    uint32_t m_rows{0};               //!< pixel rows per image
+    uint32_t m_cols{0};               //!< pixel columns per image
+    const uint8_t* m_labels{nullptr}; //!< m_count labels, in the map or in m_owned
+    const uint32_t* m_crcs{nullptr};  //!< per-sample CRC-32 (mapped entries only)
+    /** m_count x m_rows x m_cols pixels, sample-major then row-major, in the map or m_owned */
     const uint8_t* m_pixels{nullptr};
 };
 

@@ -77,34 +77,35 @@ class D2dBeliefTraceWriter
     /** \param k StepDone sink: beliefs.csv and rounds.csv rows of step k */
     void WriteStep(uint32_t k);
     /**
-     * \brief Consensus sink: a consensus.csv row.
-     * \param k step
-     * \param node device
-     * \param fresh in-neighbours fresh
-     * \param reused in-neighbours reused
-     * \param renormalizedOut in-neighbours left out
-     */
-    /**
      * \brief LocalUpdateMissed sink: one row of missed.csv.
      * \param k the step
      * \param node the device whose local update missed the step's deadline
      */
     void WriteMissed(uint32_t k, uint32_t node);
+    /**
+     * \brief Consensus sink: a consensus.csv row.
+     * \param k step
+     * \param node device
+     * \param fresh in-neighbours whose b_j^(k) arrived in time
+     * \param reused in-neighbours replaced by their last belief (REUSE)
+     * \param renormalizedOut in-neighbours left out (RENORMALIZE)
+     */
     void WriteConsensus(uint32_t k,
                         uint32_t node,
                         uint32_t fresh,
                         uint32_t reused,
                         uint32_t renormalizedOut);
 
-    D2dTraceHelper& m_traces;
+    D2dTraceHelper& m_traces;           //!< the trace folder the files are opened in (not owned)
     Ptr<D2dBeliefConsensus> m_protocol; //!< connected protocol (null: none)
-    Ptr<D2dBeliefLearner> m_learner;
+    Ptr<D2dBeliefLearner> m_learner;    //!< the protocol's learner, read at each StepDone
+    /** device i's transport at index i: a device whose transport is off gets no rows */
     std::vector<Ptr<D2dTransport>> m_transports;
-    bool m_meanRows{false};
-    std::string m_numericError; //!< the first NaN or infinity (GetNumericError)
+    bool m_meanRows{false};             //!< Connect's meanRows: node -1 means in rounds.csv
+    std::string m_numericError;         //!< the first NaN or infinity (GetNumericError)
     std::ostream* m_beliefs{nullptr};   //!< beliefs.csv
     std::ostream* m_consensus{nullptr}; //!< consensus.csv
-    std::ostream* m_missed{nullptr}; //!< missed.csv
+    std::ostream* m_missed{nullptr};    //!< missed.csv
 };
 
 } // namespace ns3

@@ -411,7 +411,7 @@ class D2dTraceHelper
         uint64_t periods{0};  //!< periods of draw summed
     };
 
-    std::string m_outDir;
+    std::string m_outDir;                           //!< the trace folder
     Level m_level{FULL};                            //!< trace level
     bool m_spectrumColumns{false};                  //!< messages.csv's spectrum columns
     Time m_energyPeriod{Seconds(1)};                //!< STANDARD: period of the energy.csv rows
@@ -428,17 +428,17 @@ class D2dTraceHelper
     D2dTraceFile m_energy;                               //!< energy.csv's temporary file
     std::vector<Ptr<D2dTransport>> m_transports;         //!< connected, in connection order
     std::unordered_set<const D2dTransport*> m_connected; //!< the same, for lookups
-    std::vector<Ptr<D2dEnergyModel>> m_energyModels;
-    std::vector<Ptr<D2dWifiEnergyMeter>> m_wifiMeters; //!< Wi-Fi radios' energy
+    std::vector<Ptr<D2dEnergyModel>> m_energyModels;     //!< connected (ConnectEnergyModel)
+    std::vector<Ptr<D2dWifiEnergyMeter>> m_wifiMeters;   //!< Wi-Fi radios' energy
     /// The sinks, made once and connected to every device: each connection then shares
     /// one callback object (about 64 bytes per device and trace source less).
     Callback<void, const D2dDeliveryRecord&> m_deliverySink;
     Callback<void, Time, uint32_t, const std::string&, double, double> m_energySink; //!< ditto
     /** (name, value as a JSON literal), in the order added */
     std::vector<std::pair<std::string, std::string>> m_parameters;
-    uint64_t m_nMessageRows{0};
-    uint64_t m_nEnergyRows{0};
-    bool m_finished{false};
+    uint64_t m_nMessageRows{0}; //!< messages.csv rows written
+    uint64_t m_nEnergyRows{0};  //!< energy.csv rows written
+    bool m_finished{false};     //!< Finish() published the files (else removed on destruction)
     /** Further trace files (OpenTrace), in opening order: (file name, stream). */
     std::vector<std::pair<std::string, std::unique_ptr<D2dTraceFile>>> m_extra;
     D2dTraceFile* m_rounds{nullptr}; //!< rounds.csv once EnableRounds() was called

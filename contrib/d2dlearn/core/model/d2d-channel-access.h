@@ -128,8 +128,8 @@ class D2dChannelAccess : public Object
     /** A message waiting for its radios (SCHEDULED). */
     struct Waiting
     {
-        Ptr<D2dRadio> radio;
-        D2dRadio::TxJob job;
+        Ptr<D2dRadio> radio; //!< the sender
+        D2dRadio::TxJob job; //!< the message and its receivers
     };
 
     /** What keeps a message from starting now (SCHEDULED). */
@@ -170,7 +170,7 @@ class D2dChannelAccess : public Object
     void Grow(uint32_t index);
 
     D2dChannel* m_channel{nullptr}; //!< the owner (not a Ptr: it owns this object)
-    Policy m_policy{IMMEDIATE};
+    Policy m_policy{IMMEDIATE};     //!< the access policy (D2dChannel's AccessPolicy)
 
     // IMMEDIATE
     /// Per radio. A list, not a deque: an empty std::deque allocates ~600 bytes
@@ -178,7 +178,7 @@ class D2dChannelAccess : public Object
     std::vector<std::list<D2dRadio::TxJob>> m_fifo;
 
     // SCHEDULED
-    uint64_t m_nextSeq{0};
+    uint64_t m_nextSeq{0}; //!< send order of the next message enqueued (the m_waiting key)
     std::map<uint64_t, Waiting> m_waiting;          //!< by send order
     std::vector<std::vector<uint64_t>> m_waitingOn; //!< per radio: messages it blocks
     std::vector<uint32_t> m_nWaiting;               //!< per radio: its messages waiting
@@ -192,7 +192,7 @@ class D2dChannelAccess : public Object
     std::vector<uint32_t> m_chainReleased; //!< receivers that freed a chain since the last pump
     std::set<uint64_t> m_spectrumWaiting;  //!< waiting for a sub-channel, in send order
     bool m_spectrumReleased{false};        //!< a sub-channel was freed since the last pump
-    EventId m_pumpEvent;
+    EventId m_pumpEvent;                   //!< Pump() scheduled now (expired: none pending)
 };
 
 } // namespace ns3

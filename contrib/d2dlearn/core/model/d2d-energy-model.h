@@ -151,6 +151,7 @@ class D2dEnergyModel : public DeviceEnergyModel
     virtual void DoDepletion();
 
   private:
+    /** \return the current drawn from the source (A): GetPowerW() / its supply voltage */
     double DoGetCurrentA() const override;
     /**
      * \brief Report the periods that end now.
@@ -187,20 +188,21 @@ class D2dEnergyModel : public DeviceEnergyModel
      */
     void DropCheck(bool remove);
 
-    Ptr<EnergySource> m_source;
-    uint32_t m_node{0};
+    Ptr<EnergySource> m_source; //!< the source this model draws from (SetEnergySource)
+    uint32_t m_node{0};         //!< device index written in energy traces (SetNodeIndex)
     std::vector<std::pair<std::string, double>> m_draw; //!< (component, W)
-    Time m_periodStart;
-    double m_totalJ{0.0};
-    bool m_depleted{false};
-    bool m_inUpdate{false};
-    double m_depletionLevelJ{0.0};        //!< the source depletes at or below this energy (J)
-    EventId m_depletionCheck;             //!< depletion check of the source, if this one's
-    bool m_checkPending{false};           //!< m_depletionCheck is scheduled and has not run
-    double m_powerW{0.0};                 //!< sum of m_draw, in its order
+    Time m_periodStart;            //!< start of the open period of constant draw
+    double m_totalJ{0.0};          //!< energy of the closed periods, all components (J)
+    bool m_depleted{false};        //!< the source was depleted: nothing is drawn any more
+    bool m_inUpdate{false};        //!< inside a source update this model started: do not start one
+    double m_depletionLevelJ{0.0}; //!< the source depletes at or below this energy (J)
+    EventId m_depletionCheck;      //!< depletion check of the source, if this one's
+    bool m_checkPending{false};    //!< m_depletionCheck is scheduled and has not run
+    double m_powerW{0.0};          //!< sum of m_draw, in its order
     std::shared_ptr<Siblings> m_siblings; //!< the D2D models of the source, shared
     bool m_siblingsStale{true};           //!< look the siblings up again before use
-    std::vector<std::function<void()>> m_depletionCallbacks;
+    std::vector<std::function<void()>> m_depletionCallbacks; //!< AddDepletionCallback()'s
+    /** the EnergyEvent trace source (EnergyEventTracedCallback) */
     TracedCallback<Time, uint32_t, const std::string&, double, double> m_energyTrace;
 };
 

@@ -109,28 +109,49 @@ class D2dRadio : public D2dTransport
   protected:
     /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
+    /**
+     * \brief Queue the message for channel access (D2dChannelAccess::Enqueue); aborts for
+     * an unknown receiver.
+     * \param msgId id allocated for this send
+     * \param message the message
+     * \param dst receiver index, D2D_BROADCAST or D2D_MULTICAST
+     * \param receivers with D2D_MULTICAST: the named receivers (ascending); otherwise empty
+     * \param mode delivery mode
+     */
     void DoSend(uint64_t msgId,
                 Ptr<const D2dMessage> message,
                 uint32_t dst,
                 const std::vector<uint32_t>& receivers,
                 D2dDeliveryMode mode) override;
+    /** \return a fresh message id from the channel's message registry */
     uint64_t AllocateMessageId() override;
+    /**
+     * \brief Withdraw a message still queued for channel access (rows with reason
+     * "cancelled").
+     * \param msgId the message id
+     * \return true if it was queued and is withdrawn
+     */
     bool DoCancel(uint64_t msgId) override;
+    /**
+     * \brief Switched off: stop the energy draw, end receptions, abort the ongoing
+     * transmission and drop the queue ("sender_off").
+     */
     void DoTurnOff() override;
+    /** \brief Report the open transmissions and the queue ("unfinished") to the channel. */
     void DoReportUnfinished() override;
 
   private:
     /** \brief Report every queued message as never sent. \param reason why */
     void DropQueue(const std::string& reason);
 
-    Ptr<D2dChannel> m_channel;
-    Ptr<D2dRadioEnergyModel> m_energy;
-    Ptr<MobilityModel> m_mobility;
-    double m_txPowerDbm;
-    bool m_halfDuplex;
-    uint32_t m_receiveChains{0}; //!< receptions at once (0: the channel's sub-channels)
-    bool m_transmitting{false};
-    uint32_t m_nRx{0};
+    Ptr<D2dChannel> m_channel;         //!< the channel this radio is attached to
+    Ptr<D2dRadioEnergyModel> m_energy; //!< charged for tx/rx (null: no energy)
+    Ptr<MobilityModel> m_mobility;     //!< where the radio is (null for matrix RSS)
+    double m_txPowerDbm;               //!< attribute TxPowerDbm: transmit power (dBm)
+    bool m_halfDuplex;                 //!< attribute HalfDuplex: no reception while sending
+    uint32_t m_receiveChains{0};       //!< receptions at once (0: the channel's sub-channels)
+    bool m_transmitting{false};        //!< between BeginTx and EndTx (or DoTurnOff)
+    uint32_t m_nRx{0};                 //!< ongoing receptions (BeginRx accepted, EndRx not yet)
 };
 
 } // namespace ns3

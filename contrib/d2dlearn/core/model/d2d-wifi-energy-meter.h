@@ -100,14 +100,15 @@ class D2dWifiEnergyMeter : public Object
     /** \return current of the state, A (the model's attributes) */
     double CurrentA(WifiPhyState state) const;
 
-    Ptr<WifiRadioEnergyModel> m_model;
-    Ptr<EnergySource> m_source;
-    uint32_t m_node{0};
-    std::string m_prefix{"radio"};
-    Time m_last;            //!< end of the last reported period
-    double m_reportedJ{0};  //!< energy reported so far, J
+    Ptr<WifiRadioEnergyModel> m_model; //!< the model followed (Setup)
+    Ptr<EnergySource> m_source;        //!< the source it draws from: voltage, remaining energy
+    uint32_t m_node{0};                //!< the device index of the events
+    std::string m_prefix{"radio"};     //!< component prefix: "radio" (D2D) or "d2s"
+    Time m_last;                       //!< end of the last reported period
+    double m_reportedJ{0};             //!< energy reported so far, J
     double m_flushedJ{0};   //!< reported by Flush() of the state still open in the model, J
     bool m_inUpdate{false}; //!< reading the source's remaining energy (re-entrant)
+    /** the EnergyEvent trace source (D2dEnergyModel::EnergyEventTracedCallback) */
     TracedCallback<Time, uint32_t, const std::string&, double, double> m_energyTrace;
 };
 

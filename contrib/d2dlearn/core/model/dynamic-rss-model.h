@@ -40,11 +40,25 @@ class DynamicRssModel : public D2dRssModel
     /** \param n number of devices (matrix size) */
     void SetNDevices(uint32_t n);
 
+    /**
+     * \brief W_ij of the current step (drawn when the step is first queried); positions and
+     * power are ignored.
+     * \param rx receiver index i (< N)
+     * \param tx transmitter index j (< N)
+     * \param rxMobility ignored
+     * \param txMobility ignored
+     * \param txPowerDbm ignored
+     * \return W_ij in watts (the bin's centre with Levels > 0; 0 for i = j)
+     */
     double GetRssW(uint32_t rx,
                    uint32_t tx,
                    Ptr<MobilityModel> rxMobility,
                    Ptr<MobilityModel> txMobility,
                    double txPowerDbm) override;
+    /**
+     * \param stream the RNG stream of the Gaussian draws
+     * \return 1, the streams used
+     */
     int64_t AssignStreams(int64_t stream) override;
 
     /**
@@ -79,16 +93,16 @@ class DynamicRssModel : public D2dRssModel
      */
     uint32_t Bin(double w) const;
 
-    double m_meanW;
-    double m_stdW;
-    double m_minW;
-    double m_maxW;
-    uint32_t m_levels;
-    Time m_stepInterval;
-    uint32_t m_n{0};
-    int64_t m_step{-1};
-    std::vector<double> m_w; //!< row-major N x N
-    Ptr<NormalRandomVariable> m_normal;
+    double m_meanW;                     //!< attribute MeanW: mean of the Gaussian RSS (W)
+    double m_stdW;                      //!< attribute StdW: its standard deviation (W)
+    double m_minW;                      //!< attribute MinW: lower truncation bound (W)
+    double m_maxW;                      //!< attribute MaxW: upper truncation bound (W)
+    uint32_t m_levels;                  //!< attribute Levels: quantization bins (0: none)
+    Time m_stepInterval;                //!< attribute StepInterval: simulated time between redraws
+    uint32_t m_n{0};                    //!< N, number of devices (SetNDevices)
+    int64_t m_step{-1};                 //!< the step m_w was drawn for (-1: none yet)
+    std::vector<double> m_w;            //!< row-major N x N
+    Ptr<NormalRandomVariable> m_normal; //!< N(MeanW, StdW^2) draws, truncated by Draw()
 };
 
 } // namespace ns3

@@ -148,7 +148,7 @@ class D2dGcnLinkScorer
 
   private:
     struct Impl;
-    std::unique_ptr<Impl> m_impl;
+    std::unique_ptr<Impl> m_impl; //!< the LibTorch GCN and its input width (defined in the .cc)
 };
 
 } // namespace ns3

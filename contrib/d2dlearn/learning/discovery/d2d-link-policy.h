@@ -128,16 +128,16 @@ class D2dLinkPolicy
     /** psi^R and psi^C of one (state, action). */
     struct Entry
     {
-        double total{0};
-        double count{0};
+        double total{0}; //!< psi^R: sum of the buffered rewards
+        double count{0}; //!< psi^C: number of rewards buffered (at most H)
     };
 
-    uint32_t m_n;
-    uint32_t m_self;
-    uint32_t m_h;
-    double m_delta;
-    BufferMode m_bufferMode;
-    BetaMode m_betaMode;
+    uint32_t m_n;            //!< N, the actions (action j = transmitter j)
+    uint32_t m_self;         //!< this device, never selected
+    uint32_t m_h;            //!< H, the buffer size (>= 1)
+    double m_delta;          //!< the reduction delta of below-mean rewards, in [0, 1]
+    BufferMode m_bufferMode; //!< per-action or shared buffers
+    BetaMode m_betaMode;     //!< sign-aware or literal reduction
     std::map<std::pair<uint32_t, uint32_t>, Entry> m_q;    //!< the Q-table
     std::map<std::pair<uint32_t, uint32_t>, Ring> m_rings; //!< PER_ACTION buffers
     Ring m_shared;                                         //!< SHARED buffer

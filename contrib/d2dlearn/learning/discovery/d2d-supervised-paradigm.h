@@ -93,22 +93,64 @@ class D2dSupervisedParadigm : public D2dDiscoveryParadigm
      */
     void Prepare(const Data& data, Callback<void> done) override;
 
+    /** \return N, the devices Setup() was given */
     uint32_t GetNDevices() const override;
+    /** \return L, the labels of the trust matrices */
     uint32_t GetNPartitions() const override;
+    /** \param device i \return D_i: its datapoints per label */
     const D2dFractionalCounts& GetCounts(uint32_t device) const override;
+    /** \param device i \param counts its new D_i (after an exchange of datapoints) */
     void SetCounts(uint32_t device, const D2dFractionalCounts& counts) override;
+    /** \return the size of a link request, bytes (attribute RequestBytes) */
     uint64_t GetRequestBytes() const override;
+    /** \return the size of V, Q and U, bytes each: BytesPerCount x L */
     uint64_t GetVectorBytes() const override;
+    /**
+     * \brief Eq. (9) (D2dMessagePassing::Available): the labels j trusts i with and has
+     * beyond b_j.
+     * \param transmitter j
+     * \param receiver i
+     * \return V_{j->i}
+     */
     D2dFractionalCounts Offer(uint32_t transmitter, uint32_t receiver) const override;
+    /**
+     * \brief Eq. (10) (D2dMessagePassing::Request): b_i - D_i on the labels offered.
+     * \param receiver i
+     * \param offer V_{j->i}
+     * \return Q_{j->i}
+     */
     D2dFractionalCounts Demand(uint32_t receiver, const D2dFractionalCounts& offer) const override;
+    /**
+     * \brief Eq. (11) (D2dMessagePassing::Allocate): the demands, scaled down to j's spare
+     * D_j - b_j where they exceed it.
+     * \param transmitter j
+     * \param demands the demands that reached j, one per requester
+     * \return U_{j->i} for each demand, in order
+     */
     std::vector<D2dFractionalCounts> Allocate(
         uint32_t transmitter,
         const std::vector<D2dFractionalCounts>& demands) const override;
+    /**
+     * \brief g (D2dDiversityRewards::Gain): the Metric distance from D_i to D-hat_i =
+     * D_i + (1 - P_D) U - sent if eq. (8) holds (L-hat_i labels at or above b_i) on the
+     * ThresholdOn counts, else 0.
+     * \param receiver i
+     * \param allocated U_{j->i} (zeros if no allocation arrived)
+     * \param pDrop P_D(i, j) of the edge (0 if none)
+     * \param sent what i allocates to its own requesters this step
+     * \return the score g
+     */
     double Gain(uint32_t receiver,
                 const D2dFractionalCounts& allocated,
                 double pDrop,
                 const D2dFractionalCounts& sent) const override;
+    /**
+     * \param transmitter j
+     * \param receiver i
+     * \return the labels j offers i (the sum of V_{j->i}): the most-trusted baseline's score
+     */
     double Shareable(uint32_t transmitter, uint32_t receiver) const override;
+    /** \param device i \return the labels l with D_i[l] >= b_i[l] (eq. (8) count) */
     uint32_t Satisfied(uint32_t device) const override;
 
     /** \return b_i */
@@ -121,20 +163,20 @@ class D2dSupervisedParadigm : public D2dDiscoveryParadigm
     const D2dTrustMatrices& GetTrust() const;
 
   private:
-    std::vector<D2dFractionalCounts> m_counts;
-    std::vector<D2dFractionalCounts> m_thresholds;
-    std::vector<uint32_t> m_minLabels;
-    std::vector<uint32_t> m_satisfiedBefore; //!< Satisfied(i) when Setup ran
-    D2dTrustMatrices m_trust;
-    double m_thresholdFraction; //!< b_i[l] / |D_i| (attribute ThresholdFraction)
-    uint32_t m_minLabelsGiven;  //!< attribute MinLabels (0: per device)
-    Trust m_trustStructure;     //!< attribute Trust
-    double m_trustDensity;      //!< attribute TrustDensity
-    std::string m_trustFile;    //!< attribute TrustFile
-    ThresholdOn m_thresholdOn;  //!< attribute ThresholdOn
-    Metric m_metric;            //!< attribute Metric
-    uint32_t m_bytesPerCount;
-    uint32_t m_requestBytes;
+    std::vector<D2dFractionalCounts> m_counts;     //!< D_i of device i, per label
+    std::vector<D2dFractionalCounts> m_thresholds; //!< b_i of device i, per label (eq. (8))
+    std::vector<uint32_t> m_minLabels;             //!< L-hat_i of device i
+    std::vector<uint32_t> m_satisfiedBefore;       //!< Satisfied(i) when Setup ran
+    D2dTrustMatrices m_trust;                      //!< the trust matrices T_j (N devices, L labels)
+    double m_thresholdFraction;                    //!< b_i[l] / |D_i| (attribute ThresholdFraction)
+    uint32_t m_minLabelsGiven;                     //!< attribute MinLabels (0: per device)
+    Trust m_trustStructure;                        //!< attribute Trust
+    double m_trustDensity;                         //!< attribute TrustDensity
+    std::string m_trustFile;                       //!< attribute TrustFile
+    ThresholdOn m_thresholdOn;                     //!< attribute ThresholdOn
+    Metric m_metric;                               //!< attribute Metric
+    uint32_t m_bytesPerCount;                      //!< bytes per entry of V, Q, U (BytesPerCount)
+    uint32_t m_requestBytes;                       //!< link request size, bytes (RequestBytes)
 };
 
 } // namespace ns3

@@ -133,9 +133,14 @@ class D2dBrainTorrent : public D2dPeerProtocol
                                          const std::vector<uint32_t>& contributors);
 
   protected:
+    /**
+     * \brief Begin: version vectors at 0, device 0's weights to all (CommonInitialModel),
+     * then every device's initial training (round 0).
+     */
     void DoStart() override;
     /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
+    /** \brief Receive and loss sinks for the bt_ping, bt_answer and bt_model messages. */
     void ConnectTransports() override;
 
   private:
@@ -177,17 +182,18 @@ class D2dBrainTorrent : public D2dPeerProtocol
     /** \brief Write the round's rows and go on. */
     void EndOfRound();
 
-    bool m_commonInitialModel;
+    bool m_commonInitialModel; //!< CommonInitialModel: start from device 0's weights
     std::vector<std::vector<uint32_t>> m_versions; //!< m_versions[k]: v_k
 
-    Phase m_phase{Phase::IDLE};
-    uint32_t m_aggregator{0};
+    Phase m_phase{Phase::IDLE};       //!< the round's phase (TRAIN: round 0's initial jobs)
+    uint32_t m_aggregator{0};         //!< the device drawn as this round's aggregator i
     std::set<uint32_t> m_awaitAnswer; //!< devices whose answer is awaited
     std::set<uint32_t> m_awaitModel;  //!< devices whose announced model is awaited
     std::map<uint32_t, std::shared_ptr<const ModelPayload>> m_models; //!< arrived, by origin
     uint32_t m_merged{0};                                             //!< models merged
-    uint32_t m_initialPending{0};
-    EventId m_endEvent;
+    uint32_t m_initialPending{0}; //!< round 0: initial training jobs not yet completed
+    EventId m_endEvent;           //!< InitialDone or EndOfRound, scheduled now
+    /** the Merged trace source (MergedTracedCallback) */
     TracedCallback<uint32_t, uint32_t, const std::vector<uint32_t>&> m_mergedTrace;
 };
 

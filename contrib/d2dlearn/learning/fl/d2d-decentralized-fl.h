@@ -87,9 +87,14 @@ class D2dDecentralizedFl : public D2dPeerProtocol
                                            const std::vector<uint32_t>& contributors);
 
   protected:
+    /**
+     * \brief Begin: check the graph, configure the exchange, share device 0's weights
+     * (CommonInitialModel), record round 0 (the state before training), start round 1.
+     */
     void DoStart() override;
     /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
+    /** \brief Hand the learners, transports, delivery mode and codec to the exchange. */
     void ConnectTransports() override;
 
     /**
@@ -118,17 +123,19 @@ class D2dDecentralizedFl : public D2dPeerProtocol
      */
     void Averaged(uint32_t device, const std::vector<uint32_t>& contributors);
 
-    uint32_t m_neighbours;
-    Weighting m_weighting;
-    bool m_commonInitialModel;
-    bool m_deferTraining; //!< DeferTraining: the exchange's deferred mode
+    uint32_t m_neighbours;     //!< attribute Neighbours: in-neighbours drawn per device and round
+    Weighting m_weighting;     //!< attribute Weighting: a_k = 1 or n_k
+    bool m_commonInitialModel; //!< attribute CommonInitialModel: all start from device 0's weights
+    bool m_deferTraining;      //!< DeferTraining: the exchange's deferred mode
+    /** SetGraph()'s adjacency: m_graph[i] = device i's candidate in-neighbours (empty: all) */
     std::vector<std::vector<uint32_t>> m_graph;
     /** SetGraphSource()'s: the graph of each round (null: m_graph throughout) */
     Callback<std::vector<std::vector<uint32_t>>> m_graphSource;
     /** \brief Abort unless m_graph is empty or a graph of the learners without self-loops. */
     void CheckGraph() const;
-    Ptr<D2dModelExchange> m_exchange;
-    uint32_t m_nAveraged{0};
+    Ptr<D2dModelExchange> m_exchange; //!< runs each round's jobs, model messages and averages
+    uint32_t m_nAveraged{0};          //!< devices that averaged in this round (participants)
+    /** the Averaged trace source (AveragedTracedCallback) */
     TracedCallback<uint32_t, uint32_t, const std::vector<uint32_t>&> m_averagedTrace;
 };
 

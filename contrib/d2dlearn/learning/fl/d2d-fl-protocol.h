@@ -308,17 +308,18 @@ class D2dFlProtocol : public Object
     /** \param message a message one of the watched transports accepted */
     void MessageSent(uint64_t, Ptr<const D2dMessage> message, uint32_t);
 
-    bool m_evaluateDevices;
-    bool m_countingBytes{false};
+    bool m_evaluateDevices;                  //!< attribute EvaluateDevices: per-device rows
+    bool m_countingBytes{false};             //!< CountBytesSent() called: write bytes_sent rows
     std::set<const D2dTransport*> m_watched; //!< transports CountBytesSent() watches
     std::set<uint32_t> m_lowQuality;         //!< SetLowQuality: left out of node -1
-    uint64_t m_bytesSent{0};
-    uint64_t m_bytesWritten{0}; //!< m_bytesSent at the last WriteBytesSent()
-    uint32_t m_roundsDone{0};
-    std::string m_numericError; //!< the first NaN or infinity (GetNumericError)
-    double m_lastAccuracy{0};
-    double m_lastLoss{0};
-    Callback<void> m_finished;
+    uint64_t m_bytesSent{0};                 //!< bytes of the watched transports' messages
+    uint64_t m_bytesWritten{0};              //!< m_bytesSent at the last WriteBytesSent()
+    uint32_t m_roundsDone{0};                //!< rounds ended (EndRound); stops at m_rounds
+    std::string m_numericError;              //!< the first NaN or infinity (GetNumericError)
+    double m_lastAccuracy{0};                //!< node -1 test accuracy last recorded
+    double m_lastLoss{0};                    //!< node -1 test loss last recorded
+    Callback<void> m_finished;               //!< SetFinishedCallback(): after the last round
+    /** RoundEnd: (round, accuracy, loss) (RoundEndTracedCallback) */
     TracedCallback<uint32_t, double, double> m_roundEndTrace;
     /** RoundRecord: (round, node, metric, value) */
     TracedCallback<uint32_t, int64_t, const std::string&, double> m_roundRecordTrace;

@@ -100,7 +100,7 @@ class D2dCmflTraceWriter
                    uint32_t quorum,
                    const std::string& outcome);
 
-    D2dTraceHelper& m_traces;
+    D2dTraceHelper& m_traces;           //!< the trace folder the files are opened in (not owned)
     Ptr<D2dCmfl> m_cmfl;                //!< connected protocol (null: none)
     Ptr<D2dCommitteeConsensus> m_ccp;   //!< connected consensus protocol (null: none)
     std::ostream* m_committee{nullptr}; //!< committee.csv

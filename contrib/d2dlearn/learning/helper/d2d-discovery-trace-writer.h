@@ -72,6 +72,20 @@ class D2dDiscoveryTraceWriter
                     const std::vector<uint32_t>& satisfiedBefore);
 
   private:
+    /**
+     * \brief Iteration sink: a gd_iterations.csv row, if iteration is a multiple of
+     * traceEvery or the edge round's last.
+     * \param edge the edge round (Remark 2), from 0
+     * \param iteration the iteration within the edge round, from 0
+     * \param device the receiver i
+     * \param transmitter the transmitter it chose (-1: none)
+     * \param pDrop P_D of the chosen link, a probability
+     * \param exchanged whether i's transmitter's allocation U arrived
+     * \param gain g of i's exchange
+     * \param localReward r^L of eq. (13)
+     * \param globalReward the r^G i learns from (eq. (14))
+     * \param reward R = r^L + gamma r^G
+     */
     void Iteration(uint32_t edge,
                    uint32_t iteration,
                    uint32_t device,
@@ -82,19 +96,31 @@ class D2dDiscoveryTraceWriter
                    double localReward,
                    double globalReward,
                    double reward);
+    /**
+     * \brief Histogram sink: one gd_diversity.csv row per partition (label).
+     * \param phase "before" or "after" the edge round's exchange
+     * \param edge the edge round
+     * \param device the device
+     * \param counts its datapoints per partition
+     */
     void Histogram(const std::string& phase,
                    uint32_t edge,
                    uint32_t device,
                    const D2dFractionalCounts& counts);
+    /**
+     * \brief Link sink: a gd_links.csv row (counts summed over the partitions, shareable
+     * from the paradigm's counts before the exchange).
+     * \param link one edge's datapoint exchange
+     */
     void Link(const D2dGraphDiscovery::Link& link);
 
-    D2dTraceHelper& m_traces;
-    uint32_t m_every;
-    uint32_t m_iterations{0};
-    Ptr<D2dGraphDiscovery> m_gd;
-    std::ostream* m_iterationsCsv{nullptr};
-    std::ostream* m_linksCsv{nullptr};
-    std::ostream* m_diversityCsv{nullptr};
+    D2dTraceHelper& m_traces;               //!< the trace folder (not owned)
+    uint32_t m_every;                       //!< traceEvery (>= 1): iterations kept
+    uint32_t m_iterations{0};               //!< the protocol's Iterations per edge round
+    Ptr<D2dGraphDiscovery> m_gd;            //!< the connected protocol (null: none)
+    std::ostream* m_iterationsCsv{nullptr}; //!< gd_iterations.csv
+    std::ostream* m_linksCsv{nullptr};      //!< gd_links.csv
+    std::ostream* m_diversityCsv{nullptr};  //!< gd_diversity.csv
 };
 
 } // namespace ns3

@@ -166,13 +166,13 @@ class D2dLearningHelper
     TypeId m_protocolType; //!< the protocol's type
     /** The protocol's attributes, applied when it is made (so that the type may be set after) */
     std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_protocolAttributes;
-    ObjectFactory m_learner; //!< the learners' type and attributes
-    std::shared_ptr<const D2dDataset> m_train;
-    std::vector<D2dShard> m_shards;
-    std::shared_ptr<const D2dDataset> m_test;
-    std::vector<D2dModelSpec> m_specs;
-    bool m_seedSet{false};
-    uint64_t m_seed{0};
+    ObjectFactory m_learner;                   //!< the learners' type and attributes
+    std::shared_ptr<const D2dDataset> m_train; //!< the training set, shared by every learner
+    std::vector<D2dShard> m_shards;            //!< device i's indices into m_train at index i
+    std::shared_ptr<const D2dDataset> m_test;  //!< the test set given to the protocol
+    std::vector<D2dModelSpec> m_specs;         //!< device i's architecture: m_specs[i % size]
+    bool m_seedSet{false};                     //!< SetSeed() was called (else the ns-3 RngSeed)
+    uint64_t m_seed{0};                        //!< SetSeed()'s seed of the learners
 };
 
 } // namespace ns3

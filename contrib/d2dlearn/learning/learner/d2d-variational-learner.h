@@ -100,21 +100,55 @@ class D2dVariationalLearner : public D2dBeliefLearner
      */
     void SetComputeModels(const std::vector<Ptr<D2dComputeModel>>& compute);
 
+    /** \return number of devices N (the shards) */
     uint32_t GetNDevices() const override;
     /** \return 2 x P: the precisions then the eta values of the P weights */
     uint32_t GetNValues() const override;
+    /**
+     * \param i device
+     * \return the prior b^(0) = N(0, priorVariance I): lambda = 1 / priorVariance, eta = 0
+     */
     std::vector<double> GetInitialPublic(uint32_t i) const override;
     /** The local update run at once, in the calling thread (no simulated time). */
     std::vector<double> LocalUpdate(uint32_t i) override;
+    /**
+     * \brief Start device i's local update as a job of GetLocalUpdateFlops(i) on its compute
+     * model (none: it completes at once in simulated time), the LibTorch work on a
+     * D2dTorchRuntime worker; done gets b_i^(k) at the job's completion event.
+     * \param i device
+     * \param done called with b_i^(k) (2 x P values)
+     * \return false if its previous update still runs or its compute model refused the job
+     */
     bool StartLocalUpdate(uint32_t i, Callback<void, const std::vector<double>&> done) override;
     /** \return 4: values travel as float32 */
     uint64_t GetBytesPerValue() const override;
+    /**
+     * \brief Eq. (3) of Gaussians: rho_i^(k) is the weighted sum of the public natural
+     * parameters.
+     * \param i device
+     * \param weights the weights (W_ij, or W_ij renormalized)
+     * \param publicBeliefs b_j (2 x P values each), one per weight
+     */
     void Consensus(uint32_t i,
                    const std::vector<double>& weights,
                    const std::vector<const std::vector<double>*>& publicBeliefs) override;
+    /**
+     * \brief The central learner: localSteps steps on the union of the shards, N x batch
+     * samples per mini-batch, at once (no simulated time); the result is its belief.
+     */
     void CentralStep() override;
+    /** \return "mean_l2,sigma_mean,sigma_min,sigma_max,train_loss" */
     std::string GetBeliefsHeader() const override;
+    /**
+     * \param node device, or -1 for the central learner
+     * \return the L2 norm of the mean, the mean, min and max sigma over the weights, and
+     * the last update's mean per-sample free energy
+     */
     std::string GetBeliefsRow(int64_t node) const override;
+    /**
+     * \param node device, or -1 for the central learner
+     * \return accuracy and loss (mean cross-entropy) of its posterior-mean model (Evaluate)
+     */
     std::vector<std::pair<std::string, double>> GetMetrics(int64_t node) const override;
     /** Uses no ns-3 stream (torch generators are seeded by the run seed): returns 0. */
     int64_t AssignStreams(int64_t stream) override;
@@ -168,12 +202,17 @@ class D2dVariationalLearner : public D2dBeliefLearner
     /** \param i device: its job's completion event */
     void Complete(uint32_t i);
 
-    D2dVariationalConfig m_config;
-    uint32_t m_n;
+    D2dVariationalConfig m_config; //!< the settings
+    uint32_t m_n;                  //!< number of devices N (the shards)
+    /**
+     * the LibTorch state: the network, the data as tensors, each device's and the central
+     * learner's belief (shared with the worker jobs)
+     */
     std::shared_ptr<Impl> m_impl;
-    std::vector<Ptr<D2dComputeModel>> m_compute;
+    std::vector<Ptr<D2dComputeModel>> m_compute; //!< device i's compute model (null: no time)
+    /** device i's StartLocalUpdate() callback, until its job completes */
     std::vector<Callback<void, const std::vector<double>&>> m_done;
-    std::vector<bool> m_training;
+    std::vector<bool> m_training; //!< device i's update job runs (StartLocalUpdate to Complete)
 };
 
 } // namespace ns3
