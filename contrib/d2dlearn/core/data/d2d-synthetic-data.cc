@@ -10,7 +10,6 @@
 #include "ns3/log.h"
 
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
 
 namespace ns3
