@@ -419,7 +419,6 @@ set(d2dlearn_test_sources
     test/d2d-server-position-test-suite.cc
     test/d2d-spectrum-test-suite.cc
     test/d2d-wifi-test-suite.cc
-    test/d2d-data-test-suite.cc
     test/d2d-bayes-test-suite.cc
     test/d2d-test-observer.cc
     test/d2d-graph-discovery-test-suite.cc
@@ -427,7 +426,7 @@ set(d2dlearn_test_sources
     test/d2d-pca-exchange-test-suite.cc
 )
 set(d2dlearn_test_suites d2d-channel d2d-channel-access d2d-energy d2d-idle-energy d2d-rss
-    d2d-mobility d2d-server-position d2d-spectrum d2d-wifi d2d-data d2d-bayes d2d-graph-discovery
+    d2d-mobility d2d-server-position d2d-spectrum d2d-wifi d2d-bayes d2d-graph-discovery
     d2d-unsupervised-discovery d2d-pca-exchange)
 # Suites of the learners, the protocols and the scenario layer (linked with LibTorch).
 set(d2dlearn_learning_test_sources
