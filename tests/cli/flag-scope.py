@@ -138,7 +138,7 @@ PROGRAMS = {
                      ["--nDevices=6", "--duration=1s"]),
     # (--dataFraction=0.05: graph-discovery reads its data before it can tell which flags
     # act, and which act does not depend on how much of the data it reads; 3,000 samples
-    # instead of 60,000 make each of its 180 refusals about a fifth as long.)
+    # instead of 60,000 make each of its 180 refusals about a third shorter, 84 ms -> 55 ms.)
     "graph-discovery": ([["--paradigm=supervised", "--downstream=none", "--dataFraction=0.05"],
                          ["--paradigm=supervised", "--downstream=decentralized",
                           "--dataFraction=0.05"],
