@@ -555,21 +555,12 @@ D2dFlProtocol::StartLiveJobs(const D2dTrainTask& task,
         {
             continue; // depleted, or a straggler still on an earlier round's job
         }
-        auto end = [done, i](const D2dTrainResult& r) {
-            done(i, r);
-        };
-        bool ok;
+        D2dTrainTask own = task; // a few scalars and shared pointers
         if (adjust)
         {
-            D2dTrainTask own = task;
             adjust(i, own);
-            ok = m_learners[i]->Train(own, end);
         }
-        else
-        {
-            ok = m_learners[i]->Train(task, end);
-        }
-        if (ok)
+        if (m_learners[i]->Train(own, [done, i](const D2dTrainResult& r) { done(i, r); }))
         {
             started.insert(i);
         }
