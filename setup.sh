@@ -36,19 +36,48 @@ esac
 
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
-# Debian 12 packages, each with why it is here when that is not obvious.
-PACKAGES=(cmake g++ libns3-dev ns3 libgsl-dev libtorch-dev libfmt-dev libboost-dev
-          libboost-program-options-dev libgtest-dev dataset-fashion-mnist python3-pandas
-          python3-matplotlib slurm-wlm munge
-          python3-scipy # analysis/stats.py: Student t quantiles
-          libopenblas0-pthread # LibTorch's BLAS (held to 1 thread): the libblas.so.3 alternative
-          python3-torch # bench-fedavg's plain PyTorch loop (Debian's build of the same LibTorch)
-          make # CMake's build tool: only a Recommends of cmake, so name it
-          nlohmann-json3-dev # parses LEAF's JSON data sets (--dataset=leaf); header-only
-          python3-sphinx python3-myst-parser # the manual (doc/, Markdown pages): target doc
-          chromium # headless: test doc-html-layout loads every page of the manual at 1280 px
-          doxygen # the manual's C++ API reference (public headers)
-          universal-ctags) # tests/structure.py: function lengths and class members
+# Debian 12 packages, each with why it is here when that is not obvious. RUN_PACKAGES build,
+# run and plot the scenario programs (`--run` installs only these); TEST_PACKAGES are what the
+# tests and the manual need besides (`--test` installs both lists).
+RUN_PACKAGES=(cmake g++ libns3-dev ns3 libgsl-dev libtorch-dev libfmt-dev libboost-dev
+              libboost-program-options-dev dataset-fashion-mnist python3-pandas
+              python3-matplotlib
+              libgtest-dev # configure: contrib/d2dlearn/CMakeLists.txt finds GTest for its tests
+              libopenblas0-pthread # LibTorch's BLAS (held to 1 thread): the libblas.so.3 alternative
+              make # CMake's build tool: only a Recommends of cmake, so name it
+              nlohmann-json3-dev # parses LEAF's JSON data sets (--dataset=leaf); header-only
+              ccache) # compiler cache: a rebuild of the same sources, in any clone, reuses objects
+TEST_PACKAGES=(slurm-wlm munge # tests/analysis: sweeps submitted to a local Slurm
+               python3-scipy # analysis/stats.py: Student t quantiles (sweeps' intervals)
+               python3-torch # bench-fedavg's plain PyTorch loop (Debian's build of the same LibTorch)
+               python3-sphinx python3-myst-parser # the manual (doc/, Markdown pages): target doc
+               chromium # headless: test doc-html-layout loads every page of the manual at 1280 px
+               doxygen # the manual's C++ API reference (public headers)
+               universal-ctags) # tests/structure.py: function lengths and class members
+PACKAGES=("${RUN_PACKAGES[@]}")
+[ "$mode" = test ] && PACKAGES+=("${TEST_PACKAGES[@]}")
+
+# Each phase's wall time, printed when it ends (bench/bench-ci.py reads these lines).
+now() { echo "${EPOCHREALTIME/,/.}"; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+setup_start=$(now)
+phase_start=$setup_start
+phase_done() {
+    echo "setup.sh: phase $1: $(elapsed "$phase_start") s"
+    phase_start=$(now)
+}
+
+# The compiler cache's hits and misses in this build (CMakeLists.txt puts ccache in front of
+# the compiler when it is installed, logging each compilation to build/ccache-stats.log).
+ccache_stats() {
+    local log=build/ccache-stats.log
+    if [ -s "$log" ]; then
+        awk '/^#/ { n++ } /^(direct|preprocessed)_cache_hit$/ { h++ }
+             END { printf "setup.sh: compiler cache: %d of %d compilations were hits (%.0f %%)\n",
+                   h, n, n ? 100 * h / n : 0 }' "$log"
+        rm -f "$log"
+    fi
+}
 
 installed() {
     dpkg-query -W -f='${Status}\n' "$1" 2>/dev/null | grep -q 'ok installed$'
@@ -69,6 +98,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 else
     echo "setup.sh: all ${#PACKAGES[@]} Debian packages are installed"
 fi
+phase_done packages
 
 echo "setup.sh: configuring and building in build/"
 # --test also builds the torch-free GoogleTest cases with ASan, UBSan and LSan (CTest tests
@@ -76,14 +106,30 @@ echo "setup.sh: configuring and building in build/"
 sanitized=OFF
 [ "$mode" = test ] && sanitized=ON
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DD2DLEARN_SANITIZED_TESTS=$sanitized
-cmake --build build -j"$(nproc)"
+phase_done configure
+if [ "$mode" = test ]; then
+    cmake --build build -j"$(nproc)"
+else
+    # The main job needs one program (and the libraries it links); the rest is built by
+    # --test, or on demand: cmake --build build [--target NAME].
+    cmake --build build -j"$(nproc)" --target fedavg
+fi
+phase_done build
+ccache_stats
 
 if [ "$mode" = test ]; then
     echo "setup.sh: running the tests"
-    exec ctest --test-dir build --output-on-failure -j2
+    status=0
+    ctest --test-dir build --output-on-failure -j2 || status=$?
+    phase_done tests
+    echo "setup.sh: done in $(elapsed "$setup_start") s"
+    exit $status
 fi
 
 echo "setup.sh: running fedavg on its defaults into results/fedavg"
 build/bin/fedavg --outDir=results/fedavg
+phase_done run
 /usr/bin/python3 analysis/plot_rounds.py results/fedavg
+phase_done plot
+echo "setup.sh: done in $(elapsed "$setup_start") s"
 echo "setup.sh: traces in results/fedavg, plots in results/fedavg/plots"
