@@ -389,28 +389,43 @@ def parse_blas(text):
 
 
 def parse_ci(text):
-    """bench-ci.py: one row per part (the whole run, the build, the tests; the tests summed;
-    compilation in all and per CMake target; the slowest tests), its seconds, and for the
-    tests and compilations how many."""
+    """bench-ci.py: per run (cold, warm), one row per part (the whole run, the build, the
+    tests; setup.sh's phases; the compiler cache's hits; the tests summed, in all and per
+    label; compilation in all and per CMake target; the slowest tests), its seconds, and
+    for the tests, compilations and cache hits how many."""
     rows = []
+
+    def add(run, part, seconds, count=""):
+        rows.append(dict(run=run, part=part, seconds=seconds, count=count))
+
     for line in text.splitlines():
-        m = re.match(r"ci: total ([\d.]+) s, build ([\d.]+) s, tests ([\d.]+) s", line)
+        m = re.match(r"ci (\w+): total ([\d.]+) s, build ([\d.]+) s, tests ([\d.]+) s", line)
         if m:
-            rows += [dict(part="`.ci/run`, in all", seconds=m.group(1), count=""),
-                     dict(part="build (set-up, configure, compile, link)", seconds=m.group(2),
-                          count=""),
-                     dict(part="tests (`ctest -j2`)", seconds=m.group(3), count="")]
-        m = re.match(r"tests: (\d+) of (\d+) passed, ([\d.]+) s summed over (\d+) tests", line)
+            add(m.group(1), "`.ci/run`, in all", m.group(2))
+            add(m.group(1), "build (set-up, configure, compile, link)", m.group(3))
+            add(m.group(1), "tests (`ctest -j2`)", m.group(4))
+        m = re.match(r"phases (\w+): (.*)$", line)
         if m:
-            rows.append(dict(part="tests, each one's time summed (%s of %s passed)"
-                             % (m.group(1), m.group(2)), seconds=m.group(3), count=m.group(4)))
-        m = re.match(r"compile(?: (.+?))?: ([\d.]+) s in (\d+) sources", line)
+            for phase, secs in re.findall(r"(\S+) ([\d.]+) s", m.group(2)):
+                add(m.group(1), "setup.sh phase: " + phase, secs)
+        m = re.match(r"cache (\w+): (\d+) of (\d+) compilations were hits", line)
         if m:
-            rows.append(dict(part="compile: " + (m.group(1) or "all sources"),
-                             seconds=m.group(2), count=m.group(3)))
-        m = re.match(r"test (\S+): ([\d.]+) s", line)
+            add(m.group(1), "compiler cache: hits (count) of compilations", "",
+                "%s of %s" % (m.group(2), m.group(3)))
+        m = re.match(r"tests (\w+): (\d+) of (\d+) passed, ([\d.]+) s summed over (\d+) tests",
+                     line)
         if m:
-            rows.append(dict(part="test: " + m.group(1), seconds=m.group(2), count=""))
+            add(m.group(1), "tests, each one's time summed (%s of %s passed)"
+                % (m.group(2), m.group(3)), m.group(4), m.group(5))
+        m = re.match(r"label (\w+) (\S+): ([\d.]+) s summed over (\d+) tests", line)
+        if m:
+            add(m.group(1), "tests labelled %s, summed" % m.group(2), m.group(3), m.group(4))
+        m = re.match(r"compile (\w+)(?: (.+?))?: ([\d.]+) s in (\d+) sources", line)
+        if m:
+            add(m.group(1), "compile: " + (m.group(2) or "all sources"), m.group(3), m.group(4))
+        m = re.match(r"test (\w+) (\S+): ([\d.]+) s", line)
+        if m:
+            add(m.group(1), "test: " + m.group(2), m.group(3))
     return rows
 
 
@@ -774,13 +789,14 @@ def benches(bindir):
                      "bytes per device at 1,000 and 10,000 devices (the defaults)"),
         # CI's own time: not a program of bindir but a clean clone of the committed tree.
         "ci": dict(
-            runs=[("clean clone, .ci/run", [PYTHON, os.path.join(HERE, "bench-ci.py")],
-                   None)],
-            parse=parse_ci, table=lambda rows: [{k: v for k, v in r.items() if k != "run"}
-                                                for r in rows],  # one run: no run column
-            settings="`bash .ci/run` on a clean clone of the commit below, as CI runs it: "
-                     "a Release build with the sanitized subset, then `ctest -j2` (about 18 "
-                     "minutes; run it alone on an idle machine)"),
+            runs=[("clean clones, .ci/run, cold then warm",
+                   [PYTHON, os.path.join(HERE, "bench-ci.py")], None)],
+            parse=parse_ci,  # its rows name their run (cold, warm)
+            settings="`bash .ci/run` on two clean clones of the commit below, as CI runs it "
+                     "(shared/ beside each): a Release build with the sanitized subset, then "
+                     "`ctest -j2`; cold with an empty compiler cache, then warm with the cache "
+                     "the cold run filled (about 35 minutes in all; run it alone on an idle "
+                     "machine)"),
     }
 
 

@@ -220,14 +220,19 @@ algorithm  rate_mbps  round_time_s
 """
 
 CI = """\
-bench-ci: a clean clone of /work/main at f879de2aa1b2, `bash .ci/run`; load average 0.1 at the start
-ci: total 1050.1 s, build 571.2 s, tests 478.9 s; load average 1.9 at the end
-tests: 292 of 292 passed, 956.5 s summed over 292 tests
-compile: 1243.0 s in 265 sources
-compile d2dlearn-learning: 323.7 s in 39 sources
-compile (configure checks): 0.2 s in 1 sources
-test analysis-sweep: 83.3 s
-test gtest.D2dTorchRuntime.ExitRightAfterPoolStartDoesNotHang: 11.6 s
+bench-ci: clean clones of /work/main at f879de2aa1b2, `bash .ci/run`, runs cold,warm; shared/ beside: /work/shared
+ci cold: total 1050.1 s, build 571.2 s, tests 478.9 s; load average 0.1 at the start, 1.9 at the end
+phases cold: packages 1.5 s, configure 9.8 s, build 560.0 s, tests 478.8 s
+cache cold: 0 of 265 compilations were hits (0 %)
+tests cold: 292 of 292 passed, 956.5 s summed over 292 tests
+label cold quick: 300.2 s summed over 250 tests
+compile cold: 1243.0 s in 265 sources
+compile cold d2dlearn-learning: 323.7 s in 39 sources
+compile cold (configure checks): 0.2 s in 1 sources
+test cold analysis-sweep: 83.3 s
+test cold gtest.D2dTorchRuntime.ExitRightAfterPoolStartDoesNotHang: 11.6 s
+ci warm: total 500.0 s, build 60.5 s, tests 439.5 s; load average 1.9 at the start, 2.0 at the end
+cache warm: 260 of 265 compilations were hits (98 %)
 """
 
 TORCHSCRIPT = """\
@@ -400,16 +405,27 @@ class Parsers(unittest.TestCase):
 
     def test_ci(self):
         rows = pn.parse_ci(CI)
-        self.assertEqual([(r["part"], r["seconds"], r["count"]) for r in rows], [
-            ("`.ci/run`, in all", "1050.1", ""),
-            ("build (set-up, configure, compile, link)", "571.2", ""),
-            ("tests (`ctest -j2`)", "478.9", ""),
-            ("tests, each one's time summed (292 of 292 passed)", "956.5", "292"),
-            ("compile: all sources", "1243.0", "265"),
-            ("compile: d2dlearn-learning", "323.7", "39"),
-            ("compile: (configure checks)", "0.2", "1"),
-            ("test: analysis-sweep", "83.3", ""),
-            ("test: gtest.D2dTorchRuntime.ExitRightAfterPoolStartDoesNotHang", "11.6", "")])
+        self.assertEqual([(r["run"], r["part"], r["seconds"], r["count"]) for r in rows], [
+            ("cold", "`.ci/run`, in all", "1050.1", ""),
+            ("cold", "build (set-up, configure, compile, link)", "571.2", ""),
+            ("cold", "tests (`ctest -j2`)", "478.9", ""),
+            ("cold", "setup.sh phase: packages", "1.5", ""),
+            ("cold", "setup.sh phase: configure", "9.8", ""),
+            ("cold", "setup.sh phase: build", "560.0", ""),
+            ("cold", "setup.sh phase: tests", "478.8", ""),
+            ("cold", "compiler cache: hits (count) of compilations", "", "0 of 265"),
+            ("cold", "tests, each one's time summed (292 of 292 passed)", "956.5", "292"),
+            ("cold", "tests labelled quick, summed", "300.2", "250"),
+            ("cold", "compile: all sources", "1243.0", "265"),
+            ("cold", "compile: d2dlearn-learning", "323.7", "39"),
+            ("cold", "compile: (configure checks)", "0.2", "1"),
+            ("cold", "test: analysis-sweep", "83.3", ""),
+            ("cold", "test: gtest.D2dTorchRuntime.ExitRightAfterPoolStartDoesNotHang", "11.6",
+             ""),
+            ("warm", "`.ci/run`, in all", "500.0", ""),
+            ("warm", "build (set-up, configure, compile, link)", "60.5", ""),
+            ("warm", "tests (`ctest -j2`)", "439.5", ""),
+            ("warm", "compiler cache: hits (count) of compilations", "", "260 of 265")])
 
     def test_torchscript(self):
         rows = pn.parse_torchscript(TORCHSCRIPT)

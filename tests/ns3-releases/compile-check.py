@@ -17,6 +17,11 @@ sources, <torch/torch.h> come from a precompiled header, made here with the same
 and d2dlearn's headers are read as every user's compiler reads them, so a header a source
 forgets to include is caught.
 
+When ccache is installed every compilation goes through it (as the standalone build's do,
+cmake/d2dlearnCcache.cmake): its base_dir is the repository, which holds the work folder of
+the tests, and __FILE__ is mapped to relative paths, so a clean clone reuses the results of
+an earlier one; a compilation that fails is never cached. The hits are printed.
+
 Exit 0: every source compiled; 1: some failed (their errors printed); 77: skipped (no such
 release in DIR, with the reason).
 """
@@ -26,6 +31,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -89,9 +95,32 @@ def gtest_entries(entries):
     return out
 
 
+def cached(cmd, tree, stats):
+    """cmd behind ccache (when installed), with relative __FILE__ paths: see the docstring."""
+    ccache = shutil.which("ccache")
+    maps = [f"-fmacro-prefix-map={d}/=" for d in (os.path.realpath(tree), str(ns3_tree.REPO))]
+    cmd = [cmd[0], *maps, *cmd[1:]]
+    if not ccache:
+        return cmd
+    return ["env", f"CCACHE_BASEDIR={ns3_tree.REPO}", "CCACHE_NOHASHDIR=1",
+            "CCACHE_SLOPPINESS=pch_defines,time_macros", f"CCACHE_STATSLOG={stats}", ccache,
+            *cmd]
+
+
+def cache_hits(stats):
+    """(hits, compilations) in a ccache stats log; (0, 0) without one."""
+    if not Path(stats).is_file():
+        return 0, 0
+    lines = Path(stats).read_text().splitlines()
+    return (sum(l in ("direct_cache_hit", "preprocessed_cache_hit") for l in lines),
+            sum(l.startswith("#") for l in lines))
+
+
 def make_pch(flags, headers, path, cwd, log):
     """A precompiled header of headers (with flags) at path.gch; True if made."""
-    Path(path).write_text("".join(f"#include <{h}>\n" for h in headers))
+    text = "".join(f"#include <{h}>\n" for h in headers)
+    if not Path(path).is_file() or Path(path).read_text() != text:
+        Path(path).write_text(text)  # unchanged: ccache's direct mode can hit
     cmd = [*flags, "-x", "c++-header", str(path), "-o", f"{path}.gch"]
     with open(log, "a") as out:
         return subprocess.call(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT) == 0
@@ -158,6 +187,9 @@ def main():
     pch_dir.mkdir(exist_ok=True)
     std_pch = pch_dir / "d2dlearn-std.h"
     torch_pch = pch_dir / "d2dlearn-torch.h"
+    stats = work / f"ccache-{args.release}.log"
+    stats.unlink(missing_ok=True)
+    first = cached(first, tree, stats)
     have_std = make_pch(first, STD_HEADERS, std_pch, entries[0]["directory"], log)
     have_torch = make_pch(first, STD_HEADERS + ["torch/torch.h"], torch_pch,
                           entries[0]["directory"], log)
@@ -169,6 +201,7 @@ def main():
         pch = torch_pch if "#include <torch/" in text and have_torch else std_pch
         if have_std:
             cmd = [cmd[0], "-include", str(pch), *cmd[1:]]
+        cmd = cached(cmd, tree, stats)
         t0 = time.monotonic()
         p = subprocess.run([*cmd, "-fsyntax-only", entry["file"]], cwd=entry["directory"],
                            capture_output=True, text=True)
@@ -183,11 +216,13 @@ def main():
         errors = [l for l in out.splitlines() if "error" in l][:20]
         print(f"FAILED {rel}:\n  " + "\n  ".join(errors))
     compile_s = sum(r[3] for r in results)
+    hits, cached_n = cache_hits(stats)
     print(f"compile-check: ns-3 {args.release} ({real}): {len(results)} d2dlearn sources, "
           f"-fsyntax-only with ns-3's debug-profile flags (-Werror): "
           f"{len(results) - len(failed)} passed, {len(failed)} failed; configure "
           f"{configured - start:.1f} s, compile {compile_s:.1f} s of CPU, "
-          f"{time.monotonic() - start:.1f} s in all")
+          f"{time.monotonic() - start:.1f} s in all; compiler cache: "
+          + (f"{hits} of {cached_n} compilations were hits" if cached_n else "not used"))
     if args.record:
         ns3_tree.write_record(args.record, {
             "release": args.release, "mode": "compile-check", "profile": "debug",
