@@ -94,9 +94,23 @@ name=$(basename "$EXAMPLE" .cc)
 # The ns-3 d2dlearn was built against, as its user points at it (an ns-3 in a prefix is not
 # found by default; Debian's is).
 ns3dir=$(sed -n 's/^ns3_DIR:PATH=//p' "$BUILD/CMakeCache.txt")
-"$CMAKE" -S "$SRC/tests/install" -B "$TMP/build" -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_PREFIX_PATH="$P" -Dns3_DIR="$ns3dir" -DD2DLEARN_EXAMPLE="$EXAMPLE" \
-    >"$TMP/configure.log" 2>&1 ||
+# The consumer project and the program copied into the temporary folder, and, when the build
+# under test uses ccache (cmake/d2dlearnCcache.cmake), ccache with its base_dir there and
+# __FILE__ relative to it: every path the compiler sees is then the same relative path in
+# every run of this test, so a later run (a fresh clone's, in CI) reuses this one's
+# compilations. The sources, the installed headers and the flags of the usage requirements
+# are those a user's build gets.
+cp -r "$SRC/tests/install" "$TMP/consumer"
+cp "$EXAMPLE" "$TMP/consumer/"
+consumer_example=$TMP/consumer/$(basename "$EXAMPLE")
+cache=()
+if grep -q '^D2DLEARN_CCACHE:BOOL=ON$' "$BUILD/CMakeCache.txt" && command -v ccache >/dev/null; then
+    cache=("-DCMAKE_CXX_COMPILER_LAUNCHER=env;CCACHE_BASEDIR=$TMP;CCACHE_NOHASHDIR=1;ccache"
+           "-DCMAKE_CXX_FLAGS=-fmacro-prefix-map=$TMP/=")
+fi
+"$CMAKE" -S "$TMP/consumer" -B "$TMP/build" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_PREFIX_PATH="$P" -Dns3_DIR="$ns3dir" -DD2DLEARN_EXAMPLE="$consumer_example" \
+    "${cache[@]}" >"$TMP/configure.log" 2>&1 ||
     { cat "$TMP/configure.log"; fail "configure"; exit 1; }
 "$CMAKE" --build "$TMP/build" -j2 >"$TMP/build.log" 2>&1 ||
     { cat "$TMP/build.log"; fail "build"; exit 1; }

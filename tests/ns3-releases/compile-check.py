@@ -99,7 +99,11 @@ def cached(cmd, tree, stats):
     """cmd behind ccache (when installed), with relative __FILE__ paths: see the docstring."""
     ccache = shutil.which("ccache")
     maps = [f"-fmacro-prefix-map={d}/=" for d in (os.path.realpath(tree), str(ns3_tree.REPO))]
-    cmd = [cmd[0], *maps, *cmd[1:]]
+    # ns-3 defines PROJECT_SOURCE_PATH, the tree's absolute path (a string its tests read at
+    # run time): "." here, as in ccache's view every other path is relative. Nothing runs after
+    # -fsyntax-only, and the literal's text changes no diagnostic.
+    cmd = [cmd[0], *maps, *('-DPROJECT_SOURCE_PATH="."' if a.startswith("-DPROJECT_SOURCE_PATH=")
+                            else a for a in cmd[1:])]
     if not ccache:
         return cmd
     return ["env", f"CCACHE_BASEDIR={ns3_tree.REPO}", "CCACHE_NOHASHDIR=1",
