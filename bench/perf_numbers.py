@@ -392,40 +392,50 @@ def parse_ci(text):
     """bench-ci.py: per run (cold, warm), one row per part (the whole run, the build, the
     tests; setup.sh's phases; the compiler cache's hits; the tests summed, in all and per
     label; compilation in all and per CMake target; the slowest tests), its seconds, and
-    for the tests, compilations and cache hits how many."""
+    for the tests, compilations and cache hits how many. An output of the former bench-ci.py
+    (one run, no run word in its lines) is the run "clean clone"."""
     rows = []
 
-    def add(run, part, seconds, count=""):
-        rows.append(dict(run=run, part=part, seconds=seconds, count=count))
+    def add(name, part, seconds, count=""):
+        rows.append(dict(run=name or "clean clone", part=part, seconds=seconds, count=count))
 
     for line in text.splitlines():
-        m = re.match(r"ci (\w+): total ([\d.]+) s, build ([\d.]+) s, tests ([\d.]+) s", line)
-        if m:
-            add(m.group(1), "`.ci/run`, in all", m.group(2))
-            add(m.group(1), "build (set-up, configure, compile, link)", m.group(3))
-            add(m.group(1), "tests (`ctest -j2`)", m.group(4))
-        m = re.match(r"phases (\w+): (.*)$", line)
-        if m:
-            for phase, secs in re.findall(r"(\S+) ([\d.]+) s", m.group(2)):
-                add(m.group(1), "setup.sh phase: " + phase, secs)
-        m = re.match(r"cache (\w+): (\d+) of (\d+) compilations were hits", line)
-        if m:
-            add(m.group(1), "compiler cache: hits (count) of compilations", "",
-                "%s of %s" % (m.group(2), m.group(3)))
-        m = re.match(r"tests (\w+): (\d+) of (\d+) passed, ([\d.]+) s summed over (\d+) tests",
+        m = re.match(r"(ci|phases|cache|tests|label|compile|test)(?: (cold|warm))?(?=[ :])(.*)$",
                      line)
-        if m:
-            add(m.group(1), "tests, each one's time summed (%s of %s passed)"
-                % (m.group(2), m.group(3)), m.group(4), m.group(5))
-        m = re.match(r"label (\w+) (\S+): ([\d.]+) s summed over (\d+) tests", line)
-        if m:
-            add(m.group(1), "tests labelled %s, summed" % m.group(2), m.group(3), m.group(4))
-        m = re.match(r"compile (\w+)(?: (.+?))?: ([\d.]+) s in (\d+) sources", line)
-        if m:
-            add(m.group(1), "compile: " + (m.group(2) or "all sources"), m.group(3), m.group(4))
-        m = re.match(r"test (\w+) (\S+): ([\d.]+) s", line)
-        if m:
-            add(m.group(1), "test: " + m.group(2), m.group(3))
+        if not m:
+            continue
+        kind, name, rest = m.groups()
+        if kind == "ci":
+            m = re.match(r": total ([\d.]+) s, build ([\d.]+) s, tests ([\d.]+) s", rest)
+            if m:
+                add(name, "`.ci/run`, in all", m.group(1))
+                add(name, "build (set-up, configure, compile, link)", m.group(2))
+                add(name, "tests (`ctest -j2`)", m.group(3))
+        elif kind == "phases":
+            for phase, secs in re.findall(r"(\S+) ([\d.]+) s", rest):
+                add(name, "setup.sh phase: " + phase, secs)
+        elif kind == "cache":
+            m = re.match(r": (\d+) of (\d+) compilations were hits", rest)
+            if m:
+                add(name, "compiler cache: hits (count) of compilations", "",
+                    "%s of %s" % (m.group(1), m.group(2)))
+        elif kind == "tests":
+            m = re.match(r": (\d+) of (\d+) passed, ([\d.]+) s summed over (\d+) tests", rest)
+            if m:
+                add(name, "tests, each one's time summed (%s of %s passed)"
+                    % (m.group(1), m.group(2)), m.group(3), m.group(4))
+        elif kind == "label":
+            m = re.match(r" (\S+): ([\d.]+) s summed over (\d+) tests", rest)
+            if m:
+                add(name, "tests labelled %s, summed" % m.group(1), m.group(2), m.group(3))
+        elif kind == "compile":
+            m = re.match(r"(?: (.+?))?: ([\d.]+) s in (\d+) sources", rest)
+            if m:
+                add(name, "compile: " + (m.group(1) or "all sources"), m.group(2), m.group(3))
+        else:
+            m = re.match(r" (\S+): ([\d.]+) s$", rest)
+            if m:
+                add(name, "test: " + m.group(1), m.group(2))
     return rows
 
 

@@ -427,6 +427,21 @@ class Parsers(unittest.TestCase):
             ("warm", "tests (`ctest -j2`)", "439.5", ""),
             ("warm", "compiler cache: hits (count) of compilations", "", "260 of 265")])
 
+    def test_ci_former_output(self):
+        # the former bench-ci.py measured one run and wrote no run word: "clean clone"
+        rows = pn.parse_ci("ci: total 1234.4 s, build 453.6 s, tests 780.8 s; load average 3.1 "
+                           "at the end\ntests: 380 of 380 passed, 1549.9 s summed over 380 "
+                           "tests\ncompile d2dlearn: 94.6 s in 5 sources\n"
+                           "test cli-flag-scope: 126.0 s\n")
+        self.assertEqual([(r["run"], r["part"], r["seconds"], r["count"]) for r in rows], [
+            ("clean clone", "`.ci/run`, in all", "1234.4", ""),
+            ("clean clone", "build (set-up, configure, compile, link)", "453.6", ""),
+            ("clean clone", "tests (`ctest -j2`)", "780.8", ""),
+            ("clean clone", "tests, each one's time summed (380 of 380 passed)", "1549.9",
+             "380"),
+            ("clean clone", "compile: d2dlearn", "94.6", "5"),
+            ("clean clone", "test: cli-flag-scope", "126.0", "")])
+
     def test_torchscript(self):
         rows = pn.parse_torchscript(TORCHSCRIPT)
         by = {(r["figure"], r["what"], r["unit"]): r for r in rows}
