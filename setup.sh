@@ -120,9 +120,13 @@ ccache_stats
 if [ "$mode" = test ]; then
     echo "setup.sh: running the tests"
     status=0
-    ctest --test-dir build --output-on-failure -j2 || status=$?
+    ctest --test-dir build --output-on-failure -j2 2>&1 | tee build/ctest-output.log ||
+        status=${PIPESTATUS[0]}
     phase_done tests
     echo "setup.sh: done in $(elapsed "$setup_start") s"
+    # CTest's summary again, as the last line: what a reader of the closing lines looks for.
+    grep -E '^[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' build/ctest-output.log |
+        tail -n 1
     exit $status
 fi
 
