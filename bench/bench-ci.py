@@ -98,6 +98,7 @@ LABELS = ("quick", "full", "ns3-release")
 
 def labelled(build, label):
     """The names of the tests of BUILD that carry LABEL (ctest -N -L, exact match)."""
+    # After the run: CTest's -N rewrites BUILD's LastTest.log, read before this.
     out = subprocess.run(["ctest", "--test-dir", build, "-N", "-L", "^%s$" % label],
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
     return set(re.findall(r"^\s*Test\s+#\d+: (\S+)$", out, re.M))

@@ -7,20 +7,27 @@ least the limit, or that builds the manual (doc) or an ns-3 source tree (ns3-rel
     check-test-labels.py BUILD_DIR LIMIT_SECONDS
 
 Reads the tests from `ctest --show-only=json-v1` (the GoogleTest cases included, as CTest
-discovered them). Exit 0 when every test is labelled as the rule says, 1 with one line per test
+discovered them), run on a temporary test folder whose CTestTestfile.cmake names the build
+folder: even -N writes Testing/Temporary/LastTest.log in its test folder, and in the build
+folder that would clobber the log of the CTest run this test is part of. Exit 0 when every test is labelled as the rule says, 1 with one line per test
 that is not.
 """
 import json
+import os
 import subprocess
 import sys
+import tempfile
 
 
 def main(argv):
     if len(argv) != 3:
         sys.exit("usage: check-test-labels.py BUILD_DIR LIMIT_SECONDS")
     build, limit = argv[1], float(argv[2])
-    out = subprocess.run(["ctest", "--test-dir", build, "--show-only=json-v1"],
-                         stdout=subprocess.PIPE, check=True, text=True).stdout
+    with tempfile.TemporaryDirectory(prefix="check-test-labels.") as tmp:
+        with open(os.path.join(tmp, "CTestTestfile.cmake"), "w") as f:
+            f.write('subdirs("%s")\n' % os.path.abspath(build))
+        out = subprocess.run(["ctest", "--test-dir", tmp, "--show-only=json-v1"],
+                             stdout=subprocess.PIPE, check=True, text=True).stdout
     tests = json.loads(out)["tests"]
     bad = []
     for t in tests:
