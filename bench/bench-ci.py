@@ -8,16 +8,18 @@ clean clone, cold and then warm, with where the time goes.
 Clones the repository DIR (default: this one) at REV (default HEAD: committed work only, as
 CI sees it) into a temporary folder and runs `bash .ci/run` there, as CI does, once per run
 of --runs (default cold,warm), each in a clone of its own folder (CI clones afresh every
-time): cold with an empty compiler cache (a private CCACHE_DIR), warm with the cache the cold
-run filled, as on a machine where CI ran before. As in CI, a copy of shared/ sits beside each
-clone (default: DIR's ../shared when it exists; --shared names another, --no-shared puts none,
-which skips the ns3-release tests). Prints for each run: the wall time of the whole run, of
+time): cold with an empty compiler cache (a private CCACHE_DIR) and no ns-3 prefix for the
+release tests (a private D2DLEARN_RELEASE_WORK: the cold run builds it), warm with the cache and
+the prefix the cold run left, as on a machine where CI ran before (--runs warm alone: the
+machine's own). As in CI, a copy of shared/ sits beside each clone (default: DIR's ../shared
+when it exists; --shared names another, --no-shared puts none, which leaves out the release
+tests and skips the ns3-release ones). Prints for each run: the wall time of the whole run, of
 the build (from the start to setup.sh's "running the tests") and of the tests (`ctest -j2`, to
 the end); setup.sh's phases (packages, configure, build, tests); the compiler cache's hits;
 the tests passed and the seconds CTest gives each test, summed, in all and per label (quick,
-full, ns3-release); the compiler's seconds per CMake target (every compilation timed by a
-launcher that CMake's CMAKE_CXX_COMPILER_LAUNCHER environment variable puts in front of the
-compiler and its cache: two sources compile at once on 2 cores, so on an otherwise idle
+full, ns3-release, release); the compiler's seconds per CMake target (every compilation timed
+by a launcher that CMake's CMAKE_CXX_COMPILER_LAUNCHER environment variable puts in front of
+the compiler and its cache: two sources compile at once on 2 cores, so on an otherwise idle
 machine a source's seconds are its CPU seconds); and the N slowest tests (default 10). Exits
 non-zero, with the end of the log, if `.ci/run` fails: a failing suite has no time.
 Needs the packages installed (setup.sh installs them as root; run it once before) and an
@@ -93,7 +95,7 @@ def test_times(path):
 
 PHASE = re.compile(r"^setup\.sh: phase (\S+): ([0-9.]+) s$", re.M)
 CACHE = re.compile(r"^setup\.sh: compiler cache: (.*)$", re.M)
-LABELS = ("quick", "full", "ns3-release")
+LABELS = ("quick", "full", "ns3-release", "release")
 
 
 def labelled(build, label):
@@ -104,7 +106,7 @@ def labelled(build, label):
     return set(re.findall(r"^\s*Test\s+#\d+: (\S+)$", out, re.M))
 
 
-def one_run(name, a, rev, root, ccache_dir):
+def one_run(name, a, rev, root, ccache_dir, release_work):
     """Clone, run .ci/run, print this run's lines. Returns nothing; exits on failure."""
     os.makedirs(root)
     clone = os.path.join(root, "clone")
@@ -118,7 +120,7 @@ def one_run(name, a, rev, root, ccache_dir):
         f.write(LAUNCHER % times)
     os.chmod(launcher, 0o755)
     env = dict(os.environ, CMAKE_CXX_COMPILER_LAUNCHER=launcher, CCACHE_DIR=ccache_dir,
-               CI="true")
+               D2DLEARN_RELEASE_WORK=release_work, CI="true")
     log_path = os.path.join(root, "ci.log")
     load_start = os.getloadavg()[0]
     t0 = time.monotonic()
@@ -211,13 +213,18 @@ def main():
     top = os.path.abspath(a.keep) if a.keep else tmp
     try:
         ccache_dir = os.path.join(tmp, "ccache")
+        # The release tests' ns-3 prefix (tests/CMakeLists.txt): built by the cold run.
+        release_work = os.path.join(tmp, "ns3-releases")
         if "warm" in runs and "cold" not in runs:
-            # A warm run alone uses the machine's own cache, as filled by earlier builds.
+            # A warm run alone uses the machine's own cache and prefix, as earlier runs left
+            # them.
             ccache_dir = os.environ.get("CCACHE_DIR", os.path.expanduser("~/.cache/ccache"))
+            release_work = os.environ.get("D2DLEARN_RELEASE_WORK", os.path.expanduser(
+                "~/.cache/d2dlearn/ns3-releases"))
         print("bench-ci: clean clones of %s at %s, `bash .ci/run`, runs %s; shared/ beside: "
               "%s" % (a.source, rev[:12], ",".join(runs), a.shared or "none"), flush=True)
         for name in runs:
-            one_run(name, a, rev, os.path.join(top, name), ccache_dir)
+            one_run(name, a, rev, os.path.join(top, name), ccache_dir, release_work)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -804,8 +804,9 @@ def benches(bindir):
             parse=parse_ci,  # its rows name their run (cold, warm)
             settings="`bash .ci/run` on two clean clones of the commit below, as CI runs it "
                      "(shared/ beside each): a Release build with the sanitized subset, then "
-                     "`ctest -j2`; cold with an empty compiler cache, then warm with the cache "
-                     "the cold run filled (about 35 minutes in all; run it alone on an idle "
+                     "`ctest -j2`; cold with an empty compiler cache and no ns-3 prefix for the "
+                     "release tests, then warm with the cache and the prefix "
+                     "the cold run left (about 35 minutes in all; run it alone on an idle "
                      "machine)"),
     }
 

@@ -9,9 +9,18 @@ runs today's programs and compares. Runs whose traces do not depend on training 
 (BLAS, CPU): the network scenario in both access policies, and FedAvg's messages and energy
 with a logistic model (their times come from the compute model's FLOP counts).
 
+On ns-3 3.45 and later (D2DLEARN_NS3_VERSION in the environment, which CTest sets from the
+build), ns-3's Vector3D::GetLength is std::hypot, which rounds distances differently in the
+last bits (the validation page, "Same numbers across releases"): the RSS of ns-3's
+log-distance loss, hence eq. (18)'s p_drop, differs by a few units in the last place. There
+the RSS-dependent messages.csv (ROUNDED below) is compared with commit 768271a's file itself
+(data/, whose MD5 is the sum below): every column byte for byte but p_drop, and p_drop within
+RSS_ROUNDING relative.
+
 Usage: spectrum-unlimited.py BIN_DIR
 """
 
+import csv
 import hashlib
 import os
 import subprocess
@@ -34,6 +43,33 @@ CASES = [
                 "--model=logistic"], {
         "messages.csv": "0252eb32007bc2c6769566b53039ea77", "energy.csv": "dfab6fdb55e93ae5a822294346bc04cd"}),
 ]
+
+
+# The traces whose p_drop comes from ns-3's distance (case index, trace): 768271a's own file.
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROUNDED = {(0, "messages.csv"): os.path.join(HERE, "data",
+                                             "spectrum-unlimited-d2d-exchange-d2s-messages.csv")}
+# As tests/ns3-releases/in-tree.py accepts the same cause (measured on 3.48: 3.1e-15).
+RSS_ROUNDING = 1e-12
+NS3_VERSION = int(os.environ.get("D2DLEARN_NS3_VERSION", "0") or 0)
+
+
+def within_rounding(path, reference):
+    """'' if path equals reference but for p_drop within RSS_ROUNDING relative, else why not."""
+    with open(path, newline="") as f:
+        got = list(csv.reader(f))
+    with open(reference, newline="") as f:
+        want = list(csv.reader(f))
+    if len(got) != len(want) or got[0] != want[0]:
+        return "rows or header differ (%d rows, %d in 768271a's)" % (len(got), len(want))
+    col = want[0].index("p_drop")
+    for n, (a, b) in enumerate(zip(got[1:], want[1:]), 2):
+        if a[:col] + a[col + 1:] != b[:col] + b[col + 1:]:
+            return "line %d differs outside p_drop" % n
+        x, y = float(a[col]), float(b[col])
+        if abs(x - y) > RSS_ROUNDING * abs(y):
+            return "line %d: p_drop %r, 768271a's %r" % (n, a[col], b[col])
+    return ""
 
 
 def md5(path):
@@ -65,6 +101,18 @@ def main():
             for trace, digest in want.items():
                 got = md5(os.path.join(out, trace))
                 ok = got == digest
+                if not ok and NS3_VERSION >= 345 and (k, trace) in ROUNDED:
+                    reference = ROUNDED[(k, trace)]
+                    assert md5(reference) == digest, reference
+                    why = within_rounding(os.path.join(out, trace), reference)
+                    ok = not why
+                    print("%s: %s %s %s: ns-3 %d.%d's distance rounding: %s"
+                          % ("ok" if ok else "FAIL", program, " ".join(args), trace,
+                             NS3_VERSION // 100, NS3_VERSION % 100,
+                             why or "every column as in 768271a's file but p_drop, within "
+                             "%g relative" % RSS_ROUNDING))
+                    failures += not ok
+                    continue
                 failures += not ok
                 print("%s: %s %s %s: %s (commit 768271a: %s)"
                       % ("ok" if ok else "FAIL", program, " ".join(args), trace, got, digest))

@@ -24,9 +24,14 @@ PAGES = [REPO / "README.md", REPO / "doc" / "howto" / "install.md"]
 BEGIN, END = "<!-- ns3-compat:begin -->", "<!-- ns3-compat:end -->"
 VALIDATION = REPO / "doc" / "explanation" / "validation.md"
 WIFI_BEGIN, WIFI_END = "<!-- ns3-wifi:begin -->", "<!-- ns3-wifi:end -->"
-# The standalone build that CI runs (the README's two commands), by definition of the project.
-STANDALONE = ("3.37", "standalone, Debian 12 package", "17",
-              "CI on every change: `bash .ci/run` (the README's test command: build, every test)")
+# What CI builds and tests on every change, by definition of the project: the standalone build
+# (the README's two commands) and the release tests (tests/CMakeLists.txt, label release).
+CONTINUOUS = [("3.37", "standalone, Debian 12 package", "17",
+               "CI on every change: `bash .ci/run` (the README's test command: build, every test)"),
+              ("3.48", "standalone, ns-3 installed into a prefix outside the clone (built once "
+               "per machine)", "23",
+               "CI on every change: `.ci/run`'s tests labelled `release`: every ns-3 TestSuite, "
+               "both GoogleTest programs, the command-line tests and the examples of that build")]
 
 
 def how(r):
@@ -73,8 +78,8 @@ def how(r):
 def table(records):
     rows = ["| d2dlearn commit | ns-3 | build mode | C++ | tested how | result | date |",
             "|---|---|---|---|---|---|---|"]
-    v, mode, std, tested = STANDALONE
-    rows.append(f"| every commit | {v} | {mode} | {std} | {tested} | CI | continuous |")
+    for v, mode, std, tested in CONTINUOUS:
+        rows.append(f"| every commit | {v} | {mode} | {std} | {tested} | CI | continuous |")
     key = lambda r: (int(r["release"].split(".")[1]), r["mode"])
     for r in sorted(records, key=key):
         mode = {"in-tree": f"in an ns-3 source tree ({r.get('profile', '?')} profile)",

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Every CTest test carries exactly one cost label, quick or full (cmake/d2dlearnTestLabels.cmake),
 and the rule that gives them holds: a test whose COST (its seconds in a clean-clone run) is at
-least the limit, or that builds the manual (doc) or an ns-3 source tree (ns3-release), is full;
+least the limit, or that builds the manual (doc) or an ns-3 source tree (ns3-release), or runs
+against the newest ns-3 release (release), is full;
 `ctest -L quick` runs only the rest.
 
     check-test-labels.py BUILD_DIR LIMIT_SECONDS
@@ -38,7 +39,8 @@ def main(argv):
             bad.append("%s: labels %s, not exactly one of quick and full" % (t["name"], labels))
             continue
         cost = float(props.get("COST", 0))
-        want = "full" if (cost >= limit or "doc" in labels or "ns3-release" in labels) else "quick"
+        want = "full" if (cost >= limit or "doc" in labels or "ns3-release" in labels
+                               or "release" in labels) else "quick"
         if kinds[0] != want:
             bad.append("%s: labelled %s, but COST %g and labels %s make it %s"
                        % (t["name"], kinds[0], cost, labels, want))
