@@ -806,7 +806,7 @@ def benches(bindir):
                      "(shared/ beside each): a Release build with the sanitized subset, then "
                      "`ctest -j2`; cold with an empty compiler cache and no ns-3 prefix for the "
                      "release tests, then warm with the cache and the prefix "
-                     "the cold run left (about 35 minutes in all; run it alone on an idle "
+                     "the cold run left (about 40 minutes in all; run it alone on an idle "
                      "machine)"),
     }
 
