@@ -7,7 +7,7 @@
 1. The release (ns-3.XX.tar.gz or ns-3.XX/ in DIR; default D2DLEARN_NS3_SOURCES, else
    ../shared/ns-3) is unpacked into the work folder (reused), this repository linked as its
    contrib/d2dlearn, then `./ns3 configure -d PROFILE --enable-examples --enable-tests
-   --enable-modules=d2dlearn` and `./ns3 build -j N` (the first build of a tree compiles ns-3's
+   --enable-modules=d2dlearn` and `cmake --build cmake-cache -j N` (the first build of a tree compiles ns-3's
    modules too: tens of minutes on 2 cores).
 2. `./test.py --no-build -s SUITE` for every d2dlearn TestSuite (the d2d-* suites of the test
    runner).
@@ -222,7 +222,10 @@ def main():
         print(ns3_tree.log_tail(log))
         record["ok"] = False
         return finish(record, args.record)
-    rc, secs = timed([py, "ns3", "build", "-j", str(args.jobs)], tree, log)
+    # ns-3's own `./ns3 build -j N` runs at most one job fewer than the cores (one job on
+    # 2), as prefix.py found: its CMake build folder is built directly instead.
+    rc, secs = timed(["cmake", "--build", str(Path(tree) / "cmake-cache"), "-j", str(args.jobs)],
+                     tree, log)
     # The build steps ninja ran ("[k/N]"): N is the whole tree on a first build (about 750 to
     # 800), a few after an edit; the seconds mean nothing without it.
     steps = [int(n) for n in re.findall(r"^\[\d+/(\d+)\]", log.read_text(errors="replace"),
