@@ -21,6 +21,8 @@ over three channels) and writes its tables into doc/data/NAME/ (results.csv, for
 committee.csv, for channel-vs-wifi and round-time-vs-devices their figures,
 and stamp.md naming the campaigns, their runs and wall times), updating their rows of
 doc/data/campaign-times.csv too.
+With --energy runs each scenario program on its defaults with the present and the former
+radio powers and writes doc/data/energy-by-component/ (bench/energy_numbers.py).
 With --perf NAME (repeatable, or "all"; bench/perf_numbers.py's NAMES) runs the benchmark
 programs of doc/performance.md (build/bin/bench-*, bench/*.py) at settings of about two
 minutes each (ci: `bash .ci/run` on a clean clone of the committed tree, about 18 minutes)
@@ -49,6 +51,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import perf_numbers  # noqa: E402  (bench/perf_numbers.py: the benchmarks of performance.md)
+import energy_numbers  # noqa: E402  (bench/energy_numbers.py: energy by component)
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PYTHON = "/usr/bin/python3"
@@ -550,6 +553,9 @@ def main():
                    choices=perf_numbers.NAMES + ["all"],
                    help="a benchmark of doc/performance.md: runs it, writes doc/data/perf/")
     p.add_argument("--no-main-job", action="store_true")
+    p.add_argument("--energy", action="store_true",
+                   help="each scenario's default run, energy by component with the former and "
+                        "the present radio powers: writes doc/data/energy-by-component/")
     p.add_argument("--note", default="",
                    help="--perf: what the stamp says of the conditions of the runs (e.g. that "
                         "a build ran beside them), kept with the output")
@@ -569,6 +575,8 @@ def main():
     if a.campaign or a.table:
         campaigns(a.bin, [c[:-5] if c.endswith(".toml") else c for c in a.campaign], a.out,
                   stamp, a.jobs, a.table)
+    if a.energy:
+        energy_numbers.write(energy_numbers.measure(a.bin), a.out, stamp)
     for name in perf_numbers.NAMES if "all" in a.perf else a.perf:
         perf_numbers.run(name, a.bin, os.path.join(a.out, "perf"), stamp, a.note)
 

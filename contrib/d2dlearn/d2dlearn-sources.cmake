@@ -16,8 +16,8 @@
 # program).
 
 # core/model/: the network: messages, delivery, transports, energy sources and models, the
-# compute model, RSS models, radios, spectrum and channel access, link quality, the D2D channel
-# (eq. (18) of Wagle, Das, Love and Brinton 2025), Wi-Fi transport and energy meter; D2dShare
+# radio profiles, the compute model, RSS models, radios, spectrum and channel access, link
+# quality, the D2D channel (eq. (18) of Wagle, Das, Love and Brinton 2025), Wi-Fi transport and energy meter; D2dShare
 # (the count a share in [0, 1] of n items gives); D2dText (how every layer's messages write a
 # list of names and quote an error's first line).
 set(d2dlearn_model_sources
@@ -28,6 +28,7 @@ set(d2dlearn_model_sources
     core/model/d2d-energy-source.cc
     core/model/d2d-energy-model.cc
     core/model/d2d-radio-energy-model.cc
+    core/model/d2d-radio-profile.cc
     core/model/d2d-compute-model.cc
     core/model/d2d-rss-model.cc
     core/model/propagation-rss-model.cc
@@ -56,6 +57,7 @@ set(d2dlearn_model_headers
     core/model/d2d-energy-source.h
     core/model/d2d-energy-model.h
     core/model/d2d-radio-energy-model.h
+    core/model/d2d-radio-profile.h
     core/model/d2d-compute-model.h
     core/model/d2d-rss-model.h
     core/model/propagation-rss-model.h

@@ -32,7 +32,7 @@ BIN = None
 # One small, fast setting per program (the bugs below are avoided here).
 RUNS = {
     "d2d-exchange": ["--nDevices=6", "--duration=2s", "--d2sFraction=0.2",
-                     "--ns3::D2dRadioEnergyModel::IdlePowerW=0.01"],
+                     "--radioProfile=custom", "--ns3::D2dRadioEnergyModel::IdlePowerW=0.01"],
     "d2d-exchange-drop": ["--nDevices=6", "--duration=2s", "--d2sFraction=0.3",
                           "--dropProbability=0.2", "--d2sDropProbability=0.5"],
     "d2d-exchange-wifi": ["--backend=wifi", "--nDevices=4", "--duration=1s"],

@@ -44,7 +44,8 @@ expect_reject rssFile --rssFile="$TMP/notsquare.csv"
 expect_reject rssFile --rssFile="$TMP/ragged.csv"
 expect_reject rssFile --rssFile="$TMP/negative.csv"
 expect_reject nDevices --nDevices=5 --rssFile="$TMP/w3.csv"
-expect_reject energyModel --energyModel=bogus
+expect_reject energyModel --energyModel=power
+expect_reject radioProfile --radioProfile=bogus
 expect_reject energySource --energySource=bogus
 expect_reject backend --backend=bogus
 expect_reject wifiStandard --wifiStandard=80211g
@@ -78,7 +79,13 @@ expect_reject ns3::WifiPhy --ns3::YansWifiPhy::TxPowerStart=10
 expect_reject "set by --mtuBytes" --ns3::D2dChannel::MtuBytes=0
 expect_reject "set by --spectralEfficiency" --ns3::D2dChannel::SpectralEfficiency=3
 expect_reject "set by --txPowerDbm" --ns3::D2dRadio::TxPowerDbm=10
-expect_reject "set by --energyModel" --ns3::D2dRadioEnergyModel::Model=FirstOrder
+# A radio profile sets the radios' state powers: their attributes act with the custom one
+# only, and custom powers that break transmit >= receive >= idle run only when asked.
+expect_reject "acts only with --radioProfile=custom" --ns3::D2dRadioEnergyModel::Model=FirstOrder
+expect_reject "acts only with --radioProfile=custom" --ns3::D2dRadioEnergyModel::IdlePowerW=0.5
+expect_reject "receive 0.1 W < idle 0.819" --radioProfile=custom \
+    --ns3::D2dRadioEnergyModel::RxPowerW=0.1
+expect_reject "allowUnorderedRadioPowers" --allowUnorderedRadioPowers=true
 # Battery choices that exist only in some ns-3 releases (d2d-ns3-compat.h): refused, in one
 # line, where the ns-3 in use lacks them (D2DLEARN_NS3_VERSION: 100 x major + minor;
 # D2DLEARN_NS3_LIION_SOURCE: 1 if it has LiIonEnergySource; both from CMake).

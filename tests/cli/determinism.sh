@@ -16,7 +16,7 @@ source "$(dirname "$0")/lib-checks.sh" determinism
 # 20 devices, device-to-server traffic and idle draw: every trace path is exercised.
 N=20
 BASE=(--nDevices=$N --duration=5s --d2sFraction=0.2
-      --ns3::D2dRadioEnergyModel::IdlePowerW=0.01 --quiet)
+      --radioProfile=custom --ns3::D2dRadioEnergyModel::IdlePowerW=0.01 --quiet)
 
 run() { # run OUTDIR ARGS...
     local out=$1

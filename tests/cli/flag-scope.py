@@ -73,7 +73,9 @@ VALUES = {
     "gaussMarkovAlpha": ["0.5", "0.6"],
     "gaussMarkovTimeStep": ["2s", "3s"],
     "mobilityTrace": [RSS_FILE],
-    "energyModel": ["first-order", "power"],
+    "radioProfile": ["first-order", "ns3-wifi"],
+    "allowUnorderedRadioPowers": ["true", "false"],
+    "d2dRadio": ["on", "auto"],
     "dynamicRssLevels": ["4", "5"],
     "rssStep": ["2s", "3s"],
     "rssFile": [RSS_FILE],
@@ -151,6 +153,9 @@ BACKENDS = [["--backend=channel"], ["--backend=wifi"]]
 
 # (program, configuration, flag=value, the trace that must change): flags the table says act.
 SAMPLES = [
+    # server FedAvg's D2D radios are off unless asked: on, they idle (radio_idle rows)
+    ("fedavg", ["--algorithm=fedavg"], "--d2dRadio=on", "energy.csv"),
+    ("fedavg", ["--algorithm=decentralized"], "--radioProfile=first-order", "energy.csv"),
     ("fedavg", ["--algorithm=decentralized"], "--dropProbability=0.6", "messages.csv"),
     ("fedavg", ["--algorithm=fedavg"], "--d2sDropProbability=0.3", "messages.csv"),
     ("fedavg", ["--algorithm=fedprox"], "--mu=5", "rounds.csv"),

@@ -28,7 +28,7 @@ import tempfile
 BIN = sys.argv[1]
 COMMON = ["--dataFraction=0.02", "--iterations=30", "--bufferSize=16", "--traceEvery=30",
           "--downstream=none", "--dropProbability=0.05", "--threads=0", "--quiet",
-          "--ns3::D2dRadioEnergyModel::IdlePowerW=0"]
+          "--radioProfile=custom", "--ns3::D2dRadioEnergyModel::IdlePowerW=0"]
 
 
 def rl_energy(tmp, n, sharing):

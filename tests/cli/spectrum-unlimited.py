@@ -29,6 +29,14 @@ import tempfile
 
 BIN = sys.argv[1] if len(sys.argv) > 1 else sys.exit("usage: spectrum-unlimited.py BIN_DIR")
 UNLIMITED = ["--subChannels=0", "--d2sSubChannels=0"]
+# The radio powers of commit 768271a (the Power model, 0.1 W / 0.5 + 0.1 W transmitting,
+# 0.1 W receiving, 0.819 W idle, every radio on all the run), which the default ns3-wifi
+# profile and the D2D radios off where unused have replaced since: set as custom powers, which
+# break transmit >= receive >= idle, hence --allowUnorderedRadioPowers.
+FORMER_RADIOS = ["--radioProfile=custom", "--ns3::D2dRadioEnergyModel::Model=Power",
+                 "--ns3::D2dRadioEnergyModel::PaEfficiency=0.5",
+                 "--ns3::D2dRadioEnergyModel::TxCircuitPowerW=0.1",
+                 "--ns3::D2dRadioEnergyModel::RxPowerW=0.1", "--allowUnorderedRadioPowers=true"]
 
 # (program, arguments, {trace: MD5 of commit 768271a's})
 CASES = [
@@ -82,7 +90,8 @@ def main():
     with tempfile.TemporaryDirectory(prefix="spectrum-unlimited.") as tmp:
         for k, (program, args, want) in enumerate(CASES):
             out = os.path.join(tmp, str(k))
-            argv = [os.path.join(BIN, program)] + args + UNLIMITED + ["--quiet", "--outDir=" + out]
+            argv = ([os.path.join(BIN, program)] + args + UNLIMITED + FORMER_RADIOS
+                    + ["--quiet", "--outDir=" + out])
             # A flag for links the run does not use is refused (the decentralized FedAvg has no
             # server, server FedAvg no D2D messages, d2d-exchange without --d2sFraction no
             # server): leave out what the program refuses.
@@ -90,6 +99,7 @@ def main():
                 argv.remove("--d2sSubChannels=0")
             elif program == "fedavg":  # server FedAvg sends no D2D messages
                 argv.remove("--subChannels=0")
+                argv.append("--d2dRadio=on")  # its D2D radios idled all the run in 768271a
             if program == "d2d-exchange" and "--d2sFraction=0.3" not in args:
                 argv.remove("--d2sSubChannels=0")
             r = subprocess.run(argv, capture_output=True, text=True, timeout=300)

@@ -176,7 +176,9 @@ D2dFlagScope::GetTable()
         {"gaussMarkovAlpha", "", {Is("mobility", {"gauss-markov"})}},
         {"gaussMarkovTimeStep", "", {Is("mobility", {"gauss-markov"})}},
         {"mobilityTrace", "", {Is("mobility", {"ns2"})}},
-        {"energyModel", "", {OnChannel(), Messages()}},
+        {"radioProfile", "", {OnChannel()}},
+        {"allowUnorderedRadioPowers", "", {OnChannel(), Is("radioProfile", {"custom"})}},
+        {"d2dRadio", "", {{Need::NO_D2D, "", {}, "", "", false}}},
         {"dynamicRssLevels", "", {OnChannel(), D2d()}},
         {"rssStep",
          "",
@@ -290,6 +292,8 @@ Describe(const Condition& c)
         return "D2D messages";
     case Need::D2S:
         return "a server (D2S links)";
+    case Need::NO_D2D:
+        return "a protocol that sends no D2D messages";
     case Need::MESSAGES:
         return "messages";
     case Need::TX_RADIOS:
@@ -414,6 +418,16 @@ D2dFlagScope::WhyInert(const D2dScenarioFlags& flags,
                 return fmt::format("it acts on device-to-server links, and {} has no server ({})",
                                    chosen,
                                    users("a server", traffic.d2sUsers));
+            }
+            break;
+        case Need::NO_D2D:
+            if (!traffic.known || traffic.d2d)
+            {
+                return fmt::format("it keeps on the D2D radios of a run that sends no D2D "
+                                   "messages, and {} {}: its D2D radios are on anyway",
+                                   chosen,
+                                   traffic.known ? "sends D2D messages"
+                                                 : "does not say which links it uses");
             }
             break;
         case Need::MESSAGES:

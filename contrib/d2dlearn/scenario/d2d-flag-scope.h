@@ -60,6 +60,7 @@ class D2dFlagScope
     {
         D2D,             //!< the run sends messages over D2D links
         D2S,             //!< the run has device-to-server links
+        NO_D2D,          //!< the run says it sends no D2D messages
         MESSAGES,        //!< the run sends messages at all (D2D or D2S)
         TX_RADIOS,       //!< D2D messages, or D2S messages on radios that take --txPowerDbm
         POSITIONS,       //!< the devices' positions reach the links: D2D messages, or

@@ -109,8 +109,15 @@ struct D2dPlacementOptions
 struct D2dEnergyOptions
 {
     double initialEnergyJ{10000.0};     //!< --initialEnergyJ: battery per device, J
-    std::string energyModel{"power"};   //!< --energyModel: power | first-order
     std::string energySource{"linear"}; //!< --energySource: linear | basic | liion | generic
+    /** --radioProfile: the radios' state powers, a D2dRadioProfile (ns3-wifi, first-order,
+     *  custom) */
+    std::string radioProfile{"ns3-wifi"};
+    /** --allowUnorderedRadioPowers: run custom powers that break transmit >= receive >=
+     *  idle (refused otherwise) */
+    bool allowUnorderedRadioPowers{false};
+    /** --d2dRadio: auto (off from the start when the protocol sends no D2D messages) or on */
+    std::string d2dRadio{"auto"};
 };
 
 /**

@@ -10,6 +10,8 @@
 #include "ns3/constant-rss-model.h"
 #include "ns3/d2d-data-rng.h"
 #include "ns3/d2d-helper.h"
+#include "ns3/d2d-radio-energy-model.h"
+#include "ns3/d2d-radio-profile.h"
 #include "ns3/d2d-rss-link-quality.h"
 #include "ns3/d2d-wifi-helper.h"
 #include "ns3/double.h"
@@ -30,6 +32,7 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/rectangle.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -388,9 +391,27 @@ D2dNetworkOptions::AddEnergyFlags(D2dScenarioFlags& flags)
         .Sets(LiIonEnergySource::GetTypeId().GetName() + "::LiIonEnergySourceInitialEnergyJ")
 #endif
         .Range(1e-12, 1e12);
-    flags.Add("energyModel", "Radio energy model", energyModel)
-        .Sets("ns3::D2dRadioEnergyModel::Model")
-        .Choices({"power", "first-order"});
+    flags
+        .Add("radioProfile",
+             "The radios' power in each state (channel backend): ns3-wifi (ns-3's "
+             "WifiRadioEnergyModel currents x 3 V: transmit 1.14 W, receive 0.939 W, idle "
+             "0.819 W, as the Wi-Fi backend charges them), first-order (Heinzelman et al. "
+             "2000: 50 nJ/bit + 100 pJ/bit/m^2 per transmitted bit, 50 nJ/bit received, no idle "
+             "draw) or custom (the --ns3::D2dRadioEnergyModel::* attributes; their defaults "
+             "are ns3-wifi's)",
+             radioProfile)
+        .Choices(D2dRadioProfile::GetNames());
+    flags.Add("allowUnorderedRadioPowers",
+              "Run custom radio powers that break transmit >= receive >= idle, the order of "
+              "real radios (refused otherwise; run.json's radioStateOrder says which order "
+              "they break)",
+              allowUnorderedRadioPowers);
+    flags
+        .Add("d2dRadio",
+             "The devices' D2D radios: auto (off from the start, drawing nothing, when the "
+             "protocol sends no D2D messages) or on (listening all the run even then)",
+             d2dRadio)
+        .Choices({"auto", "on"});
     // D2dHelper sets the threshold of a BasicEnergySource to 0 (empty means depleted).
     flags
         .Add("energySource",
@@ -625,8 +646,60 @@ D2dNetworkOptions::ValidateSpectrum(const D2dScenarioSupport& support) const
 }
 
 void
-D2dNetworkOptions::ValidateEnergy(const D2dScenarioSupport& support) const
+D2dNetworkOptions::ValidateEnergy(const D2dScenarioSupport& support)
 {
+    // A profile sets the radios' state powers: the attributes it would replace act only with
+    // --radioProfile=custom.
+    if (!D2dRadioProfile::IsCustom(radioProfile))
+    {
+        for (const auto& attribute : D2dRadioProfile::GetStateAttributes())
+        {
+            const std::string name = "ns3::D2dRadioEnergyModel::" + attribute;
+            if (m_flags->HasArgument("--" + name + "="))
+            {
+                support.Fail(fmt::format("--{} acts only with --radioProfile=custom (here "
+                                         "--radioProfile={}, which sets the radios' state "
+                                         "powers)",
+                                         name,
+                                         radioProfile));
+            }
+        }
+    }
+    if (!IsWifi())
+    {
+        // Real radios draw transmit >= receive >= idle: custom powers that break it run only
+        // when asked, and run.json says so (radioStateOrder).
+        auto probe = CreateObject<D2dRadioEnergyModel>();
+        for (const auto& [attribute, value] : D2dRadioProfile::Get(radioProfile).attributes)
+        {
+            probe->SetAttribute(attribute, StringValue(value));
+        }
+        const double rateBps = spectralEfficiency * bandwidthHz;
+        std::string broken;
+        for (const double dbm : {txPowerDbm, d2sTxPowerDbm})
+        {
+            if (broken.empty())
+            {
+                broken = probe->CheckStateOrder(std::pow(10.0, dbm / 10.0) / 1000.0, rateBps);
+            }
+        }
+        probe->Dispose();
+        const bool custom = D2dRadioProfile::IsCustom(radioProfile);
+        if (!broken.empty() && custom && !allowUnorderedRadioPowers)
+        {
+            support.Fail(fmt::format("--radioProfile=custom: {} breaks the order of real radios "
+                                     "(transmit >= radiated and >= receive >= idle): set the "
+                                     "powers in that order, or add "
+                                     "--allowUnorderedRadioPowers=true to run them",
+                                     broken));
+        }
+        // A published profile runs as its source gives it, and says where it leaves the
+        // order (ns3-wifi transmits below its receive draw under 10.8 dBm).
+        m_radioStateOrder = broken.empty() ? "ordered"
+                            : custom       ? "unordered (allowed): " + broken
+                                           : "unordered (--radioProfile=" + radioProfile +
+                                           " at this transmit power): " + broken;
+    }
     if (energySource == "liion" && !D2DLEARN_HAVE_LIION_SOURCE)
     {
         support.Fail("--energySource=liion is not accepted: this ns-3 has no LiIonEnergySource "
@@ -868,6 +941,27 @@ D2dNetworkOptions::GetD2sSubChannels() const
     return d2sSubChannels < 0 ? subChannels : static_cast<uint32_t>(d2sSubChannels);
 }
 
+bool
+D2dNetworkOptions::IsD2dRadioOff() const
+{
+    return d2dRadio == "auto" && m_traffic.known && !m_traffic.d2d;
+}
+
+void
+D2dNetworkOptions::TurnOffUnusedRadios(const D2dNetwork& network) const
+{
+    if (!IsD2dRadioOff())
+    {
+        return;
+    }
+    // The protocol never uses the D2D radios: off at time 0, before anything is sent, so
+    // that they draw nothing (an 802.11 PHY is switched off once the simulation runs).
+    for (const auto& transport : network.d2dTransports)
+    {
+        Simulator::ScheduleNow(&D2dTransport::TurnOff, transport);
+    }
+}
+
 std::unique_ptr<D2dTraceHelper>
 D2dNetworkOptions::OpenTraces(const D2dScenarioSupport& support) const
 {
@@ -959,8 +1053,7 @@ D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
     }
     d2d.SetRadioAttribute("TxPowerDbm", DoubleValue(txPowerDbm));
     d2d.SetD2sRadioAttribute("TxPowerDbm", DoubleValue(d2sTxPowerDbm));
-    d2d.SetRadioEnergyAttribute("Model",
-                                StringValue(energyModel == "power" ? "Power" : "FirstOrder"));
+    d2d.SetRadioProfile(radioProfile);
     SetEnergySource(d2d);
     // The D2S links' noise, and their RSS for --d2sDropProbability inverted with that same
     // noise (inverted with the D2D noise, the P_D of the D2S links was another).
@@ -1004,6 +1097,7 @@ D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
     {
         network.d2sTransports = network.d2s->GetTransports();
     }
+    TurnOffUnusedRadios(network);
     network.mode = reliable ? D2dDeliveryMode::RELIABLE : D2dDeliveryMode::UNRELIABLE;
     return network;
 }
@@ -1118,6 +1212,7 @@ D2dNetworkOptions::MakeWifi(D2dTraceHelper* traces, bool withServer)
     }
     network.nextStream = stream;
     EndNetworkStreams();
+    TurnOffUnusedRadios(network);
     // A depleted battery: the PHYs go off (WifiRadioEnergyModelHelper), the transports too.
     for (uint32_t i = 0; i < nDevices; ++i)
     {
@@ -1282,6 +1377,11 @@ D2dNetworkOptions::Record(D2dTraceHelper& traces, const D2dNetwork& network) con
             names += (names.empty() ? "" : ",") + name;
         }
         traces.AddParameter("inertFlagsGiven", names);
+    }
+    traces.AddParameter("d2dRadioOff", IsD2dRadioOff());
+    if (network.channel)
+    {
+        traces.AddParameter("radioStateOrder", m_radioStateOrder);
     }
     if (!network.channel && !network.d2dTransports.empty())
     {

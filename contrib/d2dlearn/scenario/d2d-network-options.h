@@ -117,6 +117,11 @@ class D2dNetworkOptions : public D2dLinkOptions,
     uint32_t GetSubChannelsInForce() const;
     /** \return the sub-channels of the device-to-server cell in force (--d2sSubChannels) */
     uint32_t GetD2sSubChannels() const;
+    /**
+     * \return whether the devices' D2D radios are off from the start: --d2dRadio=auto and the
+     *         run sends no D2D messages (SetTraffic() said so), so they would only idle
+     */
+    bool IsD2dRadioOff() const;
 
     /** \return after Validate(): the server node's position, m (--serverPosition) */
     Vector GetServerPositionM() const
@@ -259,10 +264,17 @@ class D2dNetworkOptions : public D2dLinkOptions,
      */
     void ValidateSpectrum(const D2dScenarioSupport& support) const;
     /**
-     * \brief Validate() of the energy source: the one chosen exists in this ns-3.
+     * \brief Validate() of the energy: the source chosen exists in this ns-3; the radio
+     * attributes a profile sets are given only with --radioProfile=custom; the radios' state
+     * powers keep transmit >= receive >= idle (or --allowUnorderedRadioPowers).
      * \param support for the one-line error
      */
-    void ValidateEnergy(const D2dScenarioSupport& support) const;
+    void ValidateEnergy(const D2dScenarioSupport& support);
+    /**
+     * \brief Switch off, at time 0, the D2D radios the run never uses (IsD2dRadioOff()).
+     * \param network the network just made
+     */
+    void TurnOffUnusedRadios(const D2dNetwork& network) const;
     /**
      * \brief Validate() of the RSS sources: one at a time, drop probabilities in range with
      * noise, the --rssFile matrix read (m_matrix) and nDevices taken from it.
@@ -352,12 +364,15 @@ class D2dNetworkOptions : public D2dLinkOptions,
      */
     D2dNetwork Make(D2dTraceHelper* traces, bool withServer);
 
-    double m_initialD2sTxPowerDbm;             //!< d2sTxPowerDbm as constructed
-    Vector m_serverPositionM;                  //!< the server's position, m (Validate())
-    const D2dScenarioFlags* m_flags{nullptr};  //!< the flags AddFlags() declared
-    D2dTraffic m_traffic;                      //!< SetTraffic()'s (not known if not called)
-    bool m_deferScope{false};                  //!< DeferScope() was called
-    std::vector<std::string> m_inertGiven;     //!< --inertFlags=record: the flags it let pass
+    double m_initialD2sTxPowerDbm;            //!< d2sTxPowerDbm as constructed
+    Vector m_serverPositionM;                 //!< the server's position, m (Validate())
+    const D2dScenarioFlags* m_flags{nullptr}; //!< the flags AddFlags() declared
+    D2dTraffic m_traffic;                     //!< SetTraffic()'s (not known if not called)
+    bool m_deferScope{false};                 //!< DeferScope() was called
+    std::vector<std::string> m_inertGiven;    //!< --inertFlags=record: the flags it let pass
+    /** ValidateEnergy(): "ordered", or the order the radios' state powers break (custom
+     *  powers run with --allowUnorderedRadioPowers), for run.json */
+    std::string m_radioStateOrder{"ordered"};
     bool m_d2sFollowsTx{true};                 //!< d2sTxPowerDbm follows txPowerDbm
     std::vector<std::vector<double>> m_matrix; //!< the --rssFile matrix, W
     Ptr<D2dRssModel> m_rss;                    //!< null: the channel's propagation model

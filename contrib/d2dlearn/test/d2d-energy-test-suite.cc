@@ -208,6 +208,7 @@ class D2dPowerModelEnergyTestCase : public TestCase
         helper.SetChannelAttribute("BandwidthHz", DoubleValue(bw));
         helper.SetChannelAttribute("NoisePowerW", DoubleValue(0.0)); // P_D = 0
         helper.SetRadioAttribute("TxPowerDbm", DoubleValue(txDbm));
+        helper.SetRadioEnergyAttribute("Model", StringValue("Power"));
         helper.SetRadioEnergyAttribute("PaEfficiency", DoubleValue(pa));
         helper.SetRadioEnergyAttribute("TxCircuitPowerW", DoubleValue(circuitW));
         helper.SetRadioEnergyAttribute("RxPowerW", DoubleValue(rxW));
@@ -587,6 +588,7 @@ struct DepletionRun
         helper.SetChannelAttribute("BandwidthHz", DoubleValue(1000.0));
         helper.SetChannelAttribute("NoisePowerW", DoubleValue(0.0));
         helper.SetRadioAttribute("TxPowerDbm", DoubleValue(20.0));
+        helper.SetRadioEnergyAttribute("Model", StringValue("Power"));
         helper.SetRadioEnergyAttribute("PaEfficiency", DoubleValue(0.5));
         helper.SetRadioEnergyAttribute("TxCircuitPowerW", DoubleValue(0.1));
         helper.SetRadioEnergyAttribute("RxPowerW", DoubleValue(0.1));
@@ -935,6 +937,7 @@ class D2dDepletionMidJobTestCase : public TestCase
         helper.SetChannelAttribute("BandwidthHz", DoubleValue(1000.0));
         helper.SetChannelAttribute("NoisePowerW", DoubleValue(0.0));
         helper.SetRadioAttribute("TxPowerDbm", DoubleValue(30.0));
+        helper.SetRadioEnergyAttribute("Model", StringValue("Power"));
         helper.SetRadioEnergyAttribute("PaEfficiency", DoubleValue(1.0));
         helper.SetRadioEnergyAttribute("TxCircuitPowerW", DoubleValue(0.1));
         helper.SetRadioEnergyAttribute("RxPowerW", DoubleValue(0.2));
@@ -1052,8 +1055,10 @@ namespace
 {
 
 /**
- * The battery tests' channel and compute: 1 b/s per Hz over 1 kHz, no noise, 2 W busy at
- * 1e10 flop/s.
+ * The battery tests' channel, radio and compute: 1 b/s per Hz over 1 kHz, no noise; the
+ * Power model at 20 dBm with PaEfficiency 0.5, TxCircuitPowerW 0.1 W and RxPowerW 0.1 W
+ * (transmit 0.1 W / 0.5 + 0.1 W = 0.3 W, so each 1,000-byte message costs 8 s x 0.3 W); 2 W
+ * busy at 1e10 flop/s.
  * \param helper the helper, before Install
  */
 void
@@ -1062,6 +1067,11 @@ ConfigureBatteryDraw(D2dHelper& helper)
     helper.SetChannelAttribute("SpectralEfficiency", DoubleValue(1.0));
     helper.SetChannelAttribute("BandwidthHz", DoubleValue(1000.0));
     helper.SetChannelAttribute("NoisePowerW", DoubleValue(0.0));
+    helper.SetRadioAttribute("TxPowerDbm", DoubleValue(20.0));
+    helper.SetRadioEnergyAttribute("Model", StringValue("Power"));
+    helper.SetRadioEnergyAttribute("PaEfficiency", DoubleValue(0.5));
+    helper.SetRadioEnergyAttribute("TxCircuitPowerW", DoubleValue(0.1));
+    helper.SetRadioEnergyAttribute("RxPowerW", DoubleValue(0.1));
     helper.SetComputeAttribute("BusyPowerW", DoubleValue(2.0));
     helper.SetComputeAttribute("FlopsPerSecond", DoubleValue(1e10));
 }

@@ -6,7 +6,7 @@
  *
  * - An idle network (devices, a server, no traffic) built the way the scenarios build it
  *   (D2dNetworkOptions::Build) costs, on each backend, per radio (D2D and D2S) and device,
- *   P_idle x T within 5 %, where P_idle = IdleCurrentA x supply voltage as ns-3 defines it:
+ *   P_idle x T within 1 %, where P_idle = IdleCurrentA x supply voltage as ns-3 defines it:
  *   the default of ns-3's WifiRadioEnergyModel attribute IdleCurrentA times the device's
  *   energy source's supply voltage, both read from ns-3 here, not from the model under test.
  * - On the channel backend, transmit, receive and idle partition the run: a radio's idle
@@ -108,8 +108,8 @@ DoTurnOff(Ptr<D2dRadio> radio)
 
 /**
  * \ingroup d2dlearn-tests
- * \brief An idle network on both backends: each radio's idle energy within 5 % of
- * IdleCurrentA x V x T, and the two backends within 5 % of each other.
+ * \brief An idle network on both backends: each radio's idle energy within 1 % of
+ * IdleCurrentA x V x T, and the two backends within 1 % of each other.
  */
 class D2dIdleBackendsTestCase : public TestCase
 {
@@ -122,7 +122,7 @@ class D2dIdleBackendsTestCase : public TestCase
   private:
     static constexpr uint32_t N_DEVICES = 4;  //!< devices
     static constexpr double RUN_S = 20.0;     //!< simulated time T, s
-    static constexpr double TOLERANCE = 0.05; //!< the acceptance: 5 % of the formula
+    static constexpr double TOLERANCE = 0.01; //!< the acceptance: 1 % of the formula
 
     /**
      * \brief Build the network as a scenario does (with a server: D2D and D2S radios), run
@@ -199,7 +199,7 @@ class D2dIdleBackendsTestCase : public TestCase
                                               expectedJ,
                                               TOLERANCE * expectedJ,
                                               backend << ", device " << i << ", " << component
-                                                      << ": idle energy within 5 % of "
+                                                      << ": idle energy within 1 % of "
                                                          "IdleCurrentA x V x T = "
                                                       << idleA << " A x " << volts[backend][i]
                                                       << " V x " << RUN_S << " s");
@@ -218,7 +218,7 @@ class D2dIdleBackendsTestCase : public TestCase
                                           TOLERANCE * wifiJ,
                                           "device " << i << ", " << component
                                                     << ": channel and Wi-Fi idle energy "
-                                                       "within 5 % of each other");
+                                                       "within 1 % of each other");
             }
         }
     }

@@ -9,6 +9,7 @@
 #include "ns3/boolean.h"
 #include "ns3/d2d-energy-source.h"
 #include "ns3/d2d-message-registry.h"
+#include "ns3/d2d-radio-profile.h"
 #include "ns3/double.h"
 #include "ns3/energy-source-container.h"
 #if D2DLEARN_HAVE_GENERIC_BATTERY
@@ -21,6 +22,7 @@
 #include "ns3/vector.h"
 
 #include <cmath>
+#include <stdexcept>
 #include <vector>
 
 namespace ns3
@@ -85,6 +87,25 @@ void
 D2dHelper::SetRadioEnergyAttribute(const std::string& n, const AttributeValue& v)
 {
     m_radioEnergyFactory.Set(n, v);
+}
+
+void
+D2dHelper::SetRadioProfile(const std::string& name)
+{
+    NS_LOG_FUNCTION(this << name);
+    const D2dRadioProfile* profile = nullptr;
+    try
+    {
+        profile = &D2dRadioProfile::Get(name);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        NS_ABORT_MSG("D2dHelper::SetRadioProfile: " << e.what());
+    }
+    for (const auto& [attribute, value] : profile->attributes)
+    {
+        m_radioEnergyFactory.Set(attribute, StringValue(value));
+    }
 }
 
 void

@@ -66,6 +66,13 @@ class D2dHelper
     void SetD2sRadioAttribute(const std::string& n, const AttributeValue& v);
     /** \brief Set an attribute of every radio energy model. \param n name \param v value */
     void SetRadioEnergyAttribute(const std::string& n, const AttributeValue& v);
+    /**
+     * \brief Give every radio energy model (D2D and D2S) the state powers of a profile
+     * (D2dRadioProfile): its attributes, set as SetRadioEnergyAttribute() does; "custom"
+     * sets none (the attributes' values in force are used).
+     * \param name a profile's name (aborts for another name)
+     */
+    void SetRadioProfile(const std::string& name);
     /** \brief Set an attribute of every compute model. \param n name \param v value */
     void SetComputeAttribute(const std::string& n, const AttributeValue& v);
     /**

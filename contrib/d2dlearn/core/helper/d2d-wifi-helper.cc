@@ -217,6 +217,10 @@ D2dWifiHelper::InstallEnergy(const std::string& prefix, uint32_t nodes)
                     "D2dWifiHelper::InstallEnergy: " << nodes << " nodes, " << m_devices.GetN()
                                                      << " installed");
     WifiRadioEnergyModelHelper radioEnergy;
+    // The transmit current follows the PHY's transmit power, as on the channel backend (the
+    // ns3-wifi radio profile, D2dRadioProfile): ns-3's LinearWifiTxCurrentModel, I = P /
+    // (V eta) + I_idle, with its defaults.
+    radioEnergy.SetTxCurrentModel("ns3::LinearWifiTxCurrentModel");
     std::vector<Ptr<D2dWifiEnergyMeter>> meters;
     meters.reserve(nodes);
     for (uint32_t i = 0; i < nodes; ++i)

@@ -110,10 +110,11 @@ class D2dWifiHelper
 
     /**
      * \brief Energy of the last Install()'s Wi-Fi devices through ns-3's WifiRadioEnergyModel
-     * (its default currents; WifiRadioEnergyModelHelper: the PHY goes off when the source is
-     * depleted), on the first energy source of each node, with a D2dWifiEnergyMeter per
-     * device that reports it in d2dlearn's energy components.
-     * \param prefix "radio" (D2D network) or "d2s" (D2S network)
+     * (its default currents, the transmit current from ns-3's LinearWifiTxCurrentModel at the
+     * PHY's transmit power: the ns3-wifi radio profile of the channel backend;
+     * WifiRadioEnergyModelHelper: the PHY goes off when the source is depleted), on the first
+     * energy source of each node, with a D2dWifiEnergyMeter per device that reports it in
+     * d2dlearn's energy components. \param prefix "radio" (D2D network) or "d2s" (D2S network)
      * \param nodes how many of the installed nodes (in index order) get a model: the
      *        devices, not a server node without an energy source
      * \return the meters, element i for device index i; keep them for the simulation's

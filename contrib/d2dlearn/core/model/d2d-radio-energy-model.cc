@@ -11,6 +11,8 @@
 #include "ns3/log.h"
 #include "ns3/string.h"
 
+#include <sstream>
+
 namespace ns3
 {
 
@@ -26,12 +28,16 @@ D2dRadioEnergyModel::GetTypeId()
             .SetGroupName("D2dlearn")
             .AddConstructor<D2dRadioEnergyModel>()
             .AddAttribute("Model",
-                          "How transmit/receive energy is computed: Power (tx power, PA "
-                          "efficiency, airtime) or FirstOrder (E_elec k + eps_amp k d^2).",
+                          "How transmit/receive energy is computed: Power (tx power / PA "
+                          "efficiency + TxCircuitPowerW), Constant (TxCircuitPowerW while "
+                          "transmitting, as ns-3's WifiRadioEnergyModel without a "
+                          "TxCurrentModel) or FirstOrder (E_elec k + eps_amp k d^2).",
                           EnumValue(D2dRadioEnergyModel::POWER),
                           D2dMakeEnumAccessor(&D2dRadioEnergyModel::m_model),
                           MakeEnumChecker(D2dRadioEnergyModel::POWER,
                                           "Power",
+                                          D2dRadioEnergyModel::CONSTANT,
+                                          "Constant",
                                           D2dRadioEnergyModel::FIRST_ORDER,
                                           "FirstOrder"))
             .AddAttribute("ComponentPrefix",
@@ -42,18 +48,22 @@ D2dRadioEnergyModel::GetTypeId()
                           MakeStringAccessor(&D2dRadioEnergyModel::m_prefix),
                           MakeStringChecker())
             .AddAttribute("PaEfficiency",
-                          "Power amplifier efficiency in (0, 1] (Power model).",
-                          DoubleValue(0.5),
+                          "Power amplifier efficiency in (0, 1] (Power model). Default: ns-3's "
+                          "LinearWifiTxCurrentModel Eta.",
+                          DoubleValue(D2dRadioEnergyModel::DEFAULT_PA_EFFICIENCY),
                           MakeDoubleAccessor(&D2dRadioEnergyModel::m_paEfficiency),
                           MakeDoubleChecker<double>(1e-6, 1.0))
             .AddAttribute("TxCircuitPowerW",
-                          "Circuit power while transmitting, W (Power model).",
-                          DoubleValue(0.1),
+                          "Power drawn while transmitting besides the power amplifier's, W "
+                          "(Power model); the whole transmit draw (Constant model). Default: "
+                          "ns-3's LinearWifiTxCurrentModel IdleCurrent (0.273333 A) x 3 V.",
+                          DoubleValue(D2dRadioEnergyModel::DEFAULT_TX_CIRCUIT_POWER_W),
                           MakeDoubleAccessor(&D2dRadioEnergyModel::m_txCircuitW),
                           MakeDoubleChecker<double>(0.0))
             .AddAttribute("RxPowerW",
-                          "Power drawn per ongoing reception, W (Power model).",
-                          DoubleValue(0.1),
+                          "Power drawn per ongoing reception, W (Power and Constant models). "
+                          "Default: ns-3's WifiRadioEnergyModel RxCurrentA (0.313 A) x 3 V.",
+                          DoubleValue(D2dRadioEnergyModel::DEFAULT_RX_POWER_W),
                           MakeDoubleAccessor(&D2dRadioEnergyModel::m_rxPowerW),
                           MakeDoubleChecker<double>(0.0))
             .AddAttribute("IdlePowerW",
@@ -91,6 +101,10 @@ D2dRadioEnergyModel::GetTxDrawW(double txPowerW, double rateBps, double distance
         // bits, i.e. a constant draw of rate (E_elec + eps_amp d^2).
         return rateBps * (m_elecJPerBit + m_ampJPerBitM2 * distanceM * distanceM);
     }
+    if (m_model == CONSTANT)
+    {
+        return m_txCircuitW; // WifiRadioEnergyModel without a TxCurrentModel: TxCurrentA x V
+    }
     return txPowerW / m_paEfficiency + m_txCircuitW;
 }
 
@@ -103,6 +117,43 @@ D2dRadioEnergyModel::GetRxDrawW(double rateBps) const
         return rateBps * m_elecJPerBit;
     }
     return m_rxPowerW;
+}
+
+std::string
+D2dRadioEnergyModel::CheckStateOrder(double txDrawW, double rxDrawW, double idleW, double radiatedW)
+{
+    auto broken = [](const char* higher, double a, const char* lower, double b) {
+        std::ostringstream os;
+        os << higher << " " << a << " W < " << lower << " " << b << " W";
+        return os.str();
+    };
+    // A transmitter draws at least what it radiates.
+    if (txDrawW < radiatedW)
+    {
+        return broken("transmit", txDrawW, "radiated", radiatedW);
+    }
+    // Real devices: transmit >= receive >= idle (listening) >= off (0 W). The first-order
+    // model's transmit draw is never below its receive draw (E_elec + eps_amp d^2 >= E_elec).
+    if (txDrawW < rxDrawW)
+    {
+        return broken("transmit", txDrawW, "receive", rxDrawW);
+    }
+    if (rxDrawW < idleW)
+    {
+        return broken("receive", rxDrawW, "idle", idleW);
+    }
+    return "";
+}
+
+std::string
+D2dRadioEnergyModel::CheckStateOrder(double txPowerW, double rateBps) const
+{
+    // The first-order model's transmit draw at d = 0, its lowest.
+    // The first-order model radiates eps_amp k d^2 of its draw, not the radio's TxPower.
+    return CheckStateOrder(GetTxDrawW(txPowerW, rateBps, 0.0),
+                           GetRxDrawW(rateBps),
+                           m_idlePowerW,
+                           m_model == FIRST_ORDER ? 0.0 : txPowerW);
 }
 
 void

@@ -14,26 +14,38 @@ namespace ns3
 
 /**
  * \ingroup d2dlearn
- * \brief Energy of a D2D (or D2S) radio: transmit, receive and idle.
+ * \brief Energy of a D2D (or D2S) radio in its states: off, idle (listening), receive and
+ * transmit.
  *
- * Two ways to cost a transmission, selected by the "Model" attribute:
- * - Power: drawn power while transmitting = TxPower / PaEfficiency + TxCircuitPowerW, so
- *   the energy of a transmission is that power times its airtime; receiving draws
+ * Three ways to cost a transmission, selected by the "Model" attribute:
+ * - Power (default): drawn power while transmitting = TxPower / PaEfficiency +
+ *   TxCircuitPowerW (the power amplifier's draw for the radiated power, plus the rest of the
+ *   radio), so the energy of a transmission is that power times its airtime; receiving
+ *   draws RxPowerW per ongoing reception. With the defaults this is ns-3's
+ *   LinearWifiTxCurrentModel, I = P / (V eta) + I_idle (eta 0.10, I_idle 0.273333 A, V 3 V).
+ * - Constant: transmitting draws TxCircuitPowerW whatever the radiated power, as ns-3's
+ *   WifiRadioEnergyModel draws TxCurrentA x V when it has no TxCurrentModel; receiving draws
  *   RxPowerW per ongoing reception.
- * - FirstOrder: the first-order radio model, E_tx(k, d) = E_elec k + eps_amp k d^2 and
- *   E_rx(k) = E_elec k for k bits over distance d. At a link rate of R bit/s this is a
- *   draw of R (E_elec + eps_amp d^2) while transmitting and R E_elec per reception, so
- *   a message of k bits costs exactly the formula.
+ * - FirstOrder: the first-order radio model (Heinzelman, Chandrakasan, Balakrishnan,
+ *   "Energy-Efficient Communication Protocol for Wireless Microsensor Networks", HICSS 2000,
+ *   eqs. (1) and (2)), E_tx(k, d) = E_elec k + eps_amp k d^2 and E_rx(k) = E_elec k for k bits
+ *   over distance d. At a link rate of R bit/s this is a draw of R (E_elec + eps_amp d^2)
+ *   while transmitting and R E_elec per reception, so a message of k bits costs exactly the
+ *   formula.
  * Idle (listening) draw is IdlePowerW whenever the radio is on and neither transmits nor
  * receives, from Start() until the radio is switched off (NotifyOff()) or its battery is
- * depleted; a radio that is off draws nothing. The default is what ns-3's
- * WifiRadioEnergyModel charges for its IDLE state with ns-3's defaults (see
- * DEFAULT_IDLE_POWER_W), so that an idle network costs the same on the channel backend as
- * over Wi-Fi (--backend=wifi).
+ * depleted; a radio that is off draws nothing.
  *
- * There is no sleep state: nothing in d2dlearn puts a channel radio to sleep (the protocols
- * keep their radios listening; a depleted or switched-off radio is off and draws 0 W), so
- * the model has no sleep power.
+ * The defaults are the "ns3-wifi" radio profile (D2dRadioProfile): ns-3's
+ * WifiRadioEnergyModel (RxCurrentA 0.313 A, IdleCurrentA 0.273 A) with its
+ * LinearWifiTxCurrentModel for transmitting, times the default supply voltage of ns-3's
+ * BasicEnergySource (3.0 V), what the Wi-Fi backend (--backend=wifi) charges too, so that
+ * both backends charge each state the same. At the scenarios' 20 dBm: transmit 1.82 W >=
+ * receive 0.939 W >= idle 0.819 W >= off, as on real devices. CheckStateOrder() says whether
+ * a set of values keeps that order.
+ *
+ * There is no sleep state yet: nothing in d2dlearn puts a channel radio to sleep (a
+ * depleted or switched-off radio is off and draws 0 W), so the model has no sleep power.
  *
  * Components: "<prefix>_tx", "<prefix>_rx" and "<prefix>_idle", prefix = "radio" for the
  * D2D radio and "d2s" for the device-to-server radio (energy.csv's `component`).
@@ -44,20 +56,61 @@ class D2dRadioEnergyModel : public D2dEnergyModel
     /** How transmit and receive energy are computed. */
     enum Model
     {
-        POWER,      //!< from transmit power, efficiency and airtime
-        FIRST_ORDER //!< E_tx = E_elec k + eps_amp k d^2, E_rx = E_elec k
+        POWER,       //!< TxPower / PaEfficiency + TxCircuitPowerW while transmitting
+        FIRST_ORDER, //!< E_tx = E_elec k + eps_amp k d^2, E_rx = E_elec k
+        CONSTANT     //!< TxCircuitPowerW while transmitting, whatever the radiated power
     };
 
     /**
-     * Default IdlePowerW, W: ns-3's WifiRadioEnergyModel attribute IdleCurrentA (0.273 A,
-     * src/wifi/model/wifi-radio-energy-model.cc, the same from ns-3.37 to ns-3.48) times the
-     * default supply voltage of ns-3's BasicEnergySource (BasicEnergySupplyVoltageV = 3.0 V,
-     * src/energy/model/basic-energy-source.cc), which is also D2dEnergySource's
-     * SupplyVoltageV default: 0.819 W. The Wi-Fi backend draws I x V of the device's source,
-     * so with another supply voltage (or a LiIonEnergySource, whose voltage falls as it
-     * discharges) the two backends' idle draws differ unless IdlePowerW is set to match.
+     * Supply voltage the default powers are computed with, V: the default of ns-3's
+     * BasicEnergySource attribute BasicEnergySupplyVoltageV (src/energy/model/
+     * basic-energy-source.cc), which is also D2dEnergySource's SupplyVoltageV default. The
+     * Wi-Fi backend draws I x V of the device's source, so with another supply voltage (or a
+     * LiIonEnergySource, whose voltage falls as it discharges) the two backends' draws differ
+     * unless the powers are set to match.
      */
-    static constexpr double DEFAULT_IDLE_POWER_W = 0.273 * 3.0;
+    static constexpr double DEFAULT_SUPPLY_VOLTAGE_V = 3.0;
+    /**
+     * Default IdlePowerW, W: ns-3's WifiRadioEnergyModel attribute IdleCurrentA (0.273 A,
+     * src/wifi/model/wifi-radio-energy-model.cc, the same from ns-3.37 to ns-3.48) x 3.0 V.
+     */
+    static constexpr double DEFAULT_IDLE_POWER_W = 0.273 * DEFAULT_SUPPLY_VOLTAGE_V;
+    /** Default RxPowerW, W: WifiRadioEnergyModel's RxCurrentA (0.313 A) x 3.0 V. */
+    static constexpr double DEFAULT_RX_POWER_W = 0.313 * DEFAULT_SUPPLY_VOLTAGE_V;
+    /**
+     * Default TxCircuitPowerW, W: the idle current of ns-3's LinearWifiTxCurrentModel
+     * (IdleCurrent 0.273333 A, src/wifi/model/wifi-tx-current-model.cc, ns-3.37 to 3.48)
+     * x 3.0 V, the draw of its transmit current besides the amplifier's.
+     */
+    static constexpr double DEFAULT_TX_CIRCUIT_POWER_W = 0.273333 * DEFAULT_SUPPLY_VOLTAGE_V;
+    /** Default PaEfficiency: LinearWifiTxCurrentModel's Eta. */
+    static constexpr double DEFAULT_PA_EFFICIENCY = 0.10;
+
+    /**
+     * \brief Whether a radio's state powers keep the order of real devices: transmit >=
+     * receive >= idle >= off (0 W), off being 0 W by construction, and a transmit draw no
+     * lower than the power it radiates. With the first-order
+     * model, transmit >= receive always holds (E_elec + eps_amp d^2 >= E_elec); it has no
+     * idle term, and an idle draw above its receive draw at the link rate breaks the order as
+     * with the other models.
+     * \param txDrawW the transmit draw at the radio's transmit power (GetTxDrawW), W
+     * \param rxDrawW the draw of one reception (GetRxDrawW), W
+     * \param idleW the idle draw, W
+     * \param radiatedW the power the transmitter radiates, W
+     * \return "" if ordered, else which order is broken, with the values ("receive 0.1 W <
+     *         idle 0.819 W")
+     */
+    static std::string CheckStateOrder(double txDrawW,
+                                       double rxDrawW,
+                                       double idleW,
+                                       double radiatedW = 0.0);
+    /**
+     * \brief CheckStateOrder() on this model's attributes.
+     * \param txPowerW radiated power of the radio's transmissions, W
+     * \param rateBps link rate, bit/s (first-order model)
+     * \return as CheckStateOrder()
+     */
+    std::string CheckStateOrder(double txPowerW, double rateBps) const;
 
     /**
      * \brief Get the type ID.

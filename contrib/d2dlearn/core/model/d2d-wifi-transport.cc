@@ -1081,9 +1081,20 @@ D2dWifiTransport::DoTurnOff()
     }
     if (m_device && m_device->GetPhy())
     {
-        // Sleep, not WifiPhy::SetOffMode(): in ns-3.37 the latter flushes the MAC queue and
-        // crashes when an MPDU is in flight. A sleeping PHY neither sends nor receives.
-        m_device->GetPhy()->SetSleepMode();
+        if (m_nSent == 0 && m_nReceived == 0)
+        {
+            // Nothing of this transport ever reached the MAC or came from it (a radio the
+            // protocol never uses, switched off at time 0): nothing can be in flight, so the
+            // PHY goes off and draws nothing, as an off radio on the channel.
+            m_device->GetPhy()->SetOffMode();
+        }
+        else
+        {
+            // Sleep, not WifiPhy::SetOffMode(): in ns-3.37 the latter flushes the MAC queue
+            // and crashes when an MPDU is in flight. A sleeping PHY neither sends nor
+            // receives (it draws SleepCurrentA, reported as idle).
+            m_device->GetPhy()->SetSleepMode();
+        }
     }
     if (!m_network)
     {
