@@ -42,7 +42,7 @@ def how(r):
         same = comp.get("scenarios", [])
         build = r.get("build", {})
         steps = (f", {build['steps']} build steps" if "steps" in build else "")
-        parts = [f"`./ns3 build` ({build.get('seconds', '?')} s{steps})",
+        parts = [f"the tree built ({build.get('seconds', '?')} s{steps})",
                  f"`./test.py`: {sum(s['ok'] for s in suites)} of {len(suites)} d2dlearn suites",
                  f"`./ns3 run`: {sum(p['ok'] for p in progs)} of {len(progs)} programs"]
         if same:
