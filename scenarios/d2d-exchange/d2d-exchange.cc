@@ -85,6 +85,7 @@ main(int argc, char* argv[])
     D2dScenarioSupport support("d2d-exchange");
     D2dScenarioFlags flags(support);
     const uint32_t defaultDevices = 10; // --nDevices=0
+    net.computes = false;               // no training jobs: no compute flags
     net.AddFlags(flags);
     flags.Find("nDevices").ShownDefault(std::to_string(defaultDevices));
     flags.Add("messageBytes", "Message size, bytes", messageBytes).Range(1, 1e10);

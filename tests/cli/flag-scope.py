@@ -76,6 +76,10 @@ VALUES = {
     "radioProfile": ["first-order", "ns3-wifi"],
     "allowUnorderedRadioPowers": ["true", "false"],
     "d2dRadio": ["on", "auto"],
+    "computeModel": ["cpu", "flops"],
+    "cpuFrequencyHz": ["1e9", "3e9"],
+    "cyclesPerFlop": ["0.5", "0.3"],
+    "switchedCapacitance": ["1e-28", "2e-28"],
     "dynamicRssLevels": ["4", "5"],
     "rssStep": ["2s", "3s"],
     "rssFile": [RSS_FILE],
@@ -156,6 +160,7 @@ SAMPLES = [
     # server FedAvg's D2D radios are off unless asked: on, they idle (radio_idle rows)
     ("fedavg", ["--algorithm=fedavg"], "--d2dRadio=on", "energy.csv"),
     ("fedavg", ["--algorithm=decentralized"], "--radioProfile=first-order", "energy.csv"),
+    ("fedavg", ["--computeModel=cpu"], "--cpuFrequencyHz=1e9", "energy.csv"),
     ("fedavg", ["--algorithm=decentralized"], "--dropProbability=0.6", "messages.csv"),
     ("fedavg", ["--algorithm=fedavg"], "--d2sDropProbability=0.3", "messages.csv"),
     ("fedavg", ["--algorithm=fedprox"], "--mu=5", "rounds.csv"),

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Radio energy as real radios draw it: states in order, unused radios off.
+"""Radio and compute energy as real devices draw it: states in order, unused radios off, CPUs.
 
 1. Message-size sweep (d2d-exchange, 10 devices, 10 s, its default traffic): with the default
    radio profile (ns3-wifi: transmit 1.14 W >= receive 0.939 W >= idle 0.819 W) the radios'
@@ -13,6 +13,11 @@
    IdlePowerW x the run, 0.819 W x simulated time within 1e-6 relative.
 3. Unordered custom powers without --allowUnorderedRadioPowers are refused in one line naming
    the broken order; with it, run.json's radioStateOrder says which order they break.
+4. The CPU model (--computeModel=cpu: c F / f seconds, (alpha/2) c F f^2 joules): the same
+   FedAvg run at 1 GHz and at 2 GHz spends exactly a quarter of the compute energy at 1 GHz
+   (1e-9 relative) and takes longer; --cpuFrequencyHz=MIN:MAX gives each device its own f
+   in [MIN, MAX] (run.json's cpuFrequencyHzPerDevice), the same for the same seed, another
+   for another seed.
 
 Usage: radio-energy.py BIN_DIR
 """
@@ -132,6 +137,39 @@ def main():
                   f"run.json says the powers are unordered: {order!r}")
         else:
             check(False, f"--allowUnorderedRadioPowers=true runs: {r.stderr.strip()[:300]}")
+        # 4. The CPU model.
+        cpu = ["--rounds=2", "--dataFraction=0.05", "--nDevices=4", "--computeModel=cpu"]
+        got = {}
+        for hz in ("1e9", "2e9"):
+            out = os.path.join(tmp, f"cpu-{hz}")
+            r = run("fedavg", cpu + [f"--cpuFrequencyHz={hz}"], out)
+            check(r.returncode == 0, f"fedavg --cpuFrequencyHz={hz} runs: {r.stderr.strip()[:300]}")
+            if r.returncode == 0:
+                with open(os.path.join(out, "run.json")) as f:
+                    t = json.load(f)["summary"]["simulated_time_s"]
+                compute = sum(j for (_, c), j in energy(out).items() if c == "compute")
+                got[hz] = (compute, t)
+        if len(got) == 2:
+            ratio = got["1e9"][0] / got["2e9"][0]
+            check(abs(ratio - 0.25) <= 1e-9 * 0.25,
+                  f"compute energy at 1 GHz / at 2 GHz = {ratio!r} (expected (1/2)^2 = 0.25)")
+            check(got["1e9"][1] > got["2e9"][1],
+                  f"the run takes longer at 1 GHz: {got['1e9'][1]} s > {got['2e9'][1]} s")
+        spreads = {}
+        for seed in ("1", "1", "2"):
+            out = os.path.join(tmp, f"cpu-range-{len(spreads)}-{seed}")
+            r = run("fedavg", cpu + ["--cpuFrequencyHz=1e9:2e9", f"--seed={seed}"], out)
+            if r.returncode != 0:
+                check(False, f"--cpuFrequencyHz=1e9:2e9 runs: {r.stderr.strip()[:300]}")
+                continue
+            with open(os.path.join(out, "run.json")) as f:
+                hz = json.load(f)["parameters"].get("cpuFrequencyHzPerDevice")
+            check(isinstance(hz, list) and len(hz) == 4 and all(1e9 <= x <= 2e9 for x in hz)
+                  and len(set(hz)) == 4, f"seed {seed}: each device's f in [1e9, 2e9]: {hz}")
+            spreads.setdefault(seed, []).append(hz)
+        if len(spreads.get("1", [])) == 2 and spreads.get("2"):
+            check(spreads["1"][0] == spreads["1"][1], "the same seed, the same frequencies")
+            check(spreads["1"][0] != spreads["2"][0], "another seed, other frequencies")
     if failures:
         sys.exit(f"radio-energy: {failures} failure(s)")
     print("radio-energy: PASS")

@@ -118,6 +118,16 @@ struct D2dEnergyOptions
     bool allowUnorderedRadioPowers{false};
     /** --d2dRadio: auto (off from the start when the protocol sends no D2D messages) or on */
     std::string d2dRadio{"auto"};
+    /** whether the program runs compute jobs (its devices train): else the compute flags
+     *  below are not declared (a scenario sets it before D2dNetworkOptions::AddFlags()) */
+    bool computes{true};
+    /** --computeModel: flops (FlopsPerSecond at BusyPowerW) or cpu (D2dComputeModel's Cpu
+     *  model: c F / f seconds at (alpha/2) f^3) */
+    std::string computeModel{"flops"};
+    /** --cpuFrequencyHz: f, Hz, or MIN:MAX, each device's f uniform in [MIN, MAX] */
+    std::string cpuFrequencyHz{"2e9"};
+    double cyclesPerFlop{0.2};           //!< --cyclesPerFlop: CPU cycles per FLOP (cpu)
+    double switchedCapacitance{2.5e-28}; //!< --switchedCapacitance: alpha/2 (cpu)
 };
 
 /**

@@ -406,6 +406,35 @@ D2dNetworkOptions::AddEnergyFlags(D2dScenarioFlags& flags)
               "real radios (refused otherwise; run.json's radioStateOrder says which order "
               "they break)",
               allowUnorderedRadioPowers);
+    if (computes)
+    {
+        flags
+            .Add("computeModel",
+                 "How a training job is costed: flops (FlopsPerSecond at BusyPowerW, "
+                 "D2dComputeModel's defaults 1e10 FLOP/s and 2 W) or cpu (Tran et al. 2019, "
+                 "Yang et al. 2021: c F / f seconds and (alpha/2) c F f^2 joules for F FLOP, "
+                 "c = --cyclesPerFlop, f = --cpuFrequencyHz, alpha/2 = --switchedCapacitance)",
+                 computeModel)
+            .Sets("ns3::D2dComputeModel::Model")
+            .Choices({"flops", "cpu"});
+        flags.Add("cpuFrequencyHz",
+                  "CPU frequency f, Hz (--computeModel=cpu): a value, or MIN:MAX for each "
+                  "device's f drawn uniformly in [MIN, MAX] (1 to 1e12)",
+                  cpuFrequencyHz); // not Sets(): MIN:MAX is no value of the attribute's
+        flags
+            .Add("cyclesPerFlop",
+                 "CPU cycles per floating-point operation (--computeModel=cpu)",
+                 cyclesPerFlop)
+            .Sets("ns3::D2dComputeModel::CyclesPerFlop")
+            .Range(1e-6, 1e6);
+        flags
+            .Add("switchedCapacitance",
+                 "alpha/2 of the CPU energy (alpha/2) c D f^2, J per cycle per Hz^2 "
+                 "(--computeModel=cpu)",
+                 switchedCapacitance)
+            .Sets("ns3::D2dComputeModel::SwitchedCapacitance")
+            .Range(0, 1e-15);
+    }
     flags
         .Add("d2dRadio",
              "The devices' D2D radios: auto (off from the start, drawing nothing, when the "
@@ -663,6 +692,32 @@ D2dNetworkOptions::ValidateEnergy(const D2dScenarioSupport& support)
                                          name,
                                          radioProfile));
             }
+        }
+    }
+    if (computes && m_flags->HasArgument("--ns3::D2dComputeModel::CpuFrequencyHz="))
+    {
+        support.Fail("--ns3::D2dComputeModel::CpuFrequencyHz is set by --cpuFrequencyHz; use "
+                     "that");
+    }
+    if (computes)
+    {
+        // --cpuFrequencyHz: f or MIN:MAX, 1 Hz to 1e12 Hz.
+        const std::string text = cpuFrequencyHz;
+        const std::size_t colon = text.find(':');
+        auto number = [](const std::string& t, double* out) {
+            char* end = nullptr;
+            *out = std::strtod(t.c_str(), &end);
+            return !t.empty() && end && *end == '\0' && std::isfinite(*out);
+        };
+        const bool ok = colon == std::string::npos
+                            ? number(text, &m_cpuMinHz) && (m_cpuMaxHz = m_cpuMinHz, true)
+                            : number(text.substr(0, colon), &m_cpuMinHz) &&
+                                  number(text.substr(colon + 1), &m_cpuMaxHz);
+        if (!ok || !(m_cpuMinHz >= 1 && m_cpuMaxHz <= 1e12 && m_cpuMinHz <= m_cpuMaxHz))
+        {
+            support.Fail(fmt::format("--cpuFrequencyHz={} is not accepted (a frequency in Hz "
+                                     "or MIN:MAX with 1 <= MIN <= MAX <= 1e12)",
+                                     text));
         }
     }
     if (!IsWifi())
@@ -941,6 +996,40 @@ D2dNetworkOptions::GetD2sSubChannels() const
     return d2sSubChannels < 0 ? subChannels : static_cast<uint32_t>(d2sSubChannels);
 }
 
+void
+D2dNetworkOptions::ConfigureCompute(D2dHelper& d2d) const
+{
+    if (!computes || computeModel != "cpu")
+    {
+        return;
+    }
+    d2d.SetComputeAttribute("Model", StringValue("Cpu"));
+    d2d.SetComputeAttribute("CyclesPerFlop", DoubleValue(cyclesPerFlop));
+    d2d.SetComputeAttribute("SwitchedCapacitance", DoubleValue(switchedCapacitance));
+    d2d.SetComputeAttribute("CpuFrequencyHz", DoubleValue(m_cpuMinHz));
+}
+
+void
+D2dNetworkOptions::SetCpuFrequencies(const D2dNetwork& network)
+{
+    m_cpuHz.clear();
+    if (!computes || computeModel != "cpu")
+    {
+        return;
+    }
+    // Its own stream of the seed (not ns-3's): the other draws of the run are unchanged.
+    D2dDataRng rng(seed, D2dDataRng::CPU_FREQUENCY);
+    for (uint32_t i = 0; i < network.devices.GetN(); ++i)
+    {
+        const double f = m_cpuMinHz == m_cpuMaxHz
+                             ? m_cpuMinHz
+                             : m_cpuMinHz + (m_cpuMaxHz - m_cpuMinHz) * rng.Uniform();
+        m_cpuHz.push_back(f);
+        D2dHelper::GetComputeModel(network.devices.Get(i))
+            ->SetAttribute("CpuFrequencyHz", DoubleValue(f));
+    }
+}
+
 bool
 D2dNetworkOptions::IsD2dRadioOff() const
 {
@@ -1054,6 +1143,7 @@ D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
     d2d.SetRadioAttribute("TxPowerDbm", DoubleValue(txPowerDbm));
     d2d.SetD2sRadioAttribute("TxPowerDbm", DoubleValue(d2sTxPowerDbm));
     d2d.SetRadioProfile(radioProfile);
+    ConfigureCompute(d2d);
     SetEnergySource(d2d);
     // The D2S links' noise, and their RSS for --d2sDropProbability inverted with that same
     // noise (inverted with the D2D noise, the P_D of the D2S links was another).
@@ -1098,6 +1188,7 @@ D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
         network.d2sTransports = network.d2s->GetTransports();
     }
     TurnOffUnusedRadios(network);
+    SetCpuFrequencies(network);
     network.mode = reliable ? D2dDeliveryMode::RELIABLE : D2dDeliveryMode::UNRELIABLE;
     return network;
 }
@@ -1133,6 +1224,7 @@ D2dNetworkOptions::MakeWifi(D2dTraceHelper* traces, bool withServer)
     // Energy sources and compute models as on the channel; the radios are 802.11's.
     D2dHelper d2d;
     SetEnergySource(d2d);
+    ConfigureCompute(d2d);
     d2d.InstallWithoutRadios(network.devices);
 
     auto registry = CreateObject<D2dMessageRegistry>(); // ids unique over both networks
@@ -1213,6 +1305,7 @@ D2dNetworkOptions::MakeWifi(D2dTraceHelper* traces, bool withServer)
     network.nextStream = stream;
     EndNetworkStreams();
     TurnOffUnusedRadios(network);
+    SetCpuFrequencies(network);
     // A depleted battery: the PHYs go off (WifiRadioEnergyModelHelper), the transports too.
     for (uint32_t i = 0; i < nDevices; ++i)
     {
@@ -1379,6 +1472,10 @@ D2dNetworkOptions::Record(D2dTraceHelper& traces, const D2dNetwork& network) con
         traces.AddParameter("inertFlagsGiven", names);
     }
     traces.AddParameter("d2dRadioOff", IsD2dRadioOff());
+    if (!m_cpuHz.empty() && m_cpuMinHz != m_cpuMaxHz && m_cpuHz.size() <= 10000)
+    {
+        traces.AddParameterArray("cpuFrequencyHzPerDevice", m_cpuHz); // --cpuFrequencyHz=MIN:MAX
+    }
     if (network.channel)
     {
         traces.AddParameter("radioStateOrder", m_radioStateOrder);

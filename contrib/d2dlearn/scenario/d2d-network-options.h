@@ -276,6 +276,18 @@ class D2dNetworkOptions : public D2dLinkOptions,
      */
     void TurnOffUnusedRadios(const D2dNetwork& network) const;
     /**
+     * \brief The compute models' attributes of --computeModel, --cyclesPerFlop and
+     * --switchedCapacitance, given to the helper before it installs them.
+     * \param d2d the helper
+     */
+    void ConfigureCompute(D2dHelper& d2d) const;
+    /**
+     * \brief --computeModel=cpu: each device's CPU frequency, --cpuFrequencyHz's f or, for
+     * MIN:MAX, uniform in [MIN, MAX] in device order from D2dDataRng(seed, CPU_FREQUENCY).
+     * \param network the network just made
+     */
+    void SetCpuFrequencies(const D2dNetwork& network);
+    /**
      * \brief Validate() of the RSS sources: one at a time, drop probabilities in range with
      * noise, the --rssFile matrix read (m_matrix) and nDevices taken from it.
      * \param support for the one-line error
@@ -373,6 +385,9 @@ class D2dNetworkOptions : public D2dLinkOptions,
     /** ValidateEnergy(): "ordered", or the order the radios' state powers break (custom
      *  powers run with --allowUnorderedRadioPowers), for run.json */
     std::string m_radioStateOrder{"ordered"};
+    double m_cpuMinHz{2e9};                    //!< ValidateEnergy(): --cpuFrequencyHz's MIN (or f)
+    double m_cpuMaxHz{2e9};                    //!< ValidateEnergy(): --cpuFrequencyHz's MAX (or f)
+    std::vector<double> m_cpuHz;               //!< SetCpuFrequencies(): each device's f, Hz
     bool m_d2sFollowsTx{true};                 //!< d2sTxPowerDbm follows txPowerDbm
     std::vector<std::vector<double>> m_matrix; //!< the --rssFile matrix, W
     Ptr<D2dRssModel> m_rss;                    //!< null: the channel's propagation model

@@ -550,6 +550,88 @@ class D2dComputeEnergyTestCase : public TestCase
     }
 };
 
+/**
+ * Compute model, Cpu: a job of F FLOP is c D = CyclesPerFlop x F cycles, takes c D / f and
+ * costs (alpha/2) c D f^2 (Tran et al. 2019; Yang et al. 2021), by hand on two devices at
+ * different frequencies.
+ */
+class D2dCpuComputeEnergyTestCase : public TestCase
+{
+  public:
+    D2dCpuComputeEnergyTestCase()
+        : TestCase("Compute model, Cpu: time c D over f and energy kappa c D f^2 per device")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        DestroyAtExit guard; // Simulator::Destroy() even if an ASSERT returns early
+        const double cyclesPerFlop = 0.25;
+        const double kappa = 1e-28; // alpha/2, J per cycle per Hz^2
+        const double flops = 4e9;   // c D = 1e9 cycles
+        const std::vector<double> hz = {2e9, 1e9};
+        NodeContainer nodes = MakeTestNodesAtX({0.0, 10.0});
+        D2dHelper helper;
+        helper.SetComputeAttribute("Model", StringValue("Cpu"));
+        helper.SetComputeAttribute("CyclesPerFlop", DoubleValue(cyclesPerFlop));
+        helper.SetComputeAttribute("SwitchedCapacitance", DoubleValue(kappa));
+        helper.SetRadioEnergyAttribute("IdlePowerW", DoubleValue(0.0)); // compute alone
+        helper.SetInitialEnergyJ(100.0);
+        Ptr<D2dChannel> channel = helper.Install(nodes);
+        std::vector<EnergyEv> evs;
+        ConnectEnergy(channel, nodes, &evs);
+        std::vector<std::pair<int, double>> done;
+        std::vector<uint64_t> ids;
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            Ptr<D2dComputeModel> compute = D2dHelper::GetComputeModel(nodes.Get(i));
+            compute->SetAttribute("CpuFrequencyHz", DoubleValue(hz[i]));
+            Simulator::Schedule(Seconds(1.0),
+                                &DoStartJob,
+                                compute,
+                                flops,
+                                MakeBoundCallback(&RecordJob, &done, int(i)),
+                                &ids);
+        }
+        Simulator::Stop(Seconds(5.0));
+        Simulator::Run();
+        FlushAll(channel, nodes);
+
+        // By hand: 1e9 cycles at 2 GHz take 0.5 s and cost 1e-28 x 1e9 x 4e18 = 0.4 J (a
+        // draw of 0.8 W = 1e-28 x 8e27); at 1 GHz 1.0 s and 0.1 J (0.1 W): half the speed, a
+        // quarter of the energy.
+        const std::vector<double> seconds = {0.5, 1.0};
+        const std::vector<double> joules = {0.4, 0.1};
+        NS_TEST_ASSERT_MSG_EQ(done.size(), 2u, "both jobs completed");
+        for (const auto& [node, at] : done)
+        {
+            const double cycles = cyclesPerFlop * flops;
+            const double f = hz[node];
+            NS_TEST_EXPECT_MSG_EQ_TOL(cycles / f, seconds[node], 1e-12, "c D / f by hand");
+            NS_TEST_EXPECT_MSG_EQ_TOL(kappa * cycles * f * f,
+                                      joules[node],
+                                      1e-12,
+                                      "(alpha/2) c D f^2 by hand");
+            NS_TEST_EXPECT_MSG_EQ_TOL(at,
+                                      1.0 + seconds[node],
+                                      1e-9 * (1.0 + seconds[node]),
+                                      "device " << node << ": job time c D / f");
+            auto ce = Select(evs, node, "compute");
+            NS_TEST_ASSERT_MSG_EQ(ce.size(), 1u, "one compute energy event");
+            NS_TEST_EXPECT_MSG_EQ_TOL(ce[0].energyJ,
+                                      joules[node],
+                                      1e-9 * joules[node],
+                                      "device " << node << ": energy (alpha/2) c D f^2");
+            NS_TEST_EXPECT_MSG_EQ_TOL(D2dHelper::GetComputeModel(nodes.Get(node))->GetBusyPowerW(),
+                                      kappa * f * f * f,
+                                      1e-9 * kappa * f * f * f,
+                                      "device " << node << ": busy draw (alpha/2) f^3");
+        }
+        Simulator::Destroy();
+    }
+};
+
 // ---------------------------------------------------------------------------------------
 
 /**
@@ -1406,6 +1488,7 @@ class D2dEnergyTestSuite : public TestSuite
         AddTestCase(new D2dPowerModelEnergyTestCase);
         AddTestCase(new D2dFirstOrderEnergyTestCase);
         AddTestCase(new D2dComputeEnergyTestCase);
+        AddTestCase(new D2dCpuComputeEnergyTestCase);
         AddTestCase(new D2dEnergySoFarTestCase);
         AddTestCase(new D2dDepletionTestCase(1.0,
                                              "Depletion on time with periodic updates (1 s): "

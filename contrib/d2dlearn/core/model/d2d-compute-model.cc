@@ -5,7 +5,9 @@
 #include "d2d-compute-model.h"
 
 #include "ns3/abort.h"
+#include "ns3/d2d-ns3-compat.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
@@ -23,6 +25,30 @@ D2dComputeModel::GetTypeId()
             .SetParent<D2dEnergyModel>()
             .SetGroupName("D2dlearn")
             .AddConstructor<D2dComputeModel>()
+            .AddAttribute(
+                "Model",
+                "How a job is costed: Flops (F / FlopsPerSecond at BusyPowerW) or "
+                "Cpu (c F / f seconds at (alpha/2) f^3: CyclesPerFlop, "
+                "CpuFrequencyHz, SwitchedCapacitance).",
+                EnumValue(D2dComputeModel::FLOPS),
+                D2dMakeEnumAccessor(&D2dComputeModel::m_model),
+                MakeEnumChecker(D2dComputeModel::FLOPS, "Flops", D2dComputeModel::CPU, "Cpu"))
+            .AddAttribute("CpuFrequencyHz",
+                          "CPU frequency f, Hz (Cpu model).",
+                          DoubleValue(2e9),
+                          MakeDoubleAccessor(&D2dComputeModel::m_cpuHz),
+                          MakeDoubleChecker<double>(1.0, 1e12))
+            .AddAttribute("CyclesPerFlop",
+                          "CPU cycles per floating-point operation, c per FLOP (Cpu model).",
+                          DoubleValue(0.2),
+                          MakeDoubleAccessor(&D2dComputeModel::m_cyclesPerFlop),
+                          MakeDoubleChecker<double>(1e-6, 1e6))
+            .AddAttribute("SwitchedCapacitance",
+                          "alpha/2 of the CPU energy (alpha/2) c D f^2, J per cycle per Hz^2 "
+                          "(Cpu model).",
+                          DoubleValue(2.5e-28),
+                          MakeDoubleAccessor(&D2dComputeModel::m_capacitance),
+                          MakeDoubleChecker<double>(0.0, 1e-15))
             .AddAttribute("FlopsPerSecond",
                           "Sustained compute speed, FLOP/s.",
                           DoubleValue(1e10),
@@ -67,7 +93,23 @@ D2dComputeModel::DoDispose()
 Time
 D2dComputeModel::GetJobDuration(double flops) const
 {
+    if (m_model == CPU)
+    {
+        // Tran et al. 2019, Yang et al. 2021: time c D / f for c D = CyclesPerFlop x F cycles.
+        return Seconds(m_cyclesPerFlop * flops / m_cpuHz * m_slowdown);
+    }
     return Seconds(flops / m_flopsPerSecond * m_slowdown);
+}
+
+double
+D2dComputeModel::GetBusyPowerW() const
+{
+    if (m_model == CPU)
+    {
+        // Energy (alpha/2) c D f^2 over time c D / f: a draw of (alpha/2) f^3.
+        return m_capacitance * m_cpuHz * m_cpuHz * m_cpuHz;
+    }
+    return m_busyPowerW;
 }
 
 uint64_t
@@ -117,7 +159,7 @@ D2dComputeModel::RunNext()
     m_queue.pop_front();
     m_busy = true;
     m_runningStart = Simulator::Now();
-    SetDraw("compute", m_busyPowerW);
+    SetDraw("compute", GetBusyPowerW());
     if (IsDepleted())
     {
         return;

@@ -18,9 +18,23 @@ namespace ns3
  * \ingroup d2dlearn
  * \brief The compute profile of a device and the energy of its computation.
  *
- * A job of F floating-point operations takes F / FlopsPerSecond x SlowdownFactor seconds
- * of simulated time and draws BusyPowerW meanwhile (IdlePowerW otherwise): energy =
- * power x busy time, component "compute". Jobs run one at a time in FIFO order. The
+ * Two models, selected by the "Model" attribute:
+ * - Flops (default): a job of F floating-point operations takes F / FlopsPerSecond x
+ *   SlowdownFactor seconds of simulated time and draws BusyPowerW meanwhile.
+ * - Cpu: the CPU model of the federated-learning energy literature (Tran, Bao, Zomaya,
+ *   Nguyen, Hong, "Federated Learning over Wireless Networks: Optimization Model Design and
+ *   Analysis", INFOCOM 2019; Yang, Chen, Saad, Hong, Shikh-Bahaei, "Energy Efficient
+ *   Federated Learning over Wireless Communication Networks", IEEE TWC 2021): a job of c D
+ *   CPU cycles at frequency f takes c D / f seconds and costs (alpha/2) c D f^2 joules, i.e.
+ *   a draw of (alpha/2) f^3 while it runs. Here c D = CyclesPerFlop x F (the papers' c
+ *   cycles per sample times D samples is CyclesPerFlop times the FLOPs of those samples), f =
+ *   CpuFrequencyHz and alpha/2 = SwitchedCapacitance (the papers' kappa); SlowdownFactor
+ *   multiplies the duration as with Flops (energy follows the duration at the same draw).
+ *   The defaults (2 GHz, 0.2 cycle per FLOP, 2.5e-28) give the Flops model's defaults,
+ *   1e10 FLOP/s at 2 W; a device at half the frequency takes twice as long at an eighth of
+ *   the power, a quarter of the energy.
+ * Idle, the compute unit draws IdlePowerW; energy = power x time, component "compute".
+ * Jobs run one at a time in FIFO order. The
  * job's completion callback fires when its completion event does; a device whose battery
  * is depleted mid-job never completes it (nor any queued job). The depletion is found at
  * the instant the battery runs empty under the summed draw of the device's radio and
@@ -35,7 +49,20 @@ class D2dComputeModel : public D2dEnergyModel
      */
     static TypeId GetTypeId();
 
+    /** How a job's duration and power are computed. */
+    enum Model
+    {
+        FLOPS, //!< F / FlopsPerSecond at BusyPowerW
+        CPU    //!< c F / f at (alpha/2) f^3 (Tran et al. 2019, Yang et al. 2021)
+    };
+
     D2dComputeModel();
+
+    /**
+     * \return the draw while a job runs, W: BusyPowerW (Flops), or (alpha/2) f^3 (Cpu: the
+     *         energy (alpha/2) c D f^2 of a job over its time c D / f)
+     */
+    double GetBusyPowerW() const;
 
     /**
      * \param flops floating-point operations of the job
@@ -81,6 +108,10 @@ class D2dComputeModel : public D2dEnergyModel
     /** \brief The running job completes. */
     void Complete();
 
+    Model m_model{FLOPS};    //!< how a job is costed, attribute Model
+    double m_cpuHz;          //!< CPU frequency f (Hz), attribute CpuFrequencyHz (Cpu model)
+    double m_cyclesPerFlop;  //!< CPU cycles per FLOP, attribute CyclesPerFlop (Cpu model)
+    double m_capacitance;    //!< alpha/2 (J per cycle per Hz^2), attribute SwitchedCapacitance
     double m_flopsPerSecond; //!< sustained compute speed (FLOP/s), attribute FlopsPerSecond
     double m_busyPowerW;     //!< power drawn while a job runs (W), attribute BusyPowerW
     double m_idlePowerW;     //!< power drawn while idle (W), attribute IdlePowerW
