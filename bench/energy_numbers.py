@@ -26,7 +26,7 @@ import tempfile
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROGRAMS = ["fedavg", "cmfl", "consensus", "bayes-consensus", "graph-discovery", "d2d-exchange"]
 FORMER = ["--radioProfile=custom", "--ns3::D2dRadioEnergyModel::Model=Power",
-                 "--ns3::D2dRadioEnergyModel::PaEfficiency=0.5",
+          "--ns3::D2dRadioEnergyModel::PaEfficiency=0.5",
           "--ns3::D2dRadioEnergyModel::TxCircuitPowerW=0.1",
           "--ns3::D2dRadioEnergyModel::RxPowerW=0.1", "--allowUnorderedRadioPowers=true"]
 # The table's columns: (component, heading).

@@ -32,7 +32,7 @@ import tempfile
 BIN = sys.argv[1] if len(sys.argv) > 1 else sys.exit("usage: radio-energy.py BIN_DIR")
 SIZES = [1000, 5000, 20000, 60000]
 FORMER = ["--radioProfile=custom", "--ns3::D2dRadioEnergyModel::Model=Power",
-                 "--ns3::D2dRadioEnergyModel::PaEfficiency=0.5",
+          "--ns3::D2dRadioEnergyModel::PaEfficiency=0.5",
           "--ns3::D2dRadioEnergyModel::TxCircuitPowerW=0.1",
           "--ns3::D2dRadioEnergyModel::RxPowerW=0.1"]
 IDLE_W = 0.273 * 3.0  # ns-3's WifiRadioEnergyModel IdleCurrentA x BasicEnergySource's 3 V
