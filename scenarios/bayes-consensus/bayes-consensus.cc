@@ -613,12 +613,17 @@ main(int argc, char* argv[])
     protocol->SetAttribute("Reliable", BooleanValue(network.mode == D2dDeliveryMode::RELIABLE));
     protocol->SetLearner(learner);
     protocol->SetMatrix(w);
-    protocol->SetTransports(transports);
+    // A device is live while its D2D transport is on (its battery not depleted). Where the
+    // D2D radios are off from the start (--cooperation other than network sends nothing over
+    // them, --d2dRadio=auto) that says nothing of the battery: the protocol gets no transports
+    // and every device is live (it sends nothing; without radios only the variational
+    // training draws energy, and a depleted device's jobs never complete).
+    protocol->SetTransports(net.IsD2dRadioOff() ? std::vector<Ptr<D2dTransport>>{} : transports);
 
     // Traces: beliefs.csv and rounds.csv after every step (variational: with node -1 means),
     // consensus.csv per (step, node).
     D2dBeliefTraceWriter beliefTraces(*traces);
-    beliefTraces.Connect(protocol, learner, transports, variational);
+    beliefTraces.Connect(protocol, learner, variational);
 
     // run.json: this scenario's parameters and the quantities of Theorem 1.
     flags.Record(*traces);

@@ -10,10 +10,13 @@ independently:
   its own steps, the rows add the states' energies);
 - per device, the Wi-Fi radios' energy (radio_tx + radio_rx + radio_idle + d2s_tx + d2s_rx
   + d2s_idle)
-  lies between what its radios draw idle and what they draw transmitting for the whole run:
-  a radio is never off here, and its currents at the source's 3 V are 0.273 A idle, 0.313 A
-  receiving and 0.380 A transmitting (the model's defaults), so for R radios (1, or 2 with
-  a server) and a run of T s: R x 0.819 T <= E <= R x 1.14 T;
+  lies between what its radios that are on draw idle and what they draw transmitting for
+  the whole run: the radios on are the D2S radio with a server and the D2D radio unless
+  run.json's d2dRadioOff says the protocol never uses it; their currents at the source's
+  3 V are 0.273 A idle, 0.313 A receiving (WifiRadioEnergyModel's defaults) and, at a
+  transmit power of P W, P / (3 V x 0.10) + 0.273333 A (its LinearWifiTxCurrentModel's
+  defaults; P from run.json's txPowerDbm and d2sTxPowerDbm), so for a run of T s:
+  sum over the radios on of 0.819 T <= E <= sum of 3 max(I_tx(P), 0.313) T;
 - the scenarios with a server spend D2S energy (d2s_tx and d2s_rx > 0).
 
 Usage: wifi-backend.py BINDIR
@@ -79,9 +82,19 @@ def same_bytes(a, b, label):
     return files
 
 
+def transmit_current_a(dbm):
+    """ns-3's LinearWifiTxCurrentModel at its defaults: P / (V eta) + I_idle, A."""
+    return 10 ** (dbm / 10) / 1000 / (3.0 * 0.10) + 0.273333
+
+
 def check_energy(out, radios, label, server):
     with open(os.path.join(out, "run.json")) as fh:
-        initial = float(json.load(fh)["parameters"].get("initialEnergyJ", 10000))
+        params = json.load(fh)["parameters"]
+    initial = float(params.get("initialEnergyJ", 10000))
+    # The radios that are on, each with its transmit power (dBm).
+    powers = [] if params.get("d2dRadioOff") else [float(params.get("txPowerDbm", 20))]
+    if radios == 2:
+        powers.append(float(params.get("d2sTxPowerDbm", params.get("txPowerDbm", 20))))
     rows = list(csv.DictReader(open(os.path.join(out, "energy.csv"))))
     total = collections.defaultdict(float)
     radio = collections.defaultdict(float)
@@ -100,10 +113,11 @@ def check_energy(out, radios, label, server):
         if abs(initial - last[n] - total[n]) > 1e-9 * initial:
             fail("%s: device %s: rows sum to %.9f J, initial - remaining is %.9f J"
                  % (label, n, total[n], initial - last[n]))
-        lo, hi = radios * 0.273 * 3 * end, radios * 0.380 * 3 * end
+        lo = len(powers) * 0.273 * 3 * end
+        hi = sum(max(transmit_current_a(p), 0.313) * 3 for p in powers) * end
         if not lo - 1e-6 <= radio[n] <= hi + 1e-6:
             fail("%s: device %s: Wi-Fi radio energy %.6f J outside [%.6f, %.6f] J for %d "
-                 "radio(s) over %.6f s" % (label, n, radio[n], lo, hi, radios, end))
+                 "radio(s) on over %.6f s" % (label, n, radio[n], lo, hi, len(powers), end))
     if server and not (comp["d2s_tx"] > 0 and comp["d2s_rx"] > 0):
         fail("%s: no D2S energy (d2s_tx %.6g J, d2s_rx %.6g J)" % (label, comp["d2s_tx"],
                                                                    comp["d2s_rx"]))

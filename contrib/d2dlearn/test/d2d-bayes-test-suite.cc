@@ -879,7 +879,7 @@ RunTracedBayes(const std::string& outDir, const std::string& cooperation)
 
     auto traces = std::make_unique<D2dTraceHelper>(outDir);
     D2dBeliefTraceWriter writer(*traces);
-    writer.Connect(protocol, learner, transports, true);
+    writer.Connect(protocol, learner, true);
 
     TracedBayesRun out;
     const bool central = cooperation == "central";

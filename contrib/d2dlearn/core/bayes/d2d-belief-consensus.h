@@ -104,6 +104,13 @@ class D2dBeliefConsensus : public Object
      * handler for kind "belief" on each (removed by Dispose), other handlers stay
      */
     void SetTransports(const std::vector<Ptr<D2dTransport>>& transports);
+    /**
+     * \param i device
+     * \return true if it takes part: its transport is on (its battery not depleted), or the
+     *         protocol was given no transports (SetTransports with none: nothing is sent,
+     *         every device learns)
+     */
+    bool IsLive(uint32_t i) const;
     /** \brief Schedule the steps from now on. */
     void Start();
 
@@ -153,8 +160,6 @@ class D2dBeliefConsensus : public Object
     void SendBelief(uint32_t i, uint32_t k);
     /** \param reception a belief received */
     void Receive(const D2dReception& reception);
-    /** \param i device \return true if its battery is not depleted */
-    bool IsLive(uint32_t i) const;
 
     Time m_stepInterval;       //!< one step's duration, start to deadline (attribute StepInterval)
     uint32_t m_steps;          //!< n: steps, samples per device (attribute Steps)

@@ -45,21 +45,16 @@ D2dBeliefTraceWriter::~D2dBeliefTraceWriter()
 void
 D2dBeliefTraceWriter::Connect(Ptr<D2dBeliefConsensus> protocol,
                               Ptr<D2dBeliefLearner> learner,
-                              const std::vector<Ptr<D2dTransport>>& transports,
                               bool meanRows)
 {
     NS_ABORT_MSG_IF(!protocol || !learner, "D2dBeliefTraceWriter::Connect: no protocol or learner");
     NS_ABORT_MSG_IF(m_protocol, "D2dBeliefTraceWriter::Connect: a protocol is connected already");
-    NS_ABORT_MSG_IF(transports.size() < learner->GetNDevices(),
-                    "D2dBeliefTraceWriter::Connect: " << transports.size() << " transports for "
-                                                      << learner->GetNDevices() << " devices");
     m_beliefs = &m_traces.OpenTrace("beliefs.csv", "step,node," + learner->GetBeliefsHeader());
     m_consensus = &m_traces.OpenTrace("consensus.csv", "step,node,fresh,reused,renormalized_out");
     m_missed = &m_traces.OpenTrace("missed.csv", "step,node");
     m_traces.EnableRounds();
     m_protocol = protocol;
     m_learner = learner;
-    m_transports = transports;
     m_meanRows = meanRows;
     m_protocol->TraceConnectWithoutContext("StepDone",
                                            MakeCallback(&D2dBeliefTraceWriter::WriteStep, this));
@@ -88,7 +83,7 @@ D2dBeliefTraceWriter::WriteStep(uint32_t k)
     uint32_t live = 0;
     for (int64_t i = first; i <= last; ++i)
     {
-        if (i >= 0 && m_transports[i]->IsOff())
+        if (i >= 0 && !m_protocol->IsLive(uint32_t(i)))
         {
             continue; // a depleted device no longer learns
         }

@@ -50,19 +50,15 @@ class D2dBeliefTraceWriter
     /**
      * \brief Open beliefs.csv, consensus.csv, missed.csv and rounds.csv and connect to the
      * protocol's StepDone, Consensus and LocalUpdateMissed traces. Call once, before the
-     * simulation runs.
+     * simulation runs. A device that is not live (D2dBeliefConsensus::IsLive: its battery
+     * depleted) gets no rows.
      * \param protocol the protocol
      * \param learner its learner
-     * \param transports device i's transport at index i (a device whose transport is off,
-     *        battery depleted, gets no rows)
      * \param meanRows also write node -1 rows of rounds.csv: each metric's mean over the
      *        devices written at the step (ignored with Cooperation CENTRAL)
      * \throws std::runtime_error if a file cannot be created or is open already
      */
-    void Connect(Ptr<D2dBeliefConsensus> protocol,
-                 Ptr<D2dBeliefLearner> learner,
-                 const std::vector<Ptr<D2dTransport>>& transports,
-                 bool meanRows);
+    void Connect(Ptr<D2dBeliefConsensus> protocol, Ptr<D2dBeliefLearner> learner, bool meanRows);
 
     /**
      * \return empty, or why the run stopped: a belief or a metric that is NaN or infinite,
@@ -99,8 +95,6 @@ class D2dBeliefTraceWriter
     D2dTraceHelper& m_traces;           //!< the trace folder the files are opened in (not owned)
     Ptr<D2dBeliefConsensus> m_protocol; //!< connected protocol (null: none)
     Ptr<D2dBeliefLearner> m_learner;    //!< the protocol's learner, read at each StepDone
-    /** device i's transport at index i: a device whose transport is off gets no rows */
-    std::vector<Ptr<D2dTransport>> m_transports;
     bool m_meanRows{false};             //!< Connect's meanRows: node -1 means in rounds.csv
     std::string m_numericError;         //!< the first NaN or infinity (GetNumericError)
     std::ostream* m_beliefs{nullptr};   //!< beliefs.csv
