@@ -394,8 +394,9 @@ D2dNetworkOptions::AddEnergyFlags(D2dScenarioFlags& flags)
     flags
         .Add("radioProfile",
              "The radios' power in each state (channel backend): ns3-wifi (ns-3's "
-             "WifiRadioEnergyModel currents x 3 V: transmit 1.14 W, receive 0.939 W, idle "
-             "0.819 W, as the Wi-Fi backend charges them), first-order (Heinzelman et al. "
+             "WifiRadioEnergyModel with its LinearWifiTxCurrentModel at 3 V: transmit "
+             "P / 0.1 + 0.82 W, 1.82 W at 20 dBm; receive 0.939 W; idle 0.819 W; as the "
+             "Wi-Fi backend charges them), first-order (Heinzelman et al. "
              "2000: 50 nJ/bit + 100 pJ/bit/m^2 per transmitted bit, 50 nJ/bit received, no idle "
              "draw) or custom (the --ns3::D2dRadioEnergyModel::* attributes; their defaults "
              "are ns3-wifi's)",
