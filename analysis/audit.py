@@ -1222,6 +1222,7 @@ class Spectrum:
     def __init__(self, a):
         p = a.params
         channel = p.get("backend", "channel") == "channel"
+        self.on_channel = channel
         self.n = p.get("nDevices")
         # the D2D band's K on the links the run uses (0 when it sends no D2D messages)
         k = p.get("subChannelsInForce", p.get("subChannels", 0))
@@ -1242,6 +1243,21 @@ class Spectrum:
         self.untraced = bool(a.run.get("untraced_message_rows"))
         self.propagation_ns = {c: int(math.ceil(propagation_bound_s(a, c == "D2S") * 1e9))
                                + NS_TOL for c in ("D2D", "D2S")}
+
+    def with_columns(self, a):
+        """Whether messages.csv has the spectrum columns: with a finite band always; on the
+        channel backend with an unlimited one too (d2dlearn writes them in every channel run
+        since the radio profiles; a run of before, without them, is read as it was)."""
+        if self.finite:
+            return True
+        if not self.on_channel:
+            return False
+        try:
+            with open(os.path.join(a.dir, "messages.csv"), newline="") as fh:
+                header = next(csv.reader(fh), [])
+        except OSError:
+            return True
+        return header[len(MESSAGE_COLUMNS):] == SPECTRUM_COLUMNS
 
     def columns_why(self):
         if self.finite:
@@ -1941,7 +1957,7 @@ def audit(run_dir, run=None):
     a = Audit(run_dir, read_run_json(run_dir) if run is None else run)
     sp = Spectrum(a)
     messages = a.read_csv("messages.csv",
-                          MESSAGE_COLUMNS + (SPECTRUM_COLUMNS if sp.finite else []),
+                          MESSAGE_COLUMNS + (SPECTRUM_COLUMNS if sp.with_columns(a) else []),
                           required=True, why=sp.columns_why()) or []
     standard = a.run.get("traces") == "standard"
     energy = a.read_csv("energy.csv", ENERGY_COLUMNS + (["periods"] if standard else []),

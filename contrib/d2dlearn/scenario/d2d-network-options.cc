@@ -1137,9 +1137,11 @@ D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
     }
     d2d.SetD2sChannelAttribute("SpectrumReuse", EnumValue(D2dSpectrum::NONE));
     d2d.SetRadioAttribute("ReceiveChains", UintegerValue(receiveChains));
-    if (traces && (GetSubChannelsInForce() > 0 || (withServer && GetD2sSubChannels() > 0)))
+    if (traces)
     {
-        traces->SetSpectrumColumns(true); // t_start_s, airtime_s, sub_channel, interference_w
+        // t_start_s, airtime_s, sub_channel, interference_w in every channel run, the band
+        // finite or not: a script that sweeps --subChannels reads the same columns.
+        traces->SetSpectrumColumns(true);
     }
     d2d.SetRadioAttribute("TxPowerDbm", DoubleValue(txPowerDbm));
     d2d.SetD2sRadioAttribute("TxPowerDbm", DoubleValue(d2sTxPowerDbm));

@@ -111,8 +111,8 @@ class D2dNetworkOptions : public D2dLinkOptions,
 
     /**
      * \return the D2D band's K on the links the run uses: --subChannels if it sends D2D
-     *         messages (or the scenario did not say, SetTraffic()), else 0. messages.csv has
-     *         the spectrum columns when this or the D2S cell's K is > 0.
+     *         messages (or the scenario did not say, SetTraffic()), else 0. (messages.csv
+     *         has the spectrum columns in every channel run, whatever K.)
      */
     uint32_t GetSubChannelsInForce() const;
     /** \return the sub-channels of the device-to-server cell in force (--d2sSubChannels) */

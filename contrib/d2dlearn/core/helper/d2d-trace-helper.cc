@@ -45,7 +45,7 @@ namespace
 const char* kMessagesHeader =
     "msg_id,kind,src,dst,bytes,t_send_s,t_recv_s,fragments,"
     "fragments_lost,retransmissions,delivered,complete,mode,p_drop,reason\n";
-/** messages.csv's further columns with a finite spectrum (SetSpectrumColumns()) */
+/** messages.csv's further columns (SetSpectrumColumns(): every channel run's) */
 const char* kSpectrumColumns = ",t_start_s,airtime_s,sub_channel,interference_w";
 const char* kEnergyHeader = "sim_time_s,node,component,energy_j,remaining_j\n";
 /** energy.csv's header at Level STANDARD: periods = the periods of draw a row sums */

@@ -100,12 +100,12 @@ class D2dTraceHelper
     D2dTraceHelper& operator=(const D2dTraceHelper&) = delete;
 
     /**
-     * \brief With a finite spectrum (a D2dChannel with SubChannels > 0), messages.csv gets
-     * four more columns: t_start_s (when the transmission started: t_start_s - t_send_s is
-     * the queueing delay), airtime_s (its airtime, retransmissions included), sub_channel
-     * (its sub-channels, joined by '+') and interference_w (the co-channel interference I
-     * at the receiver in eq. 18). Call before any row is written; cannot be undone.
-     * \param on whether to write them
+     * \brief messages.csv gets four more columns (the scenarios ask for them on every
+     * D2dChannel, SubChannels 0 included: sub_channel is then empty, interference_w 0): t_start_s
+     * (when the transmission started: t_start_s - t_send_s is the queueing delay), airtime_s (its
+     * airtime, retransmissions included), sub_channel (its sub-channels, joined by '+') and
+     * interference_w (the co-channel interference I at the receiver in eq. 18). Call before any row
+     * is written; cannot be undone. \param on whether to write them
      */
     void SetSpectrumColumns(bool on);
     /** \return whether messages.csv has the spectrum columns */
