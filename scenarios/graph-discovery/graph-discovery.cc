@@ -181,7 +181,10 @@ main(int argc, char* argv[])
     int64_t stream = network.nextStream;
     discovery.Install(network, *traces, net);
     stream += discovery.AssignStreams(stream);
-    discovery.Run(support, learning, maxSimTime);
+    if (!discovery.Run(support, learning, maxSimTime))
+    {
+        support.FinishTraces(traces, net.seed, nullptr); // reports the write error, exits
+    }
     discovery.ApplyExchange(support, learning);
     auto record = [&]() {
         flags.Record(*traces);

@@ -77,7 +77,9 @@ json_access() { # json_access DIR: the "access" parameter of run.json
         "$1/run.json"
 }
 half_duplex_rows() { # half_duplex_rows DIR: messages.csv rows with reason half_duplex
-    awk -F, 'NR > 1 && $NF == "half_duplex"' "$1/messages.csv" | wc -l
+    # the column named reason (the spectrum columns follow it on the channel backend)
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) if ($i == "reason") r = i; next }
+             $r == "half_duplex"' "$1/messages.csv" | wc -l
 }
 [ "$(json_access "$TMP/a1")" = "scheduled" ] || fail "default access: $(json_access "$TMP/a1")"
 for v in $(seq 1 "$variant"); do

@@ -772,7 +772,7 @@ D2dGraphDiscoveryHelper::Prepared()
     Simulator::ScheduleNow(&D2dGraphDiscovery::Start, m_gd);
 }
 
-void
+bool
 D2dGraphDiscoveryHelper::Run(const D2dScenarioSupport& support,
                              D2dLearningOptions& learning,
                              Time maxSimTime)
@@ -790,6 +790,10 @@ D2dGraphDiscoveryHelper::Run(const D2dScenarioSupport& support,
     // Labeller jobs still queued did not happen (D2dTorchRuntime's lifetime rule); the
     // downstream learning starts the workers again (D2dLearningOptions::Configure).
     D2dTorchRuntime::Shutdown();
+    if (m_traces && !m_traces->GetWriteError().empty())
+    {
+        return false; // a full disk stopped the run: the traces say so, not the discovery
+    }
     if (!m_gd->IsFinished())
     {
         support.Fail("discovery did not finish before --maxSimTime=" +
@@ -882,6 +886,7 @@ D2dGraphDiscoveryHelper::Run(const D2dScenarioSupport& support,
                      m_record.pointsSent,
                      m_record.rlEnergyJ);
     }
+    return true;
 }
 
 void

@@ -138,8 +138,11 @@ class D2dGraphDiscoveryHelper
      * \param support errors, progress
      * \param learning the data (the semi-supervised paradigm rewrites train's labels)
      * \param maxSimTime the simulation's bound
+     * \return false if a trace file could not be written (the traces stopped the run,
+     *         D2dTraceHelper::GetWriteError()): the caller finishes the traces, which
+     *         reports it, and goes no further
      */
-    void Run(const D2dScenarioSupport& support, D2dLearningOptions& learning, Time maxSimTime);
+    bool Run(const D2dScenarioSupport& support, D2dLearningOptions& learning, Time maxSimTime);
     /**
      * \brief Move the datapoints the exchange moved between the shards (the downstream
      * learning trains on them).

@@ -100,6 +100,15 @@ class D2dTraceHelper
     D2dTraceHelper& operator=(const D2dTraceHelper&) = delete;
 
     /**
+     * \return "" or the first write error of a trace file (a full disk): the run was stopped
+     *         when it happened, and Finish() reports it
+     */
+    const std::string& GetWriteError() const
+    {
+        return m_writeError;
+    }
+
+    /**
      * \brief messages.csv gets four more columns (the scenarios ask for them on every
      * D2dChannel, SubChannels 0 included: sub_channel is then empty, interference_w 0): t_start_s
      * (when the transmission started: t_start_s - t_send_s is the queueing delay), airtime_s (its
