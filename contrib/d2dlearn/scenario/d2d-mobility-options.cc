@@ -60,26 +60,6 @@ ParseNodeToken(const std::string& token, uint32_t& id)
     return true;
 }
 
-/**
- * \param token text
- * \param value set to its value
- * \return true if token is a finite number (the whole token)
- */
-bool
-ParseNumber(const std::string& token, double& value)
-{
-    try
-    {
-        std::size_t used = 0;
-        value = std::stod(token, &used);
-        return used == token.size() && std::isfinite(value);
-    }
-    catch (const std::exception&)
-    {
-        return false;
-    }
-}
-
 } // namespace
 
 void
@@ -257,7 +237,7 @@ D2dMobilityOptions::ReadNs2Trace(const std::string& path, double areaSideM)
     };
     auto coordinate = [&](const std::string& token, const char* axis) {
         double v = 0;
-        if (!ParseNumber(token, v))
+        if (!D2dScenarioSupport::ParseNumber(token, v))
         {
             fail(fmt::format("'{}' is not a number", token));
         }
@@ -304,7 +284,7 @@ D2dMobilityOptions::ReadNs2Trace(const std::string& path, double areaSideM)
                  ParseNodeToken(t[3], id))
         {
             double at = 0;
-            if (!ParseNumber(t[2], at) || at < 0)
+            if (!D2dScenarioSupport::ParseNumber(t[2], at) || at < 0)
             {
                 fail(fmt::format("time '{}' is not a number >= 0", t[2]));
             }
@@ -318,7 +298,8 @@ D2dMobilityOptions::ReadNs2Trace(const std::string& path, double areaSideM)
                 coordinate(t[5], "x");
                 coordinate(t[6], "y");
                 double speed = 0;
-                if (!ParseNumber(t[7], speed) || speed < 0 || speed > MAX_SPEED_MPS)
+                if (!D2dScenarioSupport::ParseNumber(t[7], speed) || speed < 0 ||
+                    speed > MAX_SPEED_MPS)
                 {
                     fail(fmt::format("speed '{}' is not a number from 0 to {} m/s",
                                      t[7],

@@ -777,6 +777,21 @@ D2dScenarioSupport::WholeNumber(const std::string& text, std::string* decimal)
     return true;
 }
 
+bool
+D2dScenarioSupport::ParseNumber(const std::string& token, double& value)
+{
+    try
+    {
+        std::size_t used = 0;
+        value = std::stod(token, &used);
+        return used == token.size() && std::isfinite(value);
+    }
+    catch (const std::exception&)
+    {
+        return false;
+    }
+}
+
 std::string
 D2dScenarioSupport::FormatNumber(double value)
 {

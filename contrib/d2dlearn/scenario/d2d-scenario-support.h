@@ -144,6 +144,12 @@ class D2dScenarioSupport
      * \param value a number
      */
     static std::string FormatNumber(double value);
+    /**
+     * \param token text
+     * \param value set to its value
+     * \return true if token is a finite number (the whole token)
+     */
+    static bool ParseNumber(const std::string& token, double& value);
 
     /**
      * \brief Find an attribute of the class that defines it (Config::SetDefault, which
