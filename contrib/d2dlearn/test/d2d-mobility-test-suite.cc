@@ -329,7 +329,10 @@ class D2dRangeLossTestCase : public TestCase
         {
             received += rx.message ? 1 : 0;
         }
-        NS_TEST_EXPECT_MSG_EQ(received, leaving ? 1U : 2U, "messages received");
+        // A named value: ns-3.37's macro pastes the limit unparenthesized, so a conditional
+        // there compared (received == leaving) and the check could not fail.
+        const uint64_t expected = leaving ? 1U : 2U;
+        NS_TEST_EXPECT_MSG_EQ(received, expected, "messages received");
         Simulator::Destroy();
     }
 
