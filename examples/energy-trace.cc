@@ -4,9 +4,9 @@
  * D2dHelper gives every device a battery (an ns-3 EnergySource) that two D2dEnergyModels
  * draw from: the radio's D2dRadioEnergyModel and the D2dComputeModel. Each reports the
  * energy of every period of constant draw through its "EnergyEvent" trace source, as
- * (time, node, component, energy J, remaining J). This program connects to those sources,
- * lets device 0 send one message to device 1 and then compute, and prints the energy per
- * device and component and what each battery lost (the traces add up to it).
+ * (end time, node, component, energy J, remaining J, start time, power W). This program connects to
+ * those sources, lets device 0 send one message to device 1 and then compute, and prints the energy
+ * per device and component and what each battery lost (the traces add up to it).
  *
  *   build/bin/energy-trace [--messageBytes=100000] [--flops=1e9] [--csv=energy-rows.csv]
  *
@@ -39,13 +39,15 @@ OnEnergyEvent(Time time,
               uint32_t node,
               const std::string& component,
               double energyJ,
-              double remainingJ)
+              double remainingJ,
+              Time start,
+              double powerW)
 {
     g_energyJ[{node, component}] += energyJ;
     if (g_csv.is_open())
     {
         g_csv << time.GetSeconds() << "," << node << "," << component << "," << energyJ << ","
-              << remainingJ << "\n";
+              << remainingJ << "," << start.GetSeconds() << "," << powerW << "\n";
     }
 }
 } // namespace
@@ -83,7 +85,8 @@ main(int argc, char* argv[])
     if (!csv.empty())
     {
         g_csv.open(csv);
-        g_csv << std::setprecision(12) << "sim_time_s,node,component,energy_j,remaining_j\n";
+        g_csv << std::setprecision(12)
+              << "sim_time_s,node,component,energy_j,remaining_j,start_s,power_w\n";
     }
 
     // Device 0 sends, then computes once the message is out (send-done).

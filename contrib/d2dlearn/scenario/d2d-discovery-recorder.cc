@@ -8,7 +8,13 @@ namespace ns3
 {
 
 void
-D2dDiscoveryRecorder::Energy(Time, uint32_t, const std::string& component, double energyJ, double)
+D2dDiscoveryRecorder::Energy(Time,
+                             uint32_t,
+                             const std::string& component,
+                             double energyJ,
+                             double,
+                             Time,
+                             double)
 {
     if (component.rfind("radio_", 0) == 0)
     {

@@ -32,7 +32,7 @@ class D2dDiscoveryRecorder
      * \param component the component ("radio_*": D2D, "d2s_*": D2S, "compute")
      * \param energyJ the event's energy, J
      */
-    void Energy(Time, uint32_t, const std::string& component, double energyJ, double);
+    void Energy(Time, uint32_t, const std::string& component, double energyJ, double, Time, double);
 
     /**
      * \brief A discovery stage ended: the D2D energy since the last stage is the RL's

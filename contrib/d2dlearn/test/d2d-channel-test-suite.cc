@@ -631,10 +631,14 @@ class D2dServerLinkTestCase : public TestCase
         {
             d2s->GetRadio(i)->GetEnergyModel()->TraceConnectWithoutContext(
                 "EnergyEvent",
-                Callback<void, Time, uint32_t, const std::string&, double, double>(
-                    [&components](Time, uint32_t, const std::string& c, double, double) {
-                        components.push_back(c);
-                    }));
+                Callback<void, Time, uint32_t, const std::string&, double, double, Time, double>(
+                    [&components](Time,
+                                  uint32_t,
+                                  const std::string& c,
+                                  double,
+                                  double,
+                                  Time,
+                                  double) { components.push_back(c); }));
         }
         auto msg = Create<D2dMessage>("update", 5000);
         d2s->GetRadio(1)->Send(msg, 3, D2dDeliveryMode::RELIABLE);
@@ -798,8 +802,8 @@ class D2dNoLinkTestCase : public TestCase
         std::vector<std::string> rxAt2;
         net->channel->GetRadio(2)->GetEnergyModel()->TraceConnectWithoutContext(
             "EnergyEvent",
-            Callback<void, Time, uint32_t, const std::string&, double, double>(
-                [&rxAt2](Time, uint32_t, const std::string& c, double, double) {
+            Callback<void, Time, uint32_t, const std::string&, double, double, Time, double>(
+                [&rxAt2](Time, uint32_t, const std::string& c, double, double, Time, double) {
                     rxAt2.push_back(c);
                 }));
         auto longMsg = Create<D2dMessage>("long", 100 * 1000); // 40 ms

@@ -63,6 +63,8 @@ struct EnergyEv
     std::string component;
     double energyJ;
     double remainingJ;
+    double startS; //!< start of the period, s
+    double powerW; //!< the component's draw during the period, W
 };
 
 void
@@ -71,9 +73,12 @@ RecordEnergy(std::vector<EnergyEv>* out,
              uint32_t node,
              const std::string& component,
              double energyJ,
-             double remainingJ)
+             double remainingJ,
+             Time start,
+             double powerW)
 {
-    out->push_back(EnergyEv{t.GetSeconds(), node, component, energyJ, remainingJ});
+    out->push_back(
+        EnergyEv{t.GetSeconds(), node, component, energyJ, remainingJ, start.GetSeconds(), powerW});
 }
 
 void
@@ -246,6 +251,11 @@ class D2dPowerModelEnergyTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(tx0.size(), 1u, "one radio_tx event at the sender");
         NS_TEST_EXPECT_MSG_EQ_TOL(tx0[0].energyJ, eTx, 1e-9 * eTx, "radio_tx energy");
         NS_TEST_EXPECT_MSG_EQ_TOL(tx0[0].t, tSend + airtime, 1e-9, "radio_tx reported at tx end");
+        NS_TEST_EXPECT_MSG_EQ_TOL(tx0[0].startS, tSend, 1e-12, "radio_tx period starts at send");
+        NS_TEST_EXPECT_MSG_EQ_TOL(tx0[0].powerW,
+                                  pTx / pa + circuitW,
+                                  1e-12,
+                                  "radio_tx power: TxPower / PaEfficiency + TxCircuitPowerW");
         NS_TEST_EXPECT_MSG_EQ(Select(evs, 0, "radio_rx").size(), 0u, "sender has no radio_rx");
 
         auto rx1 = Select(evs, 1, "radio_rx");
@@ -257,6 +267,8 @@ class D2dPowerModelEnergyTestCase : public TestCase
         auto idle0 = Select(evs, 0, "radio_idle");
         NS_TEST_ASSERT_MSG_GT(idle0.size(), 0u, "sender reports idle energy");
         NS_TEST_EXPECT_MSG_EQ_TOL(idle0[0].t, tSend, 1e-12, "first idle period ends at send");
+        NS_TEST_EXPECT_MSG_EQ_TOL(idle0[0].startS, 0.0, 1e-12, "first idle period starts at 0");
+        NS_TEST_EXPECT_MSG_EQ_TOL(idle0[0].powerW, idleW, 1e-15, "idle power: IdlePowerW");
         NS_TEST_EXPECT_MSG_EQ_TOL(idle0[0].energyJ,
                                   idleW * tSend,
                                   1e-9 * idleW * tSend,

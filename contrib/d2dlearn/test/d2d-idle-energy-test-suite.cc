@@ -60,6 +60,8 @@ AddEnergy(EnergyTable* table,
           uint32_t node,
           const std::string& component,
           double energyJ,
+          double,
+          Time,
           double)
 {
     (*table)[{node, component}] += energyJ;
@@ -267,10 +269,14 @@ class D2dIdlePartitionTestCase : public TestCase
             model->TraceConnectWithoutContext("EnergyEvent", MakeBoundCallback(&AddEnergy, &table));
             model->TraceConnectWithoutContext(
                 "EnergyEvent",
-                Callback<void, Time, uint32_t, const std::string&, double, double>(
-                    [&rows](Time t, uint32_t n, const std::string& c, double e, double) {
-                        rows.emplace_back(t.GetSeconds(), n, c, e);
-                    }));
+                Callback<void, Time, uint32_t, const std::string&, double, double, Time, double>(
+                    [&rows](Time t,
+                            uint32_t n,
+                            const std::string& c,
+                            double e,
+                            double,
+                            Time,
+                            double) { rows.emplace_back(t.GetSeconds(), n, c, e); }));
         }
         Simulator::Schedule(Seconds(tSend),
                             &SendTestMessage,

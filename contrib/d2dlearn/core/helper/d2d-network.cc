@@ -14,7 +14,8 @@ namespace ns3
 
 void
 D2dNetwork::ConnectEnergyEvents(
-    const Callback<void, Time, uint32_t, const std::string&, double, double>& callback) const
+    const Callback<void, Time, uint32_t, const std::string&, double, double, Time, double>&
+        callback) const
 {
     NodeContainer nodes(devices);
     if (server)

@@ -64,7 +64,8 @@ struct D2dNetwork
      * \param callback called with (time, node, component, energy J, remaining J)
      */
     void ConnectEnergyEvents(
-        const Callback<void, Time, uint32_t, const std::string&, double, double>& callback) const;
+        const Callback<void, Time, uint32_t, const std::string&, double, double, Time, double>&
+            callback) const;
 
     /**
      * \param rx receiver

@@ -47,9 +47,12 @@ const char* kMessagesHeader =
     "fragments_lost,retransmissions,delivered,complete,mode,p_drop,reason\n";
 /** messages.csv's further columns (SetSpectrumColumns(): every channel run's) */
 const char* kSpectrumColumns = ",t_start_s,airtime_s,sub_channel,interference_w";
-const char* kEnergyHeader = "sim_time_s,node,component,energy_j,remaining_j\n";
-/** energy.csv's header at Level STANDARD: periods = the periods of draw a row sums */
-const char* kEnergyHeaderStandard = "sim_time_s,node,component,energy_j,remaining_j,periods\n";
+/** energy.csv's header, the same at every level: a row is one period of constant draw
+ *  (FULL: start_s, duration_s, power_w the period's, periods 1) or the periods of one device
+ *  and component that ended within one energy period (STANDARD: start_s the first one's start,
+ *  duration_s their summed duration, power_w = energy_j / duration_s, periods their count) */
+const char* kEnergyHeader =
+    "sim_time_s,node,component,energy_j,remaining_j,start_s,duration_s,power_w,periods\n";
 
 /**
  * Delete the temporary files (TmpName()) that runs which no longer exist left in dir (a run
@@ -793,12 +796,6 @@ D2dTraceHelper::SetLevel(Level level)
                     "D2dTraceHelper::SetLevel after rows were written");
     NS_ABORT_MSG_IF(m_level == STANDARD && level == FULL,
                     "D2dTraceHelper::SetLevel: STANDARD cannot be undone");
-    if (level == STANDARD && m_level == FULL)
-    {
-        // Only the header is in the file: the longer one replaces it.
-        m_energy.seekp(0);
-        m_energy << kEnergyHeaderStandard;
-    }
     m_level = level;
 }
 
@@ -872,7 +869,15 @@ D2dTraceHelper::FlushEnergy()
     });
     for (const auto& [key, sum] : rows)
     {
-        WriteEnergyRow(stamp, key->first, key->second, sum->energyJ, sum->remainingJ, sum->periods);
+        WriteEnergyRow(stamp,
+                       key->first,
+                       key->second,
+                       sum->energyJ,
+                       sum->remainingJ,
+                       sum->first,
+                       sum->duration,
+                       sum->energyJ / sum->duration.GetSeconds(),
+                       sum->periods);
     }
     m_energySums.clear();
 }
@@ -882,12 +887,14 @@ D2dTraceHelper::WriteEnergy(Time time,
                             uint32_t node,
                             const std::string& component,
                             double energyJ,
-                            double remainingJ)
+                            double remainingJ,
+                            Time start,
+                            double powerW)
 {
     m_reportedEnergyJ[component] += energyJ;
     if (m_level == FULL)
     {
-        WriteEnergyRow(time, node, component, energyJ, remainingJ);
+        WriteEnergyRow(time, node, component, energyJ, remainingJ, start, time - start, powerW, 1);
         return;
     }
     if (time > m_energyPeriodEnd)
@@ -899,6 +906,8 @@ D2dTraceHelper::WriteEnergy(Time time,
         m_energyPeriodEnd += m_energyPeriod * periods;
     }
     auto& sum = m_energySums[{node, component}];
+    sum.first = sum.periods == 0 ? start : std::min(sum.first, start);
+    sum.duration += time - start;
     sum.energyJ += energyJ;
     sum.remainingJ = remainingJ;
     sum.last = std::max(sum.last, time);
@@ -912,21 +921,23 @@ D2dTraceHelper::WriteEnergyRow(Time time,
                                const std::string& component,
                                double energyJ,
                                double remainingJ,
+                               Time start,
+                               Time duration,
+                               double powerW,
                                uint64_t periods)
 {
     fmt::memory_buffer row;
     fmt::format_to(std::back_inserter(row),
-                   "{:.9f},{},{},{},{}",
+                   "{:.9f},{},{},{},{},{:.9f},{:.9f},{},{}\n",
                    time.GetSeconds(),
                    node,
                    component,
                    energyJ,
-                   remainingJ);
-    if (m_level == STANDARD)
-    {
-        fmt::format_to(std::back_inserter(row), ",{}", periods);
-    }
-    row.push_back('\n');
+                   remainingJ,
+                   start.GetSeconds(),
+                   duration.GetSeconds(),
+                   powerW,
+                   periods);
     m_energy.write(row.data(), static_cast<std::streamsize>(row.size()));
     CheckWritten(m_energy, "energy.csv");
     for (const auto& [file, stream] : m_extra)

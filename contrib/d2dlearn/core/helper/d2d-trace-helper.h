@@ -395,27 +395,46 @@ class D2dTraceHelper
      * \param value value
      */
     void WriteRoundRecord(uint32_t round, int64_t node, const std::string& metric, double value);
-    /** \brief EnergyEvent sink: a row (FULL) or into the period's sums (STANDARD). */
+    /** \brief EnergyEvent sink (D2dEnergyModel::EnergyEventTracedCallback): a row (FULL) or
+     *  into the period's sums (STANDARD). */
     void WriteEnergy(Time time,
                      uint32_t node,
                      const std::string& component,
                      double energyJ,
-                     double remainingJ);
+                     double remainingJ,
+                     Time start,
+                     double powerW);
 
-    /** \brief Append one energy.csv row. */
+    /**
+     * \brief Append one energy.csv row.
+     * \param time end of its (last) period
+     * \param node device index
+     * \param component energy component
+     * \param energyJ energy of its periods, J
+     * \param remainingJ remaining energy after the last, J
+     * \param start start of its (first) period
+     * \param duration its periods' summed duration
+     * \param powerW the component's draw (FULL), or energyJ / duration (STANDARD), W
+     * \param periods periods of draw it sums
+     */
     void WriteEnergyRow(Time time,
                         uint32_t node,
                         const std::string& component,
                         double energyJ,
                         double remainingJ,
-                        uint64_t periods = 1);
+                        Time start,
+                        Time duration,
+                        double powerW,
+                        uint64_t periods);
 
     /** STANDARD: the energy of one (device, component) since its last row. */
     struct EnergySum
     {
         double energyJ{0};    //!< energy of its periods, J
         double remainingJ{0}; //!< remaining energy after its last period, J
+        Time first;           //!< start of its first period
         Time last;            //!< end of its last period
+        Time duration;        //!< its periods' summed duration
         uint64_t order{0};    //!< arrival order of its last period
         uint64_t periods{0};  //!< periods of draw summed
     };
@@ -442,7 +461,8 @@ class D2dTraceHelper
     /// The sinks, made once and connected to every device: each connection then shares
     /// one callback object (about 64 bytes per device and trace source less).
     Callback<void, const D2dDeliveryRecord&> m_deliverySink;
-    Callback<void, Time, uint32_t, const std::string&, double, double> m_energySink; //!< ditto
+    Callback<void, Time, uint32_t, const std::string&, double, double, Time, double>
+        m_energySink; //!< ditto
     /** (name, value as a JSON literal), in the order added */
     std::vector<std::pair<std::string, std::string>> m_parameters;
     uint64_t m_nMessageRows{0}; //!< messages.csv rows written

@@ -99,8 +99,8 @@ D2dEnergyModel::GetTypeId()
             .SetGroupName("D2dlearn")
             .AddTraceSource("EnergyEvent",
                             "Energy of a period of constant draw of one component, reported "
-                            "when the period ends: (time, node, component, energy J, "
-                            "remaining J).",
+                            "when the period ends: (end time, node, component, energy J, "
+                            "remaining J, start time, power W).",
                             MakeTraceSourceAccessor(&D2dEnergyModel::m_energyTrace),
                             "ns3::D2dEnergyModel::EnergyEventTracedCallback");
     return tid;
@@ -321,7 +321,8 @@ std::optional<double>
 D2dEnergyModel::ClosePeriod(bool updateSource)
 {
     const Time now = Simulator::Now();
-    const double seconds = (now - m_periodStart).GetSeconds();
+    const Time start = m_periodStart;
+    const double seconds = (now - start).GetSeconds();
     m_periodStart = now;
     // The draw in force during the period: a depletion found by the update below clears
     // m_draw re-entrantly, yet the period's energy was drawn and must be reported.
@@ -350,7 +351,7 @@ D2dEnergyModel::ClosePeriod(bool updateSource)
         if (energy > 0)
         {
             m_totalJ += energy;
-            m_energyTrace(now, m_node, component, energy, remaining);
+            m_energyTrace(now, m_node, component, energy, remaining, start, power);
         }
     }
     return sourceRemaining;

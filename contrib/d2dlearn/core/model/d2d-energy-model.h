@@ -34,7 +34,8 @@ namespace ns3
  * EnergySource, so BasicEnergySource and LiIonEnergySource integrate it as usual. At
  * each change, the source is brought up to date first (while the old draw is in force),
  * then one "EnergyEvent" is reported per component with energy > 0: energy_j = power x
- * duration of the period that just ended, remaining_j = the source's remaining energy.
+ * duration of the period that just ended, remaining_j = the source's remaining energy, with
+ * the period's start and the component's power.
  * On depletion the draw drops to zero for good and the depletion callbacks run.
  *
  * Depletion on time. An ns-3 source only notices that it is empty when it is updated (at
@@ -87,12 +88,16 @@ class D2dEnergyModel : public DeviceEnergyModel
      * \param component energy component (energy.csv's `component`)
      * \param energyJ energy of the period (J)
      * \param remainingJ remaining energy of the source after it (J)
+     * \param start start of the period (simulation time); its duration is time - start
+     * \param powerW the component's draw during the period (W), constant over it
      */
     typedef void (*EnergyEventTracedCallback)(Time time,
                                               uint32_t node,
                                               const std::string& component,
                                               double energyJ,
-                                              double remainingJ);
+                                              double remainingJ,
+                                              Time start,
+                                              double powerW);
 
     /** \param source the energy source this model draws from (DeviceEnergyModel) */
     void SetEnergySource(Ptr<EnergySource> source) override;
@@ -203,7 +208,7 @@ class D2dEnergyModel : public DeviceEnergyModel
     bool m_siblingsStale{true};           //!< look the siblings up again before use
     std::vector<std::function<void()>> m_depletionCallbacks; //!< AddDepletionCallback()'s
     /** the EnergyEvent trace source (EnergyEventTracedCallback) */
-    TracedCallback<Time, uint32_t, const std::string&, double, double> m_energyTrace;
+    TracedCallback<Time, uint32_t, const std::string&, double, double, Time, double> m_energyTrace;
 };
 
 } // namespace ns3

@@ -26,8 +26,9 @@ D2dWifiEnergyMeter::GetTypeId()
             .SetGroupName("D2dlearn")
             .AddConstructor<D2dWifiEnergyMeter>()
             .AddTraceSource("EnergyEvent",
-                            "Energy of a period of one PHY state: (time, node, component, "
-                            "energy J, remaining J), as D2dEnergyModel's EnergyEvent",
+                            "Energy of a period of one PHY state: (end time, node, component, "
+                            "energy J, remaining J, start time, power W), as D2dEnergyModel's "
+                            "EnergyEvent",
                             MakeTraceSourceAccessor(&D2dWifiEnergyMeter::m_energyTrace),
                             "ns3::D2dEnergyModel::EnergyEventTracedCallback");
     return tid;
@@ -134,9 +135,12 @@ D2dWifiEnergyMeter::Flush()
 void
 D2dWifiEnergyMeter::Report(WifiPhyState state, double energyJ)
 {
+    const Time start = m_last;
     m_last = Simulator::Now();
     const std::string component = ComponentOf(state, m_prefix);
-    if (energyJ <= 0 || component.empty())
+    // A period of no duration has no energy but the rounding of the model's increase less
+    // what Flush() reported of it: no period, no row.
+    if (energyJ <= 0 || component.empty() || m_last == start)
     {
         return;
     }
@@ -150,7 +154,10 @@ D2dWifiEnergyMeter::Report(WifiPhyState state, double energyJ)
         m_inUpdate = false;
     }
     m_reportedJ += energyJ;
-    m_energyTrace(m_last, m_node, component, energyJ, remaining);
+    // The state's draw over the period: the model's current times the source's voltage,
+    // which is what it added (a state's current is constant between two of its updates).
+    const double seconds = (m_last - start).GetSeconds();
+    m_energyTrace(m_last, m_node, component, energyJ, remaining, start, energyJ / seconds);
 }
 
 double

@@ -109,7 +109,7 @@ class D2dWifiEnergyMeter : public Object
     double m_flushedJ{0};   //!< reported by Flush() of the state still open in the model, J
     bool m_inUpdate{false}; //!< reading the source's remaining energy (re-entrant)
     /** the EnergyEvent trace source (D2dEnergyModel::EnergyEventTracedCallback) */
-    TracedCallback<Time, uint32_t, const std::string&, double, double> m_energyTrace;
+    TracedCallback<Time, uint32_t, const std::string&, double, double, Time, double> m_energyTrace;
 };
 
 } // namespace ns3
