@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Audit every number a d2dlearn run reports against its own traces.
 
-Usage:  /usr/bin/python3 analysis/audit.py RUN_DIR [RUN_DIR ...]
+Usage:  /usr/bin/python3 analysis/audit.py [--skipped] RUN_DIR [RUN_DIR ...]
 
 Standard library only (csv, json, math), no code shared with the C++ writers, nor with the
 plotting scripts but the reading of run.json (d2dlearn_analysis.reader) and the one-line
@@ -12,6 +12,8 @@ folder holding run.json) every check below runs; each violation is one line
 
 (ROW is the line number in the CSV file, header = line 1; for run.json the key path). Exit
 status 1 if any violation, else 0 with one line "audit: N runs, M checks, 0 violations".
+With --skipped, one line per check left out on purpose, with its reason ("RUN_DIR: skipped:
+FILE: CHECK: why"), before that last line.
 A missing folder, a folder without run.json or an unparsable run.json: one line on stderr
 (audit.py: error: RUN_DIR: ...), exit status 2, before any run is audited. A trace
 the checks cannot read is a violation, in one line ("could not be audited"), never a
@@ -67,7 +69,9 @@ run-json
     a server, d2sLinkRateBps the same with K = d2sSubChannelsInForce, which equals
     d2sSubChannels (subChannels where it is -1).
 header
-    messages.csv and energy.csv have their documented columns; messages.csv has the four
+    messages.csv and energy.csv have their documented columns (energy.csv the same nine at
+    both trace levels: sim_time_s, node, component, energy_j, remaining_j, start_s,
+    duration_s, power_w, periods); messages.csv has the four
     spectrum columns (t_start_s, airtime_s, sub_channel, interference_w) after reason
     exactly when a K in force is > 0 (run.json's subChannelsInForce, the D2D band's K when the
     run sends D2D messages, or d2sSubChannelsInForce, on the channel backend).
@@ -125,16 +129,67 @@ time-order
     rounds are non-decreasing in file order, and in rounds.csv each round's time is after
     the previous round's.
 energy
-    energy.csv: documented components, energy_j >= 0, 0 <= remaining_j, non-increasing per
+    energy.csv: documented components (radio_sleep, radio_transition, d2s_sleep and
+    d2s_transition among them: see power), rows of devices 0..nDevices-1 only (the server is
+    mains powered), energy_j >= 0, 0 <= remaining_j, non-increasing per
     device but with --energySource=generic (a voltage-dependent remaining energy); with
     --energySource=linear or basic: remaining_j <= max(0, initialEnergyJ - the device's
     energy so far), and its last row's remaining_j = max(0, initialEnergyJ - its total
     energy) (tolerance (1e-14 x initialEnergyJ + 1e-9 J) x (periods + 10): the battery's
     float rounding and 1 ns of a 1 W draw a period of draw, the simulator's time step; a
-    row is one period, or at --traces=standard the `periods` its sixth column counts);
+    row holds the `periods` its last column counts: 1 at --traces=full);
     gd_energy.csv (graph-discovery, per group): total_j = d2d_j + d2s_j + compute_j, and
     each group equals energy.csv's rows of that group up to the row's sim_time_s
     (radio_* = d2d, d2s_* = d2s, compute), relative 1e-8 (9 significant digits printed).
+power
+    energy.csv: energy_j = power_w x duration_s on every row (relative 1e-9); each radio
+    row's power_w (components radio_STATE and d2s_STATE) the state's power from run.json's
+    parameters (relative 1e-9; at --traces=standard a row's power_w is its mean,
+    energy_j / duration_s):
+      the channel backend (ns3::D2dRadioEnergyModel::*): idle = IdlePowerW; rx = k x
+        RxPowerW for an integer k, 1 <= k <= nDevices (RxPowerW per reception under way;
+        standard: between RxPowerW and nDevices x RxPowerW); tx with Model=Power
+        10^((P - 30)/10) / PaEfficiency + TxCircuitPowerW, P = txPowerDbm for radio_tx and
+        d2sTxPowerDbm for d2s_tx; with Model=Constant TxCircuitPowerW; with
+        Model=FirstOrder rx = k x rate x ElecJPerBit (rate: linkRateBps, for d2s_*
+        d2sLinkRateBps) and tx >= rate x ElecJPerBit (its eps_amp d^2 term is skipped: no
+        trace records the receiver's distance); sleep = SleepPowerW; transition =
+        SleepPowerW + SleepTransitionEnergyJ / SleepTransitionTime (an ns-3 Time); a sleep
+        or transition row without SleepPowerW in the parameters is a violation;
+      --backend=wifi (run.json records none of ns-3's currents): ns-3's
+        WifiRadioEnergyModel with its LinearWifiTxCurrentModel at 3 V, which is the
+        ns3-wifi profile by construction: idle (IDLE, CCA_BUSY, SWITCHING) 0.273 A x 3 V,
+        rx 0.313 A x 3 V (one frame at a time: never a multiple), tx (10^((P - 30)/10) /
+        (3 V x 0.10) + 0.273333 A) x 3 V, P as above; relative 1e-12 plus 4 ulps of the
+        model's running energy total (its radio's rows stamped up to the row's sim_time_s)
+        a period, over duration_s: a row's energy is the difference of that total, so a
+        period of a few nanoseconds carries up to 1e-7 relative. Skipped (with the reason)
+        with --energySource=liion or generic (the supply voltage varies) and with a command
+        line that sets a WifiRadioEnergyModel, WifiTxCurrentModel or SupplyVoltage
+        attribute;
+      compute (Model=Flops): ns3::D2dComputeModel::BusyPowerW or IdlePowerW (standard:
+        between them); skipped with Model=Cpu, whose draw (alpha/2) f^3 follows each
+        device's own CPU frequency, which run.json does not list.
+partition
+    energy.csv: at --traces=full, periods = 1 and duration_s = sim_time_s - start_s > 0
+    exactly (nanoseconds); at standard, periods >= 1, duration_s >= periods ns and start_s +
+    duration_s <= sim_time_s (the periods end by the flush). Per device and radio (prefix
+    radio or d2s), its periods of the exclusive states tx, rx, idle, sleep and transition:
+      full: follow each other from 0 to simulated_time_s with neither gap nor overlap, to
+        the nanosecond; tx and rx may overlap only on the channel backend with
+        ns3::D2dRadio::HalfDuplex false (an 802.11 PHY is in one state at a time);
+      standard: their summed duration_s equals simulated_time_s exactly (full-duplex:
+        between the sum less the shorter of tx and rx and the sum);
+      a device with a row of remaining_j 0 (its battery depleted) ends there instead: full,
+        at that row's sim_time_s; standard, between the end of the radio's last period and
+        that row's stamp;
+      with d2dRadioOff (the D2D radios off from time 0) no radio_* row; every other prefix
+        that has rows has them on every device 0..nDevices-1.
+    Skipped (with the reason) where it cannot hold: a state that draws 0 W writes no rows
+    (IdlePowerW 0, as --radioProfile=first-order; a reception or transmission of 0 W;
+    SleepPowerW 0). The server's radio has no energy model and no rows. Over Wi-Fi, a
+    radio whose rows stop before the run's end with energy left (its WifiRadioEnergyModel
+    switched to OFF) is a violation.
 round-energy
     rounds.csv's energy rows (node -1: `energy_j`, the energy of all devices up to that
     time, and `energy_j.COMPONENT`): one set at every (round, sim_time_s) that has rows,
@@ -222,12 +277,36 @@ from d2dlearn_analysis.reader import read_run_json
 MESSAGE_COLUMNS = ["msg_id", "kind", "src", "dst", "bytes", "t_send_s", "t_recv_s",
                    "fragments", "fragments_lost", "retransmissions", "delivered", "complete",
                    "mode", "p_drop", "reason"]
-ENERGY_COLUMNS = ["sim_time_s", "node", "component", "energy_j", "remaining_j"]
+# energy.csv's columns, the same at --traces=full and standard (doc/reference/traces.md).
+ENERGY_COLUMNS = ["sim_time_s", "node", "component", "energy_j", "remaining_j", "start_s",
+                  "duration_s", "power_w", "periods"]
 COMPONENTS = ["radio_tx", "radio_rx", "radio_idle", "compute", "d2s_tx", "d2s_rx", "d2s_idle"]
+# The radios' sleep states, documented components that need the sleep attributes in run.json
+# (no row of them without ns3::D2dRadioEnergyModel::SleepPowerW in its parameters).
+SLEEP_COMPONENTS = ["radio_sleep", "radio_transition", "d2s_sleep", "d2s_transition"]
+RADIO_PREFIXES = ("radio", "d2s")
+# A radio's exclusive states: at every time of the run exactly one of them (tx and rx may
+# overlap when ns3::D2dRadio::HalfDuplex is false, on the channel backend).
+RADIO_STATES = ("tx", "rx", "idle", "sleep", "transition")
+RADIO_MODEL = "ns3::D2dRadioEnergyModel::"
+# The Wi-Fi backend's radios (--backend=wifi): ns-3's WifiRadioEnergyModel (IdleCurrentA
+# 0.273 A, CcaBusyCurrentA 0.273 A, SwitchingCurrentA 0.273 A, RxCurrentA 0.313 A) with its
+# LinearWifiTxCurrentModel (I = P / (V eta) + I_idle, Voltage 3 V, Eta 0.10, IdleCurrent
+# 0.273333 A), the defaults from ns-3.37 to 3.48, drawn at the source's supply voltage (3 V:
+# D2dEnergySource's SupplyVoltageV, BasicEnergySource's BasicEnergySupplyVoltageV). run.json
+# records none of them: command-line arguments that change them skip the power check.
+WIFI_VOLTAGE_V = 3.0
+WIFI_CURRENT_A = {"idle": 0.273, "rx": 0.313}
+WIFI_TX_ETA = 0.10
+WIFI_TX_IDLE_A = 0.273333
+WIFI_TX_VOLTAGE_V = 3.0
+WIFI_UNRECORDED = ("WifiRadioEnergyModel", "WifiTxCurrentModel", "SupplyVoltage")
 REASONS = {"", "loss", "retry_limit", "half_duplex", "out_of_range", "receiver_off",
            "sender_off", "cancelled", "unfinished", "rx_busy"}
 # messages.csv's further columns when a K in force is > 0 (doc/reference/traces.md).
-SPECTRUM_COLUMNS = ["t_start_s", "airtime_s", "sub_channel", "interference_w"]
+SPECTRUM_COLUMNS = ["t_start_s", "airtime_s", "sub_channel", "interference_w", "sleep_wait_s"]
+# The spectrum columns of the runs before DRX (no sleep_wait_s), read as they were.
+SPECTRUM_COLUMNS_BEFORE_DRX = SPECTRUM_COLUMNS[:4]
 # Reasons of a transmission that went on the air and ran to its end (t_start_s given, its
 # airtime the formula's); out_of_range and cancelled rows never went on the air; sender_off
 # and unfinished rows may have (their airtime may stop short).
@@ -270,6 +349,7 @@ class Audit:
         self.dir = run_dir
         self.checks = 0
         self.violations = []
+        self.skipped = []  # (where, check, reason): what a check could not check, and why
         self.run = run  # the parsed run.json
         self.params = self.run.get("parameters", {})
         self.summary = self.run.get("summary", {})
@@ -282,6 +362,11 @@ class Audit:
             self.violations.append("%s: %s: %s: %s, expected %s got %s"
                                    % (self.dir, where, check, what, fmt(expected), fmt(got)))
         return ok
+
+    def skip(self, where, check, reason):
+        """Record a check left out on purpose, with its reason (printed with --skipped)."""
+        if (where, check, reason) not in self.skipped:
+            self.skipped.append((where, check, reason))
 
     def expect_close(self, where, check, what, expected, got, rel=REL, abs_tol=0.0):
         return self.expect(close(expected, got, rel, abs_tol), where, check, what,
@@ -441,8 +526,17 @@ def expected_message_summary(rows):
     return out
 
 
-def expected_energy_summary(rows):
+def expected_energy_summary(rows, run=None):
+    """energy_j per component and total; the sleep components (SLEEP_COMPONENTS) are keys
+    when the run has the sleep attributes, rows of them or such keys in its summary."""
     energy = {c: 0.0 for c in COMPONENTS}
+    run = run or {}
+    summary = (run.get("summary") or {}).get("energy_j")
+    sleeping = RADIO_MODEL + "SleepPowerW" in (run.get("parameters") or {}) \
+        or any(r["component"] in SLEEP_COMPONENTS for r in rows) \
+        or (isinstance(summary, dict) and any(c in summary for c in SLEEP_COMPONENTS))
+    if sleeping:
+        energy.update({c: 0.0 for c in SLEEP_COMPONENTS})
     total = 0.0
     for r in rows:
         value = r["energy_j#"] or 0.0
@@ -524,7 +618,7 @@ def check_summary(a, messages, energy, rounds):
     """Every summary key against its recomputation; unknown keys are violations."""
     expected = {}
     expected.update(expected_round_summary(rounds))
-    expected["energy_j"] = expected_energy_summary(energy)
+    expected["energy_j"] = expected_energy_summary(energy, a.run)
     expected.update(expected_message_summary(messages))
     for key, got in a.summary.items():
         where = "run.json:summary." + key
@@ -1245,19 +1339,21 @@ class Spectrum:
                                + NS_TOL for c in ("D2D", "D2S")}
 
     def with_columns(self, a):
-        """Whether messages.csv has the spectrum columns: with a finite band always; on the
-        channel backend with an unlimited one too (d2dlearn writes them in every channel run
-        since the radio profiles; a run of before, without them, is read as it was)."""
-        if self.finite:
-            return True
-        if not self.on_channel:
-            return False
+        """messages.csv's spectrum columns: with a finite band always; on the channel backend
+        with an unlimited one too (d2dlearn writes them in every channel run since the radio
+        profiles; a run of before, without them, is read as it was); sleep_wait_s last since
+        DRX (a run of before, without it, is read as it was). [] for none."""
         try:
             with open(os.path.join(a.dir, "messages.csv"), newline="") as fh:
                 header = next(csv.reader(fh), [])
         except OSError:
-            return True
-        return header[len(MESSAGE_COLUMNS):] == SPECTRUM_COLUMNS
+            header = []
+        tail = header[len(MESSAGE_COLUMNS):]
+        if tail == SPECTRUM_COLUMNS_BEFORE_DRX and (self.finite or self.on_channel):
+            return SPECTRUM_COLUMNS_BEFORE_DRX
+        if self.finite or (self.on_channel and tail == SPECTRUM_COLUMNS):
+            return SPECTRUM_COLUMNS
+        return []
 
     def columns_why(self):
         if self.finite:
@@ -1513,13 +1609,22 @@ def check_airtime(a, messages, sp):
 def check_spectrum_times(a, messages, sp):
     """t_start_s not before t_send_s (the queueing delay) nor after simulated_time_s;
     delivered rows: t_recv_s - (t_start_s + airtime_s), the propagation delay, between 0 and
-    the link's longest (1 ns)."""
+    the link's longest (1 ns). sleep_wait_s (DRX's wait for a sleeping radio) >= 0, within
+    the queueing delay on the air, and 0 on a link whose radios have no DRX (--drx for the
+    D2D links, --d2sDrx for the D2S ones empty)."""
     end = seconds_ns_or_none(a.run.get("simulated_time_s"))
+    drx = {"D2D": bool(a.params.get("drx")), "D2S": bool(a.params.get("d2sDrx"))}
     for r in messages:
         start, air = r["t_start_ns"], r["airtime_ns"]
+        where = "messages.csv:%d" % r["_line"]
+        wait = r.get("sleep_wait_ns")
+        if wait is not None:
+            ch = sp.channel(r)
+            a.expect(wait >= 0 and (drx[ch] or wait == 0), where, "time-order",
+                     "sleep_wait_s >= 0, and 0 on a %s link without DRX" % ch,
+                     ">= 0" if drx[ch] else "0", r["sleep_wait_s"])
         if start is None:
             continue
-        where = "messages.csv:%d" % r["_line"]
         if r["t_send_ns"] is not None:
             a.expect(start >= r["t_send_ns"], where, "time-order",
                      "t_start_s not before t_send_s (a queueing delay >= 0)",
@@ -1527,6 +1632,12 @@ def check_spectrum_times(a, messages, sp):
         if end is not None:
             a.expect(start <= end, where, "time-order", "t_start_s not after simulated_time_s",
                      "<= %.9f" % (end / 1e9), r["t_start_s"])
+        wait = r.get("sleep_wait_ns")
+        if wait is not None and r["t_send_ns"] is not None:
+            a.expect(0 <= wait <= start - r["t_send_ns"], where, "time-order",
+                     "sleep_wait_s, the wait for a sleeping radio, within the queueing delay "
+                     "t_start_s - t_send_s", "0 to %.9f s" % ((start - r["t_send_ns"]) / 1e9),
+                     r["sleep_wait_s"])
         if r["t_recv_ns"] is not None and air is not None:
             prop = r["t_recv_ns"] - start - air
             bound = sp.propagation_ns[sp.channel(r)]
@@ -1703,14 +1814,20 @@ def check_energy(a, energy):
     # GenericBatteryModel's remaining energy is (capacity - charge drawn) x its present
     # voltage, which recovers when a draw stops: not an integral of the draws.
     monotone = source != "generic"
+    devices = a.params.get("nDevices")
     spent = {}
     count = {}
     last = {}
     for r in energy:
         where = "energy.csv:%d" % r["_line"]
         e, rem, node = r["energy_j#"], r["remaining_j#"], r["node"]
-        a.expect(r["component"] in COMPONENTS, where, "energy", "a documented component",
-                 "|".join(COMPONENTS), r["component"])
+        a.expect(r["component"] in COMPONENTS + SLEEP_COMPONENTS, where, "energy",
+                 "a documented component", "|".join(COMPONENTS + SLEEP_COMPONENTS),
+                 r["component"])
+        if isinstance(devices, int) and r.get("node#") is not None:
+            # The server is mains powered: no energy model, no rows.
+            a.expect(0 <= r["node#"] < devices, where, "energy", "a device's row (node "
+                     "0..%d)" % (devices - 1), "0..%d" % (devices - 1), r["node#"])
         if e is None or rem is None:
             continue
         a.expect(e >= 0, where, "energy", "energy_j >= 0", ">= 0", e)
@@ -1735,6 +1852,412 @@ def check_energy(a, energy):
                            "node %s's total: last remaining_j = initialEnergyJ - sum of its "
                            "energy_j" % node, max(0.0, init - spent[node]), rem, rel=0.0,
                            abs_tol=tol)
+
+
+def ns3_time_s(value):
+    """Seconds of an ns-3 Time attribute as run.json records it ("+1e+08ns", "2ms"; a bare
+    number is seconds, as ns-3 reads it), None if it is not one."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    text = str(value).strip()
+    for unit, scale in (("min", 60.0), ("ms", 1e-3), ("us", 1e-6), ("ns", 1e-9),
+                        ("ps", 1e-12), ("fs", 1e-15), ("s", 1.0), ("h", 3600.0),
+                        ("d", 86400.0)):
+        if text.endswith(unit):
+            text, factor = text[:-len(unit)], scale
+            break
+    else:
+        factor = 1.0
+    try:
+        return float(text) * factor
+    except ValueError:
+        return None
+
+
+def dbm_w(dbm):
+    return 10.0 ** ((dbm - 30.0) / 10.0)
+
+
+def radio_state(component):
+    """(prefix, state) of a radio component (radio_tx -> ("radio", "tx")), else None."""
+    prefix, _, state = component.partition("_")
+    if prefix in RADIO_PREFIXES and state in RADIO_STATES:
+        return prefix, state
+    return None
+
+
+class RadioPowers:
+    """What each radio state of a run draws, from run.json (check power), and which states
+    may draw 0 W (they write no rows: check partition cannot hold).
+
+    exact[(prefix, state)]  the state's constant draw, W
+    unit[prefix]            the draw of one reception, W (rx = k x unit, k >= 1 receptions)
+    floor[prefix]           a lower bound of the transmit draw, W (first-order model)
+    skip[(prefix, state)]   why that state's power is not checked
+    zero                    reasons some state of the radios may draw 0 W
+    wifi                    the Wi-Fi backend (rows are energy / duration of its model)
+    """
+
+    def __init__(self, a):
+        p = a.params
+        self.wifi = p.get("backend") == "wifi"
+        self.exact, self.unit, self.floor, self.skip, self.zero = {}, {}, {}, {}, []
+        self.receivers = p.get("nDevices") if isinstance(p.get("nDevices"), int) else None
+        dbm = {"radio": p.get("txPowerDbm", p.get("ns3::D2dRadio::TxPowerDbm")),
+               "d2s": p.get("d2sTxPowerDbm")}
+        for prefix in RADIO_PREFIXES:
+            if not isinstance(dbm[prefix], (int, float)) or isinstance(dbm[prefix], bool):
+                self.skip[(prefix, "tx")] = "run.json records no transmit power (%s)" % (
+                    "txPowerDbm" if prefix == "radio" else "d2sTxPowerDbm")
+                dbm[prefix] = None
+        sleep = self.number(p, RADIO_MODEL + "SleepPowerW")
+        if sleep is None:
+            for prefix in RADIO_PREFIXES:
+                for state in ("sleep", "transition"):
+                    self.skip[(prefix, state)] = None  # no row may be of it
+        else:
+            transition_j = self.number(p, RADIO_MODEL + "SleepTransitionEnergyJ")
+            transition_s = ns3_time_s(p.get(RADIO_MODEL + "SleepTransitionTime"))
+            for prefix in RADIO_PREFIXES:
+                self.exact[(prefix, "sleep")] = sleep
+                if transition_j is None or transition_s is None:
+                    self.skip[(prefix, "transition")] = (
+                        "run.json lacks SleepTransitionEnergyJ or SleepTransitionTime")
+                else:  # the ramps' energy over their time on top of the sleep draw
+                    self.exact[(prefix, "transition")] = sleep + (
+                        transition_j / transition_s if transition_s > 0 else 0.0)
+            if sleep == 0:
+                self.zero.append("SleepPowerW is 0: sleep writes no rows")
+        if self.wifi:
+            self.wifi_powers(a, dbm)
+        else:
+            self.channel_powers(a, dbm)
+
+    @staticmethod
+    def number(params, key):
+        value = params.get(key)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None
+        return float(value)
+
+    def skip_all(self, reason):
+        for prefix in RADIO_PREFIXES:
+            for state in RADIO_STATES:
+                if self.skip.get((prefix, state), "") is not None:  # keep "no row may be"
+                    self.skip[(prefix, state)] = reason
+
+    def wifi_powers(self, a, dbm):
+        p = a.params
+        source = p.get("energySource", "linear")
+        command = str(p.get("commandLine", ""))
+        changed = [w for w in WIFI_UNRECORDED if w in command]
+        if source not in ("linear", "basic"):
+            self.skip_all("--backend=wifi draws current x the source's voltage, which varies "
+                          "with --energySource=%s" % source)
+            return
+        if changed:
+            self.skip_all("--backend=wifi: the command line sets %s, which run.json does not "
+                          "record" % ", ".join(changed))
+            return
+        v = WIFI_VOLTAGE_V
+        for prefix in RADIO_PREFIXES:
+            self.exact[(prefix, "idle")] = WIFI_CURRENT_A["idle"] * v
+            # One PHY receives one frame at a time: RX draws RxCurrentA, never a multiple.
+            self.exact[(prefix, "rx")] = WIFI_CURRENT_A["rx"] * v
+            if dbm[prefix] is not None:
+                self.exact[(prefix, "tx")] = (dbm_w(dbm[prefix]) / (WIFI_TX_VOLTAGE_V
+                                                                     * WIFI_TX_ETA)
+                                              + WIFI_TX_IDLE_A) * v
+
+    def channel_powers(self, a, dbm):
+        p = a.params
+        model = p.get(RADIO_MODEL + "Model")
+        get = {k: self.number(p, RADIO_MODEL + k) for k in (
+            "PaEfficiency", "TxCircuitPowerW", "RxPowerW", "IdlePowerW", "ElecJPerBit")}
+        if model not in ("Power", "Constant", "FirstOrder"):
+            self.skip_all("run.json's %sModel is %r, none of Power, Constant, FirstOrder"
+                          % (RADIO_MODEL, model))
+            self.zero.append("the radio model is unknown")
+            return
+        idle = get["IdlePowerW"]
+        rate = {"radio": self.number(p, "linkRateBps"), "d2s": self.number(p, "d2sLinkRateBps")}
+        for prefix in RADIO_PREFIXES:
+            if idle is None:
+                self.skip[(prefix, "idle")] = "run.json lacks %sIdlePowerW" % RADIO_MODEL
+            else:
+                self.exact[(prefix, "idle")] = idle
+            if model == "FirstOrder":
+                elec = get["ElecJPerBit"]
+                if elec is None or rate[prefix] is None:
+                    self.skip[(prefix, "rx")] = self.skip[(prefix, "tx")] = (
+                        "run.json lacks ElecJPerBit or the %s link rate" % prefix)
+                    continue
+                self.unit[prefix] = rate[prefix] * elec
+                # rate (E_elec + eps_amp d^2), d the distance to the (farthest) receiver of
+                # that transmission, which no trace records: only the d = 0 bound.
+                self.floor[prefix] = rate[prefix] * elec
+                a.skip("energy.csv", "power", "%s_tx with the first-order model: only >= "
+                       "link rate x ElecJPerBit (the distance term eps_amp d^2 needs the "
+                       "receiver's distance, which no trace records)" % prefix)
+            else:
+                if get["RxPowerW"] is None:
+                    self.skip[(prefix, "rx")] = "run.json lacks %sRxPowerW" % RADIO_MODEL
+                else:
+                    self.unit[prefix] = get["RxPowerW"]
+                circuit, eta = get["TxCircuitPowerW"], get["PaEfficiency"]
+                if model == "Constant" and circuit is not None:
+                    self.exact[(prefix, "tx")] = circuit
+                elif model == "Power" and None not in (circuit, eta) and eta > 0 \
+                        and dbm[prefix] is not None:
+                    self.exact[(prefix, "tx")] = dbm_w(dbm[prefix]) / eta + circuit
+                elif (prefix, "tx") not in self.skip:
+                    self.skip[(prefix, "tx")] = ("run.json lacks TxCircuitPowerW or "
+                                                 "PaEfficiency > 0")
+        if idle == 0:
+            self.zero.append("IdlePowerW is 0 (--radioProfile=first-order or a custom value): "
+                             "idle listening writes no rows")
+        if any(u == 0 for u in self.unit.values()):
+            self.zero.append("a reception draws 0 W: receptions write no rows")
+        if any(self.exact.get((pre, "tx")) == 0 for pre in RADIO_PREFIXES) \
+                or any(f == 0 for f in self.floor.values()):
+            self.zero.append("transmitting may draw 0 W: transmissions write no rows")
+
+
+def check_power(a, energy):
+    """energy_j = power_w x duration_s on every row; each radio row's power_w the state's
+    power from run.json (RadioPowers)."""
+    standard = a.run.get("traces") == "standard"
+    powers = RadioPowers(a)
+    # The Wi-Fi rows' energy is the increase of the model's running total (about the sum of
+    # its radio's rows), rounded to that total's ulp: per (node, prefix), the energy of its
+    # rows stamped up to each stamp (a --traces=standard flush is in no time order).
+    cumulative = {}
+    if powers.wifi:
+        for r in energy:
+            state = radio_state(r["component"])
+            if state is not None and r.get("energy_j#") is not None:
+                by = cumulative.setdefault((r["node"], state[0]), {})
+                by[r["sim_time_ns"]] = by.get(r["sim_time_ns"], 0.0) + r["energy_j#"]
+        for by in cumulative.values():
+            run = 0.0
+            for stamp in sorted(by, key=lambda t: -1 if t is None else t):
+                run += by[stamp]
+                by[stamp] = run
+    for r in energy:
+        where = "energy.csv:%d" % r["_line"]
+        e, w, d = r.get("energy_j#"), r.get("power_w#"), r.get("duration_s#")
+        if e is None or w is None or d is None:
+            continue
+        seconds = d / 1e9
+        a.expect_close(where, "power", "energy_j = power_w x duration_s", w * seconds, e)
+        state = radio_state(r["component"])
+        if state is None:
+            if r["component"] == "compute" and seconds > 0:
+                check_compute_power(a, r, w, standard)
+            continue
+        prefix, name = state
+        reason = powers.skip.get(state, "")
+        if reason is None:  # a state the run cannot have
+            a.expect(False, where, "power", "a %s row needs %sSleepPowerW in run.json's "
+                     "parameters" % (r["component"], RADIO_MODEL), "no row", r["component"])
+            continue
+        if reason:
+            a.skip("energy.csv", "power", "%s: %s" % (r["component"], reason))
+            continue
+        if seconds <= 0:
+            continue  # no power to compare (check partition: duration_s > 0)
+        if powers.wifi:
+            # power_w = the model's energy increase / duration, each increase the difference
+            # of its running total: 4 ulps of that total a period.
+            total = cumulative[(r["node"], prefix)][r["sim_time_ns"]]
+            abs_tol = 4 * 2.0 ** -52 * total * (r.get("periods#") or 1) / seconds
+            rel = 1e-12
+        else:
+            abs_tol, rel = 0.0, REL
+        what = "%s power_w = " % r["component"]
+        if state in powers.exact:
+            expected = powers.exact[state]
+            a.expect_close(where, "power", what + ("the Wi-Fi model's state draw"
+                                                   if powers.wifi else "run.json's power"),
+                           expected, w, rel=rel, abs_tol=abs_tol)
+        elif name == "rx" and prefix in powers.unit:
+            unit = powers.unit[prefix]
+            most = powers.receivers
+            if unit <= 0:
+                continue
+            if standard:
+                hi = unit * (most if most else float("inf"))
+                a.expect(unit * (1 - REL) <= w <= hi * (1 + REL), where, "power",
+                         what + "a mean of k x the draw of one reception, 1 <= k <= %s"
+                         % (most or "N"), "[%r, %r]" % (unit, hi), w)
+            else:
+                k = max(1, int(round(w / unit)))
+                ok = close(k * unit, w) and (not most or k <= most)
+                a.expect(ok, where, "power", what + "k x the draw of one reception (k "
+                         "receptions at once, 1 <= k <= %s)" % (most or "N"),
+                         "k x %r" % unit, w)
+        elif name == "tx" and prefix in powers.floor:
+            a.expect(w >= powers.floor[prefix] * (1 - REL), where, "power",
+                     what + ">= link rate x ElecJPerBit (first-order, distance >= 0)",
+                     ">= %r" % powers.floor[prefix], w)
+
+
+def check_compute_power(a, r, w, standard):
+    """A compute row's power_w: BusyPowerW or IdlePowerW (the Flops model; a mean between
+    them at --traces=standard)."""
+    p = a.params
+    model = p.get("ns3::D2dComputeModel::Model")
+    busy = RadioPowers.number(p, "ns3::D2dComputeModel::BusyPowerW")
+    idle = RadioPowers.number(p, "ns3::D2dComputeModel::IdlePowerW")
+    if model != "Flops" or busy is None or idle is None:
+        a.skip("energy.csv", "power", "compute rows: the Cpu model draws (alpha/2) f^3 at each "
+               "device's own CPU frequency, which run.json does not list per device"
+               if model == "Cpu" else "compute rows: run.json lacks the compute model's "
+               "Model, BusyPowerW or IdlePowerW")
+        return
+    where = "energy.csv:%d" % r["_line"]
+    what = "compute power_w = ns3::D2dComputeModel::BusyPowerW or IdlePowerW"
+    if standard:
+        lo, hi = min(busy, idle), max(busy, idle)
+        a.expect(lo * (1 - REL) <= w <= hi * (1 + REL), where, "power", what + " (a mean)",
+                 "[%r, %r]" % (lo, hi), w)
+    else:
+        a.expect(close(busy, w) or close(idle, w), where, "power", what,
+                 "%r or %r" % (busy, idle), w)
+
+
+def check_partition(a, energy):
+    """Each row's period (start_s, duration_s) against its stamp; each radio's exclusive
+    states partition the run (full) or add up to it (standard)."""
+    standard = a.run.get("traces") == "standard"
+    p = a.params
+    powers = RadioPowers(a)
+    top = a.run.get("simulated_time_s")
+    end = int(round(top * 1e9)) if isinstance(top, (int, float)) else None
+    groups = {}       # (node, prefix) -> rows
+    depleted = {}     # node -> the stamp of its first row with remaining_j 0
+    for r in energy:
+        where = "energy.csv:%d" % r["_line"]
+        t, s, d, n = r.get("sim_time_ns"), r.get("start_s#"), r.get("duration_s#"), \
+            r.get("periods#")
+        node = r.get("node#")
+        if r.get("remaining_j#") == 0.0 and node not in depleted and t is not None:
+            depleted[node] = t
+        if None in (t, s, d):
+            continue
+        if standard:
+            a.expect(n is not None and n >= 1 and d >= n, where, "partition",
+                     "periods >= 1, each of at least 1 ns (duration_s >= periods ns)",
+                     ">= 1, <= %d" % d, n)
+            a.expect(s + d <= t, where, "partition", "start_s + duration_s <= sim_time_s "
+                     "(the periods end by the row's stamp)", "<= %.9f" % (t / 1e9),
+                     "%.9f" % ((s + d) / 1e9))
+        else:
+            a.expect(n == 1, where, "partition", "periods = 1 (one period a row)", 1, n)
+            a.expect(d > 0 and s + d == t, where, "partition",
+                     "duration_s = sim_time_s - start_s > 0", "%.9f" % ((t - s) / 1e9),
+                     "%.9f" % (d / 1e9))
+        state = radio_state(r["component"])
+        if state is not None and node is not None:
+            groups.setdefault((node, state[0]), []).append(r)
+    if end is None:
+        return
+    if powers.zero:
+        a.skip("energy.csv", "partition", "; ".join(powers.zero))
+        return
+    devices = p.get("nDevices")
+    off = p.get("d2dRadioOff") is True
+    # A radio switched off at time 0 (--d2dRadio=auto with a protocol that sends no D2D
+    # message: d2dRadioOff) has no rows; every other radio of a kind some device has listens
+    # from time 0 on every device.
+    if off:
+        lines = [rows[0]["_line"] for (node, prefix), rows in groups.items()
+                 if prefix == "radio"]
+        a.expect(not lines, "energy.csv:%d" % min(lines) if lines else "energy.csv",
+                 "partition", "no radio_* row: the D2D radios are off from time 0 "
+                 "(d2dRadioOff)", "none", "%d rows" % len(lines))
+    if isinstance(devices, int):
+        for prefix in sorted({k[1] for k in groups}):
+            if prefix == "radio" and off:
+                continue
+            missing = [i for i in range(devices) if (i, prefix) not in groups]
+            a.expect(not missing, "energy.csv", "partition",
+                     "every device's %s radio has rows (on from time 0)" % prefix,
+                     "nodes 0..%d" % (devices - 1),
+                     "none of node " + ",".join(str(i) for i in missing[:10]))
+    # tx and rx overlap on a full-duplex channel radio; an 802.11 PHY is one state at a time.
+    duplex = not powers.wifi and p.get("ns3::D2dRadio::HalfDuplex") is False
+    for (node, prefix), rows in sorted(groups.items()):
+        rows = [r for r in rows if r.get("start_s#") is not None
+                and r.get("duration_s#") is not None]
+        if not rows:
+            continue
+        last = max(rows, key=lambda r: r["_line"])
+        dep = depleted.get(node)
+        who = "node %d's %s radio" % (node, "D2D" if prefix == "radio" else "D2S")
+        if standard:
+            partition_standard(a, rows, last, who, end, dep, duplex)
+        else:
+            partition_full(a, rows, last, who, end if dep is None else dep, dep is not None,
+                           duplex)
+
+
+def partition_full(a, rows, last, who, end, depleted, duplex):
+    """The periods of one radio cover [0, end] without a gap or an overlap (but tx with rx
+    when duplex)."""
+    periods = sorted((r["start_s#"], r["sim_time_ns"], radio_state(r["component"])[1],
+                      r["_line"]) for r in rows)
+    cover = 0
+    active = []  # the periods still open at the current start
+    for start, stop, state, line in periods:
+        where = "energy.csv:%d" % line
+        if start > cover:
+            a.expect(False, where, "partition", "%s in some state from %.9f to %.9f s"
+                     % (who, cover / 1e9, start / 1e9), "a period", "none (a gap)")
+        active = [x for x in active if x[1] > start]
+        for other in active:
+            allowed = duplex and {state, other[2]} == {"tx", "rx"}
+            a.expect(allowed, where, "partition", "%s: its %s period from %.9f s overlaps "
+                     "line %d's %s period (until %.9f s)" % (who, state, start / 1e9,
+                                                             other[3], other[2],
+                                                             other[1] / 1e9),
+                     "no overlap" + (" but tx with rx" if duplex else ""), "an overlap")
+        if not active:
+            a.checks += 1  # no overlap: one check passed
+        active.append((start, stop, state, line))
+        cover = max(cover, stop)
+    a.expect(cover == end, "energy.csv:%d" % last["_line"], "partition",
+             "%s's periods end at %s" % (who, "its battery's depletion (remaining_j 0)"
+                                         if depleted else "the run's end (simulated_time_s)"),
+             "%.9f" % (end / 1e9), "%.9f" % (cover / 1e9))
+
+
+def partition_standard(a, rows, last, who, end, depleted_at, duplex):
+    """The summed durations of one radio's states equal the run's end (or its battery's
+    depletion, which a standard row does not date: between the end of its periods and the
+    stamp of its first row with remaining_j 0)."""
+    sums = {state: 0 for state in RADIO_STATES}
+    for r in rows:
+        sums[radio_state(r["component"])[1]] += r["duration_s#"]
+    total = sum(sums.values())
+    exclusive = total - sums["tx"] - sums["rx"] + max(sums["tx"], sums["rx"])
+    lo, hi = (exclusive, total) if duplex else (total, total)
+    where = "energy.csv:%d" % last["_line"]
+    if depleted_at is None:
+        what = "%s: its states' summed duration_s = the run's end (simulated_time_s)" % who
+        if duplex:
+            what += " (tx and rx may overlap: between the sum without their overlap and the sum)"
+        a.expect(lo <= end <= hi, where, "partition", what, "%.9f" % (end / 1e9),
+                 "%.9f" % (lo / 1e9) if lo == hi else "[%.9f, %.9f]" % (lo / 1e9, hi / 1e9))
+    else:
+        latest = max(r["start_s#"] + r["duration_s#"] for r in rows)
+        a.expect(lo <= depleted_at and hi >= latest, where, "partition",
+                 "%s: its states' summed duration_s = its battery's depletion, between the "
+                 "end of its last period and its first row with remaining_j 0" % who,
+                 "[%.9f, %.9f]" % (latest / 1e9, depleted_at / 1e9),
+                 "%.9f" % (lo / 1e9) if lo == hi else "[%.9f, %.9f]" % (lo / 1e9, hi / 1e9))
 
 
 def check_round_energy(a, energy, rounds):
@@ -1927,14 +2450,17 @@ def parse_messages(a, messages):
                       ("p_drop", float)):
         a.number(messages, "messages.csv", col, kind)
     parse_times(a, messages, "messages.csv", ("t_send_s", "t_recv_s"))
-    spectrum = bool(messages) and all(c in messages[0] for c in SPECTRUM_COLUMNS)
+    spectrum = bool(messages) and all(c in messages[0] for c in SPECTRUM_COLUMNS_BEFORE_DRX)
     if spectrum:
         parse_times(a, messages, "messages.csv", ("t_start_s", "airtime_s"))
         a.number(messages, "messages.csv", "interference_w", float, "spectrum")
+    if bool(messages) and "sleep_wait_s" in messages[0]:
+        parse_times(a, messages, "messages.csv", ("sleep_wait_s",))
     for r in messages:
         r["t_send_ns"], r["t_recv_ns"] = r.get("t_send_s#"), r.get("t_recv_s#")
         # Without the spectrum columns: nothing on record of the air (checks skip the row).
         r["t_start_ns"], r["airtime_ns"] = r.get("t_start_s#"), r.get("airtime_s#")
+        r["sleep_wait_ns"] = r.get("sleep_wait_s#")
         r["sub_channels"] = parse_sub_channels(r["sub_channel"]) if spectrum else []
         r.setdefault("interference_w#", None)
     return spectrum
@@ -1957,18 +2483,18 @@ def audit(run_dir, run=None):
     a = Audit(run_dir, read_run_json(run_dir) if run is None else run)
     sp = Spectrum(a)
     messages = a.read_csv("messages.csv",
-                          MESSAGE_COLUMNS + (SPECTRUM_COLUMNS if sp.with_columns(a) else []),
+                          MESSAGE_COLUMNS + sp.with_columns(a),
                           required=True, why=sp.columns_why()) or []
-    standard = a.run.get("traces") == "standard"
-    energy = a.read_csv("energy.csv", ENERGY_COLUMNS + (["periods"] if standard else []),
-                        required=True) or []
+    energy = a.read_csv("energy.csv", ENERGY_COLUMNS, required=True,
+                        why=" (the same at every trace level)") or []
     rounds = a.read_csv("rounds.csv")
     spectrum = parse_messages(a, messages)
     a.number(energy, "energy.csv", "node", int)
     a.number(energy, "energy.csv", "energy_j")
     a.number(energy, "energy.csv", "remaining_j")
-    if standard:
-        a.number(energy, "energy.csv", "periods", int)
+    a.number(energy, "energy.csv", "power_w")
+    a.number(energy, "energy.csv", "periods", int)
+    parse_times(a, energy, "energy.csv", ("start_s", "duration_s"))
     parse_times(a, energy, "energy.csv", ("sim_time_s",))
     if rounds is not None:
         a.number(rounds, "rounds.csv", "round", int)
@@ -1991,6 +2517,8 @@ def audit(run_dir, run=None):
         check_sinr(a, messages, sp)
     check_receive_chains(a, messages, sp)  # (rx_busy: with or without the columns)
     check_energy(a, energy)
+    check_power(a, energy)
+    check_partition(a, energy)
     check_round_energy(a, energy, rounds)
     check_network_mean(a, rounds)
     check_positions(a, messages)
@@ -2020,6 +2548,9 @@ def main(argv):
                "violations\". The checks are listed at the top of analysis/audit.py.")
     parser.add_argument("runs", nargs="+", metavar="RUN_DIR",
                         help="a run's folder (its --outDir), holding run.json and the traces")
+    parser.add_argument("--skipped", action="store_true",
+                        help="also print, before the last line, one line per check left out "
+                             "on purpose (RUN_DIR: skipped: FILE: CHECK: why)")
     args = parser.parse_args(argv)
     docs = []
     for run_dir in args.runs:  # every run.json read before any run is audited
@@ -2029,6 +2560,7 @@ def main(argv):
             return report(parser.prog, "RUN_DIR: %s" % e)
     checks = 0
     violations = []
+    skipped = []
     for run_dir, doc in zip(args.runs, docs):
         try:
             a = audit(run_dir, doc)
@@ -2041,8 +2573,13 @@ def main(argv):
             continue
         checks += a.checks
         violations += a.violations
+        skipped += ["%s: skipped: %s: %s: %s" % (run_dir, where, check, why)
+                    for where, check, why in a.skipped]
     for line in violations:
         print(line)
+    if args.skipped:
+        for line in skipped:
+            print(line)
     print("audit: %d runs, %d checks, %d violations" % (len(args.runs), checks, len(violations)))
     return 1 if violations else 0
 

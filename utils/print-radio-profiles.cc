@@ -33,9 +33,9 @@ main(int argc, char* argv[])
     const double distanceM = 100.0;
     std::cout << "<!-- Written by d2dlearn-print-radio-profiles (utils/print-radio-profiles.cc) "
                  "from D2dRadioProfile; CTest radio-profiles-table fails when it differs. -->\n\n"
-              << "| `--radioProfile` | transmit (W) | receive (W) | idle (W) | off (W) | the "
-                 "source's numbers | source |\n"
-              << "|---|---|---|---|---|---|---|\n";
+              << "| `--radioProfile` | transmit (W) | receive (W) | idle (W) | sleep (W) | "
+                 "sleep transition (ms, mJ) | off (W) | the source's numbers | source |\n"
+              << "|---|---|---|---|---|---|---|---|---|\n";
     for (const auto& profile : D2dRadioProfile::GetAll())
     {
         auto model = CreateObject<D2dRadioEnergyModel>();
@@ -43,17 +43,24 @@ main(int argc, char* argv[])
         {
             model->SetAttribute(attribute, StringValue(value));
         }
-        DoubleValue idle;
-        model->GetAttribute("IdlePowerW", idle);
+        DoubleValue transitionJ;
+        model->GetAttribute("SleepTransitionEnergyJ", transitionJ);
+        const Time transition = model->GetSleepTransitionTime();
         // custom: the attributes' defaults, which a user changes.
-        std::cout << fmt::format("| `{}`{} | {:.4g} | {:.4g} | {:.4g} | 0 | {} | {} |\n",
-                                 profile.name,
-                                 D2dRadioProfile::IsCustom(profile.name) ? " (defaults)" : "",
-                                 model->GetTxDrawW(txPowerW, rateBps, distanceM),
-                                 model->GetRxDrawW(rateBps),
-                                 idle.Get(),
-                                 profile.sourceValues.empty() ? "-" : profile.sourceValues,
-                                 profile.source);
+        std::cout << fmt::format(
+            "| `{}`{} | {:.4g} | {:.4g} | {:.4g} | {:.4g} | {} | 0 | {} | {} |\n",
+            profile.name,
+            D2dRadioProfile::IsCustom(profile.name) ? " (defaults)" : "",
+            model->GetTxDrawW(txPowerW, rateBps, distanceM),
+            model->GetRxDrawW(rateBps),
+            model->GetIdlePowerW(),
+            model->GetSleepPowerW(),
+            transition.IsZero() ? std::string("none")
+                                : fmt::format("{:.4g}, {:.4g}",
+                                              transition.GetSeconds() * 1e3,
+                                              transitionJ.Get() * 1e3),
+            profile.sourceValues.empty() ? "-" : profile.sourceValues,
+            profile.source);
         model->Dispose();
     }
     std::cout << "\nDraws at the scenarios' defaults: 20 dBm transmit power, a link rate of 2 "

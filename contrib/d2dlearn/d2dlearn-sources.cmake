@@ -38,6 +38,7 @@ set(d2dlearn_model_sources
     core/model/d2d-matrix-csv.cc
     core/model/dynamic-rss-model.cc
     core/model/d2d-radio.cc
+    core/model/d2d-drx.cc
     core/model/d2d-spectrum.cc
     core/model/d2d-channel-access.cc
     core/model/d2d-link-quality.cc
@@ -67,6 +68,7 @@ set(d2dlearn_model_headers
     core/model/d2d-matrix-csv.h
     core/model/dynamic-rss-model.h
     core/model/d2d-radio.h
+    core/model/d2d-drx.h
     core/model/d2d-spectrum.h
     core/model/d2d-channel-access.h
     core/model/d2d-link-quality.h
@@ -416,6 +418,7 @@ set(d2dlearn_test_sources
     test/d2d-channel-access-test-suite.cc
     test/d2d-energy-test-suite.cc
     test/d2d-idle-energy-test-suite.cc
+    test/d2d-drx-test-suite.cc
     test/d2d-rss-test-suite.cc
     test/d2d-mobility-test-suite.cc
     test/d2d-server-position-test-suite.cc
@@ -427,7 +430,7 @@ set(d2dlearn_test_sources
     test/d2d-unsupervised-discovery-test-suite.cc
     test/d2d-pca-exchange-test-suite.cc
 )
-set(d2dlearn_test_suites d2d-channel d2d-channel-access d2d-energy d2d-idle-energy d2d-rss
+set(d2dlearn_test_suites d2d-channel d2d-channel-access d2d-energy d2d-idle-energy d2d-drx d2d-rss
     d2d-mobility d2d-server-position d2d-spectrum d2d-wifi d2d-bayes d2d-graph-discovery
     d2d-unsupervised-discovery d2d-pca-exchange)
 # Suites of the learners, the protocols and the scenario layer (linked with LibTorch).

@@ -16,8 +16,27 @@ on a fresh copy of the run each time, three mutations:
 (a file with a header only gets cut-mid-row, on its header). Each mutated copy must make the
 audit exit 1 with a violation line naming that file, within one line each and without a
 Python traceback (exit status 2, "Traceback").
+
+Then energy.csv's periods (EnergyPeriodMutationTest): d2d-exchange with a server at
+--traces=full and at --traces=standard, each audited clean, and on a fresh copy each time:
+
+  power-changed   full: one radio_idle row's power_w and energy_j both times 1.5 (the row
+                  stays consistent, energy_j = power_w x duration_s): check power;
+  period-missing  full: one radio_idle row deleted (a gap in its radio's periods): check
+                  partition;
+  period-overlap  full: one row's start_s moved back into the period before it on the same
+                  radio, its duration_s and energy_j made consistent: check partition;
+  row-missing     standard: one radio_idle row deleted (its radio's states no longer add up
+                  to the run): check partition;
+  sleep-unknown   full: one radio_idle row renamed radio_sleep in a run whose run.json has
+                  no ns3::D2dRadioEnergyModel::SleepPowerW (no sleep row may appear then):
+                  check power.
+
+Each must make the audit exit 1 with a violation of that check.
 """
 
+import csv
+import json
 import os
 import shutil
 import subprocess
@@ -134,6 +153,125 @@ class AuditMutationTest(unittest.TestCase):
 
     def test_d2d_exchange_spectrum(self):
         self.check_scenario("d2d-exchange-spectrum")
+
+
+def ns_text(ns):
+    """A time in ns as energy.csv prints it (9 decimals)."""
+    return "%d.%09d" % divmod(ns, 1000000000)
+
+
+def text_ns(text):
+    whole, _, frac = text.partition(".")
+    return int(whole) * 1000000000 + int((frac + "000000000")[:9])
+
+
+class EnergyPeriodMutationTest(unittest.TestCase):
+    """energy.csv's start_s, duration_s and power_w: checks power and partition."""
+
+    ARGS = ["--nDevices=6", "--duration=3s", "--d2sFraction=0.3"]
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="audit-periods-")
+        cls.runs = {}
+        for level in ("full", "standard"):
+            run = os.path.join(cls.tmp, level)
+            proc = subprocess.run([os.path.join(BIN, "d2d-exchange")] + cls.ARGS
+                                  + ["--traces=" + level, "--quiet=true", "--outDir=" + run],
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  universal_newlines=True, timeout=600)
+            assert proc.returncode == 0, proc.stdout[-2000:]
+            cls.runs[level] = run
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def audit(self, folder):
+        proc = subprocess.run([PYTHON, SCRIPT, folder], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, universal_newlines=True, timeout=300)
+        return proc.returncode, proc.stdout, proc.stderr
+
+    def mutate(self, level, name, change):
+        """A copy of the run at level with energy.csv's rows changed; its audit's output."""
+        copy = os.path.join(self.tmp, "%s-%s" % (level, name))
+        shutil.copytree(self.runs[level], copy)
+        path = os.path.join(copy, "energy.csv")
+        with open(path, newline="") as fh:
+            reader = csv.DictReader(fh)
+            header, rows = reader.fieldnames, list(reader)
+        rows = change(rows)
+        with open(path, "w", newline="") as fh:
+            writer = csv.DictWriter(fh, fieldnames=header, lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(rows)
+        rc, out, err = self.audit(copy)
+        self.assertNotIn("Traceback", out + err)
+        self.assertEqual(rc, 1, "not flagged:\n" + out[-1500:] + err)
+        return out
+
+    def assertCheck(self, out, check):
+        lines = [ln for ln in out.splitlines() if ": energy.csv:" in ln
+                 and ": %s: " % check in ln]
+        self.assertTrue(lines, "no '%s' violation in:\n%s" % (check, out[-2000:]))
+
+    @staticmethod
+    def middle_idle(rows):
+        """The index of a radio_idle row with rows of the same radio before and after it."""
+        idle = [i for i, r in enumerate(rows) if r["component"] == "radio_idle"]
+        return idle[len(idle) // 2]
+
+    def test_unmutated_runs_pass(self):
+        for level, run in sorted(self.runs.items()):
+            with self.subTest(level=level):
+                rc, out, err = self.audit(run)
+                self.assertEqual(rc, 0, out[-2000:] + err)
+                self.assertRegex(out, r"^audit: 1 runs, \d+ checks, 0 violations\n$")
+
+    def test_power_changed(self):
+        def change(rows):
+            r = rows[self.middle_idle(rows)]
+            r["power_w"] = repr(float(r["power_w"]) * 1.5)
+            r["energy_j"] = repr(float(r["energy_j"]) * 1.5)
+            return rows
+        self.assertCheck(self.mutate("full", "power-changed", change), "power")
+
+    def test_period_missing(self):
+        def change(rows):
+            del rows[self.middle_idle(rows)]
+            return rows
+        self.assertCheck(self.mutate("full", "period-missing", change), "partition")
+
+    def test_period_overlap(self):
+        def change(rows):
+            i = self.middle_idle(rows)
+            r = rows[i]
+            radio = r["component"].split("_")[0] + "_"
+            before = [q for q in rows[:i] if q["node"] == r["node"]
+                      and q["component"].startswith(radio)
+                      and q["sim_time_s"] == r["start_s"]][-1]
+            start = text_ns(r["start_s"]) - text_ns(before["duration_s"]) // 2
+            duration = text_ns(r["sim_time_s"]) - start
+            r["start_s"], r["duration_s"] = ns_text(start), ns_text(duration)
+            r["energy_j"] = repr(float(r["power_w"]) * duration / 1e9)
+            return rows
+        self.assertCheck(self.mutate("full", "period-overlap", change), "partition")
+
+    def test_sleep_row_without_its_attribute(self):
+        def change(rows):
+            rows[self.middle_idle(rows)]["component"] = "radio_sleep"
+            return rows
+        with open(os.path.join(self.runs["full"], "run.json")) as fh:
+            params = json.load(fh)["parameters"]
+        if "ns3::D2dRadioEnergyModel::SleepPowerW" in params:
+            self.skipTest("the radios have a sleep power: sleep rows may appear")
+        self.assertCheck(self.mutate("full", "sleep-unknown", change), "power")
+
+    def test_standard_row_missing(self):
+        def change(rows):
+            del rows[self.middle_idle(rows)]
+            return rows
+        self.assertCheck(self.mutate("standard", "row-missing", change), "partition")
 
 
 if __name__ == "__main__":

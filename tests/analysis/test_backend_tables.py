@@ -112,10 +112,11 @@ def make_run(path, backend, area, n, rows, energy, size=3000, seed=1, fedavg=Non
             w.writerow(r)
     with open(os.path.join(path, "energy.csv"), "w", newline="") as fh:
         w = csv.writer(fh)
-        w.writerow(["sim_time_s", "node", "component", "energy_j", "remaining_j", "periods"])
+        w.writerow(["sim_time_s", "node", "component", "energy_j", "remaining_j", "start_s",
+                    "duration_s", "power_w", "periods"])
         for comp, values in energy.items():
             for v in values:
-                w.writerow([1.0, 0, comp, v, 100, 1])
+                w.writerow(["1.000000000", 0, comp, v, 100, "0.000000000", "1.000000000", v, 1])
     if fedavg is not None:
         with open(os.path.join(path, "rounds.csv"), "w", newline="") as fh:
             w = csv.writer(fh)

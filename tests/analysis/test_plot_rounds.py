@@ -31,7 +31,8 @@ PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.execu
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 PNGS = ["accuracy_vs_round.png", "accuracy_vs_time.png", "accuracy_vs_energy.png"]
 ROUND_HEADER = ["round", "sim_time_s", "node", "metric", "value"]
-ENERGY_HEADER = ["sim_time_s", "node", "component", "energy_j", "remaining_j"]
+ENERGY_HEADER = ["sim_time_s", "node", "component", "energy_j", "remaining_j", "start_s",
+                 "duration_s", "power_w", "periods"]
 
 # Run A (fedavg, iid): global model only, rounds 1..4 at t = 10, 20, 30, 40 s.
 A_TIMES = [10.0, 20.0, 30.0, 40.0]
@@ -90,8 +91,15 @@ def energy_rows(events):
     rows = []
     for t, node, comp, e in events:
         remaining[node] = remaining.get(node, 100.0) - e
-        rows.append([repr(t), node, comp, repr(e), repr(remaining[node])])
+        rows.append([repr(t), node, comp, repr(e), repr(remaining[node])] + period(t, e))
     return rows
+
+
+def period(t, e):
+    """energy.csv's start_s, duration_s, power_w and periods of a row of energy e stamped t:
+    one period of up to 1 s ending at t."""
+    d = min(t, 1.0)
+    return ["%.9f" % (t - d), "%.9f" % d, repr(e / d if d > 0 else 0.0), 1]
 
 
 def make_run_a(folder):

@@ -31,7 +31,8 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 PNGS = ["latency_cdf.png", "link_loss.png", "energy_per_node.png"]
 MSG_HEADER = ["msg_id", "kind", "src", "dst", "bytes", "t_send_s", "t_recv_s",
               "fragments", "fragments_lost", "retransmissions", "delivered"]
-ENERGY_HEADER = ["sim_time_s", "node", "component", "energy_j", "remaining_j"]
+ENERGY_HEADER = ["sim_time_s", "node", "component", "energy_j", "remaining_j", "start_s",
+                 "duration_s", "power_w", "periods"]
 
 
 def write_csv(path, header, rows):
@@ -139,7 +140,10 @@ def make_energy(n_nodes=3):
             for rep in range(3):
                 e = 0.01 * (k + 1) * (node + 1) + 0.001 * rep
                 remaining -= e
-                rows.append([0.1 * rep + k, node, comp, repr(e), repr(remaining)])
+                t = 0.1 * rep + k
+                d = min(t, 0.1)  # one period of up to 0.1 s ending at t
+                rows.append([t, node, comp, repr(e), repr(remaining), "%.9f" % (t - d),
+                             "%.9f" % d, repr(e / d if d > 0 else 0.0), 1])
                 totals[comp] += e
     return rows, totals
 

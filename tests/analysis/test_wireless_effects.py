@@ -52,9 +52,10 @@ def run_dir(root, name, params, rounds, energy):
         for r, t, node, v in rounds:
             f.write("%d,%g,%d,accuracy,%g\n%d,%g,%d,loss,1.0\n" % (r, t, node, v, r, t, node))
     with open(os.path.join(d, "energy.csv"), "w") as f:
-        f.write("sim_time_s,node,component,energy_j,remaining_j\n")
+        f.write("sim_time_s,node,component,energy_j,remaining_j,start_s,duration_s,power_w,"
+                "periods\n")
         for i, e in enumerate(energy):
-            f.write("1.0,%d,radio_tx,%g,100\n" % (i, e))
+            f.write("1.000000000,%d,radio_tx,%g,100,0.000000000,1.000000000,%g,1\n" % (i, e, e))
     return d
 
 

@@ -9,9 +9,12 @@ the simulation is the same at both levels, so:
 - a small run at both levels: run.json's "traces" names the level; at standard messages.csv
   has no row of the kinds run.json's "untraced_message_rows" lists, and those counts equal
   the full run's rows of each kind; every other messages.csv row is the same at both levels;
-- energy.csv at standard (a sixth column, periods) sums to the same energy per device and
-  component as at full (relative 1e-9), its periods add up to the full run's rows, and its
-  rows are in time order;
+- energy.csv has the same columns at both levels (sim_time_s, node, component, energy_j,
+  remaining_j, start_s, duration_s, power_w, periods); at standard it sums to the same
+  energy per device and component as at full (relative 1e-9) and to the same duration_s (to
+  the nanosecond), its start_s is the full run's first start of that device and component
+  in each of its rows' periods, its periods add up to the full run's rows, and its rows are
+  in time order;
 - run.json's summary.results are the same at both levels, and both folders pass
   analysis/audit.py (every summary number recomputed from the files written);
 - --traces=verbose is refused with one line naming the flag and the accepted values.
@@ -83,6 +86,30 @@ with tempfile.TemporaryDirectory() as tmp:
           % len(ms))
 
     es, ef = rows(os.path.join(std, "energy.csv")), rows(os.path.join(full, "energy.csv"))
+    header = ["sim_time_s", "node", "component", "energy_j", "remaining_j", "start_s",
+              "duration_s", "power_w", "periods"]
+    check(es and ef and list(es[0]) == header and list(ef[0]) == header,
+          "energy.csv's columns at both levels: %s" % ",".join(header))
+    ns = {}  # (node, component) -> [summed duration in ns at standard, at full]
+    for i, level in enumerate((es, ef)):
+        for r in level:
+            whole, _, frac = r["duration_s"].partition(".")
+            d = ns.setdefault((r["node"], r["component"]), [0, 0])
+            d[i] += int(whole) * 1000000000 + int((frac + "000000000")[:9])
+    check(all(s == f for s, f in ns.values()),
+          "duration_s per device and component equal at both levels (to the ns): %d of %d"
+          % (sum(s == f for s, f in ns.values()), len(ns)))
+    starts = {}  # (node, component) -> the full run's starts, in order
+    for r in ef:
+        starts.setdefault((r["node"], r["component"]), []).append(r["start_s"])
+    taken = {}
+    first = True
+    for r in es:
+        key = (r["node"], r["component"])
+        k, n = taken.get(key, 0), int(r["periods"])
+        first = first and starts.get(key, [])[k:k + n][:1] == [r["start_s"]]
+        taken[key] = k + n
+    check(first, "start_s at standard = the full run's start of its first period")
     sums_s, sums_f = {}, {}
     for r in es:
         key = (r["node"], r["component"])

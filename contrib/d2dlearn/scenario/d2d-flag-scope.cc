@@ -179,6 +179,8 @@ D2dFlagScope::GetTable()
         {"radioProfile", "", {OnChannel()}},
         {"allowUnorderedRadioPowers", "", {OnChannel(), Is("radioProfile", {"custom"})}},
         {"d2dRadio", "", {{Need::NO_D2D, "", {}, "", "", false}}},
+        {"drx", "", {OnChannel(), D2d()}},
+        {"d2sDrx", "", {OnChannel(), D2s()}},
         // The compute model: jobs run where devices train (bayes-consensus: --mode=variational).
         {"computeModel", "bayes-consensus", {Is("mode", {"variational"})}},
         {"cpuFrequencyHz", "", {Is("computeModel", {"cpu"})}},

@@ -118,6 +118,11 @@ struct D2dEnergyOptions
     bool allowUnorderedRadioPowers{false};
     /** --d2dRadio: auto (off from the start when the protocol sends no D2D messages) or on */
     std::string d2dRadio{"auto"};
+    /** --drx: the D2D radios' DRX cycle (D2dDrx), CYCLE,ON_DURATION[,INACTIVITY] as ns-3
+     *  times ("100ms,10ms,20ms"); "" (default): none, the radios listen all the run */
+    std::string drx;
+    /** --d2sDrx: the same for the devices' D2S radios (the server never sleeps) */
+    std::string d2sDrx;
     /** whether the program runs compute jobs (its devices train): else the compute flags
      *  below are not declared (a scenario sets it before D2dNetworkOptions::AddFlags()) */
     bool computes{true};

@@ -45,6 +45,7 @@
 #include <functional>
 #include <iostream>
 #include <numeric>
+#include <regex>
 #include <stdexcept>
 #include <tuple>
 
@@ -442,6 +443,17 @@ D2dNetworkOptions::AddEnergyFlags(D2dScenarioFlags& flags)
              "protocol sends no D2D messages) or on (listening all the run even then)",
              d2dRadio)
         .Choices({"auto", "on"});
+    flags.Add("drx",
+              "DRX of the D2D radios (channel backend; 3GPP sidelink DRX's shape, one cycle "
+              "for all): CYCLE,ON_DURATION[,INACTIVITY] as times, e.g. 100ms,10ms,20ms: a "
+              "radio listens the first ON_DURATION of each CYCLE and INACTIVITY after its "
+              "last transmission or reception, and sleeps between (--radioProfile's sleep "
+              "power); a message waits for its receivers' on-duration (messages.csv "
+              "sleep_wait_s); empty: no DRX",
+              drx);
+    flags.Add("d2sDrx",
+              "DRX of the devices' D2S radios, as --drx (the server never sleeps)",
+              d2sDrx);
     // D2dHelper sets the threshold of a BasicEnergySource to 0 (empty means depleted).
     flags
         .Add("energySource",
@@ -717,6 +729,49 @@ D2dNetworkOptions::ValidateEnergy(const D2dScenarioSupport& support)
                                      cpuFrequencyHz));
         }
     }
+    for (const auto& [name, text, times] :
+         {std::tuple<const char*, const std::string&, std::vector<Time>&>{"drx", drx, m_drxTimes},
+          {"d2sDrx", d2sDrx, m_d2sDrxTimes}})
+    {
+        times.clear();
+        if (text.empty())
+        {
+            continue;
+        }
+        // CYCLE,ON_DURATION[,INACTIVITY]: ns-3 times with a unit (s, ms, us, ns).
+        static const std::regex kTime(
+            R"(([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?(s|ms|us|ns))");
+        std::vector<std::string> parts;
+        std::size_t start = 0;
+        for (std::size_t comma; (comma = text.find(',', start)) != std::string::npos;
+             start = comma + 1)
+        {
+            parts.push_back(text.substr(start, comma - start));
+        }
+        parts.push_back(text.substr(start));
+        bool ok = parts.size() == 2 || parts.size() == 3;
+        for (const auto& part : parts)
+        {
+            ok = ok && std::regex_match(part, kTime);
+            if (ok)
+            {
+                times.emplace_back(part);
+            }
+        }
+        if (ok && times.size() == 2)
+        {
+            times.emplace_back(Seconds(0)); // no inactivity timer
+        }
+        if (!ok || !times[0].IsStrictlyPositive() || !times[1].IsStrictlyPositive() ||
+            times[1] > times[0])
+        {
+            support.Fail(fmt::format("--{}={} is not accepted (CYCLE,ON_DURATION[,INACTIVITY] "
+                                     "as times with a unit s, ms, us or ns, 0 < ON_DURATION <= "
+                                     "CYCLE, INACTIVITY >= 0; e.g. 100ms,10ms,20ms)",
+                                     name,
+                                     text));
+        }
+    }
     if (!IsWifi())
     {
         // Real radios draw transmit >= receive >= idle: custom powers that break it run only
@@ -732,7 +787,10 @@ D2dNetworkOptions::ValidateEnergy(const D2dScenarioSupport& support)
         {
             if (broken.empty())
             {
-                broken = probe->CheckStateOrder(std::pow(10.0, dbm / 10.0) / 1000.0, rateBps);
+                // idle > sleep only where a radio sleeps (a DRX)
+                broken = probe->CheckStateOrder(std::pow(10.0, dbm / 10.0) / 1000.0,
+                                                rateBps,
+                                                !m_drxTimes.empty() || !m_d2sDrxTimes.empty());
             }
         }
         probe->Dispose();
@@ -740,7 +798,8 @@ D2dNetworkOptions::ValidateEnergy(const D2dScenarioSupport& support)
         if (!broken.empty() && custom && !allowUnorderedRadioPowers)
         {
             support.Fail(fmt::format("--radioProfile=custom: {} breaks the order of real radios "
-                                     "(transmit >= radiated and >= receive >= idle): set the "
+                                     "(transmit >= radiated and >= receive >= idle, > sleep "
+                                     "with --drx or --d2sDrx): set the "
                                      "powers in that order, or add "
                                      "--allowUnorderedRadioPowers=true to run them",
                                      broken));
@@ -1136,6 +1195,18 @@ D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
     }
     d2d.SetD2sChannelAttribute("SpectrumReuse", EnumValue(D2dSpectrum::NONE));
     d2d.SetRadioAttribute("ReceiveChains", UintegerValue(receiveChains));
+    if (!m_drxTimes.empty())
+    {
+        d2d.SetDrxAttribute("Cycle", TimeValue(m_drxTimes[0]));
+        d2d.SetDrxAttribute("OnDuration", TimeValue(m_drxTimes[1]));
+        d2d.SetDrxAttribute("InactivityTimer", TimeValue(m_drxTimes[2]));
+    }
+    if (!m_d2sDrxTimes.empty())
+    {
+        d2d.SetD2sDrxAttribute("Cycle", TimeValue(m_d2sDrxTimes[0]));
+        d2d.SetD2sDrxAttribute("OnDuration", TimeValue(m_d2sDrxTimes[1]));
+        d2d.SetD2sDrxAttribute("InactivityTimer", TimeValue(m_d2sDrxTimes[2]));
+    }
     if (traces)
     {
         // t_start_s, airtime_s, sub_channel, interference_w in every channel run, the band

@@ -385,9 +385,13 @@ class D2dNetworkOptions : public D2dLinkOptions,
     /** ValidateEnergy(): "ordered", or the order the radios' state powers break (custom
      *  powers run with --allowUnorderedRadioPowers), for run.json */
     std::string m_radioStateOrder{"ordered"};
-    double m_cpuMinHz{2e9};                    //!< ValidateEnergy(): --cpuFrequencyHz's MIN (or f)
-    double m_cpuMaxHz{2e9};                    //!< ValidateEnergy(): --cpuFrequencyHz's MAX (or f)
-    std::vector<double> m_cpuHz;               //!< SetCpuFrequencies(): each device's f, Hz
+    double m_cpuMinHz{2e9};      //!< ValidateEnergy(): --cpuFrequencyHz's MIN (or f)
+    double m_cpuMaxHz{2e9};      //!< ValidateEnergy(): --cpuFrequencyHz's MAX (or f)
+    std::vector<double> m_cpuHz; //!< SetCpuFrequencies(): each device's f, Hz
+    /** ValidateEnergy(): --drx and --d2sDrx's times (cycle, on-duration, inactivity);
+     *  empty: no DRX */
+    std::vector<Time> m_drxTimes;
+    std::vector<Time> m_d2sDrxTimes;           //!< ditto for --d2sDrx
     bool m_d2sFollowsTx{true};                 //!< d2sTxPowerDbm follows txPowerDbm
     std::vector<std::vector<double>> m_matrix; //!< the --rssFile matrix, W
     Ptr<D2dRssModel> m_rss;                    //!< null: the channel's propagation model

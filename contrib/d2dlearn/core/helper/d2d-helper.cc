@@ -56,7 +56,23 @@ D2dHelper::D2dHelper()
     m_radioFactory.SetTypeId("ns3::D2dRadio");
     m_radioEnergyFactory.SetTypeId("ns3::D2dRadioEnergyModel");
     m_computeFactory.SetTypeId("ns3::D2dComputeModel");
+    m_drxFactory.SetTypeId("ns3::D2dDrx");
+    m_d2sDrxFactory.SetTypeId("ns3::D2dDrx");
     SetEnergySourceType("ns3::D2dEnergySource");
+}
+
+void
+D2dHelper::SetDrxAttribute(const std::string& n, const AttributeValue& v)
+{
+    m_drx = true;
+    m_drxFactory.Set(n, v);
+}
+
+void
+D2dHelper::SetD2sDrxAttribute(const std::string& n, const AttributeValue& v)
+{
+    m_d2sDrx = true;
+    m_d2sDrxFactory.Set(n, v);
 }
 
 void
@@ -210,6 +226,10 @@ D2dHelper::Install(NodeContainer nodes)
 
         radioEnergy->Start();
         compute->Start();
+    }
+    if (m_drx)
+    {
+        m_channel->SetDrx(m_drxFactory.Create<D2dDrx>());
     }
     return m_channel;
 }
@@ -425,6 +445,10 @@ D2dHelper::MakeServer(Ptr<Node> server, NodeContainer nodes, double fixedDistanc
     }
     m_d2sChannel->Attach(serverRadio);
     server->AggregateObject(serverRadio);
+    if (m_d2sDrx)
+    {
+        m_d2sChannel->SetDrx(m_d2sDrxFactory.Create<D2dDrx>()); // the server never sleeps
+    }
     return m_d2sChannel;
 }
 

@@ -73,6 +73,20 @@ class D2dHelper
      * \param name a profile's name (aborts for another name)
      */
     void SetRadioProfile(const std::string& name);
+    /**
+     * \brief Give the D2D channel's radios a DRX cycle (D2dDrx) and set one of its
+     * attributes (Cycle, OnDuration, InactivityTimer); without a call, no DRX.
+     * \param n name
+     * \param v value
+     */
+    void SetDrxAttribute(const std::string& n, const AttributeValue& v);
+    /**
+     * \brief The same for the devices' D2S radios (InstallServer); the mains-powered
+     * server's radio never sleeps.
+     * \param n name
+     * \param v value
+     */
+    void SetD2sDrxAttribute(const std::string& n, const AttributeValue& v);
     /** \brief Set an attribute of every compute model. \param n name \param v value */
     void SetComputeAttribute(const std::string& n, const AttributeValue& v);
     /**
@@ -240,6 +254,10 @@ class D2dHelper
     ObjectFactory m_radioEnergyFactory; //!< makes each D2D and D2S radio's energy model
     ObjectFactory m_computeFactory;     //!< makes each device's compute model
     ObjectFactory m_sourceFactory;      //!< makes each device's energy source (SetEnergySourceType)
+    ObjectFactory m_drxFactory;         //!< the D2D channel's DRX (SetDrxAttribute)
+    ObjectFactory m_d2sDrxFactory;      //!< the D2S channel's DRX (SetD2sDrxAttribute)
+    bool m_drx{false};                  //!< the D2D radios follow a DRX cycle
+    bool m_d2sDrx{false};               //!< the devices' D2S radios follow a DRX cycle
     Ptr<D2dRssModel> m_rss;             //!< the D2D channel's RSS model (null: the channel's own)
     Ptr<D2dChannel> m_channel;          //!< the D2D channel made by Install() (null before)
     Ptr<D2dChannel> m_d2sChannel;       //!< the D2S channel made by InstallServer() (null before)

@@ -30,8 +30,17 @@ const std::vector<std::pair<std::string, bool>> kMetrics{{"accuracy", true},
                                                          {"error", false}};
 
 /** The energy.csv components every summary lists. */
-const std::vector<std::string>
-    kComponents{"radio_tx", "radio_rx", "radio_idle", "compute", "d2s_tx", "d2s_rx", "d2s_idle"};
+const std::vector<std::string> kComponents{"radio_tx",
+                                           "radio_rx",
+                                           "radio_idle",
+                                           "radio_sleep",
+                                           "radio_transition",
+                                           "compute",
+                                           "d2s_tx",
+                                           "d2s_rx",
+                                           "d2s_idle",
+                                           "d2s_sleep",
+                                           "d2s_transition"};
 
 } // namespace
 

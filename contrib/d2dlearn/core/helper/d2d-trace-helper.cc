@@ -46,7 +46,7 @@ const char* kMessagesHeader =
     "msg_id,kind,src,dst,bytes,t_send_s,t_recv_s,fragments,"
     "fragments_lost,retransmissions,delivered,complete,mode,p_drop,reason\n";
 /** messages.csv's further columns (SetSpectrumColumns(): every channel run's) */
-const char* kSpectrumColumns = ",t_start_s,airtime_s,sub_channel,interference_w";
+const char* kSpectrumColumns = ",t_start_s,airtime_s,sub_channel,interference_w,sleep_wait_s";
 /** energy.csv's header, the same at every level: a row is one period of constant draw
  *  (FULL: start_s, duration_s, power_w the period's, periods 1) or the periods of one device
  *  and component that ended within one energy period (STANDARD: start_s the first one's start,
@@ -756,7 +756,12 @@ D2dTraceHelper::WriteDelivery(const D2dDeliveryRecord& r)
         {
             fmt::format_to(std::back_inserter(row), "{}{}", i > 0 ? "+" : "", r.subChannels[i]);
         }
-        fmt::format_to(std::back_inserter(row), ",{}", r.interferenceW);
+        // sleep_wait_s: what it waited for a sleeping sender or receiver (DRX), in its queueing
+        // time t_start_s - t_send_s
+        fmt::format_to(std::back_inserter(row),
+                       ",{},{:.9f}",
+                       r.interferenceW,
+                       r.sleepWait.GetSeconds());
     }
     row.push_back('\n');
     m_messages.write(row.data(), static_cast<std::streamsize>(row.size()));

@@ -5,6 +5,7 @@
 #include "d2d-channel-access.h"
 
 #include "d2d-channel.h"
+#include "d2d-drx.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -94,16 +95,19 @@ D2dChannelAccess::Enqueue(Ptr<D2dRadio> radio, const D2dRadio::TxJob& job)
     // SCHEDULED: start at once if nothing waits to be examined and its radios are free;
     // otherwise it waits its turn in send order.
     const uint64_t seq = m_nextSeq++;
+    D2dRadio::TxJob queued = job;
     if (m_pumpEvent.IsExpired())
     {
         std::vector<uint32_t> heard;
-        if (Blocker(radio, job, heard).kind == Block::FREE)
+        const Block block = Blocker(radio, job, heard);
+        if (block.kind == Block::FREE)
         {
             m_channel->StartTransmission(radio, job, heard);
             return;
         }
+        NoteSleep(queued, block.kind == Block::SLEEP);
     }
-    m_waiting.emplace(seq, Waiting{radio, job});
+    m_waiting.emplace(seq, Waiting{radio, queued});
     ++m_nWaiting[s];
     m_mine[s].push_back(seq);
     m_new.push_back(seq);
@@ -118,9 +122,27 @@ D2dChannelAccess::TryStartHead(Ptr<D2dRadio> radio)
     while (s < m_fifo.size() && !m_fifo[s].empty() && !radio->IsOff() && !radio->IsTransmitting() &&
            !(radio->IsHalfDuplex() && radio->GetNReceptions() > 0))
     {
-        D2dRadio::TxJob job = m_fifo[s].front();
+        D2dRadio::TxJob& head = m_fifo[s].front();
+        std::vector<uint32_t> heard = m_channel->HeardReceivers(s, head);
+        // DRX: the sender wakes to send; a sleeping receiver is waited for (not woken).
+        const uint32_t sleeper = Sleeper(radio, heard);
+        NoteSleep(head, sleeper != NONE);
+        if (sleeper != NONE)
+        {
+            if (sleeper >= m_wakeWaiters.size())
+            {
+                m_wakeWaiters.resize(std::max<std::size_t>(sleeper + 1, m_fifo.size()));
+            }
+            auto& waiters = m_wakeWaiters[sleeper];
+            if (std::find(waiters.begin(), waiters.end(), s) == waiters.end())
+            {
+                waiters.push_back(s);
+            }
+            return;
+        }
+        D2dRadio::TxJob job = std::move(head);
         m_fifo[s].pop_front();
-        if (m_channel->StartTransmission(radio, job, m_channel->HeardReceivers(s, job)))
+        if (m_channel->StartTransmission(radio, job, heard))
         {
             return;
         }
@@ -149,6 +171,10 @@ D2dChannelAccess::Blocker(Ptr<D2dRadio> radio,
         return {Block::RADIO, s};
     }
     heard = m_channel->HeardReceivers(s, job);
+    if (const uint32_t sleeper = Sleeper(radio, heard); sleeper != NONE)
+    {
+        return {Block::SLEEP, sleeper};
+    }
     for (uint32_t r : heard)
     {
         Ptr<D2dRadio> rx = m_channel->GetRadio(r);
@@ -288,8 +314,10 @@ D2dChannelAccess::Pump()
                 continue; // its sender's queue was taken (battery died), or it was withdrawn
             }
             const Block block = Blocker(it->second.radio, it->second.job, heard);
-            if (block.kind == Block::RADIO)
+            NoteSleep(it->second.job, block.kind == Block::SLEEP);
+            if (block.kind == Block::RADIO || block.kind == Block::SLEEP)
             {
+                Grow(block.index); // a sleeping receiver may not have sent or received yet
                 m_waitingOn[block.index].push_back(seq);
                 continue;
             }
@@ -331,6 +359,75 @@ D2dChannelAccess::Pump()
     }
 }
 
+uint32_t
+D2dChannelAccess::Sleeper(Ptr<D2dRadio> sender, const std::vector<uint32_t>& heard) const
+{
+    D2dDrx* drx = PeekPointer(m_channel->GetDrx());
+    if (!drx)
+    {
+        return NONE;
+    }
+    // Receivers first: a sender is not woken for a message that must wait anyway.
+    for (uint32_t r : heard)
+    {
+        if (!drx->IsAwake(r) && !m_channel->GetRadio(r)->IsOff())
+        {
+            return r;
+        }
+    }
+    const uint32_t s = sender->GetIndex();
+    if (!drx->IsAwake(s))
+    {
+        drx->RequestWake(s); // RadioAwake() when it is
+        return s;
+    }
+    return NONE;
+}
+
+void
+D2dChannelAccess::NoteSleep(D2dRadio::TxJob& job, bool asleep)
+{
+    const Time now = Simulator::Now();
+    if (job.sleeping)
+    {
+        job.sleepWait += now - job.sleepSince;
+    }
+    job.sleeping = asleep;
+    job.sleepSince = now;
+}
+
+void
+D2dChannelAccess::RadioAwake(Ptr<D2dRadio> radio)
+{
+    const uint32_t r = radio->GetIndex();
+    Grow(r);
+    if (m_policy == SCHEDULED)
+    {
+        m_released.push_back(r);
+        SchedulePump();
+        return;
+    }
+    std::vector<uint32_t> waiters;
+    if (r < m_wakeWaiters.size())
+    {
+        waiters.swap(m_wakeWaiters[r]);
+    }
+    TryStartHead(radio);
+    for (uint32_t s : waiters)
+    {
+        if (s != r)
+        {
+            TryStartHead(m_channel->GetRadio(s));
+        }
+    }
+}
+
+bool
+D2dChannelAccess::IsReserved(uint32_t index) const
+{
+    return index < m_txOpen.size() && (m_txOpen[index] > 0 || m_rxOpen[index] > 0);
+}
+
 void
 D2dChannelAccess::Reserve(uint32_t sender, const std::vector<uint32_t>& receivers)
 {
@@ -357,6 +454,10 @@ D2dChannelAccess::ReleaseReceiver(uint32_t receiver)
     NS_ASSERT(m_rxOpen[receiver] > 0);
     if (--m_rxOpen[receiver] == 0)
     {
+        if (Ptr<D2dDrx> drx = m_channel->GetDrx())
+        {
+            drx->Released(receiver); // it may sleep now
+        }
         m_released.push_back(receiver);
         SchedulePump(); // not from inside the channel's event
     }
@@ -377,6 +478,10 @@ D2dChannelAccess::ReleaseSender(uint32_t sender)
     NS_ASSERT(m_txOpen[sender] > 0);
     if (--m_txOpen[sender] == 0)
     {
+        if (Ptr<D2dDrx> drx = m_channel->GetDrx())
+        {
+            drx->Released(sender); // it may sleep now
+        }
         m_released.push_back(sender);
         SchedulePump();
     }

@@ -120,6 +120,18 @@ class D2dChannelAccess : public Object
     /** \brief A transmission left its sub-channels (finite spectrum). */
     void SpectrumReleased();
 
+    // Called by D2dDrx.
+    /**
+     * \brief A radio woke (DRX): the messages that waited for it may start.
+     * \param radio the radio
+     */
+    void RadioAwake(Ptr<D2dRadio> radio);
+    /**
+     * \param index a radio's index
+     * \return whether a transmission whose outcome is open holds it (SCHEDULED)
+     */
+    bool IsReserved(uint32_t index) const;
+
   protected:
     /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
@@ -138,10 +150,12 @@ class D2dChannelAccess : public Object
         /** The kind of wait. */
         enum Kind
         {
-            FREE,    //!< it may start
-            RADIO,   //!< a radio (index) is busy: sending, or half-duplex
-            CHAINS,  //!< a receiver (index) has every receive chain taken
-            SPECTRUM //!< no sub-channel is free of conflicts
+            FREE,     //!< it may start
+            RADIO,    //!< a radio (index) is busy: sending, or half-duplex
+            CHAINS,   //!< a receiver (index) has every receive chain taken
+            SPECTRUM, //!< no sub-channel is free of conflicts
+            SLEEP     //!< a radio (index) sleeps (DRX): the sender until it woke, a receiver
+                      //!< until its next on-duration
         };
 
         Kind kind{FREE};   //!< the kind
@@ -160,6 +174,23 @@ class D2dChannelAccess : public Object
     Block Blocker(Ptr<D2dRadio> radio,
                   const D2dRadio::TxJob& job,
                   std::vector<uint32_t>& heard) const;
+    /** No radio (Sleeper()). */
+    static constexpr uint32_t NONE = UINT32_MAX;
+    /**
+     * \brief DRX: the sender, if it sleeps (it is woken), else a receiver that hears it and
+     * sleeps.
+     * \param sender the sender
+     * \param heard its receivers that hear it
+     * \return that radio's index, or NONE (every one awake, or no DRX)
+     */
+    uint32_t Sleeper(Ptr<D2dRadio> sender, const std::vector<uint32_t>& heard) const;
+    /**
+     * \brief Account a message's wait for a sleeping radio (D2dDeliveryRecord::sleepWait):
+     * the time since it was found waiting for one, up to now.
+     * \param job the message, examined now
+     * \param asleep whether it waits for a sleeping radio from now on
+     */
+    static void NoteSleep(D2dRadio::TxJob& job, bool asleep);
     /** \param receiver a radio \return its receive chains not taken now */
     uint32_t FreeChains(uint32_t receiver) const;
     /** \brief SCHEDULED: examine the messages waiting on released radios, in send order. */
@@ -193,6 +224,8 @@ class D2dChannelAccess : public Object
     std::set<uint64_t> m_spectrumWaiting;  //!< waiting for a sub-channel, in send order
     bool m_spectrumReleased{false};        //!< a sub-channel was freed since the last pump
     EventId m_pumpEvent;                   //!< Pump() scheduled now (expired: none pending)
+    /// DRX, IMMEDIATE: per radio, the senders whose head message waits for it to wake.
+    std::vector<std::vector<uint32_t>> m_wakeWaiters;
 };
 
 } // namespace ns3

@@ -288,6 +288,11 @@ D2dChannel::DoDispose()
     m_uniform = nullptr;
     m_fixedA = nullptr;
     m_fixedB = nullptr;
+    if (m_drx)
+    {
+        m_drx->Dispose();
+        m_drx = nullptr;
+    }
     if (m_access)
     {
         m_access->Dispose();
@@ -316,6 +321,10 @@ D2dChannel::Attach(Ptr<D2dRadio> radio)
     NS_ABORT_MSG_IF(m_radios[index], "D2dChannel: two radios with index " << index);
     m_radios[index] = radio;
     radio->SetChannel(this);
+    if (m_drx)
+    {
+        m_drx->AddRadio(index);
+    }
     m_neighbourCache.staticLinks = -1; // a new radio: what is known of the links is stale
     InvalidateNeighbours();
     if (m_neighbourCache.courseChangeConnected && radio->GetMobility())
@@ -378,6 +387,20 @@ D2dChannel::SetRssModel(Ptr<D2dRssModel> model)
     m_rss = model;
     m_neighbourCache.staticLinks = -1;
     InvalidateNeighbours();
+}
+
+void
+D2dChannel::SetDrx(Ptr<D2dDrx> drx)
+{
+    NS_ABORT_MSG_IF(m_drx, "D2dChannel::SetDrx: the channel has a DRX already");
+    m_drx = drx;
+    drx->Setup(this);
+}
+
+Ptr<D2dDrx>
+D2dChannel::GetDrx() const
+{
+    return m_drx;
 }
 
 Ptr<D2dChannelAccess>
@@ -842,6 +865,10 @@ D2dChannel::StartTransmission(Ptr<D2dRadio> sender,
     auto tx = Create<Transmission>();
     tx->sender = sender;
     tx->job = job;
+    if (job.sleeping)
+    {
+        tx->job.sleepWait += Simulator::Now() - job.sleepSince; // its wait so far
+    }
     tx->reliable = job.mode == D2dDeliveryMode::RELIABLE;
     tx->fastPath = m_fastPath;
     tx->rateBps = GetRateBps();
@@ -1199,7 +1226,9 @@ D2dChannel::RxStart(Ptr<Transmission> tx, std::size_t k)
     }
     else if (!r.radio->BeginRx(tx->rateBps))
     {
-        r.failReason = r.radio->IsOff() ? "receiver_off" : "half_duplex";
+        r.failReason = r.radio->IsOff()      ? "receiver_off"
+                       : !r.radio->IsAwake() ? "receiver_asleep"
+                                             : "half_duplex";
     }
     else
     {
@@ -1287,6 +1316,7 @@ D2dChannel::Report(Ptr<Transmission> tx, Receiver& r, bool delivered, const std:
     }
     rec.subChannels = tx->subChannels;
     rec.interferenceW = r.interferenceW;
+    rec.sleepWait = tx->job.sleepWait;
     rec.lastRow = tx->nEnded + 1 == tx->rx.size(); // nEnded counts this row below
     tx->sender->ReportDelivery(rec);
     if (r.reserved)

@@ -6,6 +6,7 @@
 #define D2D_CHANNEL_H
 
 #include "d2d-channel-access.h"
+#include "d2d-drx.h"
 #include "d2d-link-quality.h"
 #include "d2d-radio.h"
 #include "d2d-rss-model.h"
@@ -201,6 +202,14 @@ class D2dChannel : public D2dLinkQuality
     double GetRangeThresholdW(double txPowerDbm) const;
     /** \return the channel-access object (its policy is the AccessPolicy attribute) */
     Ptr<D2dChannelAccess> GetAccess();
+    /**
+     * \brief Give the channel's radios a DRX cycle (from now, the start of its first cycle):
+     * the radios attached so far and those attached later follow it.
+     * \param drx the DRX (its attributes set)
+     */
+    void SetDrx(Ptr<D2dDrx> drx);
+    /** \return the DRX of the radios (null: none, every radio always listens) */
+    Ptr<D2dDrx> GetDrx() const;
     /** \return the band (its sub-channels are the SubChannels attribute, 0: unlimited) */
     Ptr<D2dSpectrum> GetSpectrum();
     /** \return true if SubChannels > 0: the band is a finite resource */
@@ -420,6 +429,7 @@ class D2dChannel : public D2dLinkQuality
     double m_rangeM;                   //!< hearing range (m); 0: no limit
     D2dChannelAccess::Policy m_policy; //!< AccessPolicy: IMMEDIATE or SCHEDULED
     Ptr<D2dChannelAccess> m_access;    //!< channel access with m_policy (made on first use)
+    Ptr<D2dDrx> m_drx;                 //!< DRX of the radios (null: none)
     uint32_t m_subChannels;            //!< K, sub-channels of the band (0: unlimited)
     uint32_t m_perTransmission;        //!< sub-channels one transmission occupies
     bool m_interference;               //!< co-channel interference in eq. (18)

@@ -9,6 +9,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/nstime.h"
 #include "ns3/string.h"
 
 #include <sstream>
@@ -74,6 +75,25 @@ D2dRadioEnergyModel::GetTypeId()
                           DoubleValue(D2dRadioEnergyModel::DEFAULT_IDLE_POWER_W),
                           MakeDoubleAccessor(&D2dRadioEnergyModel::m_idlePowerW),
                           MakeDoubleChecker<double>(0.0))
+            .AddAttribute("SleepPowerW",
+                          "Power drawn while the radio sleeps (its DRX cycle, D2dDrx), W. "
+                          "Default: ns-3's WifiRadioEnergyModel SleepCurrentA (0.033 A) x 3 V.",
+                          DoubleValue(D2dRadioEnergyModel::DEFAULT_SLEEP_POWER_W),
+                          MakeDoubleAccessor(&D2dRadioEnergyModel::m_sleepPowerW),
+                          MakeDoubleChecker<double>(0.0))
+            .AddAttribute("SleepTransitionTime",
+                          "Ramp-down into sleep plus ramp-up out of it, in all (3GPP TR 38.840 "
+                          "sec. 8.1's total transition time); half each way. A gap shorter than "
+                          "this is not slept. Default 0 (ns-3's WifiPhy sleeps at once).",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&D2dRadioEnergyModel::m_transitionTime),
+                          MakeTimeChecker(Seconds(0)))
+            .AddAttribute("SleepTransitionEnergyJ",
+                          "Energy of the two ramps on top of the sleep draw, J (TR 38.840 sec. "
+                          "8.1's additional transition energy); needs a SleepTransitionTime.",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&D2dRadioEnergyModel::m_transitionJ),
+                          MakeDoubleChecker<double>(0.0))
             .AddAttribute("ElecJPerBit",
                           "E_elec of the first-order radio model, J/bit.",
                           DoubleValue(50e-9),
@@ -120,7 +140,11 @@ D2dRadioEnergyModel::GetRxDrawW(double rateBps) const
 }
 
 std::string
-D2dRadioEnergyModel::CheckStateOrder(double txDrawW, double rxDrawW, double idleW, double radiatedW)
+D2dRadioEnergyModel::CheckStateOrder(double txDrawW,
+                                     double rxDrawW,
+                                     double idleW,
+                                     double radiatedW,
+                                     double sleepW)
 {
     auto broken = [](const char* higher, double a, const char* lower, double b) {
         std::ostringstream os;
@@ -142,18 +166,26 @@ D2dRadioEnergyModel::CheckStateOrder(double txDrawW, double rxDrawW, double idle
     {
         return broken("receive", rxDrawW, "idle", idleW);
     }
+    // Listening draws more than sleeping; a model with neither term (0 and 0) keeps the order.
+    if (idleW <= sleepW && !(idleW == 0.0 && sleepW == 0.0))
+    {
+        std::ostringstream os;
+        os << "idle " << idleW << " W <= sleep " << sleepW << " W";
+        return os.str();
+    }
     return "";
 }
 
 std::string
-D2dRadioEnergyModel::CheckStateOrder(double txPowerW, double rateBps) const
+D2dRadioEnergyModel::CheckStateOrder(double txPowerW, double rateBps, bool sleeps) const
 {
     // The first-order model's transmit draw at d = 0, its lowest.
     // The first-order model radiates eps_amp k d^2 of its draw, not the radio's TxPower.
     return CheckStateOrder(GetTxDrawW(txPowerW, rateBps, 0.0),
                            GetRxDrawW(rateBps),
                            m_idlePowerW,
-                           m_model == FIRST_ORDER ? 0.0 : txPowerW);
+                           m_model == FIRST_ORDER ? 0.0 : txPowerW,
+                           sleeps ? m_sleepPowerW : 0.0);
 }
 
 void
@@ -182,6 +214,8 @@ D2dRadioEnergyModel::NotifyOff()
     SetDraw(m_prefix + "_tx", 0.0);
     SetDraw(m_prefix + "_rx", 0.0);
     SetDraw(GetIdleComponent(), 0.0);
+    SetDraw(m_prefix + "_sleep", 0.0);
+    SetDraw(m_prefix + "_transition", 0.0);
 }
 
 void
@@ -224,9 +258,57 @@ D2dRadioEnergyModel::NotifyRxEnd(double rateBps)
 }
 
 void
+D2dRadioEnergyModel::NotifySleepState(SleepState state)
+{
+    NS_LOG_FUNCTION(this << state);
+    NS_ABORT_MSG_IF(state != AWAKE && (m_transmitting || m_nRx > 0),
+                    "D2dRadioEnergyModel: a radio cannot sleep while it transmits or receives");
+    m_sleep = state;
+    if (m_off)
+    {
+        return;
+    }
+    if (state != AWAKE)
+    {
+        SetDraw(GetIdleComponent(), 0.0);
+    }
+    SetDraw(m_prefix + "_transition", state == TRANSITION ? GetTransitionPowerW() : 0.0);
+    SetDraw(m_prefix + "_sleep", state == ASLEEP ? m_sleepPowerW : 0.0);
+    UpdateIdle();
+}
+
+Time
+D2dRadioEnergyModel::GetSleepTransitionTime() const
+{
+    return m_transitionTime;
+}
+
+double
+D2dRadioEnergyModel::GetSleepPowerW() const
+{
+    return m_sleepPowerW;
+}
+
+double
+D2dRadioEnergyModel::GetIdlePowerW() const
+{
+    return m_idlePowerW;
+}
+
+double
+D2dRadioEnergyModel::GetTransitionPowerW() const
+{
+    // TR 38.840 sec. 8.1: the transition's additional energy is spread over its time, on
+    // top of the sleep draw.
+    return m_transitionTime.IsStrictlyPositive()
+               ? m_sleepPowerW + m_transitionJ / m_transitionTime.GetSeconds()
+               : m_sleepPowerW;
+}
+
+void
 D2dRadioEnergyModel::UpdateIdle()
 {
-    if (!m_off && !m_transmitting && m_nRx == 0)
+    if (!m_off && m_sleep == AWAKE && !m_transmitting && m_nRx == 0)
     {
         SetDraw(GetIdleComponent(), m_idlePowerW);
     }

@@ -44,11 +44,18 @@ namespace ns3
  * receive 0.939 W >= idle 0.819 W >= off, as on real devices. CheckStateOrder() says whether
  * a set of values keeps that order.
  *
- * There is no sleep state yet: nothing in d2dlearn puts a channel radio to sleep (a
- * depleted or switched-off radio is off and draws 0 W), so the model has no sleep power.
+ * Sleep. A radio that its DRX cycle (D2dDrx) puts to sleep draws SleepPowerW while asleep;
+ * going to sleep and waking take SleepTransitionTime in all (half each way, the "total
+ * transition time" of 3GPP TR 38.840 sec. 8.1, which includes ramp-down and ramp-up) and
+ * cost SleepTransitionEnergyJ on top of the sleep draw (TR 38.840's "additional transition
+ * energy"): during a transition the radio draws SleepPowerW + SleepTransitionEnergyJ /
+ * SleepTransitionTime. The defaults (ns3-wifi) are ns-3's SleepCurrentA x 3 V = 0.099 W and
+ * no transition (ns-3's WifiPhy sleeps and resumes at once). A depleted or switched-off
+ * radio is off and draws 0 W.
  *
- * Components: "<prefix>_tx", "<prefix>_rx" and "<prefix>_idle", prefix = "radio" for the
- * D2D radio and "d2s" for the device-to-server radio (energy.csv's `component`).
+ * Components: "<prefix>_tx", "<prefix>_rx", "<prefix>_idle", "<prefix>_sleep" and
+ * "<prefix>_transition", prefix = "radio" for the D2D radio and "d2s" for the
+ * device-to-server radio (energy.csv's `component`).
  */
 class D2dRadioEnergyModel : public D2dEnergyModel
 {
@@ -85,6 +92,8 @@ class D2dRadioEnergyModel : public D2dEnergyModel
     static constexpr double DEFAULT_TX_CIRCUIT_POWER_W = 0.273333 * DEFAULT_SUPPLY_VOLTAGE_V;
     /** Default PaEfficiency: LinearWifiTxCurrentModel's Eta. */
     static constexpr double DEFAULT_PA_EFFICIENCY = 0.10;
+    /** Default SleepPowerW, W: WifiRadioEnergyModel's SleepCurrentA (0.033 A) x 3.0 V. */
+    static constexpr double DEFAULT_SLEEP_POWER_W = 0.033 * DEFAULT_SUPPLY_VOLTAGE_V;
 
     /**
      * \brief Whether a radio's state powers keep the order of real devices: transmit >=
@@ -97,20 +106,24 @@ class D2dRadioEnergyModel : public D2dEnergyModel
      * \param rxDrawW the draw of one reception (GetRxDrawW), W
      * \param idleW the idle draw, W
      * \param radiatedW the power the transmitter radiates, W
+     * \param sleepW the sleep draw, W: idle > sleep, unless both are 0 (a model without
+     *        idle or sleep term, as the first-order model)
      * \return "" if ordered, else which order is broken, with the values ("receive 0.1 W <
      *         idle 0.819 W")
      */
     static std::string CheckStateOrder(double txDrawW,
                                        double rxDrawW,
                                        double idleW,
-                                       double radiatedW = 0.0);
+                                       double radiatedW = 0.0,
+                                       double sleepW = 0.0);
     /**
      * \brief CheckStateOrder() on this model's attributes.
      * \param txPowerW radiated power of the radio's transmissions, W
      * \param rateBps link rate, bit/s (first-order model)
+     * \param sleeps whether the radio may sleep (a DRX): idle > sleep is checked only then
      * \return as CheckStateOrder()
      */
-    std::string CheckStateOrder(double txPowerW, double rateBps) const;
+    std::string CheckStateOrder(double txPowerW, double rateBps, bool sleeps = true) const;
 
     /**
      * \brief Get the type ID.
@@ -149,6 +162,30 @@ class D2dRadioEnergyModel : public D2dEnergyModel
     /** \brief A reception ends. \param rateBps link rate (bit/s) of that reception */
     void NotifyRxEnd(double rateBps);
 
+    /** The radio's sleep state, as D2dRadio sets it. */
+    enum SleepState
+    {
+        AWAKE,      //!< on: idle, receiving or transmitting
+        TRANSITION, //!< going to sleep or waking: SleepPowerW + transition energy / time
+        ASLEEP      //!< asleep: SleepPowerW
+    };
+
+    /**
+     * \brief The radio enters a sleep state (from AWAKE only while it neither transmits nor
+     * receives).
+     * \param state the new state
+     */
+    void NotifySleepState(SleepState state);
+    /** \return SleepTransitionTime: the whole ramp-down plus ramp-up */
+    Time GetSleepTransitionTime() const;
+    /** \return the SleepPowerW attribute, W */
+    double GetSleepPowerW() const;
+    /** \return the IdlePowerW attribute, W */
+    double GetIdlePowerW() const;
+    /** \return the draw during a transition, W: SleepPowerW + SleepTransitionEnergyJ /
+     *  SleepTransitionTime (SleepPowerW without a transition time) */
+    double GetTransitionPowerW() const;
+
   private:
     /** \brief Set the idle draw if the radio neither transmits nor receives. */
     void UpdateIdle();
@@ -159,6 +196,10 @@ class D2dRadioEnergyModel : public D2dEnergyModel
     double m_txCircuitW;        //!< circuit power while transmitting, W
     double m_rxPowerW;          //!< power per ongoing reception, W
     double m_idlePowerW;        //!< power while on, neither transmitting nor receiving, W
+    double m_sleepPowerW;       //!< power while asleep, W
+    Time m_transitionTime;      //!< ramp-down plus ramp-up into and out of sleep
+    double m_transitionJ;       //!< energy of the two ramps on top of the sleep draw, J
+    SleepState m_sleep{AWAKE};  //!< the sleep state
     double m_elecJPerBit;       //!< E_elec of the first-order model, J/bit
     double m_ampJPerBitM2;      //!< eps_amp of the first-order model, J/bit/m^2
     bool m_transmitting{false}; //!< a transmission is ongoing

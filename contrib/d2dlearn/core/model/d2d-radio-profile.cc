@@ -40,7 +40,10 @@ D2dRadioProfile::GetAll()
           {"PaEfficiency", Exact(M::DEFAULT_PA_EFFICIENCY)},
           {"TxCircuitPowerW", Exact(M::DEFAULT_TX_CIRCUIT_POWER_W)},
           {"RxPowerW", Exact(M::DEFAULT_RX_POWER_W)},
-          {"IdlePowerW", Exact(M::DEFAULT_IDLE_POWER_W)}}},
+          {"IdlePowerW", Exact(M::DEFAULT_IDLE_POWER_W)},
+          {"SleepPowerW", Exact(M::DEFAULT_SLEEP_POWER_W)},
+          {"SleepTransitionTime", "0s"},
+          {"SleepTransitionEnergyJ", "0"}}},
         {"first-order",
          "First-order radio",
          "W. R. Heinzelman, A. Chandrakasan, H. Balakrishnan, \"Energy-Efficient Communication "
@@ -50,7 +53,10 @@ D2dRadioProfile::GetAll()
          {{"Model", "FirstOrder"},
           {"ElecJPerBit", Exact(50e-9)},
           {"AmpJPerBitM2", Exact(100e-12)},
-          {"IdlePowerW", "0"}}},
+          {"IdlePowerW", "0"},
+          {"SleepPowerW", "0"},
+          {"SleepTransitionTime", "0s"},
+          {"SleepTransitionEnergyJ", "0"}}},
         {"custom",
          "Custom",
          "--ns3::D2dRadioEnergyModel::NAME=VALUE; the defaults are ns3-wifi's",
@@ -93,6 +99,9 @@ D2dRadioProfile::GetStateAttributes()
                                                    "TxCircuitPowerW",
                                                    "RxPowerW",
                                                    "IdlePowerW",
+                                                   "SleepPowerW",
+                                                   "SleepTransitionTime",
+                                                   "SleepTransitionEnergyJ",
                                                    "ElecJPerBit",
                                                    "AmpJPerBitM2"};
     return names;

@@ -6,6 +6,7 @@
 
 #include "d2d-channel-access.h"
 #include "d2d-channel.h"
+#include "d2d-drx.h"
 #include "d2d-message-registry.h"
 #include "d2d-radio-energy-model.h"
 
@@ -126,6 +127,13 @@ D2dRadio::GetReceiveChains() const
 }
 
 bool
+D2dRadio::IsAwake() const
+{
+    Ptr<D2dDrx> drx = m_channel ? m_channel->GetDrx() : nullptr;
+    return !drx || drx->IsAwake(GetIndex());
+}
+
+bool
 D2dRadio::IsHalfDuplex() const
 {
     return m_halfDuplex;
@@ -192,13 +200,17 @@ D2dRadio::EndTx()
     {
         m_energy->NotifyTxEnd();
     }
+    if (Ptr<D2dDrx> drx = m_channel->GetDrx())
+    {
+        drx->Activity(GetIndex()); // its inactivity timer restarts
+    }
     m_channel->GetAccess()->RadioFree(this);
 }
 
 bool
 D2dRadio::BeginRx(double rateBps)
 {
-    if (IsOff() || (m_halfDuplex && m_transmitting))
+    if (IsOff() || (m_halfDuplex && m_transmitting) || !IsAwake())
     {
         return false;
     }
@@ -222,6 +234,10 @@ D2dRadio::EndRx(double rateBps)
     if (m_energy)
     {
         m_energy->NotifyRxEnd(rateBps);
+    }
+    if (Ptr<D2dDrx> drx = m_channel->GetDrx())
+    {
+        drx->Activity(GetIndex()); // its inactivity timer restarts
     }
     m_channel->GetAccess()->RadioFree(this);
 }

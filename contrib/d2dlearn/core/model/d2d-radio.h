@@ -61,6 +61,8 @@ class D2dRadio : public D2dTransport
     double GetTxPowerDbm() const;
     /** \return true while transmitting */
     bool IsTransmitting() const;
+    /** \return false while its DRX (D2dDrx) has it asleep or on its way to or from sleep */
+    bool IsAwake() const;
     /** \return the HalfDuplex attribute */
     bool IsHalfDuplex() const;
     /** \return the ReceiveChains attribute (0: one per sub-channel of the channel) */
@@ -79,6 +81,9 @@ class D2dRadio : public D2dTransport
         std::vector<uint32_t> receivers; //!< D2D_MULTICAST: the named receivers, ascending
         D2dDeliveryMode mode{D2dDeliveryMode::UNRELIABLE}; //!< delivery mode
         Time sendTime;                                     //!< when Send() was called
+        Time sleepWait;       //!< DRX: time it waited for a sleeping radio so far
+        Time sleepSince;      //!< DRX: when it was last examined (sleeping: waiting since)
+        bool sleeping{false}; //!< DRX: it waits for a sleeping radio
     };
 
     // Called by D2dChannel only.
@@ -94,7 +99,8 @@ class D2dRadio : public D2dTransport
     /**
      * \brief A reception starts at this radio.
      * \param rateBps link rate (bit/s)
-     * \return false if the radio cannot receive (off, or transmitting when half-duplex)
+     * \return false if the radio cannot receive (off, asleep, or transmitting when
+     *         half-duplex)
      */
     bool BeginRx(double rateBps);
     /** \brief A reception that BeginRx accepted ends. \param rateBps its link rate */

@@ -76,7 +76,9 @@ D2dWifiEnergyMeter::ComponentOf(WifiPhyState state, const std::string& prefix)
         return prefix + "_rx";
     case WifiPhyState::OFF:
         return "";
-    default: // IDLE, CCA_BUSY, SWITCHING, SLEEP: the radio's idle, as on the channel
+    case WifiPhyState::SLEEP:
+        return prefix + "_sleep"; // SleepCurrentA, as the channel's SleepPowerW
+    default:                      // IDLE, CCA_BUSY, SWITCHING: the radio's idle, as on the channel
         return prefix + "_idle";
     }
 }

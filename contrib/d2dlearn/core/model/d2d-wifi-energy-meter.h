@@ -25,11 +25,10 @@ namespace ns3
  * \brief Reports the energy that ns-3's WifiRadioEnergyModel draws from a device's energy
  * source as d2dlearn's energy events, in the components of the channel backend's radio
  * energy (D2dRadioEnergyModel): "<prefix>_tx" while the PHY transmits, "<prefix>_rx"
- * while it receives, "<prefix>_idle" in its other states (idle, CCA busy, switching, sleep;
- * nothing while it is off), prefix "radio" for the D2D radio and "d2s" for the D2S radio.
- * With ns-3's defaults CCA busy and switching draw the idle current (0.273 A); a PHY sleeps
- * (0.033 A) only once d2dlearn turned its transport off (D2dWifiTransport::TurnOff, at the
- * depletion of the device's battery), so sleep has no component of its own.
+ * while it receives, "<prefix>_sleep" while it sleeps, "<prefix>_idle" in its other states
+ * (idle, CCA busy, switching; nothing while it is off), prefix "radio" for the D2D radio and
+ * "d2s" for the D2S radio. With ns-3's defaults CCA busy and switching draw the idle current
+ * (0.273 A) and sleep 0.033 A.
  *
  * It draws nothing itself: the WifiRadioEnergyModel draws from the source (its currents
  * times the source's supply voltage) and turns the PHY off when the source is depleted, as

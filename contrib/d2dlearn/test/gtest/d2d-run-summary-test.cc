@@ -104,12 +104,13 @@ TEST(D2dRunSummary, HandWorkedRun)
     EXPECT_TRUE(Holds(json, "\"best_accuracy\": 0.7,"));
     EXPECT_TRUE(Holds(json, "\"best_accuracy_round\": 2,"));
     EXPECT_TRUE(Holds(json, "\"rounds_completed\": 3,"));
-    // Energy: radio_tx 0.75, compute 2, the others 0, custom 1; total 3.75.
-    EXPECT_TRUE(
-        Holds(json,
-              "\"energy_j\": {\"radio_tx\": 0.75, \"radio_rx\": 0, \"radio_idle\": 0, "
-              "\"compute\": 2, \"d2s_tx\": 0, \"d2s_rx\": 0, \"d2s_idle\": 0, \"custom\": 1, "
-              "\"total\": 3.75}"));
+    // Energy: radio_tx 0.75, compute 2, the others (sleep states included) 0, custom 1;
+    // total 3.75.
+    EXPECT_TRUE(Holds(json,
+                      "\"energy_j\": {\"radio_tx\": 0.75, \"radio_rx\": 0, \"radio_idle\": 0, "
+                      "\"radio_sleep\": 0, \"radio_transition\": 0, \"compute\": 2, \"d2s_tx\": 0, "
+                      "\"d2s_rx\": 0, \"d2s_idle\": 0, \"d2s_sleep\": 0, \"d2s_transition\": 0, "
+                      "\"custom\": 1, \"total\": 3.75}"));
     // 4 rows, 2 complete (message 1 twice), 3 delivered; 3 messages.
     EXPECT_TRUE(Holds(json, "\"message_rows\": 4,"));
     EXPECT_TRUE(Holds(json, "\"messages\": 3,"));
