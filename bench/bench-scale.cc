@@ -10,7 +10,8 @@
  * per second of wall time, simulator events, simulated time, wall times, peak RSS.
  *
  * Every model attribute can be set with --ns3::Class::Attr=value, e.g.
- * --ns3::D2dChannel::FastPath=false or --ns3::D2dChannel::NoisePowerW=1e-13.
+ * --ns3::D2dChannel::FastPath=false or --ns3::D2dChannel::NoisePowerW=1e-13. With --drx the
+ * radios sleep between DRX on-durations (--ns3::D2dDrx::Cycle, --ns3::D2dDrx::OnDuration).
  */
 
 #include "bench-timing.h"
@@ -169,6 +170,8 @@ main(int argc, char* argv[])
     bool broadcast = false;
     bool reliable = false;
     bool noEnergy = false;
+    bool drx = false;
+    Time drxInactivity = MilliSeconds(20);
     uint32_t seed = 1;
     uint32_t run = 1;
 
@@ -195,6 +198,11 @@ main(int argc, char* argv[])
                  "Detach the radios' energy models (measures the channel without energy "
                  "accounting)",
                  noEnergy);
+    cmd.AddValue("drx",
+                 "Radios follow a DRX cycle (D2dDrx: --ns3::D2dDrx::Cycle, OnDuration set its "
+                 "attributes' defaults) and sleep between on-durations",
+                 drx);
+    cmd.AddValue("drxInactivity", "DRX inactivity timer with --drx", drxInactivity);
     cmd.AddValue("seed", "RNG seed", seed);
     cmd.AddValue("run", "RNG run number", run);
     cmd.Parse(argc, argv);
@@ -229,6 +237,10 @@ main(int argc, char* argv[])
     D2dHelper helper;
     // No battery runs out in this benchmark: it measures the channel, not energy.
     helper.SetInitialEnergyJ(1e9);
+    if (drx)
+    {
+        helper.SetDrxAttribute("InactivityTimer", TimeValue(drxInactivity));
+    }
     Ptr<D2dChannel> channel = helper.Install(nodes);
     int64_t stream = 1;
     stream += helper.AssignStreams(stream);
@@ -277,7 +289,7 @@ main(int argc, char* argv[])
 
     std::printf("bench-scale: %u devices in %.0f m x %.0f m, %s %s messages of %.0f bytes, "
                 "Poisson %.4g msg/s per device for %.3g s (+%.3g s drain), FastPath=%s, "
-                "radio energy %s, seed %u run %u\n",
+                "radio energy %s, DRX %s, seed %u run %u\n",
                 nDevices,
                 side,
                 side,
@@ -289,6 +301,7 @@ main(int argc, char* argv[])
                 drainTime,
                 fastPath.Get() ? "true" : "false",
                 noEnergy ? "off" : "on",
+                drx ? "on" : "off",
                 seed,
                 run);
     std::printf("sends                     %llu (refused %llu)\n",
@@ -310,6 +323,8 @@ main(int argc, char* argv[])
     std::printf("mean latency (delivered)  %.6f s\n",
                 g_count.delivered ? g_count.latencySumS / g_count.delivered : 0.0);
     std::printf("simulator events          %llu\n", static_cast<unsigned long long>(events));
+    std::printf("events per send           %.2f\n",
+                g_count.sends ? double(events) / g_count.sends : 0.0);
     std::printf("simulated time            %.3f s\n", simulated);
     std::printf("wall time: setup %.3f s, run %.3f s (run CPU time %.3f s)\n",
                 setupWall,
