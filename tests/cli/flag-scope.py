@@ -76,6 +76,8 @@ VALUES = {
     "radioProfile": ["first-order", "ns3-wifi"],
     "allowUnorderedRadioPowers": ["true", "false"],
     "d2dRadio": ["on", "auto"],
+    "drx": ["100ms,10ms,20ms", "50ms,5ms"],
+    "d2sDrx": ["100ms,10ms,20ms", "50ms,5ms"],
     "computeModel": ["cpu", "flops"],
     "cpuFrequencyHz": ["1e9", "3e9"],
     "cyclesPerFlop": ["0.5", "0.3"],
@@ -161,6 +163,11 @@ SAMPLES = [
     ("fedavg", ["--algorithm=fedavg"], "--d2dRadio=on", "energy.csv"),
     ("fedavg", ["--algorithm=decentralized"], "--radioProfile=first-order", "energy.csv"),
     ("fedavg", ["--computeModel=cpu"], "--cpuFrequencyHz=1e9", "energy.csv"),
+    # DRX: the radios sleep between on-durations (radio_sleep, d2s_sleep rows)
+    ("fedavg", ["--algorithm=decentralized"], "--drx=100ms,10ms,20ms", "energy.csv"),
+    # a short cycle without inactivity timer (with 100ms,10ms,20ms the one round of 0.17 s
+    # keeps the D2S radios awake throughout)
+    ("fedavg", ["--algorithm=fedavg"], "--d2sDrx=20ms,1ms", "energy.csv"),
     ("fedavg", ["--algorithm=decentralized"], "--dropProbability=0.6", "messages.csv"),
     ("fedavg", ["--algorithm=fedavg"], "--d2sDropProbability=0.3", "messages.csv"),
     ("fedavg", ["--algorithm=fedprox"], "--mu=5", "rounds.csv"),
