@@ -210,7 +210,8 @@ spectrum
     (messages.csv with the spectrum columns; a row is on the D2S cell when src or dst is the
     server, N = nDevices, else on the D2D channel, each with its own K.) t_start_s and
     airtime_s are both given or both empty; given on every row whose transmission went on
-    the air (delivered, loss, retry_limit, half_duplex, rx_busy, receiver_off), empty on
+    the air (delivered, loss, retry_limit, half_duplex, rx_busy, receiver_off,
+    receiver_asleep), empty on
     out_of_range and cancelled rows (sender_off and unfinished: either); sub_channel empty
     off the air or on a channel with K = 0, else m distinct ascending indices in 0..K-1
     joined by '+'; interference_w >= 0, and 0 off the air, with K = 0, with
@@ -302,7 +303,7 @@ WIFI_TX_IDLE_A = 0.273333
 WIFI_TX_VOLTAGE_V = 3.0
 WIFI_UNRECORDED = ("WifiRadioEnergyModel", "WifiTxCurrentModel", "SupplyVoltage")
 REASONS = {"", "loss", "retry_limit", "half_duplex", "out_of_range", "receiver_off",
-           "sender_off", "cancelled", "unfinished", "rx_busy"}
+           "sender_off", "cancelled", "unfinished", "rx_busy", "receiver_asleep"}
 # messages.csv's further columns when a K in force is > 0 (doc/reference/traces.md).
 SPECTRUM_COLUMNS = ["t_start_s", "airtime_s", "sub_channel", "interference_w", "sleep_wait_s"]
 # The spectrum columns of the runs before DRX (no sleep_wait_s), read as they were.
@@ -310,13 +311,15 @@ SPECTRUM_COLUMNS_BEFORE_DRX = SPECTRUM_COLUMNS[:4]
 # Reasons of a transmission that went on the air and ran to its end (t_start_s given, its
 # airtime the formula's); out_of_range and cancelled rows never went on the air; sender_off
 # and unfinished rows may have (their airtime may stop short).
-ON_AIR_REASONS = {"", "loss", "retry_limit", "half_duplex", "rx_busy", "receiver_off"}
+ON_AIR_REASONS = {"", "loss", "retry_limit", "half_duplex", "rx_busy", "receiver_off",
+                  "receiver_asleep"}
 NEVER_ON_AIR_REASONS = {"out_of_range", "cancelled"}
 CUT_SHORT_REASONS = {"sender_off", "unfinished"}
 # Rows whose reception began and ran to the transmission's end (a receive chain taken).
 RECEIVED_REASONS = {"", "loss", "retry_limit"}
 # Rows whose reception never began at the receiver.
-NOT_RECEIVED_REASONS = {"rx_busy", "receiver_off", "half_duplex", "out_of_range", "cancelled"}
+NOT_RECEIVED_REASONS = {"rx_busy", "receiver_off", "half_duplex", "out_of_range", "cancelled",
+                        "receiver_asleep"}
 LIGHT_SPEED_MPS = 299792458.0  # ns-3's ConstantSpeedPropagationDelayModel
 PROPAGATION_S = 1e-4  # propagation delay bound where the geometry is unknown
 NS_TOL = 1  # ns: the simulator's time step (Time rounding)
