@@ -414,7 +414,8 @@ class AuditTest(unittest.TestCase):
     # -- the finite spectrum ---------------------------------------------------------
     def spectrum_rows(self, name):
         header, rows = read_rows(os.path.join(self.runs[name], "messages.csv"))
-        self.assertEqual(header[-4:], ["t_start_s", "airtime_s", "sub_channel", "interference_w"])
+        self.assertEqual(header[-5:], ["t_start_s", "airtime_s", "sub_channel", "interference_w",
+                                       "sleep_wait_s"])
         return rows
 
     def test_spectrum_runs_exercise_the_checks(self):

@@ -26,7 +26,9 @@ import tempfile
 import unittest
 
 BINARIES = {}
-COMPONENTS = ["radio_tx", "radio_rx", "radio_idle", "compute", "d2s_tx", "d2s_rx", "d2s_idle"]
+# Every summary lists these (the radios' sleep states too, 0 without DRX).
+COMPONENTS = ["radio_tx", "radio_rx", "radio_idle", "radio_sleep", "radio_transition", "compute",
+              "d2s_tx", "d2s_rx", "d2s_idle", "d2s_sleep", "d2s_transition"]
 
 
 def percentile(values, q):
