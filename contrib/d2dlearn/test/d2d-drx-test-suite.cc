@@ -31,27 +31,8 @@
 
 using namespace ns3;
 
-namespace
-{
-
-/** Energy per (device, component), J: an EnergyEvent sink. */
-using EnergyTable = std::map<std::pair<uint32_t, std::string>, double>;
-
-/** Adds one period's energy to the table (EnergyEvent sink). */
-void
-AddPeriod(EnergyTable* table,
-          Time,
-          uint32_t node,
-          const std::string& component,
-          double energyJ,
-          double,
-          Time,
-          double)
-{
-    (*table)[{node, component}] += energyJ;
-}
-
-} // namespace
+/** Energy per (device, component), J. */
+using EnergyTable = TestEnergyTable;
 
 /**
  * \ingroup d2dlearn-tests
@@ -120,7 +101,7 @@ class D2dDrxWaitEnergyTestCase : public TestCase
         {
             channel->GetRadio(i)->GetEnergyModel()->TraceConnectWithoutContext(
                 "EnergyEvent",
-                MakeBoundCallback(&AddPeriod, &table));
+                MakeBoundCallback(&AddTestEnergy, &table));
         }
         std::vector<D2dDeliveryRecord> recs;
         channel->GetRadio(0)->TraceConnectWithoutContext(
@@ -253,7 +234,7 @@ class D2dDrxShortGapTestCase : public TestCase
         EnergyTable table;
         channel->GetRadio(0)->GetEnergyModel()->TraceConnectWithoutContext(
             "EnergyEvent",
-            MakeBoundCallback(&AddPeriod, &table));
+            MakeBoundCallback(&AddTestEnergy, &table));
         Simulator::Stop(MilliSeconds(100));
         Simulator::Run();
         channel->GetRadio(0)->GetEnergyModel()->Flush();

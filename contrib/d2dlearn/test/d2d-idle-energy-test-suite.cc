@@ -52,20 +52,7 @@ namespace
 {
 
 /** Energy per (node, component), J. */
-using EnergyTable = std::map<std::pair<uint32_t, std::string>, double>;
-
-void
-AddEnergy(EnergyTable* table,
-          Time,
-          uint32_t node,
-          const std::string& component,
-          double energyJ,
-          double,
-          Time,
-          double)
-{
-    (*table)[{node, component}] += energyJ;
-}
+using EnergyTable = TestEnergyTable;
 
 /**
  * \param table energy per (node, component)
@@ -156,7 +143,7 @@ class D2dIdleBackendsTestCase : public TestCase
             net.Validate(support, N_DEVICES);
             D2dTraceHelper traces(dir);
             D2dNetwork network = net.Build(traces, true);
-            network.ConnectEnergyEvents(MakeBoundCallback(&AddEnergy, &table));
+            network.ConnectEnergyEvents(MakeBoundCallback(&AddTestEnergy, &table));
             for (uint32_t i = 0; i < N_DEVICES; ++i)
             {
                 voltsV->push_back(SupplyVoltageV(network.devices.Get(i)));
@@ -266,7 +253,8 @@ class D2dIdlePartitionTestCase : public TestCase
         EnergyTable table;
         for (const auto& model : D2dHelper::GetEnergyModels(nodes))
         {
-            model->TraceConnectWithoutContext("EnergyEvent", MakeBoundCallback(&AddEnergy, &table));
+            model->TraceConnectWithoutContext("EnergyEvent",
+                                              MakeBoundCallback(&AddTestEnergy, &table));
             model->TraceConnectWithoutContext(
                 "EnergyEvent",
                 Callback<void, Time, uint32_t, const std::string&, double, double, Time, double>(
@@ -362,7 +350,8 @@ class D2dIdleOffTestCase : public TestCase
         EnergyTable table;
         for (const auto& model : D2dHelper::GetEnergyModels(nodes))
         {
-            model->TraceConnectWithoutContext("EnergyEvent", MakeBoundCallback(&AddEnergy, &table));
+            model->TraceConnectWithoutContext("EnergyEvent",
+                                              MakeBoundCallback(&AddTestEnergy, &table));
         }
         Simulator::Schedule(Seconds(1.0), &DoTurnOff, channel->GetRadio(0));
         Simulator::Stop(Seconds(3.0));

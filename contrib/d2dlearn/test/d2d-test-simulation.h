@@ -21,7 +21,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -100,6 +102,30 @@ inline void
 RecordTestDelivery(std::vector<D2dDeliveryRecord>* out, const D2dDeliveryRecord& rec)
 {
     out->push_back(rec);
+}
+
+/** Energy per (device, component), J: what AddTestEnergy() sums. */
+using TestEnergyTable = std::map<std::pair<uint32_t, std::string>, double>;
+
+/**
+ * Adds one period's energy to a table (an EnergyEvent sink, with MakeBoundCallback; the
+ * arguments after the table are D2dEnergyModel::EnergyEventTracedCallback's).
+ * \param table the energy so far
+ * \param node the device
+ * \param component the component
+ * \param energyJ the period's energy, J
+ */
+inline void
+AddTestEnergy(TestEnergyTable* table,
+              Time,
+              uint32_t node,
+              const std::string& component,
+              double energyJ,
+              double,
+              Time,
+              double)
+{
+    (*table)[{node, component}] += energyJ;
 }
 
 /**
