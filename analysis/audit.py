@@ -159,7 +159,8 @@ power
       --backend=wifi (run.json records none of ns-3's currents): ns-3's
         WifiRadioEnergyModel with its LinearWifiTxCurrentModel at 3 V, which is the
         ns3-wifi profile by construction: idle (IDLE, CCA_BUSY, SWITCHING) 0.273 A x 3 V,
-        rx 0.313 A x 3 V (one frame at a time: never a multiple), tx (10^((P - 30)/10) /
+        rx 0.313 A x 3 V (one frame at a time: never a multiple), sleep 0.033 A x 3 V (no
+        transition row: WifiPhy sleeps and resumes at once), tx (10^((P - 30)/10) /
         (3 V x 0.10) + 0.273333 A) x 3 V, P as above; relative 1e-12 plus 4 ulps of the
         model's running energy total (its radio's rows stamped up to the row's sim_time_s)
         a period, over duration_s: a row's energy is the difference of that total, so a
@@ -297,7 +298,9 @@ RADIO_MODEL = "ns3::D2dRadioEnergyModel::"
 # D2dEnergySource's SupplyVoltageV, BasicEnergySource's BasicEnergySupplyVoltageV). run.json
 # records none of them: command-line arguments that change them skip the power check.
 WIFI_VOLTAGE_V = 3.0
-WIFI_CURRENT_A = {"idle": 0.273, "rx": 0.313}
+# A PHY sleeps at SleepCurrentA 0.033 A (a radio_sleep row; no transition: WifiPhy sleeps
+# and resumes at once).
+WIFI_CURRENT_A = {"idle": 0.273, "rx": 0.313, "sleep": 0.033}
 WIFI_TX_ETA = 0.10
 WIFI_TX_IDLE_A = 0.273333
 WIFI_TX_VOLTAGE_V = 3.0
@@ -1916,7 +1919,9 @@ class RadioPowers:
                     "txPowerDbm" if prefix == "radio" else "d2sTxPowerDbm")
                 dbm[prefix] = None
         sleep = self.number(p, RADIO_MODEL + "SleepPowerW")
-        if sleep is None:
+        if self.wifi:
+            pass  # ns-3's currents (wifi_powers): a sleeping PHY, no transition
+        elif sleep is None:
             for prefix in RADIO_PREFIXES:
                 for state in ("sleep", "transition"):
                     self.skip[(prefix, state)] = None  # no row may be of it
@@ -1969,6 +1974,8 @@ class RadioPowers:
             self.exact[(prefix, "idle")] = WIFI_CURRENT_A["idle"] * v
             # One PHY receives one frame at a time: RX draws RxCurrentA, never a multiple.
             self.exact[(prefix, "rx")] = WIFI_CURRENT_A["rx"] * v
+            self.exact[(prefix, "sleep")] = WIFI_CURRENT_A["sleep"] * v
+            self.skip[(prefix, "transition")] = None  # WifiPhy has no ramps: no such row
             if dbm[prefix] is not None:
                 self.exact[(prefix, "tx")] = (dbm_w(dbm[prefix]) / (WIFI_TX_VOLTAGE_V
                                                                      * WIFI_TX_ETA)
