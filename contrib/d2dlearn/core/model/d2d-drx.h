@@ -35,8 +35,9 @@ class D2dChannel;
  * Reachability (the channel access asks IsAwake()): a message starts only when its sender
  * and every receiver that hears it are awake. A receiver that sleeps is not woken: the
  * message waits until its next on-duration, and that wait is the delivery record's
- * sleepWait (messages.csv's sleep_wait_s). A sender that sleeps wakes as soon as it has a
- * message (RequestWake(): the ramp-up's half of the transition time later). A radio without
+ * sleepWait (messages.csv's sleep_wait_s). A sender that sleeps wakes when it has a message
+ * whose receivers are awake (RequestWake(): the ramp-up's half of the transition time later;
+ * it stays awake until that message went on the air). A radio without
  * energy model (the mains-powered server) never sleeps, nor does a radio that is off.
  *
  * Events: per sleeping radio, one at each state change (ramp-down end, ramp-up start, wake)
