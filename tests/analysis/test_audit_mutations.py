@@ -88,10 +88,8 @@ def mutations(data):
             ("change-value", changed)]
 
 
-class AuditMutationTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="audit-mutations-")
+class AuditedRuns(unittest.TestCase):
+    """A temporary folder of runs (cls.tmp, made by setUpClass) and their audit."""
 
     @classmethod
     def tearDownClass(cls):
@@ -101,6 +99,12 @@ class AuditMutationTest(unittest.TestCase):
         proc = subprocess.run([PYTHON, SCRIPT, folder], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, universal_newlines=True, timeout=300)
         return proc.returncode, proc.stdout, proc.stderr
+
+
+class AuditMutationTest(AuditedRuns):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="audit-mutations-")
 
     def check_scenario(self, program):
         run = os.path.join(self.tmp, program)
@@ -166,7 +170,7 @@ def text_ns(text):
     return int(whole) * 1000000000 + int((frac + "000000000")[:9])
 
 
-class EnergyPeriodMutationTest(unittest.TestCase):
+class EnergyPeriodMutationTest(AuditedRuns):
     """energy.csv's start_s, duration_s and power_w: checks power and partition."""
 
     ARGS = ["--nDevices=6", "--duration=3s", "--d2sFraction=0.3"]
@@ -183,15 +187,6 @@ class EnergyPeriodMutationTest(unittest.TestCase):
                                   universal_newlines=True, timeout=600)
             assert proc.returncode == 0, proc.stdout[-2000:]
             cls.runs[level] = run
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp)
-
-    def audit(self, folder):
-        proc = subprocess.run([PYTHON, SCRIPT, folder], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, universal_newlines=True, timeout=300)
-        return proc.returncode, proc.stdout, proc.stderr
 
     def mutate(self, level, name, change, change_run=None):
         """A copy of the run at level with energy.csv's rows changed (and its run.json by
