@@ -14,6 +14,8 @@
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 #include "ns3/vector.h"
+#include "ns3/wifi-net-device.h"
+#include "ns3/wifi-phy.h"
 #include "ns3/yans-wifi-helper.h"
 
 #include <algorithm>
@@ -497,6 +499,62 @@ class D2dWifiTurnOffTestCase : public D2dWifiTestBase
             }
         }
         NS_TEST_EXPECT_MSG_EQ(uniFailed, true, "reliable send to an off device fails");
+        CheckReleased();
+        Finish();
+    }
+};
+
+/**
+ * \ingroup d2dlearn-tests
+ * \brief IdleUntil over Wi-Fi: device 1 says at 0.1 s that it expects nothing until 0.5 s;
+ * its PHY sleeps (WifiPhy::SetSleepMode), wakes to send its own message at 0.3 s, sleeps
+ * again once the message left the MAC, and resumes at 0.5 s. Asked again at 0.7 s until
+ * 1 s, it misses device 0's unreliable message of 0.8 s (ns-3's ad-hoc MAC does not hold
+ * frames for a sleeping station) and gets the one of 1.1 s.
+ */
+class D2dWifiIdleUntilTestCase : public D2dWifiTestBase
+{
+  public:
+    D2dWifiIdleUntilTestCase()
+        : D2dWifiTestBase("IdleUntil: the Wi-Fi PHY sleeps, wakes to send, resumes in time")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Build({Vector(0, 0, 0), Vector(5, 0, 0)});
+        Ptr<WifiPhy> phy = m_transports[1]->GetDevice()->GetPhy();
+        std::vector<bool> asleep;
+        auto note = [&]() {
+            asleep.push_back(phy->IsStateSleep());
+        };
+        Simulator::Schedule(Seconds(0.1), &D2dTransport::IdleUntil, m_transports[1], Seconds(0.5));
+        Simulator::Schedule(Seconds(0.2), note); // asleep
+        ScheduleSend(0.3, 1, Create<D2dMessage>("test", 3000), 0, D2dDeliveryMode::UNRELIABLE);
+        Simulator::Schedule(Seconds(0.4), note); // asleep again, once sent
+        Simulator::Schedule(Seconds(0.6), note); // awake since 0.5 s
+        Simulator::Schedule(Seconds(0.7), &D2dTransport::IdleUntil, m_transports[1], Seconds(1));
+        ScheduleSend(0.8, 0, Create<D2dMessage>("test", 3000), 1, D2dDeliveryMode::UNRELIABLE);
+        ScheduleSend(1.1, 0, Create<D2dMessage>("test", 3000), 1, D2dDeliveryMode::UNRELIABLE);
+        Simulator::Stop(Seconds(5));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(asleep.size(), 3u, "three samples");
+        NS_TEST_EXPECT_MSG_EQ(asleep[0], true, "asleep at 0.2 s");
+        NS_TEST_EXPECT_MSG_EQ(asleep[1], true, "asleep again at 0.4 s");
+        NS_TEST_EXPECT_MSG_EQ(asleep[2], false, "awake at 0.6 s");
+        NS_TEST_ASSERT_MSG_EQ(m_records.size(), 3u, "three records");
+        CheckOneRecordPerPair();
+        std::map<uint64_t, D2dDeliveryRecord> byId;
+        for (const auto& rec : m_records)
+        {
+            byId[rec.msgId] = rec;
+        }
+        NS_TEST_EXPECT_MSG_EQ(byId[m_ids[0]].delivered, true, "woken to send: delivered");
+        NS_TEST_EXPECT_MSG_GT(byId[m_ids[0]].sendTime.GetSeconds(), 0.29, "sent at 0.3 s");
+        NS_TEST_EXPECT_MSG_EQ(byId[m_ids[1]].delivered, false, "missed while asleep");
+        NS_TEST_EXPECT_MSG_EQ(byId[m_ids[2]].delivered, true, "received once awake");
         CheckReleased();
         Finish();
     }
@@ -1268,6 +1326,7 @@ class D2dWifiTestSuite : public TestSuite
         AddTestCase(new D2dWifiBroadcastTestCase);
         AddTestCase(new D2dWifiReliableTestCase);
         AddTestCase(new D2dWifiTurnOffTestCase);
+        AddTestCase(new D2dWifiIdleUntilTestCase);
         AddTestCase(new D2dWifiLossTestCase);
         AddTestCase(new D2dWifiPartialTestCase);
         AddTestCase(new D2dWifiReportUnfinishedTestCase);

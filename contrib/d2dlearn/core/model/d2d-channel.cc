@@ -403,6 +403,18 @@ D2dChannel::GetDrx() const
     return m_drx;
 }
 
+Ptr<D2dDrx>
+D2dChannel::GetOrCreateDrx()
+{
+    if (!m_drx)
+    {
+        Ptr<D2dDrx> drx = CreateObject<D2dDrx>();
+        drx->SetAttribute("Cycle", TimeValue(Seconds(0)));
+        SetDrx(drx);
+    }
+    return m_drx;
+}
+
 Ptr<D2dChannelAccess>
 D2dChannel::GetAccess()
 {

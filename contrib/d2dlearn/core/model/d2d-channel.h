@@ -210,6 +210,11 @@ class D2dChannel : public D2dLinkQuality
     void SetDrx(Ptr<D2dDrx> drx);
     /** \return the DRX of the radios (null: none, every radio always listens) */
     Ptr<D2dDrx> GetDrx() const;
+    /**
+     * \return the DRX of the radios, made without a cycle (D2dDrx Cycle 0: the radios sleep
+     * only when their device asks, D2dDrx::SleepUntil) if the channel had none
+     */
+    Ptr<D2dDrx> GetOrCreateDrx();
     /** \return the band (its sub-channels are the SubChannels attribute, 0: unlimited) */
     Ptr<D2dSpectrum> GetSpectrum();
     /** \return true if SubChannels > 0: the band is a finite resource */

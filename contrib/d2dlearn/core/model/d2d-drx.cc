@@ -31,10 +31,11 @@ D2dDrx::GetTypeId()
             .AddConstructor<D2dDrx>()
             .AddAttribute("Cycle",
                           "DRX cycle: an on-duration starts every Cycle, from time 0 (3GPP "
-                          "TS 38.321's drx-LongCycle).",
+                          "TS 38.321's drx-LongCycle); 0: no cycle, the radios sleep only "
+                          "when their device asks (SleepUntil).",
                           TimeValue(MilliSeconds(100)),
                           MakeTimeAccessor(&D2dDrx::m_cycle),
-                          MakeTimeChecker(NanoSeconds(1)))
+                          MakeTimeChecker(Seconds(0)))
             .AddAttribute("OnDuration",
                           "Listening time at the start of each cycle (drx-onDurationTimer); "
                           "at most Cycle.",
@@ -94,7 +95,7 @@ void
 D2dDrx::Setup(D2dChannel* channel)
 {
     NS_LOG_FUNCTION(this);
-    NS_ABORT_MSG_IF(m_onDuration > m_cycle,
+    NS_ABORT_MSG_IF(HasCycle() && m_onDuration > m_cycle,
                     "D2dDrx: OnDuration " << m_onDuration.As(Time::MS) << " is longer than Cycle "
                                           << m_cycle.As(Time::MS));
     m_channel = channel;
@@ -110,8 +111,17 @@ D2dDrx::Setup(D2dChannel* channel)
 void
 D2dDrx::AddRadio(uint32_t index)
 {
-    Grow(index);
-    ScheduleCheck(index);
+    if (HasCycle()) // without, a radio is followed from its first SleepUntil
+    {
+        Grow(index);
+        ScheduleCheck(index);
+    }
+}
+
+bool
+D2dDrx::HasCycle() const
+{
+    return m_cycle.IsStrictlyPositive();
 }
 
 void
@@ -126,6 +136,10 @@ D2dDrx::Grow(uint32_t index)
 Time
 D2dDrx::NextOnStart(Time t) const
 {
+    if (!HasCycle())
+    {
+        return t;
+    }
     const int64_t c = m_cycle.GetTimeStep();
     const int64_t k = (t.GetTimeStep() + c - 1) / c;
     return TimeStep(k * c);
@@ -134,7 +148,7 @@ D2dDrx::NextOnStart(Time t) const
 bool
 D2dDrx::InOnDuration(Time t) const
 {
-    return t.GetTimeStep() % m_cycle.GetTimeStep() < m_onDuration.GetTimeStep();
+    return !HasCycle() || t.GetTimeStep() % m_cycle.GetTimeStep() < m_onDuration.GetTimeStep();
 }
 
 bool
@@ -207,10 +221,19 @@ D2dDrx::ScheduleCheck(uint32_t index)
         return;
     }
     const Time now = Simulator::Now();
-    // The active time ends with the on-duration or the inactivity timer, the later one.
     Time end = r.activeUntil;
-    if (InOnDuration(now))
+    if (r.holdUntil > now)
     {
+        end = now; // its device expects nothing: sleep as soon as it is free
+    }
+    else if (!HasCycle())
+    {
+        r.event.Cancel(); // no cycle: it listens
+        return;
+    }
+    else if (InOnDuration(now))
+    {
+        // The active time ends with the on-duration or the inactivity timer, the later one.
         const int64_t c = m_cycle.GetTimeStep();
         end = std::max(end, TimeStep(now.GetTimeStep() / c * c) + m_onDuration);
     }
@@ -242,13 +265,22 @@ D2dDrx::Check(uint32_t index)
     }
     r.toSend = false;
     const Time now = Simulator::Now();
-    if (now < r.activeUntil || InOnDuration(now))
+    const bool held = r.holdUntil > now;
+    if (!held && (now < r.activeUntil || InOnDuration(now)))
     {
         ScheduleCheck(index);
         return;
     }
-    const Time wake = NextOnStart(now);
+    // Held: awake again when its device needs it, whatever the cycle would say.
+    const Time wake = held ? r.holdUntil : NextOnStart(now);
     const Time half = HalfTransition(index);
+    if (held && wake - now < half * 2)
+    {
+        // Too short to sleep: the request lapses, the cycle (if any) goes on.
+        r.holdUntil = Time(0);
+        ScheduleCheck(index);
+        return;
+    }
     if (wake - now < half * 2)
     {
         // Too short to sleep (the ramps would not fit): listen through to the on-duration.
@@ -310,6 +342,45 @@ D2dDrx::Wake(uint32_t index)
     SetState(index, AWAKE);
     ScheduleCheck(index);
     m_channel->GetAccess()->RadioAwake(m_channel->GetRadio(index));
+}
+
+void
+D2dDrx::SleepUntil(uint32_t index, Time until)
+{
+    const Time now = Simulator::Now();
+    if (until <= now || !Sleeps(index))
+    {
+        return;
+    }
+    Grow(index);
+    Radio& r = m_radios[index];
+    r.holdUntil = until;
+    switch (r.state)
+    {
+    case AWAKE:
+        ScheduleCheck(index); // now, or when its activity ends
+        break;
+    case RAMP_DOWN:
+        if (!r.wakeAsked)
+        {
+            r.wakeAt = until; // RampDownEnd() sleeps until then
+        }
+        break;
+    case ASLEEP:
+        if (!r.toSend)
+        {
+            // Asleep already (until the cycle's next on-duration): until then instead.
+            r.wakeAt = until;
+            r.event.Cancel();
+            r.event = Simulator::Schedule(std::max(until - HalfTransition(index), now) - now,
+                                          &D2dDrx::RampUpStart,
+                                          this,
+                                          index);
+        }
+        break;
+    case RAMP_UP:
+        break; // awake soon; its check then sleeps again until `until`
+    }
 }
 
 Time

@@ -40,9 +40,19 @@ class D2dChannel;
  * it stays awake until that message went on the air). A radio without
  * energy model (the mains-powered server) never sleeps, nor does a radio that is off.
  *
+ * Sleep the device asks for (SleepUntil): a device whose protocol knows it has nothing to
+ * send or receive until a time t tells its transport (D2dTransport::IdleUntil), and its
+ * radio sleeps as soon as it is free (no transmission, reception or queued message of its
+ * own) until t, the ramp-up ending at t, if the gap holds its ramps; the cycle's
+ * on-durations and the inactivity timer in between are skipped. Messages for it wait, and
+ * a message of its own wakes it, as above; once it has sent, it sleeps again until t.
+ * With Cycle 0 there is no cycle at all: the radios listen except when their device asks
+ * them to sleep (D2dChannel::GetOrCreateDrx makes such a D2dDrx at the first request).
+ *
  * Events: per sleeping radio, one at each state change (ramp-down end, ramp-up start, wake)
  * and one check at the end of its active time; nothing is kept for a radio while the
- * channel has no DRX (D2dChannel::GetDrx() null).
+ * channel has no DRX (D2dChannel::GetDrx() null), nor, with Cycle 0, for a radio whose
+ * device never asked it to sleep.
  */
 class D2dDrx : public Object
 {
@@ -94,6 +104,13 @@ class D2dDrx : public Object
      */
     Time GetWakeTime(uint32_t index) const;
     /**
+     * \brief The radio's device has nothing to send or receive until a time: sleep as soon
+     * as the radio is free, and be awake again at that time (see the class description).
+     * \param index the radio's index
+     * \param until the time (nothing happens if it is not after now)
+     */
+    void SleepUntil(uint32_t index, Time until);
+    /**
      * \brief A transmission or reception of the radio ended: its inactivity timer restarts.
      * \param index the radio's index
      */
@@ -104,14 +121,16 @@ class D2dDrx : public Object
      * \param index the radio's index
      */
     void Released(uint32_t index);
+    /** \return whether the radios follow a cycle (Cycle > 0) */
+    bool HasCycle() const;
     /**
      * \param t a time
-     * \return the start of the first on-duration at or after t
+     * \return the start of the first on-duration at or after t (t without a cycle)
      */
     Time NextOnStart(Time t) const;
     /**
      * \param t a time
-     * \return whether t is in an on-duration
+     * \return whether t is in an on-duration (always, without a cycle)
      */
     bool InOnDuration(Time t) const;
 
@@ -137,6 +156,7 @@ class D2dDrx : public Object
         bool toSend{false};    //!< woken to send (RequestWake): awake until it has sent
         Time wakeAt;           //!< RAMP_DOWN, ASLEEP, RAMP_UP: when awake (as planned)
         Time activeUntil;      //!< end of the inactivity timer
+        Time holdUntil;        //!< SleepUntil's time: asleep until then where it can be
         EventId event;         //!< the next state change or check
     };
 

@@ -295,6 +295,16 @@ D2dRadio::DoReportUnfinished()
 }
 
 void
+D2dRadio::DoIdleUntil(Time until)
+{
+    NS_LOG_FUNCTION(this << GetIndex() << until);
+    if (m_channel && m_energy) // a radio without energy model (the server's) never sleeps
+    {
+        m_channel->GetOrCreateDrx()->SleepUntil(GetIndex(), until);
+    }
+}
+
+void
 D2dRadio::DoTurnOff()
 {
     NS_LOG_FUNCTION(this << GetIndex());

@@ -143,6 +143,12 @@ class D2dRadio : public D2dTransport
      * transmission and drop the queue ("sender_off").
      */
     void DoTurnOff() override;
+    /**
+     * \brief Sleep until then (D2dDrx::SleepUntil, on the channel's DRX, made without a
+     * cycle if the channel has none): messages for this radio wait until it is awake.
+     * \param until after now
+     */
+    void DoIdleUntil(Time until) override;
     /** \brief Report the open transmissions and the queue ("unfinished") to the channel. */
     void DoReportUnfinished() override;
 

@@ -211,6 +211,16 @@ D2dTransport::IsOff() const
 }
 
 void
+D2dTransport::IdleUntil(Time until)
+{
+    NS_LOG_FUNCTION(this << m_index << until);
+    if (!m_off && until > Simulator::Now())
+    {
+        DoIdleUntil(until);
+    }
+}
+
+void
 D2dTransport::ReportUnfinished()
 {
     NS_LOG_FUNCTION(this << m_index);

@@ -10,6 +10,7 @@
 
 #include "ns3/callback.h"
 #include "ns3/node.h"
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
@@ -145,6 +146,17 @@ class D2dTransport : public Object
     bool IsOff() const;
 
     /**
+     * \brief The protocol has nothing to send or receive on this transport until a time it
+     * knows (the end of its local training, for example): the backend may put the radio to
+     * sleep until then, awake again at that time. A message the protocol sends meanwhile
+     * wakes it. How each backend does it, and what a message for a sleeping device meets,
+     * is its DoIdleUntil's business (the channel backend: D2dDrx::SleepUntil, the message
+     * waits; Wi-Fi: the PHY's sleep mode, frames are missed).
+     * \param until the time (nothing happens if it is not after now, or the transport is off)
+     */
+    void IdleUntil(Time until);
+
+    /**
      * \brief Report, as not delivered with reason "unfinished", every (message, receiver)
      * of the messages this device sent whose outcome is not known yet (queued, on the air,
      * being reassembled or awaiting an acknowledgement), so that every message sent has its
@@ -181,6 +193,11 @@ class D2dTransport : public Object
     virtual bool DoCancel(uint64_t msgId);
     /** \brief Backend-specific reaction to TurnOff(). */
     virtual void DoTurnOff() = 0;
+    /**
+     * \brief Backend-specific IdleUntil().
+     * \param until after now
+     */
+    virtual void DoIdleUntil(Time until) = 0;
     /** \brief Backend-specific ReportUnfinished(). */
     virtual void DoReportUnfinished() = 0;
 

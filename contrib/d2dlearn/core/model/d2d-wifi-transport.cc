@@ -604,9 +604,68 @@ D2dWifiTransport::FragmentPayload(const MessageState& state, uint32_t index) con
 }
 
 void
+D2dWifiTransport::DoIdleUntil(Time until)
+{
+    NS_LOG_FUNCTION(this << GetIndex() << until);
+    m_idleUntil = until;
+    TrySleep();
+}
+
+void
+D2dWifiTransport::TrySleep()
+{
+    m_sleepRetry.Cancel();
+    const Time now = Simulator::Now();
+    Ptr<WifiPhy> phy = m_device ? m_device->GetPhy() : nullptr;
+    if (IsOff() || !phy || !m_socket || now >= m_idleUntil || phy->IsStateSleep() ||
+        !m_txQueue.empty() || !m_jitterEvents.empty() ||
+        (m_macQueue && m_macQueue->GetNPackets() > 0))
+    {
+        return; // a packet leaving the MAC queue tries again (MacQueueRelease)
+    }
+    const uint32_t me = GetIndex();
+    for (uint64_t id : m_network->GetMessageIds())
+    {
+        Ptr<MessageState> s = m_network->FindMessage(id);
+        if (s && s->src == me && !s->senderDone)
+        {
+            return; // it would miss its own ACKs
+        }
+    }
+    if (!(phy->IsStateIdle() || phy->IsStateCcaBusy()))
+    {
+        // Sending, receiving or switching: once that is over.
+        m_sleepRetry =
+            Simulator::Schedule(phy->GetDelayUntilIdle(), &D2dWifiTransport::TrySleep, this);
+        return;
+    }
+    NS_LOG_LOGIC("device " << me << " puts its Wi-Fi PHY to sleep until "
+                           << m_idleUntil.As(Time::S));
+    phy->SetSleepMode();
+    m_wakeEvent.Cancel();
+    m_wakeEvent = Simulator::Schedule(m_idleUntil - now, &D2dWifiTransport::Wake, this);
+}
+
+void
+D2dWifiTransport::Wake()
+{
+    m_wakeEvent.Cancel();
+    Ptr<WifiPhy> phy = m_device ? m_device->GetPhy() : nullptr;
+    if (!IsOff() && phy && phy->IsStateSleep())
+    {
+        NS_LOG_LOGIC("device " << GetIndex() << " wakes its Wi-Fi PHY");
+        phy->ResumeFromSleep();
+    }
+}
+
+void
 D2dWifiTransport::Pump()
 {
     NS_LOG_FUNCTION(this << GetIndex());
+    if (!m_wakeEvent.IsExpired() && !m_txQueue.empty())
+    {
+        Wake(); // asleep (DoIdleUntil) with something to send: wake first
+    }
     while (!IsOff() && m_socket && !m_txQueue.empty() &&
            (!m_macQueue || m_macQueue->GetNPackets() < m_maxQueuedPackets))
     {
@@ -685,6 +744,12 @@ D2dWifiTransport::MacQueueRelease(Ptr<const WifiMpdu> mpdu)
                                attempt.second);
     }
     SchedulePump();
+    if (m_idleUntil > Simulator::Now())
+    {
+        // Asked to sleep while busy: try again once the MAC queue has let this packet go.
+        m_sleepRetry.Cancel();
+        m_sleepRetry = Simulator::ScheduleNow(&D2dWifiTransport::TrySleep, this);
+    }
 }
 
 void
@@ -1066,6 +1131,8 @@ D2dWifiTransport::DoTurnOff()
 {
     NS_LOG_FUNCTION(this << GetIndex());
     m_pumpEvent.Cancel();
+    m_wakeEvent.Cancel();
+    m_sleepRetry.Cancel();
     for (auto& [key, event] : m_jitterEvents)
     {
         event.Cancel();

@@ -344,9 +344,29 @@ class D2dWifiTransport : public D2dTransport
                 D2dDeliveryMode mode) override;
     uint64_t AllocateMessageId() override;
     void DoTurnOff() override;
+    /**
+     * \brief Put the Wi-Fi PHY to sleep (WifiPhy::SetSleepMode) until then, as soon as it is
+     * free (TrySleep). The PHY resumes (WifiPhy::ResumeFromSleep) at `until`, or at once
+     * when the device sends something, and sleeps again once that has left the MAC. Unlike the
+     * channel backend, a frame for a sleeping PHY is not held back: ns-3's ad-hoc MAC has no
+     * power-save buffering, so it is missed and the sender's MAC retries (reliable mode: the
+     * end-to-end retransmission). \param until after now
+     */
+    void DoIdleUntil(Time until) override;
     void DoReportUnfinished() override;
 
   private:
+    /**
+     * \brief Sleep until m_idleUntil if the radio is free: PHY idle or sensing a busy
+     * channel, no fragment of this device queued (here or in the MAC) or waiting for its
+     * jitter, and no message of its own open (awaiting an ACK or its final sweep: it would
+     * miss its ACKs). A PHY that sends, receives or switches is tried again when it is
+     * idle; a queued packet, when the MAC lets one go; an open message of its own drops
+     * the request.
+     */
+    void TrySleep();
+    /** \brief Resume the PHY from a sleep of DoIdleUntil (nothing if it is not asleep). */
+    void Wake();
     /** A message in flight, as the shared D2dWifiNetwork keeps it. */
     using MessageState = D2dWifiNetwork::MessageState;
 
@@ -474,6 +494,9 @@ class D2dWifiTransport : public D2dTransport
     Ptr<Socket> m_socket;          //!< the UDP socket, bound to m_port by Start()
     std::list<TxItem> m_txQueue;   //!< a list: an empty std::deque allocates ~600 bytes
     EventId m_pumpEvent;           //!< the pending Pump() (SchedulePump schedules at most one)
+    EventId m_wakeEvent;           //!< the end of a sleep of DoIdleUntil
+    EventId m_sleepRetry;          //!< TrySleep() once the PHY or the MAC queue is free
+    Time m_idleUntil;              //!< DoIdleUntil's time: asleep until then where free
     /** Packet uid of the last fragment of an attempt -> (msgId, attempt). */
     std::unordered_map<uint64_t, std::pair<uint64_t, uint32_t>> m_lastFragmentUids;
     uint64_t m_nSent{0};     //!< packets handed to the socket (fragments and ACKs)
