@@ -1616,10 +1616,12 @@ def check_spectrum_times(a, messages, sp):
     """t_start_s not before t_send_s (the queueing delay) nor after simulated_time_s;
     delivered rows: t_recv_s - (t_start_s + airtime_s), the propagation delay, between 0 and
     the link's longest (1 ns). sleep_wait_s (DRX's wait for a sleeping radio) >= 0, within
-    the queueing delay on the air, and 0 on a link whose radios have no DRX (--drx for the
-    D2D links, --d2sDrx for the D2S ones empty)."""
+    the queueing delay on the air, and 0 on a link whose radios never sleep (--drx for the
+    D2D links, --d2sDrx for the D2S ones empty, and no --sleepWhileTraining)."""
     end = seconds_ns_or_none(a.run.get("simulated_time_s"))
-    drx = {"D2D": bool(a.params.get("drx")), "D2S": bool(a.params.get("d2sDrx"))}
+    protocol = a.params.get("sleepWhileTraining") is True
+    drx = {"D2D": bool(a.params.get("drx")) or protocol,
+           "D2S": bool(a.params.get("d2sDrx")) or protocol}
     for r in messages:
         start, air = r["t_start_ns"], r["airtime_ns"]
         where = "messages.csv:%d" % r["_line"]
@@ -1627,7 +1629,7 @@ def check_spectrum_times(a, messages, sp):
         if wait is not None:
             ch = sp.channel(r)
             a.expect(wait >= 0 and (drx[ch] or wait == 0), where, "time-order",
-                     "sleep_wait_s >= 0, and 0 on a %s link without DRX" % ch,
+                     "sleep_wait_s >= 0, and 0 on a %s link whose radios never sleep" % ch,
                      ">= 0" if drx[ch] else "0", r["sleep_wait_s"])
         if start is None:
             continue

@@ -155,6 +155,7 @@ Validate(const D2dScenarioSupport& support,
     }
     learning.Validate(support, false);
     net.SetTraffic(traffic);
+    net.protocolSleeps = learning.sleepWhileTraining; // --sleepWhileTraining
     net.Validate(support, DEFAULT_DEVICES, 2);
     const uint32_t nDevices = net.nDevices;
     const double activation = flags.Get<DoubleValue>("activationFraction");

@@ -171,6 +171,7 @@ Validate(const D2dScenarioSupport& support,
                      "consensus or local (FedAvg and FedProx average models)");
     }
     net.SetTraffic(protocols.GetTraffic(f.algorithm));
+    net.protocolSleeps = learning.sleepWhileTraining; // --sleepWhileTraining
     net.Validate(support,
                  polynomial ? POLYNOMIAL_DEVICES : DEFAULT_DEVICES,
                  f.algorithm == "local" ? 1 : 2);

@@ -163,6 +163,7 @@ Validate(const D2dScenarioSupport& support,
         f.neighbours = f.graph == "range" ? 100000 : 7; // 100000: the --neighbours maximum
     }
     net.SetTraffic(protocols.GetTraffic(f.algorithm));
+    net.protocolSleeps = learning.sleepWhileTraining; // --sleepWhileTraining
     net.Validate(support, DEFAULT_DEVICES, f.algorithm == "local" ? 1 : 2);
     if (f.graph == "range" && !net.IsWifi() && net.rangeM <= 0)
     {

@@ -78,6 +78,7 @@ VALUES = {
     "d2dRadio": ["on", "auto"],
     "drx": ["100ms,10ms,20ms", "50ms,5ms"],
     "d2sDrx": ["100ms,10ms,20ms", "50ms,5ms"],
+    "sleepWhileTraining": ["true", "false"],
     "computeModel": ["cpu", "flops"],
     "cpuFrequencyHz": ["1e9", "3e9"],
     "cyclesPerFlop": ["0.5", "0.3"],

@@ -181,6 +181,7 @@ D2dFlagScope::GetTable()
         {"d2dRadio", "", {{Need::NO_D2D, "", {}, "", "", false}}},
         {"drx", "", {OnChannel(), D2d()}},
         {"d2sDrx", "", {OnChannel(), D2s()}},
+        {"sleepWhileTraining", "", {Messages()}},
         // The compute model: jobs run where devices train (bayes-consensus: --mode=variational).
         {"computeModel", "bayes-consensus", {Is("mode", {"variational"})}},
         {"cpuFrequencyHz", "", {Is("computeModel", {"cpu"})}},

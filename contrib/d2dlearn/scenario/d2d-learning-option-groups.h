@@ -35,6 +35,7 @@ struct D2dTrainingOptions
     double modelFlops{0};         //!< --modelFlops: forward FLOPs per sample (0: the model's own)
     std::string compression{"float32"}; //!< --compression: model values on the air
     uint32_t threads{2};                //!< --threads: LibTorch worker threads (0: inline)
+    bool sleepWhileTraining{false};     //!< --sleepWhileTraining: radios asleep during jobs
 };
 
 /**

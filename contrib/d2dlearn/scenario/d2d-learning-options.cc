@@ -134,6 +134,13 @@ D2dLearningOptions::AddFlags(D2dScenarioFlags& flags, bool protocolFlags)
     {
         flags.Add("optimizer", "Local optimizer: sgd or adam", optimizer)
             .Sets("ns3::D2dLearner::Optimizer");
+        flags
+            .Add("sleepWhileTraining",
+                 "A device's radios sleep from the start of each local training job to its "
+                 "planned end; messages for it wait until it wakes (messages.csv "
+                 "sleep_wait_s; over --backend=wifi they are missed and retried)",
+                 sleepWhileTraining)
+            .Sets("ns3::D2dFlProtocol::SleepWhileTraining");
     }
     flags.Add("model",
               std::find(datasets.begin(), datasets.end(), "polynomial") != datasets.end()
@@ -802,6 +809,7 @@ D2dLearningOptions::Configure(D2dLearningHelper& helper, uint64_t seed) const
     helper.SetProtocolAttribute("LocalEpochs", UintegerValue(localEpochs));
     helper.SetProtocolAttribute("LocalSteps", UintegerValue(localSteps));
     helper.SetProtocolAttribute("Compression", StringValue(compression));
+    helper.SetProtocolAttribute("SleepWhileTraining", BooleanValue(sleepWhileTraining));
 }
 
 void

@@ -123,6 +123,9 @@ struct D2dEnergyOptions
     std::string drx;
     /** --d2sDrx: the same for the devices' D2S radios (the server never sleeps) */
     std::string d2sDrx;
+    /** whether the protocol puts radios to sleep (--sleepWhileTraining; a scenario sets it
+     *  before Validate()): the power-order check then includes idle > sleep, as with a DRX */
+    bool protocolSleeps{false};
     /** whether the program runs compute jobs (its devices train): else the compute flags
      *  below are not declared (a scenario sets it before D2dNetworkOptions::AddFlags()) */
     bool computes{true};

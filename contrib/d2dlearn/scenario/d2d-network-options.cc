@@ -787,10 +787,11 @@ D2dNetworkOptions::ValidateEnergy(const D2dScenarioSupport& support)
         {
             if (broken.empty())
             {
-                // idle > sleep only where a radio sleeps (a DRX)
+                // idle > sleep only where a radio sleeps (a DRX, or the protocol's sleep)
                 broken = probe->CheckStateOrder(std::pow(10.0, dbm / 10.0) / 1000.0,
                                                 rateBps,
-                                                !m_drxTimes.empty() || !m_d2sDrxTimes.empty());
+                                                !m_drxTimes.empty() || !m_d2sDrxTimes.empty() ||
+                                                    protocolSleeps);
             }
         }
         probe->Dispose();
@@ -799,7 +800,7 @@ D2dNetworkOptions::ValidateEnergy(const D2dScenarioSupport& support)
         {
             support.Fail(fmt::format("--radioProfile=custom: {} breaks the order of real radios "
                                      "(transmit >= radiated and >= receive >= idle, > sleep "
-                                     "with --drx or --d2sDrx): set the "
+                                     "with --drx, --d2sDrx or --sleepWhileTraining): set the "
                                      "powers in that order, or add "
                                      "--allowUnorderedRadioPowers=true to run them",
                                      broken));

@@ -9,6 +9,8 @@
  *   same model trained centrally on the same data for the same number of epochs;
  * - non-IID (2 labels per device) learns slower than IID;
  * - a round lasts exactly download + modelled compute + upload time (hand formula);
+ * - with SleepWhileTraining the client's D2S radio sleeps exactly its compute time, the
+ *   rounds last as long and the model is the same;
  * - a straggler past the deadline is left out: the round ends at the deadline and the
  *   global model is the weighted average of the others' models;
  * - FedProx with mu = 0 gives FedAvg's model bit for bit (and mu > 0 does not);
@@ -75,6 +77,7 @@ struct FlSetup
     uint32_t uploadRetries{2};           //!< D2dFedAvg::UploadRetries
     bool deferTraining{true};            //!< D2dFedAvg::DeferTraining
     std::string compression{"float32"};  //!< D2dFlProtocol::Compression
+    bool sleepWhileTraining{false};      //!< D2dFlProtocol::SleepWhileTraining
 };
 
 /** What a run showed. */
@@ -95,6 +98,9 @@ struct FlOutcome
     /** Every RoundRecord, as "time,round,node,metric,value" with all digits. */
     std::vector<std::string> records;
     uint64_t peakResident{0}; //!< most deferred results resident at once
+    TestEnergyTable energy;   //!< the devices' D2S radio energy by state, J
+    double idleW{0};          //!< their IdlePowerW
+    double sleepW{0};         //!< their SleepPowerW
 };
 
 FlOutcome
@@ -154,6 +160,15 @@ RunFl(const FlSetup& s)
     fl->SetAttribute("RoundDeadline", TimeValue(s.deadline));
     fl->SetAttribute("DeferTraining", BooleanValue(s.deferTraining));
     fl->SetAttribute("Compression", StringValue(s.compression));
+    fl->SetAttribute("SleepWhileTraining", BooleanValue(s.sleepWhileTraining));
+    for (uint32_t i = 0; i < s.nDevices; ++i)
+    {
+        d2s->GetRadio(i)->GetEnergyModel()->TraceConnectWithoutContext(
+            "EnergyEvent",
+            MakeBoundCallback(&AddTestEnergy, &out.energy));
+    }
+    out.idleW = d2s->GetRadio(0)->GetEnergyModel()->GetIdlePowerW();
+    out.sleepW = d2s->GetRadio(0)->GetEnergyModel()->GetSleepPowerW();
     fl->TraceConnectWithoutContext(
         "RoundRecord",
         Callback<void, uint32_t, int64_t, const std::string&, double>(
@@ -198,6 +213,10 @@ RunFl(const FlSetup& s)
     out.global = fl->GetGlobalModel();
     out.participants = fl->GetTotalParticipants();
     out.uploadRetries = fl->GetTotalUploadRetries();
+    for (uint32_t i = 0; i < s.nDevices; ++i)
+    {
+        d2s->GetRadio(i)->GetEnergyModel()->Flush(); // the last period, up to the stop
+    }
     Simulator::Destroy();
     return out;
 }
@@ -271,6 +290,52 @@ class FedAvgAccuracyTestCase : public TestCase
     }
 };
 
+/** A FedAvg round of TwoDeviceSetup(), worked by hand (s). */
+struct RoundParts
+{
+    double down;    //!< the global model's broadcast to the sampled device
+    double compute; //!< its local epoch on its compute model
+    double up;      //!< its update's upload
+};
+
+/** \return two devices 10 m apart (D2S 30 m), one sampled per round, two rounds */
+FlSetup
+TwoDeviceSetup()
+{
+    FlSetup s;
+    s.nDevices = 2;
+    s.clientFraction = 0.5;
+    s.rounds = 2;
+    return s;
+}
+
+/** \return TwoDeviceSetup()'s round, independent of the code */
+RoundParts
+HandWorkedRound()
+{
+    // 784-64-10 parameters, 4 bytes each, 32-byte header.
+    const double params = 784.0 * kHidden + kHidden + kHidden * 10.0 + 10.0;
+    const double bytes = 32 + 4 * params;
+    const double transfer = bytes * 8 / kRateBps + 30.0 / 299792458.0;
+    const double samples =
+        static_cast<double>(FashionTestData(kFashionFraction).train->Size()) / 2; // IID halves
+    const double flops = samples * 3 * 2 * (784.0 * kHidden + kHidden * 10.0);
+    // The downlink broadcast names the one sampled device: 4 more bytes.
+    return {transfer + 4 * 8 / kRateBps, flops / kFlops, transfer};
+}
+
+/** \return the sum of a component's energy over the devices, J */
+double
+SumEnergy(const TestEnergyTable& table, const std::string& component)
+{
+    double sum = 0;
+    for (const auto& [key, joules] : table)
+    {
+        sum += key.second == component ? joules : 0.0;
+    }
+    return sum;
+}
+
 /** A round lasts download + compute + upload. */
 class FedAvgRoundTimeTestCase : public TestCase
 {
@@ -284,29 +349,68 @@ class FedAvgRoundTimeTestCase : public TestCase
   private:
     void DoRun() override
     {
-        FlSetup s;
-        s.nDevices = 2; // 10 m apart: mean pair distance 10 m, D2S 30 m
-        s.clientFraction = 0.5;
-        s.rounds = 2;
-        const FlOutcome o = RunFl(s);
-        // Independent of the code: 784-64-10 parameters, 4 bytes each, 32-byte header.
-        const double params = 784.0 * kHidden + kHidden + kHidden * 10.0 + 10.0;
-        const double bytes = 32 + 4 * params;
-        const double transfer = bytes * 8 / kRateBps + 30.0 / 299792458.0;
-        // The downlink broadcast names the one sampled device: 4 more bytes.
-        const double down = transfer + 4 * 8 / kRateBps;
-        const double samples =
-            static_cast<double>(FashionTestData(kFashionFraction).train->Size()) / 2; // IID halves
-        const double flops = samples * 3 * 2 * (784.0 * kHidden + kHidden * 10.0);
-        const double expected = down + transfer + flops / kFlops;
+        const FlOutcome o = RunFl(TwoDeviceSetup());
+        const RoundParts p = HandWorkedRound();
+        const double expected = p.down + p.compute + p.up;
         NS_TEST_ASSERT_MSG_EQ(o.endTimes.size(), 2u, "two rounds");
         NS_TEST_ASSERT_MSG_EQ_TOL(o.endTimes[0], expected, 2e-9, "round 1");
         NS_TEST_ASSERT_MSG_EQ_TOL(o.endTimes[1] - o.endTimes[0], expected, 2e-9, "round 2");
         std::printf("round time %.9f s = %.9f s down + %.9f s compute + %.9f s up\n",
                     o.endTimes[0],
-                    down,
-                    flops / kFlops,
-                    transfer);
+                    p.down,
+                    p.compute,
+                    p.up);
+    }
+};
+
+/**
+ * SleepWhileTraining: the sampled device's D2S radio sleeps from the start of its local
+ * job to its planned end, each round, and is awake to upload: the rounds last as long, the
+ * model is the same, and the radio's sleep energy is SleepPowerW x the compute time of two
+ * rounds, taken from its idle energy.
+ */
+class FedAvgSleepWhileTrainingTestCase : public TestCase
+{
+  public:
+    FedAvgSleepWhileTrainingTestCase()
+        : TestCase("SleepWhileTraining: the D2S radio sleeps through each round's training")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FlSetup s = TwoDeviceSetup();
+        const FlOutcome awake = RunFl(s);
+        s.sleepWhileTraining = true;
+        const FlOutcome asleep = RunFl(s);
+        const double compute = HandWorkedRound().compute;
+        NS_TEST_ASSERT_MSG_EQ(asleep.endTimes.size(), 2u, "two rounds");
+        for (std::size_t r = 0; r < 2; ++r)
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(asleep.endTimes[r],
+                                      awake.endTimes[r],
+                                      1e-12,
+                                      "round " << r + 1 << " ends at the same time");
+        }
+        NS_TEST_EXPECT_MSG_EQ((asleep.global == awake.global), true, "the same model");
+        const double sleepJ = SumEnergy(asleep.energy, "d2s_sleep");
+        NS_TEST_EXPECT_MSG_EQ_TOL(sleepJ,
+                                  asleep.sleepW * 2 * compute,
+                                  1e-9 * sleepJ,
+                                  "asleep for the compute time of two rounds");
+        const double idleSaved =
+            SumEnergy(awake.energy, "d2s_idle") - SumEnergy(asleep.energy, "d2s_idle");
+        NS_TEST_EXPECT_MSG_EQ_TOL(idleSaved,
+                                  awake.idleW * 2 * compute,
+                                  1e-9 * idleSaved,
+                                  "idle for that much less");
+        NS_TEST_EXPECT_MSG_EQ(SumEnergy(awake.energy, "d2s_sleep"), 0.0, "no sleep by default");
+        std::printf("asleep %.9f J = %.3f W x 2 x %.9f s; idle %.9f J less\n",
+                    sleepJ,
+                    asleep.sleepW,
+                    compute,
+                    idleSaved);
     }
 };
 
@@ -754,6 +858,7 @@ class D2dFlTestSuite : public TestSuite
         AddTestCase(new FedAvgStatelessClientsTestCase);
         AddTestCase(new FedAvgDeferredTrainingTestCase);
         AddTestCase(new FedAvgRoundTimeTestCase);
+        AddTestCase(new FedAvgSleepWhileTrainingTestCase);
         AddTestCase(new FedAvgStragglerTestCase);
         AddTestCase(new FedProxFedSgdTestCase);
         AddTestCase(new FedAvgUploadRetryTestCase);

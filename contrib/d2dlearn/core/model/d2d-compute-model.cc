@@ -133,6 +133,21 @@ D2dComputeModel::IsBusy() const
     return m_busy;
 }
 
+Time
+D2dComputeModel::GetIdleTime() const
+{
+    Time end = Simulator::Now();
+    if (m_busy)
+    {
+        end += Simulator::GetDelayLeft(m_completion);
+        for (const Job& job : m_queue)
+        {
+            end += GetJobDuration(job.flops); // as RunNext() will schedule it
+        }
+    }
+    return end;
+}
+
 std::size_t
 D2dComputeModel::GetNQueued() const
 {

@@ -80,6 +80,11 @@ class D2dComputeModel : public D2dEnergyModel
 
     /** \return true while a job runs */
     bool IsBusy() const;
+    /**
+     * \return when the running job and those queued behind it will have completed, as
+     * planned now (now if none runs)
+     */
+    Time GetIdleTime() const;
     /** \return jobs waiting behind the running one */
     std::size_t GetNQueued() const;
     /** \brief Start drawing idle power (call once the source is attached). */

@@ -60,6 +60,15 @@ D2dFlProtocol::GetTypeId()
                                 "float32",
                                 D2dFlProtocol::FLOAT16,
                                 "float16"))
+            .AddAttribute("SleepWhileTraining",
+                          "A device's radios sleep while it trains: from the start of each "
+                          "local job until its planned end, the device tells the transports "
+                          "of the links the protocol uses that it has nothing to send or "
+                          "receive (D2dTransport::IdleUntil); messages for it meanwhile "
+                          "wait (channel backend) or are missed (Wi-Fi)",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&D2dFlProtocol::m_sleepWhileTraining),
+                          MakeBooleanChecker())
             .AddAttribute("EvaluateDevices",
                           "Decentralized protocols: write each device's test accuracy and "
                           "loss every round (costly with thousands of devices)",
@@ -173,8 +182,30 @@ D2dFlProtocol::DoInitialize()
         m_learners[i]->TraceConnectWithoutContext(
             "TrainingDone",
             MakeCallback(&D2dFlProtocol::CheckTraining, this).Bind(i));
+        if (m_sleepWhileTraining)
+        {
+            m_learners[i]->TraceConnectWithoutContext(
+                "TrainingStart",
+                MakeCallback(&D2dFlProtocol::SleepWhileTraining, this).Bind(i));
+        }
     }
     Object::DoInitialize();
+}
+
+void
+D2dFlProtocol::SleepWhileTraining(uint32_t device, uint32_t, Time, Time end)
+{
+    // Nothing to send before the job ends, and nothing the protocol waits for: every
+    // protocol's devices send their update only once trained. Messages that come anyway
+    // meet the sleeping radio (sleep_wait_s on the channel backend).
+    if (UsesD2d())
+    {
+        m_transports[device]->IdleUntil(end);
+    }
+    if (UsesD2s())
+    {
+        m_d2s[device]->IdleUntil(end);
+    }
 }
 
 void

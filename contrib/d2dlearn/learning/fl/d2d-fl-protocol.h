@@ -257,8 +257,9 @@ class D2dFlProtocol : public Object
     uint32_t m_localEpochs;                               //!< epochs per local job
     uint64_t m_localSteps;                                //!< > 0: steps per local job instead
     Time m_deadline;                                      //!< round (or phase) deadline, 0 = none
-    uint32_t m_round{0};                                  //!< current round (1-based once started)
-    Time m_roundStart;                                    //!< when the current round started
+    bool m_sleepWhileTraining{false}; //!< radios sleep while training, SleepWhileTraining
+    uint32_t m_round{0};              //!< current round (1-based once started)
+    Time m_roundStart;                //!< when the current round started
     std::vector<bool> m_dead; //!< device i's Train() was refused: battery empty (where tracked)
 
     /** \return the devices not known to be depleted (m_dead false), ascending */
@@ -293,6 +294,14 @@ class D2dFlProtocol : public Object
      * \param idle the regular devices not training
      */
     void RecordRegular(uint32_t round, const std::vector<uint32_t>& idle);
+
+    /**
+     * \brief TrainingStart sink (SleepWhileTraining): tell the device's transports of the
+     * links the protocol uses that it is idle until the job's planned end.
+     * \param device the device index
+     * \param end the job's planned end
+     */
+    void SleepWhileTraining(uint32_t device, uint32_t, Time, Time end);
 
     /**
      * \brief TrainingDone sink: a training loss that is not finite stops the run.

@@ -1203,6 +1203,10 @@ D2dLearner::GetTypeId()
                           UintegerValue(32),
                           MakeUintegerAccessor(&D2dLearner::m_batchSize),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddTraceSource("TrainingStart",
+                            "A training job started: (device id, start, planned end)",
+                            MakeTraceSourceAccessor(&D2dLearner::m_trainingStartTrace),
+                            "ns3::D2dLearner::TrainingStartTracedCallback")
             .AddTraceSource("TrainingDone",
                             "A training job completed: (device id, start, end, result)",
                             MakeTraceSourceAccessor(&D2dLearner::m_trainingDoneTrace),
@@ -1547,6 +1551,7 @@ D2dLearner::Train(const D2dTrainTask& task, Callback<void, const D2dTrainResult&
     m_training = true;
     m_jobStart = Simulator::Now();
     m_done = done;
+    m_trainingStartTrace(m_id, m_jobStart, m_compute ? m_compute->GetIdleTime() : m_jobStart);
     auto impl = m_impl; // the worker keeps the state alive
     m_jobFlops = flops;
     m_jobDeferrable = task.deferrable && !task.predictOn;

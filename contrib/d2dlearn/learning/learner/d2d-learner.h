@@ -349,6 +349,11 @@ class D2dLearner : public Object
      */
     D2dEvalResult Evaluate(const std::vector<float>& values, const D2dDataset& test) const;
 
+    /**
+     * Signature of the TrainingStart trace: (device id, start, planned end: when the
+     * device's compute model will have completed the job, as it plans it at the start).
+     */
+    typedef void (*TrainingStartTracedCallback)(uint32_t id, Time start, Time end);
     /** Signature of the TrainingDone trace: (device id, start, end, result). */
     typedef void (*TrainingDoneTracedCallback)(uint32_t id,
                                                Time start,
@@ -394,6 +399,8 @@ class D2dLearner : public Object
     double m_jobFlops{0};           //!< modelled FLOPs of the running job
     bool m_jobDeferrable{false};    //!< the running job may be deferred
     Callback<void, const D2dTrainResult&> m_done; //!< the running job's Train() callback
+    /** TrainingStart trace source: (device id, start, planned end) */
+    TracedCallback<uint32_t, Time, Time> m_trainingStartTrace;
     /** TrainingDone trace source: (device id, start, end, result) */
     TracedCallback<uint32_t, Time, Time, const D2dTrainResult&> m_trainingDoneTrace;
 };
