@@ -98,11 +98,17 @@ struct ExpectedEnergy
 class D2dSleepEnergyTestCase : public TestCase
 {
   protected:
-    /** \param name the case's name */
-    explicit D2dSleepEnergyTestCase(const std::string& name)
-        : TestCase(name)
+    /**
+     * \param name the case's name, to which the policy's is added
+     * \param policy the channel access policy
+     */
+    D2dSleepEnergyTestCase(const std::string& name, D2dChannelAccess::Policy policy)
+        : TestCase(name + (policy == D2dChannelAccess::SCHEDULED ? "scheduled" : "immediate")),
+          m_policy(policy)
     {
     }
+
+    D2dChannelAccess::Policy m_policy; //!< the access policy
 
     /**
      * \brief Compare the summed energy with the hand-worked values, 1e-9 relative.
@@ -134,10 +140,7 @@ class D2dDrxWaitEnergyTestCase : public D2dSleepEnergyTestCase
   public:
     /** \param policy the channel access policy */
     explicit D2dDrxWaitEnergyTestCase(D2dChannelAccess::Policy policy)
-        : D2dSleepEnergyTestCase(
-              std::string("DRX: wait for the on-duration, energy by state, ") +
-              (policy == D2dChannelAccess::SCHEDULED ? "scheduled" : "immediate")),
-          m_policy(policy)
+        : D2dSleepEnergyTestCase("DRX: wait for the on-duration, energy by state, ", policy)
     {
     }
 
@@ -242,8 +245,6 @@ class D2dDrxWaitEnergyTestCase : public D2dSleepEnergyTestCase
                                   "six ramps of 2 ms, each sleep x 2 ms + half the transition "
                                   "energy");
     }
-
-    D2dChannelAccess::Policy m_policy; //!< the access policy
 };
 
 /**
@@ -261,10 +262,7 @@ class D2dIdleUntilTestCase : public D2dSleepEnergyTestCase
   public:
     /** \param policy the channel access policy */
     explicit D2dIdleUntilTestCase(D2dChannelAccess::Policy policy)
-        : D2dSleepEnergyTestCase(
-              std::string("Sleep asked by the device (IdleUntil), no DRX cycle, ") +
-              (policy == D2dChannelAccess::SCHEDULED ? "scheduled" : "immediate")),
-          m_policy(policy)
+        : D2dSleepEnergyTestCase("Sleep asked by the device (IdleUntil), no DRX cycle, ", policy)
     {
     }
 
@@ -355,8 +353,6 @@ class D2dIdleUntilTestCase : public D2dSleepEnergyTestCase
         };
         CheckEnergy(table, expected);
     }
-
-    D2dChannelAccess::Policy m_policy; //!< the access policy
 };
 
 /**
