@@ -45,8 +45,10 @@ namespace
 const char* kMessagesHeader =
     "msg_id,kind,src,dst,bytes,t_send_s,t_recv_s,fragments,"
     "fragments_lost,retransmissions,delivered,complete,mode,p_drop,reason\n";
-/** messages.csv's further columns (SetSpectrumColumns(): every channel run's) */
-const char* kSpectrumColumns = ",t_start_s,airtime_s,sub_channel,interference_w,sleep_wait_s";
+/** messages.csv's further columns of the channel backend (SetSpectrumColumns(): every channel
+ *  run's): when a message went on the air, its sub-channel and interference, and its wait
+ *  for a sleeping radio */
+const char* kChannelColumns = ",t_start_s,airtime_s,sub_channel,interference_w,sleep_wait_s";
 /** energy.csv's header, the same at every level: a row is one period of constant draw
  *  (FULL: start_s, duration_s, power_w the period's, periods 1) or the periods of one device
  *  and component that ended within one energy period (STANDARD: start_s the first one's start,
@@ -779,7 +781,7 @@ D2dTraceHelper::SetSpectrumColumns(bool on)
     {
         // Only the header is in the file: the longer one replaces it.
         std::string header = kMessagesHeader;
-        header.insert(header.size() - 1, kSpectrumColumns);
+        header.insert(header.size() - 1, kChannelColumns);
         m_messages.seekp(0);
         m_messages << header;
     }

@@ -105,7 +105,7 @@ D2dChannelAccess::Enqueue(Ptr<D2dRadio> radio, const D2dRadio::TxJob& job)
             m_channel->StartTransmission(radio, job, heard);
             return;
         }
-        NoteSleep(queued, block.kind == Block::SLEEP);
+        NoteSleep(queued, radio, block.kind == Block::SLEEP ? block.index : NONE);
     }
     m_waiting.emplace(seq, Waiting{radio, queued});
     ++m_nWaiting[s];
@@ -126,7 +126,7 @@ D2dChannelAccess::TryStartHead(Ptr<D2dRadio> radio)
         std::vector<uint32_t> heard = m_channel->HeardReceivers(s, head);
         // DRX: the sender wakes to send; a sleeping receiver is waited for (not woken).
         const uint32_t sleeper = Sleeper(radio, heard);
-        NoteSleep(head, sleeper != NONE);
+        NoteSleep(head, radio, sleeper);
         if (sleeper != NONE)
         {
             if (sleeper >= m_wakeWaiters.size())
@@ -314,7 +314,9 @@ D2dChannelAccess::Pump()
                 continue; // its sender's queue was taken (battery died), or it was withdrawn
             }
             const Block block = Blocker(it->second.radio, it->second.job, heard);
-            NoteSleep(it->second.job, block.kind == Block::SLEEP);
+            NoteSleep(it->second.job,
+                      it->second.radio,
+                      block.kind == Block::SLEEP ? block.index : NONE);
             if (block.kind == Block::RADIO || block.kind == Block::SLEEP)
             {
                 Grow(block.index); // a sleeping receiver may not have sent or received yet
@@ -376,17 +378,17 @@ D2dChannelAccess::Sleeper(Ptr<D2dRadio> sender, const std::vector<uint32_t>& hea
         }
     }
     const uint32_t s = sender->GetIndex();
-    if (!drx->IsAwake(s))
-    {
-        drx->RequestWake(s); // RadioAwake() when it is
-        return s;
-    }
-    return NONE;
+    return drx->IsAwake(s) ? NONE : s;
 }
 
 void
-D2dChannelAccess::NoteSleep(D2dRadio::TxJob& job, bool asleep)
+D2dChannelAccess::NoteSleep(D2dRadio::TxJob& job, Ptr<D2dRadio> sender, uint32_t sleeper)
 {
+    if (sleeper != NONE && sleeper == sender->GetIndex())
+    {
+        m_channel->GetDrx()->RequestWake(sleeper); // RadioAwake() when it is
+    }
+    const bool asleep = sleeper != NONE;
     const Time now = Simulator::Now();
     if (job.sleeping)
     {

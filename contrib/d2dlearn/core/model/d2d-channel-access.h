@@ -177,20 +177,23 @@ class D2dChannelAccess : public Object
     /** No radio (Sleeper()). */
     static constexpr uint32_t NONE = UINT32_MAX;
     /**
-     * \brief DRX: the sender, if it sleeps (it is woken), else a receiver that hears it and
-     * sleeps.
+     * \brief DRX: a receiver that hears the message and sleeps (receivers first: a sender
+     * is not woken for a message that must wait anyway), else the sender if it sleeps.
      * \param sender the sender
      * \param heard its receivers that hear it
      * \return that radio's index, or NONE (every one awake, or no DRX)
      */
     uint32_t Sleeper(Ptr<D2dRadio> sender, const std::vector<uint32_t>& heard) const;
     /**
-     * \brief Account a message's wait for a sleeping radio (D2dDeliveryRecord::sleepWait):
-     * the time since it was found waiting for one, up to now.
-     * \param job the message, examined now
-     * \param asleep whether it waits for a sleeping radio from now on
+     * \brief A message was examined now: wake its sender if that is what it waits for
+     * (D2dDrx::RequestWake; RadioAwake() follows), and account its wait for a sleeping
+     * radio (D2dDeliveryRecord::sleepWait): the time since it was found waiting for one,
+     * up to now.
+     * \param job the message
+     * \param sender its sender
+     * \param sleeper the sleeping radio it waits for from now on (Sleeper()), or NONE
      */
-    static void NoteSleep(D2dRadio::TxJob& job, bool asleep);
+    void NoteSleep(D2dRadio::TxJob& job, Ptr<D2dRadio> sender, uint32_t sleeper);
     /** \param receiver a radio \return its receive chains not taken now */
     uint32_t FreeChains(uint32_t receiver) const;
     /** \brief SCHEDULED: examine the messages waiting on released radios, in send order. */
