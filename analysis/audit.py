@@ -1617,9 +1617,11 @@ def check_spectrum_times(a, messages, sp):
     delivered rows: t_recv_s - (t_start_s + airtime_s), the propagation delay, between 0 and
     the link's longest (1 ns). sleep_wait_s (DRX's wait for a sleeping radio) >= 0, within
     the queueing delay on the air, and 0 on a link whose radios never sleep (--drx for the
-    D2D links, --d2sDrx for the D2S ones empty, and no --sleepWhileTraining)."""
+    D2D links, --d2sDrx for the D2S ones empty, and neither --sleepWhileTraining nor
+    --sleepBetweenIterations)."""
     end = seconds_ns_or_none(a.run.get("simulated_time_s"))
-    protocol = a.params.get("sleepWhileTraining") is True
+    protocol = (a.params.get("sleepWhileTraining") is True
+                or a.params.get("sleepBetweenIterations") is True)
     drx = {"D2D": bool(a.params.get("drx")) or protocol,
            "D2S": bool(a.params.get("d2sDrx")) or protocol}
     for r in messages:

@@ -42,6 +42,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-only
  */
+#include "ns3/boolean.h"
 #include "ns3/core-module.h"
 #include "ns3/d2d-discovery-calculator.h"
 #include "ns3/d2d-graph-discovery-helper.h"
@@ -130,6 +131,10 @@ main(int argc, char* argv[])
               "ns3::D2dFlProtocol::RoundDeadline",
               "Downstream FL: round (phase) deadline (0: none)")
         .Default("60s");
+    flags.Bind("sleepBetweenIterations",
+               "ns3::D2dGraphDiscovery::SleepBetweenIterations",
+               "With --dynamicRssLevels > 0 (an RL iteration at each --rssStep): the radios "
+               "sleep from the end of each iteration to the next step");
     learning.AddFlags(flags);
     const uint32_t defaultDevices = 25; // --nDevices=0
     net.AddFlags(flags);
@@ -142,6 +147,7 @@ main(int argc, char* argv[])
     }
     learning.Validate(support, false);
     net.DeferScope(); // the paradigm, made by Configure(), says if it has a server
+    net.protocolSleeps = flags.Get<BooleanValue>("sleepBetweenIterations");
     net.Validate(support, defaultDevices, 2);
     discovery.Validate(support, flags, learning, net.nDevices);
     support.SetQuiet(net.quiet);

@@ -79,6 +79,7 @@ VALUES = {
     "drx": ["100ms,10ms,20ms", "50ms,5ms"],
     "d2sDrx": ["100ms,10ms,20ms", "50ms,5ms"],
     "sleepWhileTraining": ["true", "false"],
+    "sleepBetweenIterations": ["true", "false"],
     "computeModel": ["cpu", "flops"],
     "cpuFrequencyHz": ["1e9", "3e9"],
     "cyclesPerFlop": ["0.5", "0.3"],

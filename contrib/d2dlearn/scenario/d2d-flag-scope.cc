@@ -253,6 +253,11 @@ D2dFlagScope::GetTable()
         {"replicas", "cmfl", {Is("algorithm", {"gossipfl"})}},
         {"roundDeadline", "cmfl", {Is("algorithm", CMFL_BASELINES)}},
         {"scalingLow", "cmfl", {Is("attack", {"gradient-scaling"})}},
+
+        // graph-discovery: the RL iterations are periodic only at the RSS steps.
+        {"sleepBetweenIterations",
+         "graph-discovery",
+         {OnChannel(), IsNot("dynamicRssLevels", {"0"}, "--dynamicRssLevels > 0")}},
     };
     return table;
 }

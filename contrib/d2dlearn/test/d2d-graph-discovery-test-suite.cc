@@ -12,6 +12,7 @@
  */
 
 #include "d2d-test-eq18.h"
+#include "d2d-test-simulation.h"
 
 #include "ns3/boolean.h"
 #include "ns3/d2d-channel.h"
@@ -58,7 +59,12 @@ struct Rig
     std::map<std::string, uint64_t> sends; //!< messages per kind (distinct ids)
     std::map<uint64_t, bool> seen;
 
-    Rig(uint32_t n, double p)
+    /**
+     * \param n devices
+     * \param p P_D of every link
+     * \param initialEnergyJ each battery, J (0: the helper's default)
+     */
+    Rig(uint32_t n, double p, double initialEnergyJ = 0)
     {
         nodes.Create(n);
         std::vector<std::vector<double>> w(n, std::vector<double>(n, RssForDiscoveryDrop(p)));
@@ -69,6 +75,10 @@ struct Rig
         helper.SetChannelAttribute("NoisePowerW", DoubleValue(kDiscoveryNoiseW));
         helper.SetChannelAttribute("AccessPolicy", StringValue("Scheduled"));
         helper.SetRssModel(model);
+        if (initialEnergyJ > 0)
+        {
+            helper.SetInitialEnergyJ(initialEnergyJ);
+        }
         channel = helper.Install(nodes);
         helper.AssignStreams(10);
         paradigm = CreateObject<D2dSupervisedParadigm>();
@@ -355,6 +365,124 @@ class D2dGdMessageCountTestCase : public TestCase
                                double reward)
     {
         rows->push_back({localReward, globalReward, reward});
+    }
+};
+
+/**
+ * SleepBetweenIterations: with IterationPeriod 1 s, every device's radio sleeps from the end
+ * of each learning iteration (its Iteration trace rows) to the next multiple of the period,
+ * and nothing else changes: the same rewards and clusters as without sleep; each radio's
+ * sleep energy is SleepPowerW x the sum of those gaps, taken from its idle energy (1e-9).
+ */
+class D2dGdSleepBetweenIterationsTestCase : public TestCase
+{
+  public:
+    D2dGdSleepBetweenIterationsTestCase()
+        : TestCase("SleepBetweenIterations: the radios sleep from each iteration's end to the "
+                   "next period, and the discovery is the same")
+    {
+    }
+
+  private:
+    /** What a run showed. */
+    struct Outcome
+    {
+        std::vector<double> rewards;    //!< every Iteration row's reward R, in order
+        std::vector<double> ends;       //!< the times of the Iteration rows, s
+        std::vector<uint32_t> clusters; //!< the clusters found
+        TestEnergyTable energy;         //!< per (device, component), J
+        double sleepW{0};               //!< the radios' SleepPowerW
+        double idleW{0};                //!< the radios' IdlePowerW
+    };
+
+    static void Row(Outcome* o,
+                    uint32_t,
+                    uint32_t,
+                    uint32_t,
+                    int64_t,
+                    double,
+                    bool,
+                    double,
+                    double,
+                    double,
+                    double reward)
+    {
+        o->rewards.push_back(reward);
+        o->ends.push_back(Simulator::Now().GetSeconds());
+    }
+
+    static Outcome RunOnce(bool sleep)
+    {
+        const uint32_t n = 6;
+        const uint32_t nl = 4;
+        Outcome o;
+        Rig rig(n, 1e-9, 1e9); // no battery runs out over the run's 1e5 s
+        rig.gd->SetAttribute("IterationPeriod", TimeValue(Seconds(1)));
+        rig.gd->SetAttribute("SleepBetweenIterations", BooleanValue(sleep));
+        rig.gd->SetAttribute("Iterations", UintegerValue(5));
+        rig.gd->TraceConnectWithoutContext("Iteration", MakeBoundCallback(&Row, &o));
+        std::vector<D2dFractionalCounts> counts(n, D2dFractionalCounts(nl, 0.0));
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            counts[i][i % nl] = 30;
+            counts[i][(i + 1) % nl] = 8;
+        }
+        rig.paradigm->Setup(counts,
+                            std::vector<D2dFractionalCounts>(n, D2dFractionalCounts(nl, 5.0)),
+                            std::vector<uint32_t>(n, 3),
+                            D2dTrustMatrices(n, nl, true));
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            rig.channel->GetRadio(i)->GetEnergyModel()->TraceConnectWithoutContext(
+                "EnergyEvent",
+                MakeBoundCallback(&AddTestEnergy, &o.energy));
+        }
+        o.sleepW = rig.channel->GetRadio(0)->GetEnergyModel()->GetSleepPowerW();
+        o.idleW = rig.channel->GetRadio(0)->GetEnergyModel()->GetIdlePowerW();
+        rig.Run();
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            rig.channel->GetRadio(i)->GetEnergyModel()->Flush();
+        }
+        o.clusters = rig.gd->GetClusters();
+        Simulator::Destroy();
+        return o;
+    }
+
+    static double Sum(const TestEnergyTable& table, const std::string& component)
+    {
+        double sum = 0;
+        for (const auto& [key, joules] : table)
+        {
+            sum += key.second == component ? joules : 0.0;
+        }
+        return sum;
+    }
+
+    void DoRun() override
+    {
+        const Outcome awake = RunOnce(false);
+        const Outcome asleep = RunOnce(true);
+        NS_TEST_ASSERT_MSG_EQ(asleep.rewards.size(), 6u * 5u, "a row per device and iteration");
+        NS_TEST_EXPECT_MSG_EQ((asleep.rewards == awake.rewards), true, "the same rewards");
+        NS_TEST_EXPECT_MSG_EQ((asleep.clusters == awake.clusters), true, "the same clusters");
+        NS_TEST_EXPECT_MSG_EQ((asleep.ends == awake.ends), true, "the iterations end alike");
+        // By hand: each iteration ends at t (its rows' time) and the next starts at the next
+        // whole second; the 6 radios sleep in between (ns3-wifi: no transition time).
+        double gaps = 0;
+        for (std::size_t r = 0; r < asleep.ends.size(); r += 6)
+        {
+            gaps += std::floor(asleep.ends[r]) + 1 - asleep.ends[r];
+        }
+        NS_TEST_ASSERT_MSG_GT(gaps, 4.0, "five gaps of most of a second");
+        const double sleepJ = Sum(asleep.energy, "radio_sleep");
+        NS_TEST_EXPECT_MSG_EQ_TOL(sleepJ, 6 * asleep.sleepW * gaps, 1e-9 * sleepJ, "asleep");
+        const double idleSaved = Sum(awake.energy, "radio_idle") - Sum(asleep.energy, "radio_idle");
+        NS_TEST_EXPECT_MSG_EQ_TOL(idleSaved,
+                                  6 * awake.idleW * gaps,
+                                  1e-9 * idleSaved,
+                                  "idle for that much less");
+        NS_TEST_EXPECT_MSG_EQ(Sum(awake.energy, "radio_sleep"), 0.0, "no sleep without it");
     }
 };
 
@@ -718,6 +846,7 @@ class D2dGraphDiscoveryTestSuite : public TestSuite
     {
         AddTestCase(new D2dGdAppendixATestCase);
         AddTestCase(new D2dGdMessageCountTestCase);
+        AddTestCase(new D2dGdSleepBetweenIterationsTestCase);
         AddTestCase(new D2dGdLearnsTestCase);
         AddTestCase(new D2dGdLostGlobalTestCase);
         AddTestCase(new D2dGdWifiTestCase);

@@ -100,6 +100,13 @@ D2dGraphDiscovery::GetTypeId()
                           TimeValue(MilliSeconds(1)),
                           MakeTimeAccessor(&D2dGraphDiscovery::m_guard),
                           MakeTimeChecker(Seconds(0)))
+            .AddAttribute("SleepBetweenIterations",
+                          "With IterationPeriod > 0: every device knows when the next "
+                          "iteration starts, and its radio sleeps from the end of an "
+                          "iteration until then (D2dTransport::IdleUntil)",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&D2dGraphDiscovery::m_sleepBetween),
+                          MakeBooleanChecker())
             .AddAttribute("Paradigm",
                           "The learning paradigm (partitions, messages, diversity score)",
                           PointerValue(),
@@ -992,9 +999,17 @@ D2dGraphDiscovery::EndIteration()
     {
         // The next multiple of the period after the iteration's start.
         const int64_t k = Simulator::Now().GetTimeStep() / m_iterationPeriod.GetTimeStep() + 1;
-        Simulator::Schedule(TimeStep(k * m_iterationPeriod.GetTimeStep()) - Simulator::Now(),
-                            &D2dGraphDiscovery::StartIteration,
-                            this);
+        const Time next = TimeStep(k * m_iterationPeriod.GetTimeStep());
+        if (m_sleepBetween)
+        {
+            // Every phase of the iteration is over (its guard time passed): nothing to send
+            // or receive before the next one, whose start every device knows.
+            for (const auto& t : m_transports)
+            {
+                t->IdleUntil(next);
+            }
+        }
+        Simulator::Schedule(next - Simulator::Now(), &D2dGraphDiscovery::StartIteration, this);
     }
     else
     {

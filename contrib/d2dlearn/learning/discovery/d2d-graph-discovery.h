@@ -254,7 +254,8 @@ class D2dGraphDiscovery : public Object, public D2dDiscoveryModes
      * end the iteration, or settle the datapoint exchange. */
     void PhaseDone();
     /** \brief Update each device's policy with R = r^L + gamma r^G (Graph rl), trace the
-     * iteration, and start the next one (at the next multiple of IterationPeriod if set). */
+     * iteration, and start the next one (at the next multiple of IterationPeriod if set;
+     * with SleepBetweenIterations the devices' radios sleep until then). */
     void EndIteration();
     /** \brief The exchange's messages have ended: record the edge round's graph, settle the
      * datapoints received, trace "after" histograms, exclude the edges used, go on or finish. */
@@ -355,6 +356,7 @@ class D2dGraphDiscovery : public Object, public D2dDiscoveryModes
     uint32_t m_bytesPerPoint;             //!< attribute BytesPerPoint: a datapoint's size, bytes
     Time m_iterationPeriod;               //!< attribute IterationPeriod
     Time m_guard;                         //!< attribute GuardTime
+    bool m_sleepBetween{false};           //!< attribute SleepBetweenIterations
     Ptr<D2dDiscoveryParadigm> m_paradigm; //!< attribute Paradigm
     Ptr<D2dLinkScorer> m_linkScorer;      //!< attribute LinkScorer (Graph gcn)
     D2dDiscoveryPolicies m_rl;            //!< the RL policies and rewards, and their attributes
