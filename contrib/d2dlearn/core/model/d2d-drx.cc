@@ -99,9 +99,11 @@ D2dDrx::Setup(D2dChannel* channel)
                     "D2dDrx: OnDuration " << m_onDuration.As(Time::MS) << " is longer than Cycle "
                                           << m_cycle.As(Time::MS));
     m_channel = channel;
-    for (uint32_t i = 0; i < channel->GetNRadios(); ++i)
+    // Every radio index (GetNRadios() counts them: O(N), once).
+    const auto transports = channel->GetTransports();
+    for (uint32_t i = 0; i < transports.size(); ++i)
     {
-        if (channel->GetRadio(i))
+        if (transports[i])
         {
             AddRadio(i);
         }
@@ -271,8 +273,9 @@ D2dDrx::Check(uint32_t index)
         ScheduleCheck(index);
         return;
     }
-    // Held: awake again when its device needs it, whatever the cycle would say.
-    const Time wake = held ? r.holdUntil : NextOnStart(now);
+    // Held: asleep until its device needs it, and with a cycle on to the cycle's next
+    // on-duration (a message of its own wakes it earlier: RequestWake).
+    const Time wake = held ? NextOnStart(r.holdUntil) : NextOnStart(now);
     const Time half = HalfTransition(index);
     if (held && wake - now < half * 2)
     {
@@ -363,16 +366,17 @@ D2dDrx::SleepUntil(uint32_t index, Time until)
     case RAMP_DOWN:
         if (!r.wakeAsked)
         {
-            r.wakeAt = until; // RampDownEnd() sleeps until then
+            r.wakeAt = NextOnStart(until); // RampDownEnd() sleeps until then
         }
         break;
     case ASLEEP:
         if (!r.toSend)
         {
-            // Asleep already (until the cycle's next on-duration): until then instead.
-            r.wakeAt = until;
+            // Asleep already (until the cycle's next on-duration): until the first one at or
+            // after `until` instead (`until` itself without a cycle).
+            r.wakeAt = NextOnStart(until);
             r.event.Cancel();
-            r.event = Simulator::Schedule(std::max(until - HalfTransition(index), now) - now,
+            r.event = Simulator::Schedule(std::max(r.wakeAt - HalfTransition(index), now) - now,
                                           &D2dDrx::RampUpStart,
                                           this,
                                           index);
