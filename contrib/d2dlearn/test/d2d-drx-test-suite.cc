@@ -357,6 +357,57 @@ class D2dIdleUntilTestCase : public D2dSleepEnergyTestCase
 
 /**
  * \ingroup d2dlearn-tests
+ * \brief IdleUntil under a DRX cycle (100 ms, on-duration 10 ms, no inactivity timer, no
+ * ramps): device 1, asked at 120 ms to sleep until 250 ms, skips the on-duration at 200 ms
+ * and sleeps on to the one at 300 ms; device 0's message of 150 ms starts there (150 ms of
+ * sleep_wait), not at 200 ms.
+ */
+class D2dIdleUntilDrxTestCase : public TestCase
+{
+  public:
+    D2dIdleUntilDrxTestCase()
+        : TestCase("IdleUntil under a DRX cycle: on to the first on-duration after the request")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        DestroyAtExit destroy;
+        NodeContainer nodes = MakeTestNodesAtX({0.0, 10.0});
+        D2dHelper helper;
+        SetHandWorkedRadios(helper, D2dChannelAccess::SCHEDULED);
+        helper.SetRadioEnergyAttribute("SleepTransitionTime", TimeValue(Seconds(0)));
+        helper.SetRadioEnergyAttribute("SleepTransitionEnergyJ", DoubleValue(0.0));
+        helper.SetDrxAttribute("Cycle", TimeValue(MilliSeconds(100)));
+        helper.SetDrxAttribute("OnDuration", TimeValue(MilliSeconds(10)));
+        helper.SetInitialEnergyJ(100.0);
+        Ptr<D2dChannel> channel = helper.Install(nodes);
+        std::vector<D2dDeliveryRecord> recs;
+        channel->GetRadio(0)->TraceConnectWithoutContext(
+            "Delivery",
+            MakeBoundCallback(&RecordTestDelivery, &recs));
+        Simulator::Schedule(MilliSeconds(120),
+                            &D2dTransport::IdleUntil,
+                            channel->GetRadio(1),
+                            MilliSeconds(250));
+        Simulator::Schedule(MilliSeconds(150),
+                            &SendTestMessage,
+                            channel->GetRadio(0),
+                            bytes,
+                            1u,
+                            nullptr);
+        Simulator::Stop(MilliSeconds(400));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(recs.size(), 1u, "one record");
+        NS_TEST_EXPECT_MSG_EQ(recs[0].delivered, true, "delivered");
+        NS_TEST_EXPECT_MSG_EQ_TOL(recs[0].startTime.GetSeconds(), 300 * ms, 1e-12, "at 300 ms");
+        NS_TEST_EXPECT_MSG_EQ_TOL(recs[0].sleepWait.GetSeconds(), 150 * ms, 1e-12, "waited");
+    }
+};
+
+/**
+ * \ingroup d2dlearn-tests
  * \brief A gap shorter than the transition time is not slept; without DRX nothing sleeps.
  */
 class D2dDrxShortGapTestCase : public TestCase
@@ -412,6 +463,7 @@ class D2dDrxTestSuite : public TestSuite
         AddTestCase(new D2dDrxShortGapTestCase);
         AddTestCase(new D2dIdleUntilTestCase(D2dChannelAccess::IMMEDIATE));
         AddTestCase(new D2dIdleUntilTestCase(D2dChannelAccess::SCHEDULED));
+        AddTestCase(new D2dIdleUntilDrxTestCase);
     }
 };
 

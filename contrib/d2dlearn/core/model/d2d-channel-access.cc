@@ -171,7 +171,11 @@ D2dChannelAccess::Blocker(Ptr<D2dRadio> radio,
         return {Block::RADIO, s};
     }
     heard = m_channel->HeardReceivers(s, job);
-    if (const uint32_t sleeper = Sleeper(radio, heard); sleeper != NONE)
+    // DRX: a sleeping receiver is waited for; a sleeping sender is woken (NoteSleep) only
+    // once nothing else keeps its message waiting, as a scheduler wakes a device for its
+    // grant: it does not listen while its message waits for the medium.
+    const uint32_t sleeper = Sleeper(radio, heard);
+    if (sleeper != NONE && sleeper != s)
     {
         return {Block::SLEEP, sleeper};
     }
@@ -200,6 +204,10 @@ D2dChannelAccess::Blocker(Ptr<D2dRadio> radio,
         {
             return {Block::SPECTRUM, 0};
         }
+    }
+    if (sleeper == s)
+    {
+        return {Block::SLEEP, s};
     }
     return {Block::FREE, 0};
 }
