@@ -44,8 +44,10 @@ class D2dChannel;
  * send or receive until a time t tells its transport (D2dTransport::IdleUntil), and its
  * radio sleeps as soon as it is free (no transmission, reception or queued message of its
  * own) until t, the ramp-up ending at t, if the gap holds its ramps; the cycle's
- * on-durations and the inactivity timer in between are skipped. Messages for it wait, and
- * a message of its own wakes it, as above; once it has sent, it sleeps again until t.
+ * on-durations and the inactivity timer in between are skipped, and with a cycle it sleeps
+ * on to the first on-duration at or after t (as DRX alone would have it: a radio whose
+ * message waits for the medium need not listen). Messages for it wait, and a message of
+ * its own wakes it, as above; once it has sent, it sleeps again until t.
  * With Cycle 0 there is no cycle at all: the radios listen except when their device asks
  * them to sleep (D2dChannel::GetOrCreateDrx makes such a D2dDrx at the first request).
  *
