@@ -1622,8 +1622,8 @@ def check_spectrum_times(a, messages, sp):
     end = seconds_ns_or_none(a.run.get("simulated_time_s"))
     protocol = (a.params.get("sleepWhileTraining") is True
                 or a.params.get("sleepBetweenIterations") is True)
-    drx = {"D2D": bool(a.params.get("drx")) or protocol,
-           "D2S": bool(a.params.get("d2sDrx")) or protocol}
+    drx = {"D2D": a.params.get("drx") not in (None, "", "none") or protocol,
+           "D2S": a.params.get("d2sDrx") not in (None, "", "none") or protocol}
     for r in messages:
         start, air = r["t_start_ns"], r["airtime_ns"]
         where = "messages.csv:%d" % r["_line"]

@@ -23,6 +23,7 @@
 #include "ns3/d2d-delivery.h"
 #include "ns3/d2d-helper.h"
 #include "ns3/d2d-message.h"
+#include "ns3/d2d-radio-energy-model.h"
 #include "ns3/d2d-radio.h"
 #include "ns3/double.h"
 #include "ns3/mobility-helper.h"
@@ -285,6 +286,12 @@ main(int argc, char* argv[])
     const long hwmKb = ProcStatusKb("VmHWM");
     BooleanValue fastPath;
     channel->GetAttribute("FastPath", fastPath);
+    // Radio energy (every state, the open period included), J, over the devices.
+    double radioJ = 0;
+    for (uint32_t i = 0; i < nDevices && !noEnergy; ++i)
+    {
+        radioJ += channel->GetRadio(i)->GetEnergyModel()->GetTotalEnergyConsumption();
+    }
     Simulator::Destroy();
 
     std::printf("bench-scale: %u devices in %.0f m x %.0f m, %s %s messages of %.0f bytes, "
@@ -322,6 +329,7 @@ main(int argc, char* argv[])
                 static_cast<unsigned long long>(g_count.retransmissions));
     std::printf("mean latency (delivered)  %.6f s\n",
                 g_count.delivered ? g_count.latencySumS / g_count.delivered : 0.0);
+    std::printf("radio energy per device   %.6f J\n", nDevices ? radioJ / nDevices : 0.0);
     std::printf("simulator events          %llu\n", static_cast<unsigned long long>(events));
     std::printf("events per send           %.2f\n",
                 g_count.sends ? double(events) / g_count.sends : 0.0);

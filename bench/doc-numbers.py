@@ -453,6 +453,15 @@ TABLES = {
         plots=[[PYTHON, "analysis/wireless_effects.py", "{runs}", "--figure", "{dir}/plots"]],
         keep=["wireless_effects.png"],
         by="`analysis/wireless_effects.py` (results.csv and the figure) over their runs"),
+    # Sleep (doc/explanation/energy-model.md): server FedAvg and decentralized FL without
+    # sleep, with DRX cycles and with sleep while training; radio energy against latency.
+    "sleep-effects": dict(
+        campaigns=["sleep-effects-fedavg", "sleep-effects-decentralized"],
+        tables={"results.csv": [PYTHON, "analysis/sleep_effects.py", "{runs}", "--table",
+                                "{out}"]},
+        plots=[[PYTHON, "analysis/sleep_effects.py", "{runs}", "--figure", "{dir}/plots"]],
+        keep=["sleep_effects.png"],
+        by="`analysis/sleep_effects.py` (results.csv and the figure) over their runs"),
     # The former rules (IID, replicas quorum, ...), one campaign, four attacks at 10 %.
     "cmfl-former-rules": dict(
         campaigns=["cmfl-former-rules"], tables={"results.csv": CMFL_TABLES["results.csv"]},

@@ -119,6 +119,19 @@ SPECTRUM_KEYS = dict(SCALE_KEYS, **{"delivery records": "records",
                                      "mean latency (delivered)": "latency_s"})
 
 
+SLEEP_KEYS = dict(SCALE_KEYS, **{"radio energy per device": "radio_j_per_device",
+                                  "mean latency (delivered)": "latency_s"})
+
+
+def parse_sleep(text):
+    """bench-scale with and without DRX: parse_scale's row, the radio energy per device
+    and the mean latency."""
+    row = _parse_network_bench(text, "bench-scale", SLEEP_KEYS)
+    if "events" in row and "sends" in row and float(row["sends"]):
+        row["events_per_message"] = "%.2f" % (float(row["events"]) / float(row["sends"]))
+    return [row]
+
+
 def parse_spectrum(text):
     """bench-scale, for the finite spectrum's benchmark: one row with its counters, wall
     times and peak memory, and the costs per message: events_per_message = (simulator events
@@ -598,6 +611,26 @@ def benches(bindir):
                      "drain) at the density of the 1,000-device benchmark (1,000 devices per "
                      "km^2), on a range graph (RangeM 100 m: a peer out of range is an "
                      "out_of_range row, no transmission), 10,000 and 1,000,000 devices"),
+        # Sleep (D2dDrx: cycle 100 ms, on-duration 10 ms, inactivity 20 ms) against none, at
+        # 1,000 and 100,000 devices; and 1,000,000 with it for the memory.
+        "sleep": dict(
+            runs=[("%d devices, DRX %s" % (n, "on" if drx else "off"),
+                   [b("bench-scale"), "--nDevices=%d" % n, "--side=%d" % side,
+                    "--rate=%g" % rate, "--simTime=%g" % t] + extra
+                   + (["--drx=true"] if drx else []), None)
+                  for n, side, rate, t, extra, drxs in [
+                      (1000, 1000, 1, 5, [], (False, True)),
+                      (100000, 10000, 0.1, 2, [], (False, True)),
+                      (1000000, 31623, 1, 1, ["--ns3::D2dChannel::RangeM=100"], (True,))]
+                  for drx in drxs],
+            parse=parse_sleep,
+            settings="bench-scale, 10 kB unicasts to a random peer (Poisson), without and with "
+                     "DRX on every radio (`--drx`: D2dDrx cycle 100 ms, on-duration 10 ms, "
+                     "inactivity timer 20 ms; the ns3-wifi profile, sleep 0.099 W, no "
+                     "transition): 1,000 devices in a 1 km square at 1 message per second per "
+                     "device for 5 s, 100,000 devices in a 10 km square at 0.1 per second for "
+                     "2 s, and 1,000,000 devices (the 1,000-device density, RangeM 100 m, 1 per "
+                     "second for 1 s) with DRX for the memory (+1 s drain each)"),
         # The finite spectrum (D2dChannel SubChannels K) against the unlimited band (K = 0)
         # at 1,000 to 100,000 devices at constant density, on three workloads of about 20,000
         # messages each; and 1,000,000 devices in one cell for the memory.
@@ -811,7 +844,7 @@ def benches(bindir):
     }
 
 
-NAMES = ["fast-path", "scale", "scale-density", "scale-1m", "spectrum", "spectrum-1m",
+NAMES = ["fast-path", "scale", "scale-density", "scale-1m", "sleep", "spectrum", "spectrum-1m",
          "wifi-scale", "footprint", "fedavg",
          "roofline", "torchscript",
          "startup", "blas", "devices", "devices-10k", "devices-1m", "devices-decentralized",

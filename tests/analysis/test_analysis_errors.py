@@ -48,6 +48,7 @@ SCRIPTS = {
     "plot_rounds": ([], ["--out", "OUT"], False),
     "plot_traces": ([], ["--out", "OUT"], False),
     "wireless_effects": ([], ["--figure", "OUT"], True),
+    "sleep_effects": ([], ["--figure", "OUT"], True),
 }
 
 

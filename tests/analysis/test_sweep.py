@@ -1019,7 +1019,8 @@ seed = [1, 2, 3]
                   "round-time-vs-devices-fedavg-wifi.toml": 8,
                   "round-time-vs-devices-braintorrent-channel.toml": 8,
                   "round-time-vs-devices-braintorrent-literal.toml": 8,
-                  "round-time-vs-devices-braintorrent-wifi.toml": 8}
+                  "round-time-vs-devices-braintorrent-wifi.toml": 8,
+                  "sleep-effects-fedavg.toml": 12, "sleep-effects-decentralized.toml": 12}
         self.assertEqual(sorted(f for f in os.listdir(folder) if f.endswith(".toml")),
                          sorted(counts))
         validated = set()  # (program, parameter, value) checked by --validate so far

@@ -449,7 +449,7 @@ D2dNetworkOptions::AddEnergyFlags(D2dScenarioFlags& flags)
               "radio listens the first ON_DURATION of each CYCLE and INACTIVITY after its "
               "last transmission or reception, and sleeps between (--radioProfile's sleep "
               "power); a message waits for its receivers' on-duration (messages.csv "
-              "sleep_wait_s); empty: no DRX",
+              "sleep_wait_s); empty or none: no DRX",
               drx);
     flags.Add("d2sDrx",
               "DRX of the devices' D2S radios, as --drx (the server never sleeps)",
@@ -734,7 +734,7 @@ D2dNetworkOptions::ValidateEnergy(const D2dScenarioSupport& support)
           {"d2sDrx", d2sDrx, m_d2sDrxTimes}})
     {
         times.clear();
-        if (text.empty())
+        if (text.empty() || text == "none") // none: a campaign's point without DRX
         {
             continue;
         }
