@@ -36,13 +36,13 @@ folder or file, an unparsable run.json, a missing column, a run without delivere
 messages) gives a one-line error and exit code 2, and nothing is written.
 """
 import csv
-import math
 import os
 import statistics
 import sys
 
-from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
+from d2dlearn_analysis.errors import AnalysisError  # noqa: E402
 from d2dlearn_analysis.reader import load_rounds, read_run_json  # noqa: E402
+from d2dlearn_analysis.run_json import table_figure_main  # noqa: E402
 from d2dlearn_analysis.traces import (make_out_dir, no_data, plt, read_trace,  # noqa: E402
                                       save_figure, to_numeric)
 
@@ -171,22 +171,7 @@ def draw(pts, out_dir):
 
 
 def main(argv):
-    p = ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("runs", nargs="+", help="fedavg --outDir folders")
-    p.add_argument("--table", help="write the points as CSV here")
-    p.add_argument("--figure", help="draw sleep_effects.png into this folder")
-    args = p.parse_args(argv)
-    if not args.table and not args.figure:
-        p.error("give --table FILE, --figure DIR or both")
-    try:
-        pts = points(args.runs)
-        if args.table:
-            write_table(pts, args.table)
-        if args.figure:
-            draw(pts, args.figure)
-    except AnalysisError as exc:
-        return report("sleep_effects.py", exc)
-    return 0
+    return table_figure_main(argv, "sleep_effects.py", __doc__, "sleep_effects.png", points, write_table, draw)
 
 
 if __name__ == "__main__":

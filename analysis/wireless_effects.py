@@ -38,8 +38,9 @@ import os
 import statistics
 import sys
 
-from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
+from d2dlearn_analysis.errors import AnalysisError  # noqa: E402
 from d2dlearn_analysis.reader import load_rounds, read_run_json  # noqa: E402
+from d2dlearn_analysis.run_json import table_figure_main  # noqa: E402
 from d2dlearn_analysis.traces import (error_bars, legend, make_out_dir, no_data,  # noqa: E402
                       plt, read_trace, save_figure, series_style, to_numeric)
 
@@ -200,25 +201,17 @@ def draw(pts, out_dir):
     save_figure(fig, out_dir, "wireless_effects.png")
 
 
+def checked_points(runs):
+    """points(runs), at least one."""
+    pts = points(runs)
+    if not pts:
+        raise AnalysisError("no run moves one parameter from the base")
+    return pts
+
+
 def main(argv):
-    p = ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("runs", nargs="+", help="fedavg --outDir folders")
-    p.add_argument("--table", help="write the points as CSV here")
-    p.add_argument("--figure", help="draw wireless_effects.png into this folder")
-    args = p.parse_args(argv)
-    if not args.table and not args.figure:
-        p.error("give --table FILE, --figure DIR or both")
-    try:
-        pts = points(args.runs)
-        if not pts:
-            raise AnalysisError("no run moves one parameter from the base")
-        if args.table:
-            write_table(pts, args.table)
-        if args.figure:
-            draw(pts, args.figure)
-    except AnalysisError as exc:
-        return report("wireless_effects.py", exc)
-    return 0
+    return table_figure_main(argv, "wireless_effects.py", __doc__, "wireless_effects.png", checked_points, write_table,
+                             draw)
 
 
 if __name__ == "__main__":

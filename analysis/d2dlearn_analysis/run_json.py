@@ -157,3 +157,27 @@ def table_main(argv, prog, description, tables, load_run):
         fh.write(text.getvalue())
     print("wrote %s (%d rows)" % (args.out, len(rows)))
     return 0
+
+
+def table_figure_main(argv, prog, description, figure, points, write_table, draw):
+    """RUN_DIR... [--table FILE] [--figure DIR] (one of them at least): points(runs), then
+    write_table(points, FILE) and draw(points, DIR), which draws the figure named `figure`;
+    exit 2 with one line on an AnalysisError (or a bad argument). description: the script's
+    docstring (its first paragraph is --help's description)."""
+    parser = ArgumentParser(prog=prog, description=description)
+    parser.add_argument("runs", nargs="+", metavar="RUN_DIR",
+                        help="run folders (each a program's --outDir)")
+    parser.add_argument("--table", metavar="FILE", help="write the points as CSV here")
+    parser.add_argument("--figure", metavar="DIR", help="draw %s into this folder" % figure)
+    args = parser.parse_args(argv)
+    if not args.table and not args.figure:
+        parser.error("give --table FILE, --figure DIR or both")
+    try:
+        pts = points(args.runs)
+        if args.table:
+            write_table(pts, args.table)
+        if args.figure:
+            draw(pts, args.figure)
+    except AnalysisError as exc:
+        return report(prog, exc)
+    return 0

@@ -103,6 +103,26 @@ struct Rig
         }
     }
 
+    /**
+     * \brief Device i holds 30 points of label i mod nl and 8 of label i + 1 mod nl, a
+     * budget of 5 points per label, 3 labels to reach, and trusts every device.
+     * \param nl labels
+     */
+    void SetupShiftedLabels(uint32_t nl)
+    {
+        const uint32_t n = nodes.GetN();
+        std::vector<D2dFractionalCounts> counts(n, D2dFractionalCounts(nl, 0.0));
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            counts[i][i % nl] = 30;
+            counts[i][(i + 1) % nl] = 8;
+        }
+        paradigm->Setup(counts,
+                        std::vector<D2dFractionalCounts>(n, D2dFractionalCounts(nl, 5.0)),
+                        std::vector<uint32_t>(n, 3),
+                        D2dTrustMatrices(n, nl, true));
+    }
+
     void Run()
     {
         Simulator::ScheduleNow(&D2dGraphDiscovery::Start, gd);
@@ -288,16 +308,7 @@ class D2dGdMessageCountTestCase : public TestCase
         std::vector<std::vector<double>> rewards;
         rig.gd->TraceConnectWithoutContext("Iteration",
                                            MakeBoundCallback(&CountIteration, &rewards));
-        std::vector<D2dFractionalCounts> counts(n, D2dFractionalCounts(nl, 0.0));
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            counts[i][i % nl] = 30;
-            counts[i][(i + 1) % nl] = 8;
-        }
-        rig.paradigm->Setup(counts,
-                            std::vector<D2dFractionalCounts>(n, D2dFractionalCounts(nl, 5.0)),
-                            std::vector<uint32_t>(n, 3),
-                            D2dTrustMatrices(n, nl, true));
+        rig.SetupShiftedLabels(nl);
         rig.gd->SetAttribute("Iterations", UintegerValue(iterations));
         rig.Run();
         NS_TEST_EXPECT_MSG_EQ(rig.gd->IsFinished(), true, "finished");
@@ -421,16 +432,7 @@ class D2dGdSleepBetweenIterationsTestCase : public TestCase
         rig.gd->SetAttribute("SleepBetweenIterations", BooleanValue(sleep));
         rig.gd->SetAttribute("Iterations", UintegerValue(5));
         rig.gd->TraceConnectWithoutContext("Iteration", MakeBoundCallback(&Row, &o));
-        std::vector<D2dFractionalCounts> counts(n, D2dFractionalCounts(nl, 0.0));
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            counts[i][i % nl] = 30;
-            counts[i][(i + 1) % nl] = 8;
-        }
-        rig.paradigm->Setup(counts,
-                            std::vector<D2dFractionalCounts>(n, D2dFractionalCounts(nl, 5.0)),
-                            std::vector<uint32_t>(n, 3),
-                            D2dTrustMatrices(n, nl, true));
+        rig.SetupShiftedLabels(nl);
         for (uint32_t i = 0; i < n; ++i)
         {
             rig.channel->GetRadio(i)->GetEnergyModel()->TraceConnectWithoutContext(
