@@ -40,6 +40,7 @@ import os
 import statistics
 import sys
 
+from d2dlearn_analysis.atomic import atomic_open  # noqa: E402
 from d2dlearn_analysis.errors import AnalysisError  # noqa: E402
 from d2dlearn_analysis.reader import load_rounds, read_run_json  # noqa: E402
 from d2dlearn_analysis.run_json import table_figure_main  # noqa: E402
@@ -126,12 +127,10 @@ def write_table(pts, path):
                      "sleep_wait_s": "%.6g" % summarise(values, "sleep_wait_s")[0],
                      "accuracy": "%.4f" % summarise(values, "accuracy")[0],
                      "time_s": "%.6g" % summarise(values, "time_s")[0]})
-    tmp = path + ".tmp"
-    with open(tmp, "w", newline="") as f:
+    with atomic_open(path, "w", newline="") as f:
         w = csv.DictWriter(f, FIELDS)
         w.writeheader()
         w.writerows(rows)
-    os.replace(tmp, path)
     print("wrote %s" % path)
 
 
