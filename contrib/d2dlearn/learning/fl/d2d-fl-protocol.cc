@@ -195,9 +195,10 @@ D2dFlProtocol::DoInitialize()
 void
 D2dFlProtocol::SleepWhileTraining(uint32_t device, uint32_t, Time, Time end)
 {
-    // Nothing to send before the job ends, and nothing the protocol waits for: every
-    // protocol's devices send their update only once trained. Messages that come anyway
-    // meet the sleeping radio (sleep_wait_s on the channel backend).
+    // Nothing to send before the job ends: every protocol's device sends what it trained
+    // only then. What comes for it meanwhile (none in server FedAvg; a faster peer's model
+    // in the peer protocols) waits for the radio (sleep_wait_s, channel backend) or is
+    // missed and retried (Wi-Fi).
     if (UsesD2d())
     {
         m_transports[device]->IdleUntil(end);
