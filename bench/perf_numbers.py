@@ -107,9 +107,10 @@ def _parse_network_bench(text, program, keys):
     return row
 
 
-def parse_scale(text):
-    """bench-scale: one row (its counters, rates, wall and CPU time, peak memory)."""
-    row = _parse_network_bench(text, "bench-scale", SCALE_KEYS)
+def parse_scale(text, keys=SCALE_KEYS):
+    """bench-scale: one row (its counters, rates, wall and CPU time, peak memory; keys: the
+    counters to read)."""
+    row = _parse_network_bench(text, "bench-scale", keys)
     if "events" in row and "sends" in row and float(row["sends"]):
         row["events_per_message"] = "%.2f" % (float(row["events"]) / float(row["sends"]))
     return [row]
@@ -126,10 +127,7 @@ SLEEP_KEYS = dict(SCALE_KEYS, **{"radio energy per device": "radio_j_per_device"
 def parse_sleep(text):
     """bench-scale with and without DRX: parse_scale's row, the radio energy per device
     and the mean latency."""
-    row = _parse_network_bench(text, "bench-scale", SLEEP_KEYS)
-    if "events" in row and "sends" in row and float(row["sends"]):
-        row["events_per_message"] = "%.2f" % (float(row["events"]) / float(row["sends"]))
-    return [row]
+    return parse_scale(text, SLEEP_KEYS)
 
 
 def parse_spectrum(text):
