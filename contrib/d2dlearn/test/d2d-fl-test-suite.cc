@@ -324,18 +324,6 @@ HandWorkedRound()
     return {transfer + 4 * 8 / kRateBps, flops / kFlops, transfer};
 }
 
-/** \return the sum of a component's energy over the devices, J */
-double
-SumEnergy(const TestEnergyTable& table, const std::string& component)
-{
-    double sum = 0;
-    for (const auto& [key, joules] : table)
-    {
-        sum += key.second == component ? joules : 0.0;
-    }
-    return sum;
-}
-
 /** A round lasts download + compute + upload. */
 class FedAvgRoundTimeTestCase : public TestCase
 {
@@ -394,18 +382,18 @@ class FedAvgSleepWhileTrainingTestCase : public TestCase
                                       "round " << r + 1 << " ends at the same time");
         }
         NS_TEST_EXPECT_MSG_EQ((asleep.global == awake.global), true, "the same model");
-        const double sleepJ = SumEnergy(asleep.energy, "d2s_sleep");
+        const double sleepJ = SumTestEnergy(asleep.energy, "d2s_sleep");
         NS_TEST_EXPECT_MSG_EQ_TOL(sleepJ,
                                   asleep.sleepW * 2 * compute,
                                   1e-9 * sleepJ,
                                   "asleep for the compute time of two rounds");
         const double idleSaved =
-            SumEnergy(awake.energy, "d2s_idle") - SumEnergy(asleep.energy, "d2s_idle");
+            SumTestEnergy(awake.energy, "d2s_idle") - SumTestEnergy(asleep.energy, "d2s_idle");
         NS_TEST_EXPECT_MSG_EQ_TOL(idleSaved,
                                   awake.idleW * 2 * compute,
                                   1e-9 * idleSaved,
                                   "idle for that much less");
-        NS_TEST_EXPECT_MSG_EQ(SumEnergy(awake.energy, "d2s_sleep"), 0.0, "no sleep by default");
+        NS_TEST_EXPECT_MSG_EQ(SumTestEnergy(awake.energy, "d2s_sleep"), 0.0, "no sleep by default");
         std::printf("asleep %.9f J = %.3f W x 2 x %.9f s; idle %.9f J less\n",
                     sleepJ,
                     asleep.sleepW,

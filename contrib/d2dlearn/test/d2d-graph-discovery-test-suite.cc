@@ -451,16 +451,6 @@ class D2dGdSleepBetweenIterationsTestCase : public TestCase
         return o;
     }
 
-    static double Sum(const TestEnergyTable& table, const std::string& component)
-    {
-        double sum = 0;
-        for (const auto& [key, joules] : table)
-        {
-            sum += key.second == component ? joules : 0.0;
-        }
-        return sum;
-    }
-
     void DoRun() override
     {
         const Outcome awake = RunOnce(false);
@@ -477,14 +467,17 @@ class D2dGdSleepBetweenIterationsTestCase : public TestCase
             gaps += std::floor(asleep.ends[r]) + 1 - asleep.ends[r];
         }
         NS_TEST_ASSERT_MSG_GT(gaps, 4.0, "five gaps of most of a second");
-        const double sleepJ = Sum(asleep.energy, "radio_sleep");
+        const double sleepJ = SumTestEnergy(asleep.energy, "radio_sleep");
         NS_TEST_EXPECT_MSG_EQ_TOL(sleepJ, 6 * asleep.sleepW * gaps, 1e-9 * sleepJ, "asleep");
-        const double idleSaved = Sum(awake.energy, "radio_idle") - Sum(asleep.energy, "radio_idle");
+        const double idleSaved =
+            SumTestEnergy(awake.energy, "radio_idle") - SumTestEnergy(asleep.energy, "radio_idle");
         NS_TEST_EXPECT_MSG_EQ_TOL(idleSaved,
                                   6 * awake.idleW * gaps,
                                   1e-9 * idleSaved,
                                   "idle for that much less");
-        NS_TEST_EXPECT_MSG_EQ(Sum(awake.energy, "radio_sleep"), 0.0, "no sleep without it");
+        NS_TEST_EXPECT_MSG_EQ(SumTestEnergy(awake.energy, "radio_sleep"),
+                              0.0,
+                              "no sleep without it");
     }
 };
 

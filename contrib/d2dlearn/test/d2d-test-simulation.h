@@ -129,6 +129,22 @@ AddTestEnergy(TestEnergyTable* table,
 }
 
 /**
+ * \param table energy per (device, component), as AddTestEnergy() sums it
+ * \param component a component
+ * \return that component's energy summed over the devices, J
+ */
+inline double
+SumTestEnergy(const TestEnergyTable& table, const std::string& component)
+{
+    double sum = 0;
+    for (const auto& [key, joules] : table)
+    {
+        sum += key.second == component ? joules : 0.0;
+    }
+    return sum;
+}
+
+/**
  * Sends one unreliable message named "test" (for Simulator::Schedule).
  * \param radio the sender's radio
  * \param bytes its size, bytes
