@@ -6,7 +6,8 @@
    total energy never falls as the messages grow (1, 5, 20, 60 kB). With d2dlearn's former
    powers (transmit 0.3 W, receive 0.1 W below idle 0.819 W, as custom powers with
    --allowUnorderedRadioPowers) the same sweep falls: the check can fail, and did on the
-   former defaults.
+   former defaults. The nr-ue profile (3GPP TR 38.840: transmit 1.43 W >= receive 0.9 W >=
+   idle 0.3 W at 20 dBm) never falls either.
 2. Server FedAvg (fedavg, the main job's protocol, 2 rounds) sends nothing over D2D: its D2D
    radios are off from the start and draw 0 J on both backends (no radio_* rows in
    energy.csv, run.json's d2dRadioOff true); --d2dRadio=on keeps them listening: each device's radio_idle is then
@@ -85,6 +86,9 @@ def main():
         now = sweep(tmp, [], "default profile")
         check(len(now) == len(SIZES) and all(b >= a for a, b in zip(now, now[1:])),
               "default profile: more bytes never lower the radios' energy")
+        nr = sweep(tmp, ["--radioProfile=nr-ue"], "nr-ue profile")
+        check(len(nr) == len(SIZES) and all(b >= a for a, b in zip(nr, nr[1:])),
+              "nr-ue profile (TR 38.840): more bytes never lower the radios' energy")
         former = sweep(tmp, FORMER + ["--allowUnorderedRadioPowers=true"], "former powers")
         check(len(former) == len(SIZES) and former[-1] < former[0],
               "former powers (receive below idle): the same sweep falls, so the check above "

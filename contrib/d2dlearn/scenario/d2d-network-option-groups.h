@@ -110,8 +110,8 @@ struct D2dEnergyOptions
 {
     double initialEnergyJ{10000.0};     //!< --initialEnergyJ: battery per device, J
     std::string energySource{"linear"}; //!< --energySource: linear | basic | liion | generic
-    /** --radioProfile: the radios' state powers, a D2dRadioProfile (ns3-wifi, first-order,
-     *  custom) */
+    /** --radioProfile: the radios' state powers, a D2dRadioProfile (ns3-wifi, nr-ue,
+     *  first-order, custom) */
     std::string radioProfile{"ns3-wifi"};
     /** --allowUnorderedRadioPowers: run custom powers that break transmit >= receive >=
      *  idle (refused otherwise) */

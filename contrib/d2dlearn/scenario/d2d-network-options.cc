@@ -397,7 +397,10 @@ D2dNetworkOptions::AddEnergyFlags(D2dScenarioFlags& flags)
              "The radios' power in each state (channel backend): ns3-wifi (ns-3's "
              "WifiRadioEnergyModel with its LinearWifiTxCurrentModel at 3 V: transmit "
              "P / 0.1 + 0.82 W, 1.82 W at 20 dBm; receive 0.939 W; idle 0.819 W; as the "
-             "Wi-Fi backend charges them), first-order (Heinzelman et al. "
+             "Wi-Fi backend charges them), nr-ue (3GPP TR 38.840's UE powers at an assumed "
+             "3 mW per relative unit: transmit 0.75 W + P / 0.148, 1.43 W at 20 dBm; receive "
+             "0.9 W; idle 0.3 W; sleep 3 mW after a 20 ms, 1.35 mJ transition), first-order "
+             "(Heinzelman et al. "
              "2000: 50 nJ/bit + 100 pJ/bit/m^2 per transmitted bit, 50 nJ/bit received, no idle "
              "draw) or custom (the --ns3::D2dRadioEnergyModel::* attributes; their defaults "
              "are ns3-wifi's)",

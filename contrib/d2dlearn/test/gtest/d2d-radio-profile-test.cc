@@ -10,6 +10,7 @@
  *   transmitting, times BasicEnergySource's supply voltage, all read from ns-3's TypeIds
  *   here, not from d2dlearn's constants;
  * - first-order is Heinzelman et al.'s E_elec k + eps_amp k d^2 and E_elec k, by hand;
+ * - nr-ue is 3GPP TR 38.840's relative powers times 3 mW, by hand;
  * - CheckStateOrder names the order a set of powers breaks, with the values;
  * - an unknown profile's error lists the choices.
  */
@@ -153,6 +154,34 @@ TEST(D2dRadioProfileTest, FirstOrderIsHeinzelmansModelByHand)
     model->Dispose();
 }
 
+TEST(D2dRadioProfileTest, NrUeIsTr38840sRelativePowersTimesTheScale)
+{
+    // 3GPP TR 38.840 sec. 8.1, FR1, in relative units, at 1 unit = 1 mA x 3 V = 3 mW, by hand.
+    auto model = WithProfile("nr-ue");
+    const double unitW = 3e-3;
+    // Uplink: 250 units at 0 dBm (1 mW), 700 at 23 dBm (199.526 mW), linear in the radiated
+    // power between: at 20 dBm 250 + 450 x 100 / 199.526 = 475.534 units.
+    EXPECT_NEAR(model->GetTxDrawW(1e-3, RATE_BPS, 0.0),
+                250 * unitW + 450 * unitW * 1e-3 / 0.199526231,
+                1e-9);
+    EXPECT_NEAR(model->GetTxDrawW(0.199526231496888, RATE_BPS, 0.0), 700 * unitW, 1e-12);
+    EXPECT_NEAR(model->GetTxDrawW(TX_POWER_W, RATE_BPS, 0.0), 475.534 * unitW, 1e-6);
+    // PDCCH+PDSCH 300 receiving, PDCCH-only 100 listening, deep sleep 1.
+    EXPECT_NEAR(model->GetRxDrawW(RATE_BPS), 300 * unitW, 1e-12);
+    EXPECT_NEAR(Get(model, "IdlePowerW"), 100 * unitW, 1e-12);
+    EXPECT_NEAR(model->GetSleepPowerW(), 1 * unitW, 1e-12);
+    // Deep sleep's transition: 20 ms in all, 450 units x ms on top of the sleep draw, so the
+    // radio draws 1 + 450 / 20 = 23.5 units while ramping.
+    EXPECT_EQ(model->GetSleepTransitionTime(), MilliSeconds(20));
+    EXPECT_NEAR(model->GetTransitionPowerW(), 23.5 * unitW, 1e-12);
+    // TR 38.840's uplink at 0 dBm (250) is below its PDSCH reception (300): the order breaks
+    // under 300 - 250 = 50 units of amplifier draw, 199.526 mW / 9 = 13.46 dBm.
+    const double orderedFromW = 0.199526231496888 / 9;
+    EXPECT_EQ(model->CheckStateOrder(orderedFromW * 1.001, RATE_BPS), "");
+    EXPECT_EQ(model->CheckStateOrder(orderedFromW * 0.999, RATE_BPS).rfind("transmit ", 0), 0u);
+    model->Dispose();
+}
+
 TEST(D2dRadioProfileTest, CheckStateOrderNamesTheBrokenOrder)
 {
     EXPECT_EQ(D2dRadioEnergyModel::CheckStateOrder(1.14, 0.939, 0.819), "");
@@ -192,7 +221,7 @@ TEST(D2dRadioProfileTest, UnknownProfileListsTheChoices)
     catch (const std::invalid_argument& e)
     {
         EXPECT_EQ(std::string(e.what()),
-                  "no radio profile bogus (ns3-wifi, first-order or custom)");
+                  "no radio profile bogus (ns3-wifi, nr-ue, first-order or custom)");
     }
     EXPECT_TRUE(D2dRadioProfile::IsCustom("custom"));
     EXPECT_FALSE(D2dRadioProfile::IsCustom("ns3-wifi"));
