@@ -48,6 +48,7 @@ set(d2dlearn_model_sources
     core/model/d2d-wifi-energy-meter.cc
     core/model/d2d-share.cc
     core/model/d2d-text.cc
+    core/model/d2d-input-file.cc
 )
 set(d2dlearn_model_headers
     core/model/d2d-ns3-compat.h
@@ -78,6 +79,7 @@ set(d2dlearn_model_headers
     core/model/d2d-wifi-energy-meter.h
     core/model/d2d-share.h
     core/model/d2d-text.h
+    core/model/d2d-input-file.h
 )
 
 # core/data/: data sets and partitions (torch-free: features are float arrays, labels integers).
@@ -169,6 +171,7 @@ set(d2dlearn_learner_sources
     learning/learner/d2d-net.cc
     learning/learner/d2d-flop-counter.cc
     learning/learner/d2d-script-model.cc
+    learning/learner/d2d-job-watchdog.cc
     learning/learner/d2d-triplet-encoder.cc
     learning/learner/d2d-triplet-encoding.cc
     learning/learner/d2d-learner.cc
@@ -179,6 +182,7 @@ set(d2dlearn_learner_sources
 )
 set(d2dlearn_learner_headers
     learning/learner/d2d-torch-runtime.h
+    learning/learner/d2d-job-watchdog.h
     learning/learner/d2d-learner.h
     learning/learner/d2d-triplet-encoding.h
     learning/learner/d2d-model-payload.h

@@ -135,6 +135,14 @@ GOOD = [
     ("shakespeare-natural", ["--dataset=leaf", "--dataDir=" + shakespeare,
                              "--partition=natural"], 15, 5, None),
 ]
+CLASSES = {
+    "cifar10": (10, "published"), "cifar10-cnn": (10, "published"),
+    "cifar100-fine": (100, "published"), "cifar100-coarse": (20, "published"),
+    "mnist": (47, "published"),  # EMNIST balanced, by its files' names
+    "tensors": (5, "labels"),
+    "femnist-natural": (62, "published"), "femnist-iid": (62, "published"),
+    "shakespeare-natural": (80, "published"),
+}
 results = case_batch.run(FEDAVG, [BASE + args + ["--outDir=" + os.path.join(TMP, "out", name)]
                                   for name, args, _, _, _ in GOOD], timeout=120)
 for (name, args, n_train, n_test, published), r in zip(GOOD, results):
@@ -154,6 +162,12 @@ for (name, args, n_train, n_test, published), r in zip(GOOD, results):
             n_train, n_test))
     if published is not None and params.get("dataMatchesPublished") is not published:
         fail("%s: dataMatchesPublished %r" % (name, params.get("dataMatchesPublished")))
+    # The model's outputs: a published set's classes (checked), another's labels' range.
+    want_classes = CLASSES[name]
+    got_classes = (params.get("dataClasses"), params.get("dataClassesFrom"))
+    if got_classes != want_classes:
+        fail("%s: run.json dataClasses, dataClassesFrom %r, expected %r"
+             % (name, got_classes, want_classes))
     if name == "femnist-natural" and (params.get("dataUsers") != 6
                                       or params.get("trainSamples") != 46):
         fail("%s: dataUsers %r, trainSamples %r" % (name, params.get("dataUsers"),
@@ -207,6 +221,20 @@ d = bad_copy("mnist-two-sets", mnist)
 idx_set(os.path.join(d, "emnist-digits-"), 20, 10, 10)
 d = bad_copy("tensors-big-endian", tensors)
 np.save(os.path.join(d, "train_x.npy"), rng.random((200, 3, 8, 8)).astype(">f4"))
+# MNIST's own file names (10 classes) with one label byte of 255 (sample 5 of the training
+# set): refused with its number, where the labels' range would have made 256 classes.
+d = os.path.join(TMP, "bad", "mnist-label-255")
+idx_set(os.path.join(d, ""), 40, 10, 10)
+labels = bytearray(gzip.decompress(open(os.path.join(d, "train-labels-idx1-ubyte.gz"), "rb").read()))
+labels[8 + 5] = 255
+write(os.path.join(d, "train-labels-idx1-ubyte.gz"), gzip.compress(bytes(labels)))
+BAD_DIRS["mnist-label-255"] = d
+# A NaN feature: refused with its sample's number (it used to train, give NaN, and be blamed
+# on the learning rate).
+d = bad_copy("tensors-nan", tensors)
+x = rng.random((200, 3, 8, 8), dtype=np.float32)
+x[17, 1, 2, 3] = np.nan
+np.save(os.path.join(d, "train_x.npy"), x)
 d = bad_copy("leaf-num-samples", femnist)
 with open(os.path.join(d, "train", "b.json")) as f:
     doc = json.load(f)
@@ -221,8 +249,12 @@ BAD = [
      "train.bin: record 7 has coarse label 7 and fine label 100"),
     ("mnist-two-sets", ["--dataset=mnist", "--dataDir=" + BAD_DIRS["mnist-two-sets"]],
      "2 files end in train-images-idx3-ubyte.gz"),
+    ("mnist-label-255", ["--dataset=mnist", "--dataDir=" + BAD_DIRS["mnist-label-255"]],
+     "train-labels-idx1-ubyte.gz: label 255 of sample 5 outside 0..9"),
     ("tensors-big-endian", ["--dataset=tensors", "--dataDir=" + BAD_DIRS["tensors-big-endian"]],
      "train_x.npy: dtype '>f4' not supported"),
+    ("tensors-nan", ["--dataset=tensors", "--dataDir=" + BAD_DIRS["tensors-nan"]],
+     "train_x.npy: sample 17 holds nan (value 83 of the sample"),
     ("tensors-missing", ["--dataset=tensors", "--dataDir=" + os.path.join(TMP, "nowhere")],
      "train_x.npy: missing or unreadable"),
     ("leaf-num-samples", ["--dataset=leaf", "--dataDir=" + BAD_DIRS["leaf-num-samples"]],
@@ -251,6 +283,21 @@ for (name, args, want), r in zip(BAD, results):
         fail("%s: stdout is not empty" % name)
     if os.path.exists(os.path.join(TMP, "badout", name)):
         fail("%s: the output folder exists" % name)
+
+# A set with no published class count says how many classes its labels make, in one line
+# (without --quiet), besides run.json.
+print("check: tensors without --quiet -> one line stating the classes of the labels' range")
+out = os.path.join(TMP, "out", "tensors-note")
+r = case_batch.run(FEDAVG, [[a for a in BASE if a != "--quiet"]
+                            + ["--dataset=tensors", "--dataDir=" + tensors, "--outDir=" + out]],
+                   timeout=120)[0]
+notes = [line for line in r.stderr.splitlines() if "classes, the range of the labels" in line]
+want = "5 classes, the range of the labels (0 to 4): this set has no published class count"
+if r.returncode != 0 or len(notes) != 1 or want not in notes[0]:
+    fail("tensors: expected one line with '%s' (exit %d): %s" % (want, r.returncode,
+                                                                 r.stderr[-500:]))
+else:
+    print("  stderr: " + notes[0])
 
 shutil.rmtree(TMP)
 if failures:

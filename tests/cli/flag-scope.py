@@ -81,6 +81,7 @@ VALUES = {
     "sleepWhileTraining": ["true", "false"],
     "sleepBetweenIterations": ["true", "false"],
     "computeModel": ["cpu", "flops"],
+    "jobWallLimit": ["60s", "120s"],
     "cpuFrequencyHz": ["1e9", "3e9"],
     "cyclesPerFlop": ["0.5", "0.3"],
     "switchedCapacitance": ["1e-28", "2e-28"],

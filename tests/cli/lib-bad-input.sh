@@ -1,7 +1,9 @@
 # Shared by the *-bad-input.sh tests: `expect_reject WORD ARGS...` checks that "$BIN" ARGS
 # --outDir=<fresh folder> stops before simulating: non-zero exit status (not a crash or a
 # timeout), exactly one line on stderr containing WORD, nothing on stdout, nothing in the
-# output folder. Failures are counted in $failures; `finish NAME` reports.
+# output folder, not even an empty one. Each case also runs with --validate appended, which
+# must refuse it with the same status and the same line (--validate runs every check a run
+# makes before simulating). Failures are counted in $failures; `finish NAME` reports.
 # The caller sets BIN and TMP (a temporary folder it removes).
 #
 # The cases run in batches: expect_reject queues a case, and `run_rejects` (called by
@@ -16,7 +18,7 @@
 failures=0
 ncase=0
 queued=()   # case numbers waiting for run_rejects
-declare -A case_name case_args
+declare -A case_name case_args case_twin
 fail() {
     echo "  FAIL: $*"
     failures=$((failures + 1))
@@ -35,6 +37,13 @@ expect_reject() {
     done
     case_name[$ncase]=$name
     case_args[$ncase]=$line
+    queued+=("$ncase")
+    # Its --validate twin, checked against it.
+    local first=$ncase
+    ncase=$((ncase + 1))
+    case_name[$ncase]=$name
+    case_args[$ncase]="${line%$'\t'--outDir=*}"$'\t'"--validate"$'\t'"--outDir=$TMP/out$ncase"
+    case_twin[$ncase]=$first
     queued+=("$ncase")
 }
 
@@ -60,8 +69,21 @@ check_reject() {
     if [ -s "$stdout" ]; then
         fail "stdout is not empty"
     fi
-    if [ -e "$out" ] && [ -n "$(find "$out" -mindepth 1 -print -quit)" ]; then
-        fail "outDir is not empty: $(find "$out" -mindepth 1 | tr '\n' ' ')"
+    if [ -e "$out" ]; then
+        fail "outDir left behind: $out $(find "$out" -mindepth 1 | tr '\n' ' ')"
+    fi
+    local twin=${case_twin[$k]:-}
+    if [ -n "$twin" ]; then
+        # --validate: the same refusal as the run's (its outDir named the same way).
+        local want got
+        want=$(sed "s|$TMP/out$twin|OUTDIR|g" "$TMP/stderr.$twin" 2>/dev/null)
+        got=$(sed "s|$TMP/out$k|OUTDIR|g" "$stderr")
+        if [ "$rc" != "$(cat "$TMP/rc.$twin" 2>/dev/null)" ] || [ "$got" != "$want" ]; then
+            fail "--validate refused it otherwise (exit $rc): '$got' (the run, exit $(cat "$TMP/rc.$twin" 2>/dev/null)): '$want')"
+        fi
+    else
+        cp "$stderr" "$TMP/stderr.$k"
+        echo "$rc" >"$TMP/rc.$k"
     fi
 }
 
@@ -104,8 +126,8 @@ run_rejects() {
 finish() {
     run_rejects
     if [ "$failures" -ne 0 ]; then
-        echo "$1: $failures of $ncase case(s) failed"
+        echo "$1: $failures failure(s) in $ncase case(s) (each case and its --validate twin)"
         exit 1
     fi
-    echo "$1: all $ncase cases rejected correctly"
+    echo "$1: all $ncase cases rejected correctly (each case and its --validate twin)"
 }

@@ -254,7 +254,7 @@ cases = [
     (["--mobility=ns2", "--mobilityTrace=" + trace, "--nDevices=4"],
      "node count against --nDevices", ["--nDevices=4", "3 nodes"]),
     (["--mobility=ns2", "--mobilityTrace=" + os.path.join(TMP, "none.ns")],
-     "missing trace", ["--mobilityTrace=", "cannot be read"]),
+     "missing trace", ["--mobilityTrace=", "no such file"]),
     (["--mobility=ns2"], "ns2 without a trace", ["--mobilityTrace"]),
     (["--mobility=ns2", "--mobilityTrace=" + bad_trace], "malformed line",
      ["line %d" % (1 + 3 * 3 + len(MOVES) + 1)]),

@@ -5,6 +5,7 @@
 #include "d2d-discovery-calculator.h"
 
 #include "ns3/d2d-diversity-rewards.h"
+#include "ns3/d2d-input-file.h"
 #include "ns3/d2d-message-passing.h"
 #include "ns3/d2d-scenario-support.h"
 #include "ns3/d2d-trust-matrices.h"
@@ -434,29 +435,11 @@ D2dDiscoveryCalculator::ReadInstance(const std::string& path)
         throw std::runtime_error(
             fmt::format("more than {} bytes", D2dDiscoveryCalculator::MAX_INSTANCE_BYTES));
     }
-    int depth = 0;
-    bool inString = false;
-    for (std::size_t k = 0; k < text.size(); ++k)
+    if (D2dInputFile::JsonDepth(text) >
+        static_cast<std::size_t>(D2dDiscoveryCalculator::MAX_INSTANCE_DEPTH))
     {
-        const char c = text[k];
-        if (inString)
-        {
-            k += c == '\\' ? 1 : 0;
-            inString = c != '"';
-        }
-        else if (c == '"')
-        {
-            inString = true;
-        }
-        else if ((c == '[' || c == '{') && ++depth > D2dDiscoveryCalculator::MAX_INSTANCE_DEPTH)
-        {
-            throw std::runtime_error(fmt::format("nested more than {} levels deep",
-                                                 D2dDiscoveryCalculator::MAX_INSTANCE_DEPTH));
-        }
-        else if (c == ']' || c == '}')
-        {
-            --depth;
-        }
+        throw std::runtime_error(fmt::format("nested more than {} levels deep",
+                                             D2dDiscoveryCalculator::MAX_INSTANCE_DEPTH));
     }
     return text;
 }

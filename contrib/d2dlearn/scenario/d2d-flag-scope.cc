@@ -176,6 +176,7 @@ D2dFlagScope::GetTable()
         {"gaussMarkovAlpha", "", {Is("mobility", {"gauss-markov"})}},
         {"gaussMarkovTimeStep", "", {Is("mobility", {"gauss-markov"})}},
         {"mobilityTrace", "", {Is("mobility", {"ns2"})}},
+        {"jobWallLimit", "", {Is("model", {"torchscript:*"}, "--model=torchscript:PATH")}},
         {"radioProfile", "", {OnChannel()}},
         {"allowUnorderedRadioPowers", "", {OnChannel(), Is("radioProfile", {"custom"})}},
         {"d2dRadio", "", {{Need::NO_D2D, "", {}, "", "", false}}},
@@ -534,7 +535,11 @@ D2dFlagScope::WhyInert(const D2dScenarioFlags& flags,
                 break;
             }
             const std::string value = flags.GetParsedText(c.flag);
-            const bool in = std::find(c.values.begin(), c.values.end(), value) != c.values.end();
+            // A value ending in '*' stands for every value it begins ("torchscript:*").
+            const bool in = std::any_of(c.values.begin(), c.values.end(), [&](const auto& v) {
+                return v == value || (!v.empty() && v.back() == '*' &&
+                                      value.compare(0, v.size() - 1, v, 0, v.size() - 1) == 0);
+            });
             if (in != (c.need == Need::IS))
             {
                 return fmt::format("it acts with {} (here --{}={})", Where(c), c.flag, value);

@@ -33,6 +33,9 @@ struct D2dTrainingOptions
     std::string model{"mlp"};     //!< --model: linear | logistic | mlp[:WxW] | cnn[:C1xC2] |
                                   //!< triplet[:M] | torchscript:PATH
     double modelFlops{0};         //!< --modelFlops: forward FLOPs per sample (0: the model's own)
+    /** --jobWallLimit: wall-time budget of a torchscript model's job (0: D2dJobWatchdog's
+     *  auto rule from the job's FLOPs) */
+    Time jobWallLimit{Seconds(0)};
     std::string compression{"float32"}; //!< --compression: model values on the air
     uint32_t threads{2};                //!< --threads: LibTorch worker threads (0: inline)
     bool sleepWhileTraining{false};     //!< --sleepWhileTraining: radios asleep during jobs

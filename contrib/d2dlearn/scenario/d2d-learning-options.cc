@@ -11,6 +11,7 @@
 #include "ns3/d2d-helper.h"
 #include "ns3/d2d-idx-cache.h"
 #include "ns3/d2d-idx-folder.h"
+#include "ns3/d2d-job-watchdog.h"
 #include "ns3/d2d-leaf.h"
 #include "ns3/d2d-learner.h"
 #include "ns3/d2d-list-flag.h"
@@ -18,6 +19,7 @@
 #include "ns3/d2d-memory-budget.h"
 #include "ns3/d2d-model-payload.h"
 #include "ns3/d2d-npy.h"
+#include "ns3/d2d-stop-signals.h"
 #include "ns3/d2d-synthetic-data.h"
 #include "ns3/d2d-text.h"
 #include "ns3/d2d-torch-runtime.h"
@@ -162,6 +164,13 @@ D2dLearningOptions::AddFlags(D2dScenarioFlags& flags, bool protocolFlags)
                  modelFlops)
             .Sets("ns3::D2dLearner::ForwardFlopsPerSample")
             .Range(0, 1e18);
+        flags
+            .Add("jobWallLimit",
+                 "torchscript: wall-clock time one job of the model (its load-time check, a "
+                 "training job, an evaluation) may take before the run stops in one line (a "
+                 "forward that never returns); 0: 5 s + the job's FLOPs / 1e8 FLOP/s",
+                 jobWallLimit)
+            .Range(0, 1e9);
         flags.Add("dataset", "Data set", dataset).Choices(datasets);
         flags
             .Add("syntheticSamples",
@@ -217,6 +226,10 @@ D2dLearningOptions::Validate(const D2dScenarioSupport& support, bool multipleArc
 {
     // The flags' own ranges are checked by D2dScenarioFlags::Parse(); here the model, the
     // data set and the partition, which involve several flags.
+    // Before the model is loaded; a late job ends the run as a Fail() would, its temporary
+    // files and empty folders removed.
+    D2dJobWatchdog::SetLimitSeconds(jobWallLimit.GetSeconds());
+    D2dJobWatchdog::SetOnLate([](const std::string& what) { D2dStopSignals::Exit(what, 2); });
     m_specs.clear();
     std::stringstream in(model);
     std::string item;
@@ -427,6 +440,9 @@ D2dLearningOptions::LoadLeaf(const D2dScenarioSupport& support, uint64_t seed)
     train = leaf.data;
     test = leafTest.data;
     train->numClasses = test->numClasses = std::max(train->numClasses, test->numClasses);
+    // FEMNIST's images (62 classes) and Shakespeare's characters (80) are checked against
+    // their published classes; other vectors have their labels' range.
+    NoteClasses(support, leaf.kind != "vectors", "leaf " + leaf.kind);
     return leaf;
 }
 
@@ -445,6 +461,32 @@ D2dLearningOptions::LoadFiles(const D2dScenarioSupport& support, uint64_t seed)
         // The classes are the labels' range: the larger of the two sets'.
         train->numClasses = test->numClasses = std::max(train->numClasses, test->numClasses);
     }
+    const auto idx = dataset == "mnist"
+                         ? D2dIdxFolder::PublishedClasses(D2dIdxFolder::Find(dataDir))
+                         : D2dIdxFolder::Published{};
+    NoteClasses(support,
+                dataset == "cifar10" || dataset == "cifar100" || !idx.set.empty(),
+                dataset == "mnist" ? idx.set : dataset);
+}
+
+void
+D2dLearningOptions::NoteClasses(const D2dScenarioSupport& support,
+                                bool published,
+                                const std::string& set)
+{
+    m_classesFrom = published ? "published" : "labels";
+    if (!published && train)
+    {
+        // Nothing to check the labels against: a label byte gone wrong makes a class of its
+        // own, and the model's outputs, FLOPs and messages follow. Say how many there are.
+        support.Note(fmt::format("--dataDir={}: {} classes, the range of the labels (0 to {}): "
+                                 "this set has no published class count to check them "
+                                 "against (run.json: dataClasses)",
+                                 dataDir,
+                                 train->numClasses,
+                                 train->numClasses == 0 ? 0 : train->numClasses - 1));
+    }
+    NS_LOG_INFO("classes of " << (set.empty() ? dataset : set) << ": " << m_classesFrom);
 }
 
 void
@@ -840,6 +882,12 @@ D2dLearningOptions::Record(D2dTraceHelper& traces, Ptr<D2dLearner> first) const
     {
         traces.AddParameter("dataMatchesPublished", m_published == 1);
     }
+    if (!m_classesFrom.empty() && train)
+    {
+        // The model's outputs: checked against the set's published classes, or the labels'.
+        traces.AddParameter("dataClasses", static_cast<uint64_t>(train->numClasses));
+        traces.AddParameter("dataClassesFrom", m_classesFrom);
+    }
     if (first)
     {
         traces.AddParameter("modelParameters", first->GetNParameters());
@@ -900,14 +948,15 @@ D2dLearningOptions::Run(const D2dScenarioSupport& support,
     }
     catch (const std::exception& e)
     {
-        // A LibTorch error (c10::Error: a message, then a backtrace) or another failure
-        // while simulating: its first line, naming the input, and no traces.
+        // A LibTorch error (c10::Error: a message, then a backtrace; an error a torchscript
+        // module raised: its own message) or another failure while simulating: one line,
+        // naming the input, and no traces.
         D2dTorchRuntime::Shutdown(); // no worker may run while Fail() exits
         traces.reset();
         support.Fail(fmt::format("--model={}, --dataDir={}: {}",
                                  model,
                                  dataDir,
-                                 D2dScenarioSupport::FirstLine(e.what())));
+                                 D2dMatrixCsv::Excerpt(D2dText::ErrorLine(e.what()), 300)));
     }
     // The simulation is over: jobs still queued on the workers did not happen in simulated
     // time (a time limit mid-round, stragglers that never finish). Drop them and join the

@@ -304,6 +304,13 @@ class D2dLearningOptions : public D2dTrainingOptions, public D2dDataOptions
     /** whether the files hold the published counts: 1 yes, 0 no, -1 not known (no file set,
      * or one without published counts, e.g. tensors) */
     int m_published{-1};
+    /** A file data set's classes: "published" (checked against the set's published count),
+     *  "labels" (the labels' range: no published count), "" (not a file data set) */
+    std::string m_classesFrom;
+    /** \brief Set m_classesFrom, and say it when the classes come from the labels
+     *  \param support the scenario's support \param published whether the set has a
+     *  published count, checked \param set its name */
+    void NoteClasses(const D2dScenarioSupport& support, bool published, const std::string& set);
 };
 
 } // namespace ns3

@@ -5,6 +5,7 @@
 #include "d2d-mobility-options.h"
 
 #include "ns3/box.h"
+#include "ns3/d2d-input-file.h"
 #include "ns3/d2d-position-trace-writer.h"
 #include "ns3/d2d-scenario-flags.h"
 #include "ns3/d2d-scenario-support.h"
@@ -219,6 +220,11 @@ D2dMobilityOptions::Moves() const
 D2dNs2TraceInfo
 D2dMobilityOptions::ReadNs2Trace(const std::string& path, double areaSideM)
 {
+    // Before opening it: a FIFO would block, /dev/zero never end.
+    D2dInputFile::Check(path,
+                        "--mobilityTrace=" + path,
+                        "an ns-2 movement trace ($node_(i) set X_ ..., $ns_ at t \"$node_(i) "
+                        "setdest x y speed\")");
     std::ifstream in(path);
     if (!in)
     {

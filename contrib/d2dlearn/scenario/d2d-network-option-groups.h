@@ -180,10 +180,12 @@ struct D2dRunOptions
     uint64_t rngRun{1};     //!< --RngRun: ns-3 run of the network's streams (see the class)
     bool printLinks{false}; //!< --printLinks: print the links (PrintLinks()) and exit
     /**
-     * --validate: parse and check every flag as a run would (data found, ranges, the
-     * checks between flags), then say so and exit 0 at OpenTraces(), before anything is
-     * written or simulated; or exit with the run's one-line error. What sweep.py runs for
-     * every run of a campaign before it starts any.
+     * --validate: build the run as it would be, every check included (data found, ranges,
+     * the checks between flags and those that need the network, the learners or the
+     * protocol), with traces that go nowhere (D2dTraceHelper::Mode::VALIDATE), then say so
+     * and exit 0 at simulated time 0, before the first event; or exit with the run's
+     * one-line error. Nothing is written, not even the output folder. What sweep.py runs
+     * for every run of a campaign before it starts any.
      */
     bool validate{false};
     /**

@@ -1117,18 +1117,25 @@ D2dNetworkOptions::TurnOffUnusedRadios(const D2dNetwork& network) const
 std::unique_ptr<D2dTraceHelper>
 D2dNetworkOptions::OpenTraces(const D2dScenarioSupport& support) const
 {
-    if (validate)
-    {
-        // Every check of the run came before its first output: nothing to write.
-        std::printf("%s: valid (--validate: nothing simulated, nothing written)\n",
-                    support.GetProgram().c_str());
-        std::fflush(stdout);
-        std::exit(0);
-    }
     try
     {
-        auto helper = std::make_unique<D2dTraceHelper>(outDir);
+        // --validate: the run is built as it would be, with traces that go nowhere, so that
+        // every check it makes (some need the network, the learners or the protocol)
+        // refuses as the run would; the first event, before any of the run's, stops it.
+        auto helper = std::make_unique<D2dTraceHelper>(outDir,
+                                                       validate ? D2dTraceHelper::Mode::VALIDATE
+                                                                : D2dTraceHelper::Mode::RUN);
         helper->SetLevel(D2dTraceHelper::ParseLevel(traces));
+        if (validate)
+        {
+            Simulator::ScheduleNow([program = support.GetProgram()]() {
+                std::printf("%s: valid (--validate: nothing simulated, nothing written)\n",
+                            program.c_str());
+                std::fflush(stdout);
+                std::fflush(stderr);
+                std::_Exit(0); // no destructor: nothing was made that needs one
+            });
+        }
         return helper;
     }
     catch (const std::exception& e)

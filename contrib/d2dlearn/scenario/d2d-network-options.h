@@ -190,7 +190,9 @@ class D2dNetworkOptions : public D2dLinkOptions,
     /**
      * \param support the scenario's support (error messages)
      * \return the trace helper of outDir (support.Fail() if it cannot be created); with
-     * --validate, exits 0 instead, having written nothing (every check before it passed)
+     * --validate, one that writes nothing, checks outDir as the run would, and an event at
+     * time 0, first of all, that exits 0: the scenario builds the whole run (every refusal
+     * of the run happens), and stops before simulating
      */
     std::unique_ptr<D2dTraceHelper> OpenTraces(const D2dScenarioSupport& support) const;
 

@@ -856,6 +856,15 @@ D2dScenarioSupport::SetQuiet(bool quiet)
     m_quiet = quiet;
 }
 
+void
+D2dScenarioSupport::Note(const std::string& text) const
+{
+    if (!m_quiet)
+    {
+        std::fprintf(stderr, "%s: %s\n", m_program.c_str(), text.c_str());
+    }
+}
+
 const std::string&
 D2dScenarioSupport::GetProgram() const
 {

@@ -139,6 +139,13 @@ class D2dScenarioSupport
     void SetQuiet(bool quiet);
 
     /**
+     * \brief Say something the user should know of the run's input, one line on stderr
+     * ("program: text"), unless --quiet (run.json records it too, by the caller).
+     * \param text the line
+     */
+    void Note(const std::string& text) const;
+
+    /**
      * \return value for a message: whole numbers in full unless long and exactly
      * representable in short form (1e+09), others in the shortest form that reads back
      * \param value a number

@@ -97,9 +97,11 @@ D2dIdxFolder::Load(const std::string& dir,
     }
     const Files files = Find(dir);
     const bool train = split == "train";
+    // A published set's labels are checked against its classes (a label above them refused
+    // with its sample's number); another set's classes are its labels' range.
     auto ds = D2dFashionMnist::LoadFiles(train ? files.trainImages : files.testImages,
                                          train ? files.trainLabels : files.testLabels,
-                                         0,
+                                         PublishedClasses(files).labels,
                                          fraction,
                                          seed,
                                          D2dDataRng::DATA_FRACTION,
@@ -107,6 +109,39 @@ D2dIdxFolder::Load(const std::string& dir,
                                          fileSamples);
     ds->name = "mnist-" + split;
     return ds;
+}
+
+D2dIdxFolder::Published
+D2dIdxFolder::PublishedClasses(const Files& files)
+{
+    namespace fs = std::filesystem;
+    const std::string name = fs::path(files.trainImages).filename().string();
+    if (name == SUFFIXES[0])
+    {
+        return {"MNIST or Fashion-MNIST", 10, 10};
+    }
+
+    static const struct
+    {
+        const char* prefix;
+        const char* set;
+        uint32_t labels;
+        uint32_t classes;
+    } emnist[] = {{"emnist-byclass-", "EMNIST byclass", 62, 62},
+                  {"emnist-bymerge-", "EMNIST bymerge", 47, 47},
+                  {"emnist-balanced-", "EMNIST balanced", 47, 47},
+                  {"emnist-letters-", "EMNIST letters", 27, 26},
+                  {"emnist-digits-", "EMNIST digits", 10, 10},
+                  {"emnist-mnist-", "EMNIST mnist", 10, 10}};
+
+    for (const auto& e : emnist)
+    {
+        if (name == std::string(e.prefix) + SUFFIXES[0])
+        {
+            return {e.set, e.labels, e.classes};
+        }
+    }
+    return {};
 }
 
 bool

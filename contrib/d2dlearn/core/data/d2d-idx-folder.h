@@ -75,6 +75,26 @@ class D2dIdxFolder
      * \return whether they are MNIST's published counts (60,000 and 10,000)
      */
     static bool MatchesPublished(std::size_t train, std::size_t test);
+
+    /** The classes a set's publishers give. */
+    struct Published
+    {
+        std::string set;     //!< the set, e.g. "EMNIST balanced" ("" : not a published set)
+        uint32_t labels{0};  //!< the labels' bound: labels are 0 .. labels - 1 (0: unknown)
+        uint32_t classes{0}; //!< its class count (EMNIST letters: 26, labels 1 to 26)
+    };
+
+    /**
+     * \brief The published classes of the set a folder holds, told by its files' names:
+     * MNIST's and Fashion-MNIST's own names (train-images-idx3-ubyte.gz, ...) 10 classes;
+     * EMNIST's (Cohen, Afshar, Tapson, van Schaik, "EMNIST: an extension of MNIST to
+     * handwritten letters", 2017, Table II) emnist-byclass-* 62, emnist-bymerge-* and
+     * emnist-balanced-* 47, emnist-letters-* 26 (labels 1 to 26), emnist-digits-* and
+     * emnist-mnist-* 10. Any other name: unknown (the classes come from the labels).
+     * \param files a folder's files
+     * \return the set and its classes, or an empty set
+     */
+    static Published PublishedClasses(const Files& files);
 };
 
 } // namespace ns3

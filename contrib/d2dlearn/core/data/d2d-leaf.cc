@@ -6,6 +6,7 @@
 
 #include "d2d-data-rng.h"
 
+#include "ns3/d2d-input-file.h"
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -328,6 +329,12 @@ ParseUser(const std::string& user,
 void
 D2dLeaf::Parse(const std::string& text, const std::string& name, Split& out)
 {
+    // nlohmann's dump() and the checks below recurse on the document's depth: bound it
+    // before parsing (a 200 kB file of '[' overflowed the stack).
+    if (D2dInputFile::JsonDepth(text) > MAX_JSON_DEPTH)
+    {
+        FailLeaf(name, "nested more than " + std::to_string(MAX_JSON_DEPTH) + " levels deep");
+    }
     Json doc;
     try
     {

@@ -43,6 +43,9 @@ class D2dLeaf
     /** Largest JSON file accepted, bytes: 512 MiB (LEAF's FEMNIST files are about 200 MB;
      * the parsed document takes about 3 times the file). */
     static constexpr uint64_t MAX_JSON_BYTES = uint64_t(1) << 29;
+    /** Deepest nesting accepted: LEAF's files nest 5 deep ({"user_data": {user: {"x": [[
+     *  ...]]}}}); deeper is refused before parsing, as the parsed value's dump() recurses. */
+    static constexpr std::size_t MAX_JSON_DEPTH = 8;
 
     /** \return LEAF's ALL_LETTERS, the 80 characters of the Shakespeare task */
     static const std::string& AllLetters();

@@ -9,7 +9,9 @@
 #include "ns3/log.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <fmt/format.h>
 #include <fstream>
 #include <stdexcept>
 #include <sys/stat.h>
@@ -466,6 +468,18 @@ D2dNpy::ToDataset(const Array& x,
         else
         {
             ds->features[j] = static_cast<float>(x.data[j]) / 255.0f;
+        }
+        if (!std::isfinite(ds->features[j]))
+        {
+            // Else the first training step gives NaN, and the run blames the learning rate.
+            const std::size_t per = values / std::max<std::size_t>(n, 1);
+            FailNpy(xName,
+                    fmt::format("sample {} holds {} (value {} of the sample; float64 values "
+                                "beyond float32's range become inf)",
+                                j / per,
+                                ds->features[j],
+                                j % per),
+                    "(accepted: finite features)");
         }
     }
     return ds;

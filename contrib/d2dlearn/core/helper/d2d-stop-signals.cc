@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -28,10 +29,13 @@ namespace
  */
 struct TmpRegistry
 {
-    static constexpr std::size_t kSlots = 256;          //!< temporary files alive at once
-    static constexpr std::size_t kPath = 4096;          //!< longest path (PATH_MAX)
-    std::array<std::atomic<bool>, kSlots> used{};       //!< slot holds a live path
-    std::array<std::array<char, kPath>, kSlots> path{}; //!< the paths
+    static constexpr std::size_t kSlots = 256;              //!< temporary files alive at once
+    static constexpr std::size_t kPath = 4096;              //!< longest path (PATH_MAX)
+    std::array<std::atomic<bool>, kSlots> used{};           //!< slot holds a live path
+    std::array<std::array<char, kPath>, kSlots> path{};     //!< the paths
+    static constexpr std::size_t kFolders = 64;             //!< created folders at once
+    std::array<std::atomic<bool>, kFolders> folderUsed{};   //!< slot holds a live folder
+    std::array<std::array<char, kPath>, kFolders> folder{}; //!< the folders, in creation order
     std::atomic<int> publishing{0}; //!< Deferrals alive: files moving into place
     std::atomic<int> pending{0};    //!< a signal that arrived while publishing
     std::atomic<int> published{0};  //!< runs whose files are all in place
@@ -45,7 +49,78 @@ Registry()
     return registry;
 }
 
+/**
+ * Delete every temporary file registered, then remove every registered folder that is
+ * empty then, the last registered first (a parent after its child). Async-signal-safe:
+ * unlink(2) and rmdir(2) only.
+ */
+void
+RemoveRegistered()
+{
+    auto& r = Registry();
+    for (std::size_t i = 0; i < TmpRegistry::kSlots; ++i)
+    {
+        if (r.used[i].load())
+        {
+            unlink(r.path[i].data());
+        }
+    }
+    for (std::size_t i = TmpRegistry::kFolders; i-- > 0;)
+    {
+        if (r.folderUsed[i].load())
+        {
+            rmdir(r.folder[i].data()); // fails, as it should, on a folder with files
+        }
+    }
+}
+
+/** At exit() (a Fail() after the output folder was made): as a stop signal would. */
+extern "C" void
+RemoveRegisteredAtExit()
+{
+    if (Registry().publishing.load() == 0)
+    {
+        RemoveRegistered();
+    }
+}
+
 } // namespace
+
+int
+D2dStopSignals::AddFolder(const std::string& path)
+{
+    auto& r = Registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    if (path.size() + 1 > TmpRegistry::kPath)
+    {
+        return -1;
+    }
+    // The first free slot after every used one, so that removal (last slot first) takes a
+    // child before its parent.
+    std::size_t i = TmpRegistry::kFolders;
+    while (i > 0 && !r.folderUsed[i - 1].load())
+    {
+        --i;
+    }
+    if (i == TmpRegistry::kFolders)
+    {
+        return -1;
+    }
+    std::memcpy(r.folder[i].data(), path.c_str(), path.size() + 1);
+    r.folderUsed[i].store(true);
+    return static_cast<int>(i);
+}
+
+void
+D2dStopSignals::RemoveFolder(int slot)
+{
+    if (slot >= 0)
+    {
+        auto& r = Registry();
+        std::lock_guard<std::mutex> lock(r.mutex);
+        r.folderUsed[slot].store(false);
+    }
+}
 
 int
 D2dStopSignals::AddFile(const std::string& path)
@@ -120,13 +195,7 @@ OnTerminate(int sig)
         r.pending.store(sig);
         return;
     }
-    for (std::size_t i = 0; i < TmpRegistry::kSlots; ++i)
-    {
-        if (r.used[i].load())
-        {
-            unlink(r.path[i].data());
-        }
-    }
+    RemoveRegistered();
     const char* what = "stopped by a signal";
     for (const auto& s : kStopSignals)
     {
@@ -182,14 +251,7 @@ OnUncaught()
     catch (...)
     {
     }
-    auto& r = Registry();
-    for (std::size_t i = 0; i < TmpRegistry::kSlots; ++i)
-    {
-        if (r.used[i].load())
-        {
-            unlink(r.path[i].data());
-        }
-    }
+    RemoveRegistered();
     WriteStderr(program_invocation_short_name);
     WriteStderr(": error: ");
     WriteStderr(what.c_str());
@@ -205,6 +267,8 @@ D2dStopSignals::Install()
     static std::once_flag once;
     std::call_once(once, [] {
         g_previousTerminate = std::set_terminate(&OnUncaught);
+        Registry(); // made before the handler is registered, so destroyed after it ran
+        std::atexit(&RemoveRegisteredAtExit);
         // Past the file size limit (ulimit -f) a write fails with EFBIG, which the trace
         // writers report in one line, instead of SIGXFSZ killing the run with its files left.
         std::signal(SIGXFSZ, SIG_IGN);
@@ -247,6 +311,18 @@ D2dStopSignals::Deferral::Deferral()
 D2dStopSignals::Deferral::~Deferral()
 {
     Registry().publishing.fetch_sub(1);
+}
+
+void
+D2dStopSignals::Exit(const std::string& what, int status)
+{
+    std::fflush(stdout);
+    RemoveRegistered();
+    WriteStderr(program_invocation_short_name);
+    WriteStderr(": error: ");
+    WriteStderr(what.c_str());
+    WriteStderr("\n");
+    _exit(status);
 }
 
 } // namespace ns3

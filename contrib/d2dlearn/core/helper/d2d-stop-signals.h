@@ -48,6 +48,31 @@ class D2dStopSignals
     static void RemoveFile(int slot);
 
     /**
+     * \brief Register a folder a run created for its output (the output folder, or a parent
+     * of it that did not exist): a stop signal, an uncaught exception or exit() before the
+     * run ends removes it if it is empty then (rmdir(2), so never a folder with files), the
+     * folders registered last first. A refusal after the folder was made leaves nothing.
+     * \param path the folder
+     * \return its slot for RemoveFolder() (-1 if the path is too long or 64 are registered)
+     */
+    static int AddFolder(const std::string& path);
+
+    /**
+     * \brief Forget a folder of AddFolder() (its run ended: published, or removed it).
+     * \param slot its slot (-1: none)
+     */
+    static void RemoveFolder(int slot);
+
+    /**
+     * \brief End the process from any thread as a Fail() would, for a fault no caller can
+     * unwind from (a job that never returns): the registered files and empty folders
+     * removed, "program: error: what" on stderr, _exit(status).
+     * \param what the error, one line
+     * \param status the exit status
+     */
+    [[noreturn]] static void Exit(const std::string& what, int status);
+
+    /**
      * \brief A run's files are all in place: a later signal says so, and one that came
      * during a Deferral exits now (as it would have).
      */

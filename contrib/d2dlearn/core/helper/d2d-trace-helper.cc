@@ -214,6 +214,53 @@ WriteHolder(int fd, const std::string& path)
 }
 
 /**
+ * \param fd the lock file, locked by another run
+ * \param dir the output folder
+ * \return the refusal: "outDir: 'dir' is in use by another run (pid N on host H): ..."
+ */
+std::string
+InUse(int fd, const std::string& dir)
+{
+    char text[256] = {};
+    const ssize_t n = ::pread(fd, text, sizeof(text) - 1, 0);
+    unsigned long pid = 0;
+    char host[200] = {};
+    const bool named = n > 0 && std::sscanf(text, "%lu %199s", &pid, host) == 2;
+    return "outDir: '" + dir + "' is in use by another run (" +
+           (named ? "pid " + std::to_string(pid) + " on host " + host
+                  : std::string("its pid not written yet")) +
+           "): wait for it or stop it, or choose another --outDir";
+}
+
+/**
+ * \param outDir a folder path
+ * \return the folders of outDir that do not exist (outDir and its missing parents),
+ *         outermost first: those std::filesystem::create_directories() makes
+ */
+std::vector<std::string>
+MissingFolders(const std::string& outDir)
+{
+    namespace fs = std::filesystem;
+    fs::path p = fs::path(outDir).lexically_normal();
+    while (!p.empty() && p.filename().empty() && p != p.root_path())
+    {
+        p = p.parent_path(); // "out/" is "out"
+    }
+    std::vector<std::string> missing;
+    std::error_code ec;
+    for (; !p.empty() && p != p.root_path(); p = p.parent_path())
+    {
+        if (fs::exists(fs::symlink_status(p, ec)) || p.filename() == "..")
+        {
+            break;
+        }
+        missing.push_back(p.string());
+    }
+    std::reverse(missing.begin(), missing.end());
+    return missing;
+}
+
+/**
  * \brief Take the output folder's lock: one run writes into a folder at a time (the same
  * kind of lock analysis/sweep.py takes for a campaign folder). An flock on dir/.run-lock,
  * which the kernel releases however the process ends (even SIGKILL); the file names the
@@ -247,16 +294,9 @@ LockFolder(const std::string& dir)
                                            << "): a second run into the folder is not refused");
                 return -1;
             }
-            char text[256] = {};
-            const ssize_t n = ::pread(fd, text, sizeof(text) - 1, 0);
+            const std::string message = InUse(fd, dir);
             ::close(fd);
-            unsigned long pid = 0;
-            char host[200] = {};
-            const bool named = n > 0 && std::sscanf(text, "%lu %199s", &pid, host) == 2;
-            throw std::runtime_error("outDir: '" + dir + "' is in use by another run (" +
-                                     (named ? "pid " + std::to_string(pid) + " on host " + host
-                                            : std::string("its pid not written yet")) +
-                                     "): wait for it or stop it, or choose another --outDir");
+            throw std::runtime_error(message);
         }
         struct stat held = {};
         struct stat named = {};
@@ -278,19 +318,38 @@ LockFolder(const std::string& dir)
 } // namespace
 
 D2dTraceHelper::D2dTraceHelper(const std::string& outDir)
-    : m_outDir(outDir),
-      m_messagesBuffer(1 << 20),
-      m_energyBuffer(1 << 20)
+    : D2dTraceHelper(outDir, Mode::RUN)
 {
+}
+
+D2dTraceHelper::D2dTraceHelper(const std::string& outDir, Mode mode)
+    : m_outDir(outDir),
+      m_messagesBuffer(mode == Mode::RUN ? 1 << 20 : 0),
+      m_energyBuffer(mode == Mode::RUN ? 1 << 20 : 0),
+      m_validate(mode == Mode::VALIDATE)
+{
+    if (m_validate)
+    {
+        CheckOutDir(outDir);
+        return;
+    }
+    // Before a folder is registered: an exit() after this removes it if the run left it empty.
+    D2dStopSignals::Install();
+    m_madeFolders = MissingFolders(outDir);
     std::error_code ec;
     std::filesystem::create_directories(outDir, ec);
+    for (const auto& folder : m_madeFolders)
+    {
+        m_folderSlots.push_back(D2dStopSignals::AddFolder(folder));
+    }
     if (ec || !std::filesystem::is_directory(outDir))
     {
+        RemoveMadeFolders();
         throw std::runtime_error("outDir: cannot create directory '" + outDir + "'");
     }
-    m_lockFd = LockFolder(outDir);
     try
     {
+        m_lockFd = LockFolder(outDir);
         Open();
     }
     catch (...)
@@ -311,8 +370,72 @@ D2dTraceHelper::D2dTraceHelper(const std::string& outDir)
             D2dStopSignals::RemoveFile(slot);
         }
         Unlock();
+        RemoveMadeFolders();
         throw;
     }
+}
+
+void
+D2dTraceHelper::CheckOutDir(const std::string& outDir)
+{
+    namespace fs = std::filesystem;
+    const std::string cannot = "outDir: cannot create directory '" + outDir + "'";
+    struct stat st = {};
+    if (outDir.empty())
+    {
+        throw std::runtime_error(cannot);
+    }
+    if (::stat(outDir.c_str(), &st) != 0)
+    {
+        // Missing: its nearest existing parent must be a folder this process may write in.
+        const auto missing = MissingFolders(outDir);
+        fs::path parent = missing.empty() ? fs::path(outDir) : fs::path(missing.front());
+        parent = parent.parent_path();
+        const std::string at = parent.empty() ? std::string(".") : parent.string();
+        if (missing.empty() || ::stat(at.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
+            ::access(at.c_str(), W_OK | X_OK) != 0)
+        {
+            throw std::runtime_error(cannot);
+        }
+        return;
+    }
+    if (!S_ISDIR(st.st_mode))
+    {
+        throw std::runtime_error(cannot);
+    }
+    const std::string lock = outDir + "/" + kLockFile;
+    if (::access(outDir.c_str(), W_OK | X_OK) != 0)
+    {
+        throw std::runtime_error("outDir: cannot create the lock file '" + lock +
+                                 "': " + std::strerror(errno));
+    }
+    // Another run's lock: tried, without making the file, and let go at once.
+    const int fd = ::open(lock.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0)
+    {
+        if (::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK)
+        {
+            const std::string message = InUse(fd, outDir);
+            ::close(fd);
+            throw std::runtime_error(message);
+        }
+        ::close(fd); // releases the flock, if taken
+    }
+}
+
+void
+D2dTraceHelper::RemoveMadeFolders()
+{
+    for (auto it = m_madeFolders.rbegin(); it != m_madeFolders.rend(); ++it)
+    {
+        ::rmdir(it->c_str()); // fails, as it should, on a folder with files
+    }
+    for (int slot : m_folderSlots)
+    {
+        D2dStopSignals::RemoveFolder(slot);
+    }
+    m_madeFolders.clear();
+    m_folderSlots.clear();
 }
 
 void
@@ -342,6 +465,10 @@ D2dTraceHelper::Open()
 
 D2dTraceHelper::~D2dTraceHelper()
 {
+    if (m_validate)
+    {
+        return; // it made nothing
+    }
     if (!m_finished)
     {
         // No half-written output: a run that did not finish leaves no traces.
@@ -361,6 +488,14 @@ D2dTraceHelper::~D2dTraceHelper()
     for (int slot : m_tmpSlots)
     {
         D2dStopSignals::RemoveFile(slot);
+    }
+    if (!m_finished)
+    {
+        RemoveMadeFolders(); // a run that did not finish leaves no empty folder either
+    }
+    for (int slot : m_folderSlots)
+    {
+        D2dStopSignals::RemoveFolder(slot);
     }
 }
 
@@ -416,9 +551,12 @@ D2dTraceHelper::OpenTrace(const std::string& file, const std::string& header)
     {
         throw std::runtime_error("outDir: '" + file + "' cannot be a trace file name");
     }
-    m_tmpSlots.push_back(D2dStopSignals::AddFile(TmpName(m_outDir, file)));
     auto stream = std::make_unique<D2dTraceFile>();
-    stream->OpenNew(TmpName(m_outDir, file));
+    if (!m_validate) // a validation's streams are never opened: what they get goes nowhere
+    {
+        m_tmpSlots.push_back(D2dStopSignals::AddFile(TmpName(m_outDir, file)));
+        stream->OpenNew(TmpName(m_outDir, file));
+    }
     *stream << header << '\n';
     m_extra.emplace_back(file, std::move(stream));
     return *m_extra.back().second;
@@ -958,6 +1096,9 @@ D2dTraceHelper::WriteEnergyRow(Time time,
 void
 D2dTraceHelper::Finish(uint64_t seed, double wallSeconds)
 {
+    NS_ABORT_MSG_IF(m_validate,
+                    "D2dTraceHelper::Finish: a helper of Mode::VALIDATE writes nothing (the "
+                    "scenario stops before simulating)");
     // Messages still in flight get their rows before the files close.
     for (auto& transport : m_transports)
     {
@@ -1055,6 +1196,11 @@ D2dTraceHelper::Finish(uint64_t seed, double wallSeconds)
     }
     Publish(files);
     m_finished = true;
+    for (int slot : m_folderSlots)
+    {
+        D2dStopSignals::RemoveFolder(slot); // the run's now, with its files
+    }
+    m_folderSlots.clear();
     // A SIGINT/SIGTERM that came while the files moved: the run is complete; exit as asked.
     D2dStopSignals::Published();
 }

@@ -95,6 +95,32 @@ class D2dTraceHelper
      * run (named by its pid and host) writes into the folder
      */
     explicit D2dTraceHelper(const std::string& outDir);
+
+    /** What a helper does with its folder. */
+    enum class Mode
+    {
+        RUN,     //!< make the folder if missing, lock it, write the traces (the constructor)
+        VALIDATE //!< --validate: CheckOutDir() and nothing else: no folder, lock or file
+    };
+
+    /**
+     * \brief A helper in the given mode: RUN as D2dTraceHelper(outDir); VALIDATE refuses
+     * what RUN would refuse, with the same message, and writes nothing (its traces go
+     * nowhere), so a scenario can build the whole run, every check included, before it stops.
+     * \param outDir output folder
+     * \param mode RUN or VALIDATE
+     */
+    D2dTraceHelper(const std::string& outDir, Mode mode);
+
+    /**
+     * \brief Check, without making or changing anything, that a run could write into outDir:
+     * the refusals of D2dTraceHelper(outDir) with its messages (a path that is not a folder
+     * and cannot become one, a folder it may not write into, one another run holds).
+     * \param outDir output folder
+     * \throws std::runtime_error as the constructor
+     */
+    static void CheckOutDir(const std::string& outDir);
+
     ~D2dTraceHelper();
     D2dTraceHelper(const D2dTraceHelper&) = delete;
     D2dTraceHelper& operator=(const D2dTraceHelper&) = delete;
@@ -479,6 +505,14 @@ class D2dTraceHelper
     std::string m_writeError;    //!< the first write error (CheckWritten)
     std::vector<int> m_tmpSlots; //!< the temporary files' D2dStopSignals slots
     int m_lockFd{-1};            //!< the output folder's lock file (.run-lock, flock), -1 if none
+    bool m_validate{false};      //!< Mode::VALIDATE: nothing is written
+    /** The folders the constructor made (outDir and its missing parents), outermost first:
+     *  removed, if empty, when the run ends without publishing */
+    std::vector<std::string> m_madeFolders;
+    std::vector<int> m_folderSlots; //!< their D2dStopSignals slots
+
+    /** \brief Remove the folders made (m_madeFolders), innermost first, if empty. */
+    void RemoveMadeFolders();
 };
 
 } // namespace ns3

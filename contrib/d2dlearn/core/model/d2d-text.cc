@@ -4,6 +4,9 @@
  */
 #include "d2d-text.h"
 
+#include <algorithm>
+#include <cctype>
+
 namespace ns3
 {
 
@@ -22,6 +25,46 @@ std::string
 D2dText::FirstLine(const std::string& text)
 {
     return text.substr(0, text.find('\n'));
+}
+
+std::string
+D2dText::ErrorLine(const std::string& text)
+{
+    static const std::string interpreter = "The following operation failed in the TorchScript";
+    if (text.rfind(interpreter, 0) != 0)
+    {
+        return FirstLine(text);
+    }
+    // The last line "<Name>Error: ..." or "<Name>Exception: ...", Name a dotted identifier.
+    std::string found;
+    std::size_t start = 0;
+    while (start < text.size())
+    {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos)
+        {
+            end = text.size();
+        }
+        const std::string line = text.substr(start, end - start);
+        const std::size_t colon = line.find(": ");
+        if (colon != std::string::npos && colon > 0)
+        {
+            const std::string name = line.substr(0, colon);
+            const bool identifier = std::all_of(name.begin(), name.end(), [](char c) {
+                return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+            });
+            const auto ends = [&name](const std::string& suffix) {
+                return name.size() >= suffix.size() &&
+                       name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+            };
+            if (identifier && (ends("Error") || ends("Exception")))
+            {
+                found = line;
+            }
+        }
+        start = end + 1;
+    }
+    return found.empty() ? FirstLine(text) : found;
 }
 
 } // namespace ns3

@@ -31,6 +31,16 @@ class D2dText
      * \return text up to its first newline, without it (all of text if it has none)
      */
     static std::string FirstLine(const std::string& text);
+
+    /**
+     * \param text an exception's what(); LibTorch's for an error raised inside a TorchScript
+     *        module starts "The following operation failed in the TorchScript interpreter.",
+     *        then the module's traceback, and ends with the error the module's code raised
+     *        ("RuntimeError: <its message>")
+     * \return for such a text, that last "<Name>Error: message" (or "...Exception: ...")
+     *         line, the module's own words; for any other text, FirstLine()
+     */
+    static std::string ErrorLine(const std::string& text);
 };
 
 } // namespace ns3

@@ -5,6 +5,7 @@
 #include "d2d-learner.h"
 
 #include "d2d-deferred-job.h"
+#include "d2d-job-watchdog.h"
 #include "d2d-net.h"
 #include "d2d-script-model.h"
 #include "d2d-torch-runtime.h"
@@ -710,6 +711,44 @@ DistillRowsOf(const D2dTrainTask& task)
     return task.distillWeight > 0 && task.distillSet && task.distillTargets
                ? static_cast<int64_t>(task.distillSet->Size())
                : 0;
+}
+
+/**
+ * \brief A job of a torchscript model, watched by D2dJobWatchdog: the user's forward may
+ * never return. Empty for d2dlearn's own models, whose forwards always do.
+ */
+struct JobWatch
+{
+    std::string what;   //!< the job and its model, for the error ("" : not watched)
+    double budget{0};   //!< its budget, s
+    std::string reason; //!< how the budget came about
+
+    /** \brief Arm the guard for the job's duration \param guard its holder */
+    void Arm(std::optional<D2dJobWatchdog::Guard>& guard) const
+    {
+        if (!what.empty())
+        {
+            guard.emplace(what, budget, reason);
+        }
+    }
+};
+
+/**
+ * \param spec the learner's model
+ * \param kind the job, e.g. "a training job"
+ * \param flops its FLOPs (as the compute model charges them)
+ * \return its watch (empty unless spec is a torchscript model)
+ */
+JobWatch
+WatchOf(const D2dModelSpec& spec, const std::string& kind, double flops)
+{
+    if (spec.arch != "torchscript")
+    {
+        return {};
+    }
+    return {fmt::format("--model={}: {} of {:.3g} FLOPs", spec.ToString(), kind, flops),
+            D2dJobWatchdog::GetBudgetSeconds(flops),
+            D2dJobWatchdog::DescribeBudget(flops)};
 }
 
 /**
@@ -1555,10 +1594,16 @@ D2dLearner::Train(const D2dTrainTask& task, Callback<void, const D2dTrainResult&
     auto impl = m_impl; // the worker keeps the state alive
     m_jobFlops = flops;
     m_jobDeferrable = task.deferrable && !task.predictOn;
+    const JobWatch watch =
+        WatchOf(m_spec, task.predictOn ? "a prediction job" : "a training job", flops);
     if (task.predictOn)
     {
         auto data = task.predictOn;
-        m_impl->job = D2dTorchRuntime::Submit([impl, data]() { RunPrediction(*impl, *data); });
+        m_impl->job = D2dTorchRuntime::Submit([impl, data, watch]() {
+            std::optional<D2dJobWatchdog::Guard> guard;
+            watch.Arm(guard);
+            RunPrediction(*impl, *data);
+        });
     }
     else if (m_jobDeferrable)
     {
@@ -1566,7 +1611,9 @@ D2dLearner::Train(const D2dTrainTask& task, Callback<void, const D2dTrainResult&
         // it starts from, the generator, the optimizer state) stay untouched until then.
         m_impl->job = std::shared_future<void>();
         m_impl->releaseAfterPending = false;
-        m_impl->pending = D2dDeferredJob::Create([impl, job]() {
+        m_impl->pending = D2dDeferredJob::Create([impl, job, watch]() {
+            std::optional<D2dJobWatchdog::Guard> guard;
+            watch.Arm(guard);
             RunTraining(*impl, job);
             return impl->result.gradient ? impl->result.gradient : impl->weights;
         });
@@ -1574,7 +1621,11 @@ D2dLearner::Train(const D2dTrainTask& task, Callback<void, const D2dTrainResult&
     }
     else
     {
-        m_impl->job = D2dTorchRuntime::Submit([impl, job]() { RunTraining(*impl, job); });
+        m_impl->job = D2dTorchRuntime::Submit([impl, job, watch]() {
+            std::optional<D2dJobWatchdog::Guard> guard;
+            watch.Arm(guard);
+            RunTraining(*impl, job);
+        });
     }
     return true;
 }
@@ -1716,6 +1767,8 @@ D2dLearner::Predict(const D2dDataset& data) const
 {
     NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": Predict during training");
     Settle();
+    std::optional<D2dJobWatchdog::Guard> guard;
+    WatchOf(m_spec, "a prediction", static_cast<double>(data.Size()) * m_forwardFlops).Arm(guard);
     return Outputs(*m_impl, data);
 }
 
@@ -1750,6 +1803,8 @@ D2dLearner::Evaluate(const D2dDataset& test) const
     NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": Evaluate during training");
     Settle();
     auto& net = Materialize(*m_impl);
+    std::optional<D2dJobWatchdog::Guard> guard;
+    WatchOf(m_spec, "an evaluation", static_cast<double>(test.Size()) * m_forwardFlops).Arm(guard);
     return m_impl->triplet ? LinearEvaluation(*m_impl, net, test) : EvaluateNet(net, test);
 }
 
@@ -1759,6 +1814,8 @@ D2dLearner::Evaluate(const std::vector<float>& values, const D2dDataset& test) c
     NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": Evaluate during training");
     auto& net = PooledNet(*m_impl);
     Unflatten(*net, values);
+    std::optional<D2dJobWatchdog::Guard> guard;
+    WatchOf(m_spec, "an evaluation", static_cast<double>(test.Size()) * m_forwardFlops).Arm(guard);
     return m_impl->triplet ? LinearEvaluation(*m_impl, net, test) : EvaluateNet(net, test);
 }
 

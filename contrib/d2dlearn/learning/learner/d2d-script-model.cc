@@ -5,8 +5,10 @@
 #include "d2d-script-model.h"
 
 #include "d2d-flop-counter.h"
+#include "d2d-job-watchdog.h"
 
 #include "ns3/d2d-dataset.h"
+#include "ns3/d2d-input-file.h"
 #include "ns3/d2d-text.h"
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -36,11 +38,17 @@ D2dScriptModel::Load(const std::string& path)
         return model;
     }
     const std::string name = "model: torchscript:" + path + ": ";
-    if (!std::ifstream(path))
+    try
+    {
+        // Before opening it: a FIFO would block, a device never end.
+        D2dInputFile::Check(path,
+                            "model: torchscript:" + path,
+                            "a module saved by torch.jit.script(model).save(PATH)");
+    }
+    catch (const std::invalid_argument&)
     {
         loaded.erase(path);
-        throw std::invalid_argument(name + "no such file, or unreadable (accepted: a module "
-                                           "saved by torch.jit.script(model).save(PATH))");
+        throw;
     }
     torch::jit::Module module;
     try
@@ -206,6 +214,13 @@ D2dScriptModel::CheckData(const std::vector<int64_t>& inputShape, int64_t output
         throw std::invalid_argument(name + "the model expects " + expects + "; " + data);
     }
     auto module = Instantiate();
+    // The user's forward may never return: the check has a budget (BASE_SECONDS by default,
+    // its FLOPs being what it measures).
+    const D2dJobWatchdog::Guard guard("--model=torchscript:" + m_path +
+                                          ": the load-time check (forwards of one and two "
+                                          "samples)",
+                                      D2dJobWatchdog::GetBudgetSeconds(0),
+                                      D2dJobWatchdog::DescribeBudget(0));
     // Unoptimised in this thread too (the switch is thread_local: CheckData may run in a
     // worker thread that did not load the module); restored on return.
     torch::jit::GraphOptimizerEnabledGuard unoptimised(false);
@@ -250,7 +265,7 @@ D2dScriptModel::CheckData(const std::vector<int64_t>& inputShape, int64_t output
         {
             throw std::invalid_argument(name + "forward fails on the data's samples of " +
                                         D2dDataset::ShapeText(inputShape) + " (" +
-                                        D2dText::FirstLine(e.what()) + ")");
+                                        D2dText::ErrorLine(e.what()) + ")");
         }
         fit.forwardFlops = 2.0 * counter.GetMultiplyAdds();
         for (const auto& [op, macs] : counter.GetByOperator())

@@ -20,6 +20,7 @@
 
 #include "ns3/d2d-cifar.h"
 #include "ns3/d2d-fashion-mnist.h"
+#include "ns3/d2d-input-file.h"
 #include "ns3/d2d-leaf.h"
 #include "ns3/d2d-matrix-csv.h"
 #include "ns3/d2d-npy.h"
@@ -34,6 +35,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <random>
 #include <sstream>
@@ -745,6 +747,109 @@ TEST(D2dLeafReaderTest, FuzzMutatedLeafFiles)
         }
     }
     EXPECT_GT(parsed, 0);
+}
+
+// LEAF's x nested deeper and deeper, then 200,000 levels deep (a 400 kB file; nlohmann's
+// dump() of such a value overflowed the stack, SIGSEGV): up to D2dLeaf::MAX_JSON_DEPTH the
+// parser sees the file (and refuses it for what x holds), beyond it the file is refused in
+// one line naming the depth, before parsing, whatever the depth.
+TEST(D2dLeafReaderTest, NestingIsBoundedBeforeParsing)
+{
+    auto leafWithX = [](const std::string& x) {
+        return "{\"users\": [\"a\"], \"num_samples\": [1], \"user_data\": {\"a\": {\"x\": " + x +
+               ", \"y\": [1]}}}";
+    };
+    for (std::size_t depth : {1, 2, 3, 4, 5, 6, 100, 1000, 200000})
+    {
+        // x at depth 4 of the document: a list nested `depth` deep holds the number 1.
+        const std::string x = std::string(depth, '[') + "1" + std::string(depth, ']');
+        const std::string text = leafWithX(x);
+        EXPECT_EQ(D2dInputFile::JsonDepth(text), 3 + depth);
+        D2dLeaf::Split split;
+        try
+        {
+            D2dLeaf::Parse(text, "deep.json", split);
+            EXPECT_EQ(depth, 2u) << "only [[1]] (one sample of one value) is a valid x";
+        }
+        catch (const std::runtime_error& e)
+        {
+            const std::string what = e.what();
+            EXPECT_TRUE(OneLine(what)) << what;
+            const bool tooDeep = 3 + depth > D2dLeaf::MAX_JSON_DEPTH;
+            EXPECT_EQ(what.find("nested more than 8 levels deep") != std::string::npos, tooDeep)
+                << depth << ": " << what.substr(0, 200);
+        }
+    }
+}
+
+// The depth count skips brackets inside strings, with their escapes.
+TEST(D2dInputFileTest, JsonDepthSkipsStrings)
+{
+    EXPECT_EQ(D2dInputFile::JsonDepth(""), 0u);
+    EXPECT_EQ(D2dInputFile::JsonDepth("1"), 0u);
+    EXPECT_EQ(D2dInputFile::JsonDepth("[]"), 1u);
+    EXPECT_EQ(D2dInputFile::JsonDepth("[[],{\"a\":[1]}]"), 3u);
+    EXPECT_EQ(D2dInputFile::JsonDepth("[\"[[[{{{\"]"), 1u);
+    EXPECT_EQ(D2dInputFile::JsonDepth("[\"\\\"[[\", [2]]"), 2u); // an escaped quote
+    EXPECT_EQ(D2dInputFile::JsonDepth("]]]][[]"), 2u);           // unbalanced: still bounded
+}
+
+// Every path a user gives is checked before it is opened: a FIFO (whose open blocks), a
+// device (/dev/zero never ends), a folder and a missing path are refused in one line naming
+// the flag and what the path is; a file above the size limit too, with both sizes.
+TEST(D2dInputFileTest, OnlyRegularFilesWithinTheLimit)
+{
+    const std::string dir = ::testing::TempDir() + "/d2d-input-file-test";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string fifo = dir + "/fifo";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    const std::string file = dir + "/file";
+    std::ofstream(file) << std::string(2000, 'x');
+    const std::vector<std::pair<std::string, std::string>> refused = {
+        {fifo,
+         "--f=" + fifo +
+             ": a FIFO, not a regular file (accepted: a trace, a regular file "
+             "of at most 5 kB)"},
+        {"/dev/zero",
+         "--f=/dev/zero: a character device, not a regular file (accepted: a trace, a regular "
+         "file of at most 5 kB)"},
+        {dir,
+         "--f=" + dir +
+             ": a folder, not a regular file (accepted: a trace, a regular file "
+             "of at most 5 kB)"},
+        {dir + "/none", "--f=" + dir + "/none: no such file or folder"},
+        {"", "--f=: an empty path"},
+    };
+    for (const auto& [path, message] : refused)
+    {
+        try
+        {
+            D2dInputFile::Check(path, "--f=" + path, "a trace", 5000);
+            ADD_FAILURE() << path << " accepted";
+        }
+        catch (const std::invalid_argument& e)
+        {
+            EXPECT_EQ(std::string(e.what()), message);
+        }
+    }
+    EXPECT_NO_THROW(D2dInputFile::Check(file, "--f", "a trace", 2000));
+    try
+    {
+        D2dInputFile::Check(file, "--f", "", 1999);
+        ADD_FAILURE() << "2000 bytes accepted under a 1999-byte limit";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        EXPECT_EQ(std::string(e.what()), "--f: 2 kB (accepted: a regular file of at most 2 kB)");
+    }
+    EXPECT_NO_THROW(D2dInputFile::CheckDirectory(dir, "--d"));
+    EXPECT_THROW(D2dInputFile::CheckDirectory(file, "--d"), std::invalid_argument);
+    EXPECT_THROW(D2dInputFile::CheckDirectory(fifo, "--d"), std::invalid_argument);
+    EXPECT_GT(D2dInputFile::MemoryLimitBytes(), 0u);
+    EXPECT_EQ(D2dInputFile::Size(999), "999 B");
+    EXPECT_EQ(D2dInputFile::Size(1234567), "1.23 MB");
+    std::filesystem::remove_all(dir);
 }
 
 #endif // D2DLEARN_GTEST_TORCH_PART

@@ -12,9 +12,13 @@
  * the cases need no Python; the Python-defined path is tests/cli/torchscript.sh's.
  */
 #include "../../learning/learner/d2d-flop-counter.h"
+#include "../../learning/learner/d2d-job-watchdog.h"
 #include "../../learning/learner/d2d-net.h"
 #include "../../learning/learner/d2d-script-model.h"
 
+#include "ns3/d2d-text.h"
+
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -262,9 +266,7 @@ TEST(D2dScriptModel, RefusesUnusableFilesInOneLine)
     catch (const std::invalid_argument& e)
     {
         EXPECT_EQ(std::string(e.what()),
-                  "model: torchscript:" + missing +
-                      ": no such file, or unreadable (accepted: a module saved by "
-                      "torch.jit.script(model).save(PATH))");
+                  "model: torchscript:" + missing + ": no such file or folder");
     }
     const auto garbage = TempPath("garbage.pt");
     std::ofstream(garbage) << "not a zip archive\n";
@@ -320,3 +322,50 @@ TEST(D2dScriptModel, RefusesUnusableFilesInOneLine)
 }
 
 } // namespace
+
+// D2dJobWatchdog: a job within its budget passes; one past it ends the process in one line
+// naming the job and the budget, exit status 2 (a death test: run in a child process).
+TEST(D2dJobWatchdog, EndsTheProcessForAJobPastItsBudget)
+{
+    ns3::D2dJobWatchdog::SetLimitSeconds(0);
+    EXPECT_DOUBLE_EQ(ns3::D2dJobWatchdog::GetBudgetSeconds(2e9),
+                     ns3::D2dJobWatchdog::BASE_SECONDS + 2e9 / 1e8); // 5 s + 20 s
+    EXPECT_EQ(ns3::D2dJobWatchdog::DescribeBudget(2e9),
+              "the default: 5 s + 2e+09 FLOPs at 1e+08 FLOP/s");
+    ns3::D2dJobWatchdog::SetLimitSeconds(0.25);
+    EXPECT_DOUBLE_EQ(ns3::D2dJobWatchdog::GetBudgetSeconds(2e9), 0.25);
+    EXPECT_EQ(ns3::D2dJobWatchdog::DescribeBudget(2e9), "--jobWallLimit=0.25s");
+    {
+        // Done within budget: nothing happens, also after the budget would have passed.
+        const ns3::D2dJobWatchdog::Guard quick("a quick job", 0.25, "test");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_EXIT(
+        {
+            const ns3::D2dJobWatchdog::Guard slow("--model=torchscript:m.pt: a training job",
+                                                  0.2,
+                                                  "--jobWallLimit=0.2s");
+            std::this_thread::sleep_for(std::chrono::seconds(30)); // a forward that hangs
+        },
+        ::testing::ExitedWithCode(2),
+        "error: --model=torchscript:m.pt: a training job ran longer than its wall-time budget "
+        "of 0.2 s \\(--jobWallLimit=0.2s\\)");
+    ns3::D2dJobWatchdog::SetLimitSeconds(0);
+}
+
+// An error a torchscript module raises is said in its own words (the interpreter's trace is
+// many lines); any other text keeps its first line.
+TEST(D2dScriptModel, ErrorLineIsTheModulesOwnMessage)
+{
+    const std::string raised = "The following operation failed in the TorchScript interpreter.\n"
+                               "Traceback of TorchScript, serialized code (most recent call "
+                               "last):\n  File \"code/__torch__.py\", line 12, in forward\n"
+                               "    _0 = uninitialized(Tensor)\n    ops.prim.RaiseException(\"my "
+                               "model: x\", \"builtins.RuntimeError\")\n\n"
+                               "builtins.RuntimeError: my model: x\n";
+    EXPECT_EQ(ns3::D2dText::ErrorLine(raised), "builtins.RuntimeError: my model: x");
+    EXPECT_EQ(ns3::D2dText::ErrorLine("shape '[2, 3]' is invalid\nException raised from ..."),
+              "shape '[2, 3]' is invalid");
+    EXPECT_EQ(ns3::D2dText::ErrorLine(""), "");
+}
