@@ -118,7 +118,11 @@ the printed limits stay in the metric's domain (traces.COLUMNS, SUMMARY_COLUMNS,
 RESULT_COLUMNS); the axes are labelled with the quantity and its unit (traces.axis_label).
 The table printed (CSV) names each row's interval in a column `interval` (t95, t95_cut,
 bootstrap95, wilson95, sd, sd_cut, minmax).
-A campaign with no finished run gives a figure that says so.
+A summary value that is not finite (NaN or Infinity in a run.json; the programs write
+null) is written as nan, inf or -inf by `collect` and drawn as missing by `plot`, each with
+a note naming the metric and the runs. With no finished run, `collect` writes the table's
+header only and says so; `plot` stops with a one-line error (exit status 2) and writes no
+figure, as it does when no finite value of the metric is left to draw.
 
 Bad input (a campaign that does not parse, an unknown key, an empty list, the same value
 twice in a list (compared by meaning: 2, 2.0 and "2" are one number, "1s" and "1000ms"

@@ -14,7 +14,9 @@ a changed parameter (stale runs rerun), a time limit (timed out, failed), the de
 campaign folder, and hostile campaign files (not UTF-8, binary, nested deeply, a FIFO, an
 astronomical grid, 2 and 2.0). Commands refused by the program's --validate stop `run`
 (local, --dry-run) before anything runs; the plot's matplotlib figure is checked with
-figure_checks.py (bands in the metric's domain, every --band, units, legends, no data).
+figure_checks.py (bands in the metric's domain, every --band, units, legends); summary
+values not finite (NaN, inf) drawn as missing with a note, and no finished run or no finite
+value left refused in one line with no figure written.
 Reliability: a crashed run left out of collect unless --include-failed (then marked); the
 same value in two spellings ("1s", "1000ms") refused; scenario limited to the project's
 programs unless program = PATH; a campaign of 10^6 runs through --dry-run (streamed,
@@ -1178,17 +1180,34 @@ seed = [1, 2, 3]
         self.assertIn("--band: invalid choice: 'bogus' (choose from", proc.stderr)
 
     def test_plot_no_finished_run_and_legend(self):
-        # A campaign with no finished run: the figure says so (no empty axis); a hue of 10
-        # values: a legend of at most 8 entries; hue labels carry the unit.
+        # A campaign with no finished run (no campaign folder, or an empty one): plot says
+        # so in one line, exit 2, and writes nothing, also with --x a summary metric (not
+        # "not a summary column": the column may well be one); collect writes the header
+        # only and says so. A hue of 10 values: a legend of at most 8 entries; hue labels
+        # carry the unit.
         path = self.campaign("scenario = 'd2d-exchange'\n[grid]\n"
                              "noisePowerW = [%s]\nspectralEfficiency = [1, 2]\n"
                              % ", ".join("%de-13" % k for k in range(1, 11)))
         out = os.path.join(self.tmp, "out")
         common = ["--metric", "complete_delivery_rate", "--x", "spectralEfficiency",
                   "--hue", "noisePowerW"]
-        _, fig = self.plot(path, out, *common)
-        self.assertEqual(figure_checks.no_data_texts(fig), ["no finished run yet (0 of 20 "
-                                                            "runs)"])
+        said = ("no finished run in %s (0 of 20 runs): run `sweep.py run %s` first"
+                % (out, path))
+        for made in (False, True):
+            if made:
+                os.makedirs(out)
+            for options in (common, ["--y", "complete_delivery_rate", "--x",
+                                     "energy_j.total"]):
+                proc = self.sweep("plot", path, "--out", out, *options, check=2)
+                self.assertEqual(proc.stderr, "sweep.py: error: %s\n" % said)
+                self.assertEqual(proc.stdout, "")
+                self.assertEqual(os.listdir(out) if made else os.path.exists(out),
+                                 [] if made else False)
+        proc = self.sweep("collect", path, "--out", out, check=0)
+        self.assertEqual(proc.stdout, "wrote %s (the header only, 3 columns): %s\n"
+                         % (os.path.join(out, "results.csv"), said))
+        self.assertEqual(proc.stderr, "")
+        self.assertEqual(read_table(os.path.join(out, "results.csv")), [])
         for run in sweep.Campaign(path).runs:
             os.makedirs(os.path.join(out, run.folder))
             with open(os.path.join(out, run.folder, "run.json"), "w") as fh:
@@ -1198,6 +1217,81 @@ seed = [1, 2, 3]
         self.assertEqual(len(texts), 8)
         self.assertEqual(texts[0], "Noise power \u03c3\u00b2 = 1e-13 W")
         self.assertEqual(texts[-1], "... and 3 more")
+
+    def test_plot_not_finite_values(self):
+        # Summary values that are not finite (NaN, Infinity, -Infinity: Python's json
+        # writes and reads them; the programs write null) are drawn as missing, with one
+        # note naming the metric, how many and the runs; collect writes them as nan, inf
+        # and -inf with a note. With no finite value left: one line naming the metric,
+        # exit 2, no figure. Never a traceback.
+        values = {}
+        for noise in (1e-13, 1e-11):
+            for r in (1, 2):
+                for seed in (1, 2, 3):
+                    values[(noise, r, seed)] = float(r * seed)
+        nan, inf = float("nan"), float("inf")
+        values[(1e-13, 1, 1)] = nan
+        values[(1e-11, 2, 3)] = inf
+        values[(1e-11, 1, 2)] = -inf
+        path, out = self.fake_campaign(values)
+        folder = "noisePowerW=%s_spectralEfficiency=%d_seed=%d"
+        with open(os.path.join(out, folder % ("1e-13", 1, 1), "run.json")) as fh:
+            self.assertIn('"m": NaN', fh.read())  # as Python's json writes it
+        where = ("NaN in %s; inf in %s; -inf in %s" % (folder % ("1e-13", 1, 1),
+                                                       folder % ("1e-11", 2, 3),
+                                                       folder % ("1e-11", 1, 2)))
+        proc = self.sweep("plot", path, "--out", out, "--metric", "m", "--x",
+                          "spectralEfficiency", "--hue", "noisePowerW", check=0)
+        self.assertEqual(proc.stderr, "note: --metric m: 3 of 12 value(s) not finite, "
+                         "drawn as missing (%s)\n" % where)
+        table = {(r[0], r[1]): r[2:] for r in csv.reader(proc.stdout.splitlines()[1:5])}
+        self.assertEqual(table[("1e-13", "1")][:2], ["2", "2.5"])  # seeds 2 and 3
+        self.assertEqual(table[("1e-11", "2")][:2], ["2", "3.0"])  # seeds 1 and 2
+        self.assertTrue(os.path.isfile(os.path.join(
+            out, "plots", "m_vs_spectralEfficiency_by_noisePowerW.png")))
+        stdout, fig = self.plot(path, out, "--metric", "m", "--x", "spectralEfficiency",
+                                "--hue", "noisePowerW")
+        dots = [c for c in fig.axes[0].collections if type(c).__name__ == "PathCollection"]
+        self.assertEqual(sum(len(d.get_offsets()) for d in dots), 9)
+        # One metric against another: the runs with a value not finite are left out.
+        proc = self.sweep("plot", path, "--out", out, "--x", "m", "--y", "energy_j.total",
+                          check=0)
+        self.assertEqual(proc.stderr, "note: --x m: 3 of 12 value(s) not finite, drawn as "
+                         "missing (%s)\n" % where)
+        self.assertEqual(sorted(int(r["n"]) for r in csv.DictReader(
+            proc.stdout.splitlines()[:5])), [2, 2, 2, 3])
+        self.assertTrue(os.path.isfile(os.path.join(out, "plots",
+                                                    "energy_j.total_vs_m.png")))
+        proc = self.sweep("collect", path, "--out", out, check=0)
+        self.assertEqual(proc.stderr, "note: 3 summary value(s) not finite, written as nan, "
+                         "inf or -inf: m (%s)\n" % where)
+        cells = {r["run"]: r["m"] for r in read_table(os.path.join(out, "results.csv"))}
+        self.assertEqual([cells[folder % k] for k in (("1e-13", 1, 1), ("1e-11", 2, 3),
+                                                      ("1e-11", 1, 2), ("1e-11", 2, 2))],
+                         ["nan", "inf", "-inf", "4.0"])
+        # A rate whose count of trials is not finite has no Wilson interval (no crash).
+        from d2dlearn_analysis.sweep.plot import counts_of
+        for trials in (nan, inf):
+            self.assertIsNone(counts_of({"complete_delivery_rate": 0.5,
+                                         "message_rows": trials}, "complete_delivery_rate"))
+        # No finite value left: one line naming the metric, exit 2, no figure.
+        shutil.rmtree(out)
+        path, out = self.fake_campaign({k: (nan if k[2] == 1 else inf if k[2] == 2 else -inf)
+                                        for k in values})
+        for options, option in ((["--metric", "m", "--x", "spectralEfficiency", "--hue",
+                                  "noisePowerW"], "--metric"),
+                                (["--x", "m", "--y", "energy_j.total"], "--x")):
+            proc = self.sweep("plot", path, "--out", out, *options, check=2)
+            self.assertEqual(len(proc.stderr.splitlines()), 1, proc.stderr)
+            self.assertTrue(proc.stderr.startswith(
+                "sweep.py: error: %s m: no finite value to draw (12 of 12 finished run(s) "
+                "not finite: NaN in %s, %s, %s, ...; inf in " % (
+                    option, folder % ("1e-13", 1, 1), folder % ("1e-13", 2, 1),
+                    folder % ("1e-11", 1, 1))), proc.stderr)
+            self.assertEqual(proc.stdout, "")
+            self.assertFalse(os.path.exists(os.path.join(out, "plots")))
+        proc = self.sweep("collect", path, "--out", out, check=0)
+        self.assertIn("12 summary value(s) not finite", proc.stderr)
 
     def test_where_values(self):
         # --where compares with the value as the command line writes it, or as a number.

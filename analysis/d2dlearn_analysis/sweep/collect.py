@@ -1,7 +1,14 @@
 """`sweep.py collect`: one row per finished run (its folder, its parameters and run.json's
 summary flattened, nested keys joined by dots: energy_j.total), written to DIR/results.csv.
+
+A summary value that is not finite (NaN, Infinity, -Infinity: JSON has none, but Python's
+json writes and reads them; the programs write null) is written as nan, inf or -inf, and a
+note names its column and runs; `plot` draws it as missing (not_finite, where_not_finite).
+With no finished run, the table is its header only (so no row of an older table stays) and
+the line printed says so (no_finished_run); `plot` refuses to draw it.
 """
 
+import math
 import os
 import sys
 
@@ -20,6 +27,39 @@ def flatten(prefix, value, into):
             flatten("%s.%s" % (prefix, k) if prefix else k, v, into)
     else:
         into[prefix] = value
+
+
+#: The order in which where_not_finite lists the kinds of values that are not finite.
+NOT_FINITE = ("NaN", "inf", "-inf")
+
+
+def not_finite(value):
+    """"NaN", "inf" or "-inf" for a float that is not finite (a run.json with NaN or
+    Infinity, as Python's json writes them), else None (a finite number, a text, null)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else "inf" if value > 0 else "-inf"
+    return None
+
+
+def where_not_finite(cells, shown=3):
+    """`NaN in A, B; inf in C` of cells [(run folder, kind of not_finite)], at most `shown`
+    folders of each kind (then `...`)."""
+    kinds = {}
+    for folder, kind in cells:
+        kinds.setdefault(kind, []).append(folder)
+    return "; ".join("%s in %s%s" % (kind, ", ".join(kinds[kind][:shown]),
+                                     ", ..." if len(kinds[kind]) > shown else "")
+                     for kind in NOT_FINITE if kind in kinds)
+
+
+def no_finished_run(out, file, runs, failed=0):
+    """The one line that says a campaign folder has no finished run (`plot`'s error,
+    `collect`'s line): what to run first."""
+    text = "no finished run in %s (0 of %d runs)" % (out, runs)
+    if failed:
+        return text + ("; %d failed: `%s status %s` lists them, `%s run %s --retry-failed` "
+                       "reruns them" % (failed, PROG, file, PROG, file))
+    return text + ": run `%s run %s` first" % (PROG, file)
 
 
 def collect(campaign, out, include_failed=False):
@@ -110,9 +150,26 @@ def cmd_collect(args):
         for row in rows:
             w.writerow([csv_text(row.get(c)) for c in columns])
     marked = sum(1 for row in rows if row.get("state") not in (None, "finished"))
+    if not rows:
+        # The header only: no row of an older table stays, and the line says why.
+        print("wrote %s (the header only, %d columns): %s"
+              % (path, len(columns), no_finished_run(out, args.file, len(campaign.runs),
+                                                     len(failed))))
+        return 0
     print("wrote %s (%d rows, %d columns%s)"
           % (path, len(rows), len(columns),
              "; %d of them not finished, marked in column state" % marked if marked else ""))
+    bad = {}
+    for row in rows:
+        for column, value in row.items():
+            kind = not_finite(value)
+            if kind:
+                bad.setdefault(column, []).append((row["run"], kind))
+    if bad:
+        note("%d summary value(s) not finite, written as nan, inf or -inf: %s"
+             % (sum(len(cells) for cells in bad.values()),
+                ", ".join("%s (%s)" % (column, where_not_finite(cells))
+                          for column, cells in bad.items())))
     if failed:
         note("%d failed run(s) left out (--include-failed adds them, marked in column "
              "state)" % len(failed))

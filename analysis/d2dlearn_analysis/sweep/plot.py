@@ -21,6 +21,11 @@ range).
 
 The printed table names each row's interval (column `interval`); its limits, like the
 figure's, are inside the metric's domain (traces.domain with summary=True).
+
+A summary value that is not finite (NaN, Infinity in run.json) is drawn as missing, and a
+note on stderr says how many of the metric's values were not and in which runs; if no
+finite value is left to draw (nor a value at all: null), or the campaign has no finished
+run, a one-line error (exit status 2) and no figure.
 """
 
 import math
@@ -30,7 +35,8 @@ import statistics
 from d2dlearn_analysis import stats as analysis_stats
 
 from d2dlearn_analysis.sweep.campaign import Campaign, FOLDER_SAFE
-from d2dlearn_analysis.sweep.collect import collect, csv_text
+from d2dlearn_analysis.sweep.collect import (
+    collect, csv_text, no_finished_run, not_finite, where_not_finite)
 from d2dlearn_analysis.sweep.common import SweepError, note
 from d2dlearn_analysis.sweep.state import output_dir
 
@@ -79,8 +85,10 @@ def counts_of(row, metric):
     column = trials_column(metric)
     trials = row.get(column) if column else None
     value = row.get(metric)
-    if (isinstance(trials, bool) or not isinstance(trials, (int, float)) or trials <= 0
-            or isinstance(value, bool) or not isinstance(value, (int, float))):
+    if (isinstance(trials, bool) or not isinstance(trials, (int, float))
+            or not math.isfinite(trials) or trials <= 0
+            or isinstance(value, bool) or not isinstance(value, (int, float))
+            or not math.isfinite(value)):
         return None
     successes = int(round(value * trials))
     return (successes, int(trials)) if 0 <= successes <= trials else None
@@ -145,12 +153,58 @@ def same_value(value, text):
 
 
 def number(value):
-    """A summary value as a float, None if it has none (missing, empty, null)."""
+    """A summary value as a float, None if it has none (missing, empty, null); NaN and
+    infinities as they are (Values leaves them out)."""
     if value is None or value == "":
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ValueError(value)
     return float(value)
+
+
+class Values:
+    """A metric's values in the rows plotted: the finite ones are drawn; the others are
+    counted (null or missing) or named with their runs (NaN, inf, -inf), for the note that
+    they are drawn as missing and the error when nothing is left."""
+
+    def __init__(self, option, metric):
+        self.option, self.metric = option, metric
+        self.finite, self.none, self.bad = 0, 0, []
+
+    def take(self, row):
+        """The row's value of the metric as a float, or None if it is not drawn."""
+        value = row.get(self.metric)
+        try:
+            value = number(value)
+        except ValueError:
+            raise SweepError("%s %s: %r is not a number" % (self.option, self.metric, value))
+        kind = not_finite(value)
+        if kind:
+            self.bad.append((row["run"], kind))
+            return None
+        if value is None:
+            self.none += 1
+        else:
+            self.finite += 1
+        return value
+
+    def note(self):
+        """The note on stderr that values not finite are drawn as missing (if there were)."""
+        if self.bad:
+            note("%s %s: %d of %d value(s) not finite, drawn as missing (%s)"
+                 % (self.option, self.metric, len(self.bad),
+                    self.finite + self.none + len(self.bad), where_not_finite(self.bad)))
+
+    def nothing_left(self, runs):
+        """The error of a metric with no finite value in the `runs` rows plotted."""
+        if self.bad:
+            return SweepError("%s %s: no finite value to draw (%d of %d finished run(s) "
+                              "not finite: %s%s)"
+                              % (self.option, self.metric, len(self.bad), runs,
+                                 where_not_finite(self.bad),
+                                 "; %d null or missing" % self.none if self.none else ""))
+        return SweepError("%s %s: no finished run has a value of it (%d run(s): null or "
+                          "missing in run.json's summary)" % (self.option, self.metric, runs))
 
 
 def csv_number(value):
@@ -170,7 +224,10 @@ def cmd_plot(args):
     plot_axes(args)
     campaign = Campaign(args.file)
     out = output_dir(args, campaign)
-    columns, rows, missing, _ = collect(campaign, out)
+    columns, rows, missing, failed = collect(campaign, out)
+    if not rows:
+        # Nothing to draw, and the metric cannot be checked: say so, write nothing.
+        raise SweepError(no_finished_run(out, args.file, len(campaign.runs), len(failed)))
     if missing:
         note("%d of %d runs not finished are left out" % (len(missing), len(campaign.runs)))
     params = campaign.parameter_names()
@@ -179,17 +236,16 @@ def cmd_plot(args):
     # metric (one marker per point of the swept grid, the replicates averaged).
     x_metric = args.x not in campaign.swept and args.x in metrics
     if not x_metric and args.x not in campaign.swept:
-        raise SweepError("--x %s: not a swept parameter (swept: %s) nor a summary column%s"
-                         % (args.x, ", ".join(campaign.swept) or "none",
-                            " (columns: %s)" % ", ".join(metrics) if rows else
-                            " (no finished run yet)"))
+        raise SweepError("--x %s: not a swept parameter (swept: %s) nor a summary column "
+                         "(columns: %s)" % (args.x, ", ".join(campaign.swept) or "none",
+                                            ", ".join(metrics)))
     if args.hue is not None and args.hue not in campaign.swept:
         raise SweepError("--hue %s: not a swept parameter (swept: %s)"
                          % (args.hue, ", ".join(campaign.swept) or "none"))
     if x_metric and args.hue is not None:
         raise SweepError("--hue %s: with --x a summary metric, each point of the swept grid "
                          "is a marker of its own already (--where P=V keeps some)" % args.hue)
-    if rows and args.metric not in metrics:
+    if args.metric not in metrics:
         raise SweepError("--metric %s: not a summary column (columns: %s)"
                          % (args.metric, ", ".join(metrics)))
     for cond in args.where:
@@ -197,10 +253,9 @@ def cmd_plot(args):
         if name not in params or not _:
             raise SweepError("--where %s: give PARAMETER=VALUE with a campaign parameter"
                              % cond)
-        if rows:
-            rows = [r for r in rows if same_value(r.get(name), value)]
-            if not rows:
-                raise SweepError("--where %s: no finished run has this value" % cond)
+        rows = [r for r in rows if same_value(r.get(name), value)]
+        if not rows:
+            raise SweepError("--where %s: no finished run has this value" % cond)
     if x_metric:
         return plot_metrics(args, campaign, out, rows)
     rep = args.replicate
@@ -215,16 +270,17 @@ def cmd_plot(args):
                                            name, name))
     groups = {}
     counts = {}
+    values = Values("--metric", args.metric)
     for r in rows:
-        try:
-            value = number(r.get(args.metric))
-        except ValueError as exc:
-            raise SweepError("--metric %s: %r is not a number" % (args.metric, exc.args[0]))
+        value = values.take(r)
         if value is None:
             continue
         hue = r.get(args.hue) if args.hue else None
         groups.setdefault((hue, r[args.x]), []).append(value)
         counts.setdefault((hue, r[args.x]), []).append(counts_of(r, args.metric))
+    if not groups:
+        raise values.nothing_left(len(rows))
+    values.note()
 
     import matplotlib
     matplotlib.use("Agg")
@@ -239,15 +295,6 @@ def cmd_plot(args):
     ax.set_xlabel(trace_io.axis_label(args.x))
     ax.set_ylabel(trace_io.axis_label(args.metric, summary=True))
     band_text, prefix = BANDS[args.band]
-    if not groups:
-        # A figure that says why it is empty rather than an empty axis (the campaign has
-        # not finished a run yet, or no finished run has the metric).
-        why = ("no finished run yet (0 of %d runs)" % len(campaign.runs) if not rows
-               else "no finished run has a value of %s" % args.metric)
-        note("%s: %s; the figure says so" % (campaign.name, why))
-        trace_io.no_data(ax, why)
-        ax.set_title("%s: %s" % (campaign.name, args.metric), fontsize=10)
-        return save_plot(args, out, fig)
     hues = order(h for h, _ in groups) if args.hue else [None]
     hue_label, hue_unit, _ = trace_io.column_info(args.hue) if args.hue else (None, "", None)
     print("%s%s,n,mean%s" % ("%s," % args.hue if args.hue else "", args.x,
@@ -352,27 +399,27 @@ def plot_metrics(args, campaign, out, rows):
     rep = args.replicate
     keys = [n for n in campaign.swept if n != rep]
     points = {}  # grid point -> [(x, y, x counts, y counts)], in campaign order
+    xs, ys = Values("--x", args.x), Values("--y", args.metric)
     for r in rows:
-        try:
-            pair = [number(r.get(m)) for m in (args.x, args.metric)]
-        except ValueError as exc:
-            raise SweepError("--x %s / --y %s: %r is not a number"
-                             % (args.x, args.metric, exc.args[0]))
+        pair = [xs.take(r), ys.take(r)]
         if None in pair:
             continue
         point = tuple(r.get(n) for n in keys)
         points.setdefault(point, []).append(
             (pair[0], pair[1], counts_of(r, args.x), counts_of(r, args.metric)))
+    if not points:
+        for values in (xs, ys):
+            if not values.finite:
+                raise values.nothing_left(len(rows))
+        raise SweepError("--x %s / --y %s: no finished run has finite values of both (%s "
+                         "finite in %d of %d run(s), %s in %d)"
+                         % (args.x, args.metric, args.x, xs.finite, len(rows), args.metric,
+                            ys.finite))
+    xs.note()
+    ys.note()
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
     ax.set_xlabel(trace_io.axis_label(args.x, summary=True))
     ax.set_ylabel(trace_io.axis_label(args.metric, summary=True))
-    if not points:
-        why = ("no finished run yet (0 of %d runs)" % len(campaign.runs) if not rows
-               else "no finished run has values of both %s and %s" % (args.x, args.metric))
-        note("%s: %s; the figure says so" % (campaign.name, why))
-        trace_io.no_data(ax, why)
-        ax.set_title("%s: %s against %s" % (campaign.name, args.metric, args.x), fontsize=10)
-        return save_plot(args, out, fig)
     # The parameters that tell the markers apart: those with more than one value here.
     varying = [k for i, k in enumerate(keys) if len({csv_text(p[i]) for p in points}) > 1]
     _, prefix = BANDS[args.band]
