@@ -14,7 +14,9 @@ new inputs that still crash, hang or pass silently"):
 each within 10 s, exit status 2, exactly one line on stderr naming the input, nothing on
 stdout, and no output folder (the run's folder, made before the hang, is removed). And:
 
-4. an error a TorchScript module raises is said in its own words, in one line;
+4. an error a TorchScript module raises is said in its own words, in one line; a forward
+   written for one sample (it gave LibTorch's 19-line traceback) says that batches of any
+   size are needed;
 5. one label byte of 255 in a set with MNIST's file names is refused with its sample's
    number (it used to make a 256-class model silently);
 6. --validate with an --outDir that is a regular file gives the run's own refusal (it said
@@ -86,7 +88,13 @@ class Raises(Linear):
         return self.fc(torch.flatten(x, 1))
 
 
-for name, cls in (("loops", Loops), ("loops-on-a-batch", LoopsOnABatch), ("raises", Raises)):
+class BatchOfOne(Linear):
+    def forward(self, x):
+        return self.fc(x.view(1, 3072))  # one sample only
+
+
+for name, cls in (("loops", Loops), ("loops-on-a-batch", LoopsOnABatch), ("raises", Raises),
+                  ("batch-of-one", BatchOfOne)):
     torch.jit.script(cls()).save(sys.argv[1] + "/" + name + ".pt")
 '''
 
@@ -186,6 +194,10 @@ def main():
             "--mobilityTrace=/dev/zero: a character device, not a regular file")
     refused("forward-raises", "fedavg", small + model("raises"),
             "RuntimeError: this model refuses its input")
+    refused("forward-batch-of-one", "fedavg", small + model("batch-of-one"),
+            "forward fails on a batch of 2 samples of 3 x 32 x 32 (RuntimeError: shape "
+            "'[1, 3072]' is invalid for input of size 6144; accepted: a forward that takes "
+            "batches of any size")
     refused("mnist-label-255", "fedavg", small + ["--dataset=mnist", f"--dataDir={mnist}"],
             "train-labels-idx1-ubyte.gz: label 255 of sample 5 outside 0..9")
 

@@ -953,10 +953,16 @@ D2dLearningOptions::Run(const D2dScenarioSupport& support,
         // naming the input, and no traces.
         D2dTorchRuntime::Shutdown(); // no worker may run while Fail() exits
         traces.reset();
-        support.Fail(fmt::format("--model={}, --dataDir={}: {}",
-                                 model,
-                                 dataDir,
-                                 D2dMatrixCsv::Excerpt(D2dText::ErrorLine(e.what()), 300)));
+        const bool script = model.rfind("torchscript:", 0) == 0;
+        support.Fail(fmt::format(
+            "--model={}, --dataDir={}: {}{}",
+            model,
+            dataDir,
+            D2dMatrixCsv::Excerpt(D2dText::ErrorLine(e.what()), 300),
+            script ? fmt::format(" (a job of the model failed: its forward must take a batch "
+                                 "of any size up to --batchSize={} of the data's samples)",
+                                 batchSize)
+                   : ""));
     }
     // The simulation is over: jobs still queued on the workers did not happen in simulated
     // time (a time limit mid-round, stragglers that never finish). Drop them and join the

@@ -833,7 +833,17 @@ D2dScenarioSupport::FirstLine(const std::string& text)
 void
 D2dScenarioSupport::Fail(const std::string& message) const
 {
-    std::fprintf(stderr, "%s: error: %s\n", m_program.c_str(), message.c_str());
+    // One line, whatever the message quotes: LibTorch's errors run to many (a TorchScript
+    // module's: the interpreter's traceback, then the error it raised, which is kept).
+    std::string line = message;
+    if (const auto nl = line.find('\n'); nl != std::string::npos)
+    {
+        const auto script = line.find("The following operation failed in the TorchScript");
+        line = script != std::string::npos && script < nl
+                   ? line.substr(0, script) + D2dText::ErrorLine(line.substr(script))
+                   : line.substr(0, nl);
+    }
+    std::fprintf(stderr, "%s: error: %s\n", m_program.c_str(), line.c_str());
     std::exit(2);
 }
 

@@ -284,11 +284,23 @@ D2dScriptModel::CheckData(const std::vector<int64_t>& inputShape, int64_t output
         batch[0] = 2;
         const auto x = torch::ones(batch, torch::kFloat);
         auto global = at::detail::getDefaultCPUGenerator();
-        global.set_current_seed(1);
-        const auto first = module.forward({x}).toTensor().clone();
-        global.set_current_seed(2);
-        const auto second = module.forward({x}).toTensor();
-        fit.drawsRandom = !torch::equal(first, second);
+        try
+        {
+            global.set_current_seed(1);
+            const auto first = module.forward({x}).toTensor().clone();
+            global.set_current_seed(2);
+            const auto second = module.forward({x}).toTensor();
+            fit.drawsRandom = !torch::equal(first, second);
+        }
+        catch (const std::exception& e)
+        {
+            // One sample passed, two do not: a forward written for one batch size.
+            throw std::invalid_argument(
+                name + "forward fails on a batch of 2 samples of " +
+                D2dDataset::ShapeText(inputShape) + " (" + D2dText::ErrorLine(e.what()) +
+                "; accepted: a forward that takes batches of any size, as --batchSize and the "
+                "evaluation give them)");
+        }
     }
     if (out.dim() != 2 || out.size(0) != 1 || out.size(1) != outputs)
     {
