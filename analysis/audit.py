@@ -14,10 +14,17 @@ folder holding run.json) every check below runs; each violation is one line
 status 1 if any violation, else 0 with one line "audit: N runs, M checks, 0 violations".
 With --skipped, one line per check left out on purpose, with its reason ("RUN_DIR: skipped:
 FILE: CHECK: why"), before that last line.
-A missing folder, a folder without run.json or an unparsable run.json: one line on stderr
-(audit.py: error: RUN_DIR: ...), exit status 2, before any run is audited. A trace
-the checks cannot read is a violation, in one line ("could not be audited"), never a
-traceback.
+A missing folder, a folder without run.json or a run.json of UTF-8 text that is no JSON
+object: one line on stderr (audit.py: error: RUN_DIR: ...), exit status 2, before any run is
+audited. Bytes that are not UTF-8 in run.json or in a trace, a NUL byte, text the csv module
+refuses: a violation naming the file ("format", exit status 1), never a codec error; a
+trace the checks cannot read otherwise is a violation, in one line ("could not be
+audited"), never a traceback.
+
+The CRC-32 of run.json's trace_files is an integrity check only: a trace whose record in
+run.json was refitted to it (a buggy writer, a hand edit) must still fail the semantic
+checks below, which recompute what the configuration and the other columns and files fix
+(tests/analysis/test_audit_mutations.py lists what they cannot see, and why).
 
 Checks (CHECK names as printed):
 
@@ -52,7 +59,9 @@ results
     (gd_graph.csv), gdPointsSent / gdPointsReceived / gdPointsMoved / gdDeliveredFraction
     (gd_links.csv), gdRlEnergyJ / gdExchangeEnergyJ (gd_stages.csv: the D2D energy between
     stages; each row's d2d_j = energy.csv's radio_* rows up to its time), gdDiscoveryEndS
-    (gd_energy.csv's round-0 row), gdMeanW1ToUniformBefore / After (W1 to uniform of the
+    (gd_energy.csv's round-0 row; and gd_energy.csv one row per (round, time) of rounds.csv's
+    node -1 energy_j rows, its accuracy rounds.csv's node -1 accuracy of that round, 1e-8:
+    check energy), gdMeanW1ToUniformBefore / After (W1 to uniform of the
     label histograms: gd_diversity.csv's first "before" and last "after" rows over every
     device; unsupervised: gd_subspace.csv's label_w1 columns over the devices that took
     part) and the ends of gdMeanW1ToUniformPerEdge, the PCA's bytes, sketches and D2S energy
@@ -67,7 +76,8 @@ run-json
     linkRateBps equals spectralEfficiency x bandwidthHz (the rate eq. 18 assumes), times
     m / K with a finite spectrum (m = subChannelsPerTransmission, K = subChannels > 0); with
     a server, d2sLinkRateBps the same with K = d2sSubChannelsInForce, which equals
-    d2sSubChannels (subChannels where it is -1).
+    d2sSubChannels (subChannels where it is -1), and d2sBandwidthHz where it is > 0 (the D2S
+    cell's own band).
 header
     messages.csv and energy.csv have their documented columns (energy.csv the same nine at
     both trace levels: sim_time_s, node, component, energy_j, remaining_j, start_s,
@@ -80,9 +90,13 @@ trace-files
     with the data rows (lines after the header) and the CRC-32 (zlib's) the run wrote it
     with: a file that lost rows, was cut or had a value changed since is a violation.
 format
-    every CSV file ends with a newline (a file cut while written does not) and each of its
-    rows has as many fields as its header (a row cut mid-way, or with a field too many, is a
-    violation with its line, and left out of the other checks).
+    every CSV file ends with a newline (a file cut while written does not), is UTF-8 text
+    without NUL bytes (a byte that is not UTF-8 is read as U+FFFD: its value fails its own
+    check too) and each of its rows has as many fields as its header (a row cut mid-way, or
+    with a field too many, is a violation with its line, and left out of the other checks);
+    the columns the writers always fill (ALWAYS_WRITTEN: in messages.csv all but t_recv_s,
+    reason, t_start_s, airtime_s and sub_channel; every column of energy.csv, rounds.csv
+    and positions.csv) are not empty. run.json: UTF-8 too.
 resolution
     each (msg_id, dst) has exactly one row (delivered or lost, never twice); a row is
     delivered exactly when its reason is empty; reason is one of the documented ones
@@ -191,19 +205,51 @@ partition
     SleepPowerW 0). The server's radio has no energy model and no rows. Over Wi-Fi, a
     radio whose rows stop before the run's end with energy left (its WifiRadioEnergyModel
     switched to OFF) is a violation.
+periods
+    energy.csv at --traces=standard (--traces=full: periods = 1, check partition), on the
+    channel backend. A row sums the periods of draw of its (device, component) that ended
+    within one energy period (D2dTraceHelper::WriteEnergy: periods counts them, start_s the
+    first one's start, duration_s their sum); the rows of one flush share its sim_time_s
+    (the latest period's end) and follow the order of their last periods
+    (D2dTraceHelper::FlushEnergy). A radio's model (D2dEnergyModel) closes the period of all
+    its states whenever one state's draw changes (SetDraw -> ClosePeriod; 0 ns periods are
+    not reported), so its periods follow each other without a gap; idle is drawn exactly
+    when the radio is awake, neither transmits nor receives (D2dRadioEnergyModel::
+    UpdateIdle), and no other change ends it. So within one flush its idle periods
+    alternate with its runs of other periods: with B the periods of the radio's other rows
+    of that flush, F = 1 if the flush begins with idle (the idle row's start_s the earliest
+    of the radio's rows), L = 1 if it ends with idle (the radio's last row of the flush),
+    and J the instants in the flush (after its first start, before start + the summed
+    duration_s: half-duplex; full-duplex the latest row's start_s + duration_s) at which
+    the radio is busy before and after and its draw changes, from messages.csv's air times
+    (see busy_joins: a transmission or reception on record begins or ends there while
+    another is under way across it or ends or begins there), the idle row's periods lie in
+    [F + L, B - J + F + L - 1], and are 1 when B = 0. Skipped (with the reason) where a 0 ns
+    busy state might join two idle periods into two rows' worth: a radio that may sleep
+    (drx / d2sDrx, sleepWhileTraining, sleepBetweenIterations, a sleep or transition row:
+    D2dDrx wakes a radio at the instant it fell asleep when a message comes then), a depleted
+    battery (its radio switched off ends the receptions of its transmission, maybe where
+    they began), linkRateBps / d2sLinkRateBps above 8e9 b/s or an air time of 0 ns on
+    record (a one-byte message could take 0 ns), a state of 0 W (no rows), and the Wi-Fi
+    backend (idle holds ns-3's IDLE, CCA_BUSY and SWITCHING, which may follow each other).
 round-energy
     rounds.csv's energy rows (node -1: `energy_j`, the energy of all devices up to that
     time, and `energy_j.COMPONENT`): one set at every (round, sim_time_s) that has rows,
     when energy.csv has rows; each at least energy.csv's rows of its components stamped up
     to that time and at most those plus, per (node, component), the first row after it
     (--traces=full: the row closing the period of draw open then) or plus every later row
-    (standard); the total the sum of its components; relative 1e-8.
+    (standard: no flush at a round's end, so no exact value but at the run's last stamp,
+    where the bounds meet); the total the sum of its components; relative 1e-8; every set
+    has every component's row (the writer writes them all, zeros too).
 positions
     positions.csv (sim_time_s,node,x_m,y_m,z_m; written unless --rssFile, which has no
     positions): the samples at 0, positionEvery_s, 2 positionEvery_s, ... with none missing
     (time 0 only when positionEvery_s is 0); each sample one row per device 0..N-1 in order
-    (N = nDevices), then the server's (node N) if any sample has it; 0 <= x_m, y_m <= areaSideM
-    and z_m = 0 (1e-6 m); with mobility constant, every device where its first row puts it;
+    (N = nDevices), then the server's (node N) if any sample has it, and in each sample when
+    the run has a server (energy.csv's d2s_* rows); the devices at 0 <= x_m, y_m <=
+    areaSideM (1e-6 m) and z_m = 0, the server at run.json's serverPosition (5e-7 m: 6
+    decimals; outside the square too); with mobility constant, every device where its first
+    row puts it;
     with constant mobility, a positive rangeM on the D2D channel and RSS from the positions
     (no --rssFile, no --dynamicRssLevels), every messages.csv D2D row that is not out_of_range
     joins devices closer than rangeM at positions.csv's positions (1e-5 m: 6 decimals).
@@ -258,6 +304,74 @@ sinr
     4.4e-16 / ((1 - p) |ln(1 - p)|) (p_drop = 1 - exp(-x) in double carries no more digits
     of x). It can hold only if the channel used I as eq. 18 says: a changed interference_w
     (or p_drop) moves that row's W.
+rss
+    each messages.csv row with 0 < p_drop < 1: the RSS W = (2^r - 1)(sigma^2 +
+    interference_w) / -ln(1 - p_drop) it stands for (eq. 18) equals its link's RSS
+    recomputed from run.json and positions.csv (static devices, channel backend; LinkRss):
+    D2D links with --dropProbability P the constant (2^r - 1) sigma^2 / -ln(1 - P), with
+    --rssFile the matrix, else ns-3's log-distance loss (exponent 3, 46.6777 dB at 1 m) at
+    txPowerDbm over the positions' distance (FixedDistanceM if > 0); D2S links the same
+    with d2sDropProbability, d2sTxPowerDbm and, --d2sLinks=distance, the device's distance
+    to the server, equal, max(1, d2sDistanceFactor x the mean distance of the devices'
+    pairs); relative 1e-9 + 4.5e-6 m / distance (6 decimals printed) plus p_drop's
+    rounding 4.4e-16 / ((1 - p) |ln(1 - p)|). Skipped (with the reason) with moving
+    devices, dynamic RSS, a propagation loss or RSS model set on the command line, Wi-Fi.
+interference
+    (spectrum columns) interference_w recomputed as D2dSpectrum::InterferenceW: at the
+    row's receiver i, the sum over the other transmissions of that channel on one of its
+    sub-channels at its t_start_s, from a sender j != i that i hears (RxSensitivityW; the
+    D2D channel's RangeM), of W_ij x shared sub-channels / the row's m, W_ij as in rss. A
+    transmission starting or ending within 1 ns of t_start_s, or cut short (sender_off,
+    unfinished), or whose hearing is within the positions' rounding of RangeM, may count or
+    not: between the certain sum and that plus the uncertain ones, relative the RSS's
+    tolerance plus 1e-12. Only a lower bound where a sender's RSS is unknown; skipped at
+    --traces=standard with untraced kinds (they were on the air too).
+rounds
+    rounds.csv: each (round, node, metric) exactly once; node -1's bytes_sent rows (there
+    whenever its round_time_s rows are, but with the peer-to-peer algorithms decentralized,
+    semi-decentralized and local, which write none; graph-discovery: its --downstream) sum
+    to the bytes of messages.csv's distinct messages of the learning protocol (every kind
+    but gd_* and pca_*), exactly.
+beliefs
+    bayes-consensus's beliefs.csv: one row per (step, node); --mode=discrete (the other
+    modes write other columns): belief_true = exp(log_belief_true) (relative 1e-12), error
+    0 or 1; rounds.csv's belief_true and error rows of each (round = step, node) its values
+    (belief_true with 9 significant digits, exactly), both there for each of its rows.
+consensus
+    consensus (trust.csv, consensus.csv): each trust row's received is fresh, reused or
+    missing, counted per (round, node) as consensus.csv's fresh, reused and missing; the
+    row of the node itself has w = self_trust; each (round, node) in both files. From W,
+    trust.csv's w of the round (9 significant digits; a node without trust rows keeps its
+    own predictions, row e_i): column_sum and column_sum_offdiag W's column sums with and
+    without the diagonal, trace its diagonal's sum, delta max_j (max_i - min_i w_ij),
+    lambda 1 - the least sum_j min(w_aj, w_bj) over row pairs, each within 5e-9 of every
+    term and of the value; product_delta delta of the product of the rounds' W so far
+    (plus 2e-8 a round); consensus_weight >= 0 summing to 1; trace, delta, lambda,
+    product_delta and disagreement the same on every row of a round.
+    bayes-consensus: consensus.csv one row per (step, node) of beliefs.csv; each node's
+    fresh + reused + renormalized_out (its in-neighbours) the same at every step;
+    renormalized_out 0 with lossRule reuse, reused 0 with renormalize.
+committee
+    cmfl: committee.csv one row per round of rounds.csv's node -1 training_clients, at that
+    row's time, its training, committee and aggregation rounds.csv's training_clients,
+    committee_clients and aggregated (exactly); n1 <= training, n2 <= committee, n3 <=
+    aggregation, each and next_n2 at most the devices of run.json's maliciousDevices;
+    next_committee elected, drawn or kept; next_n2 the next row's n2 (n2 itself when kept);
+    ccp.csv's last row of each round at committee.csv's time of that round (the vote that
+    ends the round). aggregation.csv one row per device 0..N-1 in order, malicious = 1
+    exactly for maliciousDevices, each column summing over the devices to committee.csv's
+    training, committee and aggregation over its rounds, and over the malicious devices to
+    its n1, n2 and n3.
+discovery
+    graph-discovery: gd_iterations.csv one row per (edge of gd_graph.csv, traced iteration:
+    i % traceEvery = 0 or the last, node 0..N-1) in that order; exchanged 0 or 1; reward =
+    local_reward + gamma x global_reward within 5e-9 of each term (9 significant digits).
+    gd_policy.csv: chosen = 1 exactly where its transmitter is gd_graph.csv's for (edge,
+    node); value = total_reward / count (5e-9); with --graph=rl, per-action buffers and
+    iterations <= bufferSize, the counts of a node with a transmitter in gd_graph.csv sum
+    to the iterations. gd_nodes.csv: one row per device in order; static devices: x_m, y_m
+    positions.csv's text; supervised: min_labels = minLabels if > 0, else min(labels of
+    gd_diversity.csv, satisfied_before + 1).
 network-mean
     where node -1 is a mean over the devices, in every round and metric that has device
     rows, node -1 equals the mean of the device rows over the regular agents, relative
@@ -268,6 +382,8 @@ network-mean
 
 import bisect
 import csv
+import io
+import json
 import math
 import os
 import sys
@@ -275,6 +391,7 @@ import zlib
 
 from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report
 from d2dlearn_analysis.reader import read_run_json
+from d2dlearn_analysis.run_json import current_shares
 
 MESSAGE_COLUMNS = ["msg_id", "kind", "src", "dst", "bytes", "t_send_s", "t_recv_s",
                    "fragments", "fragments_lost", "retransmissions", "delivered", "complete",
@@ -307,6 +424,17 @@ WIFI_TX_VOLTAGE_V = 3.0
 WIFI_UNRECORDED = ("WifiRadioEnergyModel", "WifiTxCurrentModel", "SupplyVoltage")
 REASONS = {"", "loss", "retry_limit", "half_duplex", "out_of_range", "receiver_off",
            "sender_off", "cancelled", "unfinished", "rx_busy", "receiver_asleep"}
+# The columns the writers fill on every row (empty only where a column says "none": t_recv_s
+# of a row not delivered, reason of a delivered one, the air columns of a message never on
+# the air): an empty one is a violation ("format").
+ALWAYS_WRITTEN = {
+    "messages.csv": ["msg_id", "kind", "src", "dst", "bytes", "t_send_s", "fragments",
+                     "fragments_lost", "retransmissions", "delivered", "complete", "mode",
+                     "p_drop", "interference_w", "sleep_wait_s"],
+    "energy.csv": ENERGY_COLUMNS,
+    "rounds.csv": ["round", "sim_time_s", "node", "metric", "value"],
+    "positions.csv": ["sim_time_s", "node", "x_m", "y_m", "z_m"],
+}
 # messages.csv's further columns when a K in force is > 0 (doc/reference/traces.md).
 SPECTRUM_COLUMNS = ["t_start_s", "airtime_s", "sub_channel", "interference_w", "sleep_wait_s"]
 # The spectrum columns of the runs before DRX (no sleep_wait_s), read as they were.
@@ -337,6 +465,26 @@ RESULTS_ALLOW_LISTED = {
     "gdGcnBestLinkAgreement": "the GCN's agreement with the best links on its training "
                               "systems: no trace records them",
 }
+# The file each summary key and result is recomputed from (named in its violation).
+ROUND_KEYS = ("metric", "metric_from", "rounds_completed")
+RESULT_FILES = {
+    "roundsCompleted": "rounds.csv", "finalAccuracy": "rounds.csv", "finalTestMse": "rounds.csv",
+    "bytesSent": "messages.csv", "ccpAttempts": "ccp.csv", "consensusVotes": "ccp.csv",
+    "missedLocalUpdates": "missed.csv", "gdEdgesFound": "gd_graph.csv",
+    "gdMeanLinkPDrop": "gd_graph.csv", "gdPointsSent": "gd_links.csv",
+    "gdPointsReceived": "gd_links.csv", "gdPointsMoved": "gd_links.csv",
+    "gdDeliveredFraction": "gd_links.csv", "gdRlEnergyJ": "gd_stages.csv",
+    "gdExchangeEnergyJ": "gd_stages.csv", "gdDiscoveryEndS": "gd_energy.csv",
+    "targetsReached": "gd_energy.csv",
+    "gdMeanW1ToUniformBefore": ("gd_subspace.csv", "gd_diversity.csv"),
+    "gdMeanW1ToUniformAfter": ("gd_subspace.csv", "gd_diversity.csv"),
+    "gdPcaSubspaceMissed": "gd_subspace.csv", "gdDevicesTakingPart": "gd_subspace.csv",
+    "gdPcaEndS": ("gd_subspace.csv", "gd_labelling.csv"),
+    "gdLabellingMeanAccuracy": "gd_labelling.csv",
+    "gdLabellingMeanUnlabelledAccuracy": "gd_labelling.csv",
+    "gdLabellingEndS": "gd_labelling.csv", "gdPcaBytes": "messages.csv",
+    "gdPcaSketchesReceived": "messages.csv", "gdPcaD2sEnergyJ": "energy.csv",
+}
 REL = 1e-9          # relative tolerance of recomputed floats
 PRINTED = 1e-8      # relative tolerance of values printed with 9 significant digits
 P_DROP_TOL = 1e-9   # absolute tolerance of p_drop
@@ -357,8 +505,18 @@ class Audit:
         self.violations = []
         self.skipped = []  # (where, check, reason): what a check could not check, and why
         self.run = run  # the parsed run.json
+        self.positions = None  # {node: (x, y, z)} of static devices (check positions)
         self.params = self.run.get("parameters", {})
         self.summary = self.run.get("summary", {})
+        for key in ("parameters", "summary"):  # a run.json of another shape: a violation
+            value = self.run.get(key, {})
+            if self.expect(isinstance(value, dict), "run.json:" + key, "run-json", "an object",
+                           "{...}", type(value).__name__):
+                continue
+            if key == "parameters":
+                self.params = {}
+            else:
+                self.summary = {}
 
     # -- reporting -----------------------------------------------------------------
     def expect(self, ok, where, check, what, expected, got):
@@ -389,21 +547,18 @@ class Audit:
             self.expect(not required, name, "header", "file missing", "a file", "none")
             return None
         with open(path, "rb") as fh:
-            fh.seek(0, os.SEEK_END)
-            size = fh.tell()
-            if size:
-                fh.seek(size - 1)
-                last = fh.read(1)
-        self.expect(size == 0 or last == b"\n", name, "format",
+            data = fh.read()
+        self.expect(not data or data.endswith(b"\n"), name, "format",
                     "the last line is cut (no newline at its end)", "a newline", "none")
+        text = self.decode(name, data)
         # csv.DictReader, not reader.read_trace (pandas): a row with another number of fields
         # than the header must be a violation at its line (pandas refuses the whole file for
         # one too many, fills one too few with NaN), every row needs the line it ends on,
         # and a number must be Python's correctly rounded float(), compared at 1e-9 (pandas'
         # default parser is not round-trip exact).
-        with open(path, newline="") as fh:
-            reader = csv.DictReader(fh)
-            rows = []
+        reader = csv.DictReader(io.StringIO(text, newline=""))
+        rows = []
+        try:
             for row in reader:
                 # The line the row ends on (a quoted field may span lines).
                 line = reader.line_num
@@ -417,12 +572,45 @@ class Audit:
                     continue
                 row["_line"] = line
                 rows.append(row)
-            self.checks += 1
+        except csv.Error as e:  # not CSV (a field beyond the csv module's limit): one line
+            self.expect(False, "%s:%d" % (name, reader.line_num + 1), "format",
+                        "CSV text (%s)" % " ".join(str(e).split()), "CSV", "unreadable")
+        self.checks += 1
+        try:
             header = reader.fieldnames or []
+        except csv.Error:
+            header = []
         if columns is not None:
             self.expect(header == columns, name + ":1", "header", "columns" + why,
                         ",".join(columns), ",".join(header))
+        for column in ALWAYS_WRITTEN.get(name, ()):
+            if column not in header:
+                continue
+            empty = [r["_line"] for r in rows if r.get(column) in (None, "")]
+            self.expect(not empty, "%s:%d" % (name, empty[0]) if empty else name, "format",
+                        "a value in column %s on every row (the writer always writes one)%s"
+                        % (column, "; empty on %d rows" % len(empty) if len(empty) > 1
+                           else ""), "a value", "empty")
         return rows
+
+    def decode(self, name, data):
+        """data as UTF-8 text; a byte that is not UTF-8 (or a NUL) is a violation naming the
+        file and its line ("format"), and is read as U+FFFD (its value then fails its check)."""
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            line = data.count(b"\n", 0, e.start) + 1
+            self.expect(False, "%s:%d" % (name, line), "format",
+                        "UTF-8 text (%s)" % " ".join(str(e).split()), "UTF-8",
+                        "byte 0x%02x at offset %d" % (data[e.start], e.start))
+            text = data.decode("utf-8", errors="replace")
+        if "\0" in text:
+            self.expect(False, "%s:%d" % (name, text.count("\n", 0, text.index("\0")) + 1),
+                        "format", "text without NUL bytes", "none", "a NUL byte")
+            text = text.replace("\0", "\ufffd")
+        else:
+            self.checks += 1
+        return text
 
     def number(self, rows, name, column, kind=float, check="header"):
         """Parse column of every row into row[column + '#'] (None if unparsable)."""
@@ -849,7 +1037,12 @@ def compare_result(a, where, expected, got):
         got = float(got)
     if isinstance(value, int) and isinstance(got, float) and got.is_integer() and rel == 0.0:
         got = int(got)
-    a.expect_close(where, "results", "recomputed from the traces", value, got, rel=rel,
+    key = where.split("run.json:summary.results.", 1)[-1].split(".")[0].split("[")[0]
+    source = RESULT_FILES.get(key, "the traces")
+    if isinstance(source, tuple):  # the first of the files the run has
+        source = next((f for f in source if os.path.exists(os.path.join(a.dir, f))),
+                      source[0])
+    a.expect_close(where, "results", "recomputed from " + source, value, got, rel=rel,
                    abs_tol=abs_tol)
 
 
@@ -876,7 +1069,10 @@ def compare_value(a, where, key, expected, got):
         got = float(got)
     if isinstance(expected, float) and isinstance(got, int):
         got = float(got)  # JSON writes 0 for 0.0
-    a.expect_close(where, "summary", "recomputed from the traces", expected, got, rel=tol,
+    top = where.split("run.json:summary.", 1)[-1].split(".")[0]
+    source = "energy.csv" if top == "energy_j" else "rounds.csv" if top in ROUND_KEYS \
+        or top.startswith(("final_", "best_")) else "messages.csv"
+    a.expect_close(where, "summary", "recomputed from " + source, expected, got, rel=tol,
                    abs_tol=1e-15 if tol else 0.0)
 
 
@@ -921,16 +1117,22 @@ def check_run_json(a, messages, energy):
                  "run-json", "d2sSubChannels, or subChannels where it is -1", k_d2s,
                  p["d2sSubChannelsInForce"])
     m = p.get("subChannelsPerTransmission", 1)
-    for key, k in (("linkRateBps", k_d2d), ("d2sLinkRateBps", p.get("d2sSubChannelsInForce"))):
+    # The D2S cell's band: d2sBandwidthHz where > 0 (its own band), else bandwidthHz.
+    d2s_band = p.get("d2sBandwidthHz", -1)
+    d2s_band = ("d2sBandwidthHz", d2s_band) if isinstance(d2s_band, (int, float)) \
+        and d2s_band > 0 else ("bandwidthHz", p.get("bandwidthHz"))
+    for key, k, (band_key, band) in (
+            ("linkRateBps", k_d2d, ("bandwidthHz", p.get("bandwidthHz"))),
+            ("d2sLinkRateBps", p.get("d2sSubChannelsInForce"), d2s_band)):
         if not all(isinstance(v, (int, float)) for v in
-                   (p.get(key), p.get("spectralEfficiency"), p.get("bandwidthHz"), k, m)):
+                   (p.get(key), p.get("spectralEfficiency"), band, k, m)):
             continue
-        share, what = 1.0, "spectralEfficiency x bandwidthHz"
+        share, what = 1.0, "spectralEfficiency x " + band_key
         if k > 0:
             share = min(m, k) / k
             what += " x subChannelsPerTransmission / K (%d of %d sub-channels)" % (min(m, k), k)
         a.expect_close("run.json:parameters." + key, "run-json", what,
-                       p["spectralEfficiency"] * p["bandwidthHz"] * share, p[key])
+                       p["spectralEfficiency"] * band * share, p[key])
 
 
 def check_trace_files(a):
@@ -1206,6 +1408,7 @@ def moves(a):
 
 POSITION_COLUMNS = ["sim_time_s", "node", "x_m", "y_m", "z_m"]
 POSITION_TOL_M = 1e-6
+PRINTED_M = 5.000001e-7  # a coordinate printed with 6 decimals: half its last digit
 
 
 def check_positions(a, messages):
@@ -1239,6 +1442,18 @@ def check_positions(a, messages):
                     "none"):
         return
     server = any(len(group) == n + 1 for _, group in samples) if isinstance(n, int) else False
+    # A run with a server (its D2S radios draw: energy.csv's d2s_* rows) has its position in
+    # every sample.
+    d2s = a.energy_d2s
+    a.expect(server or not d2s, "positions.csv", "positions", "the server's row (node %s) in "
+             "each sample: the run has a server (energy.csv's d2s_* rows)" % n, "a row",
+             "none")
+    server = server or d2s
+    try:
+        server_at = [float(v) for v in str(p.get("serverPosition")).split(",")]
+        server_at = server_at if len(server_at) == 3 else None
+    except ValueError:
+        server_at = None
     end = seconds_ns_or_none(a.run.get("simulated_time_s"))
     for k, (t, group) in enumerate(samples):
         where = "positions.csv:%d" % group[0]["_line"]
@@ -1257,24 +1472,39 @@ def check_positions(a, messages):
             a.expect([r.get("node#") for r in group] == want, where, "positions",
                      "one row per node 0..%d in order" % (want[-1] if want else -1),
                      "%d rows" % len(want), "%d rows" % len(group))
-    first = {}
+    first, text = {}, {}
     for r in rows:
         where = "positions.csv:%d" % r["_line"]
         x, y, z = r.get("x_m#"), r.get("y_m#"), r.get("z_m#")
         if None in (x, y, z):
             continue
-        if isinstance(side, (int, float)):
+        node = r.get("node#")
+        is_server = isinstance(n, int) and node == n
+        # The devices are in the square; the server stands where serverPosition puts it
+        # (anywhere within 1e7 m: outside the square too).
+        if isinstance(side, (int, float)) and not (is_server and server_at is not None):
             a.expect(-POSITION_TOL_M <= x <= side + POSITION_TOL_M
                      and -POSITION_TOL_M <= y <= side + POSITION_TOL_M, where, "positions",
                      "a position in the square of side areaSideM = %s m" % side,
                      "0..%s" % side, "(%s, %s)" % (r["x_m"], r["y_m"]))
-        a.expect(abs(z) <= POSITION_TOL_M, where, "positions", "z_m in the plane", 0, z)
+        if is_server and server_at is not None:
+            # The server stands at run.json's serverPosition (6 decimals printed: 5e-7 m).
+            a.expect(all(abs(u - v) <= PRINTED_M for u, v in zip((x, y, z), server_at)),
+                     where, "positions", "the server (node %d) at serverPosition" % n,
+                     "(%s)" % p.get("serverPosition"),
+                     "(%s, %s, %s)" % (r["x_m"], r["y_m"], r["z_m"]))
+        else:
+            a.expect(abs(z) <= PRINTED_M, where, "positions", "z_m in the plane (0, printed "
+                     "with 6 decimals)", 0, z)
         if not moves(a):
-            node = r.get("node#")
-            x0 = first.setdefault(node, (x, y, r["_line"]))
+            text.setdefault(node, (r["x_m"], r["y_m"]))
+            x0 = first.setdefault(node, (x, y, r["_line"], z))
             a.expect((x, y) == x0[:2], where, "positions",
                      "node %s where row %d puts it (constant mobility)" % (node, x0[2]),
                      "(%s, %s)" % x0[:2], "(%s, %s)" % (x, y))
+    if not moves(a):
+        a.positions = {node: (v[0], v[1], v[3]) for node, v in first.items()}
+        a.position_text = text  # (x_m, y_m) as printed (check discovery: gd_nodes.csv)
     range_m = p.get("rangeM")
     if (moves(a) or p.get("backend", "channel") != "channel" or p.get("dynamicRssLevels")
             or not isinstance(range_m, (int, float)) or range_m <= 0 or not isinstance(n, int)):
@@ -1350,7 +1580,8 @@ class Spectrum:
         profiles; a run of before, without them, is read as it was); sleep_wait_s last since
         DRX (a run of before, without it, is read as it was). [] for none."""
         try:
-            with open(os.path.join(a.dir, "messages.csv"), newline="") as fh:
+            with open(os.path.join(a.dir, "messages.csv"), newline="", encoding="utf-8",
+                      errors="replace") as fh:
                 header = next(csv.reader(fh), [])
         except OSError:
             header = []
@@ -1774,6 +2005,291 @@ def check_sinr(a, messages, sp):
         a.expect(abs(w - w0) <= (tol + tol0) * max(w, w0), "messages.csv:%d" % r["_line"],
                  "sinr", "%s: W = -(2^r - 1)(sigma^2 + interference_w) / ln(1 - p_drop) as at "
                  "row %d (a constant RSS)" % (label, line), w0, w)
+
+
+# -- the RSS of each link, recomputed from run.json and positions.csv -------------------
+def log_distance_w(tx_dbm, d_m):
+    """ns-3's LogDistancePropagationLossModel (exponent 3, 46.6777 dB at 1 m; at most the
+    reference loss below 1 m), dBm -> W: the RSS PropagationRssModel gives at d_m."""
+    if d_m <= 1.0:
+        loss = LOG_DISTANCE_REF_LOSS_DB
+    else:
+        loss = LOG_DISTANCE_REF_LOSS_DB + 10.0 * LOG_DISTANCE_EXPONENT * math.log10(d_m)
+    return dbm_w(tx_dbm - loss)
+
+
+def mean_pair_distance(points):
+    """D2dHelper::MeanPairDistanceM: every pair up to 2,000,000 pairs, else its fixed sample."""
+    n = len(points)
+    all_pairs = n * (n - 1) // 2
+    total, pairs = 0.0, 0
+    if all_pairs <= 2000000:
+        for i in range(n):
+            for j in range(i + 1, n):
+                total += math.dist(points[i], points[j])
+                pairs += 1
+        return total / pairs if pairs else 0.0
+    k = (2000000 + n - 1) // n
+    for i in range(n):
+        for m in range(k):
+            total += math.dist(points[i], points[(i + 1 + m * (n - 1) // k) % n])
+            pairs += 1
+    return total / pairs
+
+
+# positions.csv prints 6 decimals: a distance is off by at most 1.5e-6 m, W ~ d^-3 by 3 times
+# that relative; the RSS of a link recomputed from it is good to 1e-9 + 4.5e-6 m / d.
+POSITION_RSS_TOL_M = 4.5e-6
+
+
+class LinkRss:
+    """W_ij, the RSS at receiver i of transmitter j as the channel computes it, where run.json
+    and positions.csv say what it is (static devices on the channel backend):
+      D2D: --dropProbability P >= 0: every link (2^r - 1) sigma^2 / -ln(1 - P); --rssFile: the
+        matrix W[i][j]; else PropagationRssModel's default, ns-3 log-distance at txPowerDbm
+        between the positions (ns3::D2dChannel::FixedDistanceM > 0: that distance), unless
+        the command line sets a PropagationLossModel or an RSS model;
+      D2S: --d2sDropProbability P >= 0: as D2D with sigma^2 = d2sNoisePowerW (if >= 0);
+        --d2sLinks=distance: log-distance at d2sTxPowerDbm between the positions (devices
+        and the server, node N); equal: every pair at max(1, d2sDistanceFactor x the mean
+        distance of the devices' pairs) (D2dHelper::InstallServer).
+    get(channel, i, j) is (W, relative tolerance) or None; hears(channel, i, j) is True,
+    False, or None where it cannot be told (within the positions' rounding of RangeM)."""
+
+    def __init__(self, a, sp):
+        p = a.params
+        self.why = {}
+        self.factor = None
+        self.noise = {"D2D": p.get("noisePowerW"), "D2S": d2s_noise(p)}
+        r_eff = p.get("spectralEfficiency")
+        if isinstance(r_eff, (int, float)) and not isinstance(r_eff, bool):
+            self.factor = 2.0 ** r_eff - 1.0
+        self.pos = a.positions or {}
+        self.n = sp.n
+        self.range_m = p.get("ns3::D2dChannel::RangeM", p.get("rangeM", 0)) or 0
+        self.sens = p.get("ns3::D2dChannel::RxSensitivityW", 0) or 0
+        self.fixed_m = p.get("ns3::D2dChannel::FixedDistanceM", 0) or 0
+        self.dbm = {"D2D": p.get("txPowerDbm", p.get("ns3::D2dRadio::TxPowerDbm")),
+                    "D2S": p.get("d2sTxPowerDbm")}
+        self.kind = {"D2D": None, "D2S": None}
+        self.matrix = None
+        self.constant = {}
+        self.d2s_fixed_m = None
+        command = str(p.get("commandLine", ""))
+        common = None
+        if p.get("backend", "channel") != "channel":
+            common = "--backend=%s (no eq. 18 at packet level)" % p.get("backend")
+        elif moves(a):
+            common = "the devices move (mobility %s)" % p.get("mobility")
+        elif p.get("dynamicRssLevels"):
+            common = "--dynamicRssLevels: each link's RSS changes over time"
+        elif "PropagationLossModel" in command or "RssModel" in command:
+            common = "the command line sets a propagation loss or RSS model"
+        elif self.factor is None:
+            common = "run.json lacks spectralEfficiency"
+        for ch, fixed_key in (("D2D", "dropProbability"), ("D2S", "d2sDropProbability")):
+            if common:
+                self.why[ch] = common
+                continue
+            fixed = p.get(fixed_key, -1)
+            noise = self.noise[ch]
+            if isinstance(fixed, (int, float)) and fixed >= 0:
+                if 0 < fixed < 1 and isinstance(noise, (int, float)) and noise > 0:
+                    self.kind[ch] = "constant"
+                    self.constant[ch] = self.factor * noise / -math.log1p(-fixed)
+                else:
+                    self.why[ch] = "--%s=%r: no finite RSS" % (fixed_key, fixed)
+                continue
+            if ch == "D2D" and p.get("rssFile"):
+                self.matrix = read_matrix(p.get("rssFile"))
+                if self.matrix is None:
+                    self.why[ch] = "the --rssFile matrix is not readable here"
+                else:
+                    self.kind[ch] = "matrix"
+                continue
+            if not isinstance(self.dbm[ch], (int, float)):
+                self.why[ch] = "run.json records no transmit power of the %s links" % ch
+                continue
+            if a.positions is None:
+                self.why[ch] = "no positions.csv of static devices"
+                continue
+            if ch == "D2D":
+                self.kind[ch] = "positions"
+            elif p.get("d2sLinks", "equal") == "distance":
+                self.kind[ch] = "positions"
+            else:
+                factor = p.get("d2sDistanceFactor")
+                devices = [self.pos.get(i) for i in range(self.n or 0)]
+                if not isinstance(factor, (int, float)) or None in devices or not devices:
+                    self.why[ch] = "run.json lacks d2sDistanceFactor or positions.csv a device"
+                    continue
+                self.kind[ch] = "equal"
+                self.d2s_fixed_m = max(1.0, factor * mean_pair_distance(devices))
+
+    def distance(self, ch, rx, tx):
+        if ch == "D2D" and self.fixed_m > 0:
+            return self.fixed_m
+        if ch == "D2S" and self.kind[ch] == "equal":
+            return self.d2s_fixed_m
+        a, b = self.pos.get(rx), self.pos.get(tx)
+        if a is None or b is None:
+            return None
+        return math.dist(a, b)
+
+    def get(self, ch, rx, tx):
+        kind = self.kind[ch]
+        if kind == "constant":
+            return self.constant[ch], 1e-12
+        if kind == "matrix":
+            m = self.matrix
+            if 0 <= rx < len(m) and 0 <= tx < len(m[rx]):
+                return m[rx][tx], 1e-12
+            return None
+        if kind is None:
+            return None
+        d = self.distance(ch, rx, tx)
+        if d is None:
+            return None
+        exact = (ch == "D2D" and self.fixed_m > 0)
+        rel = 1e-9 + (0.0 if exact else POSITION_RSS_TOL_M / max(d, 1.0))
+        return log_distance_w(self.dbm[ch], d), rel
+
+    def hears(self, ch, rx, tx):
+        """Whether rx hears tx (D2dChannel::Hears): W above RxSensitivityW and, on the D2D
+        channel with RangeM > 0, closer than RangeM (positions, a constant RSS) or W above
+        log-distance's at RangeM (a matrix). The D2S channel has no range."""
+        got = self.get(ch, rx, tx)
+        if got is None:
+            return None
+        w, rel = got
+        if abs(w - self.sens) <= rel * max(w, self.sens):
+            return None
+        if w <= self.sens:
+            return False
+        if ch != "D2D" or self.range_m <= 0 or self.fixed_m > 0:
+            return True
+        if self.kind[ch] == "matrix":
+            at = log_distance_w(self.dbm[ch], self.range_m) \
+                if isinstance(self.dbm[ch], (int, float)) else None
+            if at is None or abs(w - at) <= 1e-9 * max(w, at):
+                return None
+            return w > at
+        d = math.dist(self.pos[rx], self.pos[tx]) if rx in self.pos and tx in self.pos \
+            else None
+        if d is None or abs(d - self.range_m) <= 2e-6:
+            return None
+        return d < self.range_m
+
+
+def check_rss(a, messages, sp, rss):
+    """Each row with 0 < p_drop < 1: the RSS W = (2^r - 1)(sigma^2 + interference_w) /
+    -ln(1 - p_drop) it stands for (eq. 18) equals its link's, recomputed (LinkRss), within
+    the recomputation's tolerance and p_drop's rounding 4.4e-16 / ((1 - p) |ln(1 - p)|)."""
+    for r in messages:
+        pd, src, dst = r["p_drop#"], r["src#"], r["dst#"]
+        if pd is None or src is None or dst is None or not 0.0 < pd < 1.0 \
+                or r["reason"] == "out_of_range":
+            continue
+        ch = sp.channel(r)
+        got = rss.get(ch, dst, src)
+        if got is None:
+            if rss.why.get(ch):
+                a.skip("messages.csv", "rss", "%s rows: %s" % (ch, rss.why[ch]))
+            continue
+        noise = rss.noise[ch]
+        if not isinstance(noise, (int, float)):
+            continue
+        w_model, rel = got
+        x = -math.log1p(-pd)
+        w = rss.factor * (noise + (r.get("interference_w#") or 0.0)) / x
+        tol = rel + 1e-9 + 4.4e-16 / ((1.0 - pd) * x)
+        a.expect(abs(w - w_model) <= tol * max(w, w_model), "messages.csv:%d" % r["_line"],
+                 "rss", "%s link %d->%d: W = (2^r - 1)(sigma^2 + interference_w) / "
+                 "-ln(1 - p_drop) equals the link's RSS (%s)"
+                 % (ch, src, dst, {"constant": "the fixed drop probability's",
+                                   "matrix": "--rssFile",
+                                   "positions": "log-distance at positions.csv's positions",
+                                   "equal": "log-distance at the D2S links' fixed length"}
+                    [rss.kind[ch]]), w_model, w)
+
+
+def check_interference(a, messages, sp, rss):
+    """interference_w recomputed (D2dSpectrum::InterferenceW): at its receiver i, when the
+    transmission started, the sum over every other transmission on the air on the same
+    channel, from a sender j != i that i hears, of W_ij x (the sub-channels the two share) /
+    (the row's sub-channels m). A transmission on the air at t_start_s for certain: started
+    before and ending after it (1 ns, the order of events at one time unknown); one starting
+    or ending at that very nanosecond, or cut short (sender_off, unfinished: left the air at
+    an unknown time), or whose hearing is uncertain may count or not: interference_w must lie
+    between the sum of the certain ones and that plus the uncertain ones, within the RSS's
+    tolerance (LinkRss) plus 1e-12 relative."""
+    if sp.untraced:
+        a.skip("messages.csv", "interference", "kinds left out of messages.csv "
+               "(untraced_message_rows) may have been on the air")
+        return
+    on_air = transmissions(messages, sp)
+    by_sub = {}
+    for (ch, msg), (r, start, end, cut) in on_air.items():
+        for c in r["sub_channels"]:
+            by_sub.setdefault((ch, c), []).append((start, end, cut, msg, r))
+    index = {}
+    for key, lst in by_sub.items():
+        lst.sort(key=lambda t: t[0])
+        longest = max(t[1] - t[0] for t in lst) if lst else 0
+        index[key] = ([t[0] for t in lst], lst, longest)
+    for r in messages:
+        i_w, start, subs = r.get("interference_w#"), r["t_start_ns"], r["sub_channels"]
+        if i_w is None or start is None or not subs or r["dst#"] is None:
+            continue
+        ch = sp.channel(r)
+        if sp.k[ch] == 0 or not sp.interference:
+            continue  # check spectrum: 0
+        rx = r["dst#"]
+        lo = hi = tol = 0.0
+        unknown = None
+        for c in subs:
+            starts, lst, longest = index.get((ch, c), ([], [], 0))
+            first = bisect.bisect_left(starts, start - longest - NS_TOL)
+            last = bisect.bisect_right(starts, start + NS_TOL)
+            for o_start, o_end, cut, msg, o in lst[first:last]:
+                sender = o["src#"]
+                if msg == r["msg_id"] or sender is None or sender == rx:
+                    continue
+                if o_end < start - NS_TOL and not cut:
+                    continue
+                if o_start > start + NS_TOL:
+                    continue
+                certain = (o_start < start - NS_TOL and o_end > start + NS_TOL and not cut)
+                if cut and o_start > start + NS_TOL:
+                    continue
+                hears = rss.hears(ch, rx, sender)
+                if hears is False:
+                    continue
+                got = rss.get(ch, rx, sender)
+                if got is None:
+                    unknown = sender
+                    continue
+                w, rel = got
+                share = w / len(subs)
+                if certain and hears:
+                    lo += share
+                hi += share
+                tol += share * rel
+        where = "messages.csv:%d" % r["_line"]
+        if unknown is not None:
+            a.skip("messages.csv", "interference", "%s: the RSS of a co-channel sender is "
+                   "not known here (%s)" % (ch, rss.why.get(ch) or "no position"))
+            a.expect(i_w >= lo - tol - 1e-12 * lo, where, "interference",
+                     "interference_w at least the co-channel senders' RSS whose is known",
+                     ">= %r" % lo, i_w)
+            continue
+        slack = tol + 1e-12 * hi + 1e-300
+        a.expect(lo - slack <= i_w <= hi + slack, where, "interference",
+                 "interference_w = the RSS at %s %d of the other %s transmissions on its "
+                 "sub-channel(s) %s at t_start_s (x shared / %d sub-channels)"
+                 % ("the server" if ch == "D2S" and rx == sp.n else "device", rx, ch,
+                    r["sub_channel"], len(subs)),
+                 repr(lo) if lo == hi else "[%r, %r]" % (lo, hi), i_w)
 
 
 def d2s_noise(p):
@@ -2274,6 +2790,160 @@ def partition_standard(a, rows, last, who, end, depleted_at, duplex):
                  "%.9f" % (lo / 1e9) if lo == hi else "[%.9f, %.9f]" % (lo / 1e9, hi / 1e9))
 
 
+def radio_may_sleep(a, energy):
+    """{prefix: why} of the radios that may sleep (DRX, sleepWhileTraining,
+    sleepBetweenIterations, a sleep or transition row): a sleep may last 0 ns (woken at the
+    instant it fell asleep: D2dDrx::RequestWake), which writes no row yet splits an idle
+    period in two."""
+    p = a.params
+    why = {}
+    for key, value in sorted(p.items()):
+        low = key.lower()
+        if low == "drx" or low == "d2sdrx":
+            if value not in ("", None):
+                why.setdefault("d2s" if low == "d2sdrx" else "radio", "%s=%s" % (key, value))
+        elif "drx" in low and value not in ("", None, False, 0):
+            for prefix in RADIO_PREFIXES:
+                why.setdefault(prefix, "%s=%s" % (key, value))
+        elif ("sleepwhiletraining" in low or "sleepbetween" in low) and value is True:
+            for prefix in RADIO_PREFIXES:
+                why.setdefault(prefix, "%s true" % key)
+    for r in energy:
+        state = radio_state(r["component"])
+        if state is not None and state[1] in ("sleep", "transition"):
+            why.setdefault(state[0], "%s rows" % r["component"])
+    return why
+
+
+def busy_joins(a, messages, sp):
+    """({(node, prefix): sorted instants (ns)}, prefixes with an air time of 0 ns on record):
+    the instants at which a radio is busy just before and just after and its draw changes,
+    from its transmissions and receptions on record, whose times are exact: a transmission
+    that ran to its end (a row of ON_AIR_REASONS) from t_start_s to t_start_s + airtime_s
+    at its sender (BeginTx, TxEnd); a delivered reception from t_recv_s - airtime_s to
+    t_recv_s at its receiver (D2dChannel::RxStart and RxEnd, one propagation delay after
+    them); a reception that began but was lost (loss, retry_limit) one propagation delay
+    after its transmission too, where that delay is known: devices that do not move, ns-3's
+    delay model not set on the command line (a constant speed: one delay per link), and
+    the link's delivered rows all giving the same one. Such an instant is where one of them begins or ends, and either another ends or
+    begins there too or one of them is under way across it. Each begin and end changes the
+    radio's draw (D2dRadioEnergyModel: tx on / off, rx draw +- one reception's), so each
+    such instant ends a period of draw and begins another, both not idle."""
+    spans, seen, zero, delays, lost = {}, set(), set(), {}, []
+    for r in messages:
+        start, air = r.get("t_start_ns"), r.get("airtime_ns")
+        if start is None or air is None or r["reason"] not in ON_AIR_REASONS \
+                or r.get("src#") is None or r.get("dst#") is None:
+            continue
+        prefix = "d2s" if sp.channel(r) == "D2S" else "radio"
+        if air <= 0:
+            zero.add(prefix)
+            continue
+        if (r.get("msg_id#"), start, air) not in seen:  # one transmission, a row per receiver
+            seen.add((r.get("msg_id#"), start, air))
+            spans.setdefault((r["src#"], prefix), []).append((start, start + air))
+        recv = r.get("t_recv_ns")
+        if r["delivered"] == "1" and recv is not None:
+            spans.setdefault((r["dst#"], prefix), []).append((recv - air, recv))
+            delays.setdefault((r["src#"], r["dst#"]), set()).add(recv - start - air)
+        elif r["reason"] in RECEIVED_REASONS:
+            lost.append((r["src#"], r["dst#"], prefix, start, air))
+    fixed = not moves(a) and "delaymodel" not in str(a.params.get("commandLine", "")).lower()
+    for src, dst, prefix, start, air in lost if fixed else []:
+        delay = delays.get((src, dst), ())
+        if len(delay) == 1:
+            (d,) = delay
+            spans.setdefault((dst, prefix), []).append((start + d, start + air + d))
+    joins = {}
+    for key, intervals in spans.items():
+        begins = sorted(s for s, _ in intervals)
+        ends = sorted(e for _, e in intervals)
+        both = set(begins) & set(ends)
+        # under way across t: begun before t and not ended by t (every span lasts > 0 ns)
+        joins[key] = sorted(t for t in set(begins) | set(ends) if t in both or
+                            bisect.bisect_left(begins, t) - bisect.bisect_right(ends, t) > 0)
+    return joins, zero
+
+
+def check_periods(a, energy, messages, sp):
+    """--traces=standard: each radio_idle / d2s_idle row's periods against its radio's other
+    rows of the same flush (and the transmissions and receptions on record)."""
+    if a.run.get("traces") != "standard":
+        return  # --traces=full: periods = 1 (check partition)
+    p = a.params
+    powers = RadioPowers(a)
+    why = None
+    if p.get("backend", "channel") != "channel":
+        why = ("--backend=wifi: a radio's idle rows hold ns-3's IDLE, CCA_BUSY and SWITCHING, "
+               "periods that may follow each other")
+    elif powers.zero:
+        why = "; ".join(powers.zero)
+    elif any(r.get("remaining_j#") == 0.0 for r in energy):
+        why = ("a battery depleted: its radio, switched off, ends the receptions of its "
+               "transmission, maybe at the instant they began")
+    if why is not None:
+        a.skip("energy.csv", "periods", why)
+        return
+    sleeps = radio_may_sleep(a, energy)
+    for prefix, reason in sorted(sleeps.items()):
+        a.skip("energy.csv", "periods", "%s_idle: the radio may sleep (%s), maybe for 0 ns, "
+               "between two idle periods" % (prefix, reason))
+    rate_key = {"radio": "linkRateBps", "d2s": "d2sLinkRateBps"}
+    fast = {}
+    for prefix in RADIO_PREFIXES:
+        rate = p.get(rate_key[prefix])
+        # A message has at least one byte (D2dMessage): 8 bits take >= 1 ns up to 8 Gb/s.
+        fast[prefix] = not isinstance(rate, (int, float)) or isinstance(rate, bool) \
+            or not 0 < rate <= 8e9
+    joins, zero = busy_joins(a, messages, sp)
+    duplex = p.get("ns3::D2dRadio::HalfDuplex") is False
+    groups = {}  # (sim_time_ns, node, prefix) -> rows, in file order
+    for r in energy:
+        state = radio_state(r["component"])
+        if state is None:
+            continue
+        groups.setdefault((r.get("sim_time_ns"), r.get("node#"), state[0]), []).append(r)
+    for (t, node, prefix), rows in groups.items():
+        idle = [r for r in rows if radio_state(r["component"])[1] == "idle"]
+        if not idle or prefix in sleeps or t is None or node is None:
+            continue
+        if fast[prefix] or prefix in zero:
+            a.skip("energy.csv", "periods", "%s_idle: an air time may round to 0 ns (%s)"
+                   % (prefix, "one on record" if prefix in zero else
+                      "%s above 8e9 b/s or not recorded" % rate_key[prefix]))
+            continue
+        if any(r.get(c) is None for r in rows for c in ("start_s#", "duration_s#",
+                                                         "periods#")):
+            continue  # (a violation of its own)
+        row = idle[-1]
+        n = sum(r["periods#"] for r in idle)
+        t0 = min(r["start_s#"] for r in rows)
+        # The end of the flush's last period (half-duplex: the states follow each other, as
+        # check partition checks), or a time not after it (tx and rx may overlap).
+        t1 = max(r["start_s#"] + r["duration_s#"] for r in rows) if duplex else \
+            t0 + sum(r["duration_s#"] for r in rows)
+        first = any(r["start_s#"] == t0 for r in idle)
+        last = radio_state(rows[-1]["component"])[1] == "idle"
+        busy = sum(r["periods#"] for r in rows if radio_state(r["component"])[1] != "idle")
+        where = "energy.csv:%d" % row["_line"]
+        who = "node %d's %s radio" % (node, "D2D" if prefix == "radio" else "D2S")
+        if busy == 0:
+            a.expect(n == 1, where, "periods", "%s idle through its flush: one period"
+                     % who, 1, n)
+            continue
+        instants = joins.get((node, prefix), [])
+        joined = bisect.bisect_left(instants, t1) - bisect.bisect_right(instants, t0)
+        lo = int(first) + int(last)
+        hi = busy - joined + int(first) + int(last) - 1
+        a.expect(lo <= n <= hi, where, "periods",
+                 "%s: its idle periods alternate with its %d other periods of the flush "
+                 "(%s with idle, %s with idle; instants on record where its draw changes "
+                 "while it stays busy: %d)"
+                 % (who, busy, "begins" if first else "does not begin",
+                    "ends" if last else "does not end", joined),
+                 "%d" % lo if lo == hi else "[%d, %d]" % (lo, hi), n)
+
+
 def check_round_energy(a, energy, rounds):
     """rounds.csv's energy rows (node -1, `energy_j` and `energy_j.COMPONENT`, after the
     first row of each (round, sim_time_s)): each within its bounds from energy.csv, the
@@ -2302,10 +2972,20 @@ def check_round_energy(a, energy, rounds):
                  "energy_j rows (node -1) at each (round, time), energy being traced",
                  "energy_j rows", "none")
         return
+    every_metric = set()
+    for got in points.values():
+        every_metric |= set(got)
     for key in dict.fromkeys(keys):
         a.expect("energy_j" in points.get(key, {}), "rounds.csv", "round-energy",
                  "an energy_j row at round %d, t = %.9f s" % (key[0], key[1] / 1e9),
                  "a row", "none")
+        # Each set of energy rows has every component (the writer writes them all, 0 too).
+        missing = sorted(every_metric - set(points.get(key, {})))
+        if key in points:
+            a.expect(not missing, "rounds.csv", "round-energy",
+                     "the energy rows of every component at round %d, t = %.9f s (as at the "
+                     "other times)" % (key[0], key[1] / 1e9), "all", "none of "
+                     + ",".join(missing))
     # energy.csv per component: times sorted with cumulative sums; per (node, component)
     # its rows' times and energies (the first row after t).
     by_comp, by_key = {}, {}
@@ -2359,6 +3039,581 @@ def check_round_energy(a, energy, rounds):
             a.expect_close("rounds.csv:%d" % line, "round-energy",
                            "energy_j = the sum of its energy_j.COMPONENT rows", parts, total,
                            rel=1e-8, abs_tol=1e-12)
+
+
+def check_rounds(a, rounds, messages):
+    """rounds.csv: each (round, node, metric) exactly once (a row written twice, or a round's
+    row under another round's number, is found); node -1's bytes_sent rows sum to the bytes
+    of the distinct messages of the learning protocol in messages.csv (every kind but graph
+    discovery's gd_* and pca_*: results.bytesSent), exactly."""
+    if not rounds:
+        return
+    seen = {}
+    for r in rounds:
+        if None in (r.get("round#"), r.get("node#")):
+            continue
+        key = (r["round#"], r["node#"], r["metric"])
+        a.expect(key not in seen, "rounds.csv:%d" % r["_line"], "rounds",
+                 "(round %d, node %d, metric %s) written once" % key, "one row",
+                 "another at line %s" % seen.get(key))
+        seen.setdefault(key, r["_line"])
+    sent = [r for r in rounds if r.get("node#") == -1 and r["metric"] == "bytes_sent"
+            and r.get("value#") is not None]
+    # The round-based protocols with a server or a committee write bytes_sent with each
+    # round's round_time_s; the peer-to-peer algorithms (decentralized, semi-decentralized,
+    # local) do not.
+    timed = [r for r in rounds if r.get("node#") == -1 and r["metric"] == "round_time_s"]
+    # (graph-discovery: the protocol is --downstream's.)
+    protocol = a.params.get("algorithm", a.params.get("downstream"))
+    peer = protocol in ("decentralized", "semi-decentralized", "local")
+    a.expect(bool(sent) or not timed or peer, "rounds.csv", "rounds", "node -1's bytes_sent "
+             "rows, written with its round_time_s rows (messages.csv's learning bytes; "
+             "algorithm %s)" % (protocol or "of the program"), "rows", "none")
+    if sent:
+        total = sum(r["value#"] for r in sent)
+        want = distinct_bytes(messages, lambda k: not k.startswith(("gd_", "pca_")))
+        a.expect(total == want, "rounds.csv:%d" % sent[-1]["_line"], "rounds",
+                 "node -1's bytes_sent rows (%d) sum to the bytes of messages.csv's distinct "
+                 "messages of the learning protocol" % len(sent), want,
+                 int(total) if total == int(total) else total)
+
+
+def check_beliefs(a, rounds):
+    """beliefs.csv (bayes-consensus: step, node, estimate, belief_true, log_belief_true,
+    error): one row per (step, node); belief_true = exp(log_belief_true) (relative 1e-12);
+    error 0 or 1; and rounds.csv's belief_true and error rows of each (round = step, node)
+    are its values, belief_true as printed with 9 significant digits (exactly), one each."""
+    rows = a.read_csv("beliefs.csv")
+    if rows is None:
+        return
+    # --mode=discrete's columns; gaussian-linear (mean_k, var_k) and variational (mean_l2,
+    # sigma_*, train_loss) write others: only their (step, node) rows are checked.
+    discrete = {"belief_true", "log_belief_true", "error"} <= set(rows[0] if rows else ())
+    columns = [("step", int), ("node", int)]
+    if discrete:
+        columns += [("belief_true", float), ("log_belief_true", float), ("error", int)]
+    for col, kind in columns:
+        a.number(rows, "beliefs.csv", col, kind, "beliefs")
+    seen = {}
+    for r in rows:
+        where = "beliefs.csv:%d" % r["_line"]
+        key = (r["step#"], r["node#"])
+        a.expect(key not in seen, where, "beliefs", "(step %s, node %s) once" % key,
+                 "one row", "another at line %s" % seen.get(key))
+        seen.setdefault(key, r)
+        if not discrete:
+            continue
+        b, log_b = r["belief_true#"], r["log_belief_true#"]
+        if b is not None and log_b is not None:
+            a.expect_close(where, "beliefs", "belief_true = exp(log_belief_true)",
+                           math.exp(log_b), b, rel=1e-12)
+        a.expect(r["error"] in ("0", "1"), where, "beliefs", "error 0 or 1", "0|1",
+                 r["error"])
+    if rounds is None or not discrete:
+        return
+    mirrored = {}
+    for r in rounds:
+        if r["metric"] not in ("belief_true", "error") or r.get("node#") is None \
+                or r["node#"] < 0:
+            continue
+        key = (r.get("round#"), r["node#"])
+        mirrored.setdefault(key, set()).add(r["metric"])
+        b = seen.get(key)
+        where = "rounds.csv:%d" % r["_line"]
+        if not a.expect(b is not None, where, "beliefs", "round %s node %s: a row of "
+                        "beliefs.csv" % key, "a row", "none"):
+            continue
+        if r["metric"] == "belief_true" and b["belief_true#"] is not None:
+            want = float("%.9g" % b["belief_true#"])
+            what = "beliefs.csv:%d's belief_true (9 significant digits)" % b["_line"]
+        elif r["metric"] == "error" and b["error#"] is not None:
+            want, what = float(b["error#"]), "beliefs.csv:%d's error" % b["_line"]
+        else:
+            continue
+        a.expect(r.get("value#") == want, where, "beliefs", what, want, r.get("value#"))
+    if mirrored:
+        for key, r in sorted(seen.items(), key=lambda kv: kv[1]["_line"]):
+            a.expect(mirrored.get(key) == {"belief_true", "error"},
+                     "beliefs.csv:%d" % r["_line"], "beliefs",
+                     "step %s node %s: rounds.csv's belief_true and error rows" % key,
+                     "both", ",".join(sorted(mirrored.get(key, ()))) or "none")
+
+
+def check_trust(a):
+    """consensus: trust.csv's rows (round, node, peer, w, received) against consensus.csv's
+    row of that (round, node): received one of fresh, reused, missing, counted as its fresh,
+    reused and missing; the row of peer = node its self_trust (the same text); a
+    (round, node) in one file is in the other. bayes-consensus: consensus.csv has one row
+    per (step, node) of beliefs.csv."""
+    summary = a.read_csv("consensus.csv")
+    if summary is None:
+        return
+    if "step" in (summary[0] if summary else {}):
+        beliefs = a.read_csv("beliefs.csv")
+        if beliefs is not None:
+            want = sorted((r["step"], r["node"]) for r in beliefs)
+            got = sorted((r["step"], r["node"]) for r in summary)
+            a.expect(want == got, "consensus.csv", "consensus", "one row per (step, node) of "
+                     "beliefs.csv", "%d rows" % len(want), "%d rows" % len(got))
+        return
+    trust = a.read_csv("trust.csv")
+    if trust is None or not summary or "self_trust" not in summary[0]:
+        return
+    by = {}
+    for t in trust:
+        by.setdefault((t["round"], t["node"]), []).append(t)
+        a.expect(t["received"] in ("fresh", "reused", "missing"),
+                 "trust.csv:%d" % t["_line"], "consensus", "received: fresh, reused or missing",
+                 "fresh|reused|missing", t["received"])
+    for c in summary:
+        where = "consensus.csv:%d" % c["_line"]
+        key = (c["round"], c["node"])
+        rows = by.pop(key, [])
+        for col in ("fresh", "reused", "missing"):
+            n = sum(t["received"] == col for t in rows)
+            a.expect(str(n) == c[col], where, "consensus", "%s = trust.csv's rows of round %s "
+                     "node %s received %s" % ((col,) + key + (col,)), n, c[col])
+        own = [t["w"] for t in rows if t["peer"] == t["node"]]
+        a.expect(own == [c["self_trust"]], where, "consensus", "self_trust = trust.csv's w of "
+                 "round %s node %s's own row" % key, ",".join(own) or "none", c["self_trust"])
+    for key, rows in sorted(by.items(), key=lambda kv: kv[1][0]["_line"]):
+        a.expect(False, "trust.csv:%d" % rows[0]["_line"], "consensus", "round %s node %s: a "
+                 "row of consensus.csv" % key, "a row", "none")
+
+
+def check_group_rounds(a, rounds):
+    """gd_energy.csv (graph discovery, a row per round): its rounds and times those of
+    rounds.csv's node -1 energy_j rows, and its accuracy (rounds >= 1) rounds.csv's node -1
+    accuracy of that round (relative 1e-8, 9 significant digits)."""
+    groups = a.read_csv("gd_energy.csv")
+    if groups is None or rounds is None:
+        return
+    a.number(groups, "gd_energy.csv", "round", int, "energy")
+    a.number(groups, "gd_energy.csv", "accuracy", float, "energy")
+    parse_times(a, groups, "gd_energy.csv", ("sim_time_s",))
+    energy = {(r.get("round#"), r.get("sim_time_ns")) for r in rounds
+              if r.get("node#") == -1 and r["metric"] == "energy_j"}
+    accuracy = {r.get("round#"): r.get("value#") for r in rounds
+                if r.get("node#") == -1 and r["metric"] == "accuracy"}
+    keys = [(g.get("round#"), g.get("sim_time_ns")) for g in groups]
+    if energy:
+        a.expect(sorted(keys) == sorted(energy) and len(set(keys)) == len(keys),
+                 "gd_energy.csv", "energy", "one row per (round, time) of rounds.csv's node -1 "
+                 "energy_j rows", len(energy), len(keys))
+    for g in groups:
+        if g.get("round#") and g.get("accuracy#") is not None and g["round#"] in accuracy:
+            a.expect_close("gd_energy.csv:%d" % g["_line"], "energy",
+                           "accuracy = rounds.csv's node -1 accuracy at round %d" % g["round#"],
+                           accuracy[g["round#"]], g["accuracy#"], rel=PRINTED, abs_tol=1e-15)
+
+
+# -- cmfl's committee.csv and aggregation.csv, consensus.csv's matrix, graph discovery -----
+def printed_tol(*values):
+    """The rounding of values printed with 9 significant digits: half a unit of the 9th
+    digit of each, at most 5e-9 of its size."""
+    return sum(5e-9 * abs(v) for v in values) + 1e-15
+
+
+def ints(a, rows, name, columns, check):
+    for col in columns:
+        a.number(rows, name, col, int, check)
+
+
+def check_committee(a, rounds):
+    """cmfl: committee.csv (round, sim_time_s, training, committee, aggregation, n1, n2, n3,
+    next_committee, next_n2) one row per round of rounds.csv's node -1 training_clients,
+    at its time, its training, committee and aggregation those of rounds.csv's
+    training_clients, committee_clients and aggregated, exactly; n1 <= training, n2 <=
+    committee, n3 <= aggregation, each and next_n2 at most run.json's maliciousDevices;
+    next_committee elected, drawn or kept; next_n2 (the malicious members of the next
+    committee) is n2 of the next row, and n2 itself when kept. aggregation.csv (device,
+    malicious, training, committee, aggregated): one row per device 0..N-1 in order,
+    malicious = 1 exactly for maliciousDevices; each column's sum over the devices the sum
+    of committee.csv's training, committee and aggregation, and over the malicious devices
+    the sum of n1, n2 and n3."""
+    rows = a.read_csv("committee.csv")
+    if rows is None:
+        return
+    name = "committee.csv"
+    cols = ("round", "training", "committee", "aggregation", "n1", "n2", "n3", "next_n2")
+    ints(a, rows, name, cols, "committee")
+    parse_times(a, rows, name, ("sim_time_s",))
+    malicious = a.params.get("maliciousDevices")
+    malicious = set(malicious) if isinstance(malicious, list) else None
+    per_round = {}
+    for r in rounds or []:
+        if r.get("node#") == -1 and r["metric"] in ("training_clients", "committee_clients",
+                                                    "aggregated"):
+            per_round.setdefault(r.get("round#"), {})[r["metric"]] = r
+    seen = set()
+    for k, r in enumerate(rows):
+        where = "%s:%d" % (name, r["_line"])
+        if None in (r.get(c + "#") for c in cols):
+            continue
+        seen.add(r["round#"])
+        got = per_round.get(r["round#"])
+        if rounds is not None and a.expect(got is not None, where, "committee",
+                                           "round %d: rounds.csv's node -1 rows of the round"
+                                           % r["round#"], "rows", "none"):
+            for col, metric in (("training", "training_clients"),
+                                ("committee", "committee_clients"),
+                                ("aggregation", "aggregated")):
+                m = got.get(metric)
+                if m is None:
+                    continue
+                a.expect(m.get("value#") == r[col + "#"], where, "committee",
+                         "%s = rounds.csv:%d's %s" % (col, m["_line"], metric),
+                         m.get("value#"), r[col + "#"])
+                a.expect(m.get("sim_time_ns") == r.get("sim_time_ns"), where, "committee",
+                         "sim_time_s = rounds.csv:%d's (written at the round's end)"
+                         % m["_line"], m["sim_time_s"], r["sim_time_s"])
+        for n, col in (("n1", "training"), ("n2", "committee"), ("n3", "aggregation")):
+            a.expect(0 <= r[n + "#"] <= r[col + "#"], where, "committee",
+                     "%s (malicious) at most %s" % (n, col), "0..%d" % r[col + "#"], r[n])
+        for n in ("n1", "n2", "n3", "next_n2"):
+            if malicious is not None:
+                a.expect(r[n + "#"] <= len(malicious), where, "committee",
+                         "%s at most the %d malicious devices (run.json's maliciousDevices)"
+                         % (n, len(malicious)), "<= %d" % len(malicious), r[n])
+        a.expect(r["next_committee"] in ("elected", "drawn", "kept"), where, "committee",
+                 "next_committee elected, drawn or kept", "elected|drawn|kept",
+                 r["next_committee"])
+        if r["next_committee"] == "kept":
+            a.expect(r["next_n2#"] == r["n2#"], where, "committee", "next_n2 = n2 (the "
+                     "committee kept)", r["n2"], r["next_n2"])
+        following = rows[k + 1] if k + 1 < len(rows) else None
+        if following is not None and following.get("n2#") is not None:
+            a.expect(r["next_n2#"] == following["n2#"], where, "committee",
+                     "next_n2 = the next round's n2 (%s:%d)" % (name, following["_line"]),
+                     following["n2"], r["next_n2"])
+    # The vote that ends a round (the election, or a failed aggregation vote with
+    # keep-committee) calls FinishRound at its last step: ccp.csv's last row of each round
+    # is at committee.csv's time of that round.
+    ccp = a.read_csv("ccp.csv") or []
+    parse_times(a, ccp, "ccp.csv", ("sim_time_s",))
+    last = {}
+    for c in ccp:
+        last[c.get("round")] = c
+    for r in rows:
+        c = last.get(r.get("round"))
+        if c is not None and r.get("sim_time_ns") is not None:
+            a.expect(c.get("sim_time_ns") == r["sim_time_ns"], "ccp.csv:%d" % c["_line"],
+                     "committee", "the round's last vote step at its end (%s:%d)"
+                     % (name, r["_line"]), r["sim_time_s"], c.get("sim_time_s"))
+    for rnd, got in sorted(per_round.items(), key=lambda kv: kv[0] or 0):
+        if "training_clients" in got:
+            a.expect(rnd in seen, name, "committee", "a row for round %s (rounds.csv:%d)"
+                     % (rnd, got["training_clients"]["_line"]), "a row", "none")
+    check_aggregation(a, rows, malicious)
+
+
+def check_aggregation(a, committee, malicious):
+    rows = a.read_csv("aggregation.csv")
+    if rows is None:
+        return
+    name = "aggregation.csv"
+    ints(a, rows, name, ("device", "malicious", "training", "committee", "aggregated"),
+         "committee")
+    n = a.params.get("nDevices")
+    if isinstance(n, int):
+        a.expect([r.get("device#") for r in rows] == list(range(n)), name, "committee",
+                 "one row per device 0..%d in order" % (n - 1), "%d rows" % n,
+                 "%d rows" % len(rows))
+    for r in rows:
+        if malicious is not None and r.get("device#") is not None:
+            a.expect(r.get("malicious#") == (1 if r["device#"] in malicious else 0),
+                     "%s:%d" % (name, r["_line"]), "committee", "malicious = device %d in "
+                     "run.json's maliciousDevices" % r["device#"],
+                     int(r["device#"] in malicious), r["malicious"])
+    done = [c for c in committee if c.get("training#") is not None]
+    for col, total, bad in (("training", "training", "n1"), ("committee", "committee", "n2"),
+                            ("aggregated", "aggregation", "n3")):
+        values = [r.get(col + "#") for r in rows]
+        if None in values or any(c.get(bad + "#") is None for c in done):
+            continue
+        want = sum(c[total + "#"] for c in done)
+        a.expect(sum(values) == want, name, "committee", "the devices' %s sum to "
+                 "committee.csv's %s over its %d rounds" % (col, total, len(done)), want,
+                 sum(values))
+        if malicious is not None:
+            want = sum(c[bad + "#"] for c in done)
+            got = sum(r[col + "#"] for r in rows if r.get("device#") in malicious)
+            a.expect(got == want, name, "committee", "the malicious devices' %s sum to "
+                     "committee.csv's %s" % (col, bad), want, got)
+
+
+ROUND_WIDE = ("trace", "delta", "lambda", "product_delta", "disagreement")
+
+
+def check_trust_matrix(a):
+    """consensus: consensus.csv's matrix columns recomputed from trust.csv's W of the round
+    (w printed with 9 significant digits; a node without trust rows keeps its own
+    predictions: its row of W is e_i): column_sum / column_sum_offdiag W's column sums with
+    and without the diagonal, trace the sum of the diagonal, delta max_j (max_i - min_i
+    w_ij), lambda 1 - min over row pairs of sum_j min(w_aj, w_bj), product_delta delta of
+    the product of the rounds' W so far; each within the 9 digits' rounding of the terms;
+    consensus_weight >= 0, summing to 1 over the round; trace, delta, lambda,
+    product_delta and disagreement (a spread of predictions no trace records) the same on
+    every row of a round."""
+    summary = a.read_csv("consensus.csv")
+    if not summary or "column_sum" not in summary[0]:
+        return
+    trust = a.read_csv("trust.csv") or []
+    n = a.params.get("nDevices")
+    if not isinstance(n, int) or n < 1:
+        return
+    w_rows = {}
+    for t in trust:
+        try:
+            key = (int(t["round"]), int(t["node"]))
+            w_rows.setdefault(key, {})[int(t["peer"])] = float(t["w"])
+        except (TypeError, ValueError):
+            continue
+    by_round = {}
+    for c in summary:
+        by_round.setdefault(c["round"], []).append(c)
+    product = None
+    for rnd_text, crs in sorted(by_round.items(), key=lambda kv: int(kv[0])
+                                if kv[0].lstrip("-").isdigit() else 0):
+        first = crs[0]
+        for c in crs[1:]:
+            for col in ROUND_WIDE:
+                a.expect(c[col] == first[col], "consensus.csv:%d" % c["_line"], "consensus",
+                         "%s the same on every row of round %s (consensus.csv:%d)"
+                         % (col, rnd_text, first["_line"]), first[col], c[col])
+        try:
+            rnd = int(rnd_text)
+            values = [{col: float(c[col]) for col in ("column_sum", "column_sum_offdiag",
+                                                      "consensus_weight", "trace", "delta",
+                                                      "lambda", "product_delta")}
+                      for c in crs]
+            nodes = [int(c["node"]) for c in crs]
+        except (TypeError, ValueError):
+            product = None
+            continue
+        w = [[0.0] * n for _ in range(n)]
+        for i in range(n):
+            row = w_rows.get((rnd, i))
+            if row is None:
+                w[i][i] = 1.0
+            else:
+                for j, v in row.items():
+                    if 0 <= j < n:
+                        w[i][j] = v
+        weights = [v["consensus_weight"] for v in values]
+        a.expect(all(x >= 0 for x in weights) and abs(sum(weights) - 1) <= printed_tol(
+                 *weights) + 1e-12, "consensus.csv:%d" % first["_line"], "consensus",
+                 "round %s's consensus_weight >= 0, summing to 1" % rnd_text, 1, sum(weights))
+        for c, v, i in zip(crs, values, nodes):
+            if not 0 <= i < n:
+                continue
+            where = "consensus.csv:%d" % c["_line"]
+            col = [w[k][i] for k in range(n)]
+            for key, want, terms in (
+                    ("column_sum", sum(col), col),
+                    ("column_sum_offdiag", sum(col) - w[i][i],
+                     [x for k, x in enumerate(col) if k != i])):
+                a.expect(abs(want - v[key]) <= printed_tol(v[key], *terms), where,
+                         "consensus", "%s of W's column %d (trust.csv, round %s)"
+                         % (key, i, rnd_text), want, v[key])
+        v = values[0]
+        where = "consensus.csv:%d" % first["_line"]
+        diag = [w[i][i] for i in range(n)]
+        a.expect(abs(sum(diag) - v["trace"]) <= printed_tol(v["trace"], *diag), where,
+                 "consensus", "trace = the sum of W's diagonal (trust.csv, round %s)"
+                 % rnd_text, sum(diag), v["trace"])
+        delta = row_difference(w)
+        spread = max((max(abs(w[i][j]) for i in range(n)) for j in range(n)), default=0.0)
+        a.expect(abs(delta - v["delta"]) <= printed_tol(v["delta"], spread, spread), where,
+                 "consensus", "delta = max_j (max_i - min_i w_ij) (trust.csv, round %s)"
+                 % rnd_text, delta, v["delta"])
+        least, terms = 1.0, 2.0
+        for x in range(n):
+            for y in range(x + 1, n):
+                overlap = sum(min(p, q) for p, q in zip(w[x], w[y]))
+                least = min(least, overlap)
+        lam = 1.0 - (least if n >= 2 else 1.0)
+        a.expect(abs(lam - v["lambda"]) <= printed_tol(v["lambda"], terms), where,
+                 "consensus", "lambda = 1 - min over row pairs of sum_j min (trust.csv, "
+                 "round %s)" % rnd_text, lam, v["lambda"])
+        # W's product over the rounds: each round's rounding of W adds at most 5e-9 of a row.
+        product = w if product is None else [[sum(w[i][k] * product[k][j] for k in range(n))
+                                              for j in range(n)] for i in range(n)]
+        steps = rnd
+        a.expect(abs(row_difference(product) - v["product_delta"])
+                 <= printed_tol(v["product_delta"]) + 2e-8 * max(steps, 1), where, "consensus",
+                 "product_delta = delta of the product of the rounds' W (trust.csv, rounds up "
+                 "to %s)" % rnd_text, row_difference(product), v["product_delta"])
+
+
+def row_difference(w):
+    n = len(w[0]) if w else 0
+    return max((max(r[j] for r in w) - min(r[j] for r in w) for j in range(n)), default=0.0)
+
+
+def check_belief_consensus(a):
+    """bayes-consensus: consensus.csv (step, node, fresh, reused, renormalized_out): per
+    node, fresh + reused + renormalized_out (its in-neighbours in W) the same at every step
+    (beliefs are broadcast: messages.csv's senders are not the in-neighbours);
+    --lossRule=reuse renormalizes nothing (renormalized_out 0), renormalize reuses nothing
+    (reused 0)."""
+    rows = a.read_csv("consensus.csv")
+    if not rows or "renormalized_out" not in rows[0]:
+        return
+    name = "consensus.csv"
+    ints(a, rows, name, ("step", "node", "fresh", "reused", "renormalized_out"), "consensus")
+    rule = str(a.params.get("lossRule", "")).lower()
+    first = {}
+    for r in rows:
+        where = "%s:%d" % (name, r["_line"])
+        parts = [r.get(c + "#") for c in ("fresh", "reused", "renormalized_out")]
+        if None in parts or r.get("node#") is None:
+            continue
+        total = sum(parts)
+        node = r["node#"]
+        if node in first:
+            a.expect(total == first[node][0], where, "consensus", "fresh + reused + "
+                     "renormalized_out of node %d = its in-neighbours, as at %s:%d"
+                     % (node, name, first[node][1]), first[node][0], total)
+        else:
+            first[node] = (total, r["_line"])
+        if rule == "reuse":
+            a.expect(parts[2] == 0, where, "consensus", "renormalized_out 0 (lossRule reuse)",
+                     0, parts[2])
+        elif rule == "renormalize":
+            a.expect(parts[1] == 0, where, "consensus", "reused 0 (lossRule renormalize)",
+                     0, parts[1])
+
+
+def traced_iterations(iterations, every):
+    every = max(1, every)
+    return [i for i in range(iterations) if i % every == 0 or i + 1 == iterations]
+
+
+def check_discovery(a):
+    """graph-discovery: gd_iterations.csv one row per (edge, traced iteration, node) in
+    order (iterations i % traceEvery = 0 and the last, edges 0..E-1 that ran: those of
+    gd_graph.csv), reward = local_reward + gamma x global_reward (9 significant digits
+    each), exchanged 0 or 1; gd_policy.csv's chosen = 1 exactly where its transmitter is
+    gd_graph.csv's for (edge, node), value = total_reward / count; with per-action buffers
+    no shorter than the iterations, a node's counts over its states and transmitters sum to
+    the iterations where gd_graph.csv gives it a transmitter; gd_nodes.csv one row per
+    device in order, at its positions.csv position (static devices, the same text) and
+    (supervised) min_labels = minLabels if > 0, else min(labels, satisfied_before + 1)."""
+    graph = a.read_csv("gd_graph.csv")
+    if graph is None:
+        return
+    p = a.params
+    n = p.get("nDevices")
+    chosen = {}
+    for g in graph:
+        try:
+            chosen[(int(g["edge"]), int(g["receiver"]))] = int(g["transmitter"])
+        except (TypeError, ValueError):
+            pass
+    edges = sorted({e for e, _ in chosen})
+    iterations, every, gamma = p.get("iterations"), p.get("traceEvery"), p.get("gamma")
+    rows = a.read_csv("gd_iterations.csv")
+    if rows is not None:
+        name = "gd_iterations.csv"
+        ints(a, rows, name, ("edge", "iteration", "node", "transmitter", "exchanged"),
+             "discovery")
+        for col in ("local_reward", "global_reward", "reward"):
+            a.number(rows, name, col, float, "discovery")
+        if isinstance(iterations, int) and isinstance(every, int) and isinstance(n, int):
+            want = [(e, i, k) for e in edges for i in traced_iterations(iterations, every)
+                    for k in range(n)]
+            got = [(r.get("edge#"), r.get("iteration#"), r.get("node#")) for r in rows]
+            bad = next((k for k, (x, y) in enumerate(zip(want, got)) if x != y), None)
+            if bad is None and len(want) != len(got):
+                bad = min(len(want), len(got))
+            a.expect(bad is None, "%s:%d" % (name, rows[bad]["_line"]) if bad is not None
+                     and bad < len(rows) else name, "discovery",
+                     "one row per (edge, iteration, node): edges %s, iterations %s "
+                     "(traceEvery %d), nodes 0..%d" % (edges, "i %% %d = 0 and the last"
+                                                       % max(1, every), every, n - 1),
+                     "%d rows" % len(want), "%d rows" % len(got) if bad is None or
+                     bad >= len(want) or bad >= len(got)
+                     else "(%s, %s, %s) at row %d" % (got[bad] + (bad + 1,)))
+        for r in rows:
+            where = "%s:%d" % (name, r["_line"])
+            a.expect(r.get("exchanged") in ("0", "1"), where, "discovery", "exchanged 0 or 1",
+                     "0|1", r.get("exchanged"))
+            lo, gl, rw = r.get("local_reward#"), r.get("global_reward#"), r.get("reward#")
+            if isinstance(gamma, (int, float)) and None not in (lo, gl, rw):
+                want = lo + gamma * gl
+                a.expect(abs(want - rw) <= printed_tol(lo, gamma * gl, rw), where,
+                         "discovery", "reward = local_reward + gamma x global_reward (gamma "
+                         "%s)" % gamma, want, rw)
+    policy = a.read_csv("gd_policy.csv")
+    if policy is not None:
+        name = "gd_policy.csv"
+        ints(a, policy, name, ("edge", "node", "state", "transmitter", "chosen"), "discovery")
+        for col in ("total_reward", "count", "value"):
+            a.number(policy, name, col, float, "discovery")
+        counts = {}
+        for r in policy:
+            where = "%s:%d" % (name, r["_line"])
+            key = (r.get("edge#"), r.get("node#"))
+            if key in chosen and r.get("transmitter#") is not None:
+                want = int(chosen[key] == r["transmitter#"])
+                a.expect(r.get("chosen#") == want, where, "discovery", "chosen = transmitter "
+                         "%s is gd_graph.csv's of edge %s node %s (%s)" % (
+                             r["transmitter"], key[0], key[1], chosen[key]), want,
+                         r.get("chosen"))
+            total, count, value = r.get("total_reward#"), r.get("count#"), r.get("value#")
+            if None not in (total, count, value) and count > 0:
+                a.expect(abs(total / count - value) <= printed_tol(value, total / count),
+                         where, "discovery", "value = total_reward / count", total / count,
+                         value)
+            if count is not None:
+                counts[key] = counts.get(key, 0.0) + count
+        size = p.get("bufferSize")
+        if p.get("graph", "rl") == "rl" and p.get("bufferMode") == "per-action" and \
+                isinstance(size, int) and isinstance(iterations, int) and iterations <= size:
+            for key, j in sorted(chosen.items()):
+                if j < 0:
+                    continue
+                a.expect(counts.get(key, 0.0) == iterations, name, "discovery",
+                         "edge %d node %d's counts sum to its %d iterations (a transmitter "
+                         "in gd_graph.csv; buffers of %d)" % (key + (iterations, size)),
+                         iterations, counts.get(key, 0.0))
+    nodes = a.read_csv("gd_nodes.csv")
+    if nodes is None:
+        return
+    name = "gd_nodes.csv"
+    ints(a, nodes, name, ("node", "satisfied_before", "satisfied_after", "min_labels"),
+         "discovery")
+    if isinstance(n, int):
+        a.expect([r.get("node#") for r in nodes] == list(range(n)), name, "discovery",
+                 "one row per device 0..%d in order" % (n - 1), "%d rows" % n,
+                 "%d rows" % len(nodes))
+    at = getattr(a, "position_text", None) or {}
+    labels = None
+    diversity = a.read_csv("gd_diversity.csv") or []
+    try:
+        labels = max(int(d["label"]) for d in diversity) + 1 if diversity else None
+    except (TypeError, ValueError):
+        labels = None
+    given = p.get("minLabels")
+    for r in nodes:
+        where = "%s:%d" % (name, r["_line"])
+        xy = at.get(r.get("node#"))
+        if xy is not None:
+            a.expect((r["x_m"], r["y_m"]) == xy, where, "discovery", "node %s at positions.csv"
+                     "'s position" % r["node"], "(%s, %s)" % xy,
+                     "(%s, %s)" % (r["x_m"], r["y_m"]))
+        before, ml = r.get("satisfied_before#"), r.get("min_labels#")
+        if p.get("paradigm") == "supervised" and None not in (before, ml) and \
+                isinstance(given, int):
+            if given > 0:
+                want, what = given, "minLabels"
+            elif labels is not None:
+                want, what = min(labels, before + 1), "min(labels %d, satisfied_before + 1)" \
+                    % labels
+            else:
+                continue
+            a.expect(ml == want, where, "discovery", "min_labels = " + what, want, ml)
 
 
 def battery_tolerance(initial_j, rows):
@@ -2458,6 +3713,41 @@ def check_network_mean(a, rounds):
 
 
 # -- driver ---------------------------------------------------------------------------
+def load_run_json(run_dir):
+    """(run.json parsed, [violation lines]). A folder or run.json missing, or a run.json of
+    UTF-8 text that is not a JSON object: AnalysisError (exit status 2, as every analysis
+    script). A run.json with bytes that are not UTF-8 is a violation naming it ("format"),
+    then read with those bytes replaced (U+FFFD); if it is no JSON object even so, the run
+    cannot be audited (doc None) and that is a violation too, never a codec error."""
+    path = os.path.join(run_dir, "run.json")
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+        data.decode("utf-8")
+    except OSError:
+        return read_run_json(run_dir), []  # its one-line error (missing folder or file)
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        problems = ["%s: run.json:%d: format: UTF-8 text (%s), expected UTF-8 got byte 0x%02x "
+                    "at offset %d" % (run_dir, line, " ".join(str(e).split()),
+                                      data[e.start], e.start)]
+        try:
+            doc = json.loads(data.decode("utf-8", errors="replace"))
+        except ValueError as err:
+            doc = None
+            problems.append("%s: run.json: format: a JSON object once its bytes that are not "
+                            "UTF-8 are replaced (%s): the run cannot be audited, expected JSON "
+                            "got unparsable" % (run_dir, " ".join(str(err).split())))
+        if doc is not None and not isinstance(doc, dict):
+            problems.append("%s: run.json: format: a JSON object: the run cannot be audited, "
+                            "expected an object got %s" % (run_dir, type(doc).__name__))
+            doc = None
+        if isinstance(doc, dict) and isinstance(doc.get("parameters"), dict):
+            doc["parameters"] = current_shares(doc["parameters"])
+        return doc, problems
+    return read_run_json(run_dir), []
+
+
 def parse_messages(a, messages):
     for col, kind in (("msg_id", int), ("src", int), ("dst", int), ("bytes", int),
                       ("fragments", int), ("fragments_lost", int), ("retransmissions", int),
@@ -2533,9 +3823,23 @@ def audit(run_dir, run=None):
     check_energy(a, energy)
     check_power(a, energy)
     check_partition(a, energy)
+    check_periods(a, energy, messages, sp)
     check_round_energy(a, energy, rounds)
     check_network_mean(a, rounds)
+    check_rounds(a, rounds, messages)
+    check_beliefs(a, rounds)
+    check_trust(a)
+    check_group_rounds(a, rounds)
+    a.energy_d2s = any(r["component"].startswith("d2s_") for r in energy)
     check_positions(a, messages)
+    check_committee(a, rounds)
+    check_trust_matrix(a)
+    check_belief_consensus(a)
+    check_discovery(a)  # (after check_positions: the devices' positions)
+    rss = LinkRss(a, sp)  # (after check_positions: the devices' positions)
+    check_rss(a, messages, sp, rss)
+    if spectrum:
+        check_interference(a, messages, sp, rss)
     for name in sorted(os.listdir(run_dir)):
         if not name.endswith(".csv") or name in ("messages.csv", "positions.csv"):
             continue
@@ -2569,24 +3873,27 @@ def main(argv):
     docs = []
     for run_dir in args.runs:  # every run.json read before any run is audited
         try:
-            docs.append(read_run_json(run_dir))
+            docs.append(load_run_json(run_dir))
         except AnalysisError as e:
             return report(parser.prog, "RUN_DIR: %s" % e)
     checks = 0
     violations = []
     skipped = []
-    for run_dir, doc in zip(args.runs, docs):
+    for run_dir, (doc, problems) in zip(args.runs, docs):
+        if doc is None:  # a run.json that is not UTF-8 nor JSON once its bytes are replaced
+            violations += problems
+            continue
         try:
             a = audit(run_dir, doc)
-        except (OSError, ValueError, UnicodeDecodeError) as e:  # unreadable file
+        except OSError as e:  # an unreadable file (permissions): the folder, not its numbers
             return report(parser.prog, "RUN_DIR: '%s': %s" % (run_dir, e))
         except Exception as e:  # noqa: BLE001 - a trace the checks did not foresee
             # One line, never a traceback: the run cannot be audited, which is a violation.
             violations.append("%s: (audit): could not be audited: %s: %s"
                               % (run_dir, type(e).__name__, " ".join(str(e).split())))
             continue
-        checks += a.checks
-        violations += a.violations
+        checks += a.checks + len(problems)
+        violations += problems + a.violations
         skipped += ["%s: skipped: %s: %s: %s" % (run_dir, where, check, why)
                     for where, check, why in a.skipped]
     for line in violations:

@@ -64,6 +64,18 @@ RUNS = {
     "d2d-exchange-spectrum-reliable": ["--nDevices=8", "--duration=3s", "--subChannels=2",
                                        "--access=scheduled", "--reliable=true",
                                        "--d2sFraction=0.3", "--meanInterval=0.2s"],
+    # Runs the audit once flagged wrongly (its checks' false positives, fixed): beliefs.csv
+    # of the modes other than discrete (other columns); graph-discovery's decentralized
+    # downstream (no bytes_sent rows, as fedavg --algorithm=decentralized); a server outside
+    # the square (serverPosition, not areaSideM) with a D2S band of its own (d2sLinkRateBps
+    # from d2sBandwidthHz).
+    "bayes-consensus-gaussian-linear": ["--mode=gaussian-linear", "--steps=5"],
+    "bayes-consensus-variational": ["--mode=variational", "--steps=3", "--dataFraction=0.02"],
+    "graph-discovery-decentralized": ["--downstream=decentralized", "--iterations=10",
+                                      "--rounds=2", "--dataFraction=0.02"],
+    "d2d-exchange-far-server": ["--nDevices=6", "--duration=2s", "--d2sFraction=0.5",
+                                "--serverPosition=5000,0", "--d2sBandwidthHz=5e6",
+                                "--d2sSubChannels=2", "--access=scheduled"],
 }
 # The known bugs: the exact commands (besides --quiet --outDir).
 BUG_LOCAL_FLIPPED = ["--algorithm=local", "--flipList=2,9", "--rounds=4"]
