@@ -210,10 +210,20 @@ def main():
         if not os.path.isdir(out):
             continue
         counted = parameters(out).get("forwardFlopsPerSample")
-        python = 2 * flops.multiply_adds(importlib.import_module(name).build(), shape)
+        module = importlib.import_module(name).build()
+        python = 2 * flops.multiply_adds(module, shape)
         print(f"  {name}: C++ forward FLOPs {counted:.0f}, Python (hooks) {python:.0f}")
         if counted != python:
             fail(f"{name}: C++ counts {counted} forward FLOPs, Python {python}")
+        # Trained parameters and floating-point buffers, as PyTorch counts them.
+        want = (sum(p.numel() for p in module.parameters()),
+                sum(b.numel() for b in module.buffers() if b.is_floating_point()))
+        got = (parameters(out).get("modelParameters"), parameters(out).get("modelBufferValues"))
+        print(f"  {name}: run.json parameters, buffer values {got}, PyTorch {want}")
+        if got != want:
+            fail(f"{name}: run.json modelParameters, modelBufferValues {got}, PyTorch {want}")
+        if name == "resnet20" and got[0] != 269722:
+            fail(f"resnet20: modelParameters {got[0]} (ResNet-20 has 269,722 parameters)")
 
     print("check: a model on data of another shape: one line, exit 2, no output folder")
     femnist_pt = os.path.join(tmp, "leaf_femnist_cnn.pt")

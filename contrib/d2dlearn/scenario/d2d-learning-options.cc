@@ -464,8 +464,11 @@ D2dLearningOptions::LoadFiles(const D2dScenarioSupport& support, uint64_t seed)
     const auto idx = dataset == "mnist"
                          ? D2dIdxFolder::PublishedClasses(D2dIdxFolder::Find(dataDir))
                          : D2dIdxFolder::Published{};
+    // Fashion-MNIST (10), CIFAR-10 (10) and CIFAR-100 (100 or 20) are read with their
+    // published classes, as is a --dataset=mnist folder its file names identify; tensors
+    // (and an mnist folder of other names) have none.
     NoteClasses(support,
-                dataset == "cifar10" || dataset == "cifar100" || !idx.set.empty(),
+                dataset == "mnist" ? !idx.set.empty() : dataset != "tensors",
                 dataset == "mnist" ? idx.set : dataset);
 }
 
@@ -890,7 +893,9 @@ D2dLearningOptions::Record(D2dTraceHelper& traces, Ptr<D2dLearner> first) const
     }
     if (first)
     {
-        traces.AddParameter("modelParameters", first->GetNParameters());
+        // Trained parameters only (ResNet-20: 269,722); the floating-point buffers (its
+        // BatchNorm statistics, 1,376 values) in their own key. Both travel in a model.
+        traces.AddParameter("modelParameters", first->GetNParameters() - first->GetNBufferValues());
         traces.AddParameter("modelBufferValues", first->GetNBufferValues());
         traces.AddParameter("forwardFlopsPerSample", first->GetForwardFlopsPerSample());
         traces.AddParameter("trainingFlopsPerSample", first->GetTrainingFlopsPerSample());
@@ -917,16 +922,17 @@ D2dLearningOptions::Run(const D2dScenarioSupport& support,
     if (!quiet && first->GetSpec().arch == "torchscript")
     {
         // What the compute model charges for a model the program does not know.
-        std::fprintf(stderr,
-                     "%s: --model=%s: %llu values of state (%llu of them buffers), %.6g forward "
-                     "FLOPs per sample (%s), %.6g per training sample\n",
-                     support.GetProgram().c_str(),
-                     first->GetSpec().ToString().c_str(),
-                     static_cast<unsigned long long>(first->GetNParameters()),
-                     static_cast<unsigned long long>(first->GetNBufferValues()),
-                     first->GetForwardFlopsPerSample(),
-                     modelFlops > 0 ? "--modelFlops" : "counted",
-                     first->GetTrainingFlopsPerSample());
+        std::fprintf(
+            stderr,
+            "%s: --model=%s: %llu parameters and %llu buffer values, %.6g forward "
+            "FLOPs per sample (%s), %.6g per training sample\n",
+            support.GetProgram().c_str(),
+            first->GetSpec().ToString().c_str(),
+            static_cast<unsigned long long>(first->GetNParameters() - first->GetNBufferValues()),
+            static_cast<unsigned long long>(first->GetNBufferValues()),
+            first->GetForwardFlopsPerSample(),
+            modelFlops > 0 ? "--modelFlops" : "counted",
+            first->GetTrainingFlopsPerSample());
     }
     traces->AddAttributes(protocol->GetLearners()[0]);
     traces->AddAttributes(protocol);

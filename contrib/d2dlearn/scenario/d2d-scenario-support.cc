@@ -886,8 +886,42 @@ D2dScenarioSupport::StartProgress(Time interval, Time stop)
 {
     if (!m_quiet && interval.IsStrictlyPositive())
     {
+        m_progressStartWall = WallSeconds();
         Simulator::Schedule(interval, &D2dScenarioSupport::Progress, this, interval, stop);
     }
+}
+
+double
+D2dScenarioSupport::WallSecondsLeft(double done, double total, double wallSpent)
+{
+    if (!(done > 0) || !(total >= done) || !(wallSpent >= 0))
+    {
+        return std::nan("");
+    }
+    return wallSpent / done * (total - done);
+}
+
+std::string
+D2dScenarioSupport::LeftText(double seconds)
+{
+    if (std::isnan(seconds) || seconds == 0)
+    {
+        return ""; // no pace yet, or nothing left
+    }
+    const auto s = static_cast<long long>(std::llround(seconds));
+    if (s == 0)
+    {
+        return ", under 1 s left";
+    }
+    if (s < 60)
+    {
+        return fmt::format(", about {} s left", s);
+    }
+    if (s < 3600)
+    {
+        return fmt::format(", about {} min {} s left", s / 60, s % 60);
+    }
+    return fmt::format(", about {} h {} min left", s / 3600, s % 3600 / 60);
 }
 
 double
@@ -915,28 +949,44 @@ D2dScenarioSupport::RoundProgress(uint32_t round,
                                   double loss,
                                   bool regression) const
 {
-    if (!m_quiet && regression)
+    if (m_quiet)
+    {
+        return;
+    }
+    // The pace: rounds and wall time since the first line (the set-up before it, data
+    // loading and the first evaluation, is not a round's).
+    const double wall = WallSeconds();
+    if (m_firstRound.second < 0)
+    {
+        m_firstRound = {round, wall};
+    }
+    const std::string left = LeftText(WallSecondsLeft(double(round) - m_firstRound.first,
+                                                      double(rounds) - m_firstRound.first,
+                                                      wall - m_firstRound.second));
+    if (regression)
     {
         std::fprintf(stderr,
-                     "%s: round %u/%u  sim %.3f s  test MSE %.4f  wall %.1f s\n",
+                     "%s: round %u/%u  sim %.3f s  test MSE %.4f  wall %.1f s%s\n",
                      m_program.c_str(),
                      round,
                      rounds,
                      Simulator::Now().GetSeconds(),
                      loss,
-                     WallSeconds());
+                     wall,
+                     left.c_str());
     }
-    else if (!m_quiet)
+    else
     {
         std::fprintf(stderr,
-                     "%s: round %u/%u  sim %.3f s  accuracy %.4f  loss %.4f  wall %.1f s\n",
+                     "%s: round %u/%u  sim %.3f s  accuracy %.4f  loss %.4f  wall %.1f s%s\n",
                      m_program.c_str(),
                      round,
                      rounds,
                      Simulator::Now().GetSeconds(),
                      accuracy,
                      loss,
-                     WallSeconds());
+                     wall,
+                     left.c_str());
     }
 }
 
@@ -963,12 +1013,17 @@ D2dScenarioSupport::FinishTraces(std::unique_ptr<D2dTraceHelper>& traces,
 void
 D2dScenarioSupport::Progress(Time interval, Time stop)
 {
+    const double wall = WallSeconds();
     std::fprintf(stderr,
-                 "%s: simulated %.3f / %.3f s, wall %.1f s\n",
+                 "%s: simulated %.3f / %.3f s, wall %.1f s%s\n",
                  m_program.c_str(),
                  Simulator::Now().GetSeconds(),
                  stop.GetSeconds(),
-                 WallSeconds());
+                 wall,
+                 LeftText(WallSecondsLeft(Simulator::Now().GetSeconds(),
+                                          stop.GetSeconds(),
+                                          wall - m_progressStartWall))
+                     .c_str());
     if (Simulator::Now() + interval < stop)
     {
         Simulator::Schedule(interval, &D2dScenarioSupport::Progress, this, interval, stop);

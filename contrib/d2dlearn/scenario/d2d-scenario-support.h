@@ -203,14 +203,28 @@ class D2dScenarioSupport
     const std::string& GetProgram() const;
 
     /**
-     * \brief Print progress on stderr every interval of simulated time until stop.
+     * \brief Print progress on stderr every interval of simulated time until stop, with the
+     * wall time so far and an estimate of the time left (WallSecondsLeft over the simulated
+     * time).
      * \param interval simulated time between lines
      * \param stop the end of the simulation
      */
     void StartProgress(Time interval, Time stop);
 
     /**
-     * \brief Print one line per completed learning round (unless quiet).
+     * \brief The wall time a run has left, at the pace so far: wallSpent / done x (total -
+     * done), the work being rounds or simulated seconds.
+     * \param done the work done since the pace was first measured (> 0 for an estimate)
+     * \param total the work to do in all, from the same start
+     * \param wallSpent the wall time that took, s
+     * \return the estimate, s; NaN when nothing is done yet (no pace to go by)
+     */
+    static double WallSecondsLeft(double done, double total, double wallSpent);
+
+    /**
+     * \brief Print one line per completed learning round (unless quiet), with the wall time
+     * so far and an estimate of the time left (WallSecondsLeft over the rounds since the
+     * first line).
      * \param round the round just completed (1-based)
      * \param rounds rounds the run is configured for
      * \param accuracy test accuracy after the round
@@ -302,6 +316,16 @@ class D2dScenarioSupport
     bool m_quiet;          //!< no progress on stderr (SetQuiet)
     std::chrono::steady_clock::time_point
         m_start; //!< construction time (WallSeconds counts from it)
+    /** (round, wall seconds) of the first RoundProgress() line: the pace counts from it */
+    mutable std::pair<uint32_t, double> m_firstRound{0, -1.0};
+    double m_progressStartWall{0}; //!< wall seconds when StartProgress() was called
+
+    /**
+     * \param seconds an estimate of the time left, s (NaN: none)
+     * \return ", about 12 s left", ", about 3 min 5 s left", ", under 1 s left"; "" for NaN
+     *         (no pace yet) or 0 (nothing left)
+     */
+    static std::string LeftText(double seconds);
 };
 
 } // namespace ns3

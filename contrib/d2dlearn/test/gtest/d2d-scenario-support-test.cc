@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <cmath>
 #include <gtest/gtest.h>
 #include <limits>
 #include <new>
@@ -317,4 +318,18 @@ TEST(D2dUncaughtExceptionTest, OneLineAndExitTwo)
     {
         std::fclose(left);
     }
+}
+
+// The progress lines' estimate of the time left: the pace so far times the work to go.
+TEST(D2dProgressTest, WallSecondsLeftIsThePaceTimesTheWorkToGo)
+{
+    // 5 of 20 rounds in 10 s: 2 s a round, 15 to go: 30 s.
+    EXPECT_DOUBLE_EQ(D2dScenarioSupport::WallSecondsLeft(5, 20, 10), 30.0);
+    // 2.5 of 10 simulated seconds in 4 s of wall time: 12 s left.
+    EXPECT_DOUBLE_EQ(D2dScenarioSupport::WallSecondsLeft(2.5, 10, 4), 12.0);
+    EXPECT_DOUBLE_EQ(D2dScenarioSupport::WallSecondsLeft(20, 20, 40), 0.0);
+    // Nothing done yet, or inconsistent input: no estimate.
+    EXPECT_TRUE(std::isnan(D2dScenarioSupport::WallSecondsLeft(0, 20, 10)));
+    EXPECT_TRUE(std::isnan(D2dScenarioSupport::WallSecondsLeft(21, 20, 10)));
+    EXPECT_TRUE(std::isnan(D2dScenarioSupport::WallSecondsLeft(1, 20, -1)));
 }
