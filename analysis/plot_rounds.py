@@ -23,12 +23,15 @@ first RUN_DIR/plots), METRIC being --metric (default accuracy), in --format (def
                     write exactly at every trace level; for run folders without them
                     (older traces) the energy.csv rows with sim_time_s <= that time,
                     with a note, as at --traces=standard those are summed per simulated
-                    second and the curve becomes a staircase. Six panels, one per radio
-                    and state: D2D
+                    second and the curve becomes a staircase. Up to six panels, one per
+                    radio and state: D2D
                     radio transmit + receive (radio_tx + radio_rx), D2D radio idle
                     (radio_idle: listening), D2S radio transmit + receive (d2s_tx +
                     d2s_rx), D2S radio idle (d2s_idle), compute, and the total of every
-                    row
+                    row; the energy axis is "Energy, cumulative, summed over all
+                    devices [J]" (traces.ALL_DEVICES). A group no run spent energy in
+                    (fedavg's D2D radio, which is off) has no panel: a note and a line
+                    under the figure name it; with no energy at all, no figure (a note)
 
 If no run has rows of the metric and the metric is `accuracy`, `loss` is plotted instead
 (with a note; e.g. a regression dataset).  A run without node -1 rows of the metric is
@@ -60,13 +63,14 @@ import pandas as pd  # noqa: E402
 from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
 from d2dlearn_analysis.reader import load_rounds, read_run_json  # noqa: E402
 from d2dlearn_analysis.traces import (  # noqa: E402
+    ALL_DEVICES,
     add_format_argument,
     axis_label,
     draw_band,
+    column_info,
     legend,
     load_energy,
     make_out_dir,
-    no_data,
     note,
     remove_stale_figures,
     save_figure,
@@ -289,6 +293,12 @@ def metric_label(metric, runs):
     return axis_label(metric)
 
 
+def metric_name(metric):
+    """The metric's name in traces.py's table (the axis label without its unit): a title
+    says "Test accuracy", "Test loss (cross-entropy)", not the rounds.csv metric."""
+    return column_info(metric)[0]
+
+
 def band_note(runs):
     if any(r["curve"] is not None and r["curve"]["lo"].notna().any() for r in runs):
         return "; band: min..max over devices"
@@ -303,7 +313,7 @@ def plot_vs_round(runs, metric, out_dir, name):
     ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     ax.set_ylabel(metric_label(metric, runs))
     set_domain_limits(ax, metric)
-    ax.set_title("Test %s per round%s" % (metric, band_note(runs)), fontsize=10)
+    ax.set_title("%s per round%s" % (metric_name(metric), band_note(runs)), fontsize=10)
     ax.grid(True, alpha=0.3)
     legend(ax)
     return save_figure(fig, out_dir, name)
@@ -316,13 +326,37 @@ def plot_vs_time(runs, metric, out_dir, name):
     ax.set_xlabel(axis_label("sim_time_s"))
     ax.set_ylabel(metric_label(metric, runs))
     set_domain_limits(ax, metric)
-    ax.set_title("Test %s against simulated time%s" % (metric, band_note(runs)), fontsize=10)
+    ax.set_title("%s against simulated time%s" % (metric_name(metric), band_note(runs)),
+                 fontsize=10)
     ax.grid(True, alpha=0.3)
     legend(ax)
     return save_figure(fig, out_dir, name)
 
 
+def energy_curves(runs, comps):
+    """(x, run) of each run that spent energy of the component group `comps` (None: every
+    component), x its cumulative energy at each point of its curve (rounds.csv's own
+    energy rows, else energy.csv's up to each round's time), and how many runs spent none
+    (their curves would be vertical lines at 0 J)."""
+    curves, idle = [], 0
+    for r in runs:
+        x = round_energy(r["rounds"], r["curve"], comps)
+        if x is None:
+            wanted = comps if comps is not None else sorted(set(r["energy"]["component"]))
+            x = cumulative_energy(r["energy"], r["curve"]["time_s"].to_numpy(dtype=float),
+                                  wanted)
+        if not np.isfinite(x).any() or float(np.nanmax(x)) == 0.0:
+            idle += 1
+            continue
+        curves.append((x, r))
+    return curves, idle
+
+
 def plot_vs_energy(runs, metric, out_dir, name):
+    """The metric against the cumulative energy of all devices, one panel per component
+    group that some run spent energy in, and the total. A group no run spent energy in
+    has no panel (a note, and a line under the figure, name it); with no energy at all,
+    no figure (a note says why)."""
     with_energy = [r for r in runs if not r["energy"].empty]
     for r in runs:
         if r["energy"].empty:
@@ -330,50 +364,50 @@ def plot_vs_energy(runs, metric, out_dir, name):
     if not with_energy:
         note("%s skipped: no plotted run has energy.csv rows" % name)
         return None
-    groups = ENERGY_GROUPS + [("total", None)]
-    rows = -(-len(groups) // ENERGY_COLUMNS)
-    fig, axes = plt.subplots(rows, ENERGY_COLUMNS, figsize=(4.6 * ENERGY_COLUMNS, 4.6 * rows),
-                             squeeze=False)
-    fig.subplots_adjust(hspace=0.45, wspace=0.3)  # two-line x labels clear the next row
-    panels = list(axes.flat)
-    for ax in panels[len(groups):]:
-        ax.remove()
-    panels = panels[:len(groups)]
     coarse = [r["label"] for r in with_energy
               if round_energy(r["rounds"], r["curve"], None) is None]
     if coarse:
         note("%s: rounds.csv has no energy_j rows (traces of an older d2dlearn): energy from "
              "energy.csv rows up to each round's time, per simulated second at "
              "--traces=standard" % ", ".join(coarse))
-    for ax, (group, comps) in zip(panels, groups):
-        idle = 0
-        for r in with_energy:
-            x = round_energy(r["rounds"], r["curve"], comps)
-            if x is None:
-                wanted = comps if comps is not None else sorted(set(r["energy"]["component"]))
-                x = cumulative_energy(r["energy"], r["curve"]["time_s"].to_numpy(dtype=float),
-                                      wanted)
-            if not np.isfinite(x).any() or float(np.nanmax(x)) == 0.0:
-                idle += 1  # nothing spent: its curve would be a vertical line at 0 J
-                continue
-            draw_curve(ax, x, r["curve"], r, metric)
-        if idle == len(with_energy):
-            no_data(ax, "%s: no energy in any run" % group)
+    panels, empty = [], []
+    for group, comps in ENERGY_GROUPS + [("total", None)]:
+        curves, idle = energy_curves(with_energy, comps)
+        if curves:
+            panels.append((group, comps, curves, idle))
         else:
-            if idle:
-                ax.text(0.02, 0.02, "%d run(s) without %s energy: not drawn" % (idle, group),
-                        transform=ax.transAxes, fontsize=7, color="dimgrey")
-            ax.set_xlabel(axis_label("energy_j", "cumulative, all nodes,\n%s" % (
-                " + ".join(comps) if comps else "every component")))
-            ax.set_ylabel(metric_label(metric, runs))
-            set_domain_limits(ax, "energy_j", "x")
-            set_domain_limits(ax, metric)
+            empty.append(group)
+    if not panels:
+        note("%s skipped: no plotted run spent energy (every energy row is 0 J)" % name)
+        return None
+    if empty:
+        note("%s: no panel of %s: no run spent energy there" % (name, "; ".join(empty)))
+    cols = 2 if len(panels) == 4 else min(ENERGY_COLUMNS, len(panels))
+    rows = -(-len(panels) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols, 4.6 * rows), squeeze=False)
+    fig.subplots_adjust(hspace=0.45, wspace=0.3)  # two-line x labels clear the next row
+    axes = list(axes.flat)
+    for ax in axes[len(panels):]:
+        ax.remove()
+    for ax, (group, comps, curves, idle) in zip(axes, panels):
+        for x, r in curves:
+            draw_curve(ax, x, r["curve"], r, metric)
+        if idle:
+            ax.text(0.02, 0.02, "%d run(s) without %s energy: not drawn" % (idle, group),
+                    transform=ax.transAxes, fontsize=7, color="dimgrey")
+        ax.set_xlabel(axis_label("energy_j", "cumulative,\n" + ALL_DEVICES))
+        ax.set_ylabel(metric_label(metric, runs))
+        set_domain_limits(ax, "energy_j", "x")
+        set_domain_limits(ax, metric)
         ax.set_title(group, fontsize=10)
         ax.grid(True, alpha=0.3)
-    drawn = [ax for ax in panels if ax.lines]
-    if drawn:
-        legend(drawn[-1])
-    fig.suptitle("Test %s against energy spent%s" % (metric, band_note(runs)), fontsize=10)
+    legend(axes[len(panels) - 1])
+    fig.suptitle("%s against energy spent%s" % (metric_name(metric), band_note(runs)),
+                 fontsize=10)
+    if empty:
+        # Under the figure, in its own line (not in a panel's frame).
+        fig.text(0.5, 0.01, "No panel: %s (no run spent energy there)" % "; ".join(empty),
+                 ha="center", va="top", fontsize=8, color="dimgrey")
     return save_figure(fig, out_dir, name)
 
 

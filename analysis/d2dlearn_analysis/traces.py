@@ -4,7 +4,9 @@ figures atomically, and drawing them truthfully: axis labels with units
 (COLUMNS, axis_label), bands clipped to a quantity's domain, a text instead of an empty
 panel, legends of at most MAX_LEGEND_ENTRIES entries, series styles that keep coinciding
 curves visible, integer ticks on axes of rounds (integer_ticks), empirical CDFs drawn up to
-1 (draw_cdf), a constant shown as a constant (limits_from_zero).
+1 (draw_cdf), a constant shown as a constant (limits_from_zero), an axis over the data's
+range within its quantity's domain (data_limits), and network totals that say what they
+are summed over (TOTALS, ALL_DEVICES).
 
 Imported by the plot scripts and sweep.py as d2dlearn_analysis.traces.
 """
@@ -238,6 +240,32 @@ RESULT_COLUMNS = {
     "gdLabellingMeanUnlabelledAccuracy": ("Mean labelling accuracy, unlabelled points", "",
                                           RATE),
 }
+#: What a network total is summed over: run.json's summary `energy_j.*` and rounds.csv's
+#: node -1 `energy_j` rows add up energy.csv's rows of every device (doc/reference/traces.md).
+ALL_DEVICES = "summed over all devices"
+#: Energy components (energy.csv's `component`; the parts of the totals energy_j.COMPONENT):
+#: component -> what drew the energy ("total": every component).
+ENERGY_COMPONENTS = {
+    "radio_tx": "the D2D radio transmitting",
+    "radio_rx": "the D2D radio receiving",
+    "radio_idle": "the D2D radio idle (listening)",
+    "radio_sleep": "the D2D radio asleep",
+    "radio_transition": "the D2D radio's sleep transitions",
+    "d2s_tx": "the D2S radio transmitting",
+    "d2s_rx": "the D2S radio receiving",
+    "d2s_idle": "the D2S radio idle (listening)",
+    "d2s_sleep": "the D2S radio asleep",
+    "d2s_transition": "the D2S radio's sleep transitions",
+    "compute": "computing",
+}
+#: Columns whose dotted parts are network totals: base -> (label of the total (part
+#: `total`), label of a part with "%s" for what it is of, what the total is summed over).
+#: `energy_j.total` is "Energy, summed over all devices" [J], `energy_j.d2s_tx` "Energy of
+#: the D2S radio transmitting, summed over all devices" [J].
+TOTALS = {"energy_j": ("Energy", "Energy of %s", ALL_DEVICES)}
+#: Dotted summary keys of one kind of message (run.json's summary kinds.K.*): the kind's
+#: name follows the metric's label ("Mean latency, update messages").
+KIND_PREFIX = "kinds."
 #: Unit of a column not in COLUMNS, from its name's suffix (longest first).
 SUFFIX_UNITS = [("_bytes", "B", NON_NEGATIVE), ("_s", "s", NON_NEGATIVE),
                 ("_j", "J", NON_NEGATIVE), ("_w", "W", NON_NEGATIVE), ("_m", "m", OPEN)]
@@ -259,10 +287,12 @@ DASHES = ["-", "--", "-.", ":"]
 
 def column_info(column, summary=False):
     """(label, unit, domain) of a column (`summary`: a run.json summary key, SUMMARY_COLUMNS
-    first, results.KEY from RESULT_COLUMNS); a dotted name (`energy_j.total`, a summary's
-    statistic) is its base column's with the statistic after a comma, or its last part's
-    with the rest in parentheses (`kinds.model.latency_mean_s`); an unknown column is its
-    own label, with the unit of its suffix (_bytes, _s, _j, _w, _m)."""
+    first, results.KEY from RESULT_COLUMNS); a network total (TOTALS: `energy_j.total`,
+    `energy_j.COMPONENT`) says what it is of (ENERGY_COMPONENTS) and what it is summed over
+    (ALL_DEVICES); a kind's metric (`kinds.K.latency_mean_s`) is the metric's label with
+    "K messages" after a comma; any other dotted name is its base column's with the
+    statistic after a comma, or its last part's with the rest in parentheses; an unknown
+    column is its own label, with the unit of its suffix (_bytes, _s, _j, _w, _m)."""
     if summary and column in SUMMARY_COLUMNS:
         return SUMMARY_COLUMNS[column]
     if summary and column.startswith("results.") and column[8:] in RESULT_COLUMNS:
@@ -270,6 +300,17 @@ def column_info(column, summary=False):
     if column in COLUMNS:
         return COLUMNS[column]
     base, dot, detail = column.partition(".")
+    if dot and base in TOTALS and "." not in detail:
+        total, part, over = TOTALS[base]
+        unit, dom = COLUMNS[base][1:]
+        if detail == "total":
+            return "%s, %s" % (total, over), unit, dom
+        return "%s, %s" % (part % ENERGY_COMPONENTS.get(detail, detail), over), unit, dom
+    prefix, _, last = column.rpartition(".")
+    kind = prefix[len(KIND_PREFIX):]
+    if prefix.startswith(KIND_PREFIX) and kind and "." not in kind and last in COLUMNS:
+        label, unit, dom = COLUMNS[last]
+        return "%s, %s messages" % (label, kind.replace("_", " ")), unit, dom
     if dot and base in COLUMNS:
         label, unit, dom = COLUMNS[base]
         return "%s, %s" % (label, detail), unit, dom
@@ -375,6 +416,39 @@ def set_domain_limits(ax, column, axis="y", summary=False):
         setter(lo, hi)
     elif lo is not None:
         setter(bottom=lo) if axis == "y" else setter(left=lo)
+
+
+#: The margin data_limits leaves on either side of the data: this fraction of its range.
+DATA_MARGIN = 0.05
+
+
+def data_limits(ax, column, axis="y", summary=False, margin=DATA_MARGIN):
+    """Limits over what is drawn along the axis (ax.dataLim: lines, bands, error bars,
+    dots) with `margin` times its range on either side, cut at the column's domain
+    (`summary`: a run.json summary key): a rate between 0.95 and 0.99 is drawn over
+    0.948..0.992, not over the whole of [0, 1], and no limit is ever outside the domain
+    (a rate up to 1 stops at 1). Data all one value (a spread of at most 1e-6 of its size)
+    is drawn from 0 past it (limits_from_zero), so that a constant is seen as one; nothing
+    drawn: the domain's limits (set_domain_limits)."""
+    lo, hi = ax.dataLim.intervaly if axis == "y" else ax.dataLim.intervalx
+    if not (np.isfinite(lo) and np.isfinite(hi)) or lo > hi:
+        set_domain_limits(ax, column, axis, summary)
+        return
+    size = max(abs(lo), abs(hi))
+    if hi - lo <= 1e-6 * size or size == 0:
+        limits_from_zero(ax, [lo, hi], axis)
+        lo, hi = ax.get_ylim() if axis == "y" else ax.get_xlim()
+    else:
+        pad = margin * (hi - lo)
+        lo, hi = lo - pad, hi + pad
+    dom_lo, dom_hi = domain(column, summary)
+    if dom_lo is not None:
+        lo, hi = max(lo, dom_lo), max(hi, dom_lo)
+    if dom_hi is not None:
+        lo, hi = min(lo, dom_hi), min(hi, dom_hi)
+    if hi <= lo:  # data all at a bound (a constant 0 of a domain [0, 0]: not a real case)
+        hi = lo + 1.0
+    (ax.set_ylim if axis == "y" else ax.set_xlim)(lo, hi)
 
 
 def draw_cdf(ax, values, **kwargs):

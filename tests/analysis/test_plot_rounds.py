@@ -317,10 +317,11 @@ class PlotRoundsTest(unittest.TestCase):
         self.assertEqual(x, [3.75, 7.9375, 19.9375, 20.4375])
         self.assertEqual(list(axes[5].get_lines()[0].get_ydata()), A_ACC)
 
-    def test_figures_labelled_in_domain_and_empty_d2s_panel_says_so(self):
+    def test_figures_labelled_in_domain_and_no_empty_d2s_panel(self):
         # Items 1, 2, 4, 5, 7: labels with units, rates in [0, 1], energies >= 0; run B has
-        # no D2S rows and run A is left without them too: the D2S panel says so instead of
-        # drawing vertical lines at 0 J; --out is created with its parents.
+        # no D2S rows and run A is left without them too: no D2S panel (no vertical lines
+        # at 0 J, no empty panel), and a line under the figure says why; --out is created
+        # with its parents.
         a, b = self.path("chk/a"), self.path("chk/b")
         make_run_a(a)
         make_run_b(b)
@@ -332,13 +333,14 @@ class PlotRoundsTest(unittest.TestCase):
         self.assertTrue(os.path.isdir(out))
         self.assertEqual(figure_checks.all_problems(figs), [])
         energy = figure_checks.figure(figs, "accuracy_vs_energy")
-        texts = figure_checks.no_data_texts(energy)
-        self.assertEqual(len(texts), 2)  # D2S transmit + receive, D2S idle
-        self.assertTrue(all(t.startswith("D2S radio") and "no energy" in t for t in texts),
-                        texts)
-        self.assertEqual(len(energy.axes[2].lines), 0)
-        self.assertEqual(len(energy.axes[3].lines), 0)
-        self.assertTrue(all("[J]" in ax.get_xlabel() for ax in energy.axes if ax.lines))
+        self.assertEqual(figure_checks.no_data_texts(energy), [])
+        self.assertEqual([ax.get_title() for ax in energy.axes],
+                         ["D2D radio, transmit + receive", "D2D radio, idle", "compute",
+                          "total"])
+        self.assertTrue(all(ax.lines for ax in energy.axes))
+        self.assertIn("No panel: D2S radio, transmit + receive; D2S radio, idle (no run "
+                      "spent energy there)", [t.get_text() for t in energy.texts])
+        self.assertTrue(all("[J]" in ax.get_xlabel() for ax in energy.axes))
         time_fig = figure_checks.figure(figs, "accuracy_vs_time")
         self.assertIn("[s]", time_fig.axes[0].get_xlabel())
         self.assertEqual(time_fig.axes[0].get_ylabel(), "Test accuracy")

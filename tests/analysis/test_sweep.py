@@ -1144,7 +1144,7 @@ seed = [1, 2, 3]
         _, fig = self.plot(path, out, "--metric", "energy_j.total",
                            "--x", "spectralEfficiency")
         ax = fig.axes[0]
-        self.assertEqual(ax.get_ylabel(), "Energy, total [J]")
+        self.assertEqual(ax.get_ylabel(), "Energy, summed over all devices [J]")
         _, ys = figure_checks.points(ax.collections[0])
         self.assertAlmostEqual(min(ys), 0.0)
 

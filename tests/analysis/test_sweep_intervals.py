@@ -152,7 +152,7 @@ class MetricAgainstMetric(unittest.TestCase):
         self.assertTrue(os.path.isfile(os.path.join(self.out, "plots", name)))
         self.assertEqual(figure_checks.all_problems(drawn), [])
         ax = fig.axes[0]
-        self.assertEqual(ax.get_xlabel(), "Energy, total [J]")
+        self.assertEqual(ax.get_xlabel(), "Energy, summed over all devices [J]")
         self.assertEqual(ax.get_ylabel(), "Complete delivery rate (models arrived whole)")
         # The printed table: one row per spectral efficiency, both intervals named and
         # recomputed from results.csv (the seeds' values of each point).

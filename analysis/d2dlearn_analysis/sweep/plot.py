@@ -2,6 +2,13 @@
 replicates with a band) or against another summary metric (one marker per point of the
 swept grid, error bars in both directions), drawn with units and in each metric's domain.
 
+Titles and axis labels name each metric as traces.py's table does (COLUMNS,
+SUMMARY_COLUMNS, RESULT_COLUMNS, TOTALS: "Final test accuracy", "Energy, summed over all
+devices [J]"), never by its results.csv column (final_accuracy, energy_j.total). A metric's
+axis spans what is drawn (means, bands, error bars, dots) with a margin of
+traces.DATA_MARGIN of its range on either side, cut at the metric's domain (no limit
+outside it: a rate's axis stays within [0, 1] but is not stretched to it).
+
 The intervals (--band ci), per metric (doc/howto/sweep.md has the table):
 
     rate with counts in run.json, one run   wilson95     complete_delivery_rate,
@@ -126,18 +133,45 @@ def band_limits(values, band, metric=None, counts=None):
 
 
 def scale_axis(ax, metric, axis, log):
-    """A log scale, or limits that show the summary metric truthfully: a constant from 0
-    (traces.constant_from_zero), then the metric's domain ([0, 1] for a rate), and whole
-    numbers on an axis of rounds."""
+    """A log scale, or limits that show the summary metric truthfully: over the range of
+    what is drawn (means, bands, error bars, dots) with a margin, cut at the metric's
+    domain (traces.data_limits: a rate of 0.95..0.99 is not squeezed into [0, 1], and no
+    limit leaves the domain; a constant from 0), and whole numbers on an axis of rounds."""
     from d2dlearn_analysis import traces as trace_io
     if log:
         (ax.set_yscale if axis == "y" else ax.set_xscale)("log")
         return
-    trace_io.constant_from_zero(ax, axis)
-    trace_io.set_domain_limits(ax, metric, axis=axis, summary=True)
+    trace_io.data_limits(ax, metric, axis=axis, summary=True)
     label = ax.get_ylabel() if axis == "y" else ax.get_xlabel()
     if label in trace_io.INTEGER_LABELS:
         trace_io.integer_ticks(ax, axis)
+
+
+def metric_name(metric, lower=False):
+    """A summary metric's or parameter's name as the figures say it: its label in
+    traces.py's table (COLUMNS, SUMMARY_COLUMNS, RESULT_COLUMNS, TOTALS), without the unit
+    (the axis label has it), never the results.csv column name; `lower`: its first letter
+    in lower case where the second is too (in a title's "against ...": "energy, summed
+    over all devices", but "P_D", "X*" kept)."""
+    from d2dlearn_analysis import traces as trace_io
+    name = trace_io.column_info(metric, summary=True)[0]
+    if lower and len(name) > 1 and name[0].isupper() and name[1].islower():
+        name = name[0].lower() + name[1:]
+    return name
+
+
+#: Characters of a title line at most (9 pt over the 6.4 in wide figure's axes).
+TITLE_WIDTH = 80
+
+
+def title_line(campaign, y, x):
+    """The title's first line(s): "CAMPAIGN: Y against X" with the metrics' names
+    (metric_name), broken between words to lines of at most TITLE_WIDTH characters so
+    that it stays over the axes."""
+    import textwrap
+    return textwrap.fill("%s: %s against %s" % (campaign.name, metric_name(y),
+                                                metric_name(x, lower=True)),
+                         TITLE_WIDTH, break_long_words=False, break_on_hyphens=False)
 
 
 def same_value(value, text):
@@ -321,7 +355,7 @@ def cmd_plot(args):
             label = "%s = %s%s" % (hue_label, csv_text(hue), " " + hue_unit if hue_unit else "")
         line, = ax.plot(px, trace_io.clip_to_domain([m for _, m, _, _, _ in stats],
                                                     args.metric, summary=True),
-                        marker="o", markersize=4, label=label, zorder=3)
+                        marker="o", markersize=4, label=label, zorder=3, clip_on=False)
         colour = line.get_color()
         if prefix and any(not math.isnan(lo) for _, _, lo, _, _ in stats):
             # A point without a band (one replicate, counts unknown): the band narrows to
@@ -343,8 +377,8 @@ def cmd_plot(args):
     ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
     scale_axis(ax, args.metric, "y", args.logy)
     nrep = max(len(v) for v in groups.values())
-    ax.set_title("%s: %s\n%s" % (campaign.name, args.metric,
-                                 shown_text(args, nrep, used, [args.metric])), fontsize=9)
+    ax.set_title("%s\n%s" % (title_line(campaign, args.metric, args.x),
+                             shown_text(args, nrep, used, [args.metric])), fontsize=9)
     ax.grid(True, alpha=0.3)
     if args.hue:
         trace_io.legend(ax)
@@ -447,7 +481,7 @@ def plot_metrics(args, campaign, out, rows):
         ax.errorbar([sx[1]], [sy[1]], xerr=err(sx) if prefix else None,
                     yerr=err(sy) if prefix else None, fmt=style["marker"], color=colour,
                     markerfacecolor=style["markerfacecolor"], markersize=6, capsize=3,
-                    elinewidth=1, label=label, zorder=3)
+                    elinewidth=1, label=label, zorder=3, clip_on=False)
         if args.points:
             ax.scatter(trace_io.clip_to_domain([x for x, _, _, _ in runs], args.x,
                                                summary=True),
@@ -457,9 +491,9 @@ def plot_metrics(args, campaign, out, rows):
     scale_axis(ax, args.x, "x", args.logx)
     scale_axis(ax, args.metric, "y", args.logy)
     nrep = max(len(v) for v in points.values())
-    ax.set_title("%s: %s against %s\n%s" % (campaign.name, args.metric, args.x,
-                                           shown_text(args, nrep, used,
-                                                      [args.x, args.metric])), fontsize=9)
+    ax.set_title("%s\n%s" % (title_line(campaign, args.metric, args.x),
+                             shown_text(args, nrep, used, [args.x, args.metric])),
+                 fontsize=9)
     ax.grid(True, alpha=0.3)
     if varying:
         trace_io.legend(ax, outside=len(points) > 4)
