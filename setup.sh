@@ -51,7 +51,10 @@ TEST_PACKAGES=(slurm-wlm munge # tests/analysis: sweeps submitted to a local Slu
                python3-scipy # analysis/stats.py: Student t quantiles (sweeps' intervals)
                python3-torch # bench-fedavg's plain PyTorch loop (Debian's build of the same LibTorch)
                python3-sphinx python3-myst-parser # the manual (doc/, Markdown pages): target doc
+               furo # the manual's theme (doc/conf.py: a wide text column, tables that scroll whole)
+               libjs-mathjax # the manual's formulas, typeset offline (doc/conf.py copies MathJax in)
                chromium # headless: test doc-html-layout loads every page of the manual at 1280 px
+               tcpdump # test cli-pcap reads the Wi-Fi backend's pcap files (--pcap) with tcpdump -r
                doxygen # the manual's C++ API reference (public headers)
                universal-ctags) # tests/structure.py: function lengths and class members
 PACKAGES=("${RUN_PACKAGES[@]}")

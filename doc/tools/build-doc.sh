@@ -20,6 +20,11 @@ for tool in sphinx-build; do
     command -v "$tool" >/dev/null ||
         { echo "build-doc.sh: error: $tool not found (Debian: python3-sphinx python3-myst-parser)" >&2; exit 1; }
 done
+# the theme, and the MathJax that doc/conf.py copies into the HTML
+"$PYTHON" -c "import furo" 2>/dev/null ||
+    { echo "build-doc.sh: error: the Sphinx theme furo not found (Debian: furo)" >&2; exit 1; }
+[ -f "${D2DLEARN_MATHJAX_DIR:-/usr/share/javascript/mathjax}/MathJax.js" ] ||
+    { echo "build-doc.sh: error: MathJax not found in ${D2DLEARN_MATHJAX_DIR:-/usr/share/javascript/mathjax} (Debian: libjs-mathjax)" >&2; exit 1; }
 
 # 1. Generated pages (git-ignored doc/_generated/): one flag table per program,
 "$PYTHON" "$src/doc/tools/gen_flags.py" "$bin" "$src/doc/_generated"
@@ -41,6 +46,8 @@ if [ -n "$doxyfile" ]; then
         echo "build-doc.sh: error: doxygen warned $(grep -c 'warning:' "$out/doxygen-warnings.log") times ($out/doxygen-warnings.log)" >&2
         exit 1
     fi
+    # each flag of its prose kept on one line, as the manual's (doc/conf.py)
+    "$PYTHON" "$src/doc/tools/doxygen-flags.py" "$out/api/html" >/dev/null
 fi
 
 # 3. Sphinx, every warning an error; -n: a broken cross-reference is a warning too.

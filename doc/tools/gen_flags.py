@@ -52,10 +52,27 @@ def help_text(bindir, program):
     return proc.stdout
 
 
-def cell(text):
-    """Markdown table cell: literal '|' and '*', '_', '<' escaped."""
+# a flag named in a help text (--backend=wifi, --ns3::D2dRadioEnergyModel::NAME=VALUE), up
+# to a space or a punctuation mark that ends it in prose
+FLAG_IN_TEXT = re.compile(r"(?<![\w\-])--[A-Za-z][\w.:\-]*(?:=[^\s,;()\[\]]*)?")
+
+
+def escape(text):
+    """Markdown text: literal '\\', '|', '*', '_', '<' escaped."""
     return (text.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*")
             .replace("_", "\\_").replace("<", "\\<"))
+
+
+def cell(text):
+    """Markdown table cell: each flag that the text names as code (a code word never breaks
+    across lines in the manual's HTML: doc/_static/d2dlearn.css; in prose a browser breaks
+    after the "--" of --d2sTxPowerDbm), the rest escaped."""
+    out, at = [], 0
+    for m in FLAG_IN_TEXT.finditer(text):
+        flag = m.group(0).rstrip(".:")  # "... over --backend=wifi." ends a sentence
+        out += [escape(text[at:m.start()]), "`%s`" % flag.replace("|", "\\|")]
+        at = m.start() + len(flag)
+    return "".join(out) + escape(text[at:])
 
 
 def render(program, rows):

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Figures a researcher would not have to retitle (issue 75, item 7).
+"""Figures a researcher would not have to retitle.
 
 Run:  /usr/bin/python3 tests/analysis/test_sweep_figures.py
 (no build needed: campaign folders of hand-written run.json files, run folders of
