@@ -1,6 +1,5 @@
 #!/usr/bin/python3
-"""Inputs that used to crash or hang a run, each ended in one line (issue "Reliability: the
-new inputs that still crash, hang or pass silently"):
+"""Inputs that used to crash or hang a run, or pass silently, each ended in one line:
 
 1. a LEAF JSON file whose x is nested 200,000 deep (SIGSEGV before: nlohmann's dump()
    recursed), refused before parsing;

@@ -209,6 +209,7 @@ D2dFlagScope::GetTable()
         {"wifiRateManager", "", {Wifi(), Messages()}},
         {"wifiDataMode", "", {Wifi(), Messages(), Is("wifiRateManager", {"constant"})}},
         {"wifiLossExponent", "", {Wifi(), Messages()}},
+        {"pcap", "", {Wifi(), Messages()}},
 
         // D2dLearningOptions: the data set's own flags.
         {"syntheticSamples", "", {Is("dataset", {"gaussian-mixture"})}},

@@ -232,6 +232,8 @@ struct D2dWifiOptions
     std::string wifiDataMode;
     /** --wifiLossExponent: exponent of the log-distance loss (ns-3's Yans default: 3) */
     double wifiLossExponent{3.0};
+    /** --pcap: Wi-Fi backend, the prefix of ns-3's pcap files of the frames ("": none) */
+    std::string pcap;
 
     /** \return true if --backend=wifi */
     bool IsWifi() const

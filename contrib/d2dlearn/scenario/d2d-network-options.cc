@@ -41,6 +41,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fmt/format.h>
 #include <functional>
 #include <iostream>
@@ -48,6 +49,7 @@
 #include <regex>
 #include <stdexcept>
 #include <tuple>
+#include <unistd.h>
 
 namespace ns3
 {
@@ -571,6 +573,11 @@ D2dNetworkOptions::AddWifiFlags(D2dScenarioFlags& flags)
              wifiLossExponent)
         .Sets("ns3::LogDistancePropagationLossModel::Exponent")
         .Range(1, 10);
+    flags.Add("pcap",
+              "Wi-Fi backend: write every 802.11 frame to pcap files PREFIX-NODE-DEVICE.pcap "
+              "(ns-3's YansWifiPhyHelper::EnablePcap; the D2S network's PREFIX-d2s-NODE-DEVICE"
+              ".pcap), for Wireshark or tcpdump; written as the run goes",
+              pcap);
 }
 
 void
@@ -624,6 +631,22 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
     // The flags' own ranges are checked by D2dScenarioFlags::Parse(); here what involves
     // several flags or a file, before simulating.
     ValidateBackend(support);
+    if (!pcap.empty())
+    {
+        // ns-3 aborts if it cannot create a pcap file: the folder is checked here.
+        const std::filesystem::path folder = std::filesystem::path(pcap).parent_path();
+        const std::string at = folder.empty() ? std::string(".") : folder.string();
+        std::error_code ec;
+        if (std::filesystem::path(pcap).filename().empty() ||
+            !std::filesystem::is_directory(at, ec) || ::access(at.c_str(), W_OK | X_OK) != 0)
+        {
+            support.Fail(fmt::format("--pcap={}: {} is not a folder this run can write in "
+                                     "(accepted: PREFIX, a path whose folder exists; the files "
+                                     "are PREFIX-NODE-DEVICE.pcap)",
+                                     pcap,
+                                     at));
+        }
+    }
     ValidateServer(support);
     ValidateSpectrum(support);
     ValidateEnergy(support);
@@ -1361,6 +1384,10 @@ D2dNetworkOptions::MakeWifi(D2dTraceHelper* traces, bool withServer)
         network.links = links;
     }
     std::vector<Ptr<D2dWifiTransport>> d2d80211 = wifi.Install(network.devices);
+    if (!pcap.empty())
+    {
+        wifi.EnablePcap(pcap);
+    }
     network.wifiMeters = wifi.InstallEnergy("radio", nDevices);
     int64_t stream = FIRST_CHANNEL_STREAM;
     stream += wifi.AssignStreams(stream);
@@ -1379,6 +1406,10 @@ D2dNetworkOptions::MakeWifi(D2dTraceHelper* traces, bool withServer)
         d2sWifi.SetTransportAttribute("Port", UintegerValue(9998));
         d2sWifi.SetAggregate(false);
         std::vector<Ptr<D2dWifiTransport>> d2s80211 = d2sWifi.Install(all);
+        if (!pcap.empty())
+        {
+            d2sWifi.EnablePcap(pcap + "-d2s");
+        }
         for (auto& meter : d2sWifi.InstallEnergy("d2s", nDevices)) // the server: mains powered
         {
             network.wifiMeters.push_back(meter);

@@ -101,6 +101,13 @@ D2dWifiHelper::SetMessageRegistry(Ptr<D2dMessageRegistry> registry)
     m_registry = registry;
 }
 
+void
+D2dWifiHelper::EnablePcap(const std::string& prefix)
+{
+    NS_ABORT_MSG_IF(m_devices.GetN() == 0, "D2dWifiHelper::EnablePcap before Install");
+    m_phy.EnablePcap(prefix, m_devices);
+}
+
 std::vector<Ptr<D2dWifiTransport>>
 D2dWifiHelper::Install(NodeContainer nodes)
 {

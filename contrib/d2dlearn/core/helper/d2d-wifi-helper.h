@@ -96,6 +96,13 @@ class D2dWifiHelper
      */
     void SetNetworkBase(Ipv4Address network, Ipv4Mask mask);
     /**
+     * \brief Write every frame the devices' PHYs send or receive to pcap files, with ns-3's
+     * YansWifiPhyHelper::EnablePcap (802.11 frames, DLT_IEEE802_11): PREFIX-NODE-DEVICE.pcap,
+     * one per device, written by ns-3 as the run goes. Call after Install().
+     * \param prefix the files' prefix (a path; its folder must exist)
+     */
+    void EnablePcap(const std::string& prefix);
+    /**
      * \param registry registry to share with other backends of the same scenario (by
      * default Install() creates one), so that message ids stay unique across them
      */
