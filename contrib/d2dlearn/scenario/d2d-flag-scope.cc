@@ -210,6 +210,7 @@ D2dFlagScope::GetTable()
         {"wifiDataMode", "", {Wifi(), Messages(), Is("wifiRateManager", {"constant"})}},
         {"wifiLossExponent", "", {Wifi(), Messages()}},
         {"pcap", "", {Wifi(), Messages()}},
+        {"netanim", "", {Messages()}},
 
         // D2dLearningOptions: the data set's own flags.
         {"syntheticSamples", "", {Is("dataset", {"gaussian-mixture"})}},

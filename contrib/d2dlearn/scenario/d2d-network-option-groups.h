@@ -234,6 +234,8 @@ struct D2dWifiOptions
     double wifiLossExponent{3.0};
     /** --pcap: Wi-Fi backend, the prefix of ns-3's pcap files of the frames ("": none) */
     std::string pcap;
+    /** --netanim: write netanim.xml, the run for NetAnim (D2dTraceHelper::EnableNetAnim) */
+    bool netanim{false};
 
     /** \return true if --backend=wifi */
     bool IsWifi() const

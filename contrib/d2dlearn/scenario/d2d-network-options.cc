@@ -578,6 +578,11 @@ D2dNetworkOptions::AddWifiFlags(D2dScenarioFlags& flags)
               "(ns-3's YansWifiPhyHelper::EnablePcap; the D2S network's PREFIX-d2s-NODE-DEVICE"
               ".pcap), for Wireshark or tcpdump; written as the run goes",
               pcap);
+    flags.Add("netanim",
+              "Write netanim.xml in --outDir: the devices (and the server) and each messages.csv "
+              "row as a packet between its endpoints, for ns-3's NetAnim (moving devices move "
+              "at --positionEvery's samples)",
+              netanim);
 }
 
 void
@@ -1181,6 +1186,15 @@ D2dNetwork
 D2dNetworkOptions::Build(D2dTraceHelper& traces, bool withServer)
 {
     D2dNetwork network = Make(&traces, withServer);
+    if (netanim)
+    {
+        NodeContainer nodes(network.devices);
+        if (network.server)
+        {
+            nodes.Add(network.server);
+        }
+        traces.EnableNetAnim(nodes);
+    }
     mobility.StartTrace(traces, network.devices, network.server, rssFile);
     return network;
 }

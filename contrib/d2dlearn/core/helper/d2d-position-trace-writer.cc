@@ -18,7 +18,8 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("D2dPositionTraceWriter");
 
 D2dPositionTraceWriter::D2dPositionTraceWriter(D2dTraceHelper& traces, const std::string& file)
-    : m_out(traces.OpenTrace(file, HEADER))
+    : m_traces(traces),
+      m_out(traces.OpenTrace(file, HEADER))
 {
     NS_LOG_FUNCTION(this << file);
 }
@@ -73,6 +74,21 @@ D2dPositionTraceWriter::Sample()
         }
     }
     m_out.write(rows.data(), static_cast<std::streamsize>(rows.size()));
+    if (std::ostream* anim = m_traces.NetAnimPositions(); anim && m_k > 0)
+    {
+        // NetAnim's node updates (AnimationInterface's WriteXmlUpdateNodePosition); the
+        // positions at time 0 are its node elements already.
+        for (std::size_t i = 0; i < m_mobility.size(); ++i)
+        {
+            const Vector p = m_mobility[i]->GetPosition();
+            *anim << fmt::format(
+                "<nu p=\"p\" t=\"{:.9f}\" id=\"{}\" x=\"{:.6f}\" y=\"{:.6f}\" />\n",
+                now.GetSeconds(),
+                i,
+                p.x,
+                p.y);
+        }
+    }
     m_rows += m_mobility.size();
     ++m_k;
     // Only while something else is still to happen: the samples never keep a run alive.

@@ -61,6 +61,7 @@ class D2dPositionTraceWriter : public SimpleRefCount<D2dPositionTraceWriter>
     /** \brief Write one row per node at the current time and schedule the next sample. */
     void Sample();
 
+    D2dTraceHelper& m_traces;                   //!< the run's traces (NetAnimPositions)
     std::ostream& m_out;                        //!< positions.csv's stream (the helper's)
     std::vector<Ptr<MobilityModel>> m_mobility; //!< node i's mobility model at index i
     Time m_period;                              //!< time between samples (0: once)

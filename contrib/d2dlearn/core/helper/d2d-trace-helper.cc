@@ -16,6 +16,7 @@
 #include "ns3/energy-source-container.h"
 #include "ns3/integer.h"
 #include "ns3/log.h"
+#include "ns3/mobility-model.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -563,6 +564,34 @@ D2dTraceHelper::OpenTrace(const std::string& file, const std::string& header)
 }
 
 void
+D2dTraceHelper::EnableNetAnim(NodeContainer nodes)
+{
+    if (m_netanim)
+    {
+        return;
+    }
+    // AnimationInterface::StartAnimation's first elements: anim, then each node.
+    std::string header = "<anim ver=\"netanim-3.108\" filetype=\"animation\" >";
+    for (uint32_t i = 0; i < nodes.GetN(); ++i)
+    {
+        auto mobility = nodes.Get(i)->GetObject<MobilityModel>();
+        const Vector p = mobility ? mobility->GetPosition() : Vector();
+        header += fmt::format("\n<node id=\"{}\" sysId=\"0\" locX=\"{:.6f}\" locY=\"{:.6f}\" />",
+                              i,
+                              p.x,
+                              p.y);
+    }
+    OpenTrace("netanim.xml", header);
+    m_netanim = m_extra.back().second.get();
+}
+
+std::ostream*
+D2dTraceHelper::NetAnimPositions()
+{
+    return m_netanim;
+}
+
+void
 D2dTraceHelper::EnableRounds()
 {
     if (!m_rounds)
@@ -908,6 +937,26 @@ D2dTraceHelper::WriteDelivery(const D2dDeliveryRecord& r)
     CheckWritten(m_messages, "messages.csv");
     ++m_nMessageRows;
     m_summary.AddDelivery(r);
+    if (m_netanim)
+    {
+        // The row as a packet (AnimationInterface's WriteXmlP): first and last bit sent
+        // over its air time, received from its start to its reception.
+        const double fbTx = (r.onAir ? r.startTime : r.sendTime).GetSeconds();
+        const double lbTx = r.onAir ? (r.startTime + r.airtime).GetSeconds() : fbTx;
+        const double lbRx = std::max(r.delivered ? r.recvTime.GetSeconds() : lbTx, fbTx);
+        *m_netanim << fmt::format("<p fId=\"{}\" fbTx=\"{:.9f}\" lbTx=\"{:.9f}\" "
+                                  "meta-info=\"{} {}{}\" tId=\"{}\" fbRx=\"{:.9f}\" "
+                                  "lbRx=\"{:.9f}\" />\n",
+                                  r.src,
+                                  fbTx,
+                                  lbTx,
+                                  r.kind,
+                                  r.msgId,
+                                  r.delivered ? "" : " lost",
+                                  r.dst,
+                                  fbTx,
+                                  lbRx);
+    }
 }
 
 void
@@ -1105,6 +1154,10 @@ D2dTraceHelper::Finish(uint64_t seed, double wallSeconds)
         transport->ReportUnfinished();
     }
     CloseEnergyPeriods();
+    if (m_netanim)
+    {
+        *m_netanim << "</anim>\n";
+    }
     m_messages.Close();
     m_energy.Close();
     // The first file that failed, and why (the errno of its failed write).

@@ -337,6 +337,23 @@ class D2dTraceHelper
     void EnableRounds();
 
     /**
+     * \brief Write netanim.xml, an animation NetAnim opens (the XML ns-3's AnimationInterface
+     * writes, version netanim-3.108, written here for both backends): each node (device i
+     * has id i, the server nDevices) at its position when called, and one packet element
+     * `p` per messages.csv row, from its sender to its receiver, over the time it was on the
+     * air (sent to received if it never went on the air), with its kind and id as
+     * meta-info. NetAnimPositions() takes the node updates of moving nodes.
+     * \param nodes the devices, then the server if any
+     */
+    void EnableNetAnim(NodeContainer nodes);
+    /**
+     * \return netanim.xml's stream for node position updates (`nu` elements, written by
+     *         D2dPositionTraceWriter at positions.csv's samples), or nullptr without
+     *         EnableNetAnim()
+     */
+    std::ostream* NetAnimPositions();
+
+    /**
      * \brief Write a learning protocol's measurements to rounds.csv: EnableRounds(), and a
      * sink on the object's "RoundRecord" trace (D2dFlProtocol::RoundRecordTracedCallback)
      * writing every record as a row with the simulated time of the call. Objects connected
@@ -496,7 +513,8 @@ class D2dTraceHelper
     bool m_finished{false};     //!< Finish() published the files (else removed on destruction)
     /** Further trace files (OpenTrace), in opening order: (file name, stream). */
     std::vector<std::pair<std::string, std::unique_ptr<D2dTraceFile>>> m_extra;
-    D2dTraceFile* m_rounds{nullptr}; //!< rounds.csv once EnableRounds() was called
+    D2dTraceFile* m_rounds{nullptr};  //!< rounds.csv once EnableRounds() was called
+    D2dTraceFile* m_netanim{nullptr}; //!< netanim.xml once EnableNetAnim() was called
     /** energy of the periods reported so far, per component (J): GetEnergySoFar() */
     std::map<std::string, double> m_reportedEnergyJ;
     /** (round, time) of the last rounds.csv energy rows; round -1 before the first */
