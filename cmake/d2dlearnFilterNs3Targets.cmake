@@ -17,7 +17,7 @@ function(d2dlearn_filter_ns3_targets)
   get_directory_property(pending IMPORTED_TARGETS)
   # D2DLEARN_NS3_MODULES (d2dlearnNs3.cmake), in both target-name styles (ns3::libcore up
   # to ns-3.42, ns3::core from 3.43).
-  foreach(module core network energy mobility propagation wifi internet)
+  foreach(module core network energy mobility propagation wifi internet flow-monitor)
     list(APPEND pending ns3::lib${module} ns3::${module})
   endforeach()
   set(done "")

@@ -68,6 +68,27 @@ function(d2dlearn_ns3_targets out)
   set(${out} ${targets} PARENT_SCOPE)
 endfunction()
 
+# d2dlearn_ns3_optional(TARGETS_VAR DEFINITIONS_VAR): the modules d2dlearn uses when the
+# installed ns-3 has them, appended to the targets it links (flow-monitor: --flowMonitor), and
+# D2DLEARN_NS3_FLOW_MONITOR (1 if found, else 0) appended to the definitions. Inside an ns-3
+# tree the macro is not defined (0): the module is not one d2dlearn makes ns-3 build, and the
+# flag is refused there in one line.
+function(d2dlearn_ns3_optional targets_var definitions_var)
+  set(targets ${${targets_var}})
+  set(definitions ${${definitions_var}})
+  if(TARGET ns3::libflow-monitor)
+    list(APPEND targets ns3::libflow-monitor)
+    list(APPEND definitions D2DLEARN_NS3_FLOW_MONITOR=1)
+  elseif(TARGET ns3::flow-monitor)
+    list(APPEND targets ns3::flow-monitor)
+    list(APPEND definitions D2DLEARN_NS3_FLOW_MONITOR=1)
+  else()
+    list(APPEND definitions D2DLEARN_NS3_FLOW_MONITOR=0)
+  endif()
+  set(${targets_var} ${targets} PARENT_SCOPE)
+  set(${definitions_var} ${definitions} PARENT_SCOPE)
+endfunction()
+
 # d2dlearn_ns3_warning_flags(VERSION OUT [COMPILER_ID COMPILER_VERSION]): the warnings ns-3's
 # debug profile gives its modules in that release (-Wall -Werror; -Wpedantic from 3.44;
 # -Wno-restrict with GCC 12.1 to 12.3.1 from 3.41, whose false -Wrestrict on std::string

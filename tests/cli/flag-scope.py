@@ -84,6 +84,7 @@ VALUES = {
     "jobWallLimit": ["60s", "120s"],
     "pcap": [os.path.join(TMP, "pcap")],
     "netanim": ["true"],
+    "flowMonitor": ["true"],
     "cpuFrequencyHz": ["1e9", "3e9"],
     "cyclesPerFlop": ["0.5", "0.3"],
     "switchedCapacitance": ["1e-28", "2e-28"],

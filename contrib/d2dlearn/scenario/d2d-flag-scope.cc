@@ -211,6 +211,7 @@ D2dFlagScope::GetTable()
         {"wifiLossExponent", "", {Wifi(), Messages()}},
         {"pcap", "", {Wifi(), Messages()}},
         {"netanim", "", {Messages()}},
+        {"flowMonitor", "", {Wifi(), Messages()}},
 
         // D2dLearningOptions: the data set's own flags.
         {"syntheticSamples", "", {Is("dataset", {"gaussian-mixture"})}},

@@ -236,6 +236,8 @@ struct D2dWifiOptions
     std::string pcap;
     /** --netanim: write netanim.xml, the run for NetAnim (D2dTraceHelper::EnableNetAnim) */
     bool netanim{false};
+    /** --flowMonitor: Wi-Fi backend, write flowmon.xml, ns-3's FlowMonitor statistics */
+    bool flowMonitor{false};
 
     /** \return true if --backend=wifi */
     bool IsWifi() const

@@ -17,6 +17,9 @@
 #include "ns3/double.h"
 #include "ns3/dynamic-rss-model.h"
 #include "ns3/enum.h"
+#if D2DLEARN_HAVE_FLOW_MONITOR
+#include "ns3/flow-monitor-helper.h"
+#endif
 #if D2DLEARN_HAVE_GENERIC_BATTERY
 #include "ns3/generic-battery-model.h"
 #endif
@@ -45,6 +48,7 @@
 #include <fmt/format.h>
 #include <functional>
 #include <iostream>
+#include <memory>
 #include <numeric>
 #include <regex>
 #include <stdexcept>
@@ -578,6 +582,11 @@ D2dNetworkOptions::AddWifiFlags(D2dScenarioFlags& flags)
               "(ns-3's YansWifiPhyHelper::EnablePcap; the D2S network's PREFIX-d2s-NODE-DEVICE"
               ".pcap), for Wireshark or tcpdump; written as the run goes",
               pcap);
+    flags.Add("flowMonitor",
+              "Wi-Fi backend: write flowmon.xml in --outDir, ns-3's FlowMonitor statistics of "
+              "every IPv4 flow (one per sender, receiver and port), as FlowMonitor::"
+              "SerializeToXmlFile writes them",
+              flowMonitor);
     flags.Add("netanim",
               "Write netanim.xml in --outDir: the devices (and the server) and each messages.csv "
               "row as a packet between its endpoints, for ns-3's NetAnim (moving devices move "
@@ -961,6 +970,12 @@ D2dNetworkOptions::ValidateBackend(const D2dScenarioSupport& support)
     {
         return;
     }
+    if (flowMonitor && !D2DLEARN_HAVE_FLOW_MONITOR)
+    {
+        support.Fail("--flowMonitor is not accepted: d2dlearn was built against an ns-3 "
+                     "without its flow-monitor module (accepted: an installed ns-3 that has "
+                     "it, e.g. Debian's libns3-dev)");
+    }
     if (!wifiDataMode.empty())
     {
         // The data modes of ns-3's 802.11a (OFDM) and 802.11g (ERP-OFDM, and DSSS/HR-DSSS).
@@ -1186,6 +1201,26 @@ D2dNetwork
 D2dNetworkOptions::Build(D2dTraceHelper& traces, bool withServer)
 {
     D2dNetwork network = Make(&traces, withServer);
+#if D2DLEARN_HAVE_FLOW_MONITOR
+    if (flowMonitor && IsWifi())
+    {
+        // ns-3's FlowMonitor on every node of the Wi-Fi networks (the server's too); its
+        // XML goes into flowmon.xml when the run finishes. The helper lives as long as the
+        // traces: its destructor disposes of the monitor.
+        auto helper = std::make_shared<FlowMonitorHelper>();
+        NodeContainer nodes(network.devices);
+        if (network.server)
+        {
+            nodes.Add(network.server);
+        }
+        Ptr<FlowMonitor> monitor = helper->Install(nodes);
+        traces.AddFinalTrace("flowmon.xml",
+                             "<?xml version=\"1.0\" ?>",
+                             [helper, monitor](std::ostream& out) {
+                                 monitor->SerializeToXmlStream(out, 0, false, false);
+                             });
+    }
+#endif
     if (netanim)
     {
         NodeContainer nodes(network.devices);

@@ -585,6 +585,15 @@ D2dTraceHelper::EnableNetAnim(NodeContainer nodes)
     m_netanim = m_extra.back().second.get();
 }
 
+void
+D2dTraceHelper::AddFinalTrace(const std::string& file,
+                              const std::string& header,
+                              std::function<void(std::ostream&)> write)
+{
+    std::ostream& out = OpenTrace(file, header);
+    m_finalTraces.emplace_back(&out, std::move(write));
+}
+
 std::ostream*
 D2dTraceHelper::NetAnimPositions()
 {
@@ -1157,6 +1166,10 @@ D2dTraceHelper::Finish(uint64_t seed, double wallSeconds)
     if (m_netanim)
     {
         *m_netanim << "</anim>\n";
+    }
+    for (auto& [out, write] : m_finalTraces)
+    {
+        write(*out);
     }
     m_messages.Close();
     m_energy.Close();

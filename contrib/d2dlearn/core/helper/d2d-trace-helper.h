@@ -15,6 +15,7 @@
 #include "ns3/nstime.h"
 
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -347,6 +348,18 @@ class D2dTraceHelper
      */
     void EnableNetAnim(NodeContainer nodes);
     /**
+     * \brief A trace file whose content is written once, when the run finishes (before the
+     * files are published): e.g. ns-3's FlowMonitor statistics. Opened now, so that a
+     * file that cannot be made fails the run before it simulates.
+     * \param file its name in the output folder
+     * \param header its first line
+     * \param write what writes the rest, called by Finish() with the file's stream
+     */
+    void AddFinalTrace(const std::string& file,
+                       const std::string& header,
+                       std::function<void(std::ostream&)> write);
+
+    /**
      * \return netanim.xml's stream for node position updates (`nu` elements, written by
      *         D2dPositionTraceWriter at positions.csv's samples), or nullptr without
      *         EnableNetAnim()
@@ -515,6 +528,8 @@ class D2dTraceHelper
     std::vector<std::pair<std::string, std::unique_ptr<D2dTraceFile>>> m_extra;
     D2dTraceFile* m_rounds{nullptr};  //!< rounds.csv once EnableRounds() was called
     D2dTraceFile* m_netanim{nullptr}; //!< netanim.xml once EnableNetAnim() was called
+    /** AddFinalTrace(): (the file's stream, what writes it at Finish()) */
+    std::vector<std::pair<std::ostream*, std::function<void(std::ostream&)>>> m_finalTraces;
     /** energy of the periods reported so far, per component (J): GetEnergySoFar() */
     std::map<std::string, double> m_reportedEnergyJ;
     /** (round, time) of the last rounds.csv energy rows; round -1 before the first */

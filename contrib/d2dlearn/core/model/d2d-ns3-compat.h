@@ -59,7 +59,8 @@
 // LiIonEnergySource: 3.37 to the release that removed it (present in 3.44, gone in 3.48),
 // as d2dlearn's CMake found it in the release's energy headers (d2dlearn_ns3_definitions).
 #ifndef D2DLEARN_NS3_LIION_SOURCE
-#error "D2DLEARN_NS3_LIION_SOURCE is not defined: d2dlearn's CMake defines it (1 if the ns-3 in use has LiIonEnergySource)"
+#error \
+    "D2DLEARN_NS3_LIION_SOURCE is not defined: d2dlearn's CMake defines it (1 if the ns-3 in use has LiIonEnergySource)"
 #endif
 /** \def D2DLEARN_HAVE_LIION_SOURCE
  * 1 if the ns-3 in use has LiIonEnergySource, else 0 */
@@ -67,6 +68,15 @@
 #define D2DLEARN_HAVE_LIION_SOURCE 1
 #else
 #define D2DLEARN_HAVE_LIION_SOURCE 0
+#endif
+// The flow-monitor module, linked where the installed ns-3 has it (d2dlearn_ns3_optional;
+// not defined inside an ns-3 tree, where d2dlearn does not make ns-3 build it).
+/** \def D2DLEARN_HAVE_FLOW_MONITOR
+ * 1 if d2dlearn links ns-3's flow-monitor module (--flowMonitor), else 0 */
+#if defined(D2DLEARN_NS3_FLOW_MONITOR) && D2DLEARN_NS3_FLOW_MONITOR
+#define D2DLEARN_HAVE_FLOW_MONITOR 1
+#else
+#define D2DLEARN_HAVE_FLOW_MONITOR 0
 #endif
 // MobilityModel::Copy(), pure virtual: 3.46 and later.
 /** \def D2DLEARN_HAVE_MOBILITY_COPY
