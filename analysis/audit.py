@@ -96,7 +96,8 @@ format
     with a field too many, is a violation with its line, and left out of the other checks);
     the columns the writers always fill (ALWAYS_WRITTEN: in messages.csv all but t_recv_s,
     reason, t_start_s, airtime_s and sub_channel; every column of energy.csv, rounds.csv
-    and positions.csv) are not empty. run.json: UTF-8 too.
+    and positions.csv; every column of gd_links.csv but trust) are not empty. run.json:
+    UTF-8 too.
 resolution
     each (msg_id, dst) has exactly one row (delivered or lost, never twice); a row is
     delivered exactly when its reason is empty; reason is one of the documented ones
@@ -371,7 +372,18 @@ discovery
     iterations <= bufferSize, the counts of a node with a transmitter in gd_graph.csv sum
     to the iterations. gd_nodes.csv: one row per device in order; static devices: x_m, y_m
     positions.csv's text; supervised: min_labels = minLabels if > 0, else min(labels of
-    gd_diversity.csv, satisfied_before + 1).
+    gd_diversity.csv, satisfied_before + 1). gd_links.csv: transmitter gd_graph.csv's of
+    (edge, receiver); sent = allocated (exactly); static links (mobility constant, no
+    --dynamicRssLevels): p_drop gd_graph.csv's of that link (5e-9 relative: 9 significant
+    digits against 17); trust empty exactly for the unsupervised paradigm, else one 0/1 a
+    label (the labels of gd_diversity.csv); shareable recomputed from the transmitter j's
+    gd_diversity.csv "before" counts c_j of that edge (the exchange starts from them):
+    supervised and semi-supervised, the integer sum over the labels of trust[l] x
+    1[c_j[l] > b_j], b_j = floor(thresholdFraction x |D_j| + 1e-9), |D_j| the sum of j's
+    edge-0 "before" counts (D2dMessagePassing::Available), exactly (whole counts, printed
+    exactly); unsupervised, sum over the clusters of
+    max(0, c_j[l] - ceil(RetainFraction x c_j[l])) (D2dUnsupervisedParadigm::Offer; the
+    receiver plays no part) within 5e-9 of it and of each count (exact for whole counts).
 network-mean
     where node -1 is a mean over the devices, in every round and metric that has device
     rows, node -1 equals the mean of the device rows over the regular agents, relative
@@ -434,6 +446,9 @@ ALWAYS_WRITTEN = {
     "energy.csv": ENERGY_COLUMNS,
     "rounds.csv": ["round", "sim_time_s", "node", "metric", "value"],
     "positions.csv": ["sim_time_s", "node", "x_m", "y_m", "z_m"],
+    # trust is empty for the unsupervised paradigm (check discovery: only there).
+    "gd_links.csv": ["edge", "receiver", "transmitter", "p_drop", "requested", "allocated",
+                     "sent", "received", "shareable"],
 }
 # messages.csv's further columns when a K in force is > 0 (doc/reference/traces.md).
 SPECTRUM_COLUMNS = ["t_start_s", "airtime_s", "sub_channel", "interference_w", "sleep_wait_s"]
@@ -504,6 +519,7 @@ class Audit:
         self.checks = 0
         self.violations = []
         self.skipped = []  # (where, check, reason): what a check could not check, and why
+        self.filled = set()  # the files whose ALWAYS_WRITTEN columns were checked (once)
         self.run = run  # the parsed run.json
         self.positions = None  # {node: (x, y, z)} of static devices (check positions)
         self.params = self.run.get("parameters", {})
@@ -583,7 +599,7 @@ class Audit:
         if columns is not None:
             self.expect(header == columns, name + ":1", "header", "columns" + why,
                         ",".join(columns), ",".join(header))
-        for column in ALWAYS_WRITTEN.get(name, ()):
+        for column in ALWAYS_WRITTEN.get(name, ()) if name not in self.filled else ():
             if column not in header:
                 continue
             empty = [r["_line"] for r in rows if r.get(column) in (None, "")]
@@ -591,6 +607,7 @@ class Audit:
                         "a value in column %s on every row (the writer always writes one)%s"
                         % (column, "; empty on %d rows" % len(empty) if len(empty) > 1
                            else ""), "a value", "empty")
+        self.filled.add(name)  # a file read by several checks: its empty values once
         return rows
 
     def decode(self, name, data):
@@ -3499,10 +3516,12 @@ def check_discovery(a):
     no shorter than the iterations, a node's counts over its states and transmitters sum to
     the iterations where gd_graph.csv gives it a transmitter; gd_nodes.csv one row per
     device in order, at its positions.csv position (static devices, the same text) and
-    (supervised) min_labels = minLabels if > 0, else min(labels, satisfied_before + 1)."""
+    (supervised) min_labels = minLabels if > 0, else min(labels, satisfied_before + 1);
+    gd_links.csv (check_links)."""
     graph = a.read_csv("gd_graph.csv")
     if graph is None:
         return
+    check_links(a, graph)
     p = a.params
     n = p.get("nDevices")
     chosen = {}
@@ -3614,6 +3633,147 @@ def check_discovery(a):
             else:
                 continue
             a.expect(ml == want, where, "discovery", "min_labels = " + what, want, ml)
+
+
+def paradigm_parameter(p, name, classes):
+    """run.json's parameter name (the scenario's flag), else its attribute of the first of
+    classes that run.json records."""
+    value = p.get(name[0].lower() + name[1:])
+    for cls in classes:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            break
+        value = p.get("ns3::%s::%s" % (cls, name))
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def check_links(a, graph):
+    """graph-discovery, gd_links.csv (edge, receiver, transmitter, p_drop, requested,
+    allocated, sent, received, trust, shareable; one row per link of an exchange, traced
+    before the paradigm's counts change): transmitter is gd_graph.csv's of (edge,
+    receiver); sent = allocated, exactly (the writer writes the allocation twice); on
+    static links (mobility constant, no --dynamicRssLevels) p_drop is gd_graph.csv's of
+    that link (9 significant digits against 17: 5e-9 relative). trust is empty exactly for
+    the unsupervised paradigm, else the trust matrices' row of the link (transmitter j,
+    receiver i), one 0/1 a label of gd_diversity.csv. shareable, from j's gd_diversity.csv
+    "before" counts c_j of that edge:
+      supervised, semi-supervised (D2dSupervisedParadigm::Offer, D2dMessagePassing::
+        Available): sum_l trust[l] x 1[c_j[l] > b_j], b_j = floor(thresholdFraction x |D_j|
+        + 1e-9) (Prepare), |D_j| the sum of j's edge-0 "before" counts; an integer, exact
+        (the counts are whole numbers: shard label counts, whole requests, allocations
+        rounded down and whole apportioned receptions, printed exactly below 1e9);
+      unsupervised (D2dUnsupervisedParadigm::Offer): sum_l max(0, c_j[l] - ceil(r x
+        c_j[l])), r = RetainFraction, the receiver playing no part; within 5e-9 of the
+        value and of each count (exact for whole counts)."""
+    links = a.read_csv("gd_links.csv")
+    if links is None:
+        return
+    name, check = "gd_links.csv", "discovery"
+    p = a.params
+    ints(a, links, name, ("edge", "receiver", "transmitter"), check)
+    for col in ("p_drop", "requested", "allocated", "sent", "received", "shareable"):
+        a.number(links, name, col, float, check)
+    arcs = {}
+    for g in graph:
+        try:
+            j = int(g["transmitter"])
+            arcs[(int(g["edge"]), int(g["receiver"]))] = (
+                j, float(g["p_drop"]) if j >= 0 else None)
+        except (TypeError, ValueError):
+            pass
+    before, labels = {}, None
+    diversity = a.read_csv("gd_diversity.csv")
+    if diversity is not None:
+        for d in diversity:
+            try:
+                key = (int(d["edge"]), int(d["node"]))
+                label, count = int(d["label"]), float(d["count"])
+            except (TypeError, ValueError):
+                continue
+            if d.get("phase") == "before":
+                before.setdefault(key, {})[label] = count
+            labels = label + 1 if labels is None else max(labels, label + 1)
+    size = {k[1]: sum(c.values()) for k, c in before.items() if k[0] == 0}
+    static = not moves(a) and not p.get("dynamicRssLevels")
+    if not static:
+        a.skip(name, check, "p_drop: %s (gd_graph.csv's is the link's at the end of the run)"
+               % ("the devices move (mobility %s)" % p.get("mobility") if moves(a)
+                  else "--dynamicRssLevels: each link's RSS changes over time"))
+    paradigm = p.get("paradigm")
+    supervised = paradigm in ("supervised", "semi-supervised")
+    if supervised:
+        fraction = paradigm_parameter(p, "ThresholdFraction",
+                                      ("D2dSemiSupervisedParadigm", "D2dSupervisedParadigm")
+                                      if paradigm == "semi-supervised"
+                                      else ("D2dSupervisedParadigm",))
+        what = "thresholdFraction"
+    else:
+        fraction = paradigm_parameter(p, "RetainFraction", ("D2dUnsupervisedParadigm",))
+        what = "RetainFraction"
+    why = None
+    if paradigm not in ("supervised", "semi-supervised", "unsupervised"):
+        why = "run.json's paradigm %r is none of supervised, semi-supervised, unsupervised" \
+            % (paradigm,)
+    elif diversity is None:
+        why = "no gd_diversity.csv: no label counts"
+    elif fraction is None:
+        why = "run.json records no %s" % what
+    elif links and "trust" not in links[0] and supervised:
+        why = "no trust column (a run before it)"
+    if why is not None:
+        a.skip(name, check, "shareable: " + why)
+    for r in links:
+        where = "%s:%d" % (name, r["_line"])
+        e, i, j = r.get("edge#"), r.get("receiver#"), r.get("transmitter#")
+        sent, allocated = r.get("sent#"), r.get("allocated#")
+        if None not in (sent, allocated):
+            a.expect(sent == allocated, where, check, "sent = allocated (the points the "
+                     "transmitter sent are those it allocated)", allocated, sent)
+        arc = arcs.get((e, i))
+        if None not in (e, i, j):
+            a.expect(arc is not None and arc[0] == j, where, check, "transmitter is "
+                     "gd_graph.csv's of edge %s receiver %s" % (e, i),
+                     arc[0] if arc is not None else "a row", j)
+        if static and arc is not None and arc[0] == j and arc[1] is not None \
+                and r.get("p_drop#") is not None:
+            a.expect(abs(arc[1] - r["p_drop#"]) <= printed_tol(arc[1]), where, check,
+                     "p_drop is gd_graph.csv's of link %s->%s (static devices; 9 "
+                     "significant digits)" % (j, i), arc[1], r["p_drop#"])
+        trust = r.get("trust")
+        if paradigm == "unsupervised" and trust is not None:
+            a.expect(trust == "", where, check, "trust empty (the unsupervised paradigm has "
+                     "no trust matrices)", "", trust)
+        elif supervised and trust is not None:
+            a.expect(trust != "" and set(trust) <= {"0", "1"} and
+                     (labels is None or len(trust) == labels), where, check,
+                     "trust the link's row of the trust matrices, one 0/1 a label (%s "
+                     "labels in gd_diversity.csv)" % labels,
+                     "%s characters 0|1" % labels, trust or "empty")
+        got = r.get("shareable#")
+        if why is not None or None in (e, j, got):
+            continue
+        c = before.get((e, j))
+        if c is None or (labels is not None and sorted(c) != list(range(labels))):
+            a.expect(False, where, check, "gd_diversity.csv's \"before\" counts of edge %s "
+                     "node %s (transmitter), one a label" % (e, j), "%s labels" % labels,
+                     "%d" % len(c or {}))
+            continue
+        if supervised:
+            if len(trust) != len(c) or not set(trust) <= {"0", "1"} or j not in size:
+                continue
+            b = math.floor(fraction * size[j] + 1e-9)
+            want = sum(1 for l, t in enumerate(trust) if t == "1" and c[l] > b)
+            a.expect(got == want, where, check,
+                     "shareable = the labels the transmitter trusts the receiver with and "
+                     "holds more than b_j = floor(%s x %s + 1e-9) = %d of (gd_diversity.csv "
+                     "\"before\" counts of edge %s node %s)" % (fraction, "%.9g" % size[j], b,
+                                                               e, j),
+                     want, r["shareable"])
+        else:
+            want = sum(max(0.0, x - math.ceil(fraction * x)) for x in c.values())
+            a.expect(abs(want - got) <= printed_tol(got, *c.values()), where, check,
+                     "shareable = sum over the clusters of max(0, c - ceil(%s x c)) "
+                     "(RetainFraction; gd_diversity.csv \"before\" counts of edge %s node %s)"
+                     % (fraction, e, j), want, got)
 
 
 def battery_tolerance(initial_j, rows):

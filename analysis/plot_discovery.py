@@ -10,7 +10,7 @@ Each RUN_DIR is an --outDir of build/bin/graph-discovery: run.json (parameters g
 paradigm, labelsPerDevice; summary.results gdDeliveredFraction, gdMeanW1ToUniformAfter,
 targetsReached, ...),
 gd_nodes.csv (`node,x_m,y_m,cluster,satisfied_before,satisfied_after,min_labels`),
-gd_links.csv (`edge,receiver,transmitter,p_drop,requested,allocated,sent,received,shareable`)
+gd_links.csv (`edge,receiver,transmitter,p_drop,requested,allocated,sent,received,trust,shareable`)
 and, with a downstream protocol, rounds.csv. Writes into PLOT_DIR (default: the first
 RUN_DIR), in --format (default png):
 

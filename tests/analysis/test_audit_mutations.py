@@ -125,16 +125,12 @@ def mutations(data):
 UNDETECTABLE = {}
 # Mutations with run.json refitted that a semantic rule could detect but the audit does not
 # check yet (each must pass the audit too; take it off the list once a check finds it).
-NOT_CHECKED = {
-    # (energy.csv's change-value, the periods of its last row, an idle row in every run, is
-    # flagged by check periods: at most the radio's other periods of that flush less the
-    # instants on record where two of its transmissions or receptions meet, +1 per end of
-    # the flush that is idle, -1.)
-    ("graph-discovery", "gd_links.csv", "change-value"): "gd_links.csv's shareable (the "
-        "points the transmitter could offer, D2dSupervisedParadigm::Offer, on the label "
-        "counts and thresholds at the link's exchange) is not recomputed: no trace records "
-        "the counts between two exchanges of an edge",
-}
+# (None since gd_links.csv's shareable, its change-value, is recomputed from its trust row
+# and gd_diversity.csv's "before" counts: check discovery. energy.csv's change-value, the
+# periods of its last row, an idle row in every run, is flagged by check periods: at most
+# the radio's other periods of that flush less the instants on record where two of its
+# transmissions or receptions meet, +1 per end of the flush that is idle, -1.)
+NOT_CHECKED = {}
 
 
 def refit(folder, name, data):

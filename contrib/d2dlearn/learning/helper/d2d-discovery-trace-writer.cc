@@ -5,6 +5,7 @@
 
 #include "d2d-discovery-trace-writer.h"
 
+#include "ns3/d2d-supervised-paradigm.h"
 #include "ns3/log.h"
 #include "ns3/mobility-model.h"
 #include "ns3/uinteger.h"
@@ -49,7 +50,7 @@ D2dDiscoveryTraceWriter::Connect(Ptr<D2dGraphDiscovery> gd)
         "edge,iteration,node,transmitter,p_drop,exchanged,gain,local_reward,global_reward,reward");
     m_linksCsv = &m_traces.OpenTrace(
         "gd_links.csv",
-        "edge,receiver,transmitter,p_drop,requested,allocated,sent,received,shareable");
+        "edge,receiver,transmitter,p_drop,requested,allocated,sent,received,trust,shareable");
     m_diversityCsv = &m_traces.OpenTrace("gd_diversity.csv", "phase,node,label,count,edge");
     gd->TraceConnectWithoutContext("Iteration",
                                    MakeCallback(&D2dDiscoveryTraceWriter::Iteration, this));
@@ -103,9 +104,21 @@ void
 D2dDiscoveryTraceWriter::Link(const D2dGraphDiscovery::Link& link)
 {
     // Shareable is evaluated on the counts the exchange started from: the link is traced
-    // before the paradigm's counts change.
+    // before the paradigm's counts change. With trust matrices (supervised and
+    // semi-supervised) it counts the labels whose trust is 1 on the link's row (transmitter
+    // j, receiver i) and of which j holds more than its threshold: that row is written
+    // beside it, 0/1 per label, so that shareable is recomputable from the traces
+    // (gd_diversity.csv has the counts); the unsupervised paradigm has none ("").
     const double shareable = m_gd->GetParadigm()->Shareable(link.transmitter, link.receiver);
-    *m_linksCsv << fmt::format("{},{},{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}\n",
+    std::string trust;
+    if (auto supervised = DynamicCast<D2dSupervisedParadigm>(m_gd->GetParadigm()))
+    {
+        for (uint8_t t : supervised->GetTrust().Row(link.transmitter, link.receiver))
+        {
+            trust += t ? '1' : '0';
+        }
+    }
+    *m_linksCsv << fmt::format("{},{},{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{},{:.9g}\n",
                                link.edge,
                                link.receiver,
                                link.transmitter,
@@ -114,6 +127,7 @@ D2dDiscoveryTraceWriter::Link(const D2dGraphDiscovery::Link& link)
                                Sum(link.allocated),
                                Sum(link.allocated),
                                Sum(link.received),
+                               trust,
                                shareable);
 }
 
