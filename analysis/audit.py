@@ -402,6 +402,7 @@ import sys
 import zlib
 
 from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report
+from d2dlearn_analysis import run_flags
 from d2dlearn_analysis.reader import read_run_json
 from d2dlearn_analysis.run_json import current_shares
 
@@ -3531,7 +3532,7 @@ def check_discovery(a):
         except (TypeError, ValueError):
             pass
     edges = sorted({e for e, _ in chosen})
-    iterations, every, gamma = p.get("iterations"), p.get("traceEvery"), p.get("gamma")
+    iterations, every, gamma = p.get("iterations"), run_flags.trace_every(p), p.get("gamma")
     rows = a.read_csv("gd_iterations.csv")
     if rows is not None:
         name = "gd_iterations.csv"

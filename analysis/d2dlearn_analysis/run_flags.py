@@ -46,6 +46,13 @@ REASONS = dict(REPLICATE, **EXECUTION)
 NOT_DISTINGUISHING = frozenset(REASONS)
 
 
+def trace_every(params):
+    """graph-discovery's --traceEvery in run.json's parameters (None if absent): which RL
+    iterations gd_iterations.csv samples, for the auditor's check of that file. Read here,
+    with the table, so that no other script names the flag."""
+    return params.get("traceEvery")
+
+
 def distinguishing_flags(params, also=()):
     """{flag: value} of run.json's parameters.commandLine without NOT_DISTINGUISHING and the
     flags in also (a script's own keys); a flag given without "=" has the value ""."""

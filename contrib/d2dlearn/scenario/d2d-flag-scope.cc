@@ -113,110 +113,18 @@ Aggregation(std::vector<std::string> rules)
 
 } // namespace
 
-const std::vector<D2dFlagScope::Row>&
-D2dFlagScope::GetTable()
+namespace
 {
-    // The backend comes first in a row: over the wrong backend that is the reason to give.
-    static const std::vector<Row> table = {
-        // D2dNetworkOptions: the network of every scenario.
-        {"mtuBytes", "", {Messages()}},
-        {"maxRetransmissions",
-         "",
-         {OnChannel(), Messages(), Is("reliable", {"true"}, "--reliable")}},
-        {"spectralEfficiency", "", {OnChannel(), Messages()}},
-        {"bandwidthHz", "", {OnChannel(), Messages()}},
-        {"noisePowerW", "", {OnChannel(), Messages()}},
-        {"txPowerDbm", "", {{Need::TX_RADIOS, "", {}, "", "", false}}},
-        {"d2sTxPowerDbm", "", {D2s()}},
-        {"reliable", "", {Messages()}},
-        {"fastPath", "", {OnChannel(), Messages()}},
-        {"rangeM", "", {OnChannel(), D2d()}},
-        {"access", "", {OnChannel(), Messages()}},
-        {"subChannels", "", {OnChannel(), {Need::D2D_BAND, "", {}, "", "", false}}},
-        {"d2sSubChannels", "", {OnChannel(), D2s()}},
-        {"d2sBandwidthHz", "", {OnChannel(), D2s()}},
-        {"subChannelsPerTransmission", "", {OnChannel(), Messages(), FiniteSpectrum()}},
-        {"receiveChains", "", {OnChannel(), Messages(), FiniteSpectrum()}},
-        {"interference",
-         "",
-         {OnChannel(), Messages(), FiniteSpectrum(), {Need::CO_CHANNEL, "", {}, "", "", false}}},
-        {"spectrumReuse",
-         "",
-         {OnChannel(),
-          D2d(),
-          Is("access", {"scheduled"}),
-          IsNot("subChannels", {"0"}, "--subChannels > 0")}},
-        {"reuseDistanceM",
-         "",
-         {OnChannel(),
-          D2d(),
-          Is("access", {"scheduled"}),
-          IsNot("subChannels", {"0"}, "--subChannels > 0"),
-          Is("spectrumReuse", {"hearing"})}},
-        {"d2sLinks", "", {OnChannel(), D2s()}},
-        {"d2sDistanceFactor",
-         "",
-         {OnChannel(), D2s(), Is("d2sLinks", {"equal"}, "", "--rssFile=")}},
-        {"serverPosition", "", {{Need::SERVER_PLACE, "", {}, "", "", false}}},
-        {"areaSideM", "", {Messages()}},
-        {"mobility", "", {{Need::POSITIONS, "", {}, "", "", false}}},
-        {"speedMps",
-         "",
-         {{Need::POSITIONS, "", {}, "", "", false},
-          {Need::IS,
-           "mobility",
-           {"random-walk"},
-           "--mobility=random-walk (--speedMps > 0 alone is one)",
-           "",
-           true}}},
-        {"waypointMinSpeedMps", "", {Is("mobility", {"random-waypoint"})}},
-        {"waypointMaxSpeedMps", "", {Is("mobility", {"random-waypoint"})}},
-        {"waypointPause", "", {Is("mobility", {"random-waypoint"})}},
-        {"gaussMarkovMeanSpeedMps", "", {Is("mobility", {"gauss-markov"})}},
-        {"gaussMarkovAlpha", "", {Is("mobility", {"gauss-markov"})}},
-        {"gaussMarkovTimeStep", "", {Is("mobility", {"gauss-markov"})}},
-        {"mobilityTrace", "", {Is("mobility", {"ns2"})}},
-        {"jobWallLimit", "", {Is("model", {"torchscript:*"}, "--model=torchscript:PATH")}},
-        {"radioProfile", "", {OnChannel()}},
-        {"allowUnorderedRadioPowers", "", {OnChannel(), Is("radioProfile", {"custom"})}},
-        {"d2dRadio", "", {{Need::NO_D2D, "", {}, "", "", false}}},
-        {"drx", "", {OnChannel(), D2d()}},
-        {"d2sDrx", "", {OnChannel(), D2s()}},
-        {"sleepWhileTraining", "", {Messages()}},
-        // The compute model: jobs run where devices train (bayes-consensus: --mode=variational).
-        {"computeModel", "bayes-consensus", {Is("mode", {"variational"})}},
-        {"cpuFrequencyHz", "", {Is("computeModel", {"cpu"})}},
-        {"cyclesPerFlop", "", {Is("computeModel", {"cpu"})}},
-        {"switchedCapacitance", "", {Is("computeModel", {"cpu"})}},
-        {"cpuFrequencyHz",
-         "bayes-consensus",
-         {Is("mode", {"variational"}), Is("computeModel", {"cpu"})}},
-        {"cyclesPerFlop",
-         "bayes-consensus",
-         {Is("mode", {"variational"}), Is("computeModel", {"cpu"})}},
-        {"switchedCapacitance",
-         "bayes-consensus",
-         {Is("mode", {"variational"}), Is("computeModel", {"cpu"})}},
-        {"dynamicRssLevels", "", {OnChannel(), D2d()}},
-        {"rssStep",
-         "",
-         {OnChannel(), D2d(), IsNot("dynamicRssLevels", {"0"}, "--dynamicRssLevels > 0")}},
-        {"rssFile", "", {OnChannel()}}, // also the number of devices
-        {"dropProbability", "", {OnChannel(), D2d()}},
-        {"d2sDropProbability", "", {OnChannel(), D2s()}},
-        {"printLinks", "", {OnChannel()}},
-        {"wifiStandard", "", {Wifi(), Messages()}},
-        {"wifiRateManager", "", {Wifi(), Messages()}},
-        {"wifiDataMode", "", {Wifi(), Messages(), Is("wifiRateManager", {"constant"})}},
-        {"wifiLossExponent", "", {Wifi(), Messages()}},
-        {"pcap", "", {Wifi(), Messages()}},
-        {"netanim", "", {Messages()}},
-        {"flowMonitor", "", {Wifi(), Messages()}},
 
-        // D2dLearningOptions: the data set's own flags.
-        {"syntheticSamples", "", {Is("dataset", {"gaussian-mixture"})}},
-        {"cifarLabels", "", {Is("dataset", {"cifar100"})}},
-
+/**
+ * \return the rows of one program's own flags (fedavg, cmfl, graph-discovery), after the
+ *         network's and the learning options' in GetTable()
+ */
+const std::vector<D2dFlagScope::Row>&
+ProgramRows()
+{
+    using Row = D2dFlagScope::Row;
+    static const std::vector<Row> rows = {
         // fedavg: the FedAvg family, decentralized, semi-decentralized and local FL.
         {"aggregation", "fedavg", {Is("algorithm", FED_AVG_FAMILY)}},
         {"trimFraction",
@@ -263,6 +171,125 @@ D2dFlagScope::GetTable()
          "graph-discovery",
          {OnChannel(), IsNot("dynamicRssLevels", {"0"}, "--dynamicRssLevels > 0")}},
     };
+    return rows;
+}
+
+} // namespace
+
+const std::vector<D2dFlagScope::Row>&
+D2dFlagScope::GetTable()
+{
+    // The backend comes first in a row: over the wrong backend that is the reason to give.
+    static const std::vector<Row> table = [] {
+        std::vector<Row> rows = {
+            // D2dNetworkOptions: the network of every scenario.
+            {"mtuBytes", "", {Messages()}},
+            {"maxRetransmissions",
+             "",
+             {OnChannel(), Messages(), Is("reliable", {"true"}, "--reliable")}},
+            {"spectralEfficiency", "", {OnChannel(), Messages()}},
+            {"bandwidthHz", "", {OnChannel(), Messages()}},
+            {"noisePowerW", "", {OnChannel(), Messages()}},
+            {"txPowerDbm", "", {{Need::TX_RADIOS, "", {}, "", "", false}}},
+            {"d2sTxPowerDbm", "", {D2s()}},
+            {"reliable", "", {Messages()}},
+            {"fastPath", "", {OnChannel(), Messages()}},
+            {"rangeM", "", {OnChannel(), D2d()}},
+            {"access", "", {OnChannel(), Messages()}},
+            {"subChannels", "", {OnChannel(), {Need::D2D_BAND, "", {}, "", "", false}}},
+            {"d2sSubChannels", "", {OnChannel(), D2s()}},
+            {"d2sBandwidthHz", "", {OnChannel(), D2s()}},
+            {"subChannelsPerTransmission", "", {OnChannel(), Messages(), FiniteSpectrum()}},
+            {"receiveChains", "", {OnChannel(), Messages(), FiniteSpectrum()}},
+            {"interference",
+             "",
+             {OnChannel(),
+              Messages(),
+              FiniteSpectrum(),
+              {Need::CO_CHANNEL, "", {}, "", "", false}}},
+            {"spectrumReuse",
+             "",
+             {OnChannel(),
+              D2d(),
+              Is("access", {"scheduled"}),
+              IsNot("subChannels", {"0"}, "--subChannels > 0")}},
+            {"reuseDistanceM",
+             "",
+             {OnChannel(),
+              D2d(),
+              Is("access", {"scheduled"}),
+              IsNot("subChannels", {"0"}, "--subChannels > 0"),
+              Is("spectrumReuse", {"hearing"})}},
+            {"d2sLinks", "", {OnChannel(), D2s()}},
+            {"d2sDistanceFactor",
+             "",
+             {OnChannel(), D2s(), Is("d2sLinks", {"equal"}, "", "--rssFile=")}},
+            {"serverPosition", "", {{Need::SERVER_PLACE, "", {}, "", "", false}}},
+            {"areaSideM", "", {Messages()}},
+            {"mobility", "", {{Need::POSITIONS, "", {}, "", "", false}}},
+            {"speedMps",
+             "",
+             {{Need::POSITIONS, "", {}, "", "", false},
+              {Need::IS,
+               "mobility",
+               {"random-walk"},
+               "--mobility=random-walk (--speedMps > 0 alone is one)",
+               "",
+               true}}},
+            {"waypointMinSpeedMps", "", {Is("mobility", {"random-waypoint"})}},
+            {"waypointMaxSpeedMps", "", {Is("mobility", {"random-waypoint"})}},
+            {"waypointPause", "", {Is("mobility", {"random-waypoint"})}},
+            {"gaussMarkovMeanSpeedMps", "", {Is("mobility", {"gauss-markov"})}},
+            {"gaussMarkovAlpha", "", {Is("mobility", {"gauss-markov"})}},
+            {"gaussMarkovTimeStep", "", {Is("mobility", {"gauss-markov"})}},
+            {"mobilityTrace", "", {Is("mobility", {"ns2"})}},
+            {"jobWallLimit", "", {Is("model", {"torchscript:*"}, "--model=torchscript:PATH")}},
+            {"radioProfile", "", {OnChannel()}},
+            {"allowUnorderedRadioPowers", "", {OnChannel(), Is("radioProfile", {"custom"})}},
+            {"d2dRadio", "", {{Need::NO_D2D, "", {}, "", "", false}}},
+            {"drx", "", {OnChannel(), D2d()}},
+            {"d2sDrx", "", {OnChannel(), D2s()}},
+            {"sleepWhileTraining", "", {Messages()}},
+            // The compute model: jobs run where devices train (bayes-consensus:
+            // --mode=variational).
+            {"computeModel", "bayes-consensus", {Is("mode", {"variational"})}},
+            {"cpuFrequencyHz", "", {Is("computeModel", {"cpu"})}},
+            {"cyclesPerFlop", "", {Is("computeModel", {"cpu"})}},
+            {"switchedCapacitance", "", {Is("computeModel", {"cpu"})}},
+            {"cpuFrequencyHz",
+             "bayes-consensus",
+             {Is("mode", {"variational"}), Is("computeModel", {"cpu"})}},
+            {"cyclesPerFlop",
+             "bayes-consensus",
+             {Is("mode", {"variational"}), Is("computeModel", {"cpu"})}},
+            {"switchedCapacitance",
+             "bayes-consensus",
+             {Is("mode", {"variational"}), Is("computeModel", {"cpu"})}},
+            {"dynamicRssLevels", "", {OnChannel(), D2d()}},
+            {"rssStep",
+             "",
+             {OnChannel(), D2d(), IsNot("dynamicRssLevels", {"0"}, "--dynamicRssLevels > 0")}},
+            {"rssFile", "", {OnChannel()}}, // also the number of devices
+            {"dropProbability", "", {OnChannel(), D2d()}},
+            {"d2sDropProbability", "", {OnChannel(), D2s()}},
+            {"printLinks", "", {OnChannel()}},
+            {"wifiStandard", "", {Wifi(), Messages()}},
+            {"wifiRateManager", "", {Wifi(), Messages()}},
+            {"wifiDataMode", "", {Wifi(), Messages(), Is("wifiRateManager", {"constant"})}},
+            {"wifiLossExponent", "", {Wifi(), Messages()}},
+            {"pcap", "", {Wifi(), Messages()}},
+            {"netanim", "", {Messages()}},
+            {"flowMonitor", "", {Wifi(), Messages()}},
+
+            // D2dLearningOptions: the data set's own flags.
+            {"syntheticSamples", "", {Is("dataset", {"gaussian-mixture"})}},
+            {"cifarLabels", "", {Is("dataset", {"cifar100"})}},
+
+        };
+        const auto& programs = ProgramRows();
+        rows.insert(rows.end(), programs.begin(), programs.end());
+        return rows;
+    }();
     return table;
 }
 

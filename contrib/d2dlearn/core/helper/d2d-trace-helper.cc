@@ -336,12 +336,12 @@ D2dTraceHelper::D2dTraceHelper(const std::string& outDir, Mode mode)
     }
     // Before a folder is registered: an exit() after this removes it if the run left it empty.
     D2dStopSignals::Install();
-    m_madeFolders = MissingFolders(outDir);
+    const auto missing = MissingFolders(outDir);
     std::error_code ec;
     std::filesystem::create_directories(outDir, ec);
-    for (const auto& folder : m_madeFolders)
+    for (const auto& folder : missing)
     {
-        m_folderSlots.push_back(D2dStopSignals::AddFolder(folder));
+        m_madeFolders.emplace_back(folder, D2dStopSignals::AddFolder(folder));
     }
     if (ec || !std::filesystem::is_directory(outDir))
     {
@@ -429,14 +429,19 @@ D2dTraceHelper::RemoveMadeFolders()
 {
     for (auto it = m_madeFolders.rbegin(); it != m_madeFolders.rend(); ++it)
     {
-        ::rmdir(it->c_str()); // fails, as it should, on a folder with files
+        ::rmdir(it->first.c_str()); // fails, as it should, on a folder with files
     }
-    for (int slot : m_folderSlots)
+    ForgetMadeFolders();
+}
+
+void
+D2dTraceHelper::ForgetMadeFolders()
+{
+    for (const auto& [folder, slot] : m_madeFolders)
     {
         D2dStopSignals::RemoveFolder(slot);
     }
     m_madeFolders.clear();
-    m_folderSlots.clear();
 }
 
 void
@@ -494,10 +499,7 @@ D2dTraceHelper::~D2dTraceHelper()
     {
         RemoveMadeFolders(); // a run that did not finish leaves no empty folder either
     }
-    for (int slot : m_folderSlots)
-    {
-        D2dStopSignals::RemoveFolder(slot);
-    }
+    ForgetMadeFolders();
 }
 
 void
@@ -1262,11 +1264,7 @@ D2dTraceHelper::Finish(uint64_t seed, double wallSeconds)
     }
     Publish(files);
     m_finished = true;
-    for (int slot : m_folderSlots)
-    {
-        D2dStopSignals::RemoveFolder(slot); // the run's now, with its files
-    }
-    m_folderSlots.clear();
+    ForgetMadeFolders(); // the run's now, with its files
     // A SIGINT/SIGTERM that came while the files moved: the run is complete; exit as asked.
     D2dStopSignals::Published();
 }

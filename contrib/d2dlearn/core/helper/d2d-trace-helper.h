@@ -539,13 +539,15 @@ class D2dTraceHelper
     std::vector<int> m_tmpSlots; //!< the temporary files' D2dStopSignals slots
     int m_lockFd{-1};            //!< the output folder's lock file (.run-lock, flock), -1 if none
     bool m_validate{false};      //!< Mode::VALIDATE: nothing is written
-    /** The folders the constructor made (outDir and its missing parents), outermost first:
-     *  removed, if empty, when the run ends without publishing */
-    std::vector<std::string> m_madeFolders;
-    std::vector<int> m_folderSlots; //!< their D2dStopSignals slots
+    /** The folders the constructor made (outDir and its missing parents), outermost first,
+     *  each with its D2dStopSignals slot: removed, if empty, when the run ends without
+     *  publishing */
+    std::vector<std::pair<std::string, int>> m_madeFolders;
 
     /** \brief Remove the folders made (m_madeFolders), innermost first, if empty. */
     void RemoveMadeFolders();
+    /** \brief Forget the folders made (m_madeFolders): the run's now, or removed. */
+    void ForgetMadeFolders();
 };
 
 } // namespace ns3
