@@ -42,7 +42,7 @@ import sys
 
 from d2dlearn_analysis.atomic import atomic_open  # noqa: E402
 from d2dlearn_analysis.errors import AnalysisError  # noqa: E402
-from d2dlearn_analysis.reader import load_rounds, read_run_json  # noqa: E402
+from d2dlearn_analysis.reader import last_global_accuracy, read_run_json  # noqa: E402
 from d2dlearn_analysis.run_json import table_figure_main  # noqa: E402
 from d2dlearn_analysis.traces import (make_out_dir, no_data, plt, read_trace,  # noqa: E402
                                       save_figure, to_numeric)
@@ -81,12 +81,7 @@ def measure(run):
     if msgs.empty:
         raise AnalysisError("%s: no delivered message (no latency)" % path)
     to_numeric(msgs, ["t_send_s", "t_recv_s", "sleep_wait_s"], path)
-    path = os.path.join(run, "rounds.csv")
-    rounds = load_rounds(path)
-    acc = rounds[(rounds["node"] == -1) & (rounds["metric"] == "accuracy")]
-    if acc.empty:
-        raise AnalysisError("%s: no accuracy row of node -1" % path)
-    last = acc[acc["round"] == acc["round"].max()].iloc[-1]
+    last = last_global_accuracy(run)
     return (str(params.get("algorithm", "fedavg")), setting(params),
             {"radio_energy_j": float(radio["energy_j"].sum()) / devices,
              "latency_s": float((msgs["t_recv_s"] - msgs["t_send_s"]).mean()),

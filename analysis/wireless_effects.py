@@ -39,7 +39,7 @@ import statistics
 import sys
 
 from d2dlearn_analysis.errors import AnalysisError  # noqa: E402
-from d2dlearn_analysis.reader import load_rounds, read_run_json  # noqa: E402
+from d2dlearn_analysis.reader import last_global_accuracy, read_run_json  # noqa: E402
 from d2dlearn_analysis.run_json import table_figure_main  # noqa: E402
 from d2dlearn_analysis.traces import (error_bars, legend, make_out_dir, no_data,  # noqa: E402
                       plt, read_trace, save_figure, series_style, to_numeric)
@@ -70,12 +70,7 @@ def measure(run):
     params = read_run_json(run).get("parameters")
     if not isinstance(params, dict):
         raise AnalysisError("%s: no run.json parameters" % run)
-    path = os.path.join(run, "rounds.csv")
-    rounds = load_rounds(path)
-    acc = rounds[(rounds["node"] == -1) & (rounds["metric"] == "accuracy")]
-    if acc.empty:
-        raise AnalysisError("%s: no accuracy row of node -1" % path)
-    last = acc[acc["round"] == acc["round"].max()].iloc[-1]
+    last = last_global_accuracy(run)
     ran = int(last["round"])
     path = os.path.join(run, "energy.csv")
     energy = read_trace(path, ["sim_time_s", "node", "component", "energy_j"])

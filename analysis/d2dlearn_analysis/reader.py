@@ -114,3 +114,15 @@ def load_rounds(path):
     the global or mean model, and the energy of all devices at the round's end, metric
     energy_j and energy_j.COMPONENT)."""
     return read_columns(path, ["round", "sim_time_s", "node", "value"], ["metric"])
+
+
+def last_global_accuracy(run_dir):
+    """The last round's accuracy row of node -1 (the global or mean model) in RUN_DIR's
+    rounds.csv (the last of that round's rows): round, sim_time_s and value; an
+    AnalysisError naming the file if it has none."""
+    path = os.path.join(run_dir, "rounds.csv")
+    rounds = load_rounds(path)
+    acc = rounds[(rounds["node"] == -1) & (rounds["metric"] == "accuracy")]
+    if acc.empty:
+        raise AnalysisError("%s: no accuracy row of node -1" % path)
+    return acc[acc["round"] == acc["round"].max()].iloc[-1]
