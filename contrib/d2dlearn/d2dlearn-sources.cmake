@@ -32,6 +32,10 @@ set(d2dlearn_model_sources
     core/model/d2d-compute-model.cc
     core/model/d2d-rss-model.cc
     core/model/propagation-rss-model.cc
+    core/model/d2d-shadowing-loss-model.cc
+    core/model/d2d-thermal-noise.cc
+    core/model/d2d-b1-channel-condition-model.cc
+    core/model/d2d-winner-b1-propagation-loss-model.cc
     core/model/d2d-random-walk-mobility-model.cc
     core/model/matrix-rss-model.cc
     core/model/constant-rss-model.cc
@@ -63,6 +67,10 @@ set(d2dlearn_model_headers
     core/model/d2d-compute-model.h
     core/model/d2d-rss-model.h
     core/model/propagation-rss-model.h
+    core/model/d2d-shadowing-loss-model.h
+    core/model/d2d-thermal-noise.h
+    core/model/d2d-b1-channel-condition-model.h
+    core/model/d2d-winner-b1-propagation-loss-model.h
     core/model/d2d-random-walk-mobility-model.h
     core/model/matrix-rss-model.h
     core/model/constant-rss-model.h
@@ -135,6 +143,7 @@ set(d2dlearn_bayes_headers
 set(d2dlearn_core_helper_sources
     core/helper/d2d-helper.cc
     core/helper/d2d-wifi-helper.cc
+    core/helper/d2d-propagation-helper.cc
     core/helper/d2d-run-summary.cc
     core/helper/d2d-streaming-quantile.cc
     core/helper/d2d-json.cc
@@ -149,6 +158,7 @@ set(d2dlearn_core_helper_sources
 set(d2dlearn_core_helper_headers
     core/helper/d2d-helper.h
     core/helper/d2d-wifi-helper.h
+    core/helper/d2d-propagation-helper.h
     core/helper/d2d-run-summary.h
     core/helper/d2d-streaming-quantile.h
     core/helper/d2d-json.h
@@ -371,6 +381,7 @@ set(d2dlearn_scenario_core_sources
     scenario/d2d-list-flag.cc
     scenario/d2d-network-options.cc
     scenario/d2d-mobility-options.cc
+    scenario/d2d-propagation-options.cc
     scenario/d2d-memory-budget.cc
     scenario/d2d-type-choices.cc
 )
@@ -391,6 +402,7 @@ set(d2dlearn_scenario_headers
     scenario/d2d-network-option-groups.h
     scenario/d2d-network-options.h
     scenario/d2d-mobility-options.h
+    scenario/d2d-propagation-options.h
     scenario/d2d-memory-budget.h
     scenario/d2d-type-choices.h
     scenario/d2d-learning-option-groups.h
@@ -424,6 +436,7 @@ set(d2dlearn_test_sources
     test/d2d-idle-energy-test-suite.cc
     test/d2d-drx-test-suite.cc
     test/d2d-rss-test-suite.cc
+    test/d2d-propagation-test-suite.cc
     test/d2d-mobility-test-suite.cc
     test/d2d-server-position-test-suite.cc
     test/d2d-spectrum-test-suite.cc
@@ -435,7 +448,7 @@ set(d2dlearn_test_sources
     test/d2d-pca-exchange-test-suite.cc
 )
 set(d2dlearn_test_suites d2d-channel d2d-channel-access d2d-energy d2d-idle-energy d2d-drx d2d-rss
-    d2d-mobility d2d-server-position d2d-spectrum d2d-wifi d2d-bayes d2d-graph-discovery
+    d2d-propagation d2d-mobility d2d-server-position d2d-spectrum d2d-wifi d2d-bayes d2d-graph-discovery
     d2d-unsupervised-discovery d2d-pca-exchange)
 # Suites of the learners, the protocols and the scenario layer (linked with LibTorch).
 set(d2dlearn_learning_test_sources

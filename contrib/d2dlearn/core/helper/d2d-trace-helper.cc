@@ -49,7 +49,8 @@ const char* kMessagesHeader =
 /** messages.csv's further columns of the channel backend (SetSpectrumColumns(): every channel
  *  run's): when a message went on the air, its sub-channel and interference, and its wait
  *  for a sleeping radio */
-const char* kChannelColumns = ",t_start_s,airtime_s,sub_channel,interference_w,sleep_wait_s";
+const char* kChannelColumns =
+    ",t_start_s,airtime_s,sub_channel,interference_w,sleep_wait_s,rss_w,sinr";
 /** energy.csv's header, the same at every level: a row is one period of constant draw
  *  (FULL: start_s, duration_s, power_w the period's, periods 1) or the periods of one device
  *  and component that ended within one energy period (STANDARD: start_s the first one's start,
@@ -939,9 +940,19 @@ D2dTraceHelper::WriteDelivery(const D2dDeliveryRecord& r)
         // sleep_wait_s: what it waited for a sleeping sender or receiver (DRX), in its queueing
         // time t_start_s - t_send_s
         fmt::format_to(std::back_inserter(row),
-                       ",{},{:.9f}",
+                       ",{},{:.9f},",
                        r.interferenceW,
                        r.sleepWait.GetSeconds());
+        // rss_w, sinr: the W_ij and W_ij / (sigma^2 + I) of eq. (18) behind p_drop (empty on a
+        // link not evaluated: out_of_range)
+        if (r.rssW > 0)
+        {
+            fmt::format_to(std::back_inserter(row), "{},{}", r.rssW, r.sinr);
+        }
+        else
+        {
+            row.push_back(',');
+        }
     }
     row.push_back('\n');
     m_messages.write(row.data(), static_cast<std::streamsize>(row.size()));

@@ -136,11 +136,13 @@ class D2dTraceHelper
     }
 
     /**
-     * \brief messages.csv gets four more columns (the scenarios ask for them on every
+     * \brief messages.csv gets the channel's columns (the scenarios ask for them on every
      * D2dChannel, SubChannels 0 included: sub_channel is then empty, interference_w 0): t_start_s
      * (when the transmission started: t_start_s - t_send_s is the queueing delay), airtime_s (its
-     * airtime, retransmissions included), sub_channel (its sub-channels, joined by '+') and
-     * interference_w (the co-channel interference I at the receiver in eq. 18). Call before any row
+     * airtime, retransmissions included), sub_channel (its sub-channels, joined by '+'),
+     * interference_w (the co-channel interference I at the receiver in eq. 18), sleep_wait_s
+     * (what it waited for a sleeping radio), rss_w (the W_ij of eq. 18 behind p_drop) and sinr
+     * (W_ij / (sigma^2 + I)); rss_w and sinr are empty on out_of_range rows. Call before any row
      * is written; cannot be undone. \param on whether to write them
      */
     void SetSpectrumColumns(bool on);

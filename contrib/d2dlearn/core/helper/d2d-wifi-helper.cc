@@ -11,6 +11,7 @@
 #include "ns3/log.h"
 #include "ns3/mobility-model.h"
 #include "ns3/neighbor-cache-helper.h"
+#include "ns3/propagation-rss-model.h"
 #include "ns3/string.h"
 #include "ns3/traffic-control-helper.h"
 #include "ns3/wifi-helper.h"
@@ -208,6 +209,11 @@ D2dWifiHelper::AssignStreams(int64_t stream)
     WifiHelper wifi;
     current += wifi.AssignStreams(m_devices, current);
     current += m_channelHelper.AssignStreams(m_channel, current);
+    if (m_loss)
+    {
+        // The LOS/NLOS draws of a 3GPP chain's condition models, which the above leaves out.
+        current += PropagationRssModel::AssignConditionStreams(m_loss, current);
+    }
     for (const auto& t : m_transports)
     {
         // The transports' group jitter (D2dWifiTransport::GroupJitter).

@@ -7,6 +7,7 @@
 #include "constant-rss-model.h"
 #include "d2d-message-registry.h"
 #include "d2d-spectrum.h"
+#include "d2d-thermal-noise.h"
 #include "dynamic-rss-model.h"
 #include "matrix-rss-model.h"
 #include "propagation-rss-model.h"
@@ -145,6 +146,20 @@ D2dChannel::GetTypeId()
                           DoubleValue(1e-13),
                           MakeDoubleAccessor(&D2dChannel::m_noisePowerW),
                           MakeDoubleChecker<double>(0.0))
+            .AddAttribute("NoiseModel",
+                          "sigma^2 of eq. (18): Constant (NoisePowerW) or Thermal (k T0 B F, B "
+                          "the bandwidth a transmission occupies, F the NoiseFigureDb).",
+                          EnumValue(D2dChannel::CONSTANT_NOISE),
+                          D2dMakeEnumAccessor(&D2dChannel::m_noiseModel),
+                          MakeEnumChecker(D2dChannel::CONSTANT_NOISE,
+                                          "Constant",
+                                          D2dChannel::THERMAL_NOISE,
+                                          "Thermal"))
+            .AddAttribute("NoiseFigureDb",
+                          "Receiver noise figure NF of the Thermal noise model, dB.",
+                          DoubleValue(9.0),
+                          MakeDoubleAccessor(&D2dChannel::m_noiseFigureDb),
+                          MakeDoubleChecker<double>(0.0, 40.0))
             .AddAttribute("MtuBytes",
                           "Fragment payload size, bytes.",
                           UintegerValue(1500),
@@ -265,8 +280,8 @@ D2dChannel::D2dChannel()
       m_delay(CreateObject<ConstantSpeedPropagationDelayModel>()),
       m_registry(CreateObject<D2dMessageRegistry>()),
       m_uniform(CreateObject<UniformRandomVariable>()),
-      m_fixedA(CreateObject<ConstantPositionMobilityModel>()),
-      m_fixedB(CreateObject<ConstantPositionMobilityModel>())
+      m_fixedEnds(CreateObject<ConstantPositionMobilityModel>(),
+                  CreateObject<ConstantPositionMobilityModel>())
 {
     NS_LOG_FUNCTION(this);
 }
@@ -286,8 +301,7 @@ D2dChannel::DoDispose()
     m_delay = nullptr;
     m_registry = nullptr;
     m_uniform = nullptr;
-    m_fixedA = nullptr;
-    m_fixedB = nullptr;
+    m_fixedEnds = {nullptr, nullptr};
     if (m_drx)
     {
         m_drx->Dispose();
@@ -303,7 +317,7 @@ D2dChannel::DoDispose()
         m_spectrum->Dispose();
         m_spectrum = nullptr;
     }
-    m_rangeReference = nullptr;
+    m_rangeReference = RangeReference();
     m_neighbourCache.grid.clear();
     m_neighbourCache.neighbours.clear();
     Object::DoDispose();
@@ -463,12 +477,16 @@ D2dChannel::GetRssModel() const
 double
 D2dChannel::GetRateBps() const
 {
+    return m_spectralEfficiency * m_bandwidthHz * BandShare(m_subChannels, m_perTransmission);
+}
+
+double
+D2dChannel::BandShare(uint32_t subChannels, uint32_t perTransmission)
+{
     // A transmission's share of the band: m of K sub-channels (all of it if unlimited).
-    const double share =
-        m_subChannels == 0
-            ? 1.0
-            : static_cast<double>(std::min(m_perTransmission, m_subChannels)) / m_subChannels;
-    return m_spectralEfficiency * m_bandwidthHz * share;
+    return subChannels == 0
+               ? 1.0
+               : static_cast<double>(std::min(perTransmission, subChannels)) / subChannels;
 }
 
 uint32_t
@@ -508,8 +526,8 @@ D2dChannel::MobilityOf(uint32_t index, bool isReceiver) const
 {
     if (m_fixedDistanceM > 0)
     {
-        m_fixedB->SetPosition(Vector(m_fixedDistanceM, 0, 0));
-        return isReceiver ? m_fixedB : m_fixedA;
+        m_fixedEnds.second->SetPosition(Vector(m_fixedDistanceM, 0, 0));
+        return isReceiver ? m_fixedEnds.second : m_fixedEnds.first;
     }
     return m_radios[index]->GetMobility();
 }
@@ -550,7 +568,21 @@ D2dChannel::LinkDropProbability(double rssW, double interferenceW) const
 {
     // Eq. (18) with the co-channel interference I added to the noise:
     // P_D = 1 - exp(-(2^r - 1)(sigma^2 + I) / W_ij); I = 0 gives eq. (18) as written.
-    return DropProbability(rssW, m_spectralEfficiency, m_noisePowerW + interferenceW);
+    return DropProbability(rssW, m_spectralEfficiency, GetNoisePowerW() + interferenceW);
+}
+
+double
+D2dChannel::GetOccupiedBandwidthHz() const
+{
+    return m_bandwidthHz * BandShare(m_subChannels, m_perTransmission);
+}
+
+double
+D2dChannel::GetNoisePowerW() const
+{
+    return m_noiseModel == THERMAL_NOISE
+               ? D2dThermalNoise::PowerW(GetOccupiedBandwidthHz(), m_noiseFigureDb)
+               : m_noisePowerW;
 }
 
 bool
@@ -564,21 +596,21 @@ D2dChannel::UsesPositions() const
 double
 D2dChannel::GetRangeThresholdW(double txPowerDbm) const
 {
-    auto it = m_rangeThresholds.find(txPowerDbm);
-    if (it != m_rangeThresholds.end())
+    auto it = m_rangeReference.thresholdsW.find(txPowerDbm);
+    if (it != m_rangeReference.thresholdsW.end())
     {
         return it->second;
     }
     // The default propagation model (ns-3 log-distance) at RangeM, for this power.
-    if (!m_rangeReference)
+    if (!m_rangeReference.model)
     {
-        m_rangeReference = CreateObject<PropagationRssModel>();
+        m_rangeReference.model = CreateObject<PropagationRssModel>();
     }
     auto a = CreateObject<ConstantPositionMobilityModel>();
     auto b = CreateObject<ConstantPositionMobilityModel>();
     b->SetPosition(Vector(m_rangeM, 0, 0));
-    const double w = m_rangeReference->GetRssW(0, 1, a, b, txPowerDbm);
-    m_rangeThresholds[txPowerDbm] = w;
+    const double w = m_rangeReference.model->GetRssW(0, 1, a, b, txPowerDbm);
+    m_rangeReference.thresholdsW[txPowerDbm] = w;
     return w;
 }
 
@@ -1328,6 +1360,11 @@ D2dChannel::Report(Ptr<Transmission> tx, Receiver& r, bool delivered, const std:
     }
     rec.subChannels = tx->subChannels;
     rec.interferenceW = r.interferenceW;
+    if (r.rssW > 0)
+    {
+        rec.rssW = r.rssW;
+        rec.sinr = r.rssW / (GetNoisePowerW() + r.interferenceW);
+    }
     rec.sleepWait = tx->job.sleepWait;
     rec.lastRow = tx->nEnded + 1 == tx->rx.size(); // nEnded counts this row below
     tx->sender->ReportDelivery(rec);
@@ -1472,7 +1509,8 @@ D2dChannel::DropUnsent(Ptr<D2dRadio> sender, const D2dRadio::TxJob& job, const s
     for (uint32_t k : Addressees(sender->GetIndex(), job))
     {
         Receiver r = MakeReceiver(m_radios[k], sender->GetIndex());
-        r.pDrop = GetDropProbability(k, sender->GetIndex());
+        // The RSS drawn once (a chain with fading draws at each evaluation).
+        r.pDrop = Hears(k, sender->GetIndex()) ? LinkDropProbability(r.rssW) : 1.0;
         Report(tx, r, false, reason);
     }
 }

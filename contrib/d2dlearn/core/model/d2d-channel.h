@@ -22,6 +22,7 @@
 #include <map>
 #include <set>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -99,6 +100,13 @@ class PropagationRssModel;
 class D2dChannel : public D2dLinkQuality
 {
   public:
+    /** Where sigma^2 of eq. (18) comes from (NoiseModel attribute). */
+    enum NoiseModel
+    {
+        CONSTANT_NOISE, //!< NoisePowerW, whatever the bandwidth (the papers' literal reading)
+        THERMAL_NOISE,  //!< k T0 B_used F: the thermal noise of the bandwidth used
+    };
+
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -139,6 +147,22 @@ class D2dChannel : public D2dLinkQuality
      *         SubChannelsPerTransmission / SubChannels with a finite spectrum
      */
     double GetRateBps() const;
+    /**
+     * \param subChannels K (0: an unlimited band)
+     * \param perTransmission m, sub-channels one transmission occupies
+     * \return a transmission's share of the band: min(m, K) / K on a finite band, else 1
+     */
+    static double BandShare(uint32_t subChannels, uint32_t perTransmission);
+    /**
+     * \return the bandwidth one transmission occupies, Hz: BandwidthHz, times
+     *         SubChannelsPerTransmission / SubChannels with a finite spectrum (B m / K)
+     */
+    double GetOccupiedBandwidthHz() const;
+    /**
+     * \return sigma^2 of eq. (18), W: NoisePowerW (NoiseModel Constant), or
+     *         D2dThermalNoise::PowerW(GetOccupiedBandwidthHz(), NoiseFigureDb) (Thermal)
+     */
+    double GetNoisePowerW() const;
     /**
      * \param bytes message size
      * \return number of fragments
@@ -424,7 +448,9 @@ class D2dChannel : public D2dLinkQuality
 
     double m_spectralEfficiency;       //!< rate of transmission r of eq. (18) (bit/s/Hz)
     double m_bandwidthHz;              //!< channel bandwidth (Hz); link rate r x this (bit/s)
-    double m_noisePowerW;              //!< noise power sigma^2 of eq. (18) (W)
+    double m_noisePowerW;              //!< noise power sigma^2 of eq. (18) (W), Constant
+    NoiseModel m_noiseModel;           //!< NoiseModel: Constant or Thermal
+    double m_noiseFigureDb;            //!< receiver noise figure NF (dB), Thermal
     uint32_t m_mtuBytes;               //!< fragment payload size (bytes)
     uint32_t m_headerBytes;            //!< per-fragment header sent on the air (bytes)
     uint32_t m_maxRetransmissions;     //!< reliable mode: retransmissions allowed per fragment
@@ -441,10 +467,16 @@ class D2dChannel : public D2dLinkQuality
     D2dSpectrum::Reuse m_reuse;        //!< which transmissions share a sub-channel
     double m_reuseDistanceM;           //!< Hearing reuse: distance, m (0: hearing alone)
     Ptr<D2dSpectrum> m_spectrum;       //!< the band (made on first use)
-    /** RangeM without positions: the reference propagation model (made on first use) */
-    mutable Ptr<PropagationRssModel> m_rangeReference;
-    mutable std::map<double, double> m_rangeThresholds; //!< by transmit power (dBm)
-    NeighbourCache m_neighbourCache;                    //!< who hears whom, as far as it is known
+
+    /** RangeM without positions: the reference propagation model and its thresholds */
+    struct RangeReference
+    {
+        Ptr<PropagationRssModel> model;       //!< the default propagation model
+        std::map<double, double> thresholdsW; //!< its RSS at RangeM by transmit power (dBm)
+    };
+
+    mutable RangeReference m_rangeReference; //!< RangeM without positions (made on first use)
+    NeighbourCache m_neighbourCache;         //!< who hears whom, as far as it is known
     bool m_releaseScheduled{false}; //!< DisposeAtDestroy is scheduled (by the first Attach)
     std::map<uint64_t, Ptr<Transmission>> m_live;           //!< transmissions with open outcomes
     std::set<std::pair<uint32_t, uint64_t>> m_liveBySender; //!< (sender, msgId) of m_live
@@ -452,10 +484,11 @@ class D2dChannel : public D2dLinkQuality
     Ptr<PropagationDelayModel> m_delay;                     //!< the propagation delay model
     Ptr<D2dMessageRegistry> m_registry;                     //!< allocates network-wide message ids
     Ptr<UniformRandomVariable> m_uniform;                   //!< U(0,1) for loss and binomial draws
-    /** FixedDistanceM > 0: the position of every link's transmitter (the origin) */
-    Ptr<MobilityModel> m_fixedA;
-    /** FixedDistanceM > 0: the position of every link's receiver (FixedDistanceM along x) */
-    Ptr<MobilityModel> m_fixedB;
+    /**
+     * FixedDistanceM > 0: the positions of every link's transmitter (first: the origin) and
+     * receiver (second: FixedDistanceM along x)
+     */
+    std::pair<Ptr<MobilityModel>, Ptr<MobilityModel>> m_fixedEnds;
     std::vector<Ptr<D2dRadio>> m_radios;      //!< by index
     std::vector<Ptr<Transmission>> m_current; //!< ongoing transmission by sender index
     /** A transmission ended at the sender: (msgId, sender, fragment transmissions, airtime). */

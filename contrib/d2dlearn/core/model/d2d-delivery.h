@@ -101,7 +101,9 @@ struct D2dDeliveryRecord
     Time airtime;                      //!< its transmission's airtime (retransmissions included)
     std::vector<uint32_t> subChannels; //!< finite spectrum: the sub-channels it occupied
     double interferenceW{0.0};         //!< co-channel interference I at the receiver at start (W)
-    Time sleepWait; //!< DRX: time it waited for a sleeping sender or receiver before it started
+    double rssW{0.0}; //!< W_ij used in eq. (18) (W); 0: no link was evaluated (out of range)
+    double sinr{0.0}; //!< W_ij / (sigma^2 + I) of eq. (18), linear (with rssW > 0)
+    Time sleepWait;   //!< DRX: time it waited for a sleeping sender or receiver before it started
     /** the message's last row: every receiver's outcome is known (a summary can forget the
      * message's state after it; not a messages.csv column) */
     bool lastRow{false};
