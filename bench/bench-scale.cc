@@ -9,6 +9,10 @@
  * Printed: Delivery records (one per (message, receiver)), those delivered, deliveries
  * per second of wall time, simulator events, simulated time, wall times, peak RSS.
  *
+ * --propagation=PRESET chains D2dPropagationHelper's preset (e.g. 3gpp-umi: TR 38.901's path
+ * loss, LOS/NLOS and shadowing; the devices at the preset's antenna height) as the channel's
+ * RSS model; log-distance (the default) leaves the channel's own.
+ *
  * Every model attribute can be set with --ns3::Class::Attr=value, e.g.
  * --ns3::D2dChannel::FastPath=false or --ns3::D2dChannel::NoisePowerW=1e-13. With --drx the
  * radios sleep between DRX on-durations (--ns3::D2dDrx::Cycle, --ns3::D2dDrx::OnDuration).
@@ -23,12 +27,15 @@
 #include "ns3/d2d-delivery.h"
 #include "ns3/d2d-helper.h"
 #include "ns3/d2d-message.h"
+#include "ns3/d2d-propagation-helper.h"
 #include "ns3/d2d-radio-energy-model.h"
 #include "ns3/d2d-radio.h"
 #include "ns3/double.h"
 #include "ns3/mobility-helper.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
+#include "ns3/pointer.h"
+#include "ns3/propagation-rss-model.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
@@ -175,6 +182,7 @@ main(int argc, char* argv[])
     Time drxInactivity = MilliSeconds(20);
     uint32_t seed = 1;
     uint32_t run = 1;
+    std::string propagation = "log-distance";
 
     // Default noise: the ns-3 LogDistance defaults (20 dBm, 46.68 dB at 1 m, exponent 3)
     // with the module's 1e-13 W make P_D ~ 1 beyond ~300 m; 1e-15 W gives P_D ~ 0.16 at
@@ -204,6 +212,10 @@ main(int argc, char* argv[])
                  "attributes' defaults) and sleep between on-durations",
                  drx);
     cmd.AddValue("drxInactivity", "DRX inactivity timer with --drx", drxInactivity);
+    cmd.AddValue("propagation",
+                 "D2dPropagationHelper's preset as the RSS model (log-distance: the channel's "
+                 "own)",
+                 propagation);
     cmd.AddValue("seed", "RNG seed", seed);
     cmd.AddValue("run", "RNG run number", run);
     cmd.Parse(argc, argv);
@@ -218,6 +230,13 @@ main(int argc, char* argv[])
                      "--simTime > 0, --drainTime >= 0\n";
         return 1;
     }
+    if (!D2dPropagationHelper::FindPreset(propagation))
+    {
+        std::cerr << "bench-scale: --propagation=" << propagation << " is not a preset\n";
+        return 1;
+    }
+    D2dPropagationHelper environment;
+    environment.SetPathLoss(propagation);
     RngSeedManager::SetSeed(seed);
     RngSeedManager::SetRun(run);
 
@@ -231,7 +250,9 @@ main(int argc, char* argv[])
                                   "X",
                                   StringValue(uniform),
                                   "Y",
-                                  StringValue(uniform));
+                                  StringValue(uniform),
+                                  "Z",
+                                  DoubleValue(environment.GetPreset().deviceHeightM));
     mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
     mobility.Install(nodes);
 
@@ -241,6 +262,12 @@ main(int argc, char* argv[])
     if (drx)
     {
         helper.SetDrxAttribute("InactivityTimer", TimeValue(drxInactivity));
+    }
+    if (propagation != "log-distance")
+    {
+        auto rss = CreateObject<PropagationRssModel>();
+        rss->SetAttribute("PropagationLossModel", PointerValue(environment.Create()));
+        helper.SetRssModel(rss);
     }
     Ptr<D2dChannel> channel = helper.Install(nodes);
     int64_t stream = 1;
@@ -296,7 +323,7 @@ main(int argc, char* argv[])
 
     std::printf("bench-scale: %u devices in %.0f m x %.0f m, %s %s messages of %.0f bytes, "
                 "Poisson %.4g msg/s per device for %.3g s (+%.3g s drain), FastPath=%s, "
-                "radio energy %s, DRX %s, seed %u run %u\n",
+                "radio energy %s, DRX %s, propagation %s, seed %u run %u\n",
                 nDevices,
                 side,
                 side,
@@ -309,6 +336,7 @@ main(int argc, char* argv[])
                 fastPath.Get() ? "true" : "false",
                 noEnergy ? "off" : "on",
                 drx ? "on" : "off",
+                propagation.c_str(),
                 seed,
                 run);
     std::printf("sends                     %llu (refused %llu)\n",

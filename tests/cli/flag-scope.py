@@ -46,6 +46,17 @@ VALUES = {
     "spectralEfficiency": ["3", "4"],
     "bandwidthHz": ["5e6", "2e7"],
     "noisePowerW": ["2e-13", "3e-13"],
+    "noise": ["thermal", "constant"],
+    "noiseFigureDb": ["7", "8"],
+    "propagation": ["friis", "log-distance"],
+    "frequencyHz": ["2e9", "3e9"],
+    "deviceHeightM": ["2", "3"],
+    "shadowing": ["log-normal", "preset"],
+    "shadowingSigmaDb": ["6", "7"],
+    "shadowingCorrelationM": ["20", "30"],
+    "nakagamiM": ["1", "2"],
+    "coherenceTime": ["10ms", "20ms"],
+    "d2sNoisePowerW": ["2e-13", "3e-13"],
     "txPowerDbm": ["10", "12"],
     "d2sTxPowerDbm": ["10", "12"],
     "reliable": ["false", "true"],
@@ -203,6 +214,21 @@ SAMPLES = [
      "--waypointPause=0.1s", "positions.csv"),
     ("graph-discovery", ["--paradigm=unsupervised", "--downstream=none"],
      "--d2sDropProbability=0.3", "messages.csv"),
+    # the radio environment: the same positions, other RSS; sigma^2 from the bandwidth
+    ("fedavg", ["--algorithm=decentralized"], "--propagation=3gpp-umi", "messages.csv"),
+    ("fedavg", ["--algorithm=fedavg"], "--propagation=friis", "messages.csv"),
+    ("fedavg", ["--algorithm=decentralized", "--backend=wifi", "--areaSideM=30"],
+     "--propagation=3gpp-indoor-office", "messages.csv"),
+    ("d2d-exchange", ["--propagation=friis"], "--frequencyHz=2e9", "messages.csv"),
+    ("d2d-exchange", ["--propagation=3gpp-umi"], "--deviceHeightM=2", "positions.csv"),
+    ("d2d-exchange", [], "--shadowing=log-normal", "messages.csv"),
+    ("d2d-exchange", ["--shadowing=log-normal"], "--shadowingSigmaDb=3", "messages.csv"),
+    ("d2d-exchange", ["--shadowing=log-normal", "--speedMps=5"], "--shadowingCorrelationM=5",
+     "messages.csv"),
+    ("d2d-exchange", [], "--nakagamiM=1", "messages.csv"),
+    ("d2d-exchange", ["--nakagamiM=1"], "--coherenceTime=1s", "messages.csv"),
+    ("d2d-exchange", [], "--noise=thermal", "messages.csv"),
+    ("d2d-exchange", ["--noise=thermal"], "--noiseFigureDb=5", "messages.csv"),
 ]
 
 # (program, configuration, flag=value, words the one line must hold): the reasons, checked
@@ -229,6 +255,12 @@ REASONS = [
      "no two transmissions share a sub-channel"),
     ("fedavg", ["--algorithm=decentralized", "--subChannels=0"], "--receiveChains=1",
      "every link of this run has an unlimited one"),
+    ("d2d-exchange", ["--noise=thermal"], "--noisePowerW=1e-12",
+     "it acts with --noise=constant (here --noise=thermal)"),
+    ("d2d-exchange", [], "--frequencyHz=2e9", "--propagation=log-distance has no carrier"),
+    ("d2d-exchange", [], "--coherenceTime=1s", "it acts with --nakagamiM > 0"),
+    ("fedavg", ["--algorithm=decentralized", "--backend=wifi"], "--noise=thermal",
+     "it acts with --backend=channel"),
 ]
 
 

@@ -3,9 +3,11 @@
 
 --subChannels=0 with --d2sSubChannels=0 (the literal reading: every link the whole band at
 once, no interference) must give exactly the traces that d2dlearn wrote before the finite
-spectrum existed, but for messages.csv's four spectrum columns, which every channel run
-writes since the radio profiles: they are left out before the comparison, and must say no
-sub-channel and no interference on every row. Likewise energy.csv's three columns of each
+spectrum existed, but for messages.csv's spectrum columns, which every channel run writes
+since the radio profiles, and its rss_w and sinr, written since the propagation presets: they
+are left out before the comparison, and must say no sub-channel and no interference on every
+row. The default radio environment (--propagation=log-distance, --noise=constant, the
+literal reading of eq. (18)) is also given explicitly in one case: the same bytes. Likewise energy.csv's three columns of each
 row's period, start_s, duration_s and power_w, which every energy.csv has since (commit
 2a72263), are left out before its comparison; these runs trace at the default level,
 standard, whose file already had `periods` in 768271a (at --traces=full, whose file had
@@ -50,6 +52,10 @@ FORMER_RADIOS = ["--radioProfile=custom", "--ns3::D2dRadioEnergyModel::Model=Pow
 CASES = [
     ("d2d-exchange", ["--nDevices=12", "--duration=5s", "--d2sFraction=0.3"], {
         "messages.csv": "f9bcd3f65d528622a02407cba3d67545", "energy.csv": "ba277b4281bb4175d33bf483d60ed177"}),
+    # the default radio environment given explicitly: the same bytes
+    ("d2d-exchange", ["--nDevices=12", "--duration=5s", "--d2sFraction=0.3",
+                      "--propagation=log-distance", "--noise=constant"], {
+        "messages.csv": "f9bcd3f65d528622a02407cba3d67545", "energy.csv": "ba277b4281bb4175d33bf483d60ed177"}),
     ("d2d-exchange", ["--nDevices=12", "--duration=5s", "--access=scheduled", "--reliable=true",
                       "--rangeM=40"], {
         "messages.csv": "d56ee5fd792cdb9f160c53945d83ce16", "energy.csv": "944580e940fc0cd5f0d5b50bb3609e64"}),
@@ -63,8 +69,9 @@ CASES = [
 
 # The traces whose p_drop comes from ns-3's distance (case index, trace): 768271a's own file.
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROUNDED = {(0, "messages.csv"): os.path.join(HERE, "data",
-                                             "spectrum-unlimited-d2d-exchange-d2s-messages.csv")}
+ROUNDED = {(k, "messages.csv"): os.path.join(HERE, "data",
+                                             "spectrum-unlimited-d2d-exchange-d2s-messages.csv")
+           for k in (0, 1)}
 # As tests/ns3-releases/in-tree.py accepts the same cause (measured on 3.48: 3.1e-15).
 RSS_ROUNDING = 1e-12
 NS3_VERSION = int(os.environ.get("D2DLEARN_NS3_VERSION", "0") or 0)
@@ -87,14 +94,16 @@ def within_rounding(path, reference):
     return ""
 
 
-SPECTRUM = ["t_start_s", "airtime_s", "sub_channel", "interference_w", "sleep_wait_s"]
+SPECTRUM = ["t_start_s", "airtime_s", "sub_channel", "interference_w", "sleep_wait_s", "rss_w",
+            "sinr"]
 
 
 def without_spectrum(path):
-    """messages.csv as 768271a wrote it: the spectrum columns that every channel run writes
-    since the radio profiles left out (a file without them unchanged); '' if a row of the
-    unlimited band has a sub-channel, interference or a wait for a sleeping radio (sleep_wait_s,
-    written since DRX; there is no DRX here): it must have none."""
+    """messages.csv as 768271a wrote it: the channel columns that every channel run writes
+    since the radio profiles (and rss_w, sinr since the propagation presets) left out (a file
+    without them unchanged); '' if a row of the unlimited band has a sub-channel, interference
+    or a wait for a sleeping radio (sleep_wait_s, written since DRX; there is no DRX here): it
+    must have none."""
     with open(path, newline="") as f:
         lines = f.read().split("\n")
     head = lines[0].split(",")
@@ -107,7 +116,7 @@ def without_spectrum(path):
             continue
         fields = line.split(",")
         # no sub-channel, no interference, no wait for a sleeping radio (no DRX)
-        if fields[-3] != "" or fields[-2] != "0" or fields[-1] != "0.000000000":
+        if fields[-5] != "" or fields[-4] != "0" or fields[-3] != "0.000000000":
             return b""
         out.append(",".join(fields[:-len(SPECTRUM)]))
     return "\n".join(out).encode()

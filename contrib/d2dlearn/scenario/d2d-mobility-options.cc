@@ -352,9 +352,12 @@ D2dMobilityOptions::ReadNs2Trace(const std::string& path, double areaSideM)
 }
 
 void
-D2dMobilityOptions::Install(NodeContainer devices, double areaSideM, double speedMps) const
+D2dMobilityOptions::Install(NodeContainer devices,
+                            double areaSideM,
+                            double speedMps,
+                            double heightM) const
 {
-    NS_LOG_FUNCTION(this << devices.GetN() << areaSideM << speedMps);
+    NS_LOG_FUNCTION(this << devices.GetN() << areaSideM << speedMps << heightM);
     if (model == "ns2")
     {
         // Each node gets a ConstantVelocityMobilityModel whose moves ns-3 schedules now (an
@@ -370,6 +373,7 @@ D2dMobilityOptions::Install(NodeContainer devices, double areaSideM, double spee
     side->SetAttribute("Max", DoubleValue(areaSideM));
     position->SetX(side);
     position->SetY(side);
+    position->SetZ(heightM);
     position->AssignStreams(0);
     mobility.SetPositionAllocator(position);
     if (model == "random-walk")
@@ -396,6 +400,7 @@ D2dMobilityOptions::Install(NodeContainer devices, double areaSideM, double spee
         y->SetAttribute("Max", DoubleValue(areaSideM));
         waypoints->SetX(x);
         waypoints->SetY(y);
+        waypoints->SetZ(heightM);
         mobility.SetMobilityModel(
             "ns3::RandomWaypointMobilityModel",
             "Speed",
@@ -410,11 +415,11 @@ D2dMobilityOptions::Install(NodeContainer devices, double areaSideM, double spee
     }
     else if (model == "gauss-markov")
     {
-        // ns-3's model is 3-D: a box of height 0 and a pitch that stays 0 keep z = 0.
+        // ns-3's model is 3-D: a box of height 0 and a pitch that stays 0 keep z = heightM.
         mobility.SetMobilityModel(
             "ns3::GaussMarkovMobilityModel",
             "Bounds",
-            BoxValue(Box(0, areaSideM, 0, areaSideM, 0, 0)),
+            BoxValue(Box(0, areaSideM, 0, areaSideM, heightM, heightM)),
             "TimeStep",
             TimeValue(gaussMarkovTimeStep),
             "Alpha",

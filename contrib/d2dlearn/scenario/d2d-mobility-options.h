@@ -124,8 +124,10 @@ class D2dMobilityOptions
      * \param devices the devices
      * \param areaSideM side of the square, m
      * \param speedMps random walk speed, m/s
+     * \param heightM the devices' antenna height z, m (they move in the plane z = heightM;
+     *        an ns-2 trace's z: 0)
      */
-    void Install(NodeContainer devices, double areaSideM, double speedMps) const;
+    void Install(NodeContainer devices, double areaSideM, double speedMps, double heightM) const;
 
     /**
      * \brief Write positions.csv through traces (a temporary file renamed at Finish()): the

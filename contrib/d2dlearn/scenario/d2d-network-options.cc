@@ -27,6 +27,7 @@
 #if D2DLEARN_HAVE_LIION_SOURCE
 #include "ns3/li-ion-energy-source.h"
 #endif
+#include "ns3/d2d-thermal-noise.h"
 #include "ns3/matrix-rss-model.h"
 #include "ns3/mobility-helper.h"
 #include "ns3/pointer.h"
@@ -240,6 +241,7 @@ D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
     AddPlacementFlags(flags);
     AddEnergyFlags(flags);
     AddRssFlags(flags);
+    environment.AddFlags(flags);
     AddRunFlags(flags);
     AddWifiFlags(flags);
 }
@@ -376,7 +378,8 @@ D2dNetworkOptions::AddPlacementFlags(D2dScenarioFlags& flags)
         .Range(1e-3, 1e6);
     flags.Add("serverPosition",
               "Position of the server (access point, base station), m: x,y or x,y,z (also "
-              "ns-3's x:y:z), each -1e7 to 1e7, or centre (the centre of the square, z 0)",
+              "ns-3's x:y:z), each -1e7 to 1e7, or centre (the centre of the square; z: the "
+              "--propagation preset's base station height, 0 for log-distance)",
               serverPosition);
     flags.Add("areaSideM", "Side of the square area, m", areaSideM).Range(1e-3, 1e7);
     flags
@@ -573,7 +576,8 @@ D2dNetworkOptions::AddWifiFlags(D2dScenarioFlags& flags)
               wifiDataMode);
     flags
         .Add("wifiLossExponent",
-             "Wi-Fi backend: exponent of the log-distance propagation loss",
+             "Wi-Fi backend, --propagation=log-distance: exponent of the log-distance "
+             "propagation loss",
              wifiLossExponent)
         .Sets("ns3::LogDistancePropagationLossModel::Exponent")
         .Range(1, 10);
@@ -625,6 +629,35 @@ D2dNetworkOptions::CheckScope(const D2dScenarioSupport& support)
     {
         D2dFlagScope::Check(*m_flags, m_traffic, support);
     }
+    if (m_deferScope)
+    {
+        CheckLinkEnds(support); // Validate() made the environment
+    }
+}
+
+void
+D2dNetworkOptions::CheckLinkEnds(const D2dScenarioSupport& support) const
+{
+    if (environment.GetHelper().GetPreset().devicesOnly && m_traffic.known && m_traffic.d2s)
+    {
+        support.Fail(fmt::format("--propagation={} is a model of links between devices: {} has "
+                                 "a server (device-to-server links) (accepted: a 3gpp-* preset "
+                                 "for a run with a server)",
+                                 environment.propagation,
+                                 m_traffic.chosen.empty() ? "this run" : m_traffic.chosen));
+    }
+    if (!IsWifi() && d2sLinks == "equal" && (!m_traffic.known || m_traffic.d2s) &&
+        environment.NeedsLinkEnds())
+    {
+        support.Fail(fmt::format("--propagation={}{} needs each link's own two devices: "
+                                 "--d2sLinks=equal gives every device-to-server link one "
+                                 "length between two stand-in positions (accepted: "
+                                 "--d2sLinks=distance)",
+                                 environment.propagation,
+                                 environment.HasShadowing()
+                                     ? fmt::format(" with --shadowing={}", environment.shadowing)
+                                     : std::string()));
+    }
 }
 
 void
@@ -661,7 +694,19 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
                                      at));
         }
     }
+    {
+        // Which links take their RSS from the positions: the propagation flags act on those.
+        const bool d2sPlaced = (!m_traffic.known || m_traffic.d2s) && d2sLinks == "distance" &&
+                               d2sDropProbability < 0 && rssFile.empty();
+        const bool d2dPlaced = (!m_traffic.known || m_traffic.d2d) && rssFile.empty() &&
+                               dynamicRssLevels == 0 && dropProbability < 0;
+        environment.Validate(support, *m_flags, IsWifi() || d2dPlaced || d2sPlaced);
+    }
     ValidateServer(support);
+    if (!m_deferScope)
+    {
+        CheckLinkEnds(support);
+    }
     ValidateSpectrum(support);
     ValidateEnergy(support);
     ValidateRss(support);
@@ -883,7 +928,7 @@ D2dNetworkOptions::ValidateRss(const D2dScenarioSupport& support)
                                      name,
                                      D2dScenarioSupport::FormatNumber(p)));
         }
-        if (p > 0 && !(noisePowerW > 0))
+        if (p > 0 && !environment.IsThermal() && !(noisePowerW > 0))
         {
             support.Fail(fmt::format("--{}={} needs --noisePowerW > 0: with no noise eq. (18) "
                                      "gives P_D = 0 on every link",
@@ -957,7 +1002,7 @@ D2dNetworkOptions::MakeRssModel(const D2dScenarioSupport& support)
         constant->SetAttribute("RssW",
                                DoubleValue(ConstantRssModel::ForDropProbability(dropProbability,
                                                                                 spectralEfficiency,
-                                                                                noisePowerW)));
+                                                                                GetD2dNoiseW())));
         m_rss = constant;
     }
 }
@@ -1051,7 +1096,8 @@ D2dNetworkOptions::ParsePositionM(const std::string& text, Vector& position)
 void
 D2dNetworkOptions::ValidateServer(const D2dScenarioSupport& support)
 {
-    const Vector centre(areaSideM / 2, areaSideM / 2, 0);
+    // The centre, at the preset's base station height (0 for log-distance).
+    const Vector centre(areaSideM / 2, areaSideM / 2, environment.GetServerHeightM());
     if (serverPosition == "centre")
     {
         m_serverPositionM = centre;
@@ -1060,7 +1106,7 @@ D2dNetworkOptions::ValidateServer(const D2dScenarioSupport& support)
     {
         support.Fail(fmt::format("--serverPosition={} is not accepted (x,y or x,y,z in m, each "
                                  "-1e7 to 1e7; also ns-3's x:y:z; or centre, the centre of "
-                                 "the square)",
+                                 "the square at the preset's base station height)",
                                  serverPosition));
     }
     // Where --d2sLinks, --d2sDistanceFactor and --serverPosition act: D2dFlagScope's table.
@@ -1084,6 +1130,29 @@ D2dNetworkOptions::ValidateServer(const D2dScenarioSupport& support)
                                  D2dScenarioSupport::FormatNumber(m_serverPositionM.x),
                                  D2dScenarioSupport::FormatNumber(m_serverPositionM.y),
                                  D2dScenarioSupport::FormatNumber(m_serverPositionM.z));
+}
+
+double
+D2dNetworkOptions::GetD2dNoiseW() const
+{
+    return environment.IsThermal()
+               ? D2dThermalNoise::PowerW(
+                     bandwidthHz * D2dChannel::BandShare(subChannels, subChannelsPerTransmission),
+                     environment.noiseFigureDb)
+               : noisePowerW;
+}
+
+double
+D2dNetworkOptions::GetD2sNoiseW() const
+{
+    if (!environment.IsThermal())
+    {
+        return d2sNoisePowerW >= 0 ? d2sNoisePowerW : noisePowerW;
+    }
+    const double band = d2sBandwidthHz > 0 ? d2sBandwidthHz : bandwidthHz;
+    return D2dThermalNoise::PowerW(
+        band * D2dChannel::BandShare(GetD2sSubChannels(), subChannelsPerTransmission),
+        environment.noiseFigureDb);
 }
 
 uint32_t
@@ -1193,7 +1262,7 @@ D2dNetworkOptions::CreateDevices() const
     NS_LOG_FUNCTION(this << nDevices);
     NodeContainer devices;
     devices.Create(nDevices);
-    mobility.Install(devices, areaSideM, speedMps);
+    mobility.Install(devices, areaSideM, speedMps, environment.GetDeviceHeightM());
     return devices;
 }
 
@@ -1234,6 +1303,15 @@ D2dNetworkOptions::Build(D2dTraceHelper& traces, bool withServer)
     return network;
 }
 
+Ptr<PropagationRssModel>
+D2dNetworkOptions::MakePropagationRss() const
+{
+    auto rss = CreateObject<PropagationRssModel>();
+    rss->SetAttribute("PropagationLossModel", PointerValue(environment.GetHelper().Create()));
+    rss->SetAttribute("CoherenceTime", TimeValue(environment.coherenceTime));
+    return rss;
+}
+
 D2dNetwork
 D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
 {
@@ -1250,6 +1328,17 @@ D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
     if (m_rss)
     {
         d2d.SetRssModel(m_rss);
+    }
+    else if (!environment.IsDefault())
+    {
+        d2d.SetRssModel(MakePropagationRss());
+    }
+    if (environment.IsThermal())
+    {
+        d2d.SetChannelAttribute("NoiseModel", EnumValue(D2dChannel::THERMAL_NOISE));
+        d2d.SetChannelAttribute("NoiseFigureDb", DoubleValue(environment.noiseFigureDb));
+        d2d.SetD2sChannelAttribute("NoiseModel", EnumValue(D2dChannel::THERMAL_NOISE));
+        d2d.SetD2sChannelAttribute("NoiseFigureDb", DoubleValue(environment.noiseFigureDb));
     }
     d2d.SetChannelAttribute("SpectralEfficiency", DoubleValue(spectralEfficiency));
     d2d.SetChannelAttribute("BandwidthHz", DoubleValue(bandwidthHz));
@@ -1303,8 +1392,9 @@ D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
     SetEnergySource(d2d);
     // The D2S links' noise, and their RSS for --d2sDropProbability inverted with that same
     // noise (inverted with the D2D noise, the P_D of the D2S links was another).
-    const double d2sNoise = d2sNoisePowerW >= 0 ? d2sNoisePowerW : noisePowerW;
-    d2d.SetD2sChannelAttribute("NoisePowerW", DoubleValue(d2sNoise));
+    const double d2sNoise = GetD2sNoiseW();
+    d2d.SetD2sChannelAttribute("NoisePowerW",
+                               DoubleValue(d2sNoisePowerW >= 0 ? d2sNoisePowerW : noisePowerW));
     if (d2sDropProbability >= 0)
     {
         auto constant = CreateObject<ConstantRssModel>();
@@ -1313,6 +1403,10 @@ D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
                                                                                 spectralEfficiency,
                                                                                 d2sNoise)));
         d2d.SetD2sChannelAttribute("RssModel", PointerValue(constant));
+    }
+    else if (!environment.IsDefault())
+    {
+        d2d.SetD2sChannelAttribute("RssModel", PointerValue(MakePropagationRss()));
     }
     network.channel = d2d.Install(network.devices);
     network.links = network.channel;
@@ -1400,8 +1494,22 @@ D2dNetworkOptions::MakeWifi(D2dTraceHelper* traces, bool withServer)
         wifi.SetPhyAttribute("TxPowerEnd", DoubleValue(powerDbm));
         wifi.SetTransportAttribute("MtuBytes", UintegerValue(mtuBytes));
         wifi.SetMessageRegistry(registry);
-        auto loss = CreateObject<LogDistancePropagationLossModel>();
-        loss->SetAttribute("Exponent", DoubleValue(wifiLossExponent));
+        // The environment's chain (the channel backend's), or log-distance with its exponent.
+        Ptr<PropagationLossModel> loss;
+        if (environment.IsDefault())
+        {
+            loss = CreateObject<LogDistancePropagationLossModel>();
+            loss->SetAttribute("Exponent", DoubleValue(wifiLossExponent));
+        }
+        else
+        {
+            D2dPropagationHelper chain = environment.GetHelper();
+            if (chain.GetPreset().lossModel == "ns3::LogDistancePropagationLossModel")
+            {
+                chain.SetPathLossAttribute("Exponent", DoubleValue(wifiLossExponent));
+            }
+            loss = chain.Create();
+        }
         wifi.SetPropagationLoss(loss);
         return loss;
     };
@@ -1636,6 +1744,7 @@ D2dNetworkOptions::Record(D2dTraceHelper& traces, const D2dNetwork& network) con
         traces.AddParameter("inertFlagsGiven", names);
     }
     traces.AddParameter("d2dRadioOff", IsD2dRadioOff());
+    environment.Record(traces);
     if (!m_cpuHz.empty() && m_cpuMinHz != m_cpuMaxHz && m_cpuHz.size() <= 10000)
     {
         traces.AddParameterArray("cpuFrequencyHzPerDevice", m_cpuHz); // --cpuFrequencyHz=MIN:MAX
@@ -1656,8 +1765,11 @@ D2dNetworkOptions::Record(D2dTraceHelper& traces, const D2dNetwork& network) con
         // The rate of one transmission: r x bandwidth, x m / K with a finite spectrum.
         traces.AddParameter("linkRateBps", network.channel->GetRateBps());
         traces.AddParameter("subChannelsInForce", GetSubChannelsInForce());
+        // sigma^2 of eq. (18) in force (--noise=thermal: k T0 B F of the bandwidth used).
+        traces.AddParameter("noisePowerInForceW", network.channel->GetNoisePowerW());
         if (network.d2s)
         {
+            traces.AddParameter("d2sNoisePowerInForceW", network.d2s->GetNoisePowerW());
             traces.AddParameter("d2sLinkRateBps", network.d2s->GetRateBps());
             traces.AddParameter("d2sSubChannelsInForce",
                                 network.d2s->GetSpectrum()->GetSubChannels());

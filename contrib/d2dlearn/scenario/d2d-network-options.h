@@ -13,6 +13,7 @@
 #include "ns3/d2d-mobility-options.h"
 #include "ns3/d2d-network-option-groups.h"
 #include "ns3/d2d-network.h"
+#include "ns3/d2d-propagation-options.h"
 #include "ns3/d2d-rss-model.h"
 #include "ns3/d2d-scenario-flags.h"
 #include "ns3/d2d-scenario-support.h"
@@ -23,6 +24,7 @@
 #include "ns3/node.h"
 #include "ns3/nstime.h"
 #include "ns3/propagation-loss-model.h"
+#include "ns3/propagation-rss-model.h"
 #include "ns3/vector.h"
 
 #include <cstdint>
@@ -108,6 +110,8 @@ class D2dNetworkOptions : public D2dLinkOptions,
 
     /** --mobility, the models' parameters and --positionEvery (CreateDevices(), Build()) */
     D2dMobilityOptions mobility;
+    /** --propagation, shadowing, fading, heights and --noise (the radio environment) */
+    D2dPropagationOptions environment;
 
     /**
      * \return the D2D band's K on the links the run uses: --subChannels if it sends D2D
@@ -115,6 +119,22 @@ class D2dNetworkOptions : public D2dLinkOptions,
      *         has the spectrum columns in every channel run, whatever K.)
      */
     uint32_t GetSubChannelsInForce() const;
+    /**
+     * \return sigma^2 of eq. (18) on the D2D links, W: --noisePowerW, or with --noise=thermal
+     *         k T0 B F over the bandwidth one transmission occupies (D2dThermalNoise::PowerW)
+     */
+    double GetD2dNoiseW() const;
+    /**
+     * \brief Fail if the environment keeps a state per pair of nodes and the D2S links of
+     * the run have one length (--d2sLinks=equal: stand-in ends, no nodes), or if it is a
+     * model of links between devices and the run has a server.
+     * \param support the scenario's support (error messages)
+     */
+    void CheckLinkEnds(const D2dScenarioSupport& support) const;
+    /** \return a new RSS model of the environment's chain (--propagation and its options) */
+    Ptr<PropagationRssModel> MakePropagationRss() const;
+    /** \return sigma^2 on the D2S links, W (d2sNoisePowerW, or as GetD2dNoiseW() on its cell) */
+    double GetD2sNoiseW() const;
     /** \return the sub-channels of the device-to-server cell in force (--d2sSubChannels) */
     uint32_t GetD2sSubChannels() const;
     /**
