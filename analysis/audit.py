@@ -26,6 +26,34 @@ run.json was refitted to it (a buggy writer, a hand edit) must still fail the se
 checks below, which recompute what the configuration and the other columns and files fix
 (tests/analysis/test_audit_mutations.py lists what they cannot see, and why).
 
+The radio environment (run.json's propagation, shadowingInForce, nakagamiM and the values in
+force, D2dPropagationOptions::Record; a run.json without them: the defaults) decides which
+RSS checks can run (Environment):
+  default: --propagation=log-distance (propagationLossModel ns-3's LogDistance...), no
+    shadowing (shadowingInForce false), no fading (nakagamiM 0): each link's RSS is ns-3's
+    log-distance loss at positions.csv's positions, recomputed (checks rss, interference, the
+    D2S distance of check p_drop);
+  friis: --propagation=friis without shadowing nor fading: ns-3's FriisPropagationLossModel at
+    frequencyInForceHz over the 3-D distance, recomputed the same way (no D2S distance);
+  held: any other environment whose static links keep their RSS (no fading; the TR 38.901
+    presets umi, uma, rma, indoor-office, whose LOS state, O2I loss and shadowing are drawn
+    once a link; log-normal shadowing; a deterministic ns-3 loss model such as Cost231): the
+    RSS is no function of the positions, so rss_w is tied to p_drop and sigma^2 (check sinr)
+    and each link's rows keep one RSS and p_drop (checks p_drop, sinr; gd_links.csv's p_drop,
+    check discovery), and a co-channel sender's W_ij in check interference is the rss_w of
+    link j->i's rows;
+  neither (nakagamiM > 0: fading drawn at each evaluation, or each coherence block; the V2V
+    presets, whose NLOSv blockage loss is drawn at each evaluation; an ns-3 loss model the
+    audit does not know; ns-3's own shadowing of a 3GPP TypeId that is no preset): only check
+    sinr's per-row relations, and check interference as a lower bound.
+sigma^2 of eq. 18 is recomputed from the inputs (noise_in_force): --noise=constant
+noisePowerW (the D2S cell d2sNoisePowerW where >= 0); --noise=thermal k T0 B F, k =
+1.380649e-23 J/K, T0 = 290 K, F = 10^(noiseFigureDb / 10), B the bandwidth a transmission
+uses: bandwidthHz x min(m, K) / K (m = subChannelsPerTransmission, K the D2D channel's
+ns3::D2dChannel::SubChannels, else subChannels; K = 0: all of it), the D2S cell
+d2sBandwidthHz where > 0 (else bandwidthHz) with K = d2sSubChannelsInForce. Every check
+below that names sigma^2 uses it.
+
 Checks (CHECK names as printed):
 
 summary
@@ -77,14 +105,20 @@ run-json
     m / K with a finite spectrum (m = subChannelsPerTransmission, K = subChannels > 0); with
     a server, d2sLinkRateBps the same with K = d2sSubChannelsInForce, which equals
     d2sSubChannels (subChannels where it is -1), and d2sBandwidthHz where it is > 0 (the D2S
-    cell's own band).
+    cell's own band). noisePowerInForceW and d2sNoisePowerInForceW (sigma^2 the D2D channel
+    and the D2S cell used, where recorded) equal sigma^2 recomputed from the inputs above
+    (relative 1e-12); noise is constant or thermal.
 header
     messages.csv and energy.csv have their documented columns (energy.csv the same nine at
     both trace levels: sim_time_s, node, component, energy_j, remaining_j, start_s,
-    duration_s, power_w, periods); messages.csv has the four
-    spectrum columns (t_start_s, airtime_s, sub_channel, interference_w) after reason
-    exactly when a K in force is > 0 (run.json's subChannelsInForce, the D2D band's K when the
-    run sends D2D messages, or d2sSubChannelsInForce, on the channel backend).
+    duration_s, power_w, periods); messages.csv on the channel backend has the seven channel
+    columns t_start_s, airtime_s, sub_channel, interference_w, sleep_wait_s, rss_w, sinr
+    after reason in every run, whatever K (D2dTraceHelper::SetSpectrumColumns; a run.json
+    with propagationLossModel or noisePowerInForceW is of a d2dlearn that writes them); the
+    Wi-Fi backend none. A run of an older d2dlearn (a run.json without them) is read as it
+    was: the five spectrum columns (four before DRX: no sleep_wait_s) on the channel backend
+    when its header has them or a K in force is > 0 (subChannelsInForce, or
+    d2sSubChannelsInForce), else none.
 trace-files
     run.json's trace_files lists every CSV file of the folder, and each listed file is there
     with the data rows (lines after the header) and the CRC-32 (zlib's) the run wrote it
@@ -95,9 +129,9 @@ format
     check too) and each of its rows has as many fields as its header (a row cut mid-way, or
     with a field too many, is a violation with its line, and left out of the other checks);
     the columns the writers always fill (ALWAYS_WRITTEN: in messages.csv all but t_recv_s,
-    reason, t_start_s, airtime_s and sub_channel; every column of energy.csv, rounds.csv
-    and positions.csv; every column of gd_links.csv but trust) are not empty. run.json:
-    UTF-8 too.
+    reason, t_start_s, airtime_s, sub_channel, rss_w and sinr; every column of energy.csv,
+    rounds.csv and positions.csv; every column of gd_links.csv but trust) are not empty.
+    run.json: UTF-8 too.
 resolution
     each (msg_id, dst) has exactly one row (delivered or lost, never twice); a row is
     delivered exactly when its reason is empty; reason is one of the documented ones
@@ -117,26 +151,27 @@ p_drop
       D2S rows (src or dst = nDevices, the server) with --d2sDropProbability >= 0: that
         value; D2D rows with --dropProbability >= 0: that value;
       D2D rows with --rssFile (when the file is readable): eq. 18,
-        1 - exp(-(2^r - 1) sigma^2 / W[dst][src]) with r = spectralEfficiency, sigma^2 =
-        noisePowerW from run.json's parameters (W <= 0: 1);
+        1 - exp(-(2^r - 1) sigma^2 / W[dst][src]) with r = spectralEfficiency, sigma^2
+        recomputed (constant: noisePowerW; thermal: k T0 B F) (W <= 0: 1);
       D2D rows with --dynamicRssLevels=L > 0: eq. 18 of one of the L bin centres
         MinW + (k + 1/2)(MaxW - MinW)/L (ns3::DynamicRssModel attributes in parameters);
       all to 1e-9. With the spectrum columns, sigma^2 + interference_w in eq. 18 (a fixed
       drop probability P is an RSS inverted with sigma^2 alone: 1 - (1 - P)^((sigma^2 + I)
       / sigma^2)); the rows below that keep one p_drop are those with interference_w 0
-      (the others: check sinr). D2S rows with --d2sLinks=equal (or a run.json without
-      d2sLinks): every one has the same p_drop (every D2S link has the same length). D2S rows with
-      --d2sLinks=distance on the channel: without movement (mobility constant) each device's
-      rows (uplink and downlink) keep one p_drop; and where the audit knows the loss (the
-      default log-distance model: no --ns3::...PropagationLossModel... argument, no
-      --d2sDropProbability, a mobility that keeps the devices in the square: not
-      gauss-markov), the distance that p_drop stands for
-      (eq. 18 and the log-distance loss inverted: exponent 3, 46.6777 dB at 1 m, at
-      d2sTxPowerDbm, sigma^2 = d2sNoisePowerW if >= 0 else noisePowerW, plus
-      interference_w) lies between the server's
-      (run.json serverPosition) least and greatest distance to the square [0,
-      areaSideM]^2, relative 1e-6. Without movement and without dynamic RSS, each D2D link
-      (src, dst) keeps one p_drop.
+      (the others: check sinr). Where a static link keeps its RSS (the environment's
+      "held", or links whose RSS is a drop probability or --rssFile; skipped with the
+      reason under fading and the other environments): D2S rows with --d2sLinks=equal (or
+      a run.json without d2sLinks) every one the same p_drop (every D2S link has the same
+      length); D2S rows with --d2sLinks=distance on the channel, without movement (mobility
+      constant), each device's rows (uplink and downlink) one p_drop; without movement and
+      without dynamic RSS, each D2D link (src, dst) one p_drop. In the default environment
+      only (log-distance, no shadowing, no fading, no loss model attribute on the command
+      line; no --d2sDropProbability, a mobility that keeps the devices in the square: not
+      gauss-markov), the D2S distance that p_drop stands for (eq. 18 and the log-distance
+      loss inverted: exponent 3, 46.6777 dB at 1 m, at d2sTxPowerDbm, the D2S sigma^2 plus
+      interference_w) lies between the server's (run.json serverPosition) least and
+      greatest distance to the square [0, areaSideM]^2 at deviceHeightInForceM, relative
+      1e-6.
 time-order
     messages.csv: t_recv_s is empty exactly when delivered = 0, and not before t_send_s;
     every sim_time_s / t_send_s / t_recv_s not after simulated_time_s; every CSV with a
@@ -248,12 +283,14 @@ positions
     (time 0 only when positionEvery_s is 0); each sample one row per device 0..N-1 in order
     (N = nDevices), then the server's (node N) if any sample has it, and in each sample when
     the run has a server (energy.csv's d2s_* rows); the devices at 0 <= x_m, y_m <=
-    areaSideM (1e-6 m) and z_m = 0, the server at run.json's serverPosition (5e-7 m: 6
-    decimals; outside the square too); with mobility constant, every device where its first
-    row puts it;
+    areaSideM (1e-6 m) and z_m = deviceHeightInForceM (0 in a run.json without it: the
+    plane; the 3GPP presets' antennas 1.5 m or 1.6 m up), the server at run.json's
+    serverPosition (5e-7 m: 6 decimals; outside the square too); with mobility constant,
+    every device where its first row puts it;
     with constant mobility, a positive rangeM on the D2D channel and RSS from the positions
-    (no --rssFile, no --dynamicRssLevels), every messages.csv D2D row that is not out_of_range
-    joins devices closer than rangeM at positions.csv's positions (1e-5 m: 6 decimals).
+    (no --rssFile, no --dynamicRssLevels; any environment: the range is a distance), every
+    messages.csv D2D row that is not out_of_range joins devices closer than rangeM at
+    positions.csv's positions (3-D, 1e-5 m: 6 decimals).
 spectrum
     (messages.csv with the spectrum columns; a row is on the D2S cell when src or dst is the
     server, N = nDevices, else on the D2D channel, each with its own K.) t_start_s and
@@ -297,35 +334,57 @@ receive-chains
     untraced kinds) C other messages possibly in progress at its receiver when it arrived
     (started by t_start_s + P, not ended before t_start_s).
 sinr
-    where each link's RSS W stays constant (mobility constant, no --dynamicRssLevels; a
-    --dropProbability is a constant W too), W = -(2^r - 1)(sigma^2 + interference_w) /
-    ln(1 - p_drop) from each row with 0 < p_drop < 1 (sigma^2: noisePowerW; D2S
-    d2sNoisePowerW if >= 0) is the same on every row of a D2D link (src, dst), of a device's
-    D2S uplink and downlink, of every D2S link with --d2sLinks=equal: relative 1e-9 plus
-    4.4e-16 / ((1 - p) |ln(1 - p)|) (p_drop = 1 - exp(-x) in double carries no more digits
-    of x). It can hold only if the channel used I as eq. 18 says: a changed interference_w
-    (or p_drop) moves that row's W.
+    (the channel columns rss_w and sinr: every channel run of the current d2dlearn, every
+    environment) rss_w and sinr are empty on out_of_range rows (the link was not
+    evaluated) and given on every other row, rss_w > 0 (these three: check rss); sinr =
+    rss_w / (sigma^2 + interference_w) with sigma^2 recomputed (relative 1e-12; both
+    printed shortest round-trip); p_drop = 1 - exp(-(2^r - 1) / sinr), eq. 18 in its SINR
+    form, r = spectralEfficiency on D2D and D2S rows alike, within 1e-15 + 1e-12 p_drop;
+    but a row D2dChannel::DropUnsent wrote (cancelled, sender_off, unfinished) may have
+    p_drop 1 for a link not heard (unless LinkRss knows it is heard). So in every
+    environment p_drop, sigma^2, interference_w and the W_ij behind them agree.
+    Where each link's RSS W stays constant (mobility constant, no --dynamicRssLevels, the
+    environment "held": no fading, no loss model that draws at each evaluation; a
+    --dropProbability is a constant W too; skipped with the reason elsewhere), W =
+    -(2^r - 1)(sigma^2 + interference_w) / ln(1 - p_drop) from each row with 0 < p_drop < 1
+    is the same on every row of a D2D link (src, dst), of a device's D2S uplink and
+    downlink, of every D2S link with --d2sLinks=equal: relative 1e-9 plus 4.4e-16 / ((1 -
+    p) |ln(1 - p)|) (p_drop = 1 - exp(-x) in double carries no more digits of x); and so is
+    rss_w, relative 1e-15 (the same double). It can hold only if the channel used I as
+    eq. 18 says: a changed interference_w (or p_drop) moves that row's W.
 rss
-    each messages.csv row with 0 < p_drop < 1: the RSS W = (2^r - 1)(sigma^2 +
-    interference_w) / -ln(1 - p_drop) it stands for (eq. 18) equals its link's RSS
-    recomputed from run.json and positions.csv (static devices, channel backend; LinkRss):
+    where the audit recomputes a link's RSS from run.json and positions.csv (static
+    devices, channel backend; LinkRss): each row's rss_w (relative the recomputation's
+    tolerance plus 1e-12) and, each row with 0 < p_drop < 1, the RSS W = (2^r - 1)(sigma^2 +
+    interference_w) / -ln(1 - p_drop) it stands for (eq. 18) equal the link's RSS:
     D2D links with --dropProbability P the constant (2^r - 1) sigma^2 / -ln(1 - P), with
-    --rssFile the matrix, else ns-3's log-distance loss (exponent 3, 46.6777 dB at 1 m) at
-    txPowerDbm over the positions' distance (FixedDistanceM if > 0); D2S links the same
-    with d2sDropProbability, d2sTxPowerDbm and, --d2sLinks=distance, the device's distance
-    to the server, equal, max(1, d2sDistanceFactor x the mean distance of the devices'
-    pairs); relative 1e-9 + 4.5e-6 m / distance (6 decimals printed) plus p_drop's
-    rounding 4.4e-16 / ((1 - p) |ln(1 - p)|). Skipped (with the reason) with moving
-    devices, dynamic RSS, a propagation loss or RSS model set on the command line, Wi-Fi.
+    --rssFile the matrix, else, in the default environment, ns-3's log-distance loss
+    (exponent 3, 46.6777 dB at 1 m) at txPowerDbm over the positions' 3-D distance
+    (FixedDistanceM if > 0), and with --propagation=friis without shadowing nor fading
+    ns-3's Friis loss (FriisPropagationLossModel::DoCalcRxPower, SystemLoss 1, MinLoss 0):
+    P_rx = P_tx + 10 log10(lambda^2 / (16 pi^2 d^2)), lambda = 299792458 / frequencyInForceHz,
+    the loss at least 0 dB (d below lambda / (4 pi): P_tx; ns-3 only warns below 3 lambda),
+    watts 10^((dBm - 30) / 10); D2S links the same with d2sDropProbability, d2sTxPowerDbm
+    and, --d2sLinks=distance, the device's distance to the server, equal, max(1,
+    d2sDistanceFactor x the mean distance of the devices' pairs); relative 1e-9 + 4.5e-6 m /
+    distance (6 decimals printed) plus p_drop's rounding 4.4e-16 / ((1 - p) |ln(1 - p)|).
+    Skipped (with the reason) with moving devices, dynamic RSS, a loss, RSS or channel
+    condition model's attribute set on the command line, Wi-Fi, and in the other
+    environments (3GPP presets, shadowing, fading, another ns-3 loss model: random LOS
+    states, shadowing and fading are no function of the positions; there check sinr ties
+    rss_w to p_drop).
 interference
     (spectrum columns) interference_w recomputed as D2dSpectrum::InterferenceW: at the
     row's receiver i, the sum over the other transmissions of that channel on one of its
     sub-channels at its t_start_s, from a sender j != i that i hears (RxSensitivityW; the
-    D2D channel's RangeM), of W_ij x shared sub-channels / the row's m, W_ij as in rss. A
+    D2D channel's RangeM), of W_ij x shared sub-channels / the row's m, W_ij as in rss (in
+    a "held" environment that check rss does not recompute: the rss_w of link j->i's rows,
+    the one value the channel keeps for it; a link with an out_of_range row is not heard). A
     transmission starting or ending within 1 ns of t_start_s, or cut short (sender_off,
     unfinished), or whose hearing is within the positions' rounding of RangeM, may count or
     not: between the certain sum and that plus the uncertain ones, relative the RSS's
-    tolerance plus 1e-12. Only a lower bound where a sender's RSS is unknown; skipped at
+    tolerance plus 1e-12. Only a lower bound where a sender's RSS is unknown (fading: drawn
+    at each evaluation; a link without a row); skipped at
     --traces=standard with untraced kinds (they were on the air too).
 rounds
     rounds.csv: each (round, node, metric) exactly once; node -1's bytes_sent rows (there
@@ -374,7 +433,8 @@ discovery
     positions.csv's text; supervised: min_labels = minLabels if > 0, else min(labels of
     gd_diversity.csv, satisfied_before + 1). gd_links.csv: transmitter gd_graph.csv's of
     (edge, receiver); sent = allocated (exactly); static links (mobility constant, no
-    --dynamicRssLevels): p_drop gd_graph.csv's of that link (5e-9 relative: 9 significant
+    --dynamicRssLevels, an environment that keeps a static link's RSS: not with fading):
+    p_drop gd_graph.csv's of that link (5e-9 relative: 9 significant
     digits against 17); trust empty exactly for the unsupervised paradigm, else one 0/1 a
     label (the labels of gd_diversity.csv); shareable recomputed from the transmitter j's
     gd_diversity.csv "before" counts c_j of that edge (the exchange starts from them):
@@ -451,10 +511,18 @@ ALWAYS_WRITTEN = {
     "gd_links.csv": ["edge", "receiver", "transmitter", "p_drop", "requested", "allocated",
                      "sent", "received", "shareable"],
 }
-# messages.csv's further columns when a K in force is > 0 (doc/reference/traces.md).
-SPECTRUM_COLUMNS = ["t_start_s", "airtime_s", "sub_channel", "interference_w", "sleep_wait_s"]
+# messages.csv's further columns on the channel backend (doc/reference/traces.md): the
+# spectrum columns, then the W_ij and SINR of eq. 18 behind p_drop (rss_w, sinr).
+CHANNEL_COLUMNS = ["t_start_s", "airtime_s", "sub_channel", "interference_w", "sleep_wait_s",
+                   "rss_w", "sinr"]
+# The channel columns of the runs before rss_w and sinr, read as they were.
+SPECTRUM_COLUMNS = CHANNEL_COLUMNS[:5]
 # The spectrum columns of the runs before DRX (no sleep_wait_s), read as they were.
 SPECTRUM_COLUMNS_BEFORE_DRX = SPECTRUM_COLUMNS[:4]
+# run.json parameters only the runs with rss_w and sinr record (D2dPropagationOptions::Record,
+# every backend): a run.json with one of them has the seven channel columns on the channel
+# backend, one without them is of an older d2dlearn.
+ENVIRONMENT_KEYS = ("propagationLossModel", "noisePowerInForceW")
 # Reasons of a transmission that went on the air and ran to its end (t_start_s given, its
 # airtime the formula's); out_of_range and cancelled rows never went on the air; sender_off
 # and unfinished rows may have (their airtime may stop short).
@@ -1251,11 +1319,214 @@ def check_fragments(a, messages):
             first[r["msg_id"]] = (r["_line"], same)
 
 
+# -- the radio environment (--propagation, --shadowing, --nakagamiM) and sigma^2 (--noise) --
+LOG_DISTANCE_MODEL = "ns3::LogDistancePropagationLossModel"
+FRIIS_MODEL = "ns3::FriisPropagationLossModel"
+# The --propagation presets' path loss models (D2dPropagationHelper::GetPresets). A TypeId
+# one of them names is that preset (its carrier, heights, condition model and shadowing).
+PRESET_LOSS_MODELS = {
+    "log-distance": LOG_DISTANCE_MODEL,
+    "friis": FRIIS_MODEL,
+    "3gpp-umi": "ns3::ThreeGppUmiStreetCanyonPropagationLossModel",
+    "3gpp-uma": "ns3::ThreeGppUmaPropagationLossModel",
+    "3gpp-rma": "ns3::ThreeGppRmaPropagationLossModel",
+    "3gpp-indoor-office": "ns3::ThreeGppIndoorOfficePropagationLossModel",
+    "3gpp-v2v-urban": "ns3::ThreeGppV2vUrbanPropagationLossModel",
+    "3gpp-v2v-highway": "ns3::ThreeGppV2vHighwayPropagationLossModel",
+    "d2d-3gpp": "ns3::D2dWinnerB1PropagationLossModel",
+}
+# Path loss models that draw nothing at an evaluation once a link's state is set: a link whose
+# ends stay put keeps its RSS. The TR 38.901 presets draw the LOS state (ns-3's
+# ThreeGppChannelConditionModel, UpdatePeriod 0: never again; TR 36.843's d2d-3gpp too) and
+# the O2I loss once per link, and their shadowing is D2dShadowingLossModel's (a link that did
+# not move keeps its value);
+# ns-3's V2V models draw the NLOSv vehicle blockage loss at every evaluation
+# (ThreeGppV2vUrbanPropagationLossModel::GetAdditionalNlosvLoss): not among them. The other
+# ns-3 models listed are functions of the positions alone.
+HELD_LOSS_MODELS = {
+    LOG_DISTANCE_MODEL, FRIIS_MODEL,
+    "ns3::ThreeGppUmiStreetCanyonPropagationLossModel", "ns3::ThreeGppUmaPropagationLossModel",
+    "ns3::ThreeGppRmaPropagationLossModel", "ns3::ThreeGppIndoorOfficePropagationLossModel",
+    "ns3::Cost231PropagationLossModel", "ns3::ThreeLogDistancePropagationLossModel",
+    "ns3::TwoRayGroundPropagationLossModel", "ns3::FixedRssLossModel",
+    "ns3::RangePropagationLossModel", "ns3::OkumuraHataPropagationLossModel",
+    "ns3::ItuR1411LosPropagationLossModel", "ns3::ItuR1411NlosOverRooftopPropagationLossModel",
+    "ns3::Kun2600MhzPropagationLossModel", "ns3::MatrixPropagationLossModel",
+    "ns3::D2dWinnerB1PropagationLossModel",
+}
+BOLTZMANN_J_PER_K = 1.380649e-23  # k, exact in the SI since 2019 (D2dThermalNoise's)
+NOISE_TEMPERATURE_K = 290.0       # T0, the reference temperature of a noise figure
+
+
+class Environment:
+    """What run.json's parameters say of the RSS of a link (D2dPropagationOptions::Record; a
+    run.json without them: the defaults, log-distance without shadowing nor fading):
+      log_distance: ns-3's log-distance model at its defaults, no shadowing, no fading (the
+        default environment: the RSS is a function of positions.csv's positions);
+      friis: ns-3's Friis model (SystemLoss 1, MinLoss 0) at frequencyInForceHz, no
+        shadowing, no fading (a function of the positions too);
+      held: a link whose ends stay put keeps its RSS (no fading, a loss model of
+        HELD_LOSS_MODELS, a shadowing that keeps a static link's value), so that its rows
+        share one RSS, one p_drop where interference_w is 0;
+    each with its reason where it is false (why_*)."""
+
+    def __init__(self, p):
+        command = str(p.get("commandLine", ""))
+        self.propagation = p.get("propagation", "log-distance")
+        model = p.get("propagationLossModel")
+        if not isinstance(model, str) or not model:
+            model = PRESET_LOSS_MODELS.get(self.propagation, self.propagation)
+        self.model = model
+        self.condition = p.get("propagationConditionModel") or ""
+        self.shadowing = p.get("shadowingInForce", False) is True
+        m = p.get("nakagamiM", 0)
+        self.fading = isinstance(m, (int, float)) and not isinstance(m, bool) and m > 0
+        self.frequency = p.get("frequencyInForceHz")
+        height = p.get("deviceHeightInForceM", 0)
+        self.height = float(height) if isinstance(height, (int, float)) else 0.0
+        # an attribute of a loss model, an RSS model or a condition model set by hand
+        self.attributes = ("PropagationLossModel::" in command or "RssModel" in command
+                           or "ChannelConditionModel::" in command)
+        what = "--propagation=%s" % self.propagation
+        if self.shadowing:
+            what += " with shadowing (shadowingInForce)"
+        if self.fading:
+            what += " with Nakagami-m fading (nakagamiM %s)" % m
+        self.what = what
+        plain = not self.shadowing and not self.fading and not self.condition
+        self.log_distance = plain and model == LOG_DISTANCE_MODEL
+        self.friis = plain and model == FRIIS_MODEL
+        if self.attributes:
+            self.why_recomputed = "the command line sets a propagation loss, RSS or channel " \
+                                  "condition model's attribute"
+        elif self.log_distance or self.friis:
+            self.why_recomputed = None
+        else:
+            self.why_recomputed = ("%s: the RSS is not a function of positions.csv's positions "
+                                   "(random LOS state, shadowing or fading, or a loss model "
+                                   "the audit does not recompute): rss_w is checked against "
+                                   "p_drop (check sinr)" % what)
+        # A shadowing of ns-3's own (a 3GPP TypeId that is no preset, --shadowing=preset)
+        # decorrelates a static link at its second evaluation; D2dShadowingLossModel's
+        # (presets, --shadowing=log-normal) keeps it.
+        own_shadowing = (self.shadowing and p.get("shadowing", "preset") != "log-normal"
+                         and model not in PRESET_LOSS_MODELS.values())
+        if self.fading:
+            self.why_held = "%s: fading drawn anew at each evaluation (coherenceTime_s %s)" \
+                % (what, p.get("coherenceTime_s", 0))
+        elif model not in HELD_LOSS_MODELS:
+            self.why_held = ("%s: the loss model %s may draw at each evaluation (not one the "
+                             "audit knows to keep a static link's loss)" % (what, model))
+        elif own_shadowing:
+            self.why_held = "%s: ns-3's own shadowing of %s redraws a static link" % (what, model)
+        elif "ChannelConditionModel::" in command:
+            self.why_held = "the command line sets a channel condition model's attribute " \
+                            "(its LOS state may be redrawn)"
+        else:
+            self.why_held = None
+        self.held = self.why_held is None
+
+    def rss_w(self, tx_dbm, d_m):
+        """The RSS (W) of a link d_m long at tx_dbm: log-distance or Friis; None elsewhere."""
+        if self.log_distance:
+            return log_distance_w(tx_dbm, d_m)
+        if self.friis and isinstance(self.frequency, (int, float)) and self.frequency > 0:
+            return friis_w(tx_dbm, d_m, self.frequency)
+        return None
+
+    def model_name(self):
+        return "log-distance" if self.log_distance else \
+            "Friis at %s Hz" % fmt(self.frequency)
+
+
+def friis_w(tx_dbm, d_m, frequency_hz):
+    """ns-3's FriisPropagationLossModel::DoCalcRxPower (SystemLoss L 1, MinLoss 0), dBm -> W:
+    loss = -10 log10(lambda^2 / (16 pi^2 d^2 L)), lambda = c / f (c = 299792458 m/s), at
+    least MinLoss (a distance below lambda / (4 pi): 0 dB, the transmit power); d <= 0: the
+    transmit power less MinLoss. (Below 3 lambda, outside the far field, ns-3 only warns.)"""
+    min_loss = 0.0
+    if d_m <= 0:
+        return dbm_w(tx_dbm - min_loss)
+    lam = LIGHT_SPEED_MPS / frequency_hz
+    loss = -10.0 * math.log10(lam * lam / (16.0 * math.pi * math.pi * d_m * d_m * 1.0))
+    return dbm_w(tx_dbm - max(loss, min_loss))
+
+
+def band_share(k, m):
+    """D2dChannel::BandShare: the m of K sub-channels a transmission takes (1: K = 0)."""
+    return 1.0 if k == 0 else min(m, k) / k
+
+
+def thermal_noise_w(bandwidth_hz, noise_figure_db):
+    """D2dChannel::ThermalNoiseW: k T0 B F, F = 10^(NF / 10)."""
+    return BOLTZMANN_J_PER_K * NOISE_TEMPERATURE_K * bandwidth_hz \
+        * 10.0 ** (noise_figure_db / 10.0)
+
+
+def is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def noise_in_force(p):
+    """{channel: (sigma^2 of eq. 18 on its links, how)}, recomputed from run.json's inputs
+    (never from noisePowerInForceW, which it is checked against): --noise=constant (or a
+    run.json without noise) noisePowerW, the D2S cell d2sNoisePowerW where >= 0; --noise=
+    thermal k T0 B F (k = 1.380649e-23 J/K, T0 = 290 K, F = 10^(noiseFigureDb / 10)) over
+    the bandwidth a transmission uses, B = bandwidthHz x min(m, K) / K (m =
+    subChannelsPerTransmission; K the D2D channel's ns3::D2dChannel::SubChannels, else
+    subChannels; K = 0: all of bandwidthHz), the D2S cell over d2sBandwidthHz where > 0 with
+    K = d2sSubChannelsInForce. A value None where run.json lacks an input."""
+    kind = p.get("noise", "constant")
+    if kind != "thermal":
+        return {"D2D": (p.get("noisePowerW"), "noisePowerW (--noise=%s)" % kind),
+                "D2S": (d2s_noise(p), "d2sNoisePowerW if >= 0, else noisePowerW (--noise=%s)"
+                        % kind)}
+    m = p.get("subChannelsPerTransmission", p.get("ns3::D2dChannel::SubChannelsPerTransmission",
+                                                  1))
+    nf = p.get("noiseFigureDb")
+    k_d2d = p.get("ns3::D2dChannel::SubChannels", p.get("subChannels", 0))
+    k_d2s = p.get("d2sSubChannelsInForce")
+    if not is_number(k_d2s):
+        k_d2s = p.get("d2sSubChannels", -1)
+        k_d2s = p.get("subChannels", 0) if is_number(k_d2s) and k_d2s < 0 else k_d2s
+    band = p.get("bandwidthHz")
+    d2s_band = p.get("d2sBandwidthHz", -1)
+    d2s_band, d2s_key = (d2s_band, "d2sBandwidthHz") if is_number(d2s_band) and d2s_band > 0 \
+        else (band, "bandwidthHz")
+    out = {}
+    for ch, bw, key, k in (("D2D", band, "bandwidthHz", k_d2d), ("D2S", d2s_band, d2s_key, k_d2s)):
+        how = ("k T0 B F (--noise=thermal, F = 10^(noiseFigureDb %s / 10), B = %s x min(m, "
+               "K) / K, m %s, K %s; K = 0: all of it)" % (fmt(nf), key, fmt(m), fmt(k)))
+        if not all(is_number(v) for v in (nf, bw, k, m)) or k < 0:
+            out[ch] = (None, how)
+            continue
+        out[ch] = (thermal_noise_w(bw * band_share(int(k), int(m)), nf), how)
+    return out
+
+
+def check_noise(a):
+    """run.json's noisePowerInForceW and d2sNoisePowerInForceW (sigma^2 the channels used)
+    equal sigma^2 recomputed from the inputs (noise_in_force), relative 1e-12; noise is
+    constant or thermal."""
+    p = a.params
+    kind = p.get("noise", "constant")
+    a.expect(kind in ("constant", "thermal"), "run.json:parameters.noise", "run-json",
+             "the noise model", "constant|thermal", kind)
+    for key, ch in (("noisePowerInForceW", "D2D"), ("d2sNoisePowerInForceW", "D2S")):
+        if key not in p:
+            continue
+        want, how = a.noise[ch]
+        a.expect_close("run.json:parameters." + key, "run-json",
+                       "sigma^2 of the %s links, %s" % (ch, how), want, p[key], rel=1e-12)
+
+
 def link_expectation(a):
     """A function (row) -> (expected p_drop or a set of them or None, what)."""
     p = a.params
     r_eff = p.get("spectralEfficiency", 0.0)
-    noise = p.get("noisePowerW", 0.0)
+    # sigma^2 of each channel, recomputed (noise_in_force: --noise=thermal too)
+    noise = a.noise["D2D"][0] if is_number(a.noise["D2D"][0]) else 0.0
+    d2s_sigma = a.noise["D2S"][0]
     n = p.get("nDevices")
     d2s_fixed = p.get("d2sDropProbability", -1)
     d2d_fixed = p.get("dropProbability", -1)
@@ -1281,7 +1552,7 @@ def link_expectation(a):
             return 0.0, "--backend=wifi"
         if d2s:
             if isinstance(d2s_fixed, (int, float)) and d2s_fixed >= 0:
-                return fixed_with_interference(d2s_fixed, d2s_noise(p), row), \
+                return fixed_with_interference(d2s_fixed, d2s_sigma, row), \
                     "--d2sDropProbability on a D2S link" + with_i
             return None, ""
         if isinstance(d2d_fixed, (int, float)) and d2d_fixed >= 0:
@@ -1328,23 +1599,26 @@ def d2s_distance_bounds(a):
     """(least, greatest) distance of the server to the square and a function p_drop ->
     the D2S distance it stands for (m), or None where the audit cannot know the loss."""
     p = a.params
+    # Only the default environment (log-distance, no shadowing, no fading) inverts to a
+    # distance; another's p_drop stands for an RSS that is no function of the distance.
     if p.get("d2sLinks") != "distance" or p.get("backend") == "wifi" \
             or p.get("d2sDropProbability", -1) >= 0 or p.get("mobility") == "gauss-markov" \
-            or "PropagationLossModel" in str(p.get("commandLine", "")):
+            or not a.env.log_distance or a.env.attributes:
         return None
     try:
         server = [float(x) for x in str(p.get("serverPosition")).split(",")]
         side = float(p["areaSideM"])
         tx_dbm = float(p["d2sTxPowerDbm"])
         r_eff = float(p["spectralEfficiency"])
-        noise = float(d2s_noise(p))
+        noise = float(a.noise["D2S"][0])
     except (KeyError, TypeError, ValueError):
         return None
     if len(server) != 3 or not noise > 0:
         return None
     sx, sy, sz = server
-    near = math.sqrt(max(0.0, -sx, sx - side) ** 2 + max(0.0, -sy, sy - side) ** 2 + sz ** 2)
-    far = max(math.sqrt((cx - sx) ** 2 + (cy - sy) ** 2 + sz ** 2)
+    dz = sz - a.env.height  # the devices at deviceHeightInForceM
+    near = math.sqrt(max(0.0, -sx, sx - side) ** 2 + max(0.0, -sy, sy - side) ** 2 + dz ** 2)
+    far = max(math.sqrt((cx - sx) ** 2 + (cy - sy) ** 2 + dz ** 2)
               for cx in (0.0, side) for cy in (0.0, side))
 
     def distance(p_drop, interference_w=0.0):
@@ -1357,13 +1631,38 @@ def d2s_distance_bounds(a):
     return near, far, distance
 
 
+def positional(a, ch):
+    """Whether the links of channel ch take their RSS from the propagation chain (the
+    environment: --propagation, --shadowing, --nakagamiM) rather than from --rssFile,
+    --dynamicRssLevels or a drop probability (the D2S links: --d2sDropProbability)."""
+    p = a.params
+    if ch == "D2S":
+        return not (is_number(p.get("d2sDropProbability")) and p["d2sDropProbability"] >= 0)
+    return not (p.get("rssFile") or p.get("dynamicRssLevels")
+                or (is_number(p.get("dropProbability")) and p["dropProbability"] >= 0))
+
+
+def held(a, ch):
+    """(True, None) where a static link of channel ch keeps one RSS (no movement checked
+    here), else (False, why): fading, or a loss model that may draw anew (Environment)."""
+    if not positional(a, ch) or a.env.held:
+        return True, None
+    return False, a.env.why_held
+
+
 def check_p_drop(a, messages):
     expected = link_expectation(a)
     n = a.params.get("nDevices")
-    static = (not moves(a) and not a.params.get("dynamicRssLevels"))
+    # A link's rows keep one p_drop (interference_w 0) only where its RSS is held: not with
+    # fading, nor a loss model that draws at each evaluation (Environment.held).
+    d2d_held, d2d_why = held(a, "D2D")
+    d2s_held, d2s_why = held(a, "D2S")
+    for why in {d2d_why, d2s_why} - {None}:
+        a.skip("messages.csv", "p_drop", "a link keeps one p_drop: " + why)
+    static = not moves(a) and not a.params.get("dynamicRssLevels") and d2d_held
     # Runs from before --d2sLinks had equal D2S links.
     d2s_equal = a.params.get("d2sLinks", "equal") == "equal" and a.params.get("backend") != "wifi"
-    d2s_static = not moves(a)
+    d2s_static = not moves(a) and d2s_held
     bounds = d2s_distance_bounds(a)
     d2s_first = None
     d2s_device_first = {}
@@ -1388,7 +1687,7 @@ def check_p_drop(a, messages):
             a.expect_close(where, "p_drop", what, value, p, rel=0.0, abs_tol=P_DROP_TOL)
         if n is not None and (r["src#"] == n or r["dst#"] == n):
             device = r["dst"] if r["src#"] == n else r["src"]
-            if d2s_equal and quiet:
+            if d2s_equal and quiet and d2s_held:
                 if d2s_first is None:
                     d2s_first = (r["_line"], p)
                 a.expect(p == d2s_first[1], where, "p_drop",
@@ -1512,8 +1811,9 @@ def check_positions(a, messages):
                      "(%s)" % p.get("serverPosition"),
                      "(%s, %s, %s)" % (r["x_m"], r["y_m"], r["z_m"]))
         else:
-            a.expect(abs(z) <= PRINTED_M, where, "positions", "z_m in the plane (0, printed "
-                     "with 6 decimals)", 0, z)
+            height = a.env.height  # deviceHeightInForceM (0 in a run.json without it)
+            a.expect(abs(z - height) <= PRINTED_M, where, "positions", "z_m at the devices' "
+                     "height deviceHeightInForceM (printed with 6 decimals)", height, z)
         if not moves(a):
             text.setdefault(node, (r["x_m"], r["y_m"]))
             x0 = first.setdefault(node, (x, y, r["_line"], z))
@@ -1527,14 +1827,14 @@ def check_positions(a, messages):
     if (moves(a) or p.get("backend", "channel") != "channel" or p.get("dynamicRssLevels")
             or not isinstance(range_m, (int, float)) or range_m <= 0 or not isinstance(n, int)):
         return
-    at = {node: xy for node, xy in ((k, v[:2]) for k, v in first.items())}
+    at = {node: (v[0], v[1], v[3]) for node, v in first.items()}
     for r in messages:
         src, dst = r.get("src#"), r.get("dst#")
         if src is None or dst is None or src >= n or dst >= n or r["reason"] == "out_of_range":
             continue
         if src not in at or dst not in at:
             continue
-        d = math.hypot(at[src][0] - at[dst][0], at[src][1] - at[dst][1])
+        d = math.dist(at[src], at[dst])  # (D2dChannel::GetDistanceM: 3-D)
         a.expect(d < range_m + 1e-5, "messages.csv:%d" % r["_line"], "positions",
                  "a link %d->%d within rangeM at positions.csv's positions" % (src, dst),
                  "< %s m" % range_m, "%.6f m" % d)
@@ -1571,6 +1871,8 @@ class Spectrum:
         p = a.params
         channel = p.get("backend", "channel") == "channel"
         self.on_channel = channel
+        # a run.json of the current d2dlearn: the seven channel columns on the channel backend
+        self.current = any(k in p for k in ENVIRONMENT_KEYS)
         self.n = p.get("nDevices")
         # the D2D band's K on the links the run uses (0 when it sends no D2D messages)
         k = p.get("subChannelsInForce", p.get("subChannels", 0))
@@ -1593,10 +1895,16 @@ class Spectrum:
                                + NS_TOL for c in ("D2D", "D2S")}
 
     def with_columns(self, a):
-        """messages.csv's spectrum columns: with a finite band always; on the channel backend
-        with an unlimited one too (d2dlearn writes them in every channel run since the radio
-        profiles; a run of before, without them, is read as it was); sleep_wait_s last since
-        DRX (a run of before, without it, is read as it was). [] for none."""
+        """messages.csv's channel columns (CHANNEL_COLUMNS) on the channel backend: d2dlearn
+        writes them in every channel run (D2dTraceHelper::SetSpectrumColumns, whatever K), and
+        a run.json of the current d2dlearn (ENVIRONMENT_KEYS among its parameters) must have
+        all seven; an older run is read as it was: the five spectrum columns (before rss_w and
+        sinr), four before DRX (no sleep_wait_s), or none without a finite band (before the
+        radio profiles). The Wi-Fi backend has none. [] for none."""
+        if not self.on_channel:
+            return []
+        if self.current:
+            return CHANNEL_COLUMNS
         try:
             with open(os.path.join(a.dir, "messages.csv"), newline="", encoding="utf-8",
                       errors="replace") as fh:
@@ -1604,19 +1912,25 @@ class Spectrum:
         except OSError:
             header = []
         tail = header[len(MESSAGE_COLUMNS):]
-        if tail == SPECTRUM_COLUMNS_BEFORE_DRX and (self.finite or self.on_channel):
+        if tail == SPECTRUM_COLUMNS_BEFORE_DRX:
             return SPECTRUM_COLUMNS_BEFORE_DRX
-        if self.finite or (self.on_channel and tail == SPECTRUM_COLUMNS):
+        if self.finite or tail == SPECTRUM_COLUMNS:
             return SPECTRUM_COLUMNS
         return []
 
     def columns_why(self):
+        if not self.on_channel:
+            return " (the Wi-Fi backend: no channel columns)"
+        if self.current:
+            return (" (the channel backend writes its columns %s after reason in every run, "
+                    "whatever K: %d on the D2D channel, %d on the D2S cell)"
+                    % (",".join(CHANNEL_COLUMNS), self.k["D2D"], self.k["D2S"]))
         if self.finite:
-            return (" (K in force %d on the D2D channel, %d on the D2S cell: the spectrum "
-                    "columns %s after reason)" % (self.k["D2D"], self.k["D2S"],
-                                                  ",".join(SPECTRUM_COLUMNS)))
-        return " (no finite spectrum: subChannels and the D2S cell's K are 0, no spectrum " \
-               "columns)"
+            return (" (a run of an older d2dlearn, K in force %d on the D2D channel, %d on the "
+                    "D2S cell: the spectrum columns %s after reason)"
+                    % (self.k["D2D"], self.k["D2S"], ",".join(SPECTRUM_COLUMNS)))
+        return " (a run of an older d2dlearn without a finite spectrum: subChannels and the " \
+               "D2S cell's K are 0, no spectrum columns)"
 
     def channel(self, row):
         return "D2S" if self.n is not None and self.n in (row["src#"], row["dst#"]) else "D2D"
@@ -1657,7 +1971,8 @@ def propagation_bound_s(a, d2s):
         sx, sy, sz = [float(x) for x in str(p.get("serverPosition")).split(",")]
     except (KeyError, TypeError, ValueError):
         return PROPAGATION_S
-    far = max(math.sqrt((cx - sx) ** 2 + (cy - sy) ** 2 + sz ** 2)
+    dz = sz - getattr(getattr(a, "env", None), "height", 0.0)  # the devices' height
+    far = max(math.sqrt((cx - sx) ** 2 + (cy - sy) ** 2 + dz ** 2)
               for cx in (0.0, side) for cy in (0.0, side))
     return far / LIGHT_SPEED_MPS
 
@@ -1980,33 +2295,40 @@ def check_receive_chains(a, messages, sp):
                  "possibly in progress there)" % r["dst#"], ">= %d" % chains, len(busy))
 
 
+# Reasons of rows D2dChannel::DropUnsent writes (a message withdrawn or dropped from the
+# queue): rss_w drawn, p_drop eq. 18's of it or 1 where the link is not heard.
+UNSENT_REASONS = {"cancelled", "sender_off", "unfinished"}
+
+
 def check_sinr(a, messages, sp):
-    """Where each link's RSS stays constant (no movement, no dynamic RSS; a drop probability
-    override is an RSS inverted from eq. 18, constant too), W = -(2^r - 1)(sigma^2 + I) /
-    ln(1 - p_drop) recovered from each row with 0 < p_drop < 1 is the same on every row of a
-    (src, dst) D2D link, of a device's D2S links (every D2S link with --d2sLinks=equal):
-    relative 1e-9, plus the rounding of p_drop = 1 - exp(-x) in the
-    channel, 4.4e-16 / ((1 - p) |ln(1 - p)|) (a tiny p_drop carries few digits of W)."""
+    """Where each link's RSS stays constant (no movement, no dynamic RSS, no fading, a loss
+    model that keeps a static link's loss: Environment.held; a drop probability override is
+    an RSS inverted from eq. 18, constant too), W = -(2^r - 1)(sigma^2 + I) / ln(1 - p_drop)
+    recovered from each row with 0 < p_drop < 1 is the same on every row of a (src, dst) D2D
+    link, of a device's D2S links (every D2S link with --d2sLinks=equal): relative 1e-9, plus
+    the rounding of p_drop = 1 - exp(-x) in the channel, 4.4e-16 / ((1 - p) |ln(1 - p)|) (a
+    tiny p_drop carries few digits of W); and so is rss_w (relative 1e-15: the same double)."""
     p = a.params
     if moves(a) or p.get("dynamicRssLevels") or p.get("backend", "channel") != "channel":
         return
     r_eff = p.get("spectralEfficiency")
     if not isinstance(r_eff, (int, float)):
         return
+    keeps = {}
+    for ch in ("D2D", "D2S"):
+        keeps[ch], why = held(a, ch)
+        if why:
+            a.skip("messages.csv", "sinr", "%s rows keep one RSS a link: %s" % (ch, why))
     factor = 2.0 ** r_eff - 1.0
     first = {}
+    first_w = {}
     for r in messages:
         pd, i_w = r["p_drop#"], r.get("interference_w#")
-        if pd is None or i_w is None or not 0.0 < pd < 1.0 or r["reason"] == "out_of_range":
+        if r["reason"] == "out_of_range":
             continue
         ch = sp.channel(r)
-        # (A drop probability override is a constant RSS too: inverted from eq. 18.)
-        noise = d2s_noise(p) if ch == "D2S" else p.get("noisePowerW")
-        if not isinstance(noise, (int, float)):
+        if not keeps[ch]:
             continue
-        x = -math.log1p(-pd)
-        w = factor * (noise + i_w) / x
-        tol = 1e-9 + 4.4e-16 / ((1.0 - pd) * x)
         # The links of one RSS: a D2D link (src, dst); a device's D2S uplink and downlink,
         # or every D2S link with --d2sLinks=equal (as check p_drop holds their p_drop).
         if ch == "D2D":
@@ -2016,6 +2338,24 @@ def check_sinr(a, messages, sp):
         else:
             device = r["dst"] if r["src#"] == sp.n else r["src"]
             link, label = ("D2S", device), "device %s's D2S link" % device
+        w_row = r.get("rss_w#")
+        if w_row is not None:
+            if link not in first_w:
+                first_w[link] = (r["_line"], w_row)
+            else:
+                line, w0 = first_w[link]
+                a.expect(abs(w_row - w0) <= 1e-15 * max(abs(w_row), abs(w0)),
+                         "messages.csv:%d" % r["_line"], "sinr",
+                         "%s: rss_w as at row %d (a constant RSS)" % (label, line), w0, w_row)
+        if pd is None or i_w is None or not 0.0 < pd < 1.0:
+            continue
+        # (A drop probability override is a constant RSS too: inverted from eq. 18.)
+        noise = a.noise[ch][0]
+        if not isinstance(noise, (int, float)):
+            continue
+        x = -math.log1p(-pd)
+        w = factor * (noise + i_w) / x
+        tol = 1e-9 + 4.4e-16 / ((1.0 - pd) * x)
         if link not in first:
             first[link] = (r["_line"], w, tol)
             continue
@@ -2023,6 +2363,52 @@ def check_sinr(a, messages, sp):
         a.expect(abs(w - w0) <= (tol + tol0) * max(w, w0), "messages.csv:%d" % r["_line"],
                  "sinr", "%s: W = -(2^r - 1)(sigma^2 + interference_w) / ln(1 - p_drop) as at "
                  "row %d (a constant RSS)" % (label, line), w0, w)
+
+
+def check_link_columns(a, messages, sp, rss):
+    """messages.csv's rss_w and sinr (the channel backend's last two columns): empty on
+    out_of_range rows (the link was not evaluated), given on every other row with rss_w > 0
+    (check rss); sinr = rss_w / (sigma^2 + interference_w), sigma^2 recomputed
+    (noise_in_force), relative 1e-12; p_drop = 1 - exp(-(2^r - 1) / sinr) (eq. 18 in its SINR
+    form), within 1e-15 + 1e-12 p_drop (the channel computes it from sigma^2 + I over W:
+    a few ulps of the exponent apart), on every row but those D2dChannel::DropUnsent wrote
+    (cancelled, sender_off, unfinished) for a link not heard, whose p_drop is 1 (accepted
+    there unless LinkRss knows the receiver hears the sender)."""
+    r_eff = a.params.get("spectralEfficiency")
+    factor = 2.0 ** r_eff - 1.0 if is_number(r_eff) else None
+    for r in messages:
+        where = "messages.csv:%d" % r["_line"]
+        w, snr, pd, i_w = r.get("rss_w#"), r.get("sinr#"), r["p_drop#"], r.get("interference_w#")
+        if r["reason"] == "out_of_range":
+            a.expect(r.get("rss_w") == "" and r.get("sinr") == "", where, "rss",
+                     "rss_w and sinr empty on an out_of_range row (the link not evaluated)",
+                     "empty", "rss_w=%s sinr=%s" % (r.get("rss_w") or "empty",
+                                                    r.get("sinr") or "empty"))
+            continue
+        if not a.expect(w is not None and snr is not None, where, "rss",
+                        "rss_w and sinr given on a row whose link was evaluated (reason %s)"
+                        % (r["reason"] or "none: delivered"), "both",
+                        "rss_w=%s sinr=%s" % (r.get("rss_w") or "empty",
+                                              r.get("sinr") or "empty")):
+            continue
+        a.expect(w > 0 and not math.isinf(w), where, "rss", "rss_w > 0 (W)", "> 0", w)
+        ch = sp.channel(r)
+        noise = a.noise[ch][0]
+        if is_number(noise) and i_w is not None:
+            den = noise + i_w
+            want = w / den if den > 0 else math.inf
+            a.expect(close(want, snr, 1e-12) or (want == snr), where, "sinr",
+                     "sinr = rss_w / (sigma^2 + interference_w), sigma^2 %r of the %s links "
+                     "(%s)" % (noise, ch, a.noise[ch][1]), want, snr)
+        if factor is None or pd is None or math.isnan(snr) or snr < 0:
+            continue
+        want = 1.0 - math.exp(-factor / snr) if snr > 0 else 1.0
+        ok = abs(want - pd) <= 1e-15 + 1e-12 * pd
+        if not ok and pd == 1.0 and r["reason"] in UNSENT_REASONS and (
+                None in (r["src#"], r["dst#"]) or rss.hears(ch, r["dst#"], r["src#"]) is not True):
+            ok = True  # DropUnsent: a link not heard (or maybe not) has p_drop 1
+        a.expect(ok, where, "sinr", "p_drop = 1 - exp(-(2^r - 1) / sinr) (eq. 18, r %s)"
+                 % fmt(r_eff), want, pd)
 
 
 # -- the RSS of each link, recomputed from run.json and positions.csv -------------------
@@ -2062,23 +2448,32 @@ POSITION_RSS_TOL_M = 4.5e-6
 
 class LinkRss:
     """W_ij, the RSS at receiver i of transmitter j as the channel computes it, where run.json
-    and positions.csv say what it is (static devices on the channel backend):
+    and positions.csv say what it is (static devices on the channel backend; sigma^2 of each
+    channel: noise_in_force):
       D2D: --dropProbability P >= 0: every link (2^r - 1) sigma^2 / -ln(1 - P); --rssFile: the
-        matrix W[i][j]; else PropagationRssModel's default, ns-3 log-distance at txPowerDbm
-        between the positions (ns3::D2dChannel::FixedDistanceM > 0: that distance), unless
-        the command line sets a PropagationLossModel or an RSS model;
-      D2S: --d2sDropProbability P >= 0: as D2D with sigma^2 = d2sNoisePowerW (if >= 0);
-        --d2sLinks=distance: log-distance at d2sTxPowerDbm between the positions (devices
-        and the server, node N); equal: every pair at max(1, d2sDistanceFactor x the mean
-        distance of the devices' pairs) (D2dHelper::InstallServer).
-    get(channel, i, j) is (W, relative tolerance) or None; hears(channel, i, j) is True,
-    False, or None where it cannot be told (within the positions' rounding of RangeM)."""
+        matrix W[i][j]; else the environment's (Environment) at txPowerDbm between the
+        positions (3-D; ns3::D2dChannel::FixedDistanceM > 0: that distance): ns-3's
+        log-distance (the default) or Friis at frequencyInForceHz (--propagation=friis
+        without shadowing nor fading), unless the command line sets a loss, RSS or channel
+        condition model's attribute;
+      D2S: --d2sDropProbability P >= 0: as D2D with the D2S cell's sigma^2;
+        --d2sLinks=distance: the environment's at d2sTxPowerDbm between the positions
+        (devices and the server, node N); equal: every pair at max(1, d2sDistanceFactor x
+        the mean distance of the devices' pairs) (D2dHelper::InstallServer).
+    Another environment whose static links keep their RSS (Environment.held: 3GPP presets,
+    shadowing, other deterministic ns-3 models) is not recomputed: its W_ij is the rss_w
+    messages.csv gives link j->i ("observed": check sinr ties it to p_drop, check sinr's
+    constancy to the link), known only for the links with a row (used by check
+    interference, never by check rss). get(channel, i, j) is (W, relative tolerance) or
+    None; hears(channel, i, j) is True, False, or None where it cannot be told (within the
+    positions' rounding of RangeM)."""
 
-    def __init__(self, a, sp):
+    def __init__(self, a, sp, messages=()):
         p = a.params
         self.why = {}
         self.factor = None
-        self.noise = {"D2D": p.get("noisePowerW"), "D2S": d2s_noise(p)}
+        self.env = a.env
+        self.noise = {"D2D": a.noise["D2D"][0], "D2S": a.noise["D2S"][0]}
         r_eff = p.get("spectralEfficiency")
         if isinstance(r_eff, (int, float)) and not isinstance(r_eff, bool):
             self.factor = 2.0 ** r_eff - 1.0
@@ -2093,7 +2488,8 @@ class LinkRss:
         self.matrix = None
         self.constant = {}
         self.d2s_fixed_m = None
-        command = str(p.get("commandLine", ""))
+        self.observed = {}  # (channel, rx, tx) -> rss_w of its first row
+        self.deaf = set()   # (channel, rx, tx) with an out_of_range row
         common = None
         if p.get("backend", "channel") != "channel":
             common = "--backend=%s (no eq. 18 at packet level)" % p.get("backend")
@@ -2101,8 +2497,8 @@ class LinkRss:
             common = "the devices move (mobility %s)" % p.get("mobility")
         elif p.get("dynamicRssLevels"):
             common = "--dynamicRssLevels: each link's RSS changes over time"
-        elif "PropagationLossModel" in command or "RssModel" in command:
-            common = "the command line sets a propagation loss or RSS model"
+        elif "RssModel" in str(p.get("commandLine", "")):
+            common = "the command line sets an RSS model's attribute"
         elif self.factor is None:
             common = "run.json lacks spectralEfficiency"
         for ch, fixed_key in (("D2D", "dropProbability"), ("D2S", "d2sDropProbability")):
@@ -2125,6 +2521,11 @@ class LinkRss:
                 else:
                     self.kind[ch] = "matrix"
                 continue
+            if a.env.why_recomputed:
+                self.why[ch] = a.env.why_recomputed
+                if a.env.held and not a.env.attributes:
+                    self.kind[ch] = "observed"
+                continue
             if not isinstance(self.dbm[ch], (int, float)):
                 self.why[ch] = "run.json records no transmit power of the %s links" % ch
                 continue
@@ -2143,6 +2544,25 @@ class LinkRss:
                     continue
                 self.kind[ch] = "equal"
                 self.d2s_fixed_m = max(1.0, factor * mean_pair_distance(devices))
+        if "observed" in self.kind.values():
+            for r in messages:
+                if r["src#"] is None or r["dst#"] is None:
+                    continue
+                key = (sp.channel(r), r["dst#"], r["src#"])
+                if r["reason"] == "out_of_range":
+                    self.deaf.add(key)
+                elif r.get("rss_w#") is not None and r["rss_w#"] > 0:
+                    self.observed.setdefault(key, r["rss_w#"])
+
+    def recomputed(self, ch):
+        """Whether get(ch, ...) is recomputed from run.json and positions.csv (check rss)."""
+        return self.kind[ch] in ("constant", "matrix", "positions", "equal")
+
+    def what(self, ch):
+        return {"constant": "the fixed drop probability's", "matrix": "--rssFile",
+                "positions": "%s at positions.csv's positions" % self.env.model_name(),
+                "equal": "%s at the D2S links' fixed length" % self.env.model_name(),
+                "observed": "rss_w of the link's rows"}.get(self.kind[ch], "")
 
     def distance(self, ch, rx, tx):
         if ch == "D2D" and self.fixed_m > 0:
@@ -2163,19 +2583,35 @@ class LinkRss:
             if 0 <= rx < len(m) and 0 <= tx < len(m[rx]):
                 return m[rx][tx], 1e-12
             return None
+        if kind == "observed":
+            w = self.observed.get((ch, rx, tx))
+            return None if w is None else (w, 1e-15)
         if kind is None:
             return None
         d = self.distance(ch, rx, tx)
         if d is None:
             return None
+        w = self.env.rss_w(self.dbm[ch], d)
+        if w is None:
+            return None
         exact = (ch == "D2D" and self.fixed_m > 0)
         rel = 1e-9 + (0.0 if exact else POSITION_RSS_TOL_M / max(d, 1.0))
-        return log_distance_w(self.dbm[ch], d), rel
+        return w, rel
 
     def hears(self, ch, rx, tx):
         """Whether rx hears tx (D2dChannel::Hears): W above RxSensitivityW and, on the D2D
         channel with RangeM > 0, closer than RangeM (positions, a constant RSS) or W above
-        log-distance's at RangeM (a matrix). The D2S channel has no range."""
+        log-distance's at RangeM (a matrix). The D2S channel has no range. Observed RSS: a
+        link with an out_of_range row is not heard (its RSS held)."""
+        if self.kind[ch] == "observed":
+            if (ch, rx, tx) in self.deaf:
+                return False
+            if ch == "D2D" and self.range_m > 0 and self.fixed_m <= 0:
+                d = self.distance(ch, rx, tx)
+                if d is None or abs(d - self.range_m) <= 2e-6:
+                    return None
+                if d >= self.range_m:
+                    return False
         got = self.get(ch, rx, tx)
         if got is None:
             return None
@@ -2184,7 +2620,7 @@ class LinkRss:
             return None
         if w <= self.sens:
             return False
-        if ch != "D2D" or self.range_m <= 0 or self.fixed_m > 0:
+        if ch != "D2D" or self.range_m <= 0 or self.fixed_m > 0 or self.kind[ch] == "observed":
             return True
         if self.kind[ch] == "matrix":
             at = log_distance_w(self.dbm[ch], self.range_m) \
@@ -2200,35 +2636,42 @@ class LinkRss:
 
 
 def check_rss(a, messages, sp, rss):
-    """Each row with 0 < p_drop < 1: the RSS W = (2^r - 1)(sigma^2 + interference_w) /
-    -ln(1 - p_drop) it stands for (eq. 18) equals its link's, recomputed (LinkRss), within
-    the recomputation's tolerance and p_drop's rounding 4.4e-16 / ((1 - p) |ln(1 - p)|)."""
+    """Where LinkRss recomputes a link's RSS from run.json and positions.csv (the default
+    log-distance, Friis, a drop probability, --rssFile): each row's rss_w equals it (the
+    recomputation's tolerance plus 1e-12), and each row with 0 < p_drop < 1: the RSS W =
+    (2^r - 1)(sigma^2 + interference_w) / -ln(1 - p_drop) it stands for (eq. 18) equals it,
+    within the recomputation's tolerance and p_drop's rounding 4.4e-16 / ((1 - p) |ln(1 -
+    p)|). Skipped (with the reason) where the RSS is not recomputable (LinkRss.why): there
+    rss_w is tied to p_drop and sigma^2 by check sinr only."""
     for r in messages:
         pd, src, dst = r["p_drop#"], r["src#"], r["dst#"]
-        if pd is None or src is None or dst is None or not 0.0 < pd < 1.0 \
-                or r["reason"] == "out_of_range":
+        if src is None or dst is None or r["reason"] == "out_of_range":
             continue
         ch = sp.channel(r)
-        got = rss.get(ch, dst, src)
-        if got is None:
+        if not rss.recomputed(ch):
             if rss.why.get(ch):
                 a.skip("messages.csv", "rss", "%s rows: %s" % (ch, rss.why[ch]))
             continue
-        noise = rss.noise[ch]
-        if not isinstance(noise, (int, float)):
+        got = rss.get(ch, dst, src)
+        if got is None:
             continue
         w_model, rel = got
+        where = "messages.csv:%d" % r["_line"]
+        w_row = r.get("rss_w#")
+        if w_row is not None:
+            a.expect(abs(w_row - w_model) <= (rel + 1e-12) * max(w_row, w_model), where, "rss",
+                     "%s link %d->%d: rss_w equals the link's RSS (%s)"
+                     % (ch, src, dst, rss.what(ch)), w_model, w_row)
+        noise = rss.noise[ch]
+        if pd is None or not 0.0 < pd < 1.0 or not isinstance(noise, (int, float)):
+            continue
         x = -math.log1p(-pd)
         w = rss.factor * (noise + (r.get("interference_w#") or 0.0)) / x
         tol = rel + 1e-9 + 4.4e-16 / ((1.0 - pd) * x)
-        a.expect(abs(w - w_model) <= tol * max(w, w_model), "messages.csv:%d" % r["_line"],
+        a.expect(abs(w - w_model) <= tol * max(w, w_model), where,
                  "rss", "%s link %d->%d: W = (2^r - 1)(sigma^2 + interference_w) / "
                  "-ln(1 - p_drop) equals the link's RSS (%s)"
-                 % (ch, src, dst, {"constant": "the fixed drop probability's",
-                                   "matrix": "--rssFile",
-                                   "positions": "log-distance at positions.csv's positions",
-                                   "equal": "log-distance at the D2S links' fixed length"}
-                    [rss.kind[ch]]), w_model, w)
+                 % (ch, src, dst, rss.what(ch)), w_model, w)
 
 
 def check_interference(a, messages, sp, rss):
@@ -2296,7 +2739,9 @@ def check_interference(a, messages, sp, rss):
         where = "messages.csv:%d" % r["_line"]
         if unknown is not None:
             a.skip("messages.csv", "interference", "%s: the RSS of a co-channel sender is "
-                   "not known here (%s)" % (ch, rss.why.get(ch) or "no position"))
+                   "not known here (%s)" % (ch, "no row of its link gives its rss_w"
+                                            if rss.kind[ch] == "observed"
+                                            else rss.why.get(ch) or "no position"))
             a.expect(i_w >= lo - tol - 1e-12 * lo, where, "interference",
                      "interference_w at least the co-channel senders' RSS whose is known",
                      ">= %r" % lo, i_w)
@@ -3694,11 +4139,13 @@ def check_links(a, graph):
                 before.setdefault(key, {})[label] = count
             labels = label + 1 if labels is None else max(labels, label + 1)
     size = {k[1]: sum(c.values()) for k, c in before.items() if k[0] == 0}
-    static = not moves(a) and not p.get("dynamicRssLevels")
+    d2d_held, d2d_why = held(a, "D2D")
+    static = not moves(a) and not p.get("dynamicRssLevels") and d2d_held
     if not static:
         a.skip(name, check, "p_drop: %s (gd_graph.csv's is the link's at the end of the run)"
                % ("the devices move (mobility %s)" % p.get("mobility") if moves(a)
-                  else "--dynamicRssLevels: each link's RSS changes over time"))
+                  else "--dynamicRssLevels: each link's RSS changes over time"
+                  if p.get("dynamicRssLevels") else d2d_why))
     paradigm = p.get("paradigm")
     supervised = paradigm in ("supervised", "semi-supervised")
     if supervised:
@@ -3921,6 +4368,10 @@ def parse_messages(a, messages):
         a.number(messages, "messages.csv", "interference_w", float, "spectrum")
     if bool(messages) and "sleep_wait_s" in messages[0]:
         parse_times(a, messages, "messages.csv", ("sleep_wait_s",))
+    if bool(messages) and "rss_w" in messages[0]:
+        a.number(messages, "messages.csv", "rss_w", float, "rss")
+    if bool(messages) and "sinr" in messages[0]:
+        a.number(messages, "messages.csv", "sinr", float, "sinr")
     for r in messages:
         r["t_send_ns"], r["t_recv_ns"] = r.get("t_send_s#"), r.get("t_recv_s#")
         # Without the spectrum columns: nothing on record of the air (checks skip the row).
@@ -3928,6 +4379,8 @@ def parse_messages(a, messages):
         r["sleep_wait_ns"] = r.get("sleep_wait_s#")
         r["sub_channels"] = parse_sub_channels(r["sub_channel"]) if spectrum else []
         r.setdefault("interference_w#", None)
+        r.setdefault("rss_w#", None)
+        r.setdefault("sinr#", None)
     return spectrum
 
 
@@ -3946,6 +4399,8 @@ def parse_times(a, rows, name, columns):
 def audit(run_dir, run=None):
     """The Audit of a run folder (run: its parsed run.json, read here if None)."""
     a = Audit(run_dir, read_run_json(run_dir) if run is None else run)
+    a.env = Environment(a.params)  # the RSS: --propagation, --shadowing, --nakagamiM
+    a.noise = noise_in_force(a.params)  # sigma^2 of each channel, recomputed
     sp = Spectrum(a)
     messages = a.read_csv("messages.csv",
                           MESSAGE_COLUMNS + sp.with_columns(a),
@@ -3968,6 +4423,7 @@ def audit(run_dir, run=None):
         parse_times(a, rounds, "rounds.csv", ("sim_time_s",))
     check_summary(a, messages, energy, rounds)
     check_run_json(a, messages, energy)
+    check_noise(a)
     check_trace_files(a)
     check_resolution(a, messages)
     check_complete(a, messages)
@@ -3997,8 +4453,10 @@ def audit(run_dir, run=None):
     check_trust_matrix(a)
     check_belief_consensus(a)
     check_discovery(a)  # (after check_positions: the devices' positions)
-    rss = LinkRss(a, sp)  # (after check_positions: the devices' positions)
+    rss = LinkRss(a, sp, messages)  # (after check_positions: the devices' positions)
     check_rss(a, messages, sp, rss)
+    if messages and "rss_w" in messages[0]:
+        check_link_columns(a, messages, sp, rss)
     if spectrum:
         check_interference(a, messages, sp, rss)
     for name in sorted(os.listdir(run_dir)):

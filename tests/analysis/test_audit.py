@@ -6,7 +6,10 @@ BIN_DIR holds the built scenario programs (fedavg, cmfl, consensus, bayes-consen
 graph-discovery, d2d-exchange). Each program runs once on a small setting (a few seconds),
 and three runs have a finite spectrum (messages.csv's t_start_s, airtime_s, sub_channel and
 interference_w: uploads queued on the server's sub-channels, co-channel interference under
-immediate access, reliable airtimes); the audit must pass on each; then, for each check, a
+immediate access, reliable airtimes), and three runs in other radio environments (3GPP UMi with
+thermal noise on a finite band, Friis, Rayleigh fading: messages.csv's rss_w and sinr tied to
+p_drop and sigma^2, Friis' RSS recomputed from the positions); the audit must pass on each
+(and its checks must have run: not skipped wholesale); then, for each check, a
 copy of a real run with one number changed by hand must make the audit exit 1 with a line
 naming that check. Two
 runs that once reported wrong numbers pass, and their old numbers written back by hand are
@@ -76,6 +79,20 @@ RUNS = {
     "d2d-exchange-far-server": ["--nDevices=6", "--duration=2s", "--d2sFraction=0.5",
                                 "--serverPosition=5000,0", "--d2sBandwidthHz=5e6",
                                 "--d2sSubChannels=2", "--access=scheduled"],
+    # Radio environments (--propagation, --noise, fading): messages.csv's rss_w and sinr tied
+    # to p_drop and sigma^2 in each; 3GPP UMi (random LOS state and shadowing: no RSS from
+    # the positions) with thermal noise over m / K = 1/4 of the band, co-channel
+    # interference on the D2D band and the D2S cell (immediate access); Friis (its RSS
+    # recomputed from the positions, the D2S links to the server too); Rayleigh fading
+    # (every evaluation draws: no constant RSS a link).
+    "d2d-exchange-umi-thermal": ["--nDevices=8", "--duration=3s", "--d2sFraction=0.3",
+                                 "--propagation=3gpp-umi", "--noise=thermal",
+                                 "--subChannels=4", "--access=immediate",
+                                 "--meanInterval=0.2s"],
+    "d2d-exchange-friis": ["--nDevices=8", "--duration=3s", "--d2sFraction=0.3",
+                           "--propagation=friis", "--subChannels=2", "--access=immediate"],
+    "d2d-exchange-rayleigh": ["--nDevices=6", "--duration=2s", "--d2sFraction=0.3",
+                              "--nakagamiM=1"],
 }
 # The known bugs: the exact commands (besides --quiet --outDir).
 BUG_LOCAL_FLIPPED = ["--algorithm=local", "--flipList=2,9", "--rounds=4"]
@@ -100,9 +117,9 @@ def simulate(name, args, out):
         raise AssertionError("%s failed: %s" % (name, proc.stderr.strip()[-300:]))
 
 
-def audit(*dirs):
-    return subprocess.run([PYTHON, SCRIPT] + list(dirs), capture_output=True, text=True,
-                          timeout=300)
+def audit(*dirs, skipped=False):
+    return subprocess.run([PYTHON, SCRIPT] + (["--skipped"] if skipped else []) + list(dirs),
+                          capture_output=True, text=True, timeout=300)
 
 
 def read_rows(path):
@@ -426,8 +443,8 @@ class AuditTest(unittest.TestCase):
     # -- the finite spectrum ---------------------------------------------------------
     def spectrum_rows(self, name):
         header, rows = read_rows(os.path.join(self.runs[name], "messages.csv"))
-        self.assertEqual(header[-5:], ["t_start_s", "airtime_s", "sub_channel", "interference_w",
-                                       "sleep_wait_s"])
+        self.assertEqual(header[-7:], ["t_start_s", "airtime_s", "sub_channel", "interference_w",
+                                       "sleep_wait_s", "rss_w", "sinr"])
         return rows
 
     def test_spectrum_runs_exercise_the_checks(self):
@@ -562,14 +579,22 @@ class AuditTest(unittest.TestCase):
         path = os.path.join(d, "messages.csv")
         header, rows = read_rows(path)
         write_rows(path, header[:-4], [{k: r[k] for k in header[:-4]} for r in rows])
-        self.assertViolation(d, "header", "spectrum columns")
-        # K = 0 on both channels (d2d-exchange's default): no spectrum columns.
+        self.assertViolation(d, "header", "channel backend writes its columns")
+        # K = 0 on both channels (d2d-exchange's default): the channel columns all the same,
+        # rss_w and sinr last.
         d = self.copy("d2d-exchange")
+        path = os.path.join(d, "messages.csv")
+        header, rows = read_rows(path)
+        self.assertEqual(header[-2:], ["rss_w", "sinr"])
+        write_rows(path, header[:-2], [{k: r[k] for k in header[:-2]} for r in rows])
+        self.assertViolation(d, "header", "in every run, whatever K")
+        # The Wi-Fi backend: no channel columns.
+        d = self.copy("d2d-exchange-wifi")
         path = os.path.join(d, "messages.csv")
         header, rows = read_rows(path)
         extra = ["t_start_s", "airtime_s", "sub_channel", "interference_w"]
         write_rows(path, header + extra, [dict(r, **{k: "" for k in extra}) for r in rows])
-        self.assertViolation(d, "header", "no spectrum columns")
+        self.assertViolation(d, "header", "no channel columns")
 
     def test_spectrum_rate_changed(self):
         d = self.copy("fedavg-spectrum-d2s")
@@ -577,6 +602,85 @@ class AuditTest(unittest.TestCase):
             d2sLinkRateBps=run["parameters"]["d2sLinkRateBps"] * 2))
         self.assertViolation(d, "run-json", "subChannelsPerTransmission / K")
         self.assertViolation(d, "airtime", "bit/s")
+
+    # -- radio environments: rss_w, sinr and sigma^2 ------------------------------------
+    def test_environment_runs_exercise_the_checks(self):
+        # The clean audits are not vacuous: rss_w and sinr on every row, thermal noise in
+        # force, interference under UMi, Friis recomputed (check rss not skipped), UMi's
+        # and Rayleigh's RSS not (skipped with the reason), Rayleigh's links redrawn.
+        rows = self.spectrum_rows("d2d-exchange-umi-thermal")
+        self.assertTrue(all(r["rss_w"] and r["sinr"] for r in rows
+                            if r["reason"] != "out_of_range"))
+        self.assertTrue(any(float(r["interference_w"]) > 0 for r in rows))
+        with open(os.path.join(self.runs["d2d-exchange-umi-thermal"], "run.json")) as fh:
+            p = json.load(fh)["parameters"]
+        self.assertEqual(p["noise"], "thermal")
+        self.assertNotEqual(p["noisePowerInForceW"], p["noisePowerW"])
+        self.assertTrue(p["shadowingInForce"])
+        proc = audit(self.runs["d2d-exchange-umi-thermal"], skipped=True)
+        self.assertEqual(proc.returncode, 0, proc.stdout[-2000:])
+        self.assertRegex(proc.stdout, r"skipped: messages.csv: rss: D2D rows: "
+                                      r"--propagation=3gpp-umi")
+        self.assertNotIn("skipped: messages.csv: sinr", proc.stdout)
+        proc = audit(self.runs["d2d-exchange-friis"], skipped=True)
+        self.assertEqual(proc.returncode, 0, proc.stdout[-2000:])
+        self.assertNotIn(": rss: ", proc.stdout)
+        proc = audit(self.runs["d2d-exchange-rayleigh"], skipped=True)
+        self.assertEqual(proc.returncode, 0, proc.stdout[-2000:])
+        self.assertIn("skipped: messages.csv: p_drop: a link keeps one p_drop: "
+                      "--propagation=log-distance with Nakagami-m fading", proc.stdout)
+        rows = self.spectrum_rows("d2d-exchange-rayleigh")
+        per_link = {}
+        for r in rows:
+            if r["rss_w"]:
+                per_link.setdefault((r["src"], r["dst"]), set()).add(r["rss_w"])
+        self.assertTrue(any(len(v) > 1 for v in per_link.values()))
+
+    def test_sinr_changed(self):
+        # One sinr value off by 0.1%: no longer rss_w / (sigma^2 + interference_w), nor what
+        # p_drop says.
+        d = self.copy("d2d-exchange-umi-thermal")
+
+        def change(rows):
+            row = next(r for r in rows if r["sinr"] and 0 < float(r["p_drop"]) < 1)
+            row["sinr"] = repr(float(row["sinr"]) * 1.001)
+        self.edit_csv(d, "messages.csv", change)
+        self.assertViolation(d, "sinr", "sinr = rss_w / (sigma^2 + interference_w)")
+        self.assertViolation(d, "sinr", "p_drop = 1 - exp(-(2^r - 1) / sinr)")
+
+    def test_rss_w_changed(self):
+        # One rss_w value off by 0.1%: sinr is no longer rss_w / (sigma^2 + I), and the
+        # link's rows no longer share one RSS (UMi: not recomputable from the positions);
+        # under Friis it is no longer the RSS at the positions either.
+        d = self.copy("d2d-exchange-umi-thermal")
+
+        def change(rows):
+            row = next(r for r in rows if r["rss_w"])
+            row["rss_w"] = repr(float(row["rss_w"]) * 1.001)
+        self.edit_csv(d, "messages.csv", change)
+        self.assertViolation(d, "sinr", "sinr = rss_w / (sigma^2 + interference_w)")
+        d = self.copy("d2d-exchange-friis")
+        self.edit_csv(d, "messages.csv", change)
+        self.assertViolation(d, "rss", "rss_w equals the link's RSS (Friis at")
+        self.assertViolation(d, "sinr", "sinr = rss_w / (sigma^2 + interference_w)")
+
+    def test_noise_figure_changed(self):
+        # run.json's noiseFigureDb 1 dB up: sigma^2 = k T0 B F recomputed from it is not
+        # noisePowerInForceW (nor the sigma^2 behind each row's sinr).
+        d = self.copy("d2d-exchange-umi-thermal")
+        self.edit_json(d, lambda run: run["parameters"].update(
+            noiseFigureDb=run["parameters"]["noiseFigureDb"] + 1))
+        self.assertViolation(d, "run-json", "sigma^2 of the D2D links, k T0 B F")
+        self.assertViolation(d, "run-json", "sigma^2 of the D2S links, k T0 B F")
+        self.assertViolation(d, "sinr", "sinr = rss_w / (sigma^2 + interference_w)")
+
+    def test_noise_in_force_changed(self):
+        # noisePowerInForceW rewritten to noisePowerW (constant noise's): not the thermal
+        # noise the inputs give.
+        d = self.copy("d2d-exchange-umi-thermal")
+        self.edit_json(d, lambda run: run["parameters"].update(
+            noisePowerInForceW=run["parameters"]["noisePowerW"]))
+        self.assertViolation(d, "run-json", "sigma^2 of the D2D links")
 
     def test_header(self):
         d = self.copy("d2d-exchange")

@@ -3,7 +3,9 @@
 
 Run:  /usr/bin/python3 tests/analysis/test_audit_mutations.py BIN_DIR
 BIN_DIR holds the built scenario programs. Each of the six scenarios runs once on a small
-setting (d2d-exchange also with a finite spectrum: messages.csv's four spectrum columns) and
+setting (d2d-exchange also with a finite spectrum: messages.csv's spectrum columns with
+interference; and under 3GPP UMi with thermal noise: rss_w and sinr not recomputable from the
+positions, tied to p_drop and sigma^2) and
 analysis/audit.py must pass on it. Then, for every CSV trace file of that run and
 on a fresh copy of the run each time, three mutations:
 
@@ -26,7 +28,9 @@ line of that file, or one whose text names it: a summary recomputed from it), fr
 semantic checks alone. A mutation no semantic rule can see is listed in UNDETECTABLE with
 its reason (and must then pass: the list stays true). The counts flagged / total of both
 variants are printed. Then the probe's cases (ProbeTest), refitted too: messages.csv's
-interference_w doubled and emptied on a row with interference (the finite-spectrum run);
+interference_w doubled and emptied on a row with interference (the finite-spectrum run, and
+the UMi run: its interference recomputed from the rss_w of the senders' links); rss_w and
+sinr each 0.1% off and emptied on a row (both runs);
 one of rounds.csv's node -1 energy rows duplicated and deleted (every run with such rows).
 
 Non-UTF-8 bytes, a NUL byte or an unbalanced quote in each trace file, and bytes that are
@@ -83,9 +87,15 @@ RUNS = {
     # (immediate access: co-channel interference, rx_busy; the D2S cell too).
     "d2d-exchange-spectrum": ["--nDevices=10", "--duration=5s", "--subChannels=2",
                               "--access=immediate", "--d2sFraction=0.3"],
+    # Another radio environment: 3GPP UMi (random LOS state, shadowing: the RSS is not
+    # recomputed from the positions, rss_w and sinr tied to p_drop and sigma^2 instead) with
+    # thermal noise over m / K of the band.
+    "d2d-exchange-umi": ["--nDevices=10", "--duration=5s", "--subChannels=2",
+                         "--access=immediate", "--d2sFraction=0.3", "--propagation=3gpp-umi",
+                         "--noise=thermal"],
 }
 # The program of a RUNS entry that is a variant of a scenario.
-PROGRAM = {"d2d-exchange-spectrum": "d2d-exchange"}
+PROGRAM = {"d2d-exchange-spectrum": "d2d-exchange", "d2d-exchange-umi": "d2d-exchange"}
 
 
 def mutations(data):
@@ -281,6 +291,9 @@ class AuditMutationTest(AuditedRuns):
     def test_d2d_exchange_spectrum(self):
         self.check_scenario("d2d-exchange-spectrum")
 
+    def test_d2d_exchange_umi(self):
+        self.check_scenario("d2d-exchange-umi")
+
     # -- the probe's cases (run.json refitted) -------------------------------------------
     def probe(self, program, name, label, change):
         """change(lines) -> the file's new lines (header first); the audit of that copy,
@@ -307,10 +320,34 @@ class AuditMutationTest(AuditedRuns):
                         return lines
                 self.fail("no row with interference_w > 0")
             return change
-        for label, scale in (("doubled", True), ("emptied", False)):
-            with self.subTest(interference_w=label):
-                self.probe("d2d-exchange-spectrum", "messages.csv", "interference-" + label,
-                           at_interference(scale))
+        for program in ("d2d-exchange-spectrum", "d2d-exchange-umi"):
+            for label, scale in (("doubled", True), ("emptied", False)):
+                with self.subTest(program=program, interference_w=label):
+                    self.probe(program, "messages.csv", "interference-" + label,
+                               at_interference(scale))
+
+    def test_probe_rss_w_and_sinr(self):
+        # One row's rss_w or sinr 0.1% off (or emptied), run.json refitted: sinr is no longer
+        # rss_w / (sigma^2 + interference_w), nor p_drop eq. 18 of it (every environment).
+        def at(column, scale):
+            def change(lines):
+                header = lines[0].rstrip(b"\n").split(b",")
+                col = header.index(column)
+                for i, line in enumerate(lines[1:], 1):
+                    fields = line.rstrip(b"\n").split(b",")
+                    if fields[col]:
+                        fields[col] = (repr(1.001 * float(fields[col])).encode() if scale
+                                       else b"")
+                        lines[i] = b",".join(fields) + b"\n"
+                        return lines
+                self.fail("no row with %s" % column.decode())
+            return change
+        for program in ("d2d-exchange-spectrum", "d2d-exchange-umi"):
+            for column in (b"rss_w", b"sinr"):
+                for label, scale in (("changed", True), ("emptied", False)):
+                    with self.subTest(program=program, column=column, change=label):
+                        self.probe(program, "messages.csv", "%s-%s" % (column.decode(), label),
+                                   at(column, scale))
 
     def test_probe_round_energy_rows(self):
         for program in ("fedavg", "cmfl", "consensus", "bayes-consensus", "graph-discovery"):
