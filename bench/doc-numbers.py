@@ -462,6 +462,17 @@ TABLES = {
         plots=[[PYTHON, "analysis/sleep_effects.py", "{runs}", "--figure", "{dir}/plots"]],
         keep=["sleep_effects.png"],
         by="`analysis/sleep_effects.py` (results.csv and the figure) over their runs"),
+    # Choosing a propagation model (doc/explanation/propagation.md): d2d-exchange's links
+    # under every --propagation preset on the channel and over Wi-Fi (P_D, messages lost and
+    # RSS against the link's length), and server FedAvg under three presets.
+    "propagation-effects": dict(
+        campaigns=["propagation-links-channel", "propagation-links-wifi", "propagation-fedavg"],
+        tables={"results.csv": [PYTHON, "analysis/propagation_effects.py", "{runs}", "--table",
+                                "{out}"]},
+        plots=[[PYTHON, "analysis/propagation_effects.py", "{runs}", "--figure",
+                "{dir}/plots"]],
+        keep=["propagation_effects.png"],
+        by="`analysis/propagation_effects.py` (results.csv and the figure) over their runs"),
     # The former rules (IID, replicas quorum, ...), one campaign, four attacks at 10 %.
     "cmfl-former-rules": dict(
         campaigns=["cmfl-former-rules"], tables={"results.csv": CMFL_TABLES["results.csv"]},

@@ -609,6 +609,19 @@ def benches(bindir):
                      "drain) at the density of the 1,000-device benchmark (1,000 devices per "
                      "km^2), on a range graph (RangeM 100 m: a peer out of range is an "
                      "out_of_range row, no transmission), 10,000 and 1,000,000 devices"),
+        # The radio environment (D2dPropagationHelper's presets) at 100,000 devices: ns-3's
+        # log-distance against TR 38.901's UMi and UMa (path loss, LOS/NLOS per pair and
+        # shadowing per link) and TR 37.885's urban V2V, on broadcasts to the devices in range.
+        "propagation": dict(
+            runs=[(preset, [b("bench-scale"), "--nDevices=100000", "--side=10000",
+                            "--broadcast", "--rate=0.05", "--simTime=2",
+                            "--ns3::D2dChannel::RangeM=100", "--propagation=" + preset], None)
+                  for preset in ("log-distance", "3gpp-umi", "3gpp-uma", "3gpp-v2v-urban")],
+            parse=parse_scale,
+            settings="bench-scale, 100,000 devices in a 10 km square (1,000 per km^2), 10 kB "
+                     "broadcasts at 0.05 per second per device for 2 s (+1 s drain) to the "
+                     "devices within RangeM = 100 m (about 31 each), unreliable, the fast "
+                     "path; `--propagation` the preset (the devices at its antenna height)"),
         # Sleep (D2dDrx: cycle 100 ms, on-duration 10 ms, inactivity 20 ms) against none, at
         # 1,000 and 100,000 devices; and 1,000,000 with it for the memory.
         "sleep": dict(
@@ -842,7 +855,8 @@ def benches(bindir):
     }
 
 
-NAMES = ["fast-path", "scale", "scale-density", "scale-1m", "sleep", "spectrum", "spectrum-1m",
+NAMES = ["fast-path", "scale", "scale-density", "scale-1m", "propagation", "sleep", "spectrum",
+         "spectrum-1m",
          "wifi-scale", "footprint", "fedavg",
          "roofline", "torchscript",
          "startup", "blas", "devices", "devices-10k", "devices-1m", "devices-decentralized",
