@@ -73,8 +73,8 @@ class D2dPropagationHelper
     /** Which shadowing the chain has. */
     enum class Shadowing
     {
-        PRESET,     //!< the preset's: the loss model's own (3GPP), D2dShadowingLossModel
-                    //!< with the preset's sigma, or none
+        PRESET,     //!< the preset's: D2dShadowingLossModel with its table (by LOS state),
+                    //!< a 3GPP model named by TypeId its own, or none
         NONE,       //!< none (a 3GPP model's own switched off)
         LOG_NORMAL, //!< D2dShadowingLossModel with SetShadowing()'s sigma and d_cor (a 3GPP
                     //!< model's own switched off)
