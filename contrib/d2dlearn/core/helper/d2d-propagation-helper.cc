@@ -22,6 +22,9 @@ namespace
 /** TR 38.901's citation, for the presets that use its models. */
 const char* kTr38901 = "3GPP TR 38.901 V16.1.0, Table 7.4.1-1 (path loss, shadowing) and "
                        "Table 7.4.2-1 (LOS probability)";
+/** The shadowing of both V2V presets, TR 37.885 sec. 6.2.1 as ns-3's V2V models hold it: LOS and
+ *  NLOSv 3 dB, NLOS 4 dB; d_cor 10 m (LOS), 13 m (NLOS, NLOSv). */
+const D2dShadowingTable kV2vShadowing{3.0, 4.0, 3.0, 10.0, 13.0, 13.0, 0.0};
 /** TR 36.843's citation, for the D2D preset. */
 const char* kTr36843 =
     "3GPP TR 36.843 V12.0.1, sec. A.2.1.2 (outdoor UE-to-UE: WINNER+ B1 with a -5 dB NLOS "
@@ -106,7 +109,7 @@ D2dPropagationHelper::GetPresets()
          1.6,
          5.0,
          false,
-         {3.0, 4.0, 3.0, 10.0, 13.0, 13.0, 0.0},
+         kV2vShadowing,
          kTr37885},
         {"3gpp-v2v-highway",
          "ns3::ThreeGppV2vHighwayPropagationLossModel",
@@ -115,7 +118,7 @@ D2dPropagationHelper::GetPresets()
          1.6,
          5.0,
          false,
-         {3.0, 4.0, 3.0, 10.0, 13.0, 13.0, 0.0},
+         kV2vShadowing,
          kTr37885},
         {"d2d-3gpp",
          "ns3::D2dWinnerB1PropagationLossModel",
