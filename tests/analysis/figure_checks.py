@@ -4,7 +4,8 @@
 render(script, argv) runs a script's main() in this process and returns its exit status and
 the (file name, Figure) pairs it wrote (analysis/d2dlearn_analysis/traces.py keeps them in DRAWN);
 run_main(script, argv) runs it in this process as its command line would (exit status,
-stdout, stderr);
+stdout, stderr); refusal_problem(path, args, out, needle) runs a script as a process on bad
+input and says what, if anything, is wrong with its refusal;
 problems(name, fig) lists what is wrong with a figure:
 
 - an axis that shows data without a label (x and y; a colour bar's label);
@@ -30,6 +31,7 @@ import importlib.util
 import io
 import os
 import re
+import subprocess
 import sys
 from contextlib import redirect_stderr, redirect_stdout
 
@@ -69,6 +71,18 @@ def render(script, argv):
     with redirect_stdout(out):
         rc = module.main(argv)
     return rc, out.getvalue(), list(tio.DRAWN)
+
+
+def refusal_problem(path, args, out, needle):
+    """'' if `/usr/bin/python3 PATH ARGS` refuses its input as bad input must be refused (exit
+    status 2, one line on stderr holding needle, the output file out not written); else what
+    it did instead."""
+    p = subprocess.run(["/usr/bin/python3", path] + args, capture_output=True, text=True)
+    if (p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and needle in p.stderr
+            and not os.path.exists(out)):
+        return ""
+    return "exit %d, %s written: %r" % (p.returncode, "out" if os.path.exists(out) else "nothing",
+                                        p.stderr)
 
 
 def run_main(script, argv):

@@ -217,17 +217,12 @@ def main():
                 (link_run(tmp, "M", {"speedMps": 5}, [(1, 0, 1, 0, 0.1, 1e-9)]), "move"),
                 (link_run(tmp, "N", {}, [(1, 0, 2, 0, 0.1, 1e-9)], positions=POSITIONS[:2]),
                  "node 2 has no position")]:
-            p = subprocess.run(["/usr/bin/python3", SCRIPT, runs[0], bad, "--table", out],
-                               capture_output=True, text=True)
-            check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
-                  and needle in p.stderr and not os.path.exists(out),
-                  "%s: %d %r" % (needle, p.returncode, p.stderr))
+            why = figure_checks.refusal_problem(SCRIPT, [runs[0], bad, "--table", out], out,
+                                                needle)
+            check(not why, "%s: %s" % (needle, why))
         os.remove(os.path.join(runs[0], "run.json"))
-        p = subprocess.run(["/usr/bin/python3", SCRIPT, runs[0], "--table", out],
-                           capture_output=True, text=True)
-        check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
-              and "run.json" in p.stderr and not os.path.exists(out),
-              "a folder without run.json: %d %r" % (p.returncode, p.stderr))
+        why = figure_checks.refusal_problem(SCRIPT, [runs[0], "--table", out], out, "run.json")
+        check(not why, "a folder without run.json: %s" % why)
     if failures:
         print("test_propagation_effects: %d failure(s)" % failures)
         sys.exit(1)

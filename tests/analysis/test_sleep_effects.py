@@ -122,17 +122,12 @@ def main():
               "decentralized's panel says it has one setting only")
         bad = run_dir(tmp, "E", {}, [("d2s_tx", 1)], [(1, 2, 0, 0)], [(1, 1, -1, 0.3)])
         out = os.path.join(tmp, "never.csv")
-        p = subprocess.run(["/usr/bin/python3", SCRIPT, runs[0], bad, "--table", out],
-                           capture_output=True, text=True)
-        check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
-              and "delivered" in p.stderr and not os.path.exists(out),
-              "a run without a delivered message: %d %r" % (p.returncode, p.stderr))
+        why = figure_checks.refusal_problem(SCRIPT, [runs[0], bad, "--table", out], out,
+                                            "delivered")
+        check(not why, "a run without a delivered message: %s" % why)
         os.remove(os.path.join(runs[0], "run.json"))
-        p = subprocess.run(["/usr/bin/python3", SCRIPT, runs[0], "--table", out],
-                           capture_output=True, text=True)
-        check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
-              and "run.json" in p.stderr and not os.path.exists(out),
-              "a folder without run.json: %d %r" % (p.returncode, p.stderr))
+        why = figure_checks.refusal_problem(SCRIPT, [runs[0], "--table", out], out, "run.json")
+        check(not why, "a folder without run.json: %s" % why)
     if failures:
         print("test_sleep_effects: %d failure(s)" % failures)
         sys.exit(1)
