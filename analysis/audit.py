@@ -392,6 +392,19 @@ rounds
     semi-decentralized and local, which write none; graph-discovery: its --downstream) sum
     to the bytes of messages.csv's distinct messages of the learning protocol (every kind
     but gd_* and pca_*), exactly.
+fl-round
+    fedavg, fedprox, fedsgd (rounds.csv's participants and stragglers rows, node -1): with
+    m = max(1, round(clientFraction x nDevices)), participants + stragglers is the number
+    sampled, n = min(nDevices, round(s x m)) (--overSelection s); the global_model rows sent
+    at the round's start (1 ns) go to n devices with --ns3::D2dFedAvg::Downlink=unicast, to
+    at most n with a broadcast to all (none for a device out of range), to at least n with a
+    broadcast naming them (every device in range gets a row; a failed row of a device not
+    named then counts as failed below, so the rule is checked leniently); participants <= m and
+    at most the sampled devices whose update reached the server complete during the round;
+    a round that ended before --roundDeadline (1 ns) ended for a reason: m answers, every
+    sampled device answered, or (reliable, --waitForFailed=false) every sampled device
+    answered or its global_model row is not delivered. Skipped at --traces=standard with
+    untraced kinds.
 beliefs
     bayes-consensus's beliefs.csv: one row per (step, node); --mode=discrete (the other
     modes write other columns): belief_true = exp(log_belief_true) (relative 1e-12), error
@@ -3541,6 +3554,79 @@ def check_rounds(a, rounds, messages):
                  int(total) if total == int(total) else total)
 
 
+def check_fl_rounds(a, rounds, messages):
+    """Check fl-round: the FedAvg family's participants and stragglers against the round's
+    downlink and uplink rows, and why each round ended when it did."""
+    p = a.params
+    if p.get("algorithm") not in ("fedavg", "fedprox", "fedsgd") or not rounds:
+        return
+    if a.run.get("untraced_message_rows"):
+        a.skip("rounds.csv", "fl-round", "--traces=standard leaves message rows out")
+        return
+    k, c = p.get("nDevices"), p.get("clientFraction")
+    if not isinstance(k, int) or not is_number(c):
+        a.skip("rounds.csv", "fl-round", "run.json has no nDevices or clientFraction")
+        return
+    target = max(1, math.floor(c * k + 0.5))
+    over = p.get("overSelection", 1)
+    sampled_n = min(k, math.floor((over if is_number(over) else 1) * target + 0.5))
+    unicast = p.get("ns3::D2dFedAvg::Downlink") == "unicast"
+    deadline = p.get("roundDeadline_s")
+    deadline_ns = round(deadline * 1e9) if is_number(deadline) else 0
+    fail_known = p.get("reliable") is True and p.get("waitForFailed") is not True
+    server = k  # the server's index: the last transport
+    rows = {}
+    for r in rounds:
+        if r.get("node#") == -1 and r["metric"] in ("round_time_s", "participants",
+                                                   "stragglers"):
+            rows.setdefault(r["round#"], {})[r["metric"]] = r
+    start = 0
+    for rnd in sorted(x for x in rows if x is not None):
+        got = rows[rnd]
+        if not all(m in got for m in ("round_time_s", "participants", "stragglers")):
+            continue
+        end = got["round_time_s"]["sim_time_ns"]
+        where = "rounds.csv:%d" % got["participants"]["_line"]
+        part, strag = got["participants"]["value#"], got["stragglers"]["value#"]
+        if end is None or part is None or strag is None:
+            continue
+        down = [m for m in messages if m["kind"] == "global_model" and m["t_send_ns"] is not
+                None and abs(m["t_send_ns"] - start) <= 1]
+        sampled = {m["dst#"] for m in down}
+        failed = {m["dst#"] for m in down if m["mode"] == "reliable" and m["delivered"] != "1"
+                  and m["reason"] != "unfinished"}
+        arrived = {m["src#"] for m in messages if m["kind"] == "update" and m["dst#"] == server
+                   and m["complete"] == "1" and m["t_recv_ns"] is not None
+                   and start < m["t_recv_ns"] <= end and m["src#"] in sampled}
+        n = part + strag
+        a.expect(n == sampled_n, where, "fl-round", "round %d: participants + stragglers = "
+                 "min(nDevices, round(overSelection x m)) sampled" % rnd, sampled_n, n)
+        if unicast or sampled_n == k:
+            # One row per sampled device (a broadcast to all: none for one out of range).
+            a.expect(len(sampled) == n if unicast else len(sampled) <= n, where, "fl-round",
+                     "round %d: devices sent w^t at its start" % rnd,
+                     n if unicast else "<= %d" % n, len(sampled))
+        else:
+            # A broadcast naming the sampled devices reaches every device in range: a row each.
+            a.expect(len(sampled) >= n, where, "fl-round", "round %d: devices sent w^t at its "
+                     "start" % rnd, ">= %d" % n, len(sampled))
+        a.expect(part <= target, where, "fl-round", "round %d: participants <= m = max(1, "
+                 "round(clientFraction x nDevices))" % rnd, "<= %d" % target, part)
+        a.expect(part <= len(arrived), where, "fl-round", "round %d: participants <= sampled "
+                 "devices whose update arrived complete in the round" % rnd,
+                 "<= %d" % len(arrived), part)
+        if deadline_ns == 0 or end - start < deadline_ns - 1:
+            done = part == target or part == n or (
+                fail_known and part + len(failed - arrived) >= n)
+            a.expect(done, where, "fl-round", "round %d ended before --roundDeadline: m "
+                     "answers, or every sampled device answered%s" % (
+                         rnd, " or known failed (its global_model not delivered)"
+                         if fail_known else ""),
+                     "%d answers, or %d with %d failed" % (target, n, len(failed)), part)
+        start = end
+    return
+
+
 def check_beliefs(a, rounds):
     """beliefs.csv (bayes-consensus: step, node, estimate, belief_true, log_belief_true,
     error): one row per (step, node); belief_true = exp(log_belief_true) (relative 1e-12);
@@ -4444,6 +4530,7 @@ def audit(run_dir, run=None):
     check_round_energy(a, energy, rounds)
     check_network_mean(a, rounds)
     check_rounds(a, rounds, messages)
+    check_fl_rounds(a, rounds, messages)
     check_beliefs(a, rounds)
     check_trust(a)
     check_group_rounds(a, rounds)

@@ -89,6 +89,17 @@ AddFlags(D2dScenarioFlags& flags,
         .Range(0.01, 1);
     flags.Bind("clientFraction", "ns3::D2dFedAvg::ClientFraction").Range(1e-9, 1);
     flags.Bind("mu", "ns3::D2dFedAvg::ProximalMu").Range(0, 1e6);
+    flags.Bind("waitForFailed",
+               "ns3::D2dFedAvg::WaitForFailed",
+               "Wait until --roundDeadline for a sampled device the server knows its global "
+               "model did not reach (false: close the round once the others answered)");
+    flags
+        .Bind("overSelection",
+              "ns3::D2dFedAvg::OverSelection",
+              "Sample overSelection x m devices (at most nDevices), m = max(1, "
+              "round(clientFraction x nDevices)), and close the round at the first m answers "
+              "(Bonawitz et al. 2019: 1.3)")
+        .Range(1, 100);
     flags
         .Bind("deferTraining",
               "ns3::D2dFedAvg::DeferTraining",
@@ -215,7 +226,10 @@ main(int argc, char* argv[])
 
     // Data: loaded and split before any output exists (a corrupt file is bad input). The
     // FedAvg family's clients hold a model only while sampled (the memory check).
-    learning.holdingFraction = fedAvgFamily ? flags.Get<DoubleValue>("clientFraction") : 1.0;
+    learning.holdingFraction = fedAvgFamily ? std::min(1.0,
+                                                       flags.Get<DoubleValue>("clientFraction") *
+                                                           flags.Get<DoubleValue>("overSelection"))
+                                            : 1.0;
     learning.gradientsBy = f.algorithm == "fedsgd" ? "--algorithm=fedsgd" : "";
     learning.LoadData(support, nDevices, net.seed);
 

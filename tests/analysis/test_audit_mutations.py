@@ -31,7 +31,8 @@ variants are printed. Then the probe's cases (ProbeTest), refitted too: messages
 interference_w doubled and emptied on a row with interference (the finite-spectrum run, and
 the UMi run: its interference recomputed from the rss_w of the senders' links); rss_w and
 sinr each 0.1% off and emptied on a row (both runs);
-one of rounds.csv's node -1 energy rows duplicated and deleted (every run with such rows).
+one of rounds.csv's node -1 energy rows duplicated and deleted (every run with such rows);
+fedavg's round 1 with one participant fewer and one straggler more (check fl-round).
 
 Non-UTF-8 bytes, a NUL byte or an unbalanced quote in each trace file, and bytes that are
 not UTF-8 in run.json (EncodingTest): a violation naming the file, exit status 1, never a
@@ -364,6 +365,23 @@ class AuditMutationTest(AuditedRuns):
                     with self.subTest(program=program, row=where, change=label):
                         self.probe(program, "rounds.csv", "energy-%s-%s" % (where, label),
                                    change)
+
+    def test_probe_fl_round(self):
+        # fedavg: round 1's participants one fewer and its stragglers one more (their sum,
+        # the devices sampled, kept), run.json refitted: a round that ended before the
+        # deadline with a device neither answering nor known to have failed (check fl-round).
+        def change(lines):
+            out = list(lines)
+            done = set()
+            for i, line in enumerate(out):
+                m = re.match(rb"(1,[^,]*,-1,(participants|stragglers),)([0-9]+)\n", line)
+                if m:
+                    step = -1 if m.group(2) == b"participants" else 1
+                    out[i] = m.group(1) + b"%d\n" % (int(m.group(3)) + step)
+                    done.add(m.group(2))
+            self.assertEqual(done, {b"participants", b"stragglers"})
+            return out
+        self.probe("fedavg", "rounds.csv", "fl-round", change)
 
     # -- bytes that are not text (EncodingTest's cases, on the runs above) ---------------
     def test_encoding_trace_files(self):

@@ -119,6 +119,8 @@ VALUES = {
     "aggregationFraction": ["0.5", "0.6"],
     "clientFraction": ["0.5", "0.6"],
     "mu": ["0.1", "0.2"],
+    "waitForFailed": ["true", "false"],
+    "overSelection": ["1.3", "1.5"],
     "globalLearningRate": ["0.5", "0.6"],
     "deferTraining": ["false", "true"],
     "stragglerSlowdown": ["5", "6"],

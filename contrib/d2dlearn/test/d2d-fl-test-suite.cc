@@ -45,6 +45,8 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 using namespace ns3;
@@ -78,6 +80,9 @@ struct FlSetup
     bool deferTraining{true};            //!< D2dFedAvg::DeferTraining
     std::string compression{"float32"};  //!< D2dFlProtocol::Compression
     bool sleepWhileTraining{false};      //!< D2dFlProtocol::SleepWhileTraining
+    std::map<uint32_t, double> energyJ;  //!< device -> InitialEnergyJ (others 1e9 J)
+    bool waitForFailed{false};           //!< D2dFedAvg::WaitForFailed
+    double overSelection{1.0};           //!< D2dFedAvg::OverSelection
 };
 
 /** What a run showed. */
@@ -101,6 +106,10 @@ struct FlOutcome
     TestEnergyTable energy;   //!< the devices' D2S radio energy by state, J
     double idleW{0};          //!< their IdlePowerW
     double sleepW{0};         //!< their SleepPowerW
+    /** ClientFailed: (round, device, reason) */
+    std::vector<std::tuple<uint32_t, uint32_t, std::string>> failed;
+    /** (time s, device) of every complete update reception at the server */
+    std::vector<std::pair<double, uint32_t>> updateArrivals;
 };
 
 FlOutcome
@@ -112,6 +121,7 @@ RunFl(const FlSetup& s)
     d2d.SetChannelAttribute("NoisePowerW", DoubleValue(1e-40)); // P_D ~ 0: exact timing
     d2d.SetInitialEnergyJ(1e9);
     d2d.Install(nodes);
+    SetTestBatteries(nodes, s.energyJ);
     Ptr<Node> server = CreateObject<Node>();
     Ptr<D2dChannel> d2s = d2d.InstallServer(server, nodes, 3.0);
     d2s->SetAttribute("MaxRetransmissions", UintegerValue(s.maxRetransmissions));
@@ -161,6 +171,26 @@ RunFl(const FlSetup& s)
     fl->SetAttribute("DeferTraining", BooleanValue(s.deferTraining));
     fl->SetAttribute("Compression", StringValue(s.compression));
     fl->SetAttribute("SleepWhileTraining", BooleanValue(s.sleepWhileTraining));
+    fl->SetAttribute("WaitForFailed", BooleanValue(s.waitForFailed));
+    fl->SetAttribute("OverSelection", DoubleValue(s.overSelection));
+    fl->TraceConnectWithoutContext(
+        "ClientFailed",
+        Callback<void, uint32_t, uint32_t, const std::string&>(
+            [&out](uint32_t round, uint32_t device, const std::string& reason) {
+                out.failed.emplace_back(round, device, reason);
+            }));
+    for (uint32_t i = 0; i < s.nDevices; ++i)
+    {
+        // A message's rows are on its sender's trace.
+        d2s->GetTransports()[i]->TraceConnectWithoutContext(
+            "Delivery",
+            Callback<void, const D2dDeliveryRecord&>([&out](const D2dDeliveryRecord& r) {
+                if (r.kind == "update" && r.IsComplete())
+                {
+                    out.updateArrivals.emplace_back(r.recvTime.GetSeconds(), r.src);
+                }
+            }));
+    }
     for (uint32_t i = 0; i < s.nDevices; ++i)
     {
         d2s->GetRadio(i)->GetEnergyModel()->TraceConnectWithoutContext(
@@ -399,6 +429,128 @@ class FedAvgSleepWhileTrainingTestCase : public TestCase
                     asleep.sleepW,
                     compute,
                     idleSaved);
+    }
+};
+
+/** \return the value of round's node -1 row of metric in o.records (NaN if none) */
+double
+NetworkRow(const FlOutcome& o, uint32_t round, const std::string& metric)
+{
+    const std::string key = "," + std::to_string(round) + ",-1," + metric + ",";
+    for (const auto& line : o.records)
+    {
+        if (const auto at = line.find(key); at != std::string::npos)
+        {
+            return std::stod(line.substr(at + key.size()));
+        }
+    }
+    return std::nan("");
+}
+
+/**
+ * Known failures: device 1's battery (1 nJ) is empty before the global model's broadcast
+ * reaches it, so the reliable broadcast's row for it is receiver_off. The server stops
+ * waiting for it and the round ends when device 0's update arrives, the hand-worked
+ * download + compute + upload (a broadcast to every device names none); with WaitForFailed
+ * it waits until the 10 s deadline, as before.
+ */
+class FedAvgKnownFailureTestCase : public TestCase
+{
+  public:
+    FedAvgKnownFailureTestCase()
+        : TestCase("A sampled device the server knows failed is not waited for")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FlSetup s;
+        s.nDevices = 2;
+        s.rounds = 1;
+        s.deadline = Seconds(10.0);
+        s.energyJ[1] = 1e-9;
+        const FlOutcome o = RunFl(s);
+        const RoundParts p = HandWorkedRound();
+        const double expected = p.up + p.compute + p.up; // the same bytes both ways
+        NS_TEST_ASSERT_MSG_EQ(o.endTimes.size(), 1u, "the round ends");
+        NS_TEST_EXPECT_MSG_EQ_TOL(o.endTimes[0], expected, 2e-9, "when device 0's update arrives");
+        NS_TEST_ASSERT_MSG_EQ(o.failed.size(), 1u, "one known failure");
+        NS_TEST_EXPECT_MSG_EQ(std::get<0>(o.failed[0]), 1u, "in round 1");
+        NS_TEST_EXPECT_MSG_EQ(std::get<1>(o.failed[0]), 1u, "device 1");
+        NS_TEST_EXPECT_MSG_EQ(std::get<2>(o.failed[0]), "receiver_off", "its row's reason");
+        NS_TEST_EXPECT_MSG_EQ(NetworkRow(o, 1, "participants"), 1.0, "device 0 answered");
+        NS_TEST_EXPECT_MSG_EQ(NetworkRow(o, 1, "stragglers"), 1.0, "device 1 left out");
+        // w^1 = w^0 - (n_0 / n_0)(w^0 - w_0): device 0's weights (float rounding).
+        double maxErr = 0;
+        for (std::size_t j = 0; j < o.global.size(); ++j)
+        {
+            maxErr =
+                std::max(maxErr, std::fabs(static_cast<double>(o.global[j]) - o.trained.at(0)[j]));
+        }
+        NS_TEST_EXPECT_MSG_LT(maxErr, 1e-6, "the global model is device 0's");
+        s.waitForFailed = true;
+        const FlOutcome waited = RunFl(s);
+        NS_TEST_ASSERT_MSG_EQ(waited.endTimes.size(), 1u, "the round ends");
+        NS_TEST_EXPECT_MSG_EQ_TOL(waited.endTimes[0], 10.0, 1e-12, "WaitForFailed: the deadline");
+        NS_TEST_EXPECT_MSG_EQ(waited.failed.size(), 0u, "no ClientFailed");
+        NS_TEST_EXPECT_MSG_EQ((waited.global == o.global), true, "the same aggregate");
+        std::printf("known failure: round ends at %.9f s (hand-worked %.9f s); waiting: %.9f s\n",
+                    o.endTimes[0],
+                    expected,
+                    waited.endTimes[0]);
+    }
+};
+
+/**
+ * Over-selection (Bonawitz et al. 2019): with C = 0.5 of 4 devices (m = 2) and
+ * OverSelection 2, all 4 are sampled; devices 2 and 3 compute 1000 times slower. The round
+ * ends at the second complete update's arrival, with devices 0 and 1 and their n_k-weighted
+ * mean, and the two slow devices as stragglers.
+ */
+class FedAvgOverSelectionTestCase : public TestCase
+{
+  public:
+    FedAvgOverSelectionTestCase()
+        : TestCase("Over-selection: the round ends at the first m answers")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FlSetup s;
+        s.nDevices = 4;
+        s.rounds = 1;
+        s.clientFraction = 0.5;
+        s.overSelection = 2.0;
+        s.slowdown[2] = 1000.0;
+        s.slowdown[3] = 1000.0;
+        FlOutcome o = RunFl(s);
+        std::sort(o.updateArrivals.begin(), o.updateArrivals.end());
+        NS_TEST_ASSERT_MSG_EQ(o.endTimes.size(), 1u, "the round ends");
+        NS_TEST_ASSERT_MSG_GT(o.updateArrivals.size(), 1u, "two updates arrived");
+        NS_TEST_EXPECT_MSG_EQ_TOL(o.endTimes[0],
+                                  o.updateArrivals[1].first,
+                                  1e-12,
+                                  "at the second update's arrival");
+        NS_TEST_EXPECT_MSG_EQ(o.updateArrivals[0].second + o.updateArrivals[1].second,
+                              1u,
+                              "from devices 0 and 1");
+        NS_TEST_EXPECT_MSG_EQ(NetworkRow(o, 1, "participants"), 2.0, "m answers");
+        NS_TEST_EXPECT_MSG_EQ(NetworkRow(o, 1, "stragglers"), 2.0, "the two slow devices");
+        const double n0 = o.samples.at(0);
+        const double n1 = o.samples.at(1);
+        double maxErr = 0;
+        for (std::size_t j = 0; j < o.global.size(); ++j)
+        {
+            const double avg = (n0 * o.trained.at(0)[j] + n1 * o.trained.at(1)[j]) / (n0 + n1);
+            maxErr = std::max(maxErr, std::fabs(avg - o.global[j]));
+        }
+        NS_TEST_EXPECT_MSG_LT(maxErr, 1e-6, "the weighted mean of the first two");
+        std::printf("over-selection: round ends at %.9f s, second update at %.9f s\n",
+                    o.endTimes[0],
+                    o.updateArrivals[1].first);
     }
 };
 
@@ -848,6 +1000,8 @@ class D2dFlTestSuite : public TestSuite
         AddTestCase(new FedAvgRoundTimeTestCase);
         AddTestCase(new FedAvgSleepWhileTrainingTestCase);
         AddTestCase(new FedAvgStragglerTestCase);
+        AddTestCase(new FedAvgKnownFailureTestCase);
+        AddTestCase(new FedAvgOverSelectionTestCase);
         AddTestCase(new FedProxFedSgdTestCase);
         AddTestCase(new FedAvgUploadRetryTestCase);
         AddTestCase(new FedAvgAccuracyTestCase);

@@ -88,7 +88,25 @@ D2dFedAvg::GetTypeId()
                           "memory); off with an update tamper",
                           BooleanValue(true),
                           MakeBooleanAccessor(&D2dFedAvg::m_deferTraining),
-                          MakeBooleanChecker());
+                          MakeBooleanChecker())
+            .AddAttribute("WaitForFailed",
+                          "Reliable delivery: wait until RoundDeadline for a sampled device "
+                          "whose global model the server knows did not reach it (false: close "
+                          "the round without it once every other sampled device answered)",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&D2dFedAvg::m_waitForFailed),
+                          MakeBooleanChecker())
+            .AddAttribute("OverSelection",
+                          "Sample min(K, round(s m)) devices and close the round at the "
+                          "first m = max(1, round(C K)) answers (Bonawitz et al. 2019: 1.3)",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&D2dFedAvg::m_overSelection),
+                          MakeDoubleChecker<double>(1.0, 1e6))
+            .AddTraceSource("ClientFailed",
+                            "The server stops waiting for a sampled device it knows failed: "
+                            "(round, device, the downlink's reason)",
+                            MakeTraceSourceAccessor(&D2dFedAvg::m_clientFailedTrace),
+                            "ns3::D2dFedAvg::ClientFailedTracedCallback");
     return tid;
 }
 
@@ -107,6 +125,12 @@ D2dFedAvg::DoDispose()
                                            ? MakeCallback(&D2dFedAvg::ClientReceive, this)
                                            : MakeCallback(&D2dFedAvg::ServerReceive, this));
         m_d2s[i]->RemoveSendDoneHandler(MakeCallback(&D2dFedAvg::UploadDone, this));
+    }
+    if (!m_d2s.empty())
+    {
+        m_d2s.back()->TraceDisconnectWithoutContext(
+            "Delivery",
+            MakeCallback(&D2dFedAvg::DownlinkDelivery, this));
     }
     m_pick = nullptr;
     m_aggregation = nullptr;
@@ -132,6 +156,8 @@ D2dFedAvg::DoInitialize()
         m_d2s[i]->AddSendDoneHandler(MakeCallback(&D2dFedAvg::UploadDone, this));
     }
     m_d2s[n]->AddReceiveHandler(MakeCallback(&D2dFedAvg::ServerReceive, this), "update");
+    m_d2s[n]->TraceConnectWithoutContext("Delivery",
+                                         MakeCallback(&D2dFedAvg::DownlinkDelivery, this));
 }
 
 int64_t
@@ -190,9 +216,16 @@ D2dFedAvg::StartRound()
     m_roundOpen = true;
     m_answers.clear();
     m_selected.clear();
+    m_failed.clear();
+    m_downlinkIds.clear();
     const uint32_t k = GetNDevices();
-    const auto m =
+    // m answers close the round; over-selection samples s m of the K devices (Bonawitz et al.
+    // 2019), m itself by default.
+    m_target =
         static_cast<uint32_t>(std::max(1.0, std::round(m_clientFraction * static_cast<double>(k))));
+    const auto m = std::min(
+        k,
+        static_cast<uint32_t>(std::round(m_overSelection * static_cast<double>(m_target))));
     // Partial Fisher-Yates: the first m of a uniform permutation.
     std::vector<uint32_t> order(k);
     for (uint32_t i = 0; i < k; ++i)
@@ -215,7 +248,7 @@ D2dFedAvg::StartRound()
         auto message =
             m_codec.Encode("global_model", "weights", m_round, 0, k, m_global, recipients);
         m_sent = message->GetPayloadAs<D2dModelPayload>()->values;
-        server->Send(message, D2D_BROADCAST, m_d2sMode);
+        m_downlinkIds.insert(server->Send(message, D2D_BROADCAST, m_d2sMode));
     }
     else
     {
@@ -224,7 +257,7 @@ D2dFedAvg::StartRound()
         m_sent = message->GetPayloadAs<D2dModelPayload>()->values;
         for (uint32_t i = 0; i < m; ++i)
         {
-            server->Send(message, order[i], m_d2sMode);
+            m_downlinkIds.insert(server->Send(message, order[i], m_d2sMode));
         }
     }
     if (m_deadline > Seconds(0))
@@ -373,10 +406,44 @@ D2dFedAvg::ServerReceive(const D2dReception& r)
         return;
     }
     m_answers[payload->origin] = payload;
-    if (m_answers.size() == m_selected.size())
+    if (RoundComplete())
     {
         m_deadlineEvent.Cancel();
         EndOfRound();
+    }
+}
+
+bool
+D2dFedAvg::RoundComplete() const
+{
+    return m_answers.size() >= m_target || m_answers.size() + m_failed.size() >= m_selected.size();
+}
+
+void
+D2dFedAvg::DownlinkDelivery(const D2dDeliveryRecord& record)
+{
+    // The server learns that w^t did not reach a device only from a reliable send's missing
+    // acknowledgement; an unreliable loss, or a failure after reception, tells it nothing.
+    if (m_waitForFailed || !m_roundOpen || record.mode != D2dDeliveryMode::RELIABLE ||
+        record.delivered || !m_downlinkIds.count(record.msgId) || !m_selected.count(record.dst) ||
+        m_answers.count(record.dst) || !m_failed.insert(record.dst).second)
+    {
+        return;
+    }
+    NS_LOG_INFO("round " << m_round << ": device " << record.dst
+                         << " did not get the global model (" << record.reason << ")");
+    m_clientFailedTrace(m_round, record.dst, record.reason);
+    if (RoundComplete())
+    {
+        // Not from inside the transport's trace: end the round as its own event.
+        m_deadlineEvent.Cancel();
+        const uint32_t round = m_round;
+        Simulator::ScheduleNow([this, round]() {
+            if (m_roundOpen && m_round == round)
+            {
+                EndOfRound();
+            }
+        });
     }
 }
 

@@ -13,10 +13,12 @@
 #include "ns3/d2d-transport.h"
 #include "ns3/event-id.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/traced-callback.h"
 
 #include <map>
 #include <memory>
 #include <set>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -39,7 +41,21 @@ namespace ns3
  *     w^{t+1} = w^t - eta sum_k (n_k / n) g_k.
  * The round ends when every sampled device has answered or at RoundDeadline after its
  * start, whichever is first; answers that have not arrived (stragglers, dead batteries,
- * lost messages) are left out, and late answers are ignored. In reliable mode an update
+ * lost messages) are left out, and late answers are ignored. Two rules close it earlier:
+ *   - known failures (WaitForFailed false, the default): with reliable delivery the server
+ *     knows when its global model did not reach a sampled device (no acknowledgement after
+ *     the link's retransmissions, the receiver's battery empty: a downlink row that is not
+ *     delivered, reported on the server transport's Delivery trace), and stops waiting for
+ *     that device (ClientFailed trace); the round ends once every sampled device has
+ *     answered or is known to have failed. Unreliable delivery tells the server nothing,
+ *     and a device that fails after receiving w^t (its upload lost for good, its battery
+ *     empty while training) is not known to it either: those are waited for until
+ *     RoundDeadline;
+ *   - over-selection (OverSelection s >= 1; Bonawitz et al. 2019, "Towards Federated
+ *     Learning at Scale: System Design", SysML 2019, select 130 % of the target count to
+ *     allow for drop-outs, and end the reporting phase once enough devices report): the server
+ *     samples min(K, round(s m)) devices, m = max(1, round(C K)), and the round ends at the
+ *     first m answers. In reliable mode an update
  * whose link ran out of retransmissions is sent again while the round is open
  * (UploadRetries). rounds.csv gets, per round, the global model's `accuracy` and `loss`,
  * `round_time_s`, `participants` (answers aggregated), `stragglers` (sampled devices left
@@ -125,6 +141,16 @@ class D2dFedAvg : public D2dFlProtocol
     /** \param tamper called for every update (a null callback: none) */
     void SetUpdateTamper(UpdateTamper tamper);
 
+    /**
+     * Signature of the ClientFailed trace.
+     * \param round the round
+     * \param device the sampled device the server stops waiting for
+     * \param reason its downlink row's reason (messages.csv), e.g. retry_limit
+     */
+    typedef void (*ClientFailedTracedCallback)(uint32_t round,
+                                               uint32_t device,
+                                               const std::string& reason);
+
   protected:
     /** \brief Drop the references this object holds (Object::DoDispose). */
     void DoDispose() override;
@@ -143,6 +169,15 @@ class D2dFedAvg : public D2dFlProtocol
     void EndOfRound();
     /** \param r a reception at the server */
     void ServerReceive(const D2dReception& r);
+    /**
+     * \brief The server transport's Delivery trace: a reliable downlink of this round
+     * that did not reach a sampled device makes it a known failure (WaitForFailed false).
+     * \param record one (message, receiver) outcome
+     */
+    void DownlinkDelivery(const D2dDeliveryRecord& record);
+    /** \return true if the round can end now: m answers, or every sampled device answered
+     * or known to have failed */
+    bool RoundComplete() const;
     /** \param r a reception at a device */
     void ClientReceive(const D2dReception& r);
     /**
@@ -172,6 +207,13 @@ class D2dFedAvg : public D2dFlProtocol
     std::vector<float> m_global;       //!< w^t
     std::shared_ptr<const std::vector<float>> m_sent; //!< w^t as sent (codec-rounded)
     std::set<uint32_t> m_selected;                    //!< sampled this round
+    uint32_t m_target{0};             //!< m = max(1, round(C K)): answers that close the round
+    std::set<uint32_t> m_failed;      //!< sampled devices the server knows failed this round
+    std::set<uint64_t> m_downlinkIds; //!< this round's global_model message ids
+    bool m_waitForFailed;             //!< WaitForFailed: wait for known failures anyway
+    double m_overSelection;           //!< OverSelection s: sample min(K, round(s m))
+    /** ClientFailed: (round, device, reason) the server stops waiting for a device */
+    TracedCallback<uint32_t, uint32_t, const std::string&> m_clientFailedTrace;
     std::map<uint32_t, std::shared_ptr<const D2dModelPayload>> m_answers; //!< arrived
 
     Ptr<D2dAggregationStrategy> m_aggregation; //!< the server's aggregation step
