@@ -185,7 +185,9 @@ energy
     device but with --energySource=generic (a voltage-dependent remaining energy); with
     --energySource=linear or basic: remaining_j <= max(0, initialEnergyJ - the device's
     energy so far), and its last row's remaining_j = max(0, initialEnergyJ - its total
-    energy) (tolerance (1e-14 x initialEnergyJ + 1e-9 J) x (periods + 10): the battery's
+    energy) (initialEnergyJ: the device's own, run.json's initialEnergyJPerDevice, with
+    --deviceProfiles' initial_energy_j; skipped where run.json does not list them, over
+    10,000 devices) (tolerance (1e-14 x initialEnergyJ + 1e-9 J) x (periods + 10): the battery's
     float rounding and 1 ns of a 1 W draw a period of draw, the simulator's time step; a
     row holds the `periods` its last column counts: 1 at --traces=full);
     gd_energy.csv (graph-discovery, per group): total_j = d2d_j + d2s_j + compute_j, and
@@ -218,8 +220,9 @@ power
         with --energySource=liion or generic (the supply voltage varies) and with a command
         line that sets a WifiRadioEnergyModel, WifiTxCurrentModel or SupplyVoltage
         attribute;
-      compute (Model=Flops): ns3::D2dComputeModel::BusyPowerW or IdlePowerW (standard:
-        between them); skipped with Model=Cpu, whose draw (alpha/2) f^3 follows each
+      compute (Model=Flops): ns3::D2dComputeModel::BusyPowerW (the device's own,
+        run.json's busyPowerWPerDevice, with --deviceProfiles' busy_power_w; skipped where
+        run.json does not list them) or IdlePowerW (standard: between them); skipped with Model=Cpu, whose draw (alpha/2) f^3 follows each
         device's own CPU frequency, which run.json does not list.
 partition
     energy.csv: at --traces=full, periods = 1 and duration_s = sim_time_s - start_s > 0
@@ -2809,10 +2812,43 @@ def check_csv_times(a, name, rows):
                      "%.9f" % (lo1 / 1e9))
 
 
+def per_device(a, name, column):
+    """--deviceProfiles' column (or --computeSpread's speeds) as run.json lists it:
+    (the list, None), ({}, None) when every device has the run's one value, or
+    (None, why) when the devices differ and run.json does not list them (over
+    MAX_RECORDED devices)."""
+    values = a.params.get(name)
+    if isinstance(values, list) and all(is_number(v) for v in values):
+        return values, None
+    if a.params.get("deviceProfiles") and column in device_profile_columns(a):
+        return None, ("--deviceProfiles sets each device's %s and run.json lists none (over "
+                      "10,000 devices)" % column)
+    return {}, None
+
+
+def device_profile_columns(a):
+    """The header of --deviceProfiles' file, if it can be read (else every column)."""
+    path = a.params.get("deviceProfiles")
+    try:
+        with open(path, newline="") as fh:
+            return [c.strip() for c in fh.readline().split(",")]
+    except (OSError, TypeError, UnicodeDecodeError):
+        return ["flops_per_second", "busy_power_w", "initial_energy_j"]
+
+
 def check_energy(a, energy):
+    init_of, why = per_device(a, "initialEnergyJPerDevice", "initial_energy_j")
     init = a.params.get("initialEnergyJ")
     source = a.params.get("energySource", "basic")
-    basic = source in ("linear", "basic") and isinstance(init, (int, float))
+    basic = source in ("linear", "basic") and isinstance(init, (int, float)) and why is None
+    if why:
+        a.skip("energy.csv", "energy", why)
+
+    def initial(node):
+        try:
+            return init_of[int(node)] if init_of else init
+        except (IndexError, ValueError, TypeError):
+            return init
     # GenericBatteryModel's remaining energy is (capacity - charge drawn) x its present
     # voltage, which recovers when a draw stops: not an integral of the draws.
     monotone = source != "generic"
@@ -2843,16 +2879,18 @@ def check_energy(a, energy):
         count[node] = count.get(node, 0) + (r.get("periods#") or 1)
         last[node] = (r["_line"], rem)
         if basic:
-            tol = battery_tolerance(init, count[node])
-            a.expect(rem <= max(0.0, init - spent[node]) + tol, where, "energy",
+            e0 = initial(node)
+            tol = battery_tolerance(e0, count[node])
+            a.expect(rem <= max(0.0, e0 - spent[node]) + tol, where, "energy",
                      "node %s: remaining_j <= initialEnergyJ - its energy so far" % node,
-                     "<= %r" % (init - spent[node]), rem)
+                     "<= %r" % (e0 - spent[node]), rem)
     if basic:
         for node, (line, rem) in sorted(last.items()):
-            tol = battery_tolerance(init, count[node])
+            e0 = initial(node)
+            tol = battery_tolerance(e0, count[node])
             a.expect_close("energy.csv:%d" % line, "energy",
                            "node %s's total: last remaining_j = initialEnergyJ - sum of its "
-                           "energy_j" % node, max(0.0, init - spent[node]), rem, rel=0.0,
+                           "energy_j" % node, max(0.0, e0 - spent[node]), rem, rel=0.0,
                            abs_tol=tol)
 
 
@@ -3123,8 +3161,18 @@ def check_compute_power(a, r, w, standard):
                if model == "Cpu" else "compute rows: run.json lacks the compute model's "
                "Model, BusyPowerW or IdlePowerW")
         return
+    busy_of, why = per_device(a, "busyPowerWPerDevice", "busy_power_w")
+    if why:
+        a.skip("energy.csv", "power", "compute rows: " + why)
+        return
+    if busy_of:
+        try:
+            busy = busy_of[int(r["node"])]
+        except (IndexError, ValueError):
+            pass
     where = "energy.csv:%d" % r["_line"]
-    what = "compute power_w = ns3::D2dComputeModel::BusyPowerW or IdlePowerW"
+    what = "compute power_w = ns3::D2dComputeModel::BusyPowerW (the device's with " \
+        "--deviceProfiles) or IdlePowerW"
     if standard:
         lo, hi = min(busy, idle), max(busy, idle)
         a.expect(lo * (1 - REL) <= w <= hi * (1 + REL), where, "power", what + " (a mean)",

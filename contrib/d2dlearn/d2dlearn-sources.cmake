@@ -382,6 +382,7 @@ set(d2dlearn_scenario_core_sources
     scenario/d2d-network-options.cc
     scenario/d2d-mobility-options.cc
     scenario/d2d-propagation-options.cc
+    scenario/d2d-device-profile-options.cc
     scenario/d2d-memory-budget.cc
     scenario/d2d-type-choices.cc
 )
@@ -403,6 +404,7 @@ set(d2dlearn_scenario_headers
     scenario/d2d-network-options.h
     scenario/d2d-mobility-options.h
     scenario/d2d-propagation-options.h
+    scenario/d2d-device-profile-options.h
     scenario/d2d-memory-budget.h
     scenario/d2d-type-choices.h
     scenario/d2d-learning-option-groups.h

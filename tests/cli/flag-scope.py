@@ -98,6 +98,8 @@ VALUES = {
     "flowMonitor": ["true"],
     "cpuFrequencyHz": ["1e9", "3e9"],
     "cyclesPerFlop": ["0.5", "0.3"],
+    "computeSpread": ["0.5", "0.6"],
+    "deviceProfiles": [RSS_FILE],
     "switchedCapacitance": ["1e-28", "2e-28"],
     "dynamicRssLevels": ["4", "5"],
     "rssStep": ["2s", "3s"],

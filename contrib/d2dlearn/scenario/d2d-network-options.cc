@@ -448,6 +448,7 @@ D2dNetworkOptions::AddEnergyFlags(D2dScenarioFlags& flags)
                  switchedCapacitance)
             .Sets("ns3::D2dComputeModel::SwitchedCapacitance")
             .Range(0, 1e-15);
+        profiles.AddFlags(flags);
     }
     flags
         .Add("d2dRadio",
@@ -723,6 +724,10 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
                                  nDevices,
                                  minDevices,
                                  MAX_WIFI_DEVICES));
+    }
+    if (computes)
+    {
+        profiles.Validate(support, nDevices, computeModel, energySource);
     }
     RngSeedManager::SetSeed(static_cast<uint32_t>(seed));
     RngSeedManager::SetRun(rngRun); // the network's streams; Build() returns to run 1
@@ -1439,6 +1444,10 @@ D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
     }
     TurnOffUnusedRadios(network);
     SetCpuFrequencies(network);
+    if (computes)
+    {
+        profiles.Apply(network.devices, seed);
+    }
     network.mode = reliable ? D2dDeliveryMode::RELIABLE : D2dDeliveryMode::UNRELIABLE;
     return network;
 }
@@ -1578,6 +1587,10 @@ D2dNetworkOptions::MakeWifi(D2dTraceHelper* traces, bool withServer)
     EndNetworkStreams();
     TurnOffUnusedRadios(network);
     SetCpuFrequencies(network);
+    if (computes)
+    {
+        profiles.Apply(network.devices, seed);
+    }
     // A depleted battery: the PHYs go off (WifiRadioEnergyModelHelper), the transports too.
     for (uint32_t i = 0; i < nDevices; ++i)
     {
@@ -1745,6 +1758,7 @@ D2dNetworkOptions::Record(D2dTraceHelper& traces, const D2dNetwork& network) con
     }
     traces.AddParameter("d2dRadioOff", IsD2dRadioOff());
     environment.Record(traces);
+    profiles.Record(traces);
     if (!m_cpuHz.empty() && m_cpuMinHz != m_cpuMaxHz && m_cpuHz.size() <= 10000)
     {
         traces.AddParameterArray("cpuFrequencyHzPerDevice", m_cpuHz); // --cpuFrequencyHz=MIN:MAX

@@ -8,6 +8,7 @@
 #include "ns3/command-line.h"
 #include "ns3/d2d-channel.h"
 #include "ns3/d2d-delivery.h"
+#include "ns3/d2d-device-profile-options.h"
 #include "ns3/d2d-flag-scope.h"
 #include "ns3/d2d-link-quality.h"
 #include "ns3/d2d-mobility-options.h"
@@ -112,6 +113,9 @@ class D2dNetworkOptions : public D2dLinkOptions,
     D2dMobilityOptions mobility;
     /** --propagation, shadowing, fading, heights and --noise (the radio environment) */
     D2dPropagationOptions environment;
+    /** --computeSpread, --deviceProfiles: each device's speed, power and battery (where
+     *  devices compute) */
+    D2dDeviceProfileOptions profiles;
 
     /**
      * \return the D2D band's K on the links the run uses: --subChannels if it sends D2D

@@ -44,6 +44,7 @@ class D2dDataRng
         HOLD_OUT = 0x50410006,          //!< D2dPartitioner::HoldOut
         DATA_FRACTION = 0x46460002,     //!< --dataFraction of the file readers but Fashion-MNIST
         CPU_FREQUENCY = 0x43500001,     //!< --cpuFrequencyHz=MIN:MAX, each device's f
+        COMPUTE_SPEED = 0x43500002,     //!< --computeSpread, each device's Z_i
     };
 
     /**
