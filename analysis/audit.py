@@ -408,6 +408,11 @@ fl-round
     sampled device answered, or (reliable, --waitForFailed=false) every sampled device
     answered or its global_model row is not delivered. Skipped at --traces=standard with
     untraced kinds.
+async-round
+    fedasync, fedbuff: each version's `updates` row is 1 (fedasync) or --bufferSize
+    (fedbuff), its staleness_mean and staleness_max >= 0, and the updates applied up to the
+    last version are at most the complete update rows to the server by then (skipped at
+    --traces=standard with untraced kinds).
 beliefs
     bayes-consensus's beliefs.csv: one row per (step, node); --mode=discrete (the other
     modes write other columns): belief_true = exp(log_belief_true) (relative 1e-12), error
@@ -3675,6 +3680,41 @@ def check_fl_rounds(a, rounds, messages):
     return
 
 
+def check_async_rounds(a, rounds, messages):
+    """Check async-round: fedasync's and fedbuff's updates per version and their count
+    against the complete updates that reached the server."""
+    p = a.params
+    algorithm = p.get("algorithm")
+    if algorithm not in ("fedasync", "fedbuff") or not rounds:
+        return
+    want = 1 if algorithm == "fedasync" else p.get("bufferSize", 10)
+    applied = 0
+    last = None
+    for r in rounds:
+        if r.get("node#") != -1 or r["metric"] not in ("updates", "staleness_mean",
+                                                       "staleness_max"):
+            continue
+        where = "rounds.csv:%d" % r["_line"]
+        v = r.get("value#")
+        if r["metric"] == "updates":
+            a.expect(v == want, where, "async-round", "round %s: updates per version (%s)"
+                     % (r["round"], "1 for fedasync" if want == 1 else "--bufferSize"),
+                     want, v)
+            applied += v or 0
+            last = r
+        elif v is not None:
+            a.expect(v >= 0, where, "async-round", "%s >= 0" % r["metric"], ">= 0", v)
+    if last is None or a.run.get("untraced_message_rows"):
+        return
+    server = p.get("nDevices")
+    arrived = sum(1 for m in messages if m["kind"] == "update" and m["dst#"] == server
+                  and m["complete"] == "1" and m["t_recv_ns"] is not None
+                  and m["t_recv_ns"] <= last["sim_time_ns"])
+    a.expect(applied <= arrived, "rounds.csv:%d" % last["_line"], "async-round",
+             "the updates applied <= the complete updates that reached the server by then",
+             "<= %d" % arrived, applied)
+
+
 def check_beliefs(a, rounds):
     """beliefs.csv (bayes-consensus: step, node, estimate, belief_true, log_belief_true,
     error): one row per (step, node); belief_true = exp(log_belief_true) (relative 1e-12);
@@ -4579,6 +4619,7 @@ def audit(run_dir, run=None):
     check_network_mean(a, rounds)
     check_rounds(a, rounds, messages)
     check_fl_rounds(a, rounds, messages)
+    check_async_rounds(a, rounds, messages)
     check_beliefs(a, rounds)
     check_trust(a)
     check_group_rounds(a, rounds)

@@ -213,6 +213,7 @@ set(d2dlearn_fl_rules_sources
     learning/fl/d2d-krum-aggregation.cc
     learning/fl/d2d-multi-krum-aggregation.cc
     learning/fl/d2d-locality-order.cc
+    learning/fl/d2d-staleness.cc
 )
 set(d2dlearn_fl_sources
     learning/fl/d2d-fl-protocol.cc
@@ -226,11 +227,18 @@ set(d2dlearn_fl_sources
     learning/fl/d2d-peer-protocol.cc
     learning/fl/d2d-sent-messages.cc
     learning/fl/d2d-upload-retry.cc
+    learning/fl/d2d-async-fl.cc
+    learning/fl/d2d-fed-async.cc
+    learning/fl/d2d-fed-buff.cc
     ${d2dlearn_fl_rules_sources}
 )
 set(d2dlearn_fl_headers
     learning/fl/d2d-fl-protocol.h
     learning/fl/d2d-fed-avg.h
+    learning/fl/d2d-async-fl.h
+    learning/fl/d2d-fed-async.h
+    learning/fl/d2d-fed-buff.h
+    learning/fl/d2d-staleness.h
     learning/fl/d2d-model-exchange.h
     learning/fl/d2d-locality-order.h
     learning/fl/d2d-decentralized-fl.h
@@ -463,12 +471,14 @@ set(d2dlearn_learning_test_sources
     test/d2d-fl-p2p-test-suite.cc
     test/d2d-cmfl-test-suite.cc
     test/d2d-fl-backend-test-suite.cc
+    test/d2d-fl-async-test-suite.cc
     test/d2d-learning-helper-test-suite.cc
     test/d2d-test-fixtures.cc
     test/d2d-consensus-test-suite.cc
 )
 set(d2dlearn_learning_test_suites d2d-variational d2d-fl d2d-fl-decentralized d2d-fl-p2p
-    d2d-learner d2d-cmfl-rules d2d-ccp d2d-cmfl d2d-fl-backend d2d-learning-helper d2d-consensus)
+    d2d-learner d2d-cmfl-rules d2d-ccp d2d-cmfl d2d-fl-backend d2d-fl-async d2d-learning-helper
+    d2d-consensus)
 
 # One folder per library: core/ is libd2dlearn, learning/ libd2dlearn-learning, scenario/
 # libd2dlearn-scenario.

@@ -134,6 +134,13 @@ AddFlags(D2dScenarioFlags& flags,
              f.neighbours)
         .Sets("ns3::D2dDecentralizedFl::Neighbours")
         .Range(0, 1e5);
+    flags.Bind("concurrency", "ns3::D2dAsyncFl::Concurrency").Range(0, 1e6);
+    flags.Bind("staleness", "ns3::D2dAsyncFl::Staleness");
+    flags.Bind("stalenessA", "ns3::D2dAsyncFl::StalenessA");
+    flags.Bind("stalenessB", "ns3::D2dAsyncFl::StalenessB");
+    flags.Bind("mixingAlpha", "ns3::D2dFedAsync::MixingAlpha");
+    flags.Bind("bufferSize", "ns3::D2dFedBuff::BufferSize").Range(1, 1e6);
+    flags.Bind("serverLearningRate", "ns3::D2dFedBuff::ServerLearningRate");
     flags.Bind("groupSize", "ns3::D2dSemiDecentralizedFl::GroupSize").Range(1, 1e5);
     flags.Bind("stepsPerExchange", "ns3::D2dSemiDecentralizedFl::StepsPerExchange").Range(1, 1e6);
     flags.Bind("exchangesPerRound", "ns3::D2dSemiDecentralizedFl::ExchangesPerRound").Range(1, 1e6);

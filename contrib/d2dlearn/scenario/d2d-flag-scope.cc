@@ -97,6 +97,9 @@ Wifi()
 /** fedavg's FedAvg family: one server, its aggregation rule. */
 const std::vector<std::string> FED_AVG_FAMILY = {"fedavg", "fedprox", "fedsgd"};
 
+/** fedavg's asynchronous protocols (D2dAsyncFl). */
+const std::vector<std::string> ASYNC = {"fedasync", "fedbuff"};
+
 /** cmfl's serverless CMFL (the committee consensus protocol). */
 const std::vector<std::string> CMFL = {"cmfl-1", "cmfl-2"};
 
@@ -145,6 +148,15 @@ ProgramRows()
          "fedavg",
          {Is("algorithm", {"fedavg", "fedprox", "fedsgd", "decentralized"})}},
         {"stragglerSlowdown", "fedavg", {IsNot("stragglers", {"0"}, "--stragglers > 0")}},
+        {"concurrency", "fedavg", {Is("algorithm", ASYNC)}},
+        {"staleness", "fedavg", {Is("algorithm", ASYNC)}},
+        {"stalenessA",
+         "fedavg",
+         {Is("algorithm", ASYNC), Is("staleness", {"polynomial", "hinge"})}},
+        {"stalenessB", "fedavg", {Is("algorithm", ASYNC), Is("staleness", {"hinge"})}},
+        {"mixingAlpha", "fedavg", {Is("algorithm", {"fedasync"})}},
+        {"bufferSize", "fedavg", {Is("algorithm", {"fedbuff"})}},
+        {"serverLearningRate", "fedavg", {Is("algorithm", {"fedbuff"})}},
         {"graph", "fedavg", {Is("algorithm", {"decentralized"})}},
         {"neighbours", "fedavg", {Is("algorithm", {"decentralized"})}},
         {"groupSize", "fedavg", {Is("algorithm", {"semi-decentralized"})}},

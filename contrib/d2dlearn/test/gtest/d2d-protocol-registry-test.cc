@@ -66,17 +66,24 @@ TEST(D2dProtocolRegistry, EveryEntryMakesItsClassWithItsPresets)
         }
         p->Dispose();
     }
-    EXPECT_EQ(names.size(), 15u); // the library's protocols
+    EXPECT_EQ(names.size(), 17u); // the library's protocols
 }
 
-// What the scenarios offered before the registry, value for value (the order is the
-// table's: the legend order of the figures).
+// What the scenarios offer: what they offered before the registry, value for value, and
+// since then FedAsync and FedBuff in fedavg (the order is the table's: the legend order of
+// the figures).
 TEST(D2dProtocolRegistry, EachProgramOffersItsProtocols)
 {
     using Names = std::vector<std::string>;
-    EXPECT_EQ(
-        D2dProtocolRegistry::ForProgram("fedavg"),
-        (Names{"fedavg", "fedprox", "fedsgd", "decentralized", "semi-decentralized", "local"}));
+    EXPECT_EQ(D2dProtocolRegistry::ForProgram("fedavg"),
+              (Names{"fedavg",
+                     "fedprox",
+                     "fedsgd",
+                     "fedasync",
+                     "fedbuff",
+                     "decentralized",
+                     "semi-decentralized",
+                     "local"}));
     EXPECT_EQ(D2dProtocolRegistry::ForProgram("cmfl"),
               (Names{"cmfl-1",
                      "cmfl-2",
@@ -200,7 +207,8 @@ TEST(D2dProtocolRegistry, TraitsAreTheClassesOwn)
     EXPECT_FALSE(traffic.d2s);
     EXPECT_EQ(traffic.chosen, "--algorithm=decentralized");
     EXPECT_EQ(traffic.d2dUsers, "--algorithm=decentralized or semi-decentralized");
-    EXPECT_EQ(traffic.d2sUsers, "--algorithm=fedavg, fedprox, fedsgd or semi-decentralized");
+    EXPECT_EQ(traffic.d2sUsers,
+              "--algorithm=fedavg, fedprox, fedsgd, fedasync, fedbuff or semi-decentralized");
     EXPECT_TRUE(fedavg.IsA("fedsgd", D2dFedAvg::GetTypeId()));
     EXPECT_TRUE(fedavg.IsA("fedsgd", D2dFlProtocol::GetTypeId()));
     EXPECT_FALSE(fedavg.IsA("local", D2dFedAvg::GetTypeId()));
