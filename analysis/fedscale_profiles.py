@@ -29,9 +29,8 @@ import pickle
 import random
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from d2dlearn_analysis.atomic import atomic_open  # noqa: E402
-from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report  # noqa: E402
+from d2dlearn_analysis.atomic import atomic_open
+from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report
 
 MAX_BYTES = 1 << 30  # FedScale's trace is a few MB
 

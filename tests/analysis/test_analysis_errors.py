@@ -50,6 +50,7 @@ SCRIPTS = {
     "wireless_effects": ([], ["--figure", "OUT"], True),
     "sleep_effects": ([], ["--figure", "OUT"], True),
     "propagation_effects": ([], ["--figure", "OUT"], True),
+    "fedscale_profiles": ([], ["--devices", "2", "--out", "OUT/p.csv"], False),
 }
 
 
