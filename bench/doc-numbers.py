@@ -462,6 +462,15 @@ TABLES = {
         plots=[[PYTHON, "analysis/sleep_effects.py", "{runs}", "--figure", "{dir}/plots"]],
         keep=["sleep_effects.png"],
         by="`analysis/sleep_effects.py` (results.csv and the figure) over their runs"),
+    # Devices of different speeds (doc/explanation/fedavg.md): synchronous FedAvg,
+    # over-selection, FedAsync and FedBuff; accuracy against simulated time and energy.
+    "async-effects": dict(
+        campaigns=["async-fl"],
+        tables={"results.csv": [PYTHON, "analysis/async_effects.py", "{runs}", "--table",
+                                "{out}"]},
+        plots=[[PYTHON, "analysis/async_effects.py", "{runs}", "--figure", "{dir}/plots"]],
+        keep=["async_effects.png"],
+        by="`analysis/async_effects.py` (results.csv and the figure) over their runs"),
     # Choosing a propagation model (doc/explanation/propagation.md): d2d-exchange's links
     # under every --propagation preset on the channel and over Wi-Fi (P_D, messages lost and
     # RSS against the link's length), and server FedAvg under three presets.

@@ -159,21 +159,24 @@ def table_main(argv, prog, description, tables, load_run):
     return 0
 
 
-def table_figure_main(argv, prog, description, figure, points, write_table, draw):
+def table_figure_main(argv, prog, description, figure, points, write_table, draw, options=()):
     """RUN_DIR... [--table FILE] [--figure DIR] (one of them at least): points(runs), then
     write_table(points, FILE) and draw(points, DIR), which draws the figure named `figure`;
     exit 2 with one line on an AnalysisError (or a bad argument). description: the script's
-    docstring (its first paragraph is --help's description)."""
+    docstring (its first paragraph is --help's description). options: the script's own
+    options, (flag, add_argument's keywords) pairs, whose values points gets as keywords by
+    their dest (("--target", {...}): points(runs, target=VALUE))."""
     parser = ArgumentParser(prog=prog, description=description)
     parser.add_argument("runs", nargs="+", metavar="RUN_DIR",
                         help="run folders (each a program's --outDir)")
     parser.add_argument("--table", metavar="FILE", help="write the points as CSV here")
     parser.add_argument("--figure", metavar="DIR", help="draw %s into this folder" % figure)
+    dests = [parser.add_argument(flag, **kwargs).dest for flag, kwargs in options]
     args = parser.parse_args(argv)
     if not args.table and not args.figure:
         parser.error("give --table FILE, --figure DIR or both")
     try:
-        pts = points(args.runs)
+        pts = points(args.runs, **{dest: getattr(args, dest) for dest in dests})
         if args.table:
             write_table(pts, args.table)
         if args.figure:

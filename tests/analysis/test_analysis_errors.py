@@ -49,6 +49,7 @@ SCRIPTS = {
     "plot_traces": ([], ["--out", "OUT"], False),
     "wireless_effects": ([], ["--figure", "OUT"], True),
     "sleep_effects": ([], ["--figure", "OUT"], True),
+    "async_effects": ([], ["--figure", "OUT"], True),
     "propagation_effects": ([], ["--figure", "OUT"], True),
     "fedscale_profiles": ([], ["--devices", "2", "--out", "OUT/p.csv"], False),
 }
