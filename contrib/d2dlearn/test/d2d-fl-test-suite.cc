@@ -503,6 +503,50 @@ class FedAvgKnownFailureTestCase : public TestCase
 };
 
 /**
+ * A straggler still training an earlier round's model says "busy": device 1 computes 100
+ * times slower than device 0 (about 9 s a job), the deadline is 2 s. Round 1 ends at the
+ * deadline; in round 2 device 1 gets w^2 while still on w^1, answers busy, and the round
+ * ends when device 0's update arrives, 2 s + the hand-worked download + compute + upload;
+ * with WaitForFailed it ends at the deadline again, 4 s.
+ */
+class FedAvgBusyStragglerTestCase : public TestCase
+{
+  public:
+    FedAvgBusyStragglerTestCase()
+        : TestCase("A straggler busy with an earlier round says so; the round does not wait")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FlSetup s;
+        s.nDevices = 2;
+        s.rounds = 2;
+        s.deadline = Seconds(2.0);
+        s.slowdown[1] = 100.0;
+        const FlOutcome o = RunFl(s);
+        const RoundParts p = HandWorkedRound();
+        NS_TEST_ASSERT_MSG_EQ(o.endTimes.size(), 2u, "two rounds");
+        NS_TEST_EXPECT_MSG_EQ_TOL(o.endTimes[0], 2.0, 1e-12, "round 1 at the deadline");
+        NS_TEST_EXPECT_MSG_EQ_TOL(o.endTimes[1],
+                                  2.0 + p.up + p.compute + p.up,
+                                  2e-9,
+                                  "round 2 when device 0's update arrives");
+        NS_TEST_ASSERT_MSG_EQ(o.failed.size(), 1u, "one busy reply");
+        NS_TEST_EXPECT_MSG_EQ(std::get<0>(o.failed[0]), 2u, "in round 2");
+        NS_TEST_EXPECT_MSG_EQ(std::get<1>(o.failed[0]), 1u, "from device 1");
+        NS_TEST_EXPECT_MSG_EQ(std::get<2>(o.failed[0]), "busy", "busy");
+        NS_TEST_EXPECT_MSG_EQ(NetworkRow(o, 2, "participants"), 1.0, "device 0");
+        s.waitForFailed = true;
+        const FlOutcome waited = RunFl(s);
+        NS_TEST_ASSERT_MSG_EQ(waited.endTimes.size(), 2u, "two rounds");
+        NS_TEST_EXPECT_MSG_EQ_TOL(waited.endTimes[1], 4.0, 1e-12, "WaitForFailed: the deadline");
+        NS_TEST_EXPECT_MSG_EQ(waited.failed.size(), 0u, "no busy reply");
+    }
+};
+
+/**
  * Over-selection (Bonawitz et al. 2019): with C = 0.5 of 4 devices (m = 2) and
  * OverSelection 2, all 4 are sampled; devices 2 and 3 compute 1000 times slower. The round
  * ends at the second complete update's arrival, with devices 0 and 1 and their n_k-weighted
@@ -1001,6 +1045,7 @@ class D2dFlTestSuite : public TestSuite
         AddTestCase(new FedAvgSleepWhileTrainingTestCase);
         AddTestCase(new FedAvgStragglerTestCase);
         AddTestCase(new FedAvgKnownFailureTestCase);
+        AddTestCase(new FedAvgBusyStragglerTestCase);
         AddTestCase(new FedAvgOverSelectionTestCase);
         AddTestCase(new FedProxFedSgdTestCase);
         AddTestCase(new FedAvgUploadRetryTestCase);

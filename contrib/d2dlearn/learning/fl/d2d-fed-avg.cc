@@ -90,9 +90,10 @@ D2dFedAvg::GetTypeId()
                           MakeBooleanAccessor(&D2dFedAvg::m_deferTraining),
                           MakeBooleanChecker())
             .AddAttribute("WaitForFailed",
-                          "Reliable delivery: wait until RoundDeadline for a sampled device "
-                          "whose global model the server knows did not reach it (false: close "
-                          "the round without it once every other sampled device answered)",
+                          "Wait until RoundDeadline for a sampled device that cannot answer: "
+                          "its global model did not reach it (reliable delivery), or it is "
+                          "still training an earlier round's (false: it says so with a "
+                          "\"busy\" message; the round closes without it)",
                           BooleanValue(false),
                           MakeBooleanAccessor(&D2dFedAvg::m_waitForFailed),
                           MakeBooleanChecker())
@@ -156,6 +157,7 @@ D2dFedAvg::DoInitialize()
         m_d2s[i]->AddSendDoneHandler(MakeCallback(&D2dFedAvg::UploadDone, this));
     }
     m_d2s[n]->AddReceiveHandler(MakeCallback(&D2dFedAvg::ServerReceive, this), "update");
+    m_d2s[n]->AddReceiveHandler(MakeCallback(&D2dFedAvg::ServerReceive, this), "busy");
     m_d2s[n]->TraceConnectWithoutContext("Delivery",
                                          MakeCallback(&D2dFedAvg::DownlinkDelivery, this));
 }
@@ -280,9 +282,20 @@ D2dFedAvg::ClientReceive(const D2dReception& r)
         return; // a broadcast for the other sampled devices
     }
     Ptr<D2dLearner> learner = m_learners[device];
-    if (payload->round != m_round || learner->IsTraining())
+    if (payload->round != m_round)
     {
-        return; // stale, or still busy with an earlier round (a straggler)
+        return; // stale
+    }
+    if (learner->IsTraining())
+    {
+        // Still busy with an earlier round (a straggler): it says so, and the server stops
+        // waiting for it (with WaitForFailed it says nothing and is waited for).
+        if (!m_waitForFailed)
+        {
+            auto busy = m_codec.Encode("busy", "none", m_round, 0, device, std::vector<float>{});
+            m_d2s[device]->Send(busy, GetNDevices(), m_d2sMode);
+        }
+        return;
     }
     learner->SetParameters(payload->values); // shared with the message: no copy
     D2dTrainTask task = LocalTask();
@@ -388,11 +401,30 @@ D2dFedAvg::UploadDone(uint64_t msgId, uint32_t dst, bool success)
 void
 D2dFedAvg::ServerReceive(const D2dReception& r)
 {
-    if (!r.IsComplete() || r.message->GetKind() != "update")
+    if (!r.IsComplete())
     {
         return;
     }
     auto payload = r.message->GetPayloadAs<D2dModelPayload>();
+    if (r.message->GetKind() == "busy")
+    {
+        // A sampled device still on an earlier round's job: no answer will come.
+        if (m_roundOpen && payload->round == m_round && m_selected.count(payload->origin) &&
+            !m_answers.count(payload->origin) && m_failed.insert(payload->origin).second)
+        {
+            m_clientFailedTrace(m_round, payload->origin, "busy");
+            if (RoundComplete())
+            {
+                m_deadlineEvent.Cancel();
+                EndOfRound();
+            }
+        }
+        return;
+    }
+    if (r.message->GetKind() != "update")
+    {
+        return;
+    }
     NS_LOG_INFO("server: update of device " << payload->origin << " for round " << payload->round);
     if (!m_roundOpen || payload->round != m_round || !m_selected.count(payload->origin))
     {

@@ -47,7 +47,9 @@ namespace ns3
  *     the link's retransmissions, the receiver's battery empty: a downlink row that is not
  *     delivered, reported on the server transport's Delivery trace), and stops waiting for
  *     that device (ClientFailed trace); the round ends once every sampled device has
- *     answered or is known to have failed. Unreliable delivery tells the server nothing,
+ *     answered or is known to have failed. A sampled device still training an earlier
+ *     round's model (a straggler) does not take w^t: it answers with a "busy" message (32
+ *     bytes) and the server stops waiting for it too. Unreliable delivery tells the server nothing,
  *     and a device that fails after receiving w^t (its upload lost for good, its battery
  *     empty while training) is not known to it either: those are waited for until
  *     RoundDeadline;
