@@ -104,8 +104,8 @@ D2dFedAvg::GetTypeId()
                           MakeDoubleAccessor(&D2dFedAvg::m_overSelection),
                           MakeDoubleChecker<double>(1.0, 1e6))
             .AddTraceSource("ClientFailed",
-                            "The server stops waiting for a sampled device it knows failed: "
-                            "(round, device, the downlink's reason)",
+                            "The server stops waiting for a sampled device that cannot answer: "
+                            "(round, device, its downlink row's reason or \"busy\")",
                             MakeTraceSourceAccessor(&D2dFedAvg::m_clientFailedTrace),
                             "ns3::D2dFedAvg::ClientFailedTracedCallback");
     return tid;
@@ -225,6 +225,7 @@ D2dFedAvg::StartRound()
     // 2019), m itself by default.
     m_target =
         static_cast<uint32_t>(std::max(1.0, std::round(m_clientFraction * static_cast<double>(k))));
+    // (m below is the number sampled: m_target, or s m_target with over-selection.)
     const auto m = std::min(
         k,
         static_cast<uint32_t>(std::round(m_overSelection * static_cast<double>(m_target))));

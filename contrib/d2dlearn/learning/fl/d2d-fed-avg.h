@@ -49,10 +49,10 @@ namespace ns3
  *     that device (ClientFailed trace); the round ends once every sampled device has
  *     answered or is known to have failed. A sampled device still training an earlier
  *     round's model (a straggler) does not take w^t: it answers with a "busy" message (32
- *     bytes) and the server stops waiting for it too. Unreliable delivery tells the server nothing,
- *     and a device that fails after receiving w^t (its upload lost for good, its battery
- *     empty while training) is not known to it either: those are waited for until
- *     RoundDeadline;
+ *     bytes) and the server stops waiting for it too. Unreliable delivery tells the server
+ *     nothing of a lost global model, and a device that fails after receiving w^t (its
+ *     upload lost for good, its battery empty while training) is not known to it either:
+ *     those are waited for until RoundDeadline;
  *   - over-selection (OverSelection s >= 1; Bonawitz et al. 2019, "Towards Federated
  *     Learning at Scale: System Design", SysML 2019, select 130 % of the target count to
  *     allow for drop-outs, and end the reporting phase once enough devices report): the server
@@ -147,7 +147,8 @@ class D2dFedAvg : public D2dFlProtocol
      * Signature of the ClientFailed trace.
      * \param round the round
      * \param device the sampled device the server stops waiting for
-     * \param reason its downlink row's reason (messages.csv), e.g. retry_limit
+     * \param reason its downlink row's reason (messages.csv), e.g. retry_limit, or "busy"
+     *        (it is still training an earlier round's model)
      */
     typedef void (*ClientFailedTracedCallback)(uint32_t round,
                                                uint32_t device,
@@ -173,7 +174,8 @@ class D2dFedAvg : public D2dFlProtocol
     void ServerReceive(const D2dReception& r);
     /**
      * \brief The server transport's Delivery trace: a reliable downlink of this round
-     * that did not reach a sampled device makes it a known failure (WaitForFailed false).
+     * that did not reach a sampled device makes it a known failure (WaitForFailed false;
+     * a "busy" reply does too: ServerReceive).
      * \param record one (message, receiver) outcome
      */
     void DownlinkDelivery(const D2dDeliveryRecord& record);
@@ -212,7 +214,7 @@ class D2dFedAvg : public D2dFlProtocol
     uint32_t m_target{0};             //!< m = max(1, round(C K)): answers that close the round
     std::set<uint32_t> m_failed;      //!< sampled devices the server knows failed this round
     std::set<uint64_t> m_downlinkIds; //!< this round's global_model message ids
-    bool m_waitForFailed;             //!< WaitForFailed: wait for known failures anyway
+    bool m_waitForFailed;             //!< WaitForFailed: wait for failed or busy devices anyway
     double m_overSelection;           //!< OverSelection s: sample min(K, round(s m))
     /** ClientFailed: (round, device, reason) the server stops waiting for a device */
     TracedCallback<uint32_t, uint32_t, const std::string&> m_clientFailedTrace;
