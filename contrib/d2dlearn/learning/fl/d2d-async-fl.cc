@@ -147,6 +147,14 @@ D2dAsyncFl::DoStart()
     RecordGlobal(0, m_global);
     m_round = 1;
     m_roundStart = Simulator::Now();
+    const uint32_t n = GetNDevices();
+    m_idle.resize(n);
+    m_idleAt.resize(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        m_idle[i] = i;
+        m_idleAt[i] = i;
+    }
     Dispatch();
 }
 
@@ -159,24 +167,16 @@ D2dAsyncFl::Dispatch()
     {
         return;
     }
-    // The idle devices, ascending: those without a slot and with a battery.
-    std::vector<uint32_t> idle;
-    if (m_slots.size() < limit)
-    {
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            if (!m_slots.count(i) && !m_deadDevices.count(i))
-            {
-                idle.push_back(i);
-            }
-        }
-    }
     Ptr<D2dTransport> server = m_d2s[n];
-    while (m_slots.size() < limit && !idle.empty())
+    while (m_slots.size() < limit && !m_idle.empty())
     {
-        const auto at = static_cast<std::size_t>(m_pick->GetInteger(0, idle.size() - 1));
-        const uint32_t device = idle[at];
-        idle.erase(idle.begin() + static_cast<std::ptrdiff_t>(at));
+        // Uniform among the idle devices: O(1) a draw (m_idle's order is its history's).
+        const auto at = static_cast<std::size_t>(m_pick->GetInteger(0, m_idle.size() - 1));
+        const uint32_t device = m_idle[at];
+        m_idle[at] = m_idle.back();
+        m_idleAt[m_idle[at]] = static_cast<int64_t>(at);
+        m_idle.pop_back();
+        m_idleAt[device] = -1;
         auto message = m_codec.Encode("global_model", "weights", m_version, 0, n, m_global);
         Slot& slot = m_slots[device];
         slot.sentAt = Simulator::Now();
@@ -199,9 +199,10 @@ D2dAsyncFl::Release(uint32_t device, bool dead)
         it->second.timeout.Cancel();
         m_slots.erase(it);
     }
-    if (dead)
+    if (!dead && m_idleAt[device] < 0)
     {
-        m_deadDevices.insert(device);
+        m_idleAt[device] = static_cast<int64_t>(m_idle.size());
+        m_idle.push_back(device); // an empty battery (dead) is never drawn again
     }
 }
 

@@ -15,7 +15,6 @@
 
 #include <map>
 #include <memory>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -28,12 +27,12 @@ namespace ns3
  * FedBuff share. A subclass gives the server's step (Apply) and what a device uploads.
  *
  * The server keeps Concurrency devices training at once (0: every device). It sends the
- * current model x_t and its version t to a device drawn uniformly among those not
- * training (a "global_model" unicast); the device trains LocalEpochs (or LocalSteps) from
- * it and uploads an "update" naming the version it trained from. When an update of version
- * tau arrives the server hands it to Apply() with its staleness t - tau, sends the model to
- * another idle device at once, and counts a new version whenever Apply() says so. Each new
- * version is a "round" of rounds.csv: the global model's `accuracy` and `loss`,
+ * current model x_t and its version t to a device drawn uniformly among those it has not
+ * sent a model to that has not come back (a "global_model" unicast; O(1) a draw); the device trains
+ * LocalEpochs (or LocalSteps) from it and uploads an "update" naming the version it trained from.
+ * When an update of version tau arrives the server hands it to Apply() with its staleness t - tau,
+ * sends the model to another idle device at once, and counts a new version whenever Apply() says
+ * so. Each new version is a "round" of rounds.csv: the global model's `accuracy` and `loss`,
  * `round_time_s` (since the previous version), `updates` (applied into it),
  * `staleness_mean` and `staleness_max` over them, and `bytes_sent`; the Update trace fires
  * for every update with its staleness and the weight s(tau) it got.
@@ -151,8 +150,8 @@ class D2dAsyncFl : public D2dFlProtocol
     std::vector<float> m_global;            //!< x_t
     uint32_t m_version{0};                  //!< t: versions made so far
     std::map<uint32_t, Slot> m_slots;       //!< devices the model was sent to, not yet free
-    std::set<uint32_t> m_busy;              //!< devices holding a job (slot or late update)
-    std::set<uint32_t> m_deadDevices;       //!< receiver_off: never drawn again
+    std::vector<uint32_t> m_idle;           //!< the devices that may be drawn (no slot, a battery)
+    std::vector<int64_t> m_idleAt;          //!< device i's index in m_idle, -1 if not there
     std::vector<double> m_versionStaleness; //!< staleness of the updates since the version
     uint64_t m_totalUpdates{0};             //!< updates applied so far
     bool m_finished{false};                 //!< the last version was made
