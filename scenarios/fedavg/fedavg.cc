@@ -91,8 +91,9 @@ AddFlags(D2dScenarioFlags& flags,
     flags.Bind("mu", "ns3::D2dFedAvg::ProximalMu").Range(0, 1e6);
     flags.Bind("waitForFailed",
                "ns3::D2dFedAvg::WaitForFailed",
-               "Wait until --roundDeadline for a sampled device the server knows its global "
-               "model did not reach (false: close the round once the others answered)");
+               "Wait until --roundDeadline for a sampled device that cannot answer: its "
+               "global model did not reach it (--reliable) or it is still training an "
+               "earlier round's (false: it says busy; the round closes without it)");
     flags
         .Bind("overSelection",
               "ns3::D2dFedAvg::OverSelection",

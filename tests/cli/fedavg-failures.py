@@ -10,8 +10,11 @@
 - over-selection on the channel backend: --clientFraction=0.3 of 10 devices (m = 3) with
   --overSelection=1.5 samples round(4.5) = 5: participants + stragglers = 5 and
   participants = 3 in every round, audited;
+- a straggler past a 2 s deadline over unreliable links: the next round's model finds it
+  still training, it says busy and the round ends before the deadline; with
+  --waitForFailed=true no busy message and the round lasts the deadline; audited;
 - refusals, one line each, exit 2: --overSelection below 1, --waitForFailed with
-  --reliable=false.
+  --algorithm=decentralized (it acts in unreliable runs too: busy replies).
 
 Usage: fedavg-failures.py BIN_DIR ANALYSIS_DIR
 """
@@ -137,9 +140,34 @@ def over_selection():
     audited(run_dir)
 
 
+def busy_unreliable():
+    """A straggler past the deadline says busy, also over unreliable links; with
+    --waitForFailed=true it says nothing and its next round lasts the deadline."""
+    args = ["--nDevices=4", "--rounds=2", "--stragglers=1", "--stragglerSlowdown=2000",
+            "--roundDeadline=2s", "--reliable=false", "--quiet"]
+    told = os.path.join(TMP, "busy")
+    silent = os.path.join(TMP, "busy-wait")
+    for out, extra in ((told, []), (silent, ["--waitForFailed=true"])):
+        p = run(args + extra, out)
+        check(p.returncode == 0, "unreliable straggler run %s: %s"
+              % (" ".join(extra), p.stderr.strip()[-200:]))
+        if p.returncode != 0:
+            return
+    kinds = [r["kind"] for r in read_csv(os.path.join(told, "messages.csv"))]
+    quiet = [r["kind"] for r in read_csv(os.path.join(silent, "messages.csv"))]
+    check(kinds.count("busy") >= 1 and quiet.count("busy") == 0,
+          "busy replies: %d by default, %d with --waitForFailed=true"
+          % (kinds.count("busy"), quiet.count("busy")))
+    check(network_rows(told)[2]["round_time_s"] < 2.0 - 1e-9
+          and abs(network_rows(silent)[2]["round_time_s"] - 2.0) < 1e-9,
+          "round 2: %.6f s (busy told), %.6f s (waited)"
+          % (network_rows(told)[2]["round_time_s"], network_rows(silent)[2]["round_time_s"]))
+    audited(told)
+
+
 def refusals():
     cases = [(["--overSelection=0.9"], "--overSelection"),
-             (["--waitForFailed=true", "--reliable=false"], "--reliable")]
+             (["--waitForFailed=true", "--algorithm=decentralized"], "--algorithm")]
     for args, words in cases:
         out = os.path.join(TMP, "refused")
         p = run(args + ["--quiet"], out)
@@ -152,6 +180,7 @@ def refusals():
 def main():
     wifi_case()
     over_selection()
+    busy_unreliable()
     refusals()
     if failures:
         sys.exit("fedavg-failures: %d failure(s) (runs in %s)" % (failures, TMP))
