@@ -5,7 +5,9 @@ render(script, argv) runs a script's main() in this process and returns its exit
 the (file name, Figure) pairs it wrote (analysis/d2dlearn_analysis/traces.py keeps them in DRAWN);
 run_main(script, argv) runs it in this process as its command line would (exit status,
 stdout, stderr); refusal_problem(path, args, out, needle) runs a script as a process on bad
-input and says what, if anything, is wrong with its refusal;
+input and says what, if anything, is wrong with its refusal; check(cond, text) counts a
+failed expectation (printing "FAIL: text") and finish(name) ends a test script with exit
+status 1 if any failed;
 problems(name, fig) lists what is wrong with a figure:
 
 - an axis that shows data without a label (x and y; a colour bar's label);
@@ -44,6 +46,26 @@ CONSTANT_RELATIVE = 1e-6
 
 if ANALYSIS not in sys.path:  # the scripts import the d2dlearn_analysis package beside them
     sys.path.insert(0, ANALYSIS)
+
+
+#: expectations that failed so far (check)
+failures = 0
+
+
+def check(cond, text):
+    """Count and print a failed expectation (a test script's checks, in this process)."""
+    global failures
+    if not cond:
+        failures += 1
+        print("FAIL: " + text)
+
+
+def finish(name):
+    """End a test script: exit status 1 with the count if any check failed, else "NAME: ok"."""
+    if failures:
+        print("%s: %d failure(s)" % (name, failures))
+        sys.exit(1)
+    print("%s: ok" % name)
 
 
 def load_script(name):

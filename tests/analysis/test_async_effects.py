@@ -59,14 +59,7 @@ import figure_checks  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(TOP, "analysis", "async_effects.py")
-failures = 0
-
-
-def check(cond, text):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL: " + text)
+check = figure_checks.check
 
 
 def close(got, want):
@@ -238,10 +231,7 @@ def main():
         why = figure_checks.refusal_problem(SCRIPT, [runs[1], "--table", never], never,
                                             "parameters")
         check(not why, "a run.json without parameters: %s" % why)
-    if failures:
-        print("test_async_effects: %d failure(s)" % failures)
-        sys.exit(1)
-    print("test_async_effects: ok")
+    figure_checks.finish("test_async_effects")
 
 
 if __name__ == "__main__":

@@ -53,14 +53,7 @@ import figure_checks  # noqa: E402
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(TOP, "analysis", "propagation_effects.py")
 POSITIONS = [(0, 0, 0), (3, 4, 0), (30, 40, 0), (0, 0, 12)]
-failures = 0
-
-
-def check(cond, text):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL: " + text)
+check = figure_checks.check
 
 
 def link_run(root, name, params, groups, unfinished=False, positions=POSITIONS):
@@ -223,10 +216,7 @@ def main():
         os.remove(os.path.join(runs[0], "run.json"))
         why = figure_checks.refusal_problem(SCRIPT, [runs[0], "--table", out], out, "run.json")
         check(not why, "a folder without run.json: %s" % why)
-    if failures:
-        print("test_propagation_effects: %d failure(s)" % failures)
-        sys.exit(1)
-    print("test_propagation_effects: ok")
+    figure_checks.finish("test_propagation_effects")
 
 
 if __name__ == "__main__":

@@ -35,14 +35,7 @@ import figure_checks  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(TOP, "analysis", "sleep_effects.py")
-failures = 0
-
-
-def check(cond, text):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL: " + text)
+check = figure_checks.check
 
 
 def run_dir(root, name, params, energy, messages, rounds):
@@ -128,10 +121,7 @@ def main():
         os.remove(os.path.join(runs[0], "run.json"))
         why = figure_checks.refusal_problem(SCRIPT, [runs[0], "--table", out], out, "run.json")
         check(not why, "a folder without run.json: %s" % why)
-    if failures:
-        print("test_sleep_effects: %d failure(s)" % failures)
-        sys.exit(1)
-    print("test_sleep_effects: ok")
+    figure_checks.finish("test_sleep_effects")
 
 
 if __name__ == "__main__":

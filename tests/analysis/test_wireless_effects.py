@@ -29,14 +29,7 @@ import figure_checks  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(TOP, "analysis", "wireless_effects.py")
-failures = 0
-
-
-def check(cond, text):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL: " + text)
+check = figure_checks.check
 
 
 def run_dir(root, name, params, rounds, energy):
@@ -117,10 +110,7 @@ def main():
         check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
               and "run.json" in p.stderr, "a folder without run.json: %d %r"
               % (p.returncode, p.stderr))
-    if failures:
-        print("test_wireless_effects: %d failure(s)" % failures)
-        sys.exit(1)
-    print("test_wireless_effects: ok")
+    figure_checks.finish("test_wireless_effects")
 
 
 if __name__ == "__main__":
