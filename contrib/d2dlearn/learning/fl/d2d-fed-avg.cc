@@ -410,15 +410,10 @@ D2dFedAvg::ServerReceive(const D2dReception& r)
     if (r.message->GetKind() == "busy")
     {
         // A sampled device still on an earlier round's job: no answer will come.
-        if (m_roundOpen && payload->round == m_round && m_selected.count(payload->origin) &&
-            !m_answers.count(payload->origin) && m_failed.insert(payload->origin).second)
+        if (payload->round == m_round && GiveUp(payload->origin, "busy"))
         {
-            m_clientFailedTrace(m_round, payload->origin, "busy");
-            if (RoundComplete())
-            {
-                m_deadlineEvent.Cancel();
-                EndOfRound();
-            }
+            m_deadlineEvent.Cancel();
+            EndOfRound();
         }
         return;
     }
@@ -447,6 +442,20 @@ D2dFedAvg::ServerReceive(const D2dReception& r)
 }
 
 bool
+D2dFedAvg::GiveUp(uint32_t device, const std::string& reason)
+{
+    if (!m_roundOpen || !m_selected.count(device) || m_answers.count(device) ||
+        !m_failed.insert(device).second)
+    {
+        return false; // not waited for now, or already given up
+    }
+    NS_LOG_INFO("round " << m_round << ": no answer will come from device " << device << " ("
+                         << reason << ")");
+    m_clientFailedTrace(m_round, device, reason);
+    return RoundComplete();
+}
+
+bool
 D2dFedAvg::RoundComplete() const
 {
     return m_answers.size() >= m_target || m_answers.size() + m_failed.size() >= m_selected.size();
@@ -457,16 +466,12 @@ D2dFedAvg::DownlinkDelivery(const D2dDeliveryRecord& record)
 {
     // The server learns that w^t did not reach a device only from a reliable send's missing
     // acknowledgement; an unreliable loss, or a failure after reception, tells it nothing.
-    if (m_waitForFailed || !m_roundOpen || record.mode != D2dDeliveryMode::RELIABLE ||
-        record.delivered || !m_downlinkIds.count(record.msgId) || !m_selected.count(record.dst) ||
-        m_answers.count(record.dst) || !m_failed.insert(record.dst).second)
+    if (m_waitForFailed || record.mode != D2dDeliveryMode::RELIABLE || record.delivered ||
+        !m_downlinkIds.count(record.msgId))
     {
         return;
     }
-    NS_LOG_INFO("round " << m_round << ": device " << record.dst
-                         << " did not get the global model (" << record.reason << ")");
-    m_clientFailedTrace(m_round, record.dst, record.reason);
-    if (RoundComplete())
+    if (GiveUp(record.dst, record.reason))
     {
         // Not from inside the transport's trace: end the round as its own event.
         m_deadlineEvent.Cancel();

@@ -179,6 +179,15 @@ class D2dFedAvg : public D2dFlProtocol
      * \param record one (message, receiver) outcome
      */
     void DownlinkDelivery(const D2dDeliveryRecord& record);
+    /**
+     * \brief Stop waiting for a sampled device of the open round that has not answered (its
+     * global model lost, or it is busy): the ClientFailed trace.
+     * \param device the device
+     * \param reason why (a downlink row's reason, or "busy")
+     * \return true if the round can end now (RoundComplete); false also if the device was
+     *         not waited for
+     */
+    bool GiveUp(uint32_t device, const std::string& reason);
     /** \return true if the round can end now: m answers, or every sampled device answered
      * or known to have failed */
     bool RoundComplete() const;
