@@ -272,7 +272,7 @@ D2dDeviceProfileOptions::LogNormalFactors(uint64_t seed, uint32_t n, double sigm
 void
 D2dDeviceProfileOptions::Apply(const NodeContainer& devices, uint64_t seed)
 {
-    m_inForce = D2dDeviceProfile();
+    m_speeds.clear();
     const uint32_t n = devices.GetN();
     std::vector<double> speeds = m_file.flopsPerSecond;
     if (computeSpread > 0)
@@ -314,19 +314,16 @@ D2dDeviceProfileOptions::Apply(const NodeContainer& devices, uint64_t seed)
                         "D2dDeviceProfileOptions: " << source->GetInstanceTypeId().GetName()
                                                     << " has no initial-energy attribute");
     }
-    m_inForce.flopsPerSecond = std::move(speeds);
-    m_inForce.busyPowerW = m_file.busyPowerW;
-    m_inForce.initialEnergyJ = m_file.initialEnergyJ;
+    m_speeds = std::move(speeds);
 }
 
 void
 D2dDeviceProfileOptions::Record(D2dTraceHelper& traces) const
 {
     for (const auto& [name, values] :
-         {std::pair<const char*, const std::vector<double>&>{"flopsPerSecondPerDevice",
-                                                             m_inForce.flopsPerSecond},
-          {"busyPowerWPerDevice", m_inForce.busyPowerW},
-          {"initialEnergyJPerDevice", m_inForce.initialEnergyJ}})
+         {std::pair<const char*, const std::vector<double>&>{"flopsPerSecondPerDevice", m_speeds},
+          {"busyPowerWPerDevice", m_file.busyPowerW},
+          {"initialEnergyJPerDevice", m_file.initialEnergyJ}})
     {
         if (!values.empty() && values.size() <= MAX_RECORDED)
         {

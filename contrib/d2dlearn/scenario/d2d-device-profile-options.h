@@ -106,8 +106,8 @@ class D2dDeviceProfileOptions
     static std::vector<double> LogNormalFactors(uint64_t seed, uint32_t n, double sigma);
 
   private:
-    D2dDeviceProfile m_file;    //!< the file's values (Validate)
-    D2dDeviceProfile m_inForce; //!< the values set (Apply): per-device columns only
+    D2dDeviceProfile m_file;      //!< the file's values (Validate)
+    std::vector<double> m_speeds; //!< the speeds set (Apply: the file's or --computeSpread's)
 };
 
 } // namespace ns3
