@@ -43,6 +43,7 @@ set(d2dlearn_model_sources
     core/model/dynamic-rss-model.cc
     core/model/d2d-radio.cc
     core/model/d2d-drx.cc
+    core/model/d2d-availability-model.cc
     core/model/d2d-spectrum.cc
     core/model/d2d-channel-access.cc
     core/model/d2d-link-quality.cc
@@ -78,6 +79,7 @@ set(d2dlearn_model_headers
     core/model/dynamic-rss-model.h
     core/model/d2d-radio.h
     core/model/d2d-drx.h
+    core/model/d2d-availability-model.h
     core/model/d2d-spectrum.h
     core/model/d2d-channel-access.h
     core/model/d2d-link-quality.h
@@ -391,6 +393,7 @@ set(d2dlearn_scenario_core_sources
     scenario/d2d-mobility-options.cc
     scenario/d2d-propagation-options.cc
     scenario/d2d-device-profile-options.cc
+    scenario/d2d-availability-options.cc
     scenario/d2d-memory-budget.cc
     scenario/d2d-type-choices.cc
 )
@@ -413,6 +416,7 @@ set(d2dlearn_scenario_headers
     scenario/d2d-mobility-options.h
     scenario/d2d-propagation-options.h
     scenario/d2d-device-profile-options.h
+    scenario/d2d-availability-options.h
     scenario/d2d-memory-budget.h
     scenario/d2d-type-choices.h
     scenario/d2d-learning-option-groups.h

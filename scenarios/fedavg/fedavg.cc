@@ -20,6 +20,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 #include "ns3/core-module.h"
+#include "ns3/d2d-availability-options.h"
 #include "ns3/d2d-decentralized-fl.h"
 #include "ns3/d2d-fed-avg.h"
 #include "ns3/d2d-krum-aggregation.h"
@@ -71,7 +72,8 @@ AddFlags(D2dScenarioFlags& flags,
          const D2dProtocolChoice& protocols,
          FedAvgFlags& f,
          D2dLearningOptions& learning,
-         D2dNetworkOptions& net)
+         D2dNetworkOptions& net,
+         D2dAvailabilityOptions& availability)
 {
     flags.Add("algorithm", "The protocol", f.algorithm).Choices(protocols.GetNames());
     learning.AddFlags(flags);
@@ -148,6 +150,7 @@ AddFlags(D2dScenarioFlags& flags,
     flags.Bind("evaluateDevices", "ns3::D2dFlProtocol::EvaluateDevices");
     flags.Add("maxSimTime", "Stop the simulation at this time at the latest", f.maxSimTime)
         .Positive(9e9);
+    availability.AddFlags(flags);
     net.AddFlags(flags);
     flags.Find("nDevices").ShownDefault(std::to_string(DEFAULT_DEVICES));
 }
@@ -162,7 +165,8 @@ Validate(const D2dScenarioSupport& support,
          const D2dProtocolChoice& protocols,
          FedAvgFlags& f,
          D2dLearningOptions& learning,
-         D2dNetworkOptions& net)
+         D2dNetworkOptions& net,
+         D2dAvailabilityOptions& availability)
 {
     // --ns3::D2dFedAvg::Aggregation=CLASS picks the strategy by class name instead.
     if (flags.HasArgument("--ns3::D2dFedAvg::Aggregation=") && flags.Given("aggregation"))
@@ -192,6 +196,7 @@ Validate(const D2dScenarioSupport& support,
                      "802.11 PHY hears)");
     }
     const uint32_t nDevices = net.nDevices;
+    availability.Validate(support, flags, nDevices);
     support.CheckRange("stragglers", f.stragglers, 0, nDevices);
     support.CheckRange("flipDevices", f.flipDevices, 0, nDevices);
     if (const int64_t krumF = flags.Get<IntegerValue>("krumF"); krumF > int64_t(nDevices))
@@ -223,9 +228,10 @@ main(int argc, char* argv[])
     D2dScenarioSupport support("fedavg");
     D2dScenarioFlags flags(support);
     static const D2dProtocolChoice protocols("algorithm", "fedavg"); // D2dProtocolRegistry
-    AddFlags(flags, protocols, f, learning, net);
+    D2dAvailabilityOptions availability;                             // devices that come and go
+    AddFlags(flags, protocols, f, learning, net, availability);
     flags.Parse(argc, argv);
-    Validate(support, flags, protocols, f, learning, net);
+    Validate(support, flags, protocols, f, learning, net, availability);
     const bool fedAvgFamily = protocols.IsA(f.algorithm, D2dFedAvg::GetTypeId());
     // --ns3::D2dFedAvg::Aggregation=CLASS picks the strategy by class name instead.
     const bool aggregationAttribute = flags.HasArgument("--ns3::D2dFedAvg::Aggregation=");
@@ -265,6 +271,7 @@ main(int argc, char* argv[])
     }
     auto traces = net.OpenTraces(support);
     D2dNetwork network = net.Build(*traces, helper.ProtocolUsesD2s());
+    availability.Install(network, net.seed, *traces);
     int64_t stream = network.nextStream;
     auto pick = CreateObject<UniformRandomVariable>();
     pick->SetStream(stream++);

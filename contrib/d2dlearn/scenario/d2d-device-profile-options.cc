@@ -12,6 +12,7 @@
 #include "ns3/d2d-energy-source.h"
 #include "ns3/d2d-helper.h"
 #include "ns3/d2d-input-file.h"
+#include "ns3/d2d-text.h"
 #include "ns3/d2d-trace-helper.h"
 #include "ns3/double.h"
 #include "ns3/energy-source-container.h"
@@ -26,35 +27,6 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("D2dDeviceProfileOptions");
-
-namespace
-{
-
-/**
- * \param line a CSV line (no quoting)
- * \return its comma-separated cells, without surrounding blanks or a trailing CR
- */
-std::vector<std::string>
-SplitCells(const std::string& line)
-{
-    std::vector<std::string> cells;
-    std::size_t start = 0;
-    while (true)
-    {
-        const std::size_t comma = line.find(',', start);
-        std::string cell = line.substr(start, comma - start);
-        const std::size_t first = cell.find_first_not_of(" \r");
-        const std::size_t last = cell.find_last_not_of(" \r");
-        cells.push_back(first == std::string::npos ? "" : cell.substr(first, last - first + 1));
-        if (comma == std::string::npos)
-        {
-            return cells;
-        }
-        start = comma + 1;
-    }
-}
-
-} // namespace
 
 void
 D2dDeviceProfileOptions::AddFlags(D2dScenarioFlags& flags)
@@ -143,7 +115,7 @@ D2dDeviceProfileOptions::Read(const std::string& path, uint32_t nDevices)
     {
         fail("empty (accepted: a header naming device and the columns)");
     }
-    const std::vector<std::string> header = SplitCells(line);
+    const std::vector<std::string> header = D2dText::SplitCsvCells(line);
     D2dDeviceProfile profile;
 
     // One unit each, and the accepted range: (name, vector, lowest, highest).
@@ -196,7 +168,7 @@ D2dDeviceProfileOptions::Read(const std::string& path, uint32_t nDevices)
         {
             continue;
         }
-        const std::vector<std::string> cells = SplitCells(line);
+        const std::vector<std::string> cells = D2dText::SplitCsvCells(line);
         if (cells.size() != header.size())
         {
             fail(fmt::format("{} fields, the header has {}", cells.size(), header.size()));

@@ -83,6 +83,8 @@ struct FlSetup
     std::map<uint32_t, double> energyJ;  //!< device -> InitialEnergyJ (others 1e9 J)
     bool waitForFailed{false};           //!< D2dFedAvg::WaitForFailed
     double overSelection{1.0};           //!< D2dFedAvg::OverSelection
+    /** (device, leaves at s, back at s): away in between (D2dAvailabilityModel's trace) */
+    std::vector<std::tuple<uint32_t, double, double>> away;
 };
 
 /** What a run showed. */
@@ -102,6 +104,8 @@ struct FlOutcome
     uint64_t maxModules{0};    //!< most live LibTorch modules at a round's end
     /** Every RoundRecord, as "time,round,node,metric,value" with all digits. */
     std::vector<std::string> records;
+    /** TrainingLost: (device, job start s, loss time s) */
+    std::vector<std::tuple<uint32_t, double, double>> lost;
     uint64_t peakResident{0}; //!< most deferred results resident at once
     TestEnergyTable energy;   //!< the devices' D2S radio energy by state, J
     double idleW{0};          //!< their IdlePowerW
@@ -111,6 +115,43 @@ struct FlOutcome
     /** (time s, device) of every complete update reception at the server */
     std::vector<std::pair<double, uint32_t>> updateArrivals;
 };
+
+/**
+ * \brief FlSetup::away's devices leave and come back (a D2dAvailabilityModel's trace, wired
+ * by D2dHelper::ConnectAvailability), their lost jobs recorded in out.lost.
+ * \return the model, started (null if no device is away)
+ */
+Ptr<D2dAvailabilityModel>
+InstallAway(const FlSetup& s,
+            const NodeContainer& nodes,
+            Ptr<D2dChannel> d2s,
+            const std::vector<Ptr<D2dLearner>>& learners,
+            FlOutcome& out)
+{
+    if (s.away.empty())
+    {
+        return nullptr;
+    }
+    std::vector<D2dAvailabilityModel::Intervals> intervals(s.nDevices);
+    for (const auto& [device, leave, back] : s.away)
+    {
+        intervals[device] = {{Seconds(0), Seconds(leave)}, {Seconds(back), Seconds(1e6)}};
+    }
+    auto availability = CreateObject<D2dAvailabilityModel>();
+    availability->SetIntervals(intervals);
+    availability->Install(s.nDevices);
+    D2dHelper::ConnectAvailability(availability, nodes, {}, d2s->GetTransports());
+    for (const auto& l : learners)
+    {
+        l->TraceConnectWithoutContext(
+            "TrainingLost",
+            Callback<void, uint32_t, Time, Time>([&out](uint32_t id, Time start, Time end) {
+                out.lost.emplace_back(id, start.GetSeconds(), end.GetSeconds());
+            }));
+    }
+    availability->Start();
+    return availability;
+}
 
 FlOutcome
 RunFl(const FlSetup& s)
@@ -234,6 +275,7 @@ RunFl(const FlSetup& s)
                                                                      D2dLearner::GetLiveModules());
                                        }));
 
+    Ptr<D2dAvailabilityModel> availability = InstallAway(s, nodes, d2s, learners, out);
     Simulator::ScheduleNow(&D2dFedAvg::Start, fl);
     Simulator::Stop(Seconds(1e6)); // safety: the protocol stops the simulator itself
     D2dDeferredJob::ResetPeakResident();
@@ -449,7 +491,8 @@ NetworkRow(const FlOutcome& o, uint32_t round, const std::string& metric)
 
 /**
  * Known failures: device 1's battery (1 nJ) is empty before the global model's broadcast
- * reaches it, so the reliable broadcast's row for it is receiver_off. The server stops
+ * reaches it (the reliable broadcast's row for it is receiver_off). The server learns it as
+ * the battery empties (its D2S transport's Presence trace: "depleted"), stops
  * waiting for it and the round ends when device 0's update arrives, the hand-worked
  * download + compute + upload (a broadcast to every device names none); with WaitForFailed
  * it waits until the 10 s deadline, as before.
@@ -478,7 +521,9 @@ class FedAvgKnownFailureTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(o.failed.size(), 1u, "one known failure");
         NS_TEST_EXPECT_MSG_EQ(std::get<0>(o.failed[0]), 1u, "in round 1");
         NS_TEST_EXPECT_MSG_EQ(std::get<1>(o.failed[0]), 1u, "device 1");
-        NS_TEST_EXPECT_MSG_EQ(std::get<2>(o.failed[0]), "receiver_off", "its row's reason");
+        // The battery empties at once: the server learns it then (Presence), before the
+        // broadcast's receiver_off row.
+        NS_TEST_EXPECT_MSG_EQ(std::get<2>(o.failed[0]), "depleted", "its battery emptied");
         NS_TEST_EXPECT_MSG_EQ(NetworkRow(o, 1, "participants"), 1.0, "device 0 answered");
         NS_TEST_EXPECT_MSG_EQ(NetworkRow(o, 1, "stragglers"), 1.0, "device 1 left out");
         // w^1 = w^0 - (n_0 / n_0)(w^0 - w_0): device 0's weights (float rounding).
@@ -496,6 +541,73 @@ class FedAvgKnownFailureTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(waited.failed.size(), 0u, "no ClientFailed");
         NS_TEST_EXPECT_MSG_EQ((waited.global == o.global), true, "the same aggregate");
         std::printf("known failure: round ends at %.9f s (hand-worked %.9f s); waiting: %.9f s\n",
+                    o.endTimes[0],
+                    expected,
+                    waited.endTimes[0]);
+    }
+};
+
+/**
+ * A device that leaves mid-round loses its work and is not waited for: of two devices,
+ * device 1 leaves halfway through its local job (download + compute / 2) and is back at
+ * 5 s. Round 1 ends when device 0's update arrives (download + compute + upload, the
+ * hand-worked times), with device 1 given up ("left"), its job lost (TrainingLost) and the
+ * global model device 0's; round 2 starts while device 1 is away: only device 0 is there
+ * and sampled. With WaitForFailed, round 1 ends at the 10 s deadline.
+ */
+class FedAvgDeviceLeavesTestCase : public TestCase
+{
+  public:
+    FedAvgDeviceLeavesTestCase()
+        : TestCase("A device that leaves mid-round loses its work; the round does not wait")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const RoundParts p = HandWorkedRound();
+        const double leave = p.up + p.compute / 2; // both sampled: the broadcast names no one
+        FlSetup s;
+        s.nDevices = 2;
+        s.rounds = 2;
+        s.deadline = Seconds(10.0);
+        s.away = {{1, leave, 5.0}};
+        const FlOutcome o = RunFl(s);
+        const double expected = p.up + p.compute + p.up;
+        NS_TEST_ASSERT_MSG_EQ(o.endTimes.size(), 2u, "two rounds");
+        NS_TEST_EXPECT_MSG_EQ_TOL(o.endTimes[0], expected, 2e-9, "when device 0's update arrives");
+        NS_TEST_ASSERT_MSG_EQ(o.failed.size(), 1u, "one device given up");
+        NS_TEST_EXPECT_MSG_EQ(std::get<0>(o.failed[0]), 1u, "in round 1");
+        NS_TEST_EXPECT_MSG_EQ(std::get<1>(o.failed[0]), 1u, "device 1");
+        NS_TEST_EXPECT_MSG_EQ(std::get<2>(o.failed[0]), "left", "it left");
+        NS_TEST_ASSERT_MSG_EQ(o.lost.size(), 1u, "one job lost");
+        NS_TEST_EXPECT_MSG_EQ(std::get<0>(o.lost[0]), 1u, "device 1's");
+        NS_TEST_EXPECT_MSG_EQ_TOL(std::get<1>(o.lost[0]), p.up, 2e-9, "started at its download");
+        NS_TEST_EXPECT_MSG_EQ_TOL(std::get<2>(o.lost[0]), leave, 1e-9, "lost when it left");
+        NS_TEST_EXPECT_MSG_EQ(NetworkRow(o, 1, "available"), 2.0, "both there at round 1");
+        NS_TEST_EXPECT_MSG_EQ(NetworkRow(o, 1, "participants"), 1.0, "device 0 answered");
+        NS_TEST_EXPECT_MSG_EQ(NetworkRow(o, 1, "stragglers"), 1.0, "device 1 left out");
+        NS_TEST_EXPECT_MSG_EQ(NetworkRow(o, 2, "available"), 1.0, "device 1 away at round 2");
+        NS_TEST_EXPECT_MSG_EQ(NetworkRow(o, 2, "participants"), 1.0, "device 0 answered");
+        NS_TEST_EXPECT_MSG_EQ(NetworkRow(o, 2, "stragglers"), 0.0, "only device 0 sampled");
+        NS_TEST_EXPECT_MSG_LT(o.endTimes[1], 5.0, "round 2 without device 1");
+        double maxErr = 0;
+        for (std::size_t j = 0; j < o.global.size(); ++j)
+        {
+            maxErr =
+                std::max(maxErr, std::fabs(static_cast<double>(o.global[j]) - o.trained.at(0)[j]));
+        }
+        NS_TEST_EXPECT_MSG_LT(maxErr, 1e-6, "the global model is device 0's");
+        NS_TEST_EXPECT_MSG_EQ(o.trained.count(1), 0u, "device 1's work never completed");
+        s.waitForFailed = true;
+        const FlOutcome waited = RunFl(s);
+        NS_TEST_ASSERT_MSG_EQ(waited.endTimes.size(), 2u, "two rounds");
+        NS_TEST_EXPECT_MSG_EQ_TOL(waited.endTimes[0], 10.0, 1e-12, "WaitForFailed: the deadline");
+        NS_TEST_EXPECT_MSG_EQ(waited.failed.size(), 0u, "no ClientFailed");
+        std::printf("device leaves at %.9f s: round ends at %.9f s (hand-worked %.9f s); "
+                    "waiting: %.9f s\n",
+                    leave,
                     o.endTimes[0],
                     expected,
                     waited.endTimes[0]);
@@ -1046,6 +1158,7 @@ class D2dFlTestSuite : public TestSuite
         AddTestCase(new FedAvgStragglerTestCase);
         AddTestCase(new FedAvgKnownFailureTestCase);
         AddTestCase(new FedAvgBusyStragglerTestCase);
+        AddTestCase(new FedAvgDeviceLeavesTestCase);
         AddTestCase(new FedAvgOverSelectionTestCase);
         AddTestCase(new FedProxFedSgdTestCase);
         AddTestCase(new FedAvgUploadRetryTestCase);

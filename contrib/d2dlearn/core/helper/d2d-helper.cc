@@ -519,4 +519,47 @@ D2dHelper::InNeighbours(Ptr<D2dChannel> channel)
     return in;
 }
 
+void
+D2dHelper::ConnectAvailability(Ptr<D2dAvailabilityModel> availability,
+                               const NodeContainer& devices,
+                               const std::vector<Ptr<D2dTransport>>& d2d,
+                               const std::vector<Ptr<D2dTransport>>& d2s)
+{
+    NS_ABORT_MSG_IF(!availability, "D2dHelper::ConnectAvailability: no model");
+    const uint32_t n = devices.GetN();
+    std::vector<Ptr<D2dComputeModel>> compute(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        compute[i] = GetComputeModel(devices.Get(i));
+        NS_ABORT_MSG_IF(!compute[i],
+                        "D2dHelper::ConnectAvailability: device " << i << " has no compute model");
+        compute[i]->EnableAvailability();
+    }
+    NS_ABORT_MSG_IF((!d2d.empty() && d2d.size() < n) || (!d2s.empty() && d2s.size() < n),
+                    "D2dHelper::ConnectAvailability: fewer transports than devices");
+    availability->AddStateCallback([compute, d2d, d2s](uint32_t device, bool available) {
+        if (available)
+        {
+            compute[device]->Rejoin();
+            for (const auto* list : {&d2d, &d2s})
+            {
+                if (!list->empty())
+                {
+                    (*list)[device]->Rejoin();
+                }
+            }
+            return;
+        }
+        // Radios first (what is on the air is cut, the Presence trace fires), then the job.
+        for (const auto* list : {&d2d, &d2s})
+        {
+            if (!list->empty())
+            {
+                (*list)[device]->Leave();
+            }
+        }
+        compute[device]->Leave();
+    });
+}
+
 } // namespace ns3

@@ -5,6 +5,7 @@
 #ifndef D2D_HELPER_H
 #define D2D_HELPER_H
 
+#include "ns3/d2d-availability-model.h"
 #include "ns3/d2d-channel.h"
 #include "ns3/d2d-compute-model.h"
 #include "ns3/d2d-radio-energy-model.h"
@@ -167,6 +168,24 @@ class D2dHelper
      * \return its compute model (null if none)
      */
     static Ptr<D2dComputeModel> GetComputeModel(Ptr<Node> node);
+
+    /**
+     * \brief Make devices come and go as an availability model says: at each change of
+     * device i's state its transports leave or rejoin (D2dTransport::Leave(), Rejoin(): its
+     * radios are off while it is away; the D2S one's Presence trace tells a server) and its
+     * compute model leaves (its job is lost) or rejoins; each compute model is told that its
+     * device may go away (D2dComputeModel::EnableAvailability). Call before the model's
+     * Start().
+     * \param availability the model, installed for the devices
+     * \param devices the devices made by Install(), device i at index i
+     * \param d2d device i's D2D transport at index i (may be empty)
+     * \param d2s device i's D2S transport at index i (may be empty; a server's beyond the
+     *        devices is left alone)
+     */
+    static void ConnectAvailability(Ptr<D2dAvailabilityModel> availability,
+                                    const NodeContainer& devices,
+                                    const std::vector<Ptr<D2dTransport>>& d2d,
+                                    const std::vector<Ptr<D2dTransport>>& d2s);
 
     /**
      * \brief Every D2dEnergyModel (radio and compute) of every energy source of the nodes,

@@ -70,6 +70,7 @@ struct D2dChannel::Receiver
     Time prop;                 //!< propagation delay
     bool reserved{false};      //!< channel access holds the receiver until its outcome
     bool started{false};       //!< BeginRx accepted the reception
+    uint32_t offCount{0};      //!< the radio's GetOffCount() when the reception started
     bool ended{false};         //!< RxEnd ran
     bool delivered{false};     //!< the outcome
     std::string failReason;
@@ -1277,6 +1278,7 @@ D2dChannel::RxStart(Ptr<Transmission> tx, std::size_t k)
     else
     {
         r.started = true;
+        r.offCount = r.radio->GetOffCount();
     }
 }
 
@@ -1289,11 +1291,13 @@ D2dChannel::RxEnd(Ptr<Transmission> tx, std::size_t k)
         return; // already reported (sender off, or unfinished at an earlier stop)
     }
     r.ended = true;
-    if (r.started && !r.radio->IsOff())
+    // A receiver that went away during the reception lost it, even if it is back now.
+    const bool cut = r.started && r.radio->GetOffCount() != r.offCount;
+    if (r.started && !r.radio->IsOff() && !cut)
     {
         r.radio->EndRx(tx->rateBps);
     }
-    if (r.failReason.empty() && r.radio->IsOff())
+    if (r.failReason.empty() && (r.radio->IsOff() || cut))
     {
         r.failReason = "receiver_off";
     }
@@ -1400,7 +1404,7 @@ D2dChannel::AbortTransmission(Ptr<D2dRadio> sender)
     ForgetLive(tx); // (also when it has no receiver to report)
     for (auto& r : tx->rx)
     {
-        if (r.started && !r.ended && !r.radio->IsOff())
+        if (r.started && !r.ended && !r.radio->IsOff() && r.radio->GetOffCount() == r.offCount)
         {
             r.radio->EndRx(tx->rateBps);
         }

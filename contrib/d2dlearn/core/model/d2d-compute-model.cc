@@ -11,6 +11,8 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
+#include <vector>
+
 namespace ns3
 {
 
@@ -113,18 +115,84 @@ D2dComputeModel::GetBusyPowerW() const
 }
 
 uint64_t
-D2dComputeModel::StartJob(double flops, Callback<void> done)
+D2dComputeModel::StartJob(double flops, Callback<void> done, Callback<void> lost)
 {
     NS_LOG_FUNCTION(this << flops);
     NS_ABORT_MSG_IF(flops < 0, "D2dComputeModel::StartJob: flops must be >= 0, got " << flops);
-    if (IsDepleted())
+    if (IsDepleted() || m_away)
     {
         return 0;
     }
     const uint64_t id = m_nextJobId++;
-    m_queue.push_back(Job{id, flops, done});
+    m_queue.push_back(Job{id, flops, done, lost});
     RunNext();
     return id;
+}
+
+void
+D2dComputeModel::Leave()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_away || IsDepleted())
+    {
+        m_away = true;
+        return;
+    }
+    m_away = true;
+    std::vector<Callback<void>> lost;
+    if (m_busy)
+    {
+        m_completion.Cancel();
+        lost.push_back(m_running.lost);
+        m_running = Job{};
+        m_busy = false;
+    }
+    for (const Job& job : m_queue)
+    {
+        lost.push_back(job.lost);
+    }
+    m_queue.clear();
+    SetDraw("compute", 0.0);
+    for (auto& cb : lost)
+    {
+        if (!cb.IsNull())
+        {
+            cb();
+        }
+    }
+}
+
+void
+D2dComputeModel::Rejoin()
+{
+    NS_LOG_FUNCTION(this);
+    if (!m_away)
+    {
+        return;
+    }
+    m_away = false;
+    if (!IsDepleted())
+    {
+        SetDraw("compute", m_idlePowerW);
+    }
+}
+
+bool
+D2dComputeModel::IsAway() const
+{
+    return m_away;
+}
+
+void
+D2dComputeModel::EnableAvailability()
+{
+    m_mayLeave = true;
+}
+
+bool
+D2dComputeModel::HasAvailability() const
+{
+    return m_mayLeave;
 }
 
 bool
@@ -166,7 +234,7 @@ D2dComputeModel::Start()
 void
 D2dComputeModel::RunNext()
 {
-    if (m_busy || m_queue.empty() || IsDepleted())
+    if (m_busy || m_queue.empty() || IsDepleted() || m_away)
     {
         return;
     }

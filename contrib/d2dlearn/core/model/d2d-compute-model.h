@@ -74,9 +74,29 @@ class D2dComputeModel : public D2dEnergyModel
      * \brief Queue a job.
      * \param flops floating-point operations (>= 0)
      * \param done called when the job completes
-     * \return job id (> 0), or 0 if the device is depleted
+     * \param lost called instead if the device leaves before it completes (Leave(): its work
+     *        is lost); null: nothing is called
+     * \return job id (> 0), or 0 if the device is depleted or away
      */
-    uint64_t StartJob(double flops, Callback<void> done);
+    uint64_t StartJob(double flops, Callback<void> done, Callback<void> lost = Callback<void>());
+
+    /**
+     * \brief The device goes away (D2dAvailabilityModel): the running job and the queued
+     * ones are lost (their lost callbacks are called, in queue order), no job starts until
+     * Rejoin(), and the processor draws nothing, idle power included.
+     */
+    void Leave();
+    /** \brief The device is back: idle power again, jobs accepted. */
+    void Rejoin();
+    /** \return true between Leave() and Rejoin() */
+    bool IsAway() const;
+    /**
+     * \brief Say that this device may go away during the run (a D2dAvailabilityModel is
+     * installed): its learner then keeps what a lost job started from.
+     */
+    void EnableAvailability();
+    /** \return true once EnableAvailability() was called */
+    bool HasAvailability() const;
 
     /** \return true while a job runs */
     bool IsBusy() const;
@@ -106,6 +126,7 @@ class D2dComputeModel : public D2dEnergyModel
         uint64_t id;         //!< job id (> 0), as StartJob returns it
         double flops;        //!< floating-point operations of the job
         Callback<void> done; //!< called when the job completes (may be null)
+        Callback<void> lost; //!< called if the device leaves before it completes (may be null)
     };
 
     /** \brief Start the next queued job if idle. */
@@ -127,6 +148,8 @@ class D2dComputeModel : public D2dEnergyModel
     Job m_running{};         //!< the running job; a default Job when none runs
     Time m_runningStart;     //!< simulated time at which the running job started
     EventId m_completion;    //!< completion event of the running job
+    bool m_away{false};      //!< between Leave() and Rejoin()
+    bool m_mayLeave{false};  //!< EnableAvailability() called
     /** JobDone trace source: (job id, start time, end time). */
     TracedCallback<uint64_t, Time, Time> m_jobDoneTrace;
 };

@@ -206,6 +206,16 @@ D2dDrx::Activity(uint32_t index)
 }
 
 void
+D2dDrx::Rejoined(uint32_t index)
+{
+    if (index < m_radios.size())
+    {
+        SetState(index, m_radios[index].state);
+        ScheduleCheck(index);
+    }
+}
+
+void
 D2dDrx::Released(uint32_t index)
 {
     if (index < m_radios.size())

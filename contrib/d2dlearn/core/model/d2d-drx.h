@@ -123,6 +123,12 @@ class D2dDrx : public Object
      * \param index the radio's index
      */
     void Released(uint32_t index);
+    /**
+     * \brief The radio is back after its device was away: it draws the power of the state
+     * the cycle has it in now (kept while away), and its timers run again.
+     * \param index the radio's index
+     */
+    void Rejoined(uint32_t index);
     /** \return whether the radios follow a cycle (Cycle > 0) */
     bool HasCycle() const;
     /**

@@ -219,6 +219,19 @@ D2dRadioEnergyModel::NotifyOff()
 }
 
 void
+D2dRadioEnergyModel::NotifyOn()
+{
+    NS_LOG_FUNCTION(this);
+    if (!m_off || IsDepleted())
+    {
+        return;
+    }
+    m_off = false;
+    m_sleep = AWAKE; // until its DRX says otherwise (D2dDrx::Rejoined)
+    UpdateIdle();
+}
+
+void
 D2dRadioEnergyModel::NotifyTxStart(double txPowerW, double rateBps, double distanceM)
 {
     NS_LOG_FUNCTION(this << txPowerW << rateBps << distanceM);

@@ -151,6 +151,11 @@ class D2dRadioEnergyModel : public D2dEnergyModel
     void Start();
     /** \brief The radio is switched off: it draws nothing from now on, idle power included. */
     void NotifyOff();
+    /**
+     * \brief The radio is back after NotifyOff() (its device rejoined): it draws its idle
+     * power again (if awake; a DRX sleep state is set again by D2dDrx).
+     */
+    void NotifyOn();
     /** \return the energy component of the idle state, "<prefix>_idle" */
     std::string GetIdleComponent() const;
     /** \brief A transmission starts (arguments as GetTxDrawW). */

@@ -145,6 +145,12 @@ D2dRadio::GetNReceptions() const
     return m_nRx;
 }
 
+uint32_t
+D2dRadio::GetOffCount() const
+{
+    return m_offCount;
+}
+
 std::size_t
 D2dRadio::GetQueueLength() const
 {
@@ -312,6 +318,7 @@ D2dRadio::DoTurnOff()
     {
         m_energy->NotifyOff(); // switched off from outside: the radio draws nothing more
     }
+    ++m_offCount;
     m_nRx = 0;
     if (m_channel)
     {
@@ -319,6 +326,23 @@ D2dRadio::DoTurnOff()
         DropQueue("sender_off");
     }
     m_transmitting = false;
+}
+
+void
+D2dRadio::DoRejoin()
+{
+    NS_LOG_FUNCTION(this << GetIndex());
+    if (m_energy)
+    {
+        m_energy->NotifyOn();
+    }
+    if (m_channel)
+    {
+        if (Ptr<D2dDrx> drx = m_channel->GetDrx())
+        {
+            drx->Rejoined(GetIndex()); // its DRX state, kept while away, draws again
+        }
+    }
 }
 
 } // namespace ns3

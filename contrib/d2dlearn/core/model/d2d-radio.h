@@ -69,6 +69,11 @@ class D2dRadio : public D2dTransport
     uint32_t GetReceiveChains() const;
     /** \return number of ongoing receptions */
     uint32_t GetNReceptions() const;
+    /**
+     * \return how many times the radio went off (Leave or TurnOff): a reception that began
+     * under another count was cut by an absence, even if the radio is back now
+     */
+    uint32_t GetOffCount() const;
     /** \return messages waiting for channel access (D2dChannelAccess) */
     std::size_t GetQueueLength() const;
 
@@ -144,6 +149,11 @@ class D2dRadio : public D2dTransport
      */
     void DoTurnOff() override;
     /**
+     * \brief Back after Leave(): the radio draws its idle (or DRX sleep) power again and
+     * takes receptions and messages.
+     */
+    void DoRejoin() override;
+    /**
      * \brief Sleep until then (D2dDrx::SleepUntil, on the channel's DRX, made without a
      * cycle if the channel has none): messages for this radio wait until it is awake.
      * \param until after now
@@ -164,6 +174,7 @@ class D2dRadio : public D2dTransport
     uint32_t m_receiveChains{0};       //!< receptions at once (0: the channel's sub-channels)
     bool m_transmitting{false};        //!< between BeginTx and EndTx (or DoTurnOff)
     uint32_t m_nRx{0};                 //!< ongoing receptions (BeginRx accepted, EndRx not yet)
+    uint32_t m_offCount{0};            //!< DoTurnOff() calls (GetOffCount)
 };
 
 } // namespace ns3

@@ -67,4 +67,24 @@ D2dText::ErrorLine(const std::string& text)
     return found.empty() ? FirstLine(text) : found;
 }
 
+std::vector<std::string>
+D2dText::SplitCsvCells(const std::string& line)
+{
+    std::vector<std::string> cells;
+    std::size_t start = 0;
+    while (true)
+    {
+        const std::size_t comma = line.find(',', start);
+        std::string cell = line.substr(start, comma - start);
+        const std::size_t first = cell.find_first_not_of(" \r");
+        const std::size_t last = cell.find_last_not_of(" \r");
+        cells.push_back(first == std::string::npos ? "" : cell.substr(first, last - first + 1));
+        if (comma == std::string::npos)
+        {
+            return cells;
+        }
+        start = comma + 1;
+    }
+}
+
 } // namespace ns3

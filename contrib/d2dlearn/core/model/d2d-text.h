@@ -41,6 +41,12 @@ class D2dText
      *         line, the module's own words; for any other text, FirstLine()
      */
     static std::string ErrorLine(const std::string& text);
+
+    /**
+     * \param line a CSV line (no quoting)
+     * \return its comma-separated cells, without surrounding blanks or a trailing CR
+     */
+    static std::vector<std::string> SplitCsvCells(const std::string& line);
 };
 
 } // namespace ns3

@@ -29,7 +29,12 @@ D2dTransport::GetTypeId()
             .AddTraceSource("Send",
                             "A message was accepted for transmission: (msgId, message, dst).",
                             MakeTraceSourceAccessor(&D2dTransport::m_sendTrace),
-                            "ns3::D2dTransport::SendTracedCallback");
+                            "ns3::D2dTransport::SendTracedCallback")
+            .AddTraceSource("Presence",
+                            "The device went away or was depleted (false), or came back (true): "
+                            "(index, present).",
+                            MakeTraceSourceAccessor(&D2dTransport::m_presenceTrace),
+                            "ns3::D2dTransport::PresenceTracedCallback");
     return tid;
 }
 
@@ -93,7 +98,7 @@ D2dTransport::SendTo(Ptr<const D2dMessage> message,
     NS_ABORT_MSG_IF(dst == m_index ||
                         std::binary_search(receivers.begin(), receivers.end(), m_index),
                     "D2dTransport::Send: device " << m_index << " sends to itself");
-    if (m_off)
+    if (IsOff())
     {
         NS_LOG_LOGIC("device " << m_index << " is off: message not sent");
         return 0;
@@ -107,7 +112,7 @@ D2dTransport::SendTo(Ptr<const D2dMessage> message,
 bool
 D2dTransport::Cancel(uint64_t msgId)
 {
-    return msgId != 0 && !m_off && DoCancel(msgId);
+    return msgId != 0 && !IsOff() && DoCancel(msgId);
 }
 
 bool
@@ -201,20 +206,66 @@ D2dTransport::TurnOff()
         return;
     }
     m_off = true;
-    DoTurnOff();
+    if (!m_away) // away: already off
+    {
+        DoTurnOff();
+        m_presenceTrace(m_index, false);
+    }
 }
 
 bool
 D2dTransport::IsOff() const
 {
+    return m_off || m_away;
+}
+
+bool
+D2dTransport::IsDepleted() const
+{
     return m_off;
+}
+
+void
+D2dTransport::Leave()
+{
+    NS_LOG_FUNCTION(this << m_index);
+    if (IsOff())
+    {
+        m_away = true; // depleted: stays off; or already away
+        return;
+    }
+    m_away = true;
+    DoTurnOff();
+    m_presenceTrace(m_index, false);
+}
+
+void
+D2dTransport::Rejoin()
+{
+    NS_LOG_FUNCTION(this << m_index);
+    if (!m_away)
+    {
+        return;
+    }
+    m_away = false;
+    if (!m_off)
+    {
+        DoRejoin();
+        m_presenceTrace(m_index, true);
+    }
+}
+
+bool
+D2dTransport::IsAway() const
+{
+    return m_away;
 }
 
 void
 D2dTransport::IdleUntil(Time until)
 {
     NS_LOG_FUNCTION(this << m_index << until);
-    if (!m_off && until > Simulator::Now())
+    if (!IsOff() && until > Simulator::Now())
     {
         DoIdleUntil(until);
     }
@@ -230,7 +281,7 @@ D2dTransport::ReportUnfinished()
 void
 D2dTransport::NotifyReceive(const D2dReception& reception)
 {
-    if (m_off)
+    if (IsOff())
     {
         return;
     }
@@ -249,7 +300,7 @@ D2dTransport::NotifyReceive(const D2dReception& reception)
 void
 D2dTransport::NotifySendDone(uint64_t msgId, uint32_t dst, bool success)
 {
-    if (m_off)
+    if (IsOff())
     {
         return;
     }

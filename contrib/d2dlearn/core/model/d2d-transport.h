@@ -142,8 +142,36 @@ class D2dTransport : public Object
      * receiving; queued and ongoing transmissions fail.
      */
     void TurnOff();
-    /** \return true once the transport has been switched off */
+    /**
+     * \return true while the transport neither sends nor receives: switched off for good
+     * (TurnOff) or away until it rejoins (Leave)
+     */
     bool IsOff() const;
+    /** \return true once TurnOff() was called (battery depleted): off for good */
+    bool IsDepleted() const;
+
+    /**
+     * \brief The device goes away (D2dAvailabilityModel): as TurnOff(), its queued and
+     * ongoing transmissions fail (reason sender_off) and so do its receptions
+     * (receiver_off), and its radio draws nothing; but Rejoin() brings it back. The
+     * Presence trace fires.
+     */
+    void Leave();
+    /**
+     * \brief The device is back: the transport sends and receives again from now (what
+     * failed while it was away stays failed). Nothing happens if it is off for good.
+     */
+    void Rejoin();
+    /** \return true between Leave() and Rejoin() */
+    bool IsAway() const;
+
+    /**
+     * Signature of the Presence trace.
+     * \param index the device index
+     * \param present false: it went away (Leave) or its battery emptied (TurnOff); true: it
+     *        came back (Rejoin)
+     */
+    typedef void (*PresenceTracedCallback)(uint32_t index, bool present);
 
     /**
      * \brief The protocol has nothing to send or receive on this transport until a time it
@@ -191,8 +219,10 @@ class D2dTransport : public Object
      * \return true if withdrawn (the backend wrote its rows)
      */
     virtual bool DoCancel(uint64_t msgId);
-    /** \brief Backend-specific reaction to TurnOff(). */
+    /** \brief Backend-specific reaction to TurnOff(), and to Leave(). */
     virtual void DoTurnOff() = 0;
+    /** \brief Backend-specific reaction to Rejoin(): send and receive again. */
+    virtual void DoRejoin() = 0;
     /**
      * \brief Backend-specific IdleUntil().
      * \param until after now
@@ -221,6 +251,7 @@ class D2dTransport : public Object
     uint32_t m_index{0}; //!< device index: trace id and destination address of this device
     Ptr<Node> m_node;    //!< the node this transport belongs to
     bool m_off{false};   //!< switched off for good by TurnOff() (battery depleted)
+    bool m_away{false};  //!< between Leave() and Rejoin()
     /** Receive handlers and the kind each takes ("" = every kind), in registration order. */
     std::vector<std::pair<std::string, ReceiveCallback>> m_receiveHandlers;
     std::vector<SendDoneCallback> m_sendDoneHandlers; //!< send-done handlers, in registration order
@@ -228,6 +259,8 @@ class D2dTransport : public Object
     TracedCallback<const D2dDeliveryRecord&> m_deliveryTrace;
     /** Message handed to the backend: (msgId, message, dst). */
     TracedCallback<uint64_t, Ptr<const D2dMessage>, uint32_t> m_sendTrace;
+    /** Presence: (index, present) the device left, was depleted or came back. */
+    TracedCallback<uint32_t, bool> m_presenceTrace;
 };
 
 } // namespace ns3

@@ -75,6 +75,11 @@ D2dAsyncFl::DoDispose()
         m_d2s[i]->RemoveReceiveHandler(i + 1 < m_d2s.size()
                                            ? MakeCallback(&D2dAsyncFl::ClientReceive, this)
                                            : MakeCallback(&D2dAsyncFl::ServerReceive, this));
+        if (i + 1 < m_d2s.size())
+        {
+            m_d2s[i]->TraceDisconnectWithoutContext("Presence",
+                                                    MakeCallback(&D2dAsyncFl::Presence, this));
+        }
     }
     if (!m_d2s.empty())
     {
@@ -134,6 +139,10 @@ D2dAsyncFl::DoInitialize()
     m_d2s[n]->AddReceiveHandler(MakeCallback(&D2dAsyncFl::ServerReceive, this), "update");
     m_d2s[n]->TraceConnectWithoutContext("Delivery",
                                          MakeCallback(&D2dAsyncFl::DownlinkDelivery, this));
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        m_d2s[i]->TraceConnectWithoutContext("Presence", MakeCallback(&D2dAsyncFl::Presence, this));
+    }
 }
 
 void
@@ -148,12 +157,15 @@ D2dAsyncFl::DoStart()
     m_round = 1;
     m_roundStart = Simulator::Now();
     const uint32_t n = GetNDevices();
-    m_idle.resize(n);
-    m_idleAt.resize(n);
+    m_idle.clear();
+    m_idleAt.assign(n, -1);
     for (uint32_t i = 0; i < n; ++i)
     {
-        m_idle[i] = i;
-        m_idleAt[i] = i;
+        if (!m_d2s[i]->IsAway()) // a device away is drawn once it is back (Presence)
+        {
+            m_idleAt[i] = static_cast<int64_t>(m_idle.size());
+            m_idle.push_back(i);
+        }
     }
     Dispatch();
 }
@@ -203,6 +215,39 @@ D2dAsyncFl::Release(uint32_t device, bool dead)
     {
         m_idleAt[device] = static_cast<int64_t>(m_idle.size());
         m_idle.push_back(device); // an empty battery (dead) is never drawn again
+    }
+}
+
+void
+D2dAsyncFl::Presence(uint32_t device, bool present)
+{
+    if (m_finished || m_idleAt.empty())
+    {
+        return;
+    }
+    if (!present)
+    {
+        // Away or depleted: its model, job or update is lost; drawn again once back.
+        if (m_slots.count(device))
+        {
+            NS_LOG_INFO("device " << device << " left with a model of the server's");
+            Release(device, true);
+            Simulator::ScheduleNow(&D2dAsyncFl::Dispatch, this); // not from inside the trace
+        }
+        else if (m_idleAt[device] >= 0)
+        {
+            const auto at = static_cast<std::size_t>(m_idleAt[device]);
+            m_idle[at] = m_idle.back();
+            m_idleAt[m_idle[at]] = static_cast<int64_t>(at);
+            m_idle.pop_back();
+            m_idleAt[device] = -1;
+        }
+        return;
+    }
+    if (m_idleAt[device] < 0 && !m_slots.count(device))
+    {
+        Release(device, false); // back in the draw
+        Simulator::ScheduleNow(&D2dAsyncFl::Dispatch, this);
     }
 }
 

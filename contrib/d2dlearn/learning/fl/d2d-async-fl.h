@@ -125,6 +125,14 @@ class D2dAsyncFl : public D2dFlProtocol
     /** \param record the server transport's Delivery rows (lost models) */
     void DownlinkDelivery(const D2dDeliveryRecord& record);
     /**
+     * \brief A device's D2S transport's Presence trace: a device that leaves (or is depleted)
+     * loses its slot's model, job or update, and the slot goes to another device at once; a
+     * device away is not drawn until it is back.
+     * \param device the device
+     * \param present false: it left or was depleted; true: it came back
+     */
+    void Presence(uint32_t device, bool present);
+    /**
      * \param device the device
      * \param sentAt when its model was sent (a later dispatch of it is another)
      */

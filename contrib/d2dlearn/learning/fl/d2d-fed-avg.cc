@@ -132,6 +132,11 @@ D2dFedAvg::DoDispose()
         m_d2s.back()->TraceDisconnectWithoutContext(
             "Delivery",
             MakeCallback(&D2dFedAvg::DownlinkDelivery, this));
+        for (uint32_t i = 0; i + 1 < m_d2s.size(); ++i)
+        {
+            m_d2s[i]->TraceDisconnectWithoutContext("Presence",
+                                                    MakeCallback(&D2dFedAvg::Presence, this));
+        }
     }
     m_pick = nullptr;
     m_aggregation = nullptr;
@@ -155,6 +160,7 @@ D2dFedAvg::DoInitialize()
     {
         m_d2s[i]->AddReceiveHandler(MakeCallback(&D2dFedAvg::ClientReceive, this), "global_model");
         m_d2s[i]->AddSendDoneHandler(MakeCallback(&D2dFedAvg::UploadDone, this));
+        m_d2s[i]->TraceConnectWithoutContext("Presence", MakeCallback(&D2dFedAvg::Presence, this));
     }
     m_d2s[n]->AddReceiveHandler(MakeCallback(&D2dFedAvg::ServerReceive, this), "update");
     m_d2s[n]->AddReceiveHandler(MakeCallback(&D2dFedAvg::ServerReceive, this), "busy");
@@ -213,29 +219,48 @@ D2dFedAvg::DoStart()
 void
 D2dFedAvg::StartRound()
 {
+    const uint32_t k = GetNDevices();
+    m_restartPending = false;
+    if (!m_waitingForDevices)
+    {
+        m_waitStart = Simulator::Now();
+    }
+    // The server samples among the devices there now (every device when none is away).
+    std::vector<uint32_t> order;
+    order.reserve(k);
+    for (uint32_t i = 0; i < k; ++i)
+    {
+        if (!m_d2s[i]->IsAway())
+        {
+            order.push_back(i);
+        }
+    }
+    if (order.empty())
+    {
+        m_waitingForDevices = true; // the round starts when a device comes back (Presence)
+        return;
+    }
+    m_waitingForDevices = false;
+    const auto available = static_cast<uint32_t>(order.size());
     ++m_round;
-    m_roundStart = Simulator::Now();
+    m_roundStart = m_waitStart; // a wait for devices counts in the round's time
     m_roundOpen = true;
     m_answers.clear();
     m_selected.clear();
     m_failed.clear();
     m_downlinkIds.clear();
-    const uint32_t k = GetNDevices();
     // m answers close the round; over-selection samples s m of the K devices (Bonawitz et al.
     // 2019), m itself by default.
     m_target =
         static_cast<uint32_t>(std::max(1.0, std::round(m_clientFraction * static_cast<double>(k))));
-    // (m below is the number sampled: m_target, or s m_target with over-selection.)
+    // (m below is the number sampled: m_target, or s m_target with over-selection, at most
+    // the devices available.)
     const auto m = std::min(
-        k,
+        available,
         static_cast<uint32_t>(std::round(m_overSelection * static_cast<double>(m_target))));
-    // Partial Fisher-Yates: the first m of a uniform permutation.
-    std::vector<uint32_t> order(k);
-    for (uint32_t i = 0; i < k; ++i)
-    {
-        order[i] = i;
-    }
+    // Partial Fisher-Yates: the first m of a uniform permutation of the available devices.
     PartialShuffle(order, m, m_pick);
+    m_available = available;
     m_selected.insert(order.begin(), order.begin() + m);
     NS_LOG_INFO("round " << m_round << ": " << m << " clients");
     Ptr<D2dTransport> server = m_d2s[k];
@@ -462,6 +487,37 @@ D2dFedAvg::RoundComplete() const
 }
 
 void
+D2dFedAvg::Presence(uint32_t device, bool present)
+{
+    if (present)
+    {
+        if (m_waitingForDevices && !m_restartPending)
+        {
+            m_restartPending = true;
+            Simulator::ScheduleNow(&D2dFedAvg::StartRound, this); // not from inside the trace
+        }
+        return;
+    }
+    // The device went away or its battery emptied: whatever it holds of this round is lost
+    // (the server learns it at once, as from a closed connection).
+    if (m_waitForFailed)
+    {
+        return;
+    }
+    if (GiveUp(device, m_d2s[device]->IsDepleted() ? "depleted" : "left"))
+    {
+        m_deadlineEvent.Cancel();
+        const uint32_t round = m_round;
+        Simulator::ScheduleNow([this, round]() {
+            if (m_roundOpen && m_round == round)
+            {
+                EndOfRound();
+            }
+        });
+    }
+}
+
+void
 D2dFedAvg::DownlinkDelivery(const D2dDeliveryRecord& record)
 {
     // The server learns that w^t did not reach a device only from a reliable send's missing
@@ -525,6 +581,10 @@ D2dFedAvg::EndOfRound()
         }
     }
     RecordGlobal(m_round, m_global);
+    if (m_learners[0]->MayGoAway())
+    {
+        WriteRow(m_round, -1, "available", static_cast<double>(m_available));
+    }
     WriteRow(m_round, -1, "round_time_s", (Simulator::Now() - m_roundStart).GetSeconds());
     WriteRow(m_round, -1, "participants", static_cast<double>(answered));
     WriteRow(m_round, -1, "stragglers", static_cast<double>(m_selected.size() - answered));

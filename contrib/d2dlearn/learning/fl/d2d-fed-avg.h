@@ -57,7 +57,13 @@ namespace ns3
  *     Learning at Scale: System Design", SysML 2019, select 130 % of the target count to
  *     allow for drop-outs, and end the reporting phase once enough devices report): the server
  *     samples min(K, round(s m)) devices, m = max(1, round(C K)), and the round ends at the
- *     first m answers. In reliable mode an update
+ *     first m answers;
+ *   - devices that come and go (a D2dAvailabilityModel; D2dHelper::ConnectAvailability):
+ *     the server samples among the devices there at the round's start (K above is then
+ *     their number, rounds.csv's `available`; with none there, the round starts when one
+ *     comes back), and a sampled device that leaves or whose battery empties during the
+ *     round (its D2S transport's Presence trace) is given up at once, reason "left" or
+ *     "depleted" (WaitForFailed false). In reliable mode an update
  * whose link ran out of retransmissions is sent again while the round is open
  * (UploadRetries). rounds.csv gets, per round, the global model's `accuracy` and `loss`,
  * `round_time_s`, `participants` (answers aggregated), `stragglers` (sampled devices left
@@ -180,6 +186,14 @@ class D2dFedAvg : public D2dFlProtocol
      */
     void DownlinkDelivery(const D2dDeliveryRecord& record);
     /**
+     * \brief A device's D2S transport's Presence trace: a sampled device of the open round
+     * that went away or was depleted is given up (WaitForFailed false: GiveUp, reason
+     * "left" or "depleted"); a device back while no device was there starts the round.
+     * \param device the device
+     * \param present false: it left or was depleted; true: it came back
+     */
+    void Presence(uint32_t device, bool present);
+    /**
      * \brief Stop waiting for a sampled device of the open round that has not answered (its
      * global model lost, or it is busy): the ClientFailed trace.
      * \param device the device
@@ -235,6 +249,10 @@ class D2dFedAvg : public D2dFlProtocol
     uint64_t m_totalParticipants{0}; //!< answers aggregated in all rounds so far
     EventId m_deadlineEvent;         //!< EndOfRound() at RoundDeadline (none if 0)
     bool m_roundOpen{false};         //!< true from StartRound() to EndOfRound()
+    bool m_waitingForDevices{false}; //!< a round is due and no device is there (Presence)
+    bool m_restartPending{false};    //!< a device came back: StartRound() is scheduled
+    Time m_waitStart;                //!< when the due round could first start
+    uint32_t m_available{0};         //!< devices there when the round started (sampled from)
     bool m_deferTraining;        //!< clients' LibTorch work runs when the server reads the update
     UpdateTamper m_updateTamper; //!< null: honest devices
 };

@@ -583,9 +583,9 @@ D2dFlProtocol::StartLiveJobs(const D2dTrainTask& task,
     }
     for (uint32_t i = 0; i < GetNDevices(); ++i)
     {
-        if (m_dead[i] || m_learners[i]->IsTraining())
+        if (m_dead[i] || m_learners[i]->IsTraining() || m_learners[i]->IsAway())
         {
-            continue; // depleted, or a straggler still on an earlier round's job
+            continue; // depleted, a straggler still on an earlier round's job, or away
         }
         D2dTrainTask own = task; // a few scalars and shared pointers
         if (adjust)

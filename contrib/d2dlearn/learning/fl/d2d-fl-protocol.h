@@ -267,12 +267,10 @@ class D2dFlProtocol : public Object
 
     /**
      * \brief Opens a round's jobs: gives each live device (m_dead false) that is idle (not
-     * still on an earlier round's job) the job task, in ascending order, its end reported
-     * to done(device); a device whose learner refuses the job (battery empty) is marked
-     * dead.
-     * \param task the job
-     * \param done called with the device when its job ends
-     * \param adjust if set, called on a copy of task for each device before it is given
+     * still on an earlier round's job) and not away (D2dLearner::IsAway) the job task, in ascending
+     * order, its end reported to done(device); a device whose learner refuses the job (battery
+     * empty) is marked dead. \param task the job \param done called with the device when its job
+     * ends \param adjust if set, called on a copy of task for each device before it is given
      * \return the devices whose job started, ascending
      */
     std::set<uint32_t> StartLiveJobs(

@@ -1249,7 +1249,12 @@ D2dLearner::GetTypeId()
             .AddTraceSource("TrainingDone",
                             "A training job completed: (device id, start, end, result)",
                             MakeTraceSourceAccessor(&D2dLearner::m_trainingDoneTrace),
-                            "ns3::D2dLearner::TrainingDoneTracedCallback");
+                            "ns3::D2dLearner::TrainingDoneTracedCallback")
+            .AddTraceSource("TrainingLost",
+                            "A training job lost: its device went away before it completed "
+                            "(device id, start, end)",
+                            MakeTraceSourceAccessor(&D2dLearner::m_trainingLostTrace),
+                            "ns3::D2dLearner::TrainingLostTracedCallback");
     return tid;
 }
 
@@ -1577,10 +1582,23 @@ D2dLearner::Train(const D2dTrainTask& task, Callback<void, const D2dTrainResult&
             m_keepOptimizerState};
     if (m_compute)
     {
-        // The compute model refuses a depleted device before any work is submitted.
-        if (m_compute->StartJob(flops, MakeCallback(&D2dLearner::Complete, this)) == 0)
+        // The compute model refuses a depleted or away device before any work is submitted.
+        if (m_compute->StartJob(flops,
+                                MakeCallback(&D2dLearner::Complete, this),
+                                MakeCallback(&D2dLearner::Lost, this)) == 0)
         {
             return false;
+        }
+        if (m_compute->HasAvailability())
+        {
+            // The device may go away before the job completes: keep what it starts from (the
+            // initial weights drawn now if due, the same draws as in the worker).
+            auto& s = *m_impl;
+            if (!s.weights && !s.initialDrawn && !s.released)
+            {
+                DrawInitialWeights(s, PooledNet(s));
+            }
+            m_jobBase = s.weights;
         }
     }
     else
@@ -1631,9 +1649,52 @@ D2dLearner::Train(const D2dTrainTask& task, Callback<void, const D2dTrainResult&
 }
 
 void
+D2dLearner::Lost()
+{
+    NS_LOG_FUNCTION(this << m_id);
+    auto& s = *m_impl;
+    if (m_jobDeferrable && s.pending)
+    {
+        auto job = s.pending;
+        s.pending = nullptr;
+        job->SetDoneHook(nullptr); // no TrainingDone: the job did not complete
+        job->Wait();
+        job->Release();
+    }
+    else if (s.job.valid())
+    {
+        s.job.get(); // waits for the worker; rethrows its exception
+    }
+    s.result = D2dTrainResult{};
+    if (m_jobBase)
+    {
+        s.weights = std::move(m_jobBase);
+        s.released = false;
+    }
+    m_jobBase = nullptr;
+    m_training = false;
+    m_jobDeferrable = false;
+    m_done = Callback<void, const D2dTrainResult&>();
+    m_trainingLostTrace(m_id, m_jobStart, Simulator::Now());
+}
+
+bool
+D2dLearner::IsAway() const
+{
+    return m_compute && m_compute->IsAway();
+}
+
+bool
+D2dLearner::MayGoAway() const
+{
+    return m_compute && m_compute->HasAvailability();
+}
+
+void
 D2dLearner::Complete()
 {
     NS_LOG_FUNCTION(this << m_id);
+    m_jobBase = nullptr;
     if (m_jobDeferrable)
     {
         // The work may not have run: the result is the job; TrainingDone fires when it has.

@@ -316,12 +316,22 @@ class D2dLearner : public Object
      * \brief Start a local training job.
      * \param task what to do
      * \param done called at the completion event with the result
-     * \return false if the device cannot train (depleted battery)
+     * \return false if the device cannot train (depleted battery, or away: IsAway())
      */
     bool Train(const D2dTrainTask& task, Callback<void, const D2dTrainResult&> done);
 
     /** \return true while a job runs (or never completed: depleted mid-job) */
     bool IsTraining() const;
+    /**
+     * \return true while the device is away (its compute model's Leave(): it neither trains
+     * nor communicates); Train() is refused then
+     */
+    bool IsAway() const;
+    /**
+     * \return true if the device may go away during the run (its compute model's
+     * HasAvailability(): a D2dAvailabilityModel drives it)
+     */
+    bool MayGoAway() const;
 
     /**
      * \brief Evaluate the current model (no simulated cost). triplet: linear evaluation
@@ -354,6 +364,11 @@ class D2dLearner : public Object
      * device's compute model will have completed the job, as it plans it at the start).
      */
     typedef void (*TrainingStartTracedCallback)(uint32_t id, Time start, Time end);
+    /**
+     * Signature of the TrainingLost trace: (device id, start, end) a job whose device went
+     * away before it completed; its done callback is never called.
+     */
+    typedef void (*TrainingLostTracedCallback)(uint32_t id, Time start, Time end);
     /** Signature of the TrainingDone trace: (device id, start, end, result). */
     typedef void (*TrainingDoneTracedCallback)(uint32_t id,
                                                Time start,
@@ -377,6 +392,14 @@ class D2dLearner : public Object
     void Settle() const;
     /** \brief A deferred job's work has run (its done hook): fire TrainingDone. */
     void DeferredDone();
+    /**
+     * \brief The device went away during the job (the compute model's lost callback): the
+     * work is lost. Its LibTorch work still runs (now, or it has: the generator advances
+     * as if it had completed, whatever the threads), then the weights go back to what the
+     * job started from; the optimizer's state, with KeepOptimizerState, keeps its steps.
+     * TrainingLost fires; the done callback is not called.
+     */
+    void Lost();
 
     /** LibTorch state (data, shard, weights, jobs), shared with the worker running a job */
     std::shared_ptr<Impl> m_impl;
@@ -398,7 +421,11 @@ class D2dLearner : public Object
     Time m_jobStart;                //!< simulated time at which the running job started
     double m_jobFlops{0};           //!< modelled FLOPs of the running job
     bool m_jobDeferrable{false};    //!< the running job may be deferred
+    /** the weights the running job started from, kept when the device may go away */
+    std::shared_ptr<const std::vector<float>> m_jobBase;
     Callback<void, const D2dTrainResult&> m_done; //!< the running job's Train() callback
+    /** TrainingLost trace source: (device id, start, end) */
+    TracedCallback<uint32_t, Time, Time> m_trainingLostTrace;
     /** TrainingStart trace source: (device id, start, planned end) */
     TracedCallback<uint32_t, Time, Time> m_trainingStartTrace;
     /** TrainingDone trace source: (device id, start, end, result) */

@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""Devices that come and go (fedavg --meanOnTime/--meanOffTime, --availabilityFile), from the
+command line.
+
+- the on/off model (fedavg, 10 devices, --meanOnTime=20s --meanOffTime=10s): availability.csv
+  alternates 0/1 per device, starting with 0; the share of device-time available over the
+  run is within 0.25 of T_on / (T_on + T_off) = 2/3; each round's `available` row is the
+  devices not away at its start (recomputed from availability.csv); no message leaves an
+  away device; audit.py passes; same --seed, same bytes of every trace; another --seed,
+  other periods;
+- a trace file: device 1 is away from 0.5 s to 100 s (available [0, 0.5) and [100, 1000)),
+  the others always: availability.csv has exactly its two rows (0.5 s leave, 100 s back);
+  rounds starting while it is away sample from 9 devices (`available` 9);
+  over Wi-Fi too (--backend=wifi), audited;
+- FedBuff with the on/off model: every update the server applied came from a device that
+  was available when it arrived, audited;
+- refusals, one line each, exit 2, nothing written: one mean without the other, a file with
+  the model, a bad file (overlapping intervals, a device out of range, a bad header), and
+  --meanOnTime with --algorithm=decentralized.
+
+Usage: fedavg-availability.py BIN_DIR ANALYSIS_DIR
+"""
+
+import csv
+import filecmp
+import os
+import subprocess
+import sys
+import tempfile
+
+if len(sys.argv) < 3:
+    sys.exit("usage: fedavg-availability.py BIN_DIR ANALYSIS_DIR")
+FEDAVG = os.path.join(sys.argv[1], "fedavg")
+AUDIT = os.path.join(sys.argv[2], "audit.py")
+TMP = tempfile.mkdtemp(prefix="fedavg-availability.")
+MODEL = ["--meanOnTime=20s", "--meanOffTime=10s"]
+BASE = ["--nDevices=10", "--rounds=5", "--quiet"]
+failures = 0
+
+
+def check(cond, text):
+    global failures
+    print("%s: %s" % ("ok" if cond else "FAIL", text))
+    failures += not cond
+
+
+def run(args, out):
+    return subprocess.run([FEDAVG] + args + ["--outDir=" + out], capture_output=True,
+                          text=True, timeout=600)
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def audited(run_dir):
+    p = subprocess.run([sys.executable, AUDIT, run_dir], capture_output=True, text=True)
+    check(p.returncode == 0, "audit.py %s: %s" % (os.path.basename(run_dir),
+                                                  (p.stdout + p.stderr).strip()[-300:]))
+
+
+def away_intervals(run_dir, end_ns):
+    """{device: [(leave_ns, back_ns)]} from availability.csv (back: end_ns if never)"""
+    away = {}
+    for r in read_csv(os.path.join(run_dir, "availability.csv")):
+        t = round(float(r["sim_time_s"]) * 1e9)
+        d = int(r["device"])
+        if r["available"] == "0":
+            away.setdefault(d, []).append([t, end_ns])
+        else:
+            away[d][-1][1] = t
+    return away
+
+
+def is_away(away, device, t_ns):
+    return any(a < t_ns < b for a, b in away.get(device, []))
+
+
+def network_rows(run_dir):
+    rows = {}
+    for r in read_csv(os.path.join(run_dir, "rounds.csv")):
+        if r["node"] == "-1":
+            rows.setdefault(int(r["round"]), {})[r["metric"]] = (float(r["value"]),
+                                                                 float(r["sim_time_s"]))
+    return rows
+
+
+def model_case():
+    out = os.path.join(TMP, "model")
+    p = run(BASE + MODEL, out)
+    check(p.returncode == 0, "the on/off model runs: %s" % p.stderr.strip()[-300:])
+    if p.returncode != 0:
+        return
+    rows = read_csv(os.path.join(out, "availability.csv"))
+    state = {}
+    ok = True
+    for r in rows:
+        d, v = int(r["device"]), r["available"]
+        ok = ok and v == ("0" if state.get(d, "1") == "1" else "1")
+        state[d] = v
+    check(ok and rows, "availability.csv: %d rows, alternating 0/1 from 0 per device"
+          % len(rows))
+    rounds = network_rows(out)
+    end_ns = round(max(t for v in rounds.values() for _, t in v.values()) * 1e9)
+    away = away_intervals(out, end_ns)
+    gone = sum(b - a for lst in away.values() for a, b in lst)
+    share = 1 - gone / (10 * end_ns)
+    check(abs(share - 2 / 3) < 0.25, "available share %.3f, T_on / (T_on + T_off) = 0.667"
+          % share)
+    start = 0
+    for rnd in sorted(rounds):
+        v = rounds[rnd]
+        if "available" not in v:
+            continue
+        lo = sum(1 for d in range(10) if not any(a < start < b or a == start
+                                                   for a, b in away.get(d, [])))
+        hi = sum(1 for d in range(10) if not is_away(away, d, start))
+        check(lo <= v["available"][0] <= hi, "round %d: available %g = devices there at its "
+              "start (%d to %d)" % (rnd, v["available"][0], lo, hi))
+        start = round(v["round_time_s"][1] * 1e9)
+    sent_away = [m for m in read_csv(os.path.join(out, "messages.csv"))
+                 if is_away(away, int(m["src"]), round(float(m["t_send_s"]) * 1e9))]
+    check(not sent_away, "no message sent by an away device (%d)" % len(sent_away))
+    audited(out)
+    again = os.path.join(TMP, "model-again")
+    run(BASE + MODEL, again)
+    same = all(filecmp.cmp(os.path.join(out, f), os.path.join(again, f), shallow=False)
+               for f in ("availability.csv", "messages.csv", "energy.csv", "rounds.csv"))
+    check(same, "same --seed: the same bytes of availability, messages, energy and rounds")
+    other = os.path.join(TMP, "model-seed2")
+    run(BASE + MODEL + ["--seed=2"], other)
+    check(not filecmp.cmp(os.path.join(out, "availability.csv"),
+                          os.path.join(other, "availability.csv"), shallow=False),
+          "--seed=2: other periods")
+
+
+def file_case(backend):
+    path = os.path.join(TMP, "avail.csv")
+    with open(path, "w") as f:
+        f.write("device,start_s,end_s\n1,0,0.5\n1,100,1000\n")
+    out = os.path.join(TMP, "file-" + backend)
+    p = run(BASE + ["--availabilityFile=" + path, "--backend=" + backend], out)
+    check(p.returncode == 0, "--availabilityFile runs (%s): %s" % (backend,
+                                                                   p.stderr.strip()[-300:]))
+    if p.returncode != 0:
+        return
+    rows = [(r["sim_time_s"], r["device"], r["available"])
+            for r in read_csv(os.path.join(out, "availability.csv"))]
+    want = [("0.500000000", "1", "0")]
+    check(rows[:1] == want and all(r == ("100.000000000", "1", "1") for r in rows[1:]),
+          "%s: availability.csv rows %r" % (backend, rows))
+    later = [v["available"][0] for rnd, v in network_rows(out).items()
+             if rnd > 1 and "available" in v]
+    check(later and all(a == 9 for a in later), "%s: rounds 2..5 sample from 9 devices: %r"
+          % (backend, later))
+    audited(out)
+
+
+def fedbuff_case():
+    out = os.path.join(TMP, "fedbuff")
+    p = run(BASE + MODEL + ["--algorithm=fedbuff", "--bufferSize=3"], out)
+    check(p.returncode == 0, "fedbuff with the on/off model: %s" % p.stderr.strip()[-300:])
+    if p.returncode != 0:
+        return
+    rounds = network_rows(out)
+    end_ns = round(max(t for v in rounds.values() for _, t in v.values()) * 1e9)
+    away = away_intervals(out, end_ns)
+    bad = [m for m in read_csv(os.path.join(out, "messages.csv"))
+           if m["kind"] == "update" and m["complete"] == "1"
+           and is_away(away, int(m["src"]), round(float(m["t_recv_s"]) * 1e9))]
+    check(not bad, "no complete update from a device away at its arrival (%d)" % len(bad))
+    audited(out)
+
+
+def refusals():
+    bad = os.path.join(TMP, "bad.csv")
+    overlap = os.path.join(TMP, "overlap.csv")
+    header = os.path.join(TMP, "header.csv")
+    with open(bad, "w") as f:
+        f.write("device,start_s,end_s\n10,0,1\n")
+    with open(overlap, "w") as f:
+        f.write("device,start_s,end_s\n2,0,5\n2,4,8\n")
+    with open(header, "w") as f:
+        f.write("device,from,to\n1,0,1\n")
+    cases = [(["--meanOnTime=20s"], "--meanOffTime"),
+             (MODEL + ["--availabilityFile=" + bad], "--availabilityFile"),
+             (["--availabilityFile=" + bad], "device '10'"),
+             (["--availabilityFile=" + overlap], "overlap"),
+             (["--availabilityFile=" + header], "header"),
+             (MODEL + ["--algorithm=decentralized"], "--algorithm")]
+    for args, words in cases:
+        out = os.path.join(TMP, "refused")
+        p = run(args + ["--quiet"], out)
+        lines = p.stderr.strip().splitlines()
+        check(p.returncode == 2 and len(lines) == 1 and words in lines[0]
+              and not os.path.exists(out),
+              "%s: exit %d, %r" % (" ".join(args), p.returncode, lines))
+
+
+def main():
+    model_case()
+    file_case("channel")
+    file_case("wifi")
+    fedbuff_case()
+    refusals()
+    if failures:
+        sys.exit("fedavg-availability: %d failure(s) (runs in %s)" % (failures, TMP))
+    print("fedavg-availability: ok")
+
+
+if __name__ == "__main__":
+    main()
