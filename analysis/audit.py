@@ -130,7 +130,8 @@ format
     with a field too many, is a violation with its line, and left out of the other checks);
     the columns the writers always fill (ALWAYS_WRITTEN: in messages.csv all but t_recv_s,
     reason, t_start_s, airtime_s, sub_channel, rss_w and sinr; every column of energy.csv,
-    rounds.csv and positions.csv; every column of gd_links.csv but trust) are not empty.
+    rounds.csv, positions.csv and availability.csv; every column of gd_links.csv but trust)
+    are not empty.
     run.json: UTF-8 too.
 resolution
     each (msg_id, dst) has exactly one row (delivered or lost, never twice); a row is
@@ -237,8 +238,16 @@ partition
       a device with a row of remaining_j 0 (its battery depleted) ends there instead: full,
         at that row's sim_time_s; standard, between the end of the radio's last period and
         that row's stamp;
+      devices that come and go (availability.csv): a radio draws nothing while its device
+        is away, so its periods leave out its away intervals [t_leave, t_back), exactly:
+        full, a gap over each and no period within one (its periods end at its last leave
+        if it never came back); standard, the sum is the run's end (or the depletion) less
+        its away time;
       with d2dRadioOff (the D2D radios off from time 0) no radio_* row; every other prefix
-        that has rows has them on every device 0..nDevices-1.
+        that has rows has them on every device 0..nDevices-1, but a device away from time 0
+        that never came back, or, over Wi-Fi, whose PHY (off since time 0) neither sent nor
+        received a message of that radio (messages.csv; one that did without rows is a
+        violation at that message's row).
     Skipped (with the reason) where it cannot hold: a state that draws 0 W writes no rows
     (IdlePowerW 0, as --radioProfile=first-order; a reception or transmission of 0 W;
     SleepPowerW 0). The server's radio has no energy model and no rows. Over Wi-Fi, a
@@ -263,8 +272,11 @@ periods
     the radio is busy before and after and its draw changes, from messages.csv's air times
     (see busy_joins: a transmission or reception on record begins or ends there while
     another is under way across it or ends or begins there), the idle row's periods lie in
-    [F + L, B - J + F + L - 1], and are 1 when B = 0. Skipped (with the reason) where a 0 ns
-    busy state might join two idle periods into two rows' worth: a radio that may sleep
+    [F + L, B - J + F + L - 1], and are 1 when B = 0; each leave of its device within the
+    flush (availability.csv: the radio draws nothing until it is back) may part two idle
+    periods as a busy one does: one more each (and the flush's periods end that much later).
+    Skipped (with the reason) where a 0 ns busy state might join two idle periods into two
+    rows' worth: a radio that may sleep
     (drx / d2sDrx, sleepWhileTraining, sleepBetweenIterations, a sleep or transition row:
     D2dDrx wakes a radio at the instant it fell asleep when a message comes then), a depleted
     battery (its radio switched off ends the receptions of its transmission, maybe where
@@ -400,21 +412,44 @@ rounds
 fl-round
     fedavg, fedprox, fedsgd (rounds.csv's participants and stragglers rows, node -1): with
     m = max(1, round(clientFraction x nDevices)), participants + stragglers is the number
-    sampled, n = min(nDevices, round(s x m)) (--overSelection s); the global_model rows sent
-    at the round's start (1 ns) go to n devices with --ns3::D2dFedAvg::Downlink=unicast, to
-    at most n with a broadcast to all (none for a device out of range), to at least n with a
-    broadcast naming them (every device in range gets a row; a failed row of a device not
-    named then counts as failed below, so the rule is checked leniently); participants <= m and
-    at most the sampled devices whose update reached the server complete during the round;
-    a round that ended before --roundDeadline (1 ns) ended for a reason: m answers, every
-    sampled device answered, or (reliable, --waitForFailed=false) every sampled device
-    answered or its global_model row is not delivered. Skipped at --traces=standard with
-    untraced kinds.
+    sampled, n = min(nDevices, round(s x m)) (--overSelection s), with devices that come and
+    go n = min(available, round(s x m)) (rounds.csv's `available` of the round, check
+    availability); the global_model rows sent at the round's start (1 ns; every device away
+    then: the first return after it, when the server samples) go to n devices with
+    --ns3::D2dFedAvg::Downlink=unicast, to at most n with a broadcast to all (n = nDevices;
+    none for a device out of range), to at least n with a broadcast naming them (n <
+    nDevices: every device in range gets a row; a failed row of a device not named then
+    counts as failed below, so the rule is checked leniently); participants <= m and at
+    most the sampled devices whose update reached the server complete during the round; a
+    round that ended before --roundDeadline (1 ns) ended for a reason: m answers, every
+    sampled device answered, or (--waitForFailed=false) every sampled device answered or is
+    a known failure: its reliable global_model row not delivered, a busy reply, a leave
+    during the round (availability.csv: t_leave in (start, end]) or its battery depleted
+    then (energy.csv's first row of remaining_j 0, after the end of its periods before it).
+    Skipped at --traces=standard with untraced kinds.
 async-round
     fedasync, fedbuff: each version's `updates` row is 1 (fedasync) or --bufferSize
     (fedbuff), its staleness_mean and staleness_max >= 0, and the updates applied up to the
     last version are at most the complete update rows to the server by then (skipped at
     --traces=standard with untraced kinds).
+availability
+    devices that come and go (--meanOnTime and --meanOffTime, or --availabilityFile):
+    availability.csv (sim_time_s,device,available) is there exactly when run.json's
+    meanOnTime_s and meanOffTime_s are > 0 or its availabilityFile is given (a run.json
+    without these keys: not checked); one row per change of a device's state: device in
+    0..nDevices-1, available 0 or 1, each device's rows alternating 0, 1, 0, ... from 0 (a
+    device is available until its first 0 row), sim_time_s non-decreasing and not after
+    simulated_time_s. Its away intervals [t_leave, t_back) (t_back: never, for a device
+    that did not come back): no messages.csv row sent by a device while away (t_leave <
+    t_send_s < t_back) and none delivered to one (t_recv_s so); no compute period (a row of
+    one period) overlapping one; with --availabilityFile (read from run.json's path, when
+    it can be read here: else skipped), each device's away intervals those the file leaves
+    it (before, between and after its intervals; 1 ns, within the run). The FedAvg family:
+    rounds.csv has a node -1 `available` row in every round with a round_time_s row exactly
+    when availability.csv is there, nDevices less the devices away at the round's start (the
+    previous round's round_time_s row, 0 for round 1; every device away then: the first
+    return after it, when the server samples), a change stamped at that instant counted
+    either way. Checks partition, periods and fl-round take the away intervals in too.
 beliefs
     bayes-consensus's beliefs.csv: one row per (step, node); --mode=discrete (the other
     modes write other columns): belief_true = exp(log_belief_true) (relative 1e-12), error
@@ -520,6 +555,11 @@ WIFI_TX_VOLTAGE_V = 3.0
 WIFI_UNRECORDED = ("WifiRadioEnergyModel", "WifiTxCurrentModel", "SupplyVoltage")
 REASONS = {"", "loss", "retry_limit", "half_duplex", "out_of_range", "receiver_off",
            "sender_off", "cancelled", "unfinished", "rx_busy", "receiver_asleep"}
+# availability.csv (devices that come and go: --meanOnTime/--meanOffTime, --availabilityFile):
+# one row per change of a device's state, 0 when it leaves, 1 when it comes back.
+AVAILABILITY_COLUMNS = ["sim_time_s", "device", "available"]
+# The algorithms of the FedAvg family (check fl-round; rounds.csv's `available` rows).
+FEDAVG_FAMILY = ("fedavg", "fedprox", "fedsgd")
 # The columns the writers fill on every row (empty only where a column says "none": t_recv_s
 # of a row not delivered, reason of a delivered one, the air columns of a message never on
 # the air): an empty one is a violation ("format").
@@ -530,6 +570,7 @@ ALWAYS_WRITTEN = {
     "energy.csv": ENERGY_COLUMNS,
     "rounds.csv": ["round", "sim_time_s", "node", "metric", "value"],
     "positions.csv": ["sim_time_s", "node", "x_m", "y_m", "z_m"],
+    "availability.csv": AVAILABILITY_COLUMNS,
     # trust is empty for the unsupervised paradigm (check discovery: only there).
     "gd_links.csv": ["edge", "receiver", "transmitter", "p_drop", "requested", "allocated",
                      "sent", "received", "shareable"],
@@ -614,6 +655,9 @@ class Audit:
         self.filled = set()  # the files whose ALWAYS_WRITTEN columns were checked (once)
         self.run = run  # the parsed run.json
         self.positions = None  # {node: (x, y, z)} of static devices (check positions)
+        # {device: [(t_leave, t_back) ns]} of availability.csv (None without the file)
+        self.away = None
+        self.depleted = {}  # node -> (earliest, latest) ns its battery may have depleted at
         self.params = self.run.get("parameters", {})
         self.summary = self.run.get("summary", {})
         for key in ("parameters", "summary"):  # a run.json of another shape: a violation
@@ -3189,9 +3233,275 @@ def check_compute_power(a, r, w, standard):
                  "%r or %r" % (busy, idle), w)
 
 
-def check_partition(a, energy):
+# -- devices that come and go (availability.csv) ----------------------------------------
+def away_intervals(a, rows):
+    """{device: [(t_leave, t_back), ...]} in ns of availability.csv's rows (None without the
+    file): ascending, disjoint, t_back math.inf for a device that never came back (one that
+    left at the run's very end too); a leave and a return at one instant (--availabilityFile's
+    intervals that touch) an interval of 0 ns, kept (the device left: its transmissions and
+    its round's job are lost). Rows that repeat a state, or go back in time, are read as far
+    as they go (check availability flags them)."""
+    if rows is None:
+        return None
+    left, away = {}, {}
+
+    def add(device, leave, back):
+        intervals = away.setdefault(device, [])
+        if back >= leave and (not intervals or intervals[-1][1] <= leave):
+            intervals.append((leave, back))
+    for r in rows:
+        t, device, value = r.get("sim_time_ns"), r.get("device#"), r.get("available")
+        if t is None or device is None:
+            continue
+        if value == "0" and device not in left:
+            left[device] = t
+        elif value == "1" and device in left:
+            add(device, left.pop(device), t)
+    for device, t in left.items():
+        add(device, t, math.inf)
+    return away
+
+
+def away_inside(intervals, t):
+    """The away interval (t_leave, t_back) with t_leave < t < t_back, else None."""
+    if t is None:
+        return None
+    return next(((lo, hi) for lo, hi in intervals or () if lo < t < hi), None)
+
+
+def away_before(intervals, t):
+    """The away time (ns) of intervals within [0, t]."""
+    return sum(max(0, min(hi, t) - lo) for lo, hi in intervals if lo < t)
+
+
+def on_until(intervals, t0, span):
+    """The instant a radio on from t0 but over the away intervals has been on for span ns."""
+    t = t0
+    for lo, hi in intervals:
+        if hi <= t:
+            continue
+        if lo >= t + span:
+            break
+        span -= max(0, lo - t)
+        t = hi
+    return t + span
+
+
+def available_range(a, t):
+    """(least, most) devices available at t: nDevices less those away with availability.csv's
+    rows at t < t applied, and with those at t <= t applied (a change stamped at t itself
+    may count either way); None without nDevices."""
+    k = a.params.get("nDevices")
+    if not isinstance(k, int) or isinstance(k, bool):
+        return None
+    intervals = [iv for ivs in (a.away or {}).values() for iv in ivs]
+    at_or_before = k - sum(1 for lo, hi in intervals if lo <= t < hi)
+    before = k - sum(1 for lo, hi in intervals if lo < t <= hi)
+    return min(at_or_before, before), max(at_or_before, before)
+
+
+def round_begin(a, start):
+    """The instant the server samples a round it opens at start: start; with every device
+    away then (availability.csv, the changes stamped at start applied: a leave that ends a
+    round comes before the next round), the first return after it (D2dFedAvg waits)."""
+    k = a.params.get("nDevices")
+    if not a.away or not isinstance(k, int):
+        return start
+    backs = [hi for ivs in a.away.values() for lo, hi in ivs if lo <= start < hi]
+    if len(backs) < k or min(backs) == math.inf:
+        return start
+    return min(backs)
+
+
+def availability_active(a):
+    """True / False: run.json's parameters say devices come and go (meanOnTime_s and
+    meanOffTime_s > 0, or an availabilityFile) or not; None if it records neither."""
+    p = a.params
+    if not any(key in p for key in ("meanOnTime_s", "meanOffTime_s", "availabilityFile")):
+        return None
+    on, off = p.get("meanOnTime_s"), p.get("meanOffTime_s")
+    model = is_number(on) and is_number(off) and on > 0 and off > 0
+    return bool(model or p.get("availabilityFile") not in (None, ""))
+
+
+def check_availability(a, rows, messages, energy):
+    """Check availability: availability.csv written exactly when run.json says devices come
+    and go, its rows well formed; no message sent by a device while away, none delivered to
+    one; no compute period while away."""
+    active = availability_active(a)
+    if active is not None:
+        p = a.params
+        a.expect(active == (rows is not None), "availability.csv", "availability",
+                 "availability.csv written exactly when devices come and go (run.json: "
+                 "meanOnTime_s %s, meanOffTime_s %s, availabilityFile '%s')"
+                 % (p.get("meanOnTime_s"), p.get("meanOffTime_s"),
+                    p.get("availabilityFile", "")),
+                 "a file" if active else "none", "a file" if rows is not None else "none")
+    if rows is None:
+        return
+    k = a.params.get("nDevices")
+    end = seconds_ns_or_none(a.run.get("simulated_time_s"))
+    state, prev = {}, None
+    for r in rows:
+        where = "availability.csv:%d" % r["_line"]
+        t, device, value = r.get("sim_time_ns"), r.get("device#"), r["available"]
+        if device is not None and isinstance(k, int):
+            a.expect(0 <= device < k, where, "availability", "a device (0..%d)" % (k - 1),
+                     "0..%d" % (k - 1), device)
+        if a.expect(value in ("0", "1"), where, "availability", "available 0 or 1", "0|1",
+                    value) and device is not None:
+            want = "0" if state.get(device, "1") == "1" else "1"
+            a.expect(value == want, where, "availability", "device %d's rows alternate 0, "
+                     "1, 0, ... from 0 (it is available until its first 0 row)" % device,
+                     want, value)
+            state[device] = value
+        if t is None:
+            continue
+        if end is not None:
+            a.expect(t <= end, where, "availability", "sim_time_s not after "
+                     "simulated_time_s", "<= %.9f" % (end / 1e9), r["sim_time_s"])
+        if prev is not None:
+            a.expect(t >= prev[0], where, "availability", "sim_time_s not before the "
+                     "previous row's", ">= " + prev[1], r["sim_time_s"])
+        prev = (t, r["sim_time_s"])
+    check_availability_file(a)
+    check_away_rows(a, messages, energy)
+
+
+def availability_file(path):
+    """{device: [(lo, hi) ns]} of the away intervals an --availabilityFile (device,start_s,
+    end_s: when a device is there) leaves a device that it lists: before its first interval,
+    between them, after its last (hi math.inf); ValueError if it is no such file."""
+    with open(path, newline="") as fh:
+        rows = list(csv.reader(fh))
+    if not rows or [c.strip() for c in rows[0]] != ["device", "start_s", "end_s"]:
+        raise ValueError("no header device,start_s,end_s")
+    there = {}
+    for row in rows[1:]:
+        if row:
+            there.setdefault(int(row[0]), []).append((int(round(float(row[1]) * 1e9)),
+                                                       int(round(float(row[2]) * 1e9))))
+    away = {}
+    for device, intervals in there.items():
+        t = 0
+        for lo, hi in sorted(intervals):
+            if lo > t:
+                away.setdefault(device, []).append((t, lo))
+            t = max(t, hi)
+        away.setdefault(device, []).append((t, math.inf))
+    return away
+
+
+def check_availability_file(a):
+    """Check availability: with --availabilityFile (run.json's availabilityFile, if it can
+    be read here), each device's away intervals in availability.csv those the file leaves
+    it, within the run (1 ns: a change at the run's very end may or may not be written)."""
+    path = a.params.get("availabilityFile")
+    end = seconds_ns_or_none(a.run.get("simulated_time_s"))
+    if not path or a.away is None or end is None:
+        return
+    try:
+        want = availability_file(path)
+    except (OSError, ValueError, IndexError) as e:
+        a.skip("availability.csv", "availability", "--availabilityFile=%s cannot be read "
+               "here (%s): its intervals are not compared" % (path, e))
+        return
+
+    def within(intervals):  # (a leave and a return at one instant: the file's intervals touch)
+        return [(lo, hi if hi < end - NS_TOL else math.inf) for lo, hi in intervals
+                if lo < end - NS_TOL and hi > lo]
+    for device in sorted(set(want) | set(a.away)):
+        expected, got = within(want.get(device, [])), within(a.away.get(device, []))
+        same = len(expected) == len(got) and all(
+            abs(lo - lo2) <= NS_TOL and (hi == hi2 or abs(hi - hi2) <= NS_TOL)
+            for (lo, hi), (lo2, hi2) in zip(expected, got))
+        a.expect(same, "availability.csv", "availability", "device %d's away intervals: "
+                 "those --availabilityFile=%s leaves it" % (device, path),
+                 "; ".join(span_text(iv) for iv in expected) or "none",
+                 "; ".join(span_text(iv) for iv in got) or "none")
+
+
+def check_away_rows(a, messages, energy):
+    """Check availability: messages.csv and energy.csv against the away intervals."""
+    away = a.away or {}
+    for m in messages:
+        where = "messages.csv:%d" % m["_line"]
+        sent = away_inside(away.get(m.get("src#")), m.get("t_send_ns"))
+        a.expect(sent is None, where, "availability", "device %s sends nothing while away "
+                 "(availability.csv: away from %s)" % (m["src"], span_text(sent)),
+                 "no row", "t_send_s " + m["t_send_s"])
+        if m["delivered"] == "1":
+            got = away_inside(away.get(m.get("dst#")), m.get("t_recv_ns"))
+            a.expect(got is None, where, "availability", "device %s receives nothing while "
+                     "away (availability.csv: away from %s)" % (m["dst"], span_text(got)),
+                     "not delivered (receiver_off)", "delivered at t_recv_s " + m["t_recv_s"])
+    for r in energy:
+        # A compute row of one period (every row at --traces=full) dates its period.
+        if r["component"] != "compute" or r.get("periods#") != 1 \
+                or None in (r.get("start_s#"), r.get("duration_s#")):
+            continue
+        s, e = r["start_s#"], r["start_s#"] + r["duration_s#"]
+        hit = next(((lo, hi) for lo, hi in away.get(r.get("node#"), ()) if s < hi and e > lo),
+                   None)
+        a.expect(hit is None, "energy.csv:%d" % r["_line"], "availability",
+                 "node %s computes nothing while away (availability.csv: away from %s)"
+                 % (r["node"], span_text(hit)), "no compute period",
+                 "from %.9f to %.9f s" % (s / 1e9, e / 1e9))
+
+
+def span_text(interval):
+    if interval is None:
+        return ""
+    return "%.9f s %s" % (interval[0] / 1e9, "on (never back)" if interval[1] == math.inf
+                          else "to %.9f s" % (interval[1] / 1e9))
+
+
+def check_available_rows(a, rounds):
+    """Check availability: rounds.csv's node -1 `available` rows (the FedAvg family): one
+    per round exactly when availability.csv is there, each nDevices less the devices away
+    at the round's start (the previous round's round_time_s row, 0 for round 1; with every
+    device away then, the first return after it, when the server samples)."""
+    if a.params.get("algorithm") not in FEDAVG_FAMILY or not rounds:
+        return
+    rows = {}
+    for r in rounds:
+        if r.get("node#") == -1 and r["metric"] in ("available", "round_time_s") \
+                and r.get("round#") is not None:
+            rows.setdefault(r["round#"], {})[r["metric"]] = r
+    start = 0
+    for rnd in sorted(rows):
+        got = rows[rnd]
+        if a.away is None:
+            if "available" in got:
+                a.expect(False, "rounds.csv:%d" % got["available"]["_line"], "availability",
+                         "round %d: no `available` row without availability.csv (devices "
+                         "always there)" % rnd, "none", got["available"]["value"])
+            continue
+        timed = got.get("round_time_s")
+        if timed is not None:
+            a.expect("available" in got, "rounds.csv:%d" % timed["_line"], "availability",
+                     "round %d: node -1's `available` row (availability.csv: devices come "
+                     "and go)" % rnd, "a row", "none")
+        if "available" in got and got["available"].get("value#") is not None:
+            begin = round_begin(a, start)
+            counts = available_range(a, begin)
+            value = got["available"]["value#"]
+            if counts is not None:
+                lo, hi = counts
+                a.expect(lo <= value <= hi, "rounds.csv:%d" % got["available"]["_line"],
+                         "availability", "round %d: `available` = nDevices less the devices "
+                         "away at its start, %.9f s (availability.csv)" % (rnd, begin / 1e9),
+                         "%d" % lo if lo == hi else "%d or %d" % (lo, hi),
+                         int(value) if value == int(value) else value)
+        if timed is None or timed.get("sim_time_ns") is None:
+            break  # (the next round's start is unknown)
+        start = timed["sim_time_ns"]
+
+
+def check_partition(a, energy, messages=()):
     """Each row's period (start_s, duration_s) against its stamp; each radio's exclusive
-    states partition the run (full) or add up to it (standard)."""
+    states partition the run (full) or add up to it (standard), less its device's away
+    intervals (availability.csv)."""
     standard = a.run.get("traces") == "standard"
     p = a.params
     powers = RadioPowers(a)
@@ -3223,6 +3533,16 @@ def check_partition(a, energy):
         state = radio_state(r["component"])
         if state is not None and node is not None:
             groups.setdefault((node, state[0]), []).append(r)
+    # (check fl-round: a sampled device depleted during a round is a known failure; its
+    # battery emptied after the end of its periods stamped by its first row of remaining_j 0.)
+    for r in energy:
+        node, t = r.get("node#"), r.get("sim_time_ns")
+        if node in depleted and t is not None and t <= depleted[node] \
+                and None not in (r.get("start_s#"), r.get("duration_s#")):
+            lo = a.depleted.get(node, (0, 0))[0]
+            a.depleted[node] = (max(lo, r["start_s#"] + r["duration_s#"]), depleted[node])
+    for node, t in depleted.items():
+        a.depleted[node] = (min(a.depleted.get(node, (t, t))[0], t), t)
     if end is None:
         return
     if powers.zero:
@@ -3243,9 +3563,13 @@ def check_partition(a, energy):
         for prefix in sorted({k[1] for k in groups}):
             if prefix == "radio" and off:
                 continue
-            missing = [i for i in range(devices) if (i, prefix) not in groups]
+            missing = [i for i in range(devices) if (i, prefix) not in groups
+                       and not rowless_away(a, i, prefix, messages, powers.wifi, end)]
             a.expect(not missing, "energy.csv", "partition",
-                     "every device's %s radio has rows (on from time 0)" % prefix,
+                     "every device's %s radio has rows (on from time 0%s)" % (
+                         prefix, "; but a device away at time 0 (availability.csv) that "
+                         "never came back, or on Wi-Fi whose PHY neither sent nor received"
+                         if a.away else ""),
                      "nodes 0..%d" % (devices - 1),
                      "none of node " + ",".join(str(i) for i in missing[:10]))
     # tx and rx overlap on a full-duplex channel radio; an 802.11 PHY is one state at a time.
@@ -3258,25 +3582,60 @@ def check_partition(a, energy):
         last = max(rows, key=lambda r: r["_line"])
         dep = depleted.get(node)
         who = "node %d's %s radio" % (node, "D2D" if prefix == "radio" else "D2S")
+        away = None if a.away is None else a.away.get(node, [])
         if standard:
-            partition_standard(a, rows, last, who, end, dep, duplex)
+            partition_standard(a, rows, last, who, end, dep, duplex, away)
         else:
             partition_full(a, rows, last, who, end if dep is None else dep, dep is not None,
-                           duplex)
+                           duplex, away)
 
 
-def partition_full(a, rows, last, who, end, depleted, duplex):
+def rowless_away(a, device, prefix, messages, wifi, end):
+    """True if device's radio (prefix) may have no row: away from time 0 (availability.csv)
+    and never back, or, on Wi-Fi, its PHY (switched off at time 0) neither sent nor received
+    a message of that radio on record (messages.csv: src, or dst of a delivered row)."""
+    intervals = (a.away or {}).get(device)
+    if not intervals or intervals[0][0] != 0:
+        return False
+    if end is not None and intervals[0][1] >= end:
+        return True
+    server = a.params.get("nDevices")
+    for m in messages if wifi else ():
+        d2s = server in (m.get("src#"), m.get("dst#"))
+        if d2s == (prefix == "d2s") and (m.get("src#") == device or (
+                m.get("dst#") == device and m["delivered"] == "1")):
+            a.expect(False, "messages.csv:%d" % m["_line"], "partition", "node %d's %s radio "
+                     "has rows: away at time 0 (availability.csv), back at %.9f s, it %s this "
+                     "message" % (device, "D2S" if d2s else "D2D", intervals[0][1] / 1e9,
+                                  "sent" if m.get("src#") == device else "received"),
+                     "rows", "none")
+            return True  # (flagged here, with the message)
+    return wifi
+
+
+def partition_full(a, rows, last, who, end, depleted, duplex, away=None):
     """The periods of one radio cover [0, end] without a gap or an overlap (but tx with rx
-    when duplex)."""
+    when duplex); with availability.csv (away: its device's away intervals), [0, end] less
+    them: a gap exactly over each, no period within one, and the periods end where it left
+    if it never came back."""
     periods = sorted((r["start_s#"], r["sim_time_ns"], radio_state(r["component"])[1],
                       r["_line"]) for r in rows)
+    listed = away is not None
+    away = [(lo, min(hi, end)) for lo, hi in away or () if lo < end]
     cover = 0
     active = []  # the periods still open at the current start
     for start, stop, state, line in periods:
         where = "energy.csv:%d" % line
-        if start > cover:
-            a.expect(False, where, "partition", "%s in some state from %.9f to %.9f s"
-                     % (who, cover / 1e9, start / 1e9), "a period", "none (a gap)")
+        if start > cover and not any(lo <= cover and start <= hi for lo, hi in away):
+            a.expect(False, where, "partition", "%s in some state from %.9f to %.9f s%s"
+                     % (who, cover / 1e9, start / 1e9, " (away only over availability.csv's "
+                        "intervals)" if listed else ""), "a period", "none (a gap)")
+        inside = next(((lo, hi) for lo, hi in away if start < hi and stop > lo), None)
+        if away:
+            a.expect(inside is None, where, "partition", "%s draws nothing while its device "
+                     "is away (availability.csv: from %s)" % (who, span_text(inside)),
+                     "no period", "a %s period from %.9f to %.9f s"
+                     % (state, start / 1e9, stop / 1e9))
         active = [x for x in active if x[1] > start]
         for other in active:
             allowed = duplex and {state, other[2]} == {"tx", "rx"}
@@ -3289,16 +3648,22 @@ def partition_full(a, rows, last, who, end, depleted, duplex):
             a.checks += 1  # no overlap: one check passed
         active.append((start, stop, state, line))
         cover = max(cover, stop)
-    a.expect(cover == end, "energy.csv:%d" % last["_line"], "partition",
+    final = away[-1][0] if away and away[-1][1] >= end else end
+    a.expect(cover == final, "energy.csv:%d" % last["_line"], "partition",
              "%s's periods end at %s" % (who, "its battery's depletion (remaining_j 0)"
-                                         if depleted else "the run's end (simulated_time_s)"),
-             "%.9f" % (end / 1e9), "%.9f" % (cover / 1e9))
+                                         if depleted and final == end else
+                                         "the run's end (simulated_time_s%s)" % (
+                                             ", there then by availability.csv" if listed
+                                             else "") if final == end
+                                         else "its last leave (availability.csv: it never "
+                                         "came back)"),
+             "%.9f" % (final / 1e9), "%.9f" % (cover / 1e9))
 
 
-def partition_standard(a, rows, last, who, end, depleted_at, duplex):
+def partition_standard(a, rows, last, who, end, depleted_at, duplex, away=None):
     """The summed durations of one radio's states equal the run's end (or its battery's
     depletion, which a standard row does not date: between the end of its periods and the
-    stamp of its first row with remaining_j 0)."""
+    stamp of its first row with remaining_j 0), less its away time (availability.csv)."""
     sums = {state: 0 for state in RADIO_STATES}
     for r in rows:
         sums[radio_state(r["component"])[1]] += r["duration_s#"]
@@ -3306,17 +3671,23 @@ def partition_standard(a, rows, last, who, end, depleted_at, duplex):
     exclusive = total - sums["tx"] - sums["rx"] + max(sums["tx"], sums["rx"])
     lo, hi = (exclusive, total) if duplex else (total, total)
     where = "energy.csv:%d" % last["_line"]
+    less = " less its device's away time (availability.csv)" if away is not None else ""
+    away = away or ()
     if depleted_at is None:
-        what = "%s: its states' summed duration_s = the run's end (simulated_time_s)" % who
+        end -= away_before(away, end)
+        what = "%s: its states' summed duration_s = the run's end (simulated_time_s)%s" % (
+            who, less)
         if duplex:
             what += " (tx and rx may overlap: between the sum without their overlap and the sum)"
         a.expect(lo <= end <= hi, where, "partition", what, "%.9f" % (end / 1e9),
                  "%.9f" % (lo / 1e9) if lo == hi else "[%.9f, %.9f]" % (lo / 1e9, hi / 1e9))
     else:
         latest = max(r["start_s#"] + r["duration_s#"] for r in rows)
+        latest -= away_before(away, latest)
+        depleted_at -= away_before(away, depleted_at)
         a.expect(lo <= depleted_at and hi >= latest, where, "partition",
                  "%s: its states' summed duration_s = its battery's depletion, between the "
-                 "end of its last period and its first row with remaining_j 0" % who,
+                 "end of its last period and its first row with remaining_j 0%s" % (who, less),
                  "[%.9f, %.9f]" % (latest / 1e9, depleted_at / 1e9),
                  "%.9f" % (lo / 1e9) if lo == hi else "[%.9f, %.9f]" % (lo / 1e9, hi / 1e9))
 
@@ -3449,29 +3820,36 @@ def check_periods(a, energy, messages, sp):
         row = idle[-1]
         n = sum(r["periods#"] for r in idle)
         t0 = min(r["start_s#"] for r in rows)
+        # Its device's away intervals (availability.csv) within the flush: no period there,
+        # and each leave may part two idle periods as a busy one does.
+        away = (a.away or {}).get(node, [])
+        gaps = sum(1 for lo, _ in away if t0 < lo < t)
         # The end of the flush's last period (half-duplex: the states follow each other, as
-        # check partition checks), or a time not after it (tx and rx may overlap).
+        # check partition checks, but over the away intervals), or a time not after it (tx
+        # and rx may overlap).
         t1 = max(r["start_s#"] + r["duration_s#"] for r in rows) if duplex else \
-            t0 + sum(r["duration_s#"] for r in rows)
+            on_until(away, t0, sum(r["duration_s#"] for r in rows))
         first = any(r["start_s#"] == t0 for r in idle)
         last = radio_state(rows[-1]["component"])[1] == "idle"
         busy = sum(r["periods#"] for r in rows if radio_state(r["component"])[1] != "idle")
         where = "energy.csv:%d" % row["_line"]
         who = "node %d's %s radio" % (node, "D2D" if prefix == "radio" else "D2S")
+        parted = "; leaves (availability.csv) within it: %d" % gaps if gaps else ""
         if busy == 0:
-            a.expect(n == 1, where, "periods", "%s idle through its flush: one period"
-                     % who, 1, n)
+            a.expect(1 <= n <= 1 + gaps, where, "periods", "%s idle through its flush: one "
+                     "period%s" % (who, parted), "1" if not gaps else "[1, %d]" % (1 + gaps),
+                     n)
             continue
         instants = joins.get((node, prefix), [])
         joined = bisect.bisect_left(instants, t1) - bisect.bisect_right(instants, t0)
         lo = int(first) + int(last)
-        hi = busy - joined + int(first) + int(last) - 1
+        hi = busy - joined + int(first) + int(last) - 1 + gaps
         a.expect(lo <= n <= hi, where, "periods",
                  "%s: its idle periods alternate with its %d other periods of the flush "
                  "(%s with idle, %s with idle; instants on record where its draw changes "
-                 "while it stays busy: %d)"
+                 "while it stays busy: %d%s)"
                  % (who, busy, "begins" if first else "does not begin",
-                    "ends" if last else "does not end", joined),
+                    "ends" if last else "does not end", joined, parted),
                  "%d" % lo if lo == hi else "[%d, %d]" % (lo, hi), n)
 
 
@@ -3631,7 +4009,7 @@ def check_fl_rounds(a, rounds, messages):
     """Check fl-round: the FedAvg family's participants and stragglers against the round's
     downlink and uplink rows, and why each round ended when it did."""
     p = a.params
-    if p.get("algorithm") not in ("fedavg", "fedprox", "fedsgd") or not rounds:
+    if p.get("algorithm") not in FEDAVG_FAMILY or not rounds:
         return
     if a.run.get("untraced_message_rows"):
         a.skip("rounds.csv", "fl-round", "--traces=standard leaves message rows out")
@@ -3642,18 +4020,19 @@ def check_fl_rounds(a, rounds, messages):
         return
     target = max(1, math.floor(c * k + 0.5))
     over = p.get("overSelection", 1)
-    sampled_n = min(k, math.floor((over if is_number(over) else 1) * target + 0.5))
+    over_n = math.floor((over if is_number(over) else 1) * target + 0.5)
     unicast = p.get("ns3::D2dFedAvg::Downlink") == "unicast"
     deadline = p.get("roundDeadline_s")
     deadline_ns = round(deadline * 1e9) if is_number(deadline) else 0
     # Known failures: a reliable global_model not delivered, or a "busy" reply (both only
-    # with --waitForFailed=false; busy replies also on unreliable links).
+    # with --waitForFailed=false; busy replies also on unreliable links), a sampled device
+    # that leaves (availability.csv) or whose battery depletes during the round.
     fail_known = p.get("waitForFailed") is not True
     server = k  # the server's index: the last transport
     rows = {}
     for r in rounds:
         if r.get("node#") == -1 and r["metric"] in ("round_time_s", "participants",
-                                                   "stragglers"):
+                                                   "stragglers", "available"):
             rows.setdefault(r["round#"], {})[r["metric"]] = r
     start = 0
     for rnd in sorted(x for x in rows if x is not None):
@@ -3665,11 +4044,20 @@ def check_fl_rounds(a, rounds, messages):
         part, strag = got["participants"]["value#"], got["stragglers"]["value#"]
         if end is None or part is None or strag is None:
             continue
+        # Devices that come and go: the server samples among those available (rounds.csv's
+        # `available`, check availability), when one is (the round may wait for one).
+        there = (got.get("available") or {}).get("value#")
+        sampled_n = min(k if there is None else int(there), over_n)
+        start = round_begin(a, start)
         down = [m for m in messages if m["kind"] == "global_model" and m["t_send_ns"] is not
                 None and abs(m["t_send_ns"] - start) <= 1]
         sampled = {m["dst#"] for m in down}
+        # (A device away when the server samples is not sampled: its row of a broadcast to
+        # every device is no failure; one that leaves at that instant may have been.)
+        away = {d for d, ivs in (a.away or {}).items()
+                if any(lo < start < hi or lo == start == 0 < hi for lo, hi in ivs)}
         failed = {m["dst#"] for m in down if m["mode"] == "reliable" and m["delivered"] != "1"
-                  and m["reason"] != "unfinished"}
+                  and m["reason"] != "unfinished" and m["dst#"] not in away}
         # A sampled device still on an earlier round's job answers "busy".
         failed |= {m["src#"] for m in messages if m["kind"] == "busy" and m["dst#"] == server
                    and m["complete"] == "1" and m["t_recv_ns"] is not None
@@ -3677,9 +4065,16 @@ def check_fl_rounds(a, rounds, messages):
         arrived = {m["src#"] for m in messages if m["kind"] == "update" and m["dst#"] == server
                    and m["complete"] == "1" and m["t_recv_ns"] is not None
                    and start < m["t_recv_ns"] <= end and m["src#"] in sampled}
+        # A sampled device that left or was depleted during the round, before it answered
+        # (D2dFedAvg::GiveUp: not once its answer is in).
+        failed |= sampled & ({d for d, ivs in (a.away or {}).items()
+                              if any(start < lo <= end for lo, _ in ivs)}
+                             | {d for d, (lo, hi) in a.depleted.items()
+                                if lo <= end and hi > start}) - arrived
         n = part + strag
         a.expect(n == sampled_n, where, "fl-round", "round %d: participants + stragglers = "
-                 "min(nDevices, round(overSelection x m)) sampled" % rnd, sampled_n, n)
+                 "min(%s, round(overSelection x m)) sampled" % (
+                     rnd, "nDevices" if there is None else "available"), sampled_n, n)
         if unicast or sampled_n == k:
             # One row per sampled device (a broadcast to all: none for one out of range).
             a.expect(len(sampled) == n if unicast else len(sampled) <= n, where, "fl-round",
@@ -3699,8 +4094,8 @@ def check_fl_rounds(a, rounds, messages):
                 fail_known and part + len(failed) >= n)
             a.expect(done, where, "fl-round", "round %d ended before --roundDeadline: m "
                      "answers, or every sampled device answered%s" % (
-                         rnd, " or known failed (its global_model not delivered, or it "
-                         "answered busy)" if fail_known else ""),
+                         rnd, " or known failed (its global_model not delivered, it "
+                         "answered busy, left or its battery depleted)" if fail_known else ""),
                      "%d answers, or %d with %d failed or busy" % (target, n, len(failed)),
                      part)
         start = end
@@ -4609,6 +5004,12 @@ def audit(run_dir, run=None):
     energy = a.read_csv("energy.csv", ENERGY_COLUMNS, required=True,
                         why=" (the same at every trace level)") or []
     rounds = a.read_csv("rounds.csv")
+    availability = a.read_csv("availability.csv", AVAILABILITY_COLUMNS,
+                              why=" (devices that come and go)")
+    if availability is not None:
+        parse_times(a, availability, "availability.csv", ("sim_time_s",))
+        a.number(availability, "availability.csv", "device", int, "availability")
+    a.away = away_intervals(a, availability)
     spectrum = parse_messages(a, messages)
     a.number(energy, "energy.csv", "node", int)
     a.number(energy, "energy.csv", "energy_j")
@@ -4640,13 +5041,15 @@ def audit(run_dir, run=None):
     check_receive_chains(a, messages, sp)  # (rx_busy: with or without the columns)
     check_energy(a, energy)
     check_power(a, energy)
-    check_partition(a, energy)
+    check_partition(a, energy, messages)
     check_periods(a, energy, messages, sp)
     check_round_energy(a, energy, rounds)
     check_network_mean(a, rounds)
     check_rounds(a, rounds, messages)
-    check_fl_rounds(a, rounds, messages)
+    check_fl_rounds(a, rounds, messages)  # (after check_partition: a.depleted)
     check_async_rounds(a, rounds, messages)
+    check_availability(a, availability, messages, energy)
+    check_available_rows(a, rounds)
     check_beliefs(a, rounds)
     check_trust(a)
     check_group_rounds(a, rounds)
@@ -4663,8 +5066,9 @@ def audit(run_dir, run=None):
     if spectrum:
         check_interference(a, messages, sp, rss)
     for name in sorted(os.listdir(run_dir)):
-        if not name.endswith(".csv") or name in ("messages.csv", "positions.csv"):
-            continue
+        if not name.endswith(".csv") or name in ("messages.csv", "positions.csv",
+                                                 "availability.csv"):
+            continue  # (availability.csv's times: check availability)
         rows = {"energy.csv": energy, "rounds.csv": rounds}.get(name)
         if rows is None:
             rows = a.read_csv(name) or []

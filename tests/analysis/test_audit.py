@@ -8,10 +8,13 @@ and three runs have a finite spectrum (messages.csv's t_start_s, airtime_s, sub_
 interference_w: uploads queued on the server's sub-channels, co-channel interference under
 immediate access, reliable airtimes), and three runs in other radio environments (3GPP UMi with
 thermal noise on a finite band, Friis, Rayleigh fading: messages.csv's rss_w and sinr tied to
-p_drop and sigma^2, Friis' RSS recomputed from the positions); the audit must pass on each
+p_drop and sigma^2, Friis' RSS recomputed from the positions), and four fedavg runs with
+devices that come and go (availability.csv: the on/off model at both trace levels, fedbuff,
+an --availabilityFile whose devices are all away for a while) and one whose batteries empty;
+the audit must pass on each
 (and its checks must have run: not skipped wholesale); then, for each check, a
 copy of a real run with one number changed by hand must make the audit exit 1 with a line
-naming that check. Two
+naming that check. Over Wi-Fi, devices that come and go are refused (test_wifi_availability_refused). Two
 runs that once reported wrong numbers pass, and their old numbers written back by hand are
 flagged: consensus --algorithm=local with flipped agents in node -1 (network-mean), and
 graph-discovery's D2S rows at another P_D than --d2sDropProbability (p_drop).
@@ -93,7 +96,43 @@ RUNS = {
                            "--propagation=friis", "--subChannels=2", "--access=immediate"],
     "d2d-exchange-rayleigh": ["--nDevices=6", "--duration=2s", "--d2sFraction=0.3",
                               "--nakagamiM=1"],
+    # Devices that come and go (availability.csv): on and off periods of 1 s on average over
+    # rounds of about 0.3 s (devices away from time 0, leaves during a round: known failures,
+    # sender_off and receiver_off rows), at both trace levels; fedbuff; and the intervals of
+    # an --availabilityFile (AVAILABILITY_INTERVALS, written to the test's folder) that
+    # leave every device away from 0.3 s to 1 s, when the server waits for one to start round 2.
+    "fedavg-availability": ["--nDevices=10", "--rounds=5", "--dataFraction=0.03",
+                            "--model=mlp:32", "--meanOnTime=1s", "--meanOffTime=1s"],
+    "fedavg-availability-full": ["--nDevices=10", "--rounds=5", "--dataFraction=0.03",
+                                 "--model=mlp:32", "--meanOnTime=1s", "--meanOffTime=1s",
+                                 "--traces=full"],
+    "fedavg-availability-fedbuff": ["--algorithm=fedbuff", "--nDevices=10", "--rounds=3",
+                                    "--dataFraction=0.03", "--model=mlp:32",
+                                    "--meanOnTime=1s", "--meanOffTime=1s"],
+    "fedavg-availability-file": ["--nDevices=4", "--rounds=4", "--dataFraction=0.03",
+                                 "--model=mlp:32",
+                                 "--availabilityFile={tmp}/availability-intervals.csv"],
+    # Batteries that empty during round 2 (3 J each): the server gives up the depleted
+    # devices at once (a known failure, as a leave), the round ends with no answer.
+    "fedavg-depleted": ["--nDevices=6", "--rounds=2", "--dataFraction=0.03", "--model=mlp:32",
+                        "--initialEnergyJ=3"],
 }
+# --availabilityFile's intervals (device,start_s,end_s: when a device is there) of the run
+# fedavg-availability-file: device 2 away until 0.1 s, every device away from 0.3 s (round 1
+# ends with its last leave) to 1 s, devices 0 and 2 back then together, 1 at 1.2 s, 3 at 2 s.
+AVAILABILITY_INTERVALS = """device,start_s,end_s
+0,0,0.2
+0,1.0,1000
+1,0,0.25
+1,1.2,1000
+2,0.1,0.3
+2,1.0,1000
+3,0,0.3
+3,2,1000
+"""
+# The Wi-Fi backend with devices that come and go: refused (test_wifi_availability_refused).
+WIFI_AVAILABILITY = ["--backend=wifi", "--nDevices=6", "--rounds=3", "--dataFraction=0.03",
+                     "--model=mlp:32", "--meanOnTime=2s", "--meanOffTime=1s"]
 # The known bugs: the exact commands (besides --quiet --outDir).
 BUG_LOCAL_FLIPPED = ["--algorithm=local", "--flipList=2,9", "--rounds=4"]
 BUG_GD_D2S_DROP = ["--nDevices=8", "--dataFraction=0.05", "--paradigm=unsupervised",
@@ -135,14 +174,50 @@ def write_rows(path, header, rows):
         writer.writerows(rows)
 
 
+def ns_text(ns):
+    """A time in ns as the traces print it (9 decimals)."""
+    return "%d.%09d" % divmod(ns, 1000000000)
+
+
+def text_ns(text):
+    whole, _, frac = text.partition(".")
+    return int(whole) * 1000000000 + int((frac + "000000000")[:9])
+
+
+def away_intervals(folder):
+    """{device: [(t_leave, t_back), ...]} in ns of a run's availability.csv (t_back None:
+    never back)."""
+    _, rows = read_rows(os.path.join(folder, "availability.csv"))
+    left, away = {}, {}
+    for r in rows:
+        device, t = int(r["device"]), text_ns(r["sim_time_s"])
+        if r["available"] == "0":
+            left[device] = t
+        else:
+            away.setdefault(device, []).append((left.pop(device), t))
+    for device, t in left.items():
+        away.setdefault(device, []).append((t, None))
+    return away
+
+
+def insert_by_time(rows, row):
+    """row put among rows (in sim_time_s order) after those stamped up to its time."""
+    t = text_ns(row["sim_time_s"])
+    i = next((k for k, r in enumerate(rows) if text_ns(r["sim_time_s"]) > t), len(rows))
+    rows.insert(i, row)
+    return rows
+
+
 class AuditTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="audit-test-")
+        with open(os.path.join(cls.tmp, "availability-intervals.csv"), "w") as fh:
+            fh.write(AVAILABILITY_INTERVALS)
         cls.runs = {}
         for name, args in RUNS.items():
             out = os.path.join(cls.tmp, name)
-            simulate(name, args, out)
+            simulate(name, [a.replace("{tmp}", cls.tmp) for a in args], out)
             cls.runs[name] = out
 
     @classmethod
@@ -681,6 +756,315 @@ class AuditTest(unittest.TestCase):
         self.edit_json(d, lambda run: run["parameters"].update(
             noisePowerInForceW=run["parameters"]["noisePowerW"]))
         self.assertViolation(d, "run-json", "sigma^2 of the D2D links")
+
+    # -- devices that come and go (availability.csv) ---------------------------------
+    def test_availability_runs_exercise_the_checks(self):
+        # The clean audits of the runs with devices that come and go are not vacuous:
+        # devices away from time 0 come back, others leave and come back, transmissions are
+        # cut by a leave (sender_off, receiver_off), rounds sample among fewer devices, and
+        # a full run's radios have gaps over the away time.
+        for name in ("fedavg-availability", "fedavg-availability-full"):
+            folder = self.runs[name]
+            away = away_intervals(folder)
+            self.assertTrue(any(ivs[0][0] == 0 and ivs[0][1] is not None
+                                for ivs in away.values()), away)
+            self.assertTrue(any(lo > 0 and hi is not None for ivs in away.values()
+                                for lo, hi in ivs), away)
+            _, messages = read_rows(os.path.join(folder, "messages.csv"))
+            self.assertLessEqual({"sender_off", "receiver_off"},
+                                 {r["reason"] for r in messages})
+            _, rounds = read_rows(os.path.join(folder, "rounds.csv"))
+            available = [int(r["value"]) for r in rounds if r["metric"] == "available"]
+            self.assertEqual(len(available), 5)
+            self.assertTrue(all(0 < v < 10 for v in available), available)
+            self.assertTrue(any(float(r["value"]) > 0 for r in rounds
+                                if r["metric"] == "stragglers"))
+        _, rows = read_rows(os.path.join(self.runs["fedavg-availability-full"], "energy.csv"))
+        device, (lo, hi) = next((d, iv) for d, ivs in sorted(away.items()) for iv in ivs
+                                if iv[0] > 0 and iv[1] is not None)
+        d2s = [r for r in rows if r["node"] == str(device) and r["component"][:4] == "d2s_"]
+        self.assertTrue(any(text_ns(r["sim_time_s"]) == lo for r in d2s))
+        self.assertTrue(any(text_ns(r["start_s"]) == hi for r in d2s))
+        # The run of --availabilityFile: every device away from 0.3 s, the server samples
+        # round 2 when devices 0 and 2 come back at 1 s.
+        folder = self.runs["fedavg-availability-file"]
+        _, rounds = read_rows(os.path.join(folder, "rounds.csv"))
+        self.assertEqual([r["value"] for r in rounds if r["metric"] == "available"],
+                         ["3", "2", "3", "3"])
+        _, messages = read_rows(os.path.join(folder, "messages.csv"))
+        self.assertEqual({r["dst"] for r in messages if r["kind"] == "global_model"
+                          and r["t_send_s"] == "1.000000000" and r["delivered"] == "1"},
+                         {"0", "2"})
+
+    def test_wifi_availability_refused(self):
+        # Over Wi-Fi, devices that come and go are refused (an away 802.11 PHY can only
+        # sleep, and ns-3's WifiRadioEnergyModel never leaves OFF): one line, nothing written.
+        out = os.path.join(self.tmp, "wifi-availability")
+        proc = subprocess.run([program("fedavg")] + WIFI_AVAILABILITY + ["--quiet",
+                              "--outDir=" + out], capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 2, proc.stderr)
+        self.assertIn("--backend=channel", proc.stderr)
+        self.assertFalse(os.path.exists(out))
+
+    def test_availability_return_removed(self):
+        # A device's first return deleted: its next leave repeats 0; away until its next
+        # return, its radio's rows then are too many.
+        d = self.copy("fedavg-availability")
+
+        def change(rows):
+            i = next(i for i, r in enumerate(rows) if r["available"] == "1" and any(
+                q["device"] == r["device"] for q in rows[i + 1:]))
+            del rows[i]
+        self.edit_csv(d, "availability.csv", change)
+        self.assertViolation(d, "availability", "rows alternate 0, 1, 0, ... from 0")
+        self.assertViolation(d, "partition", "less its device's away time (availability.csv)")
+
+    def test_availability_rows_malformed(self):
+        d = self.copy("fedavg-availability")
+
+        def change(rows):
+            rows[1]["device"] = "10"  # no such device (nDevices 10)
+            rows[2]["available"] = "2"
+            i = next(i for i in range(4, len(rows)) if text_ns(rows[i - 1]["sim_time_s"]) > 0)
+            rows[i]["sim_time_s"] = "0.000000000"  # before the previous row's
+            rows[-1]["sim_time_s"] = "99.000000000"  # after the run's end
+        self.edit_csv(d, "availability.csv", change)
+        self.assertViolation(d, "availability", "a device (0..9)")
+        self.assertViolation(d, "availability", "available 0 or 1")
+        self.assertViolation(d, "availability", "sim_time_s not before the previous row's")
+        self.assertViolation(d, "availability", "sim_time_s not after simulated_time_s")
+
+    def test_availability_file_there_exactly_when_devices_come_and_go(self):
+        d = self.copy("fedavg-availability")
+        os.remove(os.path.join(d, "availability.csv"))
+        self.assertViolation(d, "availability", "written exactly when devices come and go")
+        self.assertViolation(d, "availability", "no `available` row without availability.csv")
+        d = self.copy("fedavg")
+        with open(os.path.join(d, "availability.csv"), "w") as fh:
+            fh.write("sim_time_s,device,available\n")
+        self.assertViolation(d, "availability", "written exactly when devices come and go")
+
+    def test_message_sent_while_away(self):
+        d = self.copy("fedavg-availability")
+        away = away_intervals(d)
+
+        def change(rows):
+            for r in rows:
+                later = [(lo, hi) for lo, hi in away.get(int(r["src"]), ())
+                         if hi is not None and lo > text_ns(r["t_send_s"])]
+                if later:
+                    r["t_send_s"] = ns_text(sum(later[0]) // 2)
+                    return
+            self.fail("no device sends before an away interval")
+        self.edit_csv(d, "messages.csv", change)
+        self.assertViolation(d, "availability", "sends nothing while away")
+
+    def test_message_delivered_while_away(self):
+        d = self.copy("fedavg-availability")
+        away = away_intervals(d)
+
+        def change(rows):
+            for r in rows:
+                later = [(lo, hi) for lo, hi in away.get(int(r["dst"]), ())
+                         if hi is not None and lo > text_ns(r["t_send_s"])]
+                if r["delivered"] == "1" and later:
+                    r["t_recv_s"] = ns_text(sum(later[0]) // 2)
+                    return
+            self.fail("no delivered row before its receiver's away interval")
+        self.edit_csv(d, "messages.csv", change)
+        self.assertViolation(d, "availability", "receives nothing while away")
+
+    def test_available_count_changed(self):
+        d = self.copy("fedavg-availability")
+
+        def change(rows):
+            row = next(r for r in rows if r["metric"] == "available" and r["round"] == "2")
+            row["value"] = str(int(row["value"]) + 1)
+        self.edit_csv(d, "rounds.csv", change)
+        self.assertViolation(d, "availability", "round 2: `available` = nDevices less")
+        self.assertViolation(d, "fl-round", "min(available, round(overSelection x m)) sampled")
+
+    def test_available_row_missing_or_extra(self):
+        d = self.copy("fedavg-availability")
+        self.edit_csv(d, "rounds.csv", lambda rows: [
+            r for r in rows if not (r["metric"] == "available" and r["round"] == "3")])
+        self.assertViolation(d, "availability", "round 3: node -1's `available` row")
+        d = self.copy("fedavg")
+
+        def add(rows):
+            row = next(r for r in rows if r["metric"] == "round_time_s")
+            rows.insert(rows.index(row), dict(row, metric="available", value="6"))
+        self.edit_csv(d, "rounds.csv", add)
+        self.assertViolation(d, "availability", "no `available` row without availability.csv")
+
+    def test_round_waits_for_a_device(self):
+        # Device 1 back at 0.9 s instead of 1.2 s: round 2 should have begun then, with one
+        # device (the global_model rows are at 1 s, with two).
+        d = self.copy("fedavg-availability-file")
+
+        def change(rows):
+            row = next(r for r in rows if r["sim_time_s"] == "1.200000000")
+            rows.remove(row)
+            return insert_by_time(rows, dict(row, sim_time_s="0.900000000"))
+        self.edit_csv(d, "availability.csv", change)
+        self.assertViolation(d, "availability", "round 2: `available` = nDevices less the "
+                             "devices away at its start, 0.900000000 s")
+        self.assertViolation(d, "fl-round", "round 2: devices sent w^t at its start")
+        self.assertViolation(d, "availability", "device 1's away intervals: those "
+                             "--availabilityFile")
+
+    def test_availability_file_changed(self):
+        # The run's file with device 3 back at 1.5 s, not 2 s; a file that cannot be read
+        # here: the comparison skipped, with its reason.
+        d = self.copy("fedavg-availability-file")
+        path = os.path.join(d, "intervals.csv")
+        with open(path, "w") as fh:
+            fh.write(AVAILABILITY_INTERVALS.replace("3,2,1000", "3,1.5,1000"))
+        self.edit_json(d, lambda run: run["parameters"].update(availabilityFile=path))
+        self.assertViolation(d, "availability", "device 3's away intervals: those "
+                             "--availabilityFile=%s leaves it, expected 0.300000000 s to "
+                             "1.500000000 s" % path)
+        os.remove(path)
+        proc = audit(d, skipped=True)
+        self.assertEqual(proc.returncode, 0, proc.stdout[-2000:])
+        self.assertIn("skipped: availability.csv: availability: --availabilityFile=%s cannot "
+                      "be read here" % path, proc.stdout)
+
+    def test_fl_round_leave_is_a_known_failure(self):
+        # A round closed early without a sampled device that left after its global_model
+        # came and before it answered; its leave deleted, the round ended for no reason.
+        d = self.copy("fedavg-availability")
+        _, rounds = read_rows(os.path.join(d, "rounds.csv"))
+        ends = {int(r["round"]): text_ns(r["sim_time_s"]) for r in rounds
+                if r["metric"] == "round_time_s"}
+        _, messages = read_rows(os.path.join(d, "messages.csv"))
+
+        def leaver(row):
+            t, device = text_ns(row["sim_time_s"]), row["device"]
+            k = next((k for k, end in sorted(ends.items())
+                      if ends.get(k - 1, 0) < t <= end), None)
+            if row["available"] != "0" or k is None:
+                return False
+            start, end = ends.get(k - 1, 0), ends[k]
+            return any(m["kind"] == "global_model" and m["dst"] == device
+                       and m["delivered"] == "1" and text_ns(m["t_send_s"]) == start
+                       for m in messages) and not any(
+                m["kind"] == "update" and m["src"] == device and m["delivered"] == "1"
+                and start < text_ns(m["t_recv_s"]) <= end for m in messages)
+
+        def change(rows):
+            i = next(i for i, r in enumerate(rows) if leaver(r))
+            back = [k for k in range(i + 1, len(rows)) if rows[k]["device"] == rows[i]["device"]]
+            return [r for k, r in enumerate(rows) if k != i and k not in back[:1]]
+        self.edit_csv(d, "availability.csv", change)
+        self.assertViolation(d, "fl-round", "ended before --roundDeadline")
+
+    def test_fl_round_depletion_is_a_known_failure(self):
+        # Round 2 ends when the last sampled device's battery empties (remaining_j 0); with
+        # those rows at 1e-9 J left, no device is known to have failed.
+        _, rounds = read_rows(os.path.join(self.runs["fedavg-depleted"], "rounds.csv"))
+        self.assertEqual([r["value"] for r in rounds if r["metric"] == "participants"],
+                         ["6", "0"])
+        d = self.copy("fedavg-depleted")
+
+        def change(rows):
+            empty = [r for r in rows if r["remaining_j"] == "0"]
+            self.assertTrue(empty)
+            for r in empty:
+                r["remaining_j"] = "1e-9"
+        self.edit_csv(d, "energy.csv", change)
+        self.assertViolation(d, "fl-round", "round 2 ended before --roundDeadline")
+
+    def test_periods_parted_by_a_leave(self):
+        # --traces=standard: a radio idle through a flush in which its device left and came
+        # back has an idle period more a leave (no busy one between them); its periods
+        # raised from 2 to 4, more than its leaves allow.
+        d = self.copy("fedavg-availability-fedbuff")
+
+        def change(rows):
+            for r in rows:
+                flush = [q for q in rows if q["node"] == r["node"]
+                         and q["sim_time_s"] == r["sim_time_s"] and q["component"][:4] == "d2s_"]
+                if r["component"] == "d2s_idle" and r["periods"] == "2" and len(flush) == 1:
+                    r["periods"] = "4"
+                    return
+            self.fail("no radio idle through a flush in two periods")
+        self.edit_csv(d, "energy.csv", change)
+        self.assertViolation(d, "periods", "idle through its flush: one period; leaves "
+                             "(availability.csv) within it")
+
+    def test_radio_draws_while_away(self):
+        # --traces=full: a d2s_idle period over a device's away interval.
+        d = self.copy("fedavg-availability-full")
+        away = away_intervals(d)
+        device, (lo, hi) = next((dev, iv) for dev, ivs in sorted(away.items()) for iv in ivs
+                                if iv[0] > 0 and iv[1] is not None)
+
+        def change(rows):
+            idle = next(r for r in rows if r["node"] == str(device)
+                        and r["component"] == "d2s_idle")
+            return insert_by_time(rows, dict(
+                idle, sim_time_s=ns_text(hi), start_s=ns_text(lo), duration_s=ns_text(hi - lo),
+                energy_j=repr(float(idle["power_w"]) * (hi - lo) / 1e9)))
+        self.edit_csv(d, "energy.csv", change)
+        self.assertViolation(d, "partition", "draws nothing while its device is away")
+
+    def test_radio_gap_outside_away(self):
+        # --traces=full: a leave 1 us later than the run wrote it: the radio's periods stop
+        # 1 us before its device is away.
+        d = self.copy("fedavg-availability-full")
+
+        def change(rows):
+            i = next(i for i, r in enumerate(rows) if r["available"] == "0"
+                     and text_ns(r["sim_time_s"]) > 0 and i + 1 < len(rows)
+                     and text_ns(rows[i + 1]["sim_time_s"]) > text_ns(r["sim_time_s"]) + 1000)
+            rows[i]["sim_time_s"] = ns_text(text_ns(rows[i]["sim_time_s"]) + 1000)
+        self.edit_csv(d, "availability.csv", change)
+        self.assertViolation(d, "partition", "(away only over availability.csv's intervals)")
+
+    def test_radio_sum_over_the_away_time(self):
+        # --traces=standard: one of a device's away intervals deleted (its leave and return):
+        # its radio's states no longer add up to the run less its away time.
+        d = self.copy("fedavg-availability")
+        away = away_intervals(d)
+        device, (lo, hi) = next((dev, iv) for dev, ivs in sorted(away.items()) for iv in ivs
+                                if iv[0] > 0 and iv[1] is not None)
+        self.edit_csv(d, "availability.csv", lambda rows: [
+            r for r in rows if not (r["device"] == str(device)
+                                    and text_ns(r["sim_time_s"]) in (lo, hi))])
+        self.assertViolation(d, "partition", "node %d's D2S radio: its states' summed "
+                             "duration_s = the run's end (simulated_time_s) less its device's "
+                             "away time" % device)
+
+    def test_compute_while_away(self):
+        d = self.copy("fedavg-availability-full")
+        away = away_intervals(d)
+
+        def change(rows):
+            for r in rows:
+                if r["component"] != "compute":
+                    continue
+                duration = text_ns(r["duration_s"])
+                inside = [(lo, hi) for lo, hi in away.get(int(r["node"]), ())
+                          if hi is not None and hi - lo > duration + 2000]
+                if inside:
+                    rows.remove(r)
+                    start = inside[0][0] + 1000
+                    return insert_by_time(rows, dict(r, start_s=ns_text(start),
+                                                     sim_time_s=ns_text(start + duration)))
+            self.fail("no compute row of a device with a long enough away interval")
+        self.edit_csv(d, "energy.csv", change)
+        self.assertViolation(d, "availability", "computes nothing while away")
+
+    def test_radio_rows_of_a_device_back(self):
+        # A device away from time 0 that came back listens (its radio has rows): all its
+        # d2s_* rows deleted.
+        d = self.copy("fedavg-availability")
+        device = next(dev for dev, ivs in sorted(away_intervals(d).items())
+                      if ivs[0][0] == 0 and ivs[0][1] is not None)
+        self.edit_csv(d, "energy.csv", lambda rows: [
+            r for r in rows if not (r["node"] == str(device) and r["component"][:4] == "d2s_")])
+        self.assertViolation(d, "partition", "every device's d2s radio has rows")
 
     def test_header(self):
         d = self.copy("d2d-exchange")

@@ -5,7 +5,8 @@ Run:  /usr/bin/python3 tests/analysis/test_audit_mutations.py BIN_DIR
 BIN_DIR holds the built scenario programs. Each of the six scenarios runs once on a small
 setting (d2d-exchange also with a finite spectrum: messages.csv's spectrum columns with
 interference; and under 3GPP UMi with thermal noise: rss_w and sinr not recomputable from the
-positions, tied to p_drop and sigma^2) and
+positions, tied to p_drop and sigma^2; fedavg also with devices that come and go, at both
+trace levels: availability.csv, rounds.csv's `available` rows, radios silent while away) and
 analysis/audit.py must pass on it. Then, for every CSV trace file of that run and
 on a fresh copy of the run each time, three mutations:
 
@@ -32,7 +33,9 @@ interference_w doubled and emptied on a row with interference (the finite-spectr
 the UMi run: its interference recomputed from the rss_w of the senders' links); rss_w and
 sinr each 0.1% off and emptied on a row (both runs);
 one of rounds.csv's node -1 energy rows duplicated and deleted (every run with such rows);
-fedavg's round 1 with one participant fewer and one straggler more (check fl-round).
+fedavg's round 1 with one participant fewer and one straggler more (check fl-round);
+availability.csv with one of a device's away intervals deleted, and with a return 1 us
+earlier (both fedavg runs with devices that come and go: check partition).
 
 Non-UTF-8 bytes, a NUL byte or an unbalanced quote in each trace file, and bytes that are
 not UTF-8 in run.json (EncodingTest): a violation naming the file, exit status 1, never a
@@ -94,9 +97,17 @@ RUNS = {
     "d2d-exchange-umi": ["--nDevices=10", "--duration=5s", "--subChannels=2",
                          "--access=immediate", "--d2sFraction=0.3", "--propagation=3gpp-umi",
                          "--noise=thermal"],
+    # Devices that come and go: availability.csv, rounds.csv's `available` rows, radios
+    # silent while their device is away (at both trace levels).
+    "fedavg-availability": ["--rounds=4", "--nDevices=10", "--dataFraction=0.03",
+                            "--model=mlp:32", "--meanOnTime=1s", "--meanOffTime=1s"],
+    "fedavg-availability-full": ["--rounds=4", "--nDevices=10", "--dataFraction=0.03",
+                                 "--model=mlp:32", "--meanOnTime=1s", "--meanOffTime=1s",
+                                 "--traces=full"],
 }
 # The program of a RUNS entry that is a variant of a scenario.
-PROGRAM = {"d2d-exchange-spectrum": "d2d-exchange", "d2d-exchange-umi": "d2d-exchange"}
+PROGRAM = {"d2d-exchange-spectrum": "d2d-exchange", "d2d-exchange-umi": "d2d-exchange",
+           "fedavg-availability": "fedavg", "fedavg-availability-full": "fedavg"}
 
 
 def mutations(data):
@@ -295,6 +306,12 @@ class AuditMutationTest(AuditedRuns):
     def test_d2d_exchange_umi(self):
         self.check_scenario("d2d-exchange-umi")
 
+    def test_fedavg_availability(self):
+        self.check_scenario("fedavg-availability")
+
+    def test_fedavg_availability_full(self):
+        self.check_scenario("fedavg-availability-full")
+
     # -- the probe's cases (run.json refitted) -------------------------------------------
     def probe(self, program, name, label, change):
         """change(lines) -> the file's new lines (header first); the audit of that copy,
@@ -382,6 +399,32 @@ class AuditMutationTest(AuditedRuns):
             self.assertEqual(done, {b"participants", b"stragglers"})
             return out
         self.probe("fedavg", "rounds.csv", "fl-round", change)
+
+    def test_probe_availability(self):
+        # availability.csv, run.json refitted: one of a device's away intervals deleted (its
+        # leave and its return, alternation kept), or a return 1 us earlier: the radio's
+        # periods (partition) no longer leave out its away time exactly.
+        def interval_deleted(lines):
+            rows = [ln.split(b",") for ln in lines[1:]]
+            for i, (t, device, value) in enumerate(rows):
+                back = next((k for k in range(i + 1, len(rows)) if rows[k][1] == device), None)
+                if value == b"0\n" and float(t) > 0 and back is not None:
+                    return [ln for k, ln in enumerate(lines) if k not in (i + 1, back + 1)]
+            self.fail("no away interval between two rows")
+
+        def back_earlier(lines):
+            out = list(lines)
+            for i, line in enumerate(out[2:], 2):
+                t, device, value = line.split(b",")
+                if value == b"1\n" and float(t) - float(out[i - 1].split(b",")[0]) > 2e-6:
+                    out[i] = b"%.9f,%s,%s" % (float(t) - 1e-6, device, value)
+                    return out
+            self.fail("no return 2 us after the row before it")
+        for program in ("fedavg-availability", "fedavg-availability-full"):
+            for label, change in (("interval-deleted", interval_deleted),
+                                  ("back-earlier", back_earlier)):
+                with self.subTest(program=program, change=label):
+                    self.probe(program, "availability.csv", label, change)
 
     # -- bytes that are not text (EncodingTest's cases, on the runs above) ---------------
     def test_encoding_trace_files(self):

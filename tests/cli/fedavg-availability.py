@@ -10,13 +10,12 @@ command line.
   other periods;
 - a trace file: device 1 is away from 0.5 s to 100 s (available [0, 0.5) and [100, 1000)),
   the others always: availability.csv has exactly its two rows (0.5 s leave, 100 s back);
-  rounds starting while it is away sample from 9 devices (`available` 9);
-  over Wi-Fi too (--backend=wifi), audited;
+  rounds starting while it is away sample from 9 devices (`available` 9), audited;
 - FedBuff with the on/off model: every update the server applied came from a device that
   was available when it arrived, audited;
 - refusals, one line each, exit 2, nothing written: one mean without the other, a file with
-  the model, a bad file (overlapping intervals, a device out of range, a bad header), and
-  --meanOnTime with --algorithm=decentralized.
+  the model, a bad file (overlapping intervals, a device out of range, a bad header),
+  --meanOnTime with --algorithm=decentralized, and with --backend=wifi.
 
 Usage: fedavg-availability.py BIN_DIR ANALYSIS_DIR
 """
@@ -188,7 +187,8 @@ def refusals():
              (["--availabilityFile=" + bad], "device '10'"),
              (["--availabilityFile=" + overlap], "overlap"),
              (["--availabilityFile=" + header], "header"),
-             (MODEL + ["--algorithm=decentralized"], "--algorithm")]
+             (MODEL + ["--algorithm=decentralized"], "--algorithm"),
+             (MODEL + ["--backend=wifi"], "--backend=channel")]
     for args, words in cases:
         out = os.path.join(TMP, "refused")
         p = run(args + ["--quiet"], out)
@@ -201,7 +201,6 @@ def refusals():
 def main():
     model_case()
     file_case("channel")
-    file_case("wifi")
     fedbuff_case()
     refusals()
     if failures:
