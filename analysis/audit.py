@@ -3457,11 +3457,13 @@ def span_text(interval):
 
 
 def check_available_rows(a, rounds):
-    """Check availability: rounds.csv's node -1 `available` rows (the FedAvg family): one
-    per round exactly when availability.csv is there, each nDevices less the devices away
-    at the round's start (the previous round's round_time_s row, 0 for round 1; with every
-    device away then, the first return after it, when the server samples)."""
-    if a.params.get("algorithm") not in FEDAVG_FAMILY or not rounds:
+    """Check availability: rounds.csv's node -1 `available` rows (the FedAvg family and
+    decentralized FL): one per round exactly when availability.csv is there, each nDevices
+    less the devices away at the round's start (the previous round's round_time_s row, 0 for
+    round 1; FedAvg, with every device away then: the first return after it, when the
+    server samples)."""
+    algorithm = a.params.get("algorithm")
+    if algorithm not in FEDAVG_FAMILY + ("decentralized",) or not rounds:
         return
     rows = {}
     for r in rounds:
@@ -3483,7 +3485,7 @@ def check_available_rows(a, rounds):
                      "round %d: node -1's `available` row (availability.csv: devices come "
                      "and go)" % rnd, "a row", "none")
         if "available" in got and got["available"].get("value#") is not None:
-            begin = round_begin(a, start)
+            begin = round_begin(a, start) if algorithm in FEDAVG_FAMILY else start
             counts = available_range(a, begin)
             value = got["available"]["value#"]
             if counts is not None:

@@ -14,9 +14,9 @@ an --availabilityFile whose devices are all away for a while) and one whose batt
 the audit must pass on each
 (and its checks must have run: not skipped wholesale); then, for each check, a
 copy of a real run with one number changed by hand must make the audit exit 1 with a line
-naming that check. Over Wi-Fi, devices that come and go are refused (test_wifi_availability_refused). Two
-runs that once reported wrong numbers pass, and their old numbers written back by hand are
-flagged: consensus --algorithm=local with flipped agents in node -1 (network-mean), and
+naming that check. Over Wi-Fi, devices that come and go are refused
+(test_wifi_availability_refused). Two runs that once reported wrong numbers pass, and their
+old numbers written back by hand are flagged: consensus --algorithm=local with flipped agents in node -1 (network-mean), and
 graph-discovery's D2S rows at another P_D than --d2sDropProbability (p_drop).
 """
 

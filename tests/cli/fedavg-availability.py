@@ -13,9 +13,12 @@ command line.
   rounds starting while it is away sample from 9 devices (`available` 9), audited;
 - FedBuff with the on/off model: every update the server applied came from a device that
   was available when it arrived, audited;
+- decentralized FL: device 1 leaves at 0.5 s, mid-round 1: the others average without it
+  (9 participants, 1 straggler) before the 60 s deadline, and round 2 has 9 devices there;
+  with the on/off model too, audited;
 - refusals, one line each, exit 2, nothing written: one mean without the other, a file with
   the model, a bad file (overlapping intervals, a device out of range, a bad header),
-  --meanOnTime with --algorithm=decentralized, and with --backend=wifi.
+  --meanOnTime with --algorithm=local, and with --backend=wifi.
 
 Usage: fedavg-availability.py BIN_DIR ANALYSIS_DIR
 """
@@ -172,6 +175,33 @@ def fedbuff_case():
     audited(out)
 
 
+def decentralized_case():
+    """Decentralized FL: a neighbour that leaves is not waited for."""
+    path = os.path.join(TMP, "dec.csv")
+    with open(path, "w") as f:
+        f.write("device,start_s,end_s\n1,0,0.5\n1,1000,2000\n")
+    out = os.path.join(TMP, "dec-file")
+    p = run(["--algorithm=decentralized", "--nDevices=10", "--rounds=2", "--quiet",
+             "--availabilityFile=" + path], out)
+    check(p.returncode == 0, "decentralized with a file: %s" % p.stderr.strip()[-300:])
+    if p.returncode != 0:
+        return
+    rows = network_rows(out)
+    r1, r2 = rows[1], rows[2]
+    check(r1["available"][0] == 10 and r1["participants"][0] == 9
+          and r1["stragglers"][0] == 1 and r1["round_time_s"][0] < 60,
+          "round 1: device 1 leaves at 0.5 s, mid-round: 9 averaged, 1 straggler, %.3f s < "
+          "the 60 s deadline" % r1["round_time_s"][0])
+    check(r2["available"][0] == 9 and r2["participants"][0] == 9 and r2["stragglers"][0] == 0,
+          "round 2: 9 devices there, 9 averaged")
+    audited(out)
+    model = os.path.join(TMP, "dec-model")
+    p = run(["--algorithm=decentralized"] + BASE + MODEL, model)
+    check(p.returncode == 0, "decentralized with the on/off model: %s" % p.stderr.strip()[-300:])
+    if p.returncode == 0:
+        audited(model)
+
+
 def refusals():
     bad = os.path.join(TMP, "bad.csv")
     overlap = os.path.join(TMP, "overlap.csv")
@@ -187,7 +217,7 @@ def refusals():
              (["--availabilityFile=" + bad], "device '10'"),
              (["--availabilityFile=" + overlap], "overlap"),
              (["--availabilityFile=" + header], "header"),
-             (MODEL + ["--algorithm=decentralized"], "--algorithm"),
+             (MODEL + ["--algorithm=local"], "--algorithm"),
              (MODEL + ["--backend=wifi"], "--backend=channel")]
     for args, words in cases:
         out = os.path.join(TMP, "refused")
@@ -202,6 +232,7 @@ def main():
     model_case()
     file_case("channel")
     fedbuff_case()
+    decentralized_case()
     refusals()
     if failures:
         sys.exit("fedavg-availability: %d failure(s) (runs in %s)" % (failures, TMP))

@@ -101,11 +101,8 @@ const std::vector<std::string> FED_AVG_FAMILY = {"fedavg", "fedprox", "fedsgd"};
 const std::vector<std::string> ASYNC = {"fedasync", "fedbuff"};
 
 /** fedavg's protocols that handle devices that come and go (D2dAvailabilityModel). */
-const std::vector<std::string> AVAILABILITY = {"fedavg",
-                                               "fedprox",
-                                               "fedsgd",
-                                               "fedasync",
-                                               "fedbuff"};
+const std::vector<std::string> AVAILABILITY =
+    {"fedavg", "fedprox", "fedsgd", "fedasync", "fedbuff", "decentralized"};
 
 /** cmfl's serverless CMFL (the committee consensus protocol). */
 const std::vector<std::string> CMFL = {"cmfl-1", "cmfl-2"};

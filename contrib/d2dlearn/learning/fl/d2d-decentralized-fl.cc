@@ -138,6 +138,11 @@ D2dDecentralizedFl::StartRound()
     ++m_round;
     m_roundStart = Simulator::Now();
     m_nAveraged = 0;
+    m_available = 0;
+    for (const auto& transport : m_transports)
+    {
+        m_available += transport->IsAway() ? 0 : 1;
+    }
     if (!m_graphSource.IsNull())
     {
         m_graph = m_graphSource(); // e.g. who hears whom where the devices are now
@@ -222,6 +227,10 @@ D2dDecentralizedFl::EndOfRound()
 {
     m_exchange->ComputeModels(); // in a locality order, before they are read
     RecordDevices(m_round, LiveDevices());
+    if (m_learners[0]->MayGoAway())
+    {
+        WriteRow(m_round, -1, "available", static_cast<double>(m_available));
+    }
     WriteRow(m_round, -1, "round_time_s", (Simulator::Now() - m_roundStart).GetSeconds());
     WriteRow(m_round, -1, "participants", static_cast<double>(m_nAveraged));
     WriteRow(m_round, -1, "stragglers", static_cast<double>(m_exchange->GetNStragglers()));

@@ -42,7 +42,11 @@ namespace ns3
  * rounds.csv, per round: per-device `accuracy` and `loss` (if EvaluateDevices), the mean
  * model's `accuracy` and `loss` and `consensus_distance` (node -1, RecordDevices over the
  * devices with a battery left), `round_time_s`, `participants` (devices that averaged),
- * `stragglers` (participants left out at the deadline) and `models_received`. Round 0 is
+ * `stragglers` (participants left out at the deadline, or that left before averaging) and
+ * `models_received`; with devices that come and go (a D2dAvailabilityModel), `available`
+ * (devices there at the round's start). A device away at a round's start takes no part in
+ * it (its in-neighbours do not wait for it); one that leaves during the round is dropped
+ * from it at once (D2dModelExchange). Round 0 is
  * the state before training. By default every device starts from device 0's initial
  * weights (CommonInitialModel), as decentralized SGD assumes.
  *
@@ -135,6 +139,7 @@ class D2dDecentralizedFl : public D2dPeerProtocol
     void CheckGraph() const;
     Ptr<D2dModelExchange> m_exchange; //!< runs each round's jobs, model messages and averages
     uint32_t m_nAveraged{0};          //!< devices that averaged in this round (participants)
+    uint32_t m_available{0};          //!< devices there (not away) at the round's start
     /** the Averaged trace source (AveragedTracedCallback) */
     TracedCallback<uint32_t, uint32_t, const std::vector<uint32_t>&> m_averagedTrace;
 };

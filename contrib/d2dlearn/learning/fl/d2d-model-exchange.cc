@@ -104,6 +104,8 @@ D2dModelExchange::DoDispose()
         transport->RemoveReceiveHandler(MakeCallback(&D2dModelExchange::Receive, this));
         transport->TraceDisconnectWithoutContext("Delivery",
                                                  MakeCallback(&D2dModelExchange::Delivery, this));
+        transport->TraceDisconnectWithoutContext("Presence",
+                                                 MakeCallback(&D2dModelExchange::Presence, this));
     }
     m_transports.clear();
     m_averaged = AveragedCallback();
@@ -129,6 +131,8 @@ D2dModelExchange::Setup(const std::vector<Ptr<D2dLearner>>& learners,
         transport->AddReceiveHandler(MakeCallback(&D2dModelExchange::Receive, this), kModelKind);
         transport->TraceConnectWithoutContext("Delivery",
                                               MakeCallback(&D2dModelExchange::Delivery, this));
+        transport->TraceConnectWithoutContext("Presence",
+                                              MakeCallback(&D2dModelExchange::Presence, this));
     }
     m_state.assign(m_learners.size(), DeviceState());
 }
@@ -333,6 +337,51 @@ D2dModelExchange::Delivery(const D2dDeliveryRecord& record)
     const uint32_t src = sent->src;
     NS_LOG_INFO("model of " << src << " to " << record.dst << " lost: " << record.reason);
     Resolve(record.dst, src);
+}
+
+void
+D2dModelExchange::Presence(uint32_t device, bool present)
+{
+    if (present || !m_open || device >= m_state.size())
+    {
+        return;
+    }
+    DeviceState& s = m_state[device];
+    if (!s.participating || s.averaged || s.gone)
+    {
+        return;
+    }
+    // A participant went away (or its battery emptied) before it averaged: its job, or its
+    // models still to send, are lost. Its in-neighbours stop waiting for it, and it averages
+    // nothing (a straggler of the step); it takes part again in the first step that finds it
+    // back.
+    NS_LOG_INFO("device " << device << " left the step before averaging");
+    s.gone = true;
+    s.trained = false; // an away device computes no average
+    --m_waiting;
+    Simulator::ScheduleNow(&D2dModelExchange::Gone, this, device, m_step); // not in the trace
+}
+
+void
+D2dModelExchange::Gone(uint32_t device, uint64_t step)
+{
+    if (!m_open || step != m_step)
+    {
+        return;
+    }
+    const std::vector<uint32_t> out = m_out[device];
+    for (uint32_t dst : out)
+    {
+        Resolve(dst, device);
+    }
+    if (m_waiting == 0 && m_open)
+    {
+        EndStep();
+        if (!m_done.IsNull())
+        {
+            m_done();
+        }
+    }
 }
 
 void

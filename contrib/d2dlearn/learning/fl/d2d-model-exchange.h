@@ -59,8 +59,10 @@ namespace ns3
  * (D2dTransport::Cancel: rows with reason "cancelled"), because the step they were for is
  * over.
  *
- * Without a deadline, a step only ends if no participant's battery dies mid-job; set one
- * whenever batteries can run out.
+ * A participant that goes away (D2dTransport::Leave, a D2dAvailabilityModel) or whose
+ * battery empties before it averaged is out of the step at once (the transports' Presence
+ * trace): its in-neighbours stop waiting for its model, it averages nothing and counts as a
+ * straggler; it takes part again in the first step that finds it back.
  *
  * Deferred mode (SetDeferred; what D2dDecentralizedFl uses by default): the jobs are
  * deferrable (D2dTrainTask::deferrable: their LibTorch work runs when their result is first
@@ -169,6 +171,7 @@ class D2dModelExchange : public Object
     struct DeviceState : public D2dStepProgress
     {
         std::set<uint32_t> pending; //!< in-neighbours whose message is awaited
+        bool gone{false};           //!< it left (or was depleted) before it averaged
         std::map<uint32_t, std::shared_ptr<const D2dModelPayload>> received; //!< by origin
         /** Deferred mode: the models its deferred average reads, ascending (empty: none). */
         std::vector<uint32_t> contributors;
@@ -189,6 +192,20 @@ class D2dModelExchange : public Object
     void Receive(const D2dReception& r);
     /** \param record an outcome of a message one of the devices sent */
     void Delivery(const D2dDeliveryRecord& record);
+    /**
+     * \brief A device's transport's Presence trace: a participant that leaves (or is
+     * depleted) before it averaged is out of the step (Gone).
+     * \param device the device
+     * \param present false: it left or was depleted; true: back
+     */
+    void Presence(uint32_t device, bool present);
+    /**
+     * \brief Its in-neighbours stop waiting for a participant that left; the step ends if
+     * no participant is left to average.
+     * \param device the device
+     * \param step the step it left
+     */
+    void Gone(uint32_t device, uint64_t step);
     /**
      * \param device receiver
      * \param origin sender whose message is resolved
