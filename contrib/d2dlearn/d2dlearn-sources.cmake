@@ -394,6 +394,7 @@ set(d2dlearn_scenario_core_sources
     scenario/d2d-propagation-options.cc
     scenario/d2d-device-profile-options.cc
     scenario/d2d-availability-options.cc
+    scenario/d2d-csv-file.cc
     scenario/d2d-memory-budget.cc
     scenario/d2d-type-choices.cc
 )
@@ -417,6 +418,7 @@ set(d2dlearn_scenario_headers
     scenario/d2d-propagation-options.h
     scenario/d2d-device-profile-options.h
     scenario/d2d-availability-options.h
+    scenario/d2d-csv-file.h
     scenario/d2d-memory-budget.h
     scenario/d2d-type-choices.h
     scenario/d2d-learning-option-groups.h

@@ -4,13 +4,12 @@
  */
 #include "d2d-availability-options.h"
 
+#include "d2d-csv-file.h"
 #include "d2d-scenario-flags.h"
 #include "d2d-scenario-support.h"
 
 #include "ns3/d2d-helper.h"
-#include "ns3/d2d-input-file.h"
 #include "ns3/d2d-network.h"
-#include "ns3/d2d-text.h"
 #include "ns3/d2d-trace-helper.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -19,7 +18,6 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
-#include <fstream>
 #include <stdexcept>
 
 namespace ns3
@@ -88,60 +86,34 @@ D2dAvailabilityOptions::IsActive() const
 std::vector<D2dAvailabilityModel::Intervals>
 D2dAvailabilityOptions::Read(const std::string& path, uint32_t nDevices)
 {
-    const std::string flag = "--availabilityFile=" + path;
-    D2dInputFile::Check(path, flag, "a CSV file: device,start_s,end_s");
-    std::ifstream in(path);
-    if (!in)
+    D2dCsvFile file("--availabilityFile", path, "a CSV file: device,start_s,end_s");
+    std::vector<std::string> cells;
+    if (!file.Next(cells) || cells != std::vector<std::string>{"device", "start_s", "end_s"})
     {
-        throw std::runtime_error(
-            fmt::format("{}: cannot be read (no such file or no permission)", flag));
-    }
-    uint64_t number = 1;
-    auto fail = [&](const std::string& what) {
-        throw std::runtime_error(fmt::format("{}: line {}: {}", flag, number, what));
-    };
-    std::string line;
-    if (!std::getline(in, line) ||
-        D2dText::SplitCsvCells(line) != std::vector<std::string>{"device", "start_s", "end_s"})
-    {
-        fail("the header must be device,start_s,end_s");
+        file.Fail("the header must be device,start_s,end_s");
     }
     constexpr double MAX_S = 1e9; // about 31 years of simulated time
     std::vector<D2dAvailabilityModel::Intervals> intervals(nDevices);
-    std::vector<std::pair<double, double>> seconds; // of the current row
-    while (std::getline(in, line))
+    while (file.Next(cells))
     {
-        ++number;
-        if (line.empty() || line == "\r")
-        {
-            continue;
-        }
-        const std::vector<std::string> cells = D2dText::SplitCsvCells(line);
         if (cells.size() != 3)
         {
-            fail(fmt::format("{} fields (accepted: device,start_s,end_s)", cells.size()));
+            file.Fail(fmt::format("{} fields (accepted: device,start_s,end_s)", cells.size()));
         }
-        double id = 0;
+        const uint32_t device = file.Device(cells[0], nDevices);
         double start = 0;
         double end = 0;
-        if (!D2dScenarioSupport::ParseNumber(cells[0], id) || id < 0 || id >= nDevices ||
-            id != std::floor(id))
-        {
-            fail(fmt::format("device '{}' is not a device of this run (accepted: 0 to {})",
-                             cells[0],
-                             nDevices - 1));
-        }
         if (!D2dScenarioSupport::ParseNumber(cells[1], start) ||
             !D2dScenarioSupport::ParseNumber(cells[2], end) || !(start >= 0) || !(end > start) ||
             !(end <= MAX_S))
         {
-            fail(fmt::format("interval '{}' to '{}' is out of range (accepted: 0 <= start_s < "
-                             "end_s <= {})",
-                             cells[1],
-                             cells[2],
-                             D2dScenarioSupport::FormatNumber(MAX_S)));
+            file.Fail(fmt::format("interval '{}' to '{}' is out of range (accepted: 0 <= "
+                                  "start_s < end_s <= {})",
+                                  cells[1],
+                                  cells[2],
+                                  D2dScenarioSupport::FormatNumber(MAX_S)));
         }
-        intervals[static_cast<uint32_t>(id)].emplace_back(Seconds(start), Seconds(end));
+        intervals[device].emplace_back(Seconds(start), Seconds(end));
     }
     for (uint32_t i = 0; i < nDevices; ++i)
     {
@@ -154,7 +126,7 @@ D2dAvailabilityOptions::Read(const std::string& path, uint32_t nDevices)
                 throw std::runtime_error(
                     fmt::format("{}: device {}'s intervals overlap ({} s to {} s and {} s to {} s; "
                                 "accepted: disjoint intervals)",
-                                flag,
+                                file.Name(),
                                 i,
                                 list[k - 1].first.GetSeconds(),
                                 list[k - 1].second.GetSeconds(),

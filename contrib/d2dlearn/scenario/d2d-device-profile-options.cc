@@ -4,6 +4,7 @@
  */
 #include "d2d-device-profile-options.h"
 
+#include "d2d-csv-file.h"
 #include "d2d-scenario-flags.h"
 #include "d2d-scenario-support.h"
 
@@ -11,8 +12,6 @@
 #include "ns3/d2d-data-rng.h"
 #include "ns3/d2d-energy-source.h"
 #include "ns3/d2d-helper.h"
-#include "ns3/d2d-input-file.h"
-#include "ns3/d2d-text.h"
 #include "ns3/d2d-trace-helper.h"
 #include "ns3/double.h"
 #include "ns3/energy-source-container.h"
@@ -94,28 +93,18 @@ D2dDeviceProfileOptions::Validate(const D2dScenarioSupport& support,
 D2dDeviceProfile
 D2dDeviceProfileOptions::Read(const std::string& path, uint32_t nDevices)
 {
-    const std::string flag = "--deviceProfiles=" + path;
-    // Before opening it: a FIFO would block, /dev/zero never end.
-    D2dInputFile::Check(path,
-                        flag,
-                        "a CSV file: device, and any of flops_per_second, busy_power_w, "
-                        "initial_energy_j");
-    std::ifstream in(path);
-    if (!in)
-    {
-        throw std::runtime_error(
-            fmt::format("{}: cannot be read (no such file or no permission)", flag));
-    }
-    uint64_t number = 1;
-    auto fail = [&](const std::string& what) {
-        throw std::runtime_error(fmt::format("{}: line {}: {}", flag, number, what));
+    D2dCsvFile file("--deviceProfiles",
+                    path,
+                    "a CSV file: device, and any of flops_per_second, busy_power_w, "
+                    "initial_energy_j");
+    const auto fail = [&file](const std::string& what) {
+        file.Fail(what);
     };
-    std::string line;
-    if (!std::getline(in, line))
+    std::vector<std::string> header;
+    if (!file.Next(header))
     {
         fail("empty (accepted: a header naming device and the columns)");
     }
-    const std::vector<std::string> header = D2dText::SplitCsvCells(line);
     D2dDeviceProfile profile;
 
     // One unit each, and the accepted range: (name, vector, lowest, highest).
@@ -161,27 +150,14 @@ D2dDeviceProfileOptions::Read(const std::string& path, uint32_t nDevices)
     }
     std::vector<bool> seen(nDevices, false);
     uint32_t rows = 0;
-    while (std::getline(in, line))
+    std::vector<std::string> cells;
+    while (file.Next(cells))
     {
-        ++number;
-        if (line.empty() || line == "\r")
-        {
-            continue;
-        }
-        const std::vector<std::string> cells = D2dText::SplitCsvCells(line);
         if (cells.size() != header.size())
         {
             fail(fmt::format("{} fields, the header has {}", cells.size(), header.size()));
         }
-        double id = 0;
-        if (!D2dScenarioSupport::ParseNumber(cells[deviceColumn], id) || id < 0 || id >= nDevices ||
-            id != std::floor(id))
-        {
-            fail(fmt::format("device '{}' is not a device of this run (accepted: 0 to {})",
-                             cells[deviceColumn],
-                             nDevices - 1));
-        }
-        const auto device = static_cast<uint32_t>(id);
+        const uint32_t device = file.Device(cells[deviceColumn], nDevices);
         if (seen[device])
         {
             fail(fmt::format("device {} has a row already (accepted: each device once)", device));
@@ -217,7 +193,7 @@ D2dDeviceProfileOptions::Read(const std::string& path, uint32_t nDevices)
                 throw std::runtime_error(
                     fmt::format("{}: {} rows for {} devices: device {} has none (accepted: "
                                 "one row per device, 0 to {})",
-                                flag,
+                                file.Name(),
                                 rows,
                                 nDevices,
                                 i,
