@@ -19,40 +19,27 @@
 Usage: device-profiles.py BIN_DIR ANALYSIS_DIR
 """
 
-import csv
 import json
 import math
 import os
-import subprocess
 import sys
 import tempfile
 
+import cli_checks
+from cli_checks import audited, check, read_csv
+
 if len(sys.argv) < 3:
     sys.exit("usage: device-profiles.py BIN_DIR ANALYSIS_DIR")
-FEDAVG = os.path.join(sys.argv[1], "fedavg")
-AUDIT = os.path.join(sys.argv[2], "audit.py")
+cli_checks.configure(sys.argv[1], sys.argv[2])
 TMP = tempfile.mkdtemp(prefix="device-profiles.")
 BASE = ["--rounds=2", "--dataFraction=0.02", "--model=mlp:16", "--traces=full", "--quiet"]
-failures = 0
-
-
-def check(cond, text):
-    global failures
-    print("%s: %s" % ("ok" if cond else "FAIL", text))
-    failures += not cond
 
 
 def run(args, name):
+    """fedavg BASE + ARGS in TMP/NAME, checked to run: the folder (also if it failed)."""
     out = os.path.join(TMP, name)
-    p = subprocess.run([FEDAVG] + BASE + args + ["--outDir=" + out], capture_output=True,
-                       text=True, timeout=600)
-    check(p.returncode == 0, "%s runs: %s" % (name, p.stderr.strip()[-300:]))
+    cli_checks.run_ok(BASE + args, out, name)
     return out
-
-
-def read_csv(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
 
 
 def params(run_dir):
@@ -68,12 +55,6 @@ def busy_periods(run_dir, idle_w):
             out.setdefault(int(r["node"]), []).append((float(r["duration_s"]),
                                                        float(r["power_w"])))
     return out
-
-
-def audited(run_dir):
-    p = subprocess.run([sys.executable, AUDIT, run_dir], capture_output=True, text=True)
-    check(p.returncode == 0, "audit.py %s: %s" % (os.path.basename(run_dir),
-                                                  (p.stdout + p.stderr).strip()[-300:]))
 
 
 def same_jobs(plain, varied, speeds, n, label):
@@ -165,8 +146,7 @@ def refusals(profile):
               "cannot change this run")]
     for args, words in cases:
         out = os.path.join(TMP, "refused")
-        p = subprocess.run([FEDAVG] + BASE + args + ["--outDir=" + out], capture_output=True,
-                           text=True, timeout=120)
+        p = cli_checks.run(BASE + args, out, timeout=120)
         lines = p.stderr.strip().splitlines()
         check(p.returncode == 2 and len(lines) == 1 and words in lines[0]
               and not os.path.exists(out),
@@ -177,8 +157,8 @@ def main():
     profile = profile_file()
     compute_spread()
     refusals(profile)
-    if failures:
-        sys.exit("device-profiles: %d failure(s) (runs in %s)" % (failures, TMP))
+    if cli_checks.failures:
+        sys.exit("device-profiles: %d failure(s) (runs in %s)" % (cli_checks.failures, TMP))
     print("device-profiles: ok")
 
 

@@ -13,43 +13,25 @@
 Usage: fedavg-async.py BIN_DIR ANALYSIS_DIR
 """
 
-import csv
 import os
-import subprocess
 import sys
 import tempfile
 
+import cli_checks
+from cli_checks import audited, check, network_rows
+
 if len(sys.argv) < 3:
     sys.exit("usage: fedavg-async.py BIN_DIR ANALYSIS_DIR")
-FEDAVG = os.path.join(sys.argv[1], "fedavg")
-AUDIT = os.path.join(sys.argv[2], "audit.py")
+cli_checks.configure(sys.argv[1], sys.argv[2])
 TMP = tempfile.mkdtemp(prefix="fedavg-async.")
 BASE = ["--nDevices=6", "--rounds=5", "--concurrency=3", "--computeSpread=0.9",
         "--model=logistic", "--dataFraction=0.05", "--localSteps=5", "--quiet"]
-failures = 0
-
-
-def check(cond, text):
-    global failures
-    print("%s: %s" % ("ok" if cond else "FAIL", text))
-    failures += not cond
 
 
 def run(args, name):
+    """fedavg BASE + ARGS in TMP/NAME, checked to run: the folder, None if it failed."""
     out = os.path.join(TMP, name)
-    p = subprocess.run([FEDAVG] + BASE + args + ["--outDir=" + out], capture_output=True,
-                       text=True, timeout=600)
-    check(p.returncode == 0, "%s runs: %s" % (name, p.stderr.strip()[-300:]))
-    return out if p.returncode == 0 else None
-
-
-def network_rows(run_dir):
-    rows = {}
-    with open(os.path.join(run_dir, "rounds.csv"), newline="") as f:
-        for r in csv.DictReader(f):
-            if r["node"] == "-1":
-                rows.setdefault(int(r["round"]), {})[r["metric"]] = float(r["value"])
-    return rows
+    return out if cli_checks.run_ok(BASE + args, out, name) else None
 
 
 def protocols():
@@ -68,8 +50,7 @@ def protocols():
                   "%s: some update was stale" % name)
             check(all("accuracy" in rows[r] for r in [0] + versions),
                   "%s: the global model's accuracy at every version" % name)
-            p = subprocess.run([sys.executable, AUDIT, run_dir], capture_output=True, text=True)
-            check(p.returncode == 0, "audit.py %s: %s" % (name, (p.stdout + p.stderr).strip()[-300:]))
+            audited(run_dir)
 
 
 def determinism():
@@ -88,8 +69,7 @@ def refusals():
              (["--algorithm=fedasync", "--clientFraction=0.5"], "--clientFraction")]
     for args, words in cases:
         out = os.path.join(TMP, "refused")
-        p = subprocess.run([FEDAVG] + BASE + args + ["--outDir=" + out], capture_output=True,
-                           text=True, timeout=120)
+        p = cli_checks.run(BASE + args, out, timeout=120)
         lines = p.stderr.strip().splitlines()
         check(p.returncode == 2 and len(lines) == 1 and words in lines[0]
               and "cannot change this run" in lines[0] and not os.path.exists(out),
@@ -100,8 +80,8 @@ def main():
     protocols()
     determinism()
     refusals()
-    if failures:
-        sys.exit("fedavg-async: %d failure(s) (runs in %s)" % (failures, TMP))
+    if cli_checks.failures:
+        sys.exit("fedavg-async: %d failure(s) (runs in %s)" % (cli_checks.failures, TMP))
     print("fedavg-async: ok")
 
 

@@ -23,43 +23,20 @@ command line.
 Usage: fedavg-availability.py BIN_DIR ANALYSIS_DIR
 """
 
-import csv
 import filecmp
 import os
-import subprocess
 import sys
 import tempfile
 
+import cli_checks
+from cli_checks import audited, check, network_rows_timed, read_csv, run
+
 if len(sys.argv) < 3:
     sys.exit("usage: fedavg-availability.py BIN_DIR ANALYSIS_DIR")
-FEDAVG = os.path.join(sys.argv[1], "fedavg")
-AUDIT = os.path.join(sys.argv[2], "audit.py")
+cli_checks.configure(sys.argv[1], sys.argv[2])
 TMP = tempfile.mkdtemp(prefix="fedavg-availability.")
 MODEL = ["--meanOnTime=20s", "--meanOffTime=10s"]
 BASE = ["--nDevices=10", "--rounds=5", "--quiet"]
-failures = 0
-
-
-def check(cond, text):
-    global failures
-    print("%s: %s" % ("ok" if cond else "FAIL", text))
-    failures += not cond
-
-
-def run(args, out):
-    return subprocess.run([FEDAVG] + args + ["--outDir=" + out], capture_output=True,
-                          text=True, timeout=600)
-
-
-def read_csv(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
-
-
-def audited(run_dir):
-    p = subprocess.run([sys.executable, AUDIT, run_dir], capture_output=True, text=True)
-    check(p.returncode == 0, "audit.py %s: %s" % (os.path.basename(run_dir),
-                                                  (p.stdout + p.stderr).strip()[-300:]))
 
 
 def away_intervals(run_dir, end_ns):
@@ -79,15 +56,6 @@ def is_away(away, device, t_ns):
     return any(a < t_ns < b for a, b in away.get(device, []))
 
 
-def network_rows(run_dir):
-    rows = {}
-    for r in read_csv(os.path.join(run_dir, "rounds.csv")):
-        if r["node"] == "-1":
-            rows.setdefault(int(r["round"]), {})[r["metric"]] = (float(r["value"]),
-                                                                 float(r["sim_time_s"]))
-    return rows
-
-
 def model_case():
     out = os.path.join(TMP, "model")
     p = run(BASE + MODEL, out)
@@ -103,7 +71,7 @@ def model_case():
         state[d] = v
     check(ok and rows, "availability.csv: %d rows, alternating 0/1 from 0 per device"
           % len(rows))
-    rounds = network_rows(out)
+    rounds = network_rows_timed(out)
     end_ns = round(max(t for v in rounds.values() for _, t in v.values()) * 1e9)
     away = away_intervals(out, end_ns)
     gone = sum(b - a for lst in away.values() for a, b in lst)
@@ -152,7 +120,7 @@ def file_case(backend):
     want = [("0.500000000", "1", "0")]
     check(rows[:1] == want and all(r == ("100.000000000", "1", "1") for r in rows[1:]),
           "%s: availability.csv rows %r" % (backend, rows))
-    later = [v["available"][0] for rnd, v in network_rows(out).items()
+    later = [v["available"][0] for rnd, v in network_rows_timed(out).items()
              if rnd > 1 and "available" in v]
     check(later and all(a == 9 for a in later), "%s: rounds 2..5 sample from 9 devices: %r"
           % (backend, later))
@@ -165,7 +133,7 @@ def fedbuff_case():
     check(p.returncode == 0, "fedbuff with the on/off model: %s" % p.stderr.strip()[-300:])
     if p.returncode != 0:
         return
-    rounds = network_rows(out)
+    rounds = network_rows_timed(out)
     end_ns = round(max(t for v in rounds.values() for _, t in v.values()) * 1e9)
     away = away_intervals(out, end_ns)
     bad = [m for m in read_csv(os.path.join(out, "messages.csv"))
@@ -186,7 +154,7 @@ def decentralized_case():
     check(p.returncode == 0, "decentralized with a file: %s" % p.stderr.strip()[-300:])
     if p.returncode != 0:
         return
-    rows = network_rows(out)
+    rows = network_rows_timed(out)
     r1, r2 = rows[1], rows[2]
     check(r1["available"][0] == 10 and r1["participants"][0] == 9
           and r1["stragglers"][0] == 1 and r1["round_time_s"][0] < 60,
@@ -234,8 +202,8 @@ def main():
     fedbuff_case()
     decentralized_case()
     refusals()
-    if failures:
-        sys.exit("fedavg-availability: %d failure(s) (runs in %s)" % (failures, TMP))
+    if cli_checks.failures:
+        sys.exit("fedavg-availability: %d failure(s) (runs in %s)" % (cli_checks.failures, TMP))
     print("fedavg-availability: ok")
 
 

@@ -19,57 +19,21 @@
 Usage: fedavg-failures.py BIN_DIR ANALYSIS_DIR
 """
 
-import csv
 import os
-import subprocess
 import sys
 import tempfile
 
+import cli_checks
+from cli_checks import audited, check, network_rows, read_csv, run
+
 if len(sys.argv) < 3:
     sys.exit("usage: fedavg-failures.py BIN_DIR ANALYSIS_DIR")
-FEDAVG = os.path.join(sys.argv[1], "fedavg")
-AUDIT = os.path.join(sys.argv[2], "audit.py")
+cli_checks.configure(sys.argv[1], sys.argv[2])
 TMP = tempfile.mkdtemp(prefix="fedavg-failures.")
 WIFI = ["--backend=wifi", "--mtuBytes=1400", "--areaSideM=40", "--clientFraction=1",
         "--model=logistic", "--rounds=2", "--localSteps=1", "--dataFraction=0.05",
         "--threads=1", "--nDevices=20", "--quiet"]
 DEADLINE_S = 60.0
-failures = 0
-
-
-def check(cond, text):
-    global failures
-    print("%s: %s" % ("ok" if cond else "FAIL", text))
-    failures += not cond
-
-
-def run(args, out):
-    p = subprocess.run([FEDAVG] + args + ["--outDir=" + out], capture_output=True, text=True,
-                       timeout=600)
-    return p
-
-
-def read_csv(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
-
-
-def network_rows(run_dir):
-    """{round: {metric: value}} of rounds.csv's node -1 rows; "end" the round_time_s row's
-    sim_time_s, as written."""
-    rows = {}
-    for r in read_csv(os.path.join(run_dir, "rounds.csv")):
-        if r["node"] == "-1":
-            rows.setdefault(int(r["round"]), {})[r["metric"]] = float(r["value"])
-            if r["metric"] == "round_time_s":
-                rows[int(r["round"])]["end"] = r["sim_time_s"]
-    return rows
-
-
-def audited(run_dir):
-    p = subprocess.run([sys.executable, AUDIT, run_dir], capture_output=True, text=True)
-    check(p.returncode == 0, "audit.py %s: %s" % (os.path.basename(run_dir),
-                                                  (p.stdout + p.stderr).strip()[-300:]))
 
 
 def failed_downlinks(run_dir):
@@ -182,8 +146,8 @@ def main():
     over_selection()
     busy_unreliable()
     refusals()
-    if failures:
-        sys.exit("fedavg-failures: %d failure(s) (runs in %s)" % (failures, TMP))
+    if cli_checks.failures:
+        sys.exit("fedavg-failures: %d failure(s) (runs in %s)" % (cli_checks.failures, TMP))
     print("fedavg-failures: ok")
 
 

@@ -12,6 +12,10 @@
  * - On the channel backend, transmit, receive and idle partition the run: a radio's idle
  *   energy is P_idle x (T - its busy time), by hand below.
  * - A radio switched off draws nothing any more, idle included.
+ * - A device away (D2dTransport::Leave, Rejoin) draws nothing while away and idles again
+ *   once back; what it was receiving when it left fails (receiver_off) even if the
+ *   transmission ends after it is back; a message for it while away fails; one after it is
+ *   back arrives.
  */
 
 #include "d2d-test-simulation.h"
@@ -377,6 +381,102 @@ class D2dIdleOffTestCase : public TestCase
 
 /**
  * \ingroup d2dlearn-tests
+ * \brief A device that goes away and comes back, on the channel (Immediate access, 20 Mbit/s
+ * links, devices at 0, 10 and 20 m): device 0 leaves at 1 s and is back at 2 s. Message A
+ * (1 -> 0, 5 MB, 0.5 s to about 2.5 s) is cut by the leave: receiver_off, though it ends
+ * when device 0 is back; B (2 -> 0 at 1.5 s) finds it away: receiver_off; C (2 -> 0 at
+ * 2.7 s) arrives. Device 0's radio idles 0.819 W over the run less its away second, its
+ * reception of A (from A's start + 10 m / c to 1 s) and of C (C's airtime), within 1e-9 J,
+ * and draws 0 W at 1.5 s and 0.819 W at 2.2 s (A still on the air, no longer received).
+ */
+class D2dIdleAwayTestCase : public TestCase
+{
+  public:
+    D2dIdleAwayTestCase()
+        : TestCase("a device away draws nothing, loses what it was receiving, and is back")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        DestroyAtExit guard{true};
+        NodeContainer nodes = MakeTestNodesAtX({0.0, 10.0, 20.0});
+        D2dHelper helper;
+        helper.SetInitialEnergyJ(1000.0);
+        Ptr<D2dChannel> channel = helper.Install(nodes);
+        EnergyTable table;
+        for (const auto& model : D2dHelper::GetEnergyModels(nodes))
+        {
+            model->TraceConnectWithoutContext("EnergyEvent",
+                                              MakeBoundCallback(&AddTestEnergy, &table));
+        }
+        std::map<uint64_t, D2dDeliveryRecord> rows; // by message, receiver 0's rows
+        std::vector<std::pair<double, bool>> presence;
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            channel->GetRadio(i)->TraceConnectWithoutContext(
+                "Delivery",
+                Callback<void, const D2dDeliveryRecord&>([&rows](const D2dDeliveryRecord& r) {
+                    if (r.dst == 0)
+                    {
+                        rows[r.msgId] = r;
+                    }
+                }));
+        }
+        Ptr<D2dRadio> away = channel->GetRadio(0);
+        away->TraceConnectWithoutContext(
+            "Presence",
+            Callback<void, uint32_t, bool>([&presence](uint32_t, bool present) {
+                presence.emplace_back(Simulator::Now().GetSeconds(), present);
+            }));
+        std::vector<uint64_t> ids;
+        Simulator::Schedule(Seconds(0.5), &SendTestMessage, channel->GetRadio(1), 5000000, 0, &ids);
+        Simulator::Schedule(Seconds(1.0), [away]() { away->Leave(); });
+        Simulator::Schedule(Seconds(1.5), &SendTestMessage, channel->GetRadio(2), 1000, 0, &ids);
+        Simulator::Schedule(Seconds(2.0), [away]() { away->Rejoin(); });
+        Simulator::Schedule(Seconds(2.7), &SendTestMessage, channel->GetRadio(2), 1000, 0, &ids);
+        double wAway = -1;
+        double wBack = -1;
+        Simulator::Schedule(Seconds(1.5),
+                            [&wAway, away]() { wAway = away->GetEnergyModel()->GetPowerW(); });
+        Simulator::Schedule(Seconds(2.2),
+                            [&wBack, away]() { wBack = away->GetEnergyModel()->GetPowerW(); });
+        Simulator::Stop(Seconds(3.0));
+        Simulator::Run();
+        for (const auto& model : D2dHelper::GetEnergyModels(nodes))
+        {
+            model->Flush();
+        }
+        NS_TEST_ASSERT_MSG_EQ(ids.size(), 3u, "three messages sent");
+        const D2dDeliveryRecord& a = rows[ids[0]];
+        const D2dDeliveryRecord& b = rows[ids[1]];
+        const D2dDeliveryRecord& c = rows[ids[2]];
+        NS_TEST_EXPECT_MSG_EQ(a.reason, "receiver_off", "A: cut by the leave");
+        NS_TEST_EXPECT_MSG_GT(a.startTime.GetSeconds() + a.airtime.GetSeconds(),
+                              2.0,
+                              "A ends after device 0 is back");
+        NS_TEST_EXPECT_MSG_EQ(b.reason, "receiver_off", "B: device 0 away");
+        NS_TEST_EXPECT_MSG_EQ(c.delivered, true, "C: device 0 back");
+        const double prop = 10.0 / 299792458.0;
+        const double idleW = away->GetEnergyModel()->GetIdlePowerW();
+        const double rxA = 1.0 - (a.startTime.GetSeconds() + prop);
+        const double rxC = c.airtime.GetSeconds();
+        NS_TEST_EXPECT_MSG_EQ_TOL(EnergyOf(table, 0, "radio_idle"),
+                                  idleW * (3.0 - 1.0 - rxA - rxC),
+                                  1e-9,
+                                  "idle: the run less the away second and the receptions");
+        NS_TEST_EXPECT_MSG_EQ_TOL(wAway, 0.0, 1e-15, "away: 0 W");
+        NS_TEST_EXPECT_MSG_EQ_TOL(wBack, idleW, 1e-12, "back: idle");
+        NS_TEST_ASSERT_MSG_EQ(presence.size(), 2u, "Presence: left, back");
+        NS_TEST_EXPECT_MSG_EQ((presence[0] == std::pair<double, bool>{1.0, false}), true, "left");
+        NS_TEST_EXPECT_MSG_EQ((presence[1] == std::pair<double, bool>{2.0, true}), true, "back");
+        NS_TEST_EXPECT_MSG_EQ(away->IsOff(), false, "on at the end");
+    }
+};
+
+/**
+ * \ingroup d2dlearn-tests
  * \brief Radios that idle, on both backends.
  */
 class D2dIdleEnergyTestSuite : public TestSuite
@@ -391,6 +491,7 @@ class D2dIdleEnergyTestSuite : public TestSuite
         AddTestCase(new D2dIdleBackendsTestCase);
         AddTestCase(new D2dIdlePartitionTestCase);
         AddTestCase(new D2dIdleOffTestCase);
+        AddTestCase(new D2dIdleAwayTestCase);
     }
 };
 
