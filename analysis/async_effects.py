@@ -3,16 +3,18 @@
 the simulated time and the energy of all devices until the global model first reaches a
 target accuracy, and the accuracy against time and against energy, of fedavg runs with
 FedAvg (with and without over-selection), FedAsync and FedBuff at each spread of the
-devices' speeds (--computeSpread).
+devices' speeds (--computeSpread) and each share of the time the devices are there
+(--meanOnTime, --meanOffTime).
 
 Usage:
     /usr/bin/python3 analysis/async_effects.py RUN_DIR [RUN_DIR ...]
                      [--table FILE] [--figure DIR] [--target ACCURACY]
 
 Each RUN_DIR is an --outDir of build/bin/fedavg: run.json (parameters algorithm,
-overSelection, computeSpread, seed) and rounds.csv. The runs stop at a common simulated-time
-limit, so a run's last round comes when it comes. Every number is recomputed from
-rounds.csv's rows of node -1, joined by round:
+overSelection, computeSpread, meanOnTime_s, meanOffTime_s, availabilityFile, seed) and
+rounds.csv. The runs stop at a common simulated-time limit, so a run's last round comes
+when it comes. Every number is recomputed from rounds.csv's rows of node -1, joined by
+round:
 
   accuracy          metric accuracy: the global model's test accuracy (round 0 at 0 s)
   energy            metric energy_j: the energy all devices have drawn up to the round's
@@ -26,23 +28,30 @@ rounds.csv's rows of node -1, joined by round:
 A run's protocol is "FedAvg" (algorithm fedavg, overSelection at most 1 or not given),
 "FedAvg, over-selection S" (fedavg with overSelection S > 1), "FedAsync" (fedasync),
 "FedBuff" (fedbuff), or the algorithm's name; its spread is computeSpread (the sigma of
-the devices' log-normal speeds; 0 if not given). The runs of a point (spread, protocol: the
-seeds) give its mean and standard deviation; those of time and energy to target are over
-the runs that reached it (reached), empty cells if none did.
+the devices' log-normal speeds; 0 if not given); its availability (available_share) is the
+share of the time a device is there, T_on / (T_on + T_off) of meanOnTime_s and
+meanOffTime_s (both > 0), 1 when both are 0 or absent (every device there all run). The
+runs of a point (spread, availability, protocol: the seeds) give its mean and standard
+deviation; those of time and energy to target are over the runs that reached it (reached),
+empty cells if none did.
 
---table FILE writes the points (spread,protocol,runs,reached,time_to_target_s,
-time_to_target_sd,energy_to_target_j,energy_to_target_sd,final_accuracy,final_accuracy_sd,
-time_s,energy_j; rows by spread, then FedAvg, its over-selections, FedAsync, FedBuff and the
-others by name), --figure DIR the figure async_effects.png: a column per spread, the
-accuracy against simulated time (top) and against the energy of all devices (bottom), one
-colour per protocol in every panel (one legend, right of the top row): the mean over the
-seeds of their step curves (a round's accuracy holds until the next) from 0 to the
-smallest last time or energy of the seeds, with a band from their minimum to their
-maximum, and the target as a dashed line.
+--table FILE writes the points (spread,available_share,protocol,runs,reached,
+time_to_target_s,time_to_target_sd,energy_to_target_j,energy_to_target_sd,final_accuracy,
+final_accuracy_sd,time_s,energy_j; rows by spread, then availability from the highest,
+then FedAvg, its over-selections, FedAsync, FedBuff and the others by name), --figure DIR
+the figure async_effects.png: a column per (spread, availability) pair in that order,
+titled "spread S, always there" or "spread S, there P % of the time", the accuracy against
+simulated time (top) and against the energy of all devices (bottom), one colour per
+protocol in every panel (one legend, right of the top row): the mean over the seeds of
+their step curves (a round's accuracy holds until the next) from 0 to the smallest last
+time or energy of the seeds, with a band from their minimum to their maximum, and the
+target as a dashed line.
 The table needs pandas, the figure matplotlib too. Bad input (a missing folder or file, an
-unparsable run.json or one without parameters, rounds.csv without node -1 accuracy or
-energy_j rows, a time or energy that decreases, a target outside (0, 1]) gives a one-line
-error and exit code 2, and nothing is written.
+unparsable run.json or one without parameters, a meanOnTime_s or meanOffTime_s that is
+negative or not a number, one of them 0 and the other not, an availabilityFile (a trace:
+its share is not worked out here), rounds.csv without node -1 accuracy or energy_j rows, a
+time or energy that decreases, a target outside (0, 1]) gives a one-line error and exit
+code 2, and nothing is written.
 """
 import csv
 import math
@@ -56,9 +65,9 @@ from d2dlearn_analysis.reader import load_rounds, read_run_json  # noqa: E402
 from d2dlearn_analysis.run_json import table_figure_main  # noqa: E402
 
 DEFAULT_TARGET = 0.7
-FIELDS = ["spread", "protocol", "runs", "reached", "time_to_target_s", "time_to_target_sd",
-          "energy_to_target_j", "energy_to_target_sd", "final_accuracy", "final_accuracy_sd",
-          "time_s", "energy_j"]
+FIELDS = ["spread", "available_share", "protocol", "runs", "reached", "time_to_target_s",
+          "time_to_target_sd", "energy_to_target_j", "energy_to_target_sd", "final_accuracy",
+          "final_accuracy_sd", "time_s", "energy_j"]
 OVER_SELECTION = "FedAvg, over-selection "
 NAMES = {"fedasync": "FedAsync", "fedbuff": "FedBuff"}
 #: the script's own option (table_figure_main's options)
@@ -69,7 +78,8 @@ OPTIONS = [("--target", dict(type=float, default=DEFAULT_TARGET, metavar="ACCURA
 
 
 class Points(dict):
-    """{(spread, protocol): [measures of each run]}, and the target they were measured at."""
+    """{(spread, available share, protocol): [measures of each run]}, and the target they
+    were measured at."""
 
     def __init__(self, target):
         super().__init__()
@@ -99,6 +109,32 @@ def protocol(params, run):
         over = number(params, "overSelection", 1.0, run)
         return "FedAvg" if over <= 1 else OVER_SELECTION + "%g" % over
     return NAMES.get(algorithm, algorithm)
+
+
+def available_share(params, run):
+    """The share of the time a device is there: T_on / (T_on + T_off), 1 when both are 0 or
+    absent (every device there all run)."""
+    trace = params.get("availabilityFile")
+    if trace not in (None, ""):
+        raise AnalysisError("%s: run.json parameter availabilityFile %r: the share of a trace "
+                            "is not worked out (give runs of --meanOnTime/--meanOffTime)"
+                            % (run, trace))
+    on = number(params, "meanOnTime_s", 0.0, run)
+    off = number(params, "meanOffTime_s", 0.0, run)
+    if on < 0 or off < 0:
+        raise AnalysisError("%s: run.json parameters meanOnTime_s %g and meanOffTime_s %g: "
+                            "a negative time" % (run, on, off))
+    if on == 0 and off == 0:
+        return 1.0
+    if on == 0 or off == 0:
+        raise AnalysisError("%s: run.json parameters meanOnTime_s %g and meanOffTime_s %g: "
+                            "both > 0 (devices that come and go) or both 0" % (run, on, off))
+    return on / (on + off)
+
+
+def availability_text(share):
+    """"always there" (share 1) or "there P % of the time"."""
+    return "always there" if share >= 1 else "there %.0f %% of the time" % (100 * share)
 
 
 def protocol_order(name):
@@ -154,30 +190,33 @@ def curve(run):
 
 
 def measure(run, target):
-    """(spread, protocol, {curve, time_to_target_s, energy_to_target_j, final_accuracy,
-    time_s, energy_j})."""
+    """(spread, available share, protocol, {curve, time_to_target_s, energy_to_target_j,
+    final_accuracy, time_s, energy_j})."""
     params = read_run_json(run).get("parameters")
     if not isinstance(params, dict):
         raise AnalysisError("%s: no run.json parameters" % run)
     name = protocol(params, run)
     spread = number(params, "computeSpread", 0.0, run)
+    share = available_share(params, run)
     points = curve(run)
     reached = next((p for p in points if p[2] >= target), None)
     last = points[-1]
-    return spread, name, {"curve": points,
-                          "time_to_target_s": reached[0] if reached else None,
-                          "energy_to_target_j": reached[1] if reached else None,
-                          "final_accuracy": last[2], "time_s": last[0], "energy_j": last[1]}
+    return spread, share, name, {"curve": points,
+                                 "time_to_target_s": reached[0] if reached else None,
+                                 "energy_to_target_j": reached[1] if reached else None,
+                                 "final_accuracy": last[2], "time_s": last[0],
+                                 "energy_j": last[1]}
 
 
 def points(runs, target=DEFAULT_TARGET):
-    """Points: {(spread, protocol): [measures of each run]}, measured at target."""
+    """Points: {(spread, available share, protocol): [measures of each run]}, measured at
+    target."""
     if not 0 < target <= 1:
         raise AnalysisError("--target %g: a test accuracy in (0, 1]" % target)
     out = Points(target)
     for run in runs:
-        spread, name, values = measure(run, target)
-        out.setdefault((spread, name), []).append(values)
+        spread, share, name, values = measure(run, target)
+        out.setdefault((spread, share, name), []).append(values)
     return out
 
 
@@ -191,8 +230,9 @@ def summarise(values, key):
 
 
 def order(pts):
-    """The points by spread, then by protocol (protocol_order)."""
-    return sorted(pts, key=lambda k: (k[0], protocol_order(k[1])))
+    """The points by spread, then by availability from the highest, then by protocol
+    (protocol_order)."""
+    return sorted(pts, key=lambda k: (k[0], -k[1], protocol_order(k[2])))
 
 
 def cell(value, fmt="%.6g"):
@@ -206,7 +246,8 @@ def write_table(pts, path):
         t, t_sd = summarise(values, "time_to_target_s")
         e, e_sd = summarise(values, "energy_to_target_j")
         acc, acc_sd = summarise(values, "final_accuracy")
-        rows.append({"spread": "%.6g" % key[0], "protocol": key[1], "runs": len(values),
+        rows.append({"spread": "%.6g" % key[0], "available_share": "%.6g" % key[1],
+                     "protocol": key[2], "runs": len(values),
                      "reached": sum(r["time_to_target_s"] is not None for r in values),
                      "time_to_target_s": cell(t), "time_to_target_sd": cell(t_sd),
                      "energy_to_target_j": cell(e), "energy_to_target_sd": cell(e_sd),
@@ -243,34 +284,35 @@ def draw(pts, out_dir):
     from d2dlearn_analysis.traces import (axis_label, draw_band, legend, make_out_dir,
                                           matplotlib, no_data, plt, save_figure)
     make_out_dir(out_dir)
-    spreads = sorted({s for s, _ in pts})
+    # A column per (spread, availability) pair, by spread, then availability from the highest.
+    columns = sorted({k[:2] for k in pts}, key=lambda c: (c[0], -c[1]))
     # One colour per protocol, the same in every panel.
-    protocols = sorted({name for _, name in pts}, key=protocol_order)
+    protocols = sorted({k[2] for k in pts}, key=protocol_order)
     colour = {name: "C%d" % (i % 10) for i, name in enumerate(protocols)}
     xlabels = [axis_label("sim_time_s"),
                axis_label("energy_j", detail="cumulative, summed over all devices")]
     ylabel = axis_label("accuracy")
-    fig, axes = plt.subplots(2, len(spreads), figsize=(1.0 + 4.6 * len(spreads), 8.4),
+    fig, axes = plt.subplots(2, len(columns), figsize=(1.0 + 4.6 * len(columns), 8.4),
                              squeeze=False)
-    for col, spread in enumerate(spreads):
-        keys = [k for k in order(pts) if k[0] == spread]
+    for col, (spread, share) in enumerate(columns):
+        keys = [k for k in order(pts) if k[:2] == (spread, share)]
         for row in range(2):
             ax = axes[row][col]
-            ax.set_title("--computeSpread=%g" % spread)
+            ax.set_title("spread %g, %s" % (spread, availability_text(share)))
             if not keys:
-                no_data(ax, "no run at this spread")
+                no_data(ax, "no run at this spread and availability")
                 continue
             for key in keys:
                 curves = [r["curve"] for r in pts[key]]
                 x, mean, lo, hi = mean_curve(curves, row)
                 if len(x) == 1:
-                    ax.plot(x, mean, marker="o", linestyle="none", color=colour[key[1]],
-                            label=key[1])
+                    ax.plot(x, mean, marker="o", linestyle="none", color=colour[key[2]],
+                            label=key[2])
                     continue
-                ax.plot(x, mean, drawstyle="steps-post", color=colour[key[1]], linewidth=1.8,
-                        label=key[1])
+                ax.plot(x, mean, drawstyle="steps-post", color=colour[key[2]], linewidth=1.8,
+                        label=key[2])
                 if len(curves) > 1:
-                    draw_band(ax, x, lo, hi, "accuracy", step="post", color=colour[key[1]],
+                    draw_band(ax, x, lo, hi, "accuracy", step="post", color=colour[key[2]],
                               alpha=0.18, linewidth=0)
             ax.axhline(pts.target, **TARGET_STYLE)
             ax.set_xlim(left=0)
@@ -283,9 +325,9 @@ def draw(pts, out_dir):
     handles.append(matplotlib.lines.Line2D([], [], **TARGET_STYLE))
     legend(axes[0][-1], handles, protocols + ["target accuracy %g" % pts.target], outside=True)
     fig.suptitle("fedavg: the global model's test accuracy against simulated time (top) and "
-                 "against the energy of all devices (bottom), by protocol and spread of the "
-                 "devices' speeds\n(mean over the seeds up to the shortest; band: their minimum "
-                 "to maximum)", fontsize=9)
+                 "against the energy of all devices (bottom), by protocol, spread of the "
+                 "devices' speeds and share of the time they are there\n(mean over the seeds "
+                 "up to the shortest; band: their minimum to maximum)", fontsize=9)
     fig.tight_layout()
     save_figure(fig, out_dir, "async_effects.png")
 

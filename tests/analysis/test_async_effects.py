@@ -1,12 +1,17 @@
 #!/usr/bin/python3
 """Test of analysis/async_effects.py (time and energy to a target accuracy of FedAvg,
-FedAsync and FedBuff by the spread of the devices' speeds) on hand-made fedavg run folders,
-against a table worked out by hand (target 0.7).
+FedAsync and FedBuff by the spread of the devices' speeds and the share of the time they
+are there) on hand-made fedavg run folders, against a table worked out by hand (target 0.7).
 
 rounds.csv rows of node -1 (round: time s, energy_j J, accuracy); each run also has rows to
-ignore (node -1 loss and energy_j.compute, node 0's accuracy 0.99):
+ignore (node -1 loss and energy_j.compute, node 0's accuracy 0.99). Availability: the runs
+A to E are always there (A1 and B1 with meanOnTime_s = meanOffTime_s = 0 as the program
+writes them, the others without the parameters: share 1); G1 (meanOnTime_s 60,
+meanOffTime_s 30), G2 (120, 60) and H (60, 30) are there 60 / 90 = 120 / 180 = 2/3 of the
+time (the test computes the share itself: 0.666667 in the table, "there 67 % of the
+time" in the titles); G1 and G2 are one point (the same share).
 
-  spread 0.5
+  spread 0.5, always there
   A1 fedavg, overSelection 1 (= none), seed 1: 0: 0, 0, 0.1; 1: 10, 100, 0.5;
      2: 20, 200, 0.75; 3: 30, 300, 0.8 -> to target 20 s, 200 J; final 0.8, 30 s, 300 J
   A2 fedavg, no overSelection, seed 2: 0: 0, 0, 0.1; 1: 15, 160, 0.72; 2: 30, 320, 0.9
@@ -19,7 +24,14 @@ ignore (node -1 loss and energy_j.compute, node 0's accuracy 0.99):
   B2 fedbuff, seed 2, never reaches 0.7: 0: 0, 0, 0.1; 1: 10, 90, 0.6; 2: 25, 210, 0.65
      -> FedBuff: runs 2, reached 1, time 12 s, sd 0; energy 130 J, sd 0; final 0.68, sd
         0.06/sqrt(2) = 0.0424264 -> 0.0424; time 27.5 s; energy 230 J
-  spread 1.5
+  spread 0.5, there 2/3 of the time
+  G1 fedavg, seed 1: 0: 0, 0, 0.1; 1: 20, 150, 0.6; 2: 40, 300, 0.72 -> 40 s, 300 J;
+     final 0.72, 40 s, 300 J
+  G2 fedavg, seed 2: 0: 0, 0, 0.1; 1: 25, 200, 0.75; 2: 45, 380, 0.78 -> 25 s, 200 J;
+     final 0.78, 45 s, 380 J
+     -> FedAvg: runs 2, reached 2, time 32.5 s, sd 15/sqrt(2) = 10.6066; energy 250 J, sd
+        100/sqrt(2) = 70.7107; final 0.75, sd 0.06/sqrt(2) -> 0.0424; 42.5 s; 340 J
+  spread 1.5, always there
   C  fedavg, overSelection 1.5, never reaches: 0: 0, 0, 0.1; 1: 20, 300, 0.5;
      2: 35, 500, 0.6 -> "FedAvg, over-selection 1.5": runs 1, reached 0, empty cells for
      the time and energy to target; final 0.6, sd 0; 35 s; 500 J
@@ -27,21 +39,32 @@ ignore (node -1 loss and energy_j.compute, node 0's accuracy 0.99):
      90 J, sd 0; final 0.85; 24 s; 140 J
   E  fedprox (another algorithm: its name): 0: 0, 0, 0.1; 1: 30, 400, 0.75 -> 30 s, 400 J;
      final 0.75; 30 s; 400 J
-Rows: 0.5 FedAvg, FedBuff; 1.5 FedAvg over-selection 1.5, FedAsync, fedprox.
+  spread 1.5, there 2/3 of the time
+  H  fedasync: 0: 0, 0, 0.1; 1: 10, 60, 0.5; 2: 30, 200, 0.7 -> 30 s, 200 J; final 0.7;
+     30 s; 200 J
+Rows: 0.5 always: FedAvg, FedBuff; 0.5 2/3: FedAvg; 1.5 always: FedAvg over-selection 1.5,
+FedAsync, fedprox; 1.5 2/3: FedAsync.
 
 --target 0.6: FedBuff reaches in both runs: B1 at 12 s (0.4 at 5 s is below), B2 at 10 s
 -> reached 2, time 11 s, sd 2/sqrt(2) = 1.41421; energy (130 + 90) / 2 = 110 J, sd
-40/sqrt(2) = 28.2843; C reaches at 35 s, 500 J.
+40/sqrt(2) = 28.2843; C reaches at 35 s, 500 J; FedAvg at 2/3: G1 at 20 s, 150 J, G2 at
+25 s, 200 J -> 22.5 s, sd 3.53553; 175 J, sd 35.3553.
 
-The figure (figure_checks: labelled axes, no accuracy outside [0, 1]): 2 rows x 2 spreads;
-FedAvg's mean curve at 0.5 against time on the union grid 0, 10, 15, 20, 30 (up to
+The figure (figure_checks: labelled axes, no accuracy outside [0, 1]): 2 rows x 4 columns
+(spread, availability: 0.5 always, 0.5 2/3, 1.5 always, 1.5 2/3);
+FedAvg's mean curve at 0.5, always there, against time on the union grid 0, 10, 15, 20, 30 (up to
 min(30, 30)): at 15 s A1 holds 0.5 and A2 is at 0.72 -> 0.61, at 20 s (0.75 + 0.72) / 2 =
 0.735, at 30 s (0.8 + 0.9) / 2 = 0.85; against energy up to min(300, 320) = 300 J: at
 160 J 0.61, at 200 J 0.735, at 300 J (0.8 + 0.72) / 2 = 0.76 (A2 holds 0.72); FedBuff's
-against time ends at min(30, 25) = 25 s. Each panel has the dashed target line at 0.7.
+against time ends at min(30, 25) = 25 s. FedAvg's at 0.5, there 2/3 of the time, against
+time on 0, 20, 25, 40 (up to min(40, 45)): at 20 s G1 is at 0.6 and G2 holds its round 0's
+0.1 -> 0.35, at 25 s (0.6 + 0.75) / 2 = 0.675, at 40 s (0.72 + 0.75) / 2 = 0.735 (the
+always-there runs do not enter it). Each panel has the dashed target line at 0.7.
 
-And: --target 0 and 1.5 refused, a missing folder, a run without energy_j rows and one
-without run.json parameters: one line each, exit 2, nothing written.
+And: --target 0 and 1.5 refused, a missing folder, a run without energy_j rows, one
+without run.json parameters, one with meanOnTime_s 60 and meanOffTime_s 0, one with a
+negative meanOffTime_s and one with an availabilityFile: one line each, exit 2, nothing
+written.
 
 Run it: /usr/bin/python3 tests/analysis/test_async_effects.py
 """
@@ -95,12 +118,15 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         runs = [
             run_dir(tmp, "A1", {"algorithm": "fedavg", "overSelection": 1.0,
-                                "computeSpread": 0.5, "seed": 1},
+                                "computeSpread": 0.5, "seed": 1, "meanOnTime_s": 0,
+                                "meanOffTime_s": -0.0},
                     [(0, 0, 0, 0.1), (1, 10, 100, 0.5), (2, 20, 200, 0.75),
                      (3, 30, 300, 0.8)]),
             run_dir(tmp, "A2", {"algorithm": "fedavg", "computeSpread": 0.5, "seed": 2},
                     [(0, 0, 0, 0.1), (1, 15, 160, 0.72), (2, 30, 320, 0.9)]),
-            run_dir(tmp, "B1", {"algorithm": "fedbuff", "computeSpread": 0.5, "seed": 1},
+            run_dir(tmp, "B1", {"algorithm": "fedbuff", "computeSpread": 0.5, "seed": 1,
+                                "meanOnTime_s": 0, "meanOffTime_s": 0,
+                                "availabilityFile": ""},
                     [(0, 0, 0, 0.1), (1, 5, 50, 0.4), (2, 12, 130, 0.7), (3, 30, 250, 0.71)]),
             run_dir(tmp, "B2", {"algorithm": "fedbuff", "computeSpread": 0.5, "seed": 2},
                     [(0, 0, 0, 0.1), (1, 10, 90, 0.6), (2, 25, 210, 0.65)]),
@@ -111,51 +137,81 @@ def main():
                     [(0, 0, 0, 0.1), (1, 8, 40, 0.3), (2, 16, 90, 0.8), (3, 24, 140, 0.85)]),
             run_dir(tmp, "E", {"algorithm": "fedprox", "computeSpread": 1.5, "seed": 1},
                     [(0, 0, 0, 0.1), (1, 30, 400, 0.75)]),
+            run_dir(tmp, "G1", {"algorithm": "fedavg", "computeSpread": 0.5, "seed": 1,
+                                "meanOnTime_s": 60, "meanOffTime_s": 30},
+                    [(0, 0, 0, 0.1), (1, 20, 150, 0.6), (2, 40, 300, 0.72)]),
+            run_dir(tmp, "G2", {"algorithm": "fedavg", "computeSpread": 0.5, "seed": 2,
+                                "meanOnTime_s": 120.0, "meanOffTime_s": 60.0},
+                    [(0, 0, 0, 0.1), (1, 25, 200, 0.75), (2, 45, 380, 0.78)]),
+            run_dir(tmp, "H", {"algorithm": "fedasync", "computeSpread": 1.5, "seed": 1,
+                               "meanOnTime_s": 60, "meanOffTime_s": 30},
+                    [(0, 0, 0, 0.1), (1, 10, 60, 0.5), (2, 30, 200, 0.7)]),
         ]
+        # The share of the time a device is there, worked out here: T_on / (T_on + T_off).
+        share = 60 / (60 + 30)
+        check(close(share, 120 / (120 + 60)), "G1 and G2: one share")
         out = os.path.join(tmp, "t.csv")
         p, rows = table(runs, out)
         check("wrote %s" % out in p.stdout and "target accuracy 0.7)" in p.stdout,
               "the message names the file and the target: %r" % p.stdout)
         header = open(out).readline().strip() if os.path.exists(out) else ""
-        check(header == "spread,protocol,runs,reached,time_to_target_s,time_to_target_sd,"
+        check(header == "spread,available_share,protocol,runs,reached,time_to_target_s,time_to_target_sd,"
               "energy_to_target_j,energy_to_target_sd,final_accuracy,final_accuracy_sd,"
               "time_s,energy_j", "header %r" % header)
-        # (spread, protocol, runs, reached, time, time sd, energy, energy sd, final accuracy,
-        #  its sd, time_s, energy_j); None: an empty cell
+        # (spread, available share, protocol, runs, reached, time, time sd, energy, energy
+        #  sd, final accuracy, its sd, time_s, energy_j); None: an empty cell
         want = [
-            (0.5, "FedAvg", 2, 2, 17.5, 3.53553, 180, 28.2843, 0.85, 0.0707, 30, 310),
-            (0.5, "FedBuff", 2, 1, 12, 0, 130, 0, 0.68, 0.0424, 27.5, 230),
-            (1.5, "FedAvg, over-selection 1.5", 1, 0, None, None, None, None, 0.6, 0, 35, 500),
-            (1.5, "FedAsync", 1, 1, 16, 0, 90, 0, 0.85, 0, 24, 140),
-            (1.5, "fedprox", 1, 1, 30, 0, 400, 0, 0.75, 0, 30, 400),
+            (0.5, 1, "FedAvg", 2, 2, 17.5, 3.53553, 180, 28.2843, 0.85, 0.0707, 30, 310),
+            (0.5, 1, "FedBuff", 2, 1, 12, 0, 130, 0, 0.68, 0.0424, 27.5, 230),
+            (0.5, share, "FedAvg", 2, 2, 32.5, 10.6066, 250, 70.7107, 0.75, 0.0424, 42.5,
+             340),
+            (1.5, 1, "FedAvg, over-selection 1.5", 1, 0, None, None, None, None, 0.6, 0, 35,
+             500),
+            (1.5, 1, "FedAsync", 1, 1, 16, 0, 90, 0, 0.85, 0, 24, 140),
+            (1.5, 1, "fedprox", 1, 1, 30, 0, 400, 0, 0.75, 0, 30, 400),
+            (1.5, share, "FedAsync", 1, 1, 30, 0, 200, 0, 0.7, 0, 30, 200),
         ]
-        check([(float(r["spread"]), r["protocol"]) for r in rows] == [w[:2] for w in want],
-              "rows %s" % [(r["spread"], r["protocol"]) for r in rows])
+        got = [(r["spread"], r["available_share"], r["protocol"]) for r in rows]
+        check(len(rows) == len(want)
+              and all(close(float(r["spread"]), w[0]) and r["protocol"] == w[2]
+                      and math.isclose(float(r["available_share"]), w[1], rel_tol=1e-5)
+                      for r, w in zip(rows, want)), "rows %s" % got)
+        # the share as %.6g, like the spread
+        check([r["available_share"] for r in rows] == ["%.6g" % w[1] for w in want],
+              "available_share cells %s" % [r["available_share"] for r in rows])
         keys = ["runs", "reached", "time_to_target_s", "time_to_target_sd",
                 "energy_to_target_j", "energy_to_target_sd", "final_accuracy",
                 "final_accuracy_sd", "time_s", "energy_j"]
         for row, w in zip(rows, want):
-            for key, v in zip(keys, w[2:]):
+            for key, v in zip(keys, w[3:]):
                 if v is None:
-                    check(row[key] == "", "%s %s: %s = %r, want an empty cell"
-                          % (w[0], w[1], key, row[key]))
+                    check(row[key] == "", "%s %.6g %s: %s = %r, want an empty cell"
+                          % (w[0], w[1], w[2], key, row[key]))
                 else:
                     check(row[key] != "" and close(float(row[key]), v),
-                          "%s %s: %s = %r, want %g" % (w[0], w[1], key, row[key], v))
+                          "%s %.6g %s: %s = %r, want %g"
+                          % (w[0], w[1], w[2], key, row[key], v))
         check(rows and rows[0]["final_accuracy"] == "0.8500", "accuracies as %.4f")
 
-        # --target 0.6: FedBuff reached 2, 11 s (sd 1.41421), 110 J (sd 28.2843); C at 35 s
+        # --target 0.6: FedBuff reached 2, 11 s (sd 1.41421), 110 J (sd 28.2843); C at 35 s;
+        # FedAvg at 2/3: 22.5 s (sd 3.53553), 175 J (sd 35.3553)
         out6 = os.path.join(tmp, "t6.csv")
         p, rows6 = table(runs, out6, "--target", "0.6")
         check("target accuracy 0.6)" in p.stdout, "the message names the target 0.6: %r" % p.stdout)
-        by = {r["protocol"]: r for r in rows6}
-        for name, key, v in (("FedBuff", "reached", 2), ("FedBuff", "time_to_target_s", 11),
-                             ("FedBuff", "time_to_target_sd", 1.41421),
-                             ("FedBuff", "energy_to_target_j", 110),
-                             ("FedBuff", "energy_to_target_sd", 28.2843),
-                             ("FedAvg, over-selection 1.5", "reached", 1),
-                             ("FedAvg, over-selection 1.5", "time_to_target_s", 35),
-                             ("FedAvg, over-selection 1.5", "energy_to_target_j", 500)):
+        by = {(r["spread"], r["available_share"], r["protocol"]): r for r in rows6}
+        buff = ("0.5", "1", "FedBuff")
+        over = ("1.5", "1", "FedAvg, over-selection 1.5")
+        away = ("0.5", "%.6g" % share, "FedAvg")
+        for name, key, v in ((buff, "reached", 2), (buff, "time_to_target_s", 11),
+                             (buff, "time_to_target_sd", 1.41421),
+                             (buff, "energy_to_target_j", 110),
+                             (buff, "energy_to_target_sd", 28.2843),
+                             (over, "reached", 1), (over, "time_to_target_s", 35),
+                             (over, "energy_to_target_j", 500),
+                             (away, "reached", 2), (away, "time_to_target_s", 22.5),
+                             (away, "time_to_target_sd", 3.53553),
+                             (away, "energy_to_target_j", 175),
+                             (away, "energy_to_target_sd", 35.3553)):
             got = by.get(name, {}).get(key, "")
             check(got != "" and close(float(got), v),
                   "--target 0.6: %s %s = %r, want %g" % (name, key, got, v))
@@ -173,29 +229,35 @@ def main():
             problems = figure_checks.all_problems(drawn)
             check(problems == [], "figure problems: %s" % problems)
             axes = fig.axes if fig is not None else []
-            check(len(axes) == 4, "2 x 2 panels, got %d" % len(axes))
-            check([ax.get_title() for ax in axes] == ["--computeSpread=0.5",
-                                                      "--computeSpread=1.5"] * 2,
+            check(len(axes) == 8, "2 x 4 panels, got %d" % len(axes))
+            there = "there %d %% of the time" % round(100 * share)  # 67 %
+            check([ax.get_title() for ax in axes] == ["spread 0.5, always there",
+                                                      "spread 0.5, " + there,
+                                                      "spread 1.5, always there",
+                                                      "spread 1.5, " + there] * 2,
                   "titles %s" % [ax.get_title() for ax in axes])
             for ax in axes:
                 check(ax.get_ylim() == (0.0, 1.0), "accuracy limits %s" % (ax.get_ylim(),))
                 dashed = [ln for ln in ax.lines if ln.get_linestyle() == "--"
                           and list(ln.get_ydata()) == [0.7, 0.7]]
                 check(len(dashed) == 1, "%s: the dashed target line" % ax.get_title())
-            if len(axes) == 4:
-                # subplots(2, columns): axes 0, 1 the top row (time), 2, 3 the bottom (energy)
+            if len(axes) == 8:
+                # subplots(2, columns): axes 0-3 the top row (time), 4-7 the bottom (energy)
                 for ax, at in ((axes[0], {15: 0.61, 20: 0.735, 30: 0.85}),
-                               (axes[2], {160: 0.61, 200: 0.735, 300: 0.76})):
+                               (axes[4], {160: 0.61, 200: 0.735, 300: 0.76}),
+                               (axes[1], {20: 0.35, 25: 0.675, 40: 0.735})):
                     line = next((ln for ln in ax.lines
                                  if ln.get_label() == "FedAvg"), None)
-                    check(line is not None, "a FedAvg line in %s" % ax.get_xlabel())
+                    check(line is not None, "a FedAvg line in %s, %s"
+                          % (ax.get_title(), ax.get_xlabel()))
                     if line is None:
                         continue
                     xs, ys = list(line.get_xdata()), list(line.get_ydata())
                     for x, v in at.items():
                         check(x in xs and close(ys[xs.index(x)], v),
-                              "%s: FedAvg's mean at %g = %s, want %g"
-                              % (ax.get_xlabel(), x, ys[xs.index(x)] if x in xs else "-", v))
+                              "%s, %s: FedAvg's mean at %g = %s, want %g"
+                              % (ax.get_title(), ax.get_xlabel(), x,
+                                 ys[xs.index(x)] if x in xs else "-", v))
                     check(max(xs) == max(at), "FedAvg's mean ends at %g, want %g"
                           % (max(xs), max(at)))
                 buff = next((ln for ln in axes[0].lines
@@ -231,6 +293,15 @@ def main():
         why = figure_checks.refusal_problem(SCRIPT, [runs[1], "--table", never], never,
                                             "parameters")
         check(not why, "a run.json without parameters: %s" % why)
+        for name, params, needle in (
+                ("I1", {"meanOnTime_s": 60, "meanOffTime_s": 0}, "both > 0"),
+                ("I2", {"meanOnTime_s": 60, "meanOffTime_s": -30}, "negative"),
+                ("I3", {"availabilityFile": "trace.csv"}, "availabilityFile")):
+            bad = run_dir(tmp, name, dict(params, algorithm="fedavg"),
+                          [(0, 0, 0, 0.1), (1, 5, 50, 0.5)])
+            why = figure_checks.refusal_problem(SCRIPT, [runs[0], bad, "--table", never],
+                                                never, needle)
+            check(not why, "%s %s: %s" % (name, params, why))
     figure_checks.finish("test_async_effects")
 
 

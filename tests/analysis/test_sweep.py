@@ -1023,7 +1023,7 @@ seed = [1, 2, 3]
                   "round-time-vs-devices-braintorrent-literal.toml": 8,
                   "round-time-vs-devices-braintorrent-wifi.toml": 8,
                   "sleep-effects-fedavg.toml": 12, "sleep-effects-decentralized.toml": 12,
-                  "async-fl.toml": 24,
+                  "async-fl.toml": 48,
                   "propagation-links-channel.toml": 18, "propagation-links-wifi.toml": 18,
                   "propagation-fedavg.toml": 9}
         self.assertEqual(sorted(f for f in os.listdir(folder) if f.endswith(".toml")),
