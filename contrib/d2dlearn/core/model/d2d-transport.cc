@@ -225,10 +225,26 @@ D2dTransport::IsDepleted() const
     return m_off;
 }
 
+bool
+D2dTransport::CanLeave() const
+{
+    return true;
+}
+
+void
+D2dTransport::DoRejoin()
+{
+    NS_FATAL_ERROR("D2dTransport: device " << m_index << "'s backend cannot rejoin");
+}
+
 void
 D2dTransport::Leave()
 {
     NS_LOG_FUNCTION(this << m_index);
+    NS_ABORT_MSG_IF(!CanLeave(),
+                    "D2dTransport::Leave: device " << m_index
+                                                   << "'s backend does not support devices "
+                                                      "that come and go");
     if (IsOff())
     {
         m_away = true; // depleted: stays off; or already away

@@ -164,6 +164,11 @@ class D2dTransport : public Object
     void Rejoin();
     /** \return true between Leave() and Rejoin() */
     bool IsAway() const;
+    /**
+     * \return whether this backend supports Leave() and Rejoin() (the channel does; 802.11
+     * does not: see D2dWifiTransport)
+     */
+    virtual bool CanLeave() const;
 
     /**
      * Signature of the Presence trace.
@@ -221,8 +226,11 @@ class D2dTransport : public Object
     virtual bool DoCancel(uint64_t msgId);
     /** \brief Backend-specific reaction to TurnOff(), and to Leave(). */
     virtual void DoTurnOff() = 0;
-    /** \brief Backend-specific reaction to Rejoin(): send and receive again. */
-    virtual void DoRejoin() = 0;
+    /**
+     * \brief Backend-specific reaction to Rejoin(): send and receive again (the default:
+     * an error, for a backend that cannot leave, CanLeave() false).
+     */
+    virtual void DoRejoin();
     /**
      * \brief Backend-specific IdleUntil().
      * \param until after now

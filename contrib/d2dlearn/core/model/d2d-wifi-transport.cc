@@ -489,12 +489,6 @@ D2dWifiTransport::Start()
             "DropBeforeEnqueue",
             MakeCallback(&D2dWifiTransport::MacQueueRelease, this));
     }
-    OpenSocket();
-}
-
-void
-D2dWifiTransport::OpenSocket()
-{
     m_socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
     const int bound = m_socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port));
     NS_ABORT_MSG_IF(bound != 0,
@@ -504,26 +498,10 @@ D2dWifiTransport::OpenSocket()
     m_socket->SetRecvCallback(MakeCallback(&D2dWifiTransport::HandleRead, this));
 }
 
-void
-D2dWifiTransport::DoRejoin()
+bool
+D2dWifiTransport::CanLeave() const
 {
-    NS_LOG_FUNCTION(this << GetIndex());
-    if (m_device && m_device->GetPhy())
-    {
-        Ptr<WifiPhy> phy = m_device->GetPhy();
-        if (phy->IsStateOff())
-        {
-            phy->ResumeFromOff();
-        }
-        else if (phy->IsStateSleep())
-        {
-            phy->ResumeFromSleep();
-        }
-    }
-    if (GetNode() && m_network && !m_socket)
-    {
-        OpenSocket();
-    }
+    return false;
 }
 
 uint32_t

@@ -269,13 +269,12 @@ class D2dWifiNetwork : public Object
  * ReassemblyTimeout under heavy contention) is ignored. No energy is charged by this
  * backend.
  *
- * TurnOff() (and Leave(), whose device may come back: Rejoin() resumes the PHY and opens
- * a new socket) closes the socket, puts the Wi-Fi PHY to sleep and drops the queued
- * fragments; a sleeping 802.11 PHY still draws WifiRadioEnergyModel's SleepCurrentA. Open records
- * of messages this device sends are closed with reason "sender_off" (a receiver that already has
- * some fragments of an unreliable message still delivers them at its reassembly timeout); open
- * records of messages it receives are closed with reason "receiver_off" (and a reliable broadcast
- * or multicast stops awaiting it, see above).
+ * TurnOff() closes the socket, puts the Wi-Fi PHY to sleep and drops the queued
+ * fragments. Open records of messages this device sends are closed with reason
+ * "sender_off" (a receiver that already has some fragments of an unreliable message still
+ * delivers them at its reassembly timeout); open records of messages it receives are
+ * closed with reason "receiver_off" (and a reliable broadcast or multicast stops awaiting
+ * it, see above). Leave() is not supported (CanLeave()).
  *
  * ReportUnfinished() (once the simulation has stopped) closes, with delivered false and
  * reason "unfinished", every open record of the messages this device sent, in increasing
@@ -346,10 +345,13 @@ class D2dWifiTransport : public D2dTransport
     uint64_t AllocateMessageId() override;
     void DoTurnOff() override;
     /**
-     * \brief Back after Leave(): the PHY resumes (from sleep, or from off) and a new socket
-     * takes the fragments for this device again.
+     * \return false: devices that come and go are not supported over 802.11. An away radio
+     * must be off: ns-3's WifiRadioEnergyModel never leaves its OFF state once in it, and
+     * ns-3.37's WifiPhy cannot sleep safely while it detects a preamble or receives a
+     * header (a frame then starts its reception on the sleeping PHY, "Invalid WifiPhy state
+     * SLEEP"; fixed in part from ns-3.41).
      */
-    void DoRejoin() override;
+    bool CanLeave() const override;
     /**
      * \brief Put the Wi-Fi PHY to sleep (WifiPhy::SetSleepMode) until then, as soon as it is
      * free (TrySleep). The PHY resumes (WifiPhy::ResumeFromSleep) at `until`, or at once
@@ -371,8 +373,6 @@ class D2dWifiTransport : public D2dTransport
      * the request.
      */
     void TrySleep();
-    /** \brief Create, bind and connect the UDP socket (Start, DoRejoin). */
-    void OpenSocket();
     /** \brief Resume the PHY from a sleep of DoIdleUntil (nothing if it is not asleep). */
     void Wake();
     /** A message in flight, as the shared D2dWifiNetwork keeps it. */
