@@ -783,6 +783,23 @@ def benches(bindir):
                      "2-16-4 (bench-devices.py's rule above 60,000 devices), `--threads=2`, "
                      "the global model evaluated (`--evaluateDevices=false`); "
                      "the target of 8 GB and 15 minutes beside it (run it alone: about 10 GB)"),
+        # Devices that come and go at 100,000 devices: FedAvg as devices-1m, always there and
+        # with the on/off model (each device there 2/3 of the time).
+        "devices-availability": dict(
+            runs=[(label, [PYTHON, os.path.join(HERE, "bench-devices.py"), "--bin=" + b("fedavg"),
+                           "--sizes=100000", "--only=fedavg", "--clientFraction=0.01",
+                           "--rounds=3", "--model=mlp:16",
+                           "--extra=--evaluateDevices=false" + extra], None)
+                  for label, extra in [
+                      ("100,000 devices, always there", ""),
+                      ("100,000 devices, on 600 s / off 300 s",
+                       " --meanOnTime=600s --meanOffTime=300s")]],
+            parse=parse_devices,
+            settings="FedAvg over D2S, 100,000 devices, 1 % of the clients per round, 3 rounds, "
+                     "the 2-D Gaussian mixture and the MLP 2-16-4, `--threads=2`, "
+                     "`--evaluateDevices=false`; always there, and with devices that come and "
+                     "go (`--meanOnTime=600s --meanOffTime=300s`: exponential periods, each "
+                     "device there 2/3 of the time, availability.csv written)"),
         # The rows of the decentralized table beyond devices-10k's MLP round.
         "devices-decentralized": dict(
             runs=[(label, [PYTHON, os.path.join(HERE, "bench-devices.py"),
@@ -859,7 +876,8 @@ NAMES = ["fast-path", "scale", "scale-density", "scale-1m", "propagation", "slee
          "spectrum-1m",
          "wifi-scale", "footprint", "fedavg",
          "roofline", "torchscript",
-         "startup", "blas", "devices", "devices-10k", "devices-1m", "devices-decentralized",
+         "startup", "blas", "devices", "devices-10k", "devices-1m", "devices-availability",
+         "devices-decentralized",
          "devices-random", "cmfl", "discovery-paradigms", "ci"]
 
 
