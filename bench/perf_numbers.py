@@ -792,14 +792,16 @@ def benches(bindir):
                            "--extra=--evaluateDevices=false" + extra], None)
                   for label, extra in [
                       ("100,000 devices, always there", ""),
-                      ("100,000 devices, on 600 s / off 300 s",
-                       " --meanOnTime=600s --meanOffTime=300s")]],
+                      ("100,000 devices, on 6 s / off 3 s",
+                       " --meanOnTime=6s --meanOffTime=3s")]],
             parse=parse_devices,
             settings="FedAvg over D2S, 100,000 devices, 1 % of the clients per round, 3 rounds, "
                      "the 2-D Gaussian mixture and the MLP 2-16-4, `--threads=2`, "
                      "`--evaluateDevices=false`; always there, and with devices that come and "
-                     "go (`--meanOnTime=600s --meanOffTime=300s`: exponential periods, each "
-                     "device there 2/3 of the time, availability.csv written)"),
+                     "go (`--meanOnTime=6s --meanOffTime=3s`: exponential periods, each device "
+                     "there 2/3 of the time, so about 33,000 devices away from the start and "
+                     "about 14,000 changes in the 0.64 s the three rounds last, each a row of "
+                     "availability.csv)"),
         # The rows of the decentralized table beyond devices-10k's MLP round.
         "devices-decentralized": dict(
             runs=[(label, [PYTHON, os.path.join(HERE, "bench-devices.py"),
