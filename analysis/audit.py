@@ -3457,13 +3457,13 @@ def span_text(interval):
 
 
 def check_available_rows(a, rounds):
-    """Check availability: rounds.csv's node -1 `available` rows (the FedAvg family and
-    decentralized FL): one per round exactly when availability.csv is there, each nDevices
+    """Check availability: rounds.csv's node -1 `available` rows (the FedAvg family,
+    decentralized FL and local training): one per round exactly when availability.csv is there, each nDevices
     less the devices away at the round's start (the previous round's round_time_s row, 0 for
     round 1; FedAvg, with every device away then: the first return after it, when the
     server samples)."""
     algorithm = a.params.get("algorithm")
-    if algorithm not in FEDAVG_FAMILY + ("decentralized",) or not rounds:
+    if algorithm not in FEDAVG_FAMILY + ("decentralized", "local") or not rounds:
         return
     rows = {}
     for r in rounds:

@@ -16,9 +16,11 @@ command line.
 - decentralized FL: device 1 leaves at 0.5 s, mid-round 1: the others average without it
   (9 participants, 1 straggler) before the 60 s deadline, and round 2 has 9 devices there;
   with the on/off model too, audited;
+- local training: device 1 leaves at 0.05 s, during its job: 9 devices trained, 1
+  straggler, and round 1 lasts as long as with every device there, audited;
 - refusals, one line each, exit 2, nothing written: one mean without the other, a file with
   the model, a bad file (overlapping intervals, a device out of range, a bad header),
-  --meanOnTime with --algorithm=local, and with --backend=wifi.
+  --meanOnTime with --algorithm=semi-decentralized, and with --backend=wifi.
 
 Usage: fedavg-availability.py BIN_DIR ANALYSIS_DIR
 """
@@ -170,6 +172,29 @@ def decentralized_case():
         audited(model)
 
 
+def local_case():
+    """Local training: a job lost to a leave is a straggler; the round does not wait."""
+    path = os.path.join(TMP, "local.csv")
+    with open(path, "w") as f:
+        f.write("device,start_s,end_s\n1,0,0.05\n1,1000,2000\n")
+    out = os.path.join(TMP, "local-file")
+    whole = os.path.join(TMP, "local-all")
+    p = run(["--algorithm=local", "--nDevices=10", "--rounds=2", "--quiet",
+             "--availabilityFile=" + path], out)
+    q = run(["--algorithm=local", "--nDevices=10", "--rounds=2", "--quiet"], whole)
+    check(p.returncode == 0 and q.returncode == 0, "local training with a file: %s"
+          % (p.stderr + q.stderr).strip()[-300:])
+    if p.returncode != 0 or q.returncode != 0:
+        return
+    r1 = network_rows_timed(out)[1]
+    t = network_rows_timed(whole)[1]["round_time_s"][0]
+    check(r1["available"][0] == 10 and r1["participants"][0] == 9
+          and r1["stragglers"][0] == 1 and r1["round_time_s"][0] == t,
+          "round 1: device 1 leaves at 0.05 s, mid-job: 9 trained, 1 straggler, the round as "
+          "long as without it (%.9f s = %.9f s)" % (r1["round_time_s"][0], t))
+    audited(out)
+
+
 def refusals():
     bad = os.path.join(TMP, "bad.csv")
     overlap = os.path.join(TMP, "overlap.csv")
@@ -185,7 +210,7 @@ def refusals():
              (["--availabilityFile=" + bad], "device '10'"),
              (["--availabilityFile=" + overlap], "overlap"),
              (["--availabilityFile=" + header], "header"),
-             (MODEL + ["--algorithm=local"], "--algorithm"),
+             (MODEL + ["--algorithm=semi-decentralized"], "--algorithm"),
              (MODEL + ["--backend=wifi"], "--backend=channel")]
     for args, words in cases:
         out = os.path.join(TMP, "refused")
@@ -201,6 +226,7 @@ def main():
     file_case("channel")
     fedbuff_case()
     decentralized_case()
+    local_case()
     refusals()
     if cli_checks.failures:
         sys.exit("fedavg-availability: %d failure(s) (runs in %s)" % (cli_checks.failures, TMP))

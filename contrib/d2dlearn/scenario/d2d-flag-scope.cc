@@ -102,7 +102,7 @@ const std::vector<std::string> ASYNC = {"fedasync", "fedbuff"};
 
 /** fedavg's protocols that handle devices that come and go (D2dAvailabilityModel). */
 const std::vector<std::string> AVAILABILITY =
-    {"fedavg", "fedprox", "fedsgd", "fedasync", "fedbuff", "decentralized"};
+    {"fedavg", "fedprox", "fedsgd", "fedasync", "fedbuff", "decentralized", "local"};
 
 /** cmfl's serverless CMFL (the committee consensus protocol). */
 const std::vector<std::string> CMFL = {"cmfl-1", "cmfl-2"};

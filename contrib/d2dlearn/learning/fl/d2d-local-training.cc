@@ -40,6 +40,11 @@ void
 D2dLocalTraining::DoDispose()
 {
     m_deadlineEvent.Cancel();
+    for (const auto& learner : m_learners)
+    {
+        learner->TraceDisconnectWithoutContext("TrainingLost",
+                                               MakeCallback(&D2dLocalTraining::Lost, this));
+    }
     D2dFlProtocol::DoDispose();
 }
 
@@ -63,6 +68,11 @@ D2dLocalTraining::DoStart()
             }
         }
     }
+    for (const auto& learner : m_learners)
+    {
+        learner->TraceConnectWithoutContext("TrainingLost",
+                                            MakeCallback(&D2dLocalTraining::Lost, this));
+    }
     RecordDevices(0, LiveDevices());
     StartRound();
 }
@@ -74,6 +84,12 @@ D2dLocalTraining::StartRound()
     m_roundStart = Simulator::Now();
     m_roundOpen = true;
     m_completed = 0;
+    m_lost = 0;
+    m_available = 0;
+    for (const auto& learner : m_learners)
+    {
+        m_available += learner->IsAway() ? 0 : 1;
+    }
     const uint32_t round = m_round;
     m_running = StartLiveJobs(LocalTask(), [this, round](uint32_t i, const D2dTrainResult&) {
         Trained(i, round);
@@ -106,13 +122,33 @@ D2dLocalTraining::Trained(uint32_t device, uint32_t round)
 }
 
 void
+D2dLocalTraining::Lost(uint32_t device, Time, Time)
+{
+    if (!m_roundOpen || m_running.erase(device) == 0)
+    {
+        return; // not a job of this round
+    }
+    ++m_lost;
+    if (m_running.empty())
+    {
+        m_deadlineEvent.Cancel();
+        m_roundOpen = false; // (EndOfRound opens no other event of this round)
+        Simulator::ScheduleNow(&D2dLocalTraining::EndOfRound, this); // not inside the trace
+    }
+}
+
+void
 D2dLocalTraining::EndOfRound()
 {
     m_roundOpen = false;
     RecordDevices(m_round, LiveDevices()); // skips devices still training
+    if (!m_learners.empty() && m_learners[0]->MayGoAway())
+    {
+        WriteRow(m_round, -1, "available", static_cast<double>(m_available));
+    }
     WriteRow(m_round, -1, "round_time_s", (Simulator::Now() - m_roundStart).GetSeconds());
     WriteRow(m_round, -1, "participants", static_cast<double>(m_completed));
-    WriteRow(m_round, -1, "stragglers", static_cast<double>(m_running.size()));
+    WriteRow(m_round, -1, "stragglers", static_cast<double>(m_running.size() + m_lost));
     EndRound(MakeCallback(&D2dLocalTraining::StartRound, this));
 }
 

@@ -28,6 +28,10 @@ namespace ns3
  * rounds until their job completes (a device depleted mid-job never completes; a device
  * whose battery is empty at a round's start is out for good).
  *
+ * Devices that come and go (a D2dAvailabilityModel): a device away at a round's start takes
+ * no part in it; one that leaves during its job loses it (the learner's TrainingLost) and is
+ * a straggler of the round, which does not wait for it; rounds.csv gets `available`.
+ *
  * rounds.csv, per round (round 0: before training): each device's `accuracy` and `loss`
  * (if EvaluateDevices), the mean model's `accuracy` and `loss` and `consensus_distance`
  * (node -1; RecordDevices), `round_time_s`, `participants` (jobs completed in the round)
@@ -65,10 +69,18 @@ class D2dLocalTraining : public D2dFlProtocol
     void Trained(uint32_t device, uint32_t round);
     /** \brief Record and go on. */
     void EndOfRound();
+    /**
+     * \brief A learner's TrainingLost trace: a job of this round whose device went away is
+     * a straggler; the round ends if no job is left.
+     * \param device the device
+     */
+    void Lost(uint32_t device, Time, Time);
 
     bool m_commonInitialModel;    //!< attribute CommonInitialModel
     std::set<uint32_t> m_running; //!< jobs of the current round not completed
     uint32_t m_completed{0};      //!< jobs of the current round completed (its participants)
+    uint32_t m_lost{0};           //!< jobs of the current round lost (their device left)
+    uint32_t m_available{0};      //!< devices there (not away) at the round's start
     bool m_roundOpen{false};      //!< a round is running (EndOfRound not yet reached)
     EventId m_deadlineEvent;      //!< the current round's RoundDeadline (none if 0)
 };
