@@ -17,47 +17,23 @@ FLOP/s (d2dlearn's default D2dComputeModel speed, 1e10, unless --median-flops). 
 communication column is not converted: d2dlearn's links come from its channel model.
 
 The pickle is read with an unpickler that builds only dictionaries, lists, numbers and
-strings: a file that asks for anything else (a class, a function) is refused, so a hostile
-file runs no code. Errors are one line, exit status 2, and FILE is written atomically (no
-half-written profile).
+strings (d2dlearn_analysis.pickle_data): a file that asks for anything else (a class, a
+function) is refused, so a hostile file runs no code. Errors are one line, exit status 2,
+and FILE is written atomically (no half-written profile).
 """
 
-import io
 import math
-import os
-import pickle
 import random
 import sys
 
 from d2dlearn_analysis.atomic import atomic_open
 from d2dlearn_analysis.errors import AnalysisError, ArgumentParser, report
-
-MAX_BYTES = 1 << 30  # FedScale's trace is a few MB
-
-
-class DataOnlyUnpickler(pickle.Unpickler):
-    """An unpickler that resolves no global: only the pickle protocol's own types."""
-
-    def find_class(self, module, name):
-        raise AnalysisError("it asks for %s.%s: a device-capacity trace holds only "
-                            "dictionaries, numbers and strings" % (module, name))
+from d2dlearn_analysis.pickle_data import read_pickle
 
 
 def read_capacity(path):
     """{client id: computation ms per sample} of FedScale's trace at path."""
-    try:
-        size = os.path.getsize(path)
-        if size > MAX_BYTES:
-            raise AnalysisError("%s: %d bytes, more than a device-capacity trace (at most %d)"
-                                % (path, size, MAX_BYTES))
-        with open(path, "rb") as fh:
-            data = DataOnlyUnpickler(io.BytesIO(fh.read())).load()
-    except AnalysisError as e:
-        raise AnalysisError("%s: %s" % (path, e)) if not str(e).startswith(path) else e
-    except OSError as e:
-        raise AnalysisError("%s: cannot be read (%s)" % (path, e.strerror))
-    except Exception as e:  # what a corrupt pickle raises varies (EOFError, UnpicklingError...)
-        raise AnalysisError("%s: not a pickle (%s)" % (path, type(e).__name__))
+    data = read_pickle(path, "a device-capacity trace")
     if not isinstance(data, dict) or not data:
         raise AnalysisError("%s: not a dictionary of clients (FedScale's client_device_capacity)"
                             % path)

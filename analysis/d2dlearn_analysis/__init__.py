@@ -15,6 +15,8 @@ Modules:
     run_json   reading a run folder's run.json (standard library only); the table scripts'
                command line
     atomic     atomic_open: every output written to a temporary file, then renamed
+    pickle_data  read_pickle: a pickle of plain data (FedScale's traces) read without
+               running its code
     run_flags  the flags that do not distinguish runs (replicates, how a run is executed),
                with the reason for each
     stats      Student t (SciPy), the intervals of a mean and of a rate that stay in the

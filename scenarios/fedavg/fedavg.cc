@@ -142,6 +142,7 @@ AddFlags(D2dScenarioFlags& flags,
     flags.Bind("stalenessA", "ns3::D2dAsyncFl::StalenessA");
     flags.Bind("stalenessB", "ns3::D2dAsyncFl::StalenessB");
     flags.Bind("mixingAlpha", "ns3::D2dFedAsync::MixingAlpha");
+    flags.Bind("proximalRho", "ns3::D2dFedAsync::ProximalRho");
     flags.Bind("bufferSize", "ns3::D2dFedBuff::BufferSize").Range(1, 1e6);
     flags.Bind("serverLearningRate", "ns3::D2dFedBuff::ServerLearningRate");
     flags.Bind("groupSize", "ns3::D2dSemiDecentralizedFl::GroupSize").Range(1, 1e5);

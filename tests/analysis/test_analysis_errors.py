@@ -52,6 +52,7 @@ SCRIPTS = {
     "async_effects": ([], ["--figure", "OUT"], True),
     "propagation_effects": ([], ["--figure", "OUT"], True),
     "fedscale_profiles": ([], ["--devices", "2", "--out", "OUT/p.csv"], False),
+    "fedscale_availability": ([], ["--devices", "2", "--out", "OUT/a.csv"], False),
 }
 
 

@@ -131,6 +131,7 @@ VALUES = {
     "stalenessA": ["0.7", "0.8"],
     "stalenessB": ["2", "3"],
     "mixingAlpha": ["0.5", "0.7"],
+    "proximalRho": ["0.01", "0.1"],
     "bufferSize": ["3", "4"],
     "serverLearningRate": ["0.5", "0.7"],
     "globalLearningRate": ["0.5", "0.6"],

@@ -160,6 +160,7 @@ ProgramRows()
          {Is("algorithm", ASYNC), Is("staleness", {"polynomial", "hinge"})}},
         {"stalenessB", "fedavg", {Is("algorithm", ASYNC), Is("staleness", {"hinge"})}},
         {"mixingAlpha", "fedavg", {Is("algorithm", {"fedasync"})}},
+        {"proximalRho", "fedavg", {Is("algorithm", {"fedasync"})}},
         {"bufferSize", "fedavg", {Is("algorithm", {"fedbuff"})}},
         {"serverLearningRate", "fedavg", {Is("algorithm", {"fedbuff"})}},
         {"graph", "fedavg", {Is("algorithm", {"decentralized"})}},

@@ -184,6 +184,94 @@ class FedAsyncMixingTestCase : public TestCase
 };
 
 /**
+ * \brief Device d's first local job of RunAsync() done again alone: its learner as the run
+ * makes it (device 0's initial weights drawn first, as x_0), set to x_0, trained one epoch
+ * with the proximal term (rho / 2) ||x - x_0||^2.
+ * \param d the device
+ * \param x0 x_0
+ * \param rho rho
+ * \return its weights
+ */
+std::vector<float>
+ProximalJob(uint32_t d, const std::vector<float>& x0, double rho)
+{
+    const D2dTestData& data = GaussianTestData(11, 12, 2000, 1000);
+    NodeContainer nodes = MakeTestNodesOnLine(4, 10.0);
+    D2dHelper d2d;
+    d2d.SetInitialEnergyJ(1e9);
+    d2d.Install(nodes);
+    const auto shards = D2dPartitioner::LabelsPerDevice(*data.train, 4, 1, {}, 7);
+    const std::map<uint32_t, double> slowdown{{1, 2.0}, {2, 3.0}, {3, 5.0}};
+    auto l = MakeTestLearner(nodes,
+                             d,
+                             D2dModelSpec::Parse("mlp:16"),
+                             data.train,
+                             shards,
+                             3,
+                             0.05,
+                             slowdown);
+    if (d == 0)
+    {
+        l->GetParameters(); // x_0 is device 0's initial weights: drawn before the run
+    }
+    l->ReleaseParameters();
+    l->SetParameters(x0);
+    D2dTrainTask task;
+    task.epochs = 1;
+    task.proximalMu = rho;
+    task.proxCenter = std::make_shared<const std::vector<float>>(x0);
+    l->Train(task, Callback<void, const D2dTrainResult&>());
+    Simulator::Run();
+    std::vector<float> y = l->GetParameters();
+    Simulator::Destroy();
+    return y;
+}
+
+/**
+ * FedAsync's proximal term (Xie et al. 2019, Algorithm 1's g_{x_tau}): the first update to
+ * reach the server is, bit for bit, its device's model trained alone one epoch on x_0 with
+ * (rho / 2) ||x - x_0||^2 (rho = 10, learning rate 0.05); it is closer to x_0 than the same
+ * device's update without the term (rho = 0, the default, the same draws).
+ */
+class FedAsyncProximalTestCase : public TestCase
+{
+  public:
+    FedAsyncProximalTestCase()
+        : TestCase("FedAsync: ProximalRho trains on f(x) + (rho / 2) ||x - x_tau||^2")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const double rho = 10.0;
+        auto prox = CreateObjectWithAttributes<D2dFedAsync>("ProximalRho",
+                                                            DoubleValue(rho),
+                                                            "Concurrency",
+                                                            UintegerValue(3));
+        const AsyncOutcome o = RunAsync(prox, 2);
+        auto plain = CreateObjectWithAttributes<D2dFedAsync>("Concurrency", UintegerValue(3));
+        const AsyncOutcome p = RunAsync(plain, 2);
+        NS_TEST_ASSERT_MSG_GT(o.received.size(), 0u, "an update arrived");
+        NS_TEST_ASSERT_MSG_GT(p.received.size(), 0u, "an update arrived without the term");
+        NS_TEST_ASSERT_MSG_EQ(o.received[0].first, 0u, "trained on x_0");
+        const uint32_t d = std::get<1>(o.updates[0]);
+        NS_TEST_ASSERT_MSG_EQ(std::get<1>(p.updates[0]), d, "the same device first");
+        const std::vector<float>& y = *o.received[0].second;
+        const std::vector<float> alone = ProximalJob(d, o.initial, rho);
+        NS_TEST_EXPECT_MSG_EQ(MaxAbsDifference(y, alone), 0.0, "bit for bit");
+        const double near = MaxAbsDifference(y, o.initial);
+        const double far = MaxAbsDifference(*p.received[0].second, p.initial);
+        NS_TEST_EXPECT_MSG_LT(near, far, "the term keeps the model nearer x_0");
+        std::printf("FedAsync proximal: device %u's first update %.3e from x_0 with rho = 10, "
+                    "%.3e without\n",
+                    d,
+                    near,
+                    far);
+    }
+};
+
+/**
  * FedBuff (Nguyen et al. 2022): each version aggregates exactly K = 2 updates, x <- x -
  * eta_g (sum_k s_k Delta_k) / K, s_k = 1 / sqrt(1 + staleness_k).
  */
@@ -275,6 +363,7 @@ class D2dFlAsyncTestSuite : public TestSuite
         AddTestCase(new StalenessFunctionsTestCase);
         AddTestCase(new FedAsyncMixingTestCase);
         AddTestCase(new FedBuffBufferTestCase);
+        AddTestCase(new FedAsyncProximalTestCase);
     }
 };
 

@@ -219,6 +219,11 @@ D2dAsyncFl::Release(uint32_t device, bool dead)
 }
 
 void
+D2dAsyncFl::ConfigureTask(D2dTrainTask&, const std::shared_ptr<const std::vector<float>>&) const
+{
+}
+
+void
 D2dAsyncFl::Presence(uint32_t device, bool present)
 {
     if (m_finished || m_idleAt.empty())
@@ -296,7 +301,9 @@ D2dAsyncFl::ClientReceive(const D2dReception& r)
     learner->SetParameters(payload->values);
     const uint32_t version = payload->round;
     std::shared_ptr<const std::vector<float>> base = payload->values;
-    learner->Train(LocalTask(), [this, device, version, base](const D2dTrainResult&) {
+    D2dTrainTask task = LocalTask();
+    ConfigureTask(task, base);
+    learner->Train(task, [this, device, version, base](const D2dTrainResult&) {
         Ptr<D2dLearner> l = m_learners[device];
         std::shared_ptr<const std::vector<float>> y = l->GetSharedParameters();
         l->ReleaseParameters();

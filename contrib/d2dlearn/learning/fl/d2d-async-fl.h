@@ -105,6 +105,14 @@ class D2dAsyncFl : public D2dFlProtocol
     virtual bool UploadsDelta() const = 0;
 
     /**
+     * \brief A device's local job on x_tau, before it starts (default: LocalTask() as it is).
+     * \param task the job, changed in place
+     * \param base x_tau as the device received it
+     */
+    virtual void ConfigureTask(D2dTrainTask& task,
+                               const std::shared_ptr<const std::vector<float>>& base) const;
+
+    /**
      * \param staleness t - tau
      * \return s(t - tau) of the Staleness attributes
      */

@@ -23,7 +23,14 @@ D2dFedAsync::GetTypeId()
                                           "alpha of the mixing weight alpha_t = alpha s(t - tau)",
                                           DoubleValue(0.6),
                                           MakeDoubleAccessor(&D2dFedAsync::m_alpha),
-                                          MakeDoubleChecker<double>(0.0, 1.0));
+                                          MakeDoubleChecker<double>(0.0, 1.0))
+                            .AddAttribute("ProximalRho",
+                                          "rho of a device's local objective f(x) + (rho / 2) "
+                                          "||x - x_tau||^2 (Xie et al. 2019, Algorithm 1; 0: "
+                                          "plain local SGD)",
+                                          DoubleValue(0.0),
+                                          MakeDoubleAccessor(&D2dFedAsync::m_rho),
+                                          MakeDoubleChecker<double>(0.0, 1e6));
     return tid;
 }
 
@@ -52,6 +59,17 @@ bool
 D2dFedAsync::UploadsDelta() const
 {
     return false; // the device's model y
+}
+
+void
+D2dFedAsync::ConfigureTask(D2dTrainTask& task,
+                           const std::shared_ptr<const std::vector<float>>& base) const
+{
+    if (m_rho > 0)
+    {
+        task.proximalMu = m_rho; // Algorithm 1: x <- x - gamma grad g_{x_tau}(x; z)
+        task.proxCenter = base;
+    }
 }
 
 } // namespace ns3

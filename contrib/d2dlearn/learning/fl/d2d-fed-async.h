@@ -15,8 +15,10 @@ namespace ns3
  * \brief FedAsync (Xie, Koyejo, Gupta, "Asynchronous Federated Optimization", arXiv
  * 1903.03934, 2019, Algorithm 1): each update y of staleness t - tau makes a new version
  * x_t = (1 - alpha_t) x_{t-1} + alpha_t y with alpha_t = alpha s(t - tau) (MixingAlpha alpha,
- * the Staleness function s of D2dAsyncFl). The devices train without the paper's proximal
- * term (rho = 0).
+ * the Staleness function s of D2dAsyncFl). A device trains on its local objective
+ * g_{x_tau}(x) = f(x) + (rho / 2) ||x - x_tau||^2 of the paper's Algorithm 1 (ProximalRho rho;
+ * the learner's proximal term, as FedProx's), from the x_tau it received; rho = 0 (the
+ * default) is plain local SGD.
  */
 class D2dFedAsync : public D2dAsyncFl
 {
@@ -42,9 +44,13 @@ class D2dFedAsync : public D2dAsyncFl
                uint32_t staleness,
                double& weight) override;
     bool UploadsDelta() const override;
+    /** \brief Algorithm 1's proximal term (rho / 2) ||x - x_tau||^2 when rho > 0. */
+    void ConfigureTask(D2dTrainTask& task,
+                       const std::shared_ptr<const std::vector<float>>& base) const override;
 
   private:
     double m_alpha; //!< MixingAlpha: alpha of alpha_t = alpha s(t - tau)
+    double m_rho;   //!< ProximalRho: rho of the devices' local objective
 };
 
 } // namespace ns3
