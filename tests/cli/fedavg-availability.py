@@ -15,12 +15,13 @@ command line.
   was available when it arrived, audited;
 - decentralized FL: device 1 leaves at 0.5 s, mid-round 1: the others average without it
   (9 participants, 1 straggler) before the 60 s deadline, and round 2 has 9 devices there;
-  with the on/off model too, audited;
+  with the on/off model too, and semi-decentralized FL with devices there 4 s, away 2 s on
+  average: no round reaches the 60 s deadline, audited;
 - local training: device 1 leaves at 0.05 s, during its job: 9 devices trained, 1
   straggler, and round 1 lasts as long as with every device there, audited;
 - refusals, one line each, exit 2, nothing written: one mean without the other, a file with
   the model, a bad file (overlapping intervals, a device out of range, a bad header),
-  --meanOnTime with --algorithm=semi-decentralized, and with --backend=wifi.
+  and --meanOnTime with --backend=wifi.
 
 Usage: fedavg-availability.py BIN_DIR ANALYSIS_DIR
 """
@@ -170,6 +171,17 @@ def decentralized_case():
     check(p.returncode == 0, "decentralized with the on/off model: %s" % p.stderr.strip()[-300:])
     if p.returncode == 0:
         audited(model)
+    semi = os.path.join(TMP, "semi-model")
+    p = run(["--algorithm=semi-decentralized"] + BASE + ["--meanOnTime=4s", "--meanOffTime=2s"],
+            semi)
+    check(p.returncode == 0, "semi-decentralized with the on/off model: %s"
+          % p.stderr.strip()[-300:])
+    if p.returncode == 0:
+        times = [v["round_time_s"][0] for v in network_rows_timed(semi).values()
+                 if "round_time_s" in v]
+        check(times and max(times) < 60, "semi-decentralized: no round waits for the 60 s "
+              "deadline (%s s)" % ", ".join("%.2f" % t for t in times))
+        audited(semi)
 
 
 def local_case():
@@ -210,7 +222,6 @@ def refusals():
              (["--availabilityFile=" + bad], "device '10'"),
              (["--availabilityFile=" + overlap], "overlap"),
              (["--availabilityFile=" + header], "header"),
-             (MODEL + ["--algorithm=semi-decentralized"], "--algorithm"),
              (MODEL + ["--backend=wifi"], "--backend=channel")]
     for args, words in cases:
         out = os.path.join(TMP, "refused")

@@ -100,10 +100,6 @@ const std::vector<std::string> FED_AVG_FAMILY = {"fedavg", "fedprox", "fedsgd"};
 /** fedavg's asynchronous protocols (D2dAsyncFl). */
 const std::vector<std::string> ASYNC = {"fedasync", "fedbuff"};
 
-/** fedavg's protocols that handle devices that come and go (D2dAvailabilityModel). */
-const std::vector<std::string> AVAILABILITY =
-    {"fedavg", "fedprox", "fedsgd", "fedasync", "fedbuff", "decentralized", "local"};
-
 /** cmfl's serverless CMFL (the committee consensus protocol). */
 const std::vector<std::string> CMFL = {"cmfl-1", "cmfl-2"};
 
@@ -151,9 +147,9 @@ ProgramRows()
          {Is("algorithm", {"fedavg", "fedprox", "fedsgd", "decentralized"})}},
         {"stragglerSlowdown", "fedavg", {IsNot("stragglers", {"0"}, "--stragglers > 0")}},
         {"concurrency", "fedavg", {Is("algorithm", ASYNC)}},
-        {"meanOnTime", "fedavg", {Is("algorithm", AVAILABILITY), OnChannel()}},
-        {"meanOffTime", "fedavg", {Is("algorithm", AVAILABILITY), OnChannel()}},
-        {"availabilityFile", "fedavg", {Is("algorithm", AVAILABILITY), OnChannel()}},
+        {"meanOnTime", "fedavg", {OnChannel()}},
+        {"meanOffTime", "fedavg", {OnChannel()}},
+        {"availabilityFile", "fedavg", {OnChannel()}},
         {"staleness", "fedavg", {Is("algorithm", ASYNC)}},
         {"stalenessA",
          "fedavg",
