@@ -600,6 +600,7 @@ class FedAvgDeviceLeavesTestCase : public TestCase
         }
         NS_TEST_EXPECT_MSG_LT(maxErr, 1e-6, "the global model is device 0's");
         NS_TEST_EXPECT_MSG_EQ(o.trained.count(1), 0u, "device 1's work never completed");
+        NS_TEST_EXPECT_MSG_EQ(o.maxHolding, 0u, "no client holds weights, the lost one either");
         s.waitForFailed = true;
         const FlOutcome waited = RunFl(s);
         NS_TEST_ASSERT_MSG_EQ(waited.endTimes.size(), 2u, "two rounds");

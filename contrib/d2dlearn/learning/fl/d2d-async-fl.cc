@@ -79,6 +79,12 @@ D2dAsyncFl::DoDispose()
         {
             m_d2s[i]->TraceDisconnectWithoutContext("Presence",
                                                     MakeCallback(&D2dAsyncFl::Presence, this));
+            if (i < m_learners.size())
+            {
+                m_learners[i]->TraceDisconnectWithoutContext(
+                    "TrainingLost",
+                    MakeCallback(&D2dAsyncFl::ClientLost, this));
+            }
         }
     }
     if (!m_d2s.empty())
@@ -142,6 +148,8 @@ D2dAsyncFl::DoInitialize()
     for (uint32_t i = 0; i < n; ++i)
     {
         m_d2s[i]->TraceConnectWithoutContext("Presence", MakeCallback(&D2dAsyncFl::Presence, this));
+        m_learners[i]->TraceConnectWithoutContext("TrainingLost",
+                                                  MakeCallback(&D2dAsyncFl::ClientLost, this));
     }
 }
 
@@ -221,6 +229,12 @@ D2dAsyncFl::Release(uint32_t device, bool dead)
 void
 D2dAsyncFl::ConfigureTask(D2dTrainTask&, const std::shared_ptr<const std::vector<float>>&) const
 {
+}
+
+void
+D2dAsyncFl::ClientLost(uint32_t device, Time, Time)
+{
+    m_learners[device]->ReleaseParameters(); // a device holds a model only while it trains
 }
 
 void

@@ -141,6 +141,12 @@ class D2dAsyncFl : public D2dFlProtocol
      */
     void Presence(uint32_t device, bool present);
     /**
+     * \brief A device's TrainingLost trace: its job was lost (it went away); it holds no
+     * model.
+     * \param device the device
+     */
+    void ClientLost(uint32_t device, Time, Time);
+    /**
      * \param device the device
      * \param sentAt when its model was sent (a later dispatch of it is another)
      */

@@ -137,6 +137,11 @@ D2dFedAvg::DoDispose()
             m_d2s[i]->TraceDisconnectWithoutContext("Presence",
                                                     MakeCallback(&D2dFedAvg::Presence, this));
         }
+        for (const auto& learner : m_learners)
+        {
+            learner->TraceDisconnectWithoutContext("TrainingLost",
+                                                   MakeCallback(&D2dFedAvg::ClientLost, this));
+        }
     }
     m_pick = nullptr;
     m_aggregation = nullptr;
@@ -161,6 +166,8 @@ D2dFedAvg::DoInitialize()
         m_d2s[i]->AddReceiveHandler(MakeCallback(&D2dFedAvg::ClientReceive, this), "global_model");
         m_d2s[i]->AddSendDoneHandler(MakeCallback(&D2dFedAvg::UploadDone, this));
         m_d2s[i]->TraceConnectWithoutContext("Presence", MakeCallback(&D2dFedAvg::Presence, this));
+        m_learners[i]->TraceConnectWithoutContext("TrainingLost",
+                                                  MakeCallback(&D2dFedAvg::ClientLost, this));
     }
     m_d2s[n]->AddReceiveHandler(MakeCallback(&D2dFedAvg::ServerReceive, this), "update");
     m_d2s[n]->AddReceiveHandler(MakeCallback(&D2dFedAvg::ServerReceive, this), "busy");
@@ -484,6 +491,12 @@ bool
 D2dFedAvg::RoundComplete() const
 {
     return m_answers.size() >= m_target || m_answers.size() + m_failed.size() >= m_selected.size();
+}
+
+void
+D2dFedAvg::ClientLost(uint32_t device, Time, Time)
+{
+    m_learners[device]->ReleaseParameters(); // a client holds no model between rounds
 }
 
 void

@@ -194,6 +194,12 @@ class D2dFedAvg : public D2dFlProtocol
      */
     void Presence(uint32_t device, bool present);
     /**
+     * \brief A client's TrainingLost trace: its job was lost (it went away); it holds no
+     * model (the weights its learner went back to are dropped).
+     * \param device the device
+     */
+    void ClientLost(uint32_t device, Time, Time);
+    /**
      * \brief Stop waiting for a sampled device of the open round that has not answered (its
      * global model lost, or it is busy): the ClientFailed trace.
      * \param device the device
