@@ -444,12 +444,12 @@ availability
     t_send_s < t_back) and none delivered to one (t_recv_s so); no compute period (a row of
     one period) overlapping one; with --availabilityFile (read from run.json's path, when
     it can be read here: else skipped), each device's away intervals those the file leaves
-    it (before, between and after its intervals; 1 ns, within the run). The FedAvg family:
-    rounds.csv has a node -1 `available` row in every round with a round_time_s row exactly
+    it (before, between and after its intervals; 1 ns, within the run). The FedAvg family,
+    decentralized FL and local training: rounds.csv has a node -1 `available` row in every round with a round_time_s row exactly
     when availability.csv is there, nDevices less the devices away at the round's start (the
-    previous round's round_time_s row, 0 for round 1; every device away then: the first
-    return after it, when the server samples), a change stamped at that instant counted
-    either way. Checks partition, periods and fl-round take the away intervals in too.
+    previous round's round_time_s row, 0 for round 1; the FedAvg family, every device away
+    then: the first return after it, when the server samples), a change stamped at that
+    instant counted either way. Checks partition, periods and fl-round take the away intervals in too.
 beliefs
     bayes-consensus's beliefs.csv: one row per (step, node); --mode=discrete (the other
     modes write other columns): belief_true = exp(log_belief_true) (relative 1e-12), error
