@@ -54,6 +54,17 @@ def run_ok(args, out, label):
     return p.returncode == 0
 
 
+def refused(cases, out, base=(), timeout=120, words_also=""):
+    """Each (args, words) of cases: fedavg BASE + ARGS refuses in one line on stderr that
+    holds words (and words_also), exit status 2, nothing written at out."""
+    for args, words in cases:
+        p = run(list(base) + args, out, timeout=timeout)
+        lines = p.stderr.strip().splitlines()
+        check(p.returncode == 2 and len(lines) == 1 and words in lines[0]
+              and words_also in lines[0] and not os.path.exists(out),
+              "%s: exit %d, %r" % (" ".join(args), p.returncode, lines))
+
+
 def read_csv(path):
     """The rows of the CSV file at path, as dicts of its header's columns."""
     with open(path, newline="") as f:

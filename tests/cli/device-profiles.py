@@ -144,13 +144,7 @@ def refusals(profile):
               "both set the speeds"),
              (["--nDevices=4", "--computeSpread=0.5", "--computeModel=cpu"],
               "cannot change this run")]
-    for args, words in cases:
-        out = os.path.join(TMP, "refused")
-        p = cli_checks.run(BASE + args, out, timeout=120)
-        lines = p.stderr.strip().splitlines()
-        check(p.returncode == 2 and len(lines) == 1 and words in lines[0]
-              and not os.path.exists(out),
-              "%s: exit %d, %r" % (" ".join(args[1:]), p.returncode, lines))
+    cli_checks.refused(cases, os.path.join(TMP, "refused"), BASE)
 
 
 def main():

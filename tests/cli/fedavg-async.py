@@ -67,13 +67,8 @@ def refusals():
              (["--algorithm=fedbuff", "--mixingAlpha=0.5"], "--mixingAlpha"),
              (["--algorithm=fedbuff", "--stalenessB=2"], "--stalenessB"),
              (["--algorithm=fedasync", "--clientFraction=0.5"], "--clientFraction")]
-    for args, words in cases:
-        out = os.path.join(TMP, "refused")
-        p = cli_checks.run(BASE + args, out, timeout=120)
-        lines = p.stderr.strip().splitlines()
-        check(p.returncode == 2 and len(lines) == 1 and words in lines[0]
-              and "cannot change this run" in lines[0] and not os.path.exists(out),
-              "%s: exit %d, %r" % (" ".join(args), p.returncode, lines))
+    cli_checks.refused(cases, os.path.join(TMP, "refused"), BASE,
+                       words_also="cannot change this run")
 
 
 def main():

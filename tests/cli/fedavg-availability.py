@@ -223,13 +223,7 @@ def refusals():
              (["--availabilityFile=" + overlap], "overlap"),
              (["--availabilityFile=" + header], "header"),
              (MODEL + ["--backend=wifi"], "--backend=channel")]
-    for args, words in cases:
-        out = os.path.join(TMP, "refused")
-        p = run(args + ["--quiet"], out)
-        lines = p.stderr.strip().splitlines()
-        check(p.returncode == 2 and len(lines) == 1 and words in lines[0]
-              and not os.path.exists(out),
-              "%s: exit %d, %r" % (" ".join(args), p.returncode, lines))
+    cli_checks.refused(cases, os.path.join(TMP, "refused"), ["--quiet"], timeout=600)
 
 
 def main():

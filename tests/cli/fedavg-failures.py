@@ -132,13 +132,7 @@ def busy_unreliable():
 def refusals():
     cases = [(["--overSelection=0.9"], "--overSelection"),
              (["--waitForFailed=true", "--algorithm=decentralized"], "--algorithm")]
-    for args, words in cases:
-        out = os.path.join(TMP, "refused")
-        p = run(args + ["--quiet"], out)
-        lines = p.stderr.strip().splitlines()
-        check(p.returncode == 2 and len(lines) == 1 and words in lines[0]
-              and not os.path.exists(out),
-              "%s: exit %d, %r" % (" ".join(args), p.returncode, lines))
+    cli_checks.refused(cases, os.path.join(TMP, "refused"), ["--quiet"], timeout=600)
 
 
 def main():
