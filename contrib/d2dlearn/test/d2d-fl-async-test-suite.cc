@@ -237,7 +237,8 @@ class FedAsyncProximalTestCase : public TestCase
 {
   public:
     FedAsyncProximalTestCase()
-        : TestCase("FedAsync: ProximalRho trains on f(x) + (rho / 2) ||x - x_tau||^2")
+        : TestCase("FedAsync: ProximalRho trains on f(x) + rho over 2 times the squared distance "
+                   "to x_tau")
     {
     }
 
