@@ -176,11 +176,13 @@ Validate(const D2dScenarioSupport& support,
                      "rule; use one of them");
     }
     learning.Validate(support, true);
-    if (learning.GetSpecs().size() > 1 && f.algorithm != "local")
+    const D2dProtocolTraits traits = protocols.GetTraits(f.algorithm); // not its name
+    if (learning.GetSpecs().size() > 1 && traits.averagesModels)
     {
-        support.Fail("--model=" + learning.model +
-                     ": several architectures (assigned round-robin) need "
-                     "--algorithm=local: the other algorithms average models");
+        support.Fail("--model=" + learning.model + ": several architectures (assigned " +
+                     "round-robin) need " +
+                     protocols.Having([](const auto& t) { return !t.averagesModels; }) +
+                     ": the other algorithms average models");
     }
     if (f.neighbours == 0)
     {
@@ -188,7 +190,7 @@ Validate(const D2dScenarioSupport& support,
     }
     net.SetTraffic(protocols.GetTraffic(f.algorithm));
     net.protocolSleeps = learning.sleepWhileTraining; // --sleepWhileTraining
-    net.Validate(support, DEFAULT_DEVICES, f.algorithm == "local" ? 1 : 2);
+    net.Validate(support, DEFAULT_DEVICES, traits.minDevices);
     if (f.graph == "range" && !net.IsWifi() && net.rangeM <= 0)
     {
         // Over Wi-Fi the in-neighbours are who hears whom (D2dNetwork::InNeighbours()).
@@ -245,7 +247,8 @@ main(int argc, char* argv[])
                                                        flags.Get<DoubleValue>("clientFraction") *
                                                            flags.Get<DoubleValue>("overSelection"))
                                             : 1.0;
-    learning.gradientsBy = f.algorithm == "fedsgd" ? "--algorithm=fedsgd" : "";
+    const D2dProtocolTraits traits = protocols.GetTraits(f.algorithm);
+    learning.gradientsBy = traits.sendsGradients ? "--algorithm=" + f.algorithm : "";
     learning.LoadData(support, nDevices, net.seed);
 
     D2dLearningHelper helper;
@@ -253,7 +256,7 @@ main(int argc, char* argv[])
     // The flags bound to attributes are the classes' defaults already; what follows from
     // several of them:
     const double globalLearningRate = flags.Get<DoubleValue>("globalLearningRate");
-    if (f.algorithm == "fedsgd" && globalLearningRate == 0)
+    if (traits.sendsGradients && globalLearningRate == 0) // FedSGD: eta defaults to the rate
     {
         Config::SetDefault("ns3::D2dFedAvg::GlobalLearningRate",
                            DoubleValue(learning.learningRate));

@@ -74,4 +74,24 @@ D2dProtocolChoice::IsA(const std::string& chosen, TypeId tid) const
     return of == tid || of.IsChildOf(tid); // IsChildOf is false for the class itself
 }
 
+D2dProtocolTraits
+D2dProtocolChoice::GetTraits(const std::string& chosen) const
+{
+    return D2dProtocolRegistry::GetTraits(chosen);
+}
+
+std::string
+D2dProtocolChoice::Having(const std::function<bool(const D2dProtocolTraits&)>& test) const
+{
+    std::vector<std::string> names;
+    for (const auto& name : m_names)
+    {
+        if (test(D2dProtocolRegistry::GetTraits(name)))
+        {
+            names.push_back(name);
+        }
+    }
+    return names.empty() ? std::string() : "--" + m_flag + "=" + D2dText::OrList(names);
+}
+
 } // namespace ns3

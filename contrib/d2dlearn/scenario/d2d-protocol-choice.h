@@ -6,8 +6,10 @@
 #define D2D_PROTOCOL_CHOICE_H
 
 #include "ns3/d2d-flag-scope.h"
+#include "ns3/d2d-protocol-registry.h"
 #include "ns3/type-id.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -47,6 +49,17 @@ class D2dProtocolChoice
      * \return true if chosen's class is tid or one of its subclasses
      */
     bool IsA(const std::string& chosen, TypeId tid) const;
+    /**
+     * \param chosen the value in force
+     * \return its class's traits (D2dProtocolRegistry::GetTraits)
+     */
+    D2dProtocolTraits GetTraits(const std::string& chosen) const;
+    /**
+     * \param test a predicate of a protocol's traits
+     * \return "--FLAG=a, b or c": the values whose traits pass it, in the table's order
+     *         (e.g. for an error naming the protocols that accept something)
+     */
+    std::string Having(const std::function<bool(const D2dProtocolTraits&)>& test) const;
 
   private:
     std::string m_flag;               //!< the flag's name

@@ -156,6 +156,12 @@ D2dFedAvg::UsesD2s() const
     return true;
 }
 
+bool
+D2dFedAvg::SendsGradients() const
+{
+    return m_variant == FEDSGD;
+}
+
 void
 D2dFedAvg::DoInitialize()
 {

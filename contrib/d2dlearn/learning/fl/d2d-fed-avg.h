@@ -110,6 +110,8 @@ class D2dFedAvg : public D2dFlProtocol
 
     /** \return true: a server reached over D2S (SetD2sTransports) */
     bool UsesD2s() const override;
+    /** \return true for Variant FedSGD: the devices upload g_k */
+    bool SendsGradients() const override;
 
     /** What the devices do with w^t (Variant attribute). */
     enum Variant

@@ -136,6 +136,24 @@ D2dFlProtocol::UsesD2s() const
     return false;
 }
 
+uint32_t
+D2dFlProtocol::GetMinDevices() const
+{
+    return 2;
+}
+
+bool
+D2dFlProtocol::AveragesModels() const
+{
+    return true;
+}
+
+bool
+D2dFlProtocol::SendsGradients() const
+{
+    return false;
+}
+
 int64_t
 D2dFlProtocol::AssignStreams(int64_t)
 {

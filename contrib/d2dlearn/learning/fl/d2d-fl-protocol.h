@@ -86,6 +86,18 @@ class D2dFlProtocol : public Object
     virtual bool UsesD2d() const;
     /** \return true if the protocol has a server reached over D2S (needs SetD2sTransports) */
     virtual bool UsesD2s() const;
+    /** \return the fewest devices the protocol runs with (2: it needs peers or clients) */
+    virtual uint32_t GetMinDevices() const;
+    /**
+     * \return true if it averages the devices' models (then they share one architecture);
+     *         false for a protocol whose devices keep their own models apart
+     */
+    virtual bool AveragesModels() const;
+    /**
+     * \return true if the devices send gradients, not weights (the learners then need a
+     *         gradient; the server's step is its own learning rate)
+     */
+    virtual bool SendsGradients() const;
 
     /**
      * \param stream first RNG stream of the protocol's random draws

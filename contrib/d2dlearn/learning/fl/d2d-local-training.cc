@@ -48,6 +48,18 @@ D2dLocalTraining::DoDispose()
     D2dFlProtocol::DoDispose();
 }
 
+uint32_t
+D2dLocalTraining::GetMinDevices() const
+{
+    return 1;
+}
+
+bool
+D2dLocalTraining::AveragesModels() const
+{
+    return false;
+}
+
 void
 D2dLocalTraining::DoStart()
 {

@@ -50,6 +50,11 @@ class D2dLocalTraining : public D2dFlProtocol
     static TypeId GetTypeId();
     D2dLocalTraining();
 
+    /** \return 1: a device trains alone */
+    uint32_t GetMinDevices() const override;
+    /** \return false: the devices never exchange or average models */
+    bool AveragesModels() const override;
+
   protected:
     /**
      * \brief With CommonInitialModel, every device of device 0's architecture takes device 0's

@@ -354,6 +354,9 @@ D2dProtocolRegistry::GetTraits(const std::string& name)
                                                          << " is not a D2dFlProtocol");
     traits.usesD2d = probe->UsesD2d();
     traits.usesD2s = probe->UsesD2s();
+    traits.minDevices = probe->GetMinDevices();
+    traits.averagesModels = probe->AveragesModels();
+    traits.sendsGradients = probe->SendsGradients();
     probe->Dispose();
     std::set<std::string> seen;
     for (TypeId tid = factory.GetTypeId();; tid = tid.GetParent())
@@ -395,6 +398,9 @@ D2dProtocolRegistry::PrintJson(std::ostream& os)
            << ", \"programs\": " << QuoteList(e.programs)
            << ",\n     \"usesD2d\": " << (traits.usesD2d ? "true" : "false")
            << ", \"usesD2s\": " << (traits.usesD2s ? "true" : "false")
+           << ", \"minDevices\": " << traits.minDevices
+           << ", \"averagesModels\": " << (traits.averagesModels ? "true" : "false")
+           << ", \"sendsGradients\": " << (traits.sendsGradients ? "true" : "false")
            << ",\n     \"traceSources\": " << QuoteList(traits.traceSources) << "}"
            << (i + 1 < protocols.size() ? "," : "") << "\n";
     }

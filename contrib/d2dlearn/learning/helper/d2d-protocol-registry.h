@@ -53,13 +53,18 @@ struct D2dAggregationEntry
 
 /**
  * \ingroup d2dlearn
- * \brief What a protocol does on the network, read from its class (D2dFlProtocol::UsesD2d(),
- * UsesD2s(), its TypeId's trace sources), with its presets applied.
+ * \brief What a protocol does on the network and asks of a scenario, read from its class
+ * (D2dFlProtocol::UsesD2d(), UsesD2s(), GetMinDevices(), AveragesModels(), SendsGradients(),
+ * its TypeId's trace sources), with its presets applied: what a program asks instead of
+ * comparing protocol names.
  */
 struct D2dProtocolTraits
 {
     bool usesD2d{false};                   //!< it sends messages over D2D links (peers)
     bool usesD2s{false};                   //!< it has a server, reached over D2S links
+    uint32_t minDevices{2};                //!< the fewest devices it runs with
+    bool averagesModels{true};             //!< it averages models: one architecture
+    bool sendsGradients{false};            //!< the devices send gradients, not weights
     std::vector<std::string> traceSources; //!< the trace sources of its class and parents
 };
 

@@ -198,6 +198,20 @@ TEST(D2dProtocolRegistry, TraitsAreTheClassesOwn)
                   t.traceSources.end())
             << e.name;
     }
+    // What a scenario asks instead of a name: the fewest devices, one architecture, gradients.
+    for (const auto& name : D2dProtocolRegistry::ForProgram("fedavg"))
+    {
+        const D2dProtocolTraits t = D2dProtocolRegistry::GetTraits(name);
+        const bool local = name == "local";
+        EXPECT_EQ(t.minDevices, local ? 1u : 2u) << name;
+        EXPECT_EQ(t.averagesModels, !local) << name;
+        EXPECT_EQ(t.sendsGradients, name == "fedsgd") << name; // FedAvg's Variant preset
+    }
+    const D2dProtocolChoice choice("algorithm", "fedavg");
+    EXPECT_EQ(choice.Having([](const D2dProtocolTraits& t) { return !t.averagesModels; }),
+              "--algorithm=local");
+    EXPECT_EQ(choice.Having([](const D2dProtocolTraits& t) { return t.sendsGradients; }),
+              "--algorithm=fedsgd");
     const auto dec = D2dProtocolRegistry::GetTraits("decentralized").traceSources;
     EXPECT_NE(std::find(dec.begin(), dec.end(), "Averaged"), dec.end());
 
