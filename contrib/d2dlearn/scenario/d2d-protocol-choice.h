@@ -56,8 +56,9 @@ class D2dProtocolChoice
     D2dProtocolTraits GetTraits(const std::string& chosen) const;
     /**
      * \param test a predicate of a protocol's traits
-     * \return "--FLAG=a, b or c": the values whose traits pass it, in the table's order
-     *         (e.g. for an error naming the protocols that accept something)
+     * \return the flag's values whose traits pass it, in the table's order, as one
+     *         list after the flag: e.g. "--algorithm=local" for fedavg's protocols that do
+     *         not average models ("" if none)
      */
     std::string Having(const std::function<bool(const D2dProtocolTraits&)>& test) const;
 
