@@ -89,6 +89,29 @@ SupplyVoltageV(Ptr<Node> node)
     return node->GetObject<EnergySourceContainer>()->Get(0)->GetSupplyVoltage();
 }
 
+/**
+ * \param nodes devices made by D2dHelper::Install
+ * \param table where every energy event of their radio and compute models is added
+ */
+void
+CollectEnergy(const NodeContainer& nodes, EnergyTable* table)
+{
+    for (const auto& model : D2dHelper::GetEnergyModels(nodes))
+    {
+        model->TraceConnectWithoutContext("EnergyEvent", MakeBoundCallback(&AddTestEnergy, table));
+    }
+}
+
+/** \param nodes devices made by D2dHelper::Install: report their open energy periods */
+void
+FlushEnergy(const NodeContainer& nodes)
+{
+    for (const auto& model : D2dHelper::GetEnergyModels(nodes))
+    {
+        model->Flush();
+    }
+}
+
 void
 DoTurnOff(Ptr<D2dRadio> radio)
 {
@@ -255,10 +278,9 @@ class D2dIdlePartitionTestCase : public TestCase
 
         std::vector<std::tuple<double, uint32_t, std::string, double>> rows;
         EnergyTable table;
+        CollectEnergy(nodes, &table);
         for (const auto& model : D2dHelper::GetEnergyModels(nodes))
         {
-            model->TraceConnectWithoutContext("EnergyEvent",
-                                              MakeBoundCallback(&AddTestEnergy, &table));
             model->TraceConnectWithoutContext(
                 "EnergyEvent",
                 Callback<void, Time, uint32_t, const std::string&, double, double, Time, double>(
@@ -278,10 +300,7 @@ class D2dIdlePartitionTestCase : public TestCase
                             nullptr);
         Simulator::Stop(Seconds(tEnd));
         Simulator::Run();
-        for (const auto& model : D2dHelper::GetEnergyModels(nodes))
-        {
-            model->Flush();
-        }
+        FlushEnergy(nodes); // the last periods, up to the stop
 
         const double airtime = 0.012;
         const double idleW = 0.819;
@@ -352,18 +371,11 @@ class D2dIdleOffTestCase : public TestCase
         helper.SetInitialEnergyJ(1000.0);
         Ptr<D2dChannel> channel = helper.Install(nodes);
         EnergyTable table;
-        for (const auto& model : D2dHelper::GetEnergyModels(nodes))
-        {
-            model->TraceConnectWithoutContext("EnergyEvent",
-                                              MakeBoundCallback(&AddTestEnergy, &table));
-        }
+        CollectEnergy(nodes, &table);
         Simulator::Schedule(Seconds(1.0), &DoTurnOff, channel->GetRadio(0));
         Simulator::Stop(Seconds(3.0));
         Simulator::Run();
-        for (const auto& model : D2dHelper::GetEnergyModels(nodes))
-        {
-            model->Flush();
-        }
+        FlushEnergy(nodes); // the last periods, up to the stop
         NS_TEST_EXPECT_MSG_EQ_TOL(EnergyOf(table, 0, "radio_idle"),
                                   0.819,
                                   1e-9,
@@ -406,11 +418,7 @@ class D2dIdleAwayTestCase : public TestCase
         helper.SetInitialEnergyJ(1000.0);
         Ptr<D2dChannel> channel = helper.Install(nodes);
         EnergyTable table;
-        for (const auto& model : D2dHelper::GetEnergyModels(nodes))
-        {
-            model->TraceConnectWithoutContext("EnergyEvent",
-                                              MakeBoundCallback(&AddTestEnergy, &table));
-        }
+        CollectEnergy(nodes, &table);
         std::map<uint64_t, D2dDeliveryRecord> rows; // by message, receiver 0's rows
         std::vector<std::pair<double, bool>> presence;
         for (uint32_t i = 0; i < 3; ++i)
@@ -444,10 +452,7 @@ class D2dIdleAwayTestCase : public TestCase
                             [&wBack, away]() { wBack = away->GetEnergyModel()->GetPowerW(); });
         Simulator::Stop(Seconds(3.0));
         Simulator::Run();
-        for (const auto& model : D2dHelper::GetEnergyModels(nodes))
-        {
-            model->Flush();
-        }
+        FlushEnergy(nodes); // the last periods, up to the stop
         NS_TEST_ASSERT_MSG_EQ(ids.size(), 3u, "three messages sent");
         const D2dDeliveryRecord& a = rows[ids[0]];
         const D2dDeliveryRecord& b = rows[ids[1]];
