@@ -23,6 +23,10 @@ Modules:
                quantity's domain: t, percentile bootstrap, Wilson
     sweep      sweep.py's campaigns, one module per job (campaign, programs, helpers,
                state, local, slurm, collect, plot, cli)
+    audit      audit.py's checks, one module per trace file or family of files (messages,
+               spectrum, rss, energy, power, partition, periods, rounds, positions,
+               availability, consensus, committee, discovery, ...), core (the violations,
+               reading CSV files) and checks (the registry of the checks, in their order)
     requirements  the Debian package of each third-party module: importing this package
                first makes a missing matplotlib, pandas, NumPy or SciPy one line naming its
                package (exit status 2) instead of a traceback
