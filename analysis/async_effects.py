@@ -27,13 +27,14 @@ round:
 
 A run's protocol is "FedAvg" (algorithm fedavg, overSelection at most 1 or not given),
 "FedAvg, over-selection S" (fedavg with overSelection S > 1), "FedAsync" (fedasync),
-"FedBuff" (fedbuff), or the algorithm's name; its spread is computeSpread (the sigma of
-the devices' log-normal speeds; 0 if not given); its availability (available_share) is the
-share of the time a device is there, T_on / (T_on + T_off) of meanOnTime_s and
-meanOffTime_s (both > 0), 1 when both are 0 or absent (every device there all run). The
-runs of a point (spread, availability, protocol: the seeds) give its mean and standard
-deviation; those of time and energy to target are over the runs that reached it (reached),
-empty cells if none did.
+"FedBuff" (fedbuff) (the registry's labels of the fedavg program's asynchronous protocols:
+d2dlearn_analysis.protocols), or the algorithm's name; its spread is computeSpread (the
+sigma of the devices' log-normal speeds; 0 if not given); its availability
+(available_share) is the share of the time a device is there, T_on / (T_on + T_off) of
+meanOnTime_s and meanOffTime_s (both > 0), 1 when both are 0 or absent (every device there
+all run). The runs of a point (spread, availability, protocol: the seeds) give its mean and
+standard deviation; those of time and energy to target are over the runs that reached it
+(reached), empty cells if none did.
 
 --table FILE writes the points (spread,available_share,protocol,runs,reached,
 time_to_target_s,time_to_target_sd,energy_to_target_j,energy_to_target_sd,final_accuracy,
@@ -61,6 +62,7 @@ import sys
 
 from d2dlearn_analysis.atomic import atomic_open  # noqa: E402
 from d2dlearn_analysis.errors import AnalysisError  # noqa: E402
+from d2dlearn_analysis.protocols import for_program, labelled  # noqa: E402
 from d2dlearn_analysis.reader import load_rounds, read_run_json  # noqa: E402
 from d2dlearn_analysis.run_json import table_figure_main  # noqa: E402
 
@@ -69,7 +71,11 @@ FIELDS = ["spread", "available_share", "protocol", "runs", "reached", "time_to_t
           "time_to_target_sd", "energy_to_target_j", "energy_to_target_sd", "final_accuracy",
           "final_accuracy_sd", "time_s", "energy_j"]
 OVER_SELECTION = "FedAvg, over-selection "
-NAMES = {"fedasync": "FedAsync", "fedbuff": "FedBuff"}
+#: The asynchronous protocols of the fedavg program and their labels, in the registry's order
+#: (the table's and the legend's): those with D2dAsyncFl's trace source Update, the server's
+#: record of each update it applies (fedasync: FedAsync, fedbuff: FedBuff).
+ASYNCHRONOUS = labelled(for_program("fedavg", lambda p: "Update" in p["traceSources"]))
+NAMES = dict(ASYNCHRONOUS)
 #: the script's own option (table_figure_main's options)
 OPTIONS = [("--target", dict(type=float, default=DEFAULT_TARGET, metavar="ACCURACY",
                              help="the test accuracy the time and energy to target are "
@@ -138,7 +144,8 @@ def availability_text(share):
 
 
 def protocol_order(name):
-    """FedAvg, its over-selections by S, FedAsync, FedBuff, the others by name."""
+    """FedAvg, its over-selections by S, the asynchronous protocols (FedAsync, FedBuff: in
+    ASYNCHRONOUS' order), the others by name."""
     if name == "FedAvg":
         return (0, 0.0, "")
     if name.startswith(OVER_SELECTION):
@@ -146,11 +153,10 @@ def protocol_order(name):
             return (1, float(name[len(OVER_SELECTION):]), "")
         except ValueError:
             pass
-    if name == "FedAsync":
-        return (2, 0.0, "")
-    if name == "FedBuff":
-        return (3, 0.0, "")
-    return (4, 0.0, name)
+    labels = [label for _, label in ASYNCHRONOUS]
+    if name in labels:
+        return (2 + labels.index(name), 0.0, "")
+    return (2 + len(labels), 0.0, name)
 
 
 def curve(run):

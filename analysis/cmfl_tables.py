@@ -29,11 +29,11 @@ attacks by name; epsilon ascending; space weights before update. Columns:
 Algorithms in the order CMFL-I (cmfl-1), CMFL-II (cmfl-2), FedAvg, Median, Trimmed Mean,
 Krum, Multi-Krum, then any other by its --algorithm name.
 
-committee: a row per CMFL run (cmfl-1, cmfl-2) under attack (attack not none; the other runs
-are left out, so it takes the same run folders as robustness), in the robustness table's
-order of algorithm, attack, epsilon and space, then seed. From committee.csv (a row per
-round: the numbers of training, committee and aggregated clients and of malicious ones
-among them, n1, n2, n3):
+committee: a row per CMFL run (cmfl-1, cmfl-2: the registry's protocols of class D2dCmfl)
+under attack (attack not none; the other runs are left out, so it takes the same run folders
+as robustness), in the robustness table's order of algorithm, attack, epsilon and space,
+then seed. From committee.csv (a row per round: the numbers of training, committee and
+aggregated clients and of malicious ones among them, n1, n2, n3):
 
   algorithm, attack, epsilon (%), space, seed
   rounds                            rows of committee.csv
@@ -88,17 +88,25 @@ import os
 import sys
 
 from d2dlearn_analysis.errors import AnalysisError
-from d2dlearn_analysis.protocols import for_program, labelled, protocol
+from d2dlearn_analysis.protocols import for_program, labelled
 from d2dlearn_analysis.reader import read_columns, read_run_json
 from d2dlearn_analysis.run_json import as_percent
 from d2dlearn_analysis.run_flags import distinguishing_flags
 from d2dlearn_analysis.run_json import table_main
 
+
+def is_cmfl(entry):
+    """A registry entry is CMFL's (class D2dCmfl: the runs cmfl.cc writes committee.csv and
+    aggregation.csv for)."""
+    return entry["class"] == "ns3::D2dCmfl"
+
+
+#: The CMFL protocols' --algorithm names (cmfl-1, cmfl-2), from the library's registry.
+CMFL = for_program("cmfl", is_cmfl)
 #: --algorithm names in the table's column order, with the paper's names: the cmfl
 #: scenario's protocols of the robustness table, CMFL and those with a server (not the
 #: serverless efficiency baselines), from the library's registry.
-ALGORITHMS = labelled([n for n in for_program("cmfl")
-                       if protocol(n)["usesD2s"] or protocol(n)["class"] == "ns3::D2dCmfl"])
+ALGORITHMS = labelled(for_program("cmfl", lambda p: p["usesD2s"] or is_cmfl(p)))
 ATTACKS = ["none", "back-gradient", "gradient-scaling"]
 SPACES = ["weights", "update"]
 #: The table's own keys: the row's and the column's.
@@ -218,7 +226,7 @@ def span(values):
 def committee_table(runs):
     """(columns, rows) of the committee table."""
     check_alike(runs)
-    cmfl = [r for r in runs if r["algorithm"] in ("cmfl-1", "cmfl-2") and r["attack"] != "none"]
+    cmfl = [r for r in runs if r["algorithm"] in CMFL and r["attack"] != "none"]
     seen = {}
     for run in cmfl:
         key = (run["algorithm"], run["attack"], run["epsilon"], run["space"], run["seed"])
@@ -293,7 +301,7 @@ def screening_table(runs):
         row.update({"seeds": seed_text(seeds), "final accuracy": accuracy,
                     "attackers training (%)": "", "attackers aggregated (%)": "",
                     "rounds with an attacker aggregated": "", "honest accepted (%)": ""})
-        if all(cell[s]["algorithm"] in ("cmfl-1", "cmfl-2") for s in seeds):
+        if all(cell[s]["algorithm"] in CMFL for s in seeds):
             n1 = training = n3 = aggregation = accepted = turns = 0
             rounds_in = []
             for s in seeds:

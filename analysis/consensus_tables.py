@@ -24,10 +24,12 @@ hetero: a row for all the agents, then one per model (in --model's order). Colum
   agents                 "all" or the model's agents ("0-4")
   model                  the model ("" for all)
   seeds                  the seeds of the runs
-  one column per method  mean over the runs of the method (local; consensus naive,
-                         static, dynamic; in that order) of the mean final test accuracy
+  one column per method  mean over the runs of the method of the mean final test accuracy
                          (rounds.csv metric accuracy at the last round) of the row's agents
-                         (3 decimals)
+                         (3 decimals); in the order local; consensus naive, static, dynamic
+                         (the consensus program's protocols that take several architectures,
+                         in the registry's order: d2dlearn_analysis.protocols; consensus by
+                         its trust modes), then any other method by name
   METHOD per seed        each seed's value, "/" between them, in the order of seeds
 
 hetero-trust: per consensus run whose trust is not naive (naive trust weighs every peer
@@ -63,10 +65,11 @@ digits) and the disagreement on X* (3 decimals).
 
 bytes (rounds.csv, node -1's bytes_sent: the bytes handed to the radios in a round; rounds
 from 1, round 0 being the initial evaluation): a row per method (fedavg, fedprox, local,
-naive, static, dynamic), its seeds, its rounds, how many of them sent nothing (the
-warm-up rounds of consensus), the mean over its runs of the bytes of the last round, and
-the most of any round (0 in a round without a bytes_sent row: local training sends
-nothing); runs of one method are compared (flags) with each other only.
+naive, static, dynamic: the consensus program's protocols in the registry's order, consensus
+by its trust modes; then any other by name), its seeds, its rounds, how many of them sent
+nothing (the warm-up rounds of consensus), the mean over its runs of the bytes of the last
+round, and the most of any round (0 in a round without a bytes_sent row: local training
+sends nothing); runs of one method are compared (flags) with each other only.
 
 All runs of one table must have been given the same flags (parameters.commandLine) but for
 the method (algorithm, trust) and the flags that do not distinguish runs
@@ -82,11 +85,26 @@ import os
 import sys
 
 from d2dlearn_analysis.errors import AnalysisError
+from d2dlearn_analysis.protocols import for_program
 from d2dlearn_analysis.reader import line_of, read_columns, read_run_json
 from d2dlearn_analysis.run_flags import distinguishing_flags
 from d2dlearn_analysis.run_json import table_main
 
-METHODS = ["local", "naive", "static", "dynamic"]
+#: consensus's trust modes (--trust), by hand: the registry's export names protocols, not the
+#: values of a protocol's attributes.
+TRUST = ["naive", "static", "dynamic"]
+
+
+def methods(names):
+    """The methods of protocol names, in their order: a protocol's name, consensus by its trust
+    modes (a run's method, as load_run gives it)."""
+    return [m for n in names for m in (TRUST if n == "consensus" else [n])]
+
+
+#: The heterogeneous-model tables' methods, in order: the consensus program's protocols that
+#: take several architectures, from the registry (consensus.cc refuses --model=A,B with a
+#: D2dFedAvg protocol, FedAvg and FedProx averaging one model): local, naive, static, dynamic.
+METHODS = methods(for_program("consensus", lambda p: p["class"] != "ns3::D2dFedAvg"))
 #: The method: the table's own key.
 OWN = {"algorithm", "trust"}
 
@@ -224,8 +242,7 @@ def hetero_trust_table(runs):
     check(runs)
     columns = ["method", "seed", "round", "from", "to", "mean weight", "pairs"]
     rows = []
-    trusting = [r for r in runs if r["method"] not in ("local", "naive")
-                and r["method"] in METHODS]
+    trusting = [r for r in runs if r["method"] in TRUST and r["method"] != "naive"]
     if not trusting:
         raise AnalysisError("no consensus run with static or dynamic trust among the runs")
     for run in sorted(trusting, key=lambda r: (rank(METHODS, r["method"]), seed_key(r["seed"]))):
@@ -365,7 +382,7 @@ def trust_columns_table(runs):
                "tr(W) first", "tr(W) last", "product delta first", "product delta last",
                "disagreement first", "disagreement last"]
     rows = []
-    consensus = [r for r in runs if r["method"] in METHODS and r["method"] != "local"
+    consensus = [r for r in runs if r["method"] in TRUST
                  and os.path.isfile(os.path.join(r["dir"], "consensus.csv"))]
     if not consensus:
         raise AnalysisError("no consensus run with a consensus.csv among the runs")
@@ -405,7 +422,9 @@ def trust_columns_table(runs):
     return columns, rows
 
 
-ALGORITHM_ORDER = ["fedavg", "fedprox", "local", "naive", "static", "dynamic"]
+#: The bytes table's order: the consensus program's protocols in the registry's order,
+#: consensus by its trust modes (fedavg, fedprox, local, naive, static, dynamic).
+ALGORITHM_ORDER = methods(for_program("consensus"))
 
 
 def bytes_table(runs):

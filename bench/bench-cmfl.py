@@ -8,8 +8,9 @@ MLP 784-64-10 (50,890 parameters, 203,592 bytes per model message), reliable lin
 50 m square, the link rate set through --bandwidthHz (spectral efficiency 2 bit/s/Hz).
 For each algorithm and rate it runs build/bin/cmfl and reports the simulated time and the
 bytes handed to the radios per round (rounds.csv round_time_s and bytes_sent), the wall
-time of the run and the accuracy after the last round. BrainTorrent and GossipFL run over
-all 108 devices; FedAvg (all 108 clients over the D2S link) is shown for reference.
+time of the run and the accuracy after the last round. BrainTorrent and GossipFL (the
+serverless baselines: the registry's cmfl protocols with D2D links only, other than CMFL) run
+over all 108 devices; FedAvg (all 108 clients over the D2S link) is shown for reference.
 cmfl-1 uploads each gradient as 43 unicasts (the paper's O(C |w|) per client);
 cmfl-1/broadcast as one D2D broadcast naming the committee (--gradientUpload=broadcast).
 
@@ -27,8 +28,17 @@ import tempfile
 
 import pandas as pd
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "analysis"))
+from d2dlearn_analysis.protocols import for_program  # noqa: E402
+
 RATES_MBPS = [1, 10, 100]
-ALGORITHMS = ["cmfl-1", "cmfl-1/broadcast", "braintorrent", "gossipfl", "fedavg"]
+#: The serverless baselines, from the library's registry: the cmfl program's protocols with
+#: D2D links only, other than CMFL (class D2dCmfl): braintorrent, gossipfl.
+BASELINES = for_program("cmfl", lambda p: p["usesD2d"] and not p["usesD2s"]
+                        and p["class"] != "ns3::D2dCmfl")
+#: cmfl-1 (both uploads) and fedavg by hand: the paper's efficiency experiment is strategy I's,
+#: and FedAvg its one reference with a server; no field of the registry's export says either.
+ALGORITHMS = ["cmfl-1", "cmfl-1/broadcast"] + BASELINES + ["fedavg"]
 
 
 def run(binary, algorithm, rate, rounds, out):

@@ -3,8 +3,11 @@
 The library's registry (D2dProtocolRegistry, contrib/d2dlearn/learning/helper) is the only
 place a protocol's name maps to a class; build/bin/d2dlearn-print-protocols prints it as JSON,
 committed beside this file as protocols.json, and CTest (registry-protocols-json) fails when
-the two differ. The figures and tables take their labels and legend order from here, so a
-protocol added to the registry is labelled everywhere without an edit of the analysis.
+the two differ. The figures and tables, and the benchmarks and tests that go through a
+program's protocols, take their labels, their order and which protocols they cover from here
+(a subset as a rule over the entries' fields: for_program's where), so a protocol added to
+the registry is labelled and listed without an edit of them; a list that must stay by hand
+says why beside it.
 """
 
 import json
@@ -31,9 +34,11 @@ def protocol(name):
     raise KeyError("no protocol %r in the registry (%s)" % (name, ", ".join(LABELS)))
 
 
-def for_program(program):
-    """The names of the protocols a scenario program offers, in the registry's order."""
-    return [p["name"] for p in PROTOCOLS if program in p["programs"]]
+def for_program(program, where=None):
+    """The names of the protocols a scenario program offers, in the registry's order; with
+    where, a test of a registry entry (``lambda p: p["usesD2s"]``), only those it passes."""
+    return [p["name"] for p in PROTOCOLS
+            if program in p["programs"] and (where is None or where(p))]
 
 
 def labelled(names):

@@ -240,6 +240,7 @@ def check_available_rows(a, rounds):
     round 1; FedAvg, with every device away then: the first return after it, when the
     server samples)."""
     algorithm = a.params.get("algorithm")
+    # (by hand: which protocols write `available` rows is no field of the registry's export)
     if algorithm not in FEDAVG_FAMILY + ("decentralized", "local") or not rounds:
         return
     rows = {}

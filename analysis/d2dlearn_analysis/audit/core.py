@@ -19,7 +19,9 @@ ENERGY_COLUMNS = ["sim_time_s", "node", "component", "energy_j", "remaining_j", 
 # availability.csv (devices that come and go: --meanOnTime/--meanOffTime, --availabilityFile):
 # one row per change of a device's state, 0 when it leaves, 1 when it comes back.
 AVAILABILITY_COLUMNS = ["sim_time_s", "device", "available"]
-# The algorithms of the FedAvg family (check fl-round; rounds.csv's `available` rows).
+# The algorithms of the FedAvg family (check fl-round; rounds.csv's `available` rows). By
+# hand, as the audit's other names of protocols: which rows a protocol writes is no field of
+# the registry's export (d2dlearn_analysis/protocols.py).
 FEDAVG_FAMILY = ("fedavg", "fedprox", "fedsgd")
 # The columns the writers fill on every row (empty only where a column says "none": t_recv_s
 # of a row not delivered, reason of a delivered one, the air columns of a message never on

@@ -130,7 +130,8 @@ def check_rounds(a, rounds, messages):
             and r.get("value#") is not None]
     # The round-based protocols with a server or a committee write bytes_sent with each
     # round's round_time_s; the peer-to-peer algorithms (decentralized, semi-decentralized,
-    # local) do not.
+    # local) do not (by hand: no field of the registry's export says which rows a protocol
+    # writes, and usesD2d/usesD2s do not part these from the others).
     timed = [r for r in rounds if r.get("node#") == -1 and r["metric"] == "round_time_s"]
     # (graph-discovery: the protocol is --downstream's.)
     protocol = a.params.get("algorithm", a.params.get("downstream"))
@@ -267,6 +268,8 @@ def check_async_rounds(a, rounds, messages):
     against the complete updates that reached the server."""
     p = a.params
     algorithm = p.get("algorithm")
+    # (by hand, not from the registry's export: the check is these two protocols' own, one
+    # update per version for fedasync, --bufferSize for fedbuff)
     if algorithm not in ("fedasync", "fedbuff") or not rounds:
         return
     want = 1 if algorithm == "fedasync" else p.get("bufferSize", 10)
@@ -312,6 +315,8 @@ def left_out_agents(a):
         return set(flipped)
     if p.get("cooperation") == "network":
         return set()
+    # (by hand: which protocols leave --flipDevices' agents out of node -1 is no field of
+    # the registry's export)
     if p.get("algorithm") in ("decentralized", "local") and "flipDevices" in p:
         return set(flipped) if isinstance(flipped, list) else set()
     return None
