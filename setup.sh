@@ -44,6 +44,7 @@ RUN_PACKAGES=(cmake g++ libns3-dev ns3 libgsl-dev libtorch-dev libfmt-dev libboo
               python3-matplotlib
               libgtest-dev # configure: contrib/d2dlearn/CMakeLists.txt finds GTest for its tests
               libopenblas0-pthread # LibTorch's BLAS (held to 1 thread): the libblas.so.3 alternative
+              liblapack-dev # LAPACK and BLAS to link: graph discovery's KL blocks (dpotrf, dgemm)
               make # CMake's build tool: only a Recommends of cmake, so name it
               nlohmann-json3-dev # parses LEAF's JSON data sets (--dataset=leaf); header-only
               ccache) # compiler cache: a rebuild of the same sources, in any clone, reuses objects

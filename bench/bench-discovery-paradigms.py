@@ -39,9 +39,19 @@ the default run measured 4.6 s supervised and 9.0 s semi-supervised against 5.6 
 projected from 1 and 401 iterations. A slope at or below zero (start-up noise larger than the
 iterations' cost) is printed with a warning: widen --iterations.
 
+Whole runs (--whole 10,25): the default run (the default iterations per edge) of every
+paradigm at those device counts, run whole and timed, with its ratio to supervised: the
+measurement the projection stands in for.
+
+The divergence kernel (when build/bin/bench-kl-blocks exists): eq. (17)'s blocks of KL
+divergences (D2dKlBlocks) at the paradigm's default d = 50 and L = 7, a block of the clusters
+of 1 and of 3 other devices (the rows) against one device's 7 (2- and 4-device reward
+clusters), on both cores, against the machine's double-precision dgemm rate measured by the
+same program on the same threads: GFLOP/s and the ratio (bench-kl-blocks says how it counts).
+
 Usage: /usr/bin/python3 bench/bench-discovery-paradigms.py [--bin DIR] [--devices 10,25,100]
        [--iterations I1,I2] [--paradigms supervised,semi-supervised,unsupervised,regression]
-       [--out FILE.json]
+       [--whole 10,25] [--out FILE.json]
 """
 
 import argparse
@@ -101,9 +111,11 @@ def parse_args(argv):
     ap.add_argument("--iterations", help="I1,I2: RL iterations per edge, for every paradigm "
                     "[supervised, semi-supervised, regression 1,2001; unsupervised 1,6]")
     ap.add_argument("--paradigms", default=",".join(PARADIGMS))
+    ap.add_argument("--whole", help="device counts whose default runs are run whole")
     ap.add_argument("--out", help="the figures as JSON")
     a = ap.parse_args(argv)
     a.devices = int_list(a.devices, "--devices", 2, MAX_DEVICES)
+    a.whole = [] if a.whole is None else int_list(a.whole, "--whole", 2, MAX_DEVICES)
     if a.iterations is not None:
         its = int_list(a.iterations, "--iterations", 1, MAX_ITERATIONS)
         if len(its) != 2 or its[0] >= its[1]:
@@ -222,8 +234,11 @@ def commit():
 
 
 def run_one(program, par, n, iters, outdir):
-    cmd = [program] + COMMON + PARADIGMS[par] + [f"--nDevices={n}", f"--iterations={iters}",
-                                                 f"--outDir={outdir}"]
+    """One run of par at n devices, iters RL iterations per edge (None: the default) ->
+    (iterations done, edges, wall s, reward_pairs)."""
+    cmd = [program] + COMMON + PARADIGMS[par] + [f"--nDevices={n}", f"--outDir={outdir}"]
+    if iters is not None:
+        cmd.append(f"--iterations={iters}")
     t0 = time.monotonic()
     res = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.monotonic() - t0
@@ -285,12 +300,66 @@ def main(argv=None):
                 pg = (f"; ordered pairs in reward clusters {pa[x]} -> {pa[y]}"
                       if pa.get(x) and pa.get(y) else "")
                 print(f"growth {par} {x} -> {y} devices: per-iteration cost x {g:.2f}{pg}")
+    whole = whole_runs(a)
+    kernel = kernel_roofline(a.bin)
     print(f"load at the end {os.getloadavg()[0]:.2f}")
     if a.out:
         with open(a.out, "w") as f:
             json.dump(dict(machine=machine(), commit=commit(), default_iterations=dflt,
-                           method="two-point fit", rows=rows), f, indent=1)
+                           method="two-point fit", rows=rows, whole=whole, kernel=kernel),
+                      f, indent=1)
     return 0
+
+
+def whole_runs(a):
+    """The default runs of --whole's device counts, run whole: one dict per run with its wall
+    time and its ratio to supervised at the same devices (printed)."""
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in a.whole:
+            sup = None
+            for par in ["supervised"] + [p for p in a.paradigms if p != "supervised"]:
+                done, edges, wall, _ = run_one(a.program, par, n, None,
+                                               os.path.join(tmp, f"{par}-{n}"))
+                sup = wall if par == "supervised" else sup
+                out.append(dict(paradigm=par, devices=n, iterations=done, wall_s=wall,
+                                ratio=wall / sup))
+                print(f"whole {par:16s} N={n:<4d} iterations {done:<6d} wall {wall:8.2f} s  "
+                      f"x supervised {wall / sup:6.2f}", flush=True)
+    return out
+
+
+def parse_kernel(text):
+    """bench-kl-blocks' output -> {gemm_gflops, kernel_gflops} (ValueError if absent)."""
+    got = {}
+    for key in ("gemm_gflops", "kernel_gflops", "prepare_gflops"):
+        m = re.search(r"^%s ([0-9.]+)" % key, text, re.M)
+        if not m:
+            raise ValueError(f"bench-kl-blocks printed no {key}")
+        got[key] = float(m.group(1))
+    return got
+
+
+def kernel_roofline(bindir):
+    """eq. (17)'s divergence kernel against dgemm (bench-kl-blocks, if built): one dict per
+    block shape (printed), or [] without the program."""
+    program = os.path.join(bindir, "bench-kl-blocks")
+    if not os.access(program, os.X_OK):
+        print("kernel: no bench-kl-blocks in --bin; the roofline is not measured")
+        return []
+    out = []
+    for others in (1, 3):
+        rows = 7 * others
+        res = subprocess.run([program, "--d=50", f"--rows={rows}", "--cols=7", "--threads=2"],
+                             capture_output=True, text=True, check=True)
+        k = parse_kernel(res.stdout)
+        k.update(rows=rows, cols=7, d=50, ratio=k["kernel_gflops"] / k["gemm_gflops"])
+        out.append(k)
+        print(f"kernel d 50, block {rows} x 7 ({others + 1}-device reward cluster), 2 threads: "
+              f"{k['kernel_gflops']:.1f} GFLOP/s, dgemm {k['gemm_gflops']:.1f} GFLOP/s, "
+              f"ratio {k['ratio']:.2f}; preparation (dpotrf, dpotri) "
+              f"{k['prepare_gflops']:.1f} GFLOP/s", flush=True)
+    return out
 
 
 if __name__ == "__main__":

@@ -29,10 +29,11 @@ find_package(Boost 1.74 REQUIRED)
 find_package(ZLIB REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(GSL REQUIRED)
+find_package(LAPACK REQUIRED)
 find_package(Torch REQUIRED)
 # The libraries besides ns-3's that the module links.
 set(d2dlearn_third_party_libraries fmt::fmt Boost::headers ZLIB::ZLIB nlohmann_json::nlohmann_json
-    GSL::gsl ${TORCH_LIBRARIES})
+    GSL::gsl ${LAPACK_LIBRARIES} ${TORCH_LIBRARIES})
 # ns-3 links a module's libraries into targets of other folders too (its test runner, scratch/,
 # utils/): the imported targets found in this folder (others, e.g. GSL::gsl, ns-3 found
 # itself) must be visible there.

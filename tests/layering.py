@@ -124,6 +124,7 @@ PURE_RULES = {
     "learning/discovery/d2d-label-propagation",
     "learning/discovery/d2d-gaussian-clusters",
     "learning/discovery/d2d-agreement-cache",
+    "learning/discovery/d2d-kl-blocks",
     "learning/discovery/d2d-squared-distance",
 }
 

@@ -309,6 +309,7 @@ set(d2dlearn_discovery_rules_sources
     learning/discovery/d2d-shard-exchange.cc
     learning/discovery/d2d-label-propagation.cc
     learning/discovery/d2d-agreement-cache.cc
+    learning/discovery/d2d-kl-blocks.cc
     learning/discovery/d2d-gaussian-clusters.cc
 )
 set(d2dlearn_discovery_sources
@@ -354,6 +355,7 @@ set(d2dlearn_discovery_headers
     learning/discovery/d2d-shard-exchange.h
     learning/discovery/d2d-label-propagation.h
     learning/discovery/d2d-agreement-cache.h
+    learning/discovery/d2d-kl-blocks.h
     learning/discovery/d2d-gaussian-clusters.h
     learning/discovery/d2d-distributed-pca.h
     learning/discovery/d2d-pca-exchange.h

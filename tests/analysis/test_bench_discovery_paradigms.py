@@ -13,7 +13,8 @@ reward_pairs: gd_nodes.csv with clusters of 3, 1 and 2 devices: 3 clusters, the 
 iterations_done: gd_iterations.csv keeping iterations 0 and 5 of edges 0 and 1 (traceEvery
   skipping the middle): 6 + 6 = 12, two edges; a run.json saying 7 x 2 is refused.
 default_iterations: read off a --PrintHelp line `[5000]`.
-Bad input: each of --devices, --iterations, --paradigms, --bin exits 2 with one line naming
+parse_kernel: bench-kl-blocks' three rates read off its lines; a missing one is refused.
+Bad input: each of --devices, --iterations, --paradigms, --whole, --bin exits 2 with one line naming
   the parameter.
 End to end on a fake graph-discovery (writes run.json and gd_iterations.csv after sleeping
   0.05 s per RL iteration, and gd_nodes.csv with devices 2k and 2k + 1 in cluster k): every
@@ -133,13 +134,24 @@ class Command(unittest.TestCase):
         return subprocess.run([sys.executable, SCRIPT, "--bin", self.tmp.name] + list(args),
                               capture_output=True, text=True)
 
+    def test_parse_kernel(self):
+        text = ("bench-kl-blocks: d 50, blocks of 21 x 7 Gaussians, 2 threads at once\n"
+                "gemm_gflops 77.53 (dgemm 1024 x 1024 x 1024 on each thread)\n"
+                "kernel_gflops 32.68 (41.3 % of gemm; ...)\n"
+                "prepare_gflops 9.16 (27.3 us a Gaussian)\n")
+        self.assertEqual(bd.parse_kernel(text), dict(gemm_gflops=77.53, kernel_gflops=32.68,
+                                                     prepare_gflops=9.16))
+        with self.assertRaises(ValueError):
+            bd.parse_kernel("gemm_gflops 1\n")
+
     def test_bad_input(self):
         for args, name in ((["--devices", "1"], "--devices"),
                            (["--devices", "ten"], "--devices"),
                            (["--iterations", "6,2"], "--iterations"),
                            (["--iterations", "0,2"], "--iterations"),
                            (["--iterations", "2"], "--iterations"),
-                           (["--paradigms", "supervised,bogus"], "--paradigms")):
+                           (["--paradigms", "supervised,bogus"], "--paradigms"),
+                           (["--whole", "1"], "--whole")):
             r = self.run_script(*args)
             self.assertEqual(r.returncode, 2, args)
             self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)

@@ -6,7 +6,8 @@
 # (--evaluate) on the paper's Appendix A example: Q, U and D-hat as the paper gives them.
 # And the semi-supervised paradigm (distributed PCA, label propagation): same seed, same
 # bytes, gd_labelling.csv included. And the unsupervised paradigm (distributed PCA with
-# d = 8, K-means with K = 7, two edges, real points and sampled ones): same seed, same bytes.
+# d = 8, K-means with K = 7, two edges, real points and sampled ones): same seed, same bytes,
+# and the same bytes whatever --threads (0, 1, 2).
 #
 # Usage: bash graph-discovery-determinism.sh PATH/TO/graph-discovery
 set -euo pipefail
@@ -56,6 +57,9 @@ queue "$TMP/g" --paradigm=semi-supervised --pcaDims=10 --seed=3
 run "$TMP/h" "${U[@]}" --seed=4 || true
 queue "$TMP/i" "${U[@]}" --seed=4
 run "$TMP/j" "${U[@]}" --exchangeMode=sampled --graph=uniform --seed=4 || true
+# The same unsupervised run on the worker pool: --threads 1 and 2 (SMALL has 0, inline).
+run "$TMP/m" "${U[@]}" --seed=4 --threads=1 || true
+run "$TMP/n" "${U[@]}" --seed=4 --threads=2 || true
 queue "$TMP/k" "${U[@]}" --exchangeMode=sampled --graph=uniform --seed=4
 run_queued "$BIN" 300
 ran() { # ran DIR...: every one has its run.json (a failed run was reported already)
@@ -91,6 +95,8 @@ sys.exit(0 if a == b and len(a) == 3 and a[2] < a[0] else 1)
 PY
 echo "check: unsupervised, sampled points, uniform graph: same seed, same bytes"
 ran "$TMP/j" "$TMP/k" && compare "$TMP/j" "$TMP/k"
+echo "check: unsupervised at --threads 0, 1 and 2 (eq. (17)'s blocks, the draws): same bytes"
+ran "$TMP/h" "$TMP/m" "$TMP/n" && compare "$TMP/h" "$TMP/m" && compare "$TMP/h" "$TMP/n"
 
 echo "check: unsupervised without --edges discovers two edges (Remark 2)"
 if run "$TMP/l" --paradigm=unsupervised --pcaDims=8 --graph=closest --downstream=none --seed=4; then

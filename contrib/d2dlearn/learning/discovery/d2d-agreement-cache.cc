@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -78,104 +79,225 @@ D2dAgreementCache::GetDivergences() const
     return m_divergences;
 }
 
+uint64_t
+D2dAgreementCache::GetMultiplyAdds() const
+{
+    return m_multiplyAdds;
+}
+
+void
+D2dAgreementCache::SetParallelFor(ParallelFor parallelFor)
+{
+    m_parallelFor = std::move(parallelFor);
+}
+
 namespace
 {
-/** \return the factors of a device's clusters \param c the clusters \param ridge the ridge */
-std::vector<D2dGaussianFactor>
-FactorAll(const std::vector<D2dGaussianCluster>& c, double ridge)
+/** \return whether a cluster's statistics after are exactly those before \param a \param b */
+bool
+SameStatistics(const D2dGaussianCluster& a, const D2dGaussianCluster& b)
 {
-    std::vector<D2dGaussianFactor> f(c.size());
-    for (std::size_t l = 0; l < c.size(); ++l)
-    {
-        // A cluster with fewer than 2 points takes part in no term (Sum leaves it out).
-        if (c[l].count >= 2)
-        {
-            f[l] = D2dGaussianClusters::Factor(c[l].cov, c[l].mean.size(), ridge);
-        }
-    }
-    return f;
+    return a.count == b.count && a.mean == b.mean && a.cov == b.cov;
 }
 } // namespace
 
-const std::vector<D2dGaussianFactor>&
-D2dAgreementCache::BeforeFactors(uint32_t i, const Clusters& before)
+void
+D2dAgreementCache::Prepare(const std::vector<uint32_t>& needBefore,
+                           const std::vector<uint32_t>& needAfter,
+                           const Clusters& before,
+                           const Clusters& after)
 {
-    auto& d = m_devices.at(i);
-    if (!d.beforeBuilt)
+    // The tasks: (device, cluster, after side), each writing its own pre-sized slot.
+    struct Task
     {
-        d.before = FactorAll(before.at(i), m_ridge);
-        d.beforeBuilt = true;
-    }
-    return d.before;
-}
+        uint32_t i;
+        uint32_t l;
+        bool afterSide;
+    };
 
-const std::vector<D2dGaussianFactor>&
-D2dAgreementCache::AfterFactors(uint32_t i, const Clusters& before, const Clusters& after)
-{
-    auto& d = m_devices.at(i);
-    if (d.afterSame)
+    std::vector<Task> tasks;
+    for (uint32_t i : needBefore)
     {
-        return BeforeFactors(i, before);
-    }
-    if (!d.afterBuilt)
-    {
-        d.after = FactorAll(after.at(i), m_ridge);
-        d.afterBuilt = true;
-    }
-    return d.after;
-}
-
-const D2dAgreementCache::Pair&
-D2dAgreementCache::Terms(uint32_t i, uint32_t j, const Clusters& before, const Clusters& after)
-{
-    const auto& di = m_devices[i];
-    const auto& dj = m_devices[j];
-    Pair& p = m_pairs[static_cast<uint64_t>(i) * m_devices.size() + j];
-    const uint64_t versions[4] = {di.beforeVersion,
-                                  dj.beforeVersion,
-                                  di.afterVersion,
-                                  dj.afterVersion};
-    if (std::equal(versions, versions + 4, p.versions))
-    {
-        return p;
-    }
-    const auto& bi = before.at(i);
-    const auto& bj = before.at(j);
-    const auto& ai = after.at(i);
-    const auto& aj = after.at(j);
-    if (ai.size() != bi.size() || aj.size() != bj.size())
-    {
-        throw std::invalid_argument("D2dAgreementCache::Sum: clusters before and after differ "
-                                    "in number");
-    }
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    const std::size_t terms = bi.size() * bj.size();
-    if (p.hbVersions[0] != versions[0] || p.hbVersions[1] != versions[1])
-    {
-        const auto& fi = BeforeFactors(i, before);
-        const auto& fj = BeforeFactors(j, before);
-        p.hb.assign(terms, nan);
-        for (std::size_t l = 0; l < bi.size(); ++l)
+        auto& d = m_devices[i];
+        if (d.beforeBuilt)
         {
-            for (std::size_t m = 0; m < bj.size(); ++m)
+            continue;
+        }
+        d.before.assign(before[i].size(), D2dGaussianPrecision{});
+        for (uint32_t l = 0; l < before[i].size(); ++l)
+        {
+            // A cluster with fewer than 2 points takes part in no term (Sum leaves it out).
+            if (before[i][l].count >= 2)
             {
-                if (bi[l].count < 2 || bj[m].count < 2)
-                {
-                    continue;
-                }
-                p.hb[l * bj.size() + m] =
-                    D2dGaussianClusters::KlDivergence(bi[l].mean, fi[l], bj[m].mean, fj[m]);
-                ++m_divergences;
+                tasks.push_back({i, l, false});
             }
         }
-        p.hbVersions[0] = versions[0];
-        p.hbVersions[1] = versions[1];
+        d.beforeBuilt = true;
     }
-    // Both after == before: h^A is h^B's divergence (same inputs, same bits), in either mix.
-    const bool same = di.afterSame && dj.afterSame;
-    const auto& fi = same ? BeforeFactors(i, before) : AfterFactors(i, before, after);
-    const auto& fj = same ? BeforeFactors(j, before) : AfterFactors(j, before, after);
-    p.ratio.assign(terms, nan);
+    for (uint32_t i : needAfter)
+    {
+        auto& d = m_devices[i];
+        if (d.afterSame || d.afterBuilt)
+        {
+            continue;
+        }
+        d.after.assign(after[i].size(), D2dGaussianPrecision{});
+        d.afterOf.assign(after[i].size(), nullptr);
+        for (uint32_t l = 0; l < after[i].size(); ++l)
+        {
+            // A cluster that received nothing shares its prepared covariance before (needBefore
+            // holds every device of needAfter).
+            if (SameStatistics(after[i][l], before[i][l]))
+            {
+                d.afterOf[l] = &d.before[l];
+                continue;
+            }
+            d.afterOf[l] = &d.after[l];
+            if (after[i][l].count >= 2)
+            {
+                tasks.push_back({i, l, true});
+            }
+        }
+        d.afterBuilt = true;
+    }
+    const auto body = [&](std::size_t k) {
+        const auto& t = tasks[k];
+        const auto& c = t.afterSide ? after[t.i][t.l] : before[t.i][t.l];
+        auto& slot = t.afterSide ? m_devices[t.i].after[t.l] : m_devices[t.i].before[t.l];
+        slot = D2dKlBlocks::Precision(c.cov, c.mean.size(), m_ridge);
+    };
+    if (m_parallelFor)
+    {
+        m_parallelFor(tasks.size(), body);
+    }
+    else
+    {
+        for (std::size_t k = 0; k < tasks.size(); ++k)
+        {
+            body(k);
+        }
+    }
+}
+
+void
+D2dAgreementCache::Blocks(const Columns& columns,
+                          bool afterSide,
+                          const Clusters& before,
+                          const Clusters& after)
+{
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    std::vector<uint64_t> divergences(columns.size(), 0);
+    std::vector<uint64_t> multiplyAdds(columns.size(), 0);
+    const auto body = [&](std::size_t k) {
+        const auto& col = columns[k];
+        const uint32_t j = col.j;
+        const auto& bj = before[j];
+        const auto& aj = after[j];
+        // A cluster takes part with at least two points before (h^B), and after too (h^A).
+        const auto takesPart = [&](const auto& b, const auto& a, uint32_t l) {
+            return b[l].count >= 2 && (!afterSide || a[l].count >= 2);
+        };
+        const auto means = [&](uint32_t i, uint32_t l) {
+            const bool post = afterSide && m_mix == D2dGaussianClusters::POST_EXCHANGE;
+            return (post ? after[i][l] : before[i][l]).mean.data();
+        };
+        const auto prepared = [&](uint32_t i, uint32_t l) {
+            const auto& d = m_devices[i];
+            return !afterSide || d.afterSame ? &d.before[l] : d.afterOf[l];
+        };
+        std::vector<const double*> meanB;
+        std::vector<const D2dGaussianPrecision*> precB;
+        std::vector<int64_t> colOf(bj.size(), -1);
+        for (uint32_t m = 0; m < bj.size(); ++m)
+        {
+            if (takesPart(bj, aj, m))
+            {
+                colOf[m] = static_cast<int64_t>(precB.size());
+                meanB.push_back(means(j, m));
+                precB.push_back(prepared(j, m));
+            }
+        }
+        std::vector<const double*> meanA;
+        std::vector<const D2dGaussianPrecision*> precA;
+        std::vector<std::vector<int64_t>> rowOf(col.is.size());
+        for (std::size_t q = 0; q < col.is.size(); ++q)
+        {
+            const uint32_t i = col.is[q];
+            rowOf[q].assign(before[i].size(), -1);
+            for (uint32_t l = 0; l < before[i].size(); ++l)
+            {
+                if (takesPart(before[i], after[i], l))
+                {
+                    rowOf[q][l] = static_cast<int64_t>(precA.size());
+                    meanA.push_back(means(i, l));
+                    precA.push_back(prepared(i, l));
+                }
+            }
+        }
+        std::vector<double> out;
+        const std::size_t d = bj.empty() ? 0 : bj[0].mean.size();
+        if (!precA.empty() && !precB.empty())
+        {
+            multiplyAdds[k] = D2dKlBlocks::Divergences(meanA, precA, meanB, precB, d, out);
+        }
+        const std::size_t nb = precB.size();
+        for (std::size_t q = 0; q < col.is.size(); ++q)
+        {
+            const uint32_t i = col.is[q];
+            Pair& p = *col.pairs[q];
+            std::vector<double> h(before[i].size() * bj.size(), nan);
+            for (uint32_t l = 0; l < before[i].size(); ++l)
+            {
+                for (uint32_t m = 0; m < bj.size(); ++m)
+                {
+                    if (rowOf[q][l] >= 0 && colOf[m] >= 0)
+                    {
+                        h[l * bj.size() + m] = out[rowOf[q][l] * nb + colOf[m]];
+                        ++divergences[k];
+                    }
+                }
+            }
+            if (afterSide)
+            {
+                SetRatios(p, i, j, &h, before, after);
+            }
+            else
+            {
+                p.hb = std::move(h);
+            }
+        }
+    };
+    if (m_parallelFor)
+    {
+        m_parallelFor(columns.size(), body);
+    }
+    else
+    {
+        for (std::size_t k = 0; k < columns.size(); ++k)
+        {
+            body(k);
+        }
+    }
+    for (std::size_t k = 0; k < columns.size(); ++k)
+    {
+        m_divergences += divergences[k];
+        m_multiplyAdds += multiplyAdds[k];
+    }
+}
+
+void
+D2dAgreementCache::SetRatios(Pair& p,
+                             uint32_t i,
+                             uint32_t j,
+                             const std::vector<double>* ha,
+                             const Clusters& before,
+                             const Clusters& after)
+{
+    const auto& bi = before[i];
+    const auto& bj = before[j];
+    const auto& ai = after[i];
+    const auto& aj = after[j];
+    p.ratio.assign(bi.size() * bj.size(), std::numeric_limits<double>::quiet_NaN());
     for (std::size_t l = 0; l < bi.size(); ++l)
     {
         for (std::size_t m = 0; m < bj.size(); ++m)
@@ -184,26 +306,38 @@ D2dAgreementCache::Terms(uint32_t i, uint32_t j, const Clusters& before, const C
             {
                 continue;
             }
-            const double hb = p.hb[l * bj.size() + m];
-            double ha = hb;
-            if (!same)
-            {
-                const auto& mi =
-                    m_mix == D2dGaussianClusters::POST_EXCHANGE ? ai[l].mean : bi[l].mean;
-                const auto& mj =
-                    m_mix == D2dGaussianClusters::POST_EXCHANGE ? aj[m].mean : bj[m].mean;
-                ha = D2dGaussianClusters::KlDivergence(mi, fi[l], mj, fj[m]);
-                ++m_divergences;
-            }
-            if (!std::isfinite(hb) || !std::isfinite(ha) || !(ha > 0))
+            const std::size_t t = l * bj.size() + m;
+            const double hb = p.hb[t];
+            // Both after == before: h^A is h^B (the same Gaussians), in either mix.
+            const double h = ha != nullptr ? (*ha)[t] : hb;
+            if (!std::isfinite(hb) || !std::isfinite(h) || !(h > 0))
             {
                 continue;
             }
-            p.ratio[l * bj.size() + m] = hb / ha;
+            p.ratio[t] = hb / h;
         }
     }
-    std::copy(versions, versions + 4, p.versions);
-    return p;
+}
+
+D2dAgreementCache::Columns
+D2dAgreementCache::ByColumn(const std::vector<std::pair<uint32_t, uint32_t>>& due,
+                            const std::vector<Pair*>& pairs)
+{
+    Columns columns;
+    std::unordered_map<uint32_t, std::size_t> index;
+    for (std::size_t k = 0; k < due.size(); ++k)
+    {
+        const auto [i, j] = due[k];
+        auto it = index.find(j);
+        if (it == index.end())
+        {
+            it = index.emplace(j, columns.size()).first;
+            columns.push_back(Column{j, {}, {}});
+        }
+        columns[it->second].is.push_back(i);
+        columns[it->second].pairs.push_back(pairs[k]);
+    }
+    return columns;
 }
 
 D2dGaussianClusters::Agreement
@@ -218,6 +352,84 @@ D2dAgreementCache::Sum(const std::vector<uint32_t>& devices,
             throw std::invalid_argument("D2dAgreementCache::Sum: device " + std::to_string(i) +
                                         " beyond the devices of Reset or the clusters given");
         }
+        if (after[i].size() != before[i].size())
+        {
+            throw std::invalid_argument("D2dAgreementCache::Sum: clusters before and after "
+                                        "differ in number");
+        }
+    }
+    // What is due: the pairs whose devices changed since their terms were computed.
+    std::vector<std::pair<uint32_t, uint32_t>> hbDue;
+    std::vector<Pair*> hbPairs;
+    std::vector<std::pair<uint32_t, uint32_t>> haDue;
+    std::vector<Pair*> haPairs;
+    std::vector<std::pair<Pair*, std::pair<uint32_t, uint32_t>>> sameDue;
+    std::vector<Pair*> due;
+    std::vector<bool> needBefore(m_devices.size(), false);
+    std::vector<bool> needAfter(m_devices.size(), false);
+    for (uint32_t j : devices)
+    {
+        for (uint32_t i : devices)
+        {
+            if (i == j)
+            {
+                continue;
+            }
+            const auto& di = m_devices[i];
+            const auto& dj = m_devices[j];
+            Pair& p = m_pairs[static_cast<uint64_t>(i) * m_devices.size() + j];
+            const uint64_t versions[4] = {di.beforeVersion,
+                                          dj.beforeVersion,
+                                          di.afterVersion,
+                                          dj.afterVersion};
+            if (std::equal(versions, versions + 4, p.versions))
+            {
+                continue;
+            }
+            std::copy(versions, versions + 4, p.versions);
+            due.push_back(&p);
+            if (p.hbVersions[0] != versions[0] || p.hbVersions[1] != versions[1])
+            {
+                hbDue.emplace_back(i, j);
+                hbPairs.push_back(&p);
+                p.hbVersions[0] = versions[0];
+                p.hbVersions[1] = versions[1];
+            }
+            needBefore[i] = needBefore[j] = true;
+            if (di.afterSame && dj.afterSame)
+            {
+                sameDue.push_back({&p, {i, j}});
+            }
+            else
+            {
+                haDue.emplace_back(i, j);
+                haPairs.push_back(&p);
+                needAfter[i] = needAfter[j] = true;
+            }
+        }
+    }
+    if (!due.empty())
+    {
+        std::vector<uint32_t> nb;
+        std::vector<uint32_t> na;
+        for (uint32_t i = 0; i < m_devices.size(); ++i)
+        {
+            if (needBefore[i])
+            {
+                nb.push_back(i);
+            }
+            if (needAfter[i])
+            {
+                na.push_back(i);
+            }
+        }
+        Prepare(nb, na, before, after);
+        Blocks(ByColumn(hbDue, hbPairs), false, before, after);
+        for (auto& [p, ij] : sameDue)
+        {
+            SetRatios(*p, ij.first, ij.second, nullptr, before, after);
+        }
+        Blocks(ByColumn(haDue, haPairs), true, before, after);
     }
     D2dGaussianClusters::Agreement a;
     for (uint32_t i : devices)
@@ -229,7 +441,7 @@ D2dAgreementCache::Sum(const std::vector<uint32_t>& devices,
                 continue;
             }
             // The terms in the order of the plain sum: i, j, l, l'.
-            for (double r : Terms(i, j, before, after).ratio)
+            for (double r : m_pairs[static_cast<uint64_t>(i) * m_devices.size() + j].ratio)
             {
                 if (!std::isnan(r))
                 {

@@ -7,9 +7,12 @@
 #define D2D_AGREEMENT_CACHE_H
 
 #include "d2d-gaussian-clusters.h"
+#include "d2d-kl-blocks.h"
 
 #include <cstdint>
+#include <functional>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -19,17 +22,24 @@ namespace ns3
  * \ingroup d2dlearn
  * \brief The system agreement of eq. (17) of Wagle, Das, Love and Brinton, "Multi-Agent
  * Reinforcement Learning for Graph Discovery in D2D-Enabled Federated Learning", 2025, with
- * everything that has not changed kept between calls.
+ * everything that has not changed kept between calls, computed as dense linear algebra.
  *
  * In the unsupervised paradigm every device's reward asks for the agreement of the devices
  * whose statistics reached it: the members of a cluster ask for nearly the same sum, every
  * RL iteration asks again, and between two iterations only the devices that received sampled
  * points change their clusters after the exchange; the clusters before change once per edge
- * round. The cache keeps, per device, the factors of its clusters (D2dGaussianFactor) before
- * and after, and per ordered pair of devices the L_i x L_j terms h^B / h^A; each is computed
- * again only when a device it depends on changed (BeforeChanged, AfterChanged, AfterReset).
- * The terms are added in the order of an uncached sum, so Sum gives the same bits as
- * computing every divergence afresh (the test checks it against a plain implementation).
+ * round. The cache keeps, per device, its clusters' prepared covariances
+ * (D2dGaussianPrecision) before and after (a cluster whose statistics after are those before
+ * shares the prepared one), and per ordered pair of devices the L_i x L_j terms h^B / h^A;
+ * each is computed again only when a device it depends on changed (BeforeChanged,
+ * AfterChanged, AfterReset).
+ *
+ * The divergences that are due are computed in blocks (D2dKlBlocks): all those against one
+ * device's clusters (the columns) at once, a block per such device, the blocks and the
+ * preparations spread over the workers of SetParallelFor. Each block's arithmetic and the
+ * order of the final sum (i, j, l, l', the order of the plain sum) do not depend on the
+ * workers, so neither do the bits. The arithmetic is not the textbook's
+ * (D2dGaussianClusters::SystemAgreement, which the tests compare it with to 1e-9 relative).
  *
  * The caller owns the clusters and tells the cache when they change; Sum reads them.
  */
@@ -79,17 +89,34 @@ class D2dAgreementCache
     /** \return the KL divergences computed so far (each h^B and h^A counts one) */
     uint64_t GetDivergences() const;
 
+    /**
+     * \return the multiply-adds of the divergence blocks' matrix products so far (the
+     * kernel's work, D2dKlBlocks::Divergences)
+     */
+    uint64_t GetMultiplyAdds() const;
+
+    /**
+     * A parallel loop: run body(k) for k = 0..n-1, each exactly once, on any threads, and
+     * return when all have run.
+     */
+    using ParallelFor =
+        std::function<void(std::size_t n, const std::function<void(std::size_t)>& body)>;
+
+    /** \param parallelFor how to spread the blocks (default: a plain loop in this thread) */
+    void SetParallelFor(ParallelFor parallelFor);
+
   private:
-    /** A device's state: versions of its clusters and their factors. */
+    /** A device's state: versions of its clusters and their prepared covariances. */
     struct Device
     {
-        uint64_t beforeVersion{0};             //!< bumped when the clusters before change
-        uint64_t afterVersion{0};              //!< bumped when the clusters after change
-        bool afterSame{true};                  //!< after == before
-        bool beforeBuilt{false};               //!< before factors are current
-        bool afterBuilt{false};                //!< after factors are current
-        std::vector<D2dGaussianFactor> before; //!< factors of the clusters before
-        std::vector<D2dGaussianFactor> after;  //!< factors after (if !afterSame)
+        uint64_t beforeVersion{0};                //!< bumped when the clusters before change
+        uint64_t afterVersion{0};                 //!< bumped when the clusters after change
+        bool afterSame{true};                     //!< after == before
+        bool beforeBuilt{false};                  //!< before is current
+        bool afterBuilt{false};                   //!< after is current
+        std::vector<D2dGaussianPrecision> before; //!< the clusters before
+        std::vector<D2dGaussianPrecision> after;  //!< after (if !afterSame; empty if shared)
+        std::vector<const D2dGaussianPrecision*> afterOf; //!< after, each cluster's own or before's
     };
 
     /** One ordered pair's terms and the versions they were computed at. */
@@ -101,21 +128,55 @@ class D2dAgreementCache
         std::vector<double> ratio; //!< h^B / h^A per (l, l'), NaN if the term is left out
     };
 
-    /** \return the factors of device i's clusters before \param i \param before clusters */
-    const std::vector<D2dGaussianFactor>& BeforeFactors(uint32_t i, const Clusters& before);
-    /** \return the factors of i's clusters after \param i \param before \param after */
-    const std::vector<D2dGaussianFactor>& AfterFactors(uint32_t i,
-                                                       const Clusters& before,
-                                                       const Clusters& after);
-    /** Bring pair (i, j)'s terms up to date. \param i \param j \param before \param after
-     * \return the pair */
-    const Pair& Terms(uint32_t i, uint32_t j, const Clusters& before, const Clusters& after);
+    /** The pairs (i, j) due against one device j of the columns. */
+    struct Column
+    {
+        uint32_t j{0};            //!< the device of the columns
+        std::vector<uint32_t> is; //!< the devices of the rows, in the order of the sum
+        std::vector<Pair*> pairs; //!< pair (is[k], j) at k
+    };
+
+    /** The blocks due, one per device of the columns. */
+    using Columns = std::vector<Column>;
+
+    /**
+     * \brief Prepare the covariances the due blocks read: before for needBefore, after for
+     * needAfter (in parallel, one task per cluster).
+     * \param needBefore devices \param needAfter devices \param before \param after clusters
+     */
+    void Prepare(const std::vector<uint32_t>& needBefore,
+                 const std::vector<uint32_t>& needAfter,
+                 const Clusters& before,
+                 const Clusters& after);
+    /**
+     * \brief Compute the due h^B (afterSide false) or h^A (true) terms, a block per column
+     * device, in parallel; h^A blocks also set the pairs' ratios.
+     * \param columns the pairs due \param afterSide which terms \param before \param after
+     */
+    void Blocks(const Columns& columns,
+                bool afterSide,
+                const Clusters& before,
+                const Clusters& after);
+    /** \return the pairs due grouped by their device j, in order of first appearance
+     * \param due the pairs (i, j) \param pairs their terms, one per pair of due */
+    static Columns ByColumn(const std::vector<std::pair<uint32_t, uint32_t>>& due,
+                            const std::vector<Pair*>& pairs);
+    /** Set pair (i, j)'s ratios from its h^B and h^A. \param p the pair \param i \param j
+     * \param ha h^A per (l, l') (null: h^A = h^B) \param before \param after */
+    static void SetRatios(Pair& p,
+                          uint32_t i,
+                          uint32_t j,
+                          const std::vector<double>* ha,
+                          const Clusters& before,
+                          const Clusters& after);
 
     D2dGaussianClusters::AgreementMix m_mix;    //!< the means of h^A
     double m_ridge;                             //!< KL ridge (squared units of the points)
     std::vector<Device> m_devices;              //!< per device
     std::unordered_map<uint64_t, Pair> m_pairs; //!< per ordered pair i * n + j
     uint64_t m_divergences{0};                  //!< KL divergences computed
+    uint64_t m_multiplyAdds{0};                 //!< the blocks' multiply-adds
+    ParallelFor m_parallelFor;                  //!< how blocks are spread
 };
 
 } // namespace ns3

@@ -30,6 +30,18 @@ D2dDiscoveryScoring::GainFrom(uint32_t receiver,
     return Gain(receiver, allocated, pDrop, sent);
 }
 
+std::vector<double>
+D2dDiscoveryScoring::GainsFrom(const std::vector<GainRequest>& requests)
+{
+    std::vector<double> g;
+    g.reserve(requests.size());
+    for (const auto& r : requests)
+    {
+        g.push_back(GainFrom(r.receiver, r.transmitter, *r.allocated, r.pDrop, *r.sent));
+    }
+    return g;
+}
+
 bool
 D2dDiscoveryScoring::HasSystemAgreement() const
 {

@@ -87,6 +87,25 @@ class D2dDiscoveryScoring
                             const D2dFractionalCounts& allocated,
                             double pDrop,
                             const D2dFractionalCounts& sent);
+
+    /** One receiver's GainFrom arguments (GainsFrom). */
+    struct GainRequest
+    {
+        uint32_t receiver{0};                          //!< i
+        uint32_t transmitter{0};                       //!< j
+        const D2dFractionalCounts* allocated{nullptr}; //!< U_{j->i}
+        double pDrop{0};                               //!< P_D(i, j)
+        const D2dFractionalCounts* sent{nullptr};      //!< what i allocates to its requesters
+    };
+
+    /**
+     * \brief GainFrom for every receiver of a step (default: GainFrom of each, in order). A
+     * paradigm may compute them at once (in parallel): the scores and the state left must be
+     * those of the calls in order.
+     * \param requests one per receiver, each receiver at most once
+     * \return the scores g, in the order of the requests
+     */
+    virtual std::vector<double> GainsFrom(const std::vector<GainRequest>& requests);
     /**
      * \return false (default): r^G of eq. (14) sums the members' r^L / N; true: it uses
      * SystemAgreement instead (eq. (17))

@@ -5,11 +5,11 @@
 
 #include "d2d-gaussian-clusters.h"
 
-#include "d2d-agreement-cache.h"
 #include "d2d-squared-distance.h"
 
 #include "ns3/d2d-data-rng.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -214,6 +214,61 @@ D2dGaussianClusters::Statistics(const std::vector<double>& x,
     return s;
 }
 
+std::vector<D2dGaussianCluster>
+D2dGaussianClusters::WithPoints(const std::vector<D2dGaussianCluster>& clusters,
+                                const std::vector<double>& x,
+                                std::size_t d,
+                                const std::vector<uint32_t>& assign)
+{
+    const auto k = static_cast<uint32_t>(clusters.size());
+    // The new points' own summaries (the same two-pass arithmetic as Statistics).
+    const auto added = Statistics(x, d, assign, k);
+    auto out = clusters;
+    for (uint32_t l = 0; l < k; ++l)
+    {
+        const auto& b = added[l];
+        if (b.count == 0)
+        {
+            continue;
+        }
+        const auto& a = clusters[l];
+        if (a.count == 0)
+        {
+            out[l] = b;
+            continue;
+        }
+        if (a.mean.size() != d || a.cov.size() != d * d)
+        {
+            throw std::invalid_argument("D2dGaussianClusters::WithPoints: summaries of "
+                                        "dimension d");
+        }
+        // Chan, Golub and LeVeque 1979, eq. (2.1): the pairwise update of the mean and the
+        // sum of squared deviations.
+        const double n = a.count + b.count;
+        const double wb = b.count / n;
+        const double cross = a.count * b.count / n;
+        std::vector<double> delta(d);
+        auto& c = out[l];
+        c.count = n;
+        for (std::size_t e = 0; e < d; ++e)
+        {
+            delta[e] = b.mean[e] - a.mean[e];
+            c.mean[e] = a.mean[e] + wb * delta[e];
+        }
+        for (std::size_t r = 0; r < d; ++r)
+        {
+            for (std::size_t q = 0; q <= r; ++q)
+            {
+                const double m2 = a.count * a.cov[r * d + q] + b.count * b.cov[r * d + q] +
+                                  cross * delta[r] * delta[q];
+                c.cov[r * d + q] = m2 / n;
+                c.cov[q * d + r] = m2 / n;
+            }
+        }
+    }
+    return out;
+}
+
 std::vector<double>
 D2dGaussianClusters::AllotShares(const std::vector<double>& receiver,
                                  const std::vector<double>& transmitter,
@@ -404,18 +459,13 @@ D2dGaussianClusters::KlDivergence(const std::vector<double>& m1,
 }
 
 std::vector<double>
-D2dGaussianClusters::Sample(const D2dGaussianCluster& cluster, uint64_t count, D2dDataRng& rng)
+D2dGaussianClusters::SampleFactor(const D2dGaussianCluster& cluster)
 {
     const std::size_t d = cluster.mean.size();
     if (d == 0 || cluster.cov.size() != d * d)
     {
         throw std::invalid_argument("D2dGaussianClusters::Sample: a mean of d values and a "
                                     "d x d covariance");
-    }
-    std::vector<double> out;
-    if (count == 0)
-    {
-        return out;
     }
     double trace = 0;
     for (std::size_t e = 0; e < d; ++e)
@@ -438,22 +488,66 @@ D2dGaussianClusters::Sample(const D2dGaussianCluster& cluster, uint64_t count, D
             throw std::invalid_argument("D2dGaussianClusters::Sample: covariance not finite");
         }
     }
-    out.resize(count * d);
-    std::vector<double> z(d);
+    return l;
+}
+
+std::vector<double>
+D2dGaussianClusters::Sample(const D2dGaussianCluster& cluster, uint64_t count, D2dDataRng& rng)
+{
+    const std::size_t d = cluster.mean.size();
+    if (d == 0 || cluster.cov.size() != d * d)
+    {
+        throw std::invalid_argument("D2dGaussianClusters::Sample: a mean of d values and a "
+                                    "d x d covariance");
+    }
+    if (count == 0)
+    {
+        return {};
+    }
+    return Sample(cluster.mean, SampleFactor(cluster), count, rng);
+}
+
+std::vector<double>
+D2dGaussianClusters::Sample(const std::vector<double>& mean,
+                            const std::vector<double>& factor,
+                            uint64_t count,
+                            D2dDataRng& rng)
+{
+    const std::size_t d = mean.size();
+    if (d == 0 || factor.size() != d * d)
+    {
+        throw std::invalid_argument("D2dGaussianClusters::Sample: a mean of d values and a "
+                                    "d x d factor");
+    }
+    std::vector<double> out(count * d);
+    // z for every point first (point by point, the stream's order), kept transposed: zt[c]
+    // holds coordinate c of every point. Then x_p[r] = mean[r] + sum_{c<=r} L[r][c] z_p[c],
+    // the sum in increasing c for each point as a loop of one point at a time would take it
+    // (so the same bits), but with the points in the innermost loop: independent lanes.
+    std::vector<double> zt(d * count);
     for (uint64_t p = 0; p < count; ++p)
     {
         for (std::size_t e = 0; e < d; ++e)
         {
-            z[e] = rng.Normal();
+            zt[e * count + p] = rng.Normal();
         }
-        for (std::size_t r = 0; r < d; ++r)
+    }
+    std::vector<double> v(count);
+    for (std::size_t r = 0; r < d; ++r)
+    {
+        std::fill(v.begin(), v.end(), mean[r]);
+        for (std::size_t c = 0; c <= r; ++c)
         {
-            double v = cluster.mean[r];
-            for (std::size_t c = 0; c <= r; ++c)
+            const double lrc = factor[r * d + c];
+            const double* zc = &zt[c * count];
+            for (uint64_t p = 0; p < count; ++p)
             {
-                v += l[r * d + c] * z[c];
+                v[p] += lrc * zc[p];
             }
-            out[p * d + r] = v;
+        }
+        for (uint64_t p = 0; p < count; ++p)
+        {
+            out[p * d + r] = v[p];
         }
     }
     return out;
@@ -493,16 +587,51 @@ D2dGaussianClusters::SystemAgreement(const std::vector<std::vector<D2dGaussianCl
     {
         throw std::invalid_argument("D2dGaussianClusters::SystemAgreement: shapes differ");
     }
-    // One implementation of the sum: the cache's, with nothing cached yet.
-    D2dAgreementCache cache(mix, ridge);
-    cache.Reset(before.size());
-    std::vector<uint32_t> devices(before.size());
-    for (uint32_t i = 0; i < devices.size(); ++i)
+    // The textbook sum: every divergence afresh through Cholesky factors (KlDivergence), in
+    // the order i, j, l, l'. D2dAgreementCache computes the same sum as blocks of dense
+    // linear algebra; its tests compare the two.
+    Agreement a;
+    for (std::size_t i = 0; i < before.size(); ++i)
     {
-        devices[i] = i;
-        cache.AfterChanged(i);
+        for (std::size_t j = 0; j < before.size(); ++j)
+        {
+            if (i == j)
+            {
+                continue;
+            }
+            const auto& bi = before[i];
+            const auto& bj = before[j];
+            const auto& ai = after[i];
+            const auto& aj = after[j];
+            if (ai.size() != bi.size() || aj.size() != bj.size())
+            {
+                throw std::invalid_argument("D2dGaussianClusters::SystemAgreement: clusters "
+                                            "before and after differ in number");
+            }
+            for (std::size_t l = 0; l < bi.size(); ++l)
+            {
+                for (std::size_t m = 0; m < bj.size(); ++m)
+                {
+                    if (bi[l].count < 2 || bj[m].count < 2 || ai[l].count < 2 || aj[m].count < 2)
+                    {
+                        continue;
+                    }
+                    const double hb =
+                        KlDivergence(bi[l].mean, bi[l].cov, bj[m].mean, bj[m].cov, ridge);
+                    const auto& mi = mix == POST_EXCHANGE ? ai[l].mean : bi[l].mean;
+                    const auto& mj = mix == POST_EXCHANGE ? aj[m].mean : bj[m].mean;
+                    const double ha = KlDivergence(mi, ai[l].cov, mj, aj[m].cov, ridge);
+                    if (!std::isfinite(hb) || !std::isfinite(ha) || !(ha > 0))
+                    {
+                        continue;
+                    }
+                    a.sum += hb / ha;
+                    ++a.terms;
+                }
+            }
+        }
     }
-    return cache.Sum(devices, before, after);
+    return a;
 }
 
 uint64_t

@@ -113,6 +113,27 @@ class D2dGaussianClusters
                                                       uint32_t k);
 
     /**
+     * \brief The statistics of the clusters with more points added (Alg. 2 step 9 after the
+     * samples of step 8): each cluster's summary merged with that of its new points by the
+     * pairwise update of Chan, Golub and LeVeque, "Updating Formulae and a Pairwise Algorithm
+     * for Computing Sample Variances", 1979: n = n_a + n_b, mu = mu_a + (n_b / n) delta,
+     * Sigma = (n_a Sigma_a + n_b Sigma_b + (n_a n_b / n) delta delta^T) / n, delta = mu_b -
+     * mu_a. The cost is that of the new points only; the result equals Statistics of all the
+     * points to rounding (not bit for bit); a cluster that gets no point keeps its summary's
+     * bits.
+     * \param clusters the summaries of the points held (Statistics)
+     * \param x the new points, m x d
+     * \param d dimension
+     * \param assign the cluster of each new point (m of them)
+     * \return the summaries of the points held and the new ones
+     */
+    static std::vector<D2dGaussianCluster> WithPoints(
+        const std::vector<D2dGaussianCluster>& clusters,
+        const std::vector<double>& x,
+        std::size_t d,
+        const std::vector<uint32_t>& assign);
+
+    /**
      * \brief Eq. (15): the share of a receiver's request each transmitter cluster l gets,
      * sum_l' ||mu_i^l' - mu_j^l|| / sum_l sum_l' ||mu_i^l' - mu_j^l||: clusters far from the
      * receiver's centroids give more. (The printed denominator has mu_j^l' where the
@@ -187,6 +208,28 @@ class D2dGaussianClusters
      * \return count x d points
      */
     static std::vector<double> Sample(const D2dGaussianCluster& cluster,
+                                      uint64_t count,
+                                      D2dDataRng& rng);
+
+    /**
+     * \brief The factor Sample draws with: the Cholesky factor of cov, with the jitter Sample
+     * describes.
+     * \param cluster the Gaussian
+     * \return L, d x d row-major
+     */
+    static std::vector<double> SampleFactor(const D2dGaussianCluster& cluster);
+
+    /**
+     * \brief Sample with a factor prepared once (SampleFactor): the same draws and the same
+     * bits as Sample(cluster, count, rng).
+     * \param mean the Gaussian's mean (d values)
+     * \param factor SampleFactor of the Gaussian
+     * \param count points to draw
+     * \param rng the stream
+     * \return count x d points
+     */
+    static std::vector<double> Sample(const std::vector<double>& mean,
+                                      const std::vector<double>& factor,
                                       uint64_t count,
                                       D2dDataRng& rng);
 

@@ -762,18 +762,30 @@ D2dGraphDiscovery::SendRewards()
 {
     const uint32_t nl = m_paradigm->GetNPartitions();
     const auto control = ControlMode();
+    // Every receiver's score first, at once (a paradigm may spread them over threads).
+    std::vector<D2dFractionalCounts> received(m_n, D2dFractionalCounts(nl, 0.0));
+    std::vector<D2dDiscoveryScoring::GainRequest> requests;
     for (uint32_t i = 0; i < m_n; ++i)
     {
-        D2dFractionalCounts u(nl, 0.0);
-        const bool exchanged = m_it.allocationAt[i] != nullptr;
-        if (exchanged)
+        if (m_it.allocationAt[i] != nullptr)
         {
-            u = *m_it.allocationAt[i];
+            received[i] = *m_it.allocationAt[i];
         }
-        const double g =
-            m_it.sel[i] < 0
-                ? 0.0
-                : m_paradigm->GainFrom(i, m_it.sel[i], u, m_it.selDrop[i], m_it.sentBy[i]);
+        if (m_it.sel[i] >= 0)
+        {
+            requests.push_back({i,
+                                static_cast<uint32_t>(m_it.sel[i]),
+                                &received[i],
+                                m_it.selDrop[i],
+                                &m_it.sentBy[i]});
+        }
+    }
+    const auto gains = m_paradigm->GainsFrom(requests);
+    std::size_t next = 0;
+    for (uint32_t i = 0; i < m_n; ++i)
+    {
+        const auto& u = received[i];
+        const double g = m_it.sel[i] < 0 ? 0.0 : gains.at(next++);
         m_it.localReward[i] = m_it.sel[i] < 0 ? 0.0 : m_rl.LocalReward(g, m_it.selDrop[i]);
         double points = 0;
         if (m_it.sel[i] >= 0 && m_rl.IsInterCluster(i, m_it.sel[i]))

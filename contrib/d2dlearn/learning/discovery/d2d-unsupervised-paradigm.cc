@@ -10,6 +10,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/d2d-ns3-compat.h"
+#include "ns3/d2d-torch-runtime.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -316,7 +317,12 @@ D2dUnsupervisedParadigm::Setup(std::vector<std::vector<double>> projections,
         m_sendRng.emplace_back(seed, EXCHANGE_DRAW, i);
     }
     m_post = m_stats;
+    m_postChanged.clear();
+    m_sampleFactors.assign(n, std::vector<std::vector<double>>(m_nClusters));
     m_agreement = D2dAgreementCache(m_mix, m_klRidge);
+    // Eq. (17)'s blocks on the learners' worker pool (--threads) and this thread: the bits
+    // do not depend on how many (D2dAgreementCache).
+    m_agreement.SetParallelFor(&D2dTorchRuntime::ParallelFor);
     m_agreement.Reset(n);
     m_edgeRound = 0;
 }
@@ -331,6 +337,7 @@ D2dUnsupervisedParadigm::Recluster(uint32_t i)
         m_assign[i][p] = D2dGaussianClusters::Nearest(&m_points[i][p * m_d], m_centroids[i], m_d);
     }
     m_stats[i] = D2dGaussianClusters::Statistics(m_points[i], m_d, m_assign[i], m_nClusters);
+    m_sampleFactors[i].assign(m_nClusters, {});
     m_agreement.BeforeChanged(i);
     for (uint32_t l = 0; l < m_nClusters; ++l)
     {
@@ -490,7 +497,12 @@ D2dUnsupervisedParadigm::Gain(uint32_t /* receiver */,
 void
 D2dUnsupervisedParadigm::StartStep()
 {
-    m_post = m_stats;
+    // m_post = m_stats, copying only what the last step changed.
+    for (uint32_t i : m_postChanged)
+    {
+        m_post[i] = m_stats[i];
+    }
+    m_postChanged.clear();
     m_agreement.AfterReset();
 }
 
@@ -501,8 +513,58 @@ D2dUnsupervisedParadigm::GainFrom(uint32_t receiver,
                                   double /* pDrop */,
                                   const D2dFractionalCounts& /* sent */)
 {
-    // Alg. 2 steps 8-10: draw D_{j,l->i} points from each of j's Gaussians, add them to i's
-    // nearest clusters, recompute, and score the trace ratio of eq. (16).
+    PrepareDraw(transmitter, allocated);
+    std::vector<D2dGaussianCluster> post;
+    const bool drawn = Draw(receiver, transmitter, allocated, post);
+    return ApplyDraw(receiver, drawn, std::move(post));
+}
+
+std::vector<double>
+D2dUnsupervisedParadigm::GainsFrom(const std::vector<GainRequest>& requests)
+{
+    std::vector<bool> seen(m_points.size(), false);
+    for (const auto& r : requests)
+    {
+        NS_ABORT_MSG_IF(seen.at(r.receiver),
+                        "D2dUnsupervisedParadigm::GainsFrom: receiver " << r.receiver
+                                                                        << " twice in a step");
+        seen[r.receiver] = true;
+        PrepareDraw(r.transmitter, *r.allocated);
+    }
+    std::vector<std::vector<D2dGaussianCluster>> post(requests.size());
+    std::vector<char> drawn(requests.size(), 0);
+    D2dTorchRuntime::ParallelFor(requests.size(), [&](std::size_t k) {
+        const auto& r = requests[k];
+        drawn[k] = Draw(r.receiver, r.transmitter, *r.allocated, post[k]) ? 1 : 0;
+    });
+    std::vector<double> g(requests.size());
+    for (std::size_t k = 0; k < requests.size(); ++k)
+    {
+        g[k] = ApplyDraw(requests[k].receiver, drawn[k] != 0, std::move(post[k]));
+    }
+    return g;
+}
+
+void
+D2dUnsupervisedParadigm::PrepareDraw(uint32_t transmitter, const D2dFractionalCounts& allocated)
+{
+    for (uint32_t l = 0; l < m_nClusters && l < allocated.size(); ++l)
+    {
+        if (static_cast<uint64_t>(std::max(0.0, allocated[l]) + 0.5) > 0)
+        {
+            SampleFactorOf(transmitter, l);
+        }
+    }
+}
+
+bool
+D2dUnsupervisedParadigm::Draw(uint32_t receiver,
+                              uint32_t transmitter,
+                              const D2dFractionalCounts& allocated,
+                              std::vector<D2dGaussianCluster>& post)
+{
+    // Alg. 2 steps 8-9: draw D_{j,l->i} points from each of j's Gaussians, add them to i's
+    // nearest clusters, recompute (i's summaries merged with those of the points drawn).
     std::vector<double> x;
     std::vector<uint32_t> a;
     bool drawn = false;
@@ -513,35 +575,55 @@ D2dUnsupervisedParadigm::GainFrom(uint32_t receiver,
         {
             continue;
         }
-        if (!drawn)
-        {
-            x = m_points.at(receiver);
-            a = m_assign.at(receiver);
-            drawn = true;
-        }
-        const auto s = D2dGaussianClusters::Sample(m_stats.at(transmitter)[l],
+        drawn = true;
+        const auto s = D2dGaussianClusters::Sample(m_stats[transmitter][l].mean,
+                                                   m_sampleFactors[transmitter][l],
                                                    count,
-                                                   m_sampleRng.at(receiver));
+                                                   m_sampleRng[receiver]);
         for (uint64_t p = 0; p < count; ++p)
         {
             a.push_back(D2dGaussianClusters::Nearest(&s[p * m_d], m_centroids[receiver], m_d));
         }
         x.insert(x.end(), s.begin(), s.end());
     }
+    if (drawn)
+    {
+        post = D2dGaussianClusters::WithPoints(m_stats[receiver], x, m_d, a);
+    }
+    return drawn;
+}
+
+double
+D2dUnsupervisedParadigm::ApplyDraw(uint32_t receiver,
+                                   bool drawn,
+                                   std::vector<D2dGaussianCluster>&& post)
+{
     if (!drawn)
     {
-        // Nothing drawn: the statistics after are those before (the same points, the same
-        // arithmetic, so the same bits).
+        // Nothing drawn: the statistics after are those before.
         m_post.at(receiver) = m_stats.at(receiver);
         m_agreement.AfterSameAsBefore(receiver);
     }
     else
     {
-        m_post.at(receiver) = D2dGaussianClusters::Statistics(x, m_d, a, m_nClusters);
+        m_post.at(receiver) = std::move(post);
+        m_postChanged.push_back(receiver);
         m_agreement.AfterChanged(receiver);
     }
+    // Step 10: the trace ratio of eq. (16).
     const double ratio = D2dGaussianClusters::TraceRatio(m_stats[receiver], m_post[receiver]);
     return m_gainForm == GAIN_SUM ? ratio : ratio - m_nClusters;
+}
+
+const std::vector<double>&
+D2dUnsupervisedParadigm::SampleFactorOf(uint32_t device, uint32_t cluster)
+{
+    auto& f = m_sampleFactors.at(device).at(cluster);
+    if (f.empty())
+    {
+        f = D2dGaussianClusters::SampleFactor(m_stats[device][cluster]);
+    }
+    return f;
 }
 
 double
@@ -582,7 +664,11 @@ D2dUnsupervisedParadigm::Exchange(const std::vector<Transfer>& transfers)
                                    static_cast<uint64_t>(std::max(0.0, t.received.at(l)) + 0.5));
             if (m_exchangeMode == SAMPLED)
             {
-                const auto s = D2dGaussianClusters::Sample(m_stats[j][l], arrived, m_sendRng.at(i));
+                const auto s = arrived == 0 ? std::vector<double>{}
+                                            : D2dGaussianClusters::Sample(m_stats[j][l].mean,
+                                                                          SampleFactorOf(j, l),
+                                                                          arrived,
+                                                                          m_sendRng.at(i));
                 addPoints[i].insert(addPoints[i].end(), s.begin(), s.end());
                 addLabels[i].insert(addLabels[i].end(), arrived, -1);
                 addIds[i].insert(addIds[i].end(), arrived, SAMPLED_ID);
@@ -642,6 +728,7 @@ D2dUnsupervisedParadigm::Exchange(const std::vector<Transfer>& transfers)
         Recluster(j);
     }
     m_post = m_stats;
+    m_postChanged.clear();
     m_agreement.AfterReset();
     ++m_edgeRound;
     return true;

@@ -222,6 +222,14 @@ class D2dUnsupervisedParadigm : public D2dDiscoveryParadigm
                     const D2dFractionalCounts& allocated,
                     double pDrop,
                     const D2dFractionalCounts& sent) override;
+    /**
+     * \brief GainFrom for every receiver of the step: the draws and statistics (each
+     * receiver's own stream) spread over the learners' worker pool (--threads), then applied
+     * in order; the same scores and bits as the calls in order.
+     * \param requests one per receiver
+     * \return the scores g
+     */
+    std::vector<double> GainsFrom(const std::vector<GainRequest>& requests) override;
     /** \return true: r^G uses SystemAgreement (eq. (17)) */
     bool HasSystemAgreement() const override;
     /**
@@ -292,6 +300,34 @@ class D2dUnsupervisedParadigm : public D2dDiscoveryParadigm
 
     /** Reassign device i's points to its nearest centroids and recompute its statistics. */
     void Recluster(uint32_t device);
+    /**
+     * \param device j
+     * \param cluster l
+     * \return the factor that draws from j's cluster l before (m_sampleFactors, built now if
+     * not yet)
+     */
+    const std::vector<double>& SampleFactorOf(uint32_t device, uint32_t cluster);
+    /**
+     * \brief Alg. 2 steps 8-9 for one receiver: the points drawn from j's Gaussians and i's
+     * statistics with them (reads m_sampleFactors, which must hold j's factors; draws from
+     * i's stream only, so receivers may run in parallel).
+     * \param receiver i \param transmitter j \param allocated U_{j->i}
+     * \param post out: i's statistics after (untouched if nothing is drawn)
+     * \return whether anything was drawn
+     */
+    bool Draw(uint32_t receiver,
+              uint32_t transmitter,
+              const D2dFractionalCounts& allocated,
+              std::vector<D2dGaussianCluster>& post);
+    /** \brief Make j's factors for the clusters U draws from. \param transmitter j
+     * \param allocated U_{j->i} */
+    void PrepareDraw(uint32_t transmitter, const D2dFractionalCounts& allocated);
+    /**
+     * \brief Step 10: keep i's statistics after and score eq. (16).
+     * \param receiver i \param drawn whether Draw drew \param post Draw's statistics
+     * \return g
+     */
+    double ApplyDraw(uint32_t receiver, bool drawn, std::vector<D2dGaussianCluster>&& post);
     /** \return b_j (ceil(RetainFraction D_j[l])) */
     D2dFractionalCounts Thresholds(uint32_t device) const;
 
@@ -320,14 +356,18 @@ class D2dUnsupervisedParadigm : public D2dDiscoveryParadigm
     std::vector<D2dFractionalCounts> m_counts; //!< per device: D_i, the points in each cluster
     std::vector<uint32_t> m_iterations;        //!< per device: K-means iterations in Setup
     std::vector<std::vector<D2dGaussianCluster>> m_post; //!< this step's statistics after
+    std::vector<uint32_t> m_postChanged; //!< devices whose m_post is not m_stats (StartStep)
     /** Eq. (17)'s factors and terms of m_stats and m_post, kept while they do not change */
     mutable D2dAgreementCache m_agreement;
     std::vector<D2dDataRng> m_sampleRng; //!< per device: Gain's draws
-    std::vector<D2dDataRng> m_sendRng;   //!< per device: points sent / drawn
-    uint32_t m_edgeRound{0};             //!< edge rounds exchanged (Exchange calls) since Setup
-    std::vector<bool> m_out;             //!< devices sitting out (Setup)
-    uint32_t m_pcaDims;                  //!< attribute PcaDims
-    uint32_t m_pcaLocalRank;             //!< attribute PcaLocalRank
+    /** Per device and cluster: SampleFactor of m_stats, built when first drawn from (empty:
+     * not yet), dropped when the device's statistics before change */
+    std::vector<std::vector<std::vector<double>>> m_sampleFactors;
+    std::vector<D2dDataRng> m_sendRng; //!< per device: points sent / drawn
+    uint32_t m_edgeRound{0};           //!< edge rounds exchanged (Exchange calls) since Setup
+    std::vector<bool> m_out;           //!< devices sitting out (Setup)
+    uint32_t m_pcaDims;                //!< attribute PcaDims
+    uint32_t m_pcaLocalRank;           //!< attribute PcaLocalRank
     std::shared_ptr<const D2dDataset> m_train; //!< Prepare's training set
     std::vector<D2dShard> m_shards;            //!< Prepare's shards
     uint32_t m_nLabels{0};                     //!< the training set's classes

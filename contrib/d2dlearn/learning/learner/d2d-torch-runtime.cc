@@ -6,11 +6,14 @@
 
 #include "ns3/log.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <condition_variable>
 #include <cstdlib>
 #include <deque>
 #include <dlfcn.h>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <malloc.h>
@@ -272,6 +275,72 @@ D2dTorchRuntime::Submit(std::function<void()> job)
         g_pool = std::make_unique<Pool>(g_workers);
     }
     return g_pool->Submit(std::move(job));
+}
+
+void
+D2dTorchRuntime::ParallelFor(std::size_t n, const std::function<void(std::size_t)>& body)
+{
+    FixThreads();
+    if (!IsParallel() || g_workers < 2 || n < 2)
+    {
+        for (std::size_t k = 0; k < n; ++k)
+        {
+            body(k);
+        }
+        return;
+    }
+
+    // Shared with the jobs: a job that starts after the loop has returned finds no index
+    // left and touches nothing else.
+    struct State
+    {
+        std::atomic<std::size_t> next{0};
+        std::atomic<std::size_t> done{0};
+        std::size_t n{0};
+        const std::function<void(std::size_t)>* body{nullptr};
+        std::mutex mutex;
+        std::condition_variable allDone;
+        std::exception_ptr error;
+    };
+
+    auto state = std::make_shared<State>();
+    state->n = n;
+    state->body = &body;
+    auto work = [state]() {
+        for (std::size_t k = state->next.fetch_add(1); k < state->n; k = state->next.fetch_add(1))
+        {
+            try
+            {
+                (*state->body)(k);
+            }
+            catch (...)
+            {
+                std::lock_guard<std::mutex> lock(state->mutex);
+                if (!state->error)
+                {
+                    state->error = std::current_exception();
+                }
+            }
+            if (state->done.fetch_add(1) + 1 == state->n)
+            {
+                std::lock_guard<std::mutex> lock(state->mutex);
+                state->allDone.notify_all();
+            }
+        }
+    };
+    // The calling thread works too: --threads threads in all.
+    const std::size_t helpers = std::min<std::size_t>(g_workers - 1, n - 1);
+    for (std::size_t h = 0; h < helpers; ++h)
+    {
+        Submit(work);
+    }
+    work();
+    std::unique_lock<std::mutex> lock(state->mutex);
+    state->allDone.wait(lock, [&state] { return state->done.load() == state->n; });
+    if (state->error)
+    {
+        std::rethrow_exception(state->error);
+    }
 }
 
 void

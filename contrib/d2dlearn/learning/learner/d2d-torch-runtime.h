@@ -5,6 +5,7 @@
 #ifndef D2D_TORCH_RUNTIME_H
 #define D2D_TORCH_RUNTIME_H
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <future>
@@ -72,6 +73,17 @@ class D2dTorchRuntime
      * \return a future that is ready when the job has run (rethrows its exception)
      */
     static std::shared_future<void> Submit(std::function<void()> job);
+
+    /**
+     * \brief A parallel loop on the calling thread and workers - 1 of the pool (so as many
+     * threads as workers): body(k) for k = 0..n-1, each exactly once, indices handed out in
+     * increasing order to whichever thread is free; returns when all have run (rethrowing the
+     * first exception). With fewer than 2 workers (or n < 2) a plain loop in this thread. Which
+     * thread runs an index varies from run to run, so the body must give the same result wherever
+     * it runs (its own output slot, no shared sum). \param n indices \param body the work of one
+     * index (must not touch ns-3 state)
+     */
+    static void ParallelFor(std::size_t n, const std::function<void(std::size_t)>& body);
 
     /**
      * \brief Seed LibTorch's global generator (used only by code outside the learners,

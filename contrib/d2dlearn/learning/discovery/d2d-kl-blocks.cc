@@ -1,0 +1,243 @@
+/*
+ * d2dlearn: collaborative learning over D2D wireless networks (ns-3 module).
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "d2d-kl-blocks.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+
+// BLAS and LAPACK (Debian's libblas.so.3 and liblapack.so.3 alternatives: OpenBLAS after
+// setup.sh), Fortran calling convention; the hidden lengths of the character arguments are
+// passed (gfortran's ABI).
+extern "C"
+{
+    void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info, size_t);
+    void dpotri_(const char* uplo, const int* n, double* a, const int* lda, int* info, size_t);
+    void dgemm_(const char* transa,
+                const char* transb,
+                const int* m,
+                const int* n,
+                const int* k,
+                const double* alpha,
+                const double* a,
+                const int* lda,
+                const double* b,
+                const int* ldb,
+                const double* beta,
+                double* c,
+                const int* ldc,
+                size_t,
+                size_t);
+}
+
+namespace ns3
+{
+
+namespace
+{
+/**
+ * \brief Row-major C (m x n) = A (m x k) B^T (B n x k), both row-major: in the column-major
+ * terms of BLAS, C^T = B A^T, i.e. dgemm('T', 'N', n, m, k, B, A).
+ * \param a A \param b B \param c C \param m rows of A \param n rows of B \param k columns
+ */
+void
+RowsTimesRowsT(const double* a, const double* b, double* c, int m, int n, int k)
+{
+    const double one = 1.0;
+    const double zero = 0.0;
+    dgemm_("T", "N", &n, &m, &k, &one, b, &k, a, &k, &zero, c, &n, 1, 1);
+}
+} // namespace
+
+D2dGaussianPrecision
+D2dKlBlocks::Precision(const std::vector<double>& cov, std::size_t d, double ridge)
+{
+    if (d == 0 || cov.size() != d * d || !(ridge >= 0))
+    {
+        throw std::invalid_argument("D2dKlBlocks::Precision: a d x d covariance, ridge >= 0");
+    }
+    D2dGaussianPrecision p;
+    // Row-major symmetric = its own transpose: the column-major lower triangle of the copy is
+    // the matrix's lower triangle, and so is its factor's.
+    p.precision = cov;
+    for (std::size_t e = 0; e < d; ++e)
+    {
+        p.precision[e * d + e] += ridge;
+    }
+    p.covPacked.resize(d * (d + 1) / 2);
+    std::size_t t = 0;
+    for (std::size_t r = 0; r < d; ++r)
+    {
+        for (std::size_t c = 0; c <= r; ++c)
+        {
+            p.covPacked[t++] = p.precision[r * d + c];
+        }
+    }
+    for (double v : p.precision)
+    {
+        if (!std::isfinite(v))
+        {
+            p.precision.clear();
+            return p; // not ok: dpotrf would not see every non-finite entry
+        }
+    }
+    const int n = static_cast<int>(d);
+    int info = 0;
+    dpotrf_("L", &n, p.precision.data(), &n, &info, 1);
+    if (info != 0)
+    {
+        p.precision.clear();
+        return p;
+    }
+    double logDet = 0;
+    for (std::size_t e = 0; e < d; ++e)
+    {
+        logDet += std::log(p.precision[e * d + e]);
+    }
+    p.logDet = 2.0 * logDet;
+    dpotri_("L", &n, p.precision.data(), &n, &info, 1);
+    if (info != 0)
+    {
+        p.precision.clear();
+        return p;
+    }
+    // dpotri filled the column-major lower triangle, element (r, c), r >= c, at c d + r:
+    // mirror it into the other half, and pack it (off-diagonal entries doubled).
+    p.precisionPacked.resize(d * (d + 1) / 2);
+    t = 0;
+    for (std::size_t r = 0; r < d; ++r)
+    {
+        for (std::size_t c = 0; c <= r; ++c)
+        {
+            const double v = p.precision[c * d + r];
+            p.precision[r * d + c] = v;
+            p.precisionPacked[t++] = r == c ? v : 2.0 * v;
+        }
+    }
+    p.ok = true;
+    return p;
+}
+
+uint64_t
+D2dKlBlocks::Divergences(const std::vector<const double*>& meanA,
+                         const std::vector<const D2dGaussianPrecision*>& rowsA,
+                         const std::vector<const double*>& meanB,
+                         const std::vector<const D2dGaussianPrecision*>& rowsB,
+                         std::size_t d,
+                         std::vector<double>& out)
+{
+    const std::size_t na = rowsA.size();
+    const std::size_t nb = rowsB.size();
+    if (meanA.size() != na || meanB.size() != nb || d == 0)
+    {
+        throw std::invalid_argument("D2dKlBlocks::Divergences: one mean per Gaussian");
+    }
+    out.assign(na * nb, std::numeric_limits<double>::infinity());
+    if (na == 0 || nb == 0)
+    {
+        return 0;
+    }
+    const std::size_t tp = d * (d + 1) / 2;
+    // Packed S_a and S_b^-1, one row each (zeros for a Gaussian that is not ok: its entries
+    // are set to +infinity below, whatever the product gave).
+    std::vector<double> a(na * tp, 0.0);
+    std::vector<double> b(nb * tp, 0.0);
+    for (std::size_t r = 0; r < na; ++r)
+    {
+        if (rowsA[r]->ok)
+        {
+            std::memcpy(&a[r * tp], rowsA[r]->covPacked.data(), tp * sizeof(double));
+        }
+    }
+    for (std::size_t c = 0; c < nb; ++c)
+    {
+        if (rowsB[c]->ok)
+        {
+            std::memcpy(&b[c * tp], rowsB[c]->precisionPacked.data(), tp * sizeof(double));
+        }
+    }
+    // tr(S_b^-1 S_a) = sum_ef (S_b^-1)_ef (S_a)_ef (both symmetric): all of them at once.
+    std::vector<double> trace(na * nb);
+    RowsTimesRowsT(a.data(),
+                   b.data(),
+                   trace.data(),
+                   static_cast<int>(na),
+                   static_cast<int>(nb),
+                   static_cast<int>(tp));
+    // The Mahalanobis terms (m_b - m_a)^T S_b^-1 (m_b - m_a) = (m_b - m_a) . (u_bb - u_ab),
+    // u_xb = S_b^-1 m_x, with every u from one product: the rows' and the columns' means
+    // (centred on their average, which changes no difference and keeps the u small) times
+    // the columns' S_b^-1 stacked.
+    const std::size_t nm = na + nb;
+    std::vector<double> centre(d, 0.0);
+    for (std::size_t r = 0; r < nm; ++r)
+    {
+        const double* m = r < na ? meanA[r] : meanB[r - na];
+        for (std::size_t e = 0; e < d; ++e)
+        {
+            centre[e] += m[e];
+        }
+    }
+    for (double& c : centre)
+    {
+        c /= static_cast<double>(nm);
+    }
+    std::vector<double> centred(nm * d);
+    for (std::size_t r = 0; r < nm; ++r)
+    {
+        const double* m = r < na ? meanA[r] : meanB[r - na];
+        for (std::size_t e = 0; e < d; ++e)
+        {
+            centred[r * d + e] = m[e] - centre[e];
+        }
+    }
+    std::vector<double> stacked(nb * d * d, 0.0);
+    for (std::size_t c = 0; c < nb; ++c)
+    {
+        if (rowsB[c]->ok)
+        {
+            std::memcpy(&stacked[c * d * d], rowsB[c]->precision.data(), d * d * sizeof(double));
+        }
+    }
+    // u[x][c d + e] = (S_c^-1 m_x)_e (S_c^-1 symmetric: its rows are its columns).
+    std::vector<double> u(nm * nb * d);
+    RowsTimesRowsT(centred.data(),
+                   stacked.data(),
+                   u.data(),
+                   static_cast<int>(nm),
+                   static_cast<int>(nb * d),
+                   static_cast<int>(d));
+    for (std::size_t c = 0; c < nb; ++c)
+    {
+        if (!rowsB[c]->ok)
+        {
+            continue;
+        }
+        const double* mb = &centred[(na + c) * d];
+        const double* ubb = &u[(na + c) * nb * d + c * d];
+        for (std::size_t r = 0; r < na; ++r)
+        {
+            if (!rowsA[r]->ok)
+            {
+                continue;
+            }
+            const double* ma = &centred[r * d];
+            const double* uab = &u[r * nb * d + c * d];
+            double maha = 0;
+            for (std::size_t e = 0; e < d; ++e)
+            {
+                maha += (mb[e] - ma[e]) * (ubb[e] - uab[e]);
+            }
+            out[r * nb + c] = 0.5 * (trace[r * nb + c] + maha - static_cast<double>(d) +
+                                     rowsB[c]->logDet - rowsA[r]->logDet);
+        }
+    }
+    return static_cast<uint64_t>(nb) * (na * tp + nm * d * d);
+}
+
+} // namespace ns3
