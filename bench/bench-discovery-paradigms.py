@@ -51,7 +51,7 @@ same program on the same threads: GFLOP/s and the ratio (bench-kl-blocks says ho
 
 Usage: /usr/bin/python3 bench/bench-discovery-paradigms.py [--bin DIR] [--devices 10,25,100]
        [--iterations I1,I2] [--paradigms supervised,semi-supervised,unsupervised,regression]
-       [--whole 10,25] [--out FILE.json]
+       [--whole 10,25] [--no-fit] [--out FILE.json]
 """
 
 import argparse
@@ -112,6 +112,8 @@ def parse_args(argv):
                     "[supervised, semi-supervised, regression 1,2001; unsupervised 1,6]")
     ap.add_argument("--paradigms", default=",".join(PARADIGMS))
     ap.add_argument("--whole", help="device counts whose default runs are run whole")
+    ap.add_argument("--no-fit", action="store_true",
+                    help="no two-point fit (only --whole's runs and the kernel)")
     ap.add_argument("--out", help="the figures as JSON")
     a = ap.parse_args(argv)
     a.devices = int_list(a.devices, "--devices", 2, MAX_DEVICES)
@@ -267,7 +269,7 @@ def main(argv=None):
           "prep = intercept (the program records no phase wall times)")
     runs = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for n in a.devices:
+        for n in [] if a.no_fit else a.devices:
             for par in a.paradigms:
                 pts = []
                 for it in a.iterations[par]:

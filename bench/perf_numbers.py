@@ -381,6 +381,35 @@ def parse_discovery_paradigms(text):
     return rows
 
 
+def parse_discovery_whole(text):
+    """bench-discovery-paradigms.py --whole: one row per default run run whole: paradigm,
+    devices, RL iterations done, wall time and its ratio to supervised's."""
+    rows = []
+    for line in text.splitlines():
+        m = re.match(r"whole (\S+)\s+N=(\d+)\s+iterations (\d+)\s+wall\s+([\d.]+) s\s+"
+                     r"x supervised\s+([\d.]+)", line)
+        if m:
+            rows.append(dict(paradigm=m.group(1), devices=m.group(2), rl_iterations=m.group(3),
+                             wall_s=m.group(4), x_supervised=m.group(5)))
+    return rows
+
+
+def parse_kl_blocks(text):
+    """bench-kl-blocks: one row: the block, the kernel's and dgemm's rates on the same threads,
+    their ratio, and the preparation's rate."""
+    head = re.search(r"d (\d+), blocks of (\d+) x (\d+) Gaussians, (\d+) threads", text)
+    rates = {k: re.search(r"^%s ([\d.]+)" % k, text, re.M)
+             for k in ("gemm_gflops", "kernel_gflops", "prepare_gflops")}
+    if not head or not all(rates.values()):
+        return []
+    g = {k: float(m.group(1)) for k, m in rates.items()}
+    return [dict(d=head.group(1), block="%s x %s" % (head.group(2), head.group(3)),
+                 threads=head.group(4), kernel_gflops="%.1f" % g["kernel_gflops"],
+                 dgemm_gflops="%.1f" % g["gemm_gflops"],
+                 kernel_x_dgemm="%.2f" % (g["kernel_gflops"] / g["gemm_gflops"]),
+                 prepare_gflops="%.1f" % g["prepare_gflops"])]
+
+
 def parse_blas(text):
     """bench-blas.py: one row per run (case, the BLAS it loaded, user CPU, wall, accuracy),
     then the medians' ratio reference / selected as a row of its own."""
@@ -850,6 +879,27 @@ def benches(bindir):
                      "iteration counts (the script's defaults), the cost per RL iteration "
                      "their slope and the preparation their intercept; the default run "
                      "projected at 5,000 iterations per edge"),
+        # The unsupervised paradigm's speed as a user meets it: the default runs, run whole,
+        # at 10 and 25 devices, and eq. (17)'s divergence kernel against the machine's dgemm.
+        "discovery-whole": dict(
+            runs=[("default runs, 10 and 25 devices",
+                   [PYTHON, os.path.join(HERE, "bench-discovery-paradigms.py"), "--bin=" + bindir,
+                    "--no-fit", "--whole=10,25"], None)],
+            parse=parse_discovery_whole,
+            settings="`graph-discovery --downstream=none --quiet=true --seed=1` and the "
+                     "paradigm's flags at their defaults (5,000 RL iterations per edge, one "
+                     "edge, unsupervised two; PCA d = 50, K = 7; --threads=2), each run whole "
+                     "and timed, one after the other"),
+        "discovery-kernel": dict(
+            runs=[("%d-device reward cluster" % (k + 1),
+                   [b("bench-kl-blocks"), "--d=50", "--rows=%d" % (7 * k), "--cols=7",
+                    "--threads=2"], None) for k in (1, 3)],
+            parse=parse_kl_blocks,
+            settings="bench-kl-blocks: D2dKlBlocks::Divergences on blocks of the clusters of "
+                     "1 or 3 other devices (7 each) against one device's 7, d = 50, two "
+                     "threads each on its own blocks, the BLAS held to one thread per call; "
+                     "flops: the two matrix products' multiply-adds x 2; dgemm: 1024^3 per "
+                     "thread on the same two threads; best of 3 rounds of about 0.5 s"),
         "torchscript": dict(
             runs=[("MLP, ResNet-20, idle devices", [b("bench-torchscript")], None)],
             parse=parse_torchscript,
@@ -880,7 +930,8 @@ NAMES = ["fast-path", "scale", "scale-density", "scale-1m", "propagation", "slee
          "roofline", "torchscript",
          "startup", "blas", "devices", "devices-10k", "devices-1m", "devices-availability",
          "devices-decentralized",
-         "devices-random", "cmfl", "discovery-paradigms", "ci"]
+         "devices-random", "cmfl", "discovery-paradigms", "discovery-whole", "discovery-kernel",
+         "ci"]
 
 
 def write_atomic(path, text):

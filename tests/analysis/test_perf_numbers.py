@@ -210,6 +210,19 @@ growth unsupervised 25 -> 100 devices: per-iteration cost x 11.90; ordered pairs
 load at the end 1.08
 """
 
+DISCOVERY_WHOLE = """\
+whole supervised       N=10   iterations 5000   wall     1.58 s  x supervised   1.00
+whole unsupervised     N=10   iterations 10000  wall    20.35 s  x supervised  12.88
+kernel: no bench-kl-blocks in --bin; the roofline is not measured
+"""
+
+KL_BLOCKS = """\
+bench-kl-blocks: d 50, blocks of 21 x 7 Gaussians, 2 threads at once, best of 3 rounds
+gemm_gflops 77.53 (dgemm 1024 x 1024 x 1024 on each thread)
+kernel_gflops 32.68 (41.3 % of gemm; 67.9 us a block on one thread's share, 4327977 divergences/s)
+prepare_gflops 9.16 (27.3 us a Gaussian on one thread's share)
+"""
+
 CMFL = """\
 cmfl-1          1 Mbit/s  round    73.200 s sim    569.30 MB/round  accuracy 0.361  wall    8.0 s
 fedavg          1 Mbit/s  round     4.170 s sim     22.20 MB/round  accuracy 0.263  wall    6.0 s
@@ -381,6 +394,20 @@ class Parsers(unittest.TestCase):
         self.assertEqual((rows[3]["growth_per_iteration"], rows[3]["reward_pairs"],
                           rows[3]["ms_per_iteration"]), ("x 11.90", "58 -> 882", ""))
 
+    def test_discovery_whole(self):
+        rows = pn.parse_discovery_whole(DISCOVERY_WHOLE)
+        self.assertEqual([(r["paradigm"], r["devices"], r["rl_iterations"], r["wall_s"],
+                           r["x_supervised"]) for r in rows],
+                         [("supervised", "10", "5000", "1.58", "1.00"),
+                          ("unsupervised", "10", "10000", "20.35", "12.88")])
+
+    def test_kl_blocks(self):
+        # 32.68 / 77.53 = 0.4215...: the ratio is recomputed, not read off the percentage.
+        self.assertEqual(pn.parse_kl_blocks(KL_BLOCKS),
+                         [dict(d="50", block="21 x 7", threads="2", kernel_gflops="32.7",
+                               dgemm_gflops="77.5", kernel_x_dgemm="0.42",
+                               prepare_gflops="9.2")])
+
     def test_cmfl(self):
         rows = pn.parse_cmfl(CMFL)
         self.assertEqual(len(rows), 4)
@@ -465,7 +492,8 @@ class Parsers(unittest.TestCase):
     def test_empty_output_gives_no_rows(self):
         for parse in (pn.parse_fast_path, pn.parse_roofline, pn.parse_torchscript, pn.parse_startup,
                       pn.parse_devices, pn.parse_cmfl, pn.parse_blas, pn.parse_ci,
-                      pn.parse_discovery_paradigms):
+                      pn.parse_discovery_paradigms, pn.parse_discovery_whole,
+                      pn.parse_kl_blocks):
             self.assertEqual(parse("nothing here\n"), [])
 
 
