@@ -340,22 +340,25 @@ D2dAgreementCache::ByColumn(const std::vector<std::pair<uint32_t, uint32_t>>& du
     return columns;
 }
 
-D2dGaussianClusters::Agreement
-D2dAgreementCache::Sum(const std::vector<uint32_t>& devices,
-                       const Clusters& before,
-                       const Clusters& after)
+void
+D2dAgreementCache::Update(const std::vector<std::vector<uint32_t>>& groups,
+                          const Clusters& before,
+                          const Clusters& after)
 {
-    for (uint32_t i : devices)
+    for (const auto& devices : groups)
     {
-        if (i >= m_devices.size() || i >= before.size() || i >= after.size())
+        for (uint32_t i : devices)
         {
-            throw std::invalid_argument("D2dAgreementCache::Sum: device " + std::to_string(i) +
-                                        " beyond the devices of Reset or the clusters given");
-        }
-        if (after[i].size() != before[i].size())
-        {
-            throw std::invalid_argument("D2dAgreementCache::Sum: clusters before and after "
-                                        "differ in number");
+            if (i >= m_devices.size() || i >= before.size() || i >= after.size())
+            {
+                throw std::invalid_argument("D2dAgreementCache::Sum: device " + std::to_string(i) +
+                                            " beyond the devices of Reset or the clusters given");
+            }
+            if (after[i].size() != before[i].size())
+            {
+                throw std::invalid_argument("D2dAgreementCache::Sum: clusters before and after "
+                                            "differ in number");
+            }
         }
     }
     // What is due: the pairs whose devices changed since their terms were computed.
@@ -364,73 +367,83 @@ D2dAgreementCache::Sum(const std::vector<uint32_t>& devices,
     std::vector<std::pair<uint32_t, uint32_t>> haDue;
     std::vector<Pair*> haPairs;
     std::vector<std::pair<Pair*, std::pair<uint32_t, uint32_t>>> sameDue;
-    std::vector<Pair*> due;
     std::vector<bool> needBefore(m_devices.size(), false);
     std::vector<bool> needAfter(m_devices.size(), false);
-    for (uint32_t j : devices)
+    for (const auto& devices : groups)
     {
-        for (uint32_t i : devices)
+        for (uint32_t j : devices)
         {
-            if (i == j)
+            for (uint32_t i : devices)
             {
-                continue;
-            }
-            const auto& di = m_devices[i];
-            const auto& dj = m_devices[j];
-            Pair& p = m_pairs[static_cast<uint64_t>(i) * m_devices.size() + j];
-            const uint64_t versions[4] = {di.beforeVersion,
-                                          dj.beforeVersion,
-                                          di.afterVersion,
-                                          dj.afterVersion};
-            if (std::equal(versions, versions + 4, p.versions))
-            {
-                continue;
-            }
-            std::copy(versions, versions + 4, p.versions);
-            due.push_back(&p);
-            if (p.hbVersions[0] != versions[0] || p.hbVersions[1] != versions[1])
-            {
-                hbDue.emplace_back(i, j);
-                hbPairs.push_back(&p);
-                p.hbVersions[0] = versions[0];
-                p.hbVersions[1] = versions[1];
-            }
-            needBefore[i] = needBefore[j] = true;
-            if (di.afterSame && dj.afterSame)
-            {
-                sameDue.push_back({&p, {i, j}});
-            }
-            else
-            {
-                haDue.emplace_back(i, j);
-                haPairs.push_back(&p);
-                needAfter[i] = needAfter[j] = true;
+                if (i == j)
+                {
+                    continue;
+                }
+                const auto& di = m_devices[i];
+                const auto& dj = m_devices[j];
+                Pair& p = m_pairs[static_cast<uint64_t>(i) * m_devices.size() + j];
+                const uint64_t versions[4] = {di.beforeVersion,
+                                              dj.beforeVersion,
+                                              di.afterVersion,
+                                              dj.afterVersion};
+                if (std::equal(versions, versions + 4, p.versions))
+                {
+                    continue;
+                }
+                std::copy(versions, versions + 4, p.versions);
+                if (p.hbVersions[0] != versions[0] || p.hbVersions[1] != versions[1])
+                {
+                    hbDue.emplace_back(i, j);
+                    hbPairs.push_back(&p);
+                    p.hbVersions[0] = versions[0];
+                    p.hbVersions[1] = versions[1];
+                }
+                needBefore[i] = needBefore[j] = true;
+                if (di.afterSame && dj.afterSame)
+                {
+                    sameDue.push_back({&p, {i, j}});
+                }
+                else
+                {
+                    haDue.emplace_back(i, j);
+                    haPairs.push_back(&p);
+                    needAfter[i] = needAfter[j] = true;
+                }
             }
         }
     }
-    if (!due.empty())
+    if (hbDue.empty() && haDue.empty() && sameDue.empty())
     {
-        std::vector<uint32_t> nb;
-        std::vector<uint32_t> na;
-        for (uint32_t i = 0; i < m_devices.size(); ++i)
-        {
-            if (needBefore[i])
-            {
-                nb.push_back(i);
-            }
-            if (needAfter[i])
-            {
-                na.push_back(i);
-            }
-        }
-        Prepare(nb, na, before, after);
-        Blocks(ByColumn(hbDue, hbPairs), false, before, after);
-        for (auto& [p, ij] : sameDue)
-        {
-            SetRatios(*p, ij.first, ij.second, nullptr, before, after);
-        }
-        Blocks(ByColumn(haDue, haPairs), true, before, after);
+        return;
     }
+    std::vector<uint32_t> nb;
+    std::vector<uint32_t> na;
+    for (uint32_t i = 0; i < m_devices.size(); ++i)
+    {
+        if (needBefore[i])
+        {
+            nb.push_back(i);
+        }
+        if (needAfter[i])
+        {
+            na.push_back(i);
+        }
+    }
+    Prepare(nb, na, before, after);
+    Blocks(ByColumn(hbDue, hbPairs), false, before, after);
+    for (auto& [p, ij] : sameDue)
+    {
+        SetRatios(*p, ij.first, ij.second, nullptr, before, after);
+    }
+    Blocks(ByColumn(haDue, haPairs), true, before, after);
+}
+
+D2dGaussianClusters::Agreement
+D2dAgreementCache::Sum(const std::vector<uint32_t>& devices,
+                       const Clusters& before,
+                       const Clusters& after)
+{
+    Update({devices}, before, after);
     D2dGaussianClusters::Agreement a;
     for (uint32_t i : devices)
     {

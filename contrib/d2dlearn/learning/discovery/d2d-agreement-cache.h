@@ -86,6 +86,20 @@ class D2dAgreementCache
                                        const Clusters& before,
                                        const Clusters& after);
 
+    /**
+     * \brief Bring the terms of every group's sum up to date at once: what is due across all
+     * the groups is prepared and computed in one pass of blocks (SetParallelFor). Sum then
+     * finds nothing due in a group given here. With disjoint groups the bits are those of Sum
+     * alone (each block holds the pairs of one group's column device, as Sum's would); a
+     * device in two groups gets one block of both groups' rows.
+     * \param groups device lists, each as Sum takes them
+     * \param before every device's clusters before
+     * \param after every device's clusters after
+     */
+    void Update(const std::vector<std::vector<uint32_t>>& groups,
+                const Clusters& before,
+                const Clusters& after);
+
     /** \return the KL divergences computed so far (each h^B and h^A counts one) */
     uint64_t GetDivergences() const;
 

@@ -203,14 +203,12 @@ D2dDiscoveryPolicies::ClusterGlobalReward(uint32_t i,
     const auto n = static_cast<uint32_t>(m_clusters.size());
     const uint32_t k = m_clusters[i];
     std::vector<double> members{it.localReward[i]};
-    std::vector<uint32_t> devices{i};
     double points = it.interCluster[i];
     for (const auto& [m, rp] : it.rewardsAt[i])
     {
         if (m_clusters[m] == k)
         {
             members.push_back(rp.first);
-            devices.push_back(m);
             points += rp.second;
         }
     }
@@ -220,10 +218,25 @@ D2dDiscoveryPolicies::ClusterGlobalReward(uint32_t i,
     {
         // Eq. (17): the system agreement of the devices whose statistics reached i, then the
         // budget term.
-        return paradigm.SystemAgreement(devices) + (budget > 0 ? alpha3 * (budget - points) : 0.0);
+        return paradigm.SystemAgreement(AgreementDevices(i, it)) +
+               (budget > 0 ? alpha3 * (budget - points) : 0.0);
     }
     return budget > 0 ? D2dDiversityRewards::GlobalReward(members, n, alpha3, budget, points)
                       : D2dDiversityRewards::GlobalReward(members, n, 0.0, 0.0, 0.0);
+}
+
+std::vector<uint32_t>
+D2dDiscoveryPolicies::AgreementDevices(uint32_t i, const D2dDiscoveryIteration& it) const
+{
+    std::vector<uint32_t> devices{i};
+    for (const auto& [m, rp] : it.rewardsAt[i])
+    {
+        if (m_clusters[m] == m_clusters[i])
+        {
+            devices.push_back(m);
+        }
+    }
+    return devices;
 }
 
 double

@@ -139,6 +139,13 @@ class D2dDiscoveryPolicies
     /**
      * \param i a device
      * \param it the iteration
+     * \return the devices whose statistics ClusterGlobalReward(i) compares by eq. (17): i and
+     *         the members of its cluster whose rewards reached i, in that order
+     */
+    std::vector<uint32_t> AgreementDevices(uint32_t i, const D2dDiscoveryIteration& it) const;
+    /**
+     * \param i a device
+     * \param it the iteration
      * \param paradigm the paradigm
      * \return the r^G device i learns from: 0 if it sits out; its head's, if that arrived
      *         (CLUSTER_HEAD, i not the head); else the one i forms (ClusterGlobalReward)

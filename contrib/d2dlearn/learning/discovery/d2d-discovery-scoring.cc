@@ -54,4 +54,9 @@ D2dDiscoveryScoring::SystemAgreement(const std::vector<uint32_t>& /* devices */)
     return 0.0;
 }
 
+void
+D2dDiscoveryScoring::PrepareAgreements(const std::vector<std::vector<uint32_t>>& /* groups */)
+{
+}
+
 } // namespace ns3

@@ -116,6 +116,13 @@ class D2dDiscoveryScoring
      * \return the system-agreement term of r^G (default 0)
      */
     virtual double SystemAgreement(const std::vector<uint32_t>& devices) const;
+    /**
+     * \brief Called before a step's SystemAgreement calls with the device lists the cluster
+     * heads will give them, so that a paradigm may compute them at once (default: nothing).
+     * The calls that follow must return what they would have returned without it.
+     * \param groups each head's devices (D2dDiscoveryPolicies::AgreementDevices)
+     */
+    virtual void PrepareAgreements(const std::vector<std::vector<uint32_t>>& groups);
 };
 
 } // namespace ns3

@@ -817,6 +817,19 @@ void
 D2dGraphDiscovery::SendGlobalRewards()
 {
     const auto control = ControlMode();
+    if (m_paradigm->HasSystemAgreement())
+    {
+        // Every head's eq. (17) at once (a paradigm may spread them over threads).
+        std::vector<std::vector<uint32_t>> groups;
+        for (const auto& members : m_rl.GetClusterMembers())
+        {
+            if (!m_rl.SitsOut(members.front()))
+            {
+                groups.push_back(m_rl.AgreementDevices(members.front(), m_it));
+            }
+        }
+        m_paradigm->PrepareAgreements(groups);
+    }
     for (const auto& members : m_rl.GetClusterMembers())
     {
         const uint32_t head = members.front();

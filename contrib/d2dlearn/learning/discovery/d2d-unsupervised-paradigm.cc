@@ -637,6 +637,12 @@ D2dUnsupervisedParadigm::SystemAgreement(const std::vector<uint32_t>& devices) c
     return a.terms > 0 ? a.sum / static_cast<double>(a.terms) - 1.0 : 0.0;
 }
 
+void
+D2dUnsupervisedParadigm::PrepareAgreements(const std::vector<std::vector<uint32_t>>& groups)
+{
+    m_agreement.Update(groups, m_stats, m_post);
+}
+
 bool
 D2dUnsupervisedParadigm::Exchange(const std::vector<Transfer>& transfers)
 {

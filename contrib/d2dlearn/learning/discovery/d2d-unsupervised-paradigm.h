@@ -239,6 +239,12 @@ class D2dUnsupervisedParadigm : public D2dDiscoveryParadigm
      */
     double SystemAgreement(const std::vector<uint32_t>& devices) const override;
     /**
+     * \brief Computes the terms of every head's eq. (17) that are due, in one pass of blocks
+     * over the worker pool (D2dAgreementCache::Update); SystemAgreement then sums them.
+     * \param groups each head's devices
+     */
+    void PrepareAgreements(const std::vector<std::vector<uint32_t>>& groups) override;
+    /**
      * \brief Moves the points of one edge round (ExchangeMode), then every device that takes
      * part reassigns its points to its centroids (Recluster).
      * \param transfers the edge round's exchanges, in order

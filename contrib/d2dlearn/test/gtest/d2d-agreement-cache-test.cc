@@ -807,3 +807,46 @@ TEST(D2dAgreementCache, SampleWithAPreparedFactorGivesTheSameBits)
         }
     }
 }
+
+TEST(D2dAgreementCache, UpdateOfAllGroupsThenSumsGivesTheBitsOfSumsAlone)
+{
+    // The protocol prepares every cluster head's sum at once (PrepareAgreements): with
+    // disjoint groups, the sums that follow compute nothing more and give the bits of sums
+    // computed one group at a time.
+    D2dDataRng rng(19, 4, 4);
+    const uint32_t n = 9;
+    const uint32_t L = 3;
+    const std::size_t d = 6;
+    D2dAgreementCache::Clusters before(n);
+    for (auto& b : before)
+    {
+        b = RandomClusters(L, d, rng);
+    }
+    auto after = before;
+    const std::vector<std::vector<uint32_t>> groups = {{4, 0, 7}, {1, 2}, {8}, {3, 6, 5}};
+    D2dAgreementCache alone(D2dGaussianClusters::PRINTED, 1e-6);
+    D2dAgreementCache batched(D2dGaussianClusters::PRINTED, 1e-6);
+    alone.Reset(n);
+    batched.Reset(n);
+    for (int step = 0; step < 3; ++step)
+    {
+        for (uint32_t i = step % 2; i < n; i += 2)
+        {
+            after[i] = RandomClusters(L, d, rng);
+            alone.AfterChanged(i);
+            batched.AfterChanged(i);
+        }
+        batched.Update(groups, before, after);
+        const uint64_t computed = batched.GetDivergences();
+        for (const auto& g : groups)
+        {
+            const auto a = alone.Sum(g, before, after);
+            const auto b = batched.Sum(g, before, after);
+            EXPECT_EQ(a.terms, b.terms) << "step " << step;
+            EXPECT_TRUE(SameBits(a.sum, b.sum))
+                << "step " << step << ": " << a.sum << " vs " << b.sum;
+        }
+        EXPECT_EQ(batched.GetDivergences(), computed) << "the sums found everything done";
+        EXPECT_EQ(batched.GetDivergences(), alone.GetDivergences());
+    }
+}
