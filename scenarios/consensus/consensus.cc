@@ -174,10 +174,11 @@ Validate(const D2dScenarioSupport& support,
     net.protocolSleeps = learning.sleepWhileTraining; // --sleepWhileTraining
     net.Validate(support,
                  polynomial ? POLYNOMIAL_DEVICES : DEFAULT_DEVICES,
-                 f.algorithm == "local" ? 1 : 2);
+                 protocols.GetTraits(f.algorithm).minDevices);
     const uint32_t nDevices = net.nDevices;
     const uint32_t warmup = flags.Get<UintegerValue>("warmupRounds");
-    if (f.algorithm == "consensus" && warmup >= learning.rounds)
+    if (protocols.IsA(f.algorithm, D2dPredictionConsensus::GetTypeId()) &&
+        warmup >= learning.rounds)
     {
         support.Fail(fmt::format("--warmupRounds={} leaves no collaboration round of --rounds={} "
                                  "(accepted: 0 to {})",
@@ -297,7 +298,7 @@ main(int argc, char* argv[])
         // (|X*| x classes floats each; at most two of each sender's live at once).
         const double perHolder = learning.ModelBytesPerHolder();
         const double dataBytes = learning.DataBytes();
-        const bool pairwise = f.algorithm == "consensus";
+        const bool pairwise = protocols.IsA(f.algorithm, D2dPredictionConsensus::GetTypeId());
         const double predictionBytes =
             4.0 * static_cast<double>(learning.heldOut ? learning.heldOut->Size() : 0) *
             std::max<uint32_t>(1, learning.train->numClasses);
@@ -334,7 +335,7 @@ main(int argc, char* argv[])
     else if (learning.train->featureShape == std::vector<int64_t>{2})
     {
         std::set<uint32_t> drawn{learning.rounds};
-        if (f.algorithm == "consensus" && warmup > 0)
+        if (consensus && warmup > 0)
         {
             drawn.insert(warmup);
         }

@@ -152,7 +152,8 @@ main(int argc, char* argv[])
     discovery.Validate(support, flags, learning, net.nDevices);
     support.SetQuiet(net.quiet);
     learning.checkModelMemory = false; // counted by discovery.CheckMemory
-    learning.gradientsBy = discovery.downstream == "fedsgd" ? "--downstream=fedsgd" : "";
+    learning.gradientsBy =
+        discovery.DownstreamSendsGradients() ? "--downstream=" + discovery.downstream : "";
     learning.LoadData(support, net.nDevices, net.seed);
     discovery.CheckMemory(support, flags, learning, net.nDevices); // before Configure's trust
     discovery.Configure(support, learning, net.seed);
@@ -177,9 +178,8 @@ main(int argc, char* argv[])
         // learning, with its model's size.
         net.PrintLinks(std::cout,
                        discovery.UsesServer(),
-                       discovery.downstream == "none"
-                           ? std::vector<std::pair<std::string, uint64_t>>{}
-                           : learning.ModelMessages());
+                       discovery.HasDownstream() ? learning.ModelMessages()
+                                                 : std::vector<std::pair<std::string, uint64_t>>{});
         return 0;
     }
     auto traces = net.OpenTraces(support);
@@ -197,7 +197,7 @@ main(int argc, char* argv[])
         net.Record(*traces, network);
         discovery.Record(*traces);
     };
-    if (discovery.downstream == "none")
+    if (!discovery.HasDownstream())
     {
         support.FinishTraces(traces, net.seed, record);
         Simulator::Destroy();
@@ -207,8 +207,9 @@ main(int argc, char* argv[])
     // Downstream FL on the shards as the exchange left them.
     D2dLearningHelper helper;
     helper.SetProtocol(discovery.downstream); // D2dProtocolRegistry: class and presets
-    if (discovery.downstream == "fedsgd")
+    if (discovery.DownstreamSendsGradients())
     {
+        // The server steps along the averaged gradient with the devices' learning rate.
         Config::SetDefault("ns3::D2dFedAvg::GlobalLearningRate",
                            DoubleValue(learning.learningRate));
     }

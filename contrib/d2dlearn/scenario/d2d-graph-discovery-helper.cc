@@ -99,6 +99,19 @@ D2dGraphDiscoveryHelper::D2dGraphDiscoveryHelper()
     m_paradigmFactory.SetTypeId(Paradigms().GetTypeName(paradigm));
 }
 
+bool
+D2dGraphDiscoveryHelper::HasDownstream() const
+{
+    const auto names = D2dProtocolRegistry::ForProgram("graph-discovery");
+    return std::find(names.begin(), names.end(), downstream) != names.end();
+}
+
+bool
+D2dGraphDiscoveryHelper::DownstreamSendsGradients() const
+{
+    return HasDownstream() && D2dProtocolRegistry::GetTraits(downstream).sendsGradients;
+}
+
 void
 D2dGraphDiscoveryHelper::AddFlags(D2dScenarioFlags& flags)
 {
@@ -311,7 +324,7 @@ D2dGraphDiscoveryHelper::CheckMemory(const D2dScenarioSupport& support,
     const double edges = flags.Get<UintegerValue>("edges");
     const bool gcn =
         flags.Get<D2dEnumValue<D2dGraphDiscovery::GraphMode>>("graph") == D2dGraphDiscovery::GCN;
-    const double perHolder = downstream == "none" ? 0.0 : learning.ModelBytesPerHolder();
+    const double perHolder = HasDownstream() ? learning.ModelBytesPerHolder() : 0.0;
     const double dataBytes = learning.DataBytes();
     // T_j[i][l]: one byte per pair and label (D2dTrustMatrices), the supervised paradigms'.
     const double trustBytesPerPair =
@@ -417,7 +430,7 @@ D2dGraphDiscoveryHelper::Validate(const D2dScenarioSupport& support,
             support.Fail("--graph=gcn: the GCN baseline learns from the supervised paradigm's "
                          "local rewards (--paradigm=supervised or semi-supervised)");
         }
-        if (downstream != "none" && learning.model.rfind("triplet", 0) != 0)
+        if (HasDownstream() && learning.model.rfind("triplet", 0) != 0)
         {
             // Sec. V-B: the devices hold no labels, so they train a self-supervised encoder.
             support.Fail("--model=" + learning.model +
@@ -565,7 +578,7 @@ D2dGraphDiscoveryHelper::Configure(const D2dScenarioSupport& support,
 bool
 D2dGraphDiscoveryHelper::UsesServer() const
 {
-    return (downstream != "none" && D2dProtocolRegistry::GetTraits(downstream).usesD2s) ||
+    return (HasDownstream() && D2dProtocolRegistry::GetTraits(downstream).usesD2s) ||
            (m_paradigm && m_paradigm->UsesServer());
 }
 

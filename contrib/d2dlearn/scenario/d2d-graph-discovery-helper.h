@@ -66,6 +66,12 @@ class D2dGraphDiscoveryHelper
     uint32_t traceEvery{50};            //!< --traceEvery: gd_iterations.csv thinning
     uint32_t partitions{0};             //!< --partitions: regression partitions (0: 3)
 
+    /** \return whether --downstream names a protocol of the registry (not none) */
+    bool HasDownstream() const;
+    /** \return whether the downstream protocol's devices send gradients (its
+     * D2dProtocolTraits::sendsGradients; false without a downstream protocol) */
+    bool DownstreamSendsGradients() const;
+
     /**
      * \brief Declare the discovery's flags: the paradigm's, the RL's, the baselines' and
      * the GCN's, each bound to the attribute it sets, and the few of its own.
