@@ -210,6 +210,20 @@ RandomCov(std::size_t d, std::size_t m, D2dDataRng& rng)
 }
 
 /** A device's L random clusters; some with fewer than 2 points, some singular. */
+std::vector<D2dGaussianCluster> RandomClusters(uint32_t L, std::size_t d, D2dDataRng& rng);
+
+/** n devices' random clusters (RandomClusters each). */
+D2dAgreementCache::Clusters
+RandomDevices(uint32_t n, uint32_t L, std::size_t d, D2dDataRng& rng)
+{
+    D2dAgreementCache::Clusters c(n);
+    for (auto& b : c)
+    {
+        b = RandomClusters(L, d, rng);
+    }
+    return c;
+}
+
 std::vector<D2dGaussianCluster>
 RandomClusters(uint32_t L, std::size_t d, D2dDataRng& rng)
 {
@@ -666,11 +680,7 @@ TEST(D2dAgreementCache, SameBitsWhateverTheWorkers)
     const uint32_t n = 7;
     const uint32_t L = 4;
     const std::size_t d = 9;
-    D2dAgreementCache::Clusters before(n);
-    for (auto& b : before)
-    {
-        b = RandomClusters(L, d, rng);
-    }
+    D2dAgreementCache::Clusters before = RandomDevices(n, L, d, rng);
     auto after = before;
     for (uint32_t i = 0; i < n; i += 2)
     {
@@ -817,11 +827,7 @@ TEST(D2dAgreementCache, UpdateOfAllGroupsThenSumsGivesTheBitsOfSumsAlone)
     const uint32_t n = 9;
     const uint32_t L = 3;
     const std::size_t d = 6;
-    D2dAgreementCache::Clusters before(n);
-    for (auto& b : before)
-    {
-        b = RandomClusters(L, d, rng);
-    }
+    D2dAgreementCache::Clusters before = RandomDevices(n, L, d, rng);
     auto after = before;
     const std::vector<std::vector<uint32_t>> groups = {{4, 0, 7}, {1, 2}, {8}, {3, 6, 5}};
     D2dAgreementCache alone(D2dGaussianClusters::PRINTED, 1e-6);
