@@ -28,10 +28,14 @@
 #include <cstdlib>
 #include <future>
 #include <gtest/gtest.h>
+#include <mutex>
+#include <set>
+#include <stdexcept>
 #include <string>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 namespace
 {
@@ -223,6 +227,60 @@ TEST(D2dTorchRuntime, ExitRightAfterPoolStartDoesNotHang)
     {
         ASSERT_NO_FATAL_FAILURE(RunProbe(kProbeVariable, "1", "ExitRightAfterPoolStart", i));
     }
+}
+
+TEST(D2dTorchRuntime, ParallelForRunsEveryIndexOnceOnSeveralThreadsAndRethrows)
+{
+    // Every index exactly once, on more than one thread when there are workers; the first
+    // exception comes back to the caller after every index ran; inline with no workers.
+    ns3::D2dTorchRuntime::SetWorkers(2);
+    const std::size_t n = 2000;
+    std::vector<std::atomic<int>> ran(n);
+    std::mutex mutex;
+    std::set<std::thread::id> threads;
+    ns3::D2dTorchRuntime::ParallelFor(n, [&](std::size_t k) {
+        ran[k].fetch_add(1);
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            threads.insert(std::this_thread::get_id());
+        }
+        // Index 0 waits (10 s at most) until another thread took an index: the other one
+        // goes on meanwhile, so a second thread must have run some.
+        for (int wait = 0; k == 0 && wait < 10000; ++wait)
+        {
+            {
+                std::lock_guard<std::mutex> lock(mutex);
+                if (threads.size() > 1)
+                {
+                    break;
+                }
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+    });
+    for (std::size_t k = 0; k < n; ++k)
+    {
+        ASSERT_EQ(ran[k].load(), 1) << "index " << k;
+    }
+    EXPECT_EQ(threads.size(), 2U) << "the caller and one worker (--threads 2 in all)";
+    std::atomic<int> count{0};
+    EXPECT_THROW(ns3::D2dTorchRuntime::ParallelFor(100,
+                                                   [&](std::size_t k) {
+                                                       count.fetch_add(1);
+                                                       if (k == 37)
+                                                       {
+                                                           throw std::runtime_error("index 37");
+                                                       }
+                                                   }),
+                 std::runtime_error);
+    EXPECT_EQ(count.load(), 100) << "the other indices still ran";
+    ns3::D2dTorchRuntime::SetWorkers(0);
+    std::set<std::thread::id> inline_;
+    ns3::D2dTorchRuntime::ParallelFor(10, [&](std::size_t) {
+        inline_.insert(std::this_thread::get_id());
+    });
+    EXPECT_EQ(inline_, std::set<std::thread::id>{std::this_thread::get_id()});
+    ns3::D2dTorchRuntime::SetWorkers(2);
 }
 
 } // namespace
