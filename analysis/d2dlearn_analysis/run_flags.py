@@ -25,9 +25,10 @@ REPLICATE = {
 EXECUTION = {
     "outDir": "where the traces go",
     "quiet": "progress output only",
-    "threads": "LibTorch worker threads: the same traces whatever their number (measured: "
-               "graph-discovery --threads=0 against 2, every CSV the same bytes; "
-               "tests/cli/torchscript.py, stopped-runs.sh)",
+    "threads": "worker threads (LibTorch jobs, graph discovery's unsupervised arithmetic): "
+               "the same traces whatever their number (measured: graph-discovery --threads=0 "
+               "against 2, every CSV the same bytes; tests/cli/torchscript.py, "
+               "stopped-runs.sh, graph-discovery-determinism.sh at 0, 1 and 2)",
     "deferTraining": "when the devices' LibTorch work runs: the same traces (--PrintHelp)",
     "traces": "what the traces hold (standard leaves out high-volume control messages, "
               "counted in run.json), not what the run does (tests/cli/trace-levels.py)",

@@ -218,7 +218,10 @@ D2dLearningOptions::AddFlags(D2dScenarioFlags& flags, bool protocolFlags)
         flags.Add("compression", "Model values on the air: float32 or float16", compression)
             .Sets("ns3::D2dFlProtocol::Compression");
     }
-    flags.Add("threads", "LibTorch worker threads (0: inline)", threads).Range(0, 256);
+    // The learners' LibTorch jobs, and graph discovery's unsupervised draws and eq. (17)
+    // (D2dTorchRuntime::ParallelFor).
+    flags.Add("threads", "Worker threads for the devices' computations (0: inline)", threads)
+        .Range(0, 256);
 }
 
 void
