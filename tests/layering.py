@@ -126,6 +126,7 @@ PURE_RULES = {
     "learning/discovery/d2d-agreement-cache",
     "learning/discovery/d2d-kl-blocks",
     "learning/discovery/d2d-squared-distance",
+    "learning/discovery/d2d-blas",
 }
 
 # LibTorch: libd2dlearn-learning links it privately, so only the sources of learning/ may

@@ -175,6 +175,10 @@ D2dGraphDiscoveryHelper::AddParadigmFlags(D2dScenarioFlags& flags)
                "ns3::D2dUnsupervisedParadigm::ExchangeMode",
                "Unsupervised: the final exchange moves real points or lets the receiver draw "
                "from the transmitter's Gaussians");
+    flags.Bind("normalDraws",
+               "ns3::D2dUnsupervisedParadigm::NormalDraws",
+               "Unsupervised: the samples' standard normals by the ziggurat or by Box-Muller "
+               "(slower; the generator d2dlearn used before 2026-11), the same distribution");
     flags.Bind("agreementMix",
                "ns3::D2dUnsupervisedParadigm::AgreementMix",
                "Unsupervised, eq. 17's h^A: post-exchange means and covariances, or the printed "
@@ -795,6 +799,11 @@ D2dGraphDiscoveryHelper::Run(const D2dScenarioSupport& support,
     m_data.partitions = m_partData;
     m_data.shards = learning.shards;
     m_data.seed = m_seed;
+    // --threads for the discovery's own computations (the distributed PCA's SVDs, the MLP
+    // labellers, the unsupervised draws and eq. (17)): without this the workers kept their
+    // default of 2 until the downstream learning's Configure, and --downstream=none never set
+    // them.
+    D2dTorchRuntime::SetWorkers(learning.threads);
     // The preparation schedules what takes simulated time (the distributed PCA's messages,
     // the MLP labellers' jobs); the discovery starts when it calls back.
     m_paradigm->Prepare(m_data, MakeCallback(&D2dGraphDiscoveryHelper::Prepared, this));

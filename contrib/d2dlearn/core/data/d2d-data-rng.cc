@@ -5,6 +5,7 @@
 #include "d2d-data-rng.h"
 
 #include <algorithm>
+#include <boost/random/normal_distribution.hpp>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
@@ -69,6 +70,19 @@ D2dDataRng::Normal()
     m_spare = r * std::sin(a);
     m_haveSpare = true;
     return r * std::cos(a);
+}
+
+void
+D2dDataRng::NormalZiggurat(double* out, std::size_t n)
+{
+    // Boost.Random's algorithm and tables are constants of its source; only the rare wedge and
+    // tail draws (about 1 %) call exp and log, which Normal calls every time. It reads only
+    // m_engine's 64-bit draws.
+    boost::random::normal_distribution<double> unit(0.0, 1.0);
+    for (std::size_t k = 0; k < n; ++k)
+    {
+        out[k] = unit(m_engine);
+    }
 }
 
 double

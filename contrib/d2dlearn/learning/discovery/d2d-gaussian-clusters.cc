@@ -5,6 +5,7 @@
 
 #include "d2d-gaussian-clusters.h"
 
+#include "d2d-blas.h"
 #include "d2d-squared-distance.h"
 
 #include "ns3/d2d-data-rng.h"
@@ -220,53 +221,118 @@ D2dGaussianClusters::WithPoints(const std::vector<D2dGaussianCluster>& clusters,
                                 std::size_t d,
                                 const std::vector<uint32_t>& assign)
 {
-    const auto k = static_cast<uint32_t>(clusters.size());
-    // The new points' own summaries (the same two-pass arithmetic as Statistics).
-    const auto added = Statistics(x, d, assign, k);
     auto out = clusters;
+    AddPoints(out, x, d, assign);
+    return out;
+}
+
+void
+D2dGaussianClusters::AddPoints(std::vector<D2dGaussianCluster>& clusters,
+                               const std::vector<double>& x,
+                               std::size_t d,
+                               const std::vector<uint32_t>& assign)
+{
+    const auto k = static_cast<uint32_t>(clusters.size());
+    if (d == 0 || x.size() != assign.size() * d ||
+        d > static_cast<std::size_t>(std::numeric_limits<int>::max()) ||
+        assign.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    {
+        throw std::invalid_argument("D2dGaussianClusters::WithPoints: m x d points, m labels");
+    }
+    // The new points of each cluster, in their order.
+    std::vector<std::vector<std::size_t>> members(k);
+    for (std::size_t p = 0; p < assign.size(); ++p)
+    {
+        members.at(assign[p]).push_back(p);
+    }
+    std::vector<double> centred;
+    std::vector<double> scatter(d * d);
+    std::vector<double> meanB(d);
+    std::vector<double> delta(d);
+    const int n = static_cast<int>(d);
     for (uint32_t l = 0; l < k; ++l)
     {
-        const auto& b = added[l];
-        if (b.count == 0)
+        const auto& rows = members[l];
+        if (rows.empty())
         {
-            continue;
+            continue; // no new point: the summary keeps its bits
         }
-        const auto& a = clusters[l];
-        if (a.count == 0)
-        {
-            out[l] = b;
-            continue;
-        }
-        if (a.mean.size() != d || a.cov.size() != d * d)
+        auto& c = clusters[l];
+        if (c.count > 0 && (c.mean.size() != d || c.cov.size() != d * d))
         {
             throw std::invalid_argument("D2dGaussianClusters::WithPoints: summaries of "
                                         "dimension d");
         }
+        // The new points' mean (summed in point order), then their scatter
+        // sum_p (x_p - mu_b)(x_p - mu_b)^T as one BLAS 3 product of the centred rows: the
+        // row-major m x d rows are BLAS's column-major d x m matrix C, and C C^T is dsyrk's
+        // 'N' form; its lower triangle (column-major) is the upper one read row-major.
+        const double nb = static_cast<double>(rows.size());
+        std::fill(meanB.begin(), meanB.end(), 0.0);
+        for (std::size_t p : rows)
+        {
+            for (std::size_t e = 0; e < d; ++e)
+            {
+                meanB[e] += x[p * d + e];
+            }
+        }
+        for (double& v : meanB)
+        {
+            v /= nb;
+        }
+        centred.resize(rows.size() * d);
+        for (std::size_t q = 0; q < rows.size(); ++q)
+        {
+            for (std::size_t e = 0; e < d; ++e)
+            {
+                centred[q * d + e] = x[rows[q] * d + e] - meanB[e];
+            }
+        }
+        const int m = static_cast<int>(rows.size());
+        const double one = 1.0;
+        const double zero = 0.0;
+        dsyrk_("L", "N", &n, &m, &one, centred.data(), &n, &zero, scatter.data(), &n, 1, 1);
+        if (c.count == 0)
+        {
+            // Nothing held: the new points' own statistics (maximum likelihood).
+            c.count = nb;
+            c.mean = meanB;
+            c.cov.assign(d * d, 0.0);
+            for (std::size_t r = 0; r < d; ++r)
+            {
+                for (std::size_t q = r; q < d; ++q)
+                {
+                    c.cov[r * d + q] = scatter[r * d + q] / nb;
+                    c.cov[q * d + r] = c.cov[r * d + q];
+                }
+            }
+            continue;
+        }
         // Chan, Golub and LeVeque 1979, eq. (2.1): the pairwise update of the mean and the
         // sum of squared deviations.
-        const double n = a.count + b.count;
-        const double wb = b.count / n;
-        const double cross = a.count * b.count / n;
-        std::vector<double> delta(d);
-        auto& c = out[l];
-        c.count = n;
+        const double na = c.count;
+        const double total = na + nb;
+        const double wb = nb / total;
+        const double cross = na * nb / total;
         for (std::size_t e = 0; e < d; ++e)
         {
-            delta[e] = b.mean[e] - a.mean[e];
-            c.mean[e] = a.mean[e] + wb * delta[e];
+            delta[e] = meanB[e] - c.mean[e];
+            c.mean[e] += wb * delta[e];
         }
+        c.count = total;
+        // scatter[r * d + q] for q >= r holds the (r, q) element (the lower triangle,
+        // column-major).
         for (std::size_t r = 0; r < d; ++r)
         {
-            for (std::size_t q = 0; q <= r; ++q)
+            for (std::size_t q = r; q < d; ++q)
             {
-                const double m2 = a.count * a.cov[r * d + q] + b.count * b.cov[r * d + q] +
-                                  cross * delta[r] * delta[q];
-                c.cov[r * d + q] = m2 / n;
-                c.cov[q * d + r] = m2 / n;
+                const double m2 =
+                    na * c.cov[r * d + q] + scatter[r * d + q] + cross * delta[r] * delta[q];
+                c.cov[r * d + q] = m2 / total;
+                c.cov[q * d + r] = m2 / total;
             }
         }
     }
-    return out;
 }
 
 std::vector<double>
@@ -492,7 +558,10 @@ D2dGaussianClusters::SampleFactor(const D2dGaussianCluster& cluster)
 }
 
 std::vector<double>
-D2dGaussianClusters::Sample(const D2dGaussianCluster& cluster, uint64_t count, D2dDataRng& rng)
+D2dGaussianClusters::Sample(const D2dGaussianCluster& cluster,
+                            uint64_t count,
+                            D2dDataRng& rng,
+                            NormalDraws draws)
 {
     const std::size_t d = cluster.mean.size();
     if (d == 0 || cluster.cov.size() != d * d)
@@ -504,14 +573,28 @@ D2dGaussianClusters::Sample(const D2dGaussianCluster& cluster, uint64_t count, D
     {
         return {};
     }
-    return Sample(cluster.mean, SampleFactor(cluster), count, rng);
+    return Sample(cluster.mean, SampleFactor(cluster), count, rng, draws);
 }
 
 std::vector<double>
 D2dGaussianClusters::Sample(const std::vector<double>& mean,
                             const std::vector<double>& factor,
                             uint64_t count,
-                            D2dDataRng& rng)
+                            D2dDataRng& rng,
+                            NormalDraws draws)
+{
+    std::vector<double> out(count * mean.size());
+    SampleTo(mean, factor, count, rng, draws, out.data());
+    return out;
+}
+
+void
+D2dGaussianClusters::SampleTo(const std::vector<double>& mean,
+                              const std::vector<double>& factor,
+                              uint64_t count,
+                              D2dDataRng& rng,
+                              NormalDraws draws,
+                              double* out)
 {
     const std::size_t d = mean.size();
     if (d == 0 || factor.size() != d * d)
@@ -519,38 +602,43 @@ D2dGaussianClusters::Sample(const std::vector<double>& mean,
         throw std::invalid_argument("D2dGaussianClusters::Sample: a mean of d values and a "
                                     "d x d factor");
     }
-    std::vector<double> out(count * d);
-    // z for every point first (point by point, the stream's order), kept transposed: zt[c]
-    // holds coordinate c of every point. Then x_p[r] = mean[r] + sum_{c<=r} L[r][c] z_p[c],
-    // the sum in increasing c for each point as a loop of one point at a time would take it
-    // (so the same bits), but with the points in the innermost loop: independent lanes.
-    std::vector<double> zt(d * count);
+    if (count == 0)
+    {
+        return;
+    }
+    if (count > static_cast<uint64_t>(std::numeric_limits<int>::max()) ||
+        d > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    {
+        throw std::invalid_argument("D2dGaussianClusters::Sample: at most 2^31 - 1 points "
+                                    "and dimensions (BLAS)");
+    }
+    // z for every point, point after point (the stream's order), in place.
+    if (draws == ZIGGURAT)
+    {
+        rng.NormalZiggurat(out, count * d);
+    }
+    else
+    {
+        for (std::size_t k = 0; k < count * d; ++k)
+        {
+            out[k] = rng.Normal();
+        }
+    }
+    // x_p = mean + L z_p for all points at once (BLAS 3): the row-major count x d points are
+    // BLAS's column-major d x count matrix Z whose columns are the points, and the row-major
+    // lower L is the column-major upper L^T, so Z := (L^T)^T Z.
+    const int n = static_cast<int>(d);
+    const int m = static_cast<int>(count);
+    const double one = 1.0;
+    dtrmm_("L", "U", "T", "N", &n, &m, &one, factor.data(), &n, out, &n, 1, 1, 1, 1);
     for (uint64_t p = 0; p < count; ++p)
     {
+        double* x = out + p * d;
         for (std::size_t e = 0; e < d; ++e)
         {
-            zt[e * count + p] = rng.Normal();
+            x[e] += mean[e];
         }
     }
-    std::vector<double> v(count);
-    for (std::size_t r = 0; r < d; ++r)
-    {
-        std::fill(v.begin(), v.end(), mean[r]);
-        for (std::size_t c = 0; c <= r; ++c)
-        {
-            const double lrc = factor[r * d + c];
-            const double* zc = &zt[c * count];
-            for (uint64_t p = 0; p < count; ++p)
-            {
-                v[p] += lrc * zc[p];
-            }
-        }
-        for (uint64_t p = 0; p < count; ++p)
-        {
-            out[p * d + r] = v[p];
-        }
-    }
-    return out;
 }
 
 double

@@ -118,9 +118,9 @@ class D2dGaussianClusters
      * pairwise update of Chan, Golub and LeVeque, "Updating Formulae and a Pairwise Algorithm
      * for Computing Sample Variances", 1979: n = n_a + n_b, mu = mu_a + (n_b / n) delta,
      * Sigma = (n_a Sigma_a + n_b Sigma_b + (n_a n_b / n) delta delta^T) / n, delta = mu_b -
-     * mu_a. The cost is that of the new points only; the result equals Statistics of all the
-     * points to rounding (not bit for bit); a cluster that gets no point keeps its summary's
-     * bits.
+     * mu_a. The cost is that of the new points only (their scatter is one BLAS 3 dsyrk per
+     * cluster); the result equals Statistics of all the points to rounding (not bit for bit);
+     * a cluster that gets no point keeps its summary's bits.
      * \param clusters the summaries of the points held (Statistics)
      * \param x the new points, m x d
      * \param d dimension
@@ -132,6 +132,17 @@ class D2dGaussianClusters
         const std::vector<double>& x,
         std::size_t d,
         const std::vector<uint32_t>& assign);
+    /**
+     * \brief WithPoints in place: the same arithmetic, without copying the clusters.
+     * \param clusters the summaries of the points held, updated
+     * \param x the new points, m x d
+     * \param d dimension
+     * \param assign the cluster of each new point (m of them)
+     */
+    static void AddPoints(std::vector<D2dGaussianCluster>& clusters,
+                          const std::vector<double>& x,
+                          std::size_t d,
+                          const std::vector<uint32_t>& assign);
 
     /**
      * \brief Eq. (15): the share of a receiver's request each transmitter cluster l gets,
@@ -198,18 +209,27 @@ class D2dGaussianClusters
                                const std::vector<double>& m2,
                                const D2dGaussianFactor& f2);
 
+    /** How Sample draws its standard normal variates z. */
+    enum NormalDraws
+    {
+        BOX_MULLER, //!< D2dDataRng::Normal (Box-Muller: a log, a sin and a cos per pair)
+        ZIGGURAT    //!< D2dDataRng::NormalZiggurat (Marsaglia and Tsang 2000, via Boost.Random)
+    };
+
     /**
      * \brief Alg. 2 step 8: count points from N(mean, cov), mean + L z with z standard normal
-     * (D2dDataRng::Normal) and L the Cholesky factor of cov (jitter 1e-9 tr(cov)/d, growing
-     * tenfold, until it factors).
+     * (drawn as draws says, point after point) and L the Cholesky factor of cov (jitter
+     * 1e-9 tr(cov)/d, growing tenfold, until it factors).
      * \param cluster the Gaussian
      * \param count points to draw
      * \param rng the stream
+     * \param draws how z is drawn (the two give different streams of the same distribution)
      * \return count x d points
      */
     static std::vector<double> Sample(const D2dGaussianCluster& cluster,
                                       uint64_t count,
-                                      D2dDataRng& rng);
+                                      D2dDataRng& rng,
+                                      NormalDraws draws = BOX_MULLER);
 
     /**
      * \brief The factor Sample draws with: the Cholesky factor of cov, with the jitter Sample
@@ -221,17 +241,35 @@ class D2dGaussianClusters
 
     /**
      * \brief Sample with a factor prepared once (SampleFactor): the same draws and the same
-     * bits as Sample(cluster, count, rng).
+     * bits as Sample(cluster, count, rng, draws).
      * \param mean the Gaussian's mean (d values)
      * \param factor SampleFactor of the Gaussian
      * \param count points to draw
      * \param rng the stream
+     * \param draws how z is drawn
      * \return count x d points
      */
     static std::vector<double> Sample(const std::vector<double>& mean,
                                       const std::vector<double>& factor,
                                       uint64_t count,
-                                      D2dDataRng& rng);
+                                      D2dDataRng& rng,
+                                      NormalDraws draws = BOX_MULLER);
+    /**
+     * \brief Sample into a caller's array: z drawn point after point into out, then
+     * out := mean + L z for all points at once (BLAS 3 dtrmm).
+     * \param mean the Gaussian's mean (d values)
+     * \param factor SampleFactor of the Gaussian
+     * \param count points to draw (< 2^31)
+     * \param rng the stream
+     * \param draws how z is drawn
+     * \param out count x d values, written
+     */
+    static void SampleTo(const std::vector<double>& mean,
+                         const std::vector<double>& factor,
+                         uint64_t count,
+                         D2dDataRng& rng,
+                         NormalDraws draws,
+                         double* out);
 
     /**
      * \brief The data term of eq. (16): sum_l Tr(Sigma-tilde_i^l) / Tr(Sigma_i^l). A cluster

@@ -5,35 +5,13 @@
 
 #include "d2d-kl-blocks.h"
 
+#include "d2d-blas.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
-
-// BLAS and LAPACK (Debian's libblas.so.3 and liblapack.so.3 alternatives: OpenBLAS after
-// setup.sh), Fortran calling convention; the hidden lengths of the character arguments are
-// passed (gfortran's ABI).
-extern "C"
-{
-    void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info, size_t);
-    void dpotri_(const char* uplo, const int* n, double* a, const int* lda, int* info, size_t);
-    void dgemm_(const char* transa,
-                const char* transb,
-                const int* m,
-                const int* n,
-                const int* k,
-                const double* alpha,
-                const double* a,
-                const int* lda,
-                const double* b,
-                const int* ldb,
-                const double* beta,
-                double* c,
-                const int* ldc,
-                size_t,
-                size_t);
-}
 
 namespace ns3
 {
@@ -51,6 +29,74 @@ RowsTimesRowsT(const double* a, const double* b, double* c, int m, int n, int k)
     const double one = 1.0;
     const double zero = 0.0;
     dgemm_("T", "N", &n, &m, &k, &one, b, &k, a, &k, &zero, c, &n, 1, 1);
+}
+
+
+/** At or below this order the recursions call LAPACK's own routine. */
+constexpr int RECURSION_BASE = 16;
+
+/**
+ * \brief L := L^-1 for a lower triangular L (column-major, leading dimension lda) by recursive
+ * halving (Elmroth, Gustavson, Jonsson and Kagstrom, "Recursive Blocked Algorithms and Hybrid
+ * Data Structures for Dense Matrix Library Software", SIAM Review 46(1), 2004): with
+ * L = [A 0; B C], L^-1 = [A^-1 0; -C^-1 B A^-1 C^-1], the off-diagonal block by BLAS 3
+ * (dtrmm, dtrsm). OpenBLAS's dtrtri runs a matrix-vector loop below order 64, every d of the
+ * defaults; halved down to order 16, most of the work is matrix-matrix (bench-kl-blocks
+ * prints the preparations' rate).
+ * \param n order \param a L, overwritten \param lda leading dimension
+ * \return LAPACK's info of the diagonal blocks (0: invertible)
+ */
+int
+InvertLower(int n, double* a, int lda)
+{
+    int info = 0;
+    if (n <= RECURSION_BASE)
+    {
+        dtrtri_("L", "N", &n, a, &lda, &info, 1, 1);
+        return info;
+    }
+    const int n1 = n / 2;
+    const int n2 = n - n1;
+    double* a11 = a;
+    double* a21 = a + n1;
+    double* a22 = a + n1 + static_cast<std::size_t>(n1) * lda;
+    const double one = 1.0;
+    const double minusOne = -1.0;
+    if ((info = InvertLower(n1, a11, lda)) != 0)
+    {
+        return info;
+    }
+    // B := B A^-1, then B := -C^-1 B with C not yet inverted.
+    dtrmm_("R", "L", "N", "N", &n2, &n1, &one, a11, &lda, a21, &lda, 1, 1, 1, 1);
+    dtrsm_("L", "L", "N", "N", &n2, &n1, &minusOne, a22, &lda, a21, &lda, 1, 1, 1, 1);
+    return InvertLower(n2, a22, lda);
+}
+
+/**
+ * \brief The lower triangle of W^T W in place over a lower triangular W (LAPACK's dlauum with
+ * 'L'), by recursive halving: with W = [A 0; B C], W^T W = [A^T A + B^T B, .; C^T B, C^T C],
+ * the blocks by BLAS 3 (dsyrk, dtrmm).
+ * \param n order \param a W, overwritten \param lda leading dimension
+ */
+void
+LowerGram(int n, double* a, int lda)
+{
+    if (n <= RECURSION_BASE)
+    {
+        int info = 0;
+        dlauum_("L", &n, a, &lda, &info, 1);
+        return;
+    }
+    const int n1 = n / 2;
+    const int n2 = n - n1;
+    double* a11 = a;
+    double* a21 = a + n1;
+    double* a22 = a + n1 + static_cast<std::size_t>(n1) * lda;
+    const double one = 1.0;
+    LowerGram(n1, a11, lda);
+    dsyrk_("L", "T", &n1, &n2, &one, a21, &lda, &one, a11, &lda, 1, 1);
+    dtrmm_("L", "L", "T", "N", &n2, &n1, &one, a22, &lda, a21, &lda, 1, 1, 1, 1);
+    LowerGram(n2, a22, lda);
 }
 } // namespace
 
@@ -100,13 +146,18 @@ D2dKlBlocks::Precision(const std::vector<double>& cov, std::size_t d, double rid
         logDet += std::log(p.precision[e * d + e]);
     }
     p.logDet = 2.0 * logDet;
-    dpotri_("L", &n, p.precision.data(), &n, &info, 1);
+    // (Sigma + ridge I)^-1 = L^-T L^-1, what LAPACK's dpotri computes, in BLAS 3 blocks.
+    info = InvertLower(n, p.precision.data(), n);
+    if (info == 0)
+    {
+        LowerGram(n, p.precision.data(), n);
+    }
     if (info != 0)
     {
         p.precision.clear();
         return p;
     }
-    // dpotri filled the column-major lower triangle, element (r, c), r >= c, at c d + r:
+    // LowerGram filled the column-major lower triangle, element (r, c), r >= c, at c d + r:
     // mirror it into the other half, and pack it (off-diagonal entries doubled).
     p.precisionPacked.resize(d * (d + 1) / 2);
     t = 0;

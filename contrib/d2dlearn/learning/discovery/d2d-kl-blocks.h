@@ -40,7 +40,8 @@ struct D2dGaussianPrecision
  * KL(N(m_a, S_a) || N(m_b, S_b)) = (tr(S_b^-1 S_a) + (m_b - m_a)^T S_b^-1 (m_b - m_a) - d
  * + ln det S_b - ln det S_a) / 2. The textbook route (D2dGaussianClusters::KlDivergence)
  * solves L_b Y = L_a for every pair: d^3/6 multiply-adds a pair, one pair at a time. Here
- * each Gaussian is prepared once (Precision: LAPACK dpotrf, dpotri; d^3 / 3 multiply-adds)
+ * each Gaussian is prepared once (Precision: LAPACK dpotrf, then the inverse L^-T L^-1 by
+ * recursive BLAS-3 halving; d^3 / 2 multiply-adds)
  * and then, because both matrices are symmetric, tr(S_b^-1 S_a) = <S_b^-1, S_a>_F = the
  * dot product of their lower triangles with the off-diagonal products counted twice: every
  * trace of a block of rows a and columns b is one matrix product of the rows' packed S_a
@@ -61,7 +62,8 @@ class D2dKlBlocks
   public:
     /**
      * \brief Prepare a covariance: Sigma + ridge I, its Cholesky factor (dpotrf), its
-     * log-determinant 2 sum ln L_ee and its inverse (dpotri).
+     * log-determinant 2 sum ln L_ee and its inverse L^-T L^-1 (what LAPACK's dpotri computes,
+     * by recursive halving into BLAS 3 blocks: dtrmm, dtrsm, dsyrk).
      * \param cov Sigma, d x d row-major (symmetric)
      * \param d dimension (> 0)
      * \param ridge added to the diagonal (>= 0)

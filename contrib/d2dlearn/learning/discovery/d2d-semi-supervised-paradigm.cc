@@ -11,6 +11,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/d2d-ns3-compat.h"
+#include "ns3/d2d-torch-runtime.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -109,11 +110,10 @@ D2dSemiSupervisedParadigm::Prepare(const Data& data, Callback<void> done)
         LabelWithMlp(Callback<void>([this, done]() { Labelled(done); }));
         return;
     }
-    std::vector<std::vector<double>> sketches;
-    for (uint32_t i = 0; i < m_shards.size(); ++i)
-    {
-        sketches.push_back(Sketch(i));
-    }
+    // The devices' SVDs on the worker pool (--threads), one BLAS thread each: the same bits
+    // whatever the threads.
+    std::vector<std::vector<double>> sketches(m_shards.size());
+    D2dTorchRuntime::ParallelFor(sketches.size(), [&](std::size_t i) { sketches[i] = Sketch(i); });
     m_pca = CreateObject<D2dPcaExchange>();
     m_pca->SetAttribute("BytesPerValue", UintegerValue(m_bytesPerValue));
     m_pca->Setup(data.server, std::move(sketches), GetFeatureSize(), m_pcaDims);
@@ -242,13 +242,16 @@ D2dSemiSupervisedParadigm::Label(const std::vector<double>& basis, const std::ve
     m_common.assign(m_shards.size(), false);
     for (uint32_t i = 0; i < m_shards.size(); ++i)
     {
+        m_common[i] = !basis.empty() && (reached.empty() || reached[i]);
+    }
+    // Each device on its own (the worker pool: each writes its own slots only).
+    D2dTorchRuntime::ParallelFor(m_shards.size(), [&](std::size_t i) {
         const std::size_t n = m_shards[i].indices.size();
         if (n == 0)
         {
-            continue; // nothing to label
+            return; // nothing to label
         }
         const std::vector<double> x = Features(i);
-        m_common[i] = !basis.empty() && (reached.empty() || reached[i]);
         std::vector<double> local;
         if (!m_common[i])
         {
@@ -271,8 +274,11 @@ D2dSemiSupervisedParadigm::Label(const std::vector<double>& basis, const std::ve
             D2dLabelPropagation::Propagate(projected, n, d, given, m_train->numClasses, m_knn);
         m_assigned[i] = std::move(res.labels);
         m_iterations[i] = res.iterations;
+    });
+    for (uint32_t i = 0; i < m_shards.size(); ++i)
+    {
         NS_LOG_INFO("device " << i << ": propagation accuracy " << GetAccuracy(i) << " after "
-                              << res.iterations << " iterations on the "
+                              << m_iterations[i] << " iterations on the "
                               << (m_common[i] ? "common" : "local") << " subspace");
     }
 }

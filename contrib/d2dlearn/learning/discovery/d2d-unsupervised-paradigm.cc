@@ -101,6 +101,16 @@ D2dUnsupervisedParadigm::GetTypeId()
                                           "real",
                                           D2dUnsupervisedParadigm::SAMPLED,
                                           "sampled"))
+            .AddAttribute("NormalDraws",
+                          "How the Gaussian samples' standard normals are drawn: ziggurat "
+                          "(Marsaglia and Tsang 2000, via Boost.Random) or box-muller (slower; "
+                          "the generator d2dlearn used before 2026-11): the same distribution",
+                          EnumValue(D2dGaussianClusters::ZIGGURAT),
+                          D2dMakeEnumAccessor(&D2dUnsupervisedParadigm::m_normalDraws),
+                          MakeEnumChecker(D2dGaussianClusters::ZIGGURAT,
+                                          "ziggurat",
+                                          D2dGaussianClusters::BOX_MULLER,
+                                          "box-muller"))
             .AddAttribute("KMeansIterations",
                           "Bound on Lloyd's iterations of K-means",
                           UintegerValue(300),
@@ -169,15 +179,16 @@ D2dUnsupervisedParadigm::Prepare(const Data& data, Callback<void> done)
     m_nLabels = data.train->numClasses;
     const std::size_t dim = m_train->FeatureSize();
     const uint32_t n = m_shards.size();
-    std::vector<std::vector<double>> sketches;
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        sketches.push_back(
+    // The devices' SVDs on the worker pool (--threads), one BLAS thread each: the same bits
+    // whatever the threads.
+    std::vector<std::vector<double>> sketches(n);
+    D2dTorchRuntime::ParallelFor(n, [&](std::size_t i) {
+        sketches[i] =
             D2dDistributedPca::LocalSketch(Features(i),
                                            m_shards[i].indices.size(),
                                            dim,
-                                           m_pcaLocalRank > 0 ? m_pcaLocalRank : m_pcaDims));
-    }
+                                           m_pcaLocalRank > 0 ? m_pcaLocalRank : m_pcaDims);
+    });
     const uint64_t seed = data.seed;
     m_pca = CreateObject<D2dPcaExchange>();
     m_pca->Setup(data.server, std::move(sketches), dim, m_pcaDims);
@@ -188,22 +199,28 @@ D2dUnsupervisedParadigm::Prepare(const Data& data, Callback<void> done)
             // F did not reach (lost after the retries, or never computed) cannot be compared
             // with the others and sits the discovery out.
             std::vector<bool> sittingOut(n, false);
-            std::vector<std::vector<double>> projections;
+            std::vector<std::vector<double>> projections(n);
             std::vector<std::vector<int64_t>> labels;
             std::vector<std::vector<uint64_t>> ids;
             for (uint32_t i = 0; i < n; ++i)
             {
                 sittingOut[i] = basis.empty() || (!reached.empty() && !reached[i]);
-                const auto& shard = m_shards[i];
+            }
+            D2dTorchRuntime::ParallelFor(n, [&](std::size_t i) {
                 // Features(i) is built again rather than kept from the sketches: keeping
                 // every device's samples as doubles would hold twice the training set.
-                projections.push_back(sittingOut[i]
-                                          ? std::vector<double>{}
-                                          : D2dDistributedPca::Project(Features(i),
-                                                                       shard.indices.size(),
-                                                                       dim,
-                                                                       basis,
-                                                                       m_pcaDims));
+                if (!sittingOut[i])
+                {
+                    projections[i] = D2dDistributedPca::Project(Features(i),
+                                                                m_shards[i].indices.size(),
+                                                                dim,
+                                                                basis,
+                                                                m_pcaDims);
+                }
+            });
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                const auto& shard = m_shards[i];
                 labels.emplace_back();
                 ids.emplace_back();
                 for (std::size_t idx : shard.indices)
@@ -497,11 +514,10 @@ D2dUnsupervisedParadigm::Gain(uint32_t /* receiver */,
 void
 D2dUnsupervisedParadigm::StartStep()
 {
-    // m_post = m_stats, copying only what the last step changed.
-    for (uint32_t i : m_postChanged)
-    {
-        m_post[i] = m_stats[i];
-    }
+    // m_post = m_stats, copying only what the last step changed (each device on its own:
+    // the worker pool).
+    D2dTorchRuntime::ParallelFor(m_postChanged.size(),
+                                 [this](std::size_t k) { RestorePost(m_postChanged[k]); });
     m_postChanged.clear();
     m_agreement.AfterReset();
 }
@@ -514,9 +530,8 @@ D2dUnsupervisedParadigm::GainFrom(uint32_t receiver,
                                   const D2dFractionalCounts& /* sent */)
 {
     PrepareDraw(transmitter, allocated);
-    std::vector<D2dGaussianCluster> post;
-    const bool drawn = Draw(receiver, transmitter, allocated, post);
-    return ApplyDraw(receiver, drawn, std::move(post));
+    const bool drawn = Draw(receiver, transmitter, allocated);
+    return ApplyDraw(receiver, drawn);
 }
 
 std::vector<double>
@@ -531,16 +546,15 @@ D2dUnsupervisedParadigm::GainsFrom(const std::vector<GainRequest>& requests)
         seen[r.receiver] = true;
         PrepareDraw(r.transmitter, *r.allocated);
     }
-    std::vector<std::vector<D2dGaussianCluster>> post(requests.size());
     std::vector<char> drawn(requests.size(), 0);
     D2dTorchRuntime::ParallelFor(requests.size(), [&](std::size_t k) {
         const auto& r = requests[k];
-        drawn[k] = Draw(r.receiver, r.transmitter, *r.allocated, post[k]) ? 1 : 0;
+        drawn[k] = Draw(r.receiver, r.transmitter, *r.allocated) ? 1 : 0;
     });
     std::vector<double> g(requests.size());
     for (std::size_t k = 0; k < requests.size(); ++k)
     {
-        g[k] = ApplyDraw(requests[k].receiver, drawn[k] != 0, std::move(post[k]));
+        g[k] = ApplyDraw(requests[k].receiver, drawn[k] != 0);
     }
     return g;
 }
@@ -560,14 +574,24 @@ D2dUnsupervisedParadigm::PrepareDraw(uint32_t transmitter, const D2dFractionalCo
 bool
 D2dUnsupervisedParadigm::Draw(uint32_t receiver,
                               uint32_t transmitter,
-                              const D2dFractionalCounts& allocated,
-                              std::vector<D2dGaussianCluster>& post)
+                              const D2dFractionalCounts& allocated)
 {
     // Alg. 2 steps 8-9: draw D_{j,l->i} points from each of j's Gaussians, add them to i's
-    // nearest clusters, recompute (i's summaries merged with those of the points drawn).
-    std::vector<double> x;
-    std::vector<uint32_t> a;
-    bool drawn = false;
+    // nearest clusters, recompute (i's summaries merged with those of the points drawn, in
+    // m_post[i], which starts as m_stats[i]).
+    RestorePost(receiver);
+    uint64_t total = 0;
+    for (uint32_t l = 0; l < m_nClusters && l < allocated.size(); ++l)
+    {
+        total += static_cast<uint64_t>(std::max(0.0, allocated[l]) + 0.5);
+    }
+    if (total == 0)
+    {
+        return false;
+    }
+    std::vector<double> x(total * m_d);
+    std::vector<uint32_t> a(total);
+    uint64_t at = 0;
     for (uint32_t l = 0; l < m_nClusters && l < allocated.size(); ++l)
     {
         const auto count = static_cast<uint64_t>(std::max(0.0, allocated[l]) + 0.5);
@@ -575,39 +599,52 @@ D2dUnsupervisedParadigm::Draw(uint32_t receiver,
         {
             continue;
         }
-        drawn = true;
-        const auto s = D2dGaussianClusters::Sample(m_stats[transmitter][l].mean,
-                                                   m_sampleFactors[transmitter][l],
-                                                   count,
-                                                   m_sampleRng[receiver]);
-        for (uint64_t p = 0; p < count; ++p)
+        D2dGaussianClusters::SampleTo(m_stats[transmitter][l].mean,
+                                      m_sampleFactors[transmitter][l],
+                                      count,
+                                      m_sampleRng[receiver],
+                                      m_normalDraws,
+                                      &x[at * m_d]);
+        for (uint64_t p = at; p < at + count; ++p)
         {
-            a.push_back(D2dGaussianClusters::Nearest(&s[p * m_d], m_centroids[receiver], m_d));
+            a[p] = D2dGaussianClusters::Nearest(&x[p * m_d], m_centroids[receiver], m_d);
         }
-        x.insert(x.end(), s.begin(), s.end());
+        at += count;
     }
-    if (drawn)
+    D2dGaussianClusters::AddPoints(m_post[receiver], x, m_d, a);
+    return true;
+}
+
+void
+D2dUnsupervisedParadigm::RestorePost(uint32_t device)
+{
+    // A cluster that got points holds more of them than before; the others kept their bits.
+    auto& post = m_post[device];
+    const auto& before = m_stats[device];
+    for (std::size_t l = 0; l < post.size(); ++l)
     {
-        post = D2dGaussianClusters::WithPoints(m_stats[receiver], x, m_d, a);
+        if (post[l].count != before[l].count)
+        {
+            post[l] = before[l];
+        }
     }
-    return drawn;
 }
 
 double
-D2dUnsupervisedParadigm::ApplyDraw(uint32_t receiver,
-                                   bool drawn,
-                                   std::vector<D2dGaussianCluster>&& post)
+D2dUnsupervisedParadigm::ApplyDraw(uint32_t receiver, bool drawn)
 {
     if (!drawn)
     {
         // Nothing drawn: the statistics after are those before.
-        m_post.at(receiver) = m_stats.at(receiver);
         m_agreement.AfterSameAsBefore(receiver);
     }
     else
     {
-        m_post.at(receiver) = std::move(post);
-        m_postChanged.push_back(receiver);
+        // Once each (StartStep restores the devices listed in parallel).
+        if (std::find(m_postChanged.begin(), m_postChanged.end(), receiver) == m_postChanged.end())
+        {
+            m_postChanged.push_back(receiver);
+        }
         m_agreement.AfterChanged(receiver);
     }
     // Step 10: the trace ratio of eq. (16).
@@ -674,7 +711,8 @@ D2dUnsupervisedParadigm::Exchange(const std::vector<Transfer>& transfers)
                                             : D2dGaussianClusters::Sample(m_stats[j][l].mean,
                                                                           SampleFactorOf(j, l),
                                                                           arrived,
-                                                                          m_sendRng.at(i));
+                                                                          m_sendRng.at(i),
+                                                                          m_normalDraws);
                 addPoints[i].insert(addPoints[i].end(), s.begin(), s.end());
                 addLabels[i].insert(addLabels[i].end(), arrived, -1);
                 addIds[i].insert(addIds[i].end(), arrived, SAMPLED_ID);

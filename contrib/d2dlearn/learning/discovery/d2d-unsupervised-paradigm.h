@@ -40,9 +40,11 @@ namespace ns3
  * L (4 (d + d^2) + 1) bytes.
  *
  * Local score (Alg. 2 steps 8-10, eq. (16)): i draws D_{j,l->i} points from N(mu_j^l,
- * Sigma_j^l) (D2dGaussianClusters::Sample, a stream per device), assigns each to its nearest
- * own centroid, recomputes its clusters' statistics with them and scores the trace ratio
- * sum_l Tr(Sigma-tilde_i^l) / Tr(Sigma_i^l) (L when nothing arrives). GainForm: excess
+ * Sigma_j^l) (D2dGaussianClusters::Sample, a stream per device; NormalDraws: the ziggurat's
+ * standard normals by default, Box-Muller's, d2dlearn's generator before 2026-11, as an
+ * option), assigns each to its nearest own centroid, recomputes its clusters' statistics
+ * with them and scores the trace ratio sum_l Tr(Sigma-tilde_i^l) / Tr(Sigma_i^l) (L when
+ * nothing arrives). GainForm: excess
  * (default) takes g = that - L, 0 when nothing arrives; sum takes g = the printed sum. The
  * protocol forms r^L = alpha1 g - alpha2 P_D (eq. (16)). The two differ by a constant alpha1 L
  * on every link, which the learning does not cancel: the policy's softmax (eq. (7)) values an
@@ -315,25 +317,25 @@ class D2dUnsupervisedParadigm : public D2dDiscoveryParadigm
     const std::vector<double>& SampleFactorOf(uint32_t device, uint32_t cluster);
     /**
      * \brief Alg. 2 steps 8-9 for one receiver: the points drawn from j's Gaussians and i's
-     * statistics with them (reads m_sampleFactors, which must hold j's factors; draws from
-     * i's stream only, so receivers may run in parallel).
+     * statistics with them, in m_post[i] (m_stats[i] if nothing is drawn). Reads
+     * m_sampleFactors, which must hold j's factors; writes only i's stream and m_post[i], so
+     * receivers may run in parallel.
      * \param receiver i \param transmitter j \param allocated U_{j->i}
-     * \param post out: i's statistics after (untouched if nothing is drawn)
      * \return whether anything was drawn
      */
-    bool Draw(uint32_t receiver,
-              uint32_t transmitter,
-              const D2dFractionalCounts& allocated,
-              std::vector<D2dGaussianCluster>& post);
+    bool Draw(uint32_t receiver, uint32_t transmitter, const D2dFractionalCounts& allocated);
+    /** \brief m_post[i] = m_stats[i], copying only the clusters that differ (a changed
+     * cluster holds more points). \param device i */
+    void RestorePost(uint32_t device);
     /** \brief Make j's factors for the clusters U draws from. \param transmitter j
      * \param allocated U_{j->i} */
     void PrepareDraw(uint32_t transmitter, const D2dFractionalCounts& allocated);
     /**
      * \brief Step 10: keep i's statistics after and score eq. (16).
-     * \param receiver i \param drawn whether Draw drew \param post Draw's statistics
+     * \param receiver i \param drawn whether Draw drew
      * \return g
      */
-    double ApplyDraw(uint32_t receiver, bool drawn, std::vector<D2dGaussianCluster>&& post);
+    double ApplyDraw(uint32_t receiver, bool drawn);
     /** \return b_j (ceil(RetainFraction D_j[l])) */
     D2dFractionalCounts Thresholds(uint32_t device) const;
 
@@ -345,7 +347,8 @@ class D2dUnsupervisedParadigm : public D2dDiscoveryParadigm
     AgreementScale m_agreementScale;         //!< attribute AgreementScale
     GainForm m_gainForm;                     //!< attribute GainForm
     double m_klRidge; //!< added to the covariances' diagonal in eq. (17)'s KL (attribute KlRidge)
-    ExchangeMode m_exchangeMode; //!< attribute ExchangeMode
+    ExchangeMode m_exchangeMode;                    //!< attribute ExchangeMode
+    D2dGaussianClusters::NormalDraws m_normalDraws; //!< z of the samples (attribute NormalDraws)
     uint32_t m_kmeansIterations; //!< bound on Lloyd's iterations (attribute KMeansIterations)
 
     uint32_t m_d{0};                           //!< d, the dimension of the projections (Setup)

@@ -240,27 +240,33 @@ TEST(D2dGaussianClusters, KlDivergence2dHandValues)
 
 TEST(D2dGaussianClusters, SampleMatchesTheGaussianAndIsDeterministic)
 {
-    const auto g = Cluster({1, -2}, {2, 0.8, 0.8, 1}, 10);
-    D2dDataRng rng(11, 0x2);
-    const std::size_t n = 40000;
-    const auto x = D2dGaussianClusters::Sample(g, n, rng);
-    ASSERT_EQ(x.size(), n * 2);
-    const auto s = D2dGaussianClusters::Statistics(x, 2, std::vector<uint32_t>(n, 0), 1);
-    // Standard errors: mean sqrt(2/40000) = 0.007, covariance entries about 0.015.
-    EXPECT_NEAR(s[0].mean[0], 1, 0.03);
-    EXPECT_NEAR(s[0].mean[1], -2, 0.03);
-    EXPECT_NEAR(s[0].cov[0], 2, 0.06);
-    EXPECT_NEAR(s[0].cov[1], 0.8, 0.04);
-    EXPECT_NEAR(s[0].cov[3], 1, 0.03);
-    D2dDataRng a(11, 0x2);
-    D2dDataRng b(11, 0x2);
-    EXPECT_EQ(D2dGaussianClusters::Sample(g, 5, a), D2dGaussianClusters::Sample(g, 5, b));
-    EXPECT_TRUE(D2dGaussianClusters::Sample(g, 0, a).empty());
-    // A singular covariance (rank 1) is jittered: the samples lie on the line y = x.
-    const auto line = D2dGaussianClusters::Sample(Cluster({0, 0}, {1, 1, 1, 1}, 3), 100, a);
-    for (std::size_t p = 0; p < 100; ++p)
+    // Both ways of drawing z (Box-Muller, the ziggurat) through the same BLAS transform.
+    for (auto draws : {D2dGaussianClusters::BOX_MULLER, D2dGaussianClusters::ZIGGURAT})
     {
-        EXPECT_NEAR(line[2 * p], line[2 * p + 1], 1e-3);
+        const auto g = Cluster({1, -2}, {2, 0.8, 0.8, 1}, 10);
+        D2dDataRng rng(11, 0x2);
+        const std::size_t n = 40000;
+        const auto x = D2dGaussianClusters::Sample(g, n, rng, draws);
+        ASSERT_EQ(x.size(), n * 2);
+        const auto s = D2dGaussianClusters::Statistics(x, 2, std::vector<uint32_t>(n, 0), 1);
+        // Standard errors: mean sqrt(2/40000) = 0.007, covariance entries about 0.015.
+        EXPECT_NEAR(s[0].mean[0], 1, 0.03) << draws;
+        EXPECT_NEAR(s[0].mean[1], -2, 0.03) << draws;
+        EXPECT_NEAR(s[0].cov[0], 2, 0.06) << draws;
+        EXPECT_NEAR(s[0].cov[1], 0.8, 0.04) << draws;
+        EXPECT_NEAR(s[0].cov[3], 1, 0.03) << draws;
+        D2dDataRng a(11, 0x2);
+        D2dDataRng b(11, 0x2);
+        EXPECT_EQ(D2dGaussianClusters::Sample(g, 5, a, draws),
+                  D2dGaussianClusters::Sample(g, 5, b, draws));
+        EXPECT_TRUE(D2dGaussianClusters::Sample(g, 0, a, draws).empty());
+        // A singular covariance (rank 1) is jittered: the samples lie on the line y = x.
+        const auto line =
+            D2dGaussianClusters::Sample(Cluster({0, 0}, {1, 1, 1, 1}, 3), 100, a, draws);
+        for (std::size_t p = 0; p < 100; ++p)
+        {
+            EXPECT_NEAR(line[2 * p], line[2 * p + 1], 1e-3) << draws;
+        }
     }
 }
 
