@@ -31,9 +31,30 @@ RowsTimesRowsT(const double* a, const double* b, double* c, int m, int n, int k)
     dgemm_("T", "N", &n, &m, &k, &one, b, &k, a, &k, &zero, c, &n, 1, 1);
 }
 
-
 /** At or below this order the recursions call LAPACK's own routine. */
 constexpr int RECURSION_BASE = 16;
+
+/** A column-major square matrix of order n split in halves: [A 0; B C], A of order n / 2. */
+struct Halves
+{
+    /**
+     * \param n order \param a the matrix \param lda its leading dimension
+     */
+    Halves(int n, double* a, int lda)
+        : n1(n / 2),
+          n2(n - n / 2),
+          a11(a),
+          a21(a + n / 2),
+          a22(a + n / 2 + static_cast<std::size_t>(n / 2) * lda)
+    {
+    }
+
+    int n1;      //!< order of A
+    int n2;      //!< order of C
+    double* a11; //!< A
+    double* a21; //!< B (n2 x n1)
+    double* a22; //!< C
+};
 
 /**
  * \brief L := L^-1 for a lower triangular L (column-major, leading dimension lda) by recursive
@@ -55,21 +76,17 @@ InvertLower(int n, double* a, int lda)
         dtrtri_("L", "N", &n, a, &lda, &info, 1, 1);
         return info;
     }
-    const int n1 = n / 2;
-    const int n2 = n - n1;
-    double* a11 = a;
-    double* a21 = a + n1;
-    double* a22 = a + n1 + static_cast<std::size_t>(n1) * lda;
+    const Halves h(n, a, lda);
     const double one = 1.0;
     const double minusOne = -1.0;
-    if ((info = InvertLower(n1, a11, lda)) != 0)
+    if ((info = InvertLower(h.n1, h.a11, lda)) != 0)
     {
         return info;
     }
     // B := B A^-1, then B := -C^-1 B with C not yet inverted.
-    dtrmm_("R", "L", "N", "N", &n2, &n1, &one, a11, &lda, a21, &lda, 1, 1, 1, 1);
-    dtrsm_("L", "L", "N", "N", &n2, &n1, &minusOne, a22, &lda, a21, &lda, 1, 1, 1, 1);
-    return InvertLower(n2, a22, lda);
+    dtrmm_("R", "L", "N", "N", &h.n2, &h.n1, &one, h.a11, &lda, h.a21, &lda, 1, 1, 1, 1);
+    dtrsm_("L", "L", "N", "N", &h.n2, &h.n1, &minusOne, h.a22, &lda, h.a21, &lda, 1, 1, 1, 1);
+    return InvertLower(h.n2, h.a22, lda);
 }
 
 /**
@@ -87,16 +104,12 @@ LowerGram(int n, double* a, int lda)
         dlauum_("L", &n, a, &lda, &info, 1);
         return;
     }
-    const int n1 = n / 2;
-    const int n2 = n - n1;
-    double* a11 = a;
-    double* a21 = a + n1;
-    double* a22 = a + n1 + static_cast<std::size_t>(n1) * lda;
+    const Halves h(n, a, lda);
     const double one = 1.0;
-    LowerGram(n1, a11, lda);
-    dsyrk_("L", "T", &n1, &n2, &one, a21, &lda, &one, a11, &lda, 1, 1);
-    dtrmm_("L", "L", "T", "N", &n2, &n1, &one, a22, &lda, a21, &lda, 1, 1, 1, 1);
-    LowerGram(n2, a22, lda);
+    LowerGram(h.n1, h.a11, lda);
+    dsyrk_("L", "T", &h.n1, &h.n2, &one, h.a21, &lda, &one, h.a11, &lda, 1, 1);
+    dtrmm_("L", "L", "T", "N", &h.n2, &h.n1, &one, h.a22, &lda, h.a21, &lda, 1, 1, 1, 1);
+    LowerGram(h.n2, h.a22, lda);
 }
 } // namespace
 

@@ -7,6 +7,7 @@
 #include "ns3/abort.h"
 #include "ns3/d2d-aggregation-strategy.h"
 #include "ns3/d2d-fl-protocol.h"
+#include "ns3/d2d-json.h"
 #include "ns3/d2d-text.h"
 #include "ns3/string.h"
 
@@ -208,40 +209,14 @@ Find(const std::vector<Entry>& table, const std::string& name, const std::string
     return *it;
 }
 
-/** JSON string literal of s (quotes, backslashes and control characters escaped). */
-std::string
-Quote(const std::string& s)
-{
-    std::string out = "\"";
-    for (const char c : s)
-    {
-        if (c == '"' || c == '\\')
-        {
-            out += '\\';
-            out += c;
-        }
-        else if (static_cast<unsigned char>(c) < 0x20)
-        {
-            static const char* hex = "0123456789abcdef";
-            out += "\\u00";
-            out += hex[(c >> 4) & 0xf];
-            out += hex[c & 0xf];
-        }
-        else
-        {
-            out += c;
-        }
-    }
-    return out + "\"";
-}
-
+/** \return items as a JSON array of strings (D2dJson::String each) \param items the strings */
 std::string
 QuoteList(const std::vector<std::string>& items)
 {
     std::string out = "[";
     for (std::size_t i = 0; i < items.size(); ++i)
     {
-        out += (i ? ", " : "") + Quote(items[i]);
+        out += (i ? ", " : "") + D2dJson::String(items[i]);
     }
     return out + "]";
 }
@@ -386,15 +361,16 @@ D2dProtocolRegistry::PrintJson(std::ostream& os)
     {
         const auto& e = protocols[i];
         const D2dProtocolTraits traits = GetTraits(e.name);
-        os << "    {\"name\": " << Quote(e.name) << ", \"class\": " << Quote(e.typeName)
-           << ", \"label\": " << Quote(e.label) << ",\n     \"reference\": " << Quote(e.reference)
-           << ",\n     \"presets\": {";
+        os << "    {\"name\": " << D2dJson::String(e.name)
+           << ", \"class\": " << D2dJson::String(e.typeName)
+           << ", \"label\": " << D2dJson::String(e.label)
+           << ",\n     \"reference\": " << D2dJson::String(e.reference) << ",\n     \"presets\": {";
         for (std::size_t k = 0; k < e.presets.size(); ++k)
         {
-            os << (k ? ", " : "") << Quote(e.presets[k].first) << ": "
-               << Quote(e.presets[k].second);
+            os << (k ? ", " : "") << D2dJson::String(e.presets[k].first) << ": "
+               << D2dJson::String(e.presets[k].second);
         }
-        os << "}, \"aggregation\": " << Quote(e.aggregation)
+        os << "}, \"aggregation\": " << D2dJson::String(e.aggregation)
            << ", \"programs\": " << QuoteList(e.programs)
            << ",\n     \"usesD2d\": " << (traits.usesD2d ? "true" : "false")
            << ", \"usesD2s\": " << (traits.usesD2s ? "true" : "false")
@@ -409,8 +385,10 @@ D2dProtocolRegistry::PrintJson(std::ostream& os)
     for (std::size_t i = 0; i < rules.size(); ++i)
     {
         const auto& r = rules[i];
-        os << "    {\"name\": " << Quote(r.name) << ", \"class\": " << Quote(r.typeName)
-           << ", \"label\": " << Quote(r.label) << ", \"reference\": " << Quote(r.reference) << "}"
+        os << "    {\"name\": " << D2dJson::String(r.name)
+           << ", \"class\": " << D2dJson::String(r.typeName)
+           << ", \"label\": " << D2dJson::String(r.label)
+           << ", \"reference\": " << D2dJson::String(r.reference) << "}"
            << (i + 1 < rules.size() ? "," : "") << "\n";
     }
     os << "  ]\n}\n";
