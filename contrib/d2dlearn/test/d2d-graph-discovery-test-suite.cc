@@ -169,25 +169,16 @@ class D2dGdAppendixATestCase : public TestCase
             rig.gd->SetAttribute("Iterations", UintegerValue(2));
             rig.gd->SetFixedGraph({1, -1, 1});
             std::vector<double> gains;
-            rig.gd->TraceConnectWithoutContext("Iteration",
-                                               MakeBoundCallback(
-                                                   +[](std::vector<double>* g,
-                                                       uint32_t,
-                                                       uint32_t,
-                                                       uint32_t device,
-                                                       int64_t,
-                                                       double,
-                                                       bool,
-                                                       double gain,
-                                                       double,
-                                                       double,
-                                                       double) {
-                                                       if (device == 0)
-                                                       {
-                                                           g->push_back(gain);
-                                                       }
-                                                   },
-                                                   &gains));
+            rig.gd->TraceConnectWithoutContext(
+                "Iteration",
+                MakeBoundCallback(
+                    +[](std::vector<double>* g, const D2dGraphDiscovery::IterationRecord& r) {
+                        if (r.device == 0)
+                        {
+                            g->push_back(r.gain);
+                        }
+                    },
+                    &gains));
             rig.Run();
             NS_TEST_ASSERT_MSG_EQ(rig.gd->IsFinished(), true, "finished");
             const std::vector<D2dFractionalCounts> expected{{20, 0, 5, 10, 20},
@@ -218,25 +209,16 @@ class D2dGdAppendixATestCase : public TestCase
             rig.gd->SetAttribute("Alpha2", DoubleValue(0.0));
             rig.gd->SetFixedGraph({1, -1, 1});
             double gain = -1;
-            rig.gd->TraceConnectWithoutContext("Iteration",
-                                               MakeBoundCallback(
-                                                   +[](double* g,
-                                                       uint32_t,
-                                                       uint32_t,
-                                                       uint32_t device,
-                                                       int64_t,
-                                                       double,
-                                                       bool,
-                                                       double gi,
-                                                       double,
-                                                       double,
-                                                       double) {
-                                                       if (device == 0)
-                                                       {
-                                                           *g = gi;
-                                                       }
-                                                   },
-                                                   &gain));
+            rig.gd->TraceConnectWithoutContext(
+                "Iteration",
+                MakeBoundCallback(
+                    +[](double* g, const D2dGraphDiscovery::IterationRecord& r) {
+                        if (r.device == 0)
+                        {
+                            *g = r.gain;
+                        }
+                    },
+                    &gain));
             rig.Run();
             // Expected D-hat_i = [20,0,4,8,20]: W1 to [20,0,0,0,20] = (6+6+2+6)/52 = 20/52.
             // Checked on the loss-free [20,0,5,10,20] eq. (8) holds (3 labels); on the
@@ -364,18 +346,9 @@ class D2dGdMessageCountTestCase : public TestCase
     }
 
     static void CountIteration(std::vector<std::vector<double>>* rows,
-                               uint32_t,
-                               uint32_t,
-                               uint32_t,
-                               int64_t,
-                               double,
-                               bool,
-                               double,
-                               double localReward,
-                               double globalReward,
-                               double reward)
+                               const D2dGraphDiscovery::IterationRecord& r)
     {
-        rows->push_back({localReward, globalReward, reward});
+        rows->push_back({r.localReward, r.globalReward, r.reward});
     }
 };
 
@@ -406,19 +379,9 @@ class D2dGdSleepBetweenIterationsTestCase : public TestCase
         double idleW{0};                //!< the radios' IdlePowerW
     };
 
-    static void Row(Outcome* o,
-                    uint32_t,
-                    uint32_t,
-                    uint32_t,
-                    int64_t,
-                    double,
-                    bool,
-                    double,
-                    double,
-                    double,
-                    double reward)
+    static void Row(Outcome* o, const D2dGraphDiscovery::IterationRecord& r)
     {
-        o->rewards.push_back(reward);
+        o->rewards.push_back(r.reward);
         o->ends.push_back(Simulator::Now().GetSeconds());
     }
 
@@ -545,19 +508,9 @@ class D2dGdLostGlobalTestCase : public TestCase
         double global;
     };
 
-    static void Trace(std::vector<Row>* rows,
-                      uint32_t,
-                      uint32_t iteration,
-                      uint32_t device,
-                      int64_t,
-                      double,
-                      bool,
-                      double,
-                      double localReward,
-                      double globalReward,
-                      double)
+    static void Trace(std::vector<Row>* rows, const D2dGraphDiscovery::IterationRecord& r)
     {
-        rows->push_back({iteration, device, localReward, globalReward});
+        rows->push_back({r.iteration, r.device, r.localReward, r.globalReward});
     }
 
     void DoRun() override
@@ -738,21 +691,12 @@ class D2dGdWifiTestCase : public TestCase
         m_delivered[r.kind] += r.delivered ? 1 : 0;
     }
 
-    void Iteration(uint32_t,
-                   uint32_t,
-                   uint32_t i,
-                   int64_t j,
-                   double pDrop,
-                   bool,
-                   double,
-                   double,
-                   double,
-                   double)
+    void Iteration(const D2dGraphDiscovery::IterationRecord& r)
     {
-        if (j >= 0)
+        if (r.transmitter >= 0)
         {
-            m_pDrops.push_back(pDrop);
-            m_links.emplace_back(i, j);
+            m_pDrops.push_back(r.pDrop);
+            m_links.emplace_back(r.device, r.transmitter);
         }
     }
 

@@ -1003,16 +1003,16 @@ D2dGraphDiscovery::EndIteration()
         {
             m_rl.GetPolicy(m_edge, i).Update(m_it.selState[i], m_it.sel[i], reward);
         }
-        m_iterationTrace(m_edge,
-                         m_iteration,
-                         i,
-                         m_it.sel[i],
-                         m_it.selDrop[i],
-                         m_it.allocationAt[i] != nullptr,
-                         m_it.gain[i],
-                         m_it.localReward[i],
-                         global,
-                         reward);
+        m_iterationTrace(IterationRecord{m_edge,
+                                         m_iteration,
+                                         i,
+                                         m_it.sel[i],
+                                         m_it.selDrop[i],
+                                         m_it.allocationAt[i] != nullptr,
+                                         m_it.gain[i],
+                                         m_it.localReward[i],
+                                         global,
+                                         reward});
     }
     ++m_iteration;
     if (m_iteration >= m_iterations)

@@ -177,17 +177,23 @@ class D2dGraphDiscovery : public Object, public D2dDiscoveryModes
         FIXED         //!< SetFixedGraph: iterations on a given graph, no learning
     };
 
+    /** One device's choice and rewards in one RL iteration (the Iteration trace). */
+    struct IterationRecord
+    {
+        uint32_t edge;       //!< the edge round (Remark 2), from 0
+        uint32_t iteration;  //!< the iteration within the edge round, from 0
+        uint32_t device;     //!< the receiver i
+        int64_t transmitter; //!< the transmitter i chose (-1: none)
+        double pDrop;        //!< P_D of the chosen link, a probability
+        bool exchanged;      //!< whether i's transmitter's allocation U arrived
+        double gain;         //!< g of i's exchange
+        double localReward;  //!< r^L of eq. (13)
+        double globalReward; //!< the r^G i learns from (eq. (14))
+        double reward;       //!< R = r^L + gamma r^G
+    };
+
     /** Signature of the Iteration trace. */
-    typedef void (*IterationTracedCallback)(uint32_t edge,
-                                            uint32_t iteration,
-                                            uint32_t device,
-                                            int64_t transmitter,
-                                            double pDrop,
-                                            bool exchanged,
-                                            double gain,
-                                            double localReward,
-                                            double globalReward,
-                                            double reward);
+    typedef void (*IterationTracedCallback)(const IterationRecord& record);
     /** Signature of the Stage trace: edge round, "learned" (its policies are trained, the
      * last message passing and the exchange begin) or "exchanged" (its datapoints moved). */
     typedef void (*StageTracedCallback)(uint32_t edge, const std::string& stage);
@@ -384,17 +390,7 @@ class D2dGraphDiscovery : public Object, public D2dDiscoveryModes
     D2dDiscoveryIteration m_it; //!< the iteration's selection, messages and rewards
 
     /** One device's choice and rewards in one iteration (IterationTracedCallback). */
-    TracedCallback<uint32_t,
-                   uint32_t,
-                   uint32_t,
-                   int64_t,
-                   double,
-                   bool,
-                   double,
-                   double,
-                   double,
-                   double>
-        m_iterationTrace;
+    TracedCallback<const IterationRecord&> m_iterationTrace;
     /** A device's partition counts before and after an edge round's exchange. */
     TracedCallback<const std::string&, uint32_t, uint32_t, const D2dFractionalCounts&>
         m_histogramTrace;

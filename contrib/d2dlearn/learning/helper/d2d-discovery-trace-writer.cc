@@ -60,32 +60,23 @@ D2dDiscoveryTraceWriter::Connect(Ptr<D2dGraphDiscovery> gd)
 }
 
 void
-D2dDiscoveryTraceWriter::Iteration(uint32_t edge,
-                                   uint32_t iteration,
-                                   uint32_t device,
-                                   int64_t transmitter,
-                                   double pDrop,
-                                   bool exchanged,
-                                   double gain,
-                                   double localReward,
-                                   double globalReward,
-                                   double reward)
+D2dDiscoveryTraceWriter::Iteration(const D2dGraphDiscovery::IterationRecord& r)
 {
-    if (iteration % m_every != 0 && iteration + 1 != m_iterations)
+    if (r.iteration % m_every != 0 && r.iteration + 1 != m_iterations)
     {
         return;
     }
     *m_iterationsCsv << fmt::format("{},{},{},{},{:.9g},{},{:.9g},{:.9g},{:.9g},{:.9g}\n",
-                                    edge,
-                                    iteration,
-                                    device,
-                                    transmitter,
-                                    pDrop,
-                                    exchanged ? 1 : 0,
-                                    gain,
-                                    localReward,
-                                    globalReward,
-                                    reward);
+                                    r.edge,
+                                    r.iteration,
+                                    r.device,
+                                    r.transmitter,
+                                    r.pDrop,
+                                    r.exchanged ? 1 : 0,
+                                    r.gain,
+                                    r.localReward,
+                                    r.globalReward,
+                                    r.reward);
 }
 
 void

@@ -73,29 +73,11 @@ class D2dDiscoveryTraceWriter
 
   private:
     /**
-     * \brief Iteration sink: a gd_iterations.csv row, if iteration is a multiple of
+     * \brief Iteration sink: a gd_iterations.csv row, if the iteration is a multiple of
      * traceEvery or the edge round's last.
-     * \param edge the edge round (Remark 2), from 0
-     * \param iteration the iteration within the edge round, from 0
-     * \param device the receiver i
-     * \param transmitter the transmitter it chose (-1: none)
-     * \param pDrop P_D of the chosen link, a probability
-     * \param exchanged whether i's transmitter's allocation U arrived
-     * \param gain g of i's exchange
-     * \param localReward r^L of eq. (13)
-     * \param globalReward the r^G i learns from (eq. (14))
-     * \param reward R = r^L + gamma r^G
+     * \param record the device's choice and rewards in the iteration
      */
-    void Iteration(uint32_t edge,
-                   uint32_t iteration,
-                   uint32_t device,
-                   int64_t transmitter,
-                   double pDrop,
-                   bool exchanged,
-                   double gain,
-                   double localReward,
-                   double globalReward,
-                   double reward);
+    void Iteration(const D2dGraphDiscovery::IterationRecord& record);
     /**
      * \brief Histogram sink: one gd_diversity.csv row per partition (label).
      * \param phase "before" or "after" the edge round's exchange
