@@ -237,7 +237,7 @@ D2dGaussianClusters::AddPoints(std::vector<D2dGaussianCluster>& clusters,
         d > static_cast<std::size_t>(std::numeric_limits<int>::max()) ||
         assign.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
     {
-        throw std::invalid_argument("D2dGaussianClusters::WithPoints: m x d points, m labels");
+        throw std::invalid_argument("D2dGaussianClusters::AddPoints: m x d points, m labels");
     }
     // The new points of each cluster, in their order.
     std::vector<std::vector<std::size_t>> members(k);
@@ -260,7 +260,7 @@ D2dGaussianClusters::AddPoints(std::vector<D2dGaussianCluster>& clusters,
         auto& c = clusters[l];
         if (c.count > 0 && (c.mean.size() != d || c.cov.size() != d * d))
         {
-            throw std::invalid_argument("D2dGaussianClusters::WithPoints: summaries of "
+            throw std::invalid_argument("D2dGaussianClusters::AddPoints: summaries of "
                                         "dimension d");
         }
         // The new points' mean (summed in point order), then their scatter
@@ -320,8 +320,7 @@ D2dGaussianClusters::AddPoints(std::vector<D2dGaussianCluster>& clusters,
             c.mean[e] += wb * delta[e];
         }
         c.count = total;
-        // scatter[r * d + q] for q >= r holds the (r, q) element (the lower triangle,
-        // column-major).
+        // Element (r, q), q >= r, is the column-major lower triangle's (q, r): scatter[r d + q].
         for (std::size_t r = 0; r < d; ++r)
         {
             for (std::size_t q = r; q < d; ++q)
