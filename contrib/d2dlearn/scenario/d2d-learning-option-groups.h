@@ -37,8 +37,8 @@ struct D2dTrainingOptions
      *  auto rule from the job's FLOPs) */
     Time jobWallLimit{Seconds(0)};
     std::string compression{"float32"}; //!< --compression: model values on the air
-    uint32_t threads{2};                //!< --threads: LibTorch worker threads (0: inline)
-    bool sleepWhileTraining{false};     //!< --sleepWhileTraining: radios asleep during jobs
+    uint32_t threads{2}; //!< --threads: worker threads for the devices' computations (0: inline)
+    bool sleepWhileTraining{false}; //!< --sleepWhileTraining: radios asleep during jobs
 };
 
 /**
