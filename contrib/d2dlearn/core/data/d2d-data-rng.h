@@ -71,9 +71,9 @@ class D2dDataRng
      * \brief Standard normal variates by the ziggurat method of Marsaglia and Tsang, "The
      * Ziggurat Method for Generating Random Variables", J. Stat. Softw. 5(8), 2000, as
      * Boost.Random's normal_distribution implements it (128 layers; one 64-bit draw gives the
-     * layer, the sign and a 53-bit uniform, and is enough in about 99 % of the calls). About
-     * five times as fast as Normal's log, sin and cos; a different stream of the same
-     * distribution. It does not touch Normal's spare value.
+     * layer, the sign and a 53-bit uniform, and is enough in about 99 % of the calls): no
+     * logarithm, sine and cosine per pair as Normal's Box-Muller; a different stream of the
+     * same distribution. It does not touch Normal's spare value.
      * \param out where the n variates go, in the order drawn
      * \param n how many
      */
