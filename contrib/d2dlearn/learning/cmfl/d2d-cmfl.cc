@@ -214,7 +214,8 @@ D2dCmfl::Detach()
     {
         if (t)
         {
-            t->RemoveReceiveHandler(MakeCallback(&D2dCmfl::Receive, this));
+            t->RemoveReceiveHandler(MakeCallback(&D2dCmfl::ReceiveModel, this));
+            t->RemoveReceiveHandler(MakeCallback(&D2dCmfl::ReceiveGradient, this));
             t->RemoveSendDoneHandler(MakeCallback(&D2dCmfl::SendDone, this));
         }
     }
@@ -233,8 +234,10 @@ D2dCmfl::DoInitialize()
     D2dFlProtocol::DoInitialize();
     for (const auto& t : m_transports)
     {
-        t->AddReceiveHandler(MakeCallback(&D2dCmfl::Receive, this), "global_model");
-        t->AddReceiveHandler(MakeCallback(&D2dCmfl::Receive, this), "gradient");
+        t->AddReceiveHandler(MakeCallback(&D2dCmfl::ReceiveModel, this),
+                             D2dModelCodec::KIND_GLOBAL_MODEL);
+        t->AddReceiveHandler(MakeCallback(&D2dCmfl::ReceiveGradient, this),
+                             D2dModelCodec::KIND_GRADIENT);
         t->AddSendDoneHandler(MakeCallback(&D2dCmfl::SendDone, this));
     }
     m_ccp->SetTransports(m_transports, m_mode);
@@ -385,7 +388,13 @@ D2dCmfl::Broadcast(uint32_t sender)
     std::vector<uint32_t> recipients = m_committee;
     recipients.insert(recipients.end(), m_training.begin(), m_training.end());
     std::sort(recipients.begin(), recipients.end());
-    auto model = m_codec.Encode("global_model", "weights", m_round, 0, sender, m_global, {});
+    auto model = m_codec.Encode(D2dModelCodec::KIND_GLOBAL_MODEL,
+                                D2dModelCodec::WHAT_WEIGHTS,
+                                m_round,
+                                0,
+                                sender,
+                                m_global,
+                                {});
     auto payload = std::make_shared<D2dCmflModelPayload>();
     static_cast<D2dModelPayload&>(*payload) = *model->GetPayloadAs<D2dModelPayload>();
     payload->recipients = recipients;
@@ -394,7 +403,7 @@ D2dCmfl::Broadcast(uint32_t sender)
     // Size: the model, 4 bytes per recipient, 4 more per committee member (its role).
     const uint64_t bytes =
         model->GetSizeBytes() + 4 * (recipients.size() + payload->committee.size());
-    auto message = Create<D2dMessage>("global_model", bytes, payload);
+    auto message = Create<D2dMessage>(D2dModelCodec::KIND_GLOBAL_MODEL, bytes, payload);
     std::vector<uint32_t> receivers;
     for (auto d : recipients)
     {
@@ -417,34 +426,36 @@ D2dCmfl::Broadcast(uint32_t sender)
 }
 
 void
-D2dCmfl::Receive(const D2dReception& r)
+D2dCmfl::ReceiveModel(const D2dReception& r)
 {
     if (!r.IsComplete())
     {
-        return; // a model or gradient with missing fragments is none
+        return; // a model with missing fragments is none
+    }
+    auto payload = r.message->GetPayloadAs<D2dCmflModelPayload>();
+    if (payload && payload->IsFor(r.dst))
+    {
+        Begin(r.dst, payload);
+    }
+}
+
+void
+D2dCmfl::ReceiveGradient(const D2dReception& r)
+{
+    if (!r.IsComplete())
+    {
+        return; // a gradient with missing fragments is none
     }
     const uint32_t device = r.dst;
-    if (r.message->GetKind() == "global_model")
+    auto payload = r.message->GetPayloadAs<D2dModelPayload>();
+    DeviceState& st = m_state[device];
+    if (!payload || !payload->IsFor(device) || payload->round != m_round || st.round != m_round ||
+        !st.committee || st.scored || !Contains(m_training, payload->origin))
     {
-        auto payload = r.message->GetPayloadAs<D2dCmflModelPayload>();
-        if (payload && payload->IsFor(device))
-        {
-            Begin(device, payload);
-        }
+        return; // late, or not for a committee member still collecting
     }
-    else if (r.message->GetKind() == "gradient")
-    {
-        auto payload = r.message->GetPayloadAs<D2dModelPayload>();
-        DeviceState& st = m_state[device];
-        if (!payload || !payload->IsFor(device) || payload->round != m_round ||
-            st.round != m_round || !st.committee || st.scored ||
-            !Contains(m_training, payload->origin))
-        {
-            return; // late, or not for a committee member still collecting
-        }
-        st.gradients[payload->origin] = payload;
-        TryScore(device, false);
-    }
+    st.gradients[payload->origin] = payload;
+    TryScore(device, false);
 }
 
 void
@@ -505,13 +516,23 @@ D2dCmfl::Trained(uint32_t device, uint32_t round)
     if (m_upload == BROADCAST)
     {
         // One multicast to the committee (GradientUpload "broadcast").
-        transport->Send(
-            m_codec.Encode("gradient", "gradient", round, samples, device, g, m_committee),
-            m_committee,
-            m_mode);
+        transport->Send(m_codec.Encode(D2dModelCodec::KIND_GRADIENT,
+                                       D2dModelCodec::WHAT_GRADIENT,
+                                       round,
+                                       samples,
+                                       device,
+                                       g,
+                                       m_committee),
+                        m_committee,
+                        m_mode);
         return;
     }
-    auto message = m_codec.Encode("gradient", "gradient", round, samples, device, g);
+    auto message = m_codec.Encode(D2dModelCodec::KIND_GRADIENT,
+                                  D2dModelCodec::WHAT_GRADIENT,
+                                  round,
+                                  samples,
+                                  device,
+                                  g);
     for (auto c : m_committee)
     {
         const uint64_t id = transport->Send(message, c, m_mode);

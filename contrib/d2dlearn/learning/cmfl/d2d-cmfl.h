@@ -293,8 +293,12 @@ class D2dCmfl : public D2dFlProtocol
      * \param payload the model and the roles
      */
     void Begin(uint32_t device, std::shared_ptr<const D2dCmflModelPayload> payload);
-    /** \param r a reception of a CMFL kind ("global_model", "gradient") at any device */
-    void Receive(const D2dReception& r);
+    /** \brief The round's model (D2dModelCodec::KIND_GLOBAL_MODEL) at a device: Begin, if it
+     * is meant for it. \param r the reception */
+    void ReceiveModel(const D2dReception& r);
+    /** \brief A training client's gradient (D2dModelCodec::KIND_GRADIENT) at a committee
+     * member still collecting this round's: kept, then TryScore. \param r the reception */
+    void ReceiveGradient(const D2dReception& r);
     /** \brief Remove CMFL's handlers from the transports. */
     void Detach();
     /** \brief m_malicious from SetMalicious' devices (needs the learners). */

@@ -140,9 +140,11 @@ D2dAsyncFl::DoInitialize()
     const uint32_t n = GetNDevices();
     for (uint32_t i = 0; i < n; ++i)
     {
-        m_d2s[i]->AddReceiveHandler(MakeCallback(&D2dAsyncFl::ClientReceive, this), "global_model");
+        m_d2s[i]->AddReceiveHandler(MakeCallback(&D2dAsyncFl::ClientReceive, this),
+                                    D2dModelCodec::KIND_GLOBAL_MODEL);
     }
-    m_d2s[n]->AddReceiveHandler(MakeCallback(&D2dAsyncFl::ServerReceive, this), "update");
+    m_d2s[n]->AddReceiveHandler(MakeCallback(&D2dAsyncFl::ServerReceive, this),
+                                D2dModelCodec::KIND_UPDATE);
     m_d2s[n]->TraceConnectWithoutContext("Delivery",
                                          MakeCallback(&D2dAsyncFl::DownlinkDelivery, this));
     for (uint32_t i = 0; i < n; ++i)
@@ -197,7 +199,12 @@ D2dAsyncFl::Dispatch()
         m_idleAt[m_idle[at]] = static_cast<int64_t>(at);
         m_idle.pop_back();
         m_idleAt[device] = -1;
-        auto message = m_codec.Encode("global_model", "weights", m_version, 0, n, m_global);
+        auto message = m_codec.Encode(D2dModelCodec::KIND_GLOBAL_MODEL,
+                                      D2dModelCodec::WHAT_WEIGHTS,
+                                      m_version,
+                                      0,
+                                      n,
+                                      m_global);
         Slot& slot = m_slots[device];
         slot.sentAt = Simulator::Now();
         slot.msgId = server->Send(message, device, m_d2sMode);
@@ -301,7 +308,7 @@ D2dAsyncFl::DownlinkDelivery(const D2dDeliveryRecord& record)
 void
 D2dAsyncFl::ClientReceive(const D2dReception& r)
 {
-    if (!r.IsComplete() || r.message->GetKind() != "global_model")
+    if (!r.IsComplete())
     {
         return;
     }
@@ -330,12 +337,13 @@ D2dAsyncFl::ClientReceive(const D2dReception& r)
                 upload[j] = (*base)[j] - upload[j];
             }
         }
-        auto message = m_codec.Encode("update",
-                                      UploadsDelta() ? "delta" : "weights",
-                                      version,
-                                      l->GetNSamples(),
-                                      device,
-                                      std::move(upload));
+        auto message =
+            m_codec.Encode(D2dModelCodec::KIND_UPDATE,
+                           UploadsDelta() ? D2dModelCodec::WHAT_DELTA : D2dModelCodec::WHAT_WEIGHTS,
+                           version,
+                           l->GetNSamples(),
+                           device,
+                           std::move(upload));
         m_d2s[device]->Send(message, GetNDevices(), m_d2sMode);
     });
 }
@@ -343,7 +351,7 @@ D2dAsyncFl::ClientReceive(const D2dReception& r)
 void
 D2dAsyncFl::ServerReceive(const D2dReception& r)
 {
-    if (!r.IsComplete() || r.message->GetKind() != "update" || m_finished)
+    if (!r.IsComplete() || m_finished)
     {
         return;
     }

@@ -205,7 +205,7 @@ D2dBrainTorrent::Receive(const D2dReception& r)
         if (answer->modelFollows)
         {
             auto coded = m_codec.Encode(ModelKind,
-                                        "weights",
+                                        D2dModelCodec::WHAT_WEIGHTS,
                                         m_round,
                                         learner->GetNSamples(),
                                         j,

@@ -125,6 +125,10 @@ D2dFedAvg::DoDispose()
         m_d2s[i]->RemoveReceiveHandler(i + 1 < m_d2s.size()
                                            ? MakeCallback(&D2dFedAvg::ClientReceive, this)
                                            : MakeCallback(&D2dFedAvg::ServerReceive, this));
+        if (i + 1 == m_d2s.size())
+        {
+            m_d2s[i]->RemoveReceiveHandler(MakeCallback(&D2dFedAvg::ServerBusy, this));
+        }
         m_d2s[i]->RemoveSendDoneHandler(MakeCallback(&D2dFedAvg::UploadDone, this));
     }
     if (!m_d2s.empty())
@@ -169,14 +173,17 @@ D2dFedAvg::DoInitialize()
     const uint32_t n = GetNDevices();
     for (uint32_t i = 0; i < n; ++i)
     {
-        m_d2s[i]->AddReceiveHandler(MakeCallback(&D2dFedAvg::ClientReceive, this), "global_model");
+        m_d2s[i]->AddReceiveHandler(MakeCallback(&D2dFedAvg::ClientReceive, this),
+                                    D2dModelCodec::KIND_GLOBAL_MODEL);
         m_d2s[i]->AddSendDoneHandler(MakeCallback(&D2dFedAvg::UploadDone, this));
         m_d2s[i]->TraceConnectWithoutContext("Presence", MakeCallback(&D2dFedAvg::Presence, this));
         m_learners[i]->TraceConnectWithoutContext("TrainingLost",
                                                   MakeCallback(&D2dFedAvg::ClientLost, this));
     }
-    m_d2s[n]->AddReceiveHandler(MakeCallback(&D2dFedAvg::ServerReceive, this), "update");
-    m_d2s[n]->AddReceiveHandler(MakeCallback(&D2dFedAvg::ServerReceive, this), "busy");
+    m_d2s[n]->AddReceiveHandler(MakeCallback(&D2dFedAvg::ServerReceive, this),
+                                D2dModelCodec::KIND_UPDATE);
+    m_d2s[n]->AddReceiveHandler(MakeCallback(&D2dFedAvg::ServerBusy, this),
+                                D2dModelCodec::KIND_BUSY);
     m_d2s[n]->TraceConnectWithoutContext("Delivery",
                                          MakeCallback(&D2dFedAvg::DownlinkDelivery, this));
 }
@@ -286,15 +293,25 @@ D2dFedAvg::StartRound()
             recipients.assign(order.begin(), order.begin() + m);
             std::sort(recipients.begin(), recipients.end());
         }
-        auto message =
-            m_codec.Encode("global_model", "weights", m_round, 0, k, m_global, recipients);
+        auto message = m_codec.Encode(D2dModelCodec::KIND_GLOBAL_MODEL,
+                                      D2dModelCodec::WHAT_WEIGHTS,
+                                      m_round,
+                                      0,
+                                      k,
+                                      m_global,
+                                      recipients);
         m_sent = message->GetPayloadAs<D2dModelPayload>()->values;
         m_downlinkIds.insert(server->Send(message, D2D_BROADCAST, m_d2sMode));
     }
     else
     {
         // One unicast per sampled device, in sampling order (FIFO at the server radio).
-        auto message = m_codec.Encode("global_model", "weights", m_round, 0, k, m_global);
+        auto message = m_codec.Encode(D2dModelCodec::KIND_GLOBAL_MODEL,
+                                      D2dModelCodec::WHAT_WEIGHTS,
+                                      m_round,
+                                      0,
+                                      k,
+                                      m_global);
         m_sent = message->GetPayloadAs<D2dModelPayload>()->values;
         for (uint32_t i = 0; i < m; ++i)
         {
@@ -310,7 +327,7 @@ D2dFedAvg::StartRound()
 void
 D2dFedAvg::ClientReceive(const D2dReception& r)
 {
-    if (!r.IsComplete() || r.message->GetKind() != "global_model")
+    if (!r.IsComplete())
     {
         return; // a model with missing fragments is not a model
     }
@@ -331,7 +348,12 @@ D2dFedAvg::ClientReceive(const D2dReception& r)
         // waiting for it (with WaitForFailed it says nothing and is waited for).
         if (!m_waitForFailed)
         {
-            auto busy = m_codec.Encode("busy", "none", m_round, 0, device, std::vector<float>{});
+            auto busy = m_codec.Encode(D2dModelCodec::KIND_BUSY,
+                                       D2dModelCodec::WHAT_NONE,
+                                       m_round,
+                                       0,
+                                       device,
+                                       std::vector<float>{});
             m_d2s[device]->Send(busy, GetNDevices(), m_d2sMode);
         }
         return;
@@ -364,8 +386,9 @@ D2dFedAvg::ClientTrained(uint32_t device,
         // The upload carries the job: the trained weights (or the gradient) are computed
         // when the server reads them.
         learner->ReleaseParameters(); // a client holds no model between rounds
-        auto message = m_codec.EncodeDeferred("update",
-                                              m_variant == FEDSGD ? "gradient" : "weights",
+        auto message = m_codec.EncodeDeferred(D2dModelCodec::KIND_UPDATE,
+                                              m_variant == FEDSGD ? D2dModelCodec::WHAT_GRADIENT
+                                                                  : D2dModelCodec::WHAT_WEIGHTS,
                                               round,
                                               learner->GetNSamples(),
                                               device,
@@ -382,12 +405,13 @@ D2dFedAvg::ClientTrained(uint32_t device,
     if (m_updateTamper.IsNull())
     {
         // The upload shares the trained weights (or the gradient): no copy.
-        auto message = m_codec.Encode("update",
-                                      gradient ? "gradient" : "weights",
-                                      round,
-                                      learner->GetNSamples(),
-                                      device,
-                                      std::move(trained));
+        auto message =
+            m_codec.Encode(D2dModelCodec::KIND_UPDATE,
+                           gradient ? D2dModelCodec::WHAT_GRADIENT : D2dModelCodec::WHAT_WEIGHTS,
+                           round,
+                           learner->GetNSamples(),
+                           device,
+                           std::move(trained));
         const uint64_t id = m_d2s[device]->Send(message, GetNDevices(), m_d2sMode);
         m_uploadRetry.Track(id, m_d2s[device], round, message, m_d2sMode);
         return;
@@ -420,12 +444,13 @@ D2dFedAvg::ClientTrained(uint32_t device,
             }
         }
     }
-    auto message = m_codec.Encode("update",
-                                  gradient ? "gradient" : "weights",
-                                  round,
-                                  learner->GetNSamples(),
-                                  device,
-                                  std::move(update));
+    auto message =
+        m_codec.Encode(D2dModelCodec::KIND_UPDATE,
+                       gradient ? D2dModelCodec::WHAT_GRADIENT : D2dModelCodec::WHAT_WEIGHTS,
+                       round,
+                       learner->GetNSamples(),
+                       device,
+                       std::move(update));
     const uint64_t id = m_d2s[device]->Send(message, GetNDevices(), m_d2sMode);
     m_uploadRetry.Track(id, m_d2s[device], round, message, m_d2sMode);
 }
@@ -438,6 +463,22 @@ D2dFedAvg::UploadDone(uint64_t msgId, uint32_t dst, bool success)
 }
 
 void
+D2dFedAvg::ServerBusy(const D2dReception& r)
+{
+    if (!r.IsComplete())
+    {
+        return;
+    }
+    // A sampled device still on an earlier round's job: no answer will come.
+    auto payload = r.message->GetPayloadAs<D2dModelPayload>();
+    if (payload->round == m_round && GiveUp(payload->origin, D2dModelCodec::KIND_BUSY))
+    {
+        m_deadlineEvent.Cancel();
+        EndOfRound();
+    }
+}
+
+void
 D2dFedAvg::ServerReceive(const D2dReception& r)
 {
     if (!r.IsComplete())
@@ -445,20 +486,6 @@ D2dFedAvg::ServerReceive(const D2dReception& r)
         return;
     }
     auto payload = r.message->GetPayloadAs<D2dModelPayload>();
-    if (r.message->GetKind() == "busy")
-    {
-        // A sampled device still on an earlier round's job: no answer will come.
-        if (payload->round == m_round && GiveUp(payload->origin, "busy"))
-        {
-            m_deadlineEvent.Cancel();
-            EndOfRound();
-        }
-        return;
-    }
-    if (r.message->GetKind() != "update")
-    {
-        return;
-    }
     NS_LOG_INFO("server: update of device " << payload->origin << " for round " << payload->round);
     if (!m_roundOpen || payload->round != m_round || !m_selected.count(payload->origin))
     {
@@ -577,7 +604,7 @@ D2dFedAvg::EndOfRound()
             weights.push_back(static_cast<double>(payload->samples));
         }
         m_answers.clear();
-        const bool gradient = payloads.front()->what == "gradient";
+        const bool gradient = payloads.front()->what == D2dModelCodec::WHAT_GRADIENT;
         // Seed 001: g = Aggregation({g_k}, {n_k}) (default: sum_k (n_k / n) g_k), then
         // w <- w^t - eta g. For weights, g_k = w^t - w_k. The updates are read one at a
         // time, in ascending device order: a deferred one is computed then, and dropped

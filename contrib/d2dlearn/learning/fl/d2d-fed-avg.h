@@ -178,12 +178,18 @@ class D2dFedAvg : public D2dFlProtocol
     void StartRound();
     /** \brief Server: aggregate what arrived, evaluate, trace, next round. */
     void EndOfRound();
-    /** \param r a reception at the server */
+    /** \param r an update (D2dModelCodec::KIND_UPDATE) at the server */
     void ServerReceive(const D2dReception& r);
+    /**
+     * \brief A busy reply (D2dModelCodec::KIND_BUSY) at the server: a sampled device still on
+     * an earlier round's job is given up (reason "busy").
+     * \param r the reception
+     */
+    void ServerBusy(const D2dReception& r);
     /**
      * \brief The server transport's Delivery trace: a reliable downlink of this round
      * that did not reach a sampled device makes it a known failure (WaitForFailed false;
-     * a "busy" reply does too: ServerReceive).
+     * a "busy" reply does too: ServerBusy).
      * \param record one (message, receiver) outcome
      */
     void DownlinkDelivery(const D2dDeliveryRecord& record);
@@ -213,7 +219,7 @@ class D2dFedAvg : public D2dFlProtocol
     /** \return true if the round can end now: m answers, or every sampled device answered
      * or known to have failed */
     bool RoundComplete() const;
-    /** \param r a reception at a device */
+    /** \param r a global model (D2dModelCodec::KIND_GLOBAL_MODEL) at a device */
     void ClientReceive(const D2dReception& r);
     /**
      * \brief A device's upload ended (its D2S radio's send-done callback).

@@ -21,12 +21,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("D2dModelExchange");
 NS_OBJECT_ENSURE_REGISTERED(D2dModelExchange);
 
-namespace
-{
-/** The message kind of a local model on the D2D channel. */
-const char* const kModelKind = "model";
-} // namespace
-
 /**
  * Deferred mode: each device's trained-model job of a step, and how many deferred averages
  * that have not run yet read it. A job's result is dropped (Release) once the step is over
@@ -128,7 +122,8 @@ D2dModelExchange::Setup(const std::vector<Ptr<D2dLearner>>& learners,
     m_codec = codec;
     for (const auto& transport : m_transports)
     {
-        transport->AddReceiveHandler(MakeCallback(&D2dModelExchange::Receive, this), kModelKind);
+        transport->AddReceiveHandler(MakeCallback(&D2dModelExchange::Receive, this),
+                                     D2dModelCodec::KIND_MODEL);
         transport->TraceConnectWithoutContext("Delivery",
                                               MakeCallback(&D2dModelExchange::Delivery, this));
         transport->TraceConnectWithoutContext("Presence",
@@ -266,15 +261,15 @@ D2dModelExchange::Trained(uint32_t device, uint64_t step, std::shared_ptr<D2dDef
     {
         Ptr<D2dLearner> learner = m_learners[device];
         // The weights (no copy), or the job that computes them when a receiver reads them.
-        auto message = job ? m_codec.EncodeDeferred(kModelKind,
-                                                    "weights",
+        auto message = job ? m_codec.EncodeDeferred(D2dModelCodec::KIND_MODEL,
+                                                    D2dModelCodec::WHAT_WEIGHTS,
                                                     m_round,
                                                     learner->GetNSamples(),
                                                     device,
                                                     job,
                                                     learner->GetNParameters())
-                           : m_codec.Encode(kModelKind,
-                                            "weights",
+                           : m_codec.Encode(D2dModelCodec::KIND_MODEL,
+                                            D2dModelCodec::WHAT_WEIGHTS,
                                             m_round,
                                             learner->GetNSamples(),
                                             device,

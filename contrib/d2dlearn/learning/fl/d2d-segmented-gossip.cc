@@ -234,7 +234,7 @@ D2dSegmentedGossip::Serve(uint32_t device, uint32_t requester, uint32_t segment)
     const auto [begin, end] = m_ranges[segment];
     std::vector<float> values(s.trainedModel->begin() + begin, s.trainedModel->begin() + end);
     auto coded = m_codec.Encode(SegmentKind,
-                                "weights",
+                                D2dModelCodec::WHAT_WEIGHTS,
                                 m_round,
                                 m_learners[device]->GetNSamples(),
                                 device,

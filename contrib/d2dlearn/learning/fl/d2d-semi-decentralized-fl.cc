@@ -102,13 +102,14 @@ D2dSemiDecentralizedFl::ConnectTransports()
     {
         Ptr<D2dTransport> device = m_d2s[i];
         device->AddReceiveHandler(MakeCallback(&D2dSemiDecentralizedFl::DeviceReceive, this),
-                                  "global_model");
+                                  D2dModelCodec::KIND_GLOBAL_MODEL);
         device->TraceConnectWithoutContext(
             "Delivery",
             MakeCallback(&D2dSemiDecentralizedFl::UploadDelivery, this));
     }
     Ptr<D2dTransport> server = m_d2s[k];
-    server->AddReceiveHandler(MakeCallback(&D2dSemiDecentralizedFl::ServerReceive, this), "upload");
+    server->AddReceiveHandler(MakeCallback(&D2dSemiDecentralizedFl::ServerReceive, this),
+                              D2dModelCodec::KIND_UPLOAD);
     server->TraceConnectWithoutContext(
         "Delivery",
         MakeCallback(&D2dSemiDecentralizedFl::BroadcastDelivery, this));
@@ -289,8 +290,8 @@ D2dSemiDecentralizedFl::StartUpload()
         {
             groupSamples += m_learners[i]->GetNSamples();
         }
-        auto message = m_codec.Encode("upload",
-                                      "weights",
+        auto message = m_codec.Encode(D2dModelCodec::KIND_UPLOAD,
+                                      D2dModelCodec::WHAT_WEIGHTS,
                                       m_round,
                                       groupSamples,
                                       device,
@@ -317,7 +318,7 @@ D2dSemiDecentralizedFl::StartUpload()
 void
 D2dSemiDecentralizedFl::ServerReceive(const D2dReception& r)
 {
-    if (m_stage != Stage::UPLOAD || r.message->GetKind() != "upload")
+    if (m_stage != Stage::UPLOAD)
     {
         return;
     }
@@ -379,8 +380,8 @@ D2dSemiDecentralizedFl::Aggregate()
         values.push_back(payload->values);
         weights.push_back(static_cast<double>(payload->samples));
     }
-    auto message = m_codec.Encode("global_model",
-                                  "weights",
+    auto message = m_codec.Encode(D2dModelCodec::KIND_GLOBAL_MODEL,
+                                  D2dModelCodec::WHAT_WEIGHTS,
                                   m_round,
                                   0,
                                   k,

@@ -91,6 +91,28 @@ class D2dModelCodec
     /** Header bytes of a model message. */
     static constexpr uint64_t HeaderBytes = 32;
 
+    // The kinds of the model messages (messages.csv's kind column), each named here once: a
+    // protocol registers its receive handlers by these (D2dTransport::AddReceiveHandler) and
+    // trusts the transport's filter, so a handler never tests the kind again.
+    /** The server's (or a cluster head's) model to the devices. */
+    static constexpr const char* KIND_GLOBAL_MODEL = "global_model";
+    /** A device's trained model or gradient to the server. */
+    static constexpr const char* KIND_UPDATE = "update";
+    /** A straggler's reply to the server: still on an earlier round's job (FedAvg). */
+    static constexpr const char* KIND_BUSY = "busy";
+    /** A training client's gradient to the committee (CMFL). */
+    static constexpr const char* KIND_GRADIENT = "gradient";
+    /** A cluster's model to the server (semi-decentralized FL). */
+    static constexpr const char* KIND_UPLOAD = "upload";
+    /** A device's model to its neighbours (decentralized FL, D2dModelExchange). */
+    static constexpr const char* KIND_MODEL = "model";
+
+    // What a model payload's values are (D2dModelPayload::what).
+    static constexpr const char* WHAT_WEIGHTS = "weights";   //!< the model's weights
+    static constexpr const char* WHAT_GRADIENT = "gradient"; //!< a gradient
+    static constexpr const char* WHAT_DELTA = "delta";       //!< w - w^t (FedAsync's delta)
+    static constexpr const char* WHAT_NONE = "none";         //!< no values (a busy reply)
+
     /**
      * \param compression "float32" or "float16"
      * \throws std::invalid_argument (one line naming "compression") otherwise
