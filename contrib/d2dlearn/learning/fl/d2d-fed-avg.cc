@@ -381,78 +381,89 @@ D2dFedAvg::ClientTrained(uint32_t device,
                          const D2dTrainResult& result)
 {
     Ptr<D2dLearner> learner = m_learners[device];
+    const uint64_t samples = learner->GetNSamples();
     if (result.deferred)
     {
         // The upload carries the job: the trained weights (or the gradient) are computed
         // when the server reads them.
         learner->ReleaseParameters(); // a client holds no model between rounds
-        auto message = m_codec.EncodeDeferred(D2dModelCodec::KIND_UPDATE,
-                                              m_variant == FEDSGD ? D2dModelCodec::WHAT_GRADIENT
-                                                                  : D2dModelCodec::WHAT_WEIGHTS,
-                                              round,
-                                              learner->GetNSamples(),
-                                              device,
-                                              result.deferred,
-                                              learner->GetNParameters());
-        const uint64_t id = m_d2s[device]->Send(message, GetNDevices(), m_d2sMode);
-        m_uploadRetry.Track(id, m_d2s[device], round, message, m_d2sMode);
+        SendUpdate(device,
+                   round,
+                   m_codec.EncodeDeferred(D2dModelCodec::KIND_UPDATE,
+                                          m_variant == FEDSGD ? D2dModelCodec::WHAT_GRADIENT
+                                                              : D2dModelCodec::WHAT_WEIGHTS,
+                                          round,
+                                          samples,
+                                          device,
+                                          result.deferred,
+                                          learner->GetNParameters()));
         return;
     }
     const bool gradient = static_cast<bool>(result.gradient);
+    const char* what = gradient ? D2dModelCodec::WHAT_GRADIENT : D2dModelCodec::WHAT_WEIGHTS;
     std::shared_ptr<const std::vector<float>> trained =
         gradient ? result.gradient : learner->GetSharedParameters();
     learner->ReleaseParameters(); // a client holds no model between rounds
     if (m_updateTamper.IsNull())
     {
         // The upload shares the trained weights (or the gradient): no copy.
-        auto message =
-            m_codec.Encode(D2dModelCodec::KIND_UPDATE,
-                           gradient ? D2dModelCodec::WHAT_GRADIENT : D2dModelCodec::WHAT_WEIGHTS,
-                           round,
-                           learner->GetNSamples(),
-                           device,
-                           std::move(trained));
-        const uint64_t id = m_d2s[device]->Send(message, GetNDevices(), m_d2sMode);
-        m_uploadRetry.Track(id, m_d2s[device], round, message, m_d2sMode);
+        SendUpdate(device,
+                   round,
+                   m_codec.Encode(D2dModelCodec::KIND_UPDATE,
+                                  what,
+                                  round,
+                                  samples,
+                                  device,
+                                  std::move(trained)));
         return;
     }
     std::vector<float> update = *trained;
     trained.reset();
+    Tamper(device, *base, gradient, update);
+    SendUpdate(
+        device,
+        round,
+        m_codec
+            .Encode(D2dModelCodec::KIND_UPDATE, what, round, samples, device, std::move(update)));
+}
+
+void
+D2dFedAvg::Tamper(uint32_t device,
+                  const std::vector<float>& base,
+                  bool gradient,
+                  std::vector<float>& update) const
+{
     if (gradient)
     {
         m_updateTamper(device, update); // FedSGD: g_k is the update itself
+        return;
     }
-    else
+    // g_k = w^t - w_k; the device sends w^t - g_k, or w_k itself if g_k is untouched
+    // (w^t - (w^t - w_k) need not round back to w_k).
+    NS_ABORT_MSG_IF(base.size() != update.size(), "D2dFedAvg: model sizes differ");
+    std::vector<float> g(update.size());
+    for (std::size_t j = 0; j < g.size(); ++j)
     {
-        // g_k = w^t - w_k; the device sends w^t - g_k, or w_k itself if g_k is untouched
-        // (w^t - (w^t - w_k) need not round back to w_k).
-        const std::vector<float>& w = *base;
-        NS_ABORT_MSG_IF(w.size() != update.size(), "D2dFedAvg: model sizes differ");
-        std::vector<float> g(update.size());
+        g[j] = base[j] - update[j];
+    }
+    const std::vector<float> honest = g;
+    m_updateTamper(device, g);
+    NS_ABORT_MSG_IF(g.size() != update.size(), "D2dFedAvg: the tamper resized g_k");
+    if (g != honest)
+    {
         for (std::size_t j = 0; j < g.size(); ++j)
         {
-            g[j] = w[j] - update[j];
-        }
-        const std::vector<float> honest = g;
-        m_updateTamper(device, g);
-        NS_ABORT_MSG_IF(g.size() != update.size(), "D2dFedAvg: the tamper resized g_k");
-        if (g != honest)
-        {
-            for (std::size_t j = 0; j < g.size(); ++j)
-            {
-                update[j] = w[j] - g[j];
-            }
+            update[j] = base[j] - g[j];
         }
     }
-    auto message =
-        m_codec.Encode(D2dModelCodec::KIND_UPDATE,
-                       gradient ? D2dModelCodec::WHAT_GRADIENT : D2dModelCodec::WHAT_WEIGHTS,
-                       round,
-                       learner->GetNSamples(),
-                       device,
-                       std::move(update));
-    const uint64_t id = m_d2s[device]->Send(message, GetNDevices(), m_d2sMode);
-    m_uploadRetry.Track(id, m_d2s[device], round, message, m_d2sMode);
+}
+
+void
+D2dFedAvg::SendUpdate(uint32_t device, uint32_t round, Ptr<D2dMessage> update)
+{
+    // To the server, retransmitted while its round is open if its link runs out of retries.
+    const uint64_t id = m_d2s[device]->Send(update, GetNDevices(), m_d2sMode);
+    m_uploadRetry.Track(id, m_d2s[device], round, update, m_d2sMode);
 }
 
 void

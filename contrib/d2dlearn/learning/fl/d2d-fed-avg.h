@@ -238,6 +238,26 @@ class D2dFedAvg : public D2dFlProtocol
                        uint32_t round,
                        std::shared_ptr<const std::vector<float>> base,
                        const D2dTrainResult& result);
+    /**
+     * \brief The update tamper (SetUpdateTamper) on a device's upload: FedSGD's gradient
+     * directly; otherwise g_k = w^t - w_k, and w^t - g_k sent if the tamper changed g_k.
+     * \param device the device
+     * \param base w^t as the device received it
+     * \param gradient whether the update is a gradient (FedSGD)
+     * \param update the trained weights or gradient, rewritten
+     */
+    void Tamper(uint32_t device,
+                const std::vector<float>& base,
+                bool gradient,
+                std::vector<float>& update) const;
+    /**
+     * \brief A device's update to the server: the one place an update is sent, and tracked
+     * for retransmission while its round is open (m_uploadRetry).
+     * \param device the device
+     * \param round the round it trained for
+     * \param update the message (D2dModelCodec::KIND_UPDATE)
+     */
+    void SendUpdate(uint32_t device, uint32_t round, Ptr<D2dMessage> update);
 
     Variant m_variant;                 //!< what the devices do with w^t (Variant attribute)
     Downlink m_downlink;               //!< how w^t reaches the sampled devices (Downlink)
