@@ -70,6 +70,69 @@ Row(const char* what, double bytes, uint32_t n)
                 bytes / 1048576.0);
 }
 
+/**
+ * \brief The network's objects, each kind built alone on n further nodes: heap bytes per
+ * device of each (Row).
+ * \param n the devices
+ * \param d2sDistanceFactor the D2S link's distance factor (--d2sDistanceFactor)
+ */
+void
+MeasureStages(uint32_t n, double d2sDistanceFactor)
+{
+    std::printf("the network's objects, built alone on %u further nodes:\n", n);
+    double a = HeapBytes();
+    NodeContainer nodes;
+    nodes.Create(n);
+    double b = HeapBytes();
+    Row("ns3::Node (and its device list)", b - a, n);
+    MobilityHelper mobility;
+    mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
+    a = HeapBytes();
+    mobility.Install(nodes);
+    b = HeapBytes();
+    Row("ConstantPositionMobilityModel", b - a, n);
+    {
+        D2dHelper d2d;
+        a = HeapBytes();
+        d2d.InstallWithoutRadios(nodes);
+        b = HeapBytes();
+        Row("energy source + compute model", b - a, n);
+    }
+    NodeContainer more;
+    more.Create(n);
+    mobility.Install(more);
+    {
+        D2dHelper d2d;
+        a = HeapBytes();
+        d2d.Install(more);
+        b = HeapBytes();
+    }
+    const double withRadios = b - a;
+    {
+        NodeContainer plain;
+        plain.Create(n);
+        mobility.Install(plain);
+        D2dHelper d2d;
+        a = HeapBytes();
+        d2d.InstallWithoutRadios(plain);
+        b = HeapBytes();
+    }
+    Row("D2D radio + its energy model + channel", withRadios - (b - a), n);
+    {
+        NodeContainer d2s;
+        d2s.Create(n);
+        mobility.Install(d2s);
+        Ptr<Node> server = CreateObject<Node>();
+        mobility.Install(server);
+        D2dHelper d2d;
+        d2d.Install(d2s);
+        a = HeapBytes();
+        d2d.InstallServer(server, d2s, d2sDistanceFactor);
+        b = HeapBytes();
+    }
+    Row("D2S radio + its energy model + channel", b - a, n);
+}
+
 } // namespace
 
 int
@@ -159,58 +222,7 @@ main(int argc, char* argv[])
 
     if (stages)
     {
-        std::printf("the network's objects, built alone on %u further nodes:\n", n);
-        double a = HeapBytes();
-        NodeContainer nodes;
-        nodes.Create(n);
-        double b = HeapBytes();
-        Row("ns3::Node (and its device list)", b - a, n);
-        MobilityHelper mobility;
-        mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
-        a = HeapBytes();
-        mobility.Install(nodes);
-        b = HeapBytes();
-        Row("ConstantPositionMobilityModel", b - a, n);
-        {
-            D2dHelper d2d;
-            a = HeapBytes();
-            d2d.InstallWithoutRadios(nodes);
-            b = HeapBytes();
-            Row("energy source + compute model", b - a, n);
-        }
-        NodeContainer more;
-        more.Create(n);
-        mobility.Install(more);
-        {
-            D2dHelper d2d;
-            a = HeapBytes();
-            d2d.Install(more);
-            b = HeapBytes();
-        }
-        const double withRadios = b - a;
-        {
-            NodeContainer plain;
-            plain.Create(n);
-            mobility.Install(plain);
-            D2dHelper d2d;
-            a = HeapBytes();
-            d2d.InstallWithoutRadios(plain);
-            b = HeapBytes();
-        }
-        Row("D2D radio + its energy model + channel", withRadios - (b - a), n);
-        {
-            NodeContainer d2s;
-            d2s.Create(n);
-            mobility.Install(d2s);
-            Ptr<Node> server = CreateObject<Node>();
-            mobility.Install(server);
-            D2dHelper d2d;
-            d2d.Install(d2s);
-            a = HeapBytes();
-            d2d.InstallServer(server, d2s, net.d2sDistanceFactor);
-            b = HeapBytes();
-        }
-        Row("D2S radio + its energy model + channel", b - a, n);
+        MeasureStages(n, net.d2sDistanceFactor);
     }
     std::printf("peak RSS (VmHWM) %.1f MB; heap at start %.1f MB\n",
                 d2dbench::PeakRssMb(),

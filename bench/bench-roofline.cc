@@ -176,6 +176,117 @@ SgemmCall(Sgemm sgemm, const Product& p)
               &p.n);
     };
 }
+
+/**
+ * \brief The figures: the large product's rate, the MLP step's products and their roofline,
+ * LibTorch's rows against it, and where a D2dLearner step's time goes (each part as the
+ * difference of two rows).
+ * \param ms the measures, in RunInTurns' order: the large product, the products, then the
+ * LibTorch rows from firstTorch
+ * \param products the MLP step's products \param firstTorch the first LibTorch row
+ * \param repeats the repetitions (medians) \param B the batch \param H the hidden width
+ */
+void
+Report(const std::vector<Measure>& ms,
+       const std::vector<Product>& products,
+       std::size_t firstTorch,
+       int repeats,
+       int B,
+       int H)
+{
+    const double tBig = Median(ms[0].seconds);
+    std::printf("sgemm 1024 x 1024 x 1024: %.1f GFLOP/s (peak reference)\n",
+                2.0 * 1024 * 1024 * 1024 / tBig / 1e9);
+    std::printf("\nMLP 784-%d-10, batch %d: the step's matrix products through sgemm_ "
+                "(process CPU time, median of %d)\n",
+                H,
+                B,
+                repeats);
+    double roof = 0;
+    double flops = 0;
+    for (std::size_t i = 0; i < products.size(); ++i)
+    {
+        const auto& p = products[i];
+        const double t = Median(ms[1 + i].seconds);
+        const double f = 2.0 * p.m * p.n * p.k;
+        roof += t;
+        flops += f;
+        std::printf("  %-18s %4d x %4d x %4d  %8.2f us  %6.1f GFLOP/s\n",
+                    p.name,
+                    p.m,
+                    p.n,
+                    p.k,
+                    t * 1e6,
+                    f / t / 1e9);
+    }
+    std::printf("  roofline: %.2f us per step, %.1f GFLOP/s, %.0f samples/s\n",
+                roof * 1e6,
+                flops / roof / 1e9,
+                B / roof);
+    std::printf("\nLibTorch, one thread: microseconds per step, throughput, fraction of the "
+                "roofline, what each row adds to the one before, minor page faults per step\n");
+    std::printf("  %-32s %8.2f us %9.0f samples/s %6.1f %%\n",
+                "0. sgemm_ alone",
+                roof * 1e6,
+                B / roof,
+                100.0);
+    double previous = roof;
+    for (std::size_t i = firstTorch; i < ms.size(); ++i)
+    {
+        const double t = Median(ms[i].seconds);
+        const double before = previous;
+        std::printf("  %-32s %8.2f us %9.0f samples/s %6.1f %%  (%+8.2f us)  %6.1f page faults\n",
+                    ms[i].name.c_str(),
+                    t * 1e6,
+                    B / t,
+                    100.0 * roof / t,
+                    (t - before) * 1e6,
+                    ms[i].faults);
+        previous = t;
+    }
+    // Where a learner step's time goes (each part as the difference of two rows).
+    auto row = [&](std::size_t k) {
+        return Median(ms[firstTorch + k].seconds);
+    };
+    double fwdGemm = 0;
+    double bwdGemm = 0;
+    for (std::size_t i = 0; i < products.size(); ++i)
+    {
+        (i < 2 ? fwdGemm : bwdGemm) += Median(ms[1 + i].seconds);
+    }
+    const double step = row(5);
+    const std::vector<std::pair<std::string, double>> parts = {
+        {"forward products (sgemm_)", fwdGemm},
+        {"backward products (sgemm_)", bwdGemm},
+        {"gather, bias, ReLU, dispatch of the forward", row(1) - fwdGemm},
+        {"loss (cross-entropy), and autograd recording of the forward", row(2) - row(1)},
+        {"backward beyond its products (autograd engine, ReLU and loss backward, bias "
+         "sums, gradient layout)",
+         row(3) - row(2) - bwdGemm},
+        {"zero_grad and SGD update", row(4) - row(3)},
+        {"D2dLearner beyond the plain loop", row(5) - row(4)},
+    };
+    std::printf("\nWhere a D2dLearner step's %.2f us go:\n", step * 1e6);
+    for (const auto& [what, t] : parts)
+    {
+        std::printf("  %8.2f us %6.1f %%  %s\n", t * 1e6, 100.0 * t / step, what.c_str());
+    }
+}
+
+/** \return whether the settings are in range (a one-line error if not) \param hidden in
+ * [1, 100000] \param batch in [1, 100000] \param steps >= 10 \param repeats >= 1 */
+bool
+Valid(int64_t hidden, int64_t batch, int steps, int repeats)
+{
+    if (hidden < 1 || hidden > 100000 || batch < 1 || batch > 100000 || steps < 10 || repeats < 1)
+    {
+        std::fprintf(stderr,
+                     "bench-roofline: hidden and batch must be in [1, 100000], steps >= 10, "
+                     "repeats >= 1\n");
+        return false;
+    }
+    return true;
+}
 } // namespace
 
 int
@@ -191,11 +302,8 @@ main(int argc, char* argv[])
     cmd.AddValue("steps", "Training steps per measurement and repetition", steps);
     cmd.AddValue("repeats", "Repetitions (the figures are medians)", repeats);
     cmd.Parse(argc, argv);
-    if (hidden < 1 || hidden > 100000 || batch < 1 || batch > 100000 || steps < 10 || repeats < 1)
+    if (!Valid(hidden, batch, steps, repeats))
     {
-        std::fprintf(stderr,
-                     "bench-roofline: hidden and batch must be in [1, 100000], steps >= 10, "
-                     "repeats >= 1\n");
         return 1;
     }
     D2dTorchRuntime::SetWorkers(1); // learner jobs on one worker thread, as in the scenarios
@@ -327,83 +435,7 @@ main(int argc, char* argv[])
 
     RunInTurns(ms, repeats);
 
-    const double tBig = Median(ms[0].seconds);
-    std::printf("sgemm 1024 x 1024 x 1024: %.1f GFLOP/s (peak reference)\n",
-                2.0 * 1024 * 1024 * 1024 / tBig / 1e9);
-    std::printf("\nMLP 784-%d-10, batch %d: the step's matrix products through sgemm_ "
-                "(process CPU time, median of %d)\n",
-                H,
-                B,
-                repeats);
-    double roof = 0;
-    double flops = 0;
-    for (std::size_t i = 0; i < products.size(); ++i)
-    {
-        const auto& p = products[i];
-        const double t = Median(ms[1 + i].seconds);
-        const double f = 2.0 * p.m * p.n * p.k;
-        roof += t;
-        flops += f;
-        std::printf("  %-18s %4d x %4d x %4d  %8.2f us  %6.1f GFLOP/s\n",
-                    p.name,
-                    p.m,
-                    p.n,
-                    p.k,
-                    t * 1e6,
-                    f / t / 1e9);
-    }
-    std::printf("  roofline: %.2f us per step, %.1f GFLOP/s, %.0f samples/s\n",
-                roof * 1e6,
-                flops / roof / 1e9,
-                B / roof);
-    std::printf("\nLibTorch, one thread: microseconds per step, throughput, fraction of the "
-                "roofline, what each row adds to the one before, minor page faults per step\n");
-    std::printf("  %-32s %8.2f us %9.0f samples/s %6.1f %%\n",
-                "0. sgemm_ alone",
-                roof * 1e6,
-                B / roof,
-                100.0);
-    double previous = roof;
-    for (std::size_t i = firstTorch; i < ms.size(); ++i)
-    {
-        const double t = Median(ms[i].seconds);
-        const double before = previous;
-        std::printf("  %-32s %8.2f us %9.0f samples/s %6.1f %%  (%+8.2f us)  %6.1f page faults\n",
-                    ms[i].name.c_str(),
-                    t * 1e6,
-                    B / t,
-                    100.0 * roof / t,
-                    (t - before) * 1e6,
-                    ms[i].faults);
-        previous = t;
-    }
-    // Where a learner step's time goes (each part as the difference of two rows).
-    auto row = [&](std::size_t k) {
-        return Median(ms[firstTorch + k].seconds);
-    };
-    double fwdGemm = 0;
-    double bwdGemm = 0;
-    for (std::size_t i = 0; i < products.size(); ++i)
-    {
-        (i < 2 ? fwdGemm : bwdGemm) += Median(ms[1 + i].seconds);
-    }
-    const double step = row(5);
-    const std::vector<std::pair<std::string, double>> parts = {
-        {"forward products (sgemm_)", fwdGemm},
-        {"backward products (sgemm_)", bwdGemm},
-        {"gather, bias, ReLU, dispatch of the forward", row(1) - fwdGemm},
-        {"loss (cross-entropy), and autograd recording of the forward", row(2) - row(1)},
-        {"backward beyond its products (autograd engine, ReLU and loss backward, bias "
-         "sums, gradient layout)",
-         row(3) - row(2) - bwdGemm},
-        {"zero_grad and SGD update", row(4) - row(3)},
-        {"D2dLearner beyond the plain loop", row(5) - row(4)},
-    };
-    std::printf("\nWhere a D2dLearner step's %.2f us go:\n", step * 1e6);
-    for (const auto& [what, t] : parts)
-    {
-        std::printf("  %8.2f us %6.1f %%  %s\n", t * 1e6, 100.0 * t / step, what.c_str());
-    }
+    Report(ms, products, firstTorch, repeats, B, H);
     learner->Dispose();
     Simulator::Destroy();
     return 0;

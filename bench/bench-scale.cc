@@ -164,6 +164,147 @@ class Source
     Ptr<UniformRandomVariable> m_peer;
 };
 
+/**
+ * \brief Random positions in the side x side square at a height (constant positions).
+ * \param nodes the devices \param side the square's side, m \param heightM their height, m
+ */
+void
+Place(NodeContainer& nodes, double side, double heightM)
+{
+    MobilityHelper mobility;
+    const std::string uniform =
+        "ns3::UniformRandomVariable[Min=0.0|Max=" + std::to_string(side) + "]";
+    mobility.SetPositionAllocator("ns3::RandomRectanglePositionAllocator",
+                                  "X",
+                                  StringValue(uniform),
+                                  "Y",
+                                  StringValue(uniform),
+                                  "Z",
+                                  DoubleValue(heightM));
+    mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
+    mobility.Install(nodes);
+}
+
+/** \return a source's gaps between messages, exponential of mean 1 / rate s
+ * \param rate messages per second \param stream its RNG stream */
+Ptr<ExponentialRandomVariable>
+Gap(double rate, int64_t stream)
+{
+    auto gap = CreateObject<ExponentialRandomVariable>();
+    gap->SetAttribute("Mean", DoubleValue(1.0 / rate));
+    gap->SetStream(stream);
+    return gap;
+}
+
+/** \return a source's draw of its peers \param stream its RNG stream */
+Ptr<UniformRandomVariable>
+Pick(int64_t stream)
+{
+    auto pick = CreateObject<UniformRandomVariable>();
+    pick->SetStream(stream);
+    return pick;
+}
+
+/** \return the radios' energy (every state, the open period included), J, over the devices
+ * \param channel the channel \param n the devices */
+double
+RadioEnergyJ(Ptr<D2dChannel> channel, uint32_t n)
+{
+    double j = 0;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        j += channel->GetRadio(i)->GetEnergyModel()->GetTotalEnergyConsumption();
+    }
+    return j;
+}
+
+/** \brief The delivery counters' lines (g_count). */
+void
+PrintDeliveries()
+{
+    std::printf("sends                     %llu (refused %llu)\n",
+                static_cast<unsigned long long>(g_count.sends),
+                static_cast<unsigned long long>(g_count.sendsRefused));
+    std::printf("delivery records          %llu\n",
+                static_cast<unsigned long long>(g_count.records));
+    std::printf("delivered                 %llu (%.1f %% of records)\n",
+                static_cast<unsigned long long>(g_count.delivered),
+                g_count.records ? 100.0 * g_count.delivered / g_count.records : 0.0);
+    std::printf("not delivered: half-duplex %llu, other non-loss %llu\n",
+                static_cast<unsigned long long>(g_count.halfDuplex),
+                static_cast<unsigned long long>(g_count.otherFailures));
+    std::printf("mean P_D of records       %.4f\n",
+                g_count.records ? g_count.pDropSum / g_count.records : 0.0);
+    std::printf("fragments lost / sent     %.4f (retransmissions %llu)\n",
+                g_count.fragments ? double(g_count.fragmentsLost) / g_count.fragments : 0.0,
+                static_cast<unsigned long long>(g_count.retransmissions));
+    std::printf("mean latency (delivered)  %.6f s\n",
+                g_count.delivered ? g_count.latencySumS / g_count.delivered : 0.0);
+}
+
+/**
+ * \brief The simulator's and the machine's figures of the run, one per line.
+ * \param events the simulator's events \param simulated the simulated time, s
+ * \param setupWall the set-up's wall time, s \param runWall Simulator::Run's wall time, s
+ * \param runCpu its CPU time, s \param hwmKb the peak RSS, kB
+ * \param rssBeforeRunKb VmRSS before Run, kB
+ */
+void
+PrintSpeed(uint64_t events,
+           double simulated,
+           double setupWall,
+           double runWall,
+           double runCpu,
+           long hwmKb,
+           long rssBeforeRunKb)
+{
+    std::printf("simulator events          %llu\n", static_cast<unsigned long long>(events));
+    std::printf("events per send           %.2f\n",
+                g_count.sends ? double(events) / g_count.sends : 0.0);
+    std::printf("simulated time            %.3f s\n", simulated);
+    std::printf("wall time: setup %.3f s, run %.3f s (run CPU time %.3f s)\n",
+                setupWall,
+                runWall,
+                runCpu);
+    std::printf("deliveries per wall s     %.0f\n",
+                runWall > 0 ? g_count.delivered / runWall : 0.0);
+    std::printf("records per wall s        %.0f\n", runWall > 0 ? g_count.records / runWall : 0.0);
+    std::printf("events per wall s         %.0f\n", runWall > 0 ? events / runWall : 0.0);
+    std::printf("simulated s per wall s    %.3f\n", runWall > 0 ? simulated / runWall : 0.0);
+    std::printf("peak RSS (VmHWM)          %.1f MB (VmRSS before Run %.1f MB)\n",
+                hwmKb / 1024.0,
+                rssBeforeRunKb / 1024.0);
+}
+
+/**
+ * \brief The command line's ranges, a one-line error for the first out of range.
+ * \param nDevices >= 2 \param side > 0 \param bytes >= 1 \param rate > 0
+ * \param simTime > 0 \param drainTime >= 0 \param propagation a D2dPropagationHelper preset
+ * \return whether all are in range
+ */
+bool
+Valid(uint32_t nDevices,
+      double side,
+      double bytes,
+      double rate,
+      double simTime,
+      double drainTime,
+      const std::string& propagation)
+{
+    if (nDevices < 2 || !(side > 0) || !(bytes >= 1) || !(rate > 0) || !(simTime > 0) ||
+        !(drainTime >= 0))
+    {
+        std::cerr << "bench-scale: need --nDevices >= 2, --side > 0, --bytes >= 1, --rate > 0, "
+                     "--simTime > 0, --drainTime >= 0\n";
+        return false;
+    }
+    if (!D2dPropagationHelper::FindPreset(propagation))
+    {
+        std::cerr << "bench-scale: --propagation=" << propagation << " is not a preset\n";
+        return false;
+    }
+    return true;
+}
 } // namespace
 
 int
@@ -223,16 +364,8 @@ main(int argc, char* argv[])
     {
         rate = broadcast ? 0.05 : 10.0;
     }
-    if (nDevices < 2 || !(side > 0) || !(bytes >= 1) || !(rate > 0) || !(simTime > 0) ||
-        !(drainTime >= 0))
+    if (!Valid(nDevices, side, bytes, rate, simTime, drainTime, propagation))
     {
-        std::cerr << "bench-scale: need --nDevices >= 2, --side > 0, --bytes >= 1, --rate > 0, "
-                     "--simTime > 0, --drainTime >= 0\n";
-        return 1;
-    }
-    if (!D2dPropagationHelper::FindPreset(propagation))
-    {
-        std::cerr << "bench-scale: --propagation=" << propagation << " is not a preset\n";
         return 1;
     }
     D2dPropagationHelper environment;
@@ -243,18 +376,7 @@ main(int argc, char* argv[])
     const auto t0 = std::chrono::steady_clock::now();
     NodeContainer nodes;
     nodes.Create(nDevices);
-    MobilityHelper mobility;
-    const std::string uniform =
-        "ns3::UniformRandomVariable[Min=0.0|Max=" + std::to_string(side) + "]";
-    mobility.SetPositionAllocator("ns3::RandomRectanglePositionAllocator",
-                                  "X",
-                                  StringValue(uniform),
-                                  "Y",
-                                  StringValue(uniform),
-                                  "Z",
-                                  DoubleValue(environment.GetPreset().deviceHeightM));
-    mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
-    mobility.Install(nodes);
+    Place(nodes, side, environment.GetPreset().deviceHeightM);
 
     D2dHelper helper;
     // No battery runs out in this benchmark: it measures the channel, not energy.
@@ -286,11 +408,8 @@ main(int argc, char* argv[])
         {
             radio->SetEnergyModel(nullptr);
         }
-        auto gap = CreateObject<ExponentialRandomVariable>();
-        gap->SetAttribute("Mean", DoubleValue(1.0 / rate));
-        gap->SetStream(stream++);
-        auto peer = CreateObject<UniformRandomVariable>();
-        peer->SetStream(stream++);
+        auto gap = Gap(rate, stream++);
+        auto peer = Pick(stream++);
         sources.emplace_back(radio, nDevices, message, broadcast, mode, stop, gap, peer);
     }
     for (auto& s : sources)
@@ -313,12 +432,7 @@ main(int argc, char* argv[])
     const long hwmKb = ProcStatusKb("VmHWM");
     BooleanValue fastPath;
     channel->GetAttribute("FastPath", fastPath);
-    // Radio energy (every state, the open period included), J, over the devices.
-    double radioJ = 0;
-    for (uint32_t i = 0; i < nDevices && !noEnergy; ++i)
-    {
-        radioJ += channel->GetRadio(i)->GetEnergyModel()->GetTotalEnergyConsumption();
-    }
+    const double radioJ = noEnergy ? 0.0 : RadioEnergyJ(channel, nDevices);
     Simulator::Destroy();
 
     std::printf("bench-scale: %u devices in %.0f m x %.0f m, %s %s messages of %.0f bytes, "
@@ -339,40 +453,8 @@ main(int argc, char* argv[])
                 propagation.c_str(),
                 seed,
                 run);
-    std::printf("sends                     %llu (refused %llu)\n",
-                static_cast<unsigned long long>(g_count.sends),
-                static_cast<unsigned long long>(g_count.sendsRefused));
-    std::printf("delivery records          %llu\n",
-                static_cast<unsigned long long>(g_count.records));
-    std::printf("delivered                 %llu (%.1f %% of records)\n",
-                static_cast<unsigned long long>(g_count.delivered),
-                g_count.records ? 100.0 * g_count.delivered / g_count.records : 0.0);
-    std::printf("not delivered: half-duplex %llu, other non-loss %llu\n",
-                static_cast<unsigned long long>(g_count.halfDuplex),
-                static_cast<unsigned long long>(g_count.otherFailures));
-    std::printf("mean P_D of records       %.4f\n",
-                g_count.records ? g_count.pDropSum / g_count.records : 0.0);
-    std::printf("fragments lost / sent     %.4f (retransmissions %llu)\n",
-                g_count.fragments ? double(g_count.fragmentsLost) / g_count.fragments : 0.0,
-                static_cast<unsigned long long>(g_count.retransmissions));
-    std::printf("mean latency (delivered)  %.6f s\n",
-                g_count.delivered ? g_count.latencySumS / g_count.delivered : 0.0);
+    PrintDeliveries();
     std::printf("radio energy per device   %.6f J\n", nDevices ? radioJ / nDevices : 0.0);
-    std::printf("simulator events          %llu\n", static_cast<unsigned long long>(events));
-    std::printf("events per send           %.2f\n",
-                g_count.sends ? double(events) / g_count.sends : 0.0);
-    std::printf("simulated time            %.3f s\n", simulated);
-    std::printf("wall time: setup %.3f s, run %.3f s (run CPU time %.3f s)\n",
-                setupWall,
-                runWall,
-                runCpu);
-    std::printf("deliveries per wall s     %.0f\n",
-                runWall > 0 ? g_count.delivered / runWall : 0.0);
-    std::printf("records per wall s        %.0f\n", runWall > 0 ? g_count.records / runWall : 0.0);
-    std::printf("events per wall s         %.0f\n", runWall > 0 ? events / runWall : 0.0);
-    std::printf("simulated s per wall s    %.3f\n", runWall > 0 ? simulated / runWall : 0.0);
-    std::printf("peak RSS (VmHWM)          %.1f MB (VmRSS before Run %.1f MB)\n",
-                hwmKb / 1024.0,
-                rssBeforeRunKb / 1024.0);
+    PrintSpeed(events, simulated, setupWall, runWall, runCpu, hwmKb, rssBeforeRunKb);
     return 0;
 }

@@ -238,72 +238,57 @@ Put(const std::string& key, double value)
     g_json.emplace_back(key, value);
 }
 
-} // namespace
-
-int
-main(int argc, char* argv[])
+/** The run's settings (the command line). */
+struct Settings
 {
-    std::string python = "/usr/bin/python3";
-    std::string benchDir = D2DLEARN_BENCH_DIR;
-    uint64_t mlpSteps = 1000; // steps per MLP job
-    uint64_t resnetSteps = 8; // steps per ResNet-20 job
-    int repeats = 7;          // MLP jobs per model (medians)
-    int resnetRepeats = 6;    // ResNet-20 jobs, taking turns with the side measurements
-    int pythonSteps = 30;     // torch-step.py's timed steps
-    std::string devices = "1000,10000";
-    bool sides = true;
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("python", "Debian's Python (python3-torch)", python);
-    cmd.AddValue("benchDir",
-                 "The repository's bench/ (torch-step.py, ../examples/models)",
-                 benchDir);
-    cmd.AddValue("mlpSteps", "(a) steps per MLP job", mlpSteps);
-    cmd.AddValue("repeats", "(a) MLP jobs per model, taking turns (medians)", repeats);
-    cmd.AddValue("resnetSteps", "(b) steps per ResNet-20 job", resnetSteps);
-    cmd.AddValue("resnetRepeats", "(b) ResNet-20 jobs (medians)", resnetRepeats);
-    cmd.AddValue("pythonSteps", "(b) torch-step.py's timed steps", pythonSteps);
-    cmd.AddValue("devices", "(c) device counts, comma-separated", devices);
-    cmd.AddValue("sides", "(b) the side measurements of where the time goes", sides);
-    cmd.Parse(argc, argv);
-    if (mlpSteps < 10 || resnetSteps < 1 || repeats < 1 || resnetRepeats < 1 || pythonSteps < 1)
+    std::string python{"/usr/bin/python3"};   //!< Debian's Python (python3-torch)
+    std::string benchDir{D2DLEARN_BENCH_DIR}; //!< the repository's bench/
+    uint64_t mlpSteps{1000};                  //!< (a) steps per MLP job
+    uint64_t resnetSteps{8};                  //!< (b) steps per ResNet-20 job
+    int repeats{7};                           //!< (a) MLP jobs per model (medians)
+    int resnetRepeats{6}; //!< (b) ResNet-20 jobs, taking turns with the side measurements
+    int pythonSteps{30};  //!< (b) torch-step.py's timed steps
+    std::string devices{"1000,10000"}; //!< (c) device counts, comma-separated
+    bool sides{true};                  //!< (b) the side measurements of where the time goes
+    std::vector<uint32_t> counts;      //!< (c) the device counts, parsed
+};
+
+/** \return false (after a one-line error) if a setting is out of range \param s the settings,
+ * counts filled from devices */
+bool
+Validate(Settings& s)
+{
+    if (s.mlpSteps < 10 || s.resnetSteps < 1 || s.repeats < 1 || s.resnetRepeats < 1 ||
+        s.pythonSteps < 1)
     {
         std::fprintf(stderr,
                      "bench-torchscript: mlpSteps >= 10, resnetSteps, repeats, resnetRepeats "
                      "and pythonSteps >= 1\n");
-        return 1;
+        return false;
     }
-    std::vector<uint32_t> counts;
+    std::stringstream in(s.devices);
+    std::string item;
+    while (std::getline(in, item, ','))
     {
-        std::stringstream in(devices);
-        std::string item;
-        while (std::getline(in, item, ','))
+        const long v = std::strtol(item.c_str(), nullptr, 10);
+        if (v < 1 || v > 1000000)
         {
-            const long v = std::strtol(item.c_str(), nullptr, 10);
-            if (v < 1 || v > 1000000)
-            {
-                std::fprintf(stderr,
-                             "bench-torchscript: --devices: '%s' is not in [1, 1000000]\n",
-                             item.c_str());
-                return 1;
-            }
-            counts.push_back(static_cast<uint32_t>(v));
+            std::fprintf(stderr,
+                         "bench-torchscript: --devices: '%s' is not in [1, 1000000]\n",
+                         item.c_str());
+            return false;
         }
+        s.counts.push_back(static_cast<uint32_t>(v));
     }
-    setenv("OPENBLAS_NUM_THREADS", "1", 1); // for the Python children
-    D2dTorchRuntime::SetWorkers(1);         // a job on one worker, as in a scenario
-    D2dTorchRuntime::Seed(1);               // one LibTorch thread, one BLAS thread
-    torch::manual_seed(1);
+    return true;
+}
 
-    char dir[] = "/tmp/d2dlearn-bench-torchscript.XXXXXX";
-    if (!mkdtemp(dir))
-    {
-        std::perror("bench-torchscript: mkdtemp");
-        return 1;
-    }
-    const std::string tmp = dir;
-    const std::string mlpPath = tmp + "/mlp.pt";
-    const std::string resnetPath = tmp + "/resnet20.pt";
-    // The built-in MLP's module, in PyTorch (the same layers in the same order).
+/** \brief The built-in MLP's module, in PyTorch (the same layers in the same order), scripted
+ * into mlpPath by Debian's Python. \param s the settings \param tmp the scratch directory
+ * \param mlpPath the TorchScript file to write */
+void
+WriteMlp(const Settings& s, const std::string& tmp, const std::string& mlpPath)
+{
     {
         std::ofstream py(tmp + "/mlp.py");
         py << "import sys\n"
@@ -324,194 +309,225 @@ main(int argc, char* argv[])
               "torch.manual_seed(0)\n"
               "torch.jit.script(Mlp()).save(sys.argv[1])\n";
     }
-    Run(python + " " + tmp + "/mlp.py " + mlpPath);
-    Run(python + " " + benchDir + "/../examples/models/resnet20.py " + resnetPath + " >/dev/null");
+    Run(s.python + " " + tmp + "/mlp.py " + mlpPath);
+}
 
-    std::printf("bench-torchscript: BLAS %s (%s); CPU %s; 1 LibTorch thread, 1 BLAS thread, "
-                "jobs on 1 worker\n",
-                D2dTorchRuntime::GetBlasLibrary().c_str(),
-                D2dTorchRuntime::GetBlasConfig().c_str(),
-                D2dTorchRuntime::GetCpu().c_str());
-
-    // (a) The MLP, built in and as TorchScript.
+/** \brief (a) The MLP, built in and as TorchScript. \param s the settings \param mlpPath the
+ * scripted MLP */
+void
+MeasureMlp(const Settings& s, const std::string& mlpPath)
+{
+    const uint64_t mlpSteps = s.mlpSteps;
+    const int repeats = s.repeats;
+    auto data = RandomData(6400, {1, 28, 28}, 10);
+    auto builtin = MakeLearner("mlp:128", data, 6400);
+    auto script = MakeLearner("torchscript:" + mlpPath, data, 6400);
+    TimeJob(builtin, 100, nullptr); // warm-up jobs
+    TimeJob(script, 100, nullptr);
+    Times tb;
+    Times ts;
+    for (int r = 0; r < repeats; ++r)
     {
-        auto data = RandomData(6400, {1, 28, 28}, 10);
-        auto builtin = MakeLearner("mlp:128", data, 6400);
-        auto script = MakeLearner("torchscript:" + mlpPath, data, 6400);
-        TimeJob(builtin, 100, nullptr); // warm-up jobs
-        TimeJob(script, 100, nullptr);
-        Times tb;
-        Times ts;
-        for (int r = 0; r < repeats; ++r)
-        {
-            TimeJob(builtin, mlpSteps, &tb);
-            TimeJob(script, mlpSteps, &ts);
-        }
-        const double wb = Median(tb.wall);
-        const double ws = Median(ts.wall);
-        const double cb = Median(tb.cpu);
-        const double cs = Median(ts.cpu);
-        std::printf("\n(a) MLP 784-128-10, batch 32 of 1 x 28 x 28, SGD, through D2dLearner: "
-                    "jobs of %llu steps after a warm-up job, %d each taking turns; medians per "
-                    "step\n",
-                    static_cast<unsigned long long>(mlpSteps),
-                    repeats);
-        std::printf("  %-36s %10.2f us wall %10.2f us CPU\n",
-                    "built-in mlp:128",
-                    wb * 1e6,
-                    cb * 1e6);
-        std::printf("  %-36s %10.2f us wall %10.2f us CPU\n",
-                    "torchscript (the same module)",
-                    ws * 1e6,
-                    cs * 1e6);
-        std::printf("  torchscript / built-in      wall %.3f   CPU %.3f   (target <= 1.15: %s)\n",
-                    ws / wb,
-                    cs / cb,
-                    ws / wb <= 1.15 ? "met" : "missed");
-        Put("mlp_builtin_us", wb * 1e6);
-        Put("mlp_torchscript_us", ws * 1e6);
-        Put("mlp_builtin_cpu_us", cb * 1e6);
-        Put("mlp_torchscript_cpu_us", cs * 1e6);
-        Put("mlp_ratio", ws / wb);
-        Put("mlp_ratio_cpu", cs / cb);
-        builtin->Dispose();
-        script->Dispose();
+        TimeJob(builtin, mlpSteps, &tb);
+        TimeJob(script, mlpSteps, &ts);
     }
+    const double wb = Median(tb.wall);
+    const double ws = Median(ts.wall);
+    const double cb = Median(tb.cpu);
+    const double cs = Median(ts.cpu);
+    std::printf("\n(a) MLP 784-128-10, batch 32 of 1 x 28 x 28, SGD, through D2dLearner: "
+                "jobs of %llu steps after a warm-up job, %d each taking turns; medians per "
+                "step\n",
+                static_cast<unsigned long long>(mlpSteps),
+                repeats);
+    std::printf("  %-36s %10.2f us wall %10.2f us CPU\n", "built-in mlp:128", wb * 1e6, cb * 1e6);
+    std::printf("  %-36s %10.2f us wall %10.2f us CPU\n",
+                "torchscript (the same module)",
+                ws * 1e6,
+                cs * 1e6);
+    std::printf("  torchscript / built-in      wall %.3f   CPU %.3f   (target <= 1.15: %s)\n",
+                ws / wb,
+                cs / cb,
+                ws / wb <= 1.15 ? "met" : "missed");
+    Put("mlp_builtin_us", wb * 1e6);
+    Put("mlp_torchscript_us", ws * 1e6);
+    Put("mlp_builtin_cpu_us", cb * 1e6);
+    Put("mlp_torchscript_cpu_us", cs * 1e6);
+    Put("mlp_ratio", ws / wb);
+    Put("mlp_ratio_cpu", cs / cb);
+    builtin->Dispose();
+    script->Dispose();
+}
 
-    // (b) ResNet-20: D2dLearner against torch-step.py, and where the time goes: the same step
-    // as a plain LibTorch loop (no D2dLearner) in the main thread with the graph executor
-    // unoptimised and optimised, and unoptimised in the worker thread that runs the jobs; all
-    // measured in turns, so that other work on the machine slows none more than the others.
-    std::shared_ptr<D2dDataset> cifar = RandomData(640, {3, 32, 32}, 10);
+/** \brief (b)'s side measurements: where the time of a ResNet-20 step goes.
+ * \param plain the plain loop, main thread, unoptimised \param opt optimised \param onWorker
+ * unoptimised in the worker thread \param pyNo torch-step.py's JSON, unoptimised
+ * \param wd D2dLearner's wall s \param cd its CPU s \param wp torch-step.py's wall s
+ * \param faultsLearner minor faults per step of D2dLearner's jobs \param faultsWorker of the
+ * worker-thread loop \param faultsMain of the main-thread loop */
+void
+PrintSides(const Times& plain,
+           const Times& opt,
+           const Times& onWorker,
+           const std::string& pyNo,
+           double wd,
+           double cd,
+           double wp,
+           double faultsLearner,
+           double faultsWorker,
+           double faultsMain)
+{
+    const double wl = Median(plain.wall);
+    const double wo = Median(opt.wall);
+    const double ww = Median(onWorker.wall);
+    const double wn = JsonNumber(pyNo, "median_ms") * 1e-3;
+    std::printf("  where the time goes (the same step, medians per step; minor page "
+                "faults per step):\n");
+    auto row = [](const char* what, double wall, double cpu, double faults) {
+        std::printf("  %-52s %10.2f ms wall %10.2f ms CPU", what, wall * 1e3, cpu * 1e3);
+        if (faults >= 0)
+        {
+            std::printf(" %8.1f faults", faults);
+        }
+        std::printf("\n");
+    };
+    row("plain LibTorch loop, main thread, unoptimised", wl, Median(plain.cpu), faultsMain);
+    row("plain LibTorch loop, main thread, optimised", wo, Median(opt.cpu), -1);
+    row("plain LibTorch loop, worker thread, unoptimised", ww, Median(onWorker.cpu), faultsWorker);
+    row("D2dLearner job (worker thread, unoptimised)", wd, cd, faultsLearner);
+    row("torch-step.py, unoptimised", wn, JsonNumber(pyNo, "cpu_median_ms") * 1e-3, -1);
+    std::printf("  D2dLearner beyond the plain loop in its thread %+8.2f ms (%+.1f %%)\n",
+                (wd - ww) * 1e3,
+                100 * (wd - ww) / ww);
+    std::printf("  worker thread beyond the main thread           %+8.2f ms (%+.1f %%)\n",
+                (ww - wl) * 1e3,
+                100 * (ww - wl) / wl);
+    std::printf("  optimised executor beyond unoptimised (C++)    %+8.2f ms (%+.1f %%)\n",
+                (wo - wl) * 1e3,
+                100 * (wo - wl) / wl);
+    std::printf("  optimised executor beyond unoptimised (Python) %+8.2f ms (%+.1f %%)\n",
+                (wp - wn) * 1e3,
+                100 * (wp - wn) / wn);
+    std::printf("  Python beyond the plain loop                   %+8.2f ms (%+.1f %%) "
+                "unoptimised, %+8.2f ms (%+.1f %%) optimised\n",
+                (wn - wl) * 1e3,
+                100 * (wn - wl) / wl,
+                (wp - wo) * 1e3,
+                100 * (wp - wo) / wo);
+    Put("resnet_plain_ms", wl * 1e3);
+    Put("resnet_plain_optimised_ms", wo * 1e3);
+    Put("resnet_plain_worker_ms", ww * 1e3);
+    Put("resnet_python_unoptimised_ms", wn * 1e3);
+    Put("resnet_faults_learner", faultsLearner);
+    Put("resnet_faults_worker", faultsWorker);
+    Put("resnet_faults_main", faultsMain);
+}
+
+/**
+ * \brief (b) ResNet-20: D2dLearner against torch-step.py, and where the time goes: the same
+ * step as a plain LibTorch loop (no D2dLearner) in the main thread with the graph executor
+ * unoptimised and optimised, and unoptimised in the worker thread that runs the jobs; all
+ * measured in turns, so that other work on the machine slows none more than the others.
+ * \param s the settings \param resnetPath the scripted ResNet-20 \param cifar its data */
+void
+MeasureResnet(const Settings& s,
+              const std::string& resnetPath,
+              const std::shared_ptr<D2dDataset>& cifar)
+{
+    const std::string& python = s.python;
+    const std::string& benchDir = s.benchDir;
+    const uint64_t resnetSteps = s.resnetSteps;
+    const int resnetRepeats = s.resnetRepeats;
+    const int pythonSteps = s.pythonSteps;
+    const bool sides = s.sides;
+    auto learner = MakeLearner("torchscript:" + resnetPath, cifar, 640);
+    auto module = torch::jit::load(resnetPath);
+    auto x = torch::rand({32, 3, 32, 32});
+    auto y = torch::randint(10, {32}, torch::kLong);
+    const int k = static_cast<int>(resnetSteps);
+    TimeJob(learner, 3, nullptr); // warm-up
+    PlainLoop(module, x, y, false, 2, 1);
+    PlainLoop(module, x, y, true, 3, 1); // the optimised plan: profiled, then compiled
+    Times td;
+    Times plain;
+    Times opt;
+    Times onWorker;
+    double faultsLearner = 0;
+    double faultsWorker = 0;
+    double faultsMain = 0;
+    const std::string stepCmd = python + " " + benchDir + "/torch-step.py --model=" + resnetPath +
+                                " --threads=1 --warmup=5 --steps=" + std::to_string(pythonSteps);
+    std::string py;
+    std::string pyNo;
+    for (int r = 0; r < resnetRepeats; ++r)
     {
-        auto learner = MakeLearner("torchscript:" + resnetPath, cifar, 640);
-        auto module = torch::jit::load(resnetPath);
-        auto x = torch::rand({32, 3, 32, 32});
-        auto y = torch::randint(10, {32}, torch::kLong);
-        const int k = static_cast<int>(resnetSteps);
-        TimeJob(learner, 3, nullptr); // warm-up
-        PlainLoop(module, x, y, false, 2, 1);
-        PlainLoop(module, x, y, true, 3, 1); // the optimised plan: profiled, then compiled
-        Times td;
-        Times plain;
-        Times opt;
-        Times onWorker;
-        double faultsLearner = 0;
-        double faultsWorker = 0;
-        double faultsMain = 0;
-        const std::string stepCmd =
-            python + " " + benchDir + "/torch-step.py --model=" + resnetPath +
-            " --threads=1 --warmup=5 --steps=" + std::to_string(pythonSteps);
-        std::string py;
-        std::string pyNo;
-        for (int r = 0; r < resnetRepeats; ++r)
+        if (r == resnetRepeats / 2)
         {
-            if (r == resnetRepeats / 2)
+            py = Run(stepCmd);
+            if (sides)
             {
-                py = Run(stepCmd);
-                if (sides)
-                {
-                    pyNo = Run(stepCmd + " --no-optimize");
-                }
+                pyNo = Run(stepCmd + " --no-optimize");
             }
-            long f = MinorFaults();
-            TimeJob(learner, resnetSteps, &td);
-            faultsLearner += double(MinorFaults() - f) / k / resnetRepeats;
-            if (!sides)
-            {
-                continue;
-            }
-            f = MinorFaults();
-            Append(&plain, PlainLoop(module, x, y, false, 0, k));
-            faultsMain += double(MinorFaults() - f) / k / resnetRepeats;
-            Append(&opt, PlainLoop(module, x, y, true, 0, k));
-            f = MinorFaults();
-            D2dTorchRuntime::Submit([&] {
-                Append(&onWorker, PlainLoop(module, x, y, false, 0, k));
-            }).wait();
-            faultsWorker += double(MinorFaults() - f) / k / resnetRepeats;
         }
-        const double wd = Median(td.wall);
-        const double cd = Median(td.cpu);
-        const double wp = JsonNumber(py, "median_ms") * 1e-3;
-        const double cp = JsonNumber(py, "cpu_median_ms") * 1e-3;
-        std::printf("\n(b) ResNet-20, batch 32 of 3 x 32 x 32, SGD, 1 thread: %d jobs of %llu "
-                    "steps after a warm-up job, against torch-step.py (%d steps after 5, "
-                    "executor optimised: Python's default); medians per step\n",
-                    resnetRepeats,
-                    static_cast<unsigned long long>(resnetSteps),
-                    pythonSteps);
-        std::printf("  %-52s %10.2f ms wall %10.2f ms CPU\n",
-                    "d2dlearn (D2dLearner)",
-                    wd * 1e3,
-                    cd * 1e3);
-        std::printf("  %-52s %10.2f ms wall %10.2f ms CPU\n",
-                    "python3-torch (torch-step.py)",
-                    wp * 1e3,
-                    cp * 1e3);
-        std::printf("  d2dlearn / python           wall %.3f   CPU %.3f   (target <= 1.0: %s)\n",
-                    wd / wp,
-                    cd / cp,
-                    wd / wp <= 1.0 ? "met" : "missed");
-        Put("resnet_d2dlearn_ms", wd * 1e3);
-        Put("resnet_python_ms", wp * 1e3);
-        Put("resnet_d2dlearn_cpu_ms", cd * 1e3);
-        Put("resnet_python_cpu_ms", cp * 1e3);
-        Put("resnet_ratio", wd / wp);
-        Put("resnet_ratio_cpu", cd / cp);
-        if (sides)
+        long f = MinorFaults();
+        TimeJob(learner, resnetSteps, &td);
+        faultsLearner += double(MinorFaults() - f) / k / resnetRepeats;
+        if (!sides)
         {
-            const double wl = Median(plain.wall);
-            const double wo = Median(opt.wall);
-            const double ww = Median(onWorker.wall);
-            const double wn = JsonNumber(pyNo, "median_ms") * 1e-3;
-            std::printf("  where the time goes (the same step, medians per step; minor page "
-                        "faults per step):\n");
-            auto row = [](const char* what, double wall, double cpu, double faults) {
-                std::printf("  %-52s %10.2f ms wall %10.2f ms CPU", what, wall * 1e3, cpu * 1e3);
-                if (faults >= 0)
-                {
-                    std::printf(" %8.1f faults", faults);
-                }
-                std::printf("\n");
-            };
-            row("plain LibTorch loop, main thread, unoptimised", wl, Median(plain.cpu), faultsMain);
-            row("plain LibTorch loop, main thread, optimised", wo, Median(opt.cpu), -1);
-            row("plain LibTorch loop, worker thread, unoptimised",
-                ww,
-                Median(onWorker.cpu),
-                faultsWorker);
-            row("D2dLearner job (worker thread, unoptimised)", wd, cd, faultsLearner);
-            row("torch-step.py, unoptimised", wn, JsonNumber(pyNo, "cpu_median_ms") * 1e-3, -1);
-            std::printf("  D2dLearner beyond the plain loop in its thread %+8.2f ms (%+.1f %%)\n",
-                        (wd - ww) * 1e3,
-                        100 * (wd - ww) / ww);
-            std::printf("  worker thread beyond the main thread           %+8.2f ms (%+.1f %%)\n",
-                        (ww - wl) * 1e3,
-                        100 * (ww - wl) / wl);
-            std::printf("  optimised executor beyond unoptimised (C++)    %+8.2f ms (%+.1f %%)\n",
-                        (wo - wl) * 1e3,
-                        100 * (wo - wl) / wl);
-            std::printf("  optimised executor beyond unoptimised (Python) %+8.2f ms (%+.1f %%)\n",
-                        (wp - wn) * 1e3,
-                        100 * (wp - wn) / wn);
-            std::printf("  Python beyond the plain loop                   %+8.2f ms (%+.1f %%) "
-                        "unoptimised, %+8.2f ms (%+.1f %%) optimised\n",
-                        (wn - wl) * 1e3,
-                        100 * (wn - wl) / wl,
-                        (wp - wo) * 1e3,
-                        100 * (wp - wo) / wo);
-            Put("resnet_plain_ms", wl * 1e3);
-            Put("resnet_plain_optimised_ms", wo * 1e3);
-            Put("resnet_plain_worker_ms", ww * 1e3);
-            Put("resnet_python_unoptimised_ms", wn * 1e3);
-            Put("resnet_faults_learner", faultsLearner);
-            Put("resnet_faults_worker", faultsWorker);
-            Put("resnet_faults_main", faultsMain);
+            continue;
         }
-        learner->Dispose();
+        f = MinorFaults();
+        Append(&plain, PlainLoop(module, x, y, false, 0, k));
+        faultsMain += double(MinorFaults() - f) / k / resnetRepeats;
+        Append(&opt, PlainLoop(module, x, y, true, 0, k));
+        f = MinorFaults();
+        D2dTorchRuntime::Submit([&] {
+            Append(&onWorker, PlainLoop(module, x, y, false, 0, k));
+        }).wait();
+        faultsWorker += double(MinorFaults() - f) / k / resnetRepeats;
     }
+    const double wd = Median(td.wall);
+    const double cd = Median(td.cpu);
+    const double wp = JsonNumber(py, "median_ms") * 1e-3;
+    const double cp = JsonNumber(py, "cpu_median_ms") * 1e-3;
+    std::printf("\n(b) ResNet-20, batch 32 of 3 x 32 x 32, SGD, 1 thread: %d jobs of %llu "
+                "steps after a warm-up job, against torch-step.py (%d steps after 5, "
+                "executor optimised: Python's default); medians per step\n",
+                resnetRepeats,
+                static_cast<unsigned long long>(resnetSteps),
+                pythonSteps);
+    std::printf("  %-52s %10.2f ms wall %10.2f ms CPU\n",
+                "d2dlearn (D2dLearner)",
+                wd * 1e3,
+                cd * 1e3);
+    std::printf("  %-52s %10.2f ms wall %10.2f ms CPU\n",
+                "python3-torch (torch-step.py)",
+                wp * 1e3,
+                cp * 1e3);
+    std::printf("  d2dlearn / python           wall %.3f   CPU %.3f   (target <= 1.0: %s)\n",
+                wd / wp,
+                cd / cp,
+                wd / wp <= 1.0 ? "met" : "missed");
+    Put("resnet_d2dlearn_ms", wd * 1e3);
+    Put("resnet_python_ms", wp * 1e3);
+    Put("resnet_d2dlearn_cpu_ms", cd * 1e3);
+    Put("resnet_python_cpu_ms", cp * 1e3);
+    Put("resnet_ratio", wd / wp);
+    Put("resnet_ratio_cpu", cd / cp);
+    if (sides)
+    {
+        PrintSides(plain, opt, onWorker, pyNo, wd, cd, wp, faultsLearner, faultsWorker, faultsMain);
+    }
+    learner->Dispose();
+}
 
+/** \brief (c) Idle devices holding ResNet-20: heap bytes per device. \param counts the device
+ * counts \param resnetPath the scripted ResNet-20 \param cifar its data */
+void
+MeasureIdle(const std::vector<uint32_t>& counts,
+            const std::string& resnetPath,
+            const std::shared_ptr<D2dDataset>& cifar)
+{
     // (c) Idle devices holding ResNet-20.
     std::printf("\n(c) ResNet-20 idle devices: heap bytes per device (glibc mallinfo2), each "
                 "device a D2dLearner with 2 samples of a shared data set\n");
@@ -579,6 +595,58 @@ main(int argc, char* argv[])
             l->Dispose();
         }
     }
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    Settings s;
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("python", "Debian's Python (python3-torch)", s.python);
+    cmd.AddValue("benchDir",
+                 "The repository's bench/ (torch-step.py, ../examples/models)",
+                 s.benchDir);
+    cmd.AddValue("mlpSteps", "(a) steps per MLP job", s.mlpSteps);
+    cmd.AddValue("repeats", "(a) MLP jobs per model, taking turns (medians)", s.repeats);
+    cmd.AddValue("resnetSteps", "(b) steps per ResNet-20 job", s.resnetSteps);
+    cmd.AddValue("resnetRepeats", "(b) ResNet-20 jobs (medians)", s.resnetRepeats);
+    cmd.AddValue("pythonSteps", "(b) torch-step.py's timed steps", s.pythonSteps);
+    cmd.AddValue("devices", "(c) device counts, comma-separated", s.devices);
+    cmd.AddValue("sides", "(b) the side measurements of where the time goes", s.sides);
+    cmd.Parse(argc, argv);
+    if (!Validate(s))
+    {
+        return 1;
+    }
+    setenv("OPENBLAS_NUM_THREADS", "1", 1); // for the Python children
+    D2dTorchRuntime::SetWorkers(1);         // a job on one worker, as in a scenario
+    D2dTorchRuntime::Seed(1);               // one LibTorch thread, one BLAS thread
+    torch::manual_seed(1);
+
+    char dir[] = "/tmp/d2dlearn-bench-torchscript.XXXXXX";
+    if (!mkdtemp(dir))
+    {
+        std::perror("bench-torchscript: mkdtemp");
+        return 1;
+    }
+    const std::string tmp = dir;
+    const std::string mlpPath = tmp + "/mlp.pt";
+    const std::string resnetPath = tmp + "/resnet20.pt";
+    WriteMlp(s, tmp, mlpPath);
+    Run(s.python + " " + s.benchDir + "/../examples/models/resnet20.py " + resnetPath +
+        " >/dev/null");
+
+    std::printf("bench-torchscript: BLAS %s (%s); CPU %s; 1 LibTorch thread, 1 BLAS thread, "
+                "jobs on 1 worker\n",
+                D2dTorchRuntime::GetBlasLibrary().c_str(),
+                D2dTorchRuntime::GetBlasConfig().c_str(),
+                D2dTorchRuntime::GetCpu().c_str());
+    MeasureMlp(s, mlpPath);
+    std::shared_ptr<D2dDataset> cifar = RandomData(640, {3, 32, 32}, 10);
+    MeasureResnet(s, resnetPath, cifar);
+    MeasureIdle(s.counts, resnetPath, cifar);
 
     std::printf("\n{\"bench\": \"torchscript\"");
     for (const auto& [key, value] : g_json)

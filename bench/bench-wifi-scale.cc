@@ -134,6 +134,102 @@ class Source
     Ptr<UniformRandomVariable> m_pick;
 };
 
+/**
+ * \brief Who hears whom: the received power at the PHYs' preamble detection threshold
+ * (ThresholdPreambleDetectionModel::MinimumRssi's default, -82 dBm).
+ * \param nodes the devices \param loss the propagation loss \param txPowerDbm the transmit
+ * power, dBm \param links out: the ordered pairs that hear each other
+ * \return each device's peers, ascending
+ */
+std::vector<std::vector<uint32_t>>
+Peers(const NodeContainer& nodes,
+      Ptr<PropagationLossModel> loss,
+      double txPowerDbm,
+      uint64_t& links)
+{
+    const double hearDbm = -82.0;
+    const uint32_t n = nodes.GetN();
+    std::vector<std::vector<uint32_t>> peers(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        auto mi = nodes.Get(i)->GetObject<MobilityModel>();
+        for (uint32_t j = 0; j < n; ++j)
+        {
+            if (j != i &&
+                loss->CalcRxPower(txPowerDbm, mi, nodes.Get(j)->GetObject<MobilityModel>()) >=
+                    hearDbm)
+            {
+                peers[i].push_back(j);
+                ++links;
+            }
+        }
+    }
+    return peers;
+}
+
+/** \return a source's gaps between messages, exponential of mean 1 / rate s
+ * \param rate messages per second \param stream its RNG stream */
+Ptr<ExponentialRandomVariable>
+Gap(double rate, int64_t stream)
+{
+    auto gap = CreateObject<ExponentialRandomVariable>();
+    gap->SetAttribute("Mean", DoubleValue(1.0 / rate));
+    gap->SetStream(stream);
+    return gap;
+}
+
+/** \return a source's draw of its peers \param stream its RNG stream */
+Ptr<UniformRandomVariable>
+Pick(int64_t stream)
+{
+    auto pick = CreateObject<UniformRandomVariable>();
+    pick->SetStream(stream);
+    return pick;
+}
+
+/**
+ * \brief The run's figures, one per line.
+ * \param heard the mean devices a device hears \param packets the packets sent
+ * \param events the simulator's events \param setupWall the set-up's wall time, s
+ * \param runWall Simulator::Run's wall time, s \param runCpu its CPU time, s
+ * \param simulated the simulated time, s \param hwmKb the peak RSS, kB
+ * \param perDeviceKb VmRSS after set-up minus at start, per device, kB
+ */
+void
+PrintResults(double heard,
+             uint64_t packets,
+             uint64_t events,
+             double setupWall,
+             double runWall,
+             double runCpu,
+             double simulated,
+             long hwmKb,
+             double perDeviceKb)
+{
+    std::printf("mean devices heard        %.2f\n", heard);
+    std::printf("sends                     %llu\n", static_cast<unsigned long long>(g_count.sends));
+    std::printf("delivery records          %llu\n",
+                static_cast<unsigned long long>(g_count.records));
+    std::printf("delivered                 %llu (%.1f %% of records)\n",
+                static_cast<unsigned long long>(g_count.delivered),
+                g_count.records ? 100.0 * g_count.delivered / g_count.records : 0.0);
+    std::printf("fragments lost / sent     %.4f\n",
+                g_count.fragments ? double(g_count.fragmentsLost) / g_count.fragments : 0.0);
+    std::printf("mean latency (delivered)  %.6f s\n",
+                g_count.delivered ? g_count.latencySumS / g_count.delivered : 0.0);
+    std::printf("packets sent              %llu\n", static_cast<unsigned long long>(packets));
+    std::printf("simulator events          %llu\n", static_cast<unsigned long long>(events));
+    std::printf("events per packet sent    %.1f\n", packets ? double(events) / packets : 0.0);
+    std::printf("wall time: setup %.3f s, run %.3f s (run CPU time %.3f s)\n",
+                setupWall,
+                runWall,
+                runCpu);
+    std::printf("events per wall s         %.0f\n", runWall > 0 ? events / runWall : 0.0);
+    std::printf("simulated s per wall s    %.4f\n", runWall > 0 ? simulated / runWall : 0.0);
+    std::printf("peak RSS (VmHWM)          %.1f MB\n", hwmKb / 1024.0);
+    std::printf("memory per device         %.1f kB (VmRSS after set-up minus at start, / N)\n",
+                perDeviceKb);
+}
 } // namespace
 
 int
@@ -211,24 +307,8 @@ main(int argc, char* argv[])
     int64_t stream = 1;
     stream += wifi.AssignStreams(stream);
 
-    // Who hears whom: the received power at the PHYs' preamble detection threshold.
-    const double hearDbm = -82.0; // ThresholdPreambleDetectionModel::MinimumRssi's default
-    std::vector<std::vector<uint32_t>> peers(nDevices);
     uint64_t links = 0;
-    for (uint32_t i = 0; i < nDevices; ++i)
-    {
-        auto mi = nodes.Get(i)->GetObject<MobilityModel>();
-        for (uint32_t j = 0; j < nDevices; ++j)
-        {
-            if (j != i &&
-                loss->CalcRxPower(txPowerDbm, mi, nodes.Get(j)->GetObject<MobilityModel>()) >=
-                    hearDbm)
-            {
-                peers[i].push_back(j);
-                ++links;
-            }
-        }
-    }
+    const auto peers = Peers(nodes, loss, txPowerDbm, links);
 
     auto message = Create<D2dMessage>("bench", static_cast<uint64_t>(bytes));
     const D2dDeliveryMode mode = reliable ? D2dDeliveryMode::RELIABLE : D2dDeliveryMode::UNRELIABLE;
@@ -237,11 +317,8 @@ main(int argc, char* argv[])
     for (uint32_t i = 0; i < nDevices; ++i)
     {
         transports[i]->TraceConnectWithoutContext("Delivery", MakeCallback(&OnDelivery));
-        auto gap = CreateObject<ExponentialRandomVariable>();
-        gap->SetAttribute("Mean", DoubleValue(1.0 / rate));
-        gap->SetStream(stream++);
-        auto pick = CreateObject<UniformRandomVariable>();
-        pick->SetStream(stream++);
+        auto gap = Gap(rate, stream++);
+        auto pick = Pick(stream++);
         sources.emplace_back(transports[i],
                              peers[i],
                              message,
@@ -289,29 +366,14 @@ main(int argc, char* argv[])
                 drainTime,
                 noEnergy ? "off" : "on",
                 seed);
-    std::printf("mean devices heard        %.2f\n", double(links) / nDevices);
-    std::printf("sends                     %llu\n", static_cast<unsigned long long>(g_count.sends));
-    std::printf("delivery records          %llu\n",
-                static_cast<unsigned long long>(g_count.records));
-    std::printf("delivered                 %llu (%.1f %% of records)\n",
-                static_cast<unsigned long long>(g_count.delivered),
-                g_count.records ? 100.0 * g_count.delivered / g_count.records : 0.0);
-    std::printf("fragments lost / sent     %.4f\n",
-                g_count.fragments ? double(g_count.fragmentsLost) / g_count.fragments : 0.0);
-    std::printf("mean latency (delivered)  %.6f s\n",
-                g_count.delivered ? g_count.latencySumS / g_count.delivered : 0.0);
-    std::printf("packets sent              %llu\n", static_cast<unsigned long long>(packets));
-    std::printf("simulator events          %llu\n", static_cast<unsigned long long>(events));
-    std::printf("events per packet sent    %.1f\n", packets ? double(events) / packets : 0.0);
-    std::printf("wall time: setup %.3f s, run %.3f s (run CPU time %.3f s)\n",
-                t1 - t0,
-                runWall,
-                runCpu);
-    std::printf("events per wall s         %.0f\n", runWall > 0 ? events / runWall : 0.0);
-    std::printf("simulated s per wall s    %.4f\n",
-                runWall > 0 ? (simTime + drainTime) / runWall : 0.0);
-    std::printf("peak RSS (VmHWM)          %.1f MB\n", hwmKb / 1024.0);
-    std::printf("memory per device         %.1f kB (VmRSS after set-up minus at start, / N)\n",
-                double(rssSetupKb - rssStartKb) / nDevices);
+    PrintResults(double(links) / nDevices,
+                 packets,
+                 events,
+                 t1 - t0,
+                 runWall,
+                 runCpu,
+                 simTime + drainTime,
+                 hwmKb,
+                 double(rssSetupKb - rssStartKb) / nDevices);
     return 0;
 }
