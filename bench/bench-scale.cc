@@ -18,6 +18,7 @@
  * radios sleep between DRX on-durations (--ns3::D2dDrx::Cycle, --ns3::D2dDrx::OnDuration).
  */
 
+#include "bench-streams.h"
 #include "bench-timing.h"
 
 #include "ns3/boolean.h"
@@ -183,26 +184,6 @@ Place(NodeContainer& nodes, double side, double heightM)
                                   DoubleValue(heightM));
     mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
     mobility.Install(nodes);
-}
-
-/** \return a source's gaps between messages, exponential of mean 1 / rate s
- * \param rate messages per second \param stream its RNG stream */
-Ptr<ExponentialRandomVariable>
-Gap(double rate, int64_t stream)
-{
-    auto gap = CreateObject<ExponentialRandomVariable>();
-    gap->SetAttribute("Mean", DoubleValue(1.0 / rate));
-    gap->SetStream(stream);
-    return gap;
-}
-
-/** \return a source's draw of its peers \param stream its RNG stream */
-Ptr<UniformRandomVariable>
-Pick(int64_t stream)
-{
-    auto pick = CreateObject<UniformRandomVariable>();
-    pick->SetStream(stream);
-    return pick;
 }
 
 /** \return the radios' energy (every state, the open period included), J, over the devices
@@ -408,8 +389,8 @@ main(int argc, char* argv[])
         {
             radio->SetEnergyModel(nullptr);
         }
-        auto gap = Gap(rate, stream++);
-        auto peer = Pick(stream++);
+        auto gap = d2dbench::Gap(rate, stream++);
+        auto peer = d2dbench::Pick(stream++);
         sources.emplace_back(radio, nDevices, message, broadcast, mode, stop, gap, peer);
     }
     for (auto& s : sources)

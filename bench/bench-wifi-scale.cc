@@ -17,6 +17,7 @@
  * second, wall and CPU times, peak RSS and the resident memory per device after set-up.
  */
 
+#include "bench-streams.h"
 #include "bench-timing.h"
 
 #include "ns3/command-line.h"
@@ -167,26 +168,6 @@ Peers(const NodeContainer& nodes,
     return peers;
 }
 
-/** \return a source's gaps between messages, exponential of mean 1 / rate s
- * \param rate messages per second \param stream its RNG stream */
-Ptr<ExponentialRandomVariable>
-Gap(double rate, int64_t stream)
-{
-    auto gap = CreateObject<ExponentialRandomVariable>();
-    gap->SetAttribute("Mean", DoubleValue(1.0 / rate));
-    gap->SetStream(stream);
-    return gap;
-}
-
-/** \return a source's draw of its peers \param stream its RNG stream */
-Ptr<UniformRandomVariable>
-Pick(int64_t stream)
-{
-    auto pick = CreateObject<UniformRandomVariable>();
-    pick->SetStream(stream);
-    return pick;
-}
-
 /**
  * \brief The run's figures, one per line.
  * \param heard the mean devices a device hears \param packets the packets sent
@@ -317,8 +298,8 @@ main(int argc, char* argv[])
     for (uint32_t i = 0; i < nDevices; ++i)
     {
         transports[i]->TraceConnectWithoutContext("Delivery", MakeCallback(&OnDelivery));
-        auto gap = Gap(rate, stream++);
-        auto pick = Pick(stream++);
+        auto gap = d2dbench::Gap(rate, stream++);
+        auto pick = d2dbench::Pick(stream++);
         sources.emplace_back(transports[i],
                              peers[i],
                              message,
