@@ -166,6 +166,7 @@ main(int argc, char* argv[])
                          " --downstream=" + discovery.downstream;
         traffic.d2d = true;
         traffic.d2s = discovery.UsesServer();
+        traffic.chosenTypes = {discovery.GetParadigmTypeName()};
         traffic.d2dUsers = "every --paradigm";
         traffic.d2sUsers = "--paradigm=unsupervised, semi-supervised with --labeller=propagation, "
                            "or a --downstream other than none and decentralized";

@@ -45,6 +45,26 @@ failures = 0
 # default may be one of them (the first that differs from the default is taken).
 RSS_FILE = os.path.join(TMP, "w.csv")
 VALUES = {
+    # graph-discovery's paradigm flags (each acts with its paradigm: D2dScenarioFlags::AddChoice)
+    "pcaDims": ["8", "10"],
+    "pcaLocalRank": ["4", "5"],
+    "labelledFraction": ["0.2", "0.3"],
+    "knn": ["5", "6"],
+    "labeller": ["mlp", "propagation"],
+    "clusters": ["5", "7"],
+    "requestPoints": ["50", "60"],
+    "retainFraction": ["0.4", "0.6"],
+    "exchangeMode": ["sampled", "real"],
+    "normalDraws": ["box-muller", "ziggurat"],
+    "agreementMix": ["printed", "post-exchange"],
+    "agreementScale": ["sum", "mean"],
+    "thresholdOn": ["expected", "allocated"],
+    "thresholdFraction": ["0.3", "0.4"],
+    "minLabels": ["2", "3"],
+    "trust": ["block", "random"],
+    "trustDensity": ["0.3", "0.4"],
+    "trustFile": ["trust.csv"],
+    "diversity": ["js", "w1"],
     "mtuBytes": ["1000", "1200"],
     "maxRetransmissions": ["3", "4"],
     "spectralEfficiency": ["3", "4"],
@@ -198,9 +218,9 @@ PROGRAMS = {
                          ["--paradigm=supervised", "--downstream=decentralized",
                           "--dataFraction=0.05"],
                          ["--paradigm=unsupervised", "--downstream=none",
-                          "--dataFraction=0.05"]],
-                        ["--nDevices=10", "--dataFraction=0.05", "--pcaDims=8", "--clusters=7",
-                         "--edges=2", "--iterations=50"]),
+                          "--dataFraction=0.05", "--pcaDims=8", "--clusters=7"]],
+                        ["--nDevices=10", "--dataFraction=0.05", "--edges=2",
+                         "--iterations=50"]),
 }
 BACKENDS = [["--backend=channel"], ["--backend=wifi"]]
 

@@ -9,6 +9,7 @@
 
 #include "ns3/d2d-text.h"
 #include "ns3/log.h"
+#include "ns3/type-id.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -460,20 +461,139 @@ WhySpectrumInert(const D2dScenarioFlags& flags, const D2dTraffic& traffic, bool 
     return "";
 }
 
+/**
+ * \return whether the class named type is the class named base or derives from it (both
+ * registered TypeIds; false if either is not)
+ * \param type a class \param base another
+ */
+bool
+IsOrDerives(const std::string& type, const std::string& base)
+{
+    if (type == base)
+    {
+        return true;
+    }
+    TypeId t;
+    TypeId b;
+    return TypeId::LookupByNameFailSafe(type, &t) && TypeId::LookupByNameFailSafe(base, &b) &&
+           t.IsChildOf(b);
+}
+
+/**
+ * \brief The runs a flag acts in when every attribute it sets belongs to a class of which the
+ * program makes one per run (D2dScenarioFlags::AddChoice), or to a base of such classes.
+ * \param flags the program's flags
+ * \param flag a flag
+ * \param classes out: the classes of its attributes
+ * \return the arguments that make an object of one of them; empty if the flag sets no
+ *         attribute, or one of a class no choice is or derives from (it acts through it)
+ */
+std::vector<std::string>
+ChoosingArguments(const D2dScenarioFlags& flags,
+                  const std::string& flag,
+                  std::vector<std::string>& classes)
+{
+    std::vector<std::string> arguments;
+    const auto& choices = flags.GetChoices();
+    if (choices.empty())
+    {
+        return arguments;
+    }
+    for (const auto& attribute : flags.GetAttributes(flag))
+    {
+        const std::string cls = attribute.substr(0, attribute.rfind("::"));
+        bool any = false;
+        for (const auto& [type, argument] : choices)
+        {
+            if (IsOrDerives(type, cls))
+            {
+                any = true;
+                if (std::find(arguments.begin(), arguments.end(), argument) == arguments.end())
+                {
+                    arguments.push_back(argument);
+                }
+            }
+        }
+        if (!any)
+        {
+            classes.clear();
+            return {};
+        }
+        if (std::find(classes.begin(), classes.end(), cls) == classes.end())
+        {
+            classes.push_back(cls);
+        }
+    }
+    return arguments;
+}
+
+/**
+ * \param flags the program's flags \param traffic the run \param flag a flag
+ * \return "" unless every attribute the flag sets belongs to a class of
+ *         D2dScenarioFlags::AddChoice() of which the run makes nothing (D2dTraffic::chosenTypes);
+ *         then why, and what would use it
+ */
+std::string
+WhyNotMade(const D2dScenarioFlags& flags, const D2dTraffic& traffic, const std::string& flag)
+{
+    if (!traffic.chosenTypes.empty())
+    {
+        // A flag of objects of which this run makes none (D2dScenarioFlags::AddChoice).
+        std::vector<std::string> classes;
+        const auto arguments = ChoosingArguments(flags, flag, classes);
+        const bool made = std::any_of(classes.begin(), classes.end(), [&](const auto& cls) {
+            return std::any_of(traffic.chosenTypes.begin(),
+                               traffic.chosenTypes.end(),
+                               [&](const auto& type) { return IsOrDerives(type, cls); });
+        });
+        if (!arguments.empty() && !made)
+        {
+            std::vector<std::string> here;
+            for (const auto& [cls, argument] : flags.GetChoices())
+            {
+                if (std::find(traffic.chosenTypes.begin(), traffic.chosenTypes.end(), cls) !=
+                    traffic.chosenTypes.end())
+                {
+                    here.push_back(argument);
+                }
+            }
+            return fmt::format("it is an attribute of {}, of which this run makes nothing: it acts "
+                               "with {} (here {})",
+                               D2dText::OrList(classes),
+                               D2dText::OrList(arguments),
+                               D2dText::OrList(here));
+        }
+    }
+    return "";
+}
+
 } // namespace
 
 std::string
-D2dFlagScope::Describe(const std::string& program, const std::string& flag)
+D2dFlagScope::Describe(const D2dScenarioFlags& flags, const std::string& flag)
 {
-    const Row* row = Find(program, flag);
-    if (!row)
+    std::vector<std::string> parts;
+    std::vector<std::string> classes;
+    const auto arguments = ChoosingArguments(flags, flag, classes);
+    if (!arguments.empty())
+    {
+        parts.push_back(D2dText::OrList(arguments));
+    }
+    if (const Row* row = Find(flags.GetProgram(), flag))
+    {
+        for (const auto& c : row->conditions)
+        {
+            parts.push_back(ns3::Describe(c));
+        }
+    }
+    if (parts.empty())
     {
         return "";
     }
     std::string out = " (acts with: ";
-    for (std::size_t i = 0; i < row->conditions.size(); ++i)
+    for (std::size_t i = 0; i < parts.size(); ++i)
     {
-        out += (i == 0 ? "" : "; ") + ns3::Describe(row->conditions[i]);
+        out += (i == 0 ? "" : "; ") + parts[i];
     }
     return out + ")";
 }
@@ -484,9 +604,9 @@ D2dFlagScope::WhyInert(const D2dScenarioFlags& flags,
                        const std::string& flag)
 {
     const Row* row = Find(flags.GetProgram(), flag);
-    if (!row)
+    if (auto why = WhyNotMade(flags, traffic, flag); !why.empty() || !row)
     {
-        return "";
+        return why; // "" for a flag without a row that acts
     }
     const std::string chosen = traffic.chosen.empty() ? "this run" : traffic.chosen;
     auto users = [&](const std::string& what, const std::string& who) {

@@ -36,6 +36,9 @@ struct D2dTraffic
     /** D2dNetworkOptions: the D2S radios take --txPowerDbm (no --d2sTxPowerDbm of the user's
      * or the scenario's) */
     bool d2sFollowsTx{false};
+    /** the classes of D2dScenarioFlags::AddChoice() this run makes (empty: not said; no flag is
+     * refused for them) */
+    std::vector<std::string> chosenTypes;
 };
 
 /**
@@ -109,12 +112,12 @@ class D2dFlagScope
     static const Row* Find(const std::string& program, const std::string& flag);
 
     /**
-     * \param program the scenario program
+     * \param flags the program's flags (its name, its AddChoice() classes)
      * \param flag a flag, without --
      * \return for --PrintHelp: " (acts with: D2D messages; --backend=channel)", or "" for a
      *         flag that acts in every configuration
      */
-    static std::string Describe(const std::string& program, const std::string& flag);
+    static std::string Describe(const D2dScenarioFlags& flags, const std::string& flag);
 
     /**
      * \param flags the parsed flags of the program

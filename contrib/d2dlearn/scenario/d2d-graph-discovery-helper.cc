@@ -99,6 +99,12 @@ D2dGraphDiscoveryHelper::D2dGraphDiscoveryHelper()
     m_paradigmFactory.SetTypeId(Paradigms().GetTypeName(paradigm));
 }
 
+std::string
+D2dGraphDiscoveryHelper::GetParadigmTypeName() const
+{
+    return Paradigms().GetTypeName(paradigm);
+}
+
 bool
 D2dGraphDiscoveryHelper::HasDownstream() const
 {
@@ -130,6 +136,11 @@ D2dGraphDiscoveryHelper::AddParadigmFlags(D2dScenarioFlags& flags)
              "propagation on distributed-PCA projections (sec. V-A1)",
              paradigm)
         .Choices(Paradigms().GetNames());
+    // A paradigm's flags act only in the runs of that paradigm (D2dFlagScope).
+    for (const auto& name : Paradigms().GetNames())
+    {
+        flags.AddChoice(Paradigms().GetTypeName(name), "--paradigm=" + name);
+    }
     flags
         .Bind("pcaDims",
               "ns3::D2dSemiSupervisedParadigm::PcaDims",
@@ -413,13 +424,6 @@ D2dGraphDiscoveryHelper::Validate(const D2dScenarioSupport& support,
         flags.Get<StringValue>("trustFile").empty())
     {
         support.Fail("--trust=file needs --trustFile=PATH");
-    }
-    if (paradigm != "semi-supervised" &&
-        flags.Get<D2dEnumValue<D2dSemiSupervisedParadigm::Labeller>>("labeller") !=
-            D2dSemiSupervisedParadigm::PROPAGATION)
-    {
-        support.Fail("--labeller=mlp: labels only the semi-supervised paradigm's points "
-                     "(--paradigm=semi-supervised; accepted: propagation, mlp)");
     }
     if (paradigm == "unsupervised")
     {

@@ -68,6 +68,8 @@ class D2dGraphDiscoveryHelper
 
     /** \return whether --downstream names a protocol of the registry (not none) */
     bool HasDownstream() const;
+    /** \return the class of --paradigm's choice, e.g. "ns3::D2dUnsupervisedParadigm" */
+    std::string GetParadigmTypeName() const;
     /** \return whether the downstream protocol's devices send gradients (its
      * D2dProtocolTraits::sendsGradients; false without a downstream protocol) */
     bool DownstreamSendsGradients() const;

@@ -390,6 +390,24 @@ D2dScenarioFlags::GetProgram() const
     return m_support.GetProgram();
 }
 
+void
+D2dScenarioFlags::AddChoice(const std::string& typeName, const std::string& argument)
+{
+    m_choices.emplace_back(typeName, argument);
+}
+
+const std::vector<std::pair<std::string, std::string>>&
+D2dScenarioFlags::GetChoices() const
+{
+    return m_choices;
+}
+
+const std::vector<std::string>&
+D2dScenarioFlags::GetAttributes(const std::string& name) const
+{
+    return Find(name).m_attributes;
+}
+
 std::string
 D2dScenarioFlags::ValueText(const Flag& f) const
 {
@@ -638,7 +656,7 @@ D2dScenarioFlags::Parse(int argc, char** argv)
         {
             cmd.AddValue(f.m_name,
                          f.m_help + " (" + f.m_attributes[0] + ")" +
-                             D2dFlagScope::Describe(GetProgram(), f.m_name),
+                             D2dFlagScope::Describe(*this, f.m_name),
                          MakeCallback(&AcceptBound),
                          GetHelpDefault(f.m_name));
             continue;
@@ -648,7 +666,7 @@ D2dScenarioFlags::Parse(int argc, char** argv)
         {
             help += ": " + D2dText::OrList(f.m_choices);
         }
-        help += D2dFlagScope::Describe(GetProgram(), f.m_name);
+        help += D2dFlagScope::Describe(*this, f.m_name);
         std::visit(
             [&](auto v) {
                 using P = decltype(v);

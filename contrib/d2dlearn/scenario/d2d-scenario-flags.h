@@ -230,6 +230,20 @@ class D2dScenarioFlags
     std::vector<std::string> GetNames() const;
     /** \return the program's name (D2dScenarioSupport::GetProgram()) */
     const std::string& GetProgram() const;
+    /**
+     * \brief The program makes an object of this class in the runs that give this argument
+     * (e.g. "ns3::D2dUnsupervisedParadigm", "--paradigm=unsupervised"). A flag whose attributes
+     * (Bind, Also, Sets) all belong to such classes acts only in a run that makes one of them
+     * (D2dFlagScope; the run names its classes in D2dTraffic::chosenTypes).
+     * \param typeName the class, as its TypeId names it
+     * \param argument the argument that chooses it
+     */
+    void AddChoice(const std::string& typeName, const std::string& argument);
+    /** \return AddChoice()'s classes and arguments, in the order given */
+    const std::vector<std::pair<std::string, std::string>>& GetChoices() const;
+    /** \return the attributes the flag sets (Bind, Also, Sets: "ns3::Class::Attribute";
+     * none for a flag of the program's own) \param name the flag */
+    const std::vector<std::string>& GetAttributes(const std::string& name) const;
 
     /**
      * \brief After Parse(): a bound flag that was not on the command line takes this value
@@ -287,9 +301,11 @@ class D2dScenarioFlags
 
     const D2dScenarioSupport& m_support; //!< error messages
     std::deque<Flag> m_flags;            //!< in declaration order (references stay valid)
-    bool m_parsed{false};                //!< Parse() was called
-    int m_argc{0};                       //!< the arguments Parse() read
-    char** m_argv{nullptr};              //!< the arguments Parse() read (main()'s)
+    /** AddChoice(): classes the program makes one of, and the arguments that choose them */
+    std::vector<std::pair<std::string, std::string>> m_choices;
+    bool m_parsed{false};   //!< Parse() was called
+    int m_argc{0};          //!< the arguments Parse() read
+    char** m_argv{nullptr}; //!< the arguments Parse() read (main()'s)
 };
 
 } // namespace ns3
