@@ -20,6 +20,8 @@ whose communication.png shows these figures.)
 """
 
 import argparse
+import csv
+import io
 import json
 import os
 import subprocess
@@ -41,6 +43,17 @@ BASELINES = for_program("cmfl", lambda p: p["usesD2d"] and not p["usesD2s"]
 ALGORITHMS = ["cmfl-1", "cmfl-1/broadcast"] + BASELINES + ["fedavg"]
 
 
+def in_scope(args):
+    """args without the flags that cannot act with their --algorithm (the program refuses
+    those: the CMFL flags with a baseline, --roundDeadline with CMFL, ...), as the program's
+    --printScope says; the rest in their order."""
+    res = subprocess.run(args + ["--printScope"], capture_output=True, text=True, check=True)
+    lines = [line for line in res.stdout.splitlines() if not line.startswith("#")]
+    inert = {row["flag"] for row in csv.DictReader(io.StringIO("\n".join(lines)))
+             if row["acts"] == "no"}
+    return [a for a in args if a[2:].split("=")[0] not in inert]
+
+
 def run(binary, algorithm, rate, rounds, out):
     name, _, upload = algorithm.partition("/")
     args = [
@@ -57,10 +70,9 @@ def run(binary, algorithm, rate, rounds, out):
         "--bandwidthHz=%g" % (rate * 1e6 / 2.0),
         "--roundDeadline=0s",
         "--phaseTimeout=100000s",
-        "--outDir=" + out,
         "--quiet",
     ]
-    subprocess.run(args, check=True)
+    subprocess.run(in_scope(args) + ["--outDir=" + out], check=True)
     r = pd.read_csv(os.path.join(out, "rounds.csv"))
     r = r[(r.node == -1) & (r["round"] > 0)]
     per = r.pivot_table(index="round", columns="metric", values="value", aggfunc="last")

@@ -77,6 +77,7 @@ AddFlags(D2dScenarioFlags& flags,
     flags.Add("algorithm", "The protocol, and a server's aggregation rule", f.algorithm)
         .Sets("ns3::D2dFedAvg::Aggregation")
         .Choices(protocols.GetNames());
+    protocols.AddChoices(flags); // which classes each makes: where their flags act
     flags.Bind("committeeFraction", "ns3::D2dCmfl::CommitteeFraction").Range(0.01, 0.5);
     flags
         .Bind("aggregationFraction",
@@ -85,11 +86,15 @@ AddFlags(D2dScenarioFlags& flags,
               "share)")
         .Also("ns3::D2dMultiKrumAggregation::SelectFraction")
         .Range(0.01, 1);
-    flags.Bind("activationFraction", "ns3::D2dCmfl::ActivationFraction").Range(0.01, 1);
-    flags.Bind("maliciousFraction",
-               "ns3::D2dKrumAggregation::ByzantineFraction",
-               "epsilon: all clients that are malicious, a share in [0, 1] (also Krum's f with "
-               "--krumF=-1)");
+    flags.Bind("activationFraction", "ns3::D2dCmfl::ActivationFraction")
+        .Also("ns3::D2dFedAvg::ClientFraction") // the server baselines' share of clients
+        .Range(0.01, 1);
+    flags
+        .Bind("maliciousFraction",
+              "ns3::D2dKrumAggregation::ByzantineFraction",
+              "epsilon: all clients that are malicious, a share in [0, 1] (also Krum's f with "
+              "--krumF=-1)")
+        .Configures("ns3::D2dFlProtocol"); // the malicious clients attack any protocol
     flags.Add("attack",
               "none, gradient-scaling, same-value, back-gradient or label-flipping",
               f.attack);
@@ -107,11 +112,13 @@ AddFlags(D2dScenarioFlags& flags,
     flags.Bind("quorum", "ns3::D2dCommitteeConsensus::Quorum");
     flags.Bind("failedVote", "ns3::D2dCmfl::FailedVote");
     flags.Bind("maliciousCommittee", "ns3::D2dCmfl::MaliciousCommittee");
-    flags.Bind("attackSpace",
-               "ns3::D2dCmfl::AttackSpace",
-               "What a malicious client's attack changes, for every algorithm: update "
-               "(g_k = w^t - w_k, the paper's text) or weights (the uploaded w_k, as the "
-               "authors' runs)");
+    flags
+        .Bind("attackSpace",
+              "ns3::D2dCmfl::AttackSpace",
+              "What a malicious client's attack changes, for every algorithm: update "
+              "(g_k = w^t - w_k, the paper's text) or weights (the uploaded w_k, as the "
+              "authors' runs)")
+        .Configures("ns3::D2dFlProtocol"); // the program arms every protocol's attack
     flags.Bind("aggregationBase", "ns3::D2dCmfl::AggregationBase");
     flags.Bind("multiKrumWeights", "ns3::D2dMultiKrumAggregation::Weights");
     flags.Bind("segments", "ns3::D2dSegmentedGossip::Segments").Range(1, 1e6);
@@ -343,7 +350,6 @@ main(int argc, char* argv[])
     attackRng->SetStream(stream++);
     // The flags bound to attributes are the classes' defaults already; what follows from
     // several of them:
-    Config::SetDefault("ns3::D2dFedAvg::ClientFraction", DoubleValue(activation));
     if (cmfl)
     {
         helper.SetProtocolAttribute("RoundDeadline", TimeValue(Seconds(0))); // the CCP's timers

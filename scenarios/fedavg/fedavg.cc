@@ -76,12 +76,15 @@ AddFlags(D2dScenarioFlags& flags,
          D2dAvailabilityOptions& availability)
 {
     flags.Add("algorithm", "The protocol", f.algorithm).Choices(protocols.GetNames());
+    protocols.AddChoices(flags); // which classes each makes: where their flags act
+    D2dProtocolChoice::AddAggregationChoices(flags, "aggregation");
     learning.AddFlags(flags);
     flags.Add("flipDevices", "Devices with flipped labels (low quality)", f.flipDevices)
         .Sets("ns3::D2dKrumAggregation::ByzantineFraction")
         .Range(0, 1e5);
     flags.Add("aggregation", "fedavg, fedprox, fedsgd: the server's rule", f.aggregation)
-        .Choices(D2dProtocolRegistry::GetAggregationNames());
+        .Choices(D2dProtocolRegistry::GetAggregationNames())
+        .Configures("ns3::D2dFedAvg");
     flags.Bind("trimFraction", "ns3::D2dTrimmedMeanAggregation::TrimFraction");
     flags.Bind("krumF",
                "ns3::D2dKrumAggregation::ByzantineCount",
@@ -129,13 +132,15 @@ AddFlags(D2dScenarioFlags& flags,
              "decentralized: who may be an in-neighbour (random: any device; range: the "
              "devices it hears, --rangeM)",
              f.graph)
-        .Choices({"random", "range"});
+        .Choices({"random", "range"})
+        .Configures("ns3::D2dDecentralizedFl");
     flags
         .Add("neighbours",
              "decentralized: in-neighbours drawn per round (0: 7 with --graph=random, every "
              "neighbour with --graph=range)",
              f.neighbours)
         .Sets("ns3::D2dDecentralizedFl::Neighbours")
+        .Configures("ns3::D2dDecentralizedFl")
         .Range(0, 1e5);
     flags.Bind("concurrency", "ns3::D2dAsyncFl::Concurrency").Range(0, 1e6);
     flags.Bind("staleness", "ns3::D2dAsyncFl::Staleness");
@@ -188,7 +193,10 @@ Validate(const D2dScenarioSupport& support,
     {
         f.neighbours = f.graph == "range" ? 100000 : 7; // 100000: the --neighbours maximum
     }
-    net.SetTraffic(protocols.GetTraffic(f.algorithm));
+    // The classes the run makes: the protocol, and its rule by --aggregation (or by
+    // --ns3::D2dFedAvg::Aggregation=CLASS, the attribute's default in force).
+    const bool byAttribute = flags.HasArgument("--ns3::D2dFedAvg::Aggregation=");
+    net.SetTraffic(protocols.GetTraffic(f.algorithm, byAttribute ? "" : f.aggregation));
     net.protocolSleeps = learning.sleepWhileTraining; // --sleepWhileTraining
     net.Validate(support, DEFAULT_DEVICES, traits.minDevices);
     if (f.graph == "range" && !net.IsWifi() && net.rangeM <= 0)

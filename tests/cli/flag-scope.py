@@ -159,6 +159,7 @@ VALUES = {
     "bufferSize": ["3", "4"],
     "serverLearningRate": ["0.5", "0.7"],
     "globalLearningRate": ["0.5", "0.6"],
+    "activationFraction": ["0.3", "0.4"],
     "deferTraining": ["false", "true"],
     "stragglerSlowdown": ["5", "6"],
     "graph": ["range", "random"],
@@ -294,6 +295,16 @@ REASONS = [
      "--algorithm=decentralized has no server"),
     ("fedavg", ["--backend=wifi"], "--noisePowerW=1e-12", "it acts with --backend=channel"),
     ("fedavg", ["--algorithm=fedavg"], "--mu=0.5", "it acts with --algorithm=fedprox"),
+    # What the protocols say they make and read (D2dFlProtocol::GetPartTypeIds,
+    # GetUnreadAttributes), not a list of names: a rule chosen by its class; CMFL's phases;
+    # the serverless baselines, which have no global learning rate (their traces are the same
+    # bytes with and without it).
+    ("fedavg", ["--ns3::D2dFedAvg::Aggregation=ns3::D2dKrumAggregation"], "--trimFraction=0.2",
+     "it acts with --aggregation=trimmed-mean"),
+    ("cmfl", ["--algorithm=cmfl-1"], "--roundDeadline=10s",
+     "which this run leaves unread: it acts with --algorithm=fedavg, median"),
+    ("cmfl", ["--algorithm=gossipfl"], "--globalLearningRate=2",
+     "it acts with --algorithm=cmfl-1, cmfl-2, fedavg, median, trimmed-mean, krum or multi-krum"),
     ("d2d-exchange", ["--mobility=gauss-markov"], "--waypointPause=1s",
      "it acts with --mobility=random-waypoint (here --mobility=gauss-markov)"),
     ("d2d-exchange", ["--mobility=random-waypoint"], "--speedMps=3",

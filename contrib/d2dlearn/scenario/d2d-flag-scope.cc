@@ -95,26 +95,6 @@ Wifi()
     return Is("backend", {"wifi"});
 }
 
-/** fedavg's FedAvg family: one server, its aggregation rule. */
-const std::vector<std::string> FED_AVG_FAMILY = {"fedavg", "fedprox", "fedsgd"};
-
-/** fedavg's asynchronous protocols (D2dAsyncFl). */
-const std::vector<std::string> ASYNC = {"fedasync", "fedbuff"};
-
-/** cmfl's serverless CMFL (the committee consensus protocol). */
-const std::vector<std::string> CMFL = {"cmfl-1", "cmfl-2"};
-
-/** cmfl's --algorithm values other than CMFL. */
-const std::vector<std::string> CMFL_BASELINES =
-    {"fedavg", "median", "trimmed-mean", "krum", "multi-krum", "braintorrent", "gossipfl"};
-
-/** The rows that choose the server rule of the FedAvg family by --aggregation. */
-Condition
-Aggregation(std::vector<std::string> rules)
-{
-    return Is("aggregation", std::move(rules), "", "--ns3::D2dFedAvg::Aggregation=");
-}
-
 } // namespace
 
 namespace
@@ -129,60 +109,16 @@ ProgramRows()
 {
     using Row = D2dFlagScope::Row;
     static const std::vector<Row> rows = {
-        // fedavg: the FedAvg family, decentralized, semi-decentralized and local FL.
-        {"aggregation", "fedavg", {Is("algorithm", FED_AVG_FAMILY)}},
-        {"trimFraction",
-         "fedavg",
-         {Is("algorithm", FED_AVG_FAMILY), Aggregation({"trimmed-mean"})}},
-        {"krumF", "fedavg", {Is("algorithm", FED_AVG_FAMILY), Aggregation({"krum", "multi-krum"})}},
-        {"aggregationFraction",
-         "fedavg",
-         {Is("algorithm", FED_AVG_FAMILY), Aggregation({"multi-krum"})}},
-        {"clientFraction", "fedavg", {Is("algorithm", FED_AVG_FAMILY)}},
-        {"mu", "fedavg", {Is("algorithm", {"fedprox"})}},
-        {"waitForFailed", "fedavg", {Is("algorithm", FED_AVG_FAMILY)}},
-        {"overSelection", "fedavg", {Is("algorithm", FED_AVG_FAMILY)}},
-        {"globalLearningRate", "fedavg", {Is("algorithm", FED_AVG_FAMILY)}},
-        {"deferTraining",
-         "fedavg",
-         {Is("algorithm", {"fedavg", "fedprox", "fedsgd", "decentralized"})}},
+        // fedavg and cmfl: which protocol (and aggregation rule) a flag of theirs acts with
+        // is not a row: the programs name the classes each --algorithm (and --aggregation)
+        // makes (D2dProtocolChoice::AddChoices), and each flag's attributes say which it acts
+        // on (D2dScenarioFlags::GetTargets; WhyNotMade). What remains are other flags' values.
         {"stragglerSlowdown", "fedavg", {IsNot("stragglers", {"0"}, "--stragglers > 0")}},
-        {"concurrency", "fedavg", {Is("algorithm", ASYNC)}},
         {"meanOnTime", "fedavg", {OnChannel()}},
         {"meanOffTime", "fedavg", {OnChannel()}},
         {"availabilityFile", "fedavg", {OnChannel()}},
-        {"staleness", "fedavg", {Is("algorithm", ASYNC)}},
-        {"stalenessA",
-         "fedavg",
-         {Is("algorithm", ASYNC), Is("staleness", {"polynomial", "hinge"})}},
-        {"stalenessB", "fedavg", {Is("algorithm", ASYNC), Is("staleness", {"hinge"})}},
-        {"mixingAlpha", "fedavg", {Is("algorithm", {"fedasync"})}},
-        {"proximalRho", "fedavg", {Is("algorithm", {"fedasync"})}},
-        {"bufferSize", "fedavg", {Is("algorithm", {"fedbuff"})}},
-        {"serverLearningRate", "fedavg", {Is("algorithm", {"fedbuff"})}},
-        {"graph", "fedavg", {Is("algorithm", {"decentralized"})}},
-        {"neighbours", "fedavg", {Is("algorithm", {"decentralized"})}},
-        {"groupSize", "fedavg", {Is("algorithm", {"semi-decentralized"})}},
-        {"stepsPerExchange", "fedavg", {Is("algorithm", {"semi-decentralized"})}},
-        {"exchangesPerRound", "fedavg", {Is("algorithm", {"semi-decentralized"})}},
-
-        // cmfl: serverless CMFL (the committee consensus protocol) and its baselines.
-        {"committeeFraction", "cmfl", {Is("algorithm", CMFL)}},
-        {"aggregationFraction", "cmfl", {Is("algorithm", {"cmfl-1", "cmfl-2", "multi-krum"})}},
-        {"phaseTimeout", "cmfl", {Is("algorithm", CMFL)}},
-        {"requestTimeout", "cmfl", {Is("algorithm", CMFL)}},
-        {"maxAttempts", "cmfl", {Is("algorithm", CMFL)}},
-        {"quorum", "cmfl", {Is("algorithm", CMFL)}},
-        {"gradientUpload", "cmfl", {Is("algorithm", CMFL)}},
-        {"failedVote", "cmfl", {Is("algorithm", CMFL)}},
-        {"maliciousCommittee", "cmfl", {Is("algorithm", CMFL)}},
-        {"aggregationBase", "cmfl", {Is("algorithm", CMFL)}},
-        {"trimFraction", "cmfl", {Is("algorithm", {"trimmed-mean"})}},
-        {"krumF", "cmfl", {Is("algorithm", {"krum", "multi-krum"})}},
-        {"multiKrumWeights", "cmfl", {Is("algorithm", {"multi-krum"})}},
-        {"segments", "cmfl", {Is("algorithm", {"gossipfl"})}},
-        {"replicas", "cmfl", {Is("algorithm", {"gossipfl"})}},
-        {"roundDeadline", "cmfl", {Is("algorithm", CMFL_BASELINES)}},
+        {"stalenessA", "fedavg", {Is("staleness", {"polynomial", "hinge"})}},
+        {"stalenessB", "fedavg", {Is("staleness", {"hinge"})}},
         {"scalingLow", "cmfl", {Is("attack", {"gradient-scaling"})}},
 
         // graph-discovery: the RL iterations are periodic only at the RSS steps.
@@ -480,91 +416,152 @@ IsOrDerives(const std::string& type, const std::string& base)
 }
 
 /**
- * \brief The runs a flag acts in when every attribute it sets belongs to a class of which the
- * program makes one per run (D2dScenarioFlags::AddChoice), or to a base of such classes.
- * \param flags the program's flags
- * \param flag a flag
- * \param classes out: the classes of its attributes
- * \return the arguments that make an object of one of them; empty if the flag sets no
- *         attribute, or one of a class no choice is or derives from (it acts through it)
+ * \param unread the attributes an object leaves unread
+ * \param attribute an attribute ("": a flag's Configures() class, read whenever made)
+ * \return whether the object reads it
  */
-std::vector<std::string>
-ChoosingArguments(const D2dScenarioFlags& flags,
-                  const std::string& flag,
-                  std::vector<std::string>& classes)
+bool
+Reads(const std::vector<std::string>& unread, const std::string& attribute)
 {
-    std::vector<std::string> arguments;
+    return attribute.empty() || std::find(unread.begin(), unread.end(), attribute) == unread.end();
+}
+
+/** Where a flag acts among the classes a program makes one of (D2dScenarioFlags::AddChoice). */
+struct Reach
+{
+    /** every class the flag acts on (its attributes', its Configures()) is such a class or
+     *  a base of one: it acts only in runs that make one that reads it */
+    bool derived{false};
+    std::vector<std::string> classes;   //!< those classes, in the flag's order
+    std::vector<std::string> arguments; //!< the choices' arguments that make a reader
+};
+
+/**
+ * \param flags the program's flags \param flag a flag
+ * \return its reach (not derived if the flag acts on no class, or on one no choice is or
+ *         derives from: it acts through that one)
+ */
+Reach
+ReachOf(const D2dScenarioFlags& flags, const std::string& flag)
+{
+    Reach reach;
     const auto& choices = flags.GetChoices();
-    if (choices.empty())
+    const auto targets = flags.GetTargets(flag);
+    if (choices.empty() || targets.empty())
     {
-        return arguments;
+        return reach;
     }
-    for (const auto& attribute : flags.GetAttributes(flag))
+    for (const auto& [cls, attribute] : targets)
     {
-        const std::string cls = attribute.substr(0, attribute.rfind("::"));
         bool any = false;
-        for (const auto& [type, argument] : choices)
+        for (const auto& choice : choices)
         {
-            if (IsOrDerives(type, cls))
+            if (!IsOrDerives(choice.typeName, cls))
             {
-                any = true;
-                if (std::find(arguments.begin(), arguments.end(), argument) == arguments.end())
-                {
-                    arguments.push_back(argument);
-                }
+                continue;
+            }
+            any = true;
+            if (Reads(choice.unreadAttributes, attribute) &&
+                std::find(reach.arguments.begin(), reach.arguments.end(), choice.argument) ==
+                    reach.arguments.end())
+            {
+                reach.arguments.push_back(choice.argument);
             }
         }
         if (!any)
         {
-            classes.clear();
             return {};
         }
-        if (std::find(classes.begin(), classes.end(), cls) == classes.end())
+        if (std::find(reach.classes.begin(), reach.classes.end(), cls) == reach.classes.end())
         {
-            classes.push_back(cls);
+            reach.classes.push_back(cls);
         }
     }
-    return arguments;
+    reach.derived = true;
+    return reach;
+}
+
+/**
+ * \param arguments e.g. {"--algorithm=cmfl-1", "--algorithm=cmfl-2", "--aggregation=krum"}
+ * \return them as one list, the values of one flag together: "--algorithm=cmfl-1 or cmfl-2,
+ *         or --aggregation=krum"
+ */
+std::string
+ArgumentList(const std::vector<std::string>& arguments)
+{
+    std::vector<std::pair<std::string, std::vector<std::string>>> groups;
+    for (const auto& argument : arguments)
+    {
+        const auto eq = argument.find('=');
+        const std::string head = argument.substr(0, eq == std::string::npos ? 0 : eq + 1);
+        const std::string value = argument.substr(head.size());
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) {
+            return g.first == head;
+        });
+        if (it == groups.end())
+        {
+            groups.push_back({head, {}});
+            it = groups.end() - 1;
+        }
+        it->second.push_back(value);
+    }
+    std::string out;
+    for (std::size_t i = 0; i < groups.size(); ++i)
+    {
+        out += (i == 0                   ? ""
+                : i + 1 == groups.size() ? ", or "
+                                         : ", ") +
+               groups[i].first + D2dText::OrList(groups[i].second);
+    }
+    return out.empty() ? std::string("no choice of this program") : out;
 }
 
 /**
  * \param flags the program's flags \param traffic the run \param flag a flag
- * \return "" unless every attribute the flag sets belongs to a class of
- *         D2dScenarioFlags::AddChoice() of which the run makes nothing (D2dTraffic::chosenTypes);
- *         then why, and what would use it
+ * \return "" unless the flag acts only on objects of D2dScenarioFlags::AddChoice() classes
+ *         (ReachOf) and this run makes none that reads it (D2dTraffic::chosenTypes,
+ *         unreadAttributes); then why, and what would use it
  */
 std::string
 WhyNotMade(const D2dScenarioFlags& flags, const D2dTraffic& traffic, const std::string& flag)
 {
-    if (!traffic.chosenTypes.empty())
+    if (traffic.chosenTypes.empty())
     {
-        // A flag of objects of which this run makes none (D2dScenarioFlags::AddChoice).
-        std::vector<std::string> classes;
-        const auto arguments = ChoosingArguments(flags, flag, classes);
-        const bool made = std::any_of(classes.begin(), classes.end(), [&](const auto& cls) {
-            return std::any_of(traffic.chosenTypes.begin(),
-                               traffic.chosenTypes.end(),
-                               [&](const auto& type) { return IsOrDerives(type, cls); });
-        });
-        if (!arguments.empty() && !made)
+        return "";
+    }
+    const Reach reach = ReachOf(flags, flag);
+    if (!reach.derived)
+    {
+        return "";
+    }
+    std::vector<std::string> unread; // attributes of objects this run makes, unread by them
+    for (const auto& [cls, attribute] : flags.GetTargets(flag))
+    {
+        for (const auto& type : traffic.chosenTypes)
         {
-            std::vector<std::string> here;
-            for (const auto& [cls, argument] : flags.GetChoices())
+            if (!IsOrDerives(type, cls))
             {
-                if (std::find(traffic.chosenTypes.begin(), traffic.chosenTypes.end(), cls) !=
-                    traffic.chosenTypes.end())
-                {
-                    here.push_back(argument);
-                }
+                continue;
             }
-            return fmt::format("it is an attribute of {}, of which this run makes nothing: it acts "
-                               "with {} (here {})",
-                               D2dText::OrList(classes),
-                               D2dText::OrList(arguments),
-                               D2dText::OrList(here));
+            if (Reads(traffic.unreadAttributes, attribute))
+            {
+                return ""; // made, and read
+            }
+            unread.push_back(attribute);
         }
     }
-    return "";
+    const std::string here = traffic.chosen.empty() ? "this run" : traffic.chosen;
+    if (!unread.empty())
+    {
+        return fmt::format("it sets {}, which this run leaves unread: it acts with {} (here {})",
+                           D2dText::OrList(unread),
+                           ArgumentList(reach.arguments),
+                           here);
+    }
+    return fmt::format("it acts on {}, of which this run makes none: it acts with {} (here {})",
+                       D2dText::OrList(reach.classes),
+                       ArgumentList(reach.arguments),
+                       here);
 }
 
 } // namespace
@@ -573,11 +570,26 @@ std::string
 D2dFlagScope::Describe(const D2dScenarioFlags& flags, const std::string& flag)
 {
     std::vector<std::string> parts;
-    std::vector<std::string> classes;
-    const auto arguments = ChoosingArguments(flags, flag, classes);
-    if (!arguments.empty())
+    if (const Reach reach = ReachOf(flags, flag); reach.derived)
     {
-        parts.push_back(D2dText::OrList(arguments));
+        // (Nothing to say of a flag that acts with every value of the flags that choose.)
+        const auto head = [](const std::string& argument) {
+            return argument.substr(0, argument.find('=') + 1);
+        };
+        const auto& choices = flags.GetChoices();
+        const bool every = std::all_of(choices.begin(), choices.end(), [&](const auto& c) {
+            const bool sameFlag =
+                std::any_of(reach.arguments.begin(), reach.arguments.end(), [&](const auto& a) {
+                    return head(a) == head(c.argument);
+                });
+            return !sameFlag ||
+                   std::find(reach.arguments.begin(), reach.arguments.end(), c.argument) !=
+                       reach.arguments.end();
+        });
+        if (!every)
+        {
+            parts.push_back(ArgumentList(reach.arguments));
+        }
     }
     if (const Row* row = Find(flags.GetProgram(), flag))
     {

@@ -39,6 +39,8 @@ struct D2dTraffic
     /** the classes of D2dScenarioFlags::AddChoice() this run makes (empty: not said; no flag is
      * refused for them) */
     std::vector<std::string> chosenTypes;
+    /** the attributes those objects leave unread (D2dFlProtocol::GetUnreadAttributes()) */
+    std::vector<std::string> unreadAttributes;
 };
 
 /**

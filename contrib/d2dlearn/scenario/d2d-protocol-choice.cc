@@ -4,6 +4,8 @@
  */
 #include "d2d-protocol-choice.h"
 
+#include "d2d-scenario-flags.h"
+
 #include "ns3/abort.h"
 #include "ns3/d2d-protocol-registry.h"
 #include "ns3/d2d-text.h"
@@ -35,7 +37,7 @@ D2dProtocolChoice::GetNames() const
 }
 
 D2dTraffic
-D2dProtocolChoice::GetTraffic(const std::string& chosen) const
+D2dProtocolChoice::GetTraffic(const std::string& chosen, const std::string& aggregation) const
 {
     D2dTraffic traffic;
     traffic.chosen = "--" + m_flag + "=" + chosen;
@@ -54,8 +56,12 @@ D2dProtocolChoice::GetTraffic(const std::string& chosen) const
         }
         if (name == chosen)
         {
-            traffic.d2d = traits.usesD2d;
-            traffic.d2s = traits.usesD2s;
+            const D2dProtocolTraits made =
+                aggregation.empty() ? traits : D2dProtocolRegistry::GetTraits(name, aggregation);
+            traffic.d2d = made.usesD2d;
+            traffic.d2s = made.usesD2s;
+            traffic.chosenTypes = made.madeTypes;
+            traffic.unreadAttributes = made.unreadAttributes;
         }
     }
     // "--algorithm=decentralized or semi-decentralized" ("" if none)
@@ -65,6 +71,28 @@ D2dProtocolChoice::GetTraffic(const std::string& chosen) const
     traffic.d2dUsers = list(d2d);
     traffic.d2sUsers = list(d2s);
     return traffic;
+}
+
+void
+D2dProtocolChoice::AddChoices(D2dScenarioFlags& flags) const
+{
+    for (const auto& name : m_names)
+    {
+        const D2dProtocolTraits traits = D2dProtocolRegistry::GetTraits(name);
+        for (const auto& type : traits.madeTypes)
+        {
+            flags.AddChoice(type, "--" + m_flag + "=" + name, traits.unreadAttributes);
+        }
+    }
+}
+
+void
+D2dProtocolChoice::AddAggregationChoices(D2dScenarioFlags& flags, const std::string& flag)
+{
+    for (const auto& rule : D2dProtocolRegistry::GetAggregations())
+    {
+        flags.AddChoice(rule.typeName, "--" + flag + "=" + rule.name);
+    }
 }
 
 bool

@@ -16,6 +16,8 @@
 namespace ns3
 {
 
+class D2dScenarioFlags;
+
 /**
  * \ingroup d2dlearn
  * \brief The protocols a program's flag offers (D2dProtocolRegistry::ForProgram), declared
@@ -40,9 +42,26 @@ class D2dProtocolChoice
      * messages or have a server (D2dProtocolRegistry::GetTraits): what
      * D2dNetworkOptions::SetTraffic() takes.
      * \param chosen the value in force (one of GetNames())
-     * \return the traffic of chosen
+     * \param aggregation the aggregation rule given to a protocol that has one instead of
+     *        its own ("": its own; D2dProtocolRegistry::GetTraits)
+     * \return the traffic of chosen, with the classes it makes and the attributes they
+     *         leave unread
      */
-    D2dTraffic GetTraffic(const std::string& chosen) const;
+    D2dTraffic GetTraffic(const std::string& chosen, const std::string& aggregation = "") const;
+    /**
+     * \brief Tell the flag scope which classes each of the flag's values makes
+     * (D2dScenarioFlags::AddChoice with D2dProtocolTraits::madeTypes and unreadAttributes):
+     * a flag of a protocol's then acts only with the values that make a protocol reading it.
+     * \param flags the program's flags
+     */
+    void AddChoices(D2dScenarioFlags& flags) const;
+    /**
+     * \brief The same for a flag that chooses the aggregation rule of the protocols that
+     * have one (fedavg's --aggregation): each rule's class, made by --flag=rule.
+     * \param flags the program's flags
+     * \param flag the flag's name, without --
+     */
+    static void AddAggregationChoices(D2dScenarioFlags& flags, const std::string& flag);
     /**
      * \param chosen the value in force
      * \param tid a class

@@ -205,6 +205,16 @@ D2dScenarioFlags::Flag::Sets(const std::string& attribute)
 }
 
 D2dScenarioFlags::Flag&
+D2dScenarioFlags::Flag::Configures(const std::string& typeName)
+{
+    TypeId tid;
+    NS_ABORT_MSG_UNLESS(TypeId::LookupByNameFailSafe(typeName, &tid),
+                        "D2dScenarioFlags: --" << m_name << ": no class " << typeName);
+    m_configures.push_back(typeName);
+    return *this;
+}
+
+D2dScenarioFlags::Flag&
 D2dScenarioFlags::Flag::Also(const std::string& attribute)
 {
     NS_ABORT_MSG_IF(!m_bound, "D2dScenarioFlags: --" << m_name << " is not bound: use Sets()");
@@ -391,15 +401,36 @@ D2dScenarioFlags::GetProgram() const
 }
 
 void
-D2dScenarioFlags::AddChoice(const std::string& typeName, const std::string& argument)
+D2dScenarioFlags::AddChoice(const std::string& typeName,
+                            const std::string& argument,
+                            std::vector<std::string> unreadAttributes)
 {
-    m_choices.emplace_back(typeName, argument);
+    m_choices.push_back({typeName, argument, std::move(unreadAttributes)});
 }
 
-const std::vector<std::pair<std::string, std::string>>&
+const std::vector<D2dScenarioFlags::Choice>&
 D2dScenarioFlags::GetChoices() const
 {
     return m_choices;
+}
+
+std::vector<std::pair<std::string, std::string>>
+D2dScenarioFlags::GetTargets(const std::string& name) const
+{
+    const Flag& f = Find(name);
+    std::vector<std::pair<std::string, std::string>> targets;
+    if (f.m_bound)
+    {
+        for (const auto& attribute : f.m_attributes)
+        {
+            targets.emplace_back(attribute.substr(0, attribute.rfind("::")), attribute);
+        }
+    }
+    for (const auto& cls : f.m_configures)
+    {
+        targets.emplace_back(cls, "");
+    }
+    return targets;
 }
 
 const std::vector<std::string>&

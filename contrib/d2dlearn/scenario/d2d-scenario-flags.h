@@ -101,6 +101,17 @@ class D2dScenarioFlags
          */
         Flag& Also(const std::string& attribute);
         /**
+         * \brief The program gives the flag's value to objects of this class (e.g. it
+         * chooses their aggregation rule), not through an attribute the flag sets: for the
+         * flag scope, the flag acts where such an object is made (AddChoice()). An Add()
+         * flag acts only through these classes for the scope (its Sets() attributes do not
+         * limit it: the program may read its variable elsewhere); a bound flag through its
+         * attributes' classes and these.
+         * \param typeName the class, as its TypeId names it (aborts if none is registered)
+         * \return this flag
+         */
+        Flag& Configures(const std::string& typeName);
+        /**
          * \brief A bound flag's default in this program (else the attribute's).
          * \param text the default, as the attribute's value type parses it
          * \return this flag
@@ -136,6 +147,7 @@ class D2dScenarioFlags
         std::vector<std::string> m_attributes; //!< Bind(): the attribute, then Also()'s
                                                //!< Add(): Sets()'s
         bool m_bound{false};                   //!< Bind() rather than Add()
+        std::vector<std::string> m_configures; //!< Configures()
         Ptr<const AttributeChecker> m_checker; //!< checks the value (may be null)
         Ptr<AttributeValue> m_value;           //!< Bind(): the value in force
         bool m_hasRange{false};                //!< Range() or Positive() given
@@ -237,13 +249,33 @@ class D2dScenarioFlags
      * (D2dFlagScope; the run names its classes in D2dTraffic::chosenTypes).
      * \param typeName the class, as its TypeId names it
      * \param argument the argument that chooses it
+     * \param unreadAttributes attributes the object made by that argument leaves unread
+     *        (D2dFlProtocol::GetUnreadAttributes()): a flag acts there through the others
      */
-    void AddChoice(const std::string& typeName, const std::string& argument);
+    void AddChoice(const std::string& typeName,
+                   const std::string& argument,
+                   std::vector<std::string> unreadAttributes = {});
+
+    /** A class of which a program makes one per run, and the argument that makes it. */
+    struct Choice
+    {
+        std::string typeName;                      //!< the class
+        std::string argument;                      //!< e.g. "--algorithm=fedprox"
+        std::vector<std::string> unreadAttributes; //!< what that object does not read
+    };
+
     /** \return AddChoice()'s classes and arguments, in the order given */
-    const std::vector<std::pair<std::string, std::string>>& GetChoices() const;
+    const std::vector<Choice>& GetChoices() const;
     /** \return the attributes the flag sets (Bind, Also, Sets: "ns3::Class::Attribute";
      * none for a flag of the program's own) \param name the flag */
     const std::vector<std::string>& GetAttributes(const std::string& name) const;
+    /**
+     * \param name a flag
+     * \return where the flag scope looks for the objects the flag acts on, as (class,
+     *         attribute; "" for Configures()): a bound flag's attributes and its
+     *         Configures() classes; an Add() flag's Configures() classes only
+     */
+    std::vector<std::pair<std::string, std::string>> GetTargets(const std::string& name) const;
 
     /**
      * \brief After Parse(): a bound flag that was not on the command line takes this value
@@ -302,7 +334,7 @@ class D2dScenarioFlags
     const D2dScenarioSupport& m_support; //!< error messages
     std::deque<Flag> m_flags;            //!< in declaration order (references stay valid)
     /** AddChoice(): classes the program makes one of, and the arguments that choose them */
-    std::vector<std::pair<std::string, std::string>> m_choices;
+    std::vector<Choice> m_choices;
     bool m_parsed{false};   //!< Parse() was called
     int m_argc{0};          //!< the arguments Parse() read
     char** m_argv{nullptr}; //!< the arguments Parse() read (main()'s)

@@ -228,6 +228,18 @@ D2dCmfl::UsesD2d() const
     return true;
 }
 
+std::vector<TypeId>
+D2dCmfl::GetPartTypeIds() const
+{
+    return {D2dCommitteeConsensus::GetTypeId()};
+}
+
+std::vector<std::string>
+D2dCmfl::GetUnreadAttributes() const
+{
+    return {"ns3::D2dFlProtocol::RoundDeadline"};
+}
+
 void
 D2dCmfl::DoInitialize()
 {

@@ -159,6 +159,11 @@ class D2dCmfl : public D2dFlProtocol
      * transports without forwarding receptions to each other.
      */
     bool UsesD2d() const override;
+    /** \return the committee consensus protocol's class (D2dCommitteeConsensus: its
+     *  attributes act through CMFL) */
+    std::vector<TypeId> GetPartTypeIds() const override;
+    /** \return RoundDeadline: CMFL's phases end by PhaseTimeout */
+    std::vector<std::string> GetUnreadAttributes() const override;
 
     /**
      * \param devices the malicious clients (malicious in every role)

@@ -166,6 +166,26 @@ D2dFedAvg::SendsGradients() const
     return m_variant == FEDSGD;
 }
 
+std::vector<TypeId>
+D2dFedAvg::GetPartTypeIds() const
+{
+    if (!m_aggregation)
+    {
+        return {};
+    }
+    return {m_aggregation->GetInstanceTypeId()};
+}
+
+std::vector<std::string>
+D2dFedAvg::GetUnreadAttributes() const
+{
+    if (m_variant == FEDPROX)
+    {
+        return {};
+    }
+    return {"ns3::D2dFedAvg::ProximalMu"};
+}
+
 void
 D2dFedAvg::DoInitialize()
 {

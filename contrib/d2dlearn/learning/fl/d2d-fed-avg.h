@@ -112,6 +112,10 @@ class D2dFedAvg : public D2dFlProtocol
     bool UsesD2s() const override;
     /** \return true for Variant FedSGD: the devices upload g_k */
     bool SendsGradients() const override;
+    /** \return its aggregation rule's class (the Aggregation attribute) */
+    std::vector<TypeId> GetPartTypeIds() const override;
+    /** \return ProximalMu unless Variant is FedProx (only FedProx's devices read mu) */
+    std::vector<std::string> GetUnreadAttributes() const override;
 
     /** What the devices do with w^t (Variant attribute). */
     enum Variant

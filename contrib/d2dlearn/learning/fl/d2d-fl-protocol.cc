@@ -154,6 +154,18 @@ D2dFlProtocol::SendsGradients() const
     return false;
 }
 
+std::vector<TypeId>
+D2dFlProtocol::GetPartTypeIds() const
+{
+    return {};
+}
+
+std::vector<std::string>
+D2dFlProtocol::GetUnreadAttributes() const
+{
+    return {};
+}
+
 int64_t
 D2dFlProtocol::AssignStreams(int64_t)
 {

@@ -98,6 +98,19 @@ class D2dFlProtocol : public Object
      *         gradient; the server's step is its own learning rate)
      */
     virtual bool SendsGradients() const;
+    /**
+     * \return the classes of the objects it makes and configures through their attributes,
+     *         beside its own (FedAvg: its aggregation rule's; CMFL: its committee
+     *         consensus'): with its own, what a flag of theirs needs to act (D2dFlagScope)
+     */
+    virtual std::vector<TypeId> GetPartTypeIds() const;
+    /**
+     * \return the attributes of its class and bases ("ns3::Class::Attribute", named as
+     *         the class that defines them) that this object, as configured, never reads
+     *         (FedAvg's ProximalMu unless Variant=fedprox): a flag that sets only these
+     *         cannot change its run (D2dFlagScope)
+     */
+    virtual std::vector<std::string> GetUnreadAttributes() const;
 
     /**
      * \param stream first RNG stream of the protocol's random draws

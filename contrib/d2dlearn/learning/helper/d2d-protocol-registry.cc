@@ -318,9 +318,14 @@ D2dProtocolRegistry::CreateAggregation(const std::string& name)
 }
 
 D2dProtocolTraits
-D2dProtocolRegistry::GetTraits(const std::string& name)
+D2dProtocolRegistry::GetTraits(const std::string& name, const std::string& aggregation)
 {
-    const ObjectFactory factory = GetFactory(name);
+    ObjectFactory factory = GetFactory(name);
+    TypeId::AttributeInformation info;
+    if (!aggregation.empty() && factory.GetTypeId().LookupAttributeByName("Aggregation", &info))
+    {
+        factory.Set("Aggregation", StringValue(GetAggregation(aggregation).typeName));
+    }
     D2dProtocolTraits traits;
     auto probe = factory.Create<D2dFlProtocol>();
     NS_ABORT_MSG_UNLESS(probe,
@@ -332,6 +337,12 @@ D2dProtocolRegistry::GetTraits(const std::string& name)
     traits.minDevices = probe->GetMinDevices();
     traits.averagesModels = probe->AveragesModels();
     traits.sendsGradients = probe->SendsGradients();
+    traits.madeTypes.push_back(factory.GetTypeId().GetName());
+    for (const TypeId& part : probe->GetPartTypeIds())
+    {
+        traits.madeTypes.push_back(part.GetName());
+    }
+    traits.unreadAttributes = probe->GetUnreadAttributes();
     probe->Dispose();
     std::set<std::string> seen;
     for (TypeId tid = factory.GetTypeId();; tid = tid.GetParent())

@@ -66,6 +66,11 @@ struct D2dProtocolTraits
     bool averagesModels{true};             //!< it averages models: one architecture
     bool sendsGradients{false};            //!< the devices send gradients, not weights
     std::vector<std::string> traceSources; //!< the trace sources of its class and parents
+    /** its class, then the classes of the objects it makes and configures
+     *  (D2dFlProtocol::GetPartTypeIds()), as their TypeIds name them */
+    std::vector<std::string> madeTypes;
+    /** the attributes it leaves unread as configured (D2dFlProtocol::GetUnreadAttributes()) */
+    std::vector<std::string> unreadAttributes;
 };
 
 /**
@@ -147,10 +152,14 @@ class D2dProtocolRegistry
 
     /**
      * \param name a protocol's name
+     * \param aggregation an aggregation rule's name given to the class's Aggregation
+     *        attribute instead of the protocol's ("": the protocol's, or the attribute's
+     *        default in force; ignored by a class without the attribute)
      * \return what its class says it does, presets applied (a probe object is made and
      *         disposed)
      */
-    static D2dProtocolTraits GetTraits(const std::string& name);
+    static D2dProtocolTraits GetTraits(const std::string& name,
+                                       const std::string& aggregation = "");
 
     /**
      * \brief The table as JSON: {"protocols": [{name, class, label, reference, presets,

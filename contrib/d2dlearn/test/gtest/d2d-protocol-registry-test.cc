@@ -229,6 +229,45 @@ TEST(D2dProtocolRegistry, TraitsAreTheClassesOwn)
 }
 
 // The JSON the analysis reads: every protocol and rule, in the table's order.
+TEST(D2dProtocolRegistry, TraitsSayWhatTheProtocolMakesAndReads)
+{
+    using Names = std::vector<std::string>;
+
+    struct Expect
+    {
+        const char* name;
+        const char* aggregation; // "" : the protocol's own
+        Names made;
+        Names unread;
+    };
+
+    const std::string mu = "ns3::D2dFedAvg::ProximalMu";
+    const std::string deadline = "ns3::D2dFlProtocol::RoundDeadline";
+    for (const Expect& e :
+         {Expect{"fedavg", "", {"ns3::D2dFedAvg", "ns3::D2dMeanAggregation"}, {mu}},
+          Expect{"fedprox", "", {"ns3::D2dFedAvg", "ns3::D2dMeanAggregation"}, {}},
+          Expect{"fedsgd",
+                 "trimmed-mean",
+                 {"ns3::D2dFedAvg", "ns3::D2dTrimmedMeanAggregation"},
+                 {mu}},
+          Expect{"krum", "", {"ns3::D2dFedAvg", "ns3::D2dKrumAggregation"}, {mu}},
+          Expect{"multi-krum", "", {"ns3::D2dFedAvg", "ns3::D2dMultiKrumAggregation"}, {mu}},
+          Expect{"cmfl-2", "", {"ns3::D2dCmfl", "ns3::D2dCommitteeConsensus"}, {deadline}},
+          Expect{"braintorrent", "", {"ns3::D2dBrainTorrent"}, {}},
+          // A class without an Aggregation attribute ignores the rule asked for.
+          Expect{"fedasync", "krum", {"ns3::D2dFedAsync"}, {}}})
+    {
+        const D2dProtocolTraits t = D2dProtocolRegistry::GetTraits(e.name, e.aggregation);
+        EXPECT_EQ(t.madeTypes, e.made) << e.name << " " << e.aggregation;
+        EXPECT_EQ(t.unreadAttributes, e.unread) << e.name << " " << e.aggregation;
+    }
+    // The traffic a program gives the flag scope carries them.
+    const D2dProtocolChoice fedavg("algorithm", "fedavg");
+    const D2dTraffic traffic = fedavg.GetTraffic("fedprox", "median");
+    EXPECT_EQ(traffic.chosenTypes, (Names{"ns3::D2dFedAvg", "ns3::D2dMedianAggregation"}));
+    EXPECT_TRUE(traffic.unreadAttributes.empty());
+}
+
 TEST(D2dProtocolRegistry, JsonListsEveryEntry)
 {
     std::ostringstream os;
