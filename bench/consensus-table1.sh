@@ -66,7 +66,9 @@ run_one() {
     local start end
     start=$(date +%s)
     # shellcheck disable=SC2086
-    "$BIN" "${SCALE_FLAGS[@]}" $args --threads=1 --quiet --outDir="$OUT/$name"
+    # (--inertFlags=record: the scale's --warmupRounds cannot change FedAvg, FedProx or
+    # local training; run.json lists it for them instead of the program refusing it.)
+    "$BIN" "${SCALE_FLAGS[@]}" $args --inertFlags=record --threads=1 --quiet --outDir="$OUT/$name"
     end=$(date +%s)
     echo "$name $((end - start))" >>"$OUT/wall-seconds.txt"
     echo "done: $name ($((end - start)) s wall)" >&2

@@ -78,6 +78,7 @@ AddFlags(D2dScenarioFlags& flags,
          D2dNetworkOptions& net)
 {
     flags.Add("algorithm", "The protocol", f.algorithm).Choices(protocols.GetNames());
+    protocols.AddChoices(flags); // which classes each makes: where their flags act
     learning.AddFlags(flags);
     flags.Bind("trust", "ns3::D2dPredictionConsensus::Trust");
     flags.Bind("confidence", "ns3::D2dPredictionConsensus::Confidence");

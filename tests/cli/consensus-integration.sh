@@ -18,7 +18,9 @@ COMMON=(--dataFraction=0.1 --rounds=8 --warmupRounds=3 --localEpochs=2 --flipLis
 # The six runs forked by one start of the program (run_queued), then checked.
 for seed in 1 2 3; do
     queue_run "$TMP/consensus-$seed" "${COMMON[@]}" --seed=$seed
-    queue_run "$TMP/local-$seed" "${COMMON[@]}" --seed=$seed --algorithm=local
+    # (--warmupRounds cannot change local training: recorded as inert, as a sweep does.)
+    queue_run "$TMP/local-$seed" "${COMMON[@]}" --seed=$seed --algorithm=local \
+        --inertFlags=record
 done
 run_queued "$BIN" 300
 status=$((failures > 0))

@@ -160,6 +160,14 @@ VALUES = {
     "serverLearningRate": ["0.5", "0.7"],
     "globalLearningRate": ["0.5", "0.6"],
     "activationFraction": ["0.3", "0.4"],
+    # consensus's prediction-consensus flags (they act with --algorithm=consensus)
+    "consensus:trust": ["static", "naive"],
+    "confidence": ["entropy", "none"],
+    "distillBatch": ["64", "128"],
+    "lambda": ["0.3", "0.4"],
+    "lossRule": ["reuse", "renormalize"],
+    "trustEvery": ["2", "3"],
+    "warmupRounds": ["2", "3"],
     "deferTraining": ["false", "true"],
     "stragglerSlowdown": ["5", "6"],
     "graph": ["range", "random"],
@@ -303,6 +311,9 @@ REASONS = [
      "it acts with --aggregation=trimmed-mean"),
     ("cmfl", ["--algorithm=cmfl-1"], "--roundDeadline=10s",
      "which this run leaves unread: it acts with --algorithm=fedavg, median"),
+    ("consensus", ["--algorithm=local"], "--warmupRounds=2",
+     "it acts on ns3::D2dPredictionConsensus, of which this run makes none: it acts with "
+     "--algorithm=consensus (here --algorithm=local)"),
     ("cmfl", ["--algorithm=gossipfl"], "--globalLearningRate=2",
      "it acts with --algorithm=cmfl-1, cmfl-2, fedavg, median, trimmed-mean, krum or multi-krum"),
     ("d2d-exchange", ["--mobility=gauss-markov"], "--waypointPause=1s",
@@ -356,8 +367,10 @@ def scope(result):
             for row in csv.DictReader(io.StringIO("\n".join(lines)))}
 
 
-def pick(flag, default):
-    for value in VALUES.get(flag, []):
+def pick(flag, default, program=""):
+    """A value of flag other than its default: the program's own (VALUES["program:flag"]),
+    else the first of VALUES[flag] that differs."""
+    for value in VALUES.get(program + ":" + flag, VALUES.get(flag, [])):
         if value != default:
             return value
     return None
@@ -393,7 +406,7 @@ def check_program(program, configurations):
             inert_total += 1
             if not why:
                 fail("%s %s: --%s inert without a reason" % (program, " ".join(config), flag))
-            value = pick(flag, default.get(flag))
+            value = pick(flag, default.get(flag), program)
             if value is None:
                 fail("%s: --%s is inert in %s, and this test has no value for it (add one to "
                      "VALUES)" % (program, flag, " ".join(config)))
