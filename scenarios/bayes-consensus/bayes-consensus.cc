@@ -31,9 +31,11 @@
 #include "ns3/d2d-network-options.h"
 #include "ns3/d2d-partitioner.h"
 #include "ns3/d2d-torch-runtime.h"
+#include "ns3/d2d-type-choices.h"
 #include "ns3/d2d-variational-learner.h"
 #include "ns3/d2dlearn-module.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <iostream>
@@ -76,9 +78,31 @@ struct BayesFlags
     double initialSigma = 0.0;   // sigma of q at the first update (0: the prior's)
 };
 
+/** \return --mode's values, each the class of the devices' beliefs it makes */
+const D2dTypeChoice&
+Modes()
+{
+    static const D2dTypeChoice modes(
+        "mode",
+        {{"discrete", D2dCoordinateBeliefLearner::GetTypeId().GetName()},
+         {"gaussian-linear", D2dGaussianLinearLearner::GetTypeId().GetName()},
+         {"variational", D2dVariationalLearner::GetTypeId().GetName()}});
+    return modes;
+}
+
+/**
+ * \param f the program's flags \param tid a D2dBeliefLearner class
+ * \return whether --mode makes a learner of that class
+ */
+bool
+Makes(const BayesFlags& f, TypeId tid)
+{
+    return Modes().GetTypeName(f.mode) == tid.GetName();
+}
+
 /**
  * \brief Declare every flag once (those that set an attribute of D2dBeliefConsensus say
- * which).
+ * which; those of one kind of belief, the learner class they act through).
  */
 void
 AddFlags(D2dScenarioFlags& flags,
@@ -88,7 +112,11 @@ AddFlags(D2dScenarioFlags& flags,
 {
     net.AddFlags(flags);
     flags.Find("reliable").Sets("ns3::D2dBeliefConsensus::Reliable");
-    flags.Add("mode", "Beliefs", f.mode).Choices({"discrete", "gaussian-linear", "variational"});
+    flags.Add("mode", "Beliefs", f.mode).Choices(Modes().GetNames());
+    Modes().AddChoices(flags); // a kind of belief's flags act only in its runs (D2dFlagScope)
+    const std::string discrete = D2dCoordinateBeliefLearner::GetTypeId().GetName();
+    const std::string linear = D2dGaussianLinearLearner::GetTypeId().GetName();
+    const std::string variational = D2dVariationalLearner::GetTypeId().GetName();
     flags.Add("cooperation", "Who combines beliefs", f.cooperation)
         .Sets("ns3::D2dBeliefConsensus::Cooperation")
         .Choices({"network", "isolated", "central"});
@@ -118,23 +146,54 @@ AddFlags(D2dScenarioFlags& flags,
              "Send a belief as one broadcast (else one unicast per neighbour)",
              f.broadcast)
         .Sets("ns3::D2dBeliefConsensus::Broadcast");
-    flags.Add("levels", "discrete: grid levels G per coordinate", f.levels).Range(2, 1000);
-    flags.Add("thetaTrue",
-              "discrete: theta* as levels separated by commas or spaces (D coordinates)",
-              f.thetaTrue);
+    flags.Add("levels", "discrete: grid levels G per coordinate", f.levels)
+        .Range(2, 1000)
+        .Configures(discrete);
+    flags
+        .Add("thetaTrue",
+             "discrete: theta* as levels separated by commas or spaces (D coordinates)",
+             f.thetaTrue)
+        .Configures(discrete);
     flags.Add("coinEps", "discrete: coin probability p(t) = eps + (1 - 2 eps) t", f.coinEps)
-        .Range(1e-9, 0.499999);
-    flags.Add("delta", "Theorem 1: confidence delta", f.delta).Range(1e-12, 0.999999);
-    flags.Add("nTest", "gaussian-linear: test-set size", f.nTest).Range(1, 1e7);
+        .Range(1e-9, 0.499999)
+        .Configures(discrete);
+    // (Theorem 1 bounds the discrete beliefs alone: Gaussian likelihoods are unbounded.)
+    flags.Add("delta", "Theorem 1: confidence delta", f.delta)
+        .Range(1e-12, 0.999999)
+        .Configures(discrete);
+    flags.Add("nTest", "gaussian-linear: test-set size", f.nTest).Range(1, 1e7).Configures(linear);
+    // The learning flags, and the compute model's (the devices compute only to train it),
+    // reach the run through the variational learner alone.
+    const auto others = flags.GetNames();
     learning.AddFlags(flags, false);
-    flags.Add("mcSamples", "variational: weight draws per mini-batch", f.mcSamples).Range(1, 1000);
+    for (const auto& name : flags.GetNames())
+    {
+        if (std::find(others.begin(), others.end(), name) == others.end())
+        {
+            flags.Find(name).Configures(variational);
+        }
+    }
+    for (const char* name : {"computeModel",
+                             "cpuFrequencyHz",
+                             "cyclesPerFlop",
+                             "switchedCapacitance",
+                             "computeSpread",
+                             "deviceProfiles"})
+    {
+        flags.Find(name).Configures(variational);
+    }
+    flags.Add("mcSamples", "variational: weight draws per mini-batch", f.mcSamples)
+        .Range(1, 1000)
+        .Configures(variational);
     flags.Add("priorVariance", "variational: prior variance per weight", f.priorVariance)
-        .Range(1e-12, 1e6);
+        .Range(1e-12, 1e6)
+        .Configures(variational);
     flags
         .Add("initialSigma",
              "variational: sigma of q at the first update (0: the prior's)",
              f.initialSigma)
-        .Range(0, 1e3);
+        .Range(0, 1e3)
+        .Configures(variational);
     flags.Find("nDevices")
         .ShownDefault(fmt::format(
             "{} ({} with --mode=variational, {} with --mode=gaussian-linear; N of --graph=file "
@@ -156,8 +215,8 @@ ValidateFlags(const D2dScenarioSupport& support,
               D2dLearningOptions& learning,
               D2dNetworkOptions& net)
 {
-    const bool variational = f.mode == "variational";
-    const bool discrete = f.mode == "discrete";
+    const bool variational = Makes(f, D2dVariationalLearner::GetTypeId());
+    const bool discrete = Makes(f, D2dCoordinateBeliefLearner::GetTypeId());
     if (variational && !flags.Given("steps"))
     {
         f.steps = 20;
@@ -190,7 +249,7 @@ ValidateFlags(const D2dScenarioSupport& support,
         net.rangeM = 100.0;
     }
     learning.Validate(support, false);
-    if (learning.GetSpecs()[0].arch == "torchscript")
+    if (variational && learning.GetSpecs()[0].arch == "torchscript")
     {
         // The variational posterior is a mean and a variance per weight of the built-in
         // layers (D2dVariationalLearner), which a TorchScript module does not expose.
@@ -198,7 +257,7 @@ ValidateFlags(const D2dScenarioSupport& support,
                      ": the variational learner keeps a Gaussian per weight of its own layers "
                      "(accepted: logistic, mlp[:WxW..] or cnn[:C1xC2])");
     }
-    if (learning.localSteps == 0 || learning.learningRate == 0)
+    if (variational && (learning.localSteps == 0 || learning.learningRate == 0))
     {
         support.Fail(learning.localSteps == 0
                          ? "--localSteps=0 is out of range for a variational update (accepted: "
@@ -256,8 +315,8 @@ MakeMatrix(const D2dScenarioSupport& support,
            const std::vector<uint32_t>& thetaLevels,
            D2dNetworkOptions& net)
 {
-    const bool variational = f.mode == "variational";
-    const bool discrete = f.mode == "discrete";
+    const bool variational = Makes(f, D2dVariationalLearner::GetTypeId());
+    const bool discrete = Makes(f, D2dCoordinateBeliefLearner::GetTypeId());
     // W from a file or the example: its N sets the number of devices when --nDevices=0.
     D2dBeliefConsensusMatrix w;
     if (f.graph == "file")
@@ -298,9 +357,10 @@ MakeMatrix(const D2dScenarioSupport& support,
     {
         // Only devices that combine their beliefs over the network send (D2D broadcasts).
         D2dTraffic traffic;
-        traffic.chosen = "--cooperation=" + f.cooperation;
+        traffic.chosen = "--mode=" + f.mode + " --cooperation=" + f.cooperation;
         traffic.d2d = f.cooperation == "network";
         traffic.d2dUsers = "--cooperation=network";
+        traffic.chosenTypes = {Modes().GetTypeName(f.mode)};
         net.SetTraffic(traffic);
     }
     net.Validate(support,
@@ -400,11 +460,11 @@ MakeVariationalLearner(const D2dScenarioSupport& support,
     config.learningRate = learning.learningRate;
     config.priorVariance = f.priorVariance;
     config.initialSigma = f.initialSigma;
-    return Create<D2dVariationalLearner>(config,
-                                         learning.train,
-                                         learning.shards,
-                                         learning.test,
-                                         seed);
+    return CreateObject<D2dVariationalLearner>(config,
+                                               learning.train,
+                                               learning.shards,
+                                               learning.test,
+                                               seed);
 }
 
 /**
@@ -464,11 +524,11 @@ MakeLearner(const D2dScenarioSupport& support,
             std::unique_ptr<D2dTraceHelper>& traces)
 {
     const uint32_t n = network.devices.GetN();
-    if (f.mode == "discrete")
+    if (Makes(f, D2dCoordinateBeliefLearner::GetTypeId()))
     {
-        return Create<D2dCoordinateBeliefLearner>(n, f.levels, thetaLevels, f.coinEps);
+        return CreateObject<D2dCoordinateBeliefLearner>(n, f.levels, thetaLevels, f.coinEps);
     }
-    if (f.mode == "variational")
+    if (Makes(f, D2dVariationalLearner::GetTypeId()))
     {
         std::vector<Ptr<D2dComputeModel>> compute;
         Time longest;
@@ -492,7 +552,7 @@ MakeLearner(const D2dScenarioSupport& support,
         vlearner->SetComputeModels(compute);
         return vlearner;
     }
-    return Create<D2dGaussianLinearLearner>(n, f.nTest);
+    return CreateObject<D2dGaussianLinearLearner>(n, f.nTest);
 }
 
 /**
@@ -575,7 +635,7 @@ main(int argc, char* argv[])
     const double rangeM = net.rangeM;
     D2dBeliefConsensusMatrix w = MakeMatrix(support, flags, f, thetaLevels, net);
     const uint32_t n = net.nDevices;
-    const bool variational = f.mode == "variational";
+    const bool variational = Makes(f, D2dVariationalLearner::GetTypeId());
     const Ptr<D2dVariationalLearner> vlearner =
         variational ? MakeVariationalLearner(support, f, learning, n, net.seed) : nullptr;
     support.SetQuiet(net.quiet);

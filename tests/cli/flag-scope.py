@@ -160,6 +160,28 @@ VALUES = {
     "serverLearningRate": ["0.5", "0.7"],
     "globalLearningRate": ["0.5", "0.6"],
     "activationFraction": ["0.3", "0.4"],
+    # bayes-consensus's kinds of belief: each one's flags act with its --mode; the learning
+    # flags only with the variational learner, which alone reads them
+    "levels": ["4", "5"],
+    "thetaTrue": ["1,1", "2,2"],
+    "coinEps": ["0.2", "0.3"],
+    "delta": ["0.2", "0.3"],
+    "nTest": ["500", "600"],
+    "mcSamples": ["2", "3"],
+    "priorVariance": ["0.1", "0.2"],
+    "initialSigma": ["0.1", "0.2"],
+    "localSteps": ["5", "6"],
+    "batchSize": ["16", "64"],
+    "learningRate": ["0.1", "0.2"],
+    "model": ["mlp:8", "logistic"],
+    "dataDir": [TMP],
+    "dataFraction": ["0.2", "0.3"],
+    "partition": ["iid", "dirichlet"],
+    "alpha": ["0.3", "0.4"],
+    "labelsPerDevice": ["3", "4"],
+    "labelProportions": ["0.6,0.4"],
+    "quantitySkew": ["2", "3"],
+    "threads": ["1", "0"],
     # consensus's prediction-consensus flags (they act with --algorithm=consensus)
     "consensus:trust": ["static", "naive"],
     "confidence": ["entropy", "none"],
@@ -214,7 +236,8 @@ PROGRAMS = {
     "consensus": (algorithms("consensus"),
                   ["--nDevices=4", "--rounds=2", "--warmupRounds=1", "--dataFraction=0.05",
                    "--dataset=gaussian-mixture", "--model=mlp:8"]),
-    "bayes-consensus": ([["--cooperation=" + c] for c in ["network", "isolated", "central"]],
+    "bayes-consensus": ([["--cooperation=" + c] for c in ["network", "isolated", "central"]]
+                        + [["--mode=" + m] for m in ["gaussian-linear", "variational"]],
                         ["--nDevices=6", "--steps=5"]),
     "d2d-exchange": ([["--d2sFraction=" + f] for f in ["0", "0.5", "1"]],
                      ["--nDevices=6", "--duration=1s"]),
@@ -311,6 +334,10 @@ REASONS = [
      "it acts with --aggregation=trimmed-mean"),
     ("cmfl", ["--algorithm=cmfl-1"], "--roundDeadline=10s",
      "which this run leaves unread: it acts with --algorithm=fedavg, median"),
+    ("bayes-consensus", ["--mode=discrete"], "--learningRate=0.1",
+     "it acts on ns3::D2dVariationalLearner, of which this run makes none: it acts with "
+     "--mode=variational (here --mode=discrete --cooperation=network)"),
+    ("bayes-consensus", ["--mode=variational"], "--levels=4", "it acts with --mode=discrete"),
     ("consensus", ["--algorithm=local"], "--warmupRounds=2",
      "it acts on ns3::D2dPredictionConsensus, of which this run makes none: it acts with "
      "--algorithm=consensus (here --algorithm=local)"),
@@ -461,7 +488,6 @@ def check_samples():
     for program, samples in by_program.items():
         binary = os.path.join(BIN, program)
         small = PROGRAMS[program][1]
-        threads = [] if program == "d2d-exchange" else ["--threads=0"]
         scopes = case_batch.run(binary, [config + small + [flag, "--printScope"]
                                          for _, config, flag, _ in samples])
         runs, outs = [], []
@@ -471,6 +497,9 @@ def check_samples():
             if not table.get(name, (False,))[0]:
                 fail("%s %s: --printScope does not list --%s as acting: %s"
                      % (program, " ".join(config), name, result.stderr.strip()[:200]))
+            # One worker thread where the configuration has any (bayes-consensus's discrete
+            # beliefs run no LibTorch work: --threads cannot act there).
+            threads = ["--threads=0"] if table.get("threads", (False,))[0] else []
             for variant, extra in (("base", []), ("flag", [flag])):
                 out = os.path.join(TMP, "%s-%d-%s" % (program, k, variant))
                 outs.append(out)

@@ -225,26 +225,12 @@ D2dFlagScope::GetTable()
             {"drx", "", {OnChannel(), D2d()}},
             {"d2sDrx", "", {OnChannel(), D2s()}},
             {"sleepWhileTraining", "", {Messages()}},
-            // The compute model: jobs run where devices train (bayes-consensus:
-            // --mode=variational).
-            {"computeModel", "bayes-consensus", {Is("mode", {"variational"})}},
+            // The compute model: jobs run where devices train (bayes-consensus: its
+            // variational learner, which its compute flags name by Configures()).
             {"cpuFrequencyHz", "", {Is("computeModel", {"cpu"})}},
             {"cyclesPerFlop", "", {Is("computeModel", {"cpu"})}},
             {"switchedCapacitance", "", {Is("computeModel", {"cpu"})}},
             {"computeSpread", "", {Is("computeModel", {"flops"})}},
-            {"computeSpread",
-             "bayes-consensus",
-             {Is("mode", {"variational"}), Is("computeModel", {"flops"})}},
-            {"deviceProfiles", "bayes-consensus", {Is("mode", {"variational"})}},
-            {"cpuFrequencyHz",
-             "bayes-consensus",
-             {Is("mode", {"variational"}), Is("computeModel", {"cpu"})}},
-            {"cyclesPerFlop",
-             "bayes-consensus",
-             {Is("mode", {"variational"}), Is("computeModel", {"cpu"})}},
-            {"switchedCapacitance",
-             "bayes-consensus",
-             {Is("mode", {"variational"}), Is("computeModel", {"cpu"})}},
             {"dynamicRssLevels", "", {OnChannel(), D2d()}},
             {"rssStep",
              "",

@@ -136,11 +136,7 @@ D2dGraphDiscoveryHelper::AddParadigmFlags(D2dScenarioFlags& flags)
              "propagation on distributed-PCA projections (sec. V-A1)",
              paradigm)
         .Choices(Paradigms().GetNames());
-    // A paradigm's flags act only in the runs of that paradigm (D2dFlagScope).
-    for (const auto& name : Paradigms().GetNames())
-    {
-        flags.AddChoice(Paradigms().GetTypeName(name), "--paradigm=" + name);
-    }
+    Paradigms().AddChoices(flags); // a paradigm's flags act only in its runs (D2dFlagScope)
     flags
         .Bind("pcaDims",
               "ns3::D2dSemiSupervisedParadigm::PcaDims",

@@ -419,16 +419,16 @@ D2dScenarioFlags::GetTargets(const std::string& name) const
 {
     const Flag& f = Find(name);
     std::vector<std::pair<std::string, std::string>> targets;
-    if (f.m_bound)
+    for (const auto& cls : f.m_configures)
+    {
+        targets.emplace_back(cls, "");
+    }
+    if (targets.empty() && f.m_bound)
     {
         for (const auto& attribute : f.m_attributes)
         {
             targets.emplace_back(attribute.substr(0, attribute.rfind("::")), attribute);
         }
-    }
-    for (const auto& cls : f.m_configures)
-    {
-        targets.emplace_back(cls, "");
     }
     return targets;
 }

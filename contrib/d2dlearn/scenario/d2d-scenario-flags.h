@@ -101,12 +101,13 @@ class D2dScenarioFlags
          */
         Flag& Also(const std::string& attribute);
         /**
-         * \brief The program gives the flag's value to objects of this class (e.g. it
-         * chooses their aggregation rule), not through an attribute the flag sets: for the
-         * flag scope, the flag acts where such an object is made (AddChoice()). An Add()
-         * flag acts only through these classes for the scope (its Sets() attributes do not
-         * limit it: the program may read its variable elsewhere); a bound flag through its
-         * attributes' classes and these.
+         * \brief The flag's value reaches the run only through objects of this class: the
+         * program gives it to them (fedavg's --aggregation chooses D2dFedAvg's rule), or
+         * what it sets matters only where they are made (bayes-consensus's learning flags:
+         * its variational learner). For the flag scope, the flag then acts where such an
+         * object is made (AddChoice()), whatever attributes it sets. Without Configures(), a
+         * bound flag acts through its attributes' classes, an Add() flag everywhere (the
+         * program may read its variable anywhere: its Sets() attributes do not limit it).
          * \param typeName the class, as its TypeId names it (aborts if none is registered)
          * \return this flag
          */
@@ -272,8 +273,8 @@ class D2dScenarioFlags
     /**
      * \param name a flag
      * \return where the flag scope looks for the objects the flag acts on, as (class,
-     *         attribute; "" for Configures()): a bound flag's attributes and its
-     *         Configures() classes; an Add() flag's Configures() classes only
+     *         attribute; "" for Configures()): its Configures() classes if it has any, else
+     *         a bound flag's attributes (none for an Add() flag)
      */
     std::vector<std::pair<std::string, std::string>> GetTargets(const std::string& name) const;
 

@@ -5,6 +5,7 @@
 
 #include "d2d-type-choices.h"
 
+#include "d2d-scenario-flags.h"
 #include "d2d-scenario-support.h"
 
 #include "ns3/abort.h"
@@ -61,6 +62,15 @@ D2dTypeChoice::GetTypeName(const std::string& value) const
     }
     throw std::invalid_argument("--" + m_flag + "=" + value + " is not accepted (" +
                                 D2dText::OrList(GetNames()) + ")");
+}
+
+void
+D2dTypeChoice::AddChoices(D2dScenarioFlags& flags) const
+{
+    for (const auto& option : m_options)
+    {
+        flags.AddChoice(option.typeName, "--" + m_flag + "=" + option.name);
+    }
 }
 
 } // namespace ns3

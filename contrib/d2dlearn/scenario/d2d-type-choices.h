@@ -11,6 +11,8 @@
 namespace ns3
 {
 
+class D2dScenarioFlags;
+
 /**
  * \ingroup d2dlearn
  * \brief The values a text flag accepts, each naming the ns-3 class it selects (e.g.
@@ -56,6 +58,12 @@ class D2dTypeChoice
      *         the form of D2dScenarioSupport::CheckChoice()) for another value
      */
     const std::string& GetTypeName(const std::string& value) const;
+    /**
+     * \brief Tell the flag scope which class each value makes (D2dScenarioFlags::AddChoice):
+     * a flag that acts through one of them then acts only with the values that make it.
+     * \param flags the program's flags
+     */
+    void AddChoices(D2dScenarioFlags& flags) const;
 
   private:
     std::string m_flag;            //!< the flag's name

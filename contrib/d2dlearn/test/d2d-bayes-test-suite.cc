@@ -404,7 +404,7 @@ class D2dBayesIdentifiabilityTestCase : public TestCase
         {
             RngSeedManager::SetSeed(seed);
             auto learner =
-                Create<D2dCoordinateBeliefLearner>(n, 3, std::vector<uint32_t>{2, 1, 2}, 0.1);
+                CreateObject<D2dCoordinateBeliefLearner>(n, 3, std::vector<uint32_t>{2, 1, 2}, 0.1);
             NS_TEST_ASSERT_MSG_EQ(learner->GetM(), 27, "M = 3^3");
             const double k = learner->ComputeK(w.StationaryDistribution());
             // K: v = 1/9 each, 3 devices per coordinate; the closest psi differs in one
@@ -443,7 +443,7 @@ class D2dBayesIdentifiabilityTestCase : public TestCase
             // parameters (belief 1/9 at most) and argmax picks another.
             RngSeedManager::SetSeed(seed);
             auto alone =
-                Create<D2dCoordinateBeliefLearner>(n, 3, std::vector<uint32_t>{2, 1, 2}, 0.1);
+                CreateObject<D2dCoordinateBeliefLearner>(n, 3, std::vector<uint32_t>{2, 1, 2}, 0.1);
             {
                 BayesRun run(alone, w, 1e-6, "isolated", "reuse", steps);
                 NS_TEST_ASSERT_MSG_EQ(run.wrongPerStep.back(),
@@ -487,20 +487,20 @@ class D2dBayesExample1TestCase : public TestCase
             std::vector<double> coopExcess(2);
             {
                 RngSeedManager::SetSeed(seed);
-                auto l = Create<D2dGaussianLinearLearner>(2, 2000);
+                auto l = CreateObject<D2dGaussianLinearLearner>(2, 2000);
                 BayesRun run(l, w, 1e-6, "central", "reuse", steps);
                 central = l->TestMse(-1);
                 centralExcess = l->TestExcessMse(-1);
             }
             {
                 RngSeedManager::SetSeed(seed);
-                auto l = Create<D2dGaussianLinearLearner>(2, 2000);
+                auto l = CreateObject<D2dGaussianLinearLearner>(2, 2000);
                 BayesRun run(l, w, 1e-6, "isolated", "reuse", steps);
                 isolated = {l->TestMse(0), l->TestMse(1)};
             }
             {
                 RngSeedManager::SetSeed(seed);
-                auto l = Create<D2dGaussianLinearLearner>(2, 2000);
+                auto l = CreateObject<D2dGaussianLinearLearner>(2, 2000);
                 BayesRun run(l, w, 1e-6, "network", "reuse", steps);
                 coop = {l->TestMse(0), l->TestMse(1)};
                 coopExcess = {l->TestExcessMse(0), l->TestExcessMse(1)};
@@ -557,7 +557,7 @@ class D2dBayesLossTestCase : public TestCase
         {
             RngSeedManager::SetSeed(5);
             auto learner =
-                Create<D2dCoordinateBeliefLearner>(n, 3, std::vector<uint32_t>{2, 1, 2}, 0.1);
+                CreateObject<D2dCoordinateBeliefLearner>(n, 3, std::vector<uint32_t>{2, 1, 2}, 0.1);
             BayesRun run(learner, w, 0.3, "network", rule, steps);
             NS_TEST_ASSERT_MSG_EQ_TOL(run.channel->GetDropProbability(1, 0),
                                       0.3,
@@ -672,7 +672,8 @@ RunSmallConsensus(const std::string& backend,
             }));
     }
     // The learner's streams are the same on both backends: the same samples.
-    auto learner = Create<D2dCoordinateBeliefLearner>(n, 3, std::vector<uint32_t>{2, 1, 2}, 0.1);
+    auto learner =
+        CreateObject<D2dCoordinateBeliefLearner>(n, 3, std::vector<uint32_t>{2, 1, 2}, 0.1);
     learner->AssignStreams(10000);
     auto protocol = CreateObject<D2dBeliefConsensus>();
     protocol->SetAttribute("Steps", UintegerValue(steps));
@@ -865,7 +866,8 @@ RunTracedBayes(const std::string& outDir, const std::string& cooperation)
     helper.SetChannelAttribute("AccessPolicy", EnumValue(D2dChannelAccess::SCHEDULED));
     Ptr<D2dChannel> channel = helper.Install(nodes);
     helper.AssignStreams(1);
-    auto learner = Create<D2dCoordinateBeliefLearner>(n, 3, std::vector<uint32_t>{2, 1, 2}, 0.1);
+    auto learner =
+        CreateObject<D2dCoordinateBeliefLearner>(n, 3, std::vector<uint32_t>{2, 1, 2}, 0.1);
     learner->AssignStreams(10000);
     const std::vector<Ptr<D2dTransport>> transports = channel->GetTransports();
     auto protocol = CreateObject<D2dBeliefConsensus>();

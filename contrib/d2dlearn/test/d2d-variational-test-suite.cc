@@ -110,7 +110,8 @@ class JobTimeTestCase : public TestCase
         config.localSteps = 7;
         config.batchSize = 16;
         config.mcSamples = 3;
-        auto learner = Create<D2dVariationalLearner>(config, data.train, shards, data.test, 9);
+        auto learner =
+            CreateObject<D2dVariationalLearner>(config, data.train, shards, data.test, 9);
         std::vector<Ptr<D2dComputeModel>> compute{D2dHelper::GetComputeModel(nodes.Get(0)),
                                                   D2dHelper::GetComputeModel(nodes.Get(1))};
         compute[0]->SetAttribute("FlopsPerSecond", DoubleValue(1e8));
@@ -205,7 +206,7 @@ RunVariational(const std::string& cooperation, uint32_t steps)
     auto shards = D2dPartitioner::LabelsPerDevice(*data.train, n, 3, {}, 7);
     D2dVariationalConfig config; // logistic, prior variance 0.01, Adam 0.01
     config.localSteps = 30;
-    auto learner = Create<D2dVariationalLearner>(config, data.train, shards, data.test, 11);
+    auto learner = CreateObject<D2dVariationalLearner>(config, data.train, shards, data.test, 11);
     std::vector<Ptr<D2dComputeModel>> compute;
     const std::vector<Ptr<D2dTransport>> transports = channel->GetTransports();
     for (uint32_t i = 0; i < n; ++i)

@@ -7,6 +7,16 @@
 namespace ns3
 {
 
+NS_OBJECT_ENSURE_REGISTERED(D2dBeliefLearner);
+
+TypeId
+D2dBeliefLearner::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::D2dBeliefLearner").SetParent<Object>().SetGroupName("D2dlearn");
+    return tid;
+}
+
 D2dBeliefLearner::~D2dBeliefLearner() = default;
 
 bool

@@ -6,7 +6,7 @@
 #define D2D_BELIEF_LEARNER_H
 
 #include "ns3/callback.h"
-#include "ns3/simple-ref-count.h"
+#include "ns3/object.h"
 
 #include <cstdint>
 #include <string>
@@ -27,10 +27,16 @@ namespace ns3
  * same per-device random streams, so that central, isolated and cooperative runs with
  * one seed see the same data.
  */
-class D2dBeliefLearner : public SimpleRefCount<D2dBeliefLearner>
+class D2dBeliefLearner : public Object
 {
   public:
-    virtual ~D2dBeliefLearner();
+    /**
+     * \brief Get the type ID (an abstract class: its subclasses are made with their
+     * constructors' arguments, CreateObject<T>(...)).
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    ~D2dBeliefLearner() override;
 
     /** \return number of devices N */
     virtual uint32_t GetNDevices() const = 0;

@@ -15,6 +15,17 @@
 namespace ns3
 {
 
+NS_OBJECT_ENSURE_REGISTERED(D2dCoordinateBeliefLearner);
+
+TypeId
+D2dCoordinateBeliefLearner::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::D2dCoordinateBeliefLearner")
+                            .SetParent<D2dBeliefLearner>()
+                            .SetGroupName("D2dlearn");
+    return tid;
+}
+
 D2dCoordinateBeliefLearner::D2dCoordinateBeliefLearner(uint32_t nDevices,
                                                        uint32_t levels,
                                                        std::vector<uint32_t> thetaTrue,

@@ -36,6 +36,11 @@ class D2dCoordinateBeliefLearner : public D2dBeliefLearner
 {
   public:
     /**
+     * \brief Get the type ID (made with its constructor's arguments:
+     * CreateObject<D2dCoordinateBeliefLearner>(...)). \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    /**
      * \param nDevices N
      * \param levels G (>= 2)
      * \param thetaTrue theta* as D level indices (each < G)

@@ -12,6 +12,17 @@
 namespace ns3
 {
 
+NS_OBJECT_ENSURE_REGISTERED(D2dGaussianLinearLearner);
+
+TypeId
+D2dGaussianLinearLearner::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::D2dGaussianLinearLearner")
+                            .SetParent<D2dBeliefLearner>()
+                            .SetGroupName("D2dlearn");
+    return tid;
+}
+
 const std::vector<double> D2dGaussianLinearLearner::THETA = {-0.3, 0.5, 0.8};
 const std::vector<double> D2dGaussianLinearLearner::HALF_WIDTH = {1.0, 1.5};
 

@@ -33,6 +33,11 @@ class D2dGaussianLinearLearner : public D2dBeliefLearner
 {
   public:
     /**
+     * \brief Get the type ID (made with its constructor's arguments:
+     * CreateObject<D2dGaussianLinearLearner>(...)). \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    /**
      * \param nDevices N (>= 1)
      * \param nTest test-set size (>= 1)
      */

@@ -27,6 +27,16 @@
 namespace ns3
 {
 
+NS_OBJECT_ENSURE_REGISTERED(D2dVariationalLearner);
+
+TypeId
+D2dVariationalLearner::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::D2dVariationalLearner").SetParent<D2dBeliefLearner>().SetGroupName("D2dlearn");
+    return tid;
+}
+
 NS_LOG_COMPONENT_DEFINE("D2dVariationalLearner");
 
 namespace

@@ -81,6 +81,11 @@ class D2dVariationalLearner : public D2dBeliefLearner
 {
   public:
     /**
+     * \brief Get the type ID (made with its constructor's arguments:
+     * CreateObject<D2dVariationalLearner>(...)). \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    /**
      * \param config settings
      * \param train training set (classification), shared
      * \param shards one shard per device (N = shards.size() >= 1)
