@@ -17,8 +17,8 @@ test_bench_discovery_paradigms.py tests its arithmetic and parsing on a fake pro
 
 Paradigms and their flags: supervised --paradigm=supervised; semi-supervised
 --paradigm=semi-supervised; unsupervised --paradigm=unsupervised (two incoming edges unless
---edges is given); regression --dataset=polynomial --model=poly:3 (the regression campaign's
-data and learner, supervised paradigm). Everything else is the program's default (Fashion-MNIST
+--edges is given); regression --dataset=polynomial (the regression campaign's data,
+supervised paradigm; --downstream=none trains no model, so its --model=poly:3 has no part). Everything else is the program's default (Fashion-MNIST
 at --dataFraction 0.25, one edge, PCA d = 50 ...).
 
 RL iterations done: run.json records no counter of its own; the script reads them from
@@ -73,7 +73,7 @@ PARADIGMS = {
     "supervised": ["--paradigm=supervised"],
     "semi-supervised": ["--paradigm=semi-supervised"],
     "unsupervised": ["--paradigm=unsupervised"],
-    "regression": ["--dataset=polynomial", "--model=poly:3"],
+    "regression": ["--dataset=polynomial"],
 }
 # I1,I2 per edge when --iterations is not given: a difference of a few tenths of a second of
 # iterations at least (below that the slope is start-up noise), a few seconds at most.

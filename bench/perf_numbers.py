@@ -873,7 +873,7 @@ def benches(bindir):
                                            "--bin=" + bindir], None)],
             parse=parse_discovery_paradigms,
             settings="`graph-discovery --downstream=none --quiet=true --seed=1` and the "
-                     "paradigm's flags (regression: `--dataset=polynomial --model=poly:3`), "
+                     "paradigm's flags (regression: `--dataset=polynomial`), "
                      "Fashion-MNIST at its default fraction, PCA d = 50, K = 7 clusters, one "
                      "edge (unsupervised two); per paradigm and size two runs at two "
                      "iteration counts (the script's defaults), the cost per RL iteration "

@@ -136,6 +136,15 @@ main(int argc, char* argv[])
                "With --dynamicRssLevels > 0 (an RL iteration at each --rssStep): the radios "
                "sleep from the end of each iteration to the next step");
     learning.AddFlags(flags);
+    for (const auto& name : D2dLearningOptions::GetTrainingFlags())
+    {
+        // What trains models acts through the downstream protocol (--downstream=none trains
+        // nothing: the discovery reads the data alone).
+        if (flags.Has(name))
+        {
+            flags.Find(name).Configures("ns3::D2dFlProtocol");
+        }
+    }
     const uint32_t defaultDevices = 25; // --nDevices=0
     net.AddFlags(flags);
     flags.Find("nDevices").ShownDefault(std::to_string(defaultDevices));
@@ -145,6 +154,7 @@ main(int argc, char* argv[])
         PrintCalculation(support, evaluate);
         return 0;
     }
+    learning.trainsModels = discovery.HasDownstream(); // none: the data alone
     learning.Validate(support, false);
     net.DeferScope(); // the paradigm, made by Configure(), says if it has a server
     net.protocolSleeps = flags.Get<BooleanValue>("sleepBetweenIterations");
@@ -166,7 +176,7 @@ main(int argc, char* argv[])
                          " --downstream=" + discovery.downstream;
         traffic.d2d = true;
         traffic.d2s = discovery.UsesServer();
-        traffic.chosenTypes = {discovery.GetParadigmTypeName()};
+        discovery.SetChosenTypes(traffic);
         traffic.d2dUsers = "every --paradigm";
         traffic.d2sUsers = "--paradigm=unsupervised, semi-supervised with --labeller=propagation, "
                            "or a --downstream other than none and decentralized";

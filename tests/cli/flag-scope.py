@@ -182,6 +182,13 @@ VALUES = {
     "labelProportions": ["0.6,0.4"],
     "quantitySkew": ["2", "3"],
     "threads": ["1", "0"],
+    # graph-discovery with --downstream=none trains no model: the training flags
+    "targets": ["0.5", "0.6"],
+    "compression": ["float16", "float32"],
+    "optimizer": ["adam", "sgd"],
+    "modelFlops": ["1e6", "2e6"],
+    "rounds": ["3", "4"],
+    "localEpochs": ["2", "3"],
     # consensus's prediction-consensus flags (they act with --algorithm=consensus)
     "consensus:trust": ["static", "naive"],
     "confidence": ["entropy", "none"],
@@ -338,6 +345,8 @@ REASONS = [
      "it acts on ns3::D2dVariationalLearner, of which this run makes none: it acts with "
      "--mode=variational (here --mode=discrete --cooperation=network)"),
     ("bayes-consensus", ["--mode=variational"], "--levels=4", "it acts with --mode=discrete"),
+    ("graph-discovery", ["--downstream=none", "--dataFraction=0.05"], "--rounds=3",
+     "it acts with --downstream=fedavg, fedprox, fedsgd, decentralized or semi-decentralized"),
     ("consensus", ["--algorithm=local"], "--warmupRounds=2",
      "it acts on ns3::D2dPredictionConsensus, of which this run makes none: it acts with "
      "--algorithm=consensus (here --algorithm=local)"),

@@ -45,10 +45,11 @@ expect_reject gcnSubsetSize "${SMALL[@]}" --graph=gcn --gcnSubsetSize=9
 expect_reject gcnSubsetSize "${SMALL[@]}" --graph=gcn --gcnSystemDevices=3 --gcnSubsetSize=4
 expect_reject gcnSystemDevices "${SMALL[@]}" --graph=gcn --gcnSystemDevices=1
 expect_reject partitions "${SMALL[@]}" --partitions=3
-expect_reject partitions "${SMALL[@]}" --dataset=polynomial --model=poly:3 --partitions=51
-expect_reject partitions "${SMALL[@]}" --dataset=polynomial --model=poly:3 --partitions=-1
-expect_reject paradigm "${SMALL[@]}" --dataset=polynomial --model=poly:3 --paradigm=semi-supervised
-expect_reject model "${SMALL[@]}" --dataset=polynomial --model=mlp
+expect_reject partitions "${SMALL[@]}" --dataset=polynomial --partitions=51
+expect_reject partitions "${SMALL[@]}" --dataset=polynomial --partitions=-1
+expect_reject paradigm "${SMALL[@]}" --dataset=polynomial --paradigm=semi-supervised
+# (Checked where a model trains: --downstream=none trains none, so --model cannot act.)
+expect_reject model "${SMALL[@]}" --dataset=polynomial --model=mlp --downstream=fedavg
 expect_reject bufferMode "${SMALL[@]}" --bufferMode=global
 expect_reject betaMode "${SMALL[@]}" --betaMode=sign
 expect_reject thresholdOn "${SMALL[@]}" --thresholdOn=received

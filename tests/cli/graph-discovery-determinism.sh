@@ -18,7 +18,9 @@ source "$(dirname "$0")/lib-checks.sh" graph-discovery-determinism
 PYTHON=/usr/bin/python3
 
 SMALL=(--nDevices=8 --dataFraction=0.02 --iterations=40 --bufferSize=16 --traceEvery=1
-    --rounds=1 --model=logistic --threads=0 --quiet)
+    --threads=0 --quiet)
+# The downstream learning's (with --downstream=none nothing trains: refused there).
+TRAIN=(--rounds=1 --model=logistic)
 run() { # run DIR ARGS...
     local dir=$1
     shift
@@ -47,13 +49,13 @@ queue() { # queue DIR ARGS...
 }
 U=(--paradigm=unsupervised --pcaDims=8 --clusters=7 --edges=2 --requestPoints=20
     --downstream=none)
-run "$TMP/a" --edges=2 --seed=5 || true
-queue "$TMP/b" --edges=2 --seed=5
-queue "$TMP/c" --edges=2 --seed=6
+run "$TMP/a" "${TRAIN[@]}" --edges=2 --seed=5 || true
+queue "$TMP/b" "${TRAIN[@]}" --edges=2 --seed=5
+queue "$TMP/c" "${TRAIN[@]}" --edges=2 --seed=6
 run "$TMP/d" --graph=uniform --controlReliable=false --downstream=none --seed=2 || true
 queue "$TMP/e" --graph=uniform --controlReliable=false --downstream=none --seed=2
-run "$TMP/f" --paradigm=semi-supervised --pcaDims=10 --seed=3 || true
-queue "$TMP/g" --paradigm=semi-supervised --pcaDims=10 --seed=3
+run "$TMP/f" "${TRAIN[@]}" --paradigm=semi-supervised --pcaDims=10 --seed=3 || true
+queue "$TMP/g" "${TRAIN[@]}" --paradigm=semi-supervised --pcaDims=10 --seed=3
 run "$TMP/h" "${U[@]}" --seed=4 || true
 queue "$TMP/i" "${U[@]}" --seed=4
 run "$TMP/j" "${U[@]}" --exchangeMode=sampled --graph=uniform --seed=4 || true

@@ -5,6 +5,8 @@
 
 #include "d2d-graph-discovery-helper.h"
 
+#include "d2d-protocol-choice.h"
+
 #include "ns3/d2d-distributed-pca.h"
 #include "ns3/d2d-diversity-rewards.h"
 #include "ns3/d2d-energy-model.h"
@@ -103,6 +105,21 @@ std::string
 D2dGraphDiscoveryHelper::GetParadigmTypeName() const
 {
     return Paradigms().GetTypeName(paradigm);
+}
+
+void
+D2dGraphDiscoveryHelper::SetChosenTypes(D2dTraffic& traffic) const
+{
+    traffic.chosenTypes = {GetParadigmTypeName()};
+    traffic.unreadAttributes.clear();
+    if (HasDownstream())
+    {
+        const D2dProtocolTraits traits = D2dProtocolRegistry::GetTraits(downstream);
+        traffic.chosenTypes.insert(traffic.chosenTypes.end(),
+                                   traits.madeTypes.begin(),
+                                   traits.madeTypes.end());
+        traffic.unreadAttributes = traits.unreadAttributes;
+    }
 }
 
 bool
@@ -313,7 +330,10 @@ D2dGraphDiscoveryHelper::AddRunFlags(D2dScenarioFlags& flags)
 {
     flags.Add("downstream", "The FL protocol trained on the exchanged shards", downstream)
         .Choices(DownstreamChoices());
-    flags.Add("targets", "Accuracies whose first round and energy run.json records", targets);
+    static const D2dProtocolChoice protocols("downstream", "graph-discovery");
+    protocols.AddChoices(flags); // a protocol's flags act only in runs that train with it
+    flags.Add("targets", "Accuracies whose first round and energy run.json records", targets)
+        .Configures("ns3::D2dFlProtocol"); // the downstream rounds' accuracies
     flags.Add("traceEvery", "gd_iterations.csv: keep every this many iterations", traceEvery)
         .Range(1, 1e9);
     flags.Bind("controlReliable",

@@ -70,6 +70,13 @@ class D2dGraphDiscoveryHelper
     bool HasDownstream() const;
     /** \return the class of --paradigm's choice, e.g. "ns3::D2dUnsupervisedParadigm" */
     std::string GetParadigmTypeName() const;
+    /**
+     * \brief What the run makes, for the flag scope: the paradigm's class, and with a
+     * downstream protocol its classes and the attributes it leaves unread
+     * (D2dProtocolTraits).
+     * \param traffic where they go (D2dTraffic::chosenTypes, unreadAttributes)
+     */
+    void SetChosenTypes(D2dTraffic& traffic) const;
     /** \return whether the downstream protocol's devices send gradients (its
      * D2dProtocolTraits::sendsGradients; false without a downstream protocol) */
     bool DownstreamSendsGradients() const;

@@ -112,6 +112,23 @@ D2dLearningOptions::D2dLearningOptions()
     dataDir = D2dFashionMnist::DefaultDir();
 }
 
+const std::vector<std::string>&
+D2dLearningOptions::GetTrainingFlags()
+{
+    static const std::vector<std::string> names = {"rounds",
+                                                   "localEpochs",
+                                                   "localSteps",
+                                                   "batchSize",
+                                                   "learningRate",
+                                                   "optimizer",
+                                                   "sleepWhileTraining",
+                                                   "model",
+                                                   "modelFlops",
+                                                   "jobWallLimit",
+                                                   "compression"};
+    return names;
+}
+
 void
 D2dLearningOptions::AddFlags(D2dScenarioFlags& flags, bool protocolFlags)
 {
@@ -257,7 +274,7 @@ D2dLearningOptions::Validate(const D2dScenarioSupport& support, bool multipleArc
                      " lists several architectures: this scenario averages models "
                      "(accepted: one architecture)");
     }
-    for (const auto& s : m_specs)
+    for (const auto& s : trainsModels ? m_specs : std::vector<D2dModelSpec>{})
     {
         // Regression data takes the polynomial learner, and only regression data does.
         if (dataset == "polynomial" && s.arch != "poly")
@@ -520,7 +537,10 @@ D2dLearningOptions::CheckSets(const D2dScenarioSupport& support, uint32_t nDevic
                                  D2dDataset::ShapeText(test->featureShape),
                                  D2dDataset::ShapeText(train->featureShape)));
     }
-    CheckModelMemory(support, nDevices);
+    if (trainsModels)
+    {
+        CheckModelMemory(support, nDevices);
+    }
     if (train->Size() < nDevices && dataset == "gaussian-mixture")
     {
         // The set is --syntheticSamples x --dataFraction: the flag that sizes it is

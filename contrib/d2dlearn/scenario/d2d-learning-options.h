@@ -78,6 +78,12 @@ class D2dLearningOptions : public D2dTrainingOptions, public D2dDataOptions
      * architectures are checked against the data either way).
      */
     bool checkModelMemory{true};
+    /**
+     * Whether the run trains models (not a flag): false for one that trains none
+     * (graph-discovery's --downstream=none reads the data alone), whose --model is then
+     * neither checked against the data nor counted (its flag cannot act: GetTrainingFlags).
+     */
+    bool trainsModels{true};
 
     /**
      * \brief Declare the learning flags, each with its range and the attributes it sets
@@ -90,6 +96,14 @@ class D2dLearningOptions : public D2dTrainingOptions, public D2dDataOptions
      * trains its own learners on Fashion-MNIST (bayes-consensus' variational mode)
      */
     void AddFlags(D2dScenarioFlags& flags, bool protocolFlags = true);
+    /**
+     * \return the learning flags that reach a run only through the models it trains (the
+     *         rounds and local work, the learners' settings, the model and its cost), not
+     *         the data's: a program whose runs may train nothing (graph-discovery's
+     *         --downstream=none) says through which objects they act
+     *         (D2dScenarioFlags::Flag::Configures)
+     */
+    static const std::vector<std::string>& GetTrainingFlags();
 
     /**
      * \brief After D2dScenarioFlags::Parse() (which checks each flag's range): --model parsed into
