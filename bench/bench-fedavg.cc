@@ -374,7 +374,6 @@ main(int argc, char* argv[])
     {
         const auto big = RunChild(fmt::format("{} --nDevices=1000 --rounds=1 --model=mlp "
                                               "--dataFraction=1 --threads={} --quiet "
-                                              "--evaluateDevices=false "
                                               "--outDir=/tmp/bench-fedavg-1000",
                                               fedavg,
                                               threads));

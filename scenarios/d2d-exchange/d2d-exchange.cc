@@ -46,7 +46,11 @@ struct Traffic
 void
 SendNext(Traffic* t)
 {
-    if (Simulator::Now() >= t->stop || t->radio->IsOff())
+    // A device sends while a radio of it is on: a depleted battery turns both off. (With
+    // --d2sFraction=1 its D2D radio is off from the start, --d2dRadio=auto, and every
+    // message goes to the server.)
+    const bool on = !t->radio->IsOff() || (t->d2sRadio && !t->d2sRadio->IsOff());
+    if (Simulator::Now() >= t->stop || !on)
     {
         return;
     }

@@ -182,6 +182,17 @@ VALUES = {
     "labelProportions": ["0.6,0.4"],
     "quantitySkew": ["2", "3"],
     "threads": ["1", "0"],
+    # what only decentralized protocols read (the devices' own models evaluated), and
+    # bayes-consensus's W weights and belief messages (network cooperation)
+    "evaluateDevices": ["false", "true"],
+    "weights": ["metropolis", "uniform"],
+    "broadcast": ["false", "true"],
+    # graph-discovery's GCN baseline (--graph=gcn) and its budget weight (--budget > 0)
+    "gcnSystems": ["2", "3"],
+    "gcnSystemDevices": ["10", "12"],
+    "gcnSubsetSize": ["3", "4"],
+    "gcnEpochs": ["50", "60"],
+    "alpha3": ["0.5", "1"],
     # graph-discovery with --downstream=none trains no model: the training flags
     "targets": ["0.5", "0.6"],
     "compression": ["float16", "float32"],
@@ -347,6 +358,11 @@ REASONS = [
     ("bayes-consensus", ["--mode=variational"], "--levels=4", "it acts with --mode=discrete"),
     ("graph-discovery", ["--downstream=none", "--dataFraction=0.05"], "--rounds=3",
      "it acts with --downstream=fedavg, fedprox, fedsgd, decentralized or semi-decentralized"),
+    ("fedavg", ["--algorithm=fedavg"], "--evaluateDevices=false",
+     "it sets ns3::D2dFlProtocol::EvaluateDevices, which this run leaves unread"),
+    ("fedavg", ["--partition=iid"], "--alpha=0.3", "it acts with --partition=dirichlet"),
+    ("bayes-consensus", ["--cooperation=isolated"], "--lossRule=renormalize",
+     "sends no D2D messages"),
     ("consensus", ["--algorithm=local"], "--warmupRounds=2",
      "it acts on ns3::D2dPredictionConsensus, of which this run makes none: it acts with "
      "--algorithm=consensus (here --algorithm=local)"),

@@ -51,7 +51,9 @@ def fail(message):
 
 
 def argv(program, args, out):
-    threads = [] if program == "d2d-exchange" else ["--threads=0"]  # no LibTorch there
+    # No LibTorch work in d2d-exchange, nor in bayes-consensus's discrete beliefs (its
+    # --threads acts with --mode=variational alone).
+    threads = [] if program in ("d2d-exchange", "bayes-consensus") else ["--threads=0"]
     return [*args, "--quiet", *threads, "--outDir=" + out]
 
 

@@ -10,7 +10,9 @@
    idle 0.3 W at 20 dBm) never falls either.
 2. Server FedAvg (fedavg, the main job's protocol, 2 rounds) sends nothing over D2D: its D2D
    radios are off from the start and draw 0 J on both backends (no radio_* rows in
-   energy.csv, run.json's d2dRadioOff true); --d2dRadio=on keeps them listening: each device's radio_idle is then
+   energy.csv, run.json's d2dRadioOff true); so does d2d-exchange with --d2sFraction=1,
+   whose devices still send every message to the server (before, they stopped with their
+   D2D radio and sent nothing); --d2dRadio=on keeps them listening: each device's radio_idle is then
    IdlePowerW x the run, 0.819 W x simulated time within 1e-6 relative.
 3. Unordered custom powers without --allowUnorderedRadioPowers are refused in one line naming
    the broken order; with it, run.json's radioStateOrder says which order they break.
@@ -110,6 +112,25 @@ def main():
             with open(os.path.join(off, "run.json")) as f:
                 params = json.load(f)["parameters"]
             check(params.get("d2dRadioOff") is True, f"{backend}: run.json: d2dRadioOff true")
+        # d2d-exchange with every message to the server: its D2D radios are off as well, and
+        # its devices still send (they stopped with the D2D radio before: no message at all).
+        for backend in ("channel", "wifi"):
+            out = os.path.join(tmp, f"exchange-d2s-{backend}")
+            r = run("d2d-exchange", ["--d2sFraction=1", "--nDevices=4", "--duration=20s",
+                                     f"--backend={backend}"], out)
+            check(r.returncode == 0, f"d2d-exchange --d2sFraction=1 --backend={backend} runs: "
+                  f"{r.stderr.strip()[:300]}")
+            if r.returncode != 0:
+                continue
+            with open(os.path.join(out, "messages.csv"), newline="") as f:
+                rows = list(csv.DictReader(f))
+            table = energy(out)
+            d2d = sum(j for (_, c), j in table.items() if c.startswith("radio_"))
+            check(len(rows) >= 40 and all(r["dst"] == "4" for r in rows),
+                  f"d2d-exchange --d2sFraction=1, {backend}: {len(rows)} messages, all to the "
+                  f"server (device 4): at least 40 expected (4 devices, 1 s apart, 20 s)")
+            check(d2d == 0.0, f"d2d-exchange --d2sFraction=1, {backend}: D2D radio energy {d2d} J "
+                  f"(expected 0: off from the start)")
         on = os.path.join(tmp, "fedavg-on")
         r = run("fedavg", base + ["--d2dRadio=on"], on)
         check(r.returncode == 0, f"fedavg --d2dRadio=on runs: {r.stderr.strip()[:300]}")

@@ -28,7 +28,7 @@ PYTHON=/usr/bin/python3
 
 # The same (IID) shards for both: cmfl's default partition is Dirichlet.
 COMMON=(--nDevices=20 --rounds=2 --dataFraction=0.02 --model=logistic --seed=3
-    --roundDeadline=120s --evaluateDevices=false --partition=iid --quiet)
+    --roundDeadline=120s --partition=iid --quiet)
 # The runs the checks below compare, forked by one start of each program (run_queued).
 RULES=(median trimmed-mean krum multi-krum)
 for rule in "${RULES[@]}"; do

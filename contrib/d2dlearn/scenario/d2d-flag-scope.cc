@@ -120,10 +120,18 @@ ProgramRows()
         {"stalenessA", "fedavg", {Is("staleness", {"polynomial", "hinge"})}},
         {"stalenessB", "fedavg", {Is("staleness", {"hinge"})}},
         {"scalingLow", "cmfl", {Is("attack", {"gradient-scaling"})}},
+        // bayes-consensus: W's weights and the beliefs' messages matter where the devices
+        // combine over the network (isolated and central cooperation use no W; --graph and
+        // --wFile may still set the number of devices).
+        {"weights", "bayes-consensus", {Is("cooperation", {"network"})}},
+        {"broadcast", "bayes-consensus", {D2d()}},
+        {"lossRule", "bayes-consensus", {D2d()}},
 
         // graph-discovery: the RL iterations are periodic only at the RSS steps.
         // graph-discovery: sigma^2 of its D2S links, as --noisePowerW of the D2D links.
-        {"d2sNoisePowerW", "graph-discovery", {OnChannel(), Is("noise", {"constant"})}},
+        {"d2sNoisePowerW", "graph-discovery", {OnChannel(), D2s(), Is("noise", {"constant"})}},
+        // alpha3 weighs the cluster budget term of eq. (14), which --budget=0 leaves out.
+        {"alpha3", "graph-discovery", {IsNot("budget", {"0"}, "--budget > 0")}},
         {"sleepBetweenIterations",
          "graph-discovery",
          {OnChannel(), IsNot("dynamicRssLevels", {"0"}, "--dynamicRssLevels > 0")}},
@@ -251,9 +259,13 @@ D2dFlagScope::GetTable()
             {"netanim", "", {Messages()}},
             {"flowMonitor", "", {Wifi(), Messages()}},
 
-            // D2dLearningOptions: the data set's own flags.
+            // D2dLearningOptions: the data set's own flags, and each partition's.
             {"syntheticSamples", "", {Is("dataset", {"gaussian-mixture"})}},
             {"cifarLabels", "", {Is("dataset", {"cifar100"})}},
+            {"alpha", "", {Is("partition", {"dirichlet"})}},
+            {"labelsPerDevice", "", {Is("partition", {"labels"})}},
+            {"labelProportions", "", {Is("partition", {"labels"})}},
+            {"quantitySkew", "", {Is("partition", {"quantity"})}},
 
         };
         const auto& programs = ProgramRows();

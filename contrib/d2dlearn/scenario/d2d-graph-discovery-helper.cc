@@ -111,6 +111,10 @@ void
 D2dGraphDiscoveryHelper::SetChosenTypes(D2dTraffic& traffic) const
 {
     traffic.chosenTypes = {GetParadigmTypeName()};
+    if (GetGraphName() == "gcn")
+    {
+        traffic.chosenTypes.push_back(D2dGcnGraphScorer::GetTypeId().GetName());
+    }
     traffic.unreadAttributes.clear();
     if (HasDownstream())
     {
@@ -219,6 +223,8 @@ D2dGraphDiscoveryHelper::AddGraphFlags(D2dScenarioFlags& flags)
 {
     flags.Bind("graph", "ns3::D2dGraphDiscovery::Graph", "How the D2D graph is found")
         .Choices({"rl", "closest", "most-trusted", "uniform", "gcn", "none"});
+    // The GCN baseline's flags act where it is made (Configure: --graph=gcn).
+    flags.AddChoice(D2dGcnGraphScorer::GetTypeId().GetName(), "--graph=gcn");
     flags
         .Bind("gcnSystems",
               "ns3::D2dGcnGraphScorer::Systems",

@@ -71,9 +71,9 @@ class D2dGraphDiscoveryHelper
     /** \return the class of --paradigm's choice, e.g. "ns3::D2dUnsupervisedParadigm" */
     std::string GetParadigmTypeName() const;
     /**
-     * \brief What the run makes, for the flag scope: the paradigm's class, and with a
-     * downstream protocol its classes and the attributes it leaves unread
-     * (D2dProtocolTraits).
+     * \brief What the run makes, for the flag scope: the paradigm's class, the GCN scorer
+     * with --graph=gcn, and with a downstream protocol its classes and the attributes it
+     * leaves unread (D2dProtocolTraits).
      * \param traffic where they go (D2dTraffic::chosenTypes, unreadAttributes)
      */
     void SetChosenTypes(D2dTraffic& traffic) const;

@@ -237,7 +237,8 @@ D2dCmfl::GetPartTypeIds() const
 std::vector<std::string>
 D2dCmfl::GetUnreadAttributes() const
 {
-    return {"ns3::D2dFlProtocol::RoundDeadline"};
+    // The committee's global model is the one evaluated (RecordGlobal): no device's rows.
+    return {"ns3::D2dFlProtocol::RoundDeadline", "ns3::D2dFlProtocol::EvaluateDevices"};
 }
 
 void

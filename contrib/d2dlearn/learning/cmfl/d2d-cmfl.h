@@ -162,7 +162,8 @@ class D2dCmfl : public D2dFlProtocol
     /** \return the committee consensus protocol's class (D2dCommitteeConsensus: its
      *  attributes act through CMFL) */
     std::vector<TypeId> GetPartTypeIds() const override;
-    /** \return RoundDeadline: CMFL's phases end by PhaseTimeout */
+    /** \return RoundDeadline (CMFL's phases end by PhaseTimeout) and EvaluateDevices (the
+     *  global model is evaluated, no device's) */
     std::vector<std::string> GetUnreadAttributes() const override;
 
     /**

@@ -108,6 +108,12 @@ D2dAsyncFl::UsesD2s() const
     return true;
 }
 
+std::vector<std::string>
+D2dAsyncFl::GetUnreadAttributes() const
+{
+    return {"ns3::D2dFlProtocol::EvaluateDevices"};
+}
+
 int64_t
 D2dAsyncFl::AssignStreams(int64_t stream)
 {

@@ -55,6 +55,8 @@ class D2dAsyncFl : public D2dFlProtocol
 
     /** \return true: a server reached over D2S */
     bool UsesD2s() const override;
+    /** \return EvaluateDevices: the global model is evaluated (RecordGlobal), no device's */
+    std::vector<std::string> GetUnreadAttributes() const override;
 
     /**
      * \param stream first RNG stream (the draw of the next device)

@@ -179,11 +179,13 @@ D2dFedAvg::GetPartTypeIds() const
 std::vector<std::string>
 D2dFedAvg::GetUnreadAttributes() const
 {
-    if (m_variant == FEDPROX)
+    // The server's model is the one evaluated (RecordGlobal): no device's rows.
+    std::vector<std::string> unread = {"ns3::D2dFlProtocol::EvaluateDevices"};
+    if (m_variant != FEDPROX)
     {
-        return {};
+        unread.emplace_back("ns3::D2dFedAvg::ProximalMu");
     }
-    return {"ns3::D2dFedAvg::ProximalMu"};
+    return unread;
 }
 
 void

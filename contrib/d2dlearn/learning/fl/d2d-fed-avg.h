@@ -114,7 +114,8 @@ class D2dFedAvg : public D2dFlProtocol
     bool SendsGradients() const override;
     /** \return its aggregation rule's class (the Aggregation attribute) */
     std::vector<TypeId> GetPartTypeIds() const override;
-    /** \return ProximalMu unless Variant is FedProx (only FedProx's devices read mu) */
+    /** \return EvaluateDevices (the server's model is evaluated, no device's), and
+     *  ProximalMu unless Variant is FedProx (only FedProx's devices read mu) */
     std::vector<std::string> GetUnreadAttributes() const override;
 
     /** What the devices do with w^t (Variant attribute). */

@@ -92,6 +92,12 @@ D2dSemiDecentralizedFl::UsesD2s() const
     return true;
 }
 
+std::vector<std::string>
+D2dSemiDecentralizedFl::GetUnreadAttributes() const
+{
+    return {"ns3::D2dFlProtocol::EvaluateDevices"};
+}
+
 void
 D2dSemiDecentralizedFl::ConnectTransports()
 {

@@ -67,6 +67,8 @@ class D2dSemiDecentralizedFl : public D2dPeerProtocol
     bool UsesD2d() const override;
     /** \return true: the server aggregates over D2S (SetD2sTransports) */
     bool UsesD2s() const override;
+    /** \return EvaluateDevices: the global model is evaluated (RecordGlobal), no device's */
+    std::vector<std::string> GetUnreadAttributes() const override;
 
     /**
      * \param groups disjoint groups covering every device (empty: GroupSize blocks in
