@@ -86,7 +86,8 @@ for algorithm in ["fedavg", "fedprox", "local"]:
                                "--dataFraction=0.02", "--seed=5"]))
 for extra in [["--mode=gaussian-linear", "--graph=ring", "--steps=5"],
               ["--graph=range", "--cooperation=isolated", "--steps=5"],
-              ["--graph=complete", "--weights=metropolis", "--cooperation=central", "--steps=5"],
+              ["--graph=complete", "--weights=metropolis", "--steps=5"],
+              ["--cooperation=central", "--steps=5"],
               ["--mode=variational", "--steps=3", "--dataFraction=0.05"]]:
     RUNS.append(("bayes-consensus", ["--nDevices=6", "--seed=5"] + extra))
 for downstream in ["fedprox", "decentralized", "semi-decentralized"]:
