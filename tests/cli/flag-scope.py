@@ -361,6 +361,12 @@ REASONS = [
     ("fedavg", ["--algorithm=fedavg"], "--evaluateDevices=false",
      "it sets ns3::D2dFlProtocol::EvaluateDevices, which this run leaves unread"),
     ("fedavg", ["--partition=iid"], "--alpha=0.3", "it acts with --partition=dirichlet"),
+    # FedSGD's devices compute one gradient: no local epochs (nor, unless the server's rate is
+    # 0, the learners' rate)
+    ("fedavg", ["--algorithm=fedsgd"], "--localEpochs=2",
+     "it sets ns3::D2dFlProtocol::LocalEpochs, which this run leaves unread"),
+    ("fedavg", ["--algorithm=local"], "--compression=float16",
+     "it sets ns3::D2dFlProtocol::Compression, which this run leaves unread"),
     ("bayes-consensus", ["--cooperation=isolated"], "--lossRule=renormalize",
      "sends no D2D messages"),
     ("consensus", ["--algorithm=local"], "--warmupRounds=2",

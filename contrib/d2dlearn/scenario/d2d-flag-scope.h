@@ -52,8 +52,13 @@ struct D2dTraffic
  * refused with one line that says why and what would use it, unless it is at its default.
  *
  * A row of the table names a flag (and the program, or every program that declares it) and
- * the conditions under which it acts, all of which must hold. A flag without a row acts in
- * every configuration of the programs that declare it. --PrintHelp shows a row's conditions
+ * the conditions under which it acts, all of which must hold. Which protocol, paradigm or
+ * learner a flag acts with is not a row: a program names the classes each of its choices
+ * makes (D2dScenarioFlags::AddChoice: D2dProtocolChoice, D2dTypeChoice), the run the ones it
+ * made and the attributes they leave unread (D2dTraffic), and a flag whose targets
+ * (D2dScenarioFlags::GetTargets) are all such classes acts only where one that reads it is
+ * made. A flag without a row or such targets acts in every configuration of the programs
+ * that declare it. --PrintHelp shows a row's conditions
  * after the flag's help ("(acts with: ...)"), --printScope lists, for the configuration on the
  * command line, every flag that acts and every flag that cannot and why.
  */

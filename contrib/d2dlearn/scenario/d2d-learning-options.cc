@@ -134,25 +134,33 @@ D2dLearningOptions::AddFlags(D2dScenarioFlags& flags, bool protocolFlags)
 {
     if (protocolFlags)
     {
+        // (ThroughAttributes: they act where a protocol or learner that reads them is made,
+        // e.g. not FedSGD's local epochs: D2dFlProtocol::GetUnreadAttributes.)
         flags.Add("rounds", "Communication rounds", rounds)
             .Sets("ns3::D2dFlProtocol::Rounds")
+            .ThroughAttributes()
             .Range(1, 1e6);
         flags.Add("localEpochs", "Local epochs per round", localEpochs)
             .Sets("ns3::D2dFlProtocol::LocalEpochs")
+            .ThroughAttributes()
             .Range(1, 1e4);
     }
     flags.Add("localSteps", "Local mini-batch steps per round (0: localEpochs)", localSteps)
         .Sets("ns3::D2dFlProtocol::LocalSteps")
+        .ThroughAttributes()
         .Range(0, 1e9);
     flags.Add("batchSize", "Mini-batch size, samples", batchSize)
         .Sets("ns3::D2dLearner::BatchSize")
+        .ThroughAttributes()
         .Range(1, 1e6);
     flags.Add("learningRate", "Local learning rate", learningRate)
-        .Sets("ns3::D2dLearner::LearningRate");
+        .Sets("ns3::D2dLearner::LearningRate")
+        .ThroughAttributes();
     if (protocolFlags)
     {
         flags.Add("optimizer", "Local optimizer: sgd or adam", optimizer)
-            .Sets("ns3::D2dLearner::Optimizer");
+            .Sets("ns3::D2dLearner::Optimizer")
+            .ThroughAttributes();
         flags
             .Add("sleepWhileTraining",
                  "A device's radios sleep from the start of each local training job to its "
@@ -233,7 +241,8 @@ D2dLearningOptions::AddFlags(D2dScenarioFlags& flags, bool protocolFlags)
     if (protocolFlags)
     {
         flags.Add("compression", "Model values on the air: float32 or float16", compression)
-            .Sets("ns3::D2dFlProtocol::Compression");
+            .Sets("ns3::D2dFlProtocol::Compression")
+            .ThroughAttributes();
     }
     // The learners' LibTorch jobs, and graph discovery's unsupervised draws and eq. (17)
     // (D2dTorchRuntime::ParallelFor).

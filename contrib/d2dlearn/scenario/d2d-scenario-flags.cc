@@ -215,6 +215,16 @@ D2dScenarioFlags::Flag::Configures(const std::string& typeName)
 }
 
 D2dScenarioFlags::Flag&
+D2dScenarioFlags::Flag::ThroughAttributes()
+{
+    NS_ABORT_MSG_IF(m_bound || m_attributes.empty(),
+                    "D2dScenarioFlags: --" << m_name << ": ThroughAttributes() is for an Add() "
+                                           << "flag that Sets() attributes");
+    m_throughAttributes = true;
+    return *this;
+}
+
+D2dScenarioFlags::Flag&
 D2dScenarioFlags::Flag::Also(const std::string& attribute)
 {
     NS_ABORT_MSG_IF(!m_bound, "D2dScenarioFlags: --" << m_name << " is not bound: use Sets()");
@@ -423,7 +433,7 @@ D2dScenarioFlags::GetTargets(const std::string& name) const
     {
         targets.emplace_back(cls, "");
     }
-    if (targets.empty() && f.m_bound)
+    if (targets.empty() && (f.m_bound || f.m_throughAttributes))
     {
         for (const auto& attribute : f.m_attributes)
         {

@@ -113,6 +113,14 @@ class D2dScenarioFlags
          */
         Flag& Configures(const std::string& typeName);
         /**
+         * \brief An Add() flag whose value reaches the run only through the attributes it
+         * Sets() (the program reads its variable for nothing else a run shows): for the
+         * flag scope it then acts, like a bound flag, where an object that reads one of
+         * them is made (AddChoice()).
+         * \return this flag
+         */
+        Flag& ThroughAttributes();
+        /**
          * \brief A bound flag's default in this program (else the attribute's).
          * \param text the default, as the attribute's value type parses it
          * \return this flag
@@ -149,6 +157,7 @@ class D2dScenarioFlags
                                                //!< Add(): Sets()'s
         bool m_bound{false};                   //!< Bind() rather than Add()
         std::vector<std::string> m_configures; //!< Configures()
+        bool m_throughAttributes{false};       //!< ThroughAttributes()
         Ptr<const AttributeChecker> m_checker; //!< checks the value (may be null)
         Ptr<AttributeValue> m_value;           //!< Bind(): the value in force
         bool m_hasRange{false};                //!< Range() or Positive() given
@@ -245,8 +254,9 @@ class D2dScenarioFlags
     const std::string& GetProgram() const;
     /**
      * \brief The program makes an object of this class in the runs that give this argument
-     * (e.g. "ns3::D2dUnsupervisedParadigm", "--paradigm=unsupervised"). A flag whose attributes
-     * (Bind, Also, Sets) all belong to such classes acts only in a run that makes one of them
+     * (e.g. "ns3::D2dUnsupervisedParadigm", "--paradigm=unsupervised"). A flag whose targets
+     * (GetTargets(): its Configures() classes, else a bound flag's attributes) all belong to
+     * such classes or their bases acts only in a run that makes one of them that reads it
      * (D2dFlagScope; the run names its classes in D2dTraffic::chosenTypes).
      * \param typeName the class, as its TypeId names it
      * \param argument the argument that chooses it
@@ -274,7 +284,8 @@ class D2dScenarioFlags
      * \param name a flag
      * \return where the flag scope looks for the objects the flag acts on, as (class,
      *         attribute; "" for Configures()): its Configures() classes if it has any, else
-     *         a bound flag's attributes (none for an Add() flag)
+     *         a bound flag's attributes, or an Add() flag's with ThroughAttributes() (none
+     *         for another Add() flag)
      */
     std::vector<std::pair<std::string, std::string>> GetTargets(const std::string& name) const;
 

@@ -231,7 +231,9 @@ D2dCmfl::UsesD2d() const
 std::vector<TypeId>
 D2dCmfl::GetPartTypeIds() const
 {
-    return {D2dCommitteeConsensus::GetTypeId()};
+    auto parts = D2dFlProtocol::GetPartTypeIds();
+    parts.push_back(D2dCommitteeConsensus::GetTypeId());
+    return parts;
 }
 
 std::vector<std::string>

@@ -159,8 +159,8 @@ class D2dCmfl : public D2dFlProtocol
      * transports without forwarding receptions to each other.
      */
     bool UsesD2d() const override;
-    /** \return the committee consensus protocol's class (D2dCommitteeConsensus: its
-     *  attributes act through CMFL) */
+    /** \return the learners' class and the committee consensus protocol's
+     *  (D2dCommitteeConsensus: its attributes act through CMFL) */
     std::vector<TypeId> GetPartTypeIds() const override;
     /** \return RoundDeadline (CMFL's phases end by PhaseTimeout) and EvaluateDevices (the
      *  global model is evaluated, no device's) */

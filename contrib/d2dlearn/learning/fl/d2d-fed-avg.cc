@@ -169,11 +169,12 @@ D2dFedAvg::SendsGradients() const
 std::vector<TypeId>
 D2dFedAvg::GetPartTypeIds() const
 {
-    if (!m_aggregation)
+    auto parts = D2dFlProtocol::GetPartTypeIds();
+    if (m_aggregation)
     {
-        return {};
+        parts.push_back(m_aggregation->GetInstanceTypeId());
     }
-    return {m_aggregation->GetInstanceTypeId()};
+    return parts;
 }
 
 std::vector<std::string>
@@ -184,6 +185,19 @@ D2dFedAvg::GetUnreadAttributes() const
     if (m_variant != FEDPROX)
     {
         unread.emplace_back("ns3::D2dFedAvg::ProximalMu");
+    }
+    if (m_variant == FEDSGD)
+    {
+        // One mean gradient over the shard: no local epochs or steps, no optimizer; the
+        // server steps by GlobalLearningRate, which the learners' rate sets only where it is 0
+        // (the scenarios' rule).
+        unread.emplace_back("ns3::D2dFlProtocol::LocalEpochs");
+        unread.emplace_back("ns3::D2dFlProtocol::LocalSteps");
+        unread.emplace_back("ns3::D2dLearner::Optimizer");
+        if (m_globalLearningRate != 0)
+        {
+            unread.emplace_back("ns3::D2dLearner::LearningRate");
+        }
     }
     return unread;
 }

@@ -112,10 +112,12 @@ class D2dFedAvg : public D2dFlProtocol
     bool UsesD2s() const override;
     /** \return true for Variant FedSGD: the devices upload g_k */
     bool SendsGradients() const override;
-    /** \return its aggregation rule's class (the Aggregation attribute) */
+    /** \return the learners' class and its aggregation rule's (the Aggregation attribute) */
     std::vector<TypeId> GetPartTypeIds() const override;
-    /** \return EvaluateDevices (the server's model is evaluated, no device's), and
-     *  ProximalMu unless Variant is FedProx (only FedProx's devices read mu) */
+    /** \return EvaluateDevices (the server's model is evaluated, no device's), ProximalMu
+     *  unless Variant is FedProx (only FedProx's devices read mu), and for FedSGD the local
+     *  epochs and steps, the optimizer and (unless GlobalLearningRate is 0) the learning rate
+     *  (its devices compute one gradient) */
     std::vector<std::string> GetUnreadAttributes() const override;
 
     /** What the devices do with w^t (Variant attribute). */

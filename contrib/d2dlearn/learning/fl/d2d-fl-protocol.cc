@@ -157,7 +157,7 @@ D2dFlProtocol::SendsGradients() const
 std::vector<TypeId>
 D2dFlProtocol::GetPartTypeIds() const
 {
-    return {};
+    return {D2dLearner::GetTypeId()}; // the devices' learners
 }
 
 std::vector<std::string>

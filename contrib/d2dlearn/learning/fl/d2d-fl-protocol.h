@@ -100,8 +100,9 @@ class D2dFlProtocol : public Object
     virtual bool SendsGradients() const;
     /**
      * \return the classes of the objects it makes and configures through their attributes,
-     *         beside its own (FedAvg: its aggregation rule's; CMFL: its committee
-     *         consensus'): with its own, what a flag of theirs needs to act (D2dFlagScope)
+     *         beside its own: the devices' learners (D2dLearner), and a subclass's own parts
+     *         (FedAvg: its aggregation rule's; CMFL: its committee consensus'): with its own,
+     *         what a flag of theirs needs to act (D2dFlagScope)
      */
     virtual std::vector<TypeId> GetPartTypeIds() const;
     /**

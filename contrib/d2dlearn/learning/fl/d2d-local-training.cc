@@ -60,6 +60,12 @@ D2dLocalTraining::AveragesModels() const
     return false;
 }
 
+std::vector<std::string>
+D2dLocalTraining::GetUnreadAttributes() const
+{
+    return {"ns3::D2dFlProtocol::Compression"};
+}
+
 void
 D2dLocalTraining::DoStart()
 {

@@ -54,6 +54,8 @@ class D2dLocalTraining : public D2dFlProtocol
     uint32_t GetMinDevices() const override;
     /** \return false: the devices never exchange or average models */
     bool AveragesModels() const override;
+    /** \return Compression: no model goes on the air */
+    std::vector<std::string> GetUnreadAttributes() const override;
 
   protected:
     /**

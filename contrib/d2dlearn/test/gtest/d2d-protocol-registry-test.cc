@@ -7,12 +7,14 @@
  * offers the protocols it offered before the registry, in the same set; the traits are the
  * classes' own.
  */
+#include "ns3/config.h"
 #include "ns3/d2d-aggregation-strategy.h"
 #include "ns3/d2d-cmfl.h"
 #include "ns3/d2d-fed-avg.h"
 #include "ns3/d2d-fl-protocol.h"
 #include "ns3/d2d-protocol-choice.h"
 #include "ns3/d2d-protocol-registry.h"
+#include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/pointer.h"
 #include "ns3/string.h"
@@ -243,29 +245,56 @@ TEST(D2dProtocolRegistry, TraitsSayWhatTheProtocolMakesAndReads)
 
     const std::string mu = "ns3::D2dFedAvg::ProximalMu";
     const std::string deadline = "ns3::D2dFlProtocol::RoundDeadline";
+    const std::string devices = "ns3::D2dFlProtocol::EvaluateDevices"; // a global model's
+    const Names fedsgd = {devices,
+                          mu,
+                          "ns3::D2dFlProtocol::LocalEpochs",
+                          "ns3::D2dFlProtocol::LocalSteps",
+                          "ns3::D2dLearner::Optimizer",
+                          "ns3::D2dLearner::LearningRate"}; // GlobalLearningRate 1, not 0
+    const std::string learner = "ns3::D2dLearner";
     for (const Expect& e :
-         {Expect{"fedavg", "", {"ns3::D2dFedAvg", "ns3::D2dMeanAggregation"}, {mu}},
-          Expect{"fedprox", "", {"ns3::D2dFedAvg", "ns3::D2dMeanAggregation"}, {}},
+         {Expect{"fedavg",
+                 "",
+                 {"ns3::D2dFedAvg", learner, "ns3::D2dMeanAggregation"},
+                 {devices, mu}},
+          Expect{"fedprox", "", {"ns3::D2dFedAvg", learner, "ns3::D2dMeanAggregation"}, {devices}},
           Expect{"fedsgd",
                  "trimmed-mean",
-                 {"ns3::D2dFedAvg", "ns3::D2dTrimmedMeanAggregation"},
-                 {mu}},
-          Expect{"krum", "", {"ns3::D2dFedAvg", "ns3::D2dKrumAggregation"}, {mu}},
-          Expect{"multi-krum", "", {"ns3::D2dFedAvg", "ns3::D2dMultiKrumAggregation"}, {mu}},
-          Expect{"cmfl-2", "", {"ns3::D2dCmfl", "ns3::D2dCommitteeConsensus"}, {deadline}},
-          Expect{"braintorrent", "", {"ns3::D2dBrainTorrent"}, {}},
+                 {"ns3::D2dFedAvg", learner, "ns3::D2dTrimmedMeanAggregation"},
+                 fedsgd},
+          Expect{"krum", "", {"ns3::D2dFedAvg", learner, "ns3::D2dKrumAggregation"}, {devices, mu}},
+          Expect{"multi-krum",
+                 "",
+                 {"ns3::D2dFedAvg", learner, "ns3::D2dMultiKrumAggregation"},
+                 {devices, mu}},
+          Expect{"cmfl-2",
+                 "",
+                 {"ns3::D2dCmfl", learner, "ns3::D2dCommitteeConsensus"},
+                 {deadline, devices}},
+          Expect{"braintorrent", "", {"ns3::D2dBrainTorrent", learner}, {}},
+          Expect{"local",
+                 "",
+                 {"ns3::D2dLocalTraining", learner},
+                 {"ns3::D2dFlProtocol::Compression"}},
           // A class without an Aggregation attribute ignores the rule asked for.
-          Expect{"fedasync", "krum", {"ns3::D2dFedAsync"}, {}}})
+          Expect{"fedasync", "krum", {"ns3::D2dFedAsync", learner}, {devices}}})
     {
         const D2dProtocolTraits t = D2dProtocolRegistry::GetTraits(e.name, e.aggregation);
         EXPECT_EQ(t.madeTypes, e.made) << e.name << " " << e.aggregation;
         EXPECT_EQ(t.unreadAttributes, e.unread) << e.name << " " << e.aggregation;
     }
+    // FedSGD with GlobalLearningRate 0 steps the server by the learners' rate: it reads it.
+    Config::SetDefault("ns3::D2dFedAvg::GlobalLearningRate", DoubleValue(0.0));
+    const auto zero = D2dProtocolRegistry::GetTraits("fedsgd").unreadAttributes;
+    Config::SetDefault("ns3::D2dFedAvg::GlobalLearningRate", DoubleValue(1.0));
+    EXPECT_EQ(zero, (Names(fedsgd.begin(), fedsgd.end() - 1)));
     // The traffic a program gives the flag scope carries them.
     const D2dProtocolChoice fedavg("algorithm", "fedavg");
     const D2dTraffic traffic = fedavg.GetTraffic("fedprox", "median");
-    EXPECT_EQ(traffic.chosenTypes, (Names{"ns3::D2dFedAvg", "ns3::D2dMedianAggregation"}));
-    EXPECT_TRUE(traffic.unreadAttributes.empty());
+    EXPECT_EQ(traffic.chosenTypes,
+              (Names{"ns3::D2dFedAvg", "ns3::D2dLearner", "ns3::D2dMedianAggregation"}));
+    EXPECT_EQ(traffic.unreadAttributes, (Names{devices}));
 }
 
 TEST(D2dProtocolRegistry, JsonListsEveryEntry)
