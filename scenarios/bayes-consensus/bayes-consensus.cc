@@ -173,12 +173,7 @@ AddFlags(D2dScenarioFlags& flags,
             flags.Find(name).Configures(variational);
         }
     }
-    for (const char* name : {"computeModel",
-                             "cpuFrequencyHz",
-                             "cyclesPerFlop",
-                             "switchedCapacitance",
-                             "computeSpread",
-                             "deviceProfiles"})
+    for (const auto& name : D2dNetworkOptions::GetComputeFlags())
     {
         flags.Find(name).Configures(variational);
     }

@@ -136,6 +136,8 @@ main(int argc, char* argv[])
                "With --dynamicRssLevels > 0 (an RL iteration at each --rssStep): the radios "
                "sleep from the end of each iteration to the next step");
     learning.AddFlags(flags);
+    const uint32_t defaultDevices = 25; // --nDevices=0
+    net.AddFlags(flags);
     for (const auto& name : D2dLearningOptions::GetTrainingFlags())
     {
         // What trains models acts through the downstream protocol (--downstream=none trains
@@ -145,8 +147,12 @@ main(int argc, char* argv[])
             flags.Find(name).Configures("ns3::D2dFlProtocol");
         }
     }
-    const uint32_t defaultDevices = 25; // --nDevices=0
-    net.AddFlags(flags);
+    for (const auto& name : D2dNetworkOptions::GetComputeFlags())
+    {
+        // The compute model costs the downstream learning's jobs (the discovery's own
+        // computations, the MLP labeller's included, take no simulated time).
+        flags.Find(name).Configures("ns3::D2dFlProtocol");
+    }
     flags.Find("nDevices").ShownDefault(std::to_string(defaultDevices));
     flags.Parse(argc, argv);
     if (!evaluate.empty())

@@ -230,6 +230,18 @@ D2dNetworkOptions::D2dNetworkOptions(std::string defaultOutDir)
     outDir = std::move(defaultOutDir);
 }
 
+const std::vector<std::string>&
+D2dNetworkOptions::GetComputeFlags()
+{
+    static const std::vector<std::string> names = {"computeModel",
+                                                   "cpuFrequencyHz",
+                                                   "cyclesPerFlop",
+                                                   "switchedCapacitance",
+                                                   "computeSpread",
+                                                   "deviceProfiles"};
+    return names;
+}
+
 void
 D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
 {
@@ -633,6 +645,12 @@ D2dNetworkOptions::CheckScope(const D2dScenarioSupport& support)
     if (m_deferScope)
     {
         CheckLinkEnds(support); // Validate() made the environment
+        if (computes)
+        {
+            // The profiles file is read once the scope said the flag may act (a file of an
+            // inert --deviceProfiles is refused as inert, not parsed).
+            profiles.Validate(support, nDevices, computeModel, energySource);
+        }
     }
 }
 
@@ -725,7 +743,7 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
                                  minDevices,
                                  MAX_WIFI_DEVICES));
     }
-    if (computes)
+    if (computes && !m_deferScope) // (deferred: after the scope, CheckScope)
     {
         profiles.Validate(support, nDevices, computeModel, energySource);
     }

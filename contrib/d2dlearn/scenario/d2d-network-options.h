@@ -168,6 +168,12 @@ class D2dNetworkOptions : public D2dLinkOptions,
      * \param flags the scenario's flags; they must outlive Validate()
      */
     void AddFlags(D2dScenarioFlags& flags);
+    /**
+     * \return the compute model's flags (--computeModel and its parameters, the device
+     *         profiles): they cost training jobs, so a program where not every run trains
+     *         says what trains (D2dScenarioFlags::Flag::Configures)
+     */
+    static const std::vector<std::string>& GetComputeFlags();
 
     /**
      * \brief Which links the run's messages use (after D2dScenarioFlags::Parse(), before
