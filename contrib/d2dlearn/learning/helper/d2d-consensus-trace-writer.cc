@@ -146,9 +146,11 @@ D2dConsensusTraceWriter::RoundEnd(uint32_t round, double, double)
         fmt::memory_buffer rows;
         for (std::size_t i = 0; i < learners.size(); ++i)
         {
-            if (learners[i]->IsTraining())
+            if (learners[i]->IsTraining() || !learners[i]->HoldsParameters())
             {
-                continue; // a straggler: no visible model
+                // A straggler, or a stateless client between rounds (FedAvg's release their
+                // weights): no visible model.
+                continue;
             }
             const auto c = learners[i]->GetParameters();
             for (std::size_t e = 0; e < c.size(); ++e)
@@ -172,9 +174,9 @@ D2dConsensusTraceWriter::RoundEnd(uint32_t round, double, double)
         fmt::memory_buffer rows;
         for (std::size_t i = 0; i < learners.size(); ++i)
         {
-            if (learners[i]->IsTraining())
+            if (learners[i]->IsTraining() || !learners[i]->HoldsParameters())
             {
-                continue;
+                continue; // as above: no model of its own to draw
             }
             const auto p = learners[i]->Predict(*m_grid);
             for (std::size_t k = 0; k < m_grid->Size(); ++k)
