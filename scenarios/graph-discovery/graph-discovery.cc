@@ -138,21 +138,7 @@ main(int argc, char* argv[])
     learning.AddFlags(flags);
     const uint32_t defaultDevices = 25; // --nDevices=0
     net.AddFlags(flags);
-    for (const auto& name : D2dLearningOptions::GetTrainingFlags())
-    {
-        // What trains models acts through the downstream protocol (--downstream=none trains
-        // nothing: the discovery reads the data alone).
-        if (flags.Has(name))
-        {
-            flags.Find(name).Configures("ns3::D2dFlProtocol");
-        }
-    }
-    for (const auto& name : D2dNetworkOptions::GetComputeFlags())
-    {
-        // The compute model costs the downstream learning's jobs (the discovery's own
-        // computations, the MLP labeller's included, take no simulated time).
-        flags.Find(name).Configures("ns3::D2dFlProtocol");
-    }
+    discovery.ScopeTrainingFlags(flags); // they act with a downstream protocol alone
     flags.Find("nDevices").ShownDefault(std::to_string(defaultDevices));
     flags.Parse(argc, argv);
     if (!evaluate.empty())

@@ -185,6 +185,7 @@ VALUES = {
     # what only decentralized protocols read (the devices' own models evaluated), and
     # bayes-consensus's W weights and belief messages (network cooperation)
     "evaluateDevices": ["false", "true"],
+    "flipMode": ["shift", "derangement"],
     "weights": ["metropolis", "uniform"],
     "broadcast": ["false", "true"],
     # graph-discovery's GCN baseline (--graph=gcn) and its budget weight (--budget > 0)

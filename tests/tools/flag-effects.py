@@ -114,16 +114,16 @@ def fingerprint(folder):
     return prints
 
 
-def audit(program, configurations, small, tmp):
+def audit(program, configurations, setting, tmp):
     binary = os.path.join(BIN, program)
     helps = help_lines(program)
     silent = []
     for config in configurations:
         config = config + ["--backend=channel"]
-        table = scope_test.scope(case_batch.run(binary, [config + small + ["--printScope"]])[0])
+        table = scope_test.scope(case_batch.run(binary, [config + setting + ["--printScope"]])[0])
         # The small setting's flags that cannot act here are left out (cmfl's
         # --activationFraction with the serverless baselines).
-        small = [a for a in small if table.get(a[2:].split("=")[0], (True,))[0]]
+        small = [a for a in setting if table.get(a[2:].split("=")[0], (True,))[0]]
         runs, flags = [config + small + ["--outDir=" + os.path.join(tmp, "base")]], []
         for flag, (acts, _) in sorted(table.items()):
             given = any(a.startswith("--%s=" % flag) for a in config + small)

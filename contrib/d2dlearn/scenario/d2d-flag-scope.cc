@@ -120,6 +120,8 @@ ProgramRows()
         {"stalenessA", "fedavg", {Is("staleness", {"polynomial", "hinge"})}},
         {"stalenessB", "fedavg", {Is("staleness", {"hinge"})}},
         {"scalingLow", "cmfl", {Is("attack", {"gradient-scaling"})}},
+        // consensus: how the low-quality agents' labels are flipped, where there are some.
+        {"flipMode", "consensus", {IsNot("flipList", {""}, "--flipList (low-quality agents)")}},
         // bayes-consensus: W's weights and the beliefs' messages matter where the devices
         // combine over the network (isolated and central cooperation use no W; --graph and
         // --wFile may still set the number of devices).

@@ -108,6 +108,22 @@ D2dGraphDiscoveryHelper::GetParadigmTypeName() const
 }
 
 void
+D2dGraphDiscoveryHelper::ScopeTrainingFlags(D2dScenarioFlags& flags)
+{
+    for (const auto& name : D2dLearningOptions::GetTrainingFlags())
+    {
+        if (flags.Has(name))
+        {
+            flags.Find(name).Configures("ns3::D2dFlProtocol");
+        }
+    }
+    for (const auto& name : D2dNetworkOptions::GetComputeFlags())
+    {
+        flags.Find(name).Configures("ns3::D2dFlProtocol");
+    }
+}
+
+void
 D2dGraphDiscoveryHelper::SetChosenTypes(D2dTraffic& traffic) const
 {
     traffic.chosenTypes = {GetParadigmTypeName()};

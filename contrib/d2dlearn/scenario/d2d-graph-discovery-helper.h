@@ -71,6 +71,15 @@ class D2dGraphDiscoveryHelper
     /** \return the class of --paradigm's choice, e.g. "ns3::D2dUnsupervisedParadigm" */
     std::string GetParadigmTypeName() const;
     /**
+     * \brief After every flag is declared: the learning flags that train models
+     * (D2dLearningOptions::GetTrainingFlags) and the compute model's
+     * (D2dNetworkOptions::GetComputeFlags) act through the downstream protocol
+     * (Flag::Configures): --downstream=none trains nothing, and the discovery's own
+     * computations, the MLP labeller's included, take no simulated time.
+     * \param flags the program's flags
+     */
+    static void ScopeTrainingFlags(D2dScenarioFlags& flags);
+    /**
      * \brief What the run makes, for the flag scope: the paradigm's class, the GCN scorer
      * with --graph=gcn, and with a downstream protocol its classes and the attributes it
      * leaves unread (D2dProtocolTraits).
