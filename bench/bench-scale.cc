@@ -165,27 +165,6 @@ class Source
     Ptr<UniformRandomVariable> m_peer;
 };
 
-/**
- * \brief Random positions in the side x side square at a height (constant positions).
- * \param nodes the devices \param side the square's side, m \param heightM their height, m
- */
-void
-Place(NodeContainer& nodes, double side, double heightM)
-{
-    MobilityHelper mobility;
-    const std::string uniform =
-        "ns3::UniformRandomVariable[Min=0.0|Max=" + std::to_string(side) + "]";
-    mobility.SetPositionAllocator("ns3::RandomRectanglePositionAllocator",
-                                  "X",
-                                  StringValue(uniform),
-                                  "Y",
-                                  StringValue(uniform),
-                                  "Z",
-                                  DoubleValue(heightM));
-    mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
-    mobility.Install(nodes);
-}
-
 /** \return the radios' energy (every state, the open period included), J, over the devices
  * \param channel the channel \param n the devices */
 double
@@ -357,7 +336,7 @@ main(int argc, char* argv[])
     const auto t0 = std::chrono::steady_clock::now();
     NodeContainer nodes;
     nodes.Create(nDevices);
-    Place(nodes, side, environment.GetPreset().deviceHeightM);
+    d2dbench::Place(nodes, side, environment.GetPreset().deviceHeightM);
 
     D2dHelper helper;
     // No battery runs out in this benchmark: it measures the channel, not energy.

@@ -257,16 +257,7 @@ main(int argc, char* argv[])
     const double side = std::sqrt(nDevices * areaPerDeviceM2);
     NodeContainer nodes;
     nodes.Create(nDevices);
-    MobilityHelper mobility;
-    const std::string uniform =
-        "ns3::UniformRandomVariable[Min=0.0|Max=" + std::to_string(side) + "]";
-    mobility.SetPositionAllocator("ns3::RandomRectanglePositionAllocator",
-                                  "X",
-                                  StringValue(uniform),
-                                  "Y",
-                                  StringValue(uniform));
-    mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
-    mobility.Install(nodes);
+    d2dbench::Place(nodes, side, 0.0); // (0 m: the allocator's default height)
 
     if (!noEnergy)
     {
