@@ -443,12 +443,6 @@ D2dScenarioFlags::GetTargets(const std::string& name) const
     return targets;
 }
 
-const std::vector<std::string>&
-D2dScenarioFlags::GetAttributes(const std::string& name) const
-{
-    return Find(name).m_attributes;
-}
-
 std::string
 D2dScenarioFlags::ValueText(const Flag& f) const
 {

@@ -277,9 +277,6 @@ class D2dScenarioFlags
 
     /** \return AddChoice()'s classes and arguments, in the order given */
     const std::vector<Choice>& GetChoices() const;
-    /** \return the attributes the flag sets (Bind, Also, Sets: "ns3::Class::Attribute";
-     * none for a flag of the program's own) \param name the flag */
-    const std::vector<std::string>& GetAttributes(const std::string& name) const;
     /**
      * \param name a flag
      * \return where the flag scope looks for the objects the flag acts on, as (class,
