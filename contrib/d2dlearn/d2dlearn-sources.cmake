@@ -219,6 +219,9 @@ set(d2dlearn_fl_rules_sources
 )
 set(d2dlearn_fl_sources
     learning/fl/d2d-fl-protocol.cc
+    learning/fl/d2d-local-jobs.cc
+    learning/fl/d2d-round-count.cc
+    learning/fl/d2d-round-recorder.cc
     learning/fl/d2d-fed-avg.cc
     learning/fl/d2d-model-exchange.cc
     learning/fl/d2d-decentralized-fl.cc
@@ -236,6 +239,9 @@ set(d2dlearn_fl_sources
 )
 set(d2dlearn_fl_headers
     learning/fl/d2d-fl-protocol.h
+    learning/fl/d2d-local-jobs.h
+    learning/fl/d2d-round-count.h
+    learning/fl/d2d-round-recorder.h
     learning/fl/d2d-fed-avg.h
     learning/fl/d2d-async-fl.h
     learning/fl/d2d-fed-async.h

@@ -425,14 +425,61 @@ class D2dCcpNoLossTestCase : public TestCase
 
         // Score exchange: 5 multicasts of 32 + 4 x 8 + 8 = 72 bytes, handed over at once,
         // on the air back to back (Scheduled access: half-duplex radios never overlap).
-        NS_TEST_ASSERT_MSG_EQ(D2dCcpPayload::BytesFor(0, 4), 72, "score message size");
-        NS_TEST_ASSERT_MSG_EQ(net->exchanges.size(), 1, "exchange done() once");
         const Time tExchange = Seconds(1) + 5 * Airtime(72);
-        NS_TEST_ASSERT_MSG_EQ_TOL(net->exchanges[0].first.GetSeconds(),
+        CheckExchange(*net, own, tExchange);
+        if (IsStatusFailure())
+        {
+            return;
+        }
+        CheckScoreMulticasts(*net, committee);
+        if (IsStatusFailure())
+        {
+            return;
+        }
+
+        // Vote: request and replies of 32 + 4 x 3 + 8 = 52 bytes.
+        CheckVote(*net, committee, set, tExchange);
+        if (IsStatusFailure())
+        {
+            return;
+        }
+        const D2dCcpOutcome& o = net->outcomes[0].second;
+        CheckVoteMessages(*net, o, tExchange);
+        if (IsStatusFailure())
+        {
+            return;
+        }
+
+        net->ccp->Dispose();
+        traces->Finish(3, 0.0);
+        CheckCsv(*net, o, dir);
+        if (IsStatusFailure())
+        {
+            return;
+        }
+        traces.reset();
+        std::filesystem::remove_all(dir);
+        Simulator::Destroy();
+    }
+
+    /**
+     * The score exchange: done() once at the hand-computed time, every view holds the 5
+     * float-rounded vectors.
+     * \param net the network, run
+     * \param own each member's own score vector, as handed to the exchange
+     * \param tExchange the exchange's expected end: 1 s + 5 score airtimes
+     */
+    void CheckExchange(const CcpNet& net,
+                       const std::map<uint32_t, D2dScoreVector>& own,
+                       Time tExchange)
+    {
+        NS_TEST_ASSERT_MSG_EQ(D2dCcpPayload::BytesFor(0, 4), 72, "score message size");
+        NS_TEST_ASSERT_MSG_EQ(net.exchanges.size(), 1, "exchange done() once");
+        NS_TEST_ASSERT_MSG_EQ_TOL(net.exchanges[0].first.GetSeconds(),
                                   tExchange.GetSeconds(),
                                   5e-9,
                                   "exchange ends after 5 x 28.8 us");
-        const auto& views = net->exchanges[0].second;
+        const auto& views = net.exchanges[0].second;
         NS_TEST_ASSERT_MSG_EQ(views.size(), 5, "a view per member");
         for (const auto& [member, byOrigin] : views)
         {
@@ -452,7 +499,17 @@ class D2dCcpNoLossTestCase : public TestCase
                 }
             }
         }
-        auto scores = net->Messages("ccp_score");
+    }
+
+    /**
+     * The score multicasts: 5 of 72 bytes, each reaching exactly the 4 other members, on
+     * the air back to back in ascending member order.
+     * \param net the network, run
+     * \param committee the members, in ascending order
+     */
+    void CheckScoreMulticasts(const CcpNet& net, const std::vector<uint32_t>& committee)
+    {
+        auto scores = net.Messages("ccp_score");
         NS_TEST_ASSERT_MSG_EQ(scores.size(), 5, "5 score multicasts");
         std::vector<std::vector<D2dDeliveryRecord>> bySend;
         for (const auto& [id, recs] : scores)
@@ -496,11 +553,24 @@ class D2dCcpNoLossTestCase : public TestCase
                 NS_TEST_ASSERT_MSG_EQ(r.recvTime, lastRecv(bySend[i]), "one transmission");
             }
         }
+    }
 
-        // Vote: request and replies of 32 + 4 x 3 + 8 = 52 bytes.
+    /**
+     * The vote: done() once, consensus on the set at attempt 1 at the hand-computed time,
+     * the scores and vote rows of the Step trace, the quorum.
+     * \param net the network, run
+     * \param committee the members
+     * \param set the set every member proposed
+     * \param tExchange the exchange's expected end, when the vote started
+     */
+    void CheckVote(const CcpNet& net,
+                   const std::vector<uint32_t>& committee,
+                   const std::vector<uint32_t>& set,
+                   Time tExchange)
+    {
         NS_TEST_ASSERT_MSG_EQ(D2dCcpPayload::BytesFor(3, 0), 52, "request size");
-        NS_TEST_ASSERT_MSG_EQ(net->outcomes.size(), 1, "vote done() once");
-        const D2dCcpOutcome& o = net->outcomes[0].second;
+        NS_TEST_ASSERT_MSG_EQ(net.outcomes.size(), 1, "vote done() once");
+        const D2dCcpOutcome& o = net.outcomes[0].second;
         NS_TEST_ASSERT_MSG_EQ(o.consensus, true, "consensus");
         NS_TEST_ASSERT_MSG_EQ(o.attempts, 1, "at attempt 1");
         NS_TEST_ASSERT_MSG_EQ((o.set == set), true, "agreed set");
@@ -509,17 +579,17 @@ class D2dCcpNoLossTestCase : public TestCase
                               1,
                               "member");
         const Time tDone = tExchange + 2 * MilliSeconds(10) + Airtime(52) + Airtime(52);
-        NS_TEST_ASSERT_MSG_EQ_TOL(net->outcomes[0].first.GetSeconds(),
+        NS_TEST_ASSERT_MSG_EQ_TOL(net.outcomes[0].first.GetSeconds(),
                                   tDone.GetSeconds(),
                                   5e-9,
                                   "done = exec + request airtime + exec + reply airtime");
-        NS_TEST_ASSERT_MSG_EQ(net->rows.size(), 2, "two rows");
-        NS_TEST_ASSERT_MSG_EQ(net->rows[0].step, "scores", "exchange row");
-        NS_TEST_ASSERT_MSG_EQ(net->rows[0].replies, 20, "5 vectors x 4 other members arrived");
-        NS_TEST_ASSERT_MSG_EQ(net->rows[0].outcome, "exchanged", "exchange row outcome");
-        NS_TEST_ASSERT_MSG_EQ(net->rows[0].primary, -1, "exchange row primary");
-        NS_TEST_ASSERT_MSG_EQ(net->rows[0].quorum, 20, "5 members on x (5 - 1) could arrive");
-        const Row& vr = net->rows[1];
+        NS_TEST_ASSERT_MSG_EQ(net.rows.size(), 2, "two rows");
+        NS_TEST_ASSERT_MSG_EQ(net.rows[0].step, "scores", "exchange row");
+        NS_TEST_ASSERT_MSG_EQ(net.rows[0].replies, 20, "5 vectors x 4 other members arrived");
+        NS_TEST_ASSERT_MSG_EQ(net.rows[0].outcome, "exchanged", "exchange row outcome");
+        NS_TEST_ASSERT_MSG_EQ(net.rows[0].primary, -1, "exchange row primary");
+        NS_TEST_ASSERT_MSG_EQ(net.rows[0].quorum, 20, "5 members on x (5 - 1) could arrive");
+        const Row& vr = net.rows[1];
         NS_TEST_ASSERT_MSG_EQ(vr.quorum, 3, "Step carries the quorum floor(5/2)+1");
         NS_TEST_ASSERT_MSG_EQ(vr.outcome, "consensus", "vote row");
         NS_TEST_ASSERT_MSG_EQ(vr.attempt, 1, "attempt");
@@ -528,8 +598,18 @@ class D2dCcpNoLossTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(D2dCommitteeConsensus::Quorum(5), 3, "quorum");
         NS_TEST_ASSERT_MSG_EQ(D2dCommitteeConsensus::Quorum(7), 4, "quorum");
         NS_TEST_ASSERT_MSG_EQ(D2dCommitteeConsensus::Quorum(4), 3, "quorum");
+    }
 
-        auto requests = net->Messages("ccp_request");
+    /**
+     * The vote's messages: one request multicast to the 4 replicas, a unicast reply from
+     * each, the primary and the 4 replicas execute (bystanders do not).
+     * \param net the network, run
+     * \param o the vote's outcome
+     * \param tExchange the exchange's expected end, when the vote started
+     */
+    void CheckVoteMessages(const CcpNet& net, const D2dCcpOutcome& o, Time tExchange)
+    {
+        auto requests = net.Messages("ccp_request");
         NS_TEST_ASSERT_MSG_EQ(requests.size(), 1, "one request");
         for (const auto& [id, recs] : requests)
         {
@@ -537,7 +617,7 @@ class D2dCcpNoLossTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(recs[0].src, o.primary, "sent by the primary");
             NS_TEST_ASSERT_MSG_EQ(recs[0].bytes, 52, "true size");
         }
-        auto replies = net->Messages("ccp_reply");
+        auto replies = net.Messages("ccp_reply");
         NS_TEST_ASSERT_MSG_EQ(replies.size(), 4, "every replica replies");
         for (const auto& [id, recs] : replies)
         {
@@ -545,20 +625,28 @@ class D2dCcpNoLossTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(recs[0].dst, o.primary, "to the primary");
             NS_TEST_ASSERT_MSG_EQ(recs[0].bytes, 52, "true size");
         }
-        NS_TEST_ASSERT_MSG_EQ(net->executions.size(), 5, "primary + 4 replicas execute");
-        NS_TEST_ASSERT_MSG_EQ(net->executions[0].member, o.primary, "the primary first");
-        for (std::size_t i = 1; i < net->executions.size(); ++i)
+        NS_TEST_ASSERT_MSG_EQ(net.executions.size(), 5, "primary + 4 replicas execute");
+        NS_TEST_ASSERT_MSG_EQ(net.executions[0].member, o.primary, "the primary first");
+        for (std::size_t i = 1; i < net.executions.size(); ++i)
         {
-            NS_TEST_ASSERT_MSG_NE(net->executions[i].member, 3, "bystanders do not execute");
-            NS_TEST_ASSERT_MSG_NE(net->executions[i].member, 5, "bystanders do not execute");
-            NS_TEST_ASSERT_MSG_EQ_TOL(net->executions[i].time.GetSeconds(),
+            NS_TEST_ASSERT_MSG_NE(net.executions[i].member, 3, "bystanders do not execute");
+            NS_TEST_ASSERT_MSG_NE(net.executions[i].member, 5, "bystanders do not execute");
+            NS_TEST_ASSERT_MSG_EQ_TOL(net.executions[i].time.GetSeconds(),
                                       (tExchange + MilliSeconds(10) + Airtime(52)).GetSeconds(),
                                       5e-9,
                                       "replicas execute on the request's arrival");
         }
+    }
 
-        net->ccp->Dispose();
-        traces->Finish(3, 0.0);
+    /**
+     * ccp.csv, once the traces are finished: the header, the scores row and the vote row at
+     * the times observed.
+     * \param net the network, run
+     * \param o the vote's outcome
+     * \param dir the traces' output folder
+     */
+    void CheckCsv(const CcpNet& net, const D2dCcpOutcome& o, const std::string& dir)
+    {
         const std::vector<std::string> lines = ReadTextLines(dir + "/ccp.csv");
         NS_TEST_ASSERT_MSG_EQ(lines.size(), 3, "header + 2 rows");
         NS_TEST_ASSERT_MSG_EQ(lines[0],
@@ -566,17 +654,14 @@ class D2dCcpNoLossTestCase : public TestCase
                               "header");
         // Times as observed (checked against the formulas above), 9 decimals.
         char buf[32];
-        std::snprintf(buf, sizeof(buf), "%.9f", net->exchanges[0].first.GetSeconds());
+        std::snprintf(buf, sizeof(buf), "%.9f", net.exchanges[0].first.GetSeconds());
         NS_TEST_ASSERT_MSG_EQ(lines[1],
                               std::string("1,scores,0,-1,20,20,exchanged,") + buf,
                               "scores row: 20 of 5 x (5 - 1) vectors");
-        std::snprintf(buf, sizeof(buf), "%.9f", net->outcomes[0].first.GetSeconds());
+        std::snprintf(buf, sizeof(buf), "%.9f", net.outcomes[0].first.GetSeconds());
         std::ostringstream expected;
         expected << "1,aggregation,1," << o.primary << ",3,3,consensus," << buf;
         NS_TEST_ASSERT_MSG_EQ(lines[2], expected.str(), "vote row");
-        traces.reset();
-        std::filesystem::remove_all(dir);
-        Simulator::Destroy();
     }
 };
 

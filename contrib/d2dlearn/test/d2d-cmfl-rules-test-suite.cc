@@ -181,6 +181,37 @@ class FedAvgHooksTestCase : public TestCase
         {
             return; // reported above; the checks below would index what is missing
         }
+        CheckNoHooks(plain);
+        if (IsStatusFailure())
+        {
+            return;
+        }
+        CheckIdentityTamper(plain);
+        if (IsStatusFailure())
+        {
+            return;
+        }
+        double medianVsMean = 0;
+        CheckMedian(plain, medianVsMean);
+        if (IsStatusFailure())
+        {
+            return;
+        }
+        CheckBackGradient(plain, medianVsMean);
+        if (IsStatusFailure())
+        {
+            return;
+        }
+        CheckFedSgd(plain);
+    }
+
+    /**
+     * No hooks: the global model is w^0 - 1 (w^0 - sum_k (n_k/n) w_k) bit for bit, and the
+     * weighted average within float rounding.
+     * \param plain the run without hooks, every device trained
+     */
+    void CheckNoHooks(const HookOutcome& plain)
+    {
         const std::size_t size = plain.initial.size();
         const double n = plain.samples[0] + plain.samples[1] + plain.samples[2];
         D2dRobustAggregation::Vectors trained;
@@ -202,9 +233,16 @@ class FedAvgHooksTestCase : public TestCase
         }
         NS_TEST_ASSERT_MSG_EQ((plain.global == expected), true, "unset: bit for bit as before");
         NS_TEST_ASSERT_MSG_LT(MaxDiff(plain.global, average), 1e-6, "weighted average");
+    }
 
-        // A tamper that changes nothing: the same model bit for bit; it sees g_k = w^0 - w_k
-        // of every device once.
+    /**
+     * A tamper that changes nothing: the same model bit for bit; it sees g_k = w^0 - w_k
+     * of every device once.
+     * \param plain the run without hooks, every device trained
+     */
+    void CheckIdentityTamper(const HookOutcome& plain)
+    {
+        const std::size_t size = plain.initial.size();
         std::map<uint32_t, std::vector<float>> seen;
         HookSetup idle;
         idle.tamper = D2dFedAvg::UpdateTamper(
@@ -225,9 +263,17 @@ class FedAvgHooksTestCase : public TestCase
             }
         }
         NS_TEST_ASSERT_MSG_EQ(gk, true, "the tamper sees g_k = w^0 - w_k");
+    }
 
-        // Median rule, eta = 1: w^1 = w^0 - median_k (w^0 - w_k), coordinate-wise, the
-        // middle of the three sorted values computed here.
+    /**
+     * Median rule, eta = 1: w^1 = w^0 - median_k (w^0 - w_k), coordinate-wise, the middle of
+     * the three sorted values computed here; the rule gets the g_k, n_k and participants.
+     * \param plain the run without hooks, every device trained
+     * \param medianVsMean [out] max_j |median-rule model - plain model|
+     */
+    void CheckMedian(const HookOutcome& plain, double& medianVsMean)
+    {
+        const std::size_t size = plain.initial.size();
         HookSetup median;
         auto recorder = CreateObject<RecordingMedian>();
         median.aggregation = recorder;
@@ -242,7 +288,7 @@ class FedAvgHooksTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ((recorder->inputWeights == plain.samples), true, "and the n_k");
         NS_TEST_ASSERT_MSG_EQ(recorder->inputParticipants, kDevices, "and the sampled count");
         std::vector<float> expectedMedian(size);
-        double medianVsMean = 0;
+        medianVsMean = 0;
         bool ascending = true;
         for (std::size_t j = 0; j < size; ++j)
         {
@@ -263,9 +309,18 @@ class FedAvgHooksTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(ascending, true, "g_k = w^0 - w_k in ascending device order");
         NS_TEST_ASSERT_MSG_EQ((med.global == expectedMedian), true, "w^0 - median g_k");
         NS_TEST_ASSERT_MSG_GT(medianVsMean, 1e-3, "the median differs from the mean");
+    }
 
-        // Back-gradient tamper on device 1: it sends w^0 - (-(w^0 - w_1)) = w^0 + (w^0 - w_1);
-        // the server's weighted average moves by (n_1 / n) 2 (w^0 - w_1).
+    /**
+     * Back-gradient tamper on device 1: it sends w^0 - (-(w^0 - w_1)) = w^0 + (w^0 - w_1);
+     * the server's weighted average moves by (n_1 / n) 2 (w^0 - w_1).
+     * \param plain the run without hooks, every device trained
+     * \param medianVsMean max_j |median-rule model - plain model| (CheckMedian), printed
+     */
+    void CheckBackGradient(const HookOutcome& plain, double medianVsMean)
+    {
+        const std::size_t size = plain.initial.size();
+        const double n = plain.samples[0] + plain.samples[1] + plain.samples[2];
         HookSetup back;
         back.tamper = D2dFedAvg::UpdateTamper([](uint32_t device, std::vector<float>& g) {
             if (device == 1)
@@ -298,9 +353,16 @@ class FedAvgHooksTestCase : public TestCase
                     plain.samples[2],
                     medianVsMean,
                     MaxDiff(plain.global, shifted));
+    }
 
-        // FedSGD, eta = 0.5, back gradient on device 0 and the median rule:
-        // w^1 = w^0 - 0.5 median(-g_0, g_1, g_2).
+    /**
+     * FedSGD, eta = 0.5, back gradient on device 0 and the median rule:
+     * w^1 = w^0 - 0.5 median(-g_0, g_1, g_2).
+     * \param plain the run without hooks (the model's size)
+     */
+    void CheckFedSgd(const HookOutcome& plain)
+    {
+        const std::size_t size = plain.initial.size();
         HookSetup sgd;
         sgd.variant = "fedsgd";
         sgd.globalLearningRate = 0.5;

@@ -739,6 +739,45 @@ class CmflTraceWriterTestCase : public TestCase
         s.outDir = TestTempDir("cmfl-writer");
         const CmflOutcome o = RunCmfl(s);
         NS_TEST_ASSERT_MSG_EQ(o.roundsDone, 4u, "every round completes");
+
+        std::vector<D2dCmfl::ClientCounts> counts(s.nDevices);
+        CheckCommitteeCsv(s, o, counts);
+        if (IsStatusFailure())
+        {
+            return;
+        }
+        CheckCcpCsv(s, o);
+        if (IsStatusFailure())
+        {
+            return;
+        }
+        CheckRoundsCsv(s, o);
+        if (IsStatusFailure())
+        {
+            return;
+        }
+        CheckAggregationCsv(s, o, counts);
+        if (IsStatusFailure())
+        {
+            return;
+        }
+        std::filesystem::remove_all(s.outDir);
+
+        CheckNoWriter(s, o);
+    }
+
+    /**
+     * committee.csv: one row per Committee record, N1..N3 against the attackers; sums the
+     * records' per-device counts.
+     * \param s the run's setup
+     * \param o the run's records
+     * \param counts [out] per device: the rounds it trained in, sat on the committee in,
+     *        was aggregated in (sized s.nDevices, zero on entry)
+     */
+    void CheckCommitteeCsv(const CmflSetup& s,
+                           const CmflOutcome& o,
+                           std::vector<D2dCmfl::ClientCounts>& counts)
+    {
         auto isMalicious = [&o](uint32_t d) {
             return std::count(o.malicious.begin(), o.malicious.end(), d) > 0;
         };
@@ -754,7 +793,6 @@ class CmflTraceWriterTestCase : public TestCase
                               "round,sim_time_s,training,committee,aggregation,n1,n2,n3,"
                               "next_committee,next_n2",
                               "committee.csv header");
-        std::vector<D2dCmfl::ClientCounts> counts(s.nDevices);
         uint32_t attackersSeen = 0;
         for (std::size_t i = 0; i < o.committeeRecords.size(); ++i)
         {
@@ -791,10 +829,17 @@ class CmflTraceWriterTestCase : public TestCase
             }
         }
         NS_TEST_ASSERT_MSG_GT_OR_EQ(attackersSeen, 2u, "round 1's attackers are counted");
+    }
 
-        // ccp.csv: one row per Step record (a score exchange and two votes per round, plus
-        // the attempts that timed out).
-        lines = ReadTextLines(s.outDir + "/ccp.csv");
+    /**
+     * ccp.csv: one row per Step record (a score exchange and two votes per round, plus the
+     * attempts that timed out), the votes' quorum.
+     * \param s the run's setup
+     * \param o the run's records
+     */
+    void CheckCcpCsv(const CmflSetup& s, const CmflOutcome& o)
+    {
+        const std::vector<std::string> lines = ReadTextLines(s.outDir + "/ccp.csv");
         NS_TEST_ASSERT_MSG_GT_OR_EQ(o.steps.size(), 12u, "3 steps per round at least");
         NS_TEST_ASSERT_MSG_EQ(lines.size(), 1 + o.steps.size(), "header + rows");
         NS_TEST_ASSERT_MSG_EQ(lines[0],
@@ -820,9 +865,16 @@ class CmflTraceWriterTestCase : public TestCase
                 NS_TEST_ASSERT_MSG_EQ(r.quorum, 2u, "vote quorum");
             }
         }
+    }
 
-        // rounds.csv: one row per RoundRecord record, round 0's evaluation included.
-        lines = ReadTextLines(s.outDir + "/rounds.csv");
+    /**
+     * rounds.csv: one row per RoundRecord record, round 0's evaluation included.
+     * \param s the run's setup
+     * \param o the run's records
+     */
+    void CheckRoundsCsv(const CmflSetup& s, const CmflOutcome& o)
+    {
+        const std::vector<std::string> lines = ReadTextLines(s.outDir + "/rounds.csv");
         NS_TEST_ASSERT_MSG_GT(o.roundRecords.size(), 4u * 8, "8 metrics per round at least");
         NS_TEST_ASSERT_MSG_EQ(lines.size(), 1 + o.roundRecords.size(), "header + rows");
         NS_TEST_ASSERT_MSG_EQ(lines[0], "round,sim_time_s,node,metric,value", "rounds header");
@@ -838,9 +890,22 @@ class CmflTraceWriterTestCase : public TestCase
                                          r.value),
                                   "rounds.csv row " << i + 1);
         }
+    }
 
-        // aggregation.csv: the per-device sums of the Committee records.
-        lines = ReadTextLines(s.outDir + "/aggregation.csv");
+    /**
+     * aggregation.csv: the per-device sums of the Committee records.
+     * \param s the run's setup
+     * \param o the run's records
+     * \param counts the per-device sums of the Committee records (CheckCommitteeCsv)
+     */
+    void CheckAggregationCsv(const CmflSetup& s,
+                             const CmflOutcome& o,
+                             const std::vector<D2dCmfl::ClientCounts>& counts)
+    {
+        auto isMalicious = [&o](uint32_t d) {
+            return std::count(o.malicious.begin(), o.malicious.end(), d) > 0;
+        };
+        const std::vector<std::string> lines = ReadTextLines(s.outDir + "/aggregation.csv");
         NS_TEST_ASSERT_MSG_EQ(lines.size(), 1u + s.nDevices, "header + a row per device");
         NS_TEST_ASSERT_MSG_EQ(lines[0],
                               "device,malicious,training,committee,aggregated",
@@ -869,10 +934,16 @@ class CmflTraceWriterTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(total, active, "the rounds' committee and training clients");
         NS_TEST_ASSERT_MSG_LT_OR_EQ(total, 4u * 10, "at most every device every round");
         NS_TEST_ASSERT_MSG_GT_OR_EQ(total, 4u * (3 + 5), "committees of at least 3");
-        std::filesystem::remove_all(s.outDir);
+    }
 
-        // No writer: the same run, in an empty working folder, fires the same records and
-        // writes nothing.
+    /**
+     * No writer: the same run, in an empty working folder, fires the same records and
+     * writes nothing.
+     * \param s the setup of the run with writers
+     * \param o that run's records
+     */
+    void CheckNoWriter(const CmflSetup& s, const CmflOutcome& o)
+    {
         CmflSetup quiet = s;
         quiet.outDir.clear();
         const std::string dir = TestTempDir("cmfl-nowriter");

@@ -395,7 +395,7 @@ void
 D2dCmfl::Broadcast(uint32_t sender)
 {
     ++m_round;
-    m_roundStart = Simulator::Now();
+    MarkRoundStart(Simulator::Now());
     m_roundState = RoundState();
     NS_LOG_INFO("round " << m_round << ": device " << sender << " sends w^t to "
                          << m_committee.size() << " committee and " << m_training.size()
@@ -885,7 +885,7 @@ D2dCmfl::FinishRound()
     record.maliciousAggregated = CountMalicious(m_roundState.aggregated);
     m_committeeTrace(record);
     RecordGlobal(m_round, m_global);
-    WriteRow(m_round, -1, "round_time_s", (Simulator::Now() - m_roundStart).GetSeconds());
+    WriteRoundTime(m_round);
     WriteRow(m_round, -1, "training_clients", static_cast<double>(m_training.size()));
     WriteRow(m_round, -1, "committee_clients", static_cast<double>(m_committee.size()));
     WriteRow(m_round, -1, "aggregated", static_cast<double>(m_roundState.aggregated.size()));

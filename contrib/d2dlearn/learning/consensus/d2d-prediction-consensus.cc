@@ -156,7 +156,7 @@ D2dPredictionConsensus::DoInitialize()
     D2dFlProtocol::DoInitialize();
     NS_ABORT_MSG_IF(!m_xstar || m_xstar->Size() == 0,
                     "D2dPredictionConsensus: no shared set X* (SetSharedSet)");
-    NS_ABORT_MSG_IF(m_xstar->numClasses != m_test->numClasses,
+    NS_ABORT_MSG_IF(m_xstar->numClasses != GetTestSet()->numClasses,
                     "D2dPredictionConsensus: X* and the test set differ in classes");
     m_classes = m_xstar->numClasses == 0 ? 1 : m_xstar->numClasses;
     NS_ABORT_MSG_IF(m_xstar->numClasses == 0 && m_trust != NAIVE &&
@@ -191,7 +191,7 @@ void
 D2dPredictionConsensus::DoStart()
 {
     const uint32_t n = GetNDevices();
-    m_dead.assign(n, false);
+    m_jobs.Revive(n);
     m_last.assign(n, std::vector<std::shared_ptr<const std::vector<float>>>(n));
     m_rows.assign(n, {});
     if (m_commonInitialModel)
@@ -214,7 +214,7 @@ void
 D2dPredictionConsensus::StartRound()
 {
     ++m_round;
-    m_roundStart = Simulator::Now();
+    MarkRoundStart(Simulator::Now());
     const uint32_t n = GetNDevices();
     m_own.assign(n, nullptr);
     m_fresh.assign(n, std::vector<std::shared_ptr<const std::vector<float>>>(n));
@@ -267,7 +267,7 @@ D2dPredictionConsensus::Predicted(uint32_t device, uint32_t round, const D2dTrai
     const uint64_t id = m_transports[device]->Send(message, D2D_BROADCAST, m_mode);
     if (id == 0)
     {
-        m_dead[device] = true; // battery empty: it neither sends nor trains
+        m_jobs.MarkDead(device); // battery empty: it neither sends nor trains
         m_own[device] = nullptr;
     }
     else
@@ -343,7 +343,7 @@ D2dPredictionConsensus::EndExchange()
     }
     for (uint32_t i = 0; i < n; ++i)
     {
-        if (!m_own[i] || m_dead[i])
+        if (!m_own[i] || m_jobs.IsDead(i))
         {
             continue;
         }
@@ -528,7 +528,7 @@ D2dPredictionConsensus::EndOfRound()
     m_deadlineEvent.Cancel();
     m_phase = IDLE;
     EndOfRoundRecord(m_round);
-    WriteRow(m_round, -1, "round_time_s", (Simulator::Now() - m_roundStart).GetSeconds());
+    WriteRoundTime(m_round);
     WriteRow(m_round, -1, "participants", static_cast<double>(m_completed));
     WriteRow(m_round, -1, "stragglers", static_cast<double>(m_running.size()));
     WriteBytesSent(m_round);

@@ -171,7 +171,7 @@ D2dAsyncFl::DoStart()
     }
     RecordGlobal(0, m_global);
     m_round = 1;
-    m_roundStart = Simulator::Now();
+    MarkRoundStart(Simulator::Now());
     const uint32_t n = GetNDevices();
     m_idle.clear();
     m_idleAt.assign(n, -1);
@@ -396,19 +396,19 @@ D2dAsyncFl::NewVersion()
         top = std::max(top, s);
     }
     const auto count = static_cast<double>(m_versionStaleness.size());
-    WriteRow(m_round, -1, "round_time_s", (Simulator::Now() - m_roundStart).GetSeconds());
+    WriteRoundTime(m_round);
     WriteRow(m_round, -1, "updates", count);
     WriteRow(m_round, -1, "staleness_mean", count > 0 ? sum / count : 0.0);
     WriteRow(m_round, -1, "staleness_max", top);
     WriteBytesSent(m_round);
     m_versionStaleness.clear();
-    m_finished = GetRoundsDone() + 1 >= m_rounds;
+    m_finished = GetRoundsDone() + 1 >= GetRounds();
     // EndRound counts the version and fires RoundEnd (or the finished callback); the next
     // version's row number and start are set now, not in an event that another update
     // arriving at this instant could precede.
     EndRound(MakeCallback(&D2dAsyncFl::NextVersion, this));
     ++m_round;
-    m_roundStart = Simulator::Now();
+    MarkRoundStart(Simulator::Now());
 }
 
 void

@@ -84,7 +84,7 @@ D2dBrainTorrent::DoStart()
 void
 D2dBrainTorrent::InitialTraining()
 {
-    m_roundStart = Simulator::Now();
+    MarkRoundStart(Simulator::Now());
     m_initialPending = 0;
     for (uint32_t i : IdleDevices())
     {
@@ -121,7 +121,7 @@ D2dBrainTorrent::InitialDone()
 {
     m_phase = Phase::IDLE;
     RecordDevices(0, LiveDevices());
-    WriteRow(0, -1, "round_time_s", (Simulator::Now() - m_roundStart).GetSeconds());
+    WriteRoundTime(0);
     WriteBytesSent(0);
     StartRound();
 }
@@ -130,7 +130,7 @@ void
 D2dBrainTorrent::StartRound()
 {
     ++m_round;
-    m_roundStart = Simulator::Now();
+    MarkRoundStart(Simulator::Now());
     m_awaitAnswer.clear();
     m_awaitModel.clear();
     m_models.clear();
@@ -381,7 +381,7 @@ D2dBrainTorrent::EndOfRound()
     m_phase = Phase::IDLE;
     CancelUnsent(); // what is not on the air yet is stale: never sent
     RecordDevices(m_round, LiveDevices());
-    WriteRow(m_round, -1, "round_time_s", (Simulator::Now() - m_roundStart).GetSeconds());
+    WriteRoundTime(m_round);
     WriteBytesSent(m_round);
     WriteRow(m_round, -1, "aggregator", static_cast<double>(m_aggregator));
     WriteRow(m_round, -1, "models_received", static_cast<double>(m_merged));

@@ -136,7 +136,7 @@ void
 D2dDecentralizedFl::StartRound()
 {
     ++m_round;
-    m_roundStart = Simulator::Now();
+    MarkRoundStart(Simulator::Now());
     m_nAveraged = 0;
     m_available = 0;
     for (const auto& transport : m_transports)
@@ -231,7 +231,7 @@ D2dDecentralizedFl::EndOfRound()
     {
         WriteRow(m_round, -1, "available", static_cast<double>(m_available));
     }
-    WriteRow(m_round, -1, "round_time_s", (Simulator::Now() - m_roundStart).GetSeconds());
+    WriteRoundTime(m_round);
     WriteRow(m_round, -1, "participants", static_cast<double>(m_nAveraged));
     WriteRow(m_round, -1, "stragglers", static_cast<double>(m_exchange->GetNStragglers()));
     WriteRow(m_round, -1, "models_received", static_cast<double>(m_exchange->GetNModelsReceived()));

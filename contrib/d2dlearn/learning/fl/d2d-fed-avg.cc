@@ -299,7 +299,7 @@ D2dFedAvg::StartRound()
     m_waitingForDevices = false;
     const auto available = static_cast<uint32_t>(order.size());
     ++m_round;
-    m_roundStart = m_waitStart; // a wait for devices counts in the round's time
+    MarkRoundStart(m_waitStart); // a wait for devices counts in the round's time
     m_roundOpen = true;
     m_answers.clear();
     m_selected.clear();
@@ -678,7 +678,7 @@ D2dFedAvg::EndOfRound()
     {
         WriteRow(m_round, -1, "available", static_cast<double>(m_available));
     }
-    WriteRow(m_round, -1, "round_time_s", (Simulator::Now() - m_roundStart).GetSeconds());
+    WriteRoundTime(m_round);
     WriteRow(m_round, -1, "participants", static_cast<double>(answered));
     WriteRow(m_round, -1, "stragglers", static_cast<double>(m_selected.size() - answered));
     if (m_d2sMode == D2dDeliveryMode::RELIABLE)

@@ -7,7 +7,6 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/d2d-ns3-compat.h"
-#include "ns3/d2d-robust-aggregation.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -30,21 +29,24 @@ D2dFlProtocol::GetTypeId()
         TypeId("ns3::D2dFlProtocol")
             .SetParent<Object>()
             .SetGroupName("D2dlearn")
-            .AddAttribute("Rounds",
-                          "Rounds to run",
-                          UintegerValue(10),
-                          MakeUintegerAccessor(&D2dFlProtocol::m_rounds),
-                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute(
+                "Rounds",
+                "Rounds to run",
+                UintegerValue(10),
+                MakeUintegerAccessor(&D2dFlProtocol::SetRounds, &D2dFlProtocol::GetRounds),
+                MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("LocalEpochs",
                           "Epochs over the device's shard per local training job",
                           UintegerValue(1),
-                          MakeUintegerAccessor(&D2dFlProtocol::m_localEpochs),
+                          MakeUintegerAccessor(&D2dFlProtocol::SetLocalEpochs,
+                                               &D2dFlProtocol::GetLocalEpochs),
                           MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("LocalSteps",
-                          "Mini-batch steps per local job (0: LocalEpochs epochs)",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&D2dFlProtocol::m_localSteps),
-                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute(
+                "LocalSteps",
+                "Mini-batch steps per local job (0: LocalEpochs epochs)",
+                UintegerValue(0),
+                MakeUintegerAccessor(&D2dFlProtocol::SetLocalSteps, &D2dFlProtocol::GetLocalSteps),
+                MakeUintegerChecker<uint64_t>())
             .AddAttribute("RoundDeadline",
                           "A round (phase) ends at most this long after it started; what "
                           "has not arrived by then is left out (0: wait for everything)",
@@ -67,13 +69,15 @@ D2dFlProtocol::GetTypeId()
                           "receive (D2dTransport::IdleUntil); messages for it meanwhile "
                           "wait (channel backend) or are missed (Wi-Fi)",
                           BooleanValue(false),
-                          MakeBooleanAccessor(&D2dFlProtocol::m_sleepWhileTraining),
+                          MakeBooleanAccessor(&D2dFlProtocol::SetSleepWhileTraining,
+                                              &D2dFlProtocol::GetSleepWhileTraining),
                           MakeBooleanChecker())
             .AddAttribute("EvaluateDevices",
                           "Decentralized protocols: write each device's test accuracy and "
                           "loss every round (costly with thousands of devices)",
                           BooleanValue(true),
-                          MakeBooleanAccessor(&D2dFlProtocol::m_evaluateDevices),
+                          MakeBooleanAccessor(&D2dFlProtocol::SetEvaluateDevices,
+                                              &D2dFlProtocol::GetEvaluateDevices),
                           MakeBooleanChecker())
             .AddTraceSource("RoundEnd",
                             "A round ended: (round, accuracy, loss)",
@@ -88,7 +92,58 @@ D2dFlProtocol::GetTypeId()
 }
 
 D2dFlProtocol::D2dFlProtocol()
+    : m_recorder([this](uint32_t round, int64_t node, const std::string& metric, double value) {
+          m_roundRecordTrace(round, node, metric, value);
+      })
 {
+}
+
+void
+D2dFlProtocol::SetEvaluateDevices(bool evaluate)
+{
+    m_recorder.SetEvaluateDevices(evaluate);
+}
+
+bool
+D2dFlProtocol::GetEvaluateDevices() const
+{
+    return m_recorder.GetEvaluateDevices();
+}
+
+void
+D2dFlProtocol::SetLocalEpochs(uint32_t epochs)
+{
+    m_jobs.SetEpochs(epochs);
+}
+
+uint32_t
+D2dFlProtocol::GetLocalEpochs() const
+{
+    return m_jobs.GetEpochs();
+}
+
+void
+D2dFlProtocol::SetLocalSteps(uint64_t steps)
+{
+    m_jobs.SetSteps(steps);
+}
+
+uint64_t
+D2dFlProtocol::GetLocalSteps() const
+{
+    return m_jobs.GetSteps();
+}
+
+void
+D2dFlProtocol::SetSleepWhileTraining(bool sleep)
+{
+    m_jobs.SetSleepWhileTraining(sleep);
+}
+
+bool
+D2dFlProtocol::GetSleepWhileTraining() const
+{
+    return m_jobs.GetSleepWhileTraining();
 }
 
 void
@@ -182,7 +237,7 @@ D2dFlProtocol::DoInitialize()
     {
         NS_ABORT_MSG_IF(!l, Name() << ": a null learner");
     }
-    NS_ABORT_MSG_IF(!m_test, Name() << ": not set up: no test set (SetTestSet)");
+    NS_ABORT_MSG_IF(!m_recorder.GetTestSet(), Name() << ": not set up: no test set (SetTestSet)");
     if (UsesD2d())
     {
         NS_ABORT_MSG_IF(m_transports.size() != n,
@@ -212,7 +267,7 @@ D2dFlProtocol::DoInitialize()
         m_learners[i]->TraceConnectWithoutContext(
             "TrainingDone",
             MakeCallback(&D2dFlProtocol::CheckTraining, this).Bind(i));
-        if (m_sleepWhileTraining)
+        if (m_jobs.GetSleepWhileTraining())
         {
             m_learners[i]->TraceConnectWithoutContext(
                 "TrainingStart",
@@ -256,18 +311,17 @@ D2dFlProtocol::CheckTraining(uint32_t device, uint32_t, Time, Time, const D2dTra
 void
 D2dFlProtocol::StopOnNonFinite(const std::string& what)
 {
-    if (m_numericError.empty())
+    if (m_recorder.GetNumericError().empty())
     {
         NS_LOG_WARN(Name() << ": " << what);
-        m_numericError = what;
-        Simulator::Stop(); // after this event: GetNumericError() tells why
     }
+    m_recorder.StopOnNonFinite(what);
 }
 
 const std::string&
 D2dFlProtocol::GetNumericError() const
 {
-    return m_numericError;
+    return m_recorder.GetNumericError();
 }
 
 void
@@ -282,9 +336,8 @@ void
 D2dFlProtocol::DoDispose()
 {
     m_learners.clear();
-    m_test.reset();
-    m_finished = Callback<void>();
-    m_watched.clear();
+    m_count.Dispose();
+    m_recorder.Dispose();
     m_transports.clear();
     m_d2s.clear();
     Object::DoDispose();
@@ -305,43 +358,43 @@ D2dFlProtocol::GetLearners() const
 void
 D2dFlProtocol::SetTestSet(std::shared_ptr<const D2dDataset> test)
 {
-    m_test = std::move(test);
+    m_recorder.SetTestSet(std::move(test));
 }
 
 void
 D2dFlProtocol::SetLowQuality(const std::vector<uint32_t>& devices)
 {
-    m_lowQuality = std::set<uint32_t>(devices.begin(), devices.end());
+    m_recorder.SetLowQuality(devices);
 }
 
 bool
 D2dFlProtocol::IsLowQuality(uint32_t device) const
 {
-    return m_lowQuality.count(device) > 0;
+    return m_recorder.IsLowQuality(device);
 }
 
 void
 D2dFlProtocol::SetFinishedCallback(Callback<void> cb)
 {
-    m_finished = cb;
+    m_count.SetFinishedCallback(cb);
 }
 
 uint32_t
 D2dFlProtocol::GetRoundsDone() const
 {
-    return m_roundsDone;
+    return m_count.GetDone();
 }
 
 double
 D2dFlProtocol::GetLastAccuracy() const
 {
-    return m_lastAccuracy;
+    return m_recorder.GetLastAccuracy();
 }
 
 double
 D2dFlProtocol::GetLastLoss() const
 {
-    return m_lastLoss;
+    return m_recorder.GetLastLoss();
 }
 
 uint32_t
@@ -353,206 +406,86 @@ D2dFlProtocol::GetNDevices() const
 void
 D2dFlProtocol::CountBytesSent(const std::vector<Ptr<D2dTransport>>& radios)
 {
-    m_countingBytes = true;
-    for (const auto& radio : radios)
-    {
-        if (!m_watched.insert(PeekPointer(radio)).second)
-        {
-            continue; // watched already: count its messages once
-        }
-        radio->TraceConnectWithoutContext("Send", MakeCallback(&D2dFlProtocol::MessageSent, this));
-    }
-}
-
-void
-D2dFlProtocol::MessageSent(uint64_t, Ptr<const D2dMessage> message, uint32_t)
-{
-    m_bytesSent += message->GetSizeBytes();
+    m_recorder.CountBytesSent(radios);
 }
 
 uint64_t
 D2dFlProtocol::GetBytesSent() const
 {
-    return m_bytesSent;
+    return m_recorder.GetBytesSent();
 }
 
 void
 D2dFlProtocol::WriteBytesSent(uint32_t round)
 {
-    if (m_countingBytes)
-    {
-        WriteRow(round, -1, "bytes_sent", static_cast<double>(m_bytesSent - m_bytesWritten));
-        m_bytesWritten = m_bytesSent;
-    }
+    m_recorder.BytesSent(round);
 }
 
 D2dTrainTask
 D2dFlProtocol::LocalTask() const
 {
-    D2dTrainTask task;
-    task.epochs = m_localEpochs;
-    task.maxSteps = m_localSteps;
-    return task;
+    return m_jobs.Task();
 }
 
 void
 D2dFlProtocol::WriteRow(uint32_t round, int64_t node, const std::string& metric, double value)
 {
-    if (!std::isfinite(value))
-    {
-        StopOnNonFinite(
-            fmt::format("{}, round {}: {} is {} (the model diverged; accepted: "
-                        "finite values, e.g. with a lower --learningRate)",
-                        node < 0 ? std::string("global model") : "device " + std::to_string(node),
-                        round,
-                        metric,
-                        value));
-    }
-    m_roundRecordTrace(round, node, metric, value);
+    m_recorder.Row(round, node, metric, value);
 }
 
 void
 D2dFlProtocol::RecordGlobal(uint32_t round, const std::vector<float>& values)
 {
-    NS_ABORT_MSG_IF(!m_test || m_learners.empty(), "D2dFlProtocol: no test set or learners");
-    // Any idle learner of the architecture evaluates (its own weights are restored).
-    Ptr<D2dLearner> evaluator;
-    for (auto& l : m_learners)
-    {
-        if (!l->IsTraining())
-        {
-            evaluator = l;
-            break;
-        }
-    }
-    D2dEvalResult r;
-    if (evaluator)
-    {
-        r = evaluator->Evaluate(values, *m_test);
-    }
-    m_lastAccuracy = r.accuracy;
-    m_lastLoss = r.loss;
-    if (m_test->numClasses > 0)
-    {
-        WriteRow(round, -1, "accuracy", r.accuracy);
-    }
-    WriteRow(round, -1, "loss", r.loss);
+    NS_ABORT_MSG_IF(!m_recorder.GetTestSet() || m_learners.empty(),
+                    "D2dFlProtocol: no test set or learners");
+    m_recorder.Global(round, values, m_learners);
 }
 
 void
 D2dFlProtocol::RecordDevices(uint32_t round, const std::vector<uint32_t>& devices)
 {
-    NS_ABORT_MSG_IF(!m_test, "D2dFlProtocol: no test set");
-    // Devices still training (stragglers, dead batteries) have no visible model; node -1
-    // is the regular devices' (SetLowQuality).
-    std::vector<uint32_t> idle;
-    std::vector<uint32_t> lowQuality;
-    for (auto i : devices)
-    {
-        if (!m_learners[i]->IsTraining())
-        {
-            (IsLowQuality(i) ? lowQuality : idle).push_back(i);
-        }
-    }
-    RecordRegular(round, idle);
-    // The low-quality devices' own rows, after node -1's.
-    for (auto i : lowQuality)
-    {
-        const auto r = m_learners[i]->Evaluate(*m_test);
-        if (m_test->numClasses > 0)
-        {
-            WriteRow(round, i, "accuracy", r.accuracy);
-        }
-        WriteRow(round, i, "loss", r.loss);
-    }
+    NS_ABORT_MSG_IF(!m_recorder.GetTestSet(), "D2dFlProtocol: no test set");
+    m_recorder.Devices(round, devices, m_learners);
+}
+
+const std::shared_ptr<const D2dDataset>&
+D2dFlProtocol::GetTestSet() const
+{
+    return m_recorder.GetTestSet();
 }
 
 void
-D2dFlProtocol::RecordRegular(uint32_t round, const std::vector<uint32_t>& idle)
+D2dFlProtocol::MarkRoundStart(Time start)
 {
-    if (idle.empty())
-    {
-        return;
-    }
-    // Node -1: the mean of the devices' own test figures (every device, or with
-    // EvaluateDevices = false an evenly spread sample of up to 16 of them).
-    std::vector<uint32_t> evaluated = idle;
-    if (!m_evaluateDevices && idle.size() > 16)
-    {
-        evaluated.clear();
-        for (std::size_t k = 0; k < 16; ++k)
-        {
-            evaluated.push_back(idle[k * idle.size() / 16]);
-        }
-    }
-    double accuracy = 0;
-    double loss = 0;
-    for (auto i : evaluated)
-    {
-        const auto r = m_learners[i]->Evaluate(*m_test);
-        accuracy += r.accuracy;
-        loss += r.loss;
-        if (m_evaluateDevices)
-        {
-            if (m_test->numClasses > 0)
-            {
-                WriteRow(round, i, "accuracy", r.accuracy);
-            }
-            WriteRow(round, i, "loss", r.loss);
-        }
-    }
-    m_lastAccuracy = accuracy / static_cast<double>(evaluated.size());
-    m_lastLoss = loss / static_cast<double>(evaluated.size());
-    if (m_test->numClasses > 0)
-    {
-        WriteRow(round, -1, "accuracy", m_lastAccuracy);
-    }
-    WriteRow(round, -1, "loss", m_lastLoss);
+    m_recorder.SetRoundStart(start);
+}
 
-    // The devices' parameter average, when they share an architecture: its distance to
-    // the devices, (1/K) sum_k ||w_k - mean||^2, and its test accuracy (what one averaging
-    // step over all devices would give).
-    std::vector<std::shared_ptr<const std::vector<float>>> models;
-    for (auto i : idle)
-    {
-        models.push_back(m_learners[i]->GetSharedParameters()); // no copy
-        if (models.back()->size() != models.front()->size() ||
-            m_learners[i]->GetSpec().ToString() != m_learners[idle[0]]->GetSpec().ToString())
-        {
-            return; // heterogeneous architectures: no mean model
-        }
-    }
-    const auto mean = D2dRobustAggregation::Mean(models, std::vector<double>(models.size(), 1.0));
-    double distance = 0;
-    for (const auto& m : models)
-    {
-        for (std::size_t j = 0; j < mean.size(); ++j)
-        {
-            const double d = static_cast<double>((*m)[j]) - mean[j];
-            distance += d * d;
-        }
-    }
-    distance /= static_cast<double>(models.size());
-    WriteRow(round, -1, "consensus_distance", distance);
-    const auto r = m_learners[idle[0]]->Evaluate(mean, *m_test);
-    if (m_test->numClasses > 0)
-    {
-        WriteRow(round, -1, "mean_model_accuracy", r.accuracy);
-    }
-    WriteRow(round, -1, "mean_model_loss", r.loss);
+void
+D2dFlProtocol::WriteRoundTime(uint32_t round)
+{
+    m_recorder.RoundTime(round);
+}
+
+void
+D2dFlProtocol::SetRounds(uint32_t rounds)
+{
+    m_count.SetRounds(rounds);
+}
+
+uint32_t
+D2dFlProtocol::GetRounds() const
+{
+    return m_count.GetRounds();
 }
 
 void
 D2dFlProtocol::EndRound(Callback<void> next)
 {
-    ++m_roundsDone;
-    m_roundEndTrace(m_round, m_lastAccuracy, m_lastLoss);
-    if (m_roundsDone >= m_rounds)
+    const bool last = m_count.Count();
+    m_roundEndTrace(m_round, m_recorder.GetLastAccuracy(), m_recorder.GetLastLoss());
+    if (last)
     {
-        if (!m_finished.IsNull())
-        {
-            m_finished();
-        }
+        m_count.Finish();
         return;
     }
     Simulator::ScheduleNow(next);
@@ -588,15 +521,7 @@ D2dFlProtocol::PickDevices(uint32_t n, uint32_t k, Ptr<UniformRandomVariable> rn
 std::vector<uint32_t>
 D2dFlProtocol::LiveDevices() const
 {
-    std::vector<uint32_t> live;
-    for (uint32_t i = 0; i < GetNDevices(); ++i)
-    {
-        if (i >= m_dead.size() || !m_dead[i])
-        {
-            live.push_back(i);
-        }
-    }
-    return live;
+    return m_jobs.Live(GetNDevices());
 }
 
 std::set<uint32_t>
@@ -604,34 +529,7 @@ D2dFlProtocol::StartLiveJobs(const D2dTrainTask& task,
                              const std::function<void(uint32_t, const D2dTrainResult&)>& done,
                              const std::function<void(uint32_t, D2dTrainTask&)>& adjust)
 {
-    std::set<uint32_t> started;
-    // A device beyond m_dead is live, as in LiveDevices(): a protocol that does not track
-    // batteries need not size it; a refusal below marks the device there.
-    if (m_dead.size() < GetNDevices())
-    {
-        m_dead.resize(GetNDevices(), false);
-    }
-    for (uint32_t i = 0; i < GetNDevices(); ++i)
-    {
-        if (m_dead[i] || m_learners[i]->IsTraining() || m_learners[i]->IsAway())
-        {
-            continue; // depleted, a straggler still on an earlier round's job, or away
-        }
-        D2dTrainTask own = task; // a few scalars and shared pointers
-        if (adjust)
-        {
-            adjust(i, own);
-        }
-        if (m_learners[i]->Train(own, [done, i](const D2dTrainResult& r) { done(i, r); }))
-        {
-            started.insert(i);
-        }
-        else
-        {
-            m_dead[i] = true;
-        }
-    }
-    return started;
+    return m_jobs.Start(m_learners, task, done, adjust);
 }
 
 } // namespace ns3

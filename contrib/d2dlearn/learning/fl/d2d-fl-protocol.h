@@ -7,7 +7,10 @@
 
 #include "ns3/d2d-dataset.h"
 #include "ns3/d2d-learner.h"
+#include "ns3/d2d-local-jobs.h"
 #include "ns3/d2d-model-payload.h"
+#include "ns3/d2d-round-count.h"
+#include "ns3/d2d-round-recorder.h"
 #include "ns3/d2d-transport.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -127,6 +130,10 @@ class D2dFlProtocol : public Object
 
     /** \return rounds completed */
     uint32_t GetRoundsDone() const;
+    /** \param rounds the Rounds attribute: rounds to run */
+    void SetRounds(uint32_t rounds);
+    /** \return the Rounds attribute: rounds to run */
+    uint32_t GetRounds() const;
     /**
      * \return empty, or why the run stopped: a training loss, a test loss or accuracy, or
      * another metric that is NaN or infinite, naming the device (or the global model) and
@@ -216,6 +223,17 @@ class D2dFlProtocol : public Object
     /** \return the concrete class's name without "ns3::" (for messages) */
     std::string Name() const;
 
+    /** \return the test set (SetTestSet) */
+    const std::shared_ptr<const D2dDataset>& GetTestSet() const;
+    /** \param start when the current round started: its round_time_s counts from there */
+    void MarkRoundStart(Time start);
+    /**
+     * \brief Record node -1's `round_time_s` of a round (RoundRecord): from MarkRoundStart()
+     * to now.
+     * \param round the round
+     */
+    void WriteRoundTime(uint32_t round);
+
     /** \return the local training job of a round (LocalEpochs / LocalSteps) */
     D2dTrainTask LocalTask() const;
 
@@ -277,22 +295,17 @@ class D2dFlProtocol : public Object
     D2dDeliveryMode m_mode{D2dDeliveryMode::RELIABLE};    //!< delivery mode of D2D messages
     std::vector<Ptr<D2dTransport>> m_d2s;                 //!< D2S transports, the server's last
     D2dDeliveryMode m_d2sMode{D2dDeliveryMode::RELIABLE}; //!< delivery mode of D2S messages
-    std::shared_ptr<const D2dDataset> m_test;             //!< test set
     D2dModelCodec m_codec;                                //!< how models become messages
-    uint32_t m_rounds;                                    //!< rounds to run
-    uint32_t m_localEpochs;                               //!< epochs per local job
-    uint64_t m_localSteps;                                //!< > 0: steps per local job instead
     Time m_deadline;                                      //!< round (or phase) deadline, 0 = none
-    bool m_sleepWhileTraining{false}; //!< radios sleep while training, SleepWhileTraining
-    uint32_t m_round{0};              //!< current round (1-based once started)
-    Time m_roundStart;                //!< when the current round started
-    std::vector<bool> m_dead; //!< device i's Train() was refused: battery empty (where tracked)
+    uint32_t m_round{0};                                  //!< current round (1-based once started)
+    /** the local jobs: LocalEpochs, LocalSteps, SleepWhileTraining, the dead devices */
+    D2dLocalJobs m_jobs;
 
-    /** \return the devices not known to be depleted (m_dead false), ascending */
+    /** \return the devices not known to be depleted (D2dLocalJobs::IsDead), ascending */
     std::vector<uint32_t> LiveDevices() const;
 
     /**
-     * \brief Opens a round's jobs: gives each live device (m_dead false) that is idle (not
+     * \brief Opens a round's jobs: gives each live device (m_jobs) that is idle (not
      * still on an earlier round's job) and not away (D2dLearner::IsAway) the job task, in ascending
      * order, its end reported to done(device); a device whose learner refuses the job (battery
      * empty) is marked dead. \param task the job \param done called with the device when its job
@@ -313,13 +326,6 @@ class D2dFlProtocol : public Object
 
   private:
     /**
-     * \brief RecordDevices' rows of the regular devices and node -1's.
-     * \param round the round
-     * \param idle the regular devices not training
-     */
-    void RecordRegular(uint32_t round, const std::vector<uint32_t>& idle);
-
-    /**
      * \brief TrainingStart sink (SleepWhileTraining): tell the device's transports of the
      * links the protocol uses that it is idle until the job's planned end.
      * \param device the device index
@@ -338,20 +344,27 @@ class D2dFlProtocol : public Object
     /** \return the Compression attribute */
     Compression GetCompression() const;
 
-    /** \param message a message one of the watched transports accepted */
-    void MessageSent(uint64_t, Ptr<const D2dMessage> message, uint32_t);
+    /** \param evaluate the EvaluateDevices attribute (D2dRoundRecorder) */
+    void SetEvaluateDevices(bool evaluate);
+    /** \return the EvaluateDevices attribute */
+    bool GetEvaluateDevices() const;
+    /** \param epochs the LocalEpochs attribute (D2dLocalJobs) */
+    void SetLocalEpochs(uint32_t epochs);
+    /** \return the LocalEpochs attribute */
+    uint32_t GetLocalEpochs() const;
+    /** \param steps the LocalSteps attribute (D2dLocalJobs) */
+    void SetLocalSteps(uint64_t steps);
+    /** \return the LocalSteps attribute */
+    uint64_t GetLocalSteps() const;
+    /** \param sleep the SleepWhileTraining attribute (D2dLocalJobs) */
+    void SetSleepWhileTraining(bool sleep);
+    /** \return the SleepWhileTraining attribute */
+    bool GetSleepWhileTraining() const;
 
-    bool m_evaluateDevices;                  //!< attribute EvaluateDevices: per-device rows
-    bool m_countingBytes{false};             //!< CountBytesSent() called: write bytes_sent rows
-    std::set<const D2dTransport*> m_watched; //!< transports CountBytesSent() watches
-    std::set<uint32_t> m_lowQuality;         //!< SetLowQuality: left out of node -1
-    uint64_t m_bytesSent{0};                 //!< bytes of the watched transports' messages
-    uint64_t m_bytesWritten{0};              //!< m_bytesSent at the last WriteBytesSent()
-    uint32_t m_roundsDone{0};                //!< rounds ended (EndRound); stops at m_rounds
-    std::string m_numericError;              //!< the first NaN or infinity (GetNumericError)
-    double m_lastAccuracy{0};                //!< node -1 test accuracy last recorded
-    double m_lastLoss{0};                    //!< node -1 test loss last recorded
-    Callback<void> m_finished;               //!< SetFinishedCallback(): after the last round
+    /** the rounds' measurements (RoundRecord rows), bytes sent, the first non-finite value */
+    D2dRoundRecorder m_recorder;
+    /** the Rounds attribute, the rounds over (EndRound), the finished callback */
+    D2dRoundCount m_count;
     /** RoundEnd: (round, accuracy, loss) (RoundEndTracedCallback) */
     TracedCallback<uint32_t, double, double> m_roundEndTrace;
     /** RoundRecord: (round, node, metric, value) */

@@ -69,10 +69,10 @@ D2dLocalTraining::GetUnreadAttributes() const
 void
 D2dLocalTraining::DoStart()
 {
-    NS_ABORT_MSG_IF(m_learners.empty() || !m_test,
+    NS_ABORT_MSG_IF(m_learners.empty() || !GetTestSet(),
                     "D2dLocalTraining: not set up (SetLearners, SetTestSet)");
     const uint32_t k = GetNDevices();
-    m_dead.assign(k, false);
+    m_jobs.Revive(k);
     if (m_commonInitialModel)
     {
         const auto w0 = m_learners[0]->GetSharedParameters(); // shared, copy-on-write
@@ -99,7 +99,7 @@ void
 D2dLocalTraining::StartRound()
 {
     ++m_round;
-    m_roundStart = Simulator::Now();
+    MarkRoundStart(Simulator::Now());
     m_roundOpen = true;
     m_completed = 0;
     m_lost = 0;
@@ -164,7 +164,7 @@ D2dLocalTraining::EndOfRound()
     {
         WriteRow(m_round, -1, "available", static_cast<double>(m_available));
     }
-    WriteRow(m_round, -1, "round_time_s", (Simulator::Now() - m_roundStart).GetSeconds());
+    WriteRoundTime(m_round);
     WriteRow(m_round, -1, "participants", static_cast<double>(m_completed));
     WriteRow(m_round, -1, "stragglers", static_cast<double>(m_running.size() + m_lost));
     EndRound(MakeCallback(&D2dLocalTraining::StartRound, this));

@@ -128,7 +128,7 @@ void
 D2dSegmentedGossip::StartRound()
 {
     ++m_round;
-    m_roundStart = Simulator::Now();
+    MarkRoundStart(Simulator::Now());
     m_nAveraged = 0;
     m_segmentsReceived = 0;
     const uint32_t k = GetNDevices();
@@ -415,7 +415,7 @@ D2dSegmentedGossip::EndOfRound()
     CancelUnsent(); // what is not on the air yet is stale: never sent
     const uint32_t stragglers = D2dStepProgress::CountStragglers(m_state);
     RecordDevices(m_round, LiveDevices());
-    WriteRow(m_round, -1, "round_time_s", (Simulator::Now() - m_roundStart).GetSeconds());
+    WriteRoundTime(m_round);
     WriteBytesSent(m_round);
     WriteRow(m_round, -1, "participants", static_cast<double>(m_nAveraged));
     WriteRow(m_round, -1, "stragglers", static_cast<double>(stragglers));

@@ -181,7 +181,7 @@ void
 D2dSemiDecentralizedFl::StartRound()
 {
     ++m_round;
-    m_roundStart = Simulator::Now();
+    MarkRoundStart(Simulator::Now());
     m_phase = 0;
     m_stragglers = 0;
     StartPhase();
@@ -461,7 +461,7 @@ D2dSemiDecentralizedFl::EndOfRound()
     m_stage = Stage::IDLE;
     m_downloadPending.clear();
     RecordGlobal(m_round, m_global);
-    WriteRow(m_round, -1, "round_time_s", (Simulator::Now() - m_roundStart).GetSeconds());
+    WriteRoundTime(m_round);
     WriteRow(m_round, -1, "uploads", static_cast<double>(m_uploads.size()));
     WriteRow(m_round, -1, "stragglers", static_cast<double>(m_stragglers));
     WriteRow(m_round, -1, "global_received", static_cast<double>(m_downloaded));
