@@ -53,17 +53,17 @@ main(int argc, char* argv[])
 {
     const auto wall0 = std::chrono::steady_clock::now();
     D2dLearningOptions learning;
-    learning.rounds = 1;
-    learning.dataFraction = 0.05;
+    learning.training.rounds = 1;
+    learning.data.dataFraction = 0.05;
     char dir[] = "/tmp/d2d-bench-decentralized-XXXXXX";
     NS_ABORT_MSG_IF(!mkdtemp(dir), "bench-decentralized: cannot make a temporary folder");
     D2dNetworkOptions net(std::string(dir) + "/out");
-    net.nDevices = 200;
-    net.areaSideM = 500;
-    net.rangeM = 50;
-    net.reliable = true;
-    net.access = "scheduled";
-    net.quiet = true;
+    net.links.nDevices = 200;
+    net.placement.areaSideM = 500;
+    net.links.rangeM = 50;
+    net.links.reliable = true;
+    net.links.access = "scheduled";
+    net.run.quiet = true;
     D2dScenarioSupport support("bench-decentralized");
     D2dScenarioFlags flags(support);
     learning.AddFlags(flags);
@@ -71,11 +71,11 @@ main(int argc, char* argv[])
     flags.Parse(argc, argv);
     learning.Validate(support, false);
     net.Validate(support, 200, 2);
-    NS_ABORT_MSG_IF(net.rangeM <= 0, "bench-decentralized: --rangeM must be > 0");
+    NS_ABORT_MSG_IF(net.links.rangeM <= 0, "bench-decentralized: --rangeM must be > 0");
     support.SetQuiet(true);
-    const uint32_t n = net.nDevices;
+    const uint32_t n = net.links.nDevices;
 
-    learning.LoadData(support, n, net.seed);
+    learning.LoadData(support, n, net.run.seed);
     auto traces = net.OpenTraces(support);
     D2dNetwork network = net.Build(*traces, false);
     D2dLearningHelper helper;
@@ -83,7 +83,7 @@ main(int argc, char* argv[])
     helper.SetProtocolAttribute("Neighbours", UintegerValue(n));
     helper.SetProtocolAttribute("RoundDeadline", TimeValue(Seconds(0))); // the whole round
     helper.SetProtocolAttribute("EvaluateDevices", BooleanValue(false));
-    learning.Configure(helper, net.seed);
+    learning.Configure(helper, net.run.seed);
     auto fl = DynamicCast<D2dDecentralizedFl>(helper.Install(network));
     const auto in = D2dHelper::InNeighbours(network.channel);
     uint64_t links = 0;
@@ -144,7 +144,7 @@ main(int argc, char* argv[])
     const uint64_t events = Simulator::GetEventCount() - events0;
     const double runS =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - run0).count();
-    traces->Finish(net.seed, 0.0);
+    traces->Finish(net.run.seed, 0.0);
     Simulator::Destroy();
     std::string rm = std::string("rm -rf ") + dir;
     if (std::system(rm.c_str()) != 0)
@@ -159,10 +159,10 @@ main(int argc, char* argv[])
     const double serialS = trainS + airtimeS;
     std::printf("devices %u in %.0f m square, range %.0f m: mean %.2f neighbours, model %s\n",
                 n,
-                net.areaSideM,
-                net.rangeM,
+                net.placement.areaSideM,
+                net.links.rangeM,
                 double(links) / n,
-                learning.model.c_str());
+                learning.training.model.c_str());
     std::printf("spatial reuse (Scheduled access): round time %.3f s simulated (first model "
                 "sent at %.3f s, last outcome at %.3f s)\n",
                 roundTimeS,

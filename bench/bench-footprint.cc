@@ -146,13 +146,13 @@ main(int argc, char* argv[])
         return 1;
     }
     D2dLearningOptions learning;
-    learning.rounds = 1;
-    learning.dataset = "gaussian-mixture";
-    learning.model = "mlp:16";
-    learning.dataFraction = 1;
+    learning.training.rounds = 1;
+    learning.data.dataset = "gaussian-mixture";
+    learning.training.model = "mlp:16";
+    learning.data.dataFraction = 1;
     D2dNetworkOptions net(std::string(dir) + "/out");
-    net.nDevices = 10000;
-    net.quiet = true;
+    net.links.nDevices = 10000;
+    net.run.quiet = true;
     std::string algorithm = "fedavg";
     bool stages = true;
     D2dScenarioSupport support("bench-footprint");
@@ -166,21 +166,21 @@ main(int argc, char* argv[])
     const bool decentralized = algorithm == "decentralized";
     if (!flags.Given("syntheticSamples"))
     {
-        learning.syntheticSamples = 2ULL * std::max<uint32_t>(net.nDevices, 10000);
+        learning.data.syntheticSamples = 2ULL * std::max<uint32_t>(net.links.nDevices, 10000);
     }
     if (decentralized && !flags.Given("rangeM"))
     {
-        net.rangeM = 50;
+        net.links.rangeM = 50;
     }
     learning.checkModelMemory = false; // no model is trained here
     learning.Validate(support, false);
     net.Validate(support, 10000, 2);
     support.SetQuiet(true);
-    const uint32_t n = net.nDevices;
+    const uint32_t n = net.links.nDevices;
     const double t0 = d2dbench::WallSeconds();
 
     const double h0 = HeapBytes();
-    learning.LoadData(support, n, net.seed);
+    learning.LoadData(support, n, net.run.seed);
     const double h1 = HeapBytes();
     auto traces = net.OpenTraces(support);
     D2dNetwork network = net.Build(*traces, !decentralized);
@@ -188,7 +188,7 @@ main(int argc, char* argv[])
     D2dLearningHelper helper;
     helper.SetProtocolType(decentralized ? "ns3::D2dDecentralizedFl" : "ns3::D2dFedAvg");
     helper.SetProtocolAttribute("EvaluateDevices", BooleanValue(false));
-    learning.Configure(helper, net.seed);
+    learning.Configure(helper, net.run.seed);
     Ptr<D2dFlProtocol> protocol = helper.Install(network);
     const double h3 = HeapBytes();
     double h4 = h3;
@@ -203,9 +203,9 @@ main(int argc, char* argv[])
                 "assemble\n",
                 n,
                 decentralized ? "decentralized on a range graph" : "FedAvg over D2S",
-                learning.dataset.c_str(),
-                learning.model.c_str(),
-                static_cast<unsigned long long>(learning.syntheticSamples),
+                learning.data.dataset.c_str(),
+                learning.training.model.c_str(),
+                static_cast<unsigned long long>(learning.data.syntheticSamples),
                 assembled);
     std::printf("the assembly (heap bytes in use after each step):\n");
     Row("data + shards", h1 - h0, n);
@@ -222,7 +222,7 @@ main(int argc, char* argv[])
 
     if (stages)
     {
-        MeasureStages(n, net.d2sDistanceFactor);
+        MeasureStages(n, net.placement.d2sDistanceFactor);
     }
     std::printf("peak RSS (VmHWM) %.1f MB; heap at start %.1f MB\n",
                 d2dbench::PeakRssMb(),

@@ -81,10 +81,6 @@ KNOWN = {
     ("members", "contrib/d2dlearn/learning/learner/d2d-variational-learner.h",
      "D2dVariationalLearner"):
         "the devices' variational state (VariationalDevice) as a part with its functions",
-    ("members", "contrib/d2dlearn/scenario/d2d-learning-options.h", "D2dLearningOptions"):
-        "its option groups as members that own their AddFlags and Validate",
-    ("members", "contrib/d2dlearn/scenario/d2d-network-options.h", "D2dNetworkOptions"):
-        "its option groups as members that own their AddFlags and Validate",
 }
 
 ANON = re.compile(r"__anon\w+(::)?")

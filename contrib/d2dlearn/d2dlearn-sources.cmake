@@ -398,6 +398,7 @@ set(d2dlearn_scenario_core_sources
     scenario/d2d-case-batch.cc
     scenario/d2d-list-flag.cc
     scenario/d2d-network-options.cc
+    scenario/d2d-network-option-groups.cc
     scenario/d2d-mobility-options.cc
     scenario/d2d-propagation-options.cc
     scenario/d2d-device-profile-options.cc
@@ -409,6 +410,7 @@ set(d2dlearn_scenario_core_sources
 set(d2dlearn_scenario_sources
     ${d2dlearn_scenario_core_sources}
     scenario/d2d-learning-options.cc
+    scenario/d2d-learning-option-groups.cc
     scenario/d2d-discovery-calculator.cc
     scenario/d2d-discovery-recorder.cc
     scenario/d2d-graph-discovery-helper.cc

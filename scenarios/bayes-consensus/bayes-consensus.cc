@@ -232,29 +232,29 @@ ValidateFlags(const D2dScenarioSupport& support,
     {
         support.Fail("--wFile is only read with --graph=file (got --graph=" + f.graph + ")");
     }
-    if (f.graph == "range" && !net.rssFile.empty())
+    if (f.graph == "range" && !net.rss.rssFile.empty())
     {
         support.Fail("--graph=range needs device positions, which --rssFile replaces (accepted "
                      "with --rssFile: ring, complete, file or example1)");
     }
     // --rangeM is the network's hearing range; --graph=range links the devices within it
     // (100 m unless given), so that W's edges are the links that hear.
-    if (f.graph == "range" && net.rangeM == 0)
+    if (f.graph == "range" && net.links.rangeM == 0)
     {
-        net.rangeM = 100.0;
+        net.links.rangeM = 100.0;
     }
     learning.Validate(support, false);
     if (variational && learning.GetSpecs()[0].arch == "torchscript")
     {
         // The variational posterior is a mean and a variance per weight of the built-in
         // layers (D2dVariationalLearner), which a TorchScript module does not expose.
-        support.Fail("--model=" + learning.model +
+        support.Fail("--model=" + learning.training.model +
                      ": the variational learner keeps a Gaussian per weight of its own layers "
                      "(accepted: logistic, mlp[:WxW..] or cnn[:C1xC2])");
     }
-    if (variational && (learning.localSteps == 0 || learning.learningRate == 0))
+    if (variational && (learning.training.localSteps == 0 || learning.training.learningRate == 0))
     {
-        support.Fail(learning.localSteps == 0
+        support.Fail(learning.training.localSteps == 0
                          ? "--localSteps=0 is out of range for a variational update (accepted: "
                            "1 to 1e+09)"
                          : "--learningRate=0 is out of range for a variational update "
@@ -341,13 +341,13 @@ MakeMatrix(const D2dScenarioSupport& support,
         w = D2dBeliefConsensusMatrix({{0.9, 0.1}, {0.6, 0.4}});
     }
     const uint32_t fixedN = (f.graph == "file" || f.graph == "example1") ? w.GetN() : 0;
-    if (fixedN > 0 && net.nDevices == 0 && net.rssFile.empty())
+    if (fixedN > 0 && net.links.nDevices == 0 && net.rss.rssFile.empty())
     {
-        net.nDevices = fixedN;
+        net.links.nDevices = fixedN;
     }
     if (variational && !flags.Given("reliable"))
     {
-        net.reliable = true; // a belief of tens of fragments rarely arrives whole otherwise
+        net.links.reliable = true; // a belief of tens of fragments rarely arrives whole otherwise
     }
     {
         // Only devices that combine their beliefs over the network send (D2D broadcasts).
@@ -361,17 +361,17 @@ MakeMatrix(const D2dScenarioSupport& support,
     net.Validate(support,
                  discrete ? DISCRETE_DEVICES : (variational ? VARIATIONAL_DEVICES : LINEAR_DEVICES),
                  2);
-    if (fixedN > 0 && net.nDevices != fixedN)
+    if (fixedN > 0 && net.links.nDevices != fixedN)
     {
         support.Fail(fmt::format("--nDevices={} does not match --graph={}, whose W is {} x {} "
                                  "(accepted: {} devices)",
-                                 net.nDevices,
+                                 net.links.nDevices,
                                  f.graph,
                                  fixedN,
                                  fixedN,
                                  fixedN));
     }
-    const uint32_t n = net.nDevices;
+    const uint32_t n = net.links.nDevices;
     // W is dense (N x N doubles), and its spectrum (LambdaMax, StationaryDistribution: GSL
     // on a copy, with complex eigenvectors) takes about five more such matrices: refused up
     // front when that cannot fit, rather than growing until the memory ends.
@@ -431,7 +431,7 @@ MakeVariationalLearner(const D2dScenarioSupport& support,
     {
         support.Fail(fmt::format("--dataFraction={} leaves {} training samples for {} "
                                  "devices (accepted: at least 10 per device)",
-                                 learning.dataFraction,
+                                 learning.data.dataFraction,
                                  learning.train->Size(),
                                  n));
     }
@@ -441,18 +441,18 @@ MakeVariationalLearner(const D2dScenarioSupport& support,
         {
             support.Fail(fmt::format("--dataFraction={} with --partition={} leaves a device "
                                      "without samples (accepted: a larger dataFraction)",
-                                     learning.dataFraction,
-                                     learning.partition));
+                                     learning.data.dataFraction,
+                                     learning.data.partition));
         }
     }
-    D2dTorchRuntime::SetWorkers(learning.threads);
+    D2dTorchRuntime::SetWorkers(learning.training.threads);
     D2dTorchRuntime::Seed(seed);
     D2dVariationalConfig config;
     config.spec = learning.GetSpecs()[0];
-    config.localSteps = static_cast<uint32_t>(learning.localSteps);
-    config.batchSize = learning.batchSize;
+    config.localSteps = static_cast<uint32_t>(learning.training.localSteps);
+    config.batchSize = learning.training.batchSize;
     config.mcSamples = f.mcSamples;
-    config.learningRate = learning.learningRate;
+    config.learningRate = learning.training.learningRate;
     config.priorVariance = f.priorVariance;
     config.initialSigma = f.initialSigma;
     return CreateObject<D2dVariationalLearner>(config,
@@ -607,18 +607,18 @@ main(int argc, char* argv[])
     // Every device sends its belief in the same instant (step 3 of the algorithm): the
     // channel's scheduled access keeps half-duplex radios from losing them. Set before the
     // flags are parsed, so that --access=immediate still chooses the raw radios.
-    net.access = "scheduled";
+    net.links.access = "scheduled";
     BayesFlags f; // --mode, --cooperation, ...: the program's own flags
     // variational: the shared learning flags (model, data, partition, local steps, batch,
     // learning rate, threads) with this mode's defaults, and the variational posterior's.
     D2dLearningOptions learning;
-    learning.model = "logistic";
-    learning.dataFraction = 0.1;
-    learning.partition = "labels"; // each device sees some classes
-    learning.labelsPerDevice = 2;
-    learning.labelProportions = ""; // equal shares
-    learning.localSteps = 50;       // Adam steps (mini-batches) per local update
-    learning.learningRate = 0.01;   // Adam step size
+    learning.training.model = "logistic";
+    learning.data.dataFraction = 0.1;
+    learning.data.partition = "labels"; // each device sees some classes
+    learning.data.labelsPerDevice = 2;
+    learning.data.labelProportions = "";   // equal shares
+    learning.training.localSteps = 50;     // Adam steps (mini-batches) per local update
+    learning.training.learningRate = 0.01; // Adam step size
 
     D2dScenarioSupport support("bayes-consensus");
     D2dScenarioFlags flags(support);
@@ -627,14 +627,14 @@ main(int argc, char* argv[])
 
     // What involves several flags: one line naming them, before simulating.
     const std::vector<uint32_t> thetaLevels = ValidateFlags(support, flags, f, learning, net);
-    const double rangeM = net.rangeM;
+    const double rangeM = net.links.rangeM;
     D2dBeliefConsensusMatrix w = MakeMatrix(support, flags, f, thetaLevels, net);
-    const uint32_t n = net.nDevices;
+    const uint32_t n = net.links.nDevices;
     const bool variational = Makes(f, D2dVariationalLearner::GetTypeId());
     const Ptr<D2dVariationalLearner> vlearner =
-        variational ? MakeVariationalLearner(support, f, learning, n, net.seed) : nullptr;
-    support.SetQuiet(net.quiet);
-    if (net.printLinks)
+        variational ? MakeVariationalLearner(support, f, learning, n, net.run.seed) : nullptr;
+    support.SetQuiet(net.run.quiet);
+    if (net.run.printLinks)
     {
         // The belief's size is known once the learner exists: rates and P_D only.
         net.PrintLinks(std::cout, false, {});
@@ -700,8 +700,8 @@ main(int argc, char* argv[])
         support.Fail(beliefTraces.GetNumericError());
     }
     traces->AddResult("missedLocalUpdates", protocol->GetMissedUpdates());
-    support.FinishTraces(traces, net.seed);
-    if (!net.quiet)
+    support.FinishTraces(traces, net.run.seed);
+    if (!net.run.quiet)
     {
         const auto t = protocol->GetTotals();
         std::fprintf(stderr,
@@ -712,7 +712,7 @@ main(int argc, char* argv[])
                      static_cast<unsigned long long>(t[1]),
                      static_cast<unsigned long long>(t[2]),
                      static_cast<unsigned long long>(protocol->GetMissedUpdates()),
-                     net.outDir.c_str());
+                     net.run.outDir.c_str());
     }
     protocol->Dispose();
     Simulator::Destroy();

@@ -162,9 +162,9 @@ Validate(const D2dScenarioSupport& support,
     }
     learning.Validate(support, false);
     net.SetTraffic(traffic);
-    net.protocolSleeps = learning.sleepWhileTraining; // --sleepWhileTraining
+    net.energy.protocolSleeps = learning.training.sleepWhileTraining; // --sleepWhileTraining
     net.Validate(support, DEFAULT_DEVICES, 2);
-    const uint32_t nDevices = net.nDevices;
+    const uint32_t nDevices = net.links.nDevices;
     const double activation = flags.Get<DoubleValue>("activationFraction");
     const double omega = flags.Get<DoubleValue>("committeeFraction");
     const uint32_t active = D2dCommitteeRules::ActiveCount(nDevices, activation);
@@ -267,19 +267,19 @@ main(int argc, char* argv[])
 {
     CmflFlags f; // --algorithm, --attack, ...: the program's own flags
     D2dLearningOptions learning;
-    learning.rounds = 20;
-    learning.dataFraction = 0.25;
-    learning.model = "mlp:64";
+    learning.training.rounds = 20;
+    learning.data.dataFraction = 0.25;
+    learning.training.model = "mlp:64";
     // Non-IID by default, as the paper's data sets (FEMNIST, Sentiment140, Shakespeare) are
     // by nature: a Dirichlet(0.5) split of the labels (--partition=iid for the former default).
-    learning.partition = "dirichlet";
-    learning.alpha = 0.5;
+    learning.data.partition = "dirichlet";
+    learning.data.alpha = 0.5;
     D2dNetworkOptions net("results/cmfl");
-    net.reliable = true;      // gradients and models are useless with a missing fragment
-    net.areaSideM = 50.0;     // a room-sized cluster of devices, m
-    net.d2sTxPowerDbm = 30.0; // the FL baselines' device-to-server link, dBm
-    net.access = "scheduled"; // CMFL and the CCP leave half-duplex scheduling to the channel
-    net.subChannels = D2dNetworkOptions::SHARED_BAND_SUB_CHANNELS; // uploads share a band
+    net.links.reliable = true;      // gradients and models are useless with a missing fragment
+    net.placement.areaSideM = 50.0; // a room-sized cluster of devices, m
+    net.links.d2sTxPowerDbm = 30.0; // the FL baselines' device-to-server link, dBm
+    net.links.access = "scheduled"; // CMFL and the CCP leave half-duplex scheduling to the channel
+    net.spectrum.subChannels = D2dNetworkOptions::SHARED_BAND_SUB_CHANNELS; // uploads share a band
 
     // Each flag once: a flag bound to an attribute takes its help, default and range from it
     // (Range() narrows) and sets it for every object of the class.
@@ -294,14 +294,14 @@ main(int argc, char* argv[])
     const D2dTraffic traffic = protocols.GetTraffic(f.algorithm);
     const bool server = traffic.d2s; // the FedAvg family's
     const D2dAttackType attackType = Validate(support, flags, f, cmfl, traffic, learning, net);
-    const uint32_t nDevices = net.nDevices;
+    const uint32_t nDevices = net.links.nDevices;
     const double activation = flags.Get<DoubleValue>("activationFraction");
     const double omega = flags.Get<DoubleValue>("committeeFraction");
-    support.SetQuiet(net.quiet);
+    support.SetQuiet(net.run.quiet);
     learning.checkModelMemory = false; // counted in the memory budget below
-    learning.LoadData(support, nDevices, net.seed);
+    learning.LoadData(support, nDevices, net.run.seed);
 
-    if (net.printLinks)
+    if (net.run.printLinks)
     {
         net.PrintLinks(std::cout, server, learning.ModelMessages());
         return 0;
@@ -324,13 +324,13 @@ main(int argc, char* argv[])
         D2dPartitioner::FlipLabels(learning.shards,
                                    malicious,
                                    learning.train->numClasses,
-                                   net.seed);
+                                   net.run.seed);
     }
     // The protocol by TypeId, its attributes the flags' (each applies to the class that has
     // it); learners: one per device, seeded from the run seed and the device id.
     D2dLearningHelper helper;
     helper.SetProtocol(f.algorithm); // its class and presets (cmfl-2: Strategy=2; krum: its rule)
-    learning.Configure(helper, net.seed); // after the label flips: it takes the shards
+    learning.Configure(helper, net.run.seed); // after the label flips: it takes the shards
     const auto learners = helper.InstallLearners(network.devices);
     const uint64_t segments = flags.Get<UintegerValue>("segments");
     if (protocols.IsA(f.algorithm, D2dSegmentedGossip::GetTypeId()) &&
@@ -342,7 +342,7 @@ main(int argc, char* argv[])
                                  "(accepted: 1 to {})",
                                  segments,
                                  learners[0]->GetNParameters(),
-                                 learning.model,
+                                 learning.training.model,
                                  learners[0]->GetNParameters()));
     }
 
@@ -395,13 +395,20 @@ main(int argc, char* argv[])
         traces->AddAttributes(robustRule);
     }
 
-    learning.Run(support, traces, protocol, f.algorithm, net.seed, f.maxSimTime, net.quiet, [&]() {
-        if (cmflProtocol)
-        {
-            cmflTraces->WriteClientCounts();
-            traces->AddResult("consensusVotes", cmflProtocol->GetConsensusVotes());
-            traces->AddResult("ccpAttempts", cmflProtocol->GetCcpAttempts());
-        }
-    });
+    learning.Run(support,
+                 traces,
+                 protocol,
+                 f.algorithm,
+                 net.run.seed,
+                 f.maxSimTime,
+                 net.run.quiet,
+                 [&]() {
+                     if (cmflProtocol)
+                     {
+                         cmflTraces->WriteClientCounts();
+                         traces->AddResult("consensusVotes", cmflProtocol->GetConsensusVotes());
+                         traces->AddResult("ccpAttempts", cmflProtocol->GetCcpAttempts());
+                     }
+                 });
     return 0;
 }

@@ -128,12 +128,12 @@ Validate(const D2dScenarioSupport& support,
 {
     // The polynomial toy of App. A.1: three agents, degree-4 polynomials fitted in closed
     // form, uniform trust 1/3 and lambda = 1, one round of local fitting first.
-    const bool polynomial = learning.dataset == "polynomial";
+    const bool polynomial = learning.data.dataset == "polynomial";
     if (polynomial)
     {
         if (!flags.Given("model"))
         {
-            learning.model = "poly:4";
+            learning.training.model = "poly:4";
         }
         flags.DefaultAfterParse("lambda", "1");
         flags.DefaultAfterParse("trust", "naive");
@@ -167,25 +167,25 @@ Validate(const D2dScenarioSupport& support,
     learning.Validate(support, true);
     if (learning.GetSpecs().size() > 1 && protocols.IsA(f.algorithm, D2dFedAvg::GetTypeId()))
     {
-        support.Fail("--model=" + learning.model +
+        support.Fail("--model=" + learning.training.model +
                      ": several architectures need --algorithm="
                      "consensus or local (FedAvg and FedProx average models)");
     }
     net.SetTraffic(protocols.GetTraffic(f.algorithm));
-    net.protocolSleeps = learning.sleepWhileTraining; // --sleepWhileTraining
+    net.energy.protocolSleeps = learning.training.sleepWhileTraining; // --sleepWhileTraining
     net.Validate(support,
                  polynomial ? POLYNOMIAL_DEVICES : DEFAULT_DEVICES,
                  protocols.GetTraits(f.algorithm).minDevices);
-    const uint32_t nDevices = net.nDevices;
+    const uint32_t nDevices = net.links.nDevices;
     const uint32_t warmup = flags.Get<UintegerValue>("warmupRounds");
     if (protocols.IsA(f.algorithm, D2dPredictionConsensus::GetTypeId()) &&
-        warmup >= learning.rounds)
+        warmup >= learning.training.rounds)
     {
         support.Fail(fmt::format("--warmupRounds={} leaves no collaboration round of --rounds={} "
                                  "(accepted: 0 to {})",
                                  warmup,
-                                 learning.rounds,
-                                 learning.rounds - 1));
+                                 learning.training.rounds,
+                                 learning.training.rounds - 1));
     }
     std::vector<uint32_t> flipped;
     {
@@ -222,44 +222,44 @@ main(int argc, char* argv[])
     // The paper's training set-up (App. G.1), at a reduced scale by default: Adam, lr 5e-3,
     // batch 64, Dirichlet(1) over 10 agents, 5 local epochs; rounds and data reduced.
     D2dLearningOptions learning;
-    learning.rounds = 20;
-    learning.localEpochs = 5;
-    learning.batchSize = 64;
-    learning.learningRate = 5e-3;
-    learning.optimizer = "adam";
-    learning.partition = "dirichlet";
-    learning.alpha = 1.0;
-    learning.model = "mlp:64";
-    learning.dataFraction = 0.1;
+    learning.training.rounds = 20;
+    learning.training.localEpochs = 5;
+    learning.training.batchSize = 64;
+    learning.training.learningRate = 5e-3;
+    learning.training.optimizer = "adam";
+    learning.data.partition = "dirichlet";
+    learning.data.alpha = 1.0;
+    learning.training.model = "mlp:64";
+    learning.data.dataFraction = 0.1;
     D2dNetworkOptions net("results/consensus");
-    net.reliable = true;
-    net.areaSideM = 50.0;
-    net.d2sTxPowerDbm = 30.0;
-    net.access = "scheduled";
-    net.subChannels = D2dNetworkOptions::SHARED_BAND_SUB_CHANNELS; // uploads share a band
+    net.links.reliable = true;
+    net.placement.areaSideM = 50.0;
+    net.links.d2sTxPowerDbm = 30.0;
+    net.links.access = "scheduled";
+    net.spectrum.subChannels = D2dNetworkOptions::SHARED_BAND_SUB_CHANNELS; // uploads share a band
 
     D2dScenarioSupport support("consensus");
     D2dScenarioFlags flags(support);
-    learning.datasets.push_back("polynomial"); // App. A.1, with the closed-form learner
+    learning.data.datasets.push_back("polynomial"); // App. A.1, with the closed-form learner
     static const D2dProtocolChoice protocols("algorithm", "consensus"); // D2dProtocolRegistry
     AddFlags(flags, protocols, f, learning, net);
     flags.Parse(argc, argv);
     const std::vector<uint32_t> flipped = Validate(support, flags, protocols, f, learning, net);
-    const bool polynomial = learning.dataset == "polynomial";
-    const uint32_t nDevices = net.nDevices;
+    const bool polynomial = learning.data.dataset == "polynomial";
+    const uint32_t nDevices = net.links.nDevices;
     const uint32_t warmup = flags.Get<UintegerValue>("warmupRounds");
-    support.SetQuiet(net.quiet);
+    support.SetQuiet(net.run.quiet);
 
     // Data: X* held out (class-balanced) before the partition, all before any output.
     learning.holdOutFraction = f.xstarFraction;
     learning.checkModelMemory = false; // counted in the memory budget below
-    learning.LoadData(support, nDevices, net.seed);
+    learning.LoadData(support, nDevices, net.run.seed);
     if (!flipped.empty())
     {
         D2dPartitioner::FlipLabels(learning.shards,
                                    flipped,
                                    learning.train->numClasses,
-                                   net.seed,
+                                   net.run.seed,
                                    f.flipMode == "shift"         ? D2dFlipMode::SHIFT
                                    : f.flipMode == "derangement" ? D2dFlipMode::DERANGEMENT
                                                                  : D2dFlipMode::RANDOM_SHIFT);
@@ -272,7 +272,7 @@ main(int argc, char* argv[])
         helper.SetProtocolAttribute("Aggregation",
                                     PointerValue(D2dProtocolRegistry::CreateAggregation("mean")));
     }
-    learning.Configure(helper, net.seed); // after the label flips: it takes the shards
+    learning.Configure(helper, net.run.seed); // after the label flips: it takes the shards
     const auto& specs = learning.GetSpecs();
     if (specs.size() > 1 && f.modelAssignment == "blocks")
     {
@@ -285,7 +285,7 @@ main(int argc, char* argv[])
         helper.SetModels(perDevice);
     }
 
-    if (net.printLinks)
+    if (net.run.printLinks)
     {
         net.PrintLinks(std::cout, helper.ProtocolUsesD2s(), learning.ModelMessages());
         return 0;
@@ -335,7 +335,7 @@ main(int argc, char* argv[])
     }
     else if (learning.train->featureShape == std::vector<int64_t>{2})
     {
-        std::set<uint32_t> drawn{learning.rounds};
+        std::set<uint32_t> drawn{learning.training.rounds};
         if (consensus && warmup > 0)
         {
             drawn.insert(warmup);
@@ -353,6 +353,6 @@ main(int argc, char* argv[])
     }
     net.Record(*traces, network);
 
-    learning.Run(support, traces, protocol, f.algorithm, net.seed, f.maxSimTime, net.quiet);
+    learning.Run(support, traces, protocol, f.algorithm, net.run.seed, f.maxSimTime, net.run.quiet);
     return 0;
 }

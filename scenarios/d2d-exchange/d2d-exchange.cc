@@ -89,7 +89,7 @@ main(int argc, char* argv[])
     D2dScenarioSupport support("d2d-exchange");
     D2dScenarioFlags flags(support);
     const uint32_t defaultDevices = 10; // --nDevices=0
-    net.computes = false;               // no training jobs: no compute flags
+    net.energy.computes = false;        // no training jobs: no compute flags
     net.AddFlags(flags);
     flags.Find("nDevices").ShownDefault(std::to_string(defaultDevices));
     flags.Add("messageBytes", "Message size, bytes", messageBytes).Range(1, 1e10);
@@ -114,7 +114,7 @@ main(int argc, char* argv[])
     {
         // Every device sends about duration / meanInterval messages: bounded, so that the
         // queues, the event list and messages.csv stay bounded too.
-        const double messages = static_cast<double>(net.nDevices) *
+        const double messages = static_cast<double>(net.links.nDevices) *
                                 D2dScenarioSupport::ToSeconds(duration) /
                                 D2dScenarioSupport::ToSeconds(meanInterval);
         const double maxMessages = 1e6;
@@ -126,13 +126,13 @@ main(int argc, char* argv[])
                                      "fewer devices)",
                                      D2dScenarioSupport::ToSeconds(meanInterval),
                                      D2dScenarioSupport::ToSeconds(duration),
-                                     net.nDevices,
+                                     net.links.nDevices,
                                      messages,
                                      maxMessages));
         }
     }
-    support.SetQuiet(net.quiet);
-    if (net.printLinks)
+    support.SetQuiet(net.run.quiet);
+    if (net.run.printLinks)
     {
         net.PrintLinks(std::cout, d2sFraction > 0, {{"data", messageBytes}});
         return 0;
@@ -143,7 +143,7 @@ main(int argc, char* argv[])
     D2dNetwork network = net.Build(*traces, d2sFraction > 0);
     const std::vector<Ptr<D2dTransport>>& transports = network.d2dTransports;
     int64_t stream = network.nextStream;
-    const uint32_t nDevices = net.nDevices;
+    const uint32_t nDevices = net.links.nDevices;
 
     auto message = Create<D2dMessage>("data", messageBytes);
     std::vector<Traffic> traffic(nDevices);
@@ -175,14 +175,14 @@ main(int argc, char* argv[])
     support.StartProgress(duration / 10, duration);
     Simulator::Stop(duration);
     Simulator::Run();
-    support.FinishTraces(traces, net.seed);
-    if (!net.quiet)
+    support.FinishTraces(traces, net.run.seed);
+    if (!net.run.quiet)
     {
         std::fprintf(stderr,
                      "d2d-exchange: %llu message rows, %llu energy rows in %s\n",
                      static_cast<unsigned long long>(traces->GetNMessageRows()),
                      static_cast<unsigned long long>(traces->GetNEnergyRows()),
-                     net.outDir.c_str());
+                     net.run.outDir.c_str());
     }
     Simulator::Destroy();
     return 0;

@@ -184,7 +184,7 @@ Validate(const D2dScenarioSupport& support,
     const D2dProtocolTraits traits = protocols.GetTraits(f.algorithm); // not its name
     if (learning.GetSpecs().size() > 1 && traits.averagesModels)
     {
-        support.Fail("--model=" + learning.model + ": several architectures (assigned " +
+        support.Fail("--model=" + learning.training.model + ": several architectures (assigned " +
                      "round-robin) need " +
                      protocols.Having([](const auto& t) { return !t.averagesModels; }) +
                      ": the other algorithms average models");
@@ -197,16 +197,16 @@ Validate(const D2dScenarioSupport& support,
     // --ns3::D2dFedAvg::Aggregation=CLASS, the attribute's default in force).
     const bool byAttribute = flags.HasArgument("--ns3::D2dFedAvg::Aggregation=");
     net.SetTraffic(protocols.GetTraffic(f.algorithm, byAttribute ? "" : f.aggregation));
-    net.protocolSleeps = learning.sleepWhileTraining; // --sleepWhileTraining
+    net.energy.protocolSleeps = learning.training.sleepWhileTraining; // --sleepWhileTraining
     net.Validate(support, DEFAULT_DEVICES, traits.minDevices);
-    if (f.graph == "range" && !net.IsWifi() && net.rangeM <= 0)
+    if (f.graph == "range" && !net.messaging.IsWifi() && net.links.rangeM <= 0)
     {
         // Over Wi-Fi the in-neighbours are who hears whom (D2dNetwork::InNeighbours()).
         support.Fail("--graph=range needs --rangeM > 0 on the channel backend (the hearing "
                      "range, m; over --backend=wifi the neighbours are the devices a device's "
                      "802.11 PHY hears)");
     }
-    const uint32_t nDevices = net.nDevices;
+    const uint32_t nDevices = net.links.nDevices;
     availability.Validate(support, flags, nDevices);
     support.CheckRange("stragglers", f.stragglers, 0, nDevices);
     support.CheckRange("flipDevices", f.flipDevices, 0, nDevices);
@@ -230,11 +230,11 @@ main(int argc, char* argv[])
     // the flags every learning scenario shares, on their defaults.
     D2dLearningOptions learning;
     D2dNetworkOptions net("results/fedavg");
-    net.reliable = true;      // models are useless with a missing fragment: retransmit
-    net.areaSideM = 50.0;     // a room-sized cluster of devices, m
-    net.d2sTxPowerDbm = 30.0; // the device-to-server uplink/downlink, dBm
-    net.access = "scheduled"; // an ideal MAC: the protocols do not schedule radios themselves
-    net.subChannels = D2dNetworkOptions::SHARED_BAND_SUB_CHANNELS; // uploads share a band
+    net.links.reliable = true;      // models are useless with a missing fragment: retransmit
+    net.placement.areaSideM = 50.0; // a room-sized cluster of devices, m
+    net.links.d2sTxPowerDbm = 30.0; // the device-to-server uplink/downlink, dBm
+    net.links.access = "scheduled"; // an ideal MAC: the protocols do not schedule radios themselves
+    net.spectrum.subChannels = D2dNetworkOptions::SHARED_BAND_SUB_CHANNELS; // uploads share a band
 
     D2dScenarioSupport support("fedavg");
     D2dScenarioFlags flags(support);
@@ -246,8 +246,8 @@ main(int argc, char* argv[])
     const bool fedAvgFamily = protocols.IsA(f.algorithm, D2dFedAvg::GetTypeId());
     // --ns3::D2dFedAvg::Aggregation=CLASS picks the strategy by class name instead.
     const bool aggregationAttribute = flags.HasArgument("--ns3::D2dFedAvg::Aggregation=");
-    const uint32_t nDevices = net.nDevices;
-    support.SetQuiet(net.quiet);
+    const uint32_t nDevices = net.links.nDevices;
+    support.SetQuiet(net.run.quiet);
 
     // Data: loaded and split before any output exists (a corrupt file is bad input). The
     // FedAvg family's clients hold a model only while sampled (the memory check).
@@ -257,7 +257,7 @@ main(int argc, char* argv[])
                                             : 1.0;
     const D2dProtocolTraits traits = protocols.GetTraits(f.algorithm);
     learning.gradientsBy = traits.sendsGradients ? "--algorithm=" + f.algorithm : "";
-    learning.LoadData(support, nDevices, net.seed);
+    learning.LoadData(support, nDevices, net.run.seed);
 
     D2dLearningHelper helper;
     helper.SetProtocol(f.algorithm); // its class and presets (fedprox: Variant=fedprox)
@@ -267,7 +267,7 @@ main(int argc, char* argv[])
     if (traits.sendsGradients && globalLearningRate == 0) // FedSGD: eta defaults to the rate
     {
         Config::SetDefault("ns3::D2dFedAvg::GlobalLearningRate",
-                           DoubleValue(learning.learningRate));
+                           DoubleValue(learning.training.learningRate));
     }
     Config::SetDefault("ns3::D2dDecentralizedFl::Neighbours",
                        UintegerValue(std::min(f.neighbours, nDevices - 1)));
@@ -276,21 +276,24 @@ main(int argc, char* argv[])
     Config::SetDefault("ns3::D2dKrumAggregation::ByzantineFraction",
                        DoubleValue(static_cast<double>(f.flipDevices) / nDevices));
 
-    if (net.printLinks)
+    if (net.run.printLinks)
     {
         net.PrintLinks(std::cout, helper.ProtocolUsesD2s(), learning.ModelMessages());
         return 0;
     }
     auto traces = net.OpenTraces(support);
     D2dNetwork network = net.Build(*traces, helper.ProtocolUsesD2s());
-    availability.Install(network, net.seed, *traces);
+    availability.Install(network, net.run.seed, *traces);
     int64_t stream = network.nextStream;
     auto pick = CreateObject<UniformRandomVariable>();
     pick->SetStream(stream++);
     const auto flipped = D2dFlProtocol::PickDevices(nDevices, f.flipDevices, pick);
     if (!flipped.empty())
     {
-        D2dPartitioner::FlipLabels(learning.shards, flipped, learning.train->numClasses, net.seed);
+        D2dPartitioner::FlipLabels(learning.shards,
+                                   flipped,
+                                   learning.train->numClasses,
+                                   net.run.seed);
     }
     const auto slow = D2dFlProtocol::PickDevices(nDevices, f.stragglers, pick);
     for (auto i : slow)
@@ -307,7 +310,7 @@ main(int argc, char* argv[])
             "Aggregation",
             PointerValue(D2dProtocolRegistry::CreateAggregation(f.aggregation)));
     }
-    learning.Configure(helper, net.seed); // after the label flips: it takes the shards
+    learning.Configure(helper, net.run.seed); // after the label flips: it takes the shards
     Ptr<D2dFlProtocol> protocol = helper.Install(network);
     Ptr<D2dAggregationStrategy> strategy; // the FedAvg family's server rule
     if (fedAvgFamily)
@@ -356,6 +359,6 @@ main(int argc, char* argv[])
         traces->AddAttributes(strategy);
     }
 
-    learning.Run(support, traces, protocol, f.algorithm, net.seed, f.maxSimTime, net.quiet);
+    learning.Run(support, traces, protocol, f.algorithm, net.run.seed, f.maxSimTime, net.run.quiet);
     return 0;
 }

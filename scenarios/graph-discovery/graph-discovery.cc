@@ -99,18 +99,18 @@ main(int argc, char* argv[])
     Time maxSimTime = Seconds(1e7);
     D2dGraphDiscoveryHelper discovery;
     D2dLearningOptions learning;
-    learning.partition = "labels";             // App. C: 3 labels per device at 70/20/10 %
-    learning.datasets.push_back("polynomial"); // sec. VI-C4: regression
+    learning.data.partition = "labels";             // App. C: 3 labels per device at 70/20/10 %
+    learning.data.datasets.push_back("polynomial"); // sec. VI-C4: regression
     D2dNetworkOptions net("results/graph-discovery");
-    net.areaSideM = 100.0;      // App. C-like: P_D ~0.003 at 10 m, 0.3 at 50 m, 0.94 at 100 m
-    net.noisePowerW = 2e-12;    // sigma^2 of eq. (18), W
-    net.d2sNoisePowerW = 1e-13; // the server's receiver: fedavg's noise floor
-    net.reliable = true;        // the downstream models: retransmit lost fragments
-    net.d2sTxPowerDbm = 30.0;   // device-to-server link, dBm
-    net.access = "scheduled";   // an ideal MAC with spatial reuse
+    net.placement.areaSideM = 100.0; // App. C-like: P_D ~0.003 at 10 m, 0.3 at 50 m, 0.94 at 100 m
+    net.links.noisePowerW = 2e-12;   // sigma^2 of eq. (18), W
+    net.rss.d2sNoisePowerW = 1e-13;  // the server's receiver: fedavg's noise floor
+    net.links.reliable = true;       // the downstream models: retransmit lost fragments
+    net.links.d2sTxPowerDbm = 30.0;  // device-to-server link, dBm
+    net.links.access = "scheduled";  // an ideal MAC with spatial reuse
     // Sec. VI-G: "the D2S distance is 3x the average D2D distance" on every link; the D2S
     // energy of the reproduced figures (Fig. 6e) depends on it.
-    net.d2sLinks = "equal";
+    net.placement.d2sLinks = "equal";
 
     D2dScenarioSupport support("graph-discovery");
     D2dScenarioFlags flags(support);
@@ -124,7 +124,7 @@ main(int argc, char* argv[])
         .Add("d2sNoisePowerW",
              "sigma^2 of eq. 18 on the device-to-server link, W (--noisePowerW is the D2D "
              "links')",
-             net.d2sNoisePowerW)
+             net.rss.d2sNoisePowerW)
         .Positive(1);
     flags
         .Bind("roundDeadline",
@@ -149,16 +149,16 @@ main(int argc, char* argv[])
     learning.trainsModels = discovery.HasDownstream(); // none: the data alone
     learning.Validate(support, false);
     net.DeferScope(); // the paradigm, made by Configure(), says if it has a server
-    net.protocolSleeps = flags.Get<BooleanValue>("sleepBetweenIterations");
+    net.energy.protocolSleeps = flags.Get<BooleanValue>("sleepBetweenIterations");
     net.Validate(support, defaultDevices, 2);
-    discovery.Validate(support, flags, learning, net.nDevices);
-    support.SetQuiet(net.quiet);
+    discovery.Validate(support, flags, learning, net.links.nDevices);
+    support.SetQuiet(net.run.quiet);
     learning.checkModelMemory = false; // counted by discovery.CheckMemory
     learning.gradientsBy =
         discovery.DownstreamSendsGradients() ? "--downstream=" + discovery.downstream : "";
-    learning.LoadData(support, net.nDevices, net.seed);
-    discovery.CheckMemory(support, flags, learning, net.nDevices); // before Configure's trust
-    discovery.Configure(support, learning, net.seed);
+    learning.LoadData(support, net.links.nDevices, net.run.seed);
+    discovery.CheckMemory(support, flags, learning, net.links.nDevices); // before Configure's trust
+    discovery.Configure(support, learning, net.run.seed);
     {
         // (Known once Configure() made the paradigm.) The discovery's link tests and the
         // decentralized downstream learning are D2D messages; the distributed PCA and a server's
@@ -175,7 +175,7 @@ main(int argc, char* argv[])
         net.SetTraffic(traffic);
     }
     net.CheckScope(support);
-    if (net.printLinks)
+    if (net.run.printLinks)
     {
         // The links of the discovery (D2S for the distributed PCA) and of the downstream
         // learning, with its model's size.
@@ -192,7 +192,7 @@ main(int argc, char* argv[])
     stream += discovery.AssignStreams(stream);
     if (!discovery.Run(support, learning, maxSimTime))
     {
-        support.FinishTraces(traces, net.seed, nullptr); // reports the write error, exits
+        support.FinishTraces(traces, net.run.seed, nullptr); // reports the write error, exits
     }
     discovery.ApplyExchange(support, learning);
     auto record = [&]() {
@@ -202,7 +202,7 @@ main(int argc, char* argv[])
     };
     if (!discovery.HasDownstream())
     {
-        support.FinishTraces(traces, net.seed, record);
+        support.FinishTraces(traces, net.run.seed, record);
         Simulator::Destroy();
         return 0;
     }
@@ -214,11 +214,11 @@ main(int argc, char* argv[])
     {
         // The server steps along the averaged gradient with the devices' learning rate.
         Config::SetDefault("ns3::D2dFedAvg::GlobalLearningRate",
-                           DoubleValue(learning.learningRate));
+                           DoubleValue(learning.training.learningRate));
     }
     Config::SetDefault("ns3::D2dDecentralizedFl::Neighbours",
-                       UintegerValue(std::min(7u, net.nDevices - 1)));
-    learning.Configure(helper, net.seed);
+                       UintegerValue(std::min(7u, net.links.nDevices - 1)));
+    learning.Configure(helper, net.run.seed);
     Ptr<D2dFlProtocol> protocol = helper.Install(network);
     stream += helper.AssignStreams(protocol, stream);
     protocol->SetTestSet(learning.test);
@@ -228,9 +228,9 @@ main(int argc, char* argv[])
                  traces,
                  protocol,
                  discovery.GetGraphName() + "+" + discovery.downstream,
-                 net.seed,
+                 net.run.seed,
                  maxSimTime,
-                 net.quiet,
+                 net.run.quiet,
                  record);
     return 0;
 }

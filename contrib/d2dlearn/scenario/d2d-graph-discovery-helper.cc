@@ -401,15 +401,15 @@ D2dGraphDiscoveryHelper::Validate(const D2dScenarioSupport& support,
                                   uint32_t nDevices)
 {
     m_paradigmFactory.SetTypeId(Paradigms().GetTypeName(paradigm));
-    const bool regression = learning.dataset == "polynomial";
+    const bool regression = learning.data.dataset == "polynomial";
     // Labelled datapoints from files (Fashion-MNIST and the published formats), or the
     // partitioned regression data; not the 2-D Gaussian mixture.
     const std::vector<std::string> pointSets =
         {"fashion-mnist", "mnist", "cifar10", "cifar100", "tensors", "leaf"};
-    if (std::find(pointSets.begin(), pointSets.end(), learning.dataset) == pointSets.end() &&
+    if (std::find(pointSets.begin(), pointSets.end(), learning.data.dataset) == pointSets.end() &&
         !regression)
     {
-        support.Fail("--dataset=" + learning.dataset +
+        support.Fail("--dataset=" + learning.data.dataset +
                      ": graph-discovery exchanges labelled datapoints (fashion-mnist, mnist, "
                      "cifar10, cifar100, tensors, leaf) or partitioned regression data "
                      "(polynomial)");
@@ -476,10 +476,10 @@ D2dGraphDiscoveryHelper::Validate(const D2dScenarioSupport& support,
             support.Fail("--graph=gcn: the GCN baseline learns from the supervised paradigm's "
                          "local rewards (--paradigm=supervised or semi-supervised)");
         }
-        if (HasDownstream() && learning.model.rfind("triplet", 0) != 0)
+        if (HasDownstream() && learning.training.model.rfind("triplet", 0) != 0)
         {
             // Sec. V-B: the devices hold no labels, so they train a self-supervised encoder.
-            support.Fail("--model=" + learning.model +
+            support.Fail("--model=" + learning.training.model +
                          ": --paradigm=unsupervised trains the self-supervised triplet encoder "
                          "(--model=triplet[:M]) or nothing (--downstream=none)");
         }
@@ -496,12 +496,13 @@ D2dGraphDiscoveryHelper::Configure(const D2dScenarioSupport& support,
     // bytes plus a label byte (Fashion-MNIST: 785); float samples (tensors, LEAF's FEMNIST) as
     // float32 values plus a 4-byte label.
     const std::size_t features = learning.train->FeatureSize();
-    const bool bytes = learning.dataset == "fashion-mnist" || learning.dataset == "mnist" ||
-                       learning.dataset == "cifar10" || learning.dataset == "cifar100" ||
-                       (learning.dataset == "leaf" && learning.train->featureShape.size() == 1 &&
-                        learning.train->numClasses == 80);
+    const bool bytes =
+        learning.data.dataset == "fashion-mnist" || learning.data.dataset == "mnist" ||
+        learning.data.dataset == "cifar10" || learning.data.dataset == "cifar100" ||
+        (learning.data.dataset == "leaf" && learning.train->featureShape.size() == 1 &&
+         learning.train->numClasses == 80);
     // Regression (polynomial) keeps the attribute's default, as before.
-    m_bytesPerPoint = learning.dataset == "polynomial"
+    m_bytesPerPoint = learning.data.dataset == "polynomial"
                           ? 0
                           : static_cast<uint32_t>(bytes ? features + 1 : 4 * features + 4);
     const auto n = static_cast<uint32_t>(learning.shards.size());
@@ -509,7 +510,7 @@ D2dGraphDiscoveryHelper::Configure(const D2dScenarioSupport& support,
     // partition at its device; the discovery and the exchange move points by these labels,
     // the downstream learner uses the shards (the same indices) on the regression set.
     m_partData = learning.train;
-    if (learning.dataset == "polynomial")
+    if (learning.data.dataset == "polynomial")
     {
         const uint32_t parts = partitions > 0 ? partitions : 3;
         m_partData = std::make_shared<D2dDataset>(*learning.train);
@@ -647,7 +648,7 @@ D2dGraphDiscoveryHelper::Install(const D2dNetwork& network,
 {
     NS_ABORT_MSG_UNLESS(m_paradigm, "D2dGraphDiscoveryHelper::Install: Configure() first");
     m_traces = &traces;
-    m_quiet = net.quiet;
+    m_quiet = net.run.quiet;
     m_devices = network.devices;
     m_links = network.links;
     // Every energy event (radios, D2S, computation), by component family.
@@ -665,10 +666,10 @@ D2dGraphDiscoveryHelper::Install(const D2dNetwork& network,
         scorer->SetAttribute("Seed", UintegerValue(m_seed + 11));
         m_gd->SetAttribute("LinkScorer", PointerValue(scorer));
     }
-    if (net.dynamicRssLevels > 0)
+    if (net.rss.dynamicRssLevels > 0)
     {
         // Sec. VI-P: the RSS is redrawn at every RL step.
-        m_gd->SetAttribute("IterationPeriod", TimeValue(net.rssStep));
+        m_gd->SetAttribute("IterationPeriod", TimeValue(net.rss.rssStep));
     }
     m_gd->Setup(network.d2dTransports, network.links);
     m_writer = std::make_unique<D2dDiscoveryTraceWriter>(traces, traceEvery);
@@ -845,7 +846,7 @@ D2dGraphDiscoveryHelper::Run(const D2dScenarioSupport& support,
     // labellers, the unsupervised draws and eq. (17)): without this the workers kept their
     // default of 2 until the downstream learning's Configure, and --downstream=none never set
     // them.
-    D2dTorchRuntime::SetWorkers(learning.threads);
+    D2dTorchRuntime::SetWorkers(learning.training.threads);
     // The preparation schedules what takes simulated time (the distributed PCA's messages,
     // the MLP labellers' jobs); the discovery starts when it calls back.
     m_paradigm->Prepare(m_data, MakeCallback(&D2dGraphDiscoveryHelper::Prepared, this));

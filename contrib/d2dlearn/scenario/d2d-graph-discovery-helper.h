@@ -43,9 +43,11 @@ namespace ns3
  *   D2dGraphDiscoveryHelper discovery;
  *   discovery.AddFlags(flags);
  *   flags.Parse(argc, argv);
- *   discovery.Validate(support, flags, learning, net.nDevices); // flags only: before the data
- *   learning.LoadData(support, net.nDevices, net.seed);
- *   discovery.Configure(support, learning, net.seed); // against the data: before any output
+ *   // flags only: before the data
+ *   discovery.Validate(support, flags, learning, net.links.nDevices);
+ *   learning.LoadData(support, net.links.nDevices, net.run.seed);
+ *   // against the data: before any output
+ *   discovery.Configure(support, learning, net.run.seed);
  *   auto traces = net.OpenTraces(support);
  *   D2dNetwork network = net.Build(*traces, discovery.UsesServer());
  *   discovery.Install(network, *traces, net);

@@ -5,15 +5,20 @@
 #ifndef D2D_LEARNING_OPTION_GROUPS_H
 #define D2D_LEARNING_OPTION_GROUPS_H
 
+#include "ns3/nstime.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
-// The flag groups of D2dLearningOptions, which derives from both: the values of the learning
-// flags the scenario programs share.
+// The flag groups of D2dLearningOptions, which holds one of each: the values of the learning
+// flags the scenario programs share, each group with the flags that set it.
 
 namespace ns3
 {
+
+class D2dScenarioFlags;
+class D2dScenarioSupport;
 
 /**
  * \ingroup d2dlearn
@@ -24,6 +29,23 @@ namespace ns3
  */
 struct D2dTrainingOptions
 {
+    /**
+     * \brief Declare --rounds to --jobWallLimit, in the order --PrintHelp and run.json list
+     * them (each with its range and the attribute it sets).
+     * \param flags where to declare them
+     * \param protocolFlags declare the flags of the learning protocols and D2dLearner too
+     *        (false: the variational learner of bayes-consensus, which reads none of them)
+     * \param polynomial the scenario offers --dataset=polynomial (the --model help names poly)
+     */
+    void AddFlags(D2dScenarioFlags& flags, bool protocolFlags, bool polynomial);
+    /**
+     * \brief Declare --compression (with the protocol flags) and --threads, after the data
+     * flags.
+     * \param flags where to declare them
+     * \param protocolFlags as AddFlags()
+     */
+    void AddExecutionFlags(D2dScenarioFlags& flags, bool protocolFlags);
+
     uint32_t rounds{20};          //!< --rounds: communication rounds
     uint32_t localEpochs{1};      //!< --localEpochs: epochs over the shard per job
     uint64_t localSteps{0};       //!< --localSteps: > 0: mini-batch steps per job
@@ -49,6 +71,26 @@ struct D2dTrainingOptions
  */
 struct D2dDataOptions
 {
+    /**
+     * \brief Declare --dataset to --quantitySkew, in the order --PrintHelp and run.json list
+     * them.
+     * \param flags where to declare them
+     * \param protocolFlags declare --dataset, --syntheticSamples and --cifarLabels too (false:
+     *        bayes-consensus' variational mode, on Fashion-MNIST alone)
+     * \param dataDirHelp the help of --dataDir
+     */
+    void AddFlags(D2dScenarioFlags& flags, bool protocolFlags, const std::string& dataDirHelp);
+    /**
+     * \brief After D2dScenarioFlags::Parse(): --partition=natural only with --dataset=leaf, and
+     * --labelProportions read (GetProportions()): numbers >= 0 summing to 1, one per label of
+     * --labelsPerDevice (the default's three shares give way to equal shares for another
+     * count). Bad input ends the program via support.Fail().
+     * \param support the scenario's support (error messages)
+     */
+    void Validate(const D2dScenarioSupport& support);
+    /** \return the shares of --labelProportions in force (empty: equal), after Validate() */
+    const std::vector<double>& GetProportions() const;
+
     std::string dataset{"fashion-mnist"}; //!< --dataset: one of datasets
     /**
      * The --dataset choices a scenario offers: fashion-mnist, gaussian-mixture (Fan et al.
@@ -76,6 +118,9 @@ struct D2dDataOptions
      * C) */
     std::string labelProportions{"0.7,0.2,0.1"};
     double quantitySkew{1.0}; //!< --quantitySkew: quantity partition: size-law skew
+
+  private:
+    std::vector<double> m_proportions; //!< the shares of --labelProportions in force
 };
 
 } // namespace ns3

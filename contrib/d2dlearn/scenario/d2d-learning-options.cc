@@ -109,7 +109,7 @@ ImageDatasets()
 
 D2dLearningOptions::D2dLearningOptions()
 {
-    dataDir = D2dFashionMnist::DefaultDir();
+    data.dataDir = D2dFashionMnist::DefaultDir();
 }
 
 const std::vector<std::string>&
@@ -132,122 +132,15 @@ D2dLearningOptions::GetTrainingFlags()
 void
 D2dLearningOptions::AddFlags(D2dScenarioFlags& flags, bool protocolFlags)
 {
-    if (protocolFlags)
-    {
-        // (ThroughAttributes: they act where a protocol or learner that reads them is made,
-        // e.g. not FedSGD's local epochs: D2dFlProtocol::GetUnreadAttributes.)
-        flags.Add("rounds", "Communication rounds", rounds)
-            .Sets("ns3::D2dFlProtocol::Rounds")
-            .ThroughAttributes()
-            .Range(1, 1e6);
-        flags.Add("localEpochs", "Local epochs per round", localEpochs)
-            .Sets("ns3::D2dFlProtocol::LocalEpochs")
-            .ThroughAttributes()
-            .Range(1, 1e4);
-    }
-    flags.Add("localSteps", "Local mini-batch steps per round (0: localEpochs)", localSteps)
-        .Sets("ns3::D2dFlProtocol::LocalSteps")
-        .ThroughAttributes()
-        .Range(0, 1e9);
-    flags.Add("batchSize", "Mini-batch size, samples", batchSize)
-        .Sets("ns3::D2dLearner::BatchSize")
-        .ThroughAttributes()
-        .Range(1, 1e6);
-    flags.Add("learningRate", "Local learning rate", learningRate)
-        .Sets("ns3::D2dLearner::LearningRate")
-        .ThroughAttributes();
-    if (protocolFlags)
-    {
-        flags.Add("optimizer", "Local optimizer: sgd or adam", optimizer)
-            .Sets("ns3::D2dLearner::Optimizer")
-            .ThroughAttributes();
-        flags
-            .Add("sleepWhileTraining",
-                 "A device's radios sleep from the start of each local training job to its "
-                 "planned end; messages for it wait until it wakes (messages.csv "
-                 "sleep_wait_s; over --backend=wifi they are missed and retried)",
-                 sleepWhileTraining)
-            .Sets("ns3::D2dFlProtocol::SleepWhileTraining");
-    }
-    flags.Add("model",
-              std::find(datasets.begin(), datasets.end(), "polynomial") != datasets.end()
-                  ? "linear, logistic, mlp[:WxW..], cnn[:C1xC2], poly[:D], triplet[:MARGIN], "
-                    "torchscript:PATH (a module saved by torch.jit.script(model).save(PATH))"
-                  : "linear, logistic, mlp[:WxW..], cnn[:C1xC2], triplet[:MARGIN] (a "
-                    "self-supervised encoder scored by linear evaluation), torchscript:PATH (a "
-                    "module saved by torch.jit.script(model).save(PATH))",
-              model);
-    if (protocolFlags)
-    {
-        // D2dLearner's own models (not the variational learner of bayes-consensus).
-        flags
-            .Add("modelFlops",
-                 "FLOPs of one sample's forward pass charged to the compute model (training "
-                 "3 x, prediction 1 x); 0: the model's own (a torchscript model's counted "
-                 "multiply-adds x 2, printed at the start and in run.json "
-                 "forwardFlopsPerSample)",
-                 modelFlops)
-            .Sets("ns3::D2dLearner::ForwardFlopsPerSample")
-            .Range(0, 1e18);
-        flags
-            .Add("jobWallLimit",
-                 "torchscript: wall-clock time one job of the model (its load-time check, a "
-                 "training job, an evaluation) may take before the run stops in one line (a "
-                 "forward that never returns); 0: 5 s + the job's FLOPs / 1e8 FLOP/s",
-                 jobWallLimit)
-            .Range(0, 1e9);
-        flags.Add("dataset", "Data set", dataset).Choices(datasets);
-        flags
-            .Add("syntheticSamples",
-                 "gaussian-mixture: training samples before --dataFraction (the test set has "
-                 "a quarter as many); more devices than Fashion-MNIST's 60,000 samples need more",
-                 syntheticSamples)
-            .Range(1, 1e8);
-    }
-    if (protocolFlags && std::find(datasets.begin(), datasets.end(), "cifar100") != datasets.end())
-    {
-        flags
-            .Add("cifarLabels",
-                 "cifar100: the fine labels (100 classes) or the coarse ones (20 superclasses)",
-                 cifarLabels)
-            .Choices({"fine", "coarse"});
-    }
+    training.AddFlags(flags,
+                      protocolFlags,
+                      std::find(data.datasets.begin(), data.datasets.end(), "polynomial") !=
+                          data.datasets.end());
     // Without the protocol flags (bayes-consensus' variational mode) only Fashion-MNIST.
-    flags.Add("dataDir",
-              protocolFlags ? DataDirHelp() : "Folder of the Fashion-MNIST idx .gz files",
-              dataDir);
-    flags
-        .Add("dataFraction",
-             "Fraction of the train and test sets used (stratified per class; leaf: the "
-             "fraction of users kept, with all their samples)",
-             dataFraction)
-        .Range(1e-6, 1);
-    flags
-        .Add("partition",
-             "How the training set is split among the devices; natural (--dataset=leaf only): "
-             "device i gets the samples of LEAF users i, i+N, i+2N, ... of N devices, in the "
-             "files' order",
-             partition)
-        .Choices({"iid", "dirichlet", "labels", "quantity", "natural"});
-    flags.Add("alpha", "Dirichlet concentration", alpha).Range(1e-6, 1e6);
-    flags.Add("labelsPerDevice", "labels partition: classes per device", labelsPerDevice)
-        .Range(1, 10);
-    flags.Add("labelProportions",
-              "labels partition: shares of a device's classes, separated by commas or spaces "
-              "(empty: equal)",
-              labelProportions);
-    flags.Add("quantitySkew", "quantity partition: skew of the shard sizes", quantitySkew)
-        .Range(0, 100);
-    if (protocolFlags)
-    {
-        flags.Add("compression", "Model values on the air: float32 or float16", compression)
-            .Sets("ns3::D2dFlProtocol::Compression")
-            .ThroughAttributes();
-    }
-    // The learners' LibTorch jobs, and graph discovery's unsupervised draws and eq. (17)
-    // (D2dTorchRuntime::ParallelFor).
-    flags.Add("threads", "Worker threads for the devices' computations (0: inline)", threads)
-        .Range(0, 256);
+    data.AddFlags(flags,
+                  protocolFlags,
+                  protocolFlags ? DataDirHelp() : "Folder of the Fashion-MNIST idx .gz files");
+    training.AddExecutionFlags(flags, protocolFlags);
 }
 
 void
@@ -257,10 +150,10 @@ D2dLearningOptions::Validate(const D2dScenarioSupport& support, bool multipleArc
     // data set and the partition, which involve several flags.
     // Before the model is loaded; a late job ends the run as a Fail() would, its temporary
     // files and empty folders removed.
-    D2dJobWatchdog::SetLimitSeconds(jobWallLimit.GetSeconds());
+    D2dJobWatchdog::SetLimitSeconds(training.jobWallLimit.GetSeconds());
     D2dJobWatchdog::SetOnLate([](const std::string& what) { D2dStopSignals::Exit(what, 2); });
     m_specs.clear();
-    std::stringstream in(model);
+    std::stringstream in(training.model);
     std::string item;
     while (std::getline(in, item, ','))
     {
@@ -279,23 +172,23 @@ D2dLearningOptions::Validate(const D2dScenarioSupport& support, bool multipleArc
     }
     if (m_specs.size() > 1 && !multipleArchitectures)
     {
-        support.Fail("--model=" + model +
+        support.Fail("--model=" + training.model +
                      " lists several architectures: this scenario averages models "
                      "(accepted: one architecture)");
     }
     for (const auto& s : trainsModels ? m_specs : std::vector<D2dModelSpec>{})
     {
         // Regression data takes the polynomial learner, and only regression data does.
-        if (dataset == "polynomial" && s.arch != "poly")
+        if (data.dataset == "polynomial" && s.arch != "poly")
         {
             support.Fail("--model=" + s.ToString() +
                          " is a classifier; --dataset=polynomial is regression data "
                          "(accepted: poly[:D], the closed-form polynomial learner, D in 0..20)");
         }
-        if (dataset != "polynomial" && s.arch == "poly")
+        if (data.dataset != "polynomial" && s.arch == "poly")
         {
             support.Fail("--model=" + s.ToString() + " is the polynomial regression learner; " +
-                         "--dataset=" + dataset +
+                         "--dataset=" + data.dataset +
                          " is classification data (accepted: logistic, mlp, cnn)");
         }
         if (s.arch == "linear")
@@ -303,13 +196,13 @@ D2dLearningOptions::Validate(const D2dScenarioSupport& support, bool multipleArc
             support.Fail("--model=linear is a regression model; the data sets here are "
                          "classification (logistic, mlp, cnn)");
         }
-        if (s.arch == "torchscript" && dataset == "polynomial")
+        if (s.arch == "torchscript" && data.dataset == "polynomial")
         {
             support.Fail("--model=" + s.ToString() +
                          ": --dataset=polynomial is trained by the closed-form polynomial "
                          "learner (accepted: poly[:D])");
         }
-        const bool images = FindFileDataset(dataset) != nullptr;
+        const bool images = FindFileDataset(data.dataset) != nullptr;
         if (s.arch == "cnn" && !images)
         {
             support.Fail("--model=cnn needs images (accepted: --dataset=" +
@@ -323,65 +216,12 @@ D2dLearningOptions::Validate(const D2dScenarioSupport& support, bool multipleArc
         }
         if (s.arch == "triplet" && m_specs.size() > 1)
         {
-            support.Fail("--model=" + model +
+            support.Fail("--model=" + training.model +
                          ": triplet is scored by linear evaluation and mixes with no other "
                          "architecture (accepted: triplet[:MARGIN] alone)");
         }
     }
-    if (partition == "natural" && dataset != "leaf")
-    {
-        support.Fail("--partition=natural splits LEAF's data by its users; --dataset=" + dataset +
-                     " has none (accepted: --dataset=leaf, or --partition=iid, dirichlet, labels "
-                     "or quantity)");
-    }
-    m_proportions.clear();
-    try
-    {
-        m_proportions = D2dListFlag::Reals(labelProportions);
-    }
-    catch (const std::exception& e)
-    {
-        support.Fail("--labelProportions=" + labelProportions + ": '" + e.what() +
-                     "' is not a number (accepted: shares separated by commas or spaces)");
-    }
-    if (partition == "labels" && !m_proportions.empty() && m_proportions.size() != labelsPerDevice)
-    {
-        if (labelProportions == "0.7,0.2,0.1")
-        {
-            m_proportions.clear(); // the default belongs to 3 labels: other counts share equally
-        }
-        else
-        {
-            support.Fail(fmt::format("--labelProportions has {} values for "
-                                     "--labelsPerDevice={} (accepted: {} values summing to 1, "
-                                     "or empty for equal shares)",
-                                     m_proportions.size(),
-                                     labelsPerDevice,
-                                     labelsPerDevice));
-        }
-    }
-    if (!m_proportions.empty())
-    {
-        double sum = 0;
-        for (auto x : m_proportions)
-        {
-            sum += x;
-            if (!(x >= 0))
-            {
-                support.Fail("--labelProportions=" + labelProportions + " has " +
-                             (std::isnan(x) ? std::string("a share that is not a number")
-                                            : std::string("a negative share")) +
-                             " (accepted: shares >= 0 summing to 1)");
-            }
-        }
-        if (std::fabs(sum - 1) > 1e-6)
-        {
-            support.Fail(fmt::format("--labelProportions={} sums to {} (accepted: shares >= 0 "
-                                     "summing to 1)",
-                                     labelProportions,
-                                     sum));
-        }
-    }
+    data.Validate(support);
 }
 
 const std::vector<D2dModelSpec>&
@@ -397,17 +237,17 @@ D2dLearningOptions::LoadData(const D2dScenarioSupport& support, uint32_t nDevice
     NS_ABORT_MSG_IF(m_specs.empty(), "D2dLearningOptions::LoadData before Validate");
     try
     {
-        if (dataset == "polynomial")
+        if (data.dataset == "polynomial")
         {
             LoadPolynomial(nDevices, seed);
             return;
         }
         D2dLeaf::Split leaf;
-        if (dataset == "leaf")
+        if (data.dataset == "leaf")
         {
             leaf = LoadLeaf(support, seed);
         }
-        else if (const auto* files = FindFileDataset(dataset); files && files->fileSet)
+        else if (const auto* files = FindFileDataset(data.dataset); files && files->fileSet)
         {
             LoadFiles(support, seed);
         }
@@ -415,7 +255,7 @@ D2dLearningOptions::LoadData(const D2dScenarioSupport& support, uint32_t nDevice
         {
             // Seed 000 sec. 5.1: four classes in 2-D, unit variance.
             const auto n = static_cast<std::size_t>(
-                std::max(1.0, static_cast<double>(syntheticSamples) * dataFraction));
+                std::max(1.0, static_cast<double>(data.syntheticSamples) * data.dataFraction));
             const auto means = D2dSyntheticData::PaperGaussianMeans();
             train = D2dSyntheticData::GaussianMixture(means, 1.0, {}, n, seed);
             test = D2dSyntheticData::GaussianMixture(means, 1.0, {}, n / 4 + 1, seed + 1);
@@ -450,19 +290,19 @@ D2dLeaf::Split
 D2dLearningOptions::LoadLeaf(const D2dScenarioSupport& support, uint64_t seed)
 {
     // --dataFraction keeps a share of the users, with all their samples.
-    D2dLeaf::Split leaf = D2dLeaf::LoadSplit(dataDir, "train");
-    auto leafTest = D2dLeaf::LoadSplit(dataDir, "test");
+    D2dLeaf::Split leaf = D2dLeaf::LoadSplit(data.dataDir, "train");
+    auto leafTest = D2dLeaf::LoadSplit(data.dataDir, "test");
     m_trainRead = leaf.data->Size();
     m_testRead = leafTest.data->Size();
     m_leafUsers = leaf.users.size();
-    leaf = D2dLeaf::KeepUsers(leaf, dataFraction, seed);
-    leafTest = D2dLeaf::KeepUsers(leafTest, dataFraction, seed + 1);
+    leaf = D2dLeaf::KeepUsers(leaf, data.dataFraction, seed);
+    leafTest = D2dLeaf::KeepUsers(leafTest, data.dataFraction, seed + 1);
     m_leafUsersKept = leaf.users.size();
     if (leaf.kind != leafTest.kind)
     {
         support.Fail(fmt::format("--dataDir={}: the training samples are {}, the test "
                                  "samples {} (accepted: one kind)",
-                                 dataDir,
+                                 data.dataDir,
                                  leaf.kind,
                                  leafTest.kind));
     }
@@ -480,25 +320,26 @@ D2dLearningOptions::LoadFiles(const D2dScenarioSupport& support, uint64_t seed)
 {
     train = LoadFileSet(support, "train", seed, m_trainRead);
     test = LoadFileSet(support, "test", seed + 1, m_testRead);
-    m_published = dataset == "cifar10" || dataset == "cifar100"
+    m_published = data.dataset == "cifar10" || data.dataset == "cifar100"
                       ? int(D2dCifar::MatchesPublished(m_trainRead, m_testRead))
-                  : dataset == "mnist"
+                  : data.dataset == "mnist"
                       ? int(D2dIdxFolder::MatchesPublished(m_trainRead, m_testRead))
                       : -1;
-    if (train->numClasses != test->numClasses && (dataset == "mnist" || dataset == "tensors"))
+    if (train->numClasses != test->numClasses &&
+        (data.dataset == "mnist" || data.dataset == "tensors"))
     {
         // The classes are the labels' range: the larger of the two sets'.
         train->numClasses = test->numClasses = std::max(train->numClasses, test->numClasses);
     }
-    const auto idx = dataset == "mnist"
-                         ? D2dIdxFolder::PublishedClasses(D2dIdxFolder::Find(dataDir))
+    const auto idx = data.dataset == "mnist"
+                         ? D2dIdxFolder::PublishedClasses(D2dIdxFolder::Find(data.dataDir))
                          : D2dIdxFolder::Published{};
     // Fashion-MNIST (10), CIFAR-10 (10) and CIFAR-100 (100 or 20) are read with their
     // published classes, as is a --dataset=mnist folder its file names identify; tensors
     // (and an mnist folder of other names) have none.
     NoteClasses(support,
-                dataset == "mnist" ? !idx.set.empty() : dataset != "tensors",
-                dataset == "mnist" ? idx.set : dataset);
+                data.dataset == "mnist" ? !idx.set.empty() : data.dataset != "tensors",
+                data.dataset == "mnist" ? idx.set : data.dataset);
 }
 
 void
@@ -514,11 +355,11 @@ D2dLearningOptions::NoteClasses(const D2dScenarioSupport& support,
         support.Note(fmt::format("--dataDir={}: {} classes, the range of the labels (0 to {}): "
                                  "this set has no published class count to check them "
                                  "against (run.json: dataClasses)",
-                                 dataDir,
+                                 data.dataDir,
                                  train->numClasses,
                                  train->numClasses == 0 ? 0 : train->numClasses - 1));
     }
-    NS_LOG_INFO("classes of " << (set.empty() ? dataset : set) << ": " << m_classesFrom);
+    NS_LOG_INFO("classes of " << (set.empty() ? data.dataset : set) << ": " << m_classesFrom);
 }
 
 void
@@ -533,16 +374,16 @@ D2dLearningOptions::CheckSets(const D2dScenarioSupport& support, uint32_t nDevic
         {
             support.Fail(fmt::format("--dataFraction={} leaves no {} sample in --dataDir={} "
                                      "(accepted: a fraction that keeps at least one)",
-                                     dataFraction,
+                                     data.dataFraction,
                                      which,
-                                     dataDir));
+                                     data.dataDir));
         }
     }
     if (test->featureShape != train->featureShape)
     {
         support.Fail(fmt::format("--dataDir={}: the test samples are {}, the training "
                                  "samples {} (accepted: samples of one shape)",
-                                 dataDir,
+                                 data.dataDir,
                                  D2dDataset::ShapeText(test->featureShape),
                                  D2dDataset::ShapeText(train->featureShape)));
     }
@@ -550,30 +391,31 @@ D2dLearningOptions::CheckSets(const D2dScenarioSupport& support, uint32_t nDevic
     {
         CheckModelMemory(support, nDevices);
     }
-    if (train->Size() < nDevices && dataset == "gaussian-mixture")
+    if (train->Size() < nDevices && data.dataset == "gaussian-mixture")
     {
         // The set is --syntheticSamples x --dataFraction: the flag that sizes it is
         // named first, with the least value that gives every device a sample.
-        auto least = static_cast<uint64_t>(std::ceil(nDevices / dataFraction));
-        while (static_cast<double>(least) * dataFraction < nDevices)
+        auto least = static_cast<uint64_t>(std::ceil(nDevices / data.dataFraction));
+        while (static_cast<double>(least) * data.dataFraction < nDevices)
         {
             ++least;
         }
-        support.Fail(fmt::format(
-            "--syntheticSamples={}{} leaves {} training samples for {} "
-            "devices (accepted: at least one sample per device, "
-            "--syntheticSamples={} or more)",
-            syntheticSamples,
-            dataFraction < 1 ? fmt::format(" with --dataFraction={}", dataFraction) : std::string(),
-            train->Size(),
-            nDevices,
-            least));
+        support.Fail(fmt::format("--syntheticSamples={}{} leaves {} training samples for {} "
+                                 "devices (accepted: at least one sample per device, "
+                                 "--syntheticSamples={} or more)",
+                                 data.syntheticSamples,
+                                 data.dataFraction < 1
+                                     ? fmt::format(" with --dataFraction={}", data.dataFraction)
+                                     : std::string(),
+                                 train->Size(),
+                                 nDevices,
+                                 least));
     }
     if (train->Size() < nDevices)
     {
         support.Fail(fmt::format("--dataFraction={} leaves {} training samples for {} "
                                  "devices (accepted: at least one sample per device)",
-                                 dataFraction,
+                                 data.dataFraction,
                                  train->Size(),
                                  nDevices));
     }
@@ -585,7 +427,7 @@ D2dLearningOptions::Partition(const D2dLeaf::Split& leaf,
                               uint64_t seed,
                               const std::vector<std::size_t>* pool)
 {
-    if (partition == "natural")
+    if (data.partition == "natural")
     {
         shards = D2dLeaf::NaturalShards(leaf, nDevices);
         if (pool)
@@ -605,26 +447,26 @@ D2dLearningOptions::Partition(const D2dLeaf::Split& leaf,
             }
         }
     }
-    else if (partition == "iid")
+    else if (data.partition == "iid")
     {
         shards = D2dPartitioner::Iid(*train, nDevices, seed, pool);
     }
-    else if (partition == "dirichlet")
+    else if (data.partition == "dirichlet")
     {
-        shards = D2dPartitioner::Dirichlet(*train, nDevices, alpha, seed, pool);
+        shards = D2dPartitioner::Dirichlet(*train, nDevices, data.alpha, seed, pool);
     }
-    else if (partition == "labels")
+    else if (data.partition == "labels")
     {
         shards = D2dPartitioner::LabelsPerDevice(*train,
                                                  nDevices,
-                                                 labelsPerDevice,
-                                                 m_proportions,
+                                                 data.labelsPerDevice,
+                                                 data.GetProportions(),
                                                  seed,
                                                  pool);
     }
     else
     {
-        shards = D2dPartitioner::QuantitySkew(*train, nDevices, quantitySkew, seed, pool);
+        shards = D2dPartitioner::QuantitySkew(*train, nDevices, data.quantitySkew, seed, pool);
     }
 }
 
@@ -636,30 +478,30 @@ D2dLearningOptions::LoadFileSet(const D2dScenarioSupport& support,
 {
     try
     {
-        if (dataset == "mnist")
+        if (data.dataset == "mnist")
         {
-            return D2dIdxFolder::Load(dataDir,
+            return D2dIdxFolder::Load(data.dataDir,
                                       split,
-                                      dataFraction,
+                                      data.dataFraction,
                                       seed,
                                       D2dIdxCache::DefaultDir(),
                                       &fileSamples);
         }
-        if (dataset == "cifar10" || dataset == "cifar100")
+        if (data.dataset == "cifar10" || data.dataset == "cifar100")
         {
-            return D2dCifar::Load(dataDir,
-                                  dataset,
+            return D2dCifar::Load(data.dataDir,
+                                  data.dataset,
                                   split,
-                                  cifarLabels == "coarse",
-                                  dataFraction,
+                                  data.cifarLabels == "coarse",
+                                  data.dataFraction,
                                   seed,
                                   &fileSamples);
         }
-        if (dataset == "tensors")
+        if (data.dataset == "tensors")
         {
-            return D2dNpy::Load(dataDir, split, dataFraction, seed, &fileSamples);
+            return D2dNpy::Load(data.dataDir, split, data.dataFraction, seed, &fileSamples);
         }
-        auto set = D2dFashionMnist::Load(dataDir, split, dataFraction, seed);
+        auto set = D2dFashionMnist::Load(data.dataDir, split, data.dataFraction, seed);
         fileSamples = 0; // not known without decoding: Fashion-MNIST records no counts
         return set;
     }
@@ -681,11 +523,11 @@ D2dLearningOptions::LoadFileSet(const D2dScenarioSupport& support,
         const std::string which = split == "train" ? "training" : "test";
         support.Fail(n == "0" ? fmt::format("--dataDir={}: its {} set holds no sample (accepted: "
                                             "a folder whose two sets hold samples)",
-                                            dataDir,
+                                            data.dataDir,
                                             which)
                               : fmt::format("--dataFraction={} keeps no sample of the {} {} "
                                             "samples (accepted: 1/(2 x {}) to 1)",
-                                            D2dScenarioSupport::FormatNumber(dataFraction),
+                                            D2dScenarioSupport::FormatNumber(data.dataFraction),
                                             n,
                                             which,
                                             n));
@@ -696,7 +538,7 @@ std::string
 D2dLearningOptions::DataDirHelp() const
 {
     std::string help = "Folder of the data set's files:";
-    for (const auto& d : datasets)
+    for (const auto& d : data.datasets)
     {
         if (const auto* files = FindFileDataset(d))
         {
@@ -742,7 +584,7 @@ std::vector<std::pair<std::string, uint64_t>>
 D2dLearningOptions::ModelMessages() const
 {
     NS_ABORT_MSG_IF(!train, "D2dLearningOptions::ModelMessages before LoadData");
-    const D2dModelCodec codec(compression);
+    const D2dModelCodec codec(training.compression);
     std::vector<std::pair<std::string, uint64_t>> messages;
     for (const auto& spec : m_specs)
     {
@@ -765,7 +607,7 @@ D2dLearningOptions::CheckModelMemory(const D2dScenarioSupport& support, uint32_t
     // than by the allocator mid-run.
     BooleanValue keep;
     CreateObject<D2dLearner>()->GetAttribute("KeepOptimizerState", keep);
-    const double bytesPerParameter = 8 + (keep.Get() ? (optimizer == "adam" ? 8 : 4) : 0);
+    const double bytesPerParameter = 8 + (keep.Get() ? (training.optimizer == "adam" ? 8 : 4) : 0);
     const double holding = std::max(0.0, std::min(1.0, holdingFraction));
     const double available = AvailableMemoryBytes();
     const int64_t outputs = train->numClasses > 0 ? train->numClasses : 1;
@@ -855,7 +697,7 @@ D2dLearningOptions::ModelBytesPerHolder() const
     NS_ABORT_MSG_IF(!train, "D2dLearningOptions::ModelBytesPerHolder before LoadData");
     BooleanValue keep;
     CreateObject<D2dLearner>()->GetAttribute("KeepOptimizerState", keep);
-    const double bytesPerParameter = 8 + (keep.Get() ? (optimizer == "adam" ? 8 : 4) : 0);
+    const double bytesPerParameter = 8 + (keep.Get() ? (training.optimizer == "adam" ? 8 : 4) : 0);
     const int64_t outputs = train->numClasses > 0 ? train->numClasses : 1;
     double most = 0;
     for (const auto& spec : m_specs)
@@ -874,19 +716,19 @@ D2dLearningOptions::Configure(D2dLearningHelper& helper, uint64_t seed) const
     NS_LOG_FUNCTION(this << seed);
     NS_ABORT_MSG_IF(!train || m_specs.empty(),
                     "D2dLearningOptions::Configure: call Validate() and LoadData() first");
-    D2dTorchRuntime::SetWorkers(threads);
+    D2dTorchRuntime::SetWorkers(training.threads);
     helper.SetData(train, shards, test);
     helper.SetModels(m_specs);
     helper.SetSeed(seed);
-    helper.SetLearnerAttribute("LearningRate", DoubleValue(learningRate));
-    helper.SetLearnerAttribute("BatchSize", UintegerValue(batchSize));
-    helper.SetLearnerAttribute("ForwardFlopsPerSample", DoubleValue(modelFlops));
-    helper.SetLearnerAttribute("Optimizer", StringValue(optimizer));
-    helper.SetProtocolAttribute("Rounds", UintegerValue(rounds));
-    helper.SetProtocolAttribute("LocalEpochs", UintegerValue(localEpochs));
-    helper.SetProtocolAttribute("LocalSteps", UintegerValue(localSteps));
-    helper.SetProtocolAttribute("Compression", StringValue(compression));
-    helper.SetProtocolAttribute("SleepWhileTraining", BooleanValue(sleepWhileTraining));
+    helper.SetLearnerAttribute("LearningRate", DoubleValue(training.learningRate));
+    helper.SetLearnerAttribute("BatchSize", UintegerValue(training.batchSize));
+    helper.SetLearnerAttribute("ForwardFlopsPerSample", DoubleValue(training.modelFlops));
+    helper.SetLearnerAttribute("Optimizer", StringValue(training.optimizer));
+    helper.SetProtocolAttribute("Rounds", UintegerValue(training.rounds));
+    helper.SetProtocolAttribute("LocalEpochs", UintegerValue(training.localEpochs));
+    helper.SetProtocolAttribute("LocalSteps", UintegerValue(training.localSteps));
+    helper.SetProtocolAttribute("Compression", StringValue(training.compression));
+    helper.SetProtocolAttribute("SleepWhileTraining", BooleanValue(training.sleepWhileTraining));
 }
 
 void
@@ -963,13 +805,13 @@ D2dLearningOptions::Run(const D2dScenarioSupport& support,
             static_cast<unsigned long long>(first->GetNParameters() - first->GetNBufferValues()),
             static_cast<unsigned long long>(first->GetNBufferValues()),
             first->GetForwardFlopsPerSample(),
-            modelFlops > 0 ? "--modelFlops" : "counted",
+            training.modelFlops > 0 ? "--modelFlops" : "counted",
             first->GetTrainingFlopsPerSample());
     }
     traces->AddAttributes(protocol->GetLearners()[0]);
     traces->AddAttributes(protocol);
     protocol->SetFinishedCallback(Callback<void>([] { Simulator::Stop(); }));
-    const uint32_t planned = rounds;
+    const uint32_t planned = training.rounds;
     // Regression (no classes): the summary gives the test MSE, not an accuracy of 0.
     const bool regression = test && test->numClasses == 0;
     protocol->TraceConnectWithoutContext(
@@ -991,15 +833,15 @@ D2dLearningOptions::Run(const D2dScenarioSupport& support,
         // naming the input, and no traces.
         D2dTorchRuntime::Shutdown(); // no worker may run while Fail() exits
         traces.reset();
-        const bool script = model.rfind("torchscript:", 0) == 0;
+        const bool script = training.model.rfind("torchscript:", 0) == 0;
         support.Fail(fmt::format(
             "--model={}, --dataDir={}: {}{}",
-            model,
-            dataDir,
+            training.model,
+            data.dataDir,
             D2dMatrixCsv::Excerpt(D2dText::ErrorLine(e.what()), 300),
             script ? fmt::format(" (a job of the model failed: its forward must take a batch "
                                  "of any size up to --batchSize={} of the data's samples)",
-                                 batchSize)
+                                 training.batchSize)
                    : ""));
     }
     // The simulation is over: jobs still queued on the workers did not happen in simulated

@@ -37,22 +37,24 @@ namespace ns3
  * records. Like D2dNetworkOptions for the network flags.
  *
  * Use, in a scenario's main():
- * The flags' values are public members of its two bases (D2dTrainingOptions,
- * D2dDataOptions): learning.rounds, learning.dataset, ...
+ * The flags' values are public members of its two option groups, each declaring and
+ * checking its own flags: learning.training (D2dTrainingOptions: learning.training.rounds,
+ * ...) and learning.data (D2dDataOptions: learning.data.dataset, ...).
  *
  * \code
  *   D2dScenarioFlags flags(support);
  *   D2dLearningOptions learning;
- *   learning.model = "mlp:64"; // a scenario may change defaults here, before AddFlags()
+ *   learning.training.model = "mlp:64"; // a scenario's default: before AddFlags()
  *   learning.AddFlags(flags);
  *   net.AddFlags(flags); // + the scenario's own
  *   flags.Parse(argc, argv);
  *   learning.Validate(support, false);
  *   net.Validate(support, 10);
- *   learning.LoadData(support, net.nDevices, net.seed); // before any output exists
+ *   learning.LoadData(support, net.links.nDevices, net.run.seed); // before any output exists
  *   D2dLearningHelper helper;
  *   helper.SetProtocolType("ns3::D2dDecentralizedFl");
- *   learning.Configure(helper, net.seed); // data, architectures, learner and protocol attributes
+ *   // data, architectures, learner and protocol attributes:
+ *   learning.Configure(helper, net.run.seed);
  *   auto traces = net.OpenTraces(support);
  *   D2dNetwork network = net.Build(*traces, helper.ProtocolUsesD2s());
  *   Ptr<D2dFlProtocol> protocol = helper.Install(network);
@@ -60,9 +62,14 @@ namespace ns3
  *   learning.Record(*traces, protocol->GetLearners()[0]);
  * \endcode
  */
-class D2dLearningOptions : public D2dTrainingOptions, public D2dDataOptions
+class D2dLearningOptions
 {
   public:
+    /** --rounds, the local work, the model, --compression, --threads */
+    D2dTrainingOptions training;
+    /** --dataset, --dataDir, --dataFraction and the partition */
+    D2dDataOptions data;
+
     /** Defaults of the fedavg scenario; dataDir = D2dFashionMnist::DefaultDir(). */
     D2dLearningOptions();
 
@@ -310,7 +317,6 @@ class D2dLearningOptions : public D2dTrainingOptions, public D2dDataOptions
     void CheckModelMemory(const D2dScenarioSupport& support, uint32_t nDevices) const;
 
     std::vector<D2dModelSpec> m_specs; //!< the architectures of --model
-    std::vector<double> m_proportions; //!< the shares of --labelProportions in force
     std::size_t m_trainRead{0};        //!< training samples in the files (before the fraction)
     std::size_t m_testRead{0};         //!< test samples in the files (before the fraction)
     std::size_t m_leafUsers{0};        //!< leaf: training users in the files

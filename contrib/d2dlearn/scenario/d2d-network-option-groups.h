@@ -9,12 +9,17 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
-// The flag groups of D2dNetworkOptions, which derives from all of them: the values of the
-// network flags every scenario program shares, each group with the flags that set it.
+// The flag groups of D2dNetworkOptions, which holds one of each: the values of the network
+// flags every scenario program shares, each group with the flags that set it.
 
 namespace ns3
 {
+
+class D2dDeviceProfileOptions;
+class D2dScenarioFlags;
+class D2dScenarioSupport;
 
 /**
  * \ingroup d2dlearn
@@ -25,6 +30,15 @@ namespace ns3
  */
 struct D2dLinkOptions
 {
+    /**
+     * \brief Declare the link flags (--nDevices to --access), in the order --PrintHelp and
+     * run.json list them, each with its range and the attributes it sets.
+     * \param flags where to declare them
+     * \param maxDevices the most devices --nDevices accepts
+     * \param d2sFollowsTx --d2sTxPowerDbm follows --txPowerDbm unless given (its help says so)
+     */
+    void AddFlags(D2dScenarioFlags& flags, uint32_t maxDevices, bool d2sFollowsTx);
+
     uint32_t nDevices{0};           //!< --nDevices (0: the scenario's default or N of --rssFile)
     uint32_t mtuBytes{1500};        //!< --mtuBytes: fragment payload, bytes
     uint32_t maxRetransmissions{7}; //!< --maxRetransmissions: reliable mode, per fragment
@@ -54,6 +68,13 @@ struct D2dLinkOptions
 struct D2dSpectrumOptions
 {
     /**
+     * \brief Declare the spectrum flags (--subChannels to --reuseDistanceM), in the order
+     * --PrintHelp and run.json list them.
+     * \param flags where to declare them
+     */
+    void AddFlags(D2dScenarioFlags& flags);
+
+    /**
      * --subChannels: sub-channels K of the D2D band (OFDMA resource blocks, D2dSpectrum): a
      * transmission gets r x bandwidth x subChannelsPerTransmission / K and waits (scheduled
      * access) or collides (immediate) when they are taken. 0: unlimited (every link the whole
@@ -80,6 +101,13 @@ struct D2dSpectrumOptions
  */
 struct D2dPlacementOptions
 {
+    /**
+     * \brief Declare the placement flags (--d2sLinks to --speedMps), in the order --PrintHelp
+     * and run.json list them (the mobility flags follow, D2dMobilityOptions).
+     * \param flags where to declare them
+     */
+    void AddFlags(D2dScenarioFlags& flags);
+
     double d2sDistanceFactor{3.0}; //!< --d2sDistanceFactor: D2S / mean D2D distance
     /**
      * --d2sLinks: how long the device-to-server links are. "distance": each device's own
@@ -108,6 +136,15 @@ struct D2dPlacementOptions
  */
 struct D2dEnergyOptions
 {
+    /**
+     * \brief Declare the energy flags (--initialEnergyJ to --energySource; the compute flags
+     * and the device profiles' only if computes), in the order --PrintHelp and run.json list
+     * them.
+     * \param flags where to declare them
+     * \param profiles the device profiles' options, whose flags follow the compute model's
+     */
+    void AddFlags(D2dScenarioFlags& flags, D2dDeviceProfileOptions& profiles);
+
     double initialEnergyJ{10000.0};     //!< --initialEnergyJ: battery per device, J
     std::string energySource{"linear"}; //!< --energySource: linear | basic | liion | generic
     /** --radioProfile: the radios' state powers, a D2dRadioProfile (ns3-wifi, nr-ue,
@@ -136,6 +173,30 @@ struct D2dEnergyOptions
     std::string cpuFrequencyHz{"2e9"};
     double cyclesPerFlop{0.2};           //!< --cyclesPerFlop: CPU cycles per FLOP (cpu)
     double switchedCapacitance{2.5e-28}; //!< --switchedCapacitance: alpha/2 (cpu)
+
+    /**
+     * \brief After D2dScenarioFlags::Parse(): --cpuFrequencyHz read (f or MIN:MAX, 1 <= MIN <=
+     * MAX <= 1e12 Hz) if computes, --drx and --d2sDrx read (CYCLE,ON_DURATION[,INACTIVITY]),
+     * and --energySource one this ns-3 has. Bad input ends the program via support.Fail().
+     * \param support the scenario's support (error messages)
+     */
+    void Validate(const D2dScenarioSupport& support);
+    /** \return --cpuFrequencyHz's MIN (or f), Hz, after Validate() */
+    double GetCpuMinHz() const;
+    /** \return --cpuFrequencyHz's MAX (or f), Hz, after Validate() */
+    double GetCpuMaxHz() const;
+    /** \return --drx's times (cycle, on-duration, inactivity), empty: no DRX; after Validate() */
+    const std::vector<Time>& GetDrxTimes() const;
+    /** \return --d2sDrx's times, as GetDrxTimes() */
+    const std::vector<Time>& GetD2sDrxTimes() const;
+    /** \return whether the D2D or the D2S radios have a DRX (after Validate()) */
+    bool HasDrx() const;
+
+  private:
+    double m_cpuMinHz{2e9};          //!< --cpuFrequencyHz's MIN (or f), Hz
+    double m_cpuMaxHz{2e9};          //!< --cpuFrequencyHz's MAX (or f), Hz
+    std::vector<Time> m_drxTimes;    //!< --drx's times; empty: no DRX
+    std::vector<Time> m_d2sDrxTimes; //!< --d2sDrx's times; empty: no DRX
 };
 
 /**
@@ -147,6 +208,13 @@ struct D2dEnergyOptions
  */
 struct D2dRssOptions
 {
+    /**
+     * \brief Declare the RSS flags (--dynamicRssLevels to --d2sDropProbability), in the order
+     * --PrintHelp and run.json list them.
+     * \param flags where to declare them
+     */
+    void AddFlags(D2dScenarioFlags& flags);
+
     uint32_t dynamicRssLevels{
         0};                   //!< --dynamicRssLevels: > 0: dynamic RSS (Wagle et al. 2025, VI-P)
     Time rssStep{Seconds(1)}; //!< --rssStep: dynamic RSS: time between redraws
@@ -176,6 +244,13 @@ struct D2dRssOptions
  */
 struct D2dRunOptions
 {
+    /**
+     * \brief Declare the run flags (--seed to --quiet), in the order --PrintHelp and run.json
+     * list them.
+     * \param flags where to declare them
+     */
+    void AddFlags(D2dScenarioFlags& flags);
+
     uint64_t seed{1};       //!< --seed: seeds every RNG stream
     uint64_t rngRun{1};     //!< --RngRun: ns-3 run of the network's streams (see the class)
     bool printLinks{false}; //!< --printLinks: print the links (PrintLinks()) and exit
@@ -216,6 +291,13 @@ struct D2dRunOptions
  */
 struct D2dWifiOptions
 {
+    /**
+     * \brief Declare the backend flags (--backend to --netanim), in the order --PrintHelp and
+     * run.json list them.
+     * \param flags where to declare them
+     */
+    void AddFlags(D2dScenarioFlags& flags);
+
     /**
      * --backend: channel (the D2dChannel: eq. (18) of Wagle et al. 2025 on every link) or
      * wifi (ns-3's 802.11 ad hoc MAC and PHY, D2dWifiHelper; the D2S link a second 802.11

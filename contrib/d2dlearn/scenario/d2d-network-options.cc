@@ -225,9 +225,9 @@ PrintLinkRow(std::ostream& os, const char* link, Ptr<D2dChannel> channel, uint32
 } // namespace
 
 D2dNetworkOptions::D2dNetworkOptions(std::string defaultOutDir)
-    : m_initialD2sTxPowerDbm(d2sTxPowerDbm)
+    : m_initialD2sTxPowerDbm(links.d2sTxPowerDbm)
 {
-    outDir = std::move(defaultOutDir);
+    run.outDir = std::move(defaultOutDir);
 }
 
 const std::vector<std::string>&
@@ -246,369 +246,17 @@ void
 D2dNetworkOptions::AddFlags(D2dScenarioFlags& flags)
 {
     // A scenario that changed d2sTxPowerDbm before this call chose a D2S power of its own.
-    m_d2sFollowsTx = d2sTxPowerDbm == m_initialD2sTxPowerDbm;
+    m_d2sFollowsTx = links.d2sTxPowerDbm == m_initialD2sTxPowerDbm;
     m_flags = &flags;
-    AddLinkFlags(flags);
-    AddSpectrumFlags(flags);
-    AddPlacementFlags(flags);
-    AddEnergyFlags(flags);
-    AddRssFlags(flags);
-    environment.AddFlags(flags);
-    AddRunFlags(flags);
-    AddWifiFlags(flags);
-}
-
-void
-D2dNetworkOptions::AddLinkFlags(D2dScenarioFlags& flags)
-{
-    flags
-        .Add("nDevices",
-             "Number of devices (0: the scenario's default, or N of --rssFile)",
-             nDevices)
-        .Range(0, MAX_DEVICES);
-    flags
-        .Add("mtuBytes",
-             "Fragment payload size, bytes (--backend=wifi: 1400 when not given, at most 1440)",
-             mtuBytes)
-        .Sets("ns3::D2dChannel::MtuBytes")
-        .Range(1, 1e7);
-    flags
-        .Add("maxRetransmissions",
-             "Reliable mode: retransmissions per fragment before a send fails",
-             maxRetransmissions)
-        .Sets("ns3::D2dChannel::MaxRetransmissions")
-        .Range(0, 1000);
-    flags.Add("spectralEfficiency", "Rate of transmission r, bit/s/Hz", spectralEfficiency)
-        .Sets("ns3::D2dChannel::SpectralEfficiency");
-    flags.Add("bandwidthHz", "Channel bandwidth, Hz", bandwidthHz)
-        .Sets("ns3::D2dChannel::BandwidthHz")
-        .Range(1, 1e12);
-    flags.Add("noisePowerW", "Noise power sigma^2, W", noisePowerW)
-        .Sets("ns3::D2dChannel::NoisePowerW")
-        .Range(0, 1e3);
-    // Also the D2S radios' unless --d2sTxPowerDbm is given.
-    flags.Add("txPowerDbm", "Transmit power, dBm", txPowerDbm).Sets("ns3::D2dRadio::TxPowerDbm");
-    flags
-        .Add("d2sTxPowerDbm",
-             m_d2sFollowsTx ? "Transmit power of the D2S radios (devices' and server's), dBm "
-                              "(default: --txPowerDbm)"
-                            : "Transmit power of the D2S radios (devices' and server's), dBm",
-             d2sTxPowerDbm)
-        .Range(-100, 60);
-    flags.Add("reliable", "Reliable delivery (retransmissions)", reliable);
-    flags.Add("fastPath", "O(1) events per message instead of per fragment", fastPath)
-        .Sets("ns3::D2dChannel::FastPath");
-    flags
-        .Add("rangeM",
-             "Hearing range of the D2D radios, m (0: no limit; with --rssFile a threshold on "
-             "W: the log-distance RSS at this distance)",
-             rangeM)
-        .Sets("ns3::D2dChannel::RangeM")
-        .Range(0, 1e7);
-    flags
-        .Add("access",
-             "Channel access (immediate: raw radios, half-duplex losses; scheduled: an ideal "
-             "MAC with spatial reuse)",
-             access)
-        .Sets("ns3::D2dChannel::AccessPolicy")
-        .Choices({"immediate", "scheduled"});
-}
-
-void
-D2dNetworkOptions::AddSpectrumFlags(D2dScenarioFlags& flags)
-{
-    flags
-        .Add("subChannels",
-             "Sub-channels K of the D2D band (OFDMA resource blocks): a transmission occupies "
-             "--subChannelsPerTransmission of them at r x bandwidth x that / K bit/s, and "
-             "waits (scheduled access) or collides (immediate) when they are taken; 0: "
-             "unlimited, every link the whole band at once",
-             subChannels)
-        .Sets("ns3::D2dChannel::SubChannels")
-        .Range(0, 100000);
-    flags
-        .Add("d2sSubChannels",
-             "Sub-channels of the device-to-server cell, whose uploads share its band (-1: "
-             "--subChannels; 0: unlimited)",
-             d2sSubChannels)
-        .Range(-1, 100000);
-    flags
-        .Add("d2sBandwidthHz",
-             "Bandwidth of the device-to-server cell, a band of its own beside the D2D one, "
-             "Hz (-1: --bandwidthHz)",
-             d2sBandwidthHz)
-        .Range(-1, 1e12);
-    flags
-        .Add("subChannelsPerTransmission",
-             "Sub-channels one transmission occupies (1 to --subChannels)",
-             subChannelsPerTransmission)
-        .Sets("ns3::D2dChannel::SubChannelsPerTransmission")
-        .Range(1, 100000);
-    flags
-        .Add("receiveChains",
-             "Receptions a radio takes part in at once with a finite spectrum (0: one per "
-             "sub-channel)",
-             receiveChains)
-        .Sets("ns3::D2dRadio::ReceiveChains")
-        .Range(0, 100000);
-    flags
-        .Add("interference",
-             "Co-channel transmissions a receiver hears add their power to the noise of eq. "
-             "(18): P_D = 1 - exp(-(2^r - 1)(sigma^2 + I) / W)",
-             interference)
-        .Sets("ns3::D2dChannel::Interference");
-    flags
-        .Add("spectrumReuse",
-             "Which D2D transmissions share a sub-channel under scheduled access: none (one "
-             "at a time, a single cell) or hearing (when no receiver of one hears the other's "
-             "sender within --reuseDistanceM)",
-             spectrumReuse)
-        .Sets("ns3::D2dChannel::SpectrumReuse")
-        .Choices({"none", "hearing"});
-    flags
-        .Add("reuseDistanceM",
-             "--spectrumReuse=hearing: receivers this far or farther from a co-channel sender "
-             "let it share their sub-channel (its power still counts as interference), m (0: "
-             "hearing alone decides)",
-             reuseDistanceM)
-        .Sets("ns3::D2dChannel::ReuseDistanceM")
-        .Range(0, 1e7);
-}
-
-void
-D2dNetworkOptions::AddPlacementFlags(D2dScenarioFlags& flags)
-{
-    flags
-        .Add("d2sLinks",
-             "Length of the device-to-server links: distance (each device's own distance to "
-             "the server at --serverPosition, through the propagation loss and eq. 18, "
-             "followed as it moves) or equal (every link --d2sDistanceFactor x the mean D2D "
-             "distance, Wagle et al. 2025, sec. VI-G; --rssFile implies it)",
-             d2sLinks)
-        .Choices({"distance", "equal"});
-    flags.Add("d2sDistanceFactor", "D2S distance over the mean D2D distance", d2sDistanceFactor)
-        .Range(1e-3, 1e6);
-    flags.Add("serverPosition",
-              "Position of the server (access point, base station), m: x,y or x,y,z (also "
-              "ns-3's x:y:z), each -1e7 to 1e7, or centre (the centre of the square; z: the "
-              "--propagation preset's base station height, 0 for log-distance)",
-              serverPosition);
-    flags.Add("areaSideM", "Side of the square area, m", areaSideM).Range(1e-3, 1e7);
-    flags
-        .Add("speedMps",
-             "Speed of a random walk in the square, m/s (0: devices do not move; > 0 without "
-             "--mobility means --mobility=random-walk)",
-             speedMps)
-        .Range(0, D2dMobilityOptions::MAX_SPEED_MPS);
+    links.AddFlags(flags, MAX_DEVICES, m_d2sFollowsTx);
+    spectrum.AddFlags(flags);
+    placement.AddFlags(flags);
     mobility.AddFlags(flags);
-}
-
-void
-D2dNetworkOptions::AddEnergyFlags(D2dScenarioFlags& flags)
-{
-    flags.Add("initialEnergyJ", "Battery energy per device, J", initialEnergyJ)
-        .Sets("ns3::D2dEnergySource::InitialEnergyJ")
-        .Sets(BasicEnergySource::GetTypeId().GetName() + "::BasicEnergySourceInitialEnergyJ")
-#if D2DLEARN_HAVE_LIION_SOURCE
-        .Sets(LiIonEnergySource::GetTypeId().GetName() + "::LiIonEnergySourceInitialEnergyJ")
-#endif
-        .Range(1e-12, 1e12);
-    flags
-        .Add("radioProfile",
-             "The radios' power in each state (channel backend): ns3-wifi (ns-3's "
-             "WifiRadioEnergyModel with its LinearWifiTxCurrentModel at 3 V: transmit "
-             "P / 0.1 + 0.82 W, 1.82 W at 20 dBm; receive 0.939 W; idle 0.819 W; as the "
-             "Wi-Fi backend charges them), nr-ue (3GPP TR 38.840's UE powers at an assumed "
-             "3 mW per relative unit: transmit 0.75 W + P / 0.148, 1.43 W at 20 dBm; receive "
-             "0.9 W; idle 0.3 W; sleep 3 mW after a 20 ms, 1.35 mJ transition), first-order "
-             "(Heinzelman et al. "
-             "2000: 50 nJ/bit + 100 pJ/bit/m^2 per transmitted bit, 50 nJ/bit received, no idle "
-             "draw) or custom (the --ns3::D2dRadioEnergyModel::* attributes; their defaults "
-             "are ns3-wifi's)",
-             radioProfile)
-        .Choices(D2dRadioProfile::GetNames());
-    flags.Add("allowUnorderedRadioPowers",
-              "Run custom radio powers that break transmit >= receive >= idle, the order of "
-              "real radios (refused otherwise; run.json's radioStateOrder says which order "
-              "they break)",
-              allowUnorderedRadioPowers);
-    if (computes)
-    {
-        flags
-            .Add("computeModel",
-                 "How a training job is costed: flops (FlopsPerSecond at BusyPowerW, "
-                 "D2dComputeModel's defaults 1e10 FLOP/s and 2 W) or cpu (Tran et al. 2019, "
-                 "Yang et al. 2021: c F / f seconds and (alpha/2) c F f^2 joules for F FLOP, "
-                 "c = --cyclesPerFlop, f = --cpuFrequencyHz, alpha/2 = --switchedCapacitance)",
-                 computeModel)
-            .Sets("ns3::D2dComputeModel::Model")
-            .Choices({"flops", "cpu"});
-        flags.Add("cpuFrequencyHz",
-                  "CPU frequency f, Hz (--computeModel=cpu): a value, or MIN:MAX for each "
-                  "device's f drawn uniformly in [MIN, MAX] (1 to 1e12)",
-                  cpuFrequencyHz); // not Sets(): MIN:MAX is no value of the attribute's
-        flags
-            .Add("cyclesPerFlop",
-                 "CPU cycles per floating-point operation (--computeModel=cpu)",
-                 cyclesPerFlop)
-            .Sets("ns3::D2dComputeModel::CyclesPerFlop")
-            .Range(1e-6, 1e6);
-        flags
-            .Add("switchedCapacitance",
-                 "alpha/2 of the CPU energy (alpha/2) c D f^2, J per cycle per Hz^2 "
-                 "(--computeModel=cpu)",
-                 switchedCapacitance)
-            .Sets("ns3::D2dComputeModel::SwitchedCapacitance")
-            .Range(0, 1e-15);
-        profiles.AddFlags(flags);
-    }
-    flags
-        .Add("d2dRadio",
-             "The devices' D2D radios: auto (off from the start, drawing nothing, when the "
-             "protocol sends no D2D messages) or on (listening all the run even then)",
-             d2dRadio)
-        .Choices({"auto", "on"});
-    flags.Add("drx",
-              "DRX of the D2D radios (channel backend; 3GPP sidelink DRX's shape, one cycle "
-              "for all): CYCLE,ON_DURATION[,INACTIVITY] as times, e.g. 100ms,10ms,20ms: a "
-              "radio listens the first ON_DURATION of each CYCLE and INACTIVITY after its "
-              "last transmission or reception, and sleeps between (--radioProfile's sleep "
-              "power); a message waits for its receivers' on-duration (messages.csv "
-              "sleep_wait_s); empty or none: no DRX",
-              drx);
-    flags.Add("d2sDrx",
-              "DRX of the devices' D2S radios, as --drx (the server never sleeps)",
-              d2sDrx);
-    // D2dHelper sets the threshold of a BasicEnergySource to 0 (empty means depleted).
-    flags
-        .Add("energySource",
-             "Energy source: linear (D2dEnergySource, updated at changes of draw, no periodic "
-             "events), basic (ns-3's BasicEnergySource, also updated every second), liion "
-             "(ns-3's LiIonEnergySource, from ns-3.37 until ns-3 removed it: 3.45 has it, 3.48 "
-             "not), generic (ns-3's GenericBatteryModel, "
-             "a Li-ion cell's pack of --initialEnergyJ, depleted at its cut-off voltage, "
-             "ns-3.40 and later)",
-             energySource)
-        .Sets(BasicEnergySource::GetTypeId().GetName() + "::BasicEnergyLowBatteryThreshold")
-        .Choices({"linear", "basic", "liion", "generic"});
-}
-
-void
-D2dNetworkOptions::AddRssFlags(D2dScenarioFlags& flags)
-{
-    flags
-        .Add("dynamicRssLevels",
-             "Dynamic RSS with this many quantized states (0: off)",
-             dynamicRssLevels)
-        .Sets("ns3::DynamicRssModel::Levels")
-        .Range(0, 1e6);
-    flags.Add("rssStep", "Dynamic RSS: time between redraws", rssStep)
-        .Sets("ns3::DynamicRssModel::StepInterval")
-        .Positive(1e9);
-    flags.Add("rssFile", "CSV file with the N x N RSS matrix W_ij in W", rssFile);
-    flags
-        .Add("dropProbability",
-             "Drop probability P_D of every D2D link, 0 to below 1 (its RSS W from eq. 18; "
-             "-1: P_D from the positions, --rssFile or dynamic RSS)",
-             dropProbability)
-        .Range(-1, 1);
-    flags
-        .Add("d2sDropProbability",
-             "Drop probability P_D of every D2S link, 0 to below 1 (-1: from the D2S "
-             "distance)",
-             d2sDropProbability)
-        .Range(-1, 1);
-}
-
-void
-D2dNetworkOptions::AddRunFlags(D2dScenarioFlags& flags)
-{
-    // The seed is run.json's own "seed" (D2dTraceHelper::Finish()).
-    flags.Add("seed", "Seed of every random stream", seed).Range(1, 4294967295.0).Unrecorded();
-    flags
-        .Add("RngRun",
-             "Replication of the network's randomness (ns-3 run): positions, mobility, "
-             "losses and dynamic RSS change; data, partition, initial weights and the "
-             "protocol's draws stay those of --seed",
-             rngRun)
-        .Range(1, 1e15);
-    flags.Add("printLinks",
-              "Print the links of this configuration (P_D distribution, rates, airtime of the "
-              "messages, every link) and exit without simulating",
-              printLinks);
-    flags
-        .Add("validate",
-             "Check every parameter as a run would, then exit 0 (or with the run's one-line "
-             "error) without simulating or writing anything",
-             validate)
-        .Unrecorded();
-    flags
-        .Add("inertFlags",
-             "A flag given at another value than its default where it cannot change the run: "
-             "refuse (a one-line error) or record (accepted, listed in run.json's "
-             "inertFlagsGiven; for campaigns whose fixed parameters span several algorithms)",
-             inertFlags)
-        .Choices({"refuse", "record"});
-    flags
-        .Add("printScope",
-             "Print every flag and whether it can change a run of this configuration (and why "
-             "not), then exit without simulating or writing anything",
-             printScope)
-        .Unrecorded();
-    flags.Add("outDir", "Folder for the traces", outDir);
-    flags
-        .Add("traces",
-             "What the traces hold: standard (energy.csv: one row per device and component "
-             "per second of simulated time; messages.csv without the scenario's high-volume "
-             "control messages, counted in run.json) or full (every row)",
-             traces)
-        .Choices({"standard", "full"});
-    flags.Add("quiet", "No progress output", quiet);
-}
-
-void
-D2dNetworkOptions::AddWifiFlags(D2dScenarioFlags& flags)
-{
-    flags
-        .Add("backend",
-             "Messaging backend: channel (the D2D channel, eq. 18 on every link) or wifi "
-             "(ns-3's 802.11 ad hoc MAC and PHY; the server at --serverPosition)",
-             backend)
-        .Choices({"channel", "wifi"});
-    flags.Add("wifiStandard", "Wi-Fi backend: the 802.11 standard", wifiStandard)
-        .Choices({"80211a", "80211g"});
-    flags
-        .Add("wifiRateManager",
-             "Wi-Fi backend: rate control (constant: --wifiDataMode for every frame; ideal, "
-             "minstrel, aarf: ns-3's managers adapt the unicast rate)",
-             wifiRateManager)
-        .Choices({"constant", "ideal", "minstrel", "aarf"});
-    flags.Add("wifiDataMode",
-              "Wi-Fi backend, constant rate: the data mode, e.g. OfdmRate24Mbps (empty: 6 "
-              "Mbit/s of the standard)",
-              wifiDataMode);
-    flags
-        .Add("wifiLossExponent",
-             "Wi-Fi backend, --propagation=log-distance: exponent of the log-distance "
-             "propagation loss",
-             wifiLossExponent)
-        .Sets("ns3::LogDistancePropagationLossModel::Exponent")
-        .Range(1, 10);
-    flags.Add("pcap",
-              "Wi-Fi backend: write every 802.11 frame to pcap files PREFIX-NODE-DEVICE.pcap "
-              "(ns-3's YansWifiPhyHelper::EnablePcap; the D2S network's PREFIX-d2s-NODE-DEVICE"
-              ".pcap), for Wireshark or tcpdump; written as the run goes",
-              pcap);
-    flags.Add("flowMonitor",
-              "Wi-Fi backend: write flowmon.xml in --outDir, ns-3's FlowMonitor statistics of "
-              "every IPv4 flow (one per sender, receiver and port), as FlowMonitor::"
-              "SerializeToXmlFile writes them",
-              flowMonitor);
-    flags.Add("netanim",
-              "Write netanim.xml in --outDir: the devices (and the server) and each messages.csv "
-              "row as a packet between its endpoints, for ns-3's NetAnim (moving devices move "
-              "at --positionEvery's samples)",
-              netanim);
+    energy.AddFlags(flags, profiles);
+    rss.AddFlags(flags);
+    environment.AddFlags(flags);
+    run.AddFlags(flags);
+    messaging.AddFlags(flags);
 }
 
 void
@@ -629,12 +277,12 @@ D2dNetworkOptions::CheckScope(const D2dScenarioSupport& support)
 {
     NS_ABORT_MSG_IF(!m_flags, "D2dNetworkOptions::CheckScope before AddFlags and Parse");
     m_traffic.d2sFollowsTx = m_d2sFollowsTx && !m_flags->Given("d2sTxPowerDbm");
-    if (printScope)
+    if (run.printScope)
     {
         D2dFlagScope::Print(std::cout, *m_flags, m_traffic);
         std::exit(0);
     }
-    if (inertFlags == "record")
+    if (run.inertFlags == "record")
     {
         m_inertGiven = D2dFlagScope::GivenInert(*m_flags, m_traffic);
     }
@@ -645,11 +293,11 @@ D2dNetworkOptions::CheckScope(const D2dScenarioSupport& support)
     if (m_deferScope)
     {
         CheckLinkEnds(support); // Validate() made the environment
-        if (computes)
+        if (energy.computes)
         {
             // The profiles file is read once the scope said the flag may act (a file of an
             // inert --deviceProfiles is refused as inert, not parsed).
-            profiles.Validate(support, nDevices, computeModel, energySource);
+            profiles.Validate(support, links.nDevices, energy.computeModel, energy.energySource);
         }
     }
 }
@@ -665,8 +313,8 @@ D2dNetworkOptions::CheckLinkEnds(const D2dScenarioSupport& support) const
                                  environment.propagation,
                                  m_traffic.chosen.empty() ? "this run" : m_traffic.chosen));
     }
-    if (!IsWifi() && d2sLinks == "equal" && (!m_traffic.known || m_traffic.d2s) &&
-        environment.NeedsLinkEnds())
+    if (!messaging.IsWifi() && placement.d2sLinks == "equal" &&
+        (!m_traffic.known || m_traffic.d2s) && environment.NeedsLinkEnds())
     {
         support.Fail(fmt::format("--propagation={}{} needs each link's own two devices: "
                                  "--d2sLinks=equal gives every device-to-server link one "
@@ -688,7 +336,7 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
     NS_ABORT_MSG_IF(!m_flags, "D2dNetworkOptions::Validate before AddFlags and Parse");
     if (m_d2sFollowsTx && !m_flags->Given("d2sTxPowerDbm"))
     {
-        d2sTxPowerDbm = txPowerDbm;
+        links.d2sTxPowerDbm = links.txPowerDbm;
     }
     if (!m_deferScope)
     {
@@ -697,29 +345,30 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
     // The flags' own ranges are checked by D2dScenarioFlags::Parse(); here what involves
     // several flags or a file, before simulating.
     ValidateBackend(support);
-    if (!pcap.empty())
+    if (!messaging.pcap.empty())
     {
         // ns-3 aborts if it cannot create a pcap file: the folder is checked here.
-        const std::filesystem::path folder = std::filesystem::path(pcap).parent_path();
+        const std::filesystem::path folder = std::filesystem::path(messaging.pcap).parent_path();
         const std::string at = folder.empty() ? std::string(".") : folder.string();
         std::error_code ec;
-        if (std::filesystem::path(pcap).filename().empty() ||
+        if (std::filesystem::path(messaging.pcap).filename().empty() ||
             !std::filesystem::is_directory(at, ec) || ::access(at.c_str(), W_OK | X_OK) != 0)
         {
             support.Fail(fmt::format("--pcap={}: {} is not a folder this run can write in "
                                      "(accepted: PREFIX, a path whose folder exists; the files "
                                      "are PREFIX-NODE-DEVICE.pcap)",
-                                     pcap,
+                                     messaging.pcap,
                                      at));
         }
     }
     {
         // Which links take their RSS from the positions: the propagation flags act on those.
-        const bool d2sPlaced = (!m_traffic.known || m_traffic.d2s) && d2sLinks == "distance" &&
-                               d2sDropProbability < 0 && rssFile.empty();
-        const bool d2dPlaced = (!m_traffic.known || m_traffic.d2d) && rssFile.empty() &&
-                               dynamicRssLevels == 0 && dropProbability < 0;
-        environment.Validate(support, *m_flags, IsWifi() || d2dPlaced || d2sPlaced);
+        const bool d2sPlaced = (!m_traffic.known || m_traffic.d2s) &&
+                               placement.d2sLinks == "distance" && rss.d2sDropProbability < 0 &&
+                               rss.rssFile.empty();
+        const bool d2dPlaced = (!m_traffic.known || m_traffic.d2d) && rss.rssFile.empty() &&
+                               rss.dynamicRssLevels == 0 && rss.dropProbability < 0;
+        environment.Validate(support, *m_flags, messaging.IsWifi() || d2dPlaced || d2sPlaced);
     }
     ValidateServer(support);
     if (!m_deferScope)
@@ -729,26 +378,31 @@ D2dNetworkOptions::Validate(const D2dScenarioSupport& support,
     ValidateSpectrum(support);
     ValidateEnergy(support);
     ValidateRss(support);
-    mobility.Validate(support, *m_flags, speedMps, areaSideM, rssFile, nDevices);
-    if (nDevices == 0)
+    mobility.Validate(support,
+                      *m_flags,
+                      placement.speedMps,
+                      placement.areaSideM,
+                      rss.rssFile,
+                      links.nDevices);
+    if (links.nDevices == 0)
     {
-        nDevices = defaultDevices;
+        links.nDevices = defaultDevices;
     }
-    support.CheckRange("nDevices", nDevices, minDevices, MAX_DEVICES);
-    if (IsWifi() && nDevices > MAX_WIFI_DEVICES)
+    support.CheckRange("nDevices", links.nDevices, minDevices, MAX_DEVICES);
+    if (messaging.IsWifi() && links.nDevices > MAX_WIFI_DEVICES)
     {
         support.Fail(fmt::format("--nDevices={} is out of range for --backend=wifi (accepted: "
                                  "{} to {}: the devices' addresses are one IPv4 /16 subnet)",
-                                 nDevices,
+                                 links.nDevices,
                                  minDevices,
                                  MAX_WIFI_DEVICES));
     }
-    if (computes && !m_deferScope) // (deferred: after the scope, CheckScope)
+    if (energy.computes && !m_deferScope) // (deferred: after the scope, CheckScope)
     {
-        profiles.Validate(support, nDevices, computeModel, energySource);
+        profiles.Validate(support, links.nDevices, energy.computeModel, energy.energySource);
     }
-    RngSeedManager::SetSeed(static_cast<uint32_t>(seed));
-    RngSeedManager::SetRun(rngRun); // the network's streams; Build() returns to run 1
+    RngSeedManager::SetSeed(static_cast<uint32_t>(run.seed));
+    RngSeedManager::SetRun(run.rngRun); // the network's streams; Build() returns to run 1
 
     MakeRssModel(support); // checked like the parameters: before the trace files exist
 }
@@ -758,14 +412,16 @@ D2dNetworkOptions::ValidateSpectrum(const D2dScenarioSupport& support) const
 {
     // --dropProbability promises that p_drop in every row; co-channel interference would
     // raise it (eq. 18 with sigma^2 + I).
-    const bool coChannelD2d =
-        subChannels > 0 && interference && (access == "immediate" || spectrumReuse == "hearing");
-    const bool coChannelD2s = GetD2sSubChannels() > 0 && interference && access == "immediate";
-    for (const auto& [name, p, co] :
-         {std::tuple<const char*, double, bool>{"dropProbability", dropProbability, coChannelD2d},
-          {"d2sDropProbability", d2sDropProbability, coChannelD2s}})
+    const bool coChannelD2d = spectrum.subChannels > 0 && spectrum.interference &&
+                              (links.access == "immediate" || spectrum.spectrumReuse == "hearing");
+    const bool coChannelD2s =
+        GetD2sSubChannels() > 0 && spectrum.interference && links.access == "immediate";
+    for (const auto& [name, p, co] : {std::tuple<const char*, double, bool>{"dropProbability",
+                                                                            rss.dropProbability,
+                                                                            coChannelD2d},
+                                      {"d2sDropProbability", rss.d2sDropProbability, coChannelD2s}})
     {
-        if (p >= 0 && co && !IsWifi())
+        if (p >= 0 && co && !messaging.IsWifi())
         {
             support.Fail(fmt::format("--{}={} gives every row that p_drop, and co-channel "
                                      "interference would raise it: add --interference=false "
@@ -774,20 +430,21 @@ D2dNetworkOptions::ValidateSpectrum(const D2dScenarioSupport& support) const
                                      p));
         }
     }
-    if (d2sBandwidthHz >= 0 && d2sBandwidthHz < 1)
+    if (spectrum.d2sBandwidthHz >= 0 && spectrum.d2sBandwidthHz < 1)
     {
         support.Fail(fmt::format("--d2sBandwidthHz={} is not accepted (1 to 1e12 Hz, or -1: "
                                  "--bandwidthHz)",
-                                 d2sBandwidthHz));
+                                 spectrum.d2sBandwidthHz));
     }
-    for (const auto& [name, k] : {std::pair<const char*, uint32_t>{"subChannels", subChannels},
-                                  {"d2sSubChannels", GetD2sSubChannels()}})
+    for (const auto& [name, k] :
+         {std::pair<const char*, uint32_t>{"subChannels", spectrum.subChannels},
+          {"d2sSubChannels", GetD2sSubChannels()}})
     {
-        if (k > 0 && subChannelsPerTransmission > k)
+        if (k > 0 && spectrum.subChannelsPerTransmission > k)
         {
             support.Fail(fmt::format("--subChannelsPerTransmission={} is not accepted with "
                                      "--{}={} (accepted: 1 to {})",
-                                     subChannelsPerTransmission,
+                                     spectrum.subChannelsPerTransmission,
                                      name,
                                      k,
                                      k));
@@ -800,7 +457,7 @@ D2dNetworkOptions::ValidateEnergy(const D2dScenarioSupport& support)
 {
     // A profile sets the radios' state powers: the attributes it would replace act only with
     // --radioProfile=custom.
-    if (!D2dRadioProfile::IsCustom(radioProfile))
+    if (!D2dRadioProfile::IsCustom(energy.radioProfile))
     {
         for (const auto& attribute : D2dRadioProfile::GetStateAttributes())
         {
@@ -811,100 +468,43 @@ D2dNetworkOptions::ValidateEnergy(const D2dScenarioSupport& support)
                                          "--radioProfile={}, which sets the radios' state "
                                          "powers)",
                                          name,
-                                         radioProfile));
+                                         energy.radioProfile));
             }
         }
     }
-    if (computes)
+    if (energy.computes)
     {
         if (m_flags->HasArgument("--ns3::D2dComputeModel::CpuFrequencyHz="))
         {
             support.Fail("--ns3::D2dComputeModel::CpuFrequencyHz is set by --cpuFrequencyHz; "
                          "use that");
         }
-        // --cpuFrequencyHz: f or MIN:MAX, 1 Hz to 1e12 Hz.
-        const std::size_t colon = cpuFrequencyHz.find(':');
-        const bool ok =
-            colon == std::string::npos
-                ? D2dScenarioSupport::ParseNumber(cpuFrequencyHz, m_cpuMinHz) &&
-                      (m_cpuMaxHz = m_cpuMinHz, true)
-                : D2dScenarioSupport::ParseNumber(cpuFrequencyHz.substr(0, colon), m_cpuMinHz) &&
-                      D2dScenarioSupport::ParseNumber(cpuFrequencyHz.substr(colon + 1), m_cpuMaxHz);
-        if (!ok || !(m_cpuMinHz >= 1 && m_cpuMaxHz <= 1e12 && m_cpuMinHz <= m_cpuMaxHz))
-        {
-            support.Fail(fmt::format("--cpuFrequencyHz={} is not accepted (a frequency in Hz "
-                                     "or MIN:MAX with 1 <= MIN <= MAX <= 1e12)",
-                                     cpuFrequencyHz));
-        }
     }
-    for (const auto& [name, text, times] :
-         {std::tuple<const char*, const std::string&, std::vector<Time>&>{"drx", drx, m_drxTimes},
-          {"d2sDrx", d2sDrx, m_d2sDrxTimes}})
-    {
-        times.clear();
-        if (text.empty() || text == "none") // none: a campaign's point without DRX
-        {
-            continue;
-        }
-        // CYCLE,ON_DURATION[,INACTIVITY]: ns-3 times with a unit (s, ms, us, ns).
-        static const std::regex kTime(
-            R"(([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?(s|ms|us|ns))");
-        std::vector<std::string> parts;
-        std::size_t start = 0;
-        for (std::size_t comma; (comma = text.find(',', start)) != std::string::npos;
-             start = comma + 1)
-        {
-            parts.push_back(text.substr(start, comma - start));
-        }
-        parts.push_back(text.substr(start));
-        bool ok = parts.size() == 2 || parts.size() == 3;
-        for (const auto& part : parts)
-        {
-            ok = ok && std::regex_match(part, kTime);
-            if (ok)
-            {
-                times.emplace_back(part);
-            }
-        }
-        if (ok && times.size() == 2)
-        {
-            times.emplace_back(Seconds(0)); // no inactivity timer
-        }
-        if (!ok || !times[0].IsStrictlyPositive() || !times[1].IsStrictlyPositive() ||
-            times[1] > times[0])
-        {
-            support.Fail(fmt::format("--{}={} is not accepted (CYCLE,ON_DURATION[,INACTIVITY] "
-                                     "as times with a unit s, ms, us or ns, 0 < ON_DURATION <= "
-                                     "CYCLE, INACTIVITY >= 0; e.g. 100ms,10ms,20ms)",
-                                     name,
-                                     text));
-        }
-    }
-    if (!IsWifi())
+    energy.Validate(support);
+    if (!messaging.IsWifi())
     {
         // Real radios draw transmit >= receive >= idle: custom powers that break it run only
         // when asked, and run.json says so (radioStateOrder).
         auto probe = CreateObject<D2dRadioEnergyModel>();
-        for (const auto& [attribute, value] : D2dRadioProfile::Get(radioProfile).attributes)
+        for (const auto& [attribute, value] : D2dRadioProfile::Get(energy.radioProfile).attributes)
         {
             probe->SetAttribute(attribute, StringValue(value));
         }
-        const double rateBps = spectralEfficiency * bandwidthHz;
+        const double rateBps = links.spectralEfficiency * links.bandwidthHz;
         std::string broken;
-        for (const double dbm : {txPowerDbm, d2sTxPowerDbm})
+        for (const double dbm : {links.txPowerDbm, links.d2sTxPowerDbm})
         {
             if (broken.empty())
             {
                 // idle > sleep only where a radio sleeps (a DRX, or the protocol's sleep)
                 broken = probe->CheckStateOrder(std::pow(10.0, dbm / 10.0) / 1000.0,
                                                 rateBps,
-                                                !m_drxTimes.empty() || !m_d2sDrxTimes.empty() ||
-                                                    protocolSleeps);
+                                                energy.HasDrx() || energy.protocolSleeps);
             }
         }
         probe->Dispose();
-        const bool custom = D2dRadioProfile::IsCustom(radioProfile);
-        if (!broken.empty() && custom && !allowUnorderedRadioPowers)
+        const bool custom = D2dRadioProfile::IsCustom(energy.radioProfile);
+        if (!broken.empty() && custom && !energy.allowUnorderedRadioPowers)
         {
             support.Fail(fmt::format("--radioProfile=custom: {} breaks the order of real radios "
                                      "(transmit >= radiated and >= receive >= idle, > sleep "
@@ -917,32 +517,21 @@ D2dNetworkOptions::ValidateEnergy(const D2dScenarioSupport& support)
         // order (ns3-wifi transmits below its receive draw under 10.8 dBm).
         m_radioStateOrder = broken.empty() ? "ordered"
                             : custom       ? "unordered (allowed): " + broken
-                                           : "unordered (--radioProfile=" + radioProfile +
+                                           : "unordered (--radioProfile=" + energy.radioProfile +
                                            " at this transmit power): " + broken;
-    }
-    if (energySource == "liion" && !D2DLEARN_HAVE_LIION_SOURCE)
-    {
-        support.Fail("--energySource=liion is not accepted: this ns-3 has no LiIonEnergySource "
-                     "(ns-3 removed it after 3.45; accepted here: linear, basic or generic)");
-    }
-    if (energySource == "generic" && !D2DLEARN_HAVE_GENERIC_BATTERY)
-    {
-        support.Fail("--energySource=generic is not accepted: this ns-3 has no "
-                     "GenericBatteryModel (ns-3 added it in 3.40; accepted here: linear, basic "
-                     "or liion)");
     }
 }
 
 void
 D2dNetworkOptions::ValidateRss(const D2dScenarioSupport& support)
 {
-    if (!rssFile.empty() && dynamicRssLevels > 0)
+    if (!rss.rssFile.empty() && rss.dynamicRssLevels > 0)
     {
         support.Fail("--rssFile and --dynamicRssLevels cannot be combined (choose one RSS "
                      "source)");
     }
-    for (const auto& [name, p] : {std::make_pair("dropProbability", dropProbability),
-                                  std::make_pair("d2sDropProbability", d2sDropProbability)})
+    for (const auto& [name, p] : {std::make_pair("dropProbability", rss.dropProbability),
+                                  std::make_pair("d2sDropProbability", rss.d2sDropProbability)})
     {
         if (p != -1 && !(p >= 0 && p < 1))
         {
@@ -951,7 +540,7 @@ D2dNetworkOptions::ValidateRss(const D2dScenarioSupport& support)
                                      name,
                                      D2dScenarioSupport::FormatNumber(p)));
         }
-        if (p > 0 && !environment.IsThermal() && !(noisePowerW > 0))
+        if (p > 0 && !environment.IsThermal() && !(links.noisePowerW > 0))
         {
             support.Fail(fmt::format("--{}={} needs --noisePowerW > 0: with no noise eq. (18) "
                                      "gives P_D = 0 on every link",
@@ -959,33 +548,33 @@ D2dNetworkOptions::ValidateRss(const D2dScenarioSupport& support)
                                      D2dScenarioSupport::FormatNumber(p)));
         }
     }
-    if (dropProbability >= 0 && (!rssFile.empty() || dynamicRssLevels > 0))
+    if (rss.dropProbability >= 0 && (!rss.rssFile.empty() || rss.dynamicRssLevels > 0))
     {
         support.Fail(fmt::format("--dropProbability cannot be combined with {} (choose one RSS "
                                  "source)",
-                                 rssFile.empty() ? "--dynamicRssLevels" : "--rssFile"));
+                                 rss.rssFile.empty() ? "--dynamicRssLevels" : "--rssFile"));
     }
     m_matrix.clear();
-    if (!rssFile.empty())
+    if (!rss.rssFile.empty())
     {
         try
         {
-            m_matrix = MatrixRssModel::ReadCsv(rssFile);
+            m_matrix = MatrixRssModel::ReadCsv(rss.rssFile);
         }
         catch (const std::exception& e)
         {
             support.Fail(e.what());
         }
-        if (nDevices != 0 && nDevices != m_matrix.size())
+        if (links.nDevices != 0 && links.nDevices != m_matrix.size())
         {
             support.Fail(fmt::format("--nDevices={} does not match --rssFile, which holds a {} x "
                                      "{} matrix (accepted: 0 or {})",
-                                     nDevices,
+                                     links.nDevices,
                                      m_matrix.size(),
                                      m_matrix.size(),
                                      m_matrix.size()));
         }
-        nDevices = static_cast<uint32_t>(m_matrix.size());
+        links.nDevices = static_cast<uint32_t>(m_matrix.size());
     }
 }
 
@@ -999,12 +588,12 @@ D2dNetworkOptions::MakeRssModel(const D2dScenarioSupport& support)
         matrix->SetMatrix(m_matrix);
         m_rss = matrix;
     }
-    else if (dynamicRssLevels > 0)
+    else if (rss.dynamicRssLevels > 0)
     {
         auto dynamic = CreateObject<DynamicRssModel>();
-        dynamic->SetAttribute("Levels", UintegerValue(dynamicRssLevels));
-        dynamic->SetAttribute("StepInterval", TimeValue(rssStep));
-        dynamic->SetNDevices(nDevices);
+        dynamic->SetAttribute("Levels", UintegerValue(rss.dynamicRssLevels));
+        dynamic->SetAttribute("StepInterval", TimeValue(rss.rssStep));
+        dynamic->SetNDevices(links.nDevices);
         // Checks of what DynamicRssModel::Refresh() aborts on mid-simulation.
         DoubleValue minW;
         DoubleValue maxW;
@@ -1019,13 +608,14 @@ D2dNetworkOptions::MakeRssModel(const D2dScenarioSupport& support)
         }
         m_rss = dynamic;
     }
-    else if (dropProbability >= 0)
+    else if (rss.dropProbability >= 0)
     {
         auto constant = CreateObject<ConstantRssModel>();
-        constant->SetAttribute("RssW",
-                               DoubleValue(ConstantRssModel::ForDropProbability(dropProbability,
-                                                                                spectralEfficiency,
-                                                                                GetD2dNoiseW())));
+        constant->SetAttribute(
+            "RssW",
+            DoubleValue(ConstantRssModel::ForDropProbability(rss.dropProbability,
+                                                             links.spectralEfficiency,
+                                                             GetD2dNoiseW())));
         m_rss = constant;
     }
 }
@@ -1034,26 +624,27 @@ void
 D2dNetworkOptions::ValidateBackend(const D2dScenarioSupport& support)
 {
     // Which flags act over which backend: D2dFlagScope (Validate() checked them first).
-    if (!IsWifi())
+    if (!messaging.IsWifi())
     {
         return;
     }
-    if (flowMonitor && !D2DLEARN_HAVE_FLOW_MONITOR)
+    if (messaging.flowMonitor && !D2DLEARN_HAVE_FLOW_MONITOR)
     {
         support.Fail("--flowMonitor is not accepted: d2dlearn was built against an ns-3 "
                      "without its flow-monitor module (accepted: an installed ns-3 that has "
                      "it, e.g. Debian's libns3-dev)");
     }
-    if (!wifiDataMode.empty())
+    if (!messaging.wifiDataMode.empty())
     {
         // The data modes of ns-3's 802.11a (OFDM) and 802.11g (ERP-OFDM, and DSSS/HR-DSSS).
         std::vector<std::string> modes;
         for (const char* rate : {"6", "9", "12", "18", "24", "36", "48", "54"})
         {
-            modes.push_back(
-                fmt::format("{}OfdmRate{}Mbps", wifiStandard == "80211a" ? "" : "Erp", rate));
+            modes.push_back(fmt::format("{}OfdmRate{}Mbps",
+                                        messaging.wifiStandard == "80211a" ? "" : "Erp",
+                                        rate));
         }
-        if (wifiStandard == "80211g")
+        if (messaging.wifiStandard == "80211g")
         {
             for (const char* rate :
                  {"DsssRate1Mbps", "DsssRate2Mbps", "DsssRate5_5Mbps", "DsssRate11Mbps"})
@@ -1061,21 +652,21 @@ D2dNetworkOptions::ValidateBackend(const D2dScenarioSupport& support)
                 modes.emplace_back(rate);
             }
         }
-        if (std::find(modes.begin(), modes.end(), wifiDataMode) == modes.end())
+        if (std::find(modes.begin(), modes.end(), messaging.wifiDataMode) == modes.end())
         {
             support.Fail(fmt::format("--wifiDataMode={} is not a data mode of --wifiStandard={} "
                                      "(accepted: {})",
-                                     wifiDataMode,
-                                     wifiStandard,
+                                     messaging.wifiDataMode,
+                                     messaging.wifiStandard,
                                      fmt::join(modes, ", ")));
         }
     }
     // A fragment and its 60 bytes of IP, UDP and d2dlearn headers fit a 1500-byte MTU.
     if (!m_flags->Given("mtuBytes"))
     {
-        mtuBytes = 1400;
+        links.mtuBytes = 1400;
     }
-    support.CheckRange("mtuBytes", mtuBytes, 1, 1440);
+    support.CheckRange("mtuBytes", links.mtuBytes, 1, 1440);
 }
 
 bool
@@ -1120,39 +711,41 @@ void
 D2dNetworkOptions::ValidateServer(const D2dScenarioSupport& support)
 {
     // The centre, at the preset's base station height (0 for log-distance).
-    const Vector centre(areaSideM / 2, areaSideM / 2, environment.GetServerHeightM());
-    if (serverPosition == "centre")
+    const Vector centre(placement.areaSideM / 2,
+                        placement.areaSideM / 2,
+                        environment.GetServerHeightM());
+    if (placement.serverPosition == "centre")
     {
         m_serverPositionM = centre;
     }
-    else if (!ParsePositionM(serverPosition, m_serverPositionM))
+    else if (!ParsePositionM(placement.serverPosition, m_serverPositionM))
     {
         support.Fail(fmt::format("--serverPosition={} is not accepted (x,y or x,y,z in m, each "
                                  "-1e7 to 1e7; also ns-3's x:y:z; or centre, the centre of "
                                  "the square at the preset's base station height)",
-                                 serverPosition));
+                                 placement.serverPosition));
     }
     // Where --d2sLinks, --d2sDistanceFactor and --serverPosition act: D2dFlagScope's table.
-    if (IsWifi())
+    if (messaging.IsWifi())
     {
-        d2sLinks = "distance"; // the 802.11 server is a node at --serverPosition
+        placement.d2sLinks = "distance"; // the 802.11 server is a node at --serverPosition
     }
-    else if (!rssFile.empty())
+    else if (!rss.rssFile.empty())
     {
-        if (m_flags->Given("d2sLinks") && d2sLinks == "distance")
+        if (m_flags->Given("d2sLinks") && placement.d2sLinks == "distance")
         {
             support.Fail("--d2sLinks=distance cannot be combined with --rssFile: the matrix "
                          "gives the D2D links without positions, so a device's distance to the "
                          "server would agree with nothing in it (use --d2sLinks=equal or "
                          "--d2sDropProbability)");
         }
-        d2sLinks = "equal";
+        placement.d2sLinks = "equal";
     }
     // run.json records the place in force (D2dScenarioFlags::Record()).
-    serverPosition = fmt::format("{},{},{}",
-                                 D2dScenarioSupport::FormatNumber(m_serverPositionM.x),
-                                 D2dScenarioSupport::FormatNumber(m_serverPositionM.y),
-                                 D2dScenarioSupport::FormatNumber(m_serverPositionM.z));
+    placement.serverPosition = fmt::format("{},{},{}",
+                                           D2dScenarioSupport::FormatNumber(m_serverPositionM.x),
+                                           D2dScenarioSupport::FormatNumber(m_serverPositionM.y),
+                                           D2dScenarioSupport::FormatNumber(m_serverPositionM.z));
 }
 
 double
@@ -1160,9 +753,10 @@ D2dNetworkOptions::GetD2dNoiseW() const
 {
     return environment.IsThermal()
                ? D2dThermalNoise::PowerW(
-                     bandwidthHz * D2dChannel::BandShare(subChannels, subChannelsPerTransmission),
+                     links.bandwidthHz * D2dChannel::BandShare(spectrum.subChannels,
+                                                               spectrum.subChannelsPerTransmission),
                      environment.noiseFigureDb)
-               : noisePowerW;
+               : links.noisePowerW;
 }
 
 double
@@ -1170,11 +764,11 @@ D2dNetworkOptions::GetD2sNoiseW() const
 {
     if (!environment.IsThermal())
     {
-        return d2sNoisePowerW >= 0 ? d2sNoisePowerW : noisePowerW;
+        return rss.d2sNoisePowerW >= 0 ? rss.d2sNoisePowerW : links.noisePowerW;
     }
-    const double band = d2sBandwidthHz > 0 ? d2sBandwidthHz : bandwidthHz;
+    const double band = spectrum.d2sBandwidthHz > 0 ? spectrum.d2sBandwidthHz : links.bandwidthHz;
     return D2dThermalNoise::PowerW(
-        band * D2dChannel::BandShare(GetD2sSubChannels(), subChannelsPerTransmission),
+        band * D2dChannel::BandShare(GetD2sSubChannels(), spectrum.subChannelsPerTransmission),
         environment.noiseFigureDb);
 }
 
@@ -1182,43 +776,45 @@ uint32_t
 D2dNetworkOptions::GetSubChannelsInForce() const
 {
     // The D2D band's K where the run sends D2D messages (or the scenario did not say).
-    return (!m_traffic.known || m_traffic.d2d) ? subChannels : 0;
+    return (!m_traffic.known || m_traffic.d2d) ? spectrum.subChannels : 0;
 }
 
 uint32_t
 D2dNetworkOptions::GetD2sSubChannels() const
 {
-    return d2sSubChannels < 0 ? subChannels : static_cast<uint32_t>(d2sSubChannels);
+    return spectrum.d2sSubChannels < 0 ? spectrum.subChannels
+                                       : static_cast<uint32_t>(spectrum.d2sSubChannels);
 }
 
 void
 D2dNetworkOptions::ConfigureCompute(D2dHelper& d2d) const
 {
-    if (!computes || computeModel != "cpu")
+    if (!energy.computes || energy.computeModel != "cpu")
     {
         return;
     }
     d2d.SetComputeAttribute("Model", StringValue("Cpu"));
-    d2d.SetComputeAttribute("CyclesPerFlop", DoubleValue(cyclesPerFlop));
-    d2d.SetComputeAttribute("SwitchedCapacitance", DoubleValue(switchedCapacitance));
-    d2d.SetComputeAttribute("CpuFrequencyHz", DoubleValue(m_cpuMinHz));
+    d2d.SetComputeAttribute("CyclesPerFlop", DoubleValue(energy.cyclesPerFlop));
+    d2d.SetComputeAttribute("SwitchedCapacitance", DoubleValue(energy.switchedCapacitance));
+    d2d.SetComputeAttribute("CpuFrequencyHz", DoubleValue(energy.GetCpuMinHz()));
 }
 
 void
 D2dNetworkOptions::SetCpuFrequencies(const D2dNetwork& network)
 {
     m_cpuHz.clear();
-    if (!computes || computeModel != "cpu")
+    if (!energy.computes || energy.computeModel != "cpu")
     {
         return;
     }
     // Its own stream of the seed (not ns-3's): the other draws of the run are unchanged.
-    D2dDataRng rng(seed, D2dDataRng::CPU_FREQUENCY);
+    D2dDataRng rng(run.seed, D2dDataRng::CPU_FREQUENCY);
     for (uint32_t i = 0; i < network.devices.GetN(); ++i)
     {
-        const double f = m_cpuMinHz == m_cpuMaxHz
-                             ? m_cpuMinHz
-                             : m_cpuMinHz + (m_cpuMaxHz - m_cpuMinHz) * rng.Uniform();
+        const double f = energy.GetCpuMinHz() == energy.GetCpuMaxHz()
+                             ? energy.GetCpuMinHz()
+                             : energy.GetCpuMinHz() +
+                                   (energy.GetCpuMaxHz() - energy.GetCpuMinHz()) * rng.Uniform();
         m_cpuHz.push_back(f);
         D2dHelper::GetComputeModel(network.devices.Get(i))
             ->SetAttribute("CpuFrequencyHz", DoubleValue(f));
@@ -1228,7 +824,7 @@ D2dNetworkOptions::SetCpuFrequencies(const D2dNetwork& network)
 bool
 D2dNetworkOptions::IsD2dRadioOff() const
 {
-    return d2dRadio == "auto" && m_traffic.known && !m_traffic.d2d;
+    return energy.d2dRadio == "auto" && m_traffic.known && !m_traffic.d2d;
 }
 
 void
@@ -1257,11 +853,11 @@ D2dNetworkOptions::OpenTraces(const D2dScenarioSupport& support) const
         // --validate: the run is built as it would be, with traces that go nowhere, so that
         // every check it makes (some need the network, the learners or the protocol)
         // refuses as the run would; the first event, before any of the run's, stops it.
-        auto helper = std::make_unique<D2dTraceHelper>(outDir,
-                                                       validate ? D2dTraceHelper::Mode::VALIDATE
-                                                                : D2dTraceHelper::Mode::RUN);
-        helper->SetLevel(D2dTraceHelper::ParseLevel(traces));
-        if (validate)
+        auto helper = std::make_unique<D2dTraceHelper>(run.outDir,
+                                                       run.validate ? D2dTraceHelper::Mode::VALIDATE
+                                                                    : D2dTraceHelper::Mode::RUN);
+        helper->SetLevel(D2dTraceHelper::ParseLevel(run.traces));
+        if (run.validate)
         {
             Simulator::ScheduleNow([program = support.GetProgram()]() {
                 std::printf("%s: valid (--validate: nothing simulated, nothing written)\n",
@@ -1282,10 +878,13 @@ D2dNetworkOptions::OpenTraces(const D2dScenarioSupport& support) const
 NodeContainer
 D2dNetworkOptions::CreateDevices() const
 {
-    NS_LOG_FUNCTION(this << nDevices);
+    NS_LOG_FUNCTION(this << links.nDevices);
     NodeContainer devices;
-    devices.Create(nDevices);
-    mobility.Install(devices, areaSideM, speedMps, environment.GetDeviceHeightM());
+    devices.Create(links.nDevices);
+    mobility.Install(devices,
+                     placement.areaSideM,
+                     placement.speedMps,
+                     environment.GetDeviceHeightM());
     return devices;
 }
 
@@ -1294,7 +893,7 @@ D2dNetworkOptions::Build(D2dTraceHelper& traces, bool withServer)
 {
     D2dNetwork network = Make(&traces, withServer);
 #if D2DLEARN_HAVE_FLOW_MONITOR
-    if (flowMonitor && IsWifi())
+    if (messaging.flowMonitor && messaging.IsWifi())
     {
         // ns-3's FlowMonitor on every node of the Wi-Fi networks (the server's too); its
         // XML goes into flowmon.xml when the run finishes. The helper lives as long as the
@@ -1313,7 +912,7 @@ D2dNetworkOptions::Build(D2dTraceHelper& traces, bool withServer)
                              });
     }
 #endif
-    if (netanim)
+    if (messaging.netanim)
     {
         NodeContainer nodes(network.devices);
         if (network.server)
@@ -1322,7 +921,7 @@ D2dNetworkOptions::Build(D2dTraceHelper& traces, bool withServer)
         }
         traces.EnableNetAnim(nodes);
     }
-    mobility.StartTrace(traces, network.devices, network.server, rssFile);
+    mobility.StartTrace(traces, network.devices, network.server, rss.rssFile);
     return network;
 }
 
@@ -1340,7 +939,7 @@ D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
 {
     NS_LOG_FUNCTION(this << traces << withServer);
     D2dHelper::FixTimeResolution(); // ns-3 stops recording every Time made from here on
-    if (IsWifi())
+    if (messaging.IsWifi())
     {
         return MakeWifi(traces, withServer);
     }
@@ -1363,44 +962,44 @@ D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
         d2d.SetD2sChannelAttribute("NoiseModel", EnumValue(D2dChannel::THERMAL_NOISE));
         d2d.SetD2sChannelAttribute("NoiseFigureDb", DoubleValue(environment.noiseFigureDb));
     }
-    d2d.SetChannelAttribute("SpectralEfficiency", DoubleValue(spectralEfficiency));
-    d2d.SetChannelAttribute("BandwidthHz", DoubleValue(bandwidthHz));
-    d2d.SetChannelAttribute("NoisePowerW", DoubleValue(noisePowerW));
-    d2d.SetChannelAttribute("MtuBytes", UintegerValue(mtuBytes));
-    d2d.SetChannelAttribute("MaxRetransmissions", UintegerValue(maxRetransmissions));
-    d2d.SetChannelAttribute("FastPath", BooleanValue(fastPath));
-    d2d.SetChannelAttribute("RangeM", DoubleValue(rangeM));
+    d2d.SetChannelAttribute("SpectralEfficiency", DoubleValue(links.spectralEfficiency));
+    d2d.SetChannelAttribute("BandwidthHz", DoubleValue(links.bandwidthHz));
+    d2d.SetChannelAttribute("NoisePowerW", DoubleValue(links.noisePowerW));
+    d2d.SetChannelAttribute("MtuBytes", UintegerValue(links.mtuBytes));
+    d2d.SetChannelAttribute("MaxRetransmissions", UintegerValue(links.maxRetransmissions));
+    d2d.SetChannelAttribute("FastPath", BooleanValue(links.fastPath));
+    d2d.SetChannelAttribute("RangeM", DoubleValue(links.rangeM));
     d2d.SetChannelAttribute("AccessPolicy",
-                            EnumValue(access == "scheduled" ? D2dChannelAccess::SCHEDULED
-                                                            : D2dChannelAccess::IMMEDIATE));
+                            EnumValue(links.access == "scheduled" ? D2dChannelAccess::SCHEDULED
+                                                                  : D2dChannelAccess::IMMEDIATE));
     // The band: K sub-channels on the D2D channel; the D2S cell has its own K (it shares the
     // D2D channel's other attributes, D2dHelper::InstallServer) and is always a single cell.
-    d2d.SetChannelAttribute("SubChannels", UintegerValue(subChannels));
+    d2d.SetChannelAttribute("SubChannels", UintegerValue(spectrum.subChannels));
     d2d.SetChannelAttribute("SubChannelsPerTransmission",
-                            UintegerValue(subChannelsPerTransmission));
-    d2d.SetChannelAttribute("Interference", BooleanValue(interference));
+                            UintegerValue(spectrum.subChannelsPerTransmission));
+    d2d.SetChannelAttribute("Interference", BooleanValue(spectrum.interference));
     d2d.SetChannelAttribute(
         "SpectrumReuse",
-        EnumValue(spectrumReuse == "hearing" ? D2dSpectrum::HEARING : D2dSpectrum::NONE));
-    d2d.SetChannelAttribute("ReuseDistanceM", DoubleValue(reuseDistanceM));
+        EnumValue(spectrum.spectrumReuse == "hearing" ? D2dSpectrum::HEARING : D2dSpectrum::NONE));
+    d2d.SetChannelAttribute("ReuseDistanceM", DoubleValue(spectrum.reuseDistanceM));
     d2d.SetD2sChannelAttribute("SubChannels", UintegerValue(GetD2sSubChannels()));
-    if (d2sBandwidthHz > 0)
+    if (spectrum.d2sBandwidthHz > 0)
     {
-        d2d.SetD2sChannelAttribute("BandwidthHz", DoubleValue(d2sBandwidthHz));
+        d2d.SetD2sChannelAttribute("BandwidthHz", DoubleValue(spectrum.d2sBandwidthHz));
     }
     d2d.SetD2sChannelAttribute("SpectrumReuse", EnumValue(D2dSpectrum::NONE));
-    d2d.SetRadioAttribute("ReceiveChains", UintegerValue(receiveChains));
-    if (!m_drxTimes.empty())
+    d2d.SetRadioAttribute("ReceiveChains", UintegerValue(spectrum.receiveChains));
+    if (!energy.GetDrxTimes().empty())
     {
-        d2d.SetDrxAttribute("Cycle", TimeValue(m_drxTimes[0]));
-        d2d.SetDrxAttribute("OnDuration", TimeValue(m_drxTimes[1]));
-        d2d.SetDrxAttribute("InactivityTimer", TimeValue(m_drxTimes[2]));
+        d2d.SetDrxAttribute("Cycle", TimeValue(energy.GetDrxTimes()[0]));
+        d2d.SetDrxAttribute("OnDuration", TimeValue(energy.GetDrxTimes()[1]));
+        d2d.SetDrxAttribute("InactivityTimer", TimeValue(energy.GetDrxTimes()[2]));
     }
-    if (!m_d2sDrxTimes.empty())
+    if (!energy.GetD2sDrxTimes().empty())
     {
-        d2d.SetD2sDrxAttribute("Cycle", TimeValue(m_d2sDrxTimes[0]));
-        d2d.SetD2sDrxAttribute("OnDuration", TimeValue(m_d2sDrxTimes[1]));
-        d2d.SetD2sDrxAttribute("InactivityTimer", TimeValue(m_d2sDrxTimes[2]));
+        d2d.SetD2sDrxAttribute("Cycle", TimeValue(energy.GetD2sDrxTimes()[0]));
+        d2d.SetD2sDrxAttribute("OnDuration", TimeValue(energy.GetD2sDrxTimes()[1]));
+        d2d.SetD2sDrxAttribute("InactivityTimer", TimeValue(energy.GetD2sDrxTimes()[2]));
     }
     if (traces)
     {
@@ -1408,23 +1007,25 @@ D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
         // finite or not: a script that sweeps --subChannels reads the same columns.
         traces->SetSpectrumColumns(true);
     }
-    d2d.SetRadioAttribute("TxPowerDbm", DoubleValue(txPowerDbm));
-    d2d.SetD2sRadioAttribute("TxPowerDbm", DoubleValue(d2sTxPowerDbm));
-    d2d.SetRadioProfile(radioProfile);
+    d2d.SetRadioAttribute("TxPowerDbm", DoubleValue(links.txPowerDbm));
+    d2d.SetD2sRadioAttribute("TxPowerDbm", DoubleValue(links.d2sTxPowerDbm));
+    d2d.SetRadioProfile(energy.radioProfile);
     ConfigureCompute(d2d);
     SetEnergySource(d2d);
     // The D2S links' noise, and their RSS for --d2sDropProbability inverted with that same
     // noise (inverted with the D2D noise, the P_D of the D2S links was another).
     const double d2sNoise = GetD2sNoiseW();
-    d2d.SetD2sChannelAttribute("NoisePowerW",
-                               DoubleValue(d2sNoisePowerW >= 0 ? d2sNoisePowerW : noisePowerW));
-    if (d2sDropProbability >= 0)
+    d2d.SetD2sChannelAttribute(
+        "NoisePowerW",
+        DoubleValue(rss.d2sNoisePowerW >= 0 ? rss.d2sNoisePowerW : links.noisePowerW));
+    if (rss.d2sDropProbability >= 0)
     {
         auto constant = CreateObject<ConstantRssModel>();
-        constant->SetAttribute("RssW",
-                               DoubleValue(ConstantRssModel::ForDropProbability(d2sDropProbability,
-                                                                                spectralEfficiency,
-                                                                                d2sNoise)));
+        constant->SetAttribute(
+            "RssW",
+            DoubleValue(ConstantRssModel::ForDropProbability(rss.d2sDropProbability,
+                                                             links.spectralEfficiency,
+                                                             d2sNoise)));
         d2d.SetD2sChannelAttribute("RssModel", PointerValue(constant));
     }
     else if (!environment.IsDefault())
@@ -1440,9 +1041,10 @@ D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
         place->SetPosition(m_serverPositionM);
         network.server->AggregateObject(place);
         // Each device's own distance to the server, or Wagle et al. 2025's equal links.
-        network.d2s = d2sLinks == "equal"
-                          ? d2d.InstallServer(network.server, network.devices, d2sDistanceFactor)
-                          : d2d.InstallServer(network.server, network.devices);
+        network.d2s =
+            placement.d2sLinks == "equal"
+                ? d2d.InstallServer(network.server, network.devices, placement.d2sDistanceFactor)
+                : d2d.InstallServer(network.server, network.devices);
         if (traces)
         {
             traces->ConnectChannel(network.d2s);
@@ -1462,34 +1064,34 @@ D2dNetworkOptions::Make(D2dTraceHelper* traces, bool withServer)
     }
     TurnOffUnusedRadios(network);
     SetCpuFrequencies(network);
-    if (computes)
+    if (energy.computes)
     {
-        profiles.Apply(network.devices, seed);
+        profiles.Apply(network.devices, run.seed);
     }
-    network.mode = reliable ? D2dDeliveryMode::RELIABLE : D2dDeliveryMode::UNRELIABLE;
+    network.mode = links.reliable ? D2dDeliveryMode::RELIABLE : D2dDeliveryMode::UNRELIABLE;
     return network;
 }
 
 void
 D2dNetworkOptions::SetEnergySource(D2dHelper& d2d) const
 {
-    if (energySource == "basic")
+    if (energy.energySource == "basic")
     {
         d2d.SetEnergySourceType(BasicEnergySource::GetTypeId().GetName());
     }
 #if D2DLEARN_HAVE_LIION_SOURCE
-    else if (energySource == "liion")
+    else if (energy.energySource == "liion")
     {
         d2d.SetEnergySourceType(LiIonEnergySource::GetTypeId().GetName());
     }
 #endif
 #if D2DLEARN_HAVE_GENERIC_BATTERY
-    else if (energySource == "generic")
+    else if (energy.energySource == "generic")
     {
         d2d.SetEnergySourceType(GenericBatteryModel::GetTypeId().GetName());
     }
 #endif
-    d2d.SetInitialEnergyJ(initialEnergyJ);
+    d2d.SetInitialEnergyJ(energy.initialEnergyJ);
 }
 
 D2dNetwork
@@ -1506,34 +1108,36 @@ D2dNetworkOptions::MakeWifi(D2dTraceHelper* traces, bool withServer)
 
     auto registry = CreateObject<D2dMessageRegistry>(); // ids unique over both networks
     auto configure = [&](D2dWifiHelper& wifi, double powerDbm) {
-        wifi.SetStandard(wifiStandard == "80211g" ? WIFI_STANDARD_80211g : WIFI_STANDARD_80211a);
-        if (wifiRateManager != "constant")
+        wifi.SetStandard(messaging.wifiStandard == "80211g" ? WIFI_STANDARD_80211g
+                                                            : WIFI_STANDARD_80211a);
+        if (messaging.wifiRateManager != "constant")
         {
-            wifi.SetRateManager(wifiRateManager == "ideal"      ? "ns3::IdealWifiManager"
-                                : wifiRateManager == "minstrel" ? "ns3::MinstrelWifiManager"
-                                                                : "ns3::AarfWifiManager");
+            wifi.SetRateManager(messaging.wifiRateManager == "ideal" ? "ns3::IdealWifiManager"
+                                : messaging.wifiRateManager == "minstrel"
+                                    ? "ns3::MinstrelWifiManager"
+                                    : "ns3::AarfWifiManager");
         }
-        else if (!wifiDataMode.empty())
+        else if (!messaging.wifiDataMode.empty())
         {
-            wifi.SetDataMode(wifiDataMode);
+            wifi.SetDataMode(messaging.wifiDataMode);
         }
         wifi.SetPhyAttribute("TxPowerStart", DoubleValue(powerDbm));
         wifi.SetPhyAttribute("TxPowerEnd", DoubleValue(powerDbm));
-        wifi.SetTransportAttribute("MtuBytes", UintegerValue(mtuBytes));
+        wifi.SetTransportAttribute("MtuBytes", UintegerValue(links.mtuBytes));
         wifi.SetMessageRegistry(registry);
         // The environment's chain (the channel backend's), or log-distance with its exponent.
         Ptr<PropagationLossModel> loss;
         if (environment.IsDefault())
         {
             loss = CreateObject<LogDistancePropagationLossModel>();
-            loss->SetAttribute("Exponent", DoubleValue(wifiLossExponent));
+            loss->SetAttribute("Exponent", DoubleValue(messaging.wifiLossExponent));
         }
         else
         {
             D2dPropagationHelper chain = environment.GetHelper();
             if (chain.GetPreset().lossModel == "ns3::LogDistancePropagationLossModel")
             {
-                chain.SetPathLossAttribute("Exponent", DoubleValue(wifiLossExponent));
+                chain.SetPathLossAttribute("Exponent", DoubleValue(messaging.wifiLossExponent));
             }
             loss = chain.Create();
         }
@@ -1541,8 +1145,8 @@ D2dNetworkOptions::MakeWifi(D2dTraceHelper* traces, bool withServer)
         return loss;
     };
     D2dWifiHelper wifi;
-    network.wifiLoss = configure(wifi, txPowerDbm);
-    network.wifiTxPowerDbm = txPowerDbm;
+    network.wifiLoss = configure(wifi, links.txPowerDbm);
+    network.wifiTxPowerDbm = links.txPowerDbm;
     {
         // What the PHYs detect: their preamble detection threshold (YansWifiPhyHelper's
         // default ThresholdPreambleDetectionModel), as Config::SetDefault may have set it.
@@ -1568,11 +1172,11 @@ D2dNetworkOptions::MakeWifi(D2dTraceHelper* traces, bool withServer)
         network.links = links;
     }
     std::vector<Ptr<D2dWifiTransport>> d2d80211 = wifi.Install(network.devices);
-    if (!pcap.empty())
+    if (!messaging.pcap.empty())
     {
-        wifi.EnablePcap(pcap);
+        wifi.EnablePcap(messaging.pcap);
     }
-    network.wifiMeters = wifi.InstallEnergy("radio", nDevices);
+    network.wifiMeters = wifi.InstallEnergy("radio", links.nDevices);
     int64_t stream = FIRST_CHANNEL_STREAM;
     stream += wifi.AssignStreams(stream);
     network.d2dTransports.assign(d2d80211.begin(), d2d80211.end());
@@ -1585,16 +1189,17 @@ D2dNetworkOptions::MakeWifi(D2dTraceHelper* traces, bool withServer)
         network.server->AggregateObject(position);
         NodeContainer all(network.devices, NodeContainer(network.server));
         D2dWifiHelper d2sWifi; // a network of its own: another channel, subnet and port
-        configure(d2sWifi, d2sTxPowerDbm);
+        configure(d2sWifi, links.d2sTxPowerDbm);
         d2sWifi.SetNetworkBase(Ipv4Address("10.2.0.0"), Ipv4Mask("255.255.0.0"));
         d2sWifi.SetTransportAttribute("Port", UintegerValue(9998));
         d2sWifi.SetAggregate(false);
         std::vector<Ptr<D2dWifiTransport>> d2s80211 = d2sWifi.Install(all);
-        if (!pcap.empty())
+        if (!messaging.pcap.empty())
         {
-            d2sWifi.EnablePcap(pcap + "-d2s");
+            d2sWifi.EnablePcap(messaging.pcap + "-d2s");
         }
-        for (auto& meter : d2sWifi.InstallEnergy("d2s", nDevices)) // the server: mains powered
+        for (auto& meter :
+             d2sWifi.InstallEnergy("d2s", links.nDevices)) // the server: mains powered
         {
             network.wifiMeters.push_back(meter);
         }
@@ -1605,12 +1210,12 @@ D2dNetworkOptions::MakeWifi(D2dTraceHelper* traces, bool withServer)
     EndNetworkStreams();
     TurnOffUnusedRadios(network);
     SetCpuFrequencies(network);
-    if (computes)
+    if (energy.computes)
     {
-        profiles.Apply(network.devices, seed);
+        profiles.Apply(network.devices, run.seed);
     }
     // A depleted battery: the PHYs go off (WifiRadioEnergyModelHelper), the transports too.
-    for (uint32_t i = 0; i < nDevices; ++i)
+    for (uint32_t i = 0; i < links.nDevices; ++i)
     {
         Ptr<D2dComputeModel> compute = D2dHelper::GetComputeModel(network.devices.Get(i));
         Ptr<D2dTransport> d2d = network.d2dTransports[i];
@@ -1637,7 +1242,7 @@ D2dNetworkOptions::MakeWifi(D2dTraceHelper* traces, bool withServer)
             traces->ConnectTransport(t);
         }
     }
-    network.mode = reliable ? D2dDeliveryMode::RELIABLE : D2dDeliveryMode::UNRELIABLE;
+    network.mode = links.reliable ? D2dDeliveryMode::RELIABLE : D2dDeliveryMode::UNRELIABLE;
     return network;
 }
 
@@ -1648,7 +1253,7 @@ D2dNetworkOptions::PrintLinks(std::ostream& os,
 {
     NS_LOG_FUNCTION(this << withServer);
     const D2dNetwork network = Make(nullptr, withServer);
-    const uint32_t n = nDevices;
+    const uint32_t n = links.nDevices;
     const Ptr<D2dChannel> d2d = network.channel;
     const Ptr<D2dChannel> d2s = network.d2s;
 
@@ -1658,7 +1263,7 @@ D2dNetworkOptions::PrintLinks(std::ostream& os,
     std::vector<std::pair<uint32_t, uint32_t>> sample; // (rx, tx) when not listed
     if (!listed)
     {
-        D2dDataRng rng(seed, 0x4C494E4B); // "LINK": a stream of its own
+        D2dDataRng rng(run.seed, 0x4C494E4B); // "LINK": a stream of its own
         sample.resize(MAX_LISTED_PAIRS);
         for (auto& [rx, tx] : sample)
         {
@@ -1689,18 +1294,22 @@ D2dNetworkOptions::PrintLinks(std::ostream& os,
         }
     }
 
-    auto describe = [&](const std::string& name,
-                        Ptr<D2dChannel> channel,
-                        const std::vector<double>& drops) {
-        PrintAirtimes(os, name, channel, messages, reliable ? &drops : nullptr, maxRetransmissions);
-    };
+    auto describe =
+        [&](const std::string& name, Ptr<D2dChannel> channel, const std::vector<double>& drops) {
+            PrintAirtimes(os,
+                          name,
+                          channel,
+                          messages,
+                          links.reliable ? &drops : nullptr,
+                          links.maxRetransmissions);
+        };
 
     os << fmt::format("# links of this configuration (nothing simulated): {} devices, --seed={} "
                       "--RngRun={}, {} delivery\n",
                       n,
-                      seed,
-                      rngRun,
-                      reliable ? "reliable" : "unreliable");
+                      run.seed,
+                      run.rngRun,
+                      links.reliable ? "reliable" : "unreliable");
     os << fmt::format("# d2d: rate {} bit/s ({}); {} ordered pairs{}, {} hear; p_drop of those: "
                       "{}\n",
                       d2d->GetRateBps(),
@@ -1718,14 +1327,14 @@ D2dNetworkOptions::PrintLinks(std::ostream& os,
                           n,
                           n,
                           Distribution(d2sDrop));
-        os << (d2sLinks == "equal"
+        os << (placement.d2sLinks == "equal"
                    ? fmt::format("# d2s links: equal, every one {:.6g} m (--d2sDistanceFactor={} "
                                  "x the mean D2D distance)\n",
                                  d2s->GetDistanceM(n, 0),
-                                 D2dScenarioSupport::FormatNumber(d2sDistanceFactor))
+                                 D2dScenarioSupport::FormatNumber(placement.d2sDistanceFactor))
                    : fmt::format("# d2s links: distance, each device's own to the server at "
                                  "{} m\n",
-                                 serverPosition));
+                                 placement.serverPosition));
         describe("d2s", d2s, d2sDrop);
     }
     if (!listed)
@@ -1764,7 +1373,7 @@ D2dNetworkOptions::EndNetworkStreams()
 void
 D2dNetworkOptions::Record(D2dTraceHelper& traces, const D2dNetwork& network) const
 {
-    if (inertFlags == "record")
+    if (run.inertFlags == "record")
     {
         // The flags given that could not change this run (D2dFlagScope), comma-separated.
         std::string names;
@@ -1777,7 +1386,7 @@ D2dNetworkOptions::Record(D2dTraceHelper& traces, const D2dNetwork& network) con
     traces.AddParameter("d2dRadioOff", IsD2dRadioOff());
     environment.Record(traces);
     profiles.Record(traces);
-    if (!m_cpuHz.empty() && m_cpuMinHz != m_cpuMaxHz && m_cpuHz.size() <= 10000)
+    if (!m_cpuHz.empty() && energy.GetCpuMinHz() != energy.GetCpuMaxHz() && m_cpuHz.size() <= 10000)
     {
         traces.AddParameterArray("cpuFrequencyHzPerDevice", m_cpuHz); // --cpuFrequencyHz=MIN:MAX
     }

@@ -46,23 +46,25 @@ class D2dHelper;
  * devices, the D2D channel (eq. (18) of Wagle et al. 2025), energy, RSS and the D2S link, their
  * checks, the network they describe, and their record in run.json.
  *
- * The flags' values are public members of its bases, one struct per flag group
- * (D2dLinkOptions, D2dSpectrumOptions, D2dPlacementOptions, D2dEnergyOptions, D2dRssOptions,
- * D2dRunOptions, D2dWifiOptions): net.nDevices, net.subChannels, ... A scenario may change
- * them before AddFlags() to set its own defaults; after Validate() they hold the values in
- * force.
+ * The flags' values are public members of its option groups, one per flag group, each
+ * declaring its own flags (AddFlags): links (D2dLinkOptions: net.links.nDevices, ...),
+ * spectrum (D2dSpectrumOptions), placement (D2dPlacementOptions), energy (D2dEnergyOptions),
+ * rss (D2dRssOptions), run (D2dRunOptions: net.run.seed, ...) and messaging (D2dWifiOptions:
+ * net.messaging.backend, ...), beside mobility, environment and profiles. A scenario may
+ * change them before AddFlags() to set its own defaults; after Validate() they hold the
+ * values in force.
  *
  * Use, in a scenario's main():
  * \code
  *   D2dScenarioSupport support("my-scenario");
  *   D2dScenarioFlags flags(support);
  *   D2dNetworkOptions net("results/my-scenario");
- *   net.areaSideM = 50; // a scenario may change defaults here, before AddFlags()
+ *   net.placement.areaSideM = 50; // a scenario may change defaults here, before AddFlags()
  *   net.AddFlags(flags);
  *   flags.Add("rounds", "Rounds", rounds).Range(1, 1e6); // the scenario's own flags
  *   flags.Parse(argc, argv);
  *   net.Validate(support, 10);
- *   support.SetQuiet(net.quiet);
+ *   support.SetQuiet(net.run.quiet);
  *   auto traces = net.OpenTraces(support);
  *   D2dNetwork network = net.Build(*traces, false);
  *   flags.Record(*traces);
@@ -81,15 +83,24 @@ class D2dHelper;
  * draws). So --RngRun replicates the network's randomness alone: same shards, same initial
  * models, same client draws, other positions and other losses.
  */
-class D2dNetworkOptions : public D2dLinkOptions,
-                          public D2dSpectrumOptions,
-                          public D2dPlacementOptions,
-                          public D2dEnergyOptions,
-                          public D2dRssOptions,
-                          public D2dRunOptions,
-                          public D2dWifiOptions
+class D2dNetworkOptions
 {
   public:
+    /** --nDevices, the links' rate, noise and power, fragments, reliability, access */
+    D2dLinkOptions links;
+    /** --subChannels and the finite spectrum of both bands */
+    D2dSpectrumOptions spectrum;
+    /** --areaSideM, --speedMps, the server's place and the D2S link lengths */
+    D2dPlacementOptions placement;
+    /** --initialEnergyJ, the energy source, the radios' powers and sleep, the compute model */
+    D2dEnergyOptions energy;
+    /** --dynamicRssLevels, --rssFile, fixed drop probabilities, the D2S noise */
+    D2dRssOptions rss;
+    /** --seed, --RngRun, --outDir, --traces and what the program does instead of running */
+    D2dRunOptions run;
+    /** --backend and the Wi-Fi backend's parameters */
+    D2dWifiOptions messaging;
+
     /** The most devices --nDevices accepts (over Wi-Fi: MAX_WIFI_DEVICES). */
     static constexpr uint32_t MAX_DEVICES = 1000000;
     /** The most devices over Wi-Fi: one IPv4 /16 subnet (D2dWifiHelper's addresses). */
@@ -333,42 +344,6 @@ class D2dNetworkOptions : public D2dLinkOptions,
      */
     void MakeRssModel(const D2dScenarioSupport& support);
     /**
-     * \brief AddFlags() of the links (D2dLinkOptions), in the order --PrintHelp and run.json list
-     * them. \param flags where to declare them
-     */
-    void AddLinkFlags(D2dScenarioFlags& flags);
-    /**
-     * \brief AddFlags() of the spectrum (D2dSpectrumOptions), in the order --PrintHelp and run.json
-     * list them. \param flags where to declare them
-     */
-    void AddSpectrumFlags(D2dScenarioFlags& flags);
-    /**
-     * \brief AddFlags() of the placement (D2dPlacementOptions) and the mobility
-     * (D2dMobilityOptions), in the order --PrintHelp and run.json list them. \param flags where to
-     * declare them
-     */
-    void AddPlacementFlags(D2dScenarioFlags& flags);
-    /**
-     * \brief AddFlags() of the energy (D2dEnergyOptions), in the order --PrintHelp and run.json
-     * list them. \param flags where to declare them
-     */
-    void AddEnergyFlags(D2dScenarioFlags& flags);
-    /**
-     * \brief AddFlags() of the RSS sources (D2dRssOptions), in the order --PrintHelp and run.json
-     * list them. \param flags where to declare them
-     */
-    void AddRssFlags(D2dScenarioFlags& flags);
-    /**
-     * \brief AddFlags() of the run (D2dRunOptions), in the order --PrintHelp and run.json list
-     * them. \param flags where to declare them
-     */
-    void AddRunFlags(D2dScenarioFlags& flags);
-    /**
-     * \brief AddFlags() of the backend (D2dWifiOptions), in the order --PrintHelp and run.json list
-     * them. \param flags where to declare them
-     */
-    void AddWifiFlags(D2dScenarioFlags& flags);
-    /**
      * \brief Validate()'s checks of --backend (which flags act over which backend is
      * D2dFlagScope's): the data mode is one of the standard's, the MTU
      * (1400 bytes over Wi-Fi unless given) fits a 1500-byte frame with the headers.
@@ -417,13 +392,7 @@ class D2dNetworkOptions : public D2dLinkOptions,
     /** ValidateEnergy(): "ordered", or the order the radios' state powers break (custom
      *  powers run with --allowUnorderedRadioPowers), for run.json */
     std::string m_radioStateOrder{"ordered"};
-    double m_cpuMinHz{2e9};      //!< ValidateEnergy(): --cpuFrequencyHz's MIN (or f)
-    double m_cpuMaxHz{2e9};      //!< ValidateEnergy(): --cpuFrequencyHz's MAX (or f)
-    std::vector<double> m_cpuHz; //!< SetCpuFrequencies(): each device's f, Hz
-    /** ValidateEnergy(): --drx and --d2sDrx's times (cycle, on-duration, inactivity);
-     *  empty: no DRX */
-    std::vector<Time> m_drxTimes;
-    std::vector<Time> m_d2sDrxTimes;           //!< ditto for --d2sDrx
+    std::vector<double> m_cpuHz;               //!< SetCpuFrequencies(): each device's f, Hz
     bool m_d2sFollowsTx{true};                 //!< d2sTxPowerDbm follows txPowerDbm
     std::vector<std::vector<double>> m_matrix; //!< the --rssFile matrix, W
     Ptr<D2dRssModel> m_rss;                    //!< null: the channel's propagation model

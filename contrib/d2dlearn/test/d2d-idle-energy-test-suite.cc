@@ -156,9 +156,9 @@ class D2dIdleBackendsTestCase : public TestCase
             D2dScenarioSupport support("idle-energy-test", true);
             D2dScenarioFlags flags(support);
             D2dNetworkOptions net(dir);
-            net.backend = backend;
-            net.nDevices = N_DEVICES;
-            net.areaSideM = 50.0;
+            net.messaging.backend = backend;
+            net.links.nDevices = N_DEVICES;
+            net.placement.areaSideM = 50.0;
             net.AddFlags(flags);
             std::vector<std::string> args{"idle-energy-test", "--outDir=" + dir};
             std::vector<char*> argv;
