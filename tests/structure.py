@@ -71,8 +71,6 @@ KNOWN = {
      "D2dPredictionConsensus"):
         "the round's exchange of predictions as a part (as D2dModelExchange is for "
         "semi-decentralized FL)",
-    ("members", "contrib/d2dlearn/learning/fl/d2d-fed-avg.h", "D2dFedAvg"):
-        "the round's selection and uploads as a part with their functions",
     ("members", "contrib/d2dlearn/learning/learner/d2d-learner.cc", "D2dLearner::Impl"):
         "the optimizer (OptimizerState) and the data access as parts with their functions",
     ("members", "contrib/d2dlearn/learning/learner/d2d-learner.h", "D2dLearner"):

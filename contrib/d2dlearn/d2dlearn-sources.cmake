@@ -223,6 +223,7 @@ set(d2dlearn_fl_sources
     learning/fl/d2d-round-count.cc
     learning/fl/d2d-round-recorder.cc
     learning/fl/d2d-fed-avg.cc
+    learning/fl/d2d-client-sample.cc
     learning/fl/d2d-model-exchange.cc
     learning/fl/d2d-decentralized-fl.cc
     learning/fl/d2d-semi-decentralized-fl.cc
@@ -243,6 +244,7 @@ set(d2dlearn_fl_headers
     learning/fl/d2d-round-count.h
     learning/fl/d2d-round-recorder.h
     learning/fl/d2d-fed-avg.h
+    learning/fl/d2d-client-sample.h
     learning/fl/d2d-async-fl.h
     learning/fl/d2d-fed-async.h
     learning/fl/d2d-fed-buff.h

@@ -44,11 +44,12 @@ D2dFedAvg::GetTypeId()
                                           "fedprox",
                                           D2dFedAvg::FEDSGD,
                                           "fedsgd"))
-            .AddAttribute("ClientFraction",
-                          "Fraction C of the devices sampled each round",
-                          DoubleValue(1.0),
-                          MakeDoubleAccessor(&D2dFedAvg::m_clientFraction),
-                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute(
+                "ClientFraction",
+                "Fraction C of the devices sampled each round",
+                DoubleValue(1.0),
+                MakeDoubleAccessor(&D2dFedAvg::SetClientFraction, &D2dFedAvg::GetClientFraction),
+                MakeDoubleChecker<double>(0.0, 1.0))
             .AddAttribute("ProximalMu",
                           "FedProx proximal coefficient mu",
                           DoubleValue(0.01),
@@ -97,12 +98,13 @@ D2dFedAvg::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&D2dFedAvg::m_waitForFailed),
                           MakeBooleanChecker())
-            .AddAttribute("OverSelection",
-                          "Sample min(K, round(s m)) devices and close the round at the "
-                          "first m = max(1, round(C K)) answers (Bonawitz et al. 2019: 1.3)",
-                          DoubleValue(1.0),
-                          MakeDoubleAccessor(&D2dFedAvg::m_overSelection),
-                          MakeDoubleChecker<double>(1.0, 1e6))
+            .AddAttribute(
+                "OverSelection",
+                "Sample min(K, round(s m)) devices and close the round at the "
+                "first m = max(1, round(C K)) answers (Bonawitz et al. 2019: 1.3)",
+                DoubleValue(1.0),
+                MakeDoubleAccessor(&D2dFedAvg::SetOverSelection, &D2dFedAvg::GetOverSelection),
+                MakeDoubleChecker<double>(1.0, 1e6))
             .AddTraceSource("ClientFailed",
                             "The server stops waiting for a sampled device that cannot answer: "
                             "(round, device, its downlink row's reason or \"busy\")",
@@ -113,7 +115,30 @@ D2dFedAvg::GetTypeId()
 
 D2dFedAvg::D2dFedAvg()
 {
-    m_pick = CreateObject<UniformRandomVariable>();
+}
+
+void
+D2dFedAvg::SetClientFraction(double fraction)
+{
+    m_sample.SetFraction(fraction);
+}
+
+double
+D2dFedAvg::GetClientFraction() const
+{
+    return m_sample.GetFraction();
+}
+
+void
+D2dFedAvg::SetOverSelection(double factor)
+{
+    m_sample.SetOverSelection(factor);
+}
+
+double
+D2dFedAvg::GetOverSelection() const
+{
+    return m_sample.GetOverSelection();
 }
 
 void
@@ -147,7 +172,7 @@ D2dFedAvg::DoDispose()
                                                    MakeCallback(&D2dFedAvg::ClientLost, this));
         }
     }
-    m_pick = nullptr;
+    m_sample.Dispose();
     m_aggregation = nullptr;
     m_uploadRetry.Clear();
     m_updateTamper = UpdateTamper(); // may hold references to the caller's objects
@@ -227,8 +252,7 @@ D2dFedAvg::DoInitialize()
 int64_t
 D2dFedAvg::AssignStreams(int64_t stream)
 {
-    m_pick->SetStream(stream);
-    return 1;
+    return m_sample.AssignStreams(stream);
 }
 
 uint64_t
@@ -297,27 +321,11 @@ D2dFedAvg::StartRound()
         return;
     }
     m_waitingForDevices = false;
-    const auto available = static_cast<uint32_t>(order.size());
     ++m_round;
     MarkRoundStart(m_waitStart); // a wait for devices counts in the round's time
     m_roundOpen = true;
-    m_answers.clear();
-    m_selected.clear();
-    m_failed.clear();
     m_downlinkIds.clear();
-    // m answers close the round; over-selection samples s m of the K devices (Bonawitz et al.
-    // 2019), m itself by default.
-    m_target =
-        static_cast<uint32_t>(std::max(1.0, std::round(m_clientFraction * static_cast<double>(k))));
-    // (m below is the number sampled: m_target, or s m_target with over-selection, at most
-    // the devices available.)
-    const auto m = std::min(
-        available,
-        static_cast<uint32_t>(std::round(m_overSelection * static_cast<double>(m_target))));
-    // Partial Fisher-Yates: the first m of a uniform permutation of the available devices.
-    PartialShuffle(order, m, m_pick);
-    m_available = available;
-    m_selected.insert(order.begin(), order.begin() + m);
+    const uint32_t m = m_sample.Draw(order, k);
     NS_LOG_INFO("round " << m_round << ": " << m << " clients");
     Ptr<D2dTransport> server = m_d2s[k];
     if (m_downlink == BROADCAST)
@@ -534,7 +542,7 @@ D2dFedAvg::ServerReceive(const D2dReception& r)
     }
     auto payload = r.message->GetPayloadAs<D2dModelPayload>();
     NS_LOG_INFO("server: update of device " << payload->origin << " for round " << payload->round);
-    if (!m_roundOpen || payload->round != m_round || !m_selected.count(payload->origin))
+    if (!m_roundOpen || payload->round != m_round || !m_sample.IsAsked(payload->origin))
     {
         // Late: its round is over. A deferred update's work runs now all the same (its
         // TrainingDone fires, as an eager job's would have), and its result is dropped.
@@ -545,7 +553,7 @@ D2dFedAvg::ServerReceive(const D2dReception& r)
         }
         return;
     }
-    m_answers[payload->origin] = payload;
+    m_sample.Answer(payload->origin, payload);
     if (RoundComplete())
     {
         m_deadlineEvent.Cancel();
@@ -556,8 +564,7 @@ D2dFedAvg::ServerReceive(const D2dReception& r)
 bool
 D2dFedAvg::GiveUp(uint32_t device, const std::string& reason)
 {
-    if (!m_roundOpen || !m_selected.count(device) || m_answers.count(device) ||
-        !m_failed.insert(device).second)
+    if (!m_roundOpen || !m_sample.GiveUp(device))
     {
         return false; // not waited for now, or already given up
     }
@@ -570,7 +577,7 @@ D2dFedAvg::GiveUp(uint32_t device, const std::string& reason)
 bool
 D2dFedAvg::RoundComplete() const
 {
-    return m_answers.size() >= m_target || m_answers.size() + m_failed.size() >= m_selected.size();
+    return m_sample.IsComplete();
 }
 
 void
@@ -637,20 +644,20 @@ D2dFedAvg::DownlinkDelivery(const D2dDeliveryRecord& record)
 void
 D2dFedAvg::EndOfRound()
 {
-    NS_LOG_INFO("round " << m_round << " ends: " << m_answers.size() << " of " << m_selected.size()
-                         << " answered");
+    NS_LOG_INFO("round " << m_round << " ends: " << m_sample.GetAnswers().size() << " of "
+                         << m_sample.GetAsked().size() << " answered");
     m_roundOpen = false;
-    const std::size_t answered = m_answers.size();
-    if (!m_answers.empty())
+    const std::size_t answered = m_sample.GetAnswers().size();
+    if (answered > 0)
     {
         std::vector<std::shared_ptr<const D2dModelPayload>> payloads;
         std::vector<double> weights;
-        for (const auto& [device, payload] : m_answers) // ascending device id: deterministic
+        for (const auto& [device, payload] : m_sample.GetAnswers()) // ascending device id
         {
             payloads.push_back(payload);
             weights.push_back(static_cast<double>(payload->samples));
         }
-        m_answers.clear();
+        m_sample.ClearAnswers();
         const bool gradient = payloads.front()->what == D2dModelCodec::WHAT_GRADIENT;
         // Seed 001: g = Aggregation({g_k}, {n_k}) (default: sum_k (n_k / n) g_k), then
         // w <- w^t - eta g. For weights, g_k = w^t - w_k. The updates are read one at a
@@ -666,7 +673,7 @@ D2dFedAvg::EndOfRound()
             },
             !gradient,
             weights,
-            static_cast<uint32_t>(m_selected.size()),
+            static_cast<uint32_t>(m_sample.GetAsked().size()),
             m_globalLearningRate);
         if (!GetNumericError().empty())
         {
@@ -676,11 +683,11 @@ D2dFedAvg::EndOfRound()
     RecordGlobal(m_round, m_global);
     if (m_learners[0]->MayGoAway())
     {
-        WriteRow(m_round, -1, "available", static_cast<double>(m_available));
+        WriteRow(m_round, -1, "available", static_cast<double>(m_sample.GetAvailable()));
     }
     WriteRoundTime(m_round);
     WriteRow(m_round, -1, "participants", static_cast<double>(answered));
-    WriteRow(m_round, -1, "stragglers", static_cast<double>(m_selected.size() - answered));
+    WriteRow(m_round, -1, "stragglers", static_cast<double>(m_sample.GetAsked().size() - answered));
     if (m_d2sMode == D2dDeliveryMode::RELIABLE)
     {
         WriteRow(m_round,

@@ -6,6 +6,7 @@
 #define D2D_FED_AVG_H
 
 #include "d2d-aggregation-strategy.h"
+#include "d2d-client-sample.h"
 #include "d2d-fl-protocol.h"
 #include "d2d-upload-retry.h"
 
@@ -181,6 +182,14 @@ class D2dFedAvg : public D2dFlProtocol
     void DoStart() override;
 
   private:
+    /** \param fraction the ClientFraction attribute (D2dClientSample) */
+    void SetClientFraction(double fraction);
+    /** \return the ClientFraction attribute */
+    double GetClientFraction() const;
+    /** \param factor the OverSelection attribute (D2dClientSample) */
+    void SetOverSelection(double factor);
+    /** \return the OverSelection attribute */
+    double GetOverSelection() const;
     /** \brief Server: sample clients, send them w^t, arm the deadline. */
     void StartRound();
     /** \brief Server: aggregate what arrived, evaluate, trace, next round. */
@@ -266,23 +275,18 @@ class D2dFedAvg : public D2dFlProtocol
      */
     void SendUpdate(uint32_t device, uint32_t round, Ptr<D2dMessage> update);
 
-    Variant m_variant;                 //!< what the devices do with w^t (Variant attribute)
-    Downlink m_downlink;               //!< how w^t reaches the sampled devices (Downlink)
-    double m_clientFraction;           //!< C: fraction of the devices sampled each round
-    double m_mu;                       //!< FedProx proximal coefficient mu (ProximalMu)
-    double m_globalLearningRate;       //!< server step eta of w <- w - eta g
-    Ptr<UniformRandomVariable> m_pick; //!< draws the client sample (AssignStreams)
-    std::vector<float> m_global;       //!< w^t
+    Variant m_variant;           //!< what the devices do with w^t (Variant attribute)
+    Downlink m_downlink;         //!< how w^t reaches the sampled devices (Downlink)
+    double m_mu;                 //!< FedProx proximal coefficient mu (ProximalMu)
+    double m_globalLearningRate; //!< server step eta of w <- w - eta g
+    std::vector<float> m_global; //!< w^t
     std::shared_ptr<const std::vector<float>> m_sent; //!< w^t as sent (codec-rounded)
-    std::set<uint32_t> m_selected;                    //!< sampled this round
-    uint32_t m_target{0};             //!< m = max(1, round(C K)): answers that close the round
-    std::set<uint32_t> m_failed;      //!< sampled devices the server knows failed this round
+    /** the round's sample: ClientFraction, OverSelection, the devices asked, the answers */
+    D2dClientSample m_sample;
     std::set<uint64_t> m_downlinkIds; //!< this round's global_model message ids
     bool m_waitForFailed;             //!< WaitForFailed: wait for failed or busy devices anyway
-    double m_overSelection;           //!< OverSelection s: sample min(K, round(s m))
     /** ClientFailed: (round, device, reason) the server stops waiting for a device */
     TracedCallback<uint32_t, uint32_t, const std::string&> m_clientFailedTrace;
-    std::map<uint32_t, std::shared_ptr<const D2dModelPayload>> m_answers; //!< arrived
 
     Ptr<D2dAggregationStrategy> m_aggregation; //!< the server's aggregation step
     D2dUploadRetry m_uploadRetry;              //!< failed reliable updates sent again
@@ -293,7 +297,6 @@ class D2dFedAvg : public D2dFlProtocol
     bool m_waitingForDevices{false}; //!< a round is due and no device is there (Presence)
     bool m_restartPending{false};    //!< a device came back: StartRound() is scheduled
     Time m_waitStart;                //!< when the due round could first start
-    uint32_t m_available{0};         //!< devices there when the round started (sampled from)
     bool m_deferTraining;        //!< clients' LibTorch work runs when the server reads the update
     UpdateTamper m_updateTamper; //!< null: honest devices
 };
