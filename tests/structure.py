@@ -67,10 +67,6 @@ KNOWN = {
     ("members", "contrib/d2dlearn/learning/cmfl/d2d-committee-consensus.h",
      "D2dCommitteeConsensus"):
         "the score exchange (Exchange) and the vote (VoteState) as parts with their functions",
-    ("members", "contrib/d2dlearn/learning/consensus/d2d-prediction-consensus.h",
-     "D2dPredictionConsensus"):
-        "the round's exchange of predictions as a part (as D2dModelExchange is for "
-        "semi-decentralized FL)",
     ("members", "contrib/d2dlearn/learning/learner/d2d-learner.cc", "D2dLearner::Impl"):
         "the optimizer (OptimizerState) and the data access as parts with their functions",
     ("members", "contrib/d2dlearn/learning/learner/d2d-learner.h", "D2dLearner"):

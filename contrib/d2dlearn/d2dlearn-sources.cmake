@@ -295,12 +295,14 @@ set(d2dlearn_consensus_rules_sources
 )
 set(d2dlearn_consensus_sources
     learning/consensus/d2d-prediction-consensus.cc
+    learning/consensus/d2d-trust-matrix.cc
     ${d2dlearn_consensus_rules_sources}
 )
 set(d2dlearn_consensus_headers
     learning/consensus/d2d-trust-rules.h
     learning/consensus/d2d-prediction-payload.h
     learning/consensus/d2d-prediction-consensus.h
+    learning/consensus/d2d-trust-matrix.h
 )
 
 # learning/discovery/: Wagle, Das, Love and Brinton 2025, D2D graph discovery by multi-agent RL:

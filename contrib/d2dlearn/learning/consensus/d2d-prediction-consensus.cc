@@ -41,7 +41,8 @@ D2dPredictionConsensus::GetTypeId()
                           "Trust weights: naive (1/N), static (eq. 6 once, at the first "
                           "collaboration round), dynamic (eq. 6 every TrustEvery rounds)",
                           EnumValue(D2dPredictionConsensus::DYNAMIC),
-                          D2dMakeEnumAccessor(&D2dPredictionConsensus::m_trust),
+                          D2dMakeEnumAccessor(&D2dPredictionConsensus::SetTrust,
+                                              &D2dPredictionConsensus::GetTrust),
                           MakeEnumChecker(D2dPredictionConsensus::NAIVE,
                                           "naive",
                                           D2dPredictionConsensus::STATIC,
@@ -52,7 +53,8 @@ D2dPredictionConsensus::GetTypeId()
                           "beta_i(x) of eq. 6: entropy-plus-one (1/(H+1), the authors' code), "
                           "entropy (1/H, the paper's sec. 4.3), none (1)",
                           EnumValue(static_cast<int>(D2dConfidence::ENTROPY_PLUS_ONE)),
-                          D2dMakeEnumAccessor(&D2dPredictionConsensus::m_confidence),
+                          D2dMakeEnumAccessor(&D2dPredictionConsensus::SetConfidence,
+                                              &D2dPredictionConsensus::GetConfidence),
                           MakeEnumChecker(static_cast<int>(D2dConfidence::ENTROPY_PLUS_ONE),
                                           "entropy-plus-one",
                                           static_cast<int>(D2dConfidence::ENTROPY),
@@ -82,7 +84,8 @@ D2dPredictionConsensus::GetTypeId()
                           "Dynamic trust: recompute the rows every this many collaboration "
                           "rounds (in between, the kept rows over the present peers)",
                           UintegerValue(1),
-                          MakeUintegerAccessor(&D2dPredictionConsensus::m_trustEvery),
+                          MakeUintegerAccessor(&D2dPredictionConsensus::SetTrustEvery,
+                                               &D2dPredictionConsensus::GetTrustEvery),
                           MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("DistillBatch",
                           "X* rows per training step in the distillation term",
@@ -135,13 +138,13 @@ D2dPredictionConsensus::PredictionMessageBytes() const
 const std::vector<std::vector<double>>&
 D2dPredictionConsensus::GetTrustMatrix() const
 {
-    return m_w;
+    return m_trust.GetMatrix();
 }
 
 std::shared_ptr<const std::vector<float>>
 D2dPredictionConsensus::GetPseudoLabels(uint32_t device) const
 {
-    return device < m_psi.size() ? m_psi[device] : nullptr;
+    return m_trust.GetPseudoLabels(device);
 }
 
 bool
@@ -158,9 +161,8 @@ D2dPredictionConsensus::DoInitialize()
                     "D2dPredictionConsensus: no shared set X* (SetSharedSet)");
     NS_ABORT_MSG_IF(m_xstar->numClasses != GetTestSet()->numClasses,
                     "D2dPredictionConsensus: X* and the test set differ in classes");
-    m_classes = m_xstar->numClasses == 0 ? 1 : m_xstar->numClasses;
-    NS_ABORT_MSG_IF(m_xstar->numClasses == 0 && m_trust != NAIVE &&
-                        m_confidence != static_cast<int>(D2dConfidence::NONE),
+    NS_ABORT_MSG_IF(m_xstar->numClasses == 0 && m_trust.GetMode() != D2dTrustMatrix::NAIVE &&
+                        m_trust.GetConfidence() != D2dConfidence::NONE,
                     "D2dPredictionConsensus: regression trust has no confidence weight (the "
                     "entropy needs class probabilities): set Confidence to none");
     for (const auto& t : m_transports)
@@ -182,7 +184,7 @@ D2dPredictionConsensus::DoDispose()
     m_own.clear();
     m_fresh.clear();
     m_last.clear();
-    m_psi.clear();
+    m_trust.Dispose();
     m_xstar.reset();
     D2dFlProtocol::DoDispose();
 }
@@ -193,7 +195,7 @@ D2dPredictionConsensus::DoStart()
     const uint32_t n = GetNDevices();
     m_jobs.Revive(n);
     m_last.assign(n, std::vector<std::shared_ptr<const std::vector<float>>>(n));
-    m_rows.assign(n, {});
+    m_trust.Reset(n);
     if (m_commonInitialModel)
     {
         const auto w0 = m_learners[0]->GetSharedParameters(); // shared, copy-on-write
@@ -260,7 +262,7 @@ D2dPredictionConsensus::Predicted(uint32_t device, uint32_t round, const D2dTrai
     payload->round = round;
     payload->origin = device;
     payload->points = static_cast<uint32_t>(m_xstar->Size());
-    payload->classes = m_classes;
+    payload->classes = Classes();
     payload->values = values;
     auto message =
         Create<D2dMessage>(kPredictionKind, PredictionMessageBytes(), payload, m_xstar->Size());
@@ -371,57 +373,31 @@ D2dPredictionConsensus::EndExchange()
             seen[j] = p;
             present[j] = p != nullptr;
         }
-        std::vector<double> row;
-        const bool recompute =
-            m_rows[i].empty() ||
-            (m_trust == DYNAMIC && (m_collaborationRound - 1) % m_trustEvery == 0);
-        if (m_trust == NAIVE)
-        {
-            row = D2dTrustRules::NaiveRow(present);
-        }
-        else if (recompute)
-        {
-            // Regression: eq. 6 over the n*-vectors (D2dTrustRules::RegressionTrustRow).
-            row = m_xstar->numClasses == 0
-                      ? D2dTrustRules::RegressionTrustRow(i, seen, points)
-                      : D2dTrustRules::TrustRow(i,
-                                                seen,
-                                                points,
-                                                m_classes,
-                                                static_cast<D2dConfidence>(m_confidence));
-            m_rows[i] = row;
-        }
-        else
-        {
-            row = D2dTrustRules::Restrict(m_rows[i], present);
-        }
+        const std::vector<double> row = m_trust.Row(i,
+                                                    seen,
+                                                    present,
+                                                    points,
+                                                    Classes(),
+                                                    m_xstar->numClasses == 0,
+                                                    m_collaborationRound);
         w[i] = row;
         psi[i] = std::make_shared<const std::vector<float>>(
-            D2dTrustRules::PseudoLabels(row, seen, points, m_classes, m_xstar->numClasses > 0));
+            D2dTrustRules::PseudoLabels(row, seen, points, Classes(), m_xstar->numClasses > 0));
         for (uint32_t j = 0; j < n; ++j)
         {
             m_trustTrace(m_round, i, j, row[j], how[j]);
         }
     }
     // The round's matrix diagnostics (D2dTrustRules): eqs. 8, 9, column sums, pi.
-    if (m_product.empty())
-    {
-        m_product = w;
-    }
-    else
-    {
-        m_product = D2dTrustRules::Multiply(w, m_product);
-    }
-    m_w = w;
-    m_psi = psi;
+    m_trust.Close(w, psi);
     const auto with = D2dTrustRules::ColumnSums(w, true);
     const auto without = D2dTrustRules::ColumnSums(w, false);
     const auto pi = D2dTrustRules::ConsensusDistribution(w);
     const double trace = D2dTrustRules::Trace(w);
     const double delta = D2dTrustRules::RowDifference(w);
     const double lambda = D2dTrustRules::Scrambling(w);
-    const double productDelta = D2dTrustRules::RowDifference(m_product);
-    const double disagreement = D2dTrustRules::Disagreement(freshOwn, points, m_classes);
+    const double productDelta = D2dTrustRules::RowDifference(m_trust.GetProduct());
+    const double disagreement = D2dTrustRules::Disagreement(freshOwn, points, Classes());
     for (uint32_t i = 0; i < n; ++i)
     {
         auto& r = records[i];
@@ -533,6 +509,48 @@ D2dPredictionConsensus::EndOfRound()
     WriteRow(m_round, -1, "stragglers", static_cast<double>(m_running.size()));
     WriteBytesSent(m_round);
     EndRound(MakeCallback(&D2dPredictionConsensus::StartRound, this));
+}
+
+uint32_t
+D2dPredictionConsensus::Classes() const
+{
+    return m_xstar->numClasses == 0 ? 1 : m_xstar->numClasses;
+}
+
+void
+D2dPredictionConsensus::SetTrust(TrustMode mode)
+{
+    m_trust.SetMode(static_cast<D2dTrustMatrix::Mode>(mode));
+}
+
+D2dPredictionConsensus::TrustMode
+D2dPredictionConsensus::GetTrust() const
+{
+    return static_cast<TrustMode>(m_trust.GetMode());
+}
+
+void
+D2dPredictionConsensus::SetConfidence(int confidence)
+{
+    m_trust.SetConfidence(static_cast<D2dConfidence>(confidence));
+}
+
+int
+D2dPredictionConsensus::GetConfidence() const
+{
+    return static_cast<int>(m_trust.GetConfidence());
+}
+
+void
+D2dPredictionConsensus::SetTrustEvery(uint32_t every)
+{
+    m_trust.SetEvery(every);
+}
+
+uint32_t
+D2dPredictionConsensus::GetTrustEvery() const
+{
+    return m_trust.GetEvery();
 }
 
 } // namespace ns3

@@ -6,6 +6,7 @@
 #define D2D_PREDICTION_CONSENSUS_H
 
 #include "ns3/d2d-fl-protocol.h"
+#include "ns3/d2d-trust-matrix.h"
 #include "ns3/d2d-trust-rules.h"
 #include "ns3/event-id.h"
 
@@ -67,9 +68,9 @@ class D2dPredictionConsensus : public D2dFlProtocol
     /** Values of the Trust attribute. */
     enum TrustMode
     {
-        NAIVE,   //!< w_ij = 1/N (soft majority voting)
-        STATIC,  //!< eq. 6 computed once, at the first collaboration round, then kept
-        DYNAMIC, //!< eq. 6 every TrustEvery-th collaboration round
+        NAIVE = D2dTrustMatrix::NAIVE,     //!< w_ij = 1/N (soft majority voting)
+        STATIC = D2dTrustMatrix::STATIC,   //!< eq. 6 once, at the first collaboration round, kept
+        DYNAMIC = D2dTrustMatrix::DYNAMIC, //!< eq. 6 every TrustEvery-th collaboration round
     };
 
     /** Values of the LossRule attribute. */
@@ -166,20 +167,32 @@ class D2dPredictionConsensus : public D2dFlProtocol
     void Trained(uint32_t device, uint32_t round);
     /** \brief Record and go on. */
     void EndOfRound();
+    /** \return C, the classes of X* (1 for regression) */
+    uint32_t Classes() const;
+    /** \param mode the Trust attribute (D2dTrustMatrix) */
+    void SetTrust(TrustMode mode);
+    /** \return the Trust attribute */
+    TrustMode GetTrust() const;
+    /** \param confidence the Confidence attribute, a D2dConfidence (D2dTrustMatrix) */
+    void SetConfidence(int confidence);
+    /** \return the Confidence attribute */
+    int GetConfidence() const;
+    /** \param every the TrustEvery attribute (D2dTrustMatrix) */
+    void SetTrustEvery(uint32_t every);
+    /** \return the TrustEvery attribute */
+    uint32_t GetTrustEvery() const;
     /** \brief The round's rounds.csv figures of the agents (round 0: before training). */
     void EndOfRoundRecord(uint32_t round);
 
     std::shared_ptr<const D2dDataset> m_xstar; //!< X*, the shared unlabelled set (SetSharedSet)
-    TrustMode m_trust;                         //!< attribute Trust
-    int m_confidence;                          //!< a D2dConfidence (the Confidence attribute)
-    LossRule m_lossRule;                       //!< attribute LossRule
+    /** the trust: Trust, Confidence and TrustEvery, the rows kept, W, the pseudo-labels */
+    D2dTrustMatrix m_trust;
+    LossRule m_lossRule;       //!< attribute LossRule
     double m_lambda;           //!< weight of eq. 2's disagreement term (0: local training)
     uint32_t m_warmup;         //!< rounds of local training only (attribute WarmupRounds)
-    uint32_t m_trustEvery;     //!< dynamic trust: collaboration rounds between recomputations
     uint32_t m_distillBatch;   //!< X* rows per training step in the distillation term
     bool m_commonInitialModel; //!< attribute CommonInitialModel
     Time m_receptionGuard;     //!< unreliable: wait after the last send-done for receptions
-    uint32_t m_classes{0};     //!< C (1 for regression)
 
     /** Where the current round is. */
     enum Phase
@@ -200,13 +213,8 @@ class D2dPredictionConsensus : public D2dFlProtocol
     std::vector<std::vector<std::shared_ptr<const std::vector<float>>>> m_fresh;
     /** m_last[i][j]: the last complete predictions i received from j (any round). */
     std::vector<std::vector<std::shared_ptr<const std::vector<float>>>> m_last;
-    std::vector<std::vector<double>> m_rows; //!< kept trust rows (static, between updates)
-    std::vector<std::vector<double>> m_w;    //!< the last round's trust matrix
-    /** the last collaboration round's pseudo-labels, by device (null: none) */
-    std::vector<std::shared_ptr<const std::vector<float>>> m_psi;
-    std::vector<std::vector<double>> m_product; //!< W^(t) ... W^(first)
-    std::set<uint32_t> m_running;               //!< training jobs not completed
-    uint32_t m_completed{0}; //!< training jobs of the round completed (its participants)
+    std::set<uint32_t> m_running; //!< training jobs not completed
+    uint32_t m_completed{0};      //!< training jobs of the round completed (its participants)
     /** The phase's end: RoundDeadline, or the end of the exchange after ReceptionGuard */
     EventId m_deadlineEvent;
     /** Trust: (round, agent, peer, w_ij, "fresh"|"reused"|"missing") */
