@@ -57,10 +57,6 @@ KNOWN = {
     ("members", "contrib/d2dlearn/core/model/d2d-channel.h", "D2dChannel"):
         "the neighbour cache and the range reference as parts with their functions; the "
         "radio holds its access object",
-    ("members", "contrib/d2dlearn/core/model/d2d-compute-model.h", "D2dComputeModel"):
-        "D2dEnergyModel's bookkeeping (16) as a part the energy models hold",
-    ("members", "contrib/d2dlearn/core/model/d2d-radio-energy-model.h", "D2dRadioEnergyModel"):
-        "D2dEnergyModel's bookkeeping (16) as a part the energy models hold",
     ("members", "contrib/d2dlearn/learning/cmfl/d2d-cmfl.h", "D2dCmfl"):
         "the round's state (RoundState) and the committee's screening as parts with their "
         "functions",

@@ -27,6 +27,7 @@ set(d2dlearn_model_sources
     core/model/d2d-transport.cc
     core/model/d2d-energy-source.cc
     core/model/d2d-energy-model.cc
+    core/model/d2d-draw-ledger.cc
     core/model/d2d-radio-energy-model.cc
     core/model/d2d-radio-profile.cc
     core/model/d2d-compute-model.cc
@@ -63,6 +64,7 @@ set(d2dlearn_model_headers
     core/model/d2d-transport.h
     core/model/d2d-energy-source.h
     core/model/d2d-energy-model.h
+    core/model/d2d-draw-ledger.h
     core/model/d2d-radio-energy-model.h
     core/model/d2d-radio-profile.h
     core/model/d2d-compute-model.h

@@ -136,7 +136,7 @@ D2dEnergyModel::SetEnergySource(Ptr<EnergySource> source)
     LeaveSiblings();
     m_siblingsStale = true;
     m_source = source;
-    m_periodStart = Simulator::Now();
+    m_ledger.StartPeriod(Simulator::Now());
     m_depletionLevelJ = LowBatteryLevelJ(source);
     if (m_source && !m_depleted && !m_inUpdate && GetPowerW() > 0)
     {
@@ -150,18 +150,19 @@ D2dEnergyModel::SetEnergySource(Ptr<EnergySource> source)
 double
 D2dEnergyModel::GetTotalEnergyConsumption() const
 {
-    return m_totalJ + GetPowerW() * (Simulator::Now() - m_periodStart).GetSeconds();
+    return m_ledger.GetTotalJ() +
+           GetPowerW() * (Simulator::Now() - m_ledger.GetPeriodStart()).GetSeconds();
 }
 
 void
 D2dEnergyModel::AddOpenEnergy(std::map<std::string, double>& byComponentJ) const
 {
-    const double seconds = (Simulator::Now() - m_periodStart).GetSeconds();
+    const double seconds = (Simulator::Now() - m_ledger.GetPeriodStart()).GetSeconds();
     if (seconds <= 0)
     {
         return;
     }
-    for (const auto& [component, power] : m_draw) // cleared on depletion: nothing open then
+    for (const auto& [component, power] : m_ledger.GetDraws()) // cleared on depletion
     {
         if (power > 0)
         {
@@ -188,8 +189,7 @@ D2dEnergyModel::HandleEnergyDepletion()
     ClosePeriod(false);
     m_depleted = true;
     DropCheck(false);
-    m_draw.clear();
-    m_powerW = 0.0;
+    m_ledger.Clear();
     DoDepletion();
     // Copy: a callback may dispose of objects that own this model's callbacks.
     auto callbacks = m_depletionCallbacks;
@@ -237,7 +237,7 @@ D2dEnergyModel::IsDepleted() const
 double
 D2dEnergyModel::GetPowerW() const
 {
-    return m_powerW;
+    return m_ledger.GetPowerW();
 }
 
 void
@@ -261,28 +261,13 @@ D2dEnergyModel::SetDraw(const std::string& component, double powerW)
     {
         return;
     }
-    const double previousW = m_powerW;
-    auto entry = std::find_if(m_draw.begin(), m_draw.end(), [&component](const auto& e) {
-        return e.first == component;
-    });
-    if (entry != m_draw.end())
-    {
-        entry->second = powerW;
-    }
-    else
-    {
-        m_draw.emplace_back(component, powerW);
-    }
-    m_powerW = 0.0;
-    for (const auto& e : m_draw)
-    {
-        m_powerW += e.second;
-    }
+    const double previousW = GetPowerW();
+    m_ledger.Set(component, powerW);
     // A fall of the draw only delays the depletion: while anything is drawn, a check of
     // the source is pending no later than the instant predicted at the last rise, and it
     // predicts again when it runs. Without a remaining energy, a source update is under
     // way and its caller predicts afterwards.
-    if (remaining && m_powerW > previousW)
+    if (remaining && GetPowerW() > previousW)
     {
         ScheduleDepletionCheck(*remaining);
     }
@@ -291,14 +276,7 @@ D2dEnergyModel::SetDraw(const std::string& component, double powerW)
 double
 D2dEnergyModel::GetDraw(const std::string& component) const
 {
-    for (const auto& entry : m_draw)
-    {
-        if (entry.first == component)
-        {
-            return entry.second;
-        }
-    }
-    return 0.0;
+    return m_ledger.Get(component);
 }
 
 void
@@ -321,12 +299,11 @@ std::optional<double>
 D2dEnergyModel::ClosePeriod(bool updateSource)
 {
     const Time now = Simulator::Now();
-    const Time start = m_periodStart;
+    const Time start = m_ledger.StartPeriod(now);
     const double seconds = (now - start).GetSeconds();
-    m_periodStart = now;
     // The draw in force during the period: a depletion found by the update below clears
-    // m_draw re-entrantly, yet the period's energy was drawn and must be reported.
-    const auto draws = m_draw;
+    // the draws re-entrantly, yet the period's energy was drawn and must be reported.
+    const auto draws = m_ledger.GetDraws();
     double remaining = 0.0;
     std::optional<double> sourceRemaining;
     if (m_source && updateSource && !m_inUpdate)
@@ -350,7 +327,7 @@ D2dEnergyModel::ClosePeriod(bool updateSource)
         const double energy = power * seconds;
         if (energy > 0)
         {
-            m_totalJ += energy;
+            m_ledger.AddEnergy(energy);
             m_energyTrace(now, m_node, component, energy, remaining, start, power);
         }
     }
@@ -412,7 +389,7 @@ D2dEnergyModel::GetSourcePowerW()
     double total = 0.0;
     for (const D2dEnergyModel* model : GetSiblings())
     {
-        total += model->m_powerW;
+        total += model->GetPowerW();
     }
     return total;
 }
@@ -428,7 +405,7 @@ D2dEnergyModel::ScheduleDepletionCheck(double remainingJ)
     uint64_t earliest = UINT64_MAX; // timestamp of the source's pending check, if any
     for (const D2dEnergyModel* model : GetSiblings())
     {
-        total += model->m_powerW;
+        total += model->GetPowerW();
         if (model->m_checkPending)
         {
             earliest = std::min(earliest, model->m_depletionCheck.GetTs());

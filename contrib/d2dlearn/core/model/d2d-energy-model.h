@@ -5,6 +5,7 @@
 #ifndef D2D_ENERGY_MODEL_H
 #define D2D_ENERGY_MODEL_H
 
+#include "d2d-draw-ledger.h"
 #include "d2d-ns3-compat.h"
 
 #include "ns3/callback.h"
@@ -195,15 +196,13 @@ class D2dEnergyModel : public DeviceEnergyModel
 
     Ptr<EnergySource> m_source; //!< the source this model draws from (SetEnergySource)
     uint32_t m_node{0};         //!< device index written in energy traces (SetNodeIndex)
-    std::vector<std::pair<std::string, double>> m_draw; //!< (component, W)
-    Time m_periodStart;            //!< start of the open period of constant draw
-    double m_totalJ{0.0};          //!< energy of the closed periods, all components (J)
+    /** the components' draws, their sum, the open period's start, the closed periods' J */
+    D2dDrawLedger m_ledger;
     bool m_depleted{false};        //!< the source was depleted: nothing is drawn any more
     bool m_inUpdate{false};        //!< inside a source update this model started: do not start one
     double m_depletionLevelJ{0.0}; //!< the source depletes at or below this energy (J)
     EventId m_depletionCheck;      //!< depletion check of the source, if this one's
     bool m_checkPending{false};    //!< m_depletionCheck is scheduled and has not run
-    double m_powerW{0.0};          //!< sum of m_draw, in its order
     std::shared_ptr<Siblings> m_siblings; //!< the D2D models of the source, shared
     bool m_siblingsStale{true};           //!< look the siblings up again before use
     std::vector<std::function<void()>> m_depletionCallbacks; //!< AddDepletionCallback()'s
