@@ -52,8 +52,6 @@ CTAGS = ["ctags", "-R", "--languages=C++", "--langmap=C++:+.h", "--kinds-C++=+mp
 # Known violations, removed as they are fixed: (kind, file, name) -> the move that removes
 # it. kind: "function" (name: scope::function) or "members" (name: the class).
 KNOWN = {
-    ("members", "contrib/d2dlearn/core/model/d2d-channel.cc", "D2dChannel::Transmission"):
-        "the radio's job (D2dRadio::TxJob, 9) held through the radio, not copied in",
     ("members", "contrib/d2dlearn/core/model/d2d-channel.h", "D2dChannel"):
         "the neighbour cache and the range reference as parts with their functions; the "
         "radio holds its access object",

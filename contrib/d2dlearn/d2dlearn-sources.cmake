@@ -50,6 +50,7 @@ set(d2dlearn_model_sources
     core/model/d2d-link-quality.cc
     core/model/d2d-rss-link-quality.cc
     core/model/d2d-channel.cc
+    core/model/d2d-fragment-rounds.cc
     core/model/d2d-wifi-transport.cc
     core/model/d2d-wifi-energy-meter.cc
     core/model/d2d-share.cc
@@ -87,6 +88,7 @@ set(d2dlearn_model_headers
     core/model/d2d-link-quality.h
     core/model/d2d-rss-link-quality.h
     core/model/d2d-channel.h
+    core/model/d2d-fragment-rounds.h
     core/model/d2d-wifi-transport.h
     core/model/d2d-wifi-energy-meter.h
     core/model/d2d-share.h

@@ -5,6 +5,7 @@
 #include "d2d-channel.h"
 
 #include "constant-rss-model.h"
+#include "d2d-fragment-rounds.h"
 #include "d2d-message-registry.h"
 #include "d2d-spectrum.h"
 #include "d2d-thermal-noise.h"
@@ -105,11 +106,7 @@ struct D2dChannel::Transmission : public SimpleRefCount<D2dChannel::Transmission
     uint32_t retransmissions{0}; //!< reliable: fragment retransmissions
     uint64_t fragmentTransmissions{0};
     Time airtime;
-    // per-fragment path state
-    std::vector<uint32_t> roundList;
-    std::vector<uint32_t> nextList;
-    std::size_t pos{0};
-    uint32_t round{0};
+    D2dFragmentRounds arq; //!< per-fragment path: the ARQ rounds' fragments
     EventId fragmentEvent;
 
     double FragmentBits(uint32_t f) const
@@ -1004,11 +1001,7 @@ D2dChannel::StartTransmission(Ptr<D2dRadio> sender,
                 r.has.assign(tx->fragments, false);
             }
         }
-        tx->roundList.resize(tx->fragments);
-        for (uint32_t f = 0; f < tx->fragments; ++f)
-        {
-            tx->roundList[f] = f;
-        }
+        tx->arq.Start(tx->fragments);
         SendNextFragment(tx);
     }
     return true;
@@ -1120,7 +1113,7 @@ D2dChannel::DrawReliableOutcome(Ptr<Transmission> tx)
 void
 D2dChannel::SendNextFragment(Ptr<Transmission> tx)
 {
-    const uint32_t f = tx->roundList[tx->pos];
+    const uint32_t f = tx->arq.Current();
     const Time end = tx->AfterBits(tx->bitsSent + tx->FragmentBits(f));
     tx->fragmentEvent =
         Simulator::Schedule(end - Simulator::Now(), &D2dChannel::FragmentSent, this, tx);
@@ -1134,7 +1127,7 @@ D2dChannel::FragmentSent(Ptr<Transmission> tx)
         return;
     }
     tx->fragmentEvent = EventId(); // fired: break the tx -> event -> tx reference cycle
-    const uint32_t f = tx->roundList[tx->pos++];
+    const uint32_t f = tx->arq.Take();
     tx->fragmentTransmissions++;
     tx->bitsSent += tx->FragmentBits(f);
     tx->airtime = Simulator::Now() - tx->start;
@@ -1170,21 +1163,18 @@ D2dChannel::FragmentSent(Ptr<Transmission> tx)
     }
     if (tx->reliable && someoneMissing)
     {
-        tx->nextList.push_back(f); // sent again in the next round
+        tx->arq.Again(f); // sent again in the next round
     }
-    if (tx->pos < tx->roundList.size())
+    if (tx->arq.HasMore())
     {
         SendNextFragment(tx);
         return;
     }
     // End of an ARQ round (the only round in unreliable mode).
-    if (tx->reliable && !tx->nextList.empty() && tx->round < m_maxRetransmissions)
+    const uint32_t again = tx->reliable ? tx->arq.NextRound(m_maxRetransmissions) : 0;
+    if (again > 0)
     {
-        tx->round++;
-        tx->retransmissions += static_cast<uint32_t>(tx->nextList.size());
-        tx->roundList.swap(tx->nextList);
-        tx->nextList.clear();
-        tx->pos = 0;
+        tx->retransmissions += again;
         SendNextFragment(tx);
         return;
     }
