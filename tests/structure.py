@@ -52,23 +52,14 @@ CTAGS = ["ctags", "-R", "--languages=C++", "--langmap=C++:+.h", "--kinds-C++=+mp
 # Known violations, removed as they are fixed: (kind, file, name) -> the move that removes
 # it. kind: "function" (name: scope::function) or "members" (name: the class).
 KNOWN = {
-    ("members", "contrib/d2dlearn/core/model/d2d-channel.h", "D2dChannel"):
-        "the neighbour cache and the range reference as parts with their functions; the "
-        "radio holds its access object",
     ("members", "contrib/d2dlearn/learning/cmfl/d2d-cmfl.h", "D2dCmfl"):
         "the round's state (RoundState) and the committee's screening as parts with their "
         "functions",
-    ("members", "contrib/d2dlearn/learning/cmfl/d2d-committee-consensus.h",
-     "D2dCommitteeConsensus"):
-        "the score exchange (Exchange) and the vote (VoteState) as parts with their functions",
     ("members", "contrib/d2dlearn/learning/learner/d2d-learner.cc", "D2dLearner::Impl"):
         "the optimizer (OptimizerState) and the data access as parts with their functions",
     ("members", "contrib/d2dlearn/learning/learner/d2d-learner.h", "D2dLearner"):
         "its Impl's parts (D2dLearner::Impl's entry) and the energy and compute wiring as a "
         "part",
-    ("members", "contrib/d2dlearn/learning/learner/d2d-variational-learner.h",
-     "D2dVariationalLearner"):
-        "the devices' variational state (VariationalDevice) as a part with its functions",
 }
 
 ANON = re.compile(r"__anon\w+(::)?")

@@ -316,8 +316,7 @@ D2dChannel::DoDispose()
         m_spectrum = nullptr;
     }
     m_rangeReference = RangeReference();
-    m_neighbourCache.grid.clear();
-    m_neighbourCache.neighbours.clear();
+    m_neighbourCache.Clear();
     Object::DoDispose();
 }
 
@@ -594,21 +593,27 @@ D2dChannel::UsesPositions() const
 double
 D2dChannel::GetRangeThresholdW(double txPowerDbm) const
 {
-    auto it = m_rangeReference.thresholdsW.find(txPowerDbm);
-    if (it != m_rangeReference.thresholdsW.end())
+    return m_rangeReference.ThresholdW(txPowerDbm, m_rangeM);
+}
+
+double
+D2dChannel::RangeReference::ThresholdW(double txPowerDbm, double rangeM)
+{
+    auto it = thresholdsW.find(txPowerDbm);
+    if (it != thresholdsW.end())
     {
         return it->second;
     }
     // The default propagation model (ns-3 log-distance) at RangeM, for this power.
-    if (!m_rangeReference.model)
+    if (!model)
     {
-        m_rangeReference.model = CreateObject<PropagationRssModel>();
+        model = CreateObject<PropagationRssModel>();
     }
     auto a = CreateObject<ConstantPositionMobilityModel>();
     auto b = CreateObject<ConstantPositionMobilityModel>();
-    b->SetPosition(Vector(m_rangeM, 0, 0));
-    const double w = m_rangeReference.model->GetRssW(0, 1, a, b, txPowerDbm);
-    m_rangeReference.thresholdsW[txPowerDbm] = w;
+    b->SetPosition(Vector(rangeM, 0, 0));
+    const double w = model->GetRssW(0, 1, a, b, txPowerDbm);
+    thresholdsW[txPowerDbm] = w;
     return w;
 }
 
@@ -679,8 +684,7 @@ D2dChannel::PositionChanged(Ptr<const MobilityModel>)
 void
 D2dChannel::InvalidateNeighbours()
 {
-    m_neighbourCache.neighboursKnown.assign(m_neighbourCache.neighboursKnown.size(), false);
-    m_neighbourCache.gridKnown = false;
+    m_neighbourCache.Invalidate();
 }
 
 namespace
@@ -692,6 +696,62 @@ CellKey(int64_t cx, int64_t cy)
     return (cx << 32) ^ (cy & 0xFFFFFFFF);
 }
 } // namespace
+
+void
+D2dChannel::NeighbourCache::Invalidate()
+{
+    neighboursKnown.assign(neighboursKnown.size(), false);
+    gridKnown = false;
+}
+
+void
+D2dChannel::NeighbourCache::Clear()
+{
+    grid.clear();
+    neighbours.clear();
+}
+
+const std::vector<uint32_t>*
+D2dChannel::NeighbourCache::Known(uint32_t index, std::size_t devices)
+{
+    if (neighbours.size() != devices)
+    {
+        neighbours.resize(devices);
+        neighboursKnown.assign(devices, false);
+    }
+    return neighboursKnown[index] ? &neighbours[index] : nullptr;
+}
+
+std::vector<uint32_t>&
+D2dChannel::NeighbourCache::Store(uint32_t index)
+{
+    neighboursKnown[index] = true;
+    return neighbours[index];
+}
+
+void
+D2dChannel::NeighbourCache::BuildGrid(const std::vector<Ptr<D2dRadio>>& radios, double rangeM)
+{
+    grid.clear();
+    for (uint32_t j = 0; j < radios.size(); ++j)
+    {
+        if (radios[j])
+        {
+            const Vector p = radios[j]->GetMobility()->GetPosition();
+            grid[CellKey(static_cast<int64_t>(std::floor(p.x / rangeM)),
+                         static_cast<int64_t>(std::floor(p.y / rangeM)))]
+                .push_back(j);
+        }
+    }
+    gridKnown = true;
+}
+
+const std::vector<uint32_t>*
+D2dChannel::NeighbourCache::Cell(int64_t cx, int64_t cy) const
+{
+    auto it = grid.find(CellKey(cx, cy));
+    return it == grid.end() ? nullptr : &it->second;
+}
 
 void
 D2dChannel::ComputeNeighbours(uint32_t index, std::vector<uint32_t>& out)
@@ -712,19 +772,7 @@ D2dChannel::ComputeNeighbours(uint32_t index, std::vector<uint32_t>& out)
     // Only devices within RangeM can hear: look in the 3 x 3 cells of side RangeM around it.
     if (!m_neighbourCache.gridKnown || !IsStatic())
     {
-        m_neighbourCache.grid.clear();
-        for (uint32_t j = 0; j < m_radios.size(); ++j)
-        {
-            if (m_radios[j])
-            {
-                const Vector p = m_radios[j]->GetMobility()->GetPosition();
-                m_neighbourCache
-                    .grid[CellKey(static_cast<int64_t>(std::floor(p.x / m_rangeM)),
-                                  static_cast<int64_t>(std::floor(p.y / m_rangeM)))]
-                    .push_back(j);
-            }
-        }
-        m_neighbourCache.gridKnown = true;
+        m_neighbourCache.BuildGrid(m_radios, m_rangeM);
     }
     const Vector p = m_radios[index]->GetMobility()->GetPosition();
     const auto cx = static_cast<int64_t>(std::floor(p.x / m_rangeM));
@@ -733,12 +781,12 @@ D2dChannel::ComputeNeighbours(uint32_t index, std::vector<uint32_t>& out)
     {
         for (int64_t dy = -1; dy <= 1; ++dy)
         {
-            auto it = m_neighbourCache.grid.find(CellKey(cx + dx, cy + dy));
-            if (it == m_neighbourCache.grid.end())
+            const std::vector<uint32_t>* cell = m_neighbourCache.Cell(cx + dx, cy + dy);
+            if (!cell)
             {
                 continue;
             }
-            for (uint32_t j : it->second)
+            for (uint32_t j : *cell)
             {
                 if (j != index && Hears(j, index))
                 {
@@ -759,17 +807,13 @@ D2dChannel::GetNeighbours(uint32_t index)
         ComputeNeighbours(index, m_neighbourCache.scratch);
         return m_neighbourCache.scratch;
     }
-    if (m_neighbourCache.neighbours.size() != m_radios.size())
+    if (const std::vector<uint32_t>* known = m_neighbourCache.Known(index, m_radios.size()))
     {
-        m_neighbourCache.neighbours.resize(m_radios.size());
-        m_neighbourCache.neighboursKnown.assign(m_radios.size(), false);
+        return *known;
     }
-    if (!m_neighbourCache.neighboursKnown[index])
-    {
-        ComputeNeighbours(index, m_neighbourCache.neighbours[index]);
-        m_neighbourCache.neighboursKnown[index] = true;
-    }
-    return m_neighbourCache.neighbours[index];
+    std::vector<uint32_t>& list = m_neighbourCache.Store(index);
+    ComputeNeighbours(index, list);
+    return list;
 }
 
 D2dChannel::Receiver

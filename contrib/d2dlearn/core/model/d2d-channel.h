@@ -334,6 +334,34 @@ class D2dChannel : public D2dLinkQuality
         bool gridKnown{false};             //!< whether grid is current
         /** the RangeM grid: the devices in each cell of side RangeM, by cell key */
         std::unordered_map<int64_t, std::vector<uint32_t>> grid;
+
+        /** \brief What is known of the neighbours and the grid is stale (a move, a radio). */
+        void Invalidate();
+        /** \brief Forget the lists and the grid (DoDispose). */
+        void Clear();
+        /**
+         * \param index a device
+         * \param devices the channel's radios (the lists are sized to them)
+         * \return its neighbour list if it is current, else null
+         */
+        const std::vector<uint32_t>* Known(uint32_t index, std::size_t devices);
+        /**
+         * \param index a device
+         * \return its neighbour list, current from now (the caller fills it)
+         */
+        std::vector<uint32_t>& Store(uint32_t index);
+        /**
+         * \brief Place the radios in the cells of side rangeM, by their positions now.
+         * \param radios the channel's radios (null: none at that index)
+         * \param rangeM the cells' side, m
+         */
+        void BuildGrid(const std::vector<Ptr<D2dRadio>>& radios, double rangeM);
+        /**
+         * \param cx cell column
+         * \param cy cell row
+         * \return the devices in cell (cx, cy), or null if none
+         */
+        const std::vector<uint32_t>* Cell(int64_t cx, int64_t cy) const;
     };
 
     /** \return a job's named receivers, or for D2D_BROADCAST the sender's neighbours */
@@ -473,6 +501,13 @@ class D2dChannel : public D2dLinkQuality
     {
         Ptr<PropagationRssModel> model;       //!< the default propagation model
         std::map<double, double> thresholdsW; //!< its RSS at RangeM by transmit power (dBm)
+
+        /**
+         * \param txPowerDbm a transmit power, dBm
+         * \param rangeM RangeM, m
+         * \return the default propagation model's RSS at rangeM for that power, W (cached)
+         */
+        double ThresholdW(double txPowerDbm, double rangeM);
     };
 
     mutable RangeReference m_rangeReference; //!< RangeM without positions (made on first use)

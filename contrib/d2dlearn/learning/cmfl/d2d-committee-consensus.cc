@@ -249,20 +249,7 @@ D2dCommitteeConsensus::Receive(const D2dReception& r)
     }
     if (p->type == D2dCcpPayload::Type::SCORE)
     {
-        Exchange& x = m_exchange;
-        // Only the score messages of the open exchange count (a late one of an earlier
-        // exchange has another id).
-        auto it = x.open ? x.sends.find(r.msgId) : x.sends.end();
-        if (it != x.sends.end() && p->round == x.round && r.src == it->second.sender &&
-            x.members.count(r.dst) && r.dst != r.src)
-        {
-            if (x.views[r.dst]
-                    .emplace(p->origin, std::shared_ptr<const D2dScoreVector>(p, &p->scores))
-                    .second)
-            {
-                ++x.arrived;
-            }
-        }
+        m_exchange.Arrive(r.msgId, r.src, r.dst, p);
     }
     else if (p->type == D2dCcpPayload::Type::REQUEST)
     {
@@ -277,12 +264,10 @@ D2dCommitteeConsensus::Receive(const D2dReception& r)
 void
 D2dCommitteeConsensus::SendDone(uint64_t msgId, uint32_t /* dst */, bool success)
 {
-    Exchange& x = m_exchange;
-    auto it = x.open && msgId != 0 ? x.sends.find(msgId) : x.sends.end();
-    if (it != x.sends.end())
+    if (ScoreSend* send = m_exchange.Find(msgId))
     {
         NS_LOG_LOGIC("score message " << msgId << " send done, success " << success);
-        it->second.sendDone = true;
+        send->sendDone = true;
         CheckExchangeEnded();
     }
 }
@@ -290,9 +275,8 @@ D2dCommitteeConsensus::SendDone(uint64_t msgId, uint32_t /* dst */, bool success
 void
 D2dCommitteeConsensus::Delivery(const D2dDeliveryRecord& record)
 {
-    Exchange& x = m_exchange;
-    auto it = x.open && record.msgId != 0 ? x.sends.find(record.msgId) : x.sends.end();
-    if (it != x.sends.end() && it->second.pending.erase(record.dst) > 0)
+    ScoreSend* send = m_exchange.Find(record.msgId);
+    if (send && send->pending.erase(record.dst) > 0)
     {
         CheckExchangeEnded();
     }
@@ -300,6 +284,35 @@ D2dCommitteeConsensus::Delivery(const D2dDeliveryRecord& record)
 
 // ---------------------------------------------------------------------------------------
 // Score exchange: Alg. 1 lines 1-5.
+
+D2dCommitteeConsensus::ScoreSend*
+D2dCommitteeConsensus::Exchange::Find(uint64_t msgId)
+{
+    auto it = open && msgId != 0 ? sends.find(msgId) : sends.end();
+    return it != sends.end() ? &it->second : nullptr;
+}
+
+void
+D2dCommitteeConsensus::Exchange::Arrive(uint64_t msgId,
+                                        uint32_t src,
+                                        uint32_t dst,
+                                        const std::shared_ptr<const D2dCcpPayload>& payload)
+{
+    // Only the score messages of the open exchange count (a late one of an earlier
+    // exchange has another id).
+    auto it = open ? sends.find(msgId) : sends.end();
+    if (it != sends.end() && payload->round == round && src == it->second.sender &&
+        members.count(dst) && dst != src)
+    {
+        if (views[dst]
+                .emplace(payload->origin,
+                         std::shared_ptr<const D2dScoreVector>(payload, &payload->scores))
+                .second)
+        {
+            ++arrived;
+        }
+    }
+}
 
 void
 D2dCommitteeConsensus::ExchangeScores(uint32_t round,

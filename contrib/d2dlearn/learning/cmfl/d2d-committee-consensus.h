@@ -311,6 +311,25 @@ class D2dCommitteeConsensus : public Object
         uint32_t sent{0};                       //!< score messages handed to a transport
         Callback<void, const ScoreViews&> done; //!< called with the views at the end
         EventId event;                          //!< the scheduled FinishExchange
+
+        /**
+         * \param msgId a message id (0: none)
+         * \return this open exchange's score multicast of that id, or null
+         */
+        ScoreSend* Find(uint64_t msgId);
+        /**
+         * \brief A complete score message reached a member: the member holds the scores of
+         * its origin from now, if the message is this open exchange's, of its round, from
+         * its sender, at another member (a late one of an earlier exchange has another id).
+         * \param msgId the message's id
+         * \param src its sender
+         * \param dst the member it reached
+         * \param payload its payload (the scores are shared, not copied)
+         */
+        void Arrive(uint64_t msgId,
+                    uint32_t src,
+                    uint32_t dst,
+                    const std::shared_ptr<const D2dCcpPayload>& payload);
     };
 
     /** State of the open vote. */

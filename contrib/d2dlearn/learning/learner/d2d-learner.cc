@@ -357,6 +357,19 @@ struct D2dLearner::Impl
         std::vector<int64_t> steps;    //!< Adam's step count, per tensor with state
         std::vector<float> buffer1;    //!< SGD momentum buffer / Adam exp_avg
         std::vector<float> buffer2;    //!< Adam exp_avg_sq
+
+        /**
+         * \brief Copy the optimizer's per-parameter state into the flat vectors.
+         * \param opt the job's optimizer
+         * \param params its parameters, in order
+         */
+        void Save(torch::optim::Optimizer& opt, const std::vector<torch::Tensor>& params);
+        /**
+         * \brief Give a fresh optimizer the state Save() kept (bit for bit).
+         * \param opt the new job's optimizer
+         * \param params its parameters, in order
+         */
+        void Restore(torch::optim::Optimizer& opt, const std::vector<torch::Tensor>& params) const;
     };
 
     /** Made by the first training job: a device that never trains (most FedAvg clients
@@ -547,12 +560,13 @@ StateKey(const torch::Tensor& p)
     return c10::guts::to_string(p.unsafeGetTensorImpl());
 }
 
-/** \brief Copy the optimizer's per-parameter state into the learner's flat vectors. */
+} // namespace
+
 void
-SaveOptimizerState(D2dLearner::Impl::OptimizerState& s,
-                   torch::optim::Optimizer& opt,
-                   const std::vector<torch::Tensor>& params)
+D2dLearner::Impl::OptimizerState::Save(torch::optim::Optimizer& opt,
+                                       const std::vector<torch::Tensor>& params)
 {
+    OptimizerState& s = *this;
     s.hasState.assign(params.size(), 0);
     s.steps.clear();
     s.buffer1.clear();
@@ -589,12 +603,11 @@ SaveOptimizerState(D2dLearner::Impl::OptimizerState& s,
     }
 }
 
-/** \brief Give a fresh optimizer the state SaveOptimizerState kept (bit for bit). */
 void
-RestoreOptimizerState(const D2dLearner::Impl::OptimizerState& s,
-                      torch::optim::Optimizer& opt,
-                      const std::vector<torch::Tensor>& params)
+D2dLearner::Impl::OptimizerState::Restore(torch::optim::Optimizer& opt,
+                                          const std::vector<torch::Tensor>& params) const
 {
+    const OptimizerState& s = *this;
     if (s.hasState.size() != params.size())
     {
         return; // nothing kept yet
@@ -631,6 +644,9 @@ RestoreOptimizerState(const D2dLearner::Impl::OptimizerState& s,
         offset += n;
     }
 }
+
+namespace
+{
 
 /** \return the loss of a batch: cross-entropy or mean squared error */
 torch::Tensor
@@ -962,7 +978,7 @@ MakeOptimizer(D2dLearner::Impl& s, const Job& job, const std::vector<torch::Tens
     }
     if (job.keepOptimizer)
     {
-        RestoreOptimizerState(o, *made, params);
+        o.Restore(*made, params);
     }
     return made;
 }
@@ -1182,7 +1198,7 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
     }
     if (job.keepOptimizer)
     {
-        SaveOptimizerState(*s.optimizer, *run.opt, params);
+        s.optimizer->Save(*run.opt, params);
     }
     run.opt = nullptr;
     made.reset();

@@ -125,6 +125,29 @@ struct VariationalDevice
     std::vector<double> result; //!< the job's q in natural parameters (worker side)
     double resultLoss{0};       //!< the job's mean free energy per sample (worker side)
     double lastLoss{0};         //!< the last completed update's (event side)
+
+    /**
+     * \return the next min(batch, n) samples of the running permutation of the shard (a new
+     *         permutation, drawn from generator, whenever one is used up)
+     */
+    torch::Tensor NextBatch()
+    {
+        std::vector<torch::Tensor> parts;
+        int64_t need = batch;
+        while (need > 0)
+        {
+            if (!perm.defined() || permPos >= n)
+            {
+                perm = torch::randperm(n, generator, torch::kLong);
+                permPos = 0;
+            }
+            const int64_t take = std::min(need, n - permPos);
+            parts.push_back(perm.slice(0, permPos, permPos + take));
+            permPos += take;
+            need -= take;
+        }
+        return parts.size() == 1 ? parts[0] : torch::cat(parts);
+    }
 };
 
 /** The shared LibTorch state. */
@@ -270,22 +293,7 @@ RunUpdate(const D2dVariationalLearner::Impl& s, VariationalDevice& d, const Upda
     double lossSum = 0;
     for (uint32_t step = 0; step < c.localSteps; ++step)
     {
-        // The next min(batch, n) samples of the running permutation.
-        std::vector<torch::Tensor> parts;
-        int64_t need = d.batch;
-        while (need > 0)
-        {
-            if (!d.perm.defined() || d.permPos >= d.n)
-            {
-                d.perm = torch::randperm(d.n, d.generator, torch::kLong);
-                d.permPos = 0;
-            }
-            const int64_t take = std::min(need, d.n - d.permPos);
-            parts.push_back(d.perm.slice(0, d.permPos, d.permPos + take));
-            d.permPos += take;
-            need -= take;
-        }
-        const auto order = parts.size() == 1 ? parts[0] : torch::cat(parts);
+        const auto order = d.NextBatch();
         const auto x = s.features.index_select(0, d.shard.index_select(0, order));
         const auto y = d.targets.index_select(0, order);
         opt.zero_grad();
