@@ -53,13 +53,14 @@ CTAGS = ["ctags", "-R", "--languages=C++", "--langmap=C++:+.h", "--kinds-C++=+mp
 # it. kind: "function" (name: scope::function) or "members" (name: the class).
 KNOWN = {
     ("members", "contrib/d2dlearn/learning/cmfl/d2d-cmfl.h", "D2dCmfl"):
-        "the round's state (RoundState) and the committee's screening as parts with their "
-        "functions",
+        "three parts with their functions: the malicious devices and their attack (6 fields), "
+        "the committee and training selection (7) and the round's votes (RoundState, 9)",
     ("members", "contrib/d2dlearn/learning/learner/d2d-learner.cc", "D2dLearner::Impl"):
-        "the optimizer (OptimizerState) and the data access as parts with their functions",
+        "the kept optimizer (OptimizerState, 9) and the last result (D2dTrainResult, 7) as "
+        "parts of their own beside the Impl, not nested in it",
     ("members", "contrib/d2dlearn/learning/learner/d2d-learner.h", "D2dLearner"):
-        "its Impl's parts (D2dLearner::Impl's entry) and the energy and compute wiring as a "
-        "part",
+        "its Impl within the limit (its entry) and the learner's compute and energy wiring as "
+        "a part",
 }
 
 ANON = re.compile(r"__anon\w+(::)?")
