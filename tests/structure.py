@@ -53,8 +53,9 @@ CTAGS = ["ctags", "-R", "--languages=C++", "--langmap=C++:+.h", "--kinds-C++=+mp
 # it. kind: "function" (name: scope::function) or "members" (name: the class).
 KNOWN = {
     ("members", "contrib/d2dlearn/learning/cmfl/d2d-cmfl.h", "D2dCmfl"):
-        "three parts with their functions: the malicious devices and their attack (6 fields), "
-        "the committee and training selection (7) and the round's votes (RoundState, 9)",
+        "two more parts with their functions (the malicious clients are one, "
+        "D2dMaliciousClients): the committee and training selection (7 fields) and the "
+        "round's votes (RoundState, 9)",
     ("members", "contrib/d2dlearn/learning/learner/d2d-learner.cc", "D2dLearner::Impl"):
         "the kept optimizer (OptimizerState, 9) and the last result (D2dTrainResult, 7) as "
         "parts of their own beside the Impl, not nested in it",

@@ -283,6 +283,7 @@ set(d2dlearn_cmfl_rules_sources
 )
 set(d2dlearn_cmfl_sources
     learning/cmfl/d2d-cmfl.cc
+    learning/cmfl/d2d-malicious-clients.cc
     ${d2dlearn_cmfl_rules_sources}
 )
 set(d2dlearn_cmfl_headers
@@ -291,6 +292,7 @@ set(d2dlearn_cmfl_headers
     learning/cmfl/d2d-ccp-payload.h
     learning/cmfl/d2d-committee-consensus.h
     learning/cmfl/d2d-cmfl.h
+    learning/cmfl/d2d-malicious-clients.h
 )
 
 # learning/consensus/: Fan, Mendler-Dünner and Jaggi 2023, prediction consensus.

@@ -139,7 +139,8 @@ D2dCmfl::GetTypeId()
                 "the rules, as in the authors' code) or adversarial (inverted scores "
                 "||g_k - g_c||^2 and the opposite proposals: an extension)",
                 EnumValue(static_cast<int>(MaliciousCommittee::ATTACKED_REFERENCE)),
-                D2dMakeEnumAccessor(&D2dCmfl::m_maliciousCommittee),
+                D2dMakeEnumAccessor(&D2dCmfl::SetMaliciousCommittee,
+                                    &D2dCmfl::GetMaliciousCommittee),
                 MakeEnumChecker(static_cast<int>(MaliciousCommittee::ATTACKED_REFERENCE),
                                 "attacked-reference",
                                 static_cast<int>(MaliciousCommittee::ADVERSARIAL),
@@ -149,7 +150,7 @@ D2dCmfl::GetTypeId()
                           "the paper's text) or weights (the uploaded w_k, as in the authors' "
                           "runs: g_k = w^t - attack(w_k))",
                           EnumValue(static_cast<int>(D2dAttackSpace::UPDATE)),
-                          D2dMakeEnumAccessor(&D2dCmfl::m_attackSpace),
+                          D2dMakeEnumAccessor(&D2dCmfl::SetAttackSpace, &D2dCmfl::GetAttackSpace),
                           MakeEnumChecker(static_cast<int>(D2dAttackSpace::UPDATE),
                                           "update",
                                           static_cast<int>(D2dAttackSpace::WEIGHTS),
@@ -185,7 +186,33 @@ D2dCmfl::D2dCmfl()
 {
     m_ccp = CreateObject<D2dCommitteeConsensus>();
     m_pick = CreateObject<UniformRandomVariable>();
-    m_attackRng = CreateObject<UniformRandomVariable>();
+}
+
+void
+D2dCmfl::SetMaliciousCommittee(int behaviour)
+{
+    m_attackers.SetAdversarialCommittee(static_cast<MaliciousCommittee>(behaviour) ==
+                                        MaliciousCommittee::ADVERSARIAL);
+}
+
+int
+D2dCmfl::GetMaliciousCommittee() const
+{
+    return static_cast<int>(m_attackers.HasAdversarialCommittee()
+                                ? MaliciousCommittee::ADVERSARIAL
+                                : MaliciousCommittee::ATTACKED_REFERENCE);
+}
+
+void
+D2dCmfl::SetAttackSpace(int space)
+{
+    m_attackers.SetSpace(static_cast<D2dAttackSpace>(space));
+}
+
+int
+D2dCmfl::GetAttackSpace() const
+{
+    return static_cast<int>(m_attackers.GetSpace());
 }
 
 void
@@ -199,7 +226,7 @@ D2dCmfl::DoDispose()
     m_ccp = nullptr;
     Detach();
     m_pick = nullptr;
-    m_attackRng = nullptr;
+    m_attackers.Dispose();
     m_state.clear();
     m_roundState.aggregates.clear();
     m_uploadRetry.Clear();
@@ -262,21 +289,13 @@ D2dCmfl::DoInitialize()
 void
 D2dCmfl::ResolveMalicious()
 {
-    m_malicious.assign(GetNDevices(), false);
-    for (auto d : m_maliciousDevices)
-    {
-        NS_ABORT_MSG_IF(d >= GetNDevices(),
-                        "D2dCmfl::SetMalicious: device " << d << " of " << GetNDevices());
-        m_malicious[d] = true;
-    }
+    m_attackers.Resolve(GetNDevices());
 }
 
 void
 D2dCmfl::SetMalicious(const std::vector<uint32_t>& devices, D2dAttackType attack, double scalingLow)
 {
-    m_scalingLow = scalingLow;
-    m_maliciousDevices = devices;
-    m_attack = attack;
+    m_attackers.Set(devices, attack, scalingLow);
     if (IsInitialized())
     {
         ResolveMalicious(); // a change during the run (else: at initialization)
@@ -287,7 +306,7 @@ int64_t
 D2dCmfl::AssignStreams(int64_t stream)
 {
     m_pick->SetStream(stream);
-    m_attackRng->SetStream(stream + 1);
+    m_attackers.AssignStreams(stream + 1);
     return 2 + m_ccp->AssignStreams(stream + 2);
 }
 
@@ -342,7 +361,7 @@ D2dCmfl::GetClientCounts() const
 bool
 D2dCmfl::IsMalicious(uint32_t device) const
 {
-    return device < m_malicious.size() && m_malicious[device];
+    return m_attackers.IsMalicious(device);
 }
 
 uint32_t
@@ -502,23 +521,9 @@ D2dCmfl::Trained(uint32_t device, uint32_t round)
     }
     st.trained = true;
     // The local gradient of the round's local steps: g_k = w^t - w_k.
-    std::vector<float> w = m_learners[device]->GetParameters();
-    const bool attackWeights = IsMalicious(device) && static_cast<D2dAttackSpace>(m_attackSpace) ==
-                                                          D2dAttackSpace::WEIGHTS;
-    if (attackWeights)
-    {
-        // The authors' runs: the trained weights are attacked, g_k = w^t - attack(w_k).
-        D2dByzantineAttack::Apply(m_attack, w, m_attackRng, m_scalingLow);
-    }
-    std::vector<float> g(w.size());
-    for (std::size_t j = 0; j < w.size(); ++j)
-    {
-        g[j] = (*st.base)[j] - w[j];
-    }
-    if (IsMalicious(device) && !attackWeights)
-    {
-        D2dByzantineAttack::Apply(m_attack, g, m_attackRng, m_scalingLow); // the paper's text
-    }
+    // (a malicious device's attack acts on w_k or g_k: AttackSpace, D2dMaliciousClients)
+    std::vector<float> g =
+        m_attackers.Update(device, *st.base, m_learners[device]->GetParameters());
     if (st.committee)
     {
         st.own = std::make_shared<const std::vector<float>>(std::move(g));
@@ -577,9 +582,7 @@ D2dCmfl::TryScore(uint32_t device, bool timeout)
     }
     // Scoring system: P_k^c = 1/||g_k - g_c||^2; a malicious member's g_c is attacked, and
     // with MaliciousCommittee "adversarial" it hands out inverted scores.
-    const bool adversarial =
-        IsMalicious(device) &&
-        static_cast<MaliciousCommittee>(m_maliciousCommittee) == MaliciousCommittee::ADVERSARIAL;
+    const bool adversarial = m_attackers.IsAdversarial(device);
     for (const auto& [k, payload] : st.gradients) // ascending client id
     {
         const double score = adversarial
@@ -666,9 +669,7 @@ D2dCmfl::ScoresExchanged(const D2dCommitteeConsensus::ScoreViews& views)
         }
         // Honest members, and malicious ones that only attack their reference (the authors'
         // code), follow the rules; adversarial members propose the opposite sets.
-        const bool honest =
-            !IsMalicious(member) || static_cast<MaliciousCommittee>(m_maliciousCommittee) ==
-                                        MaliciousCommittee::ATTACKED_REFERENCE;
+        const bool honest = !m_attackers.IsAdversarial(member);
         const auto strategy = (m_strategy == 1) == honest ? D2dSelectionStrategy::HIGHEST_SCORES
                                                           : D2dSelectionStrategy::LOWEST_SCORES;
         const auto scored = static_cast<uint32_t>(clients.size());

@@ -8,6 +8,7 @@
 #include "d2d-byzantine-attack.h"
 #include "d2d-committee-consensus.h"
 #include "d2d-committee-rules.h"
+#include "d2d-malicious-clients.h"
 
 #include "ns3/d2d-aggregation-strategy.h"
 #include "ns3/d2d-fl-protocol.h"
@@ -307,8 +308,16 @@ class D2dCmfl : public D2dFlProtocol
     void ReceiveGradient(const D2dReception& r);
     /** \brief Remove CMFL's handlers from the transports. */
     void Detach();
-    /** \brief m_malicious from SetMalicious' devices (needs the learners). */
+    /** \brief Mark SetMalicious' devices among the learners (D2dMaliciousClients::Resolve). */
     void ResolveMalicious();
+    /** \param behaviour the MaliciousCommittee attribute, a MaliciousCommittee */
+    void SetMaliciousCommittee(int behaviour);
+    /** \return the MaliciousCommittee attribute */
+    int GetMaliciousCommittee() const;
+    /** \param space the AttackSpace attribute, a D2dAttackSpace */
+    void SetAttackSpace(int space);
+    /** \return the AttackSpace attribute */
+    int GetAttackSpace() const;
     /**
      * \param device the device
      * \param round the round it trained for
@@ -374,21 +383,15 @@ class D2dCmfl : public D2dFlProtocol
     GradientUpload m_upload;      //!< attribute GradientUpload
     // Enumerations held as int: ns-3's EnumValue accessors convert through int, which
     // scoped enumerations do not do implicitly.
-    int m_failedVote{static_cast<int>(D2dFailedVote::STEP_DOWN)}; //!< a D2dFailedVote
-    /** a MaliciousCommittee (attribute MaliciousCommittee) */
-    int m_maliciousCommittee{static_cast<int>(MaliciousCommittee::ATTACKED_REFERENCE)};
-    int m_attackSpace{static_cast<int>(D2dAttackSpace::UPDATE)};        //!< a D2dAttackSpace
+    int m_failedVote{static_cast<int>(D2dFailedVote::STEP_DOWN)};       //!< a D2dFailedVote
     int m_aggregationBase{static_cast<int>(AggregationBase::TRAINING)}; //!< an AggregationBase
     Ptr<D2dAggregationStrategy> m_aggregation; //!< the aggregation of S_a (eq. (5))
 
-    std::vector<uint32_t> m_maliciousDevices; //!< SetMalicious' devices
-    Ptr<D2dCommitteeConsensus> m_ccp;         //!< the CCP: score exchange and votes
+    Ptr<D2dCommitteeConsensus> m_ccp; //!< the CCP: score exchange and votes
     /** The committee's common draws: round 1's roles and sender, S_b^{t+1}, drawn committees */
     Ptr<UniformRandomVariable> m_pick;
-    Ptr<UniformRandomVariable> m_attackRng;      //!< the malicious clients' attack draws
-    std::vector<bool> m_malicious;               //!< device id -> malicious (ResolveMalicious)
-    D2dAttackType m_attack{D2dAttackType::NONE}; //!< SetMalicious' attack on g_k (or w_k)
-    double m_scalingLow{0.5}; //!< gradient scaling: lambda is drawn in [m_scalingLow, 1)
+    /** the malicious clients: SetMalicious, AttackSpace, MaliciousCommittee, their draws */
+    D2dMaliciousClients m_attackers;
 
     std::vector<DeviceState> m_state;  //!< device id -> what it knows in the current round
     std::vector<float> m_global;       //!< w^t (the last model agreed on)
