@@ -58,13 +58,11 @@ D2dTrustMatrix::Row(uint32_t i,
                     bool regression,
                     uint32_t collaborationRound)
 {
-    const bool recompute =
-        m_rows[i].empty() || (m_mode == DYNAMIC && (collaborationRound - 1) % m_every == 0);
     if (m_mode == NAIVE)
     {
         return D2dTrustRules::NaiveRow(present);
     }
-    if (recompute)
+    if (m_rows[i].empty() || (m_mode == DYNAMIC && (collaborationRound - 1) % m_every == 0))
     {
         // Regression: eq. 6 over the n*-vectors (D2dTrustRules::RegressionTrustRow).
         m_rows[i] = regression ? D2dTrustRules::RegressionTrustRow(i, seen, points)

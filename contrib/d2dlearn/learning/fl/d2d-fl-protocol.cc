@@ -311,11 +311,7 @@ D2dFlProtocol::CheckTraining(uint32_t device, uint32_t, Time, Time, const D2dTra
 void
 D2dFlProtocol::StopOnNonFinite(const std::string& what)
 {
-    if (m_recorder.GetNumericError().empty())
-    {
-        NS_LOG_WARN(Name() << ": " << what);
-    }
-    m_recorder.StopOnNonFinite(what);
+    m_recorder.StopOnNonFinite(what); // logs it (D2dRoundRecorder's log component)
 }
 
 const std::string&
