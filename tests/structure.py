@@ -56,12 +56,6 @@ KNOWN = {
         "two more parts with their functions (the malicious clients are one, "
         "D2dMaliciousClients): the committee and training selection (7 fields) and the "
         "round's votes (RoundState, 9)",
-    ("members", "contrib/d2dlearn/learning/learner/d2d-learner.cc", "D2dLearner::Impl"):
-        "the kept optimizer (OptimizerState, 9) and the last result (D2dTrainResult, 7) as "
-        "parts of their own beside the Impl, not nested in it",
-    ("members", "contrib/d2dlearn/learning/learner/d2d-learner.h", "D2dLearner"):
-        "its Impl within the limit (its entry) and the learner's compute and energy wiring as "
-        "a part",
 }
 
 ANON = re.compile(r"__anon\w+(::)?")

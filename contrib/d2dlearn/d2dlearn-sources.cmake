@@ -190,6 +190,11 @@ set(d2dlearn_learner_sources
     learning/learner/d2d-job-watchdog.cc
     learning/learner/d2d-triplet-encoder.cc
     learning/learner/d2d-triplet-encoding.cc
+    learning/learner/d2d-optimizer-state.cc
+    learning/learner/d2d-local-shard.cc
+    learning/learner/d2d-device-generator.cc
+    learning/learner/d2d-pending-work.cc
+    learning/learner/d2d-running-job.cc
     learning/learner/d2d-learner.cc
     learning/learner/d2d-model-payload.cc
     learning/learner/d2d-deferred-job.cc
@@ -199,6 +204,7 @@ set(d2dlearn_learner_sources
 set(d2dlearn_learner_headers
     learning/learner/d2d-torch-runtime.h
     learning/learner/d2d-job-watchdog.h
+    learning/learner/d2d-running-job.h
     learning/learner/d2d-learner.h
     learning/learner/d2d-triplet-encoding.h
     learning/learner/d2d-model-payload.h

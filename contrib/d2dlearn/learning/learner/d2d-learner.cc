@@ -5,8 +5,12 @@
 #include "d2d-learner.h"
 
 #include "d2d-deferred-job.h"
+#include "d2d-device-generator.h"
 #include "d2d-job-watchdog.h"
+#include "d2d-local-shard.h"
 #include "d2d-net.h"
+#include "d2d-optimizer-state.h"
+#include "d2d-pending-work.h"
 #include "d2d-script-model.h"
 #include "d2d-torch-runtime.h"
 #include "d2d-triplet-encoder.h"
@@ -291,8 +295,12 @@ struct D2dLearner::Impl
      *  learners of an architecture (InternArchitecture), not a copy per device. */
     struct Architecture
     {
-        D2dModelSpec spec;
-        std::string key;
+        D2dModelSpec spec;         //!< the architecture
+        std::string key;           //!< the pool's key: spec, outputs, sample shape
+        int64_t outputs{1};        //!< classes (1: regression)
+        int64_t polyDegree{-1};    //!< >= 0: the closed-form polynomial learner ("poly")
+        bool triplet{false};       //!< the self-supervised triplet encoder ("triplet")
+        D2dAugmentOptions augment; //!< triplet: the positives' augmentation
         /** torchscript: the file's state, flat, made once and shared by every device that
          *  holds it (copy-on-write, as all weights): a device does not copy it */
         mutable std::shared_ptr<const std::vector<float>> fileState;
@@ -300,91 +308,19 @@ struct D2dLearner::Impl
     };
 
     std::shared_ptr<const Architecture> arch;
-    int64_t outputs{1};
-    uint64_t generatorSeed{0};
-    std::optional<at::Generator> generator; //!< made at its first use
-    bool initialDrawn{false};               //!< the generator made the initial draws
-    bool released{false}; //!< ReleaseParameters: hold no weights until SetParameters
+    D2dDeviceGenerator generator; //!< the device's own stream (Setup)
+    bool released{false};         //!< ReleaseParameters: hold no weights until SetParameters
     /** The weights (immutable, possibly shared with messages); null: none held. */
     std::shared_ptr<const std::vector<float>> weights;
-    // The shard as plain vectors, not tensors: a tensor costs ~300 bytes of TensorImpl and
-    // storage even for two samples, a device's idle footprint at a million devices. A job
-    // views them as tensors (Shard(), Targets()) without copying.
-    std::vector<int64_t> shardIdx;   //!< this device's sample indices, [n]
-    std::vector<int64_t> labels;     //!< their labels (classification), [n]
-    std::vector<float> targetValues; //!< their targets (regression), [n]
-
-    /** \return the sample indices as an int64 tensor [n] (a view, no copy) */
-    torch::Tensor Shard() const
-    {
-        return torch::from_blob(const_cast<int64_t*>(shardIdx.data()),
-                                {static_cast<int64_t>(shardIdx.size())},
-                                torch::kLong);
-    }
-
-    /** \return the labels (int64) or targets (float) as a tensor [n] (a view, no copy) */
-    torch::Tensor Targets() const
-    {
-        if (regression)
-        {
-            return torch::from_blob(const_cast<float*>(targetValues.data()),
-                                    {static_cast<int64_t>(targetValues.size())},
-                                    torch::kFloat);
-        }
-        return torch::from_blob(const_cast<int64_t*>(labels.data()),
-                                {static_cast<int64_t>(labels.size())},
-                                torch::kLong);
-    }
-
-    bool regression{false};
-    int64_t polyDegree{-1};    //!< >= 0: the closed-form polynomial learner ("poly")
-    bool triplet{false};       //!< the self-supervised triplet encoder ("triplet")
-    double margin{0};          //!< triplet: the triplet loss's margin
-    D2dAugmentOptions augment; //!< triplet: the positives' augmentation
+    D2dLocalShard shard; //!< the device's samples (Setup)
     std::shared_ptr<const D2dDataset> data;
     std::shared_future<void> job;
     D2dTrainResult result;
 
-    /** The optimizer's options and the state kept across jobs (KeepOptimizerState), flat. */
-    struct OptimizerState
-    {
-        bool made{false}; //!< a first job made the optimizer
-        D2dLearner::Optimizer kind{D2dLearner::SGD};
-        double lr{0}; //!< options of the first job's optimizer
-        double momentum{0};
-        double weightDecay{0};
-        std::vector<uint8_t> hasState; //!< per parameter tensor
-        std::vector<int64_t> steps;    //!< Adam's step count, per tensor with state
-        std::vector<float> buffer1;    //!< SGD momentum buffer / Adam exp_avg
-        std::vector<float> buffer2;    //!< Adam exp_avg_sq
-
-        /**
-         * \brief Copy the optimizer's per-parameter state into the flat vectors.
-         * \param opt the job's optimizer
-         * \param params its parameters, in order
-         */
-        void Save(torch::optim::Optimizer& opt, const std::vector<torch::Tensor>& params);
-        /**
-         * \brief Give a fresh optimizer the state Save() kept (bit for bit).
-         * \param opt the new job's optimizer
-         * \param params its parameters, in order
-         */
-        void Restore(torch::optim::Optimizer& opt, const std::vector<torch::Tensor>& params) const;
-    };
-
     /** Made by the first training job: a device that never trains (most FedAvg clients
      *  of a large population) holds none. */
-    std::unique_ptr<OptimizerState> optimizer;
-    // A deferred job (D2dTrainTask::deferrable) whose work has not been waited for yet:
-    // until then the worker may be using this state, and the event loop leaves it alone.
-    std::shared_ptr<D2dDeferredJob> pending;
-    bool releaseAfterPending{false}; //!< ReleaseParameters came while a job was pending
-    /** SetDeferredParameters: the weights once computed (after pending's work), or null. */
-    D2dLearner::WeightsThunk deferredWeights;
-    bool reportingDone{false}; //!< in the TrainingDone trace of a deferred job
-    Time pendingStart;         //!< the pending job's simulated start
-    Time pendingEnd;           //!< its simulated end (its completion event)
-    double pendingFlops{0};    //!< its modelled FLOPs
+    std::unique_ptr<D2dOptimizerState> optimizer;
+    D2dPendingWork pending; //!< a deferred job's work and deferred weights, to compute
 };
 
 namespace
@@ -457,7 +393,8 @@ PooledNet(const D2dLearner::Impl& s)
     auto it = pool.find(s.arch->key);
     if (it == pool.end())
     {
-        it = pool.emplace(s.arch->key, D2dNet(s.arch->spec, s.data->featureShape, s.outputs)).first;
+        it = pool.emplace(s.arch->key, D2dNet(s.arch->spec, s.data->featureShape, s.arch->outputs))
+                 .first;
     }
     return it->second;
 }
@@ -465,10 +402,11 @@ PooledNet(const D2dLearner::Impl& s)
 /**
  * \param spec the model
  * \param key the pool's key of the architecture (spec, outputs, sample shape)
+ * \param outputs classes (1: regression)
  * \return the one Architecture of that key, made at its first request
  */
 std::shared_ptr<const D2dLearner::Impl::Architecture>
-InternArchitecture(const D2dModelSpec& spec, const std::string& key)
+InternArchitecture(const D2dModelSpec& spec, const std::string& key, int64_t outputs)
 {
     static std::mutex mutex;
     static std::map<std::string, std::shared_ptr<const D2dLearner::Impl::Architecture>> known;
@@ -479,20 +417,12 @@ InternArchitecture(const D2dModelSpec& spec, const std::string& key)
         auto made = std::make_shared<D2dLearner::Impl::Architecture>();
         made->spec = spec;
         made->key = key;
+        made->outputs = outputs;
+        made->polyDegree = spec.arch == "poly" ? (spec.hidden.empty() ? 4 : spec.hidden[0]) : -1;
+        made->triplet = spec.arch == "triplet";
         arch = made;
     }
     return arch;
-}
-
-/** \return the device's generator, made at its first use */
-at::Generator&
-GeneratorOf(D2dLearner::Impl& s)
-{
-    if (!s.generator)
-    {
-        s.generator = at::make_generator<at::CPUGeneratorImpl>(s.generatorSeed);
-    }
-    return *s.generator;
 }
 
 /**
@@ -506,7 +436,7 @@ GeneratorOf(D2dLearner::Impl& s)
 bool
 DrawInitialWeights(D2dLearner::Impl& s, D2dNet& net)
 {
-    if (s.initialDrawn)
+    if (s.generator.InitialDrawn())
     {
         return false;
     }
@@ -515,7 +445,7 @@ DrawInitialWeights(D2dLearner::Impl& s, D2dNet& net)
         // The file's weights, the same for every device: one shared vector (no copy per
         // device, and no generator made for it).
         net->InitializeFromFile();
-        s.initialDrawn = true;
+        s.generator.SetInitialDrawn();
         if (!s.weights && !s.released)
         {
             std::lock_guard<std::mutex> lock(s.arch->fileStateMutex);
@@ -528,8 +458,8 @@ DrawInitialWeights(D2dLearner::Impl& s, D2dNet& net)
         }
         return false;
     }
-    net->Initialize(GeneratorOf(s));
-    s.initialDrawn = true;
+    net->Initialize(s.generator.Get());
+    s.generator.SetInitialDrawn();
     if (!s.weights && !s.released)
     {
         s.weights = std::make_shared<const std::vector<float>>(Flatten(*net));
@@ -553,97 +483,7 @@ Materialize(D2dLearner::Impl& s)
     return net;
 }
 
-/** \return the key of a parameter in a LibTorch optimizer's state map */
-std::string
-StateKey(const torch::Tensor& p)
-{
-    return c10::guts::to_string(p.unsafeGetTensorImpl());
-}
-
 } // namespace
-
-void
-D2dLearner::Impl::OptimizerState::Save(torch::optim::Optimizer& opt,
-                                       const std::vector<torch::Tensor>& params)
-{
-    OptimizerState& s = *this;
-    s.hasState.assign(params.size(), 0);
-    s.steps.clear();
-    s.buffer1.clear();
-    s.buffer2.clear();
-    auto append = [](std::vector<float>& to, const torch::Tensor& t) {
-        auto c = t.detach().contiguous();
-        to.insert(to.end(), c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
-    };
-    for (std::size_t i = 0; i < params.size(); ++i)
-    {
-        auto it = opt.state().find(StateKey(params[i]));
-        if (it == opt.state().end())
-        {
-            continue;
-        }
-        if (s.kind == D2dLearner::ADAM)
-        {
-            const auto& st = static_cast<const torch::optim::AdamParamState&>(*it->second);
-            NS_ABORT_MSG_IF(st.max_exp_avg_sq().defined(), "D2dLearner: amsgrad is not kept");
-            s.steps.push_back(st.step());
-            append(s.buffer1, st.exp_avg());
-            append(s.buffer2, st.exp_avg_sq());
-        }
-        else
-        {
-            const auto& st = static_cast<const torch::optim::SGDParamState&>(*it->second);
-            if (!st.momentum_buffer().defined())
-            {
-                continue;
-            }
-            append(s.buffer1, st.momentum_buffer());
-        }
-        s.hasState[i] = 1;
-    }
-}
-
-void
-D2dLearner::Impl::OptimizerState::Restore(torch::optim::Optimizer& opt,
-                                          const std::vector<torch::Tensor>& params) const
-{
-    const OptimizerState& s = *this;
-    if (s.hasState.size() != params.size())
-    {
-        return; // nothing kept yet
-    }
-    std::size_t offset = 0;
-    std::size_t k = 0;
-    auto take = [&params](const std::vector<float>& from, std::size_t at, std::size_t i) {
-        return torch::from_blob(const_cast<float*>(from.data()) + at,
-                                params[i].sizes(),
-                                torch::kFloat)
-            .clone();
-    };
-    for (std::size_t i = 0; i < params.size(); ++i)
-    {
-        if (!s.hasState[i])
-        {
-            continue;
-        }
-        const auto n = static_cast<std::size_t>(params[i].numel());
-        if (s.kind == D2dLearner::ADAM)
-        {
-            auto st = std::make_unique<torch::optim::AdamParamState>();
-            st->step(s.steps[k++]);
-            st->exp_avg(take(s.buffer1, offset, i));
-            st->exp_avg_sq(take(s.buffer2, offset, i));
-            opt.state()[StateKey(params[i])] = std::move(st);
-        }
-        else
-        {
-            auto st = std::make_unique<torch::optim::SGDParamState>();
-            st->momentum_buffer(take(s.buffer1, offset, i));
-            opt.state()[StateKey(params[i])] = std::move(st);
-        }
-        offset += n;
-    }
-}
 
 namespace
 {
@@ -699,7 +539,7 @@ Outputs(D2dLearner::Impl& s, const D2dDataset& data)
     {
         const int64_t end = std::min(n, start + 1000);
         auto y = net->forward(x.slice(0, start, end));
-        if (!s.regression)
+        if (!s.shard.IsRegression())
         {
             y = torch::softmax(y, 1);
         }
@@ -777,7 +617,7 @@ void
 RunClosedForm(D2dLearner::Impl& s, const Job& job)
 {
     const auto& task = job.task;
-    const int64_t n = static_cast<int64_t>(s.shardIdx.size());
+    const int64_t n = s.shard.Size();
     D2dTrainResult r;
     if (n == 0)
     {
@@ -786,12 +626,10 @@ RunClosedForm(D2dLearner::Impl& s, const Job& job)
     }
     std::vector<double> x;
     std::vector<double> y;
-    const int64_t* idx = s.shardIdx.data();
-    const float* t = s.targetValues.data();
     for (int64_t k = 0; k < n; ++k)
     {
-        x.push_back(s.data->features[static_cast<std::size_t>(idx[k])]);
-        y.push_back(t[k]);
+        x.push_back(s.data->features[static_cast<std::size_t>(s.shard.IndexAt(k))]);
+        y.push_back(s.shard.TargetAt(k));
     }
     std::vector<double> xs;
     std::vector<double> psi;
@@ -807,7 +645,7 @@ RunClosedForm(D2dLearner::Impl& s, const Job& job)
         weight = task.distillWeight * static_cast<double>(n) / static_cast<double>(nStar);
     }
     const auto c =
-        D2dPolynomialFit::Fit(x, y, xs, psi, weight, static_cast<uint32_t>(s.polyDegree));
+        D2dPolynomialFit::Fit(x, y, xs, psi, weight, static_cast<uint32_t>(s.arch->polyDegree));
     {
         torch::NoGradGuard noGrad;
         auto& net = Materialize(s); // the other parameters (if any) keep their values
@@ -851,12 +689,12 @@ TripletBatchLoss(D2dLearner::Impl& s,
                  const torch::Tensor& positions)
 {
     const int64_t b = anchors.size(0);
-    const int64_t n = static_cast<int64_t>(s.shardIdx.size());
-    auto& generator = GeneratorOf(s);
+    const int64_t n = s.shard.Size();
+    auto& generator = s.generator.Get();
     torch::Tensor positives;
     {
         torch::NoGradGuard noGrad; // the augmentation is data, not part of the model
-        positives = D2dAugmentImages(anchors, generator, s.augment);
+        positives = D2dAugmentImages(anchors, generator, s.arch->augment);
     }
     // A uniform other place: j in [0, n - 2], shifted past the anchor's own (n = 1: itself).
     torch::Tensor others;
@@ -869,9 +707,12 @@ TripletBatchLoss(D2dLearner::Impl& s,
     {
         others = positions;
     }
-    auto negatives = features.index_select(0, s.Shard().index_select(0, others));
+    auto negatives = features.index_select(0, s.shard.Indices().index_select(0, others));
     auto z = net->forward(torch::cat({anchors, positives, negatives}, 0));
-    return D2dTripletLossOf(z.slice(0, 0, b), z.slice(0, b, 2 * b), z.slice(0, 2 * b), s.margin);
+    return D2dTripletLossOf(z.slice(0, 0, b),
+                            z.slice(0, b, 2 * b),
+                            z.slice(0, 2 * b),
+                            s.arch->spec.margin);
 }
 
 /**
@@ -894,7 +735,7 @@ RunGradientOnly(D2dLearner::Impl& s,
                 const torch::Tensor& targets,
                 std::vector<torch::Tensor>& params)
 {
-    const int64_t n = static_cast<int64_t>(s.shardIdx.size());
+    const int64_t n = s.shard.Size();
     D2dTrainResult r;
     net->zero_grad();
     double lossSum = 0;
@@ -905,10 +746,10 @@ RunGradientOnly(D2dLearner::Impl& s,
         auto x = features.index_select(0, idx);
         auto y = targets.slice(0, start, end);
         auto loss =
-            s.triplet
+            s.arch->triplet
                 ? TripletBatchLoss(s, net, features, x, torch::arange(start, end, torch::kLong)) *
                       (static_cast<double>(end - start) / static_cast<double>(n))
-                : Loss(s.regression, net->forward(x), y, true) / static_cast<double>(n);
+                : Loss(s.shard.IsRegression(), net->forward(x), y, true) / static_cast<double>(n);
         loss.backward();
         lossSum += loss.item<double>();
     }
@@ -937,50 +778,6 @@ RunGradientOnly(D2dLearner::Impl& s,
     r.meanLoss = lossSum;
     r.gradient = grad;
     s.result = r;
-}
-
-/**
- * \brief A fresh optimizer for a job; with KeepOptimizerState, the first job's options and
- * the state the previous job left (flat, in the learner) restored bit for bit.
- * \param s the learner (its optimizer state, made at the first job)
- * \param job the job
- * \param params the model's parameters
- * \return the optimizer (Adam or SGD)
- */
-std::unique_ptr<torch::optim::Optimizer>
-MakeOptimizer(D2dLearner::Impl& s, const Job& job, const std::vector<torch::Tensor>& params)
-{
-    if (!s.optimizer)
-    {
-        s.optimizer = std::make_unique<D2dLearner::Impl::OptimizerState>();
-    }
-    auto& o = *s.optimizer;
-    if (!job.keepOptimizer || !o.made)
-    {
-        o.kind = job.optimizer;
-        o.lr = job.learningRate;
-        o.momentum = job.momentum;
-        o.weightDecay = job.weightDecay;
-        o.made = job.keepOptimizer;
-    }
-    std::unique_ptr<torch::optim::Optimizer> made;
-    if (o.kind == D2dLearner::ADAM)
-    {
-        made = std::make_unique<torch::optim::Adam>(
-            params,
-            torch::optim::AdamOptions(o.lr).weight_decay(o.weightDecay));
-    }
-    else
-    {
-        made = std::make_unique<torch::optim::SGD>(
-            params,
-            torch::optim::SGDOptions(o.lr).momentum(o.momentum).weight_decay(o.weightDecay));
-    }
-    if (job.keepOptimizer)
-    {
-        o.Restore(*made, params);
-    }
-    return made;
 }
 
 /**
@@ -1023,7 +820,7 @@ SetLocalTerms(const D2dLearner::Impl& s,
         run.distillX = D2dFeaturesOf(*task.distillSet);
         run.nStar = run.distillX.size(0);
         const int64_t nStar = run.nStar;
-        const int64_t width = s.regression ? 1 : static_cast<int64_t>(s.data->numClasses);
+        const int64_t width = s.shard.IsRegression() ? 1 : static_cast<int64_t>(s.data->numClasses);
         NS_ABORT_MSG_IF(static_cast<int64_t>(task.distillTargets->size()) != nStar * width,
                         "D2dLearner: " << task.distillTargets->size() << " targets for " << nStar
                                        << " x " << width << " outputs");
@@ -1059,8 +856,8 @@ NewEpoch(D2dLearner::Impl& s,
          const torch::Tensor& targets,
          LocalRun& run)
 {
-    const int64_t n = static_cast<int64_t>(s.shardIdx.size());
-    auto perm = torch::randperm(n, GeneratorOf(s), torch::kLong);
+    const int64_t n = s.shard.Size();
+    auto perm = torch::randperm(n, s.generator.Get(), torch::kLong);
     run.epochSamples = shard.index_select(0, perm);
     run.epochTargets = targets.index_select(0, perm);
     run.epochPositions = perm; // triplet: the anchors' places in the shard
@@ -1100,9 +897,9 @@ TrainBatch(D2dLearner::Impl& s,
     {
         p.mutable_grad() = torch::Tensor();
     }
-    auto loss = s.triplet
+    auto loss = s.arch->triplet
                     ? TripletBatchLoss(s, net, features, x, run.epochPositions.slice(0, start, end))
-                    : Loss(s.regression, net->forward(x), y);
+                    : Loss(s.shard.IsRegression(), net->forward(x), y);
     run.lossSum += loss.detach().to(torch::kDouble);
     if (!run.center.empty())
     {
@@ -1120,7 +917,7 @@ TrainBatch(D2dLearner::Impl& s,
         auto out = net->forward(run.distillX.slice(0, rows.first, rows.second));
         auto target = run.distillY.slice(0, rows.first, rows.second);
         torch::Tensor dist;
-        if (s.regression)
+        if (s.shard.IsRegression())
         {
             dist = (out - target).pow(2).mean();
         }
@@ -1138,7 +935,7 @@ TrainBatch(D2dLearner::Impl& s,
 void
 RunTraining(D2dLearner::Impl& s, const Job& job)
 {
-    if (s.polyDegree >= 0 && !job.task.gradientOnly)
+    if (s.arch->polyDegree >= 0 && !job.task.gradientOnly)
     {
         RunClosedForm(s, job);
         return;
@@ -1151,13 +948,14 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
     if (net->drawsRandom)
     {
         globalGenerator = std::unique_lock<std::mutex>(D2dScriptModel::GlobalGeneratorMutex());
-        const uint64_t seed = at::check_generator<at::CPUGeneratorImpl>(GeneratorOf(s))->random64();
+        const uint64_t seed =
+            at::check_generator<at::CPUGeneratorImpl>(s.generator.Get())->random64();
         auto global = at::detail::getDefaultCPUGenerator();
         global.set_current_seed(seed);
     }
-    const int64_t n = static_cast<int64_t>(s.shardIdx.size());
-    const torch::Tensor shard = s.Shard();
-    const torch::Tensor targets = s.Targets();
+    const int64_t n = s.shard.Size();
+    const torch::Tensor shard = s.shard.Indices();
+    const torch::Tensor targets = s.shard.Targets();
     D2dTrainResult r;
     if (n == 0)
     {
@@ -1172,7 +970,17 @@ RunTraining(D2dLearner::Impl& s, const Job& job)
         return;
     }
     // A fresh optimizer per job (KeepOptimizerState: the previous job's state restored).
-    std::unique_ptr<torch::optim::Optimizer> made = MakeOptimizer(s, job, params);
+    if (!s.optimizer)
+    {
+        s.optimizer =
+            std::make_unique<D2dOptimizerState>(); // a device that never trains holds none
+    }
+    std::unique_ptr<torch::optim::Optimizer> made = s.optimizer->Make(job.optimizer,
+                                                                      job.learningRate,
+                                                                      job.momentum,
+                                                                      job.weightDecay,
+                                                                      job.keepOptimizer,
+                                                                      params);
     LocalRun run;
     run.opt = made.get();
     SetLocalTerms(s, job, params, run);
@@ -1294,21 +1102,14 @@ D2dLearner::DoDispose()
     {
         m_impl->job.wait();
     }
-    if (m_impl && m_impl->pending)
-    {
-        // Its work (if ever run, by a consumer) must not call back into a disposed learner;
-        // dropping it also breaks the cycle state -> job -> work -> state.
-        m_impl->pending->SetDoneHook(nullptr);
-        m_impl->pending = nullptr;
-    }
     if (m_impl)
     {
-        // A deferred average never computed (the run stopped mid-round) holds the jobs it
-        // reads, this learner's among them: state -> thunk -> job -> work -> state.
-        m_impl->deferredWeights = nullptr;
+        // A pending job's work must not call back into a disposed learner; a deferred
+        // average never computed (the run stopped mid-round) holds the jobs it reads.
+        m_impl->pending.Drop();
     }
     m_compute = nullptr;
-    m_done = Callback<void, const D2dTrainResult&>();
+    m_job.End();
     Object::DoDispose();
 }
 
@@ -1326,39 +1127,19 @@ D2dLearner::Setup(uint32_t id,
     m_impl = std::make_shared<Impl>();
     auto& s = *m_impl;
     s.data = data;
-    s.regression = data->numClasses == 0;
-    s.polyDegree = spec.arch == "poly" ? (spec.hidden.empty() ? 4 : spec.hidden[0]) : -1;
-    s.triplet = spec.arch == "triplet";
-    s.margin = spec.margin;
-    // The device's own stream: the run seed and the device id, mixed (splitmix64).
-    uint64_t z = seed * 0x9E3779B97F4A7C15ULL + (static_cast<uint64_t>(id) + 1);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    z ^= z >> 31;
-    s.generatorSeed = z; // the generator and the initial weights are made at first use
-    s.outputs = s.regression ? 1 : static_cast<int64_t>(data->numClasses);
-    std::string key = spec.ToString() + "/" + std::to_string(s.outputs);
+    s.shard.Assign(shard, *data);
+    s.generator.Seed(seed, id); // the generator and the initial weights are made at first use
+    const int64_t outputs = s.shard.IsRegression() ? 1 : static_cast<int64_t>(data->numClasses);
+    std::string key = spec.ToString() + "/" + std::to_string(outputs);
     for (auto d : data->featureShape)
     {
         key += "/" + std::to_string(d);
     }
-    s.arch = InternArchitecture(spec, key);
+    s.arch = InternArchitecture(spec, key, outputs);
     // This thread's module of the architecture (made once): its size and FLOPs; it throws
     // std::invalid_argument for samples that do not fit the architecture.
     auto& net = PooledNet(s);
     m_forwardFlops = m_forwardFlopsOverride > 0 ? m_forwardFlopsOverride : net->forwardFlops;
-    m_trainFlops = 3.0 * m_forwardFlops;
-    if (s.triplet)
-    {
-        // Anchor, positive and negative, forward and backward; the positive's rotation
-        // (bilinear: about 12 FLOPs per pixel with its grid) and 5 x 5 blur (50 per pixel).
-        double pixels = 1;
-        for (auto d : data->featureShape)
-        {
-            pixels *= static_cast<double>(d);
-        }
-        m_trainFlops = 3.0 * m_trainFlops + (12.0 + 50.0) * pixels;
-    }
     m_nParameters = 0;
     m_nBufferValues = 0;
     for (const auto& p : net->parameters())
@@ -1370,27 +1151,6 @@ D2dLearner::Setup(uint32_t id,
         m_nBufferValues += static_cast<uint64_t>(b.numel());
     }
     m_nParameters += m_nBufferValues;
-    s.shardIdx.assign(shard.indices.begin(), shard.indices.end());
-    s.labels.clear();
-    s.targetValues.clear();
-    if (s.regression)
-    {
-        s.targetValues.reserve(s.shardIdx.size());
-        for (auto i : s.shardIdx)
-        {
-            s.targetValues.push_back(data->targets[static_cast<std::size_t>(i)]);
-        }
-    }
-    else
-    {
-        s.labels.reserve(s.shardIdx.size());
-        for (auto i : s.shardIdx)
-        {
-            const int64_t label = data->labels[static_cast<std::size_t>(i)];
-            s.labels.push_back(
-                shard.labelMap.empty() ? label : shard.labelMap[static_cast<std::size_t>(label)]);
-        }
-    }
 }
 
 void
@@ -1414,7 +1174,7 @@ D2dLearner::GetNParameters() const
 uint64_t
 D2dLearner::GetNSamples() const
 {
-    return static_cast<uint64_t>(m_impl->shardIdx.size());
+    return static_cast<uint64_t>(m_impl->shard.Size());
 }
 
 uint64_t
@@ -1432,7 +1192,19 @@ D2dLearner::GetForwardFlopsPerSample() const
 double
 D2dLearner::GetTrainingFlopsPerSample() const
 {
-    return m_trainFlops;
+    double flops = 3.0 * m_forwardFlops; // forward and backward
+    if (m_impl && m_impl->arch->triplet)
+    {
+        // Anchor, positive and negative, forward and backward; the positive's rotation
+        // (bilinear: about 12 FLOPs per pixel with its grid) and 5 x 5 blur (50 per pixel).
+        double pixels = 1;
+        for (auto d : m_impl->data->featureShape)
+        {
+            pixels *= static_cast<double>(d);
+        }
+        flops = 3.0 * flops + (12.0 + 50.0) * pixels;
+    }
+    return flops;
 }
 
 std::vector<float>
@@ -1444,10 +1216,11 @@ D2dLearner::GetParameters() const
 std::shared_ptr<const std::vector<float>>
 D2dLearner::GetSharedParameters() const
 {
-    NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": parameters read during training");
+    NS_ABORT_MSG_IF(m_job.IsRunning(),
+                    "D2dLearner " << m_id << ": parameters read during training");
     Settle();
     auto& s = *m_impl;
-    if (!s.weights && !s.initialDrawn && !s.released)
+    if (!s.weights && !s.generator.InitialDrawn() && !s.released)
     {
         DrawInitialWeights(s, PooledNet(s));
     }
@@ -1464,7 +1237,7 @@ D2dLearner::SetParameters(const std::vector<float>& values)
 void
 D2dLearner::SetParameters(std::shared_ptr<const std::vector<float>> values)
 {
-    NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": parameters set during training");
+    NS_ABORT_MSG_IF(m_job.IsRunning(), "D2dLearner " << m_id << ": parameters set during training");
     Settle();
     NS_ABORT_MSG_IF(!values || values->size() != m_nParameters,
                     "D2dLearner " << m_id << ": " << (values ? values->size() : 0)
@@ -1476,26 +1249,26 @@ D2dLearner::SetParameters(std::shared_ptr<const std::vector<float>> values)
 void
 D2dLearner::SetDeferredParameters(WeightsThunk compute)
 {
-    NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": parameters set during training");
+    NS_ABORT_MSG_IF(m_job.IsRunning(), "D2dLearner " << m_id << ": parameters set during training");
     NS_ABORT_MSG_IF(!compute, "D2dLearner " << m_id << ": no deferred parameters");
-    m_impl->deferredWeights = std::move(compute); // one set before and not computed is dropped
-    m_impl->releaseAfterPending = false;          // the pending work's weights are replaced
+    m_impl->pending.SetWeights(std::move(compute));
 }
 
 bool
 D2dLearner::HasDeferredParameters() const
 {
-    return static_cast<bool>(m_impl->deferredWeights);
+    return m_impl->pending.HasWeights();
 }
 
 void
 D2dLearner::ReleaseParameters()
 {
-    NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": parameters released during training");
-    m_impl->deferredWeights = nullptr; // never computed
-    if (m_impl->pending)
+    NS_ABORT_MSG_IF(m_job.IsRunning(),
+                    "D2dLearner " << m_id << ": parameters released during training");
+    m_impl->pending.DropWeights(); // never computed
+    if (m_impl->pending.Job())
     {
-        m_impl->releaseAfterPending = true; // its work still needs them; dropped after it
+        m_impl->pending.ReleaseAfter(); // its work still needs them; dropped after it
         return;
     }
     m_impl->weights = nullptr;
@@ -1505,19 +1278,19 @@ D2dLearner::ReleaseParameters()
 bool
 D2dLearner::HoldsParameters() const
 {
-    if (m_training)
+    if (m_job.IsRunning())
     {
         return true; // a job runs on the model (and the worker may replace the vector)
     }
-    if (m_impl->deferredWeights)
+    if (m_impl->pending.HasWeights())
     {
         return true;
     }
-    if (m_impl->pending)
+    if (m_impl->pending.Job())
     {
-        return !m_impl->releaseAfterPending; // its work will leave trained weights
+        return !m_impl->pending.ReleasesAfter(); // its work will leave trained weights
     }
-    return m_impl->weights || (!m_impl->initialDrawn && !m_impl->released);
+    return m_impl->weights || (!m_impl->generator.InitialDrawn() && !m_impl->released);
 }
 
 uint64_t
@@ -1530,13 +1303,13 @@ bool
 D2dLearner::Train(const D2dTrainTask& task, Callback<void, const D2dTrainResult&> done)
 {
     NS_LOG_FUNCTION(this << m_id);
-    NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": Train while a job runs");
+    NS_ABORT_MSG_IF(m_job.IsRunning(), "D2dLearner " << m_id << ": Train while a job runs");
     Settle(); // the previous job's work, if deferred, runs first (it advances the generator)
     NS_ABORT_MSG_IF(!HoldsParameters(),
                     "D2dLearner " << m_id
                                   << ": Train without weights (released; SetParameters "
                                      "first)");
-    NS_ABORT_MSG_IF(m_impl->triplet && (task.predictOn || task.distillWeight > 0),
+    NS_ABORT_MSG_IF(m_impl->arch->triplet && (task.predictOn || task.distillWeight > 0),
                     "D2dLearner " << m_id
                                   << ": the triplet encoder has no class outputs to predict "
                                      "or distil");
@@ -1567,11 +1340,11 @@ D2dLearner::Train(const D2dTrainTask& task, Callback<void, const D2dTrainResult&
     }
     double flops = static_cast<double>(samples) *
                    (task.predictOn ? m_forwardFlops : GetTrainingFlopsPerSample());
-    if (m_impl->polyDegree >= 0 && !task.predictOn && !task.gradientOnly)
+    if (m_impl->arch->polyDegree >= 0 && !task.predictOn && !task.gradientOnly)
     {
         // Closed form: the normal equations, 2 (d + 1)^2 per point (local and X*), and their
         // elimination, (2/3) (d + 1)^3.
-        const double p = static_cast<double>(m_impl->polyDegree + 1);
+        const double p = static_cast<double>(m_impl->arch->polyDegree + 1);
         const double points = n > 0 ? static_cast<double>(n + DistillRowsOf(task)) : 0.0;
         flops = points * 2.0 * p * p + (n > 0 ? 2.0 / 3.0 * p * p * p : 0.0);
     }
@@ -1610,24 +1383,21 @@ D2dLearner::Train(const D2dTrainTask& task, Callback<void, const D2dTrainResult&
             // The device may go away before the job completes: keep what it starts from (the
             // initial weights drawn now if due, the same draws as in the worker).
             auto& s = *m_impl;
-            if (!s.weights && !s.initialDrawn && !s.released)
+            if (!s.weights && !s.generator.InitialDrawn() && !s.released)
             {
                 DrawInitialWeights(s, PooledNet(s));
             }
-            m_jobBase = s.weights;
+            m_job.KeepBase(s.weights);
         }
     }
     else
     {
         Simulator::ScheduleNow(&D2dLearner::Complete, this);
     }
-    m_training = true;
-    m_jobStart = Simulator::Now();
-    m_done = done;
-    m_trainingStartTrace(m_id, m_jobStart, m_compute ? m_compute->GetIdleTime() : m_jobStart);
+    const Time start = Simulator::Now();
+    m_job.Begin(start, flops, task.deferrable && !task.predictOn, done);
+    m_trainingStartTrace(m_id, start, m_compute ? m_compute->GetIdleTime() : start);
     auto impl = m_impl; // the worker keeps the state alive
-    m_jobFlops = flops;
-    m_jobDeferrable = task.deferrable && !task.predictOn;
     const JobWatch watch =
         WatchOf(m_spec, task.predictOn ? "a prediction job" : "a training job", flops);
     if (task.predictOn)
@@ -1639,19 +1409,19 @@ D2dLearner::Train(const D2dTrainTask& task, Callback<void, const D2dTrainResult&
             RunPrediction(*impl, *data);
         });
     }
-    else if (m_jobDeferrable)
+    else if (m_job.IsDeferrable())
     {
         // Queued (started by the look-ahead, or when first read); its inputs (the weights
         // it starts from, the generator, the optimizer state) stay untouched until then.
         m_impl->job = std::shared_future<void>();
-        m_impl->releaseAfterPending = false;
-        m_impl->pending = D2dDeferredJob::Create([impl, job, watch]() {
-            std::optional<D2dJobWatchdog::Guard> guard;
-            watch.Arm(guard);
-            RunTraining(*impl, job);
-            return impl->result.gradient ? impl->result.gradient : impl->weights;
-        });
-        m_impl->pending->SetDoneHook([this]() { DeferredDone(); });
+        m_impl->pending.Hold(D2dDeferredJob::Create([impl, job, watch]() {
+                                 std::optional<D2dJobWatchdog::Guard> guard;
+                                 watch.Arm(guard);
+                                 RunTraining(*impl, job);
+                                 return impl->result.gradient ? impl->result.gradient
+                                                              : impl->weights;
+                             }),
+                             [this]() { DeferredDone(); });
     }
     else
     {
@@ -1669,29 +1439,22 @@ D2dLearner::Lost()
 {
     NS_LOG_FUNCTION(this << m_id);
     auto& s = *m_impl;
-    if (m_jobDeferrable && s.pending)
+    if (m_job.IsDeferrable() && s.pending.Job())
     {
-        auto job = s.pending;
-        s.pending = nullptr;
-        job->SetDoneHook(nullptr); // no TrainingDone: the job did not complete
-        job->Wait();
-        job->Release();
+        s.pending.Abandon(); // no TrainingDone: the job did not complete
     }
     else if (s.job.valid())
     {
         s.job.get(); // waits for the worker; rethrows its exception
     }
     s.result = D2dTrainResult{};
-    if (m_jobBase)
+    if (auto base = m_job.TakeBase())
     {
-        s.weights = std::move(m_jobBase);
+        s.weights = std::move(base);
         s.released = false;
     }
-    m_jobBase = nullptr;
-    m_training = false;
-    m_jobDeferrable = false;
-    m_done = Callback<void, const D2dTrainResult&>();
-    m_trainingLostTrace(m_id, m_jobStart, Simulator::Now());
+    m_job.End(); // the done callback is not called
+    m_trainingLostTrace(m_id, m_job.GetStart(), Simulator::Now());
 }
 
 bool
@@ -1710,23 +1473,18 @@ void
 D2dLearner::Complete()
 {
     NS_LOG_FUNCTION(this << m_id);
-    m_jobBase = nullptr;
-    if (m_jobDeferrable)
+    if (m_job.IsDeferrable())
     {
         // The work may not have run: the result is the job; TrainingDone fires when it has.
         auto& s = *m_impl;
-        s.pendingStart = m_jobStart;
-        s.pendingEnd = Simulator::Now();
-        s.pendingFlops = m_jobFlops;
-        m_training = false;
+        s.pending.Ended(m_job.GetStart(), Simulator::Now(), m_job.GetFlops());
         D2dTrainResult result;
-        result.flops = m_jobFlops;
-        result.deferred = s.pending;
+        result.flops = m_job.GetFlops();
+        result.deferred = s.pending.Job();
         // Nothing waits for a job before its completion event (the learner's calls that
         // would are refused while it trains), so its TrainingDone has not fired yet.
-        NS_ASSERT(s.pending);
-        auto done = m_done;
-        m_done = Callback<void, const D2dTrainResult&>();
+        NS_ASSERT(s.pending.Job());
+        auto done = m_job.End();
         if (!done.IsNull())
         {
             done(result);
@@ -1735,11 +1493,9 @@ D2dLearner::Complete()
     }
     m_impl->job.get();                      // waits for the worker; rethrows its exception
     D2dTrainResult result = m_impl->result; // written by the worker only
-    result.flops = m_jobFlops;
-    m_training = false;
-    m_trainingDoneTrace(m_id, m_jobStart, Simulator::Now(), result);
-    auto done = m_done;
-    m_done = Callback<void, const D2dTrainResult&>();
+    result.flops = m_job.GetFlops();
+    auto done = m_job.End();
+    m_trainingDoneTrace(m_id, m_job.GetStart(), Simulator::Now(), result);
     if (!done.IsNull())
     {
         done(result);
@@ -1749,25 +1505,22 @@ D2dLearner::Complete()
 bool
 D2dLearner::IsTraining() const
 {
-    return m_training;
+    return m_job.IsRunning();
 }
 
 void
 D2dLearner::Settle() const
 {
-    if (m_impl && m_impl->pending)
+    if (!m_impl)
     {
-        auto job = m_impl->pending; // Wait() calls DeferredDone, which drops m_impl->pending
-        job->Wait();
-        m_impl->pending = nullptr;
+        return;
     }
+    m_impl->pending.Settle();
     // Not from a TrainingDone sink of the pending job: there the weights are the trained
     // ones (what comes after the job is not computed from inside its report).
-    if (m_impl && m_impl->deferredWeights && !m_impl->reportingDone)
+    if (m_impl->pending.HasWeights() && !m_impl->pending.Reporting())
     {
-        // Moved out first: the thunk (and what it holds) goes once it has run.
-        auto compute = std::move(m_impl->deferredWeights);
-        m_impl->deferredWeights = nullptr;
+        auto compute = m_impl->pending.TakeWeights();
         auto values = compute();
         compute = nullptr;
         NS_ABORT_MSG_IF(!values || values->size() != m_nParameters,
@@ -1783,16 +1536,15 @@ void
 D2dLearner::DeferredDone()
 {
     auto& s = *m_impl;
-    s.pending = nullptr;
+    s.pending.Forget();
     D2dTrainResult result = s.result; // written by the work, which has run
-    result.flops = s.pendingFlops;
+    result.flops = s.pending.GetFlops();
     s.result.gradient = nullptr; // the consumer holds it; the learner keeps no copy
-    s.reportingDone = true;
-    m_trainingDoneTrace(m_id, s.pendingStart, s.pendingEnd, result);
-    s.reportingDone = false;
-    if (s.releaseAfterPending)
+    s.pending.Report([this, &s, &result]() {
+        m_trainingDoneTrace(m_id, s.pending.GetStart(), s.pending.GetEnd(), result);
+    });
+    if (s.pending.TakeReleaseAfter())
     {
-        s.releaseAfterPending = false;
         s.weights = nullptr;
         s.released = true;
     }
@@ -1842,7 +1594,7 @@ EvaluateNet(D2dNet& net, const D2dDataset& test)
 std::vector<float>
 D2dLearner::Predict(const D2dDataset& data) const
 {
-    NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": Predict during training");
+    NS_ABORT_MSG_IF(m_job.IsRunning(), "D2dLearner " << m_id << ": Predict during training");
     Settle();
     std::optional<D2dJobWatchdog::Guard> guard;
     WatchOf(m_spec, "a prediction", static_cast<double>(data.Size()) * m_forwardFlops).Arm(guard);
@@ -1877,23 +1629,23 @@ LinearEvaluation(const D2dLearner::Impl& s, D2dNet& net, const D2dDataset& test)
 D2dEvalResult
 D2dLearner::Evaluate(const D2dDataset& test) const
 {
-    NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": Evaluate during training");
+    NS_ABORT_MSG_IF(m_job.IsRunning(), "D2dLearner " << m_id << ": Evaluate during training");
     Settle();
     auto& net = Materialize(*m_impl);
     std::optional<D2dJobWatchdog::Guard> guard;
     WatchOf(m_spec, "an evaluation", static_cast<double>(test.Size()) * m_forwardFlops).Arm(guard);
-    return m_impl->triplet ? LinearEvaluation(*m_impl, net, test) : EvaluateNet(net, test);
+    return m_impl->arch->triplet ? LinearEvaluation(*m_impl, net, test) : EvaluateNet(net, test);
 }
 
 D2dEvalResult
 D2dLearner::Evaluate(const std::vector<float>& values, const D2dDataset& test) const
 {
-    NS_ABORT_MSG_IF(m_training, "D2dLearner " << m_id << ": Evaluate during training");
+    NS_ABORT_MSG_IF(m_job.IsRunning(), "D2dLearner " << m_id << ": Evaluate during training");
     auto& net = PooledNet(*m_impl);
     Unflatten(*net, values);
     std::optional<D2dJobWatchdog::Guard> guard;
     WatchOf(m_spec, "an evaluation", static_cast<double>(test.Size()) * m_forwardFlops).Arm(guard);
-    return m_impl->triplet ? LinearEvaluation(*m_impl, net, test) : EvaluateNet(net, test);
+    return m_impl->arch->triplet ? LinearEvaluation(*m_impl, net, test) : EvaluateNet(net, test);
 }
 
 } // namespace ns3

@@ -9,6 +9,7 @@
 #include "ns3/d2d-compute-model.h"
 #include "ns3/d2d-dataset.h"
 #include "ns3/d2d-partitioner.h"
+#include "ns3/d2d-running-job.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
@@ -404,7 +405,6 @@ class D2dLearner : public Object
     /** LibTorch state (data, shard, weights, jobs), shared with the worker running a job */
     std::shared_ptr<Impl> m_impl;
     double m_forwardFlops{0};       //!< 2 x multiply-adds of one sample's forward pass
-    double m_trainFlops{0};         //!< modelled FLOPs of one training sample
     uint64_t m_nParameters{0};      //!< values of the model's state (GetNParameters)
     uint64_t m_nBufferValues{0};    //!< of m_nParameters, floating-point buffer values
     double m_forwardFlopsOverride;  //!< ForwardFlopsPerSample (0: the model's own)
@@ -417,13 +417,7 @@ class D2dLearner : public Object
     double m_weightDecay;           //!< L2 weight decay (WeightDecay attribute)
     uint32_t m_batchSize;           //!< mini-batch size, samples (BatchSize attribute)
     bool m_keepOptimizerState;      //!< reuse the optimizer (and its state) across jobs
-    bool m_training{false};         //!< a job runs (stays true if depleted mid-job)
-    Time m_jobStart;                //!< simulated time at which the running job started
-    double m_jobFlops{0};           //!< modelled FLOPs of the running job
-    bool m_jobDeferrable{false};    //!< the running job may be deferred
-    /** the weights the running job started from, kept when the device may go away */
-    std::shared_ptr<const std::vector<float>> m_jobBase;
-    Callback<void, const D2dTrainResult&> m_done; //!< the running job's Train() callback
+    D2dRunningJob m_job;            //!< the job in simulated time (Train to its completion)
     /** TrainingLost trace source: (device id, start, end) */
     TracedCallback<uint32_t, Time, Time> m_trainingLostTrace;
     /** TrainingStart trace source: (device id, start, planned end) */
