@@ -51,12 +51,7 @@ CTAGS = ["ctags", "-R", "--languages=C++", "--langmap=C++:+.h", "--kinds-C++=+mp
 
 # Known violations, removed as they are fixed: (kind, file, name) -> the move that removes
 # it. kind: "function" (name: scope::function) or "members" (name: the class).
-KNOWN = {
-    ("members", "contrib/d2dlearn/learning/cmfl/d2d-cmfl.h", "D2dCmfl"):
-        "two more parts with their functions (the malicious clients are one, "
-        "D2dMaliciousClients): the committee and training selection (7 fields) and the "
-        "round's votes (RoundState, 9)",
-}
+KNOWN = {}
 
 ANON = re.compile(r"__anon\w+(::)?")
 # A member holding one object of a type, by value or through an owning pointer: its type's

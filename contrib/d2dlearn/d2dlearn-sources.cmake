@@ -290,6 +290,8 @@ set(d2dlearn_cmfl_rules_sources
 set(d2dlearn_cmfl_sources
     learning/cmfl/d2d-cmfl.cc
     learning/cmfl/d2d-malicious-clients.cc
+    learning/cmfl/d2d-cmfl-roles.cc
+    learning/cmfl/d2d-cmfl-votes.cc
     ${d2dlearn_cmfl_rules_sources}
 )
 set(d2dlearn_cmfl_headers
@@ -299,6 +301,8 @@ set(d2dlearn_cmfl_headers
     learning/cmfl/d2d-committee-consensus.h
     learning/cmfl/d2d-cmfl.h
     learning/cmfl/d2d-malicious-clients.h
+    learning/cmfl/d2d-cmfl-roles.h
+    learning/cmfl/d2d-cmfl-votes.h
 )
 
 # learning/consensus/: Fan, Mendler-Dünner and Jaggi 2023, prediction consensus.

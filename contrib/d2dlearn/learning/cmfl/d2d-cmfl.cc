@@ -185,7 +185,7 @@ D2dCmfl::GetTypeId()
 D2dCmfl::D2dCmfl()
 {
     m_ccp = CreateObject<D2dCommitteeConsensus>();
-    m_pick = CreateObject<UniformRandomVariable>();
+    m_roles.CreateStream();
 }
 
 void
@@ -225,10 +225,10 @@ D2dCmfl::DoDispose()
     }
     m_ccp = nullptr;
     Detach();
-    m_pick = nullptr;
+    m_roles.Dispose();
     m_attackers.Dispose();
     m_state.clear();
-    m_roundState.aggregates.clear();
+    m_votes.ClearAggregates();
     m_uploadRetry.Clear();
     m_aggregation = nullptr;
     D2dFlProtocol::DoDispose();
@@ -305,7 +305,7 @@ D2dCmfl::SetMalicious(const std::vector<uint32_t>& devices, D2dAttackType attack
 int64_t
 D2dCmfl::AssignStreams(int64_t stream)
 {
-    m_pick->SetStream(stream);
+    m_roles.AssignStreams(stream);
     m_attackers.AssignStreams(stream + 1);
     return 2 + m_ccp->AssignStreams(stream + 2);
 }
@@ -325,31 +325,31 @@ D2dCmfl::GetGlobalModel() const
 const std::vector<uint32_t>&
 D2dCmfl::GetCommittee() const
 {
-    return m_committee;
+    return m_roles.GetCommittee();
 }
 
 const std::vector<uint32_t>&
 D2dCmfl::GetTraining() const
 {
-    return m_training;
+    return m_roles.GetTraining();
 }
 
 const std::vector<uint32_t>&
 D2dCmfl::GetAggregated() const
 {
-    return m_roundState.aggregated;
+    return m_votes.GetAggregated();
 }
 
 uint32_t
 D2dCmfl::GetConsensusVotes() const
 {
-    return m_consensusVotes;
+    return m_votes.GetConsensusVotes();
 }
 
 uint32_t
 D2dCmfl::GetCcpAttempts() const
 {
-    return m_ccpAttempts;
+    return m_votes.GetCcpAttempts();
 }
 
 const std::vector<D2dCmfl::ClientCounts>&
@@ -391,19 +391,7 @@ D2dCmfl::DoStart()
                     "D2dCmfl: " << active << " active clients with a committee of " << c
                                 << " (need >= 3 committee members and >= 1 training client)");
     // Round 1: a random committee S_c^1 and random training clients S_b^1.
-    std::vector<uint32_t> order(k);
-    for (uint32_t i = 0; i < k; ++i)
-    {
-        order[i] = i;
-    }
-    PartialShuffle(order, active, m_pick);
-    m_committeeSize = c;
-    m_activeCount = active;
-    m_committee.assign(order.begin(), order.begin() + c);
-    m_training.assign(order.begin() + c, order.begin() + active);
-    std::sort(m_committee.begin(), m_committee.end());
-    std::sort(m_training.begin(), m_training.end());
-    const uint32_t first = m_committee[m_pick->GetInteger(0, c - 1)];
+    const uint32_t first = m_roles.DrawFirst(k, active, c);
     // w^1: the initial weights of the member that sends the first model.
     m_global = m_learners[first]->GetParameters();
     RecordGlobal(0, m_global);
@@ -415,12 +403,12 @@ D2dCmfl::Broadcast(uint32_t sender)
 {
     ++m_round;
     MarkRoundStart(Simulator::Now());
-    m_roundState = RoundState();
+    m_votes.NewRound();
     NS_LOG_INFO("round " << m_round << ": device " << sender << " sends w^t to "
-                         << m_committee.size() << " committee and " << m_training.size()
-                         << " training clients");
-    std::vector<uint32_t> recipients = m_committee;
-    recipients.insert(recipients.end(), m_training.begin(), m_training.end());
+                         << m_roles.GetCommittee().size() << " committee and "
+                         << m_roles.GetTraining().size() << " training clients");
+    std::vector<uint32_t> recipients = m_roles.GetCommittee();
+    recipients.insert(recipients.end(), m_roles.GetTraining().begin(), m_roles.GetTraining().end());
     std::sort(recipients.begin(), recipients.end());
     auto model = m_codec.Encode(D2dModelCodec::KIND_GLOBAL_MODEL,
                                 D2dModelCodec::WHAT_WEIGHTS,
@@ -432,8 +420,8 @@ D2dCmfl::Broadcast(uint32_t sender)
     auto payload = std::make_shared<D2dCmflModelPayload>();
     static_cast<D2dModelPayload&>(*payload) = *model->GetPayloadAs<D2dModelPayload>();
     payload->recipients = recipients;
-    payload->committee = m_committee;
-    payload->training = m_training;
+    payload->committee = m_roles.GetCommittee();
+    payload->training = m_roles.GetTraining();
     // Size: the model, 4 bytes per recipient, 4 more per committee member (its role).
     const uint64_t bytes =
         model->GetSizeBytes() + 4 * (recipients.size() + payload->committee.size());
@@ -484,7 +472,7 @@ D2dCmfl::ReceiveGradient(const D2dReception& r)
     auto payload = r.message->GetPayloadAs<D2dModelPayload>();
     DeviceState& st = m_state[device];
     if (!payload || !payload->IsFor(device) || payload->round != m_round || st.round != m_round ||
-        !st.committee || st.scored || !Contains(m_training, payload->origin))
+        !st.committee || st.scored || !m_roles.IsTraining(payload->origin))
     {
         return; // late, or not for a committee member still collecting
     }
@@ -542,8 +530,8 @@ D2dCmfl::Trained(uint32_t device, uint32_t round)
                                        samples,
                                        device,
                                        g,
-                                       m_committee),
-                        m_committee,
+                                       m_roles.GetCommittee()),
+                        m_roles.GetCommittee(),
                         m_mode);
         return;
     }
@@ -553,7 +541,7 @@ D2dCmfl::Trained(uint32_t device, uint32_t round)
                                   samples,
                                   device,
                                   g);
-    for (auto c : m_committee)
+    for (auto c : m_roles.GetCommittee())
     {
         const uint64_t id = transport->Send(message, c, m_mode);
         m_uploadRetry.Track(id, transport, round, message, m_mode);
@@ -565,18 +553,18 @@ D2dCmfl::SendDone(uint64_t msgId, uint32_t dst, bool success)
 {
     // The link's retransmissions ran out: send the gradient again while the member still
     // collects (its round is open and the score exchange has not begun).
-    m_uploadRetry.SendDone(msgId, dst, success, m_round, !m_roundState.exchanging);
+    m_uploadRetry.SendDone(msgId, dst, success, m_round, !m_votes.IsExchanging());
 }
 
 void
 D2dCmfl::TryScore(uint32_t device, bool timeout)
 {
     DeviceState& st = m_state[device];
-    if (m_roundState.exchanging || st.round != m_round || !st.committee || !st.trained || st.scored)
+    if (m_votes.IsExchanging() || st.round != m_round || !st.committee || !st.trained || st.scored)
     {
         return;
     }
-    if (!timeout && st.gradients.size() < m_training.size())
+    if (!timeout && st.gradients.size() < m_roles.GetTraining().size())
     {
         return; // still collecting
     }
@@ -595,7 +583,7 @@ D2dCmfl::TryScore(uint32_t device, bool timeout)
     {
         return; // PhaseTimeout starts the exchange after every member had its chance
     }
-    for (auto c : m_committee)
+    for (auto c : m_roles.GetCommittee())
     {
         const DeviceState& s = m_state[c];
         if (s.round != m_round || !s.scored)
@@ -609,12 +597,12 @@ D2dCmfl::TryScore(uint32_t device, bool timeout)
 void
 D2dCmfl::PhaseTimeout(uint32_t round)
 {
-    if (round != m_round || m_roundState.exchanging)
+    if (round != m_round || m_votes.IsExchanging())
     {
         return;
     }
     NS_LOG_INFO("round " << m_round << ": phase timeout");
-    for (auto c : m_committee)
+    for (auto c : m_roles.GetCommittee())
     {
         TryScore(c, true);
     }
@@ -624,10 +612,10 @@ D2dCmfl::PhaseTimeout(uint32_t round)
 void
 D2dCmfl::ExchangeScores()
 {
-    m_roundState.exchanging = true;
+    m_votes.BeginExchange();
     m_phaseEvent.Cancel();
     std::map<uint32_t, D2dScoreVector> own;
-    for (auto c : m_committee)
+    for (auto c : m_roles.GetCommittee())
     {
         const DeviceState& s = m_state[c];
         if (s.round == m_round && s.scored && !m_transports[c]->IsOff())
@@ -635,7 +623,10 @@ D2dCmfl::ExchangeScores()
             own[c] = s.scores;
         }
     }
-    m_ccp->ExchangeScores(m_round, m_committee, own, MakeCallback(&D2dCmfl::ScoresExchanged, this));
+    m_ccp->ExchangeScores(m_round,
+                          m_roles.GetCommittee(),
+                          own,
+                          MakeCallback(&D2dCmfl::ScoresExchanged, this));
 }
 
 void
@@ -644,8 +635,8 @@ D2dCmfl::ScoresExchanged(const D2dCommitteeConsensus::ScoreViews& views)
     // Each member: P_k = C_k / sum_c 1/P_k^c (eq. (8)) over the score vectors it
     // holds, then its proposals: S_a by the selection strategy, S_c^{t+1} by the election.
     std::map<uint32_t, std::vector<uint32_t>> aggregation;
-    m_roundState.electionProposals.clear();
-    const uint32_t size = m_committeeSize;
+    m_votes.ClearProposals();
+    const uint32_t size = m_roles.GetCommitteeSize();
     for (const auto& [member, byOrigin] : views)
     {
         std::map<uint32_t, std::vector<double>> perClient;
@@ -676,14 +667,13 @@ D2dCmfl::ScoresExchanged(const D2dCommitteeConsensus::ScoreViews& views)
         const uint32_t m = D2dCommitteeRules::AcceptedCount(
             scored,
             static_cast<AggregationBase>(m_aggregationBase) == AggregationBase::ACTIVE
-                ? m_activeCount
+                ? m_roles.GetActiveCount()
                 : scored,
             m_aggregationFraction);
         aggregation[member] = D2dCommitteeRules::SelectCount(clients, finals, m, strategy);
         if (honest)
         {
-            m_roundState.electionProposals[member] =
-                D2dCommitteeRules::Elect(clients, finals, size);
+            m_votes.Propose(member, D2dCommitteeRules::Elect(clients, finals, size));
         }
         else
         {
@@ -692,12 +682,12 @@ D2dCmfl::ScoresExchanged(const D2dCommitteeConsensus::ScoreViews& views)
             const std::size_t take = std::min<std::size_t>(size, ranked.size());
             std::vector<uint32_t> bottom(ranked.end() - take, ranked.end());
             std::sort(bottom.begin(), bottom.end());
-            m_roundState.electionProposals[member] = bottom;
+            m_votes.Propose(member, bottom);
         }
     }
     m_ccp->Vote(m_round,
                 "aggregation",
-                m_committee,
+                m_roles.GetCommittee(),
                 aggregation,
                 MakeCallback(&D2dCmfl::ExecuteAggregation, this),
                 MakeCallback(&D2dCmfl::AggregationVoted, this));
@@ -706,14 +696,13 @@ D2dCmfl::ScoresExchanged(const D2dCommitteeConsensus::ScoreViews& views)
 const std::pair<std::vector<float>, uint64_t>&
 D2dCmfl::Aggregate(const std::vector<uint32_t>& set)
 {
-    auto it = m_roundState.aggregates.find(set);
-    if (it != m_roundState.aggregates.end())
+    if (const auto* made = m_votes.FindAggregate(set))
     {
-        return it->second;
+        return *made;
     }
     // Every member holds the same w^t and, for a client, the same gradient message.
     const DeviceState* holder = nullptr;
-    for (auto c : m_committee)
+    for (auto c : m_roles.GetCommittee())
     {
         const DeviceState& s = m_state[c];
         bool all = s.round == m_round && s.base;
@@ -741,10 +730,10 @@ D2dCmfl::Aggregate(const std::vector<uint32_t>& set)
                                                grads,
                                                false,
                                                weights,
-                                               static_cast<uint32_t>(m_training.size()),
+                                               static_cast<uint32_t>(m_roles.GetTraining().size()),
                                                m_globalLearningRate);
     const uint64_t digest = Digest(w);
-    return m_roundState.aggregates.emplace(set, std::make_pair(std::move(w), digest)).first->second;
+    return m_votes.KeepAggregate(set, std::make_pair(std::move(w), digest));
 }
 
 void
@@ -766,8 +755,7 @@ D2dCmfl::ExecuteAggregation(uint32_t member,
 void
 D2dCmfl::AggregationVoted(const D2dCcpOutcome& outcome)
 {
-    m_roundState.attempts += outcome.attempts;
-    m_ccpAttempts += outcome.attempts;
+    m_votes.Count(outcome);
     if (!outcome.consensus)
     {
         NS_LOG_INFO("round " << m_round << ": no consensus on S_a; w^t is kept");
@@ -779,11 +767,8 @@ D2dCmfl::AggregationVoted(const D2dCcpOutcome& outcome)
         FinishRound();
         return;
     }
-    ++m_consensusVotes;
-    m_roundState.consensus = true;
-    m_roundState.aggregated = outcome.set;
+    m_votes.Aggregated(outcome);
     m_global = Aggregate(outcome.set).first;
-    m_roundState.primary = outcome.primary;
     VoteElection();
 }
 
@@ -792,8 +777,8 @@ D2dCmfl::VoteElection()
 {
     m_ccp->Vote(m_round,
                 "election",
-                m_committee,
-                m_roundState.electionProposals,
+                m_roles.GetCommittee(),
+                m_votes.GetProposals(),
                 Callback<void, uint32_t, const std::vector<uint32_t>&, Callback<void, uint64_t>>(
                     [](uint32_t, const std::vector<uint32_t>& set, Callback<void, uint64_t> done) {
                         const uint64_t digest = Digest(set);
@@ -805,93 +790,66 @@ D2dCmfl::VoteElection()
 void
 D2dCmfl::ElectionVoted(const D2dCcpOutcome& outcome)
 {
-    m_roundState.attempts += outcome.attempts;
-    m_ccpAttempts += outcome.attempts;
+    m_votes.Count(outcome);
     if (outcome.consensus)
     {
-        ++m_consensusVotes;
-        m_roundState.electionAgreed = true;
-        m_roundState.nextCommittee = outcome.set; // used if it has >= 3 members (NextCommittee)
+        m_votes.Elected(outcome);
     }
     FinishRound();
-}
-
-std::vector<uint32_t>
-D2dCmfl::DrawCommittee()
-{
-    // Candidates: the round's training clients (the members step down and cannot be
-    // re-elected at once); all devices off the committee if there are too few of them.
-    std::vector<uint32_t> candidates = m_training;
-    if (candidates.size() < m_committeeSize)
-    {
-        candidates.clear();
-        for (uint32_t i = 0; i < GetNDevices(); ++i)
-        {
-            if (!Contains(m_committee, i))
-            {
-                candidates.push_back(i);
-            }
-        }
-    }
-    const auto size = std::min<uint32_t>(m_committeeSize, candidates.size());
-    PartialShuffle(candidates, size, m_pick); // the committee's common seed
-    std::vector<uint32_t> drawn(candidates.begin(), candidates.begin() + size);
-    std::sort(drawn.begin(), drawn.end());
-    return drawn;
 }
 
 void
 D2dCmfl::FinishRound()
 {
-    for (auto k : m_training)
+    for (auto k : m_roles.GetTraining())
     {
         ++m_counts[k].training;
     }
-    for (auto c : m_committee)
+    for (auto c : m_roles.GetCommittee())
     {
         ++m_counts[c].committee;
     }
-    for (auto k : m_roundState.aggregated)
+    for (auto k : m_votes.GetAggregated())
     {
         ++m_counts[k].aggregated;
     }
     // Where S_c^{t+1} comes from (an agreed election of >= 3, a draw, or the old committee).
     const D2dNextCommittee next =
-        D2dCommitteeRules::NextCommittee(m_roundState.electionAgreed,
-                                         m_roundState.nextCommittee.size(),
-                                         m_roundState.consensus,
+        D2dCommitteeRules::NextCommittee(m_votes.IsElectionAgreed(),
+                                         m_votes.GetNextCommittee().size(),
+                                         m_votes.HasConsensus(),
                                          static_cast<D2dFailedVote>(m_failedVote));
     if (next == D2dNextCommittee::DRAWN)
     {
-        m_roundState.nextCommittee = DrawCommittee();
+        m_votes.SetNextCommittee(m_roles.DrawCommittee());
         NS_LOG_INFO("round " << m_round << ": no agreed election; the committee steps down "
-                             << "and " << m_roundState.nextCommittee.size()
+                             << "and " << m_votes.GetNextCommittee().size()
                              << " members are drawn");
     }
     else if (next == D2dNextCommittee::KEPT)
     {
-        m_roundState.nextCommittee.clear();
+        m_votes.SetNextCommittee({});
     }
     CommitteeRecord record;
     record.round = m_round;
     record.next = next;
     record.nextCommittee =
-        m_roundState.nextCommittee.empty() ? m_committee : m_roundState.nextCommittee;
+        m_votes.GetNextCommittee().empty() ? m_roles.GetCommittee() : m_votes.GetNextCommittee();
     record.maliciousNext = CountMalicious(record.nextCommittee);
-    record.training = m_training;
-    record.committee = m_committee;
-    record.aggregated = m_roundState.aggregated;
-    record.maliciousTraining = CountMalicious(m_training);
-    record.maliciousCommittee = CountMalicious(m_committee);
-    record.maliciousAggregated = CountMalicious(m_roundState.aggregated);
+    record.training = m_roles.GetTraining();
+    record.committee = m_roles.GetCommittee();
+    record.aggregated = m_votes.GetAggregated();
+    record.maliciousTraining = CountMalicious(m_roles.GetTraining());
+    record.maliciousCommittee = CountMalicious(m_roles.GetCommittee());
+    record.maliciousAggregated = CountMalicious(m_votes.GetAggregated());
     m_committeeTrace(record);
     RecordGlobal(m_round, m_global);
     WriteRoundTime(m_round);
-    WriteRow(m_round, -1, "training_clients", static_cast<double>(m_training.size()));
-    WriteRow(m_round, -1, "committee_clients", static_cast<double>(m_committee.size()));
-    WriteRow(m_round, -1, "aggregated", static_cast<double>(m_roundState.aggregated.size()));
-    WriteRow(m_round, -1, "ccp_attempts", static_cast<double>(m_roundState.attempts));
-    WriteRow(m_round, -1, "consensus", m_roundState.consensus ? 1.0 : 0.0);
+    WriteRow(m_round, -1, "training_clients", static_cast<double>(m_roles.GetTraining().size()));
+    WriteRow(m_round, -1, "committee_clients", static_cast<double>(m_roles.GetCommittee().size()));
+    WriteRow(m_round, -1, "aggregated", static_cast<double>(m_votes.GetAggregated().size()));
+    WriteRow(m_round, -1, "ccp_attempts", static_cast<double>(m_votes.GetRoundAttempts()));
+    WriteRow(m_round, -1, "consensus", m_votes.HasConsensus() ? 1.0 : 0.0);
     if (m_mode == D2dDeliveryMode::RELIABLE)
     {
         WriteRow(m_round,
@@ -905,36 +863,19 @@ D2dCmfl::FinishRound()
     // Who sends w^{t+1}: the aggregation vote's primary; without consensus, the committee's
     // lowest-id member whose radio still works (the round is repeated with w^t).
     int64_t sender = -1;
-    if (m_roundState.primary >= 0 && !m_transports[m_roundState.primary]->IsOff())
+    if (m_votes.GetPrimary() >= 0 && !m_transports[m_votes.GetPrimary()]->IsOff())
     {
-        sender = m_roundState.primary;
+        sender = m_votes.GetPrimary();
     }
-    for (std::size_t i = 0; sender < 0 && i < m_committee.size(); ++i)
+    for (std::size_t i = 0; sender < 0 && i < m_roles.GetCommittee().size(); ++i)
     {
-        if (!m_transports[m_committee[i]]->IsOff())
+        if (!m_transports[m_roles.GetCommittee()[i]]->IsOff())
         {
-            sender = m_committee[i];
+            sender = m_roles.GetCommittee()[i];
         }
     }
     // Step down: the elected members form S_c^{t+1}; S_b^{t+1} is drawn among the others.
-    if (!m_roundState.nextCommittee.empty())
-    {
-        m_committee = m_roundState.nextCommittee;
-    }
-    const uint32_t k = GetNDevices();
-    const auto n = static_cast<uint32_t>(m_training.size());
-    std::vector<uint32_t> others;
-    for (uint32_t i = 0; i < k; ++i)
-    {
-        if (!Contains(m_committee, i))
-        {
-            others.push_back(i);
-        }
-    }
-    const uint32_t draw = std::min<uint32_t>(n, others.size());
-    PartialShuffle(others, draw, m_pick);
-    m_training.assign(others.begin(), others.begin() + draw);
-    std::sort(m_training.begin(), m_training.end());
+    m_roles.StepDown(m_votes.GetNextCommittee());
     if (sender < 0)
     {
         NS_LOG_WARN("round " << m_round << ": no committee member can send the model; stop");

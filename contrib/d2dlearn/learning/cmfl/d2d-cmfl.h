@@ -6,6 +6,8 @@
 #define D2D_CMFL_H
 
 #include "d2d-byzantine-attack.h"
+#include "d2d-cmfl-roles.h"
+#include "d2d-cmfl-votes.h"
 #include "d2d-committee-consensus.h"
 #include "d2d-committee-rules.h"
 #include "d2d-malicious-clients.h"
@@ -268,27 +270,6 @@ class D2dCmfl : public D2dFlProtocol
     };
 
     /**
-     * \brief What the current round's votes produce, from its score exchange to its
-     * election; a round begins with the defaults (Broadcast).
-     */
-    struct RoundState
-    {
-        std::vector<uint32_t> aggregated; //!< S_a^t agreed on (empty: none)
-        /** S_c^{t+1}: elected (used if it has >= 3 members) or drawn; empty: S_c^t kept */
-        std::vector<uint32_t> nextCommittee;
-        /** the aggregated models w^t - eta sum p_k g_k and their digests, by aggregation set
-         * (memoised by Aggregate) */
-        std::map<std::vector<uint32_t>, std::pair<std::vector<float>, uint64_t>> aggregates;
-        /** each committee member's proposal of S_c^{t+1}, by member (the election vote) */
-        std::map<uint32_t, std::vector<uint32_t>> electionProposals;
-        int64_t primary{-1};        //!< primary of the aggregation vote (-1: none)
-        bool exchanging{false};     //!< the score exchange has begun
-        uint32_t attempts{0};       //!< CCP attempts (primaries tried) of the round's votes
-        bool consensus{false};      //!< the aggregation vote reached consensus
-        bool electionAgreed{false}; //!< the election vote agreed
-    };
-
-    /**
      * \brief Start round m_round + 1: the sender sends w to the round's committee and
      * training clients (one multicast), with their roles.
      * \param sender the device that sends the model
@@ -354,13 +335,6 @@ class D2dCmfl : public D2dFlProtocol
     void VoteElection();
     /** \param outcome the election vote's outcome */
     void ElectionVoted(const D2dCcpOutcome& outcome);
-    /**
-     * \brief The step-down without an agreed election: C members drawn from the round's
-     * training clients (all devices off the committee if there are fewer), with the
-     * committee's common seed.
-     * \return S_c^{t+1}, ascending
-     */
-    std::vector<uint32_t> DrawCommittee();
     /** \brief Trace the round, evaluate, start the next one. */
     void FinishRound();
     /**
@@ -388,21 +362,15 @@ class D2dCmfl : public D2dFlProtocol
     Ptr<D2dAggregationStrategy> m_aggregation; //!< the aggregation of S_a (eq. (5))
 
     Ptr<D2dCommitteeConsensus> m_ccp; //!< the CCP: score exchange and votes
-    /** The committee's common draws: round 1's roles and sender, S_b^{t+1}, drawn committees */
-    Ptr<UniformRandomVariable> m_pick;
+    /** S_c^t and S_b^t, and the committee's common draws that make them */
+    D2dCmflRoles m_roles;
     /** the malicious clients: SetMalicious, AttackSpace, MaliciousCommittee, their draws */
     D2dMaliciousClients m_attackers;
 
-    std::vector<DeviceState> m_state;  //!< device id -> what it knows in the current round
-    std::vector<float> m_global;       //!< w^t (the last model agreed on)
-    uint32_t m_committeeSize{0};       //!< C, from CommitteeFraction of the active clients
-    uint32_t m_activeCount{0};         //!< active clients per round (committee + training)
-    std::vector<uint32_t> m_committee; //!< S_c^t
-    std::vector<uint32_t> m_training;  //!< S_b^t
-    RoundState m_roundState;           //!< the round's votes, reset as each round begins
-    EventId m_phaseEvent;              //!< the current round's PhaseTimeout event
-    uint32_t m_consensusVotes{0};      //!< CCP votes that reached consensus so far
-    uint32_t m_ccpAttempts{0};         //!< CCP attempts (primaries tried) so far
+    std::vector<DeviceState> m_state; //!< device id -> what it knows in the current round
+    std::vector<float> m_global;      //!< w^t (the last model agreed on)
+    D2dCmflVotes m_votes;             //!< the round's votes (reset as it begins), the counts
+    EventId m_phaseEvent;             //!< the current round's PhaseTimeout event
 
     D2dUploadRetry m_uploadRetry;       //!< gradient unicasts sent again (reliable mode)
     uint32_t m_uploadRetries;           //!< attribute UploadRetries
