@@ -156,6 +156,8 @@ set(d2dlearn_core_helper_sources
     core/helper/d2d-attribute-path.cc
     core/helper/d2d-stop-signals.cc
     core/helper/d2d-trace-file.cc
+    core/helper/d2d-trace-folder.cc
+    core/helper/d2d-run-record.cc
     core/helper/d2d-trace-helper.cc
     core/helper/d2d-network.cc
     core/helper/d2d-position-trace-writer.cc
@@ -171,6 +173,8 @@ set(d2dlearn_core_helper_headers
     core/helper/d2d-attribute-path.h
     core/helper/d2d-stop-signals.h
     core/helper/d2d-trace-file.h
+    core/helper/d2d-trace-folder.h
+    core/helper/d2d-run-record.h
     core/helper/d2d-trace-helper.h
     core/helper/d2d-network.h
     core/helper/d2d-position-trace-writer.h

@@ -8,8 +8,9 @@
 #include "ns3/d2d-channel.h"
 #include "ns3/d2d-delivery.h"
 #include "ns3/d2d-energy-model.h"
-#include "ns3/d2d-run-summary.h"
+#include "ns3/d2d-run-record.h"
 #include "ns3/d2d-trace-file.h"
+#include "ns3/d2d-trace-folder.h"
 #include "ns3/d2d-transport.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
@@ -43,7 +44,10 @@ class D2dWifiEnergyMeter; // d2d-wifi-energy-meter.h: keeps the Wi-Fi headers ou
  * (a complete earlier run, or nothing); a signal that comes while the files are moved into
  * place waits until they all are (D2dStopSignals). run.json's strings and numbers are
  * written by D2dJson. A write error (a full disk) stops the simulation when it
- * happens, and Finish() then throws it.
+ * happens, and Finish() then throws it. Two parts do the folder's and run.json's work: the
+ * folder, its lock, the temporary files and their publishing are a D2dTraceFolder; the
+ * parameters and the summary a D2dRunRecord; the helper connects the trace sources and
+ * writes the rows.
  *
  * Finish() first calls D2dTransport::ReportUnfinished() on every transport connected
  * (ConnectTransport(), ConnectChannel()), once each, in the order of connection, so that
@@ -255,7 +259,7 @@ class D2dTraceHelper
               typename = std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>>>
     void AddParameter(const std::string& name, T value)
     {
-        m_parameters.emplace_back(name, std::to_string(value));
+        m_record.AddParameter(name, value);
     }
 
     /**
@@ -277,7 +281,7 @@ class D2dTraceHelper
               typename = std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>>>
     void AddResult(const std::string& name, T value)
     {
-        m_summary.AddResult(name, std::to_string(value));
+        m_record.Summary().AddResult(name, std::to_string(value));
     }
 
     /**
@@ -429,20 +433,10 @@ class D2dTraceHelper
     void CheckWritten(const D2dTraceFile& stream, const std::string& file);
 
     /**
-     * \brief The constructor's work after the folder's lock is held: the temporary trace
-     * files opened, their headers written.
+     * \brief The constructor's work after the folder's lock is held: messages.csv's and
+     * energy.csv's temporary files opened, their headers written.
      */
     void Open();
-
-    /** \brief Release the output folder's lock (closing its file), if held. */
-    void Unlock();
-    /**
-     * \brief Move the run's files into place: the earlier run.json and the earlier run's
-     * other files first, run.json last.
-     * \param files the trace files (without run.json), written as temporary files
-     * \throws std::runtime_error on an I/O error
-     */
-    void Publish(const std::vector<std::string>& files);
     /** \brief Append one messages.csv row. */
     void WriteDelivery(const D2dDeliveryRecord& record);
     /**
@@ -497,7 +491,9 @@ class D2dTraceHelper
         uint64_t periods{0};  //!< periods of draw summed
     };
 
-    std::string m_outDir;                           //!< the trace folder
+    /** the output folder, its lock and the temporary files until they are published: made
+     *  first, destroyed last (after the streams), when it removes what was not published */
+    D2dTraceFolder m_folder;
     Level m_level{FULL};                            //!< trace level
     bool m_spectrumColumns{false};                  //!< messages.csv's spectrum columns
     Time m_energyPeriod{Seconds(1)};                //!< STANDARD: period of the energy.csv rows
@@ -520,12 +516,10 @@ class D2dTraceHelper
     /// one callback object (about 64 bytes per device and trace source less).
     Callback<void, const D2dDeliveryRecord&> m_deliverySink;
     Callback<void, Time, uint32_t, const std::string&, double, double, Time, double>
-        m_energySink; //!< ditto
-    /** (name, value as a JSON literal), in the order added */
-    std::vector<std::pair<std::string, std::string>> m_parameters;
+        m_energySink;           //!< ditto
+    D2dRunRecord m_record;      //!< run.json's parameters and summary
     uint64_t m_nMessageRows{0}; //!< messages.csv rows written
     uint64_t m_nEnergyRows{0};  //!< energy.csv rows written
-    bool m_finished{false};     //!< Finish() published the files (else removed on destruction)
     /** Further trace files (OpenTrace), in opening order: (file name, stream). */
     std::vector<std::pair<std::string, std::unique_ptr<D2dTraceFile>>> m_extra;
     D2dTraceFile* m_rounds{nullptr};  //!< rounds.csv once EnableRounds() was called
@@ -536,20 +530,7 @@ class D2dTraceHelper
     std::map<std::string, double> m_reportedEnergyJ;
     /** (round, time) of the last rounds.csv energy rows; round -1 before the first */
     std::pair<int64_t, Time> m_lastEnergyRound{-1, Time()};
-    D2dRunSummary m_summary;     //!< run.json's "summary", fed every row
-    std::string m_writeError;    //!< the first write error (CheckWritten)
-    std::vector<int> m_tmpSlots; //!< the temporary files' D2dStopSignals slots
-    int m_lockFd{-1};            //!< the output folder's lock file (.run-lock, flock), -1 if none
-    bool m_validate{false};      //!< Mode::VALIDATE: nothing is written
-    /** The folders the constructor made (outDir and its missing parents), outermost first,
-     *  each with its D2dStopSignals slot: removed, if empty, when the run ends without
-     *  publishing */
-    std::vector<std::pair<std::string, int>> m_madeFolders;
-
-    /** \brief Remove the folders made (m_madeFolders), innermost first, if empty. */
-    void RemoveMadeFolders();
-    /** \brief Forget the folders made (m_madeFolders): the run's now, or removed. */
-    void ForgetMadeFolders();
+    std::string m_writeError; //!< the first write error (CheckWritten)
 };
 
 } // namespace ns3
