@@ -31,6 +31,18 @@ RowsTimesRowsT(const double* a, const double* b, double* c, int m, int n, int k)
     dgemm_("T", "N", &n, &m, &k, &one, b, &k, a, &k, &zero, c, &n, 1, 1);
 }
 
+/** The operands and products of D2dKlBlocks::Divergences, kept by each thread. */
+struct Buffers
+{
+    std::vector<double> a;       //!< the rows' packed S_a
+    std::vector<double> b;       //!< the columns' packed S_b^-1
+    std::vector<double> trace;   //!< tr(S_b^-1 S_a), rows x columns
+    std::vector<double> centre;  //!< the means' average
+    std::vector<double> centred; //!< the means, centred on it
+    std::vector<double> stacked; //!< the columns' S_b^-1, stacked
+    std::vector<double> u;       //!< S_b^-1 m_x for every mean and column
+};
+
 /** At or below this order the recursions call LAPACK's own routine. */
 constexpr int RECURSION_BASE = 16;
 
@@ -207,15 +219,30 @@ D2dKlBlocks::Divergences(const std::vector<const double*>& meanA,
         return 0;
     }
     const std::size_t tp = d * (d + 1) / 2;
+    // The operands, in buffers of the calling thread kept from one call to the next: every
+    // entry is written before it is read (a block's stacked inverses are about 140 kB, which
+    // a fresh vector would map and zero at every call).
+    thread_local Buffers buffers;
+    auto& a = buffers.a;
+    auto& b = buffers.b;
+    auto& trace = buffers.trace;
+    auto& centre = buffers.centre;
+    auto& centred = buffers.centred;
+    auto& stacked = buffers.stacked;
+    auto& u = buffers.u;
     // Packed S_a and S_b^-1, one row each (zeros for a Gaussian that is not ok: its entries
     // are set to +infinity below, whatever the product gave).
-    std::vector<double> a(na * tp, 0.0);
-    std::vector<double> b(nb * tp, 0.0);
+    a.resize(na * tp);
+    b.resize(nb * tp);
     for (std::size_t r = 0; r < na; ++r)
     {
         if (rowsA[r]->ok)
         {
             std::memcpy(&a[r * tp], rowsA[r]->covPacked.data(), tp * sizeof(double));
+        }
+        else
+        {
+            std::fill_n(&a[r * tp], tp, 0.0);
         }
     }
     for (std::size_t c = 0; c < nb; ++c)
@@ -224,9 +251,13 @@ D2dKlBlocks::Divergences(const std::vector<const double*>& meanA,
         {
             std::memcpy(&b[c * tp], rowsB[c]->precisionPacked.data(), tp * sizeof(double));
         }
+        else
+        {
+            std::fill_n(&b[c * tp], tp, 0.0);
+        }
     }
     // tr(S_b^-1 S_a) = sum_ef (S_b^-1)_ef (S_a)_ef (both symmetric): all of them at once.
-    std::vector<double> trace(na * nb);
+    trace.resize(na * nb);
     RowsTimesRowsT(a.data(),
                    b.data(),
                    trace.data(),
@@ -238,7 +269,7 @@ D2dKlBlocks::Divergences(const std::vector<const double*>& meanA,
     // (centred on their average, which changes no difference and keeps the u small) times
     // the columns' S_b^-1 stacked.
     const std::size_t nm = na + nb;
-    std::vector<double> centre(d, 0.0);
+    centre.assign(d, 0.0);
     for (std::size_t r = 0; r < nm; ++r)
     {
         const double* m = r < na ? meanA[r] : meanB[r - na];
@@ -251,7 +282,7 @@ D2dKlBlocks::Divergences(const std::vector<const double*>& meanA,
     {
         c /= static_cast<double>(nm);
     }
-    std::vector<double> centred(nm * d);
+    centred.resize(nm * d);
     for (std::size_t r = 0; r < nm; ++r)
     {
         const double* m = r < na ? meanA[r] : meanB[r - na];
@@ -260,16 +291,20 @@ D2dKlBlocks::Divergences(const std::vector<const double*>& meanA,
             centred[r * d + e] = m[e] - centre[e];
         }
     }
-    std::vector<double> stacked(nb * d * d, 0.0);
+    stacked.resize(nb * d * d);
     for (std::size_t c = 0; c < nb; ++c)
     {
         if (rowsB[c]->ok)
         {
             std::memcpy(&stacked[c * d * d], rowsB[c]->precision.data(), d * d * sizeof(double));
         }
+        else
+        {
+            std::fill_n(&stacked[c * d * d], d * d, 0.0);
+        }
     }
     // u[x][c d + e] = (S_c^-1 m_x)_e (S_c^-1 symmetric: its rows are its columns).
-    std::vector<double> u(nm * nb * d);
+    u.resize(nm * nb * d);
     RowsTimesRowsT(centred.data(),
                    stacked.data(),
                    u.data(),
