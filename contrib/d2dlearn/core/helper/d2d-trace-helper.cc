@@ -387,7 +387,7 @@ D2dTraceHelper::AddParameter(const std::string& name, const std::string& value)
 void
 D2dTraceHelper::AddParameter(const std::string& name, const char* value)
 {
-    m_record.AddParameter(name, std::string(value));
+    m_record.AddParameter(name, value);
 }
 
 void

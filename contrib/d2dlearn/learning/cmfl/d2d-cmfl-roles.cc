@@ -48,23 +48,10 @@ D2dCmflRoles::DrawCommittee()
 {
     // Candidates: the round's training clients (the members step down and cannot be
     // re-elected at once); all devices off the committee if there are too few of them.
-    std::vector<uint32_t> candidates = m_training;
-    if (candidates.size() < m_committeeSize)
-    {
-        candidates.clear();
-        for (uint32_t i = 0; i < m_devices; ++i)
-        {
-            if (!IsCommittee(i))
-            {
-                candidates.push_back(i);
-            }
-        }
-    }
+    std::vector<uint32_t> candidates =
+        m_training.size() < m_committeeSize ? OffCommittee() : m_training;
     const auto size = std::min<uint32_t>(m_committeeSize, candidates.size());
-    D2dFlProtocol::PartialShuffle(candidates, size, m_pick); // the committee's common seed
-    std::vector<uint32_t> drawn(candidates.begin(), candidates.begin() + size);
-    std::sort(drawn.begin(), drawn.end());
-    return drawn;
+    return Draw(std::move(candidates), size); // the committee's common seed
 }
 
 void
@@ -74,19 +61,32 @@ D2dCmflRoles::StepDown(const std::vector<uint32_t>& next)
     {
         m_committee = next;
     }
-    const auto n = static_cast<uint32_t>(m_training.size());
-    std::vector<uint32_t> others;
+    std::vector<uint32_t> others = OffCommittee();
+    const auto draw = std::min<uint32_t>(m_training.size(), others.size());
+    m_training = Draw(std::move(others), draw);
+}
+
+std::vector<uint32_t>
+D2dCmflRoles::OffCommittee() const
+{
+    std::vector<uint32_t> off;
     for (uint32_t i = 0; i < m_devices; ++i)
     {
         if (!IsCommittee(i))
         {
-            others.push_back(i);
+            off.push_back(i);
         }
     }
-    const uint32_t draw = std::min<uint32_t>(n, others.size());
-    D2dFlProtocol::PartialShuffle(others, draw, m_pick);
-    m_training.assign(others.begin(), others.begin() + draw);
-    std::sort(m_training.begin(), m_training.end());
+    return off;
+}
+
+std::vector<uint32_t>
+D2dCmflRoles::Draw(std::vector<uint32_t> candidates, uint32_t k)
+{
+    D2dFlProtocol::PartialShuffle(candidates, k, m_pick);
+    candidates.resize(k);
+    std::sort(candidates.begin(), candidates.end());
+    return candidates;
 }
 
 const std::vector<uint32_t>&

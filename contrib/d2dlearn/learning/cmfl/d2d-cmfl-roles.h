@@ -81,6 +81,16 @@ class D2dCmflRoles
     void Dispose();
 
   private:
+    /** \return the devices off S_c^t, ascending */
+    std::vector<uint32_t> OffCommittee() const;
+    /**
+     * \brief k of the candidates, drawn with the committee's common stream (a partial
+     * shuffle: D2dFlProtocol::PartialShuffle).
+     * \param candidates the candidates \param k how many (<= candidates.size())
+     * \return the k drawn, ascending
+     */
+    std::vector<uint32_t> Draw(std::vector<uint32_t> candidates, uint32_t k);
+
     Ptr<UniformRandomVariable> m_pick; //!< the committee's common draws
     uint32_t m_devices{0};             //!< K, all devices
     uint32_t m_committeeSize{0};       //!< C, from CommitteeFraction of the active clients
