@@ -6,7 +6,8 @@
  * against their formulas (4 standard errors), the apportionment by largest remainder
  * (D2dApportion) worked by hand, the independence of the streams of a seed's purposes, and
  * the ziggurat's standard normals against the normal distribution function (moments, tails,
- * Kolmogorov-Smirnov) and against Box-Muller's.
+ * Kolmogorov-Smirnov) and against Box-Muller's, and the engine's draws against the C++
+ * standard's std::mt19937_64 seeded alike.
  * Torch-free. All draws are seeded, so a test that passes once passes always.
  */
 
@@ -16,6 +17,7 @@
 #include <cmath>
 #include <cstdint>
 #include <gtest/gtest.h>
+#include <random>
 #include <vector>
 
 using namespace ns3;
@@ -120,6 +122,36 @@ TEST(D2dDataRng, SameSeedAndPurposeSameStream)
     D2dDataRng a2(5, 1);
     D2dDataRng a3(5, 1);
     EXPECT_EQ(a2.Bits(), a3.Bits()) << "same seed and purpose, same stream";
+}
+
+/**
+ * The engine is the C++ standard's MT19937-64: the same 64-bit draws as std::mt19937_64
+ * seeded from the same std::seed_seq (the seed's two halves, the purpose, the sub-index),
+ * across several of its 312-word state updates, for seeds of both halves and a few purposes.
+ */
+TEST(D2dDataRng, BitsAreTheStandardMt19937x64)
+{
+    for (const uint64_t seed : {uint64_t{1}, uint64_t{0x123456789abcdefULL}})
+    {
+        for (const uint32_t purpose : {0U, 0x47440002U})
+        {
+            for (const uint32_t sub : {0U, 7U})
+            {
+                std::seed_seq seq{static_cast<uint32_t>(seed & 0xffffffffULL),
+                                  static_cast<uint32_t>(seed >> 32),
+                                  purpose,
+                                  sub};
+                std::mt19937_64 reference;
+                reference.seed(seq);
+                D2dDataRng rng(seed, purpose, sub);
+                for (int k = 0; k < 5000; ++k)
+                {
+                    ASSERT_EQ(rng.Bits(), reference()) << "seed " << seed << " purpose " << purpose
+                                                       << " sub " << sub << " draw " << k;
+                }
+            }
+        }
+    }
 }
 
 } // namespace
