@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <deque>
@@ -32,6 +33,39 @@ NS_LOG_COMPONENT_DEFINE("D2dTorchRuntime");
 
 namespace
 {
+/**
+ * How long a thread that waits for work (a worker for a job, ParallelFor for its helpers'
+ * last indices) checks for it before it sleeps: the loops of one simulated step follow each
+ * other closely, and a sleeping thread takes tens of microseconds to wake.
+ */
+constexpr auto SPIN = std::chrono::microseconds(50);
+
+/**
+ * \brief Wait up to SPIN for ready() to hold, without sleeping.
+ * \param ready the condition
+ * \return whether it holds
+ */
+template <typename Ready>
+bool
+SpinFor(const Ready& ready)
+{
+    const auto until = std::chrono::steady_clock::now() + SPIN;
+    for (uint32_t k = 1;; ++k)
+    {
+        if (ready())
+        {
+            return true;
+        }
+        if (k % 64 == 0 && std::chrono::steady_clock::now() >= until)
+        {
+            return false;
+        }
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+}
+
 /** A fixed pool of threads running jobs in submission order. */
 class Pool
 {
@@ -71,6 +105,7 @@ class Pool
             }
             m_stop = true;
             dropped.swap(m_jobs);
+            m_queued.store(0, std::memory_order_relaxed);
         }
         m_wake.notify_all();
         for (auto& t : m_threads)
@@ -90,6 +125,7 @@ class Pool
         {
             std::lock_guard<std::mutex> lock(m_mutex);
             m_jobs.push_back(std::move(task));
+            m_queued.fetch_add(1, std::memory_order_release);
         }
         m_wake.notify_one();
         return done;
@@ -123,6 +159,8 @@ class Pool
         for (;;)
         {
             std::packaged_task<void()> task;
+            // A job may follow soon: look for it a little before sleeping.
+            SpinFor([this] { return m_queued.load(std::memory_order_acquire) > 0; });
             {
                 std::unique_lock<std::mutex> lock(m_mutex);
                 m_wake.wait(lock, [this] { return m_stop || !m_jobs.empty(); });
@@ -132,6 +170,7 @@ class Pool
                 }
                 task = std::move(m_jobs.front());
                 m_jobs.pop_front();
+                m_queued.fetch_sub(1, std::memory_order_relaxed);
                 ++m_busy;
             }
             task();
@@ -146,6 +185,7 @@ class Pool
 
     std::vector<std::thread> m_threads;
     std::deque<std::packaged_task<void()>> m_jobs;
+    std::atomic<uint32_t> m_queued{0}; //!< m_jobs.size(), readable without the lock
     std::mutex m_mutex;
     std::condition_variable m_wake;
     std::condition_variable m_readyCv; //!< a worker has set itself up
@@ -335,6 +375,8 @@ D2dTorchRuntime::ParallelFor(std::size_t n, const std::function<void(std::size_t
         Submit(work);
     }
     work();
+    // The helpers' last indices are usually short: wait for them awake first.
+    SpinFor([&state] { return state->done.load() == state->n; });
     std::unique_lock<std::mutex> lock(state->mutex);
     state->allDone.wait(lock, [&state] { return state->done.load() == state->n; });
     if (state->error)
