@@ -44,10 +44,11 @@ paradigm at those device counts, run whole and timed, with its ratio to supervis
 measurement the projection stands in for.
 
 The divergence kernel (when build/bin/bench-kl-blocks exists): eq. (17)'s blocks of KL
-divergences (D2dKlBlocks) at the paradigm's default d = 50 and L = 7, a block of the clusters
-of 1 and of 3 other devices (the rows) against one device's 7 (2- and 4-device reward
-clusters), on both cores, against the machine's double-precision dgemm rate measured by the
-same program on the same threads: GFLOP/s and the ratio (bench-kl-blocks says how it counts).
+divergences (D2dKlBlocks) at the paradigm's default d = 50 and L = 7, the block of a 2- and
+of a 4-device reward cluster (all its devices' clusters against all of them: 14 x 14 and
+28 x 28, as D2dAgreementCache forms them), on both cores, against the machine's
+double-precision dgemm rate measured by the same program on the same threads: GFLOP/s and the
+ratio (bench-kl-blocks says how it counts).
 
 Usage: /usr/bin/python3 bench/bench-discovery-paradigms.py [--bin DIR] [--devices 10,25,100]
        [--iterations I1,I2] [--paradigms supervised,semi-supervised,unsupervised,regression]
@@ -350,14 +351,14 @@ def kernel_roofline(bindir):
         print("kernel: no bench-kl-blocks in --bin; the roofline is not measured")
         return []
     out = []
-    for others in (1, 3):
-        rows = 7 * others
-        res = subprocess.run([program, "--d=50", f"--rows={rows}", "--cols=7", "--threads=2"],
-                             capture_output=True, text=True, check=True)
+    for members in (2, 4):
+        rows = 7 * members
+        res = subprocess.run([program, "--d=50", f"--rows={rows}", f"--cols={rows}",
+                              "--threads=2"], capture_output=True, text=True, check=True)
         k = parse_kernel(res.stdout)
-        k.update(rows=rows, cols=7, d=50, ratio=k["kernel_gflops"] / k["gemm_gflops"])
+        k.update(rows=rows, cols=rows, d=50, ratio=k["kernel_gflops"] / k["gemm_gflops"])
         out.append(k)
-        print(f"kernel d 50, block {rows} x 7 ({others + 1}-device reward cluster), 2 threads: "
+        print(f"kernel d 50, block {rows} x {rows} ({members}-device reward cluster), 2 threads: "
               f"{k['kernel_gflops']:.1f} GFLOP/s, dgemm {k['gemm_gflops']:.1f} GFLOP/s, "
               f"ratio {k['ratio']:.2f}; preparation (dpotrf, dpotri) "
               f"{k['prepare_gflops']:.1f} GFLOP/s", flush=True)

@@ -12,17 +12,17 @@
  *   gemm     each thread multiplies two n x n matrices (dgemm, --gemmSize n): the machine's
  *            rate, 2 n^3 flops per product, wall time of all threads together;
  *   kernel   each thread computes blocks of divergences of --rows x --cols Gaussians of
- *            dimension --d (D2dKlBlocks::Divergences, the cache's block of the devices' clusters
- *            against one device's: rows = the clusters of the other devices of a reward
- *            cluster, columns = one device's L): 2 (d (d + 1) / 2 + d^2) flops a divergence,
- *            the multiply-adds of its two matrix products (the packing and the dot products
- *            are not counted, their time is);
+ *            dimension --d (D2dKlBlocks::Divergences, the cache's block of a reward cluster:
+ *            rows and columns = the L clusters of each of its devices): flops = twice the
+ *            multiply-adds the call reports (its matrix product, d (d + 1) / 2 + d a
+ *            divergence, and d^2 a column; forming the operands is not counted, its time is);
+ *            the time a block takes on one thread's share is measured, not derived;
  *   prepare  each thread prepares Gaussians (D2dKlBlocks::Precision: dpotrf, dpotri; d^3 flops
  *            counted: d^3 / 3 + 2 d^3 / 3).
  * Each figure is the best of --repeats timed rounds of about --seconds each (other work on the
  * machine only slows a round down).
  *
- * Usage: bench-kl-blocks [--d=50] [--rows=21] [--cols=7] [--threads=2] [--gemmSize=1024]
+ * Usage: bench-kl-blocks [--d=50] [--rows=28] [--cols=28] [--threads=2] [--gemmSize=1024]
  *                        [--repeats=3] [--seconds=0.5]
  */
 
@@ -58,16 +58,23 @@ using namespace ns3;
 
 namespace
 {
-/** \return the best flop rate (GFLOP/s) of `repeats` rounds of `work` on `threads` threads
- * \param threads \param repeats \param work(thread) runs one unit, returns its flops
- * \param units units per thread per round */
-double
+/** The best of timed rounds. */
+struct Best
+{
+    double gflops{0};         //!< all threads' flops over the round's wall time, GFLOP/s
+    double secondsPerUnit{0}; //!< the round's wall time over the units one thread ran, s
+};
+
+/** \return the best of `repeats` rounds of `work` on `threads` threads (the round of the
+ * highest rate) \param threads \param repeats \param work(thread) runs one unit, returns
+ * its flops \param units units per thread per round */
+Best
 Rate(uint32_t threads,
      uint32_t repeats,
      uint64_t units,
      const std::function<double(uint32_t)>& work)
 {
-    double best = 0;
+    Best best;
     for (uint32_t r = 0; r < repeats; ++r)
     {
         std::vector<double> flops(threads, 0.0);
@@ -92,7 +99,11 @@ Rate(uint32_t threads,
         {
             total += f;
         }
-        best = std::max(best, total / wall / 1e9);
+        if (total / wall / 1e9 > best.gflops)
+        {
+            best.gflops = total / wall / 1e9;
+            best.secondsPerUnit = wall / static_cast<double>(units);
+        }
     }
     return best;
 }
@@ -127,8 +138,8 @@ int
 main(int argc, char** argv)
 {
     uint32_t d = 50;
-    uint32_t rows = 21;
-    uint32_t cols = 7;
+    uint32_t rows = 28;
+    uint32_t cols = 28;
     uint32_t threads = 2;
     uint32_t gemmSize = 1024;
     uint32_t repeats = 3;
@@ -180,7 +191,7 @@ main(int argc, char** argv)
     gemm(0);
     const double once = d2dbench::WallSeconds() - t0;
     const auto gemmUnits = static_cast<uint64_t>(std::max(1.0, seconds / once));
-    const double gemmRate = Rate(threads, repeats, gemmUnits, gemm);
+    const double gemmRate = Rate(threads, repeats, gemmUnits, gemm).gflops;
 
     // The kernel's data: rows + cols Gaussians per thread.
     D2dDataRng rng(1, 0, 0);
@@ -226,7 +237,8 @@ main(int argc, char** argv)
     kernel(0);
     const double kOnce = std::max(1e-7, d2dbench::WallSeconds() - k0);
     const auto kernelUnits = static_cast<uint64_t>(std::max(1.0, seconds / kOnce));
-    const double kernelRate = Rate(threads, repeats, kernelUnits, kernel);
+    const Best kernelBest = Rate(threads, repeats, kernelUnits, kernel);
+    const double kernelRate = kernelBest.gflops;
 
     const auto prepare = [&](uint32_t t) {
         D2dKlBlocks::Precision(covs[t % covs.size()], d, 1e-6);
@@ -236,9 +248,9 @@ main(int argc, char** argv)
     prepare(0);
     const double pOnce = std::max(1e-7, d2dbench::WallSeconds() - p0);
     const auto prepareUnits = static_cast<uint64_t>(std::max(1.0, seconds / pOnce));
-    const double prepareRate = Rate(threads, repeats, prepareUnits, prepare);
+    const Best prepareBest = Rate(threads, repeats, prepareUnits, prepare);
+    const double prepareRate = prepareBest.gflops;
 
-    const double perBlock = 2.0 * rows * cols * (d * (d + 1) / 2.0 + double(d) * d);
     std::printf("bench-kl-blocks: d %u, blocks of %u x %u Gaussians, %u threads at once, best "
                 "of %u rounds\n",
                 d,
@@ -255,10 +267,10 @@ main(int argc, char** argv)
                 "%.0f divergences/s)\n",
                 kernelRate,
                 100.0 * kernelRate / gemmRate,
-                1e6 * perBlock / (kernelRate * 1e9) * threads,
-                kernelRate * 1e9 / perBlock * rows * cols);
+                1e6 * kernelBest.secondsPerUnit,
+                threads * double(rows) * cols / kernelBest.secondsPerUnit);
     std::printf("prepare_gflops %.2f (%.1f us a Gaussian on one thread's share)\n",
                 prepareRate,
-                1e6 * double(d) * d * d / (prepareRate * 1e9) * threads);
+                1e6 * prepareBest.secondsPerUnit);
     return 0;
 }

@@ -403,8 +403,12 @@ def parse_kl_blocks(text):
     if not head or not all(rates.values()):
         return []
     g = {k: float(m.group(1)) for k, m in rates.items()}
+    timing = re.search(r"([\d.]+) us a block on one thread's share, (\d+) divergences/s", text)
     return [dict(d=head.group(1), block="%s x %s" % (head.group(2), head.group(3)),
-                 threads=head.group(4), kernel_gflops="%.1f" % g["kernel_gflops"],
+                 threads=head.group(4),
+                 us_per_block=timing.group(1) if timing else "",
+                 divergences_per_s="%.3g" % float(timing.group(2)) if timing else "",
+                 kernel_gflops="%.1f" % g["kernel_gflops"],
                  dgemm_gflops="%.1f" % g["gemm_gflops"],
                  kernel_x_dgemm="%.2f" % (g["kernel_gflops"] / g["gemm_gflops"]),
                  prepare_gflops="%.1f" % g["prepare_gflops"])]
@@ -891,15 +895,16 @@ def benches(bindir):
                      "edge, unsupervised two; PCA d = 50, K = 7; --threads=2), each run whole "
                      "and timed, one after the other"),
         "discovery-kernel": dict(
-            runs=[("%d-device reward cluster" % (k + 1),
-                   [b("bench-kl-blocks"), "--d=50", "--rows=%d" % (7 * k), "--cols=7",
-                    "--threads=2"], None) for k in (1, 3)],
+            runs=[("%d-device reward cluster" % k,
+                   [b("bench-kl-blocks"), "--d=50", "--rows=%d" % (7 * k),
+                    "--cols=%d" % (7 * k), "--threads=2"], None) for k in (2, 4)],
             parse=parse_kl_blocks,
-            settings="bench-kl-blocks: D2dKlBlocks::Divergences on blocks of the clusters of "
-                     "1 or 3 other devices (7 each) against one device's 7, d = 50, two "
-                     "threads each on its own blocks, the BLAS held to one thread per call; "
-                     "flops: the two matrix products' multiply-adds x 2; dgemm: 1024^3 per "
-                     "thread on the same two threads; best of 3 rounds of about 0.5 s"),
+            settings="bench-kl-blocks: D2dKlBlocks::Divergences on the block of a 2- or 4-device "
+                     "reward cluster (all its devices' 7 clusters against all of them, as "
+                     "D2dAgreementCache forms it), d = 50, two threads each on its own blocks, "
+                     "the BLAS held to one thread per call; flops: the multiply-adds the call "
+                     "reports x 2 (its matrix product and the columns' P x_b); dgemm: 1024^3 "
+                     "per thread on the same two threads; best of 3 rounds of about 0.5 s"),
         "torchscript": dict(
             runs=[("MLP, ResNet-20, idle devices", [b("bench-torchscript")], None)],
             parse=parse_torchscript,

@@ -404,7 +404,8 @@ class Parsers(unittest.TestCase):
     def test_kl_blocks(self):
         # 32.68 / 77.53 = 0.4215...: the ratio is recomputed, not read off the percentage.
         self.assertEqual(pn.parse_kl_blocks(KL_BLOCKS),
-                         [dict(d="50", block="21 x 7", threads="2", kernel_gflops="32.7",
+                         [dict(d="50", block="21 x 7", threads="2", us_per_block="67.9",
+                               divergences_per_s="4.33e+06", kernel_gflops="32.7",
                                dgemm_gflops="77.5", kernel_x_dgemm="0.42",
                                prepare_gflops="9.2")])
 

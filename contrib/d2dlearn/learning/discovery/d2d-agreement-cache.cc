@@ -180,22 +180,19 @@ D2dAgreementCache::Prepare(const std::vector<uint32_t>& needBefore,
 }
 
 void
-D2dAgreementCache::Blocks(const Columns& columns,
+D2dAgreementCache::Blocks(const BlockList& blocks,
                           bool afterSide,
                           const Clusters& before,
                           const Clusters& after)
 {
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    std::vector<uint64_t> divergences(columns.size(), 0);
-    std::vector<uint64_t> multiplyAdds(columns.size(), 0);
+    std::vector<uint64_t> divergences(blocks.size(), 0);
+    std::vector<uint64_t> multiplyAdds(blocks.size(), 0);
     const auto body = [&](std::size_t k) {
-        const auto& col = columns[k];
-        const uint32_t j = col.j;
-        const auto& bj = before[j];
-        const auto& aj = after[j];
+        const auto& block = blocks[k];
         // A cluster takes part with at least two points before (h^B), and after too (h^A).
-        const auto takesPart = [&](const auto& b, const auto& a, uint32_t l) {
-            return b[l].count >= 2 && (!afterSide || a[l].count >= 2);
+        const auto takesPart = [&](uint32_t i, uint32_t l) {
+            return before[i][l].count >= 2 && (!afterSide || after[i][l].count >= 2);
         };
         const auto means = [&](uint32_t i, uint32_t l) {
             const bool post = afterSide && m_mix == D2dGaussianClusters::POST_EXCHANGE;
@@ -205,80 +202,84 @@ D2dAgreementCache::Blocks(const Columns& columns,
             const auto& d = m_devices[i];
             return !afterSide || d.afterSame ? &d.before[l] : d.afterOf[l];
         };
-        std::vector<const double*> meanB;
-        std::vector<const D2dGaussianPrecision*> precB;
-        std::vector<int64_t> colOf(bj.size(), -1);
-        for (uint32_t m = 0; m < bj.size(); ++m)
-        {
-            if (takesPart(bj, aj, m))
+        // The clusters taking part of each device of the rows (columns), and where each
+        // cluster's row (column) is: -1 if it takes no part.
+        const auto gather = [&](const std::vector<uint32_t>& devices,
+                                std::vector<const double*>& m,
+                                std::vector<const D2dGaussianPrecision*>& p,
+                                std::vector<std::vector<int64_t>>& at) {
+            at.resize(devices.size());
+            for (std::size_t q = 0; q < devices.size(); ++q)
             {
-                colOf[m] = static_cast<int64_t>(precB.size());
-                meanB.push_back(means(j, m));
-                precB.push_back(prepared(j, m));
-            }
-        }
-        std::vector<const double*> meanA;
-        std::vector<const D2dGaussianPrecision*> precA;
-        std::vector<std::vector<int64_t>> rowOf(col.is.size());
-        for (std::size_t q = 0; q < col.is.size(); ++q)
-        {
-            const uint32_t i = col.is[q];
-            rowOf[q].assign(before[i].size(), -1);
-            for (uint32_t l = 0; l < before[i].size(); ++l)
-            {
-                if (takesPart(before[i], after[i], l))
+                const uint32_t i = devices[q];
+                at[q].assign(before[i].size(), -1);
+                for (uint32_t l = 0; l < before[i].size(); ++l)
                 {
-                    rowOf[q][l] = static_cast<int64_t>(precA.size());
-                    meanA.push_back(means(i, l));
-                    precA.push_back(prepared(i, l));
+                    if (takesPart(i, l))
+                    {
+                        at[q][l] = static_cast<int64_t>(p.size());
+                        m.push_back(means(i, l));
+                        p.push_back(prepared(i, l));
+                    }
                 }
             }
-        }
+        };
+        std::vector<const double*> meanA;
+        std::vector<const D2dGaussianPrecision*> precA;
+        std::vector<std::vector<int64_t>> rowOf;
+        gather(block.rows, meanA, precA, rowOf);
+        std::vector<const double*> meanB;
+        std::vector<const D2dGaussianPrecision*> precB;
+        std::vector<std::vector<int64_t>> colOf;
+        gather(block.cols, meanB, precB, colOf);
         std::vector<double> out;
-        const std::size_t d = bj.empty() ? 0 : bj[0].mean.size();
+        const std::size_t d =
+            before[block.cols.front()].empty() ? 0 : before[block.cols.front()][0].mean.size();
         if (!precA.empty() && !precB.empty())
         {
             multiplyAdds[k] = D2dKlBlocks::Divergences(meanA, precA, meanB, precB, d, out);
         }
         const std::size_t nb = precB.size();
-        for (std::size_t q = 0; q < col.is.size(); ++q)
+        for (const auto& [qi, qj, pair] : block.pairs)
         {
-            const uint32_t i = col.is[q];
-            Pair& p = *col.pairs[q];
-            std::vector<double> h(before[i].size() * bj.size(), nan);
-            for (uint32_t l = 0; l < before[i].size(); ++l)
+            const uint32_t i = block.rows[qi];
+            const uint32_t j = block.cols[qj];
+            const std::size_t li = before[i].size();
+            const std::size_t lj = before[j].size();
+            std::vector<double> h(li * lj, nan);
+            for (uint32_t l = 0; l < li; ++l)
             {
-                for (uint32_t m = 0; m < bj.size(); ++m)
+                for (uint32_t m = 0; m < lj; ++m)
                 {
-                    if (rowOf[q][l] >= 0 && colOf[m] >= 0)
+                    if (rowOf[qi][l] >= 0 && colOf[qj][m] >= 0)
                     {
-                        h[l * bj.size() + m] = out[rowOf[q][l] * nb + colOf[m]];
+                        h[l * lj + m] = out[rowOf[qi][l] * nb + colOf[qj][m]];
                         ++divergences[k];
                     }
                 }
             }
             if (afterSide)
             {
-                SetRatios(p, i, j, &h, before, after);
+                SetRatios(*pair, i, j, &h, before, after);
             }
             else
             {
-                p.hb = std::move(h);
+                pair->hb = std::move(h);
             }
         }
     };
     if (m_parallelFor)
     {
-        m_parallelFor(columns.size(), body);
+        m_parallelFor(blocks.size(), body);
     }
     else
     {
-        for (std::size_t k = 0; k < columns.size(); ++k)
+        for (std::size_t k = 0; k < blocks.size(); ++k)
         {
             body(k);
         }
     }
-    for (std::size_t k = 0; k < columns.size(); ++k)
+    for (std::size_t k = 0; k < blocks.size(); ++k)
     {
         m_divergences += divergences[k];
         m_multiplyAdds += multiplyAdds[k];
@@ -319,25 +320,42 @@ D2dAgreementCache::SetRatios(Pair& p,
     }
 }
 
-D2dAgreementCache::Columns
-D2dAgreementCache::ByColumn(const std::vector<std::pair<uint32_t, uint32_t>>& due,
-                            const std::vector<Pair*>& pairs)
+D2dAgreementCache::BlockList
+D2dAgreementCache::ByGroup(const std::vector<std::pair<uint32_t, uint32_t>>& due,
+                           const std::vector<std::size_t>& groupOf,
+                           const std::vector<Pair*>& pairs)
 {
-    Columns columns;
-    std::unordered_map<uint32_t, std::size_t> index;
+    BlockList blocks;
+    std::unordered_map<std::size_t, std::size_t> blockOf;
+    std::vector<std::unordered_map<uint32_t, uint32_t>> rowAt;
+    std::vector<std::unordered_map<uint32_t, uint32_t>> colAt;
+    const auto indexIn = [](std::unordered_map<uint32_t, uint32_t>& at,
+                            std::vector<uint32_t>& devices,
+                            uint32_t device) {
+        const auto [it, added] = at.emplace(device, static_cast<uint32_t>(devices.size()));
+        if (added)
+        {
+            devices.push_back(device);
+        }
+        return it->second;
+    };
     for (std::size_t k = 0; k < due.size(); ++k)
     {
         const auto [i, j] = due[k];
-        auto it = index.find(j);
-        if (it == index.end())
+        auto it = blockOf.find(groupOf[k]);
+        if (it == blockOf.end())
         {
-            it = index.emplace(j, columns.size()).first;
-            columns.push_back(Column{j, {}, {}});
+            it = blockOf.emplace(groupOf[k], blocks.size()).first;
+            blocks.emplace_back();
+            rowAt.emplace_back();
+            colAt.emplace_back();
         }
-        columns[it->second].is.push_back(i);
-        columns[it->second].pairs.push_back(pairs[k]);
+        const std::size_t b = it->second;
+        const uint32_t qi = indexIn(rowAt[b], blocks[b].rows, i);
+        const uint32_t qj = indexIn(colAt[b], blocks[b].cols, j);
+        blocks[b].pairs.emplace_back(qi, qj, pairs[k]);
     }
-    return columns;
+    return blocks;
 }
 
 void
@@ -363,14 +381,17 @@ D2dAgreementCache::Update(const std::vector<std::vector<uint32_t>>& groups,
     }
     // What is due: the pairs whose devices changed since their terms were computed.
     std::vector<std::pair<uint32_t, uint32_t>> hbDue;
+    std::vector<std::size_t> hbGroup;
     std::vector<Pair*> hbPairs;
     std::vector<std::pair<uint32_t, uint32_t>> haDue;
+    std::vector<std::size_t> haGroup;
     std::vector<Pair*> haPairs;
     std::vector<std::pair<Pair*, std::pair<uint32_t, uint32_t>>> sameDue;
     std::vector<bool> needBefore(m_devices.size(), false);
     std::vector<bool> needAfter(m_devices.size(), false);
-    for (const auto& devices : groups)
+    for (std::size_t g = 0; g < groups.size(); ++g)
     {
+        const auto& devices = groups[g];
         for (uint32_t j : devices)
         {
             for (uint32_t i : devices)
@@ -394,6 +415,7 @@ D2dAgreementCache::Update(const std::vector<std::vector<uint32_t>>& groups,
                 if (p.hbVersions[0] != versions[0] || p.hbVersions[1] != versions[1])
                 {
                     hbDue.emplace_back(i, j);
+                    hbGroup.push_back(g);
                     hbPairs.push_back(&p);
                     p.hbVersions[0] = versions[0];
                     p.hbVersions[1] = versions[1];
@@ -406,6 +428,7 @@ D2dAgreementCache::Update(const std::vector<std::vector<uint32_t>>& groups,
                 else
                 {
                     haDue.emplace_back(i, j);
+                    haGroup.push_back(g);
                     haPairs.push_back(&p);
                     needAfter[i] = needAfter[j] = true;
                 }
@@ -430,12 +453,12 @@ D2dAgreementCache::Update(const std::vector<std::vector<uint32_t>>& groups,
         }
     }
     Prepare(nb, na, before, after);
-    Blocks(ByColumn(hbDue, hbPairs), false, before, after);
+    Blocks(ByGroup(hbDue, hbGroup, hbPairs), false, before, after);
     for (auto& [p, ij] : sameDue)
     {
         SetRatios(*p, ij.first, ij.second, nullptr, before, after);
     }
-    Blocks(ByColumn(haDue, haPairs), true, before, after);
+    Blocks(ByGroup(haDue, haGroup, haPairs), true, before, after);
 }
 
 D2dGaussianClusters::Agreement

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -34,9 +35,12 @@ namespace ns3
  * each is computed again only when a device it depends on changed (BeforeChanged,
  * AfterChanged, AfterReset).
  *
- * The divergences that are due are computed in blocks (D2dKlBlocks): all those against one
- * device's clusters (the columns) at once, a block per such device, the blocks and the
- * preparations spread over the workers of SetParallelFor. Each block's arithmetic and the
+ * The divergences that are due are computed in blocks (D2dKlBlocks): all those of one
+ * group's pairs at once, a block per group (one matrix product of the clusters of the
+ * group's devices with those of the devices whose pairs are due: the few pairs of a device
+ * with itself it also computes cost less than a block per device of the columns, whose
+ * products are narrower and which prepare each row once per column device), the blocks and
+ * the preparations spread over the workers of SetParallelFor. Each block's arithmetic and the
  * order of the final sum (i, j, l, l', the order of the plain sum) do not depend on the
  * workers, so neither do the bits. The arithmetic is not the textbook's
  * (D2dGaussianClusters::SystemAgreement, which the tests compare it with to 1e-9 relative).
@@ -90,8 +94,8 @@ class D2dAgreementCache
      * \brief Bring the terms of every group's sum up to date at once: what is due across all
      * the groups is prepared and computed in one pass of blocks (SetParallelFor). Sum then
      * finds nothing due in a group given here. With disjoint groups the bits are those of Sum
-     * alone (each block holds the pairs of one group's column device, as Sum's would); a
-     * device in two groups gets one block of both groups' rows.
+     * alone (each block holds one group's pairs, as Sum's would); a pair of two groups is
+     * computed in the block of the first.
      * \param groups device lists, each as Sum takes them
      * \param before every device's clusters before
      * \param after every device's clusters after
@@ -142,17 +146,20 @@ class D2dAgreementCache
         std::vector<double> ratio; //!< h^B / h^A per (l, l'), NaN if the term is left out
     };
 
-    /** The pairs (i, j) due against one device j of the columns. */
-    struct Column
+    /**
+     * The pairs due in one group: one product of all the rows' clusters with all the
+     * columns' (a pair of a device with itself, or not due, is computed and left unread).
+     */
+    struct Block
     {
-        uint32_t j{0};            //!< the device of the columns
-        std::vector<uint32_t> is; //!< the devices of the rows, in the order of the sum
-        std::vector<Pair*> pairs; //!< pair (is[k], j) at k
+        std::vector<uint32_t> rows; //!< the devices i of the pairs, in order of first appearance
+        std::vector<uint32_t> cols; //!< the devices j of the pairs, in order of first appearance
+        /** Each pair due: its row and column index in rows and cols, and its terms. */
+        std::vector<std::tuple<uint32_t, uint32_t, Pair*>> pairs;
     };
 
-    /** The blocks due, one per device of the columns. */
-    using Columns = std::vector<Column>;
-
+    /** The blocks due, one per group that has pairs due. */
+    using BlockList = std::vector<Block>;
     /**
      * \brief Prepare the covariances the due blocks read: before for needBefore, after for
      * needAfter (in parallel, one task per cluster).
@@ -163,18 +170,20 @@ class D2dAgreementCache
                  const Clusters& before,
                  const Clusters& after);
     /**
-     * \brief Compute the due h^B (afterSide false) or h^A (true) terms, a block per column
-     * device, in parallel; h^A blocks also set the pairs' ratios.
-     * \param columns the pairs due \param afterSide which terms \param before \param after
+     * \brief Compute the due h^B (afterSide false) or h^A (true) terms, a block per group, in
+     * parallel; h^A blocks also set the pairs' ratios.
+     * \param blocks the pairs due \param afterSide which terms \param before \param after
      */
-    void Blocks(const Columns& columns,
+    void Blocks(const BlockList& blocks,
                 bool afterSide,
                 const Clusters& before,
                 const Clusters& after);
-    /** \return the pairs due grouped by their device j, in order of first appearance
-     * \param due the pairs (i, j) \param pairs their terms, one per pair of due */
-    static Columns ByColumn(const std::vector<std::pair<uint32_t, uint32_t>>& due,
-                            const std::vector<Pair*>& pairs);
+    /** \return the pairs due grouped by the group that asked for them first, in order
+     * \param due the pairs (i, j) \param groupOf each pair's group \param pairs their terms,
+     * one per pair of due */
+    static BlockList ByGroup(const std::vector<std::pair<uint32_t, uint32_t>>& due,
+                             const std::vector<std::size_t>& groupOf,
+                             const std::vector<Pair*>& pairs);
     /** Set pair (i, j)'s ratios from its h^B and h^A. \param p the pair \param i \param j
      * \param ha h^A per (l, l') (null: h^A = h^B) \param before \param after */
     static void SetRatios(Pair& p,

@@ -34,13 +34,12 @@ RowsTimesRowsT(const double* a, const double* b, double* c, int m, int n, int k)
 /** The operands and products of D2dKlBlocks::Divergences, kept by each thread. */
 struct Buffers
 {
-    std::vector<double> a;       //!< the rows' packed S_a
-    std::vector<double> b;       //!< the columns' packed S_b^-1
-    std::vector<double> trace;   //!< tr(S_b^-1 S_a), rows x columns
+    std::vector<double> a;       //!< the rows: packed S_a + x_a x_a^T, then x_a
+    std::vector<double> b;       //!< the columns: packed S_b^-1, then -2 S_b^-1 x_b
+    std::vector<double> terms;   //!< their products, rows x columns
     std::vector<double> centre;  //!< the means' average
-    std::vector<double> centred; //!< the means, centred on it
-    std::vector<double> stacked; //!< the columns' S_b^-1, stacked
-    std::vector<double> u;       //!< S_b^-1 m_x for every mean and column
+    std::vector<double> centred; //!< the means, centred on it (x)
+    std::vector<double> self;    //!< x_b^T S_b^-1 x_b per column
 };
 
 /** At or below this order the recursions call LAPACK's own routine. */
@@ -219,55 +218,19 @@ D2dKlBlocks::Divergences(const std::vector<const double*>& meanA,
         return 0;
     }
     const std::size_t tp = d * (d + 1) / 2;
+    // One row of an operand: a packed lower triangle, then d values.
+    const std::size_t width = tp + d;
     // The operands, in buffers of the calling thread kept from one call to the next: every
-    // entry is written before it is read (a block's stacked inverses are about 140 kB, which
-    // a fresh vector would map and zero at every call).
+    // entry is written before it is read.
     thread_local Buffers buffers;
     auto& a = buffers.a;
     auto& b = buffers.b;
-    auto& trace = buffers.trace;
+    auto& terms = buffers.terms;
     auto& centre = buffers.centre;
     auto& centred = buffers.centred;
-    auto& stacked = buffers.stacked;
-    auto& u = buffers.u;
-    // Packed S_a and S_b^-1, one row each (zeros for a Gaussian that is not ok: its entries
-    // are set to +infinity below, whatever the product gave).
-    a.resize(na * tp);
-    b.resize(nb * tp);
-    for (std::size_t r = 0; r < na; ++r)
-    {
-        if (rowsA[r]->ok)
-        {
-            std::memcpy(&a[r * tp], rowsA[r]->covPacked.data(), tp * sizeof(double));
-        }
-        else
-        {
-            std::fill_n(&a[r * tp], tp, 0.0);
-        }
-    }
-    for (std::size_t c = 0; c < nb; ++c)
-    {
-        if (rowsB[c]->ok)
-        {
-            std::memcpy(&b[c * tp], rowsB[c]->precisionPacked.data(), tp * sizeof(double));
-        }
-        else
-        {
-            std::fill_n(&b[c * tp], tp, 0.0);
-        }
-    }
-    // tr(S_b^-1 S_a) = sum_ef (S_b^-1)_ef (S_a)_ef (both symmetric): all of them at once.
-    trace.resize(na * nb);
-    RowsTimesRowsT(a.data(),
-                   b.data(),
-                   trace.data(),
-                   static_cast<int>(na),
-                   static_cast<int>(nb),
-                   static_cast<int>(tp));
-    // The Mahalanobis terms (m_b - m_a)^T S_b^-1 (m_b - m_a) = (m_b - m_a) . (u_bb - u_ab),
-    // u_xb = S_b^-1 m_x, with every u from one product: the rows' and the columns' means
-    // (centred on their average, which changes no difference and keeps the u small) times
-    // the columns' S_b^-1 stacked.
+    auto& self = buffers.self;
+    // The means centred on their average m_0 (which changes no difference, and keeps the
+    // expansion below small): x = m - m_0.
     const std::size_t nm = na + nb;
     centre.assign(d, 0.0);
     for (std::size_t r = 0; r < nm; ++r)
@@ -291,52 +254,93 @@ D2dKlBlocks::Divergences(const std::vector<const double*>& meanA,
             centred[r * d + e] = m[e] - centre[e];
         }
     }
-    stacked.resize(nb * d * d);
+    // With P = S_b^-1 (symmetric), x_a, x_b the centred means:
+    //   tr(P S_a) + (x_b - x_a)^T P (x_b - x_a)
+    //     = <P, S_a + x_a x_a^T>_F - 2 x_a . (P x_b) + x_b^T P x_b,
+    // so the trace and the Mahalanobis term of every pair are one dot product of a row
+    // [packed (S_a + x_a x_a^T), x_a] with a column [packed P (off-diagonal entries
+    // doubled), -2 P x_b], and x_b^T P x_b once per column. Rows and columns of a Gaussian
+    // that is not ok are zeros: their entries are set to +infinity below.
+    a.resize(na * width);
+    for (std::size_t r = 0; r < na; ++r)
+    {
+        double* row = &a[r * width];
+        if (!rowsA[r]->ok)
+        {
+            std::fill_n(row, width, 0.0);
+            continue;
+        }
+        const double* cov = rowsA[r]->covPacked.data();
+        const double* x = &centred[r * d];
+        std::size_t t = 0;
+        for (std::size_t e = 0; e < d; ++e)
+        {
+            const double xe = x[e];
+            for (std::size_t f = 0; f <= e; ++f, ++t)
+            {
+                row[t] = cov[t] + xe * x[f];
+            }
+        }
+        std::memcpy(row + tp, x, d * sizeof(double));
+    }
+    b.resize(nb * width);
+    self.assign(nb, 0.0);
     for (std::size_t c = 0; c < nb; ++c)
     {
-        if (rowsB[c]->ok)
+        double* row = &b[c * width];
+        if (!rowsB[c]->ok)
         {
-            std::memcpy(&stacked[c * d * d], rowsB[c]->precision.data(), d * d * sizeof(double));
+            std::fill_n(row, width, 0.0);
+            continue;
         }
-        else
+        std::memcpy(row, rowsB[c]->precisionPacked.data(), tp * sizeof(double));
+        // v = P x_b as a sum of P's columns (its rows: P is symmetric), which vectorises
+        // where a dot product per entry would be a chain of dependent additions.
+        const double* p = rowsB[c]->precision.data();
+        const double* x = &centred[(na + c) * d];
+        double* v = row + tp;
+        std::fill_n(v, d, 0.0);
+        for (std::size_t f = 0; f < d; ++f)
         {
-            std::fill_n(&stacked[c * d * d], d * d, 0.0);
+            const double xf = x[f];
+            const double* pf = p + f * d;
+            for (std::size_t e = 0; e < d; ++e)
+            {
+                v[e] += pf[e] * xf;
+            }
         }
+        double quad = 0;
+        for (std::size_t e = 0; e < d; ++e)
+        {
+            quad += x[e] * v[e];
+            v[e] *= -2.0;
+        }
+        self[c] = quad;
     }
-    // u[x][c d + e] = (S_c^-1 m_x)_e (S_c^-1 symmetric: its rows are its columns).
-    u.resize(nm * nb * d);
-    RowsTimesRowsT(centred.data(),
-                   stacked.data(),
-                   u.data(),
-                   static_cast<int>(nm),
-                   static_cast<int>(nb * d),
-                   static_cast<int>(d));
+    terms.resize(na * nb);
+    RowsTimesRowsT(a.data(),
+                   b.data(),
+                   terms.data(),
+                   static_cast<int>(na),
+                   static_cast<int>(nb),
+                   static_cast<int>(width));
     for (std::size_t c = 0; c < nb; ++c)
     {
         if (!rowsB[c]->ok)
         {
             continue;
         }
-        const double* mb = &centred[(na + c) * d];
-        const double* ubb = &u[(na + c) * nb * d + c * d];
         for (std::size_t r = 0; r < na; ++r)
         {
             if (!rowsA[r]->ok)
             {
                 continue;
             }
-            const double* ma = &centred[r * d];
-            const double* uab = &u[r * nb * d + c * d];
-            double maha = 0;
-            for (std::size_t e = 0; e < d; ++e)
-            {
-                maha += (mb[e] - ma[e]) * (ubb[e] - uab[e]);
-            }
-            out[r * nb + c] = 0.5 * (trace[r * nb + c] + maha - static_cast<double>(d) +
+            out[r * nb + c] = 0.5 * (terms[r * nb + c] + self[c] - static_cast<double>(d) +
                                      rowsB[c]->logDet - rowsA[r]->logDet);
         }
     }
-    return static_cast<uint64_t>(nb) * (na * tp + nm * d * d);
+    return static_cast<uint64_t>(nb) * (na * width + d * d);
 }
 
 } // namespace ns3

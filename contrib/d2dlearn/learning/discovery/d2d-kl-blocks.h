@@ -43,14 +43,17 @@ struct D2dGaussianPrecision
  * each Gaussian is prepared once (Precision: LAPACK dpotrf, then the inverse L^-T L^-1 by
  * recursive BLAS-3 halving; d^3 / 2 multiply-adds)
  * and then, because both matrices are symmetric, tr(S_b^-1 S_a) = <S_b^-1, S_a>_F = the
- * dot product of their lower triangles with the off-diagonal products counted twice: every
- * trace of a block of rows a and columns b is one matrix product of the rows' packed S_a
- * with the columns' packed S_b^-1 (dgemm, d (d + 1) / 2 multiply-adds a pair); the
- * Mahalanobis terms (m_b - m_a)^T S_b^-1 (m_b - m_a) = (m_b - m_a) . (S_b^-1 m_b - S_b^-1
- * m_a) take every S_b^-1 m_x from one more product, of all the means (centred on their
- * average) with the columns' S_b^-1 stacked (dgemm, d^2 a pair), and a dot product of d
- * per pair. For d = 50 that is about 3,800 multiply-adds a pair in BLAS-3 against about
- * 22,100 in scalar loops.
+ * dot product of their lower triangles with the off-diagonal products counted twice. The
+ * Mahalanobis term joins it: with the means centred on the block's average (x = m - m_0,
+ * which changes no difference) and P = S_b^-1,
+ *   tr(P S_a) + (x_b - x_a)^T P (x_b - x_a) = <P, S_a + x_a x_a^T>_F - 2 x_a . (P x_b)
+ *                                              + x_b^T P x_b,
+ * so every pair of a block of rows a and columns b is one dot product of a row [packed
+ * (S_a + x_a x_a^T), x_a] with a column [packed P, -2 P x_b]: one matrix product (dgemm,
+ * d (d + 1) / 2 + d multiply-adds a pair), and x_b^T P x_b once per column (d^2). For d = 50
+ * that is about 1,300 multiply-adds a pair in BLAS-3 against about 22,100 in scalar loops.
+ * (Until 2026-11 the Mahalanobis terms took a second product of all the means with the
+ * columns' S_b^-1, d^2 a pair more: about 3,800 a pair, and slower at the blocks' sizes.)
  *
  * The arithmetic is not the textbook's order: results agree with it to rounding (the tests
  * check 1e-9 relative to the size of the terms, ill-conditioned covariances included), not
@@ -82,8 +85,8 @@ class D2dKlBlocks
      * \param rowsB the columns' prepared covariances
      * \param d dimension
      * \param out resized to rowsA.size() x rowsB.size(), row-major
-     * \return the multiply-adds of the block's two matrix products, nb (na d (d + 1) / 2 +
-     * (na + nb) d^2)
+     * \return the multiply-adds of the block's matrix product and of its columns' P x_b,
+     * nb (na (d (d + 1) / 2 + d) + d^2)
      */
     static uint64_t Divergences(const std::vector<const double*>& meanA,
                                 const std::vector<const D2dGaussianPrecision*>& rowsA,

@@ -629,7 +629,7 @@ TEST(D2dKlBlocks, DivergencesAgreeWithTheTextbookToRounding)
             }
             std::vector<double> out;
             EXPECT_EQ(D2dKlBlocks::Divergences(ma, pa, mb, pb, d, out),
-                      4U * (5 * d * (d + 1) / 2 + 9 * d * d));
+                      4U * (5 * (d * (d + 1) / 2 + d) + d * d));
             ASSERT_EQ(out.size(), 20U);
             for (std::size_t a = 0; a < 5; ++a)
             {
